@@ -36,7 +36,7 @@ gl.forEach(function(e){
   if(/^void main\(\) \{/.test(t)){inMain=true;return;}
   if(e.dataset.p)e.dataset.p.split(' ').forEach(function(n){byP[n]=true;if(!document.getElementById('p'+n))r.badRefs++;});
   if(!inMain)return;
-  if(/^\s*\/\/ \d+:/.test(t)){started=true;return;}
+  if(/^\s*\/\/ ptx:\d+( |$)/.test(t)){started=true;return;}
   if(!started||/^\s*\/\//.test(t)||!/;\s*(\/\/.*)?$/.test(t))return;
   r.statements++;
   if(!e.dataset.p&&r.unlinked.length<20)r.unlinked.push(e.id+': '+t.trim().slice(0,80));

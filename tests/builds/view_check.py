@@ -66,7 +66,7 @@ for c in cases:
             for l in d.split():
                 l = int(l)
                 linked.add(l)
-                m = re.match(r"\s*// (\d+): (.*)$", t)
+                m = re.match(r"\s*// ptx:(\d+)  (.*)$", t)
                 if l not in P:
                     bad += 1
                 elif m and int(m.group(1)) == l and m.group(2).strip() != P[l].strip():

@@ -109,9 +109,10 @@ TEST_CASE("unified diff hunks") {
 }
 
 TEST_CASE("GLSL annotations lose their PTX line numbers, nothing else") {
-  std::string g = "  // 24: ld.param.u64 %rd1, [p];\n  rd1 = x; // 3: not an annotation\n// 7 items\n  // 12:x\n";
-  CHECK(cli::glslWithoutLineNumbers(g) ==
-        "  // N: ld.param.u64 %rd1, [p];\n  rd1 = x; // 3: not an annotation\n// 7 items\n  // N:x\n");
+  std::string g = "  // ptx:24  ld.param.u64 %rd1, [p];\n  rd1 = x; // ptx:3 inside a line\n// 7 items\n"
+                  "  // ptx:12\n  // ptx:5x\n";
+  CHECK(cli::glslWithoutLineNumbers(g) == "  // ptx:N  ld.param.u64 %rd1, [p];\n  rd1 = x; // ptx:3 inside a line\n"
+                                          "// 7 items\n  // ptx:N\n  // ptx:5x\n");
 }
 
 TEST_CASE("fatbin containers written from the documented layout parse back") {

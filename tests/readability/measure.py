@@ -33,7 +33,7 @@ TMP_ANY = re.compile(r"^\s*(?:precise\s+)?[A-Za-z_][A-Za-z0-9_]*\s+t\d+\s*[;=]")
 PARAM_DECL = re.compile(r"^\s*const\s+\w+\s+\w+\s*=.*pc\.params")  # a named parameter, read once
 CONV = re.compile(r"\bp2g_(?:h2f|f2h_rn|f2bf_rn|f2d|h2d|d2f|d2h_rn|bf2f)\(")
 IDENT = re.compile(r"[A-Za-z_]\w*")
-ANNOT = re.compile(r"\s*//\s*\d+:(.*)")
+ANNOT = re.compile(r"\s*// ptx:\d+(?: (.*)|$)")
 RAW_OFFSET = re.compile(r"uint\(\d+ul\)|p2g_(?:ld|st)s\d+\(\d+u")
 
 
@@ -66,7 +66,7 @@ def stale_comment_names(body_lines):
     for l in body_lines:
         m = ANNOT.match(l)
         if m:
-            regs.update(re.findall(r"%([A-Za-z_$][\w$]*)", m.group(1)))
+            regs.update(re.findall(r"%([A-Za-z_$][\w$]*)", m.group(1) or ""))
             continue
         for part in re.split(r"(/\*.*?\*/|//.*$)", l):
             (comments if part.startswith(("/*", "//")) else code).append(part)

@@ -388,8 +388,8 @@ int terminalWidth() {
 }  // namespace
 
 std::string glslWithoutLineNumbers(const std::string& glsl) {
-  // The translator annotates each statement with its PTX line ("  // 24: ld.param.u64 ..."); a kernel that moved
-  // in its file keeps its GLSL otherwise.
+  // The translator annotates each statement with its PTX line ("  // ptx:24  ld.param.u64 ..."); a kernel that
+  // moved in its file keeps its GLSL otherwise.
   std::string out;
   out.reserve(glsl.size());
   size_t i = 0;
@@ -398,11 +398,11 @@ std::string glslWithoutLineNumbers(const std::string& glsl) {
     if (e == std::string::npos) e = glsl.size();
     size_t k = i;
     while (k < e && glsl[k] == ' ') ++k;
-    size_t d = k + 3;
-    if (glsl.compare(k, 3, "// ") == 0 && d < e && isdigit(uint8_t(glsl[d]))) {
+    size_t d = k + 7;
+    if (glsl.compare(k, 7, "// ptx:") == 0 && d < e && isdigit(uint8_t(glsl[d]))) {
       size_t q = d;
       while (q < e && isdigit(uint8_t(glsl[q]))) ++q;
-      if (q < e && glsl[q] == ':') {
+      if (q == e || glsl[q] == ' ') {
         out.append(glsl, i, d - i);
         out += "N";
         i = q;

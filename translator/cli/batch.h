@@ -86,7 +86,7 @@ bool loadBatchIndex(const std::string& dir, BatchResult& res, std::string& err);
 
 int defaultJobs();
 
-// The GLSL with the PTX line numbers of its annotations ("// 24: ld.param...") replaced by N: a kernel that only
+// The GLSL with the PTX line numbers of its annotations ("// ptx:24  ld.param...") replaced by N: a kernel that only
 // moved in its file (another kernel added before it) keeps this text.
 std::string glslWithoutLineNumbers(const std::string& glsl);
 

@@ -1,5 +1,5 @@
 // ptx2glsl view: one self-contained HTML page per entry, the PTX beside its GLSL. Every GLSL statement is linked
-// to the PTX lines it was emitted for (the emitter's `// N: <ptx>` annotations: a run of them names the
+// to the PTX lines it was emitted for (the emitter's `// ptx:N  <ptx>` annotations: a run of them names the
 // instructions that the statements after it implement, folded instructions included); clicking a line on either
 // side marks its counterparts on the other and scrolls them into view. No external resources, no timestamps: the
 // same input gives the same bytes.
@@ -54,15 +54,15 @@ std::vector<std::string> splitLines(const std::string& s) {
   return v;
 }
 
-// `// 110: wmma.mma...` -> 110; 0 when the line is not an annotation.
+// `// ptx:110  wmma.mma...` -> 110; 0 when the line is not an annotation.
 unsigned annotationLine(const std::string& l) {
   size_t i = l.find_first_not_of(' ');
-  if (i == std::string::npos || l.compare(i, 3, "// ") != 0) return 0;
-  i += 3;
+  if (i == std::string::npos || l.compare(i, 7, "// ptx:") != 0) return 0;
+  i += 7;
   unsigned n = 0;
   size_t j = i;
   while (j < l.size() && j - i < 9 && l[j] >= '0' && l[j] <= '9') n = n * 10 + unsigned(l[j++] - '0');
-  return j > i && j < l.size() && l[j] == ':' ? n : 0;
+  return j > i && (j == l.size() || l[j] == ' ') ? n : 0;
 }
 
 }  // namespace

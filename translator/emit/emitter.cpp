@@ -706,14 +706,14 @@ static std::string commentText(std::string_view t) {
   return out;
 }
 
-// `// N: <PTX line N>`: the annotation that links the statements after it to PTX line N (ptx2glsl view).
+// `// ptx:N  <PTX line N>`: the annotation that links the statements after it to PTX line N (ptx2glsl view).
 void Emitter::annotate(const ptx::Span& span) {
   if (!opt_.annotate || !span.begin) return;
   auto lc = sm_.resolve(span.begin);
   if (lc.line && lc.line != lastLine_) {
     std::string_view t = lc.lineText;
     while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
-    line("// " + std::to_string(lc.line) + ": " + commentText(t));
+    line("// ptx:" + std::to_string(lc.line) + "  " + commentText(t));
     lastLine_ = lc.line;
   }
 }

@@ -40,427 +40,427 @@ void main() {
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // clang_loops_switch_param_1
   const uint p16_u32 = P2GU32((pc.params + 16ul)).v;  // clang_loops_switch_param_2
   int p2g_sv0 = 0;
-  // 22: ld.param.u32 	%r54, [clang_loops_switch_param_2];
-  // 23: mov.u32 	%r55, %ctaid.x;
-  // 24: mov.u32 	%r56, %ntid.x;
-  // 25: mov.u32 	%r57, %tid.x;
-  // 26: mad.lo.s32 	%r5, %r55, %r56, %r57;
+  // ptx:22  ld.param.u32 	%r54, [clang_loops_switch_param_2];
+  // ptx:23  mov.u32 	%r55, %ctaid.x;
+  // ptx:24  mov.u32 	%r56, %ntid.x;
+  // ptx:25  mov.u32 	%r57, %tid.x;
+  // ptx:26  mad.lo.s32 	%r5, %r55, %r56, %r57;
   uint r5 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
-  // 27: setp.ge.u32 	%p1, %r5, %r54;
-  // 28: @%p1 bra 	$L__BB0_58;
+  // ptx:27  setp.ge.u32 	%p1, %r5, %r54;
+  // ptx:28  @%p1 bra 	$L__BB0_58;
   if (!(r5 >= p16_u32)) {
-    // 29: ld.param.u64 	%rd5, [clang_loops_switch_param_0];
-    // 30: ld.param.u64 	%rd6, [clang_loops_switch_param_1];
-    // 31: cvta.to.global.u64 	%rd1, %rd6;
-    // 32: cvta.to.global.u64 	%rd2, %rd5;
-    // 33: shl.b32 	%r60, %r5, 2;
-    // 34: mul.wide.u32 	%rd7, %r60, 4;
-    // 35: add.s64 	%rd3, %rd2, %rd7;
+    // ptx:29  ld.param.u64 	%rd5, [clang_loops_switch_param_0];
+    // ptx:30  ld.param.u64 	%rd6, [clang_loops_switch_param_1];
+    // ptx:31  cvta.to.global.u64 	%rd1, %rd6;
+    // ptx:32  cvta.to.global.u64 	%rd2, %rd5;
+    // ptx:33  shl.b32 	%r60, %r5, 2;
+    // ptx:34  mul.wide.u32 	%rd7, %r60, 4;
+    // ptx:35  add.s64 	%rd3, %rd2, %rd7;
     uint64_t rd3 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r5 << 2u) * uint64_t(4u)));
-    // 36: shl.b32 	%r61, %r5, 1;
-    // 37: mul.wide.u32 	%rd8, %r61, 4;
-    // 38: add.s64 	%rd4, %rd1, %rd8;
+    // ptx:36  shl.b32 	%r61, %r5, 1;
+    // ptx:37  mul.wide.u32 	%rd8, %r61, 4;
+    // ptx:38  add.s64 	%rd4, %rd1, %rd8;
     uint64_t rd4 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r5 << 1u) * uint64_t(4u)));
-    // 39: mov.u32 	%r93, 0;
+    // ptx:39  mov.u32 	%r93, 0;
     uint r93 = 0u;
-    // 40: mov.u32 	%r98, 1;
+    // ptx:40  mov.u32 	%r98, 1;
     uint r98 = 1u;
-    // 41: mov.u32 	%r62, 5;
+    // ptx:41  mov.u32 	%r62, 5;
     uint r62 = 5u;
-    // 42: mov.u32 	%r4, %r93;
+    // ptx:42  mov.u32 	%r4, %r93;
     uint r4 = r93;
-    // 43: bra.uni 	$L__BB0_2;
+    // ptx:43  bra.uni 	$L__BB0_2;
     for (;;) {
       p2g_loop_tick();
-      // 53: and.b32  	%r64, %r4, -4;
-      // 54: cvt.u64.u32 	%rd9, %r64;
+      // ptx:53  and.b32  	%r64, %r4, -4;
+      // ptx:54  cvt.u64.u32 	%rd9, %r64;
       uint64_t t1 = uint64_t(r4 & 0xFFFFFFFCu);
-      // 55: add.s64 	%rd10, %rd3, %rd9;
-      // 56: ld.global.u32 	%r65, [%rd10];
-      // 57: shl.b32 	%r66, %r4, 3;
-      // 58: and.b32  	%r67, %r66, 24;
-      // 59: shr.u32 	%r6, %r65, %r67;
+      // ptx:55  add.s64 	%rd10, %rd3, %rd9;
+      // ptx:56  ld.global.u32 	%r65, [%rd10];
+      // ptx:57  shl.b32 	%r66, %r4, 3;
+      // ptx:58  and.b32  	%r67, %r66, 24;
+      // ptx:59  shr.u32 	%r6, %r65, %r67;
       uint t2 = ((r4 << 3u) & 24u);
       uint r6 = (t2 >= 32u ? 0u : (P2GU32(uint64_t(int64_t(rd3) + int64_t(uint64_t(t1)))).v) >> t2);
-      // 60: add.s32 	%r7, %r93, 1;
+      // ptx:60  add.s32 	%r7, %r93, 1;
       r7 = uint(int(r93) + 1);
-      // 61: add.s32 	%r97, %r4, 1;
+      // ptx:61  add.s32 	%r97, %r4, 1;
       r97 = uint(int(r4) + 1);
-      // 62: cvt.u16.u32 	%rs1, %r6;
+      // ptx:62  cvt.u16.u32 	%rs1, %r6;
       uint64_t t3 = uint64_t(r6);
       uint rs1 = (uint(uint64_t(t3)) & 65535u);
-      // 63: and.b16  	%rs2, %rs1, 255;
-      // 64: mul.lo.s16 	%rs3, %rs2, 117;
+      // ptx:63  and.b16  	%rs2, %rs1, 255;
+      // ptx:64  mul.lo.s16 	%rs3, %rs2, 117;
       uint rs3 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs1 & 255u), 0, 16) * 117), 0, 16)) & 0x0000FFFFu);
-      // 65: shr.u16 	%rs4, %rs3, 8;
+      // ptx:65  shr.u16 	%rs4, %rs3, 8;
       uint rs4 = rs3 >> 8u;
-      // 66: sub.s16 	%rs5, %rs1, %rs4;
+      // ptx:66  sub.s16 	%rs5, %rs1, %rs4;
       rs5 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs1), 0, 16) - bitfieldExtract(int(rs4), 0, 16)), 0,
           16)) & 0x0000FFFFu);
-      // 67: and.b16  	%rs6, %rs5, 254;
-      // 68: shr.u16 	%rs7, %rs6, 1;
+      // ptx:67  and.b16  	%rs6, %rs5, 254;
+      // ptx:68  shr.u16 	%rs7, %rs6, 1;
       uint rs7 = (rs5 & 254u) >> 1u;
-      // 69: add.s16 	%rs8, %rs7, %rs4;
+      // ptx:69  add.s16 	%rs8, %rs7, %rs4;
       rs8 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs7), 0, 16) + bitfieldExtract(int(rs4), 0, 16)), 0,
           16)) & 0x0000FFFFu);
-      // 70: shr.u16 	%rs9, %rs8, 3;
-      // 71: mul.lo.s16 	%rs10, %rs9, 11;
+      // ptx:70  shr.u16 	%rs9, %rs8, 3;
+      // ptx:71  mul.lo.s16 	%rs10, %rs9, 11;
       uint rs10 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs8 >> 3u), 0, 16) * 11), 0, 16)) & 0x0000FFFFu);
-      // 72: sub.s16 	%rs11, %rs1, %rs10;
+      // ptx:72  sub.s16 	%rs11, %rs1, %rs10;
       rs11 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs1), 0, 16) - bitfieldExtract(int(rs10), 0, 16)), 0,
           16)) & 0x0000FFFFu);
-      // 73: cvt.u32.u16 	%r68, %rs11;
+      // ptx:73  cvt.u32.u16 	%r68, %rs11;
       uint64_t t4 = uint64_t(rs11);
-      // 74: and.b32  	%r63, %r68, 255;
+      // ptx:74  and.b32  	%r63, %r68, 255;
       uint r63 = uint(uint64_t(t4)) & 255u;
-      // 75: setp.gt.s32 	%p2, %r63, 4;
-      // 76: @%p2 bra 	$L__BB0_11;
+      // ptx:75  setp.gt.s32 	%p2, %r63, 4;
+      // ptx:76  @%p2 bra 	$L__BB0_11;
       if (int(r63) > 4) {
-        // 94: setp.gt.s32 	%p3, %r63, 6;
-        // 95: @%p3 bra 	$L__BB0_15;
+        // ptx:94  setp.gt.s32 	%p3, %r63, 6;
+        // ptx:95  @%p3 bra 	$L__BB0_15;
         if (int(r63) > 6) {
-          // 98: setp.eq.s32 	%p4, %r63, 7;
-          // 99: @%p4 bra 	$L__BB0_23;
+          // ptx:98  setp.eq.s32 	%p4, %r63, 7;
+          // ptx:99  @%p4 bra 	$L__BB0_23;
           if (int(r63) == 7) {
-            // 146: sub.s32 	%r5, %r5, %r98;
+            // ptx:146  sub.s32 	%r5, %r5, %r98;
             r5 = uint(int(r5) - int(r98));
-            // 147: bra.uni 	$L__BB0_26;
+            // ptx:147  bra.uni 	$L__BB0_26;
             p2g_sv0 = 18;
           } else {
-            // 100: setp.eq.s32 	%p5, %r63, 8;
-            // 101: @%p5 bra 	$L__BB0_24;
+            // ptx:100  setp.eq.s32 	%p5, %r63, 8;
+            // ptx:101  @%p5 bra 	$L__BB0_24;
             if (int(r63) == 8) {
-              // 149: mul.lo.s32 	%r98, %r98, 5;
+              // ptx:149  mul.lo.s32 	%r98, %r98, 5;
               r98 = uint(int(r98) * 5);
-              // 150: bra.uni 	$L__BB0_26;
+              // ptx:150  bra.uni 	$L__BB0_26;
               p2g_sv0 = 18;
             } else {
-              // 102: setp.eq.s32 	%p6, %r63, 9;
-              // 103: mov.u32 	%r102, %r62;
+              // ptx:102  setp.eq.s32 	%p6, %r63, 9;
+              // ptx:103  mov.u32 	%r102, %r62;
               r102 = r62;
-              // 104: @%p6 bra 	$L__BB0_18;
+              // ptx:104  @%p6 bra 	$L__BB0_18;
               if (int(r63) == 9) {
-                // 107: setp.lt.u32 	%p15, %r98, 1001;
-                // 108: @%p15 bra 	$L__BB0_26;
+                // ptx:107  setp.lt.u32 	%p15, %r98, 1001;
+                // ptx:108  @%p15 bra 	$L__BB0_26;
                 if (r98 < 1001u) {
                   p2g_sv0 = 18;
                 } else {
-                  // 109: st.global.u32 	[%rd4], %r5;
+                  // ptx:109  st.global.u32 	[%rd4], %r5;
                   P2GU32(rd4).v = r5;
-                  // 110: or.b32  	%r70, %r7, -65536;
-                  // 111: st.global.u32 	[%rd4+4], %r70;
+                  // ptx:110  or.b32  	%r70, %r7, -65536;
+                  // ptx:111  st.global.u32 	[%rd4+4], %r70;
                   P2GU32((rd4 + 4ul)).v = (r7 | 0xFFFF0000u);
-                  // 112: mov.u32 	%r102, 1;
+                  // ptx:112  mov.u32 	%r102, 1;
                   r102 = 1u;
-                  // 113: bra.uni 	$L__BB0_27;
+                  // ptx:113  bra.uni 	$L__BB0_27;
                   p2g_sv0 = 19;
                 }
               } else {
-                // 105: bra.uni 	$L__BB0_27;
+                // ptx:105  bra.uni 	$L__BB0_27;
                 p2g_sv0 = 19;
               }
             }
           }
         } else {
-          // 96: bra.uni 	$L__BB0_12;
-          // 125: setp.eq.s32 	%p7, %r63, 5;
-          // 126: @%p7 bra 	$L__BB0_22;
+          // ptx:96  bra.uni 	$L__BB0_12;
+          // ptx:125  setp.eq.s32 	%p7, %r63, 5;
+          // ptx:126  @%p7 bra 	$L__BB0_22;
           if (int(r63) == 5) {
-            // 156: shf.l.wrap.b32 	%r5, %r5, %r5, 3;
+            // ptx:156  shf.l.wrap.b32 	%r5, %r5, %r5, 3;
             r5 = p2g_shf_l(r5, r5, (3u & 31u));
             p2g_sv0 = 18;
           } else {
-            // 127: setp.eq.s32 	%p8, %r63, 6;
-            // 128: mov.u32 	%r102, %r62;
+            // ptx:127  setp.eq.s32 	%p8, %r63, 6;
+            // ptx:128  mov.u32 	%r102, %r62;
             r102 = r62;
-            // 129: @%p8 bra 	$L__BB0_14;
+            // ptx:129  @%p8 bra 	$L__BB0_14;
             if (int(r63) == 6) {
-              // 132: and.b32  	%r71, %r5, 1;
-              // 133: setp.eq.b32 	%p16, %r71, 1;
-              // 134: add.s32 	%r72, %r4, 3;
-              // 135: selp.b32 	%r97, %r72, %r97, %p16;
+              // ptx:132  and.b32  	%r71, %r5, 1;
+              // ptx:133  setp.eq.b32 	%p16, %r71, 1;
+              // ptx:134  add.s32 	%r72, %r4, 3;
+              // ptx:135  selp.b32 	%r97, %r72, %r97, %p16;
               r97 = ((r5 & 1u) == 1u) ? uint(int(r4) + 3) : r97;
-              // 136: bra.uni 	$L__BB0_26;
+              // ptx:136  bra.uni 	$L__BB0_26;
               p2g_sv0 = 18;
             } else {
-              // 130: bra.uni 	$L__BB0_27;
+              // ptx:130  bra.uni 	$L__BB0_27;
               p2g_sv0 = 19;
             }
           }
         }
       } else {
-        // 77: setp.gt.s32 	%p9, %r63, 1;
-        // 78: @%p9 bra 	$L__BB0_7;
+        // ptx:77  setp.gt.s32 	%p9, %r63, 1;
+        // ptx:78  @%p9 bra 	$L__BB0_7;
         if (int(r63) > 1) {
-          // 81: setp.eq.s32 	%p10, %r63, 2;
-          // 82: @%p10 bra 	$L__BB0_20;
+          // ptx:81  setp.eq.s32 	%p10, %r63, 2;
+          // ptx:82  @%p10 bra 	$L__BB0_20;
           if (int(r63) == 2) {
-            // 138: shr.u32 	%r75, %r5, 7;
+            // ptx:138  shr.u32 	%r75, %r5, 7;
             uint r75 = r5 >> 7u;
-            // 139: xor.b32  	%r5, %r75, %r5;
+            // ptx:139  xor.b32  	%r5, %r75, %r5;
             r5 = r75 ^ r5;
-            // 140: bra.uni 	$L__BB0_26;
+            // ptx:140  bra.uni 	$L__BB0_26;
             p2g_sv0 = 18;
           } else {
-            // 83: setp.eq.s32 	%p11, %r63, 3;
-            // 84: @%p11 bra 	$L__BB0_21;
+            // ptx:83  setp.eq.s32 	%p11, %r63, 3;
+            // ptx:84  @%p11 bra 	$L__BB0_21;
             if (int(r63) == 3) {
-              // 142: and.b32  	%r74, %r5, 15;
-              // 143: add.s32 	%r98, %r98, %r74;
+              // ptx:142  and.b32  	%r74, %r5, 15;
+              // ptx:143  add.s32 	%r98, %r98, %r74;
               r98 = uint(int(r98) + int(r5 & 15u));
-              // 144: bra.uni 	$L__BB0_26;
+              // ptx:144  bra.uni 	$L__BB0_26;
               p2g_sv0 = 18;
             } else {
-              // 85: setp.eq.s32 	%p12, %r63, 4;
-              // 86: mov.u32 	%r102, %r62;
+              // ptx:85  setp.eq.s32 	%p12, %r63, 4;
+              // ptx:86  mov.u32 	%r102, %r62;
               r102 = r62;
-              // 87: @%p12 bra 	$L__BB0_10;
+              // ptx:87  @%p12 bra 	$L__BB0_10;
               if (int(r63) == 4) {
-                // 90: add.s32 	%r97, %r4, 2;
+                // ptx:90  add.s32 	%r97, %r4, 2;
                 r97 = uint(int(r4) + 2);
-                // 91: mov.u32 	%r102, 2;
+                // ptx:91  mov.u32 	%r102, 2;
                 r102 = 2u;
-                // 92: bra.uni 	$L__BB0_27;
+                // ptx:92  bra.uni 	$L__BB0_27;
                 p2g_sv0 = 19;
               } else {
-                // 88: bra.uni 	$L__BB0_27;
+                // ptx:88  bra.uni 	$L__BB0_27;
                 p2g_sv0 = 19;
               }
             }
           }
         } else {
-          // 79: bra.uni 	$L__BB0_4;
-          // 115: setp.eq.s32 	%p13, %r63, 0;
-          // 116: @%p13 bra 	$L__BB0_25;
+          // ptx:79  bra.uni 	$L__BB0_4;
+          // ptx:115  setp.eq.s32 	%p13, %r63, 0;
+          // ptx:116  @%p13 bra 	$L__BB0_25;
           if (int(r63) == 0) {
-            // 152: and.b32  	%r76, %r6, 255;
-            // 153: add.s32 	%r5, %r76, %r5;
+            // ptx:152  and.b32  	%r76, %r6, 255;
+            // ptx:153  add.s32 	%r5, %r76, %r5;
             r5 = uint(int(r6 & 255u) + int(r5));
-            // 154: bra.uni 	$L__BB0_26;
+            // ptx:154  bra.uni 	$L__BB0_26;
             p2g_sv0 = 18;
           } else {
-            // 117: setp.eq.s32 	%p14, %r63, 1;
-            // 118: mov.u32 	%r102, %r62;
+            // ptx:117  setp.eq.s32 	%p14, %r63, 1;
+            // ptx:118  mov.u32 	%r102, %r62;
             r102 = r62;
-            // 119: @%p14 bra 	$L__BB0_6;
+            // ptx:119  @%p14 bra 	$L__BB0_6;
             if (int(r63) == 1) {
-              // 122: mul.lo.s32 	%r5, %r5, 3;
+              // ptx:122  mul.lo.s32 	%r5, %r5, 3;
               r5 = uint(int(r5) * 3);
-              // 123: bra.uni 	$L__BB0_26;
+              // ptx:123  bra.uni 	$L__BB0_26;
               p2g_sv0 = 18;
             } else {
-              // 120: bra.uni 	$L__BB0_27;
+              // ptx:120  bra.uni 	$L__BB0_27;
               p2g_sv0 = 19;
             }
           }
         }
       }
       if (p2g_sv0 == 18) {
-        // 158: add.s32 	%r5, %r98, %r5;
+        // ptx:158  add.s32 	%r5, %r98, %r5;
         r5 = uint(int(r98) + int(r5));
-        // 159: mov.u32 	%r102, 0;
+        // ptx:159  mov.u32 	%r102, 0;
         r102 = 0u;
       }
-      // 161: setp.eq.s32 	%p17, %r102, 0;
-      // 162: @%p17 bra 	$L__BB0_30;
+      // ptx:161  setp.eq.s32 	%p17, %r102, 0;
+      // ptx:162  @%p17 bra 	$L__BB0_30;
       if (!(int(r102) == 0)) {
-        // 163: setp.eq.s32 	%p18, %r102, 2;
-        // 164: @%p18 bra 	$L__BB0_30;
+        // ptx:163  setp.eq.s32 	%p18, %r102, 2;
+        // ptx:164  @%p18 bra 	$L__BB0_30;
         if (!(int(r102) == 2)) {
-          // 165: setp.eq.s32 	%p19, %r102, 5;
-          // 166: @%p19 bra 	$L__BB0_31;
+          // ptx:165  setp.eq.s32 	%p19, %r102, 5;
+          // ptx:166  @%p19 bra 	$L__BB0_31;
           if (int(r102) == 5) {
             p2g_sv0 = 20;
             break;
           }
-          // 167: bra.uni 	$L__BB0_58;
+          // ptx:167  bra.uni 	$L__BB0_58;
           p2g_sv0 = 26;
           break;
         }
       }
-      // 45: setp.lt.u32 	%p20, %r97, 16;
-      // 46: setp.lt.u32 	%p21, %r93, 63;
-      // 47: and.pred  	%p22, %p20, %p21;
+      // ptx:45  setp.lt.u32 	%p20, %r97, 16;
+      // ptx:46  setp.lt.u32 	%p21, %r93, 63;
+      // ptx:47  and.pred  	%p22, %p20, %p21;
       bool p22 = (r97 < 16u) && (r93 < 63u);
-      // 48: mov.u32 	%r93, %r7;
+      // ptx:48  mov.u32 	%r93, %r7;
       r93 = r7;
-      // 49: mov.u32 	%r4, %r97;
+      // ptx:49  mov.u32 	%r4, %r97;
       r4 = r97;
-      // 50: @%p22 bra 	$L__BB0_2;
+      // ptx:50  @%p22 bra 	$L__BB0_2;
       if (p22) {
         continue;
       }
-      // 51: bra.uni 	$L__BB0_31;
+      // ptx:51  bra.uni 	$L__BB0_31;
       p2g_sv0 = 20;
       break;
     }
     if (p2g_sv0 == 20) {
-      // 169: and.b32  	%r26, %r98, 15;
+      // ptx:169  and.b32  	%r26, %r98, 15;
       uint r26 = r98 & 15u;
-      // 170: and.b32  	%r78, %r5, 1;
-      // 171: setp.eq.b32 	%p23, %r78, 1;
-      // 172: add.s32 	%r79, %r5, 15;
-      // 173: selp.b32 	%r27, %r79, %r5, %p23;
+      // ptx:170  and.b32  	%r78, %r5, 1;
+      // ptx:171  setp.eq.b32 	%p23, %r78, 1;
+      // ptx:172  add.s32 	%r79, %r5, 15;
+      // ptx:173  selp.b32 	%r27, %r79, %r5, %p23;
       uint r27 = ((r5 & 1u) == 1u) ? uint(int(r5) + 15) : r5;
-      // 174: and.b32  	%r80, %r27, 2;
-      // 175: setp.eq.s32 	%p24, %r80, 0;
-      // 176: mov.u32 	%r103, %r27;
+      // ptx:174  and.b32  	%r80, %r27, 2;
+      // ptx:175  setp.eq.s32 	%p24, %r80, 0;
+      // ptx:176  mov.u32 	%r103, %r27;
       uint r103 = r27;
-      // 177: @%p24 bra 	$L__BB0_37;
+      // ptx:177  @%p24 bra 	$L__BB0_37;
       if (!(int(r27 & 2u) == 0)) {
-        // 178: add.s32 	%r103, %r27, 16;
+        // ptx:178  add.s32 	%r103, %r27, 16;
         r103 = uint(int(r27) + 16);
-        // 179: setp.eq.s32 	%p25, %r26, 0;
-        // 180: @%p25 bra 	$L__BB0_37;
+        // ptx:179  setp.eq.s32 	%p25, %r26, 0;
+        // ptx:180  @%p25 bra 	$L__BB0_37;
         if (!(int(r26) == 0)) {
-          // 181: add.s32 	%r103, %r27, 33;
+          // ptx:181  add.s32 	%r103, %r27, 33;
           r103 = uint(int(r27) + 33);
-          // 182: setp.eq.s32 	%p26, %r26, 1;
-          // 183: @%p26 bra 	$L__BB0_37;
+          // ptx:182  setp.eq.s32 	%p26, %r26, 1;
+          // ptx:183  @%p26 bra 	$L__BB0_37;
           if (!(int(r26) == 1)) {
-            // 184: add.s32 	%r103, %r27, 51;
+            // ptx:184  add.s32 	%r103, %r27, 51;
             r103 = uint(int(r27) + 51);
-            // 185: setp.lt.u32 	%p27, %r26, 3;
-            // 186: @%p27 bra 	$L__BB0_37;
+            // ptx:185  setp.lt.u32 	%p27, %r26, 3;
+            // ptx:186  @%p27 bra 	$L__BB0_37;
             if (!(r26 < 3u)) {
-              // 187: add.s32 	%r103, %r27, 70;
+              // ptx:187  add.s32 	%r103, %r27, 70;
               r103 = uint(int(r27) + 70);
-              // 188: setp.eq.s32 	%p28, %r26, 3;
-              // 189: @%p28 bra 	$L__BB0_37;
+              // ptx:188  setp.eq.s32 	%p28, %r26, 3;
+              // ptx:189  @%p28 bra 	$L__BB0_37;
               if (!(int(r26) == 3)) {
-                // 190: setp.lt.u32 	%p29, %r26, 5;
-                // 191: selp.b32 	%r81, 90, 111, %p29;
-                // 192: add.s32 	%r103, %r27, %r81;
+                // ptx:190  setp.lt.u32 	%p29, %r26, 5;
+                // ptx:191  selp.b32 	%r81, 90, 111, %p29;
+                // ptx:192  add.s32 	%r103, %r27, %r81;
                 r103 = uint(int(r27) + int((r26 < 5u) ? 90u : 111u));
               }
             }
           }
         }
       }
-      // 194: and.b32  	%r82, %r103, 4;
-      // 195: setp.eq.s32 	%p30, %r82, 0;
-      // 196: mov.u32 	%r104, %r103;
+      // ptx:194  and.b32  	%r82, %r103, 4;
+      // ptx:195  setp.eq.s32 	%p30, %r82, 0;
+      // ptx:196  mov.u32 	%r104, %r103;
       uint r104 = r103;
-      // 197: @%p30 bra 	$L__BB0_43;
+      // ptx:197  @%p30 bra 	$L__BB0_43;
       if (!(int(r103 & 4u) == 0)) {
-        // 198: add.s32 	%r104, %r103, 32;
+        // ptx:198  add.s32 	%r104, %r103, 32;
         r104 = uint(int(r103) + 32);
-        // 199: setp.lt.u32 	%p31, %r26, 2;
-        // 200: @%p31 bra 	$L__BB0_43;
+        // ptx:199  setp.lt.u32 	%p31, %r26, 2;
+        // ptx:200  @%p31 bra 	$L__BB0_43;
         if (!(r26 < 2u)) {
-          // 201: add.s32 	%r104, %r103, 65;
+          // ptx:201  add.s32 	%r104, %r103, 65;
           r104 = uint(int(r103) + 65);
-          // 202: setp.lt.u32 	%p32, %r26, 4;
-          // 203: @%p32 bra 	$L__BB0_43;
+          // ptx:202  setp.lt.u32 	%p32, %r26, 4;
+          // ptx:203  @%p32 bra 	$L__BB0_43;
           if (!(r26 < 4u)) {
-            // 204: add.s32 	%r104, %r103, 99;
+            // ptx:204  add.s32 	%r104, %r103, 99;
             r104 = uint(int(r103) + 99);
-            // 205: setp.lt.u32 	%p33, %r26, 6;
-            // 206: @%p33 bra 	$L__BB0_43;
+            // ptx:205  setp.lt.u32 	%p33, %r26, 6;
+            // ptx:206  @%p33 bra 	$L__BB0_43;
             if (!(r26 < 6u)) {
-              // 207: add.s32 	%r104, %r103, 134;
+              // ptx:207  add.s32 	%r104, %r103, 134;
               r104 = uint(int(r103) + 134);
-              // 208: setp.lt.u32 	%p34, %r26, 8;
-              // 209: @%p34 bra 	$L__BB0_43;
+              // ptx:208  setp.lt.u32 	%p34, %r26, 8;
+              // ptx:209  @%p34 bra 	$L__BB0_43;
               if (!(r26 < 8u)) {
-                // 210: setp.lt.u32 	%p35, %r26, 10;
-                // 211: selp.b32 	%r83, 170, 207, %p35;
-                // 212: add.s32 	%r104, %r103, %r83;
+                // ptx:210  setp.lt.u32 	%p35, %r26, 10;
+                // ptx:211  selp.b32 	%r83, 170, 207, %p35;
+                // ptx:212  add.s32 	%r104, %r103, %r83;
                 r104 = uint(int(r103) + int((r26 < 10u) ? 170u : 207u));
               }
             }
           }
         }
       }
-      // 214: and.b32  	%r84, %r104, 8;
-      // 215: setp.eq.s32 	%p36, %r84, 0;
-      // 216: mov.u32 	%r105, %r104;
+      // ptx:214  and.b32  	%r84, %r104, 8;
+      // ptx:215  setp.eq.s32 	%p36, %r84, 0;
+      // ptx:216  mov.u32 	%r105, %r104;
       uint r105 = r104;
-      // 217: @%p36 bra 	$L__BB0_49;
+      // ptx:217  @%p36 bra 	$L__BB0_49;
       if (!(int(r104 & 8u) == 0)) {
-        // 218: add.s32 	%r105, %r104, 48;
+        // ptx:218  add.s32 	%r105, %r104, 48;
         r105 = uint(int(r104) + 48);
-        // 219: setp.lt.u32 	%p37, %r26, 3;
-        // 220: @%p37 bra 	$L__BB0_49;
+        // ptx:219  setp.lt.u32 	%p37, %r26, 3;
+        // ptx:220  @%p37 bra 	$L__BB0_49;
         if (!(r26 < 3u)) {
-          // 221: add.s32 	%r105, %r104, 97;
+          // ptx:221  add.s32 	%r105, %r104, 97;
           r105 = uint(int(r104) + 97);
-          // 222: setp.lt.u32 	%p38, %r26, 6;
-          // 223: @%p38 bra 	$L__BB0_49;
+          // ptx:222  setp.lt.u32 	%p38, %r26, 6;
+          // ptx:223  @%p38 bra 	$L__BB0_49;
           if (!(r26 < 6u)) {
-            // 224: add.s32 	%r105, %r104, 147;
+            // ptx:224  add.s32 	%r105, %r104, 147;
             r105 = uint(int(r104) + 147);
-            // 225: setp.lt.u32 	%p39, %r26, 9;
-            // 226: @%p39 bra 	$L__BB0_49;
+            // ptx:225  setp.lt.u32 	%p39, %r26, 9;
+            // ptx:226  @%p39 bra 	$L__BB0_49;
             if (!(r26 < 9u)) {
-              // 227: add.s32 	%r105, %r104, 198;
+              // ptx:227  add.s32 	%r105, %r104, 198;
               r105 = uint(int(r104) + 198);
-              // 228: setp.lt.u32 	%p40, %r26, 12;
-              // 229: @%p40 bra 	$L__BB0_49;
+              // ptx:228  setp.lt.u32 	%p40, %r26, 12;
+              // ptx:229  @%p40 bra 	$L__BB0_49;
               if (!(r26 < 12u)) {
-                // 230: setp.eq.s32 	%p41, %r26, 15;
-                // 231: selp.b32 	%r85, 303, 250, %p41;
-                // 232: add.s32 	%r105, %r104, %r85;
+                // ptx:230  setp.eq.s32 	%p41, %r26, 15;
+                // ptx:231  selp.b32 	%r85, 303, 250, %p41;
+                // ptx:232  add.s32 	%r105, %r104, %r85;
                 r105 = uint(int(r104) + int((int(r26) == 15) ? 303u : 250u));
               }
             }
           }
         }
       }
-      // 234: and.b32  	%r86, %r105, 16;
-      // 235: setp.eq.s32 	%p42, %r86, 0;
-      // 236: mov.u32 	%r106, %r105;
+      // ptx:234  and.b32  	%r86, %r105, 16;
+      // ptx:235  setp.eq.s32 	%p42, %r86, 0;
+      // ptx:236  mov.u32 	%r106, %r105;
       uint r106 = r105;
-      // 237: @%p42 bra 	$L__BB0_53;
+      // ptx:237  @%p42 bra 	$L__BB0_53;
       if (!(int(r105 & 16u) == 0)) {
-        // 238: add.s32 	%r106, %r105, 64;
+        // ptx:238  add.s32 	%r106, %r105, 64;
         r106 = uint(int(r105) + 64);
-        // 239: setp.lt.u32 	%p43, %r26, 4;
-        // 240: @%p43 bra 	$L__BB0_53;
+        // ptx:239  setp.lt.u32 	%p43, %r26, 4;
+        // ptx:240  @%p43 bra 	$L__BB0_53;
         if (!(r26 < 4u)) {
-          // 241: add.s32 	%r106, %r105, 129;
+          // ptx:241  add.s32 	%r106, %r105, 129;
           r106 = uint(int(r105) + 129);
-          // 242: setp.lt.u32 	%p44, %r26, 8;
-          // 243: @%p44 bra 	$L__BB0_53;
+          // ptx:242  setp.lt.u32 	%p44, %r26, 8;
+          // ptx:243  @%p44 bra 	$L__BB0_53;
           if (!(r26 < 8u)) {
-            // 244: setp.lt.u32 	%p45, %r26, 12;
-            // 245: selp.b32 	%r87, 195, 262, %p45;
-            // 246: add.s32 	%r106, %r105, %r87;
+            // ptx:244  setp.lt.u32 	%p45, %r26, 12;
+            // ptx:245  selp.b32 	%r87, 195, 262, %p45;
+            // ptx:246  add.s32 	%r106, %r105, %r87;
             r106 = uint(int(r105) + int((r26 < 12u) ? 195u : 262u));
           }
         }
       }
-      // 248: and.b32  	%r88, %r106, 32;
-      // 249: setp.eq.s32 	%p46, %r88, 0;
-      // 250: mov.u32 	%r107, %r106;
+      // ptx:248  and.b32  	%r88, %r106, 32;
+      // ptx:249  setp.eq.s32 	%p46, %r88, 0;
+      // ptx:250  mov.u32 	%r107, %r106;
       uint r107 = r106;
-      // 251: @%p46 bra 	$L__BB0_57;
+      // ptx:251  @%p46 bra 	$L__BB0_57;
       if (!(int(r106 & 32u) == 0)) {
-        // 252: add.s32 	%r107, %r106, 80;
+        // ptx:252  add.s32 	%r107, %r106, 80;
         r107 = uint(int(r106) + 80);
-        // 253: setp.lt.u32 	%p47, %r26, 5;
-        // 254: @%p47 bra 	$L__BB0_57;
+        // ptx:253  setp.lt.u32 	%p47, %r26, 5;
+        // ptx:254  @%p47 bra 	$L__BB0_57;
         if (!(r26 < 5u)) {
-          // 255: add.s32 	%r107, %r106, 161;
+          // ptx:255  add.s32 	%r107, %r106, 161;
           r107 = uint(int(r106) + 161);
-          // 256: setp.lt.u32 	%p48, %r26, 10;
-          // 257: @%p48 bra 	$L__BB0_57;
+          // ptx:256  setp.lt.u32 	%p48, %r26, 10;
+          // ptx:257  @%p48 bra 	$L__BB0_57;
           if (!(r26 < 10u)) {
-            // 258: setp.eq.s32 	%p49, %r26, 15;
-            // 259: selp.b32 	%r89, 326, 243, %p49;
-            // 260: add.s32 	%r107, %r106, %r89;
+            // ptx:258  setp.eq.s32 	%p49, %r26, 15;
+            // ptx:259  selp.b32 	%r89, 326, 243, %p49;
+            // ptx:260  add.s32 	%r107, %r106, %r89;
             r107 = uint(int(r106) + int((int(r26) == 15) ? 326u : 243u));
           }
         }
       }
-      // 262: st.global.u32 	[%rd4], %r107;
+      // ptx:262  st.global.u32 	[%rd4], %r107;
       P2GU32(rd4).v = r107;
-      // 263: shl.b32 	%r90, %r97, 8;
-      // 264: or.b32  	%r91, %r7, %r90;
-      // 265: st.global.u32 	[%rd4+4], %r91;
+      // ptx:263  shl.b32 	%r90, %r97, 8;
+      // ptx:264  or.b32  	%r91, %r7, %r90;
+      // ptx:265  st.global.u32 	[%rd4+4], %r91;
       P2GU32((rd4 + 4ul)).v = (r7 | (r97 << 8u));
     }
   }
-  // 267: ret;
+  // ptx:267  ret;
   return;
 }

@@ -241,319 +241,319 @@ void main() {
   const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // device_call_param_2
   const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // device_call_param_3
   const uint p32_u32 = P2GU32((pc.params + 32ul)).v;  // device_call_param_4
-  // 204: ld.param.u64 	%rd4, [device_call_param_0];
-  // 205: ld.param.u64 	%rd2, [device_call_param_1];
+  // ptx:204  ld.param.u64 	%rd4, [device_call_param_0];
+  // ptx:205  ld.param.u64 	%rd2, [device_call_param_1];
   uint64_t rd2 = p8_u64;
-  // 206: ld.param.u64 	%rd5, [device_call_param_2];
+  // ptx:206  ld.param.u64 	%rd5, [device_call_param_2];
   uint64_t rd5 = p16_u64;
-  // 207: ld.param.u64 	%rd3, [device_call_param_3];
+  // ptx:207  ld.param.u64 	%rd3, [device_call_param_3];
   uint64_t rd3 = p24_u64;
-  // 208: ld.param.u32 	%r2, [device_call_param_4];
+  // ptx:208  ld.param.u32 	%r2, [device_call_param_4];
   uint r2 = p32_u32;
-  // 209: cvta.to.global.u64 	%rd6, %rd4;
-  // 210: mov.u32 	%r3, %ntid.x;
-  // 211: mov.u32 	%r4, %ctaid.x;
-  // 212: mov.u32 	%r5, %tid.x;
-  // 213: mad.lo.s32 	%r6, %r4, %r3, %r5;
+  // ptx:209  cvta.to.global.u64 	%rd6, %rd4;
+  // ptx:210  mov.u32 	%r3, %ntid.x;
+  // ptx:211  mov.u32 	%r4, %ctaid.x;
+  // ptx:212  mov.u32 	%r5, %tid.x;
+  // ptx:213  mad.lo.s32 	%r6, %r4, %r3, %r5;
   uint r6 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
-  // 214: cvt.s64.s32 	%rd1, %r6;
+  // ptx:214  cvt.s64.s32 	%rd1, %r6;
   int64_t t1 = int64_t(int(r6));
   uint64_t rd1 = uint64_t(int64_t(uint64_t(t1)));
-  // 215: mul.wide.s32 	%rd7, %r6, 4;
+  // ptx:215  mul.wide.s32 	%rd7, %r6, 4;
   uint64_t rd7 = uint64_t(int64_t(int(r6)) * int64_t(4));
-  // 216: add.s64 	%rd8, %rd6, %rd7;
-  // 217: ld.global.u32 	%r1, [%rd8];
+  // ptx:216  add.s64 	%rd8, %rd6, %rd7;
+  // ptx:217  ld.global.u32 	%r1, [%rd8];
   uint r1 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(rd7))).v;
-  // 221: st.param.b32 	[param0+0], %r1;
+  // ptx:221  st.param.b32 	[param0+0], %r1;
   p2g_stl32(0u, r1);
-  // 223: call.uni (retval0), 
-  // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];
+  // ptx:223  call.uni (retval0), 
+  // ptx:21  ld.param.u32 	%r1, [_Z5mix32j_param_0];
   uint r1_1 = p2g_ldl32(0u);
-  // 22: shr.u32 	%r2, %r1, 16;
-  // 23: xor.b32  	%r3, %r2, %r1;
-  // 24: mul.lo.s32 	%r4, %r3, 2146121005;
+  // ptx:22  shr.u32 	%r2, %r1, 16;
+  // ptx:23  xor.b32  	%r3, %r2, %r1;
+  // ptx:24  mul.lo.s32 	%r4, %r3, 2146121005;
   uint r4_1 = uint(int((r1_1 >> 16u) ^ r1_1) * 2146121005);
-  // 25: shr.u32 	%r5, %r4, 15;
-  // 26: xor.b32  	%r6, %r5, %r4;
-  // 27: st.param.b32 	[func_retval0+0], %r6;
+  // ptx:25  shr.u32 	%r5, %r4, 15;
+  // ptx:26  xor.b32  	%r6, %r5, %r4;
+  // ptx:27  st.param.b32 	[func_retval0+0], %r6;
   p2g_stl32(4u, ((r4_1 >> 15u) ^ r4_1));
-  // 28: ret;
-  // 228: ld.param.b32 	%r7, [retval0+0];
-  // 230: add.s32 	%r8, %r7, 1;
+  // ptx:28  ret;
+  // ptx:228  ld.param.b32 	%r7, [retval0+0];
+  // ptx:230  add.s32 	%r8, %r7, 1;
   uint r8 = uint(int(p2g_ldl32(4u)) + 1);
-  // 234: st.param.b32 	[param0+0], %r8;
+  // ptx:234  st.param.b32 	[param0+0], %r8;
   p2g_stl32(8u, r8);
-  // 236: call.uni (retval0), 
-  // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];
+  // ptx:236  call.uni (retval0), 
+  // ptx:21  ld.param.u32 	%r1, [_Z5mix32j_param_0];
   uint r1_2 = p2g_ldl32(8u);
-  // 22: shr.u32 	%r2, %r1, 16;
-  // 23: xor.b32  	%r3, %r2, %r1;
-  // 24: mul.lo.s32 	%r4, %r3, 2146121005;
+  // ptx:22  shr.u32 	%r2, %r1, 16;
+  // ptx:23  xor.b32  	%r3, %r2, %r1;
+  // ptx:24  mul.lo.s32 	%r4, %r3, 2146121005;
   uint r4_2 = uint(int((r1_2 >> 16u) ^ r1_2) * 2146121005);
-  // 25: shr.u32 	%r5, %r4, 15;
-  // 26: xor.b32  	%r6, %r5, %r4;
-  // 27: st.param.b32 	[func_retval0+0], %r6;
+  // ptx:25  shr.u32 	%r5, %r4, 15;
+  // ptx:26  xor.b32  	%r6, %r5, %r4;
+  // ptx:27  st.param.b32 	[func_retval0+0], %r6;
   p2g_stl32(12u, ((r4_2 >> 15u) ^ r4_2));
-  // 28: ret;
-  // 241: ld.param.b32 	%r9, [retval0+0];
-  // 243: add.s32 	%r10, %r9, 2;
+  // ptx:28  ret;
+  // ptx:241  ld.param.b32 	%r9, [retval0+0];
+  // ptx:243  add.s32 	%r10, %r9, 2;
   uint r10 = uint(int(p2g_ldl32(12u)) + 2);
-  // 247: st.param.b32 	[param0+0], %r10;
+  // ptx:247  st.param.b32 	[param0+0], %r10;
   p2g_stl32(16u, r10);
-  // 249: call.uni (retval0), 
-  // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];
+  // ptx:249  call.uni (retval0), 
+  // ptx:21  ld.param.u32 	%r1, [_Z5mix32j_param_0];
   uint r1_3 = p2g_ldl32(16u);
-  // 22: shr.u32 	%r2, %r1, 16;
-  // 23: xor.b32  	%r3, %r2, %r1;
-  // 24: mul.lo.s32 	%r4, %r3, 2146121005;
+  // ptx:22  shr.u32 	%r2, %r1, 16;
+  // ptx:23  xor.b32  	%r3, %r2, %r1;
+  // ptx:24  mul.lo.s32 	%r4, %r3, 2146121005;
   uint r4_3 = uint(int((r1_3 >> 16u) ^ r1_3) * 2146121005);
-  // 25: shr.u32 	%r5, %r4, 15;
-  // 26: xor.b32  	%r6, %r5, %r4;
-  // 27: st.param.b32 	[func_retval0+0], %r6;
+  // ptx:25  shr.u32 	%r5, %r4, 15;
+  // ptx:26  xor.b32  	%r6, %r5, %r4;
+  // ptx:27  st.param.b32 	[func_retval0+0], %r6;
   p2g_stl32(20u, ((r4_3 >> 15u) ^ r4_3));
-  // 28: ret;
-  // 254: ld.param.b32 	%r11, [retval0+0];
+  // ptx:28  ret;
+  // ptx:254  ld.param.b32 	%r11, [retval0+0];
   uint r11 = p2g_ldl32(20u);
-  // 259: st.param.b32 	[param0+0], %r11;
+  // ptx:259  st.param.b32 	[param0+0], %r11;
   p2g_stl32(24u, r11);
-  // 261: st.param.b32 	[param1+0], %r1;
+  // ptx:261  st.param.b32 	[param1+0], %r1;
   p2g_stl32(28u, r1);
-  // 263: call.uni (retval0), 
-  // 90: ld.param.u32 	%r1, [_Z5widenjj_param_0];
+  // ptx:263  call.uni (retval0), 
+  // ptx:90  ld.param.u32 	%r1, [_Z5widenjj_param_0];
   uint r1_4 = p2g_ldl32(24u);
-  // 91: ld.param.u32 	%r2, [_Z5widenjj_param_1];
+  // ptx:91  ld.param.u32 	%r2, [_Z5widenjj_param_1];
   uint r2_4 = p2g_ldl32(28u);
-  // 95: st.param.b32 	[param0+0], %r1;
+  // ptx:95  st.param.b32 	[param0+0], %r1;
   p2g_stl32(40u, r1_4);
-  // 97: call.uni (retval0), 
-  // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];
+  // ptx:97  call.uni (retval0), 
+  // ptx:21  ld.param.u32 	%r1, [_Z5mix32j_param_0];
   uint r1_5 = p2g_ldl32(40u);
-  // 22: shr.u32 	%r2, %r1, 16;
-  // 23: xor.b32  	%r3, %r2, %r1;
-  // 24: mul.lo.s32 	%r4, %r3, 2146121005;
+  // ptx:22  shr.u32 	%r2, %r1, 16;
+  // ptx:23  xor.b32  	%r3, %r2, %r1;
+  // ptx:24  mul.lo.s32 	%r4, %r3, 2146121005;
   uint r4_5 = uint(int((r1_5 >> 16u) ^ r1_5) * 2146121005);
-  // 25: shr.u32 	%r5, %r4, 15;
-  // 26: xor.b32  	%r6, %r5, %r4;
-  // 27: st.param.b32 	[func_retval0+0], %r6;
+  // ptx:25  shr.u32 	%r5, %r4, 15;
+  // ptx:26  xor.b32  	%r6, %r5, %r4;
+  // ptx:27  st.param.b32 	[func_retval0+0], %r6;
   p2g_stl32(44u, ((r4_5 >> 15u) ^ r4_5));
-  // 28: ret;
-  // 102: ld.param.b32 	%r3, [retval0+0];
-  // 104: cvt.u64.u32 	%rd1, %r3;
+  // ptx:28  ret;
+  // ptx:102  ld.param.b32 	%r3, [retval0+0];
+  // ptx:104  cvt.u64.u32 	%rd1, %r3;
   uint64_t t2 = uint64_t(p2g_ldl32(44u));
   uint64_t rd1_1 = uint64_t(t2);
-  // 108: st.param.b32 	[param0+0], %r2;
+  // ptx:108  st.param.b32 	[param0+0], %r2;
   p2g_stl32(48u, r2_4);
-  // 110: call.uni (retval0), 
-  // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];
+  // ptx:110  call.uni (retval0), 
+  // ptx:21  ld.param.u32 	%r1, [_Z5mix32j_param_0];
   uint r1_6 = p2g_ldl32(48u);
-  // 22: shr.u32 	%r2, %r1, 16;
-  // 23: xor.b32  	%r3, %r2, %r1;
-  // 24: mul.lo.s32 	%r4, %r3, 2146121005;
+  // ptx:22  shr.u32 	%r2, %r1, 16;
+  // ptx:23  xor.b32  	%r3, %r2, %r1;
+  // ptx:24  mul.lo.s32 	%r4, %r3, 2146121005;
   uint r4_6 = uint(int((r1_6 >> 16u) ^ r1_6) * 2146121005);
-  // 25: shr.u32 	%r5, %r4, 15;
-  // 26: xor.b32  	%r6, %r5, %r4;
-  // 27: st.param.b32 	[func_retval0+0], %r6;
+  // ptx:25  shr.u32 	%r5, %r4, 15;
+  // ptx:26  xor.b32  	%r6, %r5, %r4;
+  // ptx:27  st.param.b32 	[func_retval0+0], %r6;
   p2g_stl32(52u, ((r4_6 >> 15u) ^ r4_6));
-  // 28: ret;
-  // 115: ld.param.b32 	%r4, [retval0+0];
-  // 117: cvt.u64.u32 	%rd2, %r4;
+  // ptx:28  ret;
+  // ptx:115  ld.param.b32 	%r4, [retval0+0];
+  // ptx:117  cvt.u64.u32 	%rd2, %r4;
   uint64_t t3 = uint64_t(p2g_ldl32(52u));
-  // 118: bfi.b64 	%rd3, %rd1, %rd2, 32, 32;
+  // ptx:118  bfi.b64 	%rd3, %rd1, %rd2, 32, 32;
   uint64_t rd3_1 = p2g_bfi_64(rd1_1, uint64_t(t3), 32u, 32u);
-  // 119: st.param.b64 	[func_retval0+0], %rd3;
+  // ptx:119  st.param.b64 	[func_retval0+0], %rd3;
   p2g_stl64(32u, rd3_1);
-  // 120: ret;
-  // 269: ld.param.b64 	%rd9, [retval0+0];
+  // ptx:120  ret;
+  // ptx:269  ld.param.b64 	%rd9, [retval0+0];
   uint64_t rd9 = p2g_ldl64(32u);
-  // 271: cvta.to.global.u64 	%rd10, %rd5;
-  // 272: mul.wide.s32 	%rd11, %r6, 8;
-  // 273: add.s64 	%rd12, %rd10, %rd11;
+  // ptx:271  cvta.to.global.u64 	%rd10, %rd5;
+  // ptx:272  mul.wide.s32 	%rd11, %r6, 8;
+  // ptx:273  add.s64 	%rd12, %rd10, %rd11;
   uint64_t rd12 = uint64_t(int64_t(rd5) + int64_t(uint64_t(int64_t(int(r6)) * int64_t(8))));
-  // 274: st.global.u64 	[%rd12], %rd9;
+  // ptx:274  st.global.u64 	[%rd12], %rd9;
   P2GU64(rd12).v = rd9;
-  // 275: cvta.to.global.u64 	%rd13, %rd2;
-  // 276: add.s64 	%rd14, %rd13, %rd7;
-  // 277: and.b32  	%r12, %r1, 7;
-  // 278: ld.global.f32 	%f4, [%rd14];
+  // ptx:275  cvta.to.global.u64 	%rd13, %rd2;
+  // ptx:276  add.s64 	%rd14, %rd13, %rd7;
+  // ptx:277  and.b32  	%r12, %r1, 7;
+  // ptx:278  ld.global.f32 	%f4, [%rd14];
   precise float f4 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd2) + int64_t(rd7))).v);
-  // 282: st.param.f32 	[param0+0], %f4;
+  // ptx:282  st.param.f32 	[param0+0], %f4;
   p2g_stl32(56u, floatBitsToUint(f4));
-  // 284: st.param.b32 	[param1+0], %r12;
+  // ptx:284  st.param.b32 	[param1+0], %r12;
   p2g_stl32(60u, (r1 & 7u));
-  // 286: call.uni (retval0), 
-  // 41: ld.param.f32 	%f8, [_Z4polyfi_param_0];
+  // ptx:286  call.uni (retval0), 
+  // ptx:41  ld.param.f32 	%f8, [_Z4polyfi_param_0];
   precise float f8 = uintBitsToFloat(p2g_ldl32(56u));
-  // 42: ld.param.u32 	%r7, [_Z4polyfi_param_1];
+  // ptx:42  ld.param.u32 	%r7, [_Z4polyfi_param_1];
   uint r7_1 = p2g_ldl32(60u);
-  // 43: setp.lt.s32 	%p1, %r7, 1;
-  // 44: mov.f32 	%f20, 0f3F800000;
+  // ptx:43  setp.lt.s32 	%p1, %r7, 1;
+  // ptx:44  mov.f32 	%f20, 0f3F800000;
   precise float f20 = 1.0;
-  // 45: @%p1 bra 	$L__BB1_6;
+  // ptx:45  @%p1 bra 	$L__BB1_6;
   if (!(int(r7_1) < 1)) {
-    // 47: add.s32 	%r8, %r7, -1;
-    // 48: and.b32  	%r10, %r7, 3;
+    // ptx:47  add.s32 	%r8, %r7, -1;
+    // ptx:48  and.b32  	%r10, %r7, 3;
     uint r10_1 = r7_1 & 3u;
-    // 49: setp.lt.u32 	%p2, %r8, 3;
-    // 50: mov.f32 	%f20, 0f3F800000;
+    // ptx:49  setp.lt.u32 	%p2, %r8, 3;
+    // ptx:50  mov.f32 	%f20, 0f3F800000;
     f20 = 1.0;
-    // 51: @%p2 bra 	$L__BB1_4;
+    // ptx:51  @%p2 bra 	$L__BB1_4;
     if (!(uint(int(r7_1) + -1) < 3u)) {
-      // 53: sub.s32 	%r9, %r7, %r10;
+      // ptx:53  sub.s32 	%r9, %r7, %r10;
       uint r9_1 = uint(int(r7_1) - int(r10_1));
-      // 54: mov.f32 	%f20, 0f3F800000;
+      // ptx:54  mov.f32 	%f20, 0f3F800000;
       f20 = 1.0;
       for (;;) {
         p2g_loop_tick();
-        // 57: fma.rn.f32 	%f13, %f20, %f8, 0f3F000000;
-        // 58: fma.rn.f32 	%f14, %f13, %f8, 0f3F000000;
-        // 59: fma.rn.f32 	%f15, %f14, %f8, 0f3F000000;
+        // ptx:57  fma.rn.f32 	%f13, %f20, %f8, 0f3F000000;
+        // ptx:58  fma.rn.f32 	%f14, %f13, %f8, 0f3F000000;
+        // ptx:59  fma.rn.f32 	%f15, %f14, %f8, 0f3F000000;
         precise float f15 = p2g_ffma(p2g_ffma(p2g_ffma(f20, f8, 0.5, 0, false), f8, 0.5, 0, false), f8, 0.5, 0, false);
-        // 60: fma.rn.f32 	%f20, %f15, %f8, 0f3F000000;
+        // ptx:60  fma.rn.f32 	%f20, %f15, %f8, 0f3F000000;
         f20 = p2g_ffma(f15, f8, 0.5, 0, false);
-        // 61: add.s32 	%r9, %r9, -4;
+        // ptx:61  add.s32 	%r9, %r9, -4;
         r9_1 = uint(int(r9_1) + -4);
-        // 62: setp.ne.s32 	%p3, %r9, 0;
-        // 63: @%p3 bra 	$L__BB1_3;
+        // ptx:62  setp.ne.s32 	%p3, %r9, 0;
+        // ptx:63  @%p3 bra 	$L__BB1_3;
         if (!(int(r9_1) != 0)) {
           break;
         }
       }
     }
-    // 66: setp.eq.s32 	%p4, %r10, 0;
-    // 67: @%p4 bra 	$L__BB1_6;
+    // ptx:66  setp.eq.s32 	%p4, %r10, 0;
+    // ptx:67  @%p4 bra 	$L__BB1_6;
     if (!(int(r10_1) == 0)) {
       for (;;) {
         p2g_loop_tick();
-        // 71: fma.rn.f32 	%f20, %f20, %f8, 0f3F000000;
+        // ptx:71  fma.rn.f32 	%f20, %f20, %f8, 0f3F000000;
         f20 = p2g_ffma(f20, f8, 0.5, 0, false);
-        // 72: add.s32 	%r10, %r10, -1;
+        // ptx:72  add.s32 	%r10, %r10, -1;
         r10_1 = uint(int(r10_1) + -1);
-        // 73: setp.ne.s32 	%p5, %r10, 0;
-        // 74: @%p5 bra 	$L__BB1_5;
+        // ptx:73  setp.ne.s32 	%p5, %r10, 0;
+        // ptx:74  @%p5 bra 	$L__BB1_5;
         if (!(int(r10_1) != 0)) {
           break;
         }
       }
     }
   }
-  // 77: st.param.f32 	[func_retval0+0], %f20;
+  // ptx:77  st.param.f32 	[func_retval0+0], %f20;
   p2g_stl32(64u, floatBitsToUint(f20));
-  // 78: ret;
-  // 292: ld.param.f32 	%f6, [retval0+0];
+  // ptx:78  ret;
+  // ptx:292  ld.param.f32 	%f6, [retval0+0];
   precise float f6 = uintBitsToFloat(p2g_ldl32(64u));
-  // 294: and.b32  	%r13, %r1, 256;
-  // 295: setp.eq.s32 	%p1, %r13, 0;
-  // 296: @%p1 bra 	$L__BB4_2;
+  // ptx:294  and.b32  	%r13, %r1, 256;
+  // ptx:295  setp.eq.s32 	%p1, %r13, 0;
+  // ptx:296  @%p1 bra 	$L__BB4_2;
   if (!(int(r1 & 256u) == 0)) {
-    // 298: cvt.u32.u64 	%r14, %rd1;
+    // ptx:298  cvt.u32.u64 	%r14, %rd1;
     uint64_t t4 = uint64_t(rd1);
-    // 299: add.s32 	%r15, %r2, -4;
-    // 300: rem.s32 	%r16, %r14, %r15;
-    // 301: mul.wide.s32 	%rd15, %r16, 4;
+    // ptx:299  add.s32 	%r15, %r2, -4;
+    // ptx:300  rem.s32 	%r16, %r14, %r15;
+    // ptx:301  mul.wide.s32 	%rd15, %r16, 4;
     rd15 = uint64_t(int64_t(int(uint(p2g_rem_s32(int(uint(uint64_t(t4))), int(uint(int(r2) + -4)))))) * int64_t(4));
-    // 302: add.s64 	%rd16, %rd2, %rd15;
-    // 303: shr.u32 	%r17, %r1, 9;
-    // 304: and.b32  	%r18, %r17, 3;
-    // 305: add.s32 	%r19, %r18, 1;
-    // 309: st.param.b64 	[param0+0], %rd16;
+    // ptx:302  add.s64 	%rd16, %rd2, %rd15;
+    // ptx:303  shr.u32 	%r17, %r1, 9;
+    // ptx:304  and.b32  	%r18, %r17, 3;
+    // ptx:305  add.s32 	%r19, %r18, 1;
+    // ptx:309  st.param.b64 	[param0+0], %rd16;
     p2g_stl64(72u, uint64_t(int64_t(rd2) + int64_t(rd15)));
-    // 311: st.param.b32 	[param1+0], %r19;
+    // ptx:311  st.param.b32 	[param1+0], %r19;
     p2g_stl32(80u, uint(int((r1 >> 9u) & 3u) + 1));
-    // 313: call.uni (retval0), 
-    // 134: ld.param.u64 	%rd7, [_Z10sum_windowPKfi_param_0];
+    // ptx:313  call.uni (retval0), 
+    // ptx:134  ld.param.u64 	%rd7, [_Z10sum_windowPKfi_param_0];
     uint64_t rd7_1 = p2g_ldl64(72u);
-    // 135: ld.param.u32 	%r10, [_Z10sum_windowPKfi_param_1];
+    // ptx:135  ld.param.u32 	%r10, [_Z10sum_windowPKfi_param_1];
     uint r10_2 = p2g_ldl32(80u);
-    // 136: cvta.to.global.u64 	%rd1, %rd7;
+    // ptx:136  cvta.to.global.u64 	%rd1, %rd7;
     uint64_t rd1_2 = rd7_1;
-    // 137: setp.lt.s32 	%p1, %r10, 1;
-    // 138: mov.f32 	%f24, 0f00000000;
+    // ptx:137  setp.lt.s32 	%p1, %r10, 1;
+    // ptx:138  mov.f32 	%f24, 0f00000000;
     precise float f24 = 0.0;
-    // 139: @%p1 bra 	$L__BB3_7;
+    // ptx:139  @%p1 bra 	$L__BB3_7;
     if (!(int(r10_2) < 1)) {
-      // 141: add.s32 	%r12, %r10, -1;
-      // 142: and.b32  	%r17, %r10, 3;
+      // ptx:141  add.s32 	%r12, %r10, -1;
+      // ptx:142  and.b32  	%r17, %r10, 3;
       uint r17_1 = r10_2 & 3u;
-      // 143: setp.lt.u32 	%p2, %r12, 3;
-      // 144: mov.f32 	%f24, 0f00000000;
+      // ptx:143  setp.lt.u32 	%p2, %r12, 3;
+      // ptx:144  mov.f32 	%f24, 0f00000000;
       f24 = 0.0;
-      // 145: mov.u32 	%r16, 0;
+      // ptx:145  mov.u32 	%r16, 0;
       uint r16_1 = 0u;
-      // 146: @%p2 bra 	$L__BB3_4;
+      // ptx:146  @%p2 bra 	$L__BB3_4;
       if (!(uint(int(r10_2) + -1) < 3u)) {
-        // 148: sub.s32 	%r15, %r10, %r17;
+        // ptx:148  sub.s32 	%r15, %r10, %r17;
         uint r15_1 = uint(int(r10_2) - int(r17_1));
-        // 149: mov.f32 	%f24, 0f00000000;
+        // ptx:149  mov.f32 	%f24, 0f00000000;
         f24 = 0.0;
-        // 150: mov.u32 	%r16, 0;
+        // ptx:150  mov.u32 	%r16, 0;
         r16_1 = 0u;
-        // 151: mov.u64 	%rd9, %rd1;
+        // ptx:151  mov.u64 	%rd9, %rd1;
         uint64_t rd9_1 = rd1_2;
         for (;;) {
           p2g_loop_tick();
-          // 154: ld.global.f32 	%f12, [%rd9];
-          // 155: add.f32 	%f13, %f24, %f12;
+          // ptx:154  ld.global.f32 	%f12, [%rd9];
+          // ptx:155  add.f32 	%f13, %f24, %f12;
           precise float f13_1 = p2g_fadd(f24, uintBitsToFloat(P2GU32(rd9_1).v), false);
-          // 156: ld.global.f32 	%f14, [%rd9+4];
+          // ptx:156  ld.global.f32 	%f14, [%rd9+4];
           precise float f14_1 = uintBitsToFloat(P2GU32((rd9_1 + 4ul)).v);
-          // 157: add.f32 	%f15, %f13, %f14;
+          // ptx:157  add.f32 	%f15, %f13, %f14;
           precise float f15_1 = p2g_fadd(f13_1, f14_1, false);
-          // 158: ld.global.f32 	%f16, [%rd9+8];
+          // ptx:158  ld.global.f32 	%f16, [%rd9+8];
           precise float f16_1 = uintBitsToFloat(P2GU32((rd9_1 + 8ul)).v);
-          // 159: add.f32 	%f17, %f15, %f16;
+          // ptx:159  add.f32 	%f17, %f15, %f16;
           precise float f17_1 = p2g_fadd(f15_1, f16_1, false);
-          // 160: ld.global.f32 	%f18, [%rd9+12];
+          // ptx:160  ld.global.f32 	%f18, [%rd9+12];
           precise float f18_1 = uintBitsToFloat(P2GU32((rd9_1 + 12ul)).v);
-          // 161: add.f32 	%f24, %f17, %f18;
+          // ptx:161  add.f32 	%f24, %f17, %f18;
           f24 = p2g_fadd(f17_1, f18_1, false);
-          // 162: add.s32 	%r16, %r16, 4;
+          // ptx:162  add.s32 	%r16, %r16, 4;
           r16_1 = uint(int(r16_1) + 4);
-          // 163: add.s64 	%rd9, %rd9, 16;
+          // ptx:163  add.s64 	%rd9, %rd9, 16;
           rd9_1 = uint64_t(int64_t(rd9_1) + 16l);
-          // 164: add.s32 	%r15, %r15, -4;
+          // ptx:164  add.s32 	%r15, %r15, -4;
           r15_1 = uint(int(r15_1) + -4);
-          // 165: setp.ne.s32 	%p3, %r15, 0;
-          // 166: @%p3 bra 	$L__BB3_3;
+          // ptx:165  setp.ne.s32 	%p3, %r15, 0;
+          // ptx:166  @%p3 bra 	$L__BB3_3;
           if (!(int(r15_1) != 0)) {
             break;
           }
         }
       }
-      // 169: setp.eq.s32 	%p4, %r17, 0;
-      // 170: @%p4 bra 	$L__BB3_7;
+      // ptx:169  setp.eq.s32 	%p4, %r17, 0;
+      // ptx:170  @%p4 bra 	$L__BB3_7;
       if (!(int(r17_1) == 0)) {
-        // 172: mul.wide.s32 	%rd8, %r16, 4;
-        // 173: add.s64 	%rd10, %rd1, %rd8;
+        // ptx:172  mul.wide.s32 	%rd8, %r16, 4;
+        // ptx:173  add.s64 	%rd10, %rd1, %rd8;
         uint64_t rd10_1 = uint64_t(int64_t(rd1_2) + int64_t(uint64_t(int64_t(int(r16_1)) * int64_t(4))));
         for (;;) {
           p2g_loop_tick();
-          // 177: ld.global.f32 	%f19, [%rd10];
-          // 178: add.f32 	%f24, %f24, %f19;
+          // ptx:177  ld.global.f32 	%f19, [%rd10];
+          // ptx:178  add.f32 	%f24, %f24, %f19;
           f24 = p2g_fadd(f24, uintBitsToFloat(P2GU32(rd10_1).v), false);
-          // 179: add.s64 	%rd10, %rd10, 4;
+          // ptx:179  add.s64 	%rd10, %rd10, 4;
           rd10_1 = uint64_t(int64_t(rd10_1) + 4l);
-          // 180: add.s32 	%r17, %r17, -1;
+          // ptx:180  add.s32 	%r17, %r17, -1;
           r17_1 = uint(int(r17_1) + -1);
-          // 181: setp.ne.s32 	%p5, %r17, 0;
-          // 182: @%p5 bra 	$L__BB3_6;
+          // ptx:181  setp.ne.s32 	%p5, %r17, 0;
+          // ptx:182  @%p5 bra 	$L__BB3_6;
           if (!(int(r17_1) != 0)) {
             break;
           }
         }
       }
     }
-    // 185: st.param.f32 	[func_retval0+0], %f24;
+    // ptx:185  st.param.f32 	[func_retval0+0], %f24;
     p2g_stl32(84u, floatBitsToUint(f24));
-    // 186: ret;
-    // 319: ld.param.f32 	%f5, [retval0+0];
-    // 321: add.f32 	%f6, %f6, %f5;
+    // ptx:186  ret;
+    // ptx:319  ld.param.f32 	%f5, [retval0+0];
+    // ptx:321  add.f32 	%f6, %f6, %f5;
     f6 = p2g_fadd(f6, uintBitsToFloat(p2g_ldl32(84u)), false);
   }
-  // 324: cvta.to.global.u64 	%rd17, %rd3;
-  // 325: shl.b64 	%rd18, %rd1, 2;
-  // 326: add.s64 	%rd19, %rd17, %rd18;
-  // 327: st.global.f32 	[%rd19], %f6;
+  // ptx:324  cvta.to.global.u64 	%rd17, %rd3;
+  // ptx:325  shl.b64 	%rd18, %rd1, 2;
+  // ptx:326  add.s64 	%rd19, %rd17, %rd18;
+  // ptx:327  st.global.f32 	[%rd19], %f6;
   P2GU32(uint64_t(int64_t(rd3) + int64_t(rd1 << 2u))).v = floatBitsToUint(f6);
-  // 328: ret;
+  // ptx:328  ret;
   return;
 }

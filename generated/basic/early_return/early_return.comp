@@ -21,384 +21,384 @@ void main() {
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // early_return_param_1
   const uint p16_u32 = P2GU32((pc.params + 16ul)).v;  // early_return_param_2
   int p2g_sv0 = 0;
-  // 26: ld.param.u64 	%rd3, [early_return_param_0];
+  // ptx:26  ld.param.u64 	%rd3, [early_return_param_0];
   uint64_t rd3 = p0_u64;
-  // 27: ld.param.u64 	%rd4, [early_return_param_1];
+  // ptx:27  ld.param.u64 	%rd4, [early_return_param_1];
   uint64_t rd4 = p8_u64;
-  // 28: ld.param.u32 	%r34, [early_return_param_2];
-  // 29: mov.u32 	%r35, %ntid.x;
-  // 30: mov.u32 	%r36, %ctaid.x;
-  // 31: mov.u32 	%r37, %tid.x;
-  // 32: mad.lo.s32 	%r1, %r36, %r35, %r37;
+  // ptx:28  ld.param.u32 	%r34, [early_return_param_2];
+  // ptx:29  mov.u32 	%r35, %ntid.x;
+  // ptx:30  mov.u32 	%r36, %ctaid.x;
+  // ptx:31  mov.u32 	%r37, %tid.x;
+  // ptx:32  mad.lo.s32 	%r1, %r36, %r35, %r37;
   uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
-  // 33: setp.ge.s32 	%p1, %r1, %r34;
-  // 34: @%p1 bra 	$L__BB0_36;
+  // ptx:33  setp.ge.s32 	%p1, %r1, %r34;
+  // ptx:34  @%p1 bra 	$L__BB0_36;
   if (!(int(r1) >= int(p16_u32))) {
-    // 36: cvta.to.global.u64 	%rd5, %rd3;
-    // 37: cvt.s64.s32 	%rd1, %r1;
+    // ptx:36  cvta.to.global.u64 	%rd5, %rd3;
+    // ptx:37  cvt.s64.s32 	%rd1, %r1;
     int64_t t1 = int64_t(int(r1));
     uint64_t rd1 = uint64_t(int64_t(uint64_t(t1)));
-    // 38: mul.wide.s32 	%rd6, %r1, 4;
-    // 39: add.s64 	%rd7, %rd5, %rd6;
+    // ptx:38  mul.wide.s32 	%rd6, %r1, 4;
+    // ptx:39  add.s64 	%rd7, %rd5, %rd6;
     uint64_t rd7 = uint64_t(int64_t(rd3) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(4))));
-    // 40: ld.global.u32 	%r2, [%rd7];
+    // ptx:40  ld.global.u32 	%r2, [%rd7];
     uint r2 = P2GU32(rd7).v;
-    // 41: setp.lt.s32 	%p2, %r2, -900;
-    // 42: @%p2 bra 	$L__BB0_36;
+    // ptx:41  setp.lt.s32 	%p2, %r2, -900;
+    // ptx:42  @%p2 bra 	$L__BB0_36;
     if (!(int(r2) < -900)) {
-      // 44: and.b32  	%r38, %r2, 3;
-      // 45: setp.eq.s32 	%p3, %r38, 0;
-      // 46: cvta.to.global.u64 	%rd8, %rd4;
-      // 47: shl.b64 	%rd9, %rd1, 2;
-      // 48: add.s64 	%rd2, %rd8, %rd9;
+      // ptx:44  and.b32  	%r38, %r2, 3;
+      // ptx:45  setp.eq.s32 	%p3, %r38, 0;
+      // ptx:46  cvta.to.global.u64 	%rd8, %rd4;
+      // ptx:47  shl.b64 	%rd9, %rd1, 2;
+      // ptx:48  add.s64 	%rd2, %rd8, %rd9;
       uint64_t rd2 = uint64_t(int64_t(rd4) + int64_t(rd1 << 2u));
-      // 49: @%p3 bra 	$L__BB0_35;
+      // ptx:49  @%p3 bra 	$L__BB0_35;
       if (int(r2 & 3u) == 0) {
-        // 270: shr.s32 	%r133, %r2, 31;
-        // 271: shr.u32 	%r134, %r133, 30;
-        // 272: add.s32 	%r135, %r2, %r134;
-        // 273: shr.s32 	%r136, %r135, 2;
-        // 274: st.global.u32 	[%rd2], %r136;
+        // ptx:270  shr.s32 	%r133, %r2, 31;
+        // ptx:271  shr.u32 	%r134, %r133, 30;
+        // ptx:272  add.s32 	%r135, %r2, %r134;
+        // ptx:273  shr.s32 	%r136, %r135, 2;
+        // ptx:274  st.global.u32 	[%rd2], %r136;
         P2GU32(rd2).v = uint(int(uint(int(r2) + int(uint(int(r2) >> 31u) >> 30u))) >> 2u);
       } else {
-        // 51: and.b32  	%r40, %r2, 1;
-        // 52: shr.u32 	%r41, %r2, 1;
-        // 53: and.b32  	%r42, %r41, 1;
-        // 54: add.s32 	%r43, %r42, %r40;
-        // 55: shr.u32 	%r44, %r2, 2;
-        // 56: and.b32  	%r45, %r44, 1;
-        // 57: add.s32 	%r3, %r45, %r43;
+        // ptx:51  and.b32  	%r40, %r2, 1;
+        // ptx:52  shr.u32 	%r41, %r2, 1;
+        // ptx:53  and.b32  	%r42, %r41, 1;
+        // ptx:54  add.s32 	%r43, %r42, %r40;
+        // ptx:55  shr.u32 	%r44, %r2, 2;
+        // ptx:56  and.b32  	%r45, %r44, 1;
+        // ptx:57  add.s32 	%r3, %r45, %r43;
         uint r3 = uint(int((r2 >> 2u) & 1u) + int(uint(int((r2 >> 1u) & 1u) + int(r2 & 1u))));
-        // 58: setp.eq.s32 	%p4, %r3, 7;
-        // 59: mov.u32 	%r137, 1002;
+        // ptx:58  setp.eq.s32 	%p4, %r3, 7;
+        // ptx:59  mov.u32 	%r137, 1002;
         uint r137 = 1002u;
-        // 60: @%p4 bra 	$L__BB0_34;
+        // ptx:60  @%p4 bra 	$L__BB0_34;
         if (int(r3) == 7) {
           p2g_sv0 = 1;
         } else {
-          // 62: shr.u32 	%r47, %r2, 3;
-          // 63: and.b32  	%r48, %r47, 1;
-          // 64: add.s32 	%r4, %r48, %r3;
+          // ptx:62  shr.u32 	%r47, %r2, 3;
+          // ptx:63  and.b32  	%r48, %r47, 1;
+          // ptx:64  add.s32 	%r4, %r48, %r3;
           uint r4 = uint(int((r2 >> 3u) & 1u) + int(r3));
-          // 65: setp.gt.u32 	%p5, %r4, 6;
-          // 66: mov.u32 	%r137, 1003;
+          // ptx:65  setp.gt.u32 	%p5, %r4, 6;
+          // ptx:66  mov.u32 	%r137, 1003;
           r137 = 1003u;
-          // 67: @%p5 bra 	$L__BB0_34;
+          // ptx:67  @%p5 bra 	$L__BB0_34;
           if (r4 > 6u) {
             p2g_sv0 = 1;
           } else {
-            // 69: shr.u32 	%r50, %r2, 4;
-            // 70: and.b32  	%r51, %r50, 1;
-            // 71: add.s32 	%r5, %r51, %r4;
+            // ptx:69  shr.u32 	%r50, %r2, 4;
+            // ptx:70  and.b32  	%r51, %r50, 1;
+            // ptx:71  add.s32 	%r5, %r51, %r4;
             uint r5 = uint(int((r2 >> 4u) & 1u) + int(r4));
-            // 72: setp.gt.u32 	%p6, %r5, 6;
-            // 73: mov.u32 	%r137, 1004;
+            // ptx:72  setp.gt.u32 	%p6, %r5, 6;
+            // ptx:73  mov.u32 	%r137, 1004;
             r137 = 1004u;
-            // 74: @%p6 bra 	$L__BB0_34;
+            // ptx:74  @%p6 bra 	$L__BB0_34;
             if (r5 > 6u) {
               p2g_sv0 = 1;
             } else {
-              // 76: shr.u32 	%r53, %r2, 5;
-              // 77: and.b32  	%r54, %r53, 1;
-              // 78: add.s32 	%r6, %r54, %r5;
+              // ptx:76  shr.u32 	%r53, %r2, 5;
+              // ptx:77  and.b32  	%r54, %r53, 1;
+              // ptx:78  add.s32 	%r6, %r54, %r5;
               uint r6 = uint(int((r2 >> 5u) & 1u) + int(r5));
-              // 79: setp.gt.u32 	%p7, %r6, 6;
-              // 80: mov.u32 	%r137, 1005;
+              // ptx:79  setp.gt.u32 	%p7, %r6, 6;
+              // ptx:80  mov.u32 	%r137, 1005;
               r137 = 1005u;
-              // 81: @%p7 bra 	$L__BB0_34;
+              // ptx:81  @%p7 bra 	$L__BB0_34;
               if (r6 > 6u) {
                 p2g_sv0 = 1;
               } else {
-                // 83: shr.u32 	%r56, %r2, 6;
-                // 84: and.b32  	%r57, %r56, 1;
-                // 85: add.s32 	%r7, %r57, %r6;
+                // ptx:83  shr.u32 	%r56, %r2, 6;
+                // ptx:84  and.b32  	%r57, %r56, 1;
+                // ptx:85  add.s32 	%r7, %r57, %r6;
                 uint r7 = uint(int((r2 >> 6u) & 1u) + int(r6));
-                // 86: setp.gt.u32 	%p8, %r7, 6;
-                // 87: mov.u32 	%r137, 1006;
+                // ptx:86  setp.gt.u32 	%p8, %r7, 6;
+                // ptx:87  mov.u32 	%r137, 1006;
                 r137 = 1006u;
-                // 88: @%p8 bra 	$L__BB0_34;
+                // ptx:88  @%p8 bra 	$L__BB0_34;
                 if (r7 > 6u) {
                   p2g_sv0 = 1;
                 } else {
-                  // 90: shr.u32 	%r59, %r2, 7;
-                  // 91: and.b32  	%r60, %r59, 1;
-                  // 92: add.s32 	%r8, %r60, %r7;
+                  // ptx:90  shr.u32 	%r59, %r2, 7;
+                  // ptx:91  and.b32  	%r60, %r59, 1;
+                  // ptx:92  add.s32 	%r8, %r60, %r7;
                   uint r8 = uint(int((r2 >> 7u) & 1u) + int(r7));
-                  // 93: setp.gt.u32 	%p9, %r8, 6;
-                  // 94: mov.u32 	%r137, 1007;
+                  // ptx:93  setp.gt.u32 	%p9, %r8, 6;
+                  // ptx:94  mov.u32 	%r137, 1007;
                   r137 = 1007u;
-                  // 95: @%p9 bra 	$L__BB0_34;
+                  // ptx:95  @%p9 bra 	$L__BB0_34;
                   if (r8 > 6u) {
                     p2g_sv0 = 1;
                   } else {
-                    // 97: shr.u32 	%r62, %r2, 8;
-                    // 98: and.b32  	%r63, %r62, 1;
-                    // 99: add.s32 	%r9, %r63, %r8;
+                    // ptx:97  shr.u32 	%r62, %r2, 8;
+                    // ptx:98  and.b32  	%r63, %r62, 1;
+                    // ptx:99  add.s32 	%r9, %r63, %r8;
                     uint r9 = uint(int((r2 >> 8u) & 1u) + int(r8));
-                    // 100: setp.gt.u32 	%p10, %r9, 6;
-                    // 101: mov.u32 	%r137, 1008;
+                    // ptx:100  setp.gt.u32 	%p10, %r9, 6;
+                    // ptx:101  mov.u32 	%r137, 1008;
                     r137 = 1008u;
-                    // 102: @%p10 bra 	$L__BB0_34;
+                    // ptx:102  @%p10 bra 	$L__BB0_34;
                     if (r9 > 6u) {
                       p2g_sv0 = 1;
                     } else {
-                      // 104: shr.u32 	%r65, %r2, 9;
-                      // 105: and.b32  	%r66, %r65, 1;
-                      // 106: add.s32 	%r10, %r66, %r9;
+                      // ptx:104  shr.u32 	%r65, %r2, 9;
+                      // ptx:105  and.b32  	%r66, %r65, 1;
+                      // ptx:106  add.s32 	%r10, %r66, %r9;
                       uint r10 = uint(int((r2 >> 9u) & 1u) + int(r9));
-                      // 107: setp.gt.u32 	%p11, %r10, 6;
-                      // 108: mov.u32 	%r137, 1009;
+                      // ptx:107  setp.gt.u32 	%p11, %r10, 6;
+                      // ptx:108  mov.u32 	%r137, 1009;
                       r137 = 1009u;
-                      // 109: @%p11 bra 	$L__BB0_34;
+                      // ptx:109  @%p11 bra 	$L__BB0_34;
                       if (r10 > 6u) {
                         p2g_sv0 = 1;
                       } else {
-                        // 111: shr.u32 	%r68, %r2, 10;
-                        // 112: and.b32  	%r69, %r68, 1;
-                        // 113: add.s32 	%r11, %r69, %r10;
+                        // ptx:111  shr.u32 	%r68, %r2, 10;
+                        // ptx:112  and.b32  	%r69, %r68, 1;
+                        // ptx:113  add.s32 	%r11, %r69, %r10;
                         uint r11 = uint(int((r2 >> 10u) & 1u) + int(r10));
-                        // 114: setp.gt.u32 	%p12, %r11, 6;
-                        // 115: mov.u32 	%r137, 1010;
+                        // ptx:114  setp.gt.u32 	%p12, %r11, 6;
+                        // ptx:115  mov.u32 	%r137, 1010;
                         r137 = 1010u;
-                        // 116: @%p12 bra 	$L__BB0_34;
+                        // ptx:116  @%p12 bra 	$L__BB0_34;
                         if (r11 > 6u) {
                           p2g_sv0 = 1;
                         } else {
-                          // 118: shr.u32 	%r71, %r2, 11;
-                          // 119: and.b32  	%r72, %r71, 1;
-                          // 120: add.s32 	%r12, %r72, %r11;
+                          // ptx:118  shr.u32 	%r71, %r2, 11;
+                          // ptx:119  and.b32  	%r72, %r71, 1;
+                          // ptx:120  add.s32 	%r12, %r72, %r11;
                           uint r12 = uint(int((r2 >> 11u) & 1u) + int(r11));
-                          // 121: setp.gt.u32 	%p13, %r12, 6;
-                          // 122: mov.u32 	%r137, 1011;
+                          // ptx:121  setp.gt.u32 	%p13, %r12, 6;
+                          // ptx:122  mov.u32 	%r137, 1011;
                           r137 = 1011u;
-                          // 123: @%p13 bra 	$L__BB0_34;
+                          // ptx:123  @%p13 bra 	$L__BB0_34;
                           if (r12 > 6u) {
                             p2g_sv0 = 1;
                           } else {
-                            // 125: shr.u32 	%r74, %r2, 12;
-                            // 126: and.b32  	%r75, %r74, 1;
-                            // 127: add.s32 	%r13, %r75, %r12;
+                            // ptx:125  shr.u32 	%r74, %r2, 12;
+                            // ptx:126  and.b32  	%r75, %r74, 1;
+                            // ptx:127  add.s32 	%r13, %r75, %r12;
                             uint r13 = uint(int((r2 >> 12u) & 1u) + int(r12));
-                            // 128: setp.gt.u32 	%p14, %r13, 6;
-                            // 129: mov.u32 	%r137, 1012;
+                            // ptx:128  setp.gt.u32 	%p14, %r13, 6;
+                            // ptx:129  mov.u32 	%r137, 1012;
                             r137 = 1012u;
-                            // 130: @%p14 bra 	$L__BB0_34;
+                            // ptx:130  @%p14 bra 	$L__BB0_34;
                             if (r13 > 6u) {
                               p2g_sv0 = 1;
                             } else {
-                              // 132: shr.u32 	%r77, %r2, 13;
-                              // 133: and.b32  	%r78, %r77, 1;
-                              // 134: add.s32 	%r14, %r78, %r13;
+                              // ptx:132  shr.u32 	%r77, %r2, 13;
+                              // ptx:133  and.b32  	%r78, %r77, 1;
+                              // ptx:134  add.s32 	%r14, %r78, %r13;
                               uint r14 = uint(int((r2 >> 13u) & 1u) + int(r13));
-                              // 135: setp.gt.u32 	%p15, %r14, 6;
-                              // 136: mov.u32 	%r137, 1013;
+                              // ptx:135  setp.gt.u32 	%p15, %r14, 6;
+                              // ptx:136  mov.u32 	%r137, 1013;
                               r137 = 1013u;
-                              // 137: @%p15 bra 	$L__BB0_34;
+                              // ptx:137  @%p15 bra 	$L__BB0_34;
                               if (r14 > 6u) {
                                 p2g_sv0 = 1;
                               } else {
-                                // 139: shr.u32 	%r80, %r2, 14;
-                                // 140: and.b32  	%r81, %r80, 1;
-                                // 141: add.s32 	%r15, %r81, %r14;
+                                // ptx:139  shr.u32 	%r80, %r2, 14;
+                                // ptx:140  and.b32  	%r81, %r80, 1;
+                                // ptx:141  add.s32 	%r15, %r81, %r14;
                                 uint r15 = uint(int((r2 >> 14u) & 1u) + int(r14));
-                                // 142: setp.gt.u32 	%p16, %r15, 6;
-                                // 143: mov.u32 	%r137, 1014;
+                                // ptx:142  setp.gt.u32 	%p16, %r15, 6;
+                                // ptx:143  mov.u32 	%r137, 1014;
                                 r137 = 1014u;
-                                // 144: @%p16 bra 	$L__BB0_34;
+                                // ptx:144  @%p16 bra 	$L__BB0_34;
                                 if (r15 > 6u) {
                                   p2g_sv0 = 1;
                                 } else {
-                                  // 146: shr.u32 	%r83, %r2, 15;
-                                  // 147: and.b32  	%r84, %r83, 1;
-                                  // 148: add.s32 	%r16, %r84, %r15;
+                                  // ptx:146  shr.u32 	%r83, %r2, 15;
+                                  // ptx:147  and.b32  	%r84, %r83, 1;
+                                  // ptx:148  add.s32 	%r16, %r84, %r15;
                                   uint r16 = uint(int((r2 >> 15u) & 1u) + int(r15));
-                                  // 149: setp.gt.u32 	%p17, %r16, 6;
-                                  // 150: mov.u32 	%r137, 1015;
+                                  // ptx:149  setp.gt.u32 	%p17, %r16, 6;
+                                  // ptx:150  mov.u32 	%r137, 1015;
                                   r137 = 1015u;
-                                  // 151: @%p17 bra 	$L__BB0_34;
+                                  // ptx:151  @%p17 bra 	$L__BB0_34;
                                   if (r16 > 6u) {
                                     p2g_sv0 = 1;
                                   } else {
-                                    // 153: shr.u32 	%r86, %r2, 16;
-                                    // 154: and.b32  	%r87, %r86, 1;
-                                    // 155: add.s32 	%r17, %r87, %r16;
+                                    // ptx:153  shr.u32 	%r86, %r2, 16;
+                                    // ptx:154  and.b32  	%r87, %r86, 1;
+                                    // ptx:155  add.s32 	%r17, %r87, %r16;
                                     uint r17 = uint(int((r2 >> 16u) & 1u) + int(r16));
-                                    // 156: setp.gt.u32 	%p18, %r17, 6;
-                                    // 157: mov.u32 	%r137, 1016;
+                                    // ptx:156  setp.gt.u32 	%p18, %r17, 6;
+                                    // ptx:157  mov.u32 	%r137, 1016;
                                     r137 = 1016u;
-                                    // 158: @%p18 bra 	$L__BB0_34;
+                                    // ptx:158  @%p18 bra 	$L__BB0_34;
                                     if (r17 > 6u) {
                                       p2g_sv0 = 1;
                                     } else {
-                                      // 160: shr.u32 	%r89, %r2, 17;
-                                      // 161: and.b32  	%r90, %r89, 1;
-                                      // 162: add.s32 	%r18, %r90, %r17;
+                                      // ptx:160  shr.u32 	%r89, %r2, 17;
+                                      // ptx:161  and.b32  	%r90, %r89, 1;
+                                      // ptx:162  add.s32 	%r18, %r90, %r17;
                                       uint r18 = uint(int((r2 >> 17u) & 1u) + int(r17));
-                                      // 163: setp.gt.u32 	%p19, %r18, 6;
-                                      // 164: mov.u32 	%r137, 1017;
+                                      // ptx:163  setp.gt.u32 	%p19, %r18, 6;
+                                      // ptx:164  mov.u32 	%r137, 1017;
                                       r137 = 1017u;
-                                      // 165: @%p19 bra 	$L__BB0_34;
+                                      // ptx:165  @%p19 bra 	$L__BB0_34;
                                       if (r18 > 6u) {
                                         p2g_sv0 = 1;
                                       } else {
-                                        // 167: shr.u32 	%r92, %r2, 18;
-                                        // 168: and.b32  	%r93, %r92, 1;
-                                        // 169: add.s32 	%r19, %r93, %r18;
+                                        // ptx:167  shr.u32 	%r92, %r2, 18;
+                                        // ptx:168  and.b32  	%r93, %r92, 1;
+                                        // ptx:169  add.s32 	%r19, %r93, %r18;
                                         uint r19 = uint(int((r2 >> 18u) & 1u) + int(r18));
-                                        // 170: setp.gt.u32 	%p20, %r19, 6;
-                                        // 171: mov.u32 	%r137, 1018;
+                                        // ptx:170  setp.gt.u32 	%p20, %r19, 6;
+                                        // ptx:171  mov.u32 	%r137, 1018;
                                         r137 = 1018u;
-                                        // 172: @%p20 bra 	$L__BB0_34;
+                                        // ptx:172  @%p20 bra 	$L__BB0_34;
                                         if (r19 > 6u) {
                                           p2g_sv0 = 1;
                                         } else {
-                                          // 174: shr.u32 	%r95, %r2, 19;
-                                          // 175: and.b32  	%r96, %r95, 1;
-                                          // 176: add.s32 	%r20, %r96, %r19;
+                                          // ptx:174  shr.u32 	%r95, %r2, 19;
+                                          // ptx:175  and.b32  	%r96, %r95, 1;
+                                          // ptx:176  add.s32 	%r20, %r96, %r19;
                                           uint r20 = uint(int((r2 >> 19u) & 1u) + int(r19));
-                                          // 177: setp.gt.u32 	%p21, %r20, 6;
-                                          // 178: mov.u32 	%r137, 1019;
+                                          // ptx:177  setp.gt.u32 	%p21, %r20, 6;
+                                          // ptx:178  mov.u32 	%r137, 1019;
                                           r137 = 1019u;
-                                          // 179: @%p21 bra 	$L__BB0_34;
+                                          // ptx:179  @%p21 bra 	$L__BB0_34;
                                           if (r20 > 6u) {
                                             p2g_sv0 = 1;
                                           } else {
-                                            // 181: shr.u32 	%r98, %r2, 20;
-                                            // 182: and.b32  	%r99, %r98, 1;
-                                            // 183: add.s32 	%r21, %r99, %r20;
+                                            // ptx:181  shr.u32 	%r98, %r2, 20;
+                                            // ptx:182  and.b32  	%r99, %r98, 1;
+                                            // ptx:183  add.s32 	%r21, %r99, %r20;
                                             uint r21 = uint(int((r2 >> 20u) & 1u) + int(r20));
-                                            // 184: setp.gt.u32 	%p22, %r21, 6;
-                                            // 185: mov.u32 	%r137, 1020;
+                                            // ptx:184  setp.gt.u32 	%p22, %r21, 6;
+                                            // ptx:185  mov.u32 	%r137, 1020;
                                             r137 = 1020u;
-                                            // 186: @%p22 bra 	$L__BB0_34;
+                                            // ptx:186  @%p22 bra 	$L__BB0_34;
                                             if (r21 > 6u) {
                                               p2g_sv0 = 1;
                                             } else {
-                                              // 188: shr.u32 	%r101, %r2, 21;
-                                              // 189: and.b32  	%r102, %r101, 1;
-                                              // 190: add.s32 	%r22, %r102, %r21;
+                                              // ptx:188  shr.u32 	%r101, %r2, 21;
+                                              // ptx:189  and.b32  	%r102, %r101, 1;
+                                              // ptx:190  add.s32 	%r22, %r102, %r21;
                                               uint r22 = uint(int((r2 >> 21u) & 1u) + int(r21));
-                                              // 191: setp.gt.u32 	%p23, %r22, 6;
-                                              // 192: mov.u32 	%r137, 1021;
+                                              // ptx:191  setp.gt.u32 	%p23, %r22, 6;
+                                              // ptx:192  mov.u32 	%r137, 1021;
                                               r137 = 1021u;
-                                              // 193: @%p23 bra 	$L__BB0_34;
+                                              // ptx:193  @%p23 bra 	$L__BB0_34;
                                               if (r22 > 6u) {
                                                 p2g_sv0 = 1;
                                               } else {
-                                                // 195: shr.u32 	%r104, %r2, 22;
-                                                // 196: and.b32  	%r105, %r104, 1;
-                                                // 197: add.s32 	%r23, %r105, %r22;
+                                                // ptx:195  shr.u32 	%r104, %r2, 22;
+                                                // ptx:196  and.b32  	%r105, %r104, 1;
+                                                // ptx:197  add.s32 	%r23, %r105, %r22;
                                                 uint r23 = uint(int((r2 >> 22u) & 1u) + int(r22));
-                                                // 198: setp.gt.u32 	%p24, %r23, 6;
-                                                // 199: mov.u32 	%r137, 1022;
+                                                // ptx:198  setp.gt.u32 	%p24, %r23, 6;
+                                                // ptx:199  mov.u32 	%r137, 1022;
                                                 r137 = 1022u;
-                                                // 200: @%p24 bra 	$L__BB0_34;
+                                                // ptx:200  @%p24 bra 	$L__BB0_34;
                                                 if (r23 > 6u) {
                                                   p2g_sv0 = 1;
                                                 } else {
-                                                  // 202: shr.u32 	%r107, %r2, 23;
-                                                  // 203: and.b32  	%r108, %r107, 1;
-                                                  // 204: add.s32 	%r24, %r108, %r23;
+                                                  // ptx:202  shr.u32 	%r107, %r2, 23;
+                                                  // ptx:203  and.b32  	%r108, %r107, 1;
+                                                  // ptx:204  add.s32 	%r24, %r108, %r23;
                                                   uint r24 = uint(int((r2 >> 23u) & 1u) + int(r23));
-                                                  // 205: setp.gt.u32 	%p25, %r24, 6;
-                                                  // 206: mov.u32 	%r137, 1023;
+                                                  // ptx:205  setp.gt.u32 	%p25, %r24, 6;
+                                                  // ptx:206  mov.u32 	%r137, 1023;
                                                   r137 = 1023u;
-                                                  // 207: @%p25 bra 	$L__BB0_34;
+                                                  // ptx:207  @%p25 bra 	$L__BB0_34;
                                                   if (r24 > 6u) {
                                                     p2g_sv0 = 1;
                                                   } else {
-                                                    // 209: shr.u32 	%r110, %r2, 24;
-                                                    // 210: and.b32  	%r111, %r110, 1;
-                                                    // 211: add.s32 	%r25, %r111, %r24;
+                                                    // ptx:209  shr.u32 	%r110, %r2, 24;
+                                                    // ptx:210  and.b32  	%r111, %r110, 1;
+                                                    // ptx:211  add.s32 	%r25, %r111, %r24;
                                                     uint r25 = uint(int((r2 >> 24u) & 1u) + int(r24));
-                                                    // 212: setp.gt.u32 	%p26, %r25, 6;
-                                                    // 213: mov.u32 	%r137, 1024;
+                                                    // ptx:212  setp.gt.u32 	%p26, %r25, 6;
+                                                    // ptx:213  mov.u32 	%r137, 1024;
                                                     r137 = 1024u;
-                                                    // 214: @%p26 bra 	$L__BB0_34;
+                                                    // ptx:214  @%p26 bra 	$L__BB0_34;
                                                     if (r25 > 6u) {
                                                       p2g_sv0 = 1;
                                                     } else {
-                                                      // 216: shr.u32 	%r113, %r2, 25;
-                                                      // 217: and.b32  	%r114, %r113, 1;
-                                                      // 218: add.s32 	%r26, %r114, %r25;
+                                                      // ptx:216  shr.u32 	%r113, %r2, 25;
+                                                      // ptx:217  and.b32  	%r114, %r113, 1;
+                                                      // ptx:218  add.s32 	%r26, %r114, %r25;
                                                       uint r26 = uint(int((r2 >> 25u) & 1u) + int(r25));
-                                                      // 219: setp.gt.u32 	%p27, %r26, 6;
-                                                      // 220: mov.u32 	%r137, 1025;
+                                                      // ptx:219  setp.gt.u32 	%p27, %r26, 6;
+                                                      // ptx:220  mov.u32 	%r137, 1025;
                                                       r137 = 1025u;
-                                                      // 221: @%p27 bra 	$L__BB0_34;
+                                                      // ptx:221  @%p27 bra 	$L__BB0_34;
                                                       if (r26 > 6u) {
                                                         p2g_sv0 = 1;
                                                       } else {
-                                                        // 223: shr.u32 	%r116, %r2, 26;
-                                                        // 224: and.b32  	%r117, %r116, 1;
-                                                        // 225: add.s32 	%r27, %r117, %r26;
+                                                        // ptx:223  shr.u32 	%r116, %r2, 26;
+                                                        // ptx:224  and.b32  	%r117, %r116, 1;
+                                                        // ptx:225  add.s32 	%r27, %r117, %r26;
                                                         uint r27 = uint(int((r2 >> 26u) & 1u) + int(r26));
-                                                        // 226: setp.gt.u32 	%p28, %r27, 6;
-                                                        // 227: mov.u32 	%r137, 1026;
+                                                        // ptx:226  setp.gt.u32 	%p28, %r27, 6;
+                                                        // ptx:227  mov.u32 	%r137, 1026;
                                                         r137 = 1026u;
-                                                        // 228: @%p28 bra 	$L__BB0_34;
+                                                        // ptx:228  @%p28 bra 	$L__BB0_34;
                                                         if (r27 > 6u) {
                                                           p2g_sv0 = 1;
                                                         } else {
-                                                          // 230: shr.u32 	%r119, %r2, 27;
-                                                          // 231: and.b32  	%r120, %r119, 1;
-                                                          // 232: add.s32 	%r28, %r120, %r27;
+                                                          // ptx:230  shr.u32 	%r119, %r2, 27;
+                                                          // ptx:231  and.b32  	%r120, %r119, 1;
+                                                          // ptx:232  add.s32 	%r28, %r120, %r27;
                                                           uint r28 = uint(int((r2 >> 27u) & 1u) + int(r27));
-                                                          // 233: setp.gt.u32 	%p29, %r28, 6;
-                                                          // 234: mov.u32 	%r137, 1027;
+                                                          // ptx:233  setp.gt.u32 	%p29, %r28, 6;
+                                                          // ptx:234  mov.u32 	%r137, 1027;
                                                           r137 = 1027u;
-                                                          // 235: @%p29 bra 	$L__BB0_34;
+                                                          // ptx:235  @%p29 bra 	$L__BB0_34;
                                                           if (r28 > 6u) {
                                                             p2g_sv0 = 1;
                                                           } else {
-                                                            // 237: shr.u32 	%r122, %r2, 28;
-                                                            // 238: and.b32  	%r123, %r122, 1;
-                                                            // 239: add.s32 	%r29, %r123, %r28;
+                                                            // ptx:237  shr.u32 	%r122, %r2, 28;
+                                                            // ptx:238  and.b32  	%r123, %r122, 1;
+                                                            // ptx:239  add.s32 	%r29, %r123, %r28;
                                                             uint r29 = uint(int((r2 >> 28u) & 1u) + int(r28));
-                                                            // 240: setp.gt.u32 	%p30, %r29, 6;
-                                                            // 241: mov.u32 	%r137, 1028;
+                                                            // ptx:240  setp.gt.u32 	%p30, %r29, 6;
+                                                            // ptx:241  mov.u32 	%r137, 1028;
                                                             r137 = 1028u;
-                                                            // 242: @%p30 bra 	$L__BB0_34;
+                                                            // ptx:242  @%p30 bra 	$L__BB0_34;
                                                             if (r29 > 6u) {
                                                               p2g_sv0 = 1;
                                                             } else {
-                                                              // 244: shr.u32 	%r125, %r2, 29;
-                                                              // 245: and.b32  	%r126, %r125, 1;
-                                                              // 246: add.s32 	%r30, %r126, %r29;
+                                                              // ptx:244  shr.u32 	%r125, %r2, 29;
+                                                              // ptx:245  and.b32  	%r126, %r125, 1;
+                                                              // ptx:246  add.s32 	%r30, %r126, %r29;
                                                               uint r30 = uint(int((r2 >> 29u) & 1u) + int(r29));
-                                                              // 247: setp.gt.u32 	%p31, %r30, 6;
-                                                              // 248: mov.u32 	%r137, 1029;
+                                                              // ptx:247  setp.gt.u32 	%p31, %r30, 6;
+                                                              // ptx:248  mov.u32 	%r137, 1029;
                                                               r137 = 1029u;
-                                                              // 249: @%p31 bra 	$L__BB0_34;
+                                                              // ptx:249  @%p31 bra 	$L__BB0_34;
                                                               if (r30 > 6u) {
                                                                 p2g_sv0 = 1;
                                                               } else {
-                                                                // 251: shr.u32 	%r128, %r2, 30;
-                                                                // 252: and.b32  	%r129, %r128, 1;
-                                                                // 253: add.s32 	%r31, %r129, %r30;
+                                                                // ptx:251  shr.u32 	%r128, %r2, 30;
+                                                                // ptx:252  and.b32  	%r129, %r128, 1;
+                                                                // ptx:253  add.s32 	%r31, %r129, %r30;
                                                                 uint r31 = uint(int((r2 >> 30u) & 1u) + int(r30));
-                                                                // 254: setp.gt.u32 	%p32, %r31, 6;
-                                                                // 255: mov.u32 	%r137, 1030;
+                                                                // ptx:254  setp.gt.u32 	%p32, %r31, 6;
+                                                                // ptx:255  mov.u32 	%r137, 1030;
                                                                 r137 = 1030u;
-                                                                // 256: @%p32 bra 	$L__BB0_34;
+                                                                // ptx:256  @%p32 bra 	$L__BB0_34;
                                                                 if (r31 > 6u) {
                                                                   p2g_sv0 = 1;
                                                                 } else {
-                                                                  // 258: shr.u32 	%r131, %r2, 31;
-                                                                  // 259: add.s32 	%r32, %r131, %r31;
+                                                                  // ptx:258  shr.u32 	%r131, %r2, 31;
+                                                                  // ptx:259  add.s32 	%r32, %r131, %r31;
                                                                   uint r32 = uint(int(r2 >> 31u) + int(r31));
-                                                                  // 260: setp.gt.u32 	%p33, %r32, 6;
-                                                                  // 261: mov.u32 	%r137, 1031;
+                                                                  // ptx:260  setp.gt.u32 	%p33, %r32, 6;
+                                                                  // ptx:261  mov.u32 	%r137, 1031;
                                                                   r137 = 1031u;
-                                                                  // 262: @%p33 bra 	$L__BB0_34;
+                                                                  // ptx:262  @%p33 bra 	$L__BB0_34;
                                                                   if (r32 > 6u) {
                                                                     p2g_sv0 = 1;
                                                                   } else {
-                                                                    // 263: bra.uni 	$L__BB0_33;
-                                                                    // 280: neg.s32 	%r132, %r32;
-                                                                    // 281: st.global.u32 	[%rd2], %r132;
+                                                                    // ptx:263  bra.uni 	$L__BB0_33;
+                                                                    // ptx:280  neg.s32 	%r132, %r32;
+                                                                    // ptx:281  st.global.u32 	[%rd2], %r132;
                                                                     P2GU32(rd2).v = uint(-int(r32));
-                                                                    // 282: bra.uni 	$L__BB0_36;
+                                                                    // ptx:282  bra.uni 	$L__BB0_36;
                                                                     p2g_sv0 = 3;
                                                                   }
                                                                 }
@@ -431,13 +431,13 @@ void main() {
           }
         }
         if (p2g_sv0 == 1) {
-          // 266: st.global.u32 	[%rd2], %r137;
+          // ptx:266  st.global.u32 	[%rd2], %r137;
           P2GU32(rd2).v = r137;
-          // 267: bra.uni 	$L__BB0_36;
+          // ptx:267  bra.uni 	$L__BB0_36;
         }
       }
     }
   }
-  // 277: ret;
+  // ptx:277  ret;
   return;
 }

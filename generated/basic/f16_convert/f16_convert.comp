@@ -226,109 +226,109 @@ void main() {
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f16_convert_param_1
   const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // f16_convert_param_2
   const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // f16_convert_param_3
-  // 29: ld.param.u64 	%rd1, [f16_convert_param_0];
-  // 30: ld.param.u64 	%rd2, [f16_convert_param_1];
-  // 31: ld.param.u64 	%rd3, [f16_convert_param_2];
-  // 32: ld.param.u64 	%rd4, [f16_convert_param_3];
-  // 33: cvta.to.global.u64 	%rd5, %rd3;
-  // 34: cvta.to.global.u64 	%rd6, %rd4;
-  // 35: cvta.to.global.u64 	%rd7, %rd2;
-  // 36: cvta.to.global.u64 	%rd8, %rd1;
-  // 37: mov.u32 	%r4, %ctaid.x;
-  // 38: mov.u32 	%r5, %ntid.x;
-  // 39: mov.u32 	%r6, %tid.x;
-  // 40: mad.lo.s32 	%r7, %r4, %r5, %r6;
+  // ptx:29  ld.param.u64 	%rd1, [f16_convert_param_0];
+  // ptx:30  ld.param.u64 	%rd2, [f16_convert_param_1];
+  // ptx:31  ld.param.u64 	%rd3, [f16_convert_param_2];
+  // ptx:32  ld.param.u64 	%rd4, [f16_convert_param_3];
+  // ptx:33  cvta.to.global.u64 	%rd5, %rd3;
+  // ptx:34  cvta.to.global.u64 	%rd6, %rd4;
+  // ptx:35  cvta.to.global.u64 	%rd7, %rd2;
+  // ptx:36  cvta.to.global.u64 	%rd8, %rd1;
+  // ptx:37  mov.u32 	%r4, %ctaid.x;
+  // ptx:38  mov.u32 	%r5, %ntid.x;
+  // ptx:39  mov.u32 	%r6, %tid.x;
+  // ptx:40  mad.lo.s32 	%r7, %r4, %r5, %r6;
   uint r7 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
-  // 41: mul.wide.u32 	%rd9, %r7, 4;
-  // 42: add.s64 	%rd10, %rd8, %rd9;
+  // ptx:41  mul.wide.u32 	%rd9, %r7, 4;
+  // ptx:42  add.s64 	%rd10, %rd8, %rd9;
   uint64_t rd10 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r7) * uint64_t(4u)));
-  // 43: ld.global.f32 	%f11, [%rd10];
+  // ptx:43  ld.global.f32 	%f11, [%rd10];
   precise float f11 = uintBitsToFloat(P2GU32(rd10).v);
-  // 44: and.b32  	%r8, %r7, 1;
-  // 45: setp.eq.b32 	%p1, %r8, 1;
-  // 46: mov.b32 	%r9, %f11;
+  // ptx:44  and.b32  	%r8, %r7, 1;
+  // ptx:45  setp.eq.b32 	%p1, %r8, 1;
+  // ptx:46  mov.b32 	%r9, %f11;
   uint r9 = floatBitsToUint(f11);
-  // 47: and.b32  	%r10, %r9, -2139095041;
-  // 48: and.b32  	%r11, %r9, 260046848;
-  // 49: add.s32 	%r12, %r11, 872415232;
-  // 50: or.b32  	%r13, %r12, %r10;
-  // 51: mov.b32 	%f12, %r13;
+  // ptx:47  and.b32  	%r10, %r9, -2139095041;
+  // ptx:48  and.b32  	%r11, %r9, 260046848;
+  // ptx:49  add.s32 	%r12, %r11, 872415232;
+  // ptx:50  or.b32  	%r13, %r12, %r10;
+  // ptx:51  mov.b32 	%f12, %r13;
   precise float f12 = uintBitsToFloat(uint(int(r9 & 0x0F800000u) + 872415232) | (r9 & 0x807FFFFFu));
-  // 52: selp.f32 	%f1, %f12, %f11, %p1;
+  // ptx:52  selp.f32 	%f1, %f12, %f11, %p1;
   precise float f1 = ((r7 & 1u) == 1u) ? f12 : f11;
-  // 53: shl.b32 	%r14, %r7, 1;
-  // 54: mul.wide.u32 	%rd11, %r14, 4;
-  // 55: add.s64 	%rd12, %rd7, %rd11;
+  // ptx:53  shl.b32 	%r14, %r7, 1;
+  // ptx:54  mul.wide.u32 	%rd11, %r14, 4;
+  // ptx:55  add.s64 	%rd12, %rd7, %rd11;
   uint64_t rd12 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r7 << 1u) * uint64_t(4u)));
-  // 56: ld.global.f32 	%f3, [%rd12];
+  // ptx:56  ld.global.f32 	%f3, [%rd12];
   precise float f3 = uintBitsToFloat(P2GU32(rd12).v);
-  // 57: ld.global.f32 	%f4, [%rd12+4];
+  // ptx:57  ld.global.f32 	%f4, [%rd12+4];
   precise float f4 = uintBitsToFloat(P2GU32((rd12 + 4ul)).v);
-  // 59: {  cvt.rn.f16.f32 %rs1, %f1;}
+  // ptx:59  {  cvt.rn.f16.f32 %rs1, %f1;}
   uint rs1 = p2g_f2h_rn(floatBitsToUint(f1));
-  // 63: {  cvt.rz.f16.f32 %rs2, %f1;}
+  // ptx:63  {  cvt.rz.f16.f32 %rs2, %f1;}
   uint rs2 = p2g_narrow32(floatBitsToUint(f1), 10, 15, 5, 1, 0x7FFFu);
-  // 67: {  cvt.rn.f16.f32 %rs3, %f3;}
+  // ptx:67  {  cvt.rn.f16.f32 %rs3, %f3;}
   uint rs3 = p2g_f2h_rn(floatBitsToUint(f3));
-  // 71: {  cvt.rn.f16.f32 %rs4, %f4;}
+  // ptx:71  {  cvt.rn.f16.f32 %rs4, %f4;}
   uint rs4 = p2g_f2h_rn(floatBitsToUint(f4));
-  // 75: { cvt.rn.f16x2.f32 %r1, %f1, %f3; }
+  // ptx:75  { cvt.rn.f16x2.f32 %r1, %f1, %f3; }
   uint t1 = p2g_f2h_rn(floatBitsToUint(f1));
   uint t2 = p2g_f2h_rn(floatBitsToUint(f3));
   uint r1 = (t1 << 16) | t2;
-  // 78: shl.b32 	%r15, %r7, 3;
-  // 79: mul.wide.u32 	%rd13, %r15, 2;
-  // 80: add.s64 	%rd14, %rd6, %rd13;
+  // ptx:78  shl.b32 	%r15, %r7, 3;
+  // ptx:79  mul.wide.u32 	%rd13, %r15, 2;
+  // ptx:80  add.s64 	%rd14, %rd6, %rd13;
   uint64_t rd14 = uint64_t(int64_t(p24_u64) + int64_t(uint64_t(r7 << 3u) * uint64_t(2u)));
-  // 81: st.global.u16 	[%rd14], %rs1;
+  // ptx:81  st.global.u16 	[%rd14], %rs1;
   P2GU16(rd14).v = uint16_t(rs1);
-  // 82: st.global.u16 	[%rd14+2], %rs2;
+  // ptx:82  st.global.u16 	[%rd14+2], %rs2;
   P2GU16((rd14 + 2ul)).v = uint16_t(rs2);
-  // 84: {add.f16 %rs5,%rs3,%rs4;
-  // 87: st.global.u16 	[%rd14+4], %rs5;
+  // ptx:84  {add.f16 %rs5,%rs3,%rs4;
+  // ptx:87  st.global.u16 	[%rd14+4], %rs5;
   P2GU16((rd14 + 4ul)).v = uint16_t(p2g_hadd(rs3, rs4));
-  // 89: {mul.f16 %rs8,%rs3,%rs4;
-  // 92: st.global.u16 	[%rd14+6], %rs8;
+  // ptx:89  {mul.f16 %rs8,%rs3,%rs4;
+  // ptx:92  st.global.u16 	[%rd14+6], %rs8;
   P2GU16((rd14 + 6ul)).v = uint16_t(p2g_hmul(rs3, rs4));
-  // 94: {fma.rn.f16 %rs11,%rs3,%rs4,%rs1;
-  // 97: st.global.u16 	[%rd14+8], %rs11;
+  // ptx:94  {fma.rn.f16 %rs11,%rs3,%rs4,%rs1;
+  // ptx:97  st.global.u16 	[%rd14+8], %rs11;
   P2GU16((rd14 + 8ul)).v = uint16_t(p2g_hfma(rs3, rs4, rs1));
-  // 103: {sub.f16 %rs18,%rs15,%rs4;
-  // 99: {mul.f16 %rs15,%rs3,%rs3;
-  // 103: {sub.f16 %rs18,%rs15,%rs4;
-  // 106: st.global.u16 	[%rd14+10], %rs18;
+  // ptx:103  {sub.f16 %rs18,%rs15,%rs4;
+  // ptx:99  {mul.f16 %rs15,%rs3,%rs3;
+  // ptx:103  {sub.f16 %rs18,%rs15,%rs4;
+  // ptx:106  st.global.u16 	[%rd14+10], %rs18;
   P2GU16((rd14 + 10ul)).v = uint16_t(p2g_hfma(rs3, rs3, p2g_hneg(rs4)));
-  // 109: mov.b32 {low,high}, %r1;
-  // 110: mov.b16 %rs21, low;}
-  // 112: st.global.u16 	[%rd14+12], %rs21;
+  // ptx:109  mov.b32 {low,high}, %r1;
+  // ptx:110  mov.b16 %rs21, low;}
+  // ptx:112  st.global.u16 	[%rd14+12], %rs21;
   P2GU16((rd14 + 12ul)).v = uint16_t(r1 & 0xFFFFu);
-  // 115: mov.b32 {low,high}, %r1;
-  // 116: mov.b16 %rs22, high;}
-  // 118: st.global.u16 	[%rd14+14], %rs22;
+  // ptx:115  mov.b32 {low,high}, %r1;
+  // ptx:116  mov.b16 %rs22, high;}
+  // ptx:118  st.global.u16 	[%rd14+14], %rs22;
   P2GU16((rd14 + 14ul)).v = uint16_t((r1 >> 16u) & 0xFFFFu);
-  // 119: shl.b32 	%r16, %r7, 2;
-  // 120: mul.wide.u32 	%rd15, %r16, 4;
-  // 121: add.s64 	%rd16, %rd5, %rd15;
+  // ptx:119  shl.b32 	%r16, %r7, 2;
+  // ptx:120  mul.wide.u32 	%rd15, %r16, 4;
+  // ptx:121  add.s64 	%rd16, %rd5, %rd15;
   uint64_t rd16 = uint64_t(int64_t(p16_u64) + int64_t(uint64_t(r7 << 2u) * uint64_t(4u)));
-  // 123: {  cvt.f32.f16 %f7, %rs1;}
-  // 126: st.global.f32 	[%rd16], %f7;
+  // ptx:123  {  cvt.f32.f16 %f7, %rs1;}
+  // ptx:126  st.global.f32 	[%rd16], %f7;
   P2GU32(rd16).v = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1))));
-  // 128: {  cvt.f32.f16 %f8, %rs2;}
-  // 131: mul.f32 	%f13, %f8, 0f40400000;
-  // 132: st.global.f32 	[%rd16+4], %f13;
+  // ptx:128  {  cvt.f32.f16 %f8, %rs2;}
+  // ptx:131  mul.f32 	%f13, %f8, 0f40400000;
+  // ptx:132  st.global.f32 	[%rd16+4], %f13;
   P2GU32((rd16 + 4ul)).v = floatBitsToUint(p2g_fmul(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs2))), 3.0, false));
-  // 134: {add.f16 %rs25,%rs3,%rs4;
-  // 138: {  cvt.f32.f16 %f9, %rs25;}
-  // 141: add.f32 	%f14, %f3, %f4;
-  // 142: sub.f32 	%f15, %f9, %f14;
+  // ptx:134  {add.f16 %rs25,%rs3,%rs4;
+  // ptx:138  {  cvt.f32.f16 %f9, %rs25;}
+  // ptx:141  add.f32 	%f14, %f3, %f4;
+  // ptx:142  sub.f32 	%f15, %f9, %f14;
   f15 = p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hadd(rs3, rs4)))), p2g_fadd(f3, f4, false), false);
-  // 143: st.global.f32 	[%rd16+8], %f15;
+  // ptx:143  st.global.f32 	[%rd16+8], %f15;
   P2GU32((rd16 + 8ul)).v = floatBitsToUint(f15);
-  // 144: ld.global.u16 	%rs29, [%rd10];
-  // 146: {  cvt.f32.f16 %f10, %rs29;}
+  // ptx:144  ld.global.u16 	%rs29, [%rd10];
+  // ptx:146  {  cvt.f32.f16 %f10, %rs29;}
   precise float f10 = p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16(rd10).v))));
-  // 149: st.global.f32 	[%rd16+12], %f10;
+  // ptx:149  st.global.f32 	[%rd16+12], %f10;
   P2GU32((rd16 + 12ul)).v = floatBitsToUint(f10);
-  // 150: ret;
+  // ptx:150  ret;
   return;
 }

@@ -36,134 +36,134 @@ void main() {
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // loops_break_continue_param_1
   const uint p16_u32 = P2GU32((pc.params + 16ul)).v;  // loops_break_continue_param_2
   int p2g_sv0 = 0;
-  // 26: ld.param.u64 	%rd2, [loops_break_continue_param_0];
+  // ptx:26  ld.param.u64 	%rd2, [loops_break_continue_param_0];
   uint64_t rd2 = p0_u64;
-  // 27: ld.param.u64 	%rd3, [loops_break_continue_param_1];
+  // ptx:27  ld.param.u64 	%rd3, [loops_break_continue_param_1];
   uint64_t rd3 = p8_u64;
-  // 28: ld.param.u32 	%r40, [loops_break_continue_param_2];
-  // 29: mov.u32 	%r41, %ntid.x;
-  // 30: mov.u32 	%r42, %ctaid.x;
-  // 31: mov.u32 	%r43, %tid.x;
-  // 32: mad.lo.s32 	%r1, %r42, %r41, %r43;
+  // ptx:28  ld.param.u32 	%r40, [loops_break_continue_param_2];
+  // ptx:29  mov.u32 	%r41, %ntid.x;
+  // ptx:30  mov.u32 	%r42, %ctaid.x;
+  // ptx:31  mov.u32 	%r43, %tid.x;
+  // ptx:32  mad.lo.s32 	%r1, %r42, %r41, %r43;
   uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
-  // 33: setp.ge.u32 	%p1, %r1, %r40;
-  // 34: @%p1 bra 	$L__BB0_27;
+  // ptx:33  setp.ge.u32 	%p1, %r1, %r40;
+  // ptx:34  @%p1 bra 	$L__BB0_27;
   if (!(r1 >= p16_u32)) {
-    // 36: cvta.to.global.u64 	%rd4, %rd2;
-    // 37: mul.wide.u32 	%rd5, %r1, 4;
-    // 38: add.s64 	%rd6, %rd4, %rd5;
-    // 39: ld.global.u32 	%r2, [%rd6];
+    // ptx:36  cvta.to.global.u64 	%rd4, %rd2;
+    // ptx:37  mul.wide.u32 	%rd5, %r1, 4;
+    // ptx:38  add.s64 	%rd6, %rd4, %rd5;
+    // ptx:39  ld.global.u32 	%r2, [%rd6];
     uint r2 = P2GU32(uint64_t(int64_t(rd2) + int64_t(uint64_t(r1) * uint64_t(4u)))).v;
-    // 40: and.b32  	%r3, %r2, 15;
+    // ptx:40  and.b32  	%r3, %r2, 15;
     uint r3 = r2 & 15u;
-    // 41: setp.eq.s32 	%p2, %r3, 15;
-    // 42: mov.u32 	%r90, 0;
+    // ptx:41  setp.eq.s32 	%p2, %r3, 15;
+    // ptx:42  mov.u32 	%r90, 0;
     uint r90 = 0u;
-    // 43: @%p2 bra 	$L__BB0_10;
+    // ptx:43  @%p2 bra 	$L__BB0_10;
     if (!(int(r3) == 15)) {
-      // 45: and.b32  	%r45, %r2, 1;
-      // 46: setp.eq.b32 	%p3, %r45, 1;
-      // 47: not.pred 	%p4, %p3;
-      // 48: setp.eq.s32 	%p5, %r3, 7;
-      // 49: or.pred  	%p6, %p4, %p5;
-      // 50: selp.b32 	%r90, 0, %r3, %p6;
+      // ptx:45  and.b32  	%r45, %r2, 1;
+      // ptx:46  setp.eq.b32 	%p3, %r45, 1;
+      // ptx:47  not.pred 	%p4, %p3;
+      // ptx:48  setp.eq.s32 	%p5, %r3, 7;
+      // ptx:49  or.pred  	%p6, %p4, %p5;
+      // ptx:50  selp.b32 	%r90, 0, %r3, %p6;
       r90 = ((!((r2 & 1u) == 1u)) || (int(r3) == 7)) ? 0u : r3;
-      // 51: shr.u32 	%r46, %r2, 4;
-      // 52: and.b32  	%r5, %r46, 15;
+      // ptx:51  shr.u32 	%r46, %r2, 4;
+      // ptx:52  and.b32  	%r5, %r46, 15;
       uint r5 = (r2 >> 4u) & 15u;
-      // 53: setp.eq.s32 	%p7, %r5, 15;
-      // 54: @%p7 bra 	$L__BB0_10;
+      // ptx:53  setp.eq.s32 	%p7, %r5, 15;
+      // ptx:54  @%p7 bra 	$L__BB0_10;
       if (!(int(r5) == 15)) {
-        // 56: and.b32  	%r47, %r2, 16;
-        // 57: setp.eq.s32 	%p8, %r47, 0;
-        // 58: setp.eq.s32 	%p9, %r5, 7;
-        // 59: or.pred  	%p10, %p8, %p9;
-        // 60: shl.b32 	%r48, %r5, 1;
-        // 61: selp.b32 	%r49, 0, %r48, %p10;
-        // 62: add.s32 	%r90, %r90, %r49;
+        // ptx:56  and.b32  	%r47, %r2, 16;
+        // ptx:57  setp.eq.s32 	%p8, %r47, 0;
+        // ptx:58  setp.eq.s32 	%p9, %r5, 7;
+        // ptx:59  or.pred  	%p10, %p8, %p9;
+        // ptx:60  shl.b32 	%r48, %r5, 1;
+        // ptx:61  selp.b32 	%r49, 0, %r48, %p10;
+        // ptx:62  add.s32 	%r90, %r90, %r49;
         r90 = uint(int(r90) + int(((int(r2 & 16u) == 0) || (int(r5) == 7)) ? 0u : (r5 << 1u)));
-        // 63: shr.u32 	%r50, %r2, 8;
-        // 64: and.b32  	%r7, %r50, 15;
+        // ptx:63  shr.u32 	%r50, %r2, 8;
+        // ptx:64  and.b32  	%r7, %r50, 15;
         uint r7 = (r2 >> 8u) & 15u;
-        // 65: setp.eq.s32 	%p11, %r7, 15;
-        // 66: @%p11 bra 	$L__BB0_10;
+        // ptx:65  setp.eq.s32 	%p11, %r7, 15;
+        // ptx:66  @%p11 bra 	$L__BB0_10;
         if (!(int(r7) == 15)) {
-          // 68: and.b32  	%r51, %r2, 256;
-          // 69: setp.eq.s32 	%p12, %r51, 0;
-          // 70: setp.eq.s32 	%p13, %r7, 7;
-          // 71: or.pred  	%p14, %p12, %p13;
-          // 72: mad.lo.s32 	%r52, %r7, 3, %r90;
+          // ptx:68  and.b32  	%r51, %r2, 256;
+          // ptx:69  setp.eq.s32 	%p12, %r51, 0;
+          // ptx:70  setp.eq.s32 	%p13, %r7, 7;
+          // ptx:71  or.pred  	%p14, %p12, %p13;
+          // ptx:72  mad.lo.s32 	%r52, %r7, 3, %r90;
           uint r52 = uint(int(r7) * 3 + int(r90));
-          // 73: selp.b32 	%r90, %r90, %r52, %p14;
+          // ptx:73  selp.b32 	%r90, %r90, %r52, %p14;
           r90 = ((int(r2 & 256u) == 0) || (int(r7) == 7)) ? r90 : r52;
-          // 74: shr.u32 	%r53, %r2, 12;
-          // 75: and.b32  	%r9, %r53, 15;
+          // ptx:74  shr.u32 	%r53, %r2, 12;
+          // ptx:75  and.b32  	%r9, %r53, 15;
           uint r9 = (r2 >> 12u) & 15u;
-          // 76: setp.eq.s32 	%p15, %r9, 15;
-          // 77: @%p15 bra 	$L__BB0_10;
+          // ptx:76  setp.eq.s32 	%p15, %r9, 15;
+          // ptx:77  @%p15 bra 	$L__BB0_10;
           if (!(int(r9) == 15)) {
-            // 79: and.b32  	%r54, %r2, 4096;
-            // 80: setp.eq.s32 	%p16, %r54, 0;
-            // 81: setp.eq.s32 	%p17, %r9, 7;
-            // 82: or.pred  	%p18, %p16, %p17;
-            // 83: shl.b32 	%r55, %r9, 2;
-            // 84: selp.b32 	%r56, 0, %r55, %p18;
-            // 85: add.s32 	%r90, %r90, %r56;
+            // ptx:79  and.b32  	%r54, %r2, 4096;
+            // ptx:80  setp.eq.s32 	%p16, %r54, 0;
+            // ptx:81  setp.eq.s32 	%p17, %r9, 7;
+            // ptx:82  or.pred  	%p18, %p16, %p17;
+            // ptx:83  shl.b32 	%r55, %r9, 2;
+            // ptx:84  selp.b32 	%r56, 0, %r55, %p18;
+            // ptx:85  add.s32 	%r90, %r90, %r56;
             r90 = uint(int(r90) + int(((int(r2 & 4096u) == 0) || (int(r9) == 7)) ? 0u : (r9 << 2u)));
-            // 86: shr.u32 	%r57, %r2, 16;
-            // 87: and.b32  	%r11, %r57, 15;
+            // ptx:86  shr.u32 	%r57, %r2, 16;
+            // ptx:87  and.b32  	%r11, %r57, 15;
             uint r11 = (r2 >> 16u) & 15u;
-            // 88: setp.eq.s32 	%p19, %r11, 15;
-            // 89: @%p19 bra 	$L__BB0_10;
+            // ptx:88  setp.eq.s32 	%p19, %r11, 15;
+            // ptx:89  @%p19 bra 	$L__BB0_10;
             if (!(int(r11) == 15)) {
-              // 91: and.b32  	%r58, %r2, 65536;
-              // 92: setp.eq.s32 	%p20, %r58, 0;
-              // 93: setp.eq.s32 	%p21, %r11, 7;
-              // 94: or.pred  	%p22, %p20, %p21;
-              // 95: mad.lo.s32 	%r59, %r11, 5, %r90;
+              // ptx:91  and.b32  	%r58, %r2, 65536;
+              // ptx:92  setp.eq.s32 	%p20, %r58, 0;
+              // ptx:93  setp.eq.s32 	%p21, %r11, 7;
+              // ptx:94  or.pred  	%p22, %p20, %p21;
+              // ptx:95  mad.lo.s32 	%r59, %r11, 5, %r90;
               uint r59 = uint(int(r11) * 5 + int(r90));
-              // 96: selp.b32 	%r90, %r90, %r59, %p22;
+              // ptx:96  selp.b32 	%r90, %r90, %r59, %p22;
               r90 = ((int(r2 & 0x00010000u) == 0) || (int(r11) == 7)) ? r90 : r59;
-              // 97: shr.u32 	%r60, %r2, 20;
-              // 98: and.b32  	%r13, %r60, 15;
+              // ptx:97  shr.u32 	%r60, %r2, 20;
+              // ptx:98  and.b32  	%r13, %r60, 15;
               uint r13 = (r2 >> 20u) & 15u;
-              // 99: setp.eq.s32 	%p23, %r13, 15;
-              // 100: @%p23 bra 	$L__BB0_10;
+              // ptx:99  setp.eq.s32 	%p23, %r13, 15;
+              // ptx:100  @%p23 bra 	$L__BB0_10;
               if (!(int(r13) == 15)) {
-                // 102: and.b32  	%r61, %r2, 1048576;
-                // 103: setp.eq.s32 	%p24, %r61, 0;
-                // 104: setp.eq.s32 	%p25, %r13, 7;
-                // 105: or.pred  	%p26, %p24, %p25;
-                // 106: mad.lo.s32 	%r62, %r13, 6, %r90;
+                // ptx:102  and.b32  	%r61, %r2, 1048576;
+                // ptx:103  setp.eq.s32 	%p24, %r61, 0;
+                // ptx:104  setp.eq.s32 	%p25, %r13, 7;
+                // ptx:105  or.pred  	%p26, %p24, %p25;
+                // ptx:106  mad.lo.s32 	%r62, %r13, 6, %r90;
                 uint r62 = uint(int(r13) * 6 + int(r90));
-                // 107: selp.b32 	%r90, %r90, %r62, %p26;
+                // ptx:107  selp.b32 	%r90, %r90, %r62, %p26;
                 r90 = ((int(r2 & 0x00100000u) == 0) || (int(r13) == 7)) ? r90 : r62;
-                // 108: shr.u32 	%r63, %r2, 24;
-                // 109: and.b32  	%r15, %r63, 15;
+                // ptx:108  shr.u32 	%r63, %r2, 24;
+                // ptx:109  and.b32  	%r15, %r63, 15;
                 uint r15 = (r2 >> 24u) & 15u;
-                // 110: setp.eq.s32 	%p27, %r15, 15;
-                // 111: @%p27 bra 	$L__BB0_10;
+                // ptx:110  setp.eq.s32 	%p27, %r15, 15;
+                // ptx:111  @%p27 bra 	$L__BB0_10;
                 if (!(int(r15) == 15)) {
-                  // 113: and.b32  	%r64, %r2, 16777216;
-                  // 114: setp.eq.s32 	%p28, %r64, 0;
-                  // 115: setp.eq.s32 	%p29, %r15, 7;
-                  // 116: or.pred  	%p30, %p28, %p29;
-                  // 117: mad.lo.s32 	%r65, %r15, 7, %r90;
+                  // ptx:113  and.b32  	%r64, %r2, 16777216;
+                  // ptx:114  setp.eq.s32 	%p28, %r64, 0;
+                  // ptx:115  setp.eq.s32 	%p29, %r15, 7;
+                  // ptx:116  or.pred  	%p30, %p28, %p29;
+                  // ptx:117  mad.lo.s32 	%r65, %r15, 7, %r90;
                   uint r65 = uint(int(r15) * 7 + int(r90));
-                  // 118: selp.b32 	%r90, %r90, %r65, %p30;
+                  // ptx:118  selp.b32 	%r90, %r90, %r65, %p30;
                   r90 = ((int(r2 & 0x01000000u) == 0) || (int(r15) == 7)) ? r90 : r65;
-                  // 119: shr.u32 	%r17, %r2, 28;
+                  // ptx:119  shr.u32 	%r17, %r2, 28;
                   uint r17 = r2 >> 28u;
-                  // 120: setp.eq.s32 	%p31, %r17, 15;
-                  // 121: @%p31 bra 	$L__BB0_10;
+                  // ptx:120  setp.eq.s32 	%p31, %r17, 15;
+                  // ptx:121  @%p31 bra 	$L__BB0_10;
                   if (!(int(r17) == 15)) {
-                    // 123: and.b32  	%r66, %r2, 268435456;
-                    // 124: setp.eq.s32 	%p32, %r66, 0;
-                    // 125: setp.eq.s32 	%p33, %r17, 7;
-                    // 126: or.pred  	%p34, %p32, %p33;
-                    // 127: shl.b32 	%r67, %r17, 3;
-                    // 128: selp.b32 	%r68, 0, %r67, %p34;
-                    // 129: add.s32 	%r90, %r90, %r68;
+                    // ptx:123  and.b32  	%r66, %r2, 268435456;
+                    // ptx:124  setp.eq.s32 	%p32, %r66, 0;
+                    // ptx:125  setp.eq.s32 	%p33, %r17, 7;
+                    // ptx:126  or.pred  	%p34, %p32, %p33;
+                    // ptx:127  shl.b32 	%r67, %r17, 3;
+                    // ptx:128  selp.b32 	%r68, 0, %r67, %p34;
+                    // ptx:129  add.s32 	%r90, %r90, %r68;
                     r90 = uint(int(r90) + int(((int(r2 & 0x10000000u) == 0) || (int(r17) == 7)) ? 0u : (r17 << 3u)));
                   }
                 }
@@ -173,44 +173,44 @@ void main() {
         }
       }
     }
-    // 132: cvta.to.global.u64 	%rd1, %rd3;
+    // ptx:132  cvta.to.global.u64 	%rd1, %rd3;
     uint64_t rd1 = rd3;
-    // 133: and.b32  	%r20, %r2, 255;
+    // ptx:133  and.b32  	%r20, %r2, 255;
     uint r20 = r2 & 255u;
-    // 134: mov.u32 	%r91, 2;
+    // ptx:134  mov.u32 	%r91, 2;
     uint r91 = 2u;
     for (;;) {
       p2g_loop_tick();
-      // 138: setp.gt.u32 	%p35, %r91, 63;
-      // 139: @%p35 bra 	$L__BB0_16;
+      // ptx:138  setp.gt.u32 	%p35, %r91, 63;
+      // ptx:139  @%p35 bra 	$L__BB0_16;
       if (r91 > 63u) {
         p2g_sv0 = 4;
       } else {
-        // 141: mov.u32 	%r92, %r91;
+        // ptx:141  mov.u32 	%r92, %r91;
         uint r92 = r91;
         for (;;) {
           p2g_loop_tick();
-          // 145: mul.lo.s32 	%r23, %r92, %r91;
+          // ptx:145  mul.lo.s32 	%r23, %r92, %r91;
           uint r23 = uint(int(r92) * int(r91));
-          // 146: setp.gt.u32 	%p36, %r23, %r20;
-          // 147: @%p36 bra 	$L__BB0_16;
+          // ptx:146  setp.gt.u32 	%p36, %r23, %r20;
+          // ptx:147  @%p36 bra 	$L__BB0_16;
           if (r23 > r20) {
             p2g_sv0 = 4;
             break;
           }
-          // 149: setp.eq.s32 	%p37, %r23, %r20;
-          // 150: @%p37 bra 	$L__BB0_28;
+          // ptx:149  setp.eq.s32 	%p37, %r23, %r20;
+          // ptx:150  @%p37 bra 	$L__BB0_28;
           if (int(r23) == int(r20)) {
-            // 164: shl.b32 	%r70, %r91, 8;
-            // 165: or.b32  	%r93, %r92, %r70;
+            // ptx:164  shl.b32 	%r70, %r91, 8;
+            // ptx:165  or.b32  	%r93, %r92, %r70;
             r93 = r92 | (r91 << 8u);
             p2g_sv0 = 6;
             break;
           }
-          // 152: add.s32 	%r92, %r92, 1;
+          // ptx:152  add.s32 	%r92, %r92, 1;
           r92 = uint(int(r92) + 1);
-          // 153: setp.lt.u32 	%p38, %r92, 64;
-          // 154: @%p38 bra 	$L__BB0_13;
+          // ptx:153  setp.lt.u32 	%p38, %r92, 64;
+          // ptx:154  @%p38 bra 	$L__BB0_13;
           if (r92 < 64u) {
             continue;
           }
@@ -222,112 +222,112 @@ void main() {
         }
       }
       if (p2g_sv0 == 4) {
-        // 157: add.s32 	%r91, %r91, 1;
+        // ptx:157  add.s32 	%r91, %r91, 1;
         r91 = uint(int(r91) + 1);
-        // 158: setp.lt.u32 	%p39, %r91, 16;
-        // 159: mov.u32 	%r93, -1;
+        // ptx:158  setp.lt.u32 	%p39, %r91, 16;
+        // ptx:159  mov.u32 	%r93, -1;
         r93 = 0xFFFFFFFFu;
-        // 160: @%p39 bra 	$L__BB0_11;
+        // ptx:160  @%p39 bra 	$L__BB0_11;
         if (r91 < 16u) {
           continue;
         }
-        // 161: bra.uni 	$L__BB0_17;
+        // ptx:161  bra.uni 	$L__BB0_17;
         break;
       }
       break;
     }
-    // 168: shr.u32 	%r73, %r2, 16;
-    // 169: add.s32 	%r94, %r73, 1;
+    // ptx:168  shr.u32 	%r73, %r2, 16;
+    // ptx:169  add.s32 	%r94, %r73, 1;
     uint r94 = uint(int(r2 >> 16u) + 1);
-    // 170: mov.u32 	%r30, 0;
+    // ptx:170  mov.u32 	%r30, 0;
     uint r30 = 0u;
     for (;;) {
       p2g_loop_tick();
-      // 173: setp.eq.s32 	%p40, %r94, 1;
-      // 174: mov.u32 	%r96, %r30;
+      // ptx:173  setp.eq.s32 	%p40, %r94, 1;
+      // ptx:174  mov.u32 	%r96, %r30;
       r96 = r30;
-      // 175: @%p40 bra 	$L__BB0_26;
+      // ptx:175  @%p40 bra 	$L__BB0_26;
       if (int(r94) == 1) {
         break;
       }
-      // 177: and.b32  	%r74, %r94, 1;
-      // 178: setp.eq.b32 	%p41, %r74, 1;
-      // 179: mad.lo.s32 	%r75, %r94, 3, 1;
-      // 180: shr.u32 	%r76, %r94, 1;
-      // 181: selp.b32 	%r31, %r75, %r76, %p41;
+      // ptx:177  and.b32  	%r74, %r94, 1;
+      // ptx:178  setp.eq.b32 	%p41, %r74, 1;
+      // ptx:179  mad.lo.s32 	%r75, %r94, 3, 1;
+      // ptx:180  shr.u32 	%r76, %r94, 1;
+      // ptx:181  selp.b32 	%r31, %r75, %r76, %p41;
       uint r31 = ((r94 & 1u) == 1u) ? uint(int(r94) * 3 + 1) : (r94 >> 1u);
-      // 182: setp.eq.s32 	%p42, %r31, 1;
-      // 183: @%p42 bra 	$L__BB0_25;
+      // ptx:182  setp.eq.s32 	%p42, %r31, 1;
+      // ptx:183  @%p42 bra 	$L__BB0_25;
       if (int(r31) == 1) {
-        // 213: add.s32 	%r96, %r30, 1;
+        // ptx:213  add.s32 	%r96, %r30, 1;
         r96 = uint(int(r30) + 1);
-        // 214: bra.uni 	$L__BB0_26;
+        // ptx:214  bra.uni 	$L__BB0_26;
         break;
       }
-      // 185: and.b32  	%r77, %r31, 1;
-      // 186: setp.eq.b32 	%p43, %r77, 1;
-      // 187: mad.lo.s32 	%r78, %r31, 3, 1;
-      // 188: shr.u32 	%r79, %r31, 1;
-      // 189: selp.b32 	%r32, %r78, %r79, %p43;
+      // ptx:185  and.b32  	%r77, %r31, 1;
+      // ptx:186  setp.eq.b32 	%p43, %r77, 1;
+      // ptx:187  mad.lo.s32 	%r78, %r31, 3, 1;
+      // ptx:188  shr.u32 	%r79, %r31, 1;
+      // ptx:189  selp.b32 	%r32, %r78, %r79, %p43;
       uint r32 = ((r31 & 1u) == 1u) ? uint(int(r31) * 3 + 1) : (r31 >> 1u);
-      // 190: setp.eq.s32 	%p44, %r32, 1;
-      // 191: @%p44 bra 	$L__BB0_24;
+      // ptx:190  setp.eq.s32 	%p44, %r32, 1;
+      // ptx:191  @%p44 bra 	$L__BB0_24;
       if (int(r32) == 1) {
-        // 217: add.s32 	%r96, %r30, 2;
+        // ptx:217  add.s32 	%r96, %r30, 2;
         r96 = uint(int(r30) + 2);
-        // 218: bra.uni 	$L__BB0_26;
+        // ptx:218  bra.uni 	$L__BB0_26;
         break;
       }
-      // 193: and.b32  	%r80, %r32, 1;
-      // 194: setp.eq.b32 	%p45, %r80, 1;
-      // 195: mad.lo.s32 	%r81, %r32, 3, 1;
-      // 196: shr.u32 	%r82, %r32, 1;
-      // 197: selp.b32 	%r33, %r81, %r82, %p45;
+      // ptx:193  and.b32  	%r80, %r32, 1;
+      // ptx:194  setp.eq.b32 	%p45, %r80, 1;
+      // ptx:195  mad.lo.s32 	%r81, %r32, 3, 1;
+      // ptx:196  shr.u32 	%r82, %r32, 1;
+      // ptx:197  selp.b32 	%r33, %r81, %r82, %p45;
       uint r33 = ((r32 & 1u) == 1u) ? uint(int(r32) * 3 + 1) : (r32 >> 1u);
-      // 198: setp.eq.s32 	%p46, %r33, 1;
-      // 199: @%p46 bra 	$L__BB0_23;
+      // ptx:198  setp.eq.s32 	%p46, %r33, 1;
+      // ptx:199  @%p46 bra 	$L__BB0_23;
       if (int(r33) == 1) {
-        // 221: add.s32 	%r96, %r30, 3;
+        // ptx:221  add.s32 	%r96, %r30, 3;
         r96 = uint(int(r30) + 3);
         break;
       }
-      // 201: and.b32  	%r84, %r33, 1;
-      // 202: setp.eq.b32 	%p47, %r84, 1;
-      // 203: mad.lo.s32 	%r85, %r33, 3, 1;
-      // 204: shr.u32 	%r86, %r33, 1;
-      // 205: selp.b32 	%r94, %r85, %r86, %p47;
+      // ptx:201  and.b32  	%r84, %r33, 1;
+      // ptx:202  setp.eq.b32 	%p47, %r84, 1;
+      // ptx:203  mad.lo.s32 	%r85, %r33, 3, 1;
+      // ptx:204  shr.u32 	%r86, %r33, 1;
+      // ptx:205  selp.b32 	%r94, %r85, %r86, %p47;
       r94 = ((r33 & 1u) == 1u) ? uint(int(r33) * 3 + 1) : (r33 >> 1u);
-      // 206: add.s32 	%r30, %r30, 4;
+      // ptx:206  add.s32 	%r30, %r30, 4;
       r30 = uint(int(r30) + 4);
-      // 207: setp.lt.u32 	%p48, %r30, 500;
-      // 208: mov.u32 	%r96, 500;
+      // ptx:207  setp.lt.u32 	%p48, %r30, 500;
+      // ptx:208  mov.u32 	%r96, 500;
       r96 = 500u;
-      // 209: @%p48 bra 	$L__BB0_18;
+      // ptx:209  @%p48 bra 	$L__BB0_18;
       if (r30 < 500u) {
         continue;
       }
-      // 210: bra.uni 	$L__BB0_26;
+      // ptx:210  bra.uni 	$L__BB0_26;
       break;
     }
-    // 224: mul.lo.s32 	%r87, %r1, 3;
+    // ptx:224  mul.lo.s32 	%r87, %r1, 3;
     uint r87 = uint(int(r1) * 3);
-    // 225: mul.wide.u32 	%rd7, %r87, 4;
-    // 226: add.s64 	%rd8, %rd1, %rd7;
-    // 227: st.global.u32 	[%rd8], %r90;
+    // ptx:225  mul.wide.u32 	%rd7, %r87, 4;
+    // ptx:226  add.s64 	%rd8, %rd1, %rd7;
+    // ptx:227  st.global.u32 	[%rd8], %r90;
     P2GU32(uint64_t(int64_t(rd1) + int64_t(uint64_t(r87) * uint64_t(4u)))).v = r90;
-    // 228: add.s32 	%r88, %r87, 1;
-    // 229: mul.wide.u32 	%rd9, %r88, 4;
-    // 230: add.s64 	%rd10, %rd1, %rd9;
+    // ptx:228  add.s32 	%r88, %r87, 1;
+    // ptx:229  mul.wide.u32 	%rd9, %r88, 4;
+    // ptx:230  add.s64 	%rd10, %rd1, %rd9;
     uint64_t rd10 = uint64_t(int64_t(rd1) + int64_t(uint64_t(uint(int(r87) + 1)) * uint64_t(4u)));
-    // 231: st.global.u32 	[%rd10], %r93;
+    // ptx:231  st.global.u32 	[%rd10], %r93;
     P2GU32(rd10).v = r93;
-    // 232: add.s32 	%r89, %r87, 2;
-    // 233: mul.wide.u32 	%rd11, %r89, 4;
-    // 234: add.s64 	%rd12, %rd1, %rd11;
+    // ptx:232  add.s32 	%r89, %r87, 2;
+    // ptx:233  mul.wide.u32 	%rd11, %r89, 4;
+    // ptx:234  add.s64 	%rd12, %rd1, %rd11;
     uint64_t rd12 = uint64_t(int64_t(rd1) + int64_t(uint64_t(uint(int(r87) + 2)) * uint64_t(4u)));
-    // 235: st.global.u32 	[%rd12], %r96;
+    // ptx:235  st.global.u32 	[%rd12], %r96;
     P2GU32(rd12).v = r96;
   }
-  // 238: ret;
+  // ptx:238  ret;
   return;
 }

@@ -27,183 +27,183 @@ void main() {
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // reduce_sum_u32_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // reduce_sum_u32_param_1
   const uint p16_u32 = P2GU32((pc.params + 16ul)).v;  // reduce_sum_u32_param_2
-  // 28: ld.param.u64 	%rd3, [reduce_sum_u32_param_0];
-  // 29: ld.param.u64 	%rd2, [reduce_sum_u32_param_1];
+  // ptx:28  ld.param.u64 	%rd3, [reduce_sum_u32_param_0];
+  // ptx:29  ld.param.u64 	%rd2, [reduce_sum_u32_param_1];
   uint64_t rd2 = p8_u64;
-  // 30: ld.param.u32 	%r10, [reduce_sum_u32_param_2];
+  // ptx:30  ld.param.u32 	%r10, [reduce_sum_u32_param_2];
   uint r10 = p16_u32;
-  // 31: cvta.to.global.u64 	%rd1, %rd3;
+  // ptx:31  cvta.to.global.u64 	%rd1, %rd3;
   uint64_t rd1 = p0_u64;
-  // 32: mov.u32 	%r1, %ctaid.x;
+  // ptx:32  mov.u32 	%r1, %ctaid.x;
   uint r1 = gl_WorkGroupID.x;
-  // 33: shl.b32 	%r12, %r1, 9;
-  // 34: mov.u32 	%r2, %tid.x;
+  // ptx:33  shl.b32 	%r12, %r1, 9;
+  // ptx:34  mov.u32 	%r2, %tid.x;
   uint r2 = gl_LocalInvocationID.x;
-  // 35: add.s32 	%r3, %r12, %r2;
+  // ptx:35  add.s32 	%r3, %r12, %r2;
   uint r3 = uint(int(r1 << 9u) + int(r2));
-  // 36: setp.ge.u32 	%p1, %r3, %r10;
-  // 37: mov.u32 	%r42, 0;
+  // ptx:36  setp.ge.u32 	%p1, %r3, %r10;
+  // ptx:37  mov.u32 	%r42, 0;
   uint r42 = 0u;
-  // 38: @%p1 bra 	$L__BB0_2;
+  // ptx:38  @%p1 bra 	$L__BB0_2;
   if (!(r3 >= r10)) {
-    // 40: mul.wide.u32 	%rd4, %r3, 4;
-    // 41: add.s64 	%rd5, %rd1, %rd4;
-    // 42: ld.global.u32 	%r42, [%rd5];
+    // ptx:40  mul.wide.u32 	%rd4, %r3, 4;
+    // ptx:41  add.s64 	%rd5, %rd1, %rd4;
+    // ptx:42  ld.global.u32 	%r42, [%rd5];
     r42 = P2GU32(uint64_t(int64_t(rd1) + int64_t(uint64_t(r3) * uint64_t(4u)))).v;
   }
-  // 45: add.s32 	%r6, %r3, 256;
+  // ptx:45  add.s32 	%r6, %r3, 256;
   uint r6 = uint(int(r3) + 256);
-  // 46: setp.ge.u32 	%p2, %r6, %r10;
-  // 47: @%p2 bra 	$L__BB0_4;
+  // ptx:46  setp.ge.u32 	%p2, %r6, %r10;
+  // ptx:47  @%p2 bra 	$L__BB0_4;
   if (!(r6 >= r10)) {
-    // 49: mul.wide.u32 	%rd6, %r6, 4;
-    // 50: add.s64 	%rd7, %rd1, %rd6;
-    // 51: ld.global.u32 	%r13, [%rd7];
+    // ptx:49  mul.wide.u32 	%rd6, %r6, 4;
+    // ptx:50  add.s64 	%rd7, %rd1, %rd6;
+    // ptx:51  ld.global.u32 	%r13, [%rd7];
     uint r13 = P2GU32(uint64_t(int64_t(rd1) + int64_t(uint64_t(r6) * uint64_t(4u)))).v;
-    // 52: add.s32 	%r42, %r13, %r42;
+    // ptx:52  add.s32 	%r42, %r13, %r42;
     r42 = uint(int(r13) + int(r42));
   }
-  // 55: shl.b32 	%r14, %r2, 2;
-  // 56: mov.u32 	%r15, _ZZ14reduce_sum_u32E1s;
-  // 57: add.s32 	%r9, %r15, %r14;
+  // ptx:55  shl.b32 	%r14, %r2, 2;
+  // ptx:56  mov.u32 	%r15, _ZZ14reduce_sum_u32E1s;
+  // ptx:57  add.s32 	%r9, %r15, %r14;
   uint r9 = uint(int(sh_s) + int(r2 << 2u));
-  // 58: st.shared.u32 	[%r9], %r42;
+  // ptx:58  st.shared.u32 	[%r9], %r42;
   p2g_sts32(r9, r42);
-  // 59: bar.sync 	0;
+  // ptx:59  bar.sync 	0;
   memoryBarrierShared();
   memoryBarrierBuffer();
   barrier();
-  // 60: setp.gt.u32 	%p3, %r2, 127;
-  // 61: @%p3 bra 	$L__BB0_6;
+  // ptx:60  setp.gt.u32 	%p3, %r2, 127;
+  // ptx:61  @%p3 bra 	$L__BB0_6;
   if (!(r2 > 127u)) {
-    // 63: ld.shared.u32 	%r16, [%r9];
+    // ptx:63  ld.shared.u32 	%r16, [%r9];
     uint r16 = p2g_lds32(r9);
-    // 64: ld.shared.u32 	%r17, [%r9+512];
-    // 65: add.s32 	%r18, %r16, %r17;
+    // ptx:64  ld.shared.u32 	%r17, [%r9+512];
+    // ptx:65  add.s32 	%r18, %r16, %r17;
     uint r18 = uint(int(r16) + int(p2g_lds32((r9 + 512u))));
-    // 66: st.shared.u32 	[%r9], %r18;
+    // ptx:66  st.shared.u32 	[%r9], %r18;
     p2g_sts32(r9, r18);
   }
-  // 69: bar.sync 	0;
+  // ptx:69  bar.sync 	0;
   memoryBarrierShared();
   memoryBarrierBuffer();
   barrier();
-  // 70: setp.gt.u32 	%p4, %r2, 63;
-  // 71: @%p4 bra 	$L__BB0_8;
+  // ptx:70  setp.gt.u32 	%p4, %r2, 63;
+  // ptx:71  @%p4 bra 	$L__BB0_8;
   if (!(r2 > 63u)) {
-    // 73: ld.shared.u32 	%r19, [%r9];
+    // ptx:73  ld.shared.u32 	%r19, [%r9];
     uint r19 = p2g_lds32(r9);
-    // 74: ld.shared.u32 	%r20, [%r9+256];
-    // 75: add.s32 	%r21, %r19, %r20;
+    // ptx:74  ld.shared.u32 	%r20, [%r9+256];
+    // ptx:75  add.s32 	%r21, %r19, %r20;
     uint r21 = uint(int(r19) + int(p2g_lds32((r9 + 256u))));
-    // 76: st.shared.u32 	[%r9], %r21;
+    // ptx:76  st.shared.u32 	[%r9], %r21;
     p2g_sts32(r9, r21);
   }
-  // 79: bar.sync 	0;
+  // ptx:79  bar.sync 	0;
   memoryBarrierShared();
   memoryBarrierBuffer();
   barrier();
-  // 80: setp.gt.u32 	%p5, %r2, 31;
-  // 81: @%p5 bra 	$L__BB0_10;
+  // ptx:80  setp.gt.u32 	%p5, %r2, 31;
+  // ptx:81  @%p5 bra 	$L__BB0_10;
   if (!(r2 > 31u)) {
-    // 83: ld.shared.u32 	%r22, [%r9];
+    // ptx:83  ld.shared.u32 	%r22, [%r9];
     uint r22 = p2g_lds32(r9);
-    // 84: ld.shared.u32 	%r23, [%r9+128];
-    // 85: add.s32 	%r24, %r22, %r23;
+    // ptx:84  ld.shared.u32 	%r23, [%r9+128];
+    // ptx:85  add.s32 	%r24, %r22, %r23;
     uint r24 = uint(int(r22) + int(p2g_lds32((r9 + 128u))));
-    // 86: st.shared.u32 	[%r9], %r24;
+    // ptx:86  st.shared.u32 	[%r9], %r24;
     p2g_sts32(r9, r24);
   }
-  // 89: bar.sync 	0;
+  // ptx:89  bar.sync 	0;
   memoryBarrierShared();
   memoryBarrierBuffer();
   barrier();
-  // 90: setp.gt.u32 	%p6, %r2, 15;
-  // 91: @%p6 bra 	$L__BB0_12;
+  // ptx:90  setp.gt.u32 	%p6, %r2, 15;
+  // ptx:91  @%p6 bra 	$L__BB0_12;
   if (!(r2 > 15u)) {
-    // 93: ld.shared.u32 	%r25, [%r9];
+    // ptx:93  ld.shared.u32 	%r25, [%r9];
     uint r25 = p2g_lds32(r9);
-    // 94: ld.shared.u32 	%r26, [%r9+64];
-    // 95: add.s32 	%r27, %r25, %r26;
+    // ptx:94  ld.shared.u32 	%r26, [%r9+64];
+    // ptx:95  add.s32 	%r27, %r25, %r26;
     uint r27 = uint(int(r25) + int(p2g_lds32((r9 + 64u))));
-    // 96: st.shared.u32 	[%r9], %r27;
+    // ptx:96  st.shared.u32 	[%r9], %r27;
     p2g_sts32(r9, r27);
   }
-  // 99: bar.sync 	0;
+  // ptx:99  bar.sync 	0;
   memoryBarrierShared();
   memoryBarrierBuffer();
   barrier();
-  // 100: setp.gt.u32 	%p7, %r2, 7;
-  // 101: @%p7 bra 	$L__BB0_14;
+  // ptx:100  setp.gt.u32 	%p7, %r2, 7;
+  // ptx:101  @%p7 bra 	$L__BB0_14;
   if (!(r2 > 7u)) {
-    // 103: ld.shared.u32 	%r28, [%r9];
+    // ptx:103  ld.shared.u32 	%r28, [%r9];
     uint r28 = p2g_lds32(r9);
-    // 104: ld.shared.u32 	%r29, [%r9+32];
-    // 105: add.s32 	%r30, %r28, %r29;
+    // ptx:104  ld.shared.u32 	%r29, [%r9+32];
+    // ptx:105  add.s32 	%r30, %r28, %r29;
     uint r30 = uint(int(r28) + int(p2g_lds32((r9 + 32u))));
-    // 106: st.shared.u32 	[%r9], %r30;
+    // ptx:106  st.shared.u32 	[%r9], %r30;
     p2g_sts32(r9, r30);
   }
-  // 109: bar.sync 	0;
+  // ptx:109  bar.sync 	0;
   memoryBarrierShared();
   memoryBarrierBuffer();
   barrier();
-  // 110: setp.gt.u32 	%p8, %r2, 3;
-  // 111: @%p8 bra 	$L__BB0_16;
+  // ptx:110  setp.gt.u32 	%p8, %r2, 3;
+  // ptx:111  @%p8 bra 	$L__BB0_16;
   if (!(r2 > 3u)) {
-    // 113: ld.shared.u32 	%r31, [%r9];
+    // ptx:113  ld.shared.u32 	%r31, [%r9];
     uint r31 = p2g_lds32(r9);
-    // 114: ld.shared.u32 	%r32, [%r9+16];
-    // 115: add.s32 	%r33, %r31, %r32;
+    // ptx:114  ld.shared.u32 	%r32, [%r9+16];
+    // ptx:115  add.s32 	%r33, %r31, %r32;
     uint r33 = uint(int(r31) + int(p2g_lds32((r9 + 16u))));
-    // 116: st.shared.u32 	[%r9], %r33;
+    // ptx:116  st.shared.u32 	[%r9], %r33;
     p2g_sts32(r9, r33);
   }
-  // 119: bar.sync 	0;
+  // ptx:119  bar.sync 	0;
   memoryBarrierShared();
   memoryBarrierBuffer();
   barrier();
-  // 120: setp.gt.u32 	%p9, %r2, 1;
-  // 121: @%p9 bra 	$L__BB0_18;
+  // ptx:120  setp.gt.u32 	%p9, %r2, 1;
+  // ptx:121  @%p9 bra 	$L__BB0_18;
   if (!(r2 > 1u)) {
-    // 123: ld.shared.u32 	%r34, [%r9];
+    // ptx:123  ld.shared.u32 	%r34, [%r9];
     uint r34 = p2g_lds32(r9);
-    // 124: ld.shared.u32 	%r35, [%r9+8];
-    // 125: add.s32 	%r36, %r34, %r35;
+    // ptx:124  ld.shared.u32 	%r35, [%r9+8];
+    // ptx:125  add.s32 	%r36, %r34, %r35;
     uint r36 = uint(int(r34) + int(p2g_lds32((r9 + 8u))));
-    // 126: st.shared.u32 	[%r9], %r36;
+    // ptx:126  st.shared.u32 	[%r9], %r36;
     p2g_sts32(r9, r36);
   }
-  // 129: bar.sync 	0;
+  // ptx:129  bar.sync 	0;
   memoryBarrierShared();
   memoryBarrierBuffer();
   barrier();
-  // 130: setp.ne.s32 	%p10, %r2, 0;
+  // ptx:130  setp.ne.s32 	%p10, %r2, 0;
   bool p10 = int(r2) != 0;
-  // 131: @%p10 bra 	$L__BB0_20;
+  // ptx:131  @%p10 bra 	$L__BB0_20;
   if (!p10) {
-    // 133: ld.shared.u32 	%r37, [_ZZ14reduce_sum_u32E1s+4];
+    // ptx:133  ld.shared.u32 	%r37, [_ZZ14reduce_sum_u32E1s+4];
     uint r37 = p2g_lds32((sh_s + 4u));
-    // 134: ld.shared.u32 	%r38, [%r9];
-    // 135: add.s32 	%r39, %r38, %r37;
+    // ptx:134  ld.shared.u32 	%r38, [%r9];
+    // ptx:135  add.s32 	%r39, %r38, %r37;
     uint r39 = uint(int(p2g_lds32(r9)) + int(r37));
-    // 136: st.shared.u32 	[%r9], %r39;
+    // ptx:136  st.shared.u32 	[%r9], %r39;
     p2g_sts32(r9, r39);
   }
-  // 139: bar.sync 	0;
+  // ptx:139  bar.sync 	0;
   memoryBarrierShared();
   memoryBarrierBuffer();
   barrier();
-  // 140: @%p10 bra 	$L__BB0_22;
+  // ptx:140  @%p10 bra 	$L__BB0_22;
   if (!p10) {
-    // 142: ld.shared.u32 	%r40, [_ZZ14reduce_sum_u32E1s];
+    // ptx:142  ld.shared.u32 	%r40, [_ZZ14reduce_sum_u32E1s];
     uint r40 = p2g_lds32(sh_s);
-    // 143: cvta.to.global.u64 	%rd8, %rd2;
-    // 144: mul.wide.u32 	%rd9, %r1, 4;
-    // 145: add.s64 	%rd10, %rd8, %rd9;
-    // 146: st.global.u32 	[%rd10], %r40;
+    // ptx:143  cvta.to.global.u64 	%rd8, %rd2;
+    // ptx:144  mul.wide.u32 	%rd9, %r1, 4;
+    // ptx:145  add.s64 	%rd10, %rd8, %rd9;
+    // ptx:146  st.global.u32 	[%rd10], %r40;
     P2GU32(uint64_t(int64_t(rd2) + int64_t(uint64_t(r1) * uint64_t(4u)))).v = r40;
   }
-  // 149: ret;
+  // ptx:149  ret;
   return;
 }

@@ -24,261 +24,261 @@ void main() {
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // switch_dense_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // switch_dense_param_1
   int p2g_sv0 = 0;
-  // 41: ld.param.u64 	%rd2, [switch_dense_param_0];
-  // 42: ld.param.u64 	%rd1, [switch_dense_param_1];
+  // ptx:41  ld.param.u64 	%rd2, [switch_dense_param_0];
+  // ptx:42  ld.param.u64 	%rd1, [switch_dense_param_1];
   uint64_t rd1 = p8_u64;
-  // 43: mov.u32 	%r20, %ntid.x;
-  // 44: mov.u32 	%r21, %ctaid.x;
-  // 45: mov.u32 	%r22, %tid.x;
-  // 46: mad.lo.s32 	%r1, %r21, %r20, %r22;
+  // ptx:43  mov.u32 	%r20, %ntid.x;
+  // ptx:44  mov.u32 	%r21, %ctaid.x;
+  // ptx:45  mov.u32 	%r22, %tid.x;
+  // ptx:46  mad.lo.s32 	%r1, %r21, %r20, %r22;
   uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
-  // 47: cvta.to.global.u64 	%rd3, %rd2;
-  // 48: mul.wide.u32 	%rd4, %r1, 4;
-  // 49: add.s64 	%rd5, %rd3, %rd4;
-  // 50: ld.global.u32 	%r2, [%rd5];
+  // ptx:47  cvta.to.global.u64 	%rd3, %rd2;
+  // ptx:48  mul.wide.u32 	%rd4, %r1, 4;
+  // ptx:49  add.s64 	%rd5, %rd3, %rd4;
+  // ptx:50  ld.global.u32 	%r2, [%rd5];
   uint r2 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r1) * uint64_t(4u)))).v;
-  // 51: mul.wide.u32 	%rd6, %r2, 1321528399;
-  // 52: shr.u64 	%rd7, %rd6, 34;
-  // 53: cvt.u32.u64 	%r23, %rd7;
+  // ptx:51  mul.wide.u32 	%rd6, %r2, 1321528399;
+  // ptx:52  shr.u64 	%rd7, %rd6, 34;
+  // ptx:53  cvt.u32.u64 	%r23, %rd7;
   uint64_t t1 = uint64_t((uint64_t(r2) * uint64_t(0x4EC4EC4Fu)) >> 34u);
-  // 54: mul.lo.s32 	%r24, %r23, 13;
-  // 55: sub.s32 	%r25, %r2, %r24;
-  // 56: cvt.u16.u32 	%rs1, %r25;
+  // ptx:54  mul.lo.s32 	%r24, %r23, 13;
+  // ptx:55  sub.s32 	%r25, %r2, %r24;
+  // ptx:56  cvt.u16.u32 	%rs1, %r25;
   uint64_t t2 = uint64_t(uint(int(r2) - int(uint(int(uint(uint64_t(t1))) * 13))));
   uint rs1 = (uint(uint64_t(t2)) & 65535u);
-  // 57: mov.u32 	%r44, -559038737;
+  // ptx:57  mov.u32 	%r44, -559038737;
   uint r44 = 0xDEADBEEFu;
-  // 58: setp.gt.s16 	%p1, %rs1, 5;
-  // 59: @%p1 bra 	$L__BB1_10;
+  // ptx:58  setp.gt.s16 	%p1, %rs1, 5;
+  // ptx:59  @%p1 bra 	$L__BB1_10;
   if ((bitfieldExtract(int(rs1), 0, 16)) > 5) {
-    // 79: setp.gt.s16 	%p2, %rs1, 8;
-    // 80: @%p2 bra 	$L__BB1_15;
+    // ptx:79  setp.gt.s16 	%p2, %rs1, 8;
+    // ptx:80  @%p2 bra 	$L__BB1_15;
     if ((bitfieldExtract(int(rs1), 0, 16)) > 8) {
-      // 114: setp.eq.s16 	%p3, %rs1, 9;
-      // 115: @%p3 bra 	$L__BB1_20;
+      // ptx:114  setp.eq.s16 	%p3, %rs1, 9;
+      // ptx:115  @%p3 bra 	$L__BB1_20;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 9) {
-        // 169: add.s32 	%r28, %r2, 1;
-        // 173: st.param.b32 	[param0+0], %r28;
+        // ptx:169  add.s32 	%r28, %r2, 1;
+        // ptx:173  st.param.b32 	[param0+0], %r28;
         p2g_stl32(8u, uint(int(r2) + 1));
-        // 175: call.uni (retval0), 
-        // 21: ld.param.u32 	%r1, [_Z17never_inlined_mixj_param_0];
+        // ptx:175  call.uni (retval0), 
+        // ptx:21  ld.param.u32 	%r1, [_Z17never_inlined_mixj_param_0];
         uint r1_2 = p2g_ldl32(8u);
-        // 22: mul.lo.s32 	%r2, %r1, -1640531527;
-        // 23: shr.u32 	%r3, %r1, 15;
-        // 24: xor.b32  	%r4, %r2, %r3;
-        // 25: st.param.b32 	[func_retval0+0], %r4;
+        // ptx:22  mul.lo.s32 	%r2, %r1, -1640531527;
+        // ptx:23  shr.u32 	%r3, %r1, 15;
+        // ptx:24  xor.b32  	%r4, %r2, %r3;
+        // ptx:25  st.param.b32 	[func_retval0+0], %r4;
         p2g_stl32(12u, (uint(int(r1_2) * -1640531527) ^ (r1_2 >> 15u)));
-        // 26: ret;
-        // 180: ld.param.b32 	%r29, [retval0+0];
-        // 182: add.s32 	%r44, %r29, 9;
+        // ptx:26  ret;
+        // ptx:180  ld.param.b32 	%r29, [retval0+0];
+        // ptx:182  add.s32 	%r44, %r29, 9;
         r44 = uint(int(p2g_ldl32(12u)) + 9);
-        // 183: bra.uni 	$L__BB1_27;
+        // ptx:183  bra.uni 	$L__BB1_27;
       } else {
-        // 117: setp.eq.s16 	%p4, %rs1, 10;
-        // 118: @%p4 bra 	$L__BB1_19;
+        // ptx:117  setp.eq.s16 	%p4, %rs1, 10;
+        // ptx:118  @%p4 bra 	$L__BB1_19;
         if ((bitfieldExtract(int(rs1), 0, 16)) == 10) {
-          // 186: mul.wide.u32 	%rd8, %r2, 274877907;
-          // 187: shr.u64 	%rd9, %rd8, 38;
-          // 188: cvt.u32.u64 	%r26, %rd9;
+          // ptx:186  mul.wide.u32 	%rd8, %r2, 274877907;
+          // ptx:187  shr.u64 	%rd9, %rd8, 38;
+          // ptx:188  cvt.u32.u64 	%r26, %rd9;
           uint64_t t3 = uint64_t((uint64_t(r2) * uint64_t(0x10624DD3u)) >> 38u);
-          // 189: mul.lo.s32 	%r27, %r26, 1000;
-          // 190: sub.s32 	%r44, %r2, %r27;
+          // ptx:189  mul.lo.s32 	%r27, %r26, 1000;
+          // ptx:190  sub.s32 	%r44, %r2, %r27;
           r44 = uint(int(r2) - int(uint(int(uint(uint64_t(t3))) * 1000)));
         } else {
-          // 120: setp.ne.s16 	%p5, %rs1, 11;
-          // 121: @%p5 bra 	$L__BB1_27;
+          // ptx:120  setp.ne.s16 	%p5, %rs1, 11;
+          // ptx:121  @%p5 bra 	$L__BB1_27;
           if (!((bitfieldExtract(int(rs1), 0, 16)) != 11)) {
-            // 123: not.b32 	%r44, %r2;
+            // ptx:123  not.b32 	%r44, %r2;
             r44 = ~r2;
-            // 124: bra.uni 	$L__BB1_27;
+            // ptx:124  bra.uni 	$L__BB1_27;
           }
         }
       }
     } else {
-      // 82: setp.eq.s16 	%p6, %rs1, 6;
-      // 83: @%p6 bra 	$L__BB1_22;
+      // ptx:82  setp.eq.s16 	%p6, %rs1, 6;
+      // ptx:83  @%p6 bra 	$L__BB1_22;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 6) {
-        // 135: popc.b32 	%r36, %r2;
-        // 136: mul.lo.s32 	%r44, %r36, 1000;
+        // ptx:135  popc.b32 	%r36, %r2;
+        // ptx:136  mul.lo.s32 	%r44, %r36, 1000;
         r44 = uint(int(uint(bitCount(r2))) * 1000);
-        // 137: bra.uni 	$L__BB1_27;
+        // ptx:137  bra.uni 	$L__BB1_27;
       } else {
-        // 85: setp.eq.s16 	%p7, %rs1, 7;
-        // 86: @%p7 bra 	$L__BB1_21;
+        // ptx:85  setp.eq.s16 	%p7, %rs1, 7;
+        // ptx:86  @%p7 bra 	$L__BB1_21;
         if ((bitfieldExtract(int(rs1), 0, 16)) == 7) {
-          // 140: mul.wide.u32 	%rd10, %r2, 613566757;
-          // 141: shr.u64 	%rd11, %rd10, 32;
-          // 142: cvt.u32.u64 	%r32, %rd11;
+          // ptx:140  mul.wide.u32 	%rd10, %r2, 613566757;
+          // ptx:141  shr.u64 	%rd11, %rd10, 32;
+          // ptx:142  cvt.u32.u64 	%r32, %rd11;
           uint64_t t4 = uint64_t((uint64_t(r2) * uint64_t(0x24924925u)) >> 32u);
           uint r32 = uint(uint64_t(t4));
-          // 143: sub.s32 	%r33, %r2, %r32;
-          // 144: shr.u32 	%r34, %r33, 1;
-          // 145: add.s32 	%r35, %r34, %r32;
-          // 146: shr.u32 	%r44, %r35, 2;
+          // ptx:143  sub.s32 	%r33, %r2, %r32;
+          // ptx:144  shr.u32 	%r34, %r33, 1;
+          // ptx:145  add.s32 	%r35, %r34, %r32;
+          // ptx:146  shr.u32 	%r44, %r35, 2;
           r44 = uint(int(uint(int(r2) - int(r32)) >> 1u) + int(r32)) >> 2u;
-          // 147: bra.uni 	$L__BB1_27;
+          // ptx:147  bra.uni 	$L__BB1_27;
         } else {
-          // 88: setp.eq.s16 	%p8, %rs1, 8;
-          // 89: @%p8 bra 	$L__BB1_14;
+          // ptx:88  setp.eq.s16 	%p8, %rs1, 8;
+          // ptx:89  @%p8 bra 	$L__BB1_14;
           if ((bitfieldExtract(int(rs1), 0, 16)) == 8) {
-            // 93: clz.b32 	%r30, %r2;
-            // 94: shl.b32 	%r31, %r2, 5;
-            // 95: add.s32 	%r44, %r30, %r31;
+            // ptx:93  clz.b32 	%r30, %r2;
+            // ptx:94  shl.b32 	%r31, %r2, 5;
+            // ptx:95  add.s32 	%r44, %r30, %r31;
             r44 = uint(int(uint(31 - findMSB(r2))) + int(r2 << 5u));
-            // 96: bra.uni 	$L__BB1_27;
+            // ptx:96  bra.uni 	$L__BB1_27;
           } else {
-            // 90: bra.uni 	$L__BB1_27;
+            // ptx:90  bra.uni 	$L__BB1_27;
           }
         }
       }
     }
   } else {
-    // 61: setp.gt.s16 	%p9, %rs1, 2;
-    // 62: @%p9 bra 	$L__BB1_6;
+    // ptx:61  setp.gt.s16 	%p9, %rs1, 2;
+    // ptx:62  @%p9 bra 	$L__BB1_6;
     if ((bitfieldExtract(int(rs1), 0, 16)) > 2) {
-      // 99: setp.eq.s16 	%p10, %rs1, 3;
-      // 100: @%p10 bra 	$L__BB1_24;
+      // ptx:99  setp.eq.s16 	%p10, %rs1, 3;
+      // ptx:100  @%p10 bra 	$L__BB1_24;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
-        // 150: brev.b32 	%r44, %r2;
+        // ptx:150  brev.b32 	%r44, %r2;
         r44 = bitfieldReverse(r2);
-        // 151: bra.uni 	$L__BB1_27;
+        // ptx:151  bra.uni 	$L__BB1_27;
       } else {
-        // 102: setp.eq.s16 	%p11, %rs1, 4;
-        // 103: @%p11 bra 	$L__BB1_23;
+        // ptx:102  setp.eq.s16 	%p11, %rs1, 4;
+        // ptx:103  @%p11 bra 	$L__BB1_23;
         if ((bitfieldExtract(int(rs1), 0, 16)) == 4) {
-          // 157: st.param.b32 	[param0+0], %r2;
+          // ptx:157  st.param.b32 	[param0+0], %r2;
           p2g_stl32(0u, r2);
-          // 159: call.uni (retval0), 
-          // 21: ld.param.u32 	%r1, [_Z17never_inlined_mixj_param_0];
+          // ptx:159  call.uni (retval0), 
+          // ptx:21  ld.param.u32 	%r1, [_Z17never_inlined_mixj_param_0];
           uint r1_1 = p2g_ldl32(0u);
-          // 22: mul.lo.s32 	%r2, %r1, -1640531527;
-          // 23: shr.u32 	%r3, %r1, 15;
-          // 24: xor.b32  	%r4, %r2, %r3;
-          // 25: st.param.b32 	[func_retval0+0], %r4;
+          // ptx:22  mul.lo.s32 	%r2, %r1, -1640531527;
+          // ptx:23  shr.u32 	%r3, %r1, 15;
+          // ptx:24  xor.b32  	%r4, %r2, %r3;
+          // ptx:25  st.param.b32 	[func_retval0+0], %r4;
           p2g_stl32(4u, (uint(int(r1_1) * -1640531527) ^ (r1_1 >> 15u)));
-          // 26: ret;
-          // 164: ld.param.b32 	%r44, [retval0+0];
+          // ptx:26  ret;
+          // ptx:164  ld.param.b32 	%r44, [retval0+0];
           r44 = p2g_ldl32(4u);
-          // 166: bra.uni 	$L__BB1_27;
+          // ptx:166  bra.uni 	$L__BB1_27;
         } else {
-          // 105: setp.eq.s16 	%p12, %rs1, 5;
-          // 106: @%p12 bra 	$L__BB1_9;
+          // ptx:105  setp.eq.s16 	%p12, %rs1, 5;
+          // ptx:106  @%p12 bra 	$L__BB1_9;
           if ((bitfieldExtract(int(rs1), 0, 16)) == 5) {
-            // 110: shr.u32 	%r44, %r2, 3;
+            // ptx:110  shr.u32 	%r44, %r2, 3;
             r44 = r2 >> 3u;
-            // 111: bra.uni 	$L__BB1_27;
+            // ptx:111  bra.uni 	$L__BB1_27;
           } else {
-            // 107: bra.uni 	$L__BB1_27;
+            // ptx:107  bra.uni 	$L__BB1_27;
           }
         }
       }
     } else {
-      // 64: setp.eq.s16 	%p13, %rs1, 0;
-      // 65: @%p13 bra 	$L__BB1_26;
+      // ptx:64  setp.eq.s16 	%p13, %rs1, 0;
+      // ptx:65  @%p13 bra 	$L__BB1_26;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
-        // 127: add.s32 	%r44, %r2, 17;
+        // ptx:127  add.s32 	%r44, %r2, 17;
         r44 = uint(int(r2) + 17);
-        // 128: bra.uni 	$L__BB1_27;
+        // ptx:128  bra.uni 	$L__BB1_27;
       } else {
-        // 67: setp.eq.s16 	%p14, %rs1, 1;
-        // 68: @%p14 bra 	$L__BB1_25;
+        // ptx:67  setp.eq.s16 	%p14, %rs1, 1;
+        // ptx:68  @%p14 bra 	$L__BB1_25;
         if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
-          // 131: mul.lo.s32 	%r44, %r2, 3;
+          // ptx:131  mul.lo.s32 	%r44, %r2, 3;
           r44 = uint(int(r2) * 3);
-          // 132: bra.uni 	$L__BB1_27;
+          // ptx:132  bra.uni 	$L__BB1_27;
         } else {
-          // 70: setp.eq.s16 	%p15, %rs1, 2;
-          // 71: @%p15 bra 	$L__BB1_5;
+          // ptx:70  setp.eq.s16 	%p15, %rs1, 2;
+          // ptx:71  @%p15 bra 	$L__BB1_5;
           if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
-            // 75: xor.b32  	%r44, %r2, -1515870811;
+            // ptx:75  xor.b32  	%r44, %r2, -1515870811;
             r44 = r2 ^ 0xA5A5A5A5u;
-            // 76: bra.uni 	$L__BB1_27;
+            // ptx:76  bra.uni 	$L__BB1_27;
           } else {
-            // 72: bra.uni 	$L__BB1_27;
+            // ptx:72  bra.uni 	$L__BB1_27;
           }
         }
       }
     }
   }
-  // 193: shr.u32 	%r16, %r2, 24;
+  // ptx:193  shr.u32 	%r16, %r2, 24;
   uint r16 = r2 >> 24u;
-  // 194: cvt.u16.u32 	%rs2, %r16;
+  // ptx:194  cvt.u16.u32 	%rs2, %r16;
   uint64_t t5 = uint64_t(r16);
   uint rs2 = (uint(uint64_t(t5)) & 65535u);
-  // 195: mov.u32 	%r45, 1;
+  // ptx:195  mov.u32 	%r45, 1;
   uint r45 = 1u;
-  // 196: setp.gt.s16 	%p16, %rs2, 149;
-  // 197: @%p16 bra 	$L__BB1_32;
+  // ptx:196  setp.gt.s16 	%p16, %rs2, 149;
+  // ptx:197  @%p16 bra 	$L__BB1_32;
   if ((bitfieldExtract(int(rs2), 0, 16)) > 149) {
-    // 214: setp.eq.s16 	%p17, %rs2, 150;
-    // 215: @%p17 bra 	$L__BB1_37;
+    // ptx:214  setp.eq.s16 	%p17, %rs2, 150;
+    // ptx:215  @%p17 bra 	$L__BB1_37;
     if ((bitfieldExtract(int(rs2), 0, 16)) == 150) {
-      // 231: mov.u32 	%r45, 4;
+      // ptx:231  mov.u32 	%r45, 4;
       r45 = 4u;
-      // 232: bra.uni 	$L__BB1_40;
+      // ptx:232  bra.uni 	$L__BB1_40;
       p2g_sv0 = 22;
     } else {
-      // 217: setp.eq.s16 	%p18, %rs2, 201;
-      // 218: @%p18 bra 	$L__BB1_36;
+      // ptx:217  setp.eq.s16 	%p18, %rs2, 201;
+      // ptx:218  @%p18 bra 	$L__BB1_36;
       if ((bitfieldExtract(int(rs2), 0, 16)) == 201) {
-        // 235: mov.u32 	%r45, 5;
+        // ptx:235  mov.u32 	%r45, 5;
         r45 = 5u;
-        // 236: bra.uni 	$L__BB1_40;
+        // ptx:236  bra.uni 	$L__BB1_40;
         p2g_sv0 = 22;
       } else {
-        // 220: setp.ne.s16 	%p19, %rs2, 255;
-        // 221: @%p19 bra 	$L__BB1_39;
+        // ptx:220  setp.ne.s16 	%p19, %rs2, 255;
+        // ptx:221  @%p19 bra 	$L__BB1_39;
         if ((bitfieldExtract(int(rs2), 0, 16)) != 255) {
           p2g_sv0 = 21;
         } else {
-          // 223: mov.u32 	%r45, 6;
+          // ptx:223  mov.u32 	%r45, 6;
           r45 = 6u;
-          // 224: bra.uni 	$L__BB1_40;
+          // ptx:224  bra.uni 	$L__BB1_40;
           p2g_sv0 = 22;
         }
       }
     }
   } else {
-    // 199: setp.eq.s16 	%p20, %rs2, 3;
-    // 200: @%p20 bra 	$L__BB1_40;
+    // ptx:199  setp.eq.s16 	%p20, %rs2, 3;
+    // ptx:200  @%p20 bra 	$L__BB1_40;
     if ((bitfieldExtract(int(rs2), 0, 16)) == 3) {
       p2g_sv0 = 22;
     } else {
-      // 202: setp.eq.s16 	%p21, %rs2, 40;
-      // 203: @%p21 bra 	$L__BB1_38;
+      // ptx:202  setp.eq.s16 	%p21, %rs2, 40;
+      // ptx:203  @%p21 bra 	$L__BB1_38;
       if ((bitfieldExtract(int(rs2), 0, 16)) == 40) {
-        // 227: mov.u32 	%r45, 2;
+        // ptx:227  mov.u32 	%r45, 2;
         r45 = 2u;
-        // 228: bra.uni 	$L__BB1_40;
+        // ptx:228  bra.uni 	$L__BB1_40;
         p2g_sv0 = 22;
       } else {
-        // 205: setp.eq.s16 	%p22, %rs2, 77;
-        // 206: @%p22 bra 	$L__BB1_31;
+        // ptx:205  setp.eq.s16 	%p22, %rs2, 77;
+        // ptx:206  @%p22 bra 	$L__BB1_31;
         if ((bitfieldExtract(int(rs2), 0, 16)) == 77) {
-          // 210: mov.u32 	%r45, 3;
+          // ptx:210  mov.u32 	%r45, 3;
           r45 = 3u;
-          // 211: bra.uni 	$L__BB1_40;
+          // ptx:211  bra.uni 	$L__BB1_40;
           p2g_sv0 = 22;
         } else {
-          // 207: bra.uni 	$L__BB1_39;
+          // ptx:207  bra.uni 	$L__BB1_39;
           p2g_sv0 = 21;
         }
       }
     }
   }
   if (p2g_sv0 == 21) {
-    // 239: and.b32  	%r45, %r16, 15;
+    // ptx:239  and.b32  	%r45, %r16, 15;
     r45 = r16 & 15u;
   }
-  // 242: shl.b32 	%r43, %r1, 1;
-  // 243: cvta.to.global.u64 	%rd12, %rd1;
-  // 244: mul.wide.u32 	%rd13, %r43, 4;
-  // 245: add.s64 	%rd14, %rd12, %rd13;
+  // ptx:242  shl.b32 	%r43, %r1, 1;
+  // ptx:243  cvta.to.global.u64 	%rd12, %rd1;
+  // ptx:244  mul.wide.u32 	%rd13, %r43, 4;
+  // ptx:245  add.s64 	%rd14, %rd12, %rd13;
   uint64_t rd14 = uint64_t(int64_t(rd1) + int64_t(uint64_t(r1 << 1u) * uint64_t(4u)));
-  // 246: st.global.u32 	[%rd14], %r44;
+  // ptx:246  st.global.u32 	[%rd14], %r44;
   P2GU32(rd14).v = r44;
-  // 247: st.global.u32 	[%rd14+4], %r45;
+  // ptx:247  st.global.u32 	[%rd14+4], %r45;
   P2GU32((rd14 + 4ul)).v = r45;
-  // 248: ret;
+  // ptx:248  ret;
   return;
 }

@@ -165,215 +165,215 @@ void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // mma_bf16_f32_k16_param_0
   int p2g_sv0 = 0;
-  // 25: ld.param.u64 	%rd1, [mma_bf16_f32_k16_param_0];
+  // ptx:25  ld.param.u64 	%rd1, [mma_bf16_f32_k16_param_0];
   uint64_t rd1 = p0_u64;
-  // 26: mov.u32 	%r327, %ctaid.x;
-  // 27: mov.u32 	%r328, %ntid.x;
-  // 28: mov.u32 	%r329, %tid.x;
+  // ptx:26  mov.u32 	%r327, %ctaid.x;
+  // ptx:27  mov.u32 	%r328, %ntid.x;
+  // ptx:28  mov.u32 	%r329, %tid.x;
   uint r329 = gl_LocalInvocationID.x;
-  // 29: mad.lo.s32 	%r330, %r327, %r328, %r329;
-  // 30: shr.u32 	%r1, %r330, 5;
+  // ptx:29  mad.lo.s32 	%r330, %r327, %r328, %r329;
+  // ptx:30  shr.u32 	%r1, %r330, 5;
   uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r329)) >> 5u;
-  // 31: and.b32  	%r331, %r329, 31;
-  // 32: shr.u32 	%r2, %r331, 2;
+  // ptx:31  and.b32  	%r331, %r329, 31;
+  // ptx:32  shr.u32 	%r2, %r331, 2;
   uint r2 = (r329 & 31u) >> 2u;
-  // 33: and.b32  	%r3, %r329, 3;
+  // ptx:33  and.b32  	%r3, %r329, 3;
   uint r3 = r329 & 3u;
-  // 34: mul.wide.u32 	%rd2, %r1, -1431655765;
-  // 35: shr.u64 	%rd3, %rd2, 34;
-  // 36: cvt.u32.u64 	%r332, %rd3;
+  // ptx:34  mul.wide.u32 	%rd2, %r1, -1431655765;
+  // ptx:35  shr.u64 	%rd3, %rd2, 34;
+  // ptx:36  cvt.u32.u64 	%r332, %rd3;
   uint64_t t1 = uint64_t((uint64_t(r1) * uint64_t(0xAAAAAAABu)) >> 34u);
-  // 37: mul.lo.s32 	%r333, %r332, 6;
-  // 38: sub.s32 	%r4, %r1, %r333;
+  // ptx:37  mul.lo.s32 	%r333, %r332, 6;
+  // ptx:38  sub.s32 	%r4, %r1, %r333;
   uint r4 = uint(int(r1) - int(uint(int(uint(uint64_t(t1))) * 6)));
-  // 39: shl.b32 	%r334, %r329, 1;
-  // 40: and.b32  	%r5, %r334, 6;
+  // ptx:39  shl.b32 	%r334, %r329, 1;
+  // ptx:40  and.b32  	%r5, %r334, 6;
   uint r5 = (r329 << 1u) & 6u;
-  // 41: mul.lo.s32 	%r6, %r1, -1640531527;
+  // ptx:41  mul.lo.s32 	%r6, %r1, -1640531527;
   uint r6 = uint(int(r1) * -1640531527);
-  // 42: add.s32 	%r7, %r5, 5377319;
+  // ptx:42  add.s32 	%r7, %r5, 5377319;
   uint r7 = uint(int(r5) + 5377319);
-  // 43: cvt.u16.u32 	%rs1, %r4;
+  // ptx:43  cvt.u16.u32 	%rs1, %r4;
   uint64_t t2 = uint64_t(r4);
   uint rs1 = (uint(uint64_t(t2)) & 65535u);
-  // 44: shl.b32 	%r8, %r2, 6;
+  // ptx:44  shl.b32 	%r8, %r2, 6;
   uint r8 = r2 << 6u;
-  // 45: add.s32 	%r335, %r7, %r8;
-  // 46: xor.b32  	%r336, %r335, 82;
-  // 47: mul.lo.s32 	%r337, %r336, 2146121005;
+  // ptx:45  add.s32 	%r335, %r7, %r8;
+  // ptx:46  xor.b32  	%r336, %r335, 82;
+  // ptx:47  mul.lo.s32 	%r337, %r336, 2146121005;
   uint r337 = uint(int(uint(int(r7) + int(r8)) ^ 82u) * 2146121005);
-  // 48: shr.u32 	%r338, %r337, 15;
-  // 49: xor.b32  	%r339, %r338, %r337;
-  // 50: mul.lo.s32 	%r340, %r339, -2073254261;
+  // ptx:48  shr.u32 	%r338, %r337, 15;
+  // ptx:49  xor.b32  	%r339, %r338, %r337;
+  // ptx:50  mul.lo.s32 	%r340, %r339, -2073254261;
   uint r340 = uint(int((r337 >> 15u) ^ r337) * -2073254261);
-  // 51: shr.u32 	%r341, %r340, 16;
-  // 52: xor.b32  	%r342, %r340, %r6;
+  // ptx:51  shr.u32 	%r341, %r340, 16;
+  // ptx:52  xor.b32  	%r342, %r340, %r6;
   uint r342 = r340 ^ r6;
-  // 53: xor.b32  	%r343, %r342, %r341;
-  // 54: shr.u32 	%r344, %r342, 16;
-  // 55: xor.b32  	%r345, %r343, %r344;
-  // 56: mul.lo.s32 	%r346, %r345, 2146121005;
+  // ptx:53  xor.b32  	%r343, %r342, %r341;
+  // ptx:54  shr.u32 	%r344, %r342, 16;
+  // ptx:55  xor.b32  	%r345, %r343, %r344;
+  // ptx:56  mul.lo.s32 	%r346, %r345, 2146121005;
   uint r346 = uint(int((r342 ^ (r340 >> 16u)) ^ (r342 >> 16u)) * 2146121005);
-  // 57: shr.u32 	%r347, %r346, 15;
-  // 58: xor.b32  	%r348, %r347, %r346;
-  // 59: mul.lo.s32 	%r349, %r348, -2073254261;
+  // ptx:57  shr.u32 	%r347, %r346, 15;
+  // ptx:58  xor.b32  	%r348, %r347, %r346;
+  // ptx:59  mul.lo.s32 	%r349, %r348, -2073254261;
   uint r349 = uint(int((r346 >> 15u) ^ r346) * -2073254261);
-  // 60: shr.u32 	%r350, %r349, 16;
-  // 61: xor.b32  	%r351, %r350, %r349;
+  // ptx:60  shr.u32 	%r350, %r349, 16;
+  // ptx:61  xor.b32  	%r351, %r350, %r349;
   uint r351 = (r349 >> 16u) ^ r349;
-  // 62: xor.b32  	%r352, %r351, -1515870811;
+  // ptx:62  xor.b32  	%r352, %r351, -1515870811;
   uint r352 = r351 ^ 0xA5A5A5A5u;
-  // 63: shr.u32 	%r353, %r352, 16;
-  // 64: xor.b32  	%r354, %r353, %r352;
-  // 65: mul.lo.s32 	%r355, %r354, 2146121005;
+  // ptx:63  shr.u32 	%r353, %r352, 16;
+  // ptx:64  xor.b32  	%r354, %r353, %r352;
+  // ptx:65  mul.lo.s32 	%r355, %r354, 2146121005;
   uint r355 = uint(int((r352 >> 16u) ^ r352) * 2146121005);
-  // 66: shr.u32 	%r356, %r355, 15;
-  // 67: xor.b32  	%r357, %r356, %r355;
-  // 68: mul.lo.s32 	%r358, %r357, -2073254261;
+  // ptx:66  shr.u32 	%r356, %r355, 15;
+  // ptx:67  xor.b32  	%r357, %r356, %r355;
+  // ptx:68  mul.lo.s32 	%r358, %r357, -2073254261;
   uint r358 = uint(int((r355 >> 15u) ^ r355) * -2073254261);
-  // 69: shr.u32 	%r359, %r358, 16;
-  // 70: xor.b32  	%r1549, %r359, %r358;
+  // ptx:69  shr.u32 	%r359, %r358, 16;
+  // ptx:70  xor.b32  	%r1549, %r359, %r358;
   uint r1549 = (r358 >> 16u) ^ r358;
-  // 71: shl.b32 	%r10, %r351, 31;
+  // ptx:71  shl.b32 	%r10, %r351, 31;
   uint r10 = r351 << 31u;
-  // 72: shr.u32 	%r360, %r351, 1;
-  // 73: and.b32  	%r11, %r360, 8388607;
+  // ptx:72  shr.u32 	%r360, %r351, 1;
+  // ptx:73  and.b32  	%r11, %r360, 8388607;
   uint r11 = (r351 >> 1u) & 0x007FFFFFu;
-  // 74: setp.gt.s16 	%p1, %rs1, 1;
-  // 75: @%p1 bra 	$L__BB0_4;
+  // ptx:74  setp.gt.s16 	%p1, %rs1, 1;
+  // ptx:75  @%p1 bra 	$L__BB0_4;
   if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
-    // 79: setp.eq.s16 	%p2, %rs1, 2;
-    // 80: @%p2 bra 	$L__BB0_26;
+    // ptx:79  setp.eq.s16 	%p2, %rs1, 2;
+    // ptx:80  @%p2 bra 	$L__BB0_26;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       p2g_sv0 = 10;
     } else {
-      // 82: setp.eq.s16 	%p3, %rs1, 3;
-      // 83: @%p3 bra 	$L__BB0_10;
+      // ptx:82  setp.eq.s16 	%p3, %rs1, 3;
+      // ptx:83  @%p3 bra 	$L__BB0_10;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
-        // 124: mul.wide.u32 	%rd6, %r1549, -858993459;
-        // 125: shr.u64 	%rd7, %rd6, 34;
-        // 126: cvt.u32.u64 	%r366, %rd7;
+        // ptx:124  mul.wide.u32 	%rd6, %r1549, -858993459;
+        // ptx:125  shr.u64 	%rd7, %rd6, 34;
+        // ptx:126  cvt.u32.u64 	%r366, %rd7;
         uint64_t t3 = uint64_t((uint64_t(r1549) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 127: mul.lo.s32 	%r367, %r366, 5;
-        // 128: sub.s32 	%r15, %r1549, %r367;
+        // ptx:127  mul.lo.s32 	%r367, %r366, 5;
+        // ptx:128  sub.s32 	%r15, %r1549, %r367;
         uint r15 = uint(int(r1549) - int(uint(int(uint(uint64_t(t3))) * 5)));
-        // 129: setp.eq.s32 	%p11, %r15, 0;
-        // 130: @%p11 bra 	$L__BB0_12;
+        // ptx:129  setp.eq.s32 	%p11, %r15, 0;
+        // ptx:130  @%p11 bra 	$L__BB0_12;
         if (int(r15) == 0) {
-          // 2313: shr.u32 	%r368, %r1549, 8;
+          // ptx:2313  shr.u32 	%r368, %r1549, 8;
           uint r368 = r1549 >> 8u;
-          // 2314: mul.wide.u32 	%rd8, %r368, -1431655765;
-          // 2315: shr.u64 	%rd9, %rd8, 34;
-          // 2316: cvt.u32.u64 	%r369, %rd9;
+          // ptx:2314  mul.wide.u32 	%rd8, %r368, -1431655765;
+          // ptx:2315  shr.u64 	%rd9, %rd8, 34;
+          // ptx:2316  cvt.u32.u64 	%r369, %rd9;
           uint64_t t4 = uint64_t((uint64_t(r368) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 2317: mul.lo.s32 	%r370, %r369, 6;
-          // 2318: sub.s32 	%r371, %r368, %r370;
-          // 2319: cvt.u16.u32 	%rs3, %r371;
+          // ptx:2317  mul.lo.s32 	%r370, %r369, 6;
+          // ptx:2318  sub.s32 	%r371, %r368, %r370;
+          // ptx:2319  cvt.u16.u32 	%rs3, %r371;
           uint64_t t5 = uint64_t(uint(int(r368) - int(uint(int(uint(uint64_t(t4))) * 6))));
           uint rs3 = (uint(uint64_t(t5)) & 65535u);
-          // 2320: setp.gt.s16 	%p12, %rs3, 1;
-          // 2321: @%p12 bra 	$L__BB0_16;
+          // ptx:2320  setp.gt.s16 	%p12, %rs3, 1;
+          // ptx:2321  @%p12 bra 	$L__BB0_16;
           if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
-            // 2325: setp.eq.s16 	%p13, %rs3, 2;
-            // 2326: @%p13 bra 	$L__BB0_21;
+            // ptx:2325  setp.eq.s16 	%p13, %rs3, 2;
+            // ptx:2326  @%p13 bra 	$L__BB0_21;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
-              // 2909: shr.u32 	%r373, %r1549, 12;
-              // 2910: and.b32  	%r374, %r373, 1;
-              // 2911: or.b32  	%r375, %r10, %r374;
+              // ptx:2909  shr.u32 	%r373, %r1549, 12;
+              // ptx:2910  and.b32  	%r374, %r373, 1;
+              // ptx:2911  or.b32  	%r375, %r10, %r374;
               uint r375 = r10 | ((r1549 >> 12u) & 1u);
-              // 2912: or.b32  	%r1549, %r375, 2143289344;
+              // ptx:2912  or.b32  	%r1549, %r375, 2143289344;
               r1549 = r375 | 0x7FC00000u;
-              // 2913: bra.uni 	$L__BB0_26;
+              // ptx:2913  bra.uni 	$L__BB0_26;
               p2g_sv0 = 10;
             } else {
-              // 2328: setp.eq.s16 	%p14, %rs3, 3;
-              // 2329: @%p14 bra 	$L__BB0_20;
+              // ptx:2328  setp.eq.s16 	%p14, %rs3, 3;
+              // ptx:2329  @%p14 bra 	$L__BB0_20;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
-                // 2916: setp.eq.s32 	%p18, %r11, 0;
-                // 2917: selp.b32 	%r372, 1, %r11, %p18;
-                // 2918: or.b32  	%r1549, %r372, %r10;
+                // ptx:2916  setp.eq.s32 	%p18, %r11, 0;
+                // ptx:2917  selp.b32 	%r372, 1, %r11, %p18;
+                // ptx:2918  or.b32  	%r1549, %r372, %r10;
                 r1549 = ((int(r11) == 0) ? 1u : r11) | r10;
-                // 2919: bra.uni 	$L__BB0_26;
+                // ptx:2919  bra.uni 	$L__BB0_26;
                 p2g_sv0 = 10;
               } else {
-                // 2331: setp.ne.s16 	%p15, %rs3, 4;
-                // 2332: @%p15 bra 	$L__BB0_22;
+                // ptx:2331  setp.ne.s16 	%p15, %rs3, 4;
+                // ptx:2332  @%p15 bra 	$L__BB0_22;
                 if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 245;
                 } else {
-                  // 2334: or.b32  	%r1549, %r10, 2139095039;
+                  // ptx:2334  or.b32  	%r1549, %r10, 2139095039;
                   r1549 = r10 | 0x7F7FFFFFu;
-                  // 2335: bra.uni 	$L__BB0_26;
+                  // ptx:2335  bra.uni 	$L__BB0_26;
                   p2g_sv0 = 10;
                 }
               }
             }
           } else {
-            // 2322: bra.uni 	$L__BB0_13;
-            // 2713: setp.eq.s16 	%p16, %rs3, 0;
-            // 2714: mov.u32 	%r1549, %r10;
+            // ptx:2322  bra.uni 	$L__BB0_13;
+            // ptx:2713  setp.eq.s16 	%p16, %rs3, 0;
+            // ptx:2714  mov.u32 	%r1549, %r10;
             r1549 = r10;
-            // 2715: @%p16 bra 	$L__BB0_26;
+            // ptx:2715  @%p16 bra 	$L__BB0_26;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 10;
             } else {
-              // 2717: setp.eq.s16 	%p17, %rs3, 1;
-              // 2718: @%p17 bra 	$L__BB0_15;
+              // ptx:2717  setp.eq.s16 	%p17, %rs3, 1;
+              // ptx:2718  @%p17 bra 	$L__BB0_15;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
-                // 2722: or.b32  	%r1549, %r10, 2139095040;
+                // ptx:2722  or.b32  	%r1549, %r10, 2139095040;
                 r1549 = r10 | 0x7F800000u;
-                // 2723: bra.uni 	$L__BB0_26;
+                // ptx:2723  bra.uni 	$L__BB0_26;
                 p2g_sv0 = 10;
               } else {
-                // 2719: bra.uni 	$L__BB0_22;
+                // ptx:2719  bra.uni 	$L__BB0_22;
                 p2g_sv0 = 245;
               }
             }
           }
           if (p2g_sv0 == 245) {
-            // 2961: or.b32  	%r376, %r10, %r11;
-            // 2962: or.b32  	%r1549, %r376, 8388608;
+            // ptx:2961  or.b32  	%r376, %r10, %r11;
+            // ptx:2962  or.b32  	%r1549, %r376, 8388608;
             r1549 = (r10 | r11) | 0x00800000u;
-            // 2963: bra.uni 	$L__BB0_26;
+            // ptx:2963  bra.uni 	$L__BB0_26;
             p2g_sv0 = 10;
           }
         } else {
-          // 132: add.s32 	%r1548, %r15, 125;
+          // ptx:132  add.s32 	%r1548, %r15, 125;
           r1548 = uint(int(r15) + 125);
-          // 133: bra.uni 	$L__BB0_25;
+          // ptx:133  bra.uni 	$L__BB0_25;
           p2g_sv0 = 9;
         }
       } else {
-        // 85: setp.ne.s16 	%p4, %rs1, 5;
-        // 86: @%p4 bra 	$L__BB0_24;
+        // ptx:85  setp.ne.s16 	%p4, %rs1, 5;
+        // ptx:86  @%p4 bra 	$L__BB0_24;
         if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 7;
         } else {
-          // 88: and.b32  	%r361, %r1549, 1;
-          // 89: setp.eq.b32 	%p7, %r361, 1;
-          // 90: mov.pred 	%p8, 0;
-          // 91: xor.pred  	%p9, %p7, %p8;
-          // 92: not.pred 	%p10, %p9;
-          // 93: shr.u32 	%r362, %r1549, 1;
+          // ptx:88  and.b32  	%r361, %r1549, 1;
+          // ptx:89  setp.eq.b32 	%p7, %r361, 1;
+          // ptx:90  mov.pred 	%p8, 0;
+          // ptx:91  xor.pred  	%p9, %p7, %p8;
+          // ptx:92  not.pred 	%p10, %p9;
+          // ptx:93  shr.u32 	%r362, %r1549, 1;
           uint r362 = r1549 >> 1u;
-          // 94: mul.wide.u32 	%rd4, %r362, -858993459;
-          // 95: shr.u64 	%rd5, %rd4, 36;
-          // 96: cvt.u32.u64 	%r363, %rd5;
+          // ptx:94  mul.wide.u32 	%rd4, %r362, -858993459;
+          // ptx:95  shr.u64 	%rd5, %rd4, 36;
+          // ptx:96  cvt.u32.u64 	%r363, %rd5;
           uint64_t t6;
           t6 = uint64_t((uint64_t(r362) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 97: mul.lo.s32 	%r364, %r363, 20;
-          // 98: sub.s32 	%r12, %r362, %r364;
+          // ptx:97  mul.lo.s32 	%r364, %r363, 20;
+          // ptx:98  sub.s32 	%r12, %r362, %r364;
           uint r12 = uint(int(r362) - int(uint(int(uint(uint64_t(t6))) * 20)));
-          // 99: @%p10 bra 	$L__BB0_9;
+          // ptx:99  @%p10 bra 	$L__BB0_9;
           if (!(((r1549 & 1u) == 1u) ^^ false)) {
-            // 103: mov.u32 	%r365, 119;
-            // 104: sub.s32 	%r1548, %r365, %r12;
+            // ptx:103  mov.u32 	%r365, 119;
+            // ptx:104  sub.s32 	%r1548, %r365, %r12;
             r1548 = uint(int(119u) - int(r12));
-            // 105: bra.uni 	$L__BB0_25;
+            // ptx:105  bra.uni 	$L__BB0_25;
             p2g_sv0 = 9;
           } else {
-            // 100: bra.uni 	$L__BB0_8;
-            // 158: add.s32 	%r1548, %r12, 131;
+            // ptx:100  bra.uni 	$L__BB0_8;
+            // ptx:158  add.s32 	%r1548, %r12, 131;
             r1548 = uint(int(r12) + 131);
             p2g_sv0 = 9;
           }
@@ -381,244 +381,244 @@ void main() {
       }
     }
   } else {
-    // 76: bra.uni 	$L__BB0_1;
-    // 108: setp.eq.s16 	%p5, %rs1, 0;
-    // 109: @%p5 bra 	$L__BB0_23;
+    // ptx:76  bra.uni 	$L__BB0_1;
+    // ptx:108  setp.eq.s16 	%p5, %rs1, 0;
+    // ptx:109  @%p5 bra 	$L__BB0_23;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
-      // 136: mul.wide.u32 	%rd12, %r1549, 613566757;
-      // 137: shr.u64 	%rd13, %rd12, 32;
-      // 138: cvt.u32.u64 	%r379, %rd13;
+      // ptx:136  mul.wide.u32 	%rd12, %r1549, 613566757;
+      // ptx:137  shr.u64 	%rd13, %rd12, 32;
+      // ptx:138  cvt.u32.u64 	%r379, %rd13;
       uint64_t t7 = uint64_t((uint64_t(r1549) * uint64_t(0x24924925u)) >> 32u);
       uint r379 = uint(uint64_t(t7));
-      // 139: sub.s32 	%r380, %r1549, %r379;
-      // 140: shr.u32 	%r381, %r380, 1;
-      // 141: add.s32 	%r382, %r381, %r379;
-      // 142: shr.u32 	%r383, %r382, 2;
-      // 143: mul.lo.s32 	%r384, %r383, 7;
+      // ptx:139  sub.s32 	%r380, %r1549, %r379;
+      // ptx:140  shr.u32 	%r381, %r380, 1;
+      // ptx:141  add.s32 	%r382, %r381, %r379;
+      // ptx:142  shr.u32 	%r383, %r382, 2;
+      // ptx:143  mul.lo.s32 	%r384, %r383, 7;
       uint r384 = uint(int(uint(int(uint(int(r1549) - int(r379)) >> 1u) + int(r379)) >> 2u) * 7);
-      // 144: sub.s32 	%r385, %r1549, %r384;
-      // 145: add.s32 	%r1548, %r385, 124;
+      // ptx:144  sub.s32 	%r385, %r1549, %r384;
+      // ptx:145  add.s32 	%r1548, %r385, 124;
       r1548 = uint(int(uint(int(r1549) - int(r384))) + 124);
-      // 146: bra.uni 	$L__BB0_25;
+      // ptx:146  bra.uni 	$L__BB0_25;
       p2g_sv0 = 9;
     } else {
-      // 111: setp.eq.s16 	%p6, %rs1, 1;
-      // 112: @%p6 bra 	$L__BB0_3;
+      // ptx:111  setp.eq.s16 	%p6, %rs1, 1;
+      // ptx:112  @%p6 bra 	$L__BB0_3;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
-        // 116: mul.wide.u32 	%rd10, %r1549, -2139062143;
-        // 117: shr.u64 	%rd11, %rd10, 39;
-        // 118: cvt.u32.u64 	%r377, %rd11;
+        // ptx:116  mul.wide.u32 	%rd10, %r1549, -2139062143;
+        // ptx:117  shr.u64 	%rd11, %rd10, 39;
+        // ptx:118  cvt.u32.u64 	%r377, %rd11;
         uint64_t t8 = uint64_t((uint64_t(r1549) * uint64_t(0x80808081u)) >> 39u);
-        // 119: mul.lo.s32 	%r378, %r377, 255;
-        // 120: sub.s32 	%r1548, %r1549, %r378;
+        // ptx:119  mul.lo.s32 	%r378, %r377, 255;
+        // ptx:120  sub.s32 	%r1548, %r1549, %r378;
         r1548 = uint(int(r1549) - int(uint(int(uint(uint64_t(t8))) * 255)));
-        // 121: bra.uni 	$L__BB0_25;
+        // ptx:121  bra.uni 	$L__BB0_25;
         p2g_sv0 = 9;
       } else {
-        // 113: bra.uni 	$L__BB0_24;
+        // ptx:113  bra.uni 	$L__BB0_24;
         p2g_sv0 = 7;
       }
     }
   }
   if (p2g_sv0 == 7) {
-    // 149: mul.wide.u32 	%rd14, %r1549, -858993459;
-    // 150: shr.u64 	%rd15, %rd14, 34;
-    // 151: cvt.u32.u64 	%r386, %rd15;
+    // ptx:149  mul.wide.u32 	%rd14, %r1549, -858993459;
+    // ptx:150  shr.u64 	%rd15, %rd14, 34;
+    // ptx:151  cvt.u32.u64 	%r386, %rd15;
     uint64_t t9 = uint64_t((uint64_t(r1549) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 152: mul.lo.s32 	%r387, %r386, 5;
-    // 153: sub.s32 	%r388, %r1549, %r387;
-    // 154: add.s32 	%r1548, %r388, 125;
+    // ptx:152  mul.lo.s32 	%r387, %r386, 5;
+    // ptx:153  sub.s32 	%r388, %r1549, %r387;
+    // ptx:154  add.s32 	%r1548, %r388, 125;
     r1548 = uint(int(uint(int(r1549) - int(uint(int(uint(uint64_t(t9))) * 5)))) + 125);
-    // 155: bra.uni 	$L__BB0_25;
+    // ptx:155  bra.uni 	$L__BB0_25;
     p2g_sv0 = 9;
   }
   if (p2g_sv0 == 9) {
-    // 161: max.s32 	%r389, %r1548, 0;
-    // 162: shl.b32 	%r390, %r389, 23;
-    // 163: or.b32  	%r391, %r11, %r10;
-    // 164: or.b32  	%r1549, %r391, %r390;
+    // ptx:161  max.s32 	%r389, %r1548, 0;
+    // ptx:162  shl.b32 	%r390, %r389, 23;
+    // ptx:163  or.b32  	%r391, %r11, %r10;
+    // ptx:164  or.b32  	%r1549, %r391, %r390;
     r1549 = (r11 | r10) | (uint(max(int(r1548), 0)) << 23u);
   }
-  // 167: add.s32 	%r392, %r5, %r8;
+  // ptx:167  add.s32 	%r392, %r5, %r8;
   uint r392 = uint(int(r5) + int(r8));
-  // 168: add.s32 	%r393, %r392, 5377320;
-  // 169: xor.b32  	%r394, %r393, 82;
-  // 170: mul.lo.s32 	%r395, %r394, 2146121005;
+  // ptx:168  add.s32 	%r393, %r392, 5377320;
+  // ptx:169  xor.b32  	%r394, %r393, 82;
+  // ptx:170  mul.lo.s32 	%r395, %r394, 2146121005;
   uint r395 = uint(int(uint(int(r392) + 5377320) ^ 82u) * 2146121005);
-  // 171: shr.u32 	%r396, %r395, 15;
-  // 172: xor.b32  	%r397, %r396, %r395;
-  // 173: mul.lo.s32 	%r398, %r397, -2073254261;
+  // ptx:171  shr.u32 	%r396, %r395, 15;
+  // ptx:172  xor.b32  	%r397, %r396, %r395;
+  // ptx:173  mul.lo.s32 	%r398, %r397, -2073254261;
   uint r398 = uint(int((r395 >> 15u) ^ r395) * -2073254261);
-  // 174: shr.u32 	%r399, %r398, 16;
-  // 175: xor.b32  	%r400, %r398, %r6;
+  // ptx:174  shr.u32 	%r399, %r398, 16;
+  // ptx:175  xor.b32  	%r400, %r398, %r6;
   uint r400 = r398 ^ r6;
-  // 176: xor.b32  	%r401, %r400, %r399;
-  // 177: shr.u32 	%r402, %r400, 16;
-  // 178: xor.b32  	%r403, %r401, %r402;
-  // 179: mul.lo.s32 	%r404, %r403, 2146121005;
+  // ptx:176  xor.b32  	%r401, %r400, %r399;
+  // ptx:177  shr.u32 	%r402, %r400, 16;
+  // ptx:178  xor.b32  	%r403, %r401, %r402;
+  // ptx:179  mul.lo.s32 	%r404, %r403, 2146121005;
   uint r404 = uint(int((r400 ^ (r398 >> 16u)) ^ (r400 >> 16u)) * 2146121005);
-  // 180: shr.u32 	%r405, %r404, 15;
-  // 181: xor.b32  	%r406, %r405, %r404;
-  // 182: mul.lo.s32 	%r407, %r406, -2073254261;
+  // ptx:180  shr.u32 	%r405, %r404, 15;
+  // ptx:181  xor.b32  	%r406, %r405, %r404;
+  // ptx:182  mul.lo.s32 	%r407, %r406, -2073254261;
   uint r407 = uint(int((r404 >> 15u) ^ r404) * -2073254261);
-  // 183: shr.u32 	%r408, %r407, 16;
-  // 184: xor.b32  	%r409, %r408, %r407;
+  // ptx:183  shr.u32 	%r408, %r407, 16;
+  // ptx:184  xor.b32  	%r409, %r408, %r407;
   uint r409 = (r407 >> 16u) ^ r407;
-  // 185: xor.b32  	%r410, %r409, -1515870811;
+  // ptx:185  xor.b32  	%r410, %r409, -1515870811;
   uint r410 = r409 ^ 0xA5A5A5A5u;
-  // 186: shr.u32 	%r411, %r410, 16;
-  // 187: xor.b32  	%r412, %r411, %r410;
-  // 188: mul.lo.s32 	%r413, %r412, 2146121005;
+  // ptx:186  shr.u32 	%r411, %r410, 16;
+  // ptx:187  xor.b32  	%r412, %r411, %r410;
+  // ptx:188  mul.lo.s32 	%r413, %r412, 2146121005;
   uint r413 = uint(int((r410 >> 16u) ^ r410) * 2146121005);
-  // 189: shr.u32 	%r414, %r413, 15;
-  // 190: xor.b32  	%r415, %r414, %r413;
-  // 191: mul.lo.s32 	%r416, %r415, -2073254261;
+  // ptx:189  shr.u32 	%r414, %r413, 15;
+  // ptx:190  xor.b32  	%r415, %r414, %r413;
+  // ptx:191  mul.lo.s32 	%r416, %r415, -2073254261;
   uint r416 = uint(int((r413 >> 15u) ^ r413) * -2073254261);
-  // 192: shr.u32 	%r417, %r416, 16;
-  // 193: xor.b32  	%r1551, %r417, %r416;
+  // ptx:192  shr.u32 	%r417, %r416, 16;
+  // ptx:193  xor.b32  	%r1551, %r417, %r416;
   uint r1551 = (r416 >> 16u) ^ r416;
-  // 194: shl.b32 	%r29, %r409, 31;
+  // ptx:194  shl.b32 	%r29, %r409, 31;
   uint r29 = r409 << 31u;
-  // 195: shr.u32 	%r418, %r409, 1;
-  // 196: and.b32  	%r30, %r418, 8388607;
+  // ptx:195  shr.u32 	%r418, %r409, 1;
+  // ptx:196  and.b32  	%r30, %r418, 8388607;
   uint r30 = (r409 >> 1u) & 0x007FFFFFu;
-  // 197: and.b16  	%rs4, %rs1, 255;
+  // ptx:197  and.b16  	%rs4, %rs1, 255;
   uint rs4 = rs1 & 255u;
-  // 198: setp.gt.s16 	%p19, %rs4, 1;
+  // ptx:198  setp.gt.s16 	%p19, %rs4, 1;
   bool p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
-  // 199: @%p19 bra 	$L__BB0_30;
+  // ptx:199  @%p19 bra 	$L__BB0_30;
   if (p19) {
-    // 203: setp.eq.s16 	%p20, %rs4, 2;
-    // 204: @%p20 bra 	$L__BB0_52;
+    // ptx:203  setp.eq.s16 	%p20, %rs4, 2;
+    // ptx:204  @%p20 bra 	$L__BB0_52;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 20;
     } else {
-      // 206: setp.eq.s16 	%p21, %rs4, 3;
-      // 207: @%p21 bra 	$L__BB0_36;
+      // ptx:206  setp.eq.s16 	%p21, %rs4, 3;
+      // ptx:207  @%p21 bra 	$L__BB0_36;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-        // 248: mul.wide.u32 	%rd18, %r1551, -858993459;
-        // 249: shr.u64 	%rd19, %rd18, 34;
-        // 250: cvt.u32.u64 	%r424, %rd19;
+        // ptx:248  mul.wide.u32 	%rd18, %r1551, -858993459;
+        // ptx:249  shr.u64 	%rd19, %rd18, 34;
+        // ptx:250  cvt.u32.u64 	%r424, %rd19;
         uint64_t t10 = uint64_t((uint64_t(r1551) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 251: mul.lo.s32 	%r425, %r424, 5;
-        // 252: sub.s32 	%r34, %r1551, %r425;
+        // ptx:251  mul.lo.s32 	%r425, %r424, 5;
+        // ptx:252  sub.s32 	%r34, %r1551, %r425;
         uint r34 = uint(int(r1551) - int(uint(int(uint(uint64_t(t10))) * 5)));
-        // 253: setp.eq.s32 	%p29, %r34, 0;
-        // 254: @%p29 bra 	$L__BB0_38;
+        // ptx:253  setp.eq.s32 	%p29, %r34, 0;
+        // ptx:254  @%p29 bra 	$L__BB0_38;
         if (int(r34) == 0) {
-          // 2338: shr.u32 	%r426, %r1551, 8;
+          // ptx:2338  shr.u32 	%r426, %r1551, 8;
           uint r426 = r1551 >> 8u;
-          // 2339: mul.wide.u32 	%rd20, %r426, -1431655765;
-          // 2340: shr.u64 	%rd21, %rd20, 34;
-          // 2341: cvt.u32.u64 	%r427, %rd21;
+          // ptx:2339  mul.wide.u32 	%rd20, %r426, -1431655765;
+          // ptx:2340  shr.u64 	%rd21, %rd20, 34;
+          // ptx:2341  cvt.u32.u64 	%r427, %rd21;
           uint64_t t11 = uint64_t((uint64_t(r426) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 2342: mul.lo.s32 	%r428, %r427, 6;
-          // 2343: sub.s32 	%r429, %r426, %r428;
-          // 2344: cvt.u16.u32 	%rs5, %r429;
+          // ptx:2342  mul.lo.s32 	%r428, %r427, 6;
+          // ptx:2343  sub.s32 	%r429, %r426, %r428;
+          // ptx:2344  cvt.u16.u32 	%rs5, %r429;
           uint64_t t12 = uint64_t(uint(int(r426) - int(uint(int(uint(uint64_t(t11))) * 6))));
           uint rs5 = (uint(uint64_t(t12)) & 65535u);
-          // 2345: setp.gt.s16 	%p30, %rs5, 1;
-          // 2346: @%p30 bra 	$L__BB0_42;
+          // ptx:2345  setp.gt.s16 	%p30, %rs5, 1;
+          // ptx:2346  @%p30 bra 	$L__BB0_42;
           if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
-            // 2350: setp.eq.s16 	%p31, %rs5, 2;
-            // 2351: @%p31 bra 	$L__BB0_47;
+            // ptx:2350  setp.eq.s16 	%p31, %rs5, 2;
+            // ptx:2351  @%p31 bra 	$L__BB0_47;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
-              // 2922: shr.u32 	%r431, %r1551, 12;
-              // 2923: and.b32  	%r432, %r431, 1;
-              // 2924: or.b32  	%r433, %r29, %r432;
+              // ptx:2922  shr.u32 	%r431, %r1551, 12;
+              // ptx:2923  and.b32  	%r432, %r431, 1;
+              // ptx:2924  or.b32  	%r433, %r29, %r432;
               uint r433 = r29 | ((r1551 >> 12u) & 1u);
-              // 2925: or.b32  	%r1551, %r433, 2143289344;
+              // ptx:2925  or.b32  	%r1551, %r433, 2143289344;
               r1551 = r433 | 0x7FC00000u;
-              // 2926: bra.uni 	$L__BB0_52;
+              // ptx:2926  bra.uni 	$L__BB0_52;
               p2g_sv0 = 20;
             } else {
-              // 2353: setp.eq.s16 	%p32, %rs5, 3;
-              // 2354: @%p32 bra 	$L__BB0_46;
+              // ptx:2353  setp.eq.s16 	%p32, %rs5, 3;
+              // ptx:2354  @%p32 bra 	$L__BB0_46;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
-                // 2929: setp.eq.s32 	%p36, %r30, 0;
-                // 2930: selp.b32 	%r430, 1, %r30, %p36;
-                // 2931: or.b32  	%r1551, %r430, %r29;
+                // ptx:2929  setp.eq.s32 	%p36, %r30, 0;
+                // ptx:2930  selp.b32 	%r430, 1, %r30, %p36;
+                // ptx:2931  or.b32  	%r1551, %r430, %r29;
                 r1551 = ((int(r30) == 0) ? 1u : r30) | r29;
-                // 2932: bra.uni 	$L__BB0_52;
+                // ptx:2932  bra.uni 	$L__BB0_52;
                 p2g_sv0 = 20;
               } else {
-                // 2356: setp.ne.s16 	%p33, %rs5, 4;
-                // 2357: @%p33 bra 	$L__BB0_48;
+                // ptx:2356  setp.ne.s16 	%p33, %rs5, 4;
+                // ptx:2357  @%p33 bra 	$L__BB0_48;
                 if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 246;
                 } else {
-                  // 2359: or.b32  	%r1551, %r29, 2139095039;
+                  // ptx:2359  or.b32  	%r1551, %r29, 2139095039;
                   r1551 = r29 | 0x7F7FFFFFu;
-                  // 2360: bra.uni 	$L__BB0_52;
+                  // ptx:2360  bra.uni 	$L__BB0_52;
                   p2g_sv0 = 20;
                 }
               }
             }
           } else {
-            // 2347: bra.uni 	$L__BB0_39;
-            // 2726: setp.eq.s16 	%p34, %rs5, 0;
-            // 2727: mov.u32 	%r1551, %r29;
+            // ptx:2347  bra.uni 	$L__BB0_39;
+            // ptx:2726  setp.eq.s16 	%p34, %rs5, 0;
+            // ptx:2727  mov.u32 	%r1551, %r29;
             r1551 = r29;
-            // 2728: @%p34 bra 	$L__BB0_52;
+            // ptx:2728  @%p34 bra 	$L__BB0_52;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 20;
             } else {
-              // 2730: setp.eq.s16 	%p35, %rs5, 1;
-              // 2731: @%p35 bra 	$L__BB0_41;
+              // ptx:2730  setp.eq.s16 	%p35, %rs5, 1;
+              // ptx:2731  @%p35 bra 	$L__BB0_41;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
-                // 2735: or.b32  	%r1551, %r29, 2139095040;
+                // ptx:2735  or.b32  	%r1551, %r29, 2139095040;
                 r1551 = r29 | 0x7F800000u;
-                // 2736: bra.uni 	$L__BB0_52;
+                // ptx:2736  bra.uni 	$L__BB0_52;
                 p2g_sv0 = 20;
               } else {
-                // 2732: bra.uni 	$L__BB0_48;
+                // ptx:2732  bra.uni 	$L__BB0_48;
                 p2g_sv0 = 246;
               }
             }
           }
           if (p2g_sv0 == 246) {
-            // 2966: or.b32  	%r434, %r29, %r30;
-            // 2967: or.b32  	%r1551, %r434, 8388608;
+            // ptx:2966  or.b32  	%r434, %r29, %r30;
+            // ptx:2967  or.b32  	%r1551, %r434, 8388608;
             r1551 = (r29 | r30) | 0x00800000u;
-            // 2968: bra.uni 	$L__BB0_52;
+            // ptx:2968  bra.uni 	$L__BB0_52;
             p2g_sv0 = 20;
           }
         } else {
-          // 256: add.s32 	%r1550, %r34, 125;
+          // ptx:256  add.s32 	%r1550, %r34, 125;
           r1550 = uint(int(r34) + 125);
-          // 257: bra.uni 	$L__BB0_51;
+          // ptx:257  bra.uni 	$L__BB0_51;
           p2g_sv0 = 19;
         }
       } else {
-        // 209: setp.ne.s16 	%p22, %rs4, 5;
-        // 210: @%p22 bra 	$L__BB0_50;
+        // ptx:209  setp.ne.s16 	%p22, %rs4, 5;
+        // ptx:210  @%p22 bra 	$L__BB0_50;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 17;
         } else {
-          // 212: and.b32  	%r419, %r1551, 1;
-          // 213: setp.eq.b32 	%p25, %r419, 1;
-          // 214: mov.pred 	%p26, 0;
-          // 215: xor.pred  	%p27, %p25, %p26;
-          // 216: not.pred 	%p28, %p27;
-          // 217: shr.u32 	%r420, %r1551, 1;
+          // ptx:212  and.b32  	%r419, %r1551, 1;
+          // ptx:213  setp.eq.b32 	%p25, %r419, 1;
+          // ptx:214  mov.pred 	%p26, 0;
+          // ptx:215  xor.pred  	%p27, %p25, %p26;
+          // ptx:216  not.pred 	%p28, %p27;
+          // ptx:217  shr.u32 	%r420, %r1551, 1;
           uint r420 = r1551 >> 1u;
-          // 218: mul.wide.u32 	%rd16, %r420, -858993459;
-          // 219: shr.u64 	%rd17, %rd16, 36;
-          // 220: cvt.u32.u64 	%r421, %rd17;
+          // ptx:218  mul.wide.u32 	%rd16, %r420, -858993459;
+          // ptx:219  shr.u64 	%rd17, %rd16, 36;
+          // ptx:220  cvt.u32.u64 	%r421, %rd17;
           uint64_t t13 = uint64_t((uint64_t(r420) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 221: mul.lo.s32 	%r422, %r421, 20;
-          // 222: sub.s32 	%r31, %r420, %r422;
+          // ptx:221  mul.lo.s32 	%r422, %r421, 20;
+          // ptx:222  sub.s32 	%r31, %r420, %r422;
           uint r31 = uint(int(r420) - int(uint(int(uint(uint64_t(t13))) * 20)));
-          // 223: @%p28 bra 	$L__BB0_35;
+          // ptx:223  @%p28 bra 	$L__BB0_35;
           if (!(((r1551 & 1u) == 1u) ^^ false)) {
-            // 227: mov.u32 	%r423, 119;
-            // 228: sub.s32 	%r1550, %r423, %r31;
+            // ptx:227  mov.u32 	%r423, 119;
+            // ptx:228  sub.s32 	%r1550, %r423, %r31;
             r1550 = uint(int(119u) - int(r31));
-            // 229: bra.uni 	$L__BB0_51;
+            // ptx:229  bra.uni 	$L__BB0_51;
             p2g_sv0 = 19;
           } else {
-            // 224: bra.uni 	$L__BB0_34;
-            // 282: add.s32 	%r1550, %r31, 131;
+            // ptx:224  bra.uni 	$L__BB0_34;
+            // ptx:282  add.s32 	%r1550, %r31, 131;
             r1550 = uint(int(r31) + 131);
             p2g_sv0 = 19;
           }
@@ -626,240 +626,240 @@ void main() {
       }
     }
   } else {
-    // 200: bra.uni 	$L__BB0_27;
-    // 232: setp.eq.s16 	%p23, %rs4, 0;
-    // 233: @%p23 bra 	$L__BB0_49;
+    // ptx:200  bra.uni 	$L__BB0_27;
+    // ptx:232  setp.eq.s16 	%p23, %rs4, 0;
+    // ptx:233  @%p23 bra 	$L__BB0_49;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-      // 260: mul.wide.u32 	%rd24, %r1551, 613566757;
-      // 261: shr.u64 	%rd25, %rd24, 32;
-      // 262: cvt.u32.u64 	%r437, %rd25;
+      // ptx:260  mul.wide.u32 	%rd24, %r1551, 613566757;
+      // ptx:261  shr.u64 	%rd25, %rd24, 32;
+      // ptx:262  cvt.u32.u64 	%r437, %rd25;
       uint64_t t14 = uint64_t((uint64_t(r1551) * uint64_t(0x24924925u)) >> 32u);
       uint r437 = uint(uint64_t(t14));
-      // 263: sub.s32 	%r438, %r1551, %r437;
-      // 264: shr.u32 	%r439, %r438, 1;
-      // 265: add.s32 	%r440, %r439, %r437;
-      // 266: shr.u32 	%r441, %r440, 2;
-      // 267: mul.lo.s32 	%r442, %r441, 7;
+      // ptx:263  sub.s32 	%r438, %r1551, %r437;
+      // ptx:264  shr.u32 	%r439, %r438, 1;
+      // ptx:265  add.s32 	%r440, %r439, %r437;
+      // ptx:266  shr.u32 	%r441, %r440, 2;
+      // ptx:267  mul.lo.s32 	%r442, %r441, 7;
       uint r442 = uint(int(uint(int(uint(int(r1551) - int(r437)) >> 1u) + int(r437)) >> 2u) * 7);
-      // 268: sub.s32 	%r443, %r1551, %r442;
-      // 269: add.s32 	%r1550, %r443, 124;
+      // ptx:268  sub.s32 	%r443, %r1551, %r442;
+      // ptx:269  add.s32 	%r1550, %r443, 124;
       r1550 = uint(int(uint(int(r1551) - int(r442))) + 124);
-      // 270: bra.uni 	$L__BB0_51;
+      // ptx:270  bra.uni 	$L__BB0_51;
       p2g_sv0 = 19;
     } else {
-      // 235: setp.eq.s16 	%p24, %rs4, 1;
-      // 236: @%p24 bra 	$L__BB0_29;
+      // ptx:235  setp.eq.s16 	%p24, %rs4, 1;
+      // ptx:236  @%p24 bra 	$L__BB0_29;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-        // 240: mul.wide.u32 	%rd22, %r1551, -2139062143;
-        // 241: shr.u64 	%rd23, %rd22, 39;
-        // 242: cvt.u32.u64 	%r435, %rd23;
+        // ptx:240  mul.wide.u32 	%rd22, %r1551, -2139062143;
+        // ptx:241  shr.u64 	%rd23, %rd22, 39;
+        // ptx:242  cvt.u32.u64 	%r435, %rd23;
         uint64_t t15 = uint64_t((uint64_t(r1551) * uint64_t(0x80808081u)) >> 39u);
-        // 243: mul.lo.s32 	%r436, %r435, 255;
-        // 244: sub.s32 	%r1550, %r1551, %r436;
+        // ptx:243  mul.lo.s32 	%r436, %r435, 255;
+        // ptx:244  sub.s32 	%r1550, %r1551, %r436;
         r1550 = uint(int(r1551) - int(uint(int(uint(uint64_t(t15))) * 255)));
-        // 245: bra.uni 	$L__BB0_51;
+        // ptx:245  bra.uni 	$L__BB0_51;
         p2g_sv0 = 19;
       } else {
-        // 237: bra.uni 	$L__BB0_50;
+        // ptx:237  bra.uni 	$L__BB0_50;
         p2g_sv0 = 17;
       }
     }
   }
   if (p2g_sv0 == 17) {
-    // 273: mul.wide.u32 	%rd26, %r1551, -858993459;
-    // 274: shr.u64 	%rd27, %rd26, 34;
-    // 275: cvt.u32.u64 	%r444, %rd27;
+    // ptx:273  mul.wide.u32 	%rd26, %r1551, -858993459;
+    // ptx:274  shr.u64 	%rd27, %rd26, 34;
+    // ptx:275  cvt.u32.u64 	%r444, %rd27;
     uint64_t t16 = uint64_t((uint64_t(r1551) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 276: mul.lo.s32 	%r445, %r444, 5;
-    // 277: sub.s32 	%r446, %r1551, %r445;
-    // 278: add.s32 	%r1550, %r446, 125;
+    // ptx:276  mul.lo.s32 	%r445, %r444, 5;
+    // ptx:277  sub.s32 	%r446, %r1551, %r445;
+    // ptx:278  add.s32 	%r1550, %r446, 125;
     r1550 = uint(int(uint(int(r1551) - int(uint(int(uint(uint64_t(t16))) * 5)))) + 125);
-    // 279: bra.uni 	$L__BB0_51;
+    // ptx:279  bra.uni 	$L__BB0_51;
     p2g_sv0 = 19;
   }
   if (p2g_sv0 == 19) {
-    // 285: max.s32 	%r447, %r1550, 0;
-    // 286: shl.b32 	%r448, %r447, 23;
-    // 287: or.b32  	%r449, %r30, %r29;
-    // 288: or.b32  	%r1551, %r449, %r448;
+    // ptx:285  max.s32 	%r447, %r1550, 0;
+    // ptx:286  shl.b32 	%r448, %r447, 23;
+    // ptx:287  or.b32  	%r449, %r30, %r29;
+    // ptx:288  or.b32  	%r1551, %r449, %r448;
     r1551 = (r30 | r29) | (uint(max(int(r1550), 0)) << 23u);
   }
-  // 291: or.b32  	%r47, %r8, 512;
+  // ptx:291  or.b32  	%r47, %r8, 512;
   uint r47 = r8 | 512u;
-  // 292: add.s32 	%r450, %r7, %r47;
-  // 293: xor.b32  	%r451, %r450, 82;
-  // 294: mul.lo.s32 	%r452, %r451, 2146121005;
+  // ptx:292  add.s32 	%r450, %r7, %r47;
+  // ptx:293  xor.b32  	%r451, %r450, 82;
+  // ptx:294  mul.lo.s32 	%r452, %r451, 2146121005;
   uint r452 = uint(int(uint(int(r7) + int(r47)) ^ 82u) * 2146121005);
-  // 295: shr.u32 	%r453, %r452, 15;
-  // 296: xor.b32  	%r454, %r453, %r452;
-  // 297: mul.lo.s32 	%r455, %r454, -2073254261;
+  // ptx:295  shr.u32 	%r453, %r452, 15;
+  // ptx:296  xor.b32  	%r454, %r453, %r452;
+  // ptx:297  mul.lo.s32 	%r455, %r454, -2073254261;
   uint r455 = uint(int((r452 >> 15u) ^ r452) * -2073254261);
-  // 298: shr.u32 	%r456, %r455, 16;
-  // 299: xor.b32  	%r457, %r455, %r6;
+  // ptx:298  shr.u32 	%r456, %r455, 16;
+  // ptx:299  xor.b32  	%r457, %r455, %r6;
   uint r457 = r455 ^ r6;
-  // 300: xor.b32  	%r458, %r457, %r456;
-  // 301: shr.u32 	%r459, %r457, 16;
-  // 302: xor.b32  	%r460, %r458, %r459;
-  // 303: mul.lo.s32 	%r461, %r460, 2146121005;
+  // ptx:300  xor.b32  	%r458, %r457, %r456;
+  // ptx:301  shr.u32 	%r459, %r457, 16;
+  // ptx:302  xor.b32  	%r460, %r458, %r459;
+  // ptx:303  mul.lo.s32 	%r461, %r460, 2146121005;
   uint r461 = uint(int((r457 ^ (r455 >> 16u)) ^ (r457 >> 16u)) * 2146121005);
-  // 304: shr.u32 	%r462, %r461, 15;
-  // 305: xor.b32  	%r463, %r462, %r461;
-  // 306: mul.lo.s32 	%r464, %r463, -2073254261;
+  // ptx:304  shr.u32 	%r462, %r461, 15;
+  // ptx:305  xor.b32  	%r463, %r462, %r461;
+  // ptx:306  mul.lo.s32 	%r464, %r463, -2073254261;
   uint r464 = uint(int((r461 >> 15u) ^ r461) * -2073254261);
-  // 307: shr.u32 	%r465, %r464, 16;
-  // 308: xor.b32  	%r466, %r465, %r464;
+  // ptx:307  shr.u32 	%r465, %r464, 16;
+  // ptx:308  xor.b32  	%r466, %r465, %r464;
   uint r466 = (r464 >> 16u) ^ r464;
-  // 309: xor.b32  	%r467, %r466, -1515870811;
+  // ptx:309  xor.b32  	%r467, %r466, -1515870811;
   uint r467 = r466 ^ 0xA5A5A5A5u;
-  // 310: shr.u32 	%r468, %r467, 16;
-  // 311: xor.b32  	%r469, %r468, %r467;
-  // 312: mul.lo.s32 	%r470, %r469, 2146121005;
+  // ptx:310  shr.u32 	%r468, %r467, 16;
+  // ptx:311  xor.b32  	%r469, %r468, %r467;
+  // ptx:312  mul.lo.s32 	%r470, %r469, 2146121005;
   uint r470 = uint(int((r467 >> 16u) ^ r467) * 2146121005);
-  // 313: shr.u32 	%r471, %r470, 15;
-  // 314: xor.b32  	%r472, %r471, %r470;
-  // 315: mul.lo.s32 	%r473, %r472, -2073254261;
+  // ptx:313  shr.u32 	%r471, %r470, 15;
+  // ptx:314  xor.b32  	%r472, %r471, %r470;
+  // ptx:315  mul.lo.s32 	%r473, %r472, -2073254261;
   uint r473 = uint(int((r470 >> 15u) ^ r470) * -2073254261);
-  // 316: shr.u32 	%r474, %r473, 16;
-  // 317: xor.b32  	%r1553, %r474, %r473;
+  // ptx:316  shr.u32 	%r474, %r473, 16;
+  // ptx:317  xor.b32  	%r1553, %r474, %r473;
   uint r1553 = (r473 >> 16u) ^ r473;
-  // 318: shl.b32 	%r49, %r466, 31;
+  // ptx:318  shl.b32 	%r49, %r466, 31;
   uint r49 = r466 << 31u;
-  // 319: shr.u32 	%r475, %r466, 1;
-  // 320: and.b32  	%r50, %r475, 8388607;
+  // ptx:319  shr.u32 	%r475, %r466, 1;
+  // ptx:320  and.b32  	%r50, %r475, 8388607;
   uint r50 = (r466 >> 1u) & 0x007FFFFFu;
-  // 321: @%p19 bra 	$L__BB0_56;
+  // ptx:321  @%p19 bra 	$L__BB0_56;
   if (p19) {
-    // 325: setp.eq.s16 	%p38, %rs4, 2;
-    // 326: @%p38 bra 	$L__BB0_78;
+    // ptx:325  setp.eq.s16 	%p38, %rs4, 2;
+    // ptx:326  @%p38 bra 	$L__BB0_78;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 30;
     } else {
-      // 328: setp.eq.s16 	%p39, %rs4, 3;
-      // 329: @%p39 bra 	$L__BB0_62;
+      // ptx:328  setp.eq.s16 	%p39, %rs4, 3;
+      // ptx:329  @%p39 bra 	$L__BB0_62;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-        // 370: mul.wide.u32 	%rd30, %r1553, -858993459;
-        // 371: shr.u64 	%rd31, %rd30, 34;
-        // 372: cvt.u32.u64 	%r481, %rd31;
+        // ptx:370  mul.wide.u32 	%rd30, %r1553, -858993459;
+        // ptx:371  shr.u64 	%rd31, %rd30, 34;
+        // ptx:372  cvt.u32.u64 	%r481, %rd31;
         uint64_t t17 = uint64_t((uint64_t(r1553) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 373: mul.lo.s32 	%r482, %r481, 5;
-        // 374: sub.s32 	%r54, %r1553, %r482;
+        // ptx:373  mul.lo.s32 	%r482, %r481, 5;
+        // ptx:374  sub.s32 	%r54, %r1553, %r482;
         uint r54 = uint(int(r1553) - int(uint(int(uint(uint64_t(t17))) * 5)));
-        // 375: setp.eq.s32 	%p47, %r54, 0;
-        // 376: @%p47 bra 	$L__BB0_64;
+        // ptx:375  setp.eq.s32 	%p47, %r54, 0;
+        // ptx:376  @%p47 bra 	$L__BB0_64;
         if (int(r54) == 0) {
-          // 2363: shr.u32 	%r483, %r1553, 8;
+          // ptx:2363  shr.u32 	%r483, %r1553, 8;
           uint r483 = r1553 >> 8u;
-          // 2364: mul.wide.u32 	%rd32, %r483, -1431655765;
-          // 2365: shr.u64 	%rd33, %rd32, 34;
-          // 2366: cvt.u32.u64 	%r484, %rd33;
+          // ptx:2364  mul.wide.u32 	%rd32, %r483, -1431655765;
+          // ptx:2365  shr.u64 	%rd33, %rd32, 34;
+          // ptx:2366  cvt.u32.u64 	%r484, %rd33;
           uint64_t t18 = uint64_t((uint64_t(r483) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 2367: mul.lo.s32 	%r485, %r484, 6;
-          // 2368: sub.s32 	%r486, %r483, %r485;
-          // 2369: cvt.u16.u32 	%rs7, %r486;
+          // ptx:2367  mul.lo.s32 	%r485, %r484, 6;
+          // ptx:2368  sub.s32 	%r486, %r483, %r485;
+          // ptx:2369  cvt.u16.u32 	%rs7, %r486;
           uint64_t t19 = uint64_t(uint(int(r483) - int(uint(int(uint(uint64_t(t18))) * 6))));
           uint rs7 = (uint(uint64_t(t19)) & 65535u);
-          // 2370: setp.gt.s16 	%p48, %rs7, 1;
-          // 2371: @%p48 bra 	$L__BB0_68;
+          // ptx:2370  setp.gt.s16 	%p48, %rs7, 1;
+          // ptx:2371  @%p48 bra 	$L__BB0_68;
           if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
-            // 2375: setp.eq.s16 	%p49, %rs7, 2;
-            // 2376: @%p49 bra 	$L__BB0_73;
+            // ptx:2375  setp.eq.s16 	%p49, %rs7, 2;
+            // ptx:2376  @%p49 bra 	$L__BB0_73;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
-              // 2935: shr.u32 	%r488, %r1553, 12;
-              // 2936: and.b32  	%r489, %r488, 1;
-              // 2937: or.b32  	%r490, %r49, %r489;
+              // ptx:2935  shr.u32 	%r488, %r1553, 12;
+              // ptx:2936  and.b32  	%r489, %r488, 1;
+              // ptx:2937  or.b32  	%r490, %r49, %r489;
               uint r490 = r49 | ((r1553 >> 12u) & 1u);
-              // 2938: or.b32  	%r1553, %r490, 2143289344;
+              // ptx:2938  or.b32  	%r1553, %r490, 2143289344;
               r1553 = r490 | 0x7FC00000u;
-              // 2939: bra.uni 	$L__BB0_78;
+              // ptx:2939  bra.uni 	$L__BB0_78;
               p2g_sv0 = 30;
             } else {
-              // 2378: setp.eq.s16 	%p50, %rs7, 3;
-              // 2379: @%p50 bra 	$L__BB0_72;
+              // ptx:2378  setp.eq.s16 	%p50, %rs7, 3;
+              // ptx:2379  @%p50 bra 	$L__BB0_72;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
-                // 2942: setp.eq.s32 	%p54, %r50, 0;
-                // 2943: selp.b32 	%r487, 1, %r50, %p54;
-                // 2944: or.b32  	%r1553, %r487, %r49;
+                // ptx:2942  setp.eq.s32 	%p54, %r50, 0;
+                // ptx:2943  selp.b32 	%r487, 1, %r50, %p54;
+                // ptx:2944  or.b32  	%r1553, %r487, %r49;
                 r1553 = ((int(r50) == 0) ? 1u : r50) | r49;
-                // 2945: bra.uni 	$L__BB0_78;
+                // ptx:2945  bra.uni 	$L__BB0_78;
                 p2g_sv0 = 30;
               } else {
-                // 2381: setp.ne.s16 	%p51, %rs7, 4;
-                // 2382: @%p51 bra 	$L__BB0_74;
+                // ptx:2381  setp.ne.s16 	%p51, %rs7, 4;
+                // ptx:2382  @%p51 bra 	$L__BB0_74;
                 if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 247;
                 } else {
-                  // 2384: or.b32  	%r1553, %r49, 2139095039;
+                  // ptx:2384  or.b32  	%r1553, %r49, 2139095039;
                   r1553 = r49 | 0x7F7FFFFFu;
-                  // 2385: bra.uni 	$L__BB0_78;
+                  // ptx:2385  bra.uni 	$L__BB0_78;
                   p2g_sv0 = 30;
                 }
               }
             }
           } else {
-            // 2372: bra.uni 	$L__BB0_65;
-            // 2739: setp.eq.s16 	%p52, %rs7, 0;
-            // 2740: mov.u32 	%r1553, %r49;
+            // ptx:2372  bra.uni 	$L__BB0_65;
+            // ptx:2739  setp.eq.s16 	%p52, %rs7, 0;
+            // ptx:2740  mov.u32 	%r1553, %r49;
             r1553 = r49;
-            // 2741: @%p52 bra 	$L__BB0_78;
+            // ptx:2741  @%p52 bra 	$L__BB0_78;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 30;
             } else {
-              // 2743: setp.eq.s16 	%p53, %rs7, 1;
-              // 2744: @%p53 bra 	$L__BB0_67;
+              // ptx:2743  setp.eq.s16 	%p53, %rs7, 1;
+              // ptx:2744  @%p53 bra 	$L__BB0_67;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
-                // 2748: or.b32  	%r1553, %r49, 2139095040;
+                // ptx:2748  or.b32  	%r1553, %r49, 2139095040;
                 r1553 = r49 | 0x7F800000u;
-                // 2749: bra.uni 	$L__BB0_78;
+                // ptx:2749  bra.uni 	$L__BB0_78;
                 p2g_sv0 = 30;
               } else {
-                // 2745: bra.uni 	$L__BB0_74;
+                // ptx:2745  bra.uni 	$L__BB0_74;
                 p2g_sv0 = 247;
               }
             }
           }
           if (p2g_sv0 == 247) {
-            // 2971: or.b32  	%r491, %r49, %r50;
-            // 2972: or.b32  	%r1553, %r491, 8388608;
+            // ptx:2971  or.b32  	%r491, %r49, %r50;
+            // ptx:2972  or.b32  	%r1553, %r491, 8388608;
             r1553 = (r49 | r50) | 0x00800000u;
-            // 2973: bra.uni 	$L__BB0_78;
+            // ptx:2973  bra.uni 	$L__BB0_78;
             p2g_sv0 = 30;
           }
         } else {
-          // 378: add.s32 	%r1552, %r54, 125;
+          // ptx:378  add.s32 	%r1552, %r54, 125;
           r1552 = uint(int(r54) + 125);
-          // 379: bra.uni 	$L__BB0_77;
+          // ptx:379  bra.uni 	$L__BB0_77;
           p2g_sv0 = 29;
         }
       } else {
-        // 331: setp.ne.s16 	%p40, %rs4, 5;
-        // 332: @%p40 bra 	$L__BB0_76;
+        // ptx:331  setp.ne.s16 	%p40, %rs4, 5;
+        // ptx:332  @%p40 bra 	$L__BB0_76;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 27;
         } else {
-          // 334: and.b32  	%r476, %r1553, 1;
-          // 335: setp.eq.b32 	%p43, %r476, 1;
-          // 336: mov.pred 	%p44, 0;
-          // 337: xor.pred  	%p45, %p43, %p44;
-          // 338: not.pred 	%p46, %p45;
-          // 339: shr.u32 	%r477, %r1553, 1;
+          // ptx:334  and.b32  	%r476, %r1553, 1;
+          // ptx:335  setp.eq.b32 	%p43, %r476, 1;
+          // ptx:336  mov.pred 	%p44, 0;
+          // ptx:337  xor.pred  	%p45, %p43, %p44;
+          // ptx:338  not.pred 	%p46, %p45;
+          // ptx:339  shr.u32 	%r477, %r1553, 1;
           uint r477 = r1553 >> 1u;
-          // 340: mul.wide.u32 	%rd28, %r477, -858993459;
-          // 341: shr.u64 	%rd29, %rd28, 36;
-          // 342: cvt.u32.u64 	%r478, %rd29;
+          // ptx:340  mul.wide.u32 	%rd28, %r477, -858993459;
+          // ptx:341  shr.u64 	%rd29, %rd28, 36;
+          // ptx:342  cvt.u32.u64 	%r478, %rd29;
           uint64_t t20 = uint64_t((uint64_t(r477) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 343: mul.lo.s32 	%r479, %r478, 20;
-          // 344: sub.s32 	%r51, %r477, %r479;
+          // ptx:343  mul.lo.s32 	%r479, %r478, 20;
+          // ptx:344  sub.s32 	%r51, %r477, %r479;
           uint r51 = uint(int(r477) - int(uint(int(uint(uint64_t(t20))) * 20)));
-          // 345: @%p46 bra 	$L__BB0_61;
+          // ptx:345  @%p46 bra 	$L__BB0_61;
           if (!(((r1553 & 1u) == 1u) ^^ false)) {
-            // 349: mov.u32 	%r480, 119;
-            // 350: sub.s32 	%r1552, %r480, %r51;
+            // ptx:349  mov.u32 	%r480, 119;
+            // ptx:350  sub.s32 	%r1552, %r480, %r51;
             r1552 = uint(int(119u) - int(r51));
-            // 351: bra.uni 	$L__BB0_77;
+            // ptx:351  bra.uni 	$L__BB0_77;
             p2g_sv0 = 29;
           } else {
-            // 346: bra.uni 	$L__BB0_60;
-            // 404: add.s32 	%r1552, %r51, 131;
+            // ptx:346  bra.uni 	$L__BB0_60;
+            // ptx:404  add.s32 	%r1552, %r51, 131;
             r1552 = uint(int(r51) + 131);
             p2g_sv0 = 29;
           }
@@ -867,238 +867,238 @@ void main() {
       }
     }
   } else {
-    // 322: bra.uni 	$L__BB0_53;
-    // 354: setp.eq.s16 	%p41, %rs4, 0;
-    // 355: @%p41 bra 	$L__BB0_75;
+    // ptx:322  bra.uni 	$L__BB0_53;
+    // ptx:354  setp.eq.s16 	%p41, %rs4, 0;
+    // ptx:355  @%p41 bra 	$L__BB0_75;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-      // 382: mul.wide.u32 	%rd36, %r1553, 613566757;
-      // 383: shr.u64 	%rd37, %rd36, 32;
-      // 384: cvt.u32.u64 	%r494, %rd37;
+      // ptx:382  mul.wide.u32 	%rd36, %r1553, 613566757;
+      // ptx:383  shr.u64 	%rd37, %rd36, 32;
+      // ptx:384  cvt.u32.u64 	%r494, %rd37;
       uint64_t t21 = uint64_t((uint64_t(r1553) * uint64_t(0x24924925u)) >> 32u);
       uint r494 = uint(uint64_t(t21));
-      // 385: sub.s32 	%r495, %r1553, %r494;
-      // 386: shr.u32 	%r496, %r495, 1;
-      // 387: add.s32 	%r497, %r496, %r494;
-      // 388: shr.u32 	%r498, %r497, 2;
-      // 389: mul.lo.s32 	%r499, %r498, 7;
+      // ptx:385  sub.s32 	%r495, %r1553, %r494;
+      // ptx:386  shr.u32 	%r496, %r495, 1;
+      // ptx:387  add.s32 	%r497, %r496, %r494;
+      // ptx:388  shr.u32 	%r498, %r497, 2;
+      // ptx:389  mul.lo.s32 	%r499, %r498, 7;
       uint r499 = uint(int(uint(int(uint(int(r1553) - int(r494)) >> 1u) + int(r494)) >> 2u) * 7);
-      // 390: sub.s32 	%r500, %r1553, %r499;
-      // 391: add.s32 	%r1552, %r500, 124;
+      // ptx:390  sub.s32 	%r500, %r1553, %r499;
+      // ptx:391  add.s32 	%r1552, %r500, 124;
       r1552 = uint(int(uint(int(r1553) - int(r499))) + 124);
-      // 392: bra.uni 	$L__BB0_77;
+      // ptx:392  bra.uni 	$L__BB0_77;
       p2g_sv0 = 29;
     } else {
-      // 357: setp.eq.s16 	%p42, %rs4, 1;
-      // 358: @%p42 bra 	$L__BB0_55;
+      // ptx:357  setp.eq.s16 	%p42, %rs4, 1;
+      // ptx:358  @%p42 bra 	$L__BB0_55;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-        // 362: mul.wide.u32 	%rd34, %r1553, -2139062143;
-        // 363: shr.u64 	%rd35, %rd34, 39;
-        // 364: cvt.u32.u64 	%r492, %rd35;
+        // ptx:362  mul.wide.u32 	%rd34, %r1553, -2139062143;
+        // ptx:363  shr.u64 	%rd35, %rd34, 39;
+        // ptx:364  cvt.u32.u64 	%r492, %rd35;
         uint64_t t22 = uint64_t((uint64_t(r1553) * uint64_t(0x80808081u)) >> 39u);
-        // 365: mul.lo.s32 	%r493, %r492, 255;
-        // 366: sub.s32 	%r1552, %r1553, %r493;
+        // ptx:365  mul.lo.s32 	%r493, %r492, 255;
+        // ptx:366  sub.s32 	%r1552, %r1553, %r493;
         r1552 = uint(int(r1553) - int(uint(int(uint(uint64_t(t22))) * 255)));
-        // 367: bra.uni 	$L__BB0_77;
+        // ptx:367  bra.uni 	$L__BB0_77;
         p2g_sv0 = 29;
       } else {
-        // 359: bra.uni 	$L__BB0_76;
+        // ptx:359  bra.uni 	$L__BB0_76;
         p2g_sv0 = 27;
       }
     }
   }
   if (p2g_sv0 == 27) {
-    // 395: mul.wide.u32 	%rd38, %r1553, -858993459;
-    // 396: shr.u64 	%rd39, %rd38, 34;
-    // 397: cvt.u32.u64 	%r501, %rd39;
+    // ptx:395  mul.wide.u32 	%rd38, %r1553, -858993459;
+    // ptx:396  shr.u64 	%rd39, %rd38, 34;
+    // ptx:397  cvt.u32.u64 	%r501, %rd39;
     uint64_t t23 = uint64_t((uint64_t(r1553) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 398: mul.lo.s32 	%r502, %r501, 5;
-    // 399: sub.s32 	%r503, %r1553, %r502;
-    // 400: add.s32 	%r1552, %r503, 125;
+    // ptx:398  mul.lo.s32 	%r502, %r501, 5;
+    // ptx:399  sub.s32 	%r503, %r1553, %r502;
+    // ptx:400  add.s32 	%r1552, %r503, 125;
     r1552 = uint(int(uint(int(r1553) - int(uint(int(uint(uint64_t(t23))) * 5)))) + 125);
-    // 401: bra.uni 	$L__BB0_77;
+    // ptx:401  bra.uni 	$L__BB0_77;
     p2g_sv0 = 29;
   }
   if (p2g_sv0 == 29) {
-    // 407: max.s32 	%r504, %r1552, 0;
-    // 408: shl.b32 	%r505, %r504, 23;
-    // 409: or.b32  	%r506, %r50, %r49;
-    // 410: or.b32  	%r1553, %r506, %r505;
+    // ptx:407  max.s32 	%r504, %r1552, 0;
+    // ptx:408  shl.b32 	%r505, %r504, 23;
+    // ptx:409  or.b32  	%r506, %r50, %r49;
+    // ptx:410  or.b32  	%r1553, %r506, %r505;
     r1553 = (r50 | r49) | (uint(max(int(r1552), 0)) << 23u);
   }
-  // 413: add.s32 	%r507, %r392, 5377832;
-  // 414: xor.b32  	%r508, %r507, 82;
-  // 415: mul.lo.s32 	%r509, %r508, 2146121005;
+  // ptx:413  add.s32 	%r507, %r392, 5377832;
+  // ptx:414  xor.b32  	%r508, %r507, 82;
+  // ptx:415  mul.lo.s32 	%r509, %r508, 2146121005;
   uint r509 = uint(int(uint(int(r392) + 5377832) ^ 82u) * 2146121005);
-  // 416: shr.u32 	%r510, %r509, 15;
-  // 417: xor.b32  	%r511, %r510, %r509;
-  // 418: mul.lo.s32 	%r512, %r511, -2073254261;
+  // ptx:416  shr.u32 	%r510, %r509, 15;
+  // ptx:417  xor.b32  	%r511, %r510, %r509;
+  // ptx:418  mul.lo.s32 	%r512, %r511, -2073254261;
   uint r512 = uint(int((r509 >> 15u) ^ r509) * -2073254261);
-  // 419: shr.u32 	%r513, %r512, 16;
-  // 420: xor.b32  	%r514, %r512, %r6;
+  // ptx:419  shr.u32 	%r513, %r512, 16;
+  // ptx:420  xor.b32  	%r514, %r512, %r6;
   uint r514 = r512 ^ r6;
-  // 421: xor.b32  	%r515, %r514, %r513;
-  // 422: shr.u32 	%r516, %r514, 16;
-  // 423: xor.b32  	%r517, %r515, %r516;
-  // 424: mul.lo.s32 	%r518, %r517, 2146121005;
+  // ptx:421  xor.b32  	%r515, %r514, %r513;
+  // ptx:422  shr.u32 	%r516, %r514, 16;
+  // ptx:423  xor.b32  	%r517, %r515, %r516;
+  // ptx:424  mul.lo.s32 	%r518, %r517, 2146121005;
   uint r518 = uint(int((r514 ^ (r512 >> 16u)) ^ (r514 >> 16u)) * 2146121005);
-  // 425: shr.u32 	%r519, %r518, 15;
-  // 426: xor.b32  	%r520, %r519, %r518;
-  // 427: mul.lo.s32 	%r521, %r520, -2073254261;
+  // ptx:425  shr.u32 	%r519, %r518, 15;
+  // ptx:426  xor.b32  	%r520, %r519, %r518;
+  // ptx:427  mul.lo.s32 	%r521, %r520, -2073254261;
   uint r521 = uint(int((r518 >> 15u) ^ r518) * -2073254261);
-  // 428: shr.u32 	%r522, %r521, 16;
-  // 429: xor.b32  	%r523, %r522, %r521;
+  // ptx:428  shr.u32 	%r522, %r521, 16;
+  // ptx:429  xor.b32  	%r523, %r522, %r521;
   uint r523 = (r521 >> 16u) ^ r521;
-  // 430: xor.b32  	%r524, %r523, -1515870811;
+  // ptx:430  xor.b32  	%r524, %r523, -1515870811;
   uint r524 = r523 ^ 0xA5A5A5A5u;
-  // 431: shr.u32 	%r525, %r524, 16;
-  // 432: xor.b32  	%r526, %r525, %r524;
-  // 433: mul.lo.s32 	%r527, %r526, 2146121005;
+  // ptx:431  shr.u32 	%r525, %r524, 16;
+  // ptx:432  xor.b32  	%r526, %r525, %r524;
+  // ptx:433  mul.lo.s32 	%r527, %r526, 2146121005;
   uint r527 = uint(int((r524 >> 16u) ^ r524) * 2146121005);
-  // 434: shr.u32 	%r528, %r527, 15;
-  // 435: xor.b32  	%r529, %r528, %r527;
-  // 436: mul.lo.s32 	%r530, %r529, -2073254261;
+  // ptx:434  shr.u32 	%r528, %r527, 15;
+  // ptx:435  xor.b32  	%r529, %r528, %r527;
+  // ptx:436  mul.lo.s32 	%r530, %r529, -2073254261;
   uint r530 = uint(int((r527 >> 15u) ^ r527) * -2073254261);
-  // 437: shr.u32 	%r531, %r530, 16;
-  // 438: xor.b32  	%r1555, %r531, %r530;
+  // ptx:437  shr.u32 	%r531, %r530, 16;
+  // ptx:438  xor.b32  	%r1555, %r531, %r530;
   uint r1555 = (r530 >> 16u) ^ r530;
-  // 439: shl.b32 	%r69, %r523, 31;
+  // ptx:439  shl.b32 	%r69, %r523, 31;
   uint r69 = r523 << 31u;
-  // 440: shr.u32 	%r532, %r523, 1;
-  // 441: and.b32  	%r70, %r532, 8388607;
+  // ptx:440  shr.u32 	%r532, %r523, 1;
+  // ptx:441  and.b32  	%r70, %r532, 8388607;
   uint r70 = (r523 >> 1u) & 0x007FFFFFu;
-  // 442: @%p19 bra 	$L__BB0_82;
+  // ptx:442  @%p19 bra 	$L__BB0_82;
   if (p19) {
-    // 446: setp.eq.s16 	%p56, %rs4, 2;
-    // 447: @%p56 bra 	$L__BB0_104;
+    // ptx:446  setp.eq.s16 	%p56, %rs4, 2;
+    // ptx:447  @%p56 bra 	$L__BB0_104;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 40;
     } else {
-      // 449: setp.eq.s16 	%p57, %rs4, 3;
-      // 450: @%p57 bra 	$L__BB0_88;
+      // ptx:449  setp.eq.s16 	%p57, %rs4, 3;
+      // ptx:450  @%p57 bra 	$L__BB0_88;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-        // 491: mul.wide.u32 	%rd42, %r1555, -858993459;
-        // 492: shr.u64 	%rd43, %rd42, 34;
-        // 493: cvt.u32.u64 	%r538, %rd43;
+        // ptx:491  mul.wide.u32 	%rd42, %r1555, -858993459;
+        // ptx:492  shr.u64 	%rd43, %rd42, 34;
+        // ptx:493  cvt.u32.u64 	%r538, %rd43;
         uint64_t t24 = uint64_t((uint64_t(r1555) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 494: mul.lo.s32 	%r539, %r538, 5;
-        // 495: sub.s32 	%r74, %r1555, %r539;
+        // ptx:494  mul.lo.s32 	%r539, %r538, 5;
+        // ptx:495  sub.s32 	%r74, %r1555, %r539;
         uint r74 = uint(int(r1555) - int(uint(int(uint(uint64_t(t24))) * 5)));
-        // 496: setp.eq.s32 	%p65, %r74, 0;
-        // 497: @%p65 bra 	$L__BB0_90;
+        // ptx:496  setp.eq.s32 	%p65, %r74, 0;
+        // ptx:497  @%p65 bra 	$L__BB0_90;
         if (int(r74) == 0) {
-          // 2388: shr.u32 	%r540, %r1555, 8;
+          // ptx:2388  shr.u32 	%r540, %r1555, 8;
           uint r540 = r1555 >> 8u;
-          // 2389: mul.wide.u32 	%rd44, %r540, -1431655765;
-          // 2390: shr.u64 	%rd45, %rd44, 34;
-          // 2391: cvt.u32.u64 	%r541, %rd45;
+          // ptx:2389  mul.wide.u32 	%rd44, %r540, -1431655765;
+          // ptx:2390  shr.u64 	%rd45, %rd44, 34;
+          // ptx:2391  cvt.u32.u64 	%r541, %rd45;
           uint64_t t25 = uint64_t((uint64_t(r540) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 2392: mul.lo.s32 	%r542, %r541, 6;
-          // 2393: sub.s32 	%r543, %r540, %r542;
-          // 2394: cvt.u16.u32 	%rs9, %r543;
+          // ptx:2392  mul.lo.s32 	%r542, %r541, 6;
+          // ptx:2393  sub.s32 	%r543, %r540, %r542;
+          // ptx:2394  cvt.u16.u32 	%rs9, %r543;
           uint64_t t26 = uint64_t(uint(int(r540) - int(uint(int(uint(uint64_t(t25))) * 6))));
           uint rs9 = (uint(uint64_t(t26)) & 65535u);
-          // 2395: setp.gt.s16 	%p66, %rs9, 1;
-          // 2396: @%p66 bra 	$L__BB0_94;
+          // ptx:2395  setp.gt.s16 	%p66, %rs9, 1;
+          // ptx:2396  @%p66 bra 	$L__BB0_94;
           if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
-            // 2400: setp.eq.s16 	%p67, %rs9, 2;
-            // 2401: @%p67 bra 	$L__BB0_99;
+            // ptx:2400  setp.eq.s16 	%p67, %rs9, 2;
+            // ptx:2401  @%p67 bra 	$L__BB0_99;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
-              // 2948: shr.u32 	%r545, %r1555, 12;
-              // 2949: and.b32  	%r546, %r545, 1;
-              // 2950: or.b32  	%r547, %r69, %r546;
+              // ptx:2948  shr.u32 	%r545, %r1555, 12;
+              // ptx:2949  and.b32  	%r546, %r545, 1;
+              // ptx:2950  or.b32  	%r547, %r69, %r546;
               uint r547 = r69 | ((r1555 >> 12u) & 1u);
-              // 2951: or.b32  	%r1555, %r547, 2143289344;
+              // ptx:2951  or.b32  	%r1555, %r547, 2143289344;
               r1555 = r547 | 0x7FC00000u;
-              // 2952: bra.uni 	$L__BB0_104;
+              // ptx:2952  bra.uni 	$L__BB0_104;
               p2g_sv0 = 40;
             } else {
-              // 2403: setp.eq.s16 	%p68, %rs9, 3;
-              // 2404: @%p68 bra 	$L__BB0_98;
+              // ptx:2403  setp.eq.s16 	%p68, %rs9, 3;
+              // ptx:2404  @%p68 bra 	$L__BB0_98;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
-                // 2955: setp.eq.s32 	%p72, %r70, 0;
-                // 2956: selp.b32 	%r544, 1, %r70, %p72;
-                // 2957: or.b32  	%r1555, %r544, %r69;
+                // ptx:2955  setp.eq.s32 	%p72, %r70, 0;
+                // ptx:2956  selp.b32 	%r544, 1, %r70, %p72;
+                // ptx:2957  or.b32  	%r1555, %r544, %r69;
                 r1555 = ((int(r70) == 0) ? 1u : r70) | r69;
-                // 2958: bra.uni 	$L__BB0_104;
+                // ptx:2958  bra.uni 	$L__BB0_104;
                 p2g_sv0 = 40;
               } else {
-                // 2406: setp.ne.s16 	%p69, %rs9, 4;
-                // 2407: @%p69 bra 	$L__BB0_100;
+                // ptx:2406  setp.ne.s16 	%p69, %rs9, 4;
+                // ptx:2407  @%p69 bra 	$L__BB0_100;
                 if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 248;
                 } else {
-                  // 2409: or.b32  	%r1555, %r69, 2139095039;
+                  // ptx:2409  or.b32  	%r1555, %r69, 2139095039;
                   r1555 = r69 | 0x7F7FFFFFu;
-                  // 2410: bra.uni 	$L__BB0_104;
+                  // ptx:2410  bra.uni 	$L__BB0_104;
                   p2g_sv0 = 40;
                 }
               }
             }
           } else {
-            // 2397: bra.uni 	$L__BB0_91;
-            // 2752: setp.eq.s16 	%p70, %rs9, 0;
-            // 2753: mov.u32 	%r1555, %r69;
+            // ptx:2397  bra.uni 	$L__BB0_91;
+            // ptx:2752  setp.eq.s16 	%p70, %rs9, 0;
+            // ptx:2753  mov.u32 	%r1555, %r69;
             r1555 = r69;
-            // 2754: @%p70 bra 	$L__BB0_104;
+            // ptx:2754  @%p70 bra 	$L__BB0_104;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 40;
             } else {
-              // 2756: setp.eq.s16 	%p71, %rs9, 1;
-              // 2757: @%p71 bra 	$L__BB0_93;
+              // ptx:2756  setp.eq.s16 	%p71, %rs9, 1;
+              // ptx:2757  @%p71 bra 	$L__BB0_93;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
-                // 2761: or.b32  	%r1555, %r69, 2139095040;
+                // ptx:2761  or.b32  	%r1555, %r69, 2139095040;
                 r1555 = r69 | 0x7F800000u;
-                // 2762: bra.uni 	$L__BB0_104;
+                // ptx:2762  bra.uni 	$L__BB0_104;
                 p2g_sv0 = 40;
               } else {
-                // 2758: bra.uni 	$L__BB0_100;
+                // ptx:2758  bra.uni 	$L__BB0_100;
                 p2g_sv0 = 248;
               }
             }
           }
           if (p2g_sv0 == 248) {
-            // 2976: or.b32  	%r548, %r69, %r70;
-            // 2977: or.b32  	%r1555, %r548, 8388608;
+            // ptx:2976  or.b32  	%r548, %r69, %r70;
+            // ptx:2977  or.b32  	%r1555, %r548, 8388608;
             r1555 = (r69 | r70) | 0x00800000u;
-            // 2978: bra.uni 	$L__BB0_104;
+            // ptx:2978  bra.uni 	$L__BB0_104;
             p2g_sv0 = 40;
           }
         } else {
-          // 499: add.s32 	%r1554, %r74, 125;
+          // ptx:499  add.s32 	%r1554, %r74, 125;
           r1554 = uint(int(r74) + 125);
-          // 500: bra.uni 	$L__BB0_103;
+          // ptx:500  bra.uni 	$L__BB0_103;
           p2g_sv0 = 39;
         }
       } else {
-        // 452: setp.ne.s16 	%p58, %rs4, 5;
-        // 453: @%p58 bra 	$L__BB0_102;
+        // ptx:452  setp.ne.s16 	%p58, %rs4, 5;
+        // ptx:453  @%p58 bra 	$L__BB0_102;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 37;
         } else {
-          // 455: and.b32  	%r533, %r1555, 1;
-          // 456: setp.eq.b32 	%p61, %r533, 1;
-          // 457: mov.pred 	%p62, 0;
-          // 458: xor.pred  	%p63, %p61, %p62;
-          // 459: not.pred 	%p64, %p63;
-          // 460: shr.u32 	%r534, %r1555, 1;
+          // ptx:455  and.b32  	%r533, %r1555, 1;
+          // ptx:456  setp.eq.b32 	%p61, %r533, 1;
+          // ptx:457  mov.pred 	%p62, 0;
+          // ptx:458  xor.pred  	%p63, %p61, %p62;
+          // ptx:459  not.pred 	%p64, %p63;
+          // ptx:460  shr.u32 	%r534, %r1555, 1;
           uint r534 = r1555 >> 1u;
-          // 461: mul.wide.u32 	%rd40, %r534, -858993459;
-          // 462: shr.u64 	%rd41, %rd40, 36;
-          // 463: cvt.u32.u64 	%r535, %rd41;
+          // ptx:461  mul.wide.u32 	%rd40, %r534, -858993459;
+          // ptx:462  shr.u64 	%rd41, %rd40, 36;
+          // ptx:463  cvt.u32.u64 	%r535, %rd41;
           uint64_t t27 = uint64_t((uint64_t(r534) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 464: mul.lo.s32 	%r536, %r535, 20;
-          // 465: sub.s32 	%r71, %r534, %r536;
+          // ptx:464  mul.lo.s32 	%r536, %r535, 20;
+          // ptx:465  sub.s32 	%r71, %r534, %r536;
           uint r71 = uint(int(r534) - int(uint(int(uint(uint64_t(t27))) * 20)));
-          // 466: @%p64 bra 	$L__BB0_87;
+          // ptx:466  @%p64 bra 	$L__BB0_87;
           if (!(((r1555 & 1u) == 1u) ^^ false)) {
-            // 470: mov.u32 	%r537, 119;
-            // 471: sub.s32 	%r1554, %r537, %r71;
+            // ptx:470  mov.u32 	%r537, 119;
+            // ptx:471  sub.s32 	%r1554, %r537, %r71;
             r1554 = uint(int(119u) - int(r71));
-            // 472: bra.uni 	$L__BB0_103;
+            // ptx:472  bra.uni 	$L__BB0_103;
             p2g_sv0 = 39;
           } else {
-            // 467: bra.uni 	$L__BB0_86;
-            // 525: add.s32 	%r1554, %r71, 131;
+            // ptx:467  bra.uni 	$L__BB0_86;
+            // ptx:525  add.s32 	%r1554, %r71, 131;
             r1554 = uint(int(r71) + 131);
             p2g_sv0 = 39;
           }
@@ -1106,3310 +1106,3310 @@ void main() {
       }
     }
   } else {
-    // 443: bra.uni 	$L__BB0_79;
-    // 475: setp.eq.s16 	%p59, %rs4, 0;
-    // 476: @%p59 bra 	$L__BB0_101;
+    // ptx:443  bra.uni 	$L__BB0_79;
+    // ptx:475  setp.eq.s16 	%p59, %rs4, 0;
+    // ptx:476  @%p59 bra 	$L__BB0_101;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-      // 503: mul.wide.u32 	%rd48, %r1555, 613566757;
-      // 504: shr.u64 	%rd49, %rd48, 32;
-      // 505: cvt.u32.u64 	%r551, %rd49;
+      // ptx:503  mul.wide.u32 	%rd48, %r1555, 613566757;
+      // ptx:504  shr.u64 	%rd49, %rd48, 32;
+      // ptx:505  cvt.u32.u64 	%r551, %rd49;
       uint64_t t28 = uint64_t((uint64_t(r1555) * uint64_t(0x24924925u)) >> 32u);
       uint r551 = uint(uint64_t(t28));
-      // 506: sub.s32 	%r552, %r1555, %r551;
-      // 507: shr.u32 	%r553, %r552, 1;
-      // 508: add.s32 	%r554, %r553, %r551;
-      // 509: shr.u32 	%r555, %r554, 2;
-      // 510: mul.lo.s32 	%r556, %r555, 7;
+      // ptx:506  sub.s32 	%r552, %r1555, %r551;
+      // ptx:507  shr.u32 	%r553, %r552, 1;
+      // ptx:508  add.s32 	%r554, %r553, %r551;
+      // ptx:509  shr.u32 	%r555, %r554, 2;
+      // ptx:510  mul.lo.s32 	%r556, %r555, 7;
       uint r556 = uint(int(uint(int(uint(int(r1555) - int(r551)) >> 1u) + int(r551)) >> 2u) * 7);
-      // 511: sub.s32 	%r557, %r1555, %r556;
-      // 512: add.s32 	%r1554, %r557, 124;
+      // ptx:511  sub.s32 	%r557, %r1555, %r556;
+      // ptx:512  add.s32 	%r1554, %r557, 124;
       r1554 = uint(int(uint(int(r1555) - int(r556))) + 124);
-      // 513: bra.uni 	$L__BB0_103;
+      // ptx:513  bra.uni 	$L__BB0_103;
       p2g_sv0 = 39;
     } else {
-      // 478: setp.eq.s16 	%p60, %rs4, 1;
-      // 479: @%p60 bra 	$L__BB0_81;
+      // ptx:478  setp.eq.s16 	%p60, %rs4, 1;
+      // ptx:479  @%p60 bra 	$L__BB0_81;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-        // 483: mul.wide.u32 	%rd46, %r1555, -2139062143;
-        // 484: shr.u64 	%rd47, %rd46, 39;
-        // 485: cvt.u32.u64 	%r549, %rd47;
+        // ptx:483  mul.wide.u32 	%rd46, %r1555, -2139062143;
+        // ptx:484  shr.u64 	%rd47, %rd46, 39;
+        // ptx:485  cvt.u32.u64 	%r549, %rd47;
         uint64_t t29 = uint64_t((uint64_t(r1555) * uint64_t(0x80808081u)) >> 39u);
-        // 486: mul.lo.s32 	%r550, %r549, 255;
-        // 487: sub.s32 	%r1554, %r1555, %r550;
+        // ptx:486  mul.lo.s32 	%r550, %r549, 255;
+        // ptx:487  sub.s32 	%r1554, %r1555, %r550;
         r1554 = uint(int(r1555) - int(uint(int(uint(uint64_t(t29))) * 255)));
-        // 488: bra.uni 	$L__BB0_103;
+        // ptx:488  bra.uni 	$L__BB0_103;
         p2g_sv0 = 39;
       } else {
-        // 480: bra.uni 	$L__BB0_102;
+        // ptx:480  bra.uni 	$L__BB0_102;
         p2g_sv0 = 37;
       }
     }
   }
   if (p2g_sv0 == 37) {
-    // 516: mul.wide.u32 	%rd50, %r1555, -858993459;
-    // 517: shr.u64 	%rd51, %rd50, 34;
-    // 518: cvt.u32.u64 	%r558, %rd51;
+    // ptx:516  mul.wide.u32 	%rd50, %r1555, -858993459;
+    // ptx:517  shr.u64 	%rd51, %rd50, 34;
+    // ptx:518  cvt.u32.u64 	%r558, %rd51;
     uint64_t t30 = uint64_t((uint64_t(r1555) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 519: mul.lo.s32 	%r559, %r558, 5;
-    // 520: sub.s32 	%r560, %r1555, %r559;
-    // 521: add.s32 	%r1554, %r560, 125;
+    // ptx:519  mul.lo.s32 	%r559, %r558, 5;
+    // ptx:520  sub.s32 	%r560, %r1555, %r559;
+    // ptx:521  add.s32 	%r1554, %r560, 125;
     r1554 = uint(int(uint(int(r1555) - int(uint(int(uint(uint64_t(t30))) * 5)))) + 125);
-    // 522: bra.uni 	$L__BB0_103;
+    // ptx:522  bra.uni 	$L__BB0_103;
     p2g_sv0 = 39;
   }
   if (p2g_sv0 == 39) {
-    // 528: max.s32 	%r561, %r1554, 0;
-    // 529: shl.b32 	%r562, %r561, 23;
-    // 530: or.b32  	%r563, %r70, %r69;
-    // 531: or.b32  	%r1555, %r563, %r562;
+    // ptx:528  max.s32 	%r561, %r1554, 0;
+    // ptx:529  shl.b32 	%r562, %r561, 23;
+    // ptx:530  or.b32  	%r563, %r70, %r69;
+    // ptx:531  or.b32  	%r1555, %r563, %r562;
     r1555 = (r70 | r69) | (uint(max(int(r1554), 0)) << 23u);
   }
-  // 534: add.s32 	%r87, %r8, 5369127;
+  // ptx:534  add.s32 	%r87, %r8, 5369127;
   uint r87 = uint(int(r8) + 5369127);
-  // 535: add.s32 	%r564, %r87, %r5;
-  // 536: xor.b32  	%r565, %r564, 81;
-  // 537: mul.lo.s32 	%r566, %r565, 2146121005;
+  // ptx:535  add.s32 	%r564, %r87, %r5;
+  // ptx:536  xor.b32  	%r565, %r564, 81;
+  // ptx:537  mul.lo.s32 	%r566, %r565, 2146121005;
   uint r566 = uint(int(uint(int(r87) + int(r5)) ^ 81u) * 2146121005);
-  // 538: shr.u32 	%r567, %r566, 15;
-  // 539: xor.b32  	%r568, %r567, %r566;
-  // 540: mul.lo.s32 	%r569, %r568, -2073254261;
+  // ptx:538  shr.u32 	%r567, %r566, 15;
+  // ptx:539  xor.b32  	%r568, %r567, %r566;
+  // ptx:540  mul.lo.s32 	%r569, %r568, -2073254261;
   uint r569 = uint(int((r566 >> 15u) ^ r566) * -2073254261);
-  // 541: shr.u32 	%r570, %r569, 16;
-  // 542: xor.b32  	%r571, %r569, %r6;
+  // ptx:541  shr.u32 	%r570, %r569, 16;
+  // ptx:542  xor.b32  	%r571, %r569, %r6;
   uint r571 = r569 ^ r6;
-  // 543: xor.b32  	%r572, %r571, %r570;
-  // 544: shr.u32 	%r573, %r571, 16;
-  // 545: xor.b32  	%r574, %r572, %r573;
-  // 546: mul.lo.s32 	%r575, %r574, 2146121005;
+  // ptx:543  xor.b32  	%r572, %r571, %r570;
+  // ptx:544  shr.u32 	%r573, %r571, 16;
+  // ptx:545  xor.b32  	%r574, %r572, %r573;
+  // ptx:546  mul.lo.s32 	%r575, %r574, 2146121005;
   uint r575 = uint(int((r571 ^ (r569 >> 16u)) ^ (r571 >> 16u)) * 2146121005);
-  // 547: shr.u32 	%r576, %r575, 15;
-  // 548: xor.b32  	%r577, %r576, %r575;
-  // 549: mul.lo.s32 	%r578, %r577, -2073254261;
+  // ptx:547  shr.u32 	%r576, %r575, 15;
+  // ptx:548  xor.b32  	%r577, %r576, %r575;
+  // ptx:549  mul.lo.s32 	%r578, %r577, -2073254261;
   uint r578 = uint(int((r575 >> 15u) ^ r575) * -2073254261);
-  // 550: shr.u32 	%r579, %r578, 16;
-  // 551: xor.b32  	%r580, %r579, %r578;
+  // ptx:550  shr.u32 	%r579, %r578, 16;
+  // ptx:551  xor.b32  	%r580, %r579, %r578;
   uint r580 = (r578 >> 16u) ^ r578;
-  // 552: xor.b32  	%r581, %r580, -1515870811;
+  // ptx:552  xor.b32  	%r581, %r580, -1515870811;
   uint r581 = r580 ^ 0xA5A5A5A5u;
-  // 553: shr.u32 	%r582, %r581, 16;
-  // 554: xor.b32  	%r583, %r582, %r581;
-  // 555: mul.lo.s32 	%r584, %r583, 2146121005;
+  // ptx:553  shr.u32 	%r582, %r581, 16;
+  // ptx:554  xor.b32  	%r583, %r582, %r581;
+  // ptx:555  mul.lo.s32 	%r584, %r583, 2146121005;
   uint r584 = uint(int((r581 >> 16u) ^ r581) * 2146121005);
-  // 556: shr.u32 	%r585, %r584, 15;
-  // 557: xor.b32  	%r586, %r585, %r584;
-  // 558: mul.lo.s32 	%r587, %r586, -2073254261;
+  // ptx:556  shr.u32 	%r585, %r584, 15;
+  // ptx:557  xor.b32  	%r586, %r585, %r584;
+  // ptx:558  mul.lo.s32 	%r587, %r586, -2073254261;
   uint r587 = uint(int((r584 >> 15u) ^ r584) * -2073254261);
-  // 559: shr.u32 	%r588, %r587, 16;
-  // 560: xor.b32  	%r88, %r588, %r587;
+  // ptx:559  shr.u32 	%r588, %r587, 16;
+  // ptx:560  xor.b32  	%r88, %r588, %r587;
   uint r88 = (r587 >> 16u) ^ r587;
-  // 561: shl.b32 	%r589, %r580, 15;
-  // 562: and.b32  	%r1557, %r589, 32768;
+  // ptx:561  shl.b32 	%r589, %r580, 15;
+  // ptx:562  and.b32  	%r1557, %r589, 32768;
   uint r1557 = (r580 << 15u) & 32768u;
-  // 563: shr.u32 	%r590, %r580, 1;
-  // 564: and.b32  	%r90, %r590, 127;
+  // ptx:563  shr.u32 	%r590, %r580, 1;
+  // ptx:564  and.b32  	%r90, %r590, 127;
   uint r90 = (r580 >> 1u) & 127u;
-  // 565: setp.eq.s32 	%p73, %r4, 4;
+  // ptx:565  setp.eq.s32 	%p73, %r4, 4;
   bool p73 = int(r4) == 4;
-  // 566: @%p73 bra 	$L__BB0_130;
+  // ptx:566  @%p73 bra 	$L__BB0_130;
   if (p73) {
-    // 570: mul.wide.u32 	%rd64, %r88, -858993459;
-    // 571: shr.u64 	%rd65, %rd64, 34;
-    // 572: cvt.u32.u64 	%r620, %rd65;
+    // ptx:570  mul.wide.u32 	%rd64, %r88, -858993459;
+    // ptx:571  shr.u64 	%rd65, %rd64, 34;
+    // ptx:572  cvt.u32.u64 	%r620, %rd65;
     uint64_t t31 = uint64_t((uint64_t(r88) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 573: mul.lo.s32 	%r621, %r620, 5;
-    // 574: sub.s32 	%r622, %r88, %r621;
-    // 575: shl.b32 	%r623, %r622, 7;
-    // 576: add.s32 	%r624, %r623, 16000;
+    // ptx:573  mul.lo.s32 	%r621, %r620, 5;
+    // ptx:574  sub.s32 	%r622, %r88, %r621;
+    // ptx:575  shl.b32 	%r623, %r622, 7;
+    // ptx:576  add.s32 	%r624, %r623, 16000;
     uint r624 = uint(int(uint(int(r88) - int(uint(int(uint(uint64_t(t31))) * 5))) << 7u) + 16000);
-    // 577: or.b32  	%r625, %r90, %r1557;
+    // ptx:577  or.b32  	%r625, %r90, %r1557;
     uint r625 = r90 | r1557;
-    // 578: or.b32  	%r1557, %r625, %r624;
+    // ptx:578  or.b32  	%r1557, %r625, %r624;
     r1557 = r625 | r624;
-    // 579: bra.uni 	$L__BB0_131;
+    // ptx:579  bra.uni 	$L__BB0_131;
   } else {
-    // 567: bra.uni 	$L__BB0_105;
-    // 582: @%p19 bra 	$L__BB0_109;
+    // ptx:567  bra.uni 	$L__BB0_105;
+    // ptx:582  @%p19 bra 	$L__BB0_109;
     if (p19) {
-      // 586: setp.eq.s16 	%p75, %rs4, 2;
-      // 587: @%p75 bra 	$L__BB0_126;
+      // ptx:586  setp.eq.s16 	%p75, %rs4, 2;
+      // ptx:587  @%p75 bra 	$L__BB0_126;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 620: and.b32  	%r1557, %r88, 65535;
+        // ptx:620  and.b32  	%r1557, %r88, 65535;
         r1557 = r88 & 65535u;
-        // 621: bra.uni 	$L__BB0_131;
+        // ptx:621  bra.uni 	$L__BB0_131;
         p2g_sv0 = 51;
       } else {
-        // 589: setp.eq.s16 	%p76, %rs4, 3;
-        // 590: @%p76 bra 	$L__BB0_113;
+        // ptx:589  setp.eq.s16 	%p76, %rs4, 3;
+        // ptx:590  @%p76 bra 	$L__BB0_113;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 624: mul.wide.u32 	%rd54, %r88, -858993459;
-          // 625: shr.u64 	%rd55, %rd54, 34;
-          // 626: cvt.u32.u64 	%r594, %rd55;
+          // ptx:624  mul.wide.u32 	%rd54, %r88, -858993459;
+          // ptx:625  shr.u64 	%rd55, %rd54, 34;
+          // ptx:626  cvt.u32.u64 	%r594, %rd55;
           uint64_t t32 = uint64_t((uint64_t(r88) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 627: mul.lo.s32 	%r595, %r594, 5;
-          // 628: sub.s32 	%r92, %r88, %r595;
+          // ptx:627  mul.lo.s32 	%r595, %r594, 5;
+          // ptx:628  sub.s32 	%r92, %r88, %r595;
           uint r92 = uint(int(r88) - int(uint(int(uint(uint64_t(t32))) * 5)));
-          // 629: setp.eq.s32 	%p80, %r92, 0;
-          // 630: @%p80 bra 	$L__BB0_115;
+          // ptx:629  setp.eq.s32 	%p80, %r92, 0;
+          // ptx:630  @%p80 bra 	$L__BB0_115;
           if (int(r92) == 0) {
-            // 2413: shr.u32 	%r596, %r88, 8;
+            // ptx:2413  shr.u32 	%r596, %r88, 8;
             uint r596 = r88 >> 8u;
-            // 2414: mul.wide.u32 	%rd56, %r596, -1431655765;
-            // 2415: shr.u64 	%rd57, %rd56, 34;
-            // 2416: cvt.u32.u64 	%r597, %rd57;
+            // ptx:2414  mul.wide.u32 	%rd56, %r596, -1431655765;
+            // ptx:2415  shr.u64 	%rd57, %rd56, 34;
+            // ptx:2416  cvt.u32.u64 	%r597, %rd57;
             uint64_t t33 = uint64_t((uint64_t(r596) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2417: mul.lo.s32 	%r598, %r597, 6;
-            // 2418: sub.s32 	%r599, %r596, %r598;
-            // 2419: cvt.u16.u32 	%rs11, %r599;
+            // ptx:2417  mul.lo.s32 	%r598, %r597, 6;
+            // ptx:2418  sub.s32 	%r599, %r596, %r598;
+            // ptx:2419  cvt.u16.u32 	%rs11, %r599;
             uint64_t t34 = uint64_t(uint(int(r596) - int(uint(int(uint(uint64_t(t33))) * 6))));
             uint rs11 = (uint(uint64_t(t34)) & 65535u);
-            // 2420: setp.gt.s16 	%p81, %rs11, 1;
-            // 2421: @%p81 bra 	$L__BB0_119;
+            // ptx:2420  setp.gt.s16 	%p81, %rs11, 1;
+            // ptx:2421  @%p81 bra 	$L__BB0_119;
             if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
-              // 2425: setp.eq.s16 	%p82, %rs11, 2;
-              // 2426: @%p82 bra 	$L__BB0_124;
+              // ptx:2425  setp.eq.s16 	%p82, %rs11, 2;
+              // ptx:2426  @%p82 bra 	$L__BB0_124;
               if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
-                // 2981: shr.u32 	%r601, %r88, 12;
-                // 2982: and.b32  	%r602, %r601, 1;
-                // 2983: or.b32  	%r603, %r1557, %r602;
+                // ptx:2981  shr.u32 	%r601, %r88, 12;
+                // ptx:2982  and.b32  	%r602, %r601, 1;
+                // ptx:2983  or.b32  	%r603, %r1557, %r602;
                 uint r603 = r1557 | ((r88 >> 12u) & 1u);
-                // 2984: or.b32  	%r1557, %r603, 32704;
+                // ptx:2984  or.b32  	%r1557, %r603, 32704;
                 r1557 = r603 | 32704u;
-                // 2985: bra.uni 	$L__BB0_131;
+                // ptx:2985  bra.uni 	$L__BB0_131;
                 p2g_sv0 = 51;
               } else {
-                // 2428: setp.eq.s16 	%p83, %rs11, 3;
-                // 2429: @%p83 bra 	$L__BB0_123;
+                // ptx:2428  setp.eq.s16 	%p83, %rs11, 3;
+                // ptx:2429  @%p83 bra 	$L__BB0_123;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
-                  // 2988: setp.eq.s32 	%p87, %r90, 0;
-                  // 2989: selp.b32 	%r600, 1, %r90, %p87;
-                  // 2990: or.b32  	%r1557, %r600, %r1557;
+                  // ptx:2988  setp.eq.s32 	%p87, %r90, 0;
+                  // ptx:2989  selp.b32 	%r600, 1, %r90, %p87;
+                  // ptx:2990  or.b32  	%r1557, %r600, %r1557;
                   r1557 = ((int(r90) == 0) ? 1u : r90) | r1557;
-                  // 2991: bra.uni 	$L__BB0_131;
+                  // ptx:2991  bra.uni 	$L__BB0_131;
                   p2g_sv0 = 51;
                 } else {
-                  // 2431: setp.ne.s16 	%p84, %rs11, 4;
-                  // 2432: @%p84 bra 	$L__BB0_125;
+                  // ptx:2431  setp.ne.s16 	%p84, %rs11, 4;
+                  // ptx:2432  @%p84 bra 	$L__BB0_125;
                   if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                     p2g_sv0 = 273;
                   } else {
-                    // 2434: or.b32  	%r1557, %r1557, 32639;
+                    // ptx:2434  or.b32  	%r1557, %r1557, 32639;
                     r1557 = r1557 | 32639u;
-                    // 2435: bra.uni 	$L__BB0_131;
+                    // ptx:2435  bra.uni 	$L__BB0_131;
                     p2g_sv0 = 51;
                   }
                 }
               }
             } else {
-              // 2422: bra.uni 	$L__BB0_116;
-              // 2765: setp.eq.s16 	%p85, %rs11, 0;
-              // 2766: @%p85 bra 	$L__BB0_131;
+              // ptx:2422  bra.uni 	$L__BB0_116;
+              // ptx:2765  setp.eq.s16 	%p85, %rs11, 0;
+              // ptx:2766  @%p85 bra 	$L__BB0_131;
               if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                 p2g_sv0 = 51;
               } else {
-                // 2768: setp.eq.s16 	%p86, %rs11, 1;
-                // 2769: @%p86 bra 	$L__BB0_118;
+                // ptx:2768  setp.eq.s16 	%p86, %rs11, 1;
+                // ptx:2769  @%p86 bra 	$L__BB0_118;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
-                  // 2773: or.b32  	%r1557, %r1557, 32640;
+                  // ptx:2773  or.b32  	%r1557, %r1557, 32640;
                   r1557 = r1557 | 32640u;
-                  // 2774: bra.uni 	$L__BB0_131;
+                  // ptx:2774  bra.uni 	$L__BB0_131;
                   p2g_sv0 = 51;
                 } else {
-                  // 2770: bra.uni 	$L__BB0_125;
+                  // ptx:2770  bra.uni 	$L__BB0_125;
                   p2g_sv0 = 273;
                 }
               }
             }
             if (p2g_sv0 == 273) {
-              // 3137: or.b32  	%r604, %r1557, %r90;
+              // ptx:3137  or.b32  	%r604, %r1557, %r90;
               uint r604 = r1557 | r90;
-              // 3138: or.b32  	%r1557, %r604, 128;
+              // ptx:3138  or.b32  	%r1557, %r604, 128;
               r1557 = r604 | 128u;
-              // 3139: bra.uni 	$L__BB0_131;
+              // ptx:3139  bra.uni 	$L__BB0_131;
               p2g_sv0 = 51;
             }
           } else {
-            // 632: add.s32 	%r1556, %r92, 125;
+            // ptx:632  add.s32 	%r1556, %r92, 125;
             r1556 = uint(int(r92) + 125);
-            // 633: bra.uni 	$L__BB0_129;
+            // ptx:633  bra.uni 	$L__BB0_129;
             p2g_sv0 = 50;
           }
         } else {
-          // 592: setp.ne.s16 	%p77, %rs4, 5;
-          // 593: @%p77 bra 	$L__BB0_128;
+          // ptx:592  setp.ne.s16 	%p77, %rs4, 5;
+          // ptx:593  @%p77 bra 	$L__BB0_128;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 49;
           } else {
-            // 595: mul.wide.u32 	%rd52, %r88, -858993459;
-            // 596: shr.u64 	%rd53, %rd52, 34;
-            // 597: cvt.u32.u64 	%r591, %rd53;
+            // ptx:595  mul.wide.u32 	%rd52, %r88, -858993459;
+            // ptx:596  shr.u64 	%rd53, %rd52, 34;
+            // ptx:597  cvt.u32.u64 	%r591, %rd53;
             uint64_t t35 = uint64_t((uint64_t(r88) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 598: mul.lo.s32 	%r592, %r591, 5;
-            // 599: sub.s32 	%r593, %r88, %r592;
-            // 600: add.s32 	%r1556, %r593, 125;
+            // ptx:598  mul.lo.s32 	%r592, %r591, 5;
+            // ptx:599  sub.s32 	%r593, %r88, %r592;
+            // ptx:600  add.s32 	%r1556, %r593, 125;
             r1556 = uint(int(uint(int(r88) - int(uint(int(uint(uint64_t(t35))) * 5)))) + 125);
-            // 601: bra.uni 	$L__BB0_129;
+            // ptx:601  bra.uni 	$L__BB0_129;
             p2g_sv0 = 50;
           }
         }
       }
     } else {
-      // 583: bra.uni 	$L__BB0_106;
-      // 604: setp.eq.s16 	%p78, %rs4, 0;
-      // 605: @%p78 bra 	$L__BB0_127;
+      // ptx:583  bra.uni 	$L__BB0_106;
+      // ptx:604  setp.eq.s16 	%p78, %rs4, 0;
+      // ptx:605  @%p78 bra 	$L__BB0_127;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 636: mul.wide.u32 	%rd60, %r88, 613566757;
-        // 637: shr.u64 	%rd61, %rd60, 32;
-        // 638: cvt.u32.u64 	%r607, %rd61;
+        // ptx:636  mul.wide.u32 	%rd60, %r88, 613566757;
+        // ptx:637  shr.u64 	%rd61, %rd60, 32;
+        // ptx:638  cvt.u32.u64 	%r607, %rd61;
         uint64_t t36 = uint64_t((uint64_t(r88) * uint64_t(0x24924925u)) >> 32u);
         uint r607 = uint(uint64_t(t36));
-        // 639: sub.s32 	%r608, %r88, %r607;
-        // 640: shr.u32 	%r609, %r608, 1;
-        // 641: add.s32 	%r610, %r609, %r607;
-        // 642: shr.u32 	%r611, %r610, 2;
-        // 643: mul.lo.s32 	%r612, %r611, 7;
+        // ptx:639  sub.s32 	%r608, %r88, %r607;
+        // ptx:640  shr.u32 	%r609, %r608, 1;
+        // ptx:641  add.s32 	%r610, %r609, %r607;
+        // ptx:642  shr.u32 	%r611, %r610, 2;
+        // ptx:643  mul.lo.s32 	%r612, %r611, 7;
         uint r612 = uint(int(uint(int(uint(int(r88) - int(r607)) >> 1u) + int(r607)) >> 2u) * 7);
-        // 644: sub.s32 	%r613, %r88, %r612;
-        // 645: add.s32 	%r1556, %r613, 124;
+        // ptx:644  sub.s32 	%r613, %r88, %r612;
+        // ptx:645  add.s32 	%r1556, %r613, 124;
         r1556 = uint(int(uint(int(r88) - int(r612))) + 124);
-        // 646: bra.uni 	$L__BB0_129;
+        // ptx:646  bra.uni 	$L__BB0_129;
         p2g_sv0 = 50;
       } else {
-        // 607: setp.eq.s16 	%p79, %rs4, 1;
-        // 608: @%p79 bra 	$L__BB0_108;
+        // ptx:607  setp.eq.s16 	%p79, %rs4, 1;
+        // ptx:608  @%p79 bra 	$L__BB0_108;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 612: mul.wide.u32 	%rd58, %r88, -2139062143;
-          // 613: shr.u64 	%rd59, %rd58, 39;
-          // 614: cvt.u32.u64 	%r605, %rd59;
+          // ptx:612  mul.wide.u32 	%rd58, %r88, -2139062143;
+          // ptx:613  shr.u64 	%rd59, %rd58, 39;
+          // ptx:614  cvt.u32.u64 	%r605, %rd59;
           uint64_t t37 = uint64_t((uint64_t(r88) * uint64_t(0x80808081u)) >> 39u);
-          // 615: mul.lo.s32 	%r606, %r605, 255;
-          // 616: sub.s32 	%r1556, %r88, %r606;
+          // ptx:615  mul.lo.s32 	%r606, %r605, 255;
+          // ptx:616  sub.s32 	%r1556, %r88, %r606;
           r1556 = uint(int(r88) - int(uint(int(uint(uint64_t(t37))) * 255)));
-          // 617: bra.uni 	$L__BB0_129;
+          // ptx:617  bra.uni 	$L__BB0_129;
           p2g_sv0 = 50;
         } else {
-          // 609: bra.uni 	$L__BB0_128;
+          // ptx:609  bra.uni 	$L__BB0_128;
           p2g_sv0 = 49;
         }
       }
     }
     if (p2g_sv0 == 49) {
-      // 649: mul.wide.u32 	%rd62, %r88, -858993459;
-      // 650: shr.u64 	%rd63, %rd62, 34;
-      // 651: cvt.u32.u64 	%r614, %rd63;
+      // ptx:649  mul.wide.u32 	%rd62, %r88, -858993459;
+      // ptx:650  shr.u64 	%rd63, %rd62, 34;
+      // ptx:651  cvt.u32.u64 	%r614, %rd63;
       uint64_t t38 = uint64_t((uint64_t(r88) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 652: mul.lo.s32 	%r615, %r614, 5;
-      // 653: sub.s32 	%r616, %r88, %r615;
-      // 654: add.s32 	%r1556, %r616, 125;
+      // ptx:652  mul.lo.s32 	%r615, %r614, 5;
+      // ptx:653  sub.s32 	%r616, %r88, %r615;
+      // ptx:654  add.s32 	%r1556, %r616, 125;
       r1556 = uint(int(uint(int(r88) - int(uint(int(uint(uint64_t(t38))) * 5)))) + 125);
       p2g_sv0 = 50;
     }
     if (p2g_sv0 == 50) {
-      // 657: max.s32 	%r617, %r1556, 0;
-      // 658: shl.b32 	%r618, %r617, 7;
-      // 659: or.b32  	%r619, %r90, %r1557;
+      // ptx:657  max.s32 	%r617, %r1556, 0;
+      // ptx:658  shl.b32 	%r618, %r617, 7;
+      // ptx:659  or.b32  	%r619, %r90, %r1557;
       uint r619 = r90 | r1557;
-      // 660: or.b32  	%r1557, %r619, %r618;
+      // ptx:660  or.b32  	%r1557, %r619, %r618;
       r1557 = r619 | (uint(max(int(r1556), 0)) << 7u);
     }
   }
-  // 663: add.s32 	%r107, %r5, 1;
+  // ptx:663  add.s32 	%r107, %r5, 1;
   uint r107 = uint(int(r5) + 1);
-  // 664: @%p73 bra 	$L__BB0_157;
+  // ptx:664  @%p73 bra 	$L__BB0_157;
   if (p73) {
-    // 668: and.b32  	%r682, %r107, 6;
-    // 669: add.s32 	%r683, %r87, %r682;
-    // 670: xor.b32  	%r684, %r683, 81;
-    // 671: mul.lo.s32 	%r685, %r684, 2146121005;
+    // ptx:668  and.b32  	%r682, %r107, 6;
+    // ptx:669  add.s32 	%r683, %r87, %r682;
+    // ptx:670  xor.b32  	%r684, %r683, 81;
+    // ptx:671  mul.lo.s32 	%r685, %r684, 2146121005;
     uint r685 = uint(int(uint(int(r87) + int(r107 & 6u)) ^ 81u) * 2146121005);
-    // 672: shr.u32 	%r686, %r685, 15;
-    // 673: xor.b32  	%r687, %r686, %r685;
-    // 674: mul.lo.s32 	%r688, %r687, -2073254261;
+    // ptx:672  shr.u32 	%r686, %r685, 15;
+    // ptx:673  xor.b32  	%r687, %r686, %r685;
+    // ptx:674  mul.lo.s32 	%r688, %r687, -2073254261;
     uint r688 = uint(int((r685 >> 15u) ^ r685) * -2073254261);
-    // 675: shr.u32 	%r689, %r688, 16;
-    // 676: xor.b32  	%r690, %r688, %r6;
+    // ptx:675  shr.u32 	%r689, %r688, 16;
+    // ptx:676  xor.b32  	%r690, %r688, %r6;
     uint r690 = r688 ^ r6;
-    // 677: xor.b32  	%r691, %r690, %r689;
-    // 678: shr.u32 	%r692, %r690, 16;
-    // 679: xor.b32  	%r693, %r691, %r692;
-    // 680: mul.lo.s32 	%r694, %r693, 2146121005;
+    // ptx:677  xor.b32  	%r691, %r690, %r689;
+    // ptx:678  shr.u32 	%r692, %r690, 16;
+    // ptx:679  xor.b32  	%r693, %r691, %r692;
+    // ptx:680  mul.lo.s32 	%r694, %r693, 2146121005;
     uint r694 = uint(int((r690 ^ (r688 >> 16u)) ^ (r690 >> 16u)) * 2146121005);
-    // 681: shr.u32 	%r695, %r694, 15;
-    // 682: xor.b32  	%r696, %r695, %r694;
-    // 683: mul.lo.s32 	%r697, %r696, -2073254261;
+    // ptx:681  shr.u32 	%r695, %r694, 15;
+    // ptx:682  xor.b32  	%r696, %r695, %r694;
+    // ptx:683  mul.lo.s32 	%r697, %r696, -2073254261;
     uint r697 = uint(int((r694 >> 15u) ^ r694) * -2073254261);
-    // 684: shr.u32 	%r698, %r697, 16;
-    // 685: xor.b32  	%r699, %r698, %r697;
+    // ptx:684  shr.u32 	%r698, %r697, 16;
+    // ptx:685  xor.b32  	%r699, %r698, %r697;
     uint r699 = (r697 >> 16u) ^ r697;
-    // 686: xor.b32  	%r700, %r699, -1515870811;
+    // ptx:686  xor.b32  	%r700, %r699, -1515870811;
     uint r700 = r699 ^ 0xA5A5A5A5u;
-    // 687: shr.u32 	%r701, %r700, 16;
-    // 688: xor.b32  	%r702, %r701, %r700;
-    // 689: mul.lo.s32 	%r703, %r702, 2146121005;
+    // ptx:687  shr.u32 	%r701, %r700, 16;
+    // ptx:688  xor.b32  	%r702, %r701, %r700;
+    // ptx:689  mul.lo.s32 	%r703, %r702, 2146121005;
     uint r703 = uint(int((r700 >> 16u) ^ r700) * 2146121005);
-    // 690: shr.u32 	%r704, %r703, 15;
-    // 691: xor.b32  	%r705, %r704, %r703;
-    // 692: mul.lo.s32 	%r706, %r705, -2073254261;
+    // ptx:690  shr.u32 	%r704, %r703, 15;
+    // ptx:691  xor.b32  	%r705, %r704, %r703;
+    // ptx:692  mul.lo.s32 	%r706, %r705, -2073254261;
     uint r706 = uint(int((r703 >> 15u) ^ r703) * -2073254261);
-    // 693: shr.u32 	%r707, %r706, 16;
-    // 694: xor.b32  	%r708, %r707, %r706;
+    // ptx:693  shr.u32 	%r707, %r706, 16;
+    // ptx:694  xor.b32  	%r708, %r707, %r706;
     uint r708 = (r706 >> 16u) ^ r706;
-    // 695: and.b32  	%r709, %r699, 1;
-    // 696: shr.u32 	%r710, %r699, 1;
-    // 697: and.b32  	%r711, %r710, 127;
-    // 698: mul.wide.u32 	%rd78, %r708, -858993459;
-    // 699: shr.u64 	%rd79, %rd78, 34;
-    // 700: cvt.u32.u64 	%r712, %rd79;
+    // ptx:695  and.b32  	%r709, %r699, 1;
+    // ptx:696  shr.u32 	%r710, %r699, 1;
+    // ptx:697  and.b32  	%r711, %r710, 127;
+    // ptx:698  mul.wide.u32 	%rd78, %r708, -858993459;
+    // ptx:699  shr.u64 	%rd79, %rd78, 34;
+    // ptx:700  cvt.u32.u64 	%r712, %rd79;
     uint64_t t39 = uint64_t((uint64_t(r708) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 701: mul.lo.s32 	%r713, %r712, 5;
-    // 702: sub.s32 	%r714, %r708, %r713;
-    // 703: shl.b32 	%r715, %r714, 7;
-    // 704: add.s32 	%r716, %r715, 16000;
+    // ptx:701  mul.lo.s32 	%r713, %r712, 5;
+    // ptx:702  sub.s32 	%r714, %r708, %r713;
+    // ptx:703  shl.b32 	%r715, %r714, 7;
+    // ptx:704  add.s32 	%r716, %r715, 16000;
     uint r716 = uint(int(uint(int(r708) - int(uint(int(uint(uint64_t(t39))) * 5))) << 7u) + 16000);
-    // 705: bfi.b32 	%r717, %r709, %r711, 15, 1;
-    // 706: or.b32  	%r718, %r717, %r716;
-    // 707: xor.b32  	%r1559, %r718, 32768;
+    // ptx:705  bfi.b32 	%r717, %r709, %r711, 15, 1;
+    // ptx:706  or.b32  	%r718, %r717, %r716;
+    // ptx:707  xor.b32  	%r1559, %r718, 32768;
     r1559 = (p2g_bfi_32((r699 & 1u), ((r699 >> 1u) & 127u), 15u, 1u) | r716) ^ 32768u;
-    // 708: bra.uni 	$L__BB0_158;
+    // ptx:708  bra.uni 	$L__BB0_158;
   } else {
-    // 665: bra.uni 	$L__BB0_132;
-    // 711: add.s32 	%r626, %r87, %r107;
-    // 712: xor.b32  	%r627, %r626, 81;
-    // 713: mul.lo.s32 	%r628, %r627, 2146121005;
+    // ptx:665  bra.uni 	$L__BB0_132;
+    // ptx:711  add.s32 	%r626, %r87, %r107;
+    // ptx:712  xor.b32  	%r627, %r626, 81;
+    // ptx:713  mul.lo.s32 	%r628, %r627, 2146121005;
     uint r628 = uint(int(uint(int(r87) + int(r107)) ^ 81u) * 2146121005);
-    // 714: shr.u32 	%r629, %r628, 15;
-    // 715: xor.b32  	%r630, %r629, %r628;
-    // 716: mul.lo.s32 	%r631, %r630, -2073254261;
+    // ptx:714  shr.u32 	%r629, %r628, 15;
+    // ptx:715  xor.b32  	%r630, %r629, %r628;
+    // ptx:716  mul.lo.s32 	%r631, %r630, -2073254261;
     uint r631 = uint(int((r628 >> 15u) ^ r628) * -2073254261);
-    // 717: shr.u32 	%r632, %r631, 16;
-    // 718: xor.b32  	%r633, %r631, %r6;
+    // ptx:717  shr.u32 	%r632, %r631, 16;
+    // ptx:718  xor.b32  	%r633, %r631, %r6;
     uint r633 = r631 ^ r6;
-    // 719: xor.b32  	%r634, %r633, %r632;
-    // 720: shr.u32 	%r635, %r633, 16;
-    // 721: xor.b32  	%r636, %r634, %r635;
-    // 722: mul.lo.s32 	%r637, %r636, 2146121005;
+    // ptx:719  xor.b32  	%r634, %r633, %r632;
+    // ptx:720  shr.u32 	%r635, %r633, 16;
+    // ptx:721  xor.b32  	%r636, %r634, %r635;
+    // ptx:722  mul.lo.s32 	%r637, %r636, 2146121005;
     uint r637 = uint(int((r633 ^ (r631 >> 16u)) ^ (r633 >> 16u)) * 2146121005);
-    // 723: shr.u32 	%r638, %r637, 15;
-    // 724: xor.b32  	%r639, %r638, %r637;
-    // 725: mul.lo.s32 	%r640, %r639, -2073254261;
+    // ptx:723  shr.u32 	%r638, %r637, 15;
+    // ptx:724  xor.b32  	%r639, %r638, %r637;
+    // ptx:725  mul.lo.s32 	%r640, %r639, -2073254261;
     uint r640 = uint(int((r637 >> 15u) ^ r637) * -2073254261);
-    // 726: shr.u32 	%r641, %r640, 16;
-    // 727: xor.b32  	%r642, %r641, %r640;
+    // ptx:726  shr.u32 	%r641, %r640, 16;
+    // ptx:727  xor.b32  	%r642, %r641, %r640;
     uint r642 = (r640 >> 16u) ^ r640;
-    // 728: xor.b32  	%r643, %r642, -1515870811;
+    // ptx:728  xor.b32  	%r643, %r642, -1515870811;
     uint r643 = r642 ^ 0xA5A5A5A5u;
-    // 729: shr.u32 	%r644, %r643, 16;
-    // 730: xor.b32  	%r645, %r644, %r643;
-    // 731: mul.lo.s32 	%r646, %r645, 2146121005;
+    // ptx:729  shr.u32 	%r644, %r643, 16;
+    // ptx:730  xor.b32  	%r645, %r644, %r643;
+    // ptx:731  mul.lo.s32 	%r646, %r645, 2146121005;
     uint r646 = uint(int((r643 >> 16u) ^ r643) * 2146121005);
-    // 732: shr.u32 	%r647, %r646, 15;
-    // 733: xor.b32  	%r648, %r647, %r646;
-    // 734: mul.lo.s32 	%r649, %r648, -2073254261;
+    // ptx:732  shr.u32 	%r647, %r646, 15;
+    // ptx:733  xor.b32  	%r648, %r647, %r646;
+    // ptx:734  mul.lo.s32 	%r649, %r648, -2073254261;
     uint r649 = uint(int((r646 >> 15u) ^ r646) * -2073254261);
-    // 735: shr.u32 	%r650, %r649, 16;
-    // 736: xor.b32  	%r108, %r650, %r649;
+    // ptx:735  shr.u32 	%r650, %r649, 16;
+    // ptx:736  xor.b32  	%r108, %r650, %r649;
     uint r108 = (r649 >> 16u) ^ r649;
-    // 737: shl.b32 	%r651, %r642, 15;
-    // 738: and.b32  	%r1559, %r651, 32768;
+    // ptx:737  shl.b32 	%r651, %r642, 15;
+    // ptx:738  and.b32  	%r1559, %r651, 32768;
     r1559 = (r642 << 15u) & 32768u;
-    // 739: shr.u32 	%r652, %r642, 1;
-    // 740: and.b32  	%r110, %r652, 127;
+    // ptx:739  shr.u32 	%r652, %r642, 1;
+    // ptx:740  and.b32  	%r110, %r652, 127;
     uint r110 = (r642 >> 1u) & 127u;
-    // 741: @%p19 bra 	$L__BB0_136;
+    // ptx:741  @%p19 bra 	$L__BB0_136;
     if (p19) {
-      // 745: setp.eq.s16 	%p90, %rs4, 2;
-      // 746: @%p90 bra 	$L__BB0_153;
+      // ptx:745  setp.eq.s16 	%p90, %rs4, 2;
+      // ptx:746  @%p90 bra 	$L__BB0_153;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 779: and.b32  	%r1559, %r108, 65535;
+        // ptx:779  and.b32  	%r1559, %r108, 65535;
         r1559 = r108 & 65535u;
-        // 780: bra.uni 	$L__BB0_158;
+        // ptx:780  bra.uni 	$L__BB0_158;
         p2g_sv0 = 62;
       } else {
-        // 748: setp.eq.s16 	%p91, %rs4, 3;
-        // 749: @%p91 bra 	$L__BB0_140;
+        // ptx:748  setp.eq.s16 	%p91, %rs4, 3;
+        // ptx:749  @%p91 bra 	$L__BB0_140;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 783: mul.wide.u32 	%rd68, %r108, -858993459;
-          // 784: shr.u64 	%rd69, %rd68, 34;
-          // 785: cvt.u32.u64 	%r656, %rd69;
+          // ptx:783  mul.wide.u32 	%rd68, %r108, -858993459;
+          // ptx:784  shr.u64 	%rd69, %rd68, 34;
+          // ptx:785  cvt.u32.u64 	%r656, %rd69;
           uint64_t t40 = uint64_t((uint64_t(r108) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 786: mul.lo.s32 	%r657, %r656, 5;
-          // 787: sub.s32 	%r112, %r108, %r657;
+          // ptx:786  mul.lo.s32 	%r657, %r656, 5;
+          // ptx:787  sub.s32 	%r112, %r108, %r657;
           uint r112 = uint(int(r108) - int(uint(int(uint(uint64_t(t40))) * 5)));
-          // 788: setp.eq.s32 	%p95, %r112, 0;
-          // 789: @%p95 bra 	$L__BB0_142;
+          // ptx:788  setp.eq.s32 	%p95, %r112, 0;
+          // ptx:789  @%p95 bra 	$L__BB0_142;
           if (int(r112) == 0) {
-            // 2438: shr.u32 	%r658, %r108, 8;
+            // ptx:2438  shr.u32 	%r658, %r108, 8;
             uint r658 = r108 >> 8u;
-            // 2439: mul.wide.u32 	%rd70, %r658, -1431655765;
-            // 2440: shr.u64 	%rd71, %rd70, 34;
-            // 2441: cvt.u32.u64 	%r659, %rd71;
+            // ptx:2439  mul.wide.u32 	%rd70, %r658, -1431655765;
+            // ptx:2440  shr.u64 	%rd71, %rd70, 34;
+            // ptx:2441  cvt.u32.u64 	%r659, %rd71;
             uint64_t t41 = uint64_t((uint64_t(r658) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2442: mul.lo.s32 	%r660, %r659, 6;
-            // 2443: sub.s32 	%r661, %r658, %r660;
-            // 2444: cvt.u16.u32 	%rs13, %r661;
+            // ptx:2442  mul.lo.s32 	%r660, %r659, 6;
+            // ptx:2443  sub.s32 	%r661, %r658, %r660;
+            // ptx:2444  cvt.u16.u32 	%rs13, %r661;
             uint64_t t42 = uint64_t(uint(int(r658) - int(uint(int(uint(uint64_t(t41))) * 6))));
             uint rs13 = (uint(uint64_t(t42)) & 65535u);
-            // 2445: setp.gt.s16 	%p96, %rs13, 1;
-            // 2446: @%p96 bra 	$L__BB0_146;
+            // ptx:2445  setp.gt.s16 	%p96, %rs13, 1;
+            // ptx:2446  @%p96 bra 	$L__BB0_146;
             if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
-              // 2450: setp.eq.s16 	%p97, %rs13, 2;
-              // 2451: @%p97 bra 	$L__BB0_151;
+              // ptx:2450  setp.eq.s16 	%p97, %rs13, 2;
+              // ptx:2451  @%p97 bra 	$L__BB0_151;
               if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
-                // 2994: shr.u32 	%r663, %r108, 12;
-                // 2995: and.b32  	%r664, %r663, 1;
-                // 2996: or.b32  	%r665, %r1559, %r664;
+                // ptx:2994  shr.u32 	%r663, %r108, 12;
+                // ptx:2995  and.b32  	%r664, %r663, 1;
+                // ptx:2996  or.b32  	%r665, %r1559, %r664;
                 uint r665 = r1559 | ((r108 >> 12u) & 1u);
-                // 2997: or.b32  	%r1559, %r665, 32704;
+                // ptx:2997  or.b32  	%r1559, %r665, 32704;
                 r1559 = r665 | 32704u;
-                // 2998: bra.uni 	$L__BB0_158;
+                // ptx:2998  bra.uni 	$L__BB0_158;
                 p2g_sv0 = 62;
               } else {
-                // 2453: setp.eq.s16 	%p98, %rs13, 3;
-                // 2454: @%p98 bra 	$L__BB0_150;
+                // ptx:2453  setp.eq.s16 	%p98, %rs13, 3;
+                // ptx:2454  @%p98 bra 	$L__BB0_150;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
-                  // 3001: setp.eq.s32 	%p102, %r110, 0;
-                  // 3002: selp.b32 	%r662, 1, %r110, %p102;
-                  // 3003: or.b32  	%r1559, %r662, %r1559;
+                  // ptx:3001  setp.eq.s32 	%p102, %r110, 0;
+                  // ptx:3002  selp.b32 	%r662, 1, %r110, %p102;
+                  // ptx:3003  or.b32  	%r1559, %r662, %r1559;
                   r1559 = ((int(r110) == 0) ? 1u : r110) | r1559;
-                  // 3004: bra.uni 	$L__BB0_158;
+                  // ptx:3004  bra.uni 	$L__BB0_158;
                   p2g_sv0 = 62;
                 } else {
-                  // 2456: setp.ne.s16 	%p99, %rs13, 4;
-                  // 2457: @%p99 bra 	$L__BB0_152;
+                  // ptx:2456  setp.ne.s16 	%p99, %rs13, 4;
+                  // ptx:2457  @%p99 bra 	$L__BB0_152;
                   if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                     p2g_sv0 = 274;
                   } else {
-                    // 2459: or.b32  	%r1559, %r1559, 32639;
+                    // ptx:2459  or.b32  	%r1559, %r1559, 32639;
                     r1559 = r1559 | 32639u;
-                    // 2460: bra.uni 	$L__BB0_158;
+                    // ptx:2460  bra.uni 	$L__BB0_158;
                     p2g_sv0 = 62;
                   }
                 }
               }
             } else {
-              // 2447: bra.uni 	$L__BB0_143;
-              // 2777: setp.eq.s16 	%p100, %rs13, 0;
-              // 2778: @%p100 bra 	$L__BB0_158;
+              // ptx:2447  bra.uni 	$L__BB0_143;
+              // ptx:2777  setp.eq.s16 	%p100, %rs13, 0;
+              // ptx:2778  @%p100 bra 	$L__BB0_158;
               if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                 p2g_sv0 = 62;
               } else {
-                // 2780: setp.eq.s16 	%p101, %rs13, 1;
-                // 2781: @%p101 bra 	$L__BB0_145;
+                // ptx:2780  setp.eq.s16 	%p101, %rs13, 1;
+                // ptx:2781  @%p101 bra 	$L__BB0_145;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
-                  // 2785: or.b32  	%r1559, %r1559, 32640;
+                  // ptx:2785  or.b32  	%r1559, %r1559, 32640;
                   r1559 = r1559 | 32640u;
-                  // 2786: bra.uni 	$L__BB0_158;
+                  // ptx:2786  bra.uni 	$L__BB0_158;
                   p2g_sv0 = 62;
                 } else {
-                  // 2782: bra.uni 	$L__BB0_152;
+                  // ptx:2782  bra.uni 	$L__BB0_152;
                   p2g_sv0 = 274;
                 }
               }
             }
             if (p2g_sv0 == 274) {
-              // 3142: or.b32  	%r666, %r1559, %r110;
+              // ptx:3142  or.b32  	%r666, %r1559, %r110;
               uint r666 = r1559 | r110;
-              // 3143: or.b32  	%r1559, %r666, 128;
+              // ptx:3143  or.b32  	%r1559, %r666, 128;
               r1559 = r666 | 128u;
-              // 3144: bra.uni 	$L__BB0_158;
+              // ptx:3144  bra.uni 	$L__BB0_158;
               p2g_sv0 = 62;
             }
           } else {
-            // 791: add.s32 	%r1558, %r112, 125;
+            // ptx:791  add.s32 	%r1558, %r112, 125;
             r1558 = uint(int(r112) + 125);
-            // 792: bra.uni 	$L__BB0_156;
+            // ptx:792  bra.uni 	$L__BB0_156;
             p2g_sv0 = 61;
           }
         } else {
-          // 751: setp.ne.s16 	%p92, %rs4, 5;
-          // 752: @%p92 bra 	$L__BB0_155;
+          // ptx:751  setp.ne.s16 	%p92, %rs4, 5;
+          // ptx:752  @%p92 bra 	$L__BB0_155;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 60;
           } else {
-            // 754: mul.wide.u32 	%rd66, %r108, -858993459;
-            // 755: shr.u64 	%rd67, %rd66, 34;
-            // 756: cvt.u32.u64 	%r653, %rd67;
+            // ptx:754  mul.wide.u32 	%rd66, %r108, -858993459;
+            // ptx:755  shr.u64 	%rd67, %rd66, 34;
+            // ptx:756  cvt.u32.u64 	%r653, %rd67;
             uint64_t t43 = uint64_t((uint64_t(r108) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 757: mul.lo.s32 	%r654, %r653, 5;
-            // 758: sub.s32 	%r655, %r108, %r654;
-            // 759: add.s32 	%r1558, %r655, 125;
+            // ptx:757  mul.lo.s32 	%r654, %r653, 5;
+            // ptx:758  sub.s32 	%r655, %r108, %r654;
+            // ptx:759  add.s32 	%r1558, %r655, 125;
             r1558 = uint(int(uint(int(r108) - int(uint(int(uint(uint64_t(t43))) * 5)))) + 125);
-            // 760: bra.uni 	$L__BB0_156;
+            // ptx:760  bra.uni 	$L__BB0_156;
             p2g_sv0 = 61;
           }
         }
       }
     } else {
-      // 742: bra.uni 	$L__BB0_133;
-      // 763: setp.eq.s16 	%p93, %rs4, 0;
-      // 764: @%p93 bra 	$L__BB0_154;
+      // ptx:742  bra.uni 	$L__BB0_133;
+      // ptx:763  setp.eq.s16 	%p93, %rs4, 0;
+      // ptx:764  @%p93 bra 	$L__BB0_154;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 795: mul.wide.u32 	%rd74, %r108, 613566757;
-        // 796: shr.u64 	%rd75, %rd74, 32;
-        // 797: cvt.u32.u64 	%r669, %rd75;
+        // ptx:795  mul.wide.u32 	%rd74, %r108, 613566757;
+        // ptx:796  shr.u64 	%rd75, %rd74, 32;
+        // ptx:797  cvt.u32.u64 	%r669, %rd75;
         uint64_t t44 = uint64_t((uint64_t(r108) * uint64_t(0x24924925u)) >> 32u);
         uint r669 = uint(uint64_t(t44));
-        // 798: sub.s32 	%r670, %r108, %r669;
-        // 799: shr.u32 	%r671, %r670, 1;
-        // 800: add.s32 	%r672, %r671, %r669;
-        // 801: shr.u32 	%r673, %r672, 2;
-        // 802: mul.lo.s32 	%r674, %r673, 7;
+        // ptx:798  sub.s32 	%r670, %r108, %r669;
+        // ptx:799  shr.u32 	%r671, %r670, 1;
+        // ptx:800  add.s32 	%r672, %r671, %r669;
+        // ptx:801  shr.u32 	%r673, %r672, 2;
+        // ptx:802  mul.lo.s32 	%r674, %r673, 7;
         uint r674 = uint(int(uint(int(uint(int(r108) - int(r669)) >> 1u) + int(r669)) >> 2u) * 7);
-        // 803: sub.s32 	%r675, %r108, %r674;
-        // 804: add.s32 	%r1558, %r675, 124;
+        // ptx:803  sub.s32 	%r675, %r108, %r674;
+        // ptx:804  add.s32 	%r1558, %r675, 124;
         r1558 = uint(int(uint(int(r108) - int(r674))) + 124);
-        // 805: bra.uni 	$L__BB0_156;
+        // ptx:805  bra.uni 	$L__BB0_156;
         p2g_sv0 = 61;
       } else {
-        // 766: setp.eq.s16 	%p94, %rs4, 1;
-        // 767: @%p94 bra 	$L__BB0_135;
+        // ptx:766  setp.eq.s16 	%p94, %rs4, 1;
+        // ptx:767  @%p94 bra 	$L__BB0_135;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 771: mul.wide.u32 	%rd72, %r108, -2139062143;
-          // 772: shr.u64 	%rd73, %rd72, 39;
-          // 773: cvt.u32.u64 	%r667, %rd73;
+          // ptx:771  mul.wide.u32 	%rd72, %r108, -2139062143;
+          // ptx:772  shr.u64 	%rd73, %rd72, 39;
+          // ptx:773  cvt.u32.u64 	%r667, %rd73;
           uint64_t t45 = uint64_t((uint64_t(r108) * uint64_t(0x80808081u)) >> 39u);
-          // 774: mul.lo.s32 	%r668, %r667, 255;
-          // 775: sub.s32 	%r1558, %r108, %r668;
+          // ptx:774  mul.lo.s32 	%r668, %r667, 255;
+          // ptx:775  sub.s32 	%r1558, %r108, %r668;
           r1558 = uint(int(r108) - int(uint(int(uint(uint64_t(t45))) * 255)));
-          // 776: bra.uni 	$L__BB0_156;
+          // ptx:776  bra.uni 	$L__BB0_156;
           p2g_sv0 = 61;
         } else {
-          // 768: bra.uni 	$L__BB0_155;
+          // ptx:768  bra.uni 	$L__BB0_155;
           p2g_sv0 = 60;
         }
       }
     }
     if (p2g_sv0 == 60) {
-      // 808: mul.wide.u32 	%rd76, %r108, -858993459;
-      // 809: shr.u64 	%rd77, %rd76, 34;
-      // 810: cvt.u32.u64 	%r676, %rd77;
+      // ptx:808  mul.wide.u32 	%rd76, %r108, -858993459;
+      // ptx:809  shr.u64 	%rd77, %rd76, 34;
+      // ptx:810  cvt.u32.u64 	%r676, %rd77;
       uint64_t t46 = uint64_t((uint64_t(r108) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 811: mul.lo.s32 	%r677, %r676, 5;
-      // 812: sub.s32 	%r678, %r108, %r677;
-      // 813: add.s32 	%r1558, %r678, 125;
+      // ptx:811  mul.lo.s32 	%r677, %r676, 5;
+      // ptx:812  sub.s32 	%r678, %r108, %r677;
+      // ptx:813  add.s32 	%r1558, %r678, 125;
       r1558 = uint(int(uint(int(r108) - int(uint(int(uint(uint64_t(t46))) * 5)))) + 125);
       p2g_sv0 = 61;
     }
     if (p2g_sv0 == 61) {
-      // 816: max.s32 	%r679, %r1558, 0;
-      // 817: shl.b32 	%r680, %r679, 7;
-      // 818: or.b32  	%r681, %r110, %r1559;
+      // ptx:816  max.s32 	%r679, %r1558, 0;
+      // ptx:817  shl.b32 	%r680, %r679, 7;
+      // ptx:818  or.b32  	%r681, %r110, %r1559;
       uint r681 = r110 | r1559;
-      // 819: or.b32  	%r1559, %r681, %r680;
+      // ptx:819  or.b32  	%r1559, %r681, %r680;
       r1559 = r681 | (uint(max(int(r1558), 0)) << 7u);
     }
   }
-  // 822: add.s32 	%r127, %r8, 5369639;
+  // ptx:822  add.s32 	%r127, %r8, 5369639;
   uint r127 = uint(int(r8) + 5369639);
-  // 823: add.s32 	%r719, %r127, %r5;
-  // 824: xor.b32  	%r720, %r719, 81;
-  // 825: mul.lo.s32 	%r721, %r720, 2146121005;
+  // ptx:823  add.s32 	%r719, %r127, %r5;
+  // ptx:824  xor.b32  	%r720, %r719, 81;
+  // ptx:825  mul.lo.s32 	%r721, %r720, 2146121005;
   uint r721 = uint(int(uint(int(r127) + int(r5)) ^ 81u) * 2146121005);
-  // 826: shr.u32 	%r722, %r721, 15;
-  // 827: xor.b32  	%r723, %r722, %r721;
-  // 828: mul.lo.s32 	%r724, %r723, -2073254261;
+  // ptx:826  shr.u32 	%r722, %r721, 15;
+  // ptx:827  xor.b32  	%r723, %r722, %r721;
+  // ptx:828  mul.lo.s32 	%r724, %r723, -2073254261;
   uint r724 = uint(int((r721 >> 15u) ^ r721) * -2073254261);
-  // 829: shr.u32 	%r725, %r724, 16;
-  // 830: xor.b32  	%r726, %r724, %r6;
+  // ptx:829  shr.u32 	%r725, %r724, 16;
+  // ptx:830  xor.b32  	%r726, %r724, %r6;
   uint r726 = r724 ^ r6;
-  // 831: xor.b32  	%r727, %r726, %r725;
-  // 832: shr.u32 	%r728, %r726, 16;
-  // 833: xor.b32  	%r729, %r727, %r728;
-  // 834: mul.lo.s32 	%r730, %r729, 2146121005;
+  // ptx:831  xor.b32  	%r727, %r726, %r725;
+  // ptx:832  shr.u32 	%r728, %r726, 16;
+  // ptx:833  xor.b32  	%r729, %r727, %r728;
+  // ptx:834  mul.lo.s32 	%r730, %r729, 2146121005;
   uint r730 = uint(int((r726 ^ (r724 >> 16u)) ^ (r726 >> 16u)) * 2146121005);
-  // 835: shr.u32 	%r731, %r730, 15;
-  // 836: xor.b32  	%r732, %r731, %r730;
-  // 837: mul.lo.s32 	%r733, %r732, -2073254261;
+  // ptx:835  shr.u32 	%r731, %r730, 15;
+  // ptx:836  xor.b32  	%r732, %r731, %r730;
+  // ptx:837  mul.lo.s32 	%r733, %r732, -2073254261;
   uint r733 = uint(int((r730 >> 15u) ^ r730) * -2073254261);
-  // 838: shr.u32 	%r734, %r733, 16;
-  // 839: xor.b32  	%r735, %r734, %r733;
+  // ptx:838  shr.u32 	%r734, %r733, 16;
+  // ptx:839  xor.b32  	%r735, %r734, %r733;
   uint r735 = (r733 >> 16u) ^ r733;
-  // 840: xor.b32  	%r736, %r735, -1515870811;
+  // ptx:840  xor.b32  	%r736, %r735, -1515870811;
   uint r736 = r735 ^ 0xA5A5A5A5u;
-  // 841: shr.u32 	%r737, %r736, 16;
-  // 842: xor.b32  	%r738, %r737, %r736;
-  // 843: mul.lo.s32 	%r739, %r738, 2146121005;
+  // ptx:841  shr.u32 	%r737, %r736, 16;
+  // ptx:842  xor.b32  	%r738, %r737, %r736;
+  // ptx:843  mul.lo.s32 	%r739, %r738, 2146121005;
   uint r739 = uint(int((r736 >> 16u) ^ r736) * 2146121005);
-  // 844: shr.u32 	%r740, %r739, 15;
-  // 845: xor.b32  	%r741, %r740, %r739;
-  // 846: mul.lo.s32 	%r742, %r741, -2073254261;
+  // ptx:844  shr.u32 	%r740, %r739, 15;
+  // ptx:845  xor.b32  	%r741, %r740, %r739;
+  // ptx:846  mul.lo.s32 	%r742, %r741, -2073254261;
   uint r742 = uint(int((r739 >> 15u) ^ r739) * -2073254261);
-  // 847: shr.u32 	%r743, %r742, 16;
-  // 848: xor.b32  	%r128, %r743, %r742;
+  // ptx:847  shr.u32 	%r743, %r742, 16;
+  // ptx:848  xor.b32  	%r128, %r743, %r742;
   uint r128 = (r742 >> 16u) ^ r742;
-  // 849: shl.b32 	%r744, %r735, 15;
-  // 850: and.b32  	%r1561, %r744, 32768;
+  // ptx:849  shl.b32 	%r744, %r735, 15;
+  // ptx:850  and.b32  	%r1561, %r744, 32768;
   uint r1561 = (r735 << 15u) & 32768u;
-  // 851: shr.u32 	%r745, %r735, 1;
-  // 852: and.b32  	%r130, %r745, 127;
+  // ptx:851  shr.u32 	%r745, %r735, 1;
+  // ptx:852  and.b32  	%r130, %r745, 127;
   uint r130 = (r735 >> 1u) & 127u;
-  // 853: @%p73 bra 	$L__BB0_184;
+  // ptx:853  @%p73 bra 	$L__BB0_184;
   if (p73) {
-    // 857: mul.wide.u32 	%rd92, %r128, -858993459;
-    // 858: shr.u64 	%rd93, %rd92, 34;
-    // 859: cvt.u32.u64 	%r775, %rd93;
+    // ptx:857  mul.wide.u32 	%rd92, %r128, -858993459;
+    // ptx:858  shr.u64 	%rd93, %rd92, 34;
+    // ptx:859  cvt.u32.u64 	%r775, %rd93;
     uint64_t t47 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 860: mul.lo.s32 	%r776, %r775, 5;
-    // 861: sub.s32 	%r777, %r128, %r776;
-    // 862: shl.b32 	%r778, %r777, 7;
-    // 863: add.s32 	%r779, %r778, 16000;
+    // ptx:860  mul.lo.s32 	%r776, %r775, 5;
+    // ptx:861  sub.s32 	%r777, %r128, %r776;
+    // ptx:862  shl.b32 	%r778, %r777, 7;
+    // ptx:863  add.s32 	%r779, %r778, 16000;
     uint r779 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t47))) * 5))) << 7u) + 16000);
-    // 864: or.b32  	%r780, %r130, %r1561;
+    // ptx:864  or.b32  	%r780, %r130, %r1561;
     uint r780 = r130 | r1561;
-    // 865: or.b32  	%r1561, %r780, %r779;
+    // ptx:865  or.b32  	%r1561, %r780, %r779;
     r1561 = r780 | r779;
-    // 866: bra.uni 	$L__BB0_185;
+    // ptx:866  bra.uni 	$L__BB0_185;
   } else {
-    // 854: bra.uni 	$L__BB0_159;
-    // 869: @%p19 bra 	$L__BB0_163;
+    // ptx:854  bra.uni 	$L__BB0_159;
+    // ptx:869  @%p19 bra 	$L__BB0_163;
     if (p19) {
-      // 873: setp.eq.s16 	%p105, %rs4, 2;
-      // 874: @%p105 bra 	$L__BB0_180;
+      // ptx:873  setp.eq.s16 	%p105, %rs4, 2;
+      // ptx:874  @%p105 bra 	$L__BB0_180;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 907: and.b32  	%r1561, %r128, 65535;
+        // ptx:907  and.b32  	%r1561, %r128, 65535;
         r1561 = r128 & 65535u;
-        // 908: bra.uni 	$L__BB0_185;
+        // ptx:908  bra.uni 	$L__BB0_185;
         p2g_sv0 = 73;
       } else {
-        // 876: setp.eq.s16 	%p106, %rs4, 3;
-        // 877: @%p106 bra 	$L__BB0_167;
+        // ptx:876  setp.eq.s16 	%p106, %rs4, 3;
+        // ptx:877  @%p106 bra 	$L__BB0_167;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 911: mul.wide.u32 	%rd82, %r128, -858993459;
-          // 912: shr.u64 	%rd83, %rd82, 34;
-          // 913: cvt.u32.u64 	%r749, %rd83;
+          // ptx:911  mul.wide.u32 	%rd82, %r128, -858993459;
+          // ptx:912  shr.u64 	%rd83, %rd82, 34;
+          // ptx:913  cvt.u32.u64 	%r749, %rd83;
           uint64_t t48 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 914: mul.lo.s32 	%r750, %r749, 5;
-          // 915: sub.s32 	%r132, %r128, %r750;
+          // ptx:914  mul.lo.s32 	%r750, %r749, 5;
+          // ptx:915  sub.s32 	%r132, %r128, %r750;
           uint r132 = uint(int(r128) - int(uint(int(uint(uint64_t(t48))) * 5)));
-          // 916: setp.eq.s32 	%p110, %r132, 0;
-          // 917: @%p110 bra 	$L__BB0_169;
+          // ptx:916  setp.eq.s32 	%p110, %r132, 0;
+          // ptx:917  @%p110 bra 	$L__BB0_169;
           if (int(r132) == 0) {
-            // 2463: shr.u32 	%r751, %r128, 8;
+            // ptx:2463  shr.u32 	%r751, %r128, 8;
             uint r751 = r128 >> 8u;
-            // 2464: mul.wide.u32 	%rd84, %r751, -1431655765;
-            // 2465: shr.u64 	%rd85, %rd84, 34;
-            // 2466: cvt.u32.u64 	%r752, %rd85;
+            // ptx:2464  mul.wide.u32 	%rd84, %r751, -1431655765;
+            // ptx:2465  shr.u64 	%rd85, %rd84, 34;
+            // ptx:2466  cvt.u32.u64 	%r752, %rd85;
             uint64_t t49 = uint64_t((uint64_t(r751) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2467: mul.lo.s32 	%r753, %r752, 6;
-            // 2468: sub.s32 	%r754, %r751, %r753;
-            // 2469: cvt.u16.u32 	%rs15, %r754;
+            // ptx:2467  mul.lo.s32 	%r753, %r752, 6;
+            // ptx:2468  sub.s32 	%r754, %r751, %r753;
+            // ptx:2469  cvt.u16.u32 	%rs15, %r754;
             uint64_t t50 = uint64_t(uint(int(r751) - int(uint(int(uint(uint64_t(t49))) * 6))));
             uint rs15 = (uint(uint64_t(t50)) & 65535u);
-            // 2470: setp.gt.s16 	%p111, %rs15, 1;
-            // 2471: @%p111 bra 	$L__BB0_173;
+            // ptx:2470  setp.gt.s16 	%p111, %rs15, 1;
+            // ptx:2471  @%p111 bra 	$L__BB0_173;
             if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
-              // 2475: setp.eq.s16 	%p112, %rs15, 2;
-              // 2476: @%p112 bra 	$L__BB0_178;
+              // ptx:2475  setp.eq.s16 	%p112, %rs15, 2;
+              // ptx:2476  @%p112 bra 	$L__BB0_178;
               if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
-                // 3007: shr.u32 	%r756, %r128, 12;
-                // 3008: and.b32  	%r757, %r756, 1;
-                // 3009: or.b32  	%r758, %r1561, %r757;
+                // ptx:3007  shr.u32 	%r756, %r128, 12;
+                // ptx:3008  and.b32  	%r757, %r756, 1;
+                // ptx:3009  or.b32  	%r758, %r1561, %r757;
                 uint r758 = r1561 | ((r128 >> 12u) & 1u);
-                // 3010: or.b32  	%r1561, %r758, 32704;
+                // ptx:3010  or.b32  	%r1561, %r758, 32704;
                 r1561 = r758 | 32704u;
-                // 3011: bra.uni 	$L__BB0_185;
+                // ptx:3011  bra.uni 	$L__BB0_185;
                 p2g_sv0 = 73;
               } else {
-                // 2478: setp.eq.s16 	%p113, %rs15, 3;
-                // 2479: @%p113 bra 	$L__BB0_177;
+                // ptx:2478  setp.eq.s16 	%p113, %rs15, 3;
+                // ptx:2479  @%p113 bra 	$L__BB0_177;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
-                  // 3014: setp.eq.s32 	%p117, %r130, 0;
-                  // 3015: selp.b32 	%r755, 1, %r130, %p117;
-                  // 3016: or.b32  	%r1561, %r755, %r1561;
+                  // ptx:3014  setp.eq.s32 	%p117, %r130, 0;
+                  // ptx:3015  selp.b32 	%r755, 1, %r130, %p117;
+                  // ptx:3016  or.b32  	%r1561, %r755, %r1561;
                   r1561 = ((int(r130) == 0) ? 1u : r130) | r1561;
-                  // 3017: bra.uni 	$L__BB0_185;
+                  // ptx:3017  bra.uni 	$L__BB0_185;
                   p2g_sv0 = 73;
                 } else {
-                  // 2481: setp.ne.s16 	%p114, %rs15, 4;
-                  // 2482: @%p114 bra 	$L__BB0_179;
+                  // ptx:2481  setp.ne.s16 	%p114, %rs15, 4;
+                  // ptx:2482  @%p114 bra 	$L__BB0_179;
                   if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                     p2g_sv0 = 275;
                   } else {
-                    // 2484: or.b32  	%r1561, %r1561, 32639;
+                    // ptx:2484  or.b32  	%r1561, %r1561, 32639;
                     r1561 = r1561 | 32639u;
-                    // 2485: bra.uni 	$L__BB0_185;
+                    // ptx:2485  bra.uni 	$L__BB0_185;
                     p2g_sv0 = 73;
                   }
                 }
               }
             } else {
-              // 2472: bra.uni 	$L__BB0_170;
-              // 2789: setp.eq.s16 	%p115, %rs15, 0;
-              // 2790: @%p115 bra 	$L__BB0_185;
+              // ptx:2472  bra.uni 	$L__BB0_170;
+              // ptx:2789  setp.eq.s16 	%p115, %rs15, 0;
+              // ptx:2790  @%p115 bra 	$L__BB0_185;
               if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                 p2g_sv0 = 73;
               } else {
-                // 2792: setp.eq.s16 	%p116, %rs15, 1;
-                // 2793: @%p116 bra 	$L__BB0_172;
+                // ptx:2792  setp.eq.s16 	%p116, %rs15, 1;
+                // ptx:2793  @%p116 bra 	$L__BB0_172;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
-                  // 2797: or.b32  	%r1561, %r1561, 32640;
+                  // ptx:2797  or.b32  	%r1561, %r1561, 32640;
                   r1561 = r1561 | 32640u;
-                  // 2798: bra.uni 	$L__BB0_185;
+                  // ptx:2798  bra.uni 	$L__BB0_185;
                   p2g_sv0 = 73;
                 } else {
-                  // 2794: bra.uni 	$L__BB0_179;
+                  // ptx:2794  bra.uni 	$L__BB0_179;
                   p2g_sv0 = 275;
                 }
               }
             }
             if (p2g_sv0 == 275) {
-              // 3147: or.b32  	%r759, %r1561, %r130;
+              // ptx:3147  or.b32  	%r759, %r1561, %r130;
               uint r759 = r1561 | r130;
-              // 3148: or.b32  	%r1561, %r759, 128;
+              // ptx:3148  or.b32  	%r1561, %r759, 128;
               r1561 = r759 | 128u;
-              // 3149: bra.uni 	$L__BB0_185;
+              // ptx:3149  bra.uni 	$L__BB0_185;
               p2g_sv0 = 73;
             }
           } else {
-            // 919: add.s32 	%r1560, %r132, 125;
+            // ptx:919  add.s32 	%r1560, %r132, 125;
             r1560 = uint(int(r132) + 125);
-            // 920: bra.uni 	$L__BB0_183;
+            // ptx:920  bra.uni 	$L__BB0_183;
             p2g_sv0 = 72;
           }
         } else {
-          // 879: setp.ne.s16 	%p107, %rs4, 5;
-          // 880: @%p107 bra 	$L__BB0_182;
+          // ptx:879  setp.ne.s16 	%p107, %rs4, 5;
+          // ptx:880  @%p107 bra 	$L__BB0_182;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 71;
           } else {
-            // 882: mul.wide.u32 	%rd80, %r128, -858993459;
-            // 883: shr.u64 	%rd81, %rd80, 34;
-            // 884: cvt.u32.u64 	%r746, %rd81;
+            // ptx:882  mul.wide.u32 	%rd80, %r128, -858993459;
+            // ptx:883  shr.u64 	%rd81, %rd80, 34;
+            // ptx:884  cvt.u32.u64 	%r746, %rd81;
             uint64_t t51 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 885: mul.lo.s32 	%r747, %r746, 5;
-            // 886: sub.s32 	%r748, %r128, %r747;
-            // 887: add.s32 	%r1560, %r748, 125;
+            // ptx:885  mul.lo.s32 	%r747, %r746, 5;
+            // ptx:886  sub.s32 	%r748, %r128, %r747;
+            // ptx:887  add.s32 	%r1560, %r748, 125;
             r1560 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t51))) * 5)))) + 125);
-            // 888: bra.uni 	$L__BB0_183;
+            // ptx:888  bra.uni 	$L__BB0_183;
             p2g_sv0 = 72;
           }
         }
       }
     } else {
-      // 870: bra.uni 	$L__BB0_160;
-      // 891: setp.eq.s16 	%p108, %rs4, 0;
-      // 892: @%p108 bra 	$L__BB0_181;
+      // ptx:870  bra.uni 	$L__BB0_160;
+      // ptx:891  setp.eq.s16 	%p108, %rs4, 0;
+      // ptx:892  @%p108 bra 	$L__BB0_181;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 923: mul.wide.u32 	%rd88, %r128, 613566757;
-        // 924: shr.u64 	%rd89, %rd88, 32;
-        // 925: cvt.u32.u64 	%r762, %rd89;
+        // ptx:923  mul.wide.u32 	%rd88, %r128, 613566757;
+        // ptx:924  shr.u64 	%rd89, %rd88, 32;
+        // ptx:925  cvt.u32.u64 	%r762, %rd89;
         uint64_t t52 = uint64_t((uint64_t(r128) * uint64_t(0x24924925u)) >> 32u);
         uint r762 = uint(uint64_t(t52));
-        // 926: sub.s32 	%r763, %r128, %r762;
-        // 927: shr.u32 	%r764, %r763, 1;
-        // 928: add.s32 	%r765, %r764, %r762;
-        // 929: shr.u32 	%r766, %r765, 2;
-        // 930: mul.lo.s32 	%r767, %r766, 7;
+        // ptx:926  sub.s32 	%r763, %r128, %r762;
+        // ptx:927  shr.u32 	%r764, %r763, 1;
+        // ptx:928  add.s32 	%r765, %r764, %r762;
+        // ptx:929  shr.u32 	%r766, %r765, 2;
+        // ptx:930  mul.lo.s32 	%r767, %r766, 7;
         uint r767 = uint(int(uint(int(uint(int(r128) - int(r762)) >> 1u) + int(r762)) >> 2u) * 7);
-        // 931: sub.s32 	%r768, %r128, %r767;
-        // 932: add.s32 	%r1560, %r768, 124;
+        // ptx:931  sub.s32 	%r768, %r128, %r767;
+        // ptx:932  add.s32 	%r1560, %r768, 124;
         r1560 = uint(int(uint(int(r128) - int(r767))) + 124);
-        // 933: bra.uni 	$L__BB0_183;
+        // ptx:933  bra.uni 	$L__BB0_183;
         p2g_sv0 = 72;
       } else {
-        // 894: setp.eq.s16 	%p109, %rs4, 1;
-        // 895: @%p109 bra 	$L__BB0_162;
+        // ptx:894  setp.eq.s16 	%p109, %rs4, 1;
+        // ptx:895  @%p109 bra 	$L__BB0_162;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 899: mul.wide.u32 	%rd86, %r128, -2139062143;
-          // 900: shr.u64 	%rd87, %rd86, 39;
-          // 901: cvt.u32.u64 	%r760, %rd87;
+          // ptx:899  mul.wide.u32 	%rd86, %r128, -2139062143;
+          // ptx:900  shr.u64 	%rd87, %rd86, 39;
+          // ptx:901  cvt.u32.u64 	%r760, %rd87;
           uint64_t t53 = uint64_t((uint64_t(r128) * uint64_t(0x80808081u)) >> 39u);
-          // 902: mul.lo.s32 	%r761, %r760, 255;
-          // 903: sub.s32 	%r1560, %r128, %r761;
+          // ptx:902  mul.lo.s32 	%r761, %r760, 255;
+          // ptx:903  sub.s32 	%r1560, %r128, %r761;
           r1560 = uint(int(r128) - int(uint(int(uint(uint64_t(t53))) * 255)));
-          // 904: bra.uni 	$L__BB0_183;
+          // ptx:904  bra.uni 	$L__BB0_183;
           p2g_sv0 = 72;
         } else {
-          // 896: bra.uni 	$L__BB0_182;
+          // ptx:896  bra.uni 	$L__BB0_182;
           p2g_sv0 = 71;
         }
       }
     }
     if (p2g_sv0 == 71) {
-      // 936: mul.wide.u32 	%rd90, %r128, -858993459;
-      // 937: shr.u64 	%rd91, %rd90, 34;
-      // 938: cvt.u32.u64 	%r769, %rd91;
+      // ptx:936  mul.wide.u32 	%rd90, %r128, -858993459;
+      // ptx:937  shr.u64 	%rd91, %rd90, 34;
+      // ptx:938  cvt.u32.u64 	%r769, %rd91;
       uint64_t t54 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 939: mul.lo.s32 	%r770, %r769, 5;
-      // 940: sub.s32 	%r771, %r128, %r770;
-      // 941: add.s32 	%r1560, %r771, 125;
+      // ptx:939  mul.lo.s32 	%r770, %r769, 5;
+      // ptx:940  sub.s32 	%r771, %r128, %r770;
+      // ptx:941  add.s32 	%r1560, %r771, 125;
       r1560 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t54))) * 5)))) + 125);
       p2g_sv0 = 72;
     }
     if (p2g_sv0 == 72) {
-      // 944: max.s32 	%r772, %r1560, 0;
-      // 945: shl.b32 	%r773, %r772, 7;
-      // 946: or.b32  	%r774, %r130, %r1561;
+      // ptx:944  max.s32 	%r772, %r1560, 0;
+      // ptx:945  shl.b32 	%r773, %r772, 7;
+      // ptx:946  or.b32  	%r774, %r130, %r1561;
       uint r774 = r130 | r1561;
-      // 947: or.b32  	%r1561, %r774, %r773;
+      // ptx:947  or.b32  	%r1561, %r774, %r773;
       r1561 = r774 | (uint(max(int(r1560), 0)) << 7u);
     }
   }
-  // 950: and.b32  	%r781, %r1557, 65535;
-  // 951: prmt.b32 	%r147, %r1559, %r781, 4180;
+  // ptx:950  and.b32  	%r781, %r1557, 65535;
+  // ptx:951  prmt.b32 	%r147, %r1559, %r781, 4180;
   uint r147 = p2g_prmt(r1559, (r1557 & 65535u), 4180u, 0);
-  // 952: @%p73 bra 	$L__BB0_211;
+  // ptx:952  @%p73 bra 	$L__BB0_211;
   if (p73) {
-    // 956: and.b32  	%r838, %r107, 6;
-    // 957: add.s32 	%r839, %r127, %r838;
-    // 958: xor.b32  	%r840, %r839, 81;
-    // 959: mul.lo.s32 	%r841, %r840, 2146121005;
+    // ptx:956  and.b32  	%r838, %r107, 6;
+    // ptx:957  add.s32 	%r839, %r127, %r838;
+    // ptx:958  xor.b32  	%r840, %r839, 81;
+    // ptx:959  mul.lo.s32 	%r841, %r840, 2146121005;
     uint r841 = uint(int(uint(int(r127) + int(r107 & 6u)) ^ 81u) * 2146121005);
-    // 960: shr.u32 	%r842, %r841, 15;
-    // 961: xor.b32  	%r843, %r842, %r841;
-    // 962: mul.lo.s32 	%r844, %r843, -2073254261;
+    // ptx:960  shr.u32 	%r842, %r841, 15;
+    // ptx:961  xor.b32  	%r843, %r842, %r841;
+    // ptx:962  mul.lo.s32 	%r844, %r843, -2073254261;
     uint r844 = uint(int((r841 >> 15u) ^ r841) * -2073254261);
-    // 963: shr.u32 	%r845, %r844, 16;
-    // 964: xor.b32  	%r846, %r844, %r6;
+    // ptx:963  shr.u32 	%r845, %r844, 16;
+    // ptx:964  xor.b32  	%r846, %r844, %r6;
     uint r846 = r844 ^ r6;
-    // 965: xor.b32  	%r847, %r846, %r845;
-    // 966: shr.u32 	%r848, %r846, 16;
-    // 967: xor.b32  	%r849, %r847, %r848;
-    // 968: mul.lo.s32 	%r850, %r849, 2146121005;
+    // ptx:965  xor.b32  	%r847, %r846, %r845;
+    // ptx:966  shr.u32 	%r848, %r846, 16;
+    // ptx:967  xor.b32  	%r849, %r847, %r848;
+    // ptx:968  mul.lo.s32 	%r850, %r849, 2146121005;
     uint r850 = uint(int((r846 ^ (r844 >> 16u)) ^ (r846 >> 16u)) * 2146121005);
-    // 969: shr.u32 	%r851, %r850, 15;
-    // 970: xor.b32  	%r852, %r851, %r850;
-    // 971: mul.lo.s32 	%r853, %r852, -2073254261;
+    // ptx:969  shr.u32 	%r851, %r850, 15;
+    // ptx:970  xor.b32  	%r852, %r851, %r850;
+    // ptx:971  mul.lo.s32 	%r853, %r852, -2073254261;
     uint r853 = uint(int((r850 >> 15u) ^ r850) * -2073254261);
-    // 972: shr.u32 	%r854, %r853, 16;
-    // 973: xor.b32  	%r855, %r854, %r853;
+    // ptx:972  shr.u32 	%r854, %r853, 16;
+    // ptx:973  xor.b32  	%r855, %r854, %r853;
     uint r855 = (r853 >> 16u) ^ r853;
-    // 974: xor.b32  	%r856, %r855, -1515870811;
+    // ptx:974  xor.b32  	%r856, %r855, -1515870811;
     uint r856 = r855 ^ 0xA5A5A5A5u;
-    // 975: shr.u32 	%r857, %r856, 16;
-    // 976: xor.b32  	%r858, %r857, %r856;
-    // 977: mul.lo.s32 	%r859, %r858, 2146121005;
+    // ptx:975  shr.u32 	%r857, %r856, 16;
+    // ptx:976  xor.b32  	%r858, %r857, %r856;
+    // ptx:977  mul.lo.s32 	%r859, %r858, 2146121005;
     uint r859 = uint(int((r856 >> 16u) ^ r856) * 2146121005);
-    // 978: shr.u32 	%r860, %r859, 15;
-    // 979: xor.b32  	%r861, %r860, %r859;
-    // 980: mul.lo.s32 	%r862, %r861, -2073254261;
+    // ptx:978  shr.u32 	%r860, %r859, 15;
+    // ptx:979  xor.b32  	%r861, %r860, %r859;
+    // ptx:980  mul.lo.s32 	%r862, %r861, -2073254261;
     uint r862 = uint(int((r859 >> 15u) ^ r859) * -2073254261);
-    // 981: shr.u32 	%r863, %r862, 16;
-    // 982: xor.b32  	%r864, %r863, %r862;
+    // ptx:981  shr.u32 	%r863, %r862, 16;
+    // ptx:982  xor.b32  	%r864, %r863, %r862;
     uint r864 = (r862 >> 16u) ^ r862;
-    // 983: and.b32  	%r865, %r855, 1;
-    // 984: shr.u32 	%r866, %r855, 1;
-    // 985: and.b32  	%r867, %r866, 127;
-    // 986: mul.wide.u32 	%rd106, %r864, -858993459;
-    // 987: shr.u64 	%rd107, %rd106, 34;
-    // 988: cvt.u32.u64 	%r868, %rd107;
+    // ptx:983  and.b32  	%r865, %r855, 1;
+    // ptx:984  shr.u32 	%r866, %r855, 1;
+    // ptx:985  and.b32  	%r867, %r866, 127;
+    // ptx:986  mul.wide.u32 	%rd106, %r864, -858993459;
+    // ptx:987  shr.u64 	%rd107, %rd106, 34;
+    // ptx:988  cvt.u32.u64 	%r868, %rd107;
     uint64_t t55 = uint64_t((uint64_t(r864) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 989: mul.lo.s32 	%r869, %r868, 5;
-    // 990: sub.s32 	%r870, %r864, %r869;
-    // 991: shl.b32 	%r871, %r870, 7;
-    // 992: add.s32 	%r872, %r871, 16000;
+    // ptx:989  mul.lo.s32 	%r869, %r868, 5;
+    // ptx:990  sub.s32 	%r870, %r864, %r869;
+    // ptx:991  shl.b32 	%r871, %r870, 7;
+    // ptx:992  add.s32 	%r872, %r871, 16000;
     uint r872 = uint(int(uint(int(r864) - int(uint(int(uint(uint64_t(t55))) * 5))) << 7u) + 16000);
-    // 993: bfi.b32 	%r873, %r865, %r867, 15, 1;
-    // 994: or.b32  	%r874, %r873, %r872;
-    // 995: xor.b32  	%r1563, %r874, 32768;
+    // ptx:993  bfi.b32 	%r873, %r865, %r867, 15, 1;
+    // ptx:994  or.b32  	%r874, %r873, %r872;
+    // ptx:995  xor.b32  	%r1563, %r874, 32768;
     r1563 = (p2g_bfi_32((r855 & 1u), ((r855 >> 1u) & 127u), 15u, 1u) | r872) ^ 32768u;
-    // 996: bra.uni 	$L__BB0_212;
+    // ptx:996  bra.uni 	$L__BB0_212;
   } else {
-    // 953: bra.uni 	$L__BB0_186;
-    // 999: add.s32 	%r782, %r127, %r107;
-    // 1000: xor.b32  	%r783, %r782, 81;
-    // 1001: mul.lo.s32 	%r784, %r783, 2146121005;
+    // ptx:953  bra.uni 	$L__BB0_186;
+    // ptx:999  add.s32 	%r782, %r127, %r107;
+    // ptx:1000  xor.b32  	%r783, %r782, 81;
+    // ptx:1001  mul.lo.s32 	%r784, %r783, 2146121005;
     uint r784 = uint(int(uint(int(r127) + int(r107)) ^ 81u) * 2146121005);
-    // 1002: shr.u32 	%r785, %r784, 15;
-    // 1003: xor.b32  	%r786, %r785, %r784;
-    // 1004: mul.lo.s32 	%r787, %r786, -2073254261;
+    // ptx:1002  shr.u32 	%r785, %r784, 15;
+    // ptx:1003  xor.b32  	%r786, %r785, %r784;
+    // ptx:1004  mul.lo.s32 	%r787, %r786, -2073254261;
     uint r787 = uint(int((r784 >> 15u) ^ r784) * -2073254261);
-    // 1005: shr.u32 	%r788, %r787, 16;
-    // 1006: xor.b32  	%r789, %r787, %r6;
+    // ptx:1005  shr.u32 	%r788, %r787, 16;
+    // ptx:1006  xor.b32  	%r789, %r787, %r6;
     uint r789 = r787 ^ r6;
-    // 1007: xor.b32  	%r790, %r789, %r788;
-    // 1008: shr.u32 	%r791, %r789, 16;
-    // 1009: xor.b32  	%r792, %r790, %r791;
-    // 1010: mul.lo.s32 	%r793, %r792, 2146121005;
+    // ptx:1007  xor.b32  	%r790, %r789, %r788;
+    // ptx:1008  shr.u32 	%r791, %r789, 16;
+    // ptx:1009  xor.b32  	%r792, %r790, %r791;
+    // ptx:1010  mul.lo.s32 	%r793, %r792, 2146121005;
     uint r793 = uint(int((r789 ^ (r787 >> 16u)) ^ (r789 >> 16u)) * 2146121005);
-    // 1011: shr.u32 	%r794, %r793, 15;
-    // 1012: xor.b32  	%r795, %r794, %r793;
-    // 1013: mul.lo.s32 	%r796, %r795, -2073254261;
+    // ptx:1011  shr.u32 	%r794, %r793, 15;
+    // ptx:1012  xor.b32  	%r795, %r794, %r793;
+    // ptx:1013  mul.lo.s32 	%r796, %r795, -2073254261;
     uint r796 = uint(int((r793 >> 15u) ^ r793) * -2073254261);
-    // 1014: shr.u32 	%r797, %r796, 16;
-    // 1015: xor.b32  	%r798, %r797, %r796;
+    // ptx:1014  shr.u32 	%r797, %r796, 16;
+    // ptx:1015  xor.b32  	%r798, %r797, %r796;
     uint r798 = (r796 >> 16u) ^ r796;
-    // 1016: xor.b32  	%r799, %r798, -1515870811;
+    // ptx:1016  xor.b32  	%r799, %r798, -1515870811;
     uint r799 = r798 ^ 0xA5A5A5A5u;
-    // 1017: shr.u32 	%r800, %r799, 16;
-    // 1018: xor.b32  	%r801, %r800, %r799;
-    // 1019: mul.lo.s32 	%r802, %r801, 2146121005;
+    // ptx:1017  shr.u32 	%r800, %r799, 16;
+    // ptx:1018  xor.b32  	%r801, %r800, %r799;
+    // ptx:1019  mul.lo.s32 	%r802, %r801, 2146121005;
     uint r802 = uint(int((r799 >> 16u) ^ r799) * 2146121005);
-    // 1020: shr.u32 	%r803, %r802, 15;
-    // 1021: xor.b32  	%r804, %r803, %r802;
-    // 1022: mul.lo.s32 	%r805, %r804, -2073254261;
+    // ptx:1020  shr.u32 	%r803, %r802, 15;
+    // ptx:1021  xor.b32  	%r804, %r803, %r802;
+    // ptx:1022  mul.lo.s32 	%r805, %r804, -2073254261;
     uint r805 = uint(int((r802 >> 15u) ^ r802) * -2073254261);
-    // 1023: shr.u32 	%r806, %r805, 16;
-    // 1024: xor.b32  	%r148, %r806, %r805;
+    // ptx:1023  shr.u32 	%r806, %r805, 16;
+    // ptx:1024  xor.b32  	%r148, %r806, %r805;
     uint r148 = (r805 >> 16u) ^ r805;
-    // 1025: shl.b32 	%r807, %r798, 15;
-    // 1026: and.b32  	%r1563, %r807, 32768;
+    // ptx:1025  shl.b32 	%r807, %r798, 15;
+    // ptx:1026  and.b32  	%r1563, %r807, 32768;
     r1563 = (r798 << 15u) & 32768u;
-    // 1027: shr.u32 	%r808, %r798, 1;
-    // 1028: and.b32  	%r150, %r808, 127;
+    // ptx:1027  shr.u32 	%r808, %r798, 1;
+    // ptx:1028  and.b32  	%r150, %r808, 127;
     uint r150 = (r798 >> 1u) & 127u;
-    // 1029: @%p19 bra 	$L__BB0_190;
+    // ptx:1029  @%p19 bra 	$L__BB0_190;
     if (p19) {
-      // 1033: setp.eq.s16 	%p120, %rs4, 2;
-      // 1034: @%p120 bra 	$L__BB0_207;
+      // ptx:1033  setp.eq.s16 	%p120, %rs4, 2;
+      // ptx:1034  @%p120 bra 	$L__BB0_207;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 1067: and.b32  	%r1563, %r148, 65535;
+        // ptx:1067  and.b32  	%r1563, %r148, 65535;
         r1563 = r148 & 65535u;
-        // 1068: bra.uni 	$L__BB0_212;
+        // ptx:1068  bra.uni 	$L__BB0_212;
         p2g_sv0 = 84;
       } else {
-        // 1036: setp.eq.s16 	%p121, %rs4, 3;
-        // 1037: @%p121 bra 	$L__BB0_194;
+        // ptx:1036  setp.eq.s16 	%p121, %rs4, 3;
+        // ptx:1037  @%p121 bra 	$L__BB0_194;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1071: mul.wide.u32 	%rd96, %r148, -858993459;
-          // 1072: shr.u64 	%rd97, %rd96, 34;
-          // 1073: cvt.u32.u64 	%r812, %rd97;
+          // ptx:1071  mul.wide.u32 	%rd96, %r148, -858993459;
+          // ptx:1072  shr.u64 	%rd97, %rd96, 34;
+          // ptx:1073  cvt.u32.u64 	%r812, %rd97;
           uint64_t t56 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1074: mul.lo.s32 	%r813, %r812, 5;
-          // 1075: sub.s32 	%r152, %r148, %r813;
+          // ptx:1074  mul.lo.s32 	%r813, %r812, 5;
+          // ptx:1075  sub.s32 	%r152, %r148, %r813;
           uint r152 = uint(int(r148) - int(uint(int(uint(uint64_t(t56))) * 5)));
-          // 1076: setp.eq.s32 	%p125, %r152, 0;
-          // 1077: @%p125 bra 	$L__BB0_196;
+          // ptx:1076  setp.eq.s32 	%p125, %r152, 0;
+          // ptx:1077  @%p125 bra 	$L__BB0_196;
           if (int(r152) == 0) {
-            // 2488: shr.u32 	%r814, %r148, 8;
+            // ptx:2488  shr.u32 	%r814, %r148, 8;
             uint r814 = r148 >> 8u;
-            // 2489: mul.wide.u32 	%rd98, %r814, -1431655765;
-            // 2490: shr.u64 	%rd99, %rd98, 34;
-            // 2491: cvt.u32.u64 	%r815, %rd99;
+            // ptx:2489  mul.wide.u32 	%rd98, %r814, -1431655765;
+            // ptx:2490  shr.u64 	%rd99, %rd98, 34;
+            // ptx:2491  cvt.u32.u64 	%r815, %rd99;
             uint64_t t57 = uint64_t((uint64_t(r814) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2492: mul.lo.s32 	%r816, %r815, 6;
-            // 2493: sub.s32 	%r817, %r814, %r816;
-            // 2494: cvt.u16.u32 	%rs17, %r817;
+            // ptx:2492  mul.lo.s32 	%r816, %r815, 6;
+            // ptx:2493  sub.s32 	%r817, %r814, %r816;
+            // ptx:2494  cvt.u16.u32 	%rs17, %r817;
             uint64_t t58 = uint64_t(uint(int(r814) - int(uint(int(uint(uint64_t(t57))) * 6))));
             uint rs17 = (uint(uint64_t(t58)) & 65535u);
-            // 2495: setp.gt.s16 	%p126, %rs17, 1;
-            // 2496: @%p126 bra 	$L__BB0_200;
+            // ptx:2495  setp.gt.s16 	%p126, %rs17, 1;
+            // ptx:2496  @%p126 bra 	$L__BB0_200;
             if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
-              // 2500: setp.eq.s16 	%p127, %rs17, 2;
-              // 2501: @%p127 bra 	$L__BB0_205;
+              // ptx:2500  setp.eq.s16 	%p127, %rs17, 2;
+              // ptx:2501  @%p127 bra 	$L__BB0_205;
               if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
-                // 3020: shr.u32 	%r819, %r148, 12;
-                // 3021: and.b32  	%r820, %r819, 1;
-                // 3022: or.b32  	%r821, %r1563, %r820;
+                // ptx:3020  shr.u32 	%r819, %r148, 12;
+                // ptx:3021  and.b32  	%r820, %r819, 1;
+                // ptx:3022  or.b32  	%r821, %r1563, %r820;
                 uint r821 = r1563 | ((r148 >> 12u) & 1u);
-                // 3023: or.b32  	%r1563, %r821, 32704;
+                // ptx:3023  or.b32  	%r1563, %r821, 32704;
                 r1563 = r821 | 32704u;
-                // 3024: bra.uni 	$L__BB0_212;
+                // ptx:3024  bra.uni 	$L__BB0_212;
                 p2g_sv0 = 84;
               } else {
-                // 2503: setp.eq.s16 	%p128, %rs17, 3;
-                // 2504: @%p128 bra 	$L__BB0_204;
+                // ptx:2503  setp.eq.s16 	%p128, %rs17, 3;
+                // ptx:2504  @%p128 bra 	$L__BB0_204;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
-                  // 3027: setp.eq.s32 	%p132, %r150, 0;
-                  // 3028: selp.b32 	%r818, 1, %r150, %p132;
-                  // 3029: or.b32  	%r1563, %r818, %r1563;
+                  // ptx:3027  setp.eq.s32 	%p132, %r150, 0;
+                  // ptx:3028  selp.b32 	%r818, 1, %r150, %p132;
+                  // ptx:3029  or.b32  	%r1563, %r818, %r1563;
                   r1563 = ((int(r150) == 0) ? 1u : r150) | r1563;
-                  // 3030: bra.uni 	$L__BB0_212;
+                  // ptx:3030  bra.uni 	$L__BB0_212;
                   p2g_sv0 = 84;
                 } else {
-                  // 2506: setp.ne.s16 	%p129, %rs17, 4;
-                  // 2507: @%p129 bra 	$L__BB0_206;
+                  // ptx:2506  setp.ne.s16 	%p129, %rs17, 4;
+                  // ptx:2507  @%p129 bra 	$L__BB0_206;
                   if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                     p2g_sv0 = 276;
                   } else {
-                    // 2509: or.b32  	%r1563, %r1563, 32639;
+                    // ptx:2509  or.b32  	%r1563, %r1563, 32639;
                     r1563 = r1563 | 32639u;
-                    // 2510: bra.uni 	$L__BB0_212;
+                    // ptx:2510  bra.uni 	$L__BB0_212;
                     p2g_sv0 = 84;
                   }
                 }
               }
             } else {
-              // 2497: bra.uni 	$L__BB0_197;
-              // 2801: setp.eq.s16 	%p130, %rs17, 0;
-              // 2802: @%p130 bra 	$L__BB0_212;
+              // ptx:2497  bra.uni 	$L__BB0_197;
+              // ptx:2801  setp.eq.s16 	%p130, %rs17, 0;
+              // ptx:2802  @%p130 bra 	$L__BB0_212;
               if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                 p2g_sv0 = 84;
               } else {
-                // 2804: setp.eq.s16 	%p131, %rs17, 1;
-                // 2805: @%p131 bra 	$L__BB0_199;
+                // ptx:2804  setp.eq.s16 	%p131, %rs17, 1;
+                // ptx:2805  @%p131 bra 	$L__BB0_199;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
-                  // 2809: or.b32  	%r1563, %r1563, 32640;
+                  // ptx:2809  or.b32  	%r1563, %r1563, 32640;
                   r1563 = r1563 | 32640u;
-                  // 2810: bra.uni 	$L__BB0_212;
+                  // ptx:2810  bra.uni 	$L__BB0_212;
                   p2g_sv0 = 84;
                 } else {
-                  // 2806: bra.uni 	$L__BB0_206;
+                  // ptx:2806  bra.uni 	$L__BB0_206;
                   p2g_sv0 = 276;
                 }
               }
             }
             if (p2g_sv0 == 276) {
-              // 3152: or.b32  	%r822, %r1563, %r150;
+              // ptx:3152  or.b32  	%r822, %r1563, %r150;
               uint r822 = r1563 | r150;
-              // 3153: or.b32  	%r1563, %r822, 128;
+              // ptx:3153  or.b32  	%r1563, %r822, 128;
               r1563 = r822 | 128u;
-              // 3154: bra.uni 	$L__BB0_212;
+              // ptx:3154  bra.uni 	$L__BB0_212;
               p2g_sv0 = 84;
             }
           } else {
-            // 1079: add.s32 	%r1562, %r152, 125;
+            // ptx:1079  add.s32 	%r1562, %r152, 125;
             r1562 = uint(int(r152) + 125);
-            // 1080: bra.uni 	$L__BB0_210;
+            // ptx:1080  bra.uni 	$L__BB0_210;
             p2g_sv0 = 83;
           }
         } else {
-          // 1039: setp.ne.s16 	%p122, %rs4, 5;
-          // 1040: @%p122 bra 	$L__BB0_209;
+          // ptx:1039  setp.ne.s16 	%p122, %rs4, 5;
+          // ptx:1040  @%p122 bra 	$L__BB0_209;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 82;
           } else {
-            // 1042: mul.wide.u32 	%rd94, %r148, -858993459;
-            // 1043: shr.u64 	%rd95, %rd94, 34;
-            // 1044: cvt.u32.u64 	%r809, %rd95;
+            // ptx:1042  mul.wide.u32 	%rd94, %r148, -858993459;
+            // ptx:1043  shr.u64 	%rd95, %rd94, 34;
+            // ptx:1044  cvt.u32.u64 	%r809, %rd95;
             uint64_t t59 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1045: mul.lo.s32 	%r810, %r809, 5;
-            // 1046: sub.s32 	%r811, %r148, %r810;
-            // 1047: add.s32 	%r1562, %r811, 125;
+            // ptx:1045  mul.lo.s32 	%r810, %r809, 5;
+            // ptx:1046  sub.s32 	%r811, %r148, %r810;
+            // ptx:1047  add.s32 	%r1562, %r811, 125;
             r1562 = uint(int(uint(int(r148) - int(uint(int(uint(uint64_t(t59))) * 5)))) + 125);
-            // 1048: bra.uni 	$L__BB0_210;
+            // ptx:1048  bra.uni 	$L__BB0_210;
             p2g_sv0 = 83;
           }
         }
       }
     } else {
-      // 1030: bra.uni 	$L__BB0_187;
-      // 1051: setp.eq.s16 	%p123, %rs4, 0;
-      // 1052: @%p123 bra 	$L__BB0_208;
+      // ptx:1030  bra.uni 	$L__BB0_187;
+      // ptx:1051  setp.eq.s16 	%p123, %rs4, 0;
+      // ptx:1052  @%p123 bra 	$L__BB0_208;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 1083: mul.wide.u32 	%rd102, %r148, 613566757;
-        // 1084: shr.u64 	%rd103, %rd102, 32;
-        // 1085: cvt.u32.u64 	%r825, %rd103;
+        // ptx:1083  mul.wide.u32 	%rd102, %r148, 613566757;
+        // ptx:1084  shr.u64 	%rd103, %rd102, 32;
+        // ptx:1085  cvt.u32.u64 	%r825, %rd103;
         uint64_t t60 = uint64_t((uint64_t(r148) * uint64_t(0x24924925u)) >> 32u);
         uint r825 = uint(uint64_t(t60));
-        // 1086: sub.s32 	%r826, %r148, %r825;
-        // 1087: shr.u32 	%r827, %r826, 1;
-        // 1088: add.s32 	%r828, %r827, %r825;
-        // 1089: shr.u32 	%r829, %r828, 2;
-        // 1090: mul.lo.s32 	%r830, %r829, 7;
+        // ptx:1086  sub.s32 	%r826, %r148, %r825;
+        // ptx:1087  shr.u32 	%r827, %r826, 1;
+        // ptx:1088  add.s32 	%r828, %r827, %r825;
+        // ptx:1089  shr.u32 	%r829, %r828, 2;
+        // ptx:1090  mul.lo.s32 	%r830, %r829, 7;
         uint r830 = uint(int(uint(int(uint(int(r148) - int(r825)) >> 1u) + int(r825)) >> 2u) * 7);
-        // 1091: sub.s32 	%r831, %r148, %r830;
-        // 1092: add.s32 	%r1562, %r831, 124;
+        // ptx:1091  sub.s32 	%r831, %r148, %r830;
+        // ptx:1092  add.s32 	%r1562, %r831, 124;
         r1562 = uint(int(uint(int(r148) - int(r830))) + 124);
-        // 1093: bra.uni 	$L__BB0_210;
+        // ptx:1093  bra.uni 	$L__BB0_210;
         p2g_sv0 = 83;
       } else {
-        // 1054: setp.eq.s16 	%p124, %rs4, 1;
-        // 1055: @%p124 bra 	$L__BB0_189;
+        // ptx:1054  setp.eq.s16 	%p124, %rs4, 1;
+        // ptx:1055  @%p124 bra 	$L__BB0_189;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1059: mul.wide.u32 	%rd100, %r148, -2139062143;
-          // 1060: shr.u64 	%rd101, %rd100, 39;
-          // 1061: cvt.u32.u64 	%r823, %rd101;
+          // ptx:1059  mul.wide.u32 	%rd100, %r148, -2139062143;
+          // ptx:1060  shr.u64 	%rd101, %rd100, 39;
+          // ptx:1061  cvt.u32.u64 	%r823, %rd101;
           uint64_t t61 = uint64_t((uint64_t(r148) * uint64_t(0x80808081u)) >> 39u);
-          // 1062: mul.lo.s32 	%r824, %r823, 255;
-          // 1063: sub.s32 	%r1562, %r148, %r824;
+          // ptx:1062  mul.lo.s32 	%r824, %r823, 255;
+          // ptx:1063  sub.s32 	%r1562, %r148, %r824;
           r1562 = uint(int(r148) - int(uint(int(uint(uint64_t(t61))) * 255)));
-          // 1064: bra.uni 	$L__BB0_210;
+          // ptx:1064  bra.uni 	$L__BB0_210;
           p2g_sv0 = 83;
         } else {
-          // 1056: bra.uni 	$L__BB0_209;
+          // ptx:1056  bra.uni 	$L__BB0_209;
           p2g_sv0 = 82;
         }
       }
     }
     if (p2g_sv0 == 82) {
-      // 1096: mul.wide.u32 	%rd104, %r148, -858993459;
-      // 1097: shr.u64 	%rd105, %rd104, 34;
-      // 1098: cvt.u32.u64 	%r832, %rd105;
+      // ptx:1096  mul.wide.u32 	%rd104, %r148, -858993459;
+      // ptx:1097  shr.u64 	%rd105, %rd104, 34;
+      // ptx:1098  cvt.u32.u64 	%r832, %rd105;
       uint64_t t62 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1099: mul.lo.s32 	%r833, %r832, 5;
-      // 1100: sub.s32 	%r834, %r148, %r833;
-      // 1101: add.s32 	%r1562, %r834, 125;
+      // ptx:1099  mul.lo.s32 	%r833, %r832, 5;
+      // ptx:1100  sub.s32 	%r834, %r148, %r833;
+      // ptx:1101  add.s32 	%r1562, %r834, 125;
       r1562 = uint(int(uint(int(r148) - int(uint(int(uint(uint64_t(t62))) * 5)))) + 125);
       p2g_sv0 = 83;
     }
     if (p2g_sv0 == 83) {
-      // 1104: max.s32 	%r835, %r1562, 0;
-      // 1105: shl.b32 	%r836, %r835, 7;
-      // 1106: or.b32  	%r837, %r150, %r1563;
+      // ptx:1104  max.s32 	%r835, %r1562, 0;
+      // ptx:1105  shl.b32 	%r836, %r835, 7;
+      // ptx:1106  or.b32  	%r837, %r150, %r1563;
       uint r837 = r150 | r1563;
-      // 1107: or.b32  	%r1563, %r837, %r836;
+      // ptx:1107  or.b32  	%r1563, %r837, %r836;
       r1563 = r837 | (uint(max(int(r1562), 0)) << 7u);
     }
   }
-  // 1110: add.s32 	%r875, %r392, 5369135;
-  // 1111: xor.b32  	%r876, %r875, 81;
-  // 1112: mul.lo.s32 	%r877, %r876, 2146121005;
+  // ptx:1110  add.s32 	%r875, %r392, 5369135;
+  // ptx:1111  xor.b32  	%r876, %r875, 81;
+  // ptx:1112  mul.lo.s32 	%r877, %r876, 2146121005;
   uint r877 = uint(int(uint(int(r392) + 5369135) ^ 81u) * 2146121005);
-  // 1113: shr.u32 	%r878, %r877, 15;
-  // 1114: xor.b32  	%r879, %r878, %r877;
-  // 1115: mul.lo.s32 	%r880, %r879, -2073254261;
+  // ptx:1113  shr.u32 	%r878, %r877, 15;
+  // ptx:1114  xor.b32  	%r879, %r878, %r877;
+  // ptx:1115  mul.lo.s32 	%r880, %r879, -2073254261;
   uint r880 = uint(int((r877 >> 15u) ^ r877) * -2073254261);
-  // 1116: shr.u32 	%r881, %r880, 16;
-  // 1117: xor.b32  	%r882, %r880, %r6;
+  // ptx:1116  shr.u32 	%r881, %r880, 16;
+  // ptx:1117  xor.b32  	%r882, %r880, %r6;
   uint r882 = r880 ^ r6;
-  // 1118: xor.b32  	%r883, %r882, %r881;
-  // 1119: shr.u32 	%r884, %r882, 16;
-  // 1120: xor.b32  	%r885, %r883, %r884;
-  // 1121: mul.lo.s32 	%r886, %r885, 2146121005;
+  // ptx:1118  xor.b32  	%r883, %r882, %r881;
+  // ptx:1119  shr.u32 	%r884, %r882, 16;
+  // ptx:1120  xor.b32  	%r885, %r883, %r884;
+  // ptx:1121  mul.lo.s32 	%r886, %r885, 2146121005;
   uint r886 = uint(int((r882 ^ (r880 >> 16u)) ^ (r882 >> 16u)) * 2146121005);
-  // 1122: shr.u32 	%r887, %r886, 15;
-  // 1123: xor.b32  	%r888, %r887, %r886;
-  // 1124: mul.lo.s32 	%r889, %r888, -2073254261;
+  // ptx:1122  shr.u32 	%r887, %r886, 15;
+  // ptx:1123  xor.b32  	%r888, %r887, %r886;
+  // ptx:1124  mul.lo.s32 	%r889, %r888, -2073254261;
   uint r889 = uint(int((r886 >> 15u) ^ r886) * -2073254261);
-  // 1125: shr.u32 	%r890, %r889, 16;
-  // 1126: xor.b32  	%r891, %r890, %r889;
+  // ptx:1125  shr.u32 	%r890, %r889, 16;
+  // ptx:1126  xor.b32  	%r891, %r890, %r889;
   uint r891 = (r889 >> 16u) ^ r889;
-  // 1127: xor.b32  	%r892, %r891, -1515870811;
+  // ptx:1127  xor.b32  	%r892, %r891, -1515870811;
   uint r892 = r891 ^ 0xA5A5A5A5u;
-  // 1128: shr.u32 	%r893, %r892, 16;
-  // 1129: xor.b32  	%r894, %r893, %r892;
-  // 1130: mul.lo.s32 	%r895, %r894, 2146121005;
+  // ptx:1128  shr.u32 	%r893, %r892, 16;
+  // ptx:1129  xor.b32  	%r894, %r893, %r892;
+  // ptx:1130  mul.lo.s32 	%r895, %r894, 2146121005;
   uint r895 = uint(int((r892 >> 16u) ^ r892) * 2146121005);
-  // 1131: shr.u32 	%r896, %r895, 15;
-  // 1132: xor.b32  	%r897, %r896, %r895;
-  // 1133: mul.lo.s32 	%r898, %r897, -2073254261;
+  // ptx:1131  shr.u32 	%r896, %r895, 15;
+  // ptx:1132  xor.b32  	%r897, %r896, %r895;
+  // ptx:1133  mul.lo.s32 	%r898, %r897, -2073254261;
   uint r898 = uint(int((r895 >> 15u) ^ r895) * -2073254261);
-  // 1134: shr.u32 	%r899, %r898, 16;
-  // 1135: xor.b32  	%r167, %r899, %r898;
+  // ptx:1134  shr.u32 	%r899, %r898, 16;
+  // ptx:1135  xor.b32  	%r167, %r899, %r898;
   uint r167 = (r898 >> 16u) ^ r898;
-  // 1136: shl.b32 	%r900, %r891, 15;
-  // 1137: and.b32  	%r1565, %r900, 32768;
+  // ptx:1136  shl.b32 	%r900, %r891, 15;
+  // ptx:1137  and.b32  	%r1565, %r900, 32768;
   uint r1565 = (r891 << 15u) & 32768u;
-  // 1138: shr.u32 	%r901, %r891, 1;
-  // 1139: and.b32  	%r169, %r901, 127;
+  // ptx:1138  shr.u32 	%r901, %r891, 1;
+  // ptx:1139  and.b32  	%r169, %r901, 127;
   uint r169 = (r891 >> 1u) & 127u;
-  // 1140: @%p73 bra 	$L__BB0_238;
+  // ptx:1140  @%p73 bra 	$L__BB0_238;
   if (p73) {
-    // 1144: mul.wide.u32 	%rd120, %r167, -858993459;
-    // 1145: shr.u64 	%rd121, %rd120, 34;
-    // 1146: cvt.u32.u64 	%r931, %rd121;
+    // ptx:1144  mul.wide.u32 	%rd120, %r167, -858993459;
+    // ptx:1145  shr.u64 	%rd121, %rd120, 34;
+    // ptx:1146  cvt.u32.u64 	%r931, %rd121;
     uint64_t t63 = uint64_t((uint64_t(r167) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1147: mul.lo.s32 	%r932, %r931, 5;
-    // 1148: sub.s32 	%r933, %r167, %r932;
-    // 1149: shl.b32 	%r934, %r933, 7;
-    // 1150: add.s32 	%r935, %r934, 16000;
+    // ptx:1147  mul.lo.s32 	%r932, %r931, 5;
+    // ptx:1148  sub.s32 	%r933, %r167, %r932;
+    // ptx:1149  shl.b32 	%r934, %r933, 7;
+    // ptx:1150  add.s32 	%r935, %r934, 16000;
     uint r935 = uint(int(uint(int(r167) - int(uint(int(uint(uint64_t(t63))) * 5))) << 7u) + 16000);
-    // 1151: or.b32  	%r936, %r169, %r1565;
+    // ptx:1151  or.b32  	%r936, %r169, %r1565;
     uint r936 = r169 | r1565;
-    // 1152: or.b32  	%r1565, %r936, %r935;
+    // ptx:1152  or.b32  	%r1565, %r936, %r935;
     r1565 = r936 | r935;
-    // 1153: bra.uni 	$L__BB0_239;
+    // ptx:1153  bra.uni 	$L__BB0_239;
   } else {
-    // 1141: bra.uni 	$L__BB0_213;
-    // 1156: @%p19 bra 	$L__BB0_217;
+    // ptx:1141  bra.uni 	$L__BB0_213;
+    // ptx:1156  @%p19 bra 	$L__BB0_217;
     if (p19) {
-      // 1160: setp.eq.s16 	%p135, %rs4, 2;
-      // 1161: @%p135 bra 	$L__BB0_234;
+      // ptx:1160  setp.eq.s16 	%p135, %rs4, 2;
+      // ptx:1161  @%p135 bra 	$L__BB0_234;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 1194: and.b32  	%r1565, %r167, 65535;
+        // ptx:1194  and.b32  	%r1565, %r167, 65535;
         r1565 = r167 & 65535u;
-        // 1195: bra.uni 	$L__BB0_239;
+        // ptx:1195  bra.uni 	$L__BB0_239;
         p2g_sv0 = 95;
       } else {
-        // 1163: setp.eq.s16 	%p136, %rs4, 3;
-        // 1164: @%p136 bra 	$L__BB0_221;
+        // ptx:1163  setp.eq.s16 	%p136, %rs4, 3;
+        // ptx:1164  @%p136 bra 	$L__BB0_221;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1198: mul.wide.u32 	%rd110, %r167, -858993459;
-          // 1199: shr.u64 	%rd111, %rd110, 34;
-          // 1200: cvt.u32.u64 	%r905, %rd111;
+          // ptx:1198  mul.wide.u32 	%rd110, %r167, -858993459;
+          // ptx:1199  shr.u64 	%rd111, %rd110, 34;
+          // ptx:1200  cvt.u32.u64 	%r905, %rd111;
           uint64_t t64;
           t64 = uint64_t((uint64_t(r167) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1201: mul.lo.s32 	%r906, %r905, 5;
-          // 1202: sub.s32 	%r171, %r167, %r906;
+          // ptx:1201  mul.lo.s32 	%r906, %r905, 5;
+          // ptx:1202  sub.s32 	%r171, %r167, %r906;
           uint r171 = uint(int(r167) - int(uint(int(uint(uint64_t(t64))) * 5)));
-          // 1203: setp.eq.s32 	%p140, %r171, 0;
-          // 1204: @%p140 bra 	$L__BB0_223;
+          // ptx:1203  setp.eq.s32 	%p140, %r171, 0;
+          // ptx:1204  @%p140 bra 	$L__BB0_223;
           if (int(r171) == 0) {
-            // 2513: shr.u32 	%r907, %r167, 8;
+            // ptx:2513  shr.u32 	%r907, %r167, 8;
             uint r907 = r167 >> 8u;
-            // 2514: mul.wide.u32 	%rd112, %r907, -1431655765;
-            // 2515: shr.u64 	%rd113, %rd112, 34;
-            // 2516: cvt.u32.u64 	%r908, %rd113;
+            // ptx:2514  mul.wide.u32 	%rd112, %r907, -1431655765;
+            // ptx:2515  shr.u64 	%rd113, %rd112, 34;
+            // ptx:2516  cvt.u32.u64 	%r908, %rd113;
             uint64_t t65 = uint64_t((uint64_t(r907) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2517: mul.lo.s32 	%r909, %r908, 6;
-            // 2518: sub.s32 	%r910, %r907, %r909;
-            // 2519: cvt.u16.u32 	%rs19, %r910;
+            // ptx:2517  mul.lo.s32 	%r909, %r908, 6;
+            // ptx:2518  sub.s32 	%r910, %r907, %r909;
+            // ptx:2519  cvt.u16.u32 	%rs19, %r910;
             uint64_t t66 = uint64_t(uint(int(r907) - int(uint(int(uint(uint64_t(t65))) * 6))));
             uint rs19 = (uint(uint64_t(t66)) & 65535u);
-            // 2520: setp.gt.s16 	%p141, %rs19, 1;
-            // 2521: @%p141 bra 	$L__BB0_227;
+            // ptx:2520  setp.gt.s16 	%p141, %rs19, 1;
+            // ptx:2521  @%p141 bra 	$L__BB0_227;
             if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
-              // 2525: setp.eq.s16 	%p142, %rs19, 2;
-              // 2526: @%p142 bra 	$L__BB0_232;
+              // ptx:2525  setp.eq.s16 	%p142, %rs19, 2;
+              // ptx:2526  @%p142 bra 	$L__BB0_232;
               if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
-                // 3033: shr.u32 	%r912, %r167, 12;
-                // 3034: and.b32  	%r913, %r912, 1;
-                // 3035: or.b32  	%r914, %r1565, %r913;
+                // ptx:3033  shr.u32 	%r912, %r167, 12;
+                // ptx:3034  and.b32  	%r913, %r912, 1;
+                // ptx:3035  or.b32  	%r914, %r1565, %r913;
                 uint r914 = r1565 | ((r167 >> 12u) & 1u);
-                // 3036: or.b32  	%r1565, %r914, 32704;
+                // ptx:3036  or.b32  	%r1565, %r914, 32704;
                 r1565 = r914 | 32704u;
-                // 3037: bra.uni 	$L__BB0_239;
+                // ptx:3037  bra.uni 	$L__BB0_239;
                 p2g_sv0 = 95;
               } else {
-                // 2528: setp.eq.s16 	%p143, %rs19, 3;
-                // 2529: @%p143 bra 	$L__BB0_231;
+                // ptx:2528  setp.eq.s16 	%p143, %rs19, 3;
+                // ptx:2529  @%p143 bra 	$L__BB0_231;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
-                  // 3040: setp.eq.s32 	%p147, %r169, 0;
-                  // 3041: selp.b32 	%r911, 1, %r169, %p147;
-                  // 3042: or.b32  	%r1565, %r911, %r1565;
+                  // ptx:3040  setp.eq.s32 	%p147, %r169, 0;
+                  // ptx:3041  selp.b32 	%r911, 1, %r169, %p147;
+                  // ptx:3042  or.b32  	%r1565, %r911, %r1565;
                   r1565 = ((int(r169) == 0) ? 1u : r169) | r1565;
-                  // 3043: bra.uni 	$L__BB0_239;
+                  // ptx:3043  bra.uni 	$L__BB0_239;
                   p2g_sv0 = 95;
                 } else {
-                  // 2531: setp.ne.s16 	%p144, %rs19, 4;
-                  // 2532: @%p144 bra 	$L__BB0_233;
+                  // ptx:2531  setp.ne.s16 	%p144, %rs19, 4;
+                  // ptx:2532  @%p144 bra 	$L__BB0_233;
                   if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                     p2g_sv0 = 277;
                   } else {
-                    // 2534: or.b32  	%r1565, %r1565, 32639;
+                    // ptx:2534  or.b32  	%r1565, %r1565, 32639;
                     r1565 = r1565 | 32639u;
-                    // 2535: bra.uni 	$L__BB0_239;
+                    // ptx:2535  bra.uni 	$L__BB0_239;
                     p2g_sv0 = 95;
                   }
                 }
               }
             } else {
-              // 2522: bra.uni 	$L__BB0_224;
-              // 2813: setp.eq.s16 	%p145, %rs19, 0;
-              // 2814: @%p145 bra 	$L__BB0_239;
+              // ptx:2522  bra.uni 	$L__BB0_224;
+              // ptx:2813  setp.eq.s16 	%p145, %rs19, 0;
+              // ptx:2814  @%p145 bra 	$L__BB0_239;
               if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                 p2g_sv0 = 95;
               } else {
-                // 2816: setp.eq.s16 	%p146, %rs19, 1;
-                // 2817: @%p146 bra 	$L__BB0_226;
+                // ptx:2816  setp.eq.s16 	%p146, %rs19, 1;
+                // ptx:2817  @%p146 bra 	$L__BB0_226;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
-                  // 2821: or.b32  	%r1565, %r1565, 32640;
+                  // ptx:2821  or.b32  	%r1565, %r1565, 32640;
                   r1565 = r1565 | 32640u;
-                  // 2822: bra.uni 	$L__BB0_239;
+                  // ptx:2822  bra.uni 	$L__BB0_239;
                   p2g_sv0 = 95;
                 } else {
-                  // 2818: bra.uni 	$L__BB0_233;
+                  // ptx:2818  bra.uni 	$L__BB0_233;
                   p2g_sv0 = 277;
                 }
               }
             }
             if (p2g_sv0 == 277) {
-              // 3157: or.b32  	%r915, %r1565, %r169;
+              // ptx:3157  or.b32  	%r915, %r1565, %r169;
               uint r915 = r1565 | r169;
-              // 3158: or.b32  	%r1565, %r915, 128;
+              // ptx:3158  or.b32  	%r1565, %r915, 128;
               r1565 = r915 | 128u;
-              // 3159: bra.uni 	$L__BB0_239;
+              // ptx:3159  bra.uni 	$L__BB0_239;
               p2g_sv0 = 95;
             }
           } else {
-            // 1206: add.s32 	%r1564, %r171, 125;
+            // ptx:1206  add.s32 	%r1564, %r171, 125;
             r1564 = uint(int(r171) + 125);
-            // 1207: bra.uni 	$L__BB0_237;
+            // ptx:1207  bra.uni 	$L__BB0_237;
             p2g_sv0 = 94;
           }
         } else {
-          // 1166: setp.ne.s16 	%p137, %rs4, 5;
-          // 1167: @%p137 bra 	$L__BB0_236;
+          // ptx:1166  setp.ne.s16 	%p137, %rs4, 5;
+          // ptx:1167  @%p137 bra 	$L__BB0_236;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 93;
           } else {
-            // 1169: mul.wide.u32 	%rd108, %r167, -858993459;
-            // 1170: shr.u64 	%rd109, %rd108, 34;
-            // 1171: cvt.u32.u64 	%r902, %rd109;
+            // ptx:1169  mul.wide.u32 	%rd108, %r167, -858993459;
+            // ptx:1170  shr.u64 	%rd109, %rd108, 34;
+            // ptx:1171  cvt.u32.u64 	%r902, %rd109;
             uint64_t t67 = uint64_t((uint64_t(r167) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1172: mul.lo.s32 	%r903, %r902, 5;
-            // 1173: sub.s32 	%r904, %r167, %r903;
-            // 1174: add.s32 	%r1564, %r904, 125;
+            // ptx:1172  mul.lo.s32 	%r903, %r902, 5;
+            // ptx:1173  sub.s32 	%r904, %r167, %r903;
+            // ptx:1174  add.s32 	%r1564, %r904, 125;
             r1564 = uint(int(uint(int(r167) - int(uint(int(uint(uint64_t(t67))) * 5)))) + 125);
-            // 1175: bra.uni 	$L__BB0_237;
+            // ptx:1175  bra.uni 	$L__BB0_237;
             p2g_sv0 = 94;
           }
         }
       }
     } else {
-      // 1157: bra.uni 	$L__BB0_214;
-      // 1178: setp.eq.s16 	%p138, %rs4, 0;
-      // 1179: @%p138 bra 	$L__BB0_235;
+      // ptx:1157  bra.uni 	$L__BB0_214;
+      // ptx:1178  setp.eq.s16 	%p138, %rs4, 0;
+      // ptx:1179  @%p138 bra 	$L__BB0_235;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 1210: mul.wide.u32 	%rd116, %r167, 613566757;
-        // 1211: shr.u64 	%rd117, %rd116, 32;
-        // 1212: cvt.u32.u64 	%r918, %rd117;
+        // ptx:1210  mul.wide.u32 	%rd116, %r167, 613566757;
+        // ptx:1211  shr.u64 	%rd117, %rd116, 32;
+        // ptx:1212  cvt.u32.u64 	%r918, %rd117;
         uint64_t t68 = uint64_t((uint64_t(r167) * uint64_t(0x24924925u)) >> 32u);
         uint r918 = uint(uint64_t(t68));
-        // 1213: sub.s32 	%r919, %r167, %r918;
-        // 1214: shr.u32 	%r920, %r919, 1;
-        // 1215: add.s32 	%r921, %r920, %r918;
-        // 1216: shr.u32 	%r922, %r921, 2;
-        // 1217: mul.lo.s32 	%r923, %r922, 7;
+        // ptx:1213  sub.s32 	%r919, %r167, %r918;
+        // ptx:1214  shr.u32 	%r920, %r919, 1;
+        // ptx:1215  add.s32 	%r921, %r920, %r918;
+        // ptx:1216  shr.u32 	%r922, %r921, 2;
+        // ptx:1217  mul.lo.s32 	%r923, %r922, 7;
         uint r923 = uint(int(uint(int(uint(int(r167) - int(r918)) >> 1u) + int(r918)) >> 2u) * 7);
-        // 1218: sub.s32 	%r924, %r167, %r923;
-        // 1219: add.s32 	%r1564, %r924, 124;
+        // ptx:1218  sub.s32 	%r924, %r167, %r923;
+        // ptx:1219  add.s32 	%r1564, %r924, 124;
         r1564 = uint(int(uint(int(r167) - int(r923))) + 124);
-        // 1220: bra.uni 	$L__BB0_237;
+        // ptx:1220  bra.uni 	$L__BB0_237;
         p2g_sv0 = 94;
       } else {
-        // 1181: setp.eq.s16 	%p139, %rs4, 1;
-        // 1182: @%p139 bra 	$L__BB0_216;
+        // ptx:1181  setp.eq.s16 	%p139, %rs4, 1;
+        // ptx:1182  @%p139 bra 	$L__BB0_216;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1186: mul.wide.u32 	%rd114, %r167, -2139062143;
-          // 1187: shr.u64 	%rd115, %rd114, 39;
-          // 1188: cvt.u32.u64 	%r916, %rd115;
+          // ptx:1186  mul.wide.u32 	%rd114, %r167, -2139062143;
+          // ptx:1187  shr.u64 	%rd115, %rd114, 39;
+          // ptx:1188  cvt.u32.u64 	%r916, %rd115;
           uint64_t t69 = uint64_t((uint64_t(r167) * uint64_t(0x80808081u)) >> 39u);
-          // 1189: mul.lo.s32 	%r917, %r916, 255;
-          // 1190: sub.s32 	%r1564, %r167, %r917;
+          // ptx:1189  mul.lo.s32 	%r917, %r916, 255;
+          // ptx:1190  sub.s32 	%r1564, %r167, %r917;
           r1564 = uint(int(r167) - int(uint(int(uint(uint64_t(t69))) * 255)));
-          // 1191: bra.uni 	$L__BB0_237;
+          // ptx:1191  bra.uni 	$L__BB0_237;
           p2g_sv0 = 94;
         } else {
-          // 1183: bra.uni 	$L__BB0_236;
+          // ptx:1183  bra.uni 	$L__BB0_236;
           p2g_sv0 = 93;
         }
       }
     }
     if (p2g_sv0 == 93) {
-      // 1223: mul.wide.u32 	%rd118, %r167, -858993459;
-      // 1224: shr.u64 	%rd119, %rd118, 34;
-      // 1225: cvt.u32.u64 	%r925, %rd119;
+      // ptx:1223  mul.wide.u32 	%rd118, %r167, -858993459;
+      // ptx:1224  shr.u64 	%rd119, %rd118, 34;
+      // ptx:1225  cvt.u32.u64 	%r925, %rd119;
       uint64_t t70 = uint64_t((uint64_t(r167) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1226: mul.lo.s32 	%r926, %r925, 5;
-      // 1227: sub.s32 	%r927, %r167, %r926;
-      // 1228: add.s32 	%r1564, %r927, 125;
+      // ptx:1226  mul.lo.s32 	%r926, %r925, 5;
+      // ptx:1227  sub.s32 	%r927, %r167, %r926;
+      // ptx:1228  add.s32 	%r1564, %r927, 125;
       r1564 = uint(int(uint(int(r167) - int(uint(int(uint(uint64_t(t70))) * 5)))) + 125);
       p2g_sv0 = 94;
     }
     if (p2g_sv0 == 94) {
-      // 1231: max.s32 	%r928, %r1564, 0;
-      // 1232: shl.b32 	%r929, %r928, 7;
-      // 1233: or.b32  	%r930, %r169, %r1565;
+      // ptx:1231  max.s32 	%r928, %r1564, 0;
+      // ptx:1232  shl.b32 	%r929, %r928, 7;
+      // ptx:1233  or.b32  	%r930, %r169, %r1565;
       uint r930 = r169 | r1565;
-      // 1234: or.b32  	%r1565, %r930, %r929;
+      // ptx:1234  or.b32  	%r1565, %r930, %r929;
       r1565 = r930 | (uint(max(int(r1564), 0)) << 7u);
     }
   }
-  // 1237: add.s32 	%r186, %r5, 9;
+  // ptx:1237  add.s32 	%r186, %r5, 9;
   uint r186 = uint(int(r5) + 9);
-  // 1238: and.b32  	%r937, %r1561, 65535;
-  // 1239: prmt.b32 	%r187, %r1563, %r937, 4180;
+  // ptx:1238  and.b32  	%r937, %r1561, 65535;
+  // ptx:1239  prmt.b32 	%r187, %r1563, %r937, 4180;
   uint r187 = p2g_prmt(r1563, (r1561 & 65535u), 4180u, 0);
-  // 1240: @%p73 bra 	$L__BB0_265;
+  // ptx:1240  @%p73 bra 	$L__BB0_265;
   if (p73) {
-    // 1244: and.b32  	%r994, %r186, 14;
-    // 1245: add.s32 	%r995, %r87, %r994;
-    // 1246: xor.b32  	%r996, %r995, 81;
-    // 1247: mul.lo.s32 	%r997, %r996, 2146121005;
+    // ptx:1244  and.b32  	%r994, %r186, 14;
+    // ptx:1245  add.s32 	%r995, %r87, %r994;
+    // ptx:1246  xor.b32  	%r996, %r995, 81;
+    // ptx:1247  mul.lo.s32 	%r997, %r996, 2146121005;
     uint r997 = uint(int(uint(int(r87) + int(r186 & 14u)) ^ 81u) * 2146121005);
-    // 1248: shr.u32 	%r998, %r997, 15;
-    // 1249: xor.b32  	%r999, %r998, %r997;
-    // 1250: mul.lo.s32 	%r1000, %r999, -2073254261;
+    // ptx:1248  shr.u32 	%r998, %r997, 15;
+    // ptx:1249  xor.b32  	%r999, %r998, %r997;
+    // ptx:1250  mul.lo.s32 	%r1000, %r999, -2073254261;
     uint r1000 = uint(int((r997 >> 15u) ^ r997) * -2073254261);
-    // 1251: shr.u32 	%r1001, %r1000, 16;
-    // 1252: xor.b32  	%r1002, %r1000, %r6;
+    // ptx:1251  shr.u32 	%r1001, %r1000, 16;
+    // ptx:1252  xor.b32  	%r1002, %r1000, %r6;
     uint r1002 = r1000 ^ r6;
-    // 1253: xor.b32  	%r1003, %r1002, %r1001;
-    // 1254: shr.u32 	%r1004, %r1002, 16;
-    // 1255: xor.b32  	%r1005, %r1003, %r1004;
-    // 1256: mul.lo.s32 	%r1006, %r1005, 2146121005;
+    // ptx:1253  xor.b32  	%r1003, %r1002, %r1001;
+    // ptx:1254  shr.u32 	%r1004, %r1002, 16;
+    // ptx:1255  xor.b32  	%r1005, %r1003, %r1004;
+    // ptx:1256  mul.lo.s32 	%r1006, %r1005, 2146121005;
     uint r1006 = uint(int((r1002 ^ (r1000 >> 16u)) ^ (r1002 >> 16u)) * 2146121005);
-    // 1257: shr.u32 	%r1007, %r1006, 15;
-    // 1258: xor.b32  	%r1008, %r1007, %r1006;
-    // 1259: mul.lo.s32 	%r1009, %r1008, -2073254261;
+    // ptx:1257  shr.u32 	%r1007, %r1006, 15;
+    // ptx:1258  xor.b32  	%r1008, %r1007, %r1006;
+    // ptx:1259  mul.lo.s32 	%r1009, %r1008, -2073254261;
     uint r1009 = uint(int((r1006 >> 15u) ^ r1006) * -2073254261);
-    // 1260: shr.u32 	%r1010, %r1009, 16;
-    // 1261: xor.b32  	%r1011, %r1010, %r1009;
+    // ptx:1260  shr.u32 	%r1010, %r1009, 16;
+    // ptx:1261  xor.b32  	%r1011, %r1010, %r1009;
     uint r1011 = (r1009 >> 16u) ^ r1009;
-    // 1262: xor.b32  	%r1012, %r1011, -1515870811;
+    // ptx:1262  xor.b32  	%r1012, %r1011, -1515870811;
     uint r1012 = r1011 ^ 0xA5A5A5A5u;
-    // 1263: shr.u32 	%r1013, %r1012, 16;
-    // 1264: xor.b32  	%r1014, %r1013, %r1012;
-    // 1265: mul.lo.s32 	%r1015, %r1014, 2146121005;
+    // ptx:1263  shr.u32 	%r1013, %r1012, 16;
+    // ptx:1264  xor.b32  	%r1014, %r1013, %r1012;
+    // ptx:1265  mul.lo.s32 	%r1015, %r1014, 2146121005;
     uint r1015 = uint(int((r1012 >> 16u) ^ r1012) * 2146121005);
-    // 1266: shr.u32 	%r1016, %r1015, 15;
-    // 1267: xor.b32  	%r1017, %r1016, %r1015;
-    // 1268: mul.lo.s32 	%r1018, %r1017, -2073254261;
+    // ptx:1266  shr.u32 	%r1016, %r1015, 15;
+    // ptx:1267  xor.b32  	%r1017, %r1016, %r1015;
+    // ptx:1268  mul.lo.s32 	%r1018, %r1017, -2073254261;
     uint r1018 = uint(int((r1015 >> 15u) ^ r1015) * -2073254261);
-    // 1269: shr.u32 	%r1019, %r1018, 16;
-    // 1270: xor.b32  	%r1020, %r1019, %r1018;
+    // ptx:1269  shr.u32 	%r1019, %r1018, 16;
+    // ptx:1270  xor.b32  	%r1020, %r1019, %r1018;
     uint r1020 = (r1018 >> 16u) ^ r1018;
-    // 1271: and.b32  	%r1021, %r1011, 1;
-    // 1272: shr.u32 	%r1022, %r1011, 1;
-    // 1273: and.b32  	%r1023, %r1022, 127;
-    // 1274: mul.wide.u32 	%rd134, %r1020, -858993459;
-    // 1275: shr.u64 	%rd135, %rd134, 34;
-    // 1276: cvt.u32.u64 	%r1024, %rd135;
+    // ptx:1271  and.b32  	%r1021, %r1011, 1;
+    // ptx:1272  shr.u32 	%r1022, %r1011, 1;
+    // ptx:1273  and.b32  	%r1023, %r1022, 127;
+    // ptx:1274  mul.wide.u32 	%rd134, %r1020, -858993459;
+    // ptx:1275  shr.u64 	%rd135, %rd134, 34;
+    // ptx:1276  cvt.u32.u64 	%r1024, %rd135;
     uint64_t t71 = uint64_t((uint64_t(r1020) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1277: mul.lo.s32 	%r1025, %r1024, 5;
-    // 1278: sub.s32 	%r1026, %r1020, %r1025;
-    // 1279: shl.b32 	%r1027, %r1026, 7;
-    // 1280: add.s32 	%r1028, %r1027, 16000;
+    // ptx:1277  mul.lo.s32 	%r1025, %r1024, 5;
+    // ptx:1278  sub.s32 	%r1026, %r1020, %r1025;
+    // ptx:1279  shl.b32 	%r1027, %r1026, 7;
+    // ptx:1280  add.s32 	%r1028, %r1027, 16000;
     uint r1028 = uint(int(uint(int(r1020) - int(uint(int(uint(uint64_t(t71))) * 5))) << 7u) + 16000);
-    // 1281: bfi.b32 	%r1029, %r1021, %r1023, 15, 1;
-    // 1282: or.b32  	%r1030, %r1029, %r1028;
-    // 1283: xor.b32  	%r1567, %r1030, 32768;
+    // ptx:1281  bfi.b32 	%r1029, %r1021, %r1023, 15, 1;
+    // ptx:1282  or.b32  	%r1030, %r1029, %r1028;
+    // ptx:1283  xor.b32  	%r1567, %r1030, 32768;
     r1567 = (p2g_bfi_32((r1011 & 1u), ((r1011 >> 1u) & 127u), 15u, 1u) | r1028) ^ 32768u;
-    // 1284: bra.uni 	$L__BB0_266;
+    // ptx:1284  bra.uni 	$L__BB0_266;
   } else {
-    // 1241: bra.uni 	$L__BB0_240;
-    // 1287: add.s32 	%r938, %r87, %r186;
-    // 1288: xor.b32  	%r939, %r938, 81;
-    // 1289: mul.lo.s32 	%r940, %r939, 2146121005;
+    // ptx:1241  bra.uni 	$L__BB0_240;
+    // ptx:1287  add.s32 	%r938, %r87, %r186;
+    // ptx:1288  xor.b32  	%r939, %r938, 81;
+    // ptx:1289  mul.lo.s32 	%r940, %r939, 2146121005;
     uint r940 = uint(int(uint(int(r87) + int(r186)) ^ 81u) * 2146121005);
-    // 1290: shr.u32 	%r941, %r940, 15;
-    // 1291: xor.b32  	%r942, %r941, %r940;
-    // 1292: mul.lo.s32 	%r943, %r942, -2073254261;
+    // ptx:1290  shr.u32 	%r941, %r940, 15;
+    // ptx:1291  xor.b32  	%r942, %r941, %r940;
+    // ptx:1292  mul.lo.s32 	%r943, %r942, -2073254261;
     uint r943 = uint(int((r940 >> 15u) ^ r940) * -2073254261);
-    // 1293: shr.u32 	%r944, %r943, 16;
-    // 1294: xor.b32  	%r945, %r943, %r6;
+    // ptx:1293  shr.u32 	%r944, %r943, 16;
+    // ptx:1294  xor.b32  	%r945, %r943, %r6;
     uint r945 = r943 ^ r6;
-    // 1295: xor.b32  	%r946, %r945, %r944;
-    // 1296: shr.u32 	%r947, %r945, 16;
-    // 1297: xor.b32  	%r948, %r946, %r947;
-    // 1298: mul.lo.s32 	%r949, %r948, 2146121005;
+    // ptx:1295  xor.b32  	%r946, %r945, %r944;
+    // ptx:1296  shr.u32 	%r947, %r945, 16;
+    // ptx:1297  xor.b32  	%r948, %r946, %r947;
+    // ptx:1298  mul.lo.s32 	%r949, %r948, 2146121005;
     uint r949 = uint(int((r945 ^ (r943 >> 16u)) ^ (r945 >> 16u)) * 2146121005);
-    // 1299: shr.u32 	%r950, %r949, 15;
-    // 1300: xor.b32  	%r951, %r950, %r949;
-    // 1301: mul.lo.s32 	%r952, %r951, -2073254261;
+    // ptx:1299  shr.u32 	%r950, %r949, 15;
+    // ptx:1300  xor.b32  	%r951, %r950, %r949;
+    // ptx:1301  mul.lo.s32 	%r952, %r951, -2073254261;
     uint r952 = uint(int((r949 >> 15u) ^ r949) * -2073254261);
-    // 1302: shr.u32 	%r953, %r952, 16;
-    // 1303: xor.b32  	%r954, %r953, %r952;
+    // ptx:1302  shr.u32 	%r953, %r952, 16;
+    // ptx:1303  xor.b32  	%r954, %r953, %r952;
     uint r954 = (r952 >> 16u) ^ r952;
-    // 1304: xor.b32  	%r955, %r954, -1515870811;
+    // ptx:1304  xor.b32  	%r955, %r954, -1515870811;
     uint r955 = r954 ^ 0xA5A5A5A5u;
-    // 1305: shr.u32 	%r956, %r955, 16;
-    // 1306: xor.b32  	%r957, %r956, %r955;
-    // 1307: mul.lo.s32 	%r958, %r957, 2146121005;
+    // ptx:1305  shr.u32 	%r956, %r955, 16;
+    // ptx:1306  xor.b32  	%r957, %r956, %r955;
+    // ptx:1307  mul.lo.s32 	%r958, %r957, 2146121005;
     uint r958 = uint(int((r955 >> 16u) ^ r955) * 2146121005);
-    // 1308: shr.u32 	%r959, %r958, 15;
-    // 1309: xor.b32  	%r960, %r959, %r958;
-    // 1310: mul.lo.s32 	%r961, %r960, -2073254261;
+    // ptx:1308  shr.u32 	%r959, %r958, 15;
+    // ptx:1309  xor.b32  	%r960, %r959, %r958;
+    // ptx:1310  mul.lo.s32 	%r961, %r960, -2073254261;
     uint r961 = uint(int((r958 >> 15u) ^ r958) * -2073254261);
-    // 1311: shr.u32 	%r962, %r961, 16;
-    // 1312: xor.b32  	%r188, %r962, %r961;
+    // ptx:1311  shr.u32 	%r962, %r961, 16;
+    // ptx:1312  xor.b32  	%r188, %r962, %r961;
     uint r188 = (r961 >> 16u) ^ r961;
-    // 1313: shl.b32 	%r963, %r954, 15;
-    // 1314: and.b32  	%r1567, %r963, 32768;
+    // ptx:1313  shl.b32 	%r963, %r954, 15;
+    // ptx:1314  and.b32  	%r1567, %r963, 32768;
     r1567 = (r954 << 15u) & 32768u;
-    // 1315: shr.u32 	%r964, %r954, 1;
-    // 1316: and.b32  	%r190, %r964, 127;
+    // ptx:1315  shr.u32 	%r964, %r954, 1;
+    // ptx:1316  and.b32  	%r190, %r964, 127;
     uint r190 = (r954 >> 1u) & 127u;
-    // 1317: @%p19 bra 	$L__BB0_244;
+    // ptx:1317  @%p19 bra 	$L__BB0_244;
     if (p19) {
-      // 1321: setp.eq.s16 	%p150, %rs4, 2;
-      // 1322: @%p150 bra 	$L__BB0_261;
+      // ptx:1321  setp.eq.s16 	%p150, %rs4, 2;
+      // ptx:1322  @%p150 bra 	$L__BB0_261;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 1355: and.b32  	%r1567, %r188, 65535;
+        // ptx:1355  and.b32  	%r1567, %r188, 65535;
         r1567 = r188 & 65535u;
-        // 1356: bra.uni 	$L__BB0_266;
+        // ptx:1356  bra.uni 	$L__BB0_266;
         p2g_sv0 = 106;
       } else {
-        // 1324: setp.eq.s16 	%p151, %rs4, 3;
-        // 1325: @%p151 bra 	$L__BB0_248;
+        // ptx:1324  setp.eq.s16 	%p151, %rs4, 3;
+        // ptx:1325  @%p151 bra 	$L__BB0_248;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1359: mul.wide.u32 	%rd124, %r188, -858993459;
-          // 1360: shr.u64 	%rd125, %rd124, 34;
-          // 1361: cvt.u32.u64 	%r968, %rd125;
+          // ptx:1359  mul.wide.u32 	%rd124, %r188, -858993459;
+          // ptx:1360  shr.u64 	%rd125, %rd124, 34;
+          // ptx:1361  cvt.u32.u64 	%r968, %rd125;
           uint64_t t72 = uint64_t((uint64_t(r188) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1362: mul.lo.s32 	%r969, %r968, 5;
-          // 1363: sub.s32 	%r192, %r188, %r969;
+          // ptx:1362  mul.lo.s32 	%r969, %r968, 5;
+          // ptx:1363  sub.s32 	%r192, %r188, %r969;
           uint r192 = uint(int(r188) - int(uint(int(uint(uint64_t(t72))) * 5)));
-          // 1364: setp.eq.s32 	%p155, %r192, 0;
-          // 1365: @%p155 bra 	$L__BB0_250;
+          // ptx:1364  setp.eq.s32 	%p155, %r192, 0;
+          // ptx:1365  @%p155 bra 	$L__BB0_250;
           if (int(r192) == 0) {
-            // 2538: shr.u32 	%r970, %r188, 8;
+            // ptx:2538  shr.u32 	%r970, %r188, 8;
             uint r970 = r188 >> 8u;
-            // 2539: mul.wide.u32 	%rd126, %r970, -1431655765;
-            // 2540: shr.u64 	%rd127, %rd126, 34;
-            // 2541: cvt.u32.u64 	%r971, %rd127;
+            // ptx:2539  mul.wide.u32 	%rd126, %r970, -1431655765;
+            // ptx:2540  shr.u64 	%rd127, %rd126, 34;
+            // ptx:2541  cvt.u32.u64 	%r971, %rd127;
             uint64_t t73 = uint64_t((uint64_t(r970) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2542: mul.lo.s32 	%r972, %r971, 6;
-            // 2543: sub.s32 	%r973, %r970, %r972;
-            // 2544: cvt.u16.u32 	%rs21, %r973;
+            // ptx:2542  mul.lo.s32 	%r972, %r971, 6;
+            // ptx:2543  sub.s32 	%r973, %r970, %r972;
+            // ptx:2544  cvt.u16.u32 	%rs21, %r973;
             uint64_t t74 = uint64_t(uint(int(r970) - int(uint(int(uint(uint64_t(t73))) * 6))));
             uint rs21 = (uint(uint64_t(t74)) & 65535u);
-            // 2545: setp.gt.s16 	%p156, %rs21, 1;
-            // 2546: @%p156 bra 	$L__BB0_254;
+            // ptx:2545  setp.gt.s16 	%p156, %rs21, 1;
+            // ptx:2546  @%p156 bra 	$L__BB0_254;
             if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
-              // 2550: setp.eq.s16 	%p157, %rs21, 2;
-              // 2551: @%p157 bra 	$L__BB0_259;
+              // ptx:2550  setp.eq.s16 	%p157, %rs21, 2;
+              // ptx:2551  @%p157 bra 	$L__BB0_259;
               if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
-                // 3046: shr.u32 	%r975, %r188, 12;
-                // 3047: and.b32  	%r976, %r975, 1;
-                // 3048: or.b32  	%r977, %r1567, %r976;
+                // ptx:3046  shr.u32 	%r975, %r188, 12;
+                // ptx:3047  and.b32  	%r976, %r975, 1;
+                // ptx:3048  or.b32  	%r977, %r1567, %r976;
                 uint r977 = r1567 | ((r188 >> 12u) & 1u);
-                // 3049: or.b32  	%r1567, %r977, 32704;
+                // ptx:3049  or.b32  	%r1567, %r977, 32704;
                 r1567 = r977 | 32704u;
-                // 3050: bra.uni 	$L__BB0_266;
+                // ptx:3050  bra.uni 	$L__BB0_266;
                 p2g_sv0 = 106;
               } else {
-                // 2553: setp.eq.s16 	%p158, %rs21, 3;
-                // 2554: @%p158 bra 	$L__BB0_258;
+                // ptx:2553  setp.eq.s16 	%p158, %rs21, 3;
+                // ptx:2554  @%p158 bra 	$L__BB0_258;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
-                  // 3053: setp.eq.s32 	%p162, %r190, 0;
-                  // 3054: selp.b32 	%r974, 1, %r190, %p162;
-                  // 3055: or.b32  	%r1567, %r974, %r1567;
+                  // ptx:3053  setp.eq.s32 	%p162, %r190, 0;
+                  // ptx:3054  selp.b32 	%r974, 1, %r190, %p162;
+                  // ptx:3055  or.b32  	%r1567, %r974, %r1567;
                   r1567 = ((int(r190) == 0) ? 1u : r190) | r1567;
-                  // 3056: bra.uni 	$L__BB0_266;
+                  // ptx:3056  bra.uni 	$L__BB0_266;
                   p2g_sv0 = 106;
                 } else {
-                  // 2556: setp.ne.s16 	%p159, %rs21, 4;
-                  // 2557: @%p159 bra 	$L__BB0_260;
+                  // ptx:2556  setp.ne.s16 	%p159, %rs21, 4;
+                  // ptx:2557  @%p159 bra 	$L__BB0_260;
                   if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                     p2g_sv0 = 278;
                   } else {
-                    // 2559: or.b32  	%r1567, %r1567, 32639;
+                    // ptx:2559  or.b32  	%r1567, %r1567, 32639;
                     r1567 = r1567 | 32639u;
-                    // 2560: bra.uni 	$L__BB0_266;
+                    // ptx:2560  bra.uni 	$L__BB0_266;
                     p2g_sv0 = 106;
                   }
                 }
               }
             } else {
-              // 2547: bra.uni 	$L__BB0_251;
-              // 2825: setp.eq.s16 	%p160, %rs21, 0;
-              // 2826: @%p160 bra 	$L__BB0_266;
+              // ptx:2547  bra.uni 	$L__BB0_251;
+              // ptx:2825  setp.eq.s16 	%p160, %rs21, 0;
+              // ptx:2826  @%p160 bra 	$L__BB0_266;
               if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                 p2g_sv0 = 106;
               } else {
-                // 2828: setp.eq.s16 	%p161, %rs21, 1;
-                // 2829: @%p161 bra 	$L__BB0_253;
+                // ptx:2828  setp.eq.s16 	%p161, %rs21, 1;
+                // ptx:2829  @%p161 bra 	$L__BB0_253;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
-                  // 2833: or.b32  	%r1567, %r1567, 32640;
+                  // ptx:2833  or.b32  	%r1567, %r1567, 32640;
                   r1567 = r1567 | 32640u;
-                  // 2834: bra.uni 	$L__BB0_266;
+                  // ptx:2834  bra.uni 	$L__BB0_266;
                   p2g_sv0 = 106;
                 } else {
-                  // 2830: bra.uni 	$L__BB0_260;
+                  // ptx:2830  bra.uni 	$L__BB0_260;
                   p2g_sv0 = 278;
                 }
               }
             }
             if (p2g_sv0 == 278) {
-              // 3162: or.b32  	%r978, %r1567, %r190;
+              // ptx:3162  or.b32  	%r978, %r1567, %r190;
               uint r978 = r1567 | r190;
-              // 3163: or.b32  	%r1567, %r978, 128;
+              // ptx:3163  or.b32  	%r1567, %r978, 128;
               r1567 = r978 | 128u;
-              // 3164: bra.uni 	$L__BB0_266;
+              // ptx:3164  bra.uni 	$L__BB0_266;
               p2g_sv0 = 106;
             }
           } else {
-            // 1367: add.s32 	%r1566, %r192, 125;
+            // ptx:1367  add.s32 	%r1566, %r192, 125;
             r1566 = uint(int(r192) + 125);
-            // 1368: bra.uni 	$L__BB0_264;
+            // ptx:1368  bra.uni 	$L__BB0_264;
             p2g_sv0 = 105;
           }
         } else {
-          // 1327: setp.ne.s16 	%p152, %rs4, 5;
-          // 1328: @%p152 bra 	$L__BB0_263;
+          // ptx:1327  setp.ne.s16 	%p152, %rs4, 5;
+          // ptx:1328  @%p152 bra 	$L__BB0_263;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 104;
           } else {
-            // 1330: mul.wide.u32 	%rd122, %r188, -858993459;
-            // 1331: shr.u64 	%rd123, %rd122, 34;
-            // 1332: cvt.u32.u64 	%r965, %rd123;
+            // ptx:1330  mul.wide.u32 	%rd122, %r188, -858993459;
+            // ptx:1331  shr.u64 	%rd123, %rd122, 34;
+            // ptx:1332  cvt.u32.u64 	%r965, %rd123;
             uint64_t t75 = uint64_t((uint64_t(r188) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1333: mul.lo.s32 	%r966, %r965, 5;
-            // 1334: sub.s32 	%r967, %r188, %r966;
-            // 1335: add.s32 	%r1566, %r967, 125;
+            // ptx:1333  mul.lo.s32 	%r966, %r965, 5;
+            // ptx:1334  sub.s32 	%r967, %r188, %r966;
+            // ptx:1335  add.s32 	%r1566, %r967, 125;
             r1566 = uint(int(uint(int(r188) - int(uint(int(uint(uint64_t(t75))) * 5)))) + 125);
-            // 1336: bra.uni 	$L__BB0_264;
+            // ptx:1336  bra.uni 	$L__BB0_264;
             p2g_sv0 = 105;
           }
         }
       }
     } else {
-      // 1318: bra.uni 	$L__BB0_241;
-      // 1339: setp.eq.s16 	%p153, %rs4, 0;
-      // 1340: @%p153 bra 	$L__BB0_262;
+      // ptx:1318  bra.uni 	$L__BB0_241;
+      // ptx:1339  setp.eq.s16 	%p153, %rs4, 0;
+      // ptx:1340  @%p153 bra 	$L__BB0_262;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 1371: mul.wide.u32 	%rd130, %r188, 613566757;
-        // 1372: shr.u64 	%rd131, %rd130, 32;
-        // 1373: cvt.u32.u64 	%r981, %rd131;
+        // ptx:1371  mul.wide.u32 	%rd130, %r188, 613566757;
+        // ptx:1372  shr.u64 	%rd131, %rd130, 32;
+        // ptx:1373  cvt.u32.u64 	%r981, %rd131;
         uint64_t t76 = uint64_t((uint64_t(r188) * uint64_t(0x24924925u)) >> 32u);
         uint r981 = uint(uint64_t(t76));
-        // 1374: sub.s32 	%r982, %r188, %r981;
-        // 1375: shr.u32 	%r983, %r982, 1;
-        // 1376: add.s32 	%r984, %r983, %r981;
-        // 1377: shr.u32 	%r985, %r984, 2;
-        // 1378: mul.lo.s32 	%r986, %r985, 7;
+        // ptx:1374  sub.s32 	%r982, %r188, %r981;
+        // ptx:1375  shr.u32 	%r983, %r982, 1;
+        // ptx:1376  add.s32 	%r984, %r983, %r981;
+        // ptx:1377  shr.u32 	%r985, %r984, 2;
+        // ptx:1378  mul.lo.s32 	%r986, %r985, 7;
         uint r986 = uint(int(uint(int(uint(int(r188) - int(r981)) >> 1u) + int(r981)) >> 2u) * 7);
-        // 1379: sub.s32 	%r987, %r188, %r986;
-        // 1380: add.s32 	%r1566, %r987, 124;
+        // ptx:1379  sub.s32 	%r987, %r188, %r986;
+        // ptx:1380  add.s32 	%r1566, %r987, 124;
         r1566 = uint(int(uint(int(r188) - int(r986))) + 124);
-        // 1381: bra.uni 	$L__BB0_264;
+        // ptx:1381  bra.uni 	$L__BB0_264;
         p2g_sv0 = 105;
       } else {
-        // 1342: setp.eq.s16 	%p154, %rs4, 1;
-        // 1343: @%p154 bra 	$L__BB0_243;
+        // ptx:1342  setp.eq.s16 	%p154, %rs4, 1;
+        // ptx:1343  @%p154 bra 	$L__BB0_243;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1347: mul.wide.u32 	%rd128, %r188, -2139062143;
-          // 1348: shr.u64 	%rd129, %rd128, 39;
-          // 1349: cvt.u32.u64 	%r979, %rd129;
+          // ptx:1347  mul.wide.u32 	%rd128, %r188, -2139062143;
+          // ptx:1348  shr.u64 	%rd129, %rd128, 39;
+          // ptx:1349  cvt.u32.u64 	%r979, %rd129;
           uint64_t t77 = uint64_t((uint64_t(r188) * uint64_t(0x80808081u)) >> 39u);
-          // 1350: mul.lo.s32 	%r980, %r979, 255;
-          // 1351: sub.s32 	%r1566, %r188, %r980;
+          // ptx:1350  mul.lo.s32 	%r980, %r979, 255;
+          // ptx:1351  sub.s32 	%r1566, %r188, %r980;
           r1566 = uint(int(r188) - int(uint(int(uint(uint64_t(t77))) * 255)));
-          // 1352: bra.uni 	$L__BB0_264;
+          // ptx:1352  bra.uni 	$L__BB0_264;
           p2g_sv0 = 105;
         } else {
-          // 1344: bra.uni 	$L__BB0_263;
+          // ptx:1344  bra.uni 	$L__BB0_263;
           p2g_sv0 = 104;
         }
       }
     }
     if (p2g_sv0 == 104) {
-      // 1384: mul.wide.u32 	%rd132, %r188, -858993459;
-      // 1385: shr.u64 	%rd133, %rd132, 34;
-      // 1386: cvt.u32.u64 	%r988, %rd133;
+      // ptx:1384  mul.wide.u32 	%rd132, %r188, -858993459;
+      // ptx:1385  shr.u64 	%rd133, %rd132, 34;
+      // ptx:1386  cvt.u32.u64 	%r988, %rd133;
       uint64_t t78 = uint64_t((uint64_t(r188) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1387: mul.lo.s32 	%r989, %r988, 5;
-      // 1388: sub.s32 	%r990, %r188, %r989;
-      // 1389: add.s32 	%r1566, %r990, 125;
+      // ptx:1387  mul.lo.s32 	%r989, %r988, 5;
+      // ptx:1388  sub.s32 	%r990, %r188, %r989;
+      // ptx:1389  add.s32 	%r1566, %r990, 125;
       r1566 = uint(int(uint(int(r188) - int(uint(int(uint(uint64_t(t78))) * 5)))) + 125);
       p2g_sv0 = 105;
     }
     if (p2g_sv0 == 105) {
-      // 1392: max.s32 	%r991, %r1566, 0;
-      // 1393: shl.b32 	%r992, %r991, 7;
-      // 1394: or.b32  	%r993, %r190, %r1567;
+      // ptx:1392  max.s32 	%r991, %r1566, 0;
+      // ptx:1393  shl.b32 	%r992, %r991, 7;
+      // ptx:1394  or.b32  	%r993, %r190, %r1567;
       uint r993 = r190 | r1567;
-      // 1395: or.b32  	%r1567, %r993, %r992;
+      // ptx:1395  or.b32  	%r1567, %r993, %r992;
       r1567 = r993 | (uint(max(int(r1566), 0)) << 7u);
     }
   }
-  // 1398: add.s32 	%r1031, %r47, %r5;
-  // 1399: add.s32 	%r1032, %r1031, 5369135;
+  // ptx:1398  add.s32 	%r1031, %r47, %r5;
+  // ptx:1399  add.s32 	%r1032, %r1031, 5369135;
   uint r1032 = uint(int(uint(int(r47) + int(r5))) + 5369135);
-  // 1400: shr.u32 	%r1033, %r1032, 16;
-  // 1401: xor.b32  	%r1034, %r1033, %r1032;
-  // 1402: mul.lo.s32 	%r1035, %r1034, 2146121005;
+  // ptx:1400  shr.u32 	%r1033, %r1032, 16;
+  // ptx:1401  xor.b32  	%r1034, %r1033, %r1032;
+  // ptx:1402  mul.lo.s32 	%r1035, %r1034, 2146121005;
   uint r1035 = uint(int((r1032 >> 16u) ^ r1032) * 2146121005);
-  // 1403: shr.u32 	%r1036, %r1035, 15;
-  // 1404: xor.b32  	%r1037, %r1036, %r1035;
-  // 1405: mul.lo.s32 	%r1038, %r1037, -2073254261;
+  // ptx:1403  shr.u32 	%r1036, %r1035, 15;
+  // ptx:1404  xor.b32  	%r1037, %r1036, %r1035;
+  // ptx:1405  mul.lo.s32 	%r1038, %r1037, -2073254261;
   uint r1038 = uint(int((r1035 >> 15u) ^ r1035) * -2073254261);
-  // 1406: shr.u32 	%r1039, %r1038, 16;
-  // 1407: xor.b32  	%r1040, %r1038, %r6;
+  // ptx:1406  shr.u32 	%r1039, %r1038, 16;
+  // ptx:1407  xor.b32  	%r1040, %r1038, %r6;
   uint r1040 = r1038 ^ r6;
-  // 1408: xor.b32  	%r1041, %r1040, %r1039;
-  // 1409: shr.u32 	%r1042, %r1040, 16;
-  // 1410: xor.b32  	%r1043, %r1041, %r1042;
-  // 1411: mul.lo.s32 	%r1044, %r1043, 2146121005;
+  // ptx:1408  xor.b32  	%r1041, %r1040, %r1039;
+  // ptx:1409  shr.u32 	%r1042, %r1040, 16;
+  // ptx:1410  xor.b32  	%r1043, %r1041, %r1042;
+  // ptx:1411  mul.lo.s32 	%r1044, %r1043, 2146121005;
   uint r1044 = uint(int((r1040 ^ (r1038 >> 16u)) ^ (r1040 >> 16u)) * 2146121005);
-  // 1412: shr.u32 	%r1045, %r1044, 15;
-  // 1413: xor.b32  	%r1046, %r1045, %r1044;
-  // 1414: mul.lo.s32 	%r1047, %r1046, -2073254261;
+  // ptx:1412  shr.u32 	%r1045, %r1044, 15;
+  // ptx:1413  xor.b32  	%r1046, %r1045, %r1044;
+  // ptx:1414  mul.lo.s32 	%r1047, %r1046, -2073254261;
   uint r1047 = uint(int((r1044 >> 15u) ^ r1044) * -2073254261);
-  // 1415: shr.u32 	%r1048, %r1047, 16;
-  // 1416: xor.b32  	%r1049, %r1048, %r1047;
+  // ptx:1415  shr.u32 	%r1048, %r1047, 16;
+  // ptx:1416  xor.b32  	%r1049, %r1048, %r1047;
   uint r1049 = (r1047 >> 16u) ^ r1047;
-  // 1417: xor.b32  	%r1050, %r1049, -1515870811;
+  // ptx:1417  xor.b32  	%r1050, %r1049, -1515870811;
   uint r1050 = r1049 ^ 0xA5A5A5A5u;
-  // 1418: shr.u32 	%r1051, %r1050, 16;
-  // 1419: xor.b32  	%r1052, %r1051, %r1050;
-  // 1420: mul.lo.s32 	%r1053, %r1052, 2146121005;
+  // ptx:1418  shr.u32 	%r1051, %r1050, 16;
+  // ptx:1419  xor.b32  	%r1052, %r1051, %r1050;
+  // ptx:1420  mul.lo.s32 	%r1053, %r1052, 2146121005;
   uint r1053 = uint(int((r1050 >> 16u) ^ r1050) * 2146121005);
-  // 1421: shr.u32 	%r1054, %r1053, 15;
-  // 1422: xor.b32  	%r1055, %r1054, %r1053;
-  // 1423: mul.lo.s32 	%r1056, %r1055, -2073254261;
+  // ptx:1421  shr.u32 	%r1054, %r1053, 15;
+  // ptx:1422  xor.b32  	%r1055, %r1054, %r1053;
+  // ptx:1423  mul.lo.s32 	%r1056, %r1055, -2073254261;
   uint r1056 = uint(int((r1053 >> 15u) ^ r1053) * -2073254261);
-  // 1424: shr.u32 	%r1057, %r1056, 16;
-  // 1425: xor.b32  	%r207, %r1057, %r1056;
+  // ptx:1424  shr.u32 	%r1057, %r1056, 16;
+  // ptx:1425  xor.b32  	%r207, %r1057, %r1056;
   uint r207 = (r1056 >> 16u) ^ r1056;
-  // 1426: shl.b32 	%r1058, %r1049, 15;
-  // 1427: and.b32  	%r1569, %r1058, 32768;
+  // ptx:1426  shl.b32 	%r1058, %r1049, 15;
+  // ptx:1427  and.b32  	%r1569, %r1058, 32768;
   uint r1569 = (r1049 << 15u) & 32768u;
-  // 1428: shr.u32 	%r1059, %r1049, 1;
-  // 1429: and.b32  	%r209, %r1059, 127;
+  // ptx:1428  shr.u32 	%r1059, %r1049, 1;
+  // ptx:1429  and.b32  	%r209, %r1059, 127;
   uint r209 = (r1049 >> 1u) & 127u;
-  // 1430: @%p73 bra 	$L__BB0_292;
+  // ptx:1430  @%p73 bra 	$L__BB0_292;
   if (p73) {
-    // 1434: mul.wide.u32 	%rd148, %r207, -858993459;
-    // 1435: shr.u64 	%rd149, %rd148, 34;
-    // 1436: cvt.u32.u64 	%r1089, %rd149;
+    // ptx:1434  mul.wide.u32 	%rd148, %r207, -858993459;
+    // ptx:1435  shr.u64 	%rd149, %rd148, 34;
+    // ptx:1436  cvt.u32.u64 	%r1089, %rd149;
     uint64_t t79 = uint64_t((uint64_t(r207) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1437: mul.lo.s32 	%r1090, %r1089, 5;
-    // 1438: sub.s32 	%r1091, %r207, %r1090;
-    // 1439: shl.b32 	%r1092, %r1091, 7;
-    // 1440: add.s32 	%r1093, %r1092, 16000;
+    // ptx:1437  mul.lo.s32 	%r1090, %r1089, 5;
+    // ptx:1438  sub.s32 	%r1091, %r207, %r1090;
+    // ptx:1439  shl.b32 	%r1092, %r1091, 7;
+    // ptx:1440  add.s32 	%r1093, %r1092, 16000;
     uint r1093 = uint(int(uint(int(r207) - int(uint(int(uint(uint64_t(t79))) * 5))) << 7u) + 16000);
-    // 1441: or.b32  	%r1094, %r209, %r1569;
+    // ptx:1441  or.b32  	%r1094, %r209, %r1569;
     uint r1094 = r209 | r1569;
-    // 1442: or.b32  	%r1569, %r1094, %r1093;
+    // ptx:1442  or.b32  	%r1569, %r1094, %r1093;
     r1569 = r1094 | r1093;
-    // 1443: bra.uni 	$L__BB0_293;
+    // ptx:1443  bra.uni 	$L__BB0_293;
   } else {
-    // 1431: bra.uni 	$L__BB0_267;
-    // 1446: @%p19 bra 	$L__BB0_271;
+    // ptx:1431  bra.uni 	$L__BB0_267;
+    // ptx:1446  @%p19 bra 	$L__BB0_271;
     if (p19) {
-      // 1450: setp.eq.s16 	%p165, %rs4, 2;
-      // 1451: @%p165 bra 	$L__BB0_288;
+      // ptx:1450  setp.eq.s16 	%p165, %rs4, 2;
+      // ptx:1451  @%p165 bra 	$L__BB0_288;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 1484: and.b32  	%r1569, %r207, 65535;
+        // ptx:1484  and.b32  	%r1569, %r207, 65535;
         r1569 = r207 & 65535u;
-        // 1485: bra.uni 	$L__BB0_293;
+        // ptx:1485  bra.uni 	$L__BB0_293;
         p2g_sv0 = 117;
       } else {
-        // 1453: setp.eq.s16 	%p166, %rs4, 3;
-        // 1454: @%p166 bra 	$L__BB0_275;
+        // ptx:1453  setp.eq.s16 	%p166, %rs4, 3;
+        // ptx:1454  @%p166 bra 	$L__BB0_275;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1488: mul.wide.u32 	%rd138, %r207, -858993459;
-          // 1489: shr.u64 	%rd139, %rd138, 34;
-          // 1490: cvt.u32.u64 	%r1063, %rd139;
+          // ptx:1488  mul.wide.u32 	%rd138, %r207, -858993459;
+          // ptx:1489  shr.u64 	%rd139, %rd138, 34;
+          // ptx:1490  cvt.u32.u64 	%r1063, %rd139;
           uint64_t t80 = uint64_t((uint64_t(r207) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1491: mul.lo.s32 	%r1064, %r1063, 5;
-          // 1492: sub.s32 	%r211, %r207, %r1064;
+          // ptx:1491  mul.lo.s32 	%r1064, %r1063, 5;
+          // ptx:1492  sub.s32 	%r211, %r207, %r1064;
           uint r211 = uint(int(r207) - int(uint(int(uint(uint64_t(t80))) * 5)));
-          // 1493: setp.eq.s32 	%p170, %r211, 0;
-          // 1494: @%p170 bra 	$L__BB0_277;
+          // ptx:1493  setp.eq.s32 	%p170, %r211, 0;
+          // ptx:1494  @%p170 bra 	$L__BB0_277;
           if (int(r211) == 0) {
-            // 2563: shr.u32 	%r1065, %r207, 8;
+            // ptx:2563  shr.u32 	%r1065, %r207, 8;
             uint r1065 = r207 >> 8u;
-            // 2564: mul.wide.u32 	%rd140, %r1065, -1431655765;
-            // 2565: shr.u64 	%rd141, %rd140, 34;
-            // 2566: cvt.u32.u64 	%r1066, %rd141;
+            // ptx:2564  mul.wide.u32 	%rd140, %r1065, -1431655765;
+            // ptx:2565  shr.u64 	%rd141, %rd140, 34;
+            // ptx:2566  cvt.u32.u64 	%r1066, %rd141;
             uint64_t t81 = uint64_t((uint64_t(r1065) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2567: mul.lo.s32 	%r1067, %r1066, 6;
-            // 2568: sub.s32 	%r1068, %r1065, %r1067;
-            // 2569: cvt.u16.u32 	%rs23, %r1068;
+            // ptx:2567  mul.lo.s32 	%r1067, %r1066, 6;
+            // ptx:2568  sub.s32 	%r1068, %r1065, %r1067;
+            // ptx:2569  cvt.u16.u32 	%rs23, %r1068;
             uint64_t t82 = uint64_t(uint(int(r1065) - int(uint(int(uint(uint64_t(t81))) * 6))));
             uint rs23 = (uint(uint64_t(t82)) & 65535u);
-            // 2570: setp.gt.s16 	%p171, %rs23, 1;
-            // 2571: @%p171 bra 	$L__BB0_281;
+            // ptx:2570  setp.gt.s16 	%p171, %rs23, 1;
+            // ptx:2571  @%p171 bra 	$L__BB0_281;
             if ((bitfieldExtract(int(rs23), 0, 16)) > 1) {
-              // 2575: setp.eq.s16 	%p172, %rs23, 2;
-              // 2576: @%p172 bra 	$L__BB0_286;
+              // ptx:2575  setp.eq.s16 	%p172, %rs23, 2;
+              // ptx:2576  @%p172 bra 	$L__BB0_286;
               if ((bitfieldExtract(int(rs23), 0, 16)) == 2) {
-                // 3059: shr.u32 	%r1070, %r207, 12;
-                // 3060: and.b32  	%r1071, %r1070, 1;
-                // 3061: or.b32  	%r1072, %r1569, %r1071;
+                // ptx:3059  shr.u32 	%r1070, %r207, 12;
+                // ptx:3060  and.b32  	%r1071, %r1070, 1;
+                // ptx:3061  or.b32  	%r1072, %r1569, %r1071;
                 uint r1072 = r1569 | ((r207 >> 12u) & 1u);
-                // 3062: or.b32  	%r1569, %r1072, 32704;
+                // ptx:3062  or.b32  	%r1569, %r1072, 32704;
                 r1569 = r1072 | 32704u;
-                // 3063: bra.uni 	$L__BB0_293;
+                // ptx:3063  bra.uni 	$L__BB0_293;
                 p2g_sv0 = 117;
               } else {
-                // 2578: setp.eq.s16 	%p173, %rs23, 3;
-                // 2579: @%p173 bra 	$L__BB0_285;
+                // ptx:2578  setp.eq.s16 	%p173, %rs23, 3;
+                // ptx:2579  @%p173 bra 	$L__BB0_285;
                 if ((bitfieldExtract(int(rs23), 0, 16)) == 3) {
-                  // 3066: setp.eq.s32 	%p177, %r209, 0;
-                  // 3067: selp.b32 	%r1069, 1, %r209, %p177;
-                  // 3068: or.b32  	%r1569, %r1069, %r1569;
+                  // ptx:3066  setp.eq.s32 	%p177, %r209, 0;
+                  // ptx:3067  selp.b32 	%r1069, 1, %r209, %p177;
+                  // ptx:3068  or.b32  	%r1569, %r1069, %r1569;
                   r1569 = ((int(r209) == 0) ? 1u : r209) | r1569;
-                  // 3069: bra.uni 	$L__BB0_293;
+                  // ptx:3069  bra.uni 	$L__BB0_293;
                   p2g_sv0 = 117;
                 } else {
-                  // 2581: setp.ne.s16 	%p174, %rs23, 4;
-                  // 2582: @%p174 bra 	$L__BB0_287;
+                  // ptx:2581  setp.ne.s16 	%p174, %rs23, 4;
+                  // ptx:2582  @%p174 bra 	$L__BB0_287;
                   if ((bitfieldExtract(int(rs23), 0, 16)) != 4) {
                     p2g_sv0 = 279;
                   } else {
-                    // 2584: or.b32  	%r1569, %r1569, 32639;
+                    // ptx:2584  or.b32  	%r1569, %r1569, 32639;
                     r1569 = r1569 | 32639u;
-                    // 2585: bra.uni 	$L__BB0_293;
+                    // ptx:2585  bra.uni 	$L__BB0_293;
                     p2g_sv0 = 117;
                   }
                 }
               }
             } else {
-              // 2572: bra.uni 	$L__BB0_278;
-              // 2837: setp.eq.s16 	%p175, %rs23, 0;
-              // 2838: @%p175 bra 	$L__BB0_293;
+              // ptx:2572  bra.uni 	$L__BB0_278;
+              // ptx:2837  setp.eq.s16 	%p175, %rs23, 0;
+              // ptx:2838  @%p175 bra 	$L__BB0_293;
               if ((bitfieldExtract(int(rs23), 0, 16)) == 0) {
                 p2g_sv0 = 117;
               } else {
-                // 2840: setp.eq.s16 	%p176, %rs23, 1;
-                // 2841: @%p176 bra 	$L__BB0_280;
+                // ptx:2840  setp.eq.s16 	%p176, %rs23, 1;
+                // ptx:2841  @%p176 bra 	$L__BB0_280;
                 if ((bitfieldExtract(int(rs23), 0, 16)) == 1) {
-                  // 2845: or.b32  	%r1569, %r1569, 32640;
+                  // ptx:2845  or.b32  	%r1569, %r1569, 32640;
                   r1569 = r1569 | 32640u;
-                  // 2846: bra.uni 	$L__BB0_293;
+                  // ptx:2846  bra.uni 	$L__BB0_293;
                   p2g_sv0 = 117;
                 } else {
-                  // 2842: bra.uni 	$L__BB0_287;
+                  // ptx:2842  bra.uni 	$L__BB0_287;
                   p2g_sv0 = 279;
                 }
               }
             }
             if (p2g_sv0 == 279) {
-              // 3167: or.b32  	%r1073, %r1569, %r209;
+              // ptx:3167  or.b32  	%r1073, %r1569, %r209;
               uint r1073 = r1569 | r209;
-              // 3168: or.b32  	%r1569, %r1073, 128;
+              // ptx:3168  or.b32  	%r1569, %r1073, 128;
               r1569 = r1073 | 128u;
-              // 3169: bra.uni 	$L__BB0_293;
+              // ptx:3169  bra.uni 	$L__BB0_293;
               p2g_sv0 = 117;
             }
           } else {
-            // 1496: add.s32 	%r1568, %r211, 125;
+            // ptx:1496  add.s32 	%r1568, %r211, 125;
             r1568 = uint(int(r211) + 125);
-            // 1497: bra.uni 	$L__BB0_291;
+            // ptx:1497  bra.uni 	$L__BB0_291;
             p2g_sv0 = 116;
           }
         } else {
-          // 1456: setp.ne.s16 	%p167, %rs4, 5;
-          // 1457: @%p167 bra 	$L__BB0_290;
+          // ptx:1456  setp.ne.s16 	%p167, %rs4, 5;
+          // ptx:1457  @%p167 bra 	$L__BB0_290;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 115;
           } else {
-            // 1459: mul.wide.u32 	%rd136, %r207, -858993459;
-            // 1460: shr.u64 	%rd137, %rd136, 34;
-            // 1461: cvt.u32.u64 	%r1060, %rd137;
+            // ptx:1459  mul.wide.u32 	%rd136, %r207, -858993459;
+            // ptx:1460  shr.u64 	%rd137, %rd136, 34;
+            // ptx:1461  cvt.u32.u64 	%r1060, %rd137;
             uint64_t t83 = uint64_t((uint64_t(r207) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1462: mul.lo.s32 	%r1061, %r1060, 5;
-            // 1463: sub.s32 	%r1062, %r207, %r1061;
-            // 1464: add.s32 	%r1568, %r1062, 125;
+            // ptx:1462  mul.lo.s32 	%r1061, %r1060, 5;
+            // ptx:1463  sub.s32 	%r1062, %r207, %r1061;
+            // ptx:1464  add.s32 	%r1568, %r1062, 125;
             r1568 = uint(int(uint(int(r207) - int(uint(int(uint(uint64_t(t83))) * 5)))) + 125);
-            // 1465: bra.uni 	$L__BB0_291;
+            // ptx:1465  bra.uni 	$L__BB0_291;
             p2g_sv0 = 116;
           }
         }
       }
     } else {
-      // 1447: bra.uni 	$L__BB0_268;
-      // 1468: setp.eq.s16 	%p168, %rs4, 0;
-      // 1469: @%p168 bra 	$L__BB0_289;
+      // ptx:1447  bra.uni 	$L__BB0_268;
+      // ptx:1468  setp.eq.s16 	%p168, %rs4, 0;
+      // ptx:1469  @%p168 bra 	$L__BB0_289;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 1500: mul.wide.u32 	%rd144, %r207, 613566757;
-        // 1501: shr.u64 	%rd145, %rd144, 32;
-        // 1502: cvt.u32.u64 	%r1076, %rd145;
+        // ptx:1500  mul.wide.u32 	%rd144, %r207, 613566757;
+        // ptx:1501  shr.u64 	%rd145, %rd144, 32;
+        // ptx:1502  cvt.u32.u64 	%r1076, %rd145;
         uint64_t t84 = uint64_t((uint64_t(r207) * uint64_t(0x24924925u)) >> 32u);
         uint r1076 = uint(uint64_t(t84));
-        // 1503: sub.s32 	%r1077, %r207, %r1076;
-        // 1504: shr.u32 	%r1078, %r1077, 1;
-        // 1505: add.s32 	%r1079, %r1078, %r1076;
-        // 1506: shr.u32 	%r1080, %r1079, 2;
-        // 1507: mul.lo.s32 	%r1081, %r1080, 7;
+        // ptx:1503  sub.s32 	%r1077, %r207, %r1076;
+        // ptx:1504  shr.u32 	%r1078, %r1077, 1;
+        // ptx:1505  add.s32 	%r1079, %r1078, %r1076;
+        // ptx:1506  shr.u32 	%r1080, %r1079, 2;
+        // ptx:1507  mul.lo.s32 	%r1081, %r1080, 7;
         uint r1081 = uint(int(uint(int(uint(int(r207) - int(r1076)) >> 1u) + int(r1076)) >> 2u) * 7);
-        // 1508: sub.s32 	%r1082, %r207, %r1081;
-        // 1509: add.s32 	%r1568, %r1082, 124;
+        // ptx:1508  sub.s32 	%r1082, %r207, %r1081;
+        // ptx:1509  add.s32 	%r1568, %r1082, 124;
         r1568 = uint(int(uint(int(r207) - int(r1081))) + 124);
-        // 1510: bra.uni 	$L__BB0_291;
+        // ptx:1510  bra.uni 	$L__BB0_291;
         p2g_sv0 = 116;
       } else {
-        // 1471: setp.eq.s16 	%p169, %rs4, 1;
-        // 1472: @%p169 bra 	$L__BB0_270;
+        // ptx:1471  setp.eq.s16 	%p169, %rs4, 1;
+        // ptx:1472  @%p169 bra 	$L__BB0_270;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1476: mul.wide.u32 	%rd142, %r207, -2139062143;
-          // 1477: shr.u64 	%rd143, %rd142, 39;
-          // 1478: cvt.u32.u64 	%r1074, %rd143;
+          // ptx:1476  mul.wide.u32 	%rd142, %r207, -2139062143;
+          // ptx:1477  shr.u64 	%rd143, %rd142, 39;
+          // ptx:1478  cvt.u32.u64 	%r1074, %rd143;
           uint64_t t85 = uint64_t((uint64_t(r207) * uint64_t(0x80808081u)) >> 39u);
-          // 1479: mul.lo.s32 	%r1075, %r1074, 255;
-          // 1480: sub.s32 	%r1568, %r207, %r1075;
+          // ptx:1479  mul.lo.s32 	%r1075, %r1074, 255;
+          // ptx:1480  sub.s32 	%r1568, %r207, %r1075;
           r1568 = uint(int(r207) - int(uint(int(uint(uint64_t(t85))) * 255)));
-          // 1481: bra.uni 	$L__BB0_291;
+          // ptx:1481  bra.uni 	$L__BB0_291;
           p2g_sv0 = 116;
         } else {
-          // 1473: bra.uni 	$L__BB0_290;
+          // ptx:1473  bra.uni 	$L__BB0_290;
           p2g_sv0 = 115;
         }
       }
     }
     if (p2g_sv0 == 115) {
-      // 1513: mul.wide.u32 	%rd146, %r207, -858993459;
-      // 1514: shr.u64 	%rd147, %rd146, 34;
-      // 1515: cvt.u32.u64 	%r1083, %rd147;
+      // ptx:1513  mul.wide.u32 	%rd146, %r207, -858993459;
+      // ptx:1514  shr.u64 	%rd147, %rd146, 34;
+      // ptx:1515  cvt.u32.u64 	%r1083, %rd147;
       uint64_t t86 = uint64_t((uint64_t(r207) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1516: mul.lo.s32 	%r1084, %r1083, 5;
-      // 1517: sub.s32 	%r1085, %r207, %r1084;
-      // 1518: add.s32 	%r1568, %r1085, 125;
+      // ptx:1516  mul.lo.s32 	%r1084, %r1083, 5;
+      // ptx:1517  sub.s32 	%r1085, %r207, %r1084;
+      // ptx:1518  add.s32 	%r1568, %r1085, 125;
       r1568 = uint(int(uint(int(r207) - int(uint(int(uint(uint64_t(t86))) * 5)))) + 125);
       p2g_sv0 = 116;
     }
     if (p2g_sv0 == 116) {
-      // 1521: max.s32 	%r1086, %r1568, 0;
-      // 1522: shl.b32 	%r1087, %r1086, 7;
-      // 1523: or.b32  	%r1088, %r209, %r1569;
+      // ptx:1521  max.s32 	%r1086, %r1568, 0;
+      // ptx:1522  shl.b32 	%r1087, %r1086, 7;
+      // ptx:1523  or.b32  	%r1088, %r209, %r1569;
       uint r1088 = r209 | r1569;
-      // 1524: or.b32  	%r1569, %r1088, %r1087;
+      // ptx:1524  or.b32  	%r1569, %r1088, %r1087;
       r1569 = r1088 | (uint(max(int(r1568), 0)) << 7u);
     }
   }
-  // 1527: and.b32  	%r1095, %r1565, 65535;
-  // 1528: prmt.b32 	%r226, %r1567, %r1095, 4180;
+  // ptx:1527  and.b32  	%r1095, %r1565, 65535;
+  // ptx:1528  prmt.b32 	%r226, %r1567, %r1095, 4180;
   uint r226 = p2g_prmt(r1567, (r1565 & 65535u), 4180u, 0);
-  // 1529: @%p73 bra 	$L__BB0_319;
+  // ptx:1529  @%p73 bra 	$L__BB0_319;
   if (p73) {
-    // 1533: and.b32  	%r1152, %r186, 14;
-    // 1534: add.s32 	%r1153, %r127, %r1152;
-    // 1535: xor.b32  	%r1154, %r1153, 81;
-    // 1536: mul.lo.s32 	%r1155, %r1154, 2146121005;
+    // ptx:1533  and.b32  	%r1152, %r186, 14;
+    // ptx:1534  add.s32 	%r1153, %r127, %r1152;
+    // ptx:1535  xor.b32  	%r1154, %r1153, 81;
+    // ptx:1536  mul.lo.s32 	%r1155, %r1154, 2146121005;
     uint r1155 = uint(int(uint(int(r127) + int(r186 & 14u)) ^ 81u) * 2146121005);
-    // 1537: shr.u32 	%r1156, %r1155, 15;
-    // 1538: xor.b32  	%r1157, %r1156, %r1155;
-    // 1539: mul.lo.s32 	%r1158, %r1157, -2073254261;
+    // ptx:1537  shr.u32 	%r1156, %r1155, 15;
+    // ptx:1538  xor.b32  	%r1157, %r1156, %r1155;
+    // ptx:1539  mul.lo.s32 	%r1158, %r1157, -2073254261;
     uint r1158 = uint(int((r1155 >> 15u) ^ r1155) * -2073254261);
-    // 1540: shr.u32 	%r1159, %r1158, 16;
-    // 1541: xor.b32  	%r1160, %r1158, %r6;
+    // ptx:1540  shr.u32 	%r1159, %r1158, 16;
+    // ptx:1541  xor.b32  	%r1160, %r1158, %r6;
     uint r1160 = r1158 ^ r6;
-    // 1542: xor.b32  	%r1161, %r1160, %r1159;
-    // 1543: shr.u32 	%r1162, %r1160, 16;
-    // 1544: xor.b32  	%r1163, %r1161, %r1162;
-    // 1545: mul.lo.s32 	%r1164, %r1163, 2146121005;
+    // ptx:1542  xor.b32  	%r1161, %r1160, %r1159;
+    // ptx:1543  shr.u32 	%r1162, %r1160, 16;
+    // ptx:1544  xor.b32  	%r1163, %r1161, %r1162;
+    // ptx:1545  mul.lo.s32 	%r1164, %r1163, 2146121005;
     uint r1164 = uint(int((r1160 ^ (r1158 >> 16u)) ^ (r1160 >> 16u)) * 2146121005);
-    // 1546: shr.u32 	%r1165, %r1164, 15;
-    // 1547: xor.b32  	%r1166, %r1165, %r1164;
-    // 1548: mul.lo.s32 	%r1167, %r1166, -2073254261;
+    // ptx:1546  shr.u32 	%r1165, %r1164, 15;
+    // ptx:1547  xor.b32  	%r1166, %r1165, %r1164;
+    // ptx:1548  mul.lo.s32 	%r1167, %r1166, -2073254261;
     uint r1167 = uint(int((r1164 >> 15u) ^ r1164) * -2073254261);
-    // 1549: shr.u32 	%r1168, %r1167, 16;
-    // 1550: xor.b32  	%r1169, %r1168, %r1167;
+    // ptx:1549  shr.u32 	%r1168, %r1167, 16;
+    // ptx:1550  xor.b32  	%r1169, %r1168, %r1167;
     uint r1169 = (r1167 >> 16u) ^ r1167;
-    // 1551: xor.b32  	%r1170, %r1169, -1515870811;
+    // ptx:1551  xor.b32  	%r1170, %r1169, -1515870811;
     uint r1170 = r1169 ^ 0xA5A5A5A5u;
-    // 1552: shr.u32 	%r1171, %r1170, 16;
-    // 1553: xor.b32  	%r1172, %r1171, %r1170;
-    // 1554: mul.lo.s32 	%r1173, %r1172, 2146121005;
+    // ptx:1552  shr.u32 	%r1171, %r1170, 16;
+    // ptx:1553  xor.b32  	%r1172, %r1171, %r1170;
+    // ptx:1554  mul.lo.s32 	%r1173, %r1172, 2146121005;
     uint r1173 = uint(int((r1170 >> 16u) ^ r1170) * 2146121005);
-    // 1555: shr.u32 	%r1174, %r1173, 15;
-    // 1556: xor.b32  	%r1175, %r1174, %r1173;
-    // 1557: mul.lo.s32 	%r1176, %r1175, -2073254261;
+    // ptx:1555  shr.u32 	%r1174, %r1173, 15;
+    // ptx:1556  xor.b32  	%r1175, %r1174, %r1173;
+    // ptx:1557  mul.lo.s32 	%r1176, %r1175, -2073254261;
     uint r1176 = uint(int((r1173 >> 15u) ^ r1173) * -2073254261);
-    // 1558: shr.u32 	%r1177, %r1176, 16;
-    // 1559: xor.b32  	%r1178, %r1177, %r1176;
+    // ptx:1558  shr.u32 	%r1177, %r1176, 16;
+    // ptx:1559  xor.b32  	%r1178, %r1177, %r1176;
     uint r1178 = (r1176 >> 16u) ^ r1176;
-    // 1560: and.b32  	%r1179, %r1169, 1;
-    // 1561: shr.u32 	%r1180, %r1169, 1;
-    // 1562: and.b32  	%r1181, %r1180, 127;
-    // 1563: mul.wide.u32 	%rd162, %r1178, -858993459;
-    // 1564: shr.u64 	%rd163, %rd162, 34;
-    // 1565: cvt.u32.u64 	%r1182, %rd163;
+    // ptx:1560  and.b32  	%r1179, %r1169, 1;
+    // ptx:1561  shr.u32 	%r1180, %r1169, 1;
+    // ptx:1562  and.b32  	%r1181, %r1180, 127;
+    // ptx:1563  mul.wide.u32 	%rd162, %r1178, -858993459;
+    // ptx:1564  shr.u64 	%rd163, %rd162, 34;
+    // ptx:1565  cvt.u32.u64 	%r1182, %rd163;
     uint64_t t87 = uint64_t((uint64_t(r1178) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1566: mul.lo.s32 	%r1183, %r1182, 5;
-    // 1567: sub.s32 	%r1184, %r1178, %r1183;
-    // 1568: shl.b32 	%r1185, %r1184, 7;
-    // 1569: add.s32 	%r1186, %r1185, 16000;
+    // ptx:1566  mul.lo.s32 	%r1183, %r1182, 5;
+    // ptx:1567  sub.s32 	%r1184, %r1178, %r1183;
+    // ptx:1568  shl.b32 	%r1185, %r1184, 7;
+    // ptx:1569  add.s32 	%r1186, %r1185, 16000;
     uint r1186 = uint(int(uint(int(r1178) - int(uint(int(uint(uint64_t(t87))) * 5))) << 7u) + 16000);
-    // 1570: bfi.b32 	%r1187, %r1179, %r1181, 15, 1;
-    // 1571: or.b32  	%r1188, %r1187, %r1186;
-    // 1572: xor.b32  	%r1571, %r1188, 32768;
+    // ptx:1570  bfi.b32 	%r1187, %r1179, %r1181, 15, 1;
+    // ptx:1571  or.b32  	%r1188, %r1187, %r1186;
+    // ptx:1572  xor.b32  	%r1571, %r1188, 32768;
     r1571 = (p2g_bfi_32((r1169 & 1u), ((r1169 >> 1u) & 127u), 15u, 1u) | r1186) ^ 32768u;
-    // 1573: bra.uni 	$L__BB0_320;
+    // ptx:1573  bra.uni 	$L__BB0_320;
   } else {
-    // 1530: bra.uni 	$L__BB0_294;
-    // 1576: add.s32 	%r1096, %r127, %r186;
-    // 1577: xor.b32  	%r1097, %r1096, 81;
-    // 1578: mul.lo.s32 	%r1098, %r1097, 2146121005;
+    // ptx:1530  bra.uni 	$L__BB0_294;
+    // ptx:1576  add.s32 	%r1096, %r127, %r186;
+    // ptx:1577  xor.b32  	%r1097, %r1096, 81;
+    // ptx:1578  mul.lo.s32 	%r1098, %r1097, 2146121005;
     uint r1098 = uint(int(uint(int(r127) + int(r186)) ^ 81u) * 2146121005);
-    // 1579: shr.u32 	%r1099, %r1098, 15;
-    // 1580: xor.b32  	%r1100, %r1099, %r1098;
-    // 1581: mul.lo.s32 	%r1101, %r1100, -2073254261;
+    // ptx:1579  shr.u32 	%r1099, %r1098, 15;
+    // ptx:1580  xor.b32  	%r1100, %r1099, %r1098;
+    // ptx:1581  mul.lo.s32 	%r1101, %r1100, -2073254261;
     uint r1101 = uint(int((r1098 >> 15u) ^ r1098) * -2073254261);
-    // 1582: shr.u32 	%r1102, %r1101, 16;
-    // 1583: xor.b32  	%r1103, %r1101, %r6;
+    // ptx:1582  shr.u32 	%r1102, %r1101, 16;
+    // ptx:1583  xor.b32  	%r1103, %r1101, %r6;
     uint r1103 = r1101 ^ r6;
-    // 1584: xor.b32  	%r1104, %r1103, %r1102;
-    // 1585: shr.u32 	%r1105, %r1103, 16;
-    // 1586: xor.b32  	%r1106, %r1104, %r1105;
-    // 1587: mul.lo.s32 	%r1107, %r1106, 2146121005;
+    // ptx:1584  xor.b32  	%r1104, %r1103, %r1102;
+    // ptx:1585  shr.u32 	%r1105, %r1103, 16;
+    // ptx:1586  xor.b32  	%r1106, %r1104, %r1105;
+    // ptx:1587  mul.lo.s32 	%r1107, %r1106, 2146121005;
     uint r1107 = uint(int((r1103 ^ (r1101 >> 16u)) ^ (r1103 >> 16u)) * 2146121005);
-    // 1588: shr.u32 	%r1108, %r1107, 15;
-    // 1589: xor.b32  	%r1109, %r1108, %r1107;
-    // 1590: mul.lo.s32 	%r1110, %r1109, -2073254261;
+    // ptx:1588  shr.u32 	%r1108, %r1107, 15;
+    // ptx:1589  xor.b32  	%r1109, %r1108, %r1107;
+    // ptx:1590  mul.lo.s32 	%r1110, %r1109, -2073254261;
     uint r1110 = uint(int((r1107 >> 15u) ^ r1107) * -2073254261);
-    // 1591: shr.u32 	%r1111, %r1110, 16;
-    // 1592: xor.b32  	%r1112, %r1111, %r1110;
+    // ptx:1591  shr.u32 	%r1111, %r1110, 16;
+    // ptx:1592  xor.b32  	%r1112, %r1111, %r1110;
     uint r1112 = (r1110 >> 16u) ^ r1110;
-    // 1593: xor.b32  	%r1113, %r1112, -1515870811;
+    // ptx:1593  xor.b32  	%r1113, %r1112, -1515870811;
     uint r1113 = r1112 ^ 0xA5A5A5A5u;
-    // 1594: shr.u32 	%r1114, %r1113, 16;
-    // 1595: xor.b32  	%r1115, %r1114, %r1113;
-    // 1596: mul.lo.s32 	%r1116, %r1115, 2146121005;
+    // ptx:1594  shr.u32 	%r1114, %r1113, 16;
+    // ptx:1595  xor.b32  	%r1115, %r1114, %r1113;
+    // ptx:1596  mul.lo.s32 	%r1116, %r1115, 2146121005;
     uint r1116 = uint(int((r1113 >> 16u) ^ r1113) * 2146121005);
-    // 1597: shr.u32 	%r1117, %r1116, 15;
-    // 1598: xor.b32  	%r1118, %r1117, %r1116;
-    // 1599: mul.lo.s32 	%r1119, %r1118, -2073254261;
+    // ptx:1597  shr.u32 	%r1117, %r1116, 15;
+    // ptx:1598  xor.b32  	%r1118, %r1117, %r1116;
+    // ptx:1599  mul.lo.s32 	%r1119, %r1118, -2073254261;
     uint r1119 = uint(int((r1116 >> 15u) ^ r1116) * -2073254261);
-    // 1600: shr.u32 	%r1120, %r1119, 16;
-    // 1601: xor.b32  	%r227, %r1120, %r1119;
+    // ptx:1600  shr.u32 	%r1120, %r1119, 16;
+    // ptx:1601  xor.b32  	%r227, %r1120, %r1119;
     uint r227 = (r1119 >> 16u) ^ r1119;
-    // 1602: shl.b32 	%r1121, %r1112, 15;
-    // 1603: and.b32  	%r1571, %r1121, 32768;
+    // ptx:1602  shl.b32 	%r1121, %r1112, 15;
+    // ptx:1603  and.b32  	%r1571, %r1121, 32768;
     r1571 = (r1112 << 15u) & 32768u;
-    // 1604: shr.u32 	%r1122, %r1112, 1;
-    // 1605: and.b32  	%r229, %r1122, 127;
+    // ptx:1604  shr.u32 	%r1122, %r1112, 1;
+    // ptx:1605  and.b32  	%r229, %r1122, 127;
     uint r229 = (r1112 >> 1u) & 127u;
-    // 1606: @%p19 bra 	$L__BB0_298;
+    // ptx:1606  @%p19 bra 	$L__BB0_298;
     if (p19) {
-      // 1610: setp.eq.s16 	%p180, %rs4, 2;
-      // 1611: @%p180 bra 	$L__BB0_315;
+      // ptx:1610  setp.eq.s16 	%p180, %rs4, 2;
+      // ptx:1611  @%p180 bra 	$L__BB0_315;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 1644: and.b32  	%r1571, %r227, 65535;
+        // ptx:1644  and.b32  	%r1571, %r227, 65535;
         r1571 = r227 & 65535u;
-        // 1645: bra.uni 	$L__BB0_320;
+        // ptx:1645  bra.uni 	$L__BB0_320;
         p2g_sv0 = 128;
       } else {
-        // 1613: setp.eq.s16 	%p181, %rs4, 3;
-        // 1614: @%p181 bra 	$L__BB0_302;
+        // ptx:1613  setp.eq.s16 	%p181, %rs4, 3;
+        // ptx:1614  @%p181 bra 	$L__BB0_302;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1648: mul.wide.u32 	%rd152, %r227, -858993459;
-          // 1649: shr.u64 	%rd153, %rd152, 34;
-          // 1650: cvt.u32.u64 	%r1126, %rd153;
+          // ptx:1648  mul.wide.u32 	%rd152, %r227, -858993459;
+          // ptx:1649  shr.u64 	%rd153, %rd152, 34;
+          // ptx:1650  cvt.u32.u64 	%r1126, %rd153;
           uint64_t t88 = uint64_t((uint64_t(r227) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1651: mul.lo.s32 	%r1127, %r1126, 5;
-          // 1652: sub.s32 	%r231, %r227, %r1127;
+          // ptx:1651  mul.lo.s32 	%r1127, %r1126, 5;
+          // ptx:1652  sub.s32 	%r231, %r227, %r1127;
           uint r231 = uint(int(r227) - int(uint(int(uint(uint64_t(t88))) * 5)));
-          // 1653: setp.eq.s32 	%p185, %r231, 0;
-          // 1654: @%p185 bra 	$L__BB0_304;
+          // ptx:1653  setp.eq.s32 	%p185, %r231, 0;
+          // ptx:1654  @%p185 bra 	$L__BB0_304;
           if (int(r231) == 0) {
-            // 2588: shr.u32 	%r1128, %r227, 8;
+            // ptx:2588  shr.u32 	%r1128, %r227, 8;
             uint r1128 = r227 >> 8u;
-            // 2589: mul.wide.u32 	%rd154, %r1128, -1431655765;
-            // 2590: shr.u64 	%rd155, %rd154, 34;
-            // 2591: cvt.u32.u64 	%r1129, %rd155;
+            // ptx:2589  mul.wide.u32 	%rd154, %r1128, -1431655765;
+            // ptx:2590  shr.u64 	%rd155, %rd154, 34;
+            // ptx:2591  cvt.u32.u64 	%r1129, %rd155;
             uint64_t t89 = uint64_t((uint64_t(r1128) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2592: mul.lo.s32 	%r1130, %r1129, 6;
-            // 2593: sub.s32 	%r1131, %r1128, %r1130;
-            // 2594: cvt.u16.u32 	%rs25, %r1131;
+            // ptx:2592  mul.lo.s32 	%r1130, %r1129, 6;
+            // ptx:2593  sub.s32 	%r1131, %r1128, %r1130;
+            // ptx:2594  cvt.u16.u32 	%rs25, %r1131;
             uint64_t t90 = uint64_t(uint(int(r1128) - int(uint(int(uint(uint64_t(t89))) * 6))));
             uint rs25 = (uint(uint64_t(t90)) & 65535u);
-            // 2595: setp.gt.s16 	%p186, %rs25, 1;
-            // 2596: @%p186 bra 	$L__BB0_308;
+            // ptx:2595  setp.gt.s16 	%p186, %rs25, 1;
+            // ptx:2596  @%p186 bra 	$L__BB0_308;
             if ((bitfieldExtract(int(rs25), 0, 16)) > 1) {
-              // 2600: setp.eq.s16 	%p187, %rs25, 2;
-              // 2601: @%p187 bra 	$L__BB0_313;
+              // ptx:2600  setp.eq.s16 	%p187, %rs25, 2;
+              // ptx:2601  @%p187 bra 	$L__BB0_313;
               if ((bitfieldExtract(int(rs25), 0, 16)) == 2) {
-                // 3072: shr.u32 	%r1133, %r227, 12;
-                // 3073: and.b32  	%r1134, %r1133, 1;
-                // 3074: or.b32  	%r1135, %r1571, %r1134;
+                // ptx:3072  shr.u32 	%r1133, %r227, 12;
+                // ptx:3073  and.b32  	%r1134, %r1133, 1;
+                // ptx:3074  or.b32  	%r1135, %r1571, %r1134;
                 uint r1135 = r1571 | ((r227 >> 12u) & 1u);
-                // 3075: or.b32  	%r1571, %r1135, 32704;
+                // ptx:3075  or.b32  	%r1571, %r1135, 32704;
                 r1571 = r1135 | 32704u;
-                // 3076: bra.uni 	$L__BB0_320;
+                // ptx:3076  bra.uni 	$L__BB0_320;
                 p2g_sv0 = 128;
               } else {
-                // 2603: setp.eq.s16 	%p188, %rs25, 3;
-                // 2604: @%p188 bra 	$L__BB0_312;
+                // ptx:2603  setp.eq.s16 	%p188, %rs25, 3;
+                // ptx:2604  @%p188 bra 	$L__BB0_312;
                 if ((bitfieldExtract(int(rs25), 0, 16)) == 3) {
-                  // 3079: setp.eq.s32 	%p192, %r229, 0;
-                  // 3080: selp.b32 	%r1132, 1, %r229, %p192;
-                  // 3081: or.b32  	%r1571, %r1132, %r1571;
+                  // ptx:3079  setp.eq.s32 	%p192, %r229, 0;
+                  // ptx:3080  selp.b32 	%r1132, 1, %r229, %p192;
+                  // ptx:3081  or.b32  	%r1571, %r1132, %r1571;
                   r1571 = ((int(r229) == 0) ? 1u : r229) | r1571;
-                  // 3082: bra.uni 	$L__BB0_320;
+                  // ptx:3082  bra.uni 	$L__BB0_320;
                   p2g_sv0 = 128;
                 } else {
-                  // 2606: setp.ne.s16 	%p189, %rs25, 4;
-                  // 2607: @%p189 bra 	$L__BB0_314;
+                  // ptx:2606  setp.ne.s16 	%p189, %rs25, 4;
+                  // ptx:2607  @%p189 bra 	$L__BB0_314;
                   if ((bitfieldExtract(int(rs25), 0, 16)) != 4) {
                     p2g_sv0 = 280;
                   } else {
-                    // 2609: or.b32  	%r1571, %r1571, 32639;
+                    // ptx:2609  or.b32  	%r1571, %r1571, 32639;
                     r1571 = r1571 | 32639u;
-                    // 2610: bra.uni 	$L__BB0_320;
+                    // ptx:2610  bra.uni 	$L__BB0_320;
                     p2g_sv0 = 128;
                   }
                 }
               }
             } else {
-              // 2597: bra.uni 	$L__BB0_305;
-              // 2849: setp.eq.s16 	%p190, %rs25, 0;
-              // 2850: @%p190 bra 	$L__BB0_320;
+              // ptx:2597  bra.uni 	$L__BB0_305;
+              // ptx:2849  setp.eq.s16 	%p190, %rs25, 0;
+              // ptx:2850  @%p190 bra 	$L__BB0_320;
               if ((bitfieldExtract(int(rs25), 0, 16)) == 0) {
                 p2g_sv0 = 128;
               } else {
-                // 2852: setp.eq.s16 	%p191, %rs25, 1;
-                // 2853: @%p191 bra 	$L__BB0_307;
+                // ptx:2852  setp.eq.s16 	%p191, %rs25, 1;
+                // ptx:2853  @%p191 bra 	$L__BB0_307;
                 if ((bitfieldExtract(int(rs25), 0, 16)) == 1) {
-                  // 2857: or.b32  	%r1571, %r1571, 32640;
+                  // ptx:2857  or.b32  	%r1571, %r1571, 32640;
                   r1571 = r1571 | 32640u;
-                  // 2858: bra.uni 	$L__BB0_320;
+                  // ptx:2858  bra.uni 	$L__BB0_320;
                   p2g_sv0 = 128;
                 } else {
-                  // 2854: bra.uni 	$L__BB0_314;
+                  // ptx:2854  bra.uni 	$L__BB0_314;
                   p2g_sv0 = 280;
                 }
               }
             }
             if (p2g_sv0 == 280) {
-              // 3172: or.b32  	%r1136, %r1571, %r229;
+              // ptx:3172  or.b32  	%r1136, %r1571, %r229;
               uint r1136 = r1571 | r229;
-              // 3173: or.b32  	%r1571, %r1136, 128;
+              // ptx:3173  or.b32  	%r1571, %r1136, 128;
               r1571 = r1136 | 128u;
-              // 3174: bra.uni 	$L__BB0_320;
+              // ptx:3174  bra.uni 	$L__BB0_320;
               p2g_sv0 = 128;
             }
           } else {
-            // 1656: add.s32 	%r1570, %r231, 125;
+            // ptx:1656  add.s32 	%r1570, %r231, 125;
             r1570 = uint(int(r231) + 125);
-            // 1657: bra.uni 	$L__BB0_318;
+            // ptx:1657  bra.uni 	$L__BB0_318;
             p2g_sv0 = 127;
           }
         } else {
-          // 1616: setp.ne.s16 	%p182, %rs4, 5;
-          // 1617: @%p182 bra 	$L__BB0_317;
+          // ptx:1616  setp.ne.s16 	%p182, %rs4, 5;
+          // ptx:1617  @%p182 bra 	$L__BB0_317;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 126;
           } else {
-            // 1619: mul.wide.u32 	%rd150, %r227, -858993459;
-            // 1620: shr.u64 	%rd151, %rd150, 34;
-            // 1621: cvt.u32.u64 	%r1123, %rd151;
+            // ptx:1619  mul.wide.u32 	%rd150, %r227, -858993459;
+            // ptx:1620  shr.u64 	%rd151, %rd150, 34;
+            // ptx:1621  cvt.u32.u64 	%r1123, %rd151;
             uint64_t t91 = uint64_t((uint64_t(r227) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1622: mul.lo.s32 	%r1124, %r1123, 5;
-            // 1623: sub.s32 	%r1125, %r227, %r1124;
-            // 1624: add.s32 	%r1570, %r1125, 125;
+            // ptx:1622  mul.lo.s32 	%r1124, %r1123, 5;
+            // ptx:1623  sub.s32 	%r1125, %r227, %r1124;
+            // ptx:1624  add.s32 	%r1570, %r1125, 125;
             r1570 = uint(int(uint(int(r227) - int(uint(int(uint(uint64_t(t91))) * 5)))) + 125);
-            // 1625: bra.uni 	$L__BB0_318;
+            // ptx:1625  bra.uni 	$L__BB0_318;
             p2g_sv0 = 127;
           }
         }
       }
     } else {
-      // 1607: bra.uni 	$L__BB0_295;
-      // 1628: setp.eq.s16 	%p183, %rs4, 0;
-      // 1629: @%p183 bra 	$L__BB0_316;
+      // ptx:1607  bra.uni 	$L__BB0_295;
+      // ptx:1628  setp.eq.s16 	%p183, %rs4, 0;
+      // ptx:1629  @%p183 bra 	$L__BB0_316;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 1660: mul.wide.u32 	%rd158, %r227, 613566757;
-        // 1661: shr.u64 	%rd159, %rd158, 32;
-        // 1662: cvt.u32.u64 	%r1139, %rd159;
+        // ptx:1660  mul.wide.u32 	%rd158, %r227, 613566757;
+        // ptx:1661  shr.u64 	%rd159, %rd158, 32;
+        // ptx:1662  cvt.u32.u64 	%r1139, %rd159;
         uint64_t t92 = uint64_t((uint64_t(r227) * uint64_t(0x24924925u)) >> 32u);
         uint r1139 = uint(uint64_t(t92));
-        // 1663: sub.s32 	%r1140, %r227, %r1139;
-        // 1664: shr.u32 	%r1141, %r1140, 1;
-        // 1665: add.s32 	%r1142, %r1141, %r1139;
-        // 1666: shr.u32 	%r1143, %r1142, 2;
-        // 1667: mul.lo.s32 	%r1144, %r1143, 7;
+        // ptx:1663  sub.s32 	%r1140, %r227, %r1139;
+        // ptx:1664  shr.u32 	%r1141, %r1140, 1;
+        // ptx:1665  add.s32 	%r1142, %r1141, %r1139;
+        // ptx:1666  shr.u32 	%r1143, %r1142, 2;
+        // ptx:1667  mul.lo.s32 	%r1144, %r1143, 7;
         uint r1144 = uint(int(uint(int(uint(int(r227) - int(r1139)) >> 1u) + int(r1139)) >> 2u) * 7);
-        // 1668: sub.s32 	%r1145, %r227, %r1144;
-        // 1669: add.s32 	%r1570, %r1145, 124;
+        // ptx:1668  sub.s32 	%r1145, %r227, %r1144;
+        // ptx:1669  add.s32 	%r1570, %r1145, 124;
         r1570 = uint(int(uint(int(r227) - int(r1144))) + 124);
-        // 1670: bra.uni 	$L__BB0_318;
+        // ptx:1670  bra.uni 	$L__BB0_318;
         p2g_sv0 = 127;
       } else {
-        // 1631: setp.eq.s16 	%p184, %rs4, 1;
-        // 1632: @%p184 bra 	$L__BB0_297;
+        // ptx:1631  setp.eq.s16 	%p184, %rs4, 1;
+        // ptx:1632  @%p184 bra 	$L__BB0_297;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1636: mul.wide.u32 	%rd156, %r227, -2139062143;
-          // 1637: shr.u64 	%rd157, %rd156, 39;
-          // 1638: cvt.u32.u64 	%r1137, %rd157;
+          // ptx:1636  mul.wide.u32 	%rd156, %r227, -2139062143;
+          // ptx:1637  shr.u64 	%rd157, %rd156, 39;
+          // ptx:1638  cvt.u32.u64 	%r1137, %rd157;
           uint64_t t93 = uint64_t((uint64_t(r227) * uint64_t(0x80808081u)) >> 39u);
-          // 1639: mul.lo.s32 	%r1138, %r1137, 255;
-          // 1640: sub.s32 	%r1570, %r227, %r1138;
+          // ptx:1639  mul.lo.s32 	%r1138, %r1137, 255;
+          // ptx:1640  sub.s32 	%r1570, %r227, %r1138;
           r1570 = uint(int(r227) - int(uint(int(uint(uint64_t(t93))) * 255)));
-          // 1641: bra.uni 	$L__BB0_318;
+          // ptx:1641  bra.uni 	$L__BB0_318;
           p2g_sv0 = 127;
         } else {
-          // 1633: bra.uni 	$L__BB0_317;
+          // ptx:1633  bra.uni 	$L__BB0_317;
           p2g_sv0 = 126;
         }
       }
     }
     if (p2g_sv0 == 126) {
-      // 1673: mul.wide.u32 	%rd160, %r227, -858993459;
-      // 1674: shr.u64 	%rd161, %rd160, 34;
-      // 1675: cvt.u32.u64 	%r1146, %rd161;
+      // ptx:1673  mul.wide.u32 	%rd160, %r227, -858993459;
+      // ptx:1674  shr.u64 	%rd161, %rd160, 34;
+      // ptx:1675  cvt.u32.u64 	%r1146, %rd161;
       uint64_t t94 = uint64_t((uint64_t(r227) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1676: mul.lo.s32 	%r1147, %r1146, 5;
-      // 1677: sub.s32 	%r1148, %r227, %r1147;
-      // 1678: add.s32 	%r1570, %r1148, 125;
+      // ptx:1676  mul.lo.s32 	%r1147, %r1146, 5;
+      // ptx:1677  sub.s32 	%r1148, %r227, %r1147;
+      // ptx:1678  add.s32 	%r1570, %r1148, 125;
       r1570 = uint(int(uint(int(r227) - int(uint(int(uint(uint64_t(t94))) * 5)))) + 125);
       p2g_sv0 = 127;
     }
     if (p2g_sv0 == 127) {
-      // 1681: max.s32 	%r1149, %r1570, 0;
-      // 1682: shl.b32 	%r1150, %r1149, 7;
-      // 1683: or.b32  	%r1151, %r229, %r1571;
+      // ptx:1681  max.s32 	%r1149, %r1570, 0;
+      // ptx:1682  shl.b32 	%r1150, %r1149, 7;
+      // ptx:1683  or.b32  	%r1151, %r229, %r1571;
       uint r1151 = r229 | r1571;
-      // 1684: or.b32  	%r1571, %r1151, %r1150;
+      // ptx:1684  or.b32  	%r1571, %r1151, %r1150;
       r1571 = r1151 | (uint(max(int(r1570), 0)) << 7u);
     }
   }
-  // 1687: add.s32 	%r246, %r1, %r2;
+  // ptx:1687  add.s32 	%r246, %r1, %r2;
   uint r246 = uint(int(r1) + int(r2));
-  // 1688: shl.b32 	%r1189, %r3, 7;
-  // 1689: add.s32 	%r247, %r2, 5373223;
+  // ptx:1688  shl.b32 	%r1189, %r3, 7;
+  // ptx:1689  add.s32 	%r247, %r2, 5373223;
   uint r247 = uint(int(r2) + 5373223);
-  // 1690: add.s32 	%r248, %r247, %r1189;
+  // ptx:1690  add.s32 	%r248, %r247, %r1189;
   uint r248 = uint(int(r247) + int(r3 << 7u));
-  // 1691: xor.b32  	%r1190, %r248, 81;
-  // 1692: mul.lo.s32 	%r1191, %r1190, 2146121005;
+  // ptx:1691  xor.b32  	%r1190, %r248, 81;
+  // ptx:1692  mul.lo.s32 	%r1191, %r1190, 2146121005;
   uint r1191 = uint(int(r248 ^ 81u) * 2146121005);
-  // 1693: shr.u32 	%r1192, %r1191, 15;
-  // 1694: xor.b32  	%r1193, %r1192, %r1191;
-  // 1695: mul.lo.s32 	%r1194, %r1193, -2073254261;
+  // ptx:1693  shr.u32 	%r1192, %r1191, 15;
+  // ptx:1694  xor.b32  	%r1193, %r1192, %r1191;
+  // ptx:1695  mul.lo.s32 	%r1194, %r1193, -2073254261;
   uint r1194 = uint(int((r1191 >> 15u) ^ r1191) * -2073254261);
-  // 1696: shr.u32 	%r1195, %r1194, 16;
-  // 1697: xor.b32  	%r1196, %r1194, %r6;
+  // ptx:1696  shr.u32 	%r1195, %r1194, 16;
+  // ptx:1697  xor.b32  	%r1196, %r1194, %r6;
   uint r1196 = r1194 ^ r6;
-  // 1698: xor.b32  	%r1197, %r1196, %r1195;
-  // 1699: shr.u32 	%r1198, %r1196, 16;
-  // 1700: xor.b32  	%r1199, %r1197, %r1198;
-  // 1701: mul.lo.s32 	%r1200, %r1199, 2146121005;
+  // ptx:1698  xor.b32  	%r1197, %r1196, %r1195;
+  // ptx:1699  shr.u32 	%r1198, %r1196, 16;
+  // ptx:1700  xor.b32  	%r1199, %r1197, %r1198;
+  // ptx:1701  mul.lo.s32 	%r1200, %r1199, 2146121005;
   uint r1200 = uint(int((r1196 ^ (r1194 >> 16u)) ^ (r1196 >> 16u)) * 2146121005);
-  // 1702: shr.u32 	%r1201, %r1200, 15;
-  // 1703: xor.b32  	%r1202, %r1201, %r1200;
-  // 1704: mul.lo.s32 	%r1203, %r1202, -2073254261;
+  // ptx:1702  shr.u32 	%r1201, %r1200, 15;
+  // ptx:1703  xor.b32  	%r1202, %r1201, %r1200;
+  // ptx:1704  mul.lo.s32 	%r1203, %r1202, -2073254261;
   uint r1203 = uint(int((r1200 >> 15u) ^ r1200) * -2073254261);
-  // 1705: shr.u32 	%r1204, %r1203, 16;
-  // 1706: xor.b32  	%r1205, %r1204, %r1203;
+  // ptx:1705  shr.u32 	%r1204, %r1203, 16;
+  // ptx:1706  xor.b32  	%r1205, %r1204, %r1203;
   uint r1205 = (r1203 >> 16u) ^ r1203;
-  // 1707: xor.b32  	%r1206, %r1205, -1515870811;
+  // ptx:1707  xor.b32  	%r1206, %r1205, -1515870811;
   uint r1206 = r1205 ^ 0xA5A5A5A5u;
-  // 1708: shr.u32 	%r1207, %r1206, 16;
-  // 1709: xor.b32  	%r1208, %r1207, %r1206;
-  // 1710: mul.lo.s32 	%r1209, %r1208, 2146121005;
+  // ptx:1708  shr.u32 	%r1207, %r1206, 16;
+  // ptx:1709  xor.b32  	%r1208, %r1207, %r1206;
+  // ptx:1710  mul.lo.s32 	%r1209, %r1208, 2146121005;
   uint r1209 = uint(int((r1206 >> 16u) ^ r1206) * 2146121005);
-  // 1711: shr.u32 	%r1210, %r1209, 15;
-  // 1712: xor.b32  	%r1211, %r1210, %r1209;
-  // 1713: mul.lo.s32 	%r1212, %r1211, -2073254261;
+  // ptx:1711  shr.u32 	%r1210, %r1209, 15;
+  // ptx:1712  xor.b32  	%r1211, %r1210, %r1209;
+  // ptx:1713  mul.lo.s32 	%r1212, %r1211, -2073254261;
   uint r1212 = uint(int((r1209 >> 15u) ^ r1209) * -2073254261);
-  // 1714: shr.u32 	%r1213, %r1212, 16;
-  // 1715: xor.b32  	%r249, %r1213, %r1212;
+  // ptx:1714  shr.u32 	%r1213, %r1212, 16;
+  // ptx:1715  xor.b32  	%r249, %r1213, %r1212;
   uint r249 = (r1212 >> 16u) ^ r1212;
-  // 1716: shl.b32 	%r1214, %r1205, 15;
-  // 1717: and.b32  	%r1573, %r1214, 32768;
+  // ptx:1716  shl.b32 	%r1214, %r1205, 15;
+  // ptx:1717  and.b32  	%r1573, %r1214, 32768;
   uint r1573 = (r1205 << 15u) & 32768u;
-  // 1718: shr.u32 	%r1215, %r1205, 1;
-  // 1719: and.b32  	%r251, %r1215, 127;
+  // ptx:1718  shr.u32 	%r1215, %r1205, 1;
+  // ptx:1719  and.b32  	%r251, %r1215, 127;
   uint r251 = (r1205 >> 1u) & 127u;
-  // 1720: @%p73 bra 	$L__BB0_346;
+  // ptx:1720  @%p73 bra 	$L__BB0_346;
   if (p73) {
-    // 1724: mul.wide.u32 	%rd176, %r249, -858993459;
-    // 1725: shr.u64 	%rd177, %rd176, 34;
-    // 1726: cvt.u32.u64 	%r1245, %rd177;
+    // ptx:1724  mul.wide.u32 	%rd176, %r249, -858993459;
+    // ptx:1725  shr.u64 	%rd177, %rd176, 34;
+    // ptx:1726  cvt.u32.u64 	%r1245, %rd177;
     uint64_t t95 = uint64_t((uint64_t(r249) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1727: mul.lo.s32 	%r1246, %r1245, 5;
-    // 1728: sub.s32 	%r1247, %r249, %r1246;
-    // 1729: shl.b32 	%r1248, %r1247, 7;
-    // 1730: add.s32 	%r1249, %r1248, 16000;
+    // ptx:1727  mul.lo.s32 	%r1246, %r1245, 5;
+    // ptx:1728  sub.s32 	%r1247, %r249, %r1246;
+    // ptx:1729  shl.b32 	%r1248, %r1247, 7;
+    // ptx:1730  add.s32 	%r1249, %r1248, 16000;
     uint r1249 = uint(int(uint(int(r249) - int(uint(int(uint(uint64_t(t95))) * 5))) << 7u) + 16000);
-    // 1731: or.b32  	%r1250, %r251, %r1573;
+    // ptx:1731  or.b32  	%r1250, %r251, %r1573;
     uint r1250 = r251 | r1573;
-    // 1732: or.b32  	%r1573, %r1250, %r1249;
+    // ptx:1732  or.b32  	%r1573, %r1250, %r1249;
     r1573 = r1250 | r1249;
-    // 1733: bra.uni 	$L__BB0_347;
+    // ptx:1733  bra.uni 	$L__BB0_347;
   } else {
-    // 1721: bra.uni 	$L__BB0_321;
-    // 1736: @%p19 bra 	$L__BB0_325;
+    // ptx:1721  bra.uni 	$L__BB0_321;
+    // ptx:1736  @%p19 bra 	$L__BB0_325;
     if (p19) {
-      // 1740: setp.eq.s16 	%p195, %rs4, 2;
-      // 1741: @%p195 bra 	$L__BB0_342;
+      // ptx:1740  setp.eq.s16 	%p195, %rs4, 2;
+      // ptx:1741  @%p195 bra 	$L__BB0_342;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 1774: and.b32  	%r1573, %r249, 65535;
+        // ptx:1774  and.b32  	%r1573, %r249, 65535;
         r1573 = r249 & 65535u;
-        // 1775: bra.uni 	$L__BB0_347;
+        // ptx:1775  bra.uni 	$L__BB0_347;
         p2g_sv0 = 139;
       } else {
-        // 1743: setp.eq.s16 	%p196, %rs4, 3;
-        // 1744: @%p196 bra 	$L__BB0_329;
+        // ptx:1743  setp.eq.s16 	%p196, %rs4, 3;
+        // ptx:1744  @%p196 bra 	$L__BB0_329;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1778: mul.wide.u32 	%rd166, %r249, -858993459;
-          // 1779: shr.u64 	%rd167, %rd166, 34;
-          // 1780: cvt.u32.u64 	%r1219, %rd167;
+          // ptx:1778  mul.wide.u32 	%rd166, %r249, -858993459;
+          // ptx:1779  shr.u64 	%rd167, %rd166, 34;
+          // ptx:1780  cvt.u32.u64 	%r1219, %rd167;
           uint64_t t96 = uint64_t((uint64_t(r249) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1781: mul.lo.s32 	%r1220, %r1219, 5;
-          // 1782: sub.s32 	%r253, %r249, %r1220;
+          // ptx:1781  mul.lo.s32 	%r1220, %r1219, 5;
+          // ptx:1782  sub.s32 	%r253, %r249, %r1220;
           uint r253 = uint(int(r249) - int(uint(int(uint(uint64_t(t96))) * 5)));
-          // 1783: setp.eq.s32 	%p200, %r253, 0;
-          // 1784: @%p200 bra 	$L__BB0_331;
+          // ptx:1783  setp.eq.s32 	%p200, %r253, 0;
+          // ptx:1784  @%p200 bra 	$L__BB0_331;
           if (int(r253) == 0) {
-            // 2613: shr.u32 	%r1221, %r249, 8;
+            // ptx:2613  shr.u32 	%r1221, %r249, 8;
             uint r1221 = r249 >> 8u;
-            // 2614: mul.wide.u32 	%rd168, %r1221, -1431655765;
-            // 2615: shr.u64 	%rd169, %rd168, 34;
-            // 2616: cvt.u32.u64 	%r1222, %rd169;
+            // ptx:2614  mul.wide.u32 	%rd168, %r1221, -1431655765;
+            // ptx:2615  shr.u64 	%rd169, %rd168, 34;
+            // ptx:2616  cvt.u32.u64 	%r1222, %rd169;
             uint64_t t97 = uint64_t((uint64_t(r1221) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2617: mul.lo.s32 	%r1223, %r1222, 6;
-            // 2618: sub.s32 	%r1224, %r1221, %r1223;
-            // 2619: cvt.u16.u32 	%rs27, %r1224;
+            // ptx:2617  mul.lo.s32 	%r1223, %r1222, 6;
+            // ptx:2618  sub.s32 	%r1224, %r1221, %r1223;
+            // ptx:2619  cvt.u16.u32 	%rs27, %r1224;
             uint64_t t98 = uint64_t(uint(int(r1221) - int(uint(int(uint(uint64_t(t97))) * 6))));
             uint rs27 = (uint(uint64_t(t98)) & 65535u);
-            // 2620: setp.gt.s16 	%p201, %rs27, 1;
-            // 2621: @%p201 bra 	$L__BB0_335;
+            // ptx:2620  setp.gt.s16 	%p201, %rs27, 1;
+            // ptx:2621  @%p201 bra 	$L__BB0_335;
             if ((bitfieldExtract(int(rs27), 0, 16)) > 1) {
-              // 2625: setp.eq.s16 	%p202, %rs27, 2;
-              // 2626: @%p202 bra 	$L__BB0_340;
+              // ptx:2625  setp.eq.s16 	%p202, %rs27, 2;
+              // ptx:2626  @%p202 bra 	$L__BB0_340;
               if ((bitfieldExtract(int(rs27), 0, 16)) == 2) {
-                // 3085: shr.u32 	%r1226, %r249, 12;
-                // 3086: and.b32  	%r1227, %r1226, 1;
-                // 3087: or.b32  	%r1228, %r1573, %r1227;
+                // ptx:3085  shr.u32 	%r1226, %r249, 12;
+                // ptx:3086  and.b32  	%r1227, %r1226, 1;
+                // ptx:3087  or.b32  	%r1228, %r1573, %r1227;
                 uint r1228 = r1573 | ((r249 >> 12u) & 1u);
-                // 3088: or.b32  	%r1573, %r1228, 32704;
+                // ptx:3088  or.b32  	%r1573, %r1228, 32704;
                 r1573 = r1228 | 32704u;
-                // 3089: bra.uni 	$L__BB0_347;
+                // ptx:3089  bra.uni 	$L__BB0_347;
                 p2g_sv0 = 139;
               } else {
-                // 2628: setp.eq.s16 	%p203, %rs27, 3;
-                // 2629: @%p203 bra 	$L__BB0_339;
+                // ptx:2628  setp.eq.s16 	%p203, %rs27, 3;
+                // ptx:2629  @%p203 bra 	$L__BB0_339;
                 if ((bitfieldExtract(int(rs27), 0, 16)) == 3) {
-                  // 3092: setp.eq.s32 	%p207, %r251, 0;
-                  // 3093: selp.b32 	%r1225, 1, %r251, %p207;
-                  // 3094: or.b32  	%r1573, %r1225, %r1573;
+                  // ptx:3092  setp.eq.s32 	%p207, %r251, 0;
+                  // ptx:3093  selp.b32 	%r1225, 1, %r251, %p207;
+                  // ptx:3094  or.b32  	%r1573, %r1225, %r1573;
                   r1573 = ((int(r251) == 0) ? 1u : r251) | r1573;
-                  // 3095: bra.uni 	$L__BB0_347;
+                  // ptx:3095  bra.uni 	$L__BB0_347;
                   p2g_sv0 = 139;
                 } else {
-                  // 2631: setp.ne.s16 	%p204, %rs27, 4;
-                  // 2632: @%p204 bra 	$L__BB0_341;
+                  // ptx:2631  setp.ne.s16 	%p204, %rs27, 4;
+                  // ptx:2632  @%p204 bra 	$L__BB0_341;
                   if ((bitfieldExtract(int(rs27), 0, 16)) != 4) {
                     p2g_sv0 = 281;
                   } else {
-                    // 2634: or.b32  	%r1573, %r1573, 32639;
+                    // ptx:2634  or.b32  	%r1573, %r1573, 32639;
                     r1573 = r1573 | 32639u;
-                    // 2635: bra.uni 	$L__BB0_347;
+                    // ptx:2635  bra.uni 	$L__BB0_347;
                     p2g_sv0 = 139;
                   }
                 }
               }
             } else {
-              // 2622: bra.uni 	$L__BB0_332;
-              // 2861: setp.eq.s16 	%p205, %rs27, 0;
-              // 2862: @%p205 bra 	$L__BB0_347;
+              // ptx:2622  bra.uni 	$L__BB0_332;
+              // ptx:2861  setp.eq.s16 	%p205, %rs27, 0;
+              // ptx:2862  @%p205 bra 	$L__BB0_347;
               if ((bitfieldExtract(int(rs27), 0, 16)) == 0) {
                 p2g_sv0 = 139;
               } else {
-                // 2864: setp.eq.s16 	%p206, %rs27, 1;
-                // 2865: @%p206 bra 	$L__BB0_334;
+                // ptx:2864  setp.eq.s16 	%p206, %rs27, 1;
+                // ptx:2865  @%p206 bra 	$L__BB0_334;
                 if ((bitfieldExtract(int(rs27), 0, 16)) == 1) {
-                  // 2869: or.b32  	%r1573, %r1573, 32640;
+                  // ptx:2869  or.b32  	%r1573, %r1573, 32640;
                   r1573 = r1573 | 32640u;
-                  // 2870: bra.uni 	$L__BB0_347;
+                  // ptx:2870  bra.uni 	$L__BB0_347;
                   p2g_sv0 = 139;
                 } else {
-                  // 2866: bra.uni 	$L__BB0_341;
+                  // ptx:2866  bra.uni 	$L__BB0_341;
                   p2g_sv0 = 281;
                 }
               }
             }
             if (p2g_sv0 == 281) {
-              // 3177: or.b32  	%r1229, %r1573, %r251;
+              // ptx:3177  or.b32  	%r1229, %r1573, %r251;
               uint r1229 = r1573 | r251;
-              // 3178: or.b32  	%r1573, %r1229, 128;
+              // ptx:3178  or.b32  	%r1573, %r1229, 128;
               r1573 = r1229 | 128u;
-              // 3179: bra.uni 	$L__BB0_347;
+              // ptx:3179  bra.uni 	$L__BB0_347;
               p2g_sv0 = 139;
             }
           } else {
-            // 1786: add.s32 	%r1572, %r253, 125;
+            // ptx:1786  add.s32 	%r1572, %r253, 125;
             r1572 = uint(int(r253) + 125);
-            // 1787: bra.uni 	$L__BB0_345;
+            // ptx:1787  bra.uni 	$L__BB0_345;
             p2g_sv0 = 138;
           }
         } else {
-          // 1746: setp.ne.s16 	%p197, %rs4, 5;
-          // 1747: @%p197 bra 	$L__BB0_344;
+          // ptx:1746  setp.ne.s16 	%p197, %rs4, 5;
+          // ptx:1747  @%p197 bra 	$L__BB0_344;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 137;
           } else {
-            // 1749: mul.wide.u32 	%rd164, %r249, -858993459;
-            // 1750: shr.u64 	%rd165, %rd164, 34;
-            // 1751: cvt.u32.u64 	%r1216, %rd165;
+            // ptx:1749  mul.wide.u32 	%rd164, %r249, -858993459;
+            // ptx:1750  shr.u64 	%rd165, %rd164, 34;
+            // ptx:1751  cvt.u32.u64 	%r1216, %rd165;
             uint64_t t99 = uint64_t((uint64_t(r249) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1752: mul.lo.s32 	%r1217, %r1216, 5;
-            // 1753: sub.s32 	%r1218, %r249, %r1217;
-            // 1754: add.s32 	%r1572, %r1218, 125;
+            // ptx:1752  mul.lo.s32 	%r1217, %r1216, 5;
+            // ptx:1753  sub.s32 	%r1218, %r249, %r1217;
+            // ptx:1754  add.s32 	%r1572, %r1218, 125;
             r1572 = uint(int(uint(int(r249) - int(uint(int(uint(uint64_t(t99))) * 5)))) + 125);
-            // 1755: bra.uni 	$L__BB0_345;
+            // ptx:1755  bra.uni 	$L__BB0_345;
             p2g_sv0 = 138;
           }
         }
       }
     } else {
-      // 1737: bra.uni 	$L__BB0_322;
-      // 1758: setp.eq.s16 	%p198, %rs4, 0;
-      // 1759: @%p198 bra 	$L__BB0_343;
+      // ptx:1737  bra.uni 	$L__BB0_322;
+      // ptx:1758  setp.eq.s16 	%p198, %rs4, 0;
+      // ptx:1759  @%p198 bra 	$L__BB0_343;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 1790: mul.wide.u32 	%rd172, %r249, 613566757;
-        // 1791: shr.u64 	%rd173, %rd172, 32;
-        // 1792: cvt.u32.u64 	%r1232, %rd173;
+        // ptx:1790  mul.wide.u32 	%rd172, %r249, 613566757;
+        // ptx:1791  shr.u64 	%rd173, %rd172, 32;
+        // ptx:1792  cvt.u32.u64 	%r1232, %rd173;
         uint64_t t100 = uint64_t((uint64_t(r249) * uint64_t(0x24924925u)) >> 32u);
         uint r1232 = uint(uint64_t(t100));
-        // 1793: sub.s32 	%r1233, %r249, %r1232;
-        // 1794: shr.u32 	%r1234, %r1233, 1;
-        // 1795: add.s32 	%r1235, %r1234, %r1232;
-        // 1796: shr.u32 	%r1236, %r1235, 2;
-        // 1797: mul.lo.s32 	%r1237, %r1236, 7;
+        // ptx:1793  sub.s32 	%r1233, %r249, %r1232;
+        // ptx:1794  shr.u32 	%r1234, %r1233, 1;
+        // ptx:1795  add.s32 	%r1235, %r1234, %r1232;
+        // ptx:1796  shr.u32 	%r1236, %r1235, 2;
+        // ptx:1797  mul.lo.s32 	%r1237, %r1236, 7;
         uint r1237 = uint(int(uint(int(uint(int(r249) - int(r1232)) >> 1u) + int(r1232)) >> 2u) * 7);
-        // 1798: sub.s32 	%r1238, %r249, %r1237;
-        // 1799: add.s32 	%r1572, %r1238, 124;
+        // ptx:1798  sub.s32 	%r1238, %r249, %r1237;
+        // ptx:1799  add.s32 	%r1572, %r1238, 124;
         r1572 = uint(int(uint(int(r249) - int(r1237))) + 124);
-        // 1800: bra.uni 	$L__BB0_345;
+        // ptx:1800  bra.uni 	$L__BB0_345;
         p2g_sv0 = 138;
       } else {
-        // 1761: setp.eq.s16 	%p199, %rs4, 1;
-        // 1762: @%p199 bra 	$L__BB0_324;
+        // ptx:1761  setp.eq.s16 	%p199, %rs4, 1;
+        // ptx:1762  @%p199 bra 	$L__BB0_324;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1766: mul.wide.u32 	%rd170, %r249, -2139062143;
-          // 1767: shr.u64 	%rd171, %rd170, 39;
-          // 1768: cvt.u32.u64 	%r1230, %rd171;
+          // ptx:1766  mul.wide.u32 	%rd170, %r249, -2139062143;
+          // ptx:1767  shr.u64 	%rd171, %rd170, 39;
+          // ptx:1768  cvt.u32.u64 	%r1230, %rd171;
           uint64_t t101 = uint64_t((uint64_t(r249) * uint64_t(0x80808081u)) >> 39u);
-          // 1769: mul.lo.s32 	%r1231, %r1230, 255;
-          // 1770: sub.s32 	%r1572, %r249, %r1231;
+          // ptx:1769  mul.lo.s32 	%r1231, %r1230, 255;
+          // ptx:1770  sub.s32 	%r1572, %r249, %r1231;
           r1572 = uint(int(r249) - int(uint(int(uint(uint64_t(t101))) * 255)));
-          // 1771: bra.uni 	$L__BB0_345;
+          // ptx:1771  bra.uni 	$L__BB0_345;
           p2g_sv0 = 138;
         } else {
-          // 1763: bra.uni 	$L__BB0_344;
+          // ptx:1763  bra.uni 	$L__BB0_344;
           p2g_sv0 = 137;
         }
       }
     }
     if (p2g_sv0 == 137) {
-      // 1803: mul.wide.u32 	%rd174, %r249, -858993459;
-      // 1804: shr.u64 	%rd175, %rd174, 34;
-      // 1805: cvt.u32.u64 	%r1239, %rd175;
+      // ptx:1803  mul.wide.u32 	%rd174, %r249, -858993459;
+      // ptx:1804  shr.u64 	%rd175, %rd174, 34;
+      // ptx:1805  cvt.u32.u64 	%r1239, %rd175;
       uint64_t t102 = uint64_t((uint64_t(r249) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1806: mul.lo.s32 	%r1240, %r1239, 5;
-      // 1807: sub.s32 	%r1241, %r249, %r1240;
-      // 1808: add.s32 	%r1572, %r1241, 125;
+      // ptx:1806  mul.lo.s32 	%r1240, %r1239, 5;
+      // ptx:1807  sub.s32 	%r1241, %r249, %r1240;
+      // ptx:1808  add.s32 	%r1572, %r1241, 125;
       r1572 = uint(int(uint(int(r249) - int(uint(int(uint(uint64_t(t102))) * 5)))) + 125);
       p2g_sv0 = 138;
     }
     if (p2g_sv0 == 138) {
-      // 1811: max.s32 	%r1242, %r1572, 0;
-      // 1812: shl.b32 	%r1243, %r1242, 7;
-      // 1813: or.b32  	%r1244, %r251, %r1573;
+      // ptx:1811  max.s32 	%r1242, %r1572, 0;
+      // ptx:1812  shl.b32 	%r1243, %r1242, 7;
+      // ptx:1813  or.b32  	%r1244, %r251, %r1573;
       uint r1244 = r251 | r1573;
-      // 1814: or.b32  	%r1573, %r1244, %r1243;
+      // ptx:1814  or.b32  	%r1573, %r1244, %r1243;
       r1573 = r1244 | (uint(max(int(r1572), 0)) << 7u);
     }
   }
-  // 1817: and.b32  	%r1251, %r1569, 65535;
-  // 1818: prmt.b32 	%r268, %r1571, %r1251, 4180;
+  // ptx:1817  and.b32  	%r1251, %r1569, 65535;
+  // ptx:1818  prmt.b32 	%r268, %r1571, %r1251, 4180;
   uint r268 = p2g_prmt(r1571, (r1569 & 65535u), 4180u, 0);
-  // 1819: @%p73 bra 	$L__BB0_373;
+  // ptx:1819  @%p73 bra 	$L__BB0_373;
   if (p73) {
-    // 1823: shl.b32 	%r1309, %r107, 6;
+    // ptx:1823  shl.b32 	%r1309, %r107, 6;
     uint r1309 = r107 << 6u;
-    // 1824: and.b32  	%r1310, %r1309, 384;
-    // 1825: add.s32 	%r1311, %r247, %r1310;
-    // 1826: xor.b32  	%r1312, %r1311, 81;
-    // 1827: mul.lo.s32 	%r1313, %r1312, 2146121005;
+    // ptx:1824  and.b32  	%r1310, %r1309, 384;
+    // ptx:1825  add.s32 	%r1311, %r247, %r1310;
+    // ptx:1826  xor.b32  	%r1312, %r1311, 81;
+    // ptx:1827  mul.lo.s32 	%r1313, %r1312, 2146121005;
     uint r1313 = uint(int(uint(int(r247) + int(r1309 & 384u)) ^ 81u) * 2146121005);
-    // 1828: shr.u32 	%r1314, %r1313, 15;
-    // 1829: xor.b32  	%r1315, %r1314, %r1313;
-    // 1830: mul.lo.s32 	%r1316, %r1315, -2073254261;
+    // ptx:1828  shr.u32 	%r1314, %r1313, 15;
+    // ptx:1829  xor.b32  	%r1315, %r1314, %r1313;
+    // ptx:1830  mul.lo.s32 	%r1316, %r1315, -2073254261;
     uint r1316 = uint(int((r1313 >> 15u) ^ r1313) * -2073254261);
-    // 1831: shr.u32 	%r1317, %r1316, 16;
-    // 1832: xor.b32  	%r1318, %r1316, %r6;
+    // ptx:1831  shr.u32 	%r1317, %r1316, 16;
+    // ptx:1832  xor.b32  	%r1318, %r1316, %r6;
     uint r1318 = r1316 ^ r6;
-    // 1833: xor.b32  	%r1319, %r1318, %r1317;
-    // 1834: shr.u32 	%r1320, %r1318, 16;
-    // 1835: xor.b32  	%r1321, %r1319, %r1320;
-    // 1836: mul.lo.s32 	%r1322, %r1321, 2146121005;
+    // ptx:1833  xor.b32  	%r1319, %r1318, %r1317;
+    // ptx:1834  shr.u32 	%r1320, %r1318, 16;
+    // ptx:1835  xor.b32  	%r1321, %r1319, %r1320;
+    // ptx:1836  mul.lo.s32 	%r1322, %r1321, 2146121005;
     uint r1322 = uint(int((r1318 ^ (r1316 >> 16u)) ^ (r1318 >> 16u)) * 2146121005);
-    // 1837: shr.u32 	%r1323, %r1322, 15;
-    // 1838: xor.b32  	%r1324, %r1323, %r1322;
-    // 1839: mul.lo.s32 	%r1325, %r1324, -2073254261;
+    // ptx:1837  shr.u32 	%r1323, %r1322, 15;
+    // ptx:1838  xor.b32  	%r1324, %r1323, %r1322;
+    // ptx:1839  mul.lo.s32 	%r1325, %r1324, -2073254261;
     uint r1325 = uint(int((r1322 >> 15u) ^ r1322) * -2073254261);
-    // 1840: shr.u32 	%r1326, %r1325, 16;
-    // 1841: xor.b32  	%r1327, %r1326, %r1325;
+    // ptx:1840  shr.u32 	%r1326, %r1325, 16;
+    // ptx:1841  xor.b32  	%r1327, %r1326, %r1325;
     uint r1327 = (r1325 >> 16u) ^ r1325;
-    // 1842: xor.b32  	%r1328, %r1327, -1515870811;
+    // ptx:1842  xor.b32  	%r1328, %r1327, -1515870811;
     uint r1328 = r1327 ^ 0xA5A5A5A5u;
-    // 1843: shr.u32 	%r1329, %r1328, 16;
-    // 1844: xor.b32  	%r1330, %r1329, %r1328;
-    // 1845: mul.lo.s32 	%r1331, %r1330, 2146121005;
+    // ptx:1843  shr.u32 	%r1329, %r1328, 16;
+    // ptx:1844  xor.b32  	%r1330, %r1329, %r1328;
+    // ptx:1845  mul.lo.s32 	%r1331, %r1330, 2146121005;
     uint r1331 = uint(int((r1328 >> 16u) ^ r1328) * 2146121005);
-    // 1846: shr.u32 	%r1332, %r1331, 15;
-    // 1847: xor.b32  	%r1333, %r1332, %r1331;
-    // 1848: mul.lo.s32 	%r1334, %r1333, -2073254261;
+    // ptx:1846  shr.u32 	%r1332, %r1331, 15;
+    // ptx:1847  xor.b32  	%r1333, %r1332, %r1331;
+    // ptx:1848  mul.lo.s32 	%r1334, %r1333, -2073254261;
     uint r1334 = uint(int((r1331 >> 15u) ^ r1331) * -2073254261);
-    // 1849: shr.u32 	%r1335, %r1334, 16;
-    // 1850: xor.b32  	%r1336, %r1335, %r1334;
+    // ptx:1849  shr.u32 	%r1335, %r1334, 16;
+    // ptx:1850  xor.b32  	%r1336, %r1335, %r1334;
     uint r1336 = (r1334 >> 16u) ^ r1334;
-    // 1851: and.b32  	%r1337, %r1327, 1;
-    // 1852: shr.u32 	%r1338, %r1327, 1;
-    // 1853: and.b32  	%r1339, %r1338, 127;
-    // 1854: mul.wide.u32 	%rd190, %r1336, -858993459;
-    // 1855: shr.u64 	%rd191, %rd190, 34;
-    // 1856: cvt.u32.u64 	%r1340, %rd191;
+    // ptx:1851  and.b32  	%r1337, %r1327, 1;
+    // ptx:1852  shr.u32 	%r1338, %r1327, 1;
+    // ptx:1853  and.b32  	%r1339, %r1338, 127;
+    // ptx:1854  mul.wide.u32 	%rd190, %r1336, -858993459;
+    // ptx:1855  shr.u64 	%rd191, %rd190, 34;
+    // ptx:1856  cvt.u32.u64 	%r1340, %rd191;
     uint64_t t103 = uint64_t((uint64_t(r1336) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1857: mul.lo.s32 	%r1341, %r1340, 5;
-    // 1858: sub.s32 	%r1342, %r1336, %r1341;
-    // 1859: shl.b32 	%r1343, %r1342, 7;
-    // 1860: add.s32 	%r1344, %r1343, 16000;
+    // ptx:1857  mul.lo.s32 	%r1341, %r1340, 5;
+    // ptx:1858  sub.s32 	%r1342, %r1336, %r1341;
+    // ptx:1859  shl.b32 	%r1343, %r1342, 7;
+    // ptx:1860  add.s32 	%r1344, %r1343, 16000;
     uint r1344 = uint(int(uint(int(r1336) - int(uint(int(uint(uint64_t(t103))) * 5))) << 7u) + 16000);
-    // 1861: bfi.b32 	%r1345, %r1337, %r1339, 15, 1;
-    // 1862: or.b32  	%r1346, %r1345, %r1344;
-    // 1863: add.s32 	%r1347, %r246, %r1309;
+    // ptx:1861  bfi.b32 	%r1345, %r1337, %r1339, 15, 1;
+    // ptx:1862  or.b32  	%r1346, %r1345, %r1344;
+    // ptx:1863  add.s32 	%r1347, %r246, %r1309;
     uint r1347 = uint(int(r246) + int(r1309));
-    // 1864: shr.u32 	%r1348, %r1347, 16;
-    // 1865: xor.b32  	%r1349, %r1348, %r1347;
-    // 1866: mul.lo.s32 	%r1350, %r1349, 2146121005;
+    // ptx:1864  shr.u32 	%r1348, %r1347, 16;
+    // ptx:1865  xor.b32  	%r1349, %r1348, %r1347;
+    // ptx:1866  mul.lo.s32 	%r1350, %r1349, 2146121005;
     uint r1350 = uint(int((r1347 >> 16u) ^ r1347) * 2146121005);
-    // 1867: shr.u32 	%r1351, %r1350, 15;
-    // 1868: xor.b32  	%r1352, %r1351, %r1350;
-    // 1869: mul.lo.s32 	%r1353, %r1352, -2073254261;
+    // ptx:1867  shr.u32 	%r1351, %r1350, 15;
+    // ptx:1868  xor.b32  	%r1352, %r1351, %r1350;
+    // ptx:1869  mul.lo.s32 	%r1353, %r1352, -2073254261;
     uint r1353 = uint(int((r1350 >> 15u) ^ r1350) * -2073254261);
-    // 1870: shr.u32 	%r1354, %r1353, 16;
-    // 1871: xor.b32  	%r1355, %r1354, %r1353;
-    // 1872: and.b32  	%r1356, %r1355, 3;
-    // 1873: xor.b32  	%r1575, %r1346, %r1356;
+    // ptx:1870  shr.u32 	%r1354, %r1353, 16;
+    // ptx:1871  xor.b32  	%r1355, %r1354, %r1353;
+    // ptx:1872  and.b32  	%r1356, %r1355, 3;
+    // ptx:1873  xor.b32  	%r1575, %r1346, %r1356;
     r1575 = (p2g_bfi_32((r1327 & 1u), ((r1327 >> 1u) & 127u), 15u, 1u) | r1344) ^ (((r1353 >> 16u) ^ r1353) & 3u);
-    // 1874: bra.uni 	$L__BB0_374;
+    // ptx:1874  bra.uni 	$L__BB0_374;
   } else {
-    // 1820: bra.uni 	$L__BB0_348;
-    // 1877: shl.b32 	%r1252, %r107, 6;
-    // 1878: add.s32 	%r1253, %r247, %r1252;
-    // 1879: xor.b32  	%r1254, %r1253, 81;
-    // 1880: mul.lo.s32 	%r1255, %r1254, 2146121005;
+    // ptx:1820  bra.uni 	$L__BB0_348;
+    // ptx:1877  shl.b32 	%r1252, %r107, 6;
+    // ptx:1878  add.s32 	%r1253, %r247, %r1252;
+    // ptx:1879  xor.b32  	%r1254, %r1253, 81;
+    // ptx:1880  mul.lo.s32 	%r1255, %r1254, 2146121005;
     uint r1255 = uint(int(uint(int(r247) + int(r107 << 6u)) ^ 81u) * 2146121005);
-    // 1881: shr.u32 	%r1256, %r1255, 15;
-    // 1882: xor.b32  	%r1257, %r1256, %r1255;
-    // 1883: mul.lo.s32 	%r1258, %r1257, -2073254261;
+    // ptx:1881  shr.u32 	%r1256, %r1255, 15;
+    // ptx:1882  xor.b32  	%r1257, %r1256, %r1255;
+    // ptx:1883  mul.lo.s32 	%r1258, %r1257, -2073254261;
     uint r1258 = uint(int((r1255 >> 15u) ^ r1255) * -2073254261);
-    // 1884: shr.u32 	%r1259, %r1258, 16;
-    // 1885: xor.b32  	%r1260, %r1258, %r6;
+    // ptx:1884  shr.u32 	%r1259, %r1258, 16;
+    // ptx:1885  xor.b32  	%r1260, %r1258, %r6;
     uint r1260 = r1258 ^ r6;
-    // 1886: xor.b32  	%r1261, %r1260, %r1259;
-    // 1887: shr.u32 	%r1262, %r1260, 16;
-    // 1888: xor.b32  	%r1263, %r1261, %r1262;
-    // 1889: mul.lo.s32 	%r1264, %r1263, 2146121005;
+    // ptx:1886  xor.b32  	%r1261, %r1260, %r1259;
+    // ptx:1887  shr.u32 	%r1262, %r1260, 16;
+    // ptx:1888  xor.b32  	%r1263, %r1261, %r1262;
+    // ptx:1889  mul.lo.s32 	%r1264, %r1263, 2146121005;
     uint r1264 = uint(int((r1260 ^ (r1258 >> 16u)) ^ (r1260 >> 16u)) * 2146121005);
-    // 1890: shr.u32 	%r1265, %r1264, 15;
-    // 1891: xor.b32  	%r1266, %r1265, %r1264;
-    // 1892: mul.lo.s32 	%r1267, %r1266, -2073254261;
+    // ptx:1890  shr.u32 	%r1265, %r1264, 15;
+    // ptx:1891  xor.b32  	%r1266, %r1265, %r1264;
+    // ptx:1892  mul.lo.s32 	%r1267, %r1266, -2073254261;
     uint r1267 = uint(int((r1264 >> 15u) ^ r1264) * -2073254261);
-    // 1893: shr.u32 	%r1268, %r1267, 16;
-    // 1894: xor.b32  	%r1269, %r1268, %r1267;
+    // ptx:1893  shr.u32 	%r1268, %r1267, 16;
+    // ptx:1894  xor.b32  	%r1269, %r1268, %r1267;
     uint r1269 = (r1267 >> 16u) ^ r1267;
-    // 1895: xor.b32  	%r1270, %r1269, -1515870811;
+    // ptx:1895  xor.b32  	%r1270, %r1269, -1515870811;
     uint r1270 = r1269 ^ 0xA5A5A5A5u;
-    // 1896: shr.u32 	%r1271, %r1270, 16;
-    // 1897: xor.b32  	%r1272, %r1271, %r1270;
-    // 1898: mul.lo.s32 	%r1273, %r1272, 2146121005;
+    // ptx:1896  shr.u32 	%r1271, %r1270, 16;
+    // ptx:1897  xor.b32  	%r1272, %r1271, %r1270;
+    // ptx:1898  mul.lo.s32 	%r1273, %r1272, 2146121005;
     uint r1273 = uint(int((r1270 >> 16u) ^ r1270) * 2146121005);
-    // 1899: shr.u32 	%r1274, %r1273, 15;
-    // 1900: xor.b32  	%r1275, %r1274, %r1273;
-    // 1901: mul.lo.s32 	%r1276, %r1275, -2073254261;
+    // ptx:1899  shr.u32 	%r1274, %r1273, 15;
+    // ptx:1900  xor.b32  	%r1275, %r1274, %r1273;
+    // ptx:1901  mul.lo.s32 	%r1276, %r1275, -2073254261;
     uint r1276 = uint(int((r1273 >> 15u) ^ r1273) * -2073254261);
-    // 1902: shr.u32 	%r1277, %r1276, 16;
-    // 1903: xor.b32  	%r269, %r1277, %r1276;
+    // ptx:1902  shr.u32 	%r1277, %r1276, 16;
+    // ptx:1903  xor.b32  	%r269, %r1277, %r1276;
     uint r269 = (r1276 >> 16u) ^ r1276;
-    // 1904: shl.b32 	%r1278, %r1269, 15;
-    // 1905: and.b32  	%r1575, %r1278, 32768;
+    // ptx:1904  shl.b32 	%r1278, %r1269, 15;
+    // ptx:1905  and.b32  	%r1575, %r1278, 32768;
     r1575 = (r1269 << 15u) & 32768u;
-    // 1906: shr.u32 	%r1279, %r1269, 1;
-    // 1907: and.b32  	%r271, %r1279, 127;
+    // ptx:1906  shr.u32 	%r1279, %r1269, 1;
+    // ptx:1907  and.b32  	%r271, %r1279, 127;
     uint r271 = (r1269 >> 1u) & 127u;
-    // 1908: @%p19 bra 	$L__BB0_352;
+    // ptx:1908  @%p19 bra 	$L__BB0_352;
     if (p19) {
-      // 1912: setp.eq.s16 	%p210, %rs4, 2;
-      // 1913: @%p210 bra 	$L__BB0_369;
+      // ptx:1912  setp.eq.s16 	%p210, %rs4, 2;
+      // ptx:1913  @%p210 bra 	$L__BB0_369;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 1946: and.b32  	%r1575, %r269, 65535;
+        // ptx:1946  and.b32  	%r1575, %r269, 65535;
         r1575 = r269 & 65535u;
-        // 1947: bra.uni 	$L__BB0_374;
+        // ptx:1947  bra.uni 	$L__BB0_374;
         p2g_sv0 = 150;
       } else {
-        // 1915: setp.eq.s16 	%p211, %rs4, 3;
-        // 1916: @%p211 bra 	$L__BB0_356;
+        // ptx:1915  setp.eq.s16 	%p211, %rs4, 3;
+        // ptx:1916  @%p211 bra 	$L__BB0_356;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1950: mul.wide.u32 	%rd180, %r269, -858993459;
-          // 1951: shr.u64 	%rd181, %rd180, 34;
-          // 1952: cvt.u32.u64 	%r1283, %rd181;
+          // ptx:1950  mul.wide.u32 	%rd180, %r269, -858993459;
+          // ptx:1951  shr.u64 	%rd181, %rd180, 34;
+          // ptx:1952  cvt.u32.u64 	%r1283, %rd181;
           uint64_t t104 = uint64_t((uint64_t(r269) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1953: mul.lo.s32 	%r1284, %r1283, 5;
-          // 1954: sub.s32 	%r273, %r269, %r1284;
+          // ptx:1953  mul.lo.s32 	%r1284, %r1283, 5;
+          // ptx:1954  sub.s32 	%r273, %r269, %r1284;
           uint r273 = uint(int(r269) - int(uint(int(uint(uint64_t(t104))) * 5)));
-          // 1955: setp.eq.s32 	%p215, %r273, 0;
-          // 1956: @%p215 bra 	$L__BB0_358;
+          // ptx:1955  setp.eq.s32 	%p215, %r273, 0;
+          // ptx:1956  @%p215 bra 	$L__BB0_358;
           if (int(r273) == 0) {
-            // 2638: shr.u32 	%r1285, %r269, 8;
+            // ptx:2638  shr.u32 	%r1285, %r269, 8;
             uint r1285 = r269 >> 8u;
-            // 2639: mul.wide.u32 	%rd182, %r1285, -1431655765;
-            // 2640: shr.u64 	%rd183, %rd182, 34;
-            // 2641: cvt.u32.u64 	%r1286, %rd183;
+            // ptx:2639  mul.wide.u32 	%rd182, %r1285, -1431655765;
+            // ptx:2640  shr.u64 	%rd183, %rd182, 34;
+            // ptx:2641  cvt.u32.u64 	%r1286, %rd183;
             uint64_t t105 = uint64_t((uint64_t(r1285) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2642: mul.lo.s32 	%r1287, %r1286, 6;
-            // 2643: sub.s32 	%r1288, %r1285, %r1287;
-            // 2644: cvt.u16.u32 	%rs29, %r1288;
+            // ptx:2642  mul.lo.s32 	%r1287, %r1286, 6;
+            // ptx:2643  sub.s32 	%r1288, %r1285, %r1287;
+            // ptx:2644  cvt.u16.u32 	%rs29, %r1288;
             uint64_t t106 = uint64_t(uint(int(r1285) - int(uint(int(uint(uint64_t(t105))) * 6))));
             uint rs29 = (uint(uint64_t(t106)) & 65535u);
-            // 2645: setp.gt.s16 	%p216, %rs29, 1;
-            // 2646: @%p216 bra 	$L__BB0_362;
+            // ptx:2645  setp.gt.s16 	%p216, %rs29, 1;
+            // ptx:2646  @%p216 bra 	$L__BB0_362;
             if ((bitfieldExtract(int(rs29), 0, 16)) > 1) {
-              // 2650: setp.eq.s16 	%p217, %rs29, 2;
-              // 2651: @%p217 bra 	$L__BB0_367;
+              // ptx:2650  setp.eq.s16 	%p217, %rs29, 2;
+              // ptx:2651  @%p217 bra 	$L__BB0_367;
               if ((bitfieldExtract(int(rs29), 0, 16)) == 2) {
-                // 3098: shr.u32 	%r1290, %r269, 12;
-                // 3099: and.b32  	%r1291, %r1290, 1;
-                // 3100: or.b32  	%r1292, %r1575, %r1291;
+                // ptx:3098  shr.u32 	%r1290, %r269, 12;
+                // ptx:3099  and.b32  	%r1291, %r1290, 1;
+                // ptx:3100  or.b32  	%r1292, %r1575, %r1291;
                 uint r1292 = r1575 | ((r269 >> 12u) & 1u);
-                // 3101: or.b32  	%r1575, %r1292, 32704;
+                // ptx:3101  or.b32  	%r1575, %r1292, 32704;
                 r1575 = r1292 | 32704u;
-                // 3102: bra.uni 	$L__BB0_374;
+                // ptx:3102  bra.uni 	$L__BB0_374;
                 p2g_sv0 = 150;
               } else {
-                // 2653: setp.eq.s16 	%p218, %rs29, 3;
-                // 2654: @%p218 bra 	$L__BB0_366;
+                // ptx:2653  setp.eq.s16 	%p218, %rs29, 3;
+                // ptx:2654  @%p218 bra 	$L__BB0_366;
                 if ((bitfieldExtract(int(rs29), 0, 16)) == 3) {
-                  // 3105: setp.eq.s32 	%p222, %r271, 0;
-                  // 3106: selp.b32 	%r1289, 1, %r271, %p222;
-                  // 3107: or.b32  	%r1575, %r1289, %r1575;
+                  // ptx:3105  setp.eq.s32 	%p222, %r271, 0;
+                  // ptx:3106  selp.b32 	%r1289, 1, %r271, %p222;
+                  // ptx:3107  or.b32  	%r1575, %r1289, %r1575;
                   r1575 = ((int(r271) == 0) ? 1u : r271) | r1575;
-                  // 3108: bra.uni 	$L__BB0_374;
+                  // ptx:3108  bra.uni 	$L__BB0_374;
                   p2g_sv0 = 150;
                 } else {
-                  // 2656: setp.ne.s16 	%p219, %rs29, 4;
-                  // 2657: @%p219 bra 	$L__BB0_368;
+                  // ptx:2656  setp.ne.s16 	%p219, %rs29, 4;
+                  // ptx:2657  @%p219 bra 	$L__BB0_368;
                   if ((bitfieldExtract(int(rs29), 0, 16)) != 4) {
                     p2g_sv0 = 282;
                   } else {
-                    // 2659: or.b32  	%r1575, %r1575, 32639;
+                    // ptx:2659  or.b32  	%r1575, %r1575, 32639;
                     r1575 = r1575 | 32639u;
-                    // 2660: bra.uni 	$L__BB0_374;
+                    // ptx:2660  bra.uni 	$L__BB0_374;
                     p2g_sv0 = 150;
                   }
                 }
               }
             } else {
-              // 2647: bra.uni 	$L__BB0_359;
-              // 2873: setp.eq.s16 	%p220, %rs29, 0;
-              // 2874: @%p220 bra 	$L__BB0_374;
+              // ptx:2647  bra.uni 	$L__BB0_359;
+              // ptx:2873  setp.eq.s16 	%p220, %rs29, 0;
+              // ptx:2874  @%p220 bra 	$L__BB0_374;
               if ((bitfieldExtract(int(rs29), 0, 16)) == 0) {
                 p2g_sv0 = 150;
               } else {
-                // 2876: setp.eq.s16 	%p221, %rs29, 1;
-                // 2877: @%p221 bra 	$L__BB0_361;
+                // ptx:2876  setp.eq.s16 	%p221, %rs29, 1;
+                // ptx:2877  @%p221 bra 	$L__BB0_361;
                 if ((bitfieldExtract(int(rs29), 0, 16)) == 1) {
-                  // 2881: or.b32  	%r1575, %r1575, 32640;
+                  // ptx:2881  or.b32  	%r1575, %r1575, 32640;
                   r1575 = r1575 | 32640u;
-                  // 2882: bra.uni 	$L__BB0_374;
+                  // ptx:2882  bra.uni 	$L__BB0_374;
                   p2g_sv0 = 150;
                 } else {
-                  // 2878: bra.uni 	$L__BB0_368;
+                  // ptx:2878  bra.uni 	$L__BB0_368;
                   p2g_sv0 = 282;
                 }
               }
             }
             if (p2g_sv0 == 282) {
-              // 3182: or.b32  	%r1293, %r1575, %r271;
+              // ptx:3182  or.b32  	%r1293, %r1575, %r271;
               uint r1293 = r1575 | r271;
-              // 3183: or.b32  	%r1575, %r1293, 128;
+              // ptx:3183  or.b32  	%r1575, %r1293, 128;
               r1575 = r1293 | 128u;
-              // 3184: bra.uni 	$L__BB0_374;
+              // ptx:3184  bra.uni 	$L__BB0_374;
               p2g_sv0 = 150;
             }
           } else {
-            // 1958: add.s32 	%r1574, %r273, 125;
+            // ptx:1958  add.s32 	%r1574, %r273, 125;
             r1574 = uint(int(r273) + 125);
-            // 1959: bra.uni 	$L__BB0_372;
+            // ptx:1959  bra.uni 	$L__BB0_372;
             p2g_sv0 = 149;
           }
         } else {
-          // 1918: setp.ne.s16 	%p212, %rs4, 5;
-          // 1919: @%p212 bra 	$L__BB0_371;
+          // ptx:1918  setp.ne.s16 	%p212, %rs4, 5;
+          // ptx:1919  @%p212 bra 	$L__BB0_371;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 148;
           } else {
-            // 1921: mul.wide.u32 	%rd178, %r269, -858993459;
-            // 1922: shr.u64 	%rd179, %rd178, 34;
-            // 1923: cvt.u32.u64 	%r1280, %rd179;
+            // ptx:1921  mul.wide.u32 	%rd178, %r269, -858993459;
+            // ptx:1922  shr.u64 	%rd179, %rd178, 34;
+            // ptx:1923  cvt.u32.u64 	%r1280, %rd179;
             uint64_t t107 = uint64_t((uint64_t(r269) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1924: mul.lo.s32 	%r1281, %r1280, 5;
-            // 1925: sub.s32 	%r1282, %r269, %r1281;
-            // 1926: add.s32 	%r1574, %r1282, 125;
+            // ptx:1924  mul.lo.s32 	%r1281, %r1280, 5;
+            // ptx:1925  sub.s32 	%r1282, %r269, %r1281;
+            // ptx:1926  add.s32 	%r1574, %r1282, 125;
             r1574 = uint(int(uint(int(r269) - int(uint(int(uint(uint64_t(t107))) * 5)))) + 125);
-            // 1927: bra.uni 	$L__BB0_372;
+            // ptx:1927  bra.uni 	$L__BB0_372;
             p2g_sv0 = 149;
           }
         }
       }
     } else {
-      // 1909: bra.uni 	$L__BB0_349;
-      // 1930: setp.eq.s16 	%p213, %rs4, 0;
-      // 1931: @%p213 bra 	$L__BB0_370;
+      // ptx:1909  bra.uni 	$L__BB0_349;
+      // ptx:1930  setp.eq.s16 	%p213, %rs4, 0;
+      // ptx:1931  @%p213 bra 	$L__BB0_370;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 1962: mul.wide.u32 	%rd186, %r269, 613566757;
-        // 1963: shr.u64 	%rd187, %rd186, 32;
-        // 1964: cvt.u32.u64 	%r1296, %rd187;
+        // ptx:1962  mul.wide.u32 	%rd186, %r269, 613566757;
+        // ptx:1963  shr.u64 	%rd187, %rd186, 32;
+        // ptx:1964  cvt.u32.u64 	%r1296, %rd187;
         uint64_t t108 = uint64_t((uint64_t(r269) * uint64_t(0x24924925u)) >> 32u);
         uint r1296 = uint(uint64_t(t108));
-        // 1965: sub.s32 	%r1297, %r269, %r1296;
-        // 1966: shr.u32 	%r1298, %r1297, 1;
-        // 1967: add.s32 	%r1299, %r1298, %r1296;
-        // 1968: shr.u32 	%r1300, %r1299, 2;
-        // 1969: mul.lo.s32 	%r1301, %r1300, 7;
+        // ptx:1965  sub.s32 	%r1297, %r269, %r1296;
+        // ptx:1966  shr.u32 	%r1298, %r1297, 1;
+        // ptx:1967  add.s32 	%r1299, %r1298, %r1296;
+        // ptx:1968  shr.u32 	%r1300, %r1299, 2;
+        // ptx:1969  mul.lo.s32 	%r1301, %r1300, 7;
         uint r1301 = uint(int(uint(int(uint(int(r269) - int(r1296)) >> 1u) + int(r1296)) >> 2u) * 7);
-        // 1970: sub.s32 	%r1302, %r269, %r1301;
-        // 1971: add.s32 	%r1574, %r1302, 124;
+        // ptx:1970  sub.s32 	%r1302, %r269, %r1301;
+        // ptx:1971  add.s32 	%r1574, %r1302, 124;
         r1574 = uint(int(uint(int(r269) - int(r1301))) + 124);
-        // 1972: bra.uni 	$L__BB0_372;
+        // ptx:1972  bra.uni 	$L__BB0_372;
         p2g_sv0 = 149;
       } else {
-        // 1933: setp.eq.s16 	%p214, %rs4, 1;
-        // 1934: @%p214 bra 	$L__BB0_351;
+        // ptx:1933  setp.eq.s16 	%p214, %rs4, 1;
+        // ptx:1934  @%p214 bra 	$L__BB0_351;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1938: mul.wide.u32 	%rd184, %r269, -2139062143;
-          // 1939: shr.u64 	%rd185, %rd184, 39;
-          // 1940: cvt.u32.u64 	%r1294, %rd185;
+          // ptx:1938  mul.wide.u32 	%rd184, %r269, -2139062143;
+          // ptx:1939  shr.u64 	%rd185, %rd184, 39;
+          // ptx:1940  cvt.u32.u64 	%r1294, %rd185;
           uint64_t t109 = uint64_t((uint64_t(r269) * uint64_t(0x80808081u)) >> 39u);
-          // 1941: mul.lo.s32 	%r1295, %r1294, 255;
-          // 1942: sub.s32 	%r1574, %r269, %r1295;
+          // ptx:1941  mul.lo.s32 	%r1295, %r1294, 255;
+          // ptx:1942  sub.s32 	%r1574, %r269, %r1295;
           r1574 = uint(int(r269) - int(uint(int(uint(uint64_t(t109))) * 255)));
-          // 1943: bra.uni 	$L__BB0_372;
+          // ptx:1943  bra.uni 	$L__BB0_372;
           p2g_sv0 = 149;
         } else {
-          // 1935: bra.uni 	$L__BB0_371;
+          // ptx:1935  bra.uni 	$L__BB0_371;
           p2g_sv0 = 148;
         }
       }
     }
     if (p2g_sv0 == 148) {
-      // 1975: mul.wide.u32 	%rd188, %r269, -858993459;
-      // 1976: shr.u64 	%rd189, %rd188, 34;
-      // 1977: cvt.u32.u64 	%r1303, %rd189;
+      // ptx:1975  mul.wide.u32 	%rd188, %r269, -858993459;
+      // ptx:1976  shr.u64 	%rd189, %rd188, 34;
+      // ptx:1977  cvt.u32.u64 	%r1303, %rd189;
       uint64_t t110 = uint64_t((uint64_t(r269) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1978: mul.lo.s32 	%r1304, %r1303, 5;
-      // 1979: sub.s32 	%r1305, %r269, %r1304;
-      // 1980: add.s32 	%r1574, %r1305, 125;
+      // ptx:1978  mul.lo.s32 	%r1304, %r1303, 5;
+      // ptx:1979  sub.s32 	%r1305, %r269, %r1304;
+      // ptx:1980  add.s32 	%r1574, %r1305, 125;
       r1574 = uint(int(uint(int(r269) - int(uint(int(uint(uint64_t(t110))) * 5)))) + 125);
       p2g_sv0 = 149;
     }
     if (p2g_sv0 == 149) {
-      // 1983: max.s32 	%r1306, %r1574, 0;
-      // 1984: shl.b32 	%r1307, %r1306, 7;
-      // 1985: or.b32  	%r1308, %r271, %r1575;
+      // ptx:1983  max.s32 	%r1306, %r1574, 0;
+      // ptx:1984  shl.b32 	%r1307, %r1306, 7;
+      // ptx:1985  or.b32  	%r1308, %r271, %r1575;
       uint r1308 = r271 | r1575;
-      // 1986: or.b32  	%r1575, %r1308, %r1307;
+      // ptx:1986  or.b32  	%r1575, %r1308, %r1307;
       r1575 = r1308 | (uint(max(int(r1574), 0)) << 7u);
     }
   }
-  // 1989: add.s32 	%r1357, %r248, 512;
+  // ptx:1989  add.s32 	%r1357, %r248, 512;
   uint r1357 = uint(int(r248) + 512);
-  // 1990: shr.u32 	%r1358, %r1357, 16;
-  // 1991: xor.b32  	%r1359, %r1358, %r1357;
-  // 1992: mul.lo.s32 	%r1360, %r1359, 2146121005;
+  // ptx:1990  shr.u32 	%r1358, %r1357, 16;
+  // ptx:1991  xor.b32  	%r1359, %r1358, %r1357;
+  // ptx:1992  mul.lo.s32 	%r1360, %r1359, 2146121005;
   uint r1360 = uint(int((r1357 >> 16u) ^ r1357) * 2146121005);
-  // 1993: shr.u32 	%r1361, %r1360, 15;
-  // 1994: xor.b32  	%r1362, %r1361, %r1360;
-  // 1995: mul.lo.s32 	%r1363, %r1362, -2073254261;
+  // ptx:1993  shr.u32 	%r1361, %r1360, 15;
+  // ptx:1994  xor.b32  	%r1362, %r1361, %r1360;
+  // ptx:1995  mul.lo.s32 	%r1363, %r1362, -2073254261;
   uint r1363 = uint(int((r1360 >> 15u) ^ r1360) * -2073254261);
-  // 1996: shr.u32 	%r1364, %r1363, 16;
-  // 1997: xor.b32  	%r1365, %r1363, %r6;
+  // ptx:1996  shr.u32 	%r1364, %r1363, 16;
+  // ptx:1997  xor.b32  	%r1365, %r1363, %r6;
   uint r1365 = r1363 ^ r6;
-  // 1998: xor.b32  	%r1366, %r1365, %r1364;
-  // 1999: shr.u32 	%r1367, %r1365, 16;
-  // 2000: xor.b32  	%r1368, %r1366, %r1367;
-  // 2001: mul.lo.s32 	%r1369, %r1368, 2146121005;
+  // ptx:1998  xor.b32  	%r1366, %r1365, %r1364;
+  // ptx:1999  shr.u32 	%r1367, %r1365, 16;
+  // ptx:2000  xor.b32  	%r1368, %r1366, %r1367;
+  // ptx:2001  mul.lo.s32 	%r1369, %r1368, 2146121005;
   uint r1369 = uint(int((r1365 ^ (r1363 >> 16u)) ^ (r1365 >> 16u)) * 2146121005);
-  // 2002: shr.u32 	%r1370, %r1369, 15;
-  // 2003: xor.b32  	%r1371, %r1370, %r1369;
-  // 2004: mul.lo.s32 	%r1372, %r1371, -2073254261;
+  // ptx:2002  shr.u32 	%r1370, %r1369, 15;
+  // ptx:2003  xor.b32  	%r1371, %r1370, %r1369;
+  // ptx:2004  mul.lo.s32 	%r1372, %r1371, -2073254261;
   uint r1372 = uint(int((r1369 >> 15u) ^ r1369) * -2073254261);
-  // 2005: shr.u32 	%r1373, %r1372, 16;
-  // 2006: xor.b32  	%r1374, %r1373, %r1372;
+  // ptx:2005  shr.u32 	%r1373, %r1372, 16;
+  // ptx:2006  xor.b32  	%r1374, %r1373, %r1372;
   uint r1374 = (r1372 >> 16u) ^ r1372;
-  // 2007: xor.b32  	%r1375, %r1374, -1515870811;
+  // ptx:2007  xor.b32  	%r1375, %r1374, -1515870811;
   uint r1375 = r1374 ^ 0xA5A5A5A5u;
-  // 2008: shr.u32 	%r1376, %r1375, 16;
-  // 2009: xor.b32  	%r1377, %r1376, %r1375;
-  // 2010: mul.lo.s32 	%r1378, %r1377, 2146121005;
+  // ptx:2008  shr.u32 	%r1376, %r1375, 16;
+  // ptx:2009  xor.b32  	%r1377, %r1376, %r1375;
+  // ptx:2010  mul.lo.s32 	%r1378, %r1377, 2146121005;
   uint r1378 = uint(int((r1375 >> 16u) ^ r1375) * 2146121005);
-  // 2011: shr.u32 	%r1379, %r1378, 15;
-  // 2012: xor.b32  	%r1380, %r1379, %r1378;
-  // 2013: mul.lo.s32 	%r1381, %r1380, -2073254261;
+  // ptx:2011  shr.u32 	%r1379, %r1378, 15;
+  // ptx:2012  xor.b32  	%r1380, %r1379, %r1378;
+  // ptx:2013  mul.lo.s32 	%r1381, %r1380, -2073254261;
   uint r1381 = uint(int((r1378 >> 15u) ^ r1378) * -2073254261);
-  // 2014: shr.u32 	%r1382, %r1381, 16;
-  // 2015: xor.b32  	%r288, %r1382, %r1381;
+  // ptx:2014  shr.u32 	%r1382, %r1381, 16;
+  // ptx:2015  xor.b32  	%r288, %r1382, %r1381;
   uint r288 = (r1381 >> 16u) ^ r1381;
-  // 2016: shl.b32 	%r1383, %r1374, 15;
-  // 2017: and.b32  	%r1577, %r1383, 32768;
+  // ptx:2016  shl.b32 	%r1383, %r1374, 15;
+  // ptx:2017  and.b32  	%r1577, %r1383, 32768;
   uint r1577 = (r1374 << 15u) & 32768u;
-  // 2018: shr.u32 	%r1384, %r1374, 1;
-  // 2019: and.b32  	%r290, %r1384, 127;
+  // ptx:2018  shr.u32 	%r1384, %r1374, 1;
+  // ptx:2019  and.b32  	%r290, %r1384, 127;
   uint r290 = (r1374 >> 1u) & 127u;
-  // 2020: @%p73 bra 	$L__BB0_400;
+  // ptx:2020  @%p73 bra 	$L__BB0_400;
   if (p73) {
-    // 2024: mul.wide.u32 	%rd204, %r288, -858993459;
-    // 2025: shr.u64 	%rd205, %rd204, 34;
-    // 2026: cvt.u32.u64 	%r1414, %rd205;
+    // ptx:2024  mul.wide.u32 	%rd204, %r288, -858993459;
+    // ptx:2025  shr.u64 	%rd205, %rd204, 34;
+    // ptx:2026  cvt.u32.u64 	%r1414, %rd205;
     uint64_t t111 = uint64_t((uint64_t(r288) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 2027: mul.lo.s32 	%r1415, %r1414, 5;
-    // 2028: sub.s32 	%r1416, %r288, %r1415;
-    // 2029: shl.b32 	%r1417, %r1416, 7;
-    // 2030: add.s32 	%r1418, %r1417, 16000;
+    // ptx:2027  mul.lo.s32 	%r1415, %r1414, 5;
+    // ptx:2028  sub.s32 	%r1416, %r288, %r1415;
+    // ptx:2029  shl.b32 	%r1417, %r1416, 7;
+    // ptx:2030  add.s32 	%r1418, %r1417, 16000;
     uint r1418 = uint(int(uint(int(r288) - int(uint(int(uint(uint64_t(t111))) * 5))) << 7u) + 16000);
-    // 2031: or.b32  	%r1419, %r290, %r1577;
+    // ptx:2031  or.b32  	%r1419, %r290, %r1577;
     uint r1419 = r290 | r1577;
-    // 2032: or.b32  	%r1577, %r1419, %r1418;
+    // ptx:2032  or.b32  	%r1577, %r1419, %r1418;
     r1577 = r1419 | r1418;
-    // 2033: bra.uni 	$L__BB0_401;
+    // ptx:2033  bra.uni 	$L__BB0_401;
   } else {
-    // 2021: bra.uni 	$L__BB0_375;
-    // 2036: @%p19 bra 	$L__BB0_379;
+    // ptx:2021  bra.uni 	$L__BB0_375;
+    // ptx:2036  @%p19 bra 	$L__BB0_379;
     if (p19) {
-      // 2040: setp.eq.s16 	%p225, %rs4, 2;
-      // 2041: @%p225 bra 	$L__BB0_396;
+      // ptx:2040  setp.eq.s16 	%p225, %rs4, 2;
+      // ptx:2041  @%p225 bra 	$L__BB0_396;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 2074: and.b32  	%r1577, %r288, 65535;
+        // ptx:2074  and.b32  	%r1577, %r288, 65535;
         r1577 = r288 & 65535u;
-        // 2075: bra.uni 	$L__BB0_401;
+        // ptx:2075  bra.uni 	$L__BB0_401;
         p2g_sv0 = 161;
       } else {
-        // 2043: setp.eq.s16 	%p226, %rs4, 3;
-        // 2044: @%p226 bra 	$L__BB0_383;
+        // ptx:2043  setp.eq.s16 	%p226, %rs4, 3;
+        // ptx:2044  @%p226 bra 	$L__BB0_383;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 2078: mul.wide.u32 	%rd194, %r288, -858993459;
-          // 2079: shr.u64 	%rd195, %rd194, 34;
-          // 2080: cvt.u32.u64 	%r1388, %rd195;
+          // ptx:2078  mul.wide.u32 	%rd194, %r288, -858993459;
+          // ptx:2079  shr.u64 	%rd195, %rd194, 34;
+          // ptx:2080  cvt.u32.u64 	%r1388, %rd195;
           uint64_t t112 = uint64_t((uint64_t(r288) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 2081: mul.lo.s32 	%r1389, %r1388, 5;
-          // 2082: sub.s32 	%r292, %r288, %r1389;
+          // ptx:2081  mul.lo.s32 	%r1389, %r1388, 5;
+          // ptx:2082  sub.s32 	%r292, %r288, %r1389;
           uint r292 = uint(int(r288) - int(uint(int(uint(uint64_t(t112))) * 5)));
-          // 2083: setp.eq.s32 	%p230, %r292, 0;
-          // 2084: @%p230 bra 	$L__BB0_385;
+          // ptx:2083  setp.eq.s32 	%p230, %r292, 0;
+          // ptx:2084  @%p230 bra 	$L__BB0_385;
           if (int(r292) == 0) {
-            // 2663: shr.u32 	%r1390, %r288, 8;
+            // ptx:2663  shr.u32 	%r1390, %r288, 8;
             uint r1390 = r288 >> 8u;
-            // 2664: mul.wide.u32 	%rd196, %r1390, -1431655765;
-            // 2665: shr.u64 	%rd197, %rd196, 34;
-            // 2666: cvt.u32.u64 	%r1391, %rd197;
+            // ptx:2664  mul.wide.u32 	%rd196, %r1390, -1431655765;
+            // ptx:2665  shr.u64 	%rd197, %rd196, 34;
+            // ptx:2666  cvt.u32.u64 	%r1391, %rd197;
             uint64_t t113 = uint64_t((uint64_t(r1390) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2667: mul.lo.s32 	%r1392, %r1391, 6;
-            // 2668: sub.s32 	%r1393, %r1390, %r1392;
-            // 2669: cvt.u16.u32 	%rs31, %r1393;
+            // ptx:2667  mul.lo.s32 	%r1392, %r1391, 6;
+            // ptx:2668  sub.s32 	%r1393, %r1390, %r1392;
+            // ptx:2669  cvt.u16.u32 	%rs31, %r1393;
             uint64_t t114 = uint64_t(uint(int(r1390) - int(uint(int(uint(uint64_t(t113))) * 6))));
             uint rs31 = (uint(uint64_t(t114)) & 65535u);
-            // 2670: setp.gt.s16 	%p231, %rs31, 1;
-            // 2671: @%p231 bra 	$L__BB0_389;
+            // ptx:2670  setp.gt.s16 	%p231, %rs31, 1;
+            // ptx:2671  @%p231 bra 	$L__BB0_389;
             if ((bitfieldExtract(int(rs31), 0, 16)) > 1) {
-              // 2675: setp.eq.s16 	%p232, %rs31, 2;
-              // 2676: @%p232 bra 	$L__BB0_394;
+              // ptx:2675  setp.eq.s16 	%p232, %rs31, 2;
+              // ptx:2676  @%p232 bra 	$L__BB0_394;
               if ((bitfieldExtract(int(rs31), 0, 16)) == 2) {
-                // 3111: shr.u32 	%r1395, %r288, 12;
-                // 3112: and.b32  	%r1396, %r1395, 1;
-                // 3113: or.b32  	%r1397, %r1577, %r1396;
+                // ptx:3111  shr.u32 	%r1395, %r288, 12;
+                // ptx:3112  and.b32  	%r1396, %r1395, 1;
+                // ptx:3113  or.b32  	%r1397, %r1577, %r1396;
                 uint r1397 = r1577 | ((r288 >> 12u) & 1u);
-                // 3114: or.b32  	%r1577, %r1397, 32704;
+                // ptx:3114  or.b32  	%r1577, %r1397, 32704;
                 r1577 = r1397 | 32704u;
-                // 3115: bra.uni 	$L__BB0_401;
+                // ptx:3115  bra.uni 	$L__BB0_401;
                 p2g_sv0 = 161;
               } else {
-                // 2678: setp.eq.s16 	%p233, %rs31, 3;
-                // 2679: @%p233 bra 	$L__BB0_393;
+                // ptx:2678  setp.eq.s16 	%p233, %rs31, 3;
+                // ptx:2679  @%p233 bra 	$L__BB0_393;
                 if ((bitfieldExtract(int(rs31), 0, 16)) == 3) {
-                  // 3118: setp.eq.s32 	%p237, %r290, 0;
-                  // 3119: selp.b32 	%r1394, 1, %r290, %p237;
-                  // 3120: or.b32  	%r1577, %r1394, %r1577;
+                  // ptx:3118  setp.eq.s32 	%p237, %r290, 0;
+                  // ptx:3119  selp.b32 	%r1394, 1, %r290, %p237;
+                  // ptx:3120  or.b32  	%r1577, %r1394, %r1577;
                   r1577 = ((int(r290) == 0) ? 1u : r290) | r1577;
-                  // 3121: bra.uni 	$L__BB0_401;
+                  // ptx:3121  bra.uni 	$L__BB0_401;
                   p2g_sv0 = 161;
                 } else {
-                  // 2681: setp.ne.s16 	%p234, %rs31, 4;
-                  // 2682: @%p234 bra 	$L__BB0_395;
+                  // ptx:2681  setp.ne.s16 	%p234, %rs31, 4;
+                  // ptx:2682  @%p234 bra 	$L__BB0_395;
                   if ((bitfieldExtract(int(rs31), 0, 16)) != 4) {
                     p2g_sv0 = 283;
                   } else {
-                    // 2684: or.b32  	%r1577, %r1577, 32639;
+                    // ptx:2684  or.b32  	%r1577, %r1577, 32639;
                     r1577 = r1577 | 32639u;
-                    // 2685: bra.uni 	$L__BB0_401;
+                    // ptx:2685  bra.uni 	$L__BB0_401;
                     p2g_sv0 = 161;
                   }
                 }
               }
             } else {
-              // 2672: bra.uni 	$L__BB0_386;
-              // 2885: setp.eq.s16 	%p235, %rs31, 0;
-              // 2886: @%p235 bra 	$L__BB0_401;
+              // ptx:2672  bra.uni 	$L__BB0_386;
+              // ptx:2885  setp.eq.s16 	%p235, %rs31, 0;
+              // ptx:2886  @%p235 bra 	$L__BB0_401;
               if ((bitfieldExtract(int(rs31), 0, 16)) == 0) {
                 p2g_sv0 = 161;
               } else {
-                // 2888: setp.eq.s16 	%p236, %rs31, 1;
-                // 2889: @%p236 bra 	$L__BB0_388;
+                // ptx:2888  setp.eq.s16 	%p236, %rs31, 1;
+                // ptx:2889  @%p236 bra 	$L__BB0_388;
                 if ((bitfieldExtract(int(rs31), 0, 16)) == 1) {
-                  // 2893: or.b32  	%r1577, %r1577, 32640;
+                  // ptx:2893  or.b32  	%r1577, %r1577, 32640;
                   r1577 = r1577 | 32640u;
-                  // 2894: bra.uni 	$L__BB0_401;
+                  // ptx:2894  bra.uni 	$L__BB0_401;
                   p2g_sv0 = 161;
                 } else {
-                  // 2890: bra.uni 	$L__BB0_395;
+                  // ptx:2890  bra.uni 	$L__BB0_395;
                   p2g_sv0 = 283;
                 }
               }
             }
             if (p2g_sv0 == 283) {
-              // 3187: or.b32  	%r1398, %r1577, %r290;
+              // ptx:3187  or.b32  	%r1398, %r1577, %r290;
               uint r1398 = r1577 | r290;
-              // 3188: or.b32  	%r1577, %r1398, 128;
+              // ptx:3188  or.b32  	%r1577, %r1398, 128;
               r1577 = r1398 | 128u;
-              // 3189: bra.uni 	$L__BB0_401;
+              // ptx:3189  bra.uni 	$L__BB0_401;
               p2g_sv0 = 161;
             }
           } else {
-            // 2086: add.s32 	%r1576, %r292, 125;
+            // ptx:2086  add.s32 	%r1576, %r292, 125;
             r1576 = uint(int(r292) + 125);
-            // 2087: bra.uni 	$L__BB0_399;
+            // ptx:2087  bra.uni 	$L__BB0_399;
             p2g_sv0 = 160;
           }
         } else {
-          // 2046: setp.ne.s16 	%p227, %rs4, 5;
-          // 2047: @%p227 bra 	$L__BB0_398;
+          // ptx:2046  setp.ne.s16 	%p227, %rs4, 5;
+          // ptx:2047  @%p227 bra 	$L__BB0_398;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 159;
           } else {
-            // 2049: mul.wide.u32 	%rd192, %r288, -858993459;
-            // 2050: shr.u64 	%rd193, %rd192, 34;
-            // 2051: cvt.u32.u64 	%r1385, %rd193;
+            // ptx:2049  mul.wide.u32 	%rd192, %r288, -858993459;
+            // ptx:2050  shr.u64 	%rd193, %rd192, 34;
+            // ptx:2051  cvt.u32.u64 	%r1385, %rd193;
             uint64_t t115 = uint64_t((uint64_t(r288) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 2052: mul.lo.s32 	%r1386, %r1385, 5;
-            // 2053: sub.s32 	%r1387, %r288, %r1386;
-            // 2054: add.s32 	%r1576, %r1387, 125;
+            // ptx:2052  mul.lo.s32 	%r1386, %r1385, 5;
+            // ptx:2053  sub.s32 	%r1387, %r288, %r1386;
+            // ptx:2054  add.s32 	%r1576, %r1387, 125;
             r1576 = uint(int(uint(int(r288) - int(uint(int(uint(uint64_t(t115))) * 5)))) + 125);
-            // 2055: bra.uni 	$L__BB0_399;
+            // ptx:2055  bra.uni 	$L__BB0_399;
             p2g_sv0 = 160;
           }
         }
       }
     } else {
-      // 2037: bra.uni 	$L__BB0_376;
-      // 2058: setp.eq.s16 	%p228, %rs4, 0;
-      // 2059: @%p228 bra 	$L__BB0_397;
+      // ptx:2037  bra.uni 	$L__BB0_376;
+      // ptx:2058  setp.eq.s16 	%p228, %rs4, 0;
+      // ptx:2059  @%p228 bra 	$L__BB0_397;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 2090: mul.wide.u32 	%rd200, %r288, 613566757;
-        // 2091: shr.u64 	%rd201, %rd200, 32;
-        // 2092: cvt.u32.u64 	%r1401, %rd201;
+        // ptx:2090  mul.wide.u32 	%rd200, %r288, 613566757;
+        // ptx:2091  shr.u64 	%rd201, %rd200, 32;
+        // ptx:2092  cvt.u32.u64 	%r1401, %rd201;
         uint64_t t116 = uint64_t((uint64_t(r288) * uint64_t(0x24924925u)) >> 32u);
         uint r1401 = uint(uint64_t(t116));
-        // 2093: sub.s32 	%r1402, %r288, %r1401;
-        // 2094: shr.u32 	%r1403, %r1402, 1;
-        // 2095: add.s32 	%r1404, %r1403, %r1401;
-        // 2096: shr.u32 	%r1405, %r1404, 2;
-        // 2097: mul.lo.s32 	%r1406, %r1405, 7;
+        // ptx:2093  sub.s32 	%r1402, %r288, %r1401;
+        // ptx:2094  shr.u32 	%r1403, %r1402, 1;
+        // ptx:2095  add.s32 	%r1404, %r1403, %r1401;
+        // ptx:2096  shr.u32 	%r1405, %r1404, 2;
+        // ptx:2097  mul.lo.s32 	%r1406, %r1405, 7;
         uint r1406 = uint(int(uint(int(uint(int(r288) - int(r1401)) >> 1u) + int(r1401)) >> 2u) * 7);
-        // 2098: sub.s32 	%r1407, %r288, %r1406;
-        // 2099: add.s32 	%r1576, %r1407, 124;
+        // ptx:2098  sub.s32 	%r1407, %r288, %r1406;
+        // ptx:2099  add.s32 	%r1576, %r1407, 124;
         r1576 = uint(int(uint(int(r288) - int(r1406))) + 124);
-        // 2100: bra.uni 	$L__BB0_399;
+        // ptx:2100  bra.uni 	$L__BB0_399;
         p2g_sv0 = 160;
       } else {
-        // 2061: setp.eq.s16 	%p229, %rs4, 1;
-        // 2062: @%p229 bra 	$L__BB0_378;
+        // ptx:2061  setp.eq.s16 	%p229, %rs4, 1;
+        // ptx:2062  @%p229 bra 	$L__BB0_378;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 2066: mul.wide.u32 	%rd198, %r288, -2139062143;
-          // 2067: shr.u64 	%rd199, %rd198, 39;
-          // 2068: cvt.u32.u64 	%r1399, %rd199;
+          // ptx:2066  mul.wide.u32 	%rd198, %r288, -2139062143;
+          // ptx:2067  shr.u64 	%rd199, %rd198, 39;
+          // ptx:2068  cvt.u32.u64 	%r1399, %rd199;
           uint64_t t117 = uint64_t((uint64_t(r288) * uint64_t(0x80808081u)) >> 39u);
-          // 2069: mul.lo.s32 	%r1400, %r1399, 255;
-          // 2070: sub.s32 	%r1576, %r288, %r1400;
+          // ptx:2069  mul.lo.s32 	%r1400, %r1399, 255;
+          // ptx:2070  sub.s32 	%r1576, %r288, %r1400;
           r1576 = uint(int(r288) - int(uint(int(uint(uint64_t(t117))) * 255)));
-          // 2071: bra.uni 	$L__BB0_399;
+          // ptx:2071  bra.uni 	$L__BB0_399;
           p2g_sv0 = 160;
         } else {
-          // 2063: bra.uni 	$L__BB0_398;
+          // ptx:2063  bra.uni 	$L__BB0_398;
           p2g_sv0 = 159;
         }
       }
     }
     if (p2g_sv0 == 159) {
-      // 2103: mul.wide.u32 	%rd202, %r288, -858993459;
-      // 2104: shr.u64 	%rd203, %rd202, 34;
-      // 2105: cvt.u32.u64 	%r1408, %rd203;
+      // ptx:2103  mul.wide.u32 	%rd202, %r288, -858993459;
+      // ptx:2104  shr.u64 	%rd203, %rd202, 34;
+      // ptx:2105  cvt.u32.u64 	%r1408, %rd203;
       uint64_t t118 = uint64_t((uint64_t(r288) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 2106: mul.lo.s32 	%r1409, %r1408, 5;
-      // 2107: sub.s32 	%r1410, %r288, %r1409;
-      // 2108: add.s32 	%r1576, %r1410, 125;
+      // ptx:2106  mul.lo.s32 	%r1409, %r1408, 5;
+      // ptx:2107  sub.s32 	%r1410, %r288, %r1409;
+      // ptx:2108  add.s32 	%r1576, %r1410, 125;
       r1576 = uint(int(uint(int(r288) - int(uint(int(uint(uint64_t(t118))) * 5)))) + 125);
       p2g_sv0 = 160;
     }
     if (p2g_sv0 == 160) {
-      // 2111: max.s32 	%r1411, %r1576, 0;
-      // 2112: shl.b32 	%r1412, %r1411, 7;
-      // 2113: or.b32  	%r1413, %r290, %r1577;
+      // ptx:2111  max.s32 	%r1411, %r1576, 0;
+      // ptx:2112  shl.b32 	%r1412, %r1411, 7;
+      // ptx:2113  or.b32  	%r1413, %r290, %r1577;
       uint r1413 = r290 | r1577;
-      // 2114: or.b32  	%r1577, %r1413, %r1412;
+      // ptx:2114  or.b32  	%r1577, %r1413, %r1412;
       r1577 = r1413 | (uint(max(int(r1576), 0)) << 7u);
     }
   }
-  // 2117: and.b32  	%r1420, %r1573, 65535;
-  // 2118: prmt.b32 	%r307, %r1575, %r1420, 4180;
+  // ptx:2117  and.b32  	%r1420, %r1573, 65535;
+  // ptx:2118  prmt.b32 	%r307, %r1575, %r1420, 4180;
   uint r307 = p2g_prmt(r1575, (r1573 & 65535u), 4180u, 0);
-  // 2119: @%p73 bra 	$L__BB0_427;
+  // ptx:2119  @%p73 bra 	$L__BB0_427;
   if (p73) {
-    // 2123: shl.b32 	%r1479, %r186, 6;
+    // ptx:2123  shl.b32 	%r1479, %r186, 6;
     uint r1479 = r186 << 6u;
-    // 2124: and.b32  	%r1480, %r1479, 896;
-    // 2125: add.s32 	%r1481, %r247, %r1480;
+    // ptx:2124  and.b32  	%r1480, %r1479, 896;
+    // ptx:2125  add.s32 	%r1481, %r247, %r1480;
     uint r1481 = uint(int(r247) + int(r1479 & 896u));
-    // 2126: shr.u32 	%r1482, %r1481, 16;
-    // 2127: xor.b32  	%r1483, %r1482, %r1481;
-    // 2128: mul.lo.s32 	%r1484, %r1483, 2146121005;
+    // ptx:2126  shr.u32 	%r1482, %r1481, 16;
+    // ptx:2127  xor.b32  	%r1483, %r1482, %r1481;
+    // ptx:2128  mul.lo.s32 	%r1484, %r1483, 2146121005;
     uint r1484 = uint(int((r1481 >> 16u) ^ r1481) * 2146121005);
-    // 2129: shr.u32 	%r1485, %r1484, 15;
-    // 2130: xor.b32  	%r1486, %r1485, %r1484;
-    // 2131: mul.lo.s32 	%r1487, %r1486, -2073254261;
+    // ptx:2129  shr.u32 	%r1485, %r1484, 15;
+    // ptx:2130  xor.b32  	%r1486, %r1485, %r1484;
+    // ptx:2131  mul.lo.s32 	%r1487, %r1486, -2073254261;
     uint r1487 = uint(int((r1484 >> 15u) ^ r1484) * -2073254261);
-    // 2132: shr.u32 	%r1488, %r1487, 16;
-    // 2133: xor.b32  	%r1489, %r1487, %r6;
+    // ptx:2132  shr.u32 	%r1488, %r1487, 16;
+    // ptx:2133  xor.b32  	%r1489, %r1487, %r6;
     uint r1489 = r1487 ^ r6;
-    // 2134: xor.b32  	%r1490, %r1489, %r1488;
-    // 2135: shr.u32 	%r1491, %r1489, 16;
-    // 2136: xor.b32  	%r1492, %r1490, %r1491;
-    // 2137: mul.lo.s32 	%r1493, %r1492, 2146121005;
+    // ptx:2134  xor.b32  	%r1490, %r1489, %r1488;
+    // ptx:2135  shr.u32 	%r1491, %r1489, 16;
+    // ptx:2136  xor.b32  	%r1492, %r1490, %r1491;
+    // ptx:2137  mul.lo.s32 	%r1493, %r1492, 2146121005;
     uint r1493 = uint(int((r1489 ^ (r1487 >> 16u)) ^ (r1489 >> 16u)) * 2146121005);
-    // 2138: shr.u32 	%r1494, %r1493, 15;
-    // 2139: xor.b32  	%r1495, %r1494, %r1493;
-    // 2140: mul.lo.s32 	%r1496, %r1495, -2073254261;
+    // ptx:2138  shr.u32 	%r1494, %r1493, 15;
+    // ptx:2139  xor.b32  	%r1495, %r1494, %r1493;
+    // ptx:2140  mul.lo.s32 	%r1496, %r1495, -2073254261;
     uint r1496 = uint(int((r1493 >> 15u) ^ r1493) * -2073254261);
-    // 2141: shr.u32 	%r1497, %r1496, 16;
-    // 2142: xor.b32  	%r1498, %r1497, %r1496;
+    // ptx:2141  shr.u32 	%r1497, %r1496, 16;
+    // ptx:2142  xor.b32  	%r1498, %r1497, %r1496;
     uint r1498 = (r1496 >> 16u) ^ r1496;
-    // 2143: xor.b32  	%r1499, %r1498, -1515870811;
+    // ptx:2143  xor.b32  	%r1499, %r1498, -1515870811;
     uint r1499 = r1498 ^ 0xA5A5A5A5u;
-    // 2144: shr.u32 	%r1500, %r1499, 16;
-    // 2145: xor.b32  	%r1501, %r1500, %r1499;
-    // 2146: mul.lo.s32 	%r1502, %r1501, 2146121005;
+    // ptx:2144  shr.u32 	%r1500, %r1499, 16;
+    // ptx:2145  xor.b32  	%r1501, %r1500, %r1499;
+    // ptx:2146  mul.lo.s32 	%r1502, %r1501, 2146121005;
     uint r1502 = uint(int((r1499 >> 16u) ^ r1499) * 2146121005);
-    // 2147: shr.u32 	%r1503, %r1502, 15;
-    // 2148: xor.b32  	%r1504, %r1503, %r1502;
-    // 2149: mul.lo.s32 	%r1505, %r1504, -2073254261;
+    // ptx:2147  shr.u32 	%r1503, %r1502, 15;
+    // ptx:2148  xor.b32  	%r1504, %r1503, %r1502;
+    // ptx:2149  mul.lo.s32 	%r1505, %r1504, -2073254261;
     uint r1505 = uint(int((r1502 >> 15u) ^ r1502) * -2073254261);
-    // 2150: shr.u32 	%r1506, %r1505, 16;
-    // 2151: xor.b32  	%r1507, %r1506, %r1505;
+    // ptx:2150  shr.u32 	%r1506, %r1505, 16;
+    // ptx:2151  xor.b32  	%r1507, %r1506, %r1505;
     uint r1507 = (r1505 >> 16u) ^ r1505;
-    // 2152: and.b32  	%r1508, %r1498, 1;
-    // 2153: shr.u32 	%r1509, %r1498, 1;
-    // 2154: and.b32  	%r1510, %r1509, 127;
-    // 2155: mul.wide.u32 	%rd218, %r1507, -858993459;
-    // 2156: shr.u64 	%rd219, %rd218, 34;
-    // 2157: cvt.u32.u64 	%r1511, %rd219;
+    // ptx:2152  and.b32  	%r1508, %r1498, 1;
+    // ptx:2153  shr.u32 	%r1509, %r1498, 1;
+    // ptx:2154  and.b32  	%r1510, %r1509, 127;
+    // ptx:2155  mul.wide.u32 	%rd218, %r1507, -858993459;
+    // ptx:2156  shr.u64 	%rd219, %rd218, 34;
+    // ptx:2157  cvt.u32.u64 	%r1511, %rd219;
     uint64_t t119 = uint64_t((uint64_t(r1507) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 2158: mul.lo.s32 	%r1512, %r1511, 5;
-    // 2159: sub.s32 	%r1513, %r1507, %r1512;
-    // 2160: shl.b32 	%r1514, %r1513, 7;
-    // 2161: add.s32 	%r1515, %r1514, 16000;
+    // ptx:2158  mul.lo.s32 	%r1512, %r1511, 5;
+    // ptx:2159  sub.s32 	%r1513, %r1507, %r1512;
+    // ptx:2160  shl.b32 	%r1514, %r1513, 7;
+    // ptx:2161  add.s32 	%r1515, %r1514, 16000;
     uint r1515 = uint(int(uint(int(r1507) - int(uint(int(uint(uint64_t(t119))) * 5))) << 7u) + 16000);
-    // 2162: bfi.b32 	%r1516, %r1508, %r1510, 15, 1;
-    // 2163: or.b32  	%r1517, %r1516, %r1515;
-    // 2164: add.s32 	%r1518, %r246, %r1479;
+    // ptx:2162  bfi.b32 	%r1516, %r1508, %r1510, 15, 1;
+    // ptx:2163  or.b32  	%r1517, %r1516, %r1515;
+    // ptx:2164  add.s32 	%r1518, %r246, %r1479;
     uint r1518 = uint(int(r246) + int(r1479));
-    // 2165: shr.u32 	%r1519, %r1518, 16;
-    // 2166: xor.b32  	%r1520, %r1519, %r1518;
-    // 2167: mul.lo.s32 	%r1521, %r1520, 2146121005;
+    // ptx:2165  shr.u32 	%r1519, %r1518, 16;
+    // ptx:2166  xor.b32  	%r1520, %r1519, %r1518;
+    // ptx:2167  mul.lo.s32 	%r1521, %r1520, 2146121005;
     uint r1521 = uint(int((r1518 >> 16u) ^ r1518) * 2146121005);
-    // 2168: shr.u32 	%r1522, %r1521, 15;
-    // 2169: xor.b32  	%r1523, %r1522, %r1521;
-    // 2170: mul.lo.s32 	%r1524, %r1523, -2073254261;
+    // ptx:2168  shr.u32 	%r1522, %r1521, 15;
+    // ptx:2169  xor.b32  	%r1523, %r1522, %r1521;
+    // ptx:2170  mul.lo.s32 	%r1524, %r1523, -2073254261;
     uint r1524 = uint(int((r1521 >> 15u) ^ r1521) * -2073254261);
-    // 2171: shr.u32 	%r1525, %r1524, 16;
-    // 2172: xor.b32  	%r1526, %r1525, %r1524;
-    // 2173: and.b32  	%r1527, %r1526, 3;
-    // 2174: xor.b32  	%r1579, %r1517, %r1527;
+    // ptx:2171  shr.u32 	%r1525, %r1524, 16;
+    // ptx:2172  xor.b32  	%r1526, %r1525, %r1524;
+    // ptx:2173  and.b32  	%r1527, %r1526, 3;
+    // ptx:2174  xor.b32  	%r1579, %r1517, %r1527;
     r1579 = (p2g_bfi_32((r1498 & 1u), ((r1498 >> 1u) & 127u), 15u, 1u) | r1515) ^ (((r1524 >> 16u) ^ r1524) & 3u);
-    // 2175: bra.uni 	$L__BB0_428;
+    // ptx:2175  bra.uni 	$L__BB0_428;
   } else {
-    // 2120: bra.uni 	$L__BB0_402;
-    // 2178: shl.b32 	%r1421, %r186, 6;
-    // 2179: add.s32 	%r1422, %r247, %r1421;
+    // ptx:2120  bra.uni 	$L__BB0_402;
+    // ptx:2178  shl.b32 	%r1421, %r186, 6;
+    // ptx:2179  add.s32 	%r1422, %r247, %r1421;
     uint r1422 = uint(int(r247) + int(r186 << 6u));
-    // 2180: shr.u32 	%r1423, %r1422, 16;
-    // 2181: xor.b32  	%r1424, %r1423, %r1422;
-    // 2182: mul.lo.s32 	%r1425, %r1424, 2146121005;
+    // ptx:2180  shr.u32 	%r1423, %r1422, 16;
+    // ptx:2181  xor.b32  	%r1424, %r1423, %r1422;
+    // ptx:2182  mul.lo.s32 	%r1425, %r1424, 2146121005;
     uint r1425 = uint(int((r1422 >> 16u) ^ r1422) * 2146121005);
-    // 2183: shr.u32 	%r1426, %r1425, 15;
-    // 2184: xor.b32  	%r1427, %r1426, %r1425;
-    // 2185: mul.lo.s32 	%r1428, %r1427, -2073254261;
+    // ptx:2183  shr.u32 	%r1426, %r1425, 15;
+    // ptx:2184  xor.b32  	%r1427, %r1426, %r1425;
+    // ptx:2185  mul.lo.s32 	%r1428, %r1427, -2073254261;
     uint r1428 = uint(int((r1425 >> 15u) ^ r1425) * -2073254261);
-    // 2186: shr.u32 	%r1429, %r1428, 16;
-    // 2187: xor.b32  	%r1430, %r1428, %r6;
+    // ptx:2186  shr.u32 	%r1429, %r1428, 16;
+    // ptx:2187  xor.b32  	%r1430, %r1428, %r6;
     uint r1430 = r1428 ^ r6;
-    // 2188: xor.b32  	%r1431, %r1430, %r1429;
-    // 2189: shr.u32 	%r1432, %r1430, 16;
-    // 2190: xor.b32  	%r1433, %r1431, %r1432;
-    // 2191: mul.lo.s32 	%r1434, %r1433, 2146121005;
+    // ptx:2188  xor.b32  	%r1431, %r1430, %r1429;
+    // ptx:2189  shr.u32 	%r1432, %r1430, 16;
+    // ptx:2190  xor.b32  	%r1433, %r1431, %r1432;
+    // ptx:2191  mul.lo.s32 	%r1434, %r1433, 2146121005;
     uint r1434 = uint(int((r1430 ^ (r1428 >> 16u)) ^ (r1430 >> 16u)) * 2146121005);
-    // 2192: shr.u32 	%r1435, %r1434, 15;
-    // 2193: xor.b32  	%r1436, %r1435, %r1434;
-    // 2194: mul.lo.s32 	%r1437, %r1436, -2073254261;
+    // ptx:2192  shr.u32 	%r1435, %r1434, 15;
+    // ptx:2193  xor.b32  	%r1436, %r1435, %r1434;
+    // ptx:2194  mul.lo.s32 	%r1437, %r1436, -2073254261;
     uint r1437 = uint(int((r1434 >> 15u) ^ r1434) * -2073254261);
-    // 2195: shr.u32 	%r1438, %r1437, 16;
-    // 2196: xor.b32  	%r1439, %r1438, %r1437;
+    // ptx:2195  shr.u32 	%r1438, %r1437, 16;
+    // ptx:2196  xor.b32  	%r1439, %r1438, %r1437;
     uint r1439 = (r1437 >> 16u) ^ r1437;
-    // 2197: xor.b32  	%r1440, %r1439, -1515870811;
+    // ptx:2197  xor.b32  	%r1440, %r1439, -1515870811;
     uint r1440 = r1439 ^ 0xA5A5A5A5u;
-    // 2198: shr.u32 	%r1441, %r1440, 16;
-    // 2199: xor.b32  	%r1442, %r1441, %r1440;
-    // 2200: mul.lo.s32 	%r1443, %r1442, 2146121005;
+    // ptx:2198  shr.u32 	%r1441, %r1440, 16;
+    // ptx:2199  xor.b32  	%r1442, %r1441, %r1440;
+    // ptx:2200  mul.lo.s32 	%r1443, %r1442, 2146121005;
     uint r1443 = uint(int((r1440 >> 16u) ^ r1440) * 2146121005);
-    // 2201: shr.u32 	%r1444, %r1443, 15;
-    // 2202: xor.b32  	%r1445, %r1444, %r1443;
-    // 2203: mul.lo.s32 	%r1446, %r1445, -2073254261;
+    // ptx:2201  shr.u32 	%r1444, %r1443, 15;
+    // ptx:2202  xor.b32  	%r1445, %r1444, %r1443;
+    // ptx:2203  mul.lo.s32 	%r1446, %r1445, -2073254261;
     uint r1446 = uint(int((r1443 >> 15u) ^ r1443) * -2073254261);
-    // 2204: shr.u32 	%r1447, %r1446, 16;
-    // 2205: xor.b32  	%r308, %r1447, %r1446;
+    // ptx:2204  shr.u32 	%r1447, %r1446, 16;
+    // ptx:2205  xor.b32  	%r308, %r1447, %r1446;
     uint r308 = (r1446 >> 16u) ^ r1446;
-    // 2206: shl.b32 	%r1448, %r1439, 15;
-    // 2207: and.b32  	%r1579, %r1448, 32768;
+    // ptx:2206  shl.b32 	%r1448, %r1439, 15;
+    // ptx:2207  and.b32  	%r1579, %r1448, 32768;
     r1579 = (r1439 << 15u) & 32768u;
-    // 2208: shr.u32 	%r1449, %r1439, 1;
-    // 2209: and.b32  	%r310, %r1449, 127;
+    // ptx:2208  shr.u32 	%r1449, %r1439, 1;
+    // ptx:2209  and.b32  	%r310, %r1449, 127;
     uint r310 = (r1439 >> 1u) & 127u;
-    // 2210: @%p19 bra 	$L__BB0_406;
+    // ptx:2210  @%p19 bra 	$L__BB0_406;
     if (p19) {
-      // 2214: setp.eq.s16 	%p240, %rs4, 2;
-      // 2215: @%p240 bra 	$L__BB0_423;
+      // ptx:2214  setp.eq.s16 	%p240, %rs4, 2;
+      // ptx:2215  @%p240 bra 	$L__BB0_423;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 2248: and.b32  	%r1579, %r308, 65535;
+        // ptx:2248  and.b32  	%r1579, %r308, 65535;
         r1579 = r308 & 65535u;
-        // 2249: bra.uni 	$L__BB0_428;
+        // ptx:2249  bra.uni 	$L__BB0_428;
         p2g_sv0 = 172;
       } else {
-        // 2217: setp.eq.s16 	%p241, %rs4, 3;
-        // 2218: @%p241 bra 	$L__BB0_410;
+        // ptx:2217  setp.eq.s16 	%p241, %rs4, 3;
+        // ptx:2218  @%p241 bra 	$L__BB0_410;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 2252: mul.wide.u32 	%rd208, %r308, -858993459;
-          // 2253: shr.u64 	%rd209, %rd208, 34;
-          // 2254: cvt.u32.u64 	%r1453, %rd209;
+          // ptx:2252  mul.wide.u32 	%rd208, %r308, -858993459;
+          // ptx:2253  shr.u64 	%rd209, %rd208, 34;
+          // ptx:2254  cvt.u32.u64 	%r1453, %rd209;
           uint64_t t120 = uint64_t((uint64_t(r308) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 2255: mul.lo.s32 	%r1454, %r1453, 5;
-          // 2256: sub.s32 	%r312, %r308, %r1454;
+          // ptx:2255  mul.lo.s32 	%r1454, %r1453, 5;
+          // ptx:2256  sub.s32 	%r312, %r308, %r1454;
           uint r312 = uint(int(r308) - int(uint(int(uint(uint64_t(t120))) * 5)));
-          // 2257: setp.eq.s32 	%p245, %r312, 0;
-          // 2258: @%p245 bra 	$L__BB0_412;
+          // ptx:2257  setp.eq.s32 	%p245, %r312, 0;
+          // ptx:2258  @%p245 bra 	$L__BB0_412;
           if (int(r312) == 0) {
-            // 2688: shr.u32 	%r1455, %r308, 8;
+            // ptx:2688  shr.u32 	%r1455, %r308, 8;
             uint r1455 = r308 >> 8u;
-            // 2689: mul.wide.u32 	%rd210, %r1455, -1431655765;
-            // 2690: shr.u64 	%rd211, %rd210, 34;
-            // 2691: cvt.u32.u64 	%r1456, %rd211;
+            // ptx:2689  mul.wide.u32 	%rd210, %r1455, -1431655765;
+            // ptx:2690  shr.u64 	%rd211, %rd210, 34;
+            // ptx:2691  cvt.u32.u64 	%r1456, %rd211;
             uint64_t t121 = uint64_t((uint64_t(r1455) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2692: mul.lo.s32 	%r1457, %r1456, 6;
-            // 2693: sub.s32 	%r1458, %r1455, %r1457;
-            // 2694: cvt.u16.u32 	%rs33, %r1458;
+            // ptx:2692  mul.lo.s32 	%r1457, %r1456, 6;
+            // ptx:2693  sub.s32 	%r1458, %r1455, %r1457;
+            // ptx:2694  cvt.u16.u32 	%rs33, %r1458;
             uint64_t t122 = uint64_t(uint(int(r1455) - int(uint(int(uint(uint64_t(t121))) * 6))));
             uint rs33 = (uint(uint64_t(t122)) & 65535u);
-            // 2695: setp.gt.s16 	%p246, %rs33, 1;
-            // 2696: @%p246 bra 	$L__BB0_416;
+            // ptx:2695  setp.gt.s16 	%p246, %rs33, 1;
+            // ptx:2696  @%p246 bra 	$L__BB0_416;
             if ((bitfieldExtract(int(rs33), 0, 16)) > 1) {
-              // 2700: setp.eq.s16 	%p247, %rs33, 2;
-              // 2701: @%p247 bra 	$L__BB0_421;
+              // ptx:2700  setp.eq.s16 	%p247, %rs33, 2;
+              // ptx:2701  @%p247 bra 	$L__BB0_421;
               if ((bitfieldExtract(int(rs33), 0, 16)) == 2) {
-                // 3124: shr.u32 	%r1460, %r308, 12;
-                // 3125: and.b32  	%r1461, %r1460, 1;
-                // 3126: or.b32  	%r1462, %r1579, %r1461;
+                // ptx:3124  shr.u32 	%r1460, %r308, 12;
+                // ptx:3125  and.b32  	%r1461, %r1460, 1;
+                // ptx:3126  or.b32  	%r1462, %r1579, %r1461;
                 uint r1462 = r1579 | ((r308 >> 12u) & 1u);
-                // 3127: or.b32  	%r1579, %r1462, 32704;
+                // ptx:3127  or.b32  	%r1579, %r1462, 32704;
                 r1579 = r1462 | 32704u;
-                // 3128: bra.uni 	$L__BB0_428;
+                // ptx:3128  bra.uni 	$L__BB0_428;
                 p2g_sv0 = 172;
               } else {
-                // 2703: setp.eq.s16 	%p248, %rs33, 3;
-                // 2704: @%p248 bra 	$L__BB0_420;
+                // ptx:2703  setp.eq.s16 	%p248, %rs33, 3;
+                // ptx:2704  @%p248 bra 	$L__BB0_420;
                 if ((bitfieldExtract(int(rs33), 0, 16)) == 3) {
-                  // 3131: setp.eq.s32 	%p252, %r310, 0;
-                  // 3132: selp.b32 	%r1459, 1, %r310, %p252;
-                  // 3133: or.b32  	%r1579, %r1459, %r1579;
+                  // ptx:3131  setp.eq.s32 	%p252, %r310, 0;
+                  // ptx:3132  selp.b32 	%r1459, 1, %r310, %p252;
+                  // ptx:3133  or.b32  	%r1579, %r1459, %r1579;
                   r1579 = ((int(r310) == 0) ? 1u : r310) | r1579;
-                  // 3134: bra.uni 	$L__BB0_428;
+                  // ptx:3134  bra.uni 	$L__BB0_428;
                   p2g_sv0 = 172;
                 } else {
-                  // 2706: setp.ne.s16 	%p249, %rs33, 4;
-                  // 2707: @%p249 bra 	$L__BB0_422;
+                  // ptx:2706  setp.ne.s16 	%p249, %rs33, 4;
+                  // ptx:2707  @%p249 bra 	$L__BB0_422;
                   if ((bitfieldExtract(int(rs33), 0, 16)) != 4) {
                     p2g_sv0 = 284;
                   } else {
-                    // 2709: or.b32  	%r1579, %r1579, 32639;
+                    // ptx:2709  or.b32  	%r1579, %r1579, 32639;
                     r1579 = r1579 | 32639u;
-                    // 2710: bra.uni 	$L__BB0_428;
+                    // ptx:2710  bra.uni 	$L__BB0_428;
                     p2g_sv0 = 172;
                   }
                 }
               }
             } else {
-              // 2697: bra.uni 	$L__BB0_413;
-              // 2897: setp.eq.s16 	%p250, %rs33, 0;
-              // 2898: @%p250 bra 	$L__BB0_428;
+              // ptx:2697  bra.uni 	$L__BB0_413;
+              // ptx:2897  setp.eq.s16 	%p250, %rs33, 0;
+              // ptx:2898  @%p250 bra 	$L__BB0_428;
               if ((bitfieldExtract(int(rs33), 0, 16)) == 0) {
                 p2g_sv0 = 172;
               } else {
-                // 2900: setp.eq.s16 	%p251, %rs33, 1;
-                // 2901: @%p251 bra 	$L__BB0_415;
+                // ptx:2900  setp.eq.s16 	%p251, %rs33, 1;
+                // ptx:2901  @%p251 bra 	$L__BB0_415;
                 if ((bitfieldExtract(int(rs33), 0, 16)) == 1) {
-                  // 2905: or.b32  	%r1579, %r1579, 32640;
+                  // ptx:2905  or.b32  	%r1579, %r1579, 32640;
                   r1579 = r1579 | 32640u;
-                  // 2906: bra.uni 	$L__BB0_428;
+                  // ptx:2906  bra.uni 	$L__BB0_428;
                   p2g_sv0 = 172;
                 } else {
-                  // 2902: bra.uni 	$L__BB0_422;
+                  // ptx:2902  bra.uni 	$L__BB0_422;
                   p2g_sv0 = 284;
                 }
               }
             }
             if (p2g_sv0 == 284) {
-              // 3192: or.b32  	%r1463, %r1579, %r310;
+              // ptx:3192  or.b32  	%r1463, %r1579, %r310;
               uint r1463 = r1579 | r310;
-              // 3193: or.b32  	%r1579, %r1463, 128;
+              // ptx:3193  or.b32  	%r1579, %r1463, 128;
               r1579 = r1463 | 128u;
-              // 3194: bra.uni 	$L__BB0_428;
+              // ptx:3194  bra.uni 	$L__BB0_428;
               p2g_sv0 = 172;
             }
           } else {
-            // 2260: add.s32 	%r1578, %r312, 125;
+            // ptx:2260  add.s32 	%r1578, %r312, 125;
             r1578 = uint(int(r312) + 125);
-            // 2261: bra.uni 	$L__BB0_426;
+            // ptx:2261  bra.uni 	$L__BB0_426;
             p2g_sv0 = 171;
           }
         } else {
-          // 2220: setp.ne.s16 	%p242, %rs4, 5;
-          // 2221: @%p242 bra 	$L__BB0_425;
+          // ptx:2220  setp.ne.s16 	%p242, %rs4, 5;
+          // ptx:2221  @%p242 bra 	$L__BB0_425;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 170;
           } else {
-            // 2223: mul.wide.u32 	%rd206, %r308, -858993459;
-            // 2224: shr.u64 	%rd207, %rd206, 34;
-            // 2225: cvt.u32.u64 	%r1450, %rd207;
+            // ptx:2223  mul.wide.u32 	%rd206, %r308, -858993459;
+            // ptx:2224  shr.u64 	%rd207, %rd206, 34;
+            // ptx:2225  cvt.u32.u64 	%r1450, %rd207;
             uint64_t t123 = uint64_t((uint64_t(r308) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 2226: mul.lo.s32 	%r1451, %r1450, 5;
-            // 2227: sub.s32 	%r1452, %r308, %r1451;
-            // 2228: add.s32 	%r1578, %r1452, 125;
+            // ptx:2226  mul.lo.s32 	%r1451, %r1450, 5;
+            // ptx:2227  sub.s32 	%r1452, %r308, %r1451;
+            // ptx:2228  add.s32 	%r1578, %r1452, 125;
             r1578 = uint(int(uint(int(r308) - int(uint(int(uint(uint64_t(t123))) * 5)))) + 125);
-            // 2229: bra.uni 	$L__BB0_426;
+            // ptx:2229  bra.uni 	$L__BB0_426;
             p2g_sv0 = 171;
           }
         }
       }
     } else {
-      // 2211: bra.uni 	$L__BB0_403;
-      // 2232: setp.eq.s16 	%p243, %rs4, 0;
-      // 2233: @%p243 bra 	$L__BB0_424;
+      // ptx:2211  bra.uni 	$L__BB0_403;
+      // ptx:2232  setp.eq.s16 	%p243, %rs4, 0;
+      // ptx:2233  @%p243 bra 	$L__BB0_424;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 2264: mul.wide.u32 	%rd214, %r308, 613566757;
-        // 2265: shr.u64 	%rd215, %rd214, 32;
-        // 2266: cvt.u32.u64 	%r1466, %rd215;
+        // ptx:2264  mul.wide.u32 	%rd214, %r308, 613566757;
+        // ptx:2265  shr.u64 	%rd215, %rd214, 32;
+        // ptx:2266  cvt.u32.u64 	%r1466, %rd215;
         uint64_t t124 = uint64_t((uint64_t(r308) * uint64_t(0x24924925u)) >> 32u);
         uint r1466 = uint(uint64_t(t124));
-        // 2267: sub.s32 	%r1467, %r308, %r1466;
-        // 2268: shr.u32 	%r1468, %r1467, 1;
-        // 2269: add.s32 	%r1469, %r1468, %r1466;
-        // 2270: shr.u32 	%r1470, %r1469, 2;
-        // 2271: mul.lo.s32 	%r1471, %r1470, 7;
+        // ptx:2267  sub.s32 	%r1467, %r308, %r1466;
+        // ptx:2268  shr.u32 	%r1468, %r1467, 1;
+        // ptx:2269  add.s32 	%r1469, %r1468, %r1466;
+        // ptx:2270  shr.u32 	%r1470, %r1469, 2;
+        // ptx:2271  mul.lo.s32 	%r1471, %r1470, 7;
         uint r1471 = uint(int(uint(int(uint(int(r308) - int(r1466)) >> 1u) + int(r1466)) >> 2u) * 7);
-        // 2272: sub.s32 	%r1472, %r308, %r1471;
-        // 2273: add.s32 	%r1578, %r1472, 124;
+        // ptx:2272  sub.s32 	%r1472, %r308, %r1471;
+        // ptx:2273  add.s32 	%r1578, %r1472, 124;
         r1578 = uint(int(uint(int(r308) - int(r1471))) + 124);
-        // 2274: bra.uni 	$L__BB0_426;
+        // ptx:2274  bra.uni 	$L__BB0_426;
         p2g_sv0 = 171;
       } else {
-        // 2235: setp.eq.s16 	%p244, %rs4, 1;
-        // 2236: @%p244 bra 	$L__BB0_405;
+        // ptx:2235  setp.eq.s16 	%p244, %rs4, 1;
+        // ptx:2236  @%p244 bra 	$L__BB0_405;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 2240: mul.wide.u32 	%rd212, %r308, -2139062143;
-          // 2241: shr.u64 	%rd213, %rd212, 39;
-          // 2242: cvt.u32.u64 	%r1464, %rd213;
+          // ptx:2240  mul.wide.u32 	%rd212, %r308, -2139062143;
+          // ptx:2241  shr.u64 	%rd213, %rd212, 39;
+          // ptx:2242  cvt.u32.u64 	%r1464, %rd213;
           uint64_t t125 = uint64_t((uint64_t(r308) * uint64_t(0x80808081u)) >> 39u);
-          // 2243: mul.lo.s32 	%r1465, %r1464, 255;
-          // 2244: sub.s32 	%r1578, %r308, %r1465;
+          // ptx:2243  mul.lo.s32 	%r1465, %r1464, 255;
+          // ptx:2244  sub.s32 	%r1578, %r308, %r1465;
           r1578 = uint(int(r308) - int(uint(int(uint(uint64_t(t125))) * 255)));
-          // 2245: bra.uni 	$L__BB0_426;
+          // ptx:2245  bra.uni 	$L__BB0_426;
           p2g_sv0 = 171;
         } else {
-          // 2237: bra.uni 	$L__BB0_425;
+          // ptx:2237  bra.uni 	$L__BB0_425;
           p2g_sv0 = 170;
         }
       }
     }
     if (p2g_sv0 == 170) {
-      // 2277: mul.wide.u32 	%rd216, %r308, -858993459;
-      // 2278: shr.u64 	%rd217, %rd216, 34;
-      // 2279: cvt.u32.u64 	%r1473, %rd217;
+      // ptx:2277  mul.wide.u32 	%rd216, %r308, -858993459;
+      // ptx:2278  shr.u64 	%rd217, %rd216, 34;
+      // ptx:2279  cvt.u32.u64 	%r1473, %rd217;
       uint64_t t126 = uint64_t((uint64_t(r308) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 2280: mul.lo.s32 	%r1474, %r1473, 5;
-      // 2281: sub.s32 	%r1475, %r308, %r1474;
-      // 2282: add.s32 	%r1578, %r1475, 125;
+      // ptx:2280  mul.lo.s32 	%r1474, %r1473, 5;
+      // ptx:2281  sub.s32 	%r1475, %r308, %r1474;
+      // ptx:2282  add.s32 	%r1578, %r1475, 125;
       r1578 = uint(int(uint(int(r308) - int(uint(int(uint(uint64_t(t126))) * 5)))) + 125);
       p2g_sv0 = 171;
     }
     if (p2g_sv0 == 171) {
-      // 2285: max.s32 	%r1476, %r1578, 0;
-      // 2286: shl.b32 	%r1477, %r1476, 7;
-      // 2287: or.b32  	%r1478, %r310, %r1579;
+      // ptx:2285  max.s32 	%r1476, %r1578, 0;
+      // ptx:2286  shl.b32 	%r1477, %r1476, 7;
+      // ptx:2287  or.b32  	%r1478, %r310, %r1579;
       uint r1478 = r310 | r1579;
-      // 2288: or.b32  	%r1579, %r1478, %r1477;
+      // ptx:2288  or.b32  	%r1579, %r1478, %r1477;
       r1579 = r1478 | (uint(max(int(r1578), 0)) << 7u);
     }
   }
-  // 2291: cvta.to.global.u64 	%rd220, %rd1;
+  // ptx:2291  cvta.to.global.u64 	%rd220, %rd1;
   uint64_t rd220 = rd1;
-  // 2292: and.b32  	%r1542, %r1577, 65535;
-  // 2293: prmt.b32 	%r1537, %r1579, %r1542, 4180;
-  // 2295: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%r1528,%r1529,%r1530,%r1531}, {%r147,%r187,%r226,%r268}, {%r307,%r1537}, {%r1549,%r1551,%r1553,%r1555};
+  // ptx:2292  and.b32  	%r1542, %r1577, 65535;
+  // ptx:2293  prmt.b32 	%r1537, %r1579, %r1542, 4180;
+  // ptx:2295  mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%r1528,%r1529,%r1530,%r1531}, {%r147,%r187,%r226,%r268}, {%r307,%r1537}, {%r1549,%r1551,%r1553,%r1555};
   uint t127 = r1549;
   uint t128 = r1551;
   uint t129 = r1553;
@@ -4440,26 +4440,26 @@ void main() {
   uint r1529 = t132;
   uint r1530 = t133;
   uint r1531 = t134;
-  // 2297: shl.b32 	%r1543, %r1, 7;
-  // 2298: or.b32  	%r1544, %r1543, %r5;
-  // 2299: shl.b32 	%r1545, %r2, 3;
-  // 2300: or.b32  	%r1546, %r1544, %r1545;
+  // ptx:2297  shl.b32 	%r1543, %r1, 7;
+  // ptx:2298  or.b32  	%r1544, %r1543, %r5;
+  // ptx:2299  shl.b32 	%r1545, %r2, 3;
+  // ptx:2300  or.b32  	%r1546, %r1544, %r1545;
   uint r1546 = ((r1 << 7u) | r5) | (r2 << 3u);
-  // 2301: mul.wide.u32 	%rd221, %r1546, 4;
-  // 2302: add.s64 	%rd222, %rd220, %rd221;
+  // ptx:2301  mul.wide.u32 	%rd221, %r1546, 4;
+  // ptx:2302  add.s64 	%rd222, %rd220, %rd221;
   uint64_t rd222 = uint64_t(int64_t(rd220) + int64_t(uint64_t(r1546) * uint64_t(4u)));
-  // 2303: st.global.u32 	[%rd222], %r1528;
+  // ptx:2303  st.global.u32 	[%rd222], %r1528;
   P2GU32(rd222).v = r1528;
-  // 2304: st.global.u32 	[%rd222+4], %r1529;
+  // ptx:2304  st.global.u32 	[%rd222+4], %r1529;
   P2GU32((rd222 + 4ul)).v = r1529;
-  // 2305: or.b32  	%r1547, %r1546, 64;
-  // 2306: mul.wide.u32 	%rd223, %r1547, 4;
-  // 2307: add.s64 	%rd224, %rd220, %rd223;
+  // ptx:2305  or.b32  	%r1547, %r1546, 64;
+  // ptx:2306  mul.wide.u32 	%rd223, %r1547, 4;
+  // ptx:2307  add.s64 	%rd224, %rd220, %rd223;
   uint64_t rd224 = uint64_t(int64_t(rd220) + int64_t(uint64_t(r1546 | 64u) * uint64_t(4u)));
-  // 2308: st.global.u32 	[%rd224], %r1530;
+  // ptx:2308  st.global.u32 	[%rd224], %r1530;
   P2GU32(rd224).v = r1530;
-  // 2309: st.global.u32 	[%rd224+4], %r1531;
+  // ptx:2309  st.global.u32 	[%rd224+4], %r1531;
   P2GU32((rd224 + 4ul)).v = r1531;
-  // 2310: ret;
+  // ptx:2310  ret;
   return;
 }

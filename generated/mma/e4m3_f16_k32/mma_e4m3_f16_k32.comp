@@ -250,220 +250,220 @@ void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // mma_e4m3_f16_k32_param_0
   int p2g_sv0 = 0;
-  // 28: mov.u64 	%SPL, __local_depot0;
+  // ptx:28  mov.u64 	%SPL, __local_depot0;
   uint64_t SPL = uint64_t(0ul);
-  // 29: ld.param.u64 	%rd6, [mma_e4m3_f16_k32_param_0];
+  // ptx:29  ld.param.u64 	%rd6, [mma_e4m3_f16_k32_param_0];
   uint64_t rd6 = p0_u64;
-  // 30: mov.u32 	%r255, %ntid.x;
-  // 31: mov.u32 	%r256, %ctaid.x;
-  // 32: mov.u32 	%r257, %tid.x;
+  // ptx:30  mov.u32 	%r255, %ntid.x;
+  // ptx:31  mov.u32 	%r256, %ctaid.x;
+  // ptx:32  mov.u32 	%r257, %tid.x;
   uint r257 = gl_LocalInvocationID.x;
-  // 33: mad.lo.s32 	%r258, %r256, %r255, %r257;
-  // 34: shr.u32 	%r1, %r258, 5;
+  // ptx:33  mad.lo.s32 	%r258, %r256, %r255, %r257;
+  // ptx:34  shr.u32 	%r1, %r258, 5;
   uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r257)) >> 5u;
-  // 35: and.b32  	%r259, %r257, 31;
-  // 36: shr.u32 	%r2, %r259, 2;
+  // ptx:35  and.b32  	%r259, %r257, 31;
+  // ptx:36  shr.u32 	%r2, %r259, 2;
   uint r2 = (r257 & 31u) >> 2u;
-  // 37: and.b32  	%r3, %r257, 3;
+  // ptx:37  and.b32  	%r3, %r257, 3;
   uint r3 = r257 & 3u;
-  // 38: mul.wide.u32 	%rd7, %r1, -1431655765;
-  // 39: shr.u64 	%rd8, %rd7, 34;
-  // 40: cvt.u32.u64 	%r260, %rd8;
+  // ptx:38  mul.wide.u32 	%rd7, %r1, -1431655765;
+  // ptx:39  shr.u64 	%rd8, %rd7, 34;
+  // ptx:40  cvt.u32.u64 	%r260, %rd8;
   uint64_t t1 = uint64_t((uint64_t(r1) * uint64_t(0xAAAAAAABu)) >> 34u);
-  // 41: mul.lo.s32 	%r261, %r260, 6;
-  // 42: sub.s32 	%r4, %r1, %r261;
+  // ptx:41  mul.lo.s32 	%r261, %r260, 6;
+  // ptx:42  sub.s32 	%r4, %r1, %r261;
   uint r4 = uint(int(r1) - int(uint(int(uint(uint64_t(t1))) * 6)));
-  // 43: shl.b32 	%r262, %r257, 1;
-  // 44: and.b32  	%r5, %r262, 6;
+  // ptx:43  shl.b32 	%r262, %r257, 1;
+  // ptx:44  and.b32  	%r5, %r262, 6;
   uint r5 = (r257 << 1u) & 6u;
-  // 45: mul.lo.s32 	%r6, %r1, -1640531527;
+  // ptx:45  mul.lo.s32 	%r6, %r1, -1640531527;
   uint r6 = uint(int(r1) * -1640531527);
-  // 46: shl.b32 	%r7, %r2, 6;
+  // ptx:46  shl.b32 	%r7, %r2, 6;
   uint r7 = r2 << 6u;
-  // 47: or.b32  	%r263, %r5, %r7;
-  // 48: cvt.u16.u32 	%rs1, %r4;
+  // ptx:47  or.b32  	%r263, %r5, %r7;
+  // ptx:48  cvt.u16.u32 	%rs1, %r4;
   uint64_t t2 = uint64_t(r4);
   uint rs1 = (uint(uint64_t(t2)) & 65535u);
-  // 49: add.s32 	%r8, %r263, 5377319;
+  // ptx:49  add.s32 	%r8, %r263, 5377319;
   uint r8 = uint(int(r5 | r7) + 5377319);
-  // 50: xor.b32  	%r264, %r8, 82;
-  // 51: mul.lo.s32 	%r265, %r264, 2146121005;
+  // ptx:50  xor.b32  	%r264, %r8, 82;
+  // ptx:51  mul.lo.s32 	%r265, %r264, 2146121005;
   uint r265 = uint(int(r8 ^ 82u) * 2146121005);
-  // 52: shr.u32 	%r266, %r265, 15;
-  // 53: xor.b32  	%r267, %r266, %r265;
-  // 54: mul.lo.s32 	%r268, %r267, -2073254261;
+  // ptx:52  shr.u32 	%r266, %r265, 15;
+  // ptx:53  xor.b32  	%r267, %r266, %r265;
+  // ptx:54  mul.lo.s32 	%r268, %r267, -2073254261;
   uint r268 = uint(int((r265 >> 15u) ^ r265) * -2073254261);
-  // 55: shr.u32 	%r269, %r268, 16;
-  // 56: xor.b32  	%r270, %r268, %r6;
+  // ptx:55  shr.u32 	%r269, %r268, 16;
+  // ptx:56  xor.b32  	%r270, %r268, %r6;
   uint r270 = r268 ^ r6;
-  // 57: xor.b32  	%r271, %r270, %r269;
-  // 58: shr.u32 	%r272, %r270, 16;
-  // 59: xor.b32  	%r273, %r271, %r272;
-  // 60: mul.lo.s32 	%r274, %r273, 2146121005;
+  // ptx:57  xor.b32  	%r271, %r270, %r269;
+  // ptx:58  shr.u32 	%r272, %r270, 16;
+  // ptx:59  xor.b32  	%r273, %r271, %r272;
+  // ptx:60  mul.lo.s32 	%r274, %r273, 2146121005;
   uint r274 = uint(int((r270 ^ (r268 >> 16u)) ^ (r270 >> 16u)) * 2146121005);
-  // 61: shr.u32 	%r275, %r274, 15;
-  // 62: xor.b32  	%r276, %r275, %r274;
-  // 63: mul.lo.s32 	%r277, %r276, -2073254261;
+  // ptx:61  shr.u32 	%r275, %r274, 15;
+  // ptx:62  xor.b32  	%r276, %r275, %r274;
+  // ptx:63  mul.lo.s32 	%r277, %r276, -2073254261;
   uint r277 = uint(int((r274 >> 15u) ^ r274) * -2073254261);
-  // 64: shr.u32 	%r278, %r277, 16;
-  // 65: xor.b32  	%r279, %r278, %r277;
+  // ptx:64  shr.u32 	%r278, %r277, 16;
+  // ptx:65  xor.b32  	%r279, %r278, %r277;
   uint r279 = (r277 >> 16u) ^ r277;
-  // 66: xor.b32  	%r280, %r279, -1515870811;
+  // ptx:66  xor.b32  	%r280, %r279, -1515870811;
   uint r280 = r279 ^ 0xA5A5A5A5u;
-  // 67: shr.u32 	%r281, %r280, 16;
-  // 68: xor.b32  	%r282, %r281, %r280;
-  // 69: mul.lo.s32 	%r283, %r282, 2146121005;
+  // ptx:67  shr.u32 	%r281, %r280, 16;
+  // ptx:68  xor.b32  	%r282, %r281, %r280;
+  // ptx:69  mul.lo.s32 	%r283, %r282, 2146121005;
   uint r283 = uint(int((r280 >> 16u) ^ r280) * 2146121005);
-  // 70: shr.u32 	%r284, %r283, 15;
-  // 71: xor.b32  	%r285, %r284, %r283;
-  // 72: mul.lo.s32 	%r286, %r285, -2073254261;
+  // ptx:70  shr.u32 	%r284, %r283, 15;
+  // ptx:71  xor.b32  	%r285, %r284, %r283;
+  // ptx:72  mul.lo.s32 	%r286, %r285, -2073254261;
   uint r286 = uint(int((r283 >> 15u) ^ r283) * -2073254261);
-  // 73: shr.u32 	%r287, %r286, 16;
-  // 74: xor.b32  	%r9, %r287, %r286;
+  // ptx:73  shr.u32 	%r287, %r286, 16;
+  // ptx:74  xor.b32  	%r9, %r287, %r286;
   uint r9 = (r286 >> 16u) ^ r286;
-  // 75: shl.b32 	%r288, %r279, 15;
-  // 76: and.b32  	%r1224, %r288, 32768;
+  // ptx:75  shl.b32 	%r288, %r279, 15;
+  // ptx:76  and.b32  	%r1224, %r288, 32768;
   uint r1224 = (r279 << 15u) & 32768u;
-  // 77: shr.u32 	%r289, %r279, 1;
-  // 78: and.b32  	%r11, %r289, 1023;
+  // ptx:77  shr.u32 	%r289, %r279, 1;
+  // ptx:78  and.b32  	%r11, %r289, 1023;
   uint r11 = (r279 >> 1u) & 1023u;
-  // 79: setp.gt.s16 	%p1, %rs1, 1;
-  // 80: @%p1 bra 	$L__BB0_4;
+  // ptx:79  setp.gt.s16 	%p1, %rs1, 1;
+  // ptx:80  @%p1 bra 	$L__BB0_4;
   if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
-    // 84: setp.eq.s16 	%p2, %rs1, 2;
-    // 85: @%p2 bra 	$L__BB0_23;
+    // ptx:84  setp.eq.s16 	%p2, %rs1, 2;
+    // ptx:85  @%p2 bra 	$L__BB0_23;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
-      // 133: and.b32  	%r1224, %r9, 65535;
+      // ptx:133  and.b32  	%r1224, %r9, 65535;
       r1224 = r9 & 65535u;
-      // 134: bra.uni 	$L__BB0_27;
+      // ptx:134  bra.uni 	$L__BB0_27;
       p2g_sv0 = 11;
     } else {
-      // 87: setp.eq.s16 	%p3, %rs1, 3;
-      // 88: @%p3 bra 	$L__BB0_10;
+      // ptx:87  setp.eq.s16 	%p3, %rs1, 3;
+      // ptx:88  @%p3 bra 	$L__BB0_10;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
-        // 137: mul.wide.u32 	%rd11, %r9, -858993459;
-        // 138: shr.u64 	%rd12, %rd11, 34;
-        // 139: cvt.u32.u64 	%r295, %rd12;
+        // ptx:137  mul.wide.u32 	%rd11, %r9, -858993459;
+        // ptx:138  shr.u64 	%rd12, %rd11, 34;
+        // ptx:139  cvt.u32.u64 	%r295, %rd12;
         uint64_t t3 = uint64_t((uint64_t(r9) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 140: mul.lo.s32 	%r296, %r295, 5;
-        // 141: sub.s32 	%r15, %r9, %r296;
+        // ptx:140  mul.lo.s32 	%r296, %r295, 5;
+        // ptx:141  sub.s32 	%r15, %r9, %r296;
         uint r15 = uint(int(r9) - int(uint(int(uint(uint64_t(t3))) * 5)));
-        // 142: setp.eq.s32 	%p11, %r15, 0;
-        // 143: @%p11 bra 	$L__BB0_12;
+        // ptx:142  setp.eq.s32 	%p11, %r15, 0;
+        // ptx:143  @%p11 bra 	$L__BB0_12;
         if (int(r15) == 0) {
-          // 2280: shr.u32 	%r297, %r9, 8;
+          // ptx:2280  shr.u32 	%r297, %r9, 8;
           uint r297 = r9 >> 8u;
-          // 2281: mul.wide.u32 	%rd13, %r297, -1431655765;
-          // 2282: shr.u64 	%rd14, %rd13, 34;
-          // 2283: cvt.u32.u64 	%r298, %rd14;
+          // ptx:2281  mul.wide.u32 	%rd13, %r297, -1431655765;
+          // ptx:2282  shr.u64 	%rd14, %rd13, 34;
+          // ptx:2283  cvt.u32.u64 	%r298, %rd14;
           uint64_t t4 = uint64_t((uint64_t(r297) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 2284: mul.lo.s32 	%r299, %r298, 6;
-          // 2285: sub.s32 	%r300, %r297, %r299;
-          // 2286: cvt.u16.u32 	%rs3, %r300;
+          // ptx:2284  mul.lo.s32 	%r299, %r298, 6;
+          // ptx:2285  sub.s32 	%r300, %r297, %r299;
+          // ptx:2286  cvt.u16.u32 	%rs3, %r300;
           uint64_t t5 = uint64_t(uint(int(r297) - int(uint(int(uint(uint64_t(t4))) * 6))));
           uint rs3 = (uint(uint64_t(t5)) & 65535u);
-          // 2287: setp.gt.s16 	%p12, %rs3, 1;
-          // 2288: @%p12 bra 	$L__BB0_16;
+          // ptx:2287  setp.gt.s16 	%p12, %rs3, 1;
+          // ptx:2288  @%p12 bra 	$L__BB0_16;
           if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
-            // 2292: setp.eq.s16 	%p13, %rs3, 2;
-            // 2293: @%p13 bra 	$L__BB0_21;
+            // ptx:2292  setp.eq.s16 	%p13, %rs3, 2;
+            // ptx:2293  @%p13 bra 	$L__BB0_21;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
-              // 2428: shr.u32 	%r302, %r9, 12;
-              // 2429: and.b32  	%r303, %r302, 1;
-              // 2430: or.b32  	%r304, %r1224, %r303;
+              // ptx:2428  shr.u32 	%r302, %r9, 12;
+              // ptx:2429  and.b32  	%r303, %r302, 1;
+              // ptx:2430  or.b32  	%r304, %r1224, %r303;
               uint r304 = r1224 | ((r9 >> 12u) & 1u);
-              // 2431: or.b32  	%r1224, %r304, 32256;
+              // ptx:2431  or.b32  	%r1224, %r304, 32256;
               r1224 = r304 | 32256u;
-              // 2432: bra.uni 	$L__BB0_27;
+              // ptx:2432  bra.uni 	$L__BB0_27;
               p2g_sv0 = 11;
             } else {
-              // 2295: setp.eq.s16 	%p14, %rs3, 3;
-              // 2296: @%p14 bra 	$L__BB0_20;
+              // ptx:2295  setp.eq.s16 	%p14, %rs3, 3;
+              // ptx:2296  @%p14 bra 	$L__BB0_20;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
-                // 2435: setp.eq.s32 	%p18, %r11, 0;
-                // 2436: selp.b32 	%r301, 1, %r11, %p18;
-                // 2437: or.b32  	%r1224, %r301, %r1224;
+                // ptx:2435  setp.eq.s32 	%p18, %r11, 0;
+                // ptx:2436  selp.b32 	%r301, 1, %r11, %p18;
+                // ptx:2437  or.b32  	%r1224, %r301, %r1224;
                 r1224 = ((int(r11) == 0) ? 1u : r11) | r1224;
-                // 2438: bra.uni 	$L__BB0_27;
+                // ptx:2438  bra.uni 	$L__BB0_27;
                 p2g_sv0 = 11;
               } else {
-                // 2298: setp.ne.s16 	%p15, %rs3, 4;
-                // 2299: @%p15 bra 	$L__BB0_22;
+                // ptx:2298  setp.ne.s16 	%p15, %rs3, 4;
+                // ptx:2299  @%p15 bra 	$L__BB0_22;
                 if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 215;
                 } else {
-                  // 2301: or.b32  	%r1224, %r1224, 31743;
+                  // ptx:2301  or.b32  	%r1224, %r1224, 31743;
                   r1224 = r1224 | 31743u;
-                  // 2302: bra.uni 	$L__BB0_27;
+                  // ptx:2302  bra.uni 	$L__BB0_27;
                   p2g_sv0 = 11;
                 }
               }
             }
           } else {
-            // 2289: bra.uni 	$L__BB0_13;
-            // 2380: setp.eq.s16 	%p16, %rs3, 0;
-            // 2381: @%p16 bra 	$L__BB0_27;
+            // ptx:2289  bra.uni 	$L__BB0_13;
+            // ptx:2380  setp.eq.s16 	%p16, %rs3, 0;
+            // ptx:2381  @%p16 bra 	$L__BB0_27;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 11;
             } else {
-              // 2383: setp.eq.s16 	%p17, %rs3, 1;
-              // 2384: @%p17 bra 	$L__BB0_15;
+              // ptx:2383  setp.eq.s16 	%p17, %rs3, 1;
+              // ptx:2384  @%p17 bra 	$L__BB0_15;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
-                // 2388: or.b32  	%r1224, %r1224, 31744;
+                // ptx:2388  or.b32  	%r1224, %r1224, 31744;
                 r1224 = r1224 | 31744u;
-                // 2389: bra.uni 	$L__BB0_27;
+                // ptx:2389  bra.uni 	$L__BB0_27;
                 p2g_sv0 = 11;
               } else {
-                // 2385: bra.uni 	$L__BB0_22;
+                // ptx:2385  bra.uni 	$L__BB0_22;
                 p2g_sv0 = 215;
               }
             }
           }
           if (p2g_sv0 == 215) {
-            // 2480: or.b32  	%r305, %r1224, %r11;
+            // ptx:2480  or.b32  	%r305, %r1224, %r11;
             uint r305 = r1224 | r11;
-            // 2481: or.b32  	%r1224, %r305, 1024;
+            // ptx:2481  or.b32  	%r1224, %r305, 1024;
             r1224 = r305 | 1024u;
-            // 2482: bra.uni 	$L__BB0_27;
+            // ptx:2482  bra.uni 	$L__BB0_27;
             p2g_sv0 = 11;
           }
         } else {
-          // 145: add.s32 	%r1223, %r15, 13;
+          // ptx:145  add.s32 	%r1223, %r15, 13;
           r1223 = uint(int(r15) + 13);
-          // 146: bra.uni 	$L__BB0_26;
+          // ptx:146  bra.uni 	$L__BB0_26;
           p2g_sv0 = 10;
         }
       } else {
-        // 90: setp.ne.s16 	%p4, %rs1, 5;
-        // 91: @%p4 bra 	$L__BB0_25;
+        // ptx:90  setp.ne.s16 	%p4, %rs1, 5;
+        // ptx:91  @%p4 bra 	$L__BB0_25;
         if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 8;
         } else {
-          // 93: and.b32  	%r290, %r9, 1;
-          // 94: setp.eq.b32 	%p7, %r290, 1;
-          // 95: mov.pred 	%p8, 0;
-          // 96: xor.pred  	%p9, %p7, %p8;
-          // 97: not.pred 	%p10, %p9;
-          // 98: shr.u32 	%r291, %r9, 1;
+          // ptx:93  and.b32  	%r290, %r9, 1;
+          // ptx:94  setp.eq.b32 	%p7, %r290, 1;
+          // ptx:95  mov.pred 	%p8, 0;
+          // ptx:96  xor.pred  	%p9, %p7, %p8;
+          // ptx:97  not.pred 	%p10, %p9;
+          // ptx:98  shr.u32 	%r291, %r9, 1;
           uint r291 = r9 >> 1u;
-          // 99: mul.wide.u32 	%rd9, %r291, -858993459;
-          // 100: shr.u64 	%rd10, %rd9, 36;
-          // 101: cvt.u32.u64 	%r292, %rd10;
+          // ptx:99  mul.wide.u32 	%rd9, %r291, -858993459;
+          // ptx:100  shr.u64 	%rd10, %rd9, 36;
+          // ptx:101  cvt.u32.u64 	%r292, %rd10;
           uint64_t t6;
           t6 = uint64_t((uint64_t(r291) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 102: mul.lo.s32 	%r293, %r292, 20;
-          // 103: sub.s32 	%r12, %r291, %r293;
+          // ptx:102  mul.lo.s32 	%r293, %r292, 20;
+          // ptx:103  sub.s32 	%r12, %r291, %r293;
           uint r12 = uint(int(r291) - int(uint(int(uint(uint64_t(t6))) * 20)));
-          // 104: @%p10 bra 	$L__BB0_9;
+          // ptx:104  @%p10 bra 	$L__BB0_9;
           if (!(((r9 & 1u) == 1u) ^^ false)) {
-            // 108: mov.u32 	%r294, 7;
-            // 109: sub.s32 	%r1223, %r294, %r12;
+            // ptx:108  mov.u32 	%r294, 7;
+            // ptx:109  sub.s32 	%r1223, %r294, %r12;
             r1223 = uint(int(7u) - int(r12));
-            // 110: bra.uni 	$L__BB0_26;
+            // ptx:110  bra.uni 	$L__BB0_26;
             p2g_sv0 = 10;
           } else {
-            // 105: bra.uni 	$L__BB0_8;
-            // 171: add.s32 	%r1223, %r12, 19;
+            // ptx:105  bra.uni 	$L__BB0_8;
+            // ptx:171  add.s32 	%r1223, %r12, 19;
             r1223 = uint(int(r12) + 19);
             p2g_sv0 = 10;
           }
@@ -471,254 +471,254 @@ void main() {
       }
     }
   } else {
-    // 81: bra.uni 	$L__BB0_1;
-    // 113: setp.eq.s16 	%p5, %rs1, 0;
-    // 114: @%p5 bra 	$L__BB0_24;
+    // ptx:81  bra.uni 	$L__BB0_1;
+    // ptx:113  setp.eq.s16 	%p5, %rs1, 0;
+    // ptx:114  @%p5 bra 	$L__BB0_24;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
-      // 149: mul.wide.u32 	%rd17, %r9, 613566757;
-      // 150: shr.u64 	%rd18, %rd17, 32;
-      // 151: cvt.u32.u64 	%r312, %rd18;
+      // ptx:149  mul.wide.u32 	%rd17, %r9, 613566757;
+      // ptx:150  shr.u64 	%rd18, %rd17, 32;
+      // ptx:151  cvt.u32.u64 	%r312, %rd18;
       uint64_t t7 = uint64_t((uint64_t(r9) * uint64_t(0x24924925u)) >> 32u);
       uint r312 = uint(uint64_t(t7));
-      // 152: sub.s32 	%r313, %r9, %r312;
-      // 153: shr.u32 	%r314, %r313, 1;
-      // 154: add.s32 	%r315, %r314, %r312;
-      // 155: shr.u32 	%r316, %r315, 2;
-      // 156: mul.lo.s32 	%r317, %r316, 7;
+      // ptx:152  sub.s32 	%r313, %r9, %r312;
+      // ptx:153  shr.u32 	%r314, %r313, 1;
+      // ptx:154  add.s32 	%r315, %r314, %r312;
+      // ptx:155  shr.u32 	%r316, %r315, 2;
+      // ptx:156  mul.lo.s32 	%r317, %r316, 7;
       uint r317 = uint(int(uint(int(uint(int(r9) - int(r312)) >> 1u) + int(r312)) >> 2u) * 7);
-      // 157: sub.s32 	%r318, %r9, %r317;
-      // 158: add.s32 	%r1223, %r318, 12;
+      // ptx:157  sub.s32 	%r318, %r9, %r317;
+      // ptx:158  add.s32 	%r1223, %r318, 12;
       r1223 = uint(int(uint(int(r9) - int(r317))) + 12);
-      // 159: bra.uni 	$L__BB0_26;
+      // ptx:159  bra.uni 	$L__BB0_26;
       p2g_sv0 = 10;
     } else {
-      // 116: setp.eq.s16 	%p6, %rs1, 1;
-      // 117: @%p6 bra 	$L__BB0_3;
+      // ptx:116  setp.eq.s16 	%p6, %rs1, 1;
+      // ptx:117  @%p6 bra 	$L__BB0_3;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
-        // 121: mul.wide.u32 	%rd15, %r9, 138547333;
-        // 122: shr.u64 	%rd16, %rd15, 32;
-        // 123: cvt.u32.u64 	%r306, %rd16;
+        // ptx:121  mul.wide.u32 	%rd15, %r9, 138547333;
+        // ptx:122  shr.u64 	%rd16, %rd15, 32;
+        // ptx:123  cvt.u32.u64 	%r306, %rd16;
         uint64_t t8 = uint64_t((uint64_t(r9) * uint64_t(0x08421085u)) >> 32u);
         uint r306 = uint(uint64_t(t8));
-        // 124: sub.s32 	%r307, %r9, %r306;
-        // 125: shr.u32 	%r308, %r307, 1;
-        // 126: add.s32 	%r309, %r308, %r306;
-        // 127: shr.u32 	%r310, %r309, 4;
-        // 128: mul.lo.s32 	%r311, %r310, 31;
+        // ptx:124  sub.s32 	%r307, %r9, %r306;
+        // ptx:125  shr.u32 	%r308, %r307, 1;
+        // ptx:126  add.s32 	%r309, %r308, %r306;
+        // ptx:127  shr.u32 	%r310, %r309, 4;
+        // ptx:128  mul.lo.s32 	%r311, %r310, 31;
         uint r311 = uint(int(uint(int(uint(int(r9) - int(r306)) >> 1u) + int(r306)) >> 4u) * 31);
-        // 129: sub.s32 	%r1223, %r9, %r311;
+        // ptx:129  sub.s32 	%r1223, %r9, %r311;
         r1223 = uint(int(r9) - int(r311));
-        // 130: bra.uni 	$L__BB0_26;
+        // ptx:130  bra.uni 	$L__BB0_26;
         p2g_sv0 = 10;
       } else {
-        // 118: bra.uni 	$L__BB0_25;
+        // ptx:118  bra.uni 	$L__BB0_25;
         p2g_sv0 = 8;
       }
     }
   }
   if (p2g_sv0 == 8) {
-    // 162: mul.wide.u32 	%rd19, %r9, -858993459;
-    // 163: shr.u64 	%rd20, %rd19, 34;
-    // 164: cvt.u32.u64 	%r319, %rd20;
+    // ptx:162  mul.wide.u32 	%rd19, %r9, -858993459;
+    // ptx:163  shr.u64 	%rd20, %rd19, 34;
+    // ptx:164  cvt.u32.u64 	%r319, %rd20;
     uint64_t t9 = uint64_t((uint64_t(r9) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 165: mul.lo.s32 	%r320, %r319, 5;
-    // 166: sub.s32 	%r321, %r9, %r320;
-    // 167: add.s32 	%r1223, %r321, 13;
+    // ptx:165  mul.lo.s32 	%r320, %r319, 5;
+    // ptx:166  sub.s32 	%r321, %r9, %r320;
+    // ptx:167  add.s32 	%r1223, %r321, 13;
     r1223 = uint(int(uint(int(r9) - int(uint(int(uint(uint64_t(t9))) * 5)))) + 13);
-    // 168: bra.uni 	$L__BB0_26;
+    // ptx:168  bra.uni 	$L__BB0_26;
     p2g_sv0 = 10;
   }
   if (p2g_sv0 == 10) {
-    // 174: max.s32 	%r322, %r1223, 0;
-    // 175: shl.b32 	%r323, %r322, 10;
-    // 176: or.b32  	%r324, %r11, %r1224;
+    // ptx:174  max.s32 	%r322, %r1223, 0;
+    // ptx:175  shl.b32 	%r323, %r322, 10;
+    // ptx:176  or.b32  	%r324, %r11, %r1224;
     uint r324 = r11 | r1224;
-    // 177: or.b32  	%r1224, %r324, %r323;
+    // ptx:177  or.b32  	%r1224, %r324, %r323;
     r1224 = r324 | (uint(max(int(r1223), 0)) << 10u);
   }
-  // 180: add.s32 	%r325, %r5, %r7;
+  // ptx:180  add.s32 	%r325, %r5, %r7;
   uint r325 = uint(int(r5) + int(r7));
-  // 181: add.s32 	%r326, %r325, 5377320;
-  // 182: xor.b32  	%r327, %r326, 82;
-  // 183: mul.lo.s32 	%r328, %r327, 2146121005;
+  // ptx:181  add.s32 	%r326, %r325, 5377320;
+  // ptx:182  xor.b32  	%r327, %r326, 82;
+  // ptx:183  mul.lo.s32 	%r328, %r327, 2146121005;
   uint r328 = uint(int(uint(int(r325) + 5377320) ^ 82u) * 2146121005);
-  // 184: shr.u32 	%r329, %r328, 15;
-  // 185: xor.b32  	%r330, %r329, %r328;
-  // 186: mul.lo.s32 	%r331, %r330, -2073254261;
+  // ptx:184  shr.u32 	%r329, %r328, 15;
+  // ptx:185  xor.b32  	%r330, %r329, %r328;
+  // ptx:186  mul.lo.s32 	%r331, %r330, -2073254261;
   uint r331 = uint(int((r328 >> 15u) ^ r328) * -2073254261);
-  // 187: shr.u32 	%r332, %r331, 16;
-  // 188: xor.b32  	%r333, %r331, %r6;
+  // ptx:187  shr.u32 	%r332, %r331, 16;
+  // ptx:188  xor.b32  	%r333, %r331, %r6;
   uint r333 = r331 ^ r6;
-  // 189: xor.b32  	%r334, %r333, %r332;
-  // 190: shr.u32 	%r335, %r333, 16;
-  // 191: xor.b32  	%r336, %r334, %r335;
-  // 192: mul.lo.s32 	%r337, %r336, 2146121005;
+  // ptx:189  xor.b32  	%r334, %r333, %r332;
+  // ptx:190  shr.u32 	%r335, %r333, 16;
+  // ptx:191  xor.b32  	%r336, %r334, %r335;
+  // ptx:192  mul.lo.s32 	%r337, %r336, 2146121005;
   uint r337 = uint(int((r333 ^ (r331 >> 16u)) ^ (r333 >> 16u)) * 2146121005);
-  // 193: shr.u32 	%r338, %r337, 15;
-  // 194: xor.b32  	%r339, %r338, %r337;
-  // 195: mul.lo.s32 	%r340, %r339, -2073254261;
+  // ptx:193  shr.u32 	%r338, %r337, 15;
+  // ptx:194  xor.b32  	%r339, %r338, %r337;
+  // ptx:195  mul.lo.s32 	%r340, %r339, -2073254261;
   uint r340 = uint(int((r337 >> 15u) ^ r337) * -2073254261);
-  // 196: shr.u32 	%r341, %r340, 16;
-  // 197: xor.b32  	%r342, %r341, %r340;
+  // ptx:196  shr.u32 	%r341, %r340, 16;
+  // ptx:197  xor.b32  	%r342, %r341, %r340;
   uint r342 = (r340 >> 16u) ^ r340;
-  // 198: xor.b32  	%r343, %r342, -1515870811;
+  // ptx:198  xor.b32  	%r343, %r342, -1515870811;
   uint r343 = r342 ^ 0xA5A5A5A5u;
-  // 199: shr.u32 	%r344, %r343, 16;
-  // 200: xor.b32  	%r345, %r344, %r343;
-  // 201: mul.lo.s32 	%r346, %r345, 2146121005;
+  // ptx:199  shr.u32 	%r344, %r343, 16;
+  // ptx:200  xor.b32  	%r345, %r344, %r343;
+  // ptx:201  mul.lo.s32 	%r346, %r345, 2146121005;
   uint r346 = uint(int((r343 >> 16u) ^ r343) * 2146121005);
-  // 202: shr.u32 	%r347, %r346, 15;
-  // 203: xor.b32  	%r348, %r347, %r346;
-  // 204: mul.lo.s32 	%r349, %r348, -2073254261;
+  // ptx:202  shr.u32 	%r347, %r346, 15;
+  // ptx:203  xor.b32  	%r348, %r347, %r346;
+  // ptx:204  mul.lo.s32 	%r349, %r348, -2073254261;
   uint r349 = uint(int((r346 >> 15u) ^ r346) * -2073254261);
-  // 205: shr.u32 	%r350, %r349, 16;
-  // 206: xor.b32  	%r29, %r350, %r349;
+  // ptx:205  shr.u32 	%r350, %r349, 16;
+  // ptx:206  xor.b32  	%r29, %r350, %r349;
   uint r29 = (r349 >> 16u) ^ r349;
-  // 207: shl.b32 	%r351, %r342, 15;
-  // 208: and.b32  	%r1226, %r351, 32768;
+  // ptx:207  shl.b32 	%r351, %r342, 15;
+  // ptx:208  and.b32  	%r1226, %r351, 32768;
   uint r1226 = (r342 << 15u) & 32768u;
-  // 209: shr.u32 	%r352, %r342, 1;
-  // 210: and.b32  	%r31, %r352, 1023;
+  // ptx:209  shr.u32 	%r352, %r342, 1;
+  // ptx:210  and.b32  	%r31, %r352, 1023;
   uint r31 = (r342 >> 1u) & 1023u;
-  // 211: and.b16  	%rs4, %rs1, 255;
+  // ptx:211  and.b16  	%rs4, %rs1, 255;
   uint rs4 = rs1 & 255u;
-  // 212: setp.gt.s16 	%p19, %rs4, 1;
+  // ptx:212  setp.gt.s16 	%p19, %rs4, 1;
   bool p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
-  // 213: @%p19 bra 	$L__BB0_31;
+  // ptx:213  @%p19 bra 	$L__BB0_31;
   if (p19) {
-    // 217: setp.eq.s16 	%p20, %rs4, 2;
-    // 218: @%p20 bra 	$L__BB0_50;
+    // ptx:217  setp.eq.s16 	%p20, %rs4, 2;
+    // ptx:218  @%p20 bra 	$L__BB0_50;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-      // 266: and.b32  	%r1226, %r29, 65535;
+      // ptx:266  and.b32  	%r1226, %r29, 65535;
       r1226 = r29 & 65535u;
-      // 267: bra.uni 	$L__BB0_54;
+      // ptx:267  bra.uni 	$L__BB0_54;
       p2g_sv0 = 22;
     } else {
-      // 220: setp.eq.s16 	%p21, %rs4, 3;
-      // 221: @%p21 bra 	$L__BB0_37;
+      // ptx:220  setp.eq.s16 	%p21, %rs4, 3;
+      // ptx:221  @%p21 bra 	$L__BB0_37;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-        // 270: mul.wide.u32 	%rd23, %r29, -858993459;
-        // 271: shr.u64 	%rd24, %rd23, 34;
-        // 272: cvt.u32.u64 	%r358, %rd24;
+        // ptx:270  mul.wide.u32 	%rd23, %r29, -858993459;
+        // ptx:271  shr.u64 	%rd24, %rd23, 34;
+        // ptx:272  cvt.u32.u64 	%r358, %rd24;
         uint64_t t10 = uint64_t((uint64_t(r29) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 273: mul.lo.s32 	%r359, %r358, 5;
-        // 274: sub.s32 	%r35, %r29, %r359;
+        // ptx:273  mul.lo.s32 	%r359, %r358, 5;
+        // ptx:274  sub.s32 	%r35, %r29, %r359;
         uint r35 = uint(int(r29) - int(uint(int(uint(uint64_t(t10))) * 5)));
-        // 275: setp.eq.s32 	%p29, %r35, 0;
-        // 276: @%p29 bra 	$L__BB0_39;
+        // ptx:275  setp.eq.s32 	%p29, %r35, 0;
+        // ptx:276  @%p29 bra 	$L__BB0_39;
         if (int(r35) == 0) {
-          // 2305: shr.u32 	%r360, %r29, 8;
+          // ptx:2305  shr.u32 	%r360, %r29, 8;
           uint r360 = r29 >> 8u;
-          // 2306: mul.wide.u32 	%rd25, %r360, -1431655765;
-          // 2307: shr.u64 	%rd26, %rd25, 34;
-          // 2308: cvt.u32.u64 	%r361, %rd26;
+          // ptx:2306  mul.wide.u32 	%rd25, %r360, -1431655765;
+          // ptx:2307  shr.u64 	%rd26, %rd25, 34;
+          // ptx:2308  cvt.u32.u64 	%r361, %rd26;
           uint64_t t11 = uint64_t((uint64_t(r360) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 2309: mul.lo.s32 	%r362, %r361, 6;
-          // 2310: sub.s32 	%r363, %r360, %r362;
-          // 2311: cvt.u16.u32 	%rs5, %r363;
+          // ptx:2309  mul.lo.s32 	%r362, %r361, 6;
+          // ptx:2310  sub.s32 	%r363, %r360, %r362;
+          // ptx:2311  cvt.u16.u32 	%rs5, %r363;
           uint64_t t12 = uint64_t(uint(int(r360) - int(uint(int(uint(uint64_t(t11))) * 6))));
           uint rs5 = (uint(uint64_t(t12)) & 65535u);
-          // 2312: setp.gt.s16 	%p30, %rs5, 1;
-          // 2313: @%p30 bra 	$L__BB0_43;
+          // ptx:2312  setp.gt.s16 	%p30, %rs5, 1;
+          // ptx:2313  @%p30 bra 	$L__BB0_43;
           if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
-            // 2317: setp.eq.s16 	%p31, %rs5, 2;
-            // 2318: @%p31 bra 	$L__BB0_48;
+            // ptx:2317  setp.eq.s16 	%p31, %rs5, 2;
+            // ptx:2318  @%p31 bra 	$L__BB0_48;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
-              // 2441: shr.u32 	%r365, %r29, 12;
-              // 2442: and.b32  	%r366, %r365, 1;
-              // 2443: or.b32  	%r367, %r1226, %r366;
+              // ptx:2441  shr.u32 	%r365, %r29, 12;
+              // ptx:2442  and.b32  	%r366, %r365, 1;
+              // ptx:2443  or.b32  	%r367, %r1226, %r366;
               uint r367 = r1226 | ((r29 >> 12u) & 1u);
-              // 2444: or.b32  	%r1226, %r367, 32256;
+              // ptx:2444  or.b32  	%r1226, %r367, 32256;
               r1226 = r367 | 32256u;
-              // 2445: bra.uni 	$L__BB0_54;
+              // ptx:2445  bra.uni 	$L__BB0_54;
               p2g_sv0 = 22;
             } else {
-              // 2320: setp.eq.s16 	%p32, %rs5, 3;
-              // 2321: @%p32 bra 	$L__BB0_47;
+              // ptx:2320  setp.eq.s16 	%p32, %rs5, 3;
+              // ptx:2321  @%p32 bra 	$L__BB0_47;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
-                // 2448: setp.eq.s32 	%p36, %r31, 0;
-                // 2449: selp.b32 	%r364, 1, %r31, %p36;
-                // 2450: or.b32  	%r1226, %r364, %r1226;
+                // ptx:2448  setp.eq.s32 	%p36, %r31, 0;
+                // ptx:2449  selp.b32 	%r364, 1, %r31, %p36;
+                // ptx:2450  or.b32  	%r1226, %r364, %r1226;
                 r1226 = ((int(r31) == 0) ? 1u : r31) | r1226;
-                // 2451: bra.uni 	$L__BB0_54;
+                // ptx:2451  bra.uni 	$L__BB0_54;
                 p2g_sv0 = 22;
               } else {
-                // 2323: setp.ne.s16 	%p33, %rs5, 4;
-                // 2324: @%p33 bra 	$L__BB0_49;
+                // ptx:2323  setp.ne.s16 	%p33, %rs5, 4;
+                // ptx:2324  @%p33 bra 	$L__BB0_49;
                 if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 216;
                 } else {
-                  // 2326: or.b32  	%r1226, %r1226, 31743;
+                  // ptx:2326  or.b32  	%r1226, %r1226, 31743;
                   r1226 = r1226 | 31743u;
-                  // 2327: bra.uni 	$L__BB0_54;
+                  // ptx:2327  bra.uni 	$L__BB0_54;
                   p2g_sv0 = 22;
                 }
               }
             }
           } else {
-            // 2314: bra.uni 	$L__BB0_40;
-            // 2392: setp.eq.s16 	%p34, %rs5, 0;
-            // 2393: @%p34 bra 	$L__BB0_54;
+            // ptx:2314  bra.uni 	$L__BB0_40;
+            // ptx:2392  setp.eq.s16 	%p34, %rs5, 0;
+            // ptx:2393  @%p34 bra 	$L__BB0_54;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 22;
             } else {
-              // 2395: setp.eq.s16 	%p35, %rs5, 1;
-              // 2396: @%p35 bra 	$L__BB0_42;
+              // ptx:2395  setp.eq.s16 	%p35, %rs5, 1;
+              // ptx:2396  @%p35 bra 	$L__BB0_42;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
-                // 2400: or.b32  	%r1226, %r1226, 31744;
+                // ptx:2400  or.b32  	%r1226, %r1226, 31744;
                 r1226 = r1226 | 31744u;
-                // 2401: bra.uni 	$L__BB0_54;
+                // ptx:2401  bra.uni 	$L__BB0_54;
                 p2g_sv0 = 22;
               } else {
-                // 2397: bra.uni 	$L__BB0_49;
+                // ptx:2397  bra.uni 	$L__BB0_49;
                 p2g_sv0 = 216;
               }
             }
           }
           if (p2g_sv0 == 216) {
-            // 2485: or.b32  	%r368, %r1226, %r31;
+            // ptx:2485  or.b32  	%r368, %r1226, %r31;
             uint r368 = r1226 | r31;
-            // 2486: or.b32  	%r1226, %r368, 1024;
+            // ptx:2486  or.b32  	%r1226, %r368, 1024;
             r1226 = r368 | 1024u;
-            // 2487: bra.uni 	$L__BB0_54;
+            // ptx:2487  bra.uni 	$L__BB0_54;
             p2g_sv0 = 22;
           }
         } else {
-          // 278: add.s32 	%r1225, %r35, 13;
+          // ptx:278  add.s32 	%r1225, %r35, 13;
           r1225 = uint(int(r35) + 13);
-          // 279: bra.uni 	$L__BB0_53;
+          // ptx:279  bra.uni 	$L__BB0_53;
           p2g_sv0 = 21;
         }
       } else {
-        // 223: setp.ne.s16 	%p22, %rs4, 5;
-        // 224: @%p22 bra 	$L__BB0_52;
+        // ptx:223  setp.ne.s16 	%p22, %rs4, 5;
+        // ptx:224  @%p22 bra 	$L__BB0_52;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 19;
         } else {
-          // 226: and.b32  	%r353, %r29, 1;
-          // 227: setp.eq.b32 	%p25, %r353, 1;
-          // 228: mov.pred 	%p26, 0;
-          // 229: xor.pred  	%p27, %p25, %p26;
-          // 230: not.pred 	%p28, %p27;
-          // 231: shr.u32 	%r354, %r29, 1;
+          // ptx:226  and.b32  	%r353, %r29, 1;
+          // ptx:227  setp.eq.b32 	%p25, %r353, 1;
+          // ptx:228  mov.pred 	%p26, 0;
+          // ptx:229  xor.pred  	%p27, %p25, %p26;
+          // ptx:230  not.pred 	%p28, %p27;
+          // ptx:231  shr.u32 	%r354, %r29, 1;
           uint r354 = r29 >> 1u;
-          // 232: mul.wide.u32 	%rd21, %r354, -858993459;
-          // 233: shr.u64 	%rd22, %rd21, 36;
-          // 234: cvt.u32.u64 	%r355, %rd22;
+          // ptx:232  mul.wide.u32 	%rd21, %r354, -858993459;
+          // ptx:233  shr.u64 	%rd22, %rd21, 36;
+          // ptx:234  cvt.u32.u64 	%r355, %rd22;
           uint64_t t13 = uint64_t((uint64_t(r354) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 235: mul.lo.s32 	%r356, %r355, 20;
-          // 236: sub.s32 	%r32, %r354, %r356;
+          // ptx:235  mul.lo.s32 	%r356, %r355, 20;
+          // ptx:236  sub.s32 	%r32, %r354, %r356;
           uint r32 = uint(int(r354) - int(uint(int(uint(uint64_t(t13))) * 20)));
-          // 237: @%p28 bra 	$L__BB0_36;
+          // ptx:237  @%p28 bra 	$L__BB0_36;
           if (!(((r29 & 1u) == 1u) ^^ false)) {
-            // 241: mov.u32 	%r357, 7;
-            // 242: sub.s32 	%r1225, %r357, %r32;
+            // ptx:241  mov.u32 	%r357, 7;
+            // ptx:242  sub.s32 	%r1225, %r357, %r32;
             r1225 = uint(int(7u) - int(r32));
-            // 243: bra.uni 	$L__BB0_53;
+            // ptx:243  bra.uni 	$L__BB0_53;
             p2g_sv0 = 21;
           } else {
-            // 238: bra.uni 	$L__BB0_35;
-            // 304: add.s32 	%r1225, %r32, 19;
+            // ptx:238  bra.uni 	$L__BB0_35;
+            // ptx:304  add.s32 	%r1225, %r32, 19;
             r1225 = uint(int(r32) + 19);
             p2g_sv0 = 21;
           }
@@ -726,248 +726,248 @@ void main() {
       }
     }
   } else {
-    // 214: bra.uni 	$L__BB0_28;
-    // 246: setp.eq.s16 	%p23, %rs4, 0;
-    // 247: @%p23 bra 	$L__BB0_51;
+    // ptx:214  bra.uni 	$L__BB0_28;
+    // ptx:246  setp.eq.s16 	%p23, %rs4, 0;
+    // ptx:247  @%p23 bra 	$L__BB0_51;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-      // 282: mul.wide.u32 	%rd29, %r29, 613566757;
-      // 283: shr.u64 	%rd30, %rd29, 32;
-      // 284: cvt.u32.u64 	%r375, %rd30;
+      // ptx:282  mul.wide.u32 	%rd29, %r29, 613566757;
+      // ptx:283  shr.u64 	%rd30, %rd29, 32;
+      // ptx:284  cvt.u32.u64 	%r375, %rd30;
       uint64_t t14 = uint64_t((uint64_t(r29) * uint64_t(0x24924925u)) >> 32u);
       uint r375 = uint(uint64_t(t14));
-      // 285: sub.s32 	%r376, %r29, %r375;
-      // 286: shr.u32 	%r377, %r376, 1;
-      // 287: add.s32 	%r378, %r377, %r375;
-      // 288: shr.u32 	%r379, %r378, 2;
-      // 289: mul.lo.s32 	%r380, %r379, 7;
+      // ptx:285  sub.s32 	%r376, %r29, %r375;
+      // ptx:286  shr.u32 	%r377, %r376, 1;
+      // ptx:287  add.s32 	%r378, %r377, %r375;
+      // ptx:288  shr.u32 	%r379, %r378, 2;
+      // ptx:289  mul.lo.s32 	%r380, %r379, 7;
       uint r380 = uint(int(uint(int(uint(int(r29) - int(r375)) >> 1u) + int(r375)) >> 2u) * 7);
-      // 290: sub.s32 	%r381, %r29, %r380;
-      // 291: add.s32 	%r1225, %r381, 12;
+      // ptx:290  sub.s32 	%r381, %r29, %r380;
+      // ptx:291  add.s32 	%r1225, %r381, 12;
       r1225 = uint(int(uint(int(r29) - int(r380))) + 12);
-      // 292: bra.uni 	$L__BB0_53;
+      // ptx:292  bra.uni 	$L__BB0_53;
       p2g_sv0 = 21;
     } else {
-      // 249: setp.eq.s16 	%p24, %rs4, 1;
-      // 250: @%p24 bra 	$L__BB0_30;
+      // ptx:249  setp.eq.s16 	%p24, %rs4, 1;
+      // ptx:250  @%p24 bra 	$L__BB0_30;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-        // 254: mul.wide.u32 	%rd27, %r29, 138547333;
-        // 255: shr.u64 	%rd28, %rd27, 32;
-        // 256: cvt.u32.u64 	%r369, %rd28;
+        // ptx:254  mul.wide.u32 	%rd27, %r29, 138547333;
+        // ptx:255  shr.u64 	%rd28, %rd27, 32;
+        // ptx:256  cvt.u32.u64 	%r369, %rd28;
         uint64_t t15 = uint64_t((uint64_t(r29) * uint64_t(0x08421085u)) >> 32u);
         uint r369 = uint(uint64_t(t15));
-        // 257: sub.s32 	%r370, %r29, %r369;
-        // 258: shr.u32 	%r371, %r370, 1;
-        // 259: add.s32 	%r372, %r371, %r369;
-        // 260: shr.u32 	%r373, %r372, 4;
-        // 261: mul.lo.s32 	%r374, %r373, 31;
+        // ptx:257  sub.s32 	%r370, %r29, %r369;
+        // ptx:258  shr.u32 	%r371, %r370, 1;
+        // ptx:259  add.s32 	%r372, %r371, %r369;
+        // ptx:260  shr.u32 	%r373, %r372, 4;
+        // ptx:261  mul.lo.s32 	%r374, %r373, 31;
         uint r374 = uint(int(uint(int(uint(int(r29) - int(r369)) >> 1u) + int(r369)) >> 4u) * 31);
-        // 262: sub.s32 	%r1225, %r29, %r374;
+        // ptx:262  sub.s32 	%r1225, %r29, %r374;
         r1225 = uint(int(r29) - int(r374));
-        // 263: bra.uni 	$L__BB0_53;
+        // ptx:263  bra.uni 	$L__BB0_53;
         p2g_sv0 = 21;
       } else {
-        // 251: bra.uni 	$L__BB0_52;
+        // ptx:251  bra.uni 	$L__BB0_52;
         p2g_sv0 = 19;
       }
     }
   }
   if (p2g_sv0 == 19) {
-    // 295: mul.wide.u32 	%rd31, %r29, -858993459;
-    // 296: shr.u64 	%rd32, %rd31, 34;
-    // 297: cvt.u32.u64 	%r382, %rd32;
+    // ptx:295  mul.wide.u32 	%rd31, %r29, -858993459;
+    // ptx:296  shr.u64 	%rd32, %rd31, 34;
+    // ptx:297  cvt.u32.u64 	%r382, %rd32;
     uint64_t t16 = uint64_t((uint64_t(r29) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 298: mul.lo.s32 	%r383, %r382, 5;
-    // 299: sub.s32 	%r384, %r29, %r383;
-    // 300: add.s32 	%r1225, %r384, 13;
+    // ptx:298  mul.lo.s32 	%r383, %r382, 5;
+    // ptx:299  sub.s32 	%r384, %r29, %r383;
+    // ptx:300  add.s32 	%r1225, %r384, 13;
     r1225 = uint(int(uint(int(r29) - int(uint(int(uint(uint64_t(t16))) * 5)))) + 13);
-    // 301: bra.uni 	$L__BB0_53;
+    // ptx:301  bra.uni 	$L__BB0_53;
     p2g_sv0 = 21;
   }
   if (p2g_sv0 == 21) {
-    // 307: max.s32 	%r385, %r1225, 0;
-    // 308: shl.b32 	%r386, %r385, 10;
-    // 309: or.b32  	%r387, %r31, %r1226;
+    // ptx:307  max.s32 	%r385, %r1225, 0;
+    // ptx:308  shl.b32 	%r386, %r385, 10;
+    // ptx:309  or.b32  	%r387, %r31, %r1226;
     uint r387 = r31 | r1226;
-    // 310: or.b32  	%r1226, %r387, %r386;
+    // ptx:310  or.b32  	%r1226, %r387, %r386;
     r1226 = r387 | (uint(max(int(r1225), 0)) << 10u);
   }
-  // 313: add.s32 	%r388, %r8, 512;
-  // 314: xor.b32  	%r389, %r388, 82;
-  // 315: mul.lo.s32 	%r390, %r389, 2146121005;
+  // ptx:313  add.s32 	%r388, %r8, 512;
+  // ptx:314  xor.b32  	%r389, %r388, 82;
+  // ptx:315  mul.lo.s32 	%r390, %r389, 2146121005;
   uint r390 = uint(int(uint(int(r8) + 512) ^ 82u) * 2146121005);
-  // 316: shr.u32 	%r391, %r390, 15;
-  // 317: xor.b32  	%r392, %r391, %r390;
-  // 318: mul.lo.s32 	%r393, %r392, -2073254261;
+  // ptx:316  shr.u32 	%r391, %r390, 15;
+  // ptx:317  xor.b32  	%r392, %r391, %r390;
+  // ptx:318  mul.lo.s32 	%r393, %r392, -2073254261;
   uint r393 = uint(int((r390 >> 15u) ^ r390) * -2073254261);
-  // 319: shr.u32 	%r394, %r393, 16;
-  // 320: xor.b32  	%r395, %r393, %r6;
+  // ptx:319  shr.u32 	%r394, %r393, 16;
+  // ptx:320  xor.b32  	%r395, %r393, %r6;
   uint r395 = r393 ^ r6;
-  // 321: xor.b32  	%r396, %r395, %r394;
-  // 322: shr.u32 	%r397, %r395, 16;
-  // 323: xor.b32  	%r398, %r396, %r397;
-  // 324: mul.lo.s32 	%r399, %r398, 2146121005;
+  // ptx:321  xor.b32  	%r396, %r395, %r394;
+  // ptx:322  shr.u32 	%r397, %r395, 16;
+  // ptx:323  xor.b32  	%r398, %r396, %r397;
+  // ptx:324  mul.lo.s32 	%r399, %r398, 2146121005;
   uint r399 = uint(int((r395 ^ (r393 >> 16u)) ^ (r395 >> 16u)) * 2146121005);
-  // 325: shr.u32 	%r400, %r399, 15;
-  // 326: xor.b32  	%r401, %r400, %r399;
-  // 327: mul.lo.s32 	%r402, %r401, -2073254261;
+  // ptx:325  shr.u32 	%r400, %r399, 15;
+  // ptx:326  xor.b32  	%r401, %r400, %r399;
+  // ptx:327  mul.lo.s32 	%r402, %r401, -2073254261;
   uint r402 = uint(int((r399 >> 15u) ^ r399) * -2073254261);
-  // 328: shr.u32 	%r403, %r402, 16;
-  // 329: xor.b32  	%r404, %r403, %r402;
+  // ptx:328  shr.u32 	%r403, %r402, 16;
+  // ptx:329  xor.b32  	%r404, %r403, %r402;
   uint r404 = (r402 >> 16u) ^ r402;
-  // 330: xor.b32  	%r405, %r404, -1515870811;
+  // ptx:330  xor.b32  	%r405, %r404, -1515870811;
   uint r405 = r404 ^ 0xA5A5A5A5u;
-  // 331: shr.u32 	%r406, %r405, 16;
-  // 332: xor.b32  	%r407, %r406, %r405;
-  // 333: mul.lo.s32 	%r408, %r407, 2146121005;
+  // ptx:331  shr.u32 	%r406, %r405, 16;
+  // ptx:332  xor.b32  	%r407, %r406, %r405;
+  // ptx:333  mul.lo.s32 	%r408, %r407, 2146121005;
   uint r408 = uint(int((r405 >> 16u) ^ r405) * 2146121005);
-  // 334: shr.u32 	%r409, %r408, 15;
-  // 335: xor.b32  	%r410, %r409, %r408;
-  // 336: mul.lo.s32 	%r411, %r410, -2073254261;
+  // ptx:334  shr.u32 	%r409, %r408, 15;
+  // ptx:335  xor.b32  	%r410, %r409, %r408;
+  // ptx:336  mul.lo.s32 	%r411, %r410, -2073254261;
   uint r411 = uint(int((r408 >> 15u) ^ r408) * -2073254261);
-  // 337: shr.u32 	%r412, %r411, 16;
-  // 338: xor.b32  	%r49, %r412, %r411;
+  // ptx:337  shr.u32 	%r412, %r411, 16;
+  // ptx:338  xor.b32  	%r49, %r412, %r411;
   uint r49 = (r411 >> 16u) ^ r411;
-  // 339: shl.b32 	%r413, %r404, 15;
-  // 340: and.b32  	%r1228, %r413, 32768;
+  // ptx:339  shl.b32 	%r413, %r404, 15;
+  // ptx:340  and.b32  	%r1228, %r413, 32768;
   uint r1228 = (r404 << 15u) & 32768u;
-  // 341: shr.u32 	%r414, %r404, 1;
-  // 342: and.b32  	%r51, %r414, 1023;
+  // ptx:341  shr.u32 	%r414, %r404, 1;
+  // ptx:342  and.b32  	%r51, %r414, 1023;
   uint r51 = (r404 >> 1u) & 1023u;
-  // 343: @%p19 bra 	$L__BB0_58;
+  // ptx:343  @%p19 bra 	$L__BB0_58;
   if (p19) {
-    // 347: setp.eq.s16 	%p38, %rs4, 2;
-    // 348: @%p38 bra 	$L__BB0_77;
+    // ptx:347  setp.eq.s16 	%p38, %rs4, 2;
+    // ptx:348  @%p38 bra 	$L__BB0_77;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-      // 396: and.b32  	%r1228, %r49, 65535;
+      // ptx:396  and.b32  	%r1228, %r49, 65535;
       r1228 = r49 & 65535u;
-      // 397: bra.uni 	$L__BB0_81;
+      // ptx:397  bra.uni 	$L__BB0_81;
       p2g_sv0 = 33;
     } else {
-      // 350: setp.eq.s16 	%p39, %rs4, 3;
-      // 351: @%p39 bra 	$L__BB0_64;
+      // ptx:350  setp.eq.s16 	%p39, %rs4, 3;
+      // ptx:351  @%p39 bra 	$L__BB0_64;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-        // 400: mul.wide.u32 	%rd35, %r49, -858993459;
-        // 401: shr.u64 	%rd36, %rd35, 34;
-        // 402: cvt.u32.u64 	%r420, %rd36;
+        // ptx:400  mul.wide.u32 	%rd35, %r49, -858993459;
+        // ptx:401  shr.u64 	%rd36, %rd35, 34;
+        // ptx:402  cvt.u32.u64 	%r420, %rd36;
         uint64_t t17 = uint64_t((uint64_t(r49) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 403: mul.lo.s32 	%r421, %r420, 5;
-        // 404: sub.s32 	%r55, %r49, %r421;
+        // ptx:403  mul.lo.s32 	%r421, %r420, 5;
+        // ptx:404  sub.s32 	%r55, %r49, %r421;
         uint r55 = uint(int(r49) - int(uint(int(uint(uint64_t(t17))) * 5)));
-        // 405: setp.eq.s32 	%p47, %r55, 0;
-        // 406: @%p47 bra 	$L__BB0_66;
+        // ptx:405  setp.eq.s32 	%p47, %r55, 0;
+        // ptx:406  @%p47 bra 	$L__BB0_66;
         if (int(r55) == 0) {
-          // 2330: shr.u32 	%r422, %r49, 8;
+          // ptx:2330  shr.u32 	%r422, %r49, 8;
           uint r422 = r49 >> 8u;
-          // 2331: mul.wide.u32 	%rd37, %r422, -1431655765;
-          // 2332: shr.u64 	%rd38, %rd37, 34;
-          // 2333: cvt.u32.u64 	%r423, %rd38;
+          // ptx:2331  mul.wide.u32 	%rd37, %r422, -1431655765;
+          // ptx:2332  shr.u64 	%rd38, %rd37, 34;
+          // ptx:2333  cvt.u32.u64 	%r423, %rd38;
           uint64_t t18 = uint64_t((uint64_t(r422) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 2334: mul.lo.s32 	%r424, %r423, 6;
-          // 2335: sub.s32 	%r425, %r422, %r424;
-          // 2336: cvt.u16.u32 	%rs7, %r425;
+          // ptx:2334  mul.lo.s32 	%r424, %r423, 6;
+          // ptx:2335  sub.s32 	%r425, %r422, %r424;
+          // ptx:2336  cvt.u16.u32 	%rs7, %r425;
           uint64_t t19 = uint64_t(uint(int(r422) - int(uint(int(uint(uint64_t(t18))) * 6))));
           uint rs7 = (uint(uint64_t(t19)) & 65535u);
-          // 2337: setp.gt.s16 	%p48, %rs7, 1;
-          // 2338: @%p48 bra 	$L__BB0_70;
+          // ptx:2337  setp.gt.s16 	%p48, %rs7, 1;
+          // ptx:2338  @%p48 bra 	$L__BB0_70;
           if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
-            // 2342: setp.eq.s16 	%p49, %rs7, 2;
-            // 2343: @%p49 bra 	$L__BB0_75;
+            // ptx:2342  setp.eq.s16 	%p49, %rs7, 2;
+            // ptx:2343  @%p49 bra 	$L__BB0_75;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
-              // 2454: shr.u32 	%r427, %r49, 12;
-              // 2455: and.b32  	%r428, %r427, 1;
-              // 2456: or.b32  	%r429, %r1228, %r428;
+              // ptx:2454  shr.u32 	%r427, %r49, 12;
+              // ptx:2455  and.b32  	%r428, %r427, 1;
+              // ptx:2456  or.b32  	%r429, %r1228, %r428;
               uint r429 = r1228 | ((r49 >> 12u) & 1u);
-              // 2457: or.b32  	%r1228, %r429, 32256;
+              // ptx:2457  or.b32  	%r1228, %r429, 32256;
               r1228 = r429 | 32256u;
-              // 2458: bra.uni 	$L__BB0_81;
+              // ptx:2458  bra.uni 	$L__BB0_81;
               p2g_sv0 = 33;
             } else {
-              // 2345: setp.eq.s16 	%p50, %rs7, 3;
-              // 2346: @%p50 bra 	$L__BB0_74;
+              // ptx:2345  setp.eq.s16 	%p50, %rs7, 3;
+              // ptx:2346  @%p50 bra 	$L__BB0_74;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
-                // 2461: setp.eq.s32 	%p54, %r51, 0;
-                // 2462: selp.b32 	%r426, 1, %r51, %p54;
-                // 2463: or.b32  	%r1228, %r426, %r1228;
+                // ptx:2461  setp.eq.s32 	%p54, %r51, 0;
+                // ptx:2462  selp.b32 	%r426, 1, %r51, %p54;
+                // ptx:2463  or.b32  	%r1228, %r426, %r1228;
                 r1228 = ((int(r51) == 0) ? 1u : r51) | r1228;
-                // 2464: bra.uni 	$L__BB0_81;
+                // ptx:2464  bra.uni 	$L__BB0_81;
                 p2g_sv0 = 33;
               } else {
-                // 2348: setp.ne.s16 	%p51, %rs7, 4;
-                // 2349: @%p51 bra 	$L__BB0_76;
+                // ptx:2348  setp.ne.s16 	%p51, %rs7, 4;
+                // ptx:2349  @%p51 bra 	$L__BB0_76;
                 if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 217;
                 } else {
-                  // 2351: or.b32  	%r1228, %r1228, 31743;
+                  // ptx:2351  or.b32  	%r1228, %r1228, 31743;
                   r1228 = r1228 | 31743u;
-                  // 2352: bra.uni 	$L__BB0_81;
+                  // ptx:2352  bra.uni 	$L__BB0_81;
                   p2g_sv0 = 33;
                 }
               }
             }
           } else {
-            // 2339: bra.uni 	$L__BB0_67;
-            // 2404: setp.eq.s16 	%p52, %rs7, 0;
-            // 2405: @%p52 bra 	$L__BB0_81;
+            // ptx:2339  bra.uni 	$L__BB0_67;
+            // ptx:2404  setp.eq.s16 	%p52, %rs7, 0;
+            // ptx:2405  @%p52 bra 	$L__BB0_81;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 33;
             } else {
-              // 2407: setp.eq.s16 	%p53, %rs7, 1;
-              // 2408: @%p53 bra 	$L__BB0_69;
+              // ptx:2407  setp.eq.s16 	%p53, %rs7, 1;
+              // ptx:2408  @%p53 bra 	$L__BB0_69;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
-                // 2412: or.b32  	%r1228, %r1228, 31744;
+                // ptx:2412  or.b32  	%r1228, %r1228, 31744;
                 r1228 = r1228 | 31744u;
-                // 2413: bra.uni 	$L__BB0_81;
+                // ptx:2413  bra.uni 	$L__BB0_81;
                 p2g_sv0 = 33;
               } else {
-                // 2409: bra.uni 	$L__BB0_76;
+                // ptx:2409  bra.uni 	$L__BB0_76;
                 p2g_sv0 = 217;
               }
             }
           }
           if (p2g_sv0 == 217) {
-            // 2490: or.b32  	%r430, %r1228, %r51;
+            // ptx:2490  or.b32  	%r430, %r1228, %r51;
             uint r430 = r1228 | r51;
-            // 2491: or.b32  	%r1228, %r430, 1024;
+            // ptx:2491  or.b32  	%r1228, %r430, 1024;
             r1228 = r430 | 1024u;
-            // 2492: bra.uni 	$L__BB0_81;
+            // ptx:2492  bra.uni 	$L__BB0_81;
             p2g_sv0 = 33;
           }
         } else {
-          // 408: add.s32 	%r1227, %r55, 13;
+          // ptx:408  add.s32 	%r1227, %r55, 13;
           r1227 = uint(int(r55) + 13);
-          // 409: bra.uni 	$L__BB0_80;
+          // ptx:409  bra.uni 	$L__BB0_80;
           p2g_sv0 = 32;
         }
       } else {
-        // 353: setp.ne.s16 	%p40, %rs4, 5;
-        // 354: @%p40 bra 	$L__BB0_79;
+        // ptx:353  setp.ne.s16 	%p40, %rs4, 5;
+        // ptx:354  @%p40 bra 	$L__BB0_79;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 30;
         } else {
-          // 356: and.b32  	%r415, %r49, 1;
-          // 357: setp.eq.b32 	%p43, %r415, 1;
-          // 358: mov.pred 	%p44, 0;
-          // 359: xor.pred  	%p45, %p43, %p44;
-          // 360: not.pred 	%p46, %p45;
-          // 361: shr.u32 	%r416, %r49, 1;
+          // ptx:356  and.b32  	%r415, %r49, 1;
+          // ptx:357  setp.eq.b32 	%p43, %r415, 1;
+          // ptx:358  mov.pred 	%p44, 0;
+          // ptx:359  xor.pred  	%p45, %p43, %p44;
+          // ptx:360  not.pred 	%p46, %p45;
+          // ptx:361  shr.u32 	%r416, %r49, 1;
           uint r416 = r49 >> 1u;
-          // 362: mul.wide.u32 	%rd33, %r416, -858993459;
-          // 363: shr.u64 	%rd34, %rd33, 36;
-          // 364: cvt.u32.u64 	%r417, %rd34;
+          // ptx:362  mul.wide.u32 	%rd33, %r416, -858993459;
+          // ptx:363  shr.u64 	%rd34, %rd33, 36;
+          // ptx:364  cvt.u32.u64 	%r417, %rd34;
           uint64_t t20 = uint64_t((uint64_t(r416) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 365: mul.lo.s32 	%r418, %r417, 20;
-          // 366: sub.s32 	%r52, %r416, %r418;
+          // ptx:365  mul.lo.s32 	%r418, %r417, 20;
+          // ptx:366  sub.s32 	%r52, %r416, %r418;
           uint r52 = uint(int(r416) - int(uint(int(uint(uint64_t(t20))) * 20)));
-          // 367: @%p46 bra 	$L__BB0_63;
+          // ptx:367  @%p46 bra 	$L__BB0_63;
           if (!(((r49 & 1u) == 1u) ^^ false)) {
-            // 371: mov.u32 	%r419, 7;
-            // 372: sub.s32 	%r1227, %r419, %r52;
+            // ptx:371  mov.u32 	%r419, 7;
+            // ptx:372  sub.s32 	%r1227, %r419, %r52;
             r1227 = uint(int(7u) - int(r52));
-            // 373: bra.uni 	$L__BB0_80;
+            // ptx:373  bra.uni 	$L__BB0_80;
             p2g_sv0 = 32;
           } else {
-            // 368: bra.uni 	$L__BB0_62;
-            // 434: add.s32 	%r1227, %r52, 19;
+            // ptx:368  bra.uni 	$L__BB0_62;
+            // ptx:434  add.s32 	%r1227, %r52, 19;
             r1227 = uint(int(r52) + 19);
             p2g_sv0 = 32;
           }
@@ -975,248 +975,248 @@ void main() {
       }
     }
   } else {
-    // 344: bra.uni 	$L__BB0_55;
-    // 376: setp.eq.s16 	%p41, %rs4, 0;
-    // 377: @%p41 bra 	$L__BB0_78;
+    // ptx:344  bra.uni 	$L__BB0_55;
+    // ptx:376  setp.eq.s16 	%p41, %rs4, 0;
+    // ptx:377  @%p41 bra 	$L__BB0_78;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-      // 412: mul.wide.u32 	%rd41, %r49, 613566757;
-      // 413: shr.u64 	%rd42, %rd41, 32;
-      // 414: cvt.u32.u64 	%r437, %rd42;
+      // ptx:412  mul.wide.u32 	%rd41, %r49, 613566757;
+      // ptx:413  shr.u64 	%rd42, %rd41, 32;
+      // ptx:414  cvt.u32.u64 	%r437, %rd42;
       uint64_t t21 = uint64_t((uint64_t(r49) * uint64_t(0x24924925u)) >> 32u);
       uint r437 = uint(uint64_t(t21));
-      // 415: sub.s32 	%r438, %r49, %r437;
-      // 416: shr.u32 	%r439, %r438, 1;
-      // 417: add.s32 	%r440, %r439, %r437;
-      // 418: shr.u32 	%r441, %r440, 2;
-      // 419: mul.lo.s32 	%r442, %r441, 7;
+      // ptx:415  sub.s32 	%r438, %r49, %r437;
+      // ptx:416  shr.u32 	%r439, %r438, 1;
+      // ptx:417  add.s32 	%r440, %r439, %r437;
+      // ptx:418  shr.u32 	%r441, %r440, 2;
+      // ptx:419  mul.lo.s32 	%r442, %r441, 7;
       uint r442 = uint(int(uint(int(uint(int(r49) - int(r437)) >> 1u) + int(r437)) >> 2u) * 7);
-      // 420: sub.s32 	%r443, %r49, %r442;
-      // 421: add.s32 	%r1227, %r443, 12;
+      // ptx:420  sub.s32 	%r443, %r49, %r442;
+      // ptx:421  add.s32 	%r1227, %r443, 12;
       r1227 = uint(int(uint(int(r49) - int(r442))) + 12);
-      // 422: bra.uni 	$L__BB0_80;
+      // ptx:422  bra.uni 	$L__BB0_80;
       p2g_sv0 = 32;
     } else {
-      // 379: setp.eq.s16 	%p42, %rs4, 1;
-      // 380: @%p42 bra 	$L__BB0_57;
+      // ptx:379  setp.eq.s16 	%p42, %rs4, 1;
+      // ptx:380  @%p42 bra 	$L__BB0_57;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-        // 384: mul.wide.u32 	%rd39, %r49, 138547333;
-        // 385: shr.u64 	%rd40, %rd39, 32;
-        // 386: cvt.u32.u64 	%r431, %rd40;
+        // ptx:384  mul.wide.u32 	%rd39, %r49, 138547333;
+        // ptx:385  shr.u64 	%rd40, %rd39, 32;
+        // ptx:386  cvt.u32.u64 	%r431, %rd40;
         uint64_t t22 = uint64_t((uint64_t(r49) * uint64_t(0x08421085u)) >> 32u);
         uint r431 = uint(uint64_t(t22));
-        // 387: sub.s32 	%r432, %r49, %r431;
-        // 388: shr.u32 	%r433, %r432, 1;
-        // 389: add.s32 	%r434, %r433, %r431;
-        // 390: shr.u32 	%r435, %r434, 4;
-        // 391: mul.lo.s32 	%r436, %r435, 31;
+        // ptx:387  sub.s32 	%r432, %r49, %r431;
+        // ptx:388  shr.u32 	%r433, %r432, 1;
+        // ptx:389  add.s32 	%r434, %r433, %r431;
+        // ptx:390  shr.u32 	%r435, %r434, 4;
+        // ptx:391  mul.lo.s32 	%r436, %r435, 31;
         uint r436 = uint(int(uint(int(uint(int(r49) - int(r431)) >> 1u) + int(r431)) >> 4u) * 31);
-        // 392: sub.s32 	%r1227, %r49, %r436;
+        // ptx:392  sub.s32 	%r1227, %r49, %r436;
         r1227 = uint(int(r49) - int(r436));
-        // 393: bra.uni 	$L__BB0_80;
+        // ptx:393  bra.uni 	$L__BB0_80;
         p2g_sv0 = 32;
       } else {
-        // 381: bra.uni 	$L__BB0_79;
+        // ptx:381  bra.uni 	$L__BB0_79;
         p2g_sv0 = 30;
       }
     }
   }
   if (p2g_sv0 == 30) {
-    // 425: mul.wide.u32 	%rd43, %r49, -858993459;
-    // 426: shr.u64 	%rd44, %rd43, 34;
-    // 427: cvt.u32.u64 	%r444, %rd44;
+    // ptx:425  mul.wide.u32 	%rd43, %r49, -858993459;
+    // ptx:426  shr.u64 	%rd44, %rd43, 34;
+    // ptx:427  cvt.u32.u64 	%r444, %rd44;
     uint64_t t23 = uint64_t((uint64_t(r49) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 428: mul.lo.s32 	%r445, %r444, 5;
-    // 429: sub.s32 	%r446, %r49, %r445;
-    // 430: add.s32 	%r1227, %r446, 13;
+    // ptx:428  mul.lo.s32 	%r445, %r444, 5;
+    // ptx:429  sub.s32 	%r446, %r49, %r445;
+    // ptx:430  add.s32 	%r1227, %r446, 13;
     r1227 = uint(int(uint(int(r49) - int(uint(int(uint(uint64_t(t23))) * 5)))) + 13);
-    // 431: bra.uni 	$L__BB0_80;
+    // ptx:431  bra.uni 	$L__BB0_80;
     p2g_sv0 = 32;
   }
   if (p2g_sv0 == 32) {
-    // 437: max.s32 	%r447, %r1227, 0;
-    // 438: shl.b32 	%r448, %r447, 10;
-    // 439: or.b32  	%r449, %r51, %r1228;
+    // ptx:437  max.s32 	%r447, %r1227, 0;
+    // ptx:438  shl.b32 	%r448, %r447, 10;
+    // ptx:439  or.b32  	%r449, %r51, %r1228;
     uint r449 = r51 | r1228;
-    // 440: or.b32  	%r1228, %r449, %r448;
+    // ptx:440  or.b32  	%r1228, %r449, %r448;
     r1228 = r449 | (uint(max(int(r1227), 0)) << 10u);
   }
-  // 443: add.s32 	%r451, %r325, 5377832;
-  // 444: xor.b32  	%r452, %r451, 82;
-  // 445: mul.lo.s32 	%r453, %r452, 2146121005;
+  // ptx:443  add.s32 	%r451, %r325, 5377832;
+  // ptx:444  xor.b32  	%r452, %r451, 82;
+  // ptx:445  mul.lo.s32 	%r453, %r452, 2146121005;
   uint r453 = uint(int(uint(int(r325) + 5377832) ^ 82u) * 2146121005);
-  // 446: shr.u32 	%r454, %r453, 15;
-  // 447: xor.b32  	%r455, %r454, %r453;
-  // 448: mul.lo.s32 	%r456, %r455, -2073254261;
+  // ptx:446  shr.u32 	%r454, %r453, 15;
+  // ptx:447  xor.b32  	%r455, %r454, %r453;
+  // ptx:448  mul.lo.s32 	%r456, %r455, -2073254261;
   uint r456 = uint(int((r453 >> 15u) ^ r453) * -2073254261);
-  // 449: shr.u32 	%r457, %r456, 16;
-  // 450: xor.b32  	%r458, %r456, %r6;
+  // ptx:449  shr.u32 	%r457, %r456, 16;
+  // ptx:450  xor.b32  	%r458, %r456, %r6;
   uint r458 = r456 ^ r6;
-  // 451: xor.b32  	%r459, %r458, %r457;
-  // 452: shr.u32 	%r460, %r458, 16;
-  // 453: xor.b32  	%r461, %r459, %r460;
-  // 454: mul.lo.s32 	%r462, %r461, 2146121005;
+  // ptx:451  xor.b32  	%r459, %r458, %r457;
+  // ptx:452  shr.u32 	%r460, %r458, 16;
+  // ptx:453  xor.b32  	%r461, %r459, %r460;
+  // ptx:454  mul.lo.s32 	%r462, %r461, 2146121005;
   uint r462 = uint(int((r458 ^ (r456 >> 16u)) ^ (r458 >> 16u)) * 2146121005);
-  // 455: shr.u32 	%r463, %r462, 15;
-  // 456: xor.b32  	%r464, %r463, %r462;
-  // 457: mul.lo.s32 	%r465, %r464, -2073254261;
+  // ptx:455  shr.u32 	%r463, %r462, 15;
+  // ptx:456  xor.b32  	%r464, %r463, %r462;
+  // ptx:457  mul.lo.s32 	%r465, %r464, -2073254261;
   uint r465 = uint(int((r462 >> 15u) ^ r462) * -2073254261);
-  // 458: shr.u32 	%r466, %r465, 16;
-  // 459: xor.b32  	%r467, %r466, %r465;
+  // ptx:458  shr.u32 	%r466, %r465, 16;
+  // ptx:459  xor.b32  	%r467, %r466, %r465;
   uint r467 = (r465 >> 16u) ^ r465;
-  // 460: xor.b32  	%r468, %r467, -1515870811;
+  // ptx:460  xor.b32  	%r468, %r467, -1515870811;
   uint r468 = r467 ^ 0xA5A5A5A5u;
-  // 461: shr.u32 	%r469, %r468, 16;
-  // 462: xor.b32  	%r470, %r469, %r468;
-  // 463: mul.lo.s32 	%r471, %r470, 2146121005;
+  // ptx:461  shr.u32 	%r469, %r468, 16;
+  // ptx:462  xor.b32  	%r470, %r469, %r468;
+  // ptx:463  mul.lo.s32 	%r471, %r470, 2146121005;
   uint r471 = uint(int((r468 >> 16u) ^ r468) * 2146121005);
-  // 464: shr.u32 	%r472, %r471, 15;
-  // 465: xor.b32  	%r473, %r472, %r471;
-  // 466: mul.lo.s32 	%r474, %r473, -2073254261;
+  // ptx:464  shr.u32 	%r472, %r471, 15;
+  // ptx:465  xor.b32  	%r473, %r472, %r471;
+  // ptx:466  mul.lo.s32 	%r474, %r473, -2073254261;
   uint r474 = uint(int((r471 >> 15u) ^ r471) * -2073254261);
-  // 467: shr.u32 	%r475, %r474, 16;
-  // 468: xor.b32  	%r69, %r475, %r474;
+  // ptx:467  shr.u32 	%r475, %r474, 16;
+  // ptx:468  xor.b32  	%r69, %r475, %r474;
   uint r69 = (r474 >> 16u) ^ r474;
-  // 469: shl.b32 	%r476, %r467, 15;
-  // 470: and.b32  	%r1230, %r476, 32768;
+  // ptx:469  shl.b32 	%r476, %r467, 15;
+  // ptx:470  and.b32  	%r1230, %r476, 32768;
   uint r1230 = (r467 << 15u) & 32768u;
-  // 471: shr.u32 	%r477, %r467, 1;
-  // 472: and.b32  	%r71, %r477, 1023;
+  // ptx:471  shr.u32 	%r477, %r467, 1;
+  // ptx:472  and.b32  	%r71, %r477, 1023;
   uint r71 = (r467 >> 1u) & 1023u;
-  // 473: @%p19 bra 	$L__BB0_85;
+  // ptx:473  @%p19 bra 	$L__BB0_85;
   if (p19) {
-    // 477: setp.eq.s16 	%p56, %rs4, 2;
-    // 478: @%p56 bra 	$L__BB0_104;
+    // ptx:477  setp.eq.s16 	%p56, %rs4, 2;
+    // ptx:478  @%p56 bra 	$L__BB0_104;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-      // 526: and.b32  	%r1230, %r69, 65535;
+      // ptx:526  and.b32  	%r1230, %r69, 65535;
       r1230 = r69 & 65535u;
-      // 527: bra.uni 	$L__BB0_108;
+      // ptx:527  bra.uni 	$L__BB0_108;
       p2g_sv0 = 44;
     } else {
-      // 480: setp.eq.s16 	%p57, %rs4, 3;
-      // 481: @%p57 bra 	$L__BB0_91;
+      // ptx:480  setp.eq.s16 	%p57, %rs4, 3;
+      // ptx:481  @%p57 bra 	$L__BB0_91;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-        // 530: mul.wide.u32 	%rd47, %r69, -858993459;
-        // 531: shr.u64 	%rd48, %rd47, 34;
-        // 532: cvt.u32.u64 	%r483, %rd48;
+        // ptx:530  mul.wide.u32 	%rd47, %r69, -858993459;
+        // ptx:531  shr.u64 	%rd48, %rd47, 34;
+        // ptx:532  cvt.u32.u64 	%r483, %rd48;
         uint64_t t24 = uint64_t((uint64_t(r69) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 533: mul.lo.s32 	%r484, %r483, 5;
-        // 534: sub.s32 	%r75, %r69, %r484;
+        // ptx:533  mul.lo.s32 	%r484, %r483, 5;
+        // ptx:534  sub.s32 	%r75, %r69, %r484;
         uint r75 = uint(int(r69) - int(uint(int(uint(uint64_t(t24))) * 5)));
-        // 535: setp.eq.s32 	%p65, %r75, 0;
-        // 536: @%p65 bra 	$L__BB0_93;
+        // ptx:535  setp.eq.s32 	%p65, %r75, 0;
+        // ptx:536  @%p65 bra 	$L__BB0_93;
         if (int(r75) == 0) {
-          // 2355: shr.u32 	%r485, %r69, 8;
+          // ptx:2355  shr.u32 	%r485, %r69, 8;
           uint r485 = r69 >> 8u;
-          // 2356: mul.wide.u32 	%rd49, %r485, -1431655765;
-          // 2357: shr.u64 	%rd50, %rd49, 34;
-          // 2358: cvt.u32.u64 	%r486, %rd50;
+          // ptx:2356  mul.wide.u32 	%rd49, %r485, -1431655765;
+          // ptx:2357  shr.u64 	%rd50, %rd49, 34;
+          // ptx:2358  cvt.u32.u64 	%r486, %rd50;
           uint64_t t25 = uint64_t((uint64_t(r485) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 2359: mul.lo.s32 	%r487, %r486, 6;
-          // 2360: sub.s32 	%r488, %r485, %r487;
-          // 2361: cvt.u16.u32 	%rs9, %r488;
+          // ptx:2359  mul.lo.s32 	%r487, %r486, 6;
+          // ptx:2360  sub.s32 	%r488, %r485, %r487;
+          // ptx:2361  cvt.u16.u32 	%rs9, %r488;
           uint64_t t26 = uint64_t(uint(int(r485) - int(uint(int(uint(uint64_t(t25))) * 6))));
           uint rs9 = (uint(uint64_t(t26)) & 65535u);
-          // 2362: setp.gt.s16 	%p66, %rs9, 1;
-          // 2363: @%p66 bra 	$L__BB0_97;
+          // ptx:2362  setp.gt.s16 	%p66, %rs9, 1;
+          // ptx:2363  @%p66 bra 	$L__BB0_97;
           if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
-            // 2367: setp.eq.s16 	%p67, %rs9, 2;
-            // 2368: @%p67 bra 	$L__BB0_102;
+            // ptx:2367  setp.eq.s16 	%p67, %rs9, 2;
+            // ptx:2368  @%p67 bra 	$L__BB0_102;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
-              // 2467: shr.u32 	%r490, %r69, 12;
-              // 2468: and.b32  	%r491, %r490, 1;
-              // 2469: or.b32  	%r492, %r1230, %r491;
+              // ptx:2467  shr.u32 	%r490, %r69, 12;
+              // ptx:2468  and.b32  	%r491, %r490, 1;
+              // ptx:2469  or.b32  	%r492, %r1230, %r491;
               uint r492 = r1230 | ((r69 >> 12u) & 1u);
-              // 2470: or.b32  	%r1230, %r492, 32256;
+              // ptx:2470  or.b32  	%r1230, %r492, 32256;
               r1230 = r492 | 32256u;
-              // 2471: bra.uni 	$L__BB0_108;
+              // ptx:2471  bra.uni 	$L__BB0_108;
               p2g_sv0 = 44;
             } else {
-              // 2370: setp.eq.s16 	%p68, %rs9, 3;
-              // 2371: @%p68 bra 	$L__BB0_101;
+              // ptx:2370  setp.eq.s16 	%p68, %rs9, 3;
+              // ptx:2371  @%p68 bra 	$L__BB0_101;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
-                // 2474: setp.eq.s32 	%p72, %r71, 0;
-                // 2475: selp.b32 	%r489, 1, %r71, %p72;
-                // 2476: or.b32  	%r1230, %r489, %r1230;
+                // ptx:2474  setp.eq.s32 	%p72, %r71, 0;
+                // ptx:2475  selp.b32 	%r489, 1, %r71, %p72;
+                // ptx:2476  or.b32  	%r1230, %r489, %r1230;
                 r1230 = ((int(r71) == 0) ? 1u : r71) | r1230;
-                // 2477: bra.uni 	$L__BB0_108;
+                // ptx:2477  bra.uni 	$L__BB0_108;
                 p2g_sv0 = 44;
               } else {
-                // 2373: setp.ne.s16 	%p69, %rs9, 4;
-                // 2374: @%p69 bra 	$L__BB0_103;
+                // ptx:2373  setp.ne.s16 	%p69, %rs9, 4;
+                // ptx:2374  @%p69 bra 	$L__BB0_103;
                 if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 218;
                 } else {
-                  // 2376: or.b32  	%r1230, %r1230, 31743;
+                  // ptx:2376  or.b32  	%r1230, %r1230, 31743;
                   r1230 = r1230 | 31743u;
-                  // 2377: bra.uni 	$L__BB0_108;
+                  // ptx:2377  bra.uni 	$L__BB0_108;
                   p2g_sv0 = 44;
                 }
               }
             }
           } else {
-            // 2364: bra.uni 	$L__BB0_94;
-            // 2416: setp.eq.s16 	%p70, %rs9, 0;
-            // 2417: @%p70 bra 	$L__BB0_108;
+            // ptx:2364  bra.uni 	$L__BB0_94;
+            // ptx:2416  setp.eq.s16 	%p70, %rs9, 0;
+            // ptx:2417  @%p70 bra 	$L__BB0_108;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 44;
             } else {
-              // 2419: setp.eq.s16 	%p71, %rs9, 1;
-              // 2420: @%p71 bra 	$L__BB0_96;
+              // ptx:2419  setp.eq.s16 	%p71, %rs9, 1;
+              // ptx:2420  @%p71 bra 	$L__BB0_96;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
-                // 2424: or.b32  	%r1230, %r1230, 31744;
+                // ptx:2424  or.b32  	%r1230, %r1230, 31744;
                 r1230 = r1230 | 31744u;
-                // 2425: bra.uni 	$L__BB0_108;
+                // ptx:2425  bra.uni 	$L__BB0_108;
                 p2g_sv0 = 44;
               } else {
-                // 2421: bra.uni 	$L__BB0_103;
+                // ptx:2421  bra.uni 	$L__BB0_103;
                 p2g_sv0 = 218;
               }
             }
           }
           if (p2g_sv0 == 218) {
-            // 2495: or.b32  	%r493, %r1230, %r71;
+            // ptx:2495  or.b32  	%r493, %r1230, %r71;
             uint r493 = r1230 | r71;
-            // 2496: or.b32  	%r1230, %r493, 1024;
+            // ptx:2496  or.b32  	%r1230, %r493, 1024;
             r1230 = r493 | 1024u;
-            // 2497: bra.uni 	$L__BB0_108;
+            // ptx:2497  bra.uni 	$L__BB0_108;
             p2g_sv0 = 44;
           }
         } else {
-          // 538: add.s32 	%r1229, %r75, 13;
+          // ptx:538  add.s32 	%r1229, %r75, 13;
           r1229 = uint(int(r75) + 13);
-          // 539: bra.uni 	$L__BB0_107;
+          // ptx:539  bra.uni 	$L__BB0_107;
           p2g_sv0 = 43;
         }
       } else {
-        // 483: setp.ne.s16 	%p58, %rs4, 5;
-        // 484: @%p58 bra 	$L__BB0_106;
+        // ptx:483  setp.ne.s16 	%p58, %rs4, 5;
+        // ptx:484  @%p58 bra 	$L__BB0_106;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 41;
         } else {
-          // 486: and.b32  	%r478, %r69, 1;
-          // 487: setp.eq.b32 	%p61, %r478, 1;
-          // 488: mov.pred 	%p62, 0;
-          // 489: xor.pred  	%p63, %p61, %p62;
-          // 490: not.pred 	%p64, %p63;
-          // 491: shr.u32 	%r479, %r69, 1;
+          // ptx:486  and.b32  	%r478, %r69, 1;
+          // ptx:487  setp.eq.b32 	%p61, %r478, 1;
+          // ptx:488  mov.pred 	%p62, 0;
+          // ptx:489  xor.pred  	%p63, %p61, %p62;
+          // ptx:490  not.pred 	%p64, %p63;
+          // ptx:491  shr.u32 	%r479, %r69, 1;
           uint r479 = r69 >> 1u;
-          // 492: mul.wide.u32 	%rd45, %r479, -858993459;
-          // 493: shr.u64 	%rd46, %rd45, 36;
-          // 494: cvt.u32.u64 	%r480, %rd46;
+          // ptx:492  mul.wide.u32 	%rd45, %r479, -858993459;
+          // ptx:493  shr.u64 	%rd46, %rd45, 36;
+          // ptx:494  cvt.u32.u64 	%r480, %rd46;
           uint64_t t27 = uint64_t((uint64_t(r479) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 495: mul.lo.s32 	%r481, %r480, 20;
-          // 496: sub.s32 	%r72, %r479, %r481;
+          // ptx:495  mul.lo.s32 	%r481, %r480, 20;
+          // ptx:496  sub.s32 	%r72, %r479, %r481;
           uint r72 = uint(int(r479) - int(uint(int(uint(uint64_t(t27))) * 20)));
-          // 497: @%p64 bra 	$L__BB0_90;
+          // ptx:497  @%p64 bra 	$L__BB0_90;
           if (!(((r69 & 1u) == 1u) ^^ false)) {
-            // 501: mov.u32 	%r482, 7;
-            // 502: sub.s32 	%r1229, %r482, %r72;
+            // ptx:501  mov.u32 	%r482, 7;
+            // ptx:502  sub.s32 	%r1229, %r482, %r72;
             r1229 = uint(int(7u) - int(r72));
-            // 503: bra.uni 	$L__BB0_107;
+            // ptx:503  bra.uni 	$L__BB0_107;
             p2g_sv0 = 43;
           } else {
-            // 498: bra.uni 	$L__BB0_89;
-            // 564: add.s32 	%r1229, %r72, 19;
+            // ptx:498  bra.uni 	$L__BB0_89;
+            // ptx:564  add.s32 	%r1229, %r72, 19;
             r1229 = uint(int(r72) + 19);
             p2g_sv0 = 43;
           }
@@ -1224,2342 +1224,2342 @@ void main() {
       }
     }
   } else {
-    // 474: bra.uni 	$L__BB0_82;
-    // 506: setp.eq.s16 	%p59, %rs4, 0;
-    // 507: @%p59 bra 	$L__BB0_105;
+    // ptx:474  bra.uni 	$L__BB0_82;
+    // ptx:506  setp.eq.s16 	%p59, %rs4, 0;
+    // ptx:507  @%p59 bra 	$L__BB0_105;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-      // 542: mul.wide.u32 	%rd53, %r69, 613566757;
-      // 543: shr.u64 	%rd54, %rd53, 32;
-      // 544: cvt.u32.u64 	%r500, %rd54;
+      // ptx:542  mul.wide.u32 	%rd53, %r69, 613566757;
+      // ptx:543  shr.u64 	%rd54, %rd53, 32;
+      // ptx:544  cvt.u32.u64 	%r500, %rd54;
       uint64_t t28 = uint64_t((uint64_t(r69) * uint64_t(0x24924925u)) >> 32u);
       uint r500 = uint(uint64_t(t28));
-      // 545: sub.s32 	%r501, %r69, %r500;
-      // 546: shr.u32 	%r502, %r501, 1;
-      // 547: add.s32 	%r503, %r502, %r500;
-      // 548: shr.u32 	%r504, %r503, 2;
-      // 549: mul.lo.s32 	%r505, %r504, 7;
+      // ptx:545  sub.s32 	%r501, %r69, %r500;
+      // ptx:546  shr.u32 	%r502, %r501, 1;
+      // ptx:547  add.s32 	%r503, %r502, %r500;
+      // ptx:548  shr.u32 	%r504, %r503, 2;
+      // ptx:549  mul.lo.s32 	%r505, %r504, 7;
       uint r505 = uint(int(uint(int(uint(int(r69) - int(r500)) >> 1u) + int(r500)) >> 2u) * 7);
-      // 550: sub.s32 	%r506, %r69, %r505;
-      // 551: add.s32 	%r1229, %r506, 12;
+      // ptx:550  sub.s32 	%r506, %r69, %r505;
+      // ptx:551  add.s32 	%r1229, %r506, 12;
       r1229 = uint(int(uint(int(r69) - int(r505))) + 12);
-      // 552: bra.uni 	$L__BB0_107;
+      // ptx:552  bra.uni 	$L__BB0_107;
       p2g_sv0 = 43;
     } else {
-      // 509: setp.eq.s16 	%p60, %rs4, 1;
-      // 510: @%p60 bra 	$L__BB0_84;
+      // ptx:509  setp.eq.s16 	%p60, %rs4, 1;
+      // ptx:510  @%p60 bra 	$L__BB0_84;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-        // 514: mul.wide.u32 	%rd51, %r69, 138547333;
-        // 515: shr.u64 	%rd52, %rd51, 32;
-        // 516: cvt.u32.u64 	%r494, %rd52;
+        // ptx:514  mul.wide.u32 	%rd51, %r69, 138547333;
+        // ptx:515  shr.u64 	%rd52, %rd51, 32;
+        // ptx:516  cvt.u32.u64 	%r494, %rd52;
         uint64_t t29 = uint64_t((uint64_t(r69) * uint64_t(0x08421085u)) >> 32u);
         uint r494 = uint(uint64_t(t29));
-        // 517: sub.s32 	%r495, %r69, %r494;
-        // 518: shr.u32 	%r496, %r495, 1;
-        // 519: add.s32 	%r497, %r496, %r494;
-        // 520: shr.u32 	%r498, %r497, 4;
-        // 521: mul.lo.s32 	%r499, %r498, 31;
+        // ptx:517  sub.s32 	%r495, %r69, %r494;
+        // ptx:518  shr.u32 	%r496, %r495, 1;
+        // ptx:519  add.s32 	%r497, %r496, %r494;
+        // ptx:520  shr.u32 	%r498, %r497, 4;
+        // ptx:521  mul.lo.s32 	%r499, %r498, 31;
         uint r499 = uint(int(uint(int(uint(int(r69) - int(r494)) >> 1u) + int(r494)) >> 4u) * 31);
-        // 522: sub.s32 	%r1229, %r69, %r499;
+        // ptx:522  sub.s32 	%r1229, %r69, %r499;
         r1229 = uint(int(r69) - int(r499));
-        // 523: bra.uni 	$L__BB0_107;
+        // ptx:523  bra.uni 	$L__BB0_107;
         p2g_sv0 = 43;
       } else {
-        // 511: bra.uni 	$L__BB0_106;
+        // ptx:511  bra.uni 	$L__BB0_106;
         p2g_sv0 = 41;
       }
     }
   }
   if (p2g_sv0 == 41) {
-    // 555: mul.wide.u32 	%rd55, %r69, -858993459;
-    // 556: shr.u64 	%rd56, %rd55, 34;
-    // 557: cvt.u32.u64 	%r507, %rd56;
+    // ptx:555  mul.wide.u32 	%rd55, %r69, -858993459;
+    // ptx:556  shr.u64 	%rd56, %rd55, 34;
+    // ptx:557  cvt.u32.u64 	%r507, %rd56;
     uint64_t t30 = uint64_t((uint64_t(r69) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 558: mul.lo.s32 	%r508, %r507, 5;
-    // 559: sub.s32 	%r509, %r69, %r508;
-    // 560: add.s32 	%r1229, %r509, 13;
+    // ptx:558  mul.lo.s32 	%r508, %r507, 5;
+    // ptx:559  sub.s32 	%r509, %r69, %r508;
+    // ptx:560  add.s32 	%r1229, %r509, 13;
     r1229 = uint(int(uint(int(r69) - int(uint(int(uint(uint64_t(t30))) * 5)))) + 13);
-    // 561: bra.uni 	$L__BB0_107;
+    // ptx:561  bra.uni 	$L__BB0_107;
     p2g_sv0 = 43;
   }
   if (p2g_sv0 == 43) {
-    // 567: max.s32 	%r510, %r1229, 0;
-    // 568: shl.b32 	%r511, %r510, 10;
-    // 569: or.b32  	%r512, %r71, %r1230;
+    // ptx:567  max.s32 	%r510, %r1229, 0;
+    // ptx:568  shl.b32 	%r511, %r510, 10;
+    // ptx:569  or.b32  	%r512, %r71, %r1230;
     uint r512 = r71 | r1230;
-    // 570: or.b32  	%r1230, %r512, %r511;
+    // ptx:570  or.b32  	%r1230, %r512, %r511;
     r1230 = r512 | (uint(max(int(r1229), 0)) << 10u);
   }
-  // 573: cvta.to.global.u64 	%rd1, %rd6;
+  // ptx:573  cvta.to.global.u64 	%rd1, %rd6;
   uint64_t rd1 = rd6;
-  // 574: add.u64 	%rd2, %SPL, 0;
+  // ptx:574  add.u64 	%rd2, %SPL, 0;
   uint64_t rd2 = SPL + 0ul;
-  // 575: add.u64 	%rd3, %SPL, 16;
+  // ptx:575  add.u64 	%rd3, %SPL, 16;
   uint64_t rd3 = SPL + 16ul;
-  // 576: shl.b32 	%r89, %r3, 2;
+  // ptx:576  shl.b32 	%r89, %r3, 2;
   uint r89 = r3 << 2u;
-  // 577: mov.u32 	%r1231, 0;
+  // ptx:577  mov.u32 	%r1231, 0;
   uint r1231 = 0u;
-  // 578: mov.u64 	%rd177, %rd2;
+  // ptx:578  mov.u64 	%rd177, %rd2;
   uint64_t rd177 = rd2;
-  // 579: bra.uni 	$L__BB0_109;
+  // ptx:579  bra.uni 	$L__BB0_109;
   for (;;) {
     p2g_loop_tick();
-    // 802: shl.b32 	%r514, %r1231, 3;
-    // 803: and.b32  	%r515, %r514, 8;
-    // 804: or.b32  	%r516, %r515, %r2;
-    // 805: and.b32  	%r517, %r1231, 2147483646;
-    // 806: setp.eq.s32 	%p73, %r517, 0;
-    // 807: selp.b32 	%r518, 0, 16, %p73;
-    // 808: or.b32  	%r91, %r518, %r89;
+    // ptx:802  shl.b32 	%r514, %r1231, 3;
+    // ptx:803  and.b32  	%r515, %r514, 8;
+    // ptx:804  or.b32  	%r516, %r515, %r2;
+    // ptx:805  and.b32  	%r517, %r1231, 2147483646;
+    // ptx:806  setp.eq.s32 	%p73, %r517, 0;
+    // ptx:807  selp.b32 	%r518, 0, 16, %p73;
+    // ptx:808  or.b32  	%r91, %r518, %r89;
     uint r91 = ((int(r1231 & 0x7FFFFFFEu) == 0) ? 0u : 16u) | r89;
-    // 809: shl.b32 	%r92, %r516, 6;
+    // ptx:809  shl.b32 	%r92, %r516, 6;
     uint r92 = (((r1231 << 3u) & 8u) | r2) << 6u;
-    // 810: or.b32  	%r519, %r92, %r91;
-    // 811: add.s32 	%r520, %r519, 5369127;
+    // ptx:810  or.b32  	%r519, %r92, %r91;
+    // ptx:811  add.s32 	%r520, %r519, 5369127;
     uint r520 = uint(int(r92 | r91) + 5369127);
-    // 812: shr.u32 	%r521, %r520, 16;
-    // 813: xor.b32  	%r522, %r521, %r520;
-    // 814: mul.lo.s32 	%r523, %r522, 2146121005;
+    // ptx:812  shr.u32 	%r521, %r520, 16;
+    // ptx:813  xor.b32  	%r522, %r521, %r520;
+    // ptx:814  mul.lo.s32 	%r523, %r522, 2146121005;
     uint r523 = uint(int((r520 >> 16u) ^ r520) * 2146121005);
-    // 815: shr.u32 	%r524, %r523, 15;
-    // 816: xor.b32  	%r525, %r524, %r523;
-    // 817: mul.lo.s32 	%r526, %r525, -2073254261;
+    // ptx:815  shr.u32 	%r524, %r523, 15;
+    // ptx:816  xor.b32  	%r525, %r524, %r523;
+    // ptx:817  mul.lo.s32 	%r526, %r525, -2073254261;
     uint r526 = uint(int((r523 >> 15u) ^ r523) * -2073254261);
-    // 818: shr.u32 	%r527, %r526, 16;
-    // 819: xor.b32  	%r528, %r526, %r6;
+    // ptx:818  shr.u32 	%r527, %r526, 16;
+    // ptx:819  xor.b32  	%r528, %r526, %r6;
     uint r528 = r526 ^ r6;
-    // 820: xor.b32  	%r529, %r528, %r527;
-    // 821: shr.u32 	%r530, %r528, 16;
-    // 822: xor.b32  	%r531, %r529, %r530;
-    // 823: mul.lo.s32 	%r532, %r531, 2146121005;
+    // ptx:820  xor.b32  	%r529, %r528, %r527;
+    // ptx:821  shr.u32 	%r530, %r528, 16;
+    // ptx:822  xor.b32  	%r531, %r529, %r530;
+    // ptx:823  mul.lo.s32 	%r532, %r531, 2146121005;
     uint r532 = uint(int((r528 ^ (r526 >> 16u)) ^ (r528 >> 16u)) * 2146121005);
-    // 824: shr.u32 	%r533, %r532, 15;
-    // 825: xor.b32  	%r534, %r533, %r532;
-    // 826: mul.lo.s32 	%r535, %r534, -2073254261;
+    // ptx:824  shr.u32 	%r533, %r532, 15;
+    // ptx:825  xor.b32  	%r534, %r533, %r532;
+    // ptx:826  mul.lo.s32 	%r535, %r534, -2073254261;
     uint r535 = uint(int((r532 >> 15u) ^ r532) * -2073254261);
-    // 827: shr.u32 	%r536, %r535, 16;
-    // 828: xor.b32  	%r537, %r536, %r535;
+    // ptx:827  shr.u32 	%r536, %r535, 16;
+    // ptx:828  xor.b32  	%r537, %r536, %r535;
     uint r537 = (r535 >> 16u) ^ r535;
-    // 829: xor.b32  	%r538, %r537, -1515870811;
+    // ptx:829  xor.b32  	%r538, %r537, -1515870811;
     uint r538 = r537 ^ 0xA5A5A5A5u;
-    // 830: shr.u32 	%r539, %r538, 16;
-    // 831: xor.b32  	%r540, %r539, %r538;
-    // 832: mul.lo.s32 	%r541, %r540, 2146121005;
+    // ptx:830  shr.u32 	%r539, %r538, 16;
+    // ptx:831  xor.b32  	%r540, %r539, %r538;
+    // ptx:832  mul.lo.s32 	%r541, %r540, 2146121005;
     uint r541 = uint(int((r538 >> 16u) ^ r538) * 2146121005);
-    // 833: shr.u32 	%r542, %r541, 15;
-    // 834: xor.b32  	%r543, %r542, %r541;
-    // 835: mul.lo.s32 	%r544, %r543, -2073254261;
+    // ptx:833  shr.u32 	%r542, %r541, 15;
+    // ptx:834  xor.b32  	%r543, %r542, %r541;
+    // ptx:835  mul.lo.s32 	%r544, %r543, -2073254261;
     uint r544 = uint(int((r541 >> 15u) ^ r541) * -2073254261);
-    // 836: shr.u32 	%r545, %r544, 16;
-    // 837: xor.b32  	%r93, %r545, %r544;
+    // ptx:836  shr.u32 	%r545, %r544, 16;
+    // ptx:837  xor.b32  	%r93, %r545, %r544;
     uint r93 = (r544 >> 16u) ^ r544;
-    // 838: shl.b32 	%r546, %r537, 7;
-    // 839: and.b32  	%r1233, %r546, 128;
+    // ptx:838  shl.b32 	%r546, %r537, 7;
+    // ptx:839  and.b32  	%r1233, %r546, 128;
     uint r1233 = (r537 << 7u) & 128u;
-    // 840: shr.u32 	%r547, %r537, 1;
-    // 841: and.b32  	%r95, %r547, 7;
+    // ptx:840  shr.u32 	%r547, %r537, 1;
+    // ptx:841  and.b32  	%r95, %r547, 7;
     uint r95 = (r537 >> 1u) & 7u;
-    // 842: setp.eq.s32 	%p74, %r4, 4;
+    // ptx:842  setp.eq.s32 	%p74, %r4, 4;
     p74 = int(r4) == 4;
-    // 843: @%p74 bra 	$L__BB0_135;
+    // ptx:843  @%p74 bra 	$L__BB0_135;
     if (p74) {
-      // 847: mul.wide.u32 	%rd71, %r93, -858993459;
-      // 848: shr.u64 	%rd72, %rd71, 34;
-      // 849: cvt.u32.u64 	%r577, %rd72;
+      // ptx:847  mul.wide.u32 	%rd71, %r93, -858993459;
+      // ptx:848  shr.u64 	%rd72, %rd71, 34;
+      // ptx:849  cvt.u32.u64 	%r577, %rd72;
       uint64_t t31 = uint64_t((uint64_t(r93) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 850: mul.lo.s32 	%r578, %r577, 5;
-      // 851: sub.s32 	%r579, %r93, %r578;
-      // 852: shl.b32 	%r580, %r579, 3;
-      // 853: add.s32 	%r581, %r580, 40;
+      // ptx:850  mul.lo.s32 	%r578, %r577, 5;
+      // ptx:851  sub.s32 	%r579, %r93, %r578;
+      // ptx:852  shl.b32 	%r580, %r579, 3;
+      // ptx:853  add.s32 	%r581, %r580, 40;
       uint r581 = uint(int(uint(int(r93) - int(uint(int(uint(uint64_t(t31))) * 5))) << 3u) + 40);
-      // 854: or.b32  	%r582, %r95, %r1233;
+      // ptx:854  or.b32  	%r582, %r95, %r1233;
       uint r582 = r95 | r1233;
-      // 855: or.b32  	%r1233, %r582, %r581;
+      // ptx:855  or.b32  	%r1233, %r582, %r581;
       r1233 = r582 | r581;
-      // 856: bra.uni 	$L__BB0_136;
+      // ptx:856  bra.uni 	$L__BB0_136;
     } else {
-      // 844: bra.uni 	$L__BB0_110;
-      // 859: @%p19 bra 	$L__BB0_114;
+      // ptx:844  bra.uni 	$L__BB0_110;
+      // ptx:859  @%p19 bra 	$L__BB0_114;
       if (p19) {
-        // 863: setp.eq.s16 	%p76, %rs4, 2;
-        // 864: @%p76 bra 	$L__BB0_131;
+        // ptx:863  setp.eq.s16 	%p76, %rs4, 2;
+        // ptx:864  @%p76 bra 	$L__BB0_131;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-          // 897: and.b32  	%r1233, %r93, 255;
+          // ptx:897  and.b32  	%r1233, %r93, 255;
           r1233 = r93 & 255u;
-          // 898: bra.uni 	$L__BB0_136;
+          // ptx:898  bra.uni 	$L__BB0_136;
           p2g_sv0 = 84;
         } else {
-          // 866: setp.eq.s16 	%p77, %rs4, 3;
-          // 867: @%p77 bra 	$L__BB0_118;
+          // ptx:866  setp.eq.s16 	%p77, %rs4, 3;
+          // ptx:867  @%p77 bra 	$L__BB0_118;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-            // 901: mul.wide.u32 	%rd61, %r93, -858993459;
-            // 902: shr.u64 	%rd62, %rd61, 34;
-            // 903: cvt.u32.u64 	%r551, %rd62;
+            // ptx:901  mul.wide.u32 	%rd61, %r93, -858993459;
+            // ptx:902  shr.u64 	%rd62, %rd61, 34;
+            // ptx:903  cvt.u32.u64 	%r551, %rd62;
             uint64_t t32 = uint64_t((uint64_t(r93) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 904: mul.lo.s32 	%r552, %r551, 5;
-            // 905: sub.s32 	%r97, %r93, %r552;
+            // ptx:904  mul.lo.s32 	%r552, %r551, 5;
+            // ptx:905  sub.s32 	%r97, %r93, %r552;
             uint r97 = uint(int(r93) - int(uint(int(uint(uint64_t(t32))) * 5)));
-            // 906: setp.eq.s32 	%p81, %r97, 0;
-            // 907: @%p81 bra 	$L__BB0_120;
+            // ptx:906  setp.eq.s32 	%p81, %r97, 0;
+            // ptx:907  @%p81 bra 	$L__BB0_120;
             if (int(r97) == 0) {
-              // 582: shr.u32 	%r553, %r93, 8;
+              // ptx:582  shr.u32 	%r553, %r93, 8;
               uint r553 = r93 >> 8u;
-              // 583: mul.wide.u32 	%rd63, %r553, -1431655765;
-              // 584: shr.u64 	%rd64, %rd63, 34;
-              // 585: cvt.u32.u64 	%r554, %rd64;
+              // ptx:583  mul.wide.u32 	%rd63, %r553, -1431655765;
+              // ptx:584  shr.u64 	%rd64, %rd63, 34;
+              // ptx:585  cvt.u32.u64 	%r554, %rd64;
               uint64_t t33 = uint64_t((uint64_t(r553) * uint64_t(0xAAAAAAABu)) >> 34u);
-              // 586: mul.lo.s32 	%r555, %r554, 6;
-              // 587: sub.s32 	%r556, %r553, %r555;
-              // 588: cvt.u16.u32 	%rs11, %r556;
+              // ptx:586  mul.lo.s32 	%r555, %r554, 6;
+              // ptx:587  sub.s32 	%r556, %r553, %r555;
+              // ptx:588  cvt.u16.u32 	%rs11, %r556;
               uint64_t t34 = uint64_t(uint(int(r553) - int(uint(int(uint(uint64_t(t33))) * 6))));
               uint rs11 = (uint(uint64_t(t34)) & 65535u);
-              // 589: setp.gt.s16 	%p82, %rs11, 1;
-              // 590: @%p82 bra 	$L__BB0_124;
+              // ptx:589  setp.gt.s16 	%p82, %rs11, 1;
+              // ptx:590  @%p82 bra 	$L__BB0_124;
               if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
-                // 594: setp.eq.s16 	%p83, %rs11, 2;
-                // 595: @%p83 bra 	$L__BB0_129;
+                // ptx:594  setp.eq.s16 	%p83, %rs11, 2;
+                // ptx:595  @%p83 bra 	$L__BB0_129;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
-                  // 730: shr.u32 	%r558, %r93, 12;
-                  // 731: and.b32  	%r559, %r558, 1;
-                  // 732: or.b32  	%r560, %r1233, %r559;
+                  // ptx:730  shr.u32 	%r558, %r93, 12;
+                  // ptx:731  and.b32  	%r559, %r558, 1;
+                  // ptx:732  or.b32  	%r560, %r1233, %r559;
                   uint r560 = r1233 | ((r93 >> 12u) & 1u);
-                  // 733: or.b32  	%r1233, %r560, 124;
+                  // ptx:733  or.b32  	%r1233, %r560, 124;
                   r1233 = r560 | 124u;
-                  // 734: bra.uni 	$L__BB0_136;
+                  // ptx:734  bra.uni 	$L__BB0_136;
                   p2g_sv0 = 84;
                 } else {
-                  // 597: setp.eq.s16 	%p84, %rs11, 3;
-                  // 598: @%p84 bra 	$L__BB0_128;
+                  // ptx:597  setp.eq.s16 	%p84, %rs11, 3;
+                  // ptx:598  @%p84 bra 	$L__BB0_128;
                   if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
-                    // 737: setp.eq.s32 	%p88, %r95, 0;
-                    // 738: selp.b32 	%r557, 1, %r95, %p88;
-                    // 739: or.b32  	%r1233, %r557, %r1233;
+                    // ptx:737  setp.eq.s32 	%p88, %r95, 0;
+                    // ptx:738  selp.b32 	%r557, 1, %r95, %p88;
+                    // ptx:739  or.b32  	%r1233, %r557, %r1233;
                     r1233 = ((int(r95) == 0) ? 1u : r95) | r1233;
-                    // 740: bra.uni 	$L__BB0_136;
+                    // ptx:740  bra.uni 	$L__BB0_136;
                     p2g_sv0 = 84;
                   } else {
-                    // 600: setp.ne.s16 	%p85, %rs11, 4;
-                    // 601: @%p85 bra 	$L__BB0_130;
+                    // ptx:600  setp.ne.s16 	%p85, %rs11, 4;
+                    // ptx:601  @%p85 bra 	$L__BB0_130;
                     if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                       p2g_sv0 = 69;
                     } else {
-                      // 603: or.b32  	%r1233, %r1233, 119;
+                      // ptx:603  or.b32  	%r1233, %r1233, 119;
                       r1233 = r1233 | 119u;
-                      // 604: bra.uni 	$L__BB0_136;
+                      // ptx:604  bra.uni 	$L__BB0_136;
                       p2g_sv0 = 84;
                     }
                   }
                 }
               } else {
-                // 591: bra.uni 	$L__BB0_121;
-                // 682: setp.eq.s16 	%p86, %rs11, 0;
-                // 683: @%p86 bra 	$L__BB0_136;
+                // ptx:591  bra.uni 	$L__BB0_121;
+                // ptx:682  setp.eq.s16 	%p86, %rs11, 0;
+                // ptx:683  @%p86 bra 	$L__BB0_136;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                   p2g_sv0 = 84;
                 } else {
-                  // 685: setp.eq.s16 	%p87, %rs11, 1;
-                  // 686: @%p87 bra 	$L__BB0_123;
+                  // ptx:685  setp.eq.s16 	%p87, %rs11, 1;
+                  // ptx:686  @%p87 bra 	$L__BB0_123;
                   if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
-                    // 690: or.b32  	%r1233, %r1233, 120;
+                    // ptx:690  or.b32  	%r1233, %r1233, 120;
                     r1233 = r1233 | 120u;
-                    // 691: bra.uni 	$L__BB0_136;
+                    // ptx:691  bra.uni 	$L__BB0_136;
                     p2g_sv0 = 84;
                   } else {
-                    // 687: bra.uni 	$L__BB0_130;
+                    // ptx:687  bra.uni 	$L__BB0_130;
                     p2g_sv0 = 69;
                   }
                 }
               }
               if (p2g_sv0 == 69) {
-                // 782: or.b32  	%r561, %r1233, %r95;
+                // ptx:782  or.b32  	%r561, %r1233, %r95;
                 uint r561 = r1233 | r95;
-                // 783: or.b32  	%r1233, %r561, 8;
+                // ptx:783  or.b32  	%r1233, %r561, 8;
                 r1233 = r561 | 8u;
-                // 784: bra.uni 	$L__BB0_136;
+                // ptx:784  bra.uni 	$L__BB0_136;
                 p2g_sv0 = 84;
               }
             } else {
-              // 909: add.s32 	%r1232, %r97, 5;
+              // ptx:909  add.s32 	%r1232, %r97, 5;
               r1232 = uint(int(r97) + 5);
-              // 910: bra.uni 	$L__BB0_134;
+              // ptx:910  bra.uni 	$L__BB0_134;
               p2g_sv0 = 83;
             }
           } else {
-            // 869: setp.ne.s16 	%p78, %rs4, 5;
-            // 870: @%p78 bra 	$L__BB0_133;
+            // ptx:869  setp.ne.s16 	%p78, %rs4, 5;
+            // ptx:870  @%p78 bra 	$L__BB0_133;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 82;
             } else {
-              // 872: mul.wide.u32 	%rd59, %r93, -858993459;
-              // 873: shr.u64 	%rd60, %rd59, 34;
-              // 874: cvt.u32.u64 	%r548, %rd60;
+              // ptx:872  mul.wide.u32 	%rd59, %r93, -858993459;
+              // ptx:873  shr.u64 	%rd60, %rd59, 34;
+              // ptx:874  cvt.u32.u64 	%r548, %rd60;
               uint64_t t35 = uint64_t((uint64_t(r93) * uint64_t(0xCCCCCCCDu)) >> 34u);
-              // 875: mul.lo.s32 	%r549, %r548, 5;
-              // 876: sub.s32 	%r550, %r93, %r549;
-              // 877: add.s32 	%r1232, %r550, 5;
+              // ptx:875  mul.lo.s32 	%r549, %r548, 5;
+              // ptx:876  sub.s32 	%r550, %r93, %r549;
+              // ptx:877  add.s32 	%r1232, %r550, 5;
               r1232 = uint(int(uint(int(r93) - int(uint(int(uint(uint64_t(t35))) * 5)))) + 5);
-              // 878: bra.uni 	$L__BB0_134;
+              // ptx:878  bra.uni 	$L__BB0_134;
               p2g_sv0 = 83;
             }
           }
         }
       } else {
-        // 860: bra.uni 	$L__BB0_111;
-        // 881: setp.eq.s16 	%p79, %rs4, 0;
-        // 882: @%p79 bra 	$L__BB0_132;
+        // ptx:860  bra.uni 	$L__BB0_111;
+        // ptx:881  setp.eq.s16 	%p79, %rs4, 0;
+        // ptx:882  @%p79 bra 	$L__BB0_132;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-          // 913: mul.wide.u32 	%rd67, %r93, 613566757;
-          // 914: shr.u64 	%rd68, %rd67, 32;
-          // 915: cvt.u32.u64 	%r564, %rd68;
+          // ptx:913  mul.wide.u32 	%rd67, %r93, 613566757;
+          // ptx:914  shr.u64 	%rd68, %rd67, 32;
+          // ptx:915  cvt.u32.u64 	%r564, %rd68;
           uint64_t t36 = uint64_t((uint64_t(r93) * uint64_t(0x24924925u)) >> 32u);
           uint r564 = uint(uint64_t(t36));
-          // 916: sub.s32 	%r565, %r93, %r564;
-          // 917: shr.u32 	%r566, %r565, 1;
-          // 918: add.s32 	%r567, %r566, %r564;
-          // 919: shr.u32 	%r568, %r567, 2;
-          // 920: mul.lo.s32 	%r569, %r568, 7;
+          // ptx:916  sub.s32 	%r565, %r93, %r564;
+          // ptx:917  shr.u32 	%r566, %r565, 1;
+          // ptx:918  add.s32 	%r567, %r566, %r564;
+          // ptx:919  shr.u32 	%r568, %r567, 2;
+          // ptx:920  mul.lo.s32 	%r569, %r568, 7;
           uint r569 = uint(int(uint(int(uint(int(r93) - int(r564)) >> 1u) + int(r564)) >> 2u) * 7);
-          // 921: sub.s32 	%r570, %r93, %r569;
-          // 922: add.s32 	%r1232, %r570, 4;
+          // ptx:921  sub.s32 	%r570, %r93, %r569;
+          // ptx:922  add.s32 	%r1232, %r570, 4;
           r1232 = uint(int(uint(int(r93) - int(r569))) + 4);
-          // 923: bra.uni 	$L__BB0_134;
+          // ptx:923  bra.uni 	$L__BB0_134;
           p2g_sv0 = 83;
         } else {
-          // 884: setp.eq.s16 	%p80, %rs4, 1;
-          // 885: @%p80 bra 	$L__BB0_113;
+          // ptx:884  setp.eq.s16 	%p80, %rs4, 1;
+          // ptx:885  @%p80 bra 	$L__BB0_113;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-            // 889: mul.wide.u32 	%rd65, %r93, -2004318071;
-            // 890: shr.u64 	%rd66, %rd65, 35;
-            // 891: cvt.u32.u64 	%r562, %rd66;
+            // ptx:889  mul.wide.u32 	%rd65, %r93, -2004318071;
+            // ptx:890  shr.u64 	%rd66, %rd65, 35;
+            // ptx:891  cvt.u32.u64 	%r562, %rd66;
             uint64_t t37 = uint64_t((uint64_t(r93) * uint64_t(0x88888889u)) >> 35u);
-            // 892: mul.lo.s32 	%r563, %r562, 15;
-            // 893: sub.s32 	%r1232, %r93, %r563;
+            // ptx:892  mul.lo.s32 	%r563, %r562, 15;
+            // ptx:893  sub.s32 	%r1232, %r93, %r563;
             r1232 = uint(int(r93) - int(uint(int(uint(uint64_t(t37))) * 15)));
-            // 894: bra.uni 	$L__BB0_134;
+            // ptx:894  bra.uni 	$L__BB0_134;
             p2g_sv0 = 83;
           } else {
-            // 886: bra.uni 	$L__BB0_133;
+            // ptx:886  bra.uni 	$L__BB0_133;
             p2g_sv0 = 82;
           }
         }
       }
       if (p2g_sv0 == 82) {
-        // 926: mul.wide.u32 	%rd69, %r93, -858993459;
-        // 927: shr.u64 	%rd70, %rd69, 34;
-        // 928: cvt.u32.u64 	%r571, %rd70;
+        // ptx:926  mul.wide.u32 	%rd69, %r93, -858993459;
+        // ptx:927  shr.u64 	%rd70, %rd69, 34;
+        // ptx:928  cvt.u32.u64 	%r571, %rd70;
         uint64_t t38 = uint64_t((uint64_t(r93) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 929: mul.lo.s32 	%r572, %r571, 5;
-        // 930: sub.s32 	%r573, %r93, %r572;
-        // 931: add.s32 	%r1232, %r573, 5;
+        // ptx:929  mul.lo.s32 	%r572, %r571, 5;
+        // ptx:930  sub.s32 	%r573, %r93, %r572;
+        // ptx:931  add.s32 	%r1232, %r573, 5;
         r1232 = uint(int(uint(int(r93) - int(uint(int(uint(uint64_t(t38))) * 5)))) + 5);
         p2g_sv0 = 83;
       }
       if (p2g_sv0 == 83) {
-        // 934: max.s32 	%r574, %r1232, 0;
-        // 935: shl.b32 	%r575, %r574, 3;
-        // 936: or.b32  	%r576, %r95, %r1233;
+        // ptx:934  max.s32 	%r574, %r1232, 0;
+        // ptx:935  shl.b32 	%r575, %r574, 3;
+        // ptx:936  or.b32  	%r576, %r95, %r1233;
         uint r576 = r95 | r1233;
-        // 937: or.b32  	%r1233, %r576, %r575;
+        // ptx:937  or.b32  	%r1233, %r576, %r575;
         r1233 = r576 | (uint(max(int(r1232), 0)) << 3u);
       }
     }
-    // 940: add.s32 	%r112, %r91, 1;
+    // ptx:940  add.s32 	%r112, %r91, 1;
     uint r112 = uint(int(r91) + 1);
-    // 941: @%p74 bra 	$L__BB0_162;
+    // ptx:941  @%p74 bra 	$L__BB0_162;
     if (p74) {
-      // 945: and.b32  	%r641, %r112, 28;
-      // 946: add.s32 	%r642, %r92, %r641;
-      // 947: add.s32 	%r643, %r642, 5369127;
+      // ptx:945  and.b32  	%r641, %r112, 28;
+      // ptx:946  add.s32 	%r642, %r92, %r641;
+      // ptx:947  add.s32 	%r643, %r642, 5369127;
       uint r643 = uint(int(uint(int(r92) + int(r112 & 28u))) + 5369127);
-      // 948: shr.u32 	%r644, %r643, 16;
-      // 949: xor.b32  	%r645, %r644, %r643;
-      // 950: mul.lo.s32 	%r646, %r645, 2146121005;
+      // ptx:948  shr.u32 	%r644, %r643, 16;
+      // ptx:949  xor.b32  	%r645, %r644, %r643;
+      // ptx:950  mul.lo.s32 	%r646, %r645, 2146121005;
       uint r646 = uint(int((r643 >> 16u) ^ r643) * 2146121005);
-      // 951: shr.u32 	%r647, %r646, 15;
-      // 952: xor.b32  	%r648, %r647, %r646;
-      // 953: mul.lo.s32 	%r649, %r648, -2073254261;
+      // ptx:951  shr.u32 	%r647, %r646, 15;
+      // ptx:952  xor.b32  	%r648, %r647, %r646;
+      // ptx:953  mul.lo.s32 	%r649, %r648, -2073254261;
       uint r649 = uint(int((r646 >> 15u) ^ r646) * -2073254261);
-      // 954: shr.u32 	%r650, %r649, 16;
-      // 955: xor.b32  	%r651, %r649, %r6;
+      // ptx:954  shr.u32 	%r650, %r649, 16;
+      // ptx:955  xor.b32  	%r651, %r649, %r6;
       uint r651 = r649 ^ r6;
-      // 956: xor.b32  	%r652, %r651, %r650;
-      // 957: shr.u32 	%r653, %r651, 16;
-      // 958: xor.b32  	%r654, %r652, %r653;
-      // 959: mul.lo.s32 	%r655, %r654, 2146121005;
+      // ptx:956  xor.b32  	%r652, %r651, %r650;
+      // ptx:957  shr.u32 	%r653, %r651, 16;
+      // ptx:958  xor.b32  	%r654, %r652, %r653;
+      // ptx:959  mul.lo.s32 	%r655, %r654, 2146121005;
       uint r655 = uint(int((r651 ^ (r649 >> 16u)) ^ (r651 >> 16u)) * 2146121005);
-      // 960: shr.u32 	%r656, %r655, 15;
-      // 961: xor.b32  	%r657, %r656, %r655;
-      // 962: mul.lo.s32 	%r658, %r657, -2073254261;
+      // ptx:960  shr.u32 	%r656, %r655, 15;
+      // ptx:961  xor.b32  	%r657, %r656, %r655;
+      // ptx:962  mul.lo.s32 	%r658, %r657, -2073254261;
       uint r658 = uint(int((r655 >> 15u) ^ r655) * -2073254261);
-      // 963: shr.u32 	%r659, %r658, 16;
-      // 964: xor.b32  	%r660, %r659, %r658;
+      // ptx:963  shr.u32 	%r659, %r658, 16;
+      // ptx:964  xor.b32  	%r660, %r659, %r658;
       uint r660 = (r658 >> 16u) ^ r658;
-      // 965: xor.b32  	%r661, %r660, -1515870811;
+      // ptx:965  xor.b32  	%r661, %r660, -1515870811;
       uint r661 = r660 ^ 0xA5A5A5A5u;
-      // 966: shr.u32 	%r662, %r661, 16;
-      // 967: xor.b32  	%r663, %r662, %r661;
-      // 968: mul.lo.s32 	%r664, %r663, 2146121005;
+      // ptx:966  shr.u32 	%r662, %r661, 16;
+      // ptx:967  xor.b32  	%r663, %r662, %r661;
+      // ptx:968  mul.lo.s32 	%r664, %r663, 2146121005;
       uint r664 = uint(int((r661 >> 16u) ^ r661) * 2146121005);
-      // 969: shr.u32 	%r665, %r664, 15;
-      // 970: xor.b32  	%r666, %r665, %r664;
-      // 971: mul.lo.s32 	%r667, %r666, -2073254261;
+      // ptx:969  shr.u32 	%r665, %r664, 15;
+      // ptx:970  xor.b32  	%r666, %r665, %r664;
+      // ptx:971  mul.lo.s32 	%r667, %r666, -2073254261;
       uint r667 = uint(int((r664 >> 15u) ^ r664) * -2073254261);
-      // 972: shr.u32 	%r668, %r667, 16;
-      // 973: xor.b32  	%r669, %r668, %r667;
+      // ptx:972  shr.u32 	%r668, %r667, 16;
+      // ptx:973  xor.b32  	%r669, %r668, %r667;
       uint r669 = (r667 >> 16u) ^ r667;
-      // 974: and.b32  	%r670, %r660, 1;
-      // 975: shr.u32 	%r671, %r660, 1;
-      // 976: and.b32  	%r672, %r671, 7;
-      // 977: mul.wide.u32 	%rd85, %r669, -858993459;
-      // 978: shr.u64 	%rd86, %rd85, 34;
-      // 979: cvt.u32.u64 	%r673, %rd86;
+      // ptx:974  and.b32  	%r670, %r660, 1;
+      // ptx:975  shr.u32 	%r671, %r660, 1;
+      // ptx:976  and.b32  	%r672, %r671, 7;
+      // ptx:977  mul.wide.u32 	%rd85, %r669, -858993459;
+      // ptx:978  shr.u64 	%rd86, %rd85, 34;
+      // ptx:979  cvt.u32.u64 	%r673, %rd86;
       uint64_t t39 = uint64_t((uint64_t(r669) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 980: mul.lo.s32 	%r674, %r673, 5;
-      // 981: sub.s32 	%r675, %r669, %r674;
-      // 982: shl.b32 	%r676, %r675, 3;
-      // 983: add.s32 	%r677, %r676, 40;
+      // ptx:980  mul.lo.s32 	%r674, %r673, 5;
+      // ptx:981  sub.s32 	%r675, %r669, %r674;
+      // ptx:982  shl.b32 	%r676, %r675, 3;
+      // ptx:983  add.s32 	%r677, %r676, 40;
       uint r677 = uint(int(uint(int(r669) - int(uint(int(uint(uint64_t(t39))) * 5))) << 3u) + 40);
-      // 984: bfi.b32 	%r678, %r670, %r672, 7, 1;
-      // 985: or.b32  	%r679, %r678, %r677;
-      // 986: xor.b32  	%r1235, %r679, 128;
+      // ptx:984  bfi.b32 	%r678, %r670, %r672, 7, 1;
+      // ptx:985  or.b32  	%r679, %r678, %r677;
+      // ptx:986  xor.b32  	%r1235, %r679, 128;
       r1235 = (p2g_bfi_32((r660 & 1u), ((r660 >> 1u) & 7u), 7u, 1u) | r677) ^ 128u;
-      // 987: bra.uni 	$L__BB0_163;
+      // ptx:987  bra.uni 	$L__BB0_163;
     } else {
-      // 942: bra.uni 	$L__BB0_137;
-      // 990: add.s32 	%r583, %r92, %r112;
-      // 991: add.s32 	%r584, %r583, 5369127;
+      // ptx:942  bra.uni 	$L__BB0_137;
+      // ptx:990  add.s32 	%r583, %r92, %r112;
+      // ptx:991  add.s32 	%r584, %r583, 5369127;
       uint r584 = uint(int(uint(int(r92) + int(r112))) + 5369127);
-      // 992: shr.u32 	%r585, %r584, 16;
-      // 993: xor.b32  	%r586, %r585, %r584;
-      // 994: mul.lo.s32 	%r587, %r586, 2146121005;
+      // ptx:992  shr.u32 	%r585, %r584, 16;
+      // ptx:993  xor.b32  	%r586, %r585, %r584;
+      // ptx:994  mul.lo.s32 	%r587, %r586, 2146121005;
       uint r587 = uint(int((r584 >> 16u) ^ r584) * 2146121005);
-      // 995: shr.u32 	%r588, %r587, 15;
-      // 996: xor.b32  	%r589, %r588, %r587;
-      // 997: mul.lo.s32 	%r590, %r589, -2073254261;
+      // ptx:995  shr.u32 	%r588, %r587, 15;
+      // ptx:996  xor.b32  	%r589, %r588, %r587;
+      // ptx:997  mul.lo.s32 	%r590, %r589, -2073254261;
       uint r590 = uint(int((r587 >> 15u) ^ r587) * -2073254261);
-      // 998: shr.u32 	%r591, %r590, 16;
-      // 999: xor.b32  	%r592, %r590, %r6;
+      // ptx:998  shr.u32 	%r591, %r590, 16;
+      // ptx:999  xor.b32  	%r592, %r590, %r6;
       uint r592 = r590 ^ r6;
-      // 1000: xor.b32  	%r593, %r592, %r591;
-      // 1001: shr.u32 	%r594, %r592, 16;
-      // 1002: xor.b32  	%r595, %r593, %r594;
-      // 1003: mul.lo.s32 	%r596, %r595, 2146121005;
+      // ptx:1000  xor.b32  	%r593, %r592, %r591;
+      // ptx:1001  shr.u32 	%r594, %r592, 16;
+      // ptx:1002  xor.b32  	%r595, %r593, %r594;
+      // ptx:1003  mul.lo.s32 	%r596, %r595, 2146121005;
       uint r596 = uint(int((r592 ^ (r590 >> 16u)) ^ (r592 >> 16u)) * 2146121005);
-      // 1004: shr.u32 	%r597, %r596, 15;
-      // 1005: xor.b32  	%r598, %r597, %r596;
-      // 1006: mul.lo.s32 	%r599, %r598, -2073254261;
+      // ptx:1004  shr.u32 	%r597, %r596, 15;
+      // ptx:1005  xor.b32  	%r598, %r597, %r596;
+      // ptx:1006  mul.lo.s32 	%r599, %r598, -2073254261;
       uint r599 = uint(int((r596 >> 15u) ^ r596) * -2073254261);
-      // 1007: shr.u32 	%r600, %r599, 16;
-      // 1008: xor.b32  	%r601, %r600, %r599;
+      // ptx:1007  shr.u32 	%r600, %r599, 16;
+      // ptx:1008  xor.b32  	%r601, %r600, %r599;
       uint r601 = (r599 >> 16u) ^ r599;
-      // 1009: xor.b32  	%r602, %r601, -1515870811;
+      // ptx:1009  xor.b32  	%r602, %r601, -1515870811;
       uint r602 = r601 ^ 0xA5A5A5A5u;
-      // 1010: shr.u32 	%r603, %r602, 16;
-      // 1011: xor.b32  	%r604, %r603, %r602;
-      // 1012: mul.lo.s32 	%r605, %r604, 2146121005;
+      // ptx:1010  shr.u32 	%r603, %r602, 16;
+      // ptx:1011  xor.b32  	%r604, %r603, %r602;
+      // ptx:1012  mul.lo.s32 	%r605, %r604, 2146121005;
       uint r605 = uint(int((r602 >> 16u) ^ r602) * 2146121005);
-      // 1013: shr.u32 	%r606, %r605, 15;
-      // 1014: xor.b32  	%r607, %r606, %r605;
-      // 1015: mul.lo.s32 	%r608, %r607, -2073254261;
+      // ptx:1013  shr.u32 	%r606, %r605, 15;
+      // ptx:1014  xor.b32  	%r607, %r606, %r605;
+      // ptx:1015  mul.lo.s32 	%r608, %r607, -2073254261;
       uint r608 = uint(int((r605 >> 15u) ^ r605) * -2073254261);
-      // 1016: shr.u32 	%r609, %r608, 16;
-      // 1017: xor.b32  	%r113, %r609, %r608;
+      // ptx:1016  shr.u32 	%r609, %r608, 16;
+      // ptx:1017  xor.b32  	%r113, %r609, %r608;
       uint r113 = (r608 >> 16u) ^ r608;
-      // 1018: shl.b32 	%r610, %r601, 7;
-      // 1019: and.b32  	%r1235, %r610, 128;
+      // ptx:1018  shl.b32 	%r610, %r601, 7;
+      // ptx:1019  and.b32  	%r1235, %r610, 128;
       r1235 = (r601 << 7u) & 128u;
-      // 1020: shr.u32 	%r611, %r601, 1;
-      // 1021: and.b32  	%r115, %r611, 7;
+      // ptx:1020  shr.u32 	%r611, %r601, 1;
+      // ptx:1021  and.b32  	%r115, %r611, 7;
       uint r115 = (r601 >> 1u) & 7u;
-      // 1022: @%p19 bra 	$L__BB0_141;
+      // ptx:1022  @%p19 bra 	$L__BB0_141;
       if (p19) {
-        // 1026: setp.eq.s16 	%p91, %rs4, 2;
-        // 1027: @%p91 bra 	$L__BB0_158;
+        // ptx:1026  setp.eq.s16 	%p91, %rs4, 2;
+        // ptx:1027  @%p91 bra 	$L__BB0_158;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-          // 1060: and.b32  	%r1235, %r113, 255;
+          // ptx:1060  and.b32  	%r1235, %r113, 255;
           r1235 = r113 & 255u;
-          // 1061: bra.uni 	$L__BB0_163;
+          // ptx:1061  bra.uni 	$L__BB0_163;
           p2g_sv0 = 95;
         } else {
-          // 1029: setp.eq.s16 	%p92, %rs4, 3;
-          // 1030: @%p92 bra 	$L__BB0_145;
+          // ptx:1029  setp.eq.s16 	%p92, %rs4, 3;
+          // ptx:1030  @%p92 bra 	$L__BB0_145;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-            // 1064: mul.wide.u32 	%rd75, %r113, -858993459;
-            // 1065: shr.u64 	%rd76, %rd75, 34;
-            // 1066: cvt.u32.u64 	%r615, %rd76;
+            // ptx:1064  mul.wide.u32 	%rd75, %r113, -858993459;
+            // ptx:1065  shr.u64 	%rd76, %rd75, 34;
+            // ptx:1066  cvt.u32.u64 	%r615, %rd76;
             uint64_t t40 = uint64_t((uint64_t(r113) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1067: mul.lo.s32 	%r616, %r615, 5;
-            // 1068: sub.s32 	%r117, %r113, %r616;
+            // ptx:1067  mul.lo.s32 	%r616, %r615, 5;
+            // ptx:1068  sub.s32 	%r117, %r113, %r616;
             uint r117 = uint(int(r113) - int(uint(int(uint(uint64_t(t40))) * 5)));
-            // 1069: setp.eq.s32 	%p96, %r117, 0;
-            // 1070: @%p96 bra 	$L__BB0_147;
+            // ptx:1069  setp.eq.s32 	%p96, %r117, 0;
+            // ptx:1070  @%p96 bra 	$L__BB0_147;
             if (int(r117) == 0) {
-              // 607: shr.u32 	%r617, %r113, 8;
+              // ptx:607  shr.u32 	%r617, %r113, 8;
               uint r617 = r113 >> 8u;
-              // 608: mul.wide.u32 	%rd77, %r617, -1431655765;
-              // 609: shr.u64 	%rd78, %rd77, 34;
-              // 610: cvt.u32.u64 	%r618, %rd78;
+              // ptx:608  mul.wide.u32 	%rd77, %r617, -1431655765;
+              // ptx:609  shr.u64 	%rd78, %rd77, 34;
+              // ptx:610  cvt.u32.u64 	%r618, %rd78;
               uint64_t t41 = uint64_t((uint64_t(r617) * uint64_t(0xAAAAAAABu)) >> 34u);
-              // 611: mul.lo.s32 	%r619, %r618, 6;
-              // 612: sub.s32 	%r620, %r617, %r619;
-              // 613: cvt.u16.u32 	%rs13, %r620;
+              // ptx:611  mul.lo.s32 	%r619, %r618, 6;
+              // ptx:612  sub.s32 	%r620, %r617, %r619;
+              // ptx:613  cvt.u16.u32 	%rs13, %r620;
               uint64_t t42 = uint64_t(uint(int(r617) - int(uint(int(uint(uint64_t(t41))) * 6))));
               uint rs13 = (uint(uint64_t(t42)) & 65535u);
-              // 614: setp.gt.s16 	%p97, %rs13, 1;
-              // 615: @%p97 bra 	$L__BB0_151;
+              // ptx:614  setp.gt.s16 	%p97, %rs13, 1;
+              // ptx:615  @%p97 bra 	$L__BB0_151;
               if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
-                // 619: setp.eq.s16 	%p98, %rs13, 2;
-                // 620: @%p98 bra 	$L__BB0_156;
+                // ptx:619  setp.eq.s16 	%p98, %rs13, 2;
+                // ptx:620  @%p98 bra 	$L__BB0_156;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
-                  // 743: shr.u32 	%r622, %r113, 12;
-                  // 744: and.b32  	%r623, %r622, 1;
-                  // 745: or.b32  	%r624, %r1235, %r623;
+                  // ptx:743  shr.u32 	%r622, %r113, 12;
+                  // ptx:744  and.b32  	%r623, %r622, 1;
+                  // ptx:745  or.b32  	%r624, %r1235, %r623;
                   uint r624 = r1235 | ((r113 >> 12u) & 1u);
-                  // 746: or.b32  	%r1235, %r624, 124;
+                  // ptx:746  or.b32  	%r1235, %r624, 124;
                   r1235 = r624 | 124u;
-                  // 747: bra.uni 	$L__BB0_163;
+                  // ptx:747  bra.uni 	$L__BB0_163;
                   p2g_sv0 = 95;
                 } else {
-                  // 622: setp.eq.s16 	%p99, %rs13, 3;
-                  // 623: @%p99 bra 	$L__BB0_155;
+                  // ptx:622  setp.eq.s16 	%p99, %rs13, 3;
+                  // ptx:623  @%p99 bra 	$L__BB0_155;
                   if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
-                    // 750: setp.eq.s32 	%p103, %r115, 0;
-                    // 751: selp.b32 	%r621, 1, %r115, %p103;
-                    // 752: or.b32  	%r1235, %r621, %r1235;
+                    // ptx:750  setp.eq.s32 	%p103, %r115, 0;
+                    // ptx:751  selp.b32 	%r621, 1, %r115, %p103;
+                    // ptx:752  or.b32  	%r1235, %r621, %r1235;
                     r1235 = ((int(r115) == 0) ? 1u : r115) | r1235;
-                    // 753: bra.uni 	$L__BB0_163;
+                    // ptx:753  bra.uni 	$L__BB0_163;
                     p2g_sv0 = 95;
                   } else {
-                    // 625: setp.ne.s16 	%p100, %rs13, 4;
-                    // 626: @%p100 bra 	$L__BB0_157;
+                    // ptx:625  setp.ne.s16 	%p100, %rs13, 4;
+                    // ptx:626  @%p100 bra 	$L__BB0_157;
                     if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                       p2g_sv0 = 70;
                     } else {
-                      // 628: or.b32  	%r1235, %r1235, 119;
+                      // ptx:628  or.b32  	%r1235, %r1235, 119;
                       r1235 = r1235 | 119u;
-                      // 629: bra.uni 	$L__BB0_163;
+                      // ptx:629  bra.uni 	$L__BB0_163;
                       p2g_sv0 = 95;
                     }
                   }
                 }
               } else {
-                // 616: bra.uni 	$L__BB0_148;
-                // 694: setp.eq.s16 	%p101, %rs13, 0;
-                // 695: @%p101 bra 	$L__BB0_163;
+                // ptx:616  bra.uni 	$L__BB0_148;
+                // ptx:694  setp.eq.s16 	%p101, %rs13, 0;
+                // ptx:695  @%p101 bra 	$L__BB0_163;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                   p2g_sv0 = 95;
                 } else {
-                  // 697: setp.eq.s16 	%p102, %rs13, 1;
-                  // 698: @%p102 bra 	$L__BB0_150;
+                  // ptx:697  setp.eq.s16 	%p102, %rs13, 1;
+                  // ptx:698  @%p102 bra 	$L__BB0_150;
                   if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
-                    // 702: or.b32  	%r1235, %r1235, 120;
+                    // ptx:702  or.b32  	%r1235, %r1235, 120;
                     r1235 = r1235 | 120u;
-                    // 703: bra.uni 	$L__BB0_163;
+                    // ptx:703  bra.uni 	$L__BB0_163;
                     p2g_sv0 = 95;
                   } else {
-                    // 699: bra.uni 	$L__BB0_157;
+                    // ptx:699  bra.uni 	$L__BB0_157;
                     p2g_sv0 = 70;
                   }
                 }
               }
               if (p2g_sv0 == 70) {
-                // 787: or.b32  	%r625, %r1235, %r115;
+                // ptx:787  or.b32  	%r625, %r1235, %r115;
                 uint r625 = r1235 | r115;
-                // 788: or.b32  	%r1235, %r625, 8;
+                // ptx:788  or.b32  	%r1235, %r625, 8;
                 r1235 = r625 | 8u;
-                // 789: bra.uni 	$L__BB0_163;
+                // ptx:789  bra.uni 	$L__BB0_163;
                 p2g_sv0 = 95;
               }
             } else {
-              // 1072: add.s32 	%r1234, %r117, 5;
+              // ptx:1072  add.s32 	%r1234, %r117, 5;
               r1234 = uint(int(r117) + 5);
-              // 1073: bra.uni 	$L__BB0_161;
+              // ptx:1073  bra.uni 	$L__BB0_161;
               p2g_sv0 = 94;
             }
           } else {
-            // 1032: setp.ne.s16 	%p93, %rs4, 5;
-            // 1033: @%p93 bra 	$L__BB0_160;
+            // ptx:1032  setp.ne.s16 	%p93, %rs4, 5;
+            // ptx:1033  @%p93 bra 	$L__BB0_160;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 93;
             } else {
-              // 1035: mul.wide.u32 	%rd73, %r113, -858993459;
-              // 1036: shr.u64 	%rd74, %rd73, 34;
-              // 1037: cvt.u32.u64 	%r612, %rd74;
+              // ptx:1035  mul.wide.u32 	%rd73, %r113, -858993459;
+              // ptx:1036  shr.u64 	%rd74, %rd73, 34;
+              // ptx:1037  cvt.u32.u64 	%r612, %rd74;
               uint64_t t43 = uint64_t((uint64_t(r113) * uint64_t(0xCCCCCCCDu)) >> 34u);
-              // 1038: mul.lo.s32 	%r613, %r612, 5;
-              // 1039: sub.s32 	%r614, %r113, %r613;
-              // 1040: add.s32 	%r1234, %r614, 5;
+              // ptx:1038  mul.lo.s32 	%r613, %r612, 5;
+              // ptx:1039  sub.s32 	%r614, %r113, %r613;
+              // ptx:1040  add.s32 	%r1234, %r614, 5;
               r1234 = uint(int(uint(int(r113) - int(uint(int(uint(uint64_t(t43))) * 5)))) + 5);
-              // 1041: bra.uni 	$L__BB0_161;
+              // ptx:1041  bra.uni 	$L__BB0_161;
               p2g_sv0 = 94;
             }
           }
         }
       } else {
-        // 1023: bra.uni 	$L__BB0_138;
-        // 1044: setp.eq.s16 	%p94, %rs4, 0;
-        // 1045: @%p94 bra 	$L__BB0_159;
+        // ptx:1023  bra.uni 	$L__BB0_138;
+        // ptx:1044  setp.eq.s16 	%p94, %rs4, 0;
+        // ptx:1045  @%p94 bra 	$L__BB0_159;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-          // 1076: mul.wide.u32 	%rd81, %r113, 613566757;
-          // 1077: shr.u64 	%rd82, %rd81, 32;
-          // 1078: cvt.u32.u64 	%r628, %rd82;
+          // ptx:1076  mul.wide.u32 	%rd81, %r113, 613566757;
+          // ptx:1077  shr.u64 	%rd82, %rd81, 32;
+          // ptx:1078  cvt.u32.u64 	%r628, %rd82;
           uint64_t t44 = uint64_t((uint64_t(r113) * uint64_t(0x24924925u)) >> 32u);
           uint r628 = uint(uint64_t(t44));
-          // 1079: sub.s32 	%r629, %r113, %r628;
-          // 1080: shr.u32 	%r630, %r629, 1;
-          // 1081: add.s32 	%r631, %r630, %r628;
-          // 1082: shr.u32 	%r632, %r631, 2;
-          // 1083: mul.lo.s32 	%r633, %r632, 7;
+          // ptx:1079  sub.s32 	%r629, %r113, %r628;
+          // ptx:1080  shr.u32 	%r630, %r629, 1;
+          // ptx:1081  add.s32 	%r631, %r630, %r628;
+          // ptx:1082  shr.u32 	%r632, %r631, 2;
+          // ptx:1083  mul.lo.s32 	%r633, %r632, 7;
           uint r633 = uint(int(uint(int(uint(int(r113) - int(r628)) >> 1u) + int(r628)) >> 2u) * 7);
-          // 1084: sub.s32 	%r634, %r113, %r633;
-          // 1085: add.s32 	%r1234, %r634, 4;
+          // ptx:1084  sub.s32 	%r634, %r113, %r633;
+          // ptx:1085  add.s32 	%r1234, %r634, 4;
           r1234 = uint(int(uint(int(r113) - int(r633))) + 4);
-          // 1086: bra.uni 	$L__BB0_161;
+          // ptx:1086  bra.uni 	$L__BB0_161;
           p2g_sv0 = 94;
         } else {
-          // 1047: setp.eq.s16 	%p95, %rs4, 1;
-          // 1048: @%p95 bra 	$L__BB0_140;
+          // ptx:1047  setp.eq.s16 	%p95, %rs4, 1;
+          // ptx:1048  @%p95 bra 	$L__BB0_140;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-            // 1052: mul.wide.u32 	%rd79, %r113, -2004318071;
-            // 1053: shr.u64 	%rd80, %rd79, 35;
-            // 1054: cvt.u32.u64 	%r626, %rd80;
+            // ptx:1052  mul.wide.u32 	%rd79, %r113, -2004318071;
+            // ptx:1053  shr.u64 	%rd80, %rd79, 35;
+            // ptx:1054  cvt.u32.u64 	%r626, %rd80;
             uint64_t t45 = uint64_t((uint64_t(r113) * uint64_t(0x88888889u)) >> 35u);
-            // 1055: mul.lo.s32 	%r627, %r626, 15;
-            // 1056: sub.s32 	%r1234, %r113, %r627;
+            // ptx:1055  mul.lo.s32 	%r627, %r626, 15;
+            // ptx:1056  sub.s32 	%r1234, %r113, %r627;
             r1234 = uint(int(r113) - int(uint(int(uint(uint64_t(t45))) * 15)));
-            // 1057: bra.uni 	$L__BB0_161;
+            // ptx:1057  bra.uni 	$L__BB0_161;
             p2g_sv0 = 94;
           } else {
-            // 1049: bra.uni 	$L__BB0_160;
+            // ptx:1049  bra.uni 	$L__BB0_160;
             p2g_sv0 = 93;
           }
         }
       }
       if (p2g_sv0 == 93) {
-        // 1089: mul.wide.u32 	%rd83, %r113, -858993459;
-        // 1090: shr.u64 	%rd84, %rd83, 34;
-        // 1091: cvt.u32.u64 	%r635, %rd84;
+        // ptx:1089  mul.wide.u32 	%rd83, %r113, -858993459;
+        // ptx:1090  shr.u64 	%rd84, %rd83, 34;
+        // ptx:1091  cvt.u32.u64 	%r635, %rd84;
         uint64_t t46 = uint64_t((uint64_t(r113) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 1092: mul.lo.s32 	%r636, %r635, 5;
-        // 1093: sub.s32 	%r637, %r113, %r636;
-        // 1094: add.s32 	%r1234, %r637, 5;
+        // ptx:1092  mul.lo.s32 	%r636, %r635, 5;
+        // ptx:1093  sub.s32 	%r637, %r113, %r636;
+        // ptx:1094  add.s32 	%r1234, %r637, 5;
         r1234 = uint(int(uint(int(r113) - int(uint(int(uint(uint64_t(t46))) * 5)))) + 5);
         p2g_sv0 = 94;
       }
       if (p2g_sv0 == 94) {
-        // 1097: max.s32 	%r638, %r1234, 0;
-        // 1098: shl.b32 	%r639, %r638, 3;
-        // 1099: or.b32  	%r640, %r115, %r1235;
+        // ptx:1097  max.s32 	%r638, %r1234, 0;
+        // ptx:1098  shl.b32 	%r639, %r638, 3;
+        // ptx:1099  or.b32  	%r640, %r115, %r1235;
         uint r640 = r115 | r1235;
-        // 1100: or.b32  	%r1235, %r640, %r639;
+        // ptx:1100  or.b32  	%r1235, %r640, %r639;
         r1235 = r640 | (uint(max(int(r1234), 0)) << 3u);
       }
     }
-    // 1103: add.s32 	%r680, %r92, %r91;
-    // 1104: add.s32 	%r681, %r680, 5369129;
+    // ptx:1103  add.s32 	%r680, %r92, %r91;
+    // ptx:1104  add.s32 	%r681, %r680, 5369129;
     uint r681 = uint(int(uint(int(r92) + int(r91))) + 5369129);
-    // 1105: shr.u32 	%r682, %r681, 16;
-    // 1106: xor.b32  	%r683, %r682, %r681;
-    // 1107: mul.lo.s32 	%r684, %r683, 2146121005;
+    // ptx:1105  shr.u32 	%r682, %r681, 16;
+    // ptx:1106  xor.b32  	%r683, %r682, %r681;
+    // ptx:1107  mul.lo.s32 	%r684, %r683, 2146121005;
     uint r684 = uint(int((r681 >> 16u) ^ r681) * 2146121005);
-    // 1108: shr.u32 	%r685, %r684, 15;
-    // 1109: xor.b32  	%r686, %r685, %r684;
-    // 1110: mul.lo.s32 	%r687, %r686, -2073254261;
+    // ptx:1108  shr.u32 	%r685, %r684, 15;
+    // ptx:1109  xor.b32  	%r686, %r685, %r684;
+    // ptx:1110  mul.lo.s32 	%r687, %r686, -2073254261;
     uint r687 = uint(int((r684 >> 15u) ^ r684) * -2073254261);
-    // 1111: shr.u32 	%r688, %r687, 16;
-    // 1112: xor.b32  	%r689, %r687, %r6;
+    // ptx:1111  shr.u32 	%r688, %r687, 16;
+    // ptx:1112  xor.b32  	%r689, %r687, %r6;
     uint r689 = r687 ^ r6;
-    // 1113: xor.b32  	%r690, %r689, %r688;
-    // 1114: shr.u32 	%r691, %r689, 16;
-    // 1115: xor.b32  	%r692, %r690, %r691;
-    // 1116: mul.lo.s32 	%r693, %r692, 2146121005;
+    // ptx:1113  xor.b32  	%r690, %r689, %r688;
+    // ptx:1114  shr.u32 	%r691, %r689, 16;
+    // ptx:1115  xor.b32  	%r692, %r690, %r691;
+    // ptx:1116  mul.lo.s32 	%r693, %r692, 2146121005;
     uint r693 = uint(int((r689 ^ (r687 >> 16u)) ^ (r689 >> 16u)) * 2146121005);
-    // 1117: shr.u32 	%r694, %r693, 15;
-    // 1118: xor.b32  	%r695, %r694, %r693;
-    // 1119: mul.lo.s32 	%r696, %r695, -2073254261;
+    // ptx:1117  shr.u32 	%r694, %r693, 15;
+    // ptx:1118  xor.b32  	%r695, %r694, %r693;
+    // ptx:1119  mul.lo.s32 	%r696, %r695, -2073254261;
     uint r696 = uint(int((r693 >> 15u) ^ r693) * -2073254261);
-    // 1120: shr.u32 	%r697, %r696, 16;
-    // 1121: xor.b32  	%r698, %r697, %r696;
+    // ptx:1120  shr.u32 	%r697, %r696, 16;
+    // ptx:1121  xor.b32  	%r698, %r697, %r696;
     uint r698 = (r696 >> 16u) ^ r696;
-    // 1122: xor.b32  	%r699, %r698, -1515870811;
+    // ptx:1122  xor.b32  	%r699, %r698, -1515870811;
     uint r699 = r698 ^ 0xA5A5A5A5u;
-    // 1123: shr.u32 	%r700, %r699, 16;
-    // 1124: xor.b32  	%r701, %r700, %r699;
-    // 1125: mul.lo.s32 	%r702, %r701, 2146121005;
+    // ptx:1123  shr.u32 	%r700, %r699, 16;
+    // ptx:1124  xor.b32  	%r701, %r700, %r699;
+    // ptx:1125  mul.lo.s32 	%r702, %r701, 2146121005;
     uint r702 = uint(int((r699 >> 16u) ^ r699) * 2146121005);
-    // 1126: shr.u32 	%r703, %r702, 15;
-    // 1127: xor.b32  	%r704, %r703, %r702;
-    // 1128: mul.lo.s32 	%r705, %r704, -2073254261;
+    // ptx:1126  shr.u32 	%r703, %r702, 15;
+    // ptx:1127  xor.b32  	%r704, %r703, %r702;
+    // ptx:1128  mul.lo.s32 	%r705, %r704, -2073254261;
     uint r705 = uint(int((r702 >> 15u) ^ r702) * -2073254261);
-    // 1129: shr.u32 	%r706, %r705, 16;
-    // 1130: xor.b32  	%r132, %r706, %r705;
+    // ptx:1129  shr.u32 	%r706, %r705, 16;
+    // ptx:1130  xor.b32  	%r132, %r706, %r705;
     uint r132 = (r705 >> 16u) ^ r705;
-    // 1131: shl.b32 	%r707, %r698, 7;
-    // 1132: and.b32  	%r1237, %r707, 128;
+    // ptx:1131  shl.b32 	%r707, %r698, 7;
+    // ptx:1132  and.b32  	%r1237, %r707, 128;
     uint r1237 = (r698 << 7u) & 128u;
-    // 1133: shr.u32 	%r708, %r698, 1;
-    // 1134: and.b32  	%r134, %r708, 7;
+    // ptx:1133  shr.u32 	%r708, %r698, 1;
+    // ptx:1134  and.b32  	%r134, %r708, 7;
     uint r134 = (r698 >> 1u) & 7u;
-    // 1135: @%p74 bra 	$L__BB0_189;
+    // ptx:1135  @%p74 bra 	$L__BB0_189;
     if (p74) {
-      // 1139: mul.wide.u32 	%rd99, %r132, -858993459;
-      // 1140: shr.u64 	%rd100, %rd99, 34;
-      // 1141: cvt.u32.u64 	%r738, %rd100;
+      // ptx:1139  mul.wide.u32 	%rd99, %r132, -858993459;
+      // ptx:1140  shr.u64 	%rd100, %rd99, 34;
+      // ptx:1141  cvt.u32.u64 	%r738, %rd100;
       uint64_t t47 = uint64_t((uint64_t(r132) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1142: mul.lo.s32 	%r739, %r738, 5;
-      // 1143: sub.s32 	%r740, %r132, %r739;
-      // 1144: shl.b32 	%r741, %r740, 3;
-      // 1145: add.s32 	%r742, %r741, 40;
+      // ptx:1142  mul.lo.s32 	%r739, %r738, 5;
+      // ptx:1143  sub.s32 	%r740, %r132, %r739;
+      // ptx:1144  shl.b32 	%r741, %r740, 3;
+      // ptx:1145  add.s32 	%r742, %r741, 40;
       uint r742 = uint(int(uint(int(r132) - int(uint(int(uint(uint64_t(t47))) * 5))) << 3u) + 40);
-      // 1146: or.b32  	%r743, %r134, %r1237;
+      // ptx:1146  or.b32  	%r743, %r134, %r1237;
       uint r743 = r134 | r1237;
-      // 1147: or.b32  	%r1237, %r743, %r742;
+      // ptx:1147  or.b32  	%r1237, %r743, %r742;
       r1237 = r743 | r742;
-      // 1148: bra.uni 	$L__BB0_190;
+      // ptx:1148  bra.uni 	$L__BB0_190;
     } else {
-      // 1136: bra.uni 	$L__BB0_164;
-      // 1151: @%p19 bra 	$L__BB0_168;
+      // ptx:1136  bra.uni 	$L__BB0_164;
+      // ptx:1151  @%p19 bra 	$L__BB0_168;
       if (p19) {
-        // 1155: setp.eq.s16 	%p106, %rs4, 2;
-        // 1156: @%p106 bra 	$L__BB0_185;
+        // ptx:1155  setp.eq.s16 	%p106, %rs4, 2;
+        // ptx:1156  @%p106 bra 	$L__BB0_185;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-          // 1189: and.b32  	%r1237, %r132, 255;
+          // ptx:1189  and.b32  	%r1237, %r132, 255;
           r1237 = r132 & 255u;
-          // 1190: bra.uni 	$L__BB0_190;
+          // ptx:1190  bra.uni 	$L__BB0_190;
           p2g_sv0 = 106;
         } else {
-          // 1158: setp.eq.s16 	%p107, %rs4, 3;
-          // 1159: @%p107 bra 	$L__BB0_172;
+          // ptx:1158  setp.eq.s16 	%p107, %rs4, 3;
+          // ptx:1159  @%p107 bra 	$L__BB0_172;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-            // 1193: mul.wide.u32 	%rd89, %r132, -858993459;
-            // 1194: shr.u64 	%rd90, %rd89, 34;
-            // 1195: cvt.u32.u64 	%r712, %rd90;
+            // ptx:1193  mul.wide.u32 	%rd89, %r132, -858993459;
+            // ptx:1194  shr.u64 	%rd90, %rd89, 34;
+            // ptx:1195  cvt.u32.u64 	%r712, %rd90;
             uint64_t t48 = uint64_t((uint64_t(r132) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1196: mul.lo.s32 	%r713, %r712, 5;
-            // 1197: sub.s32 	%r136, %r132, %r713;
+            // ptx:1196  mul.lo.s32 	%r713, %r712, 5;
+            // ptx:1197  sub.s32 	%r136, %r132, %r713;
             uint r136 = uint(int(r132) - int(uint(int(uint(uint64_t(t48))) * 5)));
-            // 1198: setp.eq.s32 	%p111, %r136, 0;
-            // 1199: @%p111 bra 	$L__BB0_174;
+            // ptx:1198  setp.eq.s32 	%p111, %r136, 0;
+            // ptx:1199  @%p111 bra 	$L__BB0_174;
             if (int(r136) == 0) {
-              // 632: shr.u32 	%r714, %r132, 8;
+              // ptx:632  shr.u32 	%r714, %r132, 8;
               uint r714 = r132 >> 8u;
-              // 633: mul.wide.u32 	%rd91, %r714, -1431655765;
-              // 634: shr.u64 	%rd92, %rd91, 34;
-              // 635: cvt.u32.u64 	%r715, %rd92;
+              // ptx:633  mul.wide.u32 	%rd91, %r714, -1431655765;
+              // ptx:634  shr.u64 	%rd92, %rd91, 34;
+              // ptx:635  cvt.u32.u64 	%r715, %rd92;
               uint64_t t49 = uint64_t((uint64_t(r714) * uint64_t(0xAAAAAAABu)) >> 34u);
-              // 636: mul.lo.s32 	%r716, %r715, 6;
-              // 637: sub.s32 	%r717, %r714, %r716;
-              // 638: cvt.u16.u32 	%rs15, %r717;
+              // ptx:636  mul.lo.s32 	%r716, %r715, 6;
+              // ptx:637  sub.s32 	%r717, %r714, %r716;
+              // ptx:638  cvt.u16.u32 	%rs15, %r717;
               uint64_t t50 = uint64_t(uint(int(r714) - int(uint(int(uint(uint64_t(t49))) * 6))));
               uint rs15 = (uint(uint64_t(t50)) & 65535u);
-              // 639: setp.gt.s16 	%p112, %rs15, 1;
-              // 640: @%p112 bra 	$L__BB0_178;
+              // ptx:639  setp.gt.s16 	%p112, %rs15, 1;
+              // ptx:640  @%p112 bra 	$L__BB0_178;
               if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
-                // 644: setp.eq.s16 	%p113, %rs15, 2;
-                // 645: @%p113 bra 	$L__BB0_183;
+                // ptx:644  setp.eq.s16 	%p113, %rs15, 2;
+                // ptx:645  @%p113 bra 	$L__BB0_183;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
-                  // 756: shr.u32 	%r719, %r132, 12;
-                  // 757: and.b32  	%r720, %r719, 1;
-                  // 758: or.b32  	%r721, %r1237, %r720;
+                  // ptx:756  shr.u32 	%r719, %r132, 12;
+                  // ptx:757  and.b32  	%r720, %r719, 1;
+                  // ptx:758  or.b32  	%r721, %r1237, %r720;
                   uint r721 = r1237 | ((r132 >> 12u) & 1u);
-                  // 759: or.b32  	%r1237, %r721, 124;
+                  // ptx:759  or.b32  	%r1237, %r721, 124;
                   r1237 = r721 | 124u;
-                  // 760: bra.uni 	$L__BB0_190;
+                  // ptx:760  bra.uni 	$L__BB0_190;
                   p2g_sv0 = 106;
                 } else {
-                  // 647: setp.eq.s16 	%p114, %rs15, 3;
-                  // 648: @%p114 bra 	$L__BB0_182;
+                  // ptx:647  setp.eq.s16 	%p114, %rs15, 3;
+                  // ptx:648  @%p114 bra 	$L__BB0_182;
                   if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
-                    // 763: setp.eq.s32 	%p118, %r134, 0;
-                    // 764: selp.b32 	%r718, 1, %r134, %p118;
-                    // 765: or.b32  	%r1237, %r718, %r1237;
+                    // ptx:763  setp.eq.s32 	%p118, %r134, 0;
+                    // ptx:764  selp.b32 	%r718, 1, %r134, %p118;
+                    // ptx:765  or.b32  	%r1237, %r718, %r1237;
                     r1237 = ((int(r134) == 0) ? 1u : r134) | r1237;
-                    // 766: bra.uni 	$L__BB0_190;
+                    // ptx:766  bra.uni 	$L__BB0_190;
                     p2g_sv0 = 106;
                   } else {
-                    // 650: setp.ne.s16 	%p115, %rs15, 4;
-                    // 651: @%p115 bra 	$L__BB0_184;
+                    // ptx:650  setp.ne.s16 	%p115, %rs15, 4;
+                    // ptx:651  @%p115 bra 	$L__BB0_184;
                     if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                       p2g_sv0 = 71;
                     } else {
-                      // 653: or.b32  	%r1237, %r1237, 119;
+                      // ptx:653  or.b32  	%r1237, %r1237, 119;
                       r1237 = r1237 | 119u;
-                      // 654: bra.uni 	$L__BB0_190;
+                      // ptx:654  bra.uni 	$L__BB0_190;
                       p2g_sv0 = 106;
                     }
                   }
                 }
               } else {
-                // 641: bra.uni 	$L__BB0_175;
-                // 706: setp.eq.s16 	%p116, %rs15, 0;
-                // 707: @%p116 bra 	$L__BB0_190;
+                // ptx:641  bra.uni 	$L__BB0_175;
+                // ptx:706  setp.eq.s16 	%p116, %rs15, 0;
+                // ptx:707  @%p116 bra 	$L__BB0_190;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                   p2g_sv0 = 106;
                 } else {
-                  // 709: setp.eq.s16 	%p117, %rs15, 1;
-                  // 710: @%p117 bra 	$L__BB0_177;
+                  // ptx:709  setp.eq.s16 	%p117, %rs15, 1;
+                  // ptx:710  @%p117 bra 	$L__BB0_177;
                   if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
-                    // 714: or.b32  	%r1237, %r1237, 120;
+                    // ptx:714  or.b32  	%r1237, %r1237, 120;
                     r1237 = r1237 | 120u;
-                    // 715: bra.uni 	$L__BB0_190;
+                    // ptx:715  bra.uni 	$L__BB0_190;
                     p2g_sv0 = 106;
                   } else {
-                    // 711: bra.uni 	$L__BB0_184;
+                    // ptx:711  bra.uni 	$L__BB0_184;
                     p2g_sv0 = 71;
                   }
                 }
               }
               if (p2g_sv0 == 71) {
-                // 792: or.b32  	%r722, %r1237, %r134;
+                // ptx:792  or.b32  	%r722, %r1237, %r134;
                 uint r722 = r1237 | r134;
-                // 793: or.b32  	%r1237, %r722, 8;
+                // ptx:793  or.b32  	%r1237, %r722, 8;
                 r1237 = r722 | 8u;
-                // 794: bra.uni 	$L__BB0_190;
+                // ptx:794  bra.uni 	$L__BB0_190;
                 p2g_sv0 = 106;
               }
             } else {
-              // 1201: add.s32 	%r1236, %r136, 5;
+              // ptx:1201  add.s32 	%r1236, %r136, 5;
               r1236 = uint(int(r136) + 5);
-              // 1202: bra.uni 	$L__BB0_188;
+              // ptx:1202  bra.uni 	$L__BB0_188;
               p2g_sv0 = 105;
             }
           } else {
-            // 1161: setp.ne.s16 	%p108, %rs4, 5;
-            // 1162: @%p108 bra 	$L__BB0_187;
+            // ptx:1161  setp.ne.s16 	%p108, %rs4, 5;
+            // ptx:1162  @%p108 bra 	$L__BB0_187;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 104;
             } else {
-              // 1164: mul.wide.u32 	%rd87, %r132, -858993459;
-              // 1165: shr.u64 	%rd88, %rd87, 34;
-              // 1166: cvt.u32.u64 	%r709, %rd88;
+              // ptx:1164  mul.wide.u32 	%rd87, %r132, -858993459;
+              // ptx:1165  shr.u64 	%rd88, %rd87, 34;
+              // ptx:1166  cvt.u32.u64 	%r709, %rd88;
               uint64_t t51 = uint64_t((uint64_t(r132) * uint64_t(0xCCCCCCCDu)) >> 34u);
-              // 1167: mul.lo.s32 	%r710, %r709, 5;
-              // 1168: sub.s32 	%r711, %r132, %r710;
-              // 1169: add.s32 	%r1236, %r711, 5;
+              // ptx:1167  mul.lo.s32 	%r710, %r709, 5;
+              // ptx:1168  sub.s32 	%r711, %r132, %r710;
+              // ptx:1169  add.s32 	%r1236, %r711, 5;
               r1236 = uint(int(uint(int(r132) - int(uint(int(uint(uint64_t(t51))) * 5)))) + 5);
-              // 1170: bra.uni 	$L__BB0_188;
+              // ptx:1170  bra.uni 	$L__BB0_188;
               p2g_sv0 = 105;
             }
           }
         }
       } else {
-        // 1152: bra.uni 	$L__BB0_165;
-        // 1173: setp.eq.s16 	%p109, %rs4, 0;
-        // 1174: @%p109 bra 	$L__BB0_186;
+        // ptx:1152  bra.uni 	$L__BB0_165;
+        // ptx:1173  setp.eq.s16 	%p109, %rs4, 0;
+        // ptx:1174  @%p109 bra 	$L__BB0_186;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-          // 1205: mul.wide.u32 	%rd95, %r132, 613566757;
-          // 1206: shr.u64 	%rd96, %rd95, 32;
-          // 1207: cvt.u32.u64 	%r725, %rd96;
+          // ptx:1205  mul.wide.u32 	%rd95, %r132, 613566757;
+          // ptx:1206  shr.u64 	%rd96, %rd95, 32;
+          // ptx:1207  cvt.u32.u64 	%r725, %rd96;
           uint64_t t52 = uint64_t((uint64_t(r132) * uint64_t(0x24924925u)) >> 32u);
           uint r725 = uint(uint64_t(t52));
-          // 1208: sub.s32 	%r726, %r132, %r725;
-          // 1209: shr.u32 	%r727, %r726, 1;
-          // 1210: add.s32 	%r728, %r727, %r725;
-          // 1211: shr.u32 	%r729, %r728, 2;
-          // 1212: mul.lo.s32 	%r730, %r729, 7;
+          // ptx:1208  sub.s32 	%r726, %r132, %r725;
+          // ptx:1209  shr.u32 	%r727, %r726, 1;
+          // ptx:1210  add.s32 	%r728, %r727, %r725;
+          // ptx:1211  shr.u32 	%r729, %r728, 2;
+          // ptx:1212  mul.lo.s32 	%r730, %r729, 7;
           uint r730 = uint(int(uint(int(uint(int(r132) - int(r725)) >> 1u) + int(r725)) >> 2u) * 7);
-          // 1213: sub.s32 	%r731, %r132, %r730;
-          // 1214: add.s32 	%r1236, %r731, 4;
+          // ptx:1213  sub.s32 	%r731, %r132, %r730;
+          // ptx:1214  add.s32 	%r1236, %r731, 4;
           r1236 = uint(int(uint(int(r132) - int(r730))) + 4);
-          // 1215: bra.uni 	$L__BB0_188;
+          // ptx:1215  bra.uni 	$L__BB0_188;
           p2g_sv0 = 105;
         } else {
-          // 1176: setp.eq.s16 	%p110, %rs4, 1;
-          // 1177: @%p110 bra 	$L__BB0_167;
+          // ptx:1176  setp.eq.s16 	%p110, %rs4, 1;
+          // ptx:1177  @%p110 bra 	$L__BB0_167;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-            // 1181: mul.wide.u32 	%rd93, %r132, -2004318071;
-            // 1182: shr.u64 	%rd94, %rd93, 35;
-            // 1183: cvt.u32.u64 	%r723, %rd94;
+            // ptx:1181  mul.wide.u32 	%rd93, %r132, -2004318071;
+            // ptx:1182  shr.u64 	%rd94, %rd93, 35;
+            // ptx:1183  cvt.u32.u64 	%r723, %rd94;
             uint64_t t53 = uint64_t((uint64_t(r132) * uint64_t(0x88888889u)) >> 35u);
-            // 1184: mul.lo.s32 	%r724, %r723, 15;
-            // 1185: sub.s32 	%r1236, %r132, %r724;
+            // ptx:1184  mul.lo.s32 	%r724, %r723, 15;
+            // ptx:1185  sub.s32 	%r1236, %r132, %r724;
             r1236 = uint(int(r132) - int(uint(int(uint(uint64_t(t53))) * 15)));
-            // 1186: bra.uni 	$L__BB0_188;
+            // ptx:1186  bra.uni 	$L__BB0_188;
             p2g_sv0 = 105;
           } else {
-            // 1178: bra.uni 	$L__BB0_187;
+            // ptx:1178  bra.uni 	$L__BB0_187;
             p2g_sv0 = 104;
           }
         }
       }
       if (p2g_sv0 == 104) {
-        // 1218: mul.wide.u32 	%rd97, %r132, -858993459;
-        // 1219: shr.u64 	%rd98, %rd97, 34;
-        // 1220: cvt.u32.u64 	%r732, %rd98;
+        // ptx:1218  mul.wide.u32 	%rd97, %r132, -858993459;
+        // ptx:1219  shr.u64 	%rd98, %rd97, 34;
+        // ptx:1220  cvt.u32.u64 	%r732, %rd98;
         uint64_t t54 = uint64_t((uint64_t(r132) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 1221: mul.lo.s32 	%r733, %r732, 5;
-        // 1222: sub.s32 	%r734, %r132, %r733;
-        // 1223: add.s32 	%r1236, %r734, 5;
+        // ptx:1221  mul.lo.s32 	%r733, %r732, 5;
+        // ptx:1222  sub.s32 	%r734, %r132, %r733;
+        // ptx:1223  add.s32 	%r1236, %r734, 5;
         r1236 = uint(int(uint(int(r132) - int(uint(int(uint(uint64_t(t54))) * 5)))) + 5);
         p2g_sv0 = 105;
       }
       if (p2g_sv0 == 105) {
-        // 1226: max.s32 	%r735, %r1236, 0;
-        // 1227: shl.b32 	%r736, %r735, 3;
-        // 1228: or.b32  	%r737, %r134, %r1237;
+        // ptx:1226  max.s32 	%r735, %r1236, 0;
+        // ptx:1227  shl.b32 	%r736, %r735, 3;
+        // ptx:1228  or.b32  	%r737, %r134, %r1237;
         uint r737 = r134 | r1237;
-        // 1229: or.b32  	%r1237, %r737, %r736;
+        // ptx:1229  or.b32  	%r1237, %r737, %r736;
         r1237 = r737 | (uint(max(int(r1236), 0)) << 3u);
       }
     }
-    // 1232: add.s32 	%r151, %r91, 3;
+    // ptx:1232  add.s32 	%r151, %r91, 3;
     uint r151 = uint(int(r91) + 3);
-    // 1233: @%p74 bra 	$L__BB0_216;
+    // ptx:1233  @%p74 bra 	$L__BB0_216;
     if (p74) {
-      // 1237: and.b32  	%r802, %r151, 30;
-      // 1238: add.s32 	%r803, %r92, %r802;
-      // 1239: add.s32 	%r804, %r803, 5369127;
+      // ptx:1237  and.b32  	%r802, %r151, 30;
+      // ptx:1238  add.s32 	%r803, %r92, %r802;
+      // ptx:1239  add.s32 	%r804, %r803, 5369127;
       uint r804 = uint(int(uint(int(r92) + int(r151 & 30u))) + 5369127);
-      // 1240: shr.u32 	%r805, %r804, 16;
-      // 1241: xor.b32  	%r806, %r805, %r804;
-      // 1242: mul.lo.s32 	%r807, %r806, 2146121005;
+      // ptx:1240  shr.u32 	%r805, %r804, 16;
+      // ptx:1241  xor.b32  	%r806, %r805, %r804;
+      // ptx:1242  mul.lo.s32 	%r807, %r806, 2146121005;
       uint r807 = uint(int((r804 >> 16u) ^ r804) * 2146121005);
-      // 1243: shr.u32 	%r808, %r807, 15;
-      // 1244: xor.b32  	%r809, %r808, %r807;
-      // 1245: mul.lo.s32 	%r810, %r809, -2073254261;
+      // ptx:1243  shr.u32 	%r808, %r807, 15;
+      // ptx:1244  xor.b32  	%r809, %r808, %r807;
+      // ptx:1245  mul.lo.s32 	%r810, %r809, -2073254261;
       uint r810 = uint(int((r807 >> 15u) ^ r807) * -2073254261);
-      // 1246: shr.u32 	%r811, %r810, 16;
-      // 1247: xor.b32  	%r812, %r810, %r6;
+      // ptx:1246  shr.u32 	%r811, %r810, 16;
+      // ptx:1247  xor.b32  	%r812, %r810, %r6;
       uint r812 = r810 ^ r6;
-      // 1248: xor.b32  	%r813, %r812, %r811;
-      // 1249: shr.u32 	%r814, %r812, 16;
-      // 1250: xor.b32  	%r815, %r813, %r814;
-      // 1251: mul.lo.s32 	%r816, %r815, 2146121005;
+      // ptx:1248  xor.b32  	%r813, %r812, %r811;
+      // ptx:1249  shr.u32 	%r814, %r812, 16;
+      // ptx:1250  xor.b32  	%r815, %r813, %r814;
+      // ptx:1251  mul.lo.s32 	%r816, %r815, 2146121005;
       uint r816 = uint(int((r812 ^ (r810 >> 16u)) ^ (r812 >> 16u)) * 2146121005);
-      // 1252: shr.u32 	%r817, %r816, 15;
-      // 1253: xor.b32  	%r818, %r817, %r816;
-      // 1254: mul.lo.s32 	%r819, %r818, -2073254261;
+      // ptx:1252  shr.u32 	%r817, %r816, 15;
+      // ptx:1253  xor.b32  	%r818, %r817, %r816;
+      // ptx:1254  mul.lo.s32 	%r819, %r818, -2073254261;
       uint r819 = uint(int((r816 >> 15u) ^ r816) * -2073254261);
-      // 1255: shr.u32 	%r820, %r819, 16;
-      // 1256: xor.b32  	%r821, %r820, %r819;
+      // ptx:1255  shr.u32 	%r820, %r819, 16;
+      // ptx:1256  xor.b32  	%r821, %r820, %r819;
       uint r821 = (r819 >> 16u) ^ r819;
-      // 1257: xor.b32  	%r822, %r821, -1515870811;
+      // ptx:1257  xor.b32  	%r822, %r821, -1515870811;
       uint r822 = r821 ^ 0xA5A5A5A5u;
-      // 1258: shr.u32 	%r823, %r822, 16;
-      // 1259: xor.b32  	%r824, %r823, %r822;
-      // 1260: mul.lo.s32 	%r825, %r824, 2146121005;
+      // ptx:1258  shr.u32 	%r823, %r822, 16;
+      // ptx:1259  xor.b32  	%r824, %r823, %r822;
+      // ptx:1260  mul.lo.s32 	%r825, %r824, 2146121005;
       uint r825 = uint(int((r822 >> 16u) ^ r822) * 2146121005);
-      // 1261: shr.u32 	%r826, %r825, 15;
-      // 1262: xor.b32  	%r827, %r826, %r825;
-      // 1263: mul.lo.s32 	%r828, %r827, -2073254261;
+      // ptx:1261  shr.u32 	%r826, %r825, 15;
+      // ptx:1262  xor.b32  	%r827, %r826, %r825;
+      // ptx:1263  mul.lo.s32 	%r828, %r827, -2073254261;
       uint r828 = uint(int((r825 >> 15u) ^ r825) * -2073254261);
-      // 1264: shr.u32 	%r829, %r828, 16;
-      // 1265: xor.b32  	%r830, %r829, %r828;
+      // ptx:1264  shr.u32 	%r829, %r828, 16;
+      // ptx:1265  xor.b32  	%r830, %r829, %r828;
       uint r830 = (r828 >> 16u) ^ r828;
-      // 1266: and.b32  	%r831, %r821, 1;
-      // 1267: shr.u32 	%r832, %r821, 1;
-      // 1268: and.b32  	%r833, %r832, 7;
-      // 1269: mul.wide.u32 	%rd113, %r830, -858993459;
-      // 1270: shr.u64 	%rd114, %rd113, 34;
-      // 1271: cvt.u32.u64 	%r834, %rd114;
+      // ptx:1266  and.b32  	%r831, %r821, 1;
+      // ptx:1267  shr.u32 	%r832, %r821, 1;
+      // ptx:1268  and.b32  	%r833, %r832, 7;
+      // ptx:1269  mul.wide.u32 	%rd113, %r830, -858993459;
+      // ptx:1270  shr.u64 	%rd114, %rd113, 34;
+      // ptx:1271  cvt.u32.u64 	%r834, %rd114;
       uint64_t t55 = uint64_t((uint64_t(r830) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1272: mul.lo.s32 	%r835, %r834, 5;
-      // 1273: sub.s32 	%r836, %r830, %r835;
-      // 1274: shl.b32 	%r837, %r836, 3;
-      // 1275: add.s32 	%r838, %r837, 40;
+      // ptx:1272  mul.lo.s32 	%r835, %r834, 5;
+      // ptx:1273  sub.s32 	%r836, %r830, %r835;
+      // ptx:1274  shl.b32 	%r837, %r836, 3;
+      // ptx:1275  add.s32 	%r838, %r837, 40;
       uint r838 = uint(int(uint(int(r830) - int(uint(int(uint(uint64_t(t55))) * 5))) << 3u) + 40);
-      // 1276: bfi.b32 	%r839, %r831, %r833, 7, 1;
-      // 1277: or.b32  	%r840, %r839, %r838;
-      // 1278: xor.b32  	%r1239, %r840, 128;
+      // ptx:1276  bfi.b32 	%r839, %r831, %r833, 7, 1;
+      // ptx:1277  or.b32  	%r840, %r839, %r838;
+      // ptx:1278  xor.b32  	%r1239, %r840, 128;
       r1239 = (p2g_bfi_32((r821 & 1u), ((r821 >> 1u) & 7u), 7u, 1u) | r838) ^ 128u;
-      // 1279: bra.uni 	$L__BB0_217;
+      // ptx:1279  bra.uni 	$L__BB0_217;
     } else {
-      // 1234: bra.uni 	$L__BB0_191;
-      // 1282: add.s32 	%r744, %r92, %r151;
-      // 1283: add.s32 	%r745, %r744, 5369127;
+      // ptx:1234  bra.uni 	$L__BB0_191;
+      // ptx:1282  add.s32 	%r744, %r92, %r151;
+      // ptx:1283  add.s32 	%r745, %r744, 5369127;
       uint r745 = uint(int(uint(int(r92) + int(r151))) + 5369127);
-      // 1284: shr.u32 	%r746, %r745, 16;
-      // 1285: xor.b32  	%r747, %r746, %r745;
-      // 1286: mul.lo.s32 	%r748, %r747, 2146121005;
+      // ptx:1284  shr.u32 	%r746, %r745, 16;
+      // ptx:1285  xor.b32  	%r747, %r746, %r745;
+      // ptx:1286  mul.lo.s32 	%r748, %r747, 2146121005;
       uint r748 = uint(int((r745 >> 16u) ^ r745) * 2146121005);
-      // 1287: shr.u32 	%r749, %r748, 15;
-      // 1288: xor.b32  	%r750, %r749, %r748;
-      // 1289: mul.lo.s32 	%r751, %r750, -2073254261;
+      // ptx:1287  shr.u32 	%r749, %r748, 15;
+      // ptx:1288  xor.b32  	%r750, %r749, %r748;
+      // ptx:1289  mul.lo.s32 	%r751, %r750, -2073254261;
       uint r751 = uint(int((r748 >> 15u) ^ r748) * -2073254261);
-      // 1290: shr.u32 	%r752, %r751, 16;
-      // 1291: xor.b32  	%r753, %r751, %r6;
+      // ptx:1290  shr.u32 	%r752, %r751, 16;
+      // ptx:1291  xor.b32  	%r753, %r751, %r6;
       uint r753 = r751 ^ r6;
-      // 1292: xor.b32  	%r754, %r753, %r752;
-      // 1293: shr.u32 	%r755, %r753, 16;
-      // 1294: xor.b32  	%r756, %r754, %r755;
-      // 1295: mul.lo.s32 	%r757, %r756, 2146121005;
+      // ptx:1292  xor.b32  	%r754, %r753, %r752;
+      // ptx:1293  shr.u32 	%r755, %r753, 16;
+      // ptx:1294  xor.b32  	%r756, %r754, %r755;
+      // ptx:1295  mul.lo.s32 	%r757, %r756, 2146121005;
       uint r757 = uint(int((r753 ^ (r751 >> 16u)) ^ (r753 >> 16u)) * 2146121005);
-      // 1296: shr.u32 	%r758, %r757, 15;
-      // 1297: xor.b32  	%r759, %r758, %r757;
-      // 1298: mul.lo.s32 	%r760, %r759, -2073254261;
+      // ptx:1296  shr.u32 	%r758, %r757, 15;
+      // ptx:1297  xor.b32  	%r759, %r758, %r757;
+      // ptx:1298  mul.lo.s32 	%r760, %r759, -2073254261;
       uint r760 = uint(int((r757 >> 15u) ^ r757) * -2073254261);
-      // 1299: shr.u32 	%r761, %r760, 16;
-      // 1300: xor.b32  	%r762, %r761, %r760;
+      // ptx:1299  shr.u32 	%r761, %r760, 16;
+      // ptx:1300  xor.b32  	%r762, %r761, %r760;
       uint r762 = (r760 >> 16u) ^ r760;
-      // 1301: xor.b32  	%r763, %r762, -1515870811;
+      // ptx:1301  xor.b32  	%r763, %r762, -1515870811;
       uint r763 = r762 ^ 0xA5A5A5A5u;
-      // 1302: shr.u32 	%r764, %r763, 16;
-      // 1303: xor.b32  	%r765, %r764, %r763;
-      // 1304: mul.lo.s32 	%r766, %r765, 2146121005;
+      // ptx:1302  shr.u32 	%r764, %r763, 16;
+      // ptx:1303  xor.b32  	%r765, %r764, %r763;
+      // ptx:1304  mul.lo.s32 	%r766, %r765, 2146121005;
       uint r766 = uint(int((r763 >> 16u) ^ r763) * 2146121005);
-      // 1305: shr.u32 	%r767, %r766, 15;
-      // 1306: xor.b32  	%r768, %r767, %r766;
-      // 1307: mul.lo.s32 	%r769, %r768, -2073254261;
+      // ptx:1305  shr.u32 	%r767, %r766, 15;
+      // ptx:1306  xor.b32  	%r768, %r767, %r766;
+      // ptx:1307  mul.lo.s32 	%r769, %r768, -2073254261;
       uint r769 = uint(int((r766 >> 15u) ^ r766) * -2073254261);
-      // 1308: shr.u32 	%r770, %r769, 16;
-      // 1309: xor.b32  	%r152, %r770, %r769;
+      // ptx:1308  shr.u32 	%r770, %r769, 16;
+      // ptx:1309  xor.b32  	%r152, %r770, %r769;
       uint r152 = (r769 >> 16u) ^ r769;
-      // 1310: shl.b32 	%r771, %r762, 7;
-      // 1311: and.b32  	%r1239, %r771, 128;
+      // ptx:1310  shl.b32 	%r771, %r762, 7;
+      // ptx:1311  and.b32  	%r1239, %r771, 128;
       r1239 = (r762 << 7u) & 128u;
-      // 1312: shr.u32 	%r772, %r762, 1;
-      // 1313: and.b32  	%r154, %r772, 7;
+      // ptx:1312  shr.u32 	%r772, %r762, 1;
+      // ptx:1313  and.b32  	%r154, %r772, 7;
       uint r154 = (r762 >> 1u) & 7u;
-      // 1314: @%p19 bra 	$L__BB0_195;
+      // ptx:1314  @%p19 bra 	$L__BB0_195;
       if (p19) {
-        // 1318: setp.eq.s16 	%p121, %rs4, 2;
-        // 1319: @%p121 bra 	$L__BB0_212;
+        // ptx:1318  setp.eq.s16 	%p121, %rs4, 2;
+        // ptx:1319  @%p121 bra 	$L__BB0_212;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-          // 1352: and.b32  	%r1239, %r152, 255;
+          // ptx:1352  and.b32  	%r1239, %r152, 255;
           r1239 = r152 & 255u;
-          // 1353: bra.uni 	$L__BB0_217;
+          // ptx:1353  bra.uni 	$L__BB0_217;
           p2g_sv0 = 117;
         } else {
-          // 1321: setp.eq.s16 	%p122, %rs4, 3;
-          // 1322: @%p122 bra 	$L__BB0_199;
+          // ptx:1321  setp.eq.s16 	%p122, %rs4, 3;
+          // ptx:1322  @%p122 bra 	$L__BB0_199;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-            // 1356: mul.wide.u32 	%rd103, %r152, -858993459;
-            // 1357: shr.u64 	%rd104, %rd103, 34;
-            // 1358: cvt.u32.u64 	%r776, %rd104;
+            // ptx:1356  mul.wide.u32 	%rd103, %r152, -858993459;
+            // ptx:1357  shr.u64 	%rd104, %rd103, 34;
+            // ptx:1358  cvt.u32.u64 	%r776, %rd104;
             uint64_t t56 = uint64_t((uint64_t(r152) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1359: mul.lo.s32 	%r777, %r776, 5;
-            // 1360: sub.s32 	%r156, %r152, %r777;
+            // ptx:1359  mul.lo.s32 	%r777, %r776, 5;
+            // ptx:1360  sub.s32 	%r156, %r152, %r777;
             uint r156 = uint(int(r152) - int(uint(int(uint(uint64_t(t56))) * 5)));
-            // 1361: setp.eq.s32 	%p126, %r156, 0;
-            // 1362: @%p126 bra 	$L__BB0_201;
+            // ptx:1361  setp.eq.s32 	%p126, %r156, 0;
+            // ptx:1362  @%p126 bra 	$L__BB0_201;
             if (int(r156) == 0) {
-              // 657: shr.u32 	%r778, %r152, 8;
+              // ptx:657  shr.u32 	%r778, %r152, 8;
               uint r778 = r152 >> 8u;
-              // 658: mul.wide.u32 	%rd105, %r778, -1431655765;
-              // 659: shr.u64 	%rd106, %rd105, 34;
-              // 660: cvt.u32.u64 	%r779, %rd106;
+              // ptx:658  mul.wide.u32 	%rd105, %r778, -1431655765;
+              // ptx:659  shr.u64 	%rd106, %rd105, 34;
+              // ptx:660  cvt.u32.u64 	%r779, %rd106;
               uint64_t t57 = uint64_t((uint64_t(r778) * uint64_t(0xAAAAAAABu)) >> 34u);
-              // 661: mul.lo.s32 	%r780, %r779, 6;
-              // 662: sub.s32 	%r781, %r778, %r780;
-              // 663: cvt.u16.u32 	%rs17, %r781;
+              // ptx:661  mul.lo.s32 	%r780, %r779, 6;
+              // ptx:662  sub.s32 	%r781, %r778, %r780;
+              // ptx:663  cvt.u16.u32 	%rs17, %r781;
               uint64_t t58 = uint64_t(uint(int(r778) - int(uint(int(uint(uint64_t(t57))) * 6))));
               uint rs17 = (uint(uint64_t(t58)) & 65535u);
-              // 664: setp.gt.s16 	%p127, %rs17, 1;
-              // 665: @%p127 bra 	$L__BB0_205;
+              // ptx:664  setp.gt.s16 	%p127, %rs17, 1;
+              // ptx:665  @%p127 bra 	$L__BB0_205;
               if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
-                // 669: setp.eq.s16 	%p128, %rs17, 2;
-                // 670: @%p128 bra 	$L__BB0_210;
+                // ptx:669  setp.eq.s16 	%p128, %rs17, 2;
+                // ptx:670  @%p128 bra 	$L__BB0_210;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
-                  // 769: shr.u32 	%r783, %r152, 12;
-                  // 770: and.b32  	%r784, %r783, 1;
-                  // 771: or.b32  	%r785, %r1239, %r784;
+                  // ptx:769  shr.u32 	%r783, %r152, 12;
+                  // ptx:770  and.b32  	%r784, %r783, 1;
+                  // ptx:771  or.b32  	%r785, %r1239, %r784;
                   uint r785 = r1239 | ((r152 >> 12u) & 1u);
-                  // 772: or.b32  	%r1239, %r785, 124;
+                  // ptx:772  or.b32  	%r1239, %r785, 124;
                   r1239 = r785 | 124u;
-                  // 773: bra.uni 	$L__BB0_217;
+                  // ptx:773  bra.uni 	$L__BB0_217;
                   p2g_sv0 = 117;
                 } else {
-                  // 672: setp.eq.s16 	%p129, %rs17, 3;
-                  // 673: @%p129 bra 	$L__BB0_209;
+                  // ptx:672  setp.eq.s16 	%p129, %rs17, 3;
+                  // ptx:673  @%p129 bra 	$L__BB0_209;
                   if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
-                    // 776: setp.eq.s32 	%p133, %r154, 0;
-                    // 777: selp.b32 	%r782, 1, %r154, %p133;
-                    // 778: or.b32  	%r1239, %r782, %r1239;
+                    // ptx:776  setp.eq.s32 	%p133, %r154, 0;
+                    // ptx:777  selp.b32 	%r782, 1, %r154, %p133;
+                    // ptx:778  or.b32  	%r1239, %r782, %r1239;
                     r1239 = ((int(r154) == 0) ? 1u : r154) | r1239;
-                    // 779: bra.uni 	$L__BB0_217;
+                    // ptx:779  bra.uni 	$L__BB0_217;
                     p2g_sv0 = 117;
                   } else {
-                    // 675: setp.ne.s16 	%p130, %rs17, 4;
-                    // 676: @%p130 bra 	$L__BB0_211;
+                    // ptx:675  setp.ne.s16 	%p130, %rs17, 4;
+                    // ptx:676  @%p130 bra 	$L__BB0_211;
                     if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                       p2g_sv0 = 72;
                     } else {
-                      // 678: or.b32  	%r1239, %r1239, 119;
+                      // ptx:678  or.b32  	%r1239, %r1239, 119;
                       r1239 = r1239 | 119u;
-                      // 679: bra.uni 	$L__BB0_217;
+                      // ptx:679  bra.uni 	$L__BB0_217;
                       p2g_sv0 = 117;
                     }
                   }
                 }
               } else {
-                // 666: bra.uni 	$L__BB0_202;
-                // 718: setp.eq.s16 	%p131, %rs17, 0;
-                // 719: @%p131 bra 	$L__BB0_217;
+                // ptx:666  bra.uni 	$L__BB0_202;
+                // ptx:718  setp.eq.s16 	%p131, %rs17, 0;
+                // ptx:719  @%p131 bra 	$L__BB0_217;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                   p2g_sv0 = 117;
                 } else {
-                  // 721: setp.eq.s16 	%p132, %rs17, 1;
-                  // 722: @%p132 bra 	$L__BB0_204;
+                  // ptx:721  setp.eq.s16 	%p132, %rs17, 1;
+                  // ptx:722  @%p132 bra 	$L__BB0_204;
                   if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
-                    // 726: or.b32  	%r1239, %r1239, 120;
+                    // ptx:726  or.b32  	%r1239, %r1239, 120;
                     r1239 = r1239 | 120u;
-                    // 727: bra.uni 	$L__BB0_217;
+                    // ptx:727  bra.uni 	$L__BB0_217;
                     p2g_sv0 = 117;
                   } else {
-                    // 723: bra.uni 	$L__BB0_211;
+                    // ptx:723  bra.uni 	$L__BB0_211;
                     p2g_sv0 = 72;
                   }
                 }
               }
               if (p2g_sv0 == 72) {
-                // 797: or.b32  	%r786, %r1239, %r154;
+                // ptx:797  or.b32  	%r786, %r1239, %r154;
                 uint r786 = r1239 | r154;
-                // 798: or.b32  	%r1239, %r786, 8;
+                // ptx:798  or.b32  	%r1239, %r786, 8;
                 r1239 = r786 | 8u;
-                // 799: bra.uni 	$L__BB0_217;
+                // ptx:799  bra.uni 	$L__BB0_217;
                 p2g_sv0 = 117;
               }
             } else {
-              // 1364: add.s32 	%r1238, %r156, 5;
+              // ptx:1364  add.s32 	%r1238, %r156, 5;
               r1238 = uint(int(r156) + 5);
-              // 1365: bra.uni 	$L__BB0_215;
+              // ptx:1365  bra.uni 	$L__BB0_215;
               p2g_sv0 = 116;
             }
           } else {
-            // 1324: setp.ne.s16 	%p123, %rs4, 5;
-            // 1325: @%p123 bra 	$L__BB0_214;
+            // ptx:1324  setp.ne.s16 	%p123, %rs4, 5;
+            // ptx:1325  @%p123 bra 	$L__BB0_214;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 115;
             } else {
-              // 1327: mul.wide.u32 	%rd101, %r152, -858993459;
-              // 1328: shr.u64 	%rd102, %rd101, 34;
-              // 1329: cvt.u32.u64 	%r773, %rd102;
+              // ptx:1327  mul.wide.u32 	%rd101, %r152, -858993459;
+              // ptx:1328  shr.u64 	%rd102, %rd101, 34;
+              // ptx:1329  cvt.u32.u64 	%r773, %rd102;
               uint64_t t59 = uint64_t((uint64_t(r152) * uint64_t(0xCCCCCCCDu)) >> 34u);
-              // 1330: mul.lo.s32 	%r774, %r773, 5;
-              // 1331: sub.s32 	%r775, %r152, %r774;
-              // 1332: add.s32 	%r1238, %r775, 5;
+              // ptx:1330  mul.lo.s32 	%r774, %r773, 5;
+              // ptx:1331  sub.s32 	%r775, %r152, %r774;
+              // ptx:1332  add.s32 	%r1238, %r775, 5;
               r1238 = uint(int(uint(int(r152) - int(uint(int(uint(uint64_t(t59))) * 5)))) + 5);
-              // 1333: bra.uni 	$L__BB0_215;
+              // ptx:1333  bra.uni 	$L__BB0_215;
               p2g_sv0 = 116;
             }
           }
         }
       } else {
-        // 1315: bra.uni 	$L__BB0_192;
-        // 1336: setp.eq.s16 	%p124, %rs4, 0;
-        // 1337: @%p124 bra 	$L__BB0_213;
+        // ptx:1315  bra.uni 	$L__BB0_192;
+        // ptx:1336  setp.eq.s16 	%p124, %rs4, 0;
+        // ptx:1337  @%p124 bra 	$L__BB0_213;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-          // 1368: mul.wide.u32 	%rd109, %r152, 613566757;
-          // 1369: shr.u64 	%rd110, %rd109, 32;
-          // 1370: cvt.u32.u64 	%r789, %rd110;
+          // ptx:1368  mul.wide.u32 	%rd109, %r152, 613566757;
+          // ptx:1369  shr.u64 	%rd110, %rd109, 32;
+          // ptx:1370  cvt.u32.u64 	%r789, %rd110;
           uint64_t t60 = uint64_t((uint64_t(r152) * uint64_t(0x24924925u)) >> 32u);
           uint r789 = uint(uint64_t(t60));
-          // 1371: sub.s32 	%r790, %r152, %r789;
-          // 1372: shr.u32 	%r791, %r790, 1;
-          // 1373: add.s32 	%r792, %r791, %r789;
-          // 1374: shr.u32 	%r793, %r792, 2;
-          // 1375: mul.lo.s32 	%r794, %r793, 7;
+          // ptx:1371  sub.s32 	%r790, %r152, %r789;
+          // ptx:1372  shr.u32 	%r791, %r790, 1;
+          // ptx:1373  add.s32 	%r792, %r791, %r789;
+          // ptx:1374  shr.u32 	%r793, %r792, 2;
+          // ptx:1375  mul.lo.s32 	%r794, %r793, 7;
           uint r794 = uint(int(uint(int(uint(int(r152) - int(r789)) >> 1u) + int(r789)) >> 2u) * 7);
-          // 1376: sub.s32 	%r795, %r152, %r794;
-          // 1377: add.s32 	%r1238, %r795, 4;
+          // ptx:1376  sub.s32 	%r795, %r152, %r794;
+          // ptx:1377  add.s32 	%r1238, %r795, 4;
           r1238 = uint(int(uint(int(r152) - int(r794))) + 4);
-          // 1378: bra.uni 	$L__BB0_215;
+          // ptx:1378  bra.uni 	$L__BB0_215;
           p2g_sv0 = 116;
         } else {
-          // 1339: setp.eq.s16 	%p125, %rs4, 1;
-          // 1340: @%p125 bra 	$L__BB0_194;
+          // ptx:1339  setp.eq.s16 	%p125, %rs4, 1;
+          // ptx:1340  @%p125 bra 	$L__BB0_194;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-            // 1344: mul.wide.u32 	%rd107, %r152, -2004318071;
-            // 1345: shr.u64 	%rd108, %rd107, 35;
-            // 1346: cvt.u32.u64 	%r787, %rd108;
+            // ptx:1344  mul.wide.u32 	%rd107, %r152, -2004318071;
+            // ptx:1345  shr.u64 	%rd108, %rd107, 35;
+            // ptx:1346  cvt.u32.u64 	%r787, %rd108;
             uint64_t t61 = uint64_t((uint64_t(r152) * uint64_t(0x88888889u)) >> 35u);
-            // 1347: mul.lo.s32 	%r788, %r787, 15;
-            // 1348: sub.s32 	%r1238, %r152, %r788;
+            // ptx:1347  mul.lo.s32 	%r788, %r787, 15;
+            // ptx:1348  sub.s32 	%r1238, %r152, %r788;
             r1238 = uint(int(r152) - int(uint(int(uint(uint64_t(t61))) * 15)));
-            // 1349: bra.uni 	$L__BB0_215;
+            // ptx:1349  bra.uni 	$L__BB0_215;
             p2g_sv0 = 116;
           } else {
-            // 1341: bra.uni 	$L__BB0_214;
+            // ptx:1341  bra.uni 	$L__BB0_214;
             p2g_sv0 = 115;
           }
         }
       }
       if (p2g_sv0 == 115) {
-        // 1381: mul.wide.u32 	%rd111, %r152, -858993459;
-        // 1382: shr.u64 	%rd112, %rd111, 34;
-        // 1383: cvt.u32.u64 	%r796, %rd112;
+        // ptx:1381  mul.wide.u32 	%rd111, %r152, -858993459;
+        // ptx:1382  shr.u64 	%rd112, %rd111, 34;
+        // ptx:1383  cvt.u32.u64 	%r796, %rd112;
         uint64_t t62 = uint64_t((uint64_t(r152) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 1384: mul.lo.s32 	%r797, %r796, 5;
-        // 1385: sub.s32 	%r798, %r152, %r797;
-        // 1386: add.s32 	%r1238, %r798, 5;
+        // ptx:1384  mul.lo.s32 	%r797, %r796, 5;
+        // ptx:1385  sub.s32 	%r798, %r152, %r797;
+        // ptx:1386  add.s32 	%r1238, %r798, 5;
         r1238 = uint(int(uint(int(r152) - int(uint(int(uint(uint64_t(t62))) * 5)))) + 5);
         p2g_sv0 = 116;
       }
       if (p2g_sv0 == 116) {
-        // 1389: max.s32 	%r799, %r1238, 0;
-        // 1390: shl.b32 	%r800, %r799, 3;
-        // 1391: or.b32  	%r801, %r154, %r1239;
+        // ptx:1389  max.s32 	%r799, %r1238, 0;
+        // ptx:1390  shl.b32 	%r800, %r799, 3;
+        // ptx:1391  or.b32  	%r801, %r154, %r1239;
         uint r801 = r154 | r1239;
-        // 1392: or.b32  	%r1239, %r801, %r800;
+        // ptx:1392  or.b32  	%r1239, %r801, %r800;
         r1239 = r801 | (uint(max(int(r1238), 0)) << 3u);
       }
     }
-    // 1395: mov.u32 	%r841, 64;
-    // 1396: prmt.b32 	%r842, %r1233, %r1235, %r841;
-    // 1397: mov.u32 	%r843, 1040;
-    // 1398: prmt.b32 	%r844, %r842, %r1237, %r843;
-    // 1399: mov.u32 	%r845, 16912;
-    // 1400: prmt.b32 	%r846, %r844, %r1239, %r845;
+    // ptx:1395  mov.u32 	%r841, 64;
+    // ptx:1396  prmt.b32 	%r842, %r1233, %r1235, %r841;
+    // ptx:1397  mov.u32 	%r843, 1040;
+    // ptx:1398  prmt.b32 	%r844, %r842, %r1237, %r843;
+    // ptx:1399  mov.u32 	%r845, 16912;
+    // ptx:1400  prmt.b32 	%r846, %r844, %r1239, %r845;
     uint r846 = p2g_prmt(p2g_prmt(p2g_prmt(r1233, r1235, 64u, 0), r1237, 1040u, 0), r1239, 16912u, 0);
-    // 1401: st.local.u32 	[%rd177], %r846;
+    // ptx:1401  st.local.u32 	[%rd177], %r846;
     p2g_stl32(uint(rd177), r846);
-    // 1402: add.s64 	%rd177, %rd177, 4;
+    // ptx:1402  add.s64 	%rd177, %rd177, 4;
     rd177 = uint64_t(int64_t(rd177) + 4l);
-    // 1403: add.s32 	%r1231, %r1231, 1;
+    // ptx:1403  add.s32 	%r1231, %r1231, 1;
     r1231 = uint(int(r1231) + 1);
-    // 1404: setp.ne.s32 	%p134, %r1231, 4;
-    // 1405: @%p134 bra 	$L__BB0_109;
+    // ptx:1404  setp.ne.s32 	%p134, %r1231, 4;
+    // ptx:1405  @%p134 bra 	$L__BB0_109;
     if (!(int(r1231) != 4)) {
       break;
     }
   }
-  // 1407: add.s32 	%r172, %r2, 5373223;
+  // ptx:1407  add.s32 	%r172, %r2, 5373223;
   uint r172 = uint(int(r2) + 5373223);
-  // 1408: add.s32 	%r173, %r1, %r2;
+  // ptx:1408  add.s32 	%r173, %r1, %r2;
   uint r173 = uint(int(r1) + int(r2));
-  // 1409: mov.u32 	%r1240, 0;
+  // ptx:1409  mov.u32 	%r1240, 0;
   uint r1240 = 0u;
-  // 1410: bra.uni 	$L__BB0_219;
+  // ptx:1410  bra.uni 	$L__BB0_219;
   for (;;) {
     p2g_loop_tick();
-    // 1633: shl.b32 	%r848, %r1240, 4;
-    // 1634: or.b32  	%r175, %r848, %r89;
+    // ptx:1633  shl.b32 	%r848, %r1240, 4;
+    // ptx:1634  or.b32  	%r175, %r848, %r89;
     uint r175 = (r1240 << 4u) | r89;
-    // 1635: shl.b32 	%r176, %r175, 6;
+    // ptx:1635  shl.b32 	%r176, %r175, 6;
     uint r176 = r175 << 6u;
-    // 1636: add.s32 	%r849, %r172, %r176;
+    // ptx:1636  add.s32 	%r849, %r172, %r176;
     uint r849 = uint(int(r172) + int(r176));
-    // 1637: shr.u32 	%r850, %r849, 16;
-    // 1638: xor.b32  	%r851, %r850, %r849;
-    // 1639: mul.lo.s32 	%r852, %r851, 2146121005;
+    // ptx:1637  shr.u32 	%r850, %r849, 16;
+    // ptx:1638  xor.b32  	%r851, %r850, %r849;
+    // ptx:1639  mul.lo.s32 	%r852, %r851, 2146121005;
     uint r852 = uint(int((r849 >> 16u) ^ r849) * 2146121005);
-    // 1640: shr.u32 	%r853, %r852, 15;
-    // 1641: xor.b32  	%r854, %r853, %r852;
-    // 1642: mul.lo.s32 	%r855, %r854, -2073254261;
+    // ptx:1640  shr.u32 	%r853, %r852, 15;
+    // ptx:1641  xor.b32  	%r854, %r853, %r852;
+    // ptx:1642  mul.lo.s32 	%r855, %r854, -2073254261;
     uint r855 = uint(int((r852 >> 15u) ^ r852) * -2073254261);
-    // 1643: shr.u32 	%r856, %r855, 16;
-    // 1644: xor.b32  	%r857, %r855, %r6;
+    // ptx:1643  shr.u32 	%r856, %r855, 16;
+    // ptx:1644  xor.b32  	%r857, %r855, %r6;
     uint r857 = r855 ^ r6;
-    // 1645: xor.b32  	%r858, %r857, %r856;
-    // 1646: shr.u32 	%r859, %r857, 16;
-    // 1647: xor.b32  	%r860, %r858, %r859;
-    // 1648: mul.lo.s32 	%r861, %r860, 2146121005;
+    // ptx:1645  xor.b32  	%r858, %r857, %r856;
+    // ptx:1646  shr.u32 	%r859, %r857, 16;
+    // ptx:1647  xor.b32  	%r860, %r858, %r859;
+    // ptx:1648  mul.lo.s32 	%r861, %r860, 2146121005;
     uint r861 = uint(int((r857 ^ (r855 >> 16u)) ^ (r857 >> 16u)) * 2146121005);
-    // 1649: shr.u32 	%r862, %r861, 15;
-    // 1650: xor.b32  	%r863, %r862, %r861;
-    // 1651: mul.lo.s32 	%r864, %r863, -2073254261;
+    // ptx:1649  shr.u32 	%r862, %r861, 15;
+    // ptx:1650  xor.b32  	%r863, %r862, %r861;
+    // ptx:1651  mul.lo.s32 	%r864, %r863, -2073254261;
     uint r864 = uint(int((r861 >> 15u) ^ r861) * -2073254261);
-    // 1652: shr.u32 	%r865, %r864, 16;
-    // 1653: xor.b32  	%r866, %r865, %r864;
+    // ptx:1652  shr.u32 	%r865, %r864, 16;
+    // ptx:1653  xor.b32  	%r866, %r865, %r864;
     uint r866 = (r864 >> 16u) ^ r864;
-    // 1654: xor.b32  	%r867, %r866, -1515870811;
+    // ptx:1654  xor.b32  	%r867, %r866, -1515870811;
     uint r867 = r866 ^ 0xA5A5A5A5u;
-    // 1655: shr.u32 	%r868, %r867, 16;
-    // 1656: xor.b32  	%r869, %r868, %r867;
-    // 1657: mul.lo.s32 	%r870, %r869, 2146121005;
+    // ptx:1655  shr.u32 	%r868, %r867, 16;
+    // ptx:1656  xor.b32  	%r869, %r868, %r867;
+    // ptx:1657  mul.lo.s32 	%r870, %r869, 2146121005;
     uint r870 = uint(int((r867 >> 16u) ^ r867) * 2146121005);
-    // 1658: shr.u32 	%r871, %r870, 15;
-    // 1659: xor.b32  	%r872, %r871, %r870;
-    // 1660: mul.lo.s32 	%r873, %r872, -2073254261;
+    // ptx:1658  shr.u32 	%r871, %r870, 15;
+    // ptx:1659  xor.b32  	%r872, %r871, %r870;
+    // ptx:1660  mul.lo.s32 	%r873, %r872, -2073254261;
     uint r873 = uint(int((r870 >> 15u) ^ r870) * -2073254261);
-    // 1661: shr.u32 	%r874, %r873, 16;
-    // 1662: xor.b32  	%r177, %r874, %r873;
+    // ptx:1661  shr.u32 	%r874, %r873, 16;
+    // ptx:1662  xor.b32  	%r177, %r874, %r873;
     uint r177 = (r873 >> 16u) ^ r873;
-    // 1663: shl.b32 	%r875, %r866, 7;
-    // 1664: and.b32  	%r1242, %r875, 128;
+    // ptx:1663  shl.b32 	%r875, %r866, 7;
+    // ptx:1664  and.b32  	%r1242, %r875, 128;
     uint r1242 = (r866 << 7u) & 128u;
-    // 1665: shr.u32 	%r876, %r866, 1;
-    // 1666: and.b32  	%r179, %r876, 7;
+    // ptx:1665  shr.u32 	%r876, %r866, 1;
+    // ptx:1666  and.b32  	%r179, %r876, 7;
     uint r179 = (r866 >> 1u) & 7u;
-    // 1667: @%p74 bra 	$L__BB0_245;
+    // ptx:1667  @%p74 bra 	$L__BB0_245;
     if (p74) {
-      // 1671: mul.wide.u32 	%rd127, %r177, -858993459;
-      // 1672: shr.u64 	%rd128, %rd127, 34;
-      // 1673: cvt.u32.u64 	%r906, %rd128;
+      // ptx:1671  mul.wide.u32 	%rd127, %r177, -858993459;
+      // ptx:1672  shr.u64 	%rd128, %rd127, 34;
+      // ptx:1673  cvt.u32.u64 	%r906, %rd128;
       uint64_t t63 = uint64_t((uint64_t(r177) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1674: mul.lo.s32 	%r907, %r906, 5;
-      // 1675: sub.s32 	%r908, %r177, %r907;
-      // 1676: shl.b32 	%r909, %r908, 3;
-      // 1677: add.s32 	%r910, %r909, 40;
+      // ptx:1674  mul.lo.s32 	%r907, %r906, 5;
+      // ptx:1675  sub.s32 	%r908, %r177, %r907;
+      // ptx:1676  shl.b32 	%r909, %r908, 3;
+      // ptx:1677  add.s32 	%r910, %r909, 40;
       uint r910 = uint(int(uint(int(r177) - int(uint(int(uint(uint64_t(t63))) * 5))) << 3u) + 40);
-      // 1678: or.b32  	%r911, %r179, %r1242;
+      // ptx:1678  or.b32  	%r911, %r179, %r1242;
       uint r911 = r179 | r1242;
-      // 1679: or.b32  	%r1242, %r911, %r910;
+      // ptx:1679  or.b32  	%r1242, %r911, %r910;
       r1242 = r911 | r910;
-      // 1680: bra.uni 	$L__BB0_246;
+      // ptx:1680  bra.uni 	$L__BB0_246;
     } else {
-      // 1668: bra.uni 	$L__BB0_220;
-      // 1683: @%p19 bra 	$L__BB0_224;
+      // ptx:1668  bra.uni 	$L__BB0_220;
+      // ptx:1683  @%p19 bra 	$L__BB0_224;
       if (p19) {
-        // 1687: setp.eq.s16 	%p137, %rs4, 2;
-        // 1688: @%p137 bra 	$L__BB0_241;
+        // ptx:1687  setp.eq.s16 	%p137, %rs4, 2;
+        // ptx:1688  @%p137 bra 	$L__BB0_241;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-          // 1721: and.b32  	%r1242, %r177, 255;
+          // ptx:1721  and.b32  	%r1242, %r177, 255;
           r1242 = r177 & 255u;
-          // 1722: bra.uni 	$L__BB0_246;
+          // ptx:1722  bra.uni 	$L__BB0_246;
           p2g_sv0 = 157;
         } else {
-          // 1690: setp.eq.s16 	%p138, %rs4, 3;
-          // 1691: @%p138 bra 	$L__BB0_228;
+          // ptx:1690  setp.eq.s16 	%p138, %rs4, 3;
+          // ptx:1691  @%p138 bra 	$L__BB0_228;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-            // 1725: mul.wide.u32 	%rd117, %r177, -858993459;
-            // 1726: shr.u64 	%rd118, %rd117, 34;
-            // 1727: cvt.u32.u64 	%r880, %rd118;
+            // ptx:1725  mul.wide.u32 	%rd117, %r177, -858993459;
+            // ptx:1726  shr.u64 	%rd118, %rd117, 34;
+            // ptx:1727  cvt.u32.u64 	%r880, %rd118;
             uint64_t t64;
             t64 = uint64_t((uint64_t(r177) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1728: mul.lo.s32 	%r881, %r880, 5;
-            // 1729: sub.s32 	%r181, %r177, %r881;
+            // ptx:1728  mul.lo.s32 	%r881, %r880, 5;
+            // ptx:1729  sub.s32 	%r181, %r177, %r881;
             uint r181 = uint(int(r177) - int(uint(int(uint(uint64_t(t64))) * 5)));
-            // 1730: setp.eq.s32 	%p142, %r181, 0;
-            // 1731: @%p142 bra 	$L__BB0_230;
+            // ptx:1730  setp.eq.s32 	%p142, %r181, 0;
+            // ptx:1731  @%p142 bra 	$L__BB0_230;
             if (int(r181) == 0) {
-              // 1413: shr.u32 	%r882, %r177, 8;
+              // ptx:1413  shr.u32 	%r882, %r177, 8;
               uint r882 = r177 >> 8u;
-              // 1414: mul.wide.u32 	%rd119, %r882, -1431655765;
-              // 1415: shr.u64 	%rd120, %rd119, 34;
-              // 1416: cvt.u32.u64 	%r883, %rd120;
+              // ptx:1414  mul.wide.u32 	%rd119, %r882, -1431655765;
+              // ptx:1415  shr.u64 	%rd120, %rd119, 34;
+              // ptx:1416  cvt.u32.u64 	%r883, %rd120;
               uint64_t t65 = uint64_t((uint64_t(r882) * uint64_t(0xAAAAAAABu)) >> 34u);
-              // 1417: mul.lo.s32 	%r884, %r883, 6;
-              // 1418: sub.s32 	%r885, %r882, %r884;
-              // 1419: cvt.u16.u32 	%rs19, %r885;
+              // ptx:1417  mul.lo.s32 	%r884, %r883, 6;
+              // ptx:1418  sub.s32 	%r885, %r882, %r884;
+              // ptx:1419  cvt.u16.u32 	%rs19, %r885;
               uint64_t t66 = uint64_t(uint(int(r882) - int(uint(int(uint(uint64_t(t65))) * 6))));
               uint rs19 = (uint(uint64_t(t66)) & 65535u);
-              // 1420: setp.gt.s16 	%p143, %rs19, 1;
-              // 1421: @%p143 bra 	$L__BB0_234;
+              // ptx:1420  setp.gt.s16 	%p143, %rs19, 1;
+              // ptx:1421  @%p143 bra 	$L__BB0_234;
               if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
-                // 1425: setp.eq.s16 	%p144, %rs19, 2;
-                // 1426: @%p144 bra 	$L__BB0_239;
+                // ptx:1425  setp.eq.s16 	%p144, %rs19, 2;
+                // ptx:1426  @%p144 bra 	$L__BB0_239;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
-                  // 1561: shr.u32 	%r887, %r177, 12;
-                  // 1562: and.b32  	%r888, %r887, 1;
-                  // 1563: or.b32  	%r889, %r1242, %r888;
+                  // ptx:1561  shr.u32 	%r887, %r177, 12;
+                  // ptx:1562  and.b32  	%r888, %r887, 1;
+                  // ptx:1563  or.b32  	%r889, %r1242, %r888;
                   uint r889 = r1242 | ((r177 >> 12u) & 1u);
-                  // 1564: or.b32  	%r1242, %r889, 124;
+                  // ptx:1564  or.b32  	%r1242, %r889, 124;
                   r1242 = r889 | 124u;
-                  // 1565: bra.uni 	$L__BB0_246;
+                  // ptx:1565  bra.uni 	$L__BB0_246;
                   p2g_sv0 = 157;
                 } else {
-                  // 1428: setp.eq.s16 	%p145, %rs19, 3;
-                  // 1429: @%p145 bra 	$L__BB0_238;
+                  // ptx:1428  setp.eq.s16 	%p145, %rs19, 3;
+                  // ptx:1429  @%p145 bra 	$L__BB0_238;
                   if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
-                    // 1568: setp.eq.s32 	%p149, %r179, 0;
-                    // 1569: selp.b32 	%r886, 1, %r179, %p149;
-                    // 1570: or.b32  	%r1242, %r886, %r1242;
+                    // ptx:1568  setp.eq.s32 	%p149, %r179, 0;
+                    // ptx:1569  selp.b32 	%r886, 1, %r179, %p149;
+                    // ptx:1570  or.b32  	%r1242, %r886, %r1242;
                     r1242 = ((int(r179) == 0) ? 1u : r179) | r1242;
-                    // 1571: bra.uni 	$L__BB0_246;
+                    // ptx:1571  bra.uni 	$L__BB0_246;
                     p2g_sv0 = 157;
                   } else {
-                    // 1431: setp.ne.s16 	%p146, %rs19, 4;
-                    // 1432: @%p146 bra 	$L__BB0_240;
+                    // ptx:1431  setp.ne.s16 	%p146, %rs19, 4;
+                    // ptx:1432  @%p146 bra 	$L__BB0_240;
                     if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                       p2g_sv0 = 142;
                     } else {
-                      // 1434: or.b32  	%r1242, %r1242, 119;
+                      // ptx:1434  or.b32  	%r1242, %r1242, 119;
                       r1242 = r1242 | 119u;
-                      // 1435: bra.uni 	$L__BB0_246;
+                      // ptx:1435  bra.uni 	$L__BB0_246;
                       p2g_sv0 = 157;
                     }
                   }
                 }
               } else {
-                // 1422: bra.uni 	$L__BB0_231;
-                // 1513: setp.eq.s16 	%p147, %rs19, 0;
-                // 1514: @%p147 bra 	$L__BB0_246;
+                // ptx:1422  bra.uni 	$L__BB0_231;
+                // ptx:1513  setp.eq.s16 	%p147, %rs19, 0;
+                // ptx:1514  @%p147 bra 	$L__BB0_246;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                   p2g_sv0 = 157;
                 } else {
-                  // 1516: setp.eq.s16 	%p148, %rs19, 1;
-                  // 1517: @%p148 bra 	$L__BB0_233;
+                  // ptx:1516  setp.eq.s16 	%p148, %rs19, 1;
+                  // ptx:1517  @%p148 bra 	$L__BB0_233;
                   if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
-                    // 1521: or.b32  	%r1242, %r1242, 120;
+                    // ptx:1521  or.b32  	%r1242, %r1242, 120;
                     r1242 = r1242 | 120u;
-                    // 1522: bra.uni 	$L__BB0_246;
+                    // ptx:1522  bra.uni 	$L__BB0_246;
                     p2g_sv0 = 157;
                   } else {
-                    // 1518: bra.uni 	$L__BB0_240;
+                    // ptx:1518  bra.uni 	$L__BB0_240;
                     p2g_sv0 = 142;
                   }
                 }
               }
               if (p2g_sv0 == 142) {
-                // 1613: or.b32  	%r890, %r1242, %r179;
+                // ptx:1613  or.b32  	%r890, %r1242, %r179;
                 uint r890 = r1242 | r179;
-                // 1614: or.b32  	%r1242, %r890, 8;
+                // ptx:1614  or.b32  	%r1242, %r890, 8;
                 r1242 = r890 | 8u;
-                // 1615: bra.uni 	$L__BB0_246;
+                // ptx:1615  bra.uni 	$L__BB0_246;
                 p2g_sv0 = 157;
               }
             } else {
-              // 1733: add.s32 	%r1241, %r181, 5;
+              // ptx:1733  add.s32 	%r1241, %r181, 5;
               r1241 = uint(int(r181) + 5);
-              // 1734: bra.uni 	$L__BB0_244;
+              // ptx:1734  bra.uni 	$L__BB0_244;
               p2g_sv0 = 156;
             }
           } else {
-            // 1693: setp.ne.s16 	%p139, %rs4, 5;
-            // 1694: @%p139 bra 	$L__BB0_243;
+            // ptx:1693  setp.ne.s16 	%p139, %rs4, 5;
+            // ptx:1694  @%p139 bra 	$L__BB0_243;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 155;
             } else {
-              // 1696: mul.wide.u32 	%rd115, %r177, -858993459;
-              // 1697: shr.u64 	%rd116, %rd115, 34;
-              // 1698: cvt.u32.u64 	%r877, %rd116;
+              // ptx:1696  mul.wide.u32 	%rd115, %r177, -858993459;
+              // ptx:1697  shr.u64 	%rd116, %rd115, 34;
+              // ptx:1698  cvt.u32.u64 	%r877, %rd116;
               uint64_t t67 = uint64_t((uint64_t(r177) * uint64_t(0xCCCCCCCDu)) >> 34u);
-              // 1699: mul.lo.s32 	%r878, %r877, 5;
-              // 1700: sub.s32 	%r879, %r177, %r878;
-              // 1701: add.s32 	%r1241, %r879, 5;
+              // ptx:1699  mul.lo.s32 	%r878, %r877, 5;
+              // ptx:1700  sub.s32 	%r879, %r177, %r878;
+              // ptx:1701  add.s32 	%r1241, %r879, 5;
               r1241 = uint(int(uint(int(r177) - int(uint(int(uint(uint64_t(t67))) * 5)))) + 5);
-              // 1702: bra.uni 	$L__BB0_244;
+              // ptx:1702  bra.uni 	$L__BB0_244;
               p2g_sv0 = 156;
             }
           }
         }
       } else {
-        // 1684: bra.uni 	$L__BB0_221;
-        // 1705: setp.eq.s16 	%p140, %rs4, 0;
-        // 1706: @%p140 bra 	$L__BB0_242;
+        // ptx:1684  bra.uni 	$L__BB0_221;
+        // ptx:1705  setp.eq.s16 	%p140, %rs4, 0;
+        // ptx:1706  @%p140 bra 	$L__BB0_242;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-          // 1737: mul.wide.u32 	%rd123, %r177, 613566757;
-          // 1738: shr.u64 	%rd124, %rd123, 32;
-          // 1739: cvt.u32.u64 	%r893, %rd124;
+          // ptx:1737  mul.wide.u32 	%rd123, %r177, 613566757;
+          // ptx:1738  shr.u64 	%rd124, %rd123, 32;
+          // ptx:1739  cvt.u32.u64 	%r893, %rd124;
           uint64_t t68 = uint64_t((uint64_t(r177) * uint64_t(0x24924925u)) >> 32u);
           uint r893 = uint(uint64_t(t68));
-          // 1740: sub.s32 	%r894, %r177, %r893;
-          // 1741: shr.u32 	%r895, %r894, 1;
-          // 1742: add.s32 	%r896, %r895, %r893;
-          // 1743: shr.u32 	%r897, %r896, 2;
-          // 1744: mul.lo.s32 	%r898, %r897, 7;
+          // ptx:1740  sub.s32 	%r894, %r177, %r893;
+          // ptx:1741  shr.u32 	%r895, %r894, 1;
+          // ptx:1742  add.s32 	%r896, %r895, %r893;
+          // ptx:1743  shr.u32 	%r897, %r896, 2;
+          // ptx:1744  mul.lo.s32 	%r898, %r897, 7;
           uint r898 = uint(int(uint(int(uint(int(r177) - int(r893)) >> 1u) + int(r893)) >> 2u) * 7);
-          // 1745: sub.s32 	%r899, %r177, %r898;
-          // 1746: add.s32 	%r1241, %r899, 4;
+          // ptx:1745  sub.s32 	%r899, %r177, %r898;
+          // ptx:1746  add.s32 	%r1241, %r899, 4;
           r1241 = uint(int(uint(int(r177) - int(r898))) + 4);
-          // 1747: bra.uni 	$L__BB0_244;
+          // ptx:1747  bra.uni 	$L__BB0_244;
           p2g_sv0 = 156;
         } else {
-          // 1708: setp.eq.s16 	%p141, %rs4, 1;
-          // 1709: @%p141 bra 	$L__BB0_223;
+          // ptx:1708  setp.eq.s16 	%p141, %rs4, 1;
+          // ptx:1709  @%p141 bra 	$L__BB0_223;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-            // 1713: mul.wide.u32 	%rd121, %r177, -2004318071;
-            // 1714: shr.u64 	%rd122, %rd121, 35;
-            // 1715: cvt.u32.u64 	%r891, %rd122;
+            // ptx:1713  mul.wide.u32 	%rd121, %r177, -2004318071;
+            // ptx:1714  shr.u64 	%rd122, %rd121, 35;
+            // ptx:1715  cvt.u32.u64 	%r891, %rd122;
             uint64_t t69 = uint64_t((uint64_t(r177) * uint64_t(0x88888889u)) >> 35u);
-            // 1716: mul.lo.s32 	%r892, %r891, 15;
-            // 1717: sub.s32 	%r1241, %r177, %r892;
+            // ptx:1716  mul.lo.s32 	%r892, %r891, 15;
+            // ptx:1717  sub.s32 	%r1241, %r177, %r892;
             r1241 = uint(int(r177) - int(uint(int(uint(uint64_t(t69))) * 15)));
-            // 1718: bra.uni 	$L__BB0_244;
+            // ptx:1718  bra.uni 	$L__BB0_244;
             p2g_sv0 = 156;
           } else {
-            // 1710: bra.uni 	$L__BB0_243;
+            // ptx:1710  bra.uni 	$L__BB0_243;
             p2g_sv0 = 155;
           }
         }
       }
       if (p2g_sv0 == 155) {
-        // 1750: mul.wide.u32 	%rd125, %r177, -858993459;
-        // 1751: shr.u64 	%rd126, %rd125, 34;
-        // 1752: cvt.u32.u64 	%r900, %rd126;
+        // ptx:1750  mul.wide.u32 	%rd125, %r177, -858993459;
+        // ptx:1751  shr.u64 	%rd126, %rd125, 34;
+        // ptx:1752  cvt.u32.u64 	%r900, %rd126;
         uint64_t t70 = uint64_t((uint64_t(r177) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 1753: mul.lo.s32 	%r901, %r900, 5;
-        // 1754: sub.s32 	%r902, %r177, %r901;
-        // 1755: add.s32 	%r1241, %r902, 5;
+        // ptx:1753  mul.lo.s32 	%r901, %r900, 5;
+        // ptx:1754  sub.s32 	%r902, %r177, %r901;
+        // ptx:1755  add.s32 	%r1241, %r902, 5;
         r1241 = uint(int(uint(int(r177) - int(uint(int(uint(uint64_t(t70))) * 5)))) + 5);
         p2g_sv0 = 156;
       }
       if (p2g_sv0 == 156) {
-        // 1758: max.s32 	%r903, %r1241, 0;
-        // 1759: shl.b32 	%r904, %r903, 3;
-        // 1760: or.b32  	%r905, %r179, %r1242;
+        // ptx:1758  max.s32 	%r903, %r1241, 0;
+        // ptx:1759  shl.b32 	%r904, %r903, 3;
+        // ptx:1760  or.b32  	%r905, %r179, %r1242;
         uint r905 = r179 | r1242;
-        // 1761: or.b32  	%r1242, %r905, %r904;
+        // ptx:1761  or.b32  	%r1242, %r905, %r904;
         r1242 = r905 | (uint(max(int(r1241), 0)) << 3u);
       }
     }
-    // 1764: add.s32 	%r196, %r175, 1;
+    // ptx:1764  add.s32 	%r196, %r175, 1;
     uint r196 = uint(int(r175) + 1);
-    // 1765: @%p74 bra 	$L__BB0_272;
+    // ptx:1765  @%p74 bra 	$L__BB0_272;
     if (p74) {
-      // 1769: shl.b32 	%r970, %r196, 6;
+      // ptx:1769  shl.b32 	%r970, %r196, 6;
       uint r970 = r196 << 6u;
-      // 1770: and.b32  	%r971, %r970, 1792;
-      // 1771: add.s32 	%r972, %r172, %r971;
+      // ptx:1770  and.b32  	%r971, %r970, 1792;
+      // ptx:1771  add.s32 	%r972, %r172, %r971;
       uint r972 = uint(int(r172) + int(r970 & 1792u));
-      // 1772: shr.u32 	%r973, %r972, 16;
-      // 1773: xor.b32  	%r974, %r973, %r972;
-      // 1774: mul.lo.s32 	%r975, %r974, 2146121005;
+      // ptx:1772  shr.u32 	%r973, %r972, 16;
+      // ptx:1773  xor.b32  	%r974, %r973, %r972;
+      // ptx:1774  mul.lo.s32 	%r975, %r974, 2146121005;
       uint r975 = uint(int((r972 >> 16u) ^ r972) * 2146121005);
-      // 1775: shr.u32 	%r976, %r975, 15;
-      // 1776: xor.b32  	%r977, %r976, %r975;
-      // 1777: mul.lo.s32 	%r978, %r977, -2073254261;
+      // ptx:1775  shr.u32 	%r976, %r975, 15;
+      // ptx:1776  xor.b32  	%r977, %r976, %r975;
+      // ptx:1777  mul.lo.s32 	%r978, %r977, -2073254261;
       uint r978 = uint(int((r975 >> 15u) ^ r975) * -2073254261);
-      // 1778: shr.u32 	%r979, %r978, 16;
-      // 1779: xor.b32  	%r980, %r978, %r6;
+      // ptx:1778  shr.u32 	%r979, %r978, 16;
+      // ptx:1779  xor.b32  	%r980, %r978, %r6;
       uint r980 = r978 ^ r6;
-      // 1780: xor.b32  	%r981, %r980, %r979;
-      // 1781: shr.u32 	%r982, %r980, 16;
-      // 1782: xor.b32  	%r983, %r981, %r982;
-      // 1783: mul.lo.s32 	%r984, %r983, 2146121005;
+      // ptx:1780  xor.b32  	%r981, %r980, %r979;
+      // ptx:1781  shr.u32 	%r982, %r980, 16;
+      // ptx:1782  xor.b32  	%r983, %r981, %r982;
+      // ptx:1783  mul.lo.s32 	%r984, %r983, 2146121005;
       uint r984 = uint(int((r980 ^ (r978 >> 16u)) ^ (r980 >> 16u)) * 2146121005);
-      // 1784: shr.u32 	%r985, %r984, 15;
-      // 1785: xor.b32  	%r986, %r985, %r984;
-      // 1786: mul.lo.s32 	%r987, %r986, -2073254261;
+      // ptx:1784  shr.u32 	%r985, %r984, 15;
+      // ptx:1785  xor.b32  	%r986, %r985, %r984;
+      // ptx:1786  mul.lo.s32 	%r987, %r986, -2073254261;
       uint r987 = uint(int((r984 >> 15u) ^ r984) * -2073254261);
-      // 1787: shr.u32 	%r988, %r987, 16;
-      // 1788: xor.b32  	%r989, %r988, %r987;
+      // ptx:1787  shr.u32 	%r988, %r987, 16;
+      // ptx:1788  xor.b32  	%r989, %r988, %r987;
       uint r989 = (r987 >> 16u) ^ r987;
-      // 1789: xor.b32  	%r990, %r989, -1515870811;
+      // ptx:1789  xor.b32  	%r990, %r989, -1515870811;
       uint r990 = r989 ^ 0xA5A5A5A5u;
-      // 1790: shr.u32 	%r991, %r990, 16;
-      // 1791: xor.b32  	%r992, %r991, %r990;
-      // 1792: mul.lo.s32 	%r993, %r992, 2146121005;
+      // ptx:1790  shr.u32 	%r991, %r990, 16;
+      // ptx:1791  xor.b32  	%r992, %r991, %r990;
+      // ptx:1792  mul.lo.s32 	%r993, %r992, 2146121005;
       uint r993 = uint(int((r990 >> 16u) ^ r990) * 2146121005);
-      // 1793: shr.u32 	%r994, %r993, 15;
-      // 1794: xor.b32  	%r995, %r994, %r993;
-      // 1795: mul.lo.s32 	%r996, %r995, -2073254261;
+      // ptx:1793  shr.u32 	%r994, %r993, 15;
+      // ptx:1794  xor.b32  	%r995, %r994, %r993;
+      // ptx:1795  mul.lo.s32 	%r996, %r995, -2073254261;
       uint r996 = uint(int((r993 >> 15u) ^ r993) * -2073254261);
-      // 1796: shr.u32 	%r997, %r996, 16;
-      // 1797: xor.b32  	%r998, %r997, %r996;
+      // ptx:1796  shr.u32 	%r997, %r996, 16;
+      // ptx:1797  xor.b32  	%r998, %r997, %r996;
       uint r998 = (r996 >> 16u) ^ r996;
-      // 1798: and.b32  	%r999, %r989, 1;
-      // 1799: shr.u32 	%r1000, %r989, 1;
-      // 1800: and.b32  	%r1001, %r1000, 7;
-      // 1801: mul.wide.u32 	%rd141, %r998, -858993459;
-      // 1802: shr.u64 	%rd142, %rd141, 34;
-      // 1803: cvt.u32.u64 	%r1002, %rd142;
+      // ptx:1798  and.b32  	%r999, %r989, 1;
+      // ptx:1799  shr.u32 	%r1000, %r989, 1;
+      // ptx:1800  and.b32  	%r1001, %r1000, 7;
+      // ptx:1801  mul.wide.u32 	%rd141, %r998, -858993459;
+      // ptx:1802  shr.u64 	%rd142, %rd141, 34;
+      // ptx:1803  cvt.u32.u64 	%r1002, %rd142;
       uint64_t t71 = uint64_t((uint64_t(r998) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1804: mul.lo.s32 	%r1003, %r1002, 5;
-      // 1805: sub.s32 	%r1004, %r998, %r1003;
-      // 1806: shl.b32 	%r1005, %r1004, 3;
-      // 1807: add.s32 	%r1006, %r1005, 40;
+      // ptx:1804  mul.lo.s32 	%r1003, %r1002, 5;
+      // ptx:1805  sub.s32 	%r1004, %r998, %r1003;
+      // ptx:1806  shl.b32 	%r1005, %r1004, 3;
+      // ptx:1807  add.s32 	%r1006, %r1005, 40;
       uint r1006 = uint(int(uint(int(r998) - int(uint(int(uint(uint64_t(t71))) * 5))) << 3u) + 40);
-      // 1808: bfi.b32 	%r1007, %r999, %r1001, 7, 1;
-      // 1809: or.b32  	%r1008, %r1007, %r1006;
-      // 1810: add.s32 	%r1009, %r173, %r970;
+      // ptx:1808  bfi.b32 	%r1007, %r999, %r1001, 7, 1;
+      // ptx:1809  or.b32  	%r1008, %r1007, %r1006;
+      // ptx:1810  add.s32 	%r1009, %r173, %r970;
       uint r1009 = uint(int(r173) + int(r970));
-      // 1811: shr.u32 	%r1010, %r1009, 16;
-      // 1812: xor.b32  	%r1011, %r1010, %r1009;
-      // 1813: mul.lo.s32 	%r1012, %r1011, 2146121005;
+      // ptx:1811  shr.u32 	%r1010, %r1009, 16;
+      // ptx:1812  xor.b32  	%r1011, %r1010, %r1009;
+      // ptx:1813  mul.lo.s32 	%r1012, %r1011, 2146121005;
       uint r1012 = uint(int((r1009 >> 16u) ^ r1009) * 2146121005);
-      // 1814: shr.u32 	%r1013, %r1012, 15;
-      // 1815: xor.b32  	%r1014, %r1013, %r1012;
-      // 1816: mul.lo.s32 	%r1015, %r1014, -2073254261;
+      // ptx:1814  shr.u32 	%r1013, %r1012, 15;
+      // ptx:1815  xor.b32  	%r1014, %r1013, %r1012;
+      // ptx:1816  mul.lo.s32 	%r1015, %r1014, -2073254261;
       uint r1015 = uint(int((r1012 >> 15u) ^ r1012) * -2073254261);
-      // 1817: shr.u32 	%r1016, %r1015, 16;
-      // 1818: xor.b32  	%r1017, %r1016, %r1015;
-      // 1819: and.b32  	%r1018, %r1017, 3;
-      // 1820: xor.b32  	%r1244, %r1008, %r1018;
+      // ptx:1817  shr.u32 	%r1016, %r1015, 16;
+      // ptx:1818  xor.b32  	%r1017, %r1016, %r1015;
+      // ptx:1819  and.b32  	%r1018, %r1017, 3;
+      // ptx:1820  xor.b32  	%r1244, %r1008, %r1018;
       r1244 = (p2g_bfi_32((r989 & 1u), ((r989 >> 1u) & 7u), 7u, 1u) | r1006) ^ (((r1015 >> 16u) ^ r1015) & 3u);
-      // 1821: bra.uni 	$L__BB0_273;
+      // ptx:1821  bra.uni 	$L__BB0_273;
     } else {
-      // 1766: bra.uni 	$L__BB0_247;
-      // 1824: shl.b32 	%r912, %r196, 6;
-      // 1825: add.s32 	%r913, %r172, %r912;
+      // ptx:1766  bra.uni 	$L__BB0_247;
+      // ptx:1824  shl.b32 	%r912, %r196, 6;
+      // ptx:1825  add.s32 	%r913, %r172, %r912;
       uint r913 = uint(int(r172) + int(r196 << 6u));
-      // 1826: shr.u32 	%r914, %r913, 16;
-      // 1827: xor.b32  	%r915, %r914, %r913;
-      // 1828: mul.lo.s32 	%r916, %r915, 2146121005;
+      // ptx:1826  shr.u32 	%r914, %r913, 16;
+      // ptx:1827  xor.b32  	%r915, %r914, %r913;
+      // ptx:1828  mul.lo.s32 	%r916, %r915, 2146121005;
       uint r916 = uint(int((r913 >> 16u) ^ r913) * 2146121005);
-      // 1829: shr.u32 	%r917, %r916, 15;
-      // 1830: xor.b32  	%r918, %r917, %r916;
-      // 1831: mul.lo.s32 	%r919, %r918, -2073254261;
+      // ptx:1829  shr.u32 	%r917, %r916, 15;
+      // ptx:1830  xor.b32  	%r918, %r917, %r916;
+      // ptx:1831  mul.lo.s32 	%r919, %r918, -2073254261;
       uint r919 = uint(int((r916 >> 15u) ^ r916) * -2073254261);
-      // 1832: shr.u32 	%r920, %r919, 16;
-      // 1833: xor.b32  	%r921, %r919, %r6;
+      // ptx:1832  shr.u32 	%r920, %r919, 16;
+      // ptx:1833  xor.b32  	%r921, %r919, %r6;
       uint r921 = r919 ^ r6;
-      // 1834: xor.b32  	%r922, %r921, %r920;
-      // 1835: shr.u32 	%r923, %r921, 16;
-      // 1836: xor.b32  	%r924, %r922, %r923;
-      // 1837: mul.lo.s32 	%r925, %r924, 2146121005;
+      // ptx:1834  xor.b32  	%r922, %r921, %r920;
+      // ptx:1835  shr.u32 	%r923, %r921, 16;
+      // ptx:1836  xor.b32  	%r924, %r922, %r923;
+      // ptx:1837  mul.lo.s32 	%r925, %r924, 2146121005;
       uint r925 = uint(int((r921 ^ (r919 >> 16u)) ^ (r921 >> 16u)) * 2146121005);
-      // 1838: shr.u32 	%r926, %r925, 15;
-      // 1839: xor.b32  	%r927, %r926, %r925;
-      // 1840: mul.lo.s32 	%r928, %r927, -2073254261;
+      // ptx:1838  shr.u32 	%r926, %r925, 15;
+      // ptx:1839  xor.b32  	%r927, %r926, %r925;
+      // ptx:1840  mul.lo.s32 	%r928, %r927, -2073254261;
       uint r928 = uint(int((r925 >> 15u) ^ r925) * -2073254261);
-      // 1841: shr.u32 	%r929, %r928, 16;
-      // 1842: xor.b32  	%r930, %r929, %r928;
+      // ptx:1841  shr.u32 	%r929, %r928, 16;
+      // ptx:1842  xor.b32  	%r930, %r929, %r928;
       uint r930 = (r928 >> 16u) ^ r928;
-      // 1843: xor.b32  	%r931, %r930, -1515870811;
+      // ptx:1843  xor.b32  	%r931, %r930, -1515870811;
       uint r931 = r930 ^ 0xA5A5A5A5u;
-      // 1844: shr.u32 	%r932, %r931, 16;
-      // 1845: xor.b32  	%r933, %r932, %r931;
-      // 1846: mul.lo.s32 	%r934, %r933, 2146121005;
+      // ptx:1844  shr.u32 	%r932, %r931, 16;
+      // ptx:1845  xor.b32  	%r933, %r932, %r931;
+      // ptx:1846  mul.lo.s32 	%r934, %r933, 2146121005;
       uint r934 = uint(int((r931 >> 16u) ^ r931) * 2146121005);
-      // 1847: shr.u32 	%r935, %r934, 15;
-      // 1848: xor.b32  	%r936, %r935, %r934;
-      // 1849: mul.lo.s32 	%r937, %r936, -2073254261;
+      // ptx:1847  shr.u32 	%r935, %r934, 15;
+      // ptx:1848  xor.b32  	%r936, %r935, %r934;
+      // ptx:1849  mul.lo.s32 	%r937, %r936, -2073254261;
       uint r937 = uint(int((r934 >> 15u) ^ r934) * -2073254261);
-      // 1850: shr.u32 	%r938, %r937, 16;
-      // 1851: xor.b32  	%r197, %r938, %r937;
+      // ptx:1850  shr.u32 	%r938, %r937, 16;
+      // ptx:1851  xor.b32  	%r197, %r938, %r937;
       uint r197 = (r937 >> 16u) ^ r937;
-      // 1852: shl.b32 	%r939, %r930, 7;
-      // 1853: and.b32  	%r1244, %r939, 128;
+      // ptx:1852  shl.b32 	%r939, %r930, 7;
+      // ptx:1853  and.b32  	%r1244, %r939, 128;
       r1244 = (r930 << 7u) & 128u;
-      // 1854: shr.u32 	%r940, %r930, 1;
-      // 1855: and.b32  	%r199, %r940, 7;
+      // ptx:1854  shr.u32 	%r940, %r930, 1;
+      // ptx:1855  and.b32  	%r199, %r940, 7;
       uint r199 = (r930 >> 1u) & 7u;
-      // 1856: @%p19 bra 	$L__BB0_251;
+      // ptx:1856  @%p19 bra 	$L__BB0_251;
       if (p19) {
-        // 1860: setp.eq.s16 	%p152, %rs4, 2;
-        // 1861: @%p152 bra 	$L__BB0_268;
+        // ptx:1860  setp.eq.s16 	%p152, %rs4, 2;
+        // ptx:1861  @%p152 bra 	$L__BB0_268;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-          // 1894: and.b32  	%r1244, %r197, 255;
+          // ptx:1894  and.b32  	%r1244, %r197, 255;
           r1244 = r197 & 255u;
-          // 1895: bra.uni 	$L__BB0_273;
+          // ptx:1895  bra.uni 	$L__BB0_273;
           p2g_sv0 = 168;
         } else {
-          // 1863: setp.eq.s16 	%p153, %rs4, 3;
-          // 1864: @%p153 bra 	$L__BB0_255;
+          // ptx:1863  setp.eq.s16 	%p153, %rs4, 3;
+          // ptx:1864  @%p153 bra 	$L__BB0_255;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-            // 1898: mul.wide.u32 	%rd131, %r197, -858993459;
-            // 1899: shr.u64 	%rd132, %rd131, 34;
-            // 1900: cvt.u32.u64 	%r944, %rd132;
+            // ptx:1898  mul.wide.u32 	%rd131, %r197, -858993459;
+            // ptx:1899  shr.u64 	%rd132, %rd131, 34;
+            // ptx:1900  cvt.u32.u64 	%r944, %rd132;
             uint64_t t72 = uint64_t((uint64_t(r197) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1901: mul.lo.s32 	%r945, %r944, 5;
-            // 1902: sub.s32 	%r201, %r197, %r945;
+            // ptx:1901  mul.lo.s32 	%r945, %r944, 5;
+            // ptx:1902  sub.s32 	%r201, %r197, %r945;
             uint r201 = uint(int(r197) - int(uint(int(uint(uint64_t(t72))) * 5)));
-            // 1903: setp.eq.s32 	%p157, %r201, 0;
-            // 1904: @%p157 bra 	$L__BB0_257;
+            // ptx:1903  setp.eq.s32 	%p157, %r201, 0;
+            // ptx:1904  @%p157 bra 	$L__BB0_257;
             if (int(r201) == 0) {
-              // 1438: shr.u32 	%r946, %r197, 8;
+              // ptx:1438  shr.u32 	%r946, %r197, 8;
               uint r946 = r197 >> 8u;
-              // 1439: mul.wide.u32 	%rd133, %r946, -1431655765;
-              // 1440: shr.u64 	%rd134, %rd133, 34;
-              // 1441: cvt.u32.u64 	%r947, %rd134;
+              // ptx:1439  mul.wide.u32 	%rd133, %r946, -1431655765;
+              // ptx:1440  shr.u64 	%rd134, %rd133, 34;
+              // ptx:1441  cvt.u32.u64 	%r947, %rd134;
               uint64_t t73 = uint64_t((uint64_t(r946) * uint64_t(0xAAAAAAABu)) >> 34u);
-              // 1442: mul.lo.s32 	%r948, %r947, 6;
-              // 1443: sub.s32 	%r949, %r946, %r948;
-              // 1444: cvt.u16.u32 	%rs21, %r949;
+              // ptx:1442  mul.lo.s32 	%r948, %r947, 6;
+              // ptx:1443  sub.s32 	%r949, %r946, %r948;
+              // ptx:1444  cvt.u16.u32 	%rs21, %r949;
               uint64_t t74 = uint64_t(uint(int(r946) - int(uint(int(uint(uint64_t(t73))) * 6))));
               uint rs21 = (uint(uint64_t(t74)) & 65535u);
-              // 1445: setp.gt.s16 	%p158, %rs21, 1;
-              // 1446: @%p158 bra 	$L__BB0_261;
+              // ptx:1445  setp.gt.s16 	%p158, %rs21, 1;
+              // ptx:1446  @%p158 bra 	$L__BB0_261;
               if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
-                // 1450: setp.eq.s16 	%p159, %rs21, 2;
-                // 1451: @%p159 bra 	$L__BB0_266;
+                // ptx:1450  setp.eq.s16 	%p159, %rs21, 2;
+                // ptx:1451  @%p159 bra 	$L__BB0_266;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
-                  // 1574: shr.u32 	%r951, %r197, 12;
-                  // 1575: and.b32  	%r952, %r951, 1;
-                  // 1576: or.b32  	%r953, %r1244, %r952;
+                  // ptx:1574  shr.u32 	%r951, %r197, 12;
+                  // ptx:1575  and.b32  	%r952, %r951, 1;
+                  // ptx:1576  or.b32  	%r953, %r1244, %r952;
                   uint r953 = r1244 | ((r197 >> 12u) & 1u);
-                  // 1577: or.b32  	%r1244, %r953, 124;
+                  // ptx:1577  or.b32  	%r1244, %r953, 124;
                   r1244 = r953 | 124u;
-                  // 1578: bra.uni 	$L__BB0_273;
+                  // ptx:1578  bra.uni 	$L__BB0_273;
                   p2g_sv0 = 168;
                 } else {
-                  // 1453: setp.eq.s16 	%p160, %rs21, 3;
-                  // 1454: @%p160 bra 	$L__BB0_265;
+                  // ptx:1453  setp.eq.s16 	%p160, %rs21, 3;
+                  // ptx:1454  @%p160 bra 	$L__BB0_265;
                   if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
-                    // 1581: setp.eq.s32 	%p164, %r199, 0;
-                    // 1582: selp.b32 	%r950, 1, %r199, %p164;
-                    // 1583: or.b32  	%r1244, %r950, %r1244;
+                    // ptx:1581  setp.eq.s32 	%p164, %r199, 0;
+                    // ptx:1582  selp.b32 	%r950, 1, %r199, %p164;
+                    // ptx:1583  or.b32  	%r1244, %r950, %r1244;
                     r1244 = ((int(r199) == 0) ? 1u : r199) | r1244;
-                    // 1584: bra.uni 	$L__BB0_273;
+                    // ptx:1584  bra.uni 	$L__BB0_273;
                     p2g_sv0 = 168;
                   } else {
-                    // 1456: setp.ne.s16 	%p161, %rs21, 4;
-                    // 1457: @%p161 bra 	$L__BB0_267;
+                    // ptx:1456  setp.ne.s16 	%p161, %rs21, 4;
+                    // ptx:1457  @%p161 bra 	$L__BB0_267;
                     if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                       p2g_sv0 = 143;
                     } else {
-                      // 1459: or.b32  	%r1244, %r1244, 119;
+                      // ptx:1459  or.b32  	%r1244, %r1244, 119;
                       r1244 = r1244 | 119u;
-                      // 1460: bra.uni 	$L__BB0_273;
+                      // ptx:1460  bra.uni 	$L__BB0_273;
                       p2g_sv0 = 168;
                     }
                   }
                 }
               } else {
-                // 1447: bra.uni 	$L__BB0_258;
-                // 1525: setp.eq.s16 	%p162, %rs21, 0;
-                // 1526: @%p162 bra 	$L__BB0_273;
+                // ptx:1447  bra.uni 	$L__BB0_258;
+                // ptx:1525  setp.eq.s16 	%p162, %rs21, 0;
+                // ptx:1526  @%p162 bra 	$L__BB0_273;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                   p2g_sv0 = 168;
                 } else {
-                  // 1528: setp.eq.s16 	%p163, %rs21, 1;
-                  // 1529: @%p163 bra 	$L__BB0_260;
+                  // ptx:1528  setp.eq.s16 	%p163, %rs21, 1;
+                  // ptx:1529  @%p163 bra 	$L__BB0_260;
                   if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
-                    // 1533: or.b32  	%r1244, %r1244, 120;
+                    // ptx:1533  or.b32  	%r1244, %r1244, 120;
                     r1244 = r1244 | 120u;
-                    // 1534: bra.uni 	$L__BB0_273;
+                    // ptx:1534  bra.uni 	$L__BB0_273;
                     p2g_sv0 = 168;
                   } else {
-                    // 1530: bra.uni 	$L__BB0_267;
+                    // ptx:1530  bra.uni 	$L__BB0_267;
                     p2g_sv0 = 143;
                   }
                 }
               }
               if (p2g_sv0 == 143) {
-                // 1618: or.b32  	%r954, %r1244, %r199;
+                // ptx:1618  or.b32  	%r954, %r1244, %r199;
                 uint r954 = r1244 | r199;
-                // 1619: or.b32  	%r1244, %r954, 8;
+                // ptx:1619  or.b32  	%r1244, %r954, 8;
                 r1244 = r954 | 8u;
-                // 1620: bra.uni 	$L__BB0_273;
+                // ptx:1620  bra.uni 	$L__BB0_273;
                 p2g_sv0 = 168;
               }
             } else {
-              // 1906: add.s32 	%r1243, %r201, 5;
+              // ptx:1906  add.s32 	%r1243, %r201, 5;
               r1243 = uint(int(r201) + 5);
-              // 1907: bra.uni 	$L__BB0_271;
+              // ptx:1907  bra.uni 	$L__BB0_271;
               p2g_sv0 = 167;
             }
           } else {
-            // 1866: setp.ne.s16 	%p154, %rs4, 5;
-            // 1867: @%p154 bra 	$L__BB0_270;
+            // ptx:1866  setp.ne.s16 	%p154, %rs4, 5;
+            // ptx:1867  @%p154 bra 	$L__BB0_270;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 166;
             } else {
-              // 1869: mul.wide.u32 	%rd129, %r197, -858993459;
-              // 1870: shr.u64 	%rd130, %rd129, 34;
-              // 1871: cvt.u32.u64 	%r941, %rd130;
+              // ptx:1869  mul.wide.u32 	%rd129, %r197, -858993459;
+              // ptx:1870  shr.u64 	%rd130, %rd129, 34;
+              // ptx:1871  cvt.u32.u64 	%r941, %rd130;
               uint64_t t75 = uint64_t((uint64_t(r197) * uint64_t(0xCCCCCCCDu)) >> 34u);
-              // 1872: mul.lo.s32 	%r942, %r941, 5;
-              // 1873: sub.s32 	%r943, %r197, %r942;
-              // 1874: add.s32 	%r1243, %r943, 5;
+              // ptx:1872  mul.lo.s32 	%r942, %r941, 5;
+              // ptx:1873  sub.s32 	%r943, %r197, %r942;
+              // ptx:1874  add.s32 	%r1243, %r943, 5;
               r1243 = uint(int(uint(int(r197) - int(uint(int(uint(uint64_t(t75))) * 5)))) + 5);
-              // 1875: bra.uni 	$L__BB0_271;
+              // ptx:1875  bra.uni 	$L__BB0_271;
               p2g_sv0 = 167;
             }
           }
         }
       } else {
-        // 1857: bra.uni 	$L__BB0_248;
-        // 1878: setp.eq.s16 	%p155, %rs4, 0;
-        // 1879: @%p155 bra 	$L__BB0_269;
+        // ptx:1857  bra.uni 	$L__BB0_248;
+        // ptx:1878  setp.eq.s16 	%p155, %rs4, 0;
+        // ptx:1879  @%p155 bra 	$L__BB0_269;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-          // 1910: mul.wide.u32 	%rd137, %r197, 613566757;
-          // 1911: shr.u64 	%rd138, %rd137, 32;
-          // 1912: cvt.u32.u64 	%r957, %rd138;
+          // ptx:1910  mul.wide.u32 	%rd137, %r197, 613566757;
+          // ptx:1911  shr.u64 	%rd138, %rd137, 32;
+          // ptx:1912  cvt.u32.u64 	%r957, %rd138;
           uint64_t t76 = uint64_t((uint64_t(r197) * uint64_t(0x24924925u)) >> 32u);
           uint r957 = uint(uint64_t(t76));
-          // 1913: sub.s32 	%r958, %r197, %r957;
-          // 1914: shr.u32 	%r959, %r958, 1;
-          // 1915: add.s32 	%r960, %r959, %r957;
-          // 1916: shr.u32 	%r961, %r960, 2;
-          // 1917: mul.lo.s32 	%r962, %r961, 7;
+          // ptx:1913  sub.s32 	%r958, %r197, %r957;
+          // ptx:1914  shr.u32 	%r959, %r958, 1;
+          // ptx:1915  add.s32 	%r960, %r959, %r957;
+          // ptx:1916  shr.u32 	%r961, %r960, 2;
+          // ptx:1917  mul.lo.s32 	%r962, %r961, 7;
           uint r962 = uint(int(uint(int(uint(int(r197) - int(r957)) >> 1u) + int(r957)) >> 2u) * 7);
-          // 1918: sub.s32 	%r963, %r197, %r962;
-          // 1919: add.s32 	%r1243, %r963, 4;
+          // ptx:1918  sub.s32 	%r963, %r197, %r962;
+          // ptx:1919  add.s32 	%r1243, %r963, 4;
           r1243 = uint(int(uint(int(r197) - int(r962))) + 4);
-          // 1920: bra.uni 	$L__BB0_271;
+          // ptx:1920  bra.uni 	$L__BB0_271;
           p2g_sv0 = 167;
         } else {
-          // 1881: setp.eq.s16 	%p156, %rs4, 1;
-          // 1882: @%p156 bra 	$L__BB0_250;
+          // ptx:1881  setp.eq.s16 	%p156, %rs4, 1;
+          // ptx:1882  @%p156 bra 	$L__BB0_250;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-            // 1886: mul.wide.u32 	%rd135, %r197, -2004318071;
-            // 1887: shr.u64 	%rd136, %rd135, 35;
-            // 1888: cvt.u32.u64 	%r955, %rd136;
+            // ptx:1886  mul.wide.u32 	%rd135, %r197, -2004318071;
+            // ptx:1887  shr.u64 	%rd136, %rd135, 35;
+            // ptx:1888  cvt.u32.u64 	%r955, %rd136;
             uint64_t t77 = uint64_t((uint64_t(r197) * uint64_t(0x88888889u)) >> 35u);
-            // 1889: mul.lo.s32 	%r956, %r955, 15;
-            // 1890: sub.s32 	%r1243, %r197, %r956;
+            // ptx:1889  mul.lo.s32 	%r956, %r955, 15;
+            // ptx:1890  sub.s32 	%r1243, %r197, %r956;
             r1243 = uint(int(r197) - int(uint(int(uint(uint64_t(t77))) * 15)));
-            // 1891: bra.uni 	$L__BB0_271;
+            // ptx:1891  bra.uni 	$L__BB0_271;
             p2g_sv0 = 167;
           } else {
-            // 1883: bra.uni 	$L__BB0_270;
+            // ptx:1883  bra.uni 	$L__BB0_270;
             p2g_sv0 = 166;
           }
         }
       }
       if (p2g_sv0 == 166) {
-        // 1923: mul.wide.u32 	%rd139, %r197, -858993459;
-        // 1924: shr.u64 	%rd140, %rd139, 34;
-        // 1925: cvt.u32.u64 	%r964, %rd140;
+        // ptx:1923  mul.wide.u32 	%rd139, %r197, -858993459;
+        // ptx:1924  shr.u64 	%rd140, %rd139, 34;
+        // ptx:1925  cvt.u32.u64 	%r964, %rd140;
         uint64_t t78 = uint64_t((uint64_t(r197) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 1926: mul.lo.s32 	%r965, %r964, 5;
-        // 1927: sub.s32 	%r966, %r197, %r965;
-        // 1928: add.s32 	%r1243, %r966, 5;
+        // ptx:1926  mul.lo.s32 	%r965, %r964, 5;
+        // ptx:1927  sub.s32 	%r966, %r197, %r965;
+        // ptx:1928  add.s32 	%r1243, %r966, 5;
         r1243 = uint(int(uint(int(r197) - int(uint(int(uint(uint64_t(t78))) * 5)))) + 5);
         p2g_sv0 = 167;
       }
       if (p2g_sv0 == 167) {
-        // 1931: max.s32 	%r967, %r1243, 0;
-        // 1932: shl.b32 	%r968, %r967, 3;
-        // 1933: or.b32  	%r969, %r199, %r1244;
+        // ptx:1931  max.s32 	%r967, %r1243, 0;
+        // ptx:1932  shl.b32 	%r968, %r967, 3;
+        // ptx:1933  or.b32  	%r969, %r199, %r1244;
         uint r969 = r199 | r1244;
-        // 1934: or.b32  	%r1244, %r969, %r968;
+        // ptx:1934  or.b32  	%r1244, %r969, %r968;
         r1244 = r969 | (uint(max(int(r1243), 0)) << 3u);
       }
     }
-    // 1937: add.s32 	%r1019, %r2, %r176;
-    // 1938: add.s32 	%r1020, %r1019, 5373351;
+    // ptx:1937  add.s32 	%r1019, %r2, %r176;
+    // ptx:1938  add.s32 	%r1020, %r1019, 5373351;
     uint r1020 = uint(int(uint(int(r2) + int(r176))) + 5373351);
-    // 1939: shr.u32 	%r1021, %r1020, 16;
-    // 1940: xor.b32  	%r1022, %r1021, %r1020;
-    // 1941: mul.lo.s32 	%r1023, %r1022, 2146121005;
+    // ptx:1939  shr.u32 	%r1021, %r1020, 16;
+    // ptx:1940  xor.b32  	%r1022, %r1021, %r1020;
+    // ptx:1941  mul.lo.s32 	%r1023, %r1022, 2146121005;
     uint r1023 = uint(int((r1020 >> 16u) ^ r1020) * 2146121005);
-    // 1942: shr.u32 	%r1024, %r1023, 15;
-    // 1943: xor.b32  	%r1025, %r1024, %r1023;
-    // 1944: mul.lo.s32 	%r1026, %r1025, -2073254261;
+    // ptx:1942  shr.u32 	%r1024, %r1023, 15;
+    // ptx:1943  xor.b32  	%r1025, %r1024, %r1023;
+    // ptx:1944  mul.lo.s32 	%r1026, %r1025, -2073254261;
     uint r1026 = uint(int((r1023 >> 15u) ^ r1023) * -2073254261);
-    // 1945: shr.u32 	%r1027, %r1026, 16;
-    // 1946: xor.b32  	%r1028, %r1026, %r6;
+    // ptx:1945  shr.u32 	%r1027, %r1026, 16;
+    // ptx:1946  xor.b32  	%r1028, %r1026, %r6;
     uint r1028 = r1026 ^ r6;
-    // 1947: xor.b32  	%r1029, %r1028, %r1027;
-    // 1948: shr.u32 	%r1030, %r1028, 16;
-    // 1949: xor.b32  	%r1031, %r1029, %r1030;
-    // 1950: mul.lo.s32 	%r1032, %r1031, 2146121005;
+    // ptx:1947  xor.b32  	%r1029, %r1028, %r1027;
+    // ptx:1948  shr.u32 	%r1030, %r1028, 16;
+    // ptx:1949  xor.b32  	%r1031, %r1029, %r1030;
+    // ptx:1950  mul.lo.s32 	%r1032, %r1031, 2146121005;
     uint r1032 = uint(int((r1028 ^ (r1026 >> 16u)) ^ (r1028 >> 16u)) * 2146121005);
-    // 1951: shr.u32 	%r1033, %r1032, 15;
-    // 1952: xor.b32  	%r1034, %r1033, %r1032;
-    // 1953: mul.lo.s32 	%r1035, %r1034, -2073254261;
+    // ptx:1951  shr.u32 	%r1033, %r1032, 15;
+    // ptx:1952  xor.b32  	%r1034, %r1033, %r1032;
+    // ptx:1953  mul.lo.s32 	%r1035, %r1034, -2073254261;
     uint r1035 = uint(int((r1032 >> 15u) ^ r1032) * -2073254261);
-    // 1954: shr.u32 	%r1036, %r1035, 16;
-    // 1955: xor.b32  	%r1037, %r1036, %r1035;
+    // ptx:1954  shr.u32 	%r1036, %r1035, 16;
+    // ptx:1955  xor.b32  	%r1037, %r1036, %r1035;
     uint r1037 = (r1035 >> 16u) ^ r1035;
-    // 1956: xor.b32  	%r1038, %r1037, -1515870811;
+    // ptx:1956  xor.b32  	%r1038, %r1037, -1515870811;
     uint r1038 = r1037 ^ 0xA5A5A5A5u;
-    // 1957: shr.u32 	%r1039, %r1038, 16;
-    // 1958: xor.b32  	%r1040, %r1039, %r1038;
-    // 1959: mul.lo.s32 	%r1041, %r1040, 2146121005;
+    // ptx:1957  shr.u32 	%r1039, %r1038, 16;
+    // ptx:1958  xor.b32  	%r1040, %r1039, %r1038;
+    // ptx:1959  mul.lo.s32 	%r1041, %r1040, 2146121005;
     uint r1041 = uint(int((r1038 >> 16u) ^ r1038) * 2146121005);
-    // 1960: shr.u32 	%r1042, %r1041, 15;
-    // 1961: xor.b32  	%r1043, %r1042, %r1041;
-    // 1962: mul.lo.s32 	%r1044, %r1043, -2073254261;
+    // ptx:1960  shr.u32 	%r1042, %r1041, 15;
+    // ptx:1961  xor.b32  	%r1043, %r1042, %r1041;
+    // ptx:1962  mul.lo.s32 	%r1044, %r1043, -2073254261;
     uint r1044 = uint(int((r1041 >> 15u) ^ r1041) * -2073254261);
-    // 1963: shr.u32 	%r1045, %r1044, 16;
-    // 1964: xor.b32  	%r216, %r1045, %r1044;
+    // ptx:1963  shr.u32 	%r1045, %r1044, 16;
+    // ptx:1964  xor.b32  	%r216, %r1045, %r1044;
     uint r216 = (r1044 >> 16u) ^ r1044;
-    // 1965: shl.b32 	%r1046, %r1037, 7;
-    // 1966: and.b32  	%r1246, %r1046, 128;
+    // ptx:1965  shl.b32 	%r1046, %r1037, 7;
+    // ptx:1966  and.b32  	%r1246, %r1046, 128;
     uint r1246 = (r1037 << 7u) & 128u;
-    // 1967: shr.u32 	%r1047, %r1037, 1;
-    // 1968: and.b32  	%r218, %r1047, 7;
+    // ptx:1967  shr.u32 	%r1047, %r1037, 1;
+    // ptx:1968  and.b32  	%r218, %r1047, 7;
     uint r218 = (r1037 >> 1u) & 7u;
-    // 1969: @%p74 bra 	$L__BB0_299;
+    // ptx:1969  @%p74 bra 	$L__BB0_299;
     if (p74) {
-      // 1973: mul.wide.u32 	%rd155, %r216, -858993459;
-      // 1974: shr.u64 	%rd156, %rd155, 34;
-      // 1975: cvt.u32.u64 	%r1077, %rd156;
+      // ptx:1973  mul.wide.u32 	%rd155, %r216, -858993459;
+      // ptx:1974  shr.u64 	%rd156, %rd155, 34;
+      // ptx:1975  cvt.u32.u64 	%r1077, %rd156;
       uint64_t t79 = uint64_t((uint64_t(r216) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1976: mul.lo.s32 	%r1078, %r1077, 5;
-      // 1977: sub.s32 	%r1079, %r216, %r1078;
-      // 1978: shl.b32 	%r1080, %r1079, 3;
-      // 1979: add.s32 	%r1081, %r1080, 40;
+      // ptx:1976  mul.lo.s32 	%r1078, %r1077, 5;
+      // ptx:1977  sub.s32 	%r1079, %r216, %r1078;
+      // ptx:1978  shl.b32 	%r1080, %r1079, 3;
+      // ptx:1979  add.s32 	%r1081, %r1080, 40;
       uint r1081 = uint(int(uint(int(r216) - int(uint(int(uint(uint64_t(t79))) * 5))) << 3u) + 40);
-      // 1980: or.b32  	%r1082, %r218, %r1246;
+      // ptx:1980  or.b32  	%r1082, %r218, %r1246;
       uint r1082 = r218 | r1246;
-      // 1981: or.b32  	%r1246, %r1082, %r1081;
+      // ptx:1981  or.b32  	%r1246, %r1082, %r1081;
       r1246 = r1082 | r1081;
-      // 1982: bra.uni 	$L__BB0_300;
+      // ptx:1982  bra.uni 	$L__BB0_300;
     } else {
-      // 1970: bra.uni 	$L__BB0_274;
-      // 1985: @%p19 bra 	$L__BB0_278;
+      // ptx:1970  bra.uni 	$L__BB0_274;
+      // ptx:1985  @%p19 bra 	$L__BB0_278;
       if (p19) {
-        // 1989: setp.eq.s16 	%p167, %rs4, 2;
-        // 1990: @%p167 bra 	$L__BB0_295;
+        // ptx:1989  setp.eq.s16 	%p167, %rs4, 2;
+        // ptx:1990  @%p167 bra 	$L__BB0_295;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-          // 2023: and.b32  	%r1246, %r216, 255;
+          // ptx:2023  and.b32  	%r1246, %r216, 255;
           r1246 = r216 & 255u;
-          // 2024: bra.uni 	$L__BB0_300;
+          // ptx:2024  bra.uni 	$L__BB0_300;
           p2g_sv0 = 179;
         } else {
-          // 1992: setp.eq.s16 	%p168, %rs4, 3;
-          // 1993: @%p168 bra 	$L__BB0_282;
+          // ptx:1992  setp.eq.s16 	%p168, %rs4, 3;
+          // ptx:1993  @%p168 bra 	$L__BB0_282;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-            // 2027: mul.wide.u32 	%rd145, %r216, -858993459;
-            // 2028: shr.u64 	%rd146, %rd145, 34;
-            // 2029: cvt.u32.u64 	%r1051, %rd146;
+            // ptx:2027  mul.wide.u32 	%rd145, %r216, -858993459;
+            // ptx:2028  shr.u64 	%rd146, %rd145, 34;
+            // ptx:2029  cvt.u32.u64 	%r1051, %rd146;
             uint64_t t80 = uint64_t((uint64_t(r216) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 2030: mul.lo.s32 	%r1052, %r1051, 5;
-            // 2031: sub.s32 	%r220, %r216, %r1052;
+            // ptx:2030  mul.lo.s32 	%r1052, %r1051, 5;
+            // ptx:2031  sub.s32 	%r220, %r216, %r1052;
             uint r220 = uint(int(r216) - int(uint(int(uint(uint64_t(t80))) * 5)));
-            // 2032: setp.eq.s32 	%p172, %r220, 0;
-            // 2033: @%p172 bra 	$L__BB0_284;
+            // ptx:2032  setp.eq.s32 	%p172, %r220, 0;
+            // ptx:2033  @%p172 bra 	$L__BB0_284;
             if (int(r220) == 0) {
-              // 1463: shr.u32 	%r1053, %r216, 8;
+              // ptx:1463  shr.u32 	%r1053, %r216, 8;
               uint r1053 = r216 >> 8u;
-              // 1464: mul.wide.u32 	%rd147, %r1053, -1431655765;
-              // 1465: shr.u64 	%rd148, %rd147, 34;
-              // 1466: cvt.u32.u64 	%r1054, %rd148;
+              // ptx:1464  mul.wide.u32 	%rd147, %r1053, -1431655765;
+              // ptx:1465  shr.u64 	%rd148, %rd147, 34;
+              // ptx:1466  cvt.u32.u64 	%r1054, %rd148;
               uint64_t t81 = uint64_t((uint64_t(r1053) * uint64_t(0xAAAAAAABu)) >> 34u);
-              // 1467: mul.lo.s32 	%r1055, %r1054, 6;
-              // 1468: sub.s32 	%r1056, %r1053, %r1055;
-              // 1469: cvt.u16.u32 	%rs23, %r1056;
+              // ptx:1467  mul.lo.s32 	%r1055, %r1054, 6;
+              // ptx:1468  sub.s32 	%r1056, %r1053, %r1055;
+              // ptx:1469  cvt.u16.u32 	%rs23, %r1056;
               uint64_t t82 = uint64_t(uint(int(r1053) - int(uint(int(uint(uint64_t(t81))) * 6))));
               uint rs23 = (uint(uint64_t(t82)) & 65535u);
-              // 1470: setp.gt.s16 	%p173, %rs23, 1;
-              // 1471: @%p173 bra 	$L__BB0_288;
+              // ptx:1470  setp.gt.s16 	%p173, %rs23, 1;
+              // ptx:1471  @%p173 bra 	$L__BB0_288;
               if ((bitfieldExtract(int(rs23), 0, 16)) > 1) {
-                // 1475: setp.eq.s16 	%p174, %rs23, 2;
-                // 1476: @%p174 bra 	$L__BB0_293;
+                // ptx:1475  setp.eq.s16 	%p174, %rs23, 2;
+                // ptx:1476  @%p174 bra 	$L__BB0_293;
                 if ((bitfieldExtract(int(rs23), 0, 16)) == 2) {
-                  // 1587: shr.u32 	%r1058, %r216, 12;
-                  // 1588: and.b32  	%r1059, %r1058, 1;
-                  // 1589: or.b32  	%r1060, %r1246, %r1059;
+                  // ptx:1587  shr.u32 	%r1058, %r216, 12;
+                  // ptx:1588  and.b32  	%r1059, %r1058, 1;
+                  // ptx:1589  or.b32  	%r1060, %r1246, %r1059;
                   uint r1060 = r1246 | ((r216 >> 12u) & 1u);
-                  // 1590: or.b32  	%r1246, %r1060, 124;
+                  // ptx:1590  or.b32  	%r1246, %r1060, 124;
                   r1246 = r1060 | 124u;
-                  // 1591: bra.uni 	$L__BB0_300;
+                  // ptx:1591  bra.uni 	$L__BB0_300;
                   p2g_sv0 = 179;
                 } else {
-                  // 1478: setp.eq.s16 	%p175, %rs23, 3;
-                  // 1479: @%p175 bra 	$L__BB0_292;
+                  // ptx:1478  setp.eq.s16 	%p175, %rs23, 3;
+                  // ptx:1479  @%p175 bra 	$L__BB0_292;
                   if ((bitfieldExtract(int(rs23), 0, 16)) == 3) {
-                    // 1594: setp.eq.s32 	%p179, %r218, 0;
-                    // 1595: selp.b32 	%r1057, 1, %r218, %p179;
-                    // 1596: or.b32  	%r1246, %r1057, %r1246;
+                    // ptx:1594  setp.eq.s32 	%p179, %r218, 0;
+                    // ptx:1595  selp.b32 	%r1057, 1, %r218, %p179;
+                    // ptx:1596  or.b32  	%r1246, %r1057, %r1246;
                     r1246 = ((int(r218) == 0) ? 1u : r218) | r1246;
-                    // 1597: bra.uni 	$L__BB0_300;
+                    // ptx:1597  bra.uni 	$L__BB0_300;
                     p2g_sv0 = 179;
                   } else {
-                    // 1481: setp.ne.s16 	%p176, %rs23, 4;
-                    // 1482: @%p176 bra 	$L__BB0_294;
+                    // ptx:1481  setp.ne.s16 	%p176, %rs23, 4;
+                    // ptx:1482  @%p176 bra 	$L__BB0_294;
                     if ((bitfieldExtract(int(rs23), 0, 16)) != 4) {
                       p2g_sv0 = 144;
                     } else {
-                      // 1484: or.b32  	%r1246, %r1246, 119;
+                      // ptx:1484  or.b32  	%r1246, %r1246, 119;
                       r1246 = r1246 | 119u;
-                      // 1485: bra.uni 	$L__BB0_300;
+                      // ptx:1485  bra.uni 	$L__BB0_300;
                       p2g_sv0 = 179;
                     }
                   }
                 }
               } else {
-                // 1472: bra.uni 	$L__BB0_285;
-                // 1537: setp.eq.s16 	%p177, %rs23, 0;
-                // 1538: @%p177 bra 	$L__BB0_300;
+                // ptx:1472  bra.uni 	$L__BB0_285;
+                // ptx:1537  setp.eq.s16 	%p177, %rs23, 0;
+                // ptx:1538  @%p177 bra 	$L__BB0_300;
                 if ((bitfieldExtract(int(rs23), 0, 16)) == 0) {
                   p2g_sv0 = 179;
                 } else {
-                  // 1540: setp.eq.s16 	%p178, %rs23, 1;
-                  // 1541: @%p178 bra 	$L__BB0_287;
+                  // ptx:1540  setp.eq.s16 	%p178, %rs23, 1;
+                  // ptx:1541  @%p178 bra 	$L__BB0_287;
                   if ((bitfieldExtract(int(rs23), 0, 16)) == 1) {
-                    // 1545: or.b32  	%r1246, %r1246, 120;
+                    // ptx:1545  or.b32  	%r1246, %r1246, 120;
                     r1246 = r1246 | 120u;
-                    // 1546: bra.uni 	$L__BB0_300;
+                    // ptx:1546  bra.uni 	$L__BB0_300;
                     p2g_sv0 = 179;
                   } else {
-                    // 1542: bra.uni 	$L__BB0_294;
+                    // ptx:1542  bra.uni 	$L__BB0_294;
                     p2g_sv0 = 144;
                   }
                 }
               }
               if (p2g_sv0 == 144) {
-                // 1623: or.b32  	%r1061, %r1246, %r218;
+                // ptx:1623  or.b32  	%r1061, %r1246, %r218;
                 uint r1061 = r1246 | r218;
-                // 1624: or.b32  	%r1246, %r1061, 8;
+                // ptx:1624  or.b32  	%r1246, %r1061, 8;
                 r1246 = r1061 | 8u;
-                // 1625: bra.uni 	$L__BB0_300;
+                // ptx:1625  bra.uni 	$L__BB0_300;
                 p2g_sv0 = 179;
               }
             } else {
-              // 2035: add.s32 	%r1245, %r220, 5;
+              // ptx:2035  add.s32 	%r1245, %r220, 5;
               r1245 = uint(int(r220) + 5);
-              // 2036: bra.uni 	$L__BB0_298;
+              // ptx:2036  bra.uni 	$L__BB0_298;
               p2g_sv0 = 178;
             }
           } else {
-            // 1995: setp.ne.s16 	%p169, %rs4, 5;
-            // 1996: @%p169 bra 	$L__BB0_297;
+            // ptx:1995  setp.ne.s16 	%p169, %rs4, 5;
+            // ptx:1996  @%p169 bra 	$L__BB0_297;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 177;
             } else {
-              // 1998: mul.wide.u32 	%rd143, %r216, -858993459;
-              // 1999: shr.u64 	%rd144, %rd143, 34;
-              // 2000: cvt.u32.u64 	%r1048, %rd144;
+              // ptx:1998  mul.wide.u32 	%rd143, %r216, -858993459;
+              // ptx:1999  shr.u64 	%rd144, %rd143, 34;
+              // ptx:2000  cvt.u32.u64 	%r1048, %rd144;
               uint64_t t83 = uint64_t((uint64_t(r216) * uint64_t(0xCCCCCCCDu)) >> 34u);
-              // 2001: mul.lo.s32 	%r1049, %r1048, 5;
-              // 2002: sub.s32 	%r1050, %r216, %r1049;
-              // 2003: add.s32 	%r1245, %r1050, 5;
+              // ptx:2001  mul.lo.s32 	%r1049, %r1048, 5;
+              // ptx:2002  sub.s32 	%r1050, %r216, %r1049;
+              // ptx:2003  add.s32 	%r1245, %r1050, 5;
               r1245 = uint(int(uint(int(r216) - int(uint(int(uint(uint64_t(t83))) * 5)))) + 5);
-              // 2004: bra.uni 	$L__BB0_298;
+              // ptx:2004  bra.uni 	$L__BB0_298;
               p2g_sv0 = 178;
             }
           }
         }
       } else {
-        // 1986: bra.uni 	$L__BB0_275;
-        // 2007: setp.eq.s16 	%p170, %rs4, 0;
-        // 2008: @%p170 bra 	$L__BB0_296;
+        // ptx:1986  bra.uni 	$L__BB0_275;
+        // ptx:2007  setp.eq.s16 	%p170, %rs4, 0;
+        // ptx:2008  @%p170 bra 	$L__BB0_296;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-          // 2039: mul.wide.u32 	%rd151, %r216, 613566757;
-          // 2040: shr.u64 	%rd152, %rd151, 32;
-          // 2041: cvt.u32.u64 	%r1064, %rd152;
+          // ptx:2039  mul.wide.u32 	%rd151, %r216, 613566757;
+          // ptx:2040  shr.u64 	%rd152, %rd151, 32;
+          // ptx:2041  cvt.u32.u64 	%r1064, %rd152;
           uint64_t t84 = uint64_t((uint64_t(r216) * uint64_t(0x24924925u)) >> 32u);
           uint r1064 = uint(uint64_t(t84));
-          // 2042: sub.s32 	%r1065, %r216, %r1064;
-          // 2043: shr.u32 	%r1066, %r1065, 1;
-          // 2044: add.s32 	%r1067, %r1066, %r1064;
-          // 2045: shr.u32 	%r1068, %r1067, 2;
-          // 2046: mul.lo.s32 	%r1069, %r1068, 7;
+          // ptx:2042  sub.s32 	%r1065, %r216, %r1064;
+          // ptx:2043  shr.u32 	%r1066, %r1065, 1;
+          // ptx:2044  add.s32 	%r1067, %r1066, %r1064;
+          // ptx:2045  shr.u32 	%r1068, %r1067, 2;
+          // ptx:2046  mul.lo.s32 	%r1069, %r1068, 7;
           uint r1069 = uint(int(uint(int(uint(int(r216) - int(r1064)) >> 1u) + int(r1064)) >> 2u) * 7);
-          // 2047: sub.s32 	%r1070, %r216, %r1069;
-          // 2048: add.s32 	%r1245, %r1070, 4;
+          // ptx:2047  sub.s32 	%r1070, %r216, %r1069;
+          // ptx:2048  add.s32 	%r1245, %r1070, 4;
           r1245 = uint(int(uint(int(r216) - int(r1069))) + 4);
-          // 2049: bra.uni 	$L__BB0_298;
+          // ptx:2049  bra.uni 	$L__BB0_298;
           p2g_sv0 = 178;
         } else {
-          // 2010: setp.eq.s16 	%p171, %rs4, 1;
-          // 2011: @%p171 bra 	$L__BB0_277;
+          // ptx:2010  setp.eq.s16 	%p171, %rs4, 1;
+          // ptx:2011  @%p171 bra 	$L__BB0_277;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-            // 2015: mul.wide.u32 	%rd149, %r216, -2004318071;
-            // 2016: shr.u64 	%rd150, %rd149, 35;
-            // 2017: cvt.u32.u64 	%r1062, %rd150;
+            // ptx:2015  mul.wide.u32 	%rd149, %r216, -2004318071;
+            // ptx:2016  shr.u64 	%rd150, %rd149, 35;
+            // ptx:2017  cvt.u32.u64 	%r1062, %rd150;
             uint64_t t85 = uint64_t((uint64_t(r216) * uint64_t(0x88888889u)) >> 35u);
-            // 2018: mul.lo.s32 	%r1063, %r1062, 15;
-            // 2019: sub.s32 	%r1245, %r216, %r1063;
+            // ptx:2018  mul.lo.s32 	%r1063, %r1062, 15;
+            // ptx:2019  sub.s32 	%r1245, %r216, %r1063;
             r1245 = uint(int(r216) - int(uint(int(uint(uint64_t(t85))) * 15)));
-            // 2020: bra.uni 	$L__BB0_298;
+            // ptx:2020  bra.uni 	$L__BB0_298;
             p2g_sv0 = 178;
           } else {
-            // 2012: bra.uni 	$L__BB0_297;
+            // ptx:2012  bra.uni 	$L__BB0_297;
             p2g_sv0 = 177;
           }
         }
       }
       if (p2g_sv0 == 177) {
-        // 2052: mul.wide.u32 	%rd153, %r216, -858993459;
-        // 2053: shr.u64 	%rd154, %rd153, 34;
-        // 2054: cvt.u32.u64 	%r1071, %rd154;
+        // ptx:2052  mul.wide.u32 	%rd153, %r216, -858993459;
+        // ptx:2053  shr.u64 	%rd154, %rd153, 34;
+        // ptx:2054  cvt.u32.u64 	%r1071, %rd154;
         uint64_t t86 = uint64_t((uint64_t(r216) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 2055: mul.lo.s32 	%r1072, %r1071, 5;
-        // 2056: sub.s32 	%r1073, %r216, %r1072;
-        // 2057: add.s32 	%r1245, %r1073, 5;
+        // ptx:2055  mul.lo.s32 	%r1072, %r1071, 5;
+        // ptx:2056  sub.s32 	%r1073, %r216, %r1072;
+        // ptx:2057  add.s32 	%r1245, %r1073, 5;
         r1245 = uint(int(uint(int(r216) - int(uint(int(uint(uint64_t(t86))) * 5)))) + 5);
         p2g_sv0 = 178;
       }
       if (p2g_sv0 == 178) {
-        // 2060: max.s32 	%r1074, %r1245, 0;
-        // 2061: shl.b32 	%r1075, %r1074, 3;
-        // 2062: or.b32  	%r1076, %r218, %r1246;
+        // ptx:2060  max.s32 	%r1074, %r1245, 0;
+        // ptx:2061  shl.b32 	%r1075, %r1074, 3;
+        // ptx:2062  or.b32  	%r1076, %r218, %r1246;
         uint r1076 = r218 | r1246;
-        // 2063: or.b32  	%r1246, %r1076, %r1075;
+        // ptx:2063  or.b32  	%r1246, %r1076, %r1075;
         r1246 = r1076 | (uint(max(int(r1245), 0)) << 3u);
       }
     }
-    // 2066: add.s32 	%r235, %r175, 3;
+    // ptx:2066  add.s32 	%r235, %r175, 3;
     uint r235 = uint(int(r175) + 3);
-    // 2067: @%p74 bra 	$L__BB0_326;
+    // ptx:2067  @%p74 bra 	$L__BB0_326;
     if (p74) {
-      // 2071: shl.b32 	%r1141, %r235, 6;
+      // ptx:2071  shl.b32 	%r1141, %r235, 6;
       uint r1141 = r235 << 6u;
-      // 2072: and.b32  	%r1142, %r1141, 1920;
-      // 2073: add.s32 	%r1143, %r172, %r1142;
+      // ptx:2072  and.b32  	%r1142, %r1141, 1920;
+      // ptx:2073  add.s32 	%r1143, %r172, %r1142;
       uint r1143 = uint(int(r172) + int(r1141 & 1920u));
-      // 2074: shr.u32 	%r1144, %r1143, 16;
-      // 2075: xor.b32  	%r1145, %r1144, %r1143;
-      // 2076: mul.lo.s32 	%r1146, %r1145, 2146121005;
+      // ptx:2074  shr.u32 	%r1144, %r1143, 16;
+      // ptx:2075  xor.b32  	%r1145, %r1144, %r1143;
+      // ptx:2076  mul.lo.s32 	%r1146, %r1145, 2146121005;
       uint r1146 = uint(int((r1143 >> 16u) ^ r1143) * 2146121005);
-      // 2077: shr.u32 	%r1147, %r1146, 15;
-      // 2078: xor.b32  	%r1148, %r1147, %r1146;
-      // 2079: mul.lo.s32 	%r1149, %r1148, -2073254261;
+      // ptx:2077  shr.u32 	%r1147, %r1146, 15;
+      // ptx:2078  xor.b32  	%r1148, %r1147, %r1146;
+      // ptx:2079  mul.lo.s32 	%r1149, %r1148, -2073254261;
       uint r1149 = uint(int((r1146 >> 15u) ^ r1146) * -2073254261);
-      // 2080: shr.u32 	%r1150, %r1149, 16;
-      // 2081: xor.b32  	%r1151, %r1149, %r6;
+      // ptx:2080  shr.u32 	%r1150, %r1149, 16;
+      // ptx:2081  xor.b32  	%r1151, %r1149, %r6;
       uint r1151 = r1149 ^ r6;
-      // 2082: xor.b32  	%r1152, %r1151, %r1150;
-      // 2083: shr.u32 	%r1153, %r1151, 16;
-      // 2084: xor.b32  	%r1154, %r1152, %r1153;
-      // 2085: mul.lo.s32 	%r1155, %r1154, 2146121005;
+      // ptx:2082  xor.b32  	%r1152, %r1151, %r1150;
+      // ptx:2083  shr.u32 	%r1153, %r1151, 16;
+      // ptx:2084  xor.b32  	%r1154, %r1152, %r1153;
+      // ptx:2085  mul.lo.s32 	%r1155, %r1154, 2146121005;
       uint r1155 = uint(int((r1151 ^ (r1149 >> 16u)) ^ (r1151 >> 16u)) * 2146121005);
-      // 2086: shr.u32 	%r1156, %r1155, 15;
-      // 2087: xor.b32  	%r1157, %r1156, %r1155;
-      // 2088: mul.lo.s32 	%r1158, %r1157, -2073254261;
+      // ptx:2086  shr.u32 	%r1156, %r1155, 15;
+      // ptx:2087  xor.b32  	%r1157, %r1156, %r1155;
+      // ptx:2088  mul.lo.s32 	%r1158, %r1157, -2073254261;
       uint r1158 = uint(int((r1155 >> 15u) ^ r1155) * -2073254261);
-      // 2089: shr.u32 	%r1159, %r1158, 16;
-      // 2090: xor.b32  	%r1160, %r1159, %r1158;
+      // ptx:2089  shr.u32 	%r1159, %r1158, 16;
+      // ptx:2090  xor.b32  	%r1160, %r1159, %r1158;
       uint r1160 = (r1158 >> 16u) ^ r1158;
-      // 2091: xor.b32  	%r1161, %r1160, -1515870811;
+      // ptx:2091  xor.b32  	%r1161, %r1160, -1515870811;
       uint r1161 = r1160 ^ 0xA5A5A5A5u;
-      // 2092: shr.u32 	%r1162, %r1161, 16;
-      // 2093: xor.b32  	%r1163, %r1162, %r1161;
-      // 2094: mul.lo.s32 	%r1164, %r1163, 2146121005;
+      // ptx:2092  shr.u32 	%r1162, %r1161, 16;
+      // ptx:2093  xor.b32  	%r1163, %r1162, %r1161;
+      // ptx:2094  mul.lo.s32 	%r1164, %r1163, 2146121005;
       uint r1164 = uint(int((r1161 >> 16u) ^ r1161) * 2146121005);
-      // 2095: shr.u32 	%r1165, %r1164, 15;
-      // 2096: xor.b32  	%r1166, %r1165, %r1164;
-      // 2097: mul.lo.s32 	%r1167, %r1166, -2073254261;
+      // ptx:2095  shr.u32 	%r1165, %r1164, 15;
+      // ptx:2096  xor.b32  	%r1166, %r1165, %r1164;
+      // ptx:2097  mul.lo.s32 	%r1167, %r1166, -2073254261;
       uint r1167 = uint(int((r1164 >> 15u) ^ r1164) * -2073254261);
-      // 2098: shr.u32 	%r1168, %r1167, 16;
-      // 2099: xor.b32  	%r1169, %r1168, %r1167;
+      // ptx:2098  shr.u32 	%r1168, %r1167, 16;
+      // ptx:2099  xor.b32  	%r1169, %r1168, %r1167;
       uint r1169 = (r1167 >> 16u) ^ r1167;
-      // 2100: and.b32  	%r1170, %r1160, 1;
-      // 2101: shr.u32 	%r1171, %r1160, 1;
-      // 2102: and.b32  	%r1172, %r1171, 7;
-      // 2103: mul.wide.u32 	%rd169, %r1169, -858993459;
-      // 2104: shr.u64 	%rd170, %rd169, 34;
-      // 2105: cvt.u32.u64 	%r1173, %rd170;
+      // ptx:2100  and.b32  	%r1170, %r1160, 1;
+      // ptx:2101  shr.u32 	%r1171, %r1160, 1;
+      // ptx:2102  and.b32  	%r1172, %r1171, 7;
+      // ptx:2103  mul.wide.u32 	%rd169, %r1169, -858993459;
+      // ptx:2104  shr.u64 	%rd170, %rd169, 34;
+      // ptx:2105  cvt.u32.u64 	%r1173, %rd170;
       uint64_t t87 = uint64_t((uint64_t(r1169) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 2106: mul.lo.s32 	%r1174, %r1173, 5;
-      // 2107: sub.s32 	%r1175, %r1169, %r1174;
-      // 2108: shl.b32 	%r1176, %r1175, 3;
-      // 2109: add.s32 	%r1177, %r1176, 40;
+      // ptx:2106  mul.lo.s32 	%r1174, %r1173, 5;
+      // ptx:2107  sub.s32 	%r1175, %r1169, %r1174;
+      // ptx:2108  shl.b32 	%r1176, %r1175, 3;
+      // ptx:2109  add.s32 	%r1177, %r1176, 40;
       uint r1177 = uint(int(uint(int(r1169) - int(uint(int(uint(uint64_t(t87))) * 5))) << 3u) + 40);
-      // 2110: bfi.b32 	%r1178, %r1170, %r1172, 7, 1;
-      // 2111: or.b32  	%r1179, %r1178, %r1177;
-      // 2112: add.s32 	%r1180, %r173, %r1141;
+      // ptx:2110  bfi.b32 	%r1178, %r1170, %r1172, 7, 1;
+      // ptx:2111  or.b32  	%r1179, %r1178, %r1177;
+      // ptx:2112  add.s32 	%r1180, %r173, %r1141;
       uint r1180 = uint(int(r173) + int(r1141));
-      // 2113: shr.u32 	%r1181, %r1180, 16;
-      // 2114: xor.b32  	%r1182, %r1181, %r1180;
-      // 2115: mul.lo.s32 	%r1183, %r1182, 2146121005;
+      // ptx:2113  shr.u32 	%r1181, %r1180, 16;
+      // ptx:2114  xor.b32  	%r1182, %r1181, %r1180;
+      // ptx:2115  mul.lo.s32 	%r1183, %r1182, 2146121005;
       uint r1183 = uint(int((r1180 >> 16u) ^ r1180) * 2146121005);
-      // 2116: shr.u32 	%r1184, %r1183, 15;
-      // 2117: xor.b32  	%r1185, %r1184, %r1183;
-      // 2118: mul.lo.s32 	%r1186, %r1185, -2073254261;
+      // ptx:2116  shr.u32 	%r1184, %r1183, 15;
+      // ptx:2117  xor.b32  	%r1185, %r1184, %r1183;
+      // ptx:2118  mul.lo.s32 	%r1186, %r1185, -2073254261;
       uint r1186 = uint(int((r1183 >> 15u) ^ r1183) * -2073254261);
-      // 2119: shr.u32 	%r1187, %r1186, 16;
-      // 2120: xor.b32  	%r1188, %r1187, %r1186;
-      // 2121: and.b32  	%r1189, %r1188, 3;
-      // 2122: xor.b32  	%r1248, %r1179, %r1189;
+      // ptx:2119  shr.u32 	%r1187, %r1186, 16;
+      // ptx:2120  xor.b32  	%r1188, %r1187, %r1186;
+      // ptx:2121  and.b32  	%r1189, %r1188, 3;
+      // ptx:2122  xor.b32  	%r1248, %r1179, %r1189;
       r1248 = (p2g_bfi_32((r1160 & 1u), ((r1160 >> 1u) & 7u), 7u, 1u) | r1177) ^ (((r1186 >> 16u) ^ r1186) & 3u);
-      // 2123: bra.uni 	$L__BB0_327;
+      // ptx:2123  bra.uni 	$L__BB0_327;
     } else {
-      // 2068: bra.uni 	$L__BB0_301;
-      // 2126: shl.b32 	%r1083, %r235, 6;
-      // 2127: add.s32 	%r1084, %r172, %r1083;
+      // ptx:2068  bra.uni 	$L__BB0_301;
+      // ptx:2126  shl.b32 	%r1083, %r235, 6;
+      // ptx:2127  add.s32 	%r1084, %r172, %r1083;
       uint r1084 = uint(int(r172) + int(r235 << 6u));
-      // 2128: shr.u32 	%r1085, %r1084, 16;
-      // 2129: xor.b32  	%r1086, %r1085, %r1084;
-      // 2130: mul.lo.s32 	%r1087, %r1086, 2146121005;
+      // ptx:2128  shr.u32 	%r1085, %r1084, 16;
+      // ptx:2129  xor.b32  	%r1086, %r1085, %r1084;
+      // ptx:2130  mul.lo.s32 	%r1087, %r1086, 2146121005;
       uint r1087 = uint(int((r1084 >> 16u) ^ r1084) * 2146121005);
-      // 2131: shr.u32 	%r1088, %r1087, 15;
-      // 2132: xor.b32  	%r1089, %r1088, %r1087;
-      // 2133: mul.lo.s32 	%r1090, %r1089, -2073254261;
+      // ptx:2131  shr.u32 	%r1088, %r1087, 15;
+      // ptx:2132  xor.b32  	%r1089, %r1088, %r1087;
+      // ptx:2133  mul.lo.s32 	%r1090, %r1089, -2073254261;
       uint r1090 = uint(int((r1087 >> 15u) ^ r1087) * -2073254261);
-      // 2134: shr.u32 	%r1091, %r1090, 16;
-      // 2135: xor.b32  	%r1092, %r1090, %r6;
+      // ptx:2134  shr.u32 	%r1091, %r1090, 16;
+      // ptx:2135  xor.b32  	%r1092, %r1090, %r6;
       uint r1092 = r1090 ^ r6;
-      // 2136: xor.b32  	%r1093, %r1092, %r1091;
-      // 2137: shr.u32 	%r1094, %r1092, 16;
-      // 2138: xor.b32  	%r1095, %r1093, %r1094;
-      // 2139: mul.lo.s32 	%r1096, %r1095, 2146121005;
+      // ptx:2136  xor.b32  	%r1093, %r1092, %r1091;
+      // ptx:2137  shr.u32 	%r1094, %r1092, 16;
+      // ptx:2138  xor.b32  	%r1095, %r1093, %r1094;
+      // ptx:2139  mul.lo.s32 	%r1096, %r1095, 2146121005;
       uint r1096 = uint(int((r1092 ^ (r1090 >> 16u)) ^ (r1092 >> 16u)) * 2146121005);
-      // 2140: shr.u32 	%r1097, %r1096, 15;
-      // 2141: xor.b32  	%r1098, %r1097, %r1096;
-      // 2142: mul.lo.s32 	%r1099, %r1098, -2073254261;
+      // ptx:2140  shr.u32 	%r1097, %r1096, 15;
+      // ptx:2141  xor.b32  	%r1098, %r1097, %r1096;
+      // ptx:2142  mul.lo.s32 	%r1099, %r1098, -2073254261;
       uint r1099 = uint(int((r1096 >> 15u) ^ r1096) * -2073254261);
-      // 2143: shr.u32 	%r1100, %r1099, 16;
-      // 2144: xor.b32  	%r1101, %r1100, %r1099;
+      // ptx:2143  shr.u32 	%r1100, %r1099, 16;
+      // ptx:2144  xor.b32  	%r1101, %r1100, %r1099;
       uint r1101 = (r1099 >> 16u) ^ r1099;
-      // 2145: xor.b32  	%r1102, %r1101, -1515870811;
+      // ptx:2145  xor.b32  	%r1102, %r1101, -1515870811;
       uint r1102 = r1101 ^ 0xA5A5A5A5u;
-      // 2146: shr.u32 	%r1103, %r1102, 16;
-      // 2147: xor.b32  	%r1104, %r1103, %r1102;
-      // 2148: mul.lo.s32 	%r1105, %r1104, 2146121005;
+      // ptx:2146  shr.u32 	%r1103, %r1102, 16;
+      // ptx:2147  xor.b32  	%r1104, %r1103, %r1102;
+      // ptx:2148  mul.lo.s32 	%r1105, %r1104, 2146121005;
       uint r1105 = uint(int((r1102 >> 16u) ^ r1102) * 2146121005);
-      // 2149: shr.u32 	%r1106, %r1105, 15;
-      // 2150: xor.b32  	%r1107, %r1106, %r1105;
-      // 2151: mul.lo.s32 	%r1108, %r1107, -2073254261;
+      // ptx:2149  shr.u32 	%r1106, %r1105, 15;
+      // ptx:2150  xor.b32  	%r1107, %r1106, %r1105;
+      // ptx:2151  mul.lo.s32 	%r1108, %r1107, -2073254261;
       uint r1108 = uint(int((r1105 >> 15u) ^ r1105) * -2073254261);
-      // 2152: shr.u32 	%r1109, %r1108, 16;
-      // 2153: xor.b32  	%r236, %r1109, %r1108;
+      // ptx:2152  shr.u32 	%r1109, %r1108, 16;
+      // ptx:2153  xor.b32  	%r236, %r1109, %r1108;
       uint r236 = (r1108 >> 16u) ^ r1108;
-      // 2154: shl.b32 	%r1110, %r1101, 7;
-      // 2155: and.b32  	%r1248, %r1110, 128;
+      // ptx:2154  shl.b32 	%r1110, %r1101, 7;
+      // ptx:2155  and.b32  	%r1248, %r1110, 128;
       r1248 = (r1101 << 7u) & 128u;
-      // 2156: shr.u32 	%r1111, %r1101, 1;
-      // 2157: and.b32  	%r238, %r1111, 7;
+      // ptx:2156  shr.u32 	%r1111, %r1101, 1;
+      // ptx:2157  and.b32  	%r238, %r1111, 7;
       uint r238 = (r1101 >> 1u) & 7u;
-      // 2158: @%p19 bra 	$L__BB0_305;
+      // ptx:2158  @%p19 bra 	$L__BB0_305;
       if (p19) {
-        // 2162: setp.eq.s16 	%p182, %rs4, 2;
-        // 2163: @%p182 bra 	$L__BB0_322;
+        // ptx:2162  setp.eq.s16 	%p182, %rs4, 2;
+        // ptx:2163  @%p182 bra 	$L__BB0_322;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-          // 2196: and.b32  	%r1248, %r236, 255;
+          // ptx:2196  and.b32  	%r1248, %r236, 255;
           r1248 = r236 & 255u;
-          // 2197: bra.uni 	$L__BB0_327;
+          // ptx:2197  bra.uni 	$L__BB0_327;
           p2g_sv0 = 190;
         } else {
-          // 2165: setp.eq.s16 	%p183, %rs4, 3;
-          // 2166: @%p183 bra 	$L__BB0_309;
+          // ptx:2165  setp.eq.s16 	%p183, %rs4, 3;
+          // ptx:2166  @%p183 bra 	$L__BB0_309;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-            // 2200: mul.wide.u32 	%rd159, %r236, -858993459;
-            // 2201: shr.u64 	%rd160, %rd159, 34;
-            // 2202: cvt.u32.u64 	%r1115, %rd160;
+            // ptx:2200  mul.wide.u32 	%rd159, %r236, -858993459;
+            // ptx:2201  shr.u64 	%rd160, %rd159, 34;
+            // ptx:2202  cvt.u32.u64 	%r1115, %rd160;
             uint64_t t88 = uint64_t((uint64_t(r236) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 2203: mul.lo.s32 	%r1116, %r1115, 5;
-            // 2204: sub.s32 	%r240, %r236, %r1116;
+            // ptx:2203  mul.lo.s32 	%r1116, %r1115, 5;
+            // ptx:2204  sub.s32 	%r240, %r236, %r1116;
             uint r240 = uint(int(r236) - int(uint(int(uint(uint64_t(t88))) * 5)));
-            // 2205: setp.eq.s32 	%p187, %r240, 0;
-            // 2206: @%p187 bra 	$L__BB0_311;
+            // ptx:2205  setp.eq.s32 	%p187, %r240, 0;
+            // ptx:2206  @%p187 bra 	$L__BB0_311;
             if (int(r240) == 0) {
-              // 1488: shr.u32 	%r1117, %r236, 8;
+              // ptx:1488  shr.u32 	%r1117, %r236, 8;
               uint r1117 = r236 >> 8u;
-              // 1489: mul.wide.u32 	%rd161, %r1117, -1431655765;
-              // 1490: shr.u64 	%rd162, %rd161, 34;
-              // 1491: cvt.u32.u64 	%r1118, %rd162;
+              // ptx:1489  mul.wide.u32 	%rd161, %r1117, -1431655765;
+              // ptx:1490  shr.u64 	%rd162, %rd161, 34;
+              // ptx:1491  cvt.u32.u64 	%r1118, %rd162;
               uint64_t t89 = uint64_t((uint64_t(r1117) * uint64_t(0xAAAAAAABu)) >> 34u);
-              // 1492: mul.lo.s32 	%r1119, %r1118, 6;
-              // 1493: sub.s32 	%r1120, %r1117, %r1119;
-              // 1494: cvt.u16.u32 	%rs25, %r1120;
+              // ptx:1492  mul.lo.s32 	%r1119, %r1118, 6;
+              // ptx:1493  sub.s32 	%r1120, %r1117, %r1119;
+              // ptx:1494  cvt.u16.u32 	%rs25, %r1120;
               uint64_t t90 = uint64_t(uint(int(r1117) - int(uint(int(uint(uint64_t(t89))) * 6))));
               uint rs25 = (uint(uint64_t(t90)) & 65535u);
-              // 1495: setp.gt.s16 	%p188, %rs25, 1;
-              // 1496: @%p188 bra 	$L__BB0_315;
+              // ptx:1495  setp.gt.s16 	%p188, %rs25, 1;
+              // ptx:1496  @%p188 bra 	$L__BB0_315;
               if ((bitfieldExtract(int(rs25), 0, 16)) > 1) {
-                // 1500: setp.eq.s16 	%p189, %rs25, 2;
-                // 1501: @%p189 bra 	$L__BB0_320;
+                // ptx:1500  setp.eq.s16 	%p189, %rs25, 2;
+                // ptx:1501  @%p189 bra 	$L__BB0_320;
                 if ((bitfieldExtract(int(rs25), 0, 16)) == 2) {
-                  // 1600: shr.u32 	%r1122, %r236, 12;
-                  // 1601: and.b32  	%r1123, %r1122, 1;
-                  // 1602: or.b32  	%r1124, %r1248, %r1123;
+                  // ptx:1600  shr.u32 	%r1122, %r236, 12;
+                  // ptx:1601  and.b32  	%r1123, %r1122, 1;
+                  // ptx:1602  or.b32  	%r1124, %r1248, %r1123;
                   uint r1124 = r1248 | ((r236 >> 12u) & 1u);
-                  // 1603: or.b32  	%r1248, %r1124, 124;
+                  // ptx:1603  or.b32  	%r1248, %r1124, 124;
                   r1248 = r1124 | 124u;
-                  // 1604: bra.uni 	$L__BB0_327;
+                  // ptx:1604  bra.uni 	$L__BB0_327;
                   p2g_sv0 = 190;
                 } else {
-                  // 1503: setp.eq.s16 	%p190, %rs25, 3;
-                  // 1504: @%p190 bra 	$L__BB0_319;
+                  // ptx:1503  setp.eq.s16 	%p190, %rs25, 3;
+                  // ptx:1504  @%p190 bra 	$L__BB0_319;
                   if ((bitfieldExtract(int(rs25), 0, 16)) == 3) {
-                    // 1607: setp.eq.s32 	%p194, %r238, 0;
-                    // 1608: selp.b32 	%r1121, 1, %r238, %p194;
-                    // 1609: or.b32  	%r1248, %r1121, %r1248;
+                    // ptx:1607  setp.eq.s32 	%p194, %r238, 0;
+                    // ptx:1608  selp.b32 	%r1121, 1, %r238, %p194;
+                    // ptx:1609  or.b32  	%r1248, %r1121, %r1248;
                     r1248 = ((int(r238) == 0) ? 1u : r238) | r1248;
-                    // 1610: bra.uni 	$L__BB0_327;
+                    // ptx:1610  bra.uni 	$L__BB0_327;
                     p2g_sv0 = 190;
                   } else {
-                    // 1506: setp.ne.s16 	%p191, %rs25, 4;
-                    // 1507: @%p191 bra 	$L__BB0_321;
+                    // ptx:1506  setp.ne.s16 	%p191, %rs25, 4;
+                    // ptx:1507  @%p191 bra 	$L__BB0_321;
                     if ((bitfieldExtract(int(rs25), 0, 16)) != 4) {
                       p2g_sv0 = 145;
                     } else {
-                      // 1509: or.b32  	%r1248, %r1248, 119;
+                      // ptx:1509  or.b32  	%r1248, %r1248, 119;
                       r1248 = r1248 | 119u;
-                      // 1510: bra.uni 	$L__BB0_327;
+                      // ptx:1510  bra.uni 	$L__BB0_327;
                       p2g_sv0 = 190;
                     }
                   }
                 }
               } else {
-                // 1497: bra.uni 	$L__BB0_312;
-                // 1549: setp.eq.s16 	%p192, %rs25, 0;
-                // 1550: @%p192 bra 	$L__BB0_327;
+                // ptx:1497  bra.uni 	$L__BB0_312;
+                // ptx:1549  setp.eq.s16 	%p192, %rs25, 0;
+                // ptx:1550  @%p192 bra 	$L__BB0_327;
                 if ((bitfieldExtract(int(rs25), 0, 16)) == 0) {
                   p2g_sv0 = 190;
                 } else {
-                  // 1552: setp.eq.s16 	%p193, %rs25, 1;
-                  // 1553: @%p193 bra 	$L__BB0_314;
+                  // ptx:1552  setp.eq.s16 	%p193, %rs25, 1;
+                  // ptx:1553  @%p193 bra 	$L__BB0_314;
                   if ((bitfieldExtract(int(rs25), 0, 16)) == 1) {
-                    // 1557: or.b32  	%r1248, %r1248, 120;
+                    // ptx:1557  or.b32  	%r1248, %r1248, 120;
                     r1248 = r1248 | 120u;
-                    // 1558: bra.uni 	$L__BB0_327;
+                    // ptx:1558  bra.uni 	$L__BB0_327;
                     p2g_sv0 = 190;
                   } else {
-                    // 1554: bra.uni 	$L__BB0_321;
+                    // ptx:1554  bra.uni 	$L__BB0_321;
                     p2g_sv0 = 145;
                   }
                 }
               }
               if (p2g_sv0 == 145) {
-                // 1628: or.b32  	%r1125, %r1248, %r238;
+                // ptx:1628  or.b32  	%r1125, %r1248, %r238;
                 uint r1125 = r1248 | r238;
-                // 1629: or.b32  	%r1248, %r1125, 8;
+                // ptx:1629  or.b32  	%r1248, %r1125, 8;
                 r1248 = r1125 | 8u;
-                // 1630: bra.uni 	$L__BB0_327;
+                // ptx:1630  bra.uni 	$L__BB0_327;
                 p2g_sv0 = 190;
               }
             } else {
-              // 2208: add.s32 	%r1247, %r240, 5;
+              // ptx:2208  add.s32 	%r1247, %r240, 5;
               r1247 = uint(int(r240) + 5);
-              // 2209: bra.uni 	$L__BB0_325;
+              // ptx:2209  bra.uni 	$L__BB0_325;
               p2g_sv0 = 189;
             }
           } else {
-            // 2168: setp.ne.s16 	%p184, %rs4, 5;
-            // 2169: @%p184 bra 	$L__BB0_324;
+            // ptx:2168  setp.ne.s16 	%p184, %rs4, 5;
+            // ptx:2169  @%p184 bra 	$L__BB0_324;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 188;
             } else {
-              // 2171: mul.wide.u32 	%rd157, %r236, -858993459;
-              // 2172: shr.u64 	%rd158, %rd157, 34;
-              // 2173: cvt.u32.u64 	%r1112, %rd158;
+              // ptx:2171  mul.wide.u32 	%rd157, %r236, -858993459;
+              // ptx:2172  shr.u64 	%rd158, %rd157, 34;
+              // ptx:2173  cvt.u32.u64 	%r1112, %rd158;
               uint64_t t91 = uint64_t((uint64_t(r236) * uint64_t(0xCCCCCCCDu)) >> 34u);
-              // 2174: mul.lo.s32 	%r1113, %r1112, 5;
-              // 2175: sub.s32 	%r1114, %r236, %r1113;
-              // 2176: add.s32 	%r1247, %r1114, 5;
+              // ptx:2174  mul.lo.s32 	%r1113, %r1112, 5;
+              // ptx:2175  sub.s32 	%r1114, %r236, %r1113;
+              // ptx:2176  add.s32 	%r1247, %r1114, 5;
               r1247 = uint(int(uint(int(r236) - int(uint(int(uint(uint64_t(t91))) * 5)))) + 5);
-              // 2177: bra.uni 	$L__BB0_325;
+              // ptx:2177  bra.uni 	$L__BB0_325;
               p2g_sv0 = 189;
             }
           }
         }
       } else {
-        // 2159: bra.uni 	$L__BB0_302;
-        // 2180: setp.eq.s16 	%p185, %rs4, 0;
-        // 2181: @%p185 bra 	$L__BB0_323;
+        // ptx:2159  bra.uni 	$L__BB0_302;
+        // ptx:2180  setp.eq.s16 	%p185, %rs4, 0;
+        // ptx:2181  @%p185 bra 	$L__BB0_323;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-          // 2212: mul.wide.u32 	%rd165, %r236, 613566757;
-          // 2213: shr.u64 	%rd166, %rd165, 32;
-          // 2214: cvt.u32.u64 	%r1128, %rd166;
+          // ptx:2212  mul.wide.u32 	%rd165, %r236, 613566757;
+          // ptx:2213  shr.u64 	%rd166, %rd165, 32;
+          // ptx:2214  cvt.u32.u64 	%r1128, %rd166;
           uint64_t t92 = uint64_t((uint64_t(r236) * uint64_t(0x24924925u)) >> 32u);
           uint r1128 = uint(uint64_t(t92));
-          // 2215: sub.s32 	%r1129, %r236, %r1128;
-          // 2216: shr.u32 	%r1130, %r1129, 1;
-          // 2217: add.s32 	%r1131, %r1130, %r1128;
-          // 2218: shr.u32 	%r1132, %r1131, 2;
-          // 2219: mul.lo.s32 	%r1133, %r1132, 7;
+          // ptx:2215  sub.s32 	%r1129, %r236, %r1128;
+          // ptx:2216  shr.u32 	%r1130, %r1129, 1;
+          // ptx:2217  add.s32 	%r1131, %r1130, %r1128;
+          // ptx:2218  shr.u32 	%r1132, %r1131, 2;
+          // ptx:2219  mul.lo.s32 	%r1133, %r1132, 7;
           uint r1133 = uint(int(uint(int(uint(int(r236) - int(r1128)) >> 1u) + int(r1128)) >> 2u) * 7);
-          // 2220: sub.s32 	%r1134, %r236, %r1133;
-          // 2221: add.s32 	%r1247, %r1134, 4;
+          // ptx:2220  sub.s32 	%r1134, %r236, %r1133;
+          // ptx:2221  add.s32 	%r1247, %r1134, 4;
           r1247 = uint(int(uint(int(r236) - int(r1133))) + 4);
-          // 2222: bra.uni 	$L__BB0_325;
+          // ptx:2222  bra.uni 	$L__BB0_325;
           p2g_sv0 = 189;
         } else {
-          // 2183: setp.eq.s16 	%p186, %rs4, 1;
-          // 2184: @%p186 bra 	$L__BB0_304;
+          // ptx:2183  setp.eq.s16 	%p186, %rs4, 1;
+          // ptx:2184  @%p186 bra 	$L__BB0_304;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-            // 2188: mul.wide.u32 	%rd163, %r236, -2004318071;
-            // 2189: shr.u64 	%rd164, %rd163, 35;
-            // 2190: cvt.u32.u64 	%r1126, %rd164;
+            // ptx:2188  mul.wide.u32 	%rd163, %r236, -2004318071;
+            // ptx:2189  shr.u64 	%rd164, %rd163, 35;
+            // ptx:2190  cvt.u32.u64 	%r1126, %rd164;
             uint64_t t93 = uint64_t((uint64_t(r236) * uint64_t(0x88888889u)) >> 35u);
-            // 2191: mul.lo.s32 	%r1127, %r1126, 15;
-            // 2192: sub.s32 	%r1247, %r236, %r1127;
+            // ptx:2191  mul.lo.s32 	%r1127, %r1126, 15;
+            // ptx:2192  sub.s32 	%r1247, %r236, %r1127;
             r1247 = uint(int(r236) - int(uint(int(uint(uint64_t(t93))) * 15)));
-            // 2193: bra.uni 	$L__BB0_325;
+            // ptx:2193  bra.uni 	$L__BB0_325;
             p2g_sv0 = 189;
           } else {
-            // 2185: bra.uni 	$L__BB0_324;
+            // ptx:2185  bra.uni 	$L__BB0_324;
             p2g_sv0 = 188;
           }
         }
       }
       if (p2g_sv0 == 188) {
-        // 2225: mul.wide.u32 	%rd167, %r236, -858993459;
-        // 2226: shr.u64 	%rd168, %rd167, 34;
-        // 2227: cvt.u32.u64 	%r1135, %rd168;
+        // ptx:2225  mul.wide.u32 	%rd167, %r236, -858993459;
+        // ptx:2226  shr.u64 	%rd168, %rd167, 34;
+        // ptx:2227  cvt.u32.u64 	%r1135, %rd168;
         uint64_t t94 = uint64_t((uint64_t(r236) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 2228: mul.lo.s32 	%r1136, %r1135, 5;
-        // 2229: sub.s32 	%r1137, %r236, %r1136;
-        // 2230: add.s32 	%r1247, %r1137, 5;
+        // ptx:2228  mul.lo.s32 	%r1136, %r1135, 5;
+        // ptx:2229  sub.s32 	%r1137, %r236, %r1136;
+        // ptx:2230  add.s32 	%r1247, %r1137, 5;
         r1247 = uint(int(uint(int(r236) - int(uint(int(uint(uint64_t(t94))) * 5)))) + 5);
         p2g_sv0 = 189;
       }
       if (p2g_sv0 == 189) {
-        // 2233: max.s32 	%r1138, %r1247, 0;
-        // 2234: shl.b32 	%r1139, %r1138, 3;
-        // 2235: or.b32  	%r1140, %r238, %r1248;
+        // ptx:2233  max.s32 	%r1138, %r1247, 0;
+        // ptx:2234  shl.b32 	%r1139, %r1138, 3;
+        // ptx:2235  or.b32  	%r1140, %r238, %r1248;
         uint r1140 = r238 | r1248;
-        // 2236: or.b32  	%r1248, %r1140, %r1139;
+        // ptx:2236  or.b32  	%r1248, %r1140, %r1139;
         r1248 = r1140 | (uint(max(int(r1247), 0)) << 3u);
       }
     }
-    // 2239: mov.u32 	%r1191, 64;
-    // 2240: prmt.b32 	%r1192, %r1242, %r1244, %r1191;
-    // 2241: mov.u32 	%r1193, 1040;
-    // 2242: prmt.b32 	%r1194, %r1192, %r1246, %r1193;
-    // 2243: mov.u32 	%r1195, 16912;
-    // 2244: prmt.b32 	%r1196, %r1194, %r1248, %r1195;
+    // ptx:2239  mov.u32 	%r1191, 64;
+    // ptx:2240  prmt.b32 	%r1192, %r1242, %r1244, %r1191;
+    // ptx:2241  mov.u32 	%r1193, 1040;
+    // ptx:2242  prmt.b32 	%r1194, %r1192, %r1246, %r1193;
+    // ptx:2243  mov.u32 	%r1195, 16912;
+    // ptx:2244  prmt.b32 	%r1196, %r1194, %r1248, %r1195;
     uint r1196 = p2g_prmt(p2g_prmt(p2g_prmt(r1242, r1244, 64u, 0), r1246, 1040u, 0), r1248, 16912u, 0);
-    // 2245: mul.wide.s32 	%rd171, %r1240, 4;
-    // 2246: add.s64 	%rd172, %rd3, %rd171;
+    // ptx:2245  mul.wide.s32 	%rd171, %r1240, 4;
+    // ptx:2246  add.s64 	%rd172, %rd3, %rd171;
     uint64_t rd172 = uint64_t(int64_t(rd3) + int64_t(uint64_t(int64_t(int(r1240)) * int64_t(4))));
-    // 2247: st.local.u32 	[%rd172], %r1196;
+    // ptx:2247  st.local.u32 	[%rd172], %r1196;
     p2g_stl32(uint(rd172), r1196);
-    // 2248: add.s32 	%r1197, %r1240, 1;
+    // ptx:2248  add.s32 	%r1197, %r1240, 1;
     uint r1197 = uint(int(r1240) + 1);
-    // 2249: mov.u32 	%r1240, 1;
+    // ptx:2249  mov.u32 	%r1240, 1;
     r1240 = 1u;
-    // 2250: setp.lt.u32 	%p195, %r1197, 2;
-    // 2251: @%p195 bra 	$L__BB0_219;
+    // ptx:2250  setp.lt.u32 	%p195, %r1197, 2;
+    // ptx:2251  @%p195 bra 	$L__BB0_219;
     if (!(r1197 < 2u)) {
       break;
     }
   }
-  // 2253: and.b32  	%r1208, %r1224, 65535;
-  // 2254: prmt.b32 	%r1206, %r1226, %r1208, 4180;
-  // 2255: and.b32  	%r1209, %r1228, 65535;
-  // 2256: prmt.b32 	%r1207, %r1230, %r1209, 4180;
-  // 2257: ld.local.v4.u32 	{%r1210, %r1211, %r1212, %r1213}, [%rd2];
+  // ptx:2253  and.b32  	%r1208, %r1224, 65535;
+  // ptx:2254  prmt.b32 	%r1206, %r1226, %r1208, 4180;
+  // ptx:2255  and.b32  	%r1209, %r1228, 65535;
+  // ptx:2256  prmt.b32 	%r1207, %r1230, %r1209, 4180;
+  // ptx:2257  ld.local.v4.u32 	{%r1210, %r1211, %r1212, %r1213}, [%rd2];
   uint t95 = p2g_ldl32(uint(rd2));
   uint t96 = p2g_ldl32((uint(rd2) + 4u));
   uint t97 = p2g_ldl32((uint(rd2) + 8u));
@@ -3568,12 +3568,12 @@ void main() {
   uint r1211 = t96;
   uint r1212 = t97;
   uint r1213 = t98;
-  // 2258: ld.local.v2.u32 	{%r1214, %r1215}, [%rd3];
+  // ptx:2258  ld.local.v2.u32 	{%r1214, %r1215}, [%rd3];
   uint t99 = p2g_ldl32(uint(rd3));
   uint t100 = p2g_ldl32((uint(rd3) + 4u));
   uint r1214 = t99;
   uint r1215 = t100;
-  // 2260: mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16 {%r1198,%r1199}, {%r1210,%r1211,%r1212,%r1213}, {%r1214,%r1215}, {%r1206,%r1207};
+  // ptx:2260  mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16 {%r1198,%r1199}, {%r1210,%r1211,%r1212,%r1213}, {%r1214,%r1215}, {%r1206,%r1207};
   uint t101 = p2g_prmt(r1226, (r1224 & 65535u), 4180u, 0);
   uint t102 = p2g_prmt(r1230, (r1228 & 65535u), 4180u, 0);
   memoryBarrierShared();
@@ -3600,28 +3600,28 @@ void main() {
       ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t106 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, bitfieldExtract(t102, 16, 16), true); }
   uint r1198 = (t103 | (t104 << 16));
   uint r1199 = (t105 | (t106 << 16));
-  // 2262: shr.u32 	%r1216, %r1198, 16;
-  // 2263: shr.u32 	%r1217, %r1199, 16;
-  // 2264: shl.b32 	%r1218, %r1, 7;
-  // 2265: or.b32  	%r1219, %r1218, %r5;
-  // 2266: shl.b32 	%r1220, %r2, 3;
-  // 2267: or.b32  	%r1221, %r1219, %r1220;
+  // ptx:2262  shr.u32 	%r1216, %r1198, 16;
+  // ptx:2263  shr.u32 	%r1217, %r1199, 16;
+  // ptx:2264  shl.b32 	%r1218, %r1, 7;
+  // ptx:2265  or.b32  	%r1219, %r1218, %r5;
+  // ptx:2266  shl.b32 	%r1220, %r2, 3;
+  // ptx:2267  or.b32  	%r1221, %r1219, %r1220;
   uint r1221 = ((r1 << 7u) | r5) | (r2 << 3u);
-  // 2268: mul.wide.u32 	%rd173, %r1221, 2;
-  // 2269: add.s64 	%rd174, %rd1, %rd173;
+  // ptx:2268  mul.wide.u32 	%rd173, %r1221, 2;
+  // ptx:2269  add.s64 	%rd174, %rd1, %rd173;
   uint64_t rd174 = uint64_t(int64_t(rd1) + int64_t(uint64_t(r1221) * uint64_t(2u)));
-  // 2270: st.global.u16 	[%rd174], %r1198;
+  // ptx:2270  st.global.u16 	[%rd174], %r1198;
   P2GU16(rd174).v = uint16_t((r1198 & 0x0000FFFFu));
-  // 2271: st.global.u16 	[%rd174+2], %r1216;
+  // ptx:2271  st.global.u16 	[%rd174+2], %r1216;
   P2GU16((rd174 + 2ul)).v = uint16_t(((r1198 >> 16u) & 0x0000FFFFu));
-  // 2272: or.b32  	%r1222, %r1221, 64;
-  // 2273: mul.wide.u32 	%rd175, %r1222, 2;
-  // 2274: add.s64 	%rd176, %rd1, %rd175;
+  // ptx:2272  or.b32  	%r1222, %r1221, 64;
+  // ptx:2273  mul.wide.u32 	%rd175, %r1222, 2;
+  // ptx:2274  add.s64 	%rd176, %rd1, %rd175;
   uint64_t rd176 = uint64_t(int64_t(rd1) + int64_t(uint64_t(r1221 | 64u) * uint64_t(2u)));
-  // 2275: st.global.u16 	[%rd176], %r1199;
+  // ptx:2275  st.global.u16 	[%rd176], %r1199;
   P2GU16(rd176).v = uint16_t((r1199 & 0x0000FFFFu));
-  // 2276: st.global.u16 	[%rd176+2], %r1217;
+  // ptx:2276  st.global.u16 	[%rd176+2], %r1217;
   P2GU16((rd176 + 2ul)).v = uint16_t(((r1199 >> 16u) & 0x0000FFFFu));
-  // 2277: ret;
+  // ptx:2277  ret;
   return;
 }

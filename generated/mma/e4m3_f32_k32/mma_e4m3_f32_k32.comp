@@ -247,217 +247,217 @@ void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // mma_e4m3_f32_k32_param_0
   int p2g_sv0 = 0;
-  // 28: mov.u64 	%SPL, __local_depot0;
+  // ptx:28  mov.u64 	%SPL, __local_depot0;
   uint64_t SPL = uint64_t(0ul);
-  // 29: ld.param.u64 	%rd6, [mma_e4m3_f32_k32_param_0];
+  // ptx:29  ld.param.u64 	%rd6, [mma_e4m3_f32_k32_param_0];
   uint64_t rd6 = p0_u64;
-  // 30: mov.u32 	%r251, %ntid.x;
-  // 31: mov.u32 	%r252, %ctaid.x;
-  // 32: mov.u32 	%r253, %tid.x;
+  // ptx:30  mov.u32 	%r251, %ntid.x;
+  // ptx:31  mov.u32 	%r252, %ctaid.x;
+  // ptx:32  mov.u32 	%r253, %tid.x;
   uint r253 = gl_LocalInvocationID.x;
-  // 33: mad.lo.s32 	%r254, %r252, %r251, %r253;
-  // 34: shr.u32 	%r1, %r254, 5;
+  // ptx:33  mad.lo.s32 	%r254, %r252, %r251, %r253;
+  // ptx:34  shr.u32 	%r1, %r254, 5;
   uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r253)) >> 5u;
-  // 35: and.b32  	%r255, %r253, 31;
-  // 36: shr.u32 	%r2, %r255, 2;
+  // ptx:35  and.b32  	%r255, %r253, 31;
+  // ptx:36  shr.u32 	%r2, %r255, 2;
   uint r2 = (r253 & 31u) >> 2u;
-  // 37: and.b32  	%r3, %r253, 3;
+  // ptx:37  and.b32  	%r3, %r253, 3;
   uint r3 = r253 & 3u;
-  // 38: mul.wide.u32 	%rd7, %r1, -1431655765;
-  // 39: shr.u64 	%rd8, %rd7, 34;
-  // 40: cvt.u32.u64 	%r256, %rd8;
+  // ptx:38  mul.wide.u32 	%rd7, %r1, -1431655765;
+  // ptx:39  shr.u64 	%rd8, %rd7, 34;
+  // ptx:40  cvt.u32.u64 	%r256, %rd8;
   uint64_t t1 = uint64_t((uint64_t(r1) * uint64_t(0xAAAAAAABu)) >> 34u);
-  // 41: mul.lo.s32 	%r257, %r256, 6;
-  // 42: sub.s32 	%r4, %r1, %r257;
+  // ptx:41  mul.lo.s32 	%r257, %r256, 6;
+  // ptx:42  sub.s32 	%r4, %r1, %r257;
   uint r4 = uint(int(r1) - int(uint(int(uint(uint64_t(t1))) * 6)));
-  // 43: shl.b32 	%r258, %r253, 1;
-  // 44: and.b32  	%r5, %r258, 6;
+  // ptx:43  shl.b32 	%r258, %r253, 1;
+  // ptx:44  and.b32  	%r5, %r258, 6;
   uint r5 = (r253 << 1u) & 6u;
-  // 45: mul.lo.s32 	%r6, %r1, -1640531527;
+  // ptx:45  mul.lo.s32 	%r6, %r1, -1640531527;
   uint r6 = uint(int(r1) * -1640531527);
-  // 46: shl.b32 	%r7, %r2, 6;
+  // ptx:46  shl.b32 	%r7, %r2, 6;
   uint r7 = r2 << 6u;
-  // 47: or.b32  	%r259, %r5, %r7;
-  // 48: cvt.u16.u32 	%rs1, %r4;
+  // ptx:47  or.b32  	%r259, %r5, %r7;
+  // ptx:48  cvt.u16.u32 	%rs1, %r4;
   uint64_t t2 = uint64_t(r4);
   uint rs1 = (uint(uint64_t(t2)) & 65535u);
-  // 49: add.s32 	%r8, %r259, 5377319;
+  // ptx:49  add.s32 	%r8, %r259, 5377319;
   uint r8 = uint(int(r5 | r7) + 5377319);
-  // 50: xor.b32  	%r260, %r8, 82;
-  // 51: mul.lo.s32 	%r261, %r260, 2146121005;
+  // ptx:50  xor.b32  	%r260, %r8, 82;
+  // ptx:51  mul.lo.s32 	%r261, %r260, 2146121005;
   uint r261 = uint(int(r8 ^ 82u) * 2146121005);
-  // 52: shr.u32 	%r262, %r261, 15;
-  // 53: xor.b32  	%r263, %r262, %r261;
-  // 54: mul.lo.s32 	%r264, %r263, -2073254261;
+  // ptx:52  shr.u32 	%r262, %r261, 15;
+  // ptx:53  xor.b32  	%r263, %r262, %r261;
+  // ptx:54  mul.lo.s32 	%r264, %r263, -2073254261;
   uint r264 = uint(int((r261 >> 15u) ^ r261) * -2073254261);
-  // 55: shr.u32 	%r265, %r264, 16;
-  // 56: xor.b32  	%r266, %r264, %r6;
+  // ptx:55  shr.u32 	%r265, %r264, 16;
+  // ptx:56  xor.b32  	%r266, %r264, %r6;
   uint r266 = r264 ^ r6;
-  // 57: xor.b32  	%r267, %r266, %r265;
-  // 58: shr.u32 	%r268, %r266, 16;
-  // 59: xor.b32  	%r269, %r267, %r268;
-  // 60: mul.lo.s32 	%r270, %r269, 2146121005;
+  // ptx:57  xor.b32  	%r267, %r266, %r265;
+  // ptx:58  shr.u32 	%r268, %r266, 16;
+  // ptx:59  xor.b32  	%r269, %r267, %r268;
+  // ptx:60  mul.lo.s32 	%r270, %r269, 2146121005;
   uint r270 = uint(int((r266 ^ (r264 >> 16u)) ^ (r266 >> 16u)) * 2146121005);
-  // 61: shr.u32 	%r271, %r270, 15;
-  // 62: xor.b32  	%r272, %r271, %r270;
-  // 63: mul.lo.s32 	%r273, %r272, -2073254261;
+  // ptx:61  shr.u32 	%r271, %r270, 15;
+  // ptx:62  xor.b32  	%r272, %r271, %r270;
+  // ptx:63  mul.lo.s32 	%r273, %r272, -2073254261;
   uint r273 = uint(int((r270 >> 15u) ^ r270) * -2073254261);
-  // 64: shr.u32 	%r274, %r273, 16;
-  // 65: xor.b32  	%r275, %r274, %r273;
+  // ptx:64  shr.u32 	%r274, %r273, 16;
+  // ptx:65  xor.b32  	%r275, %r274, %r273;
   uint r275 = (r273 >> 16u) ^ r273;
-  // 66: xor.b32  	%r276, %r275, -1515870811;
+  // ptx:66  xor.b32  	%r276, %r275, -1515870811;
   uint r276 = r275 ^ 0xA5A5A5A5u;
-  // 67: shr.u32 	%r277, %r276, 16;
-  // 68: xor.b32  	%r278, %r277, %r276;
-  // 69: mul.lo.s32 	%r279, %r278, 2146121005;
+  // ptx:67  shr.u32 	%r277, %r276, 16;
+  // ptx:68  xor.b32  	%r278, %r277, %r276;
+  // ptx:69  mul.lo.s32 	%r279, %r278, 2146121005;
   uint r279 = uint(int((r276 >> 16u) ^ r276) * 2146121005);
-  // 70: shr.u32 	%r280, %r279, 15;
-  // 71: xor.b32  	%r281, %r280, %r279;
-  // 72: mul.lo.s32 	%r282, %r281, -2073254261;
+  // ptx:70  shr.u32 	%r280, %r279, 15;
+  // ptx:71  xor.b32  	%r281, %r280, %r279;
+  // ptx:72  mul.lo.s32 	%r282, %r281, -2073254261;
   uint r282 = uint(int((r279 >> 15u) ^ r279) * -2073254261);
-  // 73: shr.u32 	%r283, %r282, 16;
-  // 74: xor.b32  	%r1200, %r283, %r282;
+  // ptx:73  shr.u32 	%r283, %r282, 16;
+  // ptx:74  xor.b32  	%r1200, %r283, %r282;
   uint r1200 = (r282 >> 16u) ^ r282;
-  // 75: shl.b32 	%r10, %r275, 31;
+  // ptx:75  shl.b32 	%r10, %r275, 31;
   uint r10 = r275 << 31u;
-  // 76: shr.u32 	%r284, %r275, 1;
-  // 77: and.b32  	%r11, %r284, 8388607;
+  // ptx:76  shr.u32 	%r284, %r275, 1;
+  // ptx:77  and.b32  	%r11, %r284, 8388607;
   uint r11 = (r275 >> 1u) & 0x007FFFFFu;
-  // 78: setp.gt.s16 	%p1, %rs1, 1;
-  // 79: @%p1 bra 	$L__BB0_4;
+  // ptx:78  setp.gt.s16 	%p1, %rs1, 1;
+  // ptx:79  @%p1 bra 	$L__BB0_4;
   if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
-    // 83: setp.eq.s16 	%p2, %rs1, 2;
-    // 84: @%p2 bra 	$L__BB0_26;
+    // ptx:83  setp.eq.s16 	%p2, %rs1, 2;
+    // ptx:84  @%p2 bra 	$L__BB0_26;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       p2g_sv0 = 10;
     } else {
-      // 86: setp.eq.s16 	%p3, %rs1, 3;
-      // 87: @%p3 bra 	$L__BB0_10;
+      // ptx:86  setp.eq.s16 	%p3, %rs1, 3;
+      // ptx:87  @%p3 bra 	$L__BB0_10;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
-        // 128: mul.wide.u32 	%rd11, %r1200, -858993459;
-        // 129: shr.u64 	%rd12, %rd11, 34;
-        // 130: cvt.u32.u64 	%r290, %rd12;
+        // ptx:128  mul.wide.u32 	%rd11, %r1200, -858993459;
+        // ptx:129  shr.u64 	%rd12, %rd11, 34;
+        // ptx:130  cvt.u32.u64 	%r290, %rd12;
         uint64_t t3 = uint64_t((uint64_t(r1200) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 131: mul.lo.s32 	%r291, %r290, 5;
-        // 132: sub.s32 	%r15, %r1200, %r291;
+        // ptx:131  mul.lo.s32 	%r291, %r290, 5;
+        // ptx:132  sub.s32 	%r15, %r1200, %r291;
         uint r15 = uint(int(r1200) - int(uint(int(uint(uint64_t(t3))) * 5)));
-        // 133: setp.eq.s32 	%p11, %r15, 0;
-        // 134: @%p11 bra 	$L__BB0_12;
+        // ptx:133  setp.eq.s32 	%p11, %r15, 0;
+        // ptx:134  @%p11 bra 	$L__BB0_12;
         if (int(r15) == 0) {
-          // 2238: shr.u32 	%r292, %r1200, 8;
+          // ptx:2238  shr.u32 	%r292, %r1200, 8;
           uint r292 = r1200 >> 8u;
-          // 2239: mul.wide.u32 	%rd13, %r292, -1431655765;
-          // 2240: shr.u64 	%rd14, %rd13, 34;
-          // 2241: cvt.u32.u64 	%r293, %rd14;
+          // ptx:2239  mul.wide.u32 	%rd13, %r292, -1431655765;
+          // ptx:2240  shr.u64 	%rd14, %rd13, 34;
+          // ptx:2241  cvt.u32.u64 	%r293, %rd14;
           uint64_t t4 = uint64_t((uint64_t(r292) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 2242: mul.lo.s32 	%r294, %r293, 6;
-          // 2243: sub.s32 	%r295, %r292, %r294;
-          // 2244: cvt.u16.u32 	%rs3, %r295;
+          // ptx:2242  mul.lo.s32 	%r294, %r293, 6;
+          // ptx:2243  sub.s32 	%r295, %r292, %r294;
+          // ptx:2244  cvt.u16.u32 	%rs3, %r295;
           uint64_t t5 = uint64_t(uint(int(r292) - int(uint(int(uint(uint64_t(t4))) * 6))));
           uint rs3 = (uint(uint64_t(t5)) & 65535u);
-          // 2245: setp.gt.s16 	%p12, %rs3, 1;
-          // 2246: @%p12 bra 	$L__BB0_16;
+          // ptx:2245  setp.gt.s16 	%p12, %rs3, 1;
+          // ptx:2246  @%p12 bra 	$L__BB0_16;
           if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
-            // 2250: setp.eq.s16 	%p13, %rs3, 2;
-            // 2251: @%p13 bra 	$L__BB0_21;
+            // ptx:2250  setp.eq.s16 	%p13, %rs3, 2;
+            // ptx:2251  @%p13 bra 	$L__BB0_21;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
-              // 2390: shr.u32 	%r297, %r1200, 12;
-              // 2391: and.b32  	%r298, %r297, 1;
-              // 2392: or.b32  	%r299, %r10, %r298;
+              // ptx:2390  shr.u32 	%r297, %r1200, 12;
+              // ptx:2391  and.b32  	%r298, %r297, 1;
+              // ptx:2392  or.b32  	%r299, %r10, %r298;
               uint r299 = r10 | ((r1200 >> 12u) & 1u);
-              // 2393: or.b32  	%r1200, %r299, 2143289344;
+              // ptx:2393  or.b32  	%r1200, %r299, 2143289344;
               r1200 = r299 | 0x7FC00000u;
-              // 2394: bra.uni 	$L__BB0_26;
+              // ptx:2394  bra.uni 	$L__BB0_26;
               p2g_sv0 = 10;
             } else {
-              // 2253: setp.eq.s16 	%p14, %rs3, 3;
-              // 2254: @%p14 bra 	$L__BB0_20;
+              // ptx:2253  setp.eq.s16 	%p14, %rs3, 3;
+              // ptx:2254  @%p14 bra 	$L__BB0_20;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
-                // 2397: setp.eq.s32 	%p18, %r11, 0;
-                // 2398: selp.b32 	%r296, 1, %r11, %p18;
-                // 2399: or.b32  	%r1200, %r296, %r10;
+                // ptx:2397  setp.eq.s32 	%p18, %r11, 0;
+                // ptx:2398  selp.b32 	%r296, 1, %r11, %p18;
+                // ptx:2399  or.b32  	%r1200, %r296, %r10;
                 r1200 = ((int(r11) == 0) ? 1u : r11) | r10;
-                // 2400: bra.uni 	$L__BB0_26;
+                // ptx:2400  bra.uni 	$L__BB0_26;
                 p2g_sv0 = 10;
               } else {
-                // 2256: setp.ne.s16 	%p15, %rs3, 4;
-                // 2257: @%p15 bra 	$L__BB0_22;
+                // ptx:2256  setp.ne.s16 	%p15, %rs3, 4;
+                // ptx:2257  @%p15 bra 	$L__BB0_22;
                 if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 211;
                 } else {
-                  // 2259: or.b32  	%r1200, %r10, 2139095039;
+                  // ptx:2259  or.b32  	%r1200, %r10, 2139095039;
                   r1200 = r10 | 0x7F7FFFFFu;
-                  // 2260: bra.uni 	$L__BB0_26;
+                  // ptx:2260  bra.uni 	$L__BB0_26;
                   p2g_sv0 = 10;
                 }
               }
             }
           } else {
-            // 2247: bra.uni 	$L__BB0_13;
-            // 2338: setp.eq.s16 	%p16, %rs3, 0;
-            // 2339: mov.u32 	%r1200, %r10;
+            // ptx:2247  bra.uni 	$L__BB0_13;
+            // ptx:2338  setp.eq.s16 	%p16, %rs3, 0;
+            // ptx:2339  mov.u32 	%r1200, %r10;
             r1200 = r10;
-            // 2340: @%p16 bra 	$L__BB0_26;
+            // ptx:2340  @%p16 bra 	$L__BB0_26;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 10;
             } else {
-              // 2342: setp.eq.s16 	%p17, %rs3, 1;
-              // 2343: @%p17 bra 	$L__BB0_15;
+              // ptx:2342  setp.eq.s16 	%p17, %rs3, 1;
+              // ptx:2343  @%p17 bra 	$L__BB0_15;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
-                // 2347: or.b32  	%r1200, %r10, 2139095040;
+                // ptx:2347  or.b32  	%r1200, %r10, 2139095040;
                 r1200 = r10 | 0x7F800000u;
-                // 2348: bra.uni 	$L__BB0_26;
+                // ptx:2348  bra.uni 	$L__BB0_26;
                 p2g_sv0 = 10;
               } else {
-                // 2344: bra.uni 	$L__BB0_22;
+                // ptx:2344  bra.uni 	$L__BB0_22;
                 p2g_sv0 = 211;
               }
             }
           }
           if (p2g_sv0 == 211) {
-            // 2442: or.b32  	%r300, %r10, %r11;
-            // 2443: or.b32  	%r1200, %r300, 8388608;
+            // ptx:2442  or.b32  	%r300, %r10, %r11;
+            // ptx:2443  or.b32  	%r1200, %r300, 8388608;
             r1200 = (r10 | r11) | 0x00800000u;
-            // 2444: bra.uni 	$L__BB0_26;
+            // ptx:2444  bra.uni 	$L__BB0_26;
             p2g_sv0 = 10;
           }
         } else {
-          // 136: add.s32 	%r1199, %r15, 125;
+          // ptx:136  add.s32 	%r1199, %r15, 125;
           r1199 = uint(int(r15) + 125);
-          // 137: bra.uni 	$L__BB0_25;
+          // ptx:137  bra.uni 	$L__BB0_25;
           p2g_sv0 = 9;
         }
       } else {
-        // 89: setp.ne.s16 	%p4, %rs1, 5;
-        // 90: @%p4 bra 	$L__BB0_24;
+        // ptx:89  setp.ne.s16 	%p4, %rs1, 5;
+        // ptx:90  @%p4 bra 	$L__BB0_24;
         if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 7;
         } else {
-          // 92: and.b32  	%r285, %r1200, 1;
-          // 93: setp.eq.b32 	%p7, %r285, 1;
-          // 94: mov.pred 	%p8, 0;
-          // 95: xor.pred  	%p9, %p7, %p8;
-          // 96: not.pred 	%p10, %p9;
-          // 97: shr.u32 	%r286, %r1200, 1;
+          // ptx:92  and.b32  	%r285, %r1200, 1;
+          // ptx:93  setp.eq.b32 	%p7, %r285, 1;
+          // ptx:94  mov.pred 	%p8, 0;
+          // ptx:95  xor.pred  	%p9, %p7, %p8;
+          // ptx:96  not.pred 	%p10, %p9;
+          // ptx:97  shr.u32 	%r286, %r1200, 1;
           uint r286 = r1200 >> 1u;
-          // 98: mul.wide.u32 	%rd9, %r286, -858993459;
-          // 99: shr.u64 	%rd10, %rd9, 36;
-          // 100: cvt.u32.u64 	%r287, %rd10;
+          // ptx:98  mul.wide.u32 	%rd9, %r286, -858993459;
+          // ptx:99  shr.u64 	%rd10, %rd9, 36;
+          // ptx:100  cvt.u32.u64 	%r287, %rd10;
           uint64_t t6;
           t6 = uint64_t((uint64_t(r286) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 101: mul.lo.s32 	%r288, %r287, 20;
-          // 102: sub.s32 	%r12, %r286, %r288;
+          // ptx:101  mul.lo.s32 	%r288, %r287, 20;
+          // ptx:102  sub.s32 	%r12, %r286, %r288;
           uint r12 = uint(int(r286) - int(uint(int(uint(uint64_t(t6))) * 20)));
-          // 103: @%p10 bra 	$L__BB0_9;
+          // ptx:103  @%p10 bra 	$L__BB0_9;
           if (!(((r1200 & 1u) == 1u) ^^ false)) {
-            // 107: mov.u32 	%r289, 119;
-            // 108: sub.s32 	%r1199, %r289, %r12;
+            // ptx:107  mov.u32 	%r289, 119;
+            // ptx:108  sub.s32 	%r1199, %r289, %r12;
             r1199 = uint(int(119u) - int(r12));
-            // 109: bra.uni 	$L__BB0_25;
+            // ptx:109  bra.uni 	$L__BB0_25;
             p2g_sv0 = 9;
           } else {
-            // 104: bra.uni 	$L__BB0_8;
-            // 162: add.s32 	%r1199, %r12, 131;
+            // ptx:104  bra.uni 	$L__BB0_8;
+            // ptx:162  add.s32 	%r1199, %r12, 131;
             r1199 = uint(int(r12) + 131);
             p2g_sv0 = 9;
           }
@@ -465,244 +465,244 @@ void main() {
       }
     }
   } else {
-    // 80: bra.uni 	$L__BB0_1;
-    // 112: setp.eq.s16 	%p5, %rs1, 0;
-    // 113: @%p5 bra 	$L__BB0_23;
+    // ptx:80  bra.uni 	$L__BB0_1;
+    // ptx:112  setp.eq.s16 	%p5, %rs1, 0;
+    // ptx:113  @%p5 bra 	$L__BB0_23;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
-      // 140: mul.wide.u32 	%rd17, %r1200, 613566757;
-      // 141: shr.u64 	%rd18, %rd17, 32;
-      // 142: cvt.u32.u64 	%r303, %rd18;
+      // ptx:140  mul.wide.u32 	%rd17, %r1200, 613566757;
+      // ptx:141  shr.u64 	%rd18, %rd17, 32;
+      // ptx:142  cvt.u32.u64 	%r303, %rd18;
       uint64_t t7 = uint64_t((uint64_t(r1200) * uint64_t(0x24924925u)) >> 32u);
       uint r303 = uint(uint64_t(t7));
-      // 143: sub.s32 	%r304, %r1200, %r303;
-      // 144: shr.u32 	%r305, %r304, 1;
-      // 145: add.s32 	%r306, %r305, %r303;
-      // 146: shr.u32 	%r307, %r306, 2;
-      // 147: mul.lo.s32 	%r308, %r307, 7;
+      // ptx:143  sub.s32 	%r304, %r1200, %r303;
+      // ptx:144  shr.u32 	%r305, %r304, 1;
+      // ptx:145  add.s32 	%r306, %r305, %r303;
+      // ptx:146  shr.u32 	%r307, %r306, 2;
+      // ptx:147  mul.lo.s32 	%r308, %r307, 7;
       uint r308 = uint(int(uint(int(uint(int(r1200) - int(r303)) >> 1u) + int(r303)) >> 2u) * 7);
-      // 148: sub.s32 	%r309, %r1200, %r308;
-      // 149: add.s32 	%r1199, %r309, 124;
+      // ptx:148  sub.s32 	%r309, %r1200, %r308;
+      // ptx:149  add.s32 	%r1199, %r309, 124;
       r1199 = uint(int(uint(int(r1200) - int(r308))) + 124);
-      // 150: bra.uni 	$L__BB0_25;
+      // ptx:150  bra.uni 	$L__BB0_25;
       p2g_sv0 = 9;
     } else {
-      // 115: setp.eq.s16 	%p6, %rs1, 1;
-      // 116: @%p6 bra 	$L__BB0_3;
+      // ptx:115  setp.eq.s16 	%p6, %rs1, 1;
+      // ptx:116  @%p6 bra 	$L__BB0_3;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
-        // 120: mul.wide.u32 	%rd15, %r1200, -2139062143;
-        // 121: shr.u64 	%rd16, %rd15, 39;
-        // 122: cvt.u32.u64 	%r301, %rd16;
+        // ptx:120  mul.wide.u32 	%rd15, %r1200, -2139062143;
+        // ptx:121  shr.u64 	%rd16, %rd15, 39;
+        // ptx:122  cvt.u32.u64 	%r301, %rd16;
         uint64_t t8 = uint64_t((uint64_t(r1200) * uint64_t(0x80808081u)) >> 39u);
-        // 123: mul.lo.s32 	%r302, %r301, 255;
-        // 124: sub.s32 	%r1199, %r1200, %r302;
+        // ptx:123  mul.lo.s32 	%r302, %r301, 255;
+        // ptx:124  sub.s32 	%r1199, %r1200, %r302;
         r1199 = uint(int(r1200) - int(uint(int(uint(uint64_t(t8))) * 255)));
-        // 125: bra.uni 	$L__BB0_25;
+        // ptx:125  bra.uni 	$L__BB0_25;
         p2g_sv0 = 9;
       } else {
-        // 117: bra.uni 	$L__BB0_24;
+        // ptx:117  bra.uni 	$L__BB0_24;
         p2g_sv0 = 7;
       }
     }
   }
   if (p2g_sv0 == 7) {
-    // 153: mul.wide.u32 	%rd19, %r1200, -858993459;
-    // 154: shr.u64 	%rd20, %rd19, 34;
-    // 155: cvt.u32.u64 	%r310, %rd20;
+    // ptx:153  mul.wide.u32 	%rd19, %r1200, -858993459;
+    // ptx:154  shr.u64 	%rd20, %rd19, 34;
+    // ptx:155  cvt.u32.u64 	%r310, %rd20;
     uint64_t t9 = uint64_t((uint64_t(r1200) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 156: mul.lo.s32 	%r311, %r310, 5;
-    // 157: sub.s32 	%r312, %r1200, %r311;
-    // 158: add.s32 	%r1199, %r312, 125;
+    // ptx:156  mul.lo.s32 	%r311, %r310, 5;
+    // ptx:157  sub.s32 	%r312, %r1200, %r311;
+    // ptx:158  add.s32 	%r1199, %r312, 125;
     r1199 = uint(int(uint(int(r1200) - int(uint(int(uint(uint64_t(t9))) * 5)))) + 125);
-    // 159: bra.uni 	$L__BB0_25;
+    // ptx:159  bra.uni 	$L__BB0_25;
     p2g_sv0 = 9;
   }
   if (p2g_sv0 == 9) {
-    // 165: max.s32 	%r313, %r1199, 0;
-    // 166: shl.b32 	%r314, %r313, 23;
-    // 167: or.b32  	%r315, %r11, %r10;
-    // 168: or.b32  	%r1200, %r315, %r314;
+    // ptx:165  max.s32 	%r313, %r1199, 0;
+    // ptx:166  shl.b32 	%r314, %r313, 23;
+    // ptx:167  or.b32  	%r315, %r11, %r10;
+    // ptx:168  or.b32  	%r1200, %r315, %r314;
     r1200 = (r11 | r10) | (uint(max(int(r1199), 0)) << 23u);
   }
-  // 171: add.s32 	%r316, %r5, %r7;
+  // ptx:171  add.s32 	%r316, %r5, %r7;
   uint r316 = uint(int(r5) + int(r7));
-  // 172: add.s32 	%r317, %r316, 5377320;
-  // 173: xor.b32  	%r318, %r317, 82;
-  // 174: mul.lo.s32 	%r319, %r318, 2146121005;
+  // ptx:172  add.s32 	%r317, %r316, 5377320;
+  // ptx:173  xor.b32  	%r318, %r317, 82;
+  // ptx:174  mul.lo.s32 	%r319, %r318, 2146121005;
   uint r319 = uint(int(uint(int(r316) + 5377320) ^ 82u) * 2146121005);
-  // 175: shr.u32 	%r320, %r319, 15;
-  // 176: xor.b32  	%r321, %r320, %r319;
-  // 177: mul.lo.s32 	%r322, %r321, -2073254261;
+  // ptx:175  shr.u32 	%r320, %r319, 15;
+  // ptx:176  xor.b32  	%r321, %r320, %r319;
+  // ptx:177  mul.lo.s32 	%r322, %r321, -2073254261;
   uint r322 = uint(int((r319 >> 15u) ^ r319) * -2073254261);
-  // 178: shr.u32 	%r323, %r322, 16;
-  // 179: xor.b32  	%r324, %r322, %r6;
+  // ptx:178  shr.u32 	%r323, %r322, 16;
+  // ptx:179  xor.b32  	%r324, %r322, %r6;
   uint r324 = r322 ^ r6;
-  // 180: xor.b32  	%r325, %r324, %r323;
-  // 181: shr.u32 	%r326, %r324, 16;
-  // 182: xor.b32  	%r327, %r325, %r326;
-  // 183: mul.lo.s32 	%r328, %r327, 2146121005;
+  // ptx:180  xor.b32  	%r325, %r324, %r323;
+  // ptx:181  shr.u32 	%r326, %r324, 16;
+  // ptx:182  xor.b32  	%r327, %r325, %r326;
+  // ptx:183  mul.lo.s32 	%r328, %r327, 2146121005;
   uint r328 = uint(int((r324 ^ (r322 >> 16u)) ^ (r324 >> 16u)) * 2146121005);
-  // 184: shr.u32 	%r329, %r328, 15;
-  // 185: xor.b32  	%r330, %r329, %r328;
-  // 186: mul.lo.s32 	%r331, %r330, -2073254261;
+  // ptx:184  shr.u32 	%r329, %r328, 15;
+  // ptx:185  xor.b32  	%r330, %r329, %r328;
+  // ptx:186  mul.lo.s32 	%r331, %r330, -2073254261;
   uint r331 = uint(int((r328 >> 15u) ^ r328) * -2073254261);
-  // 187: shr.u32 	%r332, %r331, 16;
-  // 188: xor.b32  	%r333, %r332, %r331;
+  // ptx:187  shr.u32 	%r332, %r331, 16;
+  // ptx:188  xor.b32  	%r333, %r332, %r331;
   uint r333 = (r331 >> 16u) ^ r331;
-  // 189: xor.b32  	%r334, %r333, -1515870811;
+  // ptx:189  xor.b32  	%r334, %r333, -1515870811;
   uint r334 = r333 ^ 0xA5A5A5A5u;
-  // 190: shr.u32 	%r335, %r334, 16;
-  // 191: xor.b32  	%r336, %r335, %r334;
-  // 192: mul.lo.s32 	%r337, %r336, 2146121005;
+  // ptx:190  shr.u32 	%r335, %r334, 16;
+  // ptx:191  xor.b32  	%r336, %r335, %r334;
+  // ptx:192  mul.lo.s32 	%r337, %r336, 2146121005;
   uint r337 = uint(int((r334 >> 16u) ^ r334) * 2146121005);
-  // 193: shr.u32 	%r338, %r337, 15;
-  // 194: xor.b32  	%r339, %r338, %r337;
-  // 195: mul.lo.s32 	%r340, %r339, -2073254261;
+  // ptx:193  shr.u32 	%r338, %r337, 15;
+  // ptx:194  xor.b32  	%r339, %r338, %r337;
+  // ptx:195  mul.lo.s32 	%r340, %r339, -2073254261;
   uint r340 = uint(int((r337 >> 15u) ^ r337) * -2073254261);
-  // 196: shr.u32 	%r341, %r340, 16;
-  // 197: xor.b32  	%r1202, %r341, %r340;
+  // ptx:196  shr.u32 	%r341, %r340, 16;
+  // ptx:197  xor.b32  	%r1202, %r341, %r340;
   uint r1202 = (r340 >> 16u) ^ r340;
-  // 198: shl.b32 	%r29, %r333, 31;
+  // ptx:198  shl.b32 	%r29, %r333, 31;
   uint r29 = r333 << 31u;
-  // 199: shr.u32 	%r342, %r333, 1;
-  // 200: and.b32  	%r30, %r342, 8388607;
+  // ptx:199  shr.u32 	%r342, %r333, 1;
+  // ptx:200  and.b32  	%r30, %r342, 8388607;
   uint r30 = (r333 >> 1u) & 0x007FFFFFu;
-  // 201: and.b16  	%rs4, %rs1, 255;
+  // ptx:201  and.b16  	%rs4, %rs1, 255;
   uint rs4 = rs1 & 255u;
-  // 202: setp.gt.s16 	%p19, %rs4, 1;
+  // ptx:202  setp.gt.s16 	%p19, %rs4, 1;
   bool p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
-  // 203: @%p19 bra 	$L__BB0_30;
+  // ptx:203  @%p19 bra 	$L__BB0_30;
   if (p19) {
-    // 207: setp.eq.s16 	%p20, %rs4, 2;
-    // 208: @%p20 bra 	$L__BB0_52;
+    // ptx:207  setp.eq.s16 	%p20, %rs4, 2;
+    // ptx:208  @%p20 bra 	$L__BB0_52;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 20;
     } else {
-      // 210: setp.eq.s16 	%p21, %rs4, 3;
-      // 211: @%p21 bra 	$L__BB0_36;
+      // ptx:210  setp.eq.s16 	%p21, %rs4, 3;
+      // ptx:211  @%p21 bra 	$L__BB0_36;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-        // 252: mul.wide.u32 	%rd23, %r1202, -858993459;
-        // 253: shr.u64 	%rd24, %rd23, 34;
-        // 254: cvt.u32.u64 	%r348, %rd24;
+        // ptx:252  mul.wide.u32 	%rd23, %r1202, -858993459;
+        // ptx:253  shr.u64 	%rd24, %rd23, 34;
+        // ptx:254  cvt.u32.u64 	%r348, %rd24;
         uint64_t t10 = uint64_t((uint64_t(r1202) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 255: mul.lo.s32 	%r349, %r348, 5;
-        // 256: sub.s32 	%r34, %r1202, %r349;
+        // ptx:255  mul.lo.s32 	%r349, %r348, 5;
+        // ptx:256  sub.s32 	%r34, %r1202, %r349;
         uint r34 = uint(int(r1202) - int(uint(int(uint(uint64_t(t10))) * 5)));
-        // 257: setp.eq.s32 	%p29, %r34, 0;
-        // 258: @%p29 bra 	$L__BB0_38;
+        // ptx:257  setp.eq.s32 	%p29, %r34, 0;
+        // ptx:258  @%p29 bra 	$L__BB0_38;
         if (int(r34) == 0) {
-          // 2263: shr.u32 	%r350, %r1202, 8;
+          // ptx:2263  shr.u32 	%r350, %r1202, 8;
           uint r350 = r1202 >> 8u;
-          // 2264: mul.wide.u32 	%rd25, %r350, -1431655765;
-          // 2265: shr.u64 	%rd26, %rd25, 34;
-          // 2266: cvt.u32.u64 	%r351, %rd26;
+          // ptx:2264  mul.wide.u32 	%rd25, %r350, -1431655765;
+          // ptx:2265  shr.u64 	%rd26, %rd25, 34;
+          // ptx:2266  cvt.u32.u64 	%r351, %rd26;
           uint64_t t11 = uint64_t((uint64_t(r350) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 2267: mul.lo.s32 	%r352, %r351, 6;
-          // 2268: sub.s32 	%r353, %r350, %r352;
-          // 2269: cvt.u16.u32 	%rs5, %r353;
+          // ptx:2267  mul.lo.s32 	%r352, %r351, 6;
+          // ptx:2268  sub.s32 	%r353, %r350, %r352;
+          // ptx:2269  cvt.u16.u32 	%rs5, %r353;
           uint64_t t12 = uint64_t(uint(int(r350) - int(uint(int(uint(uint64_t(t11))) * 6))));
           uint rs5 = (uint(uint64_t(t12)) & 65535u);
-          // 2270: setp.gt.s16 	%p30, %rs5, 1;
-          // 2271: @%p30 bra 	$L__BB0_42;
+          // ptx:2270  setp.gt.s16 	%p30, %rs5, 1;
+          // ptx:2271  @%p30 bra 	$L__BB0_42;
           if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
-            // 2275: setp.eq.s16 	%p31, %rs5, 2;
-            // 2276: @%p31 bra 	$L__BB0_47;
+            // ptx:2275  setp.eq.s16 	%p31, %rs5, 2;
+            // ptx:2276  @%p31 bra 	$L__BB0_47;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
-              // 2403: shr.u32 	%r355, %r1202, 12;
-              // 2404: and.b32  	%r356, %r355, 1;
-              // 2405: or.b32  	%r357, %r29, %r356;
+              // ptx:2403  shr.u32 	%r355, %r1202, 12;
+              // ptx:2404  and.b32  	%r356, %r355, 1;
+              // ptx:2405  or.b32  	%r357, %r29, %r356;
               uint r357 = r29 | ((r1202 >> 12u) & 1u);
-              // 2406: or.b32  	%r1202, %r357, 2143289344;
+              // ptx:2406  or.b32  	%r1202, %r357, 2143289344;
               r1202 = r357 | 0x7FC00000u;
-              // 2407: bra.uni 	$L__BB0_52;
+              // ptx:2407  bra.uni 	$L__BB0_52;
               p2g_sv0 = 20;
             } else {
-              // 2278: setp.eq.s16 	%p32, %rs5, 3;
-              // 2279: @%p32 bra 	$L__BB0_46;
+              // ptx:2278  setp.eq.s16 	%p32, %rs5, 3;
+              // ptx:2279  @%p32 bra 	$L__BB0_46;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
-                // 2410: setp.eq.s32 	%p36, %r30, 0;
-                // 2411: selp.b32 	%r354, 1, %r30, %p36;
-                // 2412: or.b32  	%r1202, %r354, %r29;
+                // ptx:2410  setp.eq.s32 	%p36, %r30, 0;
+                // ptx:2411  selp.b32 	%r354, 1, %r30, %p36;
+                // ptx:2412  or.b32  	%r1202, %r354, %r29;
                 r1202 = ((int(r30) == 0) ? 1u : r30) | r29;
-                // 2413: bra.uni 	$L__BB0_52;
+                // ptx:2413  bra.uni 	$L__BB0_52;
                 p2g_sv0 = 20;
               } else {
-                // 2281: setp.ne.s16 	%p33, %rs5, 4;
-                // 2282: @%p33 bra 	$L__BB0_48;
+                // ptx:2281  setp.ne.s16 	%p33, %rs5, 4;
+                // ptx:2282  @%p33 bra 	$L__BB0_48;
                 if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 212;
                 } else {
-                  // 2284: or.b32  	%r1202, %r29, 2139095039;
+                  // ptx:2284  or.b32  	%r1202, %r29, 2139095039;
                   r1202 = r29 | 0x7F7FFFFFu;
-                  // 2285: bra.uni 	$L__BB0_52;
+                  // ptx:2285  bra.uni 	$L__BB0_52;
                   p2g_sv0 = 20;
                 }
               }
             }
           } else {
-            // 2272: bra.uni 	$L__BB0_39;
-            // 2351: setp.eq.s16 	%p34, %rs5, 0;
-            // 2352: mov.u32 	%r1202, %r29;
+            // ptx:2272  bra.uni 	$L__BB0_39;
+            // ptx:2351  setp.eq.s16 	%p34, %rs5, 0;
+            // ptx:2352  mov.u32 	%r1202, %r29;
             r1202 = r29;
-            // 2353: @%p34 bra 	$L__BB0_52;
+            // ptx:2353  @%p34 bra 	$L__BB0_52;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 20;
             } else {
-              // 2355: setp.eq.s16 	%p35, %rs5, 1;
-              // 2356: @%p35 bra 	$L__BB0_41;
+              // ptx:2355  setp.eq.s16 	%p35, %rs5, 1;
+              // ptx:2356  @%p35 bra 	$L__BB0_41;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
-                // 2360: or.b32  	%r1202, %r29, 2139095040;
+                // ptx:2360  or.b32  	%r1202, %r29, 2139095040;
                 r1202 = r29 | 0x7F800000u;
-                // 2361: bra.uni 	$L__BB0_52;
+                // ptx:2361  bra.uni 	$L__BB0_52;
                 p2g_sv0 = 20;
               } else {
-                // 2357: bra.uni 	$L__BB0_48;
+                // ptx:2357  bra.uni 	$L__BB0_48;
                 p2g_sv0 = 212;
               }
             }
           }
           if (p2g_sv0 == 212) {
-            // 2447: or.b32  	%r358, %r29, %r30;
-            // 2448: or.b32  	%r1202, %r358, 8388608;
+            // ptx:2447  or.b32  	%r358, %r29, %r30;
+            // ptx:2448  or.b32  	%r1202, %r358, 8388608;
             r1202 = (r29 | r30) | 0x00800000u;
-            // 2449: bra.uni 	$L__BB0_52;
+            // ptx:2449  bra.uni 	$L__BB0_52;
             p2g_sv0 = 20;
           }
         } else {
-          // 260: add.s32 	%r1201, %r34, 125;
+          // ptx:260  add.s32 	%r1201, %r34, 125;
           r1201 = uint(int(r34) + 125);
-          // 261: bra.uni 	$L__BB0_51;
+          // ptx:261  bra.uni 	$L__BB0_51;
           p2g_sv0 = 19;
         }
       } else {
-        // 213: setp.ne.s16 	%p22, %rs4, 5;
-        // 214: @%p22 bra 	$L__BB0_50;
+        // ptx:213  setp.ne.s16 	%p22, %rs4, 5;
+        // ptx:214  @%p22 bra 	$L__BB0_50;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 17;
         } else {
-          // 216: and.b32  	%r343, %r1202, 1;
-          // 217: setp.eq.b32 	%p25, %r343, 1;
-          // 218: mov.pred 	%p26, 0;
-          // 219: xor.pred  	%p27, %p25, %p26;
-          // 220: not.pred 	%p28, %p27;
-          // 221: shr.u32 	%r344, %r1202, 1;
+          // ptx:216  and.b32  	%r343, %r1202, 1;
+          // ptx:217  setp.eq.b32 	%p25, %r343, 1;
+          // ptx:218  mov.pred 	%p26, 0;
+          // ptx:219  xor.pred  	%p27, %p25, %p26;
+          // ptx:220  not.pred 	%p28, %p27;
+          // ptx:221  shr.u32 	%r344, %r1202, 1;
           uint r344 = r1202 >> 1u;
-          // 222: mul.wide.u32 	%rd21, %r344, -858993459;
-          // 223: shr.u64 	%rd22, %rd21, 36;
-          // 224: cvt.u32.u64 	%r345, %rd22;
+          // ptx:222  mul.wide.u32 	%rd21, %r344, -858993459;
+          // ptx:223  shr.u64 	%rd22, %rd21, 36;
+          // ptx:224  cvt.u32.u64 	%r345, %rd22;
           uint64_t t13 = uint64_t((uint64_t(r344) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 225: mul.lo.s32 	%r346, %r345, 20;
-          // 226: sub.s32 	%r31, %r344, %r346;
+          // ptx:225  mul.lo.s32 	%r346, %r345, 20;
+          // ptx:226  sub.s32 	%r31, %r344, %r346;
           uint r31 = uint(int(r344) - int(uint(int(uint(uint64_t(t13))) * 20)));
-          // 227: @%p28 bra 	$L__BB0_35;
+          // ptx:227  @%p28 bra 	$L__BB0_35;
           if (!(((r1202 & 1u) == 1u) ^^ false)) {
-            // 231: mov.u32 	%r347, 119;
-            // 232: sub.s32 	%r1201, %r347, %r31;
+            // ptx:231  mov.u32 	%r347, 119;
+            // ptx:232  sub.s32 	%r1201, %r347, %r31;
             r1201 = uint(int(119u) - int(r31));
-            // 233: bra.uni 	$L__BB0_51;
+            // ptx:233  bra.uni 	$L__BB0_51;
             p2g_sv0 = 19;
           } else {
-            // 228: bra.uni 	$L__BB0_34;
-            // 286: add.s32 	%r1201, %r31, 131;
+            // ptx:228  bra.uni 	$L__BB0_34;
+            // ptx:286  add.s32 	%r1201, %r31, 131;
             r1201 = uint(int(r31) + 131);
             p2g_sv0 = 19;
           }
@@ -710,238 +710,238 @@ void main() {
       }
     }
   } else {
-    // 204: bra.uni 	$L__BB0_27;
-    // 236: setp.eq.s16 	%p23, %rs4, 0;
-    // 237: @%p23 bra 	$L__BB0_49;
+    // ptx:204  bra.uni 	$L__BB0_27;
+    // ptx:236  setp.eq.s16 	%p23, %rs4, 0;
+    // ptx:237  @%p23 bra 	$L__BB0_49;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-      // 264: mul.wide.u32 	%rd29, %r1202, 613566757;
-      // 265: shr.u64 	%rd30, %rd29, 32;
-      // 266: cvt.u32.u64 	%r361, %rd30;
+      // ptx:264  mul.wide.u32 	%rd29, %r1202, 613566757;
+      // ptx:265  shr.u64 	%rd30, %rd29, 32;
+      // ptx:266  cvt.u32.u64 	%r361, %rd30;
       uint64_t t14 = uint64_t((uint64_t(r1202) * uint64_t(0x24924925u)) >> 32u);
       uint r361 = uint(uint64_t(t14));
-      // 267: sub.s32 	%r362, %r1202, %r361;
-      // 268: shr.u32 	%r363, %r362, 1;
-      // 269: add.s32 	%r364, %r363, %r361;
-      // 270: shr.u32 	%r365, %r364, 2;
-      // 271: mul.lo.s32 	%r366, %r365, 7;
+      // ptx:267  sub.s32 	%r362, %r1202, %r361;
+      // ptx:268  shr.u32 	%r363, %r362, 1;
+      // ptx:269  add.s32 	%r364, %r363, %r361;
+      // ptx:270  shr.u32 	%r365, %r364, 2;
+      // ptx:271  mul.lo.s32 	%r366, %r365, 7;
       uint r366 = uint(int(uint(int(uint(int(r1202) - int(r361)) >> 1u) + int(r361)) >> 2u) * 7);
-      // 272: sub.s32 	%r367, %r1202, %r366;
-      // 273: add.s32 	%r1201, %r367, 124;
+      // ptx:272  sub.s32 	%r367, %r1202, %r366;
+      // ptx:273  add.s32 	%r1201, %r367, 124;
       r1201 = uint(int(uint(int(r1202) - int(r366))) + 124);
-      // 274: bra.uni 	$L__BB0_51;
+      // ptx:274  bra.uni 	$L__BB0_51;
       p2g_sv0 = 19;
     } else {
-      // 239: setp.eq.s16 	%p24, %rs4, 1;
-      // 240: @%p24 bra 	$L__BB0_29;
+      // ptx:239  setp.eq.s16 	%p24, %rs4, 1;
+      // ptx:240  @%p24 bra 	$L__BB0_29;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-        // 244: mul.wide.u32 	%rd27, %r1202, -2139062143;
-        // 245: shr.u64 	%rd28, %rd27, 39;
-        // 246: cvt.u32.u64 	%r359, %rd28;
+        // ptx:244  mul.wide.u32 	%rd27, %r1202, -2139062143;
+        // ptx:245  shr.u64 	%rd28, %rd27, 39;
+        // ptx:246  cvt.u32.u64 	%r359, %rd28;
         uint64_t t15 = uint64_t((uint64_t(r1202) * uint64_t(0x80808081u)) >> 39u);
-        // 247: mul.lo.s32 	%r360, %r359, 255;
-        // 248: sub.s32 	%r1201, %r1202, %r360;
+        // ptx:247  mul.lo.s32 	%r360, %r359, 255;
+        // ptx:248  sub.s32 	%r1201, %r1202, %r360;
         r1201 = uint(int(r1202) - int(uint(int(uint(uint64_t(t15))) * 255)));
-        // 249: bra.uni 	$L__BB0_51;
+        // ptx:249  bra.uni 	$L__BB0_51;
         p2g_sv0 = 19;
       } else {
-        // 241: bra.uni 	$L__BB0_50;
+        // ptx:241  bra.uni 	$L__BB0_50;
         p2g_sv0 = 17;
       }
     }
   }
   if (p2g_sv0 == 17) {
-    // 277: mul.wide.u32 	%rd31, %r1202, -858993459;
-    // 278: shr.u64 	%rd32, %rd31, 34;
-    // 279: cvt.u32.u64 	%r368, %rd32;
+    // ptx:277  mul.wide.u32 	%rd31, %r1202, -858993459;
+    // ptx:278  shr.u64 	%rd32, %rd31, 34;
+    // ptx:279  cvt.u32.u64 	%r368, %rd32;
     uint64_t t16 = uint64_t((uint64_t(r1202) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 280: mul.lo.s32 	%r369, %r368, 5;
-    // 281: sub.s32 	%r370, %r1202, %r369;
-    // 282: add.s32 	%r1201, %r370, 125;
+    // ptx:280  mul.lo.s32 	%r369, %r368, 5;
+    // ptx:281  sub.s32 	%r370, %r1202, %r369;
+    // ptx:282  add.s32 	%r1201, %r370, 125;
     r1201 = uint(int(uint(int(r1202) - int(uint(int(uint(uint64_t(t16))) * 5)))) + 125);
-    // 283: bra.uni 	$L__BB0_51;
+    // ptx:283  bra.uni 	$L__BB0_51;
     p2g_sv0 = 19;
   }
   if (p2g_sv0 == 19) {
-    // 289: max.s32 	%r371, %r1201, 0;
-    // 290: shl.b32 	%r372, %r371, 23;
-    // 291: or.b32  	%r373, %r30, %r29;
-    // 292: or.b32  	%r1202, %r373, %r372;
+    // ptx:289  max.s32 	%r371, %r1201, 0;
+    // ptx:290  shl.b32 	%r372, %r371, 23;
+    // ptx:291  or.b32  	%r373, %r30, %r29;
+    // ptx:292  or.b32  	%r1202, %r373, %r372;
     r1202 = (r30 | r29) | (uint(max(int(r1201), 0)) << 23u);
   }
-  // 295: add.s32 	%r374, %r8, 512;
-  // 296: xor.b32  	%r375, %r374, 82;
-  // 297: mul.lo.s32 	%r376, %r375, 2146121005;
+  // ptx:295  add.s32 	%r374, %r8, 512;
+  // ptx:296  xor.b32  	%r375, %r374, 82;
+  // ptx:297  mul.lo.s32 	%r376, %r375, 2146121005;
   uint r376 = uint(int(uint(int(r8) + 512) ^ 82u) * 2146121005);
-  // 298: shr.u32 	%r377, %r376, 15;
-  // 299: xor.b32  	%r378, %r377, %r376;
-  // 300: mul.lo.s32 	%r379, %r378, -2073254261;
+  // ptx:298  shr.u32 	%r377, %r376, 15;
+  // ptx:299  xor.b32  	%r378, %r377, %r376;
+  // ptx:300  mul.lo.s32 	%r379, %r378, -2073254261;
   uint r379 = uint(int((r376 >> 15u) ^ r376) * -2073254261);
-  // 301: shr.u32 	%r380, %r379, 16;
-  // 302: xor.b32  	%r381, %r379, %r6;
+  // ptx:301  shr.u32 	%r380, %r379, 16;
+  // ptx:302  xor.b32  	%r381, %r379, %r6;
   uint r381 = r379 ^ r6;
-  // 303: xor.b32  	%r382, %r381, %r380;
-  // 304: shr.u32 	%r383, %r381, 16;
-  // 305: xor.b32  	%r384, %r382, %r383;
-  // 306: mul.lo.s32 	%r385, %r384, 2146121005;
+  // ptx:303  xor.b32  	%r382, %r381, %r380;
+  // ptx:304  shr.u32 	%r383, %r381, 16;
+  // ptx:305  xor.b32  	%r384, %r382, %r383;
+  // ptx:306  mul.lo.s32 	%r385, %r384, 2146121005;
   uint r385 = uint(int((r381 ^ (r379 >> 16u)) ^ (r381 >> 16u)) * 2146121005);
-  // 307: shr.u32 	%r386, %r385, 15;
-  // 308: xor.b32  	%r387, %r386, %r385;
-  // 309: mul.lo.s32 	%r388, %r387, -2073254261;
+  // ptx:307  shr.u32 	%r386, %r385, 15;
+  // ptx:308  xor.b32  	%r387, %r386, %r385;
+  // ptx:309  mul.lo.s32 	%r388, %r387, -2073254261;
   uint r388 = uint(int((r385 >> 15u) ^ r385) * -2073254261);
-  // 310: shr.u32 	%r389, %r388, 16;
-  // 311: xor.b32  	%r390, %r389, %r388;
+  // ptx:310  shr.u32 	%r389, %r388, 16;
+  // ptx:311  xor.b32  	%r390, %r389, %r388;
   uint r390 = (r388 >> 16u) ^ r388;
-  // 312: xor.b32  	%r391, %r390, -1515870811;
+  // ptx:312  xor.b32  	%r391, %r390, -1515870811;
   uint r391 = r390 ^ 0xA5A5A5A5u;
-  // 313: shr.u32 	%r392, %r391, 16;
-  // 314: xor.b32  	%r393, %r392, %r391;
-  // 315: mul.lo.s32 	%r394, %r393, 2146121005;
+  // ptx:313  shr.u32 	%r392, %r391, 16;
+  // ptx:314  xor.b32  	%r393, %r392, %r391;
+  // ptx:315  mul.lo.s32 	%r394, %r393, 2146121005;
   uint r394 = uint(int((r391 >> 16u) ^ r391) * 2146121005);
-  // 316: shr.u32 	%r395, %r394, 15;
-  // 317: xor.b32  	%r396, %r395, %r394;
-  // 318: mul.lo.s32 	%r397, %r396, -2073254261;
+  // ptx:316  shr.u32 	%r395, %r394, 15;
+  // ptx:317  xor.b32  	%r396, %r395, %r394;
+  // ptx:318  mul.lo.s32 	%r397, %r396, -2073254261;
   uint r397 = uint(int((r394 >> 15u) ^ r394) * -2073254261);
-  // 319: shr.u32 	%r398, %r397, 16;
-  // 320: xor.b32  	%r1204, %r398, %r397;
+  // ptx:319  shr.u32 	%r398, %r397, 16;
+  // ptx:320  xor.b32  	%r1204, %r398, %r397;
   uint r1204 = (r397 >> 16u) ^ r397;
-  // 321: shl.b32 	%r48, %r390, 31;
+  // ptx:321  shl.b32 	%r48, %r390, 31;
   uint r48 = r390 << 31u;
-  // 322: shr.u32 	%r399, %r390, 1;
-  // 323: and.b32  	%r49, %r399, 8388607;
+  // ptx:322  shr.u32 	%r399, %r390, 1;
+  // ptx:323  and.b32  	%r49, %r399, 8388607;
   uint r49 = (r390 >> 1u) & 0x007FFFFFu;
-  // 324: @%p19 bra 	$L__BB0_56;
+  // ptx:324  @%p19 bra 	$L__BB0_56;
   if (p19) {
-    // 328: setp.eq.s16 	%p38, %rs4, 2;
-    // 329: @%p38 bra 	$L__BB0_78;
+    // ptx:328  setp.eq.s16 	%p38, %rs4, 2;
+    // ptx:329  @%p38 bra 	$L__BB0_78;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 30;
     } else {
-      // 331: setp.eq.s16 	%p39, %rs4, 3;
-      // 332: @%p39 bra 	$L__BB0_62;
+      // ptx:331  setp.eq.s16 	%p39, %rs4, 3;
+      // ptx:332  @%p39 bra 	$L__BB0_62;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-        // 373: mul.wide.u32 	%rd35, %r1204, -858993459;
-        // 374: shr.u64 	%rd36, %rd35, 34;
-        // 375: cvt.u32.u64 	%r405, %rd36;
+        // ptx:373  mul.wide.u32 	%rd35, %r1204, -858993459;
+        // ptx:374  shr.u64 	%rd36, %rd35, 34;
+        // ptx:375  cvt.u32.u64 	%r405, %rd36;
         uint64_t t17 = uint64_t((uint64_t(r1204) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 376: mul.lo.s32 	%r406, %r405, 5;
-        // 377: sub.s32 	%r53, %r1204, %r406;
+        // ptx:376  mul.lo.s32 	%r406, %r405, 5;
+        // ptx:377  sub.s32 	%r53, %r1204, %r406;
         uint r53 = uint(int(r1204) - int(uint(int(uint(uint64_t(t17))) * 5)));
-        // 378: setp.eq.s32 	%p47, %r53, 0;
-        // 379: @%p47 bra 	$L__BB0_64;
+        // ptx:378  setp.eq.s32 	%p47, %r53, 0;
+        // ptx:379  @%p47 bra 	$L__BB0_64;
         if (int(r53) == 0) {
-          // 2288: shr.u32 	%r407, %r1204, 8;
+          // ptx:2288  shr.u32 	%r407, %r1204, 8;
           uint r407 = r1204 >> 8u;
-          // 2289: mul.wide.u32 	%rd37, %r407, -1431655765;
-          // 2290: shr.u64 	%rd38, %rd37, 34;
-          // 2291: cvt.u32.u64 	%r408, %rd38;
+          // ptx:2289  mul.wide.u32 	%rd37, %r407, -1431655765;
+          // ptx:2290  shr.u64 	%rd38, %rd37, 34;
+          // ptx:2291  cvt.u32.u64 	%r408, %rd38;
           uint64_t t18 = uint64_t((uint64_t(r407) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 2292: mul.lo.s32 	%r409, %r408, 6;
-          // 2293: sub.s32 	%r410, %r407, %r409;
-          // 2294: cvt.u16.u32 	%rs7, %r410;
+          // ptx:2292  mul.lo.s32 	%r409, %r408, 6;
+          // ptx:2293  sub.s32 	%r410, %r407, %r409;
+          // ptx:2294  cvt.u16.u32 	%rs7, %r410;
           uint64_t t19 = uint64_t(uint(int(r407) - int(uint(int(uint(uint64_t(t18))) * 6))));
           uint rs7 = (uint(uint64_t(t19)) & 65535u);
-          // 2295: setp.gt.s16 	%p48, %rs7, 1;
-          // 2296: @%p48 bra 	$L__BB0_68;
+          // ptx:2295  setp.gt.s16 	%p48, %rs7, 1;
+          // ptx:2296  @%p48 bra 	$L__BB0_68;
           if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
-            // 2300: setp.eq.s16 	%p49, %rs7, 2;
-            // 2301: @%p49 bra 	$L__BB0_73;
+            // ptx:2300  setp.eq.s16 	%p49, %rs7, 2;
+            // ptx:2301  @%p49 bra 	$L__BB0_73;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
-              // 2416: shr.u32 	%r412, %r1204, 12;
-              // 2417: and.b32  	%r413, %r412, 1;
-              // 2418: or.b32  	%r414, %r48, %r413;
+              // ptx:2416  shr.u32 	%r412, %r1204, 12;
+              // ptx:2417  and.b32  	%r413, %r412, 1;
+              // ptx:2418  or.b32  	%r414, %r48, %r413;
               uint r414 = r48 | ((r1204 >> 12u) & 1u);
-              // 2419: or.b32  	%r1204, %r414, 2143289344;
+              // ptx:2419  or.b32  	%r1204, %r414, 2143289344;
               r1204 = r414 | 0x7FC00000u;
-              // 2420: bra.uni 	$L__BB0_78;
+              // ptx:2420  bra.uni 	$L__BB0_78;
               p2g_sv0 = 30;
             } else {
-              // 2303: setp.eq.s16 	%p50, %rs7, 3;
-              // 2304: @%p50 bra 	$L__BB0_72;
+              // ptx:2303  setp.eq.s16 	%p50, %rs7, 3;
+              // ptx:2304  @%p50 bra 	$L__BB0_72;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
-                // 2423: setp.eq.s32 	%p54, %r49, 0;
-                // 2424: selp.b32 	%r411, 1, %r49, %p54;
-                // 2425: or.b32  	%r1204, %r411, %r48;
+                // ptx:2423  setp.eq.s32 	%p54, %r49, 0;
+                // ptx:2424  selp.b32 	%r411, 1, %r49, %p54;
+                // ptx:2425  or.b32  	%r1204, %r411, %r48;
                 r1204 = ((int(r49) == 0) ? 1u : r49) | r48;
-                // 2426: bra.uni 	$L__BB0_78;
+                // ptx:2426  bra.uni 	$L__BB0_78;
                 p2g_sv0 = 30;
               } else {
-                // 2306: setp.ne.s16 	%p51, %rs7, 4;
-                // 2307: @%p51 bra 	$L__BB0_74;
+                // ptx:2306  setp.ne.s16 	%p51, %rs7, 4;
+                // ptx:2307  @%p51 bra 	$L__BB0_74;
                 if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 213;
                 } else {
-                  // 2309: or.b32  	%r1204, %r48, 2139095039;
+                  // ptx:2309  or.b32  	%r1204, %r48, 2139095039;
                   r1204 = r48 | 0x7F7FFFFFu;
-                  // 2310: bra.uni 	$L__BB0_78;
+                  // ptx:2310  bra.uni 	$L__BB0_78;
                   p2g_sv0 = 30;
                 }
               }
             }
           } else {
-            // 2297: bra.uni 	$L__BB0_65;
-            // 2364: setp.eq.s16 	%p52, %rs7, 0;
-            // 2365: mov.u32 	%r1204, %r48;
+            // ptx:2297  bra.uni 	$L__BB0_65;
+            // ptx:2364  setp.eq.s16 	%p52, %rs7, 0;
+            // ptx:2365  mov.u32 	%r1204, %r48;
             r1204 = r48;
-            // 2366: @%p52 bra 	$L__BB0_78;
+            // ptx:2366  @%p52 bra 	$L__BB0_78;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 30;
             } else {
-              // 2368: setp.eq.s16 	%p53, %rs7, 1;
-              // 2369: @%p53 bra 	$L__BB0_67;
+              // ptx:2368  setp.eq.s16 	%p53, %rs7, 1;
+              // ptx:2369  @%p53 bra 	$L__BB0_67;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
-                // 2373: or.b32  	%r1204, %r48, 2139095040;
+                // ptx:2373  or.b32  	%r1204, %r48, 2139095040;
                 r1204 = r48 | 0x7F800000u;
-                // 2374: bra.uni 	$L__BB0_78;
+                // ptx:2374  bra.uni 	$L__BB0_78;
                 p2g_sv0 = 30;
               } else {
-                // 2370: bra.uni 	$L__BB0_74;
+                // ptx:2370  bra.uni 	$L__BB0_74;
                 p2g_sv0 = 213;
               }
             }
           }
           if (p2g_sv0 == 213) {
-            // 2452: or.b32  	%r415, %r48, %r49;
-            // 2453: or.b32  	%r1204, %r415, 8388608;
+            // ptx:2452  or.b32  	%r415, %r48, %r49;
+            // ptx:2453  or.b32  	%r1204, %r415, 8388608;
             r1204 = (r48 | r49) | 0x00800000u;
-            // 2454: bra.uni 	$L__BB0_78;
+            // ptx:2454  bra.uni 	$L__BB0_78;
             p2g_sv0 = 30;
           }
         } else {
-          // 381: add.s32 	%r1203, %r53, 125;
+          // ptx:381  add.s32 	%r1203, %r53, 125;
           r1203 = uint(int(r53) + 125);
-          // 382: bra.uni 	$L__BB0_77;
+          // ptx:382  bra.uni 	$L__BB0_77;
           p2g_sv0 = 29;
         }
       } else {
-        // 334: setp.ne.s16 	%p40, %rs4, 5;
-        // 335: @%p40 bra 	$L__BB0_76;
+        // ptx:334  setp.ne.s16 	%p40, %rs4, 5;
+        // ptx:335  @%p40 bra 	$L__BB0_76;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 27;
         } else {
-          // 337: and.b32  	%r400, %r1204, 1;
-          // 338: setp.eq.b32 	%p43, %r400, 1;
-          // 339: mov.pred 	%p44, 0;
-          // 340: xor.pred  	%p45, %p43, %p44;
-          // 341: not.pred 	%p46, %p45;
-          // 342: shr.u32 	%r401, %r1204, 1;
+          // ptx:337  and.b32  	%r400, %r1204, 1;
+          // ptx:338  setp.eq.b32 	%p43, %r400, 1;
+          // ptx:339  mov.pred 	%p44, 0;
+          // ptx:340  xor.pred  	%p45, %p43, %p44;
+          // ptx:341  not.pred 	%p46, %p45;
+          // ptx:342  shr.u32 	%r401, %r1204, 1;
           uint r401 = r1204 >> 1u;
-          // 343: mul.wide.u32 	%rd33, %r401, -858993459;
-          // 344: shr.u64 	%rd34, %rd33, 36;
-          // 345: cvt.u32.u64 	%r402, %rd34;
+          // ptx:343  mul.wide.u32 	%rd33, %r401, -858993459;
+          // ptx:344  shr.u64 	%rd34, %rd33, 36;
+          // ptx:345  cvt.u32.u64 	%r402, %rd34;
           uint64_t t20 = uint64_t((uint64_t(r401) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 346: mul.lo.s32 	%r403, %r402, 20;
-          // 347: sub.s32 	%r50, %r401, %r403;
+          // ptx:346  mul.lo.s32 	%r403, %r402, 20;
+          // ptx:347  sub.s32 	%r50, %r401, %r403;
           uint r50 = uint(int(r401) - int(uint(int(uint(uint64_t(t20))) * 20)));
-          // 348: @%p46 bra 	$L__BB0_61;
+          // ptx:348  @%p46 bra 	$L__BB0_61;
           if (!(((r1204 & 1u) == 1u) ^^ false)) {
-            // 352: mov.u32 	%r404, 119;
-            // 353: sub.s32 	%r1203, %r404, %r50;
+            // ptx:352  mov.u32 	%r404, 119;
+            // ptx:353  sub.s32 	%r1203, %r404, %r50;
             r1203 = uint(int(119u) - int(r50));
-            // 354: bra.uni 	$L__BB0_77;
+            // ptx:354  bra.uni 	$L__BB0_77;
             p2g_sv0 = 29;
           } else {
-            // 349: bra.uni 	$L__BB0_60;
-            // 407: add.s32 	%r1203, %r50, 131;
+            // ptx:349  bra.uni 	$L__BB0_60;
+            // ptx:407  add.s32 	%r1203, %r50, 131;
             r1203 = uint(int(r50) + 131);
             p2g_sv0 = 29;
           }
@@ -949,238 +949,238 @@ void main() {
       }
     }
   } else {
-    // 325: bra.uni 	$L__BB0_53;
-    // 357: setp.eq.s16 	%p41, %rs4, 0;
-    // 358: @%p41 bra 	$L__BB0_75;
+    // ptx:325  bra.uni 	$L__BB0_53;
+    // ptx:357  setp.eq.s16 	%p41, %rs4, 0;
+    // ptx:358  @%p41 bra 	$L__BB0_75;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-      // 385: mul.wide.u32 	%rd41, %r1204, 613566757;
-      // 386: shr.u64 	%rd42, %rd41, 32;
-      // 387: cvt.u32.u64 	%r418, %rd42;
+      // ptx:385  mul.wide.u32 	%rd41, %r1204, 613566757;
+      // ptx:386  shr.u64 	%rd42, %rd41, 32;
+      // ptx:387  cvt.u32.u64 	%r418, %rd42;
       uint64_t t21 = uint64_t((uint64_t(r1204) * uint64_t(0x24924925u)) >> 32u);
       uint r418 = uint(uint64_t(t21));
-      // 388: sub.s32 	%r419, %r1204, %r418;
-      // 389: shr.u32 	%r420, %r419, 1;
-      // 390: add.s32 	%r421, %r420, %r418;
-      // 391: shr.u32 	%r422, %r421, 2;
-      // 392: mul.lo.s32 	%r423, %r422, 7;
+      // ptx:388  sub.s32 	%r419, %r1204, %r418;
+      // ptx:389  shr.u32 	%r420, %r419, 1;
+      // ptx:390  add.s32 	%r421, %r420, %r418;
+      // ptx:391  shr.u32 	%r422, %r421, 2;
+      // ptx:392  mul.lo.s32 	%r423, %r422, 7;
       uint r423 = uint(int(uint(int(uint(int(r1204) - int(r418)) >> 1u) + int(r418)) >> 2u) * 7);
-      // 393: sub.s32 	%r424, %r1204, %r423;
-      // 394: add.s32 	%r1203, %r424, 124;
+      // ptx:393  sub.s32 	%r424, %r1204, %r423;
+      // ptx:394  add.s32 	%r1203, %r424, 124;
       r1203 = uint(int(uint(int(r1204) - int(r423))) + 124);
-      // 395: bra.uni 	$L__BB0_77;
+      // ptx:395  bra.uni 	$L__BB0_77;
       p2g_sv0 = 29;
     } else {
-      // 360: setp.eq.s16 	%p42, %rs4, 1;
-      // 361: @%p42 bra 	$L__BB0_55;
+      // ptx:360  setp.eq.s16 	%p42, %rs4, 1;
+      // ptx:361  @%p42 bra 	$L__BB0_55;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-        // 365: mul.wide.u32 	%rd39, %r1204, -2139062143;
-        // 366: shr.u64 	%rd40, %rd39, 39;
-        // 367: cvt.u32.u64 	%r416, %rd40;
+        // ptx:365  mul.wide.u32 	%rd39, %r1204, -2139062143;
+        // ptx:366  shr.u64 	%rd40, %rd39, 39;
+        // ptx:367  cvt.u32.u64 	%r416, %rd40;
         uint64_t t22 = uint64_t((uint64_t(r1204) * uint64_t(0x80808081u)) >> 39u);
-        // 368: mul.lo.s32 	%r417, %r416, 255;
-        // 369: sub.s32 	%r1203, %r1204, %r417;
+        // ptx:368  mul.lo.s32 	%r417, %r416, 255;
+        // ptx:369  sub.s32 	%r1203, %r1204, %r417;
         r1203 = uint(int(r1204) - int(uint(int(uint(uint64_t(t22))) * 255)));
-        // 370: bra.uni 	$L__BB0_77;
+        // ptx:370  bra.uni 	$L__BB0_77;
         p2g_sv0 = 29;
       } else {
-        // 362: bra.uni 	$L__BB0_76;
+        // ptx:362  bra.uni 	$L__BB0_76;
         p2g_sv0 = 27;
       }
     }
   }
   if (p2g_sv0 == 27) {
-    // 398: mul.wide.u32 	%rd43, %r1204, -858993459;
-    // 399: shr.u64 	%rd44, %rd43, 34;
-    // 400: cvt.u32.u64 	%r425, %rd44;
+    // ptx:398  mul.wide.u32 	%rd43, %r1204, -858993459;
+    // ptx:399  shr.u64 	%rd44, %rd43, 34;
+    // ptx:400  cvt.u32.u64 	%r425, %rd44;
     uint64_t t23 = uint64_t((uint64_t(r1204) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 401: mul.lo.s32 	%r426, %r425, 5;
-    // 402: sub.s32 	%r427, %r1204, %r426;
-    // 403: add.s32 	%r1203, %r427, 125;
+    // ptx:401  mul.lo.s32 	%r426, %r425, 5;
+    // ptx:402  sub.s32 	%r427, %r1204, %r426;
+    // ptx:403  add.s32 	%r1203, %r427, 125;
     r1203 = uint(int(uint(int(r1204) - int(uint(int(uint(uint64_t(t23))) * 5)))) + 125);
-    // 404: bra.uni 	$L__BB0_77;
+    // ptx:404  bra.uni 	$L__BB0_77;
     p2g_sv0 = 29;
   }
   if (p2g_sv0 == 29) {
-    // 410: max.s32 	%r428, %r1203, 0;
-    // 411: shl.b32 	%r429, %r428, 23;
-    // 412: or.b32  	%r430, %r49, %r48;
-    // 413: or.b32  	%r1204, %r430, %r429;
+    // ptx:410  max.s32 	%r428, %r1203, 0;
+    // ptx:411  shl.b32 	%r429, %r428, 23;
+    // ptx:412  or.b32  	%r430, %r49, %r48;
+    // ptx:413  or.b32  	%r1204, %r430, %r429;
     r1204 = (r49 | r48) | (uint(max(int(r1203), 0)) << 23u);
   }
-  // 416: add.s32 	%r432, %r316, 5377832;
-  // 417: xor.b32  	%r433, %r432, 82;
-  // 418: mul.lo.s32 	%r434, %r433, 2146121005;
+  // ptx:416  add.s32 	%r432, %r316, 5377832;
+  // ptx:417  xor.b32  	%r433, %r432, 82;
+  // ptx:418  mul.lo.s32 	%r434, %r433, 2146121005;
   uint r434 = uint(int(uint(int(r316) + 5377832) ^ 82u) * 2146121005);
-  // 419: shr.u32 	%r435, %r434, 15;
-  // 420: xor.b32  	%r436, %r435, %r434;
-  // 421: mul.lo.s32 	%r437, %r436, -2073254261;
+  // ptx:419  shr.u32 	%r435, %r434, 15;
+  // ptx:420  xor.b32  	%r436, %r435, %r434;
+  // ptx:421  mul.lo.s32 	%r437, %r436, -2073254261;
   uint r437 = uint(int((r434 >> 15u) ^ r434) * -2073254261);
-  // 422: shr.u32 	%r438, %r437, 16;
-  // 423: xor.b32  	%r439, %r437, %r6;
+  // ptx:422  shr.u32 	%r438, %r437, 16;
+  // ptx:423  xor.b32  	%r439, %r437, %r6;
   uint r439 = r437 ^ r6;
-  // 424: xor.b32  	%r440, %r439, %r438;
-  // 425: shr.u32 	%r441, %r439, 16;
-  // 426: xor.b32  	%r442, %r440, %r441;
-  // 427: mul.lo.s32 	%r443, %r442, 2146121005;
+  // ptx:424  xor.b32  	%r440, %r439, %r438;
+  // ptx:425  shr.u32 	%r441, %r439, 16;
+  // ptx:426  xor.b32  	%r442, %r440, %r441;
+  // ptx:427  mul.lo.s32 	%r443, %r442, 2146121005;
   uint r443 = uint(int((r439 ^ (r437 >> 16u)) ^ (r439 >> 16u)) * 2146121005);
-  // 428: shr.u32 	%r444, %r443, 15;
-  // 429: xor.b32  	%r445, %r444, %r443;
-  // 430: mul.lo.s32 	%r446, %r445, -2073254261;
+  // ptx:428  shr.u32 	%r444, %r443, 15;
+  // ptx:429  xor.b32  	%r445, %r444, %r443;
+  // ptx:430  mul.lo.s32 	%r446, %r445, -2073254261;
   uint r446 = uint(int((r443 >> 15u) ^ r443) * -2073254261);
-  // 431: shr.u32 	%r447, %r446, 16;
-  // 432: xor.b32  	%r448, %r447, %r446;
+  // ptx:431  shr.u32 	%r447, %r446, 16;
+  // ptx:432  xor.b32  	%r448, %r447, %r446;
   uint r448 = (r446 >> 16u) ^ r446;
-  // 433: xor.b32  	%r449, %r448, -1515870811;
+  // ptx:433  xor.b32  	%r449, %r448, -1515870811;
   uint r449 = r448 ^ 0xA5A5A5A5u;
-  // 434: shr.u32 	%r450, %r449, 16;
-  // 435: xor.b32  	%r451, %r450, %r449;
-  // 436: mul.lo.s32 	%r452, %r451, 2146121005;
+  // ptx:434  shr.u32 	%r450, %r449, 16;
+  // ptx:435  xor.b32  	%r451, %r450, %r449;
+  // ptx:436  mul.lo.s32 	%r452, %r451, 2146121005;
   uint r452 = uint(int((r449 >> 16u) ^ r449) * 2146121005);
-  // 437: shr.u32 	%r453, %r452, 15;
-  // 438: xor.b32  	%r454, %r453, %r452;
-  // 439: mul.lo.s32 	%r455, %r454, -2073254261;
+  // ptx:437  shr.u32 	%r453, %r452, 15;
+  // ptx:438  xor.b32  	%r454, %r453, %r452;
+  // ptx:439  mul.lo.s32 	%r455, %r454, -2073254261;
   uint r455 = uint(int((r452 >> 15u) ^ r452) * -2073254261);
-  // 440: shr.u32 	%r456, %r455, 16;
-  // 441: xor.b32  	%r1206, %r456, %r455;
+  // ptx:440  shr.u32 	%r456, %r455, 16;
+  // ptx:441  xor.b32  	%r1206, %r456, %r455;
   uint r1206 = (r455 >> 16u) ^ r455;
-  // 442: shl.b32 	%r67, %r448, 31;
+  // ptx:442  shl.b32 	%r67, %r448, 31;
   uint r67 = r448 << 31u;
-  // 443: shr.u32 	%r457, %r448, 1;
-  // 444: and.b32  	%r68, %r457, 8388607;
+  // ptx:443  shr.u32 	%r457, %r448, 1;
+  // ptx:444  and.b32  	%r68, %r457, 8388607;
   uint r68 = (r448 >> 1u) & 0x007FFFFFu;
-  // 445: @%p19 bra 	$L__BB0_82;
+  // ptx:445  @%p19 bra 	$L__BB0_82;
   if (p19) {
-    // 449: setp.eq.s16 	%p56, %rs4, 2;
-    // 450: @%p56 bra 	$L__BB0_104;
+    // ptx:449  setp.eq.s16 	%p56, %rs4, 2;
+    // ptx:450  @%p56 bra 	$L__BB0_104;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 40;
     } else {
-      // 452: setp.eq.s16 	%p57, %rs4, 3;
-      // 453: @%p57 bra 	$L__BB0_88;
+      // ptx:452  setp.eq.s16 	%p57, %rs4, 3;
+      // ptx:453  @%p57 bra 	$L__BB0_88;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-        // 494: mul.wide.u32 	%rd47, %r1206, -858993459;
-        // 495: shr.u64 	%rd48, %rd47, 34;
-        // 496: cvt.u32.u64 	%r463, %rd48;
+        // ptx:494  mul.wide.u32 	%rd47, %r1206, -858993459;
+        // ptx:495  shr.u64 	%rd48, %rd47, 34;
+        // ptx:496  cvt.u32.u64 	%r463, %rd48;
         uint64_t t24 = uint64_t((uint64_t(r1206) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 497: mul.lo.s32 	%r464, %r463, 5;
-        // 498: sub.s32 	%r72, %r1206, %r464;
+        // ptx:497  mul.lo.s32 	%r464, %r463, 5;
+        // ptx:498  sub.s32 	%r72, %r1206, %r464;
         uint r72 = uint(int(r1206) - int(uint(int(uint(uint64_t(t24))) * 5)));
-        // 499: setp.eq.s32 	%p65, %r72, 0;
-        // 500: @%p65 bra 	$L__BB0_90;
+        // ptx:499  setp.eq.s32 	%p65, %r72, 0;
+        // ptx:500  @%p65 bra 	$L__BB0_90;
         if (int(r72) == 0) {
-          // 2313: shr.u32 	%r465, %r1206, 8;
+          // ptx:2313  shr.u32 	%r465, %r1206, 8;
           uint r465 = r1206 >> 8u;
-          // 2314: mul.wide.u32 	%rd49, %r465, -1431655765;
-          // 2315: shr.u64 	%rd50, %rd49, 34;
-          // 2316: cvt.u32.u64 	%r466, %rd50;
+          // ptx:2314  mul.wide.u32 	%rd49, %r465, -1431655765;
+          // ptx:2315  shr.u64 	%rd50, %rd49, 34;
+          // ptx:2316  cvt.u32.u64 	%r466, %rd50;
           uint64_t t25 = uint64_t((uint64_t(r465) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 2317: mul.lo.s32 	%r467, %r466, 6;
-          // 2318: sub.s32 	%r468, %r465, %r467;
-          // 2319: cvt.u16.u32 	%rs9, %r468;
+          // ptx:2317  mul.lo.s32 	%r467, %r466, 6;
+          // ptx:2318  sub.s32 	%r468, %r465, %r467;
+          // ptx:2319  cvt.u16.u32 	%rs9, %r468;
           uint64_t t26 = uint64_t(uint(int(r465) - int(uint(int(uint(uint64_t(t25))) * 6))));
           uint rs9 = (uint(uint64_t(t26)) & 65535u);
-          // 2320: setp.gt.s16 	%p66, %rs9, 1;
-          // 2321: @%p66 bra 	$L__BB0_94;
+          // ptx:2320  setp.gt.s16 	%p66, %rs9, 1;
+          // ptx:2321  @%p66 bra 	$L__BB0_94;
           if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
-            // 2325: setp.eq.s16 	%p67, %rs9, 2;
-            // 2326: @%p67 bra 	$L__BB0_99;
+            // ptx:2325  setp.eq.s16 	%p67, %rs9, 2;
+            // ptx:2326  @%p67 bra 	$L__BB0_99;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
-              // 2429: shr.u32 	%r470, %r1206, 12;
-              // 2430: and.b32  	%r471, %r470, 1;
-              // 2431: or.b32  	%r472, %r67, %r471;
+              // ptx:2429  shr.u32 	%r470, %r1206, 12;
+              // ptx:2430  and.b32  	%r471, %r470, 1;
+              // ptx:2431  or.b32  	%r472, %r67, %r471;
               uint r472 = r67 | ((r1206 >> 12u) & 1u);
-              // 2432: or.b32  	%r1206, %r472, 2143289344;
+              // ptx:2432  or.b32  	%r1206, %r472, 2143289344;
               r1206 = r472 | 0x7FC00000u;
-              // 2433: bra.uni 	$L__BB0_104;
+              // ptx:2433  bra.uni 	$L__BB0_104;
               p2g_sv0 = 40;
             } else {
-              // 2328: setp.eq.s16 	%p68, %rs9, 3;
-              // 2329: @%p68 bra 	$L__BB0_98;
+              // ptx:2328  setp.eq.s16 	%p68, %rs9, 3;
+              // ptx:2329  @%p68 bra 	$L__BB0_98;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
-                // 2436: setp.eq.s32 	%p72, %r68, 0;
-                // 2437: selp.b32 	%r469, 1, %r68, %p72;
-                // 2438: or.b32  	%r1206, %r469, %r67;
+                // ptx:2436  setp.eq.s32 	%p72, %r68, 0;
+                // ptx:2437  selp.b32 	%r469, 1, %r68, %p72;
+                // ptx:2438  or.b32  	%r1206, %r469, %r67;
                 r1206 = ((int(r68) == 0) ? 1u : r68) | r67;
-                // 2439: bra.uni 	$L__BB0_104;
+                // ptx:2439  bra.uni 	$L__BB0_104;
                 p2g_sv0 = 40;
               } else {
-                // 2331: setp.ne.s16 	%p69, %rs9, 4;
-                // 2332: @%p69 bra 	$L__BB0_100;
+                // ptx:2331  setp.ne.s16 	%p69, %rs9, 4;
+                // ptx:2332  @%p69 bra 	$L__BB0_100;
                 if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 214;
                 } else {
-                  // 2334: or.b32  	%r1206, %r67, 2139095039;
+                  // ptx:2334  or.b32  	%r1206, %r67, 2139095039;
                   r1206 = r67 | 0x7F7FFFFFu;
-                  // 2335: bra.uni 	$L__BB0_104;
+                  // ptx:2335  bra.uni 	$L__BB0_104;
                   p2g_sv0 = 40;
                 }
               }
             }
           } else {
-            // 2322: bra.uni 	$L__BB0_91;
-            // 2377: setp.eq.s16 	%p70, %rs9, 0;
-            // 2378: mov.u32 	%r1206, %r67;
+            // ptx:2322  bra.uni 	$L__BB0_91;
+            // ptx:2377  setp.eq.s16 	%p70, %rs9, 0;
+            // ptx:2378  mov.u32 	%r1206, %r67;
             r1206 = r67;
-            // 2379: @%p70 bra 	$L__BB0_104;
+            // ptx:2379  @%p70 bra 	$L__BB0_104;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 40;
             } else {
-              // 2381: setp.eq.s16 	%p71, %rs9, 1;
-              // 2382: @%p71 bra 	$L__BB0_93;
+              // ptx:2381  setp.eq.s16 	%p71, %rs9, 1;
+              // ptx:2382  @%p71 bra 	$L__BB0_93;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
-                // 2386: or.b32  	%r1206, %r67, 2139095040;
+                // ptx:2386  or.b32  	%r1206, %r67, 2139095040;
                 r1206 = r67 | 0x7F800000u;
-                // 2387: bra.uni 	$L__BB0_104;
+                // ptx:2387  bra.uni 	$L__BB0_104;
                 p2g_sv0 = 40;
               } else {
-                // 2383: bra.uni 	$L__BB0_100;
+                // ptx:2383  bra.uni 	$L__BB0_100;
                 p2g_sv0 = 214;
               }
             }
           }
           if (p2g_sv0 == 214) {
-            // 2457: or.b32  	%r473, %r67, %r68;
-            // 2458: or.b32  	%r1206, %r473, 8388608;
+            // ptx:2457  or.b32  	%r473, %r67, %r68;
+            // ptx:2458  or.b32  	%r1206, %r473, 8388608;
             r1206 = (r67 | r68) | 0x00800000u;
-            // 2459: bra.uni 	$L__BB0_104;
+            // ptx:2459  bra.uni 	$L__BB0_104;
             p2g_sv0 = 40;
           }
         } else {
-          // 502: add.s32 	%r1205, %r72, 125;
+          // ptx:502  add.s32 	%r1205, %r72, 125;
           r1205 = uint(int(r72) + 125);
-          // 503: bra.uni 	$L__BB0_103;
+          // ptx:503  bra.uni 	$L__BB0_103;
           p2g_sv0 = 39;
         }
       } else {
-        // 455: setp.ne.s16 	%p58, %rs4, 5;
-        // 456: @%p58 bra 	$L__BB0_102;
+        // ptx:455  setp.ne.s16 	%p58, %rs4, 5;
+        // ptx:456  @%p58 bra 	$L__BB0_102;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 37;
         } else {
-          // 458: and.b32  	%r458, %r1206, 1;
-          // 459: setp.eq.b32 	%p61, %r458, 1;
-          // 460: mov.pred 	%p62, 0;
-          // 461: xor.pred  	%p63, %p61, %p62;
-          // 462: not.pred 	%p64, %p63;
-          // 463: shr.u32 	%r459, %r1206, 1;
+          // ptx:458  and.b32  	%r458, %r1206, 1;
+          // ptx:459  setp.eq.b32 	%p61, %r458, 1;
+          // ptx:460  mov.pred 	%p62, 0;
+          // ptx:461  xor.pred  	%p63, %p61, %p62;
+          // ptx:462  not.pred 	%p64, %p63;
+          // ptx:463  shr.u32 	%r459, %r1206, 1;
           uint r459 = r1206 >> 1u;
-          // 464: mul.wide.u32 	%rd45, %r459, -858993459;
-          // 465: shr.u64 	%rd46, %rd45, 36;
-          // 466: cvt.u32.u64 	%r460, %rd46;
+          // ptx:464  mul.wide.u32 	%rd45, %r459, -858993459;
+          // ptx:465  shr.u64 	%rd46, %rd45, 36;
+          // ptx:466  cvt.u32.u64 	%r460, %rd46;
           uint64_t t27 = uint64_t((uint64_t(r459) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 467: mul.lo.s32 	%r461, %r460, 20;
-          // 468: sub.s32 	%r69, %r459, %r461;
+          // ptx:467  mul.lo.s32 	%r461, %r460, 20;
+          // ptx:468  sub.s32 	%r69, %r459, %r461;
           uint r69 = uint(int(r459) - int(uint(int(uint(uint64_t(t27))) * 20)));
-          // 469: @%p64 bra 	$L__BB0_87;
+          // ptx:469  @%p64 bra 	$L__BB0_87;
           if (!(((r1206 & 1u) == 1u) ^^ false)) {
-            // 473: mov.u32 	%r462, 119;
-            // 474: sub.s32 	%r1205, %r462, %r69;
+            // ptx:473  mov.u32 	%r462, 119;
+            // ptx:474  sub.s32 	%r1205, %r462, %r69;
             r1205 = uint(int(119u) - int(r69));
-            // 475: bra.uni 	$L__BB0_103;
+            // ptx:475  bra.uni 	$L__BB0_103;
             p2g_sv0 = 39;
           } else {
-            // 470: bra.uni 	$L__BB0_86;
-            // 528: add.s32 	%r1205, %r69, 131;
+            // ptx:470  bra.uni 	$L__BB0_86;
+            // ptx:528  add.s32 	%r1205, %r69, 131;
             r1205 = uint(int(r69) + 131);
             p2g_sv0 = 39;
           }
@@ -1188,2331 +1188,2331 @@ void main() {
       }
     }
   } else {
-    // 446: bra.uni 	$L__BB0_79;
-    // 478: setp.eq.s16 	%p59, %rs4, 0;
-    // 479: @%p59 bra 	$L__BB0_101;
+    // ptx:446  bra.uni 	$L__BB0_79;
+    // ptx:478  setp.eq.s16 	%p59, %rs4, 0;
+    // ptx:479  @%p59 bra 	$L__BB0_101;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-      // 506: mul.wide.u32 	%rd53, %r1206, 613566757;
-      // 507: shr.u64 	%rd54, %rd53, 32;
-      // 508: cvt.u32.u64 	%r476, %rd54;
+      // ptx:506  mul.wide.u32 	%rd53, %r1206, 613566757;
+      // ptx:507  shr.u64 	%rd54, %rd53, 32;
+      // ptx:508  cvt.u32.u64 	%r476, %rd54;
       uint64_t t28 = uint64_t((uint64_t(r1206) * uint64_t(0x24924925u)) >> 32u);
       uint r476 = uint(uint64_t(t28));
-      // 509: sub.s32 	%r477, %r1206, %r476;
-      // 510: shr.u32 	%r478, %r477, 1;
-      // 511: add.s32 	%r479, %r478, %r476;
-      // 512: shr.u32 	%r480, %r479, 2;
-      // 513: mul.lo.s32 	%r481, %r480, 7;
+      // ptx:509  sub.s32 	%r477, %r1206, %r476;
+      // ptx:510  shr.u32 	%r478, %r477, 1;
+      // ptx:511  add.s32 	%r479, %r478, %r476;
+      // ptx:512  shr.u32 	%r480, %r479, 2;
+      // ptx:513  mul.lo.s32 	%r481, %r480, 7;
       uint r481 = uint(int(uint(int(uint(int(r1206) - int(r476)) >> 1u) + int(r476)) >> 2u) * 7);
-      // 514: sub.s32 	%r482, %r1206, %r481;
-      // 515: add.s32 	%r1205, %r482, 124;
+      // ptx:514  sub.s32 	%r482, %r1206, %r481;
+      // ptx:515  add.s32 	%r1205, %r482, 124;
       r1205 = uint(int(uint(int(r1206) - int(r481))) + 124);
-      // 516: bra.uni 	$L__BB0_103;
+      // ptx:516  bra.uni 	$L__BB0_103;
       p2g_sv0 = 39;
     } else {
-      // 481: setp.eq.s16 	%p60, %rs4, 1;
-      // 482: @%p60 bra 	$L__BB0_81;
+      // ptx:481  setp.eq.s16 	%p60, %rs4, 1;
+      // ptx:482  @%p60 bra 	$L__BB0_81;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-        // 486: mul.wide.u32 	%rd51, %r1206, -2139062143;
-        // 487: shr.u64 	%rd52, %rd51, 39;
-        // 488: cvt.u32.u64 	%r474, %rd52;
+        // ptx:486  mul.wide.u32 	%rd51, %r1206, -2139062143;
+        // ptx:487  shr.u64 	%rd52, %rd51, 39;
+        // ptx:488  cvt.u32.u64 	%r474, %rd52;
         uint64_t t29 = uint64_t((uint64_t(r1206) * uint64_t(0x80808081u)) >> 39u);
-        // 489: mul.lo.s32 	%r475, %r474, 255;
-        // 490: sub.s32 	%r1205, %r1206, %r475;
+        // ptx:489  mul.lo.s32 	%r475, %r474, 255;
+        // ptx:490  sub.s32 	%r1205, %r1206, %r475;
         r1205 = uint(int(r1206) - int(uint(int(uint(uint64_t(t29))) * 255)));
-        // 491: bra.uni 	$L__BB0_103;
+        // ptx:491  bra.uni 	$L__BB0_103;
         p2g_sv0 = 39;
       } else {
-        // 483: bra.uni 	$L__BB0_102;
+        // ptx:483  bra.uni 	$L__BB0_102;
         p2g_sv0 = 37;
       }
     }
   }
   if (p2g_sv0 == 37) {
-    // 519: mul.wide.u32 	%rd55, %r1206, -858993459;
-    // 520: shr.u64 	%rd56, %rd55, 34;
-    // 521: cvt.u32.u64 	%r483, %rd56;
+    // ptx:519  mul.wide.u32 	%rd55, %r1206, -858993459;
+    // ptx:520  shr.u64 	%rd56, %rd55, 34;
+    // ptx:521  cvt.u32.u64 	%r483, %rd56;
     uint64_t t30 = uint64_t((uint64_t(r1206) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 522: mul.lo.s32 	%r484, %r483, 5;
-    // 523: sub.s32 	%r485, %r1206, %r484;
-    // 524: add.s32 	%r1205, %r485, 125;
+    // ptx:522  mul.lo.s32 	%r484, %r483, 5;
+    // ptx:523  sub.s32 	%r485, %r1206, %r484;
+    // ptx:524  add.s32 	%r1205, %r485, 125;
     r1205 = uint(int(uint(int(r1206) - int(uint(int(uint(uint64_t(t30))) * 5)))) + 125);
-    // 525: bra.uni 	$L__BB0_103;
+    // ptx:525  bra.uni 	$L__BB0_103;
     p2g_sv0 = 39;
   }
   if (p2g_sv0 == 39) {
-    // 531: max.s32 	%r486, %r1205, 0;
-    // 532: shl.b32 	%r487, %r486, 23;
-    // 533: or.b32  	%r488, %r68, %r67;
-    // 534: or.b32  	%r1206, %r488, %r487;
+    // ptx:531  max.s32 	%r486, %r1205, 0;
+    // ptx:532  shl.b32 	%r487, %r486, 23;
+    // ptx:533  or.b32  	%r488, %r68, %r67;
+    // ptx:534  or.b32  	%r1206, %r488, %r487;
     r1206 = (r68 | r67) | (uint(max(int(r1205), 0)) << 23u);
   }
-  // 537: cvta.to.global.u64 	%rd1, %rd6;
+  // ptx:537  cvta.to.global.u64 	%rd1, %rd6;
   uint64_t rd1 = rd6;
-  // 538: add.u64 	%rd2, %SPL, 0;
+  // ptx:538  add.u64 	%rd2, %SPL, 0;
   uint64_t rd2 = SPL + 0ul;
-  // 539: add.u64 	%rd3, %SPL, 16;
+  // ptx:539  add.u64 	%rd3, %SPL, 16;
   uint64_t rd3 = SPL + 16ul;
-  // 540: shl.b32 	%r85, %r3, 2;
+  // ptx:540  shl.b32 	%r85, %r3, 2;
   uint r85 = r3 << 2u;
-  // 541: mov.u32 	%r1207, 0;
+  // ptx:541  mov.u32 	%r1207, 0;
   uint r1207 = 0u;
-  // 542: mov.u64 	%rd177, %rd2;
+  // ptx:542  mov.u64 	%rd177, %rd2;
   uint64_t rd177 = rd2;
-  // 543: bra.uni 	$L__BB0_105;
+  // ptx:543  bra.uni 	$L__BB0_105;
   for (;;) {
     p2g_loop_tick();
-    // 766: shl.b32 	%r490, %r1207, 3;
-    // 767: and.b32  	%r491, %r490, 8;
-    // 768: or.b32  	%r492, %r491, %r2;
-    // 769: and.b32  	%r493, %r1207, 2147483646;
-    // 770: setp.eq.s32 	%p73, %r493, 0;
-    // 771: selp.b32 	%r494, 0, 16, %p73;
-    // 772: or.b32  	%r87, %r494, %r85;
+    // ptx:766  shl.b32 	%r490, %r1207, 3;
+    // ptx:767  and.b32  	%r491, %r490, 8;
+    // ptx:768  or.b32  	%r492, %r491, %r2;
+    // ptx:769  and.b32  	%r493, %r1207, 2147483646;
+    // ptx:770  setp.eq.s32 	%p73, %r493, 0;
+    // ptx:771  selp.b32 	%r494, 0, 16, %p73;
+    // ptx:772  or.b32  	%r87, %r494, %r85;
     uint r87 = ((int(r1207 & 0x7FFFFFFEu) == 0) ? 0u : 16u) | r85;
-    // 773: shl.b32 	%r88, %r492, 6;
+    // ptx:773  shl.b32 	%r88, %r492, 6;
     uint r88 = (((r1207 << 3u) & 8u) | r2) << 6u;
-    // 774: or.b32  	%r495, %r88, %r87;
-    // 775: add.s32 	%r496, %r495, 5369127;
+    // ptx:774  or.b32  	%r495, %r88, %r87;
+    // ptx:775  add.s32 	%r496, %r495, 5369127;
     uint r496 = uint(int(r88 | r87) + 5369127);
-    // 776: shr.u32 	%r497, %r496, 16;
-    // 777: xor.b32  	%r498, %r497, %r496;
-    // 778: mul.lo.s32 	%r499, %r498, 2146121005;
+    // ptx:776  shr.u32 	%r497, %r496, 16;
+    // ptx:777  xor.b32  	%r498, %r497, %r496;
+    // ptx:778  mul.lo.s32 	%r499, %r498, 2146121005;
     uint r499 = uint(int((r496 >> 16u) ^ r496) * 2146121005);
-    // 779: shr.u32 	%r500, %r499, 15;
-    // 780: xor.b32  	%r501, %r500, %r499;
-    // 781: mul.lo.s32 	%r502, %r501, -2073254261;
+    // ptx:779  shr.u32 	%r500, %r499, 15;
+    // ptx:780  xor.b32  	%r501, %r500, %r499;
+    // ptx:781  mul.lo.s32 	%r502, %r501, -2073254261;
     uint r502 = uint(int((r499 >> 15u) ^ r499) * -2073254261);
-    // 782: shr.u32 	%r503, %r502, 16;
-    // 783: xor.b32  	%r504, %r502, %r6;
+    // ptx:782  shr.u32 	%r503, %r502, 16;
+    // ptx:783  xor.b32  	%r504, %r502, %r6;
     uint r504 = r502 ^ r6;
-    // 784: xor.b32  	%r505, %r504, %r503;
-    // 785: shr.u32 	%r506, %r504, 16;
-    // 786: xor.b32  	%r507, %r505, %r506;
-    // 787: mul.lo.s32 	%r508, %r507, 2146121005;
+    // ptx:784  xor.b32  	%r505, %r504, %r503;
+    // ptx:785  shr.u32 	%r506, %r504, 16;
+    // ptx:786  xor.b32  	%r507, %r505, %r506;
+    // ptx:787  mul.lo.s32 	%r508, %r507, 2146121005;
     uint r508 = uint(int((r504 ^ (r502 >> 16u)) ^ (r504 >> 16u)) * 2146121005);
-    // 788: shr.u32 	%r509, %r508, 15;
-    // 789: xor.b32  	%r510, %r509, %r508;
-    // 790: mul.lo.s32 	%r511, %r510, -2073254261;
+    // ptx:788  shr.u32 	%r509, %r508, 15;
+    // ptx:789  xor.b32  	%r510, %r509, %r508;
+    // ptx:790  mul.lo.s32 	%r511, %r510, -2073254261;
     uint r511 = uint(int((r508 >> 15u) ^ r508) * -2073254261);
-    // 791: shr.u32 	%r512, %r511, 16;
-    // 792: xor.b32  	%r513, %r512, %r511;
+    // ptx:791  shr.u32 	%r512, %r511, 16;
+    // ptx:792  xor.b32  	%r513, %r512, %r511;
     uint r513 = (r511 >> 16u) ^ r511;
-    // 793: xor.b32  	%r514, %r513, -1515870811;
+    // ptx:793  xor.b32  	%r514, %r513, -1515870811;
     uint r514 = r513 ^ 0xA5A5A5A5u;
-    // 794: shr.u32 	%r515, %r514, 16;
-    // 795: xor.b32  	%r516, %r515, %r514;
-    // 796: mul.lo.s32 	%r517, %r516, 2146121005;
+    // ptx:794  shr.u32 	%r515, %r514, 16;
+    // ptx:795  xor.b32  	%r516, %r515, %r514;
+    // ptx:796  mul.lo.s32 	%r517, %r516, 2146121005;
     uint r517 = uint(int((r514 >> 16u) ^ r514) * 2146121005);
-    // 797: shr.u32 	%r518, %r517, 15;
-    // 798: xor.b32  	%r519, %r518, %r517;
-    // 799: mul.lo.s32 	%r520, %r519, -2073254261;
+    // ptx:797  shr.u32 	%r518, %r517, 15;
+    // ptx:798  xor.b32  	%r519, %r518, %r517;
+    // ptx:799  mul.lo.s32 	%r520, %r519, -2073254261;
     uint r520 = uint(int((r517 >> 15u) ^ r517) * -2073254261);
-    // 800: shr.u32 	%r521, %r520, 16;
-    // 801: xor.b32  	%r89, %r521, %r520;
+    // ptx:800  shr.u32 	%r521, %r520, 16;
+    // ptx:801  xor.b32  	%r89, %r521, %r520;
     uint r89 = (r520 >> 16u) ^ r520;
-    // 802: shl.b32 	%r522, %r513, 7;
-    // 803: and.b32  	%r1209, %r522, 128;
+    // ptx:802  shl.b32 	%r522, %r513, 7;
+    // ptx:803  and.b32  	%r1209, %r522, 128;
     uint r1209 = (r513 << 7u) & 128u;
-    // 804: shr.u32 	%r523, %r513, 1;
-    // 805: and.b32  	%r91, %r523, 7;
+    // ptx:804  shr.u32 	%r523, %r513, 1;
+    // ptx:805  and.b32  	%r91, %r523, 7;
     uint r91 = (r513 >> 1u) & 7u;
-    // 806: setp.eq.s32 	%p74, %r4, 4;
+    // ptx:806  setp.eq.s32 	%p74, %r4, 4;
     p74 = int(r4) == 4;
-    // 807: @%p74 bra 	$L__BB0_131;
+    // ptx:807  @%p74 bra 	$L__BB0_131;
     if (p74) {
-      // 811: mul.wide.u32 	%rd71, %r89, -858993459;
-      // 812: shr.u64 	%rd72, %rd71, 34;
-      // 813: cvt.u32.u64 	%r553, %rd72;
+      // ptx:811  mul.wide.u32 	%rd71, %r89, -858993459;
+      // ptx:812  shr.u64 	%rd72, %rd71, 34;
+      // ptx:813  cvt.u32.u64 	%r553, %rd72;
       uint64_t t31 = uint64_t((uint64_t(r89) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 814: mul.lo.s32 	%r554, %r553, 5;
-      // 815: sub.s32 	%r555, %r89, %r554;
-      // 816: shl.b32 	%r556, %r555, 3;
-      // 817: add.s32 	%r557, %r556, 40;
+      // ptx:814  mul.lo.s32 	%r554, %r553, 5;
+      // ptx:815  sub.s32 	%r555, %r89, %r554;
+      // ptx:816  shl.b32 	%r556, %r555, 3;
+      // ptx:817  add.s32 	%r557, %r556, 40;
       uint r557 = uint(int(uint(int(r89) - int(uint(int(uint(uint64_t(t31))) * 5))) << 3u) + 40);
-      // 818: or.b32  	%r558, %r91, %r1209;
+      // ptx:818  or.b32  	%r558, %r91, %r1209;
       uint r558 = r91 | r1209;
-      // 819: or.b32  	%r1209, %r558, %r557;
+      // ptx:819  or.b32  	%r1209, %r558, %r557;
       r1209 = r558 | r557;
-      // 820: bra.uni 	$L__BB0_132;
+      // ptx:820  bra.uni 	$L__BB0_132;
     } else {
-      // 808: bra.uni 	$L__BB0_106;
-      // 823: @%p19 bra 	$L__BB0_110;
+      // ptx:808  bra.uni 	$L__BB0_106;
+      // ptx:823  @%p19 bra 	$L__BB0_110;
       if (p19) {
-        // 827: setp.eq.s16 	%p76, %rs4, 2;
-        // 828: @%p76 bra 	$L__BB0_127;
+        // ptx:827  setp.eq.s16 	%p76, %rs4, 2;
+        // ptx:828  @%p76 bra 	$L__BB0_127;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-          // 861: and.b32  	%r1209, %r89, 255;
+          // ptx:861  and.b32  	%r1209, %r89, 255;
           r1209 = r89 & 255u;
-          // 862: bra.uni 	$L__BB0_132;
+          // ptx:862  bra.uni 	$L__BB0_132;
           p2g_sv0 = 80;
         } else {
-          // 830: setp.eq.s16 	%p77, %rs4, 3;
-          // 831: @%p77 bra 	$L__BB0_114;
+          // ptx:830  setp.eq.s16 	%p77, %rs4, 3;
+          // ptx:831  @%p77 bra 	$L__BB0_114;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-            // 865: mul.wide.u32 	%rd61, %r89, -858993459;
-            // 866: shr.u64 	%rd62, %rd61, 34;
-            // 867: cvt.u32.u64 	%r527, %rd62;
+            // ptx:865  mul.wide.u32 	%rd61, %r89, -858993459;
+            // ptx:866  shr.u64 	%rd62, %rd61, 34;
+            // ptx:867  cvt.u32.u64 	%r527, %rd62;
             uint64_t t32 = uint64_t((uint64_t(r89) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 868: mul.lo.s32 	%r528, %r527, 5;
-            // 869: sub.s32 	%r93, %r89, %r528;
+            // ptx:868  mul.lo.s32 	%r528, %r527, 5;
+            // ptx:869  sub.s32 	%r93, %r89, %r528;
             uint r93 = uint(int(r89) - int(uint(int(uint(uint64_t(t32))) * 5)));
-            // 870: setp.eq.s32 	%p81, %r93, 0;
-            // 871: @%p81 bra 	$L__BB0_116;
+            // ptx:870  setp.eq.s32 	%p81, %r93, 0;
+            // ptx:871  @%p81 bra 	$L__BB0_116;
             if (int(r93) == 0) {
-              // 546: shr.u32 	%r529, %r89, 8;
+              // ptx:546  shr.u32 	%r529, %r89, 8;
               uint r529 = r89 >> 8u;
-              // 547: mul.wide.u32 	%rd63, %r529, -1431655765;
-              // 548: shr.u64 	%rd64, %rd63, 34;
-              // 549: cvt.u32.u64 	%r530, %rd64;
+              // ptx:547  mul.wide.u32 	%rd63, %r529, -1431655765;
+              // ptx:548  shr.u64 	%rd64, %rd63, 34;
+              // ptx:549  cvt.u32.u64 	%r530, %rd64;
               uint64_t t33 = uint64_t((uint64_t(r529) * uint64_t(0xAAAAAAABu)) >> 34u);
-              // 550: mul.lo.s32 	%r531, %r530, 6;
-              // 551: sub.s32 	%r532, %r529, %r531;
-              // 552: cvt.u16.u32 	%rs11, %r532;
+              // ptx:550  mul.lo.s32 	%r531, %r530, 6;
+              // ptx:551  sub.s32 	%r532, %r529, %r531;
+              // ptx:552  cvt.u16.u32 	%rs11, %r532;
               uint64_t t34 = uint64_t(uint(int(r529) - int(uint(int(uint(uint64_t(t33))) * 6))));
               uint rs11 = (uint(uint64_t(t34)) & 65535u);
-              // 553: setp.gt.s16 	%p82, %rs11, 1;
-              // 554: @%p82 bra 	$L__BB0_120;
+              // ptx:553  setp.gt.s16 	%p82, %rs11, 1;
+              // ptx:554  @%p82 bra 	$L__BB0_120;
               if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
-                // 558: setp.eq.s16 	%p83, %rs11, 2;
-                // 559: @%p83 bra 	$L__BB0_125;
+                // ptx:558  setp.eq.s16 	%p83, %rs11, 2;
+                // ptx:559  @%p83 bra 	$L__BB0_125;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
-                  // 694: shr.u32 	%r534, %r89, 12;
-                  // 695: and.b32  	%r535, %r534, 1;
-                  // 696: or.b32  	%r536, %r1209, %r535;
+                  // ptx:694  shr.u32 	%r534, %r89, 12;
+                  // ptx:695  and.b32  	%r535, %r534, 1;
+                  // ptx:696  or.b32  	%r536, %r1209, %r535;
                   uint r536 = r1209 | ((r89 >> 12u) & 1u);
-                  // 697: or.b32  	%r1209, %r536, 124;
+                  // ptx:697  or.b32  	%r1209, %r536, 124;
                   r1209 = r536 | 124u;
-                  // 698: bra.uni 	$L__BB0_132;
+                  // ptx:698  bra.uni 	$L__BB0_132;
                   p2g_sv0 = 80;
                 } else {
-                  // 561: setp.eq.s16 	%p84, %rs11, 3;
-                  // 562: @%p84 bra 	$L__BB0_124;
+                  // ptx:561  setp.eq.s16 	%p84, %rs11, 3;
+                  // ptx:562  @%p84 bra 	$L__BB0_124;
                   if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
-                    // 701: setp.eq.s32 	%p88, %r91, 0;
-                    // 702: selp.b32 	%r533, 1, %r91, %p88;
-                    // 703: or.b32  	%r1209, %r533, %r1209;
+                    // ptx:701  setp.eq.s32 	%p88, %r91, 0;
+                    // ptx:702  selp.b32 	%r533, 1, %r91, %p88;
+                    // ptx:703  or.b32  	%r1209, %r533, %r1209;
                     r1209 = ((int(r91) == 0) ? 1u : r91) | r1209;
-                    // 704: bra.uni 	$L__BB0_132;
+                    // ptx:704  bra.uni 	$L__BB0_132;
                     p2g_sv0 = 80;
                   } else {
-                    // 564: setp.ne.s16 	%p85, %rs11, 4;
-                    // 565: @%p85 bra 	$L__BB0_126;
+                    // ptx:564  setp.ne.s16 	%p85, %rs11, 4;
+                    // ptx:565  @%p85 bra 	$L__BB0_126;
                     if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                       p2g_sv0 = 65;
                     } else {
-                      // 567: or.b32  	%r1209, %r1209, 119;
+                      // ptx:567  or.b32  	%r1209, %r1209, 119;
                       r1209 = r1209 | 119u;
-                      // 568: bra.uni 	$L__BB0_132;
+                      // ptx:568  bra.uni 	$L__BB0_132;
                       p2g_sv0 = 80;
                     }
                   }
                 }
               } else {
-                // 555: bra.uni 	$L__BB0_117;
-                // 646: setp.eq.s16 	%p86, %rs11, 0;
-                // 647: @%p86 bra 	$L__BB0_132;
+                // ptx:555  bra.uni 	$L__BB0_117;
+                // ptx:646  setp.eq.s16 	%p86, %rs11, 0;
+                // ptx:647  @%p86 bra 	$L__BB0_132;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                   p2g_sv0 = 80;
                 } else {
-                  // 649: setp.eq.s16 	%p87, %rs11, 1;
-                  // 650: @%p87 bra 	$L__BB0_119;
+                  // ptx:649  setp.eq.s16 	%p87, %rs11, 1;
+                  // ptx:650  @%p87 bra 	$L__BB0_119;
                   if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
-                    // 654: or.b32  	%r1209, %r1209, 120;
+                    // ptx:654  or.b32  	%r1209, %r1209, 120;
                     r1209 = r1209 | 120u;
-                    // 655: bra.uni 	$L__BB0_132;
+                    // ptx:655  bra.uni 	$L__BB0_132;
                     p2g_sv0 = 80;
                   } else {
-                    // 651: bra.uni 	$L__BB0_126;
+                    // ptx:651  bra.uni 	$L__BB0_126;
                     p2g_sv0 = 65;
                   }
                 }
               }
               if (p2g_sv0 == 65) {
-                // 746: or.b32  	%r537, %r1209, %r91;
+                // ptx:746  or.b32  	%r537, %r1209, %r91;
                 uint r537 = r1209 | r91;
-                // 747: or.b32  	%r1209, %r537, 8;
+                // ptx:747  or.b32  	%r1209, %r537, 8;
                 r1209 = r537 | 8u;
-                // 748: bra.uni 	$L__BB0_132;
+                // ptx:748  bra.uni 	$L__BB0_132;
                 p2g_sv0 = 80;
               }
             } else {
-              // 873: add.s32 	%r1208, %r93, 5;
+              // ptx:873  add.s32 	%r1208, %r93, 5;
               r1208 = uint(int(r93) + 5);
-              // 874: bra.uni 	$L__BB0_130;
+              // ptx:874  bra.uni 	$L__BB0_130;
               p2g_sv0 = 79;
             }
           } else {
-            // 833: setp.ne.s16 	%p78, %rs4, 5;
-            // 834: @%p78 bra 	$L__BB0_129;
+            // ptx:833  setp.ne.s16 	%p78, %rs4, 5;
+            // ptx:834  @%p78 bra 	$L__BB0_129;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 78;
             } else {
-              // 836: mul.wide.u32 	%rd59, %r89, -858993459;
-              // 837: shr.u64 	%rd60, %rd59, 34;
-              // 838: cvt.u32.u64 	%r524, %rd60;
+              // ptx:836  mul.wide.u32 	%rd59, %r89, -858993459;
+              // ptx:837  shr.u64 	%rd60, %rd59, 34;
+              // ptx:838  cvt.u32.u64 	%r524, %rd60;
               uint64_t t35 = uint64_t((uint64_t(r89) * uint64_t(0xCCCCCCCDu)) >> 34u);
-              // 839: mul.lo.s32 	%r525, %r524, 5;
-              // 840: sub.s32 	%r526, %r89, %r525;
-              // 841: add.s32 	%r1208, %r526, 5;
+              // ptx:839  mul.lo.s32 	%r525, %r524, 5;
+              // ptx:840  sub.s32 	%r526, %r89, %r525;
+              // ptx:841  add.s32 	%r1208, %r526, 5;
               r1208 = uint(int(uint(int(r89) - int(uint(int(uint(uint64_t(t35))) * 5)))) + 5);
-              // 842: bra.uni 	$L__BB0_130;
+              // ptx:842  bra.uni 	$L__BB0_130;
               p2g_sv0 = 79;
             }
           }
         }
       } else {
-        // 824: bra.uni 	$L__BB0_107;
-        // 845: setp.eq.s16 	%p79, %rs4, 0;
-        // 846: @%p79 bra 	$L__BB0_128;
+        // ptx:824  bra.uni 	$L__BB0_107;
+        // ptx:845  setp.eq.s16 	%p79, %rs4, 0;
+        // ptx:846  @%p79 bra 	$L__BB0_128;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-          // 877: mul.wide.u32 	%rd67, %r89, 613566757;
-          // 878: shr.u64 	%rd68, %rd67, 32;
-          // 879: cvt.u32.u64 	%r540, %rd68;
+          // ptx:877  mul.wide.u32 	%rd67, %r89, 613566757;
+          // ptx:878  shr.u64 	%rd68, %rd67, 32;
+          // ptx:879  cvt.u32.u64 	%r540, %rd68;
           uint64_t t36 = uint64_t((uint64_t(r89) * uint64_t(0x24924925u)) >> 32u);
           uint r540 = uint(uint64_t(t36));
-          // 880: sub.s32 	%r541, %r89, %r540;
-          // 881: shr.u32 	%r542, %r541, 1;
-          // 882: add.s32 	%r543, %r542, %r540;
-          // 883: shr.u32 	%r544, %r543, 2;
-          // 884: mul.lo.s32 	%r545, %r544, 7;
+          // ptx:880  sub.s32 	%r541, %r89, %r540;
+          // ptx:881  shr.u32 	%r542, %r541, 1;
+          // ptx:882  add.s32 	%r543, %r542, %r540;
+          // ptx:883  shr.u32 	%r544, %r543, 2;
+          // ptx:884  mul.lo.s32 	%r545, %r544, 7;
           uint r545 = uint(int(uint(int(uint(int(r89) - int(r540)) >> 1u) + int(r540)) >> 2u) * 7);
-          // 885: sub.s32 	%r546, %r89, %r545;
-          // 886: add.s32 	%r1208, %r546, 4;
+          // ptx:885  sub.s32 	%r546, %r89, %r545;
+          // ptx:886  add.s32 	%r1208, %r546, 4;
           r1208 = uint(int(uint(int(r89) - int(r545))) + 4);
-          // 887: bra.uni 	$L__BB0_130;
+          // ptx:887  bra.uni 	$L__BB0_130;
           p2g_sv0 = 79;
         } else {
-          // 848: setp.eq.s16 	%p80, %rs4, 1;
-          // 849: @%p80 bra 	$L__BB0_109;
+          // ptx:848  setp.eq.s16 	%p80, %rs4, 1;
+          // ptx:849  @%p80 bra 	$L__BB0_109;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-            // 853: mul.wide.u32 	%rd65, %r89, -2004318071;
-            // 854: shr.u64 	%rd66, %rd65, 35;
-            // 855: cvt.u32.u64 	%r538, %rd66;
+            // ptx:853  mul.wide.u32 	%rd65, %r89, -2004318071;
+            // ptx:854  shr.u64 	%rd66, %rd65, 35;
+            // ptx:855  cvt.u32.u64 	%r538, %rd66;
             uint64_t t37 = uint64_t((uint64_t(r89) * uint64_t(0x88888889u)) >> 35u);
-            // 856: mul.lo.s32 	%r539, %r538, 15;
-            // 857: sub.s32 	%r1208, %r89, %r539;
+            // ptx:856  mul.lo.s32 	%r539, %r538, 15;
+            // ptx:857  sub.s32 	%r1208, %r89, %r539;
             r1208 = uint(int(r89) - int(uint(int(uint(uint64_t(t37))) * 15)));
-            // 858: bra.uni 	$L__BB0_130;
+            // ptx:858  bra.uni 	$L__BB0_130;
             p2g_sv0 = 79;
           } else {
-            // 850: bra.uni 	$L__BB0_129;
+            // ptx:850  bra.uni 	$L__BB0_129;
             p2g_sv0 = 78;
           }
         }
       }
       if (p2g_sv0 == 78) {
-        // 890: mul.wide.u32 	%rd69, %r89, -858993459;
-        // 891: shr.u64 	%rd70, %rd69, 34;
-        // 892: cvt.u32.u64 	%r547, %rd70;
+        // ptx:890  mul.wide.u32 	%rd69, %r89, -858993459;
+        // ptx:891  shr.u64 	%rd70, %rd69, 34;
+        // ptx:892  cvt.u32.u64 	%r547, %rd70;
         uint64_t t38 = uint64_t((uint64_t(r89) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 893: mul.lo.s32 	%r548, %r547, 5;
-        // 894: sub.s32 	%r549, %r89, %r548;
-        // 895: add.s32 	%r1208, %r549, 5;
+        // ptx:893  mul.lo.s32 	%r548, %r547, 5;
+        // ptx:894  sub.s32 	%r549, %r89, %r548;
+        // ptx:895  add.s32 	%r1208, %r549, 5;
         r1208 = uint(int(uint(int(r89) - int(uint(int(uint(uint64_t(t38))) * 5)))) + 5);
         p2g_sv0 = 79;
       }
       if (p2g_sv0 == 79) {
-        // 898: max.s32 	%r550, %r1208, 0;
-        // 899: shl.b32 	%r551, %r550, 3;
-        // 900: or.b32  	%r552, %r91, %r1209;
+        // ptx:898  max.s32 	%r550, %r1208, 0;
+        // ptx:899  shl.b32 	%r551, %r550, 3;
+        // ptx:900  or.b32  	%r552, %r91, %r1209;
         uint r552 = r91 | r1209;
-        // 901: or.b32  	%r1209, %r552, %r551;
+        // ptx:901  or.b32  	%r1209, %r552, %r551;
         r1209 = r552 | (uint(max(int(r1208), 0)) << 3u);
       }
     }
-    // 904: add.s32 	%r108, %r87, 1;
+    // ptx:904  add.s32 	%r108, %r87, 1;
     uint r108 = uint(int(r87) + 1);
-    // 905: @%p74 bra 	$L__BB0_158;
+    // ptx:905  @%p74 bra 	$L__BB0_158;
     if (p74) {
-      // 909: and.b32  	%r617, %r108, 28;
-      // 910: add.s32 	%r618, %r88, %r617;
-      // 911: add.s32 	%r619, %r618, 5369127;
+      // ptx:909  and.b32  	%r617, %r108, 28;
+      // ptx:910  add.s32 	%r618, %r88, %r617;
+      // ptx:911  add.s32 	%r619, %r618, 5369127;
       uint r619 = uint(int(uint(int(r88) + int(r108 & 28u))) + 5369127);
-      // 912: shr.u32 	%r620, %r619, 16;
-      // 913: xor.b32  	%r621, %r620, %r619;
-      // 914: mul.lo.s32 	%r622, %r621, 2146121005;
+      // ptx:912  shr.u32 	%r620, %r619, 16;
+      // ptx:913  xor.b32  	%r621, %r620, %r619;
+      // ptx:914  mul.lo.s32 	%r622, %r621, 2146121005;
       uint r622 = uint(int((r619 >> 16u) ^ r619) * 2146121005);
-      // 915: shr.u32 	%r623, %r622, 15;
-      // 916: xor.b32  	%r624, %r623, %r622;
-      // 917: mul.lo.s32 	%r625, %r624, -2073254261;
+      // ptx:915  shr.u32 	%r623, %r622, 15;
+      // ptx:916  xor.b32  	%r624, %r623, %r622;
+      // ptx:917  mul.lo.s32 	%r625, %r624, -2073254261;
       uint r625 = uint(int((r622 >> 15u) ^ r622) * -2073254261);
-      // 918: shr.u32 	%r626, %r625, 16;
-      // 919: xor.b32  	%r627, %r625, %r6;
+      // ptx:918  shr.u32 	%r626, %r625, 16;
+      // ptx:919  xor.b32  	%r627, %r625, %r6;
       uint r627 = r625 ^ r6;
-      // 920: xor.b32  	%r628, %r627, %r626;
-      // 921: shr.u32 	%r629, %r627, 16;
-      // 922: xor.b32  	%r630, %r628, %r629;
-      // 923: mul.lo.s32 	%r631, %r630, 2146121005;
+      // ptx:920  xor.b32  	%r628, %r627, %r626;
+      // ptx:921  shr.u32 	%r629, %r627, 16;
+      // ptx:922  xor.b32  	%r630, %r628, %r629;
+      // ptx:923  mul.lo.s32 	%r631, %r630, 2146121005;
       uint r631 = uint(int((r627 ^ (r625 >> 16u)) ^ (r627 >> 16u)) * 2146121005);
-      // 924: shr.u32 	%r632, %r631, 15;
-      // 925: xor.b32  	%r633, %r632, %r631;
-      // 926: mul.lo.s32 	%r634, %r633, -2073254261;
+      // ptx:924  shr.u32 	%r632, %r631, 15;
+      // ptx:925  xor.b32  	%r633, %r632, %r631;
+      // ptx:926  mul.lo.s32 	%r634, %r633, -2073254261;
       uint r634 = uint(int((r631 >> 15u) ^ r631) * -2073254261);
-      // 927: shr.u32 	%r635, %r634, 16;
-      // 928: xor.b32  	%r636, %r635, %r634;
+      // ptx:927  shr.u32 	%r635, %r634, 16;
+      // ptx:928  xor.b32  	%r636, %r635, %r634;
       uint r636 = (r634 >> 16u) ^ r634;
-      // 929: xor.b32  	%r637, %r636, -1515870811;
+      // ptx:929  xor.b32  	%r637, %r636, -1515870811;
       uint r637 = r636 ^ 0xA5A5A5A5u;
-      // 930: shr.u32 	%r638, %r637, 16;
-      // 931: xor.b32  	%r639, %r638, %r637;
-      // 932: mul.lo.s32 	%r640, %r639, 2146121005;
+      // ptx:930  shr.u32 	%r638, %r637, 16;
+      // ptx:931  xor.b32  	%r639, %r638, %r637;
+      // ptx:932  mul.lo.s32 	%r640, %r639, 2146121005;
       uint r640 = uint(int((r637 >> 16u) ^ r637) * 2146121005);
-      // 933: shr.u32 	%r641, %r640, 15;
-      // 934: xor.b32  	%r642, %r641, %r640;
-      // 935: mul.lo.s32 	%r643, %r642, -2073254261;
+      // ptx:933  shr.u32 	%r641, %r640, 15;
+      // ptx:934  xor.b32  	%r642, %r641, %r640;
+      // ptx:935  mul.lo.s32 	%r643, %r642, -2073254261;
       uint r643 = uint(int((r640 >> 15u) ^ r640) * -2073254261);
-      // 936: shr.u32 	%r644, %r643, 16;
-      // 937: xor.b32  	%r645, %r644, %r643;
+      // ptx:936  shr.u32 	%r644, %r643, 16;
+      // ptx:937  xor.b32  	%r645, %r644, %r643;
       uint r645 = (r643 >> 16u) ^ r643;
-      // 938: and.b32  	%r646, %r636, 1;
-      // 939: shr.u32 	%r647, %r636, 1;
-      // 940: and.b32  	%r648, %r647, 7;
-      // 941: mul.wide.u32 	%rd85, %r645, -858993459;
-      // 942: shr.u64 	%rd86, %rd85, 34;
-      // 943: cvt.u32.u64 	%r649, %rd86;
+      // ptx:938  and.b32  	%r646, %r636, 1;
+      // ptx:939  shr.u32 	%r647, %r636, 1;
+      // ptx:940  and.b32  	%r648, %r647, 7;
+      // ptx:941  mul.wide.u32 	%rd85, %r645, -858993459;
+      // ptx:942  shr.u64 	%rd86, %rd85, 34;
+      // ptx:943  cvt.u32.u64 	%r649, %rd86;
       uint64_t t39 = uint64_t((uint64_t(r645) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 944: mul.lo.s32 	%r650, %r649, 5;
-      // 945: sub.s32 	%r651, %r645, %r650;
-      // 946: shl.b32 	%r652, %r651, 3;
-      // 947: add.s32 	%r653, %r652, 40;
+      // ptx:944  mul.lo.s32 	%r650, %r649, 5;
+      // ptx:945  sub.s32 	%r651, %r645, %r650;
+      // ptx:946  shl.b32 	%r652, %r651, 3;
+      // ptx:947  add.s32 	%r653, %r652, 40;
       uint r653 = uint(int(uint(int(r645) - int(uint(int(uint(uint64_t(t39))) * 5))) << 3u) + 40);
-      // 948: bfi.b32 	%r654, %r646, %r648, 7, 1;
-      // 949: or.b32  	%r655, %r654, %r653;
-      // 950: xor.b32  	%r1211, %r655, 128;
+      // ptx:948  bfi.b32 	%r654, %r646, %r648, 7, 1;
+      // ptx:949  or.b32  	%r655, %r654, %r653;
+      // ptx:950  xor.b32  	%r1211, %r655, 128;
       r1211 = (p2g_bfi_32((r636 & 1u), ((r636 >> 1u) & 7u), 7u, 1u) | r653) ^ 128u;
-      // 951: bra.uni 	$L__BB0_159;
+      // ptx:951  bra.uni 	$L__BB0_159;
     } else {
-      // 906: bra.uni 	$L__BB0_133;
-      // 954: add.s32 	%r559, %r88, %r108;
-      // 955: add.s32 	%r560, %r559, 5369127;
+      // ptx:906  bra.uni 	$L__BB0_133;
+      // ptx:954  add.s32 	%r559, %r88, %r108;
+      // ptx:955  add.s32 	%r560, %r559, 5369127;
       uint r560 = uint(int(uint(int(r88) + int(r108))) + 5369127);
-      // 956: shr.u32 	%r561, %r560, 16;
-      // 957: xor.b32  	%r562, %r561, %r560;
-      // 958: mul.lo.s32 	%r563, %r562, 2146121005;
+      // ptx:956  shr.u32 	%r561, %r560, 16;
+      // ptx:957  xor.b32  	%r562, %r561, %r560;
+      // ptx:958  mul.lo.s32 	%r563, %r562, 2146121005;
       uint r563 = uint(int((r560 >> 16u) ^ r560) * 2146121005);
-      // 959: shr.u32 	%r564, %r563, 15;
-      // 960: xor.b32  	%r565, %r564, %r563;
-      // 961: mul.lo.s32 	%r566, %r565, -2073254261;
+      // ptx:959  shr.u32 	%r564, %r563, 15;
+      // ptx:960  xor.b32  	%r565, %r564, %r563;
+      // ptx:961  mul.lo.s32 	%r566, %r565, -2073254261;
       uint r566 = uint(int((r563 >> 15u) ^ r563) * -2073254261);
-      // 962: shr.u32 	%r567, %r566, 16;
-      // 963: xor.b32  	%r568, %r566, %r6;
+      // ptx:962  shr.u32 	%r567, %r566, 16;
+      // ptx:963  xor.b32  	%r568, %r566, %r6;
       uint r568 = r566 ^ r6;
-      // 964: xor.b32  	%r569, %r568, %r567;
-      // 965: shr.u32 	%r570, %r568, 16;
-      // 966: xor.b32  	%r571, %r569, %r570;
-      // 967: mul.lo.s32 	%r572, %r571, 2146121005;
+      // ptx:964  xor.b32  	%r569, %r568, %r567;
+      // ptx:965  shr.u32 	%r570, %r568, 16;
+      // ptx:966  xor.b32  	%r571, %r569, %r570;
+      // ptx:967  mul.lo.s32 	%r572, %r571, 2146121005;
       uint r572 = uint(int((r568 ^ (r566 >> 16u)) ^ (r568 >> 16u)) * 2146121005);
-      // 968: shr.u32 	%r573, %r572, 15;
-      // 969: xor.b32  	%r574, %r573, %r572;
-      // 970: mul.lo.s32 	%r575, %r574, -2073254261;
+      // ptx:968  shr.u32 	%r573, %r572, 15;
+      // ptx:969  xor.b32  	%r574, %r573, %r572;
+      // ptx:970  mul.lo.s32 	%r575, %r574, -2073254261;
       uint r575 = uint(int((r572 >> 15u) ^ r572) * -2073254261);
-      // 971: shr.u32 	%r576, %r575, 16;
-      // 972: xor.b32  	%r577, %r576, %r575;
+      // ptx:971  shr.u32 	%r576, %r575, 16;
+      // ptx:972  xor.b32  	%r577, %r576, %r575;
       uint r577 = (r575 >> 16u) ^ r575;
-      // 973: xor.b32  	%r578, %r577, -1515870811;
+      // ptx:973  xor.b32  	%r578, %r577, -1515870811;
       uint r578 = r577 ^ 0xA5A5A5A5u;
-      // 974: shr.u32 	%r579, %r578, 16;
-      // 975: xor.b32  	%r580, %r579, %r578;
-      // 976: mul.lo.s32 	%r581, %r580, 2146121005;
+      // ptx:974  shr.u32 	%r579, %r578, 16;
+      // ptx:975  xor.b32  	%r580, %r579, %r578;
+      // ptx:976  mul.lo.s32 	%r581, %r580, 2146121005;
       uint r581 = uint(int((r578 >> 16u) ^ r578) * 2146121005);
-      // 977: shr.u32 	%r582, %r581, 15;
-      // 978: xor.b32  	%r583, %r582, %r581;
-      // 979: mul.lo.s32 	%r584, %r583, -2073254261;
+      // ptx:977  shr.u32 	%r582, %r581, 15;
+      // ptx:978  xor.b32  	%r583, %r582, %r581;
+      // ptx:979  mul.lo.s32 	%r584, %r583, -2073254261;
       uint r584 = uint(int((r581 >> 15u) ^ r581) * -2073254261);
-      // 980: shr.u32 	%r585, %r584, 16;
-      // 981: xor.b32  	%r109, %r585, %r584;
+      // ptx:980  shr.u32 	%r585, %r584, 16;
+      // ptx:981  xor.b32  	%r109, %r585, %r584;
       uint r109 = (r584 >> 16u) ^ r584;
-      // 982: shl.b32 	%r586, %r577, 7;
-      // 983: and.b32  	%r1211, %r586, 128;
+      // ptx:982  shl.b32 	%r586, %r577, 7;
+      // ptx:983  and.b32  	%r1211, %r586, 128;
       r1211 = (r577 << 7u) & 128u;
-      // 984: shr.u32 	%r587, %r577, 1;
-      // 985: and.b32  	%r111, %r587, 7;
+      // ptx:984  shr.u32 	%r587, %r577, 1;
+      // ptx:985  and.b32  	%r111, %r587, 7;
       uint r111 = (r577 >> 1u) & 7u;
-      // 986: @%p19 bra 	$L__BB0_137;
+      // ptx:986  @%p19 bra 	$L__BB0_137;
       if (p19) {
-        // 990: setp.eq.s16 	%p91, %rs4, 2;
-        // 991: @%p91 bra 	$L__BB0_154;
+        // ptx:990  setp.eq.s16 	%p91, %rs4, 2;
+        // ptx:991  @%p91 bra 	$L__BB0_154;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-          // 1024: and.b32  	%r1211, %r109, 255;
+          // ptx:1024  and.b32  	%r1211, %r109, 255;
           r1211 = r109 & 255u;
-          // 1025: bra.uni 	$L__BB0_159;
+          // ptx:1025  bra.uni 	$L__BB0_159;
           p2g_sv0 = 91;
         } else {
-          // 993: setp.eq.s16 	%p92, %rs4, 3;
-          // 994: @%p92 bra 	$L__BB0_141;
+          // ptx:993  setp.eq.s16 	%p92, %rs4, 3;
+          // ptx:994  @%p92 bra 	$L__BB0_141;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-            // 1028: mul.wide.u32 	%rd75, %r109, -858993459;
-            // 1029: shr.u64 	%rd76, %rd75, 34;
-            // 1030: cvt.u32.u64 	%r591, %rd76;
+            // ptx:1028  mul.wide.u32 	%rd75, %r109, -858993459;
+            // ptx:1029  shr.u64 	%rd76, %rd75, 34;
+            // ptx:1030  cvt.u32.u64 	%r591, %rd76;
             uint64_t t40 = uint64_t((uint64_t(r109) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1031: mul.lo.s32 	%r592, %r591, 5;
-            // 1032: sub.s32 	%r113, %r109, %r592;
+            // ptx:1031  mul.lo.s32 	%r592, %r591, 5;
+            // ptx:1032  sub.s32 	%r113, %r109, %r592;
             uint r113 = uint(int(r109) - int(uint(int(uint(uint64_t(t40))) * 5)));
-            // 1033: setp.eq.s32 	%p96, %r113, 0;
-            // 1034: @%p96 bra 	$L__BB0_143;
+            // ptx:1033  setp.eq.s32 	%p96, %r113, 0;
+            // ptx:1034  @%p96 bra 	$L__BB0_143;
             if (int(r113) == 0) {
-              // 571: shr.u32 	%r593, %r109, 8;
+              // ptx:571  shr.u32 	%r593, %r109, 8;
               uint r593 = r109 >> 8u;
-              // 572: mul.wide.u32 	%rd77, %r593, -1431655765;
-              // 573: shr.u64 	%rd78, %rd77, 34;
-              // 574: cvt.u32.u64 	%r594, %rd78;
+              // ptx:572  mul.wide.u32 	%rd77, %r593, -1431655765;
+              // ptx:573  shr.u64 	%rd78, %rd77, 34;
+              // ptx:574  cvt.u32.u64 	%r594, %rd78;
               uint64_t t41 = uint64_t((uint64_t(r593) * uint64_t(0xAAAAAAABu)) >> 34u);
-              // 575: mul.lo.s32 	%r595, %r594, 6;
-              // 576: sub.s32 	%r596, %r593, %r595;
-              // 577: cvt.u16.u32 	%rs13, %r596;
+              // ptx:575  mul.lo.s32 	%r595, %r594, 6;
+              // ptx:576  sub.s32 	%r596, %r593, %r595;
+              // ptx:577  cvt.u16.u32 	%rs13, %r596;
               uint64_t t42 = uint64_t(uint(int(r593) - int(uint(int(uint(uint64_t(t41))) * 6))));
               uint rs13 = (uint(uint64_t(t42)) & 65535u);
-              // 578: setp.gt.s16 	%p97, %rs13, 1;
-              // 579: @%p97 bra 	$L__BB0_147;
+              // ptx:578  setp.gt.s16 	%p97, %rs13, 1;
+              // ptx:579  @%p97 bra 	$L__BB0_147;
               if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
-                // 583: setp.eq.s16 	%p98, %rs13, 2;
-                // 584: @%p98 bra 	$L__BB0_152;
+                // ptx:583  setp.eq.s16 	%p98, %rs13, 2;
+                // ptx:584  @%p98 bra 	$L__BB0_152;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
-                  // 707: shr.u32 	%r598, %r109, 12;
-                  // 708: and.b32  	%r599, %r598, 1;
-                  // 709: or.b32  	%r600, %r1211, %r599;
+                  // ptx:707  shr.u32 	%r598, %r109, 12;
+                  // ptx:708  and.b32  	%r599, %r598, 1;
+                  // ptx:709  or.b32  	%r600, %r1211, %r599;
                   uint r600 = r1211 | ((r109 >> 12u) & 1u);
-                  // 710: or.b32  	%r1211, %r600, 124;
+                  // ptx:710  or.b32  	%r1211, %r600, 124;
                   r1211 = r600 | 124u;
-                  // 711: bra.uni 	$L__BB0_159;
+                  // ptx:711  bra.uni 	$L__BB0_159;
                   p2g_sv0 = 91;
                 } else {
-                  // 586: setp.eq.s16 	%p99, %rs13, 3;
-                  // 587: @%p99 bra 	$L__BB0_151;
+                  // ptx:586  setp.eq.s16 	%p99, %rs13, 3;
+                  // ptx:587  @%p99 bra 	$L__BB0_151;
                   if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
-                    // 714: setp.eq.s32 	%p103, %r111, 0;
-                    // 715: selp.b32 	%r597, 1, %r111, %p103;
-                    // 716: or.b32  	%r1211, %r597, %r1211;
+                    // ptx:714  setp.eq.s32 	%p103, %r111, 0;
+                    // ptx:715  selp.b32 	%r597, 1, %r111, %p103;
+                    // ptx:716  or.b32  	%r1211, %r597, %r1211;
                     r1211 = ((int(r111) == 0) ? 1u : r111) | r1211;
-                    // 717: bra.uni 	$L__BB0_159;
+                    // ptx:717  bra.uni 	$L__BB0_159;
                     p2g_sv0 = 91;
                   } else {
-                    // 589: setp.ne.s16 	%p100, %rs13, 4;
-                    // 590: @%p100 bra 	$L__BB0_153;
+                    // ptx:589  setp.ne.s16 	%p100, %rs13, 4;
+                    // ptx:590  @%p100 bra 	$L__BB0_153;
                     if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                       p2g_sv0 = 66;
                     } else {
-                      // 592: or.b32  	%r1211, %r1211, 119;
+                      // ptx:592  or.b32  	%r1211, %r1211, 119;
                       r1211 = r1211 | 119u;
-                      // 593: bra.uni 	$L__BB0_159;
+                      // ptx:593  bra.uni 	$L__BB0_159;
                       p2g_sv0 = 91;
                     }
                   }
                 }
               } else {
-                // 580: bra.uni 	$L__BB0_144;
-                // 658: setp.eq.s16 	%p101, %rs13, 0;
-                // 659: @%p101 bra 	$L__BB0_159;
+                // ptx:580  bra.uni 	$L__BB0_144;
+                // ptx:658  setp.eq.s16 	%p101, %rs13, 0;
+                // ptx:659  @%p101 bra 	$L__BB0_159;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                   p2g_sv0 = 91;
                 } else {
-                  // 661: setp.eq.s16 	%p102, %rs13, 1;
-                  // 662: @%p102 bra 	$L__BB0_146;
+                  // ptx:661  setp.eq.s16 	%p102, %rs13, 1;
+                  // ptx:662  @%p102 bra 	$L__BB0_146;
                   if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
-                    // 666: or.b32  	%r1211, %r1211, 120;
+                    // ptx:666  or.b32  	%r1211, %r1211, 120;
                     r1211 = r1211 | 120u;
-                    // 667: bra.uni 	$L__BB0_159;
+                    // ptx:667  bra.uni 	$L__BB0_159;
                     p2g_sv0 = 91;
                   } else {
-                    // 663: bra.uni 	$L__BB0_153;
+                    // ptx:663  bra.uni 	$L__BB0_153;
                     p2g_sv0 = 66;
                   }
                 }
               }
               if (p2g_sv0 == 66) {
-                // 751: or.b32  	%r601, %r1211, %r111;
+                // ptx:751  or.b32  	%r601, %r1211, %r111;
                 uint r601 = r1211 | r111;
-                // 752: or.b32  	%r1211, %r601, 8;
+                // ptx:752  or.b32  	%r1211, %r601, 8;
                 r1211 = r601 | 8u;
-                // 753: bra.uni 	$L__BB0_159;
+                // ptx:753  bra.uni 	$L__BB0_159;
                 p2g_sv0 = 91;
               }
             } else {
-              // 1036: add.s32 	%r1210, %r113, 5;
+              // ptx:1036  add.s32 	%r1210, %r113, 5;
               r1210 = uint(int(r113) + 5);
-              // 1037: bra.uni 	$L__BB0_157;
+              // ptx:1037  bra.uni 	$L__BB0_157;
               p2g_sv0 = 90;
             }
           } else {
-            // 996: setp.ne.s16 	%p93, %rs4, 5;
-            // 997: @%p93 bra 	$L__BB0_156;
+            // ptx:996  setp.ne.s16 	%p93, %rs4, 5;
+            // ptx:997  @%p93 bra 	$L__BB0_156;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 89;
             } else {
-              // 999: mul.wide.u32 	%rd73, %r109, -858993459;
-              // 1000: shr.u64 	%rd74, %rd73, 34;
-              // 1001: cvt.u32.u64 	%r588, %rd74;
+              // ptx:999  mul.wide.u32 	%rd73, %r109, -858993459;
+              // ptx:1000  shr.u64 	%rd74, %rd73, 34;
+              // ptx:1001  cvt.u32.u64 	%r588, %rd74;
               uint64_t t43 = uint64_t((uint64_t(r109) * uint64_t(0xCCCCCCCDu)) >> 34u);
-              // 1002: mul.lo.s32 	%r589, %r588, 5;
-              // 1003: sub.s32 	%r590, %r109, %r589;
-              // 1004: add.s32 	%r1210, %r590, 5;
+              // ptx:1002  mul.lo.s32 	%r589, %r588, 5;
+              // ptx:1003  sub.s32 	%r590, %r109, %r589;
+              // ptx:1004  add.s32 	%r1210, %r590, 5;
               r1210 = uint(int(uint(int(r109) - int(uint(int(uint(uint64_t(t43))) * 5)))) + 5);
-              // 1005: bra.uni 	$L__BB0_157;
+              // ptx:1005  bra.uni 	$L__BB0_157;
               p2g_sv0 = 90;
             }
           }
         }
       } else {
-        // 987: bra.uni 	$L__BB0_134;
-        // 1008: setp.eq.s16 	%p94, %rs4, 0;
-        // 1009: @%p94 bra 	$L__BB0_155;
+        // ptx:987  bra.uni 	$L__BB0_134;
+        // ptx:1008  setp.eq.s16 	%p94, %rs4, 0;
+        // ptx:1009  @%p94 bra 	$L__BB0_155;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-          // 1040: mul.wide.u32 	%rd81, %r109, 613566757;
-          // 1041: shr.u64 	%rd82, %rd81, 32;
-          // 1042: cvt.u32.u64 	%r604, %rd82;
+          // ptx:1040  mul.wide.u32 	%rd81, %r109, 613566757;
+          // ptx:1041  shr.u64 	%rd82, %rd81, 32;
+          // ptx:1042  cvt.u32.u64 	%r604, %rd82;
           uint64_t t44 = uint64_t((uint64_t(r109) * uint64_t(0x24924925u)) >> 32u);
           uint r604 = uint(uint64_t(t44));
-          // 1043: sub.s32 	%r605, %r109, %r604;
-          // 1044: shr.u32 	%r606, %r605, 1;
-          // 1045: add.s32 	%r607, %r606, %r604;
-          // 1046: shr.u32 	%r608, %r607, 2;
-          // 1047: mul.lo.s32 	%r609, %r608, 7;
+          // ptx:1043  sub.s32 	%r605, %r109, %r604;
+          // ptx:1044  shr.u32 	%r606, %r605, 1;
+          // ptx:1045  add.s32 	%r607, %r606, %r604;
+          // ptx:1046  shr.u32 	%r608, %r607, 2;
+          // ptx:1047  mul.lo.s32 	%r609, %r608, 7;
           uint r609 = uint(int(uint(int(uint(int(r109) - int(r604)) >> 1u) + int(r604)) >> 2u) * 7);
-          // 1048: sub.s32 	%r610, %r109, %r609;
-          // 1049: add.s32 	%r1210, %r610, 4;
+          // ptx:1048  sub.s32 	%r610, %r109, %r609;
+          // ptx:1049  add.s32 	%r1210, %r610, 4;
           r1210 = uint(int(uint(int(r109) - int(r609))) + 4);
-          // 1050: bra.uni 	$L__BB0_157;
+          // ptx:1050  bra.uni 	$L__BB0_157;
           p2g_sv0 = 90;
         } else {
-          // 1011: setp.eq.s16 	%p95, %rs4, 1;
-          // 1012: @%p95 bra 	$L__BB0_136;
+          // ptx:1011  setp.eq.s16 	%p95, %rs4, 1;
+          // ptx:1012  @%p95 bra 	$L__BB0_136;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-            // 1016: mul.wide.u32 	%rd79, %r109, -2004318071;
-            // 1017: shr.u64 	%rd80, %rd79, 35;
-            // 1018: cvt.u32.u64 	%r602, %rd80;
+            // ptx:1016  mul.wide.u32 	%rd79, %r109, -2004318071;
+            // ptx:1017  shr.u64 	%rd80, %rd79, 35;
+            // ptx:1018  cvt.u32.u64 	%r602, %rd80;
             uint64_t t45 = uint64_t((uint64_t(r109) * uint64_t(0x88888889u)) >> 35u);
-            // 1019: mul.lo.s32 	%r603, %r602, 15;
-            // 1020: sub.s32 	%r1210, %r109, %r603;
+            // ptx:1019  mul.lo.s32 	%r603, %r602, 15;
+            // ptx:1020  sub.s32 	%r1210, %r109, %r603;
             r1210 = uint(int(r109) - int(uint(int(uint(uint64_t(t45))) * 15)));
-            // 1021: bra.uni 	$L__BB0_157;
+            // ptx:1021  bra.uni 	$L__BB0_157;
             p2g_sv0 = 90;
           } else {
-            // 1013: bra.uni 	$L__BB0_156;
+            // ptx:1013  bra.uni 	$L__BB0_156;
             p2g_sv0 = 89;
           }
         }
       }
       if (p2g_sv0 == 89) {
-        // 1053: mul.wide.u32 	%rd83, %r109, -858993459;
-        // 1054: shr.u64 	%rd84, %rd83, 34;
-        // 1055: cvt.u32.u64 	%r611, %rd84;
+        // ptx:1053  mul.wide.u32 	%rd83, %r109, -858993459;
+        // ptx:1054  shr.u64 	%rd84, %rd83, 34;
+        // ptx:1055  cvt.u32.u64 	%r611, %rd84;
         uint64_t t46 = uint64_t((uint64_t(r109) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 1056: mul.lo.s32 	%r612, %r611, 5;
-        // 1057: sub.s32 	%r613, %r109, %r612;
-        // 1058: add.s32 	%r1210, %r613, 5;
+        // ptx:1056  mul.lo.s32 	%r612, %r611, 5;
+        // ptx:1057  sub.s32 	%r613, %r109, %r612;
+        // ptx:1058  add.s32 	%r1210, %r613, 5;
         r1210 = uint(int(uint(int(r109) - int(uint(int(uint(uint64_t(t46))) * 5)))) + 5);
         p2g_sv0 = 90;
       }
       if (p2g_sv0 == 90) {
-        // 1061: max.s32 	%r614, %r1210, 0;
-        // 1062: shl.b32 	%r615, %r614, 3;
-        // 1063: or.b32  	%r616, %r111, %r1211;
+        // ptx:1061  max.s32 	%r614, %r1210, 0;
+        // ptx:1062  shl.b32 	%r615, %r614, 3;
+        // ptx:1063  or.b32  	%r616, %r111, %r1211;
         uint r616 = r111 | r1211;
-        // 1064: or.b32  	%r1211, %r616, %r615;
+        // ptx:1064  or.b32  	%r1211, %r616, %r615;
         r1211 = r616 | (uint(max(int(r1210), 0)) << 3u);
       }
     }
-    // 1067: add.s32 	%r656, %r88, %r87;
-    // 1068: add.s32 	%r657, %r656, 5369129;
+    // ptx:1067  add.s32 	%r656, %r88, %r87;
+    // ptx:1068  add.s32 	%r657, %r656, 5369129;
     uint r657 = uint(int(uint(int(r88) + int(r87))) + 5369129);
-    // 1069: shr.u32 	%r658, %r657, 16;
-    // 1070: xor.b32  	%r659, %r658, %r657;
-    // 1071: mul.lo.s32 	%r660, %r659, 2146121005;
+    // ptx:1069  shr.u32 	%r658, %r657, 16;
+    // ptx:1070  xor.b32  	%r659, %r658, %r657;
+    // ptx:1071  mul.lo.s32 	%r660, %r659, 2146121005;
     uint r660 = uint(int((r657 >> 16u) ^ r657) * 2146121005);
-    // 1072: shr.u32 	%r661, %r660, 15;
-    // 1073: xor.b32  	%r662, %r661, %r660;
-    // 1074: mul.lo.s32 	%r663, %r662, -2073254261;
+    // ptx:1072  shr.u32 	%r661, %r660, 15;
+    // ptx:1073  xor.b32  	%r662, %r661, %r660;
+    // ptx:1074  mul.lo.s32 	%r663, %r662, -2073254261;
     uint r663 = uint(int((r660 >> 15u) ^ r660) * -2073254261);
-    // 1075: shr.u32 	%r664, %r663, 16;
-    // 1076: xor.b32  	%r665, %r663, %r6;
+    // ptx:1075  shr.u32 	%r664, %r663, 16;
+    // ptx:1076  xor.b32  	%r665, %r663, %r6;
     uint r665 = r663 ^ r6;
-    // 1077: xor.b32  	%r666, %r665, %r664;
-    // 1078: shr.u32 	%r667, %r665, 16;
-    // 1079: xor.b32  	%r668, %r666, %r667;
-    // 1080: mul.lo.s32 	%r669, %r668, 2146121005;
+    // ptx:1077  xor.b32  	%r666, %r665, %r664;
+    // ptx:1078  shr.u32 	%r667, %r665, 16;
+    // ptx:1079  xor.b32  	%r668, %r666, %r667;
+    // ptx:1080  mul.lo.s32 	%r669, %r668, 2146121005;
     uint r669 = uint(int((r665 ^ (r663 >> 16u)) ^ (r665 >> 16u)) * 2146121005);
-    // 1081: shr.u32 	%r670, %r669, 15;
-    // 1082: xor.b32  	%r671, %r670, %r669;
-    // 1083: mul.lo.s32 	%r672, %r671, -2073254261;
+    // ptx:1081  shr.u32 	%r670, %r669, 15;
+    // ptx:1082  xor.b32  	%r671, %r670, %r669;
+    // ptx:1083  mul.lo.s32 	%r672, %r671, -2073254261;
     uint r672 = uint(int((r669 >> 15u) ^ r669) * -2073254261);
-    // 1084: shr.u32 	%r673, %r672, 16;
-    // 1085: xor.b32  	%r674, %r673, %r672;
+    // ptx:1084  shr.u32 	%r673, %r672, 16;
+    // ptx:1085  xor.b32  	%r674, %r673, %r672;
     uint r674 = (r672 >> 16u) ^ r672;
-    // 1086: xor.b32  	%r675, %r674, -1515870811;
+    // ptx:1086  xor.b32  	%r675, %r674, -1515870811;
     uint r675 = r674 ^ 0xA5A5A5A5u;
-    // 1087: shr.u32 	%r676, %r675, 16;
-    // 1088: xor.b32  	%r677, %r676, %r675;
-    // 1089: mul.lo.s32 	%r678, %r677, 2146121005;
+    // ptx:1087  shr.u32 	%r676, %r675, 16;
+    // ptx:1088  xor.b32  	%r677, %r676, %r675;
+    // ptx:1089  mul.lo.s32 	%r678, %r677, 2146121005;
     uint r678 = uint(int((r675 >> 16u) ^ r675) * 2146121005);
-    // 1090: shr.u32 	%r679, %r678, 15;
-    // 1091: xor.b32  	%r680, %r679, %r678;
-    // 1092: mul.lo.s32 	%r681, %r680, -2073254261;
+    // ptx:1090  shr.u32 	%r679, %r678, 15;
+    // ptx:1091  xor.b32  	%r680, %r679, %r678;
+    // ptx:1092  mul.lo.s32 	%r681, %r680, -2073254261;
     uint r681 = uint(int((r678 >> 15u) ^ r678) * -2073254261);
-    // 1093: shr.u32 	%r682, %r681, 16;
-    // 1094: xor.b32  	%r128, %r682, %r681;
+    // ptx:1093  shr.u32 	%r682, %r681, 16;
+    // ptx:1094  xor.b32  	%r128, %r682, %r681;
     uint r128 = (r681 >> 16u) ^ r681;
-    // 1095: shl.b32 	%r683, %r674, 7;
-    // 1096: and.b32  	%r1213, %r683, 128;
+    // ptx:1095  shl.b32 	%r683, %r674, 7;
+    // ptx:1096  and.b32  	%r1213, %r683, 128;
     uint r1213 = (r674 << 7u) & 128u;
-    // 1097: shr.u32 	%r684, %r674, 1;
-    // 1098: and.b32  	%r130, %r684, 7;
+    // ptx:1097  shr.u32 	%r684, %r674, 1;
+    // ptx:1098  and.b32  	%r130, %r684, 7;
     uint r130 = (r674 >> 1u) & 7u;
-    // 1099: @%p74 bra 	$L__BB0_185;
+    // ptx:1099  @%p74 bra 	$L__BB0_185;
     if (p74) {
-      // 1103: mul.wide.u32 	%rd99, %r128, -858993459;
-      // 1104: shr.u64 	%rd100, %rd99, 34;
-      // 1105: cvt.u32.u64 	%r714, %rd100;
+      // ptx:1103  mul.wide.u32 	%rd99, %r128, -858993459;
+      // ptx:1104  shr.u64 	%rd100, %rd99, 34;
+      // ptx:1105  cvt.u32.u64 	%r714, %rd100;
       uint64_t t47 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1106: mul.lo.s32 	%r715, %r714, 5;
-      // 1107: sub.s32 	%r716, %r128, %r715;
-      // 1108: shl.b32 	%r717, %r716, 3;
-      // 1109: add.s32 	%r718, %r717, 40;
+      // ptx:1106  mul.lo.s32 	%r715, %r714, 5;
+      // ptx:1107  sub.s32 	%r716, %r128, %r715;
+      // ptx:1108  shl.b32 	%r717, %r716, 3;
+      // ptx:1109  add.s32 	%r718, %r717, 40;
       uint r718 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t47))) * 5))) << 3u) + 40);
-      // 1110: or.b32  	%r719, %r130, %r1213;
+      // ptx:1110  or.b32  	%r719, %r130, %r1213;
       uint r719 = r130 | r1213;
-      // 1111: or.b32  	%r1213, %r719, %r718;
+      // ptx:1111  or.b32  	%r1213, %r719, %r718;
       r1213 = r719 | r718;
-      // 1112: bra.uni 	$L__BB0_186;
+      // ptx:1112  bra.uni 	$L__BB0_186;
     } else {
-      // 1100: bra.uni 	$L__BB0_160;
-      // 1115: @%p19 bra 	$L__BB0_164;
+      // ptx:1100  bra.uni 	$L__BB0_160;
+      // ptx:1115  @%p19 bra 	$L__BB0_164;
       if (p19) {
-        // 1119: setp.eq.s16 	%p106, %rs4, 2;
-        // 1120: @%p106 bra 	$L__BB0_181;
+        // ptx:1119  setp.eq.s16 	%p106, %rs4, 2;
+        // ptx:1120  @%p106 bra 	$L__BB0_181;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-          // 1153: and.b32  	%r1213, %r128, 255;
+          // ptx:1153  and.b32  	%r1213, %r128, 255;
           r1213 = r128 & 255u;
-          // 1154: bra.uni 	$L__BB0_186;
+          // ptx:1154  bra.uni 	$L__BB0_186;
           p2g_sv0 = 102;
         } else {
-          // 1122: setp.eq.s16 	%p107, %rs4, 3;
-          // 1123: @%p107 bra 	$L__BB0_168;
+          // ptx:1122  setp.eq.s16 	%p107, %rs4, 3;
+          // ptx:1123  @%p107 bra 	$L__BB0_168;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-            // 1157: mul.wide.u32 	%rd89, %r128, -858993459;
-            // 1158: shr.u64 	%rd90, %rd89, 34;
-            // 1159: cvt.u32.u64 	%r688, %rd90;
+            // ptx:1157  mul.wide.u32 	%rd89, %r128, -858993459;
+            // ptx:1158  shr.u64 	%rd90, %rd89, 34;
+            // ptx:1159  cvt.u32.u64 	%r688, %rd90;
             uint64_t t48 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1160: mul.lo.s32 	%r689, %r688, 5;
-            // 1161: sub.s32 	%r132, %r128, %r689;
+            // ptx:1160  mul.lo.s32 	%r689, %r688, 5;
+            // ptx:1161  sub.s32 	%r132, %r128, %r689;
             uint r132 = uint(int(r128) - int(uint(int(uint(uint64_t(t48))) * 5)));
-            // 1162: setp.eq.s32 	%p111, %r132, 0;
-            // 1163: @%p111 bra 	$L__BB0_170;
+            // ptx:1162  setp.eq.s32 	%p111, %r132, 0;
+            // ptx:1163  @%p111 bra 	$L__BB0_170;
             if (int(r132) == 0) {
-              // 596: shr.u32 	%r690, %r128, 8;
+              // ptx:596  shr.u32 	%r690, %r128, 8;
               uint r690 = r128 >> 8u;
-              // 597: mul.wide.u32 	%rd91, %r690, -1431655765;
-              // 598: shr.u64 	%rd92, %rd91, 34;
-              // 599: cvt.u32.u64 	%r691, %rd92;
+              // ptx:597  mul.wide.u32 	%rd91, %r690, -1431655765;
+              // ptx:598  shr.u64 	%rd92, %rd91, 34;
+              // ptx:599  cvt.u32.u64 	%r691, %rd92;
               uint64_t t49 = uint64_t((uint64_t(r690) * uint64_t(0xAAAAAAABu)) >> 34u);
-              // 600: mul.lo.s32 	%r692, %r691, 6;
-              // 601: sub.s32 	%r693, %r690, %r692;
-              // 602: cvt.u16.u32 	%rs15, %r693;
+              // ptx:600  mul.lo.s32 	%r692, %r691, 6;
+              // ptx:601  sub.s32 	%r693, %r690, %r692;
+              // ptx:602  cvt.u16.u32 	%rs15, %r693;
               uint64_t t50 = uint64_t(uint(int(r690) - int(uint(int(uint(uint64_t(t49))) * 6))));
               uint rs15 = (uint(uint64_t(t50)) & 65535u);
-              // 603: setp.gt.s16 	%p112, %rs15, 1;
-              // 604: @%p112 bra 	$L__BB0_174;
+              // ptx:603  setp.gt.s16 	%p112, %rs15, 1;
+              // ptx:604  @%p112 bra 	$L__BB0_174;
               if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
-                // 608: setp.eq.s16 	%p113, %rs15, 2;
-                // 609: @%p113 bra 	$L__BB0_179;
+                // ptx:608  setp.eq.s16 	%p113, %rs15, 2;
+                // ptx:609  @%p113 bra 	$L__BB0_179;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
-                  // 720: shr.u32 	%r695, %r128, 12;
-                  // 721: and.b32  	%r696, %r695, 1;
-                  // 722: or.b32  	%r697, %r1213, %r696;
+                  // ptx:720  shr.u32 	%r695, %r128, 12;
+                  // ptx:721  and.b32  	%r696, %r695, 1;
+                  // ptx:722  or.b32  	%r697, %r1213, %r696;
                   uint r697 = r1213 | ((r128 >> 12u) & 1u);
-                  // 723: or.b32  	%r1213, %r697, 124;
+                  // ptx:723  or.b32  	%r1213, %r697, 124;
                   r1213 = r697 | 124u;
-                  // 724: bra.uni 	$L__BB0_186;
+                  // ptx:724  bra.uni 	$L__BB0_186;
                   p2g_sv0 = 102;
                 } else {
-                  // 611: setp.eq.s16 	%p114, %rs15, 3;
-                  // 612: @%p114 bra 	$L__BB0_178;
+                  // ptx:611  setp.eq.s16 	%p114, %rs15, 3;
+                  // ptx:612  @%p114 bra 	$L__BB0_178;
                   if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
-                    // 727: setp.eq.s32 	%p118, %r130, 0;
-                    // 728: selp.b32 	%r694, 1, %r130, %p118;
-                    // 729: or.b32  	%r1213, %r694, %r1213;
+                    // ptx:727  setp.eq.s32 	%p118, %r130, 0;
+                    // ptx:728  selp.b32 	%r694, 1, %r130, %p118;
+                    // ptx:729  or.b32  	%r1213, %r694, %r1213;
                     r1213 = ((int(r130) == 0) ? 1u : r130) | r1213;
-                    // 730: bra.uni 	$L__BB0_186;
+                    // ptx:730  bra.uni 	$L__BB0_186;
                     p2g_sv0 = 102;
                   } else {
-                    // 614: setp.ne.s16 	%p115, %rs15, 4;
-                    // 615: @%p115 bra 	$L__BB0_180;
+                    // ptx:614  setp.ne.s16 	%p115, %rs15, 4;
+                    // ptx:615  @%p115 bra 	$L__BB0_180;
                     if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                       p2g_sv0 = 67;
                     } else {
-                      // 617: or.b32  	%r1213, %r1213, 119;
+                      // ptx:617  or.b32  	%r1213, %r1213, 119;
                       r1213 = r1213 | 119u;
-                      // 618: bra.uni 	$L__BB0_186;
+                      // ptx:618  bra.uni 	$L__BB0_186;
                       p2g_sv0 = 102;
                     }
                   }
                 }
               } else {
-                // 605: bra.uni 	$L__BB0_171;
-                // 670: setp.eq.s16 	%p116, %rs15, 0;
-                // 671: @%p116 bra 	$L__BB0_186;
+                // ptx:605  bra.uni 	$L__BB0_171;
+                // ptx:670  setp.eq.s16 	%p116, %rs15, 0;
+                // ptx:671  @%p116 bra 	$L__BB0_186;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                   p2g_sv0 = 102;
                 } else {
-                  // 673: setp.eq.s16 	%p117, %rs15, 1;
-                  // 674: @%p117 bra 	$L__BB0_173;
+                  // ptx:673  setp.eq.s16 	%p117, %rs15, 1;
+                  // ptx:674  @%p117 bra 	$L__BB0_173;
                   if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
-                    // 678: or.b32  	%r1213, %r1213, 120;
+                    // ptx:678  or.b32  	%r1213, %r1213, 120;
                     r1213 = r1213 | 120u;
-                    // 679: bra.uni 	$L__BB0_186;
+                    // ptx:679  bra.uni 	$L__BB0_186;
                     p2g_sv0 = 102;
                   } else {
-                    // 675: bra.uni 	$L__BB0_180;
+                    // ptx:675  bra.uni 	$L__BB0_180;
                     p2g_sv0 = 67;
                   }
                 }
               }
               if (p2g_sv0 == 67) {
-                // 756: or.b32  	%r698, %r1213, %r130;
+                // ptx:756  or.b32  	%r698, %r1213, %r130;
                 uint r698 = r1213 | r130;
-                // 757: or.b32  	%r1213, %r698, 8;
+                // ptx:757  or.b32  	%r1213, %r698, 8;
                 r1213 = r698 | 8u;
-                // 758: bra.uni 	$L__BB0_186;
+                // ptx:758  bra.uni 	$L__BB0_186;
                 p2g_sv0 = 102;
               }
             } else {
-              // 1165: add.s32 	%r1212, %r132, 5;
+              // ptx:1165  add.s32 	%r1212, %r132, 5;
               r1212 = uint(int(r132) + 5);
-              // 1166: bra.uni 	$L__BB0_184;
+              // ptx:1166  bra.uni 	$L__BB0_184;
               p2g_sv0 = 101;
             }
           } else {
-            // 1125: setp.ne.s16 	%p108, %rs4, 5;
-            // 1126: @%p108 bra 	$L__BB0_183;
+            // ptx:1125  setp.ne.s16 	%p108, %rs4, 5;
+            // ptx:1126  @%p108 bra 	$L__BB0_183;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 100;
             } else {
-              // 1128: mul.wide.u32 	%rd87, %r128, -858993459;
-              // 1129: shr.u64 	%rd88, %rd87, 34;
-              // 1130: cvt.u32.u64 	%r685, %rd88;
+              // ptx:1128  mul.wide.u32 	%rd87, %r128, -858993459;
+              // ptx:1129  shr.u64 	%rd88, %rd87, 34;
+              // ptx:1130  cvt.u32.u64 	%r685, %rd88;
               uint64_t t51 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
-              // 1131: mul.lo.s32 	%r686, %r685, 5;
-              // 1132: sub.s32 	%r687, %r128, %r686;
-              // 1133: add.s32 	%r1212, %r687, 5;
+              // ptx:1131  mul.lo.s32 	%r686, %r685, 5;
+              // ptx:1132  sub.s32 	%r687, %r128, %r686;
+              // ptx:1133  add.s32 	%r1212, %r687, 5;
               r1212 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t51))) * 5)))) + 5);
-              // 1134: bra.uni 	$L__BB0_184;
+              // ptx:1134  bra.uni 	$L__BB0_184;
               p2g_sv0 = 101;
             }
           }
         }
       } else {
-        // 1116: bra.uni 	$L__BB0_161;
-        // 1137: setp.eq.s16 	%p109, %rs4, 0;
-        // 1138: @%p109 bra 	$L__BB0_182;
+        // ptx:1116  bra.uni 	$L__BB0_161;
+        // ptx:1137  setp.eq.s16 	%p109, %rs4, 0;
+        // ptx:1138  @%p109 bra 	$L__BB0_182;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-          // 1169: mul.wide.u32 	%rd95, %r128, 613566757;
-          // 1170: shr.u64 	%rd96, %rd95, 32;
-          // 1171: cvt.u32.u64 	%r701, %rd96;
+          // ptx:1169  mul.wide.u32 	%rd95, %r128, 613566757;
+          // ptx:1170  shr.u64 	%rd96, %rd95, 32;
+          // ptx:1171  cvt.u32.u64 	%r701, %rd96;
           uint64_t t52 = uint64_t((uint64_t(r128) * uint64_t(0x24924925u)) >> 32u);
           uint r701 = uint(uint64_t(t52));
-          // 1172: sub.s32 	%r702, %r128, %r701;
-          // 1173: shr.u32 	%r703, %r702, 1;
-          // 1174: add.s32 	%r704, %r703, %r701;
-          // 1175: shr.u32 	%r705, %r704, 2;
-          // 1176: mul.lo.s32 	%r706, %r705, 7;
+          // ptx:1172  sub.s32 	%r702, %r128, %r701;
+          // ptx:1173  shr.u32 	%r703, %r702, 1;
+          // ptx:1174  add.s32 	%r704, %r703, %r701;
+          // ptx:1175  shr.u32 	%r705, %r704, 2;
+          // ptx:1176  mul.lo.s32 	%r706, %r705, 7;
           uint r706 = uint(int(uint(int(uint(int(r128) - int(r701)) >> 1u) + int(r701)) >> 2u) * 7);
-          // 1177: sub.s32 	%r707, %r128, %r706;
-          // 1178: add.s32 	%r1212, %r707, 4;
+          // ptx:1177  sub.s32 	%r707, %r128, %r706;
+          // ptx:1178  add.s32 	%r1212, %r707, 4;
           r1212 = uint(int(uint(int(r128) - int(r706))) + 4);
-          // 1179: bra.uni 	$L__BB0_184;
+          // ptx:1179  bra.uni 	$L__BB0_184;
           p2g_sv0 = 101;
         } else {
-          // 1140: setp.eq.s16 	%p110, %rs4, 1;
-          // 1141: @%p110 bra 	$L__BB0_163;
+          // ptx:1140  setp.eq.s16 	%p110, %rs4, 1;
+          // ptx:1141  @%p110 bra 	$L__BB0_163;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-            // 1145: mul.wide.u32 	%rd93, %r128, -2004318071;
-            // 1146: shr.u64 	%rd94, %rd93, 35;
-            // 1147: cvt.u32.u64 	%r699, %rd94;
+            // ptx:1145  mul.wide.u32 	%rd93, %r128, -2004318071;
+            // ptx:1146  shr.u64 	%rd94, %rd93, 35;
+            // ptx:1147  cvt.u32.u64 	%r699, %rd94;
             uint64_t t53 = uint64_t((uint64_t(r128) * uint64_t(0x88888889u)) >> 35u);
-            // 1148: mul.lo.s32 	%r700, %r699, 15;
-            // 1149: sub.s32 	%r1212, %r128, %r700;
+            // ptx:1148  mul.lo.s32 	%r700, %r699, 15;
+            // ptx:1149  sub.s32 	%r1212, %r128, %r700;
             r1212 = uint(int(r128) - int(uint(int(uint(uint64_t(t53))) * 15)));
-            // 1150: bra.uni 	$L__BB0_184;
+            // ptx:1150  bra.uni 	$L__BB0_184;
             p2g_sv0 = 101;
           } else {
-            // 1142: bra.uni 	$L__BB0_183;
+            // ptx:1142  bra.uni 	$L__BB0_183;
             p2g_sv0 = 100;
           }
         }
       }
       if (p2g_sv0 == 100) {
-        // 1182: mul.wide.u32 	%rd97, %r128, -858993459;
-        // 1183: shr.u64 	%rd98, %rd97, 34;
-        // 1184: cvt.u32.u64 	%r708, %rd98;
+        // ptx:1182  mul.wide.u32 	%rd97, %r128, -858993459;
+        // ptx:1183  shr.u64 	%rd98, %rd97, 34;
+        // ptx:1184  cvt.u32.u64 	%r708, %rd98;
         uint64_t t54 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 1185: mul.lo.s32 	%r709, %r708, 5;
-        // 1186: sub.s32 	%r710, %r128, %r709;
-        // 1187: add.s32 	%r1212, %r710, 5;
+        // ptx:1185  mul.lo.s32 	%r709, %r708, 5;
+        // ptx:1186  sub.s32 	%r710, %r128, %r709;
+        // ptx:1187  add.s32 	%r1212, %r710, 5;
         r1212 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t54))) * 5)))) + 5);
         p2g_sv0 = 101;
       }
       if (p2g_sv0 == 101) {
-        // 1190: max.s32 	%r711, %r1212, 0;
-        // 1191: shl.b32 	%r712, %r711, 3;
-        // 1192: or.b32  	%r713, %r130, %r1213;
+        // ptx:1190  max.s32 	%r711, %r1212, 0;
+        // ptx:1191  shl.b32 	%r712, %r711, 3;
+        // ptx:1192  or.b32  	%r713, %r130, %r1213;
         uint r713 = r130 | r1213;
-        // 1193: or.b32  	%r1213, %r713, %r712;
+        // ptx:1193  or.b32  	%r1213, %r713, %r712;
         r1213 = r713 | (uint(max(int(r1212), 0)) << 3u);
       }
     }
-    // 1196: add.s32 	%r147, %r87, 3;
+    // ptx:1196  add.s32 	%r147, %r87, 3;
     uint r147 = uint(int(r87) + 3);
-    // 1197: @%p74 bra 	$L__BB0_212;
+    // ptx:1197  @%p74 bra 	$L__BB0_212;
     if (p74) {
-      // 1201: and.b32  	%r778, %r147, 30;
-      // 1202: add.s32 	%r779, %r88, %r778;
-      // 1203: add.s32 	%r780, %r779, 5369127;
+      // ptx:1201  and.b32  	%r778, %r147, 30;
+      // ptx:1202  add.s32 	%r779, %r88, %r778;
+      // ptx:1203  add.s32 	%r780, %r779, 5369127;
       uint r780 = uint(int(uint(int(r88) + int(r147 & 30u))) + 5369127);
-      // 1204: shr.u32 	%r781, %r780, 16;
-      // 1205: xor.b32  	%r782, %r781, %r780;
-      // 1206: mul.lo.s32 	%r783, %r782, 2146121005;
+      // ptx:1204  shr.u32 	%r781, %r780, 16;
+      // ptx:1205  xor.b32  	%r782, %r781, %r780;
+      // ptx:1206  mul.lo.s32 	%r783, %r782, 2146121005;
       uint r783 = uint(int((r780 >> 16u) ^ r780) * 2146121005);
-      // 1207: shr.u32 	%r784, %r783, 15;
-      // 1208: xor.b32  	%r785, %r784, %r783;
-      // 1209: mul.lo.s32 	%r786, %r785, -2073254261;
+      // ptx:1207  shr.u32 	%r784, %r783, 15;
+      // ptx:1208  xor.b32  	%r785, %r784, %r783;
+      // ptx:1209  mul.lo.s32 	%r786, %r785, -2073254261;
       uint r786 = uint(int((r783 >> 15u) ^ r783) * -2073254261);
-      // 1210: shr.u32 	%r787, %r786, 16;
-      // 1211: xor.b32  	%r788, %r786, %r6;
+      // ptx:1210  shr.u32 	%r787, %r786, 16;
+      // ptx:1211  xor.b32  	%r788, %r786, %r6;
       uint r788 = r786 ^ r6;
-      // 1212: xor.b32  	%r789, %r788, %r787;
-      // 1213: shr.u32 	%r790, %r788, 16;
-      // 1214: xor.b32  	%r791, %r789, %r790;
-      // 1215: mul.lo.s32 	%r792, %r791, 2146121005;
+      // ptx:1212  xor.b32  	%r789, %r788, %r787;
+      // ptx:1213  shr.u32 	%r790, %r788, 16;
+      // ptx:1214  xor.b32  	%r791, %r789, %r790;
+      // ptx:1215  mul.lo.s32 	%r792, %r791, 2146121005;
       uint r792 = uint(int((r788 ^ (r786 >> 16u)) ^ (r788 >> 16u)) * 2146121005);
-      // 1216: shr.u32 	%r793, %r792, 15;
-      // 1217: xor.b32  	%r794, %r793, %r792;
-      // 1218: mul.lo.s32 	%r795, %r794, -2073254261;
+      // ptx:1216  shr.u32 	%r793, %r792, 15;
+      // ptx:1217  xor.b32  	%r794, %r793, %r792;
+      // ptx:1218  mul.lo.s32 	%r795, %r794, -2073254261;
       uint r795 = uint(int((r792 >> 15u) ^ r792) * -2073254261);
-      // 1219: shr.u32 	%r796, %r795, 16;
-      // 1220: xor.b32  	%r797, %r796, %r795;
+      // ptx:1219  shr.u32 	%r796, %r795, 16;
+      // ptx:1220  xor.b32  	%r797, %r796, %r795;
       uint r797 = (r795 >> 16u) ^ r795;
-      // 1221: xor.b32  	%r798, %r797, -1515870811;
+      // ptx:1221  xor.b32  	%r798, %r797, -1515870811;
       uint r798 = r797 ^ 0xA5A5A5A5u;
-      // 1222: shr.u32 	%r799, %r798, 16;
-      // 1223: xor.b32  	%r800, %r799, %r798;
-      // 1224: mul.lo.s32 	%r801, %r800, 2146121005;
+      // ptx:1222  shr.u32 	%r799, %r798, 16;
+      // ptx:1223  xor.b32  	%r800, %r799, %r798;
+      // ptx:1224  mul.lo.s32 	%r801, %r800, 2146121005;
       uint r801 = uint(int((r798 >> 16u) ^ r798) * 2146121005);
-      // 1225: shr.u32 	%r802, %r801, 15;
-      // 1226: xor.b32  	%r803, %r802, %r801;
-      // 1227: mul.lo.s32 	%r804, %r803, -2073254261;
+      // ptx:1225  shr.u32 	%r802, %r801, 15;
+      // ptx:1226  xor.b32  	%r803, %r802, %r801;
+      // ptx:1227  mul.lo.s32 	%r804, %r803, -2073254261;
       uint r804 = uint(int((r801 >> 15u) ^ r801) * -2073254261);
-      // 1228: shr.u32 	%r805, %r804, 16;
-      // 1229: xor.b32  	%r806, %r805, %r804;
+      // ptx:1228  shr.u32 	%r805, %r804, 16;
+      // ptx:1229  xor.b32  	%r806, %r805, %r804;
       uint r806 = (r804 >> 16u) ^ r804;
-      // 1230: and.b32  	%r807, %r797, 1;
-      // 1231: shr.u32 	%r808, %r797, 1;
-      // 1232: and.b32  	%r809, %r808, 7;
-      // 1233: mul.wide.u32 	%rd113, %r806, -858993459;
-      // 1234: shr.u64 	%rd114, %rd113, 34;
-      // 1235: cvt.u32.u64 	%r810, %rd114;
+      // ptx:1230  and.b32  	%r807, %r797, 1;
+      // ptx:1231  shr.u32 	%r808, %r797, 1;
+      // ptx:1232  and.b32  	%r809, %r808, 7;
+      // ptx:1233  mul.wide.u32 	%rd113, %r806, -858993459;
+      // ptx:1234  shr.u64 	%rd114, %rd113, 34;
+      // ptx:1235  cvt.u32.u64 	%r810, %rd114;
       uint64_t t55 = uint64_t((uint64_t(r806) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1236: mul.lo.s32 	%r811, %r810, 5;
-      // 1237: sub.s32 	%r812, %r806, %r811;
-      // 1238: shl.b32 	%r813, %r812, 3;
-      // 1239: add.s32 	%r814, %r813, 40;
+      // ptx:1236  mul.lo.s32 	%r811, %r810, 5;
+      // ptx:1237  sub.s32 	%r812, %r806, %r811;
+      // ptx:1238  shl.b32 	%r813, %r812, 3;
+      // ptx:1239  add.s32 	%r814, %r813, 40;
       uint r814 = uint(int(uint(int(r806) - int(uint(int(uint(uint64_t(t55))) * 5))) << 3u) + 40);
-      // 1240: bfi.b32 	%r815, %r807, %r809, 7, 1;
-      // 1241: or.b32  	%r816, %r815, %r814;
-      // 1242: xor.b32  	%r1215, %r816, 128;
+      // ptx:1240  bfi.b32 	%r815, %r807, %r809, 7, 1;
+      // ptx:1241  or.b32  	%r816, %r815, %r814;
+      // ptx:1242  xor.b32  	%r1215, %r816, 128;
       r1215 = (p2g_bfi_32((r797 & 1u), ((r797 >> 1u) & 7u), 7u, 1u) | r814) ^ 128u;
-      // 1243: bra.uni 	$L__BB0_213;
+      // ptx:1243  bra.uni 	$L__BB0_213;
     } else {
-      // 1198: bra.uni 	$L__BB0_187;
-      // 1246: add.s32 	%r720, %r88, %r147;
-      // 1247: add.s32 	%r721, %r720, 5369127;
+      // ptx:1198  bra.uni 	$L__BB0_187;
+      // ptx:1246  add.s32 	%r720, %r88, %r147;
+      // ptx:1247  add.s32 	%r721, %r720, 5369127;
       uint r721 = uint(int(uint(int(r88) + int(r147))) + 5369127);
-      // 1248: shr.u32 	%r722, %r721, 16;
-      // 1249: xor.b32  	%r723, %r722, %r721;
-      // 1250: mul.lo.s32 	%r724, %r723, 2146121005;
+      // ptx:1248  shr.u32 	%r722, %r721, 16;
+      // ptx:1249  xor.b32  	%r723, %r722, %r721;
+      // ptx:1250  mul.lo.s32 	%r724, %r723, 2146121005;
       uint r724 = uint(int((r721 >> 16u) ^ r721) * 2146121005);
-      // 1251: shr.u32 	%r725, %r724, 15;
-      // 1252: xor.b32  	%r726, %r725, %r724;
-      // 1253: mul.lo.s32 	%r727, %r726, -2073254261;
+      // ptx:1251  shr.u32 	%r725, %r724, 15;
+      // ptx:1252  xor.b32  	%r726, %r725, %r724;
+      // ptx:1253  mul.lo.s32 	%r727, %r726, -2073254261;
       uint r727 = uint(int((r724 >> 15u) ^ r724) * -2073254261);
-      // 1254: shr.u32 	%r728, %r727, 16;
-      // 1255: xor.b32  	%r729, %r727, %r6;
+      // ptx:1254  shr.u32 	%r728, %r727, 16;
+      // ptx:1255  xor.b32  	%r729, %r727, %r6;
       uint r729 = r727 ^ r6;
-      // 1256: xor.b32  	%r730, %r729, %r728;
-      // 1257: shr.u32 	%r731, %r729, 16;
-      // 1258: xor.b32  	%r732, %r730, %r731;
-      // 1259: mul.lo.s32 	%r733, %r732, 2146121005;
+      // ptx:1256  xor.b32  	%r730, %r729, %r728;
+      // ptx:1257  shr.u32 	%r731, %r729, 16;
+      // ptx:1258  xor.b32  	%r732, %r730, %r731;
+      // ptx:1259  mul.lo.s32 	%r733, %r732, 2146121005;
       uint r733 = uint(int((r729 ^ (r727 >> 16u)) ^ (r729 >> 16u)) * 2146121005);
-      // 1260: shr.u32 	%r734, %r733, 15;
-      // 1261: xor.b32  	%r735, %r734, %r733;
-      // 1262: mul.lo.s32 	%r736, %r735, -2073254261;
+      // ptx:1260  shr.u32 	%r734, %r733, 15;
+      // ptx:1261  xor.b32  	%r735, %r734, %r733;
+      // ptx:1262  mul.lo.s32 	%r736, %r735, -2073254261;
       uint r736 = uint(int((r733 >> 15u) ^ r733) * -2073254261);
-      // 1263: shr.u32 	%r737, %r736, 16;
-      // 1264: xor.b32  	%r738, %r737, %r736;
+      // ptx:1263  shr.u32 	%r737, %r736, 16;
+      // ptx:1264  xor.b32  	%r738, %r737, %r736;
       uint r738 = (r736 >> 16u) ^ r736;
-      // 1265: xor.b32  	%r739, %r738, -1515870811;
+      // ptx:1265  xor.b32  	%r739, %r738, -1515870811;
       uint r739 = r738 ^ 0xA5A5A5A5u;
-      // 1266: shr.u32 	%r740, %r739, 16;
-      // 1267: xor.b32  	%r741, %r740, %r739;
-      // 1268: mul.lo.s32 	%r742, %r741, 2146121005;
+      // ptx:1266  shr.u32 	%r740, %r739, 16;
+      // ptx:1267  xor.b32  	%r741, %r740, %r739;
+      // ptx:1268  mul.lo.s32 	%r742, %r741, 2146121005;
       uint r742 = uint(int((r739 >> 16u) ^ r739) * 2146121005);
-      // 1269: shr.u32 	%r743, %r742, 15;
-      // 1270: xor.b32  	%r744, %r743, %r742;
-      // 1271: mul.lo.s32 	%r745, %r744, -2073254261;
+      // ptx:1269  shr.u32 	%r743, %r742, 15;
+      // ptx:1270  xor.b32  	%r744, %r743, %r742;
+      // ptx:1271  mul.lo.s32 	%r745, %r744, -2073254261;
       uint r745 = uint(int((r742 >> 15u) ^ r742) * -2073254261);
-      // 1272: shr.u32 	%r746, %r745, 16;
-      // 1273: xor.b32  	%r148, %r746, %r745;
+      // ptx:1272  shr.u32 	%r746, %r745, 16;
+      // ptx:1273  xor.b32  	%r148, %r746, %r745;
       uint r148 = (r745 >> 16u) ^ r745;
-      // 1274: shl.b32 	%r747, %r738, 7;
-      // 1275: and.b32  	%r1215, %r747, 128;
+      // ptx:1274  shl.b32 	%r747, %r738, 7;
+      // ptx:1275  and.b32  	%r1215, %r747, 128;
       r1215 = (r738 << 7u) & 128u;
-      // 1276: shr.u32 	%r748, %r738, 1;
-      // 1277: and.b32  	%r150, %r748, 7;
+      // ptx:1276  shr.u32 	%r748, %r738, 1;
+      // ptx:1277  and.b32  	%r150, %r748, 7;
       uint r150 = (r738 >> 1u) & 7u;
-      // 1278: @%p19 bra 	$L__BB0_191;
+      // ptx:1278  @%p19 bra 	$L__BB0_191;
       if (p19) {
-        // 1282: setp.eq.s16 	%p121, %rs4, 2;
-        // 1283: @%p121 bra 	$L__BB0_208;
+        // ptx:1282  setp.eq.s16 	%p121, %rs4, 2;
+        // ptx:1283  @%p121 bra 	$L__BB0_208;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-          // 1316: and.b32  	%r1215, %r148, 255;
+          // ptx:1316  and.b32  	%r1215, %r148, 255;
           r1215 = r148 & 255u;
-          // 1317: bra.uni 	$L__BB0_213;
+          // ptx:1317  bra.uni 	$L__BB0_213;
           p2g_sv0 = 113;
         } else {
-          // 1285: setp.eq.s16 	%p122, %rs4, 3;
-          // 1286: @%p122 bra 	$L__BB0_195;
+          // ptx:1285  setp.eq.s16 	%p122, %rs4, 3;
+          // ptx:1286  @%p122 bra 	$L__BB0_195;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-            // 1320: mul.wide.u32 	%rd103, %r148, -858993459;
-            // 1321: shr.u64 	%rd104, %rd103, 34;
-            // 1322: cvt.u32.u64 	%r752, %rd104;
+            // ptx:1320  mul.wide.u32 	%rd103, %r148, -858993459;
+            // ptx:1321  shr.u64 	%rd104, %rd103, 34;
+            // ptx:1322  cvt.u32.u64 	%r752, %rd104;
             uint64_t t56 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1323: mul.lo.s32 	%r753, %r752, 5;
-            // 1324: sub.s32 	%r152, %r148, %r753;
+            // ptx:1323  mul.lo.s32 	%r753, %r752, 5;
+            // ptx:1324  sub.s32 	%r152, %r148, %r753;
             uint r152 = uint(int(r148) - int(uint(int(uint(uint64_t(t56))) * 5)));
-            // 1325: setp.eq.s32 	%p126, %r152, 0;
-            // 1326: @%p126 bra 	$L__BB0_197;
+            // ptx:1325  setp.eq.s32 	%p126, %r152, 0;
+            // ptx:1326  @%p126 bra 	$L__BB0_197;
             if (int(r152) == 0) {
-              // 621: shr.u32 	%r754, %r148, 8;
+              // ptx:621  shr.u32 	%r754, %r148, 8;
               uint r754 = r148 >> 8u;
-              // 622: mul.wide.u32 	%rd105, %r754, -1431655765;
-              // 623: shr.u64 	%rd106, %rd105, 34;
-              // 624: cvt.u32.u64 	%r755, %rd106;
+              // ptx:622  mul.wide.u32 	%rd105, %r754, -1431655765;
+              // ptx:623  shr.u64 	%rd106, %rd105, 34;
+              // ptx:624  cvt.u32.u64 	%r755, %rd106;
               uint64_t t57 = uint64_t((uint64_t(r754) * uint64_t(0xAAAAAAABu)) >> 34u);
-              // 625: mul.lo.s32 	%r756, %r755, 6;
-              // 626: sub.s32 	%r757, %r754, %r756;
-              // 627: cvt.u16.u32 	%rs17, %r757;
+              // ptx:625  mul.lo.s32 	%r756, %r755, 6;
+              // ptx:626  sub.s32 	%r757, %r754, %r756;
+              // ptx:627  cvt.u16.u32 	%rs17, %r757;
               uint64_t t58 = uint64_t(uint(int(r754) - int(uint(int(uint(uint64_t(t57))) * 6))));
               uint rs17 = (uint(uint64_t(t58)) & 65535u);
-              // 628: setp.gt.s16 	%p127, %rs17, 1;
-              // 629: @%p127 bra 	$L__BB0_201;
+              // ptx:628  setp.gt.s16 	%p127, %rs17, 1;
+              // ptx:629  @%p127 bra 	$L__BB0_201;
               if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
-                // 633: setp.eq.s16 	%p128, %rs17, 2;
-                // 634: @%p128 bra 	$L__BB0_206;
+                // ptx:633  setp.eq.s16 	%p128, %rs17, 2;
+                // ptx:634  @%p128 bra 	$L__BB0_206;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
-                  // 733: shr.u32 	%r759, %r148, 12;
-                  // 734: and.b32  	%r760, %r759, 1;
-                  // 735: or.b32  	%r761, %r1215, %r760;
+                  // ptx:733  shr.u32 	%r759, %r148, 12;
+                  // ptx:734  and.b32  	%r760, %r759, 1;
+                  // ptx:735  or.b32  	%r761, %r1215, %r760;
                   uint r761 = r1215 | ((r148 >> 12u) & 1u);
-                  // 736: or.b32  	%r1215, %r761, 124;
+                  // ptx:736  or.b32  	%r1215, %r761, 124;
                   r1215 = r761 | 124u;
-                  // 737: bra.uni 	$L__BB0_213;
+                  // ptx:737  bra.uni 	$L__BB0_213;
                   p2g_sv0 = 113;
                 } else {
-                  // 636: setp.eq.s16 	%p129, %rs17, 3;
-                  // 637: @%p129 bra 	$L__BB0_205;
+                  // ptx:636  setp.eq.s16 	%p129, %rs17, 3;
+                  // ptx:637  @%p129 bra 	$L__BB0_205;
                   if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
-                    // 740: setp.eq.s32 	%p133, %r150, 0;
-                    // 741: selp.b32 	%r758, 1, %r150, %p133;
-                    // 742: or.b32  	%r1215, %r758, %r1215;
+                    // ptx:740  setp.eq.s32 	%p133, %r150, 0;
+                    // ptx:741  selp.b32 	%r758, 1, %r150, %p133;
+                    // ptx:742  or.b32  	%r1215, %r758, %r1215;
                     r1215 = ((int(r150) == 0) ? 1u : r150) | r1215;
-                    // 743: bra.uni 	$L__BB0_213;
+                    // ptx:743  bra.uni 	$L__BB0_213;
                     p2g_sv0 = 113;
                   } else {
-                    // 639: setp.ne.s16 	%p130, %rs17, 4;
-                    // 640: @%p130 bra 	$L__BB0_207;
+                    // ptx:639  setp.ne.s16 	%p130, %rs17, 4;
+                    // ptx:640  @%p130 bra 	$L__BB0_207;
                     if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                       p2g_sv0 = 68;
                     } else {
-                      // 642: or.b32  	%r1215, %r1215, 119;
+                      // ptx:642  or.b32  	%r1215, %r1215, 119;
                       r1215 = r1215 | 119u;
-                      // 643: bra.uni 	$L__BB0_213;
+                      // ptx:643  bra.uni 	$L__BB0_213;
                       p2g_sv0 = 113;
                     }
                   }
                 }
               } else {
-                // 630: bra.uni 	$L__BB0_198;
-                // 682: setp.eq.s16 	%p131, %rs17, 0;
-                // 683: @%p131 bra 	$L__BB0_213;
+                // ptx:630  bra.uni 	$L__BB0_198;
+                // ptx:682  setp.eq.s16 	%p131, %rs17, 0;
+                // ptx:683  @%p131 bra 	$L__BB0_213;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                   p2g_sv0 = 113;
                 } else {
-                  // 685: setp.eq.s16 	%p132, %rs17, 1;
-                  // 686: @%p132 bra 	$L__BB0_200;
+                  // ptx:685  setp.eq.s16 	%p132, %rs17, 1;
+                  // ptx:686  @%p132 bra 	$L__BB0_200;
                   if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
-                    // 690: or.b32  	%r1215, %r1215, 120;
+                    // ptx:690  or.b32  	%r1215, %r1215, 120;
                     r1215 = r1215 | 120u;
-                    // 691: bra.uni 	$L__BB0_213;
+                    // ptx:691  bra.uni 	$L__BB0_213;
                     p2g_sv0 = 113;
                   } else {
-                    // 687: bra.uni 	$L__BB0_207;
+                    // ptx:687  bra.uni 	$L__BB0_207;
                     p2g_sv0 = 68;
                   }
                 }
               }
               if (p2g_sv0 == 68) {
-                // 761: or.b32  	%r762, %r1215, %r150;
+                // ptx:761  or.b32  	%r762, %r1215, %r150;
                 uint r762 = r1215 | r150;
-                // 762: or.b32  	%r1215, %r762, 8;
+                // ptx:762  or.b32  	%r1215, %r762, 8;
                 r1215 = r762 | 8u;
-                // 763: bra.uni 	$L__BB0_213;
+                // ptx:763  bra.uni 	$L__BB0_213;
                 p2g_sv0 = 113;
               }
             } else {
-              // 1328: add.s32 	%r1214, %r152, 5;
+              // ptx:1328  add.s32 	%r1214, %r152, 5;
               r1214 = uint(int(r152) + 5);
-              // 1329: bra.uni 	$L__BB0_211;
+              // ptx:1329  bra.uni 	$L__BB0_211;
               p2g_sv0 = 112;
             }
           } else {
-            // 1288: setp.ne.s16 	%p123, %rs4, 5;
-            // 1289: @%p123 bra 	$L__BB0_210;
+            // ptx:1288  setp.ne.s16 	%p123, %rs4, 5;
+            // ptx:1289  @%p123 bra 	$L__BB0_210;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 111;
             } else {
-              // 1291: mul.wide.u32 	%rd101, %r148, -858993459;
-              // 1292: shr.u64 	%rd102, %rd101, 34;
-              // 1293: cvt.u32.u64 	%r749, %rd102;
+              // ptx:1291  mul.wide.u32 	%rd101, %r148, -858993459;
+              // ptx:1292  shr.u64 	%rd102, %rd101, 34;
+              // ptx:1293  cvt.u32.u64 	%r749, %rd102;
               uint64_t t59 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
-              // 1294: mul.lo.s32 	%r750, %r749, 5;
-              // 1295: sub.s32 	%r751, %r148, %r750;
-              // 1296: add.s32 	%r1214, %r751, 5;
+              // ptx:1294  mul.lo.s32 	%r750, %r749, 5;
+              // ptx:1295  sub.s32 	%r751, %r148, %r750;
+              // ptx:1296  add.s32 	%r1214, %r751, 5;
               r1214 = uint(int(uint(int(r148) - int(uint(int(uint(uint64_t(t59))) * 5)))) + 5);
-              // 1297: bra.uni 	$L__BB0_211;
+              // ptx:1297  bra.uni 	$L__BB0_211;
               p2g_sv0 = 112;
             }
           }
         }
       } else {
-        // 1279: bra.uni 	$L__BB0_188;
-        // 1300: setp.eq.s16 	%p124, %rs4, 0;
-        // 1301: @%p124 bra 	$L__BB0_209;
+        // ptx:1279  bra.uni 	$L__BB0_188;
+        // ptx:1300  setp.eq.s16 	%p124, %rs4, 0;
+        // ptx:1301  @%p124 bra 	$L__BB0_209;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-          // 1332: mul.wide.u32 	%rd109, %r148, 613566757;
-          // 1333: shr.u64 	%rd110, %rd109, 32;
-          // 1334: cvt.u32.u64 	%r765, %rd110;
+          // ptx:1332  mul.wide.u32 	%rd109, %r148, 613566757;
+          // ptx:1333  shr.u64 	%rd110, %rd109, 32;
+          // ptx:1334  cvt.u32.u64 	%r765, %rd110;
           uint64_t t60 = uint64_t((uint64_t(r148) * uint64_t(0x24924925u)) >> 32u);
           uint r765 = uint(uint64_t(t60));
-          // 1335: sub.s32 	%r766, %r148, %r765;
-          // 1336: shr.u32 	%r767, %r766, 1;
-          // 1337: add.s32 	%r768, %r767, %r765;
-          // 1338: shr.u32 	%r769, %r768, 2;
-          // 1339: mul.lo.s32 	%r770, %r769, 7;
+          // ptx:1335  sub.s32 	%r766, %r148, %r765;
+          // ptx:1336  shr.u32 	%r767, %r766, 1;
+          // ptx:1337  add.s32 	%r768, %r767, %r765;
+          // ptx:1338  shr.u32 	%r769, %r768, 2;
+          // ptx:1339  mul.lo.s32 	%r770, %r769, 7;
           uint r770 = uint(int(uint(int(uint(int(r148) - int(r765)) >> 1u) + int(r765)) >> 2u) * 7);
-          // 1340: sub.s32 	%r771, %r148, %r770;
-          // 1341: add.s32 	%r1214, %r771, 4;
+          // ptx:1340  sub.s32 	%r771, %r148, %r770;
+          // ptx:1341  add.s32 	%r1214, %r771, 4;
           r1214 = uint(int(uint(int(r148) - int(r770))) + 4);
-          // 1342: bra.uni 	$L__BB0_211;
+          // ptx:1342  bra.uni 	$L__BB0_211;
           p2g_sv0 = 112;
         } else {
-          // 1303: setp.eq.s16 	%p125, %rs4, 1;
-          // 1304: @%p125 bra 	$L__BB0_190;
+          // ptx:1303  setp.eq.s16 	%p125, %rs4, 1;
+          // ptx:1304  @%p125 bra 	$L__BB0_190;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-            // 1308: mul.wide.u32 	%rd107, %r148, -2004318071;
-            // 1309: shr.u64 	%rd108, %rd107, 35;
-            // 1310: cvt.u32.u64 	%r763, %rd108;
+            // ptx:1308  mul.wide.u32 	%rd107, %r148, -2004318071;
+            // ptx:1309  shr.u64 	%rd108, %rd107, 35;
+            // ptx:1310  cvt.u32.u64 	%r763, %rd108;
             uint64_t t61 = uint64_t((uint64_t(r148) * uint64_t(0x88888889u)) >> 35u);
-            // 1311: mul.lo.s32 	%r764, %r763, 15;
-            // 1312: sub.s32 	%r1214, %r148, %r764;
+            // ptx:1311  mul.lo.s32 	%r764, %r763, 15;
+            // ptx:1312  sub.s32 	%r1214, %r148, %r764;
             r1214 = uint(int(r148) - int(uint(int(uint(uint64_t(t61))) * 15)));
-            // 1313: bra.uni 	$L__BB0_211;
+            // ptx:1313  bra.uni 	$L__BB0_211;
             p2g_sv0 = 112;
           } else {
-            // 1305: bra.uni 	$L__BB0_210;
+            // ptx:1305  bra.uni 	$L__BB0_210;
             p2g_sv0 = 111;
           }
         }
       }
       if (p2g_sv0 == 111) {
-        // 1345: mul.wide.u32 	%rd111, %r148, -858993459;
-        // 1346: shr.u64 	%rd112, %rd111, 34;
-        // 1347: cvt.u32.u64 	%r772, %rd112;
+        // ptx:1345  mul.wide.u32 	%rd111, %r148, -858993459;
+        // ptx:1346  shr.u64 	%rd112, %rd111, 34;
+        // ptx:1347  cvt.u32.u64 	%r772, %rd112;
         uint64_t t62 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 1348: mul.lo.s32 	%r773, %r772, 5;
-        // 1349: sub.s32 	%r774, %r148, %r773;
-        // 1350: add.s32 	%r1214, %r774, 5;
+        // ptx:1348  mul.lo.s32 	%r773, %r772, 5;
+        // ptx:1349  sub.s32 	%r774, %r148, %r773;
+        // ptx:1350  add.s32 	%r1214, %r774, 5;
         r1214 = uint(int(uint(int(r148) - int(uint(int(uint(uint64_t(t62))) * 5)))) + 5);
         p2g_sv0 = 112;
       }
       if (p2g_sv0 == 112) {
-        // 1353: max.s32 	%r775, %r1214, 0;
-        // 1354: shl.b32 	%r776, %r775, 3;
-        // 1355: or.b32  	%r777, %r150, %r1215;
+        // ptx:1353  max.s32 	%r775, %r1214, 0;
+        // ptx:1354  shl.b32 	%r776, %r775, 3;
+        // ptx:1355  or.b32  	%r777, %r150, %r1215;
         uint r777 = r150 | r1215;
-        // 1356: or.b32  	%r1215, %r777, %r776;
+        // ptx:1356  or.b32  	%r1215, %r777, %r776;
         r1215 = r777 | (uint(max(int(r1214), 0)) << 3u);
       }
     }
-    // 1359: mov.u32 	%r817, 64;
-    // 1360: prmt.b32 	%r818, %r1209, %r1211, %r817;
-    // 1361: mov.u32 	%r819, 1040;
-    // 1362: prmt.b32 	%r820, %r818, %r1213, %r819;
-    // 1363: mov.u32 	%r821, 16912;
-    // 1364: prmt.b32 	%r822, %r820, %r1215, %r821;
+    // ptx:1359  mov.u32 	%r817, 64;
+    // ptx:1360  prmt.b32 	%r818, %r1209, %r1211, %r817;
+    // ptx:1361  mov.u32 	%r819, 1040;
+    // ptx:1362  prmt.b32 	%r820, %r818, %r1213, %r819;
+    // ptx:1363  mov.u32 	%r821, 16912;
+    // ptx:1364  prmt.b32 	%r822, %r820, %r1215, %r821;
     uint r822 = p2g_prmt(p2g_prmt(p2g_prmt(r1209, r1211, 64u, 0), r1213, 1040u, 0), r1215, 16912u, 0);
-    // 1365: st.local.u32 	[%rd177], %r822;
+    // ptx:1365  st.local.u32 	[%rd177], %r822;
     p2g_stl32(uint(rd177), r822);
-    // 1366: add.s64 	%rd177, %rd177, 4;
+    // ptx:1366  add.s64 	%rd177, %rd177, 4;
     rd177 = uint64_t(int64_t(rd177) + 4l);
-    // 1367: add.s32 	%r1207, %r1207, 1;
+    // ptx:1367  add.s32 	%r1207, %r1207, 1;
     r1207 = uint(int(r1207) + 1);
-    // 1368: setp.ne.s32 	%p134, %r1207, 4;
-    // 1369: @%p134 bra 	$L__BB0_105;
+    // ptx:1368  setp.ne.s32 	%p134, %r1207, 4;
+    // ptx:1369  @%p134 bra 	$L__BB0_105;
     if (!(int(r1207) != 4)) {
       break;
     }
   }
-  // 1371: add.s32 	%r168, %r2, 5373223;
+  // ptx:1371  add.s32 	%r168, %r2, 5373223;
   uint r168 = uint(int(r2) + 5373223);
-  // 1372: add.s32 	%r169, %r1, %r2;
+  // ptx:1372  add.s32 	%r169, %r1, %r2;
   uint r169 = uint(int(r1) + int(r2));
-  // 1373: mov.u32 	%r1216, 0;
+  // ptx:1373  mov.u32 	%r1216, 0;
   uint r1216 = 0u;
-  // 1374: bra.uni 	$L__BB0_215;
+  // ptx:1374  bra.uni 	$L__BB0_215;
   for (;;) {
     p2g_loop_tick();
-    // 1597: shl.b32 	%r824, %r1216, 4;
-    // 1598: or.b32  	%r171, %r824, %r85;
+    // ptx:1597  shl.b32 	%r824, %r1216, 4;
+    // ptx:1598  or.b32  	%r171, %r824, %r85;
     uint r171 = (r1216 << 4u) | r85;
-    // 1599: shl.b32 	%r172, %r171, 6;
+    // ptx:1599  shl.b32 	%r172, %r171, 6;
     uint r172 = r171 << 6u;
-    // 1600: add.s32 	%r825, %r168, %r172;
+    // ptx:1600  add.s32 	%r825, %r168, %r172;
     uint r825 = uint(int(r168) + int(r172));
-    // 1601: shr.u32 	%r826, %r825, 16;
-    // 1602: xor.b32  	%r827, %r826, %r825;
-    // 1603: mul.lo.s32 	%r828, %r827, 2146121005;
+    // ptx:1601  shr.u32 	%r826, %r825, 16;
+    // ptx:1602  xor.b32  	%r827, %r826, %r825;
+    // ptx:1603  mul.lo.s32 	%r828, %r827, 2146121005;
     uint r828 = uint(int((r825 >> 16u) ^ r825) * 2146121005);
-    // 1604: shr.u32 	%r829, %r828, 15;
-    // 1605: xor.b32  	%r830, %r829, %r828;
-    // 1606: mul.lo.s32 	%r831, %r830, -2073254261;
+    // ptx:1604  shr.u32 	%r829, %r828, 15;
+    // ptx:1605  xor.b32  	%r830, %r829, %r828;
+    // ptx:1606  mul.lo.s32 	%r831, %r830, -2073254261;
     uint r831 = uint(int((r828 >> 15u) ^ r828) * -2073254261);
-    // 1607: shr.u32 	%r832, %r831, 16;
-    // 1608: xor.b32  	%r833, %r831, %r6;
+    // ptx:1607  shr.u32 	%r832, %r831, 16;
+    // ptx:1608  xor.b32  	%r833, %r831, %r6;
     uint r833 = r831 ^ r6;
-    // 1609: xor.b32  	%r834, %r833, %r832;
-    // 1610: shr.u32 	%r835, %r833, 16;
-    // 1611: xor.b32  	%r836, %r834, %r835;
-    // 1612: mul.lo.s32 	%r837, %r836, 2146121005;
+    // ptx:1609  xor.b32  	%r834, %r833, %r832;
+    // ptx:1610  shr.u32 	%r835, %r833, 16;
+    // ptx:1611  xor.b32  	%r836, %r834, %r835;
+    // ptx:1612  mul.lo.s32 	%r837, %r836, 2146121005;
     uint r837 = uint(int((r833 ^ (r831 >> 16u)) ^ (r833 >> 16u)) * 2146121005);
-    // 1613: shr.u32 	%r838, %r837, 15;
-    // 1614: xor.b32  	%r839, %r838, %r837;
-    // 1615: mul.lo.s32 	%r840, %r839, -2073254261;
+    // ptx:1613  shr.u32 	%r838, %r837, 15;
+    // ptx:1614  xor.b32  	%r839, %r838, %r837;
+    // ptx:1615  mul.lo.s32 	%r840, %r839, -2073254261;
     uint r840 = uint(int((r837 >> 15u) ^ r837) * -2073254261);
-    // 1616: shr.u32 	%r841, %r840, 16;
-    // 1617: xor.b32  	%r842, %r841, %r840;
+    // ptx:1616  shr.u32 	%r841, %r840, 16;
+    // ptx:1617  xor.b32  	%r842, %r841, %r840;
     uint r842 = (r840 >> 16u) ^ r840;
-    // 1618: xor.b32  	%r843, %r842, -1515870811;
+    // ptx:1618  xor.b32  	%r843, %r842, -1515870811;
     uint r843 = r842 ^ 0xA5A5A5A5u;
-    // 1619: shr.u32 	%r844, %r843, 16;
-    // 1620: xor.b32  	%r845, %r844, %r843;
-    // 1621: mul.lo.s32 	%r846, %r845, 2146121005;
+    // ptx:1619  shr.u32 	%r844, %r843, 16;
+    // ptx:1620  xor.b32  	%r845, %r844, %r843;
+    // ptx:1621  mul.lo.s32 	%r846, %r845, 2146121005;
     uint r846 = uint(int((r843 >> 16u) ^ r843) * 2146121005);
-    // 1622: shr.u32 	%r847, %r846, 15;
-    // 1623: xor.b32  	%r848, %r847, %r846;
-    // 1624: mul.lo.s32 	%r849, %r848, -2073254261;
+    // ptx:1622  shr.u32 	%r847, %r846, 15;
+    // ptx:1623  xor.b32  	%r848, %r847, %r846;
+    // ptx:1624  mul.lo.s32 	%r849, %r848, -2073254261;
     uint r849 = uint(int((r846 >> 15u) ^ r846) * -2073254261);
-    // 1625: shr.u32 	%r850, %r849, 16;
-    // 1626: xor.b32  	%r173, %r850, %r849;
+    // ptx:1625  shr.u32 	%r850, %r849, 16;
+    // ptx:1626  xor.b32  	%r173, %r850, %r849;
     uint r173 = (r849 >> 16u) ^ r849;
-    // 1627: shl.b32 	%r851, %r842, 7;
-    // 1628: and.b32  	%r1218, %r851, 128;
+    // ptx:1627  shl.b32 	%r851, %r842, 7;
+    // ptx:1628  and.b32  	%r1218, %r851, 128;
     uint r1218 = (r842 << 7u) & 128u;
-    // 1629: shr.u32 	%r852, %r842, 1;
-    // 1630: and.b32  	%r175, %r852, 7;
+    // ptx:1629  shr.u32 	%r852, %r842, 1;
+    // ptx:1630  and.b32  	%r175, %r852, 7;
     uint r175 = (r842 >> 1u) & 7u;
-    // 1631: @%p74 bra 	$L__BB0_241;
+    // ptx:1631  @%p74 bra 	$L__BB0_241;
     if (p74) {
-      // 1635: mul.wide.u32 	%rd127, %r173, -858993459;
-      // 1636: shr.u64 	%rd128, %rd127, 34;
-      // 1637: cvt.u32.u64 	%r882, %rd128;
+      // ptx:1635  mul.wide.u32 	%rd127, %r173, -858993459;
+      // ptx:1636  shr.u64 	%rd128, %rd127, 34;
+      // ptx:1637  cvt.u32.u64 	%r882, %rd128;
       uint64_t t63 = uint64_t((uint64_t(r173) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1638: mul.lo.s32 	%r883, %r882, 5;
-      // 1639: sub.s32 	%r884, %r173, %r883;
-      // 1640: shl.b32 	%r885, %r884, 3;
-      // 1641: add.s32 	%r886, %r885, 40;
+      // ptx:1638  mul.lo.s32 	%r883, %r882, 5;
+      // ptx:1639  sub.s32 	%r884, %r173, %r883;
+      // ptx:1640  shl.b32 	%r885, %r884, 3;
+      // ptx:1641  add.s32 	%r886, %r885, 40;
       uint r886 = uint(int(uint(int(r173) - int(uint(int(uint(uint64_t(t63))) * 5))) << 3u) + 40);
-      // 1642: or.b32  	%r887, %r175, %r1218;
+      // ptx:1642  or.b32  	%r887, %r175, %r1218;
       uint r887 = r175 | r1218;
-      // 1643: or.b32  	%r1218, %r887, %r886;
+      // ptx:1643  or.b32  	%r1218, %r887, %r886;
       r1218 = r887 | r886;
-      // 1644: bra.uni 	$L__BB0_242;
+      // ptx:1644  bra.uni 	$L__BB0_242;
     } else {
-      // 1632: bra.uni 	$L__BB0_216;
-      // 1647: @%p19 bra 	$L__BB0_220;
+      // ptx:1632  bra.uni 	$L__BB0_216;
+      // ptx:1647  @%p19 bra 	$L__BB0_220;
       if (p19) {
-        // 1651: setp.eq.s16 	%p137, %rs4, 2;
-        // 1652: @%p137 bra 	$L__BB0_237;
+        // ptx:1651  setp.eq.s16 	%p137, %rs4, 2;
+        // ptx:1652  @%p137 bra 	$L__BB0_237;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-          // 1685: and.b32  	%r1218, %r173, 255;
+          // ptx:1685  and.b32  	%r1218, %r173, 255;
           r1218 = r173 & 255u;
-          // 1686: bra.uni 	$L__BB0_242;
+          // ptx:1686  bra.uni 	$L__BB0_242;
           p2g_sv0 = 153;
         } else {
-          // 1654: setp.eq.s16 	%p138, %rs4, 3;
-          // 1655: @%p138 bra 	$L__BB0_224;
+          // ptx:1654  setp.eq.s16 	%p138, %rs4, 3;
+          // ptx:1655  @%p138 bra 	$L__BB0_224;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-            // 1689: mul.wide.u32 	%rd117, %r173, -858993459;
-            // 1690: shr.u64 	%rd118, %rd117, 34;
-            // 1691: cvt.u32.u64 	%r856, %rd118;
+            // ptx:1689  mul.wide.u32 	%rd117, %r173, -858993459;
+            // ptx:1690  shr.u64 	%rd118, %rd117, 34;
+            // ptx:1691  cvt.u32.u64 	%r856, %rd118;
             uint64_t t64;
             t64 = uint64_t((uint64_t(r173) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1692: mul.lo.s32 	%r857, %r856, 5;
-            // 1693: sub.s32 	%r177, %r173, %r857;
+            // ptx:1692  mul.lo.s32 	%r857, %r856, 5;
+            // ptx:1693  sub.s32 	%r177, %r173, %r857;
             uint r177 = uint(int(r173) - int(uint(int(uint(uint64_t(t64))) * 5)));
-            // 1694: setp.eq.s32 	%p142, %r177, 0;
-            // 1695: @%p142 bra 	$L__BB0_226;
+            // ptx:1694  setp.eq.s32 	%p142, %r177, 0;
+            // ptx:1695  @%p142 bra 	$L__BB0_226;
             if (int(r177) == 0) {
-              // 1377: shr.u32 	%r858, %r173, 8;
+              // ptx:1377  shr.u32 	%r858, %r173, 8;
               uint r858 = r173 >> 8u;
-              // 1378: mul.wide.u32 	%rd119, %r858, -1431655765;
-              // 1379: shr.u64 	%rd120, %rd119, 34;
-              // 1380: cvt.u32.u64 	%r859, %rd120;
+              // ptx:1378  mul.wide.u32 	%rd119, %r858, -1431655765;
+              // ptx:1379  shr.u64 	%rd120, %rd119, 34;
+              // ptx:1380  cvt.u32.u64 	%r859, %rd120;
               uint64_t t65 = uint64_t((uint64_t(r858) * uint64_t(0xAAAAAAABu)) >> 34u);
-              // 1381: mul.lo.s32 	%r860, %r859, 6;
-              // 1382: sub.s32 	%r861, %r858, %r860;
-              // 1383: cvt.u16.u32 	%rs19, %r861;
+              // ptx:1381  mul.lo.s32 	%r860, %r859, 6;
+              // ptx:1382  sub.s32 	%r861, %r858, %r860;
+              // ptx:1383  cvt.u16.u32 	%rs19, %r861;
               uint64_t t66 = uint64_t(uint(int(r858) - int(uint(int(uint(uint64_t(t65))) * 6))));
               uint rs19 = (uint(uint64_t(t66)) & 65535u);
-              // 1384: setp.gt.s16 	%p143, %rs19, 1;
-              // 1385: @%p143 bra 	$L__BB0_230;
+              // ptx:1384  setp.gt.s16 	%p143, %rs19, 1;
+              // ptx:1385  @%p143 bra 	$L__BB0_230;
               if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
-                // 1389: setp.eq.s16 	%p144, %rs19, 2;
-                // 1390: @%p144 bra 	$L__BB0_235;
+                // ptx:1389  setp.eq.s16 	%p144, %rs19, 2;
+                // ptx:1390  @%p144 bra 	$L__BB0_235;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
-                  // 1525: shr.u32 	%r863, %r173, 12;
-                  // 1526: and.b32  	%r864, %r863, 1;
-                  // 1527: or.b32  	%r865, %r1218, %r864;
+                  // ptx:1525  shr.u32 	%r863, %r173, 12;
+                  // ptx:1526  and.b32  	%r864, %r863, 1;
+                  // ptx:1527  or.b32  	%r865, %r1218, %r864;
                   uint r865 = r1218 | ((r173 >> 12u) & 1u);
-                  // 1528: or.b32  	%r1218, %r865, 124;
+                  // ptx:1528  or.b32  	%r1218, %r865, 124;
                   r1218 = r865 | 124u;
-                  // 1529: bra.uni 	$L__BB0_242;
+                  // ptx:1529  bra.uni 	$L__BB0_242;
                   p2g_sv0 = 153;
                 } else {
-                  // 1392: setp.eq.s16 	%p145, %rs19, 3;
-                  // 1393: @%p145 bra 	$L__BB0_234;
+                  // ptx:1392  setp.eq.s16 	%p145, %rs19, 3;
+                  // ptx:1393  @%p145 bra 	$L__BB0_234;
                   if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
-                    // 1532: setp.eq.s32 	%p149, %r175, 0;
-                    // 1533: selp.b32 	%r862, 1, %r175, %p149;
-                    // 1534: or.b32  	%r1218, %r862, %r1218;
+                    // ptx:1532  setp.eq.s32 	%p149, %r175, 0;
+                    // ptx:1533  selp.b32 	%r862, 1, %r175, %p149;
+                    // ptx:1534  or.b32  	%r1218, %r862, %r1218;
                     r1218 = ((int(r175) == 0) ? 1u : r175) | r1218;
-                    // 1535: bra.uni 	$L__BB0_242;
+                    // ptx:1535  bra.uni 	$L__BB0_242;
                     p2g_sv0 = 153;
                   } else {
-                    // 1395: setp.ne.s16 	%p146, %rs19, 4;
-                    // 1396: @%p146 bra 	$L__BB0_236;
+                    // ptx:1395  setp.ne.s16 	%p146, %rs19, 4;
+                    // ptx:1396  @%p146 bra 	$L__BB0_236;
                     if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                       p2g_sv0 = 138;
                     } else {
-                      // 1398: or.b32  	%r1218, %r1218, 119;
+                      // ptx:1398  or.b32  	%r1218, %r1218, 119;
                       r1218 = r1218 | 119u;
-                      // 1399: bra.uni 	$L__BB0_242;
+                      // ptx:1399  bra.uni 	$L__BB0_242;
                       p2g_sv0 = 153;
                     }
                   }
                 }
               } else {
-                // 1386: bra.uni 	$L__BB0_227;
-                // 1477: setp.eq.s16 	%p147, %rs19, 0;
-                // 1478: @%p147 bra 	$L__BB0_242;
+                // ptx:1386  bra.uni 	$L__BB0_227;
+                // ptx:1477  setp.eq.s16 	%p147, %rs19, 0;
+                // ptx:1478  @%p147 bra 	$L__BB0_242;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                   p2g_sv0 = 153;
                 } else {
-                  // 1480: setp.eq.s16 	%p148, %rs19, 1;
-                  // 1481: @%p148 bra 	$L__BB0_229;
+                  // ptx:1480  setp.eq.s16 	%p148, %rs19, 1;
+                  // ptx:1481  @%p148 bra 	$L__BB0_229;
                   if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
-                    // 1485: or.b32  	%r1218, %r1218, 120;
+                    // ptx:1485  or.b32  	%r1218, %r1218, 120;
                     r1218 = r1218 | 120u;
-                    // 1486: bra.uni 	$L__BB0_242;
+                    // ptx:1486  bra.uni 	$L__BB0_242;
                     p2g_sv0 = 153;
                   } else {
-                    // 1482: bra.uni 	$L__BB0_236;
+                    // ptx:1482  bra.uni 	$L__BB0_236;
                     p2g_sv0 = 138;
                   }
                 }
               }
               if (p2g_sv0 == 138) {
-                // 1577: or.b32  	%r866, %r1218, %r175;
+                // ptx:1577  or.b32  	%r866, %r1218, %r175;
                 uint r866 = r1218 | r175;
-                // 1578: or.b32  	%r1218, %r866, 8;
+                // ptx:1578  or.b32  	%r1218, %r866, 8;
                 r1218 = r866 | 8u;
-                // 1579: bra.uni 	$L__BB0_242;
+                // ptx:1579  bra.uni 	$L__BB0_242;
                 p2g_sv0 = 153;
               }
             } else {
-              // 1697: add.s32 	%r1217, %r177, 5;
+              // ptx:1697  add.s32 	%r1217, %r177, 5;
               r1217 = uint(int(r177) + 5);
-              // 1698: bra.uni 	$L__BB0_240;
+              // ptx:1698  bra.uni 	$L__BB0_240;
               p2g_sv0 = 152;
             }
           } else {
-            // 1657: setp.ne.s16 	%p139, %rs4, 5;
-            // 1658: @%p139 bra 	$L__BB0_239;
+            // ptx:1657  setp.ne.s16 	%p139, %rs4, 5;
+            // ptx:1658  @%p139 bra 	$L__BB0_239;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 151;
             } else {
-              // 1660: mul.wide.u32 	%rd115, %r173, -858993459;
-              // 1661: shr.u64 	%rd116, %rd115, 34;
-              // 1662: cvt.u32.u64 	%r853, %rd116;
+              // ptx:1660  mul.wide.u32 	%rd115, %r173, -858993459;
+              // ptx:1661  shr.u64 	%rd116, %rd115, 34;
+              // ptx:1662  cvt.u32.u64 	%r853, %rd116;
               uint64_t t67 = uint64_t((uint64_t(r173) * uint64_t(0xCCCCCCCDu)) >> 34u);
-              // 1663: mul.lo.s32 	%r854, %r853, 5;
-              // 1664: sub.s32 	%r855, %r173, %r854;
-              // 1665: add.s32 	%r1217, %r855, 5;
+              // ptx:1663  mul.lo.s32 	%r854, %r853, 5;
+              // ptx:1664  sub.s32 	%r855, %r173, %r854;
+              // ptx:1665  add.s32 	%r1217, %r855, 5;
               r1217 = uint(int(uint(int(r173) - int(uint(int(uint(uint64_t(t67))) * 5)))) + 5);
-              // 1666: bra.uni 	$L__BB0_240;
+              // ptx:1666  bra.uni 	$L__BB0_240;
               p2g_sv0 = 152;
             }
           }
         }
       } else {
-        // 1648: bra.uni 	$L__BB0_217;
-        // 1669: setp.eq.s16 	%p140, %rs4, 0;
-        // 1670: @%p140 bra 	$L__BB0_238;
+        // ptx:1648  bra.uni 	$L__BB0_217;
+        // ptx:1669  setp.eq.s16 	%p140, %rs4, 0;
+        // ptx:1670  @%p140 bra 	$L__BB0_238;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-          // 1701: mul.wide.u32 	%rd123, %r173, 613566757;
-          // 1702: shr.u64 	%rd124, %rd123, 32;
-          // 1703: cvt.u32.u64 	%r869, %rd124;
+          // ptx:1701  mul.wide.u32 	%rd123, %r173, 613566757;
+          // ptx:1702  shr.u64 	%rd124, %rd123, 32;
+          // ptx:1703  cvt.u32.u64 	%r869, %rd124;
           uint64_t t68 = uint64_t((uint64_t(r173) * uint64_t(0x24924925u)) >> 32u);
           uint r869 = uint(uint64_t(t68));
-          // 1704: sub.s32 	%r870, %r173, %r869;
-          // 1705: shr.u32 	%r871, %r870, 1;
-          // 1706: add.s32 	%r872, %r871, %r869;
-          // 1707: shr.u32 	%r873, %r872, 2;
-          // 1708: mul.lo.s32 	%r874, %r873, 7;
+          // ptx:1704  sub.s32 	%r870, %r173, %r869;
+          // ptx:1705  shr.u32 	%r871, %r870, 1;
+          // ptx:1706  add.s32 	%r872, %r871, %r869;
+          // ptx:1707  shr.u32 	%r873, %r872, 2;
+          // ptx:1708  mul.lo.s32 	%r874, %r873, 7;
           uint r874 = uint(int(uint(int(uint(int(r173) - int(r869)) >> 1u) + int(r869)) >> 2u) * 7);
-          // 1709: sub.s32 	%r875, %r173, %r874;
-          // 1710: add.s32 	%r1217, %r875, 4;
+          // ptx:1709  sub.s32 	%r875, %r173, %r874;
+          // ptx:1710  add.s32 	%r1217, %r875, 4;
           r1217 = uint(int(uint(int(r173) - int(r874))) + 4);
-          // 1711: bra.uni 	$L__BB0_240;
+          // ptx:1711  bra.uni 	$L__BB0_240;
           p2g_sv0 = 152;
         } else {
-          // 1672: setp.eq.s16 	%p141, %rs4, 1;
-          // 1673: @%p141 bra 	$L__BB0_219;
+          // ptx:1672  setp.eq.s16 	%p141, %rs4, 1;
+          // ptx:1673  @%p141 bra 	$L__BB0_219;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-            // 1677: mul.wide.u32 	%rd121, %r173, -2004318071;
-            // 1678: shr.u64 	%rd122, %rd121, 35;
-            // 1679: cvt.u32.u64 	%r867, %rd122;
+            // ptx:1677  mul.wide.u32 	%rd121, %r173, -2004318071;
+            // ptx:1678  shr.u64 	%rd122, %rd121, 35;
+            // ptx:1679  cvt.u32.u64 	%r867, %rd122;
             uint64_t t69 = uint64_t((uint64_t(r173) * uint64_t(0x88888889u)) >> 35u);
-            // 1680: mul.lo.s32 	%r868, %r867, 15;
-            // 1681: sub.s32 	%r1217, %r173, %r868;
+            // ptx:1680  mul.lo.s32 	%r868, %r867, 15;
+            // ptx:1681  sub.s32 	%r1217, %r173, %r868;
             r1217 = uint(int(r173) - int(uint(int(uint(uint64_t(t69))) * 15)));
-            // 1682: bra.uni 	$L__BB0_240;
+            // ptx:1682  bra.uni 	$L__BB0_240;
             p2g_sv0 = 152;
           } else {
-            // 1674: bra.uni 	$L__BB0_239;
+            // ptx:1674  bra.uni 	$L__BB0_239;
             p2g_sv0 = 151;
           }
         }
       }
       if (p2g_sv0 == 151) {
-        // 1714: mul.wide.u32 	%rd125, %r173, -858993459;
-        // 1715: shr.u64 	%rd126, %rd125, 34;
-        // 1716: cvt.u32.u64 	%r876, %rd126;
+        // ptx:1714  mul.wide.u32 	%rd125, %r173, -858993459;
+        // ptx:1715  shr.u64 	%rd126, %rd125, 34;
+        // ptx:1716  cvt.u32.u64 	%r876, %rd126;
         uint64_t t70 = uint64_t((uint64_t(r173) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 1717: mul.lo.s32 	%r877, %r876, 5;
-        // 1718: sub.s32 	%r878, %r173, %r877;
-        // 1719: add.s32 	%r1217, %r878, 5;
+        // ptx:1717  mul.lo.s32 	%r877, %r876, 5;
+        // ptx:1718  sub.s32 	%r878, %r173, %r877;
+        // ptx:1719  add.s32 	%r1217, %r878, 5;
         r1217 = uint(int(uint(int(r173) - int(uint(int(uint(uint64_t(t70))) * 5)))) + 5);
         p2g_sv0 = 152;
       }
       if (p2g_sv0 == 152) {
-        // 1722: max.s32 	%r879, %r1217, 0;
-        // 1723: shl.b32 	%r880, %r879, 3;
-        // 1724: or.b32  	%r881, %r175, %r1218;
+        // ptx:1722  max.s32 	%r879, %r1217, 0;
+        // ptx:1723  shl.b32 	%r880, %r879, 3;
+        // ptx:1724  or.b32  	%r881, %r175, %r1218;
         uint r881 = r175 | r1218;
-        // 1725: or.b32  	%r1218, %r881, %r880;
+        // ptx:1725  or.b32  	%r1218, %r881, %r880;
         r1218 = r881 | (uint(max(int(r1217), 0)) << 3u);
       }
     }
-    // 1728: add.s32 	%r192, %r171, 1;
+    // ptx:1728  add.s32 	%r192, %r171, 1;
     uint r192 = uint(int(r171) + 1);
-    // 1729: @%p74 bra 	$L__BB0_268;
+    // ptx:1729  @%p74 bra 	$L__BB0_268;
     if (p74) {
-      // 1733: shl.b32 	%r946, %r192, 6;
+      // ptx:1733  shl.b32 	%r946, %r192, 6;
       uint r946 = r192 << 6u;
-      // 1734: and.b32  	%r947, %r946, 1792;
-      // 1735: add.s32 	%r948, %r168, %r947;
+      // ptx:1734  and.b32  	%r947, %r946, 1792;
+      // ptx:1735  add.s32 	%r948, %r168, %r947;
       uint r948 = uint(int(r168) + int(r946 & 1792u));
-      // 1736: shr.u32 	%r949, %r948, 16;
-      // 1737: xor.b32  	%r950, %r949, %r948;
-      // 1738: mul.lo.s32 	%r951, %r950, 2146121005;
+      // ptx:1736  shr.u32 	%r949, %r948, 16;
+      // ptx:1737  xor.b32  	%r950, %r949, %r948;
+      // ptx:1738  mul.lo.s32 	%r951, %r950, 2146121005;
       uint r951 = uint(int((r948 >> 16u) ^ r948) * 2146121005);
-      // 1739: shr.u32 	%r952, %r951, 15;
-      // 1740: xor.b32  	%r953, %r952, %r951;
-      // 1741: mul.lo.s32 	%r954, %r953, -2073254261;
+      // ptx:1739  shr.u32 	%r952, %r951, 15;
+      // ptx:1740  xor.b32  	%r953, %r952, %r951;
+      // ptx:1741  mul.lo.s32 	%r954, %r953, -2073254261;
       uint r954 = uint(int((r951 >> 15u) ^ r951) * -2073254261);
-      // 1742: shr.u32 	%r955, %r954, 16;
-      // 1743: xor.b32  	%r956, %r954, %r6;
+      // ptx:1742  shr.u32 	%r955, %r954, 16;
+      // ptx:1743  xor.b32  	%r956, %r954, %r6;
       uint r956 = r954 ^ r6;
-      // 1744: xor.b32  	%r957, %r956, %r955;
-      // 1745: shr.u32 	%r958, %r956, 16;
-      // 1746: xor.b32  	%r959, %r957, %r958;
-      // 1747: mul.lo.s32 	%r960, %r959, 2146121005;
+      // ptx:1744  xor.b32  	%r957, %r956, %r955;
+      // ptx:1745  shr.u32 	%r958, %r956, 16;
+      // ptx:1746  xor.b32  	%r959, %r957, %r958;
+      // ptx:1747  mul.lo.s32 	%r960, %r959, 2146121005;
       uint r960 = uint(int((r956 ^ (r954 >> 16u)) ^ (r956 >> 16u)) * 2146121005);
-      // 1748: shr.u32 	%r961, %r960, 15;
-      // 1749: xor.b32  	%r962, %r961, %r960;
-      // 1750: mul.lo.s32 	%r963, %r962, -2073254261;
+      // ptx:1748  shr.u32 	%r961, %r960, 15;
+      // ptx:1749  xor.b32  	%r962, %r961, %r960;
+      // ptx:1750  mul.lo.s32 	%r963, %r962, -2073254261;
       uint r963 = uint(int((r960 >> 15u) ^ r960) * -2073254261);
-      // 1751: shr.u32 	%r964, %r963, 16;
-      // 1752: xor.b32  	%r965, %r964, %r963;
+      // ptx:1751  shr.u32 	%r964, %r963, 16;
+      // ptx:1752  xor.b32  	%r965, %r964, %r963;
       uint r965 = (r963 >> 16u) ^ r963;
-      // 1753: xor.b32  	%r966, %r965, -1515870811;
+      // ptx:1753  xor.b32  	%r966, %r965, -1515870811;
       uint r966 = r965 ^ 0xA5A5A5A5u;
-      // 1754: shr.u32 	%r967, %r966, 16;
-      // 1755: xor.b32  	%r968, %r967, %r966;
-      // 1756: mul.lo.s32 	%r969, %r968, 2146121005;
+      // ptx:1754  shr.u32 	%r967, %r966, 16;
+      // ptx:1755  xor.b32  	%r968, %r967, %r966;
+      // ptx:1756  mul.lo.s32 	%r969, %r968, 2146121005;
       uint r969 = uint(int((r966 >> 16u) ^ r966) * 2146121005);
-      // 1757: shr.u32 	%r970, %r969, 15;
-      // 1758: xor.b32  	%r971, %r970, %r969;
-      // 1759: mul.lo.s32 	%r972, %r971, -2073254261;
+      // ptx:1757  shr.u32 	%r970, %r969, 15;
+      // ptx:1758  xor.b32  	%r971, %r970, %r969;
+      // ptx:1759  mul.lo.s32 	%r972, %r971, -2073254261;
       uint r972 = uint(int((r969 >> 15u) ^ r969) * -2073254261);
-      // 1760: shr.u32 	%r973, %r972, 16;
-      // 1761: xor.b32  	%r974, %r973, %r972;
+      // ptx:1760  shr.u32 	%r973, %r972, 16;
+      // ptx:1761  xor.b32  	%r974, %r973, %r972;
       uint r974 = (r972 >> 16u) ^ r972;
-      // 1762: and.b32  	%r975, %r965, 1;
-      // 1763: shr.u32 	%r976, %r965, 1;
-      // 1764: and.b32  	%r977, %r976, 7;
-      // 1765: mul.wide.u32 	%rd141, %r974, -858993459;
-      // 1766: shr.u64 	%rd142, %rd141, 34;
-      // 1767: cvt.u32.u64 	%r978, %rd142;
+      // ptx:1762  and.b32  	%r975, %r965, 1;
+      // ptx:1763  shr.u32 	%r976, %r965, 1;
+      // ptx:1764  and.b32  	%r977, %r976, 7;
+      // ptx:1765  mul.wide.u32 	%rd141, %r974, -858993459;
+      // ptx:1766  shr.u64 	%rd142, %rd141, 34;
+      // ptx:1767  cvt.u32.u64 	%r978, %rd142;
       uint64_t t71 = uint64_t((uint64_t(r974) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1768: mul.lo.s32 	%r979, %r978, 5;
-      // 1769: sub.s32 	%r980, %r974, %r979;
-      // 1770: shl.b32 	%r981, %r980, 3;
-      // 1771: add.s32 	%r982, %r981, 40;
+      // ptx:1768  mul.lo.s32 	%r979, %r978, 5;
+      // ptx:1769  sub.s32 	%r980, %r974, %r979;
+      // ptx:1770  shl.b32 	%r981, %r980, 3;
+      // ptx:1771  add.s32 	%r982, %r981, 40;
       uint r982 = uint(int(uint(int(r974) - int(uint(int(uint(uint64_t(t71))) * 5))) << 3u) + 40);
-      // 1772: bfi.b32 	%r983, %r975, %r977, 7, 1;
-      // 1773: or.b32  	%r984, %r983, %r982;
-      // 1774: add.s32 	%r985, %r169, %r946;
+      // ptx:1772  bfi.b32 	%r983, %r975, %r977, 7, 1;
+      // ptx:1773  or.b32  	%r984, %r983, %r982;
+      // ptx:1774  add.s32 	%r985, %r169, %r946;
       uint r985 = uint(int(r169) + int(r946));
-      // 1775: shr.u32 	%r986, %r985, 16;
-      // 1776: xor.b32  	%r987, %r986, %r985;
-      // 1777: mul.lo.s32 	%r988, %r987, 2146121005;
+      // ptx:1775  shr.u32 	%r986, %r985, 16;
+      // ptx:1776  xor.b32  	%r987, %r986, %r985;
+      // ptx:1777  mul.lo.s32 	%r988, %r987, 2146121005;
       uint r988 = uint(int((r985 >> 16u) ^ r985) * 2146121005);
-      // 1778: shr.u32 	%r989, %r988, 15;
-      // 1779: xor.b32  	%r990, %r989, %r988;
-      // 1780: mul.lo.s32 	%r991, %r990, -2073254261;
+      // ptx:1778  shr.u32 	%r989, %r988, 15;
+      // ptx:1779  xor.b32  	%r990, %r989, %r988;
+      // ptx:1780  mul.lo.s32 	%r991, %r990, -2073254261;
       uint r991 = uint(int((r988 >> 15u) ^ r988) * -2073254261);
-      // 1781: shr.u32 	%r992, %r991, 16;
-      // 1782: xor.b32  	%r993, %r992, %r991;
-      // 1783: and.b32  	%r994, %r993, 3;
-      // 1784: xor.b32  	%r1220, %r984, %r994;
+      // ptx:1781  shr.u32 	%r992, %r991, 16;
+      // ptx:1782  xor.b32  	%r993, %r992, %r991;
+      // ptx:1783  and.b32  	%r994, %r993, 3;
+      // ptx:1784  xor.b32  	%r1220, %r984, %r994;
       r1220 = (p2g_bfi_32((r965 & 1u), ((r965 >> 1u) & 7u), 7u, 1u) | r982) ^ (((r991 >> 16u) ^ r991) & 3u);
-      // 1785: bra.uni 	$L__BB0_269;
+      // ptx:1785  bra.uni 	$L__BB0_269;
     } else {
-      // 1730: bra.uni 	$L__BB0_243;
-      // 1788: shl.b32 	%r888, %r192, 6;
-      // 1789: add.s32 	%r889, %r168, %r888;
+      // ptx:1730  bra.uni 	$L__BB0_243;
+      // ptx:1788  shl.b32 	%r888, %r192, 6;
+      // ptx:1789  add.s32 	%r889, %r168, %r888;
       uint r889 = uint(int(r168) + int(r192 << 6u));
-      // 1790: shr.u32 	%r890, %r889, 16;
-      // 1791: xor.b32  	%r891, %r890, %r889;
-      // 1792: mul.lo.s32 	%r892, %r891, 2146121005;
+      // ptx:1790  shr.u32 	%r890, %r889, 16;
+      // ptx:1791  xor.b32  	%r891, %r890, %r889;
+      // ptx:1792  mul.lo.s32 	%r892, %r891, 2146121005;
       uint r892 = uint(int((r889 >> 16u) ^ r889) * 2146121005);
-      // 1793: shr.u32 	%r893, %r892, 15;
-      // 1794: xor.b32  	%r894, %r893, %r892;
-      // 1795: mul.lo.s32 	%r895, %r894, -2073254261;
+      // ptx:1793  shr.u32 	%r893, %r892, 15;
+      // ptx:1794  xor.b32  	%r894, %r893, %r892;
+      // ptx:1795  mul.lo.s32 	%r895, %r894, -2073254261;
       uint r895 = uint(int((r892 >> 15u) ^ r892) * -2073254261);
-      // 1796: shr.u32 	%r896, %r895, 16;
-      // 1797: xor.b32  	%r897, %r895, %r6;
+      // ptx:1796  shr.u32 	%r896, %r895, 16;
+      // ptx:1797  xor.b32  	%r897, %r895, %r6;
       uint r897 = r895 ^ r6;
-      // 1798: xor.b32  	%r898, %r897, %r896;
-      // 1799: shr.u32 	%r899, %r897, 16;
-      // 1800: xor.b32  	%r900, %r898, %r899;
-      // 1801: mul.lo.s32 	%r901, %r900, 2146121005;
+      // ptx:1798  xor.b32  	%r898, %r897, %r896;
+      // ptx:1799  shr.u32 	%r899, %r897, 16;
+      // ptx:1800  xor.b32  	%r900, %r898, %r899;
+      // ptx:1801  mul.lo.s32 	%r901, %r900, 2146121005;
       uint r901 = uint(int((r897 ^ (r895 >> 16u)) ^ (r897 >> 16u)) * 2146121005);
-      // 1802: shr.u32 	%r902, %r901, 15;
-      // 1803: xor.b32  	%r903, %r902, %r901;
-      // 1804: mul.lo.s32 	%r904, %r903, -2073254261;
+      // ptx:1802  shr.u32 	%r902, %r901, 15;
+      // ptx:1803  xor.b32  	%r903, %r902, %r901;
+      // ptx:1804  mul.lo.s32 	%r904, %r903, -2073254261;
       uint r904 = uint(int((r901 >> 15u) ^ r901) * -2073254261);
-      // 1805: shr.u32 	%r905, %r904, 16;
-      // 1806: xor.b32  	%r906, %r905, %r904;
+      // ptx:1805  shr.u32 	%r905, %r904, 16;
+      // ptx:1806  xor.b32  	%r906, %r905, %r904;
       uint r906 = (r904 >> 16u) ^ r904;
-      // 1807: xor.b32  	%r907, %r906, -1515870811;
+      // ptx:1807  xor.b32  	%r907, %r906, -1515870811;
       uint r907 = r906 ^ 0xA5A5A5A5u;
-      // 1808: shr.u32 	%r908, %r907, 16;
-      // 1809: xor.b32  	%r909, %r908, %r907;
-      // 1810: mul.lo.s32 	%r910, %r909, 2146121005;
+      // ptx:1808  shr.u32 	%r908, %r907, 16;
+      // ptx:1809  xor.b32  	%r909, %r908, %r907;
+      // ptx:1810  mul.lo.s32 	%r910, %r909, 2146121005;
       uint r910 = uint(int((r907 >> 16u) ^ r907) * 2146121005);
-      // 1811: shr.u32 	%r911, %r910, 15;
-      // 1812: xor.b32  	%r912, %r911, %r910;
-      // 1813: mul.lo.s32 	%r913, %r912, -2073254261;
+      // ptx:1811  shr.u32 	%r911, %r910, 15;
+      // ptx:1812  xor.b32  	%r912, %r911, %r910;
+      // ptx:1813  mul.lo.s32 	%r913, %r912, -2073254261;
       uint r913 = uint(int((r910 >> 15u) ^ r910) * -2073254261);
-      // 1814: shr.u32 	%r914, %r913, 16;
-      // 1815: xor.b32  	%r193, %r914, %r913;
+      // ptx:1814  shr.u32 	%r914, %r913, 16;
+      // ptx:1815  xor.b32  	%r193, %r914, %r913;
       uint r193 = (r913 >> 16u) ^ r913;
-      // 1816: shl.b32 	%r915, %r906, 7;
-      // 1817: and.b32  	%r1220, %r915, 128;
+      // ptx:1816  shl.b32 	%r915, %r906, 7;
+      // ptx:1817  and.b32  	%r1220, %r915, 128;
       r1220 = (r906 << 7u) & 128u;
-      // 1818: shr.u32 	%r916, %r906, 1;
-      // 1819: and.b32  	%r195, %r916, 7;
+      // ptx:1818  shr.u32 	%r916, %r906, 1;
+      // ptx:1819  and.b32  	%r195, %r916, 7;
       uint r195 = (r906 >> 1u) & 7u;
-      // 1820: @%p19 bra 	$L__BB0_247;
+      // ptx:1820  @%p19 bra 	$L__BB0_247;
       if (p19) {
-        // 1824: setp.eq.s16 	%p152, %rs4, 2;
-        // 1825: @%p152 bra 	$L__BB0_264;
+        // ptx:1824  setp.eq.s16 	%p152, %rs4, 2;
+        // ptx:1825  @%p152 bra 	$L__BB0_264;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-          // 1858: and.b32  	%r1220, %r193, 255;
+          // ptx:1858  and.b32  	%r1220, %r193, 255;
           r1220 = r193 & 255u;
-          // 1859: bra.uni 	$L__BB0_269;
+          // ptx:1859  bra.uni 	$L__BB0_269;
           p2g_sv0 = 164;
         } else {
-          // 1827: setp.eq.s16 	%p153, %rs4, 3;
-          // 1828: @%p153 bra 	$L__BB0_251;
+          // ptx:1827  setp.eq.s16 	%p153, %rs4, 3;
+          // ptx:1828  @%p153 bra 	$L__BB0_251;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-            // 1862: mul.wide.u32 	%rd131, %r193, -858993459;
-            // 1863: shr.u64 	%rd132, %rd131, 34;
-            // 1864: cvt.u32.u64 	%r920, %rd132;
+            // ptx:1862  mul.wide.u32 	%rd131, %r193, -858993459;
+            // ptx:1863  shr.u64 	%rd132, %rd131, 34;
+            // ptx:1864  cvt.u32.u64 	%r920, %rd132;
             uint64_t t72 = uint64_t((uint64_t(r193) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1865: mul.lo.s32 	%r921, %r920, 5;
-            // 1866: sub.s32 	%r197, %r193, %r921;
+            // ptx:1865  mul.lo.s32 	%r921, %r920, 5;
+            // ptx:1866  sub.s32 	%r197, %r193, %r921;
             uint r197 = uint(int(r193) - int(uint(int(uint(uint64_t(t72))) * 5)));
-            // 1867: setp.eq.s32 	%p157, %r197, 0;
-            // 1868: @%p157 bra 	$L__BB0_253;
+            // ptx:1867  setp.eq.s32 	%p157, %r197, 0;
+            // ptx:1868  @%p157 bra 	$L__BB0_253;
             if (int(r197) == 0) {
-              // 1402: shr.u32 	%r922, %r193, 8;
+              // ptx:1402  shr.u32 	%r922, %r193, 8;
               uint r922 = r193 >> 8u;
-              // 1403: mul.wide.u32 	%rd133, %r922, -1431655765;
-              // 1404: shr.u64 	%rd134, %rd133, 34;
-              // 1405: cvt.u32.u64 	%r923, %rd134;
+              // ptx:1403  mul.wide.u32 	%rd133, %r922, -1431655765;
+              // ptx:1404  shr.u64 	%rd134, %rd133, 34;
+              // ptx:1405  cvt.u32.u64 	%r923, %rd134;
               uint64_t t73 = uint64_t((uint64_t(r922) * uint64_t(0xAAAAAAABu)) >> 34u);
-              // 1406: mul.lo.s32 	%r924, %r923, 6;
-              // 1407: sub.s32 	%r925, %r922, %r924;
-              // 1408: cvt.u16.u32 	%rs21, %r925;
+              // ptx:1406  mul.lo.s32 	%r924, %r923, 6;
+              // ptx:1407  sub.s32 	%r925, %r922, %r924;
+              // ptx:1408  cvt.u16.u32 	%rs21, %r925;
               uint64_t t74 = uint64_t(uint(int(r922) - int(uint(int(uint(uint64_t(t73))) * 6))));
               uint rs21 = (uint(uint64_t(t74)) & 65535u);
-              // 1409: setp.gt.s16 	%p158, %rs21, 1;
-              // 1410: @%p158 bra 	$L__BB0_257;
+              // ptx:1409  setp.gt.s16 	%p158, %rs21, 1;
+              // ptx:1410  @%p158 bra 	$L__BB0_257;
               if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
-                // 1414: setp.eq.s16 	%p159, %rs21, 2;
-                // 1415: @%p159 bra 	$L__BB0_262;
+                // ptx:1414  setp.eq.s16 	%p159, %rs21, 2;
+                // ptx:1415  @%p159 bra 	$L__BB0_262;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
-                  // 1538: shr.u32 	%r927, %r193, 12;
-                  // 1539: and.b32  	%r928, %r927, 1;
-                  // 1540: or.b32  	%r929, %r1220, %r928;
+                  // ptx:1538  shr.u32 	%r927, %r193, 12;
+                  // ptx:1539  and.b32  	%r928, %r927, 1;
+                  // ptx:1540  or.b32  	%r929, %r1220, %r928;
                   uint r929 = r1220 | ((r193 >> 12u) & 1u);
-                  // 1541: or.b32  	%r1220, %r929, 124;
+                  // ptx:1541  or.b32  	%r1220, %r929, 124;
                   r1220 = r929 | 124u;
-                  // 1542: bra.uni 	$L__BB0_269;
+                  // ptx:1542  bra.uni 	$L__BB0_269;
                   p2g_sv0 = 164;
                 } else {
-                  // 1417: setp.eq.s16 	%p160, %rs21, 3;
-                  // 1418: @%p160 bra 	$L__BB0_261;
+                  // ptx:1417  setp.eq.s16 	%p160, %rs21, 3;
+                  // ptx:1418  @%p160 bra 	$L__BB0_261;
                   if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
-                    // 1545: setp.eq.s32 	%p164, %r195, 0;
-                    // 1546: selp.b32 	%r926, 1, %r195, %p164;
-                    // 1547: or.b32  	%r1220, %r926, %r1220;
+                    // ptx:1545  setp.eq.s32 	%p164, %r195, 0;
+                    // ptx:1546  selp.b32 	%r926, 1, %r195, %p164;
+                    // ptx:1547  or.b32  	%r1220, %r926, %r1220;
                     r1220 = ((int(r195) == 0) ? 1u : r195) | r1220;
-                    // 1548: bra.uni 	$L__BB0_269;
+                    // ptx:1548  bra.uni 	$L__BB0_269;
                     p2g_sv0 = 164;
                   } else {
-                    // 1420: setp.ne.s16 	%p161, %rs21, 4;
-                    // 1421: @%p161 bra 	$L__BB0_263;
+                    // ptx:1420  setp.ne.s16 	%p161, %rs21, 4;
+                    // ptx:1421  @%p161 bra 	$L__BB0_263;
                     if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                       p2g_sv0 = 139;
                     } else {
-                      // 1423: or.b32  	%r1220, %r1220, 119;
+                      // ptx:1423  or.b32  	%r1220, %r1220, 119;
                       r1220 = r1220 | 119u;
-                      // 1424: bra.uni 	$L__BB0_269;
+                      // ptx:1424  bra.uni 	$L__BB0_269;
                       p2g_sv0 = 164;
                     }
                   }
                 }
               } else {
-                // 1411: bra.uni 	$L__BB0_254;
-                // 1489: setp.eq.s16 	%p162, %rs21, 0;
-                // 1490: @%p162 bra 	$L__BB0_269;
+                // ptx:1411  bra.uni 	$L__BB0_254;
+                // ptx:1489  setp.eq.s16 	%p162, %rs21, 0;
+                // ptx:1490  @%p162 bra 	$L__BB0_269;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                   p2g_sv0 = 164;
                 } else {
-                  // 1492: setp.eq.s16 	%p163, %rs21, 1;
-                  // 1493: @%p163 bra 	$L__BB0_256;
+                  // ptx:1492  setp.eq.s16 	%p163, %rs21, 1;
+                  // ptx:1493  @%p163 bra 	$L__BB0_256;
                   if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
-                    // 1497: or.b32  	%r1220, %r1220, 120;
+                    // ptx:1497  or.b32  	%r1220, %r1220, 120;
                     r1220 = r1220 | 120u;
-                    // 1498: bra.uni 	$L__BB0_269;
+                    // ptx:1498  bra.uni 	$L__BB0_269;
                     p2g_sv0 = 164;
                   } else {
-                    // 1494: bra.uni 	$L__BB0_263;
+                    // ptx:1494  bra.uni 	$L__BB0_263;
                     p2g_sv0 = 139;
                   }
                 }
               }
               if (p2g_sv0 == 139) {
-                // 1582: or.b32  	%r930, %r1220, %r195;
+                // ptx:1582  or.b32  	%r930, %r1220, %r195;
                 uint r930 = r1220 | r195;
-                // 1583: or.b32  	%r1220, %r930, 8;
+                // ptx:1583  or.b32  	%r1220, %r930, 8;
                 r1220 = r930 | 8u;
-                // 1584: bra.uni 	$L__BB0_269;
+                // ptx:1584  bra.uni 	$L__BB0_269;
                 p2g_sv0 = 164;
               }
             } else {
-              // 1870: add.s32 	%r1219, %r197, 5;
+              // ptx:1870  add.s32 	%r1219, %r197, 5;
               r1219 = uint(int(r197) + 5);
-              // 1871: bra.uni 	$L__BB0_267;
+              // ptx:1871  bra.uni 	$L__BB0_267;
               p2g_sv0 = 163;
             }
           } else {
-            // 1830: setp.ne.s16 	%p154, %rs4, 5;
-            // 1831: @%p154 bra 	$L__BB0_266;
+            // ptx:1830  setp.ne.s16 	%p154, %rs4, 5;
+            // ptx:1831  @%p154 bra 	$L__BB0_266;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 162;
             } else {
-              // 1833: mul.wide.u32 	%rd129, %r193, -858993459;
-              // 1834: shr.u64 	%rd130, %rd129, 34;
-              // 1835: cvt.u32.u64 	%r917, %rd130;
+              // ptx:1833  mul.wide.u32 	%rd129, %r193, -858993459;
+              // ptx:1834  shr.u64 	%rd130, %rd129, 34;
+              // ptx:1835  cvt.u32.u64 	%r917, %rd130;
               uint64_t t75 = uint64_t((uint64_t(r193) * uint64_t(0xCCCCCCCDu)) >> 34u);
-              // 1836: mul.lo.s32 	%r918, %r917, 5;
-              // 1837: sub.s32 	%r919, %r193, %r918;
-              // 1838: add.s32 	%r1219, %r919, 5;
+              // ptx:1836  mul.lo.s32 	%r918, %r917, 5;
+              // ptx:1837  sub.s32 	%r919, %r193, %r918;
+              // ptx:1838  add.s32 	%r1219, %r919, 5;
               r1219 = uint(int(uint(int(r193) - int(uint(int(uint(uint64_t(t75))) * 5)))) + 5);
-              // 1839: bra.uni 	$L__BB0_267;
+              // ptx:1839  bra.uni 	$L__BB0_267;
               p2g_sv0 = 163;
             }
           }
         }
       } else {
-        // 1821: bra.uni 	$L__BB0_244;
-        // 1842: setp.eq.s16 	%p155, %rs4, 0;
-        // 1843: @%p155 bra 	$L__BB0_265;
+        // ptx:1821  bra.uni 	$L__BB0_244;
+        // ptx:1842  setp.eq.s16 	%p155, %rs4, 0;
+        // ptx:1843  @%p155 bra 	$L__BB0_265;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-          // 1874: mul.wide.u32 	%rd137, %r193, 613566757;
-          // 1875: shr.u64 	%rd138, %rd137, 32;
-          // 1876: cvt.u32.u64 	%r933, %rd138;
+          // ptx:1874  mul.wide.u32 	%rd137, %r193, 613566757;
+          // ptx:1875  shr.u64 	%rd138, %rd137, 32;
+          // ptx:1876  cvt.u32.u64 	%r933, %rd138;
           uint64_t t76 = uint64_t((uint64_t(r193) * uint64_t(0x24924925u)) >> 32u);
           uint r933 = uint(uint64_t(t76));
-          // 1877: sub.s32 	%r934, %r193, %r933;
-          // 1878: shr.u32 	%r935, %r934, 1;
-          // 1879: add.s32 	%r936, %r935, %r933;
-          // 1880: shr.u32 	%r937, %r936, 2;
-          // 1881: mul.lo.s32 	%r938, %r937, 7;
+          // ptx:1877  sub.s32 	%r934, %r193, %r933;
+          // ptx:1878  shr.u32 	%r935, %r934, 1;
+          // ptx:1879  add.s32 	%r936, %r935, %r933;
+          // ptx:1880  shr.u32 	%r937, %r936, 2;
+          // ptx:1881  mul.lo.s32 	%r938, %r937, 7;
           uint r938 = uint(int(uint(int(uint(int(r193) - int(r933)) >> 1u) + int(r933)) >> 2u) * 7);
-          // 1882: sub.s32 	%r939, %r193, %r938;
-          // 1883: add.s32 	%r1219, %r939, 4;
+          // ptx:1882  sub.s32 	%r939, %r193, %r938;
+          // ptx:1883  add.s32 	%r1219, %r939, 4;
           r1219 = uint(int(uint(int(r193) - int(r938))) + 4);
-          // 1884: bra.uni 	$L__BB0_267;
+          // ptx:1884  bra.uni 	$L__BB0_267;
           p2g_sv0 = 163;
         } else {
-          // 1845: setp.eq.s16 	%p156, %rs4, 1;
-          // 1846: @%p156 bra 	$L__BB0_246;
+          // ptx:1845  setp.eq.s16 	%p156, %rs4, 1;
+          // ptx:1846  @%p156 bra 	$L__BB0_246;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-            // 1850: mul.wide.u32 	%rd135, %r193, -2004318071;
-            // 1851: shr.u64 	%rd136, %rd135, 35;
-            // 1852: cvt.u32.u64 	%r931, %rd136;
+            // ptx:1850  mul.wide.u32 	%rd135, %r193, -2004318071;
+            // ptx:1851  shr.u64 	%rd136, %rd135, 35;
+            // ptx:1852  cvt.u32.u64 	%r931, %rd136;
             uint64_t t77 = uint64_t((uint64_t(r193) * uint64_t(0x88888889u)) >> 35u);
-            // 1853: mul.lo.s32 	%r932, %r931, 15;
-            // 1854: sub.s32 	%r1219, %r193, %r932;
+            // ptx:1853  mul.lo.s32 	%r932, %r931, 15;
+            // ptx:1854  sub.s32 	%r1219, %r193, %r932;
             r1219 = uint(int(r193) - int(uint(int(uint(uint64_t(t77))) * 15)));
-            // 1855: bra.uni 	$L__BB0_267;
+            // ptx:1855  bra.uni 	$L__BB0_267;
             p2g_sv0 = 163;
           } else {
-            // 1847: bra.uni 	$L__BB0_266;
+            // ptx:1847  bra.uni 	$L__BB0_266;
             p2g_sv0 = 162;
           }
         }
       }
       if (p2g_sv0 == 162) {
-        // 1887: mul.wide.u32 	%rd139, %r193, -858993459;
-        // 1888: shr.u64 	%rd140, %rd139, 34;
-        // 1889: cvt.u32.u64 	%r940, %rd140;
+        // ptx:1887  mul.wide.u32 	%rd139, %r193, -858993459;
+        // ptx:1888  shr.u64 	%rd140, %rd139, 34;
+        // ptx:1889  cvt.u32.u64 	%r940, %rd140;
         uint64_t t78 = uint64_t((uint64_t(r193) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 1890: mul.lo.s32 	%r941, %r940, 5;
-        // 1891: sub.s32 	%r942, %r193, %r941;
-        // 1892: add.s32 	%r1219, %r942, 5;
+        // ptx:1890  mul.lo.s32 	%r941, %r940, 5;
+        // ptx:1891  sub.s32 	%r942, %r193, %r941;
+        // ptx:1892  add.s32 	%r1219, %r942, 5;
         r1219 = uint(int(uint(int(r193) - int(uint(int(uint(uint64_t(t78))) * 5)))) + 5);
         p2g_sv0 = 163;
       }
       if (p2g_sv0 == 163) {
-        // 1895: max.s32 	%r943, %r1219, 0;
-        // 1896: shl.b32 	%r944, %r943, 3;
-        // 1897: or.b32  	%r945, %r195, %r1220;
+        // ptx:1895  max.s32 	%r943, %r1219, 0;
+        // ptx:1896  shl.b32 	%r944, %r943, 3;
+        // ptx:1897  or.b32  	%r945, %r195, %r1220;
         uint r945 = r195 | r1220;
-        // 1898: or.b32  	%r1220, %r945, %r944;
+        // ptx:1898  or.b32  	%r1220, %r945, %r944;
         r1220 = r945 | (uint(max(int(r1219), 0)) << 3u);
       }
     }
-    // 1901: add.s32 	%r995, %r2, %r172;
-    // 1902: add.s32 	%r996, %r995, 5373351;
+    // ptx:1901  add.s32 	%r995, %r2, %r172;
+    // ptx:1902  add.s32 	%r996, %r995, 5373351;
     uint r996 = uint(int(uint(int(r2) + int(r172))) + 5373351);
-    // 1903: shr.u32 	%r997, %r996, 16;
-    // 1904: xor.b32  	%r998, %r997, %r996;
-    // 1905: mul.lo.s32 	%r999, %r998, 2146121005;
+    // ptx:1903  shr.u32 	%r997, %r996, 16;
+    // ptx:1904  xor.b32  	%r998, %r997, %r996;
+    // ptx:1905  mul.lo.s32 	%r999, %r998, 2146121005;
     uint r999 = uint(int((r996 >> 16u) ^ r996) * 2146121005);
-    // 1906: shr.u32 	%r1000, %r999, 15;
-    // 1907: xor.b32  	%r1001, %r1000, %r999;
-    // 1908: mul.lo.s32 	%r1002, %r1001, -2073254261;
+    // ptx:1906  shr.u32 	%r1000, %r999, 15;
+    // ptx:1907  xor.b32  	%r1001, %r1000, %r999;
+    // ptx:1908  mul.lo.s32 	%r1002, %r1001, -2073254261;
     uint r1002 = uint(int((r999 >> 15u) ^ r999) * -2073254261);
-    // 1909: shr.u32 	%r1003, %r1002, 16;
-    // 1910: xor.b32  	%r1004, %r1002, %r6;
+    // ptx:1909  shr.u32 	%r1003, %r1002, 16;
+    // ptx:1910  xor.b32  	%r1004, %r1002, %r6;
     uint r1004 = r1002 ^ r6;
-    // 1911: xor.b32  	%r1005, %r1004, %r1003;
-    // 1912: shr.u32 	%r1006, %r1004, 16;
-    // 1913: xor.b32  	%r1007, %r1005, %r1006;
-    // 1914: mul.lo.s32 	%r1008, %r1007, 2146121005;
+    // ptx:1911  xor.b32  	%r1005, %r1004, %r1003;
+    // ptx:1912  shr.u32 	%r1006, %r1004, 16;
+    // ptx:1913  xor.b32  	%r1007, %r1005, %r1006;
+    // ptx:1914  mul.lo.s32 	%r1008, %r1007, 2146121005;
     uint r1008 = uint(int((r1004 ^ (r1002 >> 16u)) ^ (r1004 >> 16u)) * 2146121005);
-    // 1915: shr.u32 	%r1009, %r1008, 15;
-    // 1916: xor.b32  	%r1010, %r1009, %r1008;
-    // 1917: mul.lo.s32 	%r1011, %r1010, -2073254261;
+    // ptx:1915  shr.u32 	%r1009, %r1008, 15;
+    // ptx:1916  xor.b32  	%r1010, %r1009, %r1008;
+    // ptx:1917  mul.lo.s32 	%r1011, %r1010, -2073254261;
     uint r1011 = uint(int((r1008 >> 15u) ^ r1008) * -2073254261);
-    // 1918: shr.u32 	%r1012, %r1011, 16;
-    // 1919: xor.b32  	%r1013, %r1012, %r1011;
+    // ptx:1918  shr.u32 	%r1012, %r1011, 16;
+    // ptx:1919  xor.b32  	%r1013, %r1012, %r1011;
     uint r1013 = (r1011 >> 16u) ^ r1011;
-    // 1920: xor.b32  	%r1014, %r1013, -1515870811;
+    // ptx:1920  xor.b32  	%r1014, %r1013, -1515870811;
     uint r1014 = r1013 ^ 0xA5A5A5A5u;
-    // 1921: shr.u32 	%r1015, %r1014, 16;
-    // 1922: xor.b32  	%r1016, %r1015, %r1014;
-    // 1923: mul.lo.s32 	%r1017, %r1016, 2146121005;
+    // ptx:1921  shr.u32 	%r1015, %r1014, 16;
+    // ptx:1922  xor.b32  	%r1016, %r1015, %r1014;
+    // ptx:1923  mul.lo.s32 	%r1017, %r1016, 2146121005;
     uint r1017 = uint(int((r1014 >> 16u) ^ r1014) * 2146121005);
-    // 1924: shr.u32 	%r1018, %r1017, 15;
-    // 1925: xor.b32  	%r1019, %r1018, %r1017;
-    // 1926: mul.lo.s32 	%r1020, %r1019, -2073254261;
+    // ptx:1924  shr.u32 	%r1018, %r1017, 15;
+    // ptx:1925  xor.b32  	%r1019, %r1018, %r1017;
+    // ptx:1926  mul.lo.s32 	%r1020, %r1019, -2073254261;
     uint r1020 = uint(int((r1017 >> 15u) ^ r1017) * -2073254261);
-    // 1927: shr.u32 	%r1021, %r1020, 16;
-    // 1928: xor.b32  	%r212, %r1021, %r1020;
+    // ptx:1927  shr.u32 	%r1021, %r1020, 16;
+    // ptx:1928  xor.b32  	%r212, %r1021, %r1020;
     uint r212 = (r1020 >> 16u) ^ r1020;
-    // 1929: shl.b32 	%r1022, %r1013, 7;
-    // 1930: and.b32  	%r1222, %r1022, 128;
+    // ptx:1929  shl.b32 	%r1022, %r1013, 7;
+    // ptx:1930  and.b32  	%r1222, %r1022, 128;
     uint r1222 = (r1013 << 7u) & 128u;
-    // 1931: shr.u32 	%r1023, %r1013, 1;
-    // 1932: and.b32  	%r214, %r1023, 7;
+    // ptx:1931  shr.u32 	%r1023, %r1013, 1;
+    // ptx:1932  and.b32  	%r214, %r1023, 7;
     uint r214 = (r1013 >> 1u) & 7u;
-    // 1933: @%p74 bra 	$L__BB0_295;
+    // ptx:1933  @%p74 bra 	$L__BB0_295;
     if (p74) {
-      // 1937: mul.wide.u32 	%rd155, %r212, -858993459;
-      // 1938: shr.u64 	%rd156, %rd155, 34;
-      // 1939: cvt.u32.u64 	%r1053, %rd156;
+      // ptx:1937  mul.wide.u32 	%rd155, %r212, -858993459;
+      // ptx:1938  shr.u64 	%rd156, %rd155, 34;
+      // ptx:1939  cvt.u32.u64 	%r1053, %rd156;
       uint64_t t79 = uint64_t((uint64_t(r212) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1940: mul.lo.s32 	%r1054, %r1053, 5;
-      // 1941: sub.s32 	%r1055, %r212, %r1054;
-      // 1942: shl.b32 	%r1056, %r1055, 3;
-      // 1943: add.s32 	%r1057, %r1056, 40;
+      // ptx:1940  mul.lo.s32 	%r1054, %r1053, 5;
+      // ptx:1941  sub.s32 	%r1055, %r212, %r1054;
+      // ptx:1942  shl.b32 	%r1056, %r1055, 3;
+      // ptx:1943  add.s32 	%r1057, %r1056, 40;
       uint r1057 = uint(int(uint(int(r212) - int(uint(int(uint(uint64_t(t79))) * 5))) << 3u) + 40);
-      // 1944: or.b32  	%r1058, %r214, %r1222;
+      // ptx:1944  or.b32  	%r1058, %r214, %r1222;
       uint r1058 = r214 | r1222;
-      // 1945: or.b32  	%r1222, %r1058, %r1057;
+      // ptx:1945  or.b32  	%r1222, %r1058, %r1057;
       r1222 = r1058 | r1057;
-      // 1946: bra.uni 	$L__BB0_296;
+      // ptx:1946  bra.uni 	$L__BB0_296;
     } else {
-      // 1934: bra.uni 	$L__BB0_270;
-      // 1949: @%p19 bra 	$L__BB0_274;
+      // ptx:1934  bra.uni 	$L__BB0_270;
+      // ptx:1949  @%p19 bra 	$L__BB0_274;
       if (p19) {
-        // 1953: setp.eq.s16 	%p167, %rs4, 2;
-        // 1954: @%p167 bra 	$L__BB0_291;
+        // ptx:1953  setp.eq.s16 	%p167, %rs4, 2;
+        // ptx:1954  @%p167 bra 	$L__BB0_291;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-          // 1987: and.b32  	%r1222, %r212, 255;
+          // ptx:1987  and.b32  	%r1222, %r212, 255;
           r1222 = r212 & 255u;
-          // 1988: bra.uni 	$L__BB0_296;
+          // ptx:1988  bra.uni 	$L__BB0_296;
           p2g_sv0 = 175;
         } else {
-          // 1956: setp.eq.s16 	%p168, %rs4, 3;
-          // 1957: @%p168 bra 	$L__BB0_278;
+          // ptx:1956  setp.eq.s16 	%p168, %rs4, 3;
+          // ptx:1957  @%p168 bra 	$L__BB0_278;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-            // 1991: mul.wide.u32 	%rd145, %r212, -858993459;
-            // 1992: shr.u64 	%rd146, %rd145, 34;
-            // 1993: cvt.u32.u64 	%r1027, %rd146;
+            // ptx:1991  mul.wide.u32 	%rd145, %r212, -858993459;
+            // ptx:1992  shr.u64 	%rd146, %rd145, 34;
+            // ptx:1993  cvt.u32.u64 	%r1027, %rd146;
             uint64_t t80 = uint64_t((uint64_t(r212) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1994: mul.lo.s32 	%r1028, %r1027, 5;
-            // 1995: sub.s32 	%r216, %r212, %r1028;
+            // ptx:1994  mul.lo.s32 	%r1028, %r1027, 5;
+            // ptx:1995  sub.s32 	%r216, %r212, %r1028;
             uint r216 = uint(int(r212) - int(uint(int(uint(uint64_t(t80))) * 5)));
-            // 1996: setp.eq.s32 	%p172, %r216, 0;
-            // 1997: @%p172 bra 	$L__BB0_280;
+            // ptx:1996  setp.eq.s32 	%p172, %r216, 0;
+            // ptx:1997  @%p172 bra 	$L__BB0_280;
             if (int(r216) == 0) {
-              // 1427: shr.u32 	%r1029, %r212, 8;
+              // ptx:1427  shr.u32 	%r1029, %r212, 8;
               uint r1029 = r212 >> 8u;
-              // 1428: mul.wide.u32 	%rd147, %r1029, -1431655765;
-              // 1429: shr.u64 	%rd148, %rd147, 34;
-              // 1430: cvt.u32.u64 	%r1030, %rd148;
+              // ptx:1428  mul.wide.u32 	%rd147, %r1029, -1431655765;
+              // ptx:1429  shr.u64 	%rd148, %rd147, 34;
+              // ptx:1430  cvt.u32.u64 	%r1030, %rd148;
               uint64_t t81 = uint64_t((uint64_t(r1029) * uint64_t(0xAAAAAAABu)) >> 34u);
-              // 1431: mul.lo.s32 	%r1031, %r1030, 6;
-              // 1432: sub.s32 	%r1032, %r1029, %r1031;
-              // 1433: cvt.u16.u32 	%rs23, %r1032;
+              // ptx:1431  mul.lo.s32 	%r1031, %r1030, 6;
+              // ptx:1432  sub.s32 	%r1032, %r1029, %r1031;
+              // ptx:1433  cvt.u16.u32 	%rs23, %r1032;
               uint64_t t82 = uint64_t(uint(int(r1029) - int(uint(int(uint(uint64_t(t81))) * 6))));
               uint rs23 = (uint(uint64_t(t82)) & 65535u);
-              // 1434: setp.gt.s16 	%p173, %rs23, 1;
-              // 1435: @%p173 bra 	$L__BB0_284;
+              // ptx:1434  setp.gt.s16 	%p173, %rs23, 1;
+              // ptx:1435  @%p173 bra 	$L__BB0_284;
               if ((bitfieldExtract(int(rs23), 0, 16)) > 1) {
-                // 1439: setp.eq.s16 	%p174, %rs23, 2;
-                // 1440: @%p174 bra 	$L__BB0_289;
+                // ptx:1439  setp.eq.s16 	%p174, %rs23, 2;
+                // ptx:1440  @%p174 bra 	$L__BB0_289;
                 if ((bitfieldExtract(int(rs23), 0, 16)) == 2) {
-                  // 1551: shr.u32 	%r1034, %r212, 12;
-                  // 1552: and.b32  	%r1035, %r1034, 1;
-                  // 1553: or.b32  	%r1036, %r1222, %r1035;
+                  // ptx:1551  shr.u32 	%r1034, %r212, 12;
+                  // ptx:1552  and.b32  	%r1035, %r1034, 1;
+                  // ptx:1553  or.b32  	%r1036, %r1222, %r1035;
                   uint r1036 = r1222 | ((r212 >> 12u) & 1u);
-                  // 1554: or.b32  	%r1222, %r1036, 124;
+                  // ptx:1554  or.b32  	%r1222, %r1036, 124;
                   r1222 = r1036 | 124u;
-                  // 1555: bra.uni 	$L__BB0_296;
+                  // ptx:1555  bra.uni 	$L__BB0_296;
                   p2g_sv0 = 175;
                 } else {
-                  // 1442: setp.eq.s16 	%p175, %rs23, 3;
-                  // 1443: @%p175 bra 	$L__BB0_288;
+                  // ptx:1442  setp.eq.s16 	%p175, %rs23, 3;
+                  // ptx:1443  @%p175 bra 	$L__BB0_288;
                   if ((bitfieldExtract(int(rs23), 0, 16)) == 3) {
-                    // 1558: setp.eq.s32 	%p179, %r214, 0;
-                    // 1559: selp.b32 	%r1033, 1, %r214, %p179;
-                    // 1560: or.b32  	%r1222, %r1033, %r1222;
+                    // ptx:1558  setp.eq.s32 	%p179, %r214, 0;
+                    // ptx:1559  selp.b32 	%r1033, 1, %r214, %p179;
+                    // ptx:1560  or.b32  	%r1222, %r1033, %r1222;
                     r1222 = ((int(r214) == 0) ? 1u : r214) | r1222;
-                    // 1561: bra.uni 	$L__BB0_296;
+                    // ptx:1561  bra.uni 	$L__BB0_296;
                     p2g_sv0 = 175;
                   } else {
-                    // 1445: setp.ne.s16 	%p176, %rs23, 4;
-                    // 1446: @%p176 bra 	$L__BB0_290;
+                    // ptx:1445  setp.ne.s16 	%p176, %rs23, 4;
+                    // ptx:1446  @%p176 bra 	$L__BB0_290;
                     if ((bitfieldExtract(int(rs23), 0, 16)) != 4) {
                       p2g_sv0 = 140;
                     } else {
-                      // 1448: or.b32  	%r1222, %r1222, 119;
+                      // ptx:1448  or.b32  	%r1222, %r1222, 119;
                       r1222 = r1222 | 119u;
-                      // 1449: bra.uni 	$L__BB0_296;
+                      // ptx:1449  bra.uni 	$L__BB0_296;
                       p2g_sv0 = 175;
                     }
                   }
                 }
               } else {
-                // 1436: bra.uni 	$L__BB0_281;
-                // 1501: setp.eq.s16 	%p177, %rs23, 0;
-                // 1502: @%p177 bra 	$L__BB0_296;
+                // ptx:1436  bra.uni 	$L__BB0_281;
+                // ptx:1501  setp.eq.s16 	%p177, %rs23, 0;
+                // ptx:1502  @%p177 bra 	$L__BB0_296;
                 if ((bitfieldExtract(int(rs23), 0, 16)) == 0) {
                   p2g_sv0 = 175;
                 } else {
-                  // 1504: setp.eq.s16 	%p178, %rs23, 1;
-                  // 1505: @%p178 bra 	$L__BB0_283;
+                  // ptx:1504  setp.eq.s16 	%p178, %rs23, 1;
+                  // ptx:1505  @%p178 bra 	$L__BB0_283;
                   if ((bitfieldExtract(int(rs23), 0, 16)) == 1) {
-                    // 1509: or.b32  	%r1222, %r1222, 120;
+                    // ptx:1509  or.b32  	%r1222, %r1222, 120;
                     r1222 = r1222 | 120u;
-                    // 1510: bra.uni 	$L__BB0_296;
+                    // ptx:1510  bra.uni 	$L__BB0_296;
                     p2g_sv0 = 175;
                   } else {
-                    // 1506: bra.uni 	$L__BB0_290;
+                    // ptx:1506  bra.uni 	$L__BB0_290;
                     p2g_sv0 = 140;
                   }
                 }
               }
               if (p2g_sv0 == 140) {
-                // 1587: or.b32  	%r1037, %r1222, %r214;
+                // ptx:1587  or.b32  	%r1037, %r1222, %r214;
                 uint r1037 = r1222 | r214;
-                // 1588: or.b32  	%r1222, %r1037, 8;
+                // ptx:1588  or.b32  	%r1222, %r1037, 8;
                 r1222 = r1037 | 8u;
-                // 1589: bra.uni 	$L__BB0_296;
+                // ptx:1589  bra.uni 	$L__BB0_296;
                 p2g_sv0 = 175;
               }
             } else {
-              // 1999: add.s32 	%r1221, %r216, 5;
+              // ptx:1999  add.s32 	%r1221, %r216, 5;
               r1221 = uint(int(r216) + 5);
-              // 2000: bra.uni 	$L__BB0_294;
+              // ptx:2000  bra.uni 	$L__BB0_294;
               p2g_sv0 = 174;
             }
           } else {
-            // 1959: setp.ne.s16 	%p169, %rs4, 5;
-            // 1960: @%p169 bra 	$L__BB0_293;
+            // ptx:1959  setp.ne.s16 	%p169, %rs4, 5;
+            // ptx:1960  @%p169 bra 	$L__BB0_293;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 173;
             } else {
-              // 1962: mul.wide.u32 	%rd143, %r212, -858993459;
-              // 1963: shr.u64 	%rd144, %rd143, 34;
-              // 1964: cvt.u32.u64 	%r1024, %rd144;
+              // ptx:1962  mul.wide.u32 	%rd143, %r212, -858993459;
+              // ptx:1963  shr.u64 	%rd144, %rd143, 34;
+              // ptx:1964  cvt.u32.u64 	%r1024, %rd144;
               uint64_t t83 = uint64_t((uint64_t(r212) * uint64_t(0xCCCCCCCDu)) >> 34u);
-              // 1965: mul.lo.s32 	%r1025, %r1024, 5;
-              // 1966: sub.s32 	%r1026, %r212, %r1025;
-              // 1967: add.s32 	%r1221, %r1026, 5;
+              // ptx:1965  mul.lo.s32 	%r1025, %r1024, 5;
+              // ptx:1966  sub.s32 	%r1026, %r212, %r1025;
+              // ptx:1967  add.s32 	%r1221, %r1026, 5;
               r1221 = uint(int(uint(int(r212) - int(uint(int(uint(uint64_t(t83))) * 5)))) + 5);
-              // 1968: bra.uni 	$L__BB0_294;
+              // ptx:1968  bra.uni 	$L__BB0_294;
               p2g_sv0 = 174;
             }
           }
         }
       } else {
-        // 1950: bra.uni 	$L__BB0_271;
-        // 1971: setp.eq.s16 	%p170, %rs4, 0;
-        // 1972: @%p170 bra 	$L__BB0_292;
+        // ptx:1950  bra.uni 	$L__BB0_271;
+        // ptx:1971  setp.eq.s16 	%p170, %rs4, 0;
+        // ptx:1972  @%p170 bra 	$L__BB0_292;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-          // 2003: mul.wide.u32 	%rd151, %r212, 613566757;
-          // 2004: shr.u64 	%rd152, %rd151, 32;
-          // 2005: cvt.u32.u64 	%r1040, %rd152;
+          // ptx:2003  mul.wide.u32 	%rd151, %r212, 613566757;
+          // ptx:2004  shr.u64 	%rd152, %rd151, 32;
+          // ptx:2005  cvt.u32.u64 	%r1040, %rd152;
           uint64_t t84 = uint64_t((uint64_t(r212) * uint64_t(0x24924925u)) >> 32u);
           uint r1040 = uint(uint64_t(t84));
-          // 2006: sub.s32 	%r1041, %r212, %r1040;
-          // 2007: shr.u32 	%r1042, %r1041, 1;
-          // 2008: add.s32 	%r1043, %r1042, %r1040;
-          // 2009: shr.u32 	%r1044, %r1043, 2;
-          // 2010: mul.lo.s32 	%r1045, %r1044, 7;
+          // ptx:2006  sub.s32 	%r1041, %r212, %r1040;
+          // ptx:2007  shr.u32 	%r1042, %r1041, 1;
+          // ptx:2008  add.s32 	%r1043, %r1042, %r1040;
+          // ptx:2009  shr.u32 	%r1044, %r1043, 2;
+          // ptx:2010  mul.lo.s32 	%r1045, %r1044, 7;
           uint r1045 = uint(int(uint(int(uint(int(r212) - int(r1040)) >> 1u) + int(r1040)) >> 2u) * 7);
-          // 2011: sub.s32 	%r1046, %r212, %r1045;
-          // 2012: add.s32 	%r1221, %r1046, 4;
+          // ptx:2011  sub.s32 	%r1046, %r212, %r1045;
+          // ptx:2012  add.s32 	%r1221, %r1046, 4;
           r1221 = uint(int(uint(int(r212) - int(r1045))) + 4);
-          // 2013: bra.uni 	$L__BB0_294;
+          // ptx:2013  bra.uni 	$L__BB0_294;
           p2g_sv0 = 174;
         } else {
-          // 1974: setp.eq.s16 	%p171, %rs4, 1;
-          // 1975: @%p171 bra 	$L__BB0_273;
+          // ptx:1974  setp.eq.s16 	%p171, %rs4, 1;
+          // ptx:1975  @%p171 bra 	$L__BB0_273;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-            // 1979: mul.wide.u32 	%rd149, %r212, -2004318071;
-            // 1980: shr.u64 	%rd150, %rd149, 35;
-            // 1981: cvt.u32.u64 	%r1038, %rd150;
+            // ptx:1979  mul.wide.u32 	%rd149, %r212, -2004318071;
+            // ptx:1980  shr.u64 	%rd150, %rd149, 35;
+            // ptx:1981  cvt.u32.u64 	%r1038, %rd150;
             uint64_t t85 = uint64_t((uint64_t(r212) * uint64_t(0x88888889u)) >> 35u);
-            // 1982: mul.lo.s32 	%r1039, %r1038, 15;
-            // 1983: sub.s32 	%r1221, %r212, %r1039;
+            // ptx:1982  mul.lo.s32 	%r1039, %r1038, 15;
+            // ptx:1983  sub.s32 	%r1221, %r212, %r1039;
             r1221 = uint(int(r212) - int(uint(int(uint(uint64_t(t85))) * 15)));
-            // 1984: bra.uni 	$L__BB0_294;
+            // ptx:1984  bra.uni 	$L__BB0_294;
             p2g_sv0 = 174;
           } else {
-            // 1976: bra.uni 	$L__BB0_293;
+            // ptx:1976  bra.uni 	$L__BB0_293;
             p2g_sv0 = 173;
           }
         }
       }
       if (p2g_sv0 == 173) {
-        // 2016: mul.wide.u32 	%rd153, %r212, -858993459;
-        // 2017: shr.u64 	%rd154, %rd153, 34;
-        // 2018: cvt.u32.u64 	%r1047, %rd154;
+        // ptx:2016  mul.wide.u32 	%rd153, %r212, -858993459;
+        // ptx:2017  shr.u64 	%rd154, %rd153, 34;
+        // ptx:2018  cvt.u32.u64 	%r1047, %rd154;
         uint64_t t86 = uint64_t((uint64_t(r212) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 2019: mul.lo.s32 	%r1048, %r1047, 5;
-        // 2020: sub.s32 	%r1049, %r212, %r1048;
-        // 2021: add.s32 	%r1221, %r1049, 5;
+        // ptx:2019  mul.lo.s32 	%r1048, %r1047, 5;
+        // ptx:2020  sub.s32 	%r1049, %r212, %r1048;
+        // ptx:2021  add.s32 	%r1221, %r1049, 5;
         r1221 = uint(int(uint(int(r212) - int(uint(int(uint(uint64_t(t86))) * 5)))) + 5);
         p2g_sv0 = 174;
       }
       if (p2g_sv0 == 174) {
-        // 2024: max.s32 	%r1050, %r1221, 0;
-        // 2025: shl.b32 	%r1051, %r1050, 3;
-        // 2026: or.b32  	%r1052, %r214, %r1222;
+        // ptx:2024  max.s32 	%r1050, %r1221, 0;
+        // ptx:2025  shl.b32 	%r1051, %r1050, 3;
+        // ptx:2026  or.b32  	%r1052, %r214, %r1222;
         uint r1052 = r214 | r1222;
-        // 2027: or.b32  	%r1222, %r1052, %r1051;
+        // ptx:2027  or.b32  	%r1222, %r1052, %r1051;
         r1222 = r1052 | (uint(max(int(r1221), 0)) << 3u);
       }
     }
-    // 2030: add.s32 	%r231, %r171, 3;
+    // ptx:2030  add.s32 	%r231, %r171, 3;
     uint r231 = uint(int(r171) + 3);
-    // 2031: @%p74 bra 	$L__BB0_322;
+    // ptx:2031  @%p74 bra 	$L__BB0_322;
     if (p74) {
-      // 2035: shl.b32 	%r1117, %r231, 6;
+      // ptx:2035  shl.b32 	%r1117, %r231, 6;
       uint r1117 = r231 << 6u;
-      // 2036: and.b32  	%r1118, %r1117, 1920;
-      // 2037: add.s32 	%r1119, %r168, %r1118;
+      // ptx:2036  and.b32  	%r1118, %r1117, 1920;
+      // ptx:2037  add.s32 	%r1119, %r168, %r1118;
       uint r1119 = uint(int(r168) + int(r1117 & 1920u));
-      // 2038: shr.u32 	%r1120, %r1119, 16;
-      // 2039: xor.b32  	%r1121, %r1120, %r1119;
-      // 2040: mul.lo.s32 	%r1122, %r1121, 2146121005;
+      // ptx:2038  shr.u32 	%r1120, %r1119, 16;
+      // ptx:2039  xor.b32  	%r1121, %r1120, %r1119;
+      // ptx:2040  mul.lo.s32 	%r1122, %r1121, 2146121005;
       uint r1122 = uint(int((r1119 >> 16u) ^ r1119) * 2146121005);
-      // 2041: shr.u32 	%r1123, %r1122, 15;
-      // 2042: xor.b32  	%r1124, %r1123, %r1122;
-      // 2043: mul.lo.s32 	%r1125, %r1124, -2073254261;
+      // ptx:2041  shr.u32 	%r1123, %r1122, 15;
+      // ptx:2042  xor.b32  	%r1124, %r1123, %r1122;
+      // ptx:2043  mul.lo.s32 	%r1125, %r1124, -2073254261;
       uint r1125 = uint(int((r1122 >> 15u) ^ r1122) * -2073254261);
-      // 2044: shr.u32 	%r1126, %r1125, 16;
-      // 2045: xor.b32  	%r1127, %r1125, %r6;
+      // ptx:2044  shr.u32 	%r1126, %r1125, 16;
+      // ptx:2045  xor.b32  	%r1127, %r1125, %r6;
       uint r1127 = r1125 ^ r6;
-      // 2046: xor.b32  	%r1128, %r1127, %r1126;
-      // 2047: shr.u32 	%r1129, %r1127, 16;
-      // 2048: xor.b32  	%r1130, %r1128, %r1129;
-      // 2049: mul.lo.s32 	%r1131, %r1130, 2146121005;
+      // ptx:2046  xor.b32  	%r1128, %r1127, %r1126;
+      // ptx:2047  shr.u32 	%r1129, %r1127, 16;
+      // ptx:2048  xor.b32  	%r1130, %r1128, %r1129;
+      // ptx:2049  mul.lo.s32 	%r1131, %r1130, 2146121005;
       uint r1131 = uint(int((r1127 ^ (r1125 >> 16u)) ^ (r1127 >> 16u)) * 2146121005);
-      // 2050: shr.u32 	%r1132, %r1131, 15;
-      // 2051: xor.b32  	%r1133, %r1132, %r1131;
-      // 2052: mul.lo.s32 	%r1134, %r1133, -2073254261;
+      // ptx:2050  shr.u32 	%r1132, %r1131, 15;
+      // ptx:2051  xor.b32  	%r1133, %r1132, %r1131;
+      // ptx:2052  mul.lo.s32 	%r1134, %r1133, -2073254261;
       uint r1134 = uint(int((r1131 >> 15u) ^ r1131) * -2073254261);
-      // 2053: shr.u32 	%r1135, %r1134, 16;
-      // 2054: xor.b32  	%r1136, %r1135, %r1134;
+      // ptx:2053  shr.u32 	%r1135, %r1134, 16;
+      // ptx:2054  xor.b32  	%r1136, %r1135, %r1134;
       uint r1136 = (r1134 >> 16u) ^ r1134;
-      // 2055: xor.b32  	%r1137, %r1136, -1515870811;
+      // ptx:2055  xor.b32  	%r1137, %r1136, -1515870811;
       uint r1137 = r1136 ^ 0xA5A5A5A5u;
-      // 2056: shr.u32 	%r1138, %r1137, 16;
-      // 2057: xor.b32  	%r1139, %r1138, %r1137;
-      // 2058: mul.lo.s32 	%r1140, %r1139, 2146121005;
+      // ptx:2056  shr.u32 	%r1138, %r1137, 16;
+      // ptx:2057  xor.b32  	%r1139, %r1138, %r1137;
+      // ptx:2058  mul.lo.s32 	%r1140, %r1139, 2146121005;
       uint r1140 = uint(int((r1137 >> 16u) ^ r1137) * 2146121005);
-      // 2059: shr.u32 	%r1141, %r1140, 15;
-      // 2060: xor.b32  	%r1142, %r1141, %r1140;
-      // 2061: mul.lo.s32 	%r1143, %r1142, -2073254261;
+      // ptx:2059  shr.u32 	%r1141, %r1140, 15;
+      // ptx:2060  xor.b32  	%r1142, %r1141, %r1140;
+      // ptx:2061  mul.lo.s32 	%r1143, %r1142, -2073254261;
       uint r1143 = uint(int((r1140 >> 15u) ^ r1140) * -2073254261);
-      // 2062: shr.u32 	%r1144, %r1143, 16;
-      // 2063: xor.b32  	%r1145, %r1144, %r1143;
+      // ptx:2062  shr.u32 	%r1144, %r1143, 16;
+      // ptx:2063  xor.b32  	%r1145, %r1144, %r1143;
       uint r1145 = (r1143 >> 16u) ^ r1143;
-      // 2064: and.b32  	%r1146, %r1136, 1;
-      // 2065: shr.u32 	%r1147, %r1136, 1;
-      // 2066: and.b32  	%r1148, %r1147, 7;
-      // 2067: mul.wide.u32 	%rd169, %r1145, -858993459;
-      // 2068: shr.u64 	%rd170, %rd169, 34;
-      // 2069: cvt.u32.u64 	%r1149, %rd170;
+      // ptx:2064  and.b32  	%r1146, %r1136, 1;
+      // ptx:2065  shr.u32 	%r1147, %r1136, 1;
+      // ptx:2066  and.b32  	%r1148, %r1147, 7;
+      // ptx:2067  mul.wide.u32 	%rd169, %r1145, -858993459;
+      // ptx:2068  shr.u64 	%rd170, %rd169, 34;
+      // ptx:2069  cvt.u32.u64 	%r1149, %rd170;
       uint64_t t87 = uint64_t((uint64_t(r1145) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 2070: mul.lo.s32 	%r1150, %r1149, 5;
-      // 2071: sub.s32 	%r1151, %r1145, %r1150;
-      // 2072: shl.b32 	%r1152, %r1151, 3;
-      // 2073: add.s32 	%r1153, %r1152, 40;
+      // ptx:2070  mul.lo.s32 	%r1150, %r1149, 5;
+      // ptx:2071  sub.s32 	%r1151, %r1145, %r1150;
+      // ptx:2072  shl.b32 	%r1152, %r1151, 3;
+      // ptx:2073  add.s32 	%r1153, %r1152, 40;
       uint r1153 = uint(int(uint(int(r1145) - int(uint(int(uint(uint64_t(t87))) * 5))) << 3u) + 40);
-      // 2074: bfi.b32 	%r1154, %r1146, %r1148, 7, 1;
-      // 2075: or.b32  	%r1155, %r1154, %r1153;
-      // 2076: add.s32 	%r1156, %r169, %r1117;
+      // ptx:2074  bfi.b32 	%r1154, %r1146, %r1148, 7, 1;
+      // ptx:2075  or.b32  	%r1155, %r1154, %r1153;
+      // ptx:2076  add.s32 	%r1156, %r169, %r1117;
       uint r1156 = uint(int(r169) + int(r1117));
-      // 2077: shr.u32 	%r1157, %r1156, 16;
-      // 2078: xor.b32  	%r1158, %r1157, %r1156;
-      // 2079: mul.lo.s32 	%r1159, %r1158, 2146121005;
+      // ptx:2077  shr.u32 	%r1157, %r1156, 16;
+      // ptx:2078  xor.b32  	%r1158, %r1157, %r1156;
+      // ptx:2079  mul.lo.s32 	%r1159, %r1158, 2146121005;
       uint r1159 = uint(int((r1156 >> 16u) ^ r1156) * 2146121005);
-      // 2080: shr.u32 	%r1160, %r1159, 15;
-      // 2081: xor.b32  	%r1161, %r1160, %r1159;
-      // 2082: mul.lo.s32 	%r1162, %r1161, -2073254261;
+      // ptx:2080  shr.u32 	%r1160, %r1159, 15;
+      // ptx:2081  xor.b32  	%r1161, %r1160, %r1159;
+      // ptx:2082  mul.lo.s32 	%r1162, %r1161, -2073254261;
       uint r1162 = uint(int((r1159 >> 15u) ^ r1159) * -2073254261);
-      // 2083: shr.u32 	%r1163, %r1162, 16;
-      // 2084: xor.b32  	%r1164, %r1163, %r1162;
-      // 2085: and.b32  	%r1165, %r1164, 3;
-      // 2086: xor.b32  	%r1224, %r1155, %r1165;
+      // ptx:2083  shr.u32 	%r1163, %r1162, 16;
+      // ptx:2084  xor.b32  	%r1164, %r1163, %r1162;
+      // ptx:2085  and.b32  	%r1165, %r1164, 3;
+      // ptx:2086  xor.b32  	%r1224, %r1155, %r1165;
       r1224 = (p2g_bfi_32((r1136 & 1u), ((r1136 >> 1u) & 7u), 7u, 1u) | r1153) ^ (((r1162 >> 16u) ^ r1162) & 3u);
-      // 2087: bra.uni 	$L__BB0_323;
+      // ptx:2087  bra.uni 	$L__BB0_323;
     } else {
-      // 2032: bra.uni 	$L__BB0_297;
-      // 2090: shl.b32 	%r1059, %r231, 6;
-      // 2091: add.s32 	%r1060, %r168, %r1059;
+      // ptx:2032  bra.uni 	$L__BB0_297;
+      // ptx:2090  shl.b32 	%r1059, %r231, 6;
+      // ptx:2091  add.s32 	%r1060, %r168, %r1059;
       uint r1060 = uint(int(r168) + int(r231 << 6u));
-      // 2092: shr.u32 	%r1061, %r1060, 16;
-      // 2093: xor.b32  	%r1062, %r1061, %r1060;
-      // 2094: mul.lo.s32 	%r1063, %r1062, 2146121005;
+      // ptx:2092  shr.u32 	%r1061, %r1060, 16;
+      // ptx:2093  xor.b32  	%r1062, %r1061, %r1060;
+      // ptx:2094  mul.lo.s32 	%r1063, %r1062, 2146121005;
       uint r1063 = uint(int((r1060 >> 16u) ^ r1060) * 2146121005);
-      // 2095: shr.u32 	%r1064, %r1063, 15;
-      // 2096: xor.b32  	%r1065, %r1064, %r1063;
-      // 2097: mul.lo.s32 	%r1066, %r1065, -2073254261;
+      // ptx:2095  shr.u32 	%r1064, %r1063, 15;
+      // ptx:2096  xor.b32  	%r1065, %r1064, %r1063;
+      // ptx:2097  mul.lo.s32 	%r1066, %r1065, -2073254261;
       uint r1066 = uint(int((r1063 >> 15u) ^ r1063) * -2073254261);
-      // 2098: shr.u32 	%r1067, %r1066, 16;
-      // 2099: xor.b32  	%r1068, %r1066, %r6;
+      // ptx:2098  shr.u32 	%r1067, %r1066, 16;
+      // ptx:2099  xor.b32  	%r1068, %r1066, %r6;
       uint r1068 = r1066 ^ r6;
-      // 2100: xor.b32  	%r1069, %r1068, %r1067;
-      // 2101: shr.u32 	%r1070, %r1068, 16;
-      // 2102: xor.b32  	%r1071, %r1069, %r1070;
-      // 2103: mul.lo.s32 	%r1072, %r1071, 2146121005;
+      // ptx:2100  xor.b32  	%r1069, %r1068, %r1067;
+      // ptx:2101  shr.u32 	%r1070, %r1068, 16;
+      // ptx:2102  xor.b32  	%r1071, %r1069, %r1070;
+      // ptx:2103  mul.lo.s32 	%r1072, %r1071, 2146121005;
       uint r1072 = uint(int((r1068 ^ (r1066 >> 16u)) ^ (r1068 >> 16u)) * 2146121005);
-      // 2104: shr.u32 	%r1073, %r1072, 15;
-      // 2105: xor.b32  	%r1074, %r1073, %r1072;
-      // 2106: mul.lo.s32 	%r1075, %r1074, -2073254261;
+      // ptx:2104  shr.u32 	%r1073, %r1072, 15;
+      // ptx:2105  xor.b32  	%r1074, %r1073, %r1072;
+      // ptx:2106  mul.lo.s32 	%r1075, %r1074, -2073254261;
       uint r1075 = uint(int((r1072 >> 15u) ^ r1072) * -2073254261);
-      // 2107: shr.u32 	%r1076, %r1075, 16;
-      // 2108: xor.b32  	%r1077, %r1076, %r1075;
+      // ptx:2107  shr.u32 	%r1076, %r1075, 16;
+      // ptx:2108  xor.b32  	%r1077, %r1076, %r1075;
       uint r1077 = (r1075 >> 16u) ^ r1075;
-      // 2109: xor.b32  	%r1078, %r1077, -1515870811;
+      // ptx:2109  xor.b32  	%r1078, %r1077, -1515870811;
       uint r1078 = r1077 ^ 0xA5A5A5A5u;
-      // 2110: shr.u32 	%r1079, %r1078, 16;
-      // 2111: xor.b32  	%r1080, %r1079, %r1078;
-      // 2112: mul.lo.s32 	%r1081, %r1080, 2146121005;
+      // ptx:2110  shr.u32 	%r1079, %r1078, 16;
+      // ptx:2111  xor.b32  	%r1080, %r1079, %r1078;
+      // ptx:2112  mul.lo.s32 	%r1081, %r1080, 2146121005;
       uint r1081 = uint(int((r1078 >> 16u) ^ r1078) * 2146121005);
-      // 2113: shr.u32 	%r1082, %r1081, 15;
-      // 2114: xor.b32  	%r1083, %r1082, %r1081;
-      // 2115: mul.lo.s32 	%r1084, %r1083, -2073254261;
+      // ptx:2113  shr.u32 	%r1082, %r1081, 15;
+      // ptx:2114  xor.b32  	%r1083, %r1082, %r1081;
+      // ptx:2115  mul.lo.s32 	%r1084, %r1083, -2073254261;
       uint r1084 = uint(int((r1081 >> 15u) ^ r1081) * -2073254261);
-      // 2116: shr.u32 	%r1085, %r1084, 16;
-      // 2117: xor.b32  	%r232, %r1085, %r1084;
+      // ptx:2116  shr.u32 	%r1085, %r1084, 16;
+      // ptx:2117  xor.b32  	%r232, %r1085, %r1084;
       uint r232 = (r1084 >> 16u) ^ r1084;
-      // 2118: shl.b32 	%r1086, %r1077, 7;
-      // 2119: and.b32  	%r1224, %r1086, 128;
+      // ptx:2118  shl.b32 	%r1086, %r1077, 7;
+      // ptx:2119  and.b32  	%r1224, %r1086, 128;
       r1224 = (r1077 << 7u) & 128u;
-      // 2120: shr.u32 	%r1087, %r1077, 1;
-      // 2121: and.b32  	%r234, %r1087, 7;
+      // ptx:2120  shr.u32 	%r1087, %r1077, 1;
+      // ptx:2121  and.b32  	%r234, %r1087, 7;
       uint r234 = (r1077 >> 1u) & 7u;
-      // 2122: @%p19 bra 	$L__BB0_301;
+      // ptx:2122  @%p19 bra 	$L__BB0_301;
       if (p19) {
-        // 2126: setp.eq.s16 	%p182, %rs4, 2;
-        // 2127: @%p182 bra 	$L__BB0_318;
+        // ptx:2126  setp.eq.s16 	%p182, %rs4, 2;
+        // ptx:2127  @%p182 bra 	$L__BB0_318;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-          // 2160: and.b32  	%r1224, %r232, 255;
+          // ptx:2160  and.b32  	%r1224, %r232, 255;
           r1224 = r232 & 255u;
-          // 2161: bra.uni 	$L__BB0_323;
+          // ptx:2161  bra.uni 	$L__BB0_323;
           p2g_sv0 = 186;
         } else {
-          // 2129: setp.eq.s16 	%p183, %rs4, 3;
-          // 2130: @%p183 bra 	$L__BB0_305;
+          // ptx:2129  setp.eq.s16 	%p183, %rs4, 3;
+          // ptx:2130  @%p183 bra 	$L__BB0_305;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-            // 2164: mul.wide.u32 	%rd159, %r232, -858993459;
-            // 2165: shr.u64 	%rd160, %rd159, 34;
-            // 2166: cvt.u32.u64 	%r1091, %rd160;
+            // ptx:2164  mul.wide.u32 	%rd159, %r232, -858993459;
+            // ptx:2165  shr.u64 	%rd160, %rd159, 34;
+            // ptx:2166  cvt.u32.u64 	%r1091, %rd160;
             uint64_t t88 = uint64_t((uint64_t(r232) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 2167: mul.lo.s32 	%r1092, %r1091, 5;
-            // 2168: sub.s32 	%r236, %r232, %r1092;
+            // ptx:2167  mul.lo.s32 	%r1092, %r1091, 5;
+            // ptx:2168  sub.s32 	%r236, %r232, %r1092;
             uint r236 = uint(int(r232) - int(uint(int(uint(uint64_t(t88))) * 5)));
-            // 2169: setp.eq.s32 	%p187, %r236, 0;
-            // 2170: @%p187 bra 	$L__BB0_307;
+            // ptx:2169  setp.eq.s32 	%p187, %r236, 0;
+            // ptx:2170  @%p187 bra 	$L__BB0_307;
             if (int(r236) == 0) {
-              // 1452: shr.u32 	%r1093, %r232, 8;
+              // ptx:1452  shr.u32 	%r1093, %r232, 8;
               uint r1093 = r232 >> 8u;
-              // 1453: mul.wide.u32 	%rd161, %r1093, -1431655765;
-              // 1454: shr.u64 	%rd162, %rd161, 34;
-              // 1455: cvt.u32.u64 	%r1094, %rd162;
+              // ptx:1453  mul.wide.u32 	%rd161, %r1093, -1431655765;
+              // ptx:1454  shr.u64 	%rd162, %rd161, 34;
+              // ptx:1455  cvt.u32.u64 	%r1094, %rd162;
               uint64_t t89 = uint64_t((uint64_t(r1093) * uint64_t(0xAAAAAAABu)) >> 34u);
-              // 1456: mul.lo.s32 	%r1095, %r1094, 6;
-              // 1457: sub.s32 	%r1096, %r1093, %r1095;
-              // 1458: cvt.u16.u32 	%rs25, %r1096;
+              // ptx:1456  mul.lo.s32 	%r1095, %r1094, 6;
+              // ptx:1457  sub.s32 	%r1096, %r1093, %r1095;
+              // ptx:1458  cvt.u16.u32 	%rs25, %r1096;
               uint64_t t90 = uint64_t(uint(int(r1093) - int(uint(int(uint(uint64_t(t89))) * 6))));
               uint rs25 = (uint(uint64_t(t90)) & 65535u);
-              // 1459: setp.gt.s16 	%p188, %rs25, 1;
-              // 1460: @%p188 bra 	$L__BB0_311;
+              // ptx:1459  setp.gt.s16 	%p188, %rs25, 1;
+              // ptx:1460  @%p188 bra 	$L__BB0_311;
               if ((bitfieldExtract(int(rs25), 0, 16)) > 1) {
-                // 1464: setp.eq.s16 	%p189, %rs25, 2;
-                // 1465: @%p189 bra 	$L__BB0_316;
+                // ptx:1464  setp.eq.s16 	%p189, %rs25, 2;
+                // ptx:1465  @%p189 bra 	$L__BB0_316;
                 if ((bitfieldExtract(int(rs25), 0, 16)) == 2) {
-                  // 1564: shr.u32 	%r1098, %r232, 12;
-                  // 1565: and.b32  	%r1099, %r1098, 1;
-                  // 1566: or.b32  	%r1100, %r1224, %r1099;
+                  // ptx:1564  shr.u32 	%r1098, %r232, 12;
+                  // ptx:1565  and.b32  	%r1099, %r1098, 1;
+                  // ptx:1566  or.b32  	%r1100, %r1224, %r1099;
                   uint r1100 = r1224 | ((r232 >> 12u) & 1u);
-                  // 1567: or.b32  	%r1224, %r1100, 124;
+                  // ptx:1567  or.b32  	%r1224, %r1100, 124;
                   r1224 = r1100 | 124u;
-                  // 1568: bra.uni 	$L__BB0_323;
+                  // ptx:1568  bra.uni 	$L__BB0_323;
                   p2g_sv0 = 186;
                 } else {
-                  // 1467: setp.eq.s16 	%p190, %rs25, 3;
-                  // 1468: @%p190 bra 	$L__BB0_315;
+                  // ptx:1467  setp.eq.s16 	%p190, %rs25, 3;
+                  // ptx:1468  @%p190 bra 	$L__BB0_315;
                   if ((bitfieldExtract(int(rs25), 0, 16)) == 3) {
-                    // 1571: setp.eq.s32 	%p194, %r234, 0;
-                    // 1572: selp.b32 	%r1097, 1, %r234, %p194;
-                    // 1573: or.b32  	%r1224, %r1097, %r1224;
+                    // ptx:1571  setp.eq.s32 	%p194, %r234, 0;
+                    // ptx:1572  selp.b32 	%r1097, 1, %r234, %p194;
+                    // ptx:1573  or.b32  	%r1224, %r1097, %r1224;
                     r1224 = ((int(r234) == 0) ? 1u : r234) | r1224;
-                    // 1574: bra.uni 	$L__BB0_323;
+                    // ptx:1574  bra.uni 	$L__BB0_323;
                     p2g_sv0 = 186;
                   } else {
-                    // 1470: setp.ne.s16 	%p191, %rs25, 4;
-                    // 1471: @%p191 bra 	$L__BB0_317;
+                    // ptx:1470  setp.ne.s16 	%p191, %rs25, 4;
+                    // ptx:1471  @%p191 bra 	$L__BB0_317;
                     if ((bitfieldExtract(int(rs25), 0, 16)) != 4) {
                       p2g_sv0 = 141;
                     } else {
-                      // 1473: or.b32  	%r1224, %r1224, 119;
+                      // ptx:1473  or.b32  	%r1224, %r1224, 119;
                       r1224 = r1224 | 119u;
-                      // 1474: bra.uni 	$L__BB0_323;
+                      // ptx:1474  bra.uni 	$L__BB0_323;
                       p2g_sv0 = 186;
                     }
                   }
                 }
               } else {
-                // 1461: bra.uni 	$L__BB0_308;
-                // 1513: setp.eq.s16 	%p192, %rs25, 0;
-                // 1514: @%p192 bra 	$L__BB0_323;
+                // ptx:1461  bra.uni 	$L__BB0_308;
+                // ptx:1513  setp.eq.s16 	%p192, %rs25, 0;
+                // ptx:1514  @%p192 bra 	$L__BB0_323;
                 if ((bitfieldExtract(int(rs25), 0, 16)) == 0) {
                   p2g_sv0 = 186;
                 } else {
-                  // 1516: setp.eq.s16 	%p193, %rs25, 1;
-                  // 1517: @%p193 bra 	$L__BB0_310;
+                  // ptx:1516  setp.eq.s16 	%p193, %rs25, 1;
+                  // ptx:1517  @%p193 bra 	$L__BB0_310;
                   if ((bitfieldExtract(int(rs25), 0, 16)) == 1) {
-                    // 1521: or.b32  	%r1224, %r1224, 120;
+                    // ptx:1521  or.b32  	%r1224, %r1224, 120;
                     r1224 = r1224 | 120u;
-                    // 1522: bra.uni 	$L__BB0_323;
+                    // ptx:1522  bra.uni 	$L__BB0_323;
                     p2g_sv0 = 186;
                   } else {
-                    // 1518: bra.uni 	$L__BB0_317;
+                    // ptx:1518  bra.uni 	$L__BB0_317;
                     p2g_sv0 = 141;
                   }
                 }
               }
               if (p2g_sv0 == 141) {
-                // 1592: or.b32  	%r1101, %r1224, %r234;
+                // ptx:1592  or.b32  	%r1101, %r1224, %r234;
                 uint r1101 = r1224 | r234;
-                // 1593: or.b32  	%r1224, %r1101, 8;
+                // ptx:1593  or.b32  	%r1224, %r1101, 8;
                 r1224 = r1101 | 8u;
-                // 1594: bra.uni 	$L__BB0_323;
+                // ptx:1594  bra.uni 	$L__BB0_323;
                 p2g_sv0 = 186;
               }
             } else {
-              // 2172: add.s32 	%r1223, %r236, 5;
+              // ptx:2172  add.s32 	%r1223, %r236, 5;
               r1223 = uint(int(r236) + 5);
-              // 2173: bra.uni 	$L__BB0_321;
+              // ptx:2173  bra.uni 	$L__BB0_321;
               p2g_sv0 = 185;
             }
           } else {
-            // 2132: setp.ne.s16 	%p184, %rs4, 5;
-            // 2133: @%p184 bra 	$L__BB0_320;
+            // ptx:2132  setp.ne.s16 	%p184, %rs4, 5;
+            // ptx:2133  @%p184 bra 	$L__BB0_320;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 184;
             } else {
-              // 2135: mul.wide.u32 	%rd157, %r232, -858993459;
-              // 2136: shr.u64 	%rd158, %rd157, 34;
-              // 2137: cvt.u32.u64 	%r1088, %rd158;
+              // ptx:2135  mul.wide.u32 	%rd157, %r232, -858993459;
+              // ptx:2136  shr.u64 	%rd158, %rd157, 34;
+              // ptx:2137  cvt.u32.u64 	%r1088, %rd158;
               uint64_t t91 = uint64_t((uint64_t(r232) * uint64_t(0xCCCCCCCDu)) >> 34u);
-              // 2138: mul.lo.s32 	%r1089, %r1088, 5;
-              // 2139: sub.s32 	%r1090, %r232, %r1089;
-              // 2140: add.s32 	%r1223, %r1090, 5;
+              // ptx:2138  mul.lo.s32 	%r1089, %r1088, 5;
+              // ptx:2139  sub.s32 	%r1090, %r232, %r1089;
+              // ptx:2140  add.s32 	%r1223, %r1090, 5;
               r1223 = uint(int(uint(int(r232) - int(uint(int(uint(uint64_t(t91))) * 5)))) + 5);
-              // 2141: bra.uni 	$L__BB0_321;
+              // ptx:2141  bra.uni 	$L__BB0_321;
               p2g_sv0 = 185;
             }
           }
         }
       } else {
-        // 2123: bra.uni 	$L__BB0_298;
-        // 2144: setp.eq.s16 	%p185, %rs4, 0;
-        // 2145: @%p185 bra 	$L__BB0_319;
+        // ptx:2123  bra.uni 	$L__BB0_298;
+        // ptx:2144  setp.eq.s16 	%p185, %rs4, 0;
+        // ptx:2145  @%p185 bra 	$L__BB0_319;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-          // 2176: mul.wide.u32 	%rd165, %r232, 613566757;
-          // 2177: shr.u64 	%rd166, %rd165, 32;
-          // 2178: cvt.u32.u64 	%r1104, %rd166;
+          // ptx:2176  mul.wide.u32 	%rd165, %r232, 613566757;
+          // ptx:2177  shr.u64 	%rd166, %rd165, 32;
+          // ptx:2178  cvt.u32.u64 	%r1104, %rd166;
           uint64_t t92 = uint64_t((uint64_t(r232) * uint64_t(0x24924925u)) >> 32u);
           uint r1104 = uint(uint64_t(t92));
-          // 2179: sub.s32 	%r1105, %r232, %r1104;
-          // 2180: shr.u32 	%r1106, %r1105, 1;
-          // 2181: add.s32 	%r1107, %r1106, %r1104;
-          // 2182: shr.u32 	%r1108, %r1107, 2;
-          // 2183: mul.lo.s32 	%r1109, %r1108, 7;
+          // ptx:2179  sub.s32 	%r1105, %r232, %r1104;
+          // ptx:2180  shr.u32 	%r1106, %r1105, 1;
+          // ptx:2181  add.s32 	%r1107, %r1106, %r1104;
+          // ptx:2182  shr.u32 	%r1108, %r1107, 2;
+          // ptx:2183  mul.lo.s32 	%r1109, %r1108, 7;
           uint r1109 = uint(int(uint(int(uint(int(r232) - int(r1104)) >> 1u) + int(r1104)) >> 2u) * 7);
-          // 2184: sub.s32 	%r1110, %r232, %r1109;
-          // 2185: add.s32 	%r1223, %r1110, 4;
+          // ptx:2184  sub.s32 	%r1110, %r232, %r1109;
+          // ptx:2185  add.s32 	%r1223, %r1110, 4;
           r1223 = uint(int(uint(int(r232) - int(r1109))) + 4);
-          // 2186: bra.uni 	$L__BB0_321;
+          // ptx:2186  bra.uni 	$L__BB0_321;
           p2g_sv0 = 185;
         } else {
-          // 2147: setp.eq.s16 	%p186, %rs4, 1;
-          // 2148: @%p186 bra 	$L__BB0_300;
+          // ptx:2147  setp.eq.s16 	%p186, %rs4, 1;
+          // ptx:2148  @%p186 bra 	$L__BB0_300;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-            // 2152: mul.wide.u32 	%rd163, %r232, -2004318071;
-            // 2153: shr.u64 	%rd164, %rd163, 35;
-            // 2154: cvt.u32.u64 	%r1102, %rd164;
+            // ptx:2152  mul.wide.u32 	%rd163, %r232, -2004318071;
+            // ptx:2153  shr.u64 	%rd164, %rd163, 35;
+            // ptx:2154  cvt.u32.u64 	%r1102, %rd164;
             uint64_t t93 = uint64_t((uint64_t(r232) * uint64_t(0x88888889u)) >> 35u);
-            // 2155: mul.lo.s32 	%r1103, %r1102, 15;
-            // 2156: sub.s32 	%r1223, %r232, %r1103;
+            // ptx:2155  mul.lo.s32 	%r1103, %r1102, 15;
+            // ptx:2156  sub.s32 	%r1223, %r232, %r1103;
             r1223 = uint(int(r232) - int(uint(int(uint(uint64_t(t93))) * 15)));
-            // 2157: bra.uni 	$L__BB0_321;
+            // ptx:2157  bra.uni 	$L__BB0_321;
             p2g_sv0 = 185;
           } else {
-            // 2149: bra.uni 	$L__BB0_320;
+            // ptx:2149  bra.uni 	$L__BB0_320;
             p2g_sv0 = 184;
           }
         }
       }
       if (p2g_sv0 == 184) {
-        // 2189: mul.wide.u32 	%rd167, %r232, -858993459;
-        // 2190: shr.u64 	%rd168, %rd167, 34;
-        // 2191: cvt.u32.u64 	%r1111, %rd168;
+        // ptx:2189  mul.wide.u32 	%rd167, %r232, -858993459;
+        // ptx:2190  shr.u64 	%rd168, %rd167, 34;
+        // ptx:2191  cvt.u32.u64 	%r1111, %rd168;
         uint64_t t94 = uint64_t((uint64_t(r232) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 2192: mul.lo.s32 	%r1112, %r1111, 5;
-        // 2193: sub.s32 	%r1113, %r232, %r1112;
-        // 2194: add.s32 	%r1223, %r1113, 5;
+        // ptx:2192  mul.lo.s32 	%r1112, %r1111, 5;
+        // ptx:2193  sub.s32 	%r1113, %r232, %r1112;
+        // ptx:2194  add.s32 	%r1223, %r1113, 5;
         r1223 = uint(int(uint(int(r232) - int(uint(int(uint(uint64_t(t94))) * 5)))) + 5);
         p2g_sv0 = 185;
       }
       if (p2g_sv0 == 185) {
-        // 2197: max.s32 	%r1114, %r1223, 0;
-        // 2198: shl.b32 	%r1115, %r1114, 3;
-        // 2199: or.b32  	%r1116, %r234, %r1224;
+        // ptx:2197  max.s32 	%r1114, %r1223, 0;
+        // ptx:2198  shl.b32 	%r1115, %r1114, 3;
+        // ptx:2199  or.b32  	%r1116, %r234, %r1224;
         uint r1116 = r234 | r1224;
-        // 2200: or.b32  	%r1224, %r1116, %r1115;
+        // ptx:2200  or.b32  	%r1224, %r1116, %r1115;
         r1224 = r1116 | (uint(max(int(r1223), 0)) << 3u);
       }
     }
-    // 2203: mov.u32 	%r1167, 64;
-    // 2204: prmt.b32 	%r1168, %r1218, %r1220, %r1167;
-    // 2205: mov.u32 	%r1169, 1040;
-    // 2206: prmt.b32 	%r1170, %r1168, %r1222, %r1169;
-    // 2207: mov.u32 	%r1171, 16912;
-    // 2208: prmt.b32 	%r1172, %r1170, %r1224, %r1171;
+    // ptx:2203  mov.u32 	%r1167, 64;
+    // ptx:2204  prmt.b32 	%r1168, %r1218, %r1220, %r1167;
+    // ptx:2205  mov.u32 	%r1169, 1040;
+    // ptx:2206  prmt.b32 	%r1170, %r1168, %r1222, %r1169;
+    // ptx:2207  mov.u32 	%r1171, 16912;
+    // ptx:2208  prmt.b32 	%r1172, %r1170, %r1224, %r1171;
     uint r1172 = p2g_prmt(p2g_prmt(p2g_prmt(r1218, r1220, 64u, 0), r1222, 1040u, 0), r1224, 16912u, 0);
-    // 2209: mul.wide.s32 	%rd171, %r1216, 4;
-    // 2210: add.s64 	%rd172, %rd3, %rd171;
+    // ptx:2209  mul.wide.s32 	%rd171, %r1216, 4;
+    // ptx:2210  add.s64 	%rd172, %rd3, %rd171;
     uint64_t rd172 = uint64_t(int64_t(rd3) + int64_t(uint64_t(int64_t(int(r1216)) * int64_t(4))));
-    // 2211: st.local.u32 	[%rd172], %r1172;
+    // ptx:2211  st.local.u32 	[%rd172], %r1172;
     p2g_stl32(uint(rd172), r1172);
-    // 2212: add.s32 	%r1173, %r1216, 1;
+    // ptx:2212  add.s32 	%r1173, %r1216, 1;
     uint r1173 = uint(int(r1216) + 1);
-    // 2213: mov.u32 	%r1216, 1;
+    // ptx:2213  mov.u32 	%r1216, 1;
     r1216 = 1u;
-    // 2214: setp.lt.u32 	%p195, %r1173, 2;
-    // 2215: @%p195 bra 	$L__BB0_215;
+    // ptx:2214  setp.lt.u32 	%p195, %r1173, 2;
+    // ptx:2215  @%p195 bra 	$L__BB0_215;
     if (!(r1173 < 2u)) {
       break;
     }
   }
-  // 2217: ld.local.v4.u32 	{%r1188, %r1189, %r1190, %r1191}, [%rd2];
+  // ptx:2217  ld.local.v4.u32 	{%r1188, %r1189, %r1190, %r1191}, [%rd2];
   uint t95 = p2g_ldl32(uint(rd2));
   uint t96 = p2g_ldl32((uint(rd2) + 4u));
   uint t97 = p2g_ldl32((uint(rd2) + 8u));
@@ -3521,12 +3521,12 @@ void main() {
   uint r1189 = t96;
   uint r1190 = t97;
   uint r1191 = t98;
-  // 2218: ld.local.v2.u32 	{%r1192, %r1193}, [%rd3];
+  // ptx:2218  ld.local.v2.u32 	{%r1192, %r1193}, [%rd3];
   uint t99 = p2g_ldl32(uint(rd3));
   uint t100 = p2g_ldl32((uint(rd3) + 4u));
   uint r1192 = t99;
   uint r1193 = t100;
-  // 2220: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%r1174,%r1175,%r1176,%r1177}, {%r1188,%r1189,%r1190,%r1191}, {%r1192,%r1193}, {%r1200,%r1202,%r1204,%r1206};
+  // ptx:2220  mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%r1174,%r1175,%r1176,%r1177}, {%r1188,%r1189,%r1190,%r1191}, {%r1192,%r1193}, {%r1200,%r1202,%r1204,%r1206};
   uint t101 = r1200;
   uint t102 = r1202;
   uint t103 = r1204;
@@ -3557,26 +3557,26 @@ void main() {
   uint r1175 = t106;
   uint r1176 = t107;
   uint r1177 = t108;
-  // 2222: shl.b32 	%r1194, %r1, 7;
-  // 2223: or.b32  	%r1195, %r1194, %r5;
-  // 2224: shl.b32 	%r1196, %r2, 3;
-  // 2225: or.b32  	%r1197, %r1195, %r1196;
+  // ptx:2222  shl.b32 	%r1194, %r1, 7;
+  // ptx:2223  or.b32  	%r1195, %r1194, %r5;
+  // ptx:2224  shl.b32 	%r1196, %r2, 3;
+  // ptx:2225  or.b32  	%r1197, %r1195, %r1196;
   uint r1197 = ((r1 << 7u) | r5) | (r2 << 3u);
-  // 2226: mul.wide.u32 	%rd173, %r1197, 4;
-  // 2227: add.s64 	%rd174, %rd1, %rd173;
+  // ptx:2226  mul.wide.u32 	%rd173, %r1197, 4;
+  // ptx:2227  add.s64 	%rd174, %rd1, %rd173;
   uint64_t rd174 = uint64_t(int64_t(rd1) + int64_t(uint64_t(r1197) * uint64_t(4u)));
-  // 2228: st.global.u32 	[%rd174], %r1174;
+  // ptx:2228  st.global.u32 	[%rd174], %r1174;
   P2GU32(rd174).v = r1174;
-  // 2229: st.global.u32 	[%rd174+4], %r1175;
+  // ptx:2229  st.global.u32 	[%rd174+4], %r1175;
   P2GU32((rd174 + 4ul)).v = r1175;
-  // 2230: or.b32  	%r1198, %r1197, 64;
-  // 2231: mul.wide.u32 	%rd175, %r1198, 4;
-  // 2232: add.s64 	%rd176, %rd1, %rd175;
+  // ptx:2230  or.b32  	%r1198, %r1197, 64;
+  // ptx:2231  mul.wide.u32 	%rd175, %r1198, 4;
+  // ptx:2232  add.s64 	%rd176, %rd1, %rd175;
   uint64_t rd176 = uint64_t(int64_t(rd1) + int64_t(uint64_t(r1197 | 64u) * uint64_t(4u)));
-  // 2233: st.global.u32 	[%rd176], %r1176;
+  // ptx:2233  st.global.u32 	[%rd176], %r1176;
   P2GU32(rd176).v = r1176;
-  // 2234: st.global.u32 	[%rd176+4], %r1177;
+  // ptx:2234  st.global.u32 	[%rd176+4], %r1177;
   P2GU32((rd176 + 4ul)).v = r1177;
-  // 2235: ret;
+  // ptx:2235  ret;
   return;
 }

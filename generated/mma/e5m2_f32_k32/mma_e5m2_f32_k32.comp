@@ -247,217 +247,217 @@ void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // mma_e5m2_f32_k32_param_0
   int p2g_sv0 = 0;
-  // 28: mov.u64 	%SPL, __local_depot0;
+  // ptx:28  mov.u64 	%SPL, __local_depot0;
   uint64_t SPL = uint64_t(0ul);
-  // 29: ld.param.u64 	%rd6, [mma_e5m2_f32_k32_param_0];
+  // ptx:29  ld.param.u64 	%rd6, [mma_e5m2_f32_k32_param_0];
   uint64_t rd6 = p0_u64;
-  // 30: mov.u32 	%r251, %ntid.x;
-  // 31: mov.u32 	%r252, %ctaid.x;
-  // 32: mov.u32 	%r253, %tid.x;
+  // ptx:30  mov.u32 	%r251, %ntid.x;
+  // ptx:31  mov.u32 	%r252, %ctaid.x;
+  // ptx:32  mov.u32 	%r253, %tid.x;
   uint r253 = gl_LocalInvocationID.x;
-  // 33: mad.lo.s32 	%r254, %r252, %r251, %r253;
-  // 34: shr.u32 	%r1, %r254, 5;
+  // ptx:33  mad.lo.s32 	%r254, %r252, %r251, %r253;
+  // ptx:34  shr.u32 	%r1, %r254, 5;
   uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r253)) >> 5u;
-  // 35: and.b32  	%r255, %r253, 31;
-  // 36: shr.u32 	%r2, %r255, 2;
+  // ptx:35  and.b32  	%r255, %r253, 31;
+  // ptx:36  shr.u32 	%r2, %r255, 2;
   uint r2 = (r253 & 31u) >> 2u;
-  // 37: and.b32  	%r3, %r253, 3;
+  // ptx:37  and.b32  	%r3, %r253, 3;
   uint r3 = r253 & 3u;
-  // 38: mul.wide.u32 	%rd7, %r1, -1431655765;
-  // 39: shr.u64 	%rd8, %rd7, 34;
-  // 40: cvt.u32.u64 	%r256, %rd8;
+  // ptx:38  mul.wide.u32 	%rd7, %r1, -1431655765;
+  // ptx:39  shr.u64 	%rd8, %rd7, 34;
+  // ptx:40  cvt.u32.u64 	%r256, %rd8;
   uint64_t t1 = uint64_t((uint64_t(r1) * uint64_t(0xAAAAAAABu)) >> 34u);
-  // 41: mul.lo.s32 	%r257, %r256, 6;
-  // 42: sub.s32 	%r4, %r1, %r257;
+  // ptx:41  mul.lo.s32 	%r257, %r256, 6;
+  // ptx:42  sub.s32 	%r4, %r1, %r257;
   uint r4 = uint(int(r1) - int(uint(int(uint(uint64_t(t1))) * 6)));
-  // 43: shl.b32 	%r258, %r253, 1;
-  // 44: and.b32  	%r5, %r258, 6;
+  // ptx:43  shl.b32 	%r258, %r253, 1;
+  // ptx:44  and.b32  	%r5, %r258, 6;
   uint r5 = (r253 << 1u) & 6u;
-  // 45: mul.lo.s32 	%r6, %r1, -1640531527;
+  // ptx:45  mul.lo.s32 	%r6, %r1, -1640531527;
   uint r6 = uint(int(r1) * -1640531527);
-  // 46: shl.b32 	%r7, %r2, 6;
+  // ptx:46  shl.b32 	%r7, %r2, 6;
   uint r7 = r2 << 6u;
-  // 47: or.b32  	%r259, %r5, %r7;
-  // 48: cvt.u16.u32 	%rs1, %r4;
+  // ptx:47  or.b32  	%r259, %r5, %r7;
+  // ptx:48  cvt.u16.u32 	%rs1, %r4;
   uint64_t t2 = uint64_t(r4);
   uint rs1 = (uint(uint64_t(t2)) & 65535u);
-  // 49: add.s32 	%r8, %r259, 5377319;
+  // ptx:49  add.s32 	%r8, %r259, 5377319;
   uint r8 = uint(int(r5 | r7) + 5377319);
-  // 50: xor.b32  	%r260, %r8, 82;
-  // 51: mul.lo.s32 	%r261, %r260, 2146121005;
+  // ptx:50  xor.b32  	%r260, %r8, 82;
+  // ptx:51  mul.lo.s32 	%r261, %r260, 2146121005;
   uint r261 = uint(int(r8 ^ 82u) * 2146121005);
-  // 52: shr.u32 	%r262, %r261, 15;
-  // 53: xor.b32  	%r263, %r262, %r261;
-  // 54: mul.lo.s32 	%r264, %r263, -2073254261;
+  // ptx:52  shr.u32 	%r262, %r261, 15;
+  // ptx:53  xor.b32  	%r263, %r262, %r261;
+  // ptx:54  mul.lo.s32 	%r264, %r263, -2073254261;
   uint r264 = uint(int((r261 >> 15u) ^ r261) * -2073254261);
-  // 55: shr.u32 	%r265, %r264, 16;
-  // 56: xor.b32  	%r266, %r264, %r6;
+  // ptx:55  shr.u32 	%r265, %r264, 16;
+  // ptx:56  xor.b32  	%r266, %r264, %r6;
   uint r266 = r264 ^ r6;
-  // 57: xor.b32  	%r267, %r266, %r265;
-  // 58: shr.u32 	%r268, %r266, 16;
-  // 59: xor.b32  	%r269, %r267, %r268;
-  // 60: mul.lo.s32 	%r270, %r269, 2146121005;
+  // ptx:57  xor.b32  	%r267, %r266, %r265;
+  // ptx:58  shr.u32 	%r268, %r266, 16;
+  // ptx:59  xor.b32  	%r269, %r267, %r268;
+  // ptx:60  mul.lo.s32 	%r270, %r269, 2146121005;
   uint r270 = uint(int((r266 ^ (r264 >> 16u)) ^ (r266 >> 16u)) * 2146121005);
-  // 61: shr.u32 	%r271, %r270, 15;
-  // 62: xor.b32  	%r272, %r271, %r270;
-  // 63: mul.lo.s32 	%r273, %r272, -2073254261;
+  // ptx:61  shr.u32 	%r271, %r270, 15;
+  // ptx:62  xor.b32  	%r272, %r271, %r270;
+  // ptx:63  mul.lo.s32 	%r273, %r272, -2073254261;
   uint r273 = uint(int((r270 >> 15u) ^ r270) * -2073254261);
-  // 64: shr.u32 	%r274, %r273, 16;
-  // 65: xor.b32  	%r275, %r274, %r273;
+  // ptx:64  shr.u32 	%r274, %r273, 16;
+  // ptx:65  xor.b32  	%r275, %r274, %r273;
   uint r275 = (r273 >> 16u) ^ r273;
-  // 66: xor.b32  	%r276, %r275, -1515870811;
+  // ptx:66  xor.b32  	%r276, %r275, -1515870811;
   uint r276 = r275 ^ 0xA5A5A5A5u;
-  // 67: shr.u32 	%r277, %r276, 16;
-  // 68: xor.b32  	%r278, %r277, %r276;
-  // 69: mul.lo.s32 	%r279, %r278, 2146121005;
+  // ptx:67  shr.u32 	%r277, %r276, 16;
+  // ptx:68  xor.b32  	%r278, %r277, %r276;
+  // ptx:69  mul.lo.s32 	%r279, %r278, 2146121005;
   uint r279 = uint(int((r276 >> 16u) ^ r276) * 2146121005);
-  // 70: shr.u32 	%r280, %r279, 15;
-  // 71: xor.b32  	%r281, %r280, %r279;
-  // 72: mul.lo.s32 	%r282, %r281, -2073254261;
+  // ptx:70  shr.u32 	%r280, %r279, 15;
+  // ptx:71  xor.b32  	%r281, %r280, %r279;
+  // ptx:72  mul.lo.s32 	%r282, %r281, -2073254261;
   uint r282 = uint(int((r279 >> 15u) ^ r279) * -2073254261);
-  // 73: shr.u32 	%r283, %r282, 16;
-  // 74: xor.b32  	%r1232, %r283, %r282;
+  // ptx:73  shr.u32 	%r283, %r282, 16;
+  // ptx:74  xor.b32  	%r1232, %r283, %r282;
   uint r1232 = (r282 >> 16u) ^ r282;
-  // 75: shl.b32 	%r10, %r275, 31;
+  // ptx:75  shl.b32 	%r10, %r275, 31;
   uint r10 = r275 << 31u;
-  // 76: shr.u32 	%r284, %r275, 1;
-  // 77: and.b32  	%r11, %r284, 8388607;
+  // ptx:76  shr.u32 	%r284, %r275, 1;
+  // ptx:77  and.b32  	%r11, %r284, 8388607;
   uint r11 = (r275 >> 1u) & 0x007FFFFFu;
-  // 78: setp.gt.s16 	%p1, %rs1, 1;
-  // 79: @%p1 bra 	$L__BB0_4;
+  // ptx:78  setp.gt.s16 	%p1, %rs1, 1;
+  // ptx:79  @%p1 bra 	$L__BB0_4;
   if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
-    // 83: setp.eq.s16 	%p2, %rs1, 2;
-    // 84: @%p2 bra 	$L__BB0_26;
+    // ptx:83  setp.eq.s16 	%p2, %rs1, 2;
+    // ptx:84  @%p2 bra 	$L__BB0_26;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       p2g_sv0 = 10;
     } else {
-      // 86: setp.eq.s16 	%p3, %rs1, 3;
-      // 87: @%p3 bra 	$L__BB0_10;
+      // ptx:86  setp.eq.s16 	%p3, %rs1, 3;
+      // ptx:87  @%p3 bra 	$L__BB0_10;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
-        // 128: mul.wide.u32 	%rd11, %r1232, -858993459;
-        // 129: shr.u64 	%rd12, %rd11, 34;
-        // 130: cvt.u32.u64 	%r290, %rd12;
+        // ptx:128  mul.wide.u32 	%rd11, %r1232, -858993459;
+        // ptx:129  shr.u64 	%rd12, %rd11, 34;
+        // ptx:130  cvt.u32.u64 	%r290, %rd12;
         uint64_t t3 = uint64_t((uint64_t(r1232) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 131: mul.lo.s32 	%r291, %r290, 5;
-        // 132: sub.s32 	%r15, %r1232, %r291;
+        // ptx:131  mul.lo.s32 	%r291, %r290, 5;
+        // ptx:132  sub.s32 	%r15, %r1232, %r291;
         uint r15 = uint(int(r1232) - int(uint(int(uint(uint64_t(t3))) * 5)));
-        // 133: setp.eq.s32 	%p11, %r15, 0;
-        // 134: @%p11 bra 	$L__BB0_12;
+        // ptx:133  setp.eq.s32 	%p11, %r15, 0;
+        // ptx:134  @%p11 bra 	$L__BB0_12;
         if (int(r15) == 0) {
-          // 2270: shr.u32 	%r292, %r1232, 8;
+          // ptx:2270  shr.u32 	%r292, %r1232, 8;
           uint r292 = r1232 >> 8u;
-          // 2271: mul.wide.u32 	%rd13, %r292, -1431655765;
-          // 2272: shr.u64 	%rd14, %rd13, 34;
-          // 2273: cvt.u32.u64 	%r293, %rd14;
+          // ptx:2271  mul.wide.u32 	%rd13, %r292, -1431655765;
+          // ptx:2272  shr.u64 	%rd14, %rd13, 34;
+          // ptx:2273  cvt.u32.u64 	%r293, %rd14;
           uint64_t t4 = uint64_t((uint64_t(r292) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 2274: mul.lo.s32 	%r294, %r293, 6;
-          // 2275: sub.s32 	%r295, %r292, %r294;
-          // 2276: cvt.u16.u32 	%rs3, %r295;
+          // ptx:2274  mul.lo.s32 	%r294, %r293, 6;
+          // ptx:2275  sub.s32 	%r295, %r292, %r294;
+          // ptx:2276  cvt.u16.u32 	%rs3, %r295;
           uint64_t t5 = uint64_t(uint(int(r292) - int(uint(int(uint(uint64_t(t4))) * 6))));
           uint rs3 = (uint(uint64_t(t5)) & 65535u);
-          // 2277: setp.gt.s16 	%p12, %rs3, 1;
-          // 2278: @%p12 bra 	$L__BB0_16;
+          // ptx:2277  setp.gt.s16 	%p12, %rs3, 1;
+          // ptx:2278  @%p12 bra 	$L__BB0_16;
           if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
-            // 2282: setp.eq.s16 	%p13, %rs3, 2;
-            // 2283: @%p13 bra 	$L__BB0_21;
+            // ptx:2282  setp.eq.s16 	%p13, %rs3, 2;
+            // ptx:2283  @%p13 bra 	$L__BB0_21;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
-              // 2422: shr.u32 	%r297, %r1232, 12;
-              // 2423: and.b32  	%r298, %r297, 1;
-              // 2424: or.b32  	%r299, %r10, %r298;
+              // ptx:2422  shr.u32 	%r297, %r1232, 12;
+              // ptx:2423  and.b32  	%r298, %r297, 1;
+              // ptx:2424  or.b32  	%r299, %r10, %r298;
               uint r299 = r10 | ((r1232 >> 12u) & 1u);
-              // 2425: or.b32  	%r1232, %r299, 2143289344;
+              // ptx:2425  or.b32  	%r1232, %r299, 2143289344;
               r1232 = r299 | 0x7FC00000u;
-              // 2426: bra.uni 	$L__BB0_26;
+              // ptx:2426  bra.uni 	$L__BB0_26;
               p2g_sv0 = 10;
             } else {
-              // 2285: setp.eq.s16 	%p14, %rs3, 3;
-              // 2286: @%p14 bra 	$L__BB0_20;
+              // ptx:2285  setp.eq.s16 	%p14, %rs3, 3;
+              // ptx:2286  @%p14 bra 	$L__BB0_20;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
-                // 2429: setp.eq.s32 	%p18, %r11, 0;
-                // 2430: selp.b32 	%r296, 1, %r11, %p18;
-                // 2431: or.b32  	%r1232, %r296, %r10;
+                // ptx:2429  setp.eq.s32 	%p18, %r11, 0;
+                // ptx:2430  selp.b32 	%r296, 1, %r11, %p18;
+                // ptx:2431  or.b32  	%r1232, %r296, %r10;
                 r1232 = ((int(r11) == 0) ? 1u : r11) | r10;
-                // 2432: bra.uni 	$L__BB0_26;
+                // ptx:2432  bra.uni 	$L__BB0_26;
                 p2g_sv0 = 10;
               } else {
-                // 2288: setp.ne.s16 	%p15, %rs3, 4;
-                // 2289: @%p15 bra 	$L__BB0_22;
+                // ptx:2288  setp.ne.s16 	%p15, %rs3, 4;
+                // ptx:2289  @%p15 bra 	$L__BB0_22;
                 if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 211;
                 } else {
-                  // 2291: or.b32  	%r1232, %r10, 2139095039;
+                  // ptx:2291  or.b32  	%r1232, %r10, 2139095039;
                   r1232 = r10 | 0x7F7FFFFFu;
-                  // 2292: bra.uni 	$L__BB0_26;
+                  // ptx:2292  bra.uni 	$L__BB0_26;
                   p2g_sv0 = 10;
                 }
               }
             }
           } else {
-            // 2279: bra.uni 	$L__BB0_13;
-            // 2370: setp.eq.s16 	%p16, %rs3, 0;
-            // 2371: mov.u32 	%r1232, %r10;
+            // ptx:2279  bra.uni 	$L__BB0_13;
+            // ptx:2370  setp.eq.s16 	%p16, %rs3, 0;
+            // ptx:2371  mov.u32 	%r1232, %r10;
             r1232 = r10;
-            // 2372: @%p16 bra 	$L__BB0_26;
+            // ptx:2372  @%p16 bra 	$L__BB0_26;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 10;
             } else {
-              // 2374: setp.eq.s16 	%p17, %rs3, 1;
-              // 2375: @%p17 bra 	$L__BB0_15;
+              // ptx:2374  setp.eq.s16 	%p17, %rs3, 1;
+              // ptx:2375  @%p17 bra 	$L__BB0_15;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
-                // 2379: or.b32  	%r1232, %r10, 2139095040;
+                // ptx:2379  or.b32  	%r1232, %r10, 2139095040;
                 r1232 = r10 | 0x7F800000u;
-                // 2380: bra.uni 	$L__BB0_26;
+                // ptx:2380  bra.uni 	$L__BB0_26;
                 p2g_sv0 = 10;
               } else {
-                // 2376: bra.uni 	$L__BB0_22;
+                // ptx:2376  bra.uni 	$L__BB0_22;
                 p2g_sv0 = 211;
               }
             }
           }
           if (p2g_sv0 == 211) {
-            // 2474: or.b32  	%r300, %r10, %r11;
-            // 2475: or.b32  	%r1232, %r300, 8388608;
+            // ptx:2474  or.b32  	%r300, %r10, %r11;
+            // ptx:2475  or.b32  	%r1232, %r300, 8388608;
             r1232 = (r10 | r11) | 0x00800000u;
-            // 2476: bra.uni 	$L__BB0_26;
+            // ptx:2476  bra.uni 	$L__BB0_26;
             p2g_sv0 = 10;
           }
         } else {
-          // 136: add.s32 	%r1231, %r15, 125;
+          // ptx:136  add.s32 	%r1231, %r15, 125;
           r1231 = uint(int(r15) + 125);
-          // 137: bra.uni 	$L__BB0_25;
+          // ptx:137  bra.uni 	$L__BB0_25;
           p2g_sv0 = 9;
         }
       } else {
-        // 89: setp.ne.s16 	%p4, %rs1, 5;
-        // 90: @%p4 bra 	$L__BB0_24;
+        // ptx:89  setp.ne.s16 	%p4, %rs1, 5;
+        // ptx:90  @%p4 bra 	$L__BB0_24;
         if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 7;
         } else {
-          // 92: and.b32  	%r285, %r1232, 1;
-          // 93: setp.eq.b32 	%p7, %r285, 1;
-          // 94: mov.pred 	%p8, 0;
-          // 95: xor.pred  	%p9, %p7, %p8;
-          // 96: not.pred 	%p10, %p9;
-          // 97: shr.u32 	%r286, %r1232, 1;
+          // ptx:92  and.b32  	%r285, %r1232, 1;
+          // ptx:93  setp.eq.b32 	%p7, %r285, 1;
+          // ptx:94  mov.pred 	%p8, 0;
+          // ptx:95  xor.pred  	%p9, %p7, %p8;
+          // ptx:96  not.pred 	%p10, %p9;
+          // ptx:97  shr.u32 	%r286, %r1232, 1;
           uint r286 = r1232 >> 1u;
-          // 98: mul.wide.u32 	%rd9, %r286, -858993459;
-          // 99: shr.u64 	%rd10, %rd9, 36;
-          // 100: cvt.u32.u64 	%r287, %rd10;
+          // ptx:98  mul.wide.u32 	%rd9, %r286, -858993459;
+          // ptx:99  shr.u64 	%rd10, %rd9, 36;
+          // ptx:100  cvt.u32.u64 	%r287, %rd10;
           uint64_t t6;
           t6 = uint64_t((uint64_t(r286) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 101: mul.lo.s32 	%r288, %r287, 20;
-          // 102: sub.s32 	%r12, %r286, %r288;
+          // ptx:101  mul.lo.s32 	%r288, %r287, 20;
+          // ptx:102  sub.s32 	%r12, %r286, %r288;
           uint r12 = uint(int(r286) - int(uint(int(uint(uint64_t(t6))) * 20)));
-          // 103: @%p10 bra 	$L__BB0_9;
+          // ptx:103  @%p10 bra 	$L__BB0_9;
           if (!(((r1232 & 1u) == 1u) ^^ false)) {
-            // 107: mov.u32 	%r289, 119;
-            // 108: sub.s32 	%r1231, %r289, %r12;
+            // ptx:107  mov.u32 	%r289, 119;
+            // ptx:108  sub.s32 	%r1231, %r289, %r12;
             r1231 = uint(int(119u) - int(r12));
-            // 109: bra.uni 	$L__BB0_25;
+            // ptx:109  bra.uni 	$L__BB0_25;
             p2g_sv0 = 9;
           } else {
-            // 104: bra.uni 	$L__BB0_8;
-            // 162: add.s32 	%r1231, %r12, 131;
+            // ptx:104  bra.uni 	$L__BB0_8;
+            // ptx:162  add.s32 	%r1231, %r12, 131;
             r1231 = uint(int(r12) + 131);
             p2g_sv0 = 9;
           }
@@ -465,244 +465,244 @@ void main() {
       }
     }
   } else {
-    // 80: bra.uni 	$L__BB0_1;
-    // 112: setp.eq.s16 	%p5, %rs1, 0;
-    // 113: @%p5 bra 	$L__BB0_23;
+    // ptx:80  bra.uni 	$L__BB0_1;
+    // ptx:112  setp.eq.s16 	%p5, %rs1, 0;
+    // ptx:113  @%p5 bra 	$L__BB0_23;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
-      // 140: mul.wide.u32 	%rd17, %r1232, 613566757;
-      // 141: shr.u64 	%rd18, %rd17, 32;
-      // 142: cvt.u32.u64 	%r303, %rd18;
+      // ptx:140  mul.wide.u32 	%rd17, %r1232, 613566757;
+      // ptx:141  shr.u64 	%rd18, %rd17, 32;
+      // ptx:142  cvt.u32.u64 	%r303, %rd18;
       uint64_t t7 = uint64_t((uint64_t(r1232) * uint64_t(0x24924925u)) >> 32u);
       uint r303 = uint(uint64_t(t7));
-      // 143: sub.s32 	%r304, %r1232, %r303;
-      // 144: shr.u32 	%r305, %r304, 1;
-      // 145: add.s32 	%r306, %r305, %r303;
-      // 146: shr.u32 	%r307, %r306, 2;
-      // 147: mul.lo.s32 	%r308, %r307, 7;
+      // ptx:143  sub.s32 	%r304, %r1232, %r303;
+      // ptx:144  shr.u32 	%r305, %r304, 1;
+      // ptx:145  add.s32 	%r306, %r305, %r303;
+      // ptx:146  shr.u32 	%r307, %r306, 2;
+      // ptx:147  mul.lo.s32 	%r308, %r307, 7;
       uint r308 = uint(int(uint(int(uint(int(r1232) - int(r303)) >> 1u) + int(r303)) >> 2u) * 7);
-      // 148: sub.s32 	%r309, %r1232, %r308;
-      // 149: add.s32 	%r1231, %r309, 124;
+      // ptx:148  sub.s32 	%r309, %r1232, %r308;
+      // ptx:149  add.s32 	%r1231, %r309, 124;
       r1231 = uint(int(uint(int(r1232) - int(r308))) + 124);
-      // 150: bra.uni 	$L__BB0_25;
+      // ptx:150  bra.uni 	$L__BB0_25;
       p2g_sv0 = 9;
     } else {
-      // 115: setp.eq.s16 	%p6, %rs1, 1;
-      // 116: @%p6 bra 	$L__BB0_3;
+      // ptx:115  setp.eq.s16 	%p6, %rs1, 1;
+      // ptx:116  @%p6 bra 	$L__BB0_3;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
-        // 120: mul.wide.u32 	%rd15, %r1232, -2139062143;
-        // 121: shr.u64 	%rd16, %rd15, 39;
-        // 122: cvt.u32.u64 	%r301, %rd16;
+        // ptx:120  mul.wide.u32 	%rd15, %r1232, -2139062143;
+        // ptx:121  shr.u64 	%rd16, %rd15, 39;
+        // ptx:122  cvt.u32.u64 	%r301, %rd16;
         uint64_t t8 = uint64_t((uint64_t(r1232) * uint64_t(0x80808081u)) >> 39u);
-        // 123: mul.lo.s32 	%r302, %r301, 255;
-        // 124: sub.s32 	%r1231, %r1232, %r302;
+        // ptx:123  mul.lo.s32 	%r302, %r301, 255;
+        // ptx:124  sub.s32 	%r1231, %r1232, %r302;
         r1231 = uint(int(r1232) - int(uint(int(uint(uint64_t(t8))) * 255)));
-        // 125: bra.uni 	$L__BB0_25;
+        // ptx:125  bra.uni 	$L__BB0_25;
         p2g_sv0 = 9;
       } else {
-        // 117: bra.uni 	$L__BB0_24;
+        // ptx:117  bra.uni 	$L__BB0_24;
         p2g_sv0 = 7;
       }
     }
   }
   if (p2g_sv0 == 7) {
-    // 153: mul.wide.u32 	%rd19, %r1232, -858993459;
-    // 154: shr.u64 	%rd20, %rd19, 34;
-    // 155: cvt.u32.u64 	%r310, %rd20;
+    // ptx:153  mul.wide.u32 	%rd19, %r1232, -858993459;
+    // ptx:154  shr.u64 	%rd20, %rd19, 34;
+    // ptx:155  cvt.u32.u64 	%r310, %rd20;
     uint64_t t9 = uint64_t((uint64_t(r1232) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 156: mul.lo.s32 	%r311, %r310, 5;
-    // 157: sub.s32 	%r312, %r1232, %r311;
-    // 158: add.s32 	%r1231, %r312, 125;
+    // ptx:156  mul.lo.s32 	%r311, %r310, 5;
+    // ptx:157  sub.s32 	%r312, %r1232, %r311;
+    // ptx:158  add.s32 	%r1231, %r312, 125;
     r1231 = uint(int(uint(int(r1232) - int(uint(int(uint(uint64_t(t9))) * 5)))) + 125);
-    // 159: bra.uni 	$L__BB0_25;
+    // ptx:159  bra.uni 	$L__BB0_25;
     p2g_sv0 = 9;
   }
   if (p2g_sv0 == 9) {
-    // 165: max.s32 	%r313, %r1231, 0;
-    // 166: shl.b32 	%r314, %r313, 23;
-    // 167: or.b32  	%r315, %r11, %r10;
-    // 168: or.b32  	%r1232, %r315, %r314;
+    // ptx:165  max.s32 	%r313, %r1231, 0;
+    // ptx:166  shl.b32 	%r314, %r313, 23;
+    // ptx:167  or.b32  	%r315, %r11, %r10;
+    // ptx:168  or.b32  	%r1232, %r315, %r314;
     r1232 = (r11 | r10) | (uint(max(int(r1231), 0)) << 23u);
   }
-  // 171: add.s32 	%r316, %r5, %r7;
+  // ptx:171  add.s32 	%r316, %r5, %r7;
   uint r316 = uint(int(r5) + int(r7));
-  // 172: add.s32 	%r317, %r316, 5377320;
-  // 173: xor.b32  	%r318, %r317, 82;
-  // 174: mul.lo.s32 	%r319, %r318, 2146121005;
+  // ptx:172  add.s32 	%r317, %r316, 5377320;
+  // ptx:173  xor.b32  	%r318, %r317, 82;
+  // ptx:174  mul.lo.s32 	%r319, %r318, 2146121005;
   uint r319 = uint(int(uint(int(r316) + 5377320) ^ 82u) * 2146121005);
-  // 175: shr.u32 	%r320, %r319, 15;
-  // 176: xor.b32  	%r321, %r320, %r319;
-  // 177: mul.lo.s32 	%r322, %r321, -2073254261;
+  // ptx:175  shr.u32 	%r320, %r319, 15;
+  // ptx:176  xor.b32  	%r321, %r320, %r319;
+  // ptx:177  mul.lo.s32 	%r322, %r321, -2073254261;
   uint r322 = uint(int((r319 >> 15u) ^ r319) * -2073254261);
-  // 178: shr.u32 	%r323, %r322, 16;
-  // 179: xor.b32  	%r324, %r322, %r6;
+  // ptx:178  shr.u32 	%r323, %r322, 16;
+  // ptx:179  xor.b32  	%r324, %r322, %r6;
   uint r324 = r322 ^ r6;
-  // 180: xor.b32  	%r325, %r324, %r323;
-  // 181: shr.u32 	%r326, %r324, 16;
-  // 182: xor.b32  	%r327, %r325, %r326;
-  // 183: mul.lo.s32 	%r328, %r327, 2146121005;
+  // ptx:180  xor.b32  	%r325, %r324, %r323;
+  // ptx:181  shr.u32 	%r326, %r324, 16;
+  // ptx:182  xor.b32  	%r327, %r325, %r326;
+  // ptx:183  mul.lo.s32 	%r328, %r327, 2146121005;
   uint r328 = uint(int((r324 ^ (r322 >> 16u)) ^ (r324 >> 16u)) * 2146121005);
-  // 184: shr.u32 	%r329, %r328, 15;
-  // 185: xor.b32  	%r330, %r329, %r328;
-  // 186: mul.lo.s32 	%r331, %r330, -2073254261;
+  // ptx:184  shr.u32 	%r329, %r328, 15;
+  // ptx:185  xor.b32  	%r330, %r329, %r328;
+  // ptx:186  mul.lo.s32 	%r331, %r330, -2073254261;
   uint r331 = uint(int((r328 >> 15u) ^ r328) * -2073254261);
-  // 187: shr.u32 	%r332, %r331, 16;
-  // 188: xor.b32  	%r333, %r332, %r331;
+  // ptx:187  shr.u32 	%r332, %r331, 16;
+  // ptx:188  xor.b32  	%r333, %r332, %r331;
   uint r333 = (r331 >> 16u) ^ r331;
-  // 189: xor.b32  	%r334, %r333, -1515870811;
+  // ptx:189  xor.b32  	%r334, %r333, -1515870811;
   uint r334 = r333 ^ 0xA5A5A5A5u;
-  // 190: shr.u32 	%r335, %r334, 16;
-  // 191: xor.b32  	%r336, %r335, %r334;
-  // 192: mul.lo.s32 	%r337, %r336, 2146121005;
+  // ptx:190  shr.u32 	%r335, %r334, 16;
+  // ptx:191  xor.b32  	%r336, %r335, %r334;
+  // ptx:192  mul.lo.s32 	%r337, %r336, 2146121005;
   uint r337 = uint(int((r334 >> 16u) ^ r334) * 2146121005);
-  // 193: shr.u32 	%r338, %r337, 15;
-  // 194: xor.b32  	%r339, %r338, %r337;
-  // 195: mul.lo.s32 	%r340, %r339, -2073254261;
+  // ptx:193  shr.u32 	%r338, %r337, 15;
+  // ptx:194  xor.b32  	%r339, %r338, %r337;
+  // ptx:195  mul.lo.s32 	%r340, %r339, -2073254261;
   uint r340 = uint(int((r337 >> 15u) ^ r337) * -2073254261);
-  // 196: shr.u32 	%r341, %r340, 16;
-  // 197: xor.b32  	%r1234, %r341, %r340;
+  // ptx:196  shr.u32 	%r341, %r340, 16;
+  // ptx:197  xor.b32  	%r1234, %r341, %r340;
   uint r1234 = (r340 >> 16u) ^ r340;
-  // 198: shl.b32 	%r29, %r333, 31;
+  // ptx:198  shl.b32 	%r29, %r333, 31;
   uint r29 = r333 << 31u;
-  // 199: shr.u32 	%r342, %r333, 1;
-  // 200: and.b32  	%r30, %r342, 8388607;
+  // ptx:199  shr.u32 	%r342, %r333, 1;
+  // ptx:200  and.b32  	%r30, %r342, 8388607;
   uint r30 = (r333 >> 1u) & 0x007FFFFFu;
-  // 201: and.b16  	%rs4, %rs1, 255;
+  // ptx:201  and.b16  	%rs4, %rs1, 255;
   uint rs4 = rs1 & 255u;
-  // 202: setp.gt.s16 	%p19, %rs4, 1;
+  // ptx:202  setp.gt.s16 	%p19, %rs4, 1;
   bool p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
-  // 203: @%p19 bra 	$L__BB0_30;
+  // ptx:203  @%p19 bra 	$L__BB0_30;
   if (p19) {
-    // 207: setp.eq.s16 	%p20, %rs4, 2;
-    // 208: @%p20 bra 	$L__BB0_52;
+    // ptx:207  setp.eq.s16 	%p20, %rs4, 2;
+    // ptx:208  @%p20 bra 	$L__BB0_52;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 20;
     } else {
-      // 210: setp.eq.s16 	%p21, %rs4, 3;
-      // 211: @%p21 bra 	$L__BB0_36;
+      // ptx:210  setp.eq.s16 	%p21, %rs4, 3;
+      // ptx:211  @%p21 bra 	$L__BB0_36;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-        // 252: mul.wide.u32 	%rd23, %r1234, -858993459;
-        // 253: shr.u64 	%rd24, %rd23, 34;
-        // 254: cvt.u32.u64 	%r348, %rd24;
+        // ptx:252  mul.wide.u32 	%rd23, %r1234, -858993459;
+        // ptx:253  shr.u64 	%rd24, %rd23, 34;
+        // ptx:254  cvt.u32.u64 	%r348, %rd24;
         uint64_t t10 = uint64_t((uint64_t(r1234) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 255: mul.lo.s32 	%r349, %r348, 5;
-        // 256: sub.s32 	%r34, %r1234, %r349;
+        // ptx:255  mul.lo.s32 	%r349, %r348, 5;
+        // ptx:256  sub.s32 	%r34, %r1234, %r349;
         uint r34 = uint(int(r1234) - int(uint(int(uint(uint64_t(t10))) * 5)));
-        // 257: setp.eq.s32 	%p29, %r34, 0;
-        // 258: @%p29 bra 	$L__BB0_38;
+        // ptx:257  setp.eq.s32 	%p29, %r34, 0;
+        // ptx:258  @%p29 bra 	$L__BB0_38;
         if (int(r34) == 0) {
-          // 2295: shr.u32 	%r350, %r1234, 8;
+          // ptx:2295  shr.u32 	%r350, %r1234, 8;
           uint r350 = r1234 >> 8u;
-          // 2296: mul.wide.u32 	%rd25, %r350, -1431655765;
-          // 2297: shr.u64 	%rd26, %rd25, 34;
-          // 2298: cvt.u32.u64 	%r351, %rd26;
+          // ptx:2296  mul.wide.u32 	%rd25, %r350, -1431655765;
+          // ptx:2297  shr.u64 	%rd26, %rd25, 34;
+          // ptx:2298  cvt.u32.u64 	%r351, %rd26;
           uint64_t t11 = uint64_t((uint64_t(r350) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 2299: mul.lo.s32 	%r352, %r351, 6;
-          // 2300: sub.s32 	%r353, %r350, %r352;
-          // 2301: cvt.u16.u32 	%rs5, %r353;
+          // ptx:2299  mul.lo.s32 	%r352, %r351, 6;
+          // ptx:2300  sub.s32 	%r353, %r350, %r352;
+          // ptx:2301  cvt.u16.u32 	%rs5, %r353;
           uint64_t t12 = uint64_t(uint(int(r350) - int(uint(int(uint(uint64_t(t11))) * 6))));
           uint rs5 = (uint(uint64_t(t12)) & 65535u);
-          // 2302: setp.gt.s16 	%p30, %rs5, 1;
-          // 2303: @%p30 bra 	$L__BB0_42;
+          // ptx:2302  setp.gt.s16 	%p30, %rs5, 1;
+          // ptx:2303  @%p30 bra 	$L__BB0_42;
           if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
-            // 2307: setp.eq.s16 	%p31, %rs5, 2;
-            // 2308: @%p31 bra 	$L__BB0_47;
+            // ptx:2307  setp.eq.s16 	%p31, %rs5, 2;
+            // ptx:2308  @%p31 bra 	$L__BB0_47;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
-              // 2435: shr.u32 	%r355, %r1234, 12;
-              // 2436: and.b32  	%r356, %r355, 1;
-              // 2437: or.b32  	%r357, %r29, %r356;
+              // ptx:2435  shr.u32 	%r355, %r1234, 12;
+              // ptx:2436  and.b32  	%r356, %r355, 1;
+              // ptx:2437  or.b32  	%r357, %r29, %r356;
               uint r357 = r29 | ((r1234 >> 12u) & 1u);
-              // 2438: or.b32  	%r1234, %r357, 2143289344;
+              // ptx:2438  or.b32  	%r1234, %r357, 2143289344;
               r1234 = r357 | 0x7FC00000u;
-              // 2439: bra.uni 	$L__BB0_52;
+              // ptx:2439  bra.uni 	$L__BB0_52;
               p2g_sv0 = 20;
             } else {
-              // 2310: setp.eq.s16 	%p32, %rs5, 3;
-              // 2311: @%p32 bra 	$L__BB0_46;
+              // ptx:2310  setp.eq.s16 	%p32, %rs5, 3;
+              // ptx:2311  @%p32 bra 	$L__BB0_46;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
-                // 2442: setp.eq.s32 	%p36, %r30, 0;
-                // 2443: selp.b32 	%r354, 1, %r30, %p36;
-                // 2444: or.b32  	%r1234, %r354, %r29;
+                // ptx:2442  setp.eq.s32 	%p36, %r30, 0;
+                // ptx:2443  selp.b32 	%r354, 1, %r30, %p36;
+                // ptx:2444  or.b32  	%r1234, %r354, %r29;
                 r1234 = ((int(r30) == 0) ? 1u : r30) | r29;
-                // 2445: bra.uni 	$L__BB0_52;
+                // ptx:2445  bra.uni 	$L__BB0_52;
                 p2g_sv0 = 20;
               } else {
-                // 2313: setp.ne.s16 	%p33, %rs5, 4;
-                // 2314: @%p33 bra 	$L__BB0_48;
+                // ptx:2313  setp.ne.s16 	%p33, %rs5, 4;
+                // ptx:2314  @%p33 bra 	$L__BB0_48;
                 if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 212;
                 } else {
-                  // 2316: or.b32  	%r1234, %r29, 2139095039;
+                  // ptx:2316  or.b32  	%r1234, %r29, 2139095039;
                   r1234 = r29 | 0x7F7FFFFFu;
-                  // 2317: bra.uni 	$L__BB0_52;
+                  // ptx:2317  bra.uni 	$L__BB0_52;
                   p2g_sv0 = 20;
                 }
               }
             }
           } else {
-            // 2304: bra.uni 	$L__BB0_39;
-            // 2383: setp.eq.s16 	%p34, %rs5, 0;
-            // 2384: mov.u32 	%r1234, %r29;
+            // ptx:2304  bra.uni 	$L__BB0_39;
+            // ptx:2383  setp.eq.s16 	%p34, %rs5, 0;
+            // ptx:2384  mov.u32 	%r1234, %r29;
             r1234 = r29;
-            // 2385: @%p34 bra 	$L__BB0_52;
+            // ptx:2385  @%p34 bra 	$L__BB0_52;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 20;
             } else {
-              // 2387: setp.eq.s16 	%p35, %rs5, 1;
-              // 2388: @%p35 bra 	$L__BB0_41;
+              // ptx:2387  setp.eq.s16 	%p35, %rs5, 1;
+              // ptx:2388  @%p35 bra 	$L__BB0_41;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
-                // 2392: or.b32  	%r1234, %r29, 2139095040;
+                // ptx:2392  or.b32  	%r1234, %r29, 2139095040;
                 r1234 = r29 | 0x7F800000u;
-                // 2393: bra.uni 	$L__BB0_52;
+                // ptx:2393  bra.uni 	$L__BB0_52;
                 p2g_sv0 = 20;
               } else {
-                // 2389: bra.uni 	$L__BB0_48;
+                // ptx:2389  bra.uni 	$L__BB0_48;
                 p2g_sv0 = 212;
               }
             }
           }
           if (p2g_sv0 == 212) {
-            // 2479: or.b32  	%r358, %r29, %r30;
-            // 2480: or.b32  	%r1234, %r358, 8388608;
+            // ptx:2479  or.b32  	%r358, %r29, %r30;
+            // ptx:2480  or.b32  	%r1234, %r358, 8388608;
             r1234 = (r29 | r30) | 0x00800000u;
-            // 2481: bra.uni 	$L__BB0_52;
+            // ptx:2481  bra.uni 	$L__BB0_52;
             p2g_sv0 = 20;
           }
         } else {
-          // 260: add.s32 	%r1233, %r34, 125;
+          // ptx:260  add.s32 	%r1233, %r34, 125;
           r1233 = uint(int(r34) + 125);
-          // 261: bra.uni 	$L__BB0_51;
+          // ptx:261  bra.uni 	$L__BB0_51;
           p2g_sv0 = 19;
         }
       } else {
-        // 213: setp.ne.s16 	%p22, %rs4, 5;
-        // 214: @%p22 bra 	$L__BB0_50;
+        // ptx:213  setp.ne.s16 	%p22, %rs4, 5;
+        // ptx:214  @%p22 bra 	$L__BB0_50;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 17;
         } else {
-          // 216: and.b32  	%r343, %r1234, 1;
-          // 217: setp.eq.b32 	%p25, %r343, 1;
-          // 218: mov.pred 	%p26, 0;
-          // 219: xor.pred  	%p27, %p25, %p26;
-          // 220: not.pred 	%p28, %p27;
-          // 221: shr.u32 	%r344, %r1234, 1;
+          // ptx:216  and.b32  	%r343, %r1234, 1;
+          // ptx:217  setp.eq.b32 	%p25, %r343, 1;
+          // ptx:218  mov.pred 	%p26, 0;
+          // ptx:219  xor.pred  	%p27, %p25, %p26;
+          // ptx:220  not.pred 	%p28, %p27;
+          // ptx:221  shr.u32 	%r344, %r1234, 1;
           uint r344 = r1234 >> 1u;
-          // 222: mul.wide.u32 	%rd21, %r344, -858993459;
-          // 223: shr.u64 	%rd22, %rd21, 36;
-          // 224: cvt.u32.u64 	%r345, %rd22;
+          // ptx:222  mul.wide.u32 	%rd21, %r344, -858993459;
+          // ptx:223  shr.u64 	%rd22, %rd21, 36;
+          // ptx:224  cvt.u32.u64 	%r345, %rd22;
           uint64_t t13 = uint64_t((uint64_t(r344) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 225: mul.lo.s32 	%r346, %r345, 20;
-          // 226: sub.s32 	%r31, %r344, %r346;
+          // ptx:225  mul.lo.s32 	%r346, %r345, 20;
+          // ptx:226  sub.s32 	%r31, %r344, %r346;
           uint r31 = uint(int(r344) - int(uint(int(uint(uint64_t(t13))) * 20)));
-          // 227: @%p28 bra 	$L__BB0_35;
+          // ptx:227  @%p28 bra 	$L__BB0_35;
           if (!(((r1234 & 1u) == 1u) ^^ false)) {
-            // 231: mov.u32 	%r347, 119;
-            // 232: sub.s32 	%r1233, %r347, %r31;
+            // ptx:231  mov.u32 	%r347, 119;
+            // ptx:232  sub.s32 	%r1233, %r347, %r31;
             r1233 = uint(int(119u) - int(r31));
-            // 233: bra.uni 	$L__BB0_51;
+            // ptx:233  bra.uni 	$L__BB0_51;
             p2g_sv0 = 19;
           } else {
-            // 228: bra.uni 	$L__BB0_34;
-            // 286: add.s32 	%r1233, %r31, 131;
+            // ptx:228  bra.uni 	$L__BB0_34;
+            // ptx:286  add.s32 	%r1233, %r31, 131;
             r1233 = uint(int(r31) + 131);
             p2g_sv0 = 19;
           }
@@ -710,238 +710,238 @@ void main() {
       }
     }
   } else {
-    // 204: bra.uni 	$L__BB0_27;
-    // 236: setp.eq.s16 	%p23, %rs4, 0;
-    // 237: @%p23 bra 	$L__BB0_49;
+    // ptx:204  bra.uni 	$L__BB0_27;
+    // ptx:236  setp.eq.s16 	%p23, %rs4, 0;
+    // ptx:237  @%p23 bra 	$L__BB0_49;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-      // 264: mul.wide.u32 	%rd29, %r1234, 613566757;
-      // 265: shr.u64 	%rd30, %rd29, 32;
-      // 266: cvt.u32.u64 	%r361, %rd30;
+      // ptx:264  mul.wide.u32 	%rd29, %r1234, 613566757;
+      // ptx:265  shr.u64 	%rd30, %rd29, 32;
+      // ptx:266  cvt.u32.u64 	%r361, %rd30;
       uint64_t t14 = uint64_t((uint64_t(r1234) * uint64_t(0x24924925u)) >> 32u);
       uint r361 = uint(uint64_t(t14));
-      // 267: sub.s32 	%r362, %r1234, %r361;
-      // 268: shr.u32 	%r363, %r362, 1;
-      // 269: add.s32 	%r364, %r363, %r361;
-      // 270: shr.u32 	%r365, %r364, 2;
-      // 271: mul.lo.s32 	%r366, %r365, 7;
+      // ptx:267  sub.s32 	%r362, %r1234, %r361;
+      // ptx:268  shr.u32 	%r363, %r362, 1;
+      // ptx:269  add.s32 	%r364, %r363, %r361;
+      // ptx:270  shr.u32 	%r365, %r364, 2;
+      // ptx:271  mul.lo.s32 	%r366, %r365, 7;
       uint r366 = uint(int(uint(int(uint(int(r1234) - int(r361)) >> 1u) + int(r361)) >> 2u) * 7);
-      // 272: sub.s32 	%r367, %r1234, %r366;
-      // 273: add.s32 	%r1233, %r367, 124;
+      // ptx:272  sub.s32 	%r367, %r1234, %r366;
+      // ptx:273  add.s32 	%r1233, %r367, 124;
       r1233 = uint(int(uint(int(r1234) - int(r366))) + 124);
-      // 274: bra.uni 	$L__BB0_51;
+      // ptx:274  bra.uni 	$L__BB0_51;
       p2g_sv0 = 19;
     } else {
-      // 239: setp.eq.s16 	%p24, %rs4, 1;
-      // 240: @%p24 bra 	$L__BB0_29;
+      // ptx:239  setp.eq.s16 	%p24, %rs4, 1;
+      // ptx:240  @%p24 bra 	$L__BB0_29;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-        // 244: mul.wide.u32 	%rd27, %r1234, -2139062143;
-        // 245: shr.u64 	%rd28, %rd27, 39;
-        // 246: cvt.u32.u64 	%r359, %rd28;
+        // ptx:244  mul.wide.u32 	%rd27, %r1234, -2139062143;
+        // ptx:245  shr.u64 	%rd28, %rd27, 39;
+        // ptx:246  cvt.u32.u64 	%r359, %rd28;
         uint64_t t15 = uint64_t((uint64_t(r1234) * uint64_t(0x80808081u)) >> 39u);
-        // 247: mul.lo.s32 	%r360, %r359, 255;
-        // 248: sub.s32 	%r1233, %r1234, %r360;
+        // ptx:247  mul.lo.s32 	%r360, %r359, 255;
+        // ptx:248  sub.s32 	%r1233, %r1234, %r360;
         r1233 = uint(int(r1234) - int(uint(int(uint(uint64_t(t15))) * 255)));
-        // 249: bra.uni 	$L__BB0_51;
+        // ptx:249  bra.uni 	$L__BB0_51;
         p2g_sv0 = 19;
       } else {
-        // 241: bra.uni 	$L__BB0_50;
+        // ptx:241  bra.uni 	$L__BB0_50;
         p2g_sv0 = 17;
       }
     }
   }
   if (p2g_sv0 == 17) {
-    // 277: mul.wide.u32 	%rd31, %r1234, -858993459;
-    // 278: shr.u64 	%rd32, %rd31, 34;
-    // 279: cvt.u32.u64 	%r368, %rd32;
+    // ptx:277  mul.wide.u32 	%rd31, %r1234, -858993459;
+    // ptx:278  shr.u64 	%rd32, %rd31, 34;
+    // ptx:279  cvt.u32.u64 	%r368, %rd32;
     uint64_t t16 = uint64_t((uint64_t(r1234) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 280: mul.lo.s32 	%r369, %r368, 5;
-    // 281: sub.s32 	%r370, %r1234, %r369;
-    // 282: add.s32 	%r1233, %r370, 125;
+    // ptx:280  mul.lo.s32 	%r369, %r368, 5;
+    // ptx:281  sub.s32 	%r370, %r1234, %r369;
+    // ptx:282  add.s32 	%r1233, %r370, 125;
     r1233 = uint(int(uint(int(r1234) - int(uint(int(uint(uint64_t(t16))) * 5)))) + 125);
-    // 283: bra.uni 	$L__BB0_51;
+    // ptx:283  bra.uni 	$L__BB0_51;
     p2g_sv0 = 19;
   }
   if (p2g_sv0 == 19) {
-    // 289: max.s32 	%r371, %r1233, 0;
-    // 290: shl.b32 	%r372, %r371, 23;
-    // 291: or.b32  	%r373, %r30, %r29;
-    // 292: or.b32  	%r1234, %r373, %r372;
+    // ptx:289  max.s32 	%r371, %r1233, 0;
+    // ptx:290  shl.b32 	%r372, %r371, 23;
+    // ptx:291  or.b32  	%r373, %r30, %r29;
+    // ptx:292  or.b32  	%r1234, %r373, %r372;
     r1234 = (r30 | r29) | (uint(max(int(r1233), 0)) << 23u);
   }
-  // 295: add.s32 	%r374, %r8, 512;
-  // 296: xor.b32  	%r375, %r374, 82;
-  // 297: mul.lo.s32 	%r376, %r375, 2146121005;
+  // ptx:295  add.s32 	%r374, %r8, 512;
+  // ptx:296  xor.b32  	%r375, %r374, 82;
+  // ptx:297  mul.lo.s32 	%r376, %r375, 2146121005;
   uint r376 = uint(int(uint(int(r8) + 512) ^ 82u) * 2146121005);
-  // 298: shr.u32 	%r377, %r376, 15;
-  // 299: xor.b32  	%r378, %r377, %r376;
-  // 300: mul.lo.s32 	%r379, %r378, -2073254261;
+  // ptx:298  shr.u32 	%r377, %r376, 15;
+  // ptx:299  xor.b32  	%r378, %r377, %r376;
+  // ptx:300  mul.lo.s32 	%r379, %r378, -2073254261;
   uint r379 = uint(int((r376 >> 15u) ^ r376) * -2073254261);
-  // 301: shr.u32 	%r380, %r379, 16;
-  // 302: xor.b32  	%r381, %r379, %r6;
+  // ptx:301  shr.u32 	%r380, %r379, 16;
+  // ptx:302  xor.b32  	%r381, %r379, %r6;
   uint r381 = r379 ^ r6;
-  // 303: xor.b32  	%r382, %r381, %r380;
-  // 304: shr.u32 	%r383, %r381, 16;
-  // 305: xor.b32  	%r384, %r382, %r383;
-  // 306: mul.lo.s32 	%r385, %r384, 2146121005;
+  // ptx:303  xor.b32  	%r382, %r381, %r380;
+  // ptx:304  shr.u32 	%r383, %r381, 16;
+  // ptx:305  xor.b32  	%r384, %r382, %r383;
+  // ptx:306  mul.lo.s32 	%r385, %r384, 2146121005;
   uint r385 = uint(int((r381 ^ (r379 >> 16u)) ^ (r381 >> 16u)) * 2146121005);
-  // 307: shr.u32 	%r386, %r385, 15;
-  // 308: xor.b32  	%r387, %r386, %r385;
-  // 309: mul.lo.s32 	%r388, %r387, -2073254261;
+  // ptx:307  shr.u32 	%r386, %r385, 15;
+  // ptx:308  xor.b32  	%r387, %r386, %r385;
+  // ptx:309  mul.lo.s32 	%r388, %r387, -2073254261;
   uint r388 = uint(int((r385 >> 15u) ^ r385) * -2073254261);
-  // 310: shr.u32 	%r389, %r388, 16;
-  // 311: xor.b32  	%r390, %r389, %r388;
+  // ptx:310  shr.u32 	%r389, %r388, 16;
+  // ptx:311  xor.b32  	%r390, %r389, %r388;
   uint r390 = (r388 >> 16u) ^ r388;
-  // 312: xor.b32  	%r391, %r390, -1515870811;
+  // ptx:312  xor.b32  	%r391, %r390, -1515870811;
   uint r391 = r390 ^ 0xA5A5A5A5u;
-  // 313: shr.u32 	%r392, %r391, 16;
-  // 314: xor.b32  	%r393, %r392, %r391;
-  // 315: mul.lo.s32 	%r394, %r393, 2146121005;
+  // ptx:313  shr.u32 	%r392, %r391, 16;
+  // ptx:314  xor.b32  	%r393, %r392, %r391;
+  // ptx:315  mul.lo.s32 	%r394, %r393, 2146121005;
   uint r394 = uint(int((r391 >> 16u) ^ r391) * 2146121005);
-  // 316: shr.u32 	%r395, %r394, 15;
-  // 317: xor.b32  	%r396, %r395, %r394;
-  // 318: mul.lo.s32 	%r397, %r396, -2073254261;
+  // ptx:316  shr.u32 	%r395, %r394, 15;
+  // ptx:317  xor.b32  	%r396, %r395, %r394;
+  // ptx:318  mul.lo.s32 	%r397, %r396, -2073254261;
   uint r397 = uint(int((r394 >> 15u) ^ r394) * -2073254261);
-  // 319: shr.u32 	%r398, %r397, 16;
-  // 320: xor.b32  	%r1236, %r398, %r397;
+  // ptx:319  shr.u32 	%r398, %r397, 16;
+  // ptx:320  xor.b32  	%r1236, %r398, %r397;
   uint r1236 = (r397 >> 16u) ^ r397;
-  // 321: shl.b32 	%r48, %r390, 31;
+  // ptx:321  shl.b32 	%r48, %r390, 31;
   uint r48 = r390 << 31u;
-  // 322: shr.u32 	%r399, %r390, 1;
-  // 323: and.b32  	%r49, %r399, 8388607;
+  // ptx:322  shr.u32 	%r399, %r390, 1;
+  // ptx:323  and.b32  	%r49, %r399, 8388607;
   uint r49 = (r390 >> 1u) & 0x007FFFFFu;
-  // 324: @%p19 bra 	$L__BB0_56;
+  // ptx:324  @%p19 bra 	$L__BB0_56;
   if (p19) {
-    // 328: setp.eq.s16 	%p38, %rs4, 2;
-    // 329: @%p38 bra 	$L__BB0_78;
+    // ptx:328  setp.eq.s16 	%p38, %rs4, 2;
+    // ptx:329  @%p38 bra 	$L__BB0_78;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 30;
     } else {
-      // 331: setp.eq.s16 	%p39, %rs4, 3;
-      // 332: @%p39 bra 	$L__BB0_62;
+      // ptx:331  setp.eq.s16 	%p39, %rs4, 3;
+      // ptx:332  @%p39 bra 	$L__BB0_62;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-        // 373: mul.wide.u32 	%rd35, %r1236, -858993459;
-        // 374: shr.u64 	%rd36, %rd35, 34;
-        // 375: cvt.u32.u64 	%r405, %rd36;
+        // ptx:373  mul.wide.u32 	%rd35, %r1236, -858993459;
+        // ptx:374  shr.u64 	%rd36, %rd35, 34;
+        // ptx:375  cvt.u32.u64 	%r405, %rd36;
         uint64_t t17 = uint64_t((uint64_t(r1236) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 376: mul.lo.s32 	%r406, %r405, 5;
-        // 377: sub.s32 	%r53, %r1236, %r406;
+        // ptx:376  mul.lo.s32 	%r406, %r405, 5;
+        // ptx:377  sub.s32 	%r53, %r1236, %r406;
         uint r53 = uint(int(r1236) - int(uint(int(uint(uint64_t(t17))) * 5)));
-        // 378: setp.eq.s32 	%p47, %r53, 0;
-        // 379: @%p47 bra 	$L__BB0_64;
+        // ptx:378  setp.eq.s32 	%p47, %r53, 0;
+        // ptx:379  @%p47 bra 	$L__BB0_64;
         if (int(r53) == 0) {
-          // 2320: shr.u32 	%r407, %r1236, 8;
+          // ptx:2320  shr.u32 	%r407, %r1236, 8;
           uint r407 = r1236 >> 8u;
-          // 2321: mul.wide.u32 	%rd37, %r407, -1431655765;
-          // 2322: shr.u64 	%rd38, %rd37, 34;
-          // 2323: cvt.u32.u64 	%r408, %rd38;
+          // ptx:2321  mul.wide.u32 	%rd37, %r407, -1431655765;
+          // ptx:2322  shr.u64 	%rd38, %rd37, 34;
+          // ptx:2323  cvt.u32.u64 	%r408, %rd38;
           uint64_t t18 = uint64_t((uint64_t(r407) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 2324: mul.lo.s32 	%r409, %r408, 6;
-          // 2325: sub.s32 	%r410, %r407, %r409;
-          // 2326: cvt.u16.u32 	%rs7, %r410;
+          // ptx:2324  mul.lo.s32 	%r409, %r408, 6;
+          // ptx:2325  sub.s32 	%r410, %r407, %r409;
+          // ptx:2326  cvt.u16.u32 	%rs7, %r410;
           uint64_t t19 = uint64_t(uint(int(r407) - int(uint(int(uint(uint64_t(t18))) * 6))));
           uint rs7 = (uint(uint64_t(t19)) & 65535u);
-          // 2327: setp.gt.s16 	%p48, %rs7, 1;
-          // 2328: @%p48 bra 	$L__BB0_68;
+          // ptx:2327  setp.gt.s16 	%p48, %rs7, 1;
+          // ptx:2328  @%p48 bra 	$L__BB0_68;
           if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
-            // 2332: setp.eq.s16 	%p49, %rs7, 2;
-            // 2333: @%p49 bra 	$L__BB0_73;
+            // ptx:2332  setp.eq.s16 	%p49, %rs7, 2;
+            // ptx:2333  @%p49 bra 	$L__BB0_73;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
-              // 2448: shr.u32 	%r412, %r1236, 12;
-              // 2449: and.b32  	%r413, %r412, 1;
-              // 2450: or.b32  	%r414, %r48, %r413;
+              // ptx:2448  shr.u32 	%r412, %r1236, 12;
+              // ptx:2449  and.b32  	%r413, %r412, 1;
+              // ptx:2450  or.b32  	%r414, %r48, %r413;
               uint r414 = r48 | ((r1236 >> 12u) & 1u);
-              // 2451: or.b32  	%r1236, %r414, 2143289344;
+              // ptx:2451  or.b32  	%r1236, %r414, 2143289344;
               r1236 = r414 | 0x7FC00000u;
-              // 2452: bra.uni 	$L__BB0_78;
+              // ptx:2452  bra.uni 	$L__BB0_78;
               p2g_sv0 = 30;
             } else {
-              // 2335: setp.eq.s16 	%p50, %rs7, 3;
-              // 2336: @%p50 bra 	$L__BB0_72;
+              // ptx:2335  setp.eq.s16 	%p50, %rs7, 3;
+              // ptx:2336  @%p50 bra 	$L__BB0_72;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
-                // 2455: setp.eq.s32 	%p54, %r49, 0;
-                // 2456: selp.b32 	%r411, 1, %r49, %p54;
-                // 2457: or.b32  	%r1236, %r411, %r48;
+                // ptx:2455  setp.eq.s32 	%p54, %r49, 0;
+                // ptx:2456  selp.b32 	%r411, 1, %r49, %p54;
+                // ptx:2457  or.b32  	%r1236, %r411, %r48;
                 r1236 = ((int(r49) == 0) ? 1u : r49) | r48;
-                // 2458: bra.uni 	$L__BB0_78;
+                // ptx:2458  bra.uni 	$L__BB0_78;
                 p2g_sv0 = 30;
               } else {
-                // 2338: setp.ne.s16 	%p51, %rs7, 4;
-                // 2339: @%p51 bra 	$L__BB0_74;
+                // ptx:2338  setp.ne.s16 	%p51, %rs7, 4;
+                // ptx:2339  @%p51 bra 	$L__BB0_74;
                 if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 213;
                 } else {
-                  // 2341: or.b32  	%r1236, %r48, 2139095039;
+                  // ptx:2341  or.b32  	%r1236, %r48, 2139095039;
                   r1236 = r48 | 0x7F7FFFFFu;
-                  // 2342: bra.uni 	$L__BB0_78;
+                  // ptx:2342  bra.uni 	$L__BB0_78;
                   p2g_sv0 = 30;
                 }
               }
             }
           } else {
-            // 2329: bra.uni 	$L__BB0_65;
-            // 2396: setp.eq.s16 	%p52, %rs7, 0;
-            // 2397: mov.u32 	%r1236, %r48;
+            // ptx:2329  bra.uni 	$L__BB0_65;
+            // ptx:2396  setp.eq.s16 	%p52, %rs7, 0;
+            // ptx:2397  mov.u32 	%r1236, %r48;
             r1236 = r48;
-            // 2398: @%p52 bra 	$L__BB0_78;
+            // ptx:2398  @%p52 bra 	$L__BB0_78;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 30;
             } else {
-              // 2400: setp.eq.s16 	%p53, %rs7, 1;
-              // 2401: @%p53 bra 	$L__BB0_67;
+              // ptx:2400  setp.eq.s16 	%p53, %rs7, 1;
+              // ptx:2401  @%p53 bra 	$L__BB0_67;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
-                // 2405: or.b32  	%r1236, %r48, 2139095040;
+                // ptx:2405  or.b32  	%r1236, %r48, 2139095040;
                 r1236 = r48 | 0x7F800000u;
-                // 2406: bra.uni 	$L__BB0_78;
+                // ptx:2406  bra.uni 	$L__BB0_78;
                 p2g_sv0 = 30;
               } else {
-                // 2402: bra.uni 	$L__BB0_74;
+                // ptx:2402  bra.uni 	$L__BB0_74;
                 p2g_sv0 = 213;
               }
             }
           }
           if (p2g_sv0 == 213) {
-            // 2484: or.b32  	%r415, %r48, %r49;
-            // 2485: or.b32  	%r1236, %r415, 8388608;
+            // ptx:2484  or.b32  	%r415, %r48, %r49;
+            // ptx:2485  or.b32  	%r1236, %r415, 8388608;
             r1236 = (r48 | r49) | 0x00800000u;
-            // 2486: bra.uni 	$L__BB0_78;
+            // ptx:2486  bra.uni 	$L__BB0_78;
             p2g_sv0 = 30;
           }
         } else {
-          // 381: add.s32 	%r1235, %r53, 125;
+          // ptx:381  add.s32 	%r1235, %r53, 125;
           r1235 = uint(int(r53) + 125);
-          // 382: bra.uni 	$L__BB0_77;
+          // ptx:382  bra.uni 	$L__BB0_77;
           p2g_sv0 = 29;
         }
       } else {
-        // 334: setp.ne.s16 	%p40, %rs4, 5;
-        // 335: @%p40 bra 	$L__BB0_76;
+        // ptx:334  setp.ne.s16 	%p40, %rs4, 5;
+        // ptx:335  @%p40 bra 	$L__BB0_76;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 27;
         } else {
-          // 337: and.b32  	%r400, %r1236, 1;
-          // 338: setp.eq.b32 	%p43, %r400, 1;
-          // 339: mov.pred 	%p44, 0;
-          // 340: xor.pred  	%p45, %p43, %p44;
-          // 341: not.pred 	%p46, %p45;
-          // 342: shr.u32 	%r401, %r1236, 1;
+          // ptx:337  and.b32  	%r400, %r1236, 1;
+          // ptx:338  setp.eq.b32 	%p43, %r400, 1;
+          // ptx:339  mov.pred 	%p44, 0;
+          // ptx:340  xor.pred  	%p45, %p43, %p44;
+          // ptx:341  not.pred 	%p46, %p45;
+          // ptx:342  shr.u32 	%r401, %r1236, 1;
           uint r401 = r1236 >> 1u;
-          // 343: mul.wide.u32 	%rd33, %r401, -858993459;
-          // 344: shr.u64 	%rd34, %rd33, 36;
-          // 345: cvt.u32.u64 	%r402, %rd34;
+          // ptx:343  mul.wide.u32 	%rd33, %r401, -858993459;
+          // ptx:344  shr.u64 	%rd34, %rd33, 36;
+          // ptx:345  cvt.u32.u64 	%r402, %rd34;
           uint64_t t20 = uint64_t((uint64_t(r401) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 346: mul.lo.s32 	%r403, %r402, 20;
-          // 347: sub.s32 	%r50, %r401, %r403;
+          // ptx:346  mul.lo.s32 	%r403, %r402, 20;
+          // ptx:347  sub.s32 	%r50, %r401, %r403;
           uint r50 = uint(int(r401) - int(uint(int(uint(uint64_t(t20))) * 20)));
-          // 348: @%p46 bra 	$L__BB0_61;
+          // ptx:348  @%p46 bra 	$L__BB0_61;
           if (!(((r1236 & 1u) == 1u) ^^ false)) {
-            // 352: mov.u32 	%r404, 119;
-            // 353: sub.s32 	%r1235, %r404, %r50;
+            // ptx:352  mov.u32 	%r404, 119;
+            // ptx:353  sub.s32 	%r1235, %r404, %r50;
             r1235 = uint(int(119u) - int(r50));
-            // 354: bra.uni 	$L__BB0_77;
+            // ptx:354  bra.uni 	$L__BB0_77;
             p2g_sv0 = 29;
           } else {
-            // 349: bra.uni 	$L__BB0_60;
-            // 407: add.s32 	%r1235, %r50, 131;
+            // ptx:349  bra.uni 	$L__BB0_60;
+            // ptx:407  add.s32 	%r1235, %r50, 131;
             r1235 = uint(int(r50) + 131);
             p2g_sv0 = 29;
           }
@@ -949,238 +949,238 @@ void main() {
       }
     }
   } else {
-    // 325: bra.uni 	$L__BB0_53;
-    // 357: setp.eq.s16 	%p41, %rs4, 0;
-    // 358: @%p41 bra 	$L__BB0_75;
+    // ptx:325  bra.uni 	$L__BB0_53;
+    // ptx:357  setp.eq.s16 	%p41, %rs4, 0;
+    // ptx:358  @%p41 bra 	$L__BB0_75;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-      // 385: mul.wide.u32 	%rd41, %r1236, 613566757;
-      // 386: shr.u64 	%rd42, %rd41, 32;
-      // 387: cvt.u32.u64 	%r418, %rd42;
+      // ptx:385  mul.wide.u32 	%rd41, %r1236, 613566757;
+      // ptx:386  shr.u64 	%rd42, %rd41, 32;
+      // ptx:387  cvt.u32.u64 	%r418, %rd42;
       uint64_t t21 = uint64_t((uint64_t(r1236) * uint64_t(0x24924925u)) >> 32u);
       uint r418 = uint(uint64_t(t21));
-      // 388: sub.s32 	%r419, %r1236, %r418;
-      // 389: shr.u32 	%r420, %r419, 1;
-      // 390: add.s32 	%r421, %r420, %r418;
-      // 391: shr.u32 	%r422, %r421, 2;
-      // 392: mul.lo.s32 	%r423, %r422, 7;
+      // ptx:388  sub.s32 	%r419, %r1236, %r418;
+      // ptx:389  shr.u32 	%r420, %r419, 1;
+      // ptx:390  add.s32 	%r421, %r420, %r418;
+      // ptx:391  shr.u32 	%r422, %r421, 2;
+      // ptx:392  mul.lo.s32 	%r423, %r422, 7;
       uint r423 = uint(int(uint(int(uint(int(r1236) - int(r418)) >> 1u) + int(r418)) >> 2u) * 7);
-      // 393: sub.s32 	%r424, %r1236, %r423;
-      // 394: add.s32 	%r1235, %r424, 124;
+      // ptx:393  sub.s32 	%r424, %r1236, %r423;
+      // ptx:394  add.s32 	%r1235, %r424, 124;
       r1235 = uint(int(uint(int(r1236) - int(r423))) + 124);
-      // 395: bra.uni 	$L__BB0_77;
+      // ptx:395  bra.uni 	$L__BB0_77;
       p2g_sv0 = 29;
     } else {
-      // 360: setp.eq.s16 	%p42, %rs4, 1;
-      // 361: @%p42 bra 	$L__BB0_55;
+      // ptx:360  setp.eq.s16 	%p42, %rs4, 1;
+      // ptx:361  @%p42 bra 	$L__BB0_55;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-        // 365: mul.wide.u32 	%rd39, %r1236, -2139062143;
-        // 366: shr.u64 	%rd40, %rd39, 39;
-        // 367: cvt.u32.u64 	%r416, %rd40;
+        // ptx:365  mul.wide.u32 	%rd39, %r1236, -2139062143;
+        // ptx:366  shr.u64 	%rd40, %rd39, 39;
+        // ptx:367  cvt.u32.u64 	%r416, %rd40;
         uint64_t t22 = uint64_t((uint64_t(r1236) * uint64_t(0x80808081u)) >> 39u);
-        // 368: mul.lo.s32 	%r417, %r416, 255;
-        // 369: sub.s32 	%r1235, %r1236, %r417;
+        // ptx:368  mul.lo.s32 	%r417, %r416, 255;
+        // ptx:369  sub.s32 	%r1235, %r1236, %r417;
         r1235 = uint(int(r1236) - int(uint(int(uint(uint64_t(t22))) * 255)));
-        // 370: bra.uni 	$L__BB0_77;
+        // ptx:370  bra.uni 	$L__BB0_77;
         p2g_sv0 = 29;
       } else {
-        // 362: bra.uni 	$L__BB0_76;
+        // ptx:362  bra.uni 	$L__BB0_76;
         p2g_sv0 = 27;
       }
     }
   }
   if (p2g_sv0 == 27) {
-    // 398: mul.wide.u32 	%rd43, %r1236, -858993459;
-    // 399: shr.u64 	%rd44, %rd43, 34;
-    // 400: cvt.u32.u64 	%r425, %rd44;
+    // ptx:398  mul.wide.u32 	%rd43, %r1236, -858993459;
+    // ptx:399  shr.u64 	%rd44, %rd43, 34;
+    // ptx:400  cvt.u32.u64 	%r425, %rd44;
     uint64_t t23 = uint64_t((uint64_t(r1236) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 401: mul.lo.s32 	%r426, %r425, 5;
-    // 402: sub.s32 	%r427, %r1236, %r426;
-    // 403: add.s32 	%r1235, %r427, 125;
+    // ptx:401  mul.lo.s32 	%r426, %r425, 5;
+    // ptx:402  sub.s32 	%r427, %r1236, %r426;
+    // ptx:403  add.s32 	%r1235, %r427, 125;
     r1235 = uint(int(uint(int(r1236) - int(uint(int(uint(uint64_t(t23))) * 5)))) + 125);
-    // 404: bra.uni 	$L__BB0_77;
+    // ptx:404  bra.uni 	$L__BB0_77;
     p2g_sv0 = 29;
   }
   if (p2g_sv0 == 29) {
-    // 410: max.s32 	%r428, %r1235, 0;
-    // 411: shl.b32 	%r429, %r428, 23;
-    // 412: or.b32  	%r430, %r49, %r48;
-    // 413: or.b32  	%r1236, %r430, %r429;
+    // ptx:410  max.s32 	%r428, %r1235, 0;
+    // ptx:411  shl.b32 	%r429, %r428, 23;
+    // ptx:412  or.b32  	%r430, %r49, %r48;
+    // ptx:413  or.b32  	%r1236, %r430, %r429;
     r1236 = (r49 | r48) | (uint(max(int(r1235), 0)) << 23u);
   }
-  // 416: add.s32 	%r432, %r316, 5377832;
-  // 417: xor.b32  	%r433, %r432, 82;
-  // 418: mul.lo.s32 	%r434, %r433, 2146121005;
+  // ptx:416  add.s32 	%r432, %r316, 5377832;
+  // ptx:417  xor.b32  	%r433, %r432, 82;
+  // ptx:418  mul.lo.s32 	%r434, %r433, 2146121005;
   uint r434 = uint(int(uint(int(r316) + 5377832) ^ 82u) * 2146121005);
-  // 419: shr.u32 	%r435, %r434, 15;
-  // 420: xor.b32  	%r436, %r435, %r434;
-  // 421: mul.lo.s32 	%r437, %r436, -2073254261;
+  // ptx:419  shr.u32 	%r435, %r434, 15;
+  // ptx:420  xor.b32  	%r436, %r435, %r434;
+  // ptx:421  mul.lo.s32 	%r437, %r436, -2073254261;
   uint r437 = uint(int((r434 >> 15u) ^ r434) * -2073254261);
-  // 422: shr.u32 	%r438, %r437, 16;
-  // 423: xor.b32  	%r439, %r437, %r6;
+  // ptx:422  shr.u32 	%r438, %r437, 16;
+  // ptx:423  xor.b32  	%r439, %r437, %r6;
   uint r439 = r437 ^ r6;
-  // 424: xor.b32  	%r440, %r439, %r438;
-  // 425: shr.u32 	%r441, %r439, 16;
-  // 426: xor.b32  	%r442, %r440, %r441;
-  // 427: mul.lo.s32 	%r443, %r442, 2146121005;
+  // ptx:424  xor.b32  	%r440, %r439, %r438;
+  // ptx:425  shr.u32 	%r441, %r439, 16;
+  // ptx:426  xor.b32  	%r442, %r440, %r441;
+  // ptx:427  mul.lo.s32 	%r443, %r442, 2146121005;
   uint r443 = uint(int((r439 ^ (r437 >> 16u)) ^ (r439 >> 16u)) * 2146121005);
-  // 428: shr.u32 	%r444, %r443, 15;
-  // 429: xor.b32  	%r445, %r444, %r443;
-  // 430: mul.lo.s32 	%r446, %r445, -2073254261;
+  // ptx:428  shr.u32 	%r444, %r443, 15;
+  // ptx:429  xor.b32  	%r445, %r444, %r443;
+  // ptx:430  mul.lo.s32 	%r446, %r445, -2073254261;
   uint r446 = uint(int((r443 >> 15u) ^ r443) * -2073254261);
-  // 431: shr.u32 	%r447, %r446, 16;
-  // 432: xor.b32  	%r448, %r447, %r446;
+  // ptx:431  shr.u32 	%r447, %r446, 16;
+  // ptx:432  xor.b32  	%r448, %r447, %r446;
   uint r448 = (r446 >> 16u) ^ r446;
-  // 433: xor.b32  	%r449, %r448, -1515870811;
+  // ptx:433  xor.b32  	%r449, %r448, -1515870811;
   uint r449 = r448 ^ 0xA5A5A5A5u;
-  // 434: shr.u32 	%r450, %r449, 16;
-  // 435: xor.b32  	%r451, %r450, %r449;
-  // 436: mul.lo.s32 	%r452, %r451, 2146121005;
+  // ptx:434  shr.u32 	%r450, %r449, 16;
+  // ptx:435  xor.b32  	%r451, %r450, %r449;
+  // ptx:436  mul.lo.s32 	%r452, %r451, 2146121005;
   uint r452 = uint(int((r449 >> 16u) ^ r449) * 2146121005);
-  // 437: shr.u32 	%r453, %r452, 15;
-  // 438: xor.b32  	%r454, %r453, %r452;
-  // 439: mul.lo.s32 	%r455, %r454, -2073254261;
+  // ptx:437  shr.u32 	%r453, %r452, 15;
+  // ptx:438  xor.b32  	%r454, %r453, %r452;
+  // ptx:439  mul.lo.s32 	%r455, %r454, -2073254261;
   uint r455 = uint(int((r452 >> 15u) ^ r452) * -2073254261);
-  // 440: shr.u32 	%r456, %r455, 16;
-  // 441: xor.b32  	%r1238, %r456, %r455;
+  // ptx:440  shr.u32 	%r456, %r455, 16;
+  // ptx:441  xor.b32  	%r1238, %r456, %r455;
   uint r1238 = (r455 >> 16u) ^ r455;
-  // 442: shl.b32 	%r67, %r448, 31;
+  // ptx:442  shl.b32 	%r67, %r448, 31;
   uint r67 = r448 << 31u;
-  // 443: shr.u32 	%r457, %r448, 1;
-  // 444: and.b32  	%r68, %r457, 8388607;
+  // ptx:443  shr.u32 	%r457, %r448, 1;
+  // ptx:444  and.b32  	%r68, %r457, 8388607;
   uint r68 = (r448 >> 1u) & 0x007FFFFFu;
-  // 445: @%p19 bra 	$L__BB0_82;
+  // ptx:445  @%p19 bra 	$L__BB0_82;
   if (p19) {
-    // 449: setp.eq.s16 	%p56, %rs4, 2;
-    // 450: @%p56 bra 	$L__BB0_104;
+    // ptx:449  setp.eq.s16 	%p56, %rs4, 2;
+    // ptx:450  @%p56 bra 	$L__BB0_104;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 40;
     } else {
-      // 452: setp.eq.s16 	%p57, %rs4, 3;
-      // 453: @%p57 bra 	$L__BB0_88;
+      // ptx:452  setp.eq.s16 	%p57, %rs4, 3;
+      // ptx:453  @%p57 bra 	$L__BB0_88;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-        // 494: mul.wide.u32 	%rd47, %r1238, -858993459;
-        // 495: shr.u64 	%rd48, %rd47, 34;
-        // 496: cvt.u32.u64 	%r463, %rd48;
+        // ptx:494  mul.wide.u32 	%rd47, %r1238, -858993459;
+        // ptx:495  shr.u64 	%rd48, %rd47, 34;
+        // ptx:496  cvt.u32.u64 	%r463, %rd48;
         uint64_t t24 = uint64_t((uint64_t(r1238) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 497: mul.lo.s32 	%r464, %r463, 5;
-        // 498: sub.s32 	%r72, %r1238, %r464;
+        // ptx:497  mul.lo.s32 	%r464, %r463, 5;
+        // ptx:498  sub.s32 	%r72, %r1238, %r464;
         uint r72 = uint(int(r1238) - int(uint(int(uint(uint64_t(t24))) * 5)));
-        // 499: setp.eq.s32 	%p65, %r72, 0;
-        // 500: @%p65 bra 	$L__BB0_90;
+        // ptx:499  setp.eq.s32 	%p65, %r72, 0;
+        // ptx:500  @%p65 bra 	$L__BB0_90;
         if (int(r72) == 0) {
-          // 2345: shr.u32 	%r465, %r1238, 8;
+          // ptx:2345  shr.u32 	%r465, %r1238, 8;
           uint r465 = r1238 >> 8u;
-          // 2346: mul.wide.u32 	%rd49, %r465, -1431655765;
-          // 2347: shr.u64 	%rd50, %rd49, 34;
-          // 2348: cvt.u32.u64 	%r466, %rd50;
+          // ptx:2346  mul.wide.u32 	%rd49, %r465, -1431655765;
+          // ptx:2347  shr.u64 	%rd50, %rd49, 34;
+          // ptx:2348  cvt.u32.u64 	%r466, %rd50;
           uint64_t t25 = uint64_t((uint64_t(r465) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 2349: mul.lo.s32 	%r467, %r466, 6;
-          // 2350: sub.s32 	%r468, %r465, %r467;
-          // 2351: cvt.u16.u32 	%rs9, %r468;
+          // ptx:2349  mul.lo.s32 	%r467, %r466, 6;
+          // ptx:2350  sub.s32 	%r468, %r465, %r467;
+          // ptx:2351  cvt.u16.u32 	%rs9, %r468;
           uint64_t t26 = uint64_t(uint(int(r465) - int(uint(int(uint(uint64_t(t25))) * 6))));
           uint rs9 = (uint(uint64_t(t26)) & 65535u);
-          // 2352: setp.gt.s16 	%p66, %rs9, 1;
-          // 2353: @%p66 bra 	$L__BB0_94;
+          // ptx:2352  setp.gt.s16 	%p66, %rs9, 1;
+          // ptx:2353  @%p66 bra 	$L__BB0_94;
           if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
-            // 2357: setp.eq.s16 	%p67, %rs9, 2;
-            // 2358: @%p67 bra 	$L__BB0_99;
+            // ptx:2357  setp.eq.s16 	%p67, %rs9, 2;
+            // ptx:2358  @%p67 bra 	$L__BB0_99;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
-              // 2461: shr.u32 	%r470, %r1238, 12;
-              // 2462: and.b32  	%r471, %r470, 1;
-              // 2463: or.b32  	%r472, %r67, %r471;
+              // ptx:2461  shr.u32 	%r470, %r1238, 12;
+              // ptx:2462  and.b32  	%r471, %r470, 1;
+              // ptx:2463  or.b32  	%r472, %r67, %r471;
               uint r472 = r67 | ((r1238 >> 12u) & 1u);
-              // 2464: or.b32  	%r1238, %r472, 2143289344;
+              // ptx:2464  or.b32  	%r1238, %r472, 2143289344;
               r1238 = r472 | 0x7FC00000u;
-              // 2465: bra.uni 	$L__BB0_104;
+              // ptx:2465  bra.uni 	$L__BB0_104;
               p2g_sv0 = 40;
             } else {
-              // 2360: setp.eq.s16 	%p68, %rs9, 3;
-              // 2361: @%p68 bra 	$L__BB0_98;
+              // ptx:2360  setp.eq.s16 	%p68, %rs9, 3;
+              // ptx:2361  @%p68 bra 	$L__BB0_98;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
-                // 2468: setp.eq.s32 	%p72, %r68, 0;
-                // 2469: selp.b32 	%r469, 1, %r68, %p72;
-                // 2470: or.b32  	%r1238, %r469, %r67;
+                // ptx:2468  setp.eq.s32 	%p72, %r68, 0;
+                // ptx:2469  selp.b32 	%r469, 1, %r68, %p72;
+                // ptx:2470  or.b32  	%r1238, %r469, %r67;
                 r1238 = ((int(r68) == 0) ? 1u : r68) | r67;
-                // 2471: bra.uni 	$L__BB0_104;
+                // ptx:2471  bra.uni 	$L__BB0_104;
                 p2g_sv0 = 40;
               } else {
-                // 2363: setp.ne.s16 	%p69, %rs9, 4;
-                // 2364: @%p69 bra 	$L__BB0_100;
+                // ptx:2363  setp.ne.s16 	%p69, %rs9, 4;
+                // ptx:2364  @%p69 bra 	$L__BB0_100;
                 if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 214;
                 } else {
-                  // 2366: or.b32  	%r1238, %r67, 2139095039;
+                  // ptx:2366  or.b32  	%r1238, %r67, 2139095039;
                   r1238 = r67 | 0x7F7FFFFFu;
-                  // 2367: bra.uni 	$L__BB0_104;
+                  // ptx:2367  bra.uni 	$L__BB0_104;
                   p2g_sv0 = 40;
                 }
               }
             }
           } else {
-            // 2354: bra.uni 	$L__BB0_91;
-            // 2409: setp.eq.s16 	%p70, %rs9, 0;
-            // 2410: mov.u32 	%r1238, %r67;
+            // ptx:2354  bra.uni 	$L__BB0_91;
+            // ptx:2409  setp.eq.s16 	%p70, %rs9, 0;
+            // ptx:2410  mov.u32 	%r1238, %r67;
             r1238 = r67;
-            // 2411: @%p70 bra 	$L__BB0_104;
+            // ptx:2411  @%p70 bra 	$L__BB0_104;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 40;
             } else {
-              // 2413: setp.eq.s16 	%p71, %rs9, 1;
-              // 2414: @%p71 bra 	$L__BB0_93;
+              // ptx:2413  setp.eq.s16 	%p71, %rs9, 1;
+              // ptx:2414  @%p71 bra 	$L__BB0_93;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
-                // 2418: or.b32  	%r1238, %r67, 2139095040;
+                // ptx:2418  or.b32  	%r1238, %r67, 2139095040;
                 r1238 = r67 | 0x7F800000u;
-                // 2419: bra.uni 	$L__BB0_104;
+                // ptx:2419  bra.uni 	$L__BB0_104;
                 p2g_sv0 = 40;
               } else {
-                // 2415: bra.uni 	$L__BB0_100;
+                // ptx:2415  bra.uni 	$L__BB0_100;
                 p2g_sv0 = 214;
               }
             }
           }
           if (p2g_sv0 == 214) {
-            // 2489: or.b32  	%r473, %r67, %r68;
-            // 2490: or.b32  	%r1238, %r473, 8388608;
+            // ptx:2489  or.b32  	%r473, %r67, %r68;
+            // ptx:2490  or.b32  	%r1238, %r473, 8388608;
             r1238 = (r67 | r68) | 0x00800000u;
-            // 2491: bra.uni 	$L__BB0_104;
+            // ptx:2491  bra.uni 	$L__BB0_104;
             p2g_sv0 = 40;
           }
         } else {
-          // 502: add.s32 	%r1237, %r72, 125;
+          // ptx:502  add.s32 	%r1237, %r72, 125;
           r1237 = uint(int(r72) + 125);
-          // 503: bra.uni 	$L__BB0_103;
+          // ptx:503  bra.uni 	$L__BB0_103;
           p2g_sv0 = 39;
         }
       } else {
-        // 455: setp.ne.s16 	%p58, %rs4, 5;
-        // 456: @%p58 bra 	$L__BB0_102;
+        // ptx:455  setp.ne.s16 	%p58, %rs4, 5;
+        // ptx:456  @%p58 bra 	$L__BB0_102;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 37;
         } else {
-          // 458: and.b32  	%r458, %r1238, 1;
-          // 459: setp.eq.b32 	%p61, %r458, 1;
-          // 460: mov.pred 	%p62, 0;
-          // 461: xor.pred  	%p63, %p61, %p62;
-          // 462: not.pred 	%p64, %p63;
-          // 463: shr.u32 	%r459, %r1238, 1;
+          // ptx:458  and.b32  	%r458, %r1238, 1;
+          // ptx:459  setp.eq.b32 	%p61, %r458, 1;
+          // ptx:460  mov.pred 	%p62, 0;
+          // ptx:461  xor.pred  	%p63, %p61, %p62;
+          // ptx:462  not.pred 	%p64, %p63;
+          // ptx:463  shr.u32 	%r459, %r1238, 1;
           uint r459 = r1238 >> 1u;
-          // 464: mul.wide.u32 	%rd45, %r459, -858993459;
-          // 465: shr.u64 	%rd46, %rd45, 36;
-          // 466: cvt.u32.u64 	%r460, %rd46;
+          // ptx:464  mul.wide.u32 	%rd45, %r459, -858993459;
+          // ptx:465  shr.u64 	%rd46, %rd45, 36;
+          // ptx:466  cvt.u32.u64 	%r460, %rd46;
           uint64_t t27 = uint64_t((uint64_t(r459) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 467: mul.lo.s32 	%r461, %r460, 20;
-          // 468: sub.s32 	%r69, %r459, %r461;
+          // ptx:467  mul.lo.s32 	%r461, %r460, 20;
+          // ptx:468  sub.s32 	%r69, %r459, %r461;
           uint r69 = uint(int(r459) - int(uint(int(uint(uint64_t(t27))) * 20)));
-          // 469: @%p64 bra 	$L__BB0_87;
+          // ptx:469  @%p64 bra 	$L__BB0_87;
           if (!(((r1238 & 1u) == 1u) ^^ false)) {
-            // 473: mov.u32 	%r462, 119;
-            // 474: sub.s32 	%r1237, %r462, %r69;
+            // ptx:473  mov.u32 	%r462, 119;
+            // ptx:474  sub.s32 	%r1237, %r462, %r69;
             r1237 = uint(int(119u) - int(r69));
-            // 475: bra.uni 	$L__BB0_103;
+            // ptx:475  bra.uni 	$L__BB0_103;
             p2g_sv0 = 39;
           } else {
-            // 470: bra.uni 	$L__BB0_86;
-            // 528: add.s32 	%r1237, %r69, 131;
+            // ptx:470  bra.uni 	$L__BB0_86;
+            // ptx:528  add.s32 	%r1237, %r69, 131;
             r1237 = uint(int(r69) + 131);
             p2g_sv0 = 39;
           }
@@ -1188,2379 +1188,2379 @@ void main() {
       }
     }
   } else {
-    // 446: bra.uni 	$L__BB0_79;
-    // 478: setp.eq.s16 	%p59, %rs4, 0;
-    // 479: @%p59 bra 	$L__BB0_101;
+    // ptx:446  bra.uni 	$L__BB0_79;
+    // ptx:478  setp.eq.s16 	%p59, %rs4, 0;
+    // ptx:479  @%p59 bra 	$L__BB0_101;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-      // 506: mul.wide.u32 	%rd53, %r1238, 613566757;
-      // 507: shr.u64 	%rd54, %rd53, 32;
-      // 508: cvt.u32.u64 	%r476, %rd54;
+      // ptx:506  mul.wide.u32 	%rd53, %r1238, 613566757;
+      // ptx:507  shr.u64 	%rd54, %rd53, 32;
+      // ptx:508  cvt.u32.u64 	%r476, %rd54;
       uint64_t t28 = uint64_t((uint64_t(r1238) * uint64_t(0x24924925u)) >> 32u);
       uint r476 = uint(uint64_t(t28));
-      // 509: sub.s32 	%r477, %r1238, %r476;
-      // 510: shr.u32 	%r478, %r477, 1;
-      // 511: add.s32 	%r479, %r478, %r476;
-      // 512: shr.u32 	%r480, %r479, 2;
-      // 513: mul.lo.s32 	%r481, %r480, 7;
+      // ptx:509  sub.s32 	%r477, %r1238, %r476;
+      // ptx:510  shr.u32 	%r478, %r477, 1;
+      // ptx:511  add.s32 	%r479, %r478, %r476;
+      // ptx:512  shr.u32 	%r480, %r479, 2;
+      // ptx:513  mul.lo.s32 	%r481, %r480, 7;
       uint r481 = uint(int(uint(int(uint(int(r1238) - int(r476)) >> 1u) + int(r476)) >> 2u) * 7);
-      // 514: sub.s32 	%r482, %r1238, %r481;
-      // 515: add.s32 	%r1237, %r482, 124;
+      // ptx:514  sub.s32 	%r482, %r1238, %r481;
+      // ptx:515  add.s32 	%r1237, %r482, 124;
       r1237 = uint(int(uint(int(r1238) - int(r481))) + 124);
-      // 516: bra.uni 	$L__BB0_103;
+      // ptx:516  bra.uni 	$L__BB0_103;
       p2g_sv0 = 39;
     } else {
-      // 481: setp.eq.s16 	%p60, %rs4, 1;
-      // 482: @%p60 bra 	$L__BB0_81;
+      // ptx:481  setp.eq.s16 	%p60, %rs4, 1;
+      // ptx:482  @%p60 bra 	$L__BB0_81;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-        // 486: mul.wide.u32 	%rd51, %r1238, -2139062143;
-        // 487: shr.u64 	%rd52, %rd51, 39;
-        // 488: cvt.u32.u64 	%r474, %rd52;
+        // ptx:486  mul.wide.u32 	%rd51, %r1238, -2139062143;
+        // ptx:487  shr.u64 	%rd52, %rd51, 39;
+        // ptx:488  cvt.u32.u64 	%r474, %rd52;
         uint64_t t29 = uint64_t((uint64_t(r1238) * uint64_t(0x80808081u)) >> 39u);
-        // 489: mul.lo.s32 	%r475, %r474, 255;
-        // 490: sub.s32 	%r1237, %r1238, %r475;
+        // ptx:489  mul.lo.s32 	%r475, %r474, 255;
+        // ptx:490  sub.s32 	%r1237, %r1238, %r475;
         r1237 = uint(int(r1238) - int(uint(int(uint(uint64_t(t29))) * 255)));
-        // 491: bra.uni 	$L__BB0_103;
+        // ptx:491  bra.uni 	$L__BB0_103;
         p2g_sv0 = 39;
       } else {
-        // 483: bra.uni 	$L__BB0_102;
+        // ptx:483  bra.uni 	$L__BB0_102;
         p2g_sv0 = 37;
       }
     }
   }
   if (p2g_sv0 == 37) {
-    // 519: mul.wide.u32 	%rd55, %r1238, -858993459;
-    // 520: shr.u64 	%rd56, %rd55, 34;
-    // 521: cvt.u32.u64 	%r483, %rd56;
+    // ptx:519  mul.wide.u32 	%rd55, %r1238, -858993459;
+    // ptx:520  shr.u64 	%rd56, %rd55, 34;
+    // ptx:521  cvt.u32.u64 	%r483, %rd56;
     uint64_t t30 = uint64_t((uint64_t(r1238) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 522: mul.lo.s32 	%r484, %r483, 5;
-    // 523: sub.s32 	%r485, %r1238, %r484;
-    // 524: add.s32 	%r1237, %r485, 125;
+    // ptx:522  mul.lo.s32 	%r484, %r483, 5;
+    // ptx:523  sub.s32 	%r485, %r1238, %r484;
+    // ptx:524  add.s32 	%r1237, %r485, 125;
     r1237 = uint(int(uint(int(r1238) - int(uint(int(uint(uint64_t(t30))) * 5)))) + 125);
-    // 525: bra.uni 	$L__BB0_103;
+    // ptx:525  bra.uni 	$L__BB0_103;
     p2g_sv0 = 39;
   }
   if (p2g_sv0 == 39) {
-    // 531: max.s32 	%r486, %r1237, 0;
-    // 532: shl.b32 	%r487, %r486, 23;
-    // 533: or.b32  	%r488, %r68, %r67;
-    // 534: or.b32  	%r1238, %r488, %r487;
+    // ptx:531  max.s32 	%r486, %r1237, 0;
+    // ptx:532  shl.b32 	%r487, %r486, 23;
+    // ptx:533  or.b32  	%r488, %r68, %r67;
+    // ptx:534  or.b32  	%r1238, %r488, %r487;
     r1238 = (r68 | r67) | (uint(max(int(r1237), 0)) << 23u);
   }
-  // 537: cvta.to.global.u64 	%rd1, %rd6;
+  // ptx:537  cvta.to.global.u64 	%rd1, %rd6;
   uint64_t rd1 = rd6;
-  // 538: add.u64 	%rd2, %SPL, 0;
+  // ptx:538  add.u64 	%rd2, %SPL, 0;
   uint64_t rd2 = SPL + 0ul;
-  // 539: add.u64 	%rd3, %SPL, 16;
+  // ptx:539  add.u64 	%rd3, %SPL, 16;
   uint64_t rd3 = SPL + 16ul;
-  // 540: shl.b32 	%r85, %r3, 2;
+  // ptx:540  shl.b32 	%r85, %r3, 2;
   uint r85 = r3 << 2u;
-  // 541: mov.u32 	%r1239, 0;
+  // ptx:541  mov.u32 	%r1239, 0;
   uint r1239 = 0u;
-  // 542: mov.u64 	%rd177, %rd2;
+  // ptx:542  mov.u64 	%rd177, %rd2;
   uint64_t rd177 = rd2;
-  // 543: bra.uni 	$L__BB0_105;
+  // ptx:543  bra.uni 	$L__BB0_105;
   for (;;) {
     p2g_loop_tick();
-    // 766: shl.b32 	%r490, %r1239, 3;
-    // 767: and.b32  	%r491, %r490, 8;
-    // 768: or.b32  	%r492, %r491, %r2;
-    // 769: and.b32  	%r493, %r1239, 2147483646;
-    // 770: setp.eq.s32 	%p73, %r493, 0;
-    // 771: selp.b32 	%r494, 0, 16, %p73;
-    // 772: or.b32  	%r87, %r494, %r85;
+    // ptx:766  shl.b32 	%r490, %r1239, 3;
+    // ptx:767  and.b32  	%r491, %r490, 8;
+    // ptx:768  or.b32  	%r492, %r491, %r2;
+    // ptx:769  and.b32  	%r493, %r1239, 2147483646;
+    // ptx:770  setp.eq.s32 	%p73, %r493, 0;
+    // ptx:771  selp.b32 	%r494, 0, 16, %p73;
+    // ptx:772  or.b32  	%r87, %r494, %r85;
     uint r87 = ((int(r1239 & 0x7FFFFFFEu) == 0) ? 0u : 16u) | r85;
-    // 773: shl.b32 	%r88, %r492, 6;
+    // ptx:773  shl.b32 	%r88, %r492, 6;
     uint r88 = (((r1239 << 3u) & 8u) | r2) << 6u;
-    // 774: or.b32  	%r495, %r88, %r87;
-    // 775: add.s32 	%r496, %r495, 5369127;
+    // ptx:774  or.b32  	%r495, %r88, %r87;
+    // ptx:775  add.s32 	%r496, %r495, 5369127;
     uint r496 = uint(int(r88 | r87) + 5369127);
-    // 776: shr.u32 	%r497, %r496, 16;
-    // 777: xor.b32  	%r498, %r497, %r496;
-    // 778: mul.lo.s32 	%r499, %r498, 2146121005;
+    // ptx:776  shr.u32 	%r497, %r496, 16;
+    // ptx:777  xor.b32  	%r498, %r497, %r496;
+    // ptx:778  mul.lo.s32 	%r499, %r498, 2146121005;
     uint r499 = uint(int((r496 >> 16u) ^ r496) * 2146121005);
-    // 779: shr.u32 	%r500, %r499, 15;
-    // 780: xor.b32  	%r501, %r500, %r499;
-    // 781: mul.lo.s32 	%r502, %r501, -2073254261;
+    // ptx:779  shr.u32 	%r500, %r499, 15;
+    // ptx:780  xor.b32  	%r501, %r500, %r499;
+    // ptx:781  mul.lo.s32 	%r502, %r501, -2073254261;
     uint r502 = uint(int((r499 >> 15u) ^ r499) * -2073254261);
-    // 782: shr.u32 	%r503, %r502, 16;
-    // 783: xor.b32  	%r504, %r502, %r6;
+    // ptx:782  shr.u32 	%r503, %r502, 16;
+    // ptx:783  xor.b32  	%r504, %r502, %r6;
     uint r504 = r502 ^ r6;
-    // 784: xor.b32  	%r505, %r504, %r503;
-    // 785: shr.u32 	%r506, %r504, 16;
-    // 786: xor.b32  	%r507, %r505, %r506;
-    // 787: mul.lo.s32 	%r508, %r507, 2146121005;
+    // ptx:784  xor.b32  	%r505, %r504, %r503;
+    // ptx:785  shr.u32 	%r506, %r504, 16;
+    // ptx:786  xor.b32  	%r507, %r505, %r506;
+    // ptx:787  mul.lo.s32 	%r508, %r507, 2146121005;
     uint r508 = uint(int((r504 ^ (r502 >> 16u)) ^ (r504 >> 16u)) * 2146121005);
-    // 788: shr.u32 	%r509, %r508, 15;
-    // 789: xor.b32  	%r510, %r509, %r508;
-    // 790: mul.lo.s32 	%r511, %r510, -2073254261;
+    // ptx:788  shr.u32 	%r509, %r508, 15;
+    // ptx:789  xor.b32  	%r510, %r509, %r508;
+    // ptx:790  mul.lo.s32 	%r511, %r510, -2073254261;
     uint r511 = uint(int((r508 >> 15u) ^ r508) * -2073254261);
-    // 791: shr.u32 	%r512, %r511, 16;
-    // 792: xor.b32  	%r513, %r512, %r511;
+    // ptx:791  shr.u32 	%r512, %r511, 16;
+    // ptx:792  xor.b32  	%r513, %r512, %r511;
     uint r513 = (r511 >> 16u) ^ r511;
-    // 793: xor.b32  	%r514, %r513, -1515870811;
+    // ptx:793  xor.b32  	%r514, %r513, -1515870811;
     uint r514 = r513 ^ 0xA5A5A5A5u;
-    // 794: shr.u32 	%r515, %r514, 16;
-    // 795: xor.b32  	%r516, %r515, %r514;
-    // 796: mul.lo.s32 	%r517, %r516, 2146121005;
+    // ptx:794  shr.u32 	%r515, %r514, 16;
+    // ptx:795  xor.b32  	%r516, %r515, %r514;
+    // ptx:796  mul.lo.s32 	%r517, %r516, 2146121005;
     uint r517 = uint(int((r514 >> 16u) ^ r514) * 2146121005);
-    // 797: shr.u32 	%r518, %r517, 15;
-    // 798: xor.b32  	%r519, %r518, %r517;
-    // 799: mul.lo.s32 	%r520, %r519, -2073254261;
+    // ptx:797  shr.u32 	%r518, %r517, 15;
+    // ptx:798  xor.b32  	%r519, %r518, %r517;
+    // ptx:799  mul.lo.s32 	%r520, %r519, -2073254261;
     uint r520 = uint(int((r517 >> 15u) ^ r517) * -2073254261);
-    // 800: shr.u32 	%r521, %r520, 16;
-    // 801: xor.b32  	%r89, %r521, %r520;
+    // ptx:800  shr.u32 	%r521, %r520, 16;
+    // ptx:801  xor.b32  	%r89, %r521, %r520;
     uint r89 = (r520 >> 16u) ^ r520;
-    // 802: shl.b32 	%r522, %r513, 7;
-    // 803: and.b32  	%r1241, %r522, 128;
+    // ptx:802  shl.b32 	%r522, %r513, 7;
+    // ptx:803  and.b32  	%r1241, %r522, 128;
     uint r1241 = (r513 << 7u) & 128u;
-    // 804: shr.u32 	%r523, %r513, 1;
-    // 805: and.b32  	%r91, %r523, 3;
+    // ptx:804  shr.u32 	%r523, %r513, 1;
+    // ptx:805  and.b32  	%r91, %r523, 3;
     uint r91 = (r513 >> 1u) & 3u;
-    // 806: setp.eq.s32 	%p74, %r4, 4;
+    // ptx:806  setp.eq.s32 	%p74, %r4, 4;
     p74 = int(r4) == 4;
-    // 807: @%p74 bra 	$L__BB0_131;
+    // ptx:807  @%p74 bra 	$L__BB0_131;
     if (p74) {
-      // 811: mul.wide.u32 	%rd71, %r89, -858993459;
-      // 812: shr.u64 	%rd72, %rd71, 34;
-      // 813: cvt.u32.u64 	%r557, %rd72;
+      // ptx:811  mul.wide.u32 	%rd71, %r89, -858993459;
+      // ptx:812  shr.u64 	%rd72, %rd71, 34;
+      // ptx:813  cvt.u32.u64 	%r557, %rd72;
       uint64_t t31 = uint64_t((uint64_t(r89) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 814: mul.lo.s32 	%r558, %r557, 5;
-      // 815: sub.s32 	%r559, %r89, %r558;
-      // 816: shl.b32 	%r560, %r559, 2;
-      // 817: add.s32 	%r561, %r560, 52;
+      // ptx:814  mul.lo.s32 	%r558, %r557, 5;
+      // ptx:815  sub.s32 	%r559, %r89, %r558;
+      // ptx:816  shl.b32 	%r560, %r559, 2;
+      // ptx:817  add.s32 	%r561, %r560, 52;
       uint r561 = uint(int(uint(int(r89) - int(uint(int(uint(uint64_t(t31))) * 5))) << 2u) + 52);
-      // 818: or.b32  	%r562, %r91, %r1241;
+      // ptx:818  or.b32  	%r562, %r91, %r1241;
       uint r562 = r91 | r1241;
-      // 819: or.b32  	%r1241, %r562, %r561;
+      // ptx:819  or.b32  	%r1241, %r562, %r561;
       r1241 = r562 | r561;
-      // 820: bra.uni 	$L__BB0_132;
+      // ptx:820  bra.uni 	$L__BB0_132;
     } else {
-      // 808: bra.uni 	$L__BB0_106;
-      // 823: @%p19 bra 	$L__BB0_110;
+      // ptx:808  bra.uni 	$L__BB0_106;
+      // ptx:823  @%p19 bra 	$L__BB0_110;
       if (p19) {
-        // 827: setp.eq.s16 	%p76, %rs4, 2;
-        // 828: @%p76 bra 	$L__BB0_127;
+        // ptx:827  setp.eq.s16 	%p76, %rs4, 2;
+        // ptx:828  @%p76 bra 	$L__BB0_127;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-          // 865: and.b32  	%r1241, %r89, 255;
+          // ptx:865  and.b32  	%r1241, %r89, 255;
           r1241 = r89 & 255u;
-          // 866: bra.uni 	$L__BB0_132;
+          // ptx:866  bra.uni 	$L__BB0_132;
           p2g_sv0 = 80;
         } else {
-          // 830: setp.eq.s16 	%p77, %rs4, 3;
-          // 831: @%p77 bra 	$L__BB0_114;
+          // ptx:830  setp.eq.s16 	%p77, %rs4, 3;
+          // ptx:831  @%p77 bra 	$L__BB0_114;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-            // 869: mul.wide.u32 	%rd61, %r89, -858993459;
-            // 870: shr.u64 	%rd62, %rd61, 34;
-            // 871: cvt.u32.u64 	%r527, %rd62;
+            // ptx:869  mul.wide.u32 	%rd61, %r89, -858993459;
+            // ptx:870  shr.u64 	%rd62, %rd61, 34;
+            // ptx:871  cvt.u32.u64 	%r527, %rd62;
             uint64_t t32 = uint64_t((uint64_t(r89) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 872: mul.lo.s32 	%r528, %r527, 5;
-            // 873: sub.s32 	%r93, %r89, %r528;
+            // ptx:872  mul.lo.s32 	%r528, %r527, 5;
+            // ptx:873  sub.s32 	%r93, %r89, %r528;
             uint r93 = uint(int(r89) - int(uint(int(uint(uint64_t(t32))) * 5)));
-            // 874: setp.eq.s32 	%p81, %r93, 0;
-            // 875: @%p81 bra 	$L__BB0_116;
+            // ptx:874  setp.eq.s32 	%p81, %r93, 0;
+            // ptx:875  @%p81 bra 	$L__BB0_116;
             if (int(r93) == 0) {
-              // 546: shr.u32 	%r529, %r89, 8;
+              // ptx:546  shr.u32 	%r529, %r89, 8;
               uint r529 = r89 >> 8u;
-              // 547: mul.wide.u32 	%rd63, %r529, -1431655765;
-              // 548: shr.u64 	%rd64, %rd63, 34;
-              // 549: cvt.u32.u64 	%r530, %rd64;
+              // ptx:547  mul.wide.u32 	%rd63, %r529, -1431655765;
+              // ptx:548  shr.u64 	%rd64, %rd63, 34;
+              // ptx:549  cvt.u32.u64 	%r530, %rd64;
               uint64_t t33 = uint64_t((uint64_t(r529) * uint64_t(0xAAAAAAABu)) >> 34u);
-              // 550: mul.lo.s32 	%r531, %r530, 6;
-              // 551: sub.s32 	%r532, %r529, %r531;
-              // 552: cvt.u16.u32 	%rs11, %r532;
+              // ptx:550  mul.lo.s32 	%r531, %r530, 6;
+              // ptx:551  sub.s32 	%r532, %r529, %r531;
+              // ptx:552  cvt.u16.u32 	%rs11, %r532;
               uint64_t t34 = uint64_t(uint(int(r529) - int(uint(int(uint(uint64_t(t33))) * 6))));
               uint rs11 = (uint(uint64_t(t34)) & 65535u);
-              // 553: setp.gt.s16 	%p82, %rs11, 1;
-              // 554: @%p82 bra 	$L__BB0_120;
+              // ptx:553  setp.gt.s16 	%p82, %rs11, 1;
+              // ptx:554  @%p82 bra 	$L__BB0_120;
               if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
-                // 558: setp.eq.s16 	%p83, %rs11, 2;
-                // 559: @%p83 bra 	$L__BB0_125;
+                // ptx:558  setp.eq.s16 	%p83, %rs11, 2;
+                // ptx:559  @%p83 bra 	$L__BB0_125;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
-                  // 694: shr.u32 	%r534, %r89, 12;
-                  // 695: and.b32  	%r535, %r534, 1;
-                  // 696: or.b32  	%r536, %r1241, %r535;
+                  // ptx:694  shr.u32 	%r534, %r89, 12;
+                  // ptx:695  and.b32  	%r535, %r534, 1;
+                  // ptx:696  or.b32  	%r536, %r1241, %r535;
                   uint r536 = r1241 | ((r89 >> 12u) & 1u);
-                  // 697: or.b32  	%r1241, %r536, 126;
+                  // ptx:697  or.b32  	%r1241, %r536, 126;
                   r1241 = r536 | 126u;
-                  // 698: bra.uni 	$L__BB0_132;
+                  // ptx:698  bra.uni 	$L__BB0_132;
                   p2g_sv0 = 80;
                 } else {
-                  // 561: setp.eq.s16 	%p84, %rs11, 3;
-                  // 562: @%p84 bra 	$L__BB0_124;
+                  // ptx:561  setp.eq.s16 	%p84, %rs11, 3;
+                  // ptx:562  @%p84 bra 	$L__BB0_124;
                   if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
-                    // 701: setp.eq.s32 	%p88, %r91, 0;
-                    // 702: selp.b32 	%r533, 1, %r91, %p88;
-                    // 703: or.b32  	%r1241, %r533, %r1241;
+                    // ptx:701  setp.eq.s32 	%p88, %r91, 0;
+                    // ptx:702  selp.b32 	%r533, 1, %r91, %p88;
+                    // ptx:703  or.b32  	%r1241, %r533, %r1241;
                     r1241 = ((int(r91) == 0) ? 1u : r91) | r1241;
-                    // 704: bra.uni 	$L__BB0_132;
+                    // ptx:704  bra.uni 	$L__BB0_132;
                     p2g_sv0 = 80;
                   } else {
-                    // 564: setp.ne.s16 	%p85, %rs11, 4;
-                    // 565: @%p85 bra 	$L__BB0_126;
+                    // ptx:564  setp.ne.s16 	%p85, %rs11, 4;
+                    // ptx:565  @%p85 bra 	$L__BB0_126;
                     if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                       p2g_sv0 = 65;
                     } else {
-                      // 567: or.b32  	%r1241, %r1241, 123;
+                      // ptx:567  or.b32  	%r1241, %r1241, 123;
                       r1241 = r1241 | 123u;
-                      // 568: bra.uni 	$L__BB0_132;
+                      // ptx:568  bra.uni 	$L__BB0_132;
                       p2g_sv0 = 80;
                     }
                   }
                 }
               } else {
-                // 555: bra.uni 	$L__BB0_117;
-                // 646: setp.eq.s16 	%p86, %rs11, 0;
-                // 647: @%p86 bra 	$L__BB0_132;
+                // ptx:555  bra.uni 	$L__BB0_117;
+                // ptx:646  setp.eq.s16 	%p86, %rs11, 0;
+                // ptx:647  @%p86 bra 	$L__BB0_132;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                   p2g_sv0 = 80;
                 } else {
-                  // 649: setp.eq.s16 	%p87, %rs11, 1;
-                  // 650: @%p87 bra 	$L__BB0_119;
+                  // ptx:649  setp.eq.s16 	%p87, %rs11, 1;
+                  // ptx:650  @%p87 bra 	$L__BB0_119;
                   if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
-                    // 654: or.b32  	%r1241, %r1241, 124;
+                    // ptx:654  or.b32  	%r1241, %r1241, 124;
                     r1241 = r1241 | 124u;
-                    // 655: bra.uni 	$L__BB0_132;
+                    // ptx:655  bra.uni 	$L__BB0_132;
                     p2g_sv0 = 80;
                   } else {
-                    // 651: bra.uni 	$L__BB0_126;
+                    // ptx:651  bra.uni 	$L__BB0_126;
                     p2g_sv0 = 65;
                   }
                 }
               }
               if (p2g_sv0 == 65) {
-                // 746: or.b32  	%r537, %r1241, %r91;
+                // ptx:746  or.b32  	%r537, %r1241, %r91;
                 uint r537 = r1241 | r91;
-                // 747: or.b32  	%r1241, %r537, 4;
+                // ptx:747  or.b32  	%r1241, %r537, 4;
                 r1241 = r537 | 4u;
-                // 748: bra.uni 	$L__BB0_132;
+                // ptx:748  bra.uni 	$L__BB0_132;
                 p2g_sv0 = 80;
               }
             } else {
-              // 877: add.s32 	%r1240, %r93, 13;
+              // ptx:877  add.s32 	%r1240, %r93, 13;
               r1240 = uint(int(r93) + 13);
-              // 878: bra.uni 	$L__BB0_130;
+              // ptx:878  bra.uni 	$L__BB0_130;
               p2g_sv0 = 79;
             }
           } else {
-            // 833: setp.ne.s16 	%p78, %rs4, 5;
-            // 834: @%p78 bra 	$L__BB0_129;
+            // ptx:833  setp.ne.s16 	%p78, %rs4, 5;
+            // ptx:834  @%p78 bra 	$L__BB0_129;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 78;
             } else {
-              // 836: mul.wide.u32 	%rd59, %r89, -858993459;
-              // 837: shr.u64 	%rd60, %rd59, 34;
-              // 838: cvt.u32.u64 	%r524, %rd60;
+              // ptx:836  mul.wide.u32 	%rd59, %r89, -858993459;
+              // ptx:837  shr.u64 	%rd60, %rd59, 34;
+              // ptx:838  cvt.u32.u64 	%r524, %rd60;
               uint64_t t35 = uint64_t((uint64_t(r89) * uint64_t(0xCCCCCCCDu)) >> 34u);
-              // 839: mul.lo.s32 	%r525, %r524, 5;
-              // 840: sub.s32 	%r526, %r89, %r525;
-              // 841: add.s32 	%r1240, %r526, 13;
+              // ptx:839  mul.lo.s32 	%r525, %r524, 5;
+              // ptx:840  sub.s32 	%r526, %r89, %r525;
+              // ptx:841  add.s32 	%r1240, %r526, 13;
               r1240 = uint(int(uint(int(r89) - int(uint(int(uint(uint64_t(t35))) * 5)))) + 13);
-              // 842: bra.uni 	$L__BB0_130;
+              // ptx:842  bra.uni 	$L__BB0_130;
               p2g_sv0 = 79;
             }
           }
         }
       } else {
-        // 824: bra.uni 	$L__BB0_107;
-        // 845: setp.eq.s16 	%p79, %rs4, 0;
-        // 846: @%p79 bra 	$L__BB0_128;
+        // ptx:824  bra.uni 	$L__BB0_107;
+        // ptx:845  setp.eq.s16 	%p79, %rs4, 0;
+        // ptx:846  @%p79 bra 	$L__BB0_128;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-          // 881: mul.wide.u32 	%rd67, %r89, 613566757;
-          // 882: shr.u64 	%rd68, %rd67, 32;
-          // 883: cvt.u32.u64 	%r544, %rd68;
+          // ptx:881  mul.wide.u32 	%rd67, %r89, 613566757;
+          // ptx:882  shr.u64 	%rd68, %rd67, 32;
+          // ptx:883  cvt.u32.u64 	%r544, %rd68;
           uint64_t t36 = uint64_t((uint64_t(r89) * uint64_t(0x24924925u)) >> 32u);
           uint r544 = uint(uint64_t(t36));
-          // 884: sub.s32 	%r545, %r89, %r544;
-          // 885: shr.u32 	%r546, %r545, 1;
-          // 886: add.s32 	%r547, %r546, %r544;
-          // 887: shr.u32 	%r548, %r547, 2;
-          // 888: mul.lo.s32 	%r549, %r548, 7;
+          // ptx:884  sub.s32 	%r545, %r89, %r544;
+          // ptx:885  shr.u32 	%r546, %r545, 1;
+          // ptx:886  add.s32 	%r547, %r546, %r544;
+          // ptx:887  shr.u32 	%r548, %r547, 2;
+          // ptx:888  mul.lo.s32 	%r549, %r548, 7;
           uint r549 = uint(int(uint(int(uint(int(r89) - int(r544)) >> 1u) + int(r544)) >> 2u) * 7);
-          // 889: sub.s32 	%r550, %r89, %r549;
-          // 890: add.s32 	%r1240, %r550, 12;
+          // ptx:889  sub.s32 	%r550, %r89, %r549;
+          // ptx:890  add.s32 	%r1240, %r550, 12;
           r1240 = uint(int(uint(int(r89) - int(r549))) + 12);
-          // 891: bra.uni 	$L__BB0_130;
+          // ptx:891  bra.uni 	$L__BB0_130;
           p2g_sv0 = 79;
         } else {
-          // 848: setp.eq.s16 	%p80, %rs4, 1;
-          // 849: @%p80 bra 	$L__BB0_109;
+          // ptx:848  setp.eq.s16 	%p80, %rs4, 1;
+          // ptx:849  @%p80 bra 	$L__BB0_109;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-            // 853: mul.wide.u32 	%rd65, %r89, 138547333;
-            // 854: shr.u64 	%rd66, %rd65, 32;
-            // 855: cvt.u32.u64 	%r538, %rd66;
+            // ptx:853  mul.wide.u32 	%rd65, %r89, 138547333;
+            // ptx:854  shr.u64 	%rd66, %rd65, 32;
+            // ptx:855  cvt.u32.u64 	%r538, %rd66;
             uint64_t t37 = uint64_t((uint64_t(r89) * uint64_t(0x08421085u)) >> 32u);
             uint r538 = uint(uint64_t(t37));
-            // 856: sub.s32 	%r539, %r89, %r538;
-            // 857: shr.u32 	%r540, %r539, 1;
-            // 858: add.s32 	%r541, %r540, %r538;
-            // 859: shr.u32 	%r542, %r541, 4;
-            // 860: mul.lo.s32 	%r543, %r542, 31;
+            // ptx:856  sub.s32 	%r539, %r89, %r538;
+            // ptx:857  shr.u32 	%r540, %r539, 1;
+            // ptx:858  add.s32 	%r541, %r540, %r538;
+            // ptx:859  shr.u32 	%r542, %r541, 4;
+            // ptx:860  mul.lo.s32 	%r543, %r542, 31;
             uint r543 = uint(int(uint(int(uint(int(r89) - int(r538)) >> 1u) + int(r538)) >> 4u) * 31);
-            // 861: sub.s32 	%r1240, %r89, %r543;
+            // ptx:861  sub.s32 	%r1240, %r89, %r543;
             r1240 = uint(int(r89) - int(r543));
-            // 862: bra.uni 	$L__BB0_130;
+            // ptx:862  bra.uni 	$L__BB0_130;
             p2g_sv0 = 79;
           } else {
-            // 850: bra.uni 	$L__BB0_129;
+            // ptx:850  bra.uni 	$L__BB0_129;
             p2g_sv0 = 78;
           }
         }
       }
       if (p2g_sv0 == 78) {
-        // 894: mul.wide.u32 	%rd69, %r89, -858993459;
-        // 895: shr.u64 	%rd70, %rd69, 34;
-        // 896: cvt.u32.u64 	%r551, %rd70;
+        // ptx:894  mul.wide.u32 	%rd69, %r89, -858993459;
+        // ptx:895  shr.u64 	%rd70, %rd69, 34;
+        // ptx:896  cvt.u32.u64 	%r551, %rd70;
         uint64_t t38 = uint64_t((uint64_t(r89) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 897: mul.lo.s32 	%r552, %r551, 5;
-        // 898: sub.s32 	%r553, %r89, %r552;
-        // 899: add.s32 	%r1240, %r553, 13;
+        // ptx:897  mul.lo.s32 	%r552, %r551, 5;
+        // ptx:898  sub.s32 	%r553, %r89, %r552;
+        // ptx:899  add.s32 	%r1240, %r553, 13;
         r1240 = uint(int(uint(int(r89) - int(uint(int(uint(uint64_t(t38))) * 5)))) + 13);
         p2g_sv0 = 79;
       }
       if (p2g_sv0 == 79) {
-        // 902: max.s32 	%r554, %r1240, 0;
-        // 903: shl.b32 	%r555, %r554, 2;
-        // 904: or.b32  	%r556, %r91, %r1241;
+        // ptx:902  max.s32 	%r554, %r1240, 0;
+        // ptx:903  shl.b32 	%r555, %r554, 2;
+        // ptx:904  or.b32  	%r556, %r91, %r1241;
         uint r556 = r91 | r1241;
-        // 905: or.b32  	%r1241, %r556, %r555;
+        // ptx:905  or.b32  	%r1241, %r556, %r555;
         r1241 = r556 | (uint(max(int(r1240), 0)) << 2u);
       }
     }
-    // 908: add.s32 	%r108, %r87, 1;
+    // ptx:908  add.s32 	%r108, %r87, 1;
     uint r108 = uint(int(r87) + 1);
-    // 909: @%p74 bra 	$L__BB0_158;
+    // ptx:909  @%p74 bra 	$L__BB0_158;
     if (p74) {
-      // 913: and.b32  	%r625, %r108, 28;
-      // 914: add.s32 	%r626, %r88, %r625;
-      // 915: add.s32 	%r627, %r626, 5369127;
+      // ptx:913  and.b32  	%r625, %r108, 28;
+      // ptx:914  add.s32 	%r626, %r88, %r625;
+      // ptx:915  add.s32 	%r627, %r626, 5369127;
       uint r627 = uint(int(uint(int(r88) + int(r108 & 28u))) + 5369127);
-      // 916: shr.u32 	%r628, %r627, 16;
-      // 917: xor.b32  	%r629, %r628, %r627;
-      // 918: mul.lo.s32 	%r630, %r629, 2146121005;
+      // ptx:916  shr.u32 	%r628, %r627, 16;
+      // ptx:917  xor.b32  	%r629, %r628, %r627;
+      // ptx:918  mul.lo.s32 	%r630, %r629, 2146121005;
       uint r630 = uint(int((r627 >> 16u) ^ r627) * 2146121005);
-      // 919: shr.u32 	%r631, %r630, 15;
-      // 920: xor.b32  	%r632, %r631, %r630;
-      // 921: mul.lo.s32 	%r633, %r632, -2073254261;
+      // ptx:919  shr.u32 	%r631, %r630, 15;
+      // ptx:920  xor.b32  	%r632, %r631, %r630;
+      // ptx:921  mul.lo.s32 	%r633, %r632, -2073254261;
       uint r633 = uint(int((r630 >> 15u) ^ r630) * -2073254261);
-      // 922: shr.u32 	%r634, %r633, 16;
-      // 923: xor.b32  	%r635, %r633, %r6;
+      // ptx:922  shr.u32 	%r634, %r633, 16;
+      // ptx:923  xor.b32  	%r635, %r633, %r6;
       uint r635 = r633 ^ r6;
-      // 924: xor.b32  	%r636, %r635, %r634;
-      // 925: shr.u32 	%r637, %r635, 16;
-      // 926: xor.b32  	%r638, %r636, %r637;
-      // 927: mul.lo.s32 	%r639, %r638, 2146121005;
+      // ptx:924  xor.b32  	%r636, %r635, %r634;
+      // ptx:925  shr.u32 	%r637, %r635, 16;
+      // ptx:926  xor.b32  	%r638, %r636, %r637;
+      // ptx:927  mul.lo.s32 	%r639, %r638, 2146121005;
       uint r639 = uint(int((r635 ^ (r633 >> 16u)) ^ (r635 >> 16u)) * 2146121005);
-      // 928: shr.u32 	%r640, %r639, 15;
-      // 929: xor.b32  	%r641, %r640, %r639;
-      // 930: mul.lo.s32 	%r642, %r641, -2073254261;
+      // ptx:928  shr.u32 	%r640, %r639, 15;
+      // ptx:929  xor.b32  	%r641, %r640, %r639;
+      // ptx:930  mul.lo.s32 	%r642, %r641, -2073254261;
       uint r642 = uint(int((r639 >> 15u) ^ r639) * -2073254261);
-      // 931: shr.u32 	%r643, %r642, 16;
-      // 932: xor.b32  	%r644, %r643, %r642;
+      // ptx:931  shr.u32 	%r643, %r642, 16;
+      // ptx:932  xor.b32  	%r644, %r643, %r642;
       uint r644 = (r642 >> 16u) ^ r642;
-      // 933: xor.b32  	%r645, %r644, -1515870811;
+      // ptx:933  xor.b32  	%r645, %r644, -1515870811;
       uint r645 = r644 ^ 0xA5A5A5A5u;
-      // 934: shr.u32 	%r646, %r645, 16;
-      // 935: xor.b32  	%r647, %r646, %r645;
-      // 936: mul.lo.s32 	%r648, %r647, 2146121005;
+      // ptx:934  shr.u32 	%r646, %r645, 16;
+      // ptx:935  xor.b32  	%r647, %r646, %r645;
+      // ptx:936  mul.lo.s32 	%r648, %r647, 2146121005;
       uint r648 = uint(int((r645 >> 16u) ^ r645) * 2146121005);
-      // 937: shr.u32 	%r649, %r648, 15;
-      // 938: xor.b32  	%r650, %r649, %r648;
-      // 939: mul.lo.s32 	%r651, %r650, -2073254261;
+      // ptx:937  shr.u32 	%r649, %r648, 15;
+      // ptx:938  xor.b32  	%r650, %r649, %r648;
+      // ptx:939  mul.lo.s32 	%r651, %r650, -2073254261;
       uint r651 = uint(int((r648 >> 15u) ^ r648) * -2073254261);
-      // 940: shr.u32 	%r652, %r651, 16;
-      // 941: xor.b32  	%r653, %r652, %r651;
+      // ptx:940  shr.u32 	%r652, %r651, 16;
+      // ptx:941  xor.b32  	%r653, %r652, %r651;
       uint r653 = (r651 >> 16u) ^ r651;
-      // 942: and.b32  	%r654, %r644, 1;
-      // 943: shr.u32 	%r655, %r644, 1;
-      // 944: and.b32  	%r656, %r655, 3;
-      // 945: mul.wide.u32 	%rd85, %r653, -858993459;
-      // 946: shr.u64 	%rd86, %rd85, 34;
-      // 947: cvt.u32.u64 	%r657, %rd86;
+      // ptx:942  and.b32  	%r654, %r644, 1;
+      // ptx:943  shr.u32 	%r655, %r644, 1;
+      // ptx:944  and.b32  	%r656, %r655, 3;
+      // ptx:945  mul.wide.u32 	%rd85, %r653, -858993459;
+      // ptx:946  shr.u64 	%rd86, %rd85, 34;
+      // ptx:947  cvt.u32.u64 	%r657, %rd86;
       uint64_t t39 = uint64_t((uint64_t(r653) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 948: mul.lo.s32 	%r658, %r657, 5;
-      // 949: sub.s32 	%r659, %r653, %r658;
-      // 950: shl.b32 	%r660, %r659, 2;
-      // 951: add.s32 	%r661, %r660, 52;
+      // ptx:948  mul.lo.s32 	%r658, %r657, 5;
+      // ptx:949  sub.s32 	%r659, %r653, %r658;
+      // ptx:950  shl.b32 	%r660, %r659, 2;
+      // ptx:951  add.s32 	%r661, %r660, 52;
       uint r661 = uint(int(uint(int(r653) - int(uint(int(uint(uint64_t(t39))) * 5))) << 2u) + 52);
-      // 952: bfi.b32 	%r662, %r654, %r656, 7, 1;
-      // 953: or.b32  	%r663, %r662, %r661;
-      // 954: xor.b32  	%r1243, %r663, 128;
+      // ptx:952  bfi.b32 	%r662, %r654, %r656, 7, 1;
+      // ptx:953  or.b32  	%r663, %r662, %r661;
+      // ptx:954  xor.b32  	%r1243, %r663, 128;
       r1243 = (p2g_bfi_32((r644 & 1u), ((r644 >> 1u) & 3u), 7u, 1u) | r661) ^ 128u;
-      // 955: bra.uni 	$L__BB0_159;
+      // ptx:955  bra.uni 	$L__BB0_159;
     } else {
-      // 910: bra.uni 	$L__BB0_133;
-      // 958: add.s32 	%r563, %r88, %r108;
-      // 959: add.s32 	%r564, %r563, 5369127;
+      // ptx:910  bra.uni 	$L__BB0_133;
+      // ptx:958  add.s32 	%r563, %r88, %r108;
+      // ptx:959  add.s32 	%r564, %r563, 5369127;
       uint r564 = uint(int(uint(int(r88) + int(r108))) + 5369127);
-      // 960: shr.u32 	%r565, %r564, 16;
-      // 961: xor.b32  	%r566, %r565, %r564;
-      // 962: mul.lo.s32 	%r567, %r566, 2146121005;
+      // ptx:960  shr.u32 	%r565, %r564, 16;
+      // ptx:961  xor.b32  	%r566, %r565, %r564;
+      // ptx:962  mul.lo.s32 	%r567, %r566, 2146121005;
       uint r567 = uint(int((r564 >> 16u) ^ r564) * 2146121005);
-      // 963: shr.u32 	%r568, %r567, 15;
-      // 964: xor.b32  	%r569, %r568, %r567;
-      // 965: mul.lo.s32 	%r570, %r569, -2073254261;
+      // ptx:963  shr.u32 	%r568, %r567, 15;
+      // ptx:964  xor.b32  	%r569, %r568, %r567;
+      // ptx:965  mul.lo.s32 	%r570, %r569, -2073254261;
       uint r570 = uint(int((r567 >> 15u) ^ r567) * -2073254261);
-      // 966: shr.u32 	%r571, %r570, 16;
-      // 967: xor.b32  	%r572, %r570, %r6;
+      // ptx:966  shr.u32 	%r571, %r570, 16;
+      // ptx:967  xor.b32  	%r572, %r570, %r6;
       uint r572 = r570 ^ r6;
-      // 968: xor.b32  	%r573, %r572, %r571;
-      // 969: shr.u32 	%r574, %r572, 16;
-      // 970: xor.b32  	%r575, %r573, %r574;
-      // 971: mul.lo.s32 	%r576, %r575, 2146121005;
+      // ptx:968  xor.b32  	%r573, %r572, %r571;
+      // ptx:969  shr.u32 	%r574, %r572, 16;
+      // ptx:970  xor.b32  	%r575, %r573, %r574;
+      // ptx:971  mul.lo.s32 	%r576, %r575, 2146121005;
       uint r576 = uint(int((r572 ^ (r570 >> 16u)) ^ (r572 >> 16u)) * 2146121005);
-      // 972: shr.u32 	%r577, %r576, 15;
-      // 973: xor.b32  	%r578, %r577, %r576;
-      // 974: mul.lo.s32 	%r579, %r578, -2073254261;
+      // ptx:972  shr.u32 	%r577, %r576, 15;
+      // ptx:973  xor.b32  	%r578, %r577, %r576;
+      // ptx:974  mul.lo.s32 	%r579, %r578, -2073254261;
       uint r579 = uint(int((r576 >> 15u) ^ r576) * -2073254261);
-      // 975: shr.u32 	%r580, %r579, 16;
-      // 976: xor.b32  	%r581, %r580, %r579;
+      // ptx:975  shr.u32 	%r580, %r579, 16;
+      // ptx:976  xor.b32  	%r581, %r580, %r579;
       uint r581 = (r579 >> 16u) ^ r579;
-      // 977: xor.b32  	%r582, %r581, -1515870811;
+      // ptx:977  xor.b32  	%r582, %r581, -1515870811;
       uint r582 = r581 ^ 0xA5A5A5A5u;
-      // 978: shr.u32 	%r583, %r582, 16;
-      // 979: xor.b32  	%r584, %r583, %r582;
-      // 980: mul.lo.s32 	%r585, %r584, 2146121005;
+      // ptx:978  shr.u32 	%r583, %r582, 16;
+      // ptx:979  xor.b32  	%r584, %r583, %r582;
+      // ptx:980  mul.lo.s32 	%r585, %r584, 2146121005;
       uint r585 = uint(int((r582 >> 16u) ^ r582) * 2146121005);
-      // 981: shr.u32 	%r586, %r585, 15;
-      // 982: xor.b32  	%r587, %r586, %r585;
-      // 983: mul.lo.s32 	%r588, %r587, -2073254261;
+      // ptx:981  shr.u32 	%r586, %r585, 15;
+      // ptx:982  xor.b32  	%r587, %r586, %r585;
+      // ptx:983  mul.lo.s32 	%r588, %r587, -2073254261;
       uint r588 = uint(int((r585 >> 15u) ^ r585) * -2073254261);
-      // 984: shr.u32 	%r589, %r588, 16;
-      // 985: xor.b32  	%r109, %r589, %r588;
+      // ptx:984  shr.u32 	%r589, %r588, 16;
+      // ptx:985  xor.b32  	%r109, %r589, %r588;
       uint r109 = (r588 >> 16u) ^ r588;
-      // 986: shl.b32 	%r590, %r581, 7;
-      // 987: and.b32  	%r1243, %r590, 128;
+      // ptx:986  shl.b32 	%r590, %r581, 7;
+      // ptx:987  and.b32  	%r1243, %r590, 128;
       r1243 = (r581 << 7u) & 128u;
-      // 988: shr.u32 	%r591, %r581, 1;
-      // 989: and.b32  	%r111, %r591, 3;
+      // ptx:988  shr.u32 	%r591, %r581, 1;
+      // ptx:989  and.b32  	%r111, %r591, 3;
       uint r111 = (r581 >> 1u) & 3u;
-      // 990: @%p19 bra 	$L__BB0_137;
+      // ptx:990  @%p19 bra 	$L__BB0_137;
       if (p19) {
-        // 994: setp.eq.s16 	%p91, %rs4, 2;
-        // 995: @%p91 bra 	$L__BB0_154;
+        // ptx:994  setp.eq.s16 	%p91, %rs4, 2;
+        // ptx:995  @%p91 bra 	$L__BB0_154;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-          // 1032: and.b32  	%r1243, %r109, 255;
+          // ptx:1032  and.b32  	%r1243, %r109, 255;
           r1243 = r109 & 255u;
-          // 1033: bra.uni 	$L__BB0_159;
+          // ptx:1033  bra.uni 	$L__BB0_159;
           p2g_sv0 = 91;
         } else {
-          // 997: setp.eq.s16 	%p92, %rs4, 3;
-          // 998: @%p92 bra 	$L__BB0_141;
+          // ptx:997  setp.eq.s16 	%p92, %rs4, 3;
+          // ptx:998  @%p92 bra 	$L__BB0_141;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-            // 1036: mul.wide.u32 	%rd75, %r109, -858993459;
-            // 1037: shr.u64 	%rd76, %rd75, 34;
-            // 1038: cvt.u32.u64 	%r595, %rd76;
+            // ptx:1036  mul.wide.u32 	%rd75, %r109, -858993459;
+            // ptx:1037  shr.u64 	%rd76, %rd75, 34;
+            // ptx:1038  cvt.u32.u64 	%r595, %rd76;
             uint64_t t40 = uint64_t((uint64_t(r109) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1039: mul.lo.s32 	%r596, %r595, 5;
-            // 1040: sub.s32 	%r113, %r109, %r596;
+            // ptx:1039  mul.lo.s32 	%r596, %r595, 5;
+            // ptx:1040  sub.s32 	%r113, %r109, %r596;
             uint r113 = uint(int(r109) - int(uint(int(uint(uint64_t(t40))) * 5)));
-            // 1041: setp.eq.s32 	%p96, %r113, 0;
-            // 1042: @%p96 bra 	$L__BB0_143;
+            // ptx:1041  setp.eq.s32 	%p96, %r113, 0;
+            // ptx:1042  @%p96 bra 	$L__BB0_143;
             if (int(r113) == 0) {
-              // 571: shr.u32 	%r597, %r109, 8;
+              // ptx:571  shr.u32 	%r597, %r109, 8;
               uint r597 = r109 >> 8u;
-              // 572: mul.wide.u32 	%rd77, %r597, -1431655765;
-              // 573: shr.u64 	%rd78, %rd77, 34;
-              // 574: cvt.u32.u64 	%r598, %rd78;
+              // ptx:572  mul.wide.u32 	%rd77, %r597, -1431655765;
+              // ptx:573  shr.u64 	%rd78, %rd77, 34;
+              // ptx:574  cvt.u32.u64 	%r598, %rd78;
               uint64_t t41 = uint64_t((uint64_t(r597) * uint64_t(0xAAAAAAABu)) >> 34u);
-              // 575: mul.lo.s32 	%r599, %r598, 6;
-              // 576: sub.s32 	%r600, %r597, %r599;
-              // 577: cvt.u16.u32 	%rs13, %r600;
+              // ptx:575  mul.lo.s32 	%r599, %r598, 6;
+              // ptx:576  sub.s32 	%r600, %r597, %r599;
+              // ptx:577  cvt.u16.u32 	%rs13, %r600;
               uint64_t t42 = uint64_t(uint(int(r597) - int(uint(int(uint(uint64_t(t41))) * 6))));
               uint rs13 = (uint(uint64_t(t42)) & 65535u);
-              // 578: setp.gt.s16 	%p97, %rs13, 1;
-              // 579: @%p97 bra 	$L__BB0_147;
+              // ptx:578  setp.gt.s16 	%p97, %rs13, 1;
+              // ptx:579  @%p97 bra 	$L__BB0_147;
               if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
-                // 583: setp.eq.s16 	%p98, %rs13, 2;
-                // 584: @%p98 bra 	$L__BB0_152;
+                // ptx:583  setp.eq.s16 	%p98, %rs13, 2;
+                // ptx:584  @%p98 bra 	$L__BB0_152;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
-                  // 707: shr.u32 	%r602, %r109, 12;
-                  // 708: and.b32  	%r603, %r602, 1;
-                  // 709: or.b32  	%r604, %r1243, %r603;
+                  // ptx:707  shr.u32 	%r602, %r109, 12;
+                  // ptx:708  and.b32  	%r603, %r602, 1;
+                  // ptx:709  or.b32  	%r604, %r1243, %r603;
                   uint r604 = r1243 | ((r109 >> 12u) & 1u);
-                  // 710: or.b32  	%r1243, %r604, 126;
+                  // ptx:710  or.b32  	%r1243, %r604, 126;
                   r1243 = r604 | 126u;
-                  // 711: bra.uni 	$L__BB0_159;
+                  // ptx:711  bra.uni 	$L__BB0_159;
                   p2g_sv0 = 91;
                 } else {
-                  // 586: setp.eq.s16 	%p99, %rs13, 3;
-                  // 587: @%p99 bra 	$L__BB0_151;
+                  // ptx:586  setp.eq.s16 	%p99, %rs13, 3;
+                  // ptx:587  @%p99 bra 	$L__BB0_151;
                   if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
-                    // 714: setp.eq.s32 	%p103, %r111, 0;
-                    // 715: selp.b32 	%r601, 1, %r111, %p103;
-                    // 716: or.b32  	%r1243, %r601, %r1243;
+                    // ptx:714  setp.eq.s32 	%p103, %r111, 0;
+                    // ptx:715  selp.b32 	%r601, 1, %r111, %p103;
+                    // ptx:716  or.b32  	%r1243, %r601, %r1243;
                     r1243 = ((int(r111) == 0) ? 1u : r111) | r1243;
-                    // 717: bra.uni 	$L__BB0_159;
+                    // ptx:717  bra.uni 	$L__BB0_159;
                     p2g_sv0 = 91;
                   } else {
-                    // 589: setp.ne.s16 	%p100, %rs13, 4;
-                    // 590: @%p100 bra 	$L__BB0_153;
+                    // ptx:589  setp.ne.s16 	%p100, %rs13, 4;
+                    // ptx:590  @%p100 bra 	$L__BB0_153;
                     if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                       p2g_sv0 = 66;
                     } else {
-                      // 592: or.b32  	%r1243, %r1243, 123;
+                      // ptx:592  or.b32  	%r1243, %r1243, 123;
                       r1243 = r1243 | 123u;
-                      // 593: bra.uni 	$L__BB0_159;
+                      // ptx:593  bra.uni 	$L__BB0_159;
                       p2g_sv0 = 91;
                     }
                   }
                 }
               } else {
-                // 580: bra.uni 	$L__BB0_144;
-                // 658: setp.eq.s16 	%p101, %rs13, 0;
-                // 659: @%p101 bra 	$L__BB0_159;
+                // ptx:580  bra.uni 	$L__BB0_144;
+                // ptx:658  setp.eq.s16 	%p101, %rs13, 0;
+                // ptx:659  @%p101 bra 	$L__BB0_159;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                   p2g_sv0 = 91;
                 } else {
-                  // 661: setp.eq.s16 	%p102, %rs13, 1;
-                  // 662: @%p102 bra 	$L__BB0_146;
+                  // ptx:661  setp.eq.s16 	%p102, %rs13, 1;
+                  // ptx:662  @%p102 bra 	$L__BB0_146;
                   if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
-                    // 666: or.b32  	%r1243, %r1243, 124;
+                    // ptx:666  or.b32  	%r1243, %r1243, 124;
                     r1243 = r1243 | 124u;
-                    // 667: bra.uni 	$L__BB0_159;
+                    // ptx:667  bra.uni 	$L__BB0_159;
                     p2g_sv0 = 91;
                   } else {
-                    // 663: bra.uni 	$L__BB0_153;
+                    // ptx:663  bra.uni 	$L__BB0_153;
                     p2g_sv0 = 66;
                   }
                 }
               }
               if (p2g_sv0 == 66) {
-                // 751: or.b32  	%r605, %r1243, %r111;
+                // ptx:751  or.b32  	%r605, %r1243, %r111;
                 uint r605 = r1243 | r111;
-                // 752: or.b32  	%r1243, %r605, 4;
+                // ptx:752  or.b32  	%r1243, %r605, 4;
                 r1243 = r605 | 4u;
-                // 753: bra.uni 	$L__BB0_159;
+                // ptx:753  bra.uni 	$L__BB0_159;
                 p2g_sv0 = 91;
               }
             } else {
-              // 1044: add.s32 	%r1242, %r113, 13;
+              // ptx:1044  add.s32 	%r1242, %r113, 13;
               r1242 = uint(int(r113) + 13);
-              // 1045: bra.uni 	$L__BB0_157;
+              // ptx:1045  bra.uni 	$L__BB0_157;
               p2g_sv0 = 90;
             }
           } else {
-            // 1000: setp.ne.s16 	%p93, %rs4, 5;
-            // 1001: @%p93 bra 	$L__BB0_156;
+            // ptx:1000  setp.ne.s16 	%p93, %rs4, 5;
+            // ptx:1001  @%p93 bra 	$L__BB0_156;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 89;
             } else {
-              // 1003: mul.wide.u32 	%rd73, %r109, -858993459;
-              // 1004: shr.u64 	%rd74, %rd73, 34;
-              // 1005: cvt.u32.u64 	%r592, %rd74;
+              // ptx:1003  mul.wide.u32 	%rd73, %r109, -858993459;
+              // ptx:1004  shr.u64 	%rd74, %rd73, 34;
+              // ptx:1005  cvt.u32.u64 	%r592, %rd74;
               uint64_t t43 = uint64_t((uint64_t(r109) * uint64_t(0xCCCCCCCDu)) >> 34u);
-              // 1006: mul.lo.s32 	%r593, %r592, 5;
-              // 1007: sub.s32 	%r594, %r109, %r593;
-              // 1008: add.s32 	%r1242, %r594, 13;
+              // ptx:1006  mul.lo.s32 	%r593, %r592, 5;
+              // ptx:1007  sub.s32 	%r594, %r109, %r593;
+              // ptx:1008  add.s32 	%r1242, %r594, 13;
               r1242 = uint(int(uint(int(r109) - int(uint(int(uint(uint64_t(t43))) * 5)))) + 13);
-              // 1009: bra.uni 	$L__BB0_157;
+              // ptx:1009  bra.uni 	$L__BB0_157;
               p2g_sv0 = 90;
             }
           }
         }
       } else {
-        // 991: bra.uni 	$L__BB0_134;
-        // 1012: setp.eq.s16 	%p94, %rs4, 0;
-        // 1013: @%p94 bra 	$L__BB0_155;
+        // ptx:991  bra.uni 	$L__BB0_134;
+        // ptx:1012  setp.eq.s16 	%p94, %rs4, 0;
+        // ptx:1013  @%p94 bra 	$L__BB0_155;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-          // 1048: mul.wide.u32 	%rd81, %r109, 613566757;
-          // 1049: shr.u64 	%rd82, %rd81, 32;
-          // 1050: cvt.u32.u64 	%r612, %rd82;
+          // ptx:1048  mul.wide.u32 	%rd81, %r109, 613566757;
+          // ptx:1049  shr.u64 	%rd82, %rd81, 32;
+          // ptx:1050  cvt.u32.u64 	%r612, %rd82;
           uint64_t t44 = uint64_t((uint64_t(r109) * uint64_t(0x24924925u)) >> 32u);
           uint r612 = uint(uint64_t(t44));
-          // 1051: sub.s32 	%r613, %r109, %r612;
-          // 1052: shr.u32 	%r614, %r613, 1;
-          // 1053: add.s32 	%r615, %r614, %r612;
-          // 1054: shr.u32 	%r616, %r615, 2;
-          // 1055: mul.lo.s32 	%r617, %r616, 7;
+          // ptx:1051  sub.s32 	%r613, %r109, %r612;
+          // ptx:1052  shr.u32 	%r614, %r613, 1;
+          // ptx:1053  add.s32 	%r615, %r614, %r612;
+          // ptx:1054  shr.u32 	%r616, %r615, 2;
+          // ptx:1055  mul.lo.s32 	%r617, %r616, 7;
           uint r617 = uint(int(uint(int(uint(int(r109) - int(r612)) >> 1u) + int(r612)) >> 2u) * 7);
-          // 1056: sub.s32 	%r618, %r109, %r617;
-          // 1057: add.s32 	%r1242, %r618, 12;
+          // ptx:1056  sub.s32 	%r618, %r109, %r617;
+          // ptx:1057  add.s32 	%r1242, %r618, 12;
           r1242 = uint(int(uint(int(r109) - int(r617))) + 12);
-          // 1058: bra.uni 	$L__BB0_157;
+          // ptx:1058  bra.uni 	$L__BB0_157;
           p2g_sv0 = 90;
         } else {
-          // 1015: setp.eq.s16 	%p95, %rs4, 1;
-          // 1016: @%p95 bra 	$L__BB0_136;
+          // ptx:1015  setp.eq.s16 	%p95, %rs4, 1;
+          // ptx:1016  @%p95 bra 	$L__BB0_136;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-            // 1020: mul.wide.u32 	%rd79, %r109, 138547333;
-            // 1021: shr.u64 	%rd80, %rd79, 32;
-            // 1022: cvt.u32.u64 	%r606, %rd80;
+            // ptx:1020  mul.wide.u32 	%rd79, %r109, 138547333;
+            // ptx:1021  shr.u64 	%rd80, %rd79, 32;
+            // ptx:1022  cvt.u32.u64 	%r606, %rd80;
             uint64_t t45 = uint64_t((uint64_t(r109) * uint64_t(0x08421085u)) >> 32u);
             uint r606 = uint(uint64_t(t45));
-            // 1023: sub.s32 	%r607, %r109, %r606;
-            // 1024: shr.u32 	%r608, %r607, 1;
-            // 1025: add.s32 	%r609, %r608, %r606;
-            // 1026: shr.u32 	%r610, %r609, 4;
-            // 1027: mul.lo.s32 	%r611, %r610, 31;
+            // ptx:1023  sub.s32 	%r607, %r109, %r606;
+            // ptx:1024  shr.u32 	%r608, %r607, 1;
+            // ptx:1025  add.s32 	%r609, %r608, %r606;
+            // ptx:1026  shr.u32 	%r610, %r609, 4;
+            // ptx:1027  mul.lo.s32 	%r611, %r610, 31;
             uint r611 = uint(int(uint(int(uint(int(r109) - int(r606)) >> 1u) + int(r606)) >> 4u) * 31);
-            // 1028: sub.s32 	%r1242, %r109, %r611;
+            // ptx:1028  sub.s32 	%r1242, %r109, %r611;
             r1242 = uint(int(r109) - int(r611));
-            // 1029: bra.uni 	$L__BB0_157;
+            // ptx:1029  bra.uni 	$L__BB0_157;
             p2g_sv0 = 90;
           } else {
-            // 1017: bra.uni 	$L__BB0_156;
+            // ptx:1017  bra.uni 	$L__BB0_156;
             p2g_sv0 = 89;
           }
         }
       }
       if (p2g_sv0 == 89) {
-        // 1061: mul.wide.u32 	%rd83, %r109, -858993459;
-        // 1062: shr.u64 	%rd84, %rd83, 34;
-        // 1063: cvt.u32.u64 	%r619, %rd84;
+        // ptx:1061  mul.wide.u32 	%rd83, %r109, -858993459;
+        // ptx:1062  shr.u64 	%rd84, %rd83, 34;
+        // ptx:1063  cvt.u32.u64 	%r619, %rd84;
         uint64_t t46 = uint64_t((uint64_t(r109) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 1064: mul.lo.s32 	%r620, %r619, 5;
-        // 1065: sub.s32 	%r621, %r109, %r620;
-        // 1066: add.s32 	%r1242, %r621, 13;
+        // ptx:1064  mul.lo.s32 	%r620, %r619, 5;
+        // ptx:1065  sub.s32 	%r621, %r109, %r620;
+        // ptx:1066  add.s32 	%r1242, %r621, 13;
         r1242 = uint(int(uint(int(r109) - int(uint(int(uint(uint64_t(t46))) * 5)))) + 13);
         p2g_sv0 = 90;
       }
       if (p2g_sv0 == 90) {
-        // 1069: max.s32 	%r622, %r1242, 0;
-        // 1070: shl.b32 	%r623, %r622, 2;
-        // 1071: or.b32  	%r624, %r111, %r1243;
+        // ptx:1069  max.s32 	%r622, %r1242, 0;
+        // ptx:1070  shl.b32 	%r623, %r622, 2;
+        // ptx:1071  or.b32  	%r624, %r111, %r1243;
         uint r624 = r111 | r1243;
-        // 1072: or.b32  	%r1243, %r624, %r623;
+        // ptx:1072  or.b32  	%r1243, %r624, %r623;
         r1243 = r624 | (uint(max(int(r1242), 0)) << 2u);
       }
     }
-    // 1075: add.s32 	%r664, %r88, %r87;
-    // 1076: add.s32 	%r665, %r664, 5369129;
+    // ptx:1075  add.s32 	%r664, %r88, %r87;
+    // ptx:1076  add.s32 	%r665, %r664, 5369129;
     uint r665 = uint(int(uint(int(r88) + int(r87))) + 5369129);
-    // 1077: shr.u32 	%r666, %r665, 16;
-    // 1078: xor.b32  	%r667, %r666, %r665;
-    // 1079: mul.lo.s32 	%r668, %r667, 2146121005;
+    // ptx:1077  shr.u32 	%r666, %r665, 16;
+    // ptx:1078  xor.b32  	%r667, %r666, %r665;
+    // ptx:1079  mul.lo.s32 	%r668, %r667, 2146121005;
     uint r668 = uint(int((r665 >> 16u) ^ r665) * 2146121005);
-    // 1080: shr.u32 	%r669, %r668, 15;
-    // 1081: xor.b32  	%r670, %r669, %r668;
-    // 1082: mul.lo.s32 	%r671, %r670, -2073254261;
+    // ptx:1080  shr.u32 	%r669, %r668, 15;
+    // ptx:1081  xor.b32  	%r670, %r669, %r668;
+    // ptx:1082  mul.lo.s32 	%r671, %r670, -2073254261;
     uint r671 = uint(int((r668 >> 15u) ^ r668) * -2073254261);
-    // 1083: shr.u32 	%r672, %r671, 16;
-    // 1084: xor.b32  	%r673, %r671, %r6;
+    // ptx:1083  shr.u32 	%r672, %r671, 16;
+    // ptx:1084  xor.b32  	%r673, %r671, %r6;
     uint r673 = r671 ^ r6;
-    // 1085: xor.b32  	%r674, %r673, %r672;
-    // 1086: shr.u32 	%r675, %r673, 16;
-    // 1087: xor.b32  	%r676, %r674, %r675;
-    // 1088: mul.lo.s32 	%r677, %r676, 2146121005;
+    // ptx:1085  xor.b32  	%r674, %r673, %r672;
+    // ptx:1086  shr.u32 	%r675, %r673, 16;
+    // ptx:1087  xor.b32  	%r676, %r674, %r675;
+    // ptx:1088  mul.lo.s32 	%r677, %r676, 2146121005;
     uint r677 = uint(int((r673 ^ (r671 >> 16u)) ^ (r673 >> 16u)) * 2146121005);
-    // 1089: shr.u32 	%r678, %r677, 15;
-    // 1090: xor.b32  	%r679, %r678, %r677;
-    // 1091: mul.lo.s32 	%r680, %r679, -2073254261;
+    // ptx:1089  shr.u32 	%r678, %r677, 15;
+    // ptx:1090  xor.b32  	%r679, %r678, %r677;
+    // ptx:1091  mul.lo.s32 	%r680, %r679, -2073254261;
     uint r680 = uint(int((r677 >> 15u) ^ r677) * -2073254261);
-    // 1092: shr.u32 	%r681, %r680, 16;
-    // 1093: xor.b32  	%r682, %r681, %r680;
+    // ptx:1092  shr.u32 	%r681, %r680, 16;
+    // ptx:1093  xor.b32  	%r682, %r681, %r680;
     uint r682 = (r680 >> 16u) ^ r680;
-    // 1094: xor.b32  	%r683, %r682, -1515870811;
+    // ptx:1094  xor.b32  	%r683, %r682, -1515870811;
     uint r683 = r682 ^ 0xA5A5A5A5u;
-    // 1095: shr.u32 	%r684, %r683, 16;
-    // 1096: xor.b32  	%r685, %r684, %r683;
-    // 1097: mul.lo.s32 	%r686, %r685, 2146121005;
+    // ptx:1095  shr.u32 	%r684, %r683, 16;
+    // ptx:1096  xor.b32  	%r685, %r684, %r683;
+    // ptx:1097  mul.lo.s32 	%r686, %r685, 2146121005;
     uint r686 = uint(int((r683 >> 16u) ^ r683) * 2146121005);
-    // 1098: shr.u32 	%r687, %r686, 15;
-    // 1099: xor.b32  	%r688, %r687, %r686;
-    // 1100: mul.lo.s32 	%r689, %r688, -2073254261;
+    // ptx:1098  shr.u32 	%r687, %r686, 15;
+    // ptx:1099  xor.b32  	%r688, %r687, %r686;
+    // ptx:1100  mul.lo.s32 	%r689, %r688, -2073254261;
     uint r689 = uint(int((r686 >> 15u) ^ r686) * -2073254261);
-    // 1101: shr.u32 	%r690, %r689, 16;
-    // 1102: xor.b32  	%r128, %r690, %r689;
+    // ptx:1101  shr.u32 	%r690, %r689, 16;
+    // ptx:1102  xor.b32  	%r128, %r690, %r689;
     uint r128 = (r689 >> 16u) ^ r689;
-    // 1103: shl.b32 	%r691, %r682, 7;
-    // 1104: and.b32  	%r1245, %r691, 128;
+    // ptx:1103  shl.b32 	%r691, %r682, 7;
+    // ptx:1104  and.b32  	%r1245, %r691, 128;
     uint r1245 = (r682 << 7u) & 128u;
-    // 1105: shr.u32 	%r692, %r682, 1;
-    // 1106: and.b32  	%r130, %r692, 3;
+    // ptx:1105  shr.u32 	%r692, %r682, 1;
+    // ptx:1106  and.b32  	%r130, %r692, 3;
     uint r130 = (r682 >> 1u) & 3u;
-    // 1107: @%p74 bra 	$L__BB0_185;
+    // ptx:1107  @%p74 bra 	$L__BB0_185;
     if (p74) {
-      // 1111: mul.wide.u32 	%rd99, %r128, -858993459;
-      // 1112: shr.u64 	%rd100, %rd99, 34;
-      // 1113: cvt.u32.u64 	%r726, %rd100;
+      // ptx:1111  mul.wide.u32 	%rd99, %r128, -858993459;
+      // ptx:1112  shr.u64 	%rd100, %rd99, 34;
+      // ptx:1113  cvt.u32.u64 	%r726, %rd100;
       uint64_t t47 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1114: mul.lo.s32 	%r727, %r726, 5;
-      // 1115: sub.s32 	%r728, %r128, %r727;
-      // 1116: shl.b32 	%r729, %r728, 2;
-      // 1117: add.s32 	%r730, %r729, 52;
+      // ptx:1114  mul.lo.s32 	%r727, %r726, 5;
+      // ptx:1115  sub.s32 	%r728, %r128, %r727;
+      // ptx:1116  shl.b32 	%r729, %r728, 2;
+      // ptx:1117  add.s32 	%r730, %r729, 52;
       uint r730 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t47))) * 5))) << 2u) + 52);
-      // 1118: or.b32  	%r731, %r130, %r1245;
+      // ptx:1118  or.b32  	%r731, %r130, %r1245;
       uint r731 = r130 | r1245;
-      // 1119: or.b32  	%r1245, %r731, %r730;
+      // ptx:1119  or.b32  	%r1245, %r731, %r730;
       r1245 = r731 | r730;
-      // 1120: bra.uni 	$L__BB0_186;
+      // ptx:1120  bra.uni 	$L__BB0_186;
     } else {
-      // 1108: bra.uni 	$L__BB0_160;
-      // 1123: @%p19 bra 	$L__BB0_164;
+      // ptx:1108  bra.uni 	$L__BB0_160;
+      // ptx:1123  @%p19 bra 	$L__BB0_164;
       if (p19) {
-        // 1127: setp.eq.s16 	%p106, %rs4, 2;
-        // 1128: @%p106 bra 	$L__BB0_181;
+        // ptx:1127  setp.eq.s16 	%p106, %rs4, 2;
+        // ptx:1128  @%p106 bra 	$L__BB0_181;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-          // 1165: and.b32  	%r1245, %r128, 255;
+          // ptx:1165  and.b32  	%r1245, %r128, 255;
           r1245 = r128 & 255u;
-          // 1166: bra.uni 	$L__BB0_186;
+          // ptx:1166  bra.uni 	$L__BB0_186;
           p2g_sv0 = 102;
         } else {
-          // 1130: setp.eq.s16 	%p107, %rs4, 3;
-          // 1131: @%p107 bra 	$L__BB0_168;
+          // ptx:1130  setp.eq.s16 	%p107, %rs4, 3;
+          // ptx:1131  @%p107 bra 	$L__BB0_168;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-            // 1169: mul.wide.u32 	%rd89, %r128, -858993459;
-            // 1170: shr.u64 	%rd90, %rd89, 34;
-            // 1171: cvt.u32.u64 	%r696, %rd90;
+            // ptx:1169  mul.wide.u32 	%rd89, %r128, -858993459;
+            // ptx:1170  shr.u64 	%rd90, %rd89, 34;
+            // ptx:1171  cvt.u32.u64 	%r696, %rd90;
             uint64_t t48 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1172: mul.lo.s32 	%r697, %r696, 5;
-            // 1173: sub.s32 	%r132, %r128, %r697;
+            // ptx:1172  mul.lo.s32 	%r697, %r696, 5;
+            // ptx:1173  sub.s32 	%r132, %r128, %r697;
             uint r132 = uint(int(r128) - int(uint(int(uint(uint64_t(t48))) * 5)));
-            // 1174: setp.eq.s32 	%p111, %r132, 0;
-            // 1175: @%p111 bra 	$L__BB0_170;
+            // ptx:1174  setp.eq.s32 	%p111, %r132, 0;
+            // ptx:1175  @%p111 bra 	$L__BB0_170;
             if (int(r132) == 0) {
-              // 596: shr.u32 	%r698, %r128, 8;
+              // ptx:596  shr.u32 	%r698, %r128, 8;
               uint r698 = r128 >> 8u;
-              // 597: mul.wide.u32 	%rd91, %r698, -1431655765;
-              // 598: shr.u64 	%rd92, %rd91, 34;
-              // 599: cvt.u32.u64 	%r699, %rd92;
+              // ptx:597  mul.wide.u32 	%rd91, %r698, -1431655765;
+              // ptx:598  shr.u64 	%rd92, %rd91, 34;
+              // ptx:599  cvt.u32.u64 	%r699, %rd92;
               uint64_t t49 = uint64_t((uint64_t(r698) * uint64_t(0xAAAAAAABu)) >> 34u);
-              // 600: mul.lo.s32 	%r700, %r699, 6;
-              // 601: sub.s32 	%r701, %r698, %r700;
-              // 602: cvt.u16.u32 	%rs15, %r701;
+              // ptx:600  mul.lo.s32 	%r700, %r699, 6;
+              // ptx:601  sub.s32 	%r701, %r698, %r700;
+              // ptx:602  cvt.u16.u32 	%rs15, %r701;
               uint64_t t50 = uint64_t(uint(int(r698) - int(uint(int(uint(uint64_t(t49))) * 6))));
               uint rs15 = (uint(uint64_t(t50)) & 65535u);
-              // 603: setp.gt.s16 	%p112, %rs15, 1;
-              // 604: @%p112 bra 	$L__BB0_174;
+              // ptx:603  setp.gt.s16 	%p112, %rs15, 1;
+              // ptx:604  @%p112 bra 	$L__BB0_174;
               if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
-                // 608: setp.eq.s16 	%p113, %rs15, 2;
-                // 609: @%p113 bra 	$L__BB0_179;
+                // ptx:608  setp.eq.s16 	%p113, %rs15, 2;
+                // ptx:609  @%p113 bra 	$L__BB0_179;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
-                  // 720: shr.u32 	%r703, %r128, 12;
-                  // 721: and.b32  	%r704, %r703, 1;
-                  // 722: or.b32  	%r705, %r1245, %r704;
+                  // ptx:720  shr.u32 	%r703, %r128, 12;
+                  // ptx:721  and.b32  	%r704, %r703, 1;
+                  // ptx:722  or.b32  	%r705, %r1245, %r704;
                   uint r705 = r1245 | ((r128 >> 12u) & 1u);
-                  // 723: or.b32  	%r1245, %r705, 126;
+                  // ptx:723  or.b32  	%r1245, %r705, 126;
                   r1245 = r705 | 126u;
-                  // 724: bra.uni 	$L__BB0_186;
+                  // ptx:724  bra.uni 	$L__BB0_186;
                   p2g_sv0 = 102;
                 } else {
-                  // 611: setp.eq.s16 	%p114, %rs15, 3;
-                  // 612: @%p114 bra 	$L__BB0_178;
+                  // ptx:611  setp.eq.s16 	%p114, %rs15, 3;
+                  // ptx:612  @%p114 bra 	$L__BB0_178;
                   if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
-                    // 727: setp.eq.s32 	%p118, %r130, 0;
-                    // 728: selp.b32 	%r702, 1, %r130, %p118;
-                    // 729: or.b32  	%r1245, %r702, %r1245;
+                    // ptx:727  setp.eq.s32 	%p118, %r130, 0;
+                    // ptx:728  selp.b32 	%r702, 1, %r130, %p118;
+                    // ptx:729  or.b32  	%r1245, %r702, %r1245;
                     r1245 = ((int(r130) == 0) ? 1u : r130) | r1245;
-                    // 730: bra.uni 	$L__BB0_186;
+                    // ptx:730  bra.uni 	$L__BB0_186;
                     p2g_sv0 = 102;
                   } else {
-                    // 614: setp.ne.s16 	%p115, %rs15, 4;
-                    // 615: @%p115 bra 	$L__BB0_180;
+                    // ptx:614  setp.ne.s16 	%p115, %rs15, 4;
+                    // ptx:615  @%p115 bra 	$L__BB0_180;
                     if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                       p2g_sv0 = 67;
                     } else {
-                      // 617: or.b32  	%r1245, %r1245, 123;
+                      // ptx:617  or.b32  	%r1245, %r1245, 123;
                       r1245 = r1245 | 123u;
-                      // 618: bra.uni 	$L__BB0_186;
+                      // ptx:618  bra.uni 	$L__BB0_186;
                       p2g_sv0 = 102;
                     }
                   }
                 }
               } else {
-                // 605: bra.uni 	$L__BB0_171;
-                // 670: setp.eq.s16 	%p116, %rs15, 0;
-                // 671: @%p116 bra 	$L__BB0_186;
+                // ptx:605  bra.uni 	$L__BB0_171;
+                // ptx:670  setp.eq.s16 	%p116, %rs15, 0;
+                // ptx:671  @%p116 bra 	$L__BB0_186;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                   p2g_sv0 = 102;
                 } else {
-                  // 673: setp.eq.s16 	%p117, %rs15, 1;
-                  // 674: @%p117 bra 	$L__BB0_173;
+                  // ptx:673  setp.eq.s16 	%p117, %rs15, 1;
+                  // ptx:674  @%p117 bra 	$L__BB0_173;
                   if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
-                    // 678: or.b32  	%r1245, %r1245, 124;
+                    // ptx:678  or.b32  	%r1245, %r1245, 124;
                     r1245 = r1245 | 124u;
-                    // 679: bra.uni 	$L__BB0_186;
+                    // ptx:679  bra.uni 	$L__BB0_186;
                     p2g_sv0 = 102;
                   } else {
-                    // 675: bra.uni 	$L__BB0_180;
+                    // ptx:675  bra.uni 	$L__BB0_180;
                     p2g_sv0 = 67;
                   }
                 }
               }
               if (p2g_sv0 == 67) {
-                // 756: or.b32  	%r706, %r1245, %r130;
+                // ptx:756  or.b32  	%r706, %r1245, %r130;
                 uint r706 = r1245 | r130;
-                // 757: or.b32  	%r1245, %r706, 4;
+                // ptx:757  or.b32  	%r1245, %r706, 4;
                 r1245 = r706 | 4u;
-                // 758: bra.uni 	$L__BB0_186;
+                // ptx:758  bra.uni 	$L__BB0_186;
                 p2g_sv0 = 102;
               }
             } else {
-              // 1177: add.s32 	%r1244, %r132, 13;
+              // ptx:1177  add.s32 	%r1244, %r132, 13;
               r1244 = uint(int(r132) + 13);
-              // 1178: bra.uni 	$L__BB0_184;
+              // ptx:1178  bra.uni 	$L__BB0_184;
               p2g_sv0 = 101;
             }
           } else {
-            // 1133: setp.ne.s16 	%p108, %rs4, 5;
-            // 1134: @%p108 bra 	$L__BB0_183;
+            // ptx:1133  setp.ne.s16 	%p108, %rs4, 5;
+            // ptx:1134  @%p108 bra 	$L__BB0_183;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 100;
             } else {
-              // 1136: mul.wide.u32 	%rd87, %r128, -858993459;
-              // 1137: shr.u64 	%rd88, %rd87, 34;
-              // 1138: cvt.u32.u64 	%r693, %rd88;
+              // ptx:1136  mul.wide.u32 	%rd87, %r128, -858993459;
+              // ptx:1137  shr.u64 	%rd88, %rd87, 34;
+              // ptx:1138  cvt.u32.u64 	%r693, %rd88;
               uint64_t t51 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
-              // 1139: mul.lo.s32 	%r694, %r693, 5;
-              // 1140: sub.s32 	%r695, %r128, %r694;
-              // 1141: add.s32 	%r1244, %r695, 13;
+              // ptx:1139  mul.lo.s32 	%r694, %r693, 5;
+              // ptx:1140  sub.s32 	%r695, %r128, %r694;
+              // ptx:1141  add.s32 	%r1244, %r695, 13;
               r1244 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t51))) * 5)))) + 13);
-              // 1142: bra.uni 	$L__BB0_184;
+              // ptx:1142  bra.uni 	$L__BB0_184;
               p2g_sv0 = 101;
             }
           }
         }
       } else {
-        // 1124: bra.uni 	$L__BB0_161;
-        // 1145: setp.eq.s16 	%p109, %rs4, 0;
-        // 1146: @%p109 bra 	$L__BB0_182;
+        // ptx:1124  bra.uni 	$L__BB0_161;
+        // ptx:1145  setp.eq.s16 	%p109, %rs4, 0;
+        // ptx:1146  @%p109 bra 	$L__BB0_182;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-          // 1181: mul.wide.u32 	%rd95, %r128, 613566757;
-          // 1182: shr.u64 	%rd96, %rd95, 32;
-          // 1183: cvt.u32.u64 	%r713, %rd96;
+          // ptx:1181  mul.wide.u32 	%rd95, %r128, 613566757;
+          // ptx:1182  shr.u64 	%rd96, %rd95, 32;
+          // ptx:1183  cvt.u32.u64 	%r713, %rd96;
           uint64_t t52 = uint64_t((uint64_t(r128) * uint64_t(0x24924925u)) >> 32u);
           uint r713 = uint(uint64_t(t52));
-          // 1184: sub.s32 	%r714, %r128, %r713;
-          // 1185: shr.u32 	%r715, %r714, 1;
-          // 1186: add.s32 	%r716, %r715, %r713;
-          // 1187: shr.u32 	%r717, %r716, 2;
-          // 1188: mul.lo.s32 	%r718, %r717, 7;
+          // ptx:1184  sub.s32 	%r714, %r128, %r713;
+          // ptx:1185  shr.u32 	%r715, %r714, 1;
+          // ptx:1186  add.s32 	%r716, %r715, %r713;
+          // ptx:1187  shr.u32 	%r717, %r716, 2;
+          // ptx:1188  mul.lo.s32 	%r718, %r717, 7;
           uint r718 = uint(int(uint(int(uint(int(r128) - int(r713)) >> 1u) + int(r713)) >> 2u) * 7);
-          // 1189: sub.s32 	%r719, %r128, %r718;
-          // 1190: add.s32 	%r1244, %r719, 12;
+          // ptx:1189  sub.s32 	%r719, %r128, %r718;
+          // ptx:1190  add.s32 	%r1244, %r719, 12;
           r1244 = uint(int(uint(int(r128) - int(r718))) + 12);
-          // 1191: bra.uni 	$L__BB0_184;
+          // ptx:1191  bra.uni 	$L__BB0_184;
           p2g_sv0 = 101;
         } else {
-          // 1148: setp.eq.s16 	%p110, %rs4, 1;
-          // 1149: @%p110 bra 	$L__BB0_163;
+          // ptx:1148  setp.eq.s16 	%p110, %rs4, 1;
+          // ptx:1149  @%p110 bra 	$L__BB0_163;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-            // 1153: mul.wide.u32 	%rd93, %r128, 138547333;
-            // 1154: shr.u64 	%rd94, %rd93, 32;
-            // 1155: cvt.u32.u64 	%r707, %rd94;
+            // ptx:1153  mul.wide.u32 	%rd93, %r128, 138547333;
+            // ptx:1154  shr.u64 	%rd94, %rd93, 32;
+            // ptx:1155  cvt.u32.u64 	%r707, %rd94;
             uint64_t t53 = uint64_t((uint64_t(r128) * uint64_t(0x08421085u)) >> 32u);
             uint r707 = uint(uint64_t(t53));
-            // 1156: sub.s32 	%r708, %r128, %r707;
-            // 1157: shr.u32 	%r709, %r708, 1;
-            // 1158: add.s32 	%r710, %r709, %r707;
-            // 1159: shr.u32 	%r711, %r710, 4;
-            // 1160: mul.lo.s32 	%r712, %r711, 31;
+            // ptx:1156  sub.s32 	%r708, %r128, %r707;
+            // ptx:1157  shr.u32 	%r709, %r708, 1;
+            // ptx:1158  add.s32 	%r710, %r709, %r707;
+            // ptx:1159  shr.u32 	%r711, %r710, 4;
+            // ptx:1160  mul.lo.s32 	%r712, %r711, 31;
             uint r712 = uint(int(uint(int(uint(int(r128) - int(r707)) >> 1u) + int(r707)) >> 4u) * 31);
-            // 1161: sub.s32 	%r1244, %r128, %r712;
+            // ptx:1161  sub.s32 	%r1244, %r128, %r712;
             r1244 = uint(int(r128) - int(r712));
-            // 1162: bra.uni 	$L__BB0_184;
+            // ptx:1162  bra.uni 	$L__BB0_184;
             p2g_sv0 = 101;
           } else {
-            // 1150: bra.uni 	$L__BB0_183;
+            // ptx:1150  bra.uni 	$L__BB0_183;
             p2g_sv0 = 100;
           }
         }
       }
       if (p2g_sv0 == 100) {
-        // 1194: mul.wide.u32 	%rd97, %r128, -858993459;
-        // 1195: shr.u64 	%rd98, %rd97, 34;
-        // 1196: cvt.u32.u64 	%r720, %rd98;
+        // ptx:1194  mul.wide.u32 	%rd97, %r128, -858993459;
+        // ptx:1195  shr.u64 	%rd98, %rd97, 34;
+        // ptx:1196  cvt.u32.u64 	%r720, %rd98;
         uint64_t t54 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 1197: mul.lo.s32 	%r721, %r720, 5;
-        // 1198: sub.s32 	%r722, %r128, %r721;
-        // 1199: add.s32 	%r1244, %r722, 13;
+        // ptx:1197  mul.lo.s32 	%r721, %r720, 5;
+        // ptx:1198  sub.s32 	%r722, %r128, %r721;
+        // ptx:1199  add.s32 	%r1244, %r722, 13;
         r1244 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t54))) * 5)))) + 13);
         p2g_sv0 = 101;
       }
       if (p2g_sv0 == 101) {
-        // 1202: max.s32 	%r723, %r1244, 0;
-        // 1203: shl.b32 	%r724, %r723, 2;
-        // 1204: or.b32  	%r725, %r130, %r1245;
+        // ptx:1202  max.s32 	%r723, %r1244, 0;
+        // ptx:1203  shl.b32 	%r724, %r723, 2;
+        // ptx:1204  or.b32  	%r725, %r130, %r1245;
         uint r725 = r130 | r1245;
-        // 1205: or.b32  	%r1245, %r725, %r724;
+        // ptx:1205  or.b32  	%r1245, %r725, %r724;
         r1245 = r725 | (uint(max(int(r1244), 0)) << 2u);
       }
     }
-    // 1208: add.s32 	%r147, %r87, 3;
+    // ptx:1208  add.s32 	%r147, %r87, 3;
     uint r147 = uint(int(r87) + 3);
-    // 1209: @%p74 bra 	$L__BB0_212;
+    // ptx:1209  @%p74 bra 	$L__BB0_212;
     if (p74) {
-      // 1213: and.b32  	%r794, %r147, 30;
-      // 1214: add.s32 	%r795, %r88, %r794;
-      // 1215: add.s32 	%r796, %r795, 5369127;
+      // ptx:1213  and.b32  	%r794, %r147, 30;
+      // ptx:1214  add.s32 	%r795, %r88, %r794;
+      // ptx:1215  add.s32 	%r796, %r795, 5369127;
       uint r796 = uint(int(uint(int(r88) + int(r147 & 30u))) + 5369127);
-      // 1216: shr.u32 	%r797, %r796, 16;
-      // 1217: xor.b32  	%r798, %r797, %r796;
-      // 1218: mul.lo.s32 	%r799, %r798, 2146121005;
+      // ptx:1216  shr.u32 	%r797, %r796, 16;
+      // ptx:1217  xor.b32  	%r798, %r797, %r796;
+      // ptx:1218  mul.lo.s32 	%r799, %r798, 2146121005;
       uint r799 = uint(int((r796 >> 16u) ^ r796) * 2146121005);
-      // 1219: shr.u32 	%r800, %r799, 15;
-      // 1220: xor.b32  	%r801, %r800, %r799;
-      // 1221: mul.lo.s32 	%r802, %r801, -2073254261;
+      // ptx:1219  shr.u32 	%r800, %r799, 15;
+      // ptx:1220  xor.b32  	%r801, %r800, %r799;
+      // ptx:1221  mul.lo.s32 	%r802, %r801, -2073254261;
       uint r802 = uint(int((r799 >> 15u) ^ r799) * -2073254261);
-      // 1222: shr.u32 	%r803, %r802, 16;
-      // 1223: xor.b32  	%r804, %r802, %r6;
+      // ptx:1222  shr.u32 	%r803, %r802, 16;
+      // ptx:1223  xor.b32  	%r804, %r802, %r6;
       uint r804 = r802 ^ r6;
-      // 1224: xor.b32  	%r805, %r804, %r803;
-      // 1225: shr.u32 	%r806, %r804, 16;
-      // 1226: xor.b32  	%r807, %r805, %r806;
-      // 1227: mul.lo.s32 	%r808, %r807, 2146121005;
+      // ptx:1224  xor.b32  	%r805, %r804, %r803;
+      // ptx:1225  shr.u32 	%r806, %r804, 16;
+      // ptx:1226  xor.b32  	%r807, %r805, %r806;
+      // ptx:1227  mul.lo.s32 	%r808, %r807, 2146121005;
       uint r808 = uint(int((r804 ^ (r802 >> 16u)) ^ (r804 >> 16u)) * 2146121005);
-      // 1228: shr.u32 	%r809, %r808, 15;
-      // 1229: xor.b32  	%r810, %r809, %r808;
-      // 1230: mul.lo.s32 	%r811, %r810, -2073254261;
+      // ptx:1228  shr.u32 	%r809, %r808, 15;
+      // ptx:1229  xor.b32  	%r810, %r809, %r808;
+      // ptx:1230  mul.lo.s32 	%r811, %r810, -2073254261;
       uint r811 = uint(int((r808 >> 15u) ^ r808) * -2073254261);
-      // 1231: shr.u32 	%r812, %r811, 16;
-      // 1232: xor.b32  	%r813, %r812, %r811;
+      // ptx:1231  shr.u32 	%r812, %r811, 16;
+      // ptx:1232  xor.b32  	%r813, %r812, %r811;
       uint r813 = (r811 >> 16u) ^ r811;
-      // 1233: xor.b32  	%r814, %r813, -1515870811;
+      // ptx:1233  xor.b32  	%r814, %r813, -1515870811;
       uint r814 = r813 ^ 0xA5A5A5A5u;
-      // 1234: shr.u32 	%r815, %r814, 16;
-      // 1235: xor.b32  	%r816, %r815, %r814;
-      // 1236: mul.lo.s32 	%r817, %r816, 2146121005;
+      // ptx:1234  shr.u32 	%r815, %r814, 16;
+      // ptx:1235  xor.b32  	%r816, %r815, %r814;
+      // ptx:1236  mul.lo.s32 	%r817, %r816, 2146121005;
       uint r817 = uint(int((r814 >> 16u) ^ r814) * 2146121005);
-      // 1237: shr.u32 	%r818, %r817, 15;
-      // 1238: xor.b32  	%r819, %r818, %r817;
-      // 1239: mul.lo.s32 	%r820, %r819, -2073254261;
+      // ptx:1237  shr.u32 	%r818, %r817, 15;
+      // ptx:1238  xor.b32  	%r819, %r818, %r817;
+      // ptx:1239  mul.lo.s32 	%r820, %r819, -2073254261;
       uint r820 = uint(int((r817 >> 15u) ^ r817) * -2073254261);
-      // 1240: shr.u32 	%r821, %r820, 16;
-      // 1241: xor.b32  	%r822, %r821, %r820;
+      // ptx:1240  shr.u32 	%r821, %r820, 16;
+      // ptx:1241  xor.b32  	%r822, %r821, %r820;
       uint r822 = (r820 >> 16u) ^ r820;
-      // 1242: and.b32  	%r823, %r813, 1;
-      // 1243: shr.u32 	%r824, %r813, 1;
-      // 1244: and.b32  	%r825, %r824, 3;
-      // 1245: mul.wide.u32 	%rd113, %r822, -858993459;
-      // 1246: shr.u64 	%rd114, %rd113, 34;
-      // 1247: cvt.u32.u64 	%r826, %rd114;
+      // ptx:1242  and.b32  	%r823, %r813, 1;
+      // ptx:1243  shr.u32 	%r824, %r813, 1;
+      // ptx:1244  and.b32  	%r825, %r824, 3;
+      // ptx:1245  mul.wide.u32 	%rd113, %r822, -858993459;
+      // ptx:1246  shr.u64 	%rd114, %rd113, 34;
+      // ptx:1247  cvt.u32.u64 	%r826, %rd114;
       uint64_t t55 = uint64_t((uint64_t(r822) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1248: mul.lo.s32 	%r827, %r826, 5;
-      // 1249: sub.s32 	%r828, %r822, %r827;
-      // 1250: shl.b32 	%r829, %r828, 2;
-      // 1251: add.s32 	%r830, %r829, 52;
+      // ptx:1248  mul.lo.s32 	%r827, %r826, 5;
+      // ptx:1249  sub.s32 	%r828, %r822, %r827;
+      // ptx:1250  shl.b32 	%r829, %r828, 2;
+      // ptx:1251  add.s32 	%r830, %r829, 52;
       uint r830 = uint(int(uint(int(r822) - int(uint(int(uint(uint64_t(t55))) * 5))) << 2u) + 52);
-      // 1252: bfi.b32 	%r831, %r823, %r825, 7, 1;
-      // 1253: or.b32  	%r832, %r831, %r830;
-      // 1254: xor.b32  	%r1247, %r832, 128;
+      // ptx:1252  bfi.b32 	%r831, %r823, %r825, 7, 1;
+      // ptx:1253  or.b32  	%r832, %r831, %r830;
+      // ptx:1254  xor.b32  	%r1247, %r832, 128;
       r1247 = (p2g_bfi_32((r813 & 1u), ((r813 >> 1u) & 3u), 7u, 1u) | r830) ^ 128u;
-      // 1255: bra.uni 	$L__BB0_213;
+      // ptx:1255  bra.uni 	$L__BB0_213;
     } else {
-      // 1210: bra.uni 	$L__BB0_187;
-      // 1258: add.s32 	%r732, %r88, %r147;
-      // 1259: add.s32 	%r733, %r732, 5369127;
+      // ptx:1210  bra.uni 	$L__BB0_187;
+      // ptx:1258  add.s32 	%r732, %r88, %r147;
+      // ptx:1259  add.s32 	%r733, %r732, 5369127;
       uint r733 = uint(int(uint(int(r88) + int(r147))) + 5369127);
-      // 1260: shr.u32 	%r734, %r733, 16;
-      // 1261: xor.b32  	%r735, %r734, %r733;
-      // 1262: mul.lo.s32 	%r736, %r735, 2146121005;
+      // ptx:1260  shr.u32 	%r734, %r733, 16;
+      // ptx:1261  xor.b32  	%r735, %r734, %r733;
+      // ptx:1262  mul.lo.s32 	%r736, %r735, 2146121005;
       uint r736 = uint(int((r733 >> 16u) ^ r733) * 2146121005);
-      // 1263: shr.u32 	%r737, %r736, 15;
-      // 1264: xor.b32  	%r738, %r737, %r736;
-      // 1265: mul.lo.s32 	%r739, %r738, -2073254261;
+      // ptx:1263  shr.u32 	%r737, %r736, 15;
+      // ptx:1264  xor.b32  	%r738, %r737, %r736;
+      // ptx:1265  mul.lo.s32 	%r739, %r738, -2073254261;
       uint r739 = uint(int((r736 >> 15u) ^ r736) * -2073254261);
-      // 1266: shr.u32 	%r740, %r739, 16;
-      // 1267: xor.b32  	%r741, %r739, %r6;
+      // ptx:1266  shr.u32 	%r740, %r739, 16;
+      // ptx:1267  xor.b32  	%r741, %r739, %r6;
       uint r741 = r739 ^ r6;
-      // 1268: xor.b32  	%r742, %r741, %r740;
-      // 1269: shr.u32 	%r743, %r741, 16;
-      // 1270: xor.b32  	%r744, %r742, %r743;
-      // 1271: mul.lo.s32 	%r745, %r744, 2146121005;
+      // ptx:1268  xor.b32  	%r742, %r741, %r740;
+      // ptx:1269  shr.u32 	%r743, %r741, 16;
+      // ptx:1270  xor.b32  	%r744, %r742, %r743;
+      // ptx:1271  mul.lo.s32 	%r745, %r744, 2146121005;
       uint r745 = uint(int((r741 ^ (r739 >> 16u)) ^ (r741 >> 16u)) * 2146121005);
-      // 1272: shr.u32 	%r746, %r745, 15;
-      // 1273: xor.b32  	%r747, %r746, %r745;
-      // 1274: mul.lo.s32 	%r748, %r747, -2073254261;
+      // ptx:1272  shr.u32 	%r746, %r745, 15;
+      // ptx:1273  xor.b32  	%r747, %r746, %r745;
+      // ptx:1274  mul.lo.s32 	%r748, %r747, -2073254261;
       uint r748 = uint(int((r745 >> 15u) ^ r745) * -2073254261);
-      // 1275: shr.u32 	%r749, %r748, 16;
-      // 1276: xor.b32  	%r750, %r749, %r748;
+      // ptx:1275  shr.u32 	%r749, %r748, 16;
+      // ptx:1276  xor.b32  	%r750, %r749, %r748;
       uint r750 = (r748 >> 16u) ^ r748;
-      // 1277: xor.b32  	%r751, %r750, -1515870811;
+      // ptx:1277  xor.b32  	%r751, %r750, -1515870811;
       uint r751 = r750 ^ 0xA5A5A5A5u;
-      // 1278: shr.u32 	%r752, %r751, 16;
-      // 1279: xor.b32  	%r753, %r752, %r751;
-      // 1280: mul.lo.s32 	%r754, %r753, 2146121005;
+      // ptx:1278  shr.u32 	%r752, %r751, 16;
+      // ptx:1279  xor.b32  	%r753, %r752, %r751;
+      // ptx:1280  mul.lo.s32 	%r754, %r753, 2146121005;
       uint r754 = uint(int((r751 >> 16u) ^ r751) * 2146121005);
-      // 1281: shr.u32 	%r755, %r754, 15;
-      // 1282: xor.b32  	%r756, %r755, %r754;
-      // 1283: mul.lo.s32 	%r757, %r756, -2073254261;
+      // ptx:1281  shr.u32 	%r755, %r754, 15;
+      // ptx:1282  xor.b32  	%r756, %r755, %r754;
+      // ptx:1283  mul.lo.s32 	%r757, %r756, -2073254261;
       uint r757 = uint(int((r754 >> 15u) ^ r754) * -2073254261);
-      // 1284: shr.u32 	%r758, %r757, 16;
-      // 1285: xor.b32  	%r148, %r758, %r757;
+      // ptx:1284  shr.u32 	%r758, %r757, 16;
+      // ptx:1285  xor.b32  	%r148, %r758, %r757;
       uint r148 = (r757 >> 16u) ^ r757;
-      // 1286: shl.b32 	%r759, %r750, 7;
-      // 1287: and.b32  	%r1247, %r759, 128;
+      // ptx:1286  shl.b32 	%r759, %r750, 7;
+      // ptx:1287  and.b32  	%r1247, %r759, 128;
       r1247 = (r750 << 7u) & 128u;
-      // 1288: shr.u32 	%r760, %r750, 1;
-      // 1289: and.b32  	%r150, %r760, 3;
+      // ptx:1288  shr.u32 	%r760, %r750, 1;
+      // ptx:1289  and.b32  	%r150, %r760, 3;
       uint r150 = (r750 >> 1u) & 3u;
-      // 1290: @%p19 bra 	$L__BB0_191;
+      // ptx:1290  @%p19 bra 	$L__BB0_191;
       if (p19) {
-        // 1294: setp.eq.s16 	%p121, %rs4, 2;
-        // 1295: @%p121 bra 	$L__BB0_208;
+        // ptx:1294  setp.eq.s16 	%p121, %rs4, 2;
+        // ptx:1295  @%p121 bra 	$L__BB0_208;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-          // 1332: and.b32  	%r1247, %r148, 255;
+          // ptx:1332  and.b32  	%r1247, %r148, 255;
           r1247 = r148 & 255u;
-          // 1333: bra.uni 	$L__BB0_213;
+          // ptx:1333  bra.uni 	$L__BB0_213;
           p2g_sv0 = 113;
         } else {
-          // 1297: setp.eq.s16 	%p122, %rs4, 3;
-          // 1298: @%p122 bra 	$L__BB0_195;
+          // ptx:1297  setp.eq.s16 	%p122, %rs4, 3;
+          // ptx:1298  @%p122 bra 	$L__BB0_195;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-            // 1336: mul.wide.u32 	%rd103, %r148, -858993459;
-            // 1337: shr.u64 	%rd104, %rd103, 34;
-            // 1338: cvt.u32.u64 	%r764, %rd104;
+            // ptx:1336  mul.wide.u32 	%rd103, %r148, -858993459;
+            // ptx:1337  shr.u64 	%rd104, %rd103, 34;
+            // ptx:1338  cvt.u32.u64 	%r764, %rd104;
             uint64_t t56 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1339: mul.lo.s32 	%r765, %r764, 5;
-            // 1340: sub.s32 	%r152, %r148, %r765;
+            // ptx:1339  mul.lo.s32 	%r765, %r764, 5;
+            // ptx:1340  sub.s32 	%r152, %r148, %r765;
             uint r152 = uint(int(r148) - int(uint(int(uint(uint64_t(t56))) * 5)));
-            // 1341: setp.eq.s32 	%p126, %r152, 0;
-            // 1342: @%p126 bra 	$L__BB0_197;
+            // ptx:1341  setp.eq.s32 	%p126, %r152, 0;
+            // ptx:1342  @%p126 bra 	$L__BB0_197;
             if (int(r152) == 0) {
-              // 621: shr.u32 	%r766, %r148, 8;
+              // ptx:621  shr.u32 	%r766, %r148, 8;
               uint r766 = r148 >> 8u;
-              // 622: mul.wide.u32 	%rd105, %r766, -1431655765;
-              // 623: shr.u64 	%rd106, %rd105, 34;
-              // 624: cvt.u32.u64 	%r767, %rd106;
+              // ptx:622  mul.wide.u32 	%rd105, %r766, -1431655765;
+              // ptx:623  shr.u64 	%rd106, %rd105, 34;
+              // ptx:624  cvt.u32.u64 	%r767, %rd106;
               uint64_t t57 = uint64_t((uint64_t(r766) * uint64_t(0xAAAAAAABu)) >> 34u);
-              // 625: mul.lo.s32 	%r768, %r767, 6;
-              // 626: sub.s32 	%r769, %r766, %r768;
-              // 627: cvt.u16.u32 	%rs17, %r769;
+              // ptx:625  mul.lo.s32 	%r768, %r767, 6;
+              // ptx:626  sub.s32 	%r769, %r766, %r768;
+              // ptx:627  cvt.u16.u32 	%rs17, %r769;
               uint64_t t58 = uint64_t(uint(int(r766) - int(uint(int(uint(uint64_t(t57))) * 6))));
               uint rs17 = (uint(uint64_t(t58)) & 65535u);
-              // 628: setp.gt.s16 	%p127, %rs17, 1;
-              // 629: @%p127 bra 	$L__BB0_201;
+              // ptx:628  setp.gt.s16 	%p127, %rs17, 1;
+              // ptx:629  @%p127 bra 	$L__BB0_201;
               if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
-                // 633: setp.eq.s16 	%p128, %rs17, 2;
-                // 634: @%p128 bra 	$L__BB0_206;
+                // ptx:633  setp.eq.s16 	%p128, %rs17, 2;
+                // ptx:634  @%p128 bra 	$L__BB0_206;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
-                  // 733: shr.u32 	%r771, %r148, 12;
-                  // 734: and.b32  	%r772, %r771, 1;
-                  // 735: or.b32  	%r773, %r1247, %r772;
+                  // ptx:733  shr.u32 	%r771, %r148, 12;
+                  // ptx:734  and.b32  	%r772, %r771, 1;
+                  // ptx:735  or.b32  	%r773, %r1247, %r772;
                   uint r773 = r1247 | ((r148 >> 12u) & 1u);
-                  // 736: or.b32  	%r1247, %r773, 126;
+                  // ptx:736  or.b32  	%r1247, %r773, 126;
                   r1247 = r773 | 126u;
-                  // 737: bra.uni 	$L__BB0_213;
+                  // ptx:737  bra.uni 	$L__BB0_213;
                   p2g_sv0 = 113;
                 } else {
-                  // 636: setp.eq.s16 	%p129, %rs17, 3;
-                  // 637: @%p129 bra 	$L__BB0_205;
+                  // ptx:636  setp.eq.s16 	%p129, %rs17, 3;
+                  // ptx:637  @%p129 bra 	$L__BB0_205;
                   if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
-                    // 740: setp.eq.s32 	%p133, %r150, 0;
-                    // 741: selp.b32 	%r770, 1, %r150, %p133;
-                    // 742: or.b32  	%r1247, %r770, %r1247;
+                    // ptx:740  setp.eq.s32 	%p133, %r150, 0;
+                    // ptx:741  selp.b32 	%r770, 1, %r150, %p133;
+                    // ptx:742  or.b32  	%r1247, %r770, %r1247;
                     r1247 = ((int(r150) == 0) ? 1u : r150) | r1247;
-                    // 743: bra.uni 	$L__BB0_213;
+                    // ptx:743  bra.uni 	$L__BB0_213;
                     p2g_sv0 = 113;
                   } else {
-                    // 639: setp.ne.s16 	%p130, %rs17, 4;
-                    // 640: @%p130 bra 	$L__BB0_207;
+                    // ptx:639  setp.ne.s16 	%p130, %rs17, 4;
+                    // ptx:640  @%p130 bra 	$L__BB0_207;
                     if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                       p2g_sv0 = 68;
                     } else {
-                      // 642: or.b32  	%r1247, %r1247, 123;
+                      // ptx:642  or.b32  	%r1247, %r1247, 123;
                       r1247 = r1247 | 123u;
-                      // 643: bra.uni 	$L__BB0_213;
+                      // ptx:643  bra.uni 	$L__BB0_213;
                       p2g_sv0 = 113;
                     }
                   }
                 }
               } else {
-                // 630: bra.uni 	$L__BB0_198;
-                // 682: setp.eq.s16 	%p131, %rs17, 0;
-                // 683: @%p131 bra 	$L__BB0_213;
+                // ptx:630  bra.uni 	$L__BB0_198;
+                // ptx:682  setp.eq.s16 	%p131, %rs17, 0;
+                // ptx:683  @%p131 bra 	$L__BB0_213;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                   p2g_sv0 = 113;
                 } else {
-                  // 685: setp.eq.s16 	%p132, %rs17, 1;
-                  // 686: @%p132 bra 	$L__BB0_200;
+                  // ptx:685  setp.eq.s16 	%p132, %rs17, 1;
+                  // ptx:686  @%p132 bra 	$L__BB0_200;
                   if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
-                    // 690: or.b32  	%r1247, %r1247, 124;
+                    // ptx:690  or.b32  	%r1247, %r1247, 124;
                     r1247 = r1247 | 124u;
-                    // 691: bra.uni 	$L__BB0_213;
+                    // ptx:691  bra.uni 	$L__BB0_213;
                     p2g_sv0 = 113;
                   } else {
-                    // 687: bra.uni 	$L__BB0_207;
+                    // ptx:687  bra.uni 	$L__BB0_207;
                     p2g_sv0 = 68;
                   }
                 }
               }
               if (p2g_sv0 == 68) {
-                // 761: or.b32  	%r774, %r1247, %r150;
+                // ptx:761  or.b32  	%r774, %r1247, %r150;
                 uint r774 = r1247 | r150;
-                // 762: or.b32  	%r1247, %r774, 4;
+                // ptx:762  or.b32  	%r1247, %r774, 4;
                 r1247 = r774 | 4u;
-                // 763: bra.uni 	$L__BB0_213;
+                // ptx:763  bra.uni 	$L__BB0_213;
                 p2g_sv0 = 113;
               }
             } else {
-              // 1344: add.s32 	%r1246, %r152, 13;
+              // ptx:1344  add.s32 	%r1246, %r152, 13;
               r1246 = uint(int(r152) + 13);
-              // 1345: bra.uni 	$L__BB0_211;
+              // ptx:1345  bra.uni 	$L__BB0_211;
               p2g_sv0 = 112;
             }
           } else {
-            // 1300: setp.ne.s16 	%p123, %rs4, 5;
-            // 1301: @%p123 bra 	$L__BB0_210;
+            // ptx:1300  setp.ne.s16 	%p123, %rs4, 5;
+            // ptx:1301  @%p123 bra 	$L__BB0_210;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 111;
             } else {
-              // 1303: mul.wide.u32 	%rd101, %r148, -858993459;
-              // 1304: shr.u64 	%rd102, %rd101, 34;
-              // 1305: cvt.u32.u64 	%r761, %rd102;
+              // ptx:1303  mul.wide.u32 	%rd101, %r148, -858993459;
+              // ptx:1304  shr.u64 	%rd102, %rd101, 34;
+              // ptx:1305  cvt.u32.u64 	%r761, %rd102;
               uint64_t t59 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
-              // 1306: mul.lo.s32 	%r762, %r761, 5;
-              // 1307: sub.s32 	%r763, %r148, %r762;
-              // 1308: add.s32 	%r1246, %r763, 13;
+              // ptx:1306  mul.lo.s32 	%r762, %r761, 5;
+              // ptx:1307  sub.s32 	%r763, %r148, %r762;
+              // ptx:1308  add.s32 	%r1246, %r763, 13;
               r1246 = uint(int(uint(int(r148) - int(uint(int(uint(uint64_t(t59))) * 5)))) + 13);
-              // 1309: bra.uni 	$L__BB0_211;
+              // ptx:1309  bra.uni 	$L__BB0_211;
               p2g_sv0 = 112;
             }
           }
         }
       } else {
-        // 1291: bra.uni 	$L__BB0_188;
-        // 1312: setp.eq.s16 	%p124, %rs4, 0;
-        // 1313: @%p124 bra 	$L__BB0_209;
+        // ptx:1291  bra.uni 	$L__BB0_188;
+        // ptx:1312  setp.eq.s16 	%p124, %rs4, 0;
+        // ptx:1313  @%p124 bra 	$L__BB0_209;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-          // 1348: mul.wide.u32 	%rd109, %r148, 613566757;
-          // 1349: shr.u64 	%rd110, %rd109, 32;
-          // 1350: cvt.u32.u64 	%r781, %rd110;
+          // ptx:1348  mul.wide.u32 	%rd109, %r148, 613566757;
+          // ptx:1349  shr.u64 	%rd110, %rd109, 32;
+          // ptx:1350  cvt.u32.u64 	%r781, %rd110;
           uint64_t t60 = uint64_t((uint64_t(r148) * uint64_t(0x24924925u)) >> 32u);
           uint r781 = uint(uint64_t(t60));
-          // 1351: sub.s32 	%r782, %r148, %r781;
-          // 1352: shr.u32 	%r783, %r782, 1;
-          // 1353: add.s32 	%r784, %r783, %r781;
-          // 1354: shr.u32 	%r785, %r784, 2;
-          // 1355: mul.lo.s32 	%r786, %r785, 7;
+          // ptx:1351  sub.s32 	%r782, %r148, %r781;
+          // ptx:1352  shr.u32 	%r783, %r782, 1;
+          // ptx:1353  add.s32 	%r784, %r783, %r781;
+          // ptx:1354  shr.u32 	%r785, %r784, 2;
+          // ptx:1355  mul.lo.s32 	%r786, %r785, 7;
           uint r786 = uint(int(uint(int(uint(int(r148) - int(r781)) >> 1u) + int(r781)) >> 2u) * 7);
-          // 1356: sub.s32 	%r787, %r148, %r786;
-          // 1357: add.s32 	%r1246, %r787, 12;
+          // ptx:1356  sub.s32 	%r787, %r148, %r786;
+          // ptx:1357  add.s32 	%r1246, %r787, 12;
           r1246 = uint(int(uint(int(r148) - int(r786))) + 12);
-          // 1358: bra.uni 	$L__BB0_211;
+          // ptx:1358  bra.uni 	$L__BB0_211;
           p2g_sv0 = 112;
         } else {
-          // 1315: setp.eq.s16 	%p125, %rs4, 1;
-          // 1316: @%p125 bra 	$L__BB0_190;
+          // ptx:1315  setp.eq.s16 	%p125, %rs4, 1;
+          // ptx:1316  @%p125 bra 	$L__BB0_190;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-            // 1320: mul.wide.u32 	%rd107, %r148, 138547333;
-            // 1321: shr.u64 	%rd108, %rd107, 32;
-            // 1322: cvt.u32.u64 	%r775, %rd108;
+            // ptx:1320  mul.wide.u32 	%rd107, %r148, 138547333;
+            // ptx:1321  shr.u64 	%rd108, %rd107, 32;
+            // ptx:1322  cvt.u32.u64 	%r775, %rd108;
             uint64_t t61 = uint64_t((uint64_t(r148) * uint64_t(0x08421085u)) >> 32u);
             uint r775 = uint(uint64_t(t61));
-            // 1323: sub.s32 	%r776, %r148, %r775;
-            // 1324: shr.u32 	%r777, %r776, 1;
-            // 1325: add.s32 	%r778, %r777, %r775;
-            // 1326: shr.u32 	%r779, %r778, 4;
-            // 1327: mul.lo.s32 	%r780, %r779, 31;
+            // ptx:1323  sub.s32 	%r776, %r148, %r775;
+            // ptx:1324  shr.u32 	%r777, %r776, 1;
+            // ptx:1325  add.s32 	%r778, %r777, %r775;
+            // ptx:1326  shr.u32 	%r779, %r778, 4;
+            // ptx:1327  mul.lo.s32 	%r780, %r779, 31;
             uint r780 = uint(int(uint(int(uint(int(r148) - int(r775)) >> 1u) + int(r775)) >> 4u) * 31);
-            // 1328: sub.s32 	%r1246, %r148, %r780;
+            // ptx:1328  sub.s32 	%r1246, %r148, %r780;
             r1246 = uint(int(r148) - int(r780));
-            // 1329: bra.uni 	$L__BB0_211;
+            // ptx:1329  bra.uni 	$L__BB0_211;
             p2g_sv0 = 112;
           } else {
-            // 1317: bra.uni 	$L__BB0_210;
+            // ptx:1317  bra.uni 	$L__BB0_210;
             p2g_sv0 = 111;
           }
         }
       }
       if (p2g_sv0 == 111) {
-        // 1361: mul.wide.u32 	%rd111, %r148, -858993459;
-        // 1362: shr.u64 	%rd112, %rd111, 34;
-        // 1363: cvt.u32.u64 	%r788, %rd112;
+        // ptx:1361  mul.wide.u32 	%rd111, %r148, -858993459;
+        // ptx:1362  shr.u64 	%rd112, %rd111, 34;
+        // ptx:1363  cvt.u32.u64 	%r788, %rd112;
         uint64_t t62 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 1364: mul.lo.s32 	%r789, %r788, 5;
-        // 1365: sub.s32 	%r790, %r148, %r789;
-        // 1366: add.s32 	%r1246, %r790, 13;
+        // ptx:1364  mul.lo.s32 	%r789, %r788, 5;
+        // ptx:1365  sub.s32 	%r790, %r148, %r789;
+        // ptx:1366  add.s32 	%r1246, %r790, 13;
         r1246 = uint(int(uint(int(r148) - int(uint(int(uint(uint64_t(t62))) * 5)))) + 13);
         p2g_sv0 = 112;
       }
       if (p2g_sv0 == 112) {
-        // 1369: max.s32 	%r791, %r1246, 0;
-        // 1370: shl.b32 	%r792, %r791, 2;
-        // 1371: or.b32  	%r793, %r150, %r1247;
+        // ptx:1369  max.s32 	%r791, %r1246, 0;
+        // ptx:1370  shl.b32 	%r792, %r791, 2;
+        // ptx:1371  or.b32  	%r793, %r150, %r1247;
         uint r793 = r150 | r1247;
-        // 1372: or.b32  	%r1247, %r793, %r792;
+        // ptx:1372  or.b32  	%r1247, %r793, %r792;
         r1247 = r793 | (uint(max(int(r1246), 0)) << 2u);
       }
     }
-    // 1375: mov.u32 	%r833, 64;
-    // 1376: prmt.b32 	%r834, %r1241, %r1243, %r833;
-    // 1377: mov.u32 	%r835, 1040;
-    // 1378: prmt.b32 	%r836, %r834, %r1245, %r835;
-    // 1379: mov.u32 	%r837, 16912;
-    // 1380: prmt.b32 	%r838, %r836, %r1247, %r837;
+    // ptx:1375  mov.u32 	%r833, 64;
+    // ptx:1376  prmt.b32 	%r834, %r1241, %r1243, %r833;
+    // ptx:1377  mov.u32 	%r835, 1040;
+    // ptx:1378  prmt.b32 	%r836, %r834, %r1245, %r835;
+    // ptx:1379  mov.u32 	%r837, 16912;
+    // ptx:1380  prmt.b32 	%r838, %r836, %r1247, %r837;
     uint r838 = p2g_prmt(p2g_prmt(p2g_prmt(r1241, r1243, 64u, 0), r1245, 1040u, 0), r1247, 16912u, 0);
-    // 1381: st.local.u32 	[%rd177], %r838;
+    // ptx:1381  st.local.u32 	[%rd177], %r838;
     p2g_stl32(uint(rd177), r838);
-    // 1382: add.s64 	%rd177, %rd177, 4;
+    // ptx:1382  add.s64 	%rd177, %rd177, 4;
     rd177 = uint64_t(int64_t(rd177) + 4l);
-    // 1383: add.s32 	%r1239, %r1239, 1;
+    // ptx:1383  add.s32 	%r1239, %r1239, 1;
     r1239 = uint(int(r1239) + 1);
-    // 1384: setp.ne.s32 	%p134, %r1239, 4;
-    // 1385: @%p134 bra 	$L__BB0_105;
+    // ptx:1384  setp.ne.s32 	%p134, %r1239, 4;
+    // ptx:1385  @%p134 bra 	$L__BB0_105;
     if (!(int(r1239) != 4)) {
       break;
     }
   }
-  // 1387: add.s32 	%r168, %r2, 5373223;
+  // ptx:1387  add.s32 	%r168, %r2, 5373223;
   uint r168 = uint(int(r2) + 5373223);
-  // 1388: add.s32 	%r169, %r1, %r2;
+  // ptx:1388  add.s32 	%r169, %r1, %r2;
   uint r169 = uint(int(r1) + int(r2));
-  // 1389: mov.u32 	%r1248, 0;
+  // ptx:1389  mov.u32 	%r1248, 0;
   uint r1248 = 0u;
-  // 1390: bra.uni 	$L__BB0_215;
+  // ptx:1390  bra.uni 	$L__BB0_215;
   for (;;) {
     p2g_loop_tick();
-    // 1613: shl.b32 	%r840, %r1248, 4;
-    // 1614: or.b32  	%r171, %r840, %r85;
+    // ptx:1613  shl.b32 	%r840, %r1248, 4;
+    // ptx:1614  or.b32  	%r171, %r840, %r85;
     uint r171 = (r1248 << 4u) | r85;
-    // 1615: shl.b32 	%r172, %r171, 6;
+    // ptx:1615  shl.b32 	%r172, %r171, 6;
     uint r172 = r171 << 6u;
-    // 1616: add.s32 	%r841, %r168, %r172;
+    // ptx:1616  add.s32 	%r841, %r168, %r172;
     uint r841 = uint(int(r168) + int(r172));
-    // 1617: shr.u32 	%r842, %r841, 16;
-    // 1618: xor.b32  	%r843, %r842, %r841;
-    // 1619: mul.lo.s32 	%r844, %r843, 2146121005;
+    // ptx:1617  shr.u32 	%r842, %r841, 16;
+    // ptx:1618  xor.b32  	%r843, %r842, %r841;
+    // ptx:1619  mul.lo.s32 	%r844, %r843, 2146121005;
     uint r844 = uint(int((r841 >> 16u) ^ r841) * 2146121005);
-    // 1620: shr.u32 	%r845, %r844, 15;
-    // 1621: xor.b32  	%r846, %r845, %r844;
-    // 1622: mul.lo.s32 	%r847, %r846, -2073254261;
+    // ptx:1620  shr.u32 	%r845, %r844, 15;
+    // ptx:1621  xor.b32  	%r846, %r845, %r844;
+    // ptx:1622  mul.lo.s32 	%r847, %r846, -2073254261;
     uint r847 = uint(int((r844 >> 15u) ^ r844) * -2073254261);
-    // 1623: shr.u32 	%r848, %r847, 16;
-    // 1624: xor.b32  	%r849, %r847, %r6;
+    // ptx:1623  shr.u32 	%r848, %r847, 16;
+    // ptx:1624  xor.b32  	%r849, %r847, %r6;
     uint r849 = r847 ^ r6;
-    // 1625: xor.b32  	%r850, %r849, %r848;
-    // 1626: shr.u32 	%r851, %r849, 16;
-    // 1627: xor.b32  	%r852, %r850, %r851;
-    // 1628: mul.lo.s32 	%r853, %r852, 2146121005;
+    // ptx:1625  xor.b32  	%r850, %r849, %r848;
+    // ptx:1626  shr.u32 	%r851, %r849, 16;
+    // ptx:1627  xor.b32  	%r852, %r850, %r851;
+    // ptx:1628  mul.lo.s32 	%r853, %r852, 2146121005;
     uint r853 = uint(int((r849 ^ (r847 >> 16u)) ^ (r849 >> 16u)) * 2146121005);
-    // 1629: shr.u32 	%r854, %r853, 15;
-    // 1630: xor.b32  	%r855, %r854, %r853;
-    // 1631: mul.lo.s32 	%r856, %r855, -2073254261;
+    // ptx:1629  shr.u32 	%r854, %r853, 15;
+    // ptx:1630  xor.b32  	%r855, %r854, %r853;
+    // ptx:1631  mul.lo.s32 	%r856, %r855, -2073254261;
     uint r856 = uint(int((r853 >> 15u) ^ r853) * -2073254261);
-    // 1632: shr.u32 	%r857, %r856, 16;
-    // 1633: xor.b32  	%r858, %r857, %r856;
+    // ptx:1632  shr.u32 	%r857, %r856, 16;
+    // ptx:1633  xor.b32  	%r858, %r857, %r856;
     uint r858 = (r856 >> 16u) ^ r856;
-    // 1634: xor.b32  	%r859, %r858, -1515870811;
+    // ptx:1634  xor.b32  	%r859, %r858, -1515870811;
     uint r859 = r858 ^ 0xA5A5A5A5u;
-    // 1635: shr.u32 	%r860, %r859, 16;
-    // 1636: xor.b32  	%r861, %r860, %r859;
-    // 1637: mul.lo.s32 	%r862, %r861, 2146121005;
+    // ptx:1635  shr.u32 	%r860, %r859, 16;
+    // ptx:1636  xor.b32  	%r861, %r860, %r859;
+    // ptx:1637  mul.lo.s32 	%r862, %r861, 2146121005;
     uint r862 = uint(int((r859 >> 16u) ^ r859) * 2146121005);
-    // 1638: shr.u32 	%r863, %r862, 15;
-    // 1639: xor.b32  	%r864, %r863, %r862;
-    // 1640: mul.lo.s32 	%r865, %r864, -2073254261;
+    // ptx:1638  shr.u32 	%r863, %r862, 15;
+    // ptx:1639  xor.b32  	%r864, %r863, %r862;
+    // ptx:1640  mul.lo.s32 	%r865, %r864, -2073254261;
     uint r865 = uint(int((r862 >> 15u) ^ r862) * -2073254261);
-    // 1641: shr.u32 	%r866, %r865, 16;
-    // 1642: xor.b32  	%r173, %r866, %r865;
+    // ptx:1641  shr.u32 	%r866, %r865, 16;
+    // ptx:1642  xor.b32  	%r173, %r866, %r865;
     uint r173 = (r865 >> 16u) ^ r865;
-    // 1643: shl.b32 	%r867, %r858, 7;
-    // 1644: and.b32  	%r1250, %r867, 128;
+    // ptx:1643  shl.b32 	%r867, %r858, 7;
+    // ptx:1644  and.b32  	%r1250, %r867, 128;
     uint r1250 = (r858 << 7u) & 128u;
-    // 1645: shr.u32 	%r868, %r858, 1;
-    // 1646: and.b32  	%r175, %r868, 3;
+    // ptx:1645  shr.u32 	%r868, %r858, 1;
+    // ptx:1646  and.b32  	%r175, %r868, 3;
     uint r175 = (r858 >> 1u) & 3u;
-    // 1647: @%p74 bra 	$L__BB0_241;
+    // ptx:1647  @%p74 bra 	$L__BB0_241;
     if (p74) {
-      // 1651: mul.wide.u32 	%rd127, %r173, -858993459;
-      // 1652: shr.u64 	%rd128, %rd127, 34;
-      // 1653: cvt.u32.u64 	%r902, %rd128;
+      // ptx:1651  mul.wide.u32 	%rd127, %r173, -858993459;
+      // ptx:1652  shr.u64 	%rd128, %rd127, 34;
+      // ptx:1653  cvt.u32.u64 	%r902, %rd128;
       uint64_t t63 = uint64_t((uint64_t(r173) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1654: mul.lo.s32 	%r903, %r902, 5;
-      // 1655: sub.s32 	%r904, %r173, %r903;
-      // 1656: shl.b32 	%r905, %r904, 2;
-      // 1657: add.s32 	%r906, %r905, 52;
+      // ptx:1654  mul.lo.s32 	%r903, %r902, 5;
+      // ptx:1655  sub.s32 	%r904, %r173, %r903;
+      // ptx:1656  shl.b32 	%r905, %r904, 2;
+      // ptx:1657  add.s32 	%r906, %r905, 52;
       uint r906 = uint(int(uint(int(r173) - int(uint(int(uint(uint64_t(t63))) * 5))) << 2u) + 52);
-      // 1658: or.b32  	%r907, %r175, %r1250;
+      // ptx:1658  or.b32  	%r907, %r175, %r1250;
       uint r907 = r175 | r1250;
-      // 1659: or.b32  	%r1250, %r907, %r906;
+      // ptx:1659  or.b32  	%r1250, %r907, %r906;
       r1250 = r907 | r906;
-      // 1660: bra.uni 	$L__BB0_242;
+      // ptx:1660  bra.uni 	$L__BB0_242;
     } else {
-      // 1648: bra.uni 	$L__BB0_216;
-      // 1663: @%p19 bra 	$L__BB0_220;
+      // ptx:1648  bra.uni 	$L__BB0_216;
+      // ptx:1663  @%p19 bra 	$L__BB0_220;
       if (p19) {
-        // 1667: setp.eq.s16 	%p137, %rs4, 2;
-        // 1668: @%p137 bra 	$L__BB0_237;
+        // ptx:1667  setp.eq.s16 	%p137, %rs4, 2;
+        // ptx:1668  @%p137 bra 	$L__BB0_237;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-          // 1705: and.b32  	%r1250, %r173, 255;
+          // ptx:1705  and.b32  	%r1250, %r173, 255;
           r1250 = r173 & 255u;
-          // 1706: bra.uni 	$L__BB0_242;
+          // ptx:1706  bra.uni 	$L__BB0_242;
           p2g_sv0 = 153;
         } else {
-          // 1670: setp.eq.s16 	%p138, %rs4, 3;
-          // 1671: @%p138 bra 	$L__BB0_224;
+          // ptx:1670  setp.eq.s16 	%p138, %rs4, 3;
+          // ptx:1671  @%p138 bra 	$L__BB0_224;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-            // 1709: mul.wide.u32 	%rd117, %r173, -858993459;
-            // 1710: shr.u64 	%rd118, %rd117, 34;
-            // 1711: cvt.u32.u64 	%r872, %rd118;
+            // ptx:1709  mul.wide.u32 	%rd117, %r173, -858993459;
+            // ptx:1710  shr.u64 	%rd118, %rd117, 34;
+            // ptx:1711  cvt.u32.u64 	%r872, %rd118;
             uint64_t t64;
             t64 = uint64_t((uint64_t(r173) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1712: mul.lo.s32 	%r873, %r872, 5;
-            // 1713: sub.s32 	%r177, %r173, %r873;
+            // ptx:1712  mul.lo.s32 	%r873, %r872, 5;
+            // ptx:1713  sub.s32 	%r177, %r173, %r873;
             uint r177 = uint(int(r173) - int(uint(int(uint(uint64_t(t64))) * 5)));
-            // 1714: setp.eq.s32 	%p142, %r177, 0;
-            // 1715: @%p142 bra 	$L__BB0_226;
+            // ptx:1714  setp.eq.s32 	%p142, %r177, 0;
+            // ptx:1715  @%p142 bra 	$L__BB0_226;
             if (int(r177) == 0) {
-              // 1393: shr.u32 	%r874, %r173, 8;
+              // ptx:1393  shr.u32 	%r874, %r173, 8;
               uint r874 = r173 >> 8u;
-              // 1394: mul.wide.u32 	%rd119, %r874, -1431655765;
-              // 1395: shr.u64 	%rd120, %rd119, 34;
-              // 1396: cvt.u32.u64 	%r875, %rd120;
+              // ptx:1394  mul.wide.u32 	%rd119, %r874, -1431655765;
+              // ptx:1395  shr.u64 	%rd120, %rd119, 34;
+              // ptx:1396  cvt.u32.u64 	%r875, %rd120;
               uint64_t t65 = uint64_t((uint64_t(r874) * uint64_t(0xAAAAAAABu)) >> 34u);
-              // 1397: mul.lo.s32 	%r876, %r875, 6;
-              // 1398: sub.s32 	%r877, %r874, %r876;
-              // 1399: cvt.u16.u32 	%rs19, %r877;
+              // ptx:1397  mul.lo.s32 	%r876, %r875, 6;
+              // ptx:1398  sub.s32 	%r877, %r874, %r876;
+              // ptx:1399  cvt.u16.u32 	%rs19, %r877;
               uint64_t t66 = uint64_t(uint(int(r874) - int(uint(int(uint(uint64_t(t65))) * 6))));
               uint rs19 = (uint(uint64_t(t66)) & 65535u);
-              // 1400: setp.gt.s16 	%p143, %rs19, 1;
-              // 1401: @%p143 bra 	$L__BB0_230;
+              // ptx:1400  setp.gt.s16 	%p143, %rs19, 1;
+              // ptx:1401  @%p143 bra 	$L__BB0_230;
               if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
-                // 1405: setp.eq.s16 	%p144, %rs19, 2;
-                // 1406: @%p144 bra 	$L__BB0_235;
+                // ptx:1405  setp.eq.s16 	%p144, %rs19, 2;
+                // ptx:1406  @%p144 bra 	$L__BB0_235;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
-                  // 1541: shr.u32 	%r879, %r173, 12;
-                  // 1542: and.b32  	%r880, %r879, 1;
-                  // 1543: or.b32  	%r881, %r1250, %r880;
+                  // ptx:1541  shr.u32 	%r879, %r173, 12;
+                  // ptx:1542  and.b32  	%r880, %r879, 1;
+                  // ptx:1543  or.b32  	%r881, %r1250, %r880;
                   uint r881 = r1250 | ((r173 >> 12u) & 1u);
-                  // 1544: or.b32  	%r1250, %r881, 126;
+                  // ptx:1544  or.b32  	%r1250, %r881, 126;
                   r1250 = r881 | 126u;
-                  // 1545: bra.uni 	$L__BB0_242;
+                  // ptx:1545  bra.uni 	$L__BB0_242;
                   p2g_sv0 = 153;
                 } else {
-                  // 1408: setp.eq.s16 	%p145, %rs19, 3;
-                  // 1409: @%p145 bra 	$L__BB0_234;
+                  // ptx:1408  setp.eq.s16 	%p145, %rs19, 3;
+                  // ptx:1409  @%p145 bra 	$L__BB0_234;
                   if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
-                    // 1548: setp.eq.s32 	%p149, %r175, 0;
-                    // 1549: selp.b32 	%r878, 1, %r175, %p149;
-                    // 1550: or.b32  	%r1250, %r878, %r1250;
+                    // ptx:1548  setp.eq.s32 	%p149, %r175, 0;
+                    // ptx:1549  selp.b32 	%r878, 1, %r175, %p149;
+                    // ptx:1550  or.b32  	%r1250, %r878, %r1250;
                     r1250 = ((int(r175) == 0) ? 1u : r175) | r1250;
-                    // 1551: bra.uni 	$L__BB0_242;
+                    // ptx:1551  bra.uni 	$L__BB0_242;
                     p2g_sv0 = 153;
                   } else {
-                    // 1411: setp.ne.s16 	%p146, %rs19, 4;
-                    // 1412: @%p146 bra 	$L__BB0_236;
+                    // ptx:1411  setp.ne.s16 	%p146, %rs19, 4;
+                    // ptx:1412  @%p146 bra 	$L__BB0_236;
                     if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                       p2g_sv0 = 138;
                     } else {
-                      // 1414: or.b32  	%r1250, %r1250, 123;
+                      // ptx:1414  or.b32  	%r1250, %r1250, 123;
                       r1250 = r1250 | 123u;
-                      // 1415: bra.uni 	$L__BB0_242;
+                      // ptx:1415  bra.uni 	$L__BB0_242;
                       p2g_sv0 = 153;
                     }
                   }
                 }
               } else {
-                // 1402: bra.uni 	$L__BB0_227;
-                // 1493: setp.eq.s16 	%p147, %rs19, 0;
-                // 1494: @%p147 bra 	$L__BB0_242;
+                // ptx:1402  bra.uni 	$L__BB0_227;
+                // ptx:1493  setp.eq.s16 	%p147, %rs19, 0;
+                // ptx:1494  @%p147 bra 	$L__BB0_242;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                   p2g_sv0 = 153;
                 } else {
-                  // 1496: setp.eq.s16 	%p148, %rs19, 1;
-                  // 1497: @%p148 bra 	$L__BB0_229;
+                  // ptx:1496  setp.eq.s16 	%p148, %rs19, 1;
+                  // ptx:1497  @%p148 bra 	$L__BB0_229;
                   if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
-                    // 1501: or.b32  	%r1250, %r1250, 124;
+                    // ptx:1501  or.b32  	%r1250, %r1250, 124;
                     r1250 = r1250 | 124u;
-                    // 1502: bra.uni 	$L__BB0_242;
+                    // ptx:1502  bra.uni 	$L__BB0_242;
                     p2g_sv0 = 153;
                   } else {
-                    // 1498: bra.uni 	$L__BB0_236;
+                    // ptx:1498  bra.uni 	$L__BB0_236;
                     p2g_sv0 = 138;
                   }
                 }
               }
               if (p2g_sv0 == 138) {
-                // 1593: or.b32  	%r882, %r1250, %r175;
+                // ptx:1593  or.b32  	%r882, %r1250, %r175;
                 uint r882 = r1250 | r175;
-                // 1594: or.b32  	%r1250, %r882, 4;
+                // ptx:1594  or.b32  	%r1250, %r882, 4;
                 r1250 = r882 | 4u;
-                // 1595: bra.uni 	$L__BB0_242;
+                // ptx:1595  bra.uni 	$L__BB0_242;
                 p2g_sv0 = 153;
               }
             } else {
-              // 1717: add.s32 	%r1249, %r177, 13;
+              // ptx:1717  add.s32 	%r1249, %r177, 13;
               r1249 = uint(int(r177) + 13);
-              // 1718: bra.uni 	$L__BB0_240;
+              // ptx:1718  bra.uni 	$L__BB0_240;
               p2g_sv0 = 152;
             }
           } else {
-            // 1673: setp.ne.s16 	%p139, %rs4, 5;
-            // 1674: @%p139 bra 	$L__BB0_239;
+            // ptx:1673  setp.ne.s16 	%p139, %rs4, 5;
+            // ptx:1674  @%p139 bra 	$L__BB0_239;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 151;
             } else {
-              // 1676: mul.wide.u32 	%rd115, %r173, -858993459;
-              // 1677: shr.u64 	%rd116, %rd115, 34;
-              // 1678: cvt.u32.u64 	%r869, %rd116;
+              // ptx:1676  mul.wide.u32 	%rd115, %r173, -858993459;
+              // ptx:1677  shr.u64 	%rd116, %rd115, 34;
+              // ptx:1678  cvt.u32.u64 	%r869, %rd116;
               uint64_t t67 = uint64_t((uint64_t(r173) * uint64_t(0xCCCCCCCDu)) >> 34u);
-              // 1679: mul.lo.s32 	%r870, %r869, 5;
-              // 1680: sub.s32 	%r871, %r173, %r870;
-              // 1681: add.s32 	%r1249, %r871, 13;
+              // ptx:1679  mul.lo.s32 	%r870, %r869, 5;
+              // ptx:1680  sub.s32 	%r871, %r173, %r870;
+              // ptx:1681  add.s32 	%r1249, %r871, 13;
               r1249 = uint(int(uint(int(r173) - int(uint(int(uint(uint64_t(t67))) * 5)))) + 13);
-              // 1682: bra.uni 	$L__BB0_240;
+              // ptx:1682  bra.uni 	$L__BB0_240;
               p2g_sv0 = 152;
             }
           }
         }
       } else {
-        // 1664: bra.uni 	$L__BB0_217;
-        // 1685: setp.eq.s16 	%p140, %rs4, 0;
-        // 1686: @%p140 bra 	$L__BB0_238;
+        // ptx:1664  bra.uni 	$L__BB0_217;
+        // ptx:1685  setp.eq.s16 	%p140, %rs4, 0;
+        // ptx:1686  @%p140 bra 	$L__BB0_238;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-          // 1721: mul.wide.u32 	%rd123, %r173, 613566757;
-          // 1722: shr.u64 	%rd124, %rd123, 32;
-          // 1723: cvt.u32.u64 	%r889, %rd124;
+          // ptx:1721  mul.wide.u32 	%rd123, %r173, 613566757;
+          // ptx:1722  shr.u64 	%rd124, %rd123, 32;
+          // ptx:1723  cvt.u32.u64 	%r889, %rd124;
           uint64_t t68 = uint64_t((uint64_t(r173) * uint64_t(0x24924925u)) >> 32u);
           uint r889 = uint(uint64_t(t68));
-          // 1724: sub.s32 	%r890, %r173, %r889;
-          // 1725: shr.u32 	%r891, %r890, 1;
-          // 1726: add.s32 	%r892, %r891, %r889;
-          // 1727: shr.u32 	%r893, %r892, 2;
-          // 1728: mul.lo.s32 	%r894, %r893, 7;
+          // ptx:1724  sub.s32 	%r890, %r173, %r889;
+          // ptx:1725  shr.u32 	%r891, %r890, 1;
+          // ptx:1726  add.s32 	%r892, %r891, %r889;
+          // ptx:1727  shr.u32 	%r893, %r892, 2;
+          // ptx:1728  mul.lo.s32 	%r894, %r893, 7;
           uint r894 = uint(int(uint(int(uint(int(r173) - int(r889)) >> 1u) + int(r889)) >> 2u) * 7);
-          // 1729: sub.s32 	%r895, %r173, %r894;
-          // 1730: add.s32 	%r1249, %r895, 12;
+          // ptx:1729  sub.s32 	%r895, %r173, %r894;
+          // ptx:1730  add.s32 	%r1249, %r895, 12;
           r1249 = uint(int(uint(int(r173) - int(r894))) + 12);
-          // 1731: bra.uni 	$L__BB0_240;
+          // ptx:1731  bra.uni 	$L__BB0_240;
           p2g_sv0 = 152;
         } else {
-          // 1688: setp.eq.s16 	%p141, %rs4, 1;
-          // 1689: @%p141 bra 	$L__BB0_219;
+          // ptx:1688  setp.eq.s16 	%p141, %rs4, 1;
+          // ptx:1689  @%p141 bra 	$L__BB0_219;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-            // 1693: mul.wide.u32 	%rd121, %r173, 138547333;
-            // 1694: shr.u64 	%rd122, %rd121, 32;
-            // 1695: cvt.u32.u64 	%r883, %rd122;
+            // ptx:1693  mul.wide.u32 	%rd121, %r173, 138547333;
+            // ptx:1694  shr.u64 	%rd122, %rd121, 32;
+            // ptx:1695  cvt.u32.u64 	%r883, %rd122;
             uint64_t t69 = uint64_t((uint64_t(r173) * uint64_t(0x08421085u)) >> 32u);
             uint r883 = uint(uint64_t(t69));
-            // 1696: sub.s32 	%r884, %r173, %r883;
-            // 1697: shr.u32 	%r885, %r884, 1;
-            // 1698: add.s32 	%r886, %r885, %r883;
-            // 1699: shr.u32 	%r887, %r886, 4;
-            // 1700: mul.lo.s32 	%r888, %r887, 31;
+            // ptx:1696  sub.s32 	%r884, %r173, %r883;
+            // ptx:1697  shr.u32 	%r885, %r884, 1;
+            // ptx:1698  add.s32 	%r886, %r885, %r883;
+            // ptx:1699  shr.u32 	%r887, %r886, 4;
+            // ptx:1700  mul.lo.s32 	%r888, %r887, 31;
             uint r888 = uint(int(uint(int(uint(int(r173) - int(r883)) >> 1u) + int(r883)) >> 4u) * 31);
-            // 1701: sub.s32 	%r1249, %r173, %r888;
+            // ptx:1701  sub.s32 	%r1249, %r173, %r888;
             r1249 = uint(int(r173) - int(r888));
-            // 1702: bra.uni 	$L__BB0_240;
+            // ptx:1702  bra.uni 	$L__BB0_240;
             p2g_sv0 = 152;
           } else {
-            // 1690: bra.uni 	$L__BB0_239;
+            // ptx:1690  bra.uni 	$L__BB0_239;
             p2g_sv0 = 151;
           }
         }
       }
       if (p2g_sv0 == 151) {
-        // 1734: mul.wide.u32 	%rd125, %r173, -858993459;
-        // 1735: shr.u64 	%rd126, %rd125, 34;
-        // 1736: cvt.u32.u64 	%r896, %rd126;
+        // ptx:1734  mul.wide.u32 	%rd125, %r173, -858993459;
+        // ptx:1735  shr.u64 	%rd126, %rd125, 34;
+        // ptx:1736  cvt.u32.u64 	%r896, %rd126;
         uint64_t t70 = uint64_t((uint64_t(r173) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 1737: mul.lo.s32 	%r897, %r896, 5;
-        // 1738: sub.s32 	%r898, %r173, %r897;
-        // 1739: add.s32 	%r1249, %r898, 13;
+        // ptx:1737  mul.lo.s32 	%r897, %r896, 5;
+        // ptx:1738  sub.s32 	%r898, %r173, %r897;
+        // ptx:1739  add.s32 	%r1249, %r898, 13;
         r1249 = uint(int(uint(int(r173) - int(uint(int(uint(uint64_t(t70))) * 5)))) + 13);
         p2g_sv0 = 152;
       }
       if (p2g_sv0 == 152) {
-        // 1742: max.s32 	%r899, %r1249, 0;
-        // 1743: shl.b32 	%r900, %r899, 2;
-        // 1744: or.b32  	%r901, %r175, %r1250;
+        // ptx:1742  max.s32 	%r899, %r1249, 0;
+        // ptx:1743  shl.b32 	%r900, %r899, 2;
+        // ptx:1744  or.b32  	%r901, %r175, %r1250;
         uint r901 = r175 | r1250;
-        // 1745: or.b32  	%r1250, %r901, %r900;
+        // ptx:1745  or.b32  	%r1250, %r901, %r900;
         r1250 = r901 | (uint(max(int(r1249), 0)) << 2u);
       }
     }
-    // 1748: add.s32 	%r192, %r171, 1;
+    // ptx:1748  add.s32 	%r192, %r171, 1;
     uint r192 = uint(int(r171) + 1);
-    // 1749: @%p74 bra 	$L__BB0_268;
+    // ptx:1749  @%p74 bra 	$L__BB0_268;
     if (p74) {
-      // 1753: shl.b32 	%r970, %r192, 6;
+      // ptx:1753  shl.b32 	%r970, %r192, 6;
       uint r970 = r192 << 6u;
-      // 1754: and.b32  	%r971, %r970, 1792;
-      // 1755: add.s32 	%r972, %r168, %r971;
+      // ptx:1754  and.b32  	%r971, %r970, 1792;
+      // ptx:1755  add.s32 	%r972, %r168, %r971;
       uint r972 = uint(int(r168) + int(r970 & 1792u));
-      // 1756: shr.u32 	%r973, %r972, 16;
-      // 1757: xor.b32  	%r974, %r973, %r972;
-      // 1758: mul.lo.s32 	%r975, %r974, 2146121005;
+      // ptx:1756  shr.u32 	%r973, %r972, 16;
+      // ptx:1757  xor.b32  	%r974, %r973, %r972;
+      // ptx:1758  mul.lo.s32 	%r975, %r974, 2146121005;
       uint r975 = uint(int((r972 >> 16u) ^ r972) * 2146121005);
-      // 1759: shr.u32 	%r976, %r975, 15;
-      // 1760: xor.b32  	%r977, %r976, %r975;
-      // 1761: mul.lo.s32 	%r978, %r977, -2073254261;
+      // ptx:1759  shr.u32 	%r976, %r975, 15;
+      // ptx:1760  xor.b32  	%r977, %r976, %r975;
+      // ptx:1761  mul.lo.s32 	%r978, %r977, -2073254261;
       uint r978 = uint(int((r975 >> 15u) ^ r975) * -2073254261);
-      // 1762: shr.u32 	%r979, %r978, 16;
-      // 1763: xor.b32  	%r980, %r978, %r6;
+      // ptx:1762  shr.u32 	%r979, %r978, 16;
+      // ptx:1763  xor.b32  	%r980, %r978, %r6;
       uint r980 = r978 ^ r6;
-      // 1764: xor.b32  	%r981, %r980, %r979;
-      // 1765: shr.u32 	%r982, %r980, 16;
-      // 1766: xor.b32  	%r983, %r981, %r982;
-      // 1767: mul.lo.s32 	%r984, %r983, 2146121005;
+      // ptx:1764  xor.b32  	%r981, %r980, %r979;
+      // ptx:1765  shr.u32 	%r982, %r980, 16;
+      // ptx:1766  xor.b32  	%r983, %r981, %r982;
+      // ptx:1767  mul.lo.s32 	%r984, %r983, 2146121005;
       uint r984 = uint(int((r980 ^ (r978 >> 16u)) ^ (r980 >> 16u)) * 2146121005);
-      // 1768: shr.u32 	%r985, %r984, 15;
-      // 1769: xor.b32  	%r986, %r985, %r984;
-      // 1770: mul.lo.s32 	%r987, %r986, -2073254261;
+      // ptx:1768  shr.u32 	%r985, %r984, 15;
+      // ptx:1769  xor.b32  	%r986, %r985, %r984;
+      // ptx:1770  mul.lo.s32 	%r987, %r986, -2073254261;
       uint r987 = uint(int((r984 >> 15u) ^ r984) * -2073254261);
-      // 1771: shr.u32 	%r988, %r987, 16;
-      // 1772: xor.b32  	%r989, %r988, %r987;
+      // ptx:1771  shr.u32 	%r988, %r987, 16;
+      // ptx:1772  xor.b32  	%r989, %r988, %r987;
       uint r989 = (r987 >> 16u) ^ r987;
-      // 1773: xor.b32  	%r990, %r989, -1515870811;
+      // ptx:1773  xor.b32  	%r990, %r989, -1515870811;
       uint r990 = r989 ^ 0xA5A5A5A5u;
-      // 1774: shr.u32 	%r991, %r990, 16;
-      // 1775: xor.b32  	%r992, %r991, %r990;
-      // 1776: mul.lo.s32 	%r993, %r992, 2146121005;
+      // ptx:1774  shr.u32 	%r991, %r990, 16;
+      // ptx:1775  xor.b32  	%r992, %r991, %r990;
+      // ptx:1776  mul.lo.s32 	%r993, %r992, 2146121005;
       uint r993 = uint(int((r990 >> 16u) ^ r990) * 2146121005);
-      // 1777: shr.u32 	%r994, %r993, 15;
-      // 1778: xor.b32  	%r995, %r994, %r993;
-      // 1779: mul.lo.s32 	%r996, %r995, -2073254261;
+      // ptx:1777  shr.u32 	%r994, %r993, 15;
+      // ptx:1778  xor.b32  	%r995, %r994, %r993;
+      // ptx:1779  mul.lo.s32 	%r996, %r995, -2073254261;
       uint r996 = uint(int((r993 >> 15u) ^ r993) * -2073254261);
-      // 1780: shr.u32 	%r997, %r996, 16;
-      // 1781: xor.b32  	%r998, %r997, %r996;
+      // ptx:1780  shr.u32 	%r997, %r996, 16;
+      // ptx:1781  xor.b32  	%r998, %r997, %r996;
       uint r998 = (r996 >> 16u) ^ r996;
-      // 1782: and.b32  	%r999, %r989, 1;
-      // 1783: shr.u32 	%r1000, %r989, 1;
-      // 1784: and.b32  	%r1001, %r1000, 3;
-      // 1785: mul.wide.u32 	%rd141, %r998, -858993459;
-      // 1786: shr.u64 	%rd142, %rd141, 34;
-      // 1787: cvt.u32.u64 	%r1002, %rd142;
+      // ptx:1782  and.b32  	%r999, %r989, 1;
+      // ptx:1783  shr.u32 	%r1000, %r989, 1;
+      // ptx:1784  and.b32  	%r1001, %r1000, 3;
+      // ptx:1785  mul.wide.u32 	%rd141, %r998, -858993459;
+      // ptx:1786  shr.u64 	%rd142, %rd141, 34;
+      // ptx:1787  cvt.u32.u64 	%r1002, %rd142;
       uint64_t t71 = uint64_t((uint64_t(r998) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1788: mul.lo.s32 	%r1003, %r1002, 5;
-      // 1789: sub.s32 	%r1004, %r998, %r1003;
-      // 1790: shl.b32 	%r1005, %r1004, 2;
-      // 1791: add.s32 	%r1006, %r1005, 52;
+      // ptx:1788  mul.lo.s32 	%r1003, %r1002, 5;
+      // ptx:1789  sub.s32 	%r1004, %r998, %r1003;
+      // ptx:1790  shl.b32 	%r1005, %r1004, 2;
+      // ptx:1791  add.s32 	%r1006, %r1005, 52;
       uint r1006 = uint(int(uint(int(r998) - int(uint(int(uint(uint64_t(t71))) * 5))) << 2u) + 52);
-      // 1792: bfi.b32 	%r1007, %r999, %r1001, 7, 1;
-      // 1793: or.b32  	%r1008, %r1007, %r1006;
-      // 1794: add.s32 	%r1009, %r169, %r970;
+      // ptx:1792  bfi.b32 	%r1007, %r999, %r1001, 7, 1;
+      // ptx:1793  or.b32  	%r1008, %r1007, %r1006;
+      // ptx:1794  add.s32 	%r1009, %r169, %r970;
       uint r1009 = uint(int(r169) + int(r970));
-      // 1795: shr.u32 	%r1010, %r1009, 16;
-      // 1796: xor.b32  	%r1011, %r1010, %r1009;
-      // 1797: mul.lo.s32 	%r1012, %r1011, 2146121005;
+      // ptx:1795  shr.u32 	%r1010, %r1009, 16;
+      // ptx:1796  xor.b32  	%r1011, %r1010, %r1009;
+      // ptx:1797  mul.lo.s32 	%r1012, %r1011, 2146121005;
       uint r1012 = uint(int((r1009 >> 16u) ^ r1009) * 2146121005);
-      // 1798: shr.u32 	%r1013, %r1012, 15;
-      // 1799: xor.b32  	%r1014, %r1013, %r1012;
-      // 1800: mul.lo.s32 	%r1015, %r1014, -2073254261;
+      // ptx:1798  shr.u32 	%r1013, %r1012, 15;
+      // ptx:1799  xor.b32  	%r1014, %r1013, %r1012;
+      // ptx:1800  mul.lo.s32 	%r1015, %r1014, -2073254261;
       uint r1015 = uint(int((r1012 >> 15u) ^ r1012) * -2073254261);
-      // 1801: shr.u32 	%r1016, %r1015, 16;
-      // 1802: xor.b32  	%r1017, %r1016, %r1015;
-      // 1803: and.b32  	%r1018, %r1017, 3;
-      // 1804: xor.b32  	%r1252, %r1008, %r1018;
+      // ptx:1801  shr.u32 	%r1016, %r1015, 16;
+      // ptx:1802  xor.b32  	%r1017, %r1016, %r1015;
+      // ptx:1803  and.b32  	%r1018, %r1017, 3;
+      // ptx:1804  xor.b32  	%r1252, %r1008, %r1018;
       r1252 = (p2g_bfi_32((r989 & 1u), ((r989 >> 1u) & 3u), 7u, 1u) | r1006) ^ (((r1015 >> 16u) ^ r1015) & 3u);
-      // 1805: bra.uni 	$L__BB0_269;
+      // ptx:1805  bra.uni 	$L__BB0_269;
     } else {
-      // 1750: bra.uni 	$L__BB0_243;
-      // 1808: shl.b32 	%r908, %r192, 6;
-      // 1809: add.s32 	%r909, %r168, %r908;
+      // ptx:1750  bra.uni 	$L__BB0_243;
+      // ptx:1808  shl.b32 	%r908, %r192, 6;
+      // ptx:1809  add.s32 	%r909, %r168, %r908;
       uint r909 = uint(int(r168) + int(r192 << 6u));
-      // 1810: shr.u32 	%r910, %r909, 16;
-      // 1811: xor.b32  	%r911, %r910, %r909;
-      // 1812: mul.lo.s32 	%r912, %r911, 2146121005;
+      // ptx:1810  shr.u32 	%r910, %r909, 16;
+      // ptx:1811  xor.b32  	%r911, %r910, %r909;
+      // ptx:1812  mul.lo.s32 	%r912, %r911, 2146121005;
       uint r912 = uint(int((r909 >> 16u) ^ r909) * 2146121005);
-      // 1813: shr.u32 	%r913, %r912, 15;
-      // 1814: xor.b32  	%r914, %r913, %r912;
-      // 1815: mul.lo.s32 	%r915, %r914, -2073254261;
+      // ptx:1813  shr.u32 	%r913, %r912, 15;
+      // ptx:1814  xor.b32  	%r914, %r913, %r912;
+      // ptx:1815  mul.lo.s32 	%r915, %r914, -2073254261;
       uint r915 = uint(int((r912 >> 15u) ^ r912) * -2073254261);
-      // 1816: shr.u32 	%r916, %r915, 16;
-      // 1817: xor.b32  	%r917, %r915, %r6;
+      // ptx:1816  shr.u32 	%r916, %r915, 16;
+      // ptx:1817  xor.b32  	%r917, %r915, %r6;
       uint r917 = r915 ^ r6;
-      // 1818: xor.b32  	%r918, %r917, %r916;
-      // 1819: shr.u32 	%r919, %r917, 16;
-      // 1820: xor.b32  	%r920, %r918, %r919;
-      // 1821: mul.lo.s32 	%r921, %r920, 2146121005;
+      // ptx:1818  xor.b32  	%r918, %r917, %r916;
+      // ptx:1819  shr.u32 	%r919, %r917, 16;
+      // ptx:1820  xor.b32  	%r920, %r918, %r919;
+      // ptx:1821  mul.lo.s32 	%r921, %r920, 2146121005;
       uint r921 = uint(int((r917 ^ (r915 >> 16u)) ^ (r917 >> 16u)) * 2146121005);
-      // 1822: shr.u32 	%r922, %r921, 15;
-      // 1823: xor.b32  	%r923, %r922, %r921;
-      // 1824: mul.lo.s32 	%r924, %r923, -2073254261;
+      // ptx:1822  shr.u32 	%r922, %r921, 15;
+      // ptx:1823  xor.b32  	%r923, %r922, %r921;
+      // ptx:1824  mul.lo.s32 	%r924, %r923, -2073254261;
       uint r924 = uint(int((r921 >> 15u) ^ r921) * -2073254261);
-      // 1825: shr.u32 	%r925, %r924, 16;
-      // 1826: xor.b32  	%r926, %r925, %r924;
+      // ptx:1825  shr.u32 	%r925, %r924, 16;
+      // ptx:1826  xor.b32  	%r926, %r925, %r924;
       uint r926 = (r924 >> 16u) ^ r924;
-      // 1827: xor.b32  	%r927, %r926, -1515870811;
+      // ptx:1827  xor.b32  	%r927, %r926, -1515870811;
       uint r927 = r926 ^ 0xA5A5A5A5u;
-      // 1828: shr.u32 	%r928, %r927, 16;
-      // 1829: xor.b32  	%r929, %r928, %r927;
-      // 1830: mul.lo.s32 	%r930, %r929, 2146121005;
+      // ptx:1828  shr.u32 	%r928, %r927, 16;
+      // ptx:1829  xor.b32  	%r929, %r928, %r927;
+      // ptx:1830  mul.lo.s32 	%r930, %r929, 2146121005;
       uint r930 = uint(int((r927 >> 16u) ^ r927) * 2146121005);
-      // 1831: shr.u32 	%r931, %r930, 15;
-      // 1832: xor.b32  	%r932, %r931, %r930;
-      // 1833: mul.lo.s32 	%r933, %r932, -2073254261;
+      // ptx:1831  shr.u32 	%r931, %r930, 15;
+      // ptx:1832  xor.b32  	%r932, %r931, %r930;
+      // ptx:1833  mul.lo.s32 	%r933, %r932, -2073254261;
       uint r933 = uint(int((r930 >> 15u) ^ r930) * -2073254261);
-      // 1834: shr.u32 	%r934, %r933, 16;
-      // 1835: xor.b32  	%r193, %r934, %r933;
+      // ptx:1834  shr.u32 	%r934, %r933, 16;
+      // ptx:1835  xor.b32  	%r193, %r934, %r933;
       uint r193 = (r933 >> 16u) ^ r933;
-      // 1836: shl.b32 	%r935, %r926, 7;
-      // 1837: and.b32  	%r1252, %r935, 128;
+      // ptx:1836  shl.b32 	%r935, %r926, 7;
+      // ptx:1837  and.b32  	%r1252, %r935, 128;
       r1252 = (r926 << 7u) & 128u;
-      // 1838: shr.u32 	%r936, %r926, 1;
-      // 1839: and.b32  	%r195, %r936, 3;
+      // ptx:1838  shr.u32 	%r936, %r926, 1;
+      // ptx:1839  and.b32  	%r195, %r936, 3;
       uint r195 = (r926 >> 1u) & 3u;
-      // 1840: @%p19 bra 	$L__BB0_247;
+      // ptx:1840  @%p19 bra 	$L__BB0_247;
       if (p19) {
-        // 1844: setp.eq.s16 	%p152, %rs4, 2;
-        // 1845: @%p152 bra 	$L__BB0_264;
+        // ptx:1844  setp.eq.s16 	%p152, %rs4, 2;
+        // ptx:1845  @%p152 bra 	$L__BB0_264;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-          // 1882: and.b32  	%r1252, %r193, 255;
+          // ptx:1882  and.b32  	%r1252, %r193, 255;
           r1252 = r193 & 255u;
-          // 1883: bra.uni 	$L__BB0_269;
+          // ptx:1883  bra.uni 	$L__BB0_269;
           p2g_sv0 = 164;
         } else {
-          // 1847: setp.eq.s16 	%p153, %rs4, 3;
-          // 1848: @%p153 bra 	$L__BB0_251;
+          // ptx:1847  setp.eq.s16 	%p153, %rs4, 3;
+          // ptx:1848  @%p153 bra 	$L__BB0_251;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-            // 1886: mul.wide.u32 	%rd131, %r193, -858993459;
-            // 1887: shr.u64 	%rd132, %rd131, 34;
-            // 1888: cvt.u32.u64 	%r940, %rd132;
+            // ptx:1886  mul.wide.u32 	%rd131, %r193, -858993459;
+            // ptx:1887  shr.u64 	%rd132, %rd131, 34;
+            // ptx:1888  cvt.u32.u64 	%r940, %rd132;
             uint64_t t72 = uint64_t((uint64_t(r193) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1889: mul.lo.s32 	%r941, %r940, 5;
-            // 1890: sub.s32 	%r197, %r193, %r941;
+            // ptx:1889  mul.lo.s32 	%r941, %r940, 5;
+            // ptx:1890  sub.s32 	%r197, %r193, %r941;
             uint r197 = uint(int(r193) - int(uint(int(uint(uint64_t(t72))) * 5)));
-            // 1891: setp.eq.s32 	%p157, %r197, 0;
-            // 1892: @%p157 bra 	$L__BB0_253;
+            // ptx:1891  setp.eq.s32 	%p157, %r197, 0;
+            // ptx:1892  @%p157 bra 	$L__BB0_253;
             if (int(r197) == 0) {
-              // 1418: shr.u32 	%r942, %r193, 8;
+              // ptx:1418  shr.u32 	%r942, %r193, 8;
               uint r942 = r193 >> 8u;
-              // 1419: mul.wide.u32 	%rd133, %r942, -1431655765;
-              // 1420: shr.u64 	%rd134, %rd133, 34;
-              // 1421: cvt.u32.u64 	%r943, %rd134;
+              // ptx:1419  mul.wide.u32 	%rd133, %r942, -1431655765;
+              // ptx:1420  shr.u64 	%rd134, %rd133, 34;
+              // ptx:1421  cvt.u32.u64 	%r943, %rd134;
               uint64_t t73 = uint64_t((uint64_t(r942) * uint64_t(0xAAAAAAABu)) >> 34u);
-              // 1422: mul.lo.s32 	%r944, %r943, 6;
-              // 1423: sub.s32 	%r945, %r942, %r944;
-              // 1424: cvt.u16.u32 	%rs21, %r945;
+              // ptx:1422  mul.lo.s32 	%r944, %r943, 6;
+              // ptx:1423  sub.s32 	%r945, %r942, %r944;
+              // ptx:1424  cvt.u16.u32 	%rs21, %r945;
               uint64_t t74 = uint64_t(uint(int(r942) - int(uint(int(uint(uint64_t(t73))) * 6))));
               uint rs21 = (uint(uint64_t(t74)) & 65535u);
-              // 1425: setp.gt.s16 	%p158, %rs21, 1;
-              // 1426: @%p158 bra 	$L__BB0_257;
+              // ptx:1425  setp.gt.s16 	%p158, %rs21, 1;
+              // ptx:1426  @%p158 bra 	$L__BB0_257;
               if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
-                // 1430: setp.eq.s16 	%p159, %rs21, 2;
-                // 1431: @%p159 bra 	$L__BB0_262;
+                // ptx:1430  setp.eq.s16 	%p159, %rs21, 2;
+                // ptx:1431  @%p159 bra 	$L__BB0_262;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
-                  // 1554: shr.u32 	%r947, %r193, 12;
-                  // 1555: and.b32  	%r948, %r947, 1;
-                  // 1556: or.b32  	%r949, %r1252, %r948;
+                  // ptx:1554  shr.u32 	%r947, %r193, 12;
+                  // ptx:1555  and.b32  	%r948, %r947, 1;
+                  // ptx:1556  or.b32  	%r949, %r1252, %r948;
                   uint r949 = r1252 | ((r193 >> 12u) & 1u);
-                  // 1557: or.b32  	%r1252, %r949, 126;
+                  // ptx:1557  or.b32  	%r1252, %r949, 126;
                   r1252 = r949 | 126u;
-                  // 1558: bra.uni 	$L__BB0_269;
+                  // ptx:1558  bra.uni 	$L__BB0_269;
                   p2g_sv0 = 164;
                 } else {
-                  // 1433: setp.eq.s16 	%p160, %rs21, 3;
-                  // 1434: @%p160 bra 	$L__BB0_261;
+                  // ptx:1433  setp.eq.s16 	%p160, %rs21, 3;
+                  // ptx:1434  @%p160 bra 	$L__BB0_261;
                   if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
-                    // 1561: setp.eq.s32 	%p164, %r195, 0;
-                    // 1562: selp.b32 	%r946, 1, %r195, %p164;
-                    // 1563: or.b32  	%r1252, %r946, %r1252;
+                    // ptx:1561  setp.eq.s32 	%p164, %r195, 0;
+                    // ptx:1562  selp.b32 	%r946, 1, %r195, %p164;
+                    // ptx:1563  or.b32  	%r1252, %r946, %r1252;
                     r1252 = ((int(r195) == 0) ? 1u : r195) | r1252;
-                    // 1564: bra.uni 	$L__BB0_269;
+                    // ptx:1564  bra.uni 	$L__BB0_269;
                     p2g_sv0 = 164;
                   } else {
-                    // 1436: setp.ne.s16 	%p161, %rs21, 4;
-                    // 1437: @%p161 bra 	$L__BB0_263;
+                    // ptx:1436  setp.ne.s16 	%p161, %rs21, 4;
+                    // ptx:1437  @%p161 bra 	$L__BB0_263;
                     if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                       p2g_sv0 = 139;
                     } else {
-                      // 1439: or.b32  	%r1252, %r1252, 123;
+                      // ptx:1439  or.b32  	%r1252, %r1252, 123;
                       r1252 = r1252 | 123u;
-                      // 1440: bra.uni 	$L__BB0_269;
+                      // ptx:1440  bra.uni 	$L__BB0_269;
                       p2g_sv0 = 164;
                     }
                   }
                 }
               } else {
-                // 1427: bra.uni 	$L__BB0_254;
-                // 1505: setp.eq.s16 	%p162, %rs21, 0;
-                // 1506: @%p162 bra 	$L__BB0_269;
+                // ptx:1427  bra.uni 	$L__BB0_254;
+                // ptx:1505  setp.eq.s16 	%p162, %rs21, 0;
+                // ptx:1506  @%p162 bra 	$L__BB0_269;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                   p2g_sv0 = 164;
                 } else {
-                  // 1508: setp.eq.s16 	%p163, %rs21, 1;
-                  // 1509: @%p163 bra 	$L__BB0_256;
+                  // ptx:1508  setp.eq.s16 	%p163, %rs21, 1;
+                  // ptx:1509  @%p163 bra 	$L__BB0_256;
                   if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
-                    // 1513: or.b32  	%r1252, %r1252, 124;
+                    // ptx:1513  or.b32  	%r1252, %r1252, 124;
                     r1252 = r1252 | 124u;
-                    // 1514: bra.uni 	$L__BB0_269;
+                    // ptx:1514  bra.uni 	$L__BB0_269;
                     p2g_sv0 = 164;
                   } else {
-                    // 1510: bra.uni 	$L__BB0_263;
+                    // ptx:1510  bra.uni 	$L__BB0_263;
                     p2g_sv0 = 139;
                   }
                 }
               }
               if (p2g_sv0 == 139) {
-                // 1598: or.b32  	%r950, %r1252, %r195;
+                // ptx:1598  or.b32  	%r950, %r1252, %r195;
                 uint r950 = r1252 | r195;
-                // 1599: or.b32  	%r1252, %r950, 4;
+                // ptx:1599  or.b32  	%r1252, %r950, 4;
                 r1252 = r950 | 4u;
-                // 1600: bra.uni 	$L__BB0_269;
+                // ptx:1600  bra.uni 	$L__BB0_269;
                 p2g_sv0 = 164;
               }
             } else {
-              // 1894: add.s32 	%r1251, %r197, 13;
+              // ptx:1894  add.s32 	%r1251, %r197, 13;
               r1251 = uint(int(r197) + 13);
-              // 1895: bra.uni 	$L__BB0_267;
+              // ptx:1895  bra.uni 	$L__BB0_267;
               p2g_sv0 = 163;
             }
           } else {
-            // 1850: setp.ne.s16 	%p154, %rs4, 5;
-            // 1851: @%p154 bra 	$L__BB0_266;
+            // ptx:1850  setp.ne.s16 	%p154, %rs4, 5;
+            // ptx:1851  @%p154 bra 	$L__BB0_266;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 162;
             } else {
-              // 1853: mul.wide.u32 	%rd129, %r193, -858993459;
-              // 1854: shr.u64 	%rd130, %rd129, 34;
-              // 1855: cvt.u32.u64 	%r937, %rd130;
+              // ptx:1853  mul.wide.u32 	%rd129, %r193, -858993459;
+              // ptx:1854  shr.u64 	%rd130, %rd129, 34;
+              // ptx:1855  cvt.u32.u64 	%r937, %rd130;
               uint64_t t75 = uint64_t((uint64_t(r193) * uint64_t(0xCCCCCCCDu)) >> 34u);
-              // 1856: mul.lo.s32 	%r938, %r937, 5;
-              // 1857: sub.s32 	%r939, %r193, %r938;
-              // 1858: add.s32 	%r1251, %r939, 13;
+              // ptx:1856  mul.lo.s32 	%r938, %r937, 5;
+              // ptx:1857  sub.s32 	%r939, %r193, %r938;
+              // ptx:1858  add.s32 	%r1251, %r939, 13;
               r1251 = uint(int(uint(int(r193) - int(uint(int(uint(uint64_t(t75))) * 5)))) + 13);
-              // 1859: bra.uni 	$L__BB0_267;
+              // ptx:1859  bra.uni 	$L__BB0_267;
               p2g_sv0 = 163;
             }
           }
         }
       } else {
-        // 1841: bra.uni 	$L__BB0_244;
-        // 1862: setp.eq.s16 	%p155, %rs4, 0;
-        // 1863: @%p155 bra 	$L__BB0_265;
+        // ptx:1841  bra.uni 	$L__BB0_244;
+        // ptx:1862  setp.eq.s16 	%p155, %rs4, 0;
+        // ptx:1863  @%p155 bra 	$L__BB0_265;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-          // 1898: mul.wide.u32 	%rd137, %r193, 613566757;
-          // 1899: shr.u64 	%rd138, %rd137, 32;
-          // 1900: cvt.u32.u64 	%r957, %rd138;
+          // ptx:1898  mul.wide.u32 	%rd137, %r193, 613566757;
+          // ptx:1899  shr.u64 	%rd138, %rd137, 32;
+          // ptx:1900  cvt.u32.u64 	%r957, %rd138;
           uint64_t t76 = uint64_t((uint64_t(r193) * uint64_t(0x24924925u)) >> 32u);
           uint r957 = uint(uint64_t(t76));
-          // 1901: sub.s32 	%r958, %r193, %r957;
-          // 1902: shr.u32 	%r959, %r958, 1;
-          // 1903: add.s32 	%r960, %r959, %r957;
-          // 1904: shr.u32 	%r961, %r960, 2;
-          // 1905: mul.lo.s32 	%r962, %r961, 7;
+          // ptx:1901  sub.s32 	%r958, %r193, %r957;
+          // ptx:1902  shr.u32 	%r959, %r958, 1;
+          // ptx:1903  add.s32 	%r960, %r959, %r957;
+          // ptx:1904  shr.u32 	%r961, %r960, 2;
+          // ptx:1905  mul.lo.s32 	%r962, %r961, 7;
           uint r962 = uint(int(uint(int(uint(int(r193) - int(r957)) >> 1u) + int(r957)) >> 2u) * 7);
-          // 1906: sub.s32 	%r963, %r193, %r962;
-          // 1907: add.s32 	%r1251, %r963, 12;
+          // ptx:1906  sub.s32 	%r963, %r193, %r962;
+          // ptx:1907  add.s32 	%r1251, %r963, 12;
           r1251 = uint(int(uint(int(r193) - int(r962))) + 12);
-          // 1908: bra.uni 	$L__BB0_267;
+          // ptx:1908  bra.uni 	$L__BB0_267;
           p2g_sv0 = 163;
         } else {
-          // 1865: setp.eq.s16 	%p156, %rs4, 1;
-          // 1866: @%p156 bra 	$L__BB0_246;
+          // ptx:1865  setp.eq.s16 	%p156, %rs4, 1;
+          // ptx:1866  @%p156 bra 	$L__BB0_246;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-            // 1870: mul.wide.u32 	%rd135, %r193, 138547333;
-            // 1871: shr.u64 	%rd136, %rd135, 32;
-            // 1872: cvt.u32.u64 	%r951, %rd136;
+            // ptx:1870  mul.wide.u32 	%rd135, %r193, 138547333;
+            // ptx:1871  shr.u64 	%rd136, %rd135, 32;
+            // ptx:1872  cvt.u32.u64 	%r951, %rd136;
             uint64_t t77 = uint64_t((uint64_t(r193) * uint64_t(0x08421085u)) >> 32u);
             uint r951 = uint(uint64_t(t77));
-            // 1873: sub.s32 	%r952, %r193, %r951;
-            // 1874: shr.u32 	%r953, %r952, 1;
-            // 1875: add.s32 	%r954, %r953, %r951;
-            // 1876: shr.u32 	%r955, %r954, 4;
-            // 1877: mul.lo.s32 	%r956, %r955, 31;
+            // ptx:1873  sub.s32 	%r952, %r193, %r951;
+            // ptx:1874  shr.u32 	%r953, %r952, 1;
+            // ptx:1875  add.s32 	%r954, %r953, %r951;
+            // ptx:1876  shr.u32 	%r955, %r954, 4;
+            // ptx:1877  mul.lo.s32 	%r956, %r955, 31;
             uint r956 = uint(int(uint(int(uint(int(r193) - int(r951)) >> 1u) + int(r951)) >> 4u) * 31);
-            // 1878: sub.s32 	%r1251, %r193, %r956;
+            // ptx:1878  sub.s32 	%r1251, %r193, %r956;
             r1251 = uint(int(r193) - int(r956));
-            // 1879: bra.uni 	$L__BB0_267;
+            // ptx:1879  bra.uni 	$L__BB0_267;
             p2g_sv0 = 163;
           } else {
-            // 1867: bra.uni 	$L__BB0_266;
+            // ptx:1867  bra.uni 	$L__BB0_266;
             p2g_sv0 = 162;
           }
         }
       }
       if (p2g_sv0 == 162) {
-        // 1911: mul.wide.u32 	%rd139, %r193, -858993459;
-        // 1912: shr.u64 	%rd140, %rd139, 34;
-        // 1913: cvt.u32.u64 	%r964, %rd140;
+        // ptx:1911  mul.wide.u32 	%rd139, %r193, -858993459;
+        // ptx:1912  shr.u64 	%rd140, %rd139, 34;
+        // ptx:1913  cvt.u32.u64 	%r964, %rd140;
         uint64_t t78 = uint64_t((uint64_t(r193) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 1914: mul.lo.s32 	%r965, %r964, 5;
-        // 1915: sub.s32 	%r966, %r193, %r965;
-        // 1916: add.s32 	%r1251, %r966, 13;
+        // ptx:1914  mul.lo.s32 	%r965, %r964, 5;
+        // ptx:1915  sub.s32 	%r966, %r193, %r965;
+        // ptx:1916  add.s32 	%r1251, %r966, 13;
         r1251 = uint(int(uint(int(r193) - int(uint(int(uint(uint64_t(t78))) * 5)))) + 13);
         p2g_sv0 = 163;
       }
       if (p2g_sv0 == 163) {
-        // 1919: max.s32 	%r967, %r1251, 0;
-        // 1920: shl.b32 	%r968, %r967, 2;
-        // 1921: or.b32  	%r969, %r195, %r1252;
+        // ptx:1919  max.s32 	%r967, %r1251, 0;
+        // ptx:1920  shl.b32 	%r968, %r967, 2;
+        // ptx:1921  or.b32  	%r969, %r195, %r1252;
         uint r969 = r195 | r1252;
-        // 1922: or.b32  	%r1252, %r969, %r968;
+        // ptx:1922  or.b32  	%r1252, %r969, %r968;
         r1252 = r969 | (uint(max(int(r1251), 0)) << 2u);
       }
     }
-    // 1925: add.s32 	%r1019, %r2, %r172;
-    // 1926: add.s32 	%r1020, %r1019, 5373351;
+    // ptx:1925  add.s32 	%r1019, %r2, %r172;
+    // ptx:1926  add.s32 	%r1020, %r1019, 5373351;
     uint r1020 = uint(int(uint(int(r2) + int(r172))) + 5373351);
-    // 1927: shr.u32 	%r1021, %r1020, 16;
-    // 1928: xor.b32  	%r1022, %r1021, %r1020;
-    // 1929: mul.lo.s32 	%r1023, %r1022, 2146121005;
+    // ptx:1927  shr.u32 	%r1021, %r1020, 16;
+    // ptx:1928  xor.b32  	%r1022, %r1021, %r1020;
+    // ptx:1929  mul.lo.s32 	%r1023, %r1022, 2146121005;
     uint r1023 = uint(int((r1020 >> 16u) ^ r1020) * 2146121005);
-    // 1930: shr.u32 	%r1024, %r1023, 15;
-    // 1931: xor.b32  	%r1025, %r1024, %r1023;
-    // 1932: mul.lo.s32 	%r1026, %r1025, -2073254261;
+    // ptx:1930  shr.u32 	%r1024, %r1023, 15;
+    // ptx:1931  xor.b32  	%r1025, %r1024, %r1023;
+    // ptx:1932  mul.lo.s32 	%r1026, %r1025, -2073254261;
     uint r1026 = uint(int((r1023 >> 15u) ^ r1023) * -2073254261);
-    // 1933: shr.u32 	%r1027, %r1026, 16;
-    // 1934: xor.b32  	%r1028, %r1026, %r6;
+    // ptx:1933  shr.u32 	%r1027, %r1026, 16;
+    // ptx:1934  xor.b32  	%r1028, %r1026, %r6;
     uint r1028 = r1026 ^ r6;
-    // 1935: xor.b32  	%r1029, %r1028, %r1027;
-    // 1936: shr.u32 	%r1030, %r1028, 16;
-    // 1937: xor.b32  	%r1031, %r1029, %r1030;
-    // 1938: mul.lo.s32 	%r1032, %r1031, 2146121005;
+    // ptx:1935  xor.b32  	%r1029, %r1028, %r1027;
+    // ptx:1936  shr.u32 	%r1030, %r1028, 16;
+    // ptx:1937  xor.b32  	%r1031, %r1029, %r1030;
+    // ptx:1938  mul.lo.s32 	%r1032, %r1031, 2146121005;
     uint r1032 = uint(int((r1028 ^ (r1026 >> 16u)) ^ (r1028 >> 16u)) * 2146121005);
-    // 1939: shr.u32 	%r1033, %r1032, 15;
-    // 1940: xor.b32  	%r1034, %r1033, %r1032;
-    // 1941: mul.lo.s32 	%r1035, %r1034, -2073254261;
+    // ptx:1939  shr.u32 	%r1033, %r1032, 15;
+    // ptx:1940  xor.b32  	%r1034, %r1033, %r1032;
+    // ptx:1941  mul.lo.s32 	%r1035, %r1034, -2073254261;
     uint r1035 = uint(int((r1032 >> 15u) ^ r1032) * -2073254261);
-    // 1942: shr.u32 	%r1036, %r1035, 16;
-    // 1943: xor.b32  	%r1037, %r1036, %r1035;
+    // ptx:1942  shr.u32 	%r1036, %r1035, 16;
+    // ptx:1943  xor.b32  	%r1037, %r1036, %r1035;
     uint r1037 = (r1035 >> 16u) ^ r1035;
-    // 1944: xor.b32  	%r1038, %r1037, -1515870811;
+    // ptx:1944  xor.b32  	%r1038, %r1037, -1515870811;
     uint r1038 = r1037 ^ 0xA5A5A5A5u;
-    // 1945: shr.u32 	%r1039, %r1038, 16;
-    // 1946: xor.b32  	%r1040, %r1039, %r1038;
-    // 1947: mul.lo.s32 	%r1041, %r1040, 2146121005;
+    // ptx:1945  shr.u32 	%r1039, %r1038, 16;
+    // ptx:1946  xor.b32  	%r1040, %r1039, %r1038;
+    // ptx:1947  mul.lo.s32 	%r1041, %r1040, 2146121005;
     uint r1041 = uint(int((r1038 >> 16u) ^ r1038) * 2146121005);
-    // 1948: shr.u32 	%r1042, %r1041, 15;
-    // 1949: xor.b32  	%r1043, %r1042, %r1041;
-    // 1950: mul.lo.s32 	%r1044, %r1043, -2073254261;
+    // ptx:1948  shr.u32 	%r1042, %r1041, 15;
+    // ptx:1949  xor.b32  	%r1043, %r1042, %r1041;
+    // ptx:1950  mul.lo.s32 	%r1044, %r1043, -2073254261;
     uint r1044 = uint(int((r1041 >> 15u) ^ r1041) * -2073254261);
-    // 1951: shr.u32 	%r1045, %r1044, 16;
-    // 1952: xor.b32  	%r212, %r1045, %r1044;
+    // ptx:1951  shr.u32 	%r1045, %r1044, 16;
+    // ptx:1952  xor.b32  	%r212, %r1045, %r1044;
     uint r212 = (r1044 >> 16u) ^ r1044;
-    // 1953: shl.b32 	%r1046, %r1037, 7;
-    // 1954: and.b32  	%r1254, %r1046, 128;
+    // ptx:1953  shl.b32 	%r1046, %r1037, 7;
+    // ptx:1954  and.b32  	%r1254, %r1046, 128;
     uint r1254 = (r1037 << 7u) & 128u;
-    // 1955: shr.u32 	%r1047, %r1037, 1;
-    // 1956: and.b32  	%r214, %r1047, 3;
+    // ptx:1955  shr.u32 	%r1047, %r1037, 1;
+    // ptx:1956  and.b32  	%r214, %r1047, 3;
     uint r214 = (r1037 >> 1u) & 3u;
-    // 1957: @%p74 bra 	$L__BB0_295;
+    // ptx:1957  @%p74 bra 	$L__BB0_295;
     if (p74) {
-      // 1961: mul.wide.u32 	%rd155, %r212, -858993459;
-      // 1962: shr.u64 	%rd156, %rd155, 34;
-      // 1963: cvt.u32.u64 	%r1081, %rd156;
+      // ptx:1961  mul.wide.u32 	%rd155, %r212, -858993459;
+      // ptx:1962  shr.u64 	%rd156, %rd155, 34;
+      // ptx:1963  cvt.u32.u64 	%r1081, %rd156;
       uint64_t t79 = uint64_t((uint64_t(r212) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1964: mul.lo.s32 	%r1082, %r1081, 5;
-      // 1965: sub.s32 	%r1083, %r212, %r1082;
-      // 1966: shl.b32 	%r1084, %r1083, 2;
-      // 1967: add.s32 	%r1085, %r1084, 52;
+      // ptx:1964  mul.lo.s32 	%r1082, %r1081, 5;
+      // ptx:1965  sub.s32 	%r1083, %r212, %r1082;
+      // ptx:1966  shl.b32 	%r1084, %r1083, 2;
+      // ptx:1967  add.s32 	%r1085, %r1084, 52;
       uint r1085 = uint(int(uint(int(r212) - int(uint(int(uint(uint64_t(t79))) * 5))) << 2u) + 52);
-      // 1968: or.b32  	%r1086, %r214, %r1254;
+      // ptx:1968  or.b32  	%r1086, %r214, %r1254;
       uint r1086 = r214 | r1254;
-      // 1969: or.b32  	%r1254, %r1086, %r1085;
+      // ptx:1969  or.b32  	%r1254, %r1086, %r1085;
       r1254 = r1086 | r1085;
-      // 1970: bra.uni 	$L__BB0_296;
+      // ptx:1970  bra.uni 	$L__BB0_296;
     } else {
-      // 1958: bra.uni 	$L__BB0_270;
-      // 1973: @%p19 bra 	$L__BB0_274;
+      // ptx:1958  bra.uni 	$L__BB0_270;
+      // ptx:1973  @%p19 bra 	$L__BB0_274;
       if (p19) {
-        // 1977: setp.eq.s16 	%p167, %rs4, 2;
-        // 1978: @%p167 bra 	$L__BB0_291;
+        // ptx:1977  setp.eq.s16 	%p167, %rs4, 2;
+        // ptx:1978  @%p167 bra 	$L__BB0_291;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-          // 2015: and.b32  	%r1254, %r212, 255;
+          // ptx:2015  and.b32  	%r1254, %r212, 255;
           r1254 = r212 & 255u;
-          // 2016: bra.uni 	$L__BB0_296;
+          // ptx:2016  bra.uni 	$L__BB0_296;
           p2g_sv0 = 175;
         } else {
-          // 1980: setp.eq.s16 	%p168, %rs4, 3;
-          // 1981: @%p168 bra 	$L__BB0_278;
+          // ptx:1980  setp.eq.s16 	%p168, %rs4, 3;
+          // ptx:1981  @%p168 bra 	$L__BB0_278;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-            // 2019: mul.wide.u32 	%rd145, %r212, -858993459;
-            // 2020: shr.u64 	%rd146, %rd145, 34;
-            // 2021: cvt.u32.u64 	%r1051, %rd146;
+            // ptx:2019  mul.wide.u32 	%rd145, %r212, -858993459;
+            // ptx:2020  shr.u64 	%rd146, %rd145, 34;
+            // ptx:2021  cvt.u32.u64 	%r1051, %rd146;
             uint64_t t80 = uint64_t((uint64_t(r212) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 2022: mul.lo.s32 	%r1052, %r1051, 5;
-            // 2023: sub.s32 	%r216, %r212, %r1052;
+            // ptx:2022  mul.lo.s32 	%r1052, %r1051, 5;
+            // ptx:2023  sub.s32 	%r216, %r212, %r1052;
             uint r216 = uint(int(r212) - int(uint(int(uint(uint64_t(t80))) * 5)));
-            // 2024: setp.eq.s32 	%p172, %r216, 0;
-            // 2025: @%p172 bra 	$L__BB0_280;
+            // ptx:2024  setp.eq.s32 	%p172, %r216, 0;
+            // ptx:2025  @%p172 bra 	$L__BB0_280;
             if (int(r216) == 0) {
-              // 1443: shr.u32 	%r1053, %r212, 8;
+              // ptx:1443  shr.u32 	%r1053, %r212, 8;
               uint r1053 = r212 >> 8u;
-              // 1444: mul.wide.u32 	%rd147, %r1053, -1431655765;
-              // 1445: shr.u64 	%rd148, %rd147, 34;
-              // 1446: cvt.u32.u64 	%r1054, %rd148;
+              // ptx:1444  mul.wide.u32 	%rd147, %r1053, -1431655765;
+              // ptx:1445  shr.u64 	%rd148, %rd147, 34;
+              // ptx:1446  cvt.u32.u64 	%r1054, %rd148;
               uint64_t t81 = uint64_t((uint64_t(r1053) * uint64_t(0xAAAAAAABu)) >> 34u);
-              // 1447: mul.lo.s32 	%r1055, %r1054, 6;
-              // 1448: sub.s32 	%r1056, %r1053, %r1055;
-              // 1449: cvt.u16.u32 	%rs23, %r1056;
+              // ptx:1447  mul.lo.s32 	%r1055, %r1054, 6;
+              // ptx:1448  sub.s32 	%r1056, %r1053, %r1055;
+              // ptx:1449  cvt.u16.u32 	%rs23, %r1056;
               uint64_t t82 = uint64_t(uint(int(r1053) - int(uint(int(uint(uint64_t(t81))) * 6))));
               uint rs23 = (uint(uint64_t(t82)) & 65535u);
-              // 1450: setp.gt.s16 	%p173, %rs23, 1;
-              // 1451: @%p173 bra 	$L__BB0_284;
+              // ptx:1450  setp.gt.s16 	%p173, %rs23, 1;
+              // ptx:1451  @%p173 bra 	$L__BB0_284;
               if ((bitfieldExtract(int(rs23), 0, 16)) > 1) {
-                // 1455: setp.eq.s16 	%p174, %rs23, 2;
-                // 1456: @%p174 bra 	$L__BB0_289;
+                // ptx:1455  setp.eq.s16 	%p174, %rs23, 2;
+                // ptx:1456  @%p174 bra 	$L__BB0_289;
                 if ((bitfieldExtract(int(rs23), 0, 16)) == 2) {
-                  // 1567: shr.u32 	%r1058, %r212, 12;
-                  // 1568: and.b32  	%r1059, %r1058, 1;
-                  // 1569: or.b32  	%r1060, %r1254, %r1059;
+                  // ptx:1567  shr.u32 	%r1058, %r212, 12;
+                  // ptx:1568  and.b32  	%r1059, %r1058, 1;
+                  // ptx:1569  or.b32  	%r1060, %r1254, %r1059;
                   uint r1060 = r1254 | ((r212 >> 12u) & 1u);
-                  // 1570: or.b32  	%r1254, %r1060, 126;
+                  // ptx:1570  or.b32  	%r1254, %r1060, 126;
                   r1254 = r1060 | 126u;
-                  // 1571: bra.uni 	$L__BB0_296;
+                  // ptx:1571  bra.uni 	$L__BB0_296;
                   p2g_sv0 = 175;
                 } else {
-                  // 1458: setp.eq.s16 	%p175, %rs23, 3;
-                  // 1459: @%p175 bra 	$L__BB0_288;
+                  // ptx:1458  setp.eq.s16 	%p175, %rs23, 3;
+                  // ptx:1459  @%p175 bra 	$L__BB0_288;
                   if ((bitfieldExtract(int(rs23), 0, 16)) == 3) {
-                    // 1574: setp.eq.s32 	%p179, %r214, 0;
-                    // 1575: selp.b32 	%r1057, 1, %r214, %p179;
-                    // 1576: or.b32  	%r1254, %r1057, %r1254;
+                    // ptx:1574  setp.eq.s32 	%p179, %r214, 0;
+                    // ptx:1575  selp.b32 	%r1057, 1, %r214, %p179;
+                    // ptx:1576  or.b32  	%r1254, %r1057, %r1254;
                     r1254 = ((int(r214) == 0) ? 1u : r214) | r1254;
-                    // 1577: bra.uni 	$L__BB0_296;
+                    // ptx:1577  bra.uni 	$L__BB0_296;
                     p2g_sv0 = 175;
                   } else {
-                    // 1461: setp.ne.s16 	%p176, %rs23, 4;
-                    // 1462: @%p176 bra 	$L__BB0_290;
+                    // ptx:1461  setp.ne.s16 	%p176, %rs23, 4;
+                    // ptx:1462  @%p176 bra 	$L__BB0_290;
                     if ((bitfieldExtract(int(rs23), 0, 16)) != 4) {
                       p2g_sv0 = 140;
                     } else {
-                      // 1464: or.b32  	%r1254, %r1254, 123;
+                      // ptx:1464  or.b32  	%r1254, %r1254, 123;
                       r1254 = r1254 | 123u;
-                      // 1465: bra.uni 	$L__BB0_296;
+                      // ptx:1465  bra.uni 	$L__BB0_296;
                       p2g_sv0 = 175;
                     }
                   }
                 }
               } else {
-                // 1452: bra.uni 	$L__BB0_281;
-                // 1517: setp.eq.s16 	%p177, %rs23, 0;
-                // 1518: @%p177 bra 	$L__BB0_296;
+                // ptx:1452  bra.uni 	$L__BB0_281;
+                // ptx:1517  setp.eq.s16 	%p177, %rs23, 0;
+                // ptx:1518  @%p177 bra 	$L__BB0_296;
                 if ((bitfieldExtract(int(rs23), 0, 16)) == 0) {
                   p2g_sv0 = 175;
                 } else {
-                  // 1520: setp.eq.s16 	%p178, %rs23, 1;
-                  // 1521: @%p178 bra 	$L__BB0_283;
+                  // ptx:1520  setp.eq.s16 	%p178, %rs23, 1;
+                  // ptx:1521  @%p178 bra 	$L__BB0_283;
                   if ((bitfieldExtract(int(rs23), 0, 16)) == 1) {
-                    // 1525: or.b32  	%r1254, %r1254, 124;
+                    // ptx:1525  or.b32  	%r1254, %r1254, 124;
                     r1254 = r1254 | 124u;
-                    // 1526: bra.uni 	$L__BB0_296;
+                    // ptx:1526  bra.uni 	$L__BB0_296;
                     p2g_sv0 = 175;
                   } else {
-                    // 1522: bra.uni 	$L__BB0_290;
+                    // ptx:1522  bra.uni 	$L__BB0_290;
                     p2g_sv0 = 140;
                   }
                 }
               }
               if (p2g_sv0 == 140) {
-                // 1603: or.b32  	%r1061, %r1254, %r214;
+                // ptx:1603  or.b32  	%r1061, %r1254, %r214;
                 uint r1061 = r1254 | r214;
-                // 1604: or.b32  	%r1254, %r1061, 4;
+                // ptx:1604  or.b32  	%r1254, %r1061, 4;
                 r1254 = r1061 | 4u;
-                // 1605: bra.uni 	$L__BB0_296;
+                // ptx:1605  bra.uni 	$L__BB0_296;
                 p2g_sv0 = 175;
               }
             } else {
-              // 2027: add.s32 	%r1253, %r216, 13;
+              // ptx:2027  add.s32 	%r1253, %r216, 13;
               r1253 = uint(int(r216) + 13);
-              // 2028: bra.uni 	$L__BB0_294;
+              // ptx:2028  bra.uni 	$L__BB0_294;
               p2g_sv0 = 174;
             }
           } else {
-            // 1983: setp.ne.s16 	%p169, %rs4, 5;
-            // 1984: @%p169 bra 	$L__BB0_293;
+            // ptx:1983  setp.ne.s16 	%p169, %rs4, 5;
+            // ptx:1984  @%p169 bra 	$L__BB0_293;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 173;
             } else {
-              // 1986: mul.wide.u32 	%rd143, %r212, -858993459;
-              // 1987: shr.u64 	%rd144, %rd143, 34;
-              // 1988: cvt.u32.u64 	%r1048, %rd144;
+              // ptx:1986  mul.wide.u32 	%rd143, %r212, -858993459;
+              // ptx:1987  shr.u64 	%rd144, %rd143, 34;
+              // ptx:1988  cvt.u32.u64 	%r1048, %rd144;
               uint64_t t83 = uint64_t((uint64_t(r212) * uint64_t(0xCCCCCCCDu)) >> 34u);
-              // 1989: mul.lo.s32 	%r1049, %r1048, 5;
-              // 1990: sub.s32 	%r1050, %r212, %r1049;
-              // 1991: add.s32 	%r1253, %r1050, 13;
+              // ptx:1989  mul.lo.s32 	%r1049, %r1048, 5;
+              // ptx:1990  sub.s32 	%r1050, %r212, %r1049;
+              // ptx:1991  add.s32 	%r1253, %r1050, 13;
               r1253 = uint(int(uint(int(r212) - int(uint(int(uint(uint64_t(t83))) * 5)))) + 13);
-              // 1992: bra.uni 	$L__BB0_294;
+              // ptx:1992  bra.uni 	$L__BB0_294;
               p2g_sv0 = 174;
             }
           }
         }
       } else {
-        // 1974: bra.uni 	$L__BB0_271;
-        // 1995: setp.eq.s16 	%p170, %rs4, 0;
-        // 1996: @%p170 bra 	$L__BB0_292;
+        // ptx:1974  bra.uni 	$L__BB0_271;
+        // ptx:1995  setp.eq.s16 	%p170, %rs4, 0;
+        // ptx:1996  @%p170 bra 	$L__BB0_292;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-          // 2031: mul.wide.u32 	%rd151, %r212, 613566757;
-          // 2032: shr.u64 	%rd152, %rd151, 32;
-          // 2033: cvt.u32.u64 	%r1068, %rd152;
+          // ptx:2031  mul.wide.u32 	%rd151, %r212, 613566757;
+          // ptx:2032  shr.u64 	%rd152, %rd151, 32;
+          // ptx:2033  cvt.u32.u64 	%r1068, %rd152;
           uint64_t t84 = uint64_t((uint64_t(r212) * uint64_t(0x24924925u)) >> 32u);
           uint r1068 = uint(uint64_t(t84));
-          // 2034: sub.s32 	%r1069, %r212, %r1068;
-          // 2035: shr.u32 	%r1070, %r1069, 1;
-          // 2036: add.s32 	%r1071, %r1070, %r1068;
-          // 2037: shr.u32 	%r1072, %r1071, 2;
-          // 2038: mul.lo.s32 	%r1073, %r1072, 7;
+          // ptx:2034  sub.s32 	%r1069, %r212, %r1068;
+          // ptx:2035  shr.u32 	%r1070, %r1069, 1;
+          // ptx:2036  add.s32 	%r1071, %r1070, %r1068;
+          // ptx:2037  shr.u32 	%r1072, %r1071, 2;
+          // ptx:2038  mul.lo.s32 	%r1073, %r1072, 7;
           uint r1073 = uint(int(uint(int(uint(int(r212) - int(r1068)) >> 1u) + int(r1068)) >> 2u) * 7);
-          // 2039: sub.s32 	%r1074, %r212, %r1073;
-          // 2040: add.s32 	%r1253, %r1074, 12;
+          // ptx:2039  sub.s32 	%r1074, %r212, %r1073;
+          // ptx:2040  add.s32 	%r1253, %r1074, 12;
           r1253 = uint(int(uint(int(r212) - int(r1073))) + 12);
-          // 2041: bra.uni 	$L__BB0_294;
+          // ptx:2041  bra.uni 	$L__BB0_294;
           p2g_sv0 = 174;
         } else {
-          // 1998: setp.eq.s16 	%p171, %rs4, 1;
-          // 1999: @%p171 bra 	$L__BB0_273;
+          // ptx:1998  setp.eq.s16 	%p171, %rs4, 1;
+          // ptx:1999  @%p171 bra 	$L__BB0_273;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-            // 2003: mul.wide.u32 	%rd149, %r212, 138547333;
-            // 2004: shr.u64 	%rd150, %rd149, 32;
-            // 2005: cvt.u32.u64 	%r1062, %rd150;
+            // ptx:2003  mul.wide.u32 	%rd149, %r212, 138547333;
+            // ptx:2004  shr.u64 	%rd150, %rd149, 32;
+            // ptx:2005  cvt.u32.u64 	%r1062, %rd150;
             uint64_t t85 = uint64_t((uint64_t(r212) * uint64_t(0x08421085u)) >> 32u);
             uint r1062 = uint(uint64_t(t85));
-            // 2006: sub.s32 	%r1063, %r212, %r1062;
-            // 2007: shr.u32 	%r1064, %r1063, 1;
-            // 2008: add.s32 	%r1065, %r1064, %r1062;
-            // 2009: shr.u32 	%r1066, %r1065, 4;
-            // 2010: mul.lo.s32 	%r1067, %r1066, 31;
+            // ptx:2006  sub.s32 	%r1063, %r212, %r1062;
+            // ptx:2007  shr.u32 	%r1064, %r1063, 1;
+            // ptx:2008  add.s32 	%r1065, %r1064, %r1062;
+            // ptx:2009  shr.u32 	%r1066, %r1065, 4;
+            // ptx:2010  mul.lo.s32 	%r1067, %r1066, 31;
             uint r1067 = uint(int(uint(int(uint(int(r212) - int(r1062)) >> 1u) + int(r1062)) >> 4u) * 31);
-            // 2011: sub.s32 	%r1253, %r212, %r1067;
+            // ptx:2011  sub.s32 	%r1253, %r212, %r1067;
             r1253 = uint(int(r212) - int(r1067));
-            // 2012: bra.uni 	$L__BB0_294;
+            // ptx:2012  bra.uni 	$L__BB0_294;
             p2g_sv0 = 174;
           } else {
-            // 2000: bra.uni 	$L__BB0_293;
+            // ptx:2000  bra.uni 	$L__BB0_293;
             p2g_sv0 = 173;
           }
         }
       }
       if (p2g_sv0 == 173) {
-        // 2044: mul.wide.u32 	%rd153, %r212, -858993459;
-        // 2045: shr.u64 	%rd154, %rd153, 34;
-        // 2046: cvt.u32.u64 	%r1075, %rd154;
+        // ptx:2044  mul.wide.u32 	%rd153, %r212, -858993459;
+        // ptx:2045  shr.u64 	%rd154, %rd153, 34;
+        // ptx:2046  cvt.u32.u64 	%r1075, %rd154;
         uint64_t t86 = uint64_t((uint64_t(r212) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 2047: mul.lo.s32 	%r1076, %r1075, 5;
-        // 2048: sub.s32 	%r1077, %r212, %r1076;
-        // 2049: add.s32 	%r1253, %r1077, 13;
+        // ptx:2047  mul.lo.s32 	%r1076, %r1075, 5;
+        // ptx:2048  sub.s32 	%r1077, %r212, %r1076;
+        // ptx:2049  add.s32 	%r1253, %r1077, 13;
         r1253 = uint(int(uint(int(r212) - int(uint(int(uint(uint64_t(t86))) * 5)))) + 13);
         p2g_sv0 = 174;
       }
       if (p2g_sv0 == 174) {
-        // 2052: max.s32 	%r1078, %r1253, 0;
-        // 2053: shl.b32 	%r1079, %r1078, 2;
-        // 2054: or.b32  	%r1080, %r214, %r1254;
+        // ptx:2052  max.s32 	%r1078, %r1253, 0;
+        // ptx:2053  shl.b32 	%r1079, %r1078, 2;
+        // ptx:2054  or.b32  	%r1080, %r214, %r1254;
         uint r1080 = r214 | r1254;
-        // 2055: or.b32  	%r1254, %r1080, %r1079;
+        // ptx:2055  or.b32  	%r1254, %r1080, %r1079;
         r1254 = r1080 | (uint(max(int(r1253), 0)) << 2u);
       }
     }
-    // 2058: add.s32 	%r231, %r171, 3;
+    // ptx:2058  add.s32 	%r231, %r171, 3;
     uint r231 = uint(int(r171) + 3);
-    // 2059: @%p74 bra 	$L__BB0_322;
+    // ptx:2059  @%p74 bra 	$L__BB0_322;
     if (p74) {
-      // 2063: shl.b32 	%r1149, %r231, 6;
+      // ptx:2063  shl.b32 	%r1149, %r231, 6;
       uint r1149 = r231 << 6u;
-      // 2064: and.b32  	%r1150, %r1149, 1920;
-      // 2065: add.s32 	%r1151, %r168, %r1150;
+      // ptx:2064  and.b32  	%r1150, %r1149, 1920;
+      // ptx:2065  add.s32 	%r1151, %r168, %r1150;
       uint r1151 = uint(int(r168) + int(r1149 & 1920u));
-      // 2066: shr.u32 	%r1152, %r1151, 16;
-      // 2067: xor.b32  	%r1153, %r1152, %r1151;
-      // 2068: mul.lo.s32 	%r1154, %r1153, 2146121005;
+      // ptx:2066  shr.u32 	%r1152, %r1151, 16;
+      // ptx:2067  xor.b32  	%r1153, %r1152, %r1151;
+      // ptx:2068  mul.lo.s32 	%r1154, %r1153, 2146121005;
       uint r1154 = uint(int((r1151 >> 16u) ^ r1151) * 2146121005);
-      // 2069: shr.u32 	%r1155, %r1154, 15;
-      // 2070: xor.b32  	%r1156, %r1155, %r1154;
-      // 2071: mul.lo.s32 	%r1157, %r1156, -2073254261;
+      // ptx:2069  shr.u32 	%r1155, %r1154, 15;
+      // ptx:2070  xor.b32  	%r1156, %r1155, %r1154;
+      // ptx:2071  mul.lo.s32 	%r1157, %r1156, -2073254261;
       uint r1157 = uint(int((r1154 >> 15u) ^ r1154) * -2073254261);
-      // 2072: shr.u32 	%r1158, %r1157, 16;
-      // 2073: xor.b32  	%r1159, %r1157, %r6;
+      // ptx:2072  shr.u32 	%r1158, %r1157, 16;
+      // ptx:2073  xor.b32  	%r1159, %r1157, %r6;
       uint r1159 = r1157 ^ r6;
-      // 2074: xor.b32  	%r1160, %r1159, %r1158;
-      // 2075: shr.u32 	%r1161, %r1159, 16;
-      // 2076: xor.b32  	%r1162, %r1160, %r1161;
-      // 2077: mul.lo.s32 	%r1163, %r1162, 2146121005;
+      // ptx:2074  xor.b32  	%r1160, %r1159, %r1158;
+      // ptx:2075  shr.u32 	%r1161, %r1159, 16;
+      // ptx:2076  xor.b32  	%r1162, %r1160, %r1161;
+      // ptx:2077  mul.lo.s32 	%r1163, %r1162, 2146121005;
       uint r1163 = uint(int((r1159 ^ (r1157 >> 16u)) ^ (r1159 >> 16u)) * 2146121005);
-      // 2078: shr.u32 	%r1164, %r1163, 15;
-      // 2079: xor.b32  	%r1165, %r1164, %r1163;
-      // 2080: mul.lo.s32 	%r1166, %r1165, -2073254261;
+      // ptx:2078  shr.u32 	%r1164, %r1163, 15;
+      // ptx:2079  xor.b32  	%r1165, %r1164, %r1163;
+      // ptx:2080  mul.lo.s32 	%r1166, %r1165, -2073254261;
       uint r1166 = uint(int((r1163 >> 15u) ^ r1163) * -2073254261);
-      // 2081: shr.u32 	%r1167, %r1166, 16;
-      // 2082: xor.b32  	%r1168, %r1167, %r1166;
+      // ptx:2081  shr.u32 	%r1167, %r1166, 16;
+      // ptx:2082  xor.b32  	%r1168, %r1167, %r1166;
       uint r1168 = (r1166 >> 16u) ^ r1166;
-      // 2083: xor.b32  	%r1169, %r1168, -1515870811;
+      // ptx:2083  xor.b32  	%r1169, %r1168, -1515870811;
       uint r1169 = r1168 ^ 0xA5A5A5A5u;
-      // 2084: shr.u32 	%r1170, %r1169, 16;
-      // 2085: xor.b32  	%r1171, %r1170, %r1169;
-      // 2086: mul.lo.s32 	%r1172, %r1171, 2146121005;
+      // ptx:2084  shr.u32 	%r1170, %r1169, 16;
+      // ptx:2085  xor.b32  	%r1171, %r1170, %r1169;
+      // ptx:2086  mul.lo.s32 	%r1172, %r1171, 2146121005;
       uint r1172 = uint(int((r1169 >> 16u) ^ r1169) * 2146121005);
-      // 2087: shr.u32 	%r1173, %r1172, 15;
-      // 2088: xor.b32  	%r1174, %r1173, %r1172;
-      // 2089: mul.lo.s32 	%r1175, %r1174, -2073254261;
+      // ptx:2087  shr.u32 	%r1173, %r1172, 15;
+      // ptx:2088  xor.b32  	%r1174, %r1173, %r1172;
+      // ptx:2089  mul.lo.s32 	%r1175, %r1174, -2073254261;
       uint r1175 = uint(int((r1172 >> 15u) ^ r1172) * -2073254261);
-      // 2090: shr.u32 	%r1176, %r1175, 16;
-      // 2091: xor.b32  	%r1177, %r1176, %r1175;
+      // ptx:2090  shr.u32 	%r1176, %r1175, 16;
+      // ptx:2091  xor.b32  	%r1177, %r1176, %r1175;
       uint r1177 = (r1175 >> 16u) ^ r1175;
-      // 2092: and.b32  	%r1178, %r1168, 1;
-      // 2093: shr.u32 	%r1179, %r1168, 1;
-      // 2094: and.b32  	%r1180, %r1179, 3;
-      // 2095: mul.wide.u32 	%rd169, %r1177, -858993459;
-      // 2096: shr.u64 	%rd170, %rd169, 34;
-      // 2097: cvt.u32.u64 	%r1181, %rd170;
+      // ptx:2092  and.b32  	%r1178, %r1168, 1;
+      // ptx:2093  shr.u32 	%r1179, %r1168, 1;
+      // ptx:2094  and.b32  	%r1180, %r1179, 3;
+      // ptx:2095  mul.wide.u32 	%rd169, %r1177, -858993459;
+      // ptx:2096  shr.u64 	%rd170, %rd169, 34;
+      // ptx:2097  cvt.u32.u64 	%r1181, %rd170;
       uint64_t t87 = uint64_t((uint64_t(r1177) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 2098: mul.lo.s32 	%r1182, %r1181, 5;
-      // 2099: sub.s32 	%r1183, %r1177, %r1182;
-      // 2100: shl.b32 	%r1184, %r1183, 2;
-      // 2101: add.s32 	%r1185, %r1184, 52;
+      // ptx:2098  mul.lo.s32 	%r1182, %r1181, 5;
+      // ptx:2099  sub.s32 	%r1183, %r1177, %r1182;
+      // ptx:2100  shl.b32 	%r1184, %r1183, 2;
+      // ptx:2101  add.s32 	%r1185, %r1184, 52;
       uint r1185 = uint(int(uint(int(r1177) - int(uint(int(uint(uint64_t(t87))) * 5))) << 2u) + 52);
-      // 2102: bfi.b32 	%r1186, %r1178, %r1180, 7, 1;
-      // 2103: or.b32  	%r1187, %r1186, %r1185;
-      // 2104: add.s32 	%r1188, %r169, %r1149;
+      // ptx:2102  bfi.b32 	%r1186, %r1178, %r1180, 7, 1;
+      // ptx:2103  or.b32  	%r1187, %r1186, %r1185;
+      // ptx:2104  add.s32 	%r1188, %r169, %r1149;
       uint r1188 = uint(int(r169) + int(r1149));
-      // 2105: shr.u32 	%r1189, %r1188, 16;
-      // 2106: xor.b32  	%r1190, %r1189, %r1188;
-      // 2107: mul.lo.s32 	%r1191, %r1190, 2146121005;
+      // ptx:2105  shr.u32 	%r1189, %r1188, 16;
+      // ptx:2106  xor.b32  	%r1190, %r1189, %r1188;
+      // ptx:2107  mul.lo.s32 	%r1191, %r1190, 2146121005;
       uint r1191 = uint(int((r1188 >> 16u) ^ r1188) * 2146121005);
-      // 2108: shr.u32 	%r1192, %r1191, 15;
-      // 2109: xor.b32  	%r1193, %r1192, %r1191;
-      // 2110: mul.lo.s32 	%r1194, %r1193, -2073254261;
+      // ptx:2108  shr.u32 	%r1192, %r1191, 15;
+      // ptx:2109  xor.b32  	%r1193, %r1192, %r1191;
+      // ptx:2110  mul.lo.s32 	%r1194, %r1193, -2073254261;
       uint r1194 = uint(int((r1191 >> 15u) ^ r1191) * -2073254261);
-      // 2111: shr.u32 	%r1195, %r1194, 16;
-      // 2112: xor.b32  	%r1196, %r1195, %r1194;
-      // 2113: and.b32  	%r1197, %r1196, 3;
-      // 2114: xor.b32  	%r1256, %r1187, %r1197;
+      // ptx:2111  shr.u32 	%r1195, %r1194, 16;
+      // ptx:2112  xor.b32  	%r1196, %r1195, %r1194;
+      // ptx:2113  and.b32  	%r1197, %r1196, 3;
+      // ptx:2114  xor.b32  	%r1256, %r1187, %r1197;
       r1256 = (p2g_bfi_32((r1168 & 1u), ((r1168 >> 1u) & 3u), 7u, 1u) | r1185) ^ (((r1194 >> 16u) ^ r1194) & 3u);
-      // 2115: bra.uni 	$L__BB0_323;
+      // ptx:2115  bra.uni 	$L__BB0_323;
     } else {
-      // 2060: bra.uni 	$L__BB0_297;
-      // 2118: shl.b32 	%r1087, %r231, 6;
-      // 2119: add.s32 	%r1088, %r168, %r1087;
+      // ptx:2060  bra.uni 	$L__BB0_297;
+      // ptx:2118  shl.b32 	%r1087, %r231, 6;
+      // ptx:2119  add.s32 	%r1088, %r168, %r1087;
       uint r1088 = uint(int(r168) + int(r231 << 6u));
-      // 2120: shr.u32 	%r1089, %r1088, 16;
-      // 2121: xor.b32  	%r1090, %r1089, %r1088;
-      // 2122: mul.lo.s32 	%r1091, %r1090, 2146121005;
+      // ptx:2120  shr.u32 	%r1089, %r1088, 16;
+      // ptx:2121  xor.b32  	%r1090, %r1089, %r1088;
+      // ptx:2122  mul.lo.s32 	%r1091, %r1090, 2146121005;
       uint r1091 = uint(int((r1088 >> 16u) ^ r1088) * 2146121005);
-      // 2123: shr.u32 	%r1092, %r1091, 15;
-      // 2124: xor.b32  	%r1093, %r1092, %r1091;
-      // 2125: mul.lo.s32 	%r1094, %r1093, -2073254261;
+      // ptx:2123  shr.u32 	%r1092, %r1091, 15;
+      // ptx:2124  xor.b32  	%r1093, %r1092, %r1091;
+      // ptx:2125  mul.lo.s32 	%r1094, %r1093, -2073254261;
       uint r1094 = uint(int((r1091 >> 15u) ^ r1091) * -2073254261);
-      // 2126: shr.u32 	%r1095, %r1094, 16;
-      // 2127: xor.b32  	%r1096, %r1094, %r6;
+      // ptx:2126  shr.u32 	%r1095, %r1094, 16;
+      // ptx:2127  xor.b32  	%r1096, %r1094, %r6;
       uint r1096 = r1094 ^ r6;
-      // 2128: xor.b32  	%r1097, %r1096, %r1095;
-      // 2129: shr.u32 	%r1098, %r1096, 16;
-      // 2130: xor.b32  	%r1099, %r1097, %r1098;
-      // 2131: mul.lo.s32 	%r1100, %r1099, 2146121005;
+      // ptx:2128  xor.b32  	%r1097, %r1096, %r1095;
+      // ptx:2129  shr.u32 	%r1098, %r1096, 16;
+      // ptx:2130  xor.b32  	%r1099, %r1097, %r1098;
+      // ptx:2131  mul.lo.s32 	%r1100, %r1099, 2146121005;
       uint r1100 = uint(int((r1096 ^ (r1094 >> 16u)) ^ (r1096 >> 16u)) * 2146121005);
-      // 2132: shr.u32 	%r1101, %r1100, 15;
-      // 2133: xor.b32  	%r1102, %r1101, %r1100;
-      // 2134: mul.lo.s32 	%r1103, %r1102, -2073254261;
+      // ptx:2132  shr.u32 	%r1101, %r1100, 15;
+      // ptx:2133  xor.b32  	%r1102, %r1101, %r1100;
+      // ptx:2134  mul.lo.s32 	%r1103, %r1102, -2073254261;
       uint r1103 = uint(int((r1100 >> 15u) ^ r1100) * -2073254261);
-      // 2135: shr.u32 	%r1104, %r1103, 16;
-      // 2136: xor.b32  	%r1105, %r1104, %r1103;
+      // ptx:2135  shr.u32 	%r1104, %r1103, 16;
+      // ptx:2136  xor.b32  	%r1105, %r1104, %r1103;
       uint r1105 = (r1103 >> 16u) ^ r1103;
-      // 2137: xor.b32  	%r1106, %r1105, -1515870811;
+      // ptx:2137  xor.b32  	%r1106, %r1105, -1515870811;
       uint r1106 = r1105 ^ 0xA5A5A5A5u;
-      // 2138: shr.u32 	%r1107, %r1106, 16;
-      // 2139: xor.b32  	%r1108, %r1107, %r1106;
-      // 2140: mul.lo.s32 	%r1109, %r1108, 2146121005;
+      // ptx:2138  shr.u32 	%r1107, %r1106, 16;
+      // ptx:2139  xor.b32  	%r1108, %r1107, %r1106;
+      // ptx:2140  mul.lo.s32 	%r1109, %r1108, 2146121005;
       uint r1109 = uint(int((r1106 >> 16u) ^ r1106) * 2146121005);
-      // 2141: shr.u32 	%r1110, %r1109, 15;
-      // 2142: xor.b32  	%r1111, %r1110, %r1109;
-      // 2143: mul.lo.s32 	%r1112, %r1111, -2073254261;
+      // ptx:2141  shr.u32 	%r1110, %r1109, 15;
+      // ptx:2142  xor.b32  	%r1111, %r1110, %r1109;
+      // ptx:2143  mul.lo.s32 	%r1112, %r1111, -2073254261;
       uint r1112 = uint(int((r1109 >> 15u) ^ r1109) * -2073254261);
-      // 2144: shr.u32 	%r1113, %r1112, 16;
-      // 2145: xor.b32  	%r232, %r1113, %r1112;
+      // ptx:2144  shr.u32 	%r1113, %r1112, 16;
+      // ptx:2145  xor.b32  	%r232, %r1113, %r1112;
       uint r232 = (r1112 >> 16u) ^ r1112;
-      // 2146: shl.b32 	%r1114, %r1105, 7;
-      // 2147: and.b32  	%r1256, %r1114, 128;
+      // ptx:2146  shl.b32 	%r1114, %r1105, 7;
+      // ptx:2147  and.b32  	%r1256, %r1114, 128;
       r1256 = (r1105 << 7u) & 128u;
-      // 2148: shr.u32 	%r1115, %r1105, 1;
-      // 2149: and.b32  	%r234, %r1115, 3;
+      // ptx:2148  shr.u32 	%r1115, %r1105, 1;
+      // ptx:2149  and.b32  	%r234, %r1115, 3;
       uint r234 = (r1105 >> 1u) & 3u;
-      // 2150: @%p19 bra 	$L__BB0_301;
+      // ptx:2150  @%p19 bra 	$L__BB0_301;
       if (p19) {
-        // 2154: setp.eq.s16 	%p182, %rs4, 2;
-        // 2155: @%p182 bra 	$L__BB0_318;
+        // ptx:2154  setp.eq.s16 	%p182, %rs4, 2;
+        // ptx:2155  @%p182 bra 	$L__BB0_318;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-          // 2192: and.b32  	%r1256, %r232, 255;
+          // ptx:2192  and.b32  	%r1256, %r232, 255;
           r1256 = r232 & 255u;
-          // 2193: bra.uni 	$L__BB0_323;
+          // ptx:2193  bra.uni 	$L__BB0_323;
           p2g_sv0 = 186;
         } else {
-          // 2157: setp.eq.s16 	%p183, %rs4, 3;
-          // 2158: @%p183 bra 	$L__BB0_305;
+          // ptx:2157  setp.eq.s16 	%p183, %rs4, 3;
+          // ptx:2158  @%p183 bra 	$L__BB0_305;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-            // 2196: mul.wide.u32 	%rd159, %r232, -858993459;
-            // 2197: shr.u64 	%rd160, %rd159, 34;
-            // 2198: cvt.u32.u64 	%r1119, %rd160;
+            // ptx:2196  mul.wide.u32 	%rd159, %r232, -858993459;
+            // ptx:2197  shr.u64 	%rd160, %rd159, 34;
+            // ptx:2198  cvt.u32.u64 	%r1119, %rd160;
             uint64_t t88 = uint64_t((uint64_t(r232) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 2199: mul.lo.s32 	%r1120, %r1119, 5;
-            // 2200: sub.s32 	%r236, %r232, %r1120;
+            // ptx:2199  mul.lo.s32 	%r1120, %r1119, 5;
+            // ptx:2200  sub.s32 	%r236, %r232, %r1120;
             uint r236 = uint(int(r232) - int(uint(int(uint(uint64_t(t88))) * 5)));
-            // 2201: setp.eq.s32 	%p187, %r236, 0;
-            // 2202: @%p187 bra 	$L__BB0_307;
+            // ptx:2201  setp.eq.s32 	%p187, %r236, 0;
+            // ptx:2202  @%p187 bra 	$L__BB0_307;
             if (int(r236) == 0) {
-              // 1468: shr.u32 	%r1121, %r232, 8;
+              // ptx:1468  shr.u32 	%r1121, %r232, 8;
               uint r1121 = r232 >> 8u;
-              // 1469: mul.wide.u32 	%rd161, %r1121, -1431655765;
-              // 1470: shr.u64 	%rd162, %rd161, 34;
-              // 1471: cvt.u32.u64 	%r1122, %rd162;
+              // ptx:1469  mul.wide.u32 	%rd161, %r1121, -1431655765;
+              // ptx:1470  shr.u64 	%rd162, %rd161, 34;
+              // ptx:1471  cvt.u32.u64 	%r1122, %rd162;
               uint64_t t89 = uint64_t((uint64_t(r1121) * uint64_t(0xAAAAAAABu)) >> 34u);
-              // 1472: mul.lo.s32 	%r1123, %r1122, 6;
-              // 1473: sub.s32 	%r1124, %r1121, %r1123;
-              // 1474: cvt.u16.u32 	%rs25, %r1124;
+              // ptx:1472  mul.lo.s32 	%r1123, %r1122, 6;
+              // ptx:1473  sub.s32 	%r1124, %r1121, %r1123;
+              // ptx:1474  cvt.u16.u32 	%rs25, %r1124;
               uint64_t t90 = uint64_t(uint(int(r1121) - int(uint(int(uint(uint64_t(t89))) * 6))));
               uint rs25 = (uint(uint64_t(t90)) & 65535u);
-              // 1475: setp.gt.s16 	%p188, %rs25, 1;
-              // 1476: @%p188 bra 	$L__BB0_311;
+              // ptx:1475  setp.gt.s16 	%p188, %rs25, 1;
+              // ptx:1476  @%p188 bra 	$L__BB0_311;
               if ((bitfieldExtract(int(rs25), 0, 16)) > 1) {
-                // 1480: setp.eq.s16 	%p189, %rs25, 2;
-                // 1481: @%p189 bra 	$L__BB0_316;
+                // ptx:1480  setp.eq.s16 	%p189, %rs25, 2;
+                // ptx:1481  @%p189 bra 	$L__BB0_316;
                 if ((bitfieldExtract(int(rs25), 0, 16)) == 2) {
-                  // 1580: shr.u32 	%r1126, %r232, 12;
-                  // 1581: and.b32  	%r1127, %r1126, 1;
-                  // 1582: or.b32  	%r1128, %r1256, %r1127;
+                  // ptx:1580  shr.u32 	%r1126, %r232, 12;
+                  // ptx:1581  and.b32  	%r1127, %r1126, 1;
+                  // ptx:1582  or.b32  	%r1128, %r1256, %r1127;
                   uint r1128 = r1256 | ((r232 >> 12u) & 1u);
-                  // 1583: or.b32  	%r1256, %r1128, 126;
+                  // ptx:1583  or.b32  	%r1256, %r1128, 126;
                   r1256 = r1128 | 126u;
-                  // 1584: bra.uni 	$L__BB0_323;
+                  // ptx:1584  bra.uni 	$L__BB0_323;
                   p2g_sv0 = 186;
                 } else {
-                  // 1483: setp.eq.s16 	%p190, %rs25, 3;
-                  // 1484: @%p190 bra 	$L__BB0_315;
+                  // ptx:1483  setp.eq.s16 	%p190, %rs25, 3;
+                  // ptx:1484  @%p190 bra 	$L__BB0_315;
                   if ((bitfieldExtract(int(rs25), 0, 16)) == 3) {
-                    // 1587: setp.eq.s32 	%p194, %r234, 0;
-                    // 1588: selp.b32 	%r1125, 1, %r234, %p194;
-                    // 1589: or.b32  	%r1256, %r1125, %r1256;
+                    // ptx:1587  setp.eq.s32 	%p194, %r234, 0;
+                    // ptx:1588  selp.b32 	%r1125, 1, %r234, %p194;
+                    // ptx:1589  or.b32  	%r1256, %r1125, %r1256;
                     r1256 = ((int(r234) == 0) ? 1u : r234) | r1256;
-                    // 1590: bra.uni 	$L__BB0_323;
+                    // ptx:1590  bra.uni 	$L__BB0_323;
                     p2g_sv0 = 186;
                   } else {
-                    // 1486: setp.ne.s16 	%p191, %rs25, 4;
-                    // 1487: @%p191 bra 	$L__BB0_317;
+                    // ptx:1486  setp.ne.s16 	%p191, %rs25, 4;
+                    // ptx:1487  @%p191 bra 	$L__BB0_317;
                     if ((bitfieldExtract(int(rs25), 0, 16)) != 4) {
                       p2g_sv0 = 141;
                     } else {
-                      // 1489: or.b32  	%r1256, %r1256, 123;
+                      // ptx:1489  or.b32  	%r1256, %r1256, 123;
                       r1256 = r1256 | 123u;
-                      // 1490: bra.uni 	$L__BB0_323;
+                      // ptx:1490  bra.uni 	$L__BB0_323;
                       p2g_sv0 = 186;
                     }
                   }
                 }
               } else {
-                // 1477: bra.uni 	$L__BB0_308;
-                // 1529: setp.eq.s16 	%p192, %rs25, 0;
-                // 1530: @%p192 bra 	$L__BB0_323;
+                // ptx:1477  bra.uni 	$L__BB0_308;
+                // ptx:1529  setp.eq.s16 	%p192, %rs25, 0;
+                // ptx:1530  @%p192 bra 	$L__BB0_323;
                 if ((bitfieldExtract(int(rs25), 0, 16)) == 0) {
                   p2g_sv0 = 186;
                 } else {
-                  // 1532: setp.eq.s16 	%p193, %rs25, 1;
-                  // 1533: @%p193 bra 	$L__BB0_310;
+                  // ptx:1532  setp.eq.s16 	%p193, %rs25, 1;
+                  // ptx:1533  @%p193 bra 	$L__BB0_310;
                   if ((bitfieldExtract(int(rs25), 0, 16)) == 1) {
-                    // 1537: or.b32  	%r1256, %r1256, 124;
+                    // ptx:1537  or.b32  	%r1256, %r1256, 124;
                     r1256 = r1256 | 124u;
-                    // 1538: bra.uni 	$L__BB0_323;
+                    // ptx:1538  bra.uni 	$L__BB0_323;
                     p2g_sv0 = 186;
                   } else {
-                    // 1534: bra.uni 	$L__BB0_317;
+                    // ptx:1534  bra.uni 	$L__BB0_317;
                     p2g_sv0 = 141;
                   }
                 }
               }
               if (p2g_sv0 == 141) {
-                // 1608: or.b32  	%r1129, %r1256, %r234;
+                // ptx:1608  or.b32  	%r1129, %r1256, %r234;
                 uint r1129 = r1256 | r234;
-                // 1609: or.b32  	%r1256, %r1129, 4;
+                // ptx:1609  or.b32  	%r1256, %r1129, 4;
                 r1256 = r1129 | 4u;
-                // 1610: bra.uni 	$L__BB0_323;
+                // ptx:1610  bra.uni 	$L__BB0_323;
                 p2g_sv0 = 186;
               }
             } else {
-              // 2204: add.s32 	%r1255, %r236, 13;
+              // ptx:2204  add.s32 	%r1255, %r236, 13;
               r1255 = uint(int(r236) + 13);
-              // 2205: bra.uni 	$L__BB0_321;
+              // ptx:2205  bra.uni 	$L__BB0_321;
               p2g_sv0 = 185;
             }
           } else {
-            // 2160: setp.ne.s16 	%p184, %rs4, 5;
-            // 2161: @%p184 bra 	$L__BB0_320;
+            // ptx:2160  setp.ne.s16 	%p184, %rs4, 5;
+            // ptx:2161  @%p184 bra 	$L__BB0_320;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 184;
             } else {
-              // 2163: mul.wide.u32 	%rd157, %r232, -858993459;
-              // 2164: shr.u64 	%rd158, %rd157, 34;
-              // 2165: cvt.u32.u64 	%r1116, %rd158;
+              // ptx:2163  mul.wide.u32 	%rd157, %r232, -858993459;
+              // ptx:2164  shr.u64 	%rd158, %rd157, 34;
+              // ptx:2165  cvt.u32.u64 	%r1116, %rd158;
               uint64_t t91 = uint64_t((uint64_t(r232) * uint64_t(0xCCCCCCCDu)) >> 34u);
-              // 2166: mul.lo.s32 	%r1117, %r1116, 5;
-              // 2167: sub.s32 	%r1118, %r232, %r1117;
-              // 2168: add.s32 	%r1255, %r1118, 13;
+              // ptx:2166  mul.lo.s32 	%r1117, %r1116, 5;
+              // ptx:2167  sub.s32 	%r1118, %r232, %r1117;
+              // ptx:2168  add.s32 	%r1255, %r1118, 13;
               r1255 = uint(int(uint(int(r232) - int(uint(int(uint(uint64_t(t91))) * 5)))) + 13);
-              // 2169: bra.uni 	$L__BB0_321;
+              // ptx:2169  bra.uni 	$L__BB0_321;
               p2g_sv0 = 185;
             }
           }
         }
       } else {
-        // 2151: bra.uni 	$L__BB0_298;
-        // 2172: setp.eq.s16 	%p185, %rs4, 0;
-        // 2173: @%p185 bra 	$L__BB0_319;
+        // ptx:2151  bra.uni 	$L__BB0_298;
+        // ptx:2172  setp.eq.s16 	%p185, %rs4, 0;
+        // ptx:2173  @%p185 bra 	$L__BB0_319;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-          // 2208: mul.wide.u32 	%rd165, %r232, 613566757;
-          // 2209: shr.u64 	%rd166, %rd165, 32;
-          // 2210: cvt.u32.u64 	%r1136, %rd166;
+          // ptx:2208  mul.wide.u32 	%rd165, %r232, 613566757;
+          // ptx:2209  shr.u64 	%rd166, %rd165, 32;
+          // ptx:2210  cvt.u32.u64 	%r1136, %rd166;
           uint64_t t92 = uint64_t((uint64_t(r232) * uint64_t(0x24924925u)) >> 32u);
           uint r1136 = uint(uint64_t(t92));
-          // 2211: sub.s32 	%r1137, %r232, %r1136;
-          // 2212: shr.u32 	%r1138, %r1137, 1;
-          // 2213: add.s32 	%r1139, %r1138, %r1136;
-          // 2214: shr.u32 	%r1140, %r1139, 2;
-          // 2215: mul.lo.s32 	%r1141, %r1140, 7;
+          // ptx:2211  sub.s32 	%r1137, %r232, %r1136;
+          // ptx:2212  shr.u32 	%r1138, %r1137, 1;
+          // ptx:2213  add.s32 	%r1139, %r1138, %r1136;
+          // ptx:2214  shr.u32 	%r1140, %r1139, 2;
+          // ptx:2215  mul.lo.s32 	%r1141, %r1140, 7;
           uint r1141 = uint(int(uint(int(uint(int(r232) - int(r1136)) >> 1u) + int(r1136)) >> 2u) * 7);
-          // 2216: sub.s32 	%r1142, %r232, %r1141;
-          // 2217: add.s32 	%r1255, %r1142, 12;
+          // ptx:2216  sub.s32 	%r1142, %r232, %r1141;
+          // ptx:2217  add.s32 	%r1255, %r1142, 12;
           r1255 = uint(int(uint(int(r232) - int(r1141))) + 12);
-          // 2218: bra.uni 	$L__BB0_321;
+          // ptx:2218  bra.uni 	$L__BB0_321;
           p2g_sv0 = 185;
         } else {
-          // 2175: setp.eq.s16 	%p186, %rs4, 1;
-          // 2176: @%p186 bra 	$L__BB0_300;
+          // ptx:2175  setp.eq.s16 	%p186, %rs4, 1;
+          // ptx:2176  @%p186 bra 	$L__BB0_300;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-            // 2180: mul.wide.u32 	%rd163, %r232, 138547333;
-            // 2181: shr.u64 	%rd164, %rd163, 32;
-            // 2182: cvt.u32.u64 	%r1130, %rd164;
+            // ptx:2180  mul.wide.u32 	%rd163, %r232, 138547333;
+            // ptx:2181  shr.u64 	%rd164, %rd163, 32;
+            // ptx:2182  cvt.u32.u64 	%r1130, %rd164;
             uint64_t t93 = uint64_t((uint64_t(r232) * uint64_t(0x08421085u)) >> 32u);
             uint r1130 = uint(uint64_t(t93));
-            // 2183: sub.s32 	%r1131, %r232, %r1130;
-            // 2184: shr.u32 	%r1132, %r1131, 1;
-            // 2185: add.s32 	%r1133, %r1132, %r1130;
-            // 2186: shr.u32 	%r1134, %r1133, 4;
-            // 2187: mul.lo.s32 	%r1135, %r1134, 31;
+            // ptx:2183  sub.s32 	%r1131, %r232, %r1130;
+            // ptx:2184  shr.u32 	%r1132, %r1131, 1;
+            // ptx:2185  add.s32 	%r1133, %r1132, %r1130;
+            // ptx:2186  shr.u32 	%r1134, %r1133, 4;
+            // ptx:2187  mul.lo.s32 	%r1135, %r1134, 31;
             uint r1135 = uint(int(uint(int(uint(int(r232) - int(r1130)) >> 1u) + int(r1130)) >> 4u) * 31);
-            // 2188: sub.s32 	%r1255, %r232, %r1135;
+            // ptx:2188  sub.s32 	%r1255, %r232, %r1135;
             r1255 = uint(int(r232) - int(r1135));
-            // 2189: bra.uni 	$L__BB0_321;
+            // ptx:2189  bra.uni 	$L__BB0_321;
             p2g_sv0 = 185;
           } else {
-            // 2177: bra.uni 	$L__BB0_320;
+            // ptx:2177  bra.uni 	$L__BB0_320;
             p2g_sv0 = 184;
           }
         }
       }
       if (p2g_sv0 == 184) {
-        // 2221: mul.wide.u32 	%rd167, %r232, -858993459;
-        // 2222: shr.u64 	%rd168, %rd167, 34;
-        // 2223: cvt.u32.u64 	%r1143, %rd168;
+        // ptx:2221  mul.wide.u32 	%rd167, %r232, -858993459;
+        // ptx:2222  shr.u64 	%rd168, %rd167, 34;
+        // ptx:2223  cvt.u32.u64 	%r1143, %rd168;
         uint64_t t94 = uint64_t((uint64_t(r232) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 2224: mul.lo.s32 	%r1144, %r1143, 5;
-        // 2225: sub.s32 	%r1145, %r232, %r1144;
-        // 2226: add.s32 	%r1255, %r1145, 13;
+        // ptx:2224  mul.lo.s32 	%r1144, %r1143, 5;
+        // ptx:2225  sub.s32 	%r1145, %r232, %r1144;
+        // ptx:2226  add.s32 	%r1255, %r1145, 13;
         r1255 = uint(int(uint(int(r232) - int(uint(int(uint(uint64_t(t94))) * 5)))) + 13);
         p2g_sv0 = 185;
       }
       if (p2g_sv0 == 185) {
-        // 2229: max.s32 	%r1146, %r1255, 0;
-        // 2230: shl.b32 	%r1147, %r1146, 2;
-        // 2231: or.b32  	%r1148, %r234, %r1256;
+        // ptx:2229  max.s32 	%r1146, %r1255, 0;
+        // ptx:2230  shl.b32 	%r1147, %r1146, 2;
+        // ptx:2231  or.b32  	%r1148, %r234, %r1256;
         uint r1148 = r234 | r1256;
-        // 2232: or.b32  	%r1256, %r1148, %r1147;
+        // ptx:2232  or.b32  	%r1256, %r1148, %r1147;
         r1256 = r1148 | (uint(max(int(r1255), 0)) << 2u);
       }
     }
-    // 2235: mov.u32 	%r1199, 64;
-    // 2236: prmt.b32 	%r1200, %r1250, %r1252, %r1199;
-    // 2237: mov.u32 	%r1201, 1040;
-    // 2238: prmt.b32 	%r1202, %r1200, %r1254, %r1201;
-    // 2239: mov.u32 	%r1203, 16912;
-    // 2240: prmt.b32 	%r1204, %r1202, %r1256, %r1203;
+    // ptx:2235  mov.u32 	%r1199, 64;
+    // ptx:2236  prmt.b32 	%r1200, %r1250, %r1252, %r1199;
+    // ptx:2237  mov.u32 	%r1201, 1040;
+    // ptx:2238  prmt.b32 	%r1202, %r1200, %r1254, %r1201;
+    // ptx:2239  mov.u32 	%r1203, 16912;
+    // ptx:2240  prmt.b32 	%r1204, %r1202, %r1256, %r1203;
     uint r1204 = p2g_prmt(p2g_prmt(p2g_prmt(r1250, r1252, 64u, 0), r1254, 1040u, 0), r1256, 16912u, 0);
-    // 2241: mul.wide.s32 	%rd171, %r1248, 4;
-    // 2242: add.s64 	%rd172, %rd3, %rd171;
+    // ptx:2241  mul.wide.s32 	%rd171, %r1248, 4;
+    // ptx:2242  add.s64 	%rd172, %rd3, %rd171;
     uint64_t rd172 = uint64_t(int64_t(rd3) + int64_t(uint64_t(int64_t(int(r1248)) * int64_t(4))));
-    // 2243: st.local.u32 	[%rd172], %r1204;
+    // ptx:2243  st.local.u32 	[%rd172], %r1204;
     p2g_stl32(uint(rd172), r1204);
-    // 2244: add.s32 	%r1205, %r1248, 1;
+    // ptx:2244  add.s32 	%r1205, %r1248, 1;
     uint r1205 = uint(int(r1248) + 1);
-    // 2245: mov.u32 	%r1248, 1;
+    // ptx:2245  mov.u32 	%r1248, 1;
     r1248 = 1u;
-    // 2246: setp.lt.u32 	%p195, %r1205, 2;
-    // 2247: @%p195 bra 	$L__BB0_215;
+    // ptx:2246  setp.lt.u32 	%p195, %r1205, 2;
+    // ptx:2247  @%p195 bra 	$L__BB0_215;
     if (!(r1205 < 2u)) {
       break;
     }
   }
-  // 2249: ld.local.v4.u32 	{%r1220, %r1221, %r1222, %r1223}, [%rd2];
+  // ptx:2249  ld.local.v4.u32 	{%r1220, %r1221, %r1222, %r1223}, [%rd2];
   uint t95 = p2g_ldl32(uint(rd2));
   uint t96 = p2g_ldl32((uint(rd2) + 4u));
   uint t97 = p2g_ldl32((uint(rd2) + 8u));
@@ -3569,12 +3569,12 @@ void main() {
   uint r1221 = t96;
   uint r1222 = t97;
   uint r1223 = t98;
-  // 2250: ld.local.v2.u32 	{%r1224, %r1225}, [%rd3];
+  // ptx:2250  ld.local.v2.u32 	{%r1224, %r1225}, [%rd3];
   uint t99 = p2g_ldl32(uint(rd3));
   uint t100 = p2g_ldl32((uint(rd3) + 4u));
   uint r1224 = t99;
   uint r1225 = t100;
-  // 2252: mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32 {%r1206,%r1207,%r1208,%r1209}, {%r1220,%r1221,%r1222,%r1223}, {%r1224,%r1225}, {%r1232,%r1234,%r1236,%r1238};
+  // ptx:2252  mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32 {%r1206,%r1207,%r1208,%r1209}, {%r1220,%r1221,%r1222,%r1223}, {%r1224,%r1225}, {%r1232,%r1234,%r1236,%r1238};
   uint t101 = r1232;
   uint t102 = r1234;
   uint t103 = r1236;
@@ -3605,26 +3605,26 @@ void main() {
   uint r1207 = t106;
   uint r1208 = t107;
   uint r1209 = t108;
-  // 2254: shl.b32 	%r1226, %r1, 7;
-  // 2255: or.b32  	%r1227, %r1226, %r5;
-  // 2256: shl.b32 	%r1228, %r2, 3;
-  // 2257: or.b32  	%r1229, %r1227, %r1228;
+  // ptx:2254  shl.b32 	%r1226, %r1, 7;
+  // ptx:2255  or.b32  	%r1227, %r1226, %r5;
+  // ptx:2256  shl.b32 	%r1228, %r2, 3;
+  // ptx:2257  or.b32  	%r1229, %r1227, %r1228;
   uint r1229 = ((r1 << 7u) | r5) | (r2 << 3u);
-  // 2258: mul.wide.u32 	%rd173, %r1229, 4;
-  // 2259: add.s64 	%rd174, %rd1, %rd173;
+  // ptx:2258  mul.wide.u32 	%rd173, %r1229, 4;
+  // ptx:2259  add.s64 	%rd174, %rd1, %rd173;
   uint64_t rd174 = uint64_t(int64_t(rd1) + int64_t(uint64_t(r1229) * uint64_t(4u)));
-  // 2260: st.global.u32 	[%rd174], %r1206;
+  // ptx:2260  st.global.u32 	[%rd174], %r1206;
   P2GU32(rd174).v = r1206;
-  // 2261: st.global.u32 	[%rd174+4], %r1207;
+  // ptx:2261  st.global.u32 	[%rd174+4], %r1207;
   P2GU32((rd174 + 4ul)).v = r1207;
-  // 2262: or.b32  	%r1230, %r1229, 64;
-  // 2263: mul.wide.u32 	%rd175, %r1230, 4;
-  // 2264: add.s64 	%rd176, %rd1, %rd175;
+  // ptx:2262  or.b32  	%r1230, %r1229, 64;
+  // ptx:2263  mul.wide.u32 	%rd175, %r1230, 4;
+  // ptx:2264  add.s64 	%rd176, %rd1, %rd175;
   uint64_t rd176 = uint64_t(int64_t(rd1) + int64_t(uint64_t(r1229 | 64u) * uint64_t(4u)));
-  // 2265: st.global.u32 	[%rd176], %r1208;
+  // ptx:2265  st.global.u32 	[%rd176], %r1208;
   P2GU32(rd176).v = r1208;
-  // 2266: st.global.u32 	[%rd176+4], %r1209;
+  // ptx:2266  st.global.u32 	[%rd176+4], %r1209;
   P2GU32((rd176 + 4ul)).v = r1209;
-  // 2267: ret;
+  // ptx:2267  ret;
   return;
 }

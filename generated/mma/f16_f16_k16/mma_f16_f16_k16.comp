@@ -168,218 +168,218 @@ void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // mma_f16_f16_k16_param_0
   int p2g_sv0 = 0;
-  // 25: ld.param.u64 	%rd1, [mma_f16_f16_k16_param_0];
+  // ptx:25  ld.param.u64 	%rd1, [mma_f16_f16_k16_param_0];
   uint64_t rd1 = p0_u64;
-  // 26: mov.u32 	%r331, %ctaid.x;
-  // 27: mov.u32 	%r332, %ntid.x;
-  // 28: mov.u32 	%r333, %tid.x;
+  // ptx:26  mov.u32 	%r331, %ctaid.x;
+  // ptx:27  mov.u32 	%r332, %ntid.x;
+  // ptx:28  mov.u32 	%r333, %tid.x;
   uint r333 = gl_LocalInvocationID.x;
-  // 29: mad.lo.s32 	%r334, %r331, %r332, %r333;
-  // 30: shr.u32 	%r1, %r334, 5;
+  // ptx:29  mad.lo.s32 	%r334, %r331, %r332, %r333;
+  // ptx:30  shr.u32 	%r1, %r334, 5;
   uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r333)) >> 5u;
-  // 31: and.b32  	%r335, %r333, 31;
-  // 32: shr.u32 	%r2, %r335, 2;
+  // ptx:31  and.b32  	%r335, %r333, 31;
+  // ptx:32  shr.u32 	%r2, %r335, 2;
   uint r2 = (r333 & 31u) >> 2u;
-  // 33: and.b32  	%r3, %r333, 3;
+  // ptx:33  and.b32  	%r3, %r333, 3;
   uint r3 = r333 & 3u;
-  // 34: mul.wide.u32 	%rd2, %r1, -1431655765;
-  // 35: shr.u64 	%rd3, %rd2, 34;
-  // 36: cvt.u32.u64 	%r336, %rd3;
+  // ptx:34  mul.wide.u32 	%rd2, %r1, -1431655765;
+  // ptx:35  shr.u64 	%rd3, %rd2, 34;
+  // ptx:36  cvt.u32.u64 	%r336, %rd3;
   uint64_t t1 = uint64_t((uint64_t(r1) * uint64_t(0xAAAAAAABu)) >> 34u);
-  // 37: mul.lo.s32 	%r337, %r336, 6;
-  // 38: sub.s32 	%r4, %r1, %r337;
+  // ptx:37  mul.lo.s32 	%r337, %r336, 6;
+  // ptx:38  sub.s32 	%r4, %r1, %r337;
   uint r4 = uint(int(r1) - int(uint(int(uint(uint64_t(t1))) * 6)));
-  // 39: shl.b32 	%r338, %r333, 1;
-  // 40: and.b32  	%r5, %r338, 6;
+  // ptx:39  shl.b32 	%r338, %r333, 1;
+  // ptx:40  and.b32  	%r5, %r338, 6;
   uint r5 = (r333 << 1u) & 6u;
-  // 41: mul.lo.s32 	%r6, %r1, -1640531527;
+  // ptx:41  mul.lo.s32 	%r6, %r1, -1640531527;
   uint r6 = uint(int(r1) * -1640531527);
-  // 42: add.s32 	%r7, %r5, 5377319;
+  // ptx:42  add.s32 	%r7, %r5, 5377319;
   uint r7 = uint(int(r5) + 5377319);
-  // 43: cvt.u16.u32 	%rs1, %r4;
+  // ptx:43  cvt.u16.u32 	%rs1, %r4;
   uint64_t t2 = uint64_t(r4);
   uint rs1 = (uint(uint64_t(t2)) & 65535u);
-  // 44: shl.b32 	%r8, %r2, 6;
+  // ptx:44  shl.b32 	%r8, %r2, 6;
   uint r8 = r2 << 6u;
-  // 45: add.s32 	%r339, %r7, %r8;
-  // 46: xor.b32  	%r340, %r339, 82;
-  // 47: mul.lo.s32 	%r341, %r340, 2146121005;
+  // ptx:45  add.s32 	%r339, %r7, %r8;
+  // ptx:46  xor.b32  	%r340, %r339, 82;
+  // ptx:47  mul.lo.s32 	%r341, %r340, 2146121005;
   uint r341 = uint(int(uint(int(r7) + int(r8)) ^ 82u) * 2146121005);
-  // 48: shr.u32 	%r342, %r341, 15;
-  // 49: xor.b32  	%r343, %r342, %r341;
-  // 50: mul.lo.s32 	%r344, %r343, -2073254261;
+  // ptx:48  shr.u32 	%r342, %r341, 15;
+  // ptx:49  xor.b32  	%r343, %r342, %r341;
+  // ptx:50  mul.lo.s32 	%r344, %r343, -2073254261;
   uint r344 = uint(int((r341 >> 15u) ^ r341) * -2073254261);
-  // 51: shr.u32 	%r345, %r344, 16;
-  // 52: xor.b32  	%r346, %r344, %r6;
+  // ptx:51  shr.u32 	%r345, %r344, 16;
+  // ptx:52  xor.b32  	%r346, %r344, %r6;
   uint r346 = r344 ^ r6;
-  // 53: xor.b32  	%r347, %r346, %r345;
-  // 54: shr.u32 	%r348, %r346, 16;
-  // 55: xor.b32  	%r349, %r347, %r348;
-  // 56: mul.lo.s32 	%r350, %r349, 2146121005;
+  // ptx:53  xor.b32  	%r347, %r346, %r345;
+  // ptx:54  shr.u32 	%r348, %r346, 16;
+  // ptx:55  xor.b32  	%r349, %r347, %r348;
+  // ptx:56  mul.lo.s32 	%r350, %r349, 2146121005;
   uint r350 = uint(int((r346 ^ (r344 >> 16u)) ^ (r346 >> 16u)) * 2146121005);
-  // 57: shr.u32 	%r351, %r350, 15;
-  // 58: xor.b32  	%r352, %r351, %r350;
-  // 59: mul.lo.s32 	%r353, %r352, -2073254261;
+  // ptx:57  shr.u32 	%r351, %r350, 15;
+  // ptx:58  xor.b32  	%r352, %r351, %r350;
+  // ptx:59  mul.lo.s32 	%r353, %r352, -2073254261;
   uint r353 = uint(int((r350 >> 15u) ^ r350) * -2073254261);
-  // 60: shr.u32 	%r354, %r353, 16;
-  // 61: xor.b32  	%r355, %r354, %r353;
+  // ptx:60  shr.u32 	%r354, %r353, 16;
+  // ptx:61  xor.b32  	%r355, %r354, %r353;
   uint r355 = (r353 >> 16u) ^ r353;
-  // 62: xor.b32  	%r356, %r355, -1515870811;
+  // ptx:62  xor.b32  	%r356, %r355, -1515870811;
   uint r356 = r355 ^ 0xA5A5A5A5u;
-  // 63: shr.u32 	%r357, %r356, 16;
-  // 64: xor.b32  	%r358, %r357, %r356;
-  // 65: mul.lo.s32 	%r359, %r358, 2146121005;
+  // ptx:63  shr.u32 	%r357, %r356, 16;
+  // ptx:64  xor.b32  	%r358, %r357, %r356;
+  // ptx:65  mul.lo.s32 	%r359, %r358, 2146121005;
   uint r359 = uint(int((r356 >> 16u) ^ r356) * 2146121005);
-  // 66: shr.u32 	%r360, %r359, 15;
-  // 67: xor.b32  	%r361, %r360, %r359;
-  // 68: mul.lo.s32 	%r362, %r361, -2073254261;
+  // ptx:66  shr.u32 	%r360, %r359, 15;
+  // ptx:67  xor.b32  	%r361, %r360, %r359;
+  // ptx:68  mul.lo.s32 	%r362, %r361, -2073254261;
   uint r362 = uint(int((r359 >> 15u) ^ r359) * -2073254261);
-  // 69: shr.u32 	%r363, %r362, 16;
-  // 70: xor.b32  	%r9, %r363, %r362;
+  // ptx:69  shr.u32 	%r363, %r362, 16;
+  // ptx:70  xor.b32  	%r9, %r363, %r362;
   uint r9 = (r362 >> 16u) ^ r362;
-  // 71: shl.b32 	%r364, %r355, 15;
-  // 72: and.b32  	%r1621, %r364, 32768;
+  // ptx:71  shl.b32 	%r364, %r355, 15;
+  // ptx:72  and.b32  	%r1621, %r364, 32768;
   uint r1621 = (r355 << 15u) & 32768u;
-  // 73: shr.u32 	%r365, %r355, 1;
-  // 74: and.b32  	%r11, %r365, 1023;
+  // ptx:73  shr.u32 	%r365, %r355, 1;
+  // ptx:74  and.b32  	%r11, %r365, 1023;
   uint r11 = (r355 >> 1u) & 1023u;
-  // 75: setp.gt.s16 	%p1, %rs1, 1;
-  // 76: @%p1 bra 	$L__BB0_4;
+  // ptx:75  setp.gt.s16 	%p1, %rs1, 1;
+  // ptx:76  @%p1 bra 	$L__BB0_4;
   if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
-    // 80: setp.eq.s16 	%p2, %rs1, 2;
-    // 81: @%p2 bra 	$L__BB0_23;
+    // ptx:80  setp.eq.s16 	%p2, %rs1, 2;
+    // ptx:81  @%p2 bra 	$L__BB0_23;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
-      // 129: and.b32  	%r1621, %r9, 65535;
+      // ptx:129  and.b32  	%r1621, %r9, 65535;
       r1621 = r9 & 65535u;
-      // 130: bra.uni 	$L__BB0_27;
+      // ptx:130  bra.uni 	$L__BB0_27;
       p2g_sv0 = 11;
     } else {
-      // 83: setp.eq.s16 	%p3, %rs1, 3;
-      // 84: @%p3 bra 	$L__BB0_10;
+      // ptx:83  setp.eq.s16 	%p3, %rs1, 3;
+      // ptx:84  @%p3 bra 	$L__BB0_10;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
-        // 133: mul.wide.u32 	%rd6, %r9, -858993459;
-        // 134: shr.u64 	%rd7, %rd6, 34;
-        // 135: cvt.u32.u64 	%r371, %rd7;
+        // ptx:133  mul.wide.u32 	%rd6, %r9, -858993459;
+        // ptx:134  shr.u64 	%rd7, %rd6, 34;
+        // ptx:135  cvt.u32.u64 	%r371, %rd7;
         uint64_t t3 = uint64_t((uint64_t(r9) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 136: mul.lo.s32 	%r372, %r371, 5;
-        // 137: sub.s32 	%r15, %r9, %r372;
+        // ptx:136  mul.lo.s32 	%r372, %r371, 5;
+        // ptx:137  sub.s32 	%r15, %r9, %r372;
         uint r15 = uint(int(r9) - int(uint(int(uint(uint64_t(t3))) * 5)));
-        // 138: setp.eq.s32 	%p11, %r15, 0;
-        // 139: @%p11 bra 	$L__BB0_12;
+        // ptx:138  setp.eq.s32 	%p11, %r15, 0;
+        // ptx:139  @%p11 bra 	$L__BB0_12;
         if (int(r15) == 0) {
-          // 2403: shr.u32 	%r373, %r9, 8;
+          // ptx:2403  shr.u32 	%r373, %r9, 8;
           uint r373 = r9 >> 8u;
-          // 2404: mul.wide.u32 	%rd8, %r373, -1431655765;
-          // 2405: shr.u64 	%rd9, %rd8, 34;
-          // 2406: cvt.u32.u64 	%r374, %rd9;
+          // ptx:2404  mul.wide.u32 	%rd8, %r373, -1431655765;
+          // ptx:2405  shr.u64 	%rd9, %rd8, 34;
+          // ptx:2406  cvt.u32.u64 	%r374, %rd9;
           uint64_t t4 = uint64_t((uint64_t(r373) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 2407: mul.lo.s32 	%r375, %r374, 6;
-          // 2408: sub.s32 	%r376, %r373, %r375;
-          // 2409: cvt.u16.u32 	%rs3, %r376;
+          // ptx:2407  mul.lo.s32 	%r375, %r374, 6;
+          // ptx:2408  sub.s32 	%r376, %r373, %r375;
+          // ptx:2409  cvt.u16.u32 	%rs3, %r376;
           uint64_t t5 = uint64_t(uint(int(r373) - int(uint(int(uint(uint64_t(t4))) * 6))));
           uint rs3 = (uint(uint64_t(t5)) & 65535u);
-          // 2410: setp.gt.s16 	%p12, %rs3, 1;
-          // 2411: @%p12 bra 	$L__BB0_16;
+          // ptx:2410  setp.gt.s16 	%p12, %rs3, 1;
+          // ptx:2411  @%p12 bra 	$L__BB0_16;
           if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
-            // 2415: setp.eq.s16 	%p13, %rs3, 2;
-            // 2416: @%p13 bra 	$L__BB0_21;
+            // ptx:2415  setp.eq.s16 	%p13, %rs3, 2;
+            // ptx:2416  @%p13 bra 	$L__BB0_21;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
-              // 2995: shr.u32 	%r378, %r9, 12;
-              // 2996: and.b32  	%r379, %r378, 1;
-              // 2997: or.b32  	%r380, %r1621, %r379;
+              // ptx:2995  shr.u32 	%r378, %r9, 12;
+              // ptx:2996  and.b32  	%r379, %r378, 1;
+              // ptx:2997  or.b32  	%r380, %r1621, %r379;
               uint r380 = r1621 | ((r9 >> 12u) & 1u);
-              // 2998: or.b32  	%r1621, %r380, 32256;
+              // ptx:2998  or.b32  	%r1621, %r380, 32256;
               r1621 = r380 | 32256u;
-              // 2999: bra.uni 	$L__BB0_27;
+              // ptx:2999  bra.uni 	$L__BB0_27;
               p2g_sv0 = 11;
             } else {
-              // 2418: setp.eq.s16 	%p14, %rs3, 3;
-              // 2419: @%p14 bra 	$L__BB0_20;
+              // ptx:2418  setp.eq.s16 	%p14, %rs3, 3;
+              // ptx:2419  @%p14 bra 	$L__BB0_20;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
-                // 3002: setp.eq.s32 	%p18, %r11, 0;
-                // 3003: selp.b32 	%r377, 1, %r11, %p18;
-                // 3004: or.b32  	%r1621, %r377, %r1621;
+                // ptx:3002  setp.eq.s32 	%p18, %r11, 0;
+                // ptx:3003  selp.b32 	%r377, 1, %r11, %p18;
+                // ptx:3004  or.b32  	%r1621, %r377, %r1621;
                 r1621 = ((int(r11) == 0) ? 1u : r11) | r1621;
-                // 3005: bra.uni 	$L__BB0_27;
+                // ptx:3005  bra.uni 	$L__BB0_27;
                 p2g_sv0 = 11;
               } else {
-                // 2421: setp.ne.s16 	%p15, %rs3, 4;
-                // 2422: @%p15 bra 	$L__BB0_22;
+                // ptx:2421  setp.ne.s16 	%p15, %rs3, 4;
+                // ptx:2422  @%p15 bra 	$L__BB0_22;
                 if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 249;
                 } else {
-                  // 2424: or.b32  	%r1621, %r1621, 31743;
+                  // ptx:2424  or.b32  	%r1621, %r1621, 31743;
                   r1621 = r1621 | 31743u;
-                  // 2425: bra.uni 	$L__BB0_27;
+                  // ptx:2425  bra.uni 	$L__BB0_27;
                   p2g_sv0 = 11;
                 }
               }
             }
           } else {
-            // 2412: bra.uni 	$L__BB0_13;
-            // 2803: setp.eq.s16 	%p16, %rs3, 0;
-            // 2804: @%p16 bra 	$L__BB0_27;
+            // ptx:2412  bra.uni 	$L__BB0_13;
+            // ptx:2803  setp.eq.s16 	%p16, %rs3, 0;
+            // ptx:2804  @%p16 bra 	$L__BB0_27;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 11;
             } else {
-              // 2806: setp.eq.s16 	%p17, %rs3, 1;
-              // 2807: @%p17 bra 	$L__BB0_15;
+              // ptx:2806  setp.eq.s16 	%p17, %rs3, 1;
+              // ptx:2807  @%p17 bra 	$L__BB0_15;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
-                // 2811: or.b32  	%r1621, %r1621, 31744;
+                // ptx:2811  or.b32  	%r1621, %r1621, 31744;
                 r1621 = r1621 | 31744u;
-                // 2812: bra.uni 	$L__BB0_27;
+                // ptx:2812  bra.uni 	$L__BB0_27;
                 p2g_sv0 = 11;
               } else {
-                // 2808: bra.uni 	$L__BB0_22;
+                // ptx:2808  bra.uni 	$L__BB0_22;
                 p2g_sv0 = 249;
               }
             }
           }
           if (p2g_sv0 == 249) {
-            // 3047: or.b32  	%r381, %r1621, %r11;
+            // ptx:3047  or.b32  	%r381, %r1621, %r11;
             uint r381 = r1621 | r11;
-            // 3048: or.b32  	%r1621, %r381, 1024;
+            // ptx:3048  or.b32  	%r1621, %r381, 1024;
             r1621 = r381 | 1024u;
-            // 3049: bra.uni 	$L__BB0_27;
+            // ptx:3049  bra.uni 	$L__BB0_27;
             p2g_sv0 = 11;
           }
         } else {
-          // 141: add.s32 	%r1620, %r15, 13;
+          // ptx:141  add.s32 	%r1620, %r15, 13;
           r1620 = uint(int(r15) + 13);
-          // 142: bra.uni 	$L__BB0_26;
+          // ptx:142  bra.uni 	$L__BB0_26;
           p2g_sv0 = 10;
         }
       } else {
-        // 86: setp.ne.s16 	%p4, %rs1, 5;
-        // 87: @%p4 bra 	$L__BB0_25;
+        // ptx:86  setp.ne.s16 	%p4, %rs1, 5;
+        // ptx:87  @%p4 bra 	$L__BB0_25;
         if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 8;
         } else {
-          // 89: and.b32  	%r366, %r9, 1;
-          // 90: setp.eq.b32 	%p7, %r366, 1;
-          // 91: mov.pred 	%p8, 0;
-          // 92: xor.pred  	%p9, %p7, %p8;
-          // 93: not.pred 	%p10, %p9;
-          // 94: shr.u32 	%r367, %r9, 1;
+          // ptx:89  and.b32  	%r366, %r9, 1;
+          // ptx:90  setp.eq.b32 	%p7, %r366, 1;
+          // ptx:91  mov.pred 	%p8, 0;
+          // ptx:92  xor.pred  	%p9, %p7, %p8;
+          // ptx:93  not.pred 	%p10, %p9;
+          // ptx:94  shr.u32 	%r367, %r9, 1;
           uint r367 = r9 >> 1u;
-          // 95: mul.wide.u32 	%rd4, %r367, -858993459;
-          // 96: shr.u64 	%rd5, %rd4, 36;
-          // 97: cvt.u32.u64 	%r368, %rd5;
+          // ptx:95  mul.wide.u32 	%rd4, %r367, -858993459;
+          // ptx:96  shr.u64 	%rd5, %rd4, 36;
+          // ptx:97  cvt.u32.u64 	%r368, %rd5;
           uint64_t t6;
           t6 = uint64_t((uint64_t(r367) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 98: mul.lo.s32 	%r369, %r368, 20;
-          // 99: sub.s32 	%r12, %r367, %r369;
+          // ptx:98  mul.lo.s32 	%r369, %r368, 20;
+          // ptx:99  sub.s32 	%r12, %r367, %r369;
           uint r12 = uint(int(r367) - int(uint(int(uint(uint64_t(t6))) * 20)));
-          // 100: @%p10 bra 	$L__BB0_9;
+          // ptx:100  @%p10 bra 	$L__BB0_9;
           if (!(((r9 & 1u) == 1u) ^^ false)) {
-            // 104: mov.u32 	%r370, 7;
-            // 105: sub.s32 	%r1620, %r370, %r12;
+            // ptx:104  mov.u32 	%r370, 7;
+            // ptx:105  sub.s32 	%r1620, %r370, %r12;
             r1620 = uint(int(7u) - int(r12));
-            // 106: bra.uni 	$L__BB0_26;
+            // ptx:106  bra.uni 	$L__BB0_26;
             p2g_sv0 = 10;
           } else {
-            // 101: bra.uni 	$L__BB0_8;
-            // 167: add.s32 	%r1620, %r12, 19;
+            // ptx:101  bra.uni 	$L__BB0_8;
+            // ptx:167  add.s32 	%r1620, %r12, 19;
             r1620 = uint(int(r12) + 19);
             p2g_sv0 = 10;
           }
@@ -387,254 +387,254 @@ void main() {
       }
     }
   } else {
-    // 77: bra.uni 	$L__BB0_1;
-    // 109: setp.eq.s16 	%p5, %rs1, 0;
-    // 110: @%p5 bra 	$L__BB0_24;
+    // ptx:77  bra.uni 	$L__BB0_1;
+    // ptx:109  setp.eq.s16 	%p5, %rs1, 0;
+    // ptx:110  @%p5 bra 	$L__BB0_24;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
-      // 145: mul.wide.u32 	%rd12, %r9, 613566757;
-      // 146: shr.u64 	%rd13, %rd12, 32;
-      // 147: cvt.u32.u64 	%r388, %rd13;
+      // ptx:145  mul.wide.u32 	%rd12, %r9, 613566757;
+      // ptx:146  shr.u64 	%rd13, %rd12, 32;
+      // ptx:147  cvt.u32.u64 	%r388, %rd13;
       uint64_t t7 = uint64_t((uint64_t(r9) * uint64_t(0x24924925u)) >> 32u);
       uint r388 = uint(uint64_t(t7));
-      // 148: sub.s32 	%r389, %r9, %r388;
-      // 149: shr.u32 	%r390, %r389, 1;
-      // 150: add.s32 	%r391, %r390, %r388;
-      // 151: shr.u32 	%r392, %r391, 2;
-      // 152: mul.lo.s32 	%r393, %r392, 7;
+      // ptx:148  sub.s32 	%r389, %r9, %r388;
+      // ptx:149  shr.u32 	%r390, %r389, 1;
+      // ptx:150  add.s32 	%r391, %r390, %r388;
+      // ptx:151  shr.u32 	%r392, %r391, 2;
+      // ptx:152  mul.lo.s32 	%r393, %r392, 7;
       uint r393 = uint(int(uint(int(uint(int(r9) - int(r388)) >> 1u) + int(r388)) >> 2u) * 7);
-      // 153: sub.s32 	%r394, %r9, %r393;
-      // 154: add.s32 	%r1620, %r394, 12;
+      // ptx:153  sub.s32 	%r394, %r9, %r393;
+      // ptx:154  add.s32 	%r1620, %r394, 12;
       r1620 = uint(int(uint(int(r9) - int(r393))) + 12);
-      // 155: bra.uni 	$L__BB0_26;
+      // ptx:155  bra.uni 	$L__BB0_26;
       p2g_sv0 = 10;
     } else {
-      // 112: setp.eq.s16 	%p6, %rs1, 1;
-      // 113: @%p6 bra 	$L__BB0_3;
+      // ptx:112  setp.eq.s16 	%p6, %rs1, 1;
+      // ptx:113  @%p6 bra 	$L__BB0_3;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
-        // 117: mul.wide.u32 	%rd10, %r9, 138547333;
-        // 118: shr.u64 	%rd11, %rd10, 32;
-        // 119: cvt.u32.u64 	%r382, %rd11;
+        // ptx:117  mul.wide.u32 	%rd10, %r9, 138547333;
+        // ptx:118  shr.u64 	%rd11, %rd10, 32;
+        // ptx:119  cvt.u32.u64 	%r382, %rd11;
         uint64_t t8 = uint64_t((uint64_t(r9) * uint64_t(0x08421085u)) >> 32u);
         uint r382 = uint(uint64_t(t8));
-        // 120: sub.s32 	%r383, %r9, %r382;
-        // 121: shr.u32 	%r384, %r383, 1;
-        // 122: add.s32 	%r385, %r384, %r382;
-        // 123: shr.u32 	%r386, %r385, 4;
-        // 124: mul.lo.s32 	%r387, %r386, 31;
+        // ptx:120  sub.s32 	%r383, %r9, %r382;
+        // ptx:121  shr.u32 	%r384, %r383, 1;
+        // ptx:122  add.s32 	%r385, %r384, %r382;
+        // ptx:123  shr.u32 	%r386, %r385, 4;
+        // ptx:124  mul.lo.s32 	%r387, %r386, 31;
         uint r387 = uint(int(uint(int(uint(int(r9) - int(r382)) >> 1u) + int(r382)) >> 4u) * 31);
-        // 125: sub.s32 	%r1620, %r9, %r387;
+        // ptx:125  sub.s32 	%r1620, %r9, %r387;
         r1620 = uint(int(r9) - int(r387));
-        // 126: bra.uni 	$L__BB0_26;
+        // ptx:126  bra.uni 	$L__BB0_26;
         p2g_sv0 = 10;
       } else {
-        // 114: bra.uni 	$L__BB0_25;
+        // ptx:114  bra.uni 	$L__BB0_25;
         p2g_sv0 = 8;
       }
     }
   }
   if (p2g_sv0 == 8) {
-    // 158: mul.wide.u32 	%rd14, %r9, -858993459;
-    // 159: shr.u64 	%rd15, %rd14, 34;
-    // 160: cvt.u32.u64 	%r395, %rd15;
+    // ptx:158  mul.wide.u32 	%rd14, %r9, -858993459;
+    // ptx:159  shr.u64 	%rd15, %rd14, 34;
+    // ptx:160  cvt.u32.u64 	%r395, %rd15;
     uint64_t t9 = uint64_t((uint64_t(r9) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 161: mul.lo.s32 	%r396, %r395, 5;
-    // 162: sub.s32 	%r397, %r9, %r396;
-    // 163: add.s32 	%r1620, %r397, 13;
+    // ptx:161  mul.lo.s32 	%r396, %r395, 5;
+    // ptx:162  sub.s32 	%r397, %r9, %r396;
+    // ptx:163  add.s32 	%r1620, %r397, 13;
     r1620 = uint(int(uint(int(r9) - int(uint(int(uint(uint64_t(t9))) * 5)))) + 13);
-    // 164: bra.uni 	$L__BB0_26;
+    // ptx:164  bra.uni 	$L__BB0_26;
     p2g_sv0 = 10;
   }
   if (p2g_sv0 == 10) {
-    // 170: max.s32 	%r398, %r1620, 0;
-    // 171: shl.b32 	%r399, %r398, 10;
-    // 172: or.b32  	%r400, %r11, %r1621;
+    // ptx:170  max.s32 	%r398, %r1620, 0;
+    // ptx:171  shl.b32 	%r399, %r398, 10;
+    // ptx:172  or.b32  	%r400, %r11, %r1621;
     uint r400 = r11 | r1621;
-    // 173: or.b32  	%r1621, %r400, %r399;
+    // ptx:173  or.b32  	%r1621, %r400, %r399;
     r1621 = r400 | (uint(max(int(r1620), 0)) << 10u);
   }
-  // 176: add.s32 	%r401, %r5, %r8;
+  // ptx:176  add.s32 	%r401, %r5, %r8;
   uint r401 = uint(int(r5) + int(r8));
-  // 177: add.s32 	%r402, %r401, 5377320;
-  // 178: xor.b32  	%r403, %r402, 82;
-  // 179: mul.lo.s32 	%r404, %r403, 2146121005;
+  // ptx:177  add.s32 	%r402, %r401, 5377320;
+  // ptx:178  xor.b32  	%r403, %r402, 82;
+  // ptx:179  mul.lo.s32 	%r404, %r403, 2146121005;
   uint r404 = uint(int(uint(int(r401) + 5377320) ^ 82u) * 2146121005);
-  // 180: shr.u32 	%r405, %r404, 15;
-  // 181: xor.b32  	%r406, %r405, %r404;
-  // 182: mul.lo.s32 	%r407, %r406, -2073254261;
+  // ptx:180  shr.u32 	%r405, %r404, 15;
+  // ptx:181  xor.b32  	%r406, %r405, %r404;
+  // ptx:182  mul.lo.s32 	%r407, %r406, -2073254261;
   uint r407 = uint(int((r404 >> 15u) ^ r404) * -2073254261);
-  // 183: shr.u32 	%r408, %r407, 16;
-  // 184: xor.b32  	%r409, %r407, %r6;
+  // ptx:183  shr.u32 	%r408, %r407, 16;
+  // ptx:184  xor.b32  	%r409, %r407, %r6;
   uint r409 = r407 ^ r6;
-  // 185: xor.b32  	%r410, %r409, %r408;
-  // 186: shr.u32 	%r411, %r409, 16;
-  // 187: xor.b32  	%r412, %r410, %r411;
-  // 188: mul.lo.s32 	%r413, %r412, 2146121005;
+  // ptx:185  xor.b32  	%r410, %r409, %r408;
+  // ptx:186  shr.u32 	%r411, %r409, 16;
+  // ptx:187  xor.b32  	%r412, %r410, %r411;
+  // ptx:188  mul.lo.s32 	%r413, %r412, 2146121005;
   uint r413 = uint(int((r409 ^ (r407 >> 16u)) ^ (r409 >> 16u)) * 2146121005);
-  // 189: shr.u32 	%r414, %r413, 15;
-  // 190: xor.b32  	%r415, %r414, %r413;
-  // 191: mul.lo.s32 	%r416, %r415, -2073254261;
+  // ptx:189  shr.u32 	%r414, %r413, 15;
+  // ptx:190  xor.b32  	%r415, %r414, %r413;
+  // ptx:191  mul.lo.s32 	%r416, %r415, -2073254261;
   uint r416 = uint(int((r413 >> 15u) ^ r413) * -2073254261);
-  // 192: shr.u32 	%r417, %r416, 16;
-  // 193: xor.b32  	%r418, %r417, %r416;
+  // ptx:192  shr.u32 	%r417, %r416, 16;
+  // ptx:193  xor.b32  	%r418, %r417, %r416;
   uint r418 = (r416 >> 16u) ^ r416;
-  // 194: xor.b32  	%r419, %r418, -1515870811;
+  // ptx:194  xor.b32  	%r419, %r418, -1515870811;
   uint r419 = r418 ^ 0xA5A5A5A5u;
-  // 195: shr.u32 	%r420, %r419, 16;
-  // 196: xor.b32  	%r421, %r420, %r419;
-  // 197: mul.lo.s32 	%r422, %r421, 2146121005;
+  // ptx:195  shr.u32 	%r420, %r419, 16;
+  // ptx:196  xor.b32  	%r421, %r420, %r419;
+  // ptx:197  mul.lo.s32 	%r422, %r421, 2146121005;
   uint r422 = uint(int((r419 >> 16u) ^ r419) * 2146121005);
-  // 198: shr.u32 	%r423, %r422, 15;
-  // 199: xor.b32  	%r424, %r423, %r422;
-  // 200: mul.lo.s32 	%r425, %r424, -2073254261;
+  // ptx:198  shr.u32 	%r423, %r422, 15;
+  // ptx:199  xor.b32  	%r424, %r423, %r422;
+  // ptx:200  mul.lo.s32 	%r425, %r424, -2073254261;
   uint r425 = uint(int((r422 >> 15u) ^ r422) * -2073254261);
-  // 201: shr.u32 	%r426, %r425, 16;
-  // 202: xor.b32  	%r29, %r426, %r425;
+  // ptx:201  shr.u32 	%r426, %r425, 16;
+  // ptx:202  xor.b32  	%r29, %r426, %r425;
   uint r29 = (r425 >> 16u) ^ r425;
-  // 203: shl.b32 	%r427, %r418, 15;
-  // 204: and.b32  	%r1623, %r427, 32768;
+  // ptx:203  shl.b32 	%r427, %r418, 15;
+  // ptx:204  and.b32  	%r1623, %r427, 32768;
   uint r1623 = (r418 << 15u) & 32768u;
-  // 205: shr.u32 	%r428, %r418, 1;
-  // 206: and.b32  	%r31, %r428, 1023;
+  // ptx:205  shr.u32 	%r428, %r418, 1;
+  // ptx:206  and.b32  	%r31, %r428, 1023;
   uint r31 = (r418 >> 1u) & 1023u;
-  // 207: and.b16  	%rs4, %rs1, 255;
+  // ptx:207  and.b16  	%rs4, %rs1, 255;
   uint rs4 = rs1 & 255u;
-  // 208: setp.gt.s16 	%p19, %rs4, 1;
+  // ptx:208  setp.gt.s16 	%p19, %rs4, 1;
   bool p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
-  // 209: @%p19 bra 	$L__BB0_31;
+  // ptx:209  @%p19 bra 	$L__BB0_31;
   if (p19) {
-    // 213: setp.eq.s16 	%p20, %rs4, 2;
-    // 214: @%p20 bra 	$L__BB0_50;
+    // ptx:213  setp.eq.s16 	%p20, %rs4, 2;
+    // ptx:214  @%p20 bra 	$L__BB0_50;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-      // 262: and.b32  	%r1623, %r29, 65535;
+      // ptx:262  and.b32  	%r1623, %r29, 65535;
       r1623 = r29 & 65535u;
-      // 263: bra.uni 	$L__BB0_54;
+      // ptx:263  bra.uni 	$L__BB0_54;
       p2g_sv0 = 22;
     } else {
-      // 216: setp.eq.s16 	%p21, %rs4, 3;
-      // 217: @%p21 bra 	$L__BB0_37;
+      // ptx:216  setp.eq.s16 	%p21, %rs4, 3;
+      // ptx:217  @%p21 bra 	$L__BB0_37;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-        // 266: mul.wide.u32 	%rd18, %r29, -858993459;
-        // 267: shr.u64 	%rd19, %rd18, 34;
-        // 268: cvt.u32.u64 	%r434, %rd19;
+        // ptx:266  mul.wide.u32 	%rd18, %r29, -858993459;
+        // ptx:267  shr.u64 	%rd19, %rd18, 34;
+        // ptx:268  cvt.u32.u64 	%r434, %rd19;
         uint64_t t10 = uint64_t((uint64_t(r29) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 269: mul.lo.s32 	%r435, %r434, 5;
-        // 270: sub.s32 	%r35, %r29, %r435;
+        // ptx:269  mul.lo.s32 	%r435, %r434, 5;
+        // ptx:270  sub.s32 	%r35, %r29, %r435;
         uint r35 = uint(int(r29) - int(uint(int(uint(uint64_t(t10))) * 5)));
-        // 271: setp.eq.s32 	%p29, %r35, 0;
-        // 272: @%p29 bra 	$L__BB0_39;
+        // ptx:271  setp.eq.s32 	%p29, %r35, 0;
+        // ptx:272  @%p29 bra 	$L__BB0_39;
         if (int(r35) == 0) {
-          // 2428: shr.u32 	%r436, %r29, 8;
+          // ptx:2428  shr.u32 	%r436, %r29, 8;
           uint r436 = r29 >> 8u;
-          // 2429: mul.wide.u32 	%rd20, %r436, -1431655765;
-          // 2430: shr.u64 	%rd21, %rd20, 34;
-          // 2431: cvt.u32.u64 	%r437, %rd21;
+          // ptx:2429  mul.wide.u32 	%rd20, %r436, -1431655765;
+          // ptx:2430  shr.u64 	%rd21, %rd20, 34;
+          // ptx:2431  cvt.u32.u64 	%r437, %rd21;
           uint64_t t11 = uint64_t((uint64_t(r436) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 2432: mul.lo.s32 	%r438, %r437, 6;
-          // 2433: sub.s32 	%r439, %r436, %r438;
-          // 2434: cvt.u16.u32 	%rs5, %r439;
+          // ptx:2432  mul.lo.s32 	%r438, %r437, 6;
+          // ptx:2433  sub.s32 	%r439, %r436, %r438;
+          // ptx:2434  cvt.u16.u32 	%rs5, %r439;
           uint64_t t12 = uint64_t(uint(int(r436) - int(uint(int(uint(uint64_t(t11))) * 6))));
           uint rs5 = (uint(uint64_t(t12)) & 65535u);
-          // 2435: setp.gt.s16 	%p30, %rs5, 1;
-          // 2436: @%p30 bra 	$L__BB0_43;
+          // ptx:2435  setp.gt.s16 	%p30, %rs5, 1;
+          // ptx:2436  @%p30 bra 	$L__BB0_43;
           if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
-            // 2440: setp.eq.s16 	%p31, %rs5, 2;
-            // 2441: @%p31 bra 	$L__BB0_48;
+            // ptx:2440  setp.eq.s16 	%p31, %rs5, 2;
+            // ptx:2441  @%p31 bra 	$L__BB0_48;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
-              // 3008: shr.u32 	%r441, %r29, 12;
-              // 3009: and.b32  	%r442, %r441, 1;
-              // 3010: or.b32  	%r443, %r1623, %r442;
+              // ptx:3008  shr.u32 	%r441, %r29, 12;
+              // ptx:3009  and.b32  	%r442, %r441, 1;
+              // ptx:3010  or.b32  	%r443, %r1623, %r442;
               uint r443 = r1623 | ((r29 >> 12u) & 1u);
-              // 3011: or.b32  	%r1623, %r443, 32256;
+              // ptx:3011  or.b32  	%r1623, %r443, 32256;
               r1623 = r443 | 32256u;
-              // 3012: bra.uni 	$L__BB0_54;
+              // ptx:3012  bra.uni 	$L__BB0_54;
               p2g_sv0 = 22;
             } else {
-              // 2443: setp.eq.s16 	%p32, %rs5, 3;
-              // 2444: @%p32 bra 	$L__BB0_47;
+              // ptx:2443  setp.eq.s16 	%p32, %rs5, 3;
+              // ptx:2444  @%p32 bra 	$L__BB0_47;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
-                // 3015: setp.eq.s32 	%p36, %r31, 0;
-                // 3016: selp.b32 	%r440, 1, %r31, %p36;
-                // 3017: or.b32  	%r1623, %r440, %r1623;
+                // ptx:3015  setp.eq.s32 	%p36, %r31, 0;
+                // ptx:3016  selp.b32 	%r440, 1, %r31, %p36;
+                // ptx:3017  or.b32  	%r1623, %r440, %r1623;
                 r1623 = ((int(r31) == 0) ? 1u : r31) | r1623;
-                // 3018: bra.uni 	$L__BB0_54;
+                // ptx:3018  bra.uni 	$L__BB0_54;
                 p2g_sv0 = 22;
               } else {
-                // 2446: setp.ne.s16 	%p33, %rs5, 4;
-                // 2447: @%p33 bra 	$L__BB0_49;
+                // ptx:2446  setp.ne.s16 	%p33, %rs5, 4;
+                // ptx:2447  @%p33 bra 	$L__BB0_49;
                 if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 250;
                 } else {
-                  // 2449: or.b32  	%r1623, %r1623, 31743;
+                  // ptx:2449  or.b32  	%r1623, %r1623, 31743;
                   r1623 = r1623 | 31743u;
-                  // 2450: bra.uni 	$L__BB0_54;
+                  // ptx:2450  bra.uni 	$L__BB0_54;
                   p2g_sv0 = 22;
                 }
               }
             }
           } else {
-            // 2437: bra.uni 	$L__BB0_40;
-            // 2815: setp.eq.s16 	%p34, %rs5, 0;
-            // 2816: @%p34 bra 	$L__BB0_54;
+            // ptx:2437  bra.uni 	$L__BB0_40;
+            // ptx:2815  setp.eq.s16 	%p34, %rs5, 0;
+            // ptx:2816  @%p34 bra 	$L__BB0_54;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 22;
             } else {
-              // 2818: setp.eq.s16 	%p35, %rs5, 1;
-              // 2819: @%p35 bra 	$L__BB0_42;
+              // ptx:2818  setp.eq.s16 	%p35, %rs5, 1;
+              // ptx:2819  @%p35 bra 	$L__BB0_42;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
-                // 2823: or.b32  	%r1623, %r1623, 31744;
+                // ptx:2823  or.b32  	%r1623, %r1623, 31744;
                 r1623 = r1623 | 31744u;
-                // 2824: bra.uni 	$L__BB0_54;
+                // ptx:2824  bra.uni 	$L__BB0_54;
                 p2g_sv0 = 22;
               } else {
-                // 2820: bra.uni 	$L__BB0_49;
+                // ptx:2820  bra.uni 	$L__BB0_49;
                 p2g_sv0 = 250;
               }
             }
           }
           if (p2g_sv0 == 250) {
-            // 3052: or.b32  	%r444, %r1623, %r31;
+            // ptx:3052  or.b32  	%r444, %r1623, %r31;
             uint r444 = r1623 | r31;
-            // 3053: or.b32  	%r1623, %r444, 1024;
+            // ptx:3053  or.b32  	%r1623, %r444, 1024;
             r1623 = r444 | 1024u;
-            // 3054: bra.uni 	$L__BB0_54;
+            // ptx:3054  bra.uni 	$L__BB0_54;
             p2g_sv0 = 22;
           }
         } else {
-          // 274: add.s32 	%r1622, %r35, 13;
+          // ptx:274  add.s32 	%r1622, %r35, 13;
           r1622 = uint(int(r35) + 13);
-          // 275: bra.uni 	$L__BB0_53;
+          // ptx:275  bra.uni 	$L__BB0_53;
           p2g_sv0 = 21;
         }
       } else {
-        // 219: setp.ne.s16 	%p22, %rs4, 5;
-        // 220: @%p22 bra 	$L__BB0_52;
+        // ptx:219  setp.ne.s16 	%p22, %rs4, 5;
+        // ptx:220  @%p22 bra 	$L__BB0_52;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 19;
         } else {
-          // 222: and.b32  	%r429, %r29, 1;
-          // 223: setp.eq.b32 	%p25, %r429, 1;
-          // 224: mov.pred 	%p26, 0;
-          // 225: xor.pred  	%p27, %p25, %p26;
-          // 226: not.pred 	%p28, %p27;
-          // 227: shr.u32 	%r430, %r29, 1;
+          // ptx:222  and.b32  	%r429, %r29, 1;
+          // ptx:223  setp.eq.b32 	%p25, %r429, 1;
+          // ptx:224  mov.pred 	%p26, 0;
+          // ptx:225  xor.pred  	%p27, %p25, %p26;
+          // ptx:226  not.pred 	%p28, %p27;
+          // ptx:227  shr.u32 	%r430, %r29, 1;
           uint r430 = r29 >> 1u;
-          // 228: mul.wide.u32 	%rd16, %r430, -858993459;
-          // 229: shr.u64 	%rd17, %rd16, 36;
-          // 230: cvt.u32.u64 	%r431, %rd17;
+          // ptx:228  mul.wide.u32 	%rd16, %r430, -858993459;
+          // ptx:229  shr.u64 	%rd17, %rd16, 36;
+          // ptx:230  cvt.u32.u64 	%r431, %rd17;
           uint64_t t13 = uint64_t((uint64_t(r430) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 231: mul.lo.s32 	%r432, %r431, 20;
-          // 232: sub.s32 	%r32, %r430, %r432;
+          // ptx:231  mul.lo.s32 	%r432, %r431, 20;
+          // ptx:232  sub.s32 	%r32, %r430, %r432;
           uint r32 = uint(int(r430) - int(uint(int(uint(uint64_t(t13))) * 20)));
-          // 233: @%p28 bra 	$L__BB0_36;
+          // ptx:233  @%p28 bra 	$L__BB0_36;
           if (!(((r29 & 1u) == 1u) ^^ false)) {
-            // 237: mov.u32 	%r433, 7;
-            // 238: sub.s32 	%r1622, %r433, %r32;
+            // ptx:237  mov.u32 	%r433, 7;
+            // ptx:238  sub.s32 	%r1622, %r433, %r32;
             r1622 = uint(int(7u) - int(r32));
-            // 239: bra.uni 	$L__BB0_53;
+            // ptx:239  bra.uni 	$L__BB0_53;
             p2g_sv0 = 21;
           } else {
-            // 234: bra.uni 	$L__BB0_35;
-            // 300: add.s32 	%r1622, %r32, 19;
+            // ptx:234  bra.uni 	$L__BB0_35;
+            // ptx:300  add.s32 	%r1622, %r32, 19;
             r1622 = uint(int(r32) + 19);
             p2g_sv0 = 21;
           }
@@ -642,250 +642,250 @@ void main() {
       }
     }
   } else {
-    // 210: bra.uni 	$L__BB0_28;
-    // 242: setp.eq.s16 	%p23, %rs4, 0;
-    // 243: @%p23 bra 	$L__BB0_51;
+    // ptx:210  bra.uni 	$L__BB0_28;
+    // ptx:242  setp.eq.s16 	%p23, %rs4, 0;
+    // ptx:243  @%p23 bra 	$L__BB0_51;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-      // 278: mul.wide.u32 	%rd24, %r29, 613566757;
-      // 279: shr.u64 	%rd25, %rd24, 32;
-      // 280: cvt.u32.u64 	%r451, %rd25;
+      // ptx:278  mul.wide.u32 	%rd24, %r29, 613566757;
+      // ptx:279  shr.u64 	%rd25, %rd24, 32;
+      // ptx:280  cvt.u32.u64 	%r451, %rd25;
       uint64_t t14 = uint64_t((uint64_t(r29) * uint64_t(0x24924925u)) >> 32u);
       uint r451 = uint(uint64_t(t14));
-      // 281: sub.s32 	%r452, %r29, %r451;
-      // 282: shr.u32 	%r453, %r452, 1;
-      // 283: add.s32 	%r454, %r453, %r451;
-      // 284: shr.u32 	%r455, %r454, 2;
-      // 285: mul.lo.s32 	%r456, %r455, 7;
+      // ptx:281  sub.s32 	%r452, %r29, %r451;
+      // ptx:282  shr.u32 	%r453, %r452, 1;
+      // ptx:283  add.s32 	%r454, %r453, %r451;
+      // ptx:284  shr.u32 	%r455, %r454, 2;
+      // ptx:285  mul.lo.s32 	%r456, %r455, 7;
       uint r456 = uint(int(uint(int(uint(int(r29) - int(r451)) >> 1u) + int(r451)) >> 2u) * 7);
-      // 286: sub.s32 	%r457, %r29, %r456;
-      // 287: add.s32 	%r1622, %r457, 12;
+      // ptx:286  sub.s32 	%r457, %r29, %r456;
+      // ptx:287  add.s32 	%r1622, %r457, 12;
       r1622 = uint(int(uint(int(r29) - int(r456))) + 12);
-      // 288: bra.uni 	$L__BB0_53;
+      // ptx:288  bra.uni 	$L__BB0_53;
       p2g_sv0 = 21;
     } else {
-      // 245: setp.eq.s16 	%p24, %rs4, 1;
-      // 246: @%p24 bra 	$L__BB0_30;
+      // ptx:245  setp.eq.s16 	%p24, %rs4, 1;
+      // ptx:246  @%p24 bra 	$L__BB0_30;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-        // 250: mul.wide.u32 	%rd22, %r29, 138547333;
-        // 251: shr.u64 	%rd23, %rd22, 32;
-        // 252: cvt.u32.u64 	%r445, %rd23;
+        // ptx:250  mul.wide.u32 	%rd22, %r29, 138547333;
+        // ptx:251  shr.u64 	%rd23, %rd22, 32;
+        // ptx:252  cvt.u32.u64 	%r445, %rd23;
         uint64_t t15 = uint64_t((uint64_t(r29) * uint64_t(0x08421085u)) >> 32u);
         uint r445 = uint(uint64_t(t15));
-        // 253: sub.s32 	%r446, %r29, %r445;
-        // 254: shr.u32 	%r447, %r446, 1;
-        // 255: add.s32 	%r448, %r447, %r445;
-        // 256: shr.u32 	%r449, %r448, 4;
-        // 257: mul.lo.s32 	%r450, %r449, 31;
+        // ptx:253  sub.s32 	%r446, %r29, %r445;
+        // ptx:254  shr.u32 	%r447, %r446, 1;
+        // ptx:255  add.s32 	%r448, %r447, %r445;
+        // ptx:256  shr.u32 	%r449, %r448, 4;
+        // ptx:257  mul.lo.s32 	%r450, %r449, 31;
         uint r450 = uint(int(uint(int(uint(int(r29) - int(r445)) >> 1u) + int(r445)) >> 4u) * 31);
-        // 258: sub.s32 	%r1622, %r29, %r450;
+        // ptx:258  sub.s32 	%r1622, %r29, %r450;
         r1622 = uint(int(r29) - int(r450));
-        // 259: bra.uni 	$L__BB0_53;
+        // ptx:259  bra.uni 	$L__BB0_53;
         p2g_sv0 = 21;
       } else {
-        // 247: bra.uni 	$L__BB0_52;
+        // ptx:247  bra.uni 	$L__BB0_52;
         p2g_sv0 = 19;
       }
     }
   }
   if (p2g_sv0 == 19) {
-    // 291: mul.wide.u32 	%rd26, %r29, -858993459;
-    // 292: shr.u64 	%rd27, %rd26, 34;
-    // 293: cvt.u32.u64 	%r458, %rd27;
+    // ptx:291  mul.wide.u32 	%rd26, %r29, -858993459;
+    // ptx:292  shr.u64 	%rd27, %rd26, 34;
+    // ptx:293  cvt.u32.u64 	%r458, %rd27;
     uint64_t t16 = uint64_t((uint64_t(r29) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 294: mul.lo.s32 	%r459, %r458, 5;
-    // 295: sub.s32 	%r460, %r29, %r459;
-    // 296: add.s32 	%r1622, %r460, 13;
+    // ptx:294  mul.lo.s32 	%r459, %r458, 5;
+    // ptx:295  sub.s32 	%r460, %r29, %r459;
+    // ptx:296  add.s32 	%r1622, %r460, 13;
     r1622 = uint(int(uint(int(r29) - int(uint(int(uint(uint64_t(t16))) * 5)))) + 13);
-    // 297: bra.uni 	$L__BB0_53;
+    // ptx:297  bra.uni 	$L__BB0_53;
     p2g_sv0 = 21;
   }
   if (p2g_sv0 == 21) {
-    // 303: max.s32 	%r461, %r1622, 0;
-    // 304: shl.b32 	%r462, %r461, 10;
-    // 305: or.b32  	%r463, %r31, %r1623;
+    // ptx:303  max.s32 	%r461, %r1622, 0;
+    // ptx:304  shl.b32 	%r462, %r461, 10;
+    // ptx:305  or.b32  	%r463, %r31, %r1623;
     uint r463 = r31 | r1623;
-    // 306: or.b32  	%r1623, %r463, %r462;
+    // ptx:306  or.b32  	%r1623, %r463, %r462;
     r1623 = r463 | (uint(max(int(r1622), 0)) << 10u);
   }
-  // 309: or.b32  	%r49, %r8, 512;
+  // ptx:309  or.b32  	%r49, %r8, 512;
   uint r49 = r8 | 512u;
-  // 310: add.s32 	%r464, %r7, %r49;
-  // 311: xor.b32  	%r465, %r464, 82;
-  // 312: mul.lo.s32 	%r466, %r465, 2146121005;
+  // ptx:310  add.s32 	%r464, %r7, %r49;
+  // ptx:311  xor.b32  	%r465, %r464, 82;
+  // ptx:312  mul.lo.s32 	%r466, %r465, 2146121005;
   uint r466 = uint(int(uint(int(r7) + int(r49)) ^ 82u) * 2146121005);
-  // 313: shr.u32 	%r467, %r466, 15;
-  // 314: xor.b32  	%r468, %r467, %r466;
-  // 315: mul.lo.s32 	%r469, %r468, -2073254261;
+  // ptx:313  shr.u32 	%r467, %r466, 15;
+  // ptx:314  xor.b32  	%r468, %r467, %r466;
+  // ptx:315  mul.lo.s32 	%r469, %r468, -2073254261;
   uint r469 = uint(int((r466 >> 15u) ^ r466) * -2073254261);
-  // 316: shr.u32 	%r470, %r469, 16;
-  // 317: xor.b32  	%r471, %r469, %r6;
+  // ptx:316  shr.u32 	%r470, %r469, 16;
+  // ptx:317  xor.b32  	%r471, %r469, %r6;
   uint r471 = r469 ^ r6;
-  // 318: xor.b32  	%r472, %r471, %r470;
-  // 319: shr.u32 	%r473, %r471, 16;
-  // 320: xor.b32  	%r474, %r472, %r473;
-  // 321: mul.lo.s32 	%r475, %r474, 2146121005;
+  // ptx:318  xor.b32  	%r472, %r471, %r470;
+  // ptx:319  shr.u32 	%r473, %r471, 16;
+  // ptx:320  xor.b32  	%r474, %r472, %r473;
+  // ptx:321  mul.lo.s32 	%r475, %r474, 2146121005;
   uint r475 = uint(int((r471 ^ (r469 >> 16u)) ^ (r471 >> 16u)) * 2146121005);
-  // 322: shr.u32 	%r476, %r475, 15;
-  // 323: xor.b32  	%r477, %r476, %r475;
-  // 324: mul.lo.s32 	%r478, %r477, -2073254261;
+  // ptx:322  shr.u32 	%r476, %r475, 15;
+  // ptx:323  xor.b32  	%r477, %r476, %r475;
+  // ptx:324  mul.lo.s32 	%r478, %r477, -2073254261;
   uint r478 = uint(int((r475 >> 15u) ^ r475) * -2073254261);
-  // 325: shr.u32 	%r479, %r478, 16;
-  // 326: xor.b32  	%r480, %r479, %r478;
+  // ptx:325  shr.u32 	%r479, %r478, 16;
+  // ptx:326  xor.b32  	%r480, %r479, %r478;
   uint r480 = (r478 >> 16u) ^ r478;
-  // 327: xor.b32  	%r481, %r480, -1515870811;
+  // ptx:327  xor.b32  	%r481, %r480, -1515870811;
   uint r481 = r480 ^ 0xA5A5A5A5u;
-  // 328: shr.u32 	%r482, %r481, 16;
-  // 329: xor.b32  	%r483, %r482, %r481;
-  // 330: mul.lo.s32 	%r484, %r483, 2146121005;
+  // ptx:328  shr.u32 	%r482, %r481, 16;
+  // ptx:329  xor.b32  	%r483, %r482, %r481;
+  // ptx:330  mul.lo.s32 	%r484, %r483, 2146121005;
   uint r484 = uint(int((r481 >> 16u) ^ r481) * 2146121005);
-  // 331: shr.u32 	%r485, %r484, 15;
-  // 332: xor.b32  	%r486, %r485, %r484;
-  // 333: mul.lo.s32 	%r487, %r486, -2073254261;
+  // ptx:331  shr.u32 	%r485, %r484, 15;
+  // ptx:332  xor.b32  	%r486, %r485, %r484;
+  // ptx:333  mul.lo.s32 	%r487, %r486, -2073254261;
   uint r487 = uint(int((r484 >> 15u) ^ r484) * -2073254261);
-  // 334: shr.u32 	%r488, %r487, 16;
-  // 335: xor.b32  	%r50, %r488, %r487;
+  // ptx:334  shr.u32 	%r488, %r487, 16;
+  // ptx:335  xor.b32  	%r50, %r488, %r487;
   uint r50 = (r487 >> 16u) ^ r487;
-  // 336: shl.b32 	%r489, %r480, 15;
-  // 337: and.b32  	%r1625, %r489, 32768;
+  // ptx:336  shl.b32 	%r489, %r480, 15;
+  // ptx:337  and.b32  	%r1625, %r489, 32768;
   uint r1625 = (r480 << 15u) & 32768u;
-  // 338: shr.u32 	%r490, %r480, 1;
-  // 339: and.b32  	%r52, %r490, 1023;
+  // ptx:338  shr.u32 	%r490, %r480, 1;
+  // ptx:339  and.b32  	%r52, %r490, 1023;
   uint r52 = (r480 >> 1u) & 1023u;
-  // 340: @%p19 bra 	$L__BB0_58;
+  // ptx:340  @%p19 bra 	$L__BB0_58;
   if (p19) {
-    // 344: setp.eq.s16 	%p38, %rs4, 2;
-    // 345: @%p38 bra 	$L__BB0_77;
+    // ptx:344  setp.eq.s16 	%p38, %rs4, 2;
+    // ptx:345  @%p38 bra 	$L__BB0_77;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-      // 393: and.b32  	%r1625, %r50, 65535;
+      // ptx:393  and.b32  	%r1625, %r50, 65535;
       r1625 = r50 & 65535u;
-      // 394: bra.uni 	$L__BB0_81;
+      // ptx:394  bra.uni 	$L__BB0_81;
       p2g_sv0 = 33;
     } else {
-      // 347: setp.eq.s16 	%p39, %rs4, 3;
-      // 348: @%p39 bra 	$L__BB0_64;
+      // ptx:347  setp.eq.s16 	%p39, %rs4, 3;
+      // ptx:348  @%p39 bra 	$L__BB0_64;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-        // 397: mul.wide.u32 	%rd30, %r50, -858993459;
-        // 398: shr.u64 	%rd31, %rd30, 34;
-        // 399: cvt.u32.u64 	%r496, %rd31;
+        // ptx:397  mul.wide.u32 	%rd30, %r50, -858993459;
+        // ptx:398  shr.u64 	%rd31, %rd30, 34;
+        // ptx:399  cvt.u32.u64 	%r496, %rd31;
         uint64_t t17 = uint64_t((uint64_t(r50) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 400: mul.lo.s32 	%r497, %r496, 5;
-        // 401: sub.s32 	%r56, %r50, %r497;
+        // ptx:400  mul.lo.s32 	%r497, %r496, 5;
+        // ptx:401  sub.s32 	%r56, %r50, %r497;
         uint r56 = uint(int(r50) - int(uint(int(uint(uint64_t(t17))) * 5)));
-        // 402: setp.eq.s32 	%p47, %r56, 0;
-        // 403: @%p47 bra 	$L__BB0_66;
+        // ptx:402  setp.eq.s32 	%p47, %r56, 0;
+        // ptx:403  @%p47 bra 	$L__BB0_66;
         if (int(r56) == 0) {
-          // 2453: shr.u32 	%r498, %r50, 8;
+          // ptx:2453  shr.u32 	%r498, %r50, 8;
           uint r498 = r50 >> 8u;
-          // 2454: mul.wide.u32 	%rd32, %r498, -1431655765;
-          // 2455: shr.u64 	%rd33, %rd32, 34;
-          // 2456: cvt.u32.u64 	%r499, %rd33;
+          // ptx:2454  mul.wide.u32 	%rd32, %r498, -1431655765;
+          // ptx:2455  shr.u64 	%rd33, %rd32, 34;
+          // ptx:2456  cvt.u32.u64 	%r499, %rd33;
           uint64_t t18 = uint64_t((uint64_t(r498) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 2457: mul.lo.s32 	%r500, %r499, 6;
-          // 2458: sub.s32 	%r501, %r498, %r500;
-          // 2459: cvt.u16.u32 	%rs7, %r501;
+          // ptx:2457  mul.lo.s32 	%r500, %r499, 6;
+          // ptx:2458  sub.s32 	%r501, %r498, %r500;
+          // ptx:2459  cvt.u16.u32 	%rs7, %r501;
           uint64_t t19 = uint64_t(uint(int(r498) - int(uint(int(uint(uint64_t(t18))) * 6))));
           uint rs7 = (uint(uint64_t(t19)) & 65535u);
-          // 2460: setp.gt.s16 	%p48, %rs7, 1;
-          // 2461: @%p48 bra 	$L__BB0_70;
+          // ptx:2460  setp.gt.s16 	%p48, %rs7, 1;
+          // ptx:2461  @%p48 bra 	$L__BB0_70;
           if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
-            // 2465: setp.eq.s16 	%p49, %rs7, 2;
-            // 2466: @%p49 bra 	$L__BB0_75;
+            // ptx:2465  setp.eq.s16 	%p49, %rs7, 2;
+            // ptx:2466  @%p49 bra 	$L__BB0_75;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
-              // 3021: shr.u32 	%r503, %r50, 12;
-              // 3022: and.b32  	%r504, %r503, 1;
-              // 3023: or.b32  	%r505, %r1625, %r504;
+              // ptx:3021  shr.u32 	%r503, %r50, 12;
+              // ptx:3022  and.b32  	%r504, %r503, 1;
+              // ptx:3023  or.b32  	%r505, %r1625, %r504;
               uint r505 = r1625 | ((r50 >> 12u) & 1u);
-              // 3024: or.b32  	%r1625, %r505, 32256;
+              // ptx:3024  or.b32  	%r1625, %r505, 32256;
               r1625 = r505 | 32256u;
-              // 3025: bra.uni 	$L__BB0_81;
+              // ptx:3025  bra.uni 	$L__BB0_81;
               p2g_sv0 = 33;
             } else {
-              // 2468: setp.eq.s16 	%p50, %rs7, 3;
-              // 2469: @%p50 bra 	$L__BB0_74;
+              // ptx:2468  setp.eq.s16 	%p50, %rs7, 3;
+              // ptx:2469  @%p50 bra 	$L__BB0_74;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
-                // 3028: setp.eq.s32 	%p54, %r52, 0;
-                // 3029: selp.b32 	%r502, 1, %r52, %p54;
-                // 3030: or.b32  	%r1625, %r502, %r1625;
+                // ptx:3028  setp.eq.s32 	%p54, %r52, 0;
+                // ptx:3029  selp.b32 	%r502, 1, %r52, %p54;
+                // ptx:3030  or.b32  	%r1625, %r502, %r1625;
                 r1625 = ((int(r52) == 0) ? 1u : r52) | r1625;
-                // 3031: bra.uni 	$L__BB0_81;
+                // ptx:3031  bra.uni 	$L__BB0_81;
                 p2g_sv0 = 33;
               } else {
-                // 2471: setp.ne.s16 	%p51, %rs7, 4;
-                // 2472: @%p51 bra 	$L__BB0_76;
+                // ptx:2471  setp.ne.s16 	%p51, %rs7, 4;
+                // ptx:2472  @%p51 bra 	$L__BB0_76;
                 if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 251;
                 } else {
-                  // 2474: or.b32  	%r1625, %r1625, 31743;
+                  // ptx:2474  or.b32  	%r1625, %r1625, 31743;
                   r1625 = r1625 | 31743u;
-                  // 2475: bra.uni 	$L__BB0_81;
+                  // ptx:2475  bra.uni 	$L__BB0_81;
                   p2g_sv0 = 33;
                 }
               }
             }
           } else {
-            // 2462: bra.uni 	$L__BB0_67;
-            // 2827: setp.eq.s16 	%p52, %rs7, 0;
-            // 2828: @%p52 bra 	$L__BB0_81;
+            // ptx:2462  bra.uni 	$L__BB0_67;
+            // ptx:2827  setp.eq.s16 	%p52, %rs7, 0;
+            // ptx:2828  @%p52 bra 	$L__BB0_81;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 33;
             } else {
-              // 2830: setp.eq.s16 	%p53, %rs7, 1;
-              // 2831: @%p53 bra 	$L__BB0_69;
+              // ptx:2830  setp.eq.s16 	%p53, %rs7, 1;
+              // ptx:2831  @%p53 bra 	$L__BB0_69;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
-                // 2835: or.b32  	%r1625, %r1625, 31744;
+                // ptx:2835  or.b32  	%r1625, %r1625, 31744;
                 r1625 = r1625 | 31744u;
-                // 2836: bra.uni 	$L__BB0_81;
+                // ptx:2836  bra.uni 	$L__BB0_81;
                 p2g_sv0 = 33;
               } else {
-                // 2832: bra.uni 	$L__BB0_76;
+                // ptx:2832  bra.uni 	$L__BB0_76;
                 p2g_sv0 = 251;
               }
             }
           }
           if (p2g_sv0 == 251) {
-            // 3057: or.b32  	%r506, %r1625, %r52;
+            // ptx:3057  or.b32  	%r506, %r1625, %r52;
             uint r506 = r1625 | r52;
-            // 3058: or.b32  	%r1625, %r506, 1024;
+            // ptx:3058  or.b32  	%r1625, %r506, 1024;
             r1625 = r506 | 1024u;
-            // 3059: bra.uni 	$L__BB0_81;
+            // ptx:3059  bra.uni 	$L__BB0_81;
             p2g_sv0 = 33;
           }
         } else {
-          // 405: add.s32 	%r1624, %r56, 13;
+          // ptx:405  add.s32 	%r1624, %r56, 13;
           r1624 = uint(int(r56) + 13);
-          // 406: bra.uni 	$L__BB0_80;
+          // ptx:406  bra.uni 	$L__BB0_80;
           p2g_sv0 = 32;
         }
       } else {
-        // 350: setp.ne.s16 	%p40, %rs4, 5;
-        // 351: @%p40 bra 	$L__BB0_79;
+        // ptx:350  setp.ne.s16 	%p40, %rs4, 5;
+        // ptx:351  @%p40 bra 	$L__BB0_79;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 30;
         } else {
-          // 353: and.b32  	%r491, %r50, 1;
-          // 354: setp.eq.b32 	%p43, %r491, 1;
-          // 355: mov.pred 	%p44, 0;
-          // 356: xor.pred  	%p45, %p43, %p44;
-          // 357: not.pred 	%p46, %p45;
-          // 358: shr.u32 	%r492, %r50, 1;
+          // ptx:353  and.b32  	%r491, %r50, 1;
+          // ptx:354  setp.eq.b32 	%p43, %r491, 1;
+          // ptx:355  mov.pred 	%p44, 0;
+          // ptx:356  xor.pred  	%p45, %p43, %p44;
+          // ptx:357  not.pred 	%p46, %p45;
+          // ptx:358  shr.u32 	%r492, %r50, 1;
           uint r492 = r50 >> 1u;
-          // 359: mul.wide.u32 	%rd28, %r492, -858993459;
-          // 360: shr.u64 	%rd29, %rd28, 36;
-          // 361: cvt.u32.u64 	%r493, %rd29;
+          // ptx:359  mul.wide.u32 	%rd28, %r492, -858993459;
+          // ptx:360  shr.u64 	%rd29, %rd28, 36;
+          // ptx:361  cvt.u32.u64 	%r493, %rd29;
           uint64_t t20 = uint64_t((uint64_t(r492) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 362: mul.lo.s32 	%r494, %r493, 20;
-          // 363: sub.s32 	%r53, %r492, %r494;
+          // ptx:362  mul.lo.s32 	%r494, %r493, 20;
+          // ptx:363  sub.s32 	%r53, %r492, %r494;
           uint r53 = uint(int(r492) - int(uint(int(uint(uint64_t(t20))) * 20)));
-          // 364: @%p46 bra 	$L__BB0_63;
+          // ptx:364  @%p46 bra 	$L__BB0_63;
           if (!(((r50 & 1u) == 1u) ^^ false)) {
-            // 368: mov.u32 	%r495, 7;
-            // 369: sub.s32 	%r1624, %r495, %r53;
+            // ptx:368  mov.u32 	%r495, 7;
+            // ptx:369  sub.s32 	%r1624, %r495, %r53;
             r1624 = uint(int(7u) - int(r53));
-            // 370: bra.uni 	$L__BB0_80;
+            // ptx:370  bra.uni 	$L__BB0_80;
             p2g_sv0 = 32;
           } else {
-            // 365: bra.uni 	$L__BB0_62;
-            // 431: add.s32 	%r1624, %r53, 19;
+            // ptx:365  bra.uni 	$L__BB0_62;
+            // ptx:431  add.s32 	%r1624, %r53, 19;
             r1624 = uint(int(r53) + 19);
             p2g_sv0 = 32;
           }
@@ -893,248 +893,248 @@ void main() {
       }
     }
   } else {
-    // 341: bra.uni 	$L__BB0_55;
-    // 373: setp.eq.s16 	%p41, %rs4, 0;
-    // 374: @%p41 bra 	$L__BB0_78;
+    // ptx:341  bra.uni 	$L__BB0_55;
+    // ptx:373  setp.eq.s16 	%p41, %rs4, 0;
+    // ptx:374  @%p41 bra 	$L__BB0_78;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-      // 409: mul.wide.u32 	%rd36, %r50, 613566757;
-      // 410: shr.u64 	%rd37, %rd36, 32;
-      // 411: cvt.u32.u64 	%r513, %rd37;
+      // ptx:409  mul.wide.u32 	%rd36, %r50, 613566757;
+      // ptx:410  shr.u64 	%rd37, %rd36, 32;
+      // ptx:411  cvt.u32.u64 	%r513, %rd37;
       uint64_t t21 = uint64_t((uint64_t(r50) * uint64_t(0x24924925u)) >> 32u);
       uint r513 = uint(uint64_t(t21));
-      // 412: sub.s32 	%r514, %r50, %r513;
-      // 413: shr.u32 	%r515, %r514, 1;
-      // 414: add.s32 	%r516, %r515, %r513;
-      // 415: shr.u32 	%r517, %r516, 2;
-      // 416: mul.lo.s32 	%r518, %r517, 7;
+      // ptx:412  sub.s32 	%r514, %r50, %r513;
+      // ptx:413  shr.u32 	%r515, %r514, 1;
+      // ptx:414  add.s32 	%r516, %r515, %r513;
+      // ptx:415  shr.u32 	%r517, %r516, 2;
+      // ptx:416  mul.lo.s32 	%r518, %r517, 7;
       uint r518 = uint(int(uint(int(uint(int(r50) - int(r513)) >> 1u) + int(r513)) >> 2u) * 7);
-      // 417: sub.s32 	%r519, %r50, %r518;
-      // 418: add.s32 	%r1624, %r519, 12;
+      // ptx:417  sub.s32 	%r519, %r50, %r518;
+      // ptx:418  add.s32 	%r1624, %r519, 12;
       r1624 = uint(int(uint(int(r50) - int(r518))) + 12);
-      // 419: bra.uni 	$L__BB0_80;
+      // ptx:419  bra.uni 	$L__BB0_80;
       p2g_sv0 = 32;
     } else {
-      // 376: setp.eq.s16 	%p42, %rs4, 1;
-      // 377: @%p42 bra 	$L__BB0_57;
+      // ptx:376  setp.eq.s16 	%p42, %rs4, 1;
+      // ptx:377  @%p42 bra 	$L__BB0_57;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-        // 381: mul.wide.u32 	%rd34, %r50, 138547333;
-        // 382: shr.u64 	%rd35, %rd34, 32;
-        // 383: cvt.u32.u64 	%r507, %rd35;
+        // ptx:381  mul.wide.u32 	%rd34, %r50, 138547333;
+        // ptx:382  shr.u64 	%rd35, %rd34, 32;
+        // ptx:383  cvt.u32.u64 	%r507, %rd35;
         uint64_t t22 = uint64_t((uint64_t(r50) * uint64_t(0x08421085u)) >> 32u);
         uint r507 = uint(uint64_t(t22));
-        // 384: sub.s32 	%r508, %r50, %r507;
-        // 385: shr.u32 	%r509, %r508, 1;
-        // 386: add.s32 	%r510, %r509, %r507;
-        // 387: shr.u32 	%r511, %r510, 4;
-        // 388: mul.lo.s32 	%r512, %r511, 31;
+        // ptx:384  sub.s32 	%r508, %r50, %r507;
+        // ptx:385  shr.u32 	%r509, %r508, 1;
+        // ptx:386  add.s32 	%r510, %r509, %r507;
+        // ptx:387  shr.u32 	%r511, %r510, 4;
+        // ptx:388  mul.lo.s32 	%r512, %r511, 31;
         uint r512 = uint(int(uint(int(uint(int(r50) - int(r507)) >> 1u) + int(r507)) >> 4u) * 31);
-        // 389: sub.s32 	%r1624, %r50, %r512;
+        // ptx:389  sub.s32 	%r1624, %r50, %r512;
         r1624 = uint(int(r50) - int(r512));
-        // 390: bra.uni 	$L__BB0_80;
+        // ptx:390  bra.uni 	$L__BB0_80;
         p2g_sv0 = 32;
       } else {
-        // 378: bra.uni 	$L__BB0_79;
+        // ptx:378  bra.uni 	$L__BB0_79;
         p2g_sv0 = 30;
       }
     }
   }
   if (p2g_sv0 == 30) {
-    // 422: mul.wide.u32 	%rd38, %r50, -858993459;
-    // 423: shr.u64 	%rd39, %rd38, 34;
-    // 424: cvt.u32.u64 	%r520, %rd39;
+    // ptx:422  mul.wide.u32 	%rd38, %r50, -858993459;
+    // ptx:423  shr.u64 	%rd39, %rd38, 34;
+    // ptx:424  cvt.u32.u64 	%r520, %rd39;
     uint64_t t23 = uint64_t((uint64_t(r50) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 425: mul.lo.s32 	%r521, %r520, 5;
-    // 426: sub.s32 	%r522, %r50, %r521;
-    // 427: add.s32 	%r1624, %r522, 13;
+    // ptx:425  mul.lo.s32 	%r521, %r520, 5;
+    // ptx:426  sub.s32 	%r522, %r50, %r521;
+    // ptx:427  add.s32 	%r1624, %r522, 13;
     r1624 = uint(int(uint(int(r50) - int(uint(int(uint(uint64_t(t23))) * 5)))) + 13);
-    // 428: bra.uni 	$L__BB0_80;
+    // ptx:428  bra.uni 	$L__BB0_80;
     p2g_sv0 = 32;
   }
   if (p2g_sv0 == 32) {
-    // 434: max.s32 	%r523, %r1624, 0;
-    // 435: shl.b32 	%r524, %r523, 10;
-    // 436: or.b32  	%r525, %r52, %r1625;
+    // ptx:434  max.s32 	%r523, %r1624, 0;
+    // ptx:435  shl.b32 	%r524, %r523, 10;
+    // ptx:436  or.b32  	%r525, %r52, %r1625;
     uint r525 = r52 | r1625;
-    // 437: or.b32  	%r1625, %r525, %r524;
+    // ptx:437  or.b32  	%r1625, %r525, %r524;
     r1625 = r525 | (uint(max(int(r1624), 0)) << 10u);
   }
-  // 440: add.s32 	%r526, %r401, 5377832;
-  // 441: xor.b32  	%r527, %r526, 82;
-  // 442: mul.lo.s32 	%r528, %r527, 2146121005;
+  // ptx:440  add.s32 	%r526, %r401, 5377832;
+  // ptx:441  xor.b32  	%r527, %r526, 82;
+  // ptx:442  mul.lo.s32 	%r528, %r527, 2146121005;
   uint r528 = uint(int(uint(int(r401) + 5377832) ^ 82u) * 2146121005);
-  // 443: shr.u32 	%r529, %r528, 15;
-  // 444: xor.b32  	%r530, %r529, %r528;
-  // 445: mul.lo.s32 	%r531, %r530, -2073254261;
+  // ptx:443  shr.u32 	%r529, %r528, 15;
+  // ptx:444  xor.b32  	%r530, %r529, %r528;
+  // ptx:445  mul.lo.s32 	%r531, %r530, -2073254261;
   uint r531 = uint(int((r528 >> 15u) ^ r528) * -2073254261);
-  // 446: shr.u32 	%r532, %r531, 16;
-  // 447: xor.b32  	%r533, %r531, %r6;
+  // ptx:446  shr.u32 	%r532, %r531, 16;
+  // ptx:447  xor.b32  	%r533, %r531, %r6;
   uint r533 = r531 ^ r6;
-  // 448: xor.b32  	%r534, %r533, %r532;
-  // 449: shr.u32 	%r535, %r533, 16;
-  // 450: xor.b32  	%r536, %r534, %r535;
-  // 451: mul.lo.s32 	%r537, %r536, 2146121005;
+  // ptx:448  xor.b32  	%r534, %r533, %r532;
+  // ptx:449  shr.u32 	%r535, %r533, 16;
+  // ptx:450  xor.b32  	%r536, %r534, %r535;
+  // ptx:451  mul.lo.s32 	%r537, %r536, 2146121005;
   uint r537 = uint(int((r533 ^ (r531 >> 16u)) ^ (r533 >> 16u)) * 2146121005);
-  // 452: shr.u32 	%r538, %r537, 15;
-  // 453: xor.b32  	%r539, %r538, %r537;
-  // 454: mul.lo.s32 	%r540, %r539, -2073254261;
+  // ptx:452  shr.u32 	%r538, %r537, 15;
+  // ptx:453  xor.b32  	%r539, %r538, %r537;
+  // ptx:454  mul.lo.s32 	%r540, %r539, -2073254261;
   uint r540 = uint(int((r537 >> 15u) ^ r537) * -2073254261);
-  // 455: shr.u32 	%r541, %r540, 16;
-  // 456: xor.b32  	%r542, %r541, %r540;
+  // ptx:455  shr.u32 	%r541, %r540, 16;
+  // ptx:456  xor.b32  	%r542, %r541, %r540;
   uint r542 = (r540 >> 16u) ^ r540;
-  // 457: xor.b32  	%r543, %r542, -1515870811;
+  // ptx:457  xor.b32  	%r543, %r542, -1515870811;
   uint r543 = r542 ^ 0xA5A5A5A5u;
-  // 458: shr.u32 	%r544, %r543, 16;
-  // 459: xor.b32  	%r545, %r544, %r543;
-  // 460: mul.lo.s32 	%r546, %r545, 2146121005;
+  // ptx:458  shr.u32 	%r544, %r543, 16;
+  // ptx:459  xor.b32  	%r545, %r544, %r543;
+  // ptx:460  mul.lo.s32 	%r546, %r545, 2146121005;
   uint r546 = uint(int((r543 >> 16u) ^ r543) * 2146121005);
-  // 461: shr.u32 	%r547, %r546, 15;
-  // 462: xor.b32  	%r548, %r547, %r546;
-  // 463: mul.lo.s32 	%r549, %r548, -2073254261;
+  // ptx:461  shr.u32 	%r547, %r546, 15;
+  // ptx:462  xor.b32  	%r548, %r547, %r546;
+  // ptx:463  mul.lo.s32 	%r549, %r548, -2073254261;
   uint r549 = uint(int((r546 >> 15u) ^ r546) * -2073254261);
-  // 464: shr.u32 	%r550, %r549, 16;
-  // 465: xor.b32  	%r71, %r550, %r549;
+  // ptx:464  shr.u32 	%r550, %r549, 16;
+  // ptx:465  xor.b32  	%r71, %r550, %r549;
   uint r71 = (r549 >> 16u) ^ r549;
-  // 466: shl.b32 	%r551, %r542, 15;
-  // 467: and.b32  	%r1627, %r551, 32768;
+  // ptx:466  shl.b32 	%r551, %r542, 15;
+  // ptx:467  and.b32  	%r1627, %r551, 32768;
   uint r1627 = (r542 << 15u) & 32768u;
-  // 468: shr.u32 	%r552, %r542, 1;
-  // 469: and.b32  	%r73, %r552, 1023;
+  // ptx:468  shr.u32 	%r552, %r542, 1;
+  // ptx:469  and.b32  	%r73, %r552, 1023;
   uint r73 = (r542 >> 1u) & 1023u;
-  // 470: @%p19 bra 	$L__BB0_85;
+  // ptx:470  @%p19 bra 	$L__BB0_85;
   if (p19) {
-    // 474: setp.eq.s16 	%p56, %rs4, 2;
-    // 475: @%p56 bra 	$L__BB0_104;
+    // ptx:474  setp.eq.s16 	%p56, %rs4, 2;
+    // ptx:475  @%p56 bra 	$L__BB0_104;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-      // 523: and.b32  	%r1627, %r71, 65535;
+      // ptx:523  and.b32  	%r1627, %r71, 65535;
       r1627 = r71 & 65535u;
-      // 524: bra.uni 	$L__BB0_108;
+      // ptx:524  bra.uni 	$L__BB0_108;
       p2g_sv0 = 44;
     } else {
-      // 477: setp.eq.s16 	%p57, %rs4, 3;
-      // 478: @%p57 bra 	$L__BB0_91;
+      // ptx:477  setp.eq.s16 	%p57, %rs4, 3;
+      // ptx:478  @%p57 bra 	$L__BB0_91;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-        // 527: mul.wide.u32 	%rd42, %r71, -858993459;
-        // 528: shr.u64 	%rd43, %rd42, 34;
-        // 529: cvt.u32.u64 	%r558, %rd43;
+        // ptx:527  mul.wide.u32 	%rd42, %r71, -858993459;
+        // ptx:528  shr.u64 	%rd43, %rd42, 34;
+        // ptx:529  cvt.u32.u64 	%r558, %rd43;
         uint64_t t24 = uint64_t((uint64_t(r71) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 530: mul.lo.s32 	%r559, %r558, 5;
-        // 531: sub.s32 	%r77, %r71, %r559;
+        // ptx:530  mul.lo.s32 	%r559, %r558, 5;
+        // ptx:531  sub.s32 	%r77, %r71, %r559;
         uint r77 = uint(int(r71) - int(uint(int(uint(uint64_t(t24))) * 5)));
-        // 532: setp.eq.s32 	%p65, %r77, 0;
-        // 533: @%p65 bra 	$L__BB0_93;
+        // ptx:532  setp.eq.s32 	%p65, %r77, 0;
+        // ptx:533  @%p65 bra 	$L__BB0_93;
         if (int(r77) == 0) {
-          // 2478: shr.u32 	%r560, %r71, 8;
+          // ptx:2478  shr.u32 	%r560, %r71, 8;
           uint r560 = r71 >> 8u;
-          // 2479: mul.wide.u32 	%rd44, %r560, -1431655765;
-          // 2480: shr.u64 	%rd45, %rd44, 34;
-          // 2481: cvt.u32.u64 	%r561, %rd45;
+          // ptx:2479  mul.wide.u32 	%rd44, %r560, -1431655765;
+          // ptx:2480  shr.u64 	%rd45, %rd44, 34;
+          // ptx:2481  cvt.u32.u64 	%r561, %rd45;
           uint64_t t25 = uint64_t((uint64_t(r560) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 2482: mul.lo.s32 	%r562, %r561, 6;
-          // 2483: sub.s32 	%r563, %r560, %r562;
-          // 2484: cvt.u16.u32 	%rs9, %r563;
+          // ptx:2482  mul.lo.s32 	%r562, %r561, 6;
+          // ptx:2483  sub.s32 	%r563, %r560, %r562;
+          // ptx:2484  cvt.u16.u32 	%rs9, %r563;
           uint64_t t26 = uint64_t(uint(int(r560) - int(uint(int(uint(uint64_t(t25))) * 6))));
           uint rs9 = (uint(uint64_t(t26)) & 65535u);
-          // 2485: setp.gt.s16 	%p66, %rs9, 1;
-          // 2486: @%p66 bra 	$L__BB0_97;
+          // ptx:2485  setp.gt.s16 	%p66, %rs9, 1;
+          // ptx:2486  @%p66 bra 	$L__BB0_97;
           if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
-            // 2490: setp.eq.s16 	%p67, %rs9, 2;
-            // 2491: @%p67 bra 	$L__BB0_102;
+            // ptx:2490  setp.eq.s16 	%p67, %rs9, 2;
+            // ptx:2491  @%p67 bra 	$L__BB0_102;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
-              // 3034: shr.u32 	%r565, %r71, 12;
-              // 3035: and.b32  	%r566, %r565, 1;
-              // 3036: or.b32  	%r567, %r1627, %r566;
+              // ptx:3034  shr.u32 	%r565, %r71, 12;
+              // ptx:3035  and.b32  	%r566, %r565, 1;
+              // ptx:3036  or.b32  	%r567, %r1627, %r566;
               uint r567 = r1627 | ((r71 >> 12u) & 1u);
-              // 3037: or.b32  	%r1627, %r567, 32256;
+              // ptx:3037  or.b32  	%r1627, %r567, 32256;
               r1627 = r567 | 32256u;
-              // 3038: bra.uni 	$L__BB0_108;
+              // ptx:3038  bra.uni 	$L__BB0_108;
               p2g_sv0 = 44;
             } else {
-              // 2493: setp.eq.s16 	%p68, %rs9, 3;
-              // 2494: @%p68 bra 	$L__BB0_101;
+              // ptx:2493  setp.eq.s16 	%p68, %rs9, 3;
+              // ptx:2494  @%p68 bra 	$L__BB0_101;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
-                // 3041: setp.eq.s32 	%p72, %r73, 0;
-                // 3042: selp.b32 	%r564, 1, %r73, %p72;
-                // 3043: or.b32  	%r1627, %r564, %r1627;
+                // ptx:3041  setp.eq.s32 	%p72, %r73, 0;
+                // ptx:3042  selp.b32 	%r564, 1, %r73, %p72;
+                // ptx:3043  or.b32  	%r1627, %r564, %r1627;
                 r1627 = ((int(r73) == 0) ? 1u : r73) | r1627;
-                // 3044: bra.uni 	$L__BB0_108;
+                // ptx:3044  bra.uni 	$L__BB0_108;
                 p2g_sv0 = 44;
               } else {
-                // 2496: setp.ne.s16 	%p69, %rs9, 4;
-                // 2497: @%p69 bra 	$L__BB0_103;
+                // ptx:2496  setp.ne.s16 	%p69, %rs9, 4;
+                // ptx:2497  @%p69 bra 	$L__BB0_103;
                 if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 252;
                 } else {
-                  // 2499: or.b32  	%r1627, %r1627, 31743;
+                  // ptx:2499  or.b32  	%r1627, %r1627, 31743;
                   r1627 = r1627 | 31743u;
-                  // 2500: bra.uni 	$L__BB0_108;
+                  // ptx:2500  bra.uni 	$L__BB0_108;
                   p2g_sv0 = 44;
                 }
               }
             }
           } else {
-            // 2487: bra.uni 	$L__BB0_94;
-            // 2839: setp.eq.s16 	%p70, %rs9, 0;
-            // 2840: @%p70 bra 	$L__BB0_108;
+            // ptx:2487  bra.uni 	$L__BB0_94;
+            // ptx:2839  setp.eq.s16 	%p70, %rs9, 0;
+            // ptx:2840  @%p70 bra 	$L__BB0_108;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 44;
             } else {
-              // 2842: setp.eq.s16 	%p71, %rs9, 1;
-              // 2843: @%p71 bra 	$L__BB0_96;
+              // ptx:2842  setp.eq.s16 	%p71, %rs9, 1;
+              // ptx:2843  @%p71 bra 	$L__BB0_96;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
-                // 2847: or.b32  	%r1627, %r1627, 31744;
+                // ptx:2847  or.b32  	%r1627, %r1627, 31744;
                 r1627 = r1627 | 31744u;
-                // 2848: bra.uni 	$L__BB0_108;
+                // ptx:2848  bra.uni 	$L__BB0_108;
                 p2g_sv0 = 44;
               } else {
-                // 2844: bra.uni 	$L__BB0_103;
+                // ptx:2844  bra.uni 	$L__BB0_103;
                 p2g_sv0 = 252;
               }
             }
           }
           if (p2g_sv0 == 252) {
-            // 3062: or.b32  	%r568, %r1627, %r73;
+            // ptx:3062  or.b32  	%r568, %r1627, %r73;
             uint r568 = r1627 | r73;
-            // 3063: or.b32  	%r1627, %r568, 1024;
+            // ptx:3063  or.b32  	%r1627, %r568, 1024;
             r1627 = r568 | 1024u;
-            // 3064: bra.uni 	$L__BB0_108;
+            // ptx:3064  bra.uni 	$L__BB0_108;
             p2g_sv0 = 44;
           }
         } else {
-          // 535: add.s32 	%r1626, %r77, 13;
+          // ptx:535  add.s32 	%r1626, %r77, 13;
           r1626 = uint(int(r77) + 13);
-          // 536: bra.uni 	$L__BB0_107;
+          // ptx:536  bra.uni 	$L__BB0_107;
           p2g_sv0 = 43;
         }
       } else {
-        // 480: setp.ne.s16 	%p58, %rs4, 5;
-        // 481: @%p58 bra 	$L__BB0_106;
+        // ptx:480  setp.ne.s16 	%p58, %rs4, 5;
+        // ptx:481  @%p58 bra 	$L__BB0_106;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 41;
         } else {
-          // 483: and.b32  	%r553, %r71, 1;
-          // 484: setp.eq.b32 	%p61, %r553, 1;
-          // 485: mov.pred 	%p62, 0;
-          // 486: xor.pred  	%p63, %p61, %p62;
-          // 487: not.pred 	%p64, %p63;
-          // 488: shr.u32 	%r554, %r71, 1;
+          // ptx:483  and.b32  	%r553, %r71, 1;
+          // ptx:484  setp.eq.b32 	%p61, %r553, 1;
+          // ptx:485  mov.pred 	%p62, 0;
+          // ptx:486  xor.pred  	%p63, %p61, %p62;
+          // ptx:487  not.pred 	%p64, %p63;
+          // ptx:488  shr.u32 	%r554, %r71, 1;
           uint r554 = r71 >> 1u;
-          // 489: mul.wide.u32 	%rd40, %r554, -858993459;
-          // 490: shr.u64 	%rd41, %rd40, 36;
-          // 491: cvt.u32.u64 	%r555, %rd41;
+          // ptx:489  mul.wide.u32 	%rd40, %r554, -858993459;
+          // ptx:490  shr.u64 	%rd41, %rd40, 36;
+          // ptx:491  cvt.u32.u64 	%r555, %rd41;
           uint64_t t27 = uint64_t((uint64_t(r554) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 492: mul.lo.s32 	%r556, %r555, 20;
-          // 493: sub.s32 	%r74, %r554, %r556;
+          // ptx:492  mul.lo.s32 	%r556, %r555, 20;
+          // ptx:493  sub.s32 	%r74, %r554, %r556;
           uint r74 = uint(int(r554) - int(uint(int(uint(uint64_t(t27))) * 20)));
-          // 494: @%p64 bra 	$L__BB0_90;
+          // ptx:494  @%p64 bra 	$L__BB0_90;
           if (!(((r71 & 1u) == 1u) ^^ false)) {
-            // 498: mov.u32 	%r557, 7;
-            // 499: sub.s32 	%r1626, %r557, %r74;
+            // ptx:498  mov.u32 	%r557, 7;
+            // ptx:499  sub.s32 	%r1626, %r557, %r74;
             r1626 = uint(int(7u) - int(r74));
-            // 500: bra.uni 	$L__BB0_107;
+            // ptx:500  bra.uni 	$L__BB0_107;
             p2g_sv0 = 43;
           } else {
-            // 495: bra.uni 	$L__BB0_89;
-            // 561: add.s32 	%r1626, %r74, 19;
+            // ptx:495  bra.uni 	$L__BB0_89;
+            // ptx:561  add.s32 	%r1626, %r74, 19;
             r1626 = uint(int(r74) + 19);
             p2g_sv0 = 43;
           }
@@ -1142,3393 +1142,3393 @@ void main() {
       }
     }
   } else {
-    // 471: bra.uni 	$L__BB0_82;
-    // 503: setp.eq.s16 	%p59, %rs4, 0;
-    // 504: @%p59 bra 	$L__BB0_105;
+    // ptx:471  bra.uni 	$L__BB0_82;
+    // ptx:503  setp.eq.s16 	%p59, %rs4, 0;
+    // ptx:504  @%p59 bra 	$L__BB0_105;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-      // 539: mul.wide.u32 	%rd48, %r71, 613566757;
-      // 540: shr.u64 	%rd49, %rd48, 32;
-      // 541: cvt.u32.u64 	%r575, %rd49;
+      // ptx:539  mul.wide.u32 	%rd48, %r71, 613566757;
+      // ptx:540  shr.u64 	%rd49, %rd48, 32;
+      // ptx:541  cvt.u32.u64 	%r575, %rd49;
       uint64_t t28 = uint64_t((uint64_t(r71) * uint64_t(0x24924925u)) >> 32u);
       uint r575 = uint(uint64_t(t28));
-      // 542: sub.s32 	%r576, %r71, %r575;
-      // 543: shr.u32 	%r577, %r576, 1;
-      // 544: add.s32 	%r578, %r577, %r575;
-      // 545: shr.u32 	%r579, %r578, 2;
-      // 546: mul.lo.s32 	%r580, %r579, 7;
+      // ptx:542  sub.s32 	%r576, %r71, %r575;
+      // ptx:543  shr.u32 	%r577, %r576, 1;
+      // ptx:544  add.s32 	%r578, %r577, %r575;
+      // ptx:545  shr.u32 	%r579, %r578, 2;
+      // ptx:546  mul.lo.s32 	%r580, %r579, 7;
       uint r580 = uint(int(uint(int(uint(int(r71) - int(r575)) >> 1u) + int(r575)) >> 2u) * 7);
-      // 547: sub.s32 	%r581, %r71, %r580;
-      // 548: add.s32 	%r1626, %r581, 12;
+      // ptx:547  sub.s32 	%r581, %r71, %r580;
+      // ptx:548  add.s32 	%r1626, %r581, 12;
       r1626 = uint(int(uint(int(r71) - int(r580))) + 12);
-      // 549: bra.uni 	$L__BB0_107;
+      // ptx:549  bra.uni 	$L__BB0_107;
       p2g_sv0 = 43;
     } else {
-      // 506: setp.eq.s16 	%p60, %rs4, 1;
-      // 507: @%p60 bra 	$L__BB0_84;
+      // ptx:506  setp.eq.s16 	%p60, %rs4, 1;
+      // ptx:507  @%p60 bra 	$L__BB0_84;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-        // 511: mul.wide.u32 	%rd46, %r71, 138547333;
-        // 512: shr.u64 	%rd47, %rd46, 32;
-        // 513: cvt.u32.u64 	%r569, %rd47;
+        // ptx:511  mul.wide.u32 	%rd46, %r71, 138547333;
+        // ptx:512  shr.u64 	%rd47, %rd46, 32;
+        // ptx:513  cvt.u32.u64 	%r569, %rd47;
         uint64_t t29 = uint64_t((uint64_t(r71) * uint64_t(0x08421085u)) >> 32u);
         uint r569 = uint(uint64_t(t29));
-        // 514: sub.s32 	%r570, %r71, %r569;
-        // 515: shr.u32 	%r571, %r570, 1;
-        // 516: add.s32 	%r572, %r571, %r569;
-        // 517: shr.u32 	%r573, %r572, 4;
-        // 518: mul.lo.s32 	%r574, %r573, 31;
+        // ptx:514  sub.s32 	%r570, %r71, %r569;
+        // ptx:515  shr.u32 	%r571, %r570, 1;
+        // ptx:516  add.s32 	%r572, %r571, %r569;
+        // ptx:517  shr.u32 	%r573, %r572, 4;
+        // ptx:518  mul.lo.s32 	%r574, %r573, 31;
         uint r574 = uint(int(uint(int(uint(int(r71) - int(r569)) >> 1u) + int(r569)) >> 4u) * 31);
-        // 519: sub.s32 	%r1626, %r71, %r574;
+        // ptx:519  sub.s32 	%r1626, %r71, %r574;
         r1626 = uint(int(r71) - int(r574));
-        // 520: bra.uni 	$L__BB0_107;
+        // ptx:520  bra.uni 	$L__BB0_107;
         p2g_sv0 = 43;
       } else {
-        // 508: bra.uni 	$L__BB0_106;
+        // ptx:508  bra.uni 	$L__BB0_106;
         p2g_sv0 = 41;
       }
     }
   }
   if (p2g_sv0 == 41) {
-    // 552: mul.wide.u32 	%rd50, %r71, -858993459;
-    // 553: shr.u64 	%rd51, %rd50, 34;
-    // 554: cvt.u32.u64 	%r582, %rd51;
+    // ptx:552  mul.wide.u32 	%rd50, %r71, -858993459;
+    // ptx:553  shr.u64 	%rd51, %rd50, 34;
+    // ptx:554  cvt.u32.u64 	%r582, %rd51;
     uint64_t t30 = uint64_t((uint64_t(r71) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 555: mul.lo.s32 	%r583, %r582, 5;
-    // 556: sub.s32 	%r584, %r71, %r583;
-    // 557: add.s32 	%r1626, %r584, 13;
+    // ptx:555  mul.lo.s32 	%r583, %r582, 5;
+    // ptx:556  sub.s32 	%r584, %r71, %r583;
+    // ptx:557  add.s32 	%r1626, %r584, 13;
     r1626 = uint(int(uint(int(r71) - int(uint(int(uint(uint64_t(t30))) * 5)))) + 13);
-    // 558: bra.uni 	$L__BB0_107;
+    // ptx:558  bra.uni 	$L__BB0_107;
     p2g_sv0 = 43;
   }
   if (p2g_sv0 == 43) {
-    // 564: max.s32 	%r585, %r1626, 0;
-    // 565: shl.b32 	%r586, %r585, 10;
-    // 566: or.b32  	%r587, %r73, %r1627;
+    // ptx:564  max.s32 	%r585, %r1626, 0;
+    // ptx:565  shl.b32 	%r586, %r585, 10;
+    // ptx:566  or.b32  	%r587, %r73, %r1627;
     uint r587 = r73 | r1627;
-    // 567: or.b32  	%r1627, %r587, %r586;
+    // ptx:567  or.b32  	%r1627, %r587, %r586;
     r1627 = r587 | (uint(max(int(r1626), 0)) << 10u);
   }
-  // 570: add.s32 	%r91, %r8, 5369127;
+  // ptx:570  add.s32 	%r91, %r8, 5369127;
   uint r91 = uint(int(r8) + 5369127);
-  // 571: add.s32 	%r588, %r91, %r5;
-  // 572: xor.b32  	%r589, %r588, 81;
-  // 573: mul.lo.s32 	%r590, %r589, 2146121005;
+  // ptx:571  add.s32 	%r588, %r91, %r5;
+  // ptx:572  xor.b32  	%r589, %r588, 81;
+  // ptx:573  mul.lo.s32 	%r590, %r589, 2146121005;
   uint r590 = uint(int(uint(int(r91) + int(r5)) ^ 81u) * 2146121005);
-  // 574: shr.u32 	%r591, %r590, 15;
-  // 575: xor.b32  	%r592, %r591, %r590;
-  // 576: mul.lo.s32 	%r593, %r592, -2073254261;
+  // ptx:574  shr.u32 	%r591, %r590, 15;
+  // ptx:575  xor.b32  	%r592, %r591, %r590;
+  // ptx:576  mul.lo.s32 	%r593, %r592, -2073254261;
   uint r593 = uint(int((r590 >> 15u) ^ r590) * -2073254261);
-  // 577: shr.u32 	%r594, %r593, 16;
-  // 578: xor.b32  	%r595, %r593, %r6;
+  // ptx:577  shr.u32 	%r594, %r593, 16;
+  // ptx:578  xor.b32  	%r595, %r593, %r6;
   uint r595 = r593 ^ r6;
-  // 579: xor.b32  	%r596, %r595, %r594;
-  // 580: shr.u32 	%r597, %r595, 16;
-  // 581: xor.b32  	%r598, %r596, %r597;
-  // 582: mul.lo.s32 	%r599, %r598, 2146121005;
+  // ptx:579  xor.b32  	%r596, %r595, %r594;
+  // ptx:580  shr.u32 	%r597, %r595, 16;
+  // ptx:581  xor.b32  	%r598, %r596, %r597;
+  // ptx:582  mul.lo.s32 	%r599, %r598, 2146121005;
   uint r599 = uint(int((r595 ^ (r593 >> 16u)) ^ (r595 >> 16u)) * 2146121005);
-  // 583: shr.u32 	%r600, %r599, 15;
-  // 584: xor.b32  	%r601, %r600, %r599;
-  // 585: mul.lo.s32 	%r602, %r601, -2073254261;
+  // ptx:583  shr.u32 	%r600, %r599, 15;
+  // ptx:584  xor.b32  	%r601, %r600, %r599;
+  // ptx:585  mul.lo.s32 	%r602, %r601, -2073254261;
   uint r602 = uint(int((r599 >> 15u) ^ r599) * -2073254261);
-  // 586: shr.u32 	%r603, %r602, 16;
-  // 587: xor.b32  	%r604, %r603, %r602;
+  // ptx:586  shr.u32 	%r603, %r602, 16;
+  // ptx:587  xor.b32  	%r604, %r603, %r602;
   uint r604 = (r602 >> 16u) ^ r602;
-  // 588: xor.b32  	%r605, %r604, -1515870811;
+  // ptx:588  xor.b32  	%r605, %r604, -1515870811;
   uint r605 = r604 ^ 0xA5A5A5A5u;
-  // 589: shr.u32 	%r606, %r605, 16;
-  // 590: xor.b32  	%r607, %r606, %r605;
-  // 591: mul.lo.s32 	%r608, %r607, 2146121005;
+  // ptx:589  shr.u32 	%r606, %r605, 16;
+  // ptx:590  xor.b32  	%r607, %r606, %r605;
+  // ptx:591  mul.lo.s32 	%r608, %r607, 2146121005;
   uint r608 = uint(int((r605 >> 16u) ^ r605) * 2146121005);
-  // 592: shr.u32 	%r609, %r608, 15;
-  // 593: xor.b32  	%r610, %r609, %r608;
-  // 594: mul.lo.s32 	%r611, %r610, -2073254261;
+  // ptx:592  shr.u32 	%r609, %r608, 15;
+  // ptx:593  xor.b32  	%r610, %r609, %r608;
+  // ptx:594  mul.lo.s32 	%r611, %r610, -2073254261;
   uint r611 = uint(int((r608 >> 15u) ^ r608) * -2073254261);
-  // 595: shr.u32 	%r612, %r611, 16;
-  // 596: xor.b32  	%r92, %r612, %r611;
+  // ptx:595  shr.u32 	%r612, %r611, 16;
+  // ptx:596  xor.b32  	%r92, %r612, %r611;
   uint r92 = (r611 >> 16u) ^ r611;
-  // 597: shl.b32 	%r613, %r604, 15;
-  // 598: and.b32  	%r1629, %r613, 32768;
+  // ptx:597  shl.b32 	%r613, %r604, 15;
+  // ptx:598  and.b32  	%r1629, %r613, 32768;
   uint r1629 = (r604 << 15u) & 32768u;
-  // 599: shr.u32 	%r614, %r604, 1;
-  // 600: and.b32  	%r94, %r614, 1023;
+  // ptx:599  shr.u32 	%r614, %r604, 1;
+  // ptx:600  and.b32  	%r94, %r614, 1023;
   uint r94 = (r604 >> 1u) & 1023u;
-  // 601: setp.eq.s32 	%p73, %r4, 4;
+  // ptx:601  setp.eq.s32 	%p73, %r4, 4;
   bool p73 = int(r4) == 4;
-  // 602: @%p73 bra 	$L__BB0_134;
+  // ptx:602  @%p73 bra 	$L__BB0_134;
   if (p73) {
-    // 606: mul.wide.u32 	%rd64, %r92, -858993459;
-    // 607: shr.u64 	%rd65, %rd64, 34;
-    // 608: cvt.u32.u64 	%r648, %rd65;
+    // ptx:606  mul.wide.u32 	%rd64, %r92, -858993459;
+    // ptx:607  shr.u64 	%rd65, %rd64, 34;
+    // ptx:608  cvt.u32.u64 	%r648, %rd65;
     uint64_t t31 = uint64_t((uint64_t(r92) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 609: mul.lo.s32 	%r649, %r648, 5;
-    // 610: sub.s32 	%r650, %r92, %r649;
-    // 611: shl.b32 	%r651, %r650, 10;
-    // 612: add.s32 	%r652, %r651, 13312;
+    // ptx:609  mul.lo.s32 	%r649, %r648, 5;
+    // ptx:610  sub.s32 	%r650, %r92, %r649;
+    // ptx:611  shl.b32 	%r651, %r650, 10;
+    // ptx:612  add.s32 	%r652, %r651, 13312;
     uint r652 = uint(int(uint(int(r92) - int(uint(int(uint(uint64_t(t31))) * 5))) << 10u) + 13312);
-    // 613: or.b32  	%r653, %r94, %r1629;
+    // ptx:613  or.b32  	%r653, %r94, %r1629;
     uint r653 = r94 | r1629;
-    // 614: or.b32  	%r1629, %r653, %r652;
+    // ptx:614  or.b32  	%r1629, %r653, %r652;
     r1629 = r653 | r652;
-    // 615: bra.uni 	$L__BB0_135;
+    // ptx:615  bra.uni 	$L__BB0_135;
   } else {
-    // 603: bra.uni 	$L__BB0_109;
-    // 618: @%p19 bra 	$L__BB0_113;
+    // ptx:603  bra.uni 	$L__BB0_109;
+    // ptx:618  @%p19 bra 	$L__BB0_113;
     if (p19) {
-      // 622: setp.eq.s16 	%p75, %rs4, 2;
-      // 623: @%p75 bra 	$L__BB0_130;
+      // ptx:622  setp.eq.s16 	%p75, %rs4, 2;
+      // ptx:623  @%p75 bra 	$L__BB0_130;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 660: and.b32  	%r1629, %r92, 65535;
+        // ptx:660  and.b32  	%r1629, %r92, 65535;
         r1629 = r92 & 65535u;
-        // 661: bra.uni 	$L__BB0_135;
+        // ptx:661  bra.uni 	$L__BB0_135;
         p2g_sv0 = 55;
       } else {
-        // 625: setp.eq.s16 	%p76, %rs4, 3;
-        // 626: @%p76 bra 	$L__BB0_117;
+        // ptx:625  setp.eq.s16 	%p76, %rs4, 3;
+        // ptx:626  @%p76 bra 	$L__BB0_117;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 664: mul.wide.u32 	%rd54, %r92, -858993459;
-          // 665: shr.u64 	%rd55, %rd54, 34;
-          // 666: cvt.u32.u64 	%r618, %rd55;
+          // ptx:664  mul.wide.u32 	%rd54, %r92, -858993459;
+          // ptx:665  shr.u64 	%rd55, %rd54, 34;
+          // ptx:666  cvt.u32.u64 	%r618, %rd55;
           uint64_t t32 = uint64_t((uint64_t(r92) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 667: mul.lo.s32 	%r619, %r618, 5;
-          // 668: sub.s32 	%r96, %r92, %r619;
+          // ptx:667  mul.lo.s32 	%r619, %r618, 5;
+          // ptx:668  sub.s32 	%r96, %r92, %r619;
           uint r96 = uint(int(r92) - int(uint(int(uint(uint64_t(t32))) * 5)));
-          // 669: setp.eq.s32 	%p80, %r96, 0;
-          // 670: @%p80 bra 	$L__BB0_119;
+          // ptx:669  setp.eq.s32 	%p80, %r96, 0;
+          // ptx:670  @%p80 bra 	$L__BB0_119;
           if (int(r96) == 0) {
-            // 2503: shr.u32 	%r620, %r92, 8;
+            // ptx:2503  shr.u32 	%r620, %r92, 8;
             uint r620 = r92 >> 8u;
-            // 2504: mul.wide.u32 	%rd56, %r620, -1431655765;
-            // 2505: shr.u64 	%rd57, %rd56, 34;
-            // 2506: cvt.u32.u64 	%r621, %rd57;
+            // ptx:2504  mul.wide.u32 	%rd56, %r620, -1431655765;
+            // ptx:2505  shr.u64 	%rd57, %rd56, 34;
+            // ptx:2506  cvt.u32.u64 	%r621, %rd57;
             uint64_t t33 = uint64_t((uint64_t(r620) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2507: mul.lo.s32 	%r622, %r621, 6;
-            // 2508: sub.s32 	%r623, %r620, %r622;
-            // 2509: cvt.u16.u32 	%rs11, %r623;
+            // ptx:2507  mul.lo.s32 	%r622, %r621, 6;
+            // ptx:2508  sub.s32 	%r623, %r620, %r622;
+            // ptx:2509  cvt.u16.u32 	%rs11, %r623;
             uint64_t t34 = uint64_t(uint(int(r620) - int(uint(int(uint(uint64_t(t33))) * 6))));
             uint rs11 = (uint(uint64_t(t34)) & 65535u);
-            // 2510: setp.gt.s16 	%p81, %rs11, 1;
-            // 2511: @%p81 bra 	$L__BB0_123;
+            // ptx:2510  setp.gt.s16 	%p81, %rs11, 1;
+            // ptx:2511  @%p81 bra 	$L__BB0_123;
             if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
-              // 2515: setp.eq.s16 	%p82, %rs11, 2;
-              // 2516: @%p82 bra 	$L__BB0_128;
+              // ptx:2515  setp.eq.s16 	%p82, %rs11, 2;
+              // ptx:2516  @%p82 bra 	$L__BB0_128;
               if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
-                // 3067: shr.u32 	%r625, %r92, 12;
-                // 3068: and.b32  	%r626, %r625, 1;
-                // 3069: or.b32  	%r627, %r1629, %r626;
+                // ptx:3067  shr.u32 	%r625, %r92, 12;
+                // ptx:3068  and.b32  	%r626, %r625, 1;
+                // ptx:3069  or.b32  	%r627, %r1629, %r626;
                 uint r627 = r1629 | ((r92 >> 12u) & 1u);
-                // 3070: or.b32  	%r1629, %r627, 32256;
+                // ptx:3070  or.b32  	%r1629, %r627, 32256;
                 r1629 = r627 | 32256u;
-                // 3071: bra.uni 	$L__BB0_135;
+                // ptx:3071  bra.uni 	$L__BB0_135;
                 p2g_sv0 = 55;
               } else {
-                // 2518: setp.eq.s16 	%p83, %rs11, 3;
-                // 2519: @%p83 bra 	$L__BB0_127;
+                // ptx:2518  setp.eq.s16 	%p83, %rs11, 3;
+                // ptx:2519  @%p83 bra 	$L__BB0_127;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
-                  // 3074: setp.eq.s32 	%p87, %r94, 0;
-                  // 3075: selp.b32 	%r624, 1, %r94, %p87;
-                  // 3076: or.b32  	%r1629, %r624, %r1629;
+                  // ptx:3074  setp.eq.s32 	%p87, %r94, 0;
+                  // ptx:3075  selp.b32 	%r624, 1, %r94, %p87;
+                  // ptx:3076  or.b32  	%r1629, %r624, %r1629;
                   r1629 = ((int(r94) == 0) ? 1u : r94) | r1629;
-                  // 3077: bra.uni 	$L__BB0_135;
+                  // ptx:3077  bra.uni 	$L__BB0_135;
                   p2g_sv0 = 55;
                 } else {
-                  // 2521: setp.ne.s16 	%p84, %rs11, 4;
-                  // 2522: @%p84 bra 	$L__BB0_129;
+                  // ptx:2521  setp.ne.s16 	%p84, %rs11, 4;
+                  // ptx:2522  @%p84 bra 	$L__BB0_129;
                   if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                     p2g_sv0 = 277;
                   } else {
-                    // 2524: or.b32  	%r1629, %r1629, 31743;
+                    // ptx:2524  or.b32  	%r1629, %r1629, 31743;
                     r1629 = r1629 | 31743u;
-                    // 2525: bra.uni 	$L__BB0_135;
+                    // ptx:2525  bra.uni 	$L__BB0_135;
                     p2g_sv0 = 55;
                   }
                 }
               }
             } else {
-              // 2512: bra.uni 	$L__BB0_120;
-              // 2851: setp.eq.s16 	%p85, %rs11, 0;
-              // 2852: @%p85 bra 	$L__BB0_135;
+              // ptx:2512  bra.uni 	$L__BB0_120;
+              // ptx:2851  setp.eq.s16 	%p85, %rs11, 0;
+              // ptx:2852  @%p85 bra 	$L__BB0_135;
               if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                 p2g_sv0 = 55;
               } else {
-                // 2854: setp.eq.s16 	%p86, %rs11, 1;
-                // 2855: @%p86 bra 	$L__BB0_122;
+                // ptx:2854  setp.eq.s16 	%p86, %rs11, 1;
+                // ptx:2855  @%p86 bra 	$L__BB0_122;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
-                  // 2859: or.b32  	%r1629, %r1629, 31744;
+                  // ptx:2859  or.b32  	%r1629, %r1629, 31744;
                   r1629 = r1629 | 31744u;
-                  // 2860: bra.uni 	$L__BB0_135;
+                  // ptx:2860  bra.uni 	$L__BB0_135;
                   p2g_sv0 = 55;
                 } else {
-                  // 2856: bra.uni 	$L__BB0_129;
+                  // ptx:2856  bra.uni 	$L__BB0_129;
                   p2g_sv0 = 277;
                 }
               }
             }
             if (p2g_sv0 == 277) {
-              // 3223: or.b32  	%r628, %r1629, %r94;
+              // ptx:3223  or.b32  	%r628, %r1629, %r94;
               uint r628 = r1629 | r94;
-              // 3224: or.b32  	%r1629, %r628, 1024;
+              // ptx:3224  or.b32  	%r1629, %r628, 1024;
               r1629 = r628 | 1024u;
-              // 3225: bra.uni 	$L__BB0_135;
+              // ptx:3225  bra.uni 	$L__BB0_135;
               p2g_sv0 = 55;
             }
           } else {
-            // 672: add.s32 	%r1628, %r96, 13;
+            // ptx:672  add.s32 	%r1628, %r96, 13;
             r1628 = uint(int(r96) + 13);
-            // 673: bra.uni 	$L__BB0_133;
+            // ptx:673  bra.uni 	$L__BB0_133;
             p2g_sv0 = 54;
           }
         } else {
-          // 628: setp.ne.s16 	%p77, %rs4, 5;
-          // 629: @%p77 bra 	$L__BB0_132;
+          // ptx:628  setp.ne.s16 	%p77, %rs4, 5;
+          // ptx:629  @%p77 bra 	$L__BB0_132;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 53;
           } else {
-            // 631: mul.wide.u32 	%rd52, %r92, -858993459;
-            // 632: shr.u64 	%rd53, %rd52, 34;
-            // 633: cvt.u32.u64 	%r615, %rd53;
+            // ptx:631  mul.wide.u32 	%rd52, %r92, -858993459;
+            // ptx:632  shr.u64 	%rd53, %rd52, 34;
+            // ptx:633  cvt.u32.u64 	%r615, %rd53;
             uint64_t t35 = uint64_t((uint64_t(r92) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 634: mul.lo.s32 	%r616, %r615, 5;
-            // 635: sub.s32 	%r617, %r92, %r616;
-            // 636: add.s32 	%r1628, %r617, 13;
+            // ptx:634  mul.lo.s32 	%r616, %r615, 5;
+            // ptx:635  sub.s32 	%r617, %r92, %r616;
+            // ptx:636  add.s32 	%r1628, %r617, 13;
             r1628 = uint(int(uint(int(r92) - int(uint(int(uint(uint64_t(t35))) * 5)))) + 13);
-            // 637: bra.uni 	$L__BB0_133;
+            // ptx:637  bra.uni 	$L__BB0_133;
             p2g_sv0 = 54;
           }
         }
       }
     } else {
-      // 619: bra.uni 	$L__BB0_110;
-      // 640: setp.eq.s16 	%p78, %rs4, 0;
-      // 641: @%p78 bra 	$L__BB0_131;
+      // ptx:619  bra.uni 	$L__BB0_110;
+      // ptx:640  setp.eq.s16 	%p78, %rs4, 0;
+      // ptx:641  @%p78 bra 	$L__BB0_131;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 676: mul.wide.u32 	%rd60, %r92, 613566757;
-        // 677: shr.u64 	%rd61, %rd60, 32;
-        // 678: cvt.u32.u64 	%r635, %rd61;
+        // ptx:676  mul.wide.u32 	%rd60, %r92, 613566757;
+        // ptx:677  shr.u64 	%rd61, %rd60, 32;
+        // ptx:678  cvt.u32.u64 	%r635, %rd61;
         uint64_t t36 = uint64_t((uint64_t(r92) * uint64_t(0x24924925u)) >> 32u);
         uint r635 = uint(uint64_t(t36));
-        // 679: sub.s32 	%r636, %r92, %r635;
-        // 680: shr.u32 	%r637, %r636, 1;
-        // 681: add.s32 	%r638, %r637, %r635;
-        // 682: shr.u32 	%r639, %r638, 2;
-        // 683: mul.lo.s32 	%r640, %r639, 7;
+        // ptx:679  sub.s32 	%r636, %r92, %r635;
+        // ptx:680  shr.u32 	%r637, %r636, 1;
+        // ptx:681  add.s32 	%r638, %r637, %r635;
+        // ptx:682  shr.u32 	%r639, %r638, 2;
+        // ptx:683  mul.lo.s32 	%r640, %r639, 7;
         uint r640 = uint(int(uint(int(uint(int(r92) - int(r635)) >> 1u) + int(r635)) >> 2u) * 7);
-        // 684: sub.s32 	%r641, %r92, %r640;
-        // 685: add.s32 	%r1628, %r641, 12;
+        // ptx:684  sub.s32 	%r641, %r92, %r640;
+        // ptx:685  add.s32 	%r1628, %r641, 12;
         r1628 = uint(int(uint(int(r92) - int(r640))) + 12);
-        // 686: bra.uni 	$L__BB0_133;
+        // ptx:686  bra.uni 	$L__BB0_133;
         p2g_sv0 = 54;
       } else {
-        // 643: setp.eq.s16 	%p79, %rs4, 1;
-        // 644: @%p79 bra 	$L__BB0_112;
+        // ptx:643  setp.eq.s16 	%p79, %rs4, 1;
+        // ptx:644  @%p79 bra 	$L__BB0_112;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 648: mul.wide.u32 	%rd58, %r92, 138547333;
-          // 649: shr.u64 	%rd59, %rd58, 32;
-          // 650: cvt.u32.u64 	%r629, %rd59;
+          // ptx:648  mul.wide.u32 	%rd58, %r92, 138547333;
+          // ptx:649  shr.u64 	%rd59, %rd58, 32;
+          // ptx:650  cvt.u32.u64 	%r629, %rd59;
           uint64_t t37 = uint64_t((uint64_t(r92) * uint64_t(0x08421085u)) >> 32u);
           uint r629 = uint(uint64_t(t37));
-          // 651: sub.s32 	%r630, %r92, %r629;
-          // 652: shr.u32 	%r631, %r630, 1;
-          // 653: add.s32 	%r632, %r631, %r629;
-          // 654: shr.u32 	%r633, %r632, 4;
-          // 655: mul.lo.s32 	%r634, %r633, 31;
+          // ptx:651  sub.s32 	%r630, %r92, %r629;
+          // ptx:652  shr.u32 	%r631, %r630, 1;
+          // ptx:653  add.s32 	%r632, %r631, %r629;
+          // ptx:654  shr.u32 	%r633, %r632, 4;
+          // ptx:655  mul.lo.s32 	%r634, %r633, 31;
           uint r634 = uint(int(uint(int(uint(int(r92) - int(r629)) >> 1u) + int(r629)) >> 4u) * 31);
-          // 656: sub.s32 	%r1628, %r92, %r634;
+          // ptx:656  sub.s32 	%r1628, %r92, %r634;
           r1628 = uint(int(r92) - int(r634));
-          // 657: bra.uni 	$L__BB0_133;
+          // ptx:657  bra.uni 	$L__BB0_133;
           p2g_sv0 = 54;
         } else {
-          // 645: bra.uni 	$L__BB0_132;
+          // ptx:645  bra.uni 	$L__BB0_132;
           p2g_sv0 = 53;
         }
       }
     }
     if (p2g_sv0 == 53) {
-      // 689: mul.wide.u32 	%rd62, %r92, -858993459;
-      // 690: shr.u64 	%rd63, %rd62, 34;
-      // 691: cvt.u32.u64 	%r642, %rd63;
+      // ptx:689  mul.wide.u32 	%rd62, %r92, -858993459;
+      // ptx:690  shr.u64 	%rd63, %rd62, 34;
+      // ptx:691  cvt.u32.u64 	%r642, %rd63;
       uint64_t t38 = uint64_t((uint64_t(r92) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 692: mul.lo.s32 	%r643, %r642, 5;
-      // 693: sub.s32 	%r644, %r92, %r643;
-      // 694: add.s32 	%r1628, %r644, 13;
+      // ptx:692  mul.lo.s32 	%r643, %r642, 5;
+      // ptx:693  sub.s32 	%r644, %r92, %r643;
+      // ptx:694  add.s32 	%r1628, %r644, 13;
       r1628 = uint(int(uint(int(r92) - int(uint(int(uint(uint64_t(t38))) * 5)))) + 13);
       p2g_sv0 = 54;
     }
     if (p2g_sv0 == 54) {
-      // 697: max.s32 	%r645, %r1628, 0;
-      // 698: shl.b32 	%r646, %r645, 10;
-      // 699: or.b32  	%r647, %r94, %r1629;
+      // ptx:697  max.s32 	%r645, %r1628, 0;
+      // ptx:698  shl.b32 	%r646, %r645, 10;
+      // ptx:699  or.b32  	%r647, %r94, %r1629;
       uint r647 = r94 | r1629;
-      // 700: or.b32  	%r1629, %r647, %r646;
+      // ptx:700  or.b32  	%r1629, %r647, %r646;
       r1629 = r647 | (uint(max(int(r1628), 0)) << 10u);
     }
   }
-  // 703: add.s32 	%r111, %r5, 1;
+  // ptx:703  add.s32 	%r111, %r5, 1;
   uint r111 = uint(int(r5) + 1);
-  // 704: @%p73 bra 	$L__BB0_161;
+  // ptx:704  @%p73 bra 	$L__BB0_161;
   if (p73) {
-    // 708: and.b32  	%r714, %r111, 6;
-    // 709: add.s32 	%r715, %r91, %r714;
-    // 710: xor.b32  	%r716, %r715, 81;
-    // 711: mul.lo.s32 	%r717, %r716, 2146121005;
+    // ptx:708  and.b32  	%r714, %r111, 6;
+    // ptx:709  add.s32 	%r715, %r91, %r714;
+    // ptx:710  xor.b32  	%r716, %r715, 81;
+    // ptx:711  mul.lo.s32 	%r717, %r716, 2146121005;
     uint r717 = uint(int(uint(int(r91) + int(r111 & 6u)) ^ 81u) * 2146121005);
-    // 712: shr.u32 	%r718, %r717, 15;
-    // 713: xor.b32  	%r719, %r718, %r717;
-    // 714: mul.lo.s32 	%r720, %r719, -2073254261;
+    // ptx:712  shr.u32 	%r718, %r717, 15;
+    // ptx:713  xor.b32  	%r719, %r718, %r717;
+    // ptx:714  mul.lo.s32 	%r720, %r719, -2073254261;
     uint r720 = uint(int((r717 >> 15u) ^ r717) * -2073254261);
-    // 715: shr.u32 	%r721, %r720, 16;
-    // 716: xor.b32  	%r722, %r720, %r6;
+    // ptx:715  shr.u32 	%r721, %r720, 16;
+    // ptx:716  xor.b32  	%r722, %r720, %r6;
     uint r722 = r720 ^ r6;
-    // 717: xor.b32  	%r723, %r722, %r721;
-    // 718: shr.u32 	%r724, %r722, 16;
-    // 719: xor.b32  	%r725, %r723, %r724;
-    // 720: mul.lo.s32 	%r726, %r725, 2146121005;
+    // ptx:717  xor.b32  	%r723, %r722, %r721;
+    // ptx:718  shr.u32 	%r724, %r722, 16;
+    // ptx:719  xor.b32  	%r725, %r723, %r724;
+    // ptx:720  mul.lo.s32 	%r726, %r725, 2146121005;
     uint r726 = uint(int((r722 ^ (r720 >> 16u)) ^ (r722 >> 16u)) * 2146121005);
-    // 721: shr.u32 	%r727, %r726, 15;
-    // 722: xor.b32  	%r728, %r727, %r726;
-    // 723: mul.lo.s32 	%r729, %r728, -2073254261;
+    // ptx:721  shr.u32 	%r727, %r726, 15;
+    // ptx:722  xor.b32  	%r728, %r727, %r726;
+    // ptx:723  mul.lo.s32 	%r729, %r728, -2073254261;
     uint r729 = uint(int((r726 >> 15u) ^ r726) * -2073254261);
-    // 724: shr.u32 	%r730, %r729, 16;
-    // 725: xor.b32  	%r731, %r730, %r729;
+    // ptx:724  shr.u32 	%r730, %r729, 16;
+    // ptx:725  xor.b32  	%r731, %r730, %r729;
     uint r731 = (r729 >> 16u) ^ r729;
-    // 726: xor.b32  	%r732, %r731, -1515870811;
+    // ptx:726  xor.b32  	%r732, %r731, -1515870811;
     uint r732 = r731 ^ 0xA5A5A5A5u;
-    // 727: shr.u32 	%r733, %r732, 16;
-    // 728: xor.b32  	%r734, %r733, %r732;
-    // 729: mul.lo.s32 	%r735, %r734, 2146121005;
+    // ptx:727  shr.u32 	%r733, %r732, 16;
+    // ptx:728  xor.b32  	%r734, %r733, %r732;
+    // ptx:729  mul.lo.s32 	%r735, %r734, 2146121005;
     uint r735 = uint(int((r732 >> 16u) ^ r732) * 2146121005);
-    // 730: shr.u32 	%r736, %r735, 15;
-    // 731: xor.b32  	%r737, %r736, %r735;
-    // 732: mul.lo.s32 	%r738, %r737, -2073254261;
+    // ptx:730  shr.u32 	%r736, %r735, 15;
+    // ptx:731  xor.b32  	%r737, %r736, %r735;
+    // ptx:732  mul.lo.s32 	%r738, %r737, -2073254261;
     uint r738 = uint(int((r735 >> 15u) ^ r735) * -2073254261);
-    // 733: shr.u32 	%r739, %r738, 16;
-    // 734: xor.b32  	%r740, %r739, %r738;
+    // ptx:733  shr.u32 	%r739, %r738, 16;
+    // ptx:734  xor.b32  	%r740, %r739, %r738;
     uint r740 = (r738 >> 16u) ^ r738;
-    // 735: and.b32  	%r741, %r731, 1;
-    // 736: shr.u32 	%r742, %r731, 1;
-    // 737: and.b32  	%r743, %r742, 1023;
-    // 738: mul.wide.u32 	%rd78, %r740, -858993459;
-    // 739: shr.u64 	%rd79, %rd78, 34;
-    // 740: cvt.u32.u64 	%r744, %rd79;
+    // ptx:735  and.b32  	%r741, %r731, 1;
+    // ptx:736  shr.u32 	%r742, %r731, 1;
+    // ptx:737  and.b32  	%r743, %r742, 1023;
+    // ptx:738  mul.wide.u32 	%rd78, %r740, -858993459;
+    // ptx:739  shr.u64 	%rd79, %rd78, 34;
+    // ptx:740  cvt.u32.u64 	%r744, %rd79;
     uint64_t t39 = uint64_t((uint64_t(r740) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 741: mul.lo.s32 	%r745, %r744, 5;
-    // 742: sub.s32 	%r746, %r740, %r745;
-    // 743: shl.b32 	%r747, %r746, 10;
-    // 744: add.s32 	%r748, %r747, 13312;
+    // ptx:741  mul.lo.s32 	%r745, %r744, 5;
+    // ptx:742  sub.s32 	%r746, %r740, %r745;
+    // ptx:743  shl.b32 	%r747, %r746, 10;
+    // ptx:744  add.s32 	%r748, %r747, 13312;
     uint r748 = uint(int(uint(int(r740) - int(uint(int(uint(uint64_t(t39))) * 5))) << 10u) + 13312);
-    // 745: bfi.b32 	%r749, %r741, %r743, 15, 1;
-    // 746: or.b32  	%r750, %r749, %r748;
-    // 747: xor.b32  	%r1631, %r750, 32768;
+    // ptx:745  bfi.b32 	%r749, %r741, %r743, 15, 1;
+    // ptx:746  or.b32  	%r750, %r749, %r748;
+    // ptx:747  xor.b32  	%r1631, %r750, 32768;
     r1631 = (p2g_bfi_32((r731 & 1u), ((r731 >> 1u) & 1023u), 15u, 1u) | r748) ^ 32768u;
-    // 748: bra.uni 	$L__BB0_162;
+    // ptx:748  bra.uni 	$L__BB0_162;
   } else {
-    // 705: bra.uni 	$L__BB0_136;
-    // 751: add.s32 	%r654, %r91, %r111;
-    // 752: xor.b32  	%r655, %r654, 81;
-    // 753: mul.lo.s32 	%r656, %r655, 2146121005;
+    // ptx:705  bra.uni 	$L__BB0_136;
+    // ptx:751  add.s32 	%r654, %r91, %r111;
+    // ptx:752  xor.b32  	%r655, %r654, 81;
+    // ptx:753  mul.lo.s32 	%r656, %r655, 2146121005;
     uint r656 = uint(int(uint(int(r91) + int(r111)) ^ 81u) * 2146121005);
-    // 754: shr.u32 	%r657, %r656, 15;
-    // 755: xor.b32  	%r658, %r657, %r656;
-    // 756: mul.lo.s32 	%r659, %r658, -2073254261;
+    // ptx:754  shr.u32 	%r657, %r656, 15;
+    // ptx:755  xor.b32  	%r658, %r657, %r656;
+    // ptx:756  mul.lo.s32 	%r659, %r658, -2073254261;
     uint r659 = uint(int((r656 >> 15u) ^ r656) * -2073254261);
-    // 757: shr.u32 	%r660, %r659, 16;
-    // 758: xor.b32  	%r661, %r659, %r6;
+    // ptx:757  shr.u32 	%r660, %r659, 16;
+    // ptx:758  xor.b32  	%r661, %r659, %r6;
     uint r661 = r659 ^ r6;
-    // 759: xor.b32  	%r662, %r661, %r660;
-    // 760: shr.u32 	%r663, %r661, 16;
-    // 761: xor.b32  	%r664, %r662, %r663;
-    // 762: mul.lo.s32 	%r665, %r664, 2146121005;
+    // ptx:759  xor.b32  	%r662, %r661, %r660;
+    // ptx:760  shr.u32 	%r663, %r661, 16;
+    // ptx:761  xor.b32  	%r664, %r662, %r663;
+    // ptx:762  mul.lo.s32 	%r665, %r664, 2146121005;
     uint r665 = uint(int((r661 ^ (r659 >> 16u)) ^ (r661 >> 16u)) * 2146121005);
-    // 763: shr.u32 	%r666, %r665, 15;
-    // 764: xor.b32  	%r667, %r666, %r665;
-    // 765: mul.lo.s32 	%r668, %r667, -2073254261;
+    // ptx:763  shr.u32 	%r666, %r665, 15;
+    // ptx:764  xor.b32  	%r667, %r666, %r665;
+    // ptx:765  mul.lo.s32 	%r668, %r667, -2073254261;
     uint r668 = uint(int((r665 >> 15u) ^ r665) * -2073254261);
-    // 766: shr.u32 	%r669, %r668, 16;
-    // 767: xor.b32  	%r670, %r669, %r668;
+    // ptx:766  shr.u32 	%r669, %r668, 16;
+    // ptx:767  xor.b32  	%r670, %r669, %r668;
     uint r670 = (r668 >> 16u) ^ r668;
-    // 768: xor.b32  	%r671, %r670, -1515870811;
+    // ptx:768  xor.b32  	%r671, %r670, -1515870811;
     uint r671 = r670 ^ 0xA5A5A5A5u;
-    // 769: shr.u32 	%r672, %r671, 16;
-    // 770: xor.b32  	%r673, %r672, %r671;
-    // 771: mul.lo.s32 	%r674, %r673, 2146121005;
+    // ptx:769  shr.u32 	%r672, %r671, 16;
+    // ptx:770  xor.b32  	%r673, %r672, %r671;
+    // ptx:771  mul.lo.s32 	%r674, %r673, 2146121005;
     uint r674 = uint(int((r671 >> 16u) ^ r671) * 2146121005);
-    // 772: shr.u32 	%r675, %r674, 15;
-    // 773: xor.b32  	%r676, %r675, %r674;
-    // 774: mul.lo.s32 	%r677, %r676, -2073254261;
+    // ptx:772  shr.u32 	%r675, %r674, 15;
+    // ptx:773  xor.b32  	%r676, %r675, %r674;
+    // ptx:774  mul.lo.s32 	%r677, %r676, -2073254261;
     uint r677 = uint(int((r674 >> 15u) ^ r674) * -2073254261);
-    // 775: shr.u32 	%r678, %r677, 16;
-    // 776: xor.b32  	%r112, %r678, %r677;
+    // ptx:775  shr.u32 	%r678, %r677, 16;
+    // ptx:776  xor.b32  	%r112, %r678, %r677;
     uint r112 = (r677 >> 16u) ^ r677;
-    // 777: shl.b32 	%r679, %r670, 15;
-    // 778: and.b32  	%r1631, %r679, 32768;
+    // ptx:777  shl.b32 	%r679, %r670, 15;
+    // ptx:778  and.b32  	%r1631, %r679, 32768;
     r1631 = (r670 << 15u) & 32768u;
-    // 779: shr.u32 	%r680, %r670, 1;
-    // 780: and.b32  	%r114, %r680, 1023;
+    // ptx:779  shr.u32 	%r680, %r670, 1;
+    // ptx:780  and.b32  	%r114, %r680, 1023;
     uint r114 = (r670 >> 1u) & 1023u;
-    // 781: @%p19 bra 	$L__BB0_140;
+    // ptx:781  @%p19 bra 	$L__BB0_140;
     if (p19) {
-      // 785: setp.eq.s16 	%p90, %rs4, 2;
-      // 786: @%p90 bra 	$L__BB0_157;
+      // ptx:785  setp.eq.s16 	%p90, %rs4, 2;
+      // ptx:786  @%p90 bra 	$L__BB0_157;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 823: and.b32  	%r1631, %r112, 65535;
+        // ptx:823  and.b32  	%r1631, %r112, 65535;
         r1631 = r112 & 65535u;
-        // 824: bra.uni 	$L__BB0_162;
+        // ptx:824  bra.uni 	$L__BB0_162;
         p2g_sv0 = 66;
       } else {
-        // 788: setp.eq.s16 	%p91, %rs4, 3;
-        // 789: @%p91 bra 	$L__BB0_144;
+        // ptx:788  setp.eq.s16 	%p91, %rs4, 3;
+        // ptx:789  @%p91 bra 	$L__BB0_144;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 827: mul.wide.u32 	%rd68, %r112, -858993459;
-          // 828: shr.u64 	%rd69, %rd68, 34;
-          // 829: cvt.u32.u64 	%r684, %rd69;
+          // ptx:827  mul.wide.u32 	%rd68, %r112, -858993459;
+          // ptx:828  shr.u64 	%rd69, %rd68, 34;
+          // ptx:829  cvt.u32.u64 	%r684, %rd69;
           uint64_t t40 = uint64_t((uint64_t(r112) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 830: mul.lo.s32 	%r685, %r684, 5;
-          // 831: sub.s32 	%r116, %r112, %r685;
+          // ptx:830  mul.lo.s32 	%r685, %r684, 5;
+          // ptx:831  sub.s32 	%r116, %r112, %r685;
           uint r116 = uint(int(r112) - int(uint(int(uint(uint64_t(t40))) * 5)));
-          // 832: setp.eq.s32 	%p95, %r116, 0;
-          // 833: @%p95 bra 	$L__BB0_146;
+          // ptx:832  setp.eq.s32 	%p95, %r116, 0;
+          // ptx:833  @%p95 bra 	$L__BB0_146;
           if (int(r116) == 0) {
-            // 2528: shr.u32 	%r686, %r112, 8;
+            // ptx:2528  shr.u32 	%r686, %r112, 8;
             uint r686 = r112 >> 8u;
-            // 2529: mul.wide.u32 	%rd70, %r686, -1431655765;
-            // 2530: shr.u64 	%rd71, %rd70, 34;
-            // 2531: cvt.u32.u64 	%r687, %rd71;
+            // ptx:2529  mul.wide.u32 	%rd70, %r686, -1431655765;
+            // ptx:2530  shr.u64 	%rd71, %rd70, 34;
+            // ptx:2531  cvt.u32.u64 	%r687, %rd71;
             uint64_t t41 = uint64_t((uint64_t(r686) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2532: mul.lo.s32 	%r688, %r687, 6;
-            // 2533: sub.s32 	%r689, %r686, %r688;
-            // 2534: cvt.u16.u32 	%rs13, %r689;
+            // ptx:2532  mul.lo.s32 	%r688, %r687, 6;
+            // ptx:2533  sub.s32 	%r689, %r686, %r688;
+            // ptx:2534  cvt.u16.u32 	%rs13, %r689;
             uint64_t t42 = uint64_t(uint(int(r686) - int(uint(int(uint(uint64_t(t41))) * 6))));
             uint rs13 = (uint(uint64_t(t42)) & 65535u);
-            // 2535: setp.gt.s16 	%p96, %rs13, 1;
-            // 2536: @%p96 bra 	$L__BB0_150;
+            // ptx:2535  setp.gt.s16 	%p96, %rs13, 1;
+            // ptx:2536  @%p96 bra 	$L__BB0_150;
             if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
-              // 2540: setp.eq.s16 	%p97, %rs13, 2;
-              // 2541: @%p97 bra 	$L__BB0_155;
+              // ptx:2540  setp.eq.s16 	%p97, %rs13, 2;
+              // ptx:2541  @%p97 bra 	$L__BB0_155;
               if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
-                // 3080: shr.u32 	%r691, %r112, 12;
-                // 3081: and.b32  	%r692, %r691, 1;
-                // 3082: or.b32  	%r693, %r1631, %r692;
+                // ptx:3080  shr.u32 	%r691, %r112, 12;
+                // ptx:3081  and.b32  	%r692, %r691, 1;
+                // ptx:3082  or.b32  	%r693, %r1631, %r692;
                 uint r693 = r1631 | ((r112 >> 12u) & 1u);
-                // 3083: or.b32  	%r1631, %r693, 32256;
+                // ptx:3083  or.b32  	%r1631, %r693, 32256;
                 r1631 = r693 | 32256u;
-                // 3084: bra.uni 	$L__BB0_162;
+                // ptx:3084  bra.uni 	$L__BB0_162;
                 p2g_sv0 = 66;
               } else {
-                // 2543: setp.eq.s16 	%p98, %rs13, 3;
-                // 2544: @%p98 bra 	$L__BB0_154;
+                // ptx:2543  setp.eq.s16 	%p98, %rs13, 3;
+                // ptx:2544  @%p98 bra 	$L__BB0_154;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
-                  // 3087: setp.eq.s32 	%p102, %r114, 0;
-                  // 3088: selp.b32 	%r690, 1, %r114, %p102;
-                  // 3089: or.b32  	%r1631, %r690, %r1631;
+                  // ptx:3087  setp.eq.s32 	%p102, %r114, 0;
+                  // ptx:3088  selp.b32 	%r690, 1, %r114, %p102;
+                  // ptx:3089  or.b32  	%r1631, %r690, %r1631;
                   r1631 = ((int(r114) == 0) ? 1u : r114) | r1631;
-                  // 3090: bra.uni 	$L__BB0_162;
+                  // ptx:3090  bra.uni 	$L__BB0_162;
                   p2g_sv0 = 66;
                 } else {
-                  // 2546: setp.ne.s16 	%p99, %rs13, 4;
-                  // 2547: @%p99 bra 	$L__BB0_156;
+                  // ptx:2546  setp.ne.s16 	%p99, %rs13, 4;
+                  // ptx:2547  @%p99 bra 	$L__BB0_156;
                   if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                     p2g_sv0 = 278;
                   } else {
-                    // 2549: or.b32  	%r1631, %r1631, 31743;
+                    // ptx:2549  or.b32  	%r1631, %r1631, 31743;
                     r1631 = r1631 | 31743u;
-                    // 2550: bra.uni 	$L__BB0_162;
+                    // ptx:2550  bra.uni 	$L__BB0_162;
                     p2g_sv0 = 66;
                   }
                 }
               }
             } else {
-              // 2537: bra.uni 	$L__BB0_147;
-              // 2863: setp.eq.s16 	%p100, %rs13, 0;
-              // 2864: @%p100 bra 	$L__BB0_162;
+              // ptx:2537  bra.uni 	$L__BB0_147;
+              // ptx:2863  setp.eq.s16 	%p100, %rs13, 0;
+              // ptx:2864  @%p100 bra 	$L__BB0_162;
               if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                 p2g_sv0 = 66;
               } else {
-                // 2866: setp.eq.s16 	%p101, %rs13, 1;
-                // 2867: @%p101 bra 	$L__BB0_149;
+                // ptx:2866  setp.eq.s16 	%p101, %rs13, 1;
+                // ptx:2867  @%p101 bra 	$L__BB0_149;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
-                  // 2871: or.b32  	%r1631, %r1631, 31744;
+                  // ptx:2871  or.b32  	%r1631, %r1631, 31744;
                   r1631 = r1631 | 31744u;
-                  // 2872: bra.uni 	$L__BB0_162;
+                  // ptx:2872  bra.uni 	$L__BB0_162;
                   p2g_sv0 = 66;
                 } else {
-                  // 2868: bra.uni 	$L__BB0_156;
+                  // ptx:2868  bra.uni 	$L__BB0_156;
                   p2g_sv0 = 278;
                 }
               }
             }
             if (p2g_sv0 == 278) {
-              // 3228: or.b32  	%r694, %r1631, %r114;
+              // ptx:3228  or.b32  	%r694, %r1631, %r114;
               uint r694 = r1631 | r114;
-              // 3229: or.b32  	%r1631, %r694, 1024;
+              // ptx:3229  or.b32  	%r1631, %r694, 1024;
               r1631 = r694 | 1024u;
-              // 3230: bra.uni 	$L__BB0_162;
+              // ptx:3230  bra.uni 	$L__BB0_162;
               p2g_sv0 = 66;
             }
           } else {
-            // 835: add.s32 	%r1630, %r116, 13;
+            // ptx:835  add.s32 	%r1630, %r116, 13;
             r1630 = uint(int(r116) + 13);
-            // 836: bra.uni 	$L__BB0_160;
+            // ptx:836  bra.uni 	$L__BB0_160;
             p2g_sv0 = 65;
           }
         } else {
-          // 791: setp.ne.s16 	%p92, %rs4, 5;
-          // 792: @%p92 bra 	$L__BB0_159;
+          // ptx:791  setp.ne.s16 	%p92, %rs4, 5;
+          // ptx:792  @%p92 bra 	$L__BB0_159;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 64;
           } else {
-            // 794: mul.wide.u32 	%rd66, %r112, -858993459;
-            // 795: shr.u64 	%rd67, %rd66, 34;
-            // 796: cvt.u32.u64 	%r681, %rd67;
+            // ptx:794  mul.wide.u32 	%rd66, %r112, -858993459;
+            // ptx:795  shr.u64 	%rd67, %rd66, 34;
+            // ptx:796  cvt.u32.u64 	%r681, %rd67;
             uint64_t t43 = uint64_t((uint64_t(r112) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 797: mul.lo.s32 	%r682, %r681, 5;
-            // 798: sub.s32 	%r683, %r112, %r682;
-            // 799: add.s32 	%r1630, %r683, 13;
+            // ptx:797  mul.lo.s32 	%r682, %r681, 5;
+            // ptx:798  sub.s32 	%r683, %r112, %r682;
+            // ptx:799  add.s32 	%r1630, %r683, 13;
             r1630 = uint(int(uint(int(r112) - int(uint(int(uint(uint64_t(t43))) * 5)))) + 13);
-            // 800: bra.uni 	$L__BB0_160;
+            // ptx:800  bra.uni 	$L__BB0_160;
             p2g_sv0 = 65;
           }
         }
       }
     } else {
-      // 782: bra.uni 	$L__BB0_137;
-      // 803: setp.eq.s16 	%p93, %rs4, 0;
-      // 804: @%p93 bra 	$L__BB0_158;
+      // ptx:782  bra.uni 	$L__BB0_137;
+      // ptx:803  setp.eq.s16 	%p93, %rs4, 0;
+      // ptx:804  @%p93 bra 	$L__BB0_158;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 839: mul.wide.u32 	%rd74, %r112, 613566757;
-        // 840: shr.u64 	%rd75, %rd74, 32;
-        // 841: cvt.u32.u64 	%r701, %rd75;
+        // ptx:839  mul.wide.u32 	%rd74, %r112, 613566757;
+        // ptx:840  shr.u64 	%rd75, %rd74, 32;
+        // ptx:841  cvt.u32.u64 	%r701, %rd75;
         uint64_t t44 = uint64_t((uint64_t(r112) * uint64_t(0x24924925u)) >> 32u);
         uint r701 = uint(uint64_t(t44));
-        // 842: sub.s32 	%r702, %r112, %r701;
-        // 843: shr.u32 	%r703, %r702, 1;
-        // 844: add.s32 	%r704, %r703, %r701;
-        // 845: shr.u32 	%r705, %r704, 2;
-        // 846: mul.lo.s32 	%r706, %r705, 7;
+        // ptx:842  sub.s32 	%r702, %r112, %r701;
+        // ptx:843  shr.u32 	%r703, %r702, 1;
+        // ptx:844  add.s32 	%r704, %r703, %r701;
+        // ptx:845  shr.u32 	%r705, %r704, 2;
+        // ptx:846  mul.lo.s32 	%r706, %r705, 7;
         uint r706 = uint(int(uint(int(uint(int(r112) - int(r701)) >> 1u) + int(r701)) >> 2u) * 7);
-        // 847: sub.s32 	%r707, %r112, %r706;
-        // 848: add.s32 	%r1630, %r707, 12;
+        // ptx:847  sub.s32 	%r707, %r112, %r706;
+        // ptx:848  add.s32 	%r1630, %r707, 12;
         r1630 = uint(int(uint(int(r112) - int(r706))) + 12);
-        // 849: bra.uni 	$L__BB0_160;
+        // ptx:849  bra.uni 	$L__BB0_160;
         p2g_sv0 = 65;
       } else {
-        // 806: setp.eq.s16 	%p94, %rs4, 1;
-        // 807: @%p94 bra 	$L__BB0_139;
+        // ptx:806  setp.eq.s16 	%p94, %rs4, 1;
+        // ptx:807  @%p94 bra 	$L__BB0_139;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 811: mul.wide.u32 	%rd72, %r112, 138547333;
-          // 812: shr.u64 	%rd73, %rd72, 32;
-          // 813: cvt.u32.u64 	%r695, %rd73;
+          // ptx:811  mul.wide.u32 	%rd72, %r112, 138547333;
+          // ptx:812  shr.u64 	%rd73, %rd72, 32;
+          // ptx:813  cvt.u32.u64 	%r695, %rd73;
           uint64_t t45 = uint64_t((uint64_t(r112) * uint64_t(0x08421085u)) >> 32u);
           uint r695 = uint(uint64_t(t45));
-          // 814: sub.s32 	%r696, %r112, %r695;
-          // 815: shr.u32 	%r697, %r696, 1;
-          // 816: add.s32 	%r698, %r697, %r695;
-          // 817: shr.u32 	%r699, %r698, 4;
-          // 818: mul.lo.s32 	%r700, %r699, 31;
+          // ptx:814  sub.s32 	%r696, %r112, %r695;
+          // ptx:815  shr.u32 	%r697, %r696, 1;
+          // ptx:816  add.s32 	%r698, %r697, %r695;
+          // ptx:817  shr.u32 	%r699, %r698, 4;
+          // ptx:818  mul.lo.s32 	%r700, %r699, 31;
           uint r700 = uint(int(uint(int(uint(int(r112) - int(r695)) >> 1u) + int(r695)) >> 4u) * 31);
-          // 819: sub.s32 	%r1630, %r112, %r700;
+          // ptx:819  sub.s32 	%r1630, %r112, %r700;
           r1630 = uint(int(r112) - int(r700));
-          // 820: bra.uni 	$L__BB0_160;
+          // ptx:820  bra.uni 	$L__BB0_160;
           p2g_sv0 = 65;
         } else {
-          // 808: bra.uni 	$L__BB0_159;
+          // ptx:808  bra.uni 	$L__BB0_159;
           p2g_sv0 = 64;
         }
       }
     }
     if (p2g_sv0 == 64) {
-      // 852: mul.wide.u32 	%rd76, %r112, -858993459;
-      // 853: shr.u64 	%rd77, %rd76, 34;
-      // 854: cvt.u32.u64 	%r708, %rd77;
+      // ptx:852  mul.wide.u32 	%rd76, %r112, -858993459;
+      // ptx:853  shr.u64 	%rd77, %rd76, 34;
+      // ptx:854  cvt.u32.u64 	%r708, %rd77;
       uint64_t t46 = uint64_t((uint64_t(r112) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 855: mul.lo.s32 	%r709, %r708, 5;
-      // 856: sub.s32 	%r710, %r112, %r709;
-      // 857: add.s32 	%r1630, %r710, 13;
+      // ptx:855  mul.lo.s32 	%r709, %r708, 5;
+      // ptx:856  sub.s32 	%r710, %r112, %r709;
+      // ptx:857  add.s32 	%r1630, %r710, 13;
       r1630 = uint(int(uint(int(r112) - int(uint(int(uint(uint64_t(t46))) * 5)))) + 13);
       p2g_sv0 = 65;
     }
     if (p2g_sv0 == 65) {
-      // 860: max.s32 	%r711, %r1630, 0;
-      // 861: shl.b32 	%r712, %r711, 10;
-      // 862: or.b32  	%r713, %r114, %r1631;
+      // ptx:860  max.s32 	%r711, %r1630, 0;
+      // ptx:861  shl.b32 	%r712, %r711, 10;
+      // ptx:862  or.b32  	%r713, %r114, %r1631;
       uint r713 = r114 | r1631;
-      // 863: or.b32  	%r1631, %r713, %r712;
+      // ptx:863  or.b32  	%r1631, %r713, %r712;
       r1631 = r713 | (uint(max(int(r1630), 0)) << 10u);
     }
   }
-  // 866: add.s32 	%r131, %r8, 5369639;
+  // ptx:866  add.s32 	%r131, %r8, 5369639;
   uint r131 = uint(int(r8) + 5369639);
-  // 867: add.s32 	%r751, %r131, %r5;
-  // 868: xor.b32  	%r752, %r751, 81;
-  // 869: mul.lo.s32 	%r753, %r752, 2146121005;
+  // ptx:867  add.s32 	%r751, %r131, %r5;
+  // ptx:868  xor.b32  	%r752, %r751, 81;
+  // ptx:869  mul.lo.s32 	%r753, %r752, 2146121005;
   uint r753 = uint(int(uint(int(r131) + int(r5)) ^ 81u) * 2146121005);
-  // 870: shr.u32 	%r754, %r753, 15;
-  // 871: xor.b32  	%r755, %r754, %r753;
-  // 872: mul.lo.s32 	%r756, %r755, -2073254261;
+  // ptx:870  shr.u32 	%r754, %r753, 15;
+  // ptx:871  xor.b32  	%r755, %r754, %r753;
+  // ptx:872  mul.lo.s32 	%r756, %r755, -2073254261;
   uint r756 = uint(int((r753 >> 15u) ^ r753) * -2073254261);
-  // 873: shr.u32 	%r757, %r756, 16;
-  // 874: xor.b32  	%r758, %r756, %r6;
+  // ptx:873  shr.u32 	%r757, %r756, 16;
+  // ptx:874  xor.b32  	%r758, %r756, %r6;
   uint r758 = r756 ^ r6;
-  // 875: xor.b32  	%r759, %r758, %r757;
-  // 876: shr.u32 	%r760, %r758, 16;
-  // 877: xor.b32  	%r761, %r759, %r760;
-  // 878: mul.lo.s32 	%r762, %r761, 2146121005;
+  // ptx:875  xor.b32  	%r759, %r758, %r757;
+  // ptx:876  shr.u32 	%r760, %r758, 16;
+  // ptx:877  xor.b32  	%r761, %r759, %r760;
+  // ptx:878  mul.lo.s32 	%r762, %r761, 2146121005;
   uint r762 = uint(int((r758 ^ (r756 >> 16u)) ^ (r758 >> 16u)) * 2146121005);
-  // 879: shr.u32 	%r763, %r762, 15;
-  // 880: xor.b32  	%r764, %r763, %r762;
-  // 881: mul.lo.s32 	%r765, %r764, -2073254261;
+  // ptx:879  shr.u32 	%r763, %r762, 15;
+  // ptx:880  xor.b32  	%r764, %r763, %r762;
+  // ptx:881  mul.lo.s32 	%r765, %r764, -2073254261;
   uint r765 = uint(int((r762 >> 15u) ^ r762) * -2073254261);
-  // 882: shr.u32 	%r766, %r765, 16;
-  // 883: xor.b32  	%r767, %r766, %r765;
+  // ptx:882  shr.u32 	%r766, %r765, 16;
+  // ptx:883  xor.b32  	%r767, %r766, %r765;
   uint r767 = (r765 >> 16u) ^ r765;
-  // 884: xor.b32  	%r768, %r767, -1515870811;
+  // ptx:884  xor.b32  	%r768, %r767, -1515870811;
   uint r768 = r767 ^ 0xA5A5A5A5u;
-  // 885: shr.u32 	%r769, %r768, 16;
-  // 886: xor.b32  	%r770, %r769, %r768;
-  // 887: mul.lo.s32 	%r771, %r770, 2146121005;
+  // ptx:885  shr.u32 	%r769, %r768, 16;
+  // ptx:886  xor.b32  	%r770, %r769, %r768;
+  // ptx:887  mul.lo.s32 	%r771, %r770, 2146121005;
   uint r771 = uint(int((r768 >> 16u) ^ r768) * 2146121005);
-  // 888: shr.u32 	%r772, %r771, 15;
-  // 889: xor.b32  	%r773, %r772, %r771;
-  // 890: mul.lo.s32 	%r774, %r773, -2073254261;
+  // ptx:888  shr.u32 	%r772, %r771, 15;
+  // ptx:889  xor.b32  	%r773, %r772, %r771;
+  // ptx:890  mul.lo.s32 	%r774, %r773, -2073254261;
   uint r774 = uint(int((r771 >> 15u) ^ r771) * -2073254261);
-  // 891: shr.u32 	%r775, %r774, 16;
-  // 892: xor.b32  	%r132, %r775, %r774;
+  // ptx:891  shr.u32 	%r775, %r774, 16;
+  // ptx:892  xor.b32  	%r132, %r775, %r774;
   uint r132 = (r774 >> 16u) ^ r774;
-  // 893: shl.b32 	%r776, %r767, 15;
-  // 894: and.b32  	%r1633, %r776, 32768;
+  // ptx:893  shl.b32 	%r776, %r767, 15;
+  // ptx:894  and.b32  	%r1633, %r776, 32768;
   uint r1633 = (r767 << 15u) & 32768u;
-  // 895: shr.u32 	%r777, %r767, 1;
-  // 896: and.b32  	%r134, %r777, 1023;
+  // ptx:895  shr.u32 	%r777, %r767, 1;
+  // ptx:896  and.b32  	%r134, %r777, 1023;
   uint r134 = (r767 >> 1u) & 1023u;
-  // 897: @%p73 bra 	$L__BB0_188;
+  // ptx:897  @%p73 bra 	$L__BB0_188;
   if (p73) {
-    // 901: mul.wide.u32 	%rd92, %r132, -858993459;
-    // 902: shr.u64 	%rd93, %rd92, 34;
-    // 903: cvt.u32.u64 	%r811, %rd93;
+    // ptx:901  mul.wide.u32 	%rd92, %r132, -858993459;
+    // ptx:902  shr.u64 	%rd93, %rd92, 34;
+    // ptx:903  cvt.u32.u64 	%r811, %rd93;
     uint64_t t47 = uint64_t((uint64_t(r132) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 904: mul.lo.s32 	%r812, %r811, 5;
-    // 905: sub.s32 	%r813, %r132, %r812;
-    // 906: shl.b32 	%r814, %r813, 10;
-    // 907: add.s32 	%r815, %r814, 13312;
+    // ptx:904  mul.lo.s32 	%r812, %r811, 5;
+    // ptx:905  sub.s32 	%r813, %r132, %r812;
+    // ptx:906  shl.b32 	%r814, %r813, 10;
+    // ptx:907  add.s32 	%r815, %r814, 13312;
     uint r815 = uint(int(uint(int(r132) - int(uint(int(uint(uint64_t(t47))) * 5))) << 10u) + 13312);
-    // 908: or.b32  	%r816, %r134, %r1633;
+    // ptx:908  or.b32  	%r816, %r134, %r1633;
     uint r816 = r134 | r1633;
-    // 909: or.b32  	%r1633, %r816, %r815;
+    // ptx:909  or.b32  	%r1633, %r816, %r815;
     r1633 = r816 | r815;
-    // 910: bra.uni 	$L__BB0_189;
+    // ptx:910  bra.uni 	$L__BB0_189;
   } else {
-    // 898: bra.uni 	$L__BB0_163;
-    // 913: @%p19 bra 	$L__BB0_167;
+    // ptx:898  bra.uni 	$L__BB0_163;
+    // ptx:913  @%p19 bra 	$L__BB0_167;
     if (p19) {
-      // 917: setp.eq.s16 	%p105, %rs4, 2;
-      // 918: @%p105 bra 	$L__BB0_184;
+      // ptx:917  setp.eq.s16 	%p105, %rs4, 2;
+      // ptx:918  @%p105 bra 	$L__BB0_184;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 955: and.b32  	%r1633, %r132, 65535;
+        // ptx:955  and.b32  	%r1633, %r132, 65535;
         r1633 = r132 & 65535u;
-        // 956: bra.uni 	$L__BB0_189;
+        // ptx:956  bra.uni 	$L__BB0_189;
         p2g_sv0 = 77;
       } else {
-        // 920: setp.eq.s16 	%p106, %rs4, 3;
-        // 921: @%p106 bra 	$L__BB0_171;
+        // ptx:920  setp.eq.s16 	%p106, %rs4, 3;
+        // ptx:921  @%p106 bra 	$L__BB0_171;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 959: mul.wide.u32 	%rd82, %r132, -858993459;
-          // 960: shr.u64 	%rd83, %rd82, 34;
-          // 961: cvt.u32.u64 	%r781, %rd83;
+          // ptx:959  mul.wide.u32 	%rd82, %r132, -858993459;
+          // ptx:960  shr.u64 	%rd83, %rd82, 34;
+          // ptx:961  cvt.u32.u64 	%r781, %rd83;
           uint64_t t48 = uint64_t((uint64_t(r132) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 962: mul.lo.s32 	%r782, %r781, 5;
-          // 963: sub.s32 	%r136, %r132, %r782;
+          // ptx:962  mul.lo.s32 	%r782, %r781, 5;
+          // ptx:963  sub.s32 	%r136, %r132, %r782;
           uint r136 = uint(int(r132) - int(uint(int(uint(uint64_t(t48))) * 5)));
-          // 964: setp.eq.s32 	%p110, %r136, 0;
-          // 965: @%p110 bra 	$L__BB0_173;
+          // ptx:964  setp.eq.s32 	%p110, %r136, 0;
+          // ptx:965  @%p110 bra 	$L__BB0_173;
           if (int(r136) == 0) {
-            // 2553: shr.u32 	%r783, %r132, 8;
+            // ptx:2553  shr.u32 	%r783, %r132, 8;
             uint r783 = r132 >> 8u;
-            // 2554: mul.wide.u32 	%rd84, %r783, -1431655765;
-            // 2555: shr.u64 	%rd85, %rd84, 34;
-            // 2556: cvt.u32.u64 	%r784, %rd85;
+            // ptx:2554  mul.wide.u32 	%rd84, %r783, -1431655765;
+            // ptx:2555  shr.u64 	%rd85, %rd84, 34;
+            // ptx:2556  cvt.u32.u64 	%r784, %rd85;
             uint64_t t49 = uint64_t((uint64_t(r783) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2557: mul.lo.s32 	%r785, %r784, 6;
-            // 2558: sub.s32 	%r786, %r783, %r785;
-            // 2559: cvt.u16.u32 	%rs15, %r786;
+            // ptx:2557  mul.lo.s32 	%r785, %r784, 6;
+            // ptx:2558  sub.s32 	%r786, %r783, %r785;
+            // ptx:2559  cvt.u16.u32 	%rs15, %r786;
             uint64_t t50 = uint64_t(uint(int(r783) - int(uint(int(uint(uint64_t(t49))) * 6))));
             uint rs15 = (uint(uint64_t(t50)) & 65535u);
-            // 2560: setp.gt.s16 	%p111, %rs15, 1;
-            // 2561: @%p111 bra 	$L__BB0_177;
+            // ptx:2560  setp.gt.s16 	%p111, %rs15, 1;
+            // ptx:2561  @%p111 bra 	$L__BB0_177;
             if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
-              // 2565: setp.eq.s16 	%p112, %rs15, 2;
-              // 2566: @%p112 bra 	$L__BB0_182;
+              // ptx:2565  setp.eq.s16 	%p112, %rs15, 2;
+              // ptx:2566  @%p112 bra 	$L__BB0_182;
               if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
-                // 3093: shr.u32 	%r788, %r132, 12;
-                // 3094: and.b32  	%r789, %r788, 1;
-                // 3095: or.b32  	%r790, %r1633, %r789;
+                // ptx:3093  shr.u32 	%r788, %r132, 12;
+                // ptx:3094  and.b32  	%r789, %r788, 1;
+                // ptx:3095  or.b32  	%r790, %r1633, %r789;
                 uint r790 = r1633 | ((r132 >> 12u) & 1u);
-                // 3096: or.b32  	%r1633, %r790, 32256;
+                // ptx:3096  or.b32  	%r1633, %r790, 32256;
                 r1633 = r790 | 32256u;
-                // 3097: bra.uni 	$L__BB0_189;
+                // ptx:3097  bra.uni 	$L__BB0_189;
                 p2g_sv0 = 77;
               } else {
-                // 2568: setp.eq.s16 	%p113, %rs15, 3;
-                // 2569: @%p113 bra 	$L__BB0_181;
+                // ptx:2568  setp.eq.s16 	%p113, %rs15, 3;
+                // ptx:2569  @%p113 bra 	$L__BB0_181;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
-                  // 3100: setp.eq.s32 	%p117, %r134, 0;
-                  // 3101: selp.b32 	%r787, 1, %r134, %p117;
-                  // 3102: or.b32  	%r1633, %r787, %r1633;
+                  // ptx:3100  setp.eq.s32 	%p117, %r134, 0;
+                  // ptx:3101  selp.b32 	%r787, 1, %r134, %p117;
+                  // ptx:3102  or.b32  	%r1633, %r787, %r1633;
                   r1633 = ((int(r134) == 0) ? 1u : r134) | r1633;
-                  // 3103: bra.uni 	$L__BB0_189;
+                  // ptx:3103  bra.uni 	$L__BB0_189;
                   p2g_sv0 = 77;
                 } else {
-                  // 2571: setp.ne.s16 	%p114, %rs15, 4;
-                  // 2572: @%p114 bra 	$L__BB0_183;
+                  // ptx:2571  setp.ne.s16 	%p114, %rs15, 4;
+                  // ptx:2572  @%p114 bra 	$L__BB0_183;
                   if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                     p2g_sv0 = 279;
                   } else {
-                    // 2574: or.b32  	%r1633, %r1633, 31743;
+                    // ptx:2574  or.b32  	%r1633, %r1633, 31743;
                     r1633 = r1633 | 31743u;
-                    // 2575: bra.uni 	$L__BB0_189;
+                    // ptx:2575  bra.uni 	$L__BB0_189;
                     p2g_sv0 = 77;
                   }
                 }
               }
             } else {
-              // 2562: bra.uni 	$L__BB0_174;
-              // 2875: setp.eq.s16 	%p115, %rs15, 0;
-              // 2876: @%p115 bra 	$L__BB0_189;
+              // ptx:2562  bra.uni 	$L__BB0_174;
+              // ptx:2875  setp.eq.s16 	%p115, %rs15, 0;
+              // ptx:2876  @%p115 bra 	$L__BB0_189;
               if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                 p2g_sv0 = 77;
               } else {
-                // 2878: setp.eq.s16 	%p116, %rs15, 1;
-                // 2879: @%p116 bra 	$L__BB0_176;
+                // ptx:2878  setp.eq.s16 	%p116, %rs15, 1;
+                // ptx:2879  @%p116 bra 	$L__BB0_176;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
-                  // 2883: or.b32  	%r1633, %r1633, 31744;
+                  // ptx:2883  or.b32  	%r1633, %r1633, 31744;
                   r1633 = r1633 | 31744u;
-                  // 2884: bra.uni 	$L__BB0_189;
+                  // ptx:2884  bra.uni 	$L__BB0_189;
                   p2g_sv0 = 77;
                 } else {
-                  // 2880: bra.uni 	$L__BB0_183;
+                  // ptx:2880  bra.uni 	$L__BB0_183;
                   p2g_sv0 = 279;
                 }
               }
             }
             if (p2g_sv0 == 279) {
-              // 3233: or.b32  	%r791, %r1633, %r134;
+              // ptx:3233  or.b32  	%r791, %r1633, %r134;
               uint r791 = r1633 | r134;
-              // 3234: or.b32  	%r1633, %r791, 1024;
+              // ptx:3234  or.b32  	%r1633, %r791, 1024;
               r1633 = r791 | 1024u;
-              // 3235: bra.uni 	$L__BB0_189;
+              // ptx:3235  bra.uni 	$L__BB0_189;
               p2g_sv0 = 77;
             }
           } else {
-            // 967: add.s32 	%r1632, %r136, 13;
+            // ptx:967  add.s32 	%r1632, %r136, 13;
             r1632 = uint(int(r136) + 13);
-            // 968: bra.uni 	$L__BB0_187;
+            // ptx:968  bra.uni 	$L__BB0_187;
             p2g_sv0 = 76;
           }
         } else {
-          // 923: setp.ne.s16 	%p107, %rs4, 5;
-          // 924: @%p107 bra 	$L__BB0_186;
+          // ptx:923  setp.ne.s16 	%p107, %rs4, 5;
+          // ptx:924  @%p107 bra 	$L__BB0_186;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 75;
           } else {
-            // 926: mul.wide.u32 	%rd80, %r132, -858993459;
-            // 927: shr.u64 	%rd81, %rd80, 34;
-            // 928: cvt.u32.u64 	%r778, %rd81;
+            // ptx:926  mul.wide.u32 	%rd80, %r132, -858993459;
+            // ptx:927  shr.u64 	%rd81, %rd80, 34;
+            // ptx:928  cvt.u32.u64 	%r778, %rd81;
             uint64_t t51 = uint64_t((uint64_t(r132) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 929: mul.lo.s32 	%r779, %r778, 5;
-            // 930: sub.s32 	%r780, %r132, %r779;
-            // 931: add.s32 	%r1632, %r780, 13;
+            // ptx:929  mul.lo.s32 	%r779, %r778, 5;
+            // ptx:930  sub.s32 	%r780, %r132, %r779;
+            // ptx:931  add.s32 	%r1632, %r780, 13;
             r1632 = uint(int(uint(int(r132) - int(uint(int(uint(uint64_t(t51))) * 5)))) + 13);
-            // 932: bra.uni 	$L__BB0_187;
+            // ptx:932  bra.uni 	$L__BB0_187;
             p2g_sv0 = 76;
           }
         }
       }
     } else {
-      // 914: bra.uni 	$L__BB0_164;
-      // 935: setp.eq.s16 	%p108, %rs4, 0;
-      // 936: @%p108 bra 	$L__BB0_185;
+      // ptx:914  bra.uni 	$L__BB0_164;
+      // ptx:935  setp.eq.s16 	%p108, %rs4, 0;
+      // ptx:936  @%p108 bra 	$L__BB0_185;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 971: mul.wide.u32 	%rd88, %r132, 613566757;
-        // 972: shr.u64 	%rd89, %rd88, 32;
-        // 973: cvt.u32.u64 	%r798, %rd89;
+        // ptx:971  mul.wide.u32 	%rd88, %r132, 613566757;
+        // ptx:972  shr.u64 	%rd89, %rd88, 32;
+        // ptx:973  cvt.u32.u64 	%r798, %rd89;
         uint64_t t52 = uint64_t((uint64_t(r132) * uint64_t(0x24924925u)) >> 32u);
         uint r798 = uint(uint64_t(t52));
-        // 974: sub.s32 	%r799, %r132, %r798;
-        // 975: shr.u32 	%r800, %r799, 1;
-        // 976: add.s32 	%r801, %r800, %r798;
-        // 977: shr.u32 	%r802, %r801, 2;
-        // 978: mul.lo.s32 	%r803, %r802, 7;
+        // ptx:974  sub.s32 	%r799, %r132, %r798;
+        // ptx:975  shr.u32 	%r800, %r799, 1;
+        // ptx:976  add.s32 	%r801, %r800, %r798;
+        // ptx:977  shr.u32 	%r802, %r801, 2;
+        // ptx:978  mul.lo.s32 	%r803, %r802, 7;
         uint r803 = uint(int(uint(int(uint(int(r132) - int(r798)) >> 1u) + int(r798)) >> 2u) * 7);
-        // 979: sub.s32 	%r804, %r132, %r803;
-        // 980: add.s32 	%r1632, %r804, 12;
+        // ptx:979  sub.s32 	%r804, %r132, %r803;
+        // ptx:980  add.s32 	%r1632, %r804, 12;
         r1632 = uint(int(uint(int(r132) - int(r803))) + 12);
-        // 981: bra.uni 	$L__BB0_187;
+        // ptx:981  bra.uni 	$L__BB0_187;
         p2g_sv0 = 76;
       } else {
-        // 938: setp.eq.s16 	%p109, %rs4, 1;
-        // 939: @%p109 bra 	$L__BB0_166;
+        // ptx:938  setp.eq.s16 	%p109, %rs4, 1;
+        // ptx:939  @%p109 bra 	$L__BB0_166;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 943: mul.wide.u32 	%rd86, %r132, 138547333;
-          // 944: shr.u64 	%rd87, %rd86, 32;
-          // 945: cvt.u32.u64 	%r792, %rd87;
+          // ptx:943  mul.wide.u32 	%rd86, %r132, 138547333;
+          // ptx:944  shr.u64 	%rd87, %rd86, 32;
+          // ptx:945  cvt.u32.u64 	%r792, %rd87;
           uint64_t t53 = uint64_t((uint64_t(r132) * uint64_t(0x08421085u)) >> 32u);
           uint r792 = uint(uint64_t(t53));
-          // 946: sub.s32 	%r793, %r132, %r792;
-          // 947: shr.u32 	%r794, %r793, 1;
-          // 948: add.s32 	%r795, %r794, %r792;
-          // 949: shr.u32 	%r796, %r795, 4;
-          // 950: mul.lo.s32 	%r797, %r796, 31;
+          // ptx:946  sub.s32 	%r793, %r132, %r792;
+          // ptx:947  shr.u32 	%r794, %r793, 1;
+          // ptx:948  add.s32 	%r795, %r794, %r792;
+          // ptx:949  shr.u32 	%r796, %r795, 4;
+          // ptx:950  mul.lo.s32 	%r797, %r796, 31;
           uint r797 = uint(int(uint(int(uint(int(r132) - int(r792)) >> 1u) + int(r792)) >> 4u) * 31);
-          // 951: sub.s32 	%r1632, %r132, %r797;
+          // ptx:951  sub.s32 	%r1632, %r132, %r797;
           r1632 = uint(int(r132) - int(r797));
-          // 952: bra.uni 	$L__BB0_187;
+          // ptx:952  bra.uni 	$L__BB0_187;
           p2g_sv0 = 76;
         } else {
-          // 940: bra.uni 	$L__BB0_186;
+          // ptx:940  bra.uni 	$L__BB0_186;
           p2g_sv0 = 75;
         }
       }
     }
     if (p2g_sv0 == 75) {
-      // 984: mul.wide.u32 	%rd90, %r132, -858993459;
-      // 985: shr.u64 	%rd91, %rd90, 34;
-      // 986: cvt.u32.u64 	%r805, %rd91;
+      // ptx:984  mul.wide.u32 	%rd90, %r132, -858993459;
+      // ptx:985  shr.u64 	%rd91, %rd90, 34;
+      // ptx:986  cvt.u32.u64 	%r805, %rd91;
       uint64_t t54 = uint64_t((uint64_t(r132) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 987: mul.lo.s32 	%r806, %r805, 5;
-      // 988: sub.s32 	%r807, %r132, %r806;
-      // 989: add.s32 	%r1632, %r807, 13;
+      // ptx:987  mul.lo.s32 	%r806, %r805, 5;
+      // ptx:988  sub.s32 	%r807, %r132, %r806;
+      // ptx:989  add.s32 	%r1632, %r807, 13;
       r1632 = uint(int(uint(int(r132) - int(uint(int(uint(uint64_t(t54))) * 5)))) + 13);
       p2g_sv0 = 76;
     }
     if (p2g_sv0 == 76) {
-      // 992: max.s32 	%r808, %r1632, 0;
-      // 993: shl.b32 	%r809, %r808, 10;
-      // 994: or.b32  	%r810, %r134, %r1633;
+      // ptx:992  max.s32 	%r808, %r1632, 0;
+      // ptx:993  shl.b32 	%r809, %r808, 10;
+      // ptx:994  or.b32  	%r810, %r134, %r1633;
       uint r810 = r134 | r1633;
-      // 995: or.b32  	%r1633, %r810, %r809;
+      // ptx:995  or.b32  	%r1633, %r810, %r809;
       r1633 = r810 | (uint(max(int(r1632), 0)) << 10u);
     }
   }
-  // 998: and.b32  	%r817, %r1629, 65535;
-  // 999: prmt.b32 	%r151, %r1631, %r817, 4180;
+  // ptx:998  and.b32  	%r817, %r1629, 65535;
+  // ptx:999  prmt.b32 	%r151, %r1631, %r817, 4180;
   uint r151 = p2g_prmt(r1631, (r1629 & 65535u), 4180u, 0);
-  // 1000: @%p73 bra 	$L__BB0_215;
+  // ptx:1000  @%p73 bra 	$L__BB0_215;
   if (p73) {
-    // 1004: and.b32  	%r878, %r111, 6;
-    // 1005: add.s32 	%r879, %r131, %r878;
-    // 1006: xor.b32  	%r880, %r879, 81;
-    // 1007: mul.lo.s32 	%r881, %r880, 2146121005;
+    // ptx:1004  and.b32  	%r878, %r111, 6;
+    // ptx:1005  add.s32 	%r879, %r131, %r878;
+    // ptx:1006  xor.b32  	%r880, %r879, 81;
+    // ptx:1007  mul.lo.s32 	%r881, %r880, 2146121005;
     uint r881 = uint(int(uint(int(r131) + int(r111 & 6u)) ^ 81u) * 2146121005);
-    // 1008: shr.u32 	%r882, %r881, 15;
-    // 1009: xor.b32  	%r883, %r882, %r881;
-    // 1010: mul.lo.s32 	%r884, %r883, -2073254261;
+    // ptx:1008  shr.u32 	%r882, %r881, 15;
+    // ptx:1009  xor.b32  	%r883, %r882, %r881;
+    // ptx:1010  mul.lo.s32 	%r884, %r883, -2073254261;
     uint r884 = uint(int((r881 >> 15u) ^ r881) * -2073254261);
-    // 1011: shr.u32 	%r885, %r884, 16;
-    // 1012: xor.b32  	%r886, %r884, %r6;
+    // ptx:1011  shr.u32 	%r885, %r884, 16;
+    // ptx:1012  xor.b32  	%r886, %r884, %r6;
     uint r886 = r884 ^ r6;
-    // 1013: xor.b32  	%r887, %r886, %r885;
-    // 1014: shr.u32 	%r888, %r886, 16;
-    // 1015: xor.b32  	%r889, %r887, %r888;
-    // 1016: mul.lo.s32 	%r890, %r889, 2146121005;
+    // ptx:1013  xor.b32  	%r887, %r886, %r885;
+    // ptx:1014  shr.u32 	%r888, %r886, 16;
+    // ptx:1015  xor.b32  	%r889, %r887, %r888;
+    // ptx:1016  mul.lo.s32 	%r890, %r889, 2146121005;
     uint r890 = uint(int((r886 ^ (r884 >> 16u)) ^ (r886 >> 16u)) * 2146121005);
-    // 1017: shr.u32 	%r891, %r890, 15;
-    // 1018: xor.b32  	%r892, %r891, %r890;
-    // 1019: mul.lo.s32 	%r893, %r892, -2073254261;
+    // ptx:1017  shr.u32 	%r891, %r890, 15;
+    // ptx:1018  xor.b32  	%r892, %r891, %r890;
+    // ptx:1019  mul.lo.s32 	%r893, %r892, -2073254261;
     uint r893 = uint(int((r890 >> 15u) ^ r890) * -2073254261);
-    // 1020: shr.u32 	%r894, %r893, 16;
-    // 1021: xor.b32  	%r895, %r894, %r893;
+    // ptx:1020  shr.u32 	%r894, %r893, 16;
+    // ptx:1021  xor.b32  	%r895, %r894, %r893;
     uint r895 = (r893 >> 16u) ^ r893;
-    // 1022: xor.b32  	%r896, %r895, -1515870811;
+    // ptx:1022  xor.b32  	%r896, %r895, -1515870811;
     uint r896 = r895 ^ 0xA5A5A5A5u;
-    // 1023: shr.u32 	%r897, %r896, 16;
-    // 1024: xor.b32  	%r898, %r897, %r896;
-    // 1025: mul.lo.s32 	%r899, %r898, 2146121005;
+    // ptx:1023  shr.u32 	%r897, %r896, 16;
+    // ptx:1024  xor.b32  	%r898, %r897, %r896;
+    // ptx:1025  mul.lo.s32 	%r899, %r898, 2146121005;
     uint r899 = uint(int((r896 >> 16u) ^ r896) * 2146121005);
-    // 1026: shr.u32 	%r900, %r899, 15;
-    // 1027: xor.b32  	%r901, %r900, %r899;
-    // 1028: mul.lo.s32 	%r902, %r901, -2073254261;
+    // ptx:1026  shr.u32 	%r900, %r899, 15;
+    // ptx:1027  xor.b32  	%r901, %r900, %r899;
+    // ptx:1028  mul.lo.s32 	%r902, %r901, -2073254261;
     uint r902 = uint(int((r899 >> 15u) ^ r899) * -2073254261);
-    // 1029: shr.u32 	%r903, %r902, 16;
-    // 1030: xor.b32  	%r904, %r903, %r902;
+    // ptx:1029  shr.u32 	%r903, %r902, 16;
+    // ptx:1030  xor.b32  	%r904, %r903, %r902;
     uint r904 = (r902 >> 16u) ^ r902;
-    // 1031: and.b32  	%r905, %r895, 1;
-    // 1032: shr.u32 	%r906, %r895, 1;
-    // 1033: and.b32  	%r907, %r906, 1023;
-    // 1034: mul.wide.u32 	%rd106, %r904, -858993459;
-    // 1035: shr.u64 	%rd107, %rd106, 34;
-    // 1036: cvt.u32.u64 	%r908, %rd107;
+    // ptx:1031  and.b32  	%r905, %r895, 1;
+    // ptx:1032  shr.u32 	%r906, %r895, 1;
+    // ptx:1033  and.b32  	%r907, %r906, 1023;
+    // ptx:1034  mul.wide.u32 	%rd106, %r904, -858993459;
+    // ptx:1035  shr.u64 	%rd107, %rd106, 34;
+    // ptx:1036  cvt.u32.u64 	%r908, %rd107;
     uint64_t t55 = uint64_t((uint64_t(r904) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1037: mul.lo.s32 	%r909, %r908, 5;
-    // 1038: sub.s32 	%r910, %r904, %r909;
-    // 1039: shl.b32 	%r911, %r910, 10;
-    // 1040: add.s32 	%r912, %r911, 13312;
+    // ptx:1037  mul.lo.s32 	%r909, %r908, 5;
+    // ptx:1038  sub.s32 	%r910, %r904, %r909;
+    // ptx:1039  shl.b32 	%r911, %r910, 10;
+    // ptx:1040  add.s32 	%r912, %r911, 13312;
     uint r912 = uint(int(uint(int(r904) - int(uint(int(uint(uint64_t(t55))) * 5))) << 10u) + 13312);
-    // 1041: bfi.b32 	%r913, %r905, %r907, 15, 1;
-    // 1042: or.b32  	%r914, %r913, %r912;
-    // 1043: xor.b32  	%r1635, %r914, 32768;
+    // ptx:1041  bfi.b32 	%r913, %r905, %r907, 15, 1;
+    // ptx:1042  or.b32  	%r914, %r913, %r912;
+    // ptx:1043  xor.b32  	%r1635, %r914, 32768;
     r1635 = (p2g_bfi_32((r895 & 1u), ((r895 >> 1u) & 1023u), 15u, 1u) | r912) ^ 32768u;
-    // 1044: bra.uni 	$L__BB0_216;
+    // ptx:1044  bra.uni 	$L__BB0_216;
   } else {
-    // 1001: bra.uni 	$L__BB0_190;
-    // 1047: add.s32 	%r818, %r131, %r111;
-    // 1048: xor.b32  	%r819, %r818, 81;
-    // 1049: mul.lo.s32 	%r820, %r819, 2146121005;
+    // ptx:1001  bra.uni 	$L__BB0_190;
+    // ptx:1047  add.s32 	%r818, %r131, %r111;
+    // ptx:1048  xor.b32  	%r819, %r818, 81;
+    // ptx:1049  mul.lo.s32 	%r820, %r819, 2146121005;
     uint r820 = uint(int(uint(int(r131) + int(r111)) ^ 81u) * 2146121005);
-    // 1050: shr.u32 	%r821, %r820, 15;
-    // 1051: xor.b32  	%r822, %r821, %r820;
-    // 1052: mul.lo.s32 	%r823, %r822, -2073254261;
+    // ptx:1050  shr.u32 	%r821, %r820, 15;
+    // ptx:1051  xor.b32  	%r822, %r821, %r820;
+    // ptx:1052  mul.lo.s32 	%r823, %r822, -2073254261;
     uint r823 = uint(int((r820 >> 15u) ^ r820) * -2073254261);
-    // 1053: shr.u32 	%r824, %r823, 16;
-    // 1054: xor.b32  	%r825, %r823, %r6;
+    // ptx:1053  shr.u32 	%r824, %r823, 16;
+    // ptx:1054  xor.b32  	%r825, %r823, %r6;
     uint r825 = r823 ^ r6;
-    // 1055: xor.b32  	%r826, %r825, %r824;
-    // 1056: shr.u32 	%r827, %r825, 16;
-    // 1057: xor.b32  	%r828, %r826, %r827;
-    // 1058: mul.lo.s32 	%r829, %r828, 2146121005;
+    // ptx:1055  xor.b32  	%r826, %r825, %r824;
+    // ptx:1056  shr.u32 	%r827, %r825, 16;
+    // ptx:1057  xor.b32  	%r828, %r826, %r827;
+    // ptx:1058  mul.lo.s32 	%r829, %r828, 2146121005;
     uint r829 = uint(int((r825 ^ (r823 >> 16u)) ^ (r825 >> 16u)) * 2146121005);
-    // 1059: shr.u32 	%r830, %r829, 15;
-    // 1060: xor.b32  	%r831, %r830, %r829;
-    // 1061: mul.lo.s32 	%r832, %r831, -2073254261;
+    // ptx:1059  shr.u32 	%r830, %r829, 15;
+    // ptx:1060  xor.b32  	%r831, %r830, %r829;
+    // ptx:1061  mul.lo.s32 	%r832, %r831, -2073254261;
     uint r832 = uint(int((r829 >> 15u) ^ r829) * -2073254261);
-    // 1062: shr.u32 	%r833, %r832, 16;
-    // 1063: xor.b32  	%r834, %r833, %r832;
+    // ptx:1062  shr.u32 	%r833, %r832, 16;
+    // ptx:1063  xor.b32  	%r834, %r833, %r832;
     uint r834 = (r832 >> 16u) ^ r832;
-    // 1064: xor.b32  	%r835, %r834, -1515870811;
+    // ptx:1064  xor.b32  	%r835, %r834, -1515870811;
     uint r835 = r834 ^ 0xA5A5A5A5u;
-    // 1065: shr.u32 	%r836, %r835, 16;
-    // 1066: xor.b32  	%r837, %r836, %r835;
-    // 1067: mul.lo.s32 	%r838, %r837, 2146121005;
+    // ptx:1065  shr.u32 	%r836, %r835, 16;
+    // ptx:1066  xor.b32  	%r837, %r836, %r835;
+    // ptx:1067  mul.lo.s32 	%r838, %r837, 2146121005;
     uint r838 = uint(int((r835 >> 16u) ^ r835) * 2146121005);
-    // 1068: shr.u32 	%r839, %r838, 15;
-    // 1069: xor.b32  	%r840, %r839, %r838;
-    // 1070: mul.lo.s32 	%r841, %r840, -2073254261;
+    // ptx:1068  shr.u32 	%r839, %r838, 15;
+    // ptx:1069  xor.b32  	%r840, %r839, %r838;
+    // ptx:1070  mul.lo.s32 	%r841, %r840, -2073254261;
     uint r841 = uint(int((r838 >> 15u) ^ r838) * -2073254261);
-    // 1071: shr.u32 	%r842, %r841, 16;
-    // 1072: xor.b32  	%r152, %r842, %r841;
+    // ptx:1071  shr.u32 	%r842, %r841, 16;
+    // ptx:1072  xor.b32  	%r152, %r842, %r841;
     uint r152 = (r841 >> 16u) ^ r841;
-    // 1073: shl.b32 	%r843, %r834, 15;
-    // 1074: and.b32  	%r1635, %r843, 32768;
+    // ptx:1073  shl.b32 	%r843, %r834, 15;
+    // ptx:1074  and.b32  	%r1635, %r843, 32768;
     r1635 = (r834 << 15u) & 32768u;
-    // 1075: shr.u32 	%r844, %r834, 1;
-    // 1076: and.b32  	%r154, %r844, 1023;
+    // ptx:1075  shr.u32 	%r844, %r834, 1;
+    // ptx:1076  and.b32  	%r154, %r844, 1023;
     uint r154 = (r834 >> 1u) & 1023u;
-    // 1077: @%p19 bra 	$L__BB0_194;
+    // ptx:1077  @%p19 bra 	$L__BB0_194;
     if (p19) {
-      // 1081: setp.eq.s16 	%p120, %rs4, 2;
-      // 1082: @%p120 bra 	$L__BB0_211;
+      // ptx:1081  setp.eq.s16 	%p120, %rs4, 2;
+      // ptx:1082  @%p120 bra 	$L__BB0_211;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 1119: and.b32  	%r1635, %r152, 65535;
+        // ptx:1119  and.b32  	%r1635, %r152, 65535;
         r1635 = r152 & 65535u;
-        // 1120: bra.uni 	$L__BB0_216;
+        // ptx:1120  bra.uni 	$L__BB0_216;
         p2g_sv0 = 88;
       } else {
-        // 1084: setp.eq.s16 	%p121, %rs4, 3;
-        // 1085: @%p121 bra 	$L__BB0_198;
+        // ptx:1084  setp.eq.s16 	%p121, %rs4, 3;
+        // ptx:1085  @%p121 bra 	$L__BB0_198;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1123: mul.wide.u32 	%rd96, %r152, -858993459;
-          // 1124: shr.u64 	%rd97, %rd96, 34;
-          // 1125: cvt.u32.u64 	%r848, %rd97;
+          // ptx:1123  mul.wide.u32 	%rd96, %r152, -858993459;
+          // ptx:1124  shr.u64 	%rd97, %rd96, 34;
+          // ptx:1125  cvt.u32.u64 	%r848, %rd97;
           uint64_t t56 = uint64_t((uint64_t(r152) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1126: mul.lo.s32 	%r849, %r848, 5;
-          // 1127: sub.s32 	%r156, %r152, %r849;
+          // ptx:1126  mul.lo.s32 	%r849, %r848, 5;
+          // ptx:1127  sub.s32 	%r156, %r152, %r849;
           uint r156 = uint(int(r152) - int(uint(int(uint(uint64_t(t56))) * 5)));
-          // 1128: setp.eq.s32 	%p125, %r156, 0;
-          // 1129: @%p125 bra 	$L__BB0_200;
+          // ptx:1128  setp.eq.s32 	%p125, %r156, 0;
+          // ptx:1129  @%p125 bra 	$L__BB0_200;
           if (int(r156) == 0) {
-            // 2578: shr.u32 	%r850, %r152, 8;
+            // ptx:2578  shr.u32 	%r850, %r152, 8;
             uint r850 = r152 >> 8u;
-            // 2579: mul.wide.u32 	%rd98, %r850, -1431655765;
-            // 2580: shr.u64 	%rd99, %rd98, 34;
-            // 2581: cvt.u32.u64 	%r851, %rd99;
+            // ptx:2579  mul.wide.u32 	%rd98, %r850, -1431655765;
+            // ptx:2580  shr.u64 	%rd99, %rd98, 34;
+            // ptx:2581  cvt.u32.u64 	%r851, %rd99;
             uint64_t t57 = uint64_t((uint64_t(r850) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2582: mul.lo.s32 	%r852, %r851, 6;
-            // 2583: sub.s32 	%r853, %r850, %r852;
-            // 2584: cvt.u16.u32 	%rs17, %r853;
+            // ptx:2582  mul.lo.s32 	%r852, %r851, 6;
+            // ptx:2583  sub.s32 	%r853, %r850, %r852;
+            // ptx:2584  cvt.u16.u32 	%rs17, %r853;
             uint64_t t58 = uint64_t(uint(int(r850) - int(uint(int(uint(uint64_t(t57))) * 6))));
             uint rs17 = (uint(uint64_t(t58)) & 65535u);
-            // 2585: setp.gt.s16 	%p126, %rs17, 1;
-            // 2586: @%p126 bra 	$L__BB0_204;
+            // ptx:2585  setp.gt.s16 	%p126, %rs17, 1;
+            // ptx:2586  @%p126 bra 	$L__BB0_204;
             if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
-              // 2590: setp.eq.s16 	%p127, %rs17, 2;
-              // 2591: @%p127 bra 	$L__BB0_209;
+              // ptx:2590  setp.eq.s16 	%p127, %rs17, 2;
+              // ptx:2591  @%p127 bra 	$L__BB0_209;
               if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
-                // 3106: shr.u32 	%r855, %r152, 12;
-                // 3107: and.b32  	%r856, %r855, 1;
-                // 3108: or.b32  	%r857, %r1635, %r856;
+                // ptx:3106  shr.u32 	%r855, %r152, 12;
+                // ptx:3107  and.b32  	%r856, %r855, 1;
+                // ptx:3108  or.b32  	%r857, %r1635, %r856;
                 uint r857 = r1635 | ((r152 >> 12u) & 1u);
-                // 3109: or.b32  	%r1635, %r857, 32256;
+                // ptx:3109  or.b32  	%r1635, %r857, 32256;
                 r1635 = r857 | 32256u;
-                // 3110: bra.uni 	$L__BB0_216;
+                // ptx:3110  bra.uni 	$L__BB0_216;
                 p2g_sv0 = 88;
               } else {
-                // 2593: setp.eq.s16 	%p128, %rs17, 3;
-                // 2594: @%p128 bra 	$L__BB0_208;
+                // ptx:2593  setp.eq.s16 	%p128, %rs17, 3;
+                // ptx:2594  @%p128 bra 	$L__BB0_208;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
-                  // 3113: setp.eq.s32 	%p132, %r154, 0;
-                  // 3114: selp.b32 	%r854, 1, %r154, %p132;
-                  // 3115: or.b32  	%r1635, %r854, %r1635;
+                  // ptx:3113  setp.eq.s32 	%p132, %r154, 0;
+                  // ptx:3114  selp.b32 	%r854, 1, %r154, %p132;
+                  // ptx:3115  or.b32  	%r1635, %r854, %r1635;
                   r1635 = ((int(r154) == 0) ? 1u : r154) | r1635;
-                  // 3116: bra.uni 	$L__BB0_216;
+                  // ptx:3116  bra.uni 	$L__BB0_216;
                   p2g_sv0 = 88;
                 } else {
-                  // 2596: setp.ne.s16 	%p129, %rs17, 4;
-                  // 2597: @%p129 bra 	$L__BB0_210;
+                  // ptx:2596  setp.ne.s16 	%p129, %rs17, 4;
+                  // ptx:2597  @%p129 bra 	$L__BB0_210;
                   if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                     p2g_sv0 = 280;
                   } else {
-                    // 2599: or.b32  	%r1635, %r1635, 31743;
+                    // ptx:2599  or.b32  	%r1635, %r1635, 31743;
                     r1635 = r1635 | 31743u;
-                    // 2600: bra.uni 	$L__BB0_216;
+                    // ptx:2600  bra.uni 	$L__BB0_216;
                     p2g_sv0 = 88;
                   }
                 }
               }
             } else {
-              // 2587: bra.uni 	$L__BB0_201;
-              // 2887: setp.eq.s16 	%p130, %rs17, 0;
-              // 2888: @%p130 bra 	$L__BB0_216;
+              // ptx:2587  bra.uni 	$L__BB0_201;
+              // ptx:2887  setp.eq.s16 	%p130, %rs17, 0;
+              // ptx:2888  @%p130 bra 	$L__BB0_216;
               if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                 p2g_sv0 = 88;
               } else {
-                // 2890: setp.eq.s16 	%p131, %rs17, 1;
-                // 2891: @%p131 bra 	$L__BB0_203;
+                // ptx:2890  setp.eq.s16 	%p131, %rs17, 1;
+                // ptx:2891  @%p131 bra 	$L__BB0_203;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
-                  // 2895: or.b32  	%r1635, %r1635, 31744;
+                  // ptx:2895  or.b32  	%r1635, %r1635, 31744;
                   r1635 = r1635 | 31744u;
-                  // 2896: bra.uni 	$L__BB0_216;
+                  // ptx:2896  bra.uni 	$L__BB0_216;
                   p2g_sv0 = 88;
                 } else {
-                  // 2892: bra.uni 	$L__BB0_210;
+                  // ptx:2892  bra.uni 	$L__BB0_210;
                   p2g_sv0 = 280;
                 }
               }
             }
             if (p2g_sv0 == 280) {
-              // 3238: or.b32  	%r858, %r1635, %r154;
+              // ptx:3238  or.b32  	%r858, %r1635, %r154;
               uint r858 = r1635 | r154;
-              // 3239: or.b32  	%r1635, %r858, 1024;
+              // ptx:3239  or.b32  	%r1635, %r858, 1024;
               r1635 = r858 | 1024u;
-              // 3240: bra.uni 	$L__BB0_216;
+              // ptx:3240  bra.uni 	$L__BB0_216;
               p2g_sv0 = 88;
             }
           } else {
-            // 1131: add.s32 	%r1634, %r156, 13;
+            // ptx:1131  add.s32 	%r1634, %r156, 13;
             r1634 = uint(int(r156) + 13);
-            // 1132: bra.uni 	$L__BB0_214;
+            // ptx:1132  bra.uni 	$L__BB0_214;
             p2g_sv0 = 87;
           }
         } else {
-          // 1087: setp.ne.s16 	%p122, %rs4, 5;
-          // 1088: @%p122 bra 	$L__BB0_213;
+          // ptx:1087  setp.ne.s16 	%p122, %rs4, 5;
+          // ptx:1088  @%p122 bra 	$L__BB0_213;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 86;
           } else {
-            // 1090: mul.wide.u32 	%rd94, %r152, -858993459;
-            // 1091: shr.u64 	%rd95, %rd94, 34;
-            // 1092: cvt.u32.u64 	%r845, %rd95;
+            // ptx:1090  mul.wide.u32 	%rd94, %r152, -858993459;
+            // ptx:1091  shr.u64 	%rd95, %rd94, 34;
+            // ptx:1092  cvt.u32.u64 	%r845, %rd95;
             uint64_t t59 = uint64_t((uint64_t(r152) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1093: mul.lo.s32 	%r846, %r845, 5;
-            // 1094: sub.s32 	%r847, %r152, %r846;
-            // 1095: add.s32 	%r1634, %r847, 13;
+            // ptx:1093  mul.lo.s32 	%r846, %r845, 5;
+            // ptx:1094  sub.s32 	%r847, %r152, %r846;
+            // ptx:1095  add.s32 	%r1634, %r847, 13;
             r1634 = uint(int(uint(int(r152) - int(uint(int(uint(uint64_t(t59))) * 5)))) + 13);
-            // 1096: bra.uni 	$L__BB0_214;
+            // ptx:1096  bra.uni 	$L__BB0_214;
             p2g_sv0 = 87;
           }
         }
       }
     } else {
-      // 1078: bra.uni 	$L__BB0_191;
-      // 1099: setp.eq.s16 	%p123, %rs4, 0;
-      // 1100: @%p123 bra 	$L__BB0_212;
+      // ptx:1078  bra.uni 	$L__BB0_191;
+      // ptx:1099  setp.eq.s16 	%p123, %rs4, 0;
+      // ptx:1100  @%p123 bra 	$L__BB0_212;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 1135: mul.wide.u32 	%rd102, %r152, 613566757;
-        // 1136: shr.u64 	%rd103, %rd102, 32;
-        // 1137: cvt.u32.u64 	%r865, %rd103;
+        // ptx:1135  mul.wide.u32 	%rd102, %r152, 613566757;
+        // ptx:1136  shr.u64 	%rd103, %rd102, 32;
+        // ptx:1137  cvt.u32.u64 	%r865, %rd103;
         uint64_t t60 = uint64_t((uint64_t(r152) * uint64_t(0x24924925u)) >> 32u);
         uint r865 = uint(uint64_t(t60));
-        // 1138: sub.s32 	%r866, %r152, %r865;
-        // 1139: shr.u32 	%r867, %r866, 1;
-        // 1140: add.s32 	%r868, %r867, %r865;
-        // 1141: shr.u32 	%r869, %r868, 2;
-        // 1142: mul.lo.s32 	%r870, %r869, 7;
+        // ptx:1138  sub.s32 	%r866, %r152, %r865;
+        // ptx:1139  shr.u32 	%r867, %r866, 1;
+        // ptx:1140  add.s32 	%r868, %r867, %r865;
+        // ptx:1141  shr.u32 	%r869, %r868, 2;
+        // ptx:1142  mul.lo.s32 	%r870, %r869, 7;
         uint r870 = uint(int(uint(int(uint(int(r152) - int(r865)) >> 1u) + int(r865)) >> 2u) * 7);
-        // 1143: sub.s32 	%r871, %r152, %r870;
-        // 1144: add.s32 	%r1634, %r871, 12;
+        // ptx:1143  sub.s32 	%r871, %r152, %r870;
+        // ptx:1144  add.s32 	%r1634, %r871, 12;
         r1634 = uint(int(uint(int(r152) - int(r870))) + 12);
-        // 1145: bra.uni 	$L__BB0_214;
+        // ptx:1145  bra.uni 	$L__BB0_214;
         p2g_sv0 = 87;
       } else {
-        // 1102: setp.eq.s16 	%p124, %rs4, 1;
-        // 1103: @%p124 bra 	$L__BB0_193;
+        // ptx:1102  setp.eq.s16 	%p124, %rs4, 1;
+        // ptx:1103  @%p124 bra 	$L__BB0_193;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1107: mul.wide.u32 	%rd100, %r152, 138547333;
-          // 1108: shr.u64 	%rd101, %rd100, 32;
-          // 1109: cvt.u32.u64 	%r859, %rd101;
+          // ptx:1107  mul.wide.u32 	%rd100, %r152, 138547333;
+          // ptx:1108  shr.u64 	%rd101, %rd100, 32;
+          // ptx:1109  cvt.u32.u64 	%r859, %rd101;
           uint64_t t61 = uint64_t((uint64_t(r152) * uint64_t(0x08421085u)) >> 32u);
           uint r859 = uint(uint64_t(t61));
-          // 1110: sub.s32 	%r860, %r152, %r859;
-          // 1111: shr.u32 	%r861, %r860, 1;
-          // 1112: add.s32 	%r862, %r861, %r859;
-          // 1113: shr.u32 	%r863, %r862, 4;
-          // 1114: mul.lo.s32 	%r864, %r863, 31;
+          // ptx:1110  sub.s32 	%r860, %r152, %r859;
+          // ptx:1111  shr.u32 	%r861, %r860, 1;
+          // ptx:1112  add.s32 	%r862, %r861, %r859;
+          // ptx:1113  shr.u32 	%r863, %r862, 4;
+          // ptx:1114  mul.lo.s32 	%r864, %r863, 31;
           uint r864 = uint(int(uint(int(uint(int(r152) - int(r859)) >> 1u) + int(r859)) >> 4u) * 31);
-          // 1115: sub.s32 	%r1634, %r152, %r864;
+          // ptx:1115  sub.s32 	%r1634, %r152, %r864;
           r1634 = uint(int(r152) - int(r864));
-          // 1116: bra.uni 	$L__BB0_214;
+          // ptx:1116  bra.uni 	$L__BB0_214;
           p2g_sv0 = 87;
         } else {
-          // 1104: bra.uni 	$L__BB0_213;
+          // ptx:1104  bra.uni 	$L__BB0_213;
           p2g_sv0 = 86;
         }
       }
     }
     if (p2g_sv0 == 86) {
-      // 1148: mul.wide.u32 	%rd104, %r152, -858993459;
-      // 1149: shr.u64 	%rd105, %rd104, 34;
-      // 1150: cvt.u32.u64 	%r872, %rd105;
+      // ptx:1148  mul.wide.u32 	%rd104, %r152, -858993459;
+      // ptx:1149  shr.u64 	%rd105, %rd104, 34;
+      // ptx:1150  cvt.u32.u64 	%r872, %rd105;
       uint64_t t62 = uint64_t((uint64_t(r152) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1151: mul.lo.s32 	%r873, %r872, 5;
-      // 1152: sub.s32 	%r874, %r152, %r873;
-      // 1153: add.s32 	%r1634, %r874, 13;
+      // ptx:1151  mul.lo.s32 	%r873, %r872, 5;
+      // ptx:1152  sub.s32 	%r874, %r152, %r873;
+      // ptx:1153  add.s32 	%r1634, %r874, 13;
       r1634 = uint(int(uint(int(r152) - int(uint(int(uint(uint64_t(t62))) * 5)))) + 13);
       p2g_sv0 = 87;
     }
     if (p2g_sv0 == 87) {
-      // 1156: max.s32 	%r875, %r1634, 0;
-      // 1157: shl.b32 	%r876, %r875, 10;
-      // 1158: or.b32  	%r877, %r154, %r1635;
+      // ptx:1156  max.s32 	%r875, %r1634, 0;
+      // ptx:1157  shl.b32 	%r876, %r875, 10;
+      // ptx:1158  or.b32  	%r877, %r154, %r1635;
       uint r877 = r154 | r1635;
-      // 1159: or.b32  	%r1635, %r877, %r876;
+      // ptx:1159  or.b32  	%r1635, %r877, %r876;
       r1635 = r877 | (uint(max(int(r1634), 0)) << 10u);
     }
   }
-  // 1162: add.s32 	%r915, %r401, 5369135;
-  // 1163: xor.b32  	%r916, %r915, 81;
-  // 1164: mul.lo.s32 	%r917, %r916, 2146121005;
+  // ptx:1162  add.s32 	%r915, %r401, 5369135;
+  // ptx:1163  xor.b32  	%r916, %r915, 81;
+  // ptx:1164  mul.lo.s32 	%r917, %r916, 2146121005;
   uint r917 = uint(int(uint(int(r401) + 5369135) ^ 81u) * 2146121005);
-  // 1165: shr.u32 	%r918, %r917, 15;
-  // 1166: xor.b32  	%r919, %r918, %r917;
-  // 1167: mul.lo.s32 	%r920, %r919, -2073254261;
+  // ptx:1165  shr.u32 	%r918, %r917, 15;
+  // ptx:1166  xor.b32  	%r919, %r918, %r917;
+  // ptx:1167  mul.lo.s32 	%r920, %r919, -2073254261;
   uint r920 = uint(int((r917 >> 15u) ^ r917) * -2073254261);
-  // 1168: shr.u32 	%r921, %r920, 16;
-  // 1169: xor.b32  	%r922, %r920, %r6;
+  // ptx:1168  shr.u32 	%r921, %r920, 16;
+  // ptx:1169  xor.b32  	%r922, %r920, %r6;
   uint r922 = r920 ^ r6;
-  // 1170: xor.b32  	%r923, %r922, %r921;
-  // 1171: shr.u32 	%r924, %r922, 16;
-  // 1172: xor.b32  	%r925, %r923, %r924;
-  // 1173: mul.lo.s32 	%r926, %r925, 2146121005;
+  // ptx:1170  xor.b32  	%r923, %r922, %r921;
+  // ptx:1171  shr.u32 	%r924, %r922, 16;
+  // ptx:1172  xor.b32  	%r925, %r923, %r924;
+  // ptx:1173  mul.lo.s32 	%r926, %r925, 2146121005;
   uint r926 = uint(int((r922 ^ (r920 >> 16u)) ^ (r922 >> 16u)) * 2146121005);
-  // 1174: shr.u32 	%r927, %r926, 15;
-  // 1175: xor.b32  	%r928, %r927, %r926;
-  // 1176: mul.lo.s32 	%r929, %r928, -2073254261;
+  // ptx:1174  shr.u32 	%r927, %r926, 15;
+  // ptx:1175  xor.b32  	%r928, %r927, %r926;
+  // ptx:1176  mul.lo.s32 	%r929, %r928, -2073254261;
   uint r929 = uint(int((r926 >> 15u) ^ r926) * -2073254261);
-  // 1177: shr.u32 	%r930, %r929, 16;
-  // 1178: xor.b32  	%r931, %r930, %r929;
+  // ptx:1177  shr.u32 	%r930, %r929, 16;
+  // ptx:1178  xor.b32  	%r931, %r930, %r929;
   uint r931 = (r929 >> 16u) ^ r929;
-  // 1179: xor.b32  	%r932, %r931, -1515870811;
+  // ptx:1179  xor.b32  	%r932, %r931, -1515870811;
   uint r932 = r931 ^ 0xA5A5A5A5u;
-  // 1180: shr.u32 	%r933, %r932, 16;
-  // 1181: xor.b32  	%r934, %r933, %r932;
-  // 1182: mul.lo.s32 	%r935, %r934, 2146121005;
+  // ptx:1180  shr.u32 	%r933, %r932, 16;
+  // ptx:1181  xor.b32  	%r934, %r933, %r932;
+  // ptx:1182  mul.lo.s32 	%r935, %r934, 2146121005;
   uint r935 = uint(int((r932 >> 16u) ^ r932) * 2146121005);
-  // 1183: shr.u32 	%r936, %r935, 15;
-  // 1184: xor.b32  	%r937, %r936, %r935;
-  // 1185: mul.lo.s32 	%r938, %r937, -2073254261;
+  // ptx:1183  shr.u32 	%r936, %r935, 15;
+  // ptx:1184  xor.b32  	%r937, %r936, %r935;
+  // ptx:1185  mul.lo.s32 	%r938, %r937, -2073254261;
   uint r938 = uint(int((r935 >> 15u) ^ r935) * -2073254261);
-  // 1186: shr.u32 	%r939, %r938, 16;
-  // 1187: xor.b32  	%r171, %r939, %r938;
+  // ptx:1186  shr.u32 	%r939, %r938, 16;
+  // ptx:1187  xor.b32  	%r171, %r939, %r938;
   uint r171 = (r938 >> 16u) ^ r938;
-  // 1188: shl.b32 	%r940, %r931, 15;
-  // 1189: and.b32  	%r1637, %r940, 32768;
+  // ptx:1188  shl.b32 	%r940, %r931, 15;
+  // ptx:1189  and.b32  	%r1637, %r940, 32768;
   uint r1637 = (r931 << 15u) & 32768u;
-  // 1190: shr.u32 	%r941, %r931, 1;
-  // 1191: and.b32  	%r173, %r941, 1023;
+  // ptx:1190  shr.u32 	%r941, %r931, 1;
+  // ptx:1191  and.b32  	%r173, %r941, 1023;
   uint r173 = (r931 >> 1u) & 1023u;
-  // 1192: @%p73 bra 	$L__BB0_242;
+  // ptx:1192  @%p73 bra 	$L__BB0_242;
   if (p73) {
-    // 1196: mul.wide.u32 	%rd120, %r171, -858993459;
-    // 1197: shr.u64 	%rd121, %rd120, 34;
-    // 1198: cvt.u32.u64 	%r975, %rd121;
+    // ptx:1196  mul.wide.u32 	%rd120, %r171, -858993459;
+    // ptx:1197  shr.u64 	%rd121, %rd120, 34;
+    // ptx:1198  cvt.u32.u64 	%r975, %rd121;
     uint64_t t63 = uint64_t((uint64_t(r171) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1199: mul.lo.s32 	%r976, %r975, 5;
-    // 1200: sub.s32 	%r977, %r171, %r976;
-    // 1201: shl.b32 	%r978, %r977, 10;
-    // 1202: add.s32 	%r979, %r978, 13312;
+    // ptx:1199  mul.lo.s32 	%r976, %r975, 5;
+    // ptx:1200  sub.s32 	%r977, %r171, %r976;
+    // ptx:1201  shl.b32 	%r978, %r977, 10;
+    // ptx:1202  add.s32 	%r979, %r978, 13312;
     uint r979 = uint(int(uint(int(r171) - int(uint(int(uint(uint64_t(t63))) * 5))) << 10u) + 13312);
-    // 1203: or.b32  	%r980, %r173, %r1637;
+    // ptx:1203  or.b32  	%r980, %r173, %r1637;
     uint r980 = r173 | r1637;
-    // 1204: or.b32  	%r1637, %r980, %r979;
+    // ptx:1204  or.b32  	%r1637, %r980, %r979;
     r1637 = r980 | r979;
-    // 1205: bra.uni 	$L__BB0_243;
+    // ptx:1205  bra.uni 	$L__BB0_243;
   } else {
-    // 1193: bra.uni 	$L__BB0_217;
-    // 1208: @%p19 bra 	$L__BB0_221;
+    // ptx:1193  bra.uni 	$L__BB0_217;
+    // ptx:1208  @%p19 bra 	$L__BB0_221;
     if (p19) {
-      // 1212: setp.eq.s16 	%p135, %rs4, 2;
-      // 1213: @%p135 bra 	$L__BB0_238;
+      // ptx:1212  setp.eq.s16 	%p135, %rs4, 2;
+      // ptx:1213  @%p135 bra 	$L__BB0_238;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 1250: and.b32  	%r1637, %r171, 65535;
+        // ptx:1250  and.b32  	%r1637, %r171, 65535;
         r1637 = r171 & 65535u;
-        // 1251: bra.uni 	$L__BB0_243;
+        // ptx:1251  bra.uni 	$L__BB0_243;
         p2g_sv0 = 99;
       } else {
-        // 1215: setp.eq.s16 	%p136, %rs4, 3;
-        // 1216: @%p136 bra 	$L__BB0_225;
+        // ptx:1215  setp.eq.s16 	%p136, %rs4, 3;
+        // ptx:1216  @%p136 bra 	$L__BB0_225;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1254: mul.wide.u32 	%rd110, %r171, -858993459;
-          // 1255: shr.u64 	%rd111, %rd110, 34;
-          // 1256: cvt.u32.u64 	%r945, %rd111;
+          // ptx:1254  mul.wide.u32 	%rd110, %r171, -858993459;
+          // ptx:1255  shr.u64 	%rd111, %rd110, 34;
+          // ptx:1256  cvt.u32.u64 	%r945, %rd111;
           uint64_t t64;
           t64 = uint64_t((uint64_t(r171) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1257: mul.lo.s32 	%r946, %r945, 5;
-          // 1258: sub.s32 	%r175, %r171, %r946;
+          // ptx:1257  mul.lo.s32 	%r946, %r945, 5;
+          // ptx:1258  sub.s32 	%r175, %r171, %r946;
           uint r175 = uint(int(r171) - int(uint(int(uint(uint64_t(t64))) * 5)));
-          // 1259: setp.eq.s32 	%p140, %r175, 0;
-          // 1260: @%p140 bra 	$L__BB0_227;
+          // ptx:1259  setp.eq.s32 	%p140, %r175, 0;
+          // ptx:1260  @%p140 bra 	$L__BB0_227;
           if (int(r175) == 0) {
-            // 2603: shr.u32 	%r947, %r171, 8;
+            // ptx:2603  shr.u32 	%r947, %r171, 8;
             uint r947 = r171 >> 8u;
-            // 2604: mul.wide.u32 	%rd112, %r947, -1431655765;
-            // 2605: shr.u64 	%rd113, %rd112, 34;
-            // 2606: cvt.u32.u64 	%r948, %rd113;
+            // ptx:2604  mul.wide.u32 	%rd112, %r947, -1431655765;
+            // ptx:2605  shr.u64 	%rd113, %rd112, 34;
+            // ptx:2606  cvt.u32.u64 	%r948, %rd113;
             uint64_t t65 = uint64_t((uint64_t(r947) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2607: mul.lo.s32 	%r949, %r948, 6;
-            // 2608: sub.s32 	%r950, %r947, %r949;
-            // 2609: cvt.u16.u32 	%rs19, %r950;
+            // ptx:2607  mul.lo.s32 	%r949, %r948, 6;
+            // ptx:2608  sub.s32 	%r950, %r947, %r949;
+            // ptx:2609  cvt.u16.u32 	%rs19, %r950;
             uint64_t t66 = uint64_t(uint(int(r947) - int(uint(int(uint(uint64_t(t65))) * 6))));
             uint rs19 = (uint(uint64_t(t66)) & 65535u);
-            // 2610: setp.gt.s16 	%p141, %rs19, 1;
-            // 2611: @%p141 bra 	$L__BB0_231;
+            // ptx:2610  setp.gt.s16 	%p141, %rs19, 1;
+            // ptx:2611  @%p141 bra 	$L__BB0_231;
             if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
-              // 2615: setp.eq.s16 	%p142, %rs19, 2;
-              // 2616: @%p142 bra 	$L__BB0_236;
+              // ptx:2615  setp.eq.s16 	%p142, %rs19, 2;
+              // ptx:2616  @%p142 bra 	$L__BB0_236;
               if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
-                // 3119: shr.u32 	%r952, %r171, 12;
-                // 3120: and.b32  	%r953, %r952, 1;
-                // 3121: or.b32  	%r954, %r1637, %r953;
+                // ptx:3119  shr.u32 	%r952, %r171, 12;
+                // ptx:3120  and.b32  	%r953, %r952, 1;
+                // ptx:3121  or.b32  	%r954, %r1637, %r953;
                 uint r954 = r1637 | ((r171 >> 12u) & 1u);
-                // 3122: or.b32  	%r1637, %r954, 32256;
+                // ptx:3122  or.b32  	%r1637, %r954, 32256;
                 r1637 = r954 | 32256u;
-                // 3123: bra.uni 	$L__BB0_243;
+                // ptx:3123  bra.uni 	$L__BB0_243;
                 p2g_sv0 = 99;
               } else {
-                // 2618: setp.eq.s16 	%p143, %rs19, 3;
-                // 2619: @%p143 bra 	$L__BB0_235;
+                // ptx:2618  setp.eq.s16 	%p143, %rs19, 3;
+                // ptx:2619  @%p143 bra 	$L__BB0_235;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
-                  // 3126: setp.eq.s32 	%p147, %r173, 0;
-                  // 3127: selp.b32 	%r951, 1, %r173, %p147;
-                  // 3128: or.b32  	%r1637, %r951, %r1637;
+                  // ptx:3126  setp.eq.s32 	%p147, %r173, 0;
+                  // ptx:3127  selp.b32 	%r951, 1, %r173, %p147;
+                  // ptx:3128  or.b32  	%r1637, %r951, %r1637;
                   r1637 = ((int(r173) == 0) ? 1u : r173) | r1637;
-                  // 3129: bra.uni 	$L__BB0_243;
+                  // ptx:3129  bra.uni 	$L__BB0_243;
                   p2g_sv0 = 99;
                 } else {
-                  // 2621: setp.ne.s16 	%p144, %rs19, 4;
-                  // 2622: @%p144 bra 	$L__BB0_237;
+                  // ptx:2621  setp.ne.s16 	%p144, %rs19, 4;
+                  // ptx:2622  @%p144 bra 	$L__BB0_237;
                   if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                     p2g_sv0 = 281;
                   } else {
-                    // 2624: or.b32  	%r1637, %r1637, 31743;
+                    // ptx:2624  or.b32  	%r1637, %r1637, 31743;
                     r1637 = r1637 | 31743u;
-                    // 2625: bra.uni 	$L__BB0_243;
+                    // ptx:2625  bra.uni 	$L__BB0_243;
                     p2g_sv0 = 99;
                   }
                 }
               }
             } else {
-              // 2612: bra.uni 	$L__BB0_228;
-              // 2899: setp.eq.s16 	%p145, %rs19, 0;
-              // 2900: @%p145 bra 	$L__BB0_243;
+              // ptx:2612  bra.uni 	$L__BB0_228;
+              // ptx:2899  setp.eq.s16 	%p145, %rs19, 0;
+              // ptx:2900  @%p145 bra 	$L__BB0_243;
               if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                 p2g_sv0 = 99;
               } else {
-                // 2902: setp.eq.s16 	%p146, %rs19, 1;
-                // 2903: @%p146 bra 	$L__BB0_230;
+                // ptx:2902  setp.eq.s16 	%p146, %rs19, 1;
+                // ptx:2903  @%p146 bra 	$L__BB0_230;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
-                  // 2907: or.b32  	%r1637, %r1637, 31744;
+                  // ptx:2907  or.b32  	%r1637, %r1637, 31744;
                   r1637 = r1637 | 31744u;
-                  // 2908: bra.uni 	$L__BB0_243;
+                  // ptx:2908  bra.uni 	$L__BB0_243;
                   p2g_sv0 = 99;
                 } else {
-                  // 2904: bra.uni 	$L__BB0_237;
+                  // ptx:2904  bra.uni 	$L__BB0_237;
                   p2g_sv0 = 281;
                 }
               }
             }
             if (p2g_sv0 == 281) {
-              // 3243: or.b32  	%r955, %r1637, %r173;
+              // ptx:3243  or.b32  	%r955, %r1637, %r173;
               uint r955 = r1637 | r173;
-              // 3244: or.b32  	%r1637, %r955, 1024;
+              // ptx:3244  or.b32  	%r1637, %r955, 1024;
               r1637 = r955 | 1024u;
-              // 3245: bra.uni 	$L__BB0_243;
+              // ptx:3245  bra.uni 	$L__BB0_243;
               p2g_sv0 = 99;
             }
           } else {
-            // 1262: add.s32 	%r1636, %r175, 13;
+            // ptx:1262  add.s32 	%r1636, %r175, 13;
             r1636 = uint(int(r175) + 13);
-            // 1263: bra.uni 	$L__BB0_241;
+            // ptx:1263  bra.uni 	$L__BB0_241;
             p2g_sv0 = 98;
           }
         } else {
-          // 1218: setp.ne.s16 	%p137, %rs4, 5;
-          // 1219: @%p137 bra 	$L__BB0_240;
+          // ptx:1218  setp.ne.s16 	%p137, %rs4, 5;
+          // ptx:1219  @%p137 bra 	$L__BB0_240;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 97;
           } else {
-            // 1221: mul.wide.u32 	%rd108, %r171, -858993459;
-            // 1222: shr.u64 	%rd109, %rd108, 34;
-            // 1223: cvt.u32.u64 	%r942, %rd109;
+            // ptx:1221  mul.wide.u32 	%rd108, %r171, -858993459;
+            // ptx:1222  shr.u64 	%rd109, %rd108, 34;
+            // ptx:1223  cvt.u32.u64 	%r942, %rd109;
             uint64_t t67 = uint64_t((uint64_t(r171) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1224: mul.lo.s32 	%r943, %r942, 5;
-            // 1225: sub.s32 	%r944, %r171, %r943;
-            // 1226: add.s32 	%r1636, %r944, 13;
+            // ptx:1224  mul.lo.s32 	%r943, %r942, 5;
+            // ptx:1225  sub.s32 	%r944, %r171, %r943;
+            // ptx:1226  add.s32 	%r1636, %r944, 13;
             r1636 = uint(int(uint(int(r171) - int(uint(int(uint(uint64_t(t67))) * 5)))) + 13);
-            // 1227: bra.uni 	$L__BB0_241;
+            // ptx:1227  bra.uni 	$L__BB0_241;
             p2g_sv0 = 98;
           }
         }
       }
     } else {
-      // 1209: bra.uni 	$L__BB0_218;
-      // 1230: setp.eq.s16 	%p138, %rs4, 0;
-      // 1231: @%p138 bra 	$L__BB0_239;
+      // ptx:1209  bra.uni 	$L__BB0_218;
+      // ptx:1230  setp.eq.s16 	%p138, %rs4, 0;
+      // ptx:1231  @%p138 bra 	$L__BB0_239;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 1266: mul.wide.u32 	%rd116, %r171, 613566757;
-        // 1267: shr.u64 	%rd117, %rd116, 32;
-        // 1268: cvt.u32.u64 	%r962, %rd117;
+        // ptx:1266  mul.wide.u32 	%rd116, %r171, 613566757;
+        // ptx:1267  shr.u64 	%rd117, %rd116, 32;
+        // ptx:1268  cvt.u32.u64 	%r962, %rd117;
         uint64_t t68 = uint64_t((uint64_t(r171) * uint64_t(0x24924925u)) >> 32u);
         uint r962 = uint(uint64_t(t68));
-        // 1269: sub.s32 	%r963, %r171, %r962;
-        // 1270: shr.u32 	%r964, %r963, 1;
-        // 1271: add.s32 	%r965, %r964, %r962;
-        // 1272: shr.u32 	%r966, %r965, 2;
-        // 1273: mul.lo.s32 	%r967, %r966, 7;
+        // ptx:1269  sub.s32 	%r963, %r171, %r962;
+        // ptx:1270  shr.u32 	%r964, %r963, 1;
+        // ptx:1271  add.s32 	%r965, %r964, %r962;
+        // ptx:1272  shr.u32 	%r966, %r965, 2;
+        // ptx:1273  mul.lo.s32 	%r967, %r966, 7;
         uint r967 = uint(int(uint(int(uint(int(r171) - int(r962)) >> 1u) + int(r962)) >> 2u) * 7);
-        // 1274: sub.s32 	%r968, %r171, %r967;
-        // 1275: add.s32 	%r1636, %r968, 12;
+        // ptx:1274  sub.s32 	%r968, %r171, %r967;
+        // ptx:1275  add.s32 	%r1636, %r968, 12;
         r1636 = uint(int(uint(int(r171) - int(r967))) + 12);
-        // 1276: bra.uni 	$L__BB0_241;
+        // ptx:1276  bra.uni 	$L__BB0_241;
         p2g_sv0 = 98;
       } else {
-        // 1233: setp.eq.s16 	%p139, %rs4, 1;
-        // 1234: @%p139 bra 	$L__BB0_220;
+        // ptx:1233  setp.eq.s16 	%p139, %rs4, 1;
+        // ptx:1234  @%p139 bra 	$L__BB0_220;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1238: mul.wide.u32 	%rd114, %r171, 138547333;
-          // 1239: shr.u64 	%rd115, %rd114, 32;
-          // 1240: cvt.u32.u64 	%r956, %rd115;
+          // ptx:1238  mul.wide.u32 	%rd114, %r171, 138547333;
+          // ptx:1239  shr.u64 	%rd115, %rd114, 32;
+          // ptx:1240  cvt.u32.u64 	%r956, %rd115;
           uint64_t t69 = uint64_t((uint64_t(r171) * uint64_t(0x08421085u)) >> 32u);
           uint r956 = uint(uint64_t(t69));
-          // 1241: sub.s32 	%r957, %r171, %r956;
-          // 1242: shr.u32 	%r958, %r957, 1;
-          // 1243: add.s32 	%r959, %r958, %r956;
-          // 1244: shr.u32 	%r960, %r959, 4;
-          // 1245: mul.lo.s32 	%r961, %r960, 31;
+          // ptx:1241  sub.s32 	%r957, %r171, %r956;
+          // ptx:1242  shr.u32 	%r958, %r957, 1;
+          // ptx:1243  add.s32 	%r959, %r958, %r956;
+          // ptx:1244  shr.u32 	%r960, %r959, 4;
+          // ptx:1245  mul.lo.s32 	%r961, %r960, 31;
           uint r961 = uint(int(uint(int(uint(int(r171) - int(r956)) >> 1u) + int(r956)) >> 4u) * 31);
-          // 1246: sub.s32 	%r1636, %r171, %r961;
+          // ptx:1246  sub.s32 	%r1636, %r171, %r961;
           r1636 = uint(int(r171) - int(r961));
-          // 1247: bra.uni 	$L__BB0_241;
+          // ptx:1247  bra.uni 	$L__BB0_241;
           p2g_sv0 = 98;
         } else {
-          // 1235: bra.uni 	$L__BB0_240;
+          // ptx:1235  bra.uni 	$L__BB0_240;
           p2g_sv0 = 97;
         }
       }
     }
     if (p2g_sv0 == 97) {
-      // 1279: mul.wide.u32 	%rd118, %r171, -858993459;
-      // 1280: shr.u64 	%rd119, %rd118, 34;
-      // 1281: cvt.u32.u64 	%r969, %rd119;
+      // ptx:1279  mul.wide.u32 	%rd118, %r171, -858993459;
+      // ptx:1280  shr.u64 	%rd119, %rd118, 34;
+      // ptx:1281  cvt.u32.u64 	%r969, %rd119;
       uint64_t t70 = uint64_t((uint64_t(r171) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1282: mul.lo.s32 	%r970, %r969, 5;
-      // 1283: sub.s32 	%r971, %r171, %r970;
-      // 1284: add.s32 	%r1636, %r971, 13;
+      // ptx:1282  mul.lo.s32 	%r970, %r969, 5;
+      // ptx:1283  sub.s32 	%r971, %r171, %r970;
+      // ptx:1284  add.s32 	%r1636, %r971, 13;
       r1636 = uint(int(uint(int(r171) - int(uint(int(uint(uint64_t(t70))) * 5)))) + 13);
       p2g_sv0 = 98;
     }
     if (p2g_sv0 == 98) {
-      // 1287: max.s32 	%r972, %r1636, 0;
-      // 1288: shl.b32 	%r973, %r972, 10;
-      // 1289: or.b32  	%r974, %r173, %r1637;
+      // ptx:1287  max.s32 	%r972, %r1636, 0;
+      // ptx:1288  shl.b32 	%r973, %r972, 10;
+      // ptx:1289  or.b32  	%r974, %r173, %r1637;
       uint r974 = r173 | r1637;
-      // 1290: or.b32  	%r1637, %r974, %r973;
+      // ptx:1290  or.b32  	%r1637, %r974, %r973;
       r1637 = r974 | (uint(max(int(r1636), 0)) << 10u);
     }
   }
-  // 1293: add.s32 	%r190, %r5, 9;
+  // ptx:1293  add.s32 	%r190, %r5, 9;
   uint r190 = uint(int(r5) + 9);
-  // 1294: and.b32  	%r981, %r1633, 65535;
-  // 1295: prmt.b32 	%r191, %r1635, %r981, 4180;
+  // ptx:1294  and.b32  	%r981, %r1633, 65535;
+  // ptx:1295  prmt.b32 	%r191, %r1635, %r981, 4180;
   uint r191 = p2g_prmt(r1635, (r1633 & 65535u), 4180u, 0);
-  // 1296: @%p73 bra 	$L__BB0_269;
+  // ptx:1296  @%p73 bra 	$L__BB0_269;
   if (p73) {
-    // 1300: and.b32  	%r1042, %r190, 14;
-    // 1301: add.s32 	%r1043, %r91, %r1042;
-    // 1302: xor.b32  	%r1044, %r1043, 81;
-    // 1303: mul.lo.s32 	%r1045, %r1044, 2146121005;
+    // ptx:1300  and.b32  	%r1042, %r190, 14;
+    // ptx:1301  add.s32 	%r1043, %r91, %r1042;
+    // ptx:1302  xor.b32  	%r1044, %r1043, 81;
+    // ptx:1303  mul.lo.s32 	%r1045, %r1044, 2146121005;
     uint r1045 = uint(int(uint(int(r91) + int(r190 & 14u)) ^ 81u) * 2146121005);
-    // 1304: shr.u32 	%r1046, %r1045, 15;
-    // 1305: xor.b32  	%r1047, %r1046, %r1045;
-    // 1306: mul.lo.s32 	%r1048, %r1047, -2073254261;
+    // ptx:1304  shr.u32 	%r1046, %r1045, 15;
+    // ptx:1305  xor.b32  	%r1047, %r1046, %r1045;
+    // ptx:1306  mul.lo.s32 	%r1048, %r1047, -2073254261;
     uint r1048 = uint(int((r1045 >> 15u) ^ r1045) * -2073254261);
-    // 1307: shr.u32 	%r1049, %r1048, 16;
-    // 1308: xor.b32  	%r1050, %r1048, %r6;
+    // ptx:1307  shr.u32 	%r1049, %r1048, 16;
+    // ptx:1308  xor.b32  	%r1050, %r1048, %r6;
     uint r1050 = r1048 ^ r6;
-    // 1309: xor.b32  	%r1051, %r1050, %r1049;
-    // 1310: shr.u32 	%r1052, %r1050, 16;
-    // 1311: xor.b32  	%r1053, %r1051, %r1052;
-    // 1312: mul.lo.s32 	%r1054, %r1053, 2146121005;
+    // ptx:1309  xor.b32  	%r1051, %r1050, %r1049;
+    // ptx:1310  shr.u32 	%r1052, %r1050, 16;
+    // ptx:1311  xor.b32  	%r1053, %r1051, %r1052;
+    // ptx:1312  mul.lo.s32 	%r1054, %r1053, 2146121005;
     uint r1054 = uint(int((r1050 ^ (r1048 >> 16u)) ^ (r1050 >> 16u)) * 2146121005);
-    // 1313: shr.u32 	%r1055, %r1054, 15;
-    // 1314: xor.b32  	%r1056, %r1055, %r1054;
-    // 1315: mul.lo.s32 	%r1057, %r1056, -2073254261;
+    // ptx:1313  shr.u32 	%r1055, %r1054, 15;
+    // ptx:1314  xor.b32  	%r1056, %r1055, %r1054;
+    // ptx:1315  mul.lo.s32 	%r1057, %r1056, -2073254261;
     uint r1057 = uint(int((r1054 >> 15u) ^ r1054) * -2073254261);
-    // 1316: shr.u32 	%r1058, %r1057, 16;
-    // 1317: xor.b32  	%r1059, %r1058, %r1057;
+    // ptx:1316  shr.u32 	%r1058, %r1057, 16;
+    // ptx:1317  xor.b32  	%r1059, %r1058, %r1057;
     uint r1059 = (r1057 >> 16u) ^ r1057;
-    // 1318: xor.b32  	%r1060, %r1059, -1515870811;
+    // ptx:1318  xor.b32  	%r1060, %r1059, -1515870811;
     uint r1060 = r1059 ^ 0xA5A5A5A5u;
-    // 1319: shr.u32 	%r1061, %r1060, 16;
-    // 1320: xor.b32  	%r1062, %r1061, %r1060;
-    // 1321: mul.lo.s32 	%r1063, %r1062, 2146121005;
+    // ptx:1319  shr.u32 	%r1061, %r1060, 16;
+    // ptx:1320  xor.b32  	%r1062, %r1061, %r1060;
+    // ptx:1321  mul.lo.s32 	%r1063, %r1062, 2146121005;
     uint r1063 = uint(int((r1060 >> 16u) ^ r1060) * 2146121005);
-    // 1322: shr.u32 	%r1064, %r1063, 15;
-    // 1323: xor.b32  	%r1065, %r1064, %r1063;
-    // 1324: mul.lo.s32 	%r1066, %r1065, -2073254261;
+    // ptx:1322  shr.u32 	%r1064, %r1063, 15;
+    // ptx:1323  xor.b32  	%r1065, %r1064, %r1063;
+    // ptx:1324  mul.lo.s32 	%r1066, %r1065, -2073254261;
     uint r1066 = uint(int((r1063 >> 15u) ^ r1063) * -2073254261);
-    // 1325: shr.u32 	%r1067, %r1066, 16;
-    // 1326: xor.b32  	%r1068, %r1067, %r1066;
+    // ptx:1325  shr.u32 	%r1067, %r1066, 16;
+    // ptx:1326  xor.b32  	%r1068, %r1067, %r1066;
     uint r1068 = (r1066 >> 16u) ^ r1066;
-    // 1327: and.b32  	%r1069, %r1059, 1;
-    // 1328: shr.u32 	%r1070, %r1059, 1;
-    // 1329: and.b32  	%r1071, %r1070, 1023;
-    // 1330: mul.wide.u32 	%rd134, %r1068, -858993459;
-    // 1331: shr.u64 	%rd135, %rd134, 34;
-    // 1332: cvt.u32.u64 	%r1072, %rd135;
+    // ptx:1327  and.b32  	%r1069, %r1059, 1;
+    // ptx:1328  shr.u32 	%r1070, %r1059, 1;
+    // ptx:1329  and.b32  	%r1071, %r1070, 1023;
+    // ptx:1330  mul.wide.u32 	%rd134, %r1068, -858993459;
+    // ptx:1331  shr.u64 	%rd135, %rd134, 34;
+    // ptx:1332  cvt.u32.u64 	%r1072, %rd135;
     uint64_t t71 = uint64_t((uint64_t(r1068) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1333: mul.lo.s32 	%r1073, %r1072, 5;
-    // 1334: sub.s32 	%r1074, %r1068, %r1073;
-    // 1335: shl.b32 	%r1075, %r1074, 10;
-    // 1336: add.s32 	%r1076, %r1075, 13312;
+    // ptx:1333  mul.lo.s32 	%r1073, %r1072, 5;
+    // ptx:1334  sub.s32 	%r1074, %r1068, %r1073;
+    // ptx:1335  shl.b32 	%r1075, %r1074, 10;
+    // ptx:1336  add.s32 	%r1076, %r1075, 13312;
     uint r1076 = uint(int(uint(int(r1068) - int(uint(int(uint(uint64_t(t71))) * 5))) << 10u) + 13312);
-    // 1337: bfi.b32 	%r1077, %r1069, %r1071, 15, 1;
-    // 1338: or.b32  	%r1078, %r1077, %r1076;
-    // 1339: xor.b32  	%r1639, %r1078, 32768;
+    // ptx:1337  bfi.b32 	%r1077, %r1069, %r1071, 15, 1;
+    // ptx:1338  or.b32  	%r1078, %r1077, %r1076;
+    // ptx:1339  xor.b32  	%r1639, %r1078, 32768;
     r1639 = (p2g_bfi_32((r1059 & 1u), ((r1059 >> 1u) & 1023u), 15u, 1u) | r1076) ^ 32768u;
-    // 1340: bra.uni 	$L__BB0_270;
+    // ptx:1340  bra.uni 	$L__BB0_270;
   } else {
-    // 1297: bra.uni 	$L__BB0_244;
-    // 1343: add.s32 	%r982, %r91, %r190;
-    // 1344: xor.b32  	%r983, %r982, 81;
-    // 1345: mul.lo.s32 	%r984, %r983, 2146121005;
+    // ptx:1297  bra.uni 	$L__BB0_244;
+    // ptx:1343  add.s32 	%r982, %r91, %r190;
+    // ptx:1344  xor.b32  	%r983, %r982, 81;
+    // ptx:1345  mul.lo.s32 	%r984, %r983, 2146121005;
     uint r984 = uint(int(uint(int(r91) + int(r190)) ^ 81u) * 2146121005);
-    // 1346: shr.u32 	%r985, %r984, 15;
-    // 1347: xor.b32  	%r986, %r985, %r984;
-    // 1348: mul.lo.s32 	%r987, %r986, -2073254261;
+    // ptx:1346  shr.u32 	%r985, %r984, 15;
+    // ptx:1347  xor.b32  	%r986, %r985, %r984;
+    // ptx:1348  mul.lo.s32 	%r987, %r986, -2073254261;
     uint r987 = uint(int((r984 >> 15u) ^ r984) * -2073254261);
-    // 1349: shr.u32 	%r988, %r987, 16;
-    // 1350: xor.b32  	%r989, %r987, %r6;
+    // ptx:1349  shr.u32 	%r988, %r987, 16;
+    // ptx:1350  xor.b32  	%r989, %r987, %r6;
     uint r989 = r987 ^ r6;
-    // 1351: xor.b32  	%r990, %r989, %r988;
-    // 1352: shr.u32 	%r991, %r989, 16;
-    // 1353: xor.b32  	%r992, %r990, %r991;
-    // 1354: mul.lo.s32 	%r993, %r992, 2146121005;
+    // ptx:1351  xor.b32  	%r990, %r989, %r988;
+    // ptx:1352  shr.u32 	%r991, %r989, 16;
+    // ptx:1353  xor.b32  	%r992, %r990, %r991;
+    // ptx:1354  mul.lo.s32 	%r993, %r992, 2146121005;
     uint r993 = uint(int((r989 ^ (r987 >> 16u)) ^ (r989 >> 16u)) * 2146121005);
-    // 1355: shr.u32 	%r994, %r993, 15;
-    // 1356: xor.b32  	%r995, %r994, %r993;
-    // 1357: mul.lo.s32 	%r996, %r995, -2073254261;
+    // ptx:1355  shr.u32 	%r994, %r993, 15;
+    // ptx:1356  xor.b32  	%r995, %r994, %r993;
+    // ptx:1357  mul.lo.s32 	%r996, %r995, -2073254261;
     uint r996 = uint(int((r993 >> 15u) ^ r993) * -2073254261);
-    // 1358: shr.u32 	%r997, %r996, 16;
-    // 1359: xor.b32  	%r998, %r997, %r996;
+    // ptx:1358  shr.u32 	%r997, %r996, 16;
+    // ptx:1359  xor.b32  	%r998, %r997, %r996;
     uint r998 = (r996 >> 16u) ^ r996;
-    // 1360: xor.b32  	%r999, %r998, -1515870811;
+    // ptx:1360  xor.b32  	%r999, %r998, -1515870811;
     uint r999 = r998 ^ 0xA5A5A5A5u;
-    // 1361: shr.u32 	%r1000, %r999, 16;
-    // 1362: xor.b32  	%r1001, %r1000, %r999;
-    // 1363: mul.lo.s32 	%r1002, %r1001, 2146121005;
+    // ptx:1361  shr.u32 	%r1000, %r999, 16;
+    // ptx:1362  xor.b32  	%r1001, %r1000, %r999;
+    // ptx:1363  mul.lo.s32 	%r1002, %r1001, 2146121005;
     uint r1002 = uint(int((r999 >> 16u) ^ r999) * 2146121005);
-    // 1364: shr.u32 	%r1003, %r1002, 15;
-    // 1365: xor.b32  	%r1004, %r1003, %r1002;
-    // 1366: mul.lo.s32 	%r1005, %r1004, -2073254261;
+    // ptx:1364  shr.u32 	%r1003, %r1002, 15;
+    // ptx:1365  xor.b32  	%r1004, %r1003, %r1002;
+    // ptx:1366  mul.lo.s32 	%r1005, %r1004, -2073254261;
     uint r1005 = uint(int((r1002 >> 15u) ^ r1002) * -2073254261);
-    // 1367: shr.u32 	%r1006, %r1005, 16;
-    // 1368: xor.b32  	%r192, %r1006, %r1005;
+    // ptx:1367  shr.u32 	%r1006, %r1005, 16;
+    // ptx:1368  xor.b32  	%r192, %r1006, %r1005;
     uint r192 = (r1005 >> 16u) ^ r1005;
-    // 1369: shl.b32 	%r1007, %r998, 15;
-    // 1370: and.b32  	%r1639, %r1007, 32768;
+    // ptx:1369  shl.b32 	%r1007, %r998, 15;
+    // ptx:1370  and.b32  	%r1639, %r1007, 32768;
     r1639 = (r998 << 15u) & 32768u;
-    // 1371: shr.u32 	%r1008, %r998, 1;
-    // 1372: and.b32  	%r194, %r1008, 1023;
+    // ptx:1371  shr.u32 	%r1008, %r998, 1;
+    // ptx:1372  and.b32  	%r194, %r1008, 1023;
     uint r194 = (r998 >> 1u) & 1023u;
-    // 1373: @%p19 bra 	$L__BB0_248;
+    // ptx:1373  @%p19 bra 	$L__BB0_248;
     if (p19) {
-      // 1377: setp.eq.s16 	%p150, %rs4, 2;
-      // 1378: @%p150 bra 	$L__BB0_265;
+      // ptx:1377  setp.eq.s16 	%p150, %rs4, 2;
+      // ptx:1378  @%p150 bra 	$L__BB0_265;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 1415: and.b32  	%r1639, %r192, 65535;
+        // ptx:1415  and.b32  	%r1639, %r192, 65535;
         r1639 = r192 & 65535u;
-        // 1416: bra.uni 	$L__BB0_270;
+        // ptx:1416  bra.uni 	$L__BB0_270;
         p2g_sv0 = 110;
       } else {
-        // 1380: setp.eq.s16 	%p151, %rs4, 3;
-        // 1381: @%p151 bra 	$L__BB0_252;
+        // ptx:1380  setp.eq.s16 	%p151, %rs4, 3;
+        // ptx:1381  @%p151 bra 	$L__BB0_252;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1419: mul.wide.u32 	%rd124, %r192, -858993459;
-          // 1420: shr.u64 	%rd125, %rd124, 34;
-          // 1421: cvt.u32.u64 	%r1012, %rd125;
+          // ptx:1419  mul.wide.u32 	%rd124, %r192, -858993459;
+          // ptx:1420  shr.u64 	%rd125, %rd124, 34;
+          // ptx:1421  cvt.u32.u64 	%r1012, %rd125;
           uint64_t t72 = uint64_t((uint64_t(r192) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1422: mul.lo.s32 	%r1013, %r1012, 5;
-          // 1423: sub.s32 	%r196, %r192, %r1013;
+          // ptx:1422  mul.lo.s32 	%r1013, %r1012, 5;
+          // ptx:1423  sub.s32 	%r196, %r192, %r1013;
           uint r196 = uint(int(r192) - int(uint(int(uint(uint64_t(t72))) * 5)));
-          // 1424: setp.eq.s32 	%p155, %r196, 0;
-          // 1425: @%p155 bra 	$L__BB0_254;
+          // ptx:1424  setp.eq.s32 	%p155, %r196, 0;
+          // ptx:1425  @%p155 bra 	$L__BB0_254;
           if (int(r196) == 0) {
-            // 2628: shr.u32 	%r1014, %r192, 8;
+            // ptx:2628  shr.u32 	%r1014, %r192, 8;
             uint r1014 = r192 >> 8u;
-            // 2629: mul.wide.u32 	%rd126, %r1014, -1431655765;
-            // 2630: shr.u64 	%rd127, %rd126, 34;
-            // 2631: cvt.u32.u64 	%r1015, %rd127;
+            // ptx:2629  mul.wide.u32 	%rd126, %r1014, -1431655765;
+            // ptx:2630  shr.u64 	%rd127, %rd126, 34;
+            // ptx:2631  cvt.u32.u64 	%r1015, %rd127;
             uint64_t t73 = uint64_t((uint64_t(r1014) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2632: mul.lo.s32 	%r1016, %r1015, 6;
-            // 2633: sub.s32 	%r1017, %r1014, %r1016;
-            // 2634: cvt.u16.u32 	%rs21, %r1017;
+            // ptx:2632  mul.lo.s32 	%r1016, %r1015, 6;
+            // ptx:2633  sub.s32 	%r1017, %r1014, %r1016;
+            // ptx:2634  cvt.u16.u32 	%rs21, %r1017;
             uint64_t t74 = uint64_t(uint(int(r1014) - int(uint(int(uint(uint64_t(t73))) * 6))));
             uint rs21 = (uint(uint64_t(t74)) & 65535u);
-            // 2635: setp.gt.s16 	%p156, %rs21, 1;
-            // 2636: @%p156 bra 	$L__BB0_258;
+            // ptx:2635  setp.gt.s16 	%p156, %rs21, 1;
+            // ptx:2636  @%p156 bra 	$L__BB0_258;
             if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
-              // 2640: setp.eq.s16 	%p157, %rs21, 2;
-              // 2641: @%p157 bra 	$L__BB0_263;
+              // ptx:2640  setp.eq.s16 	%p157, %rs21, 2;
+              // ptx:2641  @%p157 bra 	$L__BB0_263;
               if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
-                // 3132: shr.u32 	%r1019, %r192, 12;
-                // 3133: and.b32  	%r1020, %r1019, 1;
-                // 3134: or.b32  	%r1021, %r1639, %r1020;
+                // ptx:3132  shr.u32 	%r1019, %r192, 12;
+                // ptx:3133  and.b32  	%r1020, %r1019, 1;
+                // ptx:3134  or.b32  	%r1021, %r1639, %r1020;
                 uint r1021 = r1639 | ((r192 >> 12u) & 1u);
-                // 3135: or.b32  	%r1639, %r1021, 32256;
+                // ptx:3135  or.b32  	%r1639, %r1021, 32256;
                 r1639 = r1021 | 32256u;
-                // 3136: bra.uni 	$L__BB0_270;
+                // ptx:3136  bra.uni 	$L__BB0_270;
                 p2g_sv0 = 110;
               } else {
-                // 2643: setp.eq.s16 	%p158, %rs21, 3;
-                // 2644: @%p158 bra 	$L__BB0_262;
+                // ptx:2643  setp.eq.s16 	%p158, %rs21, 3;
+                // ptx:2644  @%p158 bra 	$L__BB0_262;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
-                  // 3139: setp.eq.s32 	%p162, %r194, 0;
-                  // 3140: selp.b32 	%r1018, 1, %r194, %p162;
-                  // 3141: or.b32  	%r1639, %r1018, %r1639;
+                  // ptx:3139  setp.eq.s32 	%p162, %r194, 0;
+                  // ptx:3140  selp.b32 	%r1018, 1, %r194, %p162;
+                  // ptx:3141  or.b32  	%r1639, %r1018, %r1639;
                   r1639 = ((int(r194) == 0) ? 1u : r194) | r1639;
-                  // 3142: bra.uni 	$L__BB0_270;
+                  // ptx:3142  bra.uni 	$L__BB0_270;
                   p2g_sv0 = 110;
                 } else {
-                  // 2646: setp.ne.s16 	%p159, %rs21, 4;
-                  // 2647: @%p159 bra 	$L__BB0_264;
+                  // ptx:2646  setp.ne.s16 	%p159, %rs21, 4;
+                  // ptx:2647  @%p159 bra 	$L__BB0_264;
                   if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                     p2g_sv0 = 282;
                   } else {
-                    // 2649: or.b32  	%r1639, %r1639, 31743;
+                    // ptx:2649  or.b32  	%r1639, %r1639, 31743;
                     r1639 = r1639 | 31743u;
-                    // 2650: bra.uni 	$L__BB0_270;
+                    // ptx:2650  bra.uni 	$L__BB0_270;
                     p2g_sv0 = 110;
                   }
                 }
               }
             } else {
-              // 2637: bra.uni 	$L__BB0_255;
-              // 2911: setp.eq.s16 	%p160, %rs21, 0;
-              // 2912: @%p160 bra 	$L__BB0_270;
+              // ptx:2637  bra.uni 	$L__BB0_255;
+              // ptx:2911  setp.eq.s16 	%p160, %rs21, 0;
+              // ptx:2912  @%p160 bra 	$L__BB0_270;
               if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                 p2g_sv0 = 110;
               } else {
-                // 2914: setp.eq.s16 	%p161, %rs21, 1;
-                // 2915: @%p161 bra 	$L__BB0_257;
+                // ptx:2914  setp.eq.s16 	%p161, %rs21, 1;
+                // ptx:2915  @%p161 bra 	$L__BB0_257;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
-                  // 2919: or.b32  	%r1639, %r1639, 31744;
+                  // ptx:2919  or.b32  	%r1639, %r1639, 31744;
                   r1639 = r1639 | 31744u;
-                  // 2920: bra.uni 	$L__BB0_270;
+                  // ptx:2920  bra.uni 	$L__BB0_270;
                   p2g_sv0 = 110;
                 } else {
-                  // 2916: bra.uni 	$L__BB0_264;
+                  // ptx:2916  bra.uni 	$L__BB0_264;
                   p2g_sv0 = 282;
                 }
               }
             }
             if (p2g_sv0 == 282) {
-              // 3248: or.b32  	%r1022, %r1639, %r194;
+              // ptx:3248  or.b32  	%r1022, %r1639, %r194;
               uint r1022 = r1639 | r194;
-              // 3249: or.b32  	%r1639, %r1022, 1024;
+              // ptx:3249  or.b32  	%r1639, %r1022, 1024;
               r1639 = r1022 | 1024u;
-              // 3250: bra.uni 	$L__BB0_270;
+              // ptx:3250  bra.uni 	$L__BB0_270;
               p2g_sv0 = 110;
             }
           } else {
-            // 1427: add.s32 	%r1638, %r196, 13;
+            // ptx:1427  add.s32 	%r1638, %r196, 13;
             r1638 = uint(int(r196) + 13);
-            // 1428: bra.uni 	$L__BB0_268;
+            // ptx:1428  bra.uni 	$L__BB0_268;
             p2g_sv0 = 109;
           }
         } else {
-          // 1383: setp.ne.s16 	%p152, %rs4, 5;
-          // 1384: @%p152 bra 	$L__BB0_267;
+          // ptx:1383  setp.ne.s16 	%p152, %rs4, 5;
+          // ptx:1384  @%p152 bra 	$L__BB0_267;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 108;
           } else {
-            // 1386: mul.wide.u32 	%rd122, %r192, -858993459;
-            // 1387: shr.u64 	%rd123, %rd122, 34;
-            // 1388: cvt.u32.u64 	%r1009, %rd123;
+            // ptx:1386  mul.wide.u32 	%rd122, %r192, -858993459;
+            // ptx:1387  shr.u64 	%rd123, %rd122, 34;
+            // ptx:1388  cvt.u32.u64 	%r1009, %rd123;
             uint64_t t75 = uint64_t((uint64_t(r192) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1389: mul.lo.s32 	%r1010, %r1009, 5;
-            // 1390: sub.s32 	%r1011, %r192, %r1010;
-            // 1391: add.s32 	%r1638, %r1011, 13;
+            // ptx:1389  mul.lo.s32 	%r1010, %r1009, 5;
+            // ptx:1390  sub.s32 	%r1011, %r192, %r1010;
+            // ptx:1391  add.s32 	%r1638, %r1011, 13;
             r1638 = uint(int(uint(int(r192) - int(uint(int(uint(uint64_t(t75))) * 5)))) + 13);
-            // 1392: bra.uni 	$L__BB0_268;
+            // ptx:1392  bra.uni 	$L__BB0_268;
             p2g_sv0 = 109;
           }
         }
       }
     } else {
-      // 1374: bra.uni 	$L__BB0_245;
-      // 1395: setp.eq.s16 	%p153, %rs4, 0;
-      // 1396: @%p153 bra 	$L__BB0_266;
+      // ptx:1374  bra.uni 	$L__BB0_245;
+      // ptx:1395  setp.eq.s16 	%p153, %rs4, 0;
+      // ptx:1396  @%p153 bra 	$L__BB0_266;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 1431: mul.wide.u32 	%rd130, %r192, 613566757;
-        // 1432: shr.u64 	%rd131, %rd130, 32;
-        // 1433: cvt.u32.u64 	%r1029, %rd131;
+        // ptx:1431  mul.wide.u32 	%rd130, %r192, 613566757;
+        // ptx:1432  shr.u64 	%rd131, %rd130, 32;
+        // ptx:1433  cvt.u32.u64 	%r1029, %rd131;
         uint64_t t76 = uint64_t((uint64_t(r192) * uint64_t(0x24924925u)) >> 32u);
         uint r1029 = uint(uint64_t(t76));
-        // 1434: sub.s32 	%r1030, %r192, %r1029;
-        // 1435: shr.u32 	%r1031, %r1030, 1;
-        // 1436: add.s32 	%r1032, %r1031, %r1029;
-        // 1437: shr.u32 	%r1033, %r1032, 2;
-        // 1438: mul.lo.s32 	%r1034, %r1033, 7;
+        // ptx:1434  sub.s32 	%r1030, %r192, %r1029;
+        // ptx:1435  shr.u32 	%r1031, %r1030, 1;
+        // ptx:1436  add.s32 	%r1032, %r1031, %r1029;
+        // ptx:1437  shr.u32 	%r1033, %r1032, 2;
+        // ptx:1438  mul.lo.s32 	%r1034, %r1033, 7;
         uint r1034 = uint(int(uint(int(uint(int(r192) - int(r1029)) >> 1u) + int(r1029)) >> 2u) * 7);
-        // 1439: sub.s32 	%r1035, %r192, %r1034;
-        // 1440: add.s32 	%r1638, %r1035, 12;
+        // ptx:1439  sub.s32 	%r1035, %r192, %r1034;
+        // ptx:1440  add.s32 	%r1638, %r1035, 12;
         r1638 = uint(int(uint(int(r192) - int(r1034))) + 12);
-        // 1441: bra.uni 	$L__BB0_268;
+        // ptx:1441  bra.uni 	$L__BB0_268;
         p2g_sv0 = 109;
       } else {
-        // 1398: setp.eq.s16 	%p154, %rs4, 1;
-        // 1399: @%p154 bra 	$L__BB0_247;
+        // ptx:1398  setp.eq.s16 	%p154, %rs4, 1;
+        // ptx:1399  @%p154 bra 	$L__BB0_247;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1403: mul.wide.u32 	%rd128, %r192, 138547333;
-          // 1404: shr.u64 	%rd129, %rd128, 32;
-          // 1405: cvt.u32.u64 	%r1023, %rd129;
+          // ptx:1403  mul.wide.u32 	%rd128, %r192, 138547333;
+          // ptx:1404  shr.u64 	%rd129, %rd128, 32;
+          // ptx:1405  cvt.u32.u64 	%r1023, %rd129;
           uint64_t t77 = uint64_t((uint64_t(r192) * uint64_t(0x08421085u)) >> 32u);
           uint r1023 = uint(uint64_t(t77));
-          // 1406: sub.s32 	%r1024, %r192, %r1023;
-          // 1407: shr.u32 	%r1025, %r1024, 1;
-          // 1408: add.s32 	%r1026, %r1025, %r1023;
-          // 1409: shr.u32 	%r1027, %r1026, 4;
-          // 1410: mul.lo.s32 	%r1028, %r1027, 31;
+          // ptx:1406  sub.s32 	%r1024, %r192, %r1023;
+          // ptx:1407  shr.u32 	%r1025, %r1024, 1;
+          // ptx:1408  add.s32 	%r1026, %r1025, %r1023;
+          // ptx:1409  shr.u32 	%r1027, %r1026, 4;
+          // ptx:1410  mul.lo.s32 	%r1028, %r1027, 31;
           uint r1028 = uint(int(uint(int(uint(int(r192) - int(r1023)) >> 1u) + int(r1023)) >> 4u) * 31);
-          // 1411: sub.s32 	%r1638, %r192, %r1028;
+          // ptx:1411  sub.s32 	%r1638, %r192, %r1028;
           r1638 = uint(int(r192) - int(r1028));
-          // 1412: bra.uni 	$L__BB0_268;
+          // ptx:1412  bra.uni 	$L__BB0_268;
           p2g_sv0 = 109;
         } else {
-          // 1400: bra.uni 	$L__BB0_267;
+          // ptx:1400  bra.uni 	$L__BB0_267;
           p2g_sv0 = 108;
         }
       }
     }
     if (p2g_sv0 == 108) {
-      // 1444: mul.wide.u32 	%rd132, %r192, -858993459;
-      // 1445: shr.u64 	%rd133, %rd132, 34;
-      // 1446: cvt.u32.u64 	%r1036, %rd133;
+      // ptx:1444  mul.wide.u32 	%rd132, %r192, -858993459;
+      // ptx:1445  shr.u64 	%rd133, %rd132, 34;
+      // ptx:1446  cvt.u32.u64 	%r1036, %rd133;
       uint64_t t78 = uint64_t((uint64_t(r192) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1447: mul.lo.s32 	%r1037, %r1036, 5;
-      // 1448: sub.s32 	%r1038, %r192, %r1037;
-      // 1449: add.s32 	%r1638, %r1038, 13;
+      // ptx:1447  mul.lo.s32 	%r1037, %r1036, 5;
+      // ptx:1448  sub.s32 	%r1038, %r192, %r1037;
+      // ptx:1449  add.s32 	%r1638, %r1038, 13;
       r1638 = uint(int(uint(int(r192) - int(uint(int(uint(uint64_t(t78))) * 5)))) + 13);
       p2g_sv0 = 109;
     }
     if (p2g_sv0 == 109) {
-      // 1452: max.s32 	%r1039, %r1638, 0;
-      // 1453: shl.b32 	%r1040, %r1039, 10;
-      // 1454: or.b32  	%r1041, %r194, %r1639;
+      // ptx:1452  max.s32 	%r1039, %r1638, 0;
+      // ptx:1453  shl.b32 	%r1040, %r1039, 10;
+      // ptx:1454  or.b32  	%r1041, %r194, %r1639;
       uint r1041 = r194 | r1639;
-      // 1455: or.b32  	%r1639, %r1041, %r1040;
+      // ptx:1455  or.b32  	%r1639, %r1041, %r1040;
       r1639 = r1041 | (uint(max(int(r1638), 0)) << 10u);
     }
   }
-  // 1458: add.s32 	%r1079, %r49, %r5;
-  // 1459: add.s32 	%r1080, %r1079, 5369135;
+  // ptx:1458  add.s32 	%r1079, %r49, %r5;
+  // ptx:1459  add.s32 	%r1080, %r1079, 5369135;
   uint r1080 = uint(int(uint(int(r49) + int(r5))) + 5369135);
-  // 1460: shr.u32 	%r1081, %r1080, 16;
-  // 1461: xor.b32  	%r1082, %r1081, %r1080;
-  // 1462: mul.lo.s32 	%r1083, %r1082, 2146121005;
+  // ptx:1460  shr.u32 	%r1081, %r1080, 16;
+  // ptx:1461  xor.b32  	%r1082, %r1081, %r1080;
+  // ptx:1462  mul.lo.s32 	%r1083, %r1082, 2146121005;
   uint r1083 = uint(int((r1080 >> 16u) ^ r1080) * 2146121005);
-  // 1463: shr.u32 	%r1084, %r1083, 15;
-  // 1464: xor.b32  	%r1085, %r1084, %r1083;
-  // 1465: mul.lo.s32 	%r1086, %r1085, -2073254261;
+  // ptx:1463  shr.u32 	%r1084, %r1083, 15;
+  // ptx:1464  xor.b32  	%r1085, %r1084, %r1083;
+  // ptx:1465  mul.lo.s32 	%r1086, %r1085, -2073254261;
   uint r1086 = uint(int((r1083 >> 15u) ^ r1083) * -2073254261);
-  // 1466: shr.u32 	%r1087, %r1086, 16;
-  // 1467: xor.b32  	%r1088, %r1086, %r6;
+  // ptx:1466  shr.u32 	%r1087, %r1086, 16;
+  // ptx:1467  xor.b32  	%r1088, %r1086, %r6;
   uint r1088 = r1086 ^ r6;
-  // 1468: xor.b32  	%r1089, %r1088, %r1087;
-  // 1469: shr.u32 	%r1090, %r1088, 16;
-  // 1470: xor.b32  	%r1091, %r1089, %r1090;
-  // 1471: mul.lo.s32 	%r1092, %r1091, 2146121005;
+  // ptx:1468  xor.b32  	%r1089, %r1088, %r1087;
+  // ptx:1469  shr.u32 	%r1090, %r1088, 16;
+  // ptx:1470  xor.b32  	%r1091, %r1089, %r1090;
+  // ptx:1471  mul.lo.s32 	%r1092, %r1091, 2146121005;
   uint r1092 = uint(int((r1088 ^ (r1086 >> 16u)) ^ (r1088 >> 16u)) * 2146121005);
-  // 1472: shr.u32 	%r1093, %r1092, 15;
-  // 1473: xor.b32  	%r1094, %r1093, %r1092;
-  // 1474: mul.lo.s32 	%r1095, %r1094, -2073254261;
+  // ptx:1472  shr.u32 	%r1093, %r1092, 15;
+  // ptx:1473  xor.b32  	%r1094, %r1093, %r1092;
+  // ptx:1474  mul.lo.s32 	%r1095, %r1094, -2073254261;
   uint r1095 = uint(int((r1092 >> 15u) ^ r1092) * -2073254261);
-  // 1475: shr.u32 	%r1096, %r1095, 16;
-  // 1476: xor.b32  	%r1097, %r1096, %r1095;
+  // ptx:1475  shr.u32 	%r1096, %r1095, 16;
+  // ptx:1476  xor.b32  	%r1097, %r1096, %r1095;
   uint r1097 = (r1095 >> 16u) ^ r1095;
-  // 1477: xor.b32  	%r1098, %r1097, -1515870811;
+  // ptx:1477  xor.b32  	%r1098, %r1097, -1515870811;
   uint r1098 = r1097 ^ 0xA5A5A5A5u;
-  // 1478: shr.u32 	%r1099, %r1098, 16;
-  // 1479: xor.b32  	%r1100, %r1099, %r1098;
-  // 1480: mul.lo.s32 	%r1101, %r1100, 2146121005;
+  // ptx:1478  shr.u32 	%r1099, %r1098, 16;
+  // ptx:1479  xor.b32  	%r1100, %r1099, %r1098;
+  // ptx:1480  mul.lo.s32 	%r1101, %r1100, 2146121005;
   uint r1101 = uint(int((r1098 >> 16u) ^ r1098) * 2146121005);
-  // 1481: shr.u32 	%r1102, %r1101, 15;
-  // 1482: xor.b32  	%r1103, %r1102, %r1101;
-  // 1483: mul.lo.s32 	%r1104, %r1103, -2073254261;
+  // ptx:1481  shr.u32 	%r1102, %r1101, 15;
+  // ptx:1482  xor.b32  	%r1103, %r1102, %r1101;
+  // ptx:1483  mul.lo.s32 	%r1104, %r1103, -2073254261;
   uint r1104 = uint(int((r1101 >> 15u) ^ r1101) * -2073254261);
-  // 1484: shr.u32 	%r1105, %r1104, 16;
-  // 1485: xor.b32  	%r211, %r1105, %r1104;
+  // ptx:1484  shr.u32 	%r1105, %r1104, 16;
+  // ptx:1485  xor.b32  	%r211, %r1105, %r1104;
   uint r211 = (r1104 >> 16u) ^ r1104;
-  // 1486: shl.b32 	%r1106, %r1097, 15;
-  // 1487: and.b32  	%r1641, %r1106, 32768;
+  // ptx:1486  shl.b32 	%r1106, %r1097, 15;
+  // ptx:1487  and.b32  	%r1641, %r1106, 32768;
   uint r1641 = (r1097 << 15u) & 32768u;
-  // 1488: shr.u32 	%r1107, %r1097, 1;
-  // 1489: and.b32  	%r213, %r1107, 1023;
+  // ptx:1488  shr.u32 	%r1107, %r1097, 1;
+  // ptx:1489  and.b32  	%r213, %r1107, 1023;
   uint r213 = (r1097 >> 1u) & 1023u;
-  // 1490: @%p73 bra 	$L__BB0_296;
+  // ptx:1490  @%p73 bra 	$L__BB0_296;
   if (p73) {
-    // 1494: mul.wide.u32 	%rd148, %r211, -858993459;
-    // 1495: shr.u64 	%rd149, %rd148, 34;
-    // 1496: cvt.u32.u64 	%r1141, %rd149;
+    // ptx:1494  mul.wide.u32 	%rd148, %r211, -858993459;
+    // ptx:1495  shr.u64 	%rd149, %rd148, 34;
+    // ptx:1496  cvt.u32.u64 	%r1141, %rd149;
     uint64_t t79 = uint64_t((uint64_t(r211) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1497: mul.lo.s32 	%r1142, %r1141, 5;
-    // 1498: sub.s32 	%r1143, %r211, %r1142;
-    // 1499: shl.b32 	%r1144, %r1143, 10;
-    // 1500: add.s32 	%r1145, %r1144, 13312;
+    // ptx:1497  mul.lo.s32 	%r1142, %r1141, 5;
+    // ptx:1498  sub.s32 	%r1143, %r211, %r1142;
+    // ptx:1499  shl.b32 	%r1144, %r1143, 10;
+    // ptx:1500  add.s32 	%r1145, %r1144, 13312;
     uint r1145 = uint(int(uint(int(r211) - int(uint(int(uint(uint64_t(t79))) * 5))) << 10u) + 13312);
-    // 1501: or.b32  	%r1146, %r213, %r1641;
+    // ptx:1501  or.b32  	%r1146, %r213, %r1641;
     uint r1146 = r213 | r1641;
-    // 1502: or.b32  	%r1641, %r1146, %r1145;
+    // ptx:1502  or.b32  	%r1641, %r1146, %r1145;
     r1641 = r1146 | r1145;
-    // 1503: bra.uni 	$L__BB0_297;
+    // ptx:1503  bra.uni 	$L__BB0_297;
   } else {
-    // 1491: bra.uni 	$L__BB0_271;
-    // 1506: @%p19 bra 	$L__BB0_275;
+    // ptx:1491  bra.uni 	$L__BB0_271;
+    // ptx:1506  @%p19 bra 	$L__BB0_275;
     if (p19) {
-      // 1510: setp.eq.s16 	%p165, %rs4, 2;
-      // 1511: @%p165 bra 	$L__BB0_292;
+      // ptx:1510  setp.eq.s16 	%p165, %rs4, 2;
+      // ptx:1511  @%p165 bra 	$L__BB0_292;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 1548: and.b32  	%r1641, %r211, 65535;
+        // ptx:1548  and.b32  	%r1641, %r211, 65535;
         r1641 = r211 & 65535u;
-        // 1549: bra.uni 	$L__BB0_297;
+        // ptx:1549  bra.uni 	$L__BB0_297;
         p2g_sv0 = 121;
       } else {
-        // 1513: setp.eq.s16 	%p166, %rs4, 3;
-        // 1514: @%p166 bra 	$L__BB0_279;
+        // ptx:1513  setp.eq.s16 	%p166, %rs4, 3;
+        // ptx:1514  @%p166 bra 	$L__BB0_279;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1552: mul.wide.u32 	%rd138, %r211, -858993459;
-          // 1553: shr.u64 	%rd139, %rd138, 34;
-          // 1554: cvt.u32.u64 	%r1111, %rd139;
+          // ptx:1552  mul.wide.u32 	%rd138, %r211, -858993459;
+          // ptx:1553  shr.u64 	%rd139, %rd138, 34;
+          // ptx:1554  cvt.u32.u64 	%r1111, %rd139;
           uint64_t t80 = uint64_t((uint64_t(r211) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1555: mul.lo.s32 	%r1112, %r1111, 5;
-          // 1556: sub.s32 	%r215, %r211, %r1112;
+          // ptx:1555  mul.lo.s32 	%r1112, %r1111, 5;
+          // ptx:1556  sub.s32 	%r215, %r211, %r1112;
           uint r215 = uint(int(r211) - int(uint(int(uint(uint64_t(t80))) * 5)));
-          // 1557: setp.eq.s32 	%p170, %r215, 0;
-          // 1558: @%p170 bra 	$L__BB0_281;
+          // ptx:1557  setp.eq.s32 	%p170, %r215, 0;
+          // ptx:1558  @%p170 bra 	$L__BB0_281;
           if (int(r215) == 0) {
-            // 2653: shr.u32 	%r1113, %r211, 8;
+            // ptx:2653  shr.u32 	%r1113, %r211, 8;
             uint r1113 = r211 >> 8u;
-            // 2654: mul.wide.u32 	%rd140, %r1113, -1431655765;
-            // 2655: shr.u64 	%rd141, %rd140, 34;
-            // 2656: cvt.u32.u64 	%r1114, %rd141;
+            // ptx:2654  mul.wide.u32 	%rd140, %r1113, -1431655765;
+            // ptx:2655  shr.u64 	%rd141, %rd140, 34;
+            // ptx:2656  cvt.u32.u64 	%r1114, %rd141;
             uint64_t t81 = uint64_t((uint64_t(r1113) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2657: mul.lo.s32 	%r1115, %r1114, 6;
-            // 2658: sub.s32 	%r1116, %r1113, %r1115;
-            // 2659: cvt.u16.u32 	%rs23, %r1116;
+            // ptx:2657  mul.lo.s32 	%r1115, %r1114, 6;
+            // ptx:2658  sub.s32 	%r1116, %r1113, %r1115;
+            // ptx:2659  cvt.u16.u32 	%rs23, %r1116;
             uint64_t t82 = uint64_t(uint(int(r1113) - int(uint(int(uint(uint64_t(t81))) * 6))));
             uint rs23 = (uint(uint64_t(t82)) & 65535u);
-            // 2660: setp.gt.s16 	%p171, %rs23, 1;
-            // 2661: @%p171 bra 	$L__BB0_285;
+            // ptx:2660  setp.gt.s16 	%p171, %rs23, 1;
+            // ptx:2661  @%p171 bra 	$L__BB0_285;
             if ((bitfieldExtract(int(rs23), 0, 16)) > 1) {
-              // 2665: setp.eq.s16 	%p172, %rs23, 2;
-              // 2666: @%p172 bra 	$L__BB0_290;
+              // ptx:2665  setp.eq.s16 	%p172, %rs23, 2;
+              // ptx:2666  @%p172 bra 	$L__BB0_290;
               if ((bitfieldExtract(int(rs23), 0, 16)) == 2) {
-                // 3145: shr.u32 	%r1118, %r211, 12;
-                // 3146: and.b32  	%r1119, %r1118, 1;
-                // 3147: or.b32  	%r1120, %r1641, %r1119;
+                // ptx:3145  shr.u32 	%r1118, %r211, 12;
+                // ptx:3146  and.b32  	%r1119, %r1118, 1;
+                // ptx:3147  or.b32  	%r1120, %r1641, %r1119;
                 uint r1120 = r1641 | ((r211 >> 12u) & 1u);
-                // 3148: or.b32  	%r1641, %r1120, 32256;
+                // ptx:3148  or.b32  	%r1641, %r1120, 32256;
                 r1641 = r1120 | 32256u;
-                // 3149: bra.uni 	$L__BB0_297;
+                // ptx:3149  bra.uni 	$L__BB0_297;
                 p2g_sv0 = 121;
               } else {
-                // 2668: setp.eq.s16 	%p173, %rs23, 3;
-                // 2669: @%p173 bra 	$L__BB0_289;
+                // ptx:2668  setp.eq.s16 	%p173, %rs23, 3;
+                // ptx:2669  @%p173 bra 	$L__BB0_289;
                 if ((bitfieldExtract(int(rs23), 0, 16)) == 3) {
-                  // 3152: setp.eq.s32 	%p177, %r213, 0;
-                  // 3153: selp.b32 	%r1117, 1, %r213, %p177;
-                  // 3154: or.b32  	%r1641, %r1117, %r1641;
+                  // ptx:3152  setp.eq.s32 	%p177, %r213, 0;
+                  // ptx:3153  selp.b32 	%r1117, 1, %r213, %p177;
+                  // ptx:3154  or.b32  	%r1641, %r1117, %r1641;
                   r1641 = ((int(r213) == 0) ? 1u : r213) | r1641;
-                  // 3155: bra.uni 	$L__BB0_297;
+                  // ptx:3155  bra.uni 	$L__BB0_297;
                   p2g_sv0 = 121;
                 } else {
-                  // 2671: setp.ne.s16 	%p174, %rs23, 4;
-                  // 2672: @%p174 bra 	$L__BB0_291;
+                  // ptx:2671  setp.ne.s16 	%p174, %rs23, 4;
+                  // ptx:2672  @%p174 bra 	$L__BB0_291;
                   if ((bitfieldExtract(int(rs23), 0, 16)) != 4) {
                     p2g_sv0 = 283;
                   } else {
-                    // 2674: or.b32  	%r1641, %r1641, 31743;
+                    // ptx:2674  or.b32  	%r1641, %r1641, 31743;
                     r1641 = r1641 | 31743u;
-                    // 2675: bra.uni 	$L__BB0_297;
+                    // ptx:2675  bra.uni 	$L__BB0_297;
                     p2g_sv0 = 121;
                   }
                 }
               }
             } else {
-              // 2662: bra.uni 	$L__BB0_282;
-              // 2923: setp.eq.s16 	%p175, %rs23, 0;
-              // 2924: @%p175 bra 	$L__BB0_297;
+              // ptx:2662  bra.uni 	$L__BB0_282;
+              // ptx:2923  setp.eq.s16 	%p175, %rs23, 0;
+              // ptx:2924  @%p175 bra 	$L__BB0_297;
               if ((bitfieldExtract(int(rs23), 0, 16)) == 0) {
                 p2g_sv0 = 121;
               } else {
-                // 2926: setp.eq.s16 	%p176, %rs23, 1;
-                // 2927: @%p176 bra 	$L__BB0_284;
+                // ptx:2926  setp.eq.s16 	%p176, %rs23, 1;
+                // ptx:2927  @%p176 bra 	$L__BB0_284;
                 if ((bitfieldExtract(int(rs23), 0, 16)) == 1) {
-                  // 2931: or.b32  	%r1641, %r1641, 31744;
+                  // ptx:2931  or.b32  	%r1641, %r1641, 31744;
                   r1641 = r1641 | 31744u;
-                  // 2932: bra.uni 	$L__BB0_297;
+                  // ptx:2932  bra.uni 	$L__BB0_297;
                   p2g_sv0 = 121;
                 } else {
-                  // 2928: bra.uni 	$L__BB0_291;
+                  // ptx:2928  bra.uni 	$L__BB0_291;
                   p2g_sv0 = 283;
                 }
               }
             }
             if (p2g_sv0 == 283) {
-              // 3253: or.b32  	%r1121, %r1641, %r213;
+              // ptx:3253  or.b32  	%r1121, %r1641, %r213;
               uint r1121 = r1641 | r213;
-              // 3254: or.b32  	%r1641, %r1121, 1024;
+              // ptx:3254  or.b32  	%r1641, %r1121, 1024;
               r1641 = r1121 | 1024u;
-              // 3255: bra.uni 	$L__BB0_297;
+              // ptx:3255  bra.uni 	$L__BB0_297;
               p2g_sv0 = 121;
             }
           } else {
-            // 1560: add.s32 	%r1640, %r215, 13;
+            // ptx:1560  add.s32 	%r1640, %r215, 13;
             r1640 = uint(int(r215) + 13);
-            // 1561: bra.uni 	$L__BB0_295;
+            // ptx:1561  bra.uni 	$L__BB0_295;
             p2g_sv0 = 120;
           }
         } else {
-          // 1516: setp.ne.s16 	%p167, %rs4, 5;
-          // 1517: @%p167 bra 	$L__BB0_294;
+          // ptx:1516  setp.ne.s16 	%p167, %rs4, 5;
+          // ptx:1517  @%p167 bra 	$L__BB0_294;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 119;
           } else {
-            // 1519: mul.wide.u32 	%rd136, %r211, -858993459;
-            // 1520: shr.u64 	%rd137, %rd136, 34;
-            // 1521: cvt.u32.u64 	%r1108, %rd137;
+            // ptx:1519  mul.wide.u32 	%rd136, %r211, -858993459;
+            // ptx:1520  shr.u64 	%rd137, %rd136, 34;
+            // ptx:1521  cvt.u32.u64 	%r1108, %rd137;
             uint64_t t83 = uint64_t((uint64_t(r211) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1522: mul.lo.s32 	%r1109, %r1108, 5;
-            // 1523: sub.s32 	%r1110, %r211, %r1109;
-            // 1524: add.s32 	%r1640, %r1110, 13;
+            // ptx:1522  mul.lo.s32 	%r1109, %r1108, 5;
+            // ptx:1523  sub.s32 	%r1110, %r211, %r1109;
+            // ptx:1524  add.s32 	%r1640, %r1110, 13;
             r1640 = uint(int(uint(int(r211) - int(uint(int(uint(uint64_t(t83))) * 5)))) + 13);
-            // 1525: bra.uni 	$L__BB0_295;
+            // ptx:1525  bra.uni 	$L__BB0_295;
             p2g_sv0 = 120;
           }
         }
       }
     } else {
-      // 1507: bra.uni 	$L__BB0_272;
-      // 1528: setp.eq.s16 	%p168, %rs4, 0;
-      // 1529: @%p168 bra 	$L__BB0_293;
+      // ptx:1507  bra.uni 	$L__BB0_272;
+      // ptx:1528  setp.eq.s16 	%p168, %rs4, 0;
+      // ptx:1529  @%p168 bra 	$L__BB0_293;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 1564: mul.wide.u32 	%rd144, %r211, 613566757;
-        // 1565: shr.u64 	%rd145, %rd144, 32;
-        // 1566: cvt.u32.u64 	%r1128, %rd145;
+        // ptx:1564  mul.wide.u32 	%rd144, %r211, 613566757;
+        // ptx:1565  shr.u64 	%rd145, %rd144, 32;
+        // ptx:1566  cvt.u32.u64 	%r1128, %rd145;
         uint64_t t84 = uint64_t((uint64_t(r211) * uint64_t(0x24924925u)) >> 32u);
         uint r1128 = uint(uint64_t(t84));
-        // 1567: sub.s32 	%r1129, %r211, %r1128;
-        // 1568: shr.u32 	%r1130, %r1129, 1;
-        // 1569: add.s32 	%r1131, %r1130, %r1128;
-        // 1570: shr.u32 	%r1132, %r1131, 2;
-        // 1571: mul.lo.s32 	%r1133, %r1132, 7;
+        // ptx:1567  sub.s32 	%r1129, %r211, %r1128;
+        // ptx:1568  shr.u32 	%r1130, %r1129, 1;
+        // ptx:1569  add.s32 	%r1131, %r1130, %r1128;
+        // ptx:1570  shr.u32 	%r1132, %r1131, 2;
+        // ptx:1571  mul.lo.s32 	%r1133, %r1132, 7;
         uint r1133 = uint(int(uint(int(uint(int(r211) - int(r1128)) >> 1u) + int(r1128)) >> 2u) * 7);
-        // 1572: sub.s32 	%r1134, %r211, %r1133;
-        // 1573: add.s32 	%r1640, %r1134, 12;
+        // ptx:1572  sub.s32 	%r1134, %r211, %r1133;
+        // ptx:1573  add.s32 	%r1640, %r1134, 12;
         r1640 = uint(int(uint(int(r211) - int(r1133))) + 12);
-        // 1574: bra.uni 	$L__BB0_295;
+        // ptx:1574  bra.uni 	$L__BB0_295;
         p2g_sv0 = 120;
       } else {
-        // 1531: setp.eq.s16 	%p169, %rs4, 1;
-        // 1532: @%p169 bra 	$L__BB0_274;
+        // ptx:1531  setp.eq.s16 	%p169, %rs4, 1;
+        // ptx:1532  @%p169 bra 	$L__BB0_274;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1536: mul.wide.u32 	%rd142, %r211, 138547333;
-          // 1537: shr.u64 	%rd143, %rd142, 32;
-          // 1538: cvt.u32.u64 	%r1122, %rd143;
+          // ptx:1536  mul.wide.u32 	%rd142, %r211, 138547333;
+          // ptx:1537  shr.u64 	%rd143, %rd142, 32;
+          // ptx:1538  cvt.u32.u64 	%r1122, %rd143;
           uint64_t t85 = uint64_t((uint64_t(r211) * uint64_t(0x08421085u)) >> 32u);
           uint r1122 = uint(uint64_t(t85));
-          // 1539: sub.s32 	%r1123, %r211, %r1122;
-          // 1540: shr.u32 	%r1124, %r1123, 1;
-          // 1541: add.s32 	%r1125, %r1124, %r1122;
-          // 1542: shr.u32 	%r1126, %r1125, 4;
-          // 1543: mul.lo.s32 	%r1127, %r1126, 31;
+          // ptx:1539  sub.s32 	%r1123, %r211, %r1122;
+          // ptx:1540  shr.u32 	%r1124, %r1123, 1;
+          // ptx:1541  add.s32 	%r1125, %r1124, %r1122;
+          // ptx:1542  shr.u32 	%r1126, %r1125, 4;
+          // ptx:1543  mul.lo.s32 	%r1127, %r1126, 31;
           uint r1127 = uint(int(uint(int(uint(int(r211) - int(r1122)) >> 1u) + int(r1122)) >> 4u) * 31);
-          // 1544: sub.s32 	%r1640, %r211, %r1127;
+          // ptx:1544  sub.s32 	%r1640, %r211, %r1127;
           r1640 = uint(int(r211) - int(r1127));
-          // 1545: bra.uni 	$L__BB0_295;
+          // ptx:1545  bra.uni 	$L__BB0_295;
           p2g_sv0 = 120;
         } else {
-          // 1533: bra.uni 	$L__BB0_294;
+          // ptx:1533  bra.uni 	$L__BB0_294;
           p2g_sv0 = 119;
         }
       }
     }
     if (p2g_sv0 == 119) {
-      // 1577: mul.wide.u32 	%rd146, %r211, -858993459;
-      // 1578: shr.u64 	%rd147, %rd146, 34;
-      // 1579: cvt.u32.u64 	%r1135, %rd147;
+      // ptx:1577  mul.wide.u32 	%rd146, %r211, -858993459;
+      // ptx:1578  shr.u64 	%rd147, %rd146, 34;
+      // ptx:1579  cvt.u32.u64 	%r1135, %rd147;
       uint64_t t86 = uint64_t((uint64_t(r211) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1580: mul.lo.s32 	%r1136, %r1135, 5;
-      // 1581: sub.s32 	%r1137, %r211, %r1136;
-      // 1582: add.s32 	%r1640, %r1137, 13;
+      // ptx:1580  mul.lo.s32 	%r1136, %r1135, 5;
+      // ptx:1581  sub.s32 	%r1137, %r211, %r1136;
+      // ptx:1582  add.s32 	%r1640, %r1137, 13;
       r1640 = uint(int(uint(int(r211) - int(uint(int(uint(uint64_t(t86))) * 5)))) + 13);
       p2g_sv0 = 120;
     }
     if (p2g_sv0 == 120) {
-      // 1585: max.s32 	%r1138, %r1640, 0;
-      // 1586: shl.b32 	%r1139, %r1138, 10;
-      // 1587: or.b32  	%r1140, %r213, %r1641;
+      // ptx:1585  max.s32 	%r1138, %r1640, 0;
+      // ptx:1586  shl.b32 	%r1139, %r1138, 10;
+      // ptx:1587  or.b32  	%r1140, %r213, %r1641;
       uint r1140 = r213 | r1641;
-      // 1588: or.b32  	%r1641, %r1140, %r1139;
+      // ptx:1588  or.b32  	%r1641, %r1140, %r1139;
       r1641 = r1140 | (uint(max(int(r1640), 0)) << 10u);
     }
   }
-  // 1591: and.b32  	%r1147, %r1637, 65535;
-  // 1592: prmt.b32 	%r230, %r1639, %r1147, 4180;
+  // ptx:1591  and.b32  	%r1147, %r1637, 65535;
+  // ptx:1592  prmt.b32 	%r230, %r1639, %r1147, 4180;
   uint r230 = p2g_prmt(r1639, (r1637 & 65535u), 4180u, 0);
-  // 1593: @%p73 bra 	$L__BB0_323;
+  // ptx:1593  @%p73 bra 	$L__BB0_323;
   if (p73) {
-    // 1597: and.b32  	%r1208, %r190, 14;
-    // 1598: add.s32 	%r1209, %r131, %r1208;
-    // 1599: xor.b32  	%r1210, %r1209, 81;
-    // 1600: mul.lo.s32 	%r1211, %r1210, 2146121005;
+    // ptx:1597  and.b32  	%r1208, %r190, 14;
+    // ptx:1598  add.s32 	%r1209, %r131, %r1208;
+    // ptx:1599  xor.b32  	%r1210, %r1209, 81;
+    // ptx:1600  mul.lo.s32 	%r1211, %r1210, 2146121005;
     uint r1211 = uint(int(uint(int(r131) + int(r190 & 14u)) ^ 81u) * 2146121005);
-    // 1601: shr.u32 	%r1212, %r1211, 15;
-    // 1602: xor.b32  	%r1213, %r1212, %r1211;
-    // 1603: mul.lo.s32 	%r1214, %r1213, -2073254261;
+    // ptx:1601  shr.u32 	%r1212, %r1211, 15;
+    // ptx:1602  xor.b32  	%r1213, %r1212, %r1211;
+    // ptx:1603  mul.lo.s32 	%r1214, %r1213, -2073254261;
     uint r1214 = uint(int((r1211 >> 15u) ^ r1211) * -2073254261);
-    // 1604: shr.u32 	%r1215, %r1214, 16;
-    // 1605: xor.b32  	%r1216, %r1214, %r6;
+    // ptx:1604  shr.u32 	%r1215, %r1214, 16;
+    // ptx:1605  xor.b32  	%r1216, %r1214, %r6;
     uint r1216 = r1214 ^ r6;
-    // 1606: xor.b32  	%r1217, %r1216, %r1215;
-    // 1607: shr.u32 	%r1218, %r1216, 16;
-    // 1608: xor.b32  	%r1219, %r1217, %r1218;
-    // 1609: mul.lo.s32 	%r1220, %r1219, 2146121005;
+    // ptx:1606  xor.b32  	%r1217, %r1216, %r1215;
+    // ptx:1607  shr.u32 	%r1218, %r1216, 16;
+    // ptx:1608  xor.b32  	%r1219, %r1217, %r1218;
+    // ptx:1609  mul.lo.s32 	%r1220, %r1219, 2146121005;
     uint r1220 = uint(int((r1216 ^ (r1214 >> 16u)) ^ (r1216 >> 16u)) * 2146121005);
-    // 1610: shr.u32 	%r1221, %r1220, 15;
-    // 1611: xor.b32  	%r1222, %r1221, %r1220;
-    // 1612: mul.lo.s32 	%r1223, %r1222, -2073254261;
+    // ptx:1610  shr.u32 	%r1221, %r1220, 15;
+    // ptx:1611  xor.b32  	%r1222, %r1221, %r1220;
+    // ptx:1612  mul.lo.s32 	%r1223, %r1222, -2073254261;
     uint r1223 = uint(int((r1220 >> 15u) ^ r1220) * -2073254261);
-    // 1613: shr.u32 	%r1224, %r1223, 16;
-    // 1614: xor.b32  	%r1225, %r1224, %r1223;
+    // ptx:1613  shr.u32 	%r1224, %r1223, 16;
+    // ptx:1614  xor.b32  	%r1225, %r1224, %r1223;
     uint r1225 = (r1223 >> 16u) ^ r1223;
-    // 1615: xor.b32  	%r1226, %r1225, -1515870811;
+    // ptx:1615  xor.b32  	%r1226, %r1225, -1515870811;
     uint r1226 = r1225 ^ 0xA5A5A5A5u;
-    // 1616: shr.u32 	%r1227, %r1226, 16;
-    // 1617: xor.b32  	%r1228, %r1227, %r1226;
-    // 1618: mul.lo.s32 	%r1229, %r1228, 2146121005;
+    // ptx:1616  shr.u32 	%r1227, %r1226, 16;
+    // ptx:1617  xor.b32  	%r1228, %r1227, %r1226;
+    // ptx:1618  mul.lo.s32 	%r1229, %r1228, 2146121005;
     uint r1229 = uint(int((r1226 >> 16u) ^ r1226) * 2146121005);
-    // 1619: shr.u32 	%r1230, %r1229, 15;
-    // 1620: xor.b32  	%r1231, %r1230, %r1229;
-    // 1621: mul.lo.s32 	%r1232, %r1231, -2073254261;
+    // ptx:1619  shr.u32 	%r1230, %r1229, 15;
+    // ptx:1620  xor.b32  	%r1231, %r1230, %r1229;
+    // ptx:1621  mul.lo.s32 	%r1232, %r1231, -2073254261;
     uint r1232 = uint(int((r1229 >> 15u) ^ r1229) * -2073254261);
-    // 1622: shr.u32 	%r1233, %r1232, 16;
-    // 1623: xor.b32  	%r1234, %r1233, %r1232;
+    // ptx:1622  shr.u32 	%r1233, %r1232, 16;
+    // ptx:1623  xor.b32  	%r1234, %r1233, %r1232;
     uint r1234 = (r1232 >> 16u) ^ r1232;
-    // 1624: and.b32  	%r1235, %r1225, 1;
-    // 1625: shr.u32 	%r1236, %r1225, 1;
-    // 1626: and.b32  	%r1237, %r1236, 1023;
-    // 1627: mul.wide.u32 	%rd162, %r1234, -858993459;
-    // 1628: shr.u64 	%rd163, %rd162, 34;
-    // 1629: cvt.u32.u64 	%r1238, %rd163;
+    // ptx:1624  and.b32  	%r1235, %r1225, 1;
+    // ptx:1625  shr.u32 	%r1236, %r1225, 1;
+    // ptx:1626  and.b32  	%r1237, %r1236, 1023;
+    // ptx:1627  mul.wide.u32 	%rd162, %r1234, -858993459;
+    // ptx:1628  shr.u64 	%rd163, %rd162, 34;
+    // ptx:1629  cvt.u32.u64 	%r1238, %rd163;
     uint64_t t87 = uint64_t((uint64_t(r1234) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1630: mul.lo.s32 	%r1239, %r1238, 5;
-    // 1631: sub.s32 	%r1240, %r1234, %r1239;
-    // 1632: shl.b32 	%r1241, %r1240, 10;
-    // 1633: add.s32 	%r1242, %r1241, 13312;
+    // ptx:1630  mul.lo.s32 	%r1239, %r1238, 5;
+    // ptx:1631  sub.s32 	%r1240, %r1234, %r1239;
+    // ptx:1632  shl.b32 	%r1241, %r1240, 10;
+    // ptx:1633  add.s32 	%r1242, %r1241, 13312;
     uint r1242 = uint(int(uint(int(r1234) - int(uint(int(uint(uint64_t(t87))) * 5))) << 10u) + 13312);
-    // 1634: bfi.b32 	%r1243, %r1235, %r1237, 15, 1;
-    // 1635: or.b32  	%r1244, %r1243, %r1242;
-    // 1636: xor.b32  	%r1643, %r1244, 32768;
+    // ptx:1634  bfi.b32 	%r1243, %r1235, %r1237, 15, 1;
+    // ptx:1635  or.b32  	%r1244, %r1243, %r1242;
+    // ptx:1636  xor.b32  	%r1643, %r1244, 32768;
     r1643 = (p2g_bfi_32((r1225 & 1u), ((r1225 >> 1u) & 1023u), 15u, 1u) | r1242) ^ 32768u;
-    // 1637: bra.uni 	$L__BB0_324;
+    // ptx:1637  bra.uni 	$L__BB0_324;
   } else {
-    // 1594: bra.uni 	$L__BB0_298;
-    // 1640: add.s32 	%r1148, %r131, %r190;
-    // 1641: xor.b32  	%r1149, %r1148, 81;
-    // 1642: mul.lo.s32 	%r1150, %r1149, 2146121005;
+    // ptx:1594  bra.uni 	$L__BB0_298;
+    // ptx:1640  add.s32 	%r1148, %r131, %r190;
+    // ptx:1641  xor.b32  	%r1149, %r1148, 81;
+    // ptx:1642  mul.lo.s32 	%r1150, %r1149, 2146121005;
     uint r1150 = uint(int(uint(int(r131) + int(r190)) ^ 81u) * 2146121005);
-    // 1643: shr.u32 	%r1151, %r1150, 15;
-    // 1644: xor.b32  	%r1152, %r1151, %r1150;
-    // 1645: mul.lo.s32 	%r1153, %r1152, -2073254261;
+    // ptx:1643  shr.u32 	%r1151, %r1150, 15;
+    // ptx:1644  xor.b32  	%r1152, %r1151, %r1150;
+    // ptx:1645  mul.lo.s32 	%r1153, %r1152, -2073254261;
     uint r1153 = uint(int((r1150 >> 15u) ^ r1150) * -2073254261);
-    // 1646: shr.u32 	%r1154, %r1153, 16;
-    // 1647: xor.b32  	%r1155, %r1153, %r6;
+    // ptx:1646  shr.u32 	%r1154, %r1153, 16;
+    // ptx:1647  xor.b32  	%r1155, %r1153, %r6;
     uint r1155 = r1153 ^ r6;
-    // 1648: xor.b32  	%r1156, %r1155, %r1154;
-    // 1649: shr.u32 	%r1157, %r1155, 16;
-    // 1650: xor.b32  	%r1158, %r1156, %r1157;
-    // 1651: mul.lo.s32 	%r1159, %r1158, 2146121005;
+    // ptx:1648  xor.b32  	%r1156, %r1155, %r1154;
+    // ptx:1649  shr.u32 	%r1157, %r1155, 16;
+    // ptx:1650  xor.b32  	%r1158, %r1156, %r1157;
+    // ptx:1651  mul.lo.s32 	%r1159, %r1158, 2146121005;
     uint r1159 = uint(int((r1155 ^ (r1153 >> 16u)) ^ (r1155 >> 16u)) * 2146121005);
-    // 1652: shr.u32 	%r1160, %r1159, 15;
-    // 1653: xor.b32  	%r1161, %r1160, %r1159;
-    // 1654: mul.lo.s32 	%r1162, %r1161, -2073254261;
+    // ptx:1652  shr.u32 	%r1160, %r1159, 15;
+    // ptx:1653  xor.b32  	%r1161, %r1160, %r1159;
+    // ptx:1654  mul.lo.s32 	%r1162, %r1161, -2073254261;
     uint r1162 = uint(int((r1159 >> 15u) ^ r1159) * -2073254261);
-    // 1655: shr.u32 	%r1163, %r1162, 16;
-    // 1656: xor.b32  	%r1164, %r1163, %r1162;
+    // ptx:1655  shr.u32 	%r1163, %r1162, 16;
+    // ptx:1656  xor.b32  	%r1164, %r1163, %r1162;
     uint r1164 = (r1162 >> 16u) ^ r1162;
-    // 1657: xor.b32  	%r1165, %r1164, -1515870811;
+    // ptx:1657  xor.b32  	%r1165, %r1164, -1515870811;
     uint r1165 = r1164 ^ 0xA5A5A5A5u;
-    // 1658: shr.u32 	%r1166, %r1165, 16;
-    // 1659: xor.b32  	%r1167, %r1166, %r1165;
-    // 1660: mul.lo.s32 	%r1168, %r1167, 2146121005;
+    // ptx:1658  shr.u32 	%r1166, %r1165, 16;
+    // ptx:1659  xor.b32  	%r1167, %r1166, %r1165;
+    // ptx:1660  mul.lo.s32 	%r1168, %r1167, 2146121005;
     uint r1168 = uint(int((r1165 >> 16u) ^ r1165) * 2146121005);
-    // 1661: shr.u32 	%r1169, %r1168, 15;
-    // 1662: xor.b32  	%r1170, %r1169, %r1168;
-    // 1663: mul.lo.s32 	%r1171, %r1170, -2073254261;
+    // ptx:1661  shr.u32 	%r1169, %r1168, 15;
+    // ptx:1662  xor.b32  	%r1170, %r1169, %r1168;
+    // ptx:1663  mul.lo.s32 	%r1171, %r1170, -2073254261;
     uint r1171 = uint(int((r1168 >> 15u) ^ r1168) * -2073254261);
-    // 1664: shr.u32 	%r1172, %r1171, 16;
-    // 1665: xor.b32  	%r231, %r1172, %r1171;
+    // ptx:1664  shr.u32 	%r1172, %r1171, 16;
+    // ptx:1665  xor.b32  	%r231, %r1172, %r1171;
     uint r231 = (r1171 >> 16u) ^ r1171;
-    // 1666: shl.b32 	%r1173, %r1164, 15;
-    // 1667: and.b32  	%r1643, %r1173, 32768;
+    // ptx:1666  shl.b32 	%r1173, %r1164, 15;
+    // ptx:1667  and.b32  	%r1643, %r1173, 32768;
     r1643 = (r1164 << 15u) & 32768u;
-    // 1668: shr.u32 	%r1174, %r1164, 1;
-    // 1669: and.b32  	%r233, %r1174, 1023;
+    // ptx:1668  shr.u32 	%r1174, %r1164, 1;
+    // ptx:1669  and.b32  	%r233, %r1174, 1023;
     uint r233 = (r1164 >> 1u) & 1023u;
-    // 1670: @%p19 bra 	$L__BB0_302;
+    // ptx:1670  @%p19 bra 	$L__BB0_302;
     if (p19) {
-      // 1674: setp.eq.s16 	%p180, %rs4, 2;
-      // 1675: @%p180 bra 	$L__BB0_319;
+      // ptx:1674  setp.eq.s16 	%p180, %rs4, 2;
+      // ptx:1675  @%p180 bra 	$L__BB0_319;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 1712: and.b32  	%r1643, %r231, 65535;
+        // ptx:1712  and.b32  	%r1643, %r231, 65535;
         r1643 = r231 & 65535u;
-        // 1713: bra.uni 	$L__BB0_324;
+        // ptx:1713  bra.uni 	$L__BB0_324;
         p2g_sv0 = 132;
       } else {
-        // 1677: setp.eq.s16 	%p181, %rs4, 3;
-        // 1678: @%p181 bra 	$L__BB0_306;
+        // ptx:1677  setp.eq.s16 	%p181, %rs4, 3;
+        // ptx:1678  @%p181 bra 	$L__BB0_306;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1716: mul.wide.u32 	%rd152, %r231, -858993459;
-          // 1717: shr.u64 	%rd153, %rd152, 34;
-          // 1718: cvt.u32.u64 	%r1178, %rd153;
+          // ptx:1716  mul.wide.u32 	%rd152, %r231, -858993459;
+          // ptx:1717  shr.u64 	%rd153, %rd152, 34;
+          // ptx:1718  cvt.u32.u64 	%r1178, %rd153;
           uint64_t t88 = uint64_t((uint64_t(r231) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1719: mul.lo.s32 	%r1179, %r1178, 5;
-          // 1720: sub.s32 	%r235, %r231, %r1179;
+          // ptx:1719  mul.lo.s32 	%r1179, %r1178, 5;
+          // ptx:1720  sub.s32 	%r235, %r231, %r1179;
           uint r235 = uint(int(r231) - int(uint(int(uint(uint64_t(t88))) * 5)));
-          // 1721: setp.eq.s32 	%p185, %r235, 0;
-          // 1722: @%p185 bra 	$L__BB0_308;
+          // ptx:1721  setp.eq.s32 	%p185, %r235, 0;
+          // ptx:1722  @%p185 bra 	$L__BB0_308;
           if (int(r235) == 0) {
-            // 2678: shr.u32 	%r1180, %r231, 8;
+            // ptx:2678  shr.u32 	%r1180, %r231, 8;
             uint r1180 = r231 >> 8u;
-            // 2679: mul.wide.u32 	%rd154, %r1180, -1431655765;
-            // 2680: shr.u64 	%rd155, %rd154, 34;
-            // 2681: cvt.u32.u64 	%r1181, %rd155;
+            // ptx:2679  mul.wide.u32 	%rd154, %r1180, -1431655765;
+            // ptx:2680  shr.u64 	%rd155, %rd154, 34;
+            // ptx:2681  cvt.u32.u64 	%r1181, %rd155;
             uint64_t t89 = uint64_t((uint64_t(r1180) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2682: mul.lo.s32 	%r1182, %r1181, 6;
-            // 2683: sub.s32 	%r1183, %r1180, %r1182;
-            // 2684: cvt.u16.u32 	%rs25, %r1183;
+            // ptx:2682  mul.lo.s32 	%r1182, %r1181, 6;
+            // ptx:2683  sub.s32 	%r1183, %r1180, %r1182;
+            // ptx:2684  cvt.u16.u32 	%rs25, %r1183;
             uint64_t t90 = uint64_t(uint(int(r1180) - int(uint(int(uint(uint64_t(t89))) * 6))));
             uint rs25 = (uint(uint64_t(t90)) & 65535u);
-            // 2685: setp.gt.s16 	%p186, %rs25, 1;
-            // 2686: @%p186 bra 	$L__BB0_312;
+            // ptx:2685  setp.gt.s16 	%p186, %rs25, 1;
+            // ptx:2686  @%p186 bra 	$L__BB0_312;
             if ((bitfieldExtract(int(rs25), 0, 16)) > 1) {
-              // 2690: setp.eq.s16 	%p187, %rs25, 2;
-              // 2691: @%p187 bra 	$L__BB0_317;
+              // ptx:2690  setp.eq.s16 	%p187, %rs25, 2;
+              // ptx:2691  @%p187 bra 	$L__BB0_317;
               if ((bitfieldExtract(int(rs25), 0, 16)) == 2) {
-                // 3158: shr.u32 	%r1185, %r231, 12;
-                // 3159: and.b32  	%r1186, %r1185, 1;
-                // 3160: or.b32  	%r1187, %r1643, %r1186;
+                // ptx:3158  shr.u32 	%r1185, %r231, 12;
+                // ptx:3159  and.b32  	%r1186, %r1185, 1;
+                // ptx:3160  or.b32  	%r1187, %r1643, %r1186;
                 uint r1187 = r1643 | ((r231 >> 12u) & 1u);
-                // 3161: or.b32  	%r1643, %r1187, 32256;
+                // ptx:3161  or.b32  	%r1643, %r1187, 32256;
                 r1643 = r1187 | 32256u;
-                // 3162: bra.uni 	$L__BB0_324;
+                // ptx:3162  bra.uni 	$L__BB0_324;
                 p2g_sv0 = 132;
               } else {
-                // 2693: setp.eq.s16 	%p188, %rs25, 3;
-                // 2694: @%p188 bra 	$L__BB0_316;
+                // ptx:2693  setp.eq.s16 	%p188, %rs25, 3;
+                // ptx:2694  @%p188 bra 	$L__BB0_316;
                 if ((bitfieldExtract(int(rs25), 0, 16)) == 3) {
-                  // 3165: setp.eq.s32 	%p192, %r233, 0;
-                  // 3166: selp.b32 	%r1184, 1, %r233, %p192;
-                  // 3167: or.b32  	%r1643, %r1184, %r1643;
+                  // ptx:3165  setp.eq.s32 	%p192, %r233, 0;
+                  // ptx:3166  selp.b32 	%r1184, 1, %r233, %p192;
+                  // ptx:3167  or.b32  	%r1643, %r1184, %r1643;
                   r1643 = ((int(r233) == 0) ? 1u : r233) | r1643;
-                  // 3168: bra.uni 	$L__BB0_324;
+                  // ptx:3168  bra.uni 	$L__BB0_324;
                   p2g_sv0 = 132;
                 } else {
-                  // 2696: setp.ne.s16 	%p189, %rs25, 4;
-                  // 2697: @%p189 bra 	$L__BB0_318;
+                  // ptx:2696  setp.ne.s16 	%p189, %rs25, 4;
+                  // ptx:2697  @%p189 bra 	$L__BB0_318;
                   if ((bitfieldExtract(int(rs25), 0, 16)) != 4) {
                     p2g_sv0 = 284;
                   } else {
-                    // 2699: or.b32  	%r1643, %r1643, 31743;
+                    // ptx:2699  or.b32  	%r1643, %r1643, 31743;
                     r1643 = r1643 | 31743u;
-                    // 2700: bra.uni 	$L__BB0_324;
+                    // ptx:2700  bra.uni 	$L__BB0_324;
                     p2g_sv0 = 132;
                   }
                 }
               }
             } else {
-              // 2687: bra.uni 	$L__BB0_309;
-              // 2935: setp.eq.s16 	%p190, %rs25, 0;
-              // 2936: @%p190 bra 	$L__BB0_324;
+              // ptx:2687  bra.uni 	$L__BB0_309;
+              // ptx:2935  setp.eq.s16 	%p190, %rs25, 0;
+              // ptx:2936  @%p190 bra 	$L__BB0_324;
               if ((bitfieldExtract(int(rs25), 0, 16)) == 0) {
                 p2g_sv0 = 132;
               } else {
-                // 2938: setp.eq.s16 	%p191, %rs25, 1;
-                // 2939: @%p191 bra 	$L__BB0_311;
+                // ptx:2938  setp.eq.s16 	%p191, %rs25, 1;
+                // ptx:2939  @%p191 bra 	$L__BB0_311;
                 if ((bitfieldExtract(int(rs25), 0, 16)) == 1) {
-                  // 2943: or.b32  	%r1643, %r1643, 31744;
+                  // ptx:2943  or.b32  	%r1643, %r1643, 31744;
                   r1643 = r1643 | 31744u;
-                  // 2944: bra.uni 	$L__BB0_324;
+                  // ptx:2944  bra.uni 	$L__BB0_324;
                   p2g_sv0 = 132;
                 } else {
-                  // 2940: bra.uni 	$L__BB0_318;
+                  // ptx:2940  bra.uni 	$L__BB0_318;
                   p2g_sv0 = 284;
                 }
               }
             }
             if (p2g_sv0 == 284) {
-              // 3258: or.b32  	%r1188, %r1643, %r233;
+              // ptx:3258  or.b32  	%r1188, %r1643, %r233;
               uint r1188 = r1643 | r233;
-              // 3259: or.b32  	%r1643, %r1188, 1024;
+              // ptx:3259  or.b32  	%r1643, %r1188, 1024;
               r1643 = r1188 | 1024u;
-              // 3260: bra.uni 	$L__BB0_324;
+              // ptx:3260  bra.uni 	$L__BB0_324;
               p2g_sv0 = 132;
             }
           } else {
-            // 1724: add.s32 	%r1642, %r235, 13;
+            // ptx:1724  add.s32 	%r1642, %r235, 13;
             r1642 = uint(int(r235) + 13);
-            // 1725: bra.uni 	$L__BB0_322;
+            // ptx:1725  bra.uni 	$L__BB0_322;
             p2g_sv0 = 131;
           }
         } else {
-          // 1680: setp.ne.s16 	%p182, %rs4, 5;
-          // 1681: @%p182 bra 	$L__BB0_321;
+          // ptx:1680  setp.ne.s16 	%p182, %rs4, 5;
+          // ptx:1681  @%p182 bra 	$L__BB0_321;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 130;
           } else {
-            // 1683: mul.wide.u32 	%rd150, %r231, -858993459;
-            // 1684: shr.u64 	%rd151, %rd150, 34;
-            // 1685: cvt.u32.u64 	%r1175, %rd151;
+            // ptx:1683  mul.wide.u32 	%rd150, %r231, -858993459;
+            // ptx:1684  shr.u64 	%rd151, %rd150, 34;
+            // ptx:1685  cvt.u32.u64 	%r1175, %rd151;
             uint64_t t91 = uint64_t((uint64_t(r231) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1686: mul.lo.s32 	%r1176, %r1175, 5;
-            // 1687: sub.s32 	%r1177, %r231, %r1176;
-            // 1688: add.s32 	%r1642, %r1177, 13;
+            // ptx:1686  mul.lo.s32 	%r1176, %r1175, 5;
+            // ptx:1687  sub.s32 	%r1177, %r231, %r1176;
+            // ptx:1688  add.s32 	%r1642, %r1177, 13;
             r1642 = uint(int(uint(int(r231) - int(uint(int(uint(uint64_t(t91))) * 5)))) + 13);
-            // 1689: bra.uni 	$L__BB0_322;
+            // ptx:1689  bra.uni 	$L__BB0_322;
             p2g_sv0 = 131;
           }
         }
       }
     } else {
-      // 1671: bra.uni 	$L__BB0_299;
-      // 1692: setp.eq.s16 	%p183, %rs4, 0;
-      // 1693: @%p183 bra 	$L__BB0_320;
+      // ptx:1671  bra.uni 	$L__BB0_299;
+      // ptx:1692  setp.eq.s16 	%p183, %rs4, 0;
+      // ptx:1693  @%p183 bra 	$L__BB0_320;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 1728: mul.wide.u32 	%rd158, %r231, 613566757;
-        // 1729: shr.u64 	%rd159, %rd158, 32;
-        // 1730: cvt.u32.u64 	%r1195, %rd159;
+        // ptx:1728  mul.wide.u32 	%rd158, %r231, 613566757;
+        // ptx:1729  shr.u64 	%rd159, %rd158, 32;
+        // ptx:1730  cvt.u32.u64 	%r1195, %rd159;
         uint64_t t92 = uint64_t((uint64_t(r231) * uint64_t(0x24924925u)) >> 32u);
         uint r1195 = uint(uint64_t(t92));
-        // 1731: sub.s32 	%r1196, %r231, %r1195;
-        // 1732: shr.u32 	%r1197, %r1196, 1;
-        // 1733: add.s32 	%r1198, %r1197, %r1195;
-        // 1734: shr.u32 	%r1199, %r1198, 2;
-        // 1735: mul.lo.s32 	%r1200, %r1199, 7;
+        // ptx:1731  sub.s32 	%r1196, %r231, %r1195;
+        // ptx:1732  shr.u32 	%r1197, %r1196, 1;
+        // ptx:1733  add.s32 	%r1198, %r1197, %r1195;
+        // ptx:1734  shr.u32 	%r1199, %r1198, 2;
+        // ptx:1735  mul.lo.s32 	%r1200, %r1199, 7;
         uint r1200 = uint(int(uint(int(uint(int(r231) - int(r1195)) >> 1u) + int(r1195)) >> 2u) * 7);
-        // 1736: sub.s32 	%r1201, %r231, %r1200;
-        // 1737: add.s32 	%r1642, %r1201, 12;
+        // ptx:1736  sub.s32 	%r1201, %r231, %r1200;
+        // ptx:1737  add.s32 	%r1642, %r1201, 12;
         r1642 = uint(int(uint(int(r231) - int(r1200))) + 12);
-        // 1738: bra.uni 	$L__BB0_322;
+        // ptx:1738  bra.uni 	$L__BB0_322;
         p2g_sv0 = 131;
       } else {
-        // 1695: setp.eq.s16 	%p184, %rs4, 1;
-        // 1696: @%p184 bra 	$L__BB0_301;
+        // ptx:1695  setp.eq.s16 	%p184, %rs4, 1;
+        // ptx:1696  @%p184 bra 	$L__BB0_301;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1700: mul.wide.u32 	%rd156, %r231, 138547333;
-          // 1701: shr.u64 	%rd157, %rd156, 32;
-          // 1702: cvt.u32.u64 	%r1189, %rd157;
+          // ptx:1700  mul.wide.u32 	%rd156, %r231, 138547333;
+          // ptx:1701  shr.u64 	%rd157, %rd156, 32;
+          // ptx:1702  cvt.u32.u64 	%r1189, %rd157;
           uint64_t t93 = uint64_t((uint64_t(r231) * uint64_t(0x08421085u)) >> 32u);
           uint r1189 = uint(uint64_t(t93));
-          // 1703: sub.s32 	%r1190, %r231, %r1189;
-          // 1704: shr.u32 	%r1191, %r1190, 1;
-          // 1705: add.s32 	%r1192, %r1191, %r1189;
-          // 1706: shr.u32 	%r1193, %r1192, 4;
-          // 1707: mul.lo.s32 	%r1194, %r1193, 31;
+          // ptx:1703  sub.s32 	%r1190, %r231, %r1189;
+          // ptx:1704  shr.u32 	%r1191, %r1190, 1;
+          // ptx:1705  add.s32 	%r1192, %r1191, %r1189;
+          // ptx:1706  shr.u32 	%r1193, %r1192, 4;
+          // ptx:1707  mul.lo.s32 	%r1194, %r1193, 31;
           uint r1194 = uint(int(uint(int(uint(int(r231) - int(r1189)) >> 1u) + int(r1189)) >> 4u) * 31);
-          // 1708: sub.s32 	%r1642, %r231, %r1194;
+          // ptx:1708  sub.s32 	%r1642, %r231, %r1194;
           r1642 = uint(int(r231) - int(r1194));
-          // 1709: bra.uni 	$L__BB0_322;
+          // ptx:1709  bra.uni 	$L__BB0_322;
           p2g_sv0 = 131;
         } else {
-          // 1697: bra.uni 	$L__BB0_321;
+          // ptx:1697  bra.uni 	$L__BB0_321;
           p2g_sv0 = 130;
         }
       }
     }
     if (p2g_sv0 == 130) {
-      // 1741: mul.wide.u32 	%rd160, %r231, -858993459;
-      // 1742: shr.u64 	%rd161, %rd160, 34;
-      // 1743: cvt.u32.u64 	%r1202, %rd161;
+      // ptx:1741  mul.wide.u32 	%rd160, %r231, -858993459;
+      // ptx:1742  shr.u64 	%rd161, %rd160, 34;
+      // ptx:1743  cvt.u32.u64 	%r1202, %rd161;
       uint64_t t94 = uint64_t((uint64_t(r231) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1744: mul.lo.s32 	%r1203, %r1202, 5;
-      // 1745: sub.s32 	%r1204, %r231, %r1203;
-      // 1746: add.s32 	%r1642, %r1204, 13;
+      // ptx:1744  mul.lo.s32 	%r1203, %r1202, 5;
+      // ptx:1745  sub.s32 	%r1204, %r231, %r1203;
+      // ptx:1746  add.s32 	%r1642, %r1204, 13;
       r1642 = uint(int(uint(int(r231) - int(uint(int(uint(uint64_t(t94))) * 5)))) + 13);
       p2g_sv0 = 131;
     }
     if (p2g_sv0 == 131) {
-      // 1749: max.s32 	%r1205, %r1642, 0;
-      // 1750: shl.b32 	%r1206, %r1205, 10;
-      // 1751: or.b32  	%r1207, %r233, %r1643;
+      // ptx:1749  max.s32 	%r1205, %r1642, 0;
+      // ptx:1750  shl.b32 	%r1206, %r1205, 10;
+      // ptx:1751  or.b32  	%r1207, %r233, %r1643;
       uint r1207 = r233 | r1643;
-      // 1752: or.b32  	%r1643, %r1207, %r1206;
+      // ptx:1752  or.b32  	%r1643, %r1207, %r1206;
       r1643 = r1207 | (uint(max(int(r1642), 0)) << 10u);
     }
   }
-  // 1755: add.s32 	%r250, %r1, %r2;
+  // ptx:1755  add.s32 	%r250, %r1, %r2;
   uint r250 = uint(int(r1) + int(r2));
-  // 1756: shl.b32 	%r1245, %r3, 7;
-  // 1757: add.s32 	%r251, %r2, 5373223;
+  // ptx:1756  shl.b32 	%r1245, %r3, 7;
+  // ptx:1757  add.s32 	%r251, %r2, 5373223;
   uint r251 = uint(int(r2) + 5373223);
-  // 1758: add.s32 	%r252, %r251, %r1245;
+  // ptx:1758  add.s32 	%r252, %r251, %r1245;
   uint r252 = uint(int(r251) + int(r3 << 7u));
-  // 1759: xor.b32  	%r1246, %r252, 81;
-  // 1760: mul.lo.s32 	%r1247, %r1246, 2146121005;
+  // ptx:1759  xor.b32  	%r1246, %r252, 81;
+  // ptx:1760  mul.lo.s32 	%r1247, %r1246, 2146121005;
   uint r1247 = uint(int(r252 ^ 81u) * 2146121005);
-  // 1761: shr.u32 	%r1248, %r1247, 15;
-  // 1762: xor.b32  	%r1249, %r1248, %r1247;
-  // 1763: mul.lo.s32 	%r1250, %r1249, -2073254261;
+  // ptx:1761  shr.u32 	%r1248, %r1247, 15;
+  // ptx:1762  xor.b32  	%r1249, %r1248, %r1247;
+  // ptx:1763  mul.lo.s32 	%r1250, %r1249, -2073254261;
   uint r1250 = uint(int((r1247 >> 15u) ^ r1247) * -2073254261);
-  // 1764: shr.u32 	%r1251, %r1250, 16;
-  // 1765: xor.b32  	%r1252, %r1250, %r6;
+  // ptx:1764  shr.u32 	%r1251, %r1250, 16;
+  // ptx:1765  xor.b32  	%r1252, %r1250, %r6;
   uint r1252 = r1250 ^ r6;
-  // 1766: xor.b32  	%r1253, %r1252, %r1251;
-  // 1767: shr.u32 	%r1254, %r1252, 16;
-  // 1768: xor.b32  	%r1255, %r1253, %r1254;
-  // 1769: mul.lo.s32 	%r1256, %r1255, 2146121005;
+  // ptx:1766  xor.b32  	%r1253, %r1252, %r1251;
+  // ptx:1767  shr.u32 	%r1254, %r1252, 16;
+  // ptx:1768  xor.b32  	%r1255, %r1253, %r1254;
+  // ptx:1769  mul.lo.s32 	%r1256, %r1255, 2146121005;
   uint r1256 = uint(int((r1252 ^ (r1250 >> 16u)) ^ (r1252 >> 16u)) * 2146121005);
-  // 1770: shr.u32 	%r1257, %r1256, 15;
-  // 1771: xor.b32  	%r1258, %r1257, %r1256;
-  // 1772: mul.lo.s32 	%r1259, %r1258, -2073254261;
+  // ptx:1770  shr.u32 	%r1257, %r1256, 15;
+  // ptx:1771  xor.b32  	%r1258, %r1257, %r1256;
+  // ptx:1772  mul.lo.s32 	%r1259, %r1258, -2073254261;
   uint r1259 = uint(int((r1256 >> 15u) ^ r1256) * -2073254261);
-  // 1773: shr.u32 	%r1260, %r1259, 16;
-  // 1774: xor.b32  	%r1261, %r1260, %r1259;
+  // ptx:1773  shr.u32 	%r1260, %r1259, 16;
+  // ptx:1774  xor.b32  	%r1261, %r1260, %r1259;
   uint r1261 = (r1259 >> 16u) ^ r1259;
-  // 1775: xor.b32  	%r1262, %r1261, -1515870811;
+  // ptx:1775  xor.b32  	%r1262, %r1261, -1515870811;
   uint r1262 = r1261 ^ 0xA5A5A5A5u;
-  // 1776: shr.u32 	%r1263, %r1262, 16;
-  // 1777: xor.b32  	%r1264, %r1263, %r1262;
-  // 1778: mul.lo.s32 	%r1265, %r1264, 2146121005;
+  // ptx:1776  shr.u32 	%r1263, %r1262, 16;
+  // ptx:1777  xor.b32  	%r1264, %r1263, %r1262;
+  // ptx:1778  mul.lo.s32 	%r1265, %r1264, 2146121005;
   uint r1265 = uint(int((r1262 >> 16u) ^ r1262) * 2146121005);
-  // 1779: shr.u32 	%r1266, %r1265, 15;
-  // 1780: xor.b32  	%r1267, %r1266, %r1265;
-  // 1781: mul.lo.s32 	%r1268, %r1267, -2073254261;
+  // ptx:1779  shr.u32 	%r1266, %r1265, 15;
+  // ptx:1780  xor.b32  	%r1267, %r1266, %r1265;
+  // ptx:1781  mul.lo.s32 	%r1268, %r1267, -2073254261;
   uint r1268 = uint(int((r1265 >> 15u) ^ r1265) * -2073254261);
-  // 1782: shr.u32 	%r1269, %r1268, 16;
-  // 1783: xor.b32  	%r253, %r1269, %r1268;
+  // ptx:1782  shr.u32 	%r1269, %r1268, 16;
+  // ptx:1783  xor.b32  	%r253, %r1269, %r1268;
   uint r253 = (r1268 >> 16u) ^ r1268;
-  // 1784: shl.b32 	%r1270, %r1261, 15;
-  // 1785: and.b32  	%r1645, %r1270, 32768;
+  // ptx:1784  shl.b32 	%r1270, %r1261, 15;
+  // ptx:1785  and.b32  	%r1645, %r1270, 32768;
   uint r1645 = (r1261 << 15u) & 32768u;
-  // 1786: shr.u32 	%r1271, %r1261, 1;
-  // 1787: and.b32  	%r255, %r1271, 1023;
+  // ptx:1786  shr.u32 	%r1271, %r1261, 1;
+  // ptx:1787  and.b32  	%r255, %r1271, 1023;
   uint r255 = (r1261 >> 1u) & 1023u;
-  // 1788: @%p73 bra 	$L__BB0_350;
+  // ptx:1788  @%p73 bra 	$L__BB0_350;
   if (p73) {
-    // 1792: mul.wide.u32 	%rd176, %r253, -858993459;
-    // 1793: shr.u64 	%rd177, %rd176, 34;
-    // 1794: cvt.u32.u64 	%r1305, %rd177;
+    // ptx:1792  mul.wide.u32 	%rd176, %r253, -858993459;
+    // ptx:1793  shr.u64 	%rd177, %rd176, 34;
+    // ptx:1794  cvt.u32.u64 	%r1305, %rd177;
     uint64_t t95 = uint64_t((uint64_t(r253) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1795: mul.lo.s32 	%r1306, %r1305, 5;
-    // 1796: sub.s32 	%r1307, %r253, %r1306;
-    // 1797: shl.b32 	%r1308, %r1307, 10;
-    // 1798: add.s32 	%r1309, %r1308, 13312;
+    // ptx:1795  mul.lo.s32 	%r1306, %r1305, 5;
+    // ptx:1796  sub.s32 	%r1307, %r253, %r1306;
+    // ptx:1797  shl.b32 	%r1308, %r1307, 10;
+    // ptx:1798  add.s32 	%r1309, %r1308, 13312;
     uint r1309 = uint(int(uint(int(r253) - int(uint(int(uint(uint64_t(t95))) * 5))) << 10u) + 13312);
-    // 1799: or.b32  	%r1310, %r255, %r1645;
+    // ptx:1799  or.b32  	%r1310, %r255, %r1645;
     uint r1310 = r255 | r1645;
-    // 1800: or.b32  	%r1645, %r1310, %r1309;
+    // ptx:1800  or.b32  	%r1645, %r1310, %r1309;
     r1645 = r1310 | r1309;
-    // 1801: bra.uni 	$L__BB0_351;
+    // ptx:1801  bra.uni 	$L__BB0_351;
   } else {
-    // 1789: bra.uni 	$L__BB0_325;
-    // 1804: @%p19 bra 	$L__BB0_329;
+    // ptx:1789  bra.uni 	$L__BB0_325;
+    // ptx:1804  @%p19 bra 	$L__BB0_329;
     if (p19) {
-      // 1808: setp.eq.s16 	%p195, %rs4, 2;
-      // 1809: @%p195 bra 	$L__BB0_346;
+      // ptx:1808  setp.eq.s16 	%p195, %rs4, 2;
+      // ptx:1809  @%p195 bra 	$L__BB0_346;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 1846: and.b32  	%r1645, %r253, 65535;
+        // ptx:1846  and.b32  	%r1645, %r253, 65535;
         r1645 = r253 & 65535u;
-        // 1847: bra.uni 	$L__BB0_351;
+        // ptx:1847  bra.uni 	$L__BB0_351;
         p2g_sv0 = 143;
       } else {
-        // 1811: setp.eq.s16 	%p196, %rs4, 3;
-        // 1812: @%p196 bra 	$L__BB0_333;
+        // ptx:1811  setp.eq.s16 	%p196, %rs4, 3;
+        // ptx:1812  @%p196 bra 	$L__BB0_333;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1850: mul.wide.u32 	%rd166, %r253, -858993459;
-          // 1851: shr.u64 	%rd167, %rd166, 34;
-          // 1852: cvt.u32.u64 	%r1275, %rd167;
+          // ptx:1850  mul.wide.u32 	%rd166, %r253, -858993459;
+          // ptx:1851  shr.u64 	%rd167, %rd166, 34;
+          // ptx:1852  cvt.u32.u64 	%r1275, %rd167;
           uint64_t t96 = uint64_t((uint64_t(r253) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1853: mul.lo.s32 	%r1276, %r1275, 5;
-          // 1854: sub.s32 	%r257, %r253, %r1276;
+          // ptx:1853  mul.lo.s32 	%r1276, %r1275, 5;
+          // ptx:1854  sub.s32 	%r257, %r253, %r1276;
           uint r257 = uint(int(r253) - int(uint(int(uint(uint64_t(t96))) * 5)));
-          // 1855: setp.eq.s32 	%p200, %r257, 0;
-          // 1856: @%p200 bra 	$L__BB0_335;
+          // ptx:1855  setp.eq.s32 	%p200, %r257, 0;
+          // ptx:1856  @%p200 bra 	$L__BB0_335;
           if (int(r257) == 0) {
-            // 2703: shr.u32 	%r1277, %r253, 8;
+            // ptx:2703  shr.u32 	%r1277, %r253, 8;
             uint r1277 = r253 >> 8u;
-            // 2704: mul.wide.u32 	%rd168, %r1277, -1431655765;
-            // 2705: shr.u64 	%rd169, %rd168, 34;
-            // 2706: cvt.u32.u64 	%r1278, %rd169;
+            // ptx:2704  mul.wide.u32 	%rd168, %r1277, -1431655765;
+            // ptx:2705  shr.u64 	%rd169, %rd168, 34;
+            // ptx:2706  cvt.u32.u64 	%r1278, %rd169;
             uint64_t t97 = uint64_t((uint64_t(r1277) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2707: mul.lo.s32 	%r1279, %r1278, 6;
-            // 2708: sub.s32 	%r1280, %r1277, %r1279;
-            // 2709: cvt.u16.u32 	%rs27, %r1280;
+            // ptx:2707  mul.lo.s32 	%r1279, %r1278, 6;
+            // ptx:2708  sub.s32 	%r1280, %r1277, %r1279;
+            // ptx:2709  cvt.u16.u32 	%rs27, %r1280;
             uint64_t t98 = uint64_t(uint(int(r1277) - int(uint(int(uint(uint64_t(t97))) * 6))));
             uint rs27 = (uint(uint64_t(t98)) & 65535u);
-            // 2710: setp.gt.s16 	%p201, %rs27, 1;
-            // 2711: @%p201 bra 	$L__BB0_339;
+            // ptx:2710  setp.gt.s16 	%p201, %rs27, 1;
+            // ptx:2711  @%p201 bra 	$L__BB0_339;
             if ((bitfieldExtract(int(rs27), 0, 16)) > 1) {
-              // 2715: setp.eq.s16 	%p202, %rs27, 2;
-              // 2716: @%p202 bra 	$L__BB0_344;
+              // ptx:2715  setp.eq.s16 	%p202, %rs27, 2;
+              // ptx:2716  @%p202 bra 	$L__BB0_344;
               if ((bitfieldExtract(int(rs27), 0, 16)) == 2) {
-                // 3171: shr.u32 	%r1282, %r253, 12;
-                // 3172: and.b32  	%r1283, %r1282, 1;
-                // 3173: or.b32  	%r1284, %r1645, %r1283;
+                // ptx:3171  shr.u32 	%r1282, %r253, 12;
+                // ptx:3172  and.b32  	%r1283, %r1282, 1;
+                // ptx:3173  or.b32  	%r1284, %r1645, %r1283;
                 uint r1284 = r1645 | ((r253 >> 12u) & 1u);
-                // 3174: or.b32  	%r1645, %r1284, 32256;
+                // ptx:3174  or.b32  	%r1645, %r1284, 32256;
                 r1645 = r1284 | 32256u;
-                // 3175: bra.uni 	$L__BB0_351;
+                // ptx:3175  bra.uni 	$L__BB0_351;
                 p2g_sv0 = 143;
               } else {
-                // 2718: setp.eq.s16 	%p203, %rs27, 3;
-                // 2719: @%p203 bra 	$L__BB0_343;
+                // ptx:2718  setp.eq.s16 	%p203, %rs27, 3;
+                // ptx:2719  @%p203 bra 	$L__BB0_343;
                 if ((bitfieldExtract(int(rs27), 0, 16)) == 3) {
-                  // 3178: setp.eq.s32 	%p207, %r255, 0;
-                  // 3179: selp.b32 	%r1281, 1, %r255, %p207;
-                  // 3180: or.b32  	%r1645, %r1281, %r1645;
+                  // ptx:3178  setp.eq.s32 	%p207, %r255, 0;
+                  // ptx:3179  selp.b32 	%r1281, 1, %r255, %p207;
+                  // ptx:3180  or.b32  	%r1645, %r1281, %r1645;
                   r1645 = ((int(r255) == 0) ? 1u : r255) | r1645;
-                  // 3181: bra.uni 	$L__BB0_351;
+                  // ptx:3181  bra.uni 	$L__BB0_351;
                   p2g_sv0 = 143;
                 } else {
-                  // 2721: setp.ne.s16 	%p204, %rs27, 4;
-                  // 2722: @%p204 bra 	$L__BB0_345;
+                  // ptx:2721  setp.ne.s16 	%p204, %rs27, 4;
+                  // ptx:2722  @%p204 bra 	$L__BB0_345;
                   if ((bitfieldExtract(int(rs27), 0, 16)) != 4) {
                     p2g_sv0 = 285;
                   } else {
-                    // 2724: or.b32  	%r1645, %r1645, 31743;
+                    // ptx:2724  or.b32  	%r1645, %r1645, 31743;
                     r1645 = r1645 | 31743u;
-                    // 2725: bra.uni 	$L__BB0_351;
+                    // ptx:2725  bra.uni 	$L__BB0_351;
                     p2g_sv0 = 143;
                   }
                 }
               }
             } else {
-              // 2712: bra.uni 	$L__BB0_336;
-              // 2947: setp.eq.s16 	%p205, %rs27, 0;
-              // 2948: @%p205 bra 	$L__BB0_351;
+              // ptx:2712  bra.uni 	$L__BB0_336;
+              // ptx:2947  setp.eq.s16 	%p205, %rs27, 0;
+              // ptx:2948  @%p205 bra 	$L__BB0_351;
               if ((bitfieldExtract(int(rs27), 0, 16)) == 0) {
                 p2g_sv0 = 143;
               } else {
-                // 2950: setp.eq.s16 	%p206, %rs27, 1;
-                // 2951: @%p206 bra 	$L__BB0_338;
+                // ptx:2950  setp.eq.s16 	%p206, %rs27, 1;
+                // ptx:2951  @%p206 bra 	$L__BB0_338;
                 if ((bitfieldExtract(int(rs27), 0, 16)) == 1) {
-                  // 2955: or.b32  	%r1645, %r1645, 31744;
+                  // ptx:2955  or.b32  	%r1645, %r1645, 31744;
                   r1645 = r1645 | 31744u;
-                  // 2956: bra.uni 	$L__BB0_351;
+                  // ptx:2956  bra.uni 	$L__BB0_351;
                   p2g_sv0 = 143;
                 } else {
-                  // 2952: bra.uni 	$L__BB0_345;
+                  // ptx:2952  bra.uni 	$L__BB0_345;
                   p2g_sv0 = 285;
                 }
               }
             }
             if (p2g_sv0 == 285) {
-              // 3263: or.b32  	%r1285, %r1645, %r255;
+              // ptx:3263  or.b32  	%r1285, %r1645, %r255;
               uint r1285 = r1645 | r255;
-              // 3264: or.b32  	%r1645, %r1285, 1024;
+              // ptx:3264  or.b32  	%r1645, %r1285, 1024;
               r1645 = r1285 | 1024u;
-              // 3265: bra.uni 	$L__BB0_351;
+              // ptx:3265  bra.uni 	$L__BB0_351;
               p2g_sv0 = 143;
             }
           } else {
-            // 1858: add.s32 	%r1644, %r257, 13;
+            // ptx:1858  add.s32 	%r1644, %r257, 13;
             r1644 = uint(int(r257) + 13);
-            // 1859: bra.uni 	$L__BB0_349;
+            // ptx:1859  bra.uni 	$L__BB0_349;
             p2g_sv0 = 142;
           }
         } else {
-          // 1814: setp.ne.s16 	%p197, %rs4, 5;
-          // 1815: @%p197 bra 	$L__BB0_348;
+          // ptx:1814  setp.ne.s16 	%p197, %rs4, 5;
+          // ptx:1815  @%p197 bra 	$L__BB0_348;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 141;
           } else {
-            // 1817: mul.wide.u32 	%rd164, %r253, -858993459;
-            // 1818: shr.u64 	%rd165, %rd164, 34;
-            // 1819: cvt.u32.u64 	%r1272, %rd165;
+            // ptx:1817  mul.wide.u32 	%rd164, %r253, -858993459;
+            // ptx:1818  shr.u64 	%rd165, %rd164, 34;
+            // ptx:1819  cvt.u32.u64 	%r1272, %rd165;
             uint64_t t99 = uint64_t((uint64_t(r253) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1820: mul.lo.s32 	%r1273, %r1272, 5;
-            // 1821: sub.s32 	%r1274, %r253, %r1273;
-            // 1822: add.s32 	%r1644, %r1274, 13;
+            // ptx:1820  mul.lo.s32 	%r1273, %r1272, 5;
+            // ptx:1821  sub.s32 	%r1274, %r253, %r1273;
+            // ptx:1822  add.s32 	%r1644, %r1274, 13;
             r1644 = uint(int(uint(int(r253) - int(uint(int(uint(uint64_t(t99))) * 5)))) + 13);
-            // 1823: bra.uni 	$L__BB0_349;
+            // ptx:1823  bra.uni 	$L__BB0_349;
             p2g_sv0 = 142;
           }
         }
       }
     } else {
-      // 1805: bra.uni 	$L__BB0_326;
-      // 1826: setp.eq.s16 	%p198, %rs4, 0;
-      // 1827: @%p198 bra 	$L__BB0_347;
+      // ptx:1805  bra.uni 	$L__BB0_326;
+      // ptx:1826  setp.eq.s16 	%p198, %rs4, 0;
+      // ptx:1827  @%p198 bra 	$L__BB0_347;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 1862: mul.wide.u32 	%rd172, %r253, 613566757;
-        // 1863: shr.u64 	%rd173, %rd172, 32;
-        // 1864: cvt.u32.u64 	%r1292, %rd173;
+        // ptx:1862  mul.wide.u32 	%rd172, %r253, 613566757;
+        // ptx:1863  shr.u64 	%rd173, %rd172, 32;
+        // ptx:1864  cvt.u32.u64 	%r1292, %rd173;
         uint64_t t100 = uint64_t((uint64_t(r253) * uint64_t(0x24924925u)) >> 32u);
         uint r1292 = uint(uint64_t(t100));
-        // 1865: sub.s32 	%r1293, %r253, %r1292;
-        // 1866: shr.u32 	%r1294, %r1293, 1;
-        // 1867: add.s32 	%r1295, %r1294, %r1292;
-        // 1868: shr.u32 	%r1296, %r1295, 2;
-        // 1869: mul.lo.s32 	%r1297, %r1296, 7;
+        // ptx:1865  sub.s32 	%r1293, %r253, %r1292;
+        // ptx:1866  shr.u32 	%r1294, %r1293, 1;
+        // ptx:1867  add.s32 	%r1295, %r1294, %r1292;
+        // ptx:1868  shr.u32 	%r1296, %r1295, 2;
+        // ptx:1869  mul.lo.s32 	%r1297, %r1296, 7;
         uint r1297 = uint(int(uint(int(uint(int(r253) - int(r1292)) >> 1u) + int(r1292)) >> 2u) * 7);
-        // 1870: sub.s32 	%r1298, %r253, %r1297;
-        // 1871: add.s32 	%r1644, %r1298, 12;
+        // ptx:1870  sub.s32 	%r1298, %r253, %r1297;
+        // ptx:1871  add.s32 	%r1644, %r1298, 12;
         r1644 = uint(int(uint(int(r253) - int(r1297))) + 12);
-        // 1872: bra.uni 	$L__BB0_349;
+        // ptx:1872  bra.uni 	$L__BB0_349;
         p2g_sv0 = 142;
       } else {
-        // 1829: setp.eq.s16 	%p199, %rs4, 1;
-        // 1830: @%p199 bra 	$L__BB0_328;
+        // ptx:1829  setp.eq.s16 	%p199, %rs4, 1;
+        // ptx:1830  @%p199 bra 	$L__BB0_328;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1834: mul.wide.u32 	%rd170, %r253, 138547333;
-          // 1835: shr.u64 	%rd171, %rd170, 32;
-          // 1836: cvt.u32.u64 	%r1286, %rd171;
+          // ptx:1834  mul.wide.u32 	%rd170, %r253, 138547333;
+          // ptx:1835  shr.u64 	%rd171, %rd170, 32;
+          // ptx:1836  cvt.u32.u64 	%r1286, %rd171;
           uint64_t t101 = uint64_t((uint64_t(r253) * uint64_t(0x08421085u)) >> 32u);
           uint r1286 = uint(uint64_t(t101));
-          // 1837: sub.s32 	%r1287, %r253, %r1286;
-          // 1838: shr.u32 	%r1288, %r1287, 1;
-          // 1839: add.s32 	%r1289, %r1288, %r1286;
-          // 1840: shr.u32 	%r1290, %r1289, 4;
-          // 1841: mul.lo.s32 	%r1291, %r1290, 31;
+          // ptx:1837  sub.s32 	%r1287, %r253, %r1286;
+          // ptx:1838  shr.u32 	%r1288, %r1287, 1;
+          // ptx:1839  add.s32 	%r1289, %r1288, %r1286;
+          // ptx:1840  shr.u32 	%r1290, %r1289, 4;
+          // ptx:1841  mul.lo.s32 	%r1291, %r1290, 31;
           uint r1291 = uint(int(uint(int(uint(int(r253) - int(r1286)) >> 1u) + int(r1286)) >> 4u) * 31);
-          // 1842: sub.s32 	%r1644, %r253, %r1291;
+          // ptx:1842  sub.s32 	%r1644, %r253, %r1291;
           r1644 = uint(int(r253) - int(r1291));
-          // 1843: bra.uni 	$L__BB0_349;
+          // ptx:1843  bra.uni 	$L__BB0_349;
           p2g_sv0 = 142;
         } else {
-          // 1831: bra.uni 	$L__BB0_348;
+          // ptx:1831  bra.uni 	$L__BB0_348;
           p2g_sv0 = 141;
         }
       }
     }
     if (p2g_sv0 == 141) {
-      // 1875: mul.wide.u32 	%rd174, %r253, -858993459;
-      // 1876: shr.u64 	%rd175, %rd174, 34;
-      // 1877: cvt.u32.u64 	%r1299, %rd175;
+      // ptx:1875  mul.wide.u32 	%rd174, %r253, -858993459;
+      // ptx:1876  shr.u64 	%rd175, %rd174, 34;
+      // ptx:1877  cvt.u32.u64 	%r1299, %rd175;
       uint64_t t102 = uint64_t((uint64_t(r253) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1878: mul.lo.s32 	%r1300, %r1299, 5;
-      // 1879: sub.s32 	%r1301, %r253, %r1300;
-      // 1880: add.s32 	%r1644, %r1301, 13;
+      // ptx:1878  mul.lo.s32 	%r1300, %r1299, 5;
+      // ptx:1879  sub.s32 	%r1301, %r253, %r1300;
+      // ptx:1880  add.s32 	%r1644, %r1301, 13;
       r1644 = uint(int(uint(int(r253) - int(uint(int(uint(uint64_t(t102))) * 5)))) + 13);
       p2g_sv0 = 142;
     }
     if (p2g_sv0 == 142) {
-      // 1883: max.s32 	%r1302, %r1644, 0;
-      // 1884: shl.b32 	%r1303, %r1302, 10;
-      // 1885: or.b32  	%r1304, %r255, %r1645;
+      // ptx:1883  max.s32 	%r1302, %r1644, 0;
+      // ptx:1884  shl.b32 	%r1303, %r1302, 10;
+      // ptx:1885  or.b32  	%r1304, %r255, %r1645;
       uint r1304 = r255 | r1645;
-      // 1886: or.b32  	%r1645, %r1304, %r1303;
+      // ptx:1886  or.b32  	%r1645, %r1304, %r1303;
       r1645 = r1304 | (uint(max(int(r1644), 0)) << 10u);
     }
   }
-  // 1889: and.b32  	%r1311, %r1641, 65535;
-  // 1890: prmt.b32 	%r272, %r1643, %r1311, 4180;
+  // ptx:1889  and.b32  	%r1311, %r1641, 65535;
+  // ptx:1890  prmt.b32 	%r272, %r1643, %r1311, 4180;
   uint r272 = p2g_prmt(r1643, (r1641 & 65535u), 4180u, 0);
-  // 1891: @%p73 bra 	$L__BB0_377;
+  // ptx:1891  @%p73 bra 	$L__BB0_377;
   if (p73) {
-    // 1895: shl.b32 	%r1373, %r111, 6;
+    // ptx:1895  shl.b32 	%r1373, %r111, 6;
     uint r1373 = r111 << 6u;
-    // 1896: and.b32  	%r1374, %r1373, 384;
-    // 1897: add.s32 	%r1375, %r251, %r1374;
-    // 1898: xor.b32  	%r1376, %r1375, 81;
-    // 1899: mul.lo.s32 	%r1377, %r1376, 2146121005;
+    // ptx:1896  and.b32  	%r1374, %r1373, 384;
+    // ptx:1897  add.s32 	%r1375, %r251, %r1374;
+    // ptx:1898  xor.b32  	%r1376, %r1375, 81;
+    // ptx:1899  mul.lo.s32 	%r1377, %r1376, 2146121005;
     uint r1377 = uint(int(uint(int(r251) + int(r1373 & 384u)) ^ 81u) * 2146121005);
-    // 1900: shr.u32 	%r1378, %r1377, 15;
-    // 1901: xor.b32  	%r1379, %r1378, %r1377;
-    // 1902: mul.lo.s32 	%r1380, %r1379, -2073254261;
+    // ptx:1900  shr.u32 	%r1378, %r1377, 15;
+    // ptx:1901  xor.b32  	%r1379, %r1378, %r1377;
+    // ptx:1902  mul.lo.s32 	%r1380, %r1379, -2073254261;
     uint r1380 = uint(int((r1377 >> 15u) ^ r1377) * -2073254261);
-    // 1903: shr.u32 	%r1381, %r1380, 16;
-    // 1904: xor.b32  	%r1382, %r1380, %r6;
+    // ptx:1903  shr.u32 	%r1381, %r1380, 16;
+    // ptx:1904  xor.b32  	%r1382, %r1380, %r6;
     uint r1382 = r1380 ^ r6;
-    // 1905: xor.b32  	%r1383, %r1382, %r1381;
-    // 1906: shr.u32 	%r1384, %r1382, 16;
-    // 1907: xor.b32  	%r1385, %r1383, %r1384;
-    // 1908: mul.lo.s32 	%r1386, %r1385, 2146121005;
+    // ptx:1905  xor.b32  	%r1383, %r1382, %r1381;
+    // ptx:1906  shr.u32 	%r1384, %r1382, 16;
+    // ptx:1907  xor.b32  	%r1385, %r1383, %r1384;
+    // ptx:1908  mul.lo.s32 	%r1386, %r1385, 2146121005;
     uint r1386 = uint(int((r1382 ^ (r1380 >> 16u)) ^ (r1382 >> 16u)) * 2146121005);
-    // 1909: shr.u32 	%r1387, %r1386, 15;
-    // 1910: xor.b32  	%r1388, %r1387, %r1386;
-    // 1911: mul.lo.s32 	%r1389, %r1388, -2073254261;
+    // ptx:1909  shr.u32 	%r1387, %r1386, 15;
+    // ptx:1910  xor.b32  	%r1388, %r1387, %r1386;
+    // ptx:1911  mul.lo.s32 	%r1389, %r1388, -2073254261;
     uint r1389 = uint(int((r1386 >> 15u) ^ r1386) * -2073254261);
-    // 1912: shr.u32 	%r1390, %r1389, 16;
-    // 1913: xor.b32  	%r1391, %r1390, %r1389;
+    // ptx:1912  shr.u32 	%r1390, %r1389, 16;
+    // ptx:1913  xor.b32  	%r1391, %r1390, %r1389;
     uint r1391 = (r1389 >> 16u) ^ r1389;
-    // 1914: xor.b32  	%r1392, %r1391, -1515870811;
+    // ptx:1914  xor.b32  	%r1392, %r1391, -1515870811;
     uint r1392 = r1391 ^ 0xA5A5A5A5u;
-    // 1915: shr.u32 	%r1393, %r1392, 16;
-    // 1916: xor.b32  	%r1394, %r1393, %r1392;
-    // 1917: mul.lo.s32 	%r1395, %r1394, 2146121005;
+    // ptx:1915  shr.u32 	%r1393, %r1392, 16;
+    // ptx:1916  xor.b32  	%r1394, %r1393, %r1392;
+    // ptx:1917  mul.lo.s32 	%r1395, %r1394, 2146121005;
     uint r1395 = uint(int((r1392 >> 16u) ^ r1392) * 2146121005);
-    // 1918: shr.u32 	%r1396, %r1395, 15;
-    // 1919: xor.b32  	%r1397, %r1396, %r1395;
-    // 1920: mul.lo.s32 	%r1398, %r1397, -2073254261;
+    // ptx:1918  shr.u32 	%r1396, %r1395, 15;
+    // ptx:1919  xor.b32  	%r1397, %r1396, %r1395;
+    // ptx:1920  mul.lo.s32 	%r1398, %r1397, -2073254261;
     uint r1398 = uint(int((r1395 >> 15u) ^ r1395) * -2073254261);
-    // 1921: shr.u32 	%r1399, %r1398, 16;
-    // 1922: xor.b32  	%r1400, %r1399, %r1398;
+    // ptx:1921  shr.u32 	%r1399, %r1398, 16;
+    // ptx:1922  xor.b32  	%r1400, %r1399, %r1398;
     uint r1400 = (r1398 >> 16u) ^ r1398;
-    // 1923: and.b32  	%r1401, %r1391, 1;
-    // 1924: shr.u32 	%r1402, %r1391, 1;
-    // 1925: and.b32  	%r1403, %r1402, 1023;
-    // 1926: mul.wide.u32 	%rd190, %r1400, -858993459;
-    // 1927: shr.u64 	%rd191, %rd190, 34;
-    // 1928: cvt.u32.u64 	%r1404, %rd191;
+    // ptx:1923  and.b32  	%r1401, %r1391, 1;
+    // ptx:1924  shr.u32 	%r1402, %r1391, 1;
+    // ptx:1925  and.b32  	%r1403, %r1402, 1023;
+    // ptx:1926  mul.wide.u32 	%rd190, %r1400, -858993459;
+    // ptx:1927  shr.u64 	%rd191, %rd190, 34;
+    // ptx:1928  cvt.u32.u64 	%r1404, %rd191;
     uint64_t t103 = uint64_t((uint64_t(r1400) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1929: mul.lo.s32 	%r1405, %r1404, 5;
-    // 1930: sub.s32 	%r1406, %r1400, %r1405;
-    // 1931: shl.b32 	%r1407, %r1406, 10;
-    // 1932: add.s32 	%r1408, %r1407, 13312;
+    // ptx:1929  mul.lo.s32 	%r1405, %r1404, 5;
+    // ptx:1930  sub.s32 	%r1406, %r1400, %r1405;
+    // ptx:1931  shl.b32 	%r1407, %r1406, 10;
+    // ptx:1932  add.s32 	%r1408, %r1407, 13312;
     uint r1408 = uint(int(uint(int(r1400) - int(uint(int(uint(uint64_t(t103))) * 5))) << 10u) + 13312);
-    // 1933: bfi.b32 	%r1409, %r1401, %r1403, 15, 1;
-    // 1934: or.b32  	%r1410, %r1409, %r1408;
-    // 1935: add.s32 	%r1411, %r250, %r1373;
+    // ptx:1933  bfi.b32 	%r1409, %r1401, %r1403, 15, 1;
+    // ptx:1934  or.b32  	%r1410, %r1409, %r1408;
+    // ptx:1935  add.s32 	%r1411, %r250, %r1373;
     uint r1411 = uint(int(r250) + int(r1373));
-    // 1936: shr.u32 	%r1412, %r1411, 16;
-    // 1937: xor.b32  	%r1413, %r1412, %r1411;
-    // 1938: mul.lo.s32 	%r1414, %r1413, 2146121005;
+    // ptx:1936  shr.u32 	%r1412, %r1411, 16;
+    // ptx:1937  xor.b32  	%r1413, %r1412, %r1411;
+    // ptx:1938  mul.lo.s32 	%r1414, %r1413, 2146121005;
     uint r1414 = uint(int((r1411 >> 16u) ^ r1411) * 2146121005);
-    // 1939: shr.u32 	%r1415, %r1414, 15;
-    // 1940: xor.b32  	%r1416, %r1415, %r1414;
-    // 1941: mul.lo.s32 	%r1417, %r1416, -2073254261;
+    // ptx:1939  shr.u32 	%r1415, %r1414, 15;
+    // ptx:1940  xor.b32  	%r1416, %r1415, %r1414;
+    // ptx:1941  mul.lo.s32 	%r1417, %r1416, -2073254261;
     uint r1417 = uint(int((r1414 >> 15u) ^ r1414) * -2073254261);
-    // 1942: shr.u32 	%r1418, %r1417, 16;
-    // 1943: xor.b32  	%r1419, %r1418, %r1417;
-    // 1944: and.b32  	%r1420, %r1419, 3;
-    // 1945: xor.b32  	%r1647, %r1410, %r1420;
+    // ptx:1942  shr.u32 	%r1418, %r1417, 16;
+    // ptx:1943  xor.b32  	%r1419, %r1418, %r1417;
+    // ptx:1944  and.b32  	%r1420, %r1419, 3;
+    // ptx:1945  xor.b32  	%r1647, %r1410, %r1420;
     r1647 = (p2g_bfi_32((r1391 & 1u), ((r1391 >> 1u) & 1023u), 15u, 1u) | r1408) ^ (((r1417 >> 16u) ^ r1417) & 3u);
-    // 1946: bra.uni 	$L__BB0_378;
+    // ptx:1946  bra.uni 	$L__BB0_378;
   } else {
-    // 1892: bra.uni 	$L__BB0_352;
-    // 1949: shl.b32 	%r1312, %r111, 6;
-    // 1950: add.s32 	%r1313, %r251, %r1312;
-    // 1951: xor.b32  	%r1314, %r1313, 81;
-    // 1952: mul.lo.s32 	%r1315, %r1314, 2146121005;
+    // ptx:1892  bra.uni 	$L__BB0_352;
+    // ptx:1949  shl.b32 	%r1312, %r111, 6;
+    // ptx:1950  add.s32 	%r1313, %r251, %r1312;
+    // ptx:1951  xor.b32  	%r1314, %r1313, 81;
+    // ptx:1952  mul.lo.s32 	%r1315, %r1314, 2146121005;
     uint r1315 = uint(int(uint(int(r251) + int(r111 << 6u)) ^ 81u) * 2146121005);
-    // 1953: shr.u32 	%r1316, %r1315, 15;
-    // 1954: xor.b32  	%r1317, %r1316, %r1315;
-    // 1955: mul.lo.s32 	%r1318, %r1317, -2073254261;
+    // ptx:1953  shr.u32 	%r1316, %r1315, 15;
+    // ptx:1954  xor.b32  	%r1317, %r1316, %r1315;
+    // ptx:1955  mul.lo.s32 	%r1318, %r1317, -2073254261;
     uint r1318 = uint(int((r1315 >> 15u) ^ r1315) * -2073254261);
-    // 1956: shr.u32 	%r1319, %r1318, 16;
-    // 1957: xor.b32  	%r1320, %r1318, %r6;
+    // ptx:1956  shr.u32 	%r1319, %r1318, 16;
+    // ptx:1957  xor.b32  	%r1320, %r1318, %r6;
     uint r1320 = r1318 ^ r6;
-    // 1958: xor.b32  	%r1321, %r1320, %r1319;
-    // 1959: shr.u32 	%r1322, %r1320, 16;
-    // 1960: xor.b32  	%r1323, %r1321, %r1322;
-    // 1961: mul.lo.s32 	%r1324, %r1323, 2146121005;
+    // ptx:1958  xor.b32  	%r1321, %r1320, %r1319;
+    // ptx:1959  shr.u32 	%r1322, %r1320, 16;
+    // ptx:1960  xor.b32  	%r1323, %r1321, %r1322;
+    // ptx:1961  mul.lo.s32 	%r1324, %r1323, 2146121005;
     uint r1324 = uint(int((r1320 ^ (r1318 >> 16u)) ^ (r1320 >> 16u)) * 2146121005);
-    // 1962: shr.u32 	%r1325, %r1324, 15;
-    // 1963: xor.b32  	%r1326, %r1325, %r1324;
-    // 1964: mul.lo.s32 	%r1327, %r1326, -2073254261;
+    // ptx:1962  shr.u32 	%r1325, %r1324, 15;
+    // ptx:1963  xor.b32  	%r1326, %r1325, %r1324;
+    // ptx:1964  mul.lo.s32 	%r1327, %r1326, -2073254261;
     uint r1327 = uint(int((r1324 >> 15u) ^ r1324) * -2073254261);
-    // 1965: shr.u32 	%r1328, %r1327, 16;
-    // 1966: xor.b32  	%r1329, %r1328, %r1327;
+    // ptx:1965  shr.u32 	%r1328, %r1327, 16;
+    // ptx:1966  xor.b32  	%r1329, %r1328, %r1327;
     uint r1329 = (r1327 >> 16u) ^ r1327;
-    // 1967: xor.b32  	%r1330, %r1329, -1515870811;
+    // ptx:1967  xor.b32  	%r1330, %r1329, -1515870811;
     uint r1330 = r1329 ^ 0xA5A5A5A5u;
-    // 1968: shr.u32 	%r1331, %r1330, 16;
-    // 1969: xor.b32  	%r1332, %r1331, %r1330;
-    // 1970: mul.lo.s32 	%r1333, %r1332, 2146121005;
+    // ptx:1968  shr.u32 	%r1331, %r1330, 16;
+    // ptx:1969  xor.b32  	%r1332, %r1331, %r1330;
+    // ptx:1970  mul.lo.s32 	%r1333, %r1332, 2146121005;
     uint r1333 = uint(int((r1330 >> 16u) ^ r1330) * 2146121005);
-    // 1971: shr.u32 	%r1334, %r1333, 15;
-    // 1972: xor.b32  	%r1335, %r1334, %r1333;
-    // 1973: mul.lo.s32 	%r1336, %r1335, -2073254261;
+    // ptx:1971  shr.u32 	%r1334, %r1333, 15;
+    // ptx:1972  xor.b32  	%r1335, %r1334, %r1333;
+    // ptx:1973  mul.lo.s32 	%r1336, %r1335, -2073254261;
     uint r1336 = uint(int((r1333 >> 15u) ^ r1333) * -2073254261);
-    // 1974: shr.u32 	%r1337, %r1336, 16;
-    // 1975: xor.b32  	%r273, %r1337, %r1336;
+    // ptx:1974  shr.u32 	%r1337, %r1336, 16;
+    // ptx:1975  xor.b32  	%r273, %r1337, %r1336;
     uint r273 = (r1336 >> 16u) ^ r1336;
-    // 1976: shl.b32 	%r1338, %r1329, 15;
-    // 1977: and.b32  	%r1647, %r1338, 32768;
+    // ptx:1976  shl.b32 	%r1338, %r1329, 15;
+    // ptx:1977  and.b32  	%r1647, %r1338, 32768;
     r1647 = (r1329 << 15u) & 32768u;
-    // 1978: shr.u32 	%r1339, %r1329, 1;
-    // 1979: and.b32  	%r275, %r1339, 1023;
+    // ptx:1978  shr.u32 	%r1339, %r1329, 1;
+    // ptx:1979  and.b32  	%r275, %r1339, 1023;
     uint r275 = (r1329 >> 1u) & 1023u;
-    // 1980: @%p19 bra 	$L__BB0_356;
+    // ptx:1980  @%p19 bra 	$L__BB0_356;
     if (p19) {
-      // 1984: setp.eq.s16 	%p210, %rs4, 2;
-      // 1985: @%p210 bra 	$L__BB0_373;
+      // ptx:1984  setp.eq.s16 	%p210, %rs4, 2;
+      // ptx:1985  @%p210 bra 	$L__BB0_373;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 2022: and.b32  	%r1647, %r273, 65535;
+        // ptx:2022  and.b32  	%r1647, %r273, 65535;
         r1647 = r273 & 65535u;
-        // 2023: bra.uni 	$L__BB0_378;
+        // ptx:2023  bra.uni 	$L__BB0_378;
         p2g_sv0 = 154;
       } else {
-        // 1987: setp.eq.s16 	%p211, %rs4, 3;
-        // 1988: @%p211 bra 	$L__BB0_360;
+        // ptx:1987  setp.eq.s16 	%p211, %rs4, 3;
+        // ptx:1988  @%p211 bra 	$L__BB0_360;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 2026: mul.wide.u32 	%rd180, %r273, -858993459;
-          // 2027: shr.u64 	%rd181, %rd180, 34;
-          // 2028: cvt.u32.u64 	%r1343, %rd181;
+          // ptx:2026  mul.wide.u32 	%rd180, %r273, -858993459;
+          // ptx:2027  shr.u64 	%rd181, %rd180, 34;
+          // ptx:2028  cvt.u32.u64 	%r1343, %rd181;
           uint64_t t104 = uint64_t((uint64_t(r273) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 2029: mul.lo.s32 	%r1344, %r1343, 5;
-          // 2030: sub.s32 	%r277, %r273, %r1344;
+          // ptx:2029  mul.lo.s32 	%r1344, %r1343, 5;
+          // ptx:2030  sub.s32 	%r277, %r273, %r1344;
           uint r277 = uint(int(r273) - int(uint(int(uint(uint64_t(t104))) * 5)));
-          // 2031: setp.eq.s32 	%p215, %r277, 0;
-          // 2032: @%p215 bra 	$L__BB0_362;
+          // ptx:2031  setp.eq.s32 	%p215, %r277, 0;
+          // ptx:2032  @%p215 bra 	$L__BB0_362;
           if (int(r277) == 0) {
-            // 2728: shr.u32 	%r1345, %r273, 8;
+            // ptx:2728  shr.u32 	%r1345, %r273, 8;
             uint r1345 = r273 >> 8u;
-            // 2729: mul.wide.u32 	%rd182, %r1345, -1431655765;
-            // 2730: shr.u64 	%rd183, %rd182, 34;
-            // 2731: cvt.u32.u64 	%r1346, %rd183;
+            // ptx:2729  mul.wide.u32 	%rd182, %r1345, -1431655765;
+            // ptx:2730  shr.u64 	%rd183, %rd182, 34;
+            // ptx:2731  cvt.u32.u64 	%r1346, %rd183;
             uint64_t t105 = uint64_t((uint64_t(r1345) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2732: mul.lo.s32 	%r1347, %r1346, 6;
-            // 2733: sub.s32 	%r1348, %r1345, %r1347;
-            // 2734: cvt.u16.u32 	%rs29, %r1348;
+            // ptx:2732  mul.lo.s32 	%r1347, %r1346, 6;
+            // ptx:2733  sub.s32 	%r1348, %r1345, %r1347;
+            // ptx:2734  cvt.u16.u32 	%rs29, %r1348;
             uint64_t t106 = uint64_t(uint(int(r1345) - int(uint(int(uint(uint64_t(t105))) * 6))));
             uint rs29 = (uint(uint64_t(t106)) & 65535u);
-            // 2735: setp.gt.s16 	%p216, %rs29, 1;
-            // 2736: @%p216 bra 	$L__BB0_366;
+            // ptx:2735  setp.gt.s16 	%p216, %rs29, 1;
+            // ptx:2736  @%p216 bra 	$L__BB0_366;
             if ((bitfieldExtract(int(rs29), 0, 16)) > 1) {
-              // 2740: setp.eq.s16 	%p217, %rs29, 2;
-              // 2741: @%p217 bra 	$L__BB0_371;
+              // ptx:2740  setp.eq.s16 	%p217, %rs29, 2;
+              // ptx:2741  @%p217 bra 	$L__BB0_371;
               if ((bitfieldExtract(int(rs29), 0, 16)) == 2) {
-                // 3184: shr.u32 	%r1350, %r273, 12;
-                // 3185: and.b32  	%r1351, %r1350, 1;
-                // 3186: or.b32  	%r1352, %r1647, %r1351;
+                // ptx:3184  shr.u32 	%r1350, %r273, 12;
+                // ptx:3185  and.b32  	%r1351, %r1350, 1;
+                // ptx:3186  or.b32  	%r1352, %r1647, %r1351;
                 uint r1352 = r1647 | ((r273 >> 12u) & 1u);
-                // 3187: or.b32  	%r1647, %r1352, 32256;
+                // ptx:3187  or.b32  	%r1647, %r1352, 32256;
                 r1647 = r1352 | 32256u;
-                // 3188: bra.uni 	$L__BB0_378;
+                // ptx:3188  bra.uni 	$L__BB0_378;
                 p2g_sv0 = 154;
               } else {
-                // 2743: setp.eq.s16 	%p218, %rs29, 3;
-                // 2744: @%p218 bra 	$L__BB0_370;
+                // ptx:2743  setp.eq.s16 	%p218, %rs29, 3;
+                // ptx:2744  @%p218 bra 	$L__BB0_370;
                 if ((bitfieldExtract(int(rs29), 0, 16)) == 3) {
-                  // 3191: setp.eq.s32 	%p222, %r275, 0;
-                  // 3192: selp.b32 	%r1349, 1, %r275, %p222;
-                  // 3193: or.b32  	%r1647, %r1349, %r1647;
+                  // ptx:3191  setp.eq.s32 	%p222, %r275, 0;
+                  // ptx:3192  selp.b32 	%r1349, 1, %r275, %p222;
+                  // ptx:3193  or.b32  	%r1647, %r1349, %r1647;
                   r1647 = ((int(r275) == 0) ? 1u : r275) | r1647;
-                  // 3194: bra.uni 	$L__BB0_378;
+                  // ptx:3194  bra.uni 	$L__BB0_378;
                   p2g_sv0 = 154;
                 } else {
-                  // 2746: setp.ne.s16 	%p219, %rs29, 4;
-                  // 2747: @%p219 bra 	$L__BB0_372;
+                  // ptx:2746  setp.ne.s16 	%p219, %rs29, 4;
+                  // ptx:2747  @%p219 bra 	$L__BB0_372;
                   if ((bitfieldExtract(int(rs29), 0, 16)) != 4) {
                     p2g_sv0 = 286;
                   } else {
-                    // 2749: or.b32  	%r1647, %r1647, 31743;
+                    // ptx:2749  or.b32  	%r1647, %r1647, 31743;
                     r1647 = r1647 | 31743u;
-                    // 2750: bra.uni 	$L__BB0_378;
+                    // ptx:2750  bra.uni 	$L__BB0_378;
                     p2g_sv0 = 154;
                   }
                 }
               }
             } else {
-              // 2737: bra.uni 	$L__BB0_363;
-              // 2959: setp.eq.s16 	%p220, %rs29, 0;
-              // 2960: @%p220 bra 	$L__BB0_378;
+              // ptx:2737  bra.uni 	$L__BB0_363;
+              // ptx:2959  setp.eq.s16 	%p220, %rs29, 0;
+              // ptx:2960  @%p220 bra 	$L__BB0_378;
               if ((bitfieldExtract(int(rs29), 0, 16)) == 0) {
                 p2g_sv0 = 154;
               } else {
-                // 2962: setp.eq.s16 	%p221, %rs29, 1;
-                // 2963: @%p221 bra 	$L__BB0_365;
+                // ptx:2962  setp.eq.s16 	%p221, %rs29, 1;
+                // ptx:2963  @%p221 bra 	$L__BB0_365;
                 if ((bitfieldExtract(int(rs29), 0, 16)) == 1) {
-                  // 2967: or.b32  	%r1647, %r1647, 31744;
+                  // ptx:2967  or.b32  	%r1647, %r1647, 31744;
                   r1647 = r1647 | 31744u;
-                  // 2968: bra.uni 	$L__BB0_378;
+                  // ptx:2968  bra.uni 	$L__BB0_378;
                   p2g_sv0 = 154;
                 } else {
-                  // 2964: bra.uni 	$L__BB0_372;
+                  // ptx:2964  bra.uni 	$L__BB0_372;
                   p2g_sv0 = 286;
                 }
               }
             }
             if (p2g_sv0 == 286) {
-              // 3268: or.b32  	%r1353, %r1647, %r275;
+              // ptx:3268  or.b32  	%r1353, %r1647, %r275;
               uint r1353 = r1647 | r275;
-              // 3269: or.b32  	%r1647, %r1353, 1024;
+              // ptx:3269  or.b32  	%r1647, %r1353, 1024;
               r1647 = r1353 | 1024u;
-              // 3270: bra.uni 	$L__BB0_378;
+              // ptx:3270  bra.uni 	$L__BB0_378;
               p2g_sv0 = 154;
             }
           } else {
-            // 2034: add.s32 	%r1646, %r277, 13;
+            // ptx:2034  add.s32 	%r1646, %r277, 13;
             r1646 = uint(int(r277) + 13);
-            // 2035: bra.uni 	$L__BB0_376;
+            // ptx:2035  bra.uni 	$L__BB0_376;
             p2g_sv0 = 153;
           }
         } else {
-          // 1990: setp.ne.s16 	%p212, %rs4, 5;
-          // 1991: @%p212 bra 	$L__BB0_375;
+          // ptx:1990  setp.ne.s16 	%p212, %rs4, 5;
+          // ptx:1991  @%p212 bra 	$L__BB0_375;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 152;
           } else {
-            // 1993: mul.wide.u32 	%rd178, %r273, -858993459;
-            // 1994: shr.u64 	%rd179, %rd178, 34;
-            // 1995: cvt.u32.u64 	%r1340, %rd179;
+            // ptx:1993  mul.wide.u32 	%rd178, %r273, -858993459;
+            // ptx:1994  shr.u64 	%rd179, %rd178, 34;
+            // ptx:1995  cvt.u32.u64 	%r1340, %rd179;
             uint64_t t107 = uint64_t((uint64_t(r273) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1996: mul.lo.s32 	%r1341, %r1340, 5;
-            // 1997: sub.s32 	%r1342, %r273, %r1341;
-            // 1998: add.s32 	%r1646, %r1342, 13;
+            // ptx:1996  mul.lo.s32 	%r1341, %r1340, 5;
+            // ptx:1997  sub.s32 	%r1342, %r273, %r1341;
+            // ptx:1998  add.s32 	%r1646, %r1342, 13;
             r1646 = uint(int(uint(int(r273) - int(uint(int(uint(uint64_t(t107))) * 5)))) + 13);
-            // 1999: bra.uni 	$L__BB0_376;
+            // ptx:1999  bra.uni 	$L__BB0_376;
             p2g_sv0 = 153;
           }
         }
       }
     } else {
-      // 1981: bra.uni 	$L__BB0_353;
-      // 2002: setp.eq.s16 	%p213, %rs4, 0;
-      // 2003: @%p213 bra 	$L__BB0_374;
+      // ptx:1981  bra.uni 	$L__BB0_353;
+      // ptx:2002  setp.eq.s16 	%p213, %rs4, 0;
+      // ptx:2003  @%p213 bra 	$L__BB0_374;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 2038: mul.wide.u32 	%rd186, %r273, 613566757;
-        // 2039: shr.u64 	%rd187, %rd186, 32;
-        // 2040: cvt.u32.u64 	%r1360, %rd187;
+        // ptx:2038  mul.wide.u32 	%rd186, %r273, 613566757;
+        // ptx:2039  shr.u64 	%rd187, %rd186, 32;
+        // ptx:2040  cvt.u32.u64 	%r1360, %rd187;
         uint64_t t108 = uint64_t((uint64_t(r273) * uint64_t(0x24924925u)) >> 32u);
         uint r1360 = uint(uint64_t(t108));
-        // 2041: sub.s32 	%r1361, %r273, %r1360;
-        // 2042: shr.u32 	%r1362, %r1361, 1;
-        // 2043: add.s32 	%r1363, %r1362, %r1360;
-        // 2044: shr.u32 	%r1364, %r1363, 2;
-        // 2045: mul.lo.s32 	%r1365, %r1364, 7;
+        // ptx:2041  sub.s32 	%r1361, %r273, %r1360;
+        // ptx:2042  shr.u32 	%r1362, %r1361, 1;
+        // ptx:2043  add.s32 	%r1363, %r1362, %r1360;
+        // ptx:2044  shr.u32 	%r1364, %r1363, 2;
+        // ptx:2045  mul.lo.s32 	%r1365, %r1364, 7;
         uint r1365 = uint(int(uint(int(uint(int(r273) - int(r1360)) >> 1u) + int(r1360)) >> 2u) * 7);
-        // 2046: sub.s32 	%r1366, %r273, %r1365;
-        // 2047: add.s32 	%r1646, %r1366, 12;
+        // ptx:2046  sub.s32 	%r1366, %r273, %r1365;
+        // ptx:2047  add.s32 	%r1646, %r1366, 12;
         r1646 = uint(int(uint(int(r273) - int(r1365))) + 12);
-        // 2048: bra.uni 	$L__BB0_376;
+        // ptx:2048  bra.uni 	$L__BB0_376;
         p2g_sv0 = 153;
       } else {
-        // 2005: setp.eq.s16 	%p214, %rs4, 1;
-        // 2006: @%p214 bra 	$L__BB0_355;
+        // ptx:2005  setp.eq.s16 	%p214, %rs4, 1;
+        // ptx:2006  @%p214 bra 	$L__BB0_355;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 2010: mul.wide.u32 	%rd184, %r273, 138547333;
-          // 2011: shr.u64 	%rd185, %rd184, 32;
-          // 2012: cvt.u32.u64 	%r1354, %rd185;
+          // ptx:2010  mul.wide.u32 	%rd184, %r273, 138547333;
+          // ptx:2011  shr.u64 	%rd185, %rd184, 32;
+          // ptx:2012  cvt.u32.u64 	%r1354, %rd185;
           uint64_t t109 = uint64_t((uint64_t(r273) * uint64_t(0x08421085u)) >> 32u);
           uint r1354 = uint(uint64_t(t109));
-          // 2013: sub.s32 	%r1355, %r273, %r1354;
-          // 2014: shr.u32 	%r1356, %r1355, 1;
-          // 2015: add.s32 	%r1357, %r1356, %r1354;
-          // 2016: shr.u32 	%r1358, %r1357, 4;
-          // 2017: mul.lo.s32 	%r1359, %r1358, 31;
+          // ptx:2013  sub.s32 	%r1355, %r273, %r1354;
+          // ptx:2014  shr.u32 	%r1356, %r1355, 1;
+          // ptx:2015  add.s32 	%r1357, %r1356, %r1354;
+          // ptx:2016  shr.u32 	%r1358, %r1357, 4;
+          // ptx:2017  mul.lo.s32 	%r1359, %r1358, 31;
           uint r1359 = uint(int(uint(int(uint(int(r273) - int(r1354)) >> 1u) + int(r1354)) >> 4u) * 31);
-          // 2018: sub.s32 	%r1646, %r273, %r1359;
+          // ptx:2018  sub.s32 	%r1646, %r273, %r1359;
           r1646 = uint(int(r273) - int(r1359));
-          // 2019: bra.uni 	$L__BB0_376;
+          // ptx:2019  bra.uni 	$L__BB0_376;
           p2g_sv0 = 153;
         } else {
-          // 2007: bra.uni 	$L__BB0_375;
+          // ptx:2007  bra.uni 	$L__BB0_375;
           p2g_sv0 = 152;
         }
       }
     }
     if (p2g_sv0 == 152) {
-      // 2051: mul.wide.u32 	%rd188, %r273, -858993459;
-      // 2052: shr.u64 	%rd189, %rd188, 34;
-      // 2053: cvt.u32.u64 	%r1367, %rd189;
+      // ptx:2051  mul.wide.u32 	%rd188, %r273, -858993459;
+      // ptx:2052  shr.u64 	%rd189, %rd188, 34;
+      // ptx:2053  cvt.u32.u64 	%r1367, %rd189;
       uint64_t t110 = uint64_t((uint64_t(r273) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 2054: mul.lo.s32 	%r1368, %r1367, 5;
-      // 2055: sub.s32 	%r1369, %r273, %r1368;
-      // 2056: add.s32 	%r1646, %r1369, 13;
+      // ptx:2054  mul.lo.s32 	%r1368, %r1367, 5;
+      // ptx:2055  sub.s32 	%r1369, %r273, %r1368;
+      // ptx:2056  add.s32 	%r1646, %r1369, 13;
       r1646 = uint(int(uint(int(r273) - int(uint(int(uint(uint64_t(t110))) * 5)))) + 13);
       p2g_sv0 = 153;
     }
     if (p2g_sv0 == 153) {
-      // 2059: max.s32 	%r1370, %r1646, 0;
-      // 2060: shl.b32 	%r1371, %r1370, 10;
-      // 2061: or.b32  	%r1372, %r275, %r1647;
+      // ptx:2059  max.s32 	%r1370, %r1646, 0;
+      // ptx:2060  shl.b32 	%r1371, %r1370, 10;
+      // ptx:2061  or.b32  	%r1372, %r275, %r1647;
       uint r1372 = r275 | r1647;
-      // 2062: or.b32  	%r1647, %r1372, %r1371;
+      // ptx:2062  or.b32  	%r1647, %r1372, %r1371;
       r1647 = r1372 | (uint(max(int(r1646), 0)) << 10u);
     }
   }
-  // 2065: add.s32 	%r1421, %r252, 512;
+  // ptx:2065  add.s32 	%r1421, %r252, 512;
   uint r1421 = uint(int(r252) + 512);
-  // 2066: shr.u32 	%r1422, %r1421, 16;
-  // 2067: xor.b32  	%r1423, %r1422, %r1421;
-  // 2068: mul.lo.s32 	%r1424, %r1423, 2146121005;
+  // ptx:2066  shr.u32 	%r1422, %r1421, 16;
+  // ptx:2067  xor.b32  	%r1423, %r1422, %r1421;
+  // ptx:2068  mul.lo.s32 	%r1424, %r1423, 2146121005;
   uint r1424 = uint(int((r1421 >> 16u) ^ r1421) * 2146121005);
-  // 2069: shr.u32 	%r1425, %r1424, 15;
-  // 2070: xor.b32  	%r1426, %r1425, %r1424;
-  // 2071: mul.lo.s32 	%r1427, %r1426, -2073254261;
+  // ptx:2069  shr.u32 	%r1425, %r1424, 15;
+  // ptx:2070  xor.b32  	%r1426, %r1425, %r1424;
+  // ptx:2071  mul.lo.s32 	%r1427, %r1426, -2073254261;
   uint r1427 = uint(int((r1424 >> 15u) ^ r1424) * -2073254261);
-  // 2072: shr.u32 	%r1428, %r1427, 16;
-  // 2073: xor.b32  	%r1429, %r1427, %r6;
+  // ptx:2072  shr.u32 	%r1428, %r1427, 16;
+  // ptx:2073  xor.b32  	%r1429, %r1427, %r6;
   uint r1429 = r1427 ^ r6;
-  // 2074: xor.b32  	%r1430, %r1429, %r1428;
-  // 2075: shr.u32 	%r1431, %r1429, 16;
-  // 2076: xor.b32  	%r1432, %r1430, %r1431;
-  // 2077: mul.lo.s32 	%r1433, %r1432, 2146121005;
+  // ptx:2074  xor.b32  	%r1430, %r1429, %r1428;
+  // ptx:2075  shr.u32 	%r1431, %r1429, 16;
+  // ptx:2076  xor.b32  	%r1432, %r1430, %r1431;
+  // ptx:2077  mul.lo.s32 	%r1433, %r1432, 2146121005;
   uint r1433 = uint(int((r1429 ^ (r1427 >> 16u)) ^ (r1429 >> 16u)) * 2146121005);
-  // 2078: shr.u32 	%r1434, %r1433, 15;
-  // 2079: xor.b32  	%r1435, %r1434, %r1433;
-  // 2080: mul.lo.s32 	%r1436, %r1435, -2073254261;
+  // ptx:2078  shr.u32 	%r1434, %r1433, 15;
+  // ptx:2079  xor.b32  	%r1435, %r1434, %r1433;
+  // ptx:2080  mul.lo.s32 	%r1436, %r1435, -2073254261;
   uint r1436 = uint(int((r1433 >> 15u) ^ r1433) * -2073254261);
-  // 2081: shr.u32 	%r1437, %r1436, 16;
-  // 2082: xor.b32  	%r1438, %r1437, %r1436;
+  // ptx:2081  shr.u32 	%r1437, %r1436, 16;
+  // ptx:2082  xor.b32  	%r1438, %r1437, %r1436;
   uint r1438 = (r1436 >> 16u) ^ r1436;
-  // 2083: xor.b32  	%r1439, %r1438, -1515870811;
+  // ptx:2083  xor.b32  	%r1439, %r1438, -1515870811;
   uint r1439 = r1438 ^ 0xA5A5A5A5u;
-  // 2084: shr.u32 	%r1440, %r1439, 16;
-  // 2085: xor.b32  	%r1441, %r1440, %r1439;
-  // 2086: mul.lo.s32 	%r1442, %r1441, 2146121005;
+  // ptx:2084  shr.u32 	%r1440, %r1439, 16;
+  // ptx:2085  xor.b32  	%r1441, %r1440, %r1439;
+  // ptx:2086  mul.lo.s32 	%r1442, %r1441, 2146121005;
   uint r1442 = uint(int((r1439 >> 16u) ^ r1439) * 2146121005);
-  // 2087: shr.u32 	%r1443, %r1442, 15;
-  // 2088: xor.b32  	%r1444, %r1443, %r1442;
-  // 2089: mul.lo.s32 	%r1445, %r1444, -2073254261;
+  // ptx:2087  shr.u32 	%r1443, %r1442, 15;
+  // ptx:2088  xor.b32  	%r1444, %r1443, %r1442;
+  // ptx:2089  mul.lo.s32 	%r1445, %r1444, -2073254261;
   uint r1445 = uint(int((r1442 >> 15u) ^ r1442) * -2073254261);
-  // 2090: shr.u32 	%r1446, %r1445, 16;
-  // 2091: xor.b32  	%r292, %r1446, %r1445;
+  // ptx:2090  shr.u32 	%r1446, %r1445, 16;
+  // ptx:2091  xor.b32  	%r292, %r1446, %r1445;
   uint r292 = (r1445 >> 16u) ^ r1445;
-  // 2092: shl.b32 	%r1447, %r1438, 15;
-  // 2093: and.b32  	%r1649, %r1447, 32768;
+  // ptx:2092  shl.b32 	%r1447, %r1438, 15;
+  // ptx:2093  and.b32  	%r1649, %r1447, 32768;
   uint r1649 = (r1438 << 15u) & 32768u;
-  // 2094: shr.u32 	%r1448, %r1438, 1;
-  // 2095: and.b32  	%r294, %r1448, 1023;
+  // ptx:2094  shr.u32 	%r1448, %r1438, 1;
+  // ptx:2095  and.b32  	%r294, %r1448, 1023;
   uint r294 = (r1438 >> 1u) & 1023u;
-  // 2096: @%p73 bra 	$L__BB0_404;
+  // ptx:2096  @%p73 bra 	$L__BB0_404;
   if (p73) {
-    // 2100: mul.wide.u32 	%rd204, %r292, -858993459;
-    // 2101: shr.u64 	%rd205, %rd204, 34;
-    // 2102: cvt.u32.u64 	%r1482, %rd205;
+    // ptx:2100  mul.wide.u32 	%rd204, %r292, -858993459;
+    // ptx:2101  shr.u64 	%rd205, %rd204, 34;
+    // ptx:2102  cvt.u32.u64 	%r1482, %rd205;
     uint64_t t111 = uint64_t((uint64_t(r292) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 2103: mul.lo.s32 	%r1483, %r1482, 5;
-    // 2104: sub.s32 	%r1484, %r292, %r1483;
-    // 2105: shl.b32 	%r1485, %r1484, 10;
-    // 2106: add.s32 	%r1486, %r1485, 13312;
+    // ptx:2103  mul.lo.s32 	%r1483, %r1482, 5;
+    // ptx:2104  sub.s32 	%r1484, %r292, %r1483;
+    // ptx:2105  shl.b32 	%r1485, %r1484, 10;
+    // ptx:2106  add.s32 	%r1486, %r1485, 13312;
     uint r1486 = uint(int(uint(int(r292) - int(uint(int(uint(uint64_t(t111))) * 5))) << 10u) + 13312);
-    // 2107: or.b32  	%r1487, %r294, %r1649;
+    // ptx:2107  or.b32  	%r1487, %r294, %r1649;
     uint r1487 = r294 | r1649;
-    // 2108: or.b32  	%r1649, %r1487, %r1486;
+    // ptx:2108  or.b32  	%r1649, %r1487, %r1486;
     r1649 = r1487 | r1486;
-    // 2109: bra.uni 	$L__BB0_405;
+    // ptx:2109  bra.uni 	$L__BB0_405;
   } else {
-    // 2097: bra.uni 	$L__BB0_379;
-    // 2112: @%p19 bra 	$L__BB0_383;
+    // ptx:2097  bra.uni 	$L__BB0_379;
+    // ptx:2112  @%p19 bra 	$L__BB0_383;
     if (p19) {
-      // 2116: setp.eq.s16 	%p225, %rs4, 2;
-      // 2117: @%p225 bra 	$L__BB0_400;
+      // ptx:2116  setp.eq.s16 	%p225, %rs4, 2;
+      // ptx:2117  @%p225 bra 	$L__BB0_400;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 2154: and.b32  	%r1649, %r292, 65535;
+        // ptx:2154  and.b32  	%r1649, %r292, 65535;
         r1649 = r292 & 65535u;
-        // 2155: bra.uni 	$L__BB0_405;
+        // ptx:2155  bra.uni 	$L__BB0_405;
         p2g_sv0 = 165;
       } else {
-        // 2119: setp.eq.s16 	%p226, %rs4, 3;
-        // 2120: @%p226 bra 	$L__BB0_387;
+        // ptx:2119  setp.eq.s16 	%p226, %rs4, 3;
+        // ptx:2120  @%p226 bra 	$L__BB0_387;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 2158: mul.wide.u32 	%rd194, %r292, -858993459;
-          // 2159: shr.u64 	%rd195, %rd194, 34;
-          // 2160: cvt.u32.u64 	%r1452, %rd195;
+          // ptx:2158  mul.wide.u32 	%rd194, %r292, -858993459;
+          // ptx:2159  shr.u64 	%rd195, %rd194, 34;
+          // ptx:2160  cvt.u32.u64 	%r1452, %rd195;
           uint64_t t112 = uint64_t((uint64_t(r292) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 2161: mul.lo.s32 	%r1453, %r1452, 5;
-          // 2162: sub.s32 	%r296, %r292, %r1453;
+          // ptx:2161  mul.lo.s32 	%r1453, %r1452, 5;
+          // ptx:2162  sub.s32 	%r296, %r292, %r1453;
           uint r296 = uint(int(r292) - int(uint(int(uint(uint64_t(t112))) * 5)));
-          // 2163: setp.eq.s32 	%p230, %r296, 0;
-          // 2164: @%p230 bra 	$L__BB0_389;
+          // ptx:2163  setp.eq.s32 	%p230, %r296, 0;
+          // ptx:2164  @%p230 bra 	$L__BB0_389;
           if (int(r296) == 0) {
-            // 2753: shr.u32 	%r1454, %r292, 8;
+            // ptx:2753  shr.u32 	%r1454, %r292, 8;
             uint r1454 = r292 >> 8u;
-            // 2754: mul.wide.u32 	%rd196, %r1454, -1431655765;
-            // 2755: shr.u64 	%rd197, %rd196, 34;
-            // 2756: cvt.u32.u64 	%r1455, %rd197;
+            // ptx:2754  mul.wide.u32 	%rd196, %r1454, -1431655765;
+            // ptx:2755  shr.u64 	%rd197, %rd196, 34;
+            // ptx:2756  cvt.u32.u64 	%r1455, %rd197;
             uint64_t t113 = uint64_t((uint64_t(r1454) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2757: mul.lo.s32 	%r1456, %r1455, 6;
-            // 2758: sub.s32 	%r1457, %r1454, %r1456;
-            // 2759: cvt.u16.u32 	%rs31, %r1457;
+            // ptx:2757  mul.lo.s32 	%r1456, %r1455, 6;
+            // ptx:2758  sub.s32 	%r1457, %r1454, %r1456;
+            // ptx:2759  cvt.u16.u32 	%rs31, %r1457;
             uint64_t t114 = uint64_t(uint(int(r1454) - int(uint(int(uint(uint64_t(t113))) * 6))));
             uint rs31 = (uint(uint64_t(t114)) & 65535u);
-            // 2760: setp.gt.s16 	%p231, %rs31, 1;
-            // 2761: @%p231 bra 	$L__BB0_393;
+            // ptx:2760  setp.gt.s16 	%p231, %rs31, 1;
+            // ptx:2761  @%p231 bra 	$L__BB0_393;
             if ((bitfieldExtract(int(rs31), 0, 16)) > 1) {
-              // 2765: setp.eq.s16 	%p232, %rs31, 2;
-              // 2766: @%p232 bra 	$L__BB0_398;
+              // ptx:2765  setp.eq.s16 	%p232, %rs31, 2;
+              // ptx:2766  @%p232 bra 	$L__BB0_398;
               if ((bitfieldExtract(int(rs31), 0, 16)) == 2) {
-                // 3197: shr.u32 	%r1459, %r292, 12;
-                // 3198: and.b32  	%r1460, %r1459, 1;
-                // 3199: or.b32  	%r1461, %r1649, %r1460;
+                // ptx:3197  shr.u32 	%r1459, %r292, 12;
+                // ptx:3198  and.b32  	%r1460, %r1459, 1;
+                // ptx:3199  or.b32  	%r1461, %r1649, %r1460;
                 uint r1461 = r1649 | ((r292 >> 12u) & 1u);
-                // 3200: or.b32  	%r1649, %r1461, 32256;
+                // ptx:3200  or.b32  	%r1649, %r1461, 32256;
                 r1649 = r1461 | 32256u;
-                // 3201: bra.uni 	$L__BB0_405;
+                // ptx:3201  bra.uni 	$L__BB0_405;
                 p2g_sv0 = 165;
               } else {
-                // 2768: setp.eq.s16 	%p233, %rs31, 3;
-                // 2769: @%p233 bra 	$L__BB0_397;
+                // ptx:2768  setp.eq.s16 	%p233, %rs31, 3;
+                // ptx:2769  @%p233 bra 	$L__BB0_397;
                 if ((bitfieldExtract(int(rs31), 0, 16)) == 3) {
-                  // 3204: setp.eq.s32 	%p237, %r294, 0;
-                  // 3205: selp.b32 	%r1458, 1, %r294, %p237;
-                  // 3206: or.b32  	%r1649, %r1458, %r1649;
+                  // ptx:3204  setp.eq.s32 	%p237, %r294, 0;
+                  // ptx:3205  selp.b32 	%r1458, 1, %r294, %p237;
+                  // ptx:3206  or.b32  	%r1649, %r1458, %r1649;
                   r1649 = ((int(r294) == 0) ? 1u : r294) | r1649;
-                  // 3207: bra.uni 	$L__BB0_405;
+                  // ptx:3207  bra.uni 	$L__BB0_405;
                   p2g_sv0 = 165;
                 } else {
-                  // 2771: setp.ne.s16 	%p234, %rs31, 4;
-                  // 2772: @%p234 bra 	$L__BB0_399;
+                  // ptx:2771  setp.ne.s16 	%p234, %rs31, 4;
+                  // ptx:2772  @%p234 bra 	$L__BB0_399;
                   if ((bitfieldExtract(int(rs31), 0, 16)) != 4) {
                     p2g_sv0 = 287;
                   } else {
-                    // 2774: or.b32  	%r1649, %r1649, 31743;
+                    // ptx:2774  or.b32  	%r1649, %r1649, 31743;
                     r1649 = r1649 | 31743u;
-                    // 2775: bra.uni 	$L__BB0_405;
+                    // ptx:2775  bra.uni 	$L__BB0_405;
                     p2g_sv0 = 165;
                   }
                 }
               }
             } else {
-              // 2762: bra.uni 	$L__BB0_390;
-              // 2971: setp.eq.s16 	%p235, %rs31, 0;
-              // 2972: @%p235 bra 	$L__BB0_405;
+              // ptx:2762  bra.uni 	$L__BB0_390;
+              // ptx:2971  setp.eq.s16 	%p235, %rs31, 0;
+              // ptx:2972  @%p235 bra 	$L__BB0_405;
               if ((bitfieldExtract(int(rs31), 0, 16)) == 0) {
                 p2g_sv0 = 165;
               } else {
-                // 2974: setp.eq.s16 	%p236, %rs31, 1;
-                // 2975: @%p236 bra 	$L__BB0_392;
+                // ptx:2974  setp.eq.s16 	%p236, %rs31, 1;
+                // ptx:2975  @%p236 bra 	$L__BB0_392;
                 if ((bitfieldExtract(int(rs31), 0, 16)) == 1) {
-                  // 2979: or.b32  	%r1649, %r1649, 31744;
+                  // ptx:2979  or.b32  	%r1649, %r1649, 31744;
                   r1649 = r1649 | 31744u;
-                  // 2980: bra.uni 	$L__BB0_405;
+                  // ptx:2980  bra.uni 	$L__BB0_405;
                   p2g_sv0 = 165;
                 } else {
-                  // 2976: bra.uni 	$L__BB0_399;
+                  // ptx:2976  bra.uni 	$L__BB0_399;
                   p2g_sv0 = 287;
                 }
               }
             }
             if (p2g_sv0 == 287) {
-              // 3273: or.b32  	%r1462, %r1649, %r294;
+              // ptx:3273  or.b32  	%r1462, %r1649, %r294;
               uint r1462 = r1649 | r294;
-              // 3274: or.b32  	%r1649, %r1462, 1024;
+              // ptx:3274  or.b32  	%r1649, %r1462, 1024;
               r1649 = r1462 | 1024u;
-              // 3275: bra.uni 	$L__BB0_405;
+              // ptx:3275  bra.uni 	$L__BB0_405;
               p2g_sv0 = 165;
             }
           } else {
-            // 2166: add.s32 	%r1648, %r296, 13;
+            // ptx:2166  add.s32 	%r1648, %r296, 13;
             r1648 = uint(int(r296) + 13);
-            // 2167: bra.uni 	$L__BB0_403;
+            // ptx:2167  bra.uni 	$L__BB0_403;
             p2g_sv0 = 164;
           }
         } else {
-          // 2122: setp.ne.s16 	%p227, %rs4, 5;
-          // 2123: @%p227 bra 	$L__BB0_402;
+          // ptx:2122  setp.ne.s16 	%p227, %rs4, 5;
+          // ptx:2123  @%p227 bra 	$L__BB0_402;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 163;
           } else {
-            // 2125: mul.wide.u32 	%rd192, %r292, -858993459;
-            // 2126: shr.u64 	%rd193, %rd192, 34;
-            // 2127: cvt.u32.u64 	%r1449, %rd193;
+            // ptx:2125  mul.wide.u32 	%rd192, %r292, -858993459;
+            // ptx:2126  shr.u64 	%rd193, %rd192, 34;
+            // ptx:2127  cvt.u32.u64 	%r1449, %rd193;
             uint64_t t115 = uint64_t((uint64_t(r292) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 2128: mul.lo.s32 	%r1450, %r1449, 5;
-            // 2129: sub.s32 	%r1451, %r292, %r1450;
-            // 2130: add.s32 	%r1648, %r1451, 13;
+            // ptx:2128  mul.lo.s32 	%r1450, %r1449, 5;
+            // ptx:2129  sub.s32 	%r1451, %r292, %r1450;
+            // ptx:2130  add.s32 	%r1648, %r1451, 13;
             r1648 = uint(int(uint(int(r292) - int(uint(int(uint(uint64_t(t115))) * 5)))) + 13);
-            // 2131: bra.uni 	$L__BB0_403;
+            // ptx:2131  bra.uni 	$L__BB0_403;
             p2g_sv0 = 164;
           }
         }
       }
     } else {
-      // 2113: bra.uni 	$L__BB0_380;
-      // 2134: setp.eq.s16 	%p228, %rs4, 0;
-      // 2135: @%p228 bra 	$L__BB0_401;
+      // ptx:2113  bra.uni 	$L__BB0_380;
+      // ptx:2134  setp.eq.s16 	%p228, %rs4, 0;
+      // ptx:2135  @%p228 bra 	$L__BB0_401;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 2170: mul.wide.u32 	%rd200, %r292, 613566757;
-        // 2171: shr.u64 	%rd201, %rd200, 32;
-        // 2172: cvt.u32.u64 	%r1469, %rd201;
+        // ptx:2170  mul.wide.u32 	%rd200, %r292, 613566757;
+        // ptx:2171  shr.u64 	%rd201, %rd200, 32;
+        // ptx:2172  cvt.u32.u64 	%r1469, %rd201;
         uint64_t t116 = uint64_t((uint64_t(r292) * uint64_t(0x24924925u)) >> 32u);
         uint r1469 = uint(uint64_t(t116));
-        // 2173: sub.s32 	%r1470, %r292, %r1469;
-        // 2174: shr.u32 	%r1471, %r1470, 1;
-        // 2175: add.s32 	%r1472, %r1471, %r1469;
-        // 2176: shr.u32 	%r1473, %r1472, 2;
-        // 2177: mul.lo.s32 	%r1474, %r1473, 7;
+        // ptx:2173  sub.s32 	%r1470, %r292, %r1469;
+        // ptx:2174  shr.u32 	%r1471, %r1470, 1;
+        // ptx:2175  add.s32 	%r1472, %r1471, %r1469;
+        // ptx:2176  shr.u32 	%r1473, %r1472, 2;
+        // ptx:2177  mul.lo.s32 	%r1474, %r1473, 7;
         uint r1474 = uint(int(uint(int(uint(int(r292) - int(r1469)) >> 1u) + int(r1469)) >> 2u) * 7);
-        // 2178: sub.s32 	%r1475, %r292, %r1474;
-        // 2179: add.s32 	%r1648, %r1475, 12;
+        // ptx:2178  sub.s32 	%r1475, %r292, %r1474;
+        // ptx:2179  add.s32 	%r1648, %r1475, 12;
         r1648 = uint(int(uint(int(r292) - int(r1474))) + 12);
-        // 2180: bra.uni 	$L__BB0_403;
+        // ptx:2180  bra.uni 	$L__BB0_403;
         p2g_sv0 = 164;
       } else {
-        // 2137: setp.eq.s16 	%p229, %rs4, 1;
-        // 2138: @%p229 bra 	$L__BB0_382;
+        // ptx:2137  setp.eq.s16 	%p229, %rs4, 1;
+        // ptx:2138  @%p229 bra 	$L__BB0_382;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 2142: mul.wide.u32 	%rd198, %r292, 138547333;
-          // 2143: shr.u64 	%rd199, %rd198, 32;
-          // 2144: cvt.u32.u64 	%r1463, %rd199;
+          // ptx:2142  mul.wide.u32 	%rd198, %r292, 138547333;
+          // ptx:2143  shr.u64 	%rd199, %rd198, 32;
+          // ptx:2144  cvt.u32.u64 	%r1463, %rd199;
           uint64_t t117 = uint64_t((uint64_t(r292) * uint64_t(0x08421085u)) >> 32u);
           uint r1463 = uint(uint64_t(t117));
-          // 2145: sub.s32 	%r1464, %r292, %r1463;
-          // 2146: shr.u32 	%r1465, %r1464, 1;
-          // 2147: add.s32 	%r1466, %r1465, %r1463;
-          // 2148: shr.u32 	%r1467, %r1466, 4;
-          // 2149: mul.lo.s32 	%r1468, %r1467, 31;
+          // ptx:2145  sub.s32 	%r1464, %r292, %r1463;
+          // ptx:2146  shr.u32 	%r1465, %r1464, 1;
+          // ptx:2147  add.s32 	%r1466, %r1465, %r1463;
+          // ptx:2148  shr.u32 	%r1467, %r1466, 4;
+          // ptx:2149  mul.lo.s32 	%r1468, %r1467, 31;
           uint r1468 = uint(int(uint(int(uint(int(r292) - int(r1463)) >> 1u) + int(r1463)) >> 4u) * 31);
-          // 2150: sub.s32 	%r1648, %r292, %r1468;
+          // ptx:2150  sub.s32 	%r1648, %r292, %r1468;
           r1648 = uint(int(r292) - int(r1468));
-          // 2151: bra.uni 	$L__BB0_403;
+          // ptx:2151  bra.uni 	$L__BB0_403;
           p2g_sv0 = 164;
         } else {
-          // 2139: bra.uni 	$L__BB0_402;
+          // ptx:2139  bra.uni 	$L__BB0_402;
           p2g_sv0 = 163;
         }
       }
     }
     if (p2g_sv0 == 163) {
-      // 2183: mul.wide.u32 	%rd202, %r292, -858993459;
-      // 2184: shr.u64 	%rd203, %rd202, 34;
-      // 2185: cvt.u32.u64 	%r1476, %rd203;
+      // ptx:2183  mul.wide.u32 	%rd202, %r292, -858993459;
+      // ptx:2184  shr.u64 	%rd203, %rd202, 34;
+      // ptx:2185  cvt.u32.u64 	%r1476, %rd203;
       uint64_t t118 = uint64_t((uint64_t(r292) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 2186: mul.lo.s32 	%r1477, %r1476, 5;
-      // 2187: sub.s32 	%r1478, %r292, %r1477;
-      // 2188: add.s32 	%r1648, %r1478, 13;
+      // ptx:2186  mul.lo.s32 	%r1477, %r1476, 5;
+      // ptx:2187  sub.s32 	%r1478, %r292, %r1477;
+      // ptx:2188  add.s32 	%r1648, %r1478, 13;
       r1648 = uint(int(uint(int(r292) - int(uint(int(uint(uint64_t(t118))) * 5)))) + 13);
       p2g_sv0 = 164;
     }
     if (p2g_sv0 == 164) {
-      // 2191: max.s32 	%r1479, %r1648, 0;
-      // 2192: shl.b32 	%r1480, %r1479, 10;
-      // 2193: or.b32  	%r1481, %r294, %r1649;
+      // ptx:2191  max.s32 	%r1479, %r1648, 0;
+      // ptx:2192  shl.b32 	%r1480, %r1479, 10;
+      // ptx:2193  or.b32  	%r1481, %r294, %r1649;
       uint r1481 = r294 | r1649;
-      // 2194: or.b32  	%r1649, %r1481, %r1480;
+      // ptx:2194  or.b32  	%r1649, %r1481, %r1480;
       r1649 = r1481 | (uint(max(int(r1648), 0)) << 10u);
     }
   }
-  // 2197: and.b32  	%r1488, %r1645, 65535;
-  // 2198: prmt.b32 	%r311, %r1647, %r1488, 4180;
+  // ptx:2197  and.b32  	%r1488, %r1645, 65535;
+  // ptx:2198  prmt.b32 	%r311, %r1647, %r1488, 4180;
   uint r311 = p2g_prmt(r1647, (r1645 & 65535u), 4180u, 0);
-  // 2199: @%p73 bra 	$L__BB0_431;
+  // ptx:2199  @%p73 bra 	$L__BB0_431;
   if (p73) {
-    // 2203: shl.b32 	%r1551, %r190, 6;
+    // ptx:2203  shl.b32 	%r1551, %r190, 6;
     uint r1551 = r190 << 6u;
-    // 2204: and.b32  	%r1552, %r1551, 896;
-    // 2205: add.s32 	%r1553, %r251, %r1552;
+    // ptx:2204  and.b32  	%r1552, %r1551, 896;
+    // ptx:2205  add.s32 	%r1553, %r251, %r1552;
     uint r1553 = uint(int(r251) + int(r1551 & 896u));
-    // 2206: shr.u32 	%r1554, %r1553, 16;
-    // 2207: xor.b32  	%r1555, %r1554, %r1553;
-    // 2208: mul.lo.s32 	%r1556, %r1555, 2146121005;
+    // ptx:2206  shr.u32 	%r1554, %r1553, 16;
+    // ptx:2207  xor.b32  	%r1555, %r1554, %r1553;
+    // ptx:2208  mul.lo.s32 	%r1556, %r1555, 2146121005;
     uint r1556 = uint(int((r1553 >> 16u) ^ r1553) * 2146121005);
-    // 2209: shr.u32 	%r1557, %r1556, 15;
-    // 2210: xor.b32  	%r1558, %r1557, %r1556;
-    // 2211: mul.lo.s32 	%r1559, %r1558, -2073254261;
+    // ptx:2209  shr.u32 	%r1557, %r1556, 15;
+    // ptx:2210  xor.b32  	%r1558, %r1557, %r1556;
+    // ptx:2211  mul.lo.s32 	%r1559, %r1558, -2073254261;
     uint r1559 = uint(int((r1556 >> 15u) ^ r1556) * -2073254261);
-    // 2212: shr.u32 	%r1560, %r1559, 16;
-    // 2213: xor.b32  	%r1561, %r1559, %r6;
+    // ptx:2212  shr.u32 	%r1560, %r1559, 16;
+    // ptx:2213  xor.b32  	%r1561, %r1559, %r6;
     uint r1561 = r1559 ^ r6;
-    // 2214: xor.b32  	%r1562, %r1561, %r1560;
-    // 2215: shr.u32 	%r1563, %r1561, 16;
-    // 2216: xor.b32  	%r1564, %r1562, %r1563;
-    // 2217: mul.lo.s32 	%r1565, %r1564, 2146121005;
+    // ptx:2214  xor.b32  	%r1562, %r1561, %r1560;
+    // ptx:2215  shr.u32 	%r1563, %r1561, 16;
+    // ptx:2216  xor.b32  	%r1564, %r1562, %r1563;
+    // ptx:2217  mul.lo.s32 	%r1565, %r1564, 2146121005;
     uint r1565 = uint(int((r1561 ^ (r1559 >> 16u)) ^ (r1561 >> 16u)) * 2146121005);
-    // 2218: shr.u32 	%r1566, %r1565, 15;
-    // 2219: xor.b32  	%r1567, %r1566, %r1565;
-    // 2220: mul.lo.s32 	%r1568, %r1567, -2073254261;
+    // ptx:2218  shr.u32 	%r1566, %r1565, 15;
+    // ptx:2219  xor.b32  	%r1567, %r1566, %r1565;
+    // ptx:2220  mul.lo.s32 	%r1568, %r1567, -2073254261;
     uint r1568 = uint(int((r1565 >> 15u) ^ r1565) * -2073254261);
-    // 2221: shr.u32 	%r1569, %r1568, 16;
-    // 2222: xor.b32  	%r1570, %r1569, %r1568;
+    // ptx:2221  shr.u32 	%r1569, %r1568, 16;
+    // ptx:2222  xor.b32  	%r1570, %r1569, %r1568;
     uint r1570 = (r1568 >> 16u) ^ r1568;
-    // 2223: xor.b32  	%r1571, %r1570, -1515870811;
+    // ptx:2223  xor.b32  	%r1571, %r1570, -1515870811;
     uint r1571 = r1570 ^ 0xA5A5A5A5u;
-    // 2224: shr.u32 	%r1572, %r1571, 16;
-    // 2225: xor.b32  	%r1573, %r1572, %r1571;
-    // 2226: mul.lo.s32 	%r1574, %r1573, 2146121005;
+    // ptx:2224  shr.u32 	%r1572, %r1571, 16;
+    // ptx:2225  xor.b32  	%r1573, %r1572, %r1571;
+    // ptx:2226  mul.lo.s32 	%r1574, %r1573, 2146121005;
     uint r1574 = uint(int((r1571 >> 16u) ^ r1571) * 2146121005);
-    // 2227: shr.u32 	%r1575, %r1574, 15;
-    // 2228: xor.b32  	%r1576, %r1575, %r1574;
-    // 2229: mul.lo.s32 	%r1577, %r1576, -2073254261;
+    // ptx:2227  shr.u32 	%r1575, %r1574, 15;
+    // ptx:2228  xor.b32  	%r1576, %r1575, %r1574;
+    // ptx:2229  mul.lo.s32 	%r1577, %r1576, -2073254261;
     uint r1577 = uint(int((r1574 >> 15u) ^ r1574) * -2073254261);
-    // 2230: shr.u32 	%r1578, %r1577, 16;
-    // 2231: xor.b32  	%r1579, %r1578, %r1577;
+    // ptx:2230  shr.u32 	%r1578, %r1577, 16;
+    // ptx:2231  xor.b32  	%r1579, %r1578, %r1577;
     uint r1579 = (r1577 >> 16u) ^ r1577;
-    // 2232: and.b32  	%r1580, %r1570, 1;
-    // 2233: shr.u32 	%r1581, %r1570, 1;
-    // 2234: and.b32  	%r1582, %r1581, 1023;
-    // 2235: mul.wide.u32 	%rd218, %r1579, -858993459;
-    // 2236: shr.u64 	%rd219, %rd218, 34;
-    // 2237: cvt.u32.u64 	%r1583, %rd219;
+    // ptx:2232  and.b32  	%r1580, %r1570, 1;
+    // ptx:2233  shr.u32 	%r1581, %r1570, 1;
+    // ptx:2234  and.b32  	%r1582, %r1581, 1023;
+    // ptx:2235  mul.wide.u32 	%rd218, %r1579, -858993459;
+    // ptx:2236  shr.u64 	%rd219, %rd218, 34;
+    // ptx:2237  cvt.u32.u64 	%r1583, %rd219;
     uint64_t t119 = uint64_t((uint64_t(r1579) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 2238: mul.lo.s32 	%r1584, %r1583, 5;
-    // 2239: sub.s32 	%r1585, %r1579, %r1584;
-    // 2240: shl.b32 	%r1586, %r1585, 10;
-    // 2241: add.s32 	%r1587, %r1586, 13312;
+    // ptx:2238  mul.lo.s32 	%r1584, %r1583, 5;
+    // ptx:2239  sub.s32 	%r1585, %r1579, %r1584;
+    // ptx:2240  shl.b32 	%r1586, %r1585, 10;
+    // ptx:2241  add.s32 	%r1587, %r1586, 13312;
     uint r1587 = uint(int(uint(int(r1579) - int(uint(int(uint(uint64_t(t119))) * 5))) << 10u) + 13312);
-    // 2242: bfi.b32 	%r1588, %r1580, %r1582, 15, 1;
-    // 2243: or.b32  	%r1589, %r1588, %r1587;
-    // 2244: add.s32 	%r1590, %r250, %r1551;
+    // ptx:2242  bfi.b32 	%r1588, %r1580, %r1582, 15, 1;
+    // ptx:2243  or.b32  	%r1589, %r1588, %r1587;
+    // ptx:2244  add.s32 	%r1590, %r250, %r1551;
     uint r1590 = uint(int(r250) + int(r1551));
-    // 2245: shr.u32 	%r1591, %r1590, 16;
-    // 2246: xor.b32  	%r1592, %r1591, %r1590;
-    // 2247: mul.lo.s32 	%r1593, %r1592, 2146121005;
+    // ptx:2245  shr.u32 	%r1591, %r1590, 16;
+    // ptx:2246  xor.b32  	%r1592, %r1591, %r1590;
+    // ptx:2247  mul.lo.s32 	%r1593, %r1592, 2146121005;
     uint r1593 = uint(int((r1590 >> 16u) ^ r1590) * 2146121005);
-    // 2248: shr.u32 	%r1594, %r1593, 15;
-    // 2249: xor.b32  	%r1595, %r1594, %r1593;
-    // 2250: mul.lo.s32 	%r1596, %r1595, -2073254261;
+    // ptx:2248  shr.u32 	%r1594, %r1593, 15;
+    // ptx:2249  xor.b32  	%r1595, %r1594, %r1593;
+    // ptx:2250  mul.lo.s32 	%r1596, %r1595, -2073254261;
     uint r1596 = uint(int((r1593 >> 15u) ^ r1593) * -2073254261);
-    // 2251: shr.u32 	%r1597, %r1596, 16;
-    // 2252: xor.b32  	%r1598, %r1597, %r1596;
-    // 2253: and.b32  	%r1599, %r1598, 3;
-    // 2254: xor.b32  	%r1651, %r1589, %r1599;
+    // ptx:2251  shr.u32 	%r1597, %r1596, 16;
+    // ptx:2252  xor.b32  	%r1598, %r1597, %r1596;
+    // ptx:2253  and.b32  	%r1599, %r1598, 3;
+    // ptx:2254  xor.b32  	%r1651, %r1589, %r1599;
     r1651 = (p2g_bfi_32((r1570 & 1u), ((r1570 >> 1u) & 1023u), 15u, 1u) | r1587) ^ (((r1596 >> 16u) ^ r1596) & 3u);
-    // 2255: bra.uni 	$L__BB0_432;
+    // ptx:2255  bra.uni 	$L__BB0_432;
   } else {
-    // 2200: bra.uni 	$L__BB0_406;
-    // 2258: shl.b32 	%r1489, %r190, 6;
-    // 2259: add.s32 	%r1490, %r251, %r1489;
+    // ptx:2200  bra.uni 	$L__BB0_406;
+    // ptx:2258  shl.b32 	%r1489, %r190, 6;
+    // ptx:2259  add.s32 	%r1490, %r251, %r1489;
     uint r1490 = uint(int(r251) + int(r190 << 6u));
-    // 2260: shr.u32 	%r1491, %r1490, 16;
-    // 2261: xor.b32  	%r1492, %r1491, %r1490;
-    // 2262: mul.lo.s32 	%r1493, %r1492, 2146121005;
+    // ptx:2260  shr.u32 	%r1491, %r1490, 16;
+    // ptx:2261  xor.b32  	%r1492, %r1491, %r1490;
+    // ptx:2262  mul.lo.s32 	%r1493, %r1492, 2146121005;
     uint r1493 = uint(int((r1490 >> 16u) ^ r1490) * 2146121005);
-    // 2263: shr.u32 	%r1494, %r1493, 15;
-    // 2264: xor.b32  	%r1495, %r1494, %r1493;
-    // 2265: mul.lo.s32 	%r1496, %r1495, -2073254261;
+    // ptx:2263  shr.u32 	%r1494, %r1493, 15;
+    // ptx:2264  xor.b32  	%r1495, %r1494, %r1493;
+    // ptx:2265  mul.lo.s32 	%r1496, %r1495, -2073254261;
     uint r1496 = uint(int((r1493 >> 15u) ^ r1493) * -2073254261);
-    // 2266: shr.u32 	%r1497, %r1496, 16;
-    // 2267: xor.b32  	%r1498, %r1496, %r6;
+    // ptx:2266  shr.u32 	%r1497, %r1496, 16;
+    // ptx:2267  xor.b32  	%r1498, %r1496, %r6;
     uint r1498 = r1496 ^ r6;
-    // 2268: xor.b32  	%r1499, %r1498, %r1497;
-    // 2269: shr.u32 	%r1500, %r1498, 16;
-    // 2270: xor.b32  	%r1501, %r1499, %r1500;
-    // 2271: mul.lo.s32 	%r1502, %r1501, 2146121005;
+    // ptx:2268  xor.b32  	%r1499, %r1498, %r1497;
+    // ptx:2269  shr.u32 	%r1500, %r1498, 16;
+    // ptx:2270  xor.b32  	%r1501, %r1499, %r1500;
+    // ptx:2271  mul.lo.s32 	%r1502, %r1501, 2146121005;
     uint r1502 = uint(int((r1498 ^ (r1496 >> 16u)) ^ (r1498 >> 16u)) * 2146121005);
-    // 2272: shr.u32 	%r1503, %r1502, 15;
-    // 2273: xor.b32  	%r1504, %r1503, %r1502;
-    // 2274: mul.lo.s32 	%r1505, %r1504, -2073254261;
+    // ptx:2272  shr.u32 	%r1503, %r1502, 15;
+    // ptx:2273  xor.b32  	%r1504, %r1503, %r1502;
+    // ptx:2274  mul.lo.s32 	%r1505, %r1504, -2073254261;
     uint r1505 = uint(int((r1502 >> 15u) ^ r1502) * -2073254261);
-    // 2275: shr.u32 	%r1506, %r1505, 16;
-    // 2276: xor.b32  	%r1507, %r1506, %r1505;
+    // ptx:2275  shr.u32 	%r1506, %r1505, 16;
+    // ptx:2276  xor.b32  	%r1507, %r1506, %r1505;
     uint r1507 = (r1505 >> 16u) ^ r1505;
-    // 2277: xor.b32  	%r1508, %r1507, -1515870811;
+    // ptx:2277  xor.b32  	%r1508, %r1507, -1515870811;
     uint r1508 = r1507 ^ 0xA5A5A5A5u;
-    // 2278: shr.u32 	%r1509, %r1508, 16;
-    // 2279: xor.b32  	%r1510, %r1509, %r1508;
-    // 2280: mul.lo.s32 	%r1511, %r1510, 2146121005;
+    // ptx:2278  shr.u32 	%r1509, %r1508, 16;
+    // ptx:2279  xor.b32  	%r1510, %r1509, %r1508;
+    // ptx:2280  mul.lo.s32 	%r1511, %r1510, 2146121005;
     uint r1511 = uint(int((r1508 >> 16u) ^ r1508) * 2146121005);
-    // 2281: shr.u32 	%r1512, %r1511, 15;
-    // 2282: xor.b32  	%r1513, %r1512, %r1511;
-    // 2283: mul.lo.s32 	%r1514, %r1513, -2073254261;
+    // ptx:2281  shr.u32 	%r1512, %r1511, 15;
+    // ptx:2282  xor.b32  	%r1513, %r1512, %r1511;
+    // ptx:2283  mul.lo.s32 	%r1514, %r1513, -2073254261;
     uint r1514 = uint(int((r1511 >> 15u) ^ r1511) * -2073254261);
-    // 2284: shr.u32 	%r1515, %r1514, 16;
-    // 2285: xor.b32  	%r312, %r1515, %r1514;
+    // ptx:2284  shr.u32 	%r1515, %r1514, 16;
+    // ptx:2285  xor.b32  	%r312, %r1515, %r1514;
     uint r312 = (r1514 >> 16u) ^ r1514;
-    // 2286: shl.b32 	%r1516, %r1507, 15;
-    // 2287: and.b32  	%r1651, %r1516, 32768;
+    // ptx:2286  shl.b32 	%r1516, %r1507, 15;
+    // ptx:2287  and.b32  	%r1651, %r1516, 32768;
     r1651 = (r1507 << 15u) & 32768u;
-    // 2288: shr.u32 	%r1517, %r1507, 1;
-    // 2289: and.b32  	%r314, %r1517, 1023;
+    // ptx:2288  shr.u32 	%r1517, %r1507, 1;
+    // ptx:2289  and.b32  	%r314, %r1517, 1023;
     uint r314 = (r1507 >> 1u) & 1023u;
-    // 2290: @%p19 bra 	$L__BB0_410;
+    // ptx:2290  @%p19 bra 	$L__BB0_410;
     if (p19) {
-      // 2294: setp.eq.s16 	%p240, %rs4, 2;
-      // 2295: @%p240 bra 	$L__BB0_427;
+      // ptx:2294  setp.eq.s16 	%p240, %rs4, 2;
+      // ptx:2295  @%p240 bra 	$L__BB0_427;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 2332: and.b32  	%r1651, %r312, 65535;
+        // ptx:2332  and.b32  	%r1651, %r312, 65535;
         r1651 = r312 & 65535u;
-        // 2333: bra.uni 	$L__BB0_432;
+        // ptx:2333  bra.uni 	$L__BB0_432;
         p2g_sv0 = 176;
       } else {
-        // 2297: setp.eq.s16 	%p241, %rs4, 3;
-        // 2298: @%p241 bra 	$L__BB0_414;
+        // ptx:2297  setp.eq.s16 	%p241, %rs4, 3;
+        // ptx:2298  @%p241 bra 	$L__BB0_414;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 2336: mul.wide.u32 	%rd208, %r312, -858993459;
-          // 2337: shr.u64 	%rd209, %rd208, 34;
-          // 2338: cvt.u32.u64 	%r1521, %rd209;
+          // ptx:2336  mul.wide.u32 	%rd208, %r312, -858993459;
+          // ptx:2337  shr.u64 	%rd209, %rd208, 34;
+          // ptx:2338  cvt.u32.u64 	%r1521, %rd209;
           uint64_t t120 = uint64_t((uint64_t(r312) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 2339: mul.lo.s32 	%r1522, %r1521, 5;
-          // 2340: sub.s32 	%r316, %r312, %r1522;
+          // ptx:2339  mul.lo.s32 	%r1522, %r1521, 5;
+          // ptx:2340  sub.s32 	%r316, %r312, %r1522;
           uint r316 = uint(int(r312) - int(uint(int(uint(uint64_t(t120))) * 5)));
-          // 2341: setp.eq.s32 	%p245, %r316, 0;
-          // 2342: @%p245 bra 	$L__BB0_416;
+          // ptx:2341  setp.eq.s32 	%p245, %r316, 0;
+          // ptx:2342  @%p245 bra 	$L__BB0_416;
           if (int(r316) == 0) {
-            // 2778: shr.u32 	%r1523, %r312, 8;
+            // ptx:2778  shr.u32 	%r1523, %r312, 8;
             uint r1523 = r312 >> 8u;
-            // 2779: mul.wide.u32 	%rd210, %r1523, -1431655765;
-            // 2780: shr.u64 	%rd211, %rd210, 34;
-            // 2781: cvt.u32.u64 	%r1524, %rd211;
+            // ptx:2779  mul.wide.u32 	%rd210, %r1523, -1431655765;
+            // ptx:2780  shr.u64 	%rd211, %rd210, 34;
+            // ptx:2781  cvt.u32.u64 	%r1524, %rd211;
             uint64_t t121 = uint64_t((uint64_t(r1523) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2782: mul.lo.s32 	%r1525, %r1524, 6;
-            // 2783: sub.s32 	%r1526, %r1523, %r1525;
-            // 2784: cvt.u16.u32 	%rs33, %r1526;
+            // ptx:2782  mul.lo.s32 	%r1525, %r1524, 6;
+            // ptx:2783  sub.s32 	%r1526, %r1523, %r1525;
+            // ptx:2784  cvt.u16.u32 	%rs33, %r1526;
             uint64_t t122 = uint64_t(uint(int(r1523) - int(uint(int(uint(uint64_t(t121))) * 6))));
             uint rs33 = (uint(uint64_t(t122)) & 65535u);
-            // 2785: setp.gt.s16 	%p246, %rs33, 1;
-            // 2786: @%p246 bra 	$L__BB0_420;
+            // ptx:2785  setp.gt.s16 	%p246, %rs33, 1;
+            // ptx:2786  @%p246 bra 	$L__BB0_420;
             if ((bitfieldExtract(int(rs33), 0, 16)) > 1) {
-              // 2790: setp.eq.s16 	%p247, %rs33, 2;
-              // 2791: @%p247 bra 	$L__BB0_425;
+              // ptx:2790  setp.eq.s16 	%p247, %rs33, 2;
+              // ptx:2791  @%p247 bra 	$L__BB0_425;
               if ((bitfieldExtract(int(rs33), 0, 16)) == 2) {
-                // 3210: shr.u32 	%r1528, %r312, 12;
-                // 3211: and.b32  	%r1529, %r1528, 1;
-                // 3212: or.b32  	%r1530, %r1651, %r1529;
+                // ptx:3210  shr.u32 	%r1528, %r312, 12;
+                // ptx:3211  and.b32  	%r1529, %r1528, 1;
+                // ptx:3212  or.b32  	%r1530, %r1651, %r1529;
                 uint r1530 = r1651 | ((r312 >> 12u) & 1u);
-                // 3213: or.b32  	%r1651, %r1530, 32256;
+                // ptx:3213  or.b32  	%r1651, %r1530, 32256;
                 r1651 = r1530 | 32256u;
-                // 3214: bra.uni 	$L__BB0_432;
+                // ptx:3214  bra.uni 	$L__BB0_432;
                 p2g_sv0 = 176;
               } else {
-                // 2793: setp.eq.s16 	%p248, %rs33, 3;
-                // 2794: @%p248 bra 	$L__BB0_424;
+                // ptx:2793  setp.eq.s16 	%p248, %rs33, 3;
+                // ptx:2794  @%p248 bra 	$L__BB0_424;
                 if ((bitfieldExtract(int(rs33), 0, 16)) == 3) {
-                  // 3217: setp.eq.s32 	%p252, %r314, 0;
-                  // 3218: selp.b32 	%r1527, 1, %r314, %p252;
-                  // 3219: or.b32  	%r1651, %r1527, %r1651;
+                  // ptx:3217  setp.eq.s32 	%p252, %r314, 0;
+                  // ptx:3218  selp.b32 	%r1527, 1, %r314, %p252;
+                  // ptx:3219  or.b32  	%r1651, %r1527, %r1651;
                   r1651 = ((int(r314) == 0) ? 1u : r314) | r1651;
-                  // 3220: bra.uni 	$L__BB0_432;
+                  // ptx:3220  bra.uni 	$L__BB0_432;
                   p2g_sv0 = 176;
                 } else {
-                  // 2796: setp.ne.s16 	%p249, %rs33, 4;
-                  // 2797: @%p249 bra 	$L__BB0_426;
+                  // ptx:2796  setp.ne.s16 	%p249, %rs33, 4;
+                  // ptx:2797  @%p249 bra 	$L__BB0_426;
                   if ((bitfieldExtract(int(rs33), 0, 16)) != 4) {
                     p2g_sv0 = 288;
                   } else {
-                    // 2799: or.b32  	%r1651, %r1651, 31743;
+                    // ptx:2799  or.b32  	%r1651, %r1651, 31743;
                     r1651 = r1651 | 31743u;
-                    // 2800: bra.uni 	$L__BB0_432;
+                    // ptx:2800  bra.uni 	$L__BB0_432;
                     p2g_sv0 = 176;
                   }
                 }
               }
             } else {
-              // 2787: bra.uni 	$L__BB0_417;
-              // 2983: setp.eq.s16 	%p250, %rs33, 0;
-              // 2984: @%p250 bra 	$L__BB0_432;
+              // ptx:2787  bra.uni 	$L__BB0_417;
+              // ptx:2983  setp.eq.s16 	%p250, %rs33, 0;
+              // ptx:2984  @%p250 bra 	$L__BB0_432;
               if ((bitfieldExtract(int(rs33), 0, 16)) == 0) {
                 p2g_sv0 = 176;
               } else {
-                // 2986: setp.eq.s16 	%p251, %rs33, 1;
-                // 2987: @%p251 bra 	$L__BB0_419;
+                // ptx:2986  setp.eq.s16 	%p251, %rs33, 1;
+                // ptx:2987  @%p251 bra 	$L__BB0_419;
                 if ((bitfieldExtract(int(rs33), 0, 16)) == 1) {
-                  // 2991: or.b32  	%r1651, %r1651, 31744;
+                  // ptx:2991  or.b32  	%r1651, %r1651, 31744;
                   r1651 = r1651 | 31744u;
-                  // 2992: bra.uni 	$L__BB0_432;
+                  // ptx:2992  bra.uni 	$L__BB0_432;
                   p2g_sv0 = 176;
                 } else {
-                  // 2988: bra.uni 	$L__BB0_426;
+                  // ptx:2988  bra.uni 	$L__BB0_426;
                   p2g_sv0 = 288;
                 }
               }
             }
             if (p2g_sv0 == 288) {
-              // 3278: or.b32  	%r1531, %r1651, %r314;
+              // ptx:3278  or.b32  	%r1531, %r1651, %r314;
               uint r1531 = r1651 | r314;
-              // 3279: or.b32  	%r1651, %r1531, 1024;
+              // ptx:3279  or.b32  	%r1651, %r1531, 1024;
               r1651 = r1531 | 1024u;
-              // 3280: bra.uni 	$L__BB0_432;
+              // ptx:3280  bra.uni 	$L__BB0_432;
               p2g_sv0 = 176;
             }
           } else {
-            // 2344: add.s32 	%r1650, %r316, 13;
+            // ptx:2344  add.s32 	%r1650, %r316, 13;
             r1650 = uint(int(r316) + 13);
-            // 2345: bra.uni 	$L__BB0_430;
+            // ptx:2345  bra.uni 	$L__BB0_430;
             p2g_sv0 = 175;
           }
         } else {
-          // 2300: setp.ne.s16 	%p242, %rs4, 5;
-          // 2301: @%p242 bra 	$L__BB0_429;
+          // ptx:2300  setp.ne.s16 	%p242, %rs4, 5;
+          // ptx:2301  @%p242 bra 	$L__BB0_429;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 174;
           } else {
-            // 2303: mul.wide.u32 	%rd206, %r312, -858993459;
-            // 2304: shr.u64 	%rd207, %rd206, 34;
-            // 2305: cvt.u32.u64 	%r1518, %rd207;
+            // ptx:2303  mul.wide.u32 	%rd206, %r312, -858993459;
+            // ptx:2304  shr.u64 	%rd207, %rd206, 34;
+            // ptx:2305  cvt.u32.u64 	%r1518, %rd207;
             uint64_t t123 = uint64_t((uint64_t(r312) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 2306: mul.lo.s32 	%r1519, %r1518, 5;
-            // 2307: sub.s32 	%r1520, %r312, %r1519;
-            // 2308: add.s32 	%r1650, %r1520, 13;
+            // ptx:2306  mul.lo.s32 	%r1519, %r1518, 5;
+            // ptx:2307  sub.s32 	%r1520, %r312, %r1519;
+            // ptx:2308  add.s32 	%r1650, %r1520, 13;
             r1650 = uint(int(uint(int(r312) - int(uint(int(uint(uint64_t(t123))) * 5)))) + 13);
-            // 2309: bra.uni 	$L__BB0_430;
+            // ptx:2309  bra.uni 	$L__BB0_430;
             p2g_sv0 = 175;
           }
         }
       }
     } else {
-      // 2291: bra.uni 	$L__BB0_407;
-      // 2312: setp.eq.s16 	%p243, %rs4, 0;
-      // 2313: @%p243 bra 	$L__BB0_428;
+      // ptx:2291  bra.uni 	$L__BB0_407;
+      // ptx:2312  setp.eq.s16 	%p243, %rs4, 0;
+      // ptx:2313  @%p243 bra 	$L__BB0_428;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 2348: mul.wide.u32 	%rd214, %r312, 613566757;
-        // 2349: shr.u64 	%rd215, %rd214, 32;
-        // 2350: cvt.u32.u64 	%r1538, %rd215;
+        // ptx:2348  mul.wide.u32 	%rd214, %r312, 613566757;
+        // ptx:2349  shr.u64 	%rd215, %rd214, 32;
+        // ptx:2350  cvt.u32.u64 	%r1538, %rd215;
         uint64_t t124 = uint64_t((uint64_t(r312) * uint64_t(0x24924925u)) >> 32u);
         uint r1538 = uint(uint64_t(t124));
-        // 2351: sub.s32 	%r1539, %r312, %r1538;
-        // 2352: shr.u32 	%r1540, %r1539, 1;
-        // 2353: add.s32 	%r1541, %r1540, %r1538;
-        // 2354: shr.u32 	%r1542, %r1541, 2;
-        // 2355: mul.lo.s32 	%r1543, %r1542, 7;
+        // ptx:2351  sub.s32 	%r1539, %r312, %r1538;
+        // ptx:2352  shr.u32 	%r1540, %r1539, 1;
+        // ptx:2353  add.s32 	%r1541, %r1540, %r1538;
+        // ptx:2354  shr.u32 	%r1542, %r1541, 2;
+        // ptx:2355  mul.lo.s32 	%r1543, %r1542, 7;
         uint r1543 = uint(int(uint(int(uint(int(r312) - int(r1538)) >> 1u) + int(r1538)) >> 2u) * 7);
-        // 2356: sub.s32 	%r1544, %r312, %r1543;
-        // 2357: add.s32 	%r1650, %r1544, 12;
+        // ptx:2356  sub.s32 	%r1544, %r312, %r1543;
+        // ptx:2357  add.s32 	%r1650, %r1544, 12;
         r1650 = uint(int(uint(int(r312) - int(r1543))) + 12);
-        // 2358: bra.uni 	$L__BB0_430;
+        // ptx:2358  bra.uni 	$L__BB0_430;
         p2g_sv0 = 175;
       } else {
-        // 2315: setp.eq.s16 	%p244, %rs4, 1;
-        // 2316: @%p244 bra 	$L__BB0_409;
+        // ptx:2315  setp.eq.s16 	%p244, %rs4, 1;
+        // ptx:2316  @%p244 bra 	$L__BB0_409;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 2320: mul.wide.u32 	%rd212, %r312, 138547333;
-          // 2321: shr.u64 	%rd213, %rd212, 32;
-          // 2322: cvt.u32.u64 	%r1532, %rd213;
+          // ptx:2320  mul.wide.u32 	%rd212, %r312, 138547333;
+          // ptx:2321  shr.u64 	%rd213, %rd212, 32;
+          // ptx:2322  cvt.u32.u64 	%r1532, %rd213;
           uint64_t t125 = uint64_t((uint64_t(r312) * uint64_t(0x08421085u)) >> 32u);
           uint r1532 = uint(uint64_t(t125));
-          // 2323: sub.s32 	%r1533, %r312, %r1532;
-          // 2324: shr.u32 	%r1534, %r1533, 1;
-          // 2325: add.s32 	%r1535, %r1534, %r1532;
-          // 2326: shr.u32 	%r1536, %r1535, 4;
-          // 2327: mul.lo.s32 	%r1537, %r1536, 31;
+          // ptx:2323  sub.s32 	%r1533, %r312, %r1532;
+          // ptx:2324  shr.u32 	%r1534, %r1533, 1;
+          // ptx:2325  add.s32 	%r1535, %r1534, %r1532;
+          // ptx:2326  shr.u32 	%r1536, %r1535, 4;
+          // ptx:2327  mul.lo.s32 	%r1537, %r1536, 31;
           uint r1537 = uint(int(uint(int(uint(int(r312) - int(r1532)) >> 1u) + int(r1532)) >> 4u) * 31);
-          // 2328: sub.s32 	%r1650, %r312, %r1537;
+          // ptx:2328  sub.s32 	%r1650, %r312, %r1537;
           r1650 = uint(int(r312) - int(r1537));
-          // 2329: bra.uni 	$L__BB0_430;
+          // ptx:2329  bra.uni 	$L__BB0_430;
           p2g_sv0 = 175;
         } else {
-          // 2317: bra.uni 	$L__BB0_429;
+          // ptx:2317  bra.uni 	$L__BB0_429;
           p2g_sv0 = 174;
         }
       }
     }
     if (p2g_sv0 == 174) {
-      // 2361: mul.wide.u32 	%rd216, %r312, -858993459;
-      // 2362: shr.u64 	%rd217, %rd216, 34;
-      // 2363: cvt.u32.u64 	%r1545, %rd217;
+      // ptx:2361  mul.wide.u32 	%rd216, %r312, -858993459;
+      // ptx:2362  shr.u64 	%rd217, %rd216, 34;
+      // ptx:2363  cvt.u32.u64 	%r1545, %rd217;
       uint64_t t126 = uint64_t((uint64_t(r312) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 2364: mul.lo.s32 	%r1546, %r1545, 5;
-      // 2365: sub.s32 	%r1547, %r312, %r1546;
-      // 2366: add.s32 	%r1650, %r1547, 13;
+      // ptx:2364  mul.lo.s32 	%r1546, %r1545, 5;
+      // ptx:2365  sub.s32 	%r1547, %r312, %r1546;
+      // ptx:2366  add.s32 	%r1650, %r1547, 13;
       r1650 = uint(int(uint(int(r312) - int(uint(int(uint(uint64_t(t126))) * 5)))) + 13);
       p2g_sv0 = 175;
     }
     if (p2g_sv0 == 175) {
-      // 2369: max.s32 	%r1548, %r1650, 0;
-      // 2370: shl.b32 	%r1549, %r1548, 10;
-      // 2371: or.b32  	%r1550, %r314, %r1651;
+      // ptx:2369  max.s32 	%r1548, %r1650, 0;
+      // ptx:2370  shl.b32 	%r1549, %r1548, 10;
+      // ptx:2371  or.b32  	%r1550, %r314, %r1651;
       uint r1550 = r314 | r1651;
-      // 2372: or.b32  	%r1651, %r1550, %r1549;
+      // ptx:2372  or.b32  	%r1651, %r1550, %r1549;
       r1651 = r1550 | (uint(max(int(r1650), 0)) << 10u);
     }
   }
-  // 2375: cvta.to.global.u64 	%rd220, %rd1;
+  // ptx:2375  cvta.to.global.u64 	%rd220, %rd1;
   uint64_t rd220 = rd1;
-  // 2376: and.b32  	%r1610, %r1649, 65535;
-  // 2377: prmt.b32 	%r1607, %r1651, %r1610, 4180;
-  // 2378: and.b32  	%r1611, %r1621, 65535;
-  // 2379: prmt.b32 	%r1608, %r1623, %r1611, 4180;
-  // 2380: and.b32  	%r1612, %r1625, 65535;
-  // 2381: prmt.b32 	%r1609, %r1627, %r1612, 4180;
-  // 2383: mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%r1600,%r1601}, {%r151,%r191,%r230,%r272}, {%r311,%r1607}, {%r1608,%r1609};
+  // ptx:2376  and.b32  	%r1610, %r1649, 65535;
+  // ptx:2377  prmt.b32 	%r1607, %r1651, %r1610, 4180;
+  // ptx:2378  and.b32  	%r1611, %r1621, 65535;
+  // ptx:2379  prmt.b32 	%r1608, %r1623, %r1611, 4180;
+  // ptx:2380  and.b32  	%r1612, %r1625, 65535;
+  // ptx:2381  prmt.b32 	%r1609, %r1627, %r1612, 4180;
+  // ptx:2383  mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%r1600,%r1601}, {%r151,%r191,%r230,%r272}, {%r311,%r1607}, {%r1608,%r1609};
   uint t127 = p2g_prmt(r1623, (r1621 & 65535u), 4180u, 0);
   uint t128 = p2g_prmt(r1627, (r1625 & 65535u), 4180u, 0);
   memoryBarrierShared();
@@ -4555,28 +4555,28 @@ void main() {
       ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t132 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t128, 16, 16), 0u, true); }
   uint r1600 = (t129 | (t130 << 16));
   uint r1601 = (t131 | (t132 << 16));
-  // 2385: shr.u32 	%r1613, %r1600, 16;
-  // 2386: shr.u32 	%r1614, %r1601, 16;
-  // 2387: shl.b32 	%r1615, %r1, 7;
-  // 2388: or.b32  	%r1616, %r1615, %r5;
-  // 2389: shl.b32 	%r1617, %r2, 3;
-  // 2390: or.b32  	%r1618, %r1616, %r1617;
+  // ptx:2385  shr.u32 	%r1613, %r1600, 16;
+  // ptx:2386  shr.u32 	%r1614, %r1601, 16;
+  // ptx:2387  shl.b32 	%r1615, %r1, 7;
+  // ptx:2388  or.b32  	%r1616, %r1615, %r5;
+  // ptx:2389  shl.b32 	%r1617, %r2, 3;
+  // ptx:2390  or.b32  	%r1618, %r1616, %r1617;
   uint r1618 = ((r1 << 7u) | r5) | (r2 << 3u);
-  // 2391: mul.wide.u32 	%rd221, %r1618, 2;
-  // 2392: add.s64 	%rd222, %rd220, %rd221;
+  // ptx:2391  mul.wide.u32 	%rd221, %r1618, 2;
+  // ptx:2392  add.s64 	%rd222, %rd220, %rd221;
   uint64_t rd222 = uint64_t(int64_t(rd220) + int64_t(uint64_t(r1618) * uint64_t(2u)));
-  // 2393: st.global.u16 	[%rd222], %r1600;
+  // ptx:2393  st.global.u16 	[%rd222], %r1600;
   P2GU16(rd222).v = uint16_t((r1600 & 0x0000FFFFu));
-  // 2394: st.global.u16 	[%rd222+2], %r1613;
+  // ptx:2394  st.global.u16 	[%rd222+2], %r1613;
   P2GU16((rd222 + 2ul)).v = uint16_t(((r1600 >> 16u) & 0x0000FFFFu));
-  // 2395: or.b32  	%r1619, %r1618, 64;
-  // 2396: mul.wide.u32 	%rd223, %r1619, 2;
-  // 2397: add.s64 	%rd224, %rd220, %rd223;
+  // ptx:2395  or.b32  	%r1619, %r1618, 64;
+  // ptx:2396  mul.wide.u32 	%rd223, %r1619, 2;
+  // ptx:2397  add.s64 	%rd224, %rd220, %rd223;
   uint64_t rd224 = uint64_t(int64_t(rd220) + int64_t(uint64_t(r1618 | 64u) * uint64_t(2u)));
-  // 2398: st.global.u16 	[%rd224], %r1601;
+  // ptx:2398  st.global.u16 	[%rd224], %r1601;
   P2GU16(rd224).v = uint16_t((r1601 & 0x0000FFFFu));
-  // 2399: st.global.u16 	[%rd224+2], %r1614;
+  // ptx:2399  st.global.u16 	[%rd224+2], %r1614;
   P2GU16((rd224 + 2ul)).v = uint16_t(((r1601 >> 16u) & 0x0000FFFFu));
-  // 2400: ret;
+  // ptx:2400  ret;
   return;
 }

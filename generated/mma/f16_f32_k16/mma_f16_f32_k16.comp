@@ -165,215 +165,215 @@ void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // mma_f16_f32_k16_param_0
   int p2g_sv0 = 0;
-  // 25: ld.param.u64 	%rd1, [mma_f16_f32_k16_param_0];
+  // ptx:25  ld.param.u64 	%rd1, [mma_f16_f32_k16_param_0];
   uint64_t rd1 = p0_u64;
-  // 26: mov.u32 	%r327, %ctaid.x;
-  // 27: mov.u32 	%r328, %ntid.x;
-  // 28: mov.u32 	%r329, %tid.x;
+  // ptx:26  mov.u32 	%r327, %ctaid.x;
+  // ptx:27  mov.u32 	%r328, %ntid.x;
+  // ptx:28  mov.u32 	%r329, %tid.x;
   uint r329 = gl_LocalInvocationID.x;
-  // 29: mad.lo.s32 	%r330, %r327, %r328, %r329;
-  // 30: shr.u32 	%r1, %r330, 5;
+  // ptx:29  mad.lo.s32 	%r330, %r327, %r328, %r329;
+  // ptx:30  shr.u32 	%r1, %r330, 5;
   uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r329)) >> 5u;
-  // 31: and.b32  	%r331, %r329, 31;
-  // 32: shr.u32 	%r2, %r331, 2;
+  // ptx:31  and.b32  	%r331, %r329, 31;
+  // ptx:32  shr.u32 	%r2, %r331, 2;
   uint r2 = (r329 & 31u) >> 2u;
-  // 33: and.b32  	%r3, %r329, 3;
+  // ptx:33  and.b32  	%r3, %r329, 3;
   uint r3 = r329 & 3u;
-  // 34: mul.wide.u32 	%rd2, %r1, -1431655765;
-  // 35: shr.u64 	%rd3, %rd2, 34;
-  // 36: cvt.u32.u64 	%r332, %rd3;
+  // ptx:34  mul.wide.u32 	%rd2, %r1, -1431655765;
+  // ptx:35  shr.u64 	%rd3, %rd2, 34;
+  // ptx:36  cvt.u32.u64 	%r332, %rd3;
   uint64_t t1 = uint64_t((uint64_t(r1) * uint64_t(0xAAAAAAABu)) >> 34u);
-  // 37: mul.lo.s32 	%r333, %r332, 6;
-  // 38: sub.s32 	%r4, %r1, %r333;
+  // ptx:37  mul.lo.s32 	%r333, %r332, 6;
+  // ptx:38  sub.s32 	%r4, %r1, %r333;
   uint r4 = uint(int(r1) - int(uint(int(uint(uint64_t(t1))) * 6)));
-  // 39: shl.b32 	%r334, %r329, 1;
-  // 40: and.b32  	%r5, %r334, 6;
+  // ptx:39  shl.b32 	%r334, %r329, 1;
+  // ptx:40  and.b32  	%r5, %r334, 6;
   uint r5 = (r329 << 1u) & 6u;
-  // 41: mul.lo.s32 	%r6, %r1, -1640531527;
+  // ptx:41  mul.lo.s32 	%r6, %r1, -1640531527;
   uint r6 = uint(int(r1) * -1640531527);
-  // 42: add.s32 	%r7, %r5, 5377319;
+  // ptx:42  add.s32 	%r7, %r5, 5377319;
   uint r7 = uint(int(r5) + 5377319);
-  // 43: cvt.u16.u32 	%rs1, %r4;
+  // ptx:43  cvt.u16.u32 	%rs1, %r4;
   uint64_t t2 = uint64_t(r4);
   uint rs1 = (uint(uint64_t(t2)) & 65535u);
-  // 44: shl.b32 	%r8, %r2, 6;
+  // ptx:44  shl.b32 	%r8, %r2, 6;
   uint r8 = r2 << 6u;
-  // 45: add.s32 	%r335, %r7, %r8;
-  // 46: xor.b32  	%r336, %r335, 82;
-  // 47: mul.lo.s32 	%r337, %r336, 2146121005;
+  // ptx:45  add.s32 	%r335, %r7, %r8;
+  // ptx:46  xor.b32  	%r336, %r335, 82;
+  // ptx:47  mul.lo.s32 	%r337, %r336, 2146121005;
   uint r337 = uint(int(uint(int(r7) + int(r8)) ^ 82u) * 2146121005);
-  // 48: shr.u32 	%r338, %r337, 15;
-  // 49: xor.b32  	%r339, %r338, %r337;
-  // 50: mul.lo.s32 	%r340, %r339, -2073254261;
+  // ptx:48  shr.u32 	%r338, %r337, 15;
+  // ptx:49  xor.b32  	%r339, %r338, %r337;
+  // ptx:50  mul.lo.s32 	%r340, %r339, -2073254261;
   uint r340 = uint(int((r337 >> 15u) ^ r337) * -2073254261);
-  // 51: shr.u32 	%r341, %r340, 16;
-  // 52: xor.b32  	%r342, %r340, %r6;
+  // ptx:51  shr.u32 	%r341, %r340, 16;
+  // ptx:52  xor.b32  	%r342, %r340, %r6;
   uint r342 = r340 ^ r6;
-  // 53: xor.b32  	%r343, %r342, %r341;
-  // 54: shr.u32 	%r344, %r342, 16;
-  // 55: xor.b32  	%r345, %r343, %r344;
-  // 56: mul.lo.s32 	%r346, %r345, 2146121005;
+  // ptx:53  xor.b32  	%r343, %r342, %r341;
+  // ptx:54  shr.u32 	%r344, %r342, 16;
+  // ptx:55  xor.b32  	%r345, %r343, %r344;
+  // ptx:56  mul.lo.s32 	%r346, %r345, 2146121005;
   uint r346 = uint(int((r342 ^ (r340 >> 16u)) ^ (r342 >> 16u)) * 2146121005);
-  // 57: shr.u32 	%r347, %r346, 15;
-  // 58: xor.b32  	%r348, %r347, %r346;
-  // 59: mul.lo.s32 	%r349, %r348, -2073254261;
+  // ptx:57  shr.u32 	%r347, %r346, 15;
+  // ptx:58  xor.b32  	%r348, %r347, %r346;
+  // ptx:59  mul.lo.s32 	%r349, %r348, -2073254261;
   uint r349 = uint(int((r346 >> 15u) ^ r346) * -2073254261);
-  // 60: shr.u32 	%r350, %r349, 16;
-  // 61: xor.b32  	%r351, %r350, %r349;
+  // ptx:60  shr.u32 	%r350, %r349, 16;
+  // ptx:61  xor.b32  	%r351, %r350, %r349;
   uint r351 = (r349 >> 16u) ^ r349;
-  // 62: xor.b32  	%r352, %r351, -1515870811;
+  // ptx:62  xor.b32  	%r352, %r351, -1515870811;
   uint r352 = r351 ^ 0xA5A5A5A5u;
-  // 63: shr.u32 	%r353, %r352, 16;
-  // 64: xor.b32  	%r354, %r353, %r352;
-  // 65: mul.lo.s32 	%r355, %r354, 2146121005;
+  // ptx:63  shr.u32 	%r353, %r352, 16;
+  // ptx:64  xor.b32  	%r354, %r353, %r352;
+  // ptx:65  mul.lo.s32 	%r355, %r354, 2146121005;
   uint r355 = uint(int((r352 >> 16u) ^ r352) * 2146121005);
-  // 66: shr.u32 	%r356, %r355, 15;
-  // 67: xor.b32  	%r357, %r356, %r355;
-  // 68: mul.lo.s32 	%r358, %r357, -2073254261;
+  // ptx:66  shr.u32 	%r356, %r355, 15;
+  // ptx:67  xor.b32  	%r357, %r356, %r355;
+  // ptx:68  mul.lo.s32 	%r358, %r357, -2073254261;
   uint r358 = uint(int((r355 >> 15u) ^ r355) * -2073254261);
-  // 69: shr.u32 	%r359, %r358, 16;
-  // 70: xor.b32  	%r1597, %r359, %r358;
+  // ptx:69  shr.u32 	%r359, %r358, 16;
+  // ptx:70  xor.b32  	%r1597, %r359, %r358;
   uint r1597 = (r358 >> 16u) ^ r358;
-  // 71: shl.b32 	%r10, %r351, 31;
+  // ptx:71  shl.b32 	%r10, %r351, 31;
   uint r10 = r351 << 31u;
-  // 72: shr.u32 	%r360, %r351, 1;
-  // 73: and.b32  	%r11, %r360, 8388607;
+  // ptx:72  shr.u32 	%r360, %r351, 1;
+  // ptx:73  and.b32  	%r11, %r360, 8388607;
   uint r11 = (r351 >> 1u) & 0x007FFFFFu;
-  // 74: setp.gt.s16 	%p1, %rs1, 1;
-  // 75: @%p1 bra 	$L__BB0_4;
+  // ptx:74  setp.gt.s16 	%p1, %rs1, 1;
+  // ptx:75  @%p1 bra 	$L__BB0_4;
   if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
-    // 79: setp.eq.s16 	%p2, %rs1, 2;
-    // 80: @%p2 bra 	$L__BB0_26;
+    // ptx:79  setp.eq.s16 	%p2, %rs1, 2;
+    // ptx:80  @%p2 bra 	$L__BB0_26;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       p2g_sv0 = 10;
     } else {
-      // 82: setp.eq.s16 	%p3, %rs1, 3;
-      // 83: @%p3 bra 	$L__BB0_10;
+      // ptx:82  setp.eq.s16 	%p3, %rs1, 3;
+      // ptx:83  @%p3 bra 	$L__BB0_10;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
-        // 124: mul.wide.u32 	%rd6, %r1597, -858993459;
-        // 125: shr.u64 	%rd7, %rd6, 34;
-        // 126: cvt.u32.u64 	%r366, %rd7;
+        // ptx:124  mul.wide.u32 	%rd6, %r1597, -858993459;
+        // ptx:125  shr.u64 	%rd7, %rd6, 34;
+        // ptx:126  cvt.u32.u64 	%r366, %rd7;
         uint64_t t3 = uint64_t((uint64_t(r1597) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 127: mul.lo.s32 	%r367, %r366, 5;
-        // 128: sub.s32 	%r15, %r1597, %r367;
+        // ptx:127  mul.lo.s32 	%r367, %r366, 5;
+        // ptx:128  sub.s32 	%r15, %r1597, %r367;
         uint r15 = uint(int(r1597) - int(uint(int(uint(uint64_t(t3))) * 5)));
-        // 129: setp.eq.s32 	%p11, %r15, 0;
-        // 130: @%p11 bra 	$L__BB0_12;
+        // ptx:129  setp.eq.s32 	%p11, %r15, 0;
+        // ptx:130  @%p11 bra 	$L__BB0_12;
         if (int(r15) == 0) {
-          // 2361: shr.u32 	%r368, %r1597, 8;
+          // ptx:2361  shr.u32 	%r368, %r1597, 8;
           uint r368 = r1597 >> 8u;
-          // 2362: mul.wide.u32 	%rd8, %r368, -1431655765;
-          // 2363: shr.u64 	%rd9, %rd8, 34;
-          // 2364: cvt.u32.u64 	%r369, %rd9;
+          // ptx:2362  mul.wide.u32 	%rd8, %r368, -1431655765;
+          // ptx:2363  shr.u64 	%rd9, %rd8, 34;
+          // ptx:2364  cvt.u32.u64 	%r369, %rd9;
           uint64_t t4 = uint64_t((uint64_t(r368) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 2365: mul.lo.s32 	%r370, %r369, 6;
-          // 2366: sub.s32 	%r371, %r368, %r370;
-          // 2367: cvt.u16.u32 	%rs3, %r371;
+          // ptx:2365  mul.lo.s32 	%r370, %r369, 6;
+          // ptx:2366  sub.s32 	%r371, %r368, %r370;
+          // ptx:2367  cvt.u16.u32 	%rs3, %r371;
           uint64_t t5 = uint64_t(uint(int(r368) - int(uint(int(uint(uint64_t(t4))) * 6))));
           uint rs3 = (uint(uint64_t(t5)) & 65535u);
-          // 2368: setp.gt.s16 	%p12, %rs3, 1;
-          // 2369: @%p12 bra 	$L__BB0_16;
+          // ptx:2368  setp.gt.s16 	%p12, %rs3, 1;
+          // ptx:2369  @%p12 bra 	$L__BB0_16;
           if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
-            // 2373: setp.eq.s16 	%p13, %rs3, 2;
-            // 2374: @%p13 bra 	$L__BB0_21;
+            // ptx:2373  setp.eq.s16 	%p13, %rs3, 2;
+            // ptx:2374  @%p13 bra 	$L__BB0_21;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
-              // 2957: shr.u32 	%r373, %r1597, 12;
-              // 2958: and.b32  	%r374, %r373, 1;
-              // 2959: or.b32  	%r375, %r10, %r374;
+              // ptx:2957  shr.u32 	%r373, %r1597, 12;
+              // ptx:2958  and.b32  	%r374, %r373, 1;
+              // ptx:2959  or.b32  	%r375, %r10, %r374;
               uint r375 = r10 | ((r1597 >> 12u) & 1u);
-              // 2960: or.b32  	%r1597, %r375, 2143289344;
+              // ptx:2960  or.b32  	%r1597, %r375, 2143289344;
               r1597 = r375 | 0x7FC00000u;
-              // 2961: bra.uni 	$L__BB0_26;
+              // ptx:2961  bra.uni 	$L__BB0_26;
               p2g_sv0 = 10;
             } else {
-              // 2376: setp.eq.s16 	%p14, %rs3, 3;
-              // 2377: @%p14 bra 	$L__BB0_20;
+              // ptx:2376  setp.eq.s16 	%p14, %rs3, 3;
+              // ptx:2377  @%p14 bra 	$L__BB0_20;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
-                // 2964: setp.eq.s32 	%p18, %r11, 0;
-                // 2965: selp.b32 	%r372, 1, %r11, %p18;
-                // 2966: or.b32  	%r1597, %r372, %r10;
+                // ptx:2964  setp.eq.s32 	%p18, %r11, 0;
+                // ptx:2965  selp.b32 	%r372, 1, %r11, %p18;
+                // ptx:2966  or.b32  	%r1597, %r372, %r10;
                 r1597 = ((int(r11) == 0) ? 1u : r11) | r10;
-                // 2967: bra.uni 	$L__BB0_26;
+                // ptx:2967  bra.uni 	$L__BB0_26;
                 p2g_sv0 = 10;
               } else {
-                // 2379: setp.ne.s16 	%p15, %rs3, 4;
-                // 2380: @%p15 bra 	$L__BB0_22;
+                // ptx:2379  setp.ne.s16 	%p15, %rs3, 4;
+                // ptx:2380  @%p15 bra 	$L__BB0_22;
                 if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 245;
                 } else {
-                  // 2382: or.b32  	%r1597, %r10, 2139095039;
+                  // ptx:2382  or.b32  	%r1597, %r10, 2139095039;
                   r1597 = r10 | 0x7F7FFFFFu;
-                  // 2383: bra.uni 	$L__BB0_26;
+                  // ptx:2383  bra.uni 	$L__BB0_26;
                   p2g_sv0 = 10;
                 }
               }
             }
           } else {
-            // 2370: bra.uni 	$L__BB0_13;
-            // 2761: setp.eq.s16 	%p16, %rs3, 0;
-            // 2762: mov.u32 	%r1597, %r10;
+            // ptx:2370  bra.uni 	$L__BB0_13;
+            // ptx:2761  setp.eq.s16 	%p16, %rs3, 0;
+            // ptx:2762  mov.u32 	%r1597, %r10;
             r1597 = r10;
-            // 2763: @%p16 bra 	$L__BB0_26;
+            // ptx:2763  @%p16 bra 	$L__BB0_26;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 10;
             } else {
-              // 2765: setp.eq.s16 	%p17, %rs3, 1;
-              // 2766: @%p17 bra 	$L__BB0_15;
+              // ptx:2765  setp.eq.s16 	%p17, %rs3, 1;
+              // ptx:2766  @%p17 bra 	$L__BB0_15;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
-                // 2770: or.b32  	%r1597, %r10, 2139095040;
+                // ptx:2770  or.b32  	%r1597, %r10, 2139095040;
                 r1597 = r10 | 0x7F800000u;
-                // 2771: bra.uni 	$L__BB0_26;
+                // ptx:2771  bra.uni 	$L__BB0_26;
                 p2g_sv0 = 10;
               } else {
-                // 2767: bra.uni 	$L__BB0_22;
+                // ptx:2767  bra.uni 	$L__BB0_22;
                 p2g_sv0 = 245;
               }
             }
           }
           if (p2g_sv0 == 245) {
-            // 3009: or.b32  	%r376, %r10, %r11;
-            // 3010: or.b32  	%r1597, %r376, 8388608;
+            // ptx:3009  or.b32  	%r376, %r10, %r11;
+            // ptx:3010  or.b32  	%r1597, %r376, 8388608;
             r1597 = (r10 | r11) | 0x00800000u;
-            // 3011: bra.uni 	$L__BB0_26;
+            // ptx:3011  bra.uni 	$L__BB0_26;
             p2g_sv0 = 10;
           }
         } else {
-          // 132: add.s32 	%r1596, %r15, 125;
+          // ptx:132  add.s32 	%r1596, %r15, 125;
           r1596 = uint(int(r15) + 125);
-          // 133: bra.uni 	$L__BB0_25;
+          // ptx:133  bra.uni 	$L__BB0_25;
           p2g_sv0 = 9;
         }
       } else {
-        // 85: setp.ne.s16 	%p4, %rs1, 5;
-        // 86: @%p4 bra 	$L__BB0_24;
+        // ptx:85  setp.ne.s16 	%p4, %rs1, 5;
+        // ptx:86  @%p4 bra 	$L__BB0_24;
         if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 7;
         } else {
-          // 88: and.b32  	%r361, %r1597, 1;
-          // 89: setp.eq.b32 	%p7, %r361, 1;
-          // 90: mov.pred 	%p8, 0;
-          // 91: xor.pred  	%p9, %p7, %p8;
-          // 92: not.pred 	%p10, %p9;
-          // 93: shr.u32 	%r362, %r1597, 1;
+          // ptx:88  and.b32  	%r361, %r1597, 1;
+          // ptx:89  setp.eq.b32 	%p7, %r361, 1;
+          // ptx:90  mov.pred 	%p8, 0;
+          // ptx:91  xor.pred  	%p9, %p7, %p8;
+          // ptx:92  not.pred 	%p10, %p9;
+          // ptx:93  shr.u32 	%r362, %r1597, 1;
           uint r362 = r1597 >> 1u;
-          // 94: mul.wide.u32 	%rd4, %r362, -858993459;
-          // 95: shr.u64 	%rd5, %rd4, 36;
-          // 96: cvt.u32.u64 	%r363, %rd5;
+          // ptx:94  mul.wide.u32 	%rd4, %r362, -858993459;
+          // ptx:95  shr.u64 	%rd5, %rd4, 36;
+          // ptx:96  cvt.u32.u64 	%r363, %rd5;
           uint64_t t6;
           t6 = uint64_t((uint64_t(r362) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 97: mul.lo.s32 	%r364, %r363, 20;
-          // 98: sub.s32 	%r12, %r362, %r364;
+          // ptx:97  mul.lo.s32 	%r364, %r363, 20;
+          // ptx:98  sub.s32 	%r12, %r362, %r364;
           uint r12 = uint(int(r362) - int(uint(int(uint(uint64_t(t6))) * 20)));
-          // 99: @%p10 bra 	$L__BB0_9;
+          // ptx:99  @%p10 bra 	$L__BB0_9;
           if (!(((r1597 & 1u) == 1u) ^^ false)) {
-            // 103: mov.u32 	%r365, 119;
-            // 104: sub.s32 	%r1596, %r365, %r12;
+            // ptx:103  mov.u32 	%r365, 119;
+            // ptx:104  sub.s32 	%r1596, %r365, %r12;
             r1596 = uint(int(119u) - int(r12));
-            // 105: bra.uni 	$L__BB0_25;
+            // ptx:105  bra.uni 	$L__BB0_25;
             p2g_sv0 = 9;
           } else {
-            // 100: bra.uni 	$L__BB0_8;
-            // 158: add.s32 	%r1596, %r12, 131;
+            // ptx:100  bra.uni 	$L__BB0_8;
+            // ptx:158  add.s32 	%r1596, %r12, 131;
             r1596 = uint(int(r12) + 131);
             p2g_sv0 = 9;
           }
@@ -381,244 +381,244 @@ void main() {
       }
     }
   } else {
-    // 76: bra.uni 	$L__BB0_1;
-    // 108: setp.eq.s16 	%p5, %rs1, 0;
-    // 109: @%p5 bra 	$L__BB0_23;
+    // ptx:76  bra.uni 	$L__BB0_1;
+    // ptx:108  setp.eq.s16 	%p5, %rs1, 0;
+    // ptx:109  @%p5 bra 	$L__BB0_23;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
-      // 136: mul.wide.u32 	%rd12, %r1597, 613566757;
-      // 137: shr.u64 	%rd13, %rd12, 32;
-      // 138: cvt.u32.u64 	%r379, %rd13;
+      // ptx:136  mul.wide.u32 	%rd12, %r1597, 613566757;
+      // ptx:137  shr.u64 	%rd13, %rd12, 32;
+      // ptx:138  cvt.u32.u64 	%r379, %rd13;
       uint64_t t7 = uint64_t((uint64_t(r1597) * uint64_t(0x24924925u)) >> 32u);
       uint r379 = uint(uint64_t(t7));
-      // 139: sub.s32 	%r380, %r1597, %r379;
-      // 140: shr.u32 	%r381, %r380, 1;
-      // 141: add.s32 	%r382, %r381, %r379;
-      // 142: shr.u32 	%r383, %r382, 2;
-      // 143: mul.lo.s32 	%r384, %r383, 7;
+      // ptx:139  sub.s32 	%r380, %r1597, %r379;
+      // ptx:140  shr.u32 	%r381, %r380, 1;
+      // ptx:141  add.s32 	%r382, %r381, %r379;
+      // ptx:142  shr.u32 	%r383, %r382, 2;
+      // ptx:143  mul.lo.s32 	%r384, %r383, 7;
       uint r384 = uint(int(uint(int(uint(int(r1597) - int(r379)) >> 1u) + int(r379)) >> 2u) * 7);
-      // 144: sub.s32 	%r385, %r1597, %r384;
-      // 145: add.s32 	%r1596, %r385, 124;
+      // ptx:144  sub.s32 	%r385, %r1597, %r384;
+      // ptx:145  add.s32 	%r1596, %r385, 124;
       r1596 = uint(int(uint(int(r1597) - int(r384))) + 124);
-      // 146: bra.uni 	$L__BB0_25;
+      // ptx:146  bra.uni 	$L__BB0_25;
       p2g_sv0 = 9;
     } else {
-      // 111: setp.eq.s16 	%p6, %rs1, 1;
-      // 112: @%p6 bra 	$L__BB0_3;
+      // ptx:111  setp.eq.s16 	%p6, %rs1, 1;
+      // ptx:112  @%p6 bra 	$L__BB0_3;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
-        // 116: mul.wide.u32 	%rd10, %r1597, -2139062143;
-        // 117: shr.u64 	%rd11, %rd10, 39;
-        // 118: cvt.u32.u64 	%r377, %rd11;
+        // ptx:116  mul.wide.u32 	%rd10, %r1597, -2139062143;
+        // ptx:117  shr.u64 	%rd11, %rd10, 39;
+        // ptx:118  cvt.u32.u64 	%r377, %rd11;
         uint64_t t8 = uint64_t((uint64_t(r1597) * uint64_t(0x80808081u)) >> 39u);
-        // 119: mul.lo.s32 	%r378, %r377, 255;
-        // 120: sub.s32 	%r1596, %r1597, %r378;
+        // ptx:119  mul.lo.s32 	%r378, %r377, 255;
+        // ptx:120  sub.s32 	%r1596, %r1597, %r378;
         r1596 = uint(int(r1597) - int(uint(int(uint(uint64_t(t8))) * 255)));
-        // 121: bra.uni 	$L__BB0_25;
+        // ptx:121  bra.uni 	$L__BB0_25;
         p2g_sv0 = 9;
       } else {
-        // 113: bra.uni 	$L__BB0_24;
+        // ptx:113  bra.uni 	$L__BB0_24;
         p2g_sv0 = 7;
       }
     }
   }
   if (p2g_sv0 == 7) {
-    // 149: mul.wide.u32 	%rd14, %r1597, -858993459;
-    // 150: shr.u64 	%rd15, %rd14, 34;
-    // 151: cvt.u32.u64 	%r386, %rd15;
+    // ptx:149  mul.wide.u32 	%rd14, %r1597, -858993459;
+    // ptx:150  shr.u64 	%rd15, %rd14, 34;
+    // ptx:151  cvt.u32.u64 	%r386, %rd15;
     uint64_t t9 = uint64_t((uint64_t(r1597) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 152: mul.lo.s32 	%r387, %r386, 5;
-    // 153: sub.s32 	%r388, %r1597, %r387;
-    // 154: add.s32 	%r1596, %r388, 125;
+    // ptx:152  mul.lo.s32 	%r387, %r386, 5;
+    // ptx:153  sub.s32 	%r388, %r1597, %r387;
+    // ptx:154  add.s32 	%r1596, %r388, 125;
     r1596 = uint(int(uint(int(r1597) - int(uint(int(uint(uint64_t(t9))) * 5)))) + 125);
-    // 155: bra.uni 	$L__BB0_25;
+    // ptx:155  bra.uni 	$L__BB0_25;
     p2g_sv0 = 9;
   }
   if (p2g_sv0 == 9) {
-    // 161: max.s32 	%r389, %r1596, 0;
-    // 162: shl.b32 	%r390, %r389, 23;
-    // 163: or.b32  	%r391, %r11, %r10;
-    // 164: or.b32  	%r1597, %r391, %r390;
+    // ptx:161  max.s32 	%r389, %r1596, 0;
+    // ptx:162  shl.b32 	%r390, %r389, 23;
+    // ptx:163  or.b32  	%r391, %r11, %r10;
+    // ptx:164  or.b32  	%r1597, %r391, %r390;
     r1597 = (r11 | r10) | (uint(max(int(r1596), 0)) << 23u);
   }
-  // 167: add.s32 	%r392, %r5, %r8;
+  // ptx:167  add.s32 	%r392, %r5, %r8;
   uint r392 = uint(int(r5) + int(r8));
-  // 168: add.s32 	%r393, %r392, 5377320;
-  // 169: xor.b32  	%r394, %r393, 82;
-  // 170: mul.lo.s32 	%r395, %r394, 2146121005;
+  // ptx:168  add.s32 	%r393, %r392, 5377320;
+  // ptx:169  xor.b32  	%r394, %r393, 82;
+  // ptx:170  mul.lo.s32 	%r395, %r394, 2146121005;
   uint r395 = uint(int(uint(int(r392) + 5377320) ^ 82u) * 2146121005);
-  // 171: shr.u32 	%r396, %r395, 15;
-  // 172: xor.b32  	%r397, %r396, %r395;
-  // 173: mul.lo.s32 	%r398, %r397, -2073254261;
+  // ptx:171  shr.u32 	%r396, %r395, 15;
+  // ptx:172  xor.b32  	%r397, %r396, %r395;
+  // ptx:173  mul.lo.s32 	%r398, %r397, -2073254261;
   uint r398 = uint(int((r395 >> 15u) ^ r395) * -2073254261);
-  // 174: shr.u32 	%r399, %r398, 16;
-  // 175: xor.b32  	%r400, %r398, %r6;
+  // ptx:174  shr.u32 	%r399, %r398, 16;
+  // ptx:175  xor.b32  	%r400, %r398, %r6;
   uint r400 = r398 ^ r6;
-  // 176: xor.b32  	%r401, %r400, %r399;
-  // 177: shr.u32 	%r402, %r400, 16;
-  // 178: xor.b32  	%r403, %r401, %r402;
-  // 179: mul.lo.s32 	%r404, %r403, 2146121005;
+  // ptx:176  xor.b32  	%r401, %r400, %r399;
+  // ptx:177  shr.u32 	%r402, %r400, 16;
+  // ptx:178  xor.b32  	%r403, %r401, %r402;
+  // ptx:179  mul.lo.s32 	%r404, %r403, 2146121005;
   uint r404 = uint(int((r400 ^ (r398 >> 16u)) ^ (r400 >> 16u)) * 2146121005);
-  // 180: shr.u32 	%r405, %r404, 15;
-  // 181: xor.b32  	%r406, %r405, %r404;
-  // 182: mul.lo.s32 	%r407, %r406, -2073254261;
+  // ptx:180  shr.u32 	%r405, %r404, 15;
+  // ptx:181  xor.b32  	%r406, %r405, %r404;
+  // ptx:182  mul.lo.s32 	%r407, %r406, -2073254261;
   uint r407 = uint(int((r404 >> 15u) ^ r404) * -2073254261);
-  // 183: shr.u32 	%r408, %r407, 16;
-  // 184: xor.b32  	%r409, %r408, %r407;
+  // ptx:183  shr.u32 	%r408, %r407, 16;
+  // ptx:184  xor.b32  	%r409, %r408, %r407;
   uint r409 = (r407 >> 16u) ^ r407;
-  // 185: xor.b32  	%r410, %r409, -1515870811;
+  // ptx:185  xor.b32  	%r410, %r409, -1515870811;
   uint r410 = r409 ^ 0xA5A5A5A5u;
-  // 186: shr.u32 	%r411, %r410, 16;
-  // 187: xor.b32  	%r412, %r411, %r410;
-  // 188: mul.lo.s32 	%r413, %r412, 2146121005;
+  // ptx:186  shr.u32 	%r411, %r410, 16;
+  // ptx:187  xor.b32  	%r412, %r411, %r410;
+  // ptx:188  mul.lo.s32 	%r413, %r412, 2146121005;
   uint r413 = uint(int((r410 >> 16u) ^ r410) * 2146121005);
-  // 189: shr.u32 	%r414, %r413, 15;
-  // 190: xor.b32  	%r415, %r414, %r413;
-  // 191: mul.lo.s32 	%r416, %r415, -2073254261;
+  // ptx:189  shr.u32 	%r414, %r413, 15;
+  // ptx:190  xor.b32  	%r415, %r414, %r413;
+  // ptx:191  mul.lo.s32 	%r416, %r415, -2073254261;
   uint r416 = uint(int((r413 >> 15u) ^ r413) * -2073254261);
-  // 192: shr.u32 	%r417, %r416, 16;
-  // 193: xor.b32  	%r1599, %r417, %r416;
+  // ptx:192  shr.u32 	%r417, %r416, 16;
+  // ptx:193  xor.b32  	%r1599, %r417, %r416;
   uint r1599 = (r416 >> 16u) ^ r416;
-  // 194: shl.b32 	%r29, %r409, 31;
+  // ptx:194  shl.b32 	%r29, %r409, 31;
   uint r29 = r409 << 31u;
-  // 195: shr.u32 	%r418, %r409, 1;
-  // 196: and.b32  	%r30, %r418, 8388607;
+  // ptx:195  shr.u32 	%r418, %r409, 1;
+  // ptx:196  and.b32  	%r30, %r418, 8388607;
   uint r30 = (r409 >> 1u) & 0x007FFFFFu;
-  // 197: and.b16  	%rs4, %rs1, 255;
+  // ptx:197  and.b16  	%rs4, %rs1, 255;
   uint rs4 = rs1 & 255u;
-  // 198: setp.gt.s16 	%p19, %rs4, 1;
+  // ptx:198  setp.gt.s16 	%p19, %rs4, 1;
   bool p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
-  // 199: @%p19 bra 	$L__BB0_30;
+  // ptx:199  @%p19 bra 	$L__BB0_30;
   if (p19) {
-    // 203: setp.eq.s16 	%p20, %rs4, 2;
-    // 204: @%p20 bra 	$L__BB0_52;
+    // ptx:203  setp.eq.s16 	%p20, %rs4, 2;
+    // ptx:204  @%p20 bra 	$L__BB0_52;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 20;
     } else {
-      // 206: setp.eq.s16 	%p21, %rs4, 3;
-      // 207: @%p21 bra 	$L__BB0_36;
+      // ptx:206  setp.eq.s16 	%p21, %rs4, 3;
+      // ptx:207  @%p21 bra 	$L__BB0_36;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-        // 248: mul.wide.u32 	%rd18, %r1599, -858993459;
-        // 249: shr.u64 	%rd19, %rd18, 34;
-        // 250: cvt.u32.u64 	%r424, %rd19;
+        // ptx:248  mul.wide.u32 	%rd18, %r1599, -858993459;
+        // ptx:249  shr.u64 	%rd19, %rd18, 34;
+        // ptx:250  cvt.u32.u64 	%r424, %rd19;
         uint64_t t10 = uint64_t((uint64_t(r1599) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 251: mul.lo.s32 	%r425, %r424, 5;
-        // 252: sub.s32 	%r34, %r1599, %r425;
+        // ptx:251  mul.lo.s32 	%r425, %r424, 5;
+        // ptx:252  sub.s32 	%r34, %r1599, %r425;
         uint r34 = uint(int(r1599) - int(uint(int(uint(uint64_t(t10))) * 5)));
-        // 253: setp.eq.s32 	%p29, %r34, 0;
-        // 254: @%p29 bra 	$L__BB0_38;
+        // ptx:253  setp.eq.s32 	%p29, %r34, 0;
+        // ptx:254  @%p29 bra 	$L__BB0_38;
         if (int(r34) == 0) {
-          // 2386: shr.u32 	%r426, %r1599, 8;
+          // ptx:2386  shr.u32 	%r426, %r1599, 8;
           uint r426 = r1599 >> 8u;
-          // 2387: mul.wide.u32 	%rd20, %r426, -1431655765;
-          // 2388: shr.u64 	%rd21, %rd20, 34;
-          // 2389: cvt.u32.u64 	%r427, %rd21;
+          // ptx:2387  mul.wide.u32 	%rd20, %r426, -1431655765;
+          // ptx:2388  shr.u64 	%rd21, %rd20, 34;
+          // ptx:2389  cvt.u32.u64 	%r427, %rd21;
           uint64_t t11 = uint64_t((uint64_t(r426) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 2390: mul.lo.s32 	%r428, %r427, 6;
-          // 2391: sub.s32 	%r429, %r426, %r428;
-          // 2392: cvt.u16.u32 	%rs5, %r429;
+          // ptx:2390  mul.lo.s32 	%r428, %r427, 6;
+          // ptx:2391  sub.s32 	%r429, %r426, %r428;
+          // ptx:2392  cvt.u16.u32 	%rs5, %r429;
           uint64_t t12 = uint64_t(uint(int(r426) - int(uint(int(uint(uint64_t(t11))) * 6))));
           uint rs5 = (uint(uint64_t(t12)) & 65535u);
-          // 2393: setp.gt.s16 	%p30, %rs5, 1;
-          // 2394: @%p30 bra 	$L__BB0_42;
+          // ptx:2393  setp.gt.s16 	%p30, %rs5, 1;
+          // ptx:2394  @%p30 bra 	$L__BB0_42;
           if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
-            // 2398: setp.eq.s16 	%p31, %rs5, 2;
-            // 2399: @%p31 bra 	$L__BB0_47;
+            // ptx:2398  setp.eq.s16 	%p31, %rs5, 2;
+            // ptx:2399  @%p31 bra 	$L__BB0_47;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
-              // 2970: shr.u32 	%r431, %r1599, 12;
-              // 2971: and.b32  	%r432, %r431, 1;
-              // 2972: or.b32  	%r433, %r29, %r432;
+              // ptx:2970  shr.u32 	%r431, %r1599, 12;
+              // ptx:2971  and.b32  	%r432, %r431, 1;
+              // ptx:2972  or.b32  	%r433, %r29, %r432;
               uint r433 = r29 | ((r1599 >> 12u) & 1u);
-              // 2973: or.b32  	%r1599, %r433, 2143289344;
+              // ptx:2973  or.b32  	%r1599, %r433, 2143289344;
               r1599 = r433 | 0x7FC00000u;
-              // 2974: bra.uni 	$L__BB0_52;
+              // ptx:2974  bra.uni 	$L__BB0_52;
               p2g_sv0 = 20;
             } else {
-              // 2401: setp.eq.s16 	%p32, %rs5, 3;
-              // 2402: @%p32 bra 	$L__BB0_46;
+              // ptx:2401  setp.eq.s16 	%p32, %rs5, 3;
+              // ptx:2402  @%p32 bra 	$L__BB0_46;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
-                // 2977: setp.eq.s32 	%p36, %r30, 0;
-                // 2978: selp.b32 	%r430, 1, %r30, %p36;
-                // 2979: or.b32  	%r1599, %r430, %r29;
+                // ptx:2977  setp.eq.s32 	%p36, %r30, 0;
+                // ptx:2978  selp.b32 	%r430, 1, %r30, %p36;
+                // ptx:2979  or.b32  	%r1599, %r430, %r29;
                 r1599 = ((int(r30) == 0) ? 1u : r30) | r29;
-                // 2980: bra.uni 	$L__BB0_52;
+                // ptx:2980  bra.uni 	$L__BB0_52;
                 p2g_sv0 = 20;
               } else {
-                // 2404: setp.ne.s16 	%p33, %rs5, 4;
-                // 2405: @%p33 bra 	$L__BB0_48;
+                // ptx:2404  setp.ne.s16 	%p33, %rs5, 4;
+                // ptx:2405  @%p33 bra 	$L__BB0_48;
                 if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 246;
                 } else {
-                  // 2407: or.b32  	%r1599, %r29, 2139095039;
+                  // ptx:2407  or.b32  	%r1599, %r29, 2139095039;
                   r1599 = r29 | 0x7F7FFFFFu;
-                  // 2408: bra.uni 	$L__BB0_52;
+                  // ptx:2408  bra.uni 	$L__BB0_52;
                   p2g_sv0 = 20;
                 }
               }
             }
           } else {
-            // 2395: bra.uni 	$L__BB0_39;
-            // 2774: setp.eq.s16 	%p34, %rs5, 0;
-            // 2775: mov.u32 	%r1599, %r29;
+            // ptx:2395  bra.uni 	$L__BB0_39;
+            // ptx:2774  setp.eq.s16 	%p34, %rs5, 0;
+            // ptx:2775  mov.u32 	%r1599, %r29;
             r1599 = r29;
-            // 2776: @%p34 bra 	$L__BB0_52;
+            // ptx:2776  @%p34 bra 	$L__BB0_52;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 20;
             } else {
-              // 2778: setp.eq.s16 	%p35, %rs5, 1;
-              // 2779: @%p35 bra 	$L__BB0_41;
+              // ptx:2778  setp.eq.s16 	%p35, %rs5, 1;
+              // ptx:2779  @%p35 bra 	$L__BB0_41;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
-                // 2783: or.b32  	%r1599, %r29, 2139095040;
+                // ptx:2783  or.b32  	%r1599, %r29, 2139095040;
                 r1599 = r29 | 0x7F800000u;
-                // 2784: bra.uni 	$L__BB0_52;
+                // ptx:2784  bra.uni 	$L__BB0_52;
                 p2g_sv0 = 20;
               } else {
-                // 2780: bra.uni 	$L__BB0_48;
+                // ptx:2780  bra.uni 	$L__BB0_48;
                 p2g_sv0 = 246;
               }
             }
           }
           if (p2g_sv0 == 246) {
-            // 3014: or.b32  	%r434, %r29, %r30;
-            // 3015: or.b32  	%r1599, %r434, 8388608;
+            // ptx:3014  or.b32  	%r434, %r29, %r30;
+            // ptx:3015  or.b32  	%r1599, %r434, 8388608;
             r1599 = (r29 | r30) | 0x00800000u;
-            // 3016: bra.uni 	$L__BB0_52;
+            // ptx:3016  bra.uni 	$L__BB0_52;
             p2g_sv0 = 20;
           }
         } else {
-          // 256: add.s32 	%r1598, %r34, 125;
+          // ptx:256  add.s32 	%r1598, %r34, 125;
           r1598 = uint(int(r34) + 125);
-          // 257: bra.uni 	$L__BB0_51;
+          // ptx:257  bra.uni 	$L__BB0_51;
           p2g_sv0 = 19;
         }
       } else {
-        // 209: setp.ne.s16 	%p22, %rs4, 5;
-        // 210: @%p22 bra 	$L__BB0_50;
+        // ptx:209  setp.ne.s16 	%p22, %rs4, 5;
+        // ptx:210  @%p22 bra 	$L__BB0_50;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 17;
         } else {
-          // 212: and.b32  	%r419, %r1599, 1;
-          // 213: setp.eq.b32 	%p25, %r419, 1;
-          // 214: mov.pred 	%p26, 0;
-          // 215: xor.pred  	%p27, %p25, %p26;
-          // 216: not.pred 	%p28, %p27;
-          // 217: shr.u32 	%r420, %r1599, 1;
+          // ptx:212  and.b32  	%r419, %r1599, 1;
+          // ptx:213  setp.eq.b32 	%p25, %r419, 1;
+          // ptx:214  mov.pred 	%p26, 0;
+          // ptx:215  xor.pred  	%p27, %p25, %p26;
+          // ptx:216  not.pred 	%p28, %p27;
+          // ptx:217  shr.u32 	%r420, %r1599, 1;
           uint r420 = r1599 >> 1u;
-          // 218: mul.wide.u32 	%rd16, %r420, -858993459;
-          // 219: shr.u64 	%rd17, %rd16, 36;
-          // 220: cvt.u32.u64 	%r421, %rd17;
+          // ptx:218  mul.wide.u32 	%rd16, %r420, -858993459;
+          // ptx:219  shr.u64 	%rd17, %rd16, 36;
+          // ptx:220  cvt.u32.u64 	%r421, %rd17;
           uint64_t t13 = uint64_t((uint64_t(r420) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 221: mul.lo.s32 	%r422, %r421, 20;
-          // 222: sub.s32 	%r31, %r420, %r422;
+          // ptx:221  mul.lo.s32 	%r422, %r421, 20;
+          // ptx:222  sub.s32 	%r31, %r420, %r422;
           uint r31 = uint(int(r420) - int(uint(int(uint(uint64_t(t13))) * 20)));
-          // 223: @%p28 bra 	$L__BB0_35;
+          // ptx:223  @%p28 bra 	$L__BB0_35;
           if (!(((r1599 & 1u) == 1u) ^^ false)) {
-            // 227: mov.u32 	%r423, 119;
-            // 228: sub.s32 	%r1598, %r423, %r31;
+            // ptx:227  mov.u32 	%r423, 119;
+            // ptx:228  sub.s32 	%r1598, %r423, %r31;
             r1598 = uint(int(119u) - int(r31));
-            // 229: bra.uni 	$L__BB0_51;
+            // ptx:229  bra.uni 	$L__BB0_51;
             p2g_sv0 = 19;
           } else {
-            // 224: bra.uni 	$L__BB0_34;
-            // 282: add.s32 	%r1598, %r31, 131;
+            // ptx:224  bra.uni 	$L__BB0_34;
+            // ptx:282  add.s32 	%r1598, %r31, 131;
             r1598 = uint(int(r31) + 131);
             p2g_sv0 = 19;
           }
@@ -626,240 +626,240 @@ void main() {
       }
     }
   } else {
-    // 200: bra.uni 	$L__BB0_27;
-    // 232: setp.eq.s16 	%p23, %rs4, 0;
-    // 233: @%p23 bra 	$L__BB0_49;
+    // ptx:200  bra.uni 	$L__BB0_27;
+    // ptx:232  setp.eq.s16 	%p23, %rs4, 0;
+    // ptx:233  @%p23 bra 	$L__BB0_49;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-      // 260: mul.wide.u32 	%rd24, %r1599, 613566757;
-      // 261: shr.u64 	%rd25, %rd24, 32;
-      // 262: cvt.u32.u64 	%r437, %rd25;
+      // ptx:260  mul.wide.u32 	%rd24, %r1599, 613566757;
+      // ptx:261  shr.u64 	%rd25, %rd24, 32;
+      // ptx:262  cvt.u32.u64 	%r437, %rd25;
       uint64_t t14 = uint64_t((uint64_t(r1599) * uint64_t(0x24924925u)) >> 32u);
       uint r437 = uint(uint64_t(t14));
-      // 263: sub.s32 	%r438, %r1599, %r437;
-      // 264: shr.u32 	%r439, %r438, 1;
-      // 265: add.s32 	%r440, %r439, %r437;
-      // 266: shr.u32 	%r441, %r440, 2;
-      // 267: mul.lo.s32 	%r442, %r441, 7;
+      // ptx:263  sub.s32 	%r438, %r1599, %r437;
+      // ptx:264  shr.u32 	%r439, %r438, 1;
+      // ptx:265  add.s32 	%r440, %r439, %r437;
+      // ptx:266  shr.u32 	%r441, %r440, 2;
+      // ptx:267  mul.lo.s32 	%r442, %r441, 7;
       uint r442 = uint(int(uint(int(uint(int(r1599) - int(r437)) >> 1u) + int(r437)) >> 2u) * 7);
-      // 268: sub.s32 	%r443, %r1599, %r442;
-      // 269: add.s32 	%r1598, %r443, 124;
+      // ptx:268  sub.s32 	%r443, %r1599, %r442;
+      // ptx:269  add.s32 	%r1598, %r443, 124;
       r1598 = uint(int(uint(int(r1599) - int(r442))) + 124);
-      // 270: bra.uni 	$L__BB0_51;
+      // ptx:270  bra.uni 	$L__BB0_51;
       p2g_sv0 = 19;
     } else {
-      // 235: setp.eq.s16 	%p24, %rs4, 1;
-      // 236: @%p24 bra 	$L__BB0_29;
+      // ptx:235  setp.eq.s16 	%p24, %rs4, 1;
+      // ptx:236  @%p24 bra 	$L__BB0_29;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-        // 240: mul.wide.u32 	%rd22, %r1599, -2139062143;
-        // 241: shr.u64 	%rd23, %rd22, 39;
-        // 242: cvt.u32.u64 	%r435, %rd23;
+        // ptx:240  mul.wide.u32 	%rd22, %r1599, -2139062143;
+        // ptx:241  shr.u64 	%rd23, %rd22, 39;
+        // ptx:242  cvt.u32.u64 	%r435, %rd23;
         uint64_t t15 = uint64_t((uint64_t(r1599) * uint64_t(0x80808081u)) >> 39u);
-        // 243: mul.lo.s32 	%r436, %r435, 255;
-        // 244: sub.s32 	%r1598, %r1599, %r436;
+        // ptx:243  mul.lo.s32 	%r436, %r435, 255;
+        // ptx:244  sub.s32 	%r1598, %r1599, %r436;
         r1598 = uint(int(r1599) - int(uint(int(uint(uint64_t(t15))) * 255)));
-        // 245: bra.uni 	$L__BB0_51;
+        // ptx:245  bra.uni 	$L__BB0_51;
         p2g_sv0 = 19;
       } else {
-        // 237: bra.uni 	$L__BB0_50;
+        // ptx:237  bra.uni 	$L__BB0_50;
         p2g_sv0 = 17;
       }
     }
   }
   if (p2g_sv0 == 17) {
-    // 273: mul.wide.u32 	%rd26, %r1599, -858993459;
-    // 274: shr.u64 	%rd27, %rd26, 34;
-    // 275: cvt.u32.u64 	%r444, %rd27;
+    // ptx:273  mul.wide.u32 	%rd26, %r1599, -858993459;
+    // ptx:274  shr.u64 	%rd27, %rd26, 34;
+    // ptx:275  cvt.u32.u64 	%r444, %rd27;
     uint64_t t16 = uint64_t((uint64_t(r1599) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 276: mul.lo.s32 	%r445, %r444, 5;
-    // 277: sub.s32 	%r446, %r1599, %r445;
-    // 278: add.s32 	%r1598, %r446, 125;
+    // ptx:276  mul.lo.s32 	%r445, %r444, 5;
+    // ptx:277  sub.s32 	%r446, %r1599, %r445;
+    // ptx:278  add.s32 	%r1598, %r446, 125;
     r1598 = uint(int(uint(int(r1599) - int(uint(int(uint(uint64_t(t16))) * 5)))) + 125);
-    // 279: bra.uni 	$L__BB0_51;
+    // ptx:279  bra.uni 	$L__BB0_51;
     p2g_sv0 = 19;
   }
   if (p2g_sv0 == 19) {
-    // 285: max.s32 	%r447, %r1598, 0;
-    // 286: shl.b32 	%r448, %r447, 23;
-    // 287: or.b32  	%r449, %r30, %r29;
-    // 288: or.b32  	%r1599, %r449, %r448;
+    // ptx:285  max.s32 	%r447, %r1598, 0;
+    // ptx:286  shl.b32 	%r448, %r447, 23;
+    // ptx:287  or.b32  	%r449, %r30, %r29;
+    // ptx:288  or.b32  	%r1599, %r449, %r448;
     r1599 = (r30 | r29) | (uint(max(int(r1598), 0)) << 23u);
   }
-  // 291: or.b32  	%r47, %r8, 512;
+  // ptx:291  or.b32  	%r47, %r8, 512;
   uint r47 = r8 | 512u;
-  // 292: add.s32 	%r450, %r7, %r47;
-  // 293: xor.b32  	%r451, %r450, 82;
-  // 294: mul.lo.s32 	%r452, %r451, 2146121005;
+  // ptx:292  add.s32 	%r450, %r7, %r47;
+  // ptx:293  xor.b32  	%r451, %r450, 82;
+  // ptx:294  mul.lo.s32 	%r452, %r451, 2146121005;
   uint r452 = uint(int(uint(int(r7) + int(r47)) ^ 82u) * 2146121005);
-  // 295: shr.u32 	%r453, %r452, 15;
-  // 296: xor.b32  	%r454, %r453, %r452;
-  // 297: mul.lo.s32 	%r455, %r454, -2073254261;
+  // ptx:295  shr.u32 	%r453, %r452, 15;
+  // ptx:296  xor.b32  	%r454, %r453, %r452;
+  // ptx:297  mul.lo.s32 	%r455, %r454, -2073254261;
   uint r455 = uint(int((r452 >> 15u) ^ r452) * -2073254261);
-  // 298: shr.u32 	%r456, %r455, 16;
-  // 299: xor.b32  	%r457, %r455, %r6;
+  // ptx:298  shr.u32 	%r456, %r455, 16;
+  // ptx:299  xor.b32  	%r457, %r455, %r6;
   uint r457 = r455 ^ r6;
-  // 300: xor.b32  	%r458, %r457, %r456;
-  // 301: shr.u32 	%r459, %r457, 16;
-  // 302: xor.b32  	%r460, %r458, %r459;
-  // 303: mul.lo.s32 	%r461, %r460, 2146121005;
+  // ptx:300  xor.b32  	%r458, %r457, %r456;
+  // ptx:301  shr.u32 	%r459, %r457, 16;
+  // ptx:302  xor.b32  	%r460, %r458, %r459;
+  // ptx:303  mul.lo.s32 	%r461, %r460, 2146121005;
   uint r461 = uint(int((r457 ^ (r455 >> 16u)) ^ (r457 >> 16u)) * 2146121005);
-  // 304: shr.u32 	%r462, %r461, 15;
-  // 305: xor.b32  	%r463, %r462, %r461;
-  // 306: mul.lo.s32 	%r464, %r463, -2073254261;
+  // ptx:304  shr.u32 	%r462, %r461, 15;
+  // ptx:305  xor.b32  	%r463, %r462, %r461;
+  // ptx:306  mul.lo.s32 	%r464, %r463, -2073254261;
   uint r464 = uint(int((r461 >> 15u) ^ r461) * -2073254261);
-  // 307: shr.u32 	%r465, %r464, 16;
-  // 308: xor.b32  	%r466, %r465, %r464;
+  // ptx:307  shr.u32 	%r465, %r464, 16;
+  // ptx:308  xor.b32  	%r466, %r465, %r464;
   uint r466 = (r464 >> 16u) ^ r464;
-  // 309: xor.b32  	%r467, %r466, -1515870811;
+  // ptx:309  xor.b32  	%r467, %r466, -1515870811;
   uint r467 = r466 ^ 0xA5A5A5A5u;
-  // 310: shr.u32 	%r468, %r467, 16;
-  // 311: xor.b32  	%r469, %r468, %r467;
-  // 312: mul.lo.s32 	%r470, %r469, 2146121005;
+  // ptx:310  shr.u32 	%r468, %r467, 16;
+  // ptx:311  xor.b32  	%r469, %r468, %r467;
+  // ptx:312  mul.lo.s32 	%r470, %r469, 2146121005;
   uint r470 = uint(int((r467 >> 16u) ^ r467) * 2146121005);
-  // 313: shr.u32 	%r471, %r470, 15;
-  // 314: xor.b32  	%r472, %r471, %r470;
-  // 315: mul.lo.s32 	%r473, %r472, -2073254261;
+  // ptx:313  shr.u32 	%r471, %r470, 15;
+  // ptx:314  xor.b32  	%r472, %r471, %r470;
+  // ptx:315  mul.lo.s32 	%r473, %r472, -2073254261;
   uint r473 = uint(int((r470 >> 15u) ^ r470) * -2073254261);
-  // 316: shr.u32 	%r474, %r473, 16;
-  // 317: xor.b32  	%r1601, %r474, %r473;
+  // ptx:316  shr.u32 	%r474, %r473, 16;
+  // ptx:317  xor.b32  	%r1601, %r474, %r473;
   uint r1601 = (r473 >> 16u) ^ r473;
-  // 318: shl.b32 	%r49, %r466, 31;
+  // ptx:318  shl.b32 	%r49, %r466, 31;
   uint r49 = r466 << 31u;
-  // 319: shr.u32 	%r475, %r466, 1;
-  // 320: and.b32  	%r50, %r475, 8388607;
+  // ptx:319  shr.u32 	%r475, %r466, 1;
+  // ptx:320  and.b32  	%r50, %r475, 8388607;
   uint r50 = (r466 >> 1u) & 0x007FFFFFu;
-  // 321: @%p19 bra 	$L__BB0_56;
+  // ptx:321  @%p19 bra 	$L__BB0_56;
   if (p19) {
-    // 325: setp.eq.s16 	%p38, %rs4, 2;
-    // 326: @%p38 bra 	$L__BB0_78;
+    // ptx:325  setp.eq.s16 	%p38, %rs4, 2;
+    // ptx:326  @%p38 bra 	$L__BB0_78;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 30;
     } else {
-      // 328: setp.eq.s16 	%p39, %rs4, 3;
-      // 329: @%p39 bra 	$L__BB0_62;
+      // ptx:328  setp.eq.s16 	%p39, %rs4, 3;
+      // ptx:329  @%p39 bra 	$L__BB0_62;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-        // 370: mul.wide.u32 	%rd30, %r1601, -858993459;
-        // 371: shr.u64 	%rd31, %rd30, 34;
-        // 372: cvt.u32.u64 	%r481, %rd31;
+        // ptx:370  mul.wide.u32 	%rd30, %r1601, -858993459;
+        // ptx:371  shr.u64 	%rd31, %rd30, 34;
+        // ptx:372  cvt.u32.u64 	%r481, %rd31;
         uint64_t t17 = uint64_t((uint64_t(r1601) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 373: mul.lo.s32 	%r482, %r481, 5;
-        // 374: sub.s32 	%r54, %r1601, %r482;
+        // ptx:373  mul.lo.s32 	%r482, %r481, 5;
+        // ptx:374  sub.s32 	%r54, %r1601, %r482;
         uint r54 = uint(int(r1601) - int(uint(int(uint(uint64_t(t17))) * 5)));
-        // 375: setp.eq.s32 	%p47, %r54, 0;
-        // 376: @%p47 bra 	$L__BB0_64;
+        // ptx:375  setp.eq.s32 	%p47, %r54, 0;
+        // ptx:376  @%p47 bra 	$L__BB0_64;
         if (int(r54) == 0) {
-          // 2411: shr.u32 	%r483, %r1601, 8;
+          // ptx:2411  shr.u32 	%r483, %r1601, 8;
           uint r483 = r1601 >> 8u;
-          // 2412: mul.wide.u32 	%rd32, %r483, -1431655765;
-          // 2413: shr.u64 	%rd33, %rd32, 34;
-          // 2414: cvt.u32.u64 	%r484, %rd33;
+          // ptx:2412  mul.wide.u32 	%rd32, %r483, -1431655765;
+          // ptx:2413  shr.u64 	%rd33, %rd32, 34;
+          // ptx:2414  cvt.u32.u64 	%r484, %rd33;
           uint64_t t18 = uint64_t((uint64_t(r483) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 2415: mul.lo.s32 	%r485, %r484, 6;
-          // 2416: sub.s32 	%r486, %r483, %r485;
-          // 2417: cvt.u16.u32 	%rs7, %r486;
+          // ptx:2415  mul.lo.s32 	%r485, %r484, 6;
+          // ptx:2416  sub.s32 	%r486, %r483, %r485;
+          // ptx:2417  cvt.u16.u32 	%rs7, %r486;
           uint64_t t19 = uint64_t(uint(int(r483) - int(uint(int(uint(uint64_t(t18))) * 6))));
           uint rs7 = (uint(uint64_t(t19)) & 65535u);
-          // 2418: setp.gt.s16 	%p48, %rs7, 1;
-          // 2419: @%p48 bra 	$L__BB0_68;
+          // ptx:2418  setp.gt.s16 	%p48, %rs7, 1;
+          // ptx:2419  @%p48 bra 	$L__BB0_68;
           if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
-            // 2423: setp.eq.s16 	%p49, %rs7, 2;
-            // 2424: @%p49 bra 	$L__BB0_73;
+            // ptx:2423  setp.eq.s16 	%p49, %rs7, 2;
+            // ptx:2424  @%p49 bra 	$L__BB0_73;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
-              // 2983: shr.u32 	%r488, %r1601, 12;
-              // 2984: and.b32  	%r489, %r488, 1;
-              // 2985: or.b32  	%r490, %r49, %r489;
+              // ptx:2983  shr.u32 	%r488, %r1601, 12;
+              // ptx:2984  and.b32  	%r489, %r488, 1;
+              // ptx:2985  or.b32  	%r490, %r49, %r489;
               uint r490 = r49 | ((r1601 >> 12u) & 1u);
-              // 2986: or.b32  	%r1601, %r490, 2143289344;
+              // ptx:2986  or.b32  	%r1601, %r490, 2143289344;
               r1601 = r490 | 0x7FC00000u;
-              // 2987: bra.uni 	$L__BB0_78;
+              // ptx:2987  bra.uni 	$L__BB0_78;
               p2g_sv0 = 30;
             } else {
-              // 2426: setp.eq.s16 	%p50, %rs7, 3;
-              // 2427: @%p50 bra 	$L__BB0_72;
+              // ptx:2426  setp.eq.s16 	%p50, %rs7, 3;
+              // ptx:2427  @%p50 bra 	$L__BB0_72;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
-                // 2990: setp.eq.s32 	%p54, %r50, 0;
-                // 2991: selp.b32 	%r487, 1, %r50, %p54;
-                // 2992: or.b32  	%r1601, %r487, %r49;
+                // ptx:2990  setp.eq.s32 	%p54, %r50, 0;
+                // ptx:2991  selp.b32 	%r487, 1, %r50, %p54;
+                // ptx:2992  or.b32  	%r1601, %r487, %r49;
                 r1601 = ((int(r50) == 0) ? 1u : r50) | r49;
-                // 2993: bra.uni 	$L__BB0_78;
+                // ptx:2993  bra.uni 	$L__BB0_78;
                 p2g_sv0 = 30;
               } else {
-                // 2429: setp.ne.s16 	%p51, %rs7, 4;
-                // 2430: @%p51 bra 	$L__BB0_74;
+                // ptx:2429  setp.ne.s16 	%p51, %rs7, 4;
+                // ptx:2430  @%p51 bra 	$L__BB0_74;
                 if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 247;
                 } else {
-                  // 2432: or.b32  	%r1601, %r49, 2139095039;
+                  // ptx:2432  or.b32  	%r1601, %r49, 2139095039;
                   r1601 = r49 | 0x7F7FFFFFu;
-                  // 2433: bra.uni 	$L__BB0_78;
+                  // ptx:2433  bra.uni 	$L__BB0_78;
                   p2g_sv0 = 30;
                 }
               }
             }
           } else {
-            // 2420: bra.uni 	$L__BB0_65;
-            // 2787: setp.eq.s16 	%p52, %rs7, 0;
-            // 2788: mov.u32 	%r1601, %r49;
+            // ptx:2420  bra.uni 	$L__BB0_65;
+            // ptx:2787  setp.eq.s16 	%p52, %rs7, 0;
+            // ptx:2788  mov.u32 	%r1601, %r49;
             r1601 = r49;
-            // 2789: @%p52 bra 	$L__BB0_78;
+            // ptx:2789  @%p52 bra 	$L__BB0_78;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 30;
             } else {
-              // 2791: setp.eq.s16 	%p53, %rs7, 1;
-              // 2792: @%p53 bra 	$L__BB0_67;
+              // ptx:2791  setp.eq.s16 	%p53, %rs7, 1;
+              // ptx:2792  @%p53 bra 	$L__BB0_67;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
-                // 2796: or.b32  	%r1601, %r49, 2139095040;
+                // ptx:2796  or.b32  	%r1601, %r49, 2139095040;
                 r1601 = r49 | 0x7F800000u;
-                // 2797: bra.uni 	$L__BB0_78;
+                // ptx:2797  bra.uni 	$L__BB0_78;
                 p2g_sv0 = 30;
               } else {
-                // 2793: bra.uni 	$L__BB0_74;
+                // ptx:2793  bra.uni 	$L__BB0_74;
                 p2g_sv0 = 247;
               }
             }
           }
           if (p2g_sv0 == 247) {
-            // 3019: or.b32  	%r491, %r49, %r50;
-            // 3020: or.b32  	%r1601, %r491, 8388608;
+            // ptx:3019  or.b32  	%r491, %r49, %r50;
+            // ptx:3020  or.b32  	%r1601, %r491, 8388608;
             r1601 = (r49 | r50) | 0x00800000u;
-            // 3021: bra.uni 	$L__BB0_78;
+            // ptx:3021  bra.uni 	$L__BB0_78;
             p2g_sv0 = 30;
           }
         } else {
-          // 378: add.s32 	%r1600, %r54, 125;
+          // ptx:378  add.s32 	%r1600, %r54, 125;
           r1600 = uint(int(r54) + 125);
-          // 379: bra.uni 	$L__BB0_77;
+          // ptx:379  bra.uni 	$L__BB0_77;
           p2g_sv0 = 29;
         }
       } else {
-        // 331: setp.ne.s16 	%p40, %rs4, 5;
-        // 332: @%p40 bra 	$L__BB0_76;
+        // ptx:331  setp.ne.s16 	%p40, %rs4, 5;
+        // ptx:332  @%p40 bra 	$L__BB0_76;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 27;
         } else {
-          // 334: and.b32  	%r476, %r1601, 1;
-          // 335: setp.eq.b32 	%p43, %r476, 1;
-          // 336: mov.pred 	%p44, 0;
-          // 337: xor.pred  	%p45, %p43, %p44;
-          // 338: not.pred 	%p46, %p45;
-          // 339: shr.u32 	%r477, %r1601, 1;
+          // ptx:334  and.b32  	%r476, %r1601, 1;
+          // ptx:335  setp.eq.b32 	%p43, %r476, 1;
+          // ptx:336  mov.pred 	%p44, 0;
+          // ptx:337  xor.pred  	%p45, %p43, %p44;
+          // ptx:338  not.pred 	%p46, %p45;
+          // ptx:339  shr.u32 	%r477, %r1601, 1;
           uint r477 = r1601 >> 1u;
-          // 340: mul.wide.u32 	%rd28, %r477, -858993459;
-          // 341: shr.u64 	%rd29, %rd28, 36;
-          // 342: cvt.u32.u64 	%r478, %rd29;
+          // ptx:340  mul.wide.u32 	%rd28, %r477, -858993459;
+          // ptx:341  shr.u64 	%rd29, %rd28, 36;
+          // ptx:342  cvt.u32.u64 	%r478, %rd29;
           uint64_t t20 = uint64_t((uint64_t(r477) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 343: mul.lo.s32 	%r479, %r478, 20;
-          // 344: sub.s32 	%r51, %r477, %r479;
+          // ptx:343  mul.lo.s32 	%r479, %r478, 20;
+          // ptx:344  sub.s32 	%r51, %r477, %r479;
           uint r51 = uint(int(r477) - int(uint(int(uint(uint64_t(t20))) * 20)));
-          // 345: @%p46 bra 	$L__BB0_61;
+          // ptx:345  @%p46 bra 	$L__BB0_61;
           if (!(((r1601 & 1u) == 1u) ^^ false)) {
-            // 349: mov.u32 	%r480, 119;
-            // 350: sub.s32 	%r1600, %r480, %r51;
+            // ptx:349  mov.u32 	%r480, 119;
+            // ptx:350  sub.s32 	%r1600, %r480, %r51;
             r1600 = uint(int(119u) - int(r51));
-            // 351: bra.uni 	$L__BB0_77;
+            // ptx:351  bra.uni 	$L__BB0_77;
             p2g_sv0 = 29;
           } else {
-            // 346: bra.uni 	$L__BB0_60;
-            // 404: add.s32 	%r1600, %r51, 131;
+            // ptx:346  bra.uni 	$L__BB0_60;
+            // ptx:404  add.s32 	%r1600, %r51, 131;
             r1600 = uint(int(r51) + 131);
             p2g_sv0 = 29;
           }
@@ -867,238 +867,238 @@ void main() {
       }
     }
   } else {
-    // 322: bra.uni 	$L__BB0_53;
-    // 354: setp.eq.s16 	%p41, %rs4, 0;
-    // 355: @%p41 bra 	$L__BB0_75;
+    // ptx:322  bra.uni 	$L__BB0_53;
+    // ptx:354  setp.eq.s16 	%p41, %rs4, 0;
+    // ptx:355  @%p41 bra 	$L__BB0_75;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-      // 382: mul.wide.u32 	%rd36, %r1601, 613566757;
-      // 383: shr.u64 	%rd37, %rd36, 32;
-      // 384: cvt.u32.u64 	%r494, %rd37;
+      // ptx:382  mul.wide.u32 	%rd36, %r1601, 613566757;
+      // ptx:383  shr.u64 	%rd37, %rd36, 32;
+      // ptx:384  cvt.u32.u64 	%r494, %rd37;
       uint64_t t21 = uint64_t((uint64_t(r1601) * uint64_t(0x24924925u)) >> 32u);
       uint r494 = uint(uint64_t(t21));
-      // 385: sub.s32 	%r495, %r1601, %r494;
-      // 386: shr.u32 	%r496, %r495, 1;
-      // 387: add.s32 	%r497, %r496, %r494;
-      // 388: shr.u32 	%r498, %r497, 2;
-      // 389: mul.lo.s32 	%r499, %r498, 7;
+      // ptx:385  sub.s32 	%r495, %r1601, %r494;
+      // ptx:386  shr.u32 	%r496, %r495, 1;
+      // ptx:387  add.s32 	%r497, %r496, %r494;
+      // ptx:388  shr.u32 	%r498, %r497, 2;
+      // ptx:389  mul.lo.s32 	%r499, %r498, 7;
       uint r499 = uint(int(uint(int(uint(int(r1601) - int(r494)) >> 1u) + int(r494)) >> 2u) * 7);
-      // 390: sub.s32 	%r500, %r1601, %r499;
-      // 391: add.s32 	%r1600, %r500, 124;
+      // ptx:390  sub.s32 	%r500, %r1601, %r499;
+      // ptx:391  add.s32 	%r1600, %r500, 124;
       r1600 = uint(int(uint(int(r1601) - int(r499))) + 124);
-      // 392: bra.uni 	$L__BB0_77;
+      // ptx:392  bra.uni 	$L__BB0_77;
       p2g_sv0 = 29;
     } else {
-      // 357: setp.eq.s16 	%p42, %rs4, 1;
-      // 358: @%p42 bra 	$L__BB0_55;
+      // ptx:357  setp.eq.s16 	%p42, %rs4, 1;
+      // ptx:358  @%p42 bra 	$L__BB0_55;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-        // 362: mul.wide.u32 	%rd34, %r1601, -2139062143;
-        // 363: shr.u64 	%rd35, %rd34, 39;
-        // 364: cvt.u32.u64 	%r492, %rd35;
+        // ptx:362  mul.wide.u32 	%rd34, %r1601, -2139062143;
+        // ptx:363  shr.u64 	%rd35, %rd34, 39;
+        // ptx:364  cvt.u32.u64 	%r492, %rd35;
         uint64_t t22 = uint64_t((uint64_t(r1601) * uint64_t(0x80808081u)) >> 39u);
-        // 365: mul.lo.s32 	%r493, %r492, 255;
-        // 366: sub.s32 	%r1600, %r1601, %r493;
+        // ptx:365  mul.lo.s32 	%r493, %r492, 255;
+        // ptx:366  sub.s32 	%r1600, %r1601, %r493;
         r1600 = uint(int(r1601) - int(uint(int(uint(uint64_t(t22))) * 255)));
-        // 367: bra.uni 	$L__BB0_77;
+        // ptx:367  bra.uni 	$L__BB0_77;
         p2g_sv0 = 29;
       } else {
-        // 359: bra.uni 	$L__BB0_76;
+        // ptx:359  bra.uni 	$L__BB0_76;
         p2g_sv0 = 27;
       }
     }
   }
   if (p2g_sv0 == 27) {
-    // 395: mul.wide.u32 	%rd38, %r1601, -858993459;
-    // 396: shr.u64 	%rd39, %rd38, 34;
-    // 397: cvt.u32.u64 	%r501, %rd39;
+    // ptx:395  mul.wide.u32 	%rd38, %r1601, -858993459;
+    // ptx:396  shr.u64 	%rd39, %rd38, 34;
+    // ptx:397  cvt.u32.u64 	%r501, %rd39;
     uint64_t t23 = uint64_t((uint64_t(r1601) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 398: mul.lo.s32 	%r502, %r501, 5;
-    // 399: sub.s32 	%r503, %r1601, %r502;
-    // 400: add.s32 	%r1600, %r503, 125;
+    // ptx:398  mul.lo.s32 	%r502, %r501, 5;
+    // ptx:399  sub.s32 	%r503, %r1601, %r502;
+    // ptx:400  add.s32 	%r1600, %r503, 125;
     r1600 = uint(int(uint(int(r1601) - int(uint(int(uint(uint64_t(t23))) * 5)))) + 125);
-    // 401: bra.uni 	$L__BB0_77;
+    // ptx:401  bra.uni 	$L__BB0_77;
     p2g_sv0 = 29;
   }
   if (p2g_sv0 == 29) {
-    // 407: max.s32 	%r504, %r1600, 0;
-    // 408: shl.b32 	%r505, %r504, 23;
-    // 409: or.b32  	%r506, %r50, %r49;
-    // 410: or.b32  	%r1601, %r506, %r505;
+    // ptx:407  max.s32 	%r504, %r1600, 0;
+    // ptx:408  shl.b32 	%r505, %r504, 23;
+    // ptx:409  or.b32  	%r506, %r50, %r49;
+    // ptx:410  or.b32  	%r1601, %r506, %r505;
     r1601 = (r50 | r49) | (uint(max(int(r1600), 0)) << 23u);
   }
-  // 413: add.s32 	%r507, %r392, 5377832;
-  // 414: xor.b32  	%r508, %r507, 82;
-  // 415: mul.lo.s32 	%r509, %r508, 2146121005;
+  // ptx:413  add.s32 	%r507, %r392, 5377832;
+  // ptx:414  xor.b32  	%r508, %r507, 82;
+  // ptx:415  mul.lo.s32 	%r509, %r508, 2146121005;
   uint r509 = uint(int(uint(int(r392) + 5377832) ^ 82u) * 2146121005);
-  // 416: shr.u32 	%r510, %r509, 15;
-  // 417: xor.b32  	%r511, %r510, %r509;
-  // 418: mul.lo.s32 	%r512, %r511, -2073254261;
+  // ptx:416  shr.u32 	%r510, %r509, 15;
+  // ptx:417  xor.b32  	%r511, %r510, %r509;
+  // ptx:418  mul.lo.s32 	%r512, %r511, -2073254261;
   uint r512 = uint(int((r509 >> 15u) ^ r509) * -2073254261);
-  // 419: shr.u32 	%r513, %r512, 16;
-  // 420: xor.b32  	%r514, %r512, %r6;
+  // ptx:419  shr.u32 	%r513, %r512, 16;
+  // ptx:420  xor.b32  	%r514, %r512, %r6;
   uint r514 = r512 ^ r6;
-  // 421: xor.b32  	%r515, %r514, %r513;
-  // 422: shr.u32 	%r516, %r514, 16;
-  // 423: xor.b32  	%r517, %r515, %r516;
-  // 424: mul.lo.s32 	%r518, %r517, 2146121005;
+  // ptx:421  xor.b32  	%r515, %r514, %r513;
+  // ptx:422  shr.u32 	%r516, %r514, 16;
+  // ptx:423  xor.b32  	%r517, %r515, %r516;
+  // ptx:424  mul.lo.s32 	%r518, %r517, 2146121005;
   uint r518 = uint(int((r514 ^ (r512 >> 16u)) ^ (r514 >> 16u)) * 2146121005);
-  // 425: shr.u32 	%r519, %r518, 15;
-  // 426: xor.b32  	%r520, %r519, %r518;
-  // 427: mul.lo.s32 	%r521, %r520, -2073254261;
+  // ptx:425  shr.u32 	%r519, %r518, 15;
+  // ptx:426  xor.b32  	%r520, %r519, %r518;
+  // ptx:427  mul.lo.s32 	%r521, %r520, -2073254261;
   uint r521 = uint(int((r518 >> 15u) ^ r518) * -2073254261);
-  // 428: shr.u32 	%r522, %r521, 16;
-  // 429: xor.b32  	%r523, %r522, %r521;
+  // ptx:428  shr.u32 	%r522, %r521, 16;
+  // ptx:429  xor.b32  	%r523, %r522, %r521;
   uint r523 = (r521 >> 16u) ^ r521;
-  // 430: xor.b32  	%r524, %r523, -1515870811;
+  // ptx:430  xor.b32  	%r524, %r523, -1515870811;
   uint r524 = r523 ^ 0xA5A5A5A5u;
-  // 431: shr.u32 	%r525, %r524, 16;
-  // 432: xor.b32  	%r526, %r525, %r524;
-  // 433: mul.lo.s32 	%r527, %r526, 2146121005;
+  // ptx:431  shr.u32 	%r525, %r524, 16;
+  // ptx:432  xor.b32  	%r526, %r525, %r524;
+  // ptx:433  mul.lo.s32 	%r527, %r526, 2146121005;
   uint r527 = uint(int((r524 >> 16u) ^ r524) * 2146121005);
-  // 434: shr.u32 	%r528, %r527, 15;
-  // 435: xor.b32  	%r529, %r528, %r527;
-  // 436: mul.lo.s32 	%r530, %r529, -2073254261;
+  // ptx:434  shr.u32 	%r528, %r527, 15;
+  // ptx:435  xor.b32  	%r529, %r528, %r527;
+  // ptx:436  mul.lo.s32 	%r530, %r529, -2073254261;
   uint r530 = uint(int((r527 >> 15u) ^ r527) * -2073254261);
-  // 437: shr.u32 	%r531, %r530, 16;
-  // 438: xor.b32  	%r1603, %r531, %r530;
+  // ptx:437  shr.u32 	%r531, %r530, 16;
+  // ptx:438  xor.b32  	%r1603, %r531, %r530;
   uint r1603 = (r530 >> 16u) ^ r530;
-  // 439: shl.b32 	%r69, %r523, 31;
+  // ptx:439  shl.b32 	%r69, %r523, 31;
   uint r69 = r523 << 31u;
-  // 440: shr.u32 	%r532, %r523, 1;
-  // 441: and.b32  	%r70, %r532, 8388607;
+  // ptx:440  shr.u32 	%r532, %r523, 1;
+  // ptx:441  and.b32  	%r70, %r532, 8388607;
   uint r70 = (r523 >> 1u) & 0x007FFFFFu;
-  // 442: @%p19 bra 	$L__BB0_82;
+  // ptx:442  @%p19 bra 	$L__BB0_82;
   if (p19) {
-    // 446: setp.eq.s16 	%p56, %rs4, 2;
-    // 447: @%p56 bra 	$L__BB0_104;
+    // ptx:446  setp.eq.s16 	%p56, %rs4, 2;
+    // ptx:447  @%p56 bra 	$L__BB0_104;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 40;
     } else {
-      // 449: setp.eq.s16 	%p57, %rs4, 3;
-      // 450: @%p57 bra 	$L__BB0_88;
+      // ptx:449  setp.eq.s16 	%p57, %rs4, 3;
+      // ptx:450  @%p57 bra 	$L__BB0_88;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-        // 491: mul.wide.u32 	%rd42, %r1603, -858993459;
-        // 492: shr.u64 	%rd43, %rd42, 34;
-        // 493: cvt.u32.u64 	%r538, %rd43;
+        // ptx:491  mul.wide.u32 	%rd42, %r1603, -858993459;
+        // ptx:492  shr.u64 	%rd43, %rd42, 34;
+        // ptx:493  cvt.u32.u64 	%r538, %rd43;
         uint64_t t24 = uint64_t((uint64_t(r1603) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 494: mul.lo.s32 	%r539, %r538, 5;
-        // 495: sub.s32 	%r74, %r1603, %r539;
+        // ptx:494  mul.lo.s32 	%r539, %r538, 5;
+        // ptx:495  sub.s32 	%r74, %r1603, %r539;
         uint r74 = uint(int(r1603) - int(uint(int(uint(uint64_t(t24))) * 5)));
-        // 496: setp.eq.s32 	%p65, %r74, 0;
-        // 497: @%p65 bra 	$L__BB0_90;
+        // ptx:496  setp.eq.s32 	%p65, %r74, 0;
+        // ptx:497  @%p65 bra 	$L__BB0_90;
         if (int(r74) == 0) {
-          // 2436: shr.u32 	%r540, %r1603, 8;
+          // ptx:2436  shr.u32 	%r540, %r1603, 8;
           uint r540 = r1603 >> 8u;
-          // 2437: mul.wide.u32 	%rd44, %r540, -1431655765;
-          // 2438: shr.u64 	%rd45, %rd44, 34;
-          // 2439: cvt.u32.u64 	%r541, %rd45;
+          // ptx:2437  mul.wide.u32 	%rd44, %r540, -1431655765;
+          // ptx:2438  shr.u64 	%rd45, %rd44, 34;
+          // ptx:2439  cvt.u32.u64 	%r541, %rd45;
           uint64_t t25 = uint64_t((uint64_t(r540) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 2440: mul.lo.s32 	%r542, %r541, 6;
-          // 2441: sub.s32 	%r543, %r540, %r542;
-          // 2442: cvt.u16.u32 	%rs9, %r543;
+          // ptx:2440  mul.lo.s32 	%r542, %r541, 6;
+          // ptx:2441  sub.s32 	%r543, %r540, %r542;
+          // ptx:2442  cvt.u16.u32 	%rs9, %r543;
           uint64_t t26 = uint64_t(uint(int(r540) - int(uint(int(uint(uint64_t(t25))) * 6))));
           uint rs9 = (uint(uint64_t(t26)) & 65535u);
-          // 2443: setp.gt.s16 	%p66, %rs9, 1;
-          // 2444: @%p66 bra 	$L__BB0_94;
+          // ptx:2443  setp.gt.s16 	%p66, %rs9, 1;
+          // ptx:2444  @%p66 bra 	$L__BB0_94;
           if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
-            // 2448: setp.eq.s16 	%p67, %rs9, 2;
-            // 2449: @%p67 bra 	$L__BB0_99;
+            // ptx:2448  setp.eq.s16 	%p67, %rs9, 2;
+            // ptx:2449  @%p67 bra 	$L__BB0_99;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
-              // 2996: shr.u32 	%r545, %r1603, 12;
-              // 2997: and.b32  	%r546, %r545, 1;
-              // 2998: or.b32  	%r547, %r69, %r546;
+              // ptx:2996  shr.u32 	%r545, %r1603, 12;
+              // ptx:2997  and.b32  	%r546, %r545, 1;
+              // ptx:2998  or.b32  	%r547, %r69, %r546;
               uint r547 = r69 | ((r1603 >> 12u) & 1u);
-              // 2999: or.b32  	%r1603, %r547, 2143289344;
+              // ptx:2999  or.b32  	%r1603, %r547, 2143289344;
               r1603 = r547 | 0x7FC00000u;
-              // 3000: bra.uni 	$L__BB0_104;
+              // ptx:3000  bra.uni 	$L__BB0_104;
               p2g_sv0 = 40;
             } else {
-              // 2451: setp.eq.s16 	%p68, %rs9, 3;
-              // 2452: @%p68 bra 	$L__BB0_98;
+              // ptx:2451  setp.eq.s16 	%p68, %rs9, 3;
+              // ptx:2452  @%p68 bra 	$L__BB0_98;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
-                // 3003: setp.eq.s32 	%p72, %r70, 0;
-                // 3004: selp.b32 	%r544, 1, %r70, %p72;
-                // 3005: or.b32  	%r1603, %r544, %r69;
+                // ptx:3003  setp.eq.s32 	%p72, %r70, 0;
+                // ptx:3004  selp.b32 	%r544, 1, %r70, %p72;
+                // ptx:3005  or.b32  	%r1603, %r544, %r69;
                 r1603 = ((int(r70) == 0) ? 1u : r70) | r69;
-                // 3006: bra.uni 	$L__BB0_104;
+                // ptx:3006  bra.uni 	$L__BB0_104;
                 p2g_sv0 = 40;
               } else {
-                // 2454: setp.ne.s16 	%p69, %rs9, 4;
-                // 2455: @%p69 bra 	$L__BB0_100;
+                // ptx:2454  setp.ne.s16 	%p69, %rs9, 4;
+                // ptx:2455  @%p69 bra 	$L__BB0_100;
                 if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 248;
                 } else {
-                  // 2457: or.b32  	%r1603, %r69, 2139095039;
+                  // ptx:2457  or.b32  	%r1603, %r69, 2139095039;
                   r1603 = r69 | 0x7F7FFFFFu;
-                  // 2458: bra.uni 	$L__BB0_104;
+                  // ptx:2458  bra.uni 	$L__BB0_104;
                   p2g_sv0 = 40;
                 }
               }
             }
           } else {
-            // 2445: bra.uni 	$L__BB0_91;
-            // 2800: setp.eq.s16 	%p70, %rs9, 0;
-            // 2801: mov.u32 	%r1603, %r69;
+            // ptx:2445  bra.uni 	$L__BB0_91;
+            // ptx:2800  setp.eq.s16 	%p70, %rs9, 0;
+            // ptx:2801  mov.u32 	%r1603, %r69;
             r1603 = r69;
-            // 2802: @%p70 bra 	$L__BB0_104;
+            // ptx:2802  @%p70 bra 	$L__BB0_104;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 40;
             } else {
-              // 2804: setp.eq.s16 	%p71, %rs9, 1;
-              // 2805: @%p71 bra 	$L__BB0_93;
+              // ptx:2804  setp.eq.s16 	%p71, %rs9, 1;
+              // ptx:2805  @%p71 bra 	$L__BB0_93;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
-                // 2809: or.b32  	%r1603, %r69, 2139095040;
+                // ptx:2809  or.b32  	%r1603, %r69, 2139095040;
                 r1603 = r69 | 0x7F800000u;
-                // 2810: bra.uni 	$L__BB0_104;
+                // ptx:2810  bra.uni 	$L__BB0_104;
                 p2g_sv0 = 40;
               } else {
-                // 2806: bra.uni 	$L__BB0_100;
+                // ptx:2806  bra.uni 	$L__BB0_100;
                 p2g_sv0 = 248;
               }
             }
           }
           if (p2g_sv0 == 248) {
-            // 3024: or.b32  	%r548, %r69, %r70;
-            // 3025: or.b32  	%r1603, %r548, 8388608;
+            // ptx:3024  or.b32  	%r548, %r69, %r70;
+            // ptx:3025  or.b32  	%r1603, %r548, 8388608;
             r1603 = (r69 | r70) | 0x00800000u;
-            // 3026: bra.uni 	$L__BB0_104;
+            // ptx:3026  bra.uni 	$L__BB0_104;
             p2g_sv0 = 40;
           }
         } else {
-          // 499: add.s32 	%r1602, %r74, 125;
+          // ptx:499  add.s32 	%r1602, %r74, 125;
           r1602 = uint(int(r74) + 125);
-          // 500: bra.uni 	$L__BB0_103;
+          // ptx:500  bra.uni 	$L__BB0_103;
           p2g_sv0 = 39;
         }
       } else {
-        // 452: setp.ne.s16 	%p58, %rs4, 5;
-        // 453: @%p58 bra 	$L__BB0_102;
+        // ptx:452  setp.ne.s16 	%p58, %rs4, 5;
+        // ptx:453  @%p58 bra 	$L__BB0_102;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 37;
         } else {
-          // 455: and.b32  	%r533, %r1603, 1;
-          // 456: setp.eq.b32 	%p61, %r533, 1;
-          // 457: mov.pred 	%p62, 0;
-          // 458: xor.pred  	%p63, %p61, %p62;
-          // 459: not.pred 	%p64, %p63;
-          // 460: shr.u32 	%r534, %r1603, 1;
+          // ptx:455  and.b32  	%r533, %r1603, 1;
+          // ptx:456  setp.eq.b32 	%p61, %r533, 1;
+          // ptx:457  mov.pred 	%p62, 0;
+          // ptx:458  xor.pred  	%p63, %p61, %p62;
+          // ptx:459  not.pred 	%p64, %p63;
+          // ptx:460  shr.u32 	%r534, %r1603, 1;
           uint r534 = r1603 >> 1u;
-          // 461: mul.wide.u32 	%rd40, %r534, -858993459;
-          // 462: shr.u64 	%rd41, %rd40, 36;
-          // 463: cvt.u32.u64 	%r535, %rd41;
+          // ptx:461  mul.wide.u32 	%rd40, %r534, -858993459;
+          // ptx:462  shr.u64 	%rd41, %rd40, 36;
+          // ptx:463  cvt.u32.u64 	%r535, %rd41;
           uint64_t t27 = uint64_t((uint64_t(r534) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 464: mul.lo.s32 	%r536, %r535, 20;
-          // 465: sub.s32 	%r71, %r534, %r536;
+          // ptx:464  mul.lo.s32 	%r536, %r535, 20;
+          // ptx:465  sub.s32 	%r71, %r534, %r536;
           uint r71 = uint(int(r534) - int(uint(int(uint(uint64_t(t27))) * 20)));
-          // 466: @%p64 bra 	$L__BB0_87;
+          // ptx:466  @%p64 bra 	$L__BB0_87;
           if (!(((r1603 & 1u) == 1u) ^^ false)) {
-            // 470: mov.u32 	%r537, 119;
-            // 471: sub.s32 	%r1602, %r537, %r71;
+            // ptx:470  mov.u32 	%r537, 119;
+            // ptx:471  sub.s32 	%r1602, %r537, %r71;
             r1602 = uint(int(119u) - int(r71));
-            // 472: bra.uni 	$L__BB0_103;
+            // ptx:472  bra.uni 	$L__BB0_103;
             p2g_sv0 = 39;
           } else {
-            // 467: bra.uni 	$L__BB0_86;
-            // 525: add.s32 	%r1602, %r71, 131;
+            // ptx:467  bra.uni 	$L__BB0_86;
+            // ptx:525  add.s32 	%r1602, %r71, 131;
             r1602 = uint(int(r71) + 131);
             p2g_sv0 = 39;
           }
@@ -1106,3382 +1106,3382 @@ void main() {
       }
     }
   } else {
-    // 443: bra.uni 	$L__BB0_79;
-    // 475: setp.eq.s16 	%p59, %rs4, 0;
-    // 476: @%p59 bra 	$L__BB0_101;
+    // ptx:443  bra.uni 	$L__BB0_79;
+    // ptx:475  setp.eq.s16 	%p59, %rs4, 0;
+    // ptx:476  @%p59 bra 	$L__BB0_101;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-      // 503: mul.wide.u32 	%rd48, %r1603, 613566757;
-      // 504: shr.u64 	%rd49, %rd48, 32;
-      // 505: cvt.u32.u64 	%r551, %rd49;
+      // ptx:503  mul.wide.u32 	%rd48, %r1603, 613566757;
+      // ptx:504  shr.u64 	%rd49, %rd48, 32;
+      // ptx:505  cvt.u32.u64 	%r551, %rd49;
       uint64_t t28 = uint64_t((uint64_t(r1603) * uint64_t(0x24924925u)) >> 32u);
       uint r551 = uint(uint64_t(t28));
-      // 506: sub.s32 	%r552, %r1603, %r551;
-      // 507: shr.u32 	%r553, %r552, 1;
-      // 508: add.s32 	%r554, %r553, %r551;
-      // 509: shr.u32 	%r555, %r554, 2;
-      // 510: mul.lo.s32 	%r556, %r555, 7;
+      // ptx:506  sub.s32 	%r552, %r1603, %r551;
+      // ptx:507  shr.u32 	%r553, %r552, 1;
+      // ptx:508  add.s32 	%r554, %r553, %r551;
+      // ptx:509  shr.u32 	%r555, %r554, 2;
+      // ptx:510  mul.lo.s32 	%r556, %r555, 7;
       uint r556 = uint(int(uint(int(uint(int(r1603) - int(r551)) >> 1u) + int(r551)) >> 2u) * 7);
-      // 511: sub.s32 	%r557, %r1603, %r556;
-      // 512: add.s32 	%r1602, %r557, 124;
+      // ptx:511  sub.s32 	%r557, %r1603, %r556;
+      // ptx:512  add.s32 	%r1602, %r557, 124;
       r1602 = uint(int(uint(int(r1603) - int(r556))) + 124);
-      // 513: bra.uni 	$L__BB0_103;
+      // ptx:513  bra.uni 	$L__BB0_103;
       p2g_sv0 = 39;
     } else {
-      // 478: setp.eq.s16 	%p60, %rs4, 1;
-      // 479: @%p60 bra 	$L__BB0_81;
+      // ptx:478  setp.eq.s16 	%p60, %rs4, 1;
+      // ptx:479  @%p60 bra 	$L__BB0_81;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-        // 483: mul.wide.u32 	%rd46, %r1603, -2139062143;
-        // 484: shr.u64 	%rd47, %rd46, 39;
-        // 485: cvt.u32.u64 	%r549, %rd47;
+        // ptx:483  mul.wide.u32 	%rd46, %r1603, -2139062143;
+        // ptx:484  shr.u64 	%rd47, %rd46, 39;
+        // ptx:485  cvt.u32.u64 	%r549, %rd47;
         uint64_t t29 = uint64_t((uint64_t(r1603) * uint64_t(0x80808081u)) >> 39u);
-        // 486: mul.lo.s32 	%r550, %r549, 255;
-        // 487: sub.s32 	%r1602, %r1603, %r550;
+        // ptx:486  mul.lo.s32 	%r550, %r549, 255;
+        // ptx:487  sub.s32 	%r1602, %r1603, %r550;
         r1602 = uint(int(r1603) - int(uint(int(uint(uint64_t(t29))) * 255)));
-        // 488: bra.uni 	$L__BB0_103;
+        // ptx:488  bra.uni 	$L__BB0_103;
         p2g_sv0 = 39;
       } else {
-        // 480: bra.uni 	$L__BB0_102;
+        // ptx:480  bra.uni 	$L__BB0_102;
         p2g_sv0 = 37;
       }
     }
   }
   if (p2g_sv0 == 37) {
-    // 516: mul.wide.u32 	%rd50, %r1603, -858993459;
-    // 517: shr.u64 	%rd51, %rd50, 34;
-    // 518: cvt.u32.u64 	%r558, %rd51;
+    // ptx:516  mul.wide.u32 	%rd50, %r1603, -858993459;
+    // ptx:517  shr.u64 	%rd51, %rd50, 34;
+    // ptx:518  cvt.u32.u64 	%r558, %rd51;
     uint64_t t30 = uint64_t((uint64_t(r1603) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 519: mul.lo.s32 	%r559, %r558, 5;
-    // 520: sub.s32 	%r560, %r1603, %r559;
-    // 521: add.s32 	%r1602, %r560, 125;
+    // ptx:519  mul.lo.s32 	%r559, %r558, 5;
+    // ptx:520  sub.s32 	%r560, %r1603, %r559;
+    // ptx:521  add.s32 	%r1602, %r560, 125;
     r1602 = uint(int(uint(int(r1603) - int(uint(int(uint(uint64_t(t30))) * 5)))) + 125);
-    // 522: bra.uni 	$L__BB0_103;
+    // ptx:522  bra.uni 	$L__BB0_103;
     p2g_sv0 = 39;
   }
   if (p2g_sv0 == 39) {
-    // 528: max.s32 	%r561, %r1602, 0;
-    // 529: shl.b32 	%r562, %r561, 23;
-    // 530: or.b32  	%r563, %r70, %r69;
-    // 531: or.b32  	%r1603, %r563, %r562;
+    // ptx:528  max.s32 	%r561, %r1602, 0;
+    // ptx:529  shl.b32 	%r562, %r561, 23;
+    // ptx:530  or.b32  	%r563, %r70, %r69;
+    // ptx:531  or.b32  	%r1603, %r563, %r562;
     r1603 = (r70 | r69) | (uint(max(int(r1602), 0)) << 23u);
   }
-  // 534: add.s32 	%r87, %r8, 5369127;
+  // ptx:534  add.s32 	%r87, %r8, 5369127;
   uint r87 = uint(int(r8) + 5369127);
-  // 535: add.s32 	%r564, %r87, %r5;
-  // 536: xor.b32  	%r565, %r564, 81;
-  // 537: mul.lo.s32 	%r566, %r565, 2146121005;
+  // ptx:535  add.s32 	%r564, %r87, %r5;
+  // ptx:536  xor.b32  	%r565, %r564, 81;
+  // ptx:537  mul.lo.s32 	%r566, %r565, 2146121005;
   uint r566 = uint(int(uint(int(r87) + int(r5)) ^ 81u) * 2146121005);
-  // 538: shr.u32 	%r567, %r566, 15;
-  // 539: xor.b32  	%r568, %r567, %r566;
-  // 540: mul.lo.s32 	%r569, %r568, -2073254261;
+  // ptx:538  shr.u32 	%r567, %r566, 15;
+  // ptx:539  xor.b32  	%r568, %r567, %r566;
+  // ptx:540  mul.lo.s32 	%r569, %r568, -2073254261;
   uint r569 = uint(int((r566 >> 15u) ^ r566) * -2073254261);
-  // 541: shr.u32 	%r570, %r569, 16;
-  // 542: xor.b32  	%r571, %r569, %r6;
+  // ptx:541  shr.u32 	%r570, %r569, 16;
+  // ptx:542  xor.b32  	%r571, %r569, %r6;
   uint r571 = r569 ^ r6;
-  // 543: xor.b32  	%r572, %r571, %r570;
-  // 544: shr.u32 	%r573, %r571, 16;
-  // 545: xor.b32  	%r574, %r572, %r573;
-  // 546: mul.lo.s32 	%r575, %r574, 2146121005;
+  // ptx:543  xor.b32  	%r572, %r571, %r570;
+  // ptx:544  shr.u32 	%r573, %r571, 16;
+  // ptx:545  xor.b32  	%r574, %r572, %r573;
+  // ptx:546  mul.lo.s32 	%r575, %r574, 2146121005;
   uint r575 = uint(int((r571 ^ (r569 >> 16u)) ^ (r571 >> 16u)) * 2146121005);
-  // 547: shr.u32 	%r576, %r575, 15;
-  // 548: xor.b32  	%r577, %r576, %r575;
-  // 549: mul.lo.s32 	%r578, %r577, -2073254261;
+  // ptx:547  shr.u32 	%r576, %r575, 15;
+  // ptx:548  xor.b32  	%r577, %r576, %r575;
+  // ptx:549  mul.lo.s32 	%r578, %r577, -2073254261;
   uint r578 = uint(int((r575 >> 15u) ^ r575) * -2073254261);
-  // 550: shr.u32 	%r579, %r578, 16;
-  // 551: xor.b32  	%r580, %r579, %r578;
+  // ptx:550  shr.u32 	%r579, %r578, 16;
+  // ptx:551  xor.b32  	%r580, %r579, %r578;
   uint r580 = (r578 >> 16u) ^ r578;
-  // 552: xor.b32  	%r581, %r580, -1515870811;
+  // ptx:552  xor.b32  	%r581, %r580, -1515870811;
   uint r581 = r580 ^ 0xA5A5A5A5u;
-  // 553: shr.u32 	%r582, %r581, 16;
-  // 554: xor.b32  	%r583, %r582, %r581;
-  // 555: mul.lo.s32 	%r584, %r583, 2146121005;
+  // ptx:553  shr.u32 	%r582, %r581, 16;
+  // ptx:554  xor.b32  	%r583, %r582, %r581;
+  // ptx:555  mul.lo.s32 	%r584, %r583, 2146121005;
   uint r584 = uint(int((r581 >> 16u) ^ r581) * 2146121005);
-  // 556: shr.u32 	%r585, %r584, 15;
-  // 557: xor.b32  	%r586, %r585, %r584;
-  // 558: mul.lo.s32 	%r587, %r586, -2073254261;
+  // ptx:556  shr.u32 	%r585, %r584, 15;
+  // ptx:557  xor.b32  	%r586, %r585, %r584;
+  // ptx:558  mul.lo.s32 	%r587, %r586, -2073254261;
   uint r587 = uint(int((r584 >> 15u) ^ r584) * -2073254261);
-  // 559: shr.u32 	%r588, %r587, 16;
-  // 560: xor.b32  	%r88, %r588, %r587;
+  // ptx:559  shr.u32 	%r588, %r587, 16;
+  // ptx:560  xor.b32  	%r88, %r588, %r587;
   uint r88 = (r587 >> 16u) ^ r587;
-  // 561: shl.b32 	%r589, %r580, 15;
-  // 562: and.b32  	%r1605, %r589, 32768;
+  // ptx:561  shl.b32 	%r589, %r580, 15;
+  // ptx:562  and.b32  	%r1605, %r589, 32768;
   uint r1605 = (r580 << 15u) & 32768u;
-  // 563: shr.u32 	%r590, %r580, 1;
-  // 564: and.b32  	%r90, %r590, 1023;
+  // ptx:563  shr.u32 	%r590, %r580, 1;
+  // ptx:564  and.b32  	%r90, %r590, 1023;
   uint r90 = (r580 >> 1u) & 1023u;
-  // 565: setp.eq.s32 	%p73, %r4, 4;
+  // ptx:565  setp.eq.s32 	%p73, %r4, 4;
   bool p73 = int(r4) == 4;
-  // 566: @%p73 bra 	$L__BB0_130;
+  // ptx:566  @%p73 bra 	$L__BB0_130;
   if (p73) {
-    // 570: mul.wide.u32 	%rd64, %r88, -858993459;
-    // 571: shr.u64 	%rd65, %rd64, 34;
-    // 572: cvt.u32.u64 	%r624, %rd65;
+    // ptx:570  mul.wide.u32 	%rd64, %r88, -858993459;
+    // ptx:571  shr.u64 	%rd65, %rd64, 34;
+    // ptx:572  cvt.u32.u64 	%r624, %rd65;
     uint64_t t31 = uint64_t((uint64_t(r88) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 573: mul.lo.s32 	%r625, %r624, 5;
-    // 574: sub.s32 	%r626, %r88, %r625;
-    // 575: shl.b32 	%r627, %r626, 10;
-    // 576: add.s32 	%r628, %r627, 13312;
+    // ptx:573  mul.lo.s32 	%r625, %r624, 5;
+    // ptx:574  sub.s32 	%r626, %r88, %r625;
+    // ptx:575  shl.b32 	%r627, %r626, 10;
+    // ptx:576  add.s32 	%r628, %r627, 13312;
     uint r628 = uint(int(uint(int(r88) - int(uint(int(uint(uint64_t(t31))) * 5))) << 10u) + 13312);
-    // 577: or.b32  	%r629, %r90, %r1605;
+    // ptx:577  or.b32  	%r629, %r90, %r1605;
     uint r629 = r90 | r1605;
-    // 578: or.b32  	%r1605, %r629, %r628;
+    // ptx:578  or.b32  	%r1605, %r629, %r628;
     r1605 = r629 | r628;
-    // 579: bra.uni 	$L__BB0_131;
+    // ptx:579  bra.uni 	$L__BB0_131;
   } else {
-    // 567: bra.uni 	$L__BB0_105;
-    // 582: @%p19 bra 	$L__BB0_109;
+    // ptx:567  bra.uni 	$L__BB0_105;
+    // ptx:582  @%p19 bra 	$L__BB0_109;
     if (p19) {
-      // 586: setp.eq.s16 	%p75, %rs4, 2;
-      // 587: @%p75 bra 	$L__BB0_126;
+      // ptx:586  setp.eq.s16 	%p75, %rs4, 2;
+      // ptx:587  @%p75 bra 	$L__BB0_126;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 624: and.b32  	%r1605, %r88, 65535;
+        // ptx:624  and.b32  	%r1605, %r88, 65535;
         r1605 = r88 & 65535u;
-        // 625: bra.uni 	$L__BB0_131;
+        // ptx:625  bra.uni 	$L__BB0_131;
         p2g_sv0 = 51;
       } else {
-        // 589: setp.eq.s16 	%p76, %rs4, 3;
-        // 590: @%p76 bra 	$L__BB0_113;
+        // ptx:589  setp.eq.s16 	%p76, %rs4, 3;
+        // ptx:590  @%p76 bra 	$L__BB0_113;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 628: mul.wide.u32 	%rd54, %r88, -858993459;
-          // 629: shr.u64 	%rd55, %rd54, 34;
-          // 630: cvt.u32.u64 	%r594, %rd55;
+          // ptx:628  mul.wide.u32 	%rd54, %r88, -858993459;
+          // ptx:629  shr.u64 	%rd55, %rd54, 34;
+          // ptx:630  cvt.u32.u64 	%r594, %rd55;
           uint64_t t32 = uint64_t((uint64_t(r88) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 631: mul.lo.s32 	%r595, %r594, 5;
-          // 632: sub.s32 	%r92, %r88, %r595;
+          // ptx:631  mul.lo.s32 	%r595, %r594, 5;
+          // ptx:632  sub.s32 	%r92, %r88, %r595;
           uint r92 = uint(int(r88) - int(uint(int(uint(uint64_t(t32))) * 5)));
-          // 633: setp.eq.s32 	%p80, %r92, 0;
-          // 634: @%p80 bra 	$L__BB0_115;
+          // ptx:633  setp.eq.s32 	%p80, %r92, 0;
+          // ptx:634  @%p80 bra 	$L__BB0_115;
           if (int(r92) == 0) {
-            // 2461: shr.u32 	%r596, %r88, 8;
+            // ptx:2461  shr.u32 	%r596, %r88, 8;
             uint r596 = r88 >> 8u;
-            // 2462: mul.wide.u32 	%rd56, %r596, -1431655765;
-            // 2463: shr.u64 	%rd57, %rd56, 34;
-            // 2464: cvt.u32.u64 	%r597, %rd57;
+            // ptx:2462  mul.wide.u32 	%rd56, %r596, -1431655765;
+            // ptx:2463  shr.u64 	%rd57, %rd56, 34;
+            // ptx:2464  cvt.u32.u64 	%r597, %rd57;
             uint64_t t33 = uint64_t((uint64_t(r596) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2465: mul.lo.s32 	%r598, %r597, 6;
-            // 2466: sub.s32 	%r599, %r596, %r598;
-            // 2467: cvt.u16.u32 	%rs11, %r599;
+            // ptx:2465  mul.lo.s32 	%r598, %r597, 6;
+            // ptx:2466  sub.s32 	%r599, %r596, %r598;
+            // ptx:2467  cvt.u16.u32 	%rs11, %r599;
             uint64_t t34 = uint64_t(uint(int(r596) - int(uint(int(uint(uint64_t(t33))) * 6))));
             uint rs11 = (uint(uint64_t(t34)) & 65535u);
-            // 2468: setp.gt.s16 	%p81, %rs11, 1;
-            // 2469: @%p81 bra 	$L__BB0_119;
+            // ptx:2468  setp.gt.s16 	%p81, %rs11, 1;
+            // ptx:2469  @%p81 bra 	$L__BB0_119;
             if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
-              // 2473: setp.eq.s16 	%p82, %rs11, 2;
-              // 2474: @%p82 bra 	$L__BB0_124;
+              // ptx:2473  setp.eq.s16 	%p82, %rs11, 2;
+              // ptx:2474  @%p82 bra 	$L__BB0_124;
               if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
-                // 3029: shr.u32 	%r601, %r88, 12;
-                // 3030: and.b32  	%r602, %r601, 1;
-                // 3031: or.b32  	%r603, %r1605, %r602;
+                // ptx:3029  shr.u32 	%r601, %r88, 12;
+                // ptx:3030  and.b32  	%r602, %r601, 1;
+                // ptx:3031  or.b32  	%r603, %r1605, %r602;
                 uint r603 = r1605 | ((r88 >> 12u) & 1u);
-                // 3032: or.b32  	%r1605, %r603, 32256;
+                // ptx:3032  or.b32  	%r1605, %r603, 32256;
                 r1605 = r603 | 32256u;
-                // 3033: bra.uni 	$L__BB0_131;
+                // ptx:3033  bra.uni 	$L__BB0_131;
                 p2g_sv0 = 51;
               } else {
-                // 2476: setp.eq.s16 	%p83, %rs11, 3;
-                // 2477: @%p83 bra 	$L__BB0_123;
+                // ptx:2476  setp.eq.s16 	%p83, %rs11, 3;
+                // ptx:2477  @%p83 bra 	$L__BB0_123;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
-                  // 3036: setp.eq.s32 	%p87, %r90, 0;
-                  // 3037: selp.b32 	%r600, 1, %r90, %p87;
-                  // 3038: or.b32  	%r1605, %r600, %r1605;
+                  // ptx:3036  setp.eq.s32 	%p87, %r90, 0;
+                  // ptx:3037  selp.b32 	%r600, 1, %r90, %p87;
+                  // ptx:3038  or.b32  	%r1605, %r600, %r1605;
                   r1605 = ((int(r90) == 0) ? 1u : r90) | r1605;
-                  // 3039: bra.uni 	$L__BB0_131;
+                  // ptx:3039  bra.uni 	$L__BB0_131;
                   p2g_sv0 = 51;
                 } else {
-                  // 2479: setp.ne.s16 	%p84, %rs11, 4;
-                  // 2480: @%p84 bra 	$L__BB0_125;
+                  // ptx:2479  setp.ne.s16 	%p84, %rs11, 4;
+                  // ptx:2480  @%p84 bra 	$L__BB0_125;
                   if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                     p2g_sv0 = 273;
                   } else {
-                    // 2482: or.b32  	%r1605, %r1605, 31743;
+                    // ptx:2482  or.b32  	%r1605, %r1605, 31743;
                     r1605 = r1605 | 31743u;
-                    // 2483: bra.uni 	$L__BB0_131;
+                    // ptx:2483  bra.uni 	$L__BB0_131;
                     p2g_sv0 = 51;
                   }
                 }
               }
             } else {
-              // 2470: bra.uni 	$L__BB0_116;
-              // 2813: setp.eq.s16 	%p85, %rs11, 0;
-              // 2814: @%p85 bra 	$L__BB0_131;
+              // ptx:2470  bra.uni 	$L__BB0_116;
+              // ptx:2813  setp.eq.s16 	%p85, %rs11, 0;
+              // ptx:2814  @%p85 bra 	$L__BB0_131;
               if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                 p2g_sv0 = 51;
               } else {
-                // 2816: setp.eq.s16 	%p86, %rs11, 1;
-                // 2817: @%p86 bra 	$L__BB0_118;
+                // ptx:2816  setp.eq.s16 	%p86, %rs11, 1;
+                // ptx:2817  @%p86 bra 	$L__BB0_118;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
-                  // 2821: or.b32  	%r1605, %r1605, 31744;
+                  // ptx:2821  or.b32  	%r1605, %r1605, 31744;
                   r1605 = r1605 | 31744u;
-                  // 2822: bra.uni 	$L__BB0_131;
+                  // ptx:2822  bra.uni 	$L__BB0_131;
                   p2g_sv0 = 51;
                 } else {
-                  // 2818: bra.uni 	$L__BB0_125;
+                  // ptx:2818  bra.uni 	$L__BB0_125;
                   p2g_sv0 = 273;
                 }
               }
             }
             if (p2g_sv0 == 273) {
-              // 3185: or.b32  	%r604, %r1605, %r90;
+              // ptx:3185  or.b32  	%r604, %r1605, %r90;
               uint r604 = r1605 | r90;
-              // 3186: or.b32  	%r1605, %r604, 1024;
+              // ptx:3186  or.b32  	%r1605, %r604, 1024;
               r1605 = r604 | 1024u;
-              // 3187: bra.uni 	$L__BB0_131;
+              // ptx:3187  bra.uni 	$L__BB0_131;
               p2g_sv0 = 51;
             }
           } else {
-            // 636: add.s32 	%r1604, %r92, 13;
+            // ptx:636  add.s32 	%r1604, %r92, 13;
             r1604 = uint(int(r92) + 13);
-            // 637: bra.uni 	$L__BB0_129;
+            // ptx:637  bra.uni 	$L__BB0_129;
             p2g_sv0 = 50;
           }
         } else {
-          // 592: setp.ne.s16 	%p77, %rs4, 5;
-          // 593: @%p77 bra 	$L__BB0_128;
+          // ptx:592  setp.ne.s16 	%p77, %rs4, 5;
+          // ptx:593  @%p77 bra 	$L__BB0_128;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 49;
           } else {
-            // 595: mul.wide.u32 	%rd52, %r88, -858993459;
-            // 596: shr.u64 	%rd53, %rd52, 34;
-            // 597: cvt.u32.u64 	%r591, %rd53;
+            // ptx:595  mul.wide.u32 	%rd52, %r88, -858993459;
+            // ptx:596  shr.u64 	%rd53, %rd52, 34;
+            // ptx:597  cvt.u32.u64 	%r591, %rd53;
             uint64_t t35 = uint64_t((uint64_t(r88) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 598: mul.lo.s32 	%r592, %r591, 5;
-            // 599: sub.s32 	%r593, %r88, %r592;
-            // 600: add.s32 	%r1604, %r593, 13;
+            // ptx:598  mul.lo.s32 	%r592, %r591, 5;
+            // ptx:599  sub.s32 	%r593, %r88, %r592;
+            // ptx:600  add.s32 	%r1604, %r593, 13;
             r1604 = uint(int(uint(int(r88) - int(uint(int(uint(uint64_t(t35))) * 5)))) + 13);
-            // 601: bra.uni 	$L__BB0_129;
+            // ptx:601  bra.uni 	$L__BB0_129;
             p2g_sv0 = 50;
           }
         }
       }
     } else {
-      // 583: bra.uni 	$L__BB0_106;
-      // 604: setp.eq.s16 	%p78, %rs4, 0;
-      // 605: @%p78 bra 	$L__BB0_127;
+      // ptx:583  bra.uni 	$L__BB0_106;
+      // ptx:604  setp.eq.s16 	%p78, %rs4, 0;
+      // ptx:605  @%p78 bra 	$L__BB0_127;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 640: mul.wide.u32 	%rd60, %r88, 613566757;
-        // 641: shr.u64 	%rd61, %rd60, 32;
-        // 642: cvt.u32.u64 	%r611, %rd61;
+        // ptx:640  mul.wide.u32 	%rd60, %r88, 613566757;
+        // ptx:641  shr.u64 	%rd61, %rd60, 32;
+        // ptx:642  cvt.u32.u64 	%r611, %rd61;
         uint64_t t36 = uint64_t((uint64_t(r88) * uint64_t(0x24924925u)) >> 32u);
         uint r611 = uint(uint64_t(t36));
-        // 643: sub.s32 	%r612, %r88, %r611;
-        // 644: shr.u32 	%r613, %r612, 1;
-        // 645: add.s32 	%r614, %r613, %r611;
-        // 646: shr.u32 	%r615, %r614, 2;
-        // 647: mul.lo.s32 	%r616, %r615, 7;
+        // ptx:643  sub.s32 	%r612, %r88, %r611;
+        // ptx:644  shr.u32 	%r613, %r612, 1;
+        // ptx:645  add.s32 	%r614, %r613, %r611;
+        // ptx:646  shr.u32 	%r615, %r614, 2;
+        // ptx:647  mul.lo.s32 	%r616, %r615, 7;
         uint r616 = uint(int(uint(int(uint(int(r88) - int(r611)) >> 1u) + int(r611)) >> 2u) * 7);
-        // 648: sub.s32 	%r617, %r88, %r616;
-        // 649: add.s32 	%r1604, %r617, 12;
+        // ptx:648  sub.s32 	%r617, %r88, %r616;
+        // ptx:649  add.s32 	%r1604, %r617, 12;
         r1604 = uint(int(uint(int(r88) - int(r616))) + 12);
-        // 650: bra.uni 	$L__BB0_129;
+        // ptx:650  bra.uni 	$L__BB0_129;
         p2g_sv0 = 50;
       } else {
-        // 607: setp.eq.s16 	%p79, %rs4, 1;
-        // 608: @%p79 bra 	$L__BB0_108;
+        // ptx:607  setp.eq.s16 	%p79, %rs4, 1;
+        // ptx:608  @%p79 bra 	$L__BB0_108;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 612: mul.wide.u32 	%rd58, %r88, 138547333;
-          // 613: shr.u64 	%rd59, %rd58, 32;
-          // 614: cvt.u32.u64 	%r605, %rd59;
+          // ptx:612  mul.wide.u32 	%rd58, %r88, 138547333;
+          // ptx:613  shr.u64 	%rd59, %rd58, 32;
+          // ptx:614  cvt.u32.u64 	%r605, %rd59;
           uint64_t t37 = uint64_t((uint64_t(r88) * uint64_t(0x08421085u)) >> 32u);
           uint r605 = uint(uint64_t(t37));
-          // 615: sub.s32 	%r606, %r88, %r605;
-          // 616: shr.u32 	%r607, %r606, 1;
-          // 617: add.s32 	%r608, %r607, %r605;
-          // 618: shr.u32 	%r609, %r608, 4;
-          // 619: mul.lo.s32 	%r610, %r609, 31;
+          // ptx:615  sub.s32 	%r606, %r88, %r605;
+          // ptx:616  shr.u32 	%r607, %r606, 1;
+          // ptx:617  add.s32 	%r608, %r607, %r605;
+          // ptx:618  shr.u32 	%r609, %r608, 4;
+          // ptx:619  mul.lo.s32 	%r610, %r609, 31;
           uint r610 = uint(int(uint(int(uint(int(r88) - int(r605)) >> 1u) + int(r605)) >> 4u) * 31);
-          // 620: sub.s32 	%r1604, %r88, %r610;
+          // ptx:620  sub.s32 	%r1604, %r88, %r610;
           r1604 = uint(int(r88) - int(r610));
-          // 621: bra.uni 	$L__BB0_129;
+          // ptx:621  bra.uni 	$L__BB0_129;
           p2g_sv0 = 50;
         } else {
-          // 609: bra.uni 	$L__BB0_128;
+          // ptx:609  bra.uni 	$L__BB0_128;
           p2g_sv0 = 49;
         }
       }
     }
     if (p2g_sv0 == 49) {
-      // 653: mul.wide.u32 	%rd62, %r88, -858993459;
-      // 654: shr.u64 	%rd63, %rd62, 34;
-      // 655: cvt.u32.u64 	%r618, %rd63;
+      // ptx:653  mul.wide.u32 	%rd62, %r88, -858993459;
+      // ptx:654  shr.u64 	%rd63, %rd62, 34;
+      // ptx:655  cvt.u32.u64 	%r618, %rd63;
       uint64_t t38 = uint64_t((uint64_t(r88) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 656: mul.lo.s32 	%r619, %r618, 5;
-      // 657: sub.s32 	%r620, %r88, %r619;
-      // 658: add.s32 	%r1604, %r620, 13;
+      // ptx:656  mul.lo.s32 	%r619, %r618, 5;
+      // ptx:657  sub.s32 	%r620, %r88, %r619;
+      // ptx:658  add.s32 	%r1604, %r620, 13;
       r1604 = uint(int(uint(int(r88) - int(uint(int(uint(uint64_t(t38))) * 5)))) + 13);
       p2g_sv0 = 50;
     }
     if (p2g_sv0 == 50) {
-      // 661: max.s32 	%r621, %r1604, 0;
-      // 662: shl.b32 	%r622, %r621, 10;
-      // 663: or.b32  	%r623, %r90, %r1605;
+      // ptx:661  max.s32 	%r621, %r1604, 0;
+      // ptx:662  shl.b32 	%r622, %r621, 10;
+      // ptx:663  or.b32  	%r623, %r90, %r1605;
       uint r623 = r90 | r1605;
-      // 664: or.b32  	%r1605, %r623, %r622;
+      // ptx:664  or.b32  	%r1605, %r623, %r622;
       r1605 = r623 | (uint(max(int(r1604), 0)) << 10u);
     }
   }
-  // 667: add.s32 	%r107, %r5, 1;
+  // ptx:667  add.s32 	%r107, %r5, 1;
   uint r107 = uint(int(r5) + 1);
-  // 668: @%p73 bra 	$L__BB0_157;
+  // ptx:668  @%p73 bra 	$L__BB0_157;
   if (p73) {
-    // 672: and.b32  	%r690, %r107, 6;
-    // 673: add.s32 	%r691, %r87, %r690;
-    // 674: xor.b32  	%r692, %r691, 81;
-    // 675: mul.lo.s32 	%r693, %r692, 2146121005;
+    // ptx:672  and.b32  	%r690, %r107, 6;
+    // ptx:673  add.s32 	%r691, %r87, %r690;
+    // ptx:674  xor.b32  	%r692, %r691, 81;
+    // ptx:675  mul.lo.s32 	%r693, %r692, 2146121005;
     uint r693 = uint(int(uint(int(r87) + int(r107 & 6u)) ^ 81u) * 2146121005);
-    // 676: shr.u32 	%r694, %r693, 15;
-    // 677: xor.b32  	%r695, %r694, %r693;
-    // 678: mul.lo.s32 	%r696, %r695, -2073254261;
+    // ptx:676  shr.u32 	%r694, %r693, 15;
+    // ptx:677  xor.b32  	%r695, %r694, %r693;
+    // ptx:678  mul.lo.s32 	%r696, %r695, -2073254261;
     uint r696 = uint(int((r693 >> 15u) ^ r693) * -2073254261);
-    // 679: shr.u32 	%r697, %r696, 16;
-    // 680: xor.b32  	%r698, %r696, %r6;
+    // ptx:679  shr.u32 	%r697, %r696, 16;
+    // ptx:680  xor.b32  	%r698, %r696, %r6;
     uint r698 = r696 ^ r6;
-    // 681: xor.b32  	%r699, %r698, %r697;
-    // 682: shr.u32 	%r700, %r698, 16;
-    // 683: xor.b32  	%r701, %r699, %r700;
-    // 684: mul.lo.s32 	%r702, %r701, 2146121005;
+    // ptx:681  xor.b32  	%r699, %r698, %r697;
+    // ptx:682  shr.u32 	%r700, %r698, 16;
+    // ptx:683  xor.b32  	%r701, %r699, %r700;
+    // ptx:684  mul.lo.s32 	%r702, %r701, 2146121005;
     uint r702 = uint(int((r698 ^ (r696 >> 16u)) ^ (r698 >> 16u)) * 2146121005);
-    // 685: shr.u32 	%r703, %r702, 15;
-    // 686: xor.b32  	%r704, %r703, %r702;
-    // 687: mul.lo.s32 	%r705, %r704, -2073254261;
+    // ptx:685  shr.u32 	%r703, %r702, 15;
+    // ptx:686  xor.b32  	%r704, %r703, %r702;
+    // ptx:687  mul.lo.s32 	%r705, %r704, -2073254261;
     uint r705 = uint(int((r702 >> 15u) ^ r702) * -2073254261);
-    // 688: shr.u32 	%r706, %r705, 16;
-    // 689: xor.b32  	%r707, %r706, %r705;
+    // ptx:688  shr.u32 	%r706, %r705, 16;
+    // ptx:689  xor.b32  	%r707, %r706, %r705;
     uint r707 = (r705 >> 16u) ^ r705;
-    // 690: xor.b32  	%r708, %r707, -1515870811;
+    // ptx:690  xor.b32  	%r708, %r707, -1515870811;
     uint r708 = r707 ^ 0xA5A5A5A5u;
-    // 691: shr.u32 	%r709, %r708, 16;
-    // 692: xor.b32  	%r710, %r709, %r708;
-    // 693: mul.lo.s32 	%r711, %r710, 2146121005;
+    // ptx:691  shr.u32 	%r709, %r708, 16;
+    // ptx:692  xor.b32  	%r710, %r709, %r708;
+    // ptx:693  mul.lo.s32 	%r711, %r710, 2146121005;
     uint r711 = uint(int((r708 >> 16u) ^ r708) * 2146121005);
-    // 694: shr.u32 	%r712, %r711, 15;
-    // 695: xor.b32  	%r713, %r712, %r711;
-    // 696: mul.lo.s32 	%r714, %r713, -2073254261;
+    // ptx:694  shr.u32 	%r712, %r711, 15;
+    // ptx:695  xor.b32  	%r713, %r712, %r711;
+    // ptx:696  mul.lo.s32 	%r714, %r713, -2073254261;
     uint r714 = uint(int((r711 >> 15u) ^ r711) * -2073254261);
-    // 697: shr.u32 	%r715, %r714, 16;
-    // 698: xor.b32  	%r716, %r715, %r714;
+    // ptx:697  shr.u32 	%r715, %r714, 16;
+    // ptx:698  xor.b32  	%r716, %r715, %r714;
     uint r716 = (r714 >> 16u) ^ r714;
-    // 699: and.b32  	%r717, %r707, 1;
-    // 700: shr.u32 	%r718, %r707, 1;
-    // 701: and.b32  	%r719, %r718, 1023;
-    // 702: mul.wide.u32 	%rd78, %r716, -858993459;
-    // 703: shr.u64 	%rd79, %rd78, 34;
-    // 704: cvt.u32.u64 	%r720, %rd79;
+    // ptx:699  and.b32  	%r717, %r707, 1;
+    // ptx:700  shr.u32 	%r718, %r707, 1;
+    // ptx:701  and.b32  	%r719, %r718, 1023;
+    // ptx:702  mul.wide.u32 	%rd78, %r716, -858993459;
+    // ptx:703  shr.u64 	%rd79, %rd78, 34;
+    // ptx:704  cvt.u32.u64 	%r720, %rd79;
     uint64_t t39 = uint64_t((uint64_t(r716) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 705: mul.lo.s32 	%r721, %r720, 5;
-    // 706: sub.s32 	%r722, %r716, %r721;
-    // 707: shl.b32 	%r723, %r722, 10;
-    // 708: add.s32 	%r724, %r723, 13312;
+    // ptx:705  mul.lo.s32 	%r721, %r720, 5;
+    // ptx:706  sub.s32 	%r722, %r716, %r721;
+    // ptx:707  shl.b32 	%r723, %r722, 10;
+    // ptx:708  add.s32 	%r724, %r723, 13312;
     uint r724 = uint(int(uint(int(r716) - int(uint(int(uint(uint64_t(t39))) * 5))) << 10u) + 13312);
-    // 709: bfi.b32 	%r725, %r717, %r719, 15, 1;
-    // 710: or.b32  	%r726, %r725, %r724;
-    // 711: xor.b32  	%r1607, %r726, 32768;
+    // ptx:709  bfi.b32 	%r725, %r717, %r719, 15, 1;
+    // ptx:710  or.b32  	%r726, %r725, %r724;
+    // ptx:711  xor.b32  	%r1607, %r726, 32768;
     r1607 = (p2g_bfi_32((r707 & 1u), ((r707 >> 1u) & 1023u), 15u, 1u) | r724) ^ 32768u;
-    // 712: bra.uni 	$L__BB0_158;
+    // ptx:712  bra.uni 	$L__BB0_158;
   } else {
-    // 669: bra.uni 	$L__BB0_132;
-    // 715: add.s32 	%r630, %r87, %r107;
-    // 716: xor.b32  	%r631, %r630, 81;
-    // 717: mul.lo.s32 	%r632, %r631, 2146121005;
+    // ptx:669  bra.uni 	$L__BB0_132;
+    // ptx:715  add.s32 	%r630, %r87, %r107;
+    // ptx:716  xor.b32  	%r631, %r630, 81;
+    // ptx:717  mul.lo.s32 	%r632, %r631, 2146121005;
     uint r632 = uint(int(uint(int(r87) + int(r107)) ^ 81u) * 2146121005);
-    // 718: shr.u32 	%r633, %r632, 15;
-    // 719: xor.b32  	%r634, %r633, %r632;
-    // 720: mul.lo.s32 	%r635, %r634, -2073254261;
+    // ptx:718  shr.u32 	%r633, %r632, 15;
+    // ptx:719  xor.b32  	%r634, %r633, %r632;
+    // ptx:720  mul.lo.s32 	%r635, %r634, -2073254261;
     uint r635 = uint(int((r632 >> 15u) ^ r632) * -2073254261);
-    // 721: shr.u32 	%r636, %r635, 16;
-    // 722: xor.b32  	%r637, %r635, %r6;
+    // ptx:721  shr.u32 	%r636, %r635, 16;
+    // ptx:722  xor.b32  	%r637, %r635, %r6;
     uint r637 = r635 ^ r6;
-    // 723: xor.b32  	%r638, %r637, %r636;
-    // 724: shr.u32 	%r639, %r637, 16;
-    // 725: xor.b32  	%r640, %r638, %r639;
-    // 726: mul.lo.s32 	%r641, %r640, 2146121005;
+    // ptx:723  xor.b32  	%r638, %r637, %r636;
+    // ptx:724  shr.u32 	%r639, %r637, 16;
+    // ptx:725  xor.b32  	%r640, %r638, %r639;
+    // ptx:726  mul.lo.s32 	%r641, %r640, 2146121005;
     uint r641 = uint(int((r637 ^ (r635 >> 16u)) ^ (r637 >> 16u)) * 2146121005);
-    // 727: shr.u32 	%r642, %r641, 15;
-    // 728: xor.b32  	%r643, %r642, %r641;
-    // 729: mul.lo.s32 	%r644, %r643, -2073254261;
+    // ptx:727  shr.u32 	%r642, %r641, 15;
+    // ptx:728  xor.b32  	%r643, %r642, %r641;
+    // ptx:729  mul.lo.s32 	%r644, %r643, -2073254261;
     uint r644 = uint(int((r641 >> 15u) ^ r641) * -2073254261);
-    // 730: shr.u32 	%r645, %r644, 16;
-    // 731: xor.b32  	%r646, %r645, %r644;
+    // ptx:730  shr.u32 	%r645, %r644, 16;
+    // ptx:731  xor.b32  	%r646, %r645, %r644;
     uint r646 = (r644 >> 16u) ^ r644;
-    // 732: xor.b32  	%r647, %r646, -1515870811;
+    // ptx:732  xor.b32  	%r647, %r646, -1515870811;
     uint r647 = r646 ^ 0xA5A5A5A5u;
-    // 733: shr.u32 	%r648, %r647, 16;
-    // 734: xor.b32  	%r649, %r648, %r647;
-    // 735: mul.lo.s32 	%r650, %r649, 2146121005;
+    // ptx:733  shr.u32 	%r648, %r647, 16;
+    // ptx:734  xor.b32  	%r649, %r648, %r647;
+    // ptx:735  mul.lo.s32 	%r650, %r649, 2146121005;
     uint r650 = uint(int((r647 >> 16u) ^ r647) * 2146121005);
-    // 736: shr.u32 	%r651, %r650, 15;
-    // 737: xor.b32  	%r652, %r651, %r650;
-    // 738: mul.lo.s32 	%r653, %r652, -2073254261;
+    // ptx:736  shr.u32 	%r651, %r650, 15;
+    // ptx:737  xor.b32  	%r652, %r651, %r650;
+    // ptx:738  mul.lo.s32 	%r653, %r652, -2073254261;
     uint r653 = uint(int((r650 >> 15u) ^ r650) * -2073254261);
-    // 739: shr.u32 	%r654, %r653, 16;
-    // 740: xor.b32  	%r108, %r654, %r653;
+    // ptx:739  shr.u32 	%r654, %r653, 16;
+    // ptx:740  xor.b32  	%r108, %r654, %r653;
     uint r108 = (r653 >> 16u) ^ r653;
-    // 741: shl.b32 	%r655, %r646, 15;
-    // 742: and.b32  	%r1607, %r655, 32768;
+    // ptx:741  shl.b32 	%r655, %r646, 15;
+    // ptx:742  and.b32  	%r1607, %r655, 32768;
     r1607 = (r646 << 15u) & 32768u;
-    // 743: shr.u32 	%r656, %r646, 1;
-    // 744: and.b32  	%r110, %r656, 1023;
+    // ptx:743  shr.u32 	%r656, %r646, 1;
+    // ptx:744  and.b32  	%r110, %r656, 1023;
     uint r110 = (r646 >> 1u) & 1023u;
-    // 745: @%p19 bra 	$L__BB0_136;
+    // ptx:745  @%p19 bra 	$L__BB0_136;
     if (p19) {
-      // 749: setp.eq.s16 	%p90, %rs4, 2;
-      // 750: @%p90 bra 	$L__BB0_153;
+      // ptx:749  setp.eq.s16 	%p90, %rs4, 2;
+      // ptx:750  @%p90 bra 	$L__BB0_153;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 787: and.b32  	%r1607, %r108, 65535;
+        // ptx:787  and.b32  	%r1607, %r108, 65535;
         r1607 = r108 & 65535u;
-        // 788: bra.uni 	$L__BB0_158;
+        // ptx:788  bra.uni 	$L__BB0_158;
         p2g_sv0 = 62;
       } else {
-        // 752: setp.eq.s16 	%p91, %rs4, 3;
-        // 753: @%p91 bra 	$L__BB0_140;
+        // ptx:752  setp.eq.s16 	%p91, %rs4, 3;
+        // ptx:753  @%p91 bra 	$L__BB0_140;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 791: mul.wide.u32 	%rd68, %r108, -858993459;
-          // 792: shr.u64 	%rd69, %rd68, 34;
-          // 793: cvt.u32.u64 	%r660, %rd69;
+          // ptx:791  mul.wide.u32 	%rd68, %r108, -858993459;
+          // ptx:792  shr.u64 	%rd69, %rd68, 34;
+          // ptx:793  cvt.u32.u64 	%r660, %rd69;
           uint64_t t40 = uint64_t((uint64_t(r108) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 794: mul.lo.s32 	%r661, %r660, 5;
-          // 795: sub.s32 	%r112, %r108, %r661;
+          // ptx:794  mul.lo.s32 	%r661, %r660, 5;
+          // ptx:795  sub.s32 	%r112, %r108, %r661;
           uint r112 = uint(int(r108) - int(uint(int(uint(uint64_t(t40))) * 5)));
-          // 796: setp.eq.s32 	%p95, %r112, 0;
-          // 797: @%p95 bra 	$L__BB0_142;
+          // ptx:796  setp.eq.s32 	%p95, %r112, 0;
+          // ptx:797  @%p95 bra 	$L__BB0_142;
           if (int(r112) == 0) {
-            // 2486: shr.u32 	%r662, %r108, 8;
+            // ptx:2486  shr.u32 	%r662, %r108, 8;
             uint r662 = r108 >> 8u;
-            // 2487: mul.wide.u32 	%rd70, %r662, -1431655765;
-            // 2488: shr.u64 	%rd71, %rd70, 34;
-            // 2489: cvt.u32.u64 	%r663, %rd71;
+            // ptx:2487  mul.wide.u32 	%rd70, %r662, -1431655765;
+            // ptx:2488  shr.u64 	%rd71, %rd70, 34;
+            // ptx:2489  cvt.u32.u64 	%r663, %rd71;
             uint64_t t41 = uint64_t((uint64_t(r662) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2490: mul.lo.s32 	%r664, %r663, 6;
-            // 2491: sub.s32 	%r665, %r662, %r664;
-            // 2492: cvt.u16.u32 	%rs13, %r665;
+            // ptx:2490  mul.lo.s32 	%r664, %r663, 6;
+            // ptx:2491  sub.s32 	%r665, %r662, %r664;
+            // ptx:2492  cvt.u16.u32 	%rs13, %r665;
             uint64_t t42 = uint64_t(uint(int(r662) - int(uint(int(uint(uint64_t(t41))) * 6))));
             uint rs13 = (uint(uint64_t(t42)) & 65535u);
-            // 2493: setp.gt.s16 	%p96, %rs13, 1;
-            // 2494: @%p96 bra 	$L__BB0_146;
+            // ptx:2493  setp.gt.s16 	%p96, %rs13, 1;
+            // ptx:2494  @%p96 bra 	$L__BB0_146;
             if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
-              // 2498: setp.eq.s16 	%p97, %rs13, 2;
-              // 2499: @%p97 bra 	$L__BB0_151;
+              // ptx:2498  setp.eq.s16 	%p97, %rs13, 2;
+              // ptx:2499  @%p97 bra 	$L__BB0_151;
               if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
-                // 3042: shr.u32 	%r667, %r108, 12;
-                // 3043: and.b32  	%r668, %r667, 1;
-                // 3044: or.b32  	%r669, %r1607, %r668;
+                // ptx:3042  shr.u32 	%r667, %r108, 12;
+                // ptx:3043  and.b32  	%r668, %r667, 1;
+                // ptx:3044  or.b32  	%r669, %r1607, %r668;
                 uint r669 = r1607 | ((r108 >> 12u) & 1u);
-                // 3045: or.b32  	%r1607, %r669, 32256;
+                // ptx:3045  or.b32  	%r1607, %r669, 32256;
                 r1607 = r669 | 32256u;
-                // 3046: bra.uni 	$L__BB0_158;
+                // ptx:3046  bra.uni 	$L__BB0_158;
                 p2g_sv0 = 62;
               } else {
-                // 2501: setp.eq.s16 	%p98, %rs13, 3;
-                // 2502: @%p98 bra 	$L__BB0_150;
+                // ptx:2501  setp.eq.s16 	%p98, %rs13, 3;
+                // ptx:2502  @%p98 bra 	$L__BB0_150;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
-                  // 3049: setp.eq.s32 	%p102, %r110, 0;
-                  // 3050: selp.b32 	%r666, 1, %r110, %p102;
-                  // 3051: or.b32  	%r1607, %r666, %r1607;
+                  // ptx:3049  setp.eq.s32 	%p102, %r110, 0;
+                  // ptx:3050  selp.b32 	%r666, 1, %r110, %p102;
+                  // ptx:3051  or.b32  	%r1607, %r666, %r1607;
                   r1607 = ((int(r110) == 0) ? 1u : r110) | r1607;
-                  // 3052: bra.uni 	$L__BB0_158;
+                  // ptx:3052  bra.uni 	$L__BB0_158;
                   p2g_sv0 = 62;
                 } else {
-                  // 2504: setp.ne.s16 	%p99, %rs13, 4;
-                  // 2505: @%p99 bra 	$L__BB0_152;
+                  // ptx:2504  setp.ne.s16 	%p99, %rs13, 4;
+                  // ptx:2505  @%p99 bra 	$L__BB0_152;
                   if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                     p2g_sv0 = 274;
                   } else {
-                    // 2507: or.b32  	%r1607, %r1607, 31743;
+                    // ptx:2507  or.b32  	%r1607, %r1607, 31743;
                     r1607 = r1607 | 31743u;
-                    // 2508: bra.uni 	$L__BB0_158;
+                    // ptx:2508  bra.uni 	$L__BB0_158;
                     p2g_sv0 = 62;
                   }
                 }
               }
             } else {
-              // 2495: bra.uni 	$L__BB0_143;
-              // 2825: setp.eq.s16 	%p100, %rs13, 0;
-              // 2826: @%p100 bra 	$L__BB0_158;
+              // ptx:2495  bra.uni 	$L__BB0_143;
+              // ptx:2825  setp.eq.s16 	%p100, %rs13, 0;
+              // ptx:2826  @%p100 bra 	$L__BB0_158;
               if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                 p2g_sv0 = 62;
               } else {
-                // 2828: setp.eq.s16 	%p101, %rs13, 1;
-                // 2829: @%p101 bra 	$L__BB0_145;
+                // ptx:2828  setp.eq.s16 	%p101, %rs13, 1;
+                // ptx:2829  @%p101 bra 	$L__BB0_145;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
-                  // 2833: or.b32  	%r1607, %r1607, 31744;
+                  // ptx:2833  or.b32  	%r1607, %r1607, 31744;
                   r1607 = r1607 | 31744u;
-                  // 2834: bra.uni 	$L__BB0_158;
+                  // ptx:2834  bra.uni 	$L__BB0_158;
                   p2g_sv0 = 62;
                 } else {
-                  // 2830: bra.uni 	$L__BB0_152;
+                  // ptx:2830  bra.uni 	$L__BB0_152;
                   p2g_sv0 = 274;
                 }
               }
             }
             if (p2g_sv0 == 274) {
-              // 3190: or.b32  	%r670, %r1607, %r110;
+              // ptx:3190  or.b32  	%r670, %r1607, %r110;
               uint r670 = r1607 | r110;
-              // 3191: or.b32  	%r1607, %r670, 1024;
+              // ptx:3191  or.b32  	%r1607, %r670, 1024;
               r1607 = r670 | 1024u;
-              // 3192: bra.uni 	$L__BB0_158;
+              // ptx:3192  bra.uni 	$L__BB0_158;
               p2g_sv0 = 62;
             }
           } else {
-            // 799: add.s32 	%r1606, %r112, 13;
+            // ptx:799  add.s32 	%r1606, %r112, 13;
             r1606 = uint(int(r112) + 13);
-            // 800: bra.uni 	$L__BB0_156;
+            // ptx:800  bra.uni 	$L__BB0_156;
             p2g_sv0 = 61;
           }
         } else {
-          // 755: setp.ne.s16 	%p92, %rs4, 5;
-          // 756: @%p92 bra 	$L__BB0_155;
+          // ptx:755  setp.ne.s16 	%p92, %rs4, 5;
+          // ptx:756  @%p92 bra 	$L__BB0_155;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 60;
           } else {
-            // 758: mul.wide.u32 	%rd66, %r108, -858993459;
-            // 759: shr.u64 	%rd67, %rd66, 34;
-            // 760: cvt.u32.u64 	%r657, %rd67;
+            // ptx:758  mul.wide.u32 	%rd66, %r108, -858993459;
+            // ptx:759  shr.u64 	%rd67, %rd66, 34;
+            // ptx:760  cvt.u32.u64 	%r657, %rd67;
             uint64_t t43 = uint64_t((uint64_t(r108) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 761: mul.lo.s32 	%r658, %r657, 5;
-            // 762: sub.s32 	%r659, %r108, %r658;
-            // 763: add.s32 	%r1606, %r659, 13;
+            // ptx:761  mul.lo.s32 	%r658, %r657, 5;
+            // ptx:762  sub.s32 	%r659, %r108, %r658;
+            // ptx:763  add.s32 	%r1606, %r659, 13;
             r1606 = uint(int(uint(int(r108) - int(uint(int(uint(uint64_t(t43))) * 5)))) + 13);
-            // 764: bra.uni 	$L__BB0_156;
+            // ptx:764  bra.uni 	$L__BB0_156;
             p2g_sv0 = 61;
           }
         }
       }
     } else {
-      // 746: bra.uni 	$L__BB0_133;
-      // 767: setp.eq.s16 	%p93, %rs4, 0;
-      // 768: @%p93 bra 	$L__BB0_154;
+      // ptx:746  bra.uni 	$L__BB0_133;
+      // ptx:767  setp.eq.s16 	%p93, %rs4, 0;
+      // ptx:768  @%p93 bra 	$L__BB0_154;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 803: mul.wide.u32 	%rd74, %r108, 613566757;
-        // 804: shr.u64 	%rd75, %rd74, 32;
-        // 805: cvt.u32.u64 	%r677, %rd75;
+        // ptx:803  mul.wide.u32 	%rd74, %r108, 613566757;
+        // ptx:804  shr.u64 	%rd75, %rd74, 32;
+        // ptx:805  cvt.u32.u64 	%r677, %rd75;
         uint64_t t44 = uint64_t((uint64_t(r108) * uint64_t(0x24924925u)) >> 32u);
         uint r677 = uint(uint64_t(t44));
-        // 806: sub.s32 	%r678, %r108, %r677;
-        // 807: shr.u32 	%r679, %r678, 1;
-        // 808: add.s32 	%r680, %r679, %r677;
-        // 809: shr.u32 	%r681, %r680, 2;
-        // 810: mul.lo.s32 	%r682, %r681, 7;
+        // ptx:806  sub.s32 	%r678, %r108, %r677;
+        // ptx:807  shr.u32 	%r679, %r678, 1;
+        // ptx:808  add.s32 	%r680, %r679, %r677;
+        // ptx:809  shr.u32 	%r681, %r680, 2;
+        // ptx:810  mul.lo.s32 	%r682, %r681, 7;
         uint r682 = uint(int(uint(int(uint(int(r108) - int(r677)) >> 1u) + int(r677)) >> 2u) * 7);
-        // 811: sub.s32 	%r683, %r108, %r682;
-        // 812: add.s32 	%r1606, %r683, 12;
+        // ptx:811  sub.s32 	%r683, %r108, %r682;
+        // ptx:812  add.s32 	%r1606, %r683, 12;
         r1606 = uint(int(uint(int(r108) - int(r682))) + 12);
-        // 813: bra.uni 	$L__BB0_156;
+        // ptx:813  bra.uni 	$L__BB0_156;
         p2g_sv0 = 61;
       } else {
-        // 770: setp.eq.s16 	%p94, %rs4, 1;
-        // 771: @%p94 bra 	$L__BB0_135;
+        // ptx:770  setp.eq.s16 	%p94, %rs4, 1;
+        // ptx:771  @%p94 bra 	$L__BB0_135;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 775: mul.wide.u32 	%rd72, %r108, 138547333;
-          // 776: shr.u64 	%rd73, %rd72, 32;
-          // 777: cvt.u32.u64 	%r671, %rd73;
+          // ptx:775  mul.wide.u32 	%rd72, %r108, 138547333;
+          // ptx:776  shr.u64 	%rd73, %rd72, 32;
+          // ptx:777  cvt.u32.u64 	%r671, %rd73;
           uint64_t t45 = uint64_t((uint64_t(r108) * uint64_t(0x08421085u)) >> 32u);
           uint r671 = uint(uint64_t(t45));
-          // 778: sub.s32 	%r672, %r108, %r671;
-          // 779: shr.u32 	%r673, %r672, 1;
-          // 780: add.s32 	%r674, %r673, %r671;
-          // 781: shr.u32 	%r675, %r674, 4;
-          // 782: mul.lo.s32 	%r676, %r675, 31;
+          // ptx:778  sub.s32 	%r672, %r108, %r671;
+          // ptx:779  shr.u32 	%r673, %r672, 1;
+          // ptx:780  add.s32 	%r674, %r673, %r671;
+          // ptx:781  shr.u32 	%r675, %r674, 4;
+          // ptx:782  mul.lo.s32 	%r676, %r675, 31;
           uint r676 = uint(int(uint(int(uint(int(r108) - int(r671)) >> 1u) + int(r671)) >> 4u) * 31);
-          // 783: sub.s32 	%r1606, %r108, %r676;
+          // ptx:783  sub.s32 	%r1606, %r108, %r676;
           r1606 = uint(int(r108) - int(r676));
-          // 784: bra.uni 	$L__BB0_156;
+          // ptx:784  bra.uni 	$L__BB0_156;
           p2g_sv0 = 61;
         } else {
-          // 772: bra.uni 	$L__BB0_155;
+          // ptx:772  bra.uni 	$L__BB0_155;
           p2g_sv0 = 60;
         }
       }
     }
     if (p2g_sv0 == 60) {
-      // 816: mul.wide.u32 	%rd76, %r108, -858993459;
-      // 817: shr.u64 	%rd77, %rd76, 34;
-      // 818: cvt.u32.u64 	%r684, %rd77;
+      // ptx:816  mul.wide.u32 	%rd76, %r108, -858993459;
+      // ptx:817  shr.u64 	%rd77, %rd76, 34;
+      // ptx:818  cvt.u32.u64 	%r684, %rd77;
       uint64_t t46 = uint64_t((uint64_t(r108) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 819: mul.lo.s32 	%r685, %r684, 5;
-      // 820: sub.s32 	%r686, %r108, %r685;
-      // 821: add.s32 	%r1606, %r686, 13;
+      // ptx:819  mul.lo.s32 	%r685, %r684, 5;
+      // ptx:820  sub.s32 	%r686, %r108, %r685;
+      // ptx:821  add.s32 	%r1606, %r686, 13;
       r1606 = uint(int(uint(int(r108) - int(uint(int(uint(uint64_t(t46))) * 5)))) + 13);
       p2g_sv0 = 61;
     }
     if (p2g_sv0 == 61) {
-      // 824: max.s32 	%r687, %r1606, 0;
-      // 825: shl.b32 	%r688, %r687, 10;
-      // 826: or.b32  	%r689, %r110, %r1607;
+      // ptx:824  max.s32 	%r687, %r1606, 0;
+      // ptx:825  shl.b32 	%r688, %r687, 10;
+      // ptx:826  or.b32  	%r689, %r110, %r1607;
       uint r689 = r110 | r1607;
-      // 827: or.b32  	%r1607, %r689, %r688;
+      // ptx:827  or.b32  	%r1607, %r689, %r688;
       r1607 = r689 | (uint(max(int(r1606), 0)) << 10u);
     }
   }
-  // 830: add.s32 	%r127, %r8, 5369639;
+  // ptx:830  add.s32 	%r127, %r8, 5369639;
   uint r127 = uint(int(r8) + 5369639);
-  // 831: add.s32 	%r727, %r127, %r5;
-  // 832: xor.b32  	%r728, %r727, 81;
-  // 833: mul.lo.s32 	%r729, %r728, 2146121005;
+  // ptx:831  add.s32 	%r727, %r127, %r5;
+  // ptx:832  xor.b32  	%r728, %r727, 81;
+  // ptx:833  mul.lo.s32 	%r729, %r728, 2146121005;
   uint r729 = uint(int(uint(int(r127) + int(r5)) ^ 81u) * 2146121005);
-  // 834: shr.u32 	%r730, %r729, 15;
-  // 835: xor.b32  	%r731, %r730, %r729;
-  // 836: mul.lo.s32 	%r732, %r731, -2073254261;
+  // ptx:834  shr.u32 	%r730, %r729, 15;
+  // ptx:835  xor.b32  	%r731, %r730, %r729;
+  // ptx:836  mul.lo.s32 	%r732, %r731, -2073254261;
   uint r732 = uint(int((r729 >> 15u) ^ r729) * -2073254261);
-  // 837: shr.u32 	%r733, %r732, 16;
-  // 838: xor.b32  	%r734, %r732, %r6;
+  // ptx:837  shr.u32 	%r733, %r732, 16;
+  // ptx:838  xor.b32  	%r734, %r732, %r6;
   uint r734 = r732 ^ r6;
-  // 839: xor.b32  	%r735, %r734, %r733;
-  // 840: shr.u32 	%r736, %r734, 16;
-  // 841: xor.b32  	%r737, %r735, %r736;
-  // 842: mul.lo.s32 	%r738, %r737, 2146121005;
+  // ptx:839  xor.b32  	%r735, %r734, %r733;
+  // ptx:840  shr.u32 	%r736, %r734, 16;
+  // ptx:841  xor.b32  	%r737, %r735, %r736;
+  // ptx:842  mul.lo.s32 	%r738, %r737, 2146121005;
   uint r738 = uint(int((r734 ^ (r732 >> 16u)) ^ (r734 >> 16u)) * 2146121005);
-  // 843: shr.u32 	%r739, %r738, 15;
-  // 844: xor.b32  	%r740, %r739, %r738;
-  // 845: mul.lo.s32 	%r741, %r740, -2073254261;
+  // ptx:843  shr.u32 	%r739, %r738, 15;
+  // ptx:844  xor.b32  	%r740, %r739, %r738;
+  // ptx:845  mul.lo.s32 	%r741, %r740, -2073254261;
   uint r741 = uint(int((r738 >> 15u) ^ r738) * -2073254261);
-  // 846: shr.u32 	%r742, %r741, 16;
-  // 847: xor.b32  	%r743, %r742, %r741;
+  // ptx:846  shr.u32 	%r742, %r741, 16;
+  // ptx:847  xor.b32  	%r743, %r742, %r741;
   uint r743 = (r741 >> 16u) ^ r741;
-  // 848: xor.b32  	%r744, %r743, -1515870811;
+  // ptx:848  xor.b32  	%r744, %r743, -1515870811;
   uint r744 = r743 ^ 0xA5A5A5A5u;
-  // 849: shr.u32 	%r745, %r744, 16;
-  // 850: xor.b32  	%r746, %r745, %r744;
-  // 851: mul.lo.s32 	%r747, %r746, 2146121005;
+  // ptx:849  shr.u32 	%r745, %r744, 16;
+  // ptx:850  xor.b32  	%r746, %r745, %r744;
+  // ptx:851  mul.lo.s32 	%r747, %r746, 2146121005;
   uint r747 = uint(int((r744 >> 16u) ^ r744) * 2146121005);
-  // 852: shr.u32 	%r748, %r747, 15;
-  // 853: xor.b32  	%r749, %r748, %r747;
-  // 854: mul.lo.s32 	%r750, %r749, -2073254261;
+  // ptx:852  shr.u32 	%r748, %r747, 15;
+  // ptx:853  xor.b32  	%r749, %r748, %r747;
+  // ptx:854  mul.lo.s32 	%r750, %r749, -2073254261;
   uint r750 = uint(int((r747 >> 15u) ^ r747) * -2073254261);
-  // 855: shr.u32 	%r751, %r750, 16;
-  // 856: xor.b32  	%r128, %r751, %r750;
+  // ptx:855  shr.u32 	%r751, %r750, 16;
+  // ptx:856  xor.b32  	%r128, %r751, %r750;
   uint r128 = (r750 >> 16u) ^ r750;
-  // 857: shl.b32 	%r752, %r743, 15;
-  // 858: and.b32  	%r1609, %r752, 32768;
+  // ptx:857  shl.b32 	%r752, %r743, 15;
+  // ptx:858  and.b32  	%r1609, %r752, 32768;
   uint r1609 = (r743 << 15u) & 32768u;
-  // 859: shr.u32 	%r753, %r743, 1;
-  // 860: and.b32  	%r130, %r753, 1023;
+  // ptx:859  shr.u32 	%r753, %r743, 1;
+  // ptx:860  and.b32  	%r130, %r753, 1023;
   uint r130 = (r743 >> 1u) & 1023u;
-  // 861: @%p73 bra 	$L__BB0_184;
+  // ptx:861  @%p73 bra 	$L__BB0_184;
   if (p73) {
-    // 865: mul.wide.u32 	%rd92, %r128, -858993459;
-    // 866: shr.u64 	%rd93, %rd92, 34;
-    // 867: cvt.u32.u64 	%r787, %rd93;
+    // ptx:865  mul.wide.u32 	%rd92, %r128, -858993459;
+    // ptx:866  shr.u64 	%rd93, %rd92, 34;
+    // ptx:867  cvt.u32.u64 	%r787, %rd93;
     uint64_t t47 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 868: mul.lo.s32 	%r788, %r787, 5;
-    // 869: sub.s32 	%r789, %r128, %r788;
-    // 870: shl.b32 	%r790, %r789, 10;
-    // 871: add.s32 	%r791, %r790, 13312;
+    // ptx:868  mul.lo.s32 	%r788, %r787, 5;
+    // ptx:869  sub.s32 	%r789, %r128, %r788;
+    // ptx:870  shl.b32 	%r790, %r789, 10;
+    // ptx:871  add.s32 	%r791, %r790, 13312;
     uint r791 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t47))) * 5))) << 10u) + 13312);
-    // 872: or.b32  	%r792, %r130, %r1609;
+    // ptx:872  or.b32  	%r792, %r130, %r1609;
     uint r792 = r130 | r1609;
-    // 873: or.b32  	%r1609, %r792, %r791;
+    // ptx:873  or.b32  	%r1609, %r792, %r791;
     r1609 = r792 | r791;
-    // 874: bra.uni 	$L__BB0_185;
+    // ptx:874  bra.uni 	$L__BB0_185;
   } else {
-    // 862: bra.uni 	$L__BB0_159;
-    // 877: @%p19 bra 	$L__BB0_163;
+    // ptx:862  bra.uni 	$L__BB0_159;
+    // ptx:877  @%p19 bra 	$L__BB0_163;
     if (p19) {
-      // 881: setp.eq.s16 	%p105, %rs4, 2;
-      // 882: @%p105 bra 	$L__BB0_180;
+      // ptx:881  setp.eq.s16 	%p105, %rs4, 2;
+      // ptx:882  @%p105 bra 	$L__BB0_180;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 919: and.b32  	%r1609, %r128, 65535;
+        // ptx:919  and.b32  	%r1609, %r128, 65535;
         r1609 = r128 & 65535u;
-        // 920: bra.uni 	$L__BB0_185;
+        // ptx:920  bra.uni 	$L__BB0_185;
         p2g_sv0 = 73;
       } else {
-        // 884: setp.eq.s16 	%p106, %rs4, 3;
-        // 885: @%p106 bra 	$L__BB0_167;
+        // ptx:884  setp.eq.s16 	%p106, %rs4, 3;
+        // ptx:885  @%p106 bra 	$L__BB0_167;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 923: mul.wide.u32 	%rd82, %r128, -858993459;
-          // 924: shr.u64 	%rd83, %rd82, 34;
-          // 925: cvt.u32.u64 	%r757, %rd83;
+          // ptx:923  mul.wide.u32 	%rd82, %r128, -858993459;
+          // ptx:924  shr.u64 	%rd83, %rd82, 34;
+          // ptx:925  cvt.u32.u64 	%r757, %rd83;
           uint64_t t48 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 926: mul.lo.s32 	%r758, %r757, 5;
-          // 927: sub.s32 	%r132, %r128, %r758;
+          // ptx:926  mul.lo.s32 	%r758, %r757, 5;
+          // ptx:927  sub.s32 	%r132, %r128, %r758;
           uint r132 = uint(int(r128) - int(uint(int(uint(uint64_t(t48))) * 5)));
-          // 928: setp.eq.s32 	%p110, %r132, 0;
-          // 929: @%p110 bra 	$L__BB0_169;
+          // ptx:928  setp.eq.s32 	%p110, %r132, 0;
+          // ptx:929  @%p110 bra 	$L__BB0_169;
           if (int(r132) == 0) {
-            // 2511: shr.u32 	%r759, %r128, 8;
+            // ptx:2511  shr.u32 	%r759, %r128, 8;
             uint r759 = r128 >> 8u;
-            // 2512: mul.wide.u32 	%rd84, %r759, -1431655765;
-            // 2513: shr.u64 	%rd85, %rd84, 34;
-            // 2514: cvt.u32.u64 	%r760, %rd85;
+            // ptx:2512  mul.wide.u32 	%rd84, %r759, -1431655765;
+            // ptx:2513  shr.u64 	%rd85, %rd84, 34;
+            // ptx:2514  cvt.u32.u64 	%r760, %rd85;
             uint64_t t49 = uint64_t((uint64_t(r759) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2515: mul.lo.s32 	%r761, %r760, 6;
-            // 2516: sub.s32 	%r762, %r759, %r761;
-            // 2517: cvt.u16.u32 	%rs15, %r762;
+            // ptx:2515  mul.lo.s32 	%r761, %r760, 6;
+            // ptx:2516  sub.s32 	%r762, %r759, %r761;
+            // ptx:2517  cvt.u16.u32 	%rs15, %r762;
             uint64_t t50 = uint64_t(uint(int(r759) - int(uint(int(uint(uint64_t(t49))) * 6))));
             uint rs15 = (uint(uint64_t(t50)) & 65535u);
-            // 2518: setp.gt.s16 	%p111, %rs15, 1;
-            // 2519: @%p111 bra 	$L__BB0_173;
+            // ptx:2518  setp.gt.s16 	%p111, %rs15, 1;
+            // ptx:2519  @%p111 bra 	$L__BB0_173;
             if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
-              // 2523: setp.eq.s16 	%p112, %rs15, 2;
-              // 2524: @%p112 bra 	$L__BB0_178;
+              // ptx:2523  setp.eq.s16 	%p112, %rs15, 2;
+              // ptx:2524  @%p112 bra 	$L__BB0_178;
               if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
-                // 3055: shr.u32 	%r764, %r128, 12;
-                // 3056: and.b32  	%r765, %r764, 1;
-                // 3057: or.b32  	%r766, %r1609, %r765;
+                // ptx:3055  shr.u32 	%r764, %r128, 12;
+                // ptx:3056  and.b32  	%r765, %r764, 1;
+                // ptx:3057  or.b32  	%r766, %r1609, %r765;
                 uint r766 = r1609 | ((r128 >> 12u) & 1u);
-                // 3058: or.b32  	%r1609, %r766, 32256;
+                // ptx:3058  or.b32  	%r1609, %r766, 32256;
                 r1609 = r766 | 32256u;
-                // 3059: bra.uni 	$L__BB0_185;
+                // ptx:3059  bra.uni 	$L__BB0_185;
                 p2g_sv0 = 73;
               } else {
-                // 2526: setp.eq.s16 	%p113, %rs15, 3;
-                // 2527: @%p113 bra 	$L__BB0_177;
+                // ptx:2526  setp.eq.s16 	%p113, %rs15, 3;
+                // ptx:2527  @%p113 bra 	$L__BB0_177;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
-                  // 3062: setp.eq.s32 	%p117, %r130, 0;
-                  // 3063: selp.b32 	%r763, 1, %r130, %p117;
-                  // 3064: or.b32  	%r1609, %r763, %r1609;
+                  // ptx:3062  setp.eq.s32 	%p117, %r130, 0;
+                  // ptx:3063  selp.b32 	%r763, 1, %r130, %p117;
+                  // ptx:3064  or.b32  	%r1609, %r763, %r1609;
                   r1609 = ((int(r130) == 0) ? 1u : r130) | r1609;
-                  // 3065: bra.uni 	$L__BB0_185;
+                  // ptx:3065  bra.uni 	$L__BB0_185;
                   p2g_sv0 = 73;
                 } else {
-                  // 2529: setp.ne.s16 	%p114, %rs15, 4;
-                  // 2530: @%p114 bra 	$L__BB0_179;
+                  // ptx:2529  setp.ne.s16 	%p114, %rs15, 4;
+                  // ptx:2530  @%p114 bra 	$L__BB0_179;
                   if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                     p2g_sv0 = 275;
                   } else {
-                    // 2532: or.b32  	%r1609, %r1609, 31743;
+                    // ptx:2532  or.b32  	%r1609, %r1609, 31743;
                     r1609 = r1609 | 31743u;
-                    // 2533: bra.uni 	$L__BB0_185;
+                    // ptx:2533  bra.uni 	$L__BB0_185;
                     p2g_sv0 = 73;
                   }
                 }
               }
             } else {
-              // 2520: bra.uni 	$L__BB0_170;
-              // 2837: setp.eq.s16 	%p115, %rs15, 0;
-              // 2838: @%p115 bra 	$L__BB0_185;
+              // ptx:2520  bra.uni 	$L__BB0_170;
+              // ptx:2837  setp.eq.s16 	%p115, %rs15, 0;
+              // ptx:2838  @%p115 bra 	$L__BB0_185;
               if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                 p2g_sv0 = 73;
               } else {
-                // 2840: setp.eq.s16 	%p116, %rs15, 1;
-                // 2841: @%p116 bra 	$L__BB0_172;
+                // ptx:2840  setp.eq.s16 	%p116, %rs15, 1;
+                // ptx:2841  @%p116 bra 	$L__BB0_172;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
-                  // 2845: or.b32  	%r1609, %r1609, 31744;
+                  // ptx:2845  or.b32  	%r1609, %r1609, 31744;
                   r1609 = r1609 | 31744u;
-                  // 2846: bra.uni 	$L__BB0_185;
+                  // ptx:2846  bra.uni 	$L__BB0_185;
                   p2g_sv0 = 73;
                 } else {
-                  // 2842: bra.uni 	$L__BB0_179;
+                  // ptx:2842  bra.uni 	$L__BB0_179;
                   p2g_sv0 = 275;
                 }
               }
             }
             if (p2g_sv0 == 275) {
-              // 3195: or.b32  	%r767, %r1609, %r130;
+              // ptx:3195  or.b32  	%r767, %r1609, %r130;
               uint r767 = r1609 | r130;
-              // 3196: or.b32  	%r1609, %r767, 1024;
+              // ptx:3196  or.b32  	%r1609, %r767, 1024;
               r1609 = r767 | 1024u;
-              // 3197: bra.uni 	$L__BB0_185;
+              // ptx:3197  bra.uni 	$L__BB0_185;
               p2g_sv0 = 73;
             }
           } else {
-            // 931: add.s32 	%r1608, %r132, 13;
+            // ptx:931  add.s32 	%r1608, %r132, 13;
             r1608 = uint(int(r132) + 13);
-            // 932: bra.uni 	$L__BB0_183;
+            // ptx:932  bra.uni 	$L__BB0_183;
             p2g_sv0 = 72;
           }
         } else {
-          // 887: setp.ne.s16 	%p107, %rs4, 5;
-          // 888: @%p107 bra 	$L__BB0_182;
+          // ptx:887  setp.ne.s16 	%p107, %rs4, 5;
+          // ptx:888  @%p107 bra 	$L__BB0_182;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 71;
           } else {
-            // 890: mul.wide.u32 	%rd80, %r128, -858993459;
-            // 891: shr.u64 	%rd81, %rd80, 34;
-            // 892: cvt.u32.u64 	%r754, %rd81;
+            // ptx:890  mul.wide.u32 	%rd80, %r128, -858993459;
+            // ptx:891  shr.u64 	%rd81, %rd80, 34;
+            // ptx:892  cvt.u32.u64 	%r754, %rd81;
             uint64_t t51 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 893: mul.lo.s32 	%r755, %r754, 5;
-            // 894: sub.s32 	%r756, %r128, %r755;
-            // 895: add.s32 	%r1608, %r756, 13;
+            // ptx:893  mul.lo.s32 	%r755, %r754, 5;
+            // ptx:894  sub.s32 	%r756, %r128, %r755;
+            // ptx:895  add.s32 	%r1608, %r756, 13;
             r1608 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t51))) * 5)))) + 13);
-            // 896: bra.uni 	$L__BB0_183;
+            // ptx:896  bra.uni 	$L__BB0_183;
             p2g_sv0 = 72;
           }
         }
       }
     } else {
-      // 878: bra.uni 	$L__BB0_160;
-      // 899: setp.eq.s16 	%p108, %rs4, 0;
-      // 900: @%p108 bra 	$L__BB0_181;
+      // ptx:878  bra.uni 	$L__BB0_160;
+      // ptx:899  setp.eq.s16 	%p108, %rs4, 0;
+      // ptx:900  @%p108 bra 	$L__BB0_181;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 935: mul.wide.u32 	%rd88, %r128, 613566757;
-        // 936: shr.u64 	%rd89, %rd88, 32;
-        // 937: cvt.u32.u64 	%r774, %rd89;
+        // ptx:935  mul.wide.u32 	%rd88, %r128, 613566757;
+        // ptx:936  shr.u64 	%rd89, %rd88, 32;
+        // ptx:937  cvt.u32.u64 	%r774, %rd89;
         uint64_t t52 = uint64_t((uint64_t(r128) * uint64_t(0x24924925u)) >> 32u);
         uint r774 = uint(uint64_t(t52));
-        // 938: sub.s32 	%r775, %r128, %r774;
-        // 939: shr.u32 	%r776, %r775, 1;
-        // 940: add.s32 	%r777, %r776, %r774;
-        // 941: shr.u32 	%r778, %r777, 2;
-        // 942: mul.lo.s32 	%r779, %r778, 7;
+        // ptx:938  sub.s32 	%r775, %r128, %r774;
+        // ptx:939  shr.u32 	%r776, %r775, 1;
+        // ptx:940  add.s32 	%r777, %r776, %r774;
+        // ptx:941  shr.u32 	%r778, %r777, 2;
+        // ptx:942  mul.lo.s32 	%r779, %r778, 7;
         uint r779 = uint(int(uint(int(uint(int(r128) - int(r774)) >> 1u) + int(r774)) >> 2u) * 7);
-        // 943: sub.s32 	%r780, %r128, %r779;
-        // 944: add.s32 	%r1608, %r780, 12;
+        // ptx:943  sub.s32 	%r780, %r128, %r779;
+        // ptx:944  add.s32 	%r1608, %r780, 12;
         r1608 = uint(int(uint(int(r128) - int(r779))) + 12);
-        // 945: bra.uni 	$L__BB0_183;
+        // ptx:945  bra.uni 	$L__BB0_183;
         p2g_sv0 = 72;
       } else {
-        // 902: setp.eq.s16 	%p109, %rs4, 1;
-        // 903: @%p109 bra 	$L__BB0_162;
+        // ptx:902  setp.eq.s16 	%p109, %rs4, 1;
+        // ptx:903  @%p109 bra 	$L__BB0_162;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 907: mul.wide.u32 	%rd86, %r128, 138547333;
-          // 908: shr.u64 	%rd87, %rd86, 32;
-          // 909: cvt.u32.u64 	%r768, %rd87;
+          // ptx:907  mul.wide.u32 	%rd86, %r128, 138547333;
+          // ptx:908  shr.u64 	%rd87, %rd86, 32;
+          // ptx:909  cvt.u32.u64 	%r768, %rd87;
           uint64_t t53 = uint64_t((uint64_t(r128) * uint64_t(0x08421085u)) >> 32u);
           uint r768 = uint(uint64_t(t53));
-          // 910: sub.s32 	%r769, %r128, %r768;
-          // 911: shr.u32 	%r770, %r769, 1;
-          // 912: add.s32 	%r771, %r770, %r768;
-          // 913: shr.u32 	%r772, %r771, 4;
-          // 914: mul.lo.s32 	%r773, %r772, 31;
+          // ptx:910  sub.s32 	%r769, %r128, %r768;
+          // ptx:911  shr.u32 	%r770, %r769, 1;
+          // ptx:912  add.s32 	%r771, %r770, %r768;
+          // ptx:913  shr.u32 	%r772, %r771, 4;
+          // ptx:914  mul.lo.s32 	%r773, %r772, 31;
           uint r773 = uint(int(uint(int(uint(int(r128) - int(r768)) >> 1u) + int(r768)) >> 4u) * 31);
-          // 915: sub.s32 	%r1608, %r128, %r773;
+          // ptx:915  sub.s32 	%r1608, %r128, %r773;
           r1608 = uint(int(r128) - int(r773));
-          // 916: bra.uni 	$L__BB0_183;
+          // ptx:916  bra.uni 	$L__BB0_183;
           p2g_sv0 = 72;
         } else {
-          // 904: bra.uni 	$L__BB0_182;
+          // ptx:904  bra.uni 	$L__BB0_182;
           p2g_sv0 = 71;
         }
       }
     }
     if (p2g_sv0 == 71) {
-      // 948: mul.wide.u32 	%rd90, %r128, -858993459;
-      // 949: shr.u64 	%rd91, %rd90, 34;
-      // 950: cvt.u32.u64 	%r781, %rd91;
+      // ptx:948  mul.wide.u32 	%rd90, %r128, -858993459;
+      // ptx:949  shr.u64 	%rd91, %rd90, 34;
+      // ptx:950  cvt.u32.u64 	%r781, %rd91;
       uint64_t t54 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 951: mul.lo.s32 	%r782, %r781, 5;
-      // 952: sub.s32 	%r783, %r128, %r782;
-      // 953: add.s32 	%r1608, %r783, 13;
+      // ptx:951  mul.lo.s32 	%r782, %r781, 5;
+      // ptx:952  sub.s32 	%r783, %r128, %r782;
+      // ptx:953  add.s32 	%r1608, %r783, 13;
       r1608 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t54))) * 5)))) + 13);
       p2g_sv0 = 72;
     }
     if (p2g_sv0 == 72) {
-      // 956: max.s32 	%r784, %r1608, 0;
-      // 957: shl.b32 	%r785, %r784, 10;
-      // 958: or.b32  	%r786, %r130, %r1609;
+      // ptx:956  max.s32 	%r784, %r1608, 0;
+      // ptx:957  shl.b32 	%r785, %r784, 10;
+      // ptx:958  or.b32  	%r786, %r130, %r1609;
       uint r786 = r130 | r1609;
-      // 959: or.b32  	%r1609, %r786, %r785;
+      // ptx:959  or.b32  	%r1609, %r786, %r785;
       r1609 = r786 | (uint(max(int(r1608), 0)) << 10u);
     }
   }
-  // 962: and.b32  	%r793, %r1605, 65535;
-  // 963: prmt.b32 	%r147, %r1607, %r793, 4180;
+  // ptx:962  and.b32  	%r793, %r1605, 65535;
+  // ptx:963  prmt.b32 	%r147, %r1607, %r793, 4180;
   uint r147 = p2g_prmt(r1607, (r1605 & 65535u), 4180u, 0);
-  // 964: @%p73 bra 	$L__BB0_211;
+  // ptx:964  @%p73 bra 	$L__BB0_211;
   if (p73) {
-    // 968: and.b32  	%r854, %r107, 6;
-    // 969: add.s32 	%r855, %r127, %r854;
-    // 970: xor.b32  	%r856, %r855, 81;
-    // 971: mul.lo.s32 	%r857, %r856, 2146121005;
+    // ptx:968  and.b32  	%r854, %r107, 6;
+    // ptx:969  add.s32 	%r855, %r127, %r854;
+    // ptx:970  xor.b32  	%r856, %r855, 81;
+    // ptx:971  mul.lo.s32 	%r857, %r856, 2146121005;
     uint r857 = uint(int(uint(int(r127) + int(r107 & 6u)) ^ 81u) * 2146121005);
-    // 972: shr.u32 	%r858, %r857, 15;
-    // 973: xor.b32  	%r859, %r858, %r857;
-    // 974: mul.lo.s32 	%r860, %r859, -2073254261;
+    // ptx:972  shr.u32 	%r858, %r857, 15;
+    // ptx:973  xor.b32  	%r859, %r858, %r857;
+    // ptx:974  mul.lo.s32 	%r860, %r859, -2073254261;
     uint r860 = uint(int((r857 >> 15u) ^ r857) * -2073254261);
-    // 975: shr.u32 	%r861, %r860, 16;
-    // 976: xor.b32  	%r862, %r860, %r6;
+    // ptx:975  shr.u32 	%r861, %r860, 16;
+    // ptx:976  xor.b32  	%r862, %r860, %r6;
     uint r862 = r860 ^ r6;
-    // 977: xor.b32  	%r863, %r862, %r861;
-    // 978: shr.u32 	%r864, %r862, 16;
-    // 979: xor.b32  	%r865, %r863, %r864;
-    // 980: mul.lo.s32 	%r866, %r865, 2146121005;
+    // ptx:977  xor.b32  	%r863, %r862, %r861;
+    // ptx:978  shr.u32 	%r864, %r862, 16;
+    // ptx:979  xor.b32  	%r865, %r863, %r864;
+    // ptx:980  mul.lo.s32 	%r866, %r865, 2146121005;
     uint r866 = uint(int((r862 ^ (r860 >> 16u)) ^ (r862 >> 16u)) * 2146121005);
-    // 981: shr.u32 	%r867, %r866, 15;
-    // 982: xor.b32  	%r868, %r867, %r866;
-    // 983: mul.lo.s32 	%r869, %r868, -2073254261;
+    // ptx:981  shr.u32 	%r867, %r866, 15;
+    // ptx:982  xor.b32  	%r868, %r867, %r866;
+    // ptx:983  mul.lo.s32 	%r869, %r868, -2073254261;
     uint r869 = uint(int((r866 >> 15u) ^ r866) * -2073254261);
-    // 984: shr.u32 	%r870, %r869, 16;
-    // 985: xor.b32  	%r871, %r870, %r869;
+    // ptx:984  shr.u32 	%r870, %r869, 16;
+    // ptx:985  xor.b32  	%r871, %r870, %r869;
     uint r871 = (r869 >> 16u) ^ r869;
-    // 986: xor.b32  	%r872, %r871, -1515870811;
+    // ptx:986  xor.b32  	%r872, %r871, -1515870811;
     uint r872 = r871 ^ 0xA5A5A5A5u;
-    // 987: shr.u32 	%r873, %r872, 16;
-    // 988: xor.b32  	%r874, %r873, %r872;
-    // 989: mul.lo.s32 	%r875, %r874, 2146121005;
+    // ptx:987  shr.u32 	%r873, %r872, 16;
+    // ptx:988  xor.b32  	%r874, %r873, %r872;
+    // ptx:989  mul.lo.s32 	%r875, %r874, 2146121005;
     uint r875 = uint(int((r872 >> 16u) ^ r872) * 2146121005);
-    // 990: shr.u32 	%r876, %r875, 15;
-    // 991: xor.b32  	%r877, %r876, %r875;
-    // 992: mul.lo.s32 	%r878, %r877, -2073254261;
+    // ptx:990  shr.u32 	%r876, %r875, 15;
+    // ptx:991  xor.b32  	%r877, %r876, %r875;
+    // ptx:992  mul.lo.s32 	%r878, %r877, -2073254261;
     uint r878 = uint(int((r875 >> 15u) ^ r875) * -2073254261);
-    // 993: shr.u32 	%r879, %r878, 16;
-    // 994: xor.b32  	%r880, %r879, %r878;
+    // ptx:993  shr.u32 	%r879, %r878, 16;
+    // ptx:994  xor.b32  	%r880, %r879, %r878;
     uint r880 = (r878 >> 16u) ^ r878;
-    // 995: and.b32  	%r881, %r871, 1;
-    // 996: shr.u32 	%r882, %r871, 1;
-    // 997: and.b32  	%r883, %r882, 1023;
-    // 998: mul.wide.u32 	%rd106, %r880, -858993459;
-    // 999: shr.u64 	%rd107, %rd106, 34;
-    // 1000: cvt.u32.u64 	%r884, %rd107;
+    // ptx:995  and.b32  	%r881, %r871, 1;
+    // ptx:996  shr.u32 	%r882, %r871, 1;
+    // ptx:997  and.b32  	%r883, %r882, 1023;
+    // ptx:998  mul.wide.u32 	%rd106, %r880, -858993459;
+    // ptx:999  shr.u64 	%rd107, %rd106, 34;
+    // ptx:1000  cvt.u32.u64 	%r884, %rd107;
     uint64_t t55 = uint64_t((uint64_t(r880) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1001: mul.lo.s32 	%r885, %r884, 5;
-    // 1002: sub.s32 	%r886, %r880, %r885;
-    // 1003: shl.b32 	%r887, %r886, 10;
-    // 1004: add.s32 	%r888, %r887, 13312;
+    // ptx:1001  mul.lo.s32 	%r885, %r884, 5;
+    // ptx:1002  sub.s32 	%r886, %r880, %r885;
+    // ptx:1003  shl.b32 	%r887, %r886, 10;
+    // ptx:1004  add.s32 	%r888, %r887, 13312;
     uint r888 = uint(int(uint(int(r880) - int(uint(int(uint(uint64_t(t55))) * 5))) << 10u) + 13312);
-    // 1005: bfi.b32 	%r889, %r881, %r883, 15, 1;
-    // 1006: or.b32  	%r890, %r889, %r888;
-    // 1007: xor.b32  	%r1611, %r890, 32768;
+    // ptx:1005  bfi.b32 	%r889, %r881, %r883, 15, 1;
+    // ptx:1006  or.b32  	%r890, %r889, %r888;
+    // ptx:1007  xor.b32  	%r1611, %r890, 32768;
     r1611 = (p2g_bfi_32((r871 & 1u), ((r871 >> 1u) & 1023u), 15u, 1u) | r888) ^ 32768u;
-    // 1008: bra.uni 	$L__BB0_212;
+    // ptx:1008  bra.uni 	$L__BB0_212;
   } else {
-    // 965: bra.uni 	$L__BB0_186;
-    // 1011: add.s32 	%r794, %r127, %r107;
-    // 1012: xor.b32  	%r795, %r794, 81;
-    // 1013: mul.lo.s32 	%r796, %r795, 2146121005;
+    // ptx:965  bra.uni 	$L__BB0_186;
+    // ptx:1011  add.s32 	%r794, %r127, %r107;
+    // ptx:1012  xor.b32  	%r795, %r794, 81;
+    // ptx:1013  mul.lo.s32 	%r796, %r795, 2146121005;
     uint r796 = uint(int(uint(int(r127) + int(r107)) ^ 81u) * 2146121005);
-    // 1014: shr.u32 	%r797, %r796, 15;
-    // 1015: xor.b32  	%r798, %r797, %r796;
-    // 1016: mul.lo.s32 	%r799, %r798, -2073254261;
+    // ptx:1014  shr.u32 	%r797, %r796, 15;
+    // ptx:1015  xor.b32  	%r798, %r797, %r796;
+    // ptx:1016  mul.lo.s32 	%r799, %r798, -2073254261;
     uint r799 = uint(int((r796 >> 15u) ^ r796) * -2073254261);
-    // 1017: shr.u32 	%r800, %r799, 16;
-    // 1018: xor.b32  	%r801, %r799, %r6;
+    // ptx:1017  shr.u32 	%r800, %r799, 16;
+    // ptx:1018  xor.b32  	%r801, %r799, %r6;
     uint r801 = r799 ^ r6;
-    // 1019: xor.b32  	%r802, %r801, %r800;
-    // 1020: shr.u32 	%r803, %r801, 16;
-    // 1021: xor.b32  	%r804, %r802, %r803;
-    // 1022: mul.lo.s32 	%r805, %r804, 2146121005;
+    // ptx:1019  xor.b32  	%r802, %r801, %r800;
+    // ptx:1020  shr.u32 	%r803, %r801, 16;
+    // ptx:1021  xor.b32  	%r804, %r802, %r803;
+    // ptx:1022  mul.lo.s32 	%r805, %r804, 2146121005;
     uint r805 = uint(int((r801 ^ (r799 >> 16u)) ^ (r801 >> 16u)) * 2146121005);
-    // 1023: shr.u32 	%r806, %r805, 15;
-    // 1024: xor.b32  	%r807, %r806, %r805;
-    // 1025: mul.lo.s32 	%r808, %r807, -2073254261;
+    // ptx:1023  shr.u32 	%r806, %r805, 15;
+    // ptx:1024  xor.b32  	%r807, %r806, %r805;
+    // ptx:1025  mul.lo.s32 	%r808, %r807, -2073254261;
     uint r808 = uint(int((r805 >> 15u) ^ r805) * -2073254261);
-    // 1026: shr.u32 	%r809, %r808, 16;
-    // 1027: xor.b32  	%r810, %r809, %r808;
+    // ptx:1026  shr.u32 	%r809, %r808, 16;
+    // ptx:1027  xor.b32  	%r810, %r809, %r808;
     uint r810 = (r808 >> 16u) ^ r808;
-    // 1028: xor.b32  	%r811, %r810, -1515870811;
+    // ptx:1028  xor.b32  	%r811, %r810, -1515870811;
     uint r811 = r810 ^ 0xA5A5A5A5u;
-    // 1029: shr.u32 	%r812, %r811, 16;
-    // 1030: xor.b32  	%r813, %r812, %r811;
-    // 1031: mul.lo.s32 	%r814, %r813, 2146121005;
+    // ptx:1029  shr.u32 	%r812, %r811, 16;
+    // ptx:1030  xor.b32  	%r813, %r812, %r811;
+    // ptx:1031  mul.lo.s32 	%r814, %r813, 2146121005;
     uint r814 = uint(int((r811 >> 16u) ^ r811) * 2146121005);
-    // 1032: shr.u32 	%r815, %r814, 15;
-    // 1033: xor.b32  	%r816, %r815, %r814;
-    // 1034: mul.lo.s32 	%r817, %r816, -2073254261;
+    // ptx:1032  shr.u32 	%r815, %r814, 15;
+    // ptx:1033  xor.b32  	%r816, %r815, %r814;
+    // ptx:1034  mul.lo.s32 	%r817, %r816, -2073254261;
     uint r817 = uint(int((r814 >> 15u) ^ r814) * -2073254261);
-    // 1035: shr.u32 	%r818, %r817, 16;
-    // 1036: xor.b32  	%r148, %r818, %r817;
+    // ptx:1035  shr.u32 	%r818, %r817, 16;
+    // ptx:1036  xor.b32  	%r148, %r818, %r817;
     uint r148 = (r817 >> 16u) ^ r817;
-    // 1037: shl.b32 	%r819, %r810, 15;
-    // 1038: and.b32  	%r1611, %r819, 32768;
+    // ptx:1037  shl.b32 	%r819, %r810, 15;
+    // ptx:1038  and.b32  	%r1611, %r819, 32768;
     r1611 = (r810 << 15u) & 32768u;
-    // 1039: shr.u32 	%r820, %r810, 1;
-    // 1040: and.b32  	%r150, %r820, 1023;
+    // ptx:1039  shr.u32 	%r820, %r810, 1;
+    // ptx:1040  and.b32  	%r150, %r820, 1023;
     uint r150 = (r810 >> 1u) & 1023u;
-    // 1041: @%p19 bra 	$L__BB0_190;
+    // ptx:1041  @%p19 bra 	$L__BB0_190;
     if (p19) {
-      // 1045: setp.eq.s16 	%p120, %rs4, 2;
-      // 1046: @%p120 bra 	$L__BB0_207;
+      // ptx:1045  setp.eq.s16 	%p120, %rs4, 2;
+      // ptx:1046  @%p120 bra 	$L__BB0_207;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 1083: and.b32  	%r1611, %r148, 65535;
+        // ptx:1083  and.b32  	%r1611, %r148, 65535;
         r1611 = r148 & 65535u;
-        // 1084: bra.uni 	$L__BB0_212;
+        // ptx:1084  bra.uni 	$L__BB0_212;
         p2g_sv0 = 84;
       } else {
-        // 1048: setp.eq.s16 	%p121, %rs4, 3;
-        // 1049: @%p121 bra 	$L__BB0_194;
+        // ptx:1048  setp.eq.s16 	%p121, %rs4, 3;
+        // ptx:1049  @%p121 bra 	$L__BB0_194;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1087: mul.wide.u32 	%rd96, %r148, -858993459;
-          // 1088: shr.u64 	%rd97, %rd96, 34;
-          // 1089: cvt.u32.u64 	%r824, %rd97;
+          // ptx:1087  mul.wide.u32 	%rd96, %r148, -858993459;
+          // ptx:1088  shr.u64 	%rd97, %rd96, 34;
+          // ptx:1089  cvt.u32.u64 	%r824, %rd97;
           uint64_t t56 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1090: mul.lo.s32 	%r825, %r824, 5;
-          // 1091: sub.s32 	%r152, %r148, %r825;
+          // ptx:1090  mul.lo.s32 	%r825, %r824, 5;
+          // ptx:1091  sub.s32 	%r152, %r148, %r825;
           uint r152 = uint(int(r148) - int(uint(int(uint(uint64_t(t56))) * 5)));
-          // 1092: setp.eq.s32 	%p125, %r152, 0;
-          // 1093: @%p125 bra 	$L__BB0_196;
+          // ptx:1092  setp.eq.s32 	%p125, %r152, 0;
+          // ptx:1093  @%p125 bra 	$L__BB0_196;
           if (int(r152) == 0) {
-            // 2536: shr.u32 	%r826, %r148, 8;
+            // ptx:2536  shr.u32 	%r826, %r148, 8;
             uint r826 = r148 >> 8u;
-            // 2537: mul.wide.u32 	%rd98, %r826, -1431655765;
-            // 2538: shr.u64 	%rd99, %rd98, 34;
-            // 2539: cvt.u32.u64 	%r827, %rd99;
+            // ptx:2537  mul.wide.u32 	%rd98, %r826, -1431655765;
+            // ptx:2538  shr.u64 	%rd99, %rd98, 34;
+            // ptx:2539  cvt.u32.u64 	%r827, %rd99;
             uint64_t t57 = uint64_t((uint64_t(r826) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2540: mul.lo.s32 	%r828, %r827, 6;
-            // 2541: sub.s32 	%r829, %r826, %r828;
-            // 2542: cvt.u16.u32 	%rs17, %r829;
+            // ptx:2540  mul.lo.s32 	%r828, %r827, 6;
+            // ptx:2541  sub.s32 	%r829, %r826, %r828;
+            // ptx:2542  cvt.u16.u32 	%rs17, %r829;
             uint64_t t58 = uint64_t(uint(int(r826) - int(uint(int(uint(uint64_t(t57))) * 6))));
             uint rs17 = (uint(uint64_t(t58)) & 65535u);
-            // 2543: setp.gt.s16 	%p126, %rs17, 1;
-            // 2544: @%p126 bra 	$L__BB0_200;
+            // ptx:2543  setp.gt.s16 	%p126, %rs17, 1;
+            // ptx:2544  @%p126 bra 	$L__BB0_200;
             if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
-              // 2548: setp.eq.s16 	%p127, %rs17, 2;
-              // 2549: @%p127 bra 	$L__BB0_205;
+              // ptx:2548  setp.eq.s16 	%p127, %rs17, 2;
+              // ptx:2549  @%p127 bra 	$L__BB0_205;
               if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
-                // 3068: shr.u32 	%r831, %r148, 12;
-                // 3069: and.b32  	%r832, %r831, 1;
-                // 3070: or.b32  	%r833, %r1611, %r832;
+                // ptx:3068  shr.u32 	%r831, %r148, 12;
+                // ptx:3069  and.b32  	%r832, %r831, 1;
+                // ptx:3070  or.b32  	%r833, %r1611, %r832;
                 uint r833 = r1611 | ((r148 >> 12u) & 1u);
-                // 3071: or.b32  	%r1611, %r833, 32256;
+                // ptx:3071  or.b32  	%r1611, %r833, 32256;
                 r1611 = r833 | 32256u;
-                // 3072: bra.uni 	$L__BB0_212;
+                // ptx:3072  bra.uni 	$L__BB0_212;
                 p2g_sv0 = 84;
               } else {
-                // 2551: setp.eq.s16 	%p128, %rs17, 3;
-                // 2552: @%p128 bra 	$L__BB0_204;
+                // ptx:2551  setp.eq.s16 	%p128, %rs17, 3;
+                // ptx:2552  @%p128 bra 	$L__BB0_204;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
-                  // 3075: setp.eq.s32 	%p132, %r150, 0;
-                  // 3076: selp.b32 	%r830, 1, %r150, %p132;
-                  // 3077: or.b32  	%r1611, %r830, %r1611;
+                  // ptx:3075  setp.eq.s32 	%p132, %r150, 0;
+                  // ptx:3076  selp.b32 	%r830, 1, %r150, %p132;
+                  // ptx:3077  or.b32  	%r1611, %r830, %r1611;
                   r1611 = ((int(r150) == 0) ? 1u : r150) | r1611;
-                  // 3078: bra.uni 	$L__BB0_212;
+                  // ptx:3078  bra.uni 	$L__BB0_212;
                   p2g_sv0 = 84;
                 } else {
-                  // 2554: setp.ne.s16 	%p129, %rs17, 4;
-                  // 2555: @%p129 bra 	$L__BB0_206;
+                  // ptx:2554  setp.ne.s16 	%p129, %rs17, 4;
+                  // ptx:2555  @%p129 bra 	$L__BB0_206;
                   if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                     p2g_sv0 = 276;
                   } else {
-                    // 2557: or.b32  	%r1611, %r1611, 31743;
+                    // ptx:2557  or.b32  	%r1611, %r1611, 31743;
                     r1611 = r1611 | 31743u;
-                    // 2558: bra.uni 	$L__BB0_212;
+                    // ptx:2558  bra.uni 	$L__BB0_212;
                     p2g_sv0 = 84;
                   }
                 }
               }
             } else {
-              // 2545: bra.uni 	$L__BB0_197;
-              // 2849: setp.eq.s16 	%p130, %rs17, 0;
-              // 2850: @%p130 bra 	$L__BB0_212;
+              // ptx:2545  bra.uni 	$L__BB0_197;
+              // ptx:2849  setp.eq.s16 	%p130, %rs17, 0;
+              // ptx:2850  @%p130 bra 	$L__BB0_212;
               if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                 p2g_sv0 = 84;
               } else {
-                // 2852: setp.eq.s16 	%p131, %rs17, 1;
-                // 2853: @%p131 bra 	$L__BB0_199;
+                // ptx:2852  setp.eq.s16 	%p131, %rs17, 1;
+                // ptx:2853  @%p131 bra 	$L__BB0_199;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
-                  // 2857: or.b32  	%r1611, %r1611, 31744;
+                  // ptx:2857  or.b32  	%r1611, %r1611, 31744;
                   r1611 = r1611 | 31744u;
-                  // 2858: bra.uni 	$L__BB0_212;
+                  // ptx:2858  bra.uni 	$L__BB0_212;
                   p2g_sv0 = 84;
                 } else {
-                  // 2854: bra.uni 	$L__BB0_206;
+                  // ptx:2854  bra.uni 	$L__BB0_206;
                   p2g_sv0 = 276;
                 }
               }
             }
             if (p2g_sv0 == 276) {
-              // 3200: or.b32  	%r834, %r1611, %r150;
+              // ptx:3200  or.b32  	%r834, %r1611, %r150;
               uint r834 = r1611 | r150;
-              // 3201: or.b32  	%r1611, %r834, 1024;
+              // ptx:3201  or.b32  	%r1611, %r834, 1024;
               r1611 = r834 | 1024u;
-              // 3202: bra.uni 	$L__BB0_212;
+              // ptx:3202  bra.uni 	$L__BB0_212;
               p2g_sv0 = 84;
             }
           } else {
-            // 1095: add.s32 	%r1610, %r152, 13;
+            // ptx:1095  add.s32 	%r1610, %r152, 13;
             r1610 = uint(int(r152) + 13);
-            // 1096: bra.uni 	$L__BB0_210;
+            // ptx:1096  bra.uni 	$L__BB0_210;
             p2g_sv0 = 83;
           }
         } else {
-          // 1051: setp.ne.s16 	%p122, %rs4, 5;
-          // 1052: @%p122 bra 	$L__BB0_209;
+          // ptx:1051  setp.ne.s16 	%p122, %rs4, 5;
+          // ptx:1052  @%p122 bra 	$L__BB0_209;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 82;
           } else {
-            // 1054: mul.wide.u32 	%rd94, %r148, -858993459;
-            // 1055: shr.u64 	%rd95, %rd94, 34;
-            // 1056: cvt.u32.u64 	%r821, %rd95;
+            // ptx:1054  mul.wide.u32 	%rd94, %r148, -858993459;
+            // ptx:1055  shr.u64 	%rd95, %rd94, 34;
+            // ptx:1056  cvt.u32.u64 	%r821, %rd95;
             uint64_t t59 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1057: mul.lo.s32 	%r822, %r821, 5;
-            // 1058: sub.s32 	%r823, %r148, %r822;
-            // 1059: add.s32 	%r1610, %r823, 13;
+            // ptx:1057  mul.lo.s32 	%r822, %r821, 5;
+            // ptx:1058  sub.s32 	%r823, %r148, %r822;
+            // ptx:1059  add.s32 	%r1610, %r823, 13;
             r1610 = uint(int(uint(int(r148) - int(uint(int(uint(uint64_t(t59))) * 5)))) + 13);
-            // 1060: bra.uni 	$L__BB0_210;
+            // ptx:1060  bra.uni 	$L__BB0_210;
             p2g_sv0 = 83;
           }
         }
       }
     } else {
-      // 1042: bra.uni 	$L__BB0_187;
-      // 1063: setp.eq.s16 	%p123, %rs4, 0;
-      // 1064: @%p123 bra 	$L__BB0_208;
+      // ptx:1042  bra.uni 	$L__BB0_187;
+      // ptx:1063  setp.eq.s16 	%p123, %rs4, 0;
+      // ptx:1064  @%p123 bra 	$L__BB0_208;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 1099: mul.wide.u32 	%rd102, %r148, 613566757;
-        // 1100: shr.u64 	%rd103, %rd102, 32;
-        // 1101: cvt.u32.u64 	%r841, %rd103;
+        // ptx:1099  mul.wide.u32 	%rd102, %r148, 613566757;
+        // ptx:1100  shr.u64 	%rd103, %rd102, 32;
+        // ptx:1101  cvt.u32.u64 	%r841, %rd103;
         uint64_t t60 = uint64_t((uint64_t(r148) * uint64_t(0x24924925u)) >> 32u);
         uint r841 = uint(uint64_t(t60));
-        // 1102: sub.s32 	%r842, %r148, %r841;
-        // 1103: shr.u32 	%r843, %r842, 1;
-        // 1104: add.s32 	%r844, %r843, %r841;
-        // 1105: shr.u32 	%r845, %r844, 2;
-        // 1106: mul.lo.s32 	%r846, %r845, 7;
+        // ptx:1102  sub.s32 	%r842, %r148, %r841;
+        // ptx:1103  shr.u32 	%r843, %r842, 1;
+        // ptx:1104  add.s32 	%r844, %r843, %r841;
+        // ptx:1105  shr.u32 	%r845, %r844, 2;
+        // ptx:1106  mul.lo.s32 	%r846, %r845, 7;
         uint r846 = uint(int(uint(int(uint(int(r148) - int(r841)) >> 1u) + int(r841)) >> 2u) * 7);
-        // 1107: sub.s32 	%r847, %r148, %r846;
-        // 1108: add.s32 	%r1610, %r847, 12;
+        // ptx:1107  sub.s32 	%r847, %r148, %r846;
+        // ptx:1108  add.s32 	%r1610, %r847, 12;
         r1610 = uint(int(uint(int(r148) - int(r846))) + 12);
-        // 1109: bra.uni 	$L__BB0_210;
+        // ptx:1109  bra.uni 	$L__BB0_210;
         p2g_sv0 = 83;
       } else {
-        // 1066: setp.eq.s16 	%p124, %rs4, 1;
-        // 1067: @%p124 bra 	$L__BB0_189;
+        // ptx:1066  setp.eq.s16 	%p124, %rs4, 1;
+        // ptx:1067  @%p124 bra 	$L__BB0_189;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1071: mul.wide.u32 	%rd100, %r148, 138547333;
-          // 1072: shr.u64 	%rd101, %rd100, 32;
-          // 1073: cvt.u32.u64 	%r835, %rd101;
+          // ptx:1071  mul.wide.u32 	%rd100, %r148, 138547333;
+          // ptx:1072  shr.u64 	%rd101, %rd100, 32;
+          // ptx:1073  cvt.u32.u64 	%r835, %rd101;
           uint64_t t61 = uint64_t((uint64_t(r148) * uint64_t(0x08421085u)) >> 32u);
           uint r835 = uint(uint64_t(t61));
-          // 1074: sub.s32 	%r836, %r148, %r835;
-          // 1075: shr.u32 	%r837, %r836, 1;
-          // 1076: add.s32 	%r838, %r837, %r835;
-          // 1077: shr.u32 	%r839, %r838, 4;
-          // 1078: mul.lo.s32 	%r840, %r839, 31;
+          // ptx:1074  sub.s32 	%r836, %r148, %r835;
+          // ptx:1075  shr.u32 	%r837, %r836, 1;
+          // ptx:1076  add.s32 	%r838, %r837, %r835;
+          // ptx:1077  shr.u32 	%r839, %r838, 4;
+          // ptx:1078  mul.lo.s32 	%r840, %r839, 31;
           uint r840 = uint(int(uint(int(uint(int(r148) - int(r835)) >> 1u) + int(r835)) >> 4u) * 31);
-          // 1079: sub.s32 	%r1610, %r148, %r840;
+          // ptx:1079  sub.s32 	%r1610, %r148, %r840;
           r1610 = uint(int(r148) - int(r840));
-          // 1080: bra.uni 	$L__BB0_210;
+          // ptx:1080  bra.uni 	$L__BB0_210;
           p2g_sv0 = 83;
         } else {
-          // 1068: bra.uni 	$L__BB0_209;
+          // ptx:1068  bra.uni 	$L__BB0_209;
           p2g_sv0 = 82;
         }
       }
     }
     if (p2g_sv0 == 82) {
-      // 1112: mul.wide.u32 	%rd104, %r148, -858993459;
-      // 1113: shr.u64 	%rd105, %rd104, 34;
-      // 1114: cvt.u32.u64 	%r848, %rd105;
+      // ptx:1112  mul.wide.u32 	%rd104, %r148, -858993459;
+      // ptx:1113  shr.u64 	%rd105, %rd104, 34;
+      // ptx:1114  cvt.u32.u64 	%r848, %rd105;
       uint64_t t62 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1115: mul.lo.s32 	%r849, %r848, 5;
-      // 1116: sub.s32 	%r850, %r148, %r849;
-      // 1117: add.s32 	%r1610, %r850, 13;
+      // ptx:1115  mul.lo.s32 	%r849, %r848, 5;
+      // ptx:1116  sub.s32 	%r850, %r148, %r849;
+      // ptx:1117  add.s32 	%r1610, %r850, 13;
       r1610 = uint(int(uint(int(r148) - int(uint(int(uint(uint64_t(t62))) * 5)))) + 13);
       p2g_sv0 = 83;
     }
     if (p2g_sv0 == 83) {
-      // 1120: max.s32 	%r851, %r1610, 0;
-      // 1121: shl.b32 	%r852, %r851, 10;
-      // 1122: or.b32  	%r853, %r150, %r1611;
+      // ptx:1120  max.s32 	%r851, %r1610, 0;
+      // ptx:1121  shl.b32 	%r852, %r851, 10;
+      // ptx:1122  or.b32  	%r853, %r150, %r1611;
       uint r853 = r150 | r1611;
-      // 1123: or.b32  	%r1611, %r853, %r852;
+      // ptx:1123  or.b32  	%r1611, %r853, %r852;
       r1611 = r853 | (uint(max(int(r1610), 0)) << 10u);
     }
   }
-  // 1126: add.s32 	%r891, %r392, 5369135;
-  // 1127: xor.b32  	%r892, %r891, 81;
-  // 1128: mul.lo.s32 	%r893, %r892, 2146121005;
+  // ptx:1126  add.s32 	%r891, %r392, 5369135;
+  // ptx:1127  xor.b32  	%r892, %r891, 81;
+  // ptx:1128  mul.lo.s32 	%r893, %r892, 2146121005;
   uint r893 = uint(int(uint(int(r392) + 5369135) ^ 81u) * 2146121005);
-  // 1129: shr.u32 	%r894, %r893, 15;
-  // 1130: xor.b32  	%r895, %r894, %r893;
-  // 1131: mul.lo.s32 	%r896, %r895, -2073254261;
+  // ptx:1129  shr.u32 	%r894, %r893, 15;
+  // ptx:1130  xor.b32  	%r895, %r894, %r893;
+  // ptx:1131  mul.lo.s32 	%r896, %r895, -2073254261;
   uint r896 = uint(int((r893 >> 15u) ^ r893) * -2073254261);
-  // 1132: shr.u32 	%r897, %r896, 16;
-  // 1133: xor.b32  	%r898, %r896, %r6;
+  // ptx:1132  shr.u32 	%r897, %r896, 16;
+  // ptx:1133  xor.b32  	%r898, %r896, %r6;
   uint r898 = r896 ^ r6;
-  // 1134: xor.b32  	%r899, %r898, %r897;
-  // 1135: shr.u32 	%r900, %r898, 16;
-  // 1136: xor.b32  	%r901, %r899, %r900;
-  // 1137: mul.lo.s32 	%r902, %r901, 2146121005;
+  // ptx:1134  xor.b32  	%r899, %r898, %r897;
+  // ptx:1135  shr.u32 	%r900, %r898, 16;
+  // ptx:1136  xor.b32  	%r901, %r899, %r900;
+  // ptx:1137  mul.lo.s32 	%r902, %r901, 2146121005;
   uint r902 = uint(int((r898 ^ (r896 >> 16u)) ^ (r898 >> 16u)) * 2146121005);
-  // 1138: shr.u32 	%r903, %r902, 15;
-  // 1139: xor.b32  	%r904, %r903, %r902;
-  // 1140: mul.lo.s32 	%r905, %r904, -2073254261;
+  // ptx:1138  shr.u32 	%r903, %r902, 15;
+  // ptx:1139  xor.b32  	%r904, %r903, %r902;
+  // ptx:1140  mul.lo.s32 	%r905, %r904, -2073254261;
   uint r905 = uint(int((r902 >> 15u) ^ r902) * -2073254261);
-  // 1141: shr.u32 	%r906, %r905, 16;
-  // 1142: xor.b32  	%r907, %r906, %r905;
+  // ptx:1141  shr.u32 	%r906, %r905, 16;
+  // ptx:1142  xor.b32  	%r907, %r906, %r905;
   uint r907 = (r905 >> 16u) ^ r905;
-  // 1143: xor.b32  	%r908, %r907, -1515870811;
+  // ptx:1143  xor.b32  	%r908, %r907, -1515870811;
   uint r908 = r907 ^ 0xA5A5A5A5u;
-  // 1144: shr.u32 	%r909, %r908, 16;
-  // 1145: xor.b32  	%r910, %r909, %r908;
-  // 1146: mul.lo.s32 	%r911, %r910, 2146121005;
+  // ptx:1144  shr.u32 	%r909, %r908, 16;
+  // ptx:1145  xor.b32  	%r910, %r909, %r908;
+  // ptx:1146  mul.lo.s32 	%r911, %r910, 2146121005;
   uint r911 = uint(int((r908 >> 16u) ^ r908) * 2146121005);
-  // 1147: shr.u32 	%r912, %r911, 15;
-  // 1148: xor.b32  	%r913, %r912, %r911;
-  // 1149: mul.lo.s32 	%r914, %r913, -2073254261;
+  // ptx:1147  shr.u32 	%r912, %r911, 15;
+  // ptx:1148  xor.b32  	%r913, %r912, %r911;
+  // ptx:1149  mul.lo.s32 	%r914, %r913, -2073254261;
   uint r914 = uint(int((r911 >> 15u) ^ r911) * -2073254261);
-  // 1150: shr.u32 	%r915, %r914, 16;
-  // 1151: xor.b32  	%r167, %r915, %r914;
+  // ptx:1150  shr.u32 	%r915, %r914, 16;
+  // ptx:1151  xor.b32  	%r167, %r915, %r914;
   uint r167 = (r914 >> 16u) ^ r914;
-  // 1152: shl.b32 	%r916, %r907, 15;
-  // 1153: and.b32  	%r1613, %r916, 32768;
+  // ptx:1152  shl.b32 	%r916, %r907, 15;
+  // ptx:1153  and.b32  	%r1613, %r916, 32768;
   uint r1613 = (r907 << 15u) & 32768u;
-  // 1154: shr.u32 	%r917, %r907, 1;
-  // 1155: and.b32  	%r169, %r917, 1023;
+  // ptx:1154  shr.u32 	%r917, %r907, 1;
+  // ptx:1155  and.b32  	%r169, %r917, 1023;
   uint r169 = (r907 >> 1u) & 1023u;
-  // 1156: @%p73 bra 	$L__BB0_238;
+  // ptx:1156  @%p73 bra 	$L__BB0_238;
   if (p73) {
-    // 1160: mul.wide.u32 	%rd120, %r167, -858993459;
-    // 1161: shr.u64 	%rd121, %rd120, 34;
-    // 1162: cvt.u32.u64 	%r951, %rd121;
+    // ptx:1160  mul.wide.u32 	%rd120, %r167, -858993459;
+    // ptx:1161  shr.u64 	%rd121, %rd120, 34;
+    // ptx:1162  cvt.u32.u64 	%r951, %rd121;
     uint64_t t63 = uint64_t((uint64_t(r167) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1163: mul.lo.s32 	%r952, %r951, 5;
-    // 1164: sub.s32 	%r953, %r167, %r952;
-    // 1165: shl.b32 	%r954, %r953, 10;
-    // 1166: add.s32 	%r955, %r954, 13312;
+    // ptx:1163  mul.lo.s32 	%r952, %r951, 5;
+    // ptx:1164  sub.s32 	%r953, %r167, %r952;
+    // ptx:1165  shl.b32 	%r954, %r953, 10;
+    // ptx:1166  add.s32 	%r955, %r954, 13312;
     uint r955 = uint(int(uint(int(r167) - int(uint(int(uint(uint64_t(t63))) * 5))) << 10u) + 13312);
-    // 1167: or.b32  	%r956, %r169, %r1613;
+    // ptx:1167  or.b32  	%r956, %r169, %r1613;
     uint r956 = r169 | r1613;
-    // 1168: or.b32  	%r1613, %r956, %r955;
+    // ptx:1168  or.b32  	%r1613, %r956, %r955;
     r1613 = r956 | r955;
-    // 1169: bra.uni 	$L__BB0_239;
+    // ptx:1169  bra.uni 	$L__BB0_239;
   } else {
-    // 1157: bra.uni 	$L__BB0_213;
-    // 1172: @%p19 bra 	$L__BB0_217;
+    // ptx:1157  bra.uni 	$L__BB0_213;
+    // ptx:1172  @%p19 bra 	$L__BB0_217;
     if (p19) {
-      // 1176: setp.eq.s16 	%p135, %rs4, 2;
-      // 1177: @%p135 bra 	$L__BB0_234;
+      // ptx:1176  setp.eq.s16 	%p135, %rs4, 2;
+      // ptx:1177  @%p135 bra 	$L__BB0_234;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 1214: and.b32  	%r1613, %r167, 65535;
+        // ptx:1214  and.b32  	%r1613, %r167, 65535;
         r1613 = r167 & 65535u;
-        // 1215: bra.uni 	$L__BB0_239;
+        // ptx:1215  bra.uni 	$L__BB0_239;
         p2g_sv0 = 95;
       } else {
-        // 1179: setp.eq.s16 	%p136, %rs4, 3;
-        // 1180: @%p136 bra 	$L__BB0_221;
+        // ptx:1179  setp.eq.s16 	%p136, %rs4, 3;
+        // ptx:1180  @%p136 bra 	$L__BB0_221;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1218: mul.wide.u32 	%rd110, %r167, -858993459;
-          // 1219: shr.u64 	%rd111, %rd110, 34;
-          // 1220: cvt.u32.u64 	%r921, %rd111;
+          // ptx:1218  mul.wide.u32 	%rd110, %r167, -858993459;
+          // ptx:1219  shr.u64 	%rd111, %rd110, 34;
+          // ptx:1220  cvt.u32.u64 	%r921, %rd111;
           uint64_t t64;
           t64 = uint64_t((uint64_t(r167) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1221: mul.lo.s32 	%r922, %r921, 5;
-          // 1222: sub.s32 	%r171, %r167, %r922;
+          // ptx:1221  mul.lo.s32 	%r922, %r921, 5;
+          // ptx:1222  sub.s32 	%r171, %r167, %r922;
           uint r171 = uint(int(r167) - int(uint(int(uint(uint64_t(t64))) * 5)));
-          // 1223: setp.eq.s32 	%p140, %r171, 0;
-          // 1224: @%p140 bra 	$L__BB0_223;
+          // ptx:1223  setp.eq.s32 	%p140, %r171, 0;
+          // ptx:1224  @%p140 bra 	$L__BB0_223;
           if (int(r171) == 0) {
-            // 2561: shr.u32 	%r923, %r167, 8;
+            // ptx:2561  shr.u32 	%r923, %r167, 8;
             uint r923 = r167 >> 8u;
-            // 2562: mul.wide.u32 	%rd112, %r923, -1431655765;
-            // 2563: shr.u64 	%rd113, %rd112, 34;
-            // 2564: cvt.u32.u64 	%r924, %rd113;
+            // ptx:2562  mul.wide.u32 	%rd112, %r923, -1431655765;
+            // ptx:2563  shr.u64 	%rd113, %rd112, 34;
+            // ptx:2564  cvt.u32.u64 	%r924, %rd113;
             uint64_t t65 = uint64_t((uint64_t(r923) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2565: mul.lo.s32 	%r925, %r924, 6;
-            // 2566: sub.s32 	%r926, %r923, %r925;
-            // 2567: cvt.u16.u32 	%rs19, %r926;
+            // ptx:2565  mul.lo.s32 	%r925, %r924, 6;
+            // ptx:2566  sub.s32 	%r926, %r923, %r925;
+            // ptx:2567  cvt.u16.u32 	%rs19, %r926;
             uint64_t t66 = uint64_t(uint(int(r923) - int(uint(int(uint(uint64_t(t65))) * 6))));
             uint rs19 = (uint(uint64_t(t66)) & 65535u);
-            // 2568: setp.gt.s16 	%p141, %rs19, 1;
-            // 2569: @%p141 bra 	$L__BB0_227;
+            // ptx:2568  setp.gt.s16 	%p141, %rs19, 1;
+            // ptx:2569  @%p141 bra 	$L__BB0_227;
             if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
-              // 2573: setp.eq.s16 	%p142, %rs19, 2;
-              // 2574: @%p142 bra 	$L__BB0_232;
+              // ptx:2573  setp.eq.s16 	%p142, %rs19, 2;
+              // ptx:2574  @%p142 bra 	$L__BB0_232;
               if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
-                // 3081: shr.u32 	%r928, %r167, 12;
-                // 3082: and.b32  	%r929, %r928, 1;
-                // 3083: or.b32  	%r930, %r1613, %r929;
+                // ptx:3081  shr.u32 	%r928, %r167, 12;
+                // ptx:3082  and.b32  	%r929, %r928, 1;
+                // ptx:3083  or.b32  	%r930, %r1613, %r929;
                 uint r930 = r1613 | ((r167 >> 12u) & 1u);
-                // 3084: or.b32  	%r1613, %r930, 32256;
+                // ptx:3084  or.b32  	%r1613, %r930, 32256;
                 r1613 = r930 | 32256u;
-                // 3085: bra.uni 	$L__BB0_239;
+                // ptx:3085  bra.uni 	$L__BB0_239;
                 p2g_sv0 = 95;
               } else {
-                // 2576: setp.eq.s16 	%p143, %rs19, 3;
-                // 2577: @%p143 bra 	$L__BB0_231;
+                // ptx:2576  setp.eq.s16 	%p143, %rs19, 3;
+                // ptx:2577  @%p143 bra 	$L__BB0_231;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
-                  // 3088: setp.eq.s32 	%p147, %r169, 0;
-                  // 3089: selp.b32 	%r927, 1, %r169, %p147;
-                  // 3090: or.b32  	%r1613, %r927, %r1613;
+                  // ptx:3088  setp.eq.s32 	%p147, %r169, 0;
+                  // ptx:3089  selp.b32 	%r927, 1, %r169, %p147;
+                  // ptx:3090  or.b32  	%r1613, %r927, %r1613;
                   r1613 = ((int(r169) == 0) ? 1u : r169) | r1613;
-                  // 3091: bra.uni 	$L__BB0_239;
+                  // ptx:3091  bra.uni 	$L__BB0_239;
                   p2g_sv0 = 95;
                 } else {
-                  // 2579: setp.ne.s16 	%p144, %rs19, 4;
-                  // 2580: @%p144 bra 	$L__BB0_233;
+                  // ptx:2579  setp.ne.s16 	%p144, %rs19, 4;
+                  // ptx:2580  @%p144 bra 	$L__BB0_233;
                   if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                     p2g_sv0 = 277;
                   } else {
-                    // 2582: or.b32  	%r1613, %r1613, 31743;
+                    // ptx:2582  or.b32  	%r1613, %r1613, 31743;
                     r1613 = r1613 | 31743u;
-                    // 2583: bra.uni 	$L__BB0_239;
+                    // ptx:2583  bra.uni 	$L__BB0_239;
                     p2g_sv0 = 95;
                   }
                 }
               }
             } else {
-              // 2570: bra.uni 	$L__BB0_224;
-              // 2861: setp.eq.s16 	%p145, %rs19, 0;
-              // 2862: @%p145 bra 	$L__BB0_239;
+              // ptx:2570  bra.uni 	$L__BB0_224;
+              // ptx:2861  setp.eq.s16 	%p145, %rs19, 0;
+              // ptx:2862  @%p145 bra 	$L__BB0_239;
               if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                 p2g_sv0 = 95;
               } else {
-                // 2864: setp.eq.s16 	%p146, %rs19, 1;
-                // 2865: @%p146 bra 	$L__BB0_226;
+                // ptx:2864  setp.eq.s16 	%p146, %rs19, 1;
+                // ptx:2865  @%p146 bra 	$L__BB0_226;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
-                  // 2869: or.b32  	%r1613, %r1613, 31744;
+                  // ptx:2869  or.b32  	%r1613, %r1613, 31744;
                   r1613 = r1613 | 31744u;
-                  // 2870: bra.uni 	$L__BB0_239;
+                  // ptx:2870  bra.uni 	$L__BB0_239;
                   p2g_sv0 = 95;
                 } else {
-                  // 2866: bra.uni 	$L__BB0_233;
+                  // ptx:2866  bra.uni 	$L__BB0_233;
                   p2g_sv0 = 277;
                 }
               }
             }
             if (p2g_sv0 == 277) {
-              // 3205: or.b32  	%r931, %r1613, %r169;
+              // ptx:3205  or.b32  	%r931, %r1613, %r169;
               uint r931 = r1613 | r169;
-              // 3206: or.b32  	%r1613, %r931, 1024;
+              // ptx:3206  or.b32  	%r1613, %r931, 1024;
               r1613 = r931 | 1024u;
-              // 3207: bra.uni 	$L__BB0_239;
+              // ptx:3207  bra.uni 	$L__BB0_239;
               p2g_sv0 = 95;
             }
           } else {
-            // 1226: add.s32 	%r1612, %r171, 13;
+            // ptx:1226  add.s32 	%r1612, %r171, 13;
             r1612 = uint(int(r171) + 13);
-            // 1227: bra.uni 	$L__BB0_237;
+            // ptx:1227  bra.uni 	$L__BB0_237;
             p2g_sv0 = 94;
           }
         } else {
-          // 1182: setp.ne.s16 	%p137, %rs4, 5;
-          // 1183: @%p137 bra 	$L__BB0_236;
+          // ptx:1182  setp.ne.s16 	%p137, %rs4, 5;
+          // ptx:1183  @%p137 bra 	$L__BB0_236;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 93;
           } else {
-            // 1185: mul.wide.u32 	%rd108, %r167, -858993459;
-            // 1186: shr.u64 	%rd109, %rd108, 34;
-            // 1187: cvt.u32.u64 	%r918, %rd109;
+            // ptx:1185  mul.wide.u32 	%rd108, %r167, -858993459;
+            // ptx:1186  shr.u64 	%rd109, %rd108, 34;
+            // ptx:1187  cvt.u32.u64 	%r918, %rd109;
             uint64_t t67 = uint64_t((uint64_t(r167) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1188: mul.lo.s32 	%r919, %r918, 5;
-            // 1189: sub.s32 	%r920, %r167, %r919;
-            // 1190: add.s32 	%r1612, %r920, 13;
+            // ptx:1188  mul.lo.s32 	%r919, %r918, 5;
+            // ptx:1189  sub.s32 	%r920, %r167, %r919;
+            // ptx:1190  add.s32 	%r1612, %r920, 13;
             r1612 = uint(int(uint(int(r167) - int(uint(int(uint(uint64_t(t67))) * 5)))) + 13);
-            // 1191: bra.uni 	$L__BB0_237;
+            // ptx:1191  bra.uni 	$L__BB0_237;
             p2g_sv0 = 94;
           }
         }
       }
     } else {
-      // 1173: bra.uni 	$L__BB0_214;
-      // 1194: setp.eq.s16 	%p138, %rs4, 0;
-      // 1195: @%p138 bra 	$L__BB0_235;
+      // ptx:1173  bra.uni 	$L__BB0_214;
+      // ptx:1194  setp.eq.s16 	%p138, %rs4, 0;
+      // ptx:1195  @%p138 bra 	$L__BB0_235;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 1230: mul.wide.u32 	%rd116, %r167, 613566757;
-        // 1231: shr.u64 	%rd117, %rd116, 32;
-        // 1232: cvt.u32.u64 	%r938, %rd117;
+        // ptx:1230  mul.wide.u32 	%rd116, %r167, 613566757;
+        // ptx:1231  shr.u64 	%rd117, %rd116, 32;
+        // ptx:1232  cvt.u32.u64 	%r938, %rd117;
         uint64_t t68 = uint64_t((uint64_t(r167) * uint64_t(0x24924925u)) >> 32u);
         uint r938 = uint(uint64_t(t68));
-        // 1233: sub.s32 	%r939, %r167, %r938;
-        // 1234: shr.u32 	%r940, %r939, 1;
-        // 1235: add.s32 	%r941, %r940, %r938;
-        // 1236: shr.u32 	%r942, %r941, 2;
-        // 1237: mul.lo.s32 	%r943, %r942, 7;
+        // ptx:1233  sub.s32 	%r939, %r167, %r938;
+        // ptx:1234  shr.u32 	%r940, %r939, 1;
+        // ptx:1235  add.s32 	%r941, %r940, %r938;
+        // ptx:1236  shr.u32 	%r942, %r941, 2;
+        // ptx:1237  mul.lo.s32 	%r943, %r942, 7;
         uint r943 = uint(int(uint(int(uint(int(r167) - int(r938)) >> 1u) + int(r938)) >> 2u) * 7);
-        // 1238: sub.s32 	%r944, %r167, %r943;
-        // 1239: add.s32 	%r1612, %r944, 12;
+        // ptx:1238  sub.s32 	%r944, %r167, %r943;
+        // ptx:1239  add.s32 	%r1612, %r944, 12;
         r1612 = uint(int(uint(int(r167) - int(r943))) + 12);
-        // 1240: bra.uni 	$L__BB0_237;
+        // ptx:1240  bra.uni 	$L__BB0_237;
         p2g_sv0 = 94;
       } else {
-        // 1197: setp.eq.s16 	%p139, %rs4, 1;
-        // 1198: @%p139 bra 	$L__BB0_216;
+        // ptx:1197  setp.eq.s16 	%p139, %rs4, 1;
+        // ptx:1198  @%p139 bra 	$L__BB0_216;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1202: mul.wide.u32 	%rd114, %r167, 138547333;
-          // 1203: shr.u64 	%rd115, %rd114, 32;
-          // 1204: cvt.u32.u64 	%r932, %rd115;
+          // ptx:1202  mul.wide.u32 	%rd114, %r167, 138547333;
+          // ptx:1203  shr.u64 	%rd115, %rd114, 32;
+          // ptx:1204  cvt.u32.u64 	%r932, %rd115;
           uint64_t t69 = uint64_t((uint64_t(r167) * uint64_t(0x08421085u)) >> 32u);
           uint r932 = uint(uint64_t(t69));
-          // 1205: sub.s32 	%r933, %r167, %r932;
-          // 1206: shr.u32 	%r934, %r933, 1;
-          // 1207: add.s32 	%r935, %r934, %r932;
-          // 1208: shr.u32 	%r936, %r935, 4;
-          // 1209: mul.lo.s32 	%r937, %r936, 31;
+          // ptx:1205  sub.s32 	%r933, %r167, %r932;
+          // ptx:1206  shr.u32 	%r934, %r933, 1;
+          // ptx:1207  add.s32 	%r935, %r934, %r932;
+          // ptx:1208  shr.u32 	%r936, %r935, 4;
+          // ptx:1209  mul.lo.s32 	%r937, %r936, 31;
           uint r937 = uint(int(uint(int(uint(int(r167) - int(r932)) >> 1u) + int(r932)) >> 4u) * 31);
-          // 1210: sub.s32 	%r1612, %r167, %r937;
+          // ptx:1210  sub.s32 	%r1612, %r167, %r937;
           r1612 = uint(int(r167) - int(r937));
-          // 1211: bra.uni 	$L__BB0_237;
+          // ptx:1211  bra.uni 	$L__BB0_237;
           p2g_sv0 = 94;
         } else {
-          // 1199: bra.uni 	$L__BB0_236;
+          // ptx:1199  bra.uni 	$L__BB0_236;
           p2g_sv0 = 93;
         }
       }
     }
     if (p2g_sv0 == 93) {
-      // 1243: mul.wide.u32 	%rd118, %r167, -858993459;
-      // 1244: shr.u64 	%rd119, %rd118, 34;
-      // 1245: cvt.u32.u64 	%r945, %rd119;
+      // ptx:1243  mul.wide.u32 	%rd118, %r167, -858993459;
+      // ptx:1244  shr.u64 	%rd119, %rd118, 34;
+      // ptx:1245  cvt.u32.u64 	%r945, %rd119;
       uint64_t t70 = uint64_t((uint64_t(r167) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1246: mul.lo.s32 	%r946, %r945, 5;
-      // 1247: sub.s32 	%r947, %r167, %r946;
-      // 1248: add.s32 	%r1612, %r947, 13;
+      // ptx:1246  mul.lo.s32 	%r946, %r945, 5;
+      // ptx:1247  sub.s32 	%r947, %r167, %r946;
+      // ptx:1248  add.s32 	%r1612, %r947, 13;
       r1612 = uint(int(uint(int(r167) - int(uint(int(uint(uint64_t(t70))) * 5)))) + 13);
       p2g_sv0 = 94;
     }
     if (p2g_sv0 == 94) {
-      // 1251: max.s32 	%r948, %r1612, 0;
-      // 1252: shl.b32 	%r949, %r948, 10;
-      // 1253: or.b32  	%r950, %r169, %r1613;
+      // ptx:1251  max.s32 	%r948, %r1612, 0;
+      // ptx:1252  shl.b32 	%r949, %r948, 10;
+      // ptx:1253  or.b32  	%r950, %r169, %r1613;
       uint r950 = r169 | r1613;
-      // 1254: or.b32  	%r1613, %r950, %r949;
+      // ptx:1254  or.b32  	%r1613, %r950, %r949;
       r1613 = r950 | (uint(max(int(r1612), 0)) << 10u);
     }
   }
-  // 1257: add.s32 	%r186, %r5, 9;
+  // ptx:1257  add.s32 	%r186, %r5, 9;
   uint r186 = uint(int(r5) + 9);
-  // 1258: and.b32  	%r957, %r1609, 65535;
-  // 1259: prmt.b32 	%r187, %r1611, %r957, 4180;
+  // ptx:1258  and.b32  	%r957, %r1609, 65535;
+  // ptx:1259  prmt.b32 	%r187, %r1611, %r957, 4180;
   uint r187 = p2g_prmt(r1611, (r1609 & 65535u), 4180u, 0);
-  // 1260: @%p73 bra 	$L__BB0_265;
+  // ptx:1260  @%p73 bra 	$L__BB0_265;
   if (p73) {
-    // 1264: and.b32  	%r1018, %r186, 14;
-    // 1265: add.s32 	%r1019, %r87, %r1018;
-    // 1266: xor.b32  	%r1020, %r1019, 81;
-    // 1267: mul.lo.s32 	%r1021, %r1020, 2146121005;
+    // ptx:1264  and.b32  	%r1018, %r186, 14;
+    // ptx:1265  add.s32 	%r1019, %r87, %r1018;
+    // ptx:1266  xor.b32  	%r1020, %r1019, 81;
+    // ptx:1267  mul.lo.s32 	%r1021, %r1020, 2146121005;
     uint r1021 = uint(int(uint(int(r87) + int(r186 & 14u)) ^ 81u) * 2146121005);
-    // 1268: shr.u32 	%r1022, %r1021, 15;
-    // 1269: xor.b32  	%r1023, %r1022, %r1021;
-    // 1270: mul.lo.s32 	%r1024, %r1023, -2073254261;
+    // ptx:1268  shr.u32 	%r1022, %r1021, 15;
+    // ptx:1269  xor.b32  	%r1023, %r1022, %r1021;
+    // ptx:1270  mul.lo.s32 	%r1024, %r1023, -2073254261;
     uint r1024 = uint(int((r1021 >> 15u) ^ r1021) * -2073254261);
-    // 1271: shr.u32 	%r1025, %r1024, 16;
-    // 1272: xor.b32  	%r1026, %r1024, %r6;
+    // ptx:1271  shr.u32 	%r1025, %r1024, 16;
+    // ptx:1272  xor.b32  	%r1026, %r1024, %r6;
     uint r1026 = r1024 ^ r6;
-    // 1273: xor.b32  	%r1027, %r1026, %r1025;
-    // 1274: shr.u32 	%r1028, %r1026, 16;
-    // 1275: xor.b32  	%r1029, %r1027, %r1028;
-    // 1276: mul.lo.s32 	%r1030, %r1029, 2146121005;
+    // ptx:1273  xor.b32  	%r1027, %r1026, %r1025;
+    // ptx:1274  shr.u32 	%r1028, %r1026, 16;
+    // ptx:1275  xor.b32  	%r1029, %r1027, %r1028;
+    // ptx:1276  mul.lo.s32 	%r1030, %r1029, 2146121005;
     uint r1030 = uint(int((r1026 ^ (r1024 >> 16u)) ^ (r1026 >> 16u)) * 2146121005);
-    // 1277: shr.u32 	%r1031, %r1030, 15;
-    // 1278: xor.b32  	%r1032, %r1031, %r1030;
-    // 1279: mul.lo.s32 	%r1033, %r1032, -2073254261;
+    // ptx:1277  shr.u32 	%r1031, %r1030, 15;
+    // ptx:1278  xor.b32  	%r1032, %r1031, %r1030;
+    // ptx:1279  mul.lo.s32 	%r1033, %r1032, -2073254261;
     uint r1033 = uint(int((r1030 >> 15u) ^ r1030) * -2073254261);
-    // 1280: shr.u32 	%r1034, %r1033, 16;
-    // 1281: xor.b32  	%r1035, %r1034, %r1033;
+    // ptx:1280  shr.u32 	%r1034, %r1033, 16;
+    // ptx:1281  xor.b32  	%r1035, %r1034, %r1033;
     uint r1035 = (r1033 >> 16u) ^ r1033;
-    // 1282: xor.b32  	%r1036, %r1035, -1515870811;
+    // ptx:1282  xor.b32  	%r1036, %r1035, -1515870811;
     uint r1036 = r1035 ^ 0xA5A5A5A5u;
-    // 1283: shr.u32 	%r1037, %r1036, 16;
-    // 1284: xor.b32  	%r1038, %r1037, %r1036;
-    // 1285: mul.lo.s32 	%r1039, %r1038, 2146121005;
+    // ptx:1283  shr.u32 	%r1037, %r1036, 16;
+    // ptx:1284  xor.b32  	%r1038, %r1037, %r1036;
+    // ptx:1285  mul.lo.s32 	%r1039, %r1038, 2146121005;
     uint r1039 = uint(int((r1036 >> 16u) ^ r1036) * 2146121005);
-    // 1286: shr.u32 	%r1040, %r1039, 15;
-    // 1287: xor.b32  	%r1041, %r1040, %r1039;
-    // 1288: mul.lo.s32 	%r1042, %r1041, -2073254261;
+    // ptx:1286  shr.u32 	%r1040, %r1039, 15;
+    // ptx:1287  xor.b32  	%r1041, %r1040, %r1039;
+    // ptx:1288  mul.lo.s32 	%r1042, %r1041, -2073254261;
     uint r1042 = uint(int((r1039 >> 15u) ^ r1039) * -2073254261);
-    // 1289: shr.u32 	%r1043, %r1042, 16;
-    // 1290: xor.b32  	%r1044, %r1043, %r1042;
+    // ptx:1289  shr.u32 	%r1043, %r1042, 16;
+    // ptx:1290  xor.b32  	%r1044, %r1043, %r1042;
     uint r1044 = (r1042 >> 16u) ^ r1042;
-    // 1291: and.b32  	%r1045, %r1035, 1;
-    // 1292: shr.u32 	%r1046, %r1035, 1;
-    // 1293: and.b32  	%r1047, %r1046, 1023;
-    // 1294: mul.wide.u32 	%rd134, %r1044, -858993459;
-    // 1295: shr.u64 	%rd135, %rd134, 34;
-    // 1296: cvt.u32.u64 	%r1048, %rd135;
+    // ptx:1291  and.b32  	%r1045, %r1035, 1;
+    // ptx:1292  shr.u32 	%r1046, %r1035, 1;
+    // ptx:1293  and.b32  	%r1047, %r1046, 1023;
+    // ptx:1294  mul.wide.u32 	%rd134, %r1044, -858993459;
+    // ptx:1295  shr.u64 	%rd135, %rd134, 34;
+    // ptx:1296  cvt.u32.u64 	%r1048, %rd135;
     uint64_t t71 = uint64_t((uint64_t(r1044) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1297: mul.lo.s32 	%r1049, %r1048, 5;
-    // 1298: sub.s32 	%r1050, %r1044, %r1049;
-    // 1299: shl.b32 	%r1051, %r1050, 10;
-    // 1300: add.s32 	%r1052, %r1051, 13312;
+    // ptx:1297  mul.lo.s32 	%r1049, %r1048, 5;
+    // ptx:1298  sub.s32 	%r1050, %r1044, %r1049;
+    // ptx:1299  shl.b32 	%r1051, %r1050, 10;
+    // ptx:1300  add.s32 	%r1052, %r1051, 13312;
     uint r1052 = uint(int(uint(int(r1044) - int(uint(int(uint(uint64_t(t71))) * 5))) << 10u) + 13312);
-    // 1301: bfi.b32 	%r1053, %r1045, %r1047, 15, 1;
-    // 1302: or.b32  	%r1054, %r1053, %r1052;
-    // 1303: xor.b32  	%r1615, %r1054, 32768;
+    // ptx:1301  bfi.b32 	%r1053, %r1045, %r1047, 15, 1;
+    // ptx:1302  or.b32  	%r1054, %r1053, %r1052;
+    // ptx:1303  xor.b32  	%r1615, %r1054, 32768;
     r1615 = (p2g_bfi_32((r1035 & 1u), ((r1035 >> 1u) & 1023u), 15u, 1u) | r1052) ^ 32768u;
-    // 1304: bra.uni 	$L__BB0_266;
+    // ptx:1304  bra.uni 	$L__BB0_266;
   } else {
-    // 1261: bra.uni 	$L__BB0_240;
-    // 1307: add.s32 	%r958, %r87, %r186;
-    // 1308: xor.b32  	%r959, %r958, 81;
-    // 1309: mul.lo.s32 	%r960, %r959, 2146121005;
+    // ptx:1261  bra.uni 	$L__BB0_240;
+    // ptx:1307  add.s32 	%r958, %r87, %r186;
+    // ptx:1308  xor.b32  	%r959, %r958, 81;
+    // ptx:1309  mul.lo.s32 	%r960, %r959, 2146121005;
     uint r960 = uint(int(uint(int(r87) + int(r186)) ^ 81u) * 2146121005);
-    // 1310: shr.u32 	%r961, %r960, 15;
-    // 1311: xor.b32  	%r962, %r961, %r960;
-    // 1312: mul.lo.s32 	%r963, %r962, -2073254261;
+    // ptx:1310  shr.u32 	%r961, %r960, 15;
+    // ptx:1311  xor.b32  	%r962, %r961, %r960;
+    // ptx:1312  mul.lo.s32 	%r963, %r962, -2073254261;
     uint r963 = uint(int((r960 >> 15u) ^ r960) * -2073254261);
-    // 1313: shr.u32 	%r964, %r963, 16;
-    // 1314: xor.b32  	%r965, %r963, %r6;
+    // ptx:1313  shr.u32 	%r964, %r963, 16;
+    // ptx:1314  xor.b32  	%r965, %r963, %r6;
     uint r965 = r963 ^ r6;
-    // 1315: xor.b32  	%r966, %r965, %r964;
-    // 1316: shr.u32 	%r967, %r965, 16;
-    // 1317: xor.b32  	%r968, %r966, %r967;
-    // 1318: mul.lo.s32 	%r969, %r968, 2146121005;
+    // ptx:1315  xor.b32  	%r966, %r965, %r964;
+    // ptx:1316  shr.u32 	%r967, %r965, 16;
+    // ptx:1317  xor.b32  	%r968, %r966, %r967;
+    // ptx:1318  mul.lo.s32 	%r969, %r968, 2146121005;
     uint r969 = uint(int((r965 ^ (r963 >> 16u)) ^ (r965 >> 16u)) * 2146121005);
-    // 1319: shr.u32 	%r970, %r969, 15;
-    // 1320: xor.b32  	%r971, %r970, %r969;
-    // 1321: mul.lo.s32 	%r972, %r971, -2073254261;
+    // ptx:1319  shr.u32 	%r970, %r969, 15;
+    // ptx:1320  xor.b32  	%r971, %r970, %r969;
+    // ptx:1321  mul.lo.s32 	%r972, %r971, -2073254261;
     uint r972 = uint(int((r969 >> 15u) ^ r969) * -2073254261);
-    // 1322: shr.u32 	%r973, %r972, 16;
-    // 1323: xor.b32  	%r974, %r973, %r972;
+    // ptx:1322  shr.u32 	%r973, %r972, 16;
+    // ptx:1323  xor.b32  	%r974, %r973, %r972;
     uint r974 = (r972 >> 16u) ^ r972;
-    // 1324: xor.b32  	%r975, %r974, -1515870811;
+    // ptx:1324  xor.b32  	%r975, %r974, -1515870811;
     uint r975 = r974 ^ 0xA5A5A5A5u;
-    // 1325: shr.u32 	%r976, %r975, 16;
-    // 1326: xor.b32  	%r977, %r976, %r975;
-    // 1327: mul.lo.s32 	%r978, %r977, 2146121005;
+    // ptx:1325  shr.u32 	%r976, %r975, 16;
+    // ptx:1326  xor.b32  	%r977, %r976, %r975;
+    // ptx:1327  mul.lo.s32 	%r978, %r977, 2146121005;
     uint r978 = uint(int((r975 >> 16u) ^ r975) * 2146121005);
-    // 1328: shr.u32 	%r979, %r978, 15;
-    // 1329: xor.b32  	%r980, %r979, %r978;
-    // 1330: mul.lo.s32 	%r981, %r980, -2073254261;
+    // ptx:1328  shr.u32 	%r979, %r978, 15;
+    // ptx:1329  xor.b32  	%r980, %r979, %r978;
+    // ptx:1330  mul.lo.s32 	%r981, %r980, -2073254261;
     uint r981 = uint(int((r978 >> 15u) ^ r978) * -2073254261);
-    // 1331: shr.u32 	%r982, %r981, 16;
-    // 1332: xor.b32  	%r188, %r982, %r981;
+    // ptx:1331  shr.u32 	%r982, %r981, 16;
+    // ptx:1332  xor.b32  	%r188, %r982, %r981;
     uint r188 = (r981 >> 16u) ^ r981;
-    // 1333: shl.b32 	%r983, %r974, 15;
-    // 1334: and.b32  	%r1615, %r983, 32768;
+    // ptx:1333  shl.b32 	%r983, %r974, 15;
+    // ptx:1334  and.b32  	%r1615, %r983, 32768;
     r1615 = (r974 << 15u) & 32768u;
-    // 1335: shr.u32 	%r984, %r974, 1;
-    // 1336: and.b32  	%r190, %r984, 1023;
+    // ptx:1335  shr.u32 	%r984, %r974, 1;
+    // ptx:1336  and.b32  	%r190, %r984, 1023;
     uint r190 = (r974 >> 1u) & 1023u;
-    // 1337: @%p19 bra 	$L__BB0_244;
+    // ptx:1337  @%p19 bra 	$L__BB0_244;
     if (p19) {
-      // 1341: setp.eq.s16 	%p150, %rs4, 2;
-      // 1342: @%p150 bra 	$L__BB0_261;
+      // ptx:1341  setp.eq.s16 	%p150, %rs4, 2;
+      // ptx:1342  @%p150 bra 	$L__BB0_261;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 1379: and.b32  	%r1615, %r188, 65535;
+        // ptx:1379  and.b32  	%r1615, %r188, 65535;
         r1615 = r188 & 65535u;
-        // 1380: bra.uni 	$L__BB0_266;
+        // ptx:1380  bra.uni 	$L__BB0_266;
         p2g_sv0 = 106;
       } else {
-        // 1344: setp.eq.s16 	%p151, %rs4, 3;
-        // 1345: @%p151 bra 	$L__BB0_248;
+        // ptx:1344  setp.eq.s16 	%p151, %rs4, 3;
+        // ptx:1345  @%p151 bra 	$L__BB0_248;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1383: mul.wide.u32 	%rd124, %r188, -858993459;
-          // 1384: shr.u64 	%rd125, %rd124, 34;
-          // 1385: cvt.u32.u64 	%r988, %rd125;
+          // ptx:1383  mul.wide.u32 	%rd124, %r188, -858993459;
+          // ptx:1384  shr.u64 	%rd125, %rd124, 34;
+          // ptx:1385  cvt.u32.u64 	%r988, %rd125;
           uint64_t t72 = uint64_t((uint64_t(r188) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1386: mul.lo.s32 	%r989, %r988, 5;
-          // 1387: sub.s32 	%r192, %r188, %r989;
+          // ptx:1386  mul.lo.s32 	%r989, %r988, 5;
+          // ptx:1387  sub.s32 	%r192, %r188, %r989;
           uint r192 = uint(int(r188) - int(uint(int(uint(uint64_t(t72))) * 5)));
-          // 1388: setp.eq.s32 	%p155, %r192, 0;
-          // 1389: @%p155 bra 	$L__BB0_250;
+          // ptx:1388  setp.eq.s32 	%p155, %r192, 0;
+          // ptx:1389  @%p155 bra 	$L__BB0_250;
           if (int(r192) == 0) {
-            // 2586: shr.u32 	%r990, %r188, 8;
+            // ptx:2586  shr.u32 	%r990, %r188, 8;
             uint r990 = r188 >> 8u;
-            // 2587: mul.wide.u32 	%rd126, %r990, -1431655765;
-            // 2588: shr.u64 	%rd127, %rd126, 34;
-            // 2589: cvt.u32.u64 	%r991, %rd127;
+            // ptx:2587  mul.wide.u32 	%rd126, %r990, -1431655765;
+            // ptx:2588  shr.u64 	%rd127, %rd126, 34;
+            // ptx:2589  cvt.u32.u64 	%r991, %rd127;
             uint64_t t73 = uint64_t((uint64_t(r990) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2590: mul.lo.s32 	%r992, %r991, 6;
-            // 2591: sub.s32 	%r993, %r990, %r992;
-            // 2592: cvt.u16.u32 	%rs21, %r993;
+            // ptx:2590  mul.lo.s32 	%r992, %r991, 6;
+            // ptx:2591  sub.s32 	%r993, %r990, %r992;
+            // ptx:2592  cvt.u16.u32 	%rs21, %r993;
             uint64_t t74 = uint64_t(uint(int(r990) - int(uint(int(uint(uint64_t(t73))) * 6))));
             uint rs21 = (uint(uint64_t(t74)) & 65535u);
-            // 2593: setp.gt.s16 	%p156, %rs21, 1;
-            // 2594: @%p156 bra 	$L__BB0_254;
+            // ptx:2593  setp.gt.s16 	%p156, %rs21, 1;
+            // ptx:2594  @%p156 bra 	$L__BB0_254;
             if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
-              // 2598: setp.eq.s16 	%p157, %rs21, 2;
-              // 2599: @%p157 bra 	$L__BB0_259;
+              // ptx:2598  setp.eq.s16 	%p157, %rs21, 2;
+              // ptx:2599  @%p157 bra 	$L__BB0_259;
               if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
-                // 3094: shr.u32 	%r995, %r188, 12;
-                // 3095: and.b32  	%r996, %r995, 1;
-                // 3096: or.b32  	%r997, %r1615, %r996;
+                // ptx:3094  shr.u32 	%r995, %r188, 12;
+                // ptx:3095  and.b32  	%r996, %r995, 1;
+                // ptx:3096  or.b32  	%r997, %r1615, %r996;
                 uint r997 = r1615 | ((r188 >> 12u) & 1u);
-                // 3097: or.b32  	%r1615, %r997, 32256;
+                // ptx:3097  or.b32  	%r1615, %r997, 32256;
                 r1615 = r997 | 32256u;
-                // 3098: bra.uni 	$L__BB0_266;
+                // ptx:3098  bra.uni 	$L__BB0_266;
                 p2g_sv0 = 106;
               } else {
-                // 2601: setp.eq.s16 	%p158, %rs21, 3;
-                // 2602: @%p158 bra 	$L__BB0_258;
+                // ptx:2601  setp.eq.s16 	%p158, %rs21, 3;
+                // ptx:2602  @%p158 bra 	$L__BB0_258;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
-                  // 3101: setp.eq.s32 	%p162, %r190, 0;
-                  // 3102: selp.b32 	%r994, 1, %r190, %p162;
-                  // 3103: or.b32  	%r1615, %r994, %r1615;
+                  // ptx:3101  setp.eq.s32 	%p162, %r190, 0;
+                  // ptx:3102  selp.b32 	%r994, 1, %r190, %p162;
+                  // ptx:3103  or.b32  	%r1615, %r994, %r1615;
                   r1615 = ((int(r190) == 0) ? 1u : r190) | r1615;
-                  // 3104: bra.uni 	$L__BB0_266;
+                  // ptx:3104  bra.uni 	$L__BB0_266;
                   p2g_sv0 = 106;
                 } else {
-                  // 2604: setp.ne.s16 	%p159, %rs21, 4;
-                  // 2605: @%p159 bra 	$L__BB0_260;
+                  // ptx:2604  setp.ne.s16 	%p159, %rs21, 4;
+                  // ptx:2605  @%p159 bra 	$L__BB0_260;
                   if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                     p2g_sv0 = 278;
                   } else {
-                    // 2607: or.b32  	%r1615, %r1615, 31743;
+                    // ptx:2607  or.b32  	%r1615, %r1615, 31743;
                     r1615 = r1615 | 31743u;
-                    // 2608: bra.uni 	$L__BB0_266;
+                    // ptx:2608  bra.uni 	$L__BB0_266;
                     p2g_sv0 = 106;
                   }
                 }
               }
             } else {
-              // 2595: bra.uni 	$L__BB0_251;
-              // 2873: setp.eq.s16 	%p160, %rs21, 0;
-              // 2874: @%p160 bra 	$L__BB0_266;
+              // ptx:2595  bra.uni 	$L__BB0_251;
+              // ptx:2873  setp.eq.s16 	%p160, %rs21, 0;
+              // ptx:2874  @%p160 bra 	$L__BB0_266;
               if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                 p2g_sv0 = 106;
               } else {
-                // 2876: setp.eq.s16 	%p161, %rs21, 1;
-                // 2877: @%p161 bra 	$L__BB0_253;
+                // ptx:2876  setp.eq.s16 	%p161, %rs21, 1;
+                // ptx:2877  @%p161 bra 	$L__BB0_253;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
-                  // 2881: or.b32  	%r1615, %r1615, 31744;
+                  // ptx:2881  or.b32  	%r1615, %r1615, 31744;
                   r1615 = r1615 | 31744u;
-                  // 2882: bra.uni 	$L__BB0_266;
+                  // ptx:2882  bra.uni 	$L__BB0_266;
                   p2g_sv0 = 106;
                 } else {
-                  // 2878: bra.uni 	$L__BB0_260;
+                  // ptx:2878  bra.uni 	$L__BB0_260;
                   p2g_sv0 = 278;
                 }
               }
             }
             if (p2g_sv0 == 278) {
-              // 3210: or.b32  	%r998, %r1615, %r190;
+              // ptx:3210  or.b32  	%r998, %r1615, %r190;
               uint r998 = r1615 | r190;
-              // 3211: or.b32  	%r1615, %r998, 1024;
+              // ptx:3211  or.b32  	%r1615, %r998, 1024;
               r1615 = r998 | 1024u;
-              // 3212: bra.uni 	$L__BB0_266;
+              // ptx:3212  bra.uni 	$L__BB0_266;
               p2g_sv0 = 106;
             }
           } else {
-            // 1391: add.s32 	%r1614, %r192, 13;
+            // ptx:1391  add.s32 	%r1614, %r192, 13;
             r1614 = uint(int(r192) + 13);
-            // 1392: bra.uni 	$L__BB0_264;
+            // ptx:1392  bra.uni 	$L__BB0_264;
             p2g_sv0 = 105;
           }
         } else {
-          // 1347: setp.ne.s16 	%p152, %rs4, 5;
-          // 1348: @%p152 bra 	$L__BB0_263;
+          // ptx:1347  setp.ne.s16 	%p152, %rs4, 5;
+          // ptx:1348  @%p152 bra 	$L__BB0_263;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 104;
           } else {
-            // 1350: mul.wide.u32 	%rd122, %r188, -858993459;
-            // 1351: shr.u64 	%rd123, %rd122, 34;
-            // 1352: cvt.u32.u64 	%r985, %rd123;
+            // ptx:1350  mul.wide.u32 	%rd122, %r188, -858993459;
+            // ptx:1351  shr.u64 	%rd123, %rd122, 34;
+            // ptx:1352  cvt.u32.u64 	%r985, %rd123;
             uint64_t t75 = uint64_t((uint64_t(r188) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1353: mul.lo.s32 	%r986, %r985, 5;
-            // 1354: sub.s32 	%r987, %r188, %r986;
-            // 1355: add.s32 	%r1614, %r987, 13;
+            // ptx:1353  mul.lo.s32 	%r986, %r985, 5;
+            // ptx:1354  sub.s32 	%r987, %r188, %r986;
+            // ptx:1355  add.s32 	%r1614, %r987, 13;
             r1614 = uint(int(uint(int(r188) - int(uint(int(uint(uint64_t(t75))) * 5)))) + 13);
-            // 1356: bra.uni 	$L__BB0_264;
+            // ptx:1356  bra.uni 	$L__BB0_264;
             p2g_sv0 = 105;
           }
         }
       }
     } else {
-      // 1338: bra.uni 	$L__BB0_241;
-      // 1359: setp.eq.s16 	%p153, %rs4, 0;
-      // 1360: @%p153 bra 	$L__BB0_262;
+      // ptx:1338  bra.uni 	$L__BB0_241;
+      // ptx:1359  setp.eq.s16 	%p153, %rs4, 0;
+      // ptx:1360  @%p153 bra 	$L__BB0_262;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 1395: mul.wide.u32 	%rd130, %r188, 613566757;
-        // 1396: shr.u64 	%rd131, %rd130, 32;
-        // 1397: cvt.u32.u64 	%r1005, %rd131;
+        // ptx:1395  mul.wide.u32 	%rd130, %r188, 613566757;
+        // ptx:1396  shr.u64 	%rd131, %rd130, 32;
+        // ptx:1397  cvt.u32.u64 	%r1005, %rd131;
         uint64_t t76 = uint64_t((uint64_t(r188) * uint64_t(0x24924925u)) >> 32u);
         uint r1005 = uint(uint64_t(t76));
-        // 1398: sub.s32 	%r1006, %r188, %r1005;
-        // 1399: shr.u32 	%r1007, %r1006, 1;
-        // 1400: add.s32 	%r1008, %r1007, %r1005;
-        // 1401: shr.u32 	%r1009, %r1008, 2;
-        // 1402: mul.lo.s32 	%r1010, %r1009, 7;
+        // ptx:1398  sub.s32 	%r1006, %r188, %r1005;
+        // ptx:1399  shr.u32 	%r1007, %r1006, 1;
+        // ptx:1400  add.s32 	%r1008, %r1007, %r1005;
+        // ptx:1401  shr.u32 	%r1009, %r1008, 2;
+        // ptx:1402  mul.lo.s32 	%r1010, %r1009, 7;
         uint r1010 = uint(int(uint(int(uint(int(r188) - int(r1005)) >> 1u) + int(r1005)) >> 2u) * 7);
-        // 1403: sub.s32 	%r1011, %r188, %r1010;
-        // 1404: add.s32 	%r1614, %r1011, 12;
+        // ptx:1403  sub.s32 	%r1011, %r188, %r1010;
+        // ptx:1404  add.s32 	%r1614, %r1011, 12;
         r1614 = uint(int(uint(int(r188) - int(r1010))) + 12);
-        // 1405: bra.uni 	$L__BB0_264;
+        // ptx:1405  bra.uni 	$L__BB0_264;
         p2g_sv0 = 105;
       } else {
-        // 1362: setp.eq.s16 	%p154, %rs4, 1;
-        // 1363: @%p154 bra 	$L__BB0_243;
+        // ptx:1362  setp.eq.s16 	%p154, %rs4, 1;
+        // ptx:1363  @%p154 bra 	$L__BB0_243;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1367: mul.wide.u32 	%rd128, %r188, 138547333;
-          // 1368: shr.u64 	%rd129, %rd128, 32;
-          // 1369: cvt.u32.u64 	%r999, %rd129;
+          // ptx:1367  mul.wide.u32 	%rd128, %r188, 138547333;
+          // ptx:1368  shr.u64 	%rd129, %rd128, 32;
+          // ptx:1369  cvt.u32.u64 	%r999, %rd129;
           uint64_t t77 = uint64_t((uint64_t(r188) * uint64_t(0x08421085u)) >> 32u);
           uint r999 = uint(uint64_t(t77));
-          // 1370: sub.s32 	%r1000, %r188, %r999;
-          // 1371: shr.u32 	%r1001, %r1000, 1;
-          // 1372: add.s32 	%r1002, %r1001, %r999;
-          // 1373: shr.u32 	%r1003, %r1002, 4;
-          // 1374: mul.lo.s32 	%r1004, %r1003, 31;
+          // ptx:1370  sub.s32 	%r1000, %r188, %r999;
+          // ptx:1371  shr.u32 	%r1001, %r1000, 1;
+          // ptx:1372  add.s32 	%r1002, %r1001, %r999;
+          // ptx:1373  shr.u32 	%r1003, %r1002, 4;
+          // ptx:1374  mul.lo.s32 	%r1004, %r1003, 31;
           uint r1004 = uint(int(uint(int(uint(int(r188) - int(r999)) >> 1u) + int(r999)) >> 4u) * 31);
-          // 1375: sub.s32 	%r1614, %r188, %r1004;
+          // ptx:1375  sub.s32 	%r1614, %r188, %r1004;
           r1614 = uint(int(r188) - int(r1004));
-          // 1376: bra.uni 	$L__BB0_264;
+          // ptx:1376  bra.uni 	$L__BB0_264;
           p2g_sv0 = 105;
         } else {
-          // 1364: bra.uni 	$L__BB0_263;
+          // ptx:1364  bra.uni 	$L__BB0_263;
           p2g_sv0 = 104;
         }
       }
     }
     if (p2g_sv0 == 104) {
-      // 1408: mul.wide.u32 	%rd132, %r188, -858993459;
-      // 1409: shr.u64 	%rd133, %rd132, 34;
-      // 1410: cvt.u32.u64 	%r1012, %rd133;
+      // ptx:1408  mul.wide.u32 	%rd132, %r188, -858993459;
+      // ptx:1409  shr.u64 	%rd133, %rd132, 34;
+      // ptx:1410  cvt.u32.u64 	%r1012, %rd133;
       uint64_t t78 = uint64_t((uint64_t(r188) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1411: mul.lo.s32 	%r1013, %r1012, 5;
-      // 1412: sub.s32 	%r1014, %r188, %r1013;
-      // 1413: add.s32 	%r1614, %r1014, 13;
+      // ptx:1411  mul.lo.s32 	%r1013, %r1012, 5;
+      // ptx:1412  sub.s32 	%r1014, %r188, %r1013;
+      // ptx:1413  add.s32 	%r1614, %r1014, 13;
       r1614 = uint(int(uint(int(r188) - int(uint(int(uint(uint64_t(t78))) * 5)))) + 13);
       p2g_sv0 = 105;
     }
     if (p2g_sv0 == 105) {
-      // 1416: max.s32 	%r1015, %r1614, 0;
-      // 1417: shl.b32 	%r1016, %r1015, 10;
-      // 1418: or.b32  	%r1017, %r190, %r1615;
+      // ptx:1416  max.s32 	%r1015, %r1614, 0;
+      // ptx:1417  shl.b32 	%r1016, %r1015, 10;
+      // ptx:1418  or.b32  	%r1017, %r190, %r1615;
       uint r1017 = r190 | r1615;
-      // 1419: or.b32  	%r1615, %r1017, %r1016;
+      // ptx:1419  or.b32  	%r1615, %r1017, %r1016;
       r1615 = r1017 | (uint(max(int(r1614), 0)) << 10u);
     }
   }
-  // 1422: add.s32 	%r1055, %r47, %r5;
-  // 1423: add.s32 	%r1056, %r1055, 5369135;
+  // ptx:1422  add.s32 	%r1055, %r47, %r5;
+  // ptx:1423  add.s32 	%r1056, %r1055, 5369135;
   uint r1056 = uint(int(uint(int(r47) + int(r5))) + 5369135);
-  // 1424: shr.u32 	%r1057, %r1056, 16;
-  // 1425: xor.b32  	%r1058, %r1057, %r1056;
-  // 1426: mul.lo.s32 	%r1059, %r1058, 2146121005;
+  // ptx:1424  shr.u32 	%r1057, %r1056, 16;
+  // ptx:1425  xor.b32  	%r1058, %r1057, %r1056;
+  // ptx:1426  mul.lo.s32 	%r1059, %r1058, 2146121005;
   uint r1059 = uint(int((r1056 >> 16u) ^ r1056) * 2146121005);
-  // 1427: shr.u32 	%r1060, %r1059, 15;
-  // 1428: xor.b32  	%r1061, %r1060, %r1059;
-  // 1429: mul.lo.s32 	%r1062, %r1061, -2073254261;
+  // ptx:1427  shr.u32 	%r1060, %r1059, 15;
+  // ptx:1428  xor.b32  	%r1061, %r1060, %r1059;
+  // ptx:1429  mul.lo.s32 	%r1062, %r1061, -2073254261;
   uint r1062 = uint(int((r1059 >> 15u) ^ r1059) * -2073254261);
-  // 1430: shr.u32 	%r1063, %r1062, 16;
-  // 1431: xor.b32  	%r1064, %r1062, %r6;
+  // ptx:1430  shr.u32 	%r1063, %r1062, 16;
+  // ptx:1431  xor.b32  	%r1064, %r1062, %r6;
   uint r1064 = r1062 ^ r6;
-  // 1432: xor.b32  	%r1065, %r1064, %r1063;
-  // 1433: shr.u32 	%r1066, %r1064, 16;
-  // 1434: xor.b32  	%r1067, %r1065, %r1066;
-  // 1435: mul.lo.s32 	%r1068, %r1067, 2146121005;
+  // ptx:1432  xor.b32  	%r1065, %r1064, %r1063;
+  // ptx:1433  shr.u32 	%r1066, %r1064, 16;
+  // ptx:1434  xor.b32  	%r1067, %r1065, %r1066;
+  // ptx:1435  mul.lo.s32 	%r1068, %r1067, 2146121005;
   uint r1068 = uint(int((r1064 ^ (r1062 >> 16u)) ^ (r1064 >> 16u)) * 2146121005);
-  // 1436: shr.u32 	%r1069, %r1068, 15;
-  // 1437: xor.b32  	%r1070, %r1069, %r1068;
-  // 1438: mul.lo.s32 	%r1071, %r1070, -2073254261;
+  // ptx:1436  shr.u32 	%r1069, %r1068, 15;
+  // ptx:1437  xor.b32  	%r1070, %r1069, %r1068;
+  // ptx:1438  mul.lo.s32 	%r1071, %r1070, -2073254261;
   uint r1071 = uint(int((r1068 >> 15u) ^ r1068) * -2073254261);
-  // 1439: shr.u32 	%r1072, %r1071, 16;
-  // 1440: xor.b32  	%r1073, %r1072, %r1071;
+  // ptx:1439  shr.u32 	%r1072, %r1071, 16;
+  // ptx:1440  xor.b32  	%r1073, %r1072, %r1071;
   uint r1073 = (r1071 >> 16u) ^ r1071;
-  // 1441: xor.b32  	%r1074, %r1073, -1515870811;
+  // ptx:1441  xor.b32  	%r1074, %r1073, -1515870811;
   uint r1074 = r1073 ^ 0xA5A5A5A5u;
-  // 1442: shr.u32 	%r1075, %r1074, 16;
-  // 1443: xor.b32  	%r1076, %r1075, %r1074;
-  // 1444: mul.lo.s32 	%r1077, %r1076, 2146121005;
+  // ptx:1442  shr.u32 	%r1075, %r1074, 16;
+  // ptx:1443  xor.b32  	%r1076, %r1075, %r1074;
+  // ptx:1444  mul.lo.s32 	%r1077, %r1076, 2146121005;
   uint r1077 = uint(int((r1074 >> 16u) ^ r1074) * 2146121005);
-  // 1445: shr.u32 	%r1078, %r1077, 15;
-  // 1446: xor.b32  	%r1079, %r1078, %r1077;
-  // 1447: mul.lo.s32 	%r1080, %r1079, -2073254261;
+  // ptx:1445  shr.u32 	%r1078, %r1077, 15;
+  // ptx:1446  xor.b32  	%r1079, %r1078, %r1077;
+  // ptx:1447  mul.lo.s32 	%r1080, %r1079, -2073254261;
   uint r1080 = uint(int((r1077 >> 15u) ^ r1077) * -2073254261);
-  // 1448: shr.u32 	%r1081, %r1080, 16;
-  // 1449: xor.b32  	%r207, %r1081, %r1080;
+  // ptx:1448  shr.u32 	%r1081, %r1080, 16;
+  // ptx:1449  xor.b32  	%r207, %r1081, %r1080;
   uint r207 = (r1080 >> 16u) ^ r1080;
-  // 1450: shl.b32 	%r1082, %r1073, 15;
-  // 1451: and.b32  	%r1617, %r1082, 32768;
+  // ptx:1450  shl.b32 	%r1082, %r1073, 15;
+  // ptx:1451  and.b32  	%r1617, %r1082, 32768;
   uint r1617 = (r1073 << 15u) & 32768u;
-  // 1452: shr.u32 	%r1083, %r1073, 1;
-  // 1453: and.b32  	%r209, %r1083, 1023;
+  // ptx:1452  shr.u32 	%r1083, %r1073, 1;
+  // ptx:1453  and.b32  	%r209, %r1083, 1023;
   uint r209 = (r1073 >> 1u) & 1023u;
-  // 1454: @%p73 bra 	$L__BB0_292;
+  // ptx:1454  @%p73 bra 	$L__BB0_292;
   if (p73) {
-    // 1458: mul.wide.u32 	%rd148, %r207, -858993459;
-    // 1459: shr.u64 	%rd149, %rd148, 34;
-    // 1460: cvt.u32.u64 	%r1117, %rd149;
+    // ptx:1458  mul.wide.u32 	%rd148, %r207, -858993459;
+    // ptx:1459  shr.u64 	%rd149, %rd148, 34;
+    // ptx:1460  cvt.u32.u64 	%r1117, %rd149;
     uint64_t t79 = uint64_t((uint64_t(r207) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1461: mul.lo.s32 	%r1118, %r1117, 5;
-    // 1462: sub.s32 	%r1119, %r207, %r1118;
-    // 1463: shl.b32 	%r1120, %r1119, 10;
-    // 1464: add.s32 	%r1121, %r1120, 13312;
+    // ptx:1461  mul.lo.s32 	%r1118, %r1117, 5;
+    // ptx:1462  sub.s32 	%r1119, %r207, %r1118;
+    // ptx:1463  shl.b32 	%r1120, %r1119, 10;
+    // ptx:1464  add.s32 	%r1121, %r1120, 13312;
     uint r1121 = uint(int(uint(int(r207) - int(uint(int(uint(uint64_t(t79))) * 5))) << 10u) + 13312);
-    // 1465: or.b32  	%r1122, %r209, %r1617;
+    // ptx:1465  or.b32  	%r1122, %r209, %r1617;
     uint r1122 = r209 | r1617;
-    // 1466: or.b32  	%r1617, %r1122, %r1121;
+    // ptx:1466  or.b32  	%r1617, %r1122, %r1121;
     r1617 = r1122 | r1121;
-    // 1467: bra.uni 	$L__BB0_293;
+    // ptx:1467  bra.uni 	$L__BB0_293;
   } else {
-    // 1455: bra.uni 	$L__BB0_267;
-    // 1470: @%p19 bra 	$L__BB0_271;
+    // ptx:1455  bra.uni 	$L__BB0_267;
+    // ptx:1470  @%p19 bra 	$L__BB0_271;
     if (p19) {
-      // 1474: setp.eq.s16 	%p165, %rs4, 2;
-      // 1475: @%p165 bra 	$L__BB0_288;
+      // ptx:1474  setp.eq.s16 	%p165, %rs4, 2;
+      // ptx:1475  @%p165 bra 	$L__BB0_288;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 1512: and.b32  	%r1617, %r207, 65535;
+        // ptx:1512  and.b32  	%r1617, %r207, 65535;
         r1617 = r207 & 65535u;
-        // 1513: bra.uni 	$L__BB0_293;
+        // ptx:1513  bra.uni 	$L__BB0_293;
         p2g_sv0 = 117;
       } else {
-        // 1477: setp.eq.s16 	%p166, %rs4, 3;
-        // 1478: @%p166 bra 	$L__BB0_275;
+        // ptx:1477  setp.eq.s16 	%p166, %rs4, 3;
+        // ptx:1478  @%p166 bra 	$L__BB0_275;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1516: mul.wide.u32 	%rd138, %r207, -858993459;
-          // 1517: shr.u64 	%rd139, %rd138, 34;
-          // 1518: cvt.u32.u64 	%r1087, %rd139;
+          // ptx:1516  mul.wide.u32 	%rd138, %r207, -858993459;
+          // ptx:1517  shr.u64 	%rd139, %rd138, 34;
+          // ptx:1518  cvt.u32.u64 	%r1087, %rd139;
           uint64_t t80 = uint64_t((uint64_t(r207) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1519: mul.lo.s32 	%r1088, %r1087, 5;
-          // 1520: sub.s32 	%r211, %r207, %r1088;
+          // ptx:1519  mul.lo.s32 	%r1088, %r1087, 5;
+          // ptx:1520  sub.s32 	%r211, %r207, %r1088;
           uint r211 = uint(int(r207) - int(uint(int(uint(uint64_t(t80))) * 5)));
-          // 1521: setp.eq.s32 	%p170, %r211, 0;
-          // 1522: @%p170 bra 	$L__BB0_277;
+          // ptx:1521  setp.eq.s32 	%p170, %r211, 0;
+          // ptx:1522  @%p170 bra 	$L__BB0_277;
           if (int(r211) == 0) {
-            // 2611: shr.u32 	%r1089, %r207, 8;
+            // ptx:2611  shr.u32 	%r1089, %r207, 8;
             uint r1089 = r207 >> 8u;
-            // 2612: mul.wide.u32 	%rd140, %r1089, -1431655765;
-            // 2613: shr.u64 	%rd141, %rd140, 34;
-            // 2614: cvt.u32.u64 	%r1090, %rd141;
+            // ptx:2612  mul.wide.u32 	%rd140, %r1089, -1431655765;
+            // ptx:2613  shr.u64 	%rd141, %rd140, 34;
+            // ptx:2614  cvt.u32.u64 	%r1090, %rd141;
             uint64_t t81 = uint64_t((uint64_t(r1089) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2615: mul.lo.s32 	%r1091, %r1090, 6;
-            // 2616: sub.s32 	%r1092, %r1089, %r1091;
-            // 2617: cvt.u16.u32 	%rs23, %r1092;
+            // ptx:2615  mul.lo.s32 	%r1091, %r1090, 6;
+            // ptx:2616  sub.s32 	%r1092, %r1089, %r1091;
+            // ptx:2617  cvt.u16.u32 	%rs23, %r1092;
             uint64_t t82 = uint64_t(uint(int(r1089) - int(uint(int(uint(uint64_t(t81))) * 6))));
             uint rs23 = (uint(uint64_t(t82)) & 65535u);
-            // 2618: setp.gt.s16 	%p171, %rs23, 1;
-            // 2619: @%p171 bra 	$L__BB0_281;
+            // ptx:2618  setp.gt.s16 	%p171, %rs23, 1;
+            // ptx:2619  @%p171 bra 	$L__BB0_281;
             if ((bitfieldExtract(int(rs23), 0, 16)) > 1) {
-              // 2623: setp.eq.s16 	%p172, %rs23, 2;
-              // 2624: @%p172 bra 	$L__BB0_286;
+              // ptx:2623  setp.eq.s16 	%p172, %rs23, 2;
+              // ptx:2624  @%p172 bra 	$L__BB0_286;
               if ((bitfieldExtract(int(rs23), 0, 16)) == 2) {
-                // 3107: shr.u32 	%r1094, %r207, 12;
-                // 3108: and.b32  	%r1095, %r1094, 1;
-                // 3109: or.b32  	%r1096, %r1617, %r1095;
+                // ptx:3107  shr.u32 	%r1094, %r207, 12;
+                // ptx:3108  and.b32  	%r1095, %r1094, 1;
+                // ptx:3109  or.b32  	%r1096, %r1617, %r1095;
                 uint r1096 = r1617 | ((r207 >> 12u) & 1u);
-                // 3110: or.b32  	%r1617, %r1096, 32256;
+                // ptx:3110  or.b32  	%r1617, %r1096, 32256;
                 r1617 = r1096 | 32256u;
-                // 3111: bra.uni 	$L__BB0_293;
+                // ptx:3111  bra.uni 	$L__BB0_293;
                 p2g_sv0 = 117;
               } else {
-                // 2626: setp.eq.s16 	%p173, %rs23, 3;
-                // 2627: @%p173 bra 	$L__BB0_285;
+                // ptx:2626  setp.eq.s16 	%p173, %rs23, 3;
+                // ptx:2627  @%p173 bra 	$L__BB0_285;
                 if ((bitfieldExtract(int(rs23), 0, 16)) == 3) {
-                  // 3114: setp.eq.s32 	%p177, %r209, 0;
-                  // 3115: selp.b32 	%r1093, 1, %r209, %p177;
-                  // 3116: or.b32  	%r1617, %r1093, %r1617;
+                  // ptx:3114  setp.eq.s32 	%p177, %r209, 0;
+                  // ptx:3115  selp.b32 	%r1093, 1, %r209, %p177;
+                  // ptx:3116  or.b32  	%r1617, %r1093, %r1617;
                   r1617 = ((int(r209) == 0) ? 1u : r209) | r1617;
-                  // 3117: bra.uni 	$L__BB0_293;
+                  // ptx:3117  bra.uni 	$L__BB0_293;
                   p2g_sv0 = 117;
                 } else {
-                  // 2629: setp.ne.s16 	%p174, %rs23, 4;
-                  // 2630: @%p174 bra 	$L__BB0_287;
+                  // ptx:2629  setp.ne.s16 	%p174, %rs23, 4;
+                  // ptx:2630  @%p174 bra 	$L__BB0_287;
                   if ((bitfieldExtract(int(rs23), 0, 16)) != 4) {
                     p2g_sv0 = 279;
                   } else {
-                    // 2632: or.b32  	%r1617, %r1617, 31743;
+                    // ptx:2632  or.b32  	%r1617, %r1617, 31743;
                     r1617 = r1617 | 31743u;
-                    // 2633: bra.uni 	$L__BB0_293;
+                    // ptx:2633  bra.uni 	$L__BB0_293;
                     p2g_sv0 = 117;
                   }
                 }
               }
             } else {
-              // 2620: bra.uni 	$L__BB0_278;
-              // 2885: setp.eq.s16 	%p175, %rs23, 0;
-              // 2886: @%p175 bra 	$L__BB0_293;
+              // ptx:2620  bra.uni 	$L__BB0_278;
+              // ptx:2885  setp.eq.s16 	%p175, %rs23, 0;
+              // ptx:2886  @%p175 bra 	$L__BB0_293;
               if ((bitfieldExtract(int(rs23), 0, 16)) == 0) {
                 p2g_sv0 = 117;
               } else {
-                // 2888: setp.eq.s16 	%p176, %rs23, 1;
-                // 2889: @%p176 bra 	$L__BB0_280;
+                // ptx:2888  setp.eq.s16 	%p176, %rs23, 1;
+                // ptx:2889  @%p176 bra 	$L__BB0_280;
                 if ((bitfieldExtract(int(rs23), 0, 16)) == 1) {
-                  // 2893: or.b32  	%r1617, %r1617, 31744;
+                  // ptx:2893  or.b32  	%r1617, %r1617, 31744;
                   r1617 = r1617 | 31744u;
-                  // 2894: bra.uni 	$L__BB0_293;
+                  // ptx:2894  bra.uni 	$L__BB0_293;
                   p2g_sv0 = 117;
                 } else {
-                  // 2890: bra.uni 	$L__BB0_287;
+                  // ptx:2890  bra.uni 	$L__BB0_287;
                   p2g_sv0 = 279;
                 }
               }
             }
             if (p2g_sv0 == 279) {
-              // 3215: or.b32  	%r1097, %r1617, %r209;
+              // ptx:3215  or.b32  	%r1097, %r1617, %r209;
               uint r1097 = r1617 | r209;
-              // 3216: or.b32  	%r1617, %r1097, 1024;
+              // ptx:3216  or.b32  	%r1617, %r1097, 1024;
               r1617 = r1097 | 1024u;
-              // 3217: bra.uni 	$L__BB0_293;
+              // ptx:3217  bra.uni 	$L__BB0_293;
               p2g_sv0 = 117;
             }
           } else {
-            // 1524: add.s32 	%r1616, %r211, 13;
+            // ptx:1524  add.s32 	%r1616, %r211, 13;
             r1616 = uint(int(r211) + 13);
-            // 1525: bra.uni 	$L__BB0_291;
+            // ptx:1525  bra.uni 	$L__BB0_291;
             p2g_sv0 = 116;
           }
         } else {
-          // 1480: setp.ne.s16 	%p167, %rs4, 5;
-          // 1481: @%p167 bra 	$L__BB0_290;
+          // ptx:1480  setp.ne.s16 	%p167, %rs4, 5;
+          // ptx:1481  @%p167 bra 	$L__BB0_290;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 115;
           } else {
-            // 1483: mul.wide.u32 	%rd136, %r207, -858993459;
-            // 1484: shr.u64 	%rd137, %rd136, 34;
-            // 1485: cvt.u32.u64 	%r1084, %rd137;
+            // ptx:1483  mul.wide.u32 	%rd136, %r207, -858993459;
+            // ptx:1484  shr.u64 	%rd137, %rd136, 34;
+            // ptx:1485  cvt.u32.u64 	%r1084, %rd137;
             uint64_t t83 = uint64_t((uint64_t(r207) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1486: mul.lo.s32 	%r1085, %r1084, 5;
-            // 1487: sub.s32 	%r1086, %r207, %r1085;
-            // 1488: add.s32 	%r1616, %r1086, 13;
+            // ptx:1486  mul.lo.s32 	%r1085, %r1084, 5;
+            // ptx:1487  sub.s32 	%r1086, %r207, %r1085;
+            // ptx:1488  add.s32 	%r1616, %r1086, 13;
             r1616 = uint(int(uint(int(r207) - int(uint(int(uint(uint64_t(t83))) * 5)))) + 13);
-            // 1489: bra.uni 	$L__BB0_291;
+            // ptx:1489  bra.uni 	$L__BB0_291;
             p2g_sv0 = 116;
           }
         }
       }
     } else {
-      // 1471: bra.uni 	$L__BB0_268;
-      // 1492: setp.eq.s16 	%p168, %rs4, 0;
-      // 1493: @%p168 bra 	$L__BB0_289;
+      // ptx:1471  bra.uni 	$L__BB0_268;
+      // ptx:1492  setp.eq.s16 	%p168, %rs4, 0;
+      // ptx:1493  @%p168 bra 	$L__BB0_289;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 1528: mul.wide.u32 	%rd144, %r207, 613566757;
-        // 1529: shr.u64 	%rd145, %rd144, 32;
-        // 1530: cvt.u32.u64 	%r1104, %rd145;
+        // ptx:1528  mul.wide.u32 	%rd144, %r207, 613566757;
+        // ptx:1529  shr.u64 	%rd145, %rd144, 32;
+        // ptx:1530  cvt.u32.u64 	%r1104, %rd145;
         uint64_t t84 = uint64_t((uint64_t(r207) * uint64_t(0x24924925u)) >> 32u);
         uint r1104 = uint(uint64_t(t84));
-        // 1531: sub.s32 	%r1105, %r207, %r1104;
-        // 1532: shr.u32 	%r1106, %r1105, 1;
-        // 1533: add.s32 	%r1107, %r1106, %r1104;
-        // 1534: shr.u32 	%r1108, %r1107, 2;
-        // 1535: mul.lo.s32 	%r1109, %r1108, 7;
+        // ptx:1531  sub.s32 	%r1105, %r207, %r1104;
+        // ptx:1532  shr.u32 	%r1106, %r1105, 1;
+        // ptx:1533  add.s32 	%r1107, %r1106, %r1104;
+        // ptx:1534  shr.u32 	%r1108, %r1107, 2;
+        // ptx:1535  mul.lo.s32 	%r1109, %r1108, 7;
         uint r1109 = uint(int(uint(int(uint(int(r207) - int(r1104)) >> 1u) + int(r1104)) >> 2u) * 7);
-        // 1536: sub.s32 	%r1110, %r207, %r1109;
-        // 1537: add.s32 	%r1616, %r1110, 12;
+        // ptx:1536  sub.s32 	%r1110, %r207, %r1109;
+        // ptx:1537  add.s32 	%r1616, %r1110, 12;
         r1616 = uint(int(uint(int(r207) - int(r1109))) + 12);
-        // 1538: bra.uni 	$L__BB0_291;
+        // ptx:1538  bra.uni 	$L__BB0_291;
         p2g_sv0 = 116;
       } else {
-        // 1495: setp.eq.s16 	%p169, %rs4, 1;
-        // 1496: @%p169 bra 	$L__BB0_270;
+        // ptx:1495  setp.eq.s16 	%p169, %rs4, 1;
+        // ptx:1496  @%p169 bra 	$L__BB0_270;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1500: mul.wide.u32 	%rd142, %r207, 138547333;
-          // 1501: shr.u64 	%rd143, %rd142, 32;
-          // 1502: cvt.u32.u64 	%r1098, %rd143;
+          // ptx:1500  mul.wide.u32 	%rd142, %r207, 138547333;
+          // ptx:1501  shr.u64 	%rd143, %rd142, 32;
+          // ptx:1502  cvt.u32.u64 	%r1098, %rd143;
           uint64_t t85 = uint64_t((uint64_t(r207) * uint64_t(0x08421085u)) >> 32u);
           uint r1098 = uint(uint64_t(t85));
-          // 1503: sub.s32 	%r1099, %r207, %r1098;
-          // 1504: shr.u32 	%r1100, %r1099, 1;
-          // 1505: add.s32 	%r1101, %r1100, %r1098;
-          // 1506: shr.u32 	%r1102, %r1101, 4;
-          // 1507: mul.lo.s32 	%r1103, %r1102, 31;
+          // ptx:1503  sub.s32 	%r1099, %r207, %r1098;
+          // ptx:1504  shr.u32 	%r1100, %r1099, 1;
+          // ptx:1505  add.s32 	%r1101, %r1100, %r1098;
+          // ptx:1506  shr.u32 	%r1102, %r1101, 4;
+          // ptx:1507  mul.lo.s32 	%r1103, %r1102, 31;
           uint r1103 = uint(int(uint(int(uint(int(r207) - int(r1098)) >> 1u) + int(r1098)) >> 4u) * 31);
-          // 1508: sub.s32 	%r1616, %r207, %r1103;
+          // ptx:1508  sub.s32 	%r1616, %r207, %r1103;
           r1616 = uint(int(r207) - int(r1103));
-          // 1509: bra.uni 	$L__BB0_291;
+          // ptx:1509  bra.uni 	$L__BB0_291;
           p2g_sv0 = 116;
         } else {
-          // 1497: bra.uni 	$L__BB0_290;
+          // ptx:1497  bra.uni 	$L__BB0_290;
           p2g_sv0 = 115;
         }
       }
     }
     if (p2g_sv0 == 115) {
-      // 1541: mul.wide.u32 	%rd146, %r207, -858993459;
-      // 1542: shr.u64 	%rd147, %rd146, 34;
-      // 1543: cvt.u32.u64 	%r1111, %rd147;
+      // ptx:1541  mul.wide.u32 	%rd146, %r207, -858993459;
+      // ptx:1542  shr.u64 	%rd147, %rd146, 34;
+      // ptx:1543  cvt.u32.u64 	%r1111, %rd147;
       uint64_t t86 = uint64_t((uint64_t(r207) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1544: mul.lo.s32 	%r1112, %r1111, 5;
-      // 1545: sub.s32 	%r1113, %r207, %r1112;
-      // 1546: add.s32 	%r1616, %r1113, 13;
+      // ptx:1544  mul.lo.s32 	%r1112, %r1111, 5;
+      // ptx:1545  sub.s32 	%r1113, %r207, %r1112;
+      // ptx:1546  add.s32 	%r1616, %r1113, 13;
       r1616 = uint(int(uint(int(r207) - int(uint(int(uint(uint64_t(t86))) * 5)))) + 13);
       p2g_sv0 = 116;
     }
     if (p2g_sv0 == 116) {
-      // 1549: max.s32 	%r1114, %r1616, 0;
-      // 1550: shl.b32 	%r1115, %r1114, 10;
-      // 1551: or.b32  	%r1116, %r209, %r1617;
+      // ptx:1549  max.s32 	%r1114, %r1616, 0;
+      // ptx:1550  shl.b32 	%r1115, %r1114, 10;
+      // ptx:1551  or.b32  	%r1116, %r209, %r1617;
       uint r1116 = r209 | r1617;
-      // 1552: or.b32  	%r1617, %r1116, %r1115;
+      // ptx:1552  or.b32  	%r1617, %r1116, %r1115;
       r1617 = r1116 | (uint(max(int(r1616), 0)) << 10u);
     }
   }
-  // 1555: and.b32  	%r1123, %r1613, 65535;
-  // 1556: prmt.b32 	%r226, %r1615, %r1123, 4180;
+  // ptx:1555  and.b32  	%r1123, %r1613, 65535;
+  // ptx:1556  prmt.b32 	%r226, %r1615, %r1123, 4180;
   uint r226 = p2g_prmt(r1615, (r1613 & 65535u), 4180u, 0);
-  // 1557: @%p73 bra 	$L__BB0_319;
+  // ptx:1557  @%p73 bra 	$L__BB0_319;
   if (p73) {
-    // 1561: and.b32  	%r1184, %r186, 14;
-    // 1562: add.s32 	%r1185, %r127, %r1184;
-    // 1563: xor.b32  	%r1186, %r1185, 81;
-    // 1564: mul.lo.s32 	%r1187, %r1186, 2146121005;
+    // ptx:1561  and.b32  	%r1184, %r186, 14;
+    // ptx:1562  add.s32 	%r1185, %r127, %r1184;
+    // ptx:1563  xor.b32  	%r1186, %r1185, 81;
+    // ptx:1564  mul.lo.s32 	%r1187, %r1186, 2146121005;
     uint r1187 = uint(int(uint(int(r127) + int(r186 & 14u)) ^ 81u) * 2146121005);
-    // 1565: shr.u32 	%r1188, %r1187, 15;
-    // 1566: xor.b32  	%r1189, %r1188, %r1187;
-    // 1567: mul.lo.s32 	%r1190, %r1189, -2073254261;
+    // ptx:1565  shr.u32 	%r1188, %r1187, 15;
+    // ptx:1566  xor.b32  	%r1189, %r1188, %r1187;
+    // ptx:1567  mul.lo.s32 	%r1190, %r1189, -2073254261;
     uint r1190 = uint(int((r1187 >> 15u) ^ r1187) * -2073254261);
-    // 1568: shr.u32 	%r1191, %r1190, 16;
-    // 1569: xor.b32  	%r1192, %r1190, %r6;
+    // ptx:1568  shr.u32 	%r1191, %r1190, 16;
+    // ptx:1569  xor.b32  	%r1192, %r1190, %r6;
     uint r1192 = r1190 ^ r6;
-    // 1570: xor.b32  	%r1193, %r1192, %r1191;
-    // 1571: shr.u32 	%r1194, %r1192, 16;
-    // 1572: xor.b32  	%r1195, %r1193, %r1194;
-    // 1573: mul.lo.s32 	%r1196, %r1195, 2146121005;
+    // ptx:1570  xor.b32  	%r1193, %r1192, %r1191;
+    // ptx:1571  shr.u32 	%r1194, %r1192, 16;
+    // ptx:1572  xor.b32  	%r1195, %r1193, %r1194;
+    // ptx:1573  mul.lo.s32 	%r1196, %r1195, 2146121005;
     uint r1196 = uint(int((r1192 ^ (r1190 >> 16u)) ^ (r1192 >> 16u)) * 2146121005);
-    // 1574: shr.u32 	%r1197, %r1196, 15;
-    // 1575: xor.b32  	%r1198, %r1197, %r1196;
-    // 1576: mul.lo.s32 	%r1199, %r1198, -2073254261;
+    // ptx:1574  shr.u32 	%r1197, %r1196, 15;
+    // ptx:1575  xor.b32  	%r1198, %r1197, %r1196;
+    // ptx:1576  mul.lo.s32 	%r1199, %r1198, -2073254261;
     uint r1199 = uint(int((r1196 >> 15u) ^ r1196) * -2073254261);
-    // 1577: shr.u32 	%r1200, %r1199, 16;
-    // 1578: xor.b32  	%r1201, %r1200, %r1199;
+    // ptx:1577  shr.u32 	%r1200, %r1199, 16;
+    // ptx:1578  xor.b32  	%r1201, %r1200, %r1199;
     uint r1201 = (r1199 >> 16u) ^ r1199;
-    // 1579: xor.b32  	%r1202, %r1201, -1515870811;
+    // ptx:1579  xor.b32  	%r1202, %r1201, -1515870811;
     uint r1202 = r1201 ^ 0xA5A5A5A5u;
-    // 1580: shr.u32 	%r1203, %r1202, 16;
-    // 1581: xor.b32  	%r1204, %r1203, %r1202;
-    // 1582: mul.lo.s32 	%r1205, %r1204, 2146121005;
+    // ptx:1580  shr.u32 	%r1203, %r1202, 16;
+    // ptx:1581  xor.b32  	%r1204, %r1203, %r1202;
+    // ptx:1582  mul.lo.s32 	%r1205, %r1204, 2146121005;
     uint r1205 = uint(int((r1202 >> 16u) ^ r1202) * 2146121005);
-    // 1583: shr.u32 	%r1206, %r1205, 15;
-    // 1584: xor.b32  	%r1207, %r1206, %r1205;
-    // 1585: mul.lo.s32 	%r1208, %r1207, -2073254261;
+    // ptx:1583  shr.u32 	%r1206, %r1205, 15;
+    // ptx:1584  xor.b32  	%r1207, %r1206, %r1205;
+    // ptx:1585  mul.lo.s32 	%r1208, %r1207, -2073254261;
     uint r1208 = uint(int((r1205 >> 15u) ^ r1205) * -2073254261);
-    // 1586: shr.u32 	%r1209, %r1208, 16;
-    // 1587: xor.b32  	%r1210, %r1209, %r1208;
+    // ptx:1586  shr.u32 	%r1209, %r1208, 16;
+    // ptx:1587  xor.b32  	%r1210, %r1209, %r1208;
     uint r1210 = (r1208 >> 16u) ^ r1208;
-    // 1588: and.b32  	%r1211, %r1201, 1;
-    // 1589: shr.u32 	%r1212, %r1201, 1;
-    // 1590: and.b32  	%r1213, %r1212, 1023;
-    // 1591: mul.wide.u32 	%rd162, %r1210, -858993459;
-    // 1592: shr.u64 	%rd163, %rd162, 34;
-    // 1593: cvt.u32.u64 	%r1214, %rd163;
+    // ptx:1588  and.b32  	%r1211, %r1201, 1;
+    // ptx:1589  shr.u32 	%r1212, %r1201, 1;
+    // ptx:1590  and.b32  	%r1213, %r1212, 1023;
+    // ptx:1591  mul.wide.u32 	%rd162, %r1210, -858993459;
+    // ptx:1592  shr.u64 	%rd163, %rd162, 34;
+    // ptx:1593  cvt.u32.u64 	%r1214, %rd163;
     uint64_t t87 = uint64_t((uint64_t(r1210) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1594: mul.lo.s32 	%r1215, %r1214, 5;
-    // 1595: sub.s32 	%r1216, %r1210, %r1215;
-    // 1596: shl.b32 	%r1217, %r1216, 10;
-    // 1597: add.s32 	%r1218, %r1217, 13312;
+    // ptx:1594  mul.lo.s32 	%r1215, %r1214, 5;
+    // ptx:1595  sub.s32 	%r1216, %r1210, %r1215;
+    // ptx:1596  shl.b32 	%r1217, %r1216, 10;
+    // ptx:1597  add.s32 	%r1218, %r1217, 13312;
     uint r1218 = uint(int(uint(int(r1210) - int(uint(int(uint(uint64_t(t87))) * 5))) << 10u) + 13312);
-    // 1598: bfi.b32 	%r1219, %r1211, %r1213, 15, 1;
-    // 1599: or.b32  	%r1220, %r1219, %r1218;
-    // 1600: xor.b32  	%r1619, %r1220, 32768;
+    // ptx:1598  bfi.b32 	%r1219, %r1211, %r1213, 15, 1;
+    // ptx:1599  or.b32  	%r1220, %r1219, %r1218;
+    // ptx:1600  xor.b32  	%r1619, %r1220, 32768;
     r1619 = (p2g_bfi_32((r1201 & 1u), ((r1201 >> 1u) & 1023u), 15u, 1u) | r1218) ^ 32768u;
-    // 1601: bra.uni 	$L__BB0_320;
+    // ptx:1601  bra.uni 	$L__BB0_320;
   } else {
-    // 1558: bra.uni 	$L__BB0_294;
-    // 1604: add.s32 	%r1124, %r127, %r186;
-    // 1605: xor.b32  	%r1125, %r1124, 81;
-    // 1606: mul.lo.s32 	%r1126, %r1125, 2146121005;
+    // ptx:1558  bra.uni 	$L__BB0_294;
+    // ptx:1604  add.s32 	%r1124, %r127, %r186;
+    // ptx:1605  xor.b32  	%r1125, %r1124, 81;
+    // ptx:1606  mul.lo.s32 	%r1126, %r1125, 2146121005;
     uint r1126 = uint(int(uint(int(r127) + int(r186)) ^ 81u) * 2146121005);
-    // 1607: shr.u32 	%r1127, %r1126, 15;
-    // 1608: xor.b32  	%r1128, %r1127, %r1126;
-    // 1609: mul.lo.s32 	%r1129, %r1128, -2073254261;
+    // ptx:1607  shr.u32 	%r1127, %r1126, 15;
+    // ptx:1608  xor.b32  	%r1128, %r1127, %r1126;
+    // ptx:1609  mul.lo.s32 	%r1129, %r1128, -2073254261;
     uint r1129 = uint(int((r1126 >> 15u) ^ r1126) * -2073254261);
-    // 1610: shr.u32 	%r1130, %r1129, 16;
-    // 1611: xor.b32  	%r1131, %r1129, %r6;
+    // ptx:1610  shr.u32 	%r1130, %r1129, 16;
+    // ptx:1611  xor.b32  	%r1131, %r1129, %r6;
     uint r1131 = r1129 ^ r6;
-    // 1612: xor.b32  	%r1132, %r1131, %r1130;
-    // 1613: shr.u32 	%r1133, %r1131, 16;
-    // 1614: xor.b32  	%r1134, %r1132, %r1133;
-    // 1615: mul.lo.s32 	%r1135, %r1134, 2146121005;
+    // ptx:1612  xor.b32  	%r1132, %r1131, %r1130;
+    // ptx:1613  shr.u32 	%r1133, %r1131, 16;
+    // ptx:1614  xor.b32  	%r1134, %r1132, %r1133;
+    // ptx:1615  mul.lo.s32 	%r1135, %r1134, 2146121005;
     uint r1135 = uint(int((r1131 ^ (r1129 >> 16u)) ^ (r1131 >> 16u)) * 2146121005);
-    // 1616: shr.u32 	%r1136, %r1135, 15;
-    // 1617: xor.b32  	%r1137, %r1136, %r1135;
-    // 1618: mul.lo.s32 	%r1138, %r1137, -2073254261;
+    // ptx:1616  shr.u32 	%r1136, %r1135, 15;
+    // ptx:1617  xor.b32  	%r1137, %r1136, %r1135;
+    // ptx:1618  mul.lo.s32 	%r1138, %r1137, -2073254261;
     uint r1138 = uint(int((r1135 >> 15u) ^ r1135) * -2073254261);
-    // 1619: shr.u32 	%r1139, %r1138, 16;
-    // 1620: xor.b32  	%r1140, %r1139, %r1138;
+    // ptx:1619  shr.u32 	%r1139, %r1138, 16;
+    // ptx:1620  xor.b32  	%r1140, %r1139, %r1138;
     uint r1140 = (r1138 >> 16u) ^ r1138;
-    // 1621: xor.b32  	%r1141, %r1140, -1515870811;
+    // ptx:1621  xor.b32  	%r1141, %r1140, -1515870811;
     uint r1141 = r1140 ^ 0xA5A5A5A5u;
-    // 1622: shr.u32 	%r1142, %r1141, 16;
-    // 1623: xor.b32  	%r1143, %r1142, %r1141;
-    // 1624: mul.lo.s32 	%r1144, %r1143, 2146121005;
+    // ptx:1622  shr.u32 	%r1142, %r1141, 16;
+    // ptx:1623  xor.b32  	%r1143, %r1142, %r1141;
+    // ptx:1624  mul.lo.s32 	%r1144, %r1143, 2146121005;
     uint r1144 = uint(int((r1141 >> 16u) ^ r1141) * 2146121005);
-    // 1625: shr.u32 	%r1145, %r1144, 15;
-    // 1626: xor.b32  	%r1146, %r1145, %r1144;
-    // 1627: mul.lo.s32 	%r1147, %r1146, -2073254261;
+    // ptx:1625  shr.u32 	%r1145, %r1144, 15;
+    // ptx:1626  xor.b32  	%r1146, %r1145, %r1144;
+    // ptx:1627  mul.lo.s32 	%r1147, %r1146, -2073254261;
     uint r1147 = uint(int((r1144 >> 15u) ^ r1144) * -2073254261);
-    // 1628: shr.u32 	%r1148, %r1147, 16;
-    // 1629: xor.b32  	%r227, %r1148, %r1147;
+    // ptx:1628  shr.u32 	%r1148, %r1147, 16;
+    // ptx:1629  xor.b32  	%r227, %r1148, %r1147;
     uint r227 = (r1147 >> 16u) ^ r1147;
-    // 1630: shl.b32 	%r1149, %r1140, 15;
-    // 1631: and.b32  	%r1619, %r1149, 32768;
+    // ptx:1630  shl.b32 	%r1149, %r1140, 15;
+    // ptx:1631  and.b32  	%r1619, %r1149, 32768;
     r1619 = (r1140 << 15u) & 32768u;
-    // 1632: shr.u32 	%r1150, %r1140, 1;
-    // 1633: and.b32  	%r229, %r1150, 1023;
+    // ptx:1632  shr.u32 	%r1150, %r1140, 1;
+    // ptx:1633  and.b32  	%r229, %r1150, 1023;
     uint r229 = (r1140 >> 1u) & 1023u;
-    // 1634: @%p19 bra 	$L__BB0_298;
+    // ptx:1634  @%p19 bra 	$L__BB0_298;
     if (p19) {
-      // 1638: setp.eq.s16 	%p180, %rs4, 2;
-      // 1639: @%p180 bra 	$L__BB0_315;
+      // ptx:1638  setp.eq.s16 	%p180, %rs4, 2;
+      // ptx:1639  @%p180 bra 	$L__BB0_315;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 1676: and.b32  	%r1619, %r227, 65535;
+        // ptx:1676  and.b32  	%r1619, %r227, 65535;
         r1619 = r227 & 65535u;
-        // 1677: bra.uni 	$L__BB0_320;
+        // ptx:1677  bra.uni 	$L__BB0_320;
         p2g_sv0 = 128;
       } else {
-        // 1641: setp.eq.s16 	%p181, %rs4, 3;
-        // 1642: @%p181 bra 	$L__BB0_302;
+        // ptx:1641  setp.eq.s16 	%p181, %rs4, 3;
+        // ptx:1642  @%p181 bra 	$L__BB0_302;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1680: mul.wide.u32 	%rd152, %r227, -858993459;
-          // 1681: shr.u64 	%rd153, %rd152, 34;
-          // 1682: cvt.u32.u64 	%r1154, %rd153;
+          // ptx:1680  mul.wide.u32 	%rd152, %r227, -858993459;
+          // ptx:1681  shr.u64 	%rd153, %rd152, 34;
+          // ptx:1682  cvt.u32.u64 	%r1154, %rd153;
           uint64_t t88 = uint64_t((uint64_t(r227) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1683: mul.lo.s32 	%r1155, %r1154, 5;
-          // 1684: sub.s32 	%r231, %r227, %r1155;
+          // ptx:1683  mul.lo.s32 	%r1155, %r1154, 5;
+          // ptx:1684  sub.s32 	%r231, %r227, %r1155;
           uint r231 = uint(int(r227) - int(uint(int(uint(uint64_t(t88))) * 5)));
-          // 1685: setp.eq.s32 	%p185, %r231, 0;
-          // 1686: @%p185 bra 	$L__BB0_304;
+          // ptx:1685  setp.eq.s32 	%p185, %r231, 0;
+          // ptx:1686  @%p185 bra 	$L__BB0_304;
           if (int(r231) == 0) {
-            // 2636: shr.u32 	%r1156, %r227, 8;
+            // ptx:2636  shr.u32 	%r1156, %r227, 8;
             uint r1156 = r227 >> 8u;
-            // 2637: mul.wide.u32 	%rd154, %r1156, -1431655765;
-            // 2638: shr.u64 	%rd155, %rd154, 34;
-            // 2639: cvt.u32.u64 	%r1157, %rd155;
+            // ptx:2637  mul.wide.u32 	%rd154, %r1156, -1431655765;
+            // ptx:2638  shr.u64 	%rd155, %rd154, 34;
+            // ptx:2639  cvt.u32.u64 	%r1157, %rd155;
             uint64_t t89 = uint64_t((uint64_t(r1156) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2640: mul.lo.s32 	%r1158, %r1157, 6;
-            // 2641: sub.s32 	%r1159, %r1156, %r1158;
-            // 2642: cvt.u16.u32 	%rs25, %r1159;
+            // ptx:2640  mul.lo.s32 	%r1158, %r1157, 6;
+            // ptx:2641  sub.s32 	%r1159, %r1156, %r1158;
+            // ptx:2642  cvt.u16.u32 	%rs25, %r1159;
             uint64_t t90 = uint64_t(uint(int(r1156) - int(uint(int(uint(uint64_t(t89))) * 6))));
             uint rs25 = (uint(uint64_t(t90)) & 65535u);
-            // 2643: setp.gt.s16 	%p186, %rs25, 1;
-            // 2644: @%p186 bra 	$L__BB0_308;
+            // ptx:2643  setp.gt.s16 	%p186, %rs25, 1;
+            // ptx:2644  @%p186 bra 	$L__BB0_308;
             if ((bitfieldExtract(int(rs25), 0, 16)) > 1) {
-              // 2648: setp.eq.s16 	%p187, %rs25, 2;
-              // 2649: @%p187 bra 	$L__BB0_313;
+              // ptx:2648  setp.eq.s16 	%p187, %rs25, 2;
+              // ptx:2649  @%p187 bra 	$L__BB0_313;
               if ((bitfieldExtract(int(rs25), 0, 16)) == 2) {
-                // 3120: shr.u32 	%r1161, %r227, 12;
-                // 3121: and.b32  	%r1162, %r1161, 1;
-                // 3122: or.b32  	%r1163, %r1619, %r1162;
+                // ptx:3120  shr.u32 	%r1161, %r227, 12;
+                // ptx:3121  and.b32  	%r1162, %r1161, 1;
+                // ptx:3122  or.b32  	%r1163, %r1619, %r1162;
                 uint r1163 = r1619 | ((r227 >> 12u) & 1u);
-                // 3123: or.b32  	%r1619, %r1163, 32256;
+                // ptx:3123  or.b32  	%r1619, %r1163, 32256;
                 r1619 = r1163 | 32256u;
-                // 3124: bra.uni 	$L__BB0_320;
+                // ptx:3124  bra.uni 	$L__BB0_320;
                 p2g_sv0 = 128;
               } else {
-                // 2651: setp.eq.s16 	%p188, %rs25, 3;
-                // 2652: @%p188 bra 	$L__BB0_312;
+                // ptx:2651  setp.eq.s16 	%p188, %rs25, 3;
+                // ptx:2652  @%p188 bra 	$L__BB0_312;
                 if ((bitfieldExtract(int(rs25), 0, 16)) == 3) {
-                  // 3127: setp.eq.s32 	%p192, %r229, 0;
-                  // 3128: selp.b32 	%r1160, 1, %r229, %p192;
-                  // 3129: or.b32  	%r1619, %r1160, %r1619;
+                  // ptx:3127  setp.eq.s32 	%p192, %r229, 0;
+                  // ptx:3128  selp.b32 	%r1160, 1, %r229, %p192;
+                  // ptx:3129  or.b32  	%r1619, %r1160, %r1619;
                   r1619 = ((int(r229) == 0) ? 1u : r229) | r1619;
-                  // 3130: bra.uni 	$L__BB0_320;
+                  // ptx:3130  bra.uni 	$L__BB0_320;
                   p2g_sv0 = 128;
                 } else {
-                  // 2654: setp.ne.s16 	%p189, %rs25, 4;
-                  // 2655: @%p189 bra 	$L__BB0_314;
+                  // ptx:2654  setp.ne.s16 	%p189, %rs25, 4;
+                  // ptx:2655  @%p189 bra 	$L__BB0_314;
                   if ((bitfieldExtract(int(rs25), 0, 16)) != 4) {
                     p2g_sv0 = 280;
                   } else {
-                    // 2657: or.b32  	%r1619, %r1619, 31743;
+                    // ptx:2657  or.b32  	%r1619, %r1619, 31743;
                     r1619 = r1619 | 31743u;
-                    // 2658: bra.uni 	$L__BB0_320;
+                    // ptx:2658  bra.uni 	$L__BB0_320;
                     p2g_sv0 = 128;
                   }
                 }
               }
             } else {
-              // 2645: bra.uni 	$L__BB0_305;
-              // 2897: setp.eq.s16 	%p190, %rs25, 0;
-              // 2898: @%p190 bra 	$L__BB0_320;
+              // ptx:2645  bra.uni 	$L__BB0_305;
+              // ptx:2897  setp.eq.s16 	%p190, %rs25, 0;
+              // ptx:2898  @%p190 bra 	$L__BB0_320;
               if ((bitfieldExtract(int(rs25), 0, 16)) == 0) {
                 p2g_sv0 = 128;
               } else {
-                // 2900: setp.eq.s16 	%p191, %rs25, 1;
-                // 2901: @%p191 bra 	$L__BB0_307;
+                // ptx:2900  setp.eq.s16 	%p191, %rs25, 1;
+                // ptx:2901  @%p191 bra 	$L__BB0_307;
                 if ((bitfieldExtract(int(rs25), 0, 16)) == 1) {
-                  // 2905: or.b32  	%r1619, %r1619, 31744;
+                  // ptx:2905  or.b32  	%r1619, %r1619, 31744;
                   r1619 = r1619 | 31744u;
-                  // 2906: bra.uni 	$L__BB0_320;
+                  // ptx:2906  bra.uni 	$L__BB0_320;
                   p2g_sv0 = 128;
                 } else {
-                  // 2902: bra.uni 	$L__BB0_314;
+                  // ptx:2902  bra.uni 	$L__BB0_314;
                   p2g_sv0 = 280;
                 }
               }
             }
             if (p2g_sv0 == 280) {
-              // 3220: or.b32  	%r1164, %r1619, %r229;
+              // ptx:3220  or.b32  	%r1164, %r1619, %r229;
               uint r1164 = r1619 | r229;
-              // 3221: or.b32  	%r1619, %r1164, 1024;
+              // ptx:3221  or.b32  	%r1619, %r1164, 1024;
               r1619 = r1164 | 1024u;
-              // 3222: bra.uni 	$L__BB0_320;
+              // ptx:3222  bra.uni 	$L__BB0_320;
               p2g_sv0 = 128;
             }
           } else {
-            // 1688: add.s32 	%r1618, %r231, 13;
+            // ptx:1688  add.s32 	%r1618, %r231, 13;
             r1618 = uint(int(r231) + 13);
-            // 1689: bra.uni 	$L__BB0_318;
+            // ptx:1689  bra.uni 	$L__BB0_318;
             p2g_sv0 = 127;
           }
         } else {
-          // 1644: setp.ne.s16 	%p182, %rs4, 5;
-          // 1645: @%p182 bra 	$L__BB0_317;
+          // ptx:1644  setp.ne.s16 	%p182, %rs4, 5;
+          // ptx:1645  @%p182 bra 	$L__BB0_317;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 126;
           } else {
-            // 1647: mul.wide.u32 	%rd150, %r227, -858993459;
-            // 1648: shr.u64 	%rd151, %rd150, 34;
-            // 1649: cvt.u32.u64 	%r1151, %rd151;
+            // ptx:1647  mul.wide.u32 	%rd150, %r227, -858993459;
+            // ptx:1648  shr.u64 	%rd151, %rd150, 34;
+            // ptx:1649  cvt.u32.u64 	%r1151, %rd151;
             uint64_t t91 = uint64_t((uint64_t(r227) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1650: mul.lo.s32 	%r1152, %r1151, 5;
-            // 1651: sub.s32 	%r1153, %r227, %r1152;
-            // 1652: add.s32 	%r1618, %r1153, 13;
+            // ptx:1650  mul.lo.s32 	%r1152, %r1151, 5;
+            // ptx:1651  sub.s32 	%r1153, %r227, %r1152;
+            // ptx:1652  add.s32 	%r1618, %r1153, 13;
             r1618 = uint(int(uint(int(r227) - int(uint(int(uint(uint64_t(t91))) * 5)))) + 13);
-            // 1653: bra.uni 	$L__BB0_318;
+            // ptx:1653  bra.uni 	$L__BB0_318;
             p2g_sv0 = 127;
           }
         }
       }
     } else {
-      // 1635: bra.uni 	$L__BB0_295;
-      // 1656: setp.eq.s16 	%p183, %rs4, 0;
-      // 1657: @%p183 bra 	$L__BB0_316;
+      // ptx:1635  bra.uni 	$L__BB0_295;
+      // ptx:1656  setp.eq.s16 	%p183, %rs4, 0;
+      // ptx:1657  @%p183 bra 	$L__BB0_316;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 1692: mul.wide.u32 	%rd158, %r227, 613566757;
-        // 1693: shr.u64 	%rd159, %rd158, 32;
-        // 1694: cvt.u32.u64 	%r1171, %rd159;
+        // ptx:1692  mul.wide.u32 	%rd158, %r227, 613566757;
+        // ptx:1693  shr.u64 	%rd159, %rd158, 32;
+        // ptx:1694  cvt.u32.u64 	%r1171, %rd159;
         uint64_t t92 = uint64_t((uint64_t(r227) * uint64_t(0x24924925u)) >> 32u);
         uint r1171 = uint(uint64_t(t92));
-        // 1695: sub.s32 	%r1172, %r227, %r1171;
-        // 1696: shr.u32 	%r1173, %r1172, 1;
-        // 1697: add.s32 	%r1174, %r1173, %r1171;
-        // 1698: shr.u32 	%r1175, %r1174, 2;
-        // 1699: mul.lo.s32 	%r1176, %r1175, 7;
+        // ptx:1695  sub.s32 	%r1172, %r227, %r1171;
+        // ptx:1696  shr.u32 	%r1173, %r1172, 1;
+        // ptx:1697  add.s32 	%r1174, %r1173, %r1171;
+        // ptx:1698  shr.u32 	%r1175, %r1174, 2;
+        // ptx:1699  mul.lo.s32 	%r1176, %r1175, 7;
         uint r1176 = uint(int(uint(int(uint(int(r227) - int(r1171)) >> 1u) + int(r1171)) >> 2u) * 7);
-        // 1700: sub.s32 	%r1177, %r227, %r1176;
-        // 1701: add.s32 	%r1618, %r1177, 12;
+        // ptx:1700  sub.s32 	%r1177, %r227, %r1176;
+        // ptx:1701  add.s32 	%r1618, %r1177, 12;
         r1618 = uint(int(uint(int(r227) - int(r1176))) + 12);
-        // 1702: bra.uni 	$L__BB0_318;
+        // ptx:1702  bra.uni 	$L__BB0_318;
         p2g_sv0 = 127;
       } else {
-        // 1659: setp.eq.s16 	%p184, %rs4, 1;
-        // 1660: @%p184 bra 	$L__BB0_297;
+        // ptx:1659  setp.eq.s16 	%p184, %rs4, 1;
+        // ptx:1660  @%p184 bra 	$L__BB0_297;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1664: mul.wide.u32 	%rd156, %r227, 138547333;
-          // 1665: shr.u64 	%rd157, %rd156, 32;
-          // 1666: cvt.u32.u64 	%r1165, %rd157;
+          // ptx:1664  mul.wide.u32 	%rd156, %r227, 138547333;
+          // ptx:1665  shr.u64 	%rd157, %rd156, 32;
+          // ptx:1666  cvt.u32.u64 	%r1165, %rd157;
           uint64_t t93 = uint64_t((uint64_t(r227) * uint64_t(0x08421085u)) >> 32u);
           uint r1165 = uint(uint64_t(t93));
-          // 1667: sub.s32 	%r1166, %r227, %r1165;
-          // 1668: shr.u32 	%r1167, %r1166, 1;
-          // 1669: add.s32 	%r1168, %r1167, %r1165;
-          // 1670: shr.u32 	%r1169, %r1168, 4;
-          // 1671: mul.lo.s32 	%r1170, %r1169, 31;
+          // ptx:1667  sub.s32 	%r1166, %r227, %r1165;
+          // ptx:1668  shr.u32 	%r1167, %r1166, 1;
+          // ptx:1669  add.s32 	%r1168, %r1167, %r1165;
+          // ptx:1670  shr.u32 	%r1169, %r1168, 4;
+          // ptx:1671  mul.lo.s32 	%r1170, %r1169, 31;
           uint r1170 = uint(int(uint(int(uint(int(r227) - int(r1165)) >> 1u) + int(r1165)) >> 4u) * 31);
-          // 1672: sub.s32 	%r1618, %r227, %r1170;
+          // ptx:1672  sub.s32 	%r1618, %r227, %r1170;
           r1618 = uint(int(r227) - int(r1170));
-          // 1673: bra.uni 	$L__BB0_318;
+          // ptx:1673  bra.uni 	$L__BB0_318;
           p2g_sv0 = 127;
         } else {
-          // 1661: bra.uni 	$L__BB0_317;
+          // ptx:1661  bra.uni 	$L__BB0_317;
           p2g_sv0 = 126;
         }
       }
     }
     if (p2g_sv0 == 126) {
-      // 1705: mul.wide.u32 	%rd160, %r227, -858993459;
-      // 1706: shr.u64 	%rd161, %rd160, 34;
-      // 1707: cvt.u32.u64 	%r1178, %rd161;
+      // ptx:1705  mul.wide.u32 	%rd160, %r227, -858993459;
+      // ptx:1706  shr.u64 	%rd161, %rd160, 34;
+      // ptx:1707  cvt.u32.u64 	%r1178, %rd161;
       uint64_t t94 = uint64_t((uint64_t(r227) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1708: mul.lo.s32 	%r1179, %r1178, 5;
-      // 1709: sub.s32 	%r1180, %r227, %r1179;
-      // 1710: add.s32 	%r1618, %r1180, 13;
+      // ptx:1708  mul.lo.s32 	%r1179, %r1178, 5;
+      // ptx:1709  sub.s32 	%r1180, %r227, %r1179;
+      // ptx:1710  add.s32 	%r1618, %r1180, 13;
       r1618 = uint(int(uint(int(r227) - int(uint(int(uint(uint64_t(t94))) * 5)))) + 13);
       p2g_sv0 = 127;
     }
     if (p2g_sv0 == 127) {
-      // 1713: max.s32 	%r1181, %r1618, 0;
-      // 1714: shl.b32 	%r1182, %r1181, 10;
-      // 1715: or.b32  	%r1183, %r229, %r1619;
+      // ptx:1713  max.s32 	%r1181, %r1618, 0;
+      // ptx:1714  shl.b32 	%r1182, %r1181, 10;
+      // ptx:1715  or.b32  	%r1183, %r229, %r1619;
       uint r1183 = r229 | r1619;
-      // 1716: or.b32  	%r1619, %r1183, %r1182;
+      // ptx:1716  or.b32  	%r1619, %r1183, %r1182;
       r1619 = r1183 | (uint(max(int(r1618), 0)) << 10u);
     }
   }
-  // 1719: add.s32 	%r246, %r1, %r2;
+  // ptx:1719  add.s32 	%r246, %r1, %r2;
   uint r246 = uint(int(r1) + int(r2));
-  // 1720: shl.b32 	%r1221, %r3, 7;
-  // 1721: add.s32 	%r247, %r2, 5373223;
+  // ptx:1720  shl.b32 	%r1221, %r3, 7;
+  // ptx:1721  add.s32 	%r247, %r2, 5373223;
   uint r247 = uint(int(r2) + 5373223);
-  // 1722: add.s32 	%r248, %r247, %r1221;
+  // ptx:1722  add.s32 	%r248, %r247, %r1221;
   uint r248 = uint(int(r247) + int(r3 << 7u));
-  // 1723: xor.b32  	%r1222, %r248, 81;
-  // 1724: mul.lo.s32 	%r1223, %r1222, 2146121005;
+  // ptx:1723  xor.b32  	%r1222, %r248, 81;
+  // ptx:1724  mul.lo.s32 	%r1223, %r1222, 2146121005;
   uint r1223 = uint(int(r248 ^ 81u) * 2146121005);
-  // 1725: shr.u32 	%r1224, %r1223, 15;
-  // 1726: xor.b32  	%r1225, %r1224, %r1223;
-  // 1727: mul.lo.s32 	%r1226, %r1225, -2073254261;
+  // ptx:1725  shr.u32 	%r1224, %r1223, 15;
+  // ptx:1726  xor.b32  	%r1225, %r1224, %r1223;
+  // ptx:1727  mul.lo.s32 	%r1226, %r1225, -2073254261;
   uint r1226 = uint(int((r1223 >> 15u) ^ r1223) * -2073254261);
-  // 1728: shr.u32 	%r1227, %r1226, 16;
-  // 1729: xor.b32  	%r1228, %r1226, %r6;
+  // ptx:1728  shr.u32 	%r1227, %r1226, 16;
+  // ptx:1729  xor.b32  	%r1228, %r1226, %r6;
   uint r1228 = r1226 ^ r6;
-  // 1730: xor.b32  	%r1229, %r1228, %r1227;
-  // 1731: shr.u32 	%r1230, %r1228, 16;
-  // 1732: xor.b32  	%r1231, %r1229, %r1230;
-  // 1733: mul.lo.s32 	%r1232, %r1231, 2146121005;
+  // ptx:1730  xor.b32  	%r1229, %r1228, %r1227;
+  // ptx:1731  shr.u32 	%r1230, %r1228, 16;
+  // ptx:1732  xor.b32  	%r1231, %r1229, %r1230;
+  // ptx:1733  mul.lo.s32 	%r1232, %r1231, 2146121005;
   uint r1232 = uint(int((r1228 ^ (r1226 >> 16u)) ^ (r1228 >> 16u)) * 2146121005);
-  // 1734: shr.u32 	%r1233, %r1232, 15;
-  // 1735: xor.b32  	%r1234, %r1233, %r1232;
-  // 1736: mul.lo.s32 	%r1235, %r1234, -2073254261;
+  // ptx:1734  shr.u32 	%r1233, %r1232, 15;
+  // ptx:1735  xor.b32  	%r1234, %r1233, %r1232;
+  // ptx:1736  mul.lo.s32 	%r1235, %r1234, -2073254261;
   uint r1235 = uint(int((r1232 >> 15u) ^ r1232) * -2073254261);
-  // 1737: shr.u32 	%r1236, %r1235, 16;
-  // 1738: xor.b32  	%r1237, %r1236, %r1235;
+  // ptx:1737  shr.u32 	%r1236, %r1235, 16;
+  // ptx:1738  xor.b32  	%r1237, %r1236, %r1235;
   uint r1237 = (r1235 >> 16u) ^ r1235;
-  // 1739: xor.b32  	%r1238, %r1237, -1515870811;
+  // ptx:1739  xor.b32  	%r1238, %r1237, -1515870811;
   uint r1238 = r1237 ^ 0xA5A5A5A5u;
-  // 1740: shr.u32 	%r1239, %r1238, 16;
-  // 1741: xor.b32  	%r1240, %r1239, %r1238;
-  // 1742: mul.lo.s32 	%r1241, %r1240, 2146121005;
+  // ptx:1740  shr.u32 	%r1239, %r1238, 16;
+  // ptx:1741  xor.b32  	%r1240, %r1239, %r1238;
+  // ptx:1742  mul.lo.s32 	%r1241, %r1240, 2146121005;
   uint r1241 = uint(int((r1238 >> 16u) ^ r1238) * 2146121005);
-  // 1743: shr.u32 	%r1242, %r1241, 15;
-  // 1744: xor.b32  	%r1243, %r1242, %r1241;
-  // 1745: mul.lo.s32 	%r1244, %r1243, -2073254261;
+  // ptx:1743  shr.u32 	%r1242, %r1241, 15;
+  // ptx:1744  xor.b32  	%r1243, %r1242, %r1241;
+  // ptx:1745  mul.lo.s32 	%r1244, %r1243, -2073254261;
   uint r1244 = uint(int((r1241 >> 15u) ^ r1241) * -2073254261);
-  // 1746: shr.u32 	%r1245, %r1244, 16;
-  // 1747: xor.b32  	%r249, %r1245, %r1244;
+  // ptx:1746  shr.u32 	%r1245, %r1244, 16;
+  // ptx:1747  xor.b32  	%r249, %r1245, %r1244;
   uint r249 = (r1244 >> 16u) ^ r1244;
-  // 1748: shl.b32 	%r1246, %r1237, 15;
-  // 1749: and.b32  	%r1621, %r1246, 32768;
+  // ptx:1748  shl.b32 	%r1246, %r1237, 15;
+  // ptx:1749  and.b32  	%r1621, %r1246, 32768;
   uint r1621 = (r1237 << 15u) & 32768u;
-  // 1750: shr.u32 	%r1247, %r1237, 1;
-  // 1751: and.b32  	%r251, %r1247, 1023;
+  // ptx:1750  shr.u32 	%r1247, %r1237, 1;
+  // ptx:1751  and.b32  	%r251, %r1247, 1023;
   uint r251 = (r1237 >> 1u) & 1023u;
-  // 1752: @%p73 bra 	$L__BB0_346;
+  // ptx:1752  @%p73 bra 	$L__BB0_346;
   if (p73) {
-    // 1756: mul.wide.u32 	%rd176, %r249, -858993459;
-    // 1757: shr.u64 	%rd177, %rd176, 34;
-    // 1758: cvt.u32.u64 	%r1281, %rd177;
+    // ptx:1756  mul.wide.u32 	%rd176, %r249, -858993459;
+    // ptx:1757  shr.u64 	%rd177, %rd176, 34;
+    // ptx:1758  cvt.u32.u64 	%r1281, %rd177;
     uint64_t t95 = uint64_t((uint64_t(r249) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1759: mul.lo.s32 	%r1282, %r1281, 5;
-    // 1760: sub.s32 	%r1283, %r249, %r1282;
-    // 1761: shl.b32 	%r1284, %r1283, 10;
-    // 1762: add.s32 	%r1285, %r1284, 13312;
+    // ptx:1759  mul.lo.s32 	%r1282, %r1281, 5;
+    // ptx:1760  sub.s32 	%r1283, %r249, %r1282;
+    // ptx:1761  shl.b32 	%r1284, %r1283, 10;
+    // ptx:1762  add.s32 	%r1285, %r1284, 13312;
     uint r1285 = uint(int(uint(int(r249) - int(uint(int(uint(uint64_t(t95))) * 5))) << 10u) + 13312);
-    // 1763: or.b32  	%r1286, %r251, %r1621;
+    // ptx:1763  or.b32  	%r1286, %r251, %r1621;
     uint r1286 = r251 | r1621;
-    // 1764: or.b32  	%r1621, %r1286, %r1285;
+    // ptx:1764  or.b32  	%r1621, %r1286, %r1285;
     r1621 = r1286 | r1285;
-    // 1765: bra.uni 	$L__BB0_347;
+    // ptx:1765  bra.uni 	$L__BB0_347;
   } else {
-    // 1753: bra.uni 	$L__BB0_321;
-    // 1768: @%p19 bra 	$L__BB0_325;
+    // ptx:1753  bra.uni 	$L__BB0_321;
+    // ptx:1768  @%p19 bra 	$L__BB0_325;
     if (p19) {
-      // 1772: setp.eq.s16 	%p195, %rs4, 2;
-      // 1773: @%p195 bra 	$L__BB0_342;
+      // ptx:1772  setp.eq.s16 	%p195, %rs4, 2;
+      // ptx:1773  @%p195 bra 	$L__BB0_342;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 1810: and.b32  	%r1621, %r249, 65535;
+        // ptx:1810  and.b32  	%r1621, %r249, 65535;
         r1621 = r249 & 65535u;
-        // 1811: bra.uni 	$L__BB0_347;
+        // ptx:1811  bra.uni 	$L__BB0_347;
         p2g_sv0 = 139;
       } else {
-        // 1775: setp.eq.s16 	%p196, %rs4, 3;
-        // 1776: @%p196 bra 	$L__BB0_329;
+        // ptx:1775  setp.eq.s16 	%p196, %rs4, 3;
+        // ptx:1776  @%p196 bra 	$L__BB0_329;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1814: mul.wide.u32 	%rd166, %r249, -858993459;
-          // 1815: shr.u64 	%rd167, %rd166, 34;
-          // 1816: cvt.u32.u64 	%r1251, %rd167;
+          // ptx:1814  mul.wide.u32 	%rd166, %r249, -858993459;
+          // ptx:1815  shr.u64 	%rd167, %rd166, 34;
+          // ptx:1816  cvt.u32.u64 	%r1251, %rd167;
           uint64_t t96 = uint64_t((uint64_t(r249) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1817: mul.lo.s32 	%r1252, %r1251, 5;
-          // 1818: sub.s32 	%r253, %r249, %r1252;
+          // ptx:1817  mul.lo.s32 	%r1252, %r1251, 5;
+          // ptx:1818  sub.s32 	%r253, %r249, %r1252;
           uint r253 = uint(int(r249) - int(uint(int(uint(uint64_t(t96))) * 5)));
-          // 1819: setp.eq.s32 	%p200, %r253, 0;
-          // 1820: @%p200 bra 	$L__BB0_331;
+          // ptx:1819  setp.eq.s32 	%p200, %r253, 0;
+          // ptx:1820  @%p200 bra 	$L__BB0_331;
           if (int(r253) == 0) {
-            // 2661: shr.u32 	%r1253, %r249, 8;
+            // ptx:2661  shr.u32 	%r1253, %r249, 8;
             uint r1253 = r249 >> 8u;
-            // 2662: mul.wide.u32 	%rd168, %r1253, -1431655765;
-            // 2663: shr.u64 	%rd169, %rd168, 34;
-            // 2664: cvt.u32.u64 	%r1254, %rd169;
+            // ptx:2662  mul.wide.u32 	%rd168, %r1253, -1431655765;
+            // ptx:2663  shr.u64 	%rd169, %rd168, 34;
+            // ptx:2664  cvt.u32.u64 	%r1254, %rd169;
             uint64_t t97 = uint64_t((uint64_t(r1253) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2665: mul.lo.s32 	%r1255, %r1254, 6;
-            // 2666: sub.s32 	%r1256, %r1253, %r1255;
-            // 2667: cvt.u16.u32 	%rs27, %r1256;
+            // ptx:2665  mul.lo.s32 	%r1255, %r1254, 6;
+            // ptx:2666  sub.s32 	%r1256, %r1253, %r1255;
+            // ptx:2667  cvt.u16.u32 	%rs27, %r1256;
             uint64_t t98 = uint64_t(uint(int(r1253) - int(uint(int(uint(uint64_t(t97))) * 6))));
             uint rs27 = (uint(uint64_t(t98)) & 65535u);
-            // 2668: setp.gt.s16 	%p201, %rs27, 1;
-            // 2669: @%p201 bra 	$L__BB0_335;
+            // ptx:2668  setp.gt.s16 	%p201, %rs27, 1;
+            // ptx:2669  @%p201 bra 	$L__BB0_335;
             if ((bitfieldExtract(int(rs27), 0, 16)) > 1) {
-              // 2673: setp.eq.s16 	%p202, %rs27, 2;
-              // 2674: @%p202 bra 	$L__BB0_340;
+              // ptx:2673  setp.eq.s16 	%p202, %rs27, 2;
+              // ptx:2674  @%p202 bra 	$L__BB0_340;
               if ((bitfieldExtract(int(rs27), 0, 16)) == 2) {
-                // 3133: shr.u32 	%r1258, %r249, 12;
-                // 3134: and.b32  	%r1259, %r1258, 1;
-                // 3135: or.b32  	%r1260, %r1621, %r1259;
+                // ptx:3133  shr.u32 	%r1258, %r249, 12;
+                // ptx:3134  and.b32  	%r1259, %r1258, 1;
+                // ptx:3135  or.b32  	%r1260, %r1621, %r1259;
                 uint r1260 = r1621 | ((r249 >> 12u) & 1u);
-                // 3136: or.b32  	%r1621, %r1260, 32256;
+                // ptx:3136  or.b32  	%r1621, %r1260, 32256;
                 r1621 = r1260 | 32256u;
-                // 3137: bra.uni 	$L__BB0_347;
+                // ptx:3137  bra.uni 	$L__BB0_347;
                 p2g_sv0 = 139;
               } else {
-                // 2676: setp.eq.s16 	%p203, %rs27, 3;
-                // 2677: @%p203 bra 	$L__BB0_339;
+                // ptx:2676  setp.eq.s16 	%p203, %rs27, 3;
+                // ptx:2677  @%p203 bra 	$L__BB0_339;
                 if ((bitfieldExtract(int(rs27), 0, 16)) == 3) {
-                  // 3140: setp.eq.s32 	%p207, %r251, 0;
-                  // 3141: selp.b32 	%r1257, 1, %r251, %p207;
-                  // 3142: or.b32  	%r1621, %r1257, %r1621;
+                  // ptx:3140  setp.eq.s32 	%p207, %r251, 0;
+                  // ptx:3141  selp.b32 	%r1257, 1, %r251, %p207;
+                  // ptx:3142  or.b32  	%r1621, %r1257, %r1621;
                   r1621 = ((int(r251) == 0) ? 1u : r251) | r1621;
-                  // 3143: bra.uni 	$L__BB0_347;
+                  // ptx:3143  bra.uni 	$L__BB0_347;
                   p2g_sv0 = 139;
                 } else {
-                  // 2679: setp.ne.s16 	%p204, %rs27, 4;
-                  // 2680: @%p204 bra 	$L__BB0_341;
+                  // ptx:2679  setp.ne.s16 	%p204, %rs27, 4;
+                  // ptx:2680  @%p204 bra 	$L__BB0_341;
                   if ((bitfieldExtract(int(rs27), 0, 16)) != 4) {
                     p2g_sv0 = 281;
                   } else {
-                    // 2682: or.b32  	%r1621, %r1621, 31743;
+                    // ptx:2682  or.b32  	%r1621, %r1621, 31743;
                     r1621 = r1621 | 31743u;
-                    // 2683: bra.uni 	$L__BB0_347;
+                    // ptx:2683  bra.uni 	$L__BB0_347;
                     p2g_sv0 = 139;
                   }
                 }
               }
             } else {
-              // 2670: bra.uni 	$L__BB0_332;
-              // 2909: setp.eq.s16 	%p205, %rs27, 0;
-              // 2910: @%p205 bra 	$L__BB0_347;
+              // ptx:2670  bra.uni 	$L__BB0_332;
+              // ptx:2909  setp.eq.s16 	%p205, %rs27, 0;
+              // ptx:2910  @%p205 bra 	$L__BB0_347;
               if ((bitfieldExtract(int(rs27), 0, 16)) == 0) {
                 p2g_sv0 = 139;
               } else {
-                // 2912: setp.eq.s16 	%p206, %rs27, 1;
-                // 2913: @%p206 bra 	$L__BB0_334;
+                // ptx:2912  setp.eq.s16 	%p206, %rs27, 1;
+                // ptx:2913  @%p206 bra 	$L__BB0_334;
                 if ((bitfieldExtract(int(rs27), 0, 16)) == 1) {
-                  // 2917: or.b32  	%r1621, %r1621, 31744;
+                  // ptx:2917  or.b32  	%r1621, %r1621, 31744;
                   r1621 = r1621 | 31744u;
-                  // 2918: bra.uni 	$L__BB0_347;
+                  // ptx:2918  bra.uni 	$L__BB0_347;
                   p2g_sv0 = 139;
                 } else {
-                  // 2914: bra.uni 	$L__BB0_341;
+                  // ptx:2914  bra.uni 	$L__BB0_341;
                   p2g_sv0 = 281;
                 }
               }
             }
             if (p2g_sv0 == 281) {
-              // 3225: or.b32  	%r1261, %r1621, %r251;
+              // ptx:3225  or.b32  	%r1261, %r1621, %r251;
               uint r1261 = r1621 | r251;
-              // 3226: or.b32  	%r1621, %r1261, 1024;
+              // ptx:3226  or.b32  	%r1621, %r1261, 1024;
               r1621 = r1261 | 1024u;
-              // 3227: bra.uni 	$L__BB0_347;
+              // ptx:3227  bra.uni 	$L__BB0_347;
               p2g_sv0 = 139;
             }
           } else {
-            // 1822: add.s32 	%r1620, %r253, 13;
+            // ptx:1822  add.s32 	%r1620, %r253, 13;
             r1620 = uint(int(r253) + 13);
-            // 1823: bra.uni 	$L__BB0_345;
+            // ptx:1823  bra.uni 	$L__BB0_345;
             p2g_sv0 = 138;
           }
         } else {
-          // 1778: setp.ne.s16 	%p197, %rs4, 5;
-          // 1779: @%p197 bra 	$L__BB0_344;
+          // ptx:1778  setp.ne.s16 	%p197, %rs4, 5;
+          // ptx:1779  @%p197 bra 	$L__BB0_344;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 137;
           } else {
-            // 1781: mul.wide.u32 	%rd164, %r249, -858993459;
-            // 1782: shr.u64 	%rd165, %rd164, 34;
-            // 1783: cvt.u32.u64 	%r1248, %rd165;
+            // ptx:1781  mul.wide.u32 	%rd164, %r249, -858993459;
+            // ptx:1782  shr.u64 	%rd165, %rd164, 34;
+            // ptx:1783  cvt.u32.u64 	%r1248, %rd165;
             uint64_t t99 = uint64_t((uint64_t(r249) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1784: mul.lo.s32 	%r1249, %r1248, 5;
-            // 1785: sub.s32 	%r1250, %r249, %r1249;
-            // 1786: add.s32 	%r1620, %r1250, 13;
+            // ptx:1784  mul.lo.s32 	%r1249, %r1248, 5;
+            // ptx:1785  sub.s32 	%r1250, %r249, %r1249;
+            // ptx:1786  add.s32 	%r1620, %r1250, 13;
             r1620 = uint(int(uint(int(r249) - int(uint(int(uint(uint64_t(t99))) * 5)))) + 13);
-            // 1787: bra.uni 	$L__BB0_345;
+            // ptx:1787  bra.uni 	$L__BB0_345;
             p2g_sv0 = 138;
           }
         }
       }
     } else {
-      // 1769: bra.uni 	$L__BB0_322;
-      // 1790: setp.eq.s16 	%p198, %rs4, 0;
-      // 1791: @%p198 bra 	$L__BB0_343;
+      // ptx:1769  bra.uni 	$L__BB0_322;
+      // ptx:1790  setp.eq.s16 	%p198, %rs4, 0;
+      // ptx:1791  @%p198 bra 	$L__BB0_343;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 1826: mul.wide.u32 	%rd172, %r249, 613566757;
-        // 1827: shr.u64 	%rd173, %rd172, 32;
-        // 1828: cvt.u32.u64 	%r1268, %rd173;
+        // ptx:1826  mul.wide.u32 	%rd172, %r249, 613566757;
+        // ptx:1827  shr.u64 	%rd173, %rd172, 32;
+        // ptx:1828  cvt.u32.u64 	%r1268, %rd173;
         uint64_t t100 = uint64_t((uint64_t(r249) * uint64_t(0x24924925u)) >> 32u);
         uint r1268 = uint(uint64_t(t100));
-        // 1829: sub.s32 	%r1269, %r249, %r1268;
-        // 1830: shr.u32 	%r1270, %r1269, 1;
-        // 1831: add.s32 	%r1271, %r1270, %r1268;
-        // 1832: shr.u32 	%r1272, %r1271, 2;
-        // 1833: mul.lo.s32 	%r1273, %r1272, 7;
+        // ptx:1829  sub.s32 	%r1269, %r249, %r1268;
+        // ptx:1830  shr.u32 	%r1270, %r1269, 1;
+        // ptx:1831  add.s32 	%r1271, %r1270, %r1268;
+        // ptx:1832  shr.u32 	%r1272, %r1271, 2;
+        // ptx:1833  mul.lo.s32 	%r1273, %r1272, 7;
         uint r1273 = uint(int(uint(int(uint(int(r249) - int(r1268)) >> 1u) + int(r1268)) >> 2u) * 7);
-        // 1834: sub.s32 	%r1274, %r249, %r1273;
-        // 1835: add.s32 	%r1620, %r1274, 12;
+        // ptx:1834  sub.s32 	%r1274, %r249, %r1273;
+        // ptx:1835  add.s32 	%r1620, %r1274, 12;
         r1620 = uint(int(uint(int(r249) - int(r1273))) + 12);
-        // 1836: bra.uni 	$L__BB0_345;
+        // ptx:1836  bra.uni 	$L__BB0_345;
         p2g_sv0 = 138;
       } else {
-        // 1793: setp.eq.s16 	%p199, %rs4, 1;
-        // 1794: @%p199 bra 	$L__BB0_324;
+        // ptx:1793  setp.eq.s16 	%p199, %rs4, 1;
+        // ptx:1794  @%p199 bra 	$L__BB0_324;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1798: mul.wide.u32 	%rd170, %r249, 138547333;
-          // 1799: shr.u64 	%rd171, %rd170, 32;
-          // 1800: cvt.u32.u64 	%r1262, %rd171;
+          // ptx:1798  mul.wide.u32 	%rd170, %r249, 138547333;
+          // ptx:1799  shr.u64 	%rd171, %rd170, 32;
+          // ptx:1800  cvt.u32.u64 	%r1262, %rd171;
           uint64_t t101 = uint64_t((uint64_t(r249) * uint64_t(0x08421085u)) >> 32u);
           uint r1262 = uint(uint64_t(t101));
-          // 1801: sub.s32 	%r1263, %r249, %r1262;
-          // 1802: shr.u32 	%r1264, %r1263, 1;
-          // 1803: add.s32 	%r1265, %r1264, %r1262;
-          // 1804: shr.u32 	%r1266, %r1265, 4;
-          // 1805: mul.lo.s32 	%r1267, %r1266, 31;
+          // ptx:1801  sub.s32 	%r1263, %r249, %r1262;
+          // ptx:1802  shr.u32 	%r1264, %r1263, 1;
+          // ptx:1803  add.s32 	%r1265, %r1264, %r1262;
+          // ptx:1804  shr.u32 	%r1266, %r1265, 4;
+          // ptx:1805  mul.lo.s32 	%r1267, %r1266, 31;
           uint r1267 = uint(int(uint(int(uint(int(r249) - int(r1262)) >> 1u) + int(r1262)) >> 4u) * 31);
-          // 1806: sub.s32 	%r1620, %r249, %r1267;
+          // ptx:1806  sub.s32 	%r1620, %r249, %r1267;
           r1620 = uint(int(r249) - int(r1267));
-          // 1807: bra.uni 	$L__BB0_345;
+          // ptx:1807  bra.uni 	$L__BB0_345;
           p2g_sv0 = 138;
         } else {
-          // 1795: bra.uni 	$L__BB0_344;
+          // ptx:1795  bra.uni 	$L__BB0_344;
           p2g_sv0 = 137;
         }
       }
     }
     if (p2g_sv0 == 137) {
-      // 1839: mul.wide.u32 	%rd174, %r249, -858993459;
-      // 1840: shr.u64 	%rd175, %rd174, 34;
-      // 1841: cvt.u32.u64 	%r1275, %rd175;
+      // ptx:1839  mul.wide.u32 	%rd174, %r249, -858993459;
+      // ptx:1840  shr.u64 	%rd175, %rd174, 34;
+      // ptx:1841  cvt.u32.u64 	%r1275, %rd175;
       uint64_t t102 = uint64_t((uint64_t(r249) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1842: mul.lo.s32 	%r1276, %r1275, 5;
-      // 1843: sub.s32 	%r1277, %r249, %r1276;
-      // 1844: add.s32 	%r1620, %r1277, 13;
+      // ptx:1842  mul.lo.s32 	%r1276, %r1275, 5;
+      // ptx:1843  sub.s32 	%r1277, %r249, %r1276;
+      // ptx:1844  add.s32 	%r1620, %r1277, 13;
       r1620 = uint(int(uint(int(r249) - int(uint(int(uint(uint64_t(t102))) * 5)))) + 13);
       p2g_sv0 = 138;
     }
     if (p2g_sv0 == 138) {
-      // 1847: max.s32 	%r1278, %r1620, 0;
-      // 1848: shl.b32 	%r1279, %r1278, 10;
-      // 1849: or.b32  	%r1280, %r251, %r1621;
+      // ptx:1847  max.s32 	%r1278, %r1620, 0;
+      // ptx:1848  shl.b32 	%r1279, %r1278, 10;
+      // ptx:1849  or.b32  	%r1280, %r251, %r1621;
       uint r1280 = r251 | r1621;
-      // 1850: or.b32  	%r1621, %r1280, %r1279;
+      // ptx:1850  or.b32  	%r1621, %r1280, %r1279;
       r1621 = r1280 | (uint(max(int(r1620), 0)) << 10u);
     }
   }
-  // 1853: and.b32  	%r1287, %r1617, 65535;
-  // 1854: prmt.b32 	%r268, %r1619, %r1287, 4180;
+  // ptx:1853  and.b32  	%r1287, %r1617, 65535;
+  // ptx:1854  prmt.b32 	%r268, %r1619, %r1287, 4180;
   uint r268 = p2g_prmt(r1619, (r1617 & 65535u), 4180u, 0);
-  // 1855: @%p73 bra 	$L__BB0_373;
+  // ptx:1855  @%p73 bra 	$L__BB0_373;
   if (p73) {
-    // 1859: shl.b32 	%r1349, %r107, 6;
+    // ptx:1859  shl.b32 	%r1349, %r107, 6;
     uint r1349 = r107 << 6u;
-    // 1860: and.b32  	%r1350, %r1349, 384;
-    // 1861: add.s32 	%r1351, %r247, %r1350;
-    // 1862: xor.b32  	%r1352, %r1351, 81;
-    // 1863: mul.lo.s32 	%r1353, %r1352, 2146121005;
+    // ptx:1860  and.b32  	%r1350, %r1349, 384;
+    // ptx:1861  add.s32 	%r1351, %r247, %r1350;
+    // ptx:1862  xor.b32  	%r1352, %r1351, 81;
+    // ptx:1863  mul.lo.s32 	%r1353, %r1352, 2146121005;
     uint r1353 = uint(int(uint(int(r247) + int(r1349 & 384u)) ^ 81u) * 2146121005);
-    // 1864: shr.u32 	%r1354, %r1353, 15;
-    // 1865: xor.b32  	%r1355, %r1354, %r1353;
-    // 1866: mul.lo.s32 	%r1356, %r1355, -2073254261;
+    // ptx:1864  shr.u32 	%r1354, %r1353, 15;
+    // ptx:1865  xor.b32  	%r1355, %r1354, %r1353;
+    // ptx:1866  mul.lo.s32 	%r1356, %r1355, -2073254261;
     uint r1356 = uint(int((r1353 >> 15u) ^ r1353) * -2073254261);
-    // 1867: shr.u32 	%r1357, %r1356, 16;
-    // 1868: xor.b32  	%r1358, %r1356, %r6;
+    // ptx:1867  shr.u32 	%r1357, %r1356, 16;
+    // ptx:1868  xor.b32  	%r1358, %r1356, %r6;
     uint r1358 = r1356 ^ r6;
-    // 1869: xor.b32  	%r1359, %r1358, %r1357;
-    // 1870: shr.u32 	%r1360, %r1358, 16;
-    // 1871: xor.b32  	%r1361, %r1359, %r1360;
-    // 1872: mul.lo.s32 	%r1362, %r1361, 2146121005;
+    // ptx:1869  xor.b32  	%r1359, %r1358, %r1357;
+    // ptx:1870  shr.u32 	%r1360, %r1358, 16;
+    // ptx:1871  xor.b32  	%r1361, %r1359, %r1360;
+    // ptx:1872  mul.lo.s32 	%r1362, %r1361, 2146121005;
     uint r1362 = uint(int((r1358 ^ (r1356 >> 16u)) ^ (r1358 >> 16u)) * 2146121005);
-    // 1873: shr.u32 	%r1363, %r1362, 15;
-    // 1874: xor.b32  	%r1364, %r1363, %r1362;
-    // 1875: mul.lo.s32 	%r1365, %r1364, -2073254261;
+    // ptx:1873  shr.u32 	%r1363, %r1362, 15;
+    // ptx:1874  xor.b32  	%r1364, %r1363, %r1362;
+    // ptx:1875  mul.lo.s32 	%r1365, %r1364, -2073254261;
     uint r1365 = uint(int((r1362 >> 15u) ^ r1362) * -2073254261);
-    // 1876: shr.u32 	%r1366, %r1365, 16;
-    // 1877: xor.b32  	%r1367, %r1366, %r1365;
+    // ptx:1876  shr.u32 	%r1366, %r1365, 16;
+    // ptx:1877  xor.b32  	%r1367, %r1366, %r1365;
     uint r1367 = (r1365 >> 16u) ^ r1365;
-    // 1878: xor.b32  	%r1368, %r1367, -1515870811;
+    // ptx:1878  xor.b32  	%r1368, %r1367, -1515870811;
     uint r1368 = r1367 ^ 0xA5A5A5A5u;
-    // 1879: shr.u32 	%r1369, %r1368, 16;
-    // 1880: xor.b32  	%r1370, %r1369, %r1368;
-    // 1881: mul.lo.s32 	%r1371, %r1370, 2146121005;
+    // ptx:1879  shr.u32 	%r1369, %r1368, 16;
+    // ptx:1880  xor.b32  	%r1370, %r1369, %r1368;
+    // ptx:1881  mul.lo.s32 	%r1371, %r1370, 2146121005;
     uint r1371 = uint(int((r1368 >> 16u) ^ r1368) * 2146121005);
-    // 1882: shr.u32 	%r1372, %r1371, 15;
-    // 1883: xor.b32  	%r1373, %r1372, %r1371;
-    // 1884: mul.lo.s32 	%r1374, %r1373, -2073254261;
+    // ptx:1882  shr.u32 	%r1372, %r1371, 15;
+    // ptx:1883  xor.b32  	%r1373, %r1372, %r1371;
+    // ptx:1884  mul.lo.s32 	%r1374, %r1373, -2073254261;
     uint r1374 = uint(int((r1371 >> 15u) ^ r1371) * -2073254261);
-    // 1885: shr.u32 	%r1375, %r1374, 16;
-    // 1886: xor.b32  	%r1376, %r1375, %r1374;
+    // ptx:1885  shr.u32 	%r1375, %r1374, 16;
+    // ptx:1886  xor.b32  	%r1376, %r1375, %r1374;
     uint r1376 = (r1374 >> 16u) ^ r1374;
-    // 1887: and.b32  	%r1377, %r1367, 1;
-    // 1888: shr.u32 	%r1378, %r1367, 1;
-    // 1889: and.b32  	%r1379, %r1378, 1023;
-    // 1890: mul.wide.u32 	%rd190, %r1376, -858993459;
-    // 1891: shr.u64 	%rd191, %rd190, 34;
-    // 1892: cvt.u32.u64 	%r1380, %rd191;
+    // ptx:1887  and.b32  	%r1377, %r1367, 1;
+    // ptx:1888  shr.u32 	%r1378, %r1367, 1;
+    // ptx:1889  and.b32  	%r1379, %r1378, 1023;
+    // ptx:1890  mul.wide.u32 	%rd190, %r1376, -858993459;
+    // ptx:1891  shr.u64 	%rd191, %rd190, 34;
+    // ptx:1892  cvt.u32.u64 	%r1380, %rd191;
     uint64_t t103 = uint64_t((uint64_t(r1376) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1893: mul.lo.s32 	%r1381, %r1380, 5;
-    // 1894: sub.s32 	%r1382, %r1376, %r1381;
-    // 1895: shl.b32 	%r1383, %r1382, 10;
-    // 1896: add.s32 	%r1384, %r1383, 13312;
+    // ptx:1893  mul.lo.s32 	%r1381, %r1380, 5;
+    // ptx:1894  sub.s32 	%r1382, %r1376, %r1381;
+    // ptx:1895  shl.b32 	%r1383, %r1382, 10;
+    // ptx:1896  add.s32 	%r1384, %r1383, 13312;
     uint r1384 = uint(int(uint(int(r1376) - int(uint(int(uint(uint64_t(t103))) * 5))) << 10u) + 13312);
-    // 1897: bfi.b32 	%r1385, %r1377, %r1379, 15, 1;
-    // 1898: or.b32  	%r1386, %r1385, %r1384;
-    // 1899: add.s32 	%r1387, %r246, %r1349;
+    // ptx:1897  bfi.b32 	%r1385, %r1377, %r1379, 15, 1;
+    // ptx:1898  or.b32  	%r1386, %r1385, %r1384;
+    // ptx:1899  add.s32 	%r1387, %r246, %r1349;
     uint r1387 = uint(int(r246) + int(r1349));
-    // 1900: shr.u32 	%r1388, %r1387, 16;
-    // 1901: xor.b32  	%r1389, %r1388, %r1387;
-    // 1902: mul.lo.s32 	%r1390, %r1389, 2146121005;
+    // ptx:1900  shr.u32 	%r1388, %r1387, 16;
+    // ptx:1901  xor.b32  	%r1389, %r1388, %r1387;
+    // ptx:1902  mul.lo.s32 	%r1390, %r1389, 2146121005;
     uint r1390 = uint(int((r1387 >> 16u) ^ r1387) * 2146121005);
-    // 1903: shr.u32 	%r1391, %r1390, 15;
-    // 1904: xor.b32  	%r1392, %r1391, %r1390;
-    // 1905: mul.lo.s32 	%r1393, %r1392, -2073254261;
+    // ptx:1903  shr.u32 	%r1391, %r1390, 15;
+    // ptx:1904  xor.b32  	%r1392, %r1391, %r1390;
+    // ptx:1905  mul.lo.s32 	%r1393, %r1392, -2073254261;
     uint r1393 = uint(int((r1390 >> 15u) ^ r1390) * -2073254261);
-    // 1906: shr.u32 	%r1394, %r1393, 16;
-    // 1907: xor.b32  	%r1395, %r1394, %r1393;
-    // 1908: and.b32  	%r1396, %r1395, 3;
-    // 1909: xor.b32  	%r1623, %r1386, %r1396;
+    // ptx:1906  shr.u32 	%r1394, %r1393, 16;
+    // ptx:1907  xor.b32  	%r1395, %r1394, %r1393;
+    // ptx:1908  and.b32  	%r1396, %r1395, 3;
+    // ptx:1909  xor.b32  	%r1623, %r1386, %r1396;
     r1623 = (p2g_bfi_32((r1367 & 1u), ((r1367 >> 1u) & 1023u), 15u, 1u) | r1384) ^ (((r1393 >> 16u) ^ r1393) & 3u);
-    // 1910: bra.uni 	$L__BB0_374;
+    // ptx:1910  bra.uni 	$L__BB0_374;
   } else {
-    // 1856: bra.uni 	$L__BB0_348;
-    // 1913: shl.b32 	%r1288, %r107, 6;
-    // 1914: add.s32 	%r1289, %r247, %r1288;
-    // 1915: xor.b32  	%r1290, %r1289, 81;
-    // 1916: mul.lo.s32 	%r1291, %r1290, 2146121005;
+    // ptx:1856  bra.uni 	$L__BB0_348;
+    // ptx:1913  shl.b32 	%r1288, %r107, 6;
+    // ptx:1914  add.s32 	%r1289, %r247, %r1288;
+    // ptx:1915  xor.b32  	%r1290, %r1289, 81;
+    // ptx:1916  mul.lo.s32 	%r1291, %r1290, 2146121005;
     uint r1291 = uint(int(uint(int(r247) + int(r107 << 6u)) ^ 81u) * 2146121005);
-    // 1917: shr.u32 	%r1292, %r1291, 15;
-    // 1918: xor.b32  	%r1293, %r1292, %r1291;
-    // 1919: mul.lo.s32 	%r1294, %r1293, -2073254261;
+    // ptx:1917  shr.u32 	%r1292, %r1291, 15;
+    // ptx:1918  xor.b32  	%r1293, %r1292, %r1291;
+    // ptx:1919  mul.lo.s32 	%r1294, %r1293, -2073254261;
     uint r1294 = uint(int((r1291 >> 15u) ^ r1291) * -2073254261);
-    // 1920: shr.u32 	%r1295, %r1294, 16;
-    // 1921: xor.b32  	%r1296, %r1294, %r6;
+    // ptx:1920  shr.u32 	%r1295, %r1294, 16;
+    // ptx:1921  xor.b32  	%r1296, %r1294, %r6;
     uint r1296 = r1294 ^ r6;
-    // 1922: xor.b32  	%r1297, %r1296, %r1295;
-    // 1923: shr.u32 	%r1298, %r1296, 16;
-    // 1924: xor.b32  	%r1299, %r1297, %r1298;
-    // 1925: mul.lo.s32 	%r1300, %r1299, 2146121005;
+    // ptx:1922  xor.b32  	%r1297, %r1296, %r1295;
+    // ptx:1923  shr.u32 	%r1298, %r1296, 16;
+    // ptx:1924  xor.b32  	%r1299, %r1297, %r1298;
+    // ptx:1925  mul.lo.s32 	%r1300, %r1299, 2146121005;
     uint r1300 = uint(int((r1296 ^ (r1294 >> 16u)) ^ (r1296 >> 16u)) * 2146121005);
-    // 1926: shr.u32 	%r1301, %r1300, 15;
-    // 1927: xor.b32  	%r1302, %r1301, %r1300;
-    // 1928: mul.lo.s32 	%r1303, %r1302, -2073254261;
+    // ptx:1926  shr.u32 	%r1301, %r1300, 15;
+    // ptx:1927  xor.b32  	%r1302, %r1301, %r1300;
+    // ptx:1928  mul.lo.s32 	%r1303, %r1302, -2073254261;
     uint r1303 = uint(int((r1300 >> 15u) ^ r1300) * -2073254261);
-    // 1929: shr.u32 	%r1304, %r1303, 16;
-    // 1930: xor.b32  	%r1305, %r1304, %r1303;
+    // ptx:1929  shr.u32 	%r1304, %r1303, 16;
+    // ptx:1930  xor.b32  	%r1305, %r1304, %r1303;
     uint r1305 = (r1303 >> 16u) ^ r1303;
-    // 1931: xor.b32  	%r1306, %r1305, -1515870811;
+    // ptx:1931  xor.b32  	%r1306, %r1305, -1515870811;
     uint r1306 = r1305 ^ 0xA5A5A5A5u;
-    // 1932: shr.u32 	%r1307, %r1306, 16;
-    // 1933: xor.b32  	%r1308, %r1307, %r1306;
-    // 1934: mul.lo.s32 	%r1309, %r1308, 2146121005;
+    // ptx:1932  shr.u32 	%r1307, %r1306, 16;
+    // ptx:1933  xor.b32  	%r1308, %r1307, %r1306;
+    // ptx:1934  mul.lo.s32 	%r1309, %r1308, 2146121005;
     uint r1309 = uint(int((r1306 >> 16u) ^ r1306) * 2146121005);
-    // 1935: shr.u32 	%r1310, %r1309, 15;
-    // 1936: xor.b32  	%r1311, %r1310, %r1309;
-    // 1937: mul.lo.s32 	%r1312, %r1311, -2073254261;
+    // ptx:1935  shr.u32 	%r1310, %r1309, 15;
+    // ptx:1936  xor.b32  	%r1311, %r1310, %r1309;
+    // ptx:1937  mul.lo.s32 	%r1312, %r1311, -2073254261;
     uint r1312 = uint(int((r1309 >> 15u) ^ r1309) * -2073254261);
-    // 1938: shr.u32 	%r1313, %r1312, 16;
-    // 1939: xor.b32  	%r269, %r1313, %r1312;
+    // ptx:1938  shr.u32 	%r1313, %r1312, 16;
+    // ptx:1939  xor.b32  	%r269, %r1313, %r1312;
     uint r269 = (r1312 >> 16u) ^ r1312;
-    // 1940: shl.b32 	%r1314, %r1305, 15;
-    // 1941: and.b32  	%r1623, %r1314, 32768;
+    // ptx:1940  shl.b32 	%r1314, %r1305, 15;
+    // ptx:1941  and.b32  	%r1623, %r1314, 32768;
     r1623 = (r1305 << 15u) & 32768u;
-    // 1942: shr.u32 	%r1315, %r1305, 1;
-    // 1943: and.b32  	%r271, %r1315, 1023;
+    // ptx:1942  shr.u32 	%r1315, %r1305, 1;
+    // ptx:1943  and.b32  	%r271, %r1315, 1023;
     uint r271 = (r1305 >> 1u) & 1023u;
-    // 1944: @%p19 bra 	$L__BB0_352;
+    // ptx:1944  @%p19 bra 	$L__BB0_352;
     if (p19) {
-      // 1948: setp.eq.s16 	%p210, %rs4, 2;
-      // 1949: @%p210 bra 	$L__BB0_369;
+      // ptx:1948  setp.eq.s16 	%p210, %rs4, 2;
+      // ptx:1949  @%p210 bra 	$L__BB0_369;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 1986: and.b32  	%r1623, %r269, 65535;
+        // ptx:1986  and.b32  	%r1623, %r269, 65535;
         r1623 = r269 & 65535u;
-        // 1987: bra.uni 	$L__BB0_374;
+        // ptx:1987  bra.uni 	$L__BB0_374;
         p2g_sv0 = 150;
       } else {
-        // 1951: setp.eq.s16 	%p211, %rs4, 3;
-        // 1952: @%p211 bra 	$L__BB0_356;
+        // ptx:1951  setp.eq.s16 	%p211, %rs4, 3;
+        // ptx:1952  @%p211 bra 	$L__BB0_356;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1990: mul.wide.u32 	%rd180, %r269, -858993459;
-          // 1991: shr.u64 	%rd181, %rd180, 34;
-          // 1992: cvt.u32.u64 	%r1319, %rd181;
+          // ptx:1990  mul.wide.u32 	%rd180, %r269, -858993459;
+          // ptx:1991  shr.u64 	%rd181, %rd180, 34;
+          // ptx:1992  cvt.u32.u64 	%r1319, %rd181;
           uint64_t t104 = uint64_t((uint64_t(r269) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1993: mul.lo.s32 	%r1320, %r1319, 5;
-          // 1994: sub.s32 	%r273, %r269, %r1320;
+          // ptx:1993  mul.lo.s32 	%r1320, %r1319, 5;
+          // ptx:1994  sub.s32 	%r273, %r269, %r1320;
           uint r273 = uint(int(r269) - int(uint(int(uint(uint64_t(t104))) * 5)));
-          // 1995: setp.eq.s32 	%p215, %r273, 0;
-          // 1996: @%p215 bra 	$L__BB0_358;
+          // ptx:1995  setp.eq.s32 	%p215, %r273, 0;
+          // ptx:1996  @%p215 bra 	$L__BB0_358;
           if (int(r273) == 0) {
-            // 2686: shr.u32 	%r1321, %r269, 8;
+            // ptx:2686  shr.u32 	%r1321, %r269, 8;
             uint r1321 = r269 >> 8u;
-            // 2687: mul.wide.u32 	%rd182, %r1321, -1431655765;
-            // 2688: shr.u64 	%rd183, %rd182, 34;
-            // 2689: cvt.u32.u64 	%r1322, %rd183;
+            // ptx:2687  mul.wide.u32 	%rd182, %r1321, -1431655765;
+            // ptx:2688  shr.u64 	%rd183, %rd182, 34;
+            // ptx:2689  cvt.u32.u64 	%r1322, %rd183;
             uint64_t t105 = uint64_t((uint64_t(r1321) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2690: mul.lo.s32 	%r1323, %r1322, 6;
-            // 2691: sub.s32 	%r1324, %r1321, %r1323;
-            // 2692: cvt.u16.u32 	%rs29, %r1324;
+            // ptx:2690  mul.lo.s32 	%r1323, %r1322, 6;
+            // ptx:2691  sub.s32 	%r1324, %r1321, %r1323;
+            // ptx:2692  cvt.u16.u32 	%rs29, %r1324;
             uint64_t t106 = uint64_t(uint(int(r1321) - int(uint(int(uint(uint64_t(t105))) * 6))));
             uint rs29 = (uint(uint64_t(t106)) & 65535u);
-            // 2693: setp.gt.s16 	%p216, %rs29, 1;
-            // 2694: @%p216 bra 	$L__BB0_362;
+            // ptx:2693  setp.gt.s16 	%p216, %rs29, 1;
+            // ptx:2694  @%p216 bra 	$L__BB0_362;
             if ((bitfieldExtract(int(rs29), 0, 16)) > 1) {
-              // 2698: setp.eq.s16 	%p217, %rs29, 2;
-              // 2699: @%p217 bra 	$L__BB0_367;
+              // ptx:2698  setp.eq.s16 	%p217, %rs29, 2;
+              // ptx:2699  @%p217 bra 	$L__BB0_367;
               if ((bitfieldExtract(int(rs29), 0, 16)) == 2) {
-                // 3146: shr.u32 	%r1326, %r269, 12;
-                // 3147: and.b32  	%r1327, %r1326, 1;
-                // 3148: or.b32  	%r1328, %r1623, %r1327;
+                // ptx:3146  shr.u32 	%r1326, %r269, 12;
+                // ptx:3147  and.b32  	%r1327, %r1326, 1;
+                // ptx:3148  or.b32  	%r1328, %r1623, %r1327;
                 uint r1328 = r1623 | ((r269 >> 12u) & 1u);
-                // 3149: or.b32  	%r1623, %r1328, 32256;
+                // ptx:3149  or.b32  	%r1623, %r1328, 32256;
                 r1623 = r1328 | 32256u;
-                // 3150: bra.uni 	$L__BB0_374;
+                // ptx:3150  bra.uni 	$L__BB0_374;
                 p2g_sv0 = 150;
               } else {
-                // 2701: setp.eq.s16 	%p218, %rs29, 3;
-                // 2702: @%p218 bra 	$L__BB0_366;
+                // ptx:2701  setp.eq.s16 	%p218, %rs29, 3;
+                // ptx:2702  @%p218 bra 	$L__BB0_366;
                 if ((bitfieldExtract(int(rs29), 0, 16)) == 3) {
-                  // 3153: setp.eq.s32 	%p222, %r271, 0;
-                  // 3154: selp.b32 	%r1325, 1, %r271, %p222;
-                  // 3155: or.b32  	%r1623, %r1325, %r1623;
+                  // ptx:3153  setp.eq.s32 	%p222, %r271, 0;
+                  // ptx:3154  selp.b32 	%r1325, 1, %r271, %p222;
+                  // ptx:3155  or.b32  	%r1623, %r1325, %r1623;
                   r1623 = ((int(r271) == 0) ? 1u : r271) | r1623;
-                  // 3156: bra.uni 	$L__BB0_374;
+                  // ptx:3156  bra.uni 	$L__BB0_374;
                   p2g_sv0 = 150;
                 } else {
-                  // 2704: setp.ne.s16 	%p219, %rs29, 4;
-                  // 2705: @%p219 bra 	$L__BB0_368;
+                  // ptx:2704  setp.ne.s16 	%p219, %rs29, 4;
+                  // ptx:2705  @%p219 bra 	$L__BB0_368;
                   if ((bitfieldExtract(int(rs29), 0, 16)) != 4) {
                     p2g_sv0 = 282;
                   } else {
-                    // 2707: or.b32  	%r1623, %r1623, 31743;
+                    // ptx:2707  or.b32  	%r1623, %r1623, 31743;
                     r1623 = r1623 | 31743u;
-                    // 2708: bra.uni 	$L__BB0_374;
+                    // ptx:2708  bra.uni 	$L__BB0_374;
                     p2g_sv0 = 150;
                   }
                 }
               }
             } else {
-              // 2695: bra.uni 	$L__BB0_359;
-              // 2921: setp.eq.s16 	%p220, %rs29, 0;
-              // 2922: @%p220 bra 	$L__BB0_374;
+              // ptx:2695  bra.uni 	$L__BB0_359;
+              // ptx:2921  setp.eq.s16 	%p220, %rs29, 0;
+              // ptx:2922  @%p220 bra 	$L__BB0_374;
               if ((bitfieldExtract(int(rs29), 0, 16)) == 0) {
                 p2g_sv0 = 150;
               } else {
-                // 2924: setp.eq.s16 	%p221, %rs29, 1;
-                // 2925: @%p221 bra 	$L__BB0_361;
+                // ptx:2924  setp.eq.s16 	%p221, %rs29, 1;
+                // ptx:2925  @%p221 bra 	$L__BB0_361;
                 if ((bitfieldExtract(int(rs29), 0, 16)) == 1) {
-                  // 2929: or.b32  	%r1623, %r1623, 31744;
+                  // ptx:2929  or.b32  	%r1623, %r1623, 31744;
                   r1623 = r1623 | 31744u;
-                  // 2930: bra.uni 	$L__BB0_374;
+                  // ptx:2930  bra.uni 	$L__BB0_374;
                   p2g_sv0 = 150;
                 } else {
-                  // 2926: bra.uni 	$L__BB0_368;
+                  // ptx:2926  bra.uni 	$L__BB0_368;
                   p2g_sv0 = 282;
                 }
               }
             }
             if (p2g_sv0 == 282) {
-              // 3230: or.b32  	%r1329, %r1623, %r271;
+              // ptx:3230  or.b32  	%r1329, %r1623, %r271;
               uint r1329 = r1623 | r271;
-              // 3231: or.b32  	%r1623, %r1329, 1024;
+              // ptx:3231  or.b32  	%r1623, %r1329, 1024;
               r1623 = r1329 | 1024u;
-              // 3232: bra.uni 	$L__BB0_374;
+              // ptx:3232  bra.uni 	$L__BB0_374;
               p2g_sv0 = 150;
             }
           } else {
-            // 1998: add.s32 	%r1622, %r273, 13;
+            // ptx:1998  add.s32 	%r1622, %r273, 13;
             r1622 = uint(int(r273) + 13);
-            // 1999: bra.uni 	$L__BB0_372;
+            // ptx:1999  bra.uni 	$L__BB0_372;
             p2g_sv0 = 149;
           }
         } else {
-          // 1954: setp.ne.s16 	%p212, %rs4, 5;
-          // 1955: @%p212 bra 	$L__BB0_371;
+          // ptx:1954  setp.ne.s16 	%p212, %rs4, 5;
+          // ptx:1955  @%p212 bra 	$L__BB0_371;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 148;
           } else {
-            // 1957: mul.wide.u32 	%rd178, %r269, -858993459;
-            // 1958: shr.u64 	%rd179, %rd178, 34;
-            // 1959: cvt.u32.u64 	%r1316, %rd179;
+            // ptx:1957  mul.wide.u32 	%rd178, %r269, -858993459;
+            // ptx:1958  shr.u64 	%rd179, %rd178, 34;
+            // ptx:1959  cvt.u32.u64 	%r1316, %rd179;
             uint64_t t107 = uint64_t((uint64_t(r269) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1960: mul.lo.s32 	%r1317, %r1316, 5;
-            // 1961: sub.s32 	%r1318, %r269, %r1317;
-            // 1962: add.s32 	%r1622, %r1318, 13;
+            // ptx:1960  mul.lo.s32 	%r1317, %r1316, 5;
+            // ptx:1961  sub.s32 	%r1318, %r269, %r1317;
+            // ptx:1962  add.s32 	%r1622, %r1318, 13;
             r1622 = uint(int(uint(int(r269) - int(uint(int(uint(uint64_t(t107))) * 5)))) + 13);
-            // 1963: bra.uni 	$L__BB0_372;
+            // ptx:1963  bra.uni 	$L__BB0_372;
             p2g_sv0 = 149;
           }
         }
       }
     } else {
-      // 1945: bra.uni 	$L__BB0_349;
-      // 1966: setp.eq.s16 	%p213, %rs4, 0;
-      // 1967: @%p213 bra 	$L__BB0_370;
+      // ptx:1945  bra.uni 	$L__BB0_349;
+      // ptx:1966  setp.eq.s16 	%p213, %rs4, 0;
+      // ptx:1967  @%p213 bra 	$L__BB0_370;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 2002: mul.wide.u32 	%rd186, %r269, 613566757;
-        // 2003: shr.u64 	%rd187, %rd186, 32;
-        // 2004: cvt.u32.u64 	%r1336, %rd187;
+        // ptx:2002  mul.wide.u32 	%rd186, %r269, 613566757;
+        // ptx:2003  shr.u64 	%rd187, %rd186, 32;
+        // ptx:2004  cvt.u32.u64 	%r1336, %rd187;
         uint64_t t108 = uint64_t((uint64_t(r269) * uint64_t(0x24924925u)) >> 32u);
         uint r1336 = uint(uint64_t(t108));
-        // 2005: sub.s32 	%r1337, %r269, %r1336;
-        // 2006: shr.u32 	%r1338, %r1337, 1;
-        // 2007: add.s32 	%r1339, %r1338, %r1336;
-        // 2008: shr.u32 	%r1340, %r1339, 2;
-        // 2009: mul.lo.s32 	%r1341, %r1340, 7;
+        // ptx:2005  sub.s32 	%r1337, %r269, %r1336;
+        // ptx:2006  shr.u32 	%r1338, %r1337, 1;
+        // ptx:2007  add.s32 	%r1339, %r1338, %r1336;
+        // ptx:2008  shr.u32 	%r1340, %r1339, 2;
+        // ptx:2009  mul.lo.s32 	%r1341, %r1340, 7;
         uint r1341 = uint(int(uint(int(uint(int(r269) - int(r1336)) >> 1u) + int(r1336)) >> 2u) * 7);
-        // 2010: sub.s32 	%r1342, %r269, %r1341;
-        // 2011: add.s32 	%r1622, %r1342, 12;
+        // ptx:2010  sub.s32 	%r1342, %r269, %r1341;
+        // ptx:2011  add.s32 	%r1622, %r1342, 12;
         r1622 = uint(int(uint(int(r269) - int(r1341))) + 12);
-        // 2012: bra.uni 	$L__BB0_372;
+        // ptx:2012  bra.uni 	$L__BB0_372;
         p2g_sv0 = 149;
       } else {
-        // 1969: setp.eq.s16 	%p214, %rs4, 1;
-        // 1970: @%p214 bra 	$L__BB0_351;
+        // ptx:1969  setp.eq.s16 	%p214, %rs4, 1;
+        // ptx:1970  @%p214 bra 	$L__BB0_351;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1974: mul.wide.u32 	%rd184, %r269, 138547333;
-          // 1975: shr.u64 	%rd185, %rd184, 32;
-          // 1976: cvt.u32.u64 	%r1330, %rd185;
+          // ptx:1974  mul.wide.u32 	%rd184, %r269, 138547333;
+          // ptx:1975  shr.u64 	%rd185, %rd184, 32;
+          // ptx:1976  cvt.u32.u64 	%r1330, %rd185;
           uint64_t t109 = uint64_t((uint64_t(r269) * uint64_t(0x08421085u)) >> 32u);
           uint r1330 = uint(uint64_t(t109));
-          // 1977: sub.s32 	%r1331, %r269, %r1330;
-          // 1978: shr.u32 	%r1332, %r1331, 1;
-          // 1979: add.s32 	%r1333, %r1332, %r1330;
-          // 1980: shr.u32 	%r1334, %r1333, 4;
-          // 1981: mul.lo.s32 	%r1335, %r1334, 31;
+          // ptx:1977  sub.s32 	%r1331, %r269, %r1330;
+          // ptx:1978  shr.u32 	%r1332, %r1331, 1;
+          // ptx:1979  add.s32 	%r1333, %r1332, %r1330;
+          // ptx:1980  shr.u32 	%r1334, %r1333, 4;
+          // ptx:1981  mul.lo.s32 	%r1335, %r1334, 31;
           uint r1335 = uint(int(uint(int(uint(int(r269) - int(r1330)) >> 1u) + int(r1330)) >> 4u) * 31);
-          // 1982: sub.s32 	%r1622, %r269, %r1335;
+          // ptx:1982  sub.s32 	%r1622, %r269, %r1335;
           r1622 = uint(int(r269) - int(r1335));
-          // 1983: bra.uni 	$L__BB0_372;
+          // ptx:1983  bra.uni 	$L__BB0_372;
           p2g_sv0 = 149;
         } else {
-          // 1971: bra.uni 	$L__BB0_371;
+          // ptx:1971  bra.uni 	$L__BB0_371;
           p2g_sv0 = 148;
         }
       }
     }
     if (p2g_sv0 == 148) {
-      // 2015: mul.wide.u32 	%rd188, %r269, -858993459;
-      // 2016: shr.u64 	%rd189, %rd188, 34;
-      // 2017: cvt.u32.u64 	%r1343, %rd189;
+      // ptx:2015  mul.wide.u32 	%rd188, %r269, -858993459;
+      // ptx:2016  shr.u64 	%rd189, %rd188, 34;
+      // ptx:2017  cvt.u32.u64 	%r1343, %rd189;
       uint64_t t110 = uint64_t((uint64_t(r269) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 2018: mul.lo.s32 	%r1344, %r1343, 5;
-      // 2019: sub.s32 	%r1345, %r269, %r1344;
-      // 2020: add.s32 	%r1622, %r1345, 13;
+      // ptx:2018  mul.lo.s32 	%r1344, %r1343, 5;
+      // ptx:2019  sub.s32 	%r1345, %r269, %r1344;
+      // ptx:2020  add.s32 	%r1622, %r1345, 13;
       r1622 = uint(int(uint(int(r269) - int(uint(int(uint(uint64_t(t110))) * 5)))) + 13);
       p2g_sv0 = 149;
     }
     if (p2g_sv0 == 149) {
-      // 2023: max.s32 	%r1346, %r1622, 0;
-      // 2024: shl.b32 	%r1347, %r1346, 10;
-      // 2025: or.b32  	%r1348, %r271, %r1623;
+      // ptx:2023  max.s32 	%r1346, %r1622, 0;
+      // ptx:2024  shl.b32 	%r1347, %r1346, 10;
+      // ptx:2025  or.b32  	%r1348, %r271, %r1623;
       uint r1348 = r271 | r1623;
-      // 2026: or.b32  	%r1623, %r1348, %r1347;
+      // ptx:2026  or.b32  	%r1623, %r1348, %r1347;
       r1623 = r1348 | (uint(max(int(r1622), 0)) << 10u);
     }
   }
-  // 2029: add.s32 	%r1397, %r248, 512;
+  // ptx:2029  add.s32 	%r1397, %r248, 512;
   uint r1397 = uint(int(r248) + 512);
-  // 2030: shr.u32 	%r1398, %r1397, 16;
-  // 2031: xor.b32  	%r1399, %r1398, %r1397;
-  // 2032: mul.lo.s32 	%r1400, %r1399, 2146121005;
+  // ptx:2030  shr.u32 	%r1398, %r1397, 16;
+  // ptx:2031  xor.b32  	%r1399, %r1398, %r1397;
+  // ptx:2032  mul.lo.s32 	%r1400, %r1399, 2146121005;
   uint r1400 = uint(int((r1397 >> 16u) ^ r1397) * 2146121005);
-  // 2033: shr.u32 	%r1401, %r1400, 15;
-  // 2034: xor.b32  	%r1402, %r1401, %r1400;
-  // 2035: mul.lo.s32 	%r1403, %r1402, -2073254261;
+  // ptx:2033  shr.u32 	%r1401, %r1400, 15;
+  // ptx:2034  xor.b32  	%r1402, %r1401, %r1400;
+  // ptx:2035  mul.lo.s32 	%r1403, %r1402, -2073254261;
   uint r1403 = uint(int((r1400 >> 15u) ^ r1400) * -2073254261);
-  // 2036: shr.u32 	%r1404, %r1403, 16;
-  // 2037: xor.b32  	%r1405, %r1403, %r6;
+  // ptx:2036  shr.u32 	%r1404, %r1403, 16;
+  // ptx:2037  xor.b32  	%r1405, %r1403, %r6;
   uint r1405 = r1403 ^ r6;
-  // 2038: xor.b32  	%r1406, %r1405, %r1404;
-  // 2039: shr.u32 	%r1407, %r1405, 16;
-  // 2040: xor.b32  	%r1408, %r1406, %r1407;
-  // 2041: mul.lo.s32 	%r1409, %r1408, 2146121005;
+  // ptx:2038  xor.b32  	%r1406, %r1405, %r1404;
+  // ptx:2039  shr.u32 	%r1407, %r1405, 16;
+  // ptx:2040  xor.b32  	%r1408, %r1406, %r1407;
+  // ptx:2041  mul.lo.s32 	%r1409, %r1408, 2146121005;
   uint r1409 = uint(int((r1405 ^ (r1403 >> 16u)) ^ (r1405 >> 16u)) * 2146121005);
-  // 2042: shr.u32 	%r1410, %r1409, 15;
-  // 2043: xor.b32  	%r1411, %r1410, %r1409;
-  // 2044: mul.lo.s32 	%r1412, %r1411, -2073254261;
+  // ptx:2042  shr.u32 	%r1410, %r1409, 15;
+  // ptx:2043  xor.b32  	%r1411, %r1410, %r1409;
+  // ptx:2044  mul.lo.s32 	%r1412, %r1411, -2073254261;
   uint r1412 = uint(int((r1409 >> 15u) ^ r1409) * -2073254261);
-  // 2045: shr.u32 	%r1413, %r1412, 16;
-  // 2046: xor.b32  	%r1414, %r1413, %r1412;
+  // ptx:2045  shr.u32 	%r1413, %r1412, 16;
+  // ptx:2046  xor.b32  	%r1414, %r1413, %r1412;
   uint r1414 = (r1412 >> 16u) ^ r1412;
-  // 2047: xor.b32  	%r1415, %r1414, -1515870811;
+  // ptx:2047  xor.b32  	%r1415, %r1414, -1515870811;
   uint r1415 = r1414 ^ 0xA5A5A5A5u;
-  // 2048: shr.u32 	%r1416, %r1415, 16;
-  // 2049: xor.b32  	%r1417, %r1416, %r1415;
-  // 2050: mul.lo.s32 	%r1418, %r1417, 2146121005;
+  // ptx:2048  shr.u32 	%r1416, %r1415, 16;
+  // ptx:2049  xor.b32  	%r1417, %r1416, %r1415;
+  // ptx:2050  mul.lo.s32 	%r1418, %r1417, 2146121005;
   uint r1418 = uint(int((r1415 >> 16u) ^ r1415) * 2146121005);
-  // 2051: shr.u32 	%r1419, %r1418, 15;
-  // 2052: xor.b32  	%r1420, %r1419, %r1418;
-  // 2053: mul.lo.s32 	%r1421, %r1420, -2073254261;
+  // ptx:2051  shr.u32 	%r1419, %r1418, 15;
+  // ptx:2052  xor.b32  	%r1420, %r1419, %r1418;
+  // ptx:2053  mul.lo.s32 	%r1421, %r1420, -2073254261;
   uint r1421 = uint(int((r1418 >> 15u) ^ r1418) * -2073254261);
-  // 2054: shr.u32 	%r1422, %r1421, 16;
-  // 2055: xor.b32  	%r288, %r1422, %r1421;
+  // ptx:2054  shr.u32 	%r1422, %r1421, 16;
+  // ptx:2055  xor.b32  	%r288, %r1422, %r1421;
   uint r288 = (r1421 >> 16u) ^ r1421;
-  // 2056: shl.b32 	%r1423, %r1414, 15;
-  // 2057: and.b32  	%r1625, %r1423, 32768;
+  // ptx:2056  shl.b32 	%r1423, %r1414, 15;
+  // ptx:2057  and.b32  	%r1625, %r1423, 32768;
   uint r1625 = (r1414 << 15u) & 32768u;
-  // 2058: shr.u32 	%r1424, %r1414, 1;
-  // 2059: and.b32  	%r290, %r1424, 1023;
+  // ptx:2058  shr.u32 	%r1424, %r1414, 1;
+  // ptx:2059  and.b32  	%r290, %r1424, 1023;
   uint r290 = (r1414 >> 1u) & 1023u;
-  // 2060: @%p73 bra 	$L__BB0_400;
+  // ptx:2060  @%p73 bra 	$L__BB0_400;
   if (p73) {
-    // 2064: mul.wide.u32 	%rd204, %r288, -858993459;
-    // 2065: shr.u64 	%rd205, %rd204, 34;
-    // 2066: cvt.u32.u64 	%r1458, %rd205;
+    // ptx:2064  mul.wide.u32 	%rd204, %r288, -858993459;
+    // ptx:2065  shr.u64 	%rd205, %rd204, 34;
+    // ptx:2066  cvt.u32.u64 	%r1458, %rd205;
     uint64_t t111 = uint64_t((uint64_t(r288) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 2067: mul.lo.s32 	%r1459, %r1458, 5;
-    // 2068: sub.s32 	%r1460, %r288, %r1459;
-    // 2069: shl.b32 	%r1461, %r1460, 10;
-    // 2070: add.s32 	%r1462, %r1461, 13312;
+    // ptx:2067  mul.lo.s32 	%r1459, %r1458, 5;
+    // ptx:2068  sub.s32 	%r1460, %r288, %r1459;
+    // ptx:2069  shl.b32 	%r1461, %r1460, 10;
+    // ptx:2070  add.s32 	%r1462, %r1461, 13312;
     uint r1462 = uint(int(uint(int(r288) - int(uint(int(uint(uint64_t(t111))) * 5))) << 10u) + 13312);
-    // 2071: or.b32  	%r1463, %r290, %r1625;
+    // ptx:2071  or.b32  	%r1463, %r290, %r1625;
     uint r1463 = r290 | r1625;
-    // 2072: or.b32  	%r1625, %r1463, %r1462;
+    // ptx:2072  or.b32  	%r1625, %r1463, %r1462;
     r1625 = r1463 | r1462;
-    // 2073: bra.uni 	$L__BB0_401;
+    // ptx:2073  bra.uni 	$L__BB0_401;
   } else {
-    // 2061: bra.uni 	$L__BB0_375;
-    // 2076: @%p19 bra 	$L__BB0_379;
+    // ptx:2061  bra.uni 	$L__BB0_375;
+    // ptx:2076  @%p19 bra 	$L__BB0_379;
     if (p19) {
-      // 2080: setp.eq.s16 	%p225, %rs4, 2;
-      // 2081: @%p225 bra 	$L__BB0_396;
+      // ptx:2080  setp.eq.s16 	%p225, %rs4, 2;
+      // ptx:2081  @%p225 bra 	$L__BB0_396;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 2118: and.b32  	%r1625, %r288, 65535;
+        // ptx:2118  and.b32  	%r1625, %r288, 65535;
         r1625 = r288 & 65535u;
-        // 2119: bra.uni 	$L__BB0_401;
+        // ptx:2119  bra.uni 	$L__BB0_401;
         p2g_sv0 = 161;
       } else {
-        // 2083: setp.eq.s16 	%p226, %rs4, 3;
-        // 2084: @%p226 bra 	$L__BB0_383;
+        // ptx:2083  setp.eq.s16 	%p226, %rs4, 3;
+        // ptx:2084  @%p226 bra 	$L__BB0_383;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 2122: mul.wide.u32 	%rd194, %r288, -858993459;
-          // 2123: shr.u64 	%rd195, %rd194, 34;
-          // 2124: cvt.u32.u64 	%r1428, %rd195;
+          // ptx:2122  mul.wide.u32 	%rd194, %r288, -858993459;
+          // ptx:2123  shr.u64 	%rd195, %rd194, 34;
+          // ptx:2124  cvt.u32.u64 	%r1428, %rd195;
           uint64_t t112 = uint64_t((uint64_t(r288) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 2125: mul.lo.s32 	%r1429, %r1428, 5;
-          // 2126: sub.s32 	%r292, %r288, %r1429;
+          // ptx:2125  mul.lo.s32 	%r1429, %r1428, 5;
+          // ptx:2126  sub.s32 	%r292, %r288, %r1429;
           uint r292 = uint(int(r288) - int(uint(int(uint(uint64_t(t112))) * 5)));
-          // 2127: setp.eq.s32 	%p230, %r292, 0;
-          // 2128: @%p230 bra 	$L__BB0_385;
+          // ptx:2127  setp.eq.s32 	%p230, %r292, 0;
+          // ptx:2128  @%p230 bra 	$L__BB0_385;
           if (int(r292) == 0) {
-            // 2711: shr.u32 	%r1430, %r288, 8;
+            // ptx:2711  shr.u32 	%r1430, %r288, 8;
             uint r1430 = r288 >> 8u;
-            // 2712: mul.wide.u32 	%rd196, %r1430, -1431655765;
-            // 2713: shr.u64 	%rd197, %rd196, 34;
-            // 2714: cvt.u32.u64 	%r1431, %rd197;
+            // ptx:2712  mul.wide.u32 	%rd196, %r1430, -1431655765;
+            // ptx:2713  shr.u64 	%rd197, %rd196, 34;
+            // ptx:2714  cvt.u32.u64 	%r1431, %rd197;
             uint64_t t113 = uint64_t((uint64_t(r1430) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2715: mul.lo.s32 	%r1432, %r1431, 6;
-            // 2716: sub.s32 	%r1433, %r1430, %r1432;
-            // 2717: cvt.u16.u32 	%rs31, %r1433;
+            // ptx:2715  mul.lo.s32 	%r1432, %r1431, 6;
+            // ptx:2716  sub.s32 	%r1433, %r1430, %r1432;
+            // ptx:2717  cvt.u16.u32 	%rs31, %r1433;
             uint64_t t114 = uint64_t(uint(int(r1430) - int(uint(int(uint(uint64_t(t113))) * 6))));
             uint rs31 = (uint(uint64_t(t114)) & 65535u);
-            // 2718: setp.gt.s16 	%p231, %rs31, 1;
-            // 2719: @%p231 bra 	$L__BB0_389;
+            // ptx:2718  setp.gt.s16 	%p231, %rs31, 1;
+            // ptx:2719  @%p231 bra 	$L__BB0_389;
             if ((bitfieldExtract(int(rs31), 0, 16)) > 1) {
-              // 2723: setp.eq.s16 	%p232, %rs31, 2;
-              // 2724: @%p232 bra 	$L__BB0_394;
+              // ptx:2723  setp.eq.s16 	%p232, %rs31, 2;
+              // ptx:2724  @%p232 bra 	$L__BB0_394;
               if ((bitfieldExtract(int(rs31), 0, 16)) == 2) {
-                // 3159: shr.u32 	%r1435, %r288, 12;
-                // 3160: and.b32  	%r1436, %r1435, 1;
-                // 3161: or.b32  	%r1437, %r1625, %r1436;
+                // ptx:3159  shr.u32 	%r1435, %r288, 12;
+                // ptx:3160  and.b32  	%r1436, %r1435, 1;
+                // ptx:3161  or.b32  	%r1437, %r1625, %r1436;
                 uint r1437 = r1625 | ((r288 >> 12u) & 1u);
-                // 3162: or.b32  	%r1625, %r1437, 32256;
+                // ptx:3162  or.b32  	%r1625, %r1437, 32256;
                 r1625 = r1437 | 32256u;
-                // 3163: bra.uni 	$L__BB0_401;
+                // ptx:3163  bra.uni 	$L__BB0_401;
                 p2g_sv0 = 161;
               } else {
-                // 2726: setp.eq.s16 	%p233, %rs31, 3;
-                // 2727: @%p233 bra 	$L__BB0_393;
+                // ptx:2726  setp.eq.s16 	%p233, %rs31, 3;
+                // ptx:2727  @%p233 bra 	$L__BB0_393;
                 if ((bitfieldExtract(int(rs31), 0, 16)) == 3) {
-                  // 3166: setp.eq.s32 	%p237, %r290, 0;
-                  // 3167: selp.b32 	%r1434, 1, %r290, %p237;
-                  // 3168: or.b32  	%r1625, %r1434, %r1625;
+                  // ptx:3166  setp.eq.s32 	%p237, %r290, 0;
+                  // ptx:3167  selp.b32 	%r1434, 1, %r290, %p237;
+                  // ptx:3168  or.b32  	%r1625, %r1434, %r1625;
                   r1625 = ((int(r290) == 0) ? 1u : r290) | r1625;
-                  // 3169: bra.uni 	$L__BB0_401;
+                  // ptx:3169  bra.uni 	$L__BB0_401;
                   p2g_sv0 = 161;
                 } else {
-                  // 2729: setp.ne.s16 	%p234, %rs31, 4;
-                  // 2730: @%p234 bra 	$L__BB0_395;
+                  // ptx:2729  setp.ne.s16 	%p234, %rs31, 4;
+                  // ptx:2730  @%p234 bra 	$L__BB0_395;
                   if ((bitfieldExtract(int(rs31), 0, 16)) != 4) {
                     p2g_sv0 = 283;
                   } else {
-                    // 2732: or.b32  	%r1625, %r1625, 31743;
+                    // ptx:2732  or.b32  	%r1625, %r1625, 31743;
                     r1625 = r1625 | 31743u;
-                    // 2733: bra.uni 	$L__BB0_401;
+                    // ptx:2733  bra.uni 	$L__BB0_401;
                     p2g_sv0 = 161;
                   }
                 }
               }
             } else {
-              // 2720: bra.uni 	$L__BB0_386;
-              // 2933: setp.eq.s16 	%p235, %rs31, 0;
-              // 2934: @%p235 bra 	$L__BB0_401;
+              // ptx:2720  bra.uni 	$L__BB0_386;
+              // ptx:2933  setp.eq.s16 	%p235, %rs31, 0;
+              // ptx:2934  @%p235 bra 	$L__BB0_401;
               if ((bitfieldExtract(int(rs31), 0, 16)) == 0) {
                 p2g_sv0 = 161;
               } else {
-                // 2936: setp.eq.s16 	%p236, %rs31, 1;
-                // 2937: @%p236 bra 	$L__BB0_388;
+                // ptx:2936  setp.eq.s16 	%p236, %rs31, 1;
+                // ptx:2937  @%p236 bra 	$L__BB0_388;
                 if ((bitfieldExtract(int(rs31), 0, 16)) == 1) {
-                  // 2941: or.b32  	%r1625, %r1625, 31744;
+                  // ptx:2941  or.b32  	%r1625, %r1625, 31744;
                   r1625 = r1625 | 31744u;
-                  // 2942: bra.uni 	$L__BB0_401;
+                  // ptx:2942  bra.uni 	$L__BB0_401;
                   p2g_sv0 = 161;
                 } else {
-                  // 2938: bra.uni 	$L__BB0_395;
+                  // ptx:2938  bra.uni 	$L__BB0_395;
                   p2g_sv0 = 283;
                 }
               }
             }
             if (p2g_sv0 == 283) {
-              // 3235: or.b32  	%r1438, %r1625, %r290;
+              // ptx:3235  or.b32  	%r1438, %r1625, %r290;
               uint r1438 = r1625 | r290;
-              // 3236: or.b32  	%r1625, %r1438, 1024;
+              // ptx:3236  or.b32  	%r1625, %r1438, 1024;
               r1625 = r1438 | 1024u;
-              // 3237: bra.uni 	$L__BB0_401;
+              // ptx:3237  bra.uni 	$L__BB0_401;
               p2g_sv0 = 161;
             }
           } else {
-            // 2130: add.s32 	%r1624, %r292, 13;
+            // ptx:2130  add.s32 	%r1624, %r292, 13;
             r1624 = uint(int(r292) + 13);
-            // 2131: bra.uni 	$L__BB0_399;
+            // ptx:2131  bra.uni 	$L__BB0_399;
             p2g_sv0 = 160;
           }
         } else {
-          // 2086: setp.ne.s16 	%p227, %rs4, 5;
-          // 2087: @%p227 bra 	$L__BB0_398;
+          // ptx:2086  setp.ne.s16 	%p227, %rs4, 5;
+          // ptx:2087  @%p227 bra 	$L__BB0_398;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 159;
           } else {
-            // 2089: mul.wide.u32 	%rd192, %r288, -858993459;
-            // 2090: shr.u64 	%rd193, %rd192, 34;
-            // 2091: cvt.u32.u64 	%r1425, %rd193;
+            // ptx:2089  mul.wide.u32 	%rd192, %r288, -858993459;
+            // ptx:2090  shr.u64 	%rd193, %rd192, 34;
+            // ptx:2091  cvt.u32.u64 	%r1425, %rd193;
             uint64_t t115 = uint64_t((uint64_t(r288) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 2092: mul.lo.s32 	%r1426, %r1425, 5;
-            // 2093: sub.s32 	%r1427, %r288, %r1426;
-            // 2094: add.s32 	%r1624, %r1427, 13;
+            // ptx:2092  mul.lo.s32 	%r1426, %r1425, 5;
+            // ptx:2093  sub.s32 	%r1427, %r288, %r1426;
+            // ptx:2094  add.s32 	%r1624, %r1427, 13;
             r1624 = uint(int(uint(int(r288) - int(uint(int(uint(uint64_t(t115))) * 5)))) + 13);
-            // 2095: bra.uni 	$L__BB0_399;
+            // ptx:2095  bra.uni 	$L__BB0_399;
             p2g_sv0 = 160;
           }
         }
       }
     } else {
-      // 2077: bra.uni 	$L__BB0_376;
-      // 2098: setp.eq.s16 	%p228, %rs4, 0;
-      // 2099: @%p228 bra 	$L__BB0_397;
+      // ptx:2077  bra.uni 	$L__BB0_376;
+      // ptx:2098  setp.eq.s16 	%p228, %rs4, 0;
+      // ptx:2099  @%p228 bra 	$L__BB0_397;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 2134: mul.wide.u32 	%rd200, %r288, 613566757;
-        // 2135: shr.u64 	%rd201, %rd200, 32;
-        // 2136: cvt.u32.u64 	%r1445, %rd201;
+        // ptx:2134  mul.wide.u32 	%rd200, %r288, 613566757;
+        // ptx:2135  shr.u64 	%rd201, %rd200, 32;
+        // ptx:2136  cvt.u32.u64 	%r1445, %rd201;
         uint64_t t116 = uint64_t((uint64_t(r288) * uint64_t(0x24924925u)) >> 32u);
         uint r1445 = uint(uint64_t(t116));
-        // 2137: sub.s32 	%r1446, %r288, %r1445;
-        // 2138: shr.u32 	%r1447, %r1446, 1;
-        // 2139: add.s32 	%r1448, %r1447, %r1445;
-        // 2140: shr.u32 	%r1449, %r1448, 2;
-        // 2141: mul.lo.s32 	%r1450, %r1449, 7;
+        // ptx:2137  sub.s32 	%r1446, %r288, %r1445;
+        // ptx:2138  shr.u32 	%r1447, %r1446, 1;
+        // ptx:2139  add.s32 	%r1448, %r1447, %r1445;
+        // ptx:2140  shr.u32 	%r1449, %r1448, 2;
+        // ptx:2141  mul.lo.s32 	%r1450, %r1449, 7;
         uint r1450 = uint(int(uint(int(uint(int(r288) - int(r1445)) >> 1u) + int(r1445)) >> 2u) * 7);
-        // 2142: sub.s32 	%r1451, %r288, %r1450;
-        // 2143: add.s32 	%r1624, %r1451, 12;
+        // ptx:2142  sub.s32 	%r1451, %r288, %r1450;
+        // ptx:2143  add.s32 	%r1624, %r1451, 12;
         r1624 = uint(int(uint(int(r288) - int(r1450))) + 12);
-        // 2144: bra.uni 	$L__BB0_399;
+        // ptx:2144  bra.uni 	$L__BB0_399;
         p2g_sv0 = 160;
       } else {
-        // 2101: setp.eq.s16 	%p229, %rs4, 1;
-        // 2102: @%p229 bra 	$L__BB0_378;
+        // ptx:2101  setp.eq.s16 	%p229, %rs4, 1;
+        // ptx:2102  @%p229 bra 	$L__BB0_378;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 2106: mul.wide.u32 	%rd198, %r288, 138547333;
-          // 2107: shr.u64 	%rd199, %rd198, 32;
-          // 2108: cvt.u32.u64 	%r1439, %rd199;
+          // ptx:2106  mul.wide.u32 	%rd198, %r288, 138547333;
+          // ptx:2107  shr.u64 	%rd199, %rd198, 32;
+          // ptx:2108  cvt.u32.u64 	%r1439, %rd199;
           uint64_t t117 = uint64_t((uint64_t(r288) * uint64_t(0x08421085u)) >> 32u);
           uint r1439 = uint(uint64_t(t117));
-          // 2109: sub.s32 	%r1440, %r288, %r1439;
-          // 2110: shr.u32 	%r1441, %r1440, 1;
-          // 2111: add.s32 	%r1442, %r1441, %r1439;
-          // 2112: shr.u32 	%r1443, %r1442, 4;
-          // 2113: mul.lo.s32 	%r1444, %r1443, 31;
+          // ptx:2109  sub.s32 	%r1440, %r288, %r1439;
+          // ptx:2110  shr.u32 	%r1441, %r1440, 1;
+          // ptx:2111  add.s32 	%r1442, %r1441, %r1439;
+          // ptx:2112  shr.u32 	%r1443, %r1442, 4;
+          // ptx:2113  mul.lo.s32 	%r1444, %r1443, 31;
           uint r1444 = uint(int(uint(int(uint(int(r288) - int(r1439)) >> 1u) + int(r1439)) >> 4u) * 31);
-          // 2114: sub.s32 	%r1624, %r288, %r1444;
+          // ptx:2114  sub.s32 	%r1624, %r288, %r1444;
           r1624 = uint(int(r288) - int(r1444));
-          // 2115: bra.uni 	$L__BB0_399;
+          // ptx:2115  bra.uni 	$L__BB0_399;
           p2g_sv0 = 160;
         } else {
-          // 2103: bra.uni 	$L__BB0_398;
+          // ptx:2103  bra.uni 	$L__BB0_398;
           p2g_sv0 = 159;
         }
       }
     }
     if (p2g_sv0 == 159) {
-      // 2147: mul.wide.u32 	%rd202, %r288, -858993459;
-      // 2148: shr.u64 	%rd203, %rd202, 34;
-      // 2149: cvt.u32.u64 	%r1452, %rd203;
+      // ptx:2147  mul.wide.u32 	%rd202, %r288, -858993459;
+      // ptx:2148  shr.u64 	%rd203, %rd202, 34;
+      // ptx:2149  cvt.u32.u64 	%r1452, %rd203;
       uint64_t t118 = uint64_t((uint64_t(r288) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 2150: mul.lo.s32 	%r1453, %r1452, 5;
-      // 2151: sub.s32 	%r1454, %r288, %r1453;
-      // 2152: add.s32 	%r1624, %r1454, 13;
+      // ptx:2150  mul.lo.s32 	%r1453, %r1452, 5;
+      // ptx:2151  sub.s32 	%r1454, %r288, %r1453;
+      // ptx:2152  add.s32 	%r1624, %r1454, 13;
       r1624 = uint(int(uint(int(r288) - int(uint(int(uint(uint64_t(t118))) * 5)))) + 13);
       p2g_sv0 = 160;
     }
     if (p2g_sv0 == 160) {
-      // 2155: max.s32 	%r1455, %r1624, 0;
-      // 2156: shl.b32 	%r1456, %r1455, 10;
-      // 2157: or.b32  	%r1457, %r290, %r1625;
+      // ptx:2155  max.s32 	%r1455, %r1624, 0;
+      // ptx:2156  shl.b32 	%r1456, %r1455, 10;
+      // ptx:2157  or.b32  	%r1457, %r290, %r1625;
       uint r1457 = r290 | r1625;
-      // 2158: or.b32  	%r1625, %r1457, %r1456;
+      // ptx:2158  or.b32  	%r1625, %r1457, %r1456;
       r1625 = r1457 | (uint(max(int(r1624), 0)) << 10u);
     }
   }
-  // 2161: and.b32  	%r1464, %r1621, 65535;
-  // 2162: prmt.b32 	%r307, %r1623, %r1464, 4180;
+  // ptx:2161  and.b32  	%r1464, %r1621, 65535;
+  // ptx:2162  prmt.b32 	%r307, %r1623, %r1464, 4180;
   uint r307 = p2g_prmt(r1623, (r1621 & 65535u), 4180u, 0);
-  // 2163: @%p73 bra 	$L__BB0_427;
+  // ptx:2163  @%p73 bra 	$L__BB0_427;
   if (p73) {
-    // 2167: shl.b32 	%r1527, %r186, 6;
+    // ptx:2167  shl.b32 	%r1527, %r186, 6;
     uint r1527 = r186 << 6u;
-    // 2168: and.b32  	%r1528, %r1527, 896;
-    // 2169: add.s32 	%r1529, %r247, %r1528;
+    // ptx:2168  and.b32  	%r1528, %r1527, 896;
+    // ptx:2169  add.s32 	%r1529, %r247, %r1528;
     uint r1529 = uint(int(r247) + int(r1527 & 896u));
-    // 2170: shr.u32 	%r1530, %r1529, 16;
-    // 2171: xor.b32  	%r1531, %r1530, %r1529;
-    // 2172: mul.lo.s32 	%r1532, %r1531, 2146121005;
+    // ptx:2170  shr.u32 	%r1530, %r1529, 16;
+    // ptx:2171  xor.b32  	%r1531, %r1530, %r1529;
+    // ptx:2172  mul.lo.s32 	%r1532, %r1531, 2146121005;
     uint r1532 = uint(int((r1529 >> 16u) ^ r1529) * 2146121005);
-    // 2173: shr.u32 	%r1533, %r1532, 15;
-    // 2174: xor.b32  	%r1534, %r1533, %r1532;
-    // 2175: mul.lo.s32 	%r1535, %r1534, -2073254261;
+    // ptx:2173  shr.u32 	%r1533, %r1532, 15;
+    // ptx:2174  xor.b32  	%r1534, %r1533, %r1532;
+    // ptx:2175  mul.lo.s32 	%r1535, %r1534, -2073254261;
     uint r1535 = uint(int((r1532 >> 15u) ^ r1532) * -2073254261);
-    // 2176: shr.u32 	%r1536, %r1535, 16;
-    // 2177: xor.b32  	%r1537, %r1535, %r6;
+    // ptx:2176  shr.u32 	%r1536, %r1535, 16;
+    // ptx:2177  xor.b32  	%r1537, %r1535, %r6;
     uint r1537 = r1535 ^ r6;
-    // 2178: xor.b32  	%r1538, %r1537, %r1536;
-    // 2179: shr.u32 	%r1539, %r1537, 16;
-    // 2180: xor.b32  	%r1540, %r1538, %r1539;
-    // 2181: mul.lo.s32 	%r1541, %r1540, 2146121005;
+    // ptx:2178  xor.b32  	%r1538, %r1537, %r1536;
+    // ptx:2179  shr.u32 	%r1539, %r1537, 16;
+    // ptx:2180  xor.b32  	%r1540, %r1538, %r1539;
+    // ptx:2181  mul.lo.s32 	%r1541, %r1540, 2146121005;
     uint r1541 = uint(int((r1537 ^ (r1535 >> 16u)) ^ (r1537 >> 16u)) * 2146121005);
-    // 2182: shr.u32 	%r1542, %r1541, 15;
-    // 2183: xor.b32  	%r1543, %r1542, %r1541;
-    // 2184: mul.lo.s32 	%r1544, %r1543, -2073254261;
+    // ptx:2182  shr.u32 	%r1542, %r1541, 15;
+    // ptx:2183  xor.b32  	%r1543, %r1542, %r1541;
+    // ptx:2184  mul.lo.s32 	%r1544, %r1543, -2073254261;
     uint r1544 = uint(int((r1541 >> 15u) ^ r1541) * -2073254261);
-    // 2185: shr.u32 	%r1545, %r1544, 16;
-    // 2186: xor.b32  	%r1546, %r1545, %r1544;
+    // ptx:2185  shr.u32 	%r1545, %r1544, 16;
+    // ptx:2186  xor.b32  	%r1546, %r1545, %r1544;
     uint r1546 = (r1544 >> 16u) ^ r1544;
-    // 2187: xor.b32  	%r1547, %r1546, -1515870811;
+    // ptx:2187  xor.b32  	%r1547, %r1546, -1515870811;
     uint r1547 = r1546 ^ 0xA5A5A5A5u;
-    // 2188: shr.u32 	%r1548, %r1547, 16;
-    // 2189: xor.b32  	%r1549, %r1548, %r1547;
-    // 2190: mul.lo.s32 	%r1550, %r1549, 2146121005;
+    // ptx:2188  shr.u32 	%r1548, %r1547, 16;
+    // ptx:2189  xor.b32  	%r1549, %r1548, %r1547;
+    // ptx:2190  mul.lo.s32 	%r1550, %r1549, 2146121005;
     uint r1550 = uint(int((r1547 >> 16u) ^ r1547) * 2146121005);
-    // 2191: shr.u32 	%r1551, %r1550, 15;
-    // 2192: xor.b32  	%r1552, %r1551, %r1550;
-    // 2193: mul.lo.s32 	%r1553, %r1552, -2073254261;
+    // ptx:2191  shr.u32 	%r1551, %r1550, 15;
+    // ptx:2192  xor.b32  	%r1552, %r1551, %r1550;
+    // ptx:2193  mul.lo.s32 	%r1553, %r1552, -2073254261;
     uint r1553 = uint(int((r1550 >> 15u) ^ r1550) * -2073254261);
-    // 2194: shr.u32 	%r1554, %r1553, 16;
-    // 2195: xor.b32  	%r1555, %r1554, %r1553;
+    // ptx:2194  shr.u32 	%r1554, %r1553, 16;
+    // ptx:2195  xor.b32  	%r1555, %r1554, %r1553;
     uint r1555 = (r1553 >> 16u) ^ r1553;
-    // 2196: and.b32  	%r1556, %r1546, 1;
-    // 2197: shr.u32 	%r1557, %r1546, 1;
-    // 2198: and.b32  	%r1558, %r1557, 1023;
-    // 2199: mul.wide.u32 	%rd218, %r1555, -858993459;
-    // 2200: shr.u64 	%rd219, %rd218, 34;
-    // 2201: cvt.u32.u64 	%r1559, %rd219;
+    // ptx:2196  and.b32  	%r1556, %r1546, 1;
+    // ptx:2197  shr.u32 	%r1557, %r1546, 1;
+    // ptx:2198  and.b32  	%r1558, %r1557, 1023;
+    // ptx:2199  mul.wide.u32 	%rd218, %r1555, -858993459;
+    // ptx:2200  shr.u64 	%rd219, %rd218, 34;
+    // ptx:2201  cvt.u32.u64 	%r1559, %rd219;
     uint64_t t119 = uint64_t((uint64_t(r1555) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 2202: mul.lo.s32 	%r1560, %r1559, 5;
-    // 2203: sub.s32 	%r1561, %r1555, %r1560;
-    // 2204: shl.b32 	%r1562, %r1561, 10;
-    // 2205: add.s32 	%r1563, %r1562, 13312;
+    // ptx:2202  mul.lo.s32 	%r1560, %r1559, 5;
+    // ptx:2203  sub.s32 	%r1561, %r1555, %r1560;
+    // ptx:2204  shl.b32 	%r1562, %r1561, 10;
+    // ptx:2205  add.s32 	%r1563, %r1562, 13312;
     uint r1563 = uint(int(uint(int(r1555) - int(uint(int(uint(uint64_t(t119))) * 5))) << 10u) + 13312);
-    // 2206: bfi.b32 	%r1564, %r1556, %r1558, 15, 1;
-    // 2207: or.b32  	%r1565, %r1564, %r1563;
-    // 2208: add.s32 	%r1566, %r246, %r1527;
+    // ptx:2206  bfi.b32 	%r1564, %r1556, %r1558, 15, 1;
+    // ptx:2207  or.b32  	%r1565, %r1564, %r1563;
+    // ptx:2208  add.s32 	%r1566, %r246, %r1527;
     uint r1566 = uint(int(r246) + int(r1527));
-    // 2209: shr.u32 	%r1567, %r1566, 16;
-    // 2210: xor.b32  	%r1568, %r1567, %r1566;
-    // 2211: mul.lo.s32 	%r1569, %r1568, 2146121005;
+    // ptx:2209  shr.u32 	%r1567, %r1566, 16;
+    // ptx:2210  xor.b32  	%r1568, %r1567, %r1566;
+    // ptx:2211  mul.lo.s32 	%r1569, %r1568, 2146121005;
     uint r1569 = uint(int((r1566 >> 16u) ^ r1566) * 2146121005);
-    // 2212: shr.u32 	%r1570, %r1569, 15;
-    // 2213: xor.b32  	%r1571, %r1570, %r1569;
-    // 2214: mul.lo.s32 	%r1572, %r1571, -2073254261;
+    // ptx:2212  shr.u32 	%r1570, %r1569, 15;
+    // ptx:2213  xor.b32  	%r1571, %r1570, %r1569;
+    // ptx:2214  mul.lo.s32 	%r1572, %r1571, -2073254261;
     uint r1572 = uint(int((r1569 >> 15u) ^ r1569) * -2073254261);
-    // 2215: shr.u32 	%r1573, %r1572, 16;
-    // 2216: xor.b32  	%r1574, %r1573, %r1572;
-    // 2217: and.b32  	%r1575, %r1574, 3;
-    // 2218: xor.b32  	%r1627, %r1565, %r1575;
+    // ptx:2215  shr.u32 	%r1573, %r1572, 16;
+    // ptx:2216  xor.b32  	%r1574, %r1573, %r1572;
+    // ptx:2217  and.b32  	%r1575, %r1574, 3;
+    // ptx:2218  xor.b32  	%r1627, %r1565, %r1575;
     r1627 = (p2g_bfi_32((r1546 & 1u), ((r1546 >> 1u) & 1023u), 15u, 1u) | r1563) ^ (((r1572 >> 16u) ^ r1572) & 3u);
-    // 2219: bra.uni 	$L__BB0_428;
+    // ptx:2219  bra.uni 	$L__BB0_428;
   } else {
-    // 2164: bra.uni 	$L__BB0_402;
-    // 2222: shl.b32 	%r1465, %r186, 6;
-    // 2223: add.s32 	%r1466, %r247, %r1465;
+    // ptx:2164  bra.uni 	$L__BB0_402;
+    // ptx:2222  shl.b32 	%r1465, %r186, 6;
+    // ptx:2223  add.s32 	%r1466, %r247, %r1465;
     uint r1466 = uint(int(r247) + int(r186 << 6u));
-    // 2224: shr.u32 	%r1467, %r1466, 16;
-    // 2225: xor.b32  	%r1468, %r1467, %r1466;
-    // 2226: mul.lo.s32 	%r1469, %r1468, 2146121005;
+    // ptx:2224  shr.u32 	%r1467, %r1466, 16;
+    // ptx:2225  xor.b32  	%r1468, %r1467, %r1466;
+    // ptx:2226  mul.lo.s32 	%r1469, %r1468, 2146121005;
     uint r1469 = uint(int((r1466 >> 16u) ^ r1466) * 2146121005);
-    // 2227: shr.u32 	%r1470, %r1469, 15;
-    // 2228: xor.b32  	%r1471, %r1470, %r1469;
-    // 2229: mul.lo.s32 	%r1472, %r1471, -2073254261;
+    // ptx:2227  shr.u32 	%r1470, %r1469, 15;
+    // ptx:2228  xor.b32  	%r1471, %r1470, %r1469;
+    // ptx:2229  mul.lo.s32 	%r1472, %r1471, -2073254261;
     uint r1472 = uint(int((r1469 >> 15u) ^ r1469) * -2073254261);
-    // 2230: shr.u32 	%r1473, %r1472, 16;
-    // 2231: xor.b32  	%r1474, %r1472, %r6;
+    // ptx:2230  shr.u32 	%r1473, %r1472, 16;
+    // ptx:2231  xor.b32  	%r1474, %r1472, %r6;
     uint r1474 = r1472 ^ r6;
-    // 2232: xor.b32  	%r1475, %r1474, %r1473;
-    // 2233: shr.u32 	%r1476, %r1474, 16;
-    // 2234: xor.b32  	%r1477, %r1475, %r1476;
-    // 2235: mul.lo.s32 	%r1478, %r1477, 2146121005;
+    // ptx:2232  xor.b32  	%r1475, %r1474, %r1473;
+    // ptx:2233  shr.u32 	%r1476, %r1474, 16;
+    // ptx:2234  xor.b32  	%r1477, %r1475, %r1476;
+    // ptx:2235  mul.lo.s32 	%r1478, %r1477, 2146121005;
     uint r1478 = uint(int((r1474 ^ (r1472 >> 16u)) ^ (r1474 >> 16u)) * 2146121005);
-    // 2236: shr.u32 	%r1479, %r1478, 15;
-    // 2237: xor.b32  	%r1480, %r1479, %r1478;
-    // 2238: mul.lo.s32 	%r1481, %r1480, -2073254261;
+    // ptx:2236  shr.u32 	%r1479, %r1478, 15;
+    // ptx:2237  xor.b32  	%r1480, %r1479, %r1478;
+    // ptx:2238  mul.lo.s32 	%r1481, %r1480, -2073254261;
     uint r1481 = uint(int((r1478 >> 15u) ^ r1478) * -2073254261);
-    // 2239: shr.u32 	%r1482, %r1481, 16;
-    // 2240: xor.b32  	%r1483, %r1482, %r1481;
+    // ptx:2239  shr.u32 	%r1482, %r1481, 16;
+    // ptx:2240  xor.b32  	%r1483, %r1482, %r1481;
     uint r1483 = (r1481 >> 16u) ^ r1481;
-    // 2241: xor.b32  	%r1484, %r1483, -1515870811;
+    // ptx:2241  xor.b32  	%r1484, %r1483, -1515870811;
     uint r1484 = r1483 ^ 0xA5A5A5A5u;
-    // 2242: shr.u32 	%r1485, %r1484, 16;
-    // 2243: xor.b32  	%r1486, %r1485, %r1484;
-    // 2244: mul.lo.s32 	%r1487, %r1486, 2146121005;
+    // ptx:2242  shr.u32 	%r1485, %r1484, 16;
+    // ptx:2243  xor.b32  	%r1486, %r1485, %r1484;
+    // ptx:2244  mul.lo.s32 	%r1487, %r1486, 2146121005;
     uint r1487 = uint(int((r1484 >> 16u) ^ r1484) * 2146121005);
-    // 2245: shr.u32 	%r1488, %r1487, 15;
-    // 2246: xor.b32  	%r1489, %r1488, %r1487;
-    // 2247: mul.lo.s32 	%r1490, %r1489, -2073254261;
+    // ptx:2245  shr.u32 	%r1488, %r1487, 15;
+    // ptx:2246  xor.b32  	%r1489, %r1488, %r1487;
+    // ptx:2247  mul.lo.s32 	%r1490, %r1489, -2073254261;
     uint r1490 = uint(int((r1487 >> 15u) ^ r1487) * -2073254261);
-    // 2248: shr.u32 	%r1491, %r1490, 16;
-    // 2249: xor.b32  	%r308, %r1491, %r1490;
+    // ptx:2248  shr.u32 	%r1491, %r1490, 16;
+    // ptx:2249  xor.b32  	%r308, %r1491, %r1490;
     uint r308 = (r1490 >> 16u) ^ r1490;
-    // 2250: shl.b32 	%r1492, %r1483, 15;
-    // 2251: and.b32  	%r1627, %r1492, 32768;
+    // ptx:2250  shl.b32 	%r1492, %r1483, 15;
+    // ptx:2251  and.b32  	%r1627, %r1492, 32768;
     r1627 = (r1483 << 15u) & 32768u;
-    // 2252: shr.u32 	%r1493, %r1483, 1;
-    // 2253: and.b32  	%r310, %r1493, 1023;
+    // ptx:2252  shr.u32 	%r1493, %r1483, 1;
+    // ptx:2253  and.b32  	%r310, %r1493, 1023;
     uint r310 = (r1483 >> 1u) & 1023u;
-    // 2254: @%p19 bra 	$L__BB0_406;
+    // ptx:2254  @%p19 bra 	$L__BB0_406;
     if (p19) {
-      // 2258: setp.eq.s16 	%p240, %rs4, 2;
-      // 2259: @%p240 bra 	$L__BB0_423;
+      // ptx:2258  setp.eq.s16 	%p240, %rs4, 2;
+      // ptx:2259  @%p240 bra 	$L__BB0_423;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 2296: and.b32  	%r1627, %r308, 65535;
+        // ptx:2296  and.b32  	%r1627, %r308, 65535;
         r1627 = r308 & 65535u;
-        // 2297: bra.uni 	$L__BB0_428;
+        // ptx:2297  bra.uni 	$L__BB0_428;
         p2g_sv0 = 172;
       } else {
-        // 2261: setp.eq.s16 	%p241, %rs4, 3;
-        // 2262: @%p241 bra 	$L__BB0_410;
+        // ptx:2261  setp.eq.s16 	%p241, %rs4, 3;
+        // ptx:2262  @%p241 bra 	$L__BB0_410;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 2300: mul.wide.u32 	%rd208, %r308, -858993459;
-          // 2301: shr.u64 	%rd209, %rd208, 34;
-          // 2302: cvt.u32.u64 	%r1497, %rd209;
+          // ptx:2300  mul.wide.u32 	%rd208, %r308, -858993459;
+          // ptx:2301  shr.u64 	%rd209, %rd208, 34;
+          // ptx:2302  cvt.u32.u64 	%r1497, %rd209;
           uint64_t t120 = uint64_t((uint64_t(r308) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 2303: mul.lo.s32 	%r1498, %r1497, 5;
-          // 2304: sub.s32 	%r312, %r308, %r1498;
+          // ptx:2303  mul.lo.s32 	%r1498, %r1497, 5;
+          // ptx:2304  sub.s32 	%r312, %r308, %r1498;
           uint r312 = uint(int(r308) - int(uint(int(uint(uint64_t(t120))) * 5)));
-          // 2305: setp.eq.s32 	%p245, %r312, 0;
-          // 2306: @%p245 bra 	$L__BB0_412;
+          // ptx:2305  setp.eq.s32 	%p245, %r312, 0;
+          // ptx:2306  @%p245 bra 	$L__BB0_412;
           if (int(r312) == 0) {
-            // 2736: shr.u32 	%r1499, %r308, 8;
+            // ptx:2736  shr.u32 	%r1499, %r308, 8;
             uint r1499 = r308 >> 8u;
-            // 2737: mul.wide.u32 	%rd210, %r1499, -1431655765;
-            // 2738: shr.u64 	%rd211, %rd210, 34;
-            // 2739: cvt.u32.u64 	%r1500, %rd211;
+            // ptx:2737  mul.wide.u32 	%rd210, %r1499, -1431655765;
+            // ptx:2738  shr.u64 	%rd211, %rd210, 34;
+            // ptx:2739  cvt.u32.u64 	%r1500, %rd211;
             uint64_t t121 = uint64_t((uint64_t(r1499) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 2740: mul.lo.s32 	%r1501, %r1500, 6;
-            // 2741: sub.s32 	%r1502, %r1499, %r1501;
-            // 2742: cvt.u16.u32 	%rs33, %r1502;
+            // ptx:2740  mul.lo.s32 	%r1501, %r1500, 6;
+            // ptx:2741  sub.s32 	%r1502, %r1499, %r1501;
+            // ptx:2742  cvt.u16.u32 	%rs33, %r1502;
             uint64_t t122 = uint64_t(uint(int(r1499) - int(uint(int(uint(uint64_t(t121))) * 6))));
             uint rs33 = (uint(uint64_t(t122)) & 65535u);
-            // 2743: setp.gt.s16 	%p246, %rs33, 1;
-            // 2744: @%p246 bra 	$L__BB0_416;
+            // ptx:2743  setp.gt.s16 	%p246, %rs33, 1;
+            // ptx:2744  @%p246 bra 	$L__BB0_416;
             if ((bitfieldExtract(int(rs33), 0, 16)) > 1) {
-              // 2748: setp.eq.s16 	%p247, %rs33, 2;
-              // 2749: @%p247 bra 	$L__BB0_421;
+              // ptx:2748  setp.eq.s16 	%p247, %rs33, 2;
+              // ptx:2749  @%p247 bra 	$L__BB0_421;
               if ((bitfieldExtract(int(rs33), 0, 16)) == 2) {
-                // 3172: shr.u32 	%r1504, %r308, 12;
-                // 3173: and.b32  	%r1505, %r1504, 1;
-                // 3174: or.b32  	%r1506, %r1627, %r1505;
+                // ptx:3172  shr.u32 	%r1504, %r308, 12;
+                // ptx:3173  and.b32  	%r1505, %r1504, 1;
+                // ptx:3174  or.b32  	%r1506, %r1627, %r1505;
                 uint r1506 = r1627 | ((r308 >> 12u) & 1u);
-                // 3175: or.b32  	%r1627, %r1506, 32256;
+                // ptx:3175  or.b32  	%r1627, %r1506, 32256;
                 r1627 = r1506 | 32256u;
-                // 3176: bra.uni 	$L__BB0_428;
+                // ptx:3176  bra.uni 	$L__BB0_428;
                 p2g_sv0 = 172;
               } else {
-                // 2751: setp.eq.s16 	%p248, %rs33, 3;
-                // 2752: @%p248 bra 	$L__BB0_420;
+                // ptx:2751  setp.eq.s16 	%p248, %rs33, 3;
+                // ptx:2752  @%p248 bra 	$L__BB0_420;
                 if ((bitfieldExtract(int(rs33), 0, 16)) == 3) {
-                  // 3179: setp.eq.s32 	%p252, %r310, 0;
-                  // 3180: selp.b32 	%r1503, 1, %r310, %p252;
-                  // 3181: or.b32  	%r1627, %r1503, %r1627;
+                  // ptx:3179  setp.eq.s32 	%p252, %r310, 0;
+                  // ptx:3180  selp.b32 	%r1503, 1, %r310, %p252;
+                  // ptx:3181  or.b32  	%r1627, %r1503, %r1627;
                   r1627 = ((int(r310) == 0) ? 1u : r310) | r1627;
-                  // 3182: bra.uni 	$L__BB0_428;
+                  // ptx:3182  bra.uni 	$L__BB0_428;
                   p2g_sv0 = 172;
                 } else {
-                  // 2754: setp.ne.s16 	%p249, %rs33, 4;
-                  // 2755: @%p249 bra 	$L__BB0_422;
+                  // ptx:2754  setp.ne.s16 	%p249, %rs33, 4;
+                  // ptx:2755  @%p249 bra 	$L__BB0_422;
                   if ((bitfieldExtract(int(rs33), 0, 16)) != 4) {
                     p2g_sv0 = 284;
                   } else {
-                    // 2757: or.b32  	%r1627, %r1627, 31743;
+                    // ptx:2757  or.b32  	%r1627, %r1627, 31743;
                     r1627 = r1627 | 31743u;
-                    // 2758: bra.uni 	$L__BB0_428;
+                    // ptx:2758  bra.uni 	$L__BB0_428;
                     p2g_sv0 = 172;
                   }
                 }
               }
             } else {
-              // 2745: bra.uni 	$L__BB0_413;
-              // 2945: setp.eq.s16 	%p250, %rs33, 0;
-              // 2946: @%p250 bra 	$L__BB0_428;
+              // ptx:2745  bra.uni 	$L__BB0_413;
+              // ptx:2945  setp.eq.s16 	%p250, %rs33, 0;
+              // ptx:2946  @%p250 bra 	$L__BB0_428;
               if ((bitfieldExtract(int(rs33), 0, 16)) == 0) {
                 p2g_sv0 = 172;
               } else {
-                // 2948: setp.eq.s16 	%p251, %rs33, 1;
-                // 2949: @%p251 bra 	$L__BB0_415;
+                // ptx:2948  setp.eq.s16 	%p251, %rs33, 1;
+                // ptx:2949  @%p251 bra 	$L__BB0_415;
                 if ((bitfieldExtract(int(rs33), 0, 16)) == 1) {
-                  // 2953: or.b32  	%r1627, %r1627, 31744;
+                  // ptx:2953  or.b32  	%r1627, %r1627, 31744;
                   r1627 = r1627 | 31744u;
-                  // 2954: bra.uni 	$L__BB0_428;
+                  // ptx:2954  bra.uni 	$L__BB0_428;
                   p2g_sv0 = 172;
                 } else {
-                  // 2950: bra.uni 	$L__BB0_422;
+                  // ptx:2950  bra.uni 	$L__BB0_422;
                   p2g_sv0 = 284;
                 }
               }
             }
             if (p2g_sv0 == 284) {
-              // 3240: or.b32  	%r1507, %r1627, %r310;
+              // ptx:3240  or.b32  	%r1507, %r1627, %r310;
               uint r1507 = r1627 | r310;
-              // 3241: or.b32  	%r1627, %r1507, 1024;
+              // ptx:3241  or.b32  	%r1627, %r1507, 1024;
               r1627 = r1507 | 1024u;
-              // 3242: bra.uni 	$L__BB0_428;
+              // ptx:3242  bra.uni 	$L__BB0_428;
               p2g_sv0 = 172;
             }
           } else {
-            // 2308: add.s32 	%r1626, %r312, 13;
+            // ptx:2308  add.s32 	%r1626, %r312, 13;
             r1626 = uint(int(r312) + 13);
-            // 2309: bra.uni 	$L__BB0_426;
+            // ptx:2309  bra.uni 	$L__BB0_426;
             p2g_sv0 = 171;
           }
         } else {
-          // 2264: setp.ne.s16 	%p242, %rs4, 5;
-          // 2265: @%p242 bra 	$L__BB0_425;
+          // ptx:2264  setp.ne.s16 	%p242, %rs4, 5;
+          // ptx:2265  @%p242 bra 	$L__BB0_425;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 170;
           } else {
-            // 2267: mul.wide.u32 	%rd206, %r308, -858993459;
-            // 2268: shr.u64 	%rd207, %rd206, 34;
-            // 2269: cvt.u32.u64 	%r1494, %rd207;
+            // ptx:2267  mul.wide.u32 	%rd206, %r308, -858993459;
+            // ptx:2268  shr.u64 	%rd207, %rd206, 34;
+            // ptx:2269  cvt.u32.u64 	%r1494, %rd207;
             uint64_t t123 = uint64_t((uint64_t(r308) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 2270: mul.lo.s32 	%r1495, %r1494, 5;
-            // 2271: sub.s32 	%r1496, %r308, %r1495;
-            // 2272: add.s32 	%r1626, %r1496, 13;
+            // ptx:2270  mul.lo.s32 	%r1495, %r1494, 5;
+            // ptx:2271  sub.s32 	%r1496, %r308, %r1495;
+            // ptx:2272  add.s32 	%r1626, %r1496, 13;
             r1626 = uint(int(uint(int(r308) - int(uint(int(uint(uint64_t(t123))) * 5)))) + 13);
-            // 2273: bra.uni 	$L__BB0_426;
+            // ptx:2273  bra.uni 	$L__BB0_426;
             p2g_sv0 = 171;
           }
         }
       }
     } else {
-      // 2255: bra.uni 	$L__BB0_403;
-      // 2276: setp.eq.s16 	%p243, %rs4, 0;
-      // 2277: @%p243 bra 	$L__BB0_424;
+      // ptx:2255  bra.uni 	$L__BB0_403;
+      // ptx:2276  setp.eq.s16 	%p243, %rs4, 0;
+      // ptx:2277  @%p243 bra 	$L__BB0_424;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 2312: mul.wide.u32 	%rd214, %r308, 613566757;
-        // 2313: shr.u64 	%rd215, %rd214, 32;
-        // 2314: cvt.u32.u64 	%r1514, %rd215;
+        // ptx:2312  mul.wide.u32 	%rd214, %r308, 613566757;
+        // ptx:2313  shr.u64 	%rd215, %rd214, 32;
+        // ptx:2314  cvt.u32.u64 	%r1514, %rd215;
         uint64_t t124 = uint64_t((uint64_t(r308) * uint64_t(0x24924925u)) >> 32u);
         uint r1514 = uint(uint64_t(t124));
-        // 2315: sub.s32 	%r1515, %r308, %r1514;
-        // 2316: shr.u32 	%r1516, %r1515, 1;
-        // 2317: add.s32 	%r1517, %r1516, %r1514;
-        // 2318: shr.u32 	%r1518, %r1517, 2;
-        // 2319: mul.lo.s32 	%r1519, %r1518, 7;
+        // ptx:2315  sub.s32 	%r1515, %r308, %r1514;
+        // ptx:2316  shr.u32 	%r1516, %r1515, 1;
+        // ptx:2317  add.s32 	%r1517, %r1516, %r1514;
+        // ptx:2318  shr.u32 	%r1518, %r1517, 2;
+        // ptx:2319  mul.lo.s32 	%r1519, %r1518, 7;
         uint r1519 = uint(int(uint(int(uint(int(r308) - int(r1514)) >> 1u) + int(r1514)) >> 2u) * 7);
-        // 2320: sub.s32 	%r1520, %r308, %r1519;
-        // 2321: add.s32 	%r1626, %r1520, 12;
+        // ptx:2320  sub.s32 	%r1520, %r308, %r1519;
+        // ptx:2321  add.s32 	%r1626, %r1520, 12;
         r1626 = uint(int(uint(int(r308) - int(r1519))) + 12);
-        // 2322: bra.uni 	$L__BB0_426;
+        // ptx:2322  bra.uni 	$L__BB0_426;
         p2g_sv0 = 171;
       } else {
-        // 2279: setp.eq.s16 	%p244, %rs4, 1;
-        // 2280: @%p244 bra 	$L__BB0_405;
+        // ptx:2279  setp.eq.s16 	%p244, %rs4, 1;
+        // ptx:2280  @%p244 bra 	$L__BB0_405;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 2284: mul.wide.u32 	%rd212, %r308, 138547333;
-          // 2285: shr.u64 	%rd213, %rd212, 32;
-          // 2286: cvt.u32.u64 	%r1508, %rd213;
+          // ptx:2284  mul.wide.u32 	%rd212, %r308, 138547333;
+          // ptx:2285  shr.u64 	%rd213, %rd212, 32;
+          // ptx:2286  cvt.u32.u64 	%r1508, %rd213;
           uint64_t t125 = uint64_t((uint64_t(r308) * uint64_t(0x08421085u)) >> 32u);
           uint r1508 = uint(uint64_t(t125));
-          // 2287: sub.s32 	%r1509, %r308, %r1508;
-          // 2288: shr.u32 	%r1510, %r1509, 1;
-          // 2289: add.s32 	%r1511, %r1510, %r1508;
-          // 2290: shr.u32 	%r1512, %r1511, 4;
-          // 2291: mul.lo.s32 	%r1513, %r1512, 31;
+          // ptx:2287  sub.s32 	%r1509, %r308, %r1508;
+          // ptx:2288  shr.u32 	%r1510, %r1509, 1;
+          // ptx:2289  add.s32 	%r1511, %r1510, %r1508;
+          // ptx:2290  shr.u32 	%r1512, %r1511, 4;
+          // ptx:2291  mul.lo.s32 	%r1513, %r1512, 31;
           uint r1513 = uint(int(uint(int(uint(int(r308) - int(r1508)) >> 1u) + int(r1508)) >> 4u) * 31);
-          // 2292: sub.s32 	%r1626, %r308, %r1513;
+          // ptx:2292  sub.s32 	%r1626, %r308, %r1513;
           r1626 = uint(int(r308) - int(r1513));
-          // 2293: bra.uni 	$L__BB0_426;
+          // ptx:2293  bra.uni 	$L__BB0_426;
           p2g_sv0 = 171;
         } else {
-          // 2281: bra.uni 	$L__BB0_425;
+          // ptx:2281  bra.uni 	$L__BB0_425;
           p2g_sv0 = 170;
         }
       }
     }
     if (p2g_sv0 == 170) {
-      // 2325: mul.wide.u32 	%rd216, %r308, -858993459;
-      // 2326: shr.u64 	%rd217, %rd216, 34;
-      // 2327: cvt.u32.u64 	%r1521, %rd217;
+      // ptx:2325  mul.wide.u32 	%rd216, %r308, -858993459;
+      // ptx:2326  shr.u64 	%rd217, %rd216, 34;
+      // ptx:2327  cvt.u32.u64 	%r1521, %rd217;
       uint64_t t126 = uint64_t((uint64_t(r308) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 2328: mul.lo.s32 	%r1522, %r1521, 5;
-      // 2329: sub.s32 	%r1523, %r308, %r1522;
-      // 2330: add.s32 	%r1626, %r1523, 13;
+      // ptx:2328  mul.lo.s32 	%r1522, %r1521, 5;
+      // ptx:2329  sub.s32 	%r1523, %r308, %r1522;
+      // ptx:2330  add.s32 	%r1626, %r1523, 13;
       r1626 = uint(int(uint(int(r308) - int(uint(int(uint(uint64_t(t126))) * 5)))) + 13);
       p2g_sv0 = 171;
     }
     if (p2g_sv0 == 171) {
-      // 2333: max.s32 	%r1524, %r1626, 0;
-      // 2334: shl.b32 	%r1525, %r1524, 10;
-      // 2335: or.b32  	%r1526, %r310, %r1627;
+      // ptx:2333  max.s32 	%r1524, %r1626, 0;
+      // ptx:2334  shl.b32 	%r1525, %r1524, 10;
+      // ptx:2335  or.b32  	%r1526, %r310, %r1627;
       uint r1526 = r310 | r1627;
-      // 2336: or.b32  	%r1627, %r1526, %r1525;
+      // ptx:2336  or.b32  	%r1627, %r1526, %r1525;
       r1627 = r1526 | (uint(max(int(r1626), 0)) << 10u);
     }
   }
-  // 2339: cvta.to.global.u64 	%rd220, %rd1;
+  // ptx:2339  cvta.to.global.u64 	%rd220, %rd1;
   uint64_t rd220 = rd1;
-  // 2340: and.b32  	%r1590, %r1625, 65535;
-  // 2341: prmt.b32 	%r1585, %r1627, %r1590, 4180;
-  // 2343: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r1576,%r1577,%r1578,%r1579}, {%r147,%r187,%r226,%r268}, {%r307,%r1585}, {%r1597,%r1599,%r1601,%r1603};
+  // ptx:2340  and.b32  	%r1590, %r1625, 65535;
+  // ptx:2341  prmt.b32 	%r1585, %r1627, %r1590, 4180;
+  // ptx:2343  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r1576,%r1577,%r1578,%r1579}, {%r147,%r187,%r226,%r268}, {%r307,%r1585}, {%r1597,%r1599,%r1601,%r1603};
   uint t127 = r1597;
   uint t128 = r1599;
   uint t129 = r1601;
@@ -4512,26 +4512,26 @@ void main() {
   uint r1577 = t132;
   uint r1578 = t133;
   uint r1579 = t134;
-  // 2345: shl.b32 	%r1591, %r1, 7;
-  // 2346: or.b32  	%r1592, %r1591, %r5;
-  // 2347: shl.b32 	%r1593, %r2, 3;
-  // 2348: or.b32  	%r1594, %r1592, %r1593;
+  // ptx:2345  shl.b32 	%r1591, %r1, 7;
+  // ptx:2346  or.b32  	%r1592, %r1591, %r5;
+  // ptx:2347  shl.b32 	%r1593, %r2, 3;
+  // ptx:2348  or.b32  	%r1594, %r1592, %r1593;
   uint r1594 = ((r1 << 7u) | r5) | (r2 << 3u);
-  // 2349: mul.wide.u32 	%rd221, %r1594, 4;
-  // 2350: add.s64 	%rd222, %rd220, %rd221;
+  // ptx:2349  mul.wide.u32 	%rd221, %r1594, 4;
+  // ptx:2350  add.s64 	%rd222, %rd220, %rd221;
   uint64_t rd222 = uint64_t(int64_t(rd220) + int64_t(uint64_t(r1594) * uint64_t(4u)));
-  // 2351: st.global.u32 	[%rd222], %r1576;
+  // ptx:2351  st.global.u32 	[%rd222], %r1576;
   P2GU32(rd222).v = r1576;
-  // 2352: st.global.u32 	[%rd222+4], %r1577;
+  // ptx:2352  st.global.u32 	[%rd222+4], %r1577;
   P2GU32((rd222 + 4ul)).v = r1577;
-  // 2353: or.b32  	%r1595, %r1594, 64;
-  // 2354: mul.wide.u32 	%rd223, %r1595, 4;
-  // 2355: add.s64 	%rd224, %rd220, %rd223;
+  // ptx:2353  or.b32  	%r1595, %r1594, 64;
+  // ptx:2354  mul.wide.u32 	%rd223, %r1595, 4;
+  // ptx:2355  add.s64 	%rd224, %rd220, %rd223;
   uint64_t rd224 = uint64_t(int64_t(rd220) + int64_t(uint64_t(r1594 | 64u) * uint64_t(4u)));
-  // 2356: st.global.u32 	[%rd224], %r1578;
+  // ptx:2356  st.global.u32 	[%rd224], %r1578;
   P2GU32(rd224).v = r1578;
-  // 2357: st.global.u32 	[%rd224+4], %r1579;
+  // ptx:2357  st.global.u32 	[%rd224+4], %r1579;
   P2GU32((rd224 + 4ul)).v = r1579;
-  // 2358: ret;
+  // ptx:2358  ret;
   return;
 }

@@ -164,215 +164,215 @@ void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // mma_f16_f32_k8_param_0
   int p2g_sv0 = 0;
-  // 25: ld.param.u64 	%rd1, [mma_f16_f32_k8_param_0];
+  // ptx:25  ld.param.u64 	%rd1, [mma_f16_f32_k8_param_0];
   uint64_t rd1 = p0_u64;
-  // 26: mov.u32 	%r205, %ctaid.x;
-  // 27: mov.u32 	%r206, %ntid.x;
-  // 28: mov.u32 	%r207, %tid.x;
+  // ptx:26  mov.u32 	%r205, %ctaid.x;
+  // ptx:27  mov.u32 	%r206, %ntid.x;
+  // ptx:28  mov.u32 	%r207, %tid.x;
   uint r207 = gl_LocalInvocationID.x;
-  // 29: mad.lo.s32 	%r208, %r205, %r206, %r207;
-  // 30: shr.u32 	%r1, %r208, 5;
+  // ptx:29  mad.lo.s32 	%r208, %r205, %r206, %r207;
+  // ptx:30  shr.u32 	%r1, %r208, 5;
   uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r207)) >> 5u;
-  // 31: and.b32  	%r209, %r207, 31;
-  // 32: shr.u32 	%r2, %r209, 2;
+  // ptx:31  and.b32  	%r209, %r207, 31;
+  // ptx:32  shr.u32 	%r2, %r209, 2;
   uint r2 = (r207 & 31u) >> 2u;
-  // 33: and.b32  	%r3, %r207, 3;
+  // ptx:33  and.b32  	%r3, %r207, 3;
   uint r3 = r207 & 3u;
-  // 34: mul.wide.u32 	%rd2, %r1, -1431655765;
-  // 35: shr.u64 	%rd3, %rd2, 34;
-  // 36: cvt.u32.u64 	%r210, %rd3;
+  // ptx:34  mul.wide.u32 	%rd2, %r1, -1431655765;
+  // ptx:35  shr.u64 	%rd3, %rd2, 34;
+  // ptx:36  cvt.u32.u64 	%r210, %rd3;
   uint64_t t1 = uint64_t((uint64_t(r1) * uint64_t(0xAAAAAAABu)) >> 34u);
-  // 37: mul.lo.s32 	%r211, %r210, 6;
-  // 38: sub.s32 	%r4, %r1, %r211;
+  // ptx:37  mul.lo.s32 	%r211, %r210, 6;
+  // ptx:38  sub.s32 	%r4, %r1, %r211;
   uint r4 = uint(int(r1) - int(uint(int(uint(uint64_t(t1))) * 6)));
-  // 39: shl.b32 	%r212, %r207, 1;
-  // 40: and.b32  	%r5, %r212, 6;
+  // ptx:39  shl.b32 	%r212, %r207, 1;
+  // ptx:40  and.b32  	%r5, %r212, 6;
   uint r5 = (r207 << 1u) & 6u;
-  // 41: mul.lo.s32 	%r6, %r1, -1640531527;
+  // ptx:41  mul.lo.s32 	%r6, %r1, -1640531527;
   uint r6 = uint(int(r1) * -1640531527);
-  // 42: add.s32 	%r7, %r5, 5377319;
+  // ptx:42  add.s32 	%r7, %r5, 5377319;
   uint r7 = uint(int(r5) + 5377319);
-  // 43: cvt.u16.u32 	%rs1, %r4;
+  // ptx:43  cvt.u16.u32 	%rs1, %r4;
   uint64_t t2 = uint64_t(r4);
   uint rs1 = (uint(uint64_t(t2)) & 65535u);
-  // 44: shl.b32 	%r8, %r2, 6;
+  // ptx:44  shl.b32 	%r8, %r2, 6;
   uint r8 = r2 << 6u;
-  // 45: add.s32 	%r213, %r7, %r8;
-  // 46: xor.b32  	%r214, %r213, 82;
-  // 47: mul.lo.s32 	%r215, %r214, 2146121005;
+  // ptx:45  add.s32 	%r213, %r7, %r8;
+  // ptx:46  xor.b32  	%r214, %r213, 82;
+  // ptx:47  mul.lo.s32 	%r215, %r214, 2146121005;
   uint r215 = uint(int(uint(int(r7) + int(r8)) ^ 82u) * 2146121005);
-  // 48: shr.u32 	%r216, %r215, 15;
-  // 49: xor.b32  	%r217, %r216, %r215;
-  // 50: mul.lo.s32 	%r218, %r217, -2073254261;
+  // ptx:48  shr.u32 	%r216, %r215, 15;
+  // ptx:49  xor.b32  	%r217, %r216, %r215;
+  // ptx:50  mul.lo.s32 	%r218, %r217, -2073254261;
   uint r218 = uint(int((r215 >> 15u) ^ r215) * -2073254261);
-  // 51: shr.u32 	%r219, %r218, 16;
-  // 52: xor.b32  	%r220, %r218, %r6;
+  // ptx:51  shr.u32 	%r219, %r218, 16;
+  // ptx:52  xor.b32  	%r220, %r218, %r6;
   uint r220 = r218 ^ r6;
-  // 53: xor.b32  	%r221, %r220, %r219;
-  // 54: shr.u32 	%r222, %r220, 16;
-  // 55: xor.b32  	%r223, %r221, %r222;
-  // 56: mul.lo.s32 	%r224, %r223, 2146121005;
+  // ptx:53  xor.b32  	%r221, %r220, %r219;
+  // ptx:54  shr.u32 	%r222, %r220, 16;
+  // ptx:55  xor.b32  	%r223, %r221, %r222;
+  // ptx:56  mul.lo.s32 	%r224, %r223, 2146121005;
   uint r224 = uint(int((r220 ^ (r218 >> 16u)) ^ (r220 >> 16u)) * 2146121005);
-  // 57: shr.u32 	%r225, %r224, 15;
-  // 58: xor.b32  	%r226, %r225, %r224;
-  // 59: mul.lo.s32 	%r227, %r226, -2073254261;
+  // ptx:57  shr.u32 	%r225, %r224, 15;
+  // ptx:58  xor.b32  	%r226, %r225, %r224;
+  // ptx:59  mul.lo.s32 	%r227, %r226, -2073254261;
   uint r227 = uint(int((r224 >> 15u) ^ r224) * -2073254261);
-  // 60: shr.u32 	%r228, %r227, 16;
-  // 61: xor.b32  	%r229, %r228, %r227;
+  // ptx:60  shr.u32 	%r228, %r227, 16;
+  // ptx:61  xor.b32  	%r229, %r228, %r227;
   uint r229 = (r227 >> 16u) ^ r227;
-  // 62: xor.b32  	%r230, %r229, -1515870811;
+  // ptx:62  xor.b32  	%r230, %r229, -1515870811;
   uint r230 = r229 ^ 0xA5A5A5A5u;
-  // 63: shr.u32 	%r231, %r230, 16;
-  // 64: xor.b32  	%r232, %r231, %r230;
-  // 65: mul.lo.s32 	%r233, %r232, 2146121005;
+  // ptx:63  shr.u32 	%r231, %r230, 16;
+  // ptx:64  xor.b32  	%r232, %r231, %r230;
+  // ptx:65  mul.lo.s32 	%r233, %r232, 2146121005;
   uint r233 = uint(int((r230 >> 16u) ^ r230) * 2146121005);
-  // 66: shr.u32 	%r234, %r233, 15;
-  // 67: xor.b32  	%r235, %r234, %r233;
-  // 68: mul.lo.s32 	%r236, %r235, -2073254261;
+  // ptx:66  shr.u32 	%r234, %r233, 15;
+  // ptx:67  xor.b32  	%r235, %r234, %r233;
+  // ptx:68  mul.lo.s32 	%r236, %r235, -2073254261;
   uint r236 = uint(int((r233 >> 15u) ^ r233) * -2073254261);
-  // 69: shr.u32 	%r237, %r236, 16;
-  // 70: xor.b32  	%r971, %r237, %r236;
+  // ptx:69  shr.u32 	%r237, %r236, 16;
+  // ptx:70  xor.b32  	%r971, %r237, %r236;
   uint r971 = (r236 >> 16u) ^ r236;
-  // 71: shl.b32 	%r10, %r229, 31;
+  // ptx:71  shl.b32 	%r10, %r229, 31;
   uint r10 = r229 << 31u;
-  // 72: shr.u32 	%r238, %r229, 1;
-  // 73: and.b32  	%r11, %r238, 8388607;
+  // ptx:72  shr.u32 	%r238, %r229, 1;
+  // ptx:73  and.b32  	%r11, %r238, 8388607;
   uint r11 = (r229 >> 1u) & 0x007FFFFFu;
-  // 74: setp.gt.s16 	%p1, %rs1, 1;
-  // 75: @%p1 bra 	$L__BB0_4;
+  // ptx:74  setp.gt.s16 	%p1, %rs1, 1;
+  // ptx:75  @%p1 bra 	$L__BB0_4;
   if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
-    // 79: setp.eq.s16 	%p2, %rs1, 2;
-    // 80: @%p2 bra 	$L__BB0_26;
+    // ptx:79  setp.eq.s16 	%p2, %rs1, 2;
+    // ptx:80  @%p2 bra 	$L__BB0_26;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       p2g_sv0 = 10;
     } else {
-      // 82: setp.eq.s16 	%p3, %rs1, 3;
-      // 83: @%p3 bra 	$L__BB0_10;
+      // ptx:82  setp.eq.s16 	%p3, %rs1, 3;
+      // ptx:83  @%p3 bra 	$L__BB0_10;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
-        // 124: mul.wide.u32 	%rd6, %r971, -858993459;
-        // 125: shr.u64 	%rd7, %rd6, 34;
-        // 126: cvt.u32.u64 	%r244, %rd7;
+        // ptx:124  mul.wide.u32 	%rd6, %r971, -858993459;
+        // ptx:125  shr.u64 	%rd7, %rd6, 34;
+        // ptx:126  cvt.u32.u64 	%r244, %rd7;
         uint64_t t3 = uint64_t((uint64_t(r971) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 127: mul.lo.s32 	%r245, %r244, 5;
-        // 128: sub.s32 	%r15, %r971, %r245;
+        // ptx:127  mul.lo.s32 	%r245, %r244, 5;
+        // ptx:128  sub.s32 	%r15, %r971, %r245;
         uint r15 = uint(int(r971) - int(uint(int(uint(uint64_t(t3))) * 5)));
-        // 129: setp.eq.s32 	%p11, %r15, 0;
-        // 130: @%p11 bra 	$L__BB0_12;
+        // ptx:129  setp.eq.s32 	%p11, %r15, 0;
+        // ptx:130  @%p11 bra 	$L__BB0_12;
         if (int(r15) == 0) {
-          // 1460: shr.u32 	%r246, %r971, 8;
+          // ptx:1460  shr.u32 	%r246, %r971, 8;
           uint r246 = r971 >> 8u;
-          // 1461: mul.wide.u32 	%rd8, %r246, -1431655765;
-          // 1462: shr.u64 	%rd9, %rd8, 34;
-          // 1463: cvt.u32.u64 	%r247, %rd9;
+          // ptx:1461  mul.wide.u32 	%rd8, %r246, -1431655765;
+          // ptx:1462  shr.u64 	%rd9, %rd8, 34;
+          // ptx:1463  cvt.u32.u64 	%r247, %rd9;
           uint64_t t4 = uint64_t((uint64_t(r246) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 1464: mul.lo.s32 	%r248, %r247, 6;
-          // 1465: sub.s32 	%r249, %r246, %r248;
-          // 1466: cvt.u16.u32 	%rs3, %r249;
+          // ptx:1464  mul.lo.s32 	%r248, %r247, 6;
+          // ptx:1465  sub.s32 	%r249, %r246, %r248;
+          // ptx:1466  cvt.u16.u32 	%rs3, %r249;
           uint64_t t5 = uint64_t(uint(int(r246) - int(uint(int(uint(uint64_t(t4))) * 6))));
           uint rs3 = (uint(uint64_t(t5)) & 65535u);
-          // 1467: setp.gt.s16 	%p12, %rs3, 1;
-          // 1468: @%p12 bra 	$L__BB0_16;
+          // ptx:1467  setp.gt.s16 	%p12, %rs3, 1;
+          // ptx:1468  @%p12 bra 	$L__BB0_16;
           if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
-            // 1472: setp.eq.s16 	%p13, %rs3, 2;
-            // 1473: @%p13 bra 	$L__BB0_21;
+            // ptx:1472  setp.eq.s16 	%p13, %rs3, 2;
+            // ptx:1473  @%p13 bra 	$L__BB0_21;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
-              // 1834: shr.u32 	%r251, %r971, 12;
-              // 1835: and.b32  	%r252, %r251, 1;
-              // 1836: or.b32  	%r253, %r10, %r252;
+              // ptx:1834  shr.u32 	%r251, %r971, 12;
+              // ptx:1835  and.b32  	%r252, %r251, 1;
+              // ptx:1836  or.b32  	%r253, %r10, %r252;
               uint r253 = r10 | ((r971 >> 12u) & 1u);
-              // 1837: or.b32  	%r971, %r253, 2143289344;
+              // ptx:1837  or.b32  	%r971, %r253, 2143289344;
               r971 = r253 | 0x7FC00000u;
-              // 1838: bra.uni 	$L__BB0_26;
+              // ptx:1838  bra.uni 	$L__BB0_26;
               p2g_sv0 = 10;
             } else {
-              // 1475: setp.eq.s16 	%p14, %rs3, 3;
-              // 1476: @%p14 bra 	$L__BB0_20;
+              // ptx:1475  setp.eq.s16 	%p14, %rs3, 3;
+              // ptx:1476  @%p14 bra 	$L__BB0_20;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
-                // 1841: setp.eq.s32 	%p18, %r11, 0;
-                // 1842: selp.b32 	%r250, 1, %r11, %p18;
-                // 1843: or.b32  	%r971, %r250, %r10;
+                // ptx:1841  setp.eq.s32 	%p18, %r11, 0;
+                // ptx:1842  selp.b32 	%r250, 1, %r11, %p18;
+                // ptx:1843  or.b32  	%r971, %r250, %r10;
                 r971 = ((int(r11) == 0) ? 1u : r11) | r10;
-                // 1844: bra.uni 	$L__BB0_26;
+                // ptx:1844  bra.uni 	$L__BB0_26;
                 p2g_sv0 = 10;
               } else {
-                // 1478: setp.ne.s16 	%p15, %rs3, 4;
-                // 1479: @%p15 bra 	$L__BB0_22;
+                // ptx:1478  setp.ne.s16 	%p15, %rs3, 4;
+                // ptx:1479  @%p15 bra 	$L__BB0_22;
                 if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 155;
                 } else {
-                  // 1481: or.b32  	%r971, %r10, 2139095039;
+                  // ptx:1481  or.b32  	%r971, %r10, 2139095039;
                   r971 = r10 | 0x7F7FFFFFu;
-                  // 1482: bra.uni 	$L__BB0_26;
+                  // ptx:1482  bra.uni 	$L__BB0_26;
                   p2g_sv0 = 10;
                 }
               }
             }
           } else {
-            // 1469: bra.uni 	$L__BB0_13;
-            // 1710: setp.eq.s16 	%p16, %rs3, 0;
-            // 1711: mov.u32 	%r971, %r10;
+            // ptx:1469  bra.uni 	$L__BB0_13;
+            // ptx:1710  setp.eq.s16 	%p16, %rs3, 0;
+            // ptx:1711  mov.u32 	%r971, %r10;
             r971 = r10;
-            // 1712: @%p16 bra 	$L__BB0_26;
+            // ptx:1712  @%p16 bra 	$L__BB0_26;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 10;
             } else {
-              // 1714: setp.eq.s16 	%p17, %rs3, 1;
-              // 1715: @%p17 bra 	$L__BB0_15;
+              // ptx:1714  setp.eq.s16 	%p17, %rs3, 1;
+              // ptx:1715  @%p17 bra 	$L__BB0_15;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
-                // 1719: or.b32  	%r971, %r10, 2139095040;
+                // ptx:1719  or.b32  	%r971, %r10, 2139095040;
                 r971 = r10 | 0x7F800000u;
-                // 1720: bra.uni 	$L__BB0_26;
+                // ptx:1720  bra.uni 	$L__BB0_26;
                 p2g_sv0 = 10;
               } else {
-                // 1716: bra.uni 	$L__BB0_22;
+                // ptx:1716  bra.uni 	$L__BB0_22;
                 p2g_sv0 = 155;
               }
             }
           }
           if (p2g_sv0 == 155) {
-            // 1886: or.b32  	%r254, %r10, %r11;
-            // 1887: or.b32  	%r971, %r254, 8388608;
+            // ptx:1886  or.b32  	%r254, %r10, %r11;
+            // ptx:1887  or.b32  	%r971, %r254, 8388608;
             r971 = (r10 | r11) | 0x00800000u;
-            // 1888: bra.uni 	$L__BB0_26;
+            // ptx:1888  bra.uni 	$L__BB0_26;
             p2g_sv0 = 10;
           }
         } else {
-          // 132: add.s32 	%r970, %r15, 125;
+          // ptx:132  add.s32 	%r970, %r15, 125;
           r970 = uint(int(r15) + 125);
-          // 133: bra.uni 	$L__BB0_25;
+          // ptx:133  bra.uni 	$L__BB0_25;
           p2g_sv0 = 9;
         }
       } else {
-        // 85: setp.ne.s16 	%p4, %rs1, 5;
-        // 86: @%p4 bra 	$L__BB0_24;
+        // ptx:85  setp.ne.s16 	%p4, %rs1, 5;
+        // ptx:86  @%p4 bra 	$L__BB0_24;
         if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 7;
         } else {
-          // 88: and.b32  	%r239, %r971, 1;
-          // 89: setp.eq.b32 	%p7, %r239, 1;
-          // 90: mov.pred 	%p8, 0;
-          // 91: xor.pred  	%p9, %p7, %p8;
-          // 92: not.pred 	%p10, %p9;
-          // 93: shr.u32 	%r240, %r971, 1;
+          // ptx:88  and.b32  	%r239, %r971, 1;
+          // ptx:89  setp.eq.b32 	%p7, %r239, 1;
+          // ptx:90  mov.pred 	%p8, 0;
+          // ptx:91  xor.pred  	%p9, %p7, %p8;
+          // ptx:92  not.pred 	%p10, %p9;
+          // ptx:93  shr.u32 	%r240, %r971, 1;
           uint r240 = r971 >> 1u;
-          // 94: mul.wide.u32 	%rd4, %r240, -858993459;
-          // 95: shr.u64 	%rd5, %rd4, 36;
-          // 96: cvt.u32.u64 	%r241, %rd5;
+          // ptx:94  mul.wide.u32 	%rd4, %r240, -858993459;
+          // ptx:95  shr.u64 	%rd5, %rd4, 36;
+          // ptx:96  cvt.u32.u64 	%r241, %rd5;
           uint64_t t6;
           t6 = uint64_t((uint64_t(r240) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 97: mul.lo.s32 	%r242, %r241, 20;
-          // 98: sub.s32 	%r12, %r240, %r242;
+          // ptx:97  mul.lo.s32 	%r242, %r241, 20;
+          // ptx:98  sub.s32 	%r12, %r240, %r242;
           uint r12 = uint(int(r240) - int(uint(int(uint(uint64_t(t6))) * 20)));
-          // 99: @%p10 bra 	$L__BB0_9;
+          // ptx:99  @%p10 bra 	$L__BB0_9;
           if (!(((r971 & 1u) == 1u) ^^ false)) {
-            // 103: mov.u32 	%r243, 119;
-            // 104: sub.s32 	%r970, %r243, %r12;
+            // ptx:103  mov.u32 	%r243, 119;
+            // ptx:104  sub.s32 	%r970, %r243, %r12;
             r970 = uint(int(119u) - int(r12));
-            // 105: bra.uni 	$L__BB0_25;
+            // ptx:105  bra.uni 	$L__BB0_25;
             p2g_sv0 = 9;
           } else {
-            // 100: bra.uni 	$L__BB0_8;
-            // 158: add.s32 	%r970, %r12, 131;
+            // ptx:100  bra.uni 	$L__BB0_8;
+            // ptx:158  add.s32 	%r970, %r12, 131;
             r970 = uint(int(r12) + 131);
             p2g_sv0 = 9;
           }
@@ -380,244 +380,244 @@ void main() {
       }
     }
   } else {
-    // 76: bra.uni 	$L__BB0_1;
-    // 108: setp.eq.s16 	%p5, %rs1, 0;
-    // 109: @%p5 bra 	$L__BB0_23;
+    // ptx:76  bra.uni 	$L__BB0_1;
+    // ptx:108  setp.eq.s16 	%p5, %rs1, 0;
+    // ptx:109  @%p5 bra 	$L__BB0_23;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
-      // 136: mul.wide.u32 	%rd12, %r971, 613566757;
-      // 137: shr.u64 	%rd13, %rd12, 32;
-      // 138: cvt.u32.u64 	%r257, %rd13;
+      // ptx:136  mul.wide.u32 	%rd12, %r971, 613566757;
+      // ptx:137  shr.u64 	%rd13, %rd12, 32;
+      // ptx:138  cvt.u32.u64 	%r257, %rd13;
       uint64_t t7 = uint64_t((uint64_t(r971) * uint64_t(0x24924925u)) >> 32u);
       uint r257 = uint(uint64_t(t7));
-      // 139: sub.s32 	%r258, %r971, %r257;
-      // 140: shr.u32 	%r259, %r258, 1;
-      // 141: add.s32 	%r260, %r259, %r257;
-      // 142: shr.u32 	%r261, %r260, 2;
-      // 143: mul.lo.s32 	%r262, %r261, 7;
+      // ptx:139  sub.s32 	%r258, %r971, %r257;
+      // ptx:140  shr.u32 	%r259, %r258, 1;
+      // ptx:141  add.s32 	%r260, %r259, %r257;
+      // ptx:142  shr.u32 	%r261, %r260, 2;
+      // ptx:143  mul.lo.s32 	%r262, %r261, 7;
       uint r262 = uint(int(uint(int(uint(int(r971) - int(r257)) >> 1u) + int(r257)) >> 2u) * 7);
-      // 144: sub.s32 	%r263, %r971, %r262;
-      // 145: add.s32 	%r970, %r263, 124;
+      // ptx:144  sub.s32 	%r263, %r971, %r262;
+      // ptx:145  add.s32 	%r970, %r263, 124;
       r970 = uint(int(uint(int(r971) - int(r262))) + 124);
-      // 146: bra.uni 	$L__BB0_25;
+      // ptx:146  bra.uni 	$L__BB0_25;
       p2g_sv0 = 9;
     } else {
-      // 111: setp.eq.s16 	%p6, %rs1, 1;
-      // 112: @%p6 bra 	$L__BB0_3;
+      // ptx:111  setp.eq.s16 	%p6, %rs1, 1;
+      // ptx:112  @%p6 bra 	$L__BB0_3;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
-        // 116: mul.wide.u32 	%rd10, %r971, -2139062143;
-        // 117: shr.u64 	%rd11, %rd10, 39;
-        // 118: cvt.u32.u64 	%r255, %rd11;
+        // ptx:116  mul.wide.u32 	%rd10, %r971, -2139062143;
+        // ptx:117  shr.u64 	%rd11, %rd10, 39;
+        // ptx:118  cvt.u32.u64 	%r255, %rd11;
         uint64_t t8 = uint64_t((uint64_t(r971) * uint64_t(0x80808081u)) >> 39u);
-        // 119: mul.lo.s32 	%r256, %r255, 255;
-        // 120: sub.s32 	%r970, %r971, %r256;
+        // ptx:119  mul.lo.s32 	%r256, %r255, 255;
+        // ptx:120  sub.s32 	%r970, %r971, %r256;
         r970 = uint(int(r971) - int(uint(int(uint(uint64_t(t8))) * 255)));
-        // 121: bra.uni 	$L__BB0_25;
+        // ptx:121  bra.uni 	$L__BB0_25;
         p2g_sv0 = 9;
       } else {
-        // 113: bra.uni 	$L__BB0_24;
+        // ptx:113  bra.uni 	$L__BB0_24;
         p2g_sv0 = 7;
       }
     }
   }
   if (p2g_sv0 == 7) {
-    // 149: mul.wide.u32 	%rd14, %r971, -858993459;
-    // 150: shr.u64 	%rd15, %rd14, 34;
-    // 151: cvt.u32.u64 	%r264, %rd15;
+    // ptx:149  mul.wide.u32 	%rd14, %r971, -858993459;
+    // ptx:150  shr.u64 	%rd15, %rd14, 34;
+    // ptx:151  cvt.u32.u64 	%r264, %rd15;
     uint64_t t9 = uint64_t((uint64_t(r971) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 152: mul.lo.s32 	%r265, %r264, 5;
-    // 153: sub.s32 	%r266, %r971, %r265;
-    // 154: add.s32 	%r970, %r266, 125;
+    // ptx:152  mul.lo.s32 	%r265, %r264, 5;
+    // ptx:153  sub.s32 	%r266, %r971, %r265;
+    // ptx:154  add.s32 	%r970, %r266, 125;
     r970 = uint(int(uint(int(r971) - int(uint(int(uint(uint64_t(t9))) * 5)))) + 125);
-    // 155: bra.uni 	$L__BB0_25;
+    // ptx:155  bra.uni 	$L__BB0_25;
     p2g_sv0 = 9;
   }
   if (p2g_sv0 == 9) {
-    // 161: max.s32 	%r267, %r970, 0;
-    // 162: shl.b32 	%r268, %r267, 23;
-    // 163: or.b32  	%r269, %r11, %r10;
-    // 164: or.b32  	%r971, %r269, %r268;
+    // ptx:161  max.s32 	%r267, %r970, 0;
+    // ptx:162  shl.b32 	%r268, %r267, 23;
+    // ptx:163  or.b32  	%r269, %r11, %r10;
+    // ptx:164  or.b32  	%r971, %r269, %r268;
     r971 = (r11 | r10) | (uint(max(int(r970), 0)) << 23u);
   }
-  // 167: add.s32 	%r270, %r5, %r8;
+  // ptx:167  add.s32 	%r270, %r5, %r8;
   uint r270 = uint(int(r5) + int(r8));
-  // 168: add.s32 	%r271, %r270, 5377320;
-  // 169: xor.b32  	%r272, %r271, 82;
-  // 170: mul.lo.s32 	%r273, %r272, 2146121005;
+  // ptx:168  add.s32 	%r271, %r270, 5377320;
+  // ptx:169  xor.b32  	%r272, %r271, 82;
+  // ptx:170  mul.lo.s32 	%r273, %r272, 2146121005;
   uint r273 = uint(int(uint(int(r270) + 5377320) ^ 82u) * 2146121005);
-  // 171: shr.u32 	%r274, %r273, 15;
-  // 172: xor.b32  	%r275, %r274, %r273;
-  // 173: mul.lo.s32 	%r276, %r275, -2073254261;
+  // ptx:171  shr.u32 	%r274, %r273, 15;
+  // ptx:172  xor.b32  	%r275, %r274, %r273;
+  // ptx:173  mul.lo.s32 	%r276, %r275, -2073254261;
   uint r276 = uint(int((r273 >> 15u) ^ r273) * -2073254261);
-  // 174: shr.u32 	%r277, %r276, 16;
-  // 175: xor.b32  	%r278, %r276, %r6;
+  // ptx:174  shr.u32 	%r277, %r276, 16;
+  // ptx:175  xor.b32  	%r278, %r276, %r6;
   uint r278 = r276 ^ r6;
-  // 176: xor.b32  	%r279, %r278, %r277;
-  // 177: shr.u32 	%r280, %r278, 16;
-  // 178: xor.b32  	%r281, %r279, %r280;
-  // 179: mul.lo.s32 	%r282, %r281, 2146121005;
+  // ptx:176  xor.b32  	%r279, %r278, %r277;
+  // ptx:177  shr.u32 	%r280, %r278, 16;
+  // ptx:178  xor.b32  	%r281, %r279, %r280;
+  // ptx:179  mul.lo.s32 	%r282, %r281, 2146121005;
   uint r282 = uint(int((r278 ^ (r276 >> 16u)) ^ (r278 >> 16u)) * 2146121005);
-  // 180: shr.u32 	%r283, %r282, 15;
-  // 181: xor.b32  	%r284, %r283, %r282;
-  // 182: mul.lo.s32 	%r285, %r284, -2073254261;
+  // ptx:180  shr.u32 	%r283, %r282, 15;
+  // ptx:181  xor.b32  	%r284, %r283, %r282;
+  // ptx:182  mul.lo.s32 	%r285, %r284, -2073254261;
   uint r285 = uint(int((r282 >> 15u) ^ r282) * -2073254261);
-  // 183: shr.u32 	%r286, %r285, 16;
-  // 184: xor.b32  	%r287, %r286, %r285;
+  // ptx:183  shr.u32 	%r286, %r285, 16;
+  // ptx:184  xor.b32  	%r287, %r286, %r285;
   uint r287 = (r285 >> 16u) ^ r285;
-  // 185: xor.b32  	%r288, %r287, -1515870811;
+  // ptx:185  xor.b32  	%r288, %r287, -1515870811;
   uint r288 = r287 ^ 0xA5A5A5A5u;
-  // 186: shr.u32 	%r289, %r288, 16;
-  // 187: xor.b32  	%r290, %r289, %r288;
-  // 188: mul.lo.s32 	%r291, %r290, 2146121005;
+  // ptx:186  shr.u32 	%r289, %r288, 16;
+  // ptx:187  xor.b32  	%r290, %r289, %r288;
+  // ptx:188  mul.lo.s32 	%r291, %r290, 2146121005;
   uint r291 = uint(int((r288 >> 16u) ^ r288) * 2146121005);
-  // 189: shr.u32 	%r292, %r291, 15;
-  // 190: xor.b32  	%r293, %r292, %r291;
-  // 191: mul.lo.s32 	%r294, %r293, -2073254261;
+  // ptx:189  shr.u32 	%r292, %r291, 15;
+  // ptx:190  xor.b32  	%r293, %r292, %r291;
+  // ptx:191  mul.lo.s32 	%r294, %r293, -2073254261;
   uint r294 = uint(int((r291 >> 15u) ^ r291) * -2073254261);
-  // 192: shr.u32 	%r295, %r294, 16;
-  // 193: xor.b32  	%r973, %r295, %r294;
+  // ptx:192  shr.u32 	%r295, %r294, 16;
+  // ptx:193  xor.b32  	%r973, %r295, %r294;
   uint r973 = (r294 >> 16u) ^ r294;
-  // 194: shl.b32 	%r29, %r287, 31;
+  // ptx:194  shl.b32 	%r29, %r287, 31;
   uint r29 = r287 << 31u;
-  // 195: shr.u32 	%r296, %r287, 1;
-  // 196: and.b32  	%r30, %r296, 8388607;
+  // ptx:195  shr.u32 	%r296, %r287, 1;
+  // ptx:196  and.b32  	%r30, %r296, 8388607;
   uint r30 = (r287 >> 1u) & 0x007FFFFFu;
-  // 197: and.b16  	%rs4, %rs1, 255;
+  // ptx:197  and.b16  	%rs4, %rs1, 255;
   uint rs4 = rs1 & 255u;
-  // 198: setp.gt.s16 	%p19, %rs4, 1;
+  // ptx:198  setp.gt.s16 	%p19, %rs4, 1;
   bool p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
-  // 199: @%p19 bra 	$L__BB0_30;
+  // ptx:199  @%p19 bra 	$L__BB0_30;
   if (p19) {
-    // 203: setp.eq.s16 	%p20, %rs4, 2;
-    // 204: @%p20 bra 	$L__BB0_52;
+    // ptx:203  setp.eq.s16 	%p20, %rs4, 2;
+    // ptx:204  @%p20 bra 	$L__BB0_52;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 20;
     } else {
-      // 206: setp.eq.s16 	%p21, %rs4, 3;
-      // 207: @%p21 bra 	$L__BB0_36;
+      // ptx:206  setp.eq.s16 	%p21, %rs4, 3;
+      // ptx:207  @%p21 bra 	$L__BB0_36;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-        // 248: mul.wide.u32 	%rd18, %r973, -858993459;
-        // 249: shr.u64 	%rd19, %rd18, 34;
-        // 250: cvt.u32.u64 	%r302, %rd19;
+        // ptx:248  mul.wide.u32 	%rd18, %r973, -858993459;
+        // ptx:249  shr.u64 	%rd19, %rd18, 34;
+        // ptx:250  cvt.u32.u64 	%r302, %rd19;
         uint64_t t10 = uint64_t((uint64_t(r973) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 251: mul.lo.s32 	%r303, %r302, 5;
-        // 252: sub.s32 	%r34, %r973, %r303;
+        // ptx:251  mul.lo.s32 	%r303, %r302, 5;
+        // ptx:252  sub.s32 	%r34, %r973, %r303;
         uint r34 = uint(int(r973) - int(uint(int(uint(uint64_t(t10))) * 5)));
-        // 253: setp.eq.s32 	%p29, %r34, 0;
-        // 254: @%p29 bra 	$L__BB0_38;
+        // ptx:253  setp.eq.s32 	%p29, %r34, 0;
+        // ptx:254  @%p29 bra 	$L__BB0_38;
         if (int(r34) == 0) {
-          // 1485: shr.u32 	%r304, %r973, 8;
+          // ptx:1485  shr.u32 	%r304, %r973, 8;
           uint r304 = r973 >> 8u;
-          // 1486: mul.wide.u32 	%rd20, %r304, -1431655765;
-          // 1487: shr.u64 	%rd21, %rd20, 34;
-          // 1488: cvt.u32.u64 	%r305, %rd21;
+          // ptx:1486  mul.wide.u32 	%rd20, %r304, -1431655765;
+          // ptx:1487  shr.u64 	%rd21, %rd20, 34;
+          // ptx:1488  cvt.u32.u64 	%r305, %rd21;
           uint64_t t11 = uint64_t((uint64_t(r304) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 1489: mul.lo.s32 	%r306, %r305, 6;
-          // 1490: sub.s32 	%r307, %r304, %r306;
-          // 1491: cvt.u16.u32 	%rs5, %r307;
+          // ptx:1489  mul.lo.s32 	%r306, %r305, 6;
+          // ptx:1490  sub.s32 	%r307, %r304, %r306;
+          // ptx:1491  cvt.u16.u32 	%rs5, %r307;
           uint64_t t12 = uint64_t(uint(int(r304) - int(uint(int(uint(uint64_t(t11))) * 6))));
           uint rs5 = (uint(uint64_t(t12)) & 65535u);
-          // 1492: setp.gt.s16 	%p30, %rs5, 1;
-          // 1493: @%p30 bra 	$L__BB0_42;
+          // ptx:1492  setp.gt.s16 	%p30, %rs5, 1;
+          // ptx:1493  @%p30 bra 	$L__BB0_42;
           if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
-            // 1497: setp.eq.s16 	%p31, %rs5, 2;
-            // 1498: @%p31 bra 	$L__BB0_47;
+            // ptx:1497  setp.eq.s16 	%p31, %rs5, 2;
+            // ptx:1498  @%p31 bra 	$L__BB0_47;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
-              // 1847: shr.u32 	%r309, %r973, 12;
-              // 1848: and.b32  	%r310, %r309, 1;
-              // 1849: or.b32  	%r311, %r29, %r310;
+              // ptx:1847  shr.u32 	%r309, %r973, 12;
+              // ptx:1848  and.b32  	%r310, %r309, 1;
+              // ptx:1849  or.b32  	%r311, %r29, %r310;
               uint r311 = r29 | ((r973 >> 12u) & 1u);
-              // 1850: or.b32  	%r973, %r311, 2143289344;
+              // ptx:1850  or.b32  	%r973, %r311, 2143289344;
               r973 = r311 | 0x7FC00000u;
-              // 1851: bra.uni 	$L__BB0_52;
+              // ptx:1851  bra.uni 	$L__BB0_52;
               p2g_sv0 = 20;
             } else {
-              // 1500: setp.eq.s16 	%p32, %rs5, 3;
-              // 1501: @%p32 bra 	$L__BB0_46;
+              // ptx:1500  setp.eq.s16 	%p32, %rs5, 3;
+              // ptx:1501  @%p32 bra 	$L__BB0_46;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
-                // 1854: setp.eq.s32 	%p36, %r30, 0;
-                // 1855: selp.b32 	%r308, 1, %r30, %p36;
-                // 1856: or.b32  	%r973, %r308, %r29;
+                // ptx:1854  setp.eq.s32 	%p36, %r30, 0;
+                // ptx:1855  selp.b32 	%r308, 1, %r30, %p36;
+                // ptx:1856  or.b32  	%r973, %r308, %r29;
                 r973 = ((int(r30) == 0) ? 1u : r30) | r29;
-                // 1857: bra.uni 	$L__BB0_52;
+                // ptx:1857  bra.uni 	$L__BB0_52;
                 p2g_sv0 = 20;
               } else {
-                // 1503: setp.ne.s16 	%p33, %rs5, 4;
-                // 1504: @%p33 bra 	$L__BB0_48;
+                // ptx:1503  setp.ne.s16 	%p33, %rs5, 4;
+                // ptx:1504  @%p33 bra 	$L__BB0_48;
                 if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 156;
                 } else {
-                  // 1506: or.b32  	%r973, %r29, 2139095039;
+                  // ptx:1506  or.b32  	%r973, %r29, 2139095039;
                   r973 = r29 | 0x7F7FFFFFu;
-                  // 1507: bra.uni 	$L__BB0_52;
+                  // ptx:1507  bra.uni 	$L__BB0_52;
                   p2g_sv0 = 20;
                 }
               }
             }
           } else {
-            // 1494: bra.uni 	$L__BB0_39;
-            // 1723: setp.eq.s16 	%p34, %rs5, 0;
-            // 1724: mov.u32 	%r973, %r29;
+            // ptx:1494  bra.uni 	$L__BB0_39;
+            // ptx:1723  setp.eq.s16 	%p34, %rs5, 0;
+            // ptx:1724  mov.u32 	%r973, %r29;
             r973 = r29;
-            // 1725: @%p34 bra 	$L__BB0_52;
+            // ptx:1725  @%p34 bra 	$L__BB0_52;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 20;
             } else {
-              // 1727: setp.eq.s16 	%p35, %rs5, 1;
-              // 1728: @%p35 bra 	$L__BB0_41;
+              // ptx:1727  setp.eq.s16 	%p35, %rs5, 1;
+              // ptx:1728  @%p35 bra 	$L__BB0_41;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
-                // 1732: or.b32  	%r973, %r29, 2139095040;
+                // ptx:1732  or.b32  	%r973, %r29, 2139095040;
                 r973 = r29 | 0x7F800000u;
-                // 1733: bra.uni 	$L__BB0_52;
+                // ptx:1733  bra.uni 	$L__BB0_52;
                 p2g_sv0 = 20;
               } else {
-                // 1729: bra.uni 	$L__BB0_48;
+                // ptx:1729  bra.uni 	$L__BB0_48;
                 p2g_sv0 = 156;
               }
             }
           }
           if (p2g_sv0 == 156) {
-            // 1891: or.b32  	%r312, %r29, %r30;
-            // 1892: or.b32  	%r973, %r312, 8388608;
+            // ptx:1891  or.b32  	%r312, %r29, %r30;
+            // ptx:1892  or.b32  	%r973, %r312, 8388608;
             r973 = (r29 | r30) | 0x00800000u;
-            // 1893: bra.uni 	$L__BB0_52;
+            // ptx:1893  bra.uni 	$L__BB0_52;
             p2g_sv0 = 20;
           }
         } else {
-          // 256: add.s32 	%r972, %r34, 125;
+          // ptx:256  add.s32 	%r972, %r34, 125;
           r972 = uint(int(r34) + 125);
-          // 257: bra.uni 	$L__BB0_51;
+          // ptx:257  bra.uni 	$L__BB0_51;
           p2g_sv0 = 19;
         }
       } else {
-        // 209: setp.ne.s16 	%p22, %rs4, 5;
-        // 210: @%p22 bra 	$L__BB0_50;
+        // ptx:209  setp.ne.s16 	%p22, %rs4, 5;
+        // ptx:210  @%p22 bra 	$L__BB0_50;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 17;
         } else {
-          // 212: and.b32  	%r297, %r973, 1;
-          // 213: setp.eq.b32 	%p25, %r297, 1;
-          // 214: mov.pred 	%p26, 0;
-          // 215: xor.pred  	%p27, %p25, %p26;
-          // 216: not.pred 	%p28, %p27;
-          // 217: shr.u32 	%r298, %r973, 1;
+          // ptx:212  and.b32  	%r297, %r973, 1;
+          // ptx:213  setp.eq.b32 	%p25, %r297, 1;
+          // ptx:214  mov.pred 	%p26, 0;
+          // ptx:215  xor.pred  	%p27, %p25, %p26;
+          // ptx:216  not.pred 	%p28, %p27;
+          // ptx:217  shr.u32 	%r298, %r973, 1;
           uint r298 = r973 >> 1u;
-          // 218: mul.wide.u32 	%rd16, %r298, -858993459;
-          // 219: shr.u64 	%rd17, %rd16, 36;
-          // 220: cvt.u32.u64 	%r299, %rd17;
+          // ptx:218  mul.wide.u32 	%rd16, %r298, -858993459;
+          // ptx:219  shr.u64 	%rd17, %rd16, 36;
+          // ptx:220  cvt.u32.u64 	%r299, %rd17;
           uint64_t t13 = uint64_t((uint64_t(r298) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 221: mul.lo.s32 	%r300, %r299, 20;
-          // 222: sub.s32 	%r31, %r298, %r300;
+          // ptx:221  mul.lo.s32 	%r300, %r299, 20;
+          // ptx:222  sub.s32 	%r31, %r298, %r300;
           uint r31 = uint(int(r298) - int(uint(int(uint(uint64_t(t13))) * 20)));
-          // 223: @%p28 bra 	$L__BB0_35;
+          // ptx:223  @%p28 bra 	$L__BB0_35;
           if (!(((r973 & 1u) == 1u) ^^ false)) {
-            // 227: mov.u32 	%r301, 119;
-            // 228: sub.s32 	%r972, %r301, %r31;
+            // ptx:227  mov.u32 	%r301, 119;
+            // ptx:228  sub.s32 	%r972, %r301, %r31;
             r972 = uint(int(119u) - int(r31));
-            // 229: bra.uni 	$L__BB0_51;
+            // ptx:229  bra.uni 	$L__BB0_51;
             p2g_sv0 = 19;
           } else {
-            // 224: bra.uni 	$L__BB0_34;
-            // 282: add.s32 	%r972, %r31, 131;
+            // ptx:224  bra.uni 	$L__BB0_34;
+            // ptx:282  add.s32 	%r972, %r31, 131;
             r972 = uint(int(r31) + 131);
             p2g_sv0 = 19;
           }
@@ -625,240 +625,240 @@ void main() {
       }
     }
   } else {
-    // 200: bra.uni 	$L__BB0_27;
-    // 232: setp.eq.s16 	%p23, %rs4, 0;
-    // 233: @%p23 bra 	$L__BB0_49;
+    // ptx:200  bra.uni 	$L__BB0_27;
+    // ptx:232  setp.eq.s16 	%p23, %rs4, 0;
+    // ptx:233  @%p23 bra 	$L__BB0_49;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-      // 260: mul.wide.u32 	%rd24, %r973, 613566757;
-      // 261: shr.u64 	%rd25, %rd24, 32;
-      // 262: cvt.u32.u64 	%r315, %rd25;
+      // ptx:260  mul.wide.u32 	%rd24, %r973, 613566757;
+      // ptx:261  shr.u64 	%rd25, %rd24, 32;
+      // ptx:262  cvt.u32.u64 	%r315, %rd25;
       uint64_t t14 = uint64_t((uint64_t(r973) * uint64_t(0x24924925u)) >> 32u);
       uint r315 = uint(uint64_t(t14));
-      // 263: sub.s32 	%r316, %r973, %r315;
-      // 264: shr.u32 	%r317, %r316, 1;
-      // 265: add.s32 	%r318, %r317, %r315;
-      // 266: shr.u32 	%r319, %r318, 2;
-      // 267: mul.lo.s32 	%r320, %r319, 7;
+      // ptx:263  sub.s32 	%r316, %r973, %r315;
+      // ptx:264  shr.u32 	%r317, %r316, 1;
+      // ptx:265  add.s32 	%r318, %r317, %r315;
+      // ptx:266  shr.u32 	%r319, %r318, 2;
+      // ptx:267  mul.lo.s32 	%r320, %r319, 7;
       uint r320 = uint(int(uint(int(uint(int(r973) - int(r315)) >> 1u) + int(r315)) >> 2u) * 7);
-      // 268: sub.s32 	%r321, %r973, %r320;
-      // 269: add.s32 	%r972, %r321, 124;
+      // ptx:268  sub.s32 	%r321, %r973, %r320;
+      // ptx:269  add.s32 	%r972, %r321, 124;
       r972 = uint(int(uint(int(r973) - int(r320))) + 124);
-      // 270: bra.uni 	$L__BB0_51;
+      // ptx:270  bra.uni 	$L__BB0_51;
       p2g_sv0 = 19;
     } else {
-      // 235: setp.eq.s16 	%p24, %rs4, 1;
-      // 236: @%p24 bra 	$L__BB0_29;
+      // ptx:235  setp.eq.s16 	%p24, %rs4, 1;
+      // ptx:236  @%p24 bra 	$L__BB0_29;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-        // 240: mul.wide.u32 	%rd22, %r973, -2139062143;
-        // 241: shr.u64 	%rd23, %rd22, 39;
-        // 242: cvt.u32.u64 	%r313, %rd23;
+        // ptx:240  mul.wide.u32 	%rd22, %r973, -2139062143;
+        // ptx:241  shr.u64 	%rd23, %rd22, 39;
+        // ptx:242  cvt.u32.u64 	%r313, %rd23;
         uint64_t t15 = uint64_t((uint64_t(r973) * uint64_t(0x80808081u)) >> 39u);
-        // 243: mul.lo.s32 	%r314, %r313, 255;
-        // 244: sub.s32 	%r972, %r973, %r314;
+        // ptx:243  mul.lo.s32 	%r314, %r313, 255;
+        // ptx:244  sub.s32 	%r972, %r973, %r314;
         r972 = uint(int(r973) - int(uint(int(uint(uint64_t(t15))) * 255)));
-        // 245: bra.uni 	$L__BB0_51;
+        // ptx:245  bra.uni 	$L__BB0_51;
         p2g_sv0 = 19;
       } else {
-        // 237: bra.uni 	$L__BB0_50;
+        // ptx:237  bra.uni 	$L__BB0_50;
         p2g_sv0 = 17;
       }
     }
   }
   if (p2g_sv0 == 17) {
-    // 273: mul.wide.u32 	%rd26, %r973, -858993459;
-    // 274: shr.u64 	%rd27, %rd26, 34;
-    // 275: cvt.u32.u64 	%r322, %rd27;
+    // ptx:273  mul.wide.u32 	%rd26, %r973, -858993459;
+    // ptx:274  shr.u64 	%rd27, %rd26, 34;
+    // ptx:275  cvt.u32.u64 	%r322, %rd27;
     uint64_t t16 = uint64_t((uint64_t(r973) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 276: mul.lo.s32 	%r323, %r322, 5;
-    // 277: sub.s32 	%r324, %r973, %r323;
-    // 278: add.s32 	%r972, %r324, 125;
+    // ptx:276  mul.lo.s32 	%r323, %r322, 5;
+    // ptx:277  sub.s32 	%r324, %r973, %r323;
+    // ptx:278  add.s32 	%r972, %r324, 125;
     r972 = uint(int(uint(int(r973) - int(uint(int(uint(uint64_t(t16))) * 5)))) + 125);
-    // 279: bra.uni 	$L__BB0_51;
+    // ptx:279  bra.uni 	$L__BB0_51;
     p2g_sv0 = 19;
   }
   if (p2g_sv0 == 19) {
-    // 285: max.s32 	%r325, %r972, 0;
-    // 286: shl.b32 	%r326, %r325, 23;
-    // 287: or.b32  	%r327, %r30, %r29;
-    // 288: or.b32  	%r973, %r327, %r326;
+    // ptx:285  max.s32 	%r325, %r972, 0;
+    // ptx:286  shl.b32 	%r326, %r325, 23;
+    // ptx:287  or.b32  	%r327, %r30, %r29;
+    // ptx:288  or.b32  	%r973, %r327, %r326;
     r973 = (r30 | r29) | (uint(max(int(r972), 0)) << 23u);
   }
-  // 291: or.b32  	%r47, %r8, 512;
+  // ptx:291  or.b32  	%r47, %r8, 512;
   uint r47 = r8 | 512u;
-  // 292: add.s32 	%r328, %r7, %r47;
-  // 293: xor.b32  	%r329, %r328, 82;
-  // 294: mul.lo.s32 	%r330, %r329, 2146121005;
+  // ptx:292  add.s32 	%r328, %r7, %r47;
+  // ptx:293  xor.b32  	%r329, %r328, 82;
+  // ptx:294  mul.lo.s32 	%r330, %r329, 2146121005;
   uint r330 = uint(int(uint(int(r7) + int(r47)) ^ 82u) * 2146121005);
-  // 295: shr.u32 	%r331, %r330, 15;
-  // 296: xor.b32  	%r332, %r331, %r330;
-  // 297: mul.lo.s32 	%r333, %r332, -2073254261;
+  // ptx:295  shr.u32 	%r331, %r330, 15;
+  // ptx:296  xor.b32  	%r332, %r331, %r330;
+  // ptx:297  mul.lo.s32 	%r333, %r332, -2073254261;
   uint r333 = uint(int((r330 >> 15u) ^ r330) * -2073254261);
-  // 298: shr.u32 	%r334, %r333, 16;
-  // 299: xor.b32  	%r335, %r333, %r6;
+  // ptx:298  shr.u32 	%r334, %r333, 16;
+  // ptx:299  xor.b32  	%r335, %r333, %r6;
   uint r335 = r333 ^ r6;
-  // 300: xor.b32  	%r336, %r335, %r334;
-  // 301: shr.u32 	%r337, %r335, 16;
-  // 302: xor.b32  	%r338, %r336, %r337;
-  // 303: mul.lo.s32 	%r339, %r338, 2146121005;
+  // ptx:300  xor.b32  	%r336, %r335, %r334;
+  // ptx:301  shr.u32 	%r337, %r335, 16;
+  // ptx:302  xor.b32  	%r338, %r336, %r337;
+  // ptx:303  mul.lo.s32 	%r339, %r338, 2146121005;
   uint r339 = uint(int((r335 ^ (r333 >> 16u)) ^ (r335 >> 16u)) * 2146121005);
-  // 304: shr.u32 	%r340, %r339, 15;
-  // 305: xor.b32  	%r341, %r340, %r339;
-  // 306: mul.lo.s32 	%r342, %r341, -2073254261;
+  // ptx:304  shr.u32 	%r340, %r339, 15;
+  // ptx:305  xor.b32  	%r341, %r340, %r339;
+  // ptx:306  mul.lo.s32 	%r342, %r341, -2073254261;
   uint r342 = uint(int((r339 >> 15u) ^ r339) * -2073254261);
-  // 307: shr.u32 	%r343, %r342, 16;
-  // 308: xor.b32  	%r344, %r343, %r342;
+  // ptx:307  shr.u32 	%r343, %r342, 16;
+  // ptx:308  xor.b32  	%r344, %r343, %r342;
   uint r344 = (r342 >> 16u) ^ r342;
-  // 309: xor.b32  	%r345, %r344, -1515870811;
+  // ptx:309  xor.b32  	%r345, %r344, -1515870811;
   uint r345 = r344 ^ 0xA5A5A5A5u;
-  // 310: shr.u32 	%r346, %r345, 16;
-  // 311: xor.b32  	%r347, %r346, %r345;
-  // 312: mul.lo.s32 	%r348, %r347, 2146121005;
+  // ptx:310  shr.u32 	%r346, %r345, 16;
+  // ptx:311  xor.b32  	%r347, %r346, %r345;
+  // ptx:312  mul.lo.s32 	%r348, %r347, 2146121005;
   uint r348 = uint(int((r345 >> 16u) ^ r345) * 2146121005);
-  // 313: shr.u32 	%r349, %r348, 15;
-  // 314: xor.b32  	%r350, %r349, %r348;
-  // 315: mul.lo.s32 	%r351, %r350, -2073254261;
+  // ptx:313  shr.u32 	%r349, %r348, 15;
+  // ptx:314  xor.b32  	%r350, %r349, %r348;
+  // ptx:315  mul.lo.s32 	%r351, %r350, -2073254261;
   uint r351 = uint(int((r348 >> 15u) ^ r348) * -2073254261);
-  // 316: shr.u32 	%r352, %r351, 16;
-  // 317: xor.b32  	%r975, %r352, %r351;
+  // ptx:316  shr.u32 	%r352, %r351, 16;
+  // ptx:317  xor.b32  	%r975, %r352, %r351;
   uint r975 = (r351 >> 16u) ^ r351;
-  // 318: shl.b32 	%r49, %r344, 31;
+  // ptx:318  shl.b32 	%r49, %r344, 31;
   uint r49 = r344 << 31u;
-  // 319: shr.u32 	%r353, %r344, 1;
-  // 320: and.b32  	%r50, %r353, 8388607;
+  // ptx:319  shr.u32 	%r353, %r344, 1;
+  // ptx:320  and.b32  	%r50, %r353, 8388607;
   uint r50 = (r344 >> 1u) & 0x007FFFFFu;
-  // 321: @%p19 bra 	$L__BB0_56;
+  // ptx:321  @%p19 bra 	$L__BB0_56;
   if (p19) {
-    // 325: setp.eq.s16 	%p38, %rs4, 2;
-    // 326: @%p38 bra 	$L__BB0_78;
+    // ptx:325  setp.eq.s16 	%p38, %rs4, 2;
+    // ptx:326  @%p38 bra 	$L__BB0_78;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 30;
     } else {
-      // 328: setp.eq.s16 	%p39, %rs4, 3;
-      // 329: @%p39 bra 	$L__BB0_62;
+      // ptx:328  setp.eq.s16 	%p39, %rs4, 3;
+      // ptx:329  @%p39 bra 	$L__BB0_62;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-        // 370: mul.wide.u32 	%rd30, %r975, -858993459;
-        // 371: shr.u64 	%rd31, %rd30, 34;
-        // 372: cvt.u32.u64 	%r359, %rd31;
+        // ptx:370  mul.wide.u32 	%rd30, %r975, -858993459;
+        // ptx:371  shr.u64 	%rd31, %rd30, 34;
+        // ptx:372  cvt.u32.u64 	%r359, %rd31;
         uint64_t t17 = uint64_t((uint64_t(r975) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 373: mul.lo.s32 	%r360, %r359, 5;
-        // 374: sub.s32 	%r54, %r975, %r360;
+        // ptx:373  mul.lo.s32 	%r360, %r359, 5;
+        // ptx:374  sub.s32 	%r54, %r975, %r360;
         uint r54 = uint(int(r975) - int(uint(int(uint(uint64_t(t17))) * 5)));
-        // 375: setp.eq.s32 	%p47, %r54, 0;
-        // 376: @%p47 bra 	$L__BB0_64;
+        // ptx:375  setp.eq.s32 	%p47, %r54, 0;
+        // ptx:376  @%p47 bra 	$L__BB0_64;
         if (int(r54) == 0) {
-          // 1510: shr.u32 	%r361, %r975, 8;
+          // ptx:1510  shr.u32 	%r361, %r975, 8;
           uint r361 = r975 >> 8u;
-          // 1511: mul.wide.u32 	%rd32, %r361, -1431655765;
-          // 1512: shr.u64 	%rd33, %rd32, 34;
-          // 1513: cvt.u32.u64 	%r362, %rd33;
+          // ptx:1511  mul.wide.u32 	%rd32, %r361, -1431655765;
+          // ptx:1512  shr.u64 	%rd33, %rd32, 34;
+          // ptx:1513  cvt.u32.u64 	%r362, %rd33;
           uint64_t t18 = uint64_t((uint64_t(r361) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 1514: mul.lo.s32 	%r363, %r362, 6;
-          // 1515: sub.s32 	%r364, %r361, %r363;
-          // 1516: cvt.u16.u32 	%rs7, %r364;
+          // ptx:1514  mul.lo.s32 	%r363, %r362, 6;
+          // ptx:1515  sub.s32 	%r364, %r361, %r363;
+          // ptx:1516  cvt.u16.u32 	%rs7, %r364;
           uint64_t t19 = uint64_t(uint(int(r361) - int(uint(int(uint(uint64_t(t18))) * 6))));
           uint rs7 = (uint(uint64_t(t19)) & 65535u);
-          // 1517: setp.gt.s16 	%p48, %rs7, 1;
-          // 1518: @%p48 bra 	$L__BB0_68;
+          // ptx:1517  setp.gt.s16 	%p48, %rs7, 1;
+          // ptx:1518  @%p48 bra 	$L__BB0_68;
           if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
-            // 1522: setp.eq.s16 	%p49, %rs7, 2;
-            // 1523: @%p49 bra 	$L__BB0_73;
+            // ptx:1522  setp.eq.s16 	%p49, %rs7, 2;
+            // ptx:1523  @%p49 bra 	$L__BB0_73;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
-              // 1860: shr.u32 	%r366, %r975, 12;
-              // 1861: and.b32  	%r367, %r366, 1;
-              // 1862: or.b32  	%r368, %r49, %r367;
+              // ptx:1860  shr.u32 	%r366, %r975, 12;
+              // ptx:1861  and.b32  	%r367, %r366, 1;
+              // ptx:1862  or.b32  	%r368, %r49, %r367;
               uint r368 = r49 | ((r975 >> 12u) & 1u);
-              // 1863: or.b32  	%r975, %r368, 2143289344;
+              // ptx:1863  or.b32  	%r975, %r368, 2143289344;
               r975 = r368 | 0x7FC00000u;
-              // 1864: bra.uni 	$L__BB0_78;
+              // ptx:1864  bra.uni 	$L__BB0_78;
               p2g_sv0 = 30;
             } else {
-              // 1525: setp.eq.s16 	%p50, %rs7, 3;
-              // 1526: @%p50 bra 	$L__BB0_72;
+              // ptx:1525  setp.eq.s16 	%p50, %rs7, 3;
+              // ptx:1526  @%p50 bra 	$L__BB0_72;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
-                // 1867: setp.eq.s32 	%p54, %r50, 0;
-                // 1868: selp.b32 	%r365, 1, %r50, %p54;
-                // 1869: or.b32  	%r975, %r365, %r49;
+                // ptx:1867  setp.eq.s32 	%p54, %r50, 0;
+                // ptx:1868  selp.b32 	%r365, 1, %r50, %p54;
+                // ptx:1869  or.b32  	%r975, %r365, %r49;
                 r975 = ((int(r50) == 0) ? 1u : r50) | r49;
-                // 1870: bra.uni 	$L__BB0_78;
+                // ptx:1870  bra.uni 	$L__BB0_78;
                 p2g_sv0 = 30;
               } else {
-                // 1528: setp.ne.s16 	%p51, %rs7, 4;
-                // 1529: @%p51 bra 	$L__BB0_74;
+                // ptx:1528  setp.ne.s16 	%p51, %rs7, 4;
+                // ptx:1529  @%p51 bra 	$L__BB0_74;
                 if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 157;
                 } else {
-                  // 1531: or.b32  	%r975, %r49, 2139095039;
+                  // ptx:1531  or.b32  	%r975, %r49, 2139095039;
                   r975 = r49 | 0x7F7FFFFFu;
-                  // 1532: bra.uni 	$L__BB0_78;
+                  // ptx:1532  bra.uni 	$L__BB0_78;
                   p2g_sv0 = 30;
                 }
               }
             }
           } else {
-            // 1519: bra.uni 	$L__BB0_65;
-            // 1736: setp.eq.s16 	%p52, %rs7, 0;
-            // 1737: mov.u32 	%r975, %r49;
+            // ptx:1519  bra.uni 	$L__BB0_65;
+            // ptx:1736  setp.eq.s16 	%p52, %rs7, 0;
+            // ptx:1737  mov.u32 	%r975, %r49;
             r975 = r49;
-            // 1738: @%p52 bra 	$L__BB0_78;
+            // ptx:1738  @%p52 bra 	$L__BB0_78;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 30;
             } else {
-              // 1740: setp.eq.s16 	%p53, %rs7, 1;
-              // 1741: @%p53 bra 	$L__BB0_67;
+              // ptx:1740  setp.eq.s16 	%p53, %rs7, 1;
+              // ptx:1741  @%p53 bra 	$L__BB0_67;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
-                // 1745: or.b32  	%r975, %r49, 2139095040;
+                // ptx:1745  or.b32  	%r975, %r49, 2139095040;
                 r975 = r49 | 0x7F800000u;
-                // 1746: bra.uni 	$L__BB0_78;
+                // ptx:1746  bra.uni 	$L__BB0_78;
                 p2g_sv0 = 30;
               } else {
-                // 1742: bra.uni 	$L__BB0_74;
+                // ptx:1742  bra.uni 	$L__BB0_74;
                 p2g_sv0 = 157;
               }
             }
           }
           if (p2g_sv0 == 157) {
-            // 1896: or.b32  	%r369, %r49, %r50;
-            // 1897: or.b32  	%r975, %r369, 8388608;
+            // ptx:1896  or.b32  	%r369, %r49, %r50;
+            // ptx:1897  or.b32  	%r975, %r369, 8388608;
             r975 = (r49 | r50) | 0x00800000u;
-            // 1898: bra.uni 	$L__BB0_78;
+            // ptx:1898  bra.uni 	$L__BB0_78;
             p2g_sv0 = 30;
           }
         } else {
-          // 378: add.s32 	%r974, %r54, 125;
+          // ptx:378  add.s32 	%r974, %r54, 125;
           r974 = uint(int(r54) + 125);
-          // 379: bra.uni 	$L__BB0_77;
+          // ptx:379  bra.uni 	$L__BB0_77;
           p2g_sv0 = 29;
         }
       } else {
-        // 331: setp.ne.s16 	%p40, %rs4, 5;
-        // 332: @%p40 bra 	$L__BB0_76;
+        // ptx:331  setp.ne.s16 	%p40, %rs4, 5;
+        // ptx:332  @%p40 bra 	$L__BB0_76;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 27;
         } else {
-          // 334: and.b32  	%r354, %r975, 1;
-          // 335: setp.eq.b32 	%p43, %r354, 1;
-          // 336: mov.pred 	%p44, 0;
-          // 337: xor.pred  	%p45, %p43, %p44;
-          // 338: not.pred 	%p46, %p45;
-          // 339: shr.u32 	%r355, %r975, 1;
+          // ptx:334  and.b32  	%r354, %r975, 1;
+          // ptx:335  setp.eq.b32 	%p43, %r354, 1;
+          // ptx:336  mov.pred 	%p44, 0;
+          // ptx:337  xor.pred  	%p45, %p43, %p44;
+          // ptx:338  not.pred 	%p46, %p45;
+          // ptx:339  shr.u32 	%r355, %r975, 1;
           uint r355 = r975 >> 1u;
-          // 340: mul.wide.u32 	%rd28, %r355, -858993459;
-          // 341: shr.u64 	%rd29, %rd28, 36;
-          // 342: cvt.u32.u64 	%r356, %rd29;
+          // ptx:340  mul.wide.u32 	%rd28, %r355, -858993459;
+          // ptx:341  shr.u64 	%rd29, %rd28, 36;
+          // ptx:342  cvt.u32.u64 	%r356, %rd29;
           uint64_t t20 = uint64_t((uint64_t(r355) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 343: mul.lo.s32 	%r357, %r356, 20;
-          // 344: sub.s32 	%r51, %r355, %r357;
+          // ptx:343  mul.lo.s32 	%r357, %r356, 20;
+          // ptx:344  sub.s32 	%r51, %r355, %r357;
           uint r51 = uint(int(r355) - int(uint(int(uint(uint64_t(t20))) * 20)));
-          // 345: @%p46 bra 	$L__BB0_61;
+          // ptx:345  @%p46 bra 	$L__BB0_61;
           if (!(((r975 & 1u) == 1u) ^^ false)) {
-            // 349: mov.u32 	%r358, 119;
-            // 350: sub.s32 	%r974, %r358, %r51;
+            // ptx:349  mov.u32 	%r358, 119;
+            // ptx:350  sub.s32 	%r974, %r358, %r51;
             r974 = uint(int(119u) - int(r51));
-            // 351: bra.uni 	$L__BB0_77;
+            // ptx:351  bra.uni 	$L__BB0_77;
             p2g_sv0 = 29;
           } else {
-            // 346: bra.uni 	$L__BB0_60;
-            // 404: add.s32 	%r974, %r51, 131;
+            // ptx:346  bra.uni 	$L__BB0_60;
+            // ptx:404  add.s32 	%r974, %r51, 131;
             r974 = uint(int(r51) + 131);
             p2g_sv0 = 29;
           }
@@ -866,238 +866,238 @@ void main() {
       }
     }
   } else {
-    // 322: bra.uni 	$L__BB0_53;
-    // 354: setp.eq.s16 	%p41, %rs4, 0;
-    // 355: @%p41 bra 	$L__BB0_75;
+    // ptx:322  bra.uni 	$L__BB0_53;
+    // ptx:354  setp.eq.s16 	%p41, %rs4, 0;
+    // ptx:355  @%p41 bra 	$L__BB0_75;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-      // 382: mul.wide.u32 	%rd36, %r975, 613566757;
-      // 383: shr.u64 	%rd37, %rd36, 32;
-      // 384: cvt.u32.u64 	%r372, %rd37;
+      // ptx:382  mul.wide.u32 	%rd36, %r975, 613566757;
+      // ptx:383  shr.u64 	%rd37, %rd36, 32;
+      // ptx:384  cvt.u32.u64 	%r372, %rd37;
       uint64_t t21 = uint64_t((uint64_t(r975) * uint64_t(0x24924925u)) >> 32u);
       uint r372 = uint(uint64_t(t21));
-      // 385: sub.s32 	%r373, %r975, %r372;
-      // 386: shr.u32 	%r374, %r373, 1;
-      // 387: add.s32 	%r375, %r374, %r372;
-      // 388: shr.u32 	%r376, %r375, 2;
-      // 389: mul.lo.s32 	%r377, %r376, 7;
+      // ptx:385  sub.s32 	%r373, %r975, %r372;
+      // ptx:386  shr.u32 	%r374, %r373, 1;
+      // ptx:387  add.s32 	%r375, %r374, %r372;
+      // ptx:388  shr.u32 	%r376, %r375, 2;
+      // ptx:389  mul.lo.s32 	%r377, %r376, 7;
       uint r377 = uint(int(uint(int(uint(int(r975) - int(r372)) >> 1u) + int(r372)) >> 2u) * 7);
-      // 390: sub.s32 	%r378, %r975, %r377;
-      // 391: add.s32 	%r974, %r378, 124;
+      // ptx:390  sub.s32 	%r378, %r975, %r377;
+      // ptx:391  add.s32 	%r974, %r378, 124;
       r974 = uint(int(uint(int(r975) - int(r377))) + 124);
-      // 392: bra.uni 	$L__BB0_77;
+      // ptx:392  bra.uni 	$L__BB0_77;
       p2g_sv0 = 29;
     } else {
-      // 357: setp.eq.s16 	%p42, %rs4, 1;
-      // 358: @%p42 bra 	$L__BB0_55;
+      // ptx:357  setp.eq.s16 	%p42, %rs4, 1;
+      // ptx:358  @%p42 bra 	$L__BB0_55;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-        // 362: mul.wide.u32 	%rd34, %r975, -2139062143;
-        // 363: shr.u64 	%rd35, %rd34, 39;
-        // 364: cvt.u32.u64 	%r370, %rd35;
+        // ptx:362  mul.wide.u32 	%rd34, %r975, -2139062143;
+        // ptx:363  shr.u64 	%rd35, %rd34, 39;
+        // ptx:364  cvt.u32.u64 	%r370, %rd35;
         uint64_t t22 = uint64_t((uint64_t(r975) * uint64_t(0x80808081u)) >> 39u);
-        // 365: mul.lo.s32 	%r371, %r370, 255;
-        // 366: sub.s32 	%r974, %r975, %r371;
+        // ptx:365  mul.lo.s32 	%r371, %r370, 255;
+        // ptx:366  sub.s32 	%r974, %r975, %r371;
         r974 = uint(int(r975) - int(uint(int(uint(uint64_t(t22))) * 255)));
-        // 367: bra.uni 	$L__BB0_77;
+        // ptx:367  bra.uni 	$L__BB0_77;
         p2g_sv0 = 29;
       } else {
-        // 359: bra.uni 	$L__BB0_76;
+        // ptx:359  bra.uni 	$L__BB0_76;
         p2g_sv0 = 27;
       }
     }
   }
   if (p2g_sv0 == 27) {
-    // 395: mul.wide.u32 	%rd38, %r975, -858993459;
-    // 396: shr.u64 	%rd39, %rd38, 34;
-    // 397: cvt.u32.u64 	%r379, %rd39;
+    // ptx:395  mul.wide.u32 	%rd38, %r975, -858993459;
+    // ptx:396  shr.u64 	%rd39, %rd38, 34;
+    // ptx:397  cvt.u32.u64 	%r379, %rd39;
     uint64_t t23 = uint64_t((uint64_t(r975) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 398: mul.lo.s32 	%r380, %r379, 5;
-    // 399: sub.s32 	%r381, %r975, %r380;
-    // 400: add.s32 	%r974, %r381, 125;
+    // ptx:398  mul.lo.s32 	%r380, %r379, 5;
+    // ptx:399  sub.s32 	%r381, %r975, %r380;
+    // ptx:400  add.s32 	%r974, %r381, 125;
     r974 = uint(int(uint(int(r975) - int(uint(int(uint(uint64_t(t23))) * 5)))) + 125);
-    // 401: bra.uni 	$L__BB0_77;
+    // ptx:401  bra.uni 	$L__BB0_77;
     p2g_sv0 = 29;
   }
   if (p2g_sv0 == 29) {
-    // 407: max.s32 	%r382, %r974, 0;
-    // 408: shl.b32 	%r383, %r382, 23;
-    // 409: or.b32  	%r384, %r50, %r49;
-    // 410: or.b32  	%r975, %r384, %r383;
+    // ptx:407  max.s32 	%r382, %r974, 0;
+    // ptx:408  shl.b32 	%r383, %r382, 23;
+    // ptx:409  or.b32  	%r384, %r50, %r49;
+    // ptx:410  or.b32  	%r975, %r384, %r383;
     r975 = (r50 | r49) | (uint(max(int(r974), 0)) << 23u);
   }
-  // 413: add.s32 	%r386, %r270, 5377832;
-  // 414: xor.b32  	%r387, %r386, 82;
-  // 415: mul.lo.s32 	%r388, %r387, 2146121005;
+  // ptx:413  add.s32 	%r386, %r270, 5377832;
+  // ptx:414  xor.b32  	%r387, %r386, 82;
+  // ptx:415  mul.lo.s32 	%r388, %r387, 2146121005;
   uint r388 = uint(int(uint(int(r270) + 5377832) ^ 82u) * 2146121005);
-  // 416: shr.u32 	%r389, %r388, 15;
-  // 417: xor.b32  	%r390, %r389, %r388;
-  // 418: mul.lo.s32 	%r391, %r390, -2073254261;
+  // ptx:416  shr.u32 	%r389, %r388, 15;
+  // ptx:417  xor.b32  	%r390, %r389, %r388;
+  // ptx:418  mul.lo.s32 	%r391, %r390, -2073254261;
   uint r391 = uint(int((r388 >> 15u) ^ r388) * -2073254261);
-  // 419: shr.u32 	%r392, %r391, 16;
-  // 420: xor.b32  	%r393, %r391, %r6;
+  // ptx:419  shr.u32 	%r392, %r391, 16;
+  // ptx:420  xor.b32  	%r393, %r391, %r6;
   uint r393 = r391 ^ r6;
-  // 421: xor.b32  	%r394, %r393, %r392;
-  // 422: shr.u32 	%r395, %r393, 16;
-  // 423: xor.b32  	%r396, %r394, %r395;
-  // 424: mul.lo.s32 	%r397, %r396, 2146121005;
+  // ptx:421  xor.b32  	%r394, %r393, %r392;
+  // ptx:422  shr.u32 	%r395, %r393, 16;
+  // ptx:423  xor.b32  	%r396, %r394, %r395;
+  // ptx:424  mul.lo.s32 	%r397, %r396, 2146121005;
   uint r397 = uint(int((r393 ^ (r391 >> 16u)) ^ (r393 >> 16u)) * 2146121005);
-  // 425: shr.u32 	%r398, %r397, 15;
-  // 426: xor.b32  	%r399, %r398, %r397;
-  // 427: mul.lo.s32 	%r400, %r399, -2073254261;
+  // ptx:425  shr.u32 	%r398, %r397, 15;
+  // ptx:426  xor.b32  	%r399, %r398, %r397;
+  // ptx:427  mul.lo.s32 	%r400, %r399, -2073254261;
   uint r400 = uint(int((r397 >> 15u) ^ r397) * -2073254261);
-  // 428: shr.u32 	%r401, %r400, 16;
-  // 429: xor.b32  	%r402, %r401, %r400;
+  // ptx:428  shr.u32 	%r401, %r400, 16;
+  // ptx:429  xor.b32  	%r402, %r401, %r400;
   uint r402 = (r400 >> 16u) ^ r400;
-  // 430: xor.b32  	%r403, %r402, -1515870811;
+  // ptx:430  xor.b32  	%r403, %r402, -1515870811;
   uint r403 = r402 ^ 0xA5A5A5A5u;
-  // 431: shr.u32 	%r404, %r403, 16;
-  // 432: xor.b32  	%r405, %r404, %r403;
-  // 433: mul.lo.s32 	%r406, %r405, 2146121005;
+  // ptx:431  shr.u32 	%r404, %r403, 16;
+  // ptx:432  xor.b32  	%r405, %r404, %r403;
+  // ptx:433  mul.lo.s32 	%r406, %r405, 2146121005;
   uint r406 = uint(int((r403 >> 16u) ^ r403) * 2146121005);
-  // 434: shr.u32 	%r407, %r406, 15;
-  // 435: xor.b32  	%r408, %r407, %r406;
-  // 436: mul.lo.s32 	%r409, %r408, -2073254261;
+  // ptx:434  shr.u32 	%r407, %r406, 15;
+  // ptx:435  xor.b32  	%r408, %r407, %r406;
+  // ptx:436  mul.lo.s32 	%r409, %r408, -2073254261;
   uint r409 = uint(int((r406 >> 15u) ^ r406) * -2073254261);
-  // 437: shr.u32 	%r410, %r409, 16;
-  // 438: xor.b32  	%r977, %r410, %r409;
+  // ptx:437  shr.u32 	%r410, %r409, 16;
+  // ptx:438  xor.b32  	%r977, %r410, %r409;
   uint r977 = (r409 >> 16u) ^ r409;
-  // 439: shl.b32 	%r68, %r402, 31;
+  // ptx:439  shl.b32 	%r68, %r402, 31;
   uint r68 = r402 << 31u;
-  // 440: shr.u32 	%r411, %r402, 1;
-  // 441: and.b32  	%r69, %r411, 8388607;
+  // ptx:440  shr.u32 	%r411, %r402, 1;
+  // ptx:441  and.b32  	%r69, %r411, 8388607;
   uint r69 = (r402 >> 1u) & 0x007FFFFFu;
-  // 442: @%p19 bra 	$L__BB0_82;
+  // ptx:442  @%p19 bra 	$L__BB0_82;
   if (p19) {
-    // 446: setp.eq.s16 	%p56, %rs4, 2;
-    // 447: @%p56 bra 	$L__BB0_104;
+    // ptx:446  setp.eq.s16 	%p56, %rs4, 2;
+    // ptx:447  @%p56 bra 	$L__BB0_104;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 40;
     } else {
-      // 449: setp.eq.s16 	%p57, %rs4, 3;
-      // 450: @%p57 bra 	$L__BB0_88;
+      // ptx:449  setp.eq.s16 	%p57, %rs4, 3;
+      // ptx:450  @%p57 bra 	$L__BB0_88;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-        // 491: mul.wide.u32 	%rd42, %r977, -858993459;
-        // 492: shr.u64 	%rd43, %rd42, 34;
-        // 493: cvt.u32.u64 	%r417, %rd43;
+        // ptx:491  mul.wide.u32 	%rd42, %r977, -858993459;
+        // ptx:492  shr.u64 	%rd43, %rd42, 34;
+        // ptx:493  cvt.u32.u64 	%r417, %rd43;
         uint64_t t24 = uint64_t((uint64_t(r977) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 494: mul.lo.s32 	%r418, %r417, 5;
-        // 495: sub.s32 	%r73, %r977, %r418;
+        // ptx:494  mul.lo.s32 	%r418, %r417, 5;
+        // ptx:495  sub.s32 	%r73, %r977, %r418;
         uint r73 = uint(int(r977) - int(uint(int(uint(uint64_t(t24))) * 5)));
-        // 496: setp.eq.s32 	%p65, %r73, 0;
-        // 497: @%p65 bra 	$L__BB0_90;
+        // ptx:496  setp.eq.s32 	%p65, %r73, 0;
+        // ptx:497  @%p65 bra 	$L__BB0_90;
         if (int(r73) == 0) {
-          // 1535: shr.u32 	%r419, %r977, 8;
+          // ptx:1535  shr.u32 	%r419, %r977, 8;
           uint r419 = r977 >> 8u;
-          // 1536: mul.wide.u32 	%rd44, %r419, -1431655765;
-          // 1537: shr.u64 	%rd45, %rd44, 34;
-          // 1538: cvt.u32.u64 	%r420, %rd45;
+          // ptx:1536  mul.wide.u32 	%rd44, %r419, -1431655765;
+          // ptx:1537  shr.u64 	%rd45, %rd44, 34;
+          // ptx:1538  cvt.u32.u64 	%r420, %rd45;
           uint64_t t25 = uint64_t((uint64_t(r419) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 1539: mul.lo.s32 	%r421, %r420, 6;
-          // 1540: sub.s32 	%r422, %r419, %r421;
-          // 1541: cvt.u16.u32 	%rs9, %r422;
+          // ptx:1539  mul.lo.s32 	%r421, %r420, 6;
+          // ptx:1540  sub.s32 	%r422, %r419, %r421;
+          // ptx:1541  cvt.u16.u32 	%rs9, %r422;
           uint64_t t26 = uint64_t(uint(int(r419) - int(uint(int(uint(uint64_t(t25))) * 6))));
           uint rs9 = (uint(uint64_t(t26)) & 65535u);
-          // 1542: setp.gt.s16 	%p66, %rs9, 1;
-          // 1543: @%p66 bra 	$L__BB0_94;
+          // ptx:1542  setp.gt.s16 	%p66, %rs9, 1;
+          // ptx:1543  @%p66 bra 	$L__BB0_94;
           if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
-            // 1547: setp.eq.s16 	%p67, %rs9, 2;
-            // 1548: @%p67 bra 	$L__BB0_99;
+            // ptx:1547  setp.eq.s16 	%p67, %rs9, 2;
+            // ptx:1548  @%p67 bra 	$L__BB0_99;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
-              // 1873: shr.u32 	%r424, %r977, 12;
-              // 1874: and.b32  	%r425, %r424, 1;
-              // 1875: or.b32  	%r426, %r68, %r425;
+              // ptx:1873  shr.u32 	%r424, %r977, 12;
+              // ptx:1874  and.b32  	%r425, %r424, 1;
+              // ptx:1875  or.b32  	%r426, %r68, %r425;
               uint r426 = r68 | ((r977 >> 12u) & 1u);
-              // 1876: or.b32  	%r977, %r426, 2143289344;
+              // ptx:1876  or.b32  	%r977, %r426, 2143289344;
               r977 = r426 | 0x7FC00000u;
-              // 1877: bra.uni 	$L__BB0_104;
+              // ptx:1877  bra.uni 	$L__BB0_104;
               p2g_sv0 = 40;
             } else {
-              // 1550: setp.eq.s16 	%p68, %rs9, 3;
-              // 1551: @%p68 bra 	$L__BB0_98;
+              // ptx:1550  setp.eq.s16 	%p68, %rs9, 3;
+              // ptx:1551  @%p68 bra 	$L__BB0_98;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
-                // 1880: setp.eq.s32 	%p72, %r69, 0;
-                // 1881: selp.b32 	%r423, 1, %r69, %p72;
-                // 1882: or.b32  	%r977, %r423, %r68;
+                // ptx:1880  setp.eq.s32 	%p72, %r69, 0;
+                // ptx:1881  selp.b32 	%r423, 1, %r69, %p72;
+                // ptx:1882  or.b32  	%r977, %r423, %r68;
                 r977 = ((int(r69) == 0) ? 1u : r69) | r68;
-                // 1883: bra.uni 	$L__BB0_104;
+                // ptx:1883  bra.uni 	$L__BB0_104;
                 p2g_sv0 = 40;
               } else {
-                // 1553: setp.ne.s16 	%p69, %rs9, 4;
-                // 1554: @%p69 bra 	$L__BB0_100;
+                // ptx:1553  setp.ne.s16 	%p69, %rs9, 4;
+                // ptx:1554  @%p69 bra 	$L__BB0_100;
                 if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 158;
                 } else {
-                  // 1556: or.b32  	%r977, %r68, 2139095039;
+                  // ptx:1556  or.b32  	%r977, %r68, 2139095039;
                   r977 = r68 | 0x7F7FFFFFu;
-                  // 1557: bra.uni 	$L__BB0_104;
+                  // ptx:1557  bra.uni 	$L__BB0_104;
                   p2g_sv0 = 40;
                 }
               }
             }
           } else {
-            // 1544: bra.uni 	$L__BB0_91;
-            // 1749: setp.eq.s16 	%p70, %rs9, 0;
-            // 1750: mov.u32 	%r977, %r68;
+            // ptx:1544  bra.uni 	$L__BB0_91;
+            // ptx:1749  setp.eq.s16 	%p70, %rs9, 0;
+            // ptx:1750  mov.u32 	%r977, %r68;
             r977 = r68;
-            // 1751: @%p70 bra 	$L__BB0_104;
+            // ptx:1751  @%p70 bra 	$L__BB0_104;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 40;
             } else {
-              // 1753: setp.eq.s16 	%p71, %rs9, 1;
-              // 1754: @%p71 bra 	$L__BB0_93;
+              // ptx:1753  setp.eq.s16 	%p71, %rs9, 1;
+              // ptx:1754  @%p71 bra 	$L__BB0_93;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
-                // 1758: or.b32  	%r977, %r68, 2139095040;
+                // ptx:1758  or.b32  	%r977, %r68, 2139095040;
                 r977 = r68 | 0x7F800000u;
-                // 1759: bra.uni 	$L__BB0_104;
+                // ptx:1759  bra.uni 	$L__BB0_104;
                 p2g_sv0 = 40;
               } else {
-                // 1755: bra.uni 	$L__BB0_100;
+                // ptx:1755  bra.uni 	$L__BB0_100;
                 p2g_sv0 = 158;
               }
             }
           }
           if (p2g_sv0 == 158) {
-            // 1901: or.b32  	%r427, %r68, %r69;
-            // 1902: or.b32  	%r977, %r427, 8388608;
+            // ptx:1901  or.b32  	%r427, %r68, %r69;
+            // ptx:1902  or.b32  	%r977, %r427, 8388608;
             r977 = (r68 | r69) | 0x00800000u;
-            // 1903: bra.uni 	$L__BB0_104;
+            // ptx:1903  bra.uni 	$L__BB0_104;
             p2g_sv0 = 40;
           }
         } else {
-          // 499: add.s32 	%r976, %r73, 125;
+          // ptx:499  add.s32 	%r976, %r73, 125;
           r976 = uint(int(r73) + 125);
-          // 500: bra.uni 	$L__BB0_103;
+          // ptx:500  bra.uni 	$L__BB0_103;
           p2g_sv0 = 39;
         }
       } else {
-        // 452: setp.ne.s16 	%p58, %rs4, 5;
-        // 453: @%p58 bra 	$L__BB0_102;
+        // ptx:452  setp.ne.s16 	%p58, %rs4, 5;
+        // ptx:453  @%p58 bra 	$L__BB0_102;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 37;
         } else {
-          // 455: and.b32  	%r412, %r977, 1;
-          // 456: setp.eq.b32 	%p61, %r412, 1;
-          // 457: mov.pred 	%p62, 0;
-          // 458: xor.pred  	%p63, %p61, %p62;
-          // 459: not.pred 	%p64, %p63;
-          // 460: shr.u32 	%r413, %r977, 1;
+          // ptx:455  and.b32  	%r412, %r977, 1;
+          // ptx:456  setp.eq.b32 	%p61, %r412, 1;
+          // ptx:457  mov.pred 	%p62, 0;
+          // ptx:458  xor.pred  	%p63, %p61, %p62;
+          // ptx:459  not.pred 	%p64, %p63;
+          // ptx:460  shr.u32 	%r413, %r977, 1;
           uint r413 = r977 >> 1u;
-          // 461: mul.wide.u32 	%rd40, %r413, -858993459;
-          // 462: shr.u64 	%rd41, %rd40, 36;
-          // 463: cvt.u32.u64 	%r414, %rd41;
+          // ptx:461  mul.wide.u32 	%rd40, %r413, -858993459;
+          // ptx:462  shr.u64 	%rd41, %rd40, 36;
+          // ptx:463  cvt.u32.u64 	%r414, %rd41;
           uint64_t t27 = uint64_t((uint64_t(r413) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 464: mul.lo.s32 	%r415, %r414, 20;
-          // 465: sub.s32 	%r70, %r413, %r415;
+          // ptx:464  mul.lo.s32 	%r415, %r414, 20;
+          // ptx:465  sub.s32 	%r70, %r413, %r415;
           uint r70 = uint(int(r413) - int(uint(int(uint(uint64_t(t27))) * 20)));
-          // 466: @%p64 bra 	$L__BB0_87;
+          // ptx:466  @%p64 bra 	$L__BB0_87;
           if (!(((r977 & 1u) == 1u) ^^ false)) {
-            // 470: mov.u32 	%r416, 119;
-            // 471: sub.s32 	%r976, %r416, %r70;
+            // ptx:470  mov.u32 	%r416, 119;
+            // ptx:471  sub.s32 	%r976, %r416, %r70;
             r976 = uint(int(119u) - int(r70));
-            // 472: bra.uni 	$L__BB0_103;
+            // ptx:472  bra.uni 	$L__BB0_103;
             p2g_sv0 = 39;
           } else {
-            // 467: bra.uni 	$L__BB0_86;
-            // 525: add.s32 	%r976, %r70, 131;
+            // ptx:467  bra.uni 	$L__BB0_86;
+            // ptx:525  add.s32 	%r976, %r70, 131;
             r976 = uint(int(r70) + 131);
             p2g_sv0 = 39;
           }
@@ -1105,1726 +1105,1726 @@ void main() {
       }
     }
   } else {
-    // 443: bra.uni 	$L__BB0_79;
-    // 475: setp.eq.s16 	%p59, %rs4, 0;
-    // 476: @%p59 bra 	$L__BB0_101;
+    // ptx:443  bra.uni 	$L__BB0_79;
+    // ptx:475  setp.eq.s16 	%p59, %rs4, 0;
+    // ptx:476  @%p59 bra 	$L__BB0_101;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-      // 503: mul.wide.u32 	%rd48, %r977, 613566757;
-      // 504: shr.u64 	%rd49, %rd48, 32;
-      // 505: cvt.u32.u64 	%r430, %rd49;
+      // ptx:503  mul.wide.u32 	%rd48, %r977, 613566757;
+      // ptx:504  shr.u64 	%rd49, %rd48, 32;
+      // ptx:505  cvt.u32.u64 	%r430, %rd49;
       uint64_t t28 = uint64_t((uint64_t(r977) * uint64_t(0x24924925u)) >> 32u);
       uint r430 = uint(uint64_t(t28));
-      // 506: sub.s32 	%r431, %r977, %r430;
-      // 507: shr.u32 	%r432, %r431, 1;
-      // 508: add.s32 	%r433, %r432, %r430;
-      // 509: shr.u32 	%r434, %r433, 2;
-      // 510: mul.lo.s32 	%r435, %r434, 7;
+      // ptx:506  sub.s32 	%r431, %r977, %r430;
+      // ptx:507  shr.u32 	%r432, %r431, 1;
+      // ptx:508  add.s32 	%r433, %r432, %r430;
+      // ptx:509  shr.u32 	%r434, %r433, 2;
+      // ptx:510  mul.lo.s32 	%r435, %r434, 7;
       uint r435 = uint(int(uint(int(uint(int(r977) - int(r430)) >> 1u) + int(r430)) >> 2u) * 7);
-      // 511: sub.s32 	%r436, %r977, %r435;
-      // 512: add.s32 	%r976, %r436, 124;
+      // ptx:511  sub.s32 	%r436, %r977, %r435;
+      // ptx:512  add.s32 	%r976, %r436, 124;
       r976 = uint(int(uint(int(r977) - int(r435))) + 124);
-      // 513: bra.uni 	$L__BB0_103;
+      // ptx:513  bra.uni 	$L__BB0_103;
       p2g_sv0 = 39;
     } else {
-      // 478: setp.eq.s16 	%p60, %rs4, 1;
-      // 479: @%p60 bra 	$L__BB0_81;
+      // ptx:478  setp.eq.s16 	%p60, %rs4, 1;
+      // ptx:479  @%p60 bra 	$L__BB0_81;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-        // 483: mul.wide.u32 	%rd46, %r977, -2139062143;
-        // 484: shr.u64 	%rd47, %rd46, 39;
-        // 485: cvt.u32.u64 	%r428, %rd47;
+        // ptx:483  mul.wide.u32 	%rd46, %r977, -2139062143;
+        // ptx:484  shr.u64 	%rd47, %rd46, 39;
+        // ptx:485  cvt.u32.u64 	%r428, %rd47;
         uint64_t t29 = uint64_t((uint64_t(r977) * uint64_t(0x80808081u)) >> 39u);
-        // 486: mul.lo.s32 	%r429, %r428, 255;
-        // 487: sub.s32 	%r976, %r977, %r429;
+        // ptx:486  mul.lo.s32 	%r429, %r428, 255;
+        // ptx:487  sub.s32 	%r976, %r977, %r429;
         r976 = uint(int(r977) - int(uint(int(uint(uint64_t(t29))) * 255)));
-        // 488: bra.uni 	$L__BB0_103;
+        // ptx:488  bra.uni 	$L__BB0_103;
         p2g_sv0 = 39;
       } else {
-        // 480: bra.uni 	$L__BB0_102;
+        // ptx:480  bra.uni 	$L__BB0_102;
         p2g_sv0 = 37;
       }
     }
   }
   if (p2g_sv0 == 37) {
-    // 516: mul.wide.u32 	%rd50, %r977, -858993459;
-    // 517: shr.u64 	%rd51, %rd50, 34;
-    // 518: cvt.u32.u64 	%r437, %rd51;
+    // ptx:516  mul.wide.u32 	%rd50, %r977, -858993459;
+    // ptx:517  shr.u64 	%rd51, %rd50, 34;
+    // ptx:518  cvt.u32.u64 	%r437, %rd51;
     uint64_t t30 = uint64_t((uint64_t(r977) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 519: mul.lo.s32 	%r438, %r437, 5;
-    // 520: sub.s32 	%r439, %r977, %r438;
-    // 521: add.s32 	%r976, %r439, 125;
+    // ptx:519  mul.lo.s32 	%r438, %r437, 5;
+    // ptx:520  sub.s32 	%r439, %r977, %r438;
+    // ptx:521  add.s32 	%r976, %r439, 125;
     r976 = uint(int(uint(int(r977) - int(uint(int(uint(uint64_t(t30))) * 5)))) + 125);
-    // 522: bra.uni 	$L__BB0_103;
+    // ptx:522  bra.uni 	$L__BB0_103;
     p2g_sv0 = 39;
   }
   if (p2g_sv0 == 39) {
-    // 528: max.s32 	%r440, %r976, 0;
-    // 529: shl.b32 	%r441, %r440, 23;
-    // 530: or.b32  	%r442, %r69, %r68;
-    // 531: or.b32  	%r977, %r442, %r441;
+    // ptx:528  max.s32 	%r440, %r976, 0;
+    // ptx:529  shl.b32 	%r441, %r440, 23;
+    // ptx:530  or.b32  	%r442, %r69, %r68;
+    // ptx:531  or.b32  	%r977, %r442, %r441;
     r977 = (r69 | r68) | (uint(max(int(r976), 0)) << 23u);
   }
-  // 534: add.s32 	%r86, %r5, 5369127;
+  // ptx:534  add.s32 	%r86, %r5, 5369127;
   uint r86 = uint(int(r5) + 5369127);
-  // 535: add.s32 	%r443, %r5, 1;
-  // 536: and.b32  	%r87, %r443, 6;
+  // ptx:535  add.s32 	%r443, %r5, 1;
+  // ptx:536  and.b32  	%r87, %r443, 6;
   uint r87 = uint(int(r5) + 1) & 6u;
-  // 537: add.s32 	%r444, %r86, %r8;
+  // ptx:537  add.s32 	%r444, %r86, %r8;
   uint r444 = uint(int(r86) + int(r8));
-  // 538: xor.b32  	%r445, %r444, 81;
-  // 539: mul.lo.s32 	%r446, %r445, 2146121005;
+  // ptx:538  xor.b32  	%r445, %r444, 81;
+  // ptx:539  mul.lo.s32 	%r446, %r445, 2146121005;
   uint r446 = uint(int(r444 ^ 81u) * 2146121005);
-  // 540: shr.u32 	%r447, %r446, 15;
-  // 541: xor.b32  	%r448, %r447, %r446;
-  // 542: mul.lo.s32 	%r449, %r448, -2073254261;
+  // ptx:540  shr.u32 	%r447, %r446, 15;
+  // ptx:541  xor.b32  	%r448, %r447, %r446;
+  // ptx:542  mul.lo.s32 	%r449, %r448, -2073254261;
   uint r449 = uint(int((r446 >> 15u) ^ r446) * -2073254261);
-  // 543: shr.u32 	%r450, %r449, 16;
-  // 544: xor.b32  	%r451, %r449, %r6;
+  // ptx:543  shr.u32 	%r450, %r449, 16;
+  // ptx:544  xor.b32  	%r451, %r449, %r6;
   uint r451 = r449 ^ r6;
-  // 545: xor.b32  	%r452, %r451, %r450;
-  // 546: shr.u32 	%r453, %r451, 16;
-  // 547: xor.b32  	%r454, %r452, %r453;
-  // 548: mul.lo.s32 	%r455, %r454, 2146121005;
+  // ptx:545  xor.b32  	%r452, %r451, %r450;
+  // ptx:546  shr.u32 	%r453, %r451, 16;
+  // ptx:547  xor.b32  	%r454, %r452, %r453;
+  // ptx:548  mul.lo.s32 	%r455, %r454, 2146121005;
   uint r455 = uint(int((r451 ^ (r449 >> 16u)) ^ (r451 >> 16u)) * 2146121005);
-  // 549: shr.u32 	%r456, %r455, 15;
-  // 550: xor.b32  	%r457, %r456, %r455;
-  // 551: mul.lo.s32 	%r458, %r457, -2073254261;
+  // ptx:549  shr.u32 	%r456, %r455, 15;
+  // ptx:550  xor.b32  	%r457, %r456, %r455;
+  // ptx:551  mul.lo.s32 	%r458, %r457, -2073254261;
   uint r458 = uint(int((r455 >> 15u) ^ r455) * -2073254261);
-  // 552: shr.u32 	%r459, %r458, 16;
-  // 553: xor.b32  	%r460, %r459, %r458;
+  // ptx:552  shr.u32 	%r459, %r458, 16;
+  // ptx:553  xor.b32  	%r460, %r459, %r458;
   uint r460 = (r458 >> 16u) ^ r458;
-  // 554: xor.b32  	%r461, %r460, -1515870811;
+  // ptx:554  xor.b32  	%r461, %r460, -1515870811;
   uint r461 = r460 ^ 0xA5A5A5A5u;
-  // 555: shr.u32 	%r462, %r461, 16;
-  // 556: xor.b32  	%r463, %r462, %r461;
-  // 557: mul.lo.s32 	%r464, %r463, 2146121005;
+  // ptx:555  shr.u32 	%r462, %r461, 16;
+  // ptx:556  xor.b32  	%r463, %r462, %r461;
+  // ptx:557  mul.lo.s32 	%r464, %r463, 2146121005;
   uint r464 = uint(int((r461 >> 16u) ^ r461) * 2146121005);
-  // 558: shr.u32 	%r465, %r464, 15;
-  // 559: xor.b32  	%r466, %r465, %r464;
-  // 560: mul.lo.s32 	%r467, %r466, -2073254261;
+  // ptx:558  shr.u32 	%r465, %r464, 15;
+  // ptx:559  xor.b32  	%r466, %r465, %r464;
+  // ptx:560  mul.lo.s32 	%r467, %r466, -2073254261;
   uint r467 = uint(int((r464 >> 15u) ^ r464) * -2073254261);
-  // 561: shr.u32 	%r468, %r467, 16;
-  // 562: xor.b32  	%r88, %r468, %r467;
+  // ptx:561  shr.u32 	%r468, %r467, 16;
+  // ptx:562  xor.b32  	%r88, %r468, %r467;
   uint r88 = (r467 >> 16u) ^ r467;
-  // 563: shl.b32 	%r469, %r460, 15;
-  // 564: and.b32  	%r979, %r469, 32768;
+  // ptx:563  shl.b32 	%r469, %r460, 15;
+  // ptx:564  and.b32  	%r979, %r469, 32768;
   uint r979 = (r460 << 15u) & 32768u;
-  // 565: shr.u32 	%r470, %r460, 1;
-  // 566: and.b32  	%r90, %r470, 1023;
+  // ptx:565  shr.u32 	%r470, %r460, 1;
+  // ptx:566  and.b32  	%r90, %r470, 1023;
   uint r90 = (r460 >> 1u) & 1023u;
-  // 567: setp.eq.s32 	%p73, %r4, 4;
+  // ptx:567  setp.eq.s32 	%p73, %r4, 4;
   bool p73 = int(r4) == 4;
-  // 568: @%p73 bra 	$L__BB0_130;
+  // ptx:568  @%p73 bra 	$L__BB0_130;
   if (p73) {
-    // 572: mul.wide.u32 	%rd64, %r88, -858993459;
-    // 573: shr.u64 	%rd65, %rd64, 34;
-    // 574: cvt.u32.u64 	%r504, %rd65;
+    // ptx:572  mul.wide.u32 	%rd64, %r88, -858993459;
+    // ptx:573  shr.u64 	%rd65, %rd64, 34;
+    // ptx:574  cvt.u32.u64 	%r504, %rd65;
     uint64_t t31 = uint64_t((uint64_t(r88) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 575: mul.lo.s32 	%r505, %r504, 5;
-    // 576: sub.s32 	%r506, %r88, %r505;
-    // 577: shl.b32 	%r507, %r506, 10;
-    // 578: add.s32 	%r508, %r507, 13312;
+    // ptx:575  mul.lo.s32 	%r505, %r504, 5;
+    // ptx:576  sub.s32 	%r506, %r88, %r505;
+    // ptx:577  shl.b32 	%r507, %r506, 10;
+    // ptx:578  add.s32 	%r508, %r507, 13312;
     uint r508 = uint(int(uint(int(r88) - int(uint(int(uint(uint64_t(t31))) * 5))) << 10u) + 13312);
-    // 579: or.b32  	%r509, %r90, %r979;
+    // ptx:579  or.b32  	%r509, %r90, %r979;
     uint r509 = r90 | r979;
-    // 580: or.b32  	%r979, %r509, %r508;
+    // ptx:580  or.b32  	%r979, %r509, %r508;
     r979 = r509 | r508;
-    // 581: bra.uni 	$L__BB0_131;
+    // ptx:581  bra.uni 	$L__BB0_131;
   } else {
-    // 569: bra.uni 	$L__BB0_105;
-    // 584: @%p19 bra 	$L__BB0_109;
+    // ptx:569  bra.uni 	$L__BB0_105;
+    // ptx:584  @%p19 bra 	$L__BB0_109;
     if (p19) {
-      // 588: setp.eq.s16 	%p75, %rs4, 2;
-      // 589: @%p75 bra 	$L__BB0_126;
+      // ptx:588  setp.eq.s16 	%p75, %rs4, 2;
+      // ptx:589  @%p75 bra 	$L__BB0_126;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 626: and.b32  	%r979, %r88, 65535;
+        // ptx:626  and.b32  	%r979, %r88, 65535;
         r979 = r88 & 65535u;
-        // 627: bra.uni 	$L__BB0_131;
+        // ptx:627  bra.uni 	$L__BB0_131;
         p2g_sv0 = 51;
       } else {
-        // 591: setp.eq.s16 	%p76, %rs4, 3;
-        // 592: @%p76 bra 	$L__BB0_113;
+        // ptx:591  setp.eq.s16 	%p76, %rs4, 3;
+        // ptx:592  @%p76 bra 	$L__BB0_113;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 630: mul.wide.u32 	%rd54, %r88, -858993459;
-          // 631: shr.u64 	%rd55, %rd54, 34;
-          // 632: cvt.u32.u64 	%r474, %rd55;
+          // ptx:630  mul.wide.u32 	%rd54, %r88, -858993459;
+          // ptx:631  shr.u64 	%rd55, %rd54, 34;
+          // ptx:632  cvt.u32.u64 	%r474, %rd55;
           uint64_t t32 = uint64_t((uint64_t(r88) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 633: mul.lo.s32 	%r475, %r474, 5;
-          // 634: sub.s32 	%r92, %r88, %r475;
+          // ptx:633  mul.lo.s32 	%r475, %r474, 5;
+          // ptx:634  sub.s32 	%r92, %r88, %r475;
           uint r92 = uint(int(r88) - int(uint(int(uint(uint64_t(t32))) * 5)));
-          // 635: setp.eq.s32 	%p80, %r92, 0;
-          // 636: @%p80 bra 	$L__BB0_115;
+          // ptx:635  setp.eq.s32 	%p80, %r92, 0;
+          // ptx:636  @%p80 bra 	$L__BB0_115;
           if (int(r92) == 0) {
-            // 1560: shr.u32 	%r476, %r88, 8;
+            // ptx:1560  shr.u32 	%r476, %r88, 8;
             uint r476 = r88 >> 8u;
-            // 1561: mul.wide.u32 	%rd56, %r476, -1431655765;
-            // 1562: shr.u64 	%rd57, %rd56, 34;
-            // 1563: cvt.u32.u64 	%r477, %rd57;
+            // ptx:1561  mul.wide.u32 	%rd56, %r476, -1431655765;
+            // ptx:1562  shr.u64 	%rd57, %rd56, 34;
+            // ptx:1563  cvt.u32.u64 	%r477, %rd57;
             uint64_t t33 = uint64_t((uint64_t(r476) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 1564: mul.lo.s32 	%r478, %r477, 6;
-            // 1565: sub.s32 	%r479, %r476, %r478;
-            // 1566: cvt.u16.u32 	%rs11, %r479;
+            // ptx:1564  mul.lo.s32 	%r478, %r477, 6;
+            // ptx:1565  sub.s32 	%r479, %r476, %r478;
+            // ptx:1566  cvt.u16.u32 	%rs11, %r479;
             uint64_t t34 = uint64_t(uint(int(r476) - int(uint(int(uint(uint64_t(t33))) * 6))));
             uint rs11 = (uint(uint64_t(t34)) & 65535u);
-            // 1567: setp.gt.s16 	%p81, %rs11, 1;
-            // 1568: @%p81 bra 	$L__BB0_119;
+            // ptx:1567  setp.gt.s16 	%p81, %rs11, 1;
+            // ptx:1568  @%p81 bra 	$L__BB0_119;
             if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
-              // 1572: setp.eq.s16 	%p82, %rs11, 2;
-              // 1573: @%p82 bra 	$L__BB0_124;
+              // ptx:1572  setp.eq.s16 	%p82, %rs11, 2;
+              // ptx:1573  @%p82 bra 	$L__BB0_124;
               if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
-                // 1906: shr.u32 	%r481, %r88, 12;
-                // 1907: and.b32  	%r482, %r481, 1;
-                // 1908: or.b32  	%r483, %r979, %r482;
+                // ptx:1906  shr.u32 	%r481, %r88, 12;
+                // ptx:1907  and.b32  	%r482, %r481, 1;
+                // ptx:1908  or.b32  	%r483, %r979, %r482;
                 uint r483 = r979 | ((r88 >> 12u) & 1u);
-                // 1909: or.b32  	%r979, %r483, 32256;
+                // ptx:1909  or.b32  	%r979, %r483, 32256;
                 r979 = r483 | 32256u;
-                // 1910: bra.uni 	$L__BB0_131;
+                // ptx:1910  bra.uni 	$L__BB0_131;
                 p2g_sv0 = 51;
               } else {
-                // 1575: setp.eq.s16 	%p83, %rs11, 3;
-                // 1576: @%p83 bra 	$L__BB0_123;
+                // ptx:1575  setp.eq.s16 	%p83, %rs11, 3;
+                // ptx:1576  @%p83 bra 	$L__BB0_123;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
-                  // 1913: setp.eq.s32 	%p87, %r90, 0;
-                  // 1914: selp.b32 	%r480, 1, %r90, %p87;
-                  // 1915: or.b32  	%r979, %r480, %r979;
+                  // ptx:1913  setp.eq.s32 	%p87, %r90, 0;
+                  // ptx:1914  selp.b32 	%r480, 1, %r90, %p87;
+                  // ptx:1915  or.b32  	%r979, %r480, %r979;
                   r979 = ((int(r90) == 0) ? 1u : r90) | r979;
-                  // 1916: bra.uni 	$L__BB0_131;
+                  // ptx:1916  bra.uni 	$L__BB0_131;
                   p2g_sv0 = 51;
                 } else {
-                  // 1578: setp.ne.s16 	%p84, %rs11, 4;
-                  // 1579: @%p84 bra 	$L__BB0_125;
+                  // ptx:1578  setp.ne.s16 	%p84, %rs11, 4;
+                  // ptx:1579  @%p84 bra 	$L__BB0_125;
                   if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                     p2g_sv0 = 171;
                   } else {
-                    // 1581: or.b32  	%r979, %r979, 31743;
+                    // ptx:1581  or.b32  	%r979, %r979, 31743;
                     r979 = r979 | 31743u;
-                    // 1582: bra.uni 	$L__BB0_131;
+                    // ptx:1582  bra.uni 	$L__BB0_131;
                     p2g_sv0 = 51;
                   }
                 }
               }
             } else {
-              // 1569: bra.uni 	$L__BB0_116;
-              // 1762: setp.eq.s16 	%p85, %rs11, 0;
-              // 1763: @%p85 bra 	$L__BB0_131;
+              // ptx:1569  bra.uni 	$L__BB0_116;
+              // ptx:1762  setp.eq.s16 	%p85, %rs11, 0;
+              // ptx:1763  @%p85 bra 	$L__BB0_131;
               if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                 p2g_sv0 = 51;
               } else {
-                // 1765: setp.eq.s16 	%p86, %rs11, 1;
-                // 1766: @%p86 bra 	$L__BB0_118;
+                // ptx:1765  setp.eq.s16 	%p86, %rs11, 1;
+                // ptx:1766  @%p86 bra 	$L__BB0_118;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
-                  // 1770: or.b32  	%r979, %r979, 31744;
+                  // ptx:1770  or.b32  	%r979, %r979, 31744;
                   r979 = r979 | 31744u;
-                  // 1771: bra.uni 	$L__BB0_131;
+                  // ptx:1771  bra.uni 	$L__BB0_131;
                   p2g_sv0 = 51;
                 } else {
-                  // 1767: bra.uni 	$L__BB0_125;
+                  // ptx:1767  bra.uni 	$L__BB0_125;
                   p2g_sv0 = 171;
                 }
               }
             }
             if (p2g_sv0 == 171) {
-              // 1984: or.b32  	%r484, %r979, %r90;
+              // ptx:1984  or.b32  	%r484, %r979, %r90;
               uint r484 = r979 | r90;
-              // 1985: or.b32  	%r979, %r484, 1024;
+              // ptx:1985  or.b32  	%r979, %r484, 1024;
               r979 = r484 | 1024u;
-              // 1986: bra.uni 	$L__BB0_131;
+              // ptx:1986  bra.uni 	$L__BB0_131;
               p2g_sv0 = 51;
             }
           } else {
-            // 638: add.s32 	%r978, %r92, 13;
+            // ptx:638  add.s32 	%r978, %r92, 13;
             r978 = uint(int(r92) + 13);
-            // 639: bra.uni 	$L__BB0_129;
+            // ptx:639  bra.uni 	$L__BB0_129;
             p2g_sv0 = 50;
           }
         } else {
-          // 594: setp.ne.s16 	%p77, %rs4, 5;
-          // 595: @%p77 bra 	$L__BB0_128;
+          // ptx:594  setp.ne.s16 	%p77, %rs4, 5;
+          // ptx:595  @%p77 bra 	$L__BB0_128;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 49;
           } else {
-            // 597: mul.wide.u32 	%rd52, %r88, -858993459;
-            // 598: shr.u64 	%rd53, %rd52, 34;
-            // 599: cvt.u32.u64 	%r471, %rd53;
+            // ptx:597  mul.wide.u32 	%rd52, %r88, -858993459;
+            // ptx:598  shr.u64 	%rd53, %rd52, 34;
+            // ptx:599  cvt.u32.u64 	%r471, %rd53;
             uint64_t t35 = uint64_t((uint64_t(r88) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 600: mul.lo.s32 	%r472, %r471, 5;
-            // 601: sub.s32 	%r473, %r88, %r472;
-            // 602: add.s32 	%r978, %r473, 13;
+            // ptx:600  mul.lo.s32 	%r472, %r471, 5;
+            // ptx:601  sub.s32 	%r473, %r88, %r472;
+            // ptx:602  add.s32 	%r978, %r473, 13;
             r978 = uint(int(uint(int(r88) - int(uint(int(uint(uint64_t(t35))) * 5)))) + 13);
-            // 603: bra.uni 	$L__BB0_129;
+            // ptx:603  bra.uni 	$L__BB0_129;
             p2g_sv0 = 50;
           }
         }
       }
     } else {
-      // 585: bra.uni 	$L__BB0_106;
-      // 606: setp.eq.s16 	%p78, %rs4, 0;
-      // 607: @%p78 bra 	$L__BB0_127;
+      // ptx:585  bra.uni 	$L__BB0_106;
+      // ptx:606  setp.eq.s16 	%p78, %rs4, 0;
+      // ptx:607  @%p78 bra 	$L__BB0_127;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 642: mul.wide.u32 	%rd60, %r88, 613566757;
-        // 643: shr.u64 	%rd61, %rd60, 32;
-        // 644: cvt.u32.u64 	%r491, %rd61;
+        // ptx:642  mul.wide.u32 	%rd60, %r88, 613566757;
+        // ptx:643  shr.u64 	%rd61, %rd60, 32;
+        // ptx:644  cvt.u32.u64 	%r491, %rd61;
         uint64_t t36 = uint64_t((uint64_t(r88) * uint64_t(0x24924925u)) >> 32u);
         uint r491 = uint(uint64_t(t36));
-        // 645: sub.s32 	%r492, %r88, %r491;
-        // 646: shr.u32 	%r493, %r492, 1;
-        // 647: add.s32 	%r494, %r493, %r491;
-        // 648: shr.u32 	%r495, %r494, 2;
-        // 649: mul.lo.s32 	%r496, %r495, 7;
+        // ptx:645  sub.s32 	%r492, %r88, %r491;
+        // ptx:646  shr.u32 	%r493, %r492, 1;
+        // ptx:647  add.s32 	%r494, %r493, %r491;
+        // ptx:648  shr.u32 	%r495, %r494, 2;
+        // ptx:649  mul.lo.s32 	%r496, %r495, 7;
         uint r496 = uint(int(uint(int(uint(int(r88) - int(r491)) >> 1u) + int(r491)) >> 2u) * 7);
-        // 650: sub.s32 	%r497, %r88, %r496;
-        // 651: add.s32 	%r978, %r497, 12;
+        // ptx:650  sub.s32 	%r497, %r88, %r496;
+        // ptx:651  add.s32 	%r978, %r497, 12;
         r978 = uint(int(uint(int(r88) - int(r496))) + 12);
-        // 652: bra.uni 	$L__BB0_129;
+        // ptx:652  bra.uni 	$L__BB0_129;
         p2g_sv0 = 50;
       } else {
-        // 609: setp.eq.s16 	%p79, %rs4, 1;
-        // 610: @%p79 bra 	$L__BB0_108;
+        // ptx:609  setp.eq.s16 	%p79, %rs4, 1;
+        // ptx:610  @%p79 bra 	$L__BB0_108;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 614: mul.wide.u32 	%rd58, %r88, 138547333;
-          // 615: shr.u64 	%rd59, %rd58, 32;
-          // 616: cvt.u32.u64 	%r485, %rd59;
+          // ptx:614  mul.wide.u32 	%rd58, %r88, 138547333;
+          // ptx:615  shr.u64 	%rd59, %rd58, 32;
+          // ptx:616  cvt.u32.u64 	%r485, %rd59;
           uint64_t t37 = uint64_t((uint64_t(r88) * uint64_t(0x08421085u)) >> 32u);
           uint r485 = uint(uint64_t(t37));
-          // 617: sub.s32 	%r486, %r88, %r485;
-          // 618: shr.u32 	%r487, %r486, 1;
-          // 619: add.s32 	%r488, %r487, %r485;
-          // 620: shr.u32 	%r489, %r488, 4;
-          // 621: mul.lo.s32 	%r490, %r489, 31;
+          // ptx:617  sub.s32 	%r486, %r88, %r485;
+          // ptx:618  shr.u32 	%r487, %r486, 1;
+          // ptx:619  add.s32 	%r488, %r487, %r485;
+          // ptx:620  shr.u32 	%r489, %r488, 4;
+          // ptx:621  mul.lo.s32 	%r490, %r489, 31;
           uint r490 = uint(int(uint(int(uint(int(r88) - int(r485)) >> 1u) + int(r485)) >> 4u) * 31);
-          // 622: sub.s32 	%r978, %r88, %r490;
+          // ptx:622  sub.s32 	%r978, %r88, %r490;
           r978 = uint(int(r88) - int(r490));
-          // 623: bra.uni 	$L__BB0_129;
+          // ptx:623  bra.uni 	$L__BB0_129;
           p2g_sv0 = 50;
         } else {
-          // 611: bra.uni 	$L__BB0_128;
+          // ptx:611  bra.uni 	$L__BB0_128;
           p2g_sv0 = 49;
         }
       }
     }
     if (p2g_sv0 == 49) {
-      // 655: mul.wide.u32 	%rd62, %r88, -858993459;
-      // 656: shr.u64 	%rd63, %rd62, 34;
-      // 657: cvt.u32.u64 	%r498, %rd63;
+      // ptx:655  mul.wide.u32 	%rd62, %r88, -858993459;
+      // ptx:656  shr.u64 	%rd63, %rd62, 34;
+      // ptx:657  cvt.u32.u64 	%r498, %rd63;
       uint64_t t38 = uint64_t((uint64_t(r88) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 658: mul.lo.s32 	%r499, %r498, 5;
-      // 659: sub.s32 	%r500, %r88, %r499;
-      // 660: add.s32 	%r978, %r500, 13;
+      // ptx:658  mul.lo.s32 	%r499, %r498, 5;
+      // ptx:659  sub.s32 	%r500, %r88, %r499;
+      // ptx:660  add.s32 	%r978, %r500, 13;
       r978 = uint(int(uint(int(r88) - int(uint(int(uint(uint64_t(t38))) * 5)))) + 13);
       p2g_sv0 = 50;
     }
     if (p2g_sv0 == 50) {
-      // 663: max.s32 	%r501, %r978, 0;
-      // 664: shl.b32 	%r502, %r501, 10;
-      // 665: or.b32  	%r503, %r90, %r979;
+      // ptx:663  max.s32 	%r501, %r978, 0;
+      // ptx:664  shl.b32 	%r502, %r501, 10;
+      // ptx:665  or.b32  	%r503, %r90, %r979;
       uint r503 = r90 | r979;
-      // 666: or.b32  	%r979, %r503, %r502;
+      // ptx:666  or.b32  	%r979, %r503, %r502;
       r979 = r503 | (uint(max(int(r978), 0)) << 10u);
     }
   }
-  // 669: @%p73 bra 	$L__BB0_157;
+  // ptx:669  @%p73 bra 	$L__BB0_157;
   if (p73) {
-    // 673: add.s32 	%r571, %r87, %r8;
-    // 674: add.s32 	%r572, %r571, 5369127;
-    // 675: xor.b32  	%r573, %r572, 81;
-    // 676: mul.lo.s32 	%r574, %r573, 2146121005;
+    // ptx:673  add.s32 	%r571, %r87, %r8;
+    // ptx:674  add.s32 	%r572, %r571, 5369127;
+    // ptx:675  xor.b32  	%r573, %r572, 81;
+    // ptx:676  mul.lo.s32 	%r574, %r573, 2146121005;
     uint r574 = uint(int(uint(int(uint(int(r87) + int(r8))) + 5369127) ^ 81u) * 2146121005);
-    // 677: shr.u32 	%r575, %r574, 15;
-    // 678: xor.b32  	%r576, %r575, %r574;
-    // 679: mul.lo.s32 	%r577, %r576, -2073254261;
+    // ptx:677  shr.u32 	%r575, %r574, 15;
+    // ptx:678  xor.b32  	%r576, %r575, %r574;
+    // ptx:679  mul.lo.s32 	%r577, %r576, -2073254261;
     uint r577 = uint(int((r574 >> 15u) ^ r574) * -2073254261);
-    // 680: shr.u32 	%r578, %r577, 16;
-    // 681: xor.b32  	%r579, %r577, %r6;
+    // ptx:680  shr.u32 	%r578, %r577, 16;
+    // ptx:681  xor.b32  	%r579, %r577, %r6;
     uint r579 = r577 ^ r6;
-    // 682: xor.b32  	%r580, %r579, %r578;
-    // 683: shr.u32 	%r581, %r579, 16;
-    // 684: xor.b32  	%r582, %r580, %r581;
-    // 685: mul.lo.s32 	%r583, %r582, 2146121005;
+    // ptx:682  xor.b32  	%r580, %r579, %r578;
+    // ptx:683  shr.u32 	%r581, %r579, 16;
+    // ptx:684  xor.b32  	%r582, %r580, %r581;
+    // ptx:685  mul.lo.s32 	%r583, %r582, 2146121005;
     uint r583 = uint(int((r579 ^ (r577 >> 16u)) ^ (r579 >> 16u)) * 2146121005);
-    // 686: shr.u32 	%r584, %r583, 15;
-    // 687: xor.b32  	%r585, %r584, %r583;
-    // 688: mul.lo.s32 	%r586, %r585, -2073254261;
+    // ptx:686  shr.u32 	%r584, %r583, 15;
+    // ptx:687  xor.b32  	%r585, %r584, %r583;
+    // ptx:688  mul.lo.s32 	%r586, %r585, -2073254261;
     uint r586 = uint(int((r583 >> 15u) ^ r583) * -2073254261);
-    // 689: shr.u32 	%r587, %r586, 16;
-    // 690: xor.b32  	%r588, %r587, %r586;
+    // ptx:689  shr.u32 	%r587, %r586, 16;
+    // ptx:690  xor.b32  	%r588, %r587, %r586;
     uint r588 = (r586 >> 16u) ^ r586;
-    // 691: xor.b32  	%r589, %r588, -1515870811;
+    // ptx:691  xor.b32  	%r589, %r588, -1515870811;
     uint r589 = r588 ^ 0xA5A5A5A5u;
-    // 692: shr.u32 	%r590, %r589, 16;
-    // 693: xor.b32  	%r591, %r590, %r589;
-    // 694: mul.lo.s32 	%r592, %r591, 2146121005;
+    // ptx:692  shr.u32 	%r590, %r589, 16;
+    // ptx:693  xor.b32  	%r591, %r590, %r589;
+    // ptx:694  mul.lo.s32 	%r592, %r591, 2146121005;
     uint r592 = uint(int((r589 >> 16u) ^ r589) * 2146121005);
-    // 695: shr.u32 	%r593, %r592, 15;
-    // 696: xor.b32  	%r594, %r593, %r592;
-    // 697: mul.lo.s32 	%r595, %r594, -2073254261;
+    // ptx:695  shr.u32 	%r593, %r592, 15;
+    // ptx:696  xor.b32  	%r594, %r593, %r592;
+    // ptx:697  mul.lo.s32 	%r595, %r594, -2073254261;
     uint r595 = uint(int((r592 >> 15u) ^ r592) * -2073254261);
-    // 698: shr.u32 	%r596, %r595, 16;
-    // 699: xor.b32  	%r597, %r596, %r595;
+    // ptx:698  shr.u32 	%r596, %r595, 16;
+    // ptx:699  xor.b32  	%r597, %r596, %r595;
     uint r597 = (r595 >> 16u) ^ r595;
-    // 700: and.b32  	%r598, %r588, 1;
-    // 701: shr.u32 	%r599, %r588, 1;
-    // 702: and.b32  	%r600, %r599, 1023;
-    // 703: mul.wide.u32 	%rd78, %r597, -858993459;
-    // 704: shr.u64 	%rd79, %rd78, 34;
-    // 705: cvt.u32.u64 	%r601, %rd79;
+    // ptx:700  and.b32  	%r598, %r588, 1;
+    // ptx:701  shr.u32 	%r599, %r588, 1;
+    // ptx:702  and.b32  	%r600, %r599, 1023;
+    // ptx:703  mul.wide.u32 	%rd78, %r597, -858993459;
+    // ptx:704  shr.u64 	%rd79, %rd78, 34;
+    // ptx:705  cvt.u32.u64 	%r601, %rd79;
     uint64_t t39 = uint64_t((uint64_t(r597) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 706: mul.lo.s32 	%r602, %r601, 5;
-    // 707: sub.s32 	%r603, %r597, %r602;
-    // 708: shl.b32 	%r604, %r603, 10;
-    // 709: add.s32 	%r605, %r604, 13312;
+    // ptx:706  mul.lo.s32 	%r602, %r601, 5;
+    // ptx:707  sub.s32 	%r603, %r597, %r602;
+    // ptx:708  shl.b32 	%r604, %r603, 10;
+    // ptx:709  add.s32 	%r605, %r604, 13312;
     uint r605 = uint(int(uint(int(r597) - int(uint(int(uint(uint64_t(t39))) * 5))) << 10u) + 13312);
-    // 710: bfi.b32 	%r606, %r598, %r600, 15, 1;
-    // 711: or.b32  	%r607, %r606, %r605;
-    // 712: xor.b32  	%r981, %r607, 32768;
+    // ptx:710  bfi.b32 	%r606, %r598, %r600, 15, 1;
+    // ptx:711  or.b32  	%r607, %r606, %r605;
+    // ptx:712  xor.b32  	%r981, %r607, 32768;
     r981 = (p2g_bfi_32((r588 & 1u), ((r588 >> 1u) & 1023u), 15u, 1u) | r605) ^ 32768u;
-    // 713: bra.uni 	$L__BB0_158;
+    // ptx:713  bra.uni 	$L__BB0_158;
   } else {
-    // 670: bra.uni 	$L__BB0_132;
-    // 716: add.s32 	%r511, %r444, 1;
-    // 717: xor.b32  	%r512, %r511, 81;
-    // 718: mul.lo.s32 	%r513, %r512, 2146121005;
+    // ptx:670  bra.uni 	$L__BB0_132;
+    // ptx:716  add.s32 	%r511, %r444, 1;
+    // ptx:717  xor.b32  	%r512, %r511, 81;
+    // ptx:718  mul.lo.s32 	%r513, %r512, 2146121005;
     uint r513 = uint(int(uint(int(r444) + 1) ^ 81u) * 2146121005);
-    // 719: shr.u32 	%r514, %r513, 15;
-    // 720: xor.b32  	%r515, %r514, %r513;
-    // 721: mul.lo.s32 	%r516, %r515, -2073254261;
+    // ptx:719  shr.u32 	%r514, %r513, 15;
+    // ptx:720  xor.b32  	%r515, %r514, %r513;
+    // ptx:721  mul.lo.s32 	%r516, %r515, -2073254261;
     uint r516 = uint(int((r513 >> 15u) ^ r513) * -2073254261);
-    // 722: shr.u32 	%r517, %r516, 16;
-    // 723: xor.b32  	%r518, %r516, %r6;
+    // ptx:722  shr.u32 	%r517, %r516, 16;
+    // ptx:723  xor.b32  	%r518, %r516, %r6;
     uint r518 = r516 ^ r6;
-    // 724: xor.b32  	%r519, %r518, %r517;
-    // 725: shr.u32 	%r520, %r518, 16;
-    // 726: xor.b32  	%r521, %r519, %r520;
-    // 727: mul.lo.s32 	%r522, %r521, 2146121005;
+    // ptx:724  xor.b32  	%r519, %r518, %r517;
+    // ptx:725  shr.u32 	%r520, %r518, 16;
+    // ptx:726  xor.b32  	%r521, %r519, %r520;
+    // ptx:727  mul.lo.s32 	%r522, %r521, 2146121005;
     uint r522 = uint(int((r518 ^ (r516 >> 16u)) ^ (r518 >> 16u)) * 2146121005);
-    // 728: shr.u32 	%r523, %r522, 15;
-    // 729: xor.b32  	%r524, %r523, %r522;
-    // 730: mul.lo.s32 	%r525, %r524, -2073254261;
+    // ptx:728  shr.u32 	%r523, %r522, 15;
+    // ptx:729  xor.b32  	%r524, %r523, %r522;
+    // ptx:730  mul.lo.s32 	%r525, %r524, -2073254261;
     uint r525 = uint(int((r522 >> 15u) ^ r522) * -2073254261);
-    // 731: shr.u32 	%r526, %r525, 16;
-    // 732: xor.b32  	%r527, %r526, %r525;
+    // ptx:731  shr.u32 	%r526, %r525, 16;
+    // ptx:732  xor.b32  	%r527, %r526, %r525;
     uint r527 = (r525 >> 16u) ^ r525;
-    // 733: xor.b32  	%r528, %r527, -1515870811;
+    // ptx:733  xor.b32  	%r528, %r527, -1515870811;
     uint r528 = r527 ^ 0xA5A5A5A5u;
-    // 734: shr.u32 	%r529, %r528, 16;
-    // 735: xor.b32  	%r530, %r529, %r528;
-    // 736: mul.lo.s32 	%r531, %r530, 2146121005;
+    // ptx:734  shr.u32 	%r529, %r528, 16;
+    // ptx:735  xor.b32  	%r530, %r529, %r528;
+    // ptx:736  mul.lo.s32 	%r531, %r530, 2146121005;
     uint r531 = uint(int((r528 >> 16u) ^ r528) * 2146121005);
-    // 737: shr.u32 	%r532, %r531, 15;
-    // 738: xor.b32  	%r533, %r532, %r531;
-    // 739: mul.lo.s32 	%r534, %r533, -2073254261;
+    // ptx:737  shr.u32 	%r532, %r531, 15;
+    // ptx:738  xor.b32  	%r533, %r532, %r531;
+    // ptx:739  mul.lo.s32 	%r534, %r533, -2073254261;
     uint r534 = uint(int((r531 >> 15u) ^ r531) * -2073254261);
-    // 740: shr.u32 	%r535, %r534, 16;
-    // 741: xor.b32  	%r107, %r535, %r534;
+    // ptx:740  shr.u32 	%r535, %r534, 16;
+    // ptx:741  xor.b32  	%r107, %r535, %r534;
     uint r107 = (r534 >> 16u) ^ r534;
-    // 742: shl.b32 	%r536, %r527, 15;
-    // 743: and.b32  	%r981, %r536, 32768;
+    // ptx:742  shl.b32 	%r536, %r527, 15;
+    // ptx:743  and.b32  	%r981, %r536, 32768;
     r981 = (r527 << 15u) & 32768u;
-    // 744: shr.u32 	%r537, %r527, 1;
-    // 745: and.b32  	%r109, %r537, 1023;
+    // ptx:744  shr.u32 	%r537, %r527, 1;
+    // ptx:745  and.b32  	%r109, %r537, 1023;
     uint r109 = (r527 >> 1u) & 1023u;
-    // 746: @%p19 bra 	$L__BB0_136;
+    // ptx:746  @%p19 bra 	$L__BB0_136;
     if (p19) {
-      // 750: setp.eq.s16 	%p90, %rs4, 2;
-      // 751: @%p90 bra 	$L__BB0_153;
+      // ptx:750  setp.eq.s16 	%p90, %rs4, 2;
+      // ptx:751  @%p90 bra 	$L__BB0_153;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 788: and.b32  	%r981, %r107, 65535;
+        // ptx:788  and.b32  	%r981, %r107, 65535;
         r981 = r107 & 65535u;
-        // 789: bra.uni 	$L__BB0_158;
+        // ptx:789  bra.uni 	$L__BB0_158;
         p2g_sv0 = 62;
       } else {
-        // 753: setp.eq.s16 	%p91, %rs4, 3;
-        // 754: @%p91 bra 	$L__BB0_140;
+        // ptx:753  setp.eq.s16 	%p91, %rs4, 3;
+        // ptx:754  @%p91 bra 	$L__BB0_140;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 792: mul.wide.u32 	%rd68, %r107, -858993459;
-          // 793: shr.u64 	%rd69, %rd68, 34;
-          // 794: cvt.u32.u64 	%r541, %rd69;
+          // ptx:792  mul.wide.u32 	%rd68, %r107, -858993459;
+          // ptx:793  shr.u64 	%rd69, %rd68, 34;
+          // ptx:794  cvt.u32.u64 	%r541, %rd69;
           uint64_t t40 = uint64_t((uint64_t(r107) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 795: mul.lo.s32 	%r542, %r541, 5;
-          // 796: sub.s32 	%r111, %r107, %r542;
+          // ptx:795  mul.lo.s32 	%r542, %r541, 5;
+          // ptx:796  sub.s32 	%r111, %r107, %r542;
           uint r111 = uint(int(r107) - int(uint(int(uint(uint64_t(t40))) * 5)));
-          // 797: setp.eq.s32 	%p95, %r111, 0;
-          // 798: @%p95 bra 	$L__BB0_142;
+          // ptx:797  setp.eq.s32 	%p95, %r111, 0;
+          // ptx:798  @%p95 bra 	$L__BB0_142;
           if (int(r111) == 0) {
-            // 1585: shr.u32 	%r543, %r107, 8;
+            // ptx:1585  shr.u32 	%r543, %r107, 8;
             uint r543 = r107 >> 8u;
-            // 1586: mul.wide.u32 	%rd70, %r543, -1431655765;
-            // 1587: shr.u64 	%rd71, %rd70, 34;
-            // 1588: cvt.u32.u64 	%r544, %rd71;
+            // ptx:1586  mul.wide.u32 	%rd70, %r543, -1431655765;
+            // ptx:1587  shr.u64 	%rd71, %rd70, 34;
+            // ptx:1588  cvt.u32.u64 	%r544, %rd71;
             uint64_t t41 = uint64_t((uint64_t(r543) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 1589: mul.lo.s32 	%r545, %r544, 6;
-            // 1590: sub.s32 	%r546, %r543, %r545;
-            // 1591: cvt.u16.u32 	%rs13, %r546;
+            // ptx:1589  mul.lo.s32 	%r545, %r544, 6;
+            // ptx:1590  sub.s32 	%r546, %r543, %r545;
+            // ptx:1591  cvt.u16.u32 	%rs13, %r546;
             uint64_t t42 = uint64_t(uint(int(r543) - int(uint(int(uint(uint64_t(t41))) * 6))));
             uint rs13 = (uint(uint64_t(t42)) & 65535u);
-            // 1592: setp.gt.s16 	%p96, %rs13, 1;
-            // 1593: @%p96 bra 	$L__BB0_146;
+            // ptx:1592  setp.gt.s16 	%p96, %rs13, 1;
+            // ptx:1593  @%p96 bra 	$L__BB0_146;
             if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
-              // 1597: setp.eq.s16 	%p97, %rs13, 2;
-              // 1598: @%p97 bra 	$L__BB0_151;
+              // ptx:1597  setp.eq.s16 	%p97, %rs13, 2;
+              // ptx:1598  @%p97 bra 	$L__BB0_151;
               if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
-                // 1919: shr.u32 	%r548, %r107, 12;
-                // 1920: and.b32  	%r549, %r548, 1;
-                // 1921: or.b32  	%r550, %r981, %r549;
+                // ptx:1919  shr.u32 	%r548, %r107, 12;
+                // ptx:1920  and.b32  	%r549, %r548, 1;
+                // ptx:1921  or.b32  	%r550, %r981, %r549;
                 uint r550 = r981 | ((r107 >> 12u) & 1u);
-                // 1922: or.b32  	%r981, %r550, 32256;
+                // ptx:1922  or.b32  	%r981, %r550, 32256;
                 r981 = r550 | 32256u;
-                // 1923: bra.uni 	$L__BB0_158;
+                // ptx:1923  bra.uni 	$L__BB0_158;
                 p2g_sv0 = 62;
               } else {
-                // 1600: setp.eq.s16 	%p98, %rs13, 3;
-                // 1601: @%p98 bra 	$L__BB0_150;
+                // ptx:1600  setp.eq.s16 	%p98, %rs13, 3;
+                // ptx:1601  @%p98 bra 	$L__BB0_150;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
-                  // 1926: setp.eq.s32 	%p102, %r109, 0;
-                  // 1927: selp.b32 	%r547, 1, %r109, %p102;
-                  // 1928: or.b32  	%r981, %r547, %r981;
+                  // ptx:1926  setp.eq.s32 	%p102, %r109, 0;
+                  // ptx:1927  selp.b32 	%r547, 1, %r109, %p102;
+                  // ptx:1928  or.b32  	%r981, %r547, %r981;
                   r981 = ((int(r109) == 0) ? 1u : r109) | r981;
-                  // 1929: bra.uni 	$L__BB0_158;
+                  // ptx:1929  bra.uni 	$L__BB0_158;
                   p2g_sv0 = 62;
                 } else {
-                  // 1603: setp.ne.s16 	%p99, %rs13, 4;
-                  // 1604: @%p99 bra 	$L__BB0_152;
+                  // ptx:1603  setp.ne.s16 	%p99, %rs13, 4;
+                  // ptx:1604  @%p99 bra 	$L__BB0_152;
                   if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                     p2g_sv0 = 172;
                   } else {
-                    // 1606: or.b32  	%r981, %r981, 31743;
+                    // ptx:1606  or.b32  	%r981, %r981, 31743;
                     r981 = r981 | 31743u;
-                    // 1607: bra.uni 	$L__BB0_158;
+                    // ptx:1607  bra.uni 	$L__BB0_158;
                     p2g_sv0 = 62;
                   }
                 }
               }
             } else {
-              // 1594: bra.uni 	$L__BB0_143;
-              // 1774: setp.eq.s16 	%p100, %rs13, 0;
-              // 1775: @%p100 bra 	$L__BB0_158;
+              // ptx:1594  bra.uni 	$L__BB0_143;
+              // ptx:1774  setp.eq.s16 	%p100, %rs13, 0;
+              // ptx:1775  @%p100 bra 	$L__BB0_158;
               if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                 p2g_sv0 = 62;
               } else {
-                // 1777: setp.eq.s16 	%p101, %rs13, 1;
-                // 1778: @%p101 bra 	$L__BB0_145;
+                // ptx:1777  setp.eq.s16 	%p101, %rs13, 1;
+                // ptx:1778  @%p101 bra 	$L__BB0_145;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
-                  // 1782: or.b32  	%r981, %r981, 31744;
+                  // ptx:1782  or.b32  	%r981, %r981, 31744;
                   r981 = r981 | 31744u;
-                  // 1783: bra.uni 	$L__BB0_158;
+                  // ptx:1783  bra.uni 	$L__BB0_158;
                   p2g_sv0 = 62;
                 } else {
-                  // 1779: bra.uni 	$L__BB0_152;
+                  // ptx:1779  bra.uni 	$L__BB0_152;
                   p2g_sv0 = 172;
                 }
               }
             }
             if (p2g_sv0 == 172) {
-              // 1989: or.b32  	%r551, %r981, %r109;
+              // ptx:1989  or.b32  	%r551, %r981, %r109;
               uint r551 = r981 | r109;
-              // 1990: or.b32  	%r981, %r551, 1024;
+              // ptx:1990  or.b32  	%r981, %r551, 1024;
               r981 = r551 | 1024u;
-              // 1991: bra.uni 	$L__BB0_158;
+              // ptx:1991  bra.uni 	$L__BB0_158;
               p2g_sv0 = 62;
             }
           } else {
-            // 800: add.s32 	%r980, %r111, 13;
+            // ptx:800  add.s32 	%r980, %r111, 13;
             r980 = uint(int(r111) + 13);
-            // 801: bra.uni 	$L__BB0_156;
+            // ptx:801  bra.uni 	$L__BB0_156;
             p2g_sv0 = 61;
           }
         } else {
-          // 756: setp.ne.s16 	%p92, %rs4, 5;
-          // 757: @%p92 bra 	$L__BB0_155;
+          // ptx:756  setp.ne.s16 	%p92, %rs4, 5;
+          // ptx:757  @%p92 bra 	$L__BB0_155;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 60;
           } else {
-            // 759: mul.wide.u32 	%rd66, %r107, -858993459;
-            // 760: shr.u64 	%rd67, %rd66, 34;
-            // 761: cvt.u32.u64 	%r538, %rd67;
+            // ptx:759  mul.wide.u32 	%rd66, %r107, -858993459;
+            // ptx:760  shr.u64 	%rd67, %rd66, 34;
+            // ptx:761  cvt.u32.u64 	%r538, %rd67;
             uint64_t t43 = uint64_t((uint64_t(r107) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 762: mul.lo.s32 	%r539, %r538, 5;
-            // 763: sub.s32 	%r540, %r107, %r539;
-            // 764: add.s32 	%r980, %r540, 13;
+            // ptx:762  mul.lo.s32 	%r539, %r538, 5;
+            // ptx:763  sub.s32 	%r540, %r107, %r539;
+            // ptx:764  add.s32 	%r980, %r540, 13;
             r980 = uint(int(uint(int(r107) - int(uint(int(uint(uint64_t(t43))) * 5)))) + 13);
-            // 765: bra.uni 	$L__BB0_156;
+            // ptx:765  bra.uni 	$L__BB0_156;
             p2g_sv0 = 61;
           }
         }
       }
     } else {
-      // 747: bra.uni 	$L__BB0_133;
-      // 768: setp.eq.s16 	%p93, %rs4, 0;
-      // 769: @%p93 bra 	$L__BB0_154;
+      // ptx:747  bra.uni 	$L__BB0_133;
+      // ptx:768  setp.eq.s16 	%p93, %rs4, 0;
+      // ptx:769  @%p93 bra 	$L__BB0_154;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 804: mul.wide.u32 	%rd74, %r107, 613566757;
-        // 805: shr.u64 	%rd75, %rd74, 32;
-        // 806: cvt.u32.u64 	%r558, %rd75;
+        // ptx:804  mul.wide.u32 	%rd74, %r107, 613566757;
+        // ptx:805  shr.u64 	%rd75, %rd74, 32;
+        // ptx:806  cvt.u32.u64 	%r558, %rd75;
         uint64_t t44 = uint64_t((uint64_t(r107) * uint64_t(0x24924925u)) >> 32u);
         uint r558 = uint(uint64_t(t44));
-        // 807: sub.s32 	%r559, %r107, %r558;
-        // 808: shr.u32 	%r560, %r559, 1;
-        // 809: add.s32 	%r561, %r560, %r558;
-        // 810: shr.u32 	%r562, %r561, 2;
-        // 811: mul.lo.s32 	%r563, %r562, 7;
+        // ptx:807  sub.s32 	%r559, %r107, %r558;
+        // ptx:808  shr.u32 	%r560, %r559, 1;
+        // ptx:809  add.s32 	%r561, %r560, %r558;
+        // ptx:810  shr.u32 	%r562, %r561, 2;
+        // ptx:811  mul.lo.s32 	%r563, %r562, 7;
         uint r563 = uint(int(uint(int(uint(int(r107) - int(r558)) >> 1u) + int(r558)) >> 2u) * 7);
-        // 812: sub.s32 	%r564, %r107, %r563;
-        // 813: add.s32 	%r980, %r564, 12;
+        // ptx:812  sub.s32 	%r564, %r107, %r563;
+        // ptx:813  add.s32 	%r980, %r564, 12;
         r980 = uint(int(uint(int(r107) - int(r563))) + 12);
-        // 814: bra.uni 	$L__BB0_156;
+        // ptx:814  bra.uni 	$L__BB0_156;
         p2g_sv0 = 61;
       } else {
-        // 771: setp.eq.s16 	%p94, %rs4, 1;
-        // 772: @%p94 bra 	$L__BB0_135;
+        // ptx:771  setp.eq.s16 	%p94, %rs4, 1;
+        // ptx:772  @%p94 bra 	$L__BB0_135;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 776: mul.wide.u32 	%rd72, %r107, 138547333;
-          // 777: shr.u64 	%rd73, %rd72, 32;
-          // 778: cvt.u32.u64 	%r552, %rd73;
+          // ptx:776  mul.wide.u32 	%rd72, %r107, 138547333;
+          // ptx:777  shr.u64 	%rd73, %rd72, 32;
+          // ptx:778  cvt.u32.u64 	%r552, %rd73;
           uint64_t t45 = uint64_t((uint64_t(r107) * uint64_t(0x08421085u)) >> 32u);
           uint r552 = uint(uint64_t(t45));
-          // 779: sub.s32 	%r553, %r107, %r552;
-          // 780: shr.u32 	%r554, %r553, 1;
-          // 781: add.s32 	%r555, %r554, %r552;
-          // 782: shr.u32 	%r556, %r555, 4;
-          // 783: mul.lo.s32 	%r557, %r556, 31;
+          // ptx:779  sub.s32 	%r553, %r107, %r552;
+          // ptx:780  shr.u32 	%r554, %r553, 1;
+          // ptx:781  add.s32 	%r555, %r554, %r552;
+          // ptx:782  shr.u32 	%r556, %r555, 4;
+          // ptx:783  mul.lo.s32 	%r557, %r556, 31;
           uint r557 = uint(int(uint(int(uint(int(r107) - int(r552)) >> 1u) + int(r552)) >> 4u) * 31);
-          // 784: sub.s32 	%r980, %r107, %r557;
+          // ptx:784  sub.s32 	%r980, %r107, %r557;
           r980 = uint(int(r107) - int(r557));
-          // 785: bra.uni 	$L__BB0_156;
+          // ptx:785  bra.uni 	$L__BB0_156;
           p2g_sv0 = 61;
         } else {
-          // 773: bra.uni 	$L__BB0_155;
+          // ptx:773  bra.uni 	$L__BB0_155;
           p2g_sv0 = 60;
         }
       }
     }
     if (p2g_sv0 == 60) {
-      // 817: mul.wide.u32 	%rd76, %r107, -858993459;
-      // 818: shr.u64 	%rd77, %rd76, 34;
-      // 819: cvt.u32.u64 	%r565, %rd77;
+      // ptx:817  mul.wide.u32 	%rd76, %r107, -858993459;
+      // ptx:818  shr.u64 	%rd77, %rd76, 34;
+      // ptx:819  cvt.u32.u64 	%r565, %rd77;
       uint64_t t46 = uint64_t((uint64_t(r107) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 820: mul.lo.s32 	%r566, %r565, 5;
-      // 821: sub.s32 	%r567, %r107, %r566;
-      // 822: add.s32 	%r980, %r567, 13;
+      // ptx:820  mul.lo.s32 	%r566, %r565, 5;
+      // ptx:821  sub.s32 	%r567, %r107, %r566;
+      // ptx:822  add.s32 	%r980, %r567, 13;
       r980 = uint(int(uint(int(r107) - int(uint(int(uint(uint64_t(t46))) * 5)))) + 13);
       p2g_sv0 = 61;
     }
     if (p2g_sv0 == 61) {
-      // 825: max.s32 	%r568, %r980, 0;
-      // 826: shl.b32 	%r569, %r568, 10;
-      // 827: or.b32  	%r570, %r109, %r981;
+      // ptx:825  max.s32 	%r568, %r980, 0;
+      // ptx:826  shl.b32 	%r569, %r568, 10;
+      // ptx:827  or.b32  	%r570, %r109, %r981;
       uint r570 = r109 | r981;
-      // 828: or.b32  	%r981, %r570, %r569;
+      // ptx:828  or.b32  	%r981, %r570, %r569;
       r981 = r570 | (uint(max(int(r980), 0)) << 10u);
     }
   }
-  // 831: add.s32 	%r608, %r86, %r47;
+  // ptx:831  add.s32 	%r608, %r86, %r47;
   uint r608 = uint(int(r86) + int(r47));
-  // 832: xor.b32  	%r609, %r608, 81;
-  // 833: mul.lo.s32 	%r610, %r609, 2146121005;
+  // ptx:832  xor.b32  	%r609, %r608, 81;
+  // ptx:833  mul.lo.s32 	%r610, %r609, 2146121005;
   uint r610 = uint(int(r608 ^ 81u) * 2146121005);
-  // 834: shr.u32 	%r611, %r610, 15;
-  // 835: xor.b32  	%r612, %r611, %r610;
-  // 836: mul.lo.s32 	%r613, %r612, -2073254261;
+  // ptx:834  shr.u32 	%r611, %r610, 15;
+  // ptx:835  xor.b32  	%r612, %r611, %r610;
+  // ptx:836  mul.lo.s32 	%r613, %r612, -2073254261;
   uint r613 = uint(int((r610 >> 15u) ^ r610) * -2073254261);
-  // 837: shr.u32 	%r614, %r613, 16;
-  // 838: xor.b32  	%r615, %r613, %r6;
+  // ptx:837  shr.u32 	%r614, %r613, 16;
+  // ptx:838  xor.b32  	%r615, %r613, %r6;
   uint r615 = r613 ^ r6;
-  // 839: xor.b32  	%r616, %r615, %r614;
-  // 840: shr.u32 	%r617, %r615, 16;
-  // 841: xor.b32  	%r618, %r616, %r617;
-  // 842: mul.lo.s32 	%r619, %r618, 2146121005;
+  // ptx:839  xor.b32  	%r616, %r615, %r614;
+  // ptx:840  shr.u32 	%r617, %r615, 16;
+  // ptx:841  xor.b32  	%r618, %r616, %r617;
+  // ptx:842  mul.lo.s32 	%r619, %r618, 2146121005;
   uint r619 = uint(int((r615 ^ (r613 >> 16u)) ^ (r615 >> 16u)) * 2146121005);
-  // 843: shr.u32 	%r620, %r619, 15;
-  // 844: xor.b32  	%r621, %r620, %r619;
-  // 845: mul.lo.s32 	%r622, %r621, -2073254261;
+  // ptx:843  shr.u32 	%r620, %r619, 15;
+  // ptx:844  xor.b32  	%r621, %r620, %r619;
+  // ptx:845  mul.lo.s32 	%r622, %r621, -2073254261;
   uint r622 = uint(int((r619 >> 15u) ^ r619) * -2073254261);
-  // 846: shr.u32 	%r623, %r622, 16;
-  // 847: xor.b32  	%r624, %r623, %r622;
+  // ptx:846  shr.u32 	%r623, %r622, 16;
+  // ptx:847  xor.b32  	%r624, %r623, %r622;
   uint r624 = (r622 >> 16u) ^ r622;
-  // 848: xor.b32  	%r625, %r624, -1515870811;
+  // ptx:848  xor.b32  	%r625, %r624, -1515870811;
   uint r625 = r624 ^ 0xA5A5A5A5u;
-  // 849: shr.u32 	%r626, %r625, 16;
-  // 850: xor.b32  	%r627, %r626, %r625;
-  // 851: mul.lo.s32 	%r628, %r627, 2146121005;
+  // ptx:849  shr.u32 	%r626, %r625, 16;
+  // ptx:850  xor.b32  	%r627, %r626, %r625;
+  // ptx:851  mul.lo.s32 	%r628, %r627, 2146121005;
   uint r628 = uint(int((r625 >> 16u) ^ r625) * 2146121005);
-  // 852: shr.u32 	%r629, %r628, 15;
-  // 853: xor.b32  	%r630, %r629, %r628;
-  // 854: mul.lo.s32 	%r631, %r630, -2073254261;
+  // ptx:852  shr.u32 	%r629, %r628, 15;
+  // ptx:853  xor.b32  	%r630, %r629, %r628;
+  // ptx:854  mul.lo.s32 	%r631, %r630, -2073254261;
   uint r631 = uint(int((r628 >> 15u) ^ r628) * -2073254261);
-  // 855: shr.u32 	%r632, %r631, 16;
-  // 856: xor.b32  	%r126, %r632, %r631;
+  // ptx:855  shr.u32 	%r632, %r631, 16;
+  // ptx:856  xor.b32  	%r126, %r632, %r631;
   uint r126 = (r631 >> 16u) ^ r631;
-  // 857: shl.b32 	%r633, %r624, 15;
-  // 858: and.b32  	%r983, %r633, 32768;
+  // ptx:857  shl.b32 	%r633, %r624, 15;
+  // ptx:858  and.b32  	%r983, %r633, 32768;
   uint r983 = (r624 << 15u) & 32768u;
-  // 859: shr.u32 	%r634, %r624, 1;
-  // 860: and.b32  	%r128, %r634, 1023;
+  // ptx:859  shr.u32 	%r634, %r624, 1;
+  // ptx:860  and.b32  	%r128, %r634, 1023;
   uint r128 = (r624 >> 1u) & 1023u;
-  // 861: @%p73 bra 	$L__BB0_184;
+  // ptx:861  @%p73 bra 	$L__BB0_184;
   if (p73) {
-    // 865: mul.wide.u32 	%rd92, %r126, -858993459;
-    // 866: shr.u64 	%rd93, %rd92, 34;
-    // 867: cvt.u32.u64 	%r668, %rd93;
+    // ptx:865  mul.wide.u32 	%rd92, %r126, -858993459;
+    // ptx:866  shr.u64 	%rd93, %rd92, 34;
+    // ptx:867  cvt.u32.u64 	%r668, %rd93;
     uint64_t t47 = uint64_t((uint64_t(r126) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 868: mul.lo.s32 	%r669, %r668, 5;
-    // 869: sub.s32 	%r670, %r126, %r669;
-    // 870: shl.b32 	%r671, %r670, 10;
-    // 871: add.s32 	%r672, %r671, 13312;
+    // ptx:868  mul.lo.s32 	%r669, %r668, 5;
+    // ptx:869  sub.s32 	%r670, %r126, %r669;
+    // ptx:870  shl.b32 	%r671, %r670, 10;
+    // ptx:871  add.s32 	%r672, %r671, 13312;
     uint r672 = uint(int(uint(int(r126) - int(uint(int(uint(uint64_t(t47))) * 5))) << 10u) + 13312);
-    // 872: or.b32  	%r673, %r128, %r983;
+    // ptx:872  or.b32  	%r673, %r128, %r983;
     uint r673 = r128 | r983;
-    // 873: or.b32  	%r983, %r673, %r672;
+    // ptx:873  or.b32  	%r983, %r673, %r672;
     r983 = r673 | r672;
-    // 874: bra.uni 	$L__BB0_185;
+    // ptx:874  bra.uni 	$L__BB0_185;
   } else {
-    // 862: bra.uni 	$L__BB0_159;
-    // 877: @%p19 bra 	$L__BB0_163;
+    // ptx:862  bra.uni 	$L__BB0_159;
+    // ptx:877  @%p19 bra 	$L__BB0_163;
     if (p19) {
-      // 881: setp.eq.s16 	%p105, %rs4, 2;
-      // 882: @%p105 bra 	$L__BB0_180;
+      // ptx:881  setp.eq.s16 	%p105, %rs4, 2;
+      // ptx:882  @%p105 bra 	$L__BB0_180;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 919: and.b32  	%r983, %r126, 65535;
+        // ptx:919  and.b32  	%r983, %r126, 65535;
         r983 = r126 & 65535u;
-        // 920: bra.uni 	$L__BB0_185;
+        // ptx:920  bra.uni 	$L__BB0_185;
         p2g_sv0 = 73;
       } else {
-        // 884: setp.eq.s16 	%p106, %rs4, 3;
-        // 885: @%p106 bra 	$L__BB0_167;
+        // ptx:884  setp.eq.s16 	%p106, %rs4, 3;
+        // ptx:885  @%p106 bra 	$L__BB0_167;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 923: mul.wide.u32 	%rd82, %r126, -858993459;
-          // 924: shr.u64 	%rd83, %rd82, 34;
-          // 925: cvt.u32.u64 	%r638, %rd83;
+          // ptx:923  mul.wide.u32 	%rd82, %r126, -858993459;
+          // ptx:924  shr.u64 	%rd83, %rd82, 34;
+          // ptx:925  cvt.u32.u64 	%r638, %rd83;
           uint64_t t48 = uint64_t((uint64_t(r126) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 926: mul.lo.s32 	%r639, %r638, 5;
-          // 927: sub.s32 	%r130, %r126, %r639;
+          // ptx:926  mul.lo.s32 	%r639, %r638, 5;
+          // ptx:927  sub.s32 	%r130, %r126, %r639;
           uint r130 = uint(int(r126) - int(uint(int(uint(uint64_t(t48))) * 5)));
-          // 928: setp.eq.s32 	%p110, %r130, 0;
-          // 929: @%p110 bra 	$L__BB0_169;
+          // ptx:928  setp.eq.s32 	%p110, %r130, 0;
+          // ptx:929  @%p110 bra 	$L__BB0_169;
           if (int(r130) == 0) {
-            // 1610: shr.u32 	%r640, %r126, 8;
+            // ptx:1610  shr.u32 	%r640, %r126, 8;
             uint r640 = r126 >> 8u;
-            // 1611: mul.wide.u32 	%rd84, %r640, -1431655765;
-            // 1612: shr.u64 	%rd85, %rd84, 34;
-            // 1613: cvt.u32.u64 	%r641, %rd85;
+            // ptx:1611  mul.wide.u32 	%rd84, %r640, -1431655765;
+            // ptx:1612  shr.u64 	%rd85, %rd84, 34;
+            // ptx:1613  cvt.u32.u64 	%r641, %rd85;
             uint64_t t49 = uint64_t((uint64_t(r640) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 1614: mul.lo.s32 	%r642, %r641, 6;
-            // 1615: sub.s32 	%r643, %r640, %r642;
-            // 1616: cvt.u16.u32 	%rs15, %r643;
+            // ptx:1614  mul.lo.s32 	%r642, %r641, 6;
+            // ptx:1615  sub.s32 	%r643, %r640, %r642;
+            // ptx:1616  cvt.u16.u32 	%rs15, %r643;
             uint64_t t50 = uint64_t(uint(int(r640) - int(uint(int(uint(uint64_t(t49))) * 6))));
             uint rs15 = (uint(uint64_t(t50)) & 65535u);
-            // 1617: setp.gt.s16 	%p111, %rs15, 1;
-            // 1618: @%p111 bra 	$L__BB0_173;
+            // ptx:1617  setp.gt.s16 	%p111, %rs15, 1;
+            // ptx:1618  @%p111 bra 	$L__BB0_173;
             if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
-              // 1622: setp.eq.s16 	%p112, %rs15, 2;
-              // 1623: @%p112 bra 	$L__BB0_178;
+              // ptx:1622  setp.eq.s16 	%p112, %rs15, 2;
+              // ptx:1623  @%p112 bra 	$L__BB0_178;
               if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
-                // 1932: shr.u32 	%r645, %r126, 12;
-                // 1933: and.b32  	%r646, %r645, 1;
-                // 1934: or.b32  	%r647, %r983, %r646;
+                // ptx:1932  shr.u32 	%r645, %r126, 12;
+                // ptx:1933  and.b32  	%r646, %r645, 1;
+                // ptx:1934  or.b32  	%r647, %r983, %r646;
                 uint r647 = r983 | ((r126 >> 12u) & 1u);
-                // 1935: or.b32  	%r983, %r647, 32256;
+                // ptx:1935  or.b32  	%r983, %r647, 32256;
                 r983 = r647 | 32256u;
-                // 1936: bra.uni 	$L__BB0_185;
+                // ptx:1936  bra.uni 	$L__BB0_185;
                 p2g_sv0 = 73;
               } else {
-                // 1625: setp.eq.s16 	%p113, %rs15, 3;
-                // 1626: @%p113 bra 	$L__BB0_177;
+                // ptx:1625  setp.eq.s16 	%p113, %rs15, 3;
+                // ptx:1626  @%p113 bra 	$L__BB0_177;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
-                  // 1939: setp.eq.s32 	%p117, %r128, 0;
-                  // 1940: selp.b32 	%r644, 1, %r128, %p117;
-                  // 1941: or.b32  	%r983, %r644, %r983;
+                  // ptx:1939  setp.eq.s32 	%p117, %r128, 0;
+                  // ptx:1940  selp.b32 	%r644, 1, %r128, %p117;
+                  // ptx:1941  or.b32  	%r983, %r644, %r983;
                   r983 = ((int(r128) == 0) ? 1u : r128) | r983;
-                  // 1942: bra.uni 	$L__BB0_185;
+                  // ptx:1942  bra.uni 	$L__BB0_185;
                   p2g_sv0 = 73;
                 } else {
-                  // 1628: setp.ne.s16 	%p114, %rs15, 4;
-                  // 1629: @%p114 bra 	$L__BB0_179;
+                  // ptx:1628  setp.ne.s16 	%p114, %rs15, 4;
+                  // ptx:1629  @%p114 bra 	$L__BB0_179;
                   if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                     p2g_sv0 = 173;
                   } else {
-                    // 1631: or.b32  	%r983, %r983, 31743;
+                    // ptx:1631  or.b32  	%r983, %r983, 31743;
                     r983 = r983 | 31743u;
-                    // 1632: bra.uni 	$L__BB0_185;
+                    // ptx:1632  bra.uni 	$L__BB0_185;
                     p2g_sv0 = 73;
                   }
                 }
               }
             } else {
-              // 1619: bra.uni 	$L__BB0_170;
-              // 1786: setp.eq.s16 	%p115, %rs15, 0;
-              // 1787: @%p115 bra 	$L__BB0_185;
+              // ptx:1619  bra.uni 	$L__BB0_170;
+              // ptx:1786  setp.eq.s16 	%p115, %rs15, 0;
+              // ptx:1787  @%p115 bra 	$L__BB0_185;
               if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                 p2g_sv0 = 73;
               } else {
-                // 1789: setp.eq.s16 	%p116, %rs15, 1;
-                // 1790: @%p116 bra 	$L__BB0_172;
+                // ptx:1789  setp.eq.s16 	%p116, %rs15, 1;
+                // ptx:1790  @%p116 bra 	$L__BB0_172;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
-                  // 1794: or.b32  	%r983, %r983, 31744;
+                  // ptx:1794  or.b32  	%r983, %r983, 31744;
                   r983 = r983 | 31744u;
-                  // 1795: bra.uni 	$L__BB0_185;
+                  // ptx:1795  bra.uni 	$L__BB0_185;
                   p2g_sv0 = 73;
                 } else {
-                  // 1791: bra.uni 	$L__BB0_179;
+                  // ptx:1791  bra.uni 	$L__BB0_179;
                   p2g_sv0 = 173;
                 }
               }
             }
             if (p2g_sv0 == 173) {
-              // 1994: or.b32  	%r648, %r983, %r128;
+              // ptx:1994  or.b32  	%r648, %r983, %r128;
               uint r648 = r983 | r128;
-              // 1995: or.b32  	%r983, %r648, 1024;
+              // ptx:1995  or.b32  	%r983, %r648, 1024;
               r983 = r648 | 1024u;
-              // 1996: bra.uni 	$L__BB0_185;
+              // ptx:1996  bra.uni 	$L__BB0_185;
               p2g_sv0 = 73;
             }
           } else {
-            // 931: add.s32 	%r982, %r130, 13;
+            // ptx:931  add.s32 	%r982, %r130, 13;
             r982 = uint(int(r130) + 13);
-            // 932: bra.uni 	$L__BB0_183;
+            // ptx:932  bra.uni 	$L__BB0_183;
             p2g_sv0 = 72;
           }
         } else {
-          // 887: setp.ne.s16 	%p107, %rs4, 5;
-          // 888: @%p107 bra 	$L__BB0_182;
+          // ptx:887  setp.ne.s16 	%p107, %rs4, 5;
+          // ptx:888  @%p107 bra 	$L__BB0_182;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 71;
           } else {
-            // 890: mul.wide.u32 	%rd80, %r126, -858993459;
-            // 891: shr.u64 	%rd81, %rd80, 34;
-            // 892: cvt.u32.u64 	%r635, %rd81;
+            // ptx:890  mul.wide.u32 	%rd80, %r126, -858993459;
+            // ptx:891  shr.u64 	%rd81, %rd80, 34;
+            // ptx:892  cvt.u32.u64 	%r635, %rd81;
             uint64_t t51 = uint64_t((uint64_t(r126) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 893: mul.lo.s32 	%r636, %r635, 5;
-            // 894: sub.s32 	%r637, %r126, %r636;
-            // 895: add.s32 	%r982, %r637, 13;
+            // ptx:893  mul.lo.s32 	%r636, %r635, 5;
+            // ptx:894  sub.s32 	%r637, %r126, %r636;
+            // ptx:895  add.s32 	%r982, %r637, 13;
             r982 = uint(int(uint(int(r126) - int(uint(int(uint(uint64_t(t51))) * 5)))) + 13);
-            // 896: bra.uni 	$L__BB0_183;
+            // ptx:896  bra.uni 	$L__BB0_183;
             p2g_sv0 = 72;
           }
         }
       }
     } else {
-      // 878: bra.uni 	$L__BB0_160;
-      // 899: setp.eq.s16 	%p108, %rs4, 0;
-      // 900: @%p108 bra 	$L__BB0_181;
+      // ptx:878  bra.uni 	$L__BB0_160;
+      // ptx:899  setp.eq.s16 	%p108, %rs4, 0;
+      // ptx:900  @%p108 bra 	$L__BB0_181;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 935: mul.wide.u32 	%rd88, %r126, 613566757;
-        // 936: shr.u64 	%rd89, %rd88, 32;
-        // 937: cvt.u32.u64 	%r655, %rd89;
+        // ptx:935  mul.wide.u32 	%rd88, %r126, 613566757;
+        // ptx:936  shr.u64 	%rd89, %rd88, 32;
+        // ptx:937  cvt.u32.u64 	%r655, %rd89;
         uint64_t t52 = uint64_t((uint64_t(r126) * uint64_t(0x24924925u)) >> 32u);
         uint r655 = uint(uint64_t(t52));
-        // 938: sub.s32 	%r656, %r126, %r655;
-        // 939: shr.u32 	%r657, %r656, 1;
-        // 940: add.s32 	%r658, %r657, %r655;
-        // 941: shr.u32 	%r659, %r658, 2;
-        // 942: mul.lo.s32 	%r660, %r659, 7;
+        // ptx:938  sub.s32 	%r656, %r126, %r655;
+        // ptx:939  shr.u32 	%r657, %r656, 1;
+        // ptx:940  add.s32 	%r658, %r657, %r655;
+        // ptx:941  shr.u32 	%r659, %r658, 2;
+        // ptx:942  mul.lo.s32 	%r660, %r659, 7;
         uint r660 = uint(int(uint(int(uint(int(r126) - int(r655)) >> 1u) + int(r655)) >> 2u) * 7);
-        // 943: sub.s32 	%r661, %r126, %r660;
-        // 944: add.s32 	%r982, %r661, 12;
+        // ptx:943  sub.s32 	%r661, %r126, %r660;
+        // ptx:944  add.s32 	%r982, %r661, 12;
         r982 = uint(int(uint(int(r126) - int(r660))) + 12);
-        // 945: bra.uni 	$L__BB0_183;
+        // ptx:945  bra.uni 	$L__BB0_183;
         p2g_sv0 = 72;
       } else {
-        // 902: setp.eq.s16 	%p109, %rs4, 1;
-        // 903: @%p109 bra 	$L__BB0_162;
+        // ptx:902  setp.eq.s16 	%p109, %rs4, 1;
+        // ptx:903  @%p109 bra 	$L__BB0_162;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 907: mul.wide.u32 	%rd86, %r126, 138547333;
-          // 908: shr.u64 	%rd87, %rd86, 32;
-          // 909: cvt.u32.u64 	%r649, %rd87;
+          // ptx:907  mul.wide.u32 	%rd86, %r126, 138547333;
+          // ptx:908  shr.u64 	%rd87, %rd86, 32;
+          // ptx:909  cvt.u32.u64 	%r649, %rd87;
           uint64_t t53 = uint64_t((uint64_t(r126) * uint64_t(0x08421085u)) >> 32u);
           uint r649 = uint(uint64_t(t53));
-          // 910: sub.s32 	%r650, %r126, %r649;
-          // 911: shr.u32 	%r651, %r650, 1;
-          // 912: add.s32 	%r652, %r651, %r649;
-          // 913: shr.u32 	%r653, %r652, 4;
-          // 914: mul.lo.s32 	%r654, %r653, 31;
+          // ptx:910  sub.s32 	%r650, %r126, %r649;
+          // ptx:911  shr.u32 	%r651, %r650, 1;
+          // ptx:912  add.s32 	%r652, %r651, %r649;
+          // ptx:913  shr.u32 	%r653, %r652, 4;
+          // ptx:914  mul.lo.s32 	%r654, %r653, 31;
           uint r654 = uint(int(uint(int(uint(int(r126) - int(r649)) >> 1u) + int(r649)) >> 4u) * 31);
-          // 915: sub.s32 	%r982, %r126, %r654;
+          // ptx:915  sub.s32 	%r982, %r126, %r654;
           r982 = uint(int(r126) - int(r654));
-          // 916: bra.uni 	$L__BB0_183;
+          // ptx:916  bra.uni 	$L__BB0_183;
           p2g_sv0 = 72;
         } else {
-          // 904: bra.uni 	$L__BB0_182;
+          // ptx:904  bra.uni 	$L__BB0_182;
           p2g_sv0 = 71;
         }
       }
     }
     if (p2g_sv0 == 71) {
-      // 948: mul.wide.u32 	%rd90, %r126, -858993459;
-      // 949: shr.u64 	%rd91, %rd90, 34;
-      // 950: cvt.u32.u64 	%r662, %rd91;
+      // ptx:948  mul.wide.u32 	%rd90, %r126, -858993459;
+      // ptx:949  shr.u64 	%rd91, %rd90, 34;
+      // ptx:950  cvt.u32.u64 	%r662, %rd91;
       uint64_t t54 = uint64_t((uint64_t(r126) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 951: mul.lo.s32 	%r663, %r662, 5;
-      // 952: sub.s32 	%r664, %r126, %r663;
-      // 953: add.s32 	%r982, %r664, 13;
+      // ptx:951  mul.lo.s32 	%r663, %r662, 5;
+      // ptx:952  sub.s32 	%r664, %r126, %r663;
+      // ptx:953  add.s32 	%r982, %r664, 13;
       r982 = uint(int(uint(int(r126) - int(uint(int(uint(uint64_t(t54))) * 5)))) + 13);
       p2g_sv0 = 72;
     }
     if (p2g_sv0 == 72) {
-      // 956: max.s32 	%r665, %r982, 0;
-      // 957: shl.b32 	%r666, %r665, 10;
-      // 958: or.b32  	%r667, %r128, %r983;
+      // ptx:956  max.s32 	%r665, %r982, 0;
+      // ptx:957  shl.b32 	%r666, %r665, 10;
+      // ptx:958  or.b32  	%r667, %r128, %r983;
       uint r667 = r128 | r983;
-      // 959: or.b32  	%r983, %r667, %r666;
+      // ptx:959  or.b32  	%r983, %r667, %r666;
       r983 = r667 | (uint(max(int(r982), 0)) << 10u);
     }
   }
-  // 962: and.b32  	%r674, %r979, 65535;
-  // 963: prmt.b32 	%r145, %r981, %r674, 4180;
+  // ptx:962  and.b32  	%r674, %r979, 65535;
+  // ptx:963  prmt.b32 	%r145, %r981, %r674, 4180;
   uint r145 = p2g_prmt(r981, (r979 & 65535u), 4180u, 0);
-  // 964: @%p73 bra 	$L__BB0_211;
+  // ptx:964  @%p73 bra 	$L__BB0_211;
   if (p73) {
-    // 968: add.s32 	%r736, %r87, %r47;
-    // 969: add.s32 	%r737, %r736, 5369127;
-    // 970: xor.b32  	%r738, %r737, 81;
-    // 971: mul.lo.s32 	%r739, %r738, 2146121005;
+    // ptx:968  add.s32 	%r736, %r87, %r47;
+    // ptx:969  add.s32 	%r737, %r736, 5369127;
+    // ptx:970  xor.b32  	%r738, %r737, 81;
+    // ptx:971  mul.lo.s32 	%r739, %r738, 2146121005;
     uint r739 = uint(int(uint(int(uint(int(r87) + int(r47))) + 5369127) ^ 81u) * 2146121005);
-    // 972: shr.u32 	%r740, %r739, 15;
-    // 973: xor.b32  	%r741, %r740, %r739;
-    // 974: mul.lo.s32 	%r742, %r741, -2073254261;
+    // ptx:972  shr.u32 	%r740, %r739, 15;
+    // ptx:973  xor.b32  	%r741, %r740, %r739;
+    // ptx:974  mul.lo.s32 	%r742, %r741, -2073254261;
     uint r742 = uint(int((r739 >> 15u) ^ r739) * -2073254261);
-    // 975: shr.u32 	%r743, %r742, 16;
-    // 976: xor.b32  	%r744, %r742, %r6;
+    // ptx:975  shr.u32 	%r743, %r742, 16;
+    // ptx:976  xor.b32  	%r744, %r742, %r6;
     uint r744 = r742 ^ r6;
-    // 977: xor.b32  	%r745, %r744, %r743;
-    // 978: shr.u32 	%r746, %r744, 16;
-    // 979: xor.b32  	%r747, %r745, %r746;
-    // 980: mul.lo.s32 	%r748, %r747, 2146121005;
+    // ptx:977  xor.b32  	%r745, %r744, %r743;
+    // ptx:978  shr.u32 	%r746, %r744, 16;
+    // ptx:979  xor.b32  	%r747, %r745, %r746;
+    // ptx:980  mul.lo.s32 	%r748, %r747, 2146121005;
     uint r748 = uint(int((r744 ^ (r742 >> 16u)) ^ (r744 >> 16u)) * 2146121005);
-    // 981: shr.u32 	%r749, %r748, 15;
-    // 982: xor.b32  	%r750, %r749, %r748;
-    // 983: mul.lo.s32 	%r751, %r750, -2073254261;
+    // ptx:981  shr.u32 	%r749, %r748, 15;
+    // ptx:982  xor.b32  	%r750, %r749, %r748;
+    // ptx:983  mul.lo.s32 	%r751, %r750, -2073254261;
     uint r751 = uint(int((r748 >> 15u) ^ r748) * -2073254261);
-    // 984: shr.u32 	%r752, %r751, 16;
-    // 985: xor.b32  	%r753, %r752, %r751;
+    // ptx:984  shr.u32 	%r752, %r751, 16;
+    // ptx:985  xor.b32  	%r753, %r752, %r751;
     uint r753 = (r751 >> 16u) ^ r751;
-    // 986: xor.b32  	%r754, %r753, -1515870811;
+    // ptx:986  xor.b32  	%r754, %r753, -1515870811;
     uint r754 = r753 ^ 0xA5A5A5A5u;
-    // 987: shr.u32 	%r755, %r754, 16;
-    // 988: xor.b32  	%r756, %r755, %r754;
-    // 989: mul.lo.s32 	%r757, %r756, 2146121005;
+    // ptx:987  shr.u32 	%r755, %r754, 16;
+    // ptx:988  xor.b32  	%r756, %r755, %r754;
+    // ptx:989  mul.lo.s32 	%r757, %r756, 2146121005;
     uint r757 = uint(int((r754 >> 16u) ^ r754) * 2146121005);
-    // 990: shr.u32 	%r758, %r757, 15;
-    // 991: xor.b32  	%r759, %r758, %r757;
-    // 992: mul.lo.s32 	%r760, %r759, -2073254261;
+    // ptx:990  shr.u32 	%r758, %r757, 15;
+    // ptx:991  xor.b32  	%r759, %r758, %r757;
+    // ptx:992  mul.lo.s32 	%r760, %r759, -2073254261;
     uint r760 = uint(int((r757 >> 15u) ^ r757) * -2073254261);
-    // 993: shr.u32 	%r761, %r760, 16;
-    // 994: xor.b32  	%r762, %r761, %r760;
+    // ptx:993  shr.u32 	%r761, %r760, 16;
+    // ptx:994  xor.b32  	%r762, %r761, %r760;
     uint r762 = (r760 >> 16u) ^ r760;
-    // 995: and.b32  	%r763, %r753, 1;
-    // 996: shr.u32 	%r764, %r753, 1;
-    // 997: and.b32  	%r765, %r764, 1023;
-    // 998: mul.wide.u32 	%rd106, %r762, -858993459;
-    // 999: shr.u64 	%rd107, %rd106, 34;
-    // 1000: cvt.u32.u64 	%r766, %rd107;
+    // ptx:995  and.b32  	%r763, %r753, 1;
+    // ptx:996  shr.u32 	%r764, %r753, 1;
+    // ptx:997  and.b32  	%r765, %r764, 1023;
+    // ptx:998  mul.wide.u32 	%rd106, %r762, -858993459;
+    // ptx:999  shr.u64 	%rd107, %rd106, 34;
+    // ptx:1000  cvt.u32.u64 	%r766, %rd107;
     uint64_t t55 = uint64_t((uint64_t(r762) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1001: mul.lo.s32 	%r767, %r766, 5;
-    // 1002: sub.s32 	%r768, %r762, %r767;
-    // 1003: shl.b32 	%r769, %r768, 10;
-    // 1004: add.s32 	%r770, %r769, 13312;
+    // ptx:1001  mul.lo.s32 	%r767, %r766, 5;
+    // ptx:1002  sub.s32 	%r768, %r762, %r767;
+    // ptx:1003  shl.b32 	%r769, %r768, 10;
+    // ptx:1004  add.s32 	%r770, %r769, 13312;
     uint r770 = uint(int(uint(int(r762) - int(uint(int(uint(uint64_t(t55))) * 5))) << 10u) + 13312);
-    // 1005: bfi.b32 	%r771, %r763, %r765, 15, 1;
-    // 1006: or.b32  	%r772, %r771, %r770;
-    // 1007: xor.b32  	%r985, %r772, 32768;
+    // ptx:1005  bfi.b32 	%r771, %r763, %r765, 15, 1;
+    // ptx:1006  or.b32  	%r772, %r771, %r770;
+    // ptx:1007  xor.b32  	%r985, %r772, 32768;
     r985 = (p2g_bfi_32((r753 & 1u), ((r753 >> 1u) & 1023u), 15u, 1u) | r770) ^ 32768u;
-    // 1008: bra.uni 	$L__BB0_212;
+    // ptx:1008  bra.uni 	$L__BB0_212;
   } else {
-    // 965: bra.uni 	$L__BB0_186;
-    // 1011: add.s32 	%r676, %r608, 1;
-    // 1012: xor.b32  	%r677, %r676, 81;
-    // 1013: mul.lo.s32 	%r678, %r677, 2146121005;
+    // ptx:965  bra.uni 	$L__BB0_186;
+    // ptx:1011  add.s32 	%r676, %r608, 1;
+    // ptx:1012  xor.b32  	%r677, %r676, 81;
+    // ptx:1013  mul.lo.s32 	%r678, %r677, 2146121005;
     uint r678 = uint(int(uint(int(r608) + 1) ^ 81u) * 2146121005);
-    // 1014: shr.u32 	%r679, %r678, 15;
-    // 1015: xor.b32  	%r680, %r679, %r678;
-    // 1016: mul.lo.s32 	%r681, %r680, -2073254261;
+    // ptx:1014  shr.u32 	%r679, %r678, 15;
+    // ptx:1015  xor.b32  	%r680, %r679, %r678;
+    // ptx:1016  mul.lo.s32 	%r681, %r680, -2073254261;
     uint r681 = uint(int((r678 >> 15u) ^ r678) * -2073254261);
-    // 1017: shr.u32 	%r682, %r681, 16;
-    // 1018: xor.b32  	%r683, %r681, %r6;
+    // ptx:1017  shr.u32 	%r682, %r681, 16;
+    // ptx:1018  xor.b32  	%r683, %r681, %r6;
     uint r683 = r681 ^ r6;
-    // 1019: xor.b32  	%r684, %r683, %r682;
-    // 1020: shr.u32 	%r685, %r683, 16;
-    // 1021: xor.b32  	%r686, %r684, %r685;
-    // 1022: mul.lo.s32 	%r687, %r686, 2146121005;
+    // ptx:1019  xor.b32  	%r684, %r683, %r682;
+    // ptx:1020  shr.u32 	%r685, %r683, 16;
+    // ptx:1021  xor.b32  	%r686, %r684, %r685;
+    // ptx:1022  mul.lo.s32 	%r687, %r686, 2146121005;
     uint r687 = uint(int((r683 ^ (r681 >> 16u)) ^ (r683 >> 16u)) * 2146121005);
-    // 1023: shr.u32 	%r688, %r687, 15;
-    // 1024: xor.b32  	%r689, %r688, %r687;
-    // 1025: mul.lo.s32 	%r690, %r689, -2073254261;
+    // ptx:1023  shr.u32 	%r688, %r687, 15;
+    // ptx:1024  xor.b32  	%r689, %r688, %r687;
+    // ptx:1025  mul.lo.s32 	%r690, %r689, -2073254261;
     uint r690 = uint(int((r687 >> 15u) ^ r687) * -2073254261);
-    // 1026: shr.u32 	%r691, %r690, 16;
-    // 1027: xor.b32  	%r692, %r691, %r690;
+    // ptx:1026  shr.u32 	%r691, %r690, 16;
+    // ptx:1027  xor.b32  	%r692, %r691, %r690;
     uint r692 = (r690 >> 16u) ^ r690;
-    // 1028: xor.b32  	%r693, %r692, -1515870811;
+    // ptx:1028  xor.b32  	%r693, %r692, -1515870811;
     uint r693 = r692 ^ 0xA5A5A5A5u;
-    // 1029: shr.u32 	%r694, %r693, 16;
-    // 1030: xor.b32  	%r695, %r694, %r693;
-    // 1031: mul.lo.s32 	%r696, %r695, 2146121005;
+    // ptx:1029  shr.u32 	%r694, %r693, 16;
+    // ptx:1030  xor.b32  	%r695, %r694, %r693;
+    // ptx:1031  mul.lo.s32 	%r696, %r695, 2146121005;
     uint r696 = uint(int((r693 >> 16u) ^ r693) * 2146121005);
-    // 1032: shr.u32 	%r697, %r696, 15;
-    // 1033: xor.b32  	%r698, %r697, %r696;
-    // 1034: mul.lo.s32 	%r699, %r698, -2073254261;
+    // ptx:1032  shr.u32 	%r697, %r696, 15;
+    // ptx:1033  xor.b32  	%r698, %r697, %r696;
+    // ptx:1034  mul.lo.s32 	%r699, %r698, -2073254261;
     uint r699 = uint(int((r696 >> 15u) ^ r696) * -2073254261);
-    // 1035: shr.u32 	%r700, %r699, 16;
-    // 1036: xor.b32  	%r146, %r700, %r699;
+    // ptx:1035  shr.u32 	%r700, %r699, 16;
+    // ptx:1036  xor.b32  	%r146, %r700, %r699;
     uint r146 = (r699 >> 16u) ^ r699;
-    // 1037: shl.b32 	%r701, %r692, 15;
-    // 1038: and.b32  	%r985, %r701, 32768;
+    // ptx:1037  shl.b32 	%r701, %r692, 15;
+    // ptx:1038  and.b32  	%r985, %r701, 32768;
     r985 = (r692 << 15u) & 32768u;
-    // 1039: shr.u32 	%r702, %r692, 1;
-    // 1040: and.b32  	%r148, %r702, 1023;
+    // ptx:1039  shr.u32 	%r702, %r692, 1;
+    // ptx:1040  and.b32  	%r148, %r702, 1023;
     uint r148 = (r692 >> 1u) & 1023u;
-    // 1041: @%p19 bra 	$L__BB0_190;
+    // ptx:1041  @%p19 bra 	$L__BB0_190;
     if (p19) {
-      // 1045: setp.eq.s16 	%p120, %rs4, 2;
-      // 1046: @%p120 bra 	$L__BB0_207;
+      // ptx:1045  setp.eq.s16 	%p120, %rs4, 2;
+      // ptx:1046  @%p120 bra 	$L__BB0_207;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 1083: and.b32  	%r985, %r146, 65535;
+        // ptx:1083  and.b32  	%r985, %r146, 65535;
         r985 = r146 & 65535u;
-        // 1084: bra.uni 	$L__BB0_212;
+        // ptx:1084  bra.uni 	$L__BB0_212;
         p2g_sv0 = 84;
       } else {
-        // 1048: setp.eq.s16 	%p121, %rs4, 3;
-        // 1049: @%p121 bra 	$L__BB0_194;
+        // ptx:1048  setp.eq.s16 	%p121, %rs4, 3;
+        // ptx:1049  @%p121 bra 	$L__BB0_194;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1087: mul.wide.u32 	%rd96, %r146, -858993459;
-          // 1088: shr.u64 	%rd97, %rd96, 34;
-          // 1089: cvt.u32.u64 	%r706, %rd97;
+          // ptx:1087  mul.wide.u32 	%rd96, %r146, -858993459;
+          // ptx:1088  shr.u64 	%rd97, %rd96, 34;
+          // ptx:1089  cvt.u32.u64 	%r706, %rd97;
           uint64_t t56 = uint64_t((uint64_t(r146) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1090: mul.lo.s32 	%r707, %r706, 5;
-          // 1091: sub.s32 	%r150, %r146, %r707;
+          // ptx:1090  mul.lo.s32 	%r707, %r706, 5;
+          // ptx:1091  sub.s32 	%r150, %r146, %r707;
           uint r150 = uint(int(r146) - int(uint(int(uint(uint64_t(t56))) * 5)));
-          // 1092: setp.eq.s32 	%p125, %r150, 0;
-          // 1093: @%p125 bra 	$L__BB0_196;
+          // ptx:1092  setp.eq.s32 	%p125, %r150, 0;
+          // ptx:1093  @%p125 bra 	$L__BB0_196;
           if (int(r150) == 0) {
-            // 1635: shr.u32 	%r708, %r146, 8;
+            // ptx:1635  shr.u32 	%r708, %r146, 8;
             uint r708 = r146 >> 8u;
-            // 1636: mul.wide.u32 	%rd98, %r708, -1431655765;
-            // 1637: shr.u64 	%rd99, %rd98, 34;
-            // 1638: cvt.u32.u64 	%r709, %rd99;
+            // ptx:1636  mul.wide.u32 	%rd98, %r708, -1431655765;
+            // ptx:1637  shr.u64 	%rd99, %rd98, 34;
+            // ptx:1638  cvt.u32.u64 	%r709, %rd99;
             uint64_t t57 = uint64_t((uint64_t(r708) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 1639: mul.lo.s32 	%r710, %r709, 6;
-            // 1640: sub.s32 	%r711, %r708, %r710;
-            // 1641: cvt.u16.u32 	%rs17, %r711;
+            // ptx:1639  mul.lo.s32 	%r710, %r709, 6;
+            // ptx:1640  sub.s32 	%r711, %r708, %r710;
+            // ptx:1641  cvt.u16.u32 	%rs17, %r711;
             uint64_t t58 = uint64_t(uint(int(r708) - int(uint(int(uint(uint64_t(t57))) * 6))));
             uint rs17 = (uint(uint64_t(t58)) & 65535u);
-            // 1642: setp.gt.s16 	%p126, %rs17, 1;
-            // 1643: @%p126 bra 	$L__BB0_200;
+            // ptx:1642  setp.gt.s16 	%p126, %rs17, 1;
+            // ptx:1643  @%p126 bra 	$L__BB0_200;
             if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
-              // 1647: setp.eq.s16 	%p127, %rs17, 2;
-              // 1648: @%p127 bra 	$L__BB0_205;
+              // ptx:1647  setp.eq.s16 	%p127, %rs17, 2;
+              // ptx:1648  @%p127 bra 	$L__BB0_205;
               if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
-                // 1945: shr.u32 	%r713, %r146, 12;
-                // 1946: and.b32  	%r714, %r713, 1;
-                // 1947: or.b32  	%r715, %r985, %r714;
+                // ptx:1945  shr.u32 	%r713, %r146, 12;
+                // ptx:1946  and.b32  	%r714, %r713, 1;
+                // ptx:1947  or.b32  	%r715, %r985, %r714;
                 uint r715 = r985 | ((r146 >> 12u) & 1u);
-                // 1948: or.b32  	%r985, %r715, 32256;
+                // ptx:1948  or.b32  	%r985, %r715, 32256;
                 r985 = r715 | 32256u;
-                // 1949: bra.uni 	$L__BB0_212;
+                // ptx:1949  bra.uni 	$L__BB0_212;
                 p2g_sv0 = 84;
               } else {
-                // 1650: setp.eq.s16 	%p128, %rs17, 3;
-                // 1651: @%p128 bra 	$L__BB0_204;
+                // ptx:1650  setp.eq.s16 	%p128, %rs17, 3;
+                // ptx:1651  @%p128 bra 	$L__BB0_204;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
-                  // 1952: setp.eq.s32 	%p132, %r148, 0;
-                  // 1953: selp.b32 	%r712, 1, %r148, %p132;
-                  // 1954: or.b32  	%r985, %r712, %r985;
+                  // ptx:1952  setp.eq.s32 	%p132, %r148, 0;
+                  // ptx:1953  selp.b32 	%r712, 1, %r148, %p132;
+                  // ptx:1954  or.b32  	%r985, %r712, %r985;
                   r985 = ((int(r148) == 0) ? 1u : r148) | r985;
-                  // 1955: bra.uni 	$L__BB0_212;
+                  // ptx:1955  bra.uni 	$L__BB0_212;
                   p2g_sv0 = 84;
                 } else {
-                  // 1653: setp.ne.s16 	%p129, %rs17, 4;
-                  // 1654: @%p129 bra 	$L__BB0_206;
+                  // ptx:1653  setp.ne.s16 	%p129, %rs17, 4;
+                  // ptx:1654  @%p129 bra 	$L__BB0_206;
                   if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                     p2g_sv0 = 174;
                   } else {
-                    // 1656: or.b32  	%r985, %r985, 31743;
+                    // ptx:1656  or.b32  	%r985, %r985, 31743;
                     r985 = r985 | 31743u;
-                    // 1657: bra.uni 	$L__BB0_212;
+                    // ptx:1657  bra.uni 	$L__BB0_212;
                     p2g_sv0 = 84;
                   }
                 }
               }
             } else {
-              // 1644: bra.uni 	$L__BB0_197;
-              // 1798: setp.eq.s16 	%p130, %rs17, 0;
-              // 1799: @%p130 bra 	$L__BB0_212;
+              // ptx:1644  bra.uni 	$L__BB0_197;
+              // ptx:1798  setp.eq.s16 	%p130, %rs17, 0;
+              // ptx:1799  @%p130 bra 	$L__BB0_212;
               if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                 p2g_sv0 = 84;
               } else {
-                // 1801: setp.eq.s16 	%p131, %rs17, 1;
-                // 1802: @%p131 bra 	$L__BB0_199;
+                // ptx:1801  setp.eq.s16 	%p131, %rs17, 1;
+                // ptx:1802  @%p131 bra 	$L__BB0_199;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
-                  // 1806: or.b32  	%r985, %r985, 31744;
+                  // ptx:1806  or.b32  	%r985, %r985, 31744;
                   r985 = r985 | 31744u;
-                  // 1807: bra.uni 	$L__BB0_212;
+                  // ptx:1807  bra.uni 	$L__BB0_212;
                   p2g_sv0 = 84;
                 } else {
-                  // 1803: bra.uni 	$L__BB0_206;
+                  // ptx:1803  bra.uni 	$L__BB0_206;
                   p2g_sv0 = 174;
                 }
               }
             }
             if (p2g_sv0 == 174) {
-              // 1999: or.b32  	%r716, %r985, %r148;
+              // ptx:1999  or.b32  	%r716, %r985, %r148;
               uint r716 = r985 | r148;
-              // 2000: or.b32  	%r985, %r716, 1024;
+              // ptx:2000  or.b32  	%r985, %r716, 1024;
               r985 = r716 | 1024u;
-              // 2001: bra.uni 	$L__BB0_212;
+              // ptx:2001  bra.uni 	$L__BB0_212;
               p2g_sv0 = 84;
             }
           } else {
-            // 1095: add.s32 	%r984, %r150, 13;
+            // ptx:1095  add.s32 	%r984, %r150, 13;
             r984 = uint(int(r150) + 13);
-            // 1096: bra.uni 	$L__BB0_210;
+            // ptx:1096  bra.uni 	$L__BB0_210;
             p2g_sv0 = 83;
           }
         } else {
-          // 1051: setp.ne.s16 	%p122, %rs4, 5;
-          // 1052: @%p122 bra 	$L__BB0_209;
+          // ptx:1051  setp.ne.s16 	%p122, %rs4, 5;
+          // ptx:1052  @%p122 bra 	$L__BB0_209;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 82;
           } else {
-            // 1054: mul.wide.u32 	%rd94, %r146, -858993459;
-            // 1055: shr.u64 	%rd95, %rd94, 34;
-            // 1056: cvt.u32.u64 	%r703, %rd95;
+            // ptx:1054  mul.wide.u32 	%rd94, %r146, -858993459;
+            // ptx:1055  shr.u64 	%rd95, %rd94, 34;
+            // ptx:1056  cvt.u32.u64 	%r703, %rd95;
             uint64_t t59 = uint64_t((uint64_t(r146) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1057: mul.lo.s32 	%r704, %r703, 5;
-            // 1058: sub.s32 	%r705, %r146, %r704;
-            // 1059: add.s32 	%r984, %r705, 13;
+            // ptx:1057  mul.lo.s32 	%r704, %r703, 5;
+            // ptx:1058  sub.s32 	%r705, %r146, %r704;
+            // ptx:1059  add.s32 	%r984, %r705, 13;
             r984 = uint(int(uint(int(r146) - int(uint(int(uint(uint64_t(t59))) * 5)))) + 13);
-            // 1060: bra.uni 	$L__BB0_210;
+            // ptx:1060  bra.uni 	$L__BB0_210;
             p2g_sv0 = 83;
           }
         }
       }
     } else {
-      // 1042: bra.uni 	$L__BB0_187;
-      // 1063: setp.eq.s16 	%p123, %rs4, 0;
-      // 1064: @%p123 bra 	$L__BB0_208;
+      // ptx:1042  bra.uni 	$L__BB0_187;
+      // ptx:1063  setp.eq.s16 	%p123, %rs4, 0;
+      // ptx:1064  @%p123 bra 	$L__BB0_208;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 1099: mul.wide.u32 	%rd102, %r146, 613566757;
-        // 1100: shr.u64 	%rd103, %rd102, 32;
-        // 1101: cvt.u32.u64 	%r723, %rd103;
+        // ptx:1099  mul.wide.u32 	%rd102, %r146, 613566757;
+        // ptx:1100  shr.u64 	%rd103, %rd102, 32;
+        // ptx:1101  cvt.u32.u64 	%r723, %rd103;
         uint64_t t60 = uint64_t((uint64_t(r146) * uint64_t(0x24924925u)) >> 32u);
         uint r723 = uint(uint64_t(t60));
-        // 1102: sub.s32 	%r724, %r146, %r723;
-        // 1103: shr.u32 	%r725, %r724, 1;
-        // 1104: add.s32 	%r726, %r725, %r723;
-        // 1105: shr.u32 	%r727, %r726, 2;
-        // 1106: mul.lo.s32 	%r728, %r727, 7;
+        // ptx:1102  sub.s32 	%r724, %r146, %r723;
+        // ptx:1103  shr.u32 	%r725, %r724, 1;
+        // ptx:1104  add.s32 	%r726, %r725, %r723;
+        // ptx:1105  shr.u32 	%r727, %r726, 2;
+        // ptx:1106  mul.lo.s32 	%r728, %r727, 7;
         uint r728 = uint(int(uint(int(uint(int(r146) - int(r723)) >> 1u) + int(r723)) >> 2u) * 7);
-        // 1107: sub.s32 	%r729, %r146, %r728;
-        // 1108: add.s32 	%r984, %r729, 12;
+        // ptx:1107  sub.s32 	%r729, %r146, %r728;
+        // ptx:1108  add.s32 	%r984, %r729, 12;
         r984 = uint(int(uint(int(r146) - int(r728))) + 12);
-        // 1109: bra.uni 	$L__BB0_210;
+        // ptx:1109  bra.uni 	$L__BB0_210;
         p2g_sv0 = 83;
       } else {
-        // 1066: setp.eq.s16 	%p124, %rs4, 1;
-        // 1067: @%p124 bra 	$L__BB0_189;
+        // ptx:1066  setp.eq.s16 	%p124, %rs4, 1;
+        // ptx:1067  @%p124 bra 	$L__BB0_189;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1071: mul.wide.u32 	%rd100, %r146, 138547333;
-          // 1072: shr.u64 	%rd101, %rd100, 32;
-          // 1073: cvt.u32.u64 	%r717, %rd101;
+          // ptx:1071  mul.wide.u32 	%rd100, %r146, 138547333;
+          // ptx:1072  shr.u64 	%rd101, %rd100, 32;
+          // ptx:1073  cvt.u32.u64 	%r717, %rd101;
           uint64_t t61 = uint64_t((uint64_t(r146) * uint64_t(0x08421085u)) >> 32u);
           uint r717 = uint(uint64_t(t61));
-          // 1074: sub.s32 	%r718, %r146, %r717;
-          // 1075: shr.u32 	%r719, %r718, 1;
-          // 1076: add.s32 	%r720, %r719, %r717;
-          // 1077: shr.u32 	%r721, %r720, 4;
-          // 1078: mul.lo.s32 	%r722, %r721, 31;
+          // ptx:1074  sub.s32 	%r718, %r146, %r717;
+          // ptx:1075  shr.u32 	%r719, %r718, 1;
+          // ptx:1076  add.s32 	%r720, %r719, %r717;
+          // ptx:1077  shr.u32 	%r721, %r720, 4;
+          // ptx:1078  mul.lo.s32 	%r722, %r721, 31;
           uint r722 = uint(int(uint(int(uint(int(r146) - int(r717)) >> 1u) + int(r717)) >> 4u) * 31);
-          // 1079: sub.s32 	%r984, %r146, %r722;
+          // ptx:1079  sub.s32 	%r984, %r146, %r722;
           r984 = uint(int(r146) - int(r722));
-          // 1080: bra.uni 	$L__BB0_210;
+          // ptx:1080  bra.uni 	$L__BB0_210;
           p2g_sv0 = 83;
         } else {
-          // 1068: bra.uni 	$L__BB0_209;
+          // ptx:1068  bra.uni 	$L__BB0_209;
           p2g_sv0 = 82;
         }
       }
     }
     if (p2g_sv0 == 82) {
-      // 1112: mul.wide.u32 	%rd104, %r146, -858993459;
-      // 1113: shr.u64 	%rd105, %rd104, 34;
-      // 1114: cvt.u32.u64 	%r730, %rd105;
+      // ptx:1112  mul.wide.u32 	%rd104, %r146, -858993459;
+      // ptx:1113  shr.u64 	%rd105, %rd104, 34;
+      // ptx:1114  cvt.u32.u64 	%r730, %rd105;
       uint64_t t62 = uint64_t((uint64_t(r146) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1115: mul.lo.s32 	%r731, %r730, 5;
-      // 1116: sub.s32 	%r732, %r146, %r731;
-      // 1117: add.s32 	%r984, %r732, 13;
+      // ptx:1115  mul.lo.s32 	%r731, %r730, 5;
+      // ptx:1116  sub.s32 	%r732, %r146, %r731;
+      // ptx:1117  add.s32 	%r984, %r732, 13;
       r984 = uint(int(uint(int(r146) - int(uint(int(uint(uint64_t(t62))) * 5)))) + 13);
       p2g_sv0 = 83;
     }
     if (p2g_sv0 == 83) {
-      // 1120: max.s32 	%r733, %r984, 0;
-      // 1121: shl.b32 	%r734, %r733, 10;
-      // 1122: or.b32  	%r735, %r148, %r985;
+      // ptx:1120  max.s32 	%r733, %r984, 0;
+      // ptx:1121  shl.b32 	%r734, %r733, 10;
+      // ptx:1122  or.b32  	%r735, %r148, %r985;
       uint r735 = r148 | r985;
-      // 1123: or.b32  	%r985, %r735, %r734;
+      // ptx:1123  or.b32  	%r985, %r735, %r734;
       r985 = r735 | (uint(max(int(r984), 0)) << 10u);
     }
   }
-  // 1126: add.s32 	%r165, %r2, 5373223;
+  // ptx:1126  add.s32 	%r165, %r2, 5373223;
   uint r165 = uint(int(r2) + 5373223);
-  // 1127: shl.b32 	%r773, %r3, 7;
-  // 1128: add.s32 	%r774, %r165, %r773;
-  // 1129: xor.b32  	%r775, %r774, 81;
-  // 1130: mul.lo.s32 	%r776, %r775, 2146121005;
+  // ptx:1127  shl.b32 	%r773, %r3, 7;
+  // ptx:1128  add.s32 	%r774, %r165, %r773;
+  // ptx:1129  xor.b32  	%r775, %r774, 81;
+  // ptx:1130  mul.lo.s32 	%r776, %r775, 2146121005;
   uint r776 = uint(int(uint(int(r165) + int(r3 << 7u)) ^ 81u) * 2146121005);
-  // 1131: shr.u32 	%r777, %r776, 15;
-  // 1132: xor.b32  	%r778, %r777, %r776;
-  // 1133: mul.lo.s32 	%r779, %r778, -2073254261;
+  // ptx:1131  shr.u32 	%r777, %r776, 15;
+  // ptx:1132  xor.b32  	%r778, %r777, %r776;
+  // ptx:1133  mul.lo.s32 	%r779, %r778, -2073254261;
   uint r779 = uint(int((r776 >> 15u) ^ r776) * -2073254261);
-  // 1134: shr.u32 	%r780, %r779, 16;
-  // 1135: xor.b32  	%r781, %r779, %r6;
+  // ptx:1134  shr.u32 	%r780, %r779, 16;
+  // ptx:1135  xor.b32  	%r781, %r779, %r6;
   uint r781 = r779 ^ r6;
-  // 1136: xor.b32  	%r782, %r781, %r780;
-  // 1137: shr.u32 	%r783, %r781, 16;
-  // 1138: xor.b32  	%r784, %r782, %r783;
-  // 1139: mul.lo.s32 	%r785, %r784, 2146121005;
+  // ptx:1136  xor.b32  	%r782, %r781, %r780;
+  // ptx:1137  shr.u32 	%r783, %r781, 16;
+  // ptx:1138  xor.b32  	%r784, %r782, %r783;
+  // ptx:1139  mul.lo.s32 	%r785, %r784, 2146121005;
   uint r785 = uint(int((r781 ^ (r779 >> 16u)) ^ (r781 >> 16u)) * 2146121005);
-  // 1140: shr.u32 	%r786, %r785, 15;
-  // 1141: xor.b32  	%r787, %r786, %r785;
-  // 1142: mul.lo.s32 	%r788, %r787, -2073254261;
+  // ptx:1140  shr.u32 	%r786, %r785, 15;
+  // ptx:1141  xor.b32  	%r787, %r786, %r785;
+  // ptx:1142  mul.lo.s32 	%r788, %r787, -2073254261;
   uint r788 = uint(int((r785 >> 15u) ^ r785) * -2073254261);
-  // 1143: shr.u32 	%r789, %r788, 16;
-  // 1144: xor.b32  	%r790, %r789, %r788;
+  // ptx:1143  shr.u32 	%r789, %r788, 16;
+  // ptx:1144  xor.b32  	%r790, %r789, %r788;
   uint r790 = (r788 >> 16u) ^ r788;
-  // 1145: xor.b32  	%r791, %r790, -1515870811;
+  // ptx:1145  xor.b32  	%r791, %r790, -1515870811;
   uint r791 = r790 ^ 0xA5A5A5A5u;
-  // 1146: shr.u32 	%r792, %r791, 16;
-  // 1147: xor.b32  	%r793, %r792, %r791;
-  // 1148: mul.lo.s32 	%r794, %r793, 2146121005;
+  // ptx:1146  shr.u32 	%r792, %r791, 16;
+  // ptx:1147  xor.b32  	%r793, %r792, %r791;
+  // ptx:1148  mul.lo.s32 	%r794, %r793, 2146121005;
   uint r794 = uint(int((r791 >> 16u) ^ r791) * 2146121005);
-  // 1149: shr.u32 	%r795, %r794, 15;
-  // 1150: xor.b32  	%r796, %r795, %r794;
-  // 1151: mul.lo.s32 	%r797, %r796, -2073254261;
+  // ptx:1149  shr.u32 	%r795, %r794, 15;
+  // ptx:1150  xor.b32  	%r796, %r795, %r794;
+  // ptx:1151  mul.lo.s32 	%r797, %r796, -2073254261;
   uint r797 = uint(int((r794 >> 15u) ^ r794) * -2073254261);
-  // 1152: shr.u32 	%r798, %r797, 16;
-  // 1153: xor.b32  	%r166, %r798, %r797;
+  // ptx:1152  shr.u32 	%r798, %r797, 16;
+  // ptx:1153  xor.b32  	%r166, %r798, %r797;
   uint r166 = (r797 >> 16u) ^ r797;
-  // 1154: shl.b32 	%r799, %r790, 15;
-  // 1155: and.b32  	%r987, %r799, 32768;
+  // ptx:1154  shl.b32 	%r799, %r790, 15;
+  // ptx:1155  and.b32  	%r987, %r799, 32768;
   uint r987 = (r790 << 15u) & 32768u;
-  // 1156: shr.u32 	%r800, %r790, 1;
-  // 1157: and.b32  	%r168, %r800, 1023;
+  // ptx:1156  shr.u32 	%r800, %r790, 1;
+  // ptx:1157  and.b32  	%r168, %r800, 1023;
   uint r168 = (r790 >> 1u) & 1023u;
-  // 1158: @%p73 bra 	$L__BB0_238;
+  // ptx:1158  @%p73 bra 	$L__BB0_238;
   if (p73) {
-    // 1162: mul.wide.u32 	%rd120, %r166, -858993459;
-    // 1163: shr.u64 	%rd121, %rd120, 34;
-    // 1164: cvt.u32.u64 	%r834, %rd121;
+    // ptx:1162  mul.wide.u32 	%rd120, %r166, -858993459;
+    // ptx:1163  shr.u64 	%rd121, %rd120, 34;
+    // ptx:1164  cvt.u32.u64 	%r834, %rd121;
     uint64_t t63 = uint64_t((uint64_t(r166) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1165: mul.lo.s32 	%r835, %r834, 5;
-    // 1166: sub.s32 	%r836, %r166, %r835;
-    // 1167: shl.b32 	%r837, %r836, 10;
-    // 1168: add.s32 	%r838, %r837, 13312;
+    // ptx:1165  mul.lo.s32 	%r835, %r834, 5;
+    // ptx:1166  sub.s32 	%r836, %r166, %r835;
+    // ptx:1167  shl.b32 	%r837, %r836, 10;
+    // ptx:1168  add.s32 	%r838, %r837, 13312;
     uint r838 = uint(int(uint(int(r166) - int(uint(int(uint(uint64_t(t63))) * 5))) << 10u) + 13312);
-    // 1169: or.b32  	%r839, %r168, %r987;
+    // ptx:1169  or.b32  	%r839, %r168, %r987;
     uint r839 = r168 | r987;
-    // 1170: or.b32  	%r987, %r839, %r838;
+    // ptx:1170  or.b32  	%r987, %r839, %r838;
     r987 = r839 | r838;
-    // 1171: bra.uni 	$L__BB0_239;
+    // ptx:1171  bra.uni 	$L__BB0_239;
   } else {
-    // 1159: bra.uni 	$L__BB0_213;
-    // 1174: @%p19 bra 	$L__BB0_217;
+    // ptx:1159  bra.uni 	$L__BB0_213;
+    // ptx:1174  @%p19 bra 	$L__BB0_217;
     if (p19) {
-      // 1178: setp.eq.s16 	%p135, %rs4, 2;
-      // 1179: @%p135 bra 	$L__BB0_234;
+      // ptx:1178  setp.eq.s16 	%p135, %rs4, 2;
+      // ptx:1179  @%p135 bra 	$L__BB0_234;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 1216: and.b32  	%r987, %r166, 65535;
+        // ptx:1216  and.b32  	%r987, %r166, 65535;
         r987 = r166 & 65535u;
-        // 1217: bra.uni 	$L__BB0_239;
+        // ptx:1217  bra.uni 	$L__BB0_239;
         p2g_sv0 = 95;
       } else {
-        // 1181: setp.eq.s16 	%p136, %rs4, 3;
-        // 1182: @%p136 bra 	$L__BB0_221;
+        // ptx:1181  setp.eq.s16 	%p136, %rs4, 3;
+        // ptx:1182  @%p136 bra 	$L__BB0_221;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1220: mul.wide.u32 	%rd110, %r166, -858993459;
-          // 1221: shr.u64 	%rd111, %rd110, 34;
-          // 1222: cvt.u32.u64 	%r804, %rd111;
+          // ptx:1220  mul.wide.u32 	%rd110, %r166, -858993459;
+          // ptx:1221  shr.u64 	%rd111, %rd110, 34;
+          // ptx:1222  cvt.u32.u64 	%r804, %rd111;
           uint64_t t64;
           t64 = uint64_t((uint64_t(r166) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1223: mul.lo.s32 	%r805, %r804, 5;
-          // 1224: sub.s32 	%r170, %r166, %r805;
+          // ptx:1223  mul.lo.s32 	%r805, %r804, 5;
+          // ptx:1224  sub.s32 	%r170, %r166, %r805;
           uint r170 = uint(int(r166) - int(uint(int(uint(uint64_t(t64))) * 5)));
-          // 1225: setp.eq.s32 	%p140, %r170, 0;
-          // 1226: @%p140 bra 	$L__BB0_223;
+          // ptx:1225  setp.eq.s32 	%p140, %r170, 0;
+          // ptx:1226  @%p140 bra 	$L__BB0_223;
           if (int(r170) == 0) {
-            // 1660: shr.u32 	%r806, %r166, 8;
+            // ptx:1660  shr.u32 	%r806, %r166, 8;
             uint r806 = r166 >> 8u;
-            // 1661: mul.wide.u32 	%rd112, %r806, -1431655765;
-            // 1662: shr.u64 	%rd113, %rd112, 34;
-            // 1663: cvt.u32.u64 	%r807, %rd113;
+            // ptx:1661  mul.wide.u32 	%rd112, %r806, -1431655765;
+            // ptx:1662  shr.u64 	%rd113, %rd112, 34;
+            // ptx:1663  cvt.u32.u64 	%r807, %rd113;
             uint64_t t65 = uint64_t((uint64_t(r806) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 1664: mul.lo.s32 	%r808, %r807, 6;
-            // 1665: sub.s32 	%r809, %r806, %r808;
-            // 1666: cvt.u16.u32 	%rs19, %r809;
+            // ptx:1664  mul.lo.s32 	%r808, %r807, 6;
+            // ptx:1665  sub.s32 	%r809, %r806, %r808;
+            // ptx:1666  cvt.u16.u32 	%rs19, %r809;
             uint64_t t66 = uint64_t(uint(int(r806) - int(uint(int(uint(uint64_t(t65))) * 6))));
             uint rs19 = (uint(uint64_t(t66)) & 65535u);
-            // 1667: setp.gt.s16 	%p141, %rs19, 1;
-            // 1668: @%p141 bra 	$L__BB0_227;
+            // ptx:1667  setp.gt.s16 	%p141, %rs19, 1;
+            // ptx:1668  @%p141 bra 	$L__BB0_227;
             if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
-              // 1672: setp.eq.s16 	%p142, %rs19, 2;
-              // 1673: @%p142 bra 	$L__BB0_232;
+              // ptx:1672  setp.eq.s16 	%p142, %rs19, 2;
+              // ptx:1673  @%p142 bra 	$L__BB0_232;
               if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
-                // 1958: shr.u32 	%r811, %r166, 12;
-                // 1959: and.b32  	%r812, %r811, 1;
-                // 1960: or.b32  	%r813, %r987, %r812;
+                // ptx:1958  shr.u32 	%r811, %r166, 12;
+                // ptx:1959  and.b32  	%r812, %r811, 1;
+                // ptx:1960  or.b32  	%r813, %r987, %r812;
                 uint r813 = r987 | ((r166 >> 12u) & 1u);
-                // 1961: or.b32  	%r987, %r813, 32256;
+                // ptx:1961  or.b32  	%r987, %r813, 32256;
                 r987 = r813 | 32256u;
-                // 1962: bra.uni 	$L__BB0_239;
+                // ptx:1962  bra.uni 	$L__BB0_239;
                 p2g_sv0 = 95;
               } else {
-                // 1675: setp.eq.s16 	%p143, %rs19, 3;
-                // 1676: @%p143 bra 	$L__BB0_231;
+                // ptx:1675  setp.eq.s16 	%p143, %rs19, 3;
+                // ptx:1676  @%p143 bra 	$L__BB0_231;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
-                  // 1965: setp.eq.s32 	%p147, %r168, 0;
-                  // 1966: selp.b32 	%r810, 1, %r168, %p147;
-                  // 1967: or.b32  	%r987, %r810, %r987;
+                  // ptx:1965  setp.eq.s32 	%p147, %r168, 0;
+                  // ptx:1966  selp.b32 	%r810, 1, %r168, %p147;
+                  // ptx:1967  or.b32  	%r987, %r810, %r987;
                   r987 = ((int(r168) == 0) ? 1u : r168) | r987;
-                  // 1968: bra.uni 	$L__BB0_239;
+                  // ptx:1968  bra.uni 	$L__BB0_239;
                   p2g_sv0 = 95;
                 } else {
-                  // 1678: setp.ne.s16 	%p144, %rs19, 4;
-                  // 1679: @%p144 bra 	$L__BB0_233;
+                  // ptx:1678  setp.ne.s16 	%p144, %rs19, 4;
+                  // ptx:1679  @%p144 bra 	$L__BB0_233;
                   if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                     p2g_sv0 = 175;
                   } else {
-                    // 1681: or.b32  	%r987, %r987, 31743;
+                    // ptx:1681  or.b32  	%r987, %r987, 31743;
                     r987 = r987 | 31743u;
-                    // 1682: bra.uni 	$L__BB0_239;
+                    // ptx:1682  bra.uni 	$L__BB0_239;
                     p2g_sv0 = 95;
                   }
                 }
               }
             } else {
-              // 1669: bra.uni 	$L__BB0_224;
-              // 1810: setp.eq.s16 	%p145, %rs19, 0;
-              // 1811: @%p145 bra 	$L__BB0_239;
+              // ptx:1669  bra.uni 	$L__BB0_224;
+              // ptx:1810  setp.eq.s16 	%p145, %rs19, 0;
+              // ptx:1811  @%p145 bra 	$L__BB0_239;
               if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                 p2g_sv0 = 95;
               } else {
-                // 1813: setp.eq.s16 	%p146, %rs19, 1;
-                // 1814: @%p146 bra 	$L__BB0_226;
+                // ptx:1813  setp.eq.s16 	%p146, %rs19, 1;
+                // ptx:1814  @%p146 bra 	$L__BB0_226;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
-                  // 1818: or.b32  	%r987, %r987, 31744;
+                  // ptx:1818  or.b32  	%r987, %r987, 31744;
                   r987 = r987 | 31744u;
-                  // 1819: bra.uni 	$L__BB0_239;
+                  // ptx:1819  bra.uni 	$L__BB0_239;
                   p2g_sv0 = 95;
                 } else {
-                  // 1815: bra.uni 	$L__BB0_233;
+                  // ptx:1815  bra.uni 	$L__BB0_233;
                   p2g_sv0 = 175;
                 }
               }
             }
             if (p2g_sv0 == 175) {
-              // 2004: or.b32  	%r814, %r987, %r168;
+              // ptx:2004  or.b32  	%r814, %r987, %r168;
               uint r814 = r987 | r168;
-              // 2005: or.b32  	%r987, %r814, 1024;
+              // ptx:2005  or.b32  	%r987, %r814, 1024;
               r987 = r814 | 1024u;
-              // 2006: bra.uni 	$L__BB0_239;
+              // ptx:2006  bra.uni 	$L__BB0_239;
               p2g_sv0 = 95;
             }
           } else {
-            // 1228: add.s32 	%r986, %r170, 13;
+            // ptx:1228  add.s32 	%r986, %r170, 13;
             r986 = uint(int(r170) + 13);
-            // 1229: bra.uni 	$L__BB0_237;
+            // ptx:1229  bra.uni 	$L__BB0_237;
             p2g_sv0 = 94;
           }
         } else {
-          // 1184: setp.ne.s16 	%p137, %rs4, 5;
-          // 1185: @%p137 bra 	$L__BB0_236;
+          // ptx:1184  setp.ne.s16 	%p137, %rs4, 5;
+          // ptx:1185  @%p137 bra 	$L__BB0_236;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 93;
           } else {
-            // 1187: mul.wide.u32 	%rd108, %r166, -858993459;
-            // 1188: shr.u64 	%rd109, %rd108, 34;
-            // 1189: cvt.u32.u64 	%r801, %rd109;
+            // ptx:1187  mul.wide.u32 	%rd108, %r166, -858993459;
+            // ptx:1188  shr.u64 	%rd109, %rd108, 34;
+            // ptx:1189  cvt.u32.u64 	%r801, %rd109;
             uint64_t t67 = uint64_t((uint64_t(r166) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1190: mul.lo.s32 	%r802, %r801, 5;
-            // 1191: sub.s32 	%r803, %r166, %r802;
-            // 1192: add.s32 	%r986, %r803, 13;
+            // ptx:1190  mul.lo.s32 	%r802, %r801, 5;
+            // ptx:1191  sub.s32 	%r803, %r166, %r802;
+            // ptx:1192  add.s32 	%r986, %r803, 13;
             r986 = uint(int(uint(int(r166) - int(uint(int(uint(uint64_t(t67))) * 5)))) + 13);
-            // 1193: bra.uni 	$L__BB0_237;
+            // ptx:1193  bra.uni 	$L__BB0_237;
             p2g_sv0 = 94;
           }
         }
       }
     } else {
-      // 1175: bra.uni 	$L__BB0_214;
-      // 1196: setp.eq.s16 	%p138, %rs4, 0;
-      // 1197: @%p138 bra 	$L__BB0_235;
+      // ptx:1175  bra.uni 	$L__BB0_214;
+      // ptx:1196  setp.eq.s16 	%p138, %rs4, 0;
+      // ptx:1197  @%p138 bra 	$L__BB0_235;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 1232: mul.wide.u32 	%rd116, %r166, 613566757;
-        // 1233: shr.u64 	%rd117, %rd116, 32;
-        // 1234: cvt.u32.u64 	%r821, %rd117;
+        // ptx:1232  mul.wide.u32 	%rd116, %r166, 613566757;
+        // ptx:1233  shr.u64 	%rd117, %rd116, 32;
+        // ptx:1234  cvt.u32.u64 	%r821, %rd117;
         uint64_t t68 = uint64_t((uint64_t(r166) * uint64_t(0x24924925u)) >> 32u);
         uint r821 = uint(uint64_t(t68));
-        // 1235: sub.s32 	%r822, %r166, %r821;
-        // 1236: shr.u32 	%r823, %r822, 1;
-        // 1237: add.s32 	%r824, %r823, %r821;
-        // 1238: shr.u32 	%r825, %r824, 2;
-        // 1239: mul.lo.s32 	%r826, %r825, 7;
+        // ptx:1235  sub.s32 	%r822, %r166, %r821;
+        // ptx:1236  shr.u32 	%r823, %r822, 1;
+        // ptx:1237  add.s32 	%r824, %r823, %r821;
+        // ptx:1238  shr.u32 	%r825, %r824, 2;
+        // ptx:1239  mul.lo.s32 	%r826, %r825, 7;
         uint r826 = uint(int(uint(int(uint(int(r166) - int(r821)) >> 1u) + int(r821)) >> 2u) * 7);
-        // 1240: sub.s32 	%r827, %r166, %r826;
-        // 1241: add.s32 	%r986, %r827, 12;
+        // ptx:1240  sub.s32 	%r827, %r166, %r826;
+        // ptx:1241  add.s32 	%r986, %r827, 12;
         r986 = uint(int(uint(int(r166) - int(r826))) + 12);
-        // 1242: bra.uni 	$L__BB0_237;
+        // ptx:1242  bra.uni 	$L__BB0_237;
         p2g_sv0 = 94;
       } else {
-        // 1199: setp.eq.s16 	%p139, %rs4, 1;
-        // 1200: @%p139 bra 	$L__BB0_216;
+        // ptx:1199  setp.eq.s16 	%p139, %rs4, 1;
+        // ptx:1200  @%p139 bra 	$L__BB0_216;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1204: mul.wide.u32 	%rd114, %r166, 138547333;
-          // 1205: shr.u64 	%rd115, %rd114, 32;
-          // 1206: cvt.u32.u64 	%r815, %rd115;
+          // ptx:1204  mul.wide.u32 	%rd114, %r166, 138547333;
+          // ptx:1205  shr.u64 	%rd115, %rd114, 32;
+          // ptx:1206  cvt.u32.u64 	%r815, %rd115;
           uint64_t t69 = uint64_t((uint64_t(r166) * uint64_t(0x08421085u)) >> 32u);
           uint r815 = uint(uint64_t(t69));
-          // 1207: sub.s32 	%r816, %r166, %r815;
-          // 1208: shr.u32 	%r817, %r816, 1;
-          // 1209: add.s32 	%r818, %r817, %r815;
-          // 1210: shr.u32 	%r819, %r818, 4;
-          // 1211: mul.lo.s32 	%r820, %r819, 31;
+          // ptx:1207  sub.s32 	%r816, %r166, %r815;
+          // ptx:1208  shr.u32 	%r817, %r816, 1;
+          // ptx:1209  add.s32 	%r818, %r817, %r815;
+          // ptx:1210  shr.u32 	%r819, %r818, 4;
+          // ptx:1211  mul.lo.s32 	%r820, %r819, 31;
           uint r820 = uint(int(uint(int(uint(int(r166) - int(r815)) >> 1u) + int(r815)) >> 4u) * 31);
-          // 1212: sub.s32 	%r986, %r166, %r820;
+          // ptx:1212  sub.s32 	%r986, %r166, %r820;
           r986 = uint(int(r166) - int(r820));
-          // 1213: bra.uni 	$L__BB0_237;
+          // ptx:1213  bra.uni 	$L__BB0_237;
           p2g_sv0 = 94;
         } else {
-          // 1201: bra.uni 	$L__BB0_236;
+          // ptx:1201  bra.uni 	$L__BB0_236;
           p2g_sv0 = 93;
         }
       }
     }
     if (p2g_sv0 == 93) {
-      // 1245: mul.wide.u32 	%rd118, %r166, -858993459;
-      // 1246: shr.u64 	%rd119, %rd118, 34;
-      // 1247: cvt.u32.u64 	%r828, %rd119;
+      // ptx:1245  mul.wide.u32 	%rd118, %r166, -858993459;
+      // ptx:1246  shr.u64 	%rd119, %rd118, 34;
+      // ptx:1247  cvt.u32.u64 	%r828, %rd119;
       uint64_t t70 = uint64_t((uint64_t(r166) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1248: mul.lo.s32 	%r829, %r828, 5;
-      // 1249: sub.s32 	%r830, %r166, %r829;
-      // 1250: add.s32 	%r986, %r830, 13;
+      // ptx:1248  mul.lo.s32 	%r829, %r828, 5;
+      // ptx:1249  sub.s32 	%r830, %r166, %r829;
+      // ptx:1250  add.s32 	%r986, %r830, 13;
       r986 = uint(int(uint(int(r166) - int(uint(int(uint(uint64_t(t70))) * 5)))) + 13);
       p2g_sv0 = 94;
     }
     if (p2g_sv0 == 94) {
-      // 1253: max.s32 	%r831, %r986, 0;
-      // 1254: shl.b32 	%r832, %r831, 10;
-      // 1255: or.b32  	%r833, %r168, %r987;
+      // ptx:1253  max.s32 	%r831, %r986, 0;
+      // ptx:1254  shl.b32 	%r832, %r831, 10;
+      // ptx:1255  or.b32  	%r833, %r168, %r987;
       uint r833 = r168 | r987;
-      // 1256: or.b32  	%r987, %r833, %r832;
+      // ptx:1256  or.b32  	%r987, %r833, %r832;
       r987 = r833 | (uint(max(int(r986), 0)) << 10u);
     }
   }
-  // 1259: and.b32  	%r840, %r983, 65535;
-  // 1260: prmt.b32 	%r185, %r985, %r840, 4180;
+  // ptx:1259  and.b32  	%r840, %r983, 65535;
+  // ptx:1260  prmt.b32 	%r185, %r985, %r840, 4180;
   uint r185 = p2g_prmt(r985, (r983 & 65535u), 4180u, 0);
-  // 1261: @%p73 bra 	$L__BB0_265;
+  // ptx:1261  @%p73 bra 	$L__BB0_265;
   if (p73) {
-    // 1265: shl.b32 	%r903, %r87, 6;
-    // 1266: add.s32 	%r904, %r165, %r903;
-    // 1267: xor.b32  	%r905, %r904, 81;
-    // 1268: mul.lo.s32 	%r906, %r905, 2146121005;
+    // ptx:1265  shl.b32 	%r903, %r87, 6;
+    // ptx:1266  add.s32 	%r904, %r165, %r903;
+    // ptx:1267  xor.b32  	%r905, %r904, 81;
+    // ptx:1268  mul.lo.s32 	%r906, %r905, 2146121005;
     uint r906 = uint(int(uint(int(r165) + int(r87 << 6u)) ^ 81u) * 2146121005);
-    // 1269: shr.u32 	%r907, %r906, 15;
-    // 1270: xor.b32  	%r908, %r907, %r906;
-    // 1271: mul.lo.s32 	%r909, %r908, -2073254261;
+    // ptx:1269  shr.u32 	%r907, %r906, 15;
+    // ptx:1270  xor.b32  	%r908, %r907, %r906;
+    // ptx:1271  mul.lo.s32 	%r909, %r908, -2073254261;
     uint r909 = uint(int((r906 >> 15u) ^ r906) * -2073254261);
-    // 1272: shr.u32 	%r910, %r909, 16;
-    // 1273: xor.b32  	%r911, %r909, %r6;
+    // ptx:1272  shr.u32 	%r910, %r909, 16;
+    // ptx:1273  xor.b32  	%r911, %r909, %r6;
     uint r911 = r909 ^ r6;
-    // 1274: xor.b32  	%r912, %r911, %r910;
-    // 1275: shr.u32 	%r913, %r911, 16;
-    // 1276: xor.b32  	%r914, %r912, %r913;
-    // 1277: mul.lo.s32 	%r915, %r914, 2146121005;
+    // ptx:1274  xor.b32  	%r912, %r911, %r910;
+    // ptx:1275  shr.u32 	%r913, %r911, 16;
+    // ptx:1276  xor.b32  	%r914, %r912, %r913;
+    // ptx:1277  mul.lo.s32 	%r915, %r914, 2146121005;
     uint r915 = uint(int((r911 ^ (r909 >> 16u)) ^ (r911 >> 16u)) * 2146121005);
-    // 1278: shr.u32 	%r916, %r915, 15;
-    // 1279: xor.b32  	%r917, %r916, %r915;
-    // 1280: mul.lo.s32 	%r918, %r917, -2073254261;
+    // ptx:1278  shr.u32 	%r916, %r915, 15;
+    // ptx:1279  xor.b32  	%r917, %r916, %r915;
+    // ptx:1280  mul.lo.s32 	%r918, %r917, -2073254261;
     uint r918 = uint(int((r915 >> 15u) ^ r915) * -2073254261);
-    // 1281: shr.u32 	%r919, %r918, 16;
-    // 1282: xor.b32  	%r920, %r919, %r918;
+    // ptx:1281  shr.u32 	%r919, %r918, 16;
+    // ptx:1282  xor.b32  	%r920, %r919, %r918;
     uint r920 = (r918 >> 16u) ^ r918;
-    // 1283: xor.b32  	%r921, %r920, -1515870811;
+    // ptx:1283  xor.b32  	%r921, %r920, -1515870811;
     uint r921 = r920 ^ 0xA5A5A5A5u;
-    // 1284: shr.u32 	%r922, %r921, 16;
-    // 1285: xor.b32  	%r923, %r922, %r921;
-    // 1286: mul.lo.s32 	%r924, %r923, 2146121005;
+    // ptx:1284  shr.u32 	%r922, %r921, 16;
+    // ptx:1285  xor.b32  	%r923, %r922, %r921;
+    // ptx:1286  mul.lo.s32 	%r924, %r923, 2146121005;
     uint r924 = uint(int((r921 >> 16u) ^ r921) * 2146121005);
-    // 1287: shr.u32 	%r925, %r924, 15;
-    // 1288: xor.b32  	%r926, %r925, %r924;
-    // 1289: mul.lo.s32 	%r927, %r926, -2073254261;
+    // ptx:1287  shr.u32 	%r925, %r924, 15;
+    // ptx:1288  xor.b32  	%r926, %r925, %r924;
+    // ptx:1289  mul.lo.s32 	%r927, %r926, -2073254261;
     uint r927 = uint(int((r924 >> 15u) ^ r924) * -2073254261);
-    // 1290: shr.u32 	%r928, %r927, 16;
-    // 1291: xor.b32  	%r929, %r928, %r927;
+    // ptx:1290  shr.u32 	%r928, %r927, 16;
+    // ptx:1291  xor.b32  	%r929, %r928, %r927;
     uint r929 = (r927 >> 16u) ^ r927;
-    // 1292: and.b32  	%r930, %r920, 1;
-    // 1293: shr.u32 	%r931, %r920, 1;
-    // 1294: and.b32  	%r932, %r931, 1023;
-    // 1295: mul.wide.u32 	%rd134, %r929, -858993459;
-    // 1296: shr.u64 	%rd135, %rd134, 34;
-    // 1297: cvt.u32.u64 	%r933, %rd135;
+    // ptx:1292  and.b32  	%r930, %r920, 1;
+    // ptx:1293  shr.u32 	%r931, %r920, 1;
+    // ptx:1294  and.b32  	%r932, %r931, 1023;
+    // ptx:1295  mul.wide.u32 	%rd134, %r929, -858993459;
+    // ptx:1296  shr.u64 	%rd135, %rd134, 34;
+    // ptx:1297  cvt.u32.u64 	%r933, %rd135;
     uint64_t t71 = uint64_t((uint64_t(r929) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1298: mul.lo.s32 	%r934, %r933, 5;
-    // 1299: sub.s32 	%r935, %r929, %r934;
-    // 1300: shl.b32 	%r936, %r935, 10;
-    // 1301: add.s32 	%r937, %r936, 13312;
+    // ptx:1298  mul.lo.s32 	%r934, %r933, 5;
+    // ptx:1299  sub.s32 	%r935, %r929, %r934;
+    // ptx:1300  shl.b32 	%r936, %r935, 10;
+    // ptx:1301  add.s32 	%r937, %r936, 13312;
     uint r937 = uint(int(uint(int(r929) - int(uint(int(uint(uint64_t(t71))) * 5))) << 10u) + 13312);
-    // 1302: bfi.b32 	%r938, %r930, %r932, 15, 1;
-    // 1303: or.b32  	%r939, %r938, %r937;
-    // 1304: shl.b32 	%r940, %r86, 6;
-    // 1305: add.s32 	%r941, %r1, %r2;
-    // 1306: add.s32 	%r942, %r941, %r940;
-    // 1307: add.s32 	%r943, %r942, -343624064;
+    // ptx:1302  bfi.b32 	%r938, %r930, %r932, 15, 1;
+    // ptx:1303  or.b32  	%r939, %r938, %r937;
+    // ptx:1304  shl.b32 	%r940, %r86, 6;
+    // ptx:1305  add.s32 	%r941, %r1, %r2;
+    // ptx:1306  add.s32 	%r942, %r941, %r940;
+    // ptx:1307  add.s32 	%r943, %r942, -343624064;
     uint r943 = uint(int(uint(int(uint(int(r1) + int(r2))) + int(r86 << 6u))) + -343624064);
-    // 1308: shr.u32 	%r944, %r943, 16;
-    // 1309: xor.b32  	%r945, %r944, %r943;
-    // 1310: mul.lo.s32 	%r946, %r945, 2146121005;
+    // ptx:1308  shr.u32 	%r944, %r943, 16;
+    // ptx:1309  xor.b32  	%r945, %r944, %r943;
+    // ptx:1310  mul.lo.s32 	%r946, %r945, 2146121005;
     uint r946 = uint(int((r943 >> 16u) ^ r943) * 2146121005);
-    // 1311: shr.u32 	%r947, %r946, 15;
-    // 1312: xor.b32  	%r948, %r947, %r946;
-    // 1313: mul.lo.s32 	%r949, %r948, -2073254261;
+    // ptx:1311  shr.u32 	%r947, %r946, 15;
+    // ptx:1312  xor.b32  	%r948, %r947, %r946;
+    // ptx:1313  mul.lo.s32 	%r949, %r948, -2073254261;
     uint r949 = uint(int((r946 >> 15u) ^ r946) * -2073254261);
-    // 1314: shr.u32 	%r950, %r949, 16;
-    // 1315: xor.b32  	%r951, %r950, %r949;
-    // 1316: and.b32  	%r952, %r951, 3;
-    // 1317: xor.b32  	%r989, %r939, %r952;
+    // ptx:1314  shr.u32 	%r950, %r949, 16;
+    // ptx:1315  xor.b32  	%r951, %r950, %r949;
+    // ptx:1316  and.b32  	%r952, %r951, 3;
+    // ptx:1317  xor.b32  	%r989, %r939, %r952;
     r989 = (p2g_bfi_32((r920 & 1u), ((r920 >> 1u) & 1023u), 15u, 1u) | r937) ^ (((r949 >> 16u) ^ r949) & 3u);
-    // 1318: bra.uni 	$L__BB0_266;
+    // ptx:1318  bra.uni 	$L__BB0_266;
   } else {
-    // 1262: bra.uni 	$L__BB0_240;
-    // 1321: shl.b32 	%r841, %r86, 6;
-    // 1322: add.s32 	%r842, %r165, %r841;
-    // 1323: add.s32 	%r843, %r842, -343624064;
-    // 1324: xor.b32  	%r844, %r843, 81;
-    // 1325: mul.lo.s32 	%r845, %r844, 2146121005;
+    // ptx:1262  bra.uni 	$L__BB0_240;
+    // ptx:1321  shl.b32 	%r841, %r86, 6;
+    // ptx:1322  add.s32 	%r842, %r165, %r841;
+    // ptx:1323  add.s32 	%r843, %r842, -343624064;
+    // ptx:1324  xor.b32  	%r844, %r843, 81;
+    // ptx:1325  mul.lo.s32 	%r845, %r844, 2146121005;
     uint r845 = uint(int(uint(int(uint(int(r165) + int(r86 << 6u))) + -343624064) ^ 81u) * 2146121005);
-    // 1326: shr.u32 	%r846, %r845, 15;
-    // 1327: xor.b32  	%r847, %r846, %r845;
-    // 1328: mul.lo.s32 	%r848, %r847, -2073254261;
+    // ptx:1326  shr.u32 	%r846, %r845, 15;
+    // ptx:1327  xor.b32  	%r847, %r846, %r845;
+    // ptx:1328  mul.lo.s32 	%r848, %r847, -2073254261;
     uint r848 = uint(int((r845 >> 15u) ^ r845) * -2073254261);
-    // 1329: shr.u32 	%r849, %r848, 16;
-    // 1330: xor.b32  	%r850, %r848, %r6;
+    // ptx:1329  shr.u32 	%r849, %r848, 16;
+    // ptx:1330  xor.b32  	%r850, %r848, %r6;
     uint r850 = r848 ^ r6;
-    // 1331: xor.b32  	%r851, %r850, %r849;
-    // 1332: shr.u32 	%r852, %r850, 16;
-    // 1333: xor.b32  	%r853, %r851, %r852;
-    // 1334: mul.lo.s32 	%r854, %r853, 2146121005;
+    // ptx:1331  xor.b32  	%r851, %r850, %r849;
+    // ptx:1332  shr.u32 	%r852, %r850, 16;
+    // ptx:1333  xor.b32  	%r853, %r851, %r852;
+    // ptx:1334  mul.lo.s32 	%r854, %r853, 2146121005;
     uint r854 = uint(int((r850 ^ (r848 >> 16u)) ^ (r850 >> 16u)) * 2146121005);
-    // 1335: shr.u32 	%r855, %r854, 15;
-    // 1336: xor.b32  	%r856, %r855, %r854;
-    // 1337: mul.lo.s32 	%r857, %r856, -2073254261;
+    // ptx:1335  shr.u32 	%r855, %r854, 15;
+    // ptx:1336  xor.b32  	%r856, %r855, %r854;
+    // ptx:1337  mul.lo.s32 	%r857, %r856, -2073254261;
     uint r857 = uint(int((r854 >> 15u) ^ r854) * -2073254261);
-    // 1338: shr.u32 	%r858, %r857, 16;
-    // 1339: xor.b32  	%r859, %r858, %r857;
+    // ptx:1338  shr.u32 	%r858, %r857, 16;
+    // ptx:1339  xor.b32  	%r859, %r858, %r857;
     uint r859 = (r857 >> 16u) ^ r857;
-    // 1340: xor.b32  	%r860, %r859, -1515870811;
+    // ptx:1340  xor.b32  	%r860, %r859, -1515870811;
     uint r860 = r859 ^ 0xA5A5A5A5u;
-    // 1341: shr.u32 	%r861, %r860, 16;
-    // 1342: xor.b32  	%r862, %r861, %r860;
-    // 1343: mul.lo.s32 	%r863, %r862, 2146121005;
+    // ptx:1341  shr.u32 	%r861, %r860, 16;
+    // ptx:1342  xor.b32  	%r862, %r861, %r860;
+    // ptx:1343  mul.lo.s32 	%r863, %r862, 2146121005;
     uint r863 = uint(int((r860 >> 16u) ^ r860) * 2146121005);
-    // 1344: shr.u32 	%r864, %r863, 15;
-    // 1345: xor.b32  	%r865, %r864, %r863;
-    // 1346: mul.lo.s32 	%r866, %r865, -2073254261;
+    // ptx:1344  shr.u32 	%r864, %r863, 15;
+    // ptx:1345  xor.b32  	%r865, %r864, %r863;
+    // ptx:1346  mul.lo.s32 	%r866, %r865, -2073254261;
     uint r866 = uint(int((r863 >> 15u) ^ r863) * -2073254261);
-    // 1347: shr.u32 	%r867, %r866, 16;
-    // 1348: xor.b32  	%r186, %r867, %r866;
+    // ptx:1347  shr.u32 	%r867, %r866, 16;
+    // ptx:1348  xor.b32  	%r186, %r867, %r866;
     uint r186 = (r866 >> 16u) ^ r866;
-    // 1349: shl.b32 	%r868, %r859, 15;
-    // 1350: and.b32  	%r989, %r868, 32768;
+    // ptx:1349  shl.b32 	%r868, %r859, 15;
+    // ptx:1350  and.b32  	%r989, %r868, 32768;
     r989 = (r859 << 15u) & 32768u;
-    // 1351: shr.u32 	%r869, %r859, 1;
-    // 1352: and.b32  	%r188, %r869, 1023;
+    // ptx:1351  shr.u32 	%r869, %r859, 1;
+    // ptx:1352  and.b32  	%r188, %r869, 1023;
     uint r188 = (r859 >> 1u) & 1023u;
-    // 1353: @%p19 bra 	$L__BB0_244;
+    // ptx:1353  @%p19 bra 	$L__BB0_244;
     if (p19) {
-      // 1357: setp.eq.s16 	%p150, %rs4, 2;
-      // 1358: @%p150 bra 	$L__BB0_261;
+      // ptx:1357  setp.eq.s16 	%p150, %rs4, 2;
+      // ptx:1358  @%p150 bra 	$L__BB0_261;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
-        // 1395: and.b32  	%r989, %r186, 65535;
+        // ptx:1395  and.b32  	%r989, %r186, 65535;
         r989 = r186 & 65535u;
-        // 1396: bra.uni 	$L__BB0_266;
+        // ptx:1396  bra.uni 	$L__BB0_266;
         p2g_sv0 = 106;
       } else {
-        // 1360: setp.eq.s16 	%p151, %rs4, 3;
-        // 1361: @%p151 bra 	$L__BB0_248;
+        // ptx:1360  setp.eq.s16 	%p151, %rs4, 3;
+        // ptx:1361  @%p151 bra 	$L__BB0_248;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1399: mul.wide.u32 	%rd124, %r186, -858993459;
-          // 1400: shr.u64 	%rd125, %rd124, 34;
-          // 1401: cvt.u32.u64 	%r873, %rd125;
+          // ptx:1399  mul.wide.u32 	%rd124, %r186, -858993459;
+          // ptx:1400  shr.u64 	%rd125, %rd124, 34;
+          // ptx:1401  cvt.u32.u64 	%r873, %rd125;
           uint64_t t72 = uint64_t((uint64_t(r186) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1402: mul.lo.s32 	%r874, %r873, 5;
-          // 1403: sub.s32 	%r190, %r186, %r874;
+          // ptx:1402  mul.lo.s32 	%r874, %r873, 5;
+          // ptx:1403  sub.s32 	%r190, %r186, %r874;
           uint r190 = uint(int(r186) - int(uint(int(uint(uint64_t(t72))) * 5)));
-          // 1404: setp.eq.s32 	%p155, %r190, 0;
-          // 1405: @%p155 bra 	$L__BB0_250;
+          // ptx:1404  setp.eq.s32 	%p155, %r190, 0;
+          // ptx:1405  @%p155 bra 	$L__BB0_250;
           if (int(r190) == 0) {
-            // 1685: shr.u32 	%r875, %r186, 8;
+            // ptx:1685  shr.u32 	%r875, %r186, 8;
             uint r875 = r186 >> 8u;
-            // 1686: mul.wide.u32 	%rd126, %r875, -1431655765;
-            // 1687: shr.u64 	%rd127, %rd126, 34;
-            // 1688: cvt.u32.u64 	%r876, %rd127;
+            // ptx:1686  mul.wide.u32 	%rd126, %r875, -1431655765;
+            // ptx:1687  shr.u64 	%rd127, %rd126, 34;
+            // ptx:1688  cvt.u32.u64 	%r876, %rd127;
             uint64_t t73 = uint64_t((uint64_t(r875) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 1689: mul.lo.s32 	%r877, %r876, 6;
-            // 1690: sub.s32 	%r878, %r875, %r877;
-            // 1691: cvt.u16.u32 	%rs21, %r878;
+            // ptx:1689  mul.lo.s32 	%r877, %r876, 6;
+            // ptx:1690  sub.s32 	%r878, %r875, %r877;
+            // ptx:1691  cvt.u16.u32 	%rs21, %r878;
             uint64_t t74 = uint64_t(uint(int(r875) - int(uint(int(uint(uint64_t(t73))) * 6))));
             uint rs21 = (uint(uint64_t(t74)) & 65535u);
-            // 1692: setp.gt.s16 	%p156, %rs21, 1;
-            // 1693: @%p156 bra 	$L__BB0_254;
+            // ptx:1692  setp.gt.s16 	%p156, %rs21, 1;
+            // ptx:1693  @%p156 bra 	$L__BB0_254;
             if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
-              // 1697: setp.eq.s16 	%p157, %rs21, 2;
-              // 1698: @%p157 bra 	$L__BB0_259;
+              // ptx:1697  setp.eq.s16 	%p157, %rs21, 2;
+              // ptx:1698  @%p157 bra 	$L__BB0_259;
               if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
-                // 1971: shr.u32 	%r880, %r186, 12;
-                // 1972: and.b32  	%r881, %r880, 1;
-                // 1973: or.b32  	%r882, %r989, %r881;
+                // ptx:1971  shr.u32 	%r880, %r186, 12;
+                // ptx:1972  and.b32  	%r881, %r880, 1;
+                // ptx:1973  or.b32  	%r882, %r989, %r881;
                 uint r882 = r989 | ((r186 >> 12u) & 1u);
-                // 1974: or.b32  	%r989, %r882, 32256;
+                // ptx:1974  or.b32  	%r989, %r882, 32256;
                 r989 = r882 | 32256u;
-                // 1975: bra.uni 	$L__BB0_266;
+                // ptx:1975  bra.uni 	$L__BB0_266;
                 p2g_sv0 = 106;
               } else {
-                // 1700: setp.eq.s16 	%p158, %rs21, 3;
-                // 1701: @%p158 bra 	$L__BB0_258;
+                // ptx:1700  setp.eq.s16 	%p158, %rs21, 3;
+                // ptx:1701  @%p158 bra 	$L__BB0_258;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
-                  // 1978: setp.eq.s32 	%p162, %r188, 0;
-                  // 1979: selp.b32 	%r879, 1, %r188, %p162;
-                  // 1980: or.b32  	%r989, %r879, %r989;
+                  // ptx:1978  setp.eq.s32 	%p162, %r188, 0;
+                  // ptx:1979  selp.b32 	%r879, 1, %r188, %p162;
+                  // ptx:1980  or.b32  	%r989, %r879, %r989;
                   r989 = ((int(r188) == 0) ? 1u : r188) | r989;
-                  // 1981: bra.uni 	$L__BB0_266;
+                  // ptx:1981  bra.uni 	$L__BB0_266;
                   p2g_sv0 = 106;
                 } else {
-                  // 1703: setp.ne.s16 	%p159, %rs21, 4;
-                  // 1704: @%p159 bra 	$L__BB0_260;
+                  // ptx:1703  setp.ne.s16 	%p159, %rs21, 4;
+                  // ptx:1704  @%p159 bra 	$L__BB0_260;
                   if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                     p2g_sv0 = 176;
                   } else {
-                    // 1706: or.b32  	%r989, %r989, 31743;
+                    // ptx:1706  or.b32  	%r989, %r989, 31743;
                     r989 = r989 | 31743u;
-                    // 1707: bra.uni 	$L__BB0_266;
+                    // ptx:1707  bra.uni 	$L__BB0_266;
                     p2g_sv0 = 106;
                   }
                 }
               }
             } else {
-              // 1694: bra.uni 	$L__BB0_251;
-              // 1822: setp.eq.s16 	%p160, %rs21, 0;
-              // 1823: @%p160 bra 	$L__BB0_266;
+              // ptx:1694  bra.uni 	$L__BB0_251;
+              // ptx:1822  setp.eq.s16 	%p160, %rs21, 0;
+              // ptx:1823  @%p160 bra 	$L__BB0_266;
               if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                 p2g_sv0 = 106;
               } else {
-                // 1825: setp.eq.s16 	%p161, %rs21, 1;
-                // 1826: @%p161 bra 	$L__BB0_253;
+                // ptx:1825  setp.eq.s16 	%p161, %rs21, 1;
+                // ptx:1826  @%p161 bra 	$L__BB0_253;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
-                  // 1830: or.b32  	%r989, %r989, 31744;
+                  // ptx:1830  or.b32  	%r989, %r989, 31744;
                   r989 = r989 | 31744u;
-                  // 1831: bra.uni 	$L__BB0_266;
+                  // ptx:1831  bra.uni 	$L__BB0_266;
                   p2g_sv0 = 106;
                 } else {
-                  // 1827: bra.uni 	$L__BB0_260;
+                  // ptx:1827  bra.uni 	$L__BB0_260;
                   p2g_sv0 = 176;
                 }
               }
             }
             if (p2g_sv0 == 176) {
-              // 2009: or.b32  	%r883, %r989, %r188;
+              // ptx:2009  or.b32  	%r883, %r989, %r188;
               uint r883 = r989 | r188;
-              // 2010: or.b32  	%r989, %r883, 1024;
+              // ptx:2010  or.b32  	%r989, %r883, 1024;
               r989 = r883 | 1024u;
-              // 2011: bra.uni 	$L__BB0_266;
+              // ptx:2011  bra.uni 	$L__BB0_266;
               p2g_sv0 = 106;
             }
           } else {
-            // 1407: add.s32 	%r988, %r190, 13;
+            // ptx:1407  add.s32 	%r988, %r190, 13;
             r988 = uint(int(r190) + 13);
-            // 1408: bra.uni 	$L__BB0_264;
+            // ptx:1408  bra.uni 	$L__BB0_264;
             p2g_sv0 = 105;
           }
         } else {
-          // 1363: setp.ne.s16 	%p152, %rs4, 5;
-          // 1364: @%p152 bra 	$L__BB0_263;
+          // ptx:1363  setp.ne.s16 	%p152, %rs4, 5;
+          // ptx:1364  @%p152 bra 	$L__BB0_263;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 104;
           } else {
-            // 1366: mul.wide.u32 	%rd122, %r186, -858993459;
-            // 1367: shr.u64 	%rd123, %rd122, 34;
-            // 1368: cvt.u32.u64 	%r870, %rd123;
+            // ptx:1366  mul.wide.u32 	%rd122, %r186, -858993459;
+            // ptx:1367  shr.u64 	%rd123, %rd122, 34;
+            // ptx:1368  cvt.u32.u64 	%r870, %rd123;
             uint64_t t75 = uint64_t((uint64_t(r186) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1369: mul.lo.s32 	%r871, %r870, 5;
-            // 1370: sub.s32 	%r872, %r186, %r871;
-            // 1371: add.s32 	%r988, %r872, 13;
+            // ptx:1369  mul.lo.s32 	%r871, %r870, 5;
+            // ptx:1370  sub.s32 	%r872, %r186, %r871;
+            // ptx:1371  add.s32 	%r988, %r872, 13;
             r988 = uint(int(uint(int(r186) - int(uint(int(uint(uint64_t(t75))) * 5)))) + 13);
-            // 1372: bra.uni 	$L__BB0_264;
+            // ptx:1372  bra.uni 	$L__BB0_264;
             p2g_sv0 = 105;
           }
         }
       }
     } else {
-      // 1354: bra.uni 	$L__BB0_241;
-      // 1375: setp.eq.s16 	%p153, %rs4, 0;
-      // 1376: @%p153 bra 	$L__BB0_262;
+      // ptx:1354  bra.uni 	$L__BB0_241;
+      // ptx:1375  setp.eq.s16 	%p153, %rs4, 0;
+      // ptx:1376  @%p153 bra 	$L__BB0_262;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 1411: mul.wide.u32 	%rd130, %r186, 613566757;
-        // 1412: shr.u64 	%rd131, %rd130, 32;
-        // 1413: cvt.u32.u64 	%r890, %rd131;
+        // ptx:1411  mul.wide.u32 	%rd130, %r186, 613566757;
+        // ptx:1412  shr.u64 	%rd131, %rd130, 32;
+        // ptx:1413  cvt.u32.u64 	%r890, %rd131;
         uint64_t t76 = uint64_t((uint64_t(r186) * uint64_t(0x24924925u)) >> 32u);
         uint r890 = uint(uint64_t(t76));
-        // 1414: sub.s32 	%r891, %r186, %r890;
-        // 1415: shr.u32 	%r892, %r891, 1;
-        // 1416: add.s32 	%r893, %r892, %r890;
-        // 1417: shr.u32 	%r894, %r893, 2;
-        // 1418: mul.lo.s32 	%r895, %r894, 7;
+        // ptx:1414  sub.s32 	%r891, %r186, %r890;
+        // ptx:1415  shr.u32 	%r892, %r891, 1;
+        // ptx:1416  add.s32 	%r893, %r892, %r890;
+        // ptx:1417  shr.u32 	%r894, %r893, 2;
+        // ptx:1418  mul.lo.s32 	%r895, %r894, 7;
         uint r895 = uint(int(uint(int(uint(int(r186) - int(r890)) >> 1u) + int(r890)) >> 2u) * 7);
-        // 1419: sub.s32 	%r896, %r186, %r895;
-        // 1420: add.s32 	%r988, %r896, 12;
+        // ptx:1419  sub.s32 	%r896, %r186, %r895;
+        // ptx:1420  add.s32 	%r988, %r896, 12;
         r988 = uint(int(uint(int(r186) - int(r895))) + 12);
-        // 1421: bra.uni 	$L__BB0_264;
+        // ptx:1421  bra.uni 	$L__BB0_264;
         p2g_sv0 = 105;
       } else {
-        // 1378: setp.eq.s16 	%p154, %rs4, 1;
-        // 1379: @%p154 bra 	$L__BB0_243;
+        // ptx:1378  setp.eq.s16 	%p154, %rs4, 1;
+        // ptx:1379  @%p154 bra 	$L__BB0_243;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1383: mul.wide.u32 	%rd128, %r186, 138547333;
-          // 1384: shr.u64 	%rd129, %rd128, 32;
-          // 1385: cvt.u32.u64 	%r884, %rd129;
+          // ptx:1383  mul.wide.u32 	%rd128, %r186, 138547333;
+          // ptx:1384  shr.u64 	%rd129, %rd128, 32;
+          // ptx:1385  cvt.u32.u64 	%r884, %rd129;
           uint64_t t77 = uint64_t((uint64_t(r186) * uint64_t(0x08421085u)) >> 32u);
           uint r884 = uint(uint64_t(t77));
-          // 1386: sub.s32 	%r885, %r186, %r884;
-          // 1387: shr.u32 	%r886, %r885, 1;
-          // 1388: add.s32 	%r887, %r886, %r884;
-          // 1389: shr.u32 	%r888, %r887, 4;
-          // 1390: mul.lo.s32 	%r889, %r888, 31;
+          // ptx:1386  sub.s32 	%r885, %r186, %r884;
+          // ptx:1387  shr.u32 	%r886, %r885, 1;
+          // ptx:1388  add.s32 	%r887, %r886, %r884;
+          // ptx:1389  shr.u32 	%r888, %r887, 4;
+          // ptx:1390  mul.lo.s32 	%r889, %r888, 31;
           uint r889 = uint(int(uint(int(uint(int(r186) - int(r884)) >> 1u) + int(r884)) >> 4u) * 31);
-          // 1391: sub.s32 	%r988, %r186, %r889;
+          // ptx:1391  sub.s32 	%r988, %r186, %r889;
           r988 = uint(int(r186) - int(r889));
-          // 1392: bra.uni 	$L__BB0_264;
+          // ptx:1392  bra.uni 	$L__BB0_264;
           p2g_sv0 = 105;
         } else {
-          // 1380: bra.uni 	$L__BB0_263;
+          // ptx:1380  bra.uni 	$L__BB0_263;
           p2g_sv0 = 104;
         }
       }
     }
     if (p2g_sv0 == 104) {
-      // 1424: mul.wide.u32 	%rd132, %r186, -858993459;
-      // 1425: shr.u64 	%rd133, %rd132, 34;
-      // 1426: cvt.u32.u64 	%r897, %rd133;
+      // ptx:1424  mul.wide.u32 	%rd132, %r186, -858993459;
+      // ptx:1425  shr.u64 	%rd133, %rd132, 34;
+      // ptx:1426  cvt.u32.u64 	%r897, %rd133;
       uint64_t t78 = uint64_t((uint64_t(r186) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1427: mul.lo.s32 	%r898, %r897, 5;
-      // 1428: sub.s32 	%r899, %r186, %r898;
-      // 1429: add.s32 	%r988, %r899, 13;
+      // ptx:1427  mul.lo.s32 	%r898, %r897, 5;
+      // ptx:1428  sub.s32 	%r899, %r186, %r898;
+      // ptx:1429  add.s32 	%r988, %r899, 13;
       r988 = uint(int(uint(int(r186) - int(uint(int(uint(uint64_t(t78))) * 5)))) + 13);
       p2g_sv0 = 105;
     }
     if (p2g_sv0 == 105) {
-      // 1432: max.s32 	%r900, %r988, 0;
-      // 1433: shl.b32 	%r901, %r900, 10;
-      // 1434: or.b32  	%r902, %r188, %r989;
+      // ptx:1432  max.s32 	%r900, %r988, 0;
+      // ptx:1433  shl.b32 	%r901, %r900, 10;
+      // ptx:1434  or.b32  	%r902, %r188, %r989;
       uint r902 = r188 | r989;
-      // 1435: or.b32  	%r989, %r902, %r901;
+      // ptx:1435  or.b32  	%r989, %r902, %r901;
       r989 = r902 | (uint(max(int(r988), 0)) << 10u);
     }
   }
-  // 1438: cvta.to.global.u64 	%rd136, %rd1;
+  // ptx:1438  cvta.to.global.u64 	%rd136, %rd1;
   uint64_t rd136 = rd1;
-  // 1439: and.b32  	%r964, %r987, 65535;
-  // 1440: prmt.b32 	%r959, %r989, %r964, 4180;
-  // 1442: mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%r953,%r954,%r955,%r956}, {%r145,%r185}, {%r959}, {%r971,%r973,%r975,%r977};
+  // ptx:1439  and.b32  	%r964, %r987, 65535;
+  // ptx:1440  prmt.b32 	%r959, %r989, %r964, 4180;
+  // ptx:1442  mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%r953,%r954,%r955,%r956}, {%r145,%r185}, {%r959}, {%r971,%r973,%r975,%r977};
   uint t79 = r971;
   uint t80 = r973;
   uint t81 = r975;
@@ -2852,26 +2852,26 @@ void main() {
   uint r954 = t84;
   uint r955 = t85;
   uint r956 = t86;
-  // 1444: shl.b32 	%r965, %r1, 7;
-  // 1445: or.b32  	%r966, %r965, %r5;
-  // 1446: shl.b32 	%r967, %r2, 3;
-  // 1447: or.b32  	%r968, %r966, %r967;
+  // ptx:1444  shl.b32 	%r965, %r1, 7;
+  // ptx:1445  or.b32  	%r966, %r965, %r5;
+  // ptx:1446  shl.b32 	%r967, %r2, 3;
+  // ptx:1447  or.b32  	%r968, %r966, %r967;
   uint r968 = ((r1 << 7u) | r5) | (r2 << 3u);
-  // 1448: mul.wide.u32 	%rd137, %r968, 4;
-  // 1449: add.s64 	%rd138, %rd136, %rd137;
+  // ptx:1448  mul.wide.u32 	%rd137, %r968, 4;
+  // ptx:1449  add.s64 	%rd138, %rd136, %rd137;
   uint64_t rd138 = uint64_t(int64_t(rd136) + int64_t(uint64_t(r968) * uint64_t(4u)));
-  // 1450: st.global.u32 	[%rd138], %r953;
+  // ptx:1450  st.global.u32 	[%rd138], %r953;
   P2GU32(rd138).v = r953;
-  // 1451: st.global.u32 	[%rd138+4], %r954;
+  // ptx:1451  st.global.u32 	[%rd138+4], %r954;
   P2GU32((rd138 + 4ul)).v = r954;
-  // 1452: or.b32  	%r969, %r968, 64;
-  // 1453: mul.wide.u32 	%rd139, %r969, 4;
-  // 1454: add.s64 	%rd140, %rd136, %rd139;
+  // ptx:1452  or.b32  	%r969, %r968, 64;
+  // ptx:1453  mul.wide.u32 	%rd139, %r969, 4;
+  // ptx:1454  add.s64 	%rd140, %rd136, %rd139;
   uint64_t rd140 = uint64_t(int64_t(rd136) + int64_t(uint64_t(r968 | 64u) * uint64_t(4u)));
-  // 1455: st.global.u32 	[%rd140], %r955;
+  // ptx:1455  st.global.u32 	[%rd140], %r955;
   P2GU32(rd140).v = r955;
-  // 1456: st.global.u32 	[%rd140+4], %r956;
+  // ptx:1456  st.global.u32 	[%rd140+4], %r956;
   P2GU32((rd140 + 4ul)).v = r956;
-  // 1457: ret;
+  // ptx:1457  ret;
   return;
 }

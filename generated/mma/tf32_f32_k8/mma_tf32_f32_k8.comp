@@ -130,215 +130,215 @@ void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // mma_tf32_f32_k8_param_0
   int p2g_sv0 = 0;
-  // 25: ld.param.u64 	%rd1, [mma_tf32_f32_k8_param_0];
+  // ptx:25  ld.param.u64 	%rd1, [mma_tf32_f32_k8_param_0];
   uint64_t rd1 = p0_u64;
-  // 26: mov.u32 	%r200, %ctaid.x;
-  // 27: mov.u32 	%r201, %ntid.x;
-  // 28: mov.u32 	%r1, %tid.x;
+  // ptx:26  mov.u32 	%r200, %ctaid.x;
+  // ptx:27  mov.u32 	%r201, %ntid.x;
+  // ptx:28  mov.u32 	%r1, %tid.x;
   uint r1 = gl_LocalInvocationID.x;
-  // 29: mad.lo.s32 	%r202, %r200, %r201, %r1;
-  // 30: shr.u32 	%r2, %r202, 5;
+  // ptx:29  mad.lo.s32 	%r202, %r200, %r201, %r1;
+  // ptx:30  shr.u32 	%r2, %r202, 5;
   uint r2 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r1)) >> 5u;
-  // 31: and.b32  	%r203, %r1, 31;
-  // 32: shr.u32 	%r3, %r203, 2;
+  // ptx:31  and.b32  	%r203, %r1, 31;
+  // ptx:32  shr.u32 	%r3, %r203, 2;
   uint r3 = (r1 & 31u) >> 2u;
-  // 33: and.b32  	%r4, %r1, 3;
+  // ptx:33  and.b32  	%r4, %r1, 3;
   uint r4 = r1 & 3u;
-  // 34: mul.wide.u32 	%rd2, %r2, -1431655765;
-  // 35: shr.u64 	%rd3, %rd2, 34;
-  // 36: cvt.u32.u64 	%r204, %rd3;
+  // ptx:34  mul.wide.u32 	%rd2, %r2, -1431655765;
+  // ptx:35  shr.u64 	%rd3, %rd2, 34;
+  // ptx:36  cvt.u32.u64 	%r204, %rd3;
   uint64_t t1 = uint64_t((uint64_t(r2) * uint64_t(0xAAAAAAABu)) >> 34u);
-  // 37: mul.lo.s32 	%r205, %r204, 6;
-  // 38: sub.s32 	%r5, %r2, %r205;
+  // ptx:37  mul.lo.s32 	%r205, %r204, 6;
+  // ptx:38  sub.s32 	%r5, %r2, %r205;
   uint r5 = uint(int(r2) - int(uint(int(uint(uint64_t(t1))) * 6)));
-  // 39: shl.b32 	%r206, %r1, 1;
-  // 40: and.b32  	%r6, %r206, 6;
+  // ptx:39  shl.b32 	%r206, %r1, 1;
+  // ptx:40  and.b32  	%r6, %r206, 6;
   uint r6 = (r1 << 1u) & 6u;
-  // 41: mul.lo.s32 	%r7, %r2, -1640531527;
+  // ptx:41  mul.lo.s32 	%r7, %r2, -1640531527;
   uint r7 = uint(int(r2) * -1640531527);
-  // 42: shl.b32 	%r8, %r3, 6;
+  // ptx:42  shl.b32 	%r8, %r3, 6;
   uint r8 = r3 << 6u;
-  // 43: or.b32  	%r207, %r6, %r8;
-  // 44: cvt.u16.u32 	%rs1, %r5;
+  // ptx:43  or.b32  	%r207, %r6, %r8;
+  // ptx:44  cvt.u16.u32 	%rs1, %r5;
   uint64_t t2 = uint64_t(r5);
   uint rs1 = (uint(uint64_t(t2)) & 65535u);
-  // 45: add.s32 	%r9, %r207, 5377319;
+  // ptx:45  add.s32 	%r9, %r207, 5377319;
   uint r9 = uint(int(r6 | r8) + 5377319);
-  // 46: xor.b32  	%r208, %r9, 82;
-  // 47: mul.lo.s32 	%r209, %r208, 2146121005;
+  // ptx:46  xor.b32  	%r208, %r9, 82;
+  // ptx:47  mul.lo.s32 	%r209, %r208, 2146121005;
   uint r209 = uint(int(r9 ^ 82u) * 2146121005);
-  // 48: shr.u32 	%r210, %r209, 15;
-  // 49: xor.b32  	%r211, %r210, %r209;
-  // 50: mul.lo.s32 	%r212, %r211, -2073254261;
+  // ptx:48  shr.u32 	%r210, %r209, 15;
+  // ptx:49  xor.b32  	%r211, %r210, %r209;
+  // ptx:50  mul.lo.s32 	%r212, %r211, -2073254261;
   uint r212 = uint(int((r209 >> 15u) ^ r209) * -2073254261);
-  // 51: shr.u32 	%r213, %r212, 16;
-  // 52: xor.b32  	%r214, %r212, %r7;
+  // ptx:51  shr.u32 	%r213, %r212, 16;
+  // ptx:52  xor.b32  	%r214, %r212, %r7;
   uint r214 = r212 ^ r7;
-  // 53: xor.b32  	%r215, %r214, %r213;
-  // 54: shr.u32 	%r216, %r214, 16;
-  // 55: xor.b32  	%r217, %r215, %r216;
-  // 56: mul.lo.s32 	%r218, %r217, 2146121005;
+  // ptx:53  xor.b32  	%r215, %r214, %r213;
+  // ptx:54  shr.u32 	%r216, %r214, 16;
+  // ptx:55  xor.b32  	%r217, %r215, %r216;
+  // ptx:56  mul.lo.s32 	%r218, %r217, 2146121005;
   uint r218 = uint(int((r214 ^ (r212 >> 16u)) ^ (r214 >> 16u)) * 2146121005);
-  // 57: shr.u32 	%r219, %r218, 15;
-  // 58: xor.b32  	%r220, %r219, %r218;
-  // 59: mul.lo.s32 	%r221, %r220, -2073254261;
+  // ptx:57  shr.u32 	%r219, %r218, 15;
+  // ptx:58  xor.b32  	%r220, %r219, %r218;
+  // ptx:59  mul.lo.s32 	%r221, %r220, -2073254261;
   uint r221 = uint(int((r218 >> 15u) ^ r218) * -2073254261);
-  // 60: shr.u32 	%r222, %r221, 16;
-  // 61: xor.b32  	%r223, %r222, %r221;
+  // ptx:60  shr.u32 	%r222, %r221, 16;
+  // ptx:61  xor.b32  	%r223, %r222, %r221;
   uint r223 = (r221 >> 16u) ^ r221;
-  // 62: xor.b32  	%r224, %r223, -1515870811;
+  // ptx:62  xor.b32  	%r224, %r223, -1515870811;
   uint r224 = r223 ^ 0xA5A5A5A5u;
-  // 63: shr.u32 	%r225, %r224, 16;
-  // 64: xor.b32  	%r226, %r225, %r224;
-  // 65: mul.lo.s32 	%r227, %r226, 2146121005;
+  // ptx:63  shr.u32 	%r225, %r224, 16;
+  // ptx:64  xor.b32  	%r226, %r225, %r224;
+  // ptx:65  mul.lo.s32 	%r227, %r226, 2146121005;
   uint r227 = uint(int((r224 >> 16u) ^ r224) * 2146121005);
-  // 66: shr.u32 	%r228, %r227, 15;
-  // 67: xor.b32  	%r229, %r228, %r227;
-  // 68: mul.lo.s32 	%r230, %r229, -2073254261;
+  // ptx:66  shr.u32 	%r228, %r227, 15;
+  // ptx:67  xor.b32  	%r229, %r228, %r227;
+  // ptx:68  mul.lo.s32 	%r230, %r229, -2073254261;
   uint r230 = uint(int((r227 >> 15u) ^ r227) * -2073254261);
-  // 69: shr.u32 	%r231, %r230, 16;
-  // 70: xor.b32  	%r1043, %r231, %r230;
+  // ptx:69  shr.u32 	%r231, %r230, 16;
+  // ptx:70  xor.b32  	%r1043, %r231, %r230;
   uint r1043 = (r230 >> 16u) ^ r230;
-  // 71: shl.b32 	%r11, %r223, 31;
+  // ptx:71  shl.b32 	%r11, %r223, 31;
   uint r11 = r223 << 31u;
-  // 72: shr.u32 	%r232, %r223, 1;
-  // 73: and.b32  	%r12, %r232, 8388607;
+  // ptx:72  shr.u32 	%r232, %r223, 1;
+  // ptx:73  and.b32  	%r12, %r232, 8388607;
   uint r12 = (r223 >> 1u) & 0x007FFFFFu;
-  // 74: setp.gt.s16 	%p1, %rs1, 1;
-  // 75: @%p1 bra 	$L__BB0_4;
+  // ptx:74  setp.gt.s16 	%p1, %rs1, 1;
+  // ptx:75  @%p1 bra 	$L__BB0_4;
   if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
-    // 79: setp.eq.s16 	%p2, %rs1, 2;
-    // 80: @%p2 bra 	$L__BB0_26;
+    // ptx:79  setp.eq.s16 	%p2, %rs1, 2;
+    // ptx:80  @%p2 bra 	$L__BB0_26;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       p2g_sv0 = 10;
     } else {
-      // 82: setp.eq.s16 	%p3, %rs1, 3;
-      // 83: @%p3 bra 	$L__BB0_10;
+      // ptx:82  setp.eq.s16 	%p3, %rs1, 3;
+      // ptx:83  @%p3 bra 	$L__BB0_10;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
-        // 124: mul.wide.u32 	%rd6, %r1043, -858993459;
-        // 125: shr.u64 	%rd7, %rd6, 34;
-        // 126: cvt.u32.u64 	%r238, %rd7;
+        // ptx:124  mul.wide.u32 	%rd6, %r1043, -858993459;
+        // ptx:125  shr.u64 	%rd7, %rd6, 34;
+        // ptx:126  cvt.u32.u64 	%r238, %rd7;
         uint64_t t3 = uint64_t((uint64_t(r1043) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 127: mul.lo.s32 	%r239, %r238, 5;
-        // 128: sub.s32 	%r16, %r1043, %r239;
+        // ptx:127  mul.lo.s32 	%r239, %r238, 5;
+        // ptx:128  sub.s32 	%r16, %r1043, %r239;
         uint r16 = uint(int(r1043) - int(uint(int(uint(uint64_t(t3))) * 5)));
-        // 129: setp.eq.s32 	%p11, %r16, 0;
-        // 130: @%p11 bra 	$L__BB0_12;
+        // ptx:129  setp.eq.s32 	%p11, %r16, 0;
+        // ptx:130  @%p11 bra 	$L__BB0_12;
         if (int(r16) == 0) {
-          // 1523: shr.u32 	%r240, %r1043, 8;
+          // ptx:1523  shr.u32 	%r240, %r1043, 8;
           uint r240 = r1043 >> 8u;
-          // 1524: mul.wide.u32 	%rd8, %r240, -1431655765;
-          // 1525: shr.u64 	%rd9, %rd8, 34;
-          // 1526: cvt.u32.u64 	%r241, %rd9;
+          // ptx:1524  mul.wide.u32 	%rd8, %r240, -1431655765;
+          // ptx:1525  shr.u64 	%rd9, %rd8, 34;
+          // ptx:1526  cvt.u32.u64 	%r241, %rd9;
           uint64_t t4 = uint64_t((uint64_t(r240) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 1527: mul.lo.s32 	%r242, %r241, 6;
-          // 1528: sub.s32 	%r243, %r240, %r242;
-          // 1529: cvt.u16.u32 	%rs3, %r243;
+          // ptx:1527  mul.lo.s32 	%r242, %r241, 6;
+          // ptx:1528  sub.s32 	%r243, %r240, %r242;
+          // ptx:1529  cvt.u16.u32 	%rs3, %r243;
           uint64_t t5 = uint64_t(uint(int(r240) - int(uint(int(uint(uint64_t(t4))) * 6))));
           uint rs3 = (uint(uint64_t(t5)) & 65535u);
-          // 1530: setp.gt.s16 	%p12, %rs3, 1;
-          // 1531: @%p12 bra 	$L__BB0_16;
+          // ptx:1530  setp.gt.s16 	%p12, %rs3, 1;
+          // ptx:1531  @%p12 bra 	$L__BB0_16;
           if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
-            // 1535: setp.eq.s16 	%p13, %rs3, 2;
-            // 1536: @%p13 bra 	$L__BB0_21;
+            // ptx:1535  setp.eq.s16 	%p13, %rs3, 2;
+            // ptx:1536  @%p13 bra 	$L__BB0_21;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
-              // 1903: shr.u32 	%r245, %r1043, 12;
-              // 1904: and.b32  	%r246, %r245, 1;
-              // 1905: or.b32  	%r247, %r11, %r246;
+              // ptx:1903  shr.u32 	%r245, %r1043, 12;
+              // ptx:1904  and.b32  	%r246, %r245, 1;
+              // ptx:1905  or.b32  	%r247, %r11, %r246;
               uint r247 = r11 | ((r1043 >> 12u) & 1u);
-              // 1906: or.b32  	%r1043, %r247, 2143289344;
+              // ptx:1906  or.b32  	%r1043, %r247, 2143289344;
               r1043 = r247 | 0x7FC00000u;
-              // 1907: bra.uni 	$L__BB0_26;
+              // ptx:1907  bra.uni 	$L__BB0_26;
               p2g_sv0 = 10;
             } else {
-              // 1538: setp.eq.s16 	%p14, %rs3, 3;
-              // 1539: @%p14 bra 	$L__BB0_20;
+              // ptx:1538  setp.eq.s16 	%p14, %rs3, 3;
+              // ptx:1539  @%p14 bra 	$L__BB0_20;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
-                // 1910: setp.eq.s32 	%p18, %r12, 0;
-                // 1911: selp.b32 	%r244, 1, %r12, %p18;
-                // 1912: or.b32  	%r1043, %r244, %r11;
+                // ptx:1910  setp.eq.s32 	%p18, %r12, 0;
+                // ptx:1911  selp.b32 	%r244, 1, %r12, %p18;
+                // ptx:1912  or.b32  	%r1043, %r244, %r11;
                 r1043 = ((int(r12) == 0) ? 1u : r12) | r11;
-                // 1913: bra.uni 	$L__BB0_26;
+                // ptx:1913  bra.uni 	$L__BB0_26;
                 p2g_sv0 = 10;
               } else {
-                // 1541: setp.ne.s16 	%p15, %rs3, 4;
-                // 1542: @%p15 bra 	$L__BB0_22;
+                // ptx:1541  setp.ne.s16 	%p15, %rs3, 4;
+                // ptx:1542  @%p15 bra 	$L__BB0_22;
                 if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 149;
                 } else {
-                  // 1544: or.b32  	%r1043, %r11, 2139095039;
+                  // ptx:1544  or.b32  	%r1043, %r11, 2139095039;
                   r1043 = r11 | 0x7F7FFFFFu;
-                  // 1545: bra.uni 	$L__BB0_26;
+                  // ptx:1545  bra.uni 	$L__BB0_26;
                   p2g_sv0 = 10;
                 }
               }
             }
           } else {
-            // 1532: bra.uni 	$L__BB0_13;
-            // 1773: setp.eq.s16 	%p16, %rs3, 0;
-            // 1774: mov.u32 	%r1043, %r11;
+            // ptx:1532  bra.uni 	$L__BB0_13;
+            // ptx:1773  setp.eq.s16 	%p16, %rs3, 0;
+            // ptx:1774  mov.u32 	%r1043, %r11;
             r1043 = r11;
-            // 1775: @%p16 bra 	$L__BB0_26;
+            // ptx:1775  @%p16 bra 	$L__BB0_26;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 10;
             } else {
-              // 1777: setp.eq.s16 	%p17, %rs3, 1;
-              // 1778: @%p17 bra 	$L__BB0_15;
+              // ptx:1777  setp.eq.s16 	%p17, %rs3, 1;
+              // ptx:1778  @%p17 bra 	$L__BB0_15;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
-                // 1782: or.b32  	%r1043, %r11, 2139095040;
+                // ptx:1782  or.b32  	%r1043, %r11, 2139095040;
                 r1043 = r11 | 0x7F800000u;
-                // 1783: bra.uni 	$L__BB0_26;
+                // ptx:1783  bra.uni 	$L__BB0_26;
                 p2g_sv0 = 10;
               } else {
-                // 1779: bra.uni 	$L__BB0_22;
+                // ptx:1779  bra.uni 	$L__BB0_22;
                 p2g_sv0 = 149;
               }
             }
           }
           if (p2g_sv0 == 149) {
-            // 1955: or.b32  	%r248, %r11, %r12;
-            // 1956: or.b32  	%r1043, %r248, 8388608;
+            // ptx:1955  or.b32  	%r248, %r11, %r12;
+            // ptx:1956  or.b32  	%r1043, %r248, 8388608;
             r1043 = (r11 | r12) | 0x00800000u;
-            // 1957: bra.uni 	$L__BB0_26;
+            // ptx:1957  bra.uni 	$L__BB0_26;
             p2g_sv0 = 10;
           }
         } else {
-          // 132: add.s32 	%r1042, %r16, 125;
+          // ptx:132  add.s32 	%r1042, %r16, 125;
           r1042 = uint(int(r16) + 125);
-          // 133: bra.uni 	$L__BB0_25;
+          // ptx:133  bra.uni 	$L__BB0_25;
           p2g_sv0 = 9;
         }
       } else {
-        // 85: setp.ne.s16 	%p4, %rs1, 5;
-        // 86: @%p4 bra 	$L__BB0_24;
+        // ptx:85  setp.ne.s16 	%p4, %rs1, 5;
+        // ptx:86  @%p4 bra 	$L__BB0_24;
         if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 7;
         } else {
-          // 88: and.b32  	%r233, %r1043, 1;
-          // 89: setp.eq.b32 	%p7, %r233, 1;
-          // 90: mov.pred 	%p8, 0;
-          // 91: xor.pred  	%p9, %p7, %p8;
-          // 92: not.pred 	%p10, %p9;
-          // 93: shr.u32 	%r234, %r1043, 1;
+          // ptx:88  and.b32  	%r233, %r1043, 1;
+          // ptx:89  setp.eq.b32 	%p7, %r233, 1;
+          // ptx:90  mov.pred 	%p8, 0;
+          // ptx:91  xor.pred  	%p9, %p7, %p8;
+          // ptx:92  not.pred 	%p10, %p9;
+          // ptx:93  shr.u32 	%r234, %r1043, 1;
           uint r234 = r1043 >> 1u;
-          // 94: mul.wide.u32 	%rd4, %r234, -858993459;
-          // 95: shr.u64 	%rd5, %rd4, 36;
-          // 96: cvt.u32.u64 	%r235, %rd5;
+          // ptx:94  mul.wide.u32 	%rd4, %r234, -858993459;
+          // ptx:95  shr.u64 	%rd5, %rd4, 36;
+          // ptx:96  cvt.u32.u64 	%r235, %rd5;
           uint64_t t6;
           t6 = uint64_t((uint64_t(r234) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 97: mul.lo.s32 	%r236, %r235, 20;
-          // 98: sub.s32 	%r13, %r234, %r236;
+          // ptx:97  mul.lo.s32 	%r236, %r235, 20;
+          // ptx:98  sub.s32 	%r13, %r234, %r236;
           uint r13 = uint(int(r234) - int(uint(int(uint(uint64_t(t6))) * 20)));
-          // 99: @%p10 bra 	$L__BB0_9;
+          // ptx:99  @%p10 bra 	$L__BB0_9;
           if (!(((r1043 & 1u) == 1u) ^^ false)) {
-            // 103: mov.u32 	%r237, 119;
-            // 104: sub.s32 	%r1042, %r237, %r13;
+            // ptx:103  mov.u32 	%r237, 119;
+            // ptx:104  sub.s32 	%r1042, %r237, %r13;
             r1042 = uint(int(119u) - int(r13));
-            // 105: bra.uni 	$L__BB0_25;
+            // ptx:105  bra.uni 	$L__BB0_25;
             p2g_sv0 = 9;
           } else {
-            // 100: bra.uni 	$L__BB0_8;
-            // 158: add.s32 	%r1042, %r13, 131;
+            // ptx:100  bra.uni 	$L__BB0_8;
+            // ptx:158  add.s32 	%r1042, %r13, 131;
             r1042 = uint(int(r13) + 131);
             p2g_sv0 = 9;
           }
@@ -346,244 +346,244 @@ void main() {
       }
     }
   } else {
-    // 76: bra.uni 	$L__BB0_1;
-    // 108: setp.eq.s16 	%p5, %rs1, 0;
-    // 109: @%p5 bra 	$L__BB0_23;
+    // ptx:76  bra.uni 	$L__BB0_1;
+    // ptx:108  setp.eq.s16 	%p5, %rs1, 0;
+    // ptx:109  @%p5 bra 	$L__BB0_23;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
-      // 136: mul.wide.u32 	%rd12, %r1043, 613566757;
-      // 137: shr.u64 	%rd13, %rd12, 32;
-      // 138: cvt.u32.u64 	%r251, %rd13;
+      // ptx:136  mul.wide.u32 	%rd12, %r1043, 613566757;
+      // ptx:137  shr.u64 	%rd13, %rd12, 32;
+      // ptx:138  cvt.u32.u64 	%r251, %rd13;
       uint64_t t7 = uint64_t((uint64_t(r1043) * uint64_t(0x24924925u)) >> 32u);
       uint r251 = uint(uint64_t(t7));
-      // 139: sub.s32 	%r252, %r1043, %r251;
-      // 140: shr.u32 	%r253, %r252, 1;
-      // 141: add.s32 	%r254, %r253, %r251;
-      // 142: shr.u32 	%r255, %r254, 2;
-      // 143: mul.lo.s32 	%r256, %r255, 7;
+      // ptx:139  sub.s32 	%r252, %r1043, %r251;
+      // ptx:140  shr.u32 	%r253, %r252, 1;
+      // ptx:141  add.s32 	%r254, %r253, %r251;
+      // ptx:142  shr.u32 	%r255, %r254, 2;
+      // ptx:143  mul.lo.s32 	%r256, %r255, 7;
       uint r256 = uint(int(uint(int(uint(int(r1043) - int(r251)) >> 1u) + int(r251)) >> 2u) * 7);
-      // 144: sub.s32 	%r257, %r1043, %r256;
-      // 145: add.s32 	%r1042, %r257, 124;
+      // ptx:144  sub.s32 	%r257, %r1043, %r256;
+      // ptx:145  add.s32 	%r1042, %r257, 124;
       r1042 = uint(int(uint(int(r1043) - int(r256))) + 124);
-      // 146: bra.uni 	$L__BB0_25;
+      // ptx:146  bra.uni 	$L__BB0_25;
       p2g_sv0 = 9;
     } else {
-      // 111: setp.eq.s16 	%p6, %rs1, 1;
-      // 112: @%p6 bra 	$L__BB0_3;
+      // ptx:111  setp.eq.s16 	%p6, %rs1, 1;
+      // ptx:112  @%p6 bra 	$L__BB0_3;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
-        // 116: mul.wide.u32 	%rd10, %r1043, -2139062143;
-        // 117: shr.u64 	%rd11, %rd10, 39;
-        // 118: cvt.u32.u64 	%r249, %rd11;
+        // ptx:116  mul.wide.u32 	%rd10, %r1043, -2139062143;
+        // ptx:117  shr.u64 	%rd11, %rd10, 39;
+        // ptx:118  cvt.u32.u64 	%r249, %rd11;
         uint64_t t8 = uint64_t((uint64_t(r1043) * uint64_t(0x80808081u)) >> 39u);
-        // 119: mul.lo.s32 	%r250, %r249, 255;
-        // 120: sub.s32 	%r1042, %r1043, %r250;
+        // ptx:119  mul.lo.s32 	%r250, %r249, 255;
+        // ptx:120  sub.s32 	%r1042, %r1043, %r250;
         r1042 = uint(int(r1043) - int(uint(int(uint(uint64_t(t8))) * 255)));
-        // 121: bra.uni 	$L__BB0_25;
+        // ptx:121  bra.uni 	$L__BB0_25;
         p2g_sv0 = 9;
       } else {
-        // 113: bra.uni 	$L__BB0_24;
+        // ptx:113  bra.uni 	$L__BB0_24;
         p2g_sv0 = 7;
       }
     }
   }
   if (p2g_sv0 == 7) {
-    // 149: mul.wide.u32 	%rd14, %r1043, -858993459;
-    // 150: shr.u64 	%rd15, %rd14, 34;
-    // 151: cvt.u32.u64 	%r258, %rd15;
+    // ptx:149  mul.wide.u32 	%rd14, %r1043, -858993459;
+    // ptx:150  shr.u64 	%rd15, %rd14, 34;
+    // ptx:151  cvt.u32.u64 	%r258, %rd15;
     uint64_t t9 = uint64_t((uint64_t(r1043) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 152: mul.lo.s32 	%r259, %r258, 5;
-    // 153: sub.s32 	%r260, %r1043, %r259;
-    // 154: add.s32 	%r1042, %r260, 125;
+    // ptx:152  mul.lo.s32 	%r259, %r258, 5;
+    // ptx:153  sub.s32 	%r260, %r1043, %r259;
+    // ptx:154  add.s32 	%r1042, %r260, 125;
     r1042 = uint(int(uint(int(r1043) - int(uint(int(uint(uint64_t(t9))) * 5)))) + 125);
-    // 155: bra.uni 	$L__BB0_25;
+    // ptx:155  bra.uni 	$L__BB0_25;
     p2g_sv0 = 9;
   }
   if (p2g_sv0 == 9) {
-    // 161: max.s32 	%r261, %r1042, 0;
-    // 162: shl.b32 	%r262, %r261, 23;
-    // 163: or.b32  	%r263, %r12, %r11;
-    // 164: or.b32  	%r1043, %r263, %r262;
+    // ptx:161  max.s32 	%r261, %r1042, 0;
+    // ptx:162  shl.b32 	%r262, %r261, 23;
+    // ptx:163  or.b32  	%r263, %r12, %r11;
+    // ptx:164  or.b32  	%r1043, %r263, %r262;
     r1043 = (r12 | r11) | (uint(max(int(r1042), 0)) << 23u);
   }
-  // 167: add.s32 	%r264, %r6, %r8;
+  // ptx:167  add.s32 	%r264, %r6, %r8;
   uint r264 = uint(int(r6) + int(r8));
-  // 168: add.s32 	%r265, %r264, 5377320;
-  // 169: xor.b32  	%r266, %r265, 82;
-  // 170: mul.lo.s32 	%r267, %r266, 2146121005;
+  // ptx:168  add.s32 	%r265, %r264, 5377320;
+  // ptx:169  xor.b32  	%r266, %r265, 82;
+  // ptx:170  mul.lo.s32 	%r267, %r266, 2146121005;
   uint r267 = uint(int(uint(int(r264) + 5377320) ^ 82u) * 2146121005);
-  // 171: shr.u32 	%r268, %r267, 15;
-  // 172: xor.b32  	%r269, %r268, %r267;
-  // 173: mul.lo.s32 	%r270, %r269, -2073254261;
+  // ptx:171  shr.u32 	%r268, %r267, 15;
+  // ptx:172  xor.b32  	%r269, %r268, %r267;
+  // ptx:173  mul.lo.s32 	%r270, %r269, -2073254261;
   uint r270 = uint(int((r267 >> 15u) ^ r267) * -2073254261);
-  // 174: shr.u32 	%r271, %r270, 16;
-  // 175: xor.b32  	%r272, %r270, %r7;
+  // ptx:174  shr.u32 	%r271, %r270, 16;
+  // ptx:175  xor.b32  	%r272, %r270, %r7;
   uint r272 = r270 ^ r7;
-  // 176: xor.b32  	%r273, %r272, %r271;
-  // 177: shr.u32 	%r274, %r272, 16;
-  // 178: xor.b32  	%r275, %r273, %r274;
-  // 179: mul.lo.s32 	%r276, %r275, 2146121005;
+  // ptx:176  xor.b32  	%r273, %r272, %r271;
+  // ptx:177  shr.u32 	%r274, %r272, 16;
+  // ptx:178  xor.b32  	%r275, %r273, %r274;
+  // ptx:179  mul.lo.s32 	%r276, %r275, 2146121005;
   uint r276 = uint(int((r272 ^ (r270 >> 16u)) ^ (r272 >> 16u)) * 2146121005);
-  // 180: shr.u32 	%r277, %r276, 15;
-  // 181: xor.b32  	%r278, %r277, %r276;
-  // 182: mul.lo.s32 	%r279, %r278, -2073254261;
+  // ptx:180  shr.u32 	%r277, %r276, 15;
+  // ptx:181  xor.b32  	%r278, %r277, %r276;
+  // ptx:182  mul.lo.s32 	%r279, %r278, -2073254261;
   uint r279 = uint(int((r276 >> 15u) ^ r276) * -2073254261);
-  // 183: shr.u32 	%r280, %r279, 16;
-  // 184: xor.b32  	%r281, %r280, %r279;
+  // ptx:183  shr.u32 	%r280, %r279, 16;
+  // ptx:184  xor.b32  	%r281, %r280, %r279;
   uint r281 = (r279 >> 16u) ^ r279;
-  // 185: xor.b32  	%r282, %r281, -1515870811;
+  // ptx:185  xor.b32  	%r282, %r281, -1515870811;
   uint r282 = r281 ^ 0xA5A5A5A5u;
-  // 186: shr.u32 	%r283, %r282, 16;
-  // 187: xor.b32  	%r284, %r283, %r282;
-  // 188: mul.lo.s32 	%r285, %r284, 2146121005;
+  // ptx:186  shr.u32 	%r283, %r282, 16;
+  // ptx:187  xor.b32  	%r284, %r283, %r282;
+  // ptx:188  mul.lo.s32 	%r285, %r284, 2146121005;
   uint r285 = uint(int((r282 >> 16u) ^ r282) * 2146121005);
-  // 189: shr.u32 	%r286, %r285, 15;
-  // 190: xor.b32  	%r287, %r286, %r285;
-  // 191: mul.lo.s32 	%r288, %r287, -2073254261;
+  // ptx:189  shr.u32 	%r286, %r285, 15;
+  // ptx:190  xor.b32  	%r287, %r286, %r285;
+  // ptx:191  mul.lo.s32 	%r288, %r287, -2073254261;
   uint r288 = uint(int((r285 >> 15u) ^ r285) * -2073254261);
-  // 192: shr.u32 	%r289, %r288, 16;
-  // 193: xor.b32  	%r1045, %r289, %r288;
+  // ptx:192  shr.u32 	%r289, %r288, 16;
+  // ptx:193  xor.b32  	%r1045, %r289, %r288;
   uint r1045 = (r288 >> 16u) ^ r288;
-  // 194: shl.b32 	%r30, %r281, 31;
+  // ptx:194  shl.b32 	%r30, %r281, 31;
   uint r30 = r281 << 31u;
-  // 195: shr.u32 	%r290, %r281, 1;
-  // 196: and.b32  	%r31, %r290, 8388607;
+  // ptx:195  shr.u32 	%r290, %r281, 1;
+  // ptx:196  and.b32  	%r31, %r290, 8388607;
   uint r31 = (r281 >> 1u) & 0x007FFFFFu;
-  // 197: and.b16  	%rs4, %rs1, 255;
+  // ptx:197  and.b16  	%rs4, %rs1, 255;
   uint rs4 = rs1 & 255u;
-  // 198: setp.gt.s16 	%p19, %rs4, 1;
+  // ptx:198  setp.gt.s16 	%p19, %rs4, 1;
   bool p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
-  // 199: @%p19 bra 	$L__BB0_30;
+  // ptx:199  @%p19 bra 	$L__BB0_30;
   if (p19) {
-    // 203: setp.eq.s16 	%p20, %rs4, 2;
-    // 204: @%p20 bra 	$L__BB0_52;
+    // ptx:203  setp.eq.s16 	%p20, %rs4, 2;
+    // ptx:204  @%p20 bra 	$L__BB0_52;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 20;
     } else {
-      // 206: setp.eq.s16 	%p21, %rs4, 3;
-      // 207: @%p21 bra 	$L__BB0_36;
+      // ptx:206  setp.eq.s16 	%p21, %rs4, 3;
+      // ptx:207  @%p21 bra 	$L__BB0_36;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-        // 248: mul.wide.u32 	%rd18, %r1045, -858993459;
-        // 249: shr.u64 	%rd19, %rd18, 34;
-        // 250: cvt.u32.u64 	%r296, %rd19;
+        // ptx:248  mul.wide.u32 	%rd18, %r1045, -858993459;
+        // ptx:249  shr.u64 	%rd19, %rd18, 34;
+        // ptx:250  cvt.u32.u64 	%r296, %rd19;
         uint64_t t10 = uint64_t((uint64_t(r1045) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 251: mul.lo.s32 	%r297, %r296, 5;
-        // 252: sub.s32 	%r35, %r1045, %r297;
+        // ptx:251  mul.lo.s32 	%r297, %r296, 5;
+        // ptx:252  sub.s32 	%r35, %r1045, %r297;
         uint r35 = uint(int(r1045) - int(uint(int(uint(uint64_t(t10))) * 5)));
-        // 253: setp.eq.s32 	%p29, %r35, 0;
-        // 254: @%p29 bra 	$L__BB0_38;
+        // ptx:253  setp.eq.s32 	%p29, %r35, 0;
+        // ptx:254  @%p29 bra 	$L__BB0_38;
         if (int(r35) == 0) {
-          // 1548: shr.u32 	%r298, %r1045, 8;
+          // ptx:1548  shr.u32 	%r298, %r1045, 8;
           uint r298 = r1045 >> 8u;
-          // 1549: mul.wide.u32 	%rd20, %r298, -1431655765;
-          // 1550: shr.u64 	%rd21, %rd20, 34;
-          // 1551: cvt.u32.u64 	%r299, %rd21;
+          // ptx:1549  mul.wide.u32 	%rd20, %r298, -1431655765;
+          // ptx:1550  shr.u64 	%rd21, %rd20, 34;
+          // ptx:1551  cvt.u32.u64 	%r299, %rd21;
           uint64_t t11 = uint64_t((uint64_t(r298) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 1552: mul.lo.s32 	%r300, %r299, 6;
-          // 1553: sub.s32 	%r301, %r298, %r300;
-          // 1554: cvt.u16.u32 	%rs5, %r301;
+          // ptx:1552  mul.lo.s32 	%r300, %r299, 6;
+          // ptx:1553  sub.s32 	%r301, %r298, %r300;
+          // ptx:1554  cvt.u16.u32 	%rs5, %r301;
           uint64_t t12 = uint64_t(uint(int(r298) - int(uint(int(uint(uint64_t(t11))) * 6))));
           uint rs5 = (uint(uint64_t(t12)) & 65535u);
-          // 1555: setp.gt.s16 	%p30, %rs5, 1;
-          // 1556: @%p30 bra 	$L__BB0_42;
+          // ptx:1555  setp.gt.s16 	%p30, %rs5, 1;
+          // ptx:1556  @%p30 bra 	$L__BB0_42;
           if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
-            // 1560: setp.eq.s16 	%p31, %rs5, 2;
-            // 1561: @%p31 bra 	$L__BB0_47;
+            // ptx:1560  setp.eq.s16 	%p31, %rs5, 2;
+            // ptx:1561  @%p31 bra 	$L__BB0_47;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
-              // 1916: shr.u32 	%r303, %r1045, 12;
-              // 1917: and.b32  	%r304, %r303, 1;
-              // 1918: or.b32  	%r305, %r30, %r304;
+              // ptx:1916  shr.u32 	%r303, %r1045, 12;
+              // ptx:1917  and.b32  	%r304, %r303, 1;
+              // ptx:1918  or.b32  	%r305, %r30, %r304;
               uint r305 = r30 | ((r1045 >> 12u) & 1u);
-              // 1919: or.b32  	%r1045, %r305, 2143289344;
+              // ptx:1919  or.b32  	%r1045, %r305, 2143289344;
               r1045 = r305 | 0x7FC00000u;
-              // 1920: bra.uni 	$L__BB0_52;
+              // ptx:1920  bra.uni 	$L__BB0_52;
               p2g_sv0 = 20;
             } else {
-              // 1563: setp.eq.s16 	%p32, %rs5, 3;
-              // 1564: @%p32 bra 	$L__BB0_46;
+              // ptx:1563  setp.eq.s16 	%p32, %rs5, 3;
+              // ptx:1564  @%p32 bra 	$L__BB0_46;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
-                // 1923: setp.eq.s32 	%p36, %r31, 0;
-                // 1924: selp.b32 	%r302, 1, %r31, %p36;
-                // 1925: or.b32  	%r1045, %r302, %r30;
+                // ptx:1923  setp.eq.s32 	%p36, %r31, 0;
+                // ptx:1924  selp.b32 	%r302, 1, %r31, %p36;
+                // ptx:1925  or.b32  	%r1045, %r302, %r30;
                 r1045 = ((int(r31) == 0) ? 1u : r31) | r30;
-                // 1926: bra.uni 	$L__BB0_52;
+                // ptx:1926  bra.uni 	$L__BB0_52;
                 p2g_sv0 = 20;
               } else {
-                // 1566: setp.ne.s16 	%p33, %rs5, 4;
-                // 1567: @%p33 bra 	$L__BB0_48;
+                // ptx:1566  setp.ne.s16 	%p33, %rs5, 4;
+                // ptx:1567  @%p33 bra 	$L__BB0_48;
                 if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 150;
                 } else {
-                  // 1569: or.b32  	%r1045, %r30, 2139095039;
+                  // ptx:1569  or.b32  	%r1045, %r30, 2139095039;
                   r1045 = r30 | 0x7F7FFFFFu;
-                  // 1570: bra.uni 	$L__BB0_52;
+                  // ptx:1570  bra.uni 	$L__BB0_52;
                   p2g_sv0 = 20;
                 }
               }
             }
           } else {
-            // 1557: bra.uni 	$L__BB0_39;
-            // 1786: setp.eq.s16 	%p34, %rs5, 0;
-            // 1787: mov.u32 	%r1045, %r30;
+            // ptx:1557  bra.uni 	$L__BB0_39;
+            // ptx:1786  setp.eq.s16 	%p34, %rs5, 0;
+            // ptx:1787  mov.u32 	%r1045, %r30;
             r1045 = r30;
-            // 1788: @%p34 bra 	$L__BB0_52;
+            // ptx:1788  @%p34 bra 	$L__BB0_52;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 20;
             } else {
-              // 1790: setp.eq.s16 	%p35, %rs5, 1;
-              // 1791: @%p35 bra 	$L__BB0_41;
+              // ptx:1790  setp.eq.s16 	%p35, %rs5, 1;
+              // ptx:1791  @%p35 bra 	$L__BB0_41;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
-                // 1795: or.b32  	%r1045, %r30, 2139095040;
+                // ptx:1795  or.b32  	%r1045, %r30, 2139095040;
                 r1045 = r30 | 0x7F800000u;
-                // 1796: bra.uni 	$L__BB0_52;
+                // ptx:1796  bra.uni 	$L__BB0_52;
                 p2g_sv0 = 20;
               } else {
-                // 1792: bra.uni 	$L__BB0_48;
+                // ptx:1792  bra.uni 	$L__BB0_48;
                 p2g_sv0 = 150;
               }
             }
           }
           if (p2g_sv0 == 150) {
-            // 1960: or.b32  	%r306, %r30, %r31;
-            // 1961: or.b32  	%r1045, %r306, 8388608;
+            // ptx:1960  or.b32  	%r306, %r30, %r31;
+            // ptx:1961  or.b32  	%r1045, %r306, 8388608;
             r1045 = (r30 | r31) | 0x00800000u;
-            // 1962: bra.uni 	$L__BB0_52;
+            // ptx:1962  bra.uni 	$L__BB0_52;
             p2g_sv0 = 20;
           }
         } else {
-          // 256: add.s32 	%r1044, %r35, 125;
+          // ptx:256  add.s32 	%r1044, %r35, 125;
           r1044 = uint(int(r35) + 125);
-          // 257: bra.uni 	$L__BB0_51;
+          // ptx:257  bra.uni 	$L__BB0_51;
           p2g_sv0 = 19;
         }
       } else {
-        // 209: setp.ne.s16 	%p22, %rs4, 5;
-        // 210: @%p22 bra 	$L__BB0_50;
+        // ptx:209  setp.ne.s16 	%p22, %rs4, 5;
+        // ptx:210  @%p22 bra 	$L__BB0_50;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 17;
         } else {
-          // 212: and.b32  	%r291, %r1045, 1;
-          // 213: setp.eq.b32 	%p25, %r291, 1;
-          // 214: mov.pred 	%p26, 0;
-          // 215: xor.pred  	%p27, %p25, %p26;
-          // 216: not.pred 	%p28, %p27;
-          // 217: shr.u32 	%r292, %r1045, 1;
+          // ptx:212  and.b32  	%r291, %r1045, 1;
+          // ptx:213  setp.eq.b32 	%p25, %r291, 1;
+          // ptx:214  mov.pred 	%p26, 0;
+          // ptx:215  xor.pred  	%p27, %p25, %p26;
+          // ptx:216  not.pred 	%p28, %p27;
+          // ptx:217  shr.u32 	%r292, %r1045, 1;
           uint r292 = r1045 >> 1u;
-          // 218: mul.wide.u32 	%rd16, %r292, -858993459;
-          // 219: shr.u64 	%rd17, %rd16, 36;
-          // 220: cvt.u32.u64 	%r293, %rd17;
+          // ptx:218  mul.wide.u32 	%rd16, %r292, -858993459;
+          // ptx:219  shr.u64 	%rd17, %rd16, 36;
+          // ptx:220  cvt.u32.u64 	%r293, %rd17;
           uint64_t t13 = uint64_t((uint64_t(r292) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 221: mul.lo.s32 	%r294, %r293, 20;
-          // 222: sub.s32 	%r32, %r292, %r294;
+          // ptx:221  mul.lo.s32 	%r294, %r293, 20;
+          // ptx:222  sub.s32 	%r32, %r292, %r294;
           uint r32 = uint(int(r292) - int(uint(int(uint(uint64_t(t13))) * 20)));
-          // 223: @%p28 bra 	$L__BB0_35;
+          // ptx:223  @%p28 bra 	$L__BB0_35;
           if (!(((r1045 & 1u) == 1u) ^^ false)) {
-            // 227: mov.u32 	%r295, 119;
-            // 228: sub.s32 	%r1044, %r295, %r32;
+            // ptx:227  mov.u32 	%r295, 119;
+            // ptx:228  sub.s32 	%r1044, %r295, %r32;
             r1044 = uint(int(119u) - int(r32));
-            // 229: bra.uni 	$L__BB0_51;
+            // ptx:229  bra.uni 	$L__BB0_51;
             p2g_sv0 = 19;
           } else {
-            // 224: bra.uni 	$L__BB0_34;
-            // 282: add.s32 	%r1044, %r32, 131;
+            // ptx:224  bra.uni 	$L__BB0_34;
+            // ptx:282  add.s32 	%r1044, %r32, 131;
             r1044 = uint(int(r32) + 131);
             p2g_sv0 = 19;
           }
@@ -591,238 +591,238 @@ void main() {
       }
     }
   } else {
-    // 200: bra.uni 	$L__BB0_27;
-    // 232: setp.eq.s16 	%p23, %rs4, 0;
-    // 233: @%p23 bra 	$L__BB0_49;
+    // ptx:200  bra.uni 	$L__BB0_27;
+    // ptx:232  setp.eq.s16 	%p23, %rs4, 0;
+    // ptx:233  @%p23 bra 	$L__BB0_49;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-      // 260: mul.wide.u32 	%rd24, %r1045, 613566757;
-      // 261: shr.u64 	%rd25, %rd24, 32;
-      // 262: cvt.u32.u64 	%r309, %rd25;
+      // ptx:260  mul.wide.u32 	%rd24, %r1045, 613566757;
+      // ptx:261  shr.u64 	%rd25, %rd24, 32;
+      // ptx:262  cvt.u32.u64 	%r309, %rd25;
       uint64_t t14 = uint64_t((uint64_t(r1045) * uint64_t(0x24924925u)) >> 32u);
       uint r309 = uint(uint64_t(t14));
-      // 263: sub.s32 	%r310, %r1045, %r309;
-      // 264: shr.u32 	%r311, %r310, 1;
-      // 265: add.s32 	%r312, %r311, %r309;
-      // 266: shr.u32 	%r313, %r312, 2;
-      // 267: mul.lo.s32 	%r314, %r313, 7;
+      // ptx:263  sub.s32 	%r310, %r1045, %r309;
+      // ptx:264  shr.u32 	%r311, %r310, 1;
+      // ptx:265  add.s32 	%r312, %r311, %r309;
+      // ptx:266  shr.u32 	%r313, %r312, 2;
+      // ptx:267  mul.lo.s32 	%r314, %r313, 7;
       uint r314 = uint(int(uint(int(uint(int(r1045) - int(r309)) >> 1u) + int(r309)) >> 2u) * 7);
-      // 268: sub.s32 	%r315, %r1045, %r314;
-      // 269: add.s32 	%r1044, %r315, 124;
+      // ptx:268  sub.s32 	%r315, %r1045, %r314;
+      // ptx:269  add.s32 	%r1044, %r315, 124;
       r1044 = uint(int(uint(int(r1045) - int(r314))) + 124);
-      // 270: bra.uni 	$L__BB0_51;
+      // ptx:270  bra.uni 	$L__BB0_51;
       p2g_sv0 = 19;
     } else {
-      // 235: setp.eq.s16 	%p24, %rs4, 1;
-      // 236: @%p24 bra 	$L__BB0_29;
+      // ptx:235  setp.eq.s16 	%p24, %rs4, 1;
+      // ptx:236  @%p24 bra 	$L__BB0_29;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-        // 240: mul.wide.u32 	%rd22, %r1045, -2139062143;
-        // 241: shr.u64 	%rd23, %rd22, 39;
-        // 242: cvt.u32.u64 	%r307, %rd23;
+        // ptx:240  mul.wide.u32 	%rd22, %r1045, -2139062143;
+        // ptx:241  shr.u64 	%rd23, %rd22, 39;
+        // ptx:242  cvt.u32.u64 	%r307, %rd23;
         uint64_t t15 = uint64_t((uint64_t(r1045) * uint64_t(0x80808081u)) >> 39u);
-        // 243: mul.lo.s32 	%r308, %r307, 255;
-        // 244: sub.s32 	%r1044, %r1045, %r308;
+        // ptx:243  mul.lo.s32 	%r308, %r307, 255;
+        // ptx:244  sub.s32 	%r1044, %r1045, %r308;
         r1044 = uint(int(r1045) - int(uint(int(uint(uint64_t(t15))) * 255)));
-        // 245: bra.uni 	$L__BB0_51;
+        // ptx:245  bra.uni 	$L__BB0_51;
         p2g_sv0 = 19;
       } else {
-        // 237: bra.uni 	$L__BB0_50;
+        // ptx:237  bra.uni 	$L__BB0_50;
         p2g_sv0 = 17;
       }
     }
   }
   if (p2g_sv0 == 17) {
-    // 273: mul.wide.u32 	%rd26, %r1045, -858993459;
-    // 274: shr.u64 	%rd27, %rd26, 34;
-    // 275: cvt.u32.u64 	%r316, %rd27;
+    // ptx:273  mul.wide.u32 	%rd26, %r1045, -858993459;
+    // ptx:274  shr.u64 	%rd27, %rd26, 34;
+    // ptx:275  cvt.u32.u64 	%r316, %rd27;
     uint64_t t16 = uint64_t((uint64_t(r1045) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 276: mul.lo.s32 	%r317, %r316, 5;
-    // 277: sub.s32 	%r318, %r1045, %r317;
-    // 278: add.s32 	%r1044, %r318, 125;
+    // ptx:276  mul.lo.s32 	%r317, %r316, 5;
+    // ptx:277  sub.s32 	%r318, %r1045, %r317;
+    // ptx:278  add.s32 	%r1044, %r318, 125;
     r1044 = uint(int(uint(int(r1045) - int(uint(int(uint(uint64_t(t16))) * 5)))) + 125);
-    // 279: bra.uni 	$L__BB0_51;
+    // ptx:279  bra.uni 	$L__BB0_51;
     p2g_sv0 = 19;
   }
   if (p2g_sv0 == 19) {
-    // 285: max.s32 	%r319, %r1044, 0;
-    // 286: shl.b32 	%r320, %r319, 23;
-    // 287: or.b32  	%r321, %r31, %r30;
-    // 288: or.b32  	%r1045, %r321, %r320;
+    // ptx:285  max.s32 	%r319, %r1044, 0;
+    // ptx:286  shl.b32 	%r320, %r319, 23;
+    // ptx:287  or.b32  	%r321, %r31, %r30;
+    // ptx:288  or.b32  	%r1045, %r321, %r320;
     r1045 = (r31 | r30) | (uint(max(int(r1044), 0)) << 23u);
   }
-  // 291: add.s32 	%r322, %r9, 512;
-  // 292: xor.b32  	%r323, %r322, 82;
-  // 293: mul.lo.s32 	%r324, %r323, 2146121005;
+  // ptx:291  add.s32 	%r322, %r9, 512;
+  // ptx:292  xor.b32  	%r323, %r322, 82;
+  // ptx:293  mul.lo.s32 	%r324, %r323, 2146121005;
   uint r324 = uint(int(uint(int(r9) + 512) ^ 82u) * 2146121005);
-  // 294: shr.u32 	%r325, %r324, 15;
-  // 295: xor.b32  	%r326, %r325, %r324;
-  // 296: mul.lo.s32 	%r327, %r326, -2073254261;
+  // ptx:294  shr.u32 	%r325, %r324, 15;
+  // ptx:295  xor.b32  	%r326, %r325, %r324;
+  // ptx:296  mul.lo.s32 	%r327, %r326, -2073254261;
   uint r327 = uint(int((r324 >> 15u) ^ r324) * -2073254261);
-  // 297: shr.u32 	%r328, %r327, 16;
-  // 298: xor.b32  	%r329, %r327, %r7;
+  // ptx:297  shr.u32 	%r328, %r327, 16;
+  // ptx:298  xor.b32  	%r329, %r327, %r7;
   uint r329 = r327 ^ r7;
-  // 299: xor.b32  	%r330, %r329, %r328;
-  // 300: shr.u32 	%r331, %r329, 16;
-  // 301: xor.b32  	%r332, %r330, %r331;
-  // 302: mul.lo.s32 	%r333, %r332, 2146121005;
+  // ptx:299  xor.b32  	%r330, %r329, %r328;
+  // ptx:300  shr.u32 	%r331, %r329, 16;
+  // ptx:301  xor.b32  	%r332, %r330, %r331;
+  // ptx:302  mul.lo.s32 	%r333, %r332, 2146121005;
   uint r333 = uint(int((r329 ^ (r327 >> 16u)) ^ (r329 >> 16u)) * 2146121005);
-  // 303: shr.u32 	%r334, %r333, 15;
-  // 304: xor.b32  	%r335, %r334, %r333;
-  // 305: mul.lo.s32 	%r336, %r335, -2073254261;
+  // ptx:303  shr.u32 	%r334, %r333, 15;
+  // ptx:304  xor.b32  	%r335, %r334, %r333;
+  // ptx:305  mul.lo.s32 	%r336, %r335, -2073254261;
   uint r336 = uint(int((r333 >> 15u) ^ r333) * -2073254261);
-  // 306: shr.u32 	%r337, %r336, 16;
-  // 307: xor.b32  	%r338, %r337, %r336;
+  // ptx:306  shr.u32 	%r337, %r336, 16;
+  // ptx:307  xor.b32  	%r338, %r337, %r336;
   uint r338 = (r336 >> 16u) ^ r336;
-  // 308: xor.b32  	%r339, %r338, -1515870811;
+  // ptx:308  xor.b32  	%r339, %r338, -1515870811;
   uint r339 = r338 ^ 0xA5A5A5A5u;
-  // 309: shr.u32 	%r340, %r339, 16;
-  // 310: xor.b32  	%r341, %r340, %r339;
-  // 311: mul.lo.s32 	%r342, %r341, 2146121005;
+  // ptx:309  shr.u32 	%r340, %r339, 16;
+  // ptx:310  xor.b32  	%r341, %r340, %r339;
+  // ptx:311  mul.lo.s32 	%r342, %r341, 2146121005;
   uint r342 = uint(int((r339 >> 16u) ^ r339) * 2146121005);
-  // 312: shr.u32 	%r343, %r342, 15;
-  // 313: xor.b32  	%r344, %r343, %r342;
-  // 314: mul.lo.s32 	%r345, %r344, -2073254261;
+  // ptx:312  shr.u32 	%r343, %r342, 15;
+  // ptx:313  xor.b32  	%r344, %r343, %r342;
+  // ptx:314  mul.lo.s32 	%r345, %r344, -2073254261;
   uint r345 = uint(int((r342 >> 15u) ^ r342) * -2073254261);
-  // 315: shr.u32 	%r346, %r345, 16;
-  // 316: xor.b32  	%r1047, %r346, %r345;
+  // ptx:315  shr.u32 	%r346, %r345, 16;
+  // ptx:316  xor.b32  	%r1047, %r346, %r345;
   uint r1047 = (r345 >> 16u) ^ r345;
-  // 317: shl.b32 	%r49, %r338, 31;
+  // ptx:317  shl.b32 	%r49, %r338, 31;
   uint r49 = r338 << 31u;
-  // 318: shr.u32 	%r347, %r338, 1;
-  // 319: and.b32  	%r50, %r347, 8388607;
+  // ptx:318  shr.u32 	%r347, %r338, 1;
+  // ptx:319  and.b32  	%r50, %r347, 8388607;
   uint r50 = (r338 >> 1u) & 0x007FFFFFu;
-  // 320: @%p19 bra 	$L__BB0_56;
+  // ptx:320  @%p19 bra 	$L__BB0_56;
   if (p19) {
-    // 324: setp.eq.s16 	%p38, %rs4, 2;
-    // 325: @%p38 bra 	$L__BB0_78;
+    // ptx:324  setp.eq.s16 	%p38, %rs4, 2;
+    // ptx:325  @%p38 bra 	$L__BB0_78;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 30;
     } else {
-      // 327: setp.eq.s16 	%p39, %rs4, 3;
-      // 328: @%p39 bra 	$L__BB0_62;
+      // ptx:327  setp.eq.s16 	%p39, %rs4, 3;
+      // ptx:328  @%p39 bra 	$L__BB0_62;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-        // 369: mul.wide.u32 	%rd30, %r1047, -858993459;
-        // 370: shr.u64 	%rd31, %rd30, 34;
-        // 371: cvt.u32.u64 	%r353, %rd31;
+        // ptx:369  mul.wide.u32 	%rd30, %r1047, -858993459;
+        // ptx:370  shr.u64 	%rd31, %rd30, 34;
+        // ptx:371  cvt.u32.u64 	%r353, %rd31;
         uint64_t t17 = uint64_t((uint64_t(r1047) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 372: mul.lo.s32 	%r354, %r353, 5;
-        // 373: sub.s32 	%r54, %r1047, %r354;
+        // ptx:372  mul.lo.s32 	%r354, %r353, 5;
+        // ptx:373  sub.s32 	%r54, %r1047, %r354;
         uint r54 = uint(int(r1047) - int(uint(int(uint(uint64_t(t17))) * 5)));
-        // 374: setp.eq.s32 	%p47, %r54, 0;
-        // 375: @%p47 bra 	$L__BB0_64;
+        // ptx:374  setp.eq.s32 	%p47, %r54, 0;
+        // ptx:375  @%p47 bra 	$L__BB0_64;
         if (int(r54) == 0) {
-          // 1573: shr.u32 	%r355, %r1047, 8;
+          // ptx:1573  shr.u32 	%r355, %r1047, 8;
           uint r355 = r1047 >> 8u;
-          // 1574: mul.wide.u32 	%rd32, %r355, -1431655765;
-          // 1575: shr.u64 	%rd33, %rd32, 34;
-          // 1576: cvt.u32.u64 	%r356, %rd33;
+          // ptx:1574  mul.wide.u32 	%rd32, %r355, -1431655765;
+          // ptx:1575  shr.u64 	%rd33, %rd32, 34;
+          // ptx:1576  cvt.u32.u64 	%r356, %rd33;
           uint64_t t18 = uint64_t((uint64_t(r355) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 1577: mul.lo.s32 	%r357, %r356, 6;
-          // 1578: sub.s32 	%r358, %r355, %r357;
-          // 1579: cvt.u16.u32 	%rs7, %r358;
+          // ptx:1577  mul.lo.s32 	%r357, %r356, 6;
+          // ptx:1578  sub.s32 	%r358, %r355, %r357;
+          // ptx:1579  cvt.u16.u32 	%rs7, %r358;
           uint64_t t19 = uint64_t(uint(int(r355) - int(uint(int(uint(uint64_t(t18))) * 6))));
           uint rs7 = (uint(uint64_t(t19)) & 65535u);
-          // 1580: setp.gt.s16 	%p48, %rs7, 1;
-          // 1581: @%p48 bra 	$L__BB0_68;
+          // ptx:1580  setp.gt.s16 	%p48, %rs7, 1;
+          // ptx:1581  @%p48 bra 	$L__BB0_68;
           if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
-            // 1585: setp.eq.s16 	%p49, %rs7, 2;
-            // 1586: @%p49 bra 	$L__BB0_73;
+            // ptx:1585  setp.eq.s16 	%p49, %rs7, 2;
+            // ptx:1586  @%p49 bra 	$L__BB0_73;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
-              // 1929: shr.u32 	%r360, %r1047, 12;
-              // 1930: and.b32  	%r361, %r360, 1;
-              // 1931: or.b32  	%r362, %r49, %r361;
+              // ptx:1929  shr.u32 	%r360, %r1047, 12;
+              // ptx:1930  and.b32  	%r361, %r360, 1;
+              // ptx:1931  or.b32  	%r362, %r49, %r361;
               uint r362 = r49 | ((r1047 >> 12u) & 1u);
-              // 1932: or.b32  	%r1047, %r362, 2143289344;
+              // ptx:1932  or.b32  	%r1047, %r362, 2143289344;
               r1047 = r362 | 0x7FC00000u;
-              // 1933: bra.uni 	$L__BB0_78;
+              // ptx:1933  bra.uni 	$L__BB0_78;
               p2g_sv0 = 30;
             } else {
-              // 1588: setp.eq.s16 	%p50, %rs7, 3;
-              // 1589: @%p50 bra 	$L__BB0_72;
+              // ptx:1588  setp.eq.s16 	%p50, %rs7, 3;
+              // ptx:1589  @%p50 bra 	$L__BB0_72;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
-                // 1936: setp.eq.s32 	%p54, %r50, 0;
-                // 1937: selp.b32 	%r359, 1, %r50, %p54;
-                // 1938: or.b32  	%r1047, %r359, %r49;
+                // ptx:1936  setp.eq.s32 	%p54, %r50, 0;
+                // ptx:1937  selp.b32 	%r359, 1, %r50, %p54;
+                // ptx:1938  or.b32  	%r1047, %r359, %r49;
                 r1047 = ((int(r50) == 0) ? 1u : r50) | r49;
-                // 1939: bra.uni 	$L__BB0_78;
+                // ptx:1939  bra.uni 	$L__BB0_78;
                 p2g_sv0 = 30;
               } else {
-                // 1591: setp.ne.s16 	%p51, %rs7, 4;
-                // 1592: @%p51 bra 	$L__BB0_74;
+                // ptx:1591  setp.ne.s16 	%p51, %rs7, 4;
+                // ptx:1592  @%p51 bra 	$L__BB0_74;
                 if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 151;
                 } else {
-                  // 1594: or.b32  	%r1047, %r49, 2139095039;
+                  // ptx:1594  or.b32  	%r1047, %r49, 2139095039;
                   r1047 = r49 | 0x7F7FFFFFu;
-                  // 1595: bra.uni 	$L__BB0_78;
+                  // ptx:1595  bra.uni 	$L__BB0_78;
                   p2g_sv0 = 30;
                 }
               }
             }
           } else {
-            // 1582: bra.uni 	$L__BB0_65;
-            // 1799: setp.eq.s16 	%p52, %rs7, 0;
-            // 1800: mov.u32 	%r1047, %r49;
+            // ptx:1582  bra.uni 	$L__BB0_65;
+            // ptx:1799  setp.eq.s16 	%p52, %rs7, 0;
+            // ptx:1800  mov.u32 	%r1047, %r49;
             r1047 = r49;
-            // 1801: @%p52 bra 	$L__BB0_78;
+            // ptx:1801  @%p52 bra 	$L__BB0_78;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 30;
             } else {
-              // 1803: setp.eq.s16 	%p53, %rs7, 1;
-              // 1804: @%p53 bra 	$L__BB0_67;
+              // ptx:1803  setp.eq.s16 	%p53, %rs7, 1;
+              // ptx:1804  @%p53 bra 	$L__BB0_67;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
-                // 1808: or.b32  	%r1047, %r49, 2139095040;
+                // ptx:1808  or.b32  	%r1047, %r49, 2139095040;
                 r1047 = r49 | 0x7F800000u;
-                // 1809: bra.uni 	$L__BB0_78;
+                // ptx:1809  bra.uni 	$L__BB0_78;
                 p2g_sv0 = 30;
               } else {
-                // 1805: bra.uni 	$L__BB0_74;
+                // ptx:1805  bra.uni 	$L__BB0_74;
                 p2g_sv0 = 151;
               }
             }
           }
           if (p2g_sv0 == 151) {
-            // 1965: or.b32  	%r363, %r49, %r50;
-            // 1966: or.b32  	%r1047, %r363, 8388608;
+            // ptx:1965  or.b32  	%r363, %r49, %r50;
+            // ptx:1966  or.b32  	%r1047, %r363, 8388608;
             r1047 = (r49 | r50) | 0x00800000u;
-            // 1967: bra.uni 	$L__BB0_78;
+            // ptx:1967  bra.uni 	$L__BB0_78;
             p2g_sv0 = 30;
           }
         } else {
-          // 377: add.s32 	%r1046, %r54, 125;
+          // ptx:377  add.s32 	%r1046, %r54, 125;
           r1046 = uint(int(r54) + 125);
-          // 378: bra.uni 	$L__BB0_77;
+          // ptx:378  bra.uni 	$L__BB0_77;
           p2g_sv0 = 29;
         }
       } else {
-        // 330: setp.ne.s16 	%p40, %rs4, 5;
-        // 331: @%p40 bra 	$L__BB0_76;
+        // ptx:330  setp.ne.s16 	%p40, %rs4, 5;
+        // ptx:331  @%p40 bra 	$L__BB0_76;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 27;
         } else {
-          // 333: and.b32  	%r348, %r1047, 1;
-          // 334: setp.eq.b32 	%p43, %r348, 1;
-          // 335: mov.pred 	%p44, 0;
-          // 336: xor.pred  	%p45, %p43, %p44;
-          // 337: not.pred 	%p46, %p45;
-          // 338: shr.u32 	%r349, %r1047, 1;
+          // ptx:333  and.b32  	%r348, %r1047, 1;
+          // ptx:334  setp.eq.b32 	%p43, %r348, 1;
+          // ptx:335  mov.pred 	%p44, 0;
+          // ptx:336  xor.pred  	%p45, %p43, %p44;
+          // ptx:337  not.pred 	%p46, %p45;
+          // ptx:338  shr.u32 	%r349, %r1047, 1;
           uint r349 = r1047 >> 1u;
-          // 339: mul.wide.u32 	%rd28, %r349, -858993459;
-          // 340: shr.u64 	%rd29, %rd28, 36;
-          // 341: cvt.u32.u64 	%r350, %rd29;
+          // ptx:339  mul.wide.u32 	%rd28, %r349, -858993459;
+          // ptx:340  shr.u64 	%rd29, %rd28, 36;
+          // ptx:341  cvt.u32.u64 	%r350, %rd29;
           uint64_t t20 = uint64_t((uint64_t(r349) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 342: mul.lo.s32 	%r351, %r350, 20;
-          // 343: sub.s32 	%r51, %r349, %r351;
+          // ptx:342  mul.lo.s32 	%r351, %r350, 20;
+          // ptx:343  sub.s32 	%r51, %r349, %r351;
           uint r51 = uint(int(r349) - int(uint(int(uint(uint64_t(t20))) * 20)));
-          // 344: @%p46 bra 	$L__BB0_61;
+          // ptx:344  @%p46 bra 	$L__BB0_61;
           if (!(((r1047 & 1u) == 1u) ^^ false)) {
-            // 348: mov.u32 	%r352, 119;
-            // 349: sub.s32 	%r1046, %r352, %r51;
+            // ptx:348  mov.u32 	%r352, 119;
+            // ptx:349  sub.s32 	%r1046, %r352, %r51;
             r1046 = uint(int(119u) - int(r51));
-            // 350: bra.uni 	$L__BB0_77;
+            // ptx:350  bra.uni 	$L__BB0_77;
             p2g_sv0 = 29;
           } else {
-            // 345: bra.uni 	$L__BB0_60;
-            // 403: add.s32 	%r1046, %r51, 131;
+            // ptx:345  bra.uni 	$L__BB0_60;
+            // ptx:403  add.s32 	%r1046, %r51, 131;
             r1046 = uint(int(r51) + 131);
             p2g_sv0 = 29;
           }
@@ -830,238 +830,238 @@ void main() {
       }
     }
   } else {
-    // 321: bra.uni 	$L__BB0_53;
-    // 353: setp.eq.s16 	%p41, %rs4, 0;
-    // 354: @%p41 bra 	$L__BB0_75;
+    // ptx:321  bra.uni 	$L__BB0_53;
+    // ptx:353  setp.eq.s16 	%p41, %rs4, 0;
+    // ptx:354  @%p41 bra 	$L__BB0_75;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-      // 381: mul.wide.u32 	%rd36, %r1047, 613566757;
-      // 382: shr.u64 	%rd37, %rd36, 32;
-      // 383: cvt.u32.u64 	%r366, %rd37;
+      // ptx:381  mul.wide.u32 	%rd36, %r1047, 613566757;
+      // ptx:382  shr.u64 	%rd37, %rd36, 32;
+      // ptx:383  cvt.u32.u64 	%r366, %rd37;
       uint64_t t21 = uint64_t((uint64_t(r1047) * uint64_t(0x24924925u)) >> 32u);
       uint r366 = uint(uint64_t(t21));
-      // 384: sub.s32 	%r367, %r1047, %r366;
-      // 385: shr.u32 	%r368, %r367, 1;
-      // 386: add.s32 	%r369, %r368, %r366;
-      // 387: shr.u32 	%r370, %r369, 2;
-      // 388: mul.lo.s32 	%r371, %r370, 7;
+      // ptx:384  sub.s32 	%r367, %r1047, %r366;
+      // ptx:385  shr.u32 	%r368, %r367, 1;
+      // ptx:386  add.s32 	%r369, %r368, %r366;
+      // ptx:387  shr.u32 	%r370, %r369, 2;
+      // ptx:388  mul.lo.s32 	%r371, %r370, 7;
       uint r371 = uint(int(uint(int(uint(int(r1047) - int(r366)) >> 1u) + int(r366)) >> 2u) * 7);
-      // 389: sub.s32 	%r372, %r1047, %r371;
-      // 390: add.s32 	%r1046, %r372, 124;
+      // ptx:389  sub.s32 	%r372, %r1047, %r371;
+      // ptx:390  add.s32 	%r1046, %r372, 124;
       r1046 = uint(int(uint(int(r1047) - int(r371))) + 124);
-      // 391: bra.uni 	$L__BB0_77;
+      // ptx:391  bra.uni 	$L__BB0_77;
       p2g_sv0 = 29;
     } else {
-      // 356: setp.eq.s16 	%p42, %rs4, 1;
-      // 357: @%p42 bra 	$L__BB0_55;
+      // ptx:356  setp.eq.s16 	%p42, %rs4, 1;
+      // ptx:357  @%p42 bra 	$L__BB0_55;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-        // 361: mul.wide.u32 	%rd34, %r1047, -2139062143;
-        // 362: shr.u64 	%rd35, %rd34, 39;
-        // 363: cvt.u32.u64 	%r364, %rd35;
+        // ptx:361  mul.wide.u32 	%rd34, %r1047, -2139062143;
+        // ptx:362  shr.u64 	%rd35, %rd34, 39;
+        // ptx:363  cvt.u32.u64 	%r364, %rd35;
         uint64_t t22 = uint64_t((uint64_t(r1047) * uint64_t(0x80808081u)) >> 39u);
-        // 364: mul.lo.s32 	%r365, %r364, 255;
-        // 365: sub.s32 	%r1046, %r1047, %r365;
+        // ptx:364  mul.lo.s32 	%r365, %r364, 255;
+        // ptx:365  sub.s32 	%r1046, %r1047, %r365;
         r1046 = uint(int(r1047) - int(uint(int(uint(uint64_t(t22))) * 255)));
-        // 366: bra.uni 	$L__BB0_77;
+        // ptx:366  bra.uni 	$L__BB0_77;
         p2g_sv0 = 29;
       } else {
-        // 358: bra.uni 	$L__BB0_76;
+        // ptx:358  bra.uni 	$L__BB0_76;
         p2g_sv0 = 27;
       }
     }
   }
   if (p2g_sv0 == 27) {
-    // 394: mul.wide.u32 	%rd38, %r1047, -858993459;
-    // 395: shr.u64 	%rd39, %rd38, 34;
-    // 396: cvt.u32.u64 	%r373, %rd39;
+    // ptx:394  mul.wide.u32 	%rd38, %r1047, -858993459;
+    // ptx:395  shr.u64 	%rd39, %rd38, 34;
+    // ptx:396  cvt.u32.u64 	%r373, %rd39;
     uint64_t t23 = uint64_t((uint64_t(r1047) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 397: mul.lo.s32 	%r374, %r373, 5;
-    // 398: sub.s32 	%r375, %r1047, %r374;
-    // 399: add.s32 	%r1046, %r375, 125;
+    // ptx:397  mul.lo.s32 	%r374, %r373, 5;
+    // ptx:398  sub.s32 	%r375, %r1047, %r374;
+    // ptx:399  add.s32 	%r1046, %r375, 125;
     r1046 = uint(int(uint(int(r1047) - int(uint(int(uint(uint64_t(t23))) * 5)))) + 125);
-    // 400: bra.uni 	$L__BB0_77;
+    // ptx:400  bra.uni 	$L__BB0_77;
     p2g_sv0 = 29;
   }
   if (p2g_sv0 == 29) {
-    // 406: max.s32 	%r376, %r1046, 0;
-    // 407: shl.b32 	%r377, %r376, 23;
-    // 408: or.b32  	%r378, %r50, %r49;
-    // 409: or.b32  	%r1047, %r378, %r377;
+    // ptx:406  max.s32 	%r376, %r1046, 0;
+    // ptx:407  shl.b32 	%r377, %r376, 23;
+    // ptx:408  or.b32  	%r378, %r50, %r49;
+    // ptx:409  or.b32  	%r1047, %r378, %r377;
     r1047 = (r50 | r49) | (uint(max(int(r1046), 0)) << 23u);
   }
-  // 412: add.s32 	%r380, %r264, 5377832;
-  // 413: xor.b32  	%r381, %r380, 82;
-  // 414: mul.lo.s32 	%r382, %r381, 2146121005;
+  // ptx:412  add.s32 	%r380, %r264, 5377832;
+  // ptx:413  xor.b32  	%r381, %r380, 82;
+  // ptx:414  mul.lo.s32 	%r382, %r381, 2146121005;
   uint r382 = uint(int(uint(int(r264) + 5377832) ^ 82u) * 2146121005);
-  // 415: shr.u32 	%r383, %r382, 15;
-  // 416: xor.b32  	%r384, %r383, %r382;
-  // 417: mul.lo.s32 	%r385, %r384, -2073254261;
+  // ptx:415  shr.u32 	%r383, %r382, 15;
+  // ptx:416  xor.b32  	%r384, %r383, %r382;
+  // ptx:417  mul.lo.s32 	%r385, %r384, -2073254261;
   uint r385 = uint(int((r382 >> 15u) ^ r382) * -2073254261);
-  // 418: shr.u32 	%r386, %r385, 16;
-  // 419: xor.b32  	%r387, %r385, %r7;
+  // ptx:418  shr.u32 	%r386, %r385, 16;
+  // ptx:419  xor.b32  	%r387, %r385, %r7;
   uint r387 = r385 ^ r7;
-  // 420: xor.b32  	%r388, %r387, %r386;
-  // 421: shr.u32 	%r389, %r387, 16;
-  // 422: xor.b32  	%r390, %r388, %r389;
-  // 423: mul.lo.s32 	%r391, %r390, 2146121005;
+  // ptx:420  xor.b32  	%r388, %r387, %r386;
+  // ptx:421  shr.u32 	%r389, %r387, 16;
+  // ptx:422  xor.b32  	%r390, %r388, %r389;
+  // ptx:423  mul.lo.s32 	%r391, %r390, 2146121005;
   uint r391 = uint(int((r387 ^ (r385 >> 16u)) ^ (r387 >> 16u)) * 2146121005);
-  // 424: shr.u32 	%r392, %r391, 15;
-  // 425: xor.b32  	%r393, %r392, %r391;
-  // 426: mul.lo.s32 	%r394, %r393, -2073254261;
+  // ptx:424  shr.u32 	%r392, %r391, 15;
+  // ptx:425  xor.b32  	%r393, %r392, %r391;
+  // ptx:426  mul.lo.s32 	%r394, %r393, -2073254261;
   uint r394 = uint(int((r391 >> 15u) ^ r391) * -2073254261);
-  // 427: shr.u32 	%r395, %r394, 16;
-  // 428: xor.b32  	%r396, %r395, %r394;
+  // ptx:427  shr.u32 	%r395, %r394, 16;
+  // ptx:428  xor.b32  	%r396, %r395, %r394;
   uint r396 = (r394 >> 16u) ^ r394;
-  // 429: xor.b32  	%r397, %r396, -1515870811;
+  // ptx:429  xor.b32  	%r397, %r396, -1515870811;
   uint r397 = r396 ^ 0xA5A5A5A5u;
-  // 430: shr.u32 	%r398, %r397, 16;
-  // 431: xor.b32  	%r399, %r398, %r397;
-  // 432: mul.lo.s32 	%r400, %r399, 2146121005;
+  // ptx:430  shr.u32 	%r398, %r397, 16;
+  // ptx:431  xor.b32  	%r399, %r398, %r397;
+  // ptx:432  mul.lo.s32 	%r400, %r399, 2146121005;
   uint r400 = uint(int((r397 >> 16u) ^ r397) * 2146121005);
-  // 433: shr.u32 	%r401, %r400, 15;
-  // 434: xor.b32  	%r402, %r401, %r400;
-  // 435: mul.lo.s32 	%r403, %r402, -2073254261;
+  // ptx:433  shr.u32 	%r401, %r400, 15;
+  // ptx:434  xor.b32  	%r402, %r401, %r400;
+  // ptx:435  mul.lo.s32 	%r403, %r402, -2073254261;
   uint r403 = uint(int((r400 >> 15u) ^ r400) * -2073254261);
-  // 436: shr.u32 	%r404, %r403, 16;
-  // 437: xor.b32  	%r1049, %r404, %r403;
+  // ptx:436  shr.u32 	%r404, %r403, 16;
+  // ptx:437  xor.b32  	%r1049, %r404, %r403;
   uint r1049 = (r403 >> 16u) ^ r403;
-  // 438: shl.b32 	%r68, %r396, 31;
+  // ptx:438  shl.b32 	%r68, %r396, 31;
   uint r68 = r396 << 31u;
-  // 439: shr.u32 	%r405, %r396, 1;
-  // 440: and.b32  	%r69, %r405, 8388607;
+  // ptx:439  shr.u32 	%r405, %r396, 1;
+  // ptx:440  and.b32  	%r69, %r405, 8388607;
   uint r69 = (r396 >> 1u) & 0x007FFFFFu;
-  // 441: @%p19 bra 	$L__BB0_82;
+  // ptx:441  @%p19 bra 	$L__BB0_82;
   if (p19) {
-    // 445: setp.eq.s16 	%p56, %rs4, 2;
-    // 446: @%p56 bra 	$L__BB0_104;
+    // ptx:445  setp.eq.s16 	%p56, %rs4, 2;
+    // ptx:446  @%p56 bra 	$L__BB0_104;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 40;
     } else {
-      // 448: setp.eq.s16 	%p57, %rs4, 3;
-      // 449: @%p57 bra 	$L__BB0_88;
+      // ptx:448  setp.eq.s16 	%p57, %rs4, 3;
+      // ptx:449  @%p57 bra 	$L__BB0_88;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-        // 490: mul.wide.u32 	%rd42, %r1049, -858993459;
-        // 491: shr.u64 	%rd43, %rd42, 34;
-        // 492: cvt.u32.u64 	%r411, %rd43;
+        // ptx:490  mul.wide.u32 	%rd42, %r1049, -858993459;
+        // ptx:491  shr.u64 	%rd43, %rd42, 34;
+        // ptx:492  cvt.u32.u64 	%r411, %rd43;
         uint64_t t24 = uint64_t((uint64_t(r1049) * uint64_t(0xCCCCCCCDu)) >> 34u);
-        // 493: mul.lo.s32 	%r412, %r411, 5;
-        // 494: sub.s32 	%r73, %r1049, %r412;
+        // ptx:493  mul.lo.s32 	%r412, %r411, 5;
+        // ptx:494  sub.s32 	%r73, %r1049, %r412;
         uint r73 = uint(int(r1049) - int(uint(int(uint(uint64_t(t24))) * 5)));
-        // 495: setp.eq.s32 	%p65, %r73, 0;
-        // 496: @%p65 bra 	$L__BB0_90;
+        // ptx:495  setp.eq.s32 	%p65, %r73, 0;
+        // ptx:496  @%p65 bra 	$L__BB0_90;
         if (int(r73) == 0) {
-          // 1598: shr.u32 	%r413, %r1049, 8;
+          // ptx:1598  shr.u32 	%r413, %r1049, 8;
           uint r413 = r1049 >> 8u;
-          // 1599: mul.wide.u32 	%rd44, %r413, -1431655765;
-          // 1600: shr.u64 	%rd45, %rd44, 34;
-          // 1601: cvt.u32.u64 	%r414, %rd45;
+          // ptx:1599  mul.wide.u32 	%rd44, %r413, -1431655765;
+          // ptx:1600  shr.u64 	%rd45, %rd44, 34;
+          // ptx:1601  cvt.u32.u64 	%r414, %rd45;
           uint64_t t25 = uint64_t((uint64_t(r413) * uint64_t(0xAAAAAAABu)) >> 34u);
-          // 1602: mul.lo.s32 	%r415, %r414, 6;
-          // 1603: sub.s32 	%r416, %r413, %r415;
-          // 1604: cvt.u16.u32 	%rs9, %r416;
+          // ptx:1602  mul.lo.s32 	%r415, %r414, 6;
+          // ptx:1603  sub.s32 	%r416, %r413, %r415;
+          // ptx:1604  cvt.u16.u32 	%rs9, %r416;
           uint64_t t26 = uint64_t(uint(int(r413) - int(uint(int(uint(uint64_t(t25))) * 6))));
           uint rs9 = (uint(uint64_t(t26)) & 65535u);
-          // 1605: setp.gt.s16 	%p66, %rs9, 1;
-          // 1606: @%p66 bra 	$L__BB0_94;
+          // ptx:1605  setp.gt.s16 	%p66, %rs9, 1;
+          // ptx:1606  @%p66 bra 	$L__BB0_94;
           if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
-            // 1610: setp.eq.s16 	%p67, %rs9, 2;
-            // 1611: @%p67 bra 	$L__BB0_99;
+            // ptx:1610  setp.eq.s16 	%p67, %rs9, 2;
+            // ptx:1611  @%p67 bra 	$L__BB0_99;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
-              // 1942: shr.u32 	%r418, %r1049, 12;
-              // 1943: and.b32  	%r419, %r418, 1;
-              // 1944: or.b32  	%r420, %r68, %r419;
+              // ptx:1942  shr.u32 	%r418, %r1049, 12;
+              // ptx:1943  and.b32  	%r419, %r418, 1;
+              // ptx:1944  or.b32  	%r420, %r68, %r419;
               uint r420 = r68 | ((r1049 >> 12u) & 1u);
-              // 1945: or.b32  	%r1049, %r420, 2143289344;
+              // ptx:1945  or.b32  	%r1049, %r420, 2143289344;
               r1049 = r420 | 0x7FC00000u;
-              // 1946: bra.uni 	$L__BB0_104;
+              // ptx:1946  bra.uni 	$L__BB0_104;
               p2g_sv0 = 40;
             } else {
-              // 1613: setp.eq.s16 	%p68, %rs9, 3;
-              // 1614: @%p68 bra 	$L__BB0_98;
+              // ptx:1613  setp.eq.s16 	%p68, %rs9, 3;
+              // ptx:1614  @%p68 bra 	$L__BB0_98;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
-                // 1949: setp.eq.s32 	%p72, %r69, 0;
-                // 1950: selp.b32 	%r417, 1, %r69, %p72;
-                // 1951: or.b32  	%r1049, %r417, %r68;
+                // ptx:1949  setp.eq.s32 	%p72, %r69, 0;
+                // ptx:1950  selp.b32 	%r417, 1, %r69, %p72;
+                // ptx:1951  or.b32  	%r1049, %r417, %r68;
                 r1049 = ((int(r69) == 0) ? 1u : r69) | r68;
-                // 1952: bra.uni 	$L__BB0_104;
+                // ptx:1952  bra.uni 	$L__BB0_104;
                 p2g_sv0 = 40;
               } else {
-                // 1616: setp.ne.s16 	%p69, %rs9, 4;
-                // 1617: @%p69 bra 	$L__BB0_100;
+                // ptx:1616  setp.ne.s16 	%p69, %rs9, 4;
+                // ptx:1617  @%p69 bra 	$L__BB0_100;
                 if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 152;
                 } else {
-                  // 1619: or.b32  	%r1049, %r68, 2139095039;
+                  // ptx:1619  or.b32  	%r1049, %r68, 2139095039;
                   r1049 = r68 | 0x7F7FFFFFu;
-                  // 1620: bra.uni 	$L__BB0_104;
+                  // ptx:1620  bra.uni 	$L__BB0_104;
                   p2g_sv0 = 40;
                 }
               }
             }
           } else {
-            // 1607: bra.uni 	$L__BB0_91;
-            // 1812: setp.eq.s16 	%p70, %rs9, 0;
-            // 1813: mov.u32 	%r1049, %r68;
+            // ptx:1607  bra.uni 	$L__BB0_91;
+            // ptx:1812  setp.eq.s16 	%p70, %rs9, 0;
+            // ptx:1813  mov.u32 	%r1049, %r68;
             r1049 = r68;
-            // 1814: @%p70 bra 	$L__BB0_104;
+            // ptx:1814  @%p70 bra 	$L__BB0_104;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 40;
             } else {
-              // 1816: setp.eq.s16 	%p71, %rs9, 1;
-              // 1817: @%p71 bra 	$L__BB0_93;
+              // ptx:1816  setp.eq.s16 	%p71, %rs9, 1;
+              // ptx:1817  @%p71 bra 	$L__BB0_93;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
-                // 1821: or.b32  	%r1049, %r68, 2139095040;
+                // ptx:1821  or.b32  	%r1049, %r68, 2139095040;
                 r1049 = r68 | 0x7F800000u;
-                // 1822: bra.uni 	$L__BB0_104;
+                // ptx:1822  bra.uni 	$L__BB0_104;
                 p2g_sv0 = 40;
               } else {
-                // 1818: bra.uni 	$L__BB0_100;
+                // ptx:1818  bra.uni 	$L__BB0_100;
                 p2g_sv0 = 152;
               }
             }
           }
           if (p2g_sv0 == 152) {
-            // 1970: or.b32  	%r421, %r68, %r69;
-            // 1971: or.b32  	%r1049, %r421, 8388608;
+            // ptx:1970  or.b32  	%r421, %r68, %r69;
+            // ptx:1971  or.b32  	%r1049, %r421, 8388608;
             r1049 = (r68 | r69) | 0x00800000u;
-            // 1972: bra.uni 	$L__BB0_104;
+            // ptx:1972  bra.uni 	$L__BB0_104;
             p2g_sv0 = 40;
           }
         } else {
-          // 498: add.s32 	%r1048, %r73, 125;
+          // ptx:498  add.s32 	%r1048, %r73, 125;
           r1048 = uint(int(r73) + 125);
-          // 499: bra.uni 	$L__BB0_103;
+          // ptx:499  bra.uni 	$L__BB0_103;
           p2g_sv0 = 39;
         }
       } else {
-        // 451: setp.ne.s16 	%p58, %rs4, 5;
-        // 452: @%p58 bra 	$L__BB0_102;
+        // ptx:451  setp.ne.s16 	%p58, %rs4, 5;
+        // ptx:452  @%p58 bra 	$L__BB0_102;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 37;
         } else {
-          // 454: and.b32  	%r406, %r1049, 1;
-          // 455: setp.eq.b32 	%p61, %r406, 1;
-          // 456: mov.pred 	%p62, 0;
-          // 457: xor.pred  	%p63, %p61, %p62;
-          // 458: not.pred 	%p64, %p63;
-          // 459: shr.u32 	%r407, %r1049, 1;
+          // ptx:454  and.b32  	%r406, %r1049, 1;
+          // ptx:455  setp.eq.b32 	%p61, %r406, 1;
+          // ptx:456  mov.pred 	%p62, 0;
+          // ptx:457  xor.pred  	%p63, %p61, %p62;
+          // ptx:458  not.pred 	%p64, %p63;
+          // ptx:459  shr.u32 	%r407, %r1049, 1;
           uint r407 = r1049 >> 1u;
-          // 460: mul.wide.u32 	%rd40, %r407, -858993459;
-          // 461: shr.u64 	%rd41, %rd40, 36;
-          // 462: cvt.u32.u64 	%r408, %rd41;
+          // ptx:460  mul.wide.u32 	%rd40, %r407, -858993459;
+          // ptx:461  shr.u64 	%rd41, %rd40, 36;
+          // ptx:462  cvt.u32.u64 	%r408, %rd41;
           uint64_t t27 = uint64_t((uint64_t(r407) * uint64_t(0xCCCCCCCDu)) >> 36u);
-          // 463: mul.lo.s32 	%r409, %r408, 20;
-          // 464: sub.s32 	%r70, %r407, %r409;
+          // ptx:463  mul.lo.s32 	%r409, %r408, 20;
+          // ptx:464  sub.s32 	%r70, %r407, %r409;
           uint r70 = uint(int(r407) - int(uint(int(uint(uint64_t(t27))) * 20)));
-          // 465: @%p64 bra 	$L__BB0_87;
+          // ptx:465  @%p64 bra 	$L__BB0_87;
           if (!(((r1049 & 1u) == 1u) ^^ false)) {
-            // 469: mov.u32 	%r410, 119;
-            // 470: sub.s32 	%r1048, %r410, %r70;
+            // ptx:469  mov.u32 	%r410, 119;
+            // ptx:470  sub.s32 	%r1048, %r410, %r70;
             r1048 = uint(int(119u) - int(r70));
-            // 471: bra.uni 	$L__BB0_103;
+            // ptx:471  bra.uni 	$L__BB0_103;
             p2g_sv0 = 39;
           } else {
-            // 466: bra.uni 	$L__BB0_86;
-            // 524: add.s32 	%r1048, %r70, 131;
+            // ptx:466  bra.uni 	$L__BB0_86;
+            // ptx:524  add.s32 	%r1048, %r70, 131;
             r1048 = uint(int(r70) + 131);
             p2g_sv0 = 39;
           }
@@ -1069,1818 +1069,1818 @@ void main() {
       }
     }
   } else {
-    // 442: bra.uni 	$L__BB0_79;
-    // 474: setp.eq.s16 	%p59, %rs4, 0;
-    // 475: @%p59 bra 	$L__BB0_101;
+    // ptx:442  bra.uni 	$L__BB0_79;
+    // ptx:474  setp.eq.s16 	%p59, %rs4, 0;
+    // ptx:475  @%p59 bra 	$L__BB0_101;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-      // 502: mul.wide.u32 	%rd48, %r1049, 613566757;
-      // 503: shr.u64 	%rd49, %rd48, 32;
-      // 504: cvt.u32.u64 	%r424, %rd49;
+      // ptx:502  mul.wide.u32 	%rd48, %r1049, 613566757;
+      // ptx:503  shr.u64 	%rd49, %rd48, 32;
+      // ptx:504  cvt.u32.u64 	%r424, %rd49;
       uint64_t t28 = uint64_t((uint64_t(r1049) * uint64_t(0x24924925u)) >> 32u);
       uint r424 = uint(uint64_t(t28));
-      // 505: sub.s32 	%r425, %r1049, %r424;
-      // 506: shr.u32 	%r426, %r425, 1;
-      // 507: add.s32 	%r427, %r426, %r424;
-      // 508: shr.u32 	%r428, %r427, 2;
-      // 509: mul.lo.s32 	%r429, %r428, 7;
+      // ptx:505  sub.s32 	%r425, %r1049, %r424;
+      // ptx:506  shr.u32 	%r426, %r425, 1;
+      // ptx:507  add.s32 	%r427, %r426, %r424;
+      // ptx:508  shr.u32 	%r428, %r427, 2;
+      // ptx:509  mul.lo.s32 	%r429, %r428, 7;
       uint r429 = uint(int(uint(int(uint(int(r1049) - int(r424)) >> 1u) + int(r424)) >> 2u) * 7);
-      // 510: sub.s32 	%r430, %r1049, %r429;
-      // 511: add.s32 	%r1048, %r430, 124;
+      // ptx:510  sub.s32 	%r430, %r1049, %r429;
+      // ptx:511  add.s32 	%r1048, %r430, 124;
       r1048 = uint(int(uint(int(r1049) - int(r429))) + 124);
-      // 512: bra.uni 	$L__BB0_103;
+      // ptx:512  bra.uni 	$L__BB0_103;
       p2g_sv0 = 39;
     } else {
-      // 477: setp.eq.s16 	%p60, %rs4, 1;
-      // 478: @%p60 bra 	$L__BB0_81;
+      // ptx:477  setp.eq.s16 	%p60, %rs4, 1;
+      // ptx:478  @%p60 bra 	$L__BB0_81;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-        // 482: mul.wide.u32 	%rd46, %r1049, -2139062143;
-        // 483: shr.u64 	%rd47, %rd46, 39;
-        // 484: cvt.u32.u64 	%r422, %rd47;
+        // ptx:482  mul.wide.u32 	%rd46, %r1049, -2139062143;
+        // ptx:483  shr.u64 	%rd47, %rd46, 39;
+        // ptx:484  cvt.u32.u64 	%r422, %rd47;
         uint64_t t29 = uint64_t((uint64_t(r1049) * uint64_t(0x80808081u)) >> 39u);
-        // 485: mul.lo.s32 	%r423, %r422, 255;
-        // 486: sub.s32 	%r1048, %r1049, %r423;
+        // ptx:485  mul.lo.s32 	%r423, %r422, 255;
+        // ptx:486  sub.s32 	%r1048, %r1049, %r423;
         r1048 = uint(int(r1049) - int(uint(int(uint(uint64_t(t29))) * 255)));
-        // 487: bra.uni 	$L__BB0_103;
+        // ptx:487  bra.uni 	$L__BB0_103;
         p2g_sv0 = 39;
       } else {
-        // 479: bra.uni 	$L__BB0_102;
+        // ptx:479  bra.uni 	$L__BB0_102;
         p2g_sv0 = 37;
       }
     }
   }
   if (p2g_sv0 == 37) {
-    // 515: mul.wide.u32 	%rd50, %r1049, -858993459;
-    // 516: shr.u64 	%rd51, %rd50, 34;
-    // 517: cvt.u32.u64 	%r431, %rd51;
+    // ptx:515  mul.wide.u32 	%rd50, %r1049, -858993459;
+    // ptx:516  shr.u64 	%rd51, %rd50, 34;
+    // ptx:517  cvt.u32.u64 	%r431, %rd51;
     uint64_t t30 = uint64_t((uint64_t(r1049) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 518: mul.lo.s32 	%r432, %r431, 5;
-    // 519: sub.s32 	%r433, %r1049, %r432;
-    // 520: add.s32 	%r1048, %r433, 125;
+    // ptx:518  mul.lo.s32 	%r432, %r431, 5;
+    // ptx:519  sub.s32 	%r433, %r1049, %r432;
+    // ptx:520  add.s32 	%r1048, %r433, 125;
     r1048 = uint(int(uint(int(r1049) - int(uint(int(uint(uint64_t(t30))) * 5)))) + 125);
-    // 521: bra.uni 	$L__BB0_103;
+    // ptx:521  bra.uni 	$L__BB0_103;
     p2g_sv0 = 39;
   }
   if (p2g_sv0 == 39) {
-    // 527: max.s32 	%r434, %r1048, 0;
-    // 528: shl.b32 	%r435, %r434, 23;
-    // 529: or.b32  	%r436, %r69, %r68;
-    // 530: or.b32  	%r1049, %r436, %r435;
+    // ptx:527  max.s32 	%r434, %r1048, 0;
+    // ptx:528  shl.b32 	%r435, %r434, 23;
+    // ptx:529  or.b32  	%r436, %r69, %r68;
+    // ptx:530  or.b32  	%r1049, %r436, %r435;
     r1049 = (r69 | r68) | (uint(max(int(r1048), 0)) << 23u);
   }
-  // 533: setp.eq.s32 	%p73, %r5, 4;
+  // ptx:533  setp.eq.s32 	%p73, %r5, 4;
   bool p73 = int(r5) == 4;
-  // 534: @%p73 bra 	$L__BB0_129;
+  // ptx:534  @%p73 bra 	$L__BB0_129;
   if (p73) {
-    // 538: and.b32  	%r493, %r1, 2;
-    // 539: add.s32 	%r494, %r8, %r493;
-    // 540: add.s32 	%r495, %r494, 5369127;
-    // 541: xor.b32  	%r496, %r495, 81;
-    // 542: mul.lo.s32 	%r497, %r496, 2146121005;
+    // ptx:538  and.b32  	%r493, %r1, 2;
+    // ptx:539  add.s32 	%r494, %r8, %r493;
+    // ptx:540  add.s32 	%r495, %r494, 5369127;
+    // ptx:541  xor.b32  	%r496, %r495, 81;
+    // ptx:542  mul.lo.s32 	%r497, %r496, 2146121005;
     uint r497 = uint(int(uint(int(uint(int(r8) + int(r1 & 2u))) + 5369127) ^ 81u) * 2146121005);
-    // 543: shr.u32 	%r498, %r497, 15;
-    // 544: xor.b32  	%r499, %r498, %r497;
-    // 545: mul.lo.s32 	%r500, %r499, -2073254261;
+    // ptx:543  shr.u32 	%r498, %r497, 15;
+    // ptx:544  xor.b32  	%r499, %r498, %r497;
+    // ptx:545  mul.lo.s32 	%r500, %r499, -2073254261;
     uint r500 = uint(int((r497 >> 15u) ^ r497) * -2073254261);
-    // 546: shr.u32 	%r501, %r500, 16;
-    // 547: xor.b32  	%r502, %r500, %r7;
+    // ptx:546  shr.u32 	%r501, %r500, 16;
+    // ptx:547  xor.b32  	%r502, %r500, %r7;
     uint r502 = r500 ^ r7;
-    // 548: xor.b32  	%r503, %r502, %r501;
-    // 549: shr.u32 	%r504, %r502, 16;
-    // 550: xor.b32  	%r505, %r503, %r504;
-    // 551: mul.lo.s32 	%r506, %r505, 2146121005;
+    // ptx:548  xor.b32  	%r503, %r502, %r501;
+    // ptx:549  shr.u32 	%r504, %r502, 16;
+    // ptx:550  xor.b32  	%r505, %r503, %r504;
+    // ptx:551  mul.lo.s32 	%r506, %r505, 2146121005;
     uint r506 = uint(int((r502 ^ (r500 >> 16u)) ^ (r502 >> 16u)) * 2146121005);
-    // 552: shr.u32 	%r507, %r506, 15;
-    // 553: xor.b32  	%r508, %r507, %r506;
-    // 554: mul.lo.s32 	%r509, %r508, -2073254261;
+    // ptx:552  shr.u32 	%r507, %r506, 15;
+    // ptx:553  xor.b32  	%r508, %r507, %r506;
+    // ptx:554  mul.lo.s32 	%r509, %r508, -2073254261;
     uint r509 = uint(int((r506 >> 15u) ^ r506) * -2073254261);
-    // 555: shr.u32 	%r510, %r509, 16;
-    // 556: xor.b32  	%r511, %r510, %r509;
+    // ptx:555  shr.u32 	%r510, %r509, 16;
+    // ptx:556  xor.b32  	%r511, %r510, %r509;
     uint r511 = (r509 >> 16u) ^ r509;
-    // 557: xor.b32  	%r512, %r511, -1515870811;
+    // ptx:557  xor.b32  	%r512, %r511, -1515870811;
     uint r512 = r511 ^ 0xA5A5A5A5u;
-    // 558: shr.u32 	%r513, %r512, 16;
-    // 559: xor.b32  	%r514, %r513, %r512;
-    // 560: mul.lo.s32 	%r515, %r514, 2146121005;
+    // ptx:558  shr.u32 	%r513, %r512, 16;
+    // ptx:559  xor.b32  	%r514, %r513, %r512;
+    // ptx:560  mul.lo.s32 	%r515, %r514, 2146121005;
     uint r515 = uint(int((r512 >> 16u) ^ r512) * 2146121005);
-    // 561: shr.u32 	%r516, %r515, 15;
-    // 562: xor.b32  	%r517, %r516, %r515;
-    // 563: mul.lo.s32 	%r518, %r517, -2073254261;
+    // ptx:561  shr.u32 	%r516, %r515, 15;
+    // ptx:562  xor.b32  	%r517, %r516, %r515;
+    // ptx:563  mul.lo.s32 	%r518, %r517, -2073254261;
     uint r518 = uint(int((r515 >> 15u) ^ r515) * -2073254261);
-    // 564: shr.u32 	%r519, %r518, 16;
-    // 565: xor.b32  	%r520, %r519, %r518;
+    // ptx:564  shr.u32 	%r519, %r518, 16;
+    // ptx:565  xor.b32  	%r520, %r519, %r518;
     uint r520 = (r518 >> 16u) ^ r518;
-    // 566: mul.wide.u32 	%rd64, %r520, -858993459;
-    // 567: shr.u64 	%rd65, %rd64, 34;
-    // 568: cvt.u32.u64 	%r521, %rd65;
+    // ptx:566  mul.wide.u32 	%rd64, %r520, -858993459;
+    // ptx:567  shr.u64 	%rd65, %rd64, 34;
+    // ptx:568  cvt.u32.u64 	%r521, %rd65;
     uint64_t t31 = uint64_t((uint64_t(r520) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 569: mul.lo.s32 	%r522, %r521, 5;
-    // 570: sub.s32 	%r523, %r520, %r522;
-    // 571: shl.b32 	%r524, %r523, 23;
-    // 572: add.s32 	%r525, %r524, 1048576000;
+    // ptx:569  mul.lo.s32 	%r522, %r521, 5;
+    // ptx:570  sub.s32 	%r523, %r520, %r522;
+    // ptx:571  shl.b32 	%r524, %r523, 23;
+    // ptx:572  add.s32 	%r525, %r524, 1048576000;
     uint r525 = uint(int(uint(int(r520) - int(uint(int(uint(uint64_t(t31))) * 5))) << 23u) + 1048576000);
-    // 573: shf.l.wrap.b32 	%r526, %r511, %r511, 31;
-    // 574: and.b32  	%r527, %r526, -2139095041;
-    // 575: or.b32  	%r528, %r527, %r525;
-    // 576: shl.b32 	%r529, %r1, 31;
-    // 577: xor.b32  	%r1051, %r528, %r529;
+    // ptx:573  shf.l.wrap.b32 	%r526, %r511, %r511, 31;
+    // ptx:574  and.b32  	%r527, %r526, -2139095041;
+    // ptx:575  or.b32  	%r528, %r527, %r525;
+    // ptx:576  shl.b32 	%r529, %r1, 31;
+    // ptx:577  xor.b32  	%r1051, %r528, %r529;
     r1051 = ((p2g_shf_l(r511, r511, (31u & 31u)) & 0x807FFFFFu) | r525) ^ (r1 << 31u);
-    // 578: bra.uni 	$L__BB0_130;
+    // ptx:578  bra.uni 	$L__BB0_130;
   } else {
-    // 535: bra.uni 	$L__BB0_105;
-    // 581: add.s32 	%r437, %r4, %r8;
-    // 582: add.s32 	%r438, %r437, 5369127;
-    // 583: xor.b32  	%r439, %r438, 81;
-    // 584: mul.lo.s32 	%r440, %r439, 2146121005;
+    // ptx:535  bra.uni 	$L__BB0_105;
+    // ptx:581  add.s32 	%r437, %r4, %r8;
+    // ptx:582  add.s32 	%r438, %r437, 5369127;
+    // ptx:583  xor.b32  	%r439, %r438, 81;
+    // ptx:584  mul.lo.s32 	%r440, %r439, 2146121005;
     uint r440 = uint(int(uint(int(uint(int(r4) + int(r8))) + 5369127) ^ 81u) * 2146121005);
-    // 585: shr.u32 	%r441, %r440, 15;
-    // 586: xor.b32  	%r442, %r441, %r440;
-    // 587: mul.lo.s32 	%r443, %r442, -2073254261;
+    // ptx:585  shr.u32 	%r441, %r440, 15;
+    // ptx:586  xor.b32  	%r442, %r441, %r440;
+    // ptx:587  mul.lo.s32 	%r443, %r442, -2073254261;
     uint r443 = uint(int((r440 >> 15u) ^ r440) * -2073254261);
-    // 588: shr.u32 	%r444, %r443, 16;
-    // 589: xor.b32  	%r445, %r443, %r7;
+    // ptx:588  shr.u32 	%r444, %r443, 16;
+    // ptx:589  xor.b32  	%r445, %r443, %r7;
     uint r445 = r443 ^ r7;
-    // 590: xor.b32  	%r446, %r445, %r444;
-    // 591: shr.u32 	%r447, %r445, 16;
-    // 592: xor.b32  	%r448, %r446, %r447;
-    // 593: mul.lo.s32 	%r449, %r448, 2146121005;
+    // ptx:590  xor.b32  	%r446, %r445, %r444;
+    // ptx:591  shr.u32 	%r447, %r445, 16;
+    // ptx:592  xor.b32  	%r448, %r446, %r447;
+    // ptx:593  mul.lo.s32 	%r449, %r448, 2146121005;
     uint r449 = uint(int((r445 ^ (r443 >> 16u)) ^ (r445 >> 16u)) * 2146121005);
-    // 594: shr.u32 	%r450, %r449, 15;
-    // 595: xor.b32  	%r451, %r450, %r449;
-    // 596: mul.lo.s32 	%r452, %r451, -2073254261;
+    // ptx:594  shr.u32 	%r450, %r449, 15;
+    // ptx:595  xor.b32  	%r451, %r450, %r449;
+    // ptx:596  mul.lo.s32 	%r452, %r451, -2073254261;
     uint r452 = uint(int((r449 >> 15u) ^ r449) * -2073254261);
-    // 597: shr.u32 	%r453, %r452, 16;
-    // 598: xor.b32  	%r454, %r453, %r452;
+    // ptx:597  shr.u32 	%r453, %r452, 16;
+    // ptx:598  xor.b32  	%r454, %r453, %r452;
     uint r454 = (r452 >> 16u) ^ r452;
-    // 599: xor.b32  	%r455, %r454, -1515870811;
+    // ptx:599  xor.b32  	%r455, %r454, -1515870811;
     uint r455 = r454 ^ 0xA5A5A5A5u;
-    // 600: shr.u32 	%r456, %r455, 16;
-    // 601: xor.b32  	%r457, %r456, %r455;
-    // 602: mul.lo.s32 	%r458, %r457, 2146121005;
+    // ptx:600  shr.u32 	%r456, %r455, 16;
+    // ptx:601  xor.b32  	%r457, %r456, %r455;
+    // ptx:602  mul.lo.s32 	%r458, %r457, 2146121005;
     uint r458 = uint(int((r455 >> 16u) ^ r455) * 2146121005);
-    // 603: shr.u32 	%r459, %r458, 15;
-    // 604: xor.b32  	%r460, %r459, %r458;
-    // 605: mul.lo.s32 	%r461, %r460, -2073254261;
+    // ptx:603  shr.u32 	%r459, %r458, 15;
+    // ptx:604  xor.b32  	%r460, %r459, %r458;
+    // ptx:605  mul.lo.s32 	%r461, %r460, -2073254261;
     uint r461 = uint(int((r458 >> 15u) ^ r458) * -2073254261);
-    // 606: shr.u32 	%r462, %r461, 16;
-    // 607: xor.b32  	%r1051, %r462, %r461;
+    // ptx:606  shr.u32 	%r462, %r461, 16;
+    // ptx:607  xor.b32  	%r1051, %r462, %r461;
     r1051 = (r461 >> 16u) ^ r461;
-    // 608: shl.b32 	%r87, %r454, 31;
+    // ptx:608  shl.b32 	%r87, %r454, 31;
     uint r87 = r454 << 31u;
-    // 609: shr.u32 	%r463, %r454, 1;
-    // 610: and.b32  	%r88, %r463, 8388607;
+    // ptx:609  shr.u32 	%r463, %r454, 1;
+    // ptx:610  and.b32  	%r88, %r463, 8388607;
     uint r88 = (r454 >> 1u) & 0x007FFFFFu;
-    // 611: @%p19 bra 	$L__BB0_109;
+    // ptx:611  @%p19 bra 	$L__BB0_109;
     if (p19) {
-      // 615: setp.eq.s16 	%p75, %rs4, 2;
-      // 616: @%p75 bra 	$L__BB0_130;
+      // ptx:615  setp.eq.s16 	%p75, %rs4, 2;
+      // ptx:616  @%p75 bra 	$L__BB0_130;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         p2g_sv0 = 50;
       } else {
-        // 618: setp.eq.s16 	%p76, %rs4, 3;
-        // 619: @%p76 bra 	$L__BB0_113;
+        // ptx:618  setp.eq.s16 	%p76, %rs4, 3;
+        // ptx:619  @%p76 bra 	$L__BB0_113;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 649: mul.wide.u32 	%rd54, %r1051, -858993459;
-          // 650: shr.u64 	%rd55, %rd54, 34;
-          // 651: cvt.u32.u64 	%r467, %rd55;
+          // ptx:649  mul.wide.u32 	%rd54, %r1051, -858993459;
+          // ptx:650  shr.u64 	%rd55, %rd54, 34;
+          // ptx:651  cvt.u32.u64 	%r467, %rd55;
           uint64_t t32 = uint64_t((uint64_t(r1051) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 652: mul.lo.s32 	%r468, %r467, 5;
-          // 653: sub.s32 	%r90, %r1051, %r468;
+          // ptx:652  mul.lo.s32 	%r468, %r467, 5;
+          // ptx:653  sub.s32 	%r90, %r1051, %r468;
           uint r90 = uint(int(r1051) - int(uint(int(uint(uint64_t(t32))) * 5)));
-          // 654: setp.eq.s32 	%p80, %r90, 0;
-          // 655: @%p80 bra 	$L__BB0_115;
+          // ptx:654  setp.eq.s32 	%p80, %r90, 0;
+          // ptx:655  @%p80 bra 	$L__BB0_115;
           if (int(r90) == 0) {
-            // 1623: shr.u32 	%r469, %r1051, 8;
+            // ptx:1623  shr.u32 	%r469, %r1051, 8;
             uint r469 = r1051 >> 8u;
-            // 1624: mul.wide.u32 	%rd56, %r469, -1431655765;
-            // 1625: shr.u64 	%rd57, %rd56, 34;
-            // 1626: cvt.u32.u64 	%r470, %rd57;
+            // ptx:1624  mul.wide.u32 	%rd56, %r469, -1431655765;
+            // ptx:1625  shr.u64 	%rd57, %rd56, 34;
+            // ptx:1626  cvt.u32.u64 	%r470, %rd57;
             uint64_t t33 = uint64_t((uint64_t(r469) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 1627: mul.lo.s32 	%r471, %r470, 6;
-            // 1628: sub.s32 	%r472, %r469, %r471;
-            // 1629: cvt.u16.u32 	%rs11, %r472;
+            // ptx:1627  mul.lo.s32 	%r471, %r470, 6;
+            // ptx:1628  sub.s32 	%r472, %r469, %r471;
+            // ptx:1629  cvt.u16.u32 	%rs11, %r472;
             uint64_t t34 = uint64_t(uint(int(r469) - int(uint(int(uint(uint64_t(t33))) * 6))));
             uint rs11 = (uint(uint64_t(t34)) & 65535u);
-            // 1630: setp.gt.s16 	%p81, %rs11, 1;
-            // 1631: @%p81 bra 	$L__BB0_119;
+            // ptx:1630  setp.gt.s16 	%p81, %rs11, 1;
+            // ptx:1631  @%p81 bra 	$L__BB0_119;
             if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
-              // 1635: setp.eq.s16 	%p82, %rs11, 2;
-              // 1636: @%p82 bra 	$L__BB0_124;
+              // ptx:1635  setp.eq.s16 	%p82, %rs11, 2;
+              // ptx:1636  @%p82 bra 	$L__BB0_124;
               if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
-                // 1975: shr.u32 	%r474, %r1051, 12;
-                // 1976: and.b32  	%r475, %r474, 1;
-                // 1977: or.b32  	%r476, %r87, %r475;
+                // ptx:1975  shr.u32 	%r474, %r1051, 12;
+                // ptx:1976  and.b32  	%r475, %r474, 1;
+                // ptx:1977  or.b32  	%r476, %r87, %r475;
                 uint r476 = r87 | ((r1051 >> 12u) & 1u);
-                // 1978: or.b32  	%r1051, %r476, 2143289344;
+                // ptx:1978  or.b32  	%r1051, %r476, 2143289344;
                 r1051 = r476 | 0x7FC00000u;
-                // 1979: bra.uni 	$L__BB0_130;
+                // ptx:1979  bra.uni 	$L__BB0_130;
                 p2g_sv0 = 50;
               } else {
-                // 1638: setp.eq.s16 	%p83, %rs11, 3;
-                // 1639: @%p83 bra 	$L__BB0_123;
+                // ptx:1638  setp.eq.s16 	%p83, %rs11, 3;
+                // ptx:1639  @%p83 bra 	$L__BB0_123;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
-                  // 1982: setp.eq.s32 	%p87, %r88, 0;
-                  // 1983: selp.b32 	%r473, 1, %r88, %p87;
-                  // 1984: or.b32  	%r1051, %r473, %r87;
+                  // ptx:1982  setp.eq.s32 	%p87, %r88, 0;
+                  // ptx:1983  selp.b32 	%r473, 1, %r88, %p87;
+                  // ptx:1984  or.b32  	%r1051, %r473, %r87;
                   r1051 = ((int(r88) == 0) ? 1u : r88) | r87;
-                  // 1985: bra.uni 	$L__BB0_130;
+                  // ptx:1985  bra.uni 	$L__BB0_130;
                   p2g_sv0 = 50;
                 } else {
-                  // 1641: setp.ne.s16 	%p84, %rs11, 4;
-                  // 1642: @%p84 bra 	$L__BB0_125;
+                  // ptx:1641  setp.ne.s16 	%p84, %rs11, 4;
+                  // ptx:1642  @%p84 bra 	$L__BB0_125;
                   if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                     p2g_sv0 = 165;
                   } else {
-                    // 1644: or.b32  	%r1051, %r87, 2139095039;
+                    // ptx:1644  or.b32  	%r1051, %r87, 2139095039;
                     r1051 = r87 | 0x7F7FFFFFu;
-                    // 1645: bra.uni 	$L__BB0_130;
+                    // ptx:1645  bra.uni 	$L__BB0_130;
                     p2g_sv0 = 50;
                   }
                 }
               }
             } else {
-              // 1632: bra.uni 	$L__BB0_116;
-              // 1825: setp.eq.s16 	%p85, %rs11, 0;
-              // 1826: mov.u32 	%r1051, %r87;
+              // ptx:1632  bra.uni 	$L__BB0_116;
+              // ptx:1825  setp.eq.s16 	%p85, %rs11, 0;
+              // ptx:1826  mov.u32 	%r1051, %r87;
               r1051 = r87;
-              // 1827: @%p85 bra 	$L__BB0_130;
+              // ptx:1827  @%p85 bra 	$L__BB0_130;
               if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                 p2g_sv0 = 50;
               } else {
-                // 1829: setp.eq.s16 	%p86, %rs11, 1;
-                // 1830: @%p86 bra 	$L__BB0_118;
+                // ptx:1829  setp.eq.s16 	%p86, %rs11, 1;
+                // ptx:1830  @%p86 bra 	$L__BB0_118;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
-                  // 1834: or.b32  	%r1051, %r87, 2139095040;
+                  // ptx:1834  or.b32  	%r1051, %r87, 2139095040;
                   r1051 = r87 | 0x7F800000u;
-                  // 1835: bra.uni 	$L__BB0_130;
+                  // ptx:1835  bra.uni 	$L__BB0_130;
                   p2g_sv0 = 50;
                 } else {
-                  // 1831: bra.uni 	$L__BB0_125;
+                  // ptx:1831  bra.uni 	$L__BB0_125;
                   p2g_sv0 = 165;
                 }
               }
             }
             if (p2g_sv0 == 165) {
-              // 2053: or.b32  	%r477, %r87, %r88;
-              // 2054: or.b32  	%r1051, %r477, 8388608;
+              // ptx:2053  or.b32  	%r477, %r87, %r88;
+              // ptx:2054  or.b32  	%r1051, %r477, 8388608;
               r1051 = (r87 | r88) | 0x00800000u;
-              // 2055: bra.uni 	$L__BB0_130;
+              // ptx:2055  bra.uni 	$L__BB0_130;
               p2g_sv0 = 50;
             }
           } else {
-            // 657: add.s32 	%r1050, %r90, 125;
+            // ptx:657  add.s32 	%r1050, %r90, 125;
             r1050 = uint(int(r90) + 125);
-            // 658: bra.uni 	$L__BB0_128;
+            // ptx:658  bra.uni 	$L__BB0_128;
             p2g_sv0 = 49;
           }
         } else {
-          // 621: setp.ne.s16 	%p77, %rs4, 5;
-          // 622: @%p77 bra 	$L__BB0_127;
+          // ptx:621  setp.ne.s16 	%p77, %rs4, 5;
+          // ptx:622  @%p77 bra 	$L__BB0_127;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 48;
           } else {
-            // 624: mul.wide.u32 	%rd52, %r1051, -858993459;
-            // 625: shr.u64 	%rd53, %rd52, 34;
-            // 626: cvt.u32.u64 	%r464, %rd53;
+            // ptx:624  mul.wide.u32 	%rd52, %r1051, -858993459;
+            // ptx:625  shr.u64 	%rd53, %rd52, 34;
+            // ptx:626  cvt.u32.u64 	%r464, %rd53;
             uint64_t t35 = uint64_t((uint64_t(r1051) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 627: mul.lo.s32 	%r465, %r464, 5;
-            // 628: sub.s32 	%r466, %r1051, %r465;
-            // 629: add.s32 	%r1050, %r466, 125;
+            // ptx:627  mul.lo.s32 	%r465, %r464, 5;
+            // ptx:628  sub.s32 	%r466, %r1051, %r465;
+            // ptx:629  add.s32 	%r1050, %r466, 125;
             r1050 = uint(int(uint(int(r1051) - int(uint(int(uint(uint64_t(t35))) * 5)))) + 125);
-            // 630: bra.uni 	$L__BB0_128;
+            // ptx:630  bra.uni 	$L__BB0_128;
             p2g_sv0 = 49;
           }
         }
       }
     } else {
-      // 612: bra.uni 	$L__BB0_106;
-      // 633: setp.eq.s16 	%p78, %rs4, 0;
-      // 634: @%p78 bra 	$L__BB0_126;
+      // ptx:612  bra.uni 	$L__BB0_106;
+      // ptx:633  setp.eq.s16 	%p78, %rs4, 0;
+      // ptx:634  @%p78 bra 	$L__BB0_126;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 661: mul.wide.u32 	%rd60, %r1051, 613566757;
-        // 662: shr.u64 	%rd61, %rd60, 32;
-        // 663: cvt.u32.u64 	%r480, %rd61;
+        // ptx:661  mul.wide.u32 	%rd60, %r1051, 613566757;
+        // ptx:662  shr.u64 	%rd61, %rd60, 32;
+        // ptx:663  cvt.u32.u64 	%r480, %rd61;
         uint64_t t36 = uint64_t((uint64_t(r1051) * uint64_t(0x24924925u)) >> 32u);
         uint r480 = uint(uint64_t(t36));
-        // 664: sub.s32 	%r481, %r1051, %r480;
-        // 665: shr.u32 	%r482, %r481, 1;
-        // 666: add.s32 	%r483, %r482, %r480;
-        // 667: shr.u32 	%r484, %r483, 2;
-        // 668: mul.lo.s32 	%r485, %r484, 7;
+        // ptx:664  sub.s32 	%r481, %r1051, %r480;
+        // ptx:665  shr.u32 	%r482, %r481, 1;
+        // ptx:666  add.s32 	%r483, %r482, %r480;
+        // ptx:667  shr.u32 	%r484, %r483, 2;
+        // ptx:668  mul.lo.s32 	%r485, %r484, 7;
         uint r485 = uint(int(uint(int(uint(int(r1051) - int(r480)) >> 1u) + int(r480)) >> 2u) * 7);
-        // 669: sub.s32 	%r486, %r1051, %r485;
-        // 670: add.s32 	%r1050, %r486, 124;
+        // ptx:669  sub.s32 	%r486, %r1051, %r485;
+        // ptx:670  add.s32 	%r1050, %r486, 124;
         r1050 = uint(int(uint(int(r1051) - int(r485))) + 124);
-        // 671: bra.uni 	$L__BB0_128;
+        // ptx:671  bra.uni 	$L__BB0_128;
         p2g_sv0 = 49;
       } else {
-        // 636: setp.eq.s16 	%p79, %rs4, 1;
-        // 637: @%p79 bra 	$L__BB0_108;
+        // ptx:636  setp.eq.s16 	%p79, %rs4, 1;
+        // ptx:637  @%p79 bra 	$L__BB0_108;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 641: mul.wide.u32 	%rd58, %r1051, -2139062143;
-          // 642: shr.u64 	%rd59, %rd58, 39;
-          // 643: cvt.u32.u64 	%r478, %rd59;
+          // ptx:641  mul.wide.u32 	%rd58, %r1051, -2139062143;
+          // ptx:642  shr.u64 	%rd59, %rd58, 39;
+          // ptx:643  cvt.u32.u64 	%r478, %rd59;
           uint64_t t37 = uint64_t((uint64_t(r1051) * uint64_t(0x80808081u)) >> 39u);
-          // 644: mul.lo.s32 	%r479, %r478, 255;
-          // 645: sub.s32 	%r1050, %r1051, %r479;
+          // ptx:644  mul.lo.s32 	%r479, %r478, 255;
+          // ptx:645  sub.s32 	%r1050, %r1051, %r479;
           r1050 = uint(int(r1051) - int(uint(int(uint(uint64_t(t37))) * 255)));
-          // 646: bra.uni 	$L__BB0_128;
+          // ptx:646  bra.uni 	$L__BB0_128;
           p2g_sv0 = 49;
         } else {
-          // 638: bra.uni 	$L__BB0_127;
+          // ptx:638  bra.uni 	$L__BB0_127;
           p2g_sv0 = 48;
         }
       }
     }
     if (p2g_sv0 == 48) {
-      // 674: mul.wide.u32 	%rd62, %r1051, -858993459;
-      // 675: shr.u64 	%rd63, %rd62, 34;
-      // 676: cvt.u32.u64 	%r487, %rd63;
+      // ptx:674  mul.wide.u32 	%rd62, %r1051, -858993459;
+      // ptx:675  shr.u64 	%rd63, %rd62, 34;
+      // ptx:676  cvt.u32.u64 	%r487, %rd63;
       uint64_t t38 = uint64_t((uint64_t(r1051) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 677: mul.lo.s32 	%r488, %r487, 5;
-      // 678: sub.s32 	%r489, %r1051, %r488;
-      // 679: add.s32 	%r1050, %r489, 125;
+      // ptx:677  mul.lo.s32 	%r488, %r487, 5;
+      // ptx:678  sub.s32 	%r489, %r1051, %r488;
+      // ptx:679  add.s32 	%r1050, %r489, 125;
       r1050 = uint(int(uint(int(r1051) - int(uint(int(uint(uint64_t(t38))) * 5)))) + 125);
       p2g_sv0 = 49;
     }
     if (p2g_sv0 == 49) {
-      // 682: max.s32 	%r490, %r1050, 0;
-      // 683: shl.b32 	%r491, %r490, 23;
-      // 684: or.b32  	%r492, %r88, %r87;
-      // 685: or.b32  	%r1051, %r492, %r491;
+      // ptx:682  max.s32 	%r490, %r1050, 0;
+      // ptx:683  shl.b32 	%r491, %r490, 23;
+      // ptx:684  or.b32  	%r492, %r88, %r87;
+      // ptx:685  or.b32  	%r1051, %r492, %r491;
       r1051 = (r88 | r87) | (uint(max(int(r1050), 0)) << 23u);
     }
   }
-  // 688: or.b32  	%r104, %r3, 8;
+  // ptx:688  or.b32  	%r104, %r3, 8;
   uint r104 = r3 | 8u;
-  // 689: @%p73 bra 	$L__BB0_155;
+  // ptx:689  @%p73 bra 	$L__BB0_155;
   if (p73) {
-    // 693: and.b32  	%r587, %r1, 2;
-    // 694: shl.b32 	%r588, %r104, 6;
-    // 695: or.b32  	%r589, %r588, %r587;
-    // 696: add.s32 	%r590, %r589, 5369127;
+    // ptx:693  and.b32  	%r587, %r1, 2;
+    // ptx:694  shl.b32 	%r588, %r104, 6;
+    // ptx:695  or.b32  	%r589, %r588, %r587;
+    // ptx:696  add.s32 	%r590, %r589, 5369127;
     uint r590 = uint(int((r104 << 6u) | (r1 & 2u)) + 5369127);
-    // 697: shr.u32 	%r591, %r590, 16;
-    // 698: xor.b32  	%r592, %r591, %r590;
-    // 699: mul.lo.s32 	%r593, %r592, 2146121005;
+    // ptx:697  shr.u32 	%r591, %r590, 16;
+    // ptx:698  xor.b32  	%r592, %r591, %r590;
+    // ptx:699  mul.lo.s32 	%r593, %r592, 2146121005;
     uint r593 = uint(int((r590 >> 16u) ^ r590) * 2146121005);
-    // 700: shr.u32 	%r594, %r593, 15;
-    // 701: xor.b32  	%r595, %r594, %r593;
-    // 702: mul.lo.s32 	%r596, %r595, -2073254261;
+    // ptx:700  shr.u32 	%r594, %r593, 15;
+    // ptx:701  xor.b32  	%r595, %r594, %r593;
+    // ptx:702  mul.lo.s32 	%r596, %r595, -2073254261;
     uint r596 = uint(int((r593 >> 15u) ^ r593) * -2073254261);
-    // 703: shr.u32 	%r597, %r596, 16;
-    // 704: xor.b32  	%r598, %r596, %r7;
+    // ptx:703  shr.u32 	%r597, %r596, 16;
+    // ptx:704  xor.b32  	%r598, %r596, %r7;
     uint r598 = r596 ^ r7;
-    // 705: xor.b32  	%r599, %r598, %r597;
-    // 706: shr.u32 	%r600, %r598, 16;
-    // 707: xor.b32  	%r601, %r599, %r600;
-    // 708: mul.lo.s32 	%r602, %r601, 2146121005;
+    // ptx:705  xor.b32  	%r599, %r598, %r597;
+    // ptx:706  shr.u32 	%r600, %r598, 16;
+    // ptx:707  xor.b32  	%r601, %r599, %r600;
+    // ptx:708  mul.lo.s32 	%r602, %r601, 2146121005;
     uint r602 = uint(int((r598 ^ (r596 >> 16u)) ^ (r598 >> 16u)) * 2146121005);
-    // 709: shr.u32 	%r603, %r602, 15;
-    // 710: xor.b32  	%r604, %r603, %r602;
-    // 711: mul.lo.s32 	%r605, %r604, -2073254261;
+    // ptx:709  shr.u32 	%r603, %r602, 15;
+    // ptx:710  xor.b32  	%r604, %r603, %r602;
+    // ptx:711  mul.lo.s32 	%r605, %r604, -2073254261;
     uint r605 = uint(int((r602 >> 15u) ^ r602) * -2073254261);
-    // 712: shr.u32 	%r606, %r605, 16;
-    // 713: xor.b32  	%r607, %r606, %r605;
+    // ptx:712  shr.u32 	%r606, %r605, 16;
+    // ptx:713  xor.b32  	%r607, %r606, %r605;
     uint r607 = (r605 >> 16u) ^ r605;
-    // 714: xor.b32  	%r608, %r607, -1515870811;
+    // ptx:714  xor.b32  	%r608, %r607, -1515870811;
     uint r608 = r607 ^ 0xA5A5A5A5u;
-    // 715: shr.u32 	%r609, %r608, 16;
-    // 716: xor.b32  	%r610, %r609, %r608;
-    // 717: mul.lo.s32 	%r611, %r610, 2146121005;
+    // ptx:715  shr.u32 	%r609, %r608, 16;
+    // ptx:716  xor.b32  	%r610, %r609, %r608;
+    // ptx:717  mul.lo.s32 	%r611, %r610, 2146121005;
     uint r611 = uint(int((r608 >> 16u) ^ r608) * 2146121005);
-    // 718: shr.u32 	%r612, %r611, 15;
-    // 719: xor.b32  	%r613, %r612, %r611;
-    // 720: mul.lo.s32 	%r614, %r613, -2073254261;
+    // ptx:718  shr.u32 	%r612, %r611, 15;
+    // ptx:719  xor.b32  	%r613, %r612, %r611;
+    // ptx:720  mul.lo.s32 	%r614, %r613, -2073254261;
     uint r614 = uint(int((r611 >> 15u) ^ r611) * -2073254261);
-    // 721: shr.u32 	%r615, %r614, 16;
-    // 722: xor.b32  	%r616, %r615, %r614;
+    // ptx:721  shr.u32 	%r615, %r614, 16;
+    // ptx:722  xor.b32  	%r616, %r615, %r614;
     uint r616 = (r614 >> 16u) ^ r614;
-    // 723: mul.wide.u32 	%rd78, %r616, -858993459;
-    // 724: shr.u64 	%rd79, %rd78, 34;
-    // 725: cvt.u32.u64 	%r617, %rd79;
+    // ptx:723  mul.wide.u32 	%rd78, %r616, -858993459;
+    // ptx:724  shr.u64 	%rd79, %rd78, 34;
+    // ptx:725  cvt.u32.u64 	%r617, %rd79;
     uint64_t t39 = uint64_t((uint64_t(r616) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 726: mul.lo.s32 	%r618, %r617, 5;
-    // 727: sub.s32 	%r619, %r616, %r618;
-    // 728: shl.b32 	%r620, %r619, 23;
-    // 729: add.s32 	%r621, %r620, 1048576000;
+    // ptx:726  mul.lo.s32 	%r618, %r617, 5;
+    // ptx:727  sub.s32 	%r619, %r616, %r618;
+    // ptx:728  shl.b32 	%r620, %r619, 23;
+    // ptx:729  add.s32 	%r621, %r620, 1048576000;
     uint r621 = uint(int(uint(int(r616) - int(uint(int(uint(uint64_t(t39))) * 5))) << 23u) + 1048576000);
-    // 730: shf.l.wrap.b32 	%r622, %r607, %r607, 31;
-    // 731: and.b32  	%r623, %r622, -2139095041;
-    // 732: or.b32  	%r624, %r623, %r621;
-    // 733: shl.b32 	%r625, %r1, 31;
-    // 734: xor.b32  	%r1053, %r624, %r625;
+    // ptx:730  shf.l.wrap.b32 	%r622, %r607, %r607, 31;
+    // ptx:731  and.b32  	%r623, %r622, -2139095041;
+    // ptx:732  or.b32  	%r624, %r623, %r621;
+    // ptx:733  shl.b32 	%r625, %r1, 31;
+    // ptx:734  xor.b32  	%r1053, %r624, %r625;
     r1053 = ((p2g_shf_l(r607, r607, (31u & 31u)) & 0x807FFFFFu) | r621) ^ (r1 << 31u);
-    // 735: bra.uni 	$L__BB0_156;
+    // ptx:735  bra.uni 	$L__BB0_156;
   } else {
-    // 690: bra.uni 	$L__BB0_131;
-    // 738: shl.b32 	%r530, %r104, 6;
-    // 739: or.b32  	%r531, %r4, %r530;
-    // 740: add.s32 	%r532, %r531, 5369127;
-    // 741: xor.b32  	%r533, %r532, 81;
-    // 742: mul.lo.s32 	%r534, %r533, 2146121005;
+    // ptx:690  bra.uni 	$L__BB0_131;
+    // ptx:738  shl.b32 	%r530, %r104, 6;
+    // ptx:739  or.b32  	%r531, %r4, %r530;
+    // ptx:740  add.s32 	%r532, %r531, 5369127;
+    // ptx:741  xor.b32  	%r533, %r532, 81;
+    // ptx:742  mul.lo.s32 	%r534, %r533, 2146121005;
     uint r534 = uint(int(uint(int(r4 | (r104 << 6u)) + 5369127) ^ 81u) * 2146121005);
-    // 743: shr.u32 	%r535, %r534, 15;
-    // 744: xor.b32  	%r536, %r535, %r534;
-    // 745: mul.lo.s32 	%r537, %r536, -2073254261;
+    // ptx:743  shr.u32 	%r535, %r534, 15;
+    // ptx:744  xor.b32  	%r536, %r535, %r534;
+    // ptx:745  mul.lo.s32 	%r537, %r536, -2073254261;
     uint r537 = uint(int((r534 >> 15u) ^ r534) * -2073254261);
-    // 746: shr.u32 	%r538, %r537, 16;
-    // 747: xor.b32  	%r539, %r537, %r7;
+    // ptx:746  shr.u32 	%r538, %r537, 16;
+    // ptx:747  xor.b32  	%r539, %r537, %r7;
     uint r539 = r537 ^ r7;
-    // 748: xor.b32  	%r540, %r539, %r538;
-    // 749: shr.u32 	%r541, %r539, 16;
-    // 750: xor.b32  	%r542, %r540, %r541;
-    // 751: mul.lo.s32 	%r543, %r542, 2146121005;
+    // ptx:748  xor.b32  	%r540, %r539, %r538;
+    // ptx:749  shr.u32 	%r541, %r539, 16;
+    // ptx:750  xor.b32  	%r542, %r540, %r541;
+    // ptx:751  mul.lo.s32 	%r543, %r542, 2146121005;
     uint r543 = uint(int((r539 ^ (r537 >> 16u)) ^ (r539 >> 16u)) * 2146121005);
-    // 752: shr.u32 	%r544, %r543, 15;
-    // 753: xor.b32  	%r545, %r544, %r543;
-    // 754: mul.lo.s32 	%r546, %r545, -2073254261;
+    // ptx:752  shr.u32 	%r544, %r543, 15;
+    // ptx:753  xor.b32  	%r545, %r544, %r543;
+    // ptx:754  mul.lo.s32 	%r546, %r545, -2073254261;
     uint r546 = uint(int((r543 >> 15u) ^ r543) * -2073254261);
-    // 755: shr.u32 	%r547, %r546, 16;
-    // 756: xor.b32  	%r548, %r547, %r546;
+    // ptx:755  shr.u32 	%r547, %r546, 16;
+    // ptx:756  xor.b32  	%r548, %r547, %r546;
     uint r548 = (r546 >> 16u) ^ r546;
-    // 757: xor.b32  	%r549, %r548, -1515870811;
+    // ptx:757  xor.b32  	%r549, %r548, -1515870811;
     uint r549 = r548 ^ 0xA5A5A5A5u;
-    // 758: shr.u32 	%r550, %r549, 16;
-    // 759: xor.b32  	%r551, %r550, %r549;
-    // 760: mul.lo.s32 	%r552, %r551, 2146121005;
+    // ptx:758  shr.u32 	%r550, %r549, 16;
+    // ptx:759  xor.b32  	%r551, %r550, %r549;
+    // ptx:760  mul.lo.s32 	%r552, %r551, 2146121005;
     uint r552 = uint(int((r549 >> 16u) ^ r549) * 2146121005);
-    // 761: shr.u32 	%r553, %r552, 15;
-    // 762: xor.b32  	%r554, %r553, %r552;
-    // 763: mul.lo.s32 	%r555, %r554, -2073254261;
+    // ptx:761  shr.u32 	%r553, %r552, 15;
+    // ptx:762  xor.b32  	%r554, %r553, %r552;
+    // ptx:763  mul.lo.s32 	%r555, %r554, -2073254261;
     uint r555 = uint(int((r552 >> 15u) ^ r552) * -2073254261);
-    // 764: shr.u32 	%r556, %r555, 16;
-    // 765: xor.b32  	%r1053, %r556, %r555;
+    // ptx:764  shr.u32 	%r556, %r555, 16;
+    // ptx:765  xor.b32  	%r1053, %r556, %r555;
     r1053 = (r555 >> 16u) ^ r555;
-    // 766: shl.b32 	%r106, %r548, 31;
+    // ptx:766  shl.b32 	%r106, %r548, 31;
     uint r106 = r548 << 31u;
-    // 767: shr.u32 	%r557, %r548, 1;
-    // 768: and.b32  	%r107, %r557, 8388607;
+    // ptx:767  shr.u32 	%r557, %r548, 1;
+    // ptx:768  and.b32  	%r107, %r557, 8388607;
     uint r107 = (r548 >> 1u) & 0x007FFFFFu;
-    // 769: @%p19 bra 	$L__BB0_135;
+    // ptx:769  @%p19 bra 	$L__BB0_135;
     if (p19) {
-      // 773: setp.eq.s16 	%p90, %rs4, 2;
-      // 774: @%p90 bra 	$L__BB0_156;
+      // ptx:773  setp.eq.s16 	%p90, %rs4, 2;
+      // ptx:774  @%p90 bra 	$L__BB0_156;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         p2g_sv0 = 60;
       } else {
-        // 776: setp.eq.s16 	%p91, %rs4, 3;
-        // 777: @%p91 bra 	$L__BB0_139;
+        // ptx:776  setp.eq.s16 	%p91, %rs4, 3;
+        // ptx:777  @%p91 bra 	$L__BB0_139;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 807: mul.wide.u32 	%rd68, %r1053, -858993459;
-          // 808: shr.u64 	%rd69, %rd68, 34;
-          // 809: cvt.u32.u64 	%r561, %rd69;
+          // ptx:807  mul.wide.u32 	%rd68, %r1053, -858993459;
+          // ptx:808  shr.u64 	%rd69, %rd68, 34;
+          // ptx:809  cvt.u32.u64 	%r561, %rd69;
           uint64_t t40 = uint64_t((uint64_t(r1053) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 810: mul.lo.s32 	%r562, %r561, 5;
-          // 811: sub.s32 	%r109, %r1053, %r562;
+          // ptx:810  mul.lo.s32 	%r562, %r561, 5;
+          // ptx:811  sub.s32 	%r109, %r1053, %r562;
           uint r109 = uint(int(r1053) - int(uint(int(uint(uint64_t(t40))) * 5)));
-          // 812: setp.eq.s32 	%p95, %r109, 0;
-          // 813: @%p95 bra 	$L__BB0_141;
+          // ptx:812  setp.eq.s32 	%p95, %r109, 0;
+          // ptx:813  @%p95 bra 	$L__BB0_141;
           if (int(r109) == 0) {
-            // 1648: shr.u32 	%r563, %r1053, 8;
+            // ptx:1648  shr.u32 	%r563, %r1053, 8;
             uint r563 = r1053 >> 8u;
-            // 1649: mul.wide.u32 	%rd70, %r563, -1431655765;
-            // 1650: shr.u64 	%rd71, %rd70, 34;
-            // 1651: cvt.u32.u64 	%r564, %rd71;
+            // ptx:1649  mul.wide.u32 	%rd70, %r563, -1431655765;
+            // ptx:1650  shr.u64 	%rd71, %rd70, 34;
+            // ptx:1651  cvt.u32.u64 	%r564, %rd71;
             uint64_t t41 = uint64_t((uint64_t(r563) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 1652: mul.lo.s32 	%r565, %r564, 6;
-            // 1653: sub.s32 	%r566, %r563, %r565;
-            // 1654: cvt.u16.u32 	%rs13, %r566;
+            // ptx:1652  mul.lo.s32 	%r565, %r564, 6;
+            // ptx:1653  sub.s32 	%r566, %r563, %r565;
+            // ptx:1654  cvt.u16.u32 	%rs13, %r566;
             uint64_t t42 = uint64_t(uint(int(r563) - int(uint(int(uint(uint64_t(t41))) * 6))));
             uint rs13 = (uint(uint64_t(t42)) & 65535u);
-            // 1655: setp.gt.s16 	%p96, %rs13, 1;
-            // 1656: @%p96 bra 	$L__BB0_145;
+            // ptx:1655  setp.gt.s16 	%p96, %rs13, 1;
+            // ptx:1656  @%p96 bra 	$L__BB0_145;
             if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
-              // 1660: setp.eq.s16 	%p97, %rs13, 2;
-              // 1661: @%p97 bra 	$L__BB0_150;
+              // ptx:1660  setp.eq.s16 	%p97, %rs13, 2;
+              // ptx:1661  @%p97 bra 	$L__BB0_150;
               if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
-                // 1988: shr.u32 	%r568, %r1053, 12;
-                // 1989: and.b32  	%r569, %r568, 1;
-                // 1990: or.b32  	%r570, %r106, %r569;
+                // ptx:1988  shr.u32 	%r568, %r1053, 12;
+                // ptx:1989  and.b32  	%r569, %r568, 1;
+                // ptx:1990  or.b32  	%r570, %r106, %r569;
                 uint r570 = r106 | ((r1053 >> 12u) & 1u);
-                // 1991: or.b32  	%r1053, %r570, 2143289344;
+                // ptx:1991  or.b32  	%r1053, %r570, 2143289344;
                 r1053 = r570 | 0x7FC00000u;
-                // 1992: bra.uni 	$L__BB0_156;
+                // ptx:1992  bra.uni 	$L__BB0_156;
                 p2g_sv0 = 60;
               } else {
-                // 1663: setp.eq.s16 	%p98, %rs13, 3;
-                // 1664: @%p98 bra 	$L__BB0_149;
+                // ptx:1663  setp.eq.s16 	%p98, %rs13, 3;
+                // ptx:1664  @%p98 bra 	$L__BB0_149;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
-                  // 1995: setp.eq.s32 	%p102, %r107, 0;
-                  // 1996: selp.b32 	%r567, 1, %r107, %p102;
-                  // 1997: or.b32  	%r1053, %r567, %r106;
+                  // ptx:1995  setp.eq.s32 	%p102, %r107, 0;
+                  // ptx:1996  selp.b32 	%r567, 1, %r107, %p102;
+                  // ptx:1997  or.b32  	%r1053, %r567, %r106;
                   r1053 = ((int(r107) == 0) ? 1u : r107) | r106;
-                  // 1998: bra.uni 	$L__BB0_156;
+                  // ptx:1998  bra.uni 	$L__BB0_156;
                   p2g_sv0 = 60;
                 } else {
-                  // 1666: setp.ne.s16 	%p99, %rs13, 4;
-                  // 1667: @%p99 bra 	$L__BB0_151;
+                  // ptx:1666  setp.ne.s16 	%p99, %rs13, 4;
+                  // ptx:1667  @%p99 bra 	$L__BB0_151;
                   if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                     p2g_sv0 = 166;
                   } else {
-                    // 1669: or.b32  	%r1053, %r106, 2139095039;
+                    // ptx:1669  or.b32  	%r1053, %r106, 2139095039;
                     r1053 = r106 | 0x7F7FFFFFu;
-                    // 1670: bra.uni 	$L__BB0_156;
+                    // ptx:1670  bra.uni 	$L__BB0_156;
                     p2g_sv0 = 60;
                   }
                 }
               }
             } else {
-              // 1657: bra.uni 	$L__BB0_142;
-              // 1838: setp.eq.s16 	%p100, %rs13, 0;
-              // 1839: mov.u32 	%r1053, %r106;
+              // ptx:1657  bra.uni 	$L__BB0_142;
+              // ptx:1838  setp.eq.s16 	%p100, %rs13, 0;
+              // ptx:1839  mov.u32 	%r1053, %r106;
               r1053 = r106;
-              // 1840: @%p100 bra 	$L__BB0_156;
+              // ptx:1840  @%p100 bra 	$L__BB0_156;
               if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                 p2g_sv0 = 60;
               } else {
-                // 1842: setp.eq.s16 	%p101, %rs13, 1;
-                // 1843: @%p101 bra 	$L__BB0_144;
+                // ptx:1842  setp.eq.s16 	%p101, %rs13, 1;
+                // ptx:1843  @%p101 bra 	$L__BB0_144;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
-                  // 1847: or.b32  	%r1053, %r106, 2139095040;
+                  // ptx:1847  or.b32  	%r1053, %r106, 2139095040;
                   r1053 = r106 | 0x7F800000u;
-                  // 1848: bra.uni 	$L__BB0_156;
+                  // ptx:1848  bra.uni 	$L__BB0_156;
                   p2g_sv0 = 60;
                 } else {
-                  // 1844: bra.uni 	$L__BB0_151;
+                  // ptx:1844  bra.uni 	$L__BB0_151;
                   p2g_sv0 = 166;
                 }
               }
             }
             if (p2g_sv0 == 166) {
-              // 2058: or.b32  	%r571, %r106, %r107;
-              // 2059: or.b32  	%r1053, %r571, 8388608;
+              // ptx:2058  or.b32  	%r571, %r106, %r107;
+              // ptx:2059  or.b32  	%r1053, %r571, 8388608;
               r1053 = (r106 | r107) | 0x00800000u;
-              // 2060: bra.uni 	$L__BB0_156;
+              // ptx:2060  bra.uni 	$L__BB0_156;
               p2g_sv0 = 60;
             }
           } else {
-            // 815: add.s32 	%r1052, %r109, 125;
+            // ptx:815  add.s32 	%r1052, %r109, 125;
             r1052 = uint(int(r109) + 125);
-            // 816: bra.uni 	$L__BB0_154;
+            // ptx:816  bra.uni 	$L__BB0_154;
             p2g_sv0 = 59;
           }
         } else {
-          // 779: setp.ne.s16 	%p92, %rs4, 5;
-          // 780: @%p92 bra 	$L__BB0_153;
+          // ptx:779  setp.ne.s16 	%p92, %rs4, 5;
+          // ptx:780  @%p92 bra 	$L__BB0_153;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 58;
           } else {
-            // 782: mul.wide.u32 	%rd66, %r1053, -858993459;
-            // 783: shr.u64 	%rd67, %rd66, 34;
-            // 784: cvt.u32.u64 	%r558, %rd67;
+            // ptx:782  mul.wide.u32 	%rd66, %r1053, -858993459;
+            // ptx:783  shr.u64 	%rd67, %rd66, 34;
+            // ptx:784  cvt.u32.u64 	%r558, %rd67;
             uint64_t t43 = uint64_t((uint64_t(r1053) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 785: mul.lo.s32 	%r559, %r558, 5;
-            // 786: sub.s32 	%r560, %r1053, %r559;
-            // 787: add.s32 	%r1052, %r560, 125;
+            // ptx:785  mul.lo.s32 	%r559, %r558, 5;
+            // ptx:786  sub.s32 	%r560, %r1053, %r559;
+            // ptx:787  add.s32 	%r1052, %r560, 125;
             r1052 = uint(int(uint(int(r1053) - int(uint(int(uint(uint64_t(t43))) * 5)))) + 125);
-            // 788: bra.uni 	$L__BB0_154;
+            // ptx:788  bra.uni 	$L__BB0_154;
             p2g_sv0 = 59;
           }
         }
       }
     } else {
-      // 770: bra.uni 	$L__BB0_132;
-      // 791: setp.eq.s16 	%p93, %rs4, 0;
-      // 792: @%p93 bra 	$L__BB0_152;
+      // ptx:770  bra.uni 	$L__BB0_132;
+      // ptx:791  setp.eq.s16 	%p93, %rs4, 0;
+      // ptx:792  @%p93 bra 	$L__BB0_152;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 819: mul.wide.u32 	%rd74, %r1053, 613566757;
-        // 820: shr.u64 	%rd75, %rd74, 32;
-        // 821: cvt.u32.u64 	%r574, %rd75;
+        // ptx:819  mul.wide.u32 	%rd74, %r1053, 613566757;
+        // ptx:820  shr.u64 	%rd75, %rd74, 32;
+        // ptx:821  cvt.u32.u64 	%r574, %rd75;
         uint64_t t44 = uint64_t((uint64_t(r1053) * uint64_t(0x24924925u)) >> 32u);
         uint r574 = uint(uint64_t(t44));
-        // 822: sub.s32 	%r575, %r1053, %r574;
-        // 823: shr.u32 	%r576, %r575, 1;
-        // 824: add.s32 	%r577, %r576, %r574;
-        // 825: shr.u32 	%r578, %r577, 2;
-        // 826: mul.lo.s32 	%r579, %r578, 7;
+        // ptx:822  sub.s32 	%r575, %r1053, %r574;
+        // ptx:823  shr.u32 	%r576, %r575, 1;
+        // ptx:824  add.s32 	%r577, %r576, %r574;
+        // ptx:825  shr.u32 	%r578, %r577, 2;
+        // ptx:826  mul.lo.s32 	%r579, %r578, 7;
         uint r579 = uint(int(uint(int(uint(int(r1053) - int(r574)) >> 1u) + int(r574)) >> 2u) * 7);
-        // 827: sub.s32 	%r580, %r1053, %r579;
-        // 828: add.s32 	%r1052, %r580, 124;
+        // ptx:827  sub.s32 	%r580, %r1053, %r579;
+        // ptx:828  add.s32 	%r1052, %r580, 124;
         r1052 = uint(int(uint(int(r1053) - int(r579))) + 124);
-        // 829: bra.uni 	$L__BB0_154;
+        // ptx:829  bra.uni 	$L__BB0_154;
         p2g_sv0 = 59;
       } else {
-        // 794: setp.eq.s16 	%p94, %rs4, 1;
-        // 795: @%p94 bra 	$L__BB0_134;
+        // ptx:794  setp.eq.s16 	%p94, %rs4, 1;
+        // ptx:795  @%p94 bra 	$L__BB0_134;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 799: mul.wide.u32 	%rd72, %r1053, -2139062143;
-          // 800: shr.u64 	%rd73, %rd72, 39;
-          // 801: cvt.u32.u64 	%r572, %rd73;
+          // ptx:799  mul.wide.u32 	%rd72, %r1053, -2139062143;
+          // ptx:800  shr.u64 	%rd73, %rd72, 39;
+          // ptx:801  cvt.u32.u64 	%r572, %rd73;
           uint64_t t45 = uint64_t((uint64_t(r1053) * uint64_t(0x80808081u)) >> 39u);
-          // 802: mul.lo.s32 	%r573, %r572, 255;
-          // 803: sub.s32 	%r1052, %r1053, %r573;
+          // ptx:802  mul.lo.s32 	%r573, %r572, 255;
+          // ptx:803  sub.s32 	%r1052, %r1053, %r573;
           r1052 = uint(int(r1053) - int(uint(int(uint(uint64_t(t45))) * 255)));
-          // 804: bra.uni 	$L__BB0_154;
+          // ptx:804  bra.uni 	$L__BB0_154;
           p2g_sv0 = 59;
         } else {
-          // 796: bra.uni 	$L__BB0_153;
+          // ptx:796  bra.uni 	$L__BB0_153;
           p2g_sv0 = 58;
         }
       }
     }
     if (p2g_sv0 == 58) {
-      // 832: mul.wide.u32 	%rd76, %r1053, -858993459;
-      // 833: shr.u64 	%rd77, %rd76, 34;
-      // 834: cvt.u32.u64 	%r581, %rd77;
+      // ptx:832  mul.wide.u32 	%rd76, %r1053, -858993459;
+      // ptx:833  shr.u64 	%rd77, %rd76, 34;
+      // ptx:834  cvt.u32.u64 	%r581, %rd77;
       uint64_t t46 = uint64_t((uint64_t(r1053) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 835: mul.lo.s32 	%r582, %r581, 5;
-      // 836: sub.s32 	%r583, %r1053, %r582;
-      // 837: add.s32 	%r1052, %r583, 125;
+      // ptx:835  mul.lo.s32 	%r582, %r581, 5;
+      // ptx:836  sub.s32 	%r583, %r1053, %r582;
+      // ptx:837  add.s32 	%r1052, %r583, 125;
       r1052 = uint(int(uint(int(r1053) - int(uint(int(uint(uint64_t(t46))) * 5)))) + 125);
       p2g_sv0 = 59;
     }
     if (p2g_sv0 == 59) {
-      // 840: max.s32 	%r584, %r1052, 0;
-      // 841: shl.b32 	%r585, %r584, 23;
-      // 842: or.b32  	%r586, %r107, %r106;
-      // 843: or.b32  	%r1053, %r586, %r585;
+      // ptx:840  max.s32 	%r584, %r1052, 0;
+      // ptx:841  shl.b32 	%r585, %r584, 23;
+      // ptx:842  or.b32  	%r586, %r107, %r106;
+      // ptx:843  or.b32  	%r1053, %r586, %r585;
       r1053 = (r107 | r106) | (uint(max(int(r1052), 0)) << 23u);
     }
   }
-  // 846: or.b32  	%r123, %r4, 4;
+  // ptx:846  or.b32  	%r123, %r4, 4;
   uint r123 = r4 | 4u;
-  // 847: @%p73 bra 	$L__BB0_181;
+  // ptx:847  @%p73 bra 	$L__BB0_181;
   if (p73) {
-    // 851: and.b32  	%r682, %r123, 6;
-    // 852: add.s32 	%r683, %r8, %r682;
-    // 853: add.s32 	%r684, %r683, 5369127;
-    // 854: xor.b32  	%r685, %r684, 81;
-    // 855: mul.lo.s32 	%r686, %r685, 2146121005;
+    // ptx:851  and.b32  	%r682, %r123, 6;
+    // ptx:852  add.s32 	%r683, %r8, %r682;
+    // ptx:853  add.s32 	%r684, %r683, 5369127;
+    // ptx:854  xor.b32  	%r685, %r684, 81;
+    // ptx:855  mul.lo.s32 	%r686, %r685, 2146121005;
     uint r686 = uint(int(uint(int(uint(int(r8) + int(r123 & 6u))) + 5369127) ^ 81u) * 2146121005);
-    // 856: shr.u32 	%r687, %r686, 15;
-    // 857: xor.b32  	%r688, %r687, %r686;
-    // 858: mul.lo.s32 	%r689, %r688, -2073254261;
+    // ptx:856  shr.u32 	%r687, %r686, 15;
+    // ptx:857  xor.b32  	%r688, %r687, %r686;
+    // ptx:858  mul.lo.s32 	%r689, %r688, -2073254261;
     uint r689 = uint(int((r686 >> 15u) ^ r686) * -2073254261);
-    // 859: shr.u32 	%r690, %r689, 16;
-    // 860: xor.b32  	%r691, %r689, %r7;
+    // ptx:859  shr.u32 	%r690, %r689, 16;
+    // ptx:860  xor.b32  	%r691, %r689, %r7;
     uint r691 = r689 ^ r7;
-    // 861: xor.b32  	%r692, %r691, %r690;
-    // 862: shr.u32 	%r693, %r691, 16;
-    // 863: xor.b32  	%r694, %r692, %r693;
-    // 864: mul.lo.s32 	%r695, %r694, 2146121005;
+    // ptx:861  xor.b32  	%r692, %r691, %r690;
+    // ptx:862  shr.u32 	%r693, %r691, 16;
+    // ptx:863  xor.b32  	%r694, %r692, %r693;
+    // ptx:864  mul.lo.s32 	%r695, %r694, 2146121005;
     uint r695 = uint(int((r691 ^ (r689 >> 16u)) ^ (r691 >> 16u)) * 2146121005);
-    // 865: shr.u32 	%r696, %r695, 15;
-    // 866: xor.b32  	%r697, %r696, %r695;
-    // 867: mul.lo.s32 	%r698, %r697, -2073254261;
+    // ptx:865  shr.u32 	%r696, %r695, 15;
+    // ptx:866  xor.b32  	%r697, %r696, %r695;
+    // ptx:867  mul.lo.s32 	%r698, %r697, -2073254261;
     uint r698 = uint(int((r695 >> 15u) ^ r695) * -2073254261);
-    // 868: shr.u32 	%r699, %r698, 16;
-    // 869: xor.b32  	%r700, %r699, %r698;
+    // ptx:868  shr.u32 	%r699, %r698, 16;
+    // ptx:869  xor.b32  	%r700, %r699, %r698;
     uint r700 = (r698 >> 16u) ^ r698;
-    // 870: xor.b32  	%r701, %r700, -1515870811;
+    // ptx:870  xor.b32  	%r701, %r700, -1515870811;
     uint r701 = r700 ^ 0xA5A5A5A5u;
-    // 871: shr.u32 	%r702, %r701, 16;
-    // 872: xor.b32  	%r703, %r702, %r701;
-    // 873: mul.lo.s32 	%r704, %r703, 2146121005;
+    // ptx:871  shr.u32 	%r702, %r701, 16;
+    // ptx:872  xor.b32  	%r703, %r702, %r701;
+    // ptx:873  mul.lo.s32 	%r704, %r703, 2146121005;
     uint r704 = uint(int((r701 >> 16u) ^ r701) * 2146121005);
-    // 874: shr.u32 	%r705, %r704, 15;
-    // 875: xor.b32  	%r706, %r705, %r704;
-    // 876: mul.lo.s32 	%r707, %r706, -2073254261;
+    // ptx:874  shr.u32 	%r705, %r704, 15;
+    // ptx:875  xor.b32  	%r706, %r705, %r704;
+    // ptx:876  mul.lo.s32 	%r707, %r706, -2073254261;
     uint r707 = uint(int((r704 >> 15u) ^ r704) * -2073254261);
-    // 877: shr.u32 	%r708, %r707, 16;
-    // 878: xor.b32  	%r709, %r708, %r707;
+    // ptx:877  shr.u32 	%r708, %r707, 16;
+    // ptx:878  xor.b32  	%r709, %r708, %r707;
     uint r709 = (r707 >> 16u) ^ r707;
-    // 879: mul.wide.u32 	%rd92, %r709, -858993459;
-    // 880: shr.u64 	%rd93, %rd92, 34;
-    // 881: cvt.u32.u64 	%r710, %rd93;
+    // ptx:879  mul.wide.u32 	%rd92, %r709, -858993459;
+    // ptx:880  shr.u64 	%rd93, %rd92, 34;
+    // ptx:881  cvt.u32.u64 	%r710, %rd93;
     uint64_t t47 = uint64_t((uint64_t(r709) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 882: mul.lo.s32 	%r711, %r710, 5;
-    // 883: sub.s32 	%r712, %r709, %r711;
-    // 884: shl.b32 	%r713, %r712, 23;
-    // 885: add.s32 	%r714, %r713, 1048576000;
+    // ptx:882  mul.lo.s32 	%r711, %r710, 5;
+    // ptx:883  sub.s32 	%r712, %r709, %r711;
+    // ptx:884  shl.b32 	%r713, %r712, 23;
+    // ptx:885  add.s32 	%r714, %r713, 1048576000;
     uint r714 = uint(int(uint(int(r709) - int(uint(int(uint(uint64_t(t47))) * 5))) << 23u) + 1048576000);
-    // 886: shf.l.wrap.b32 	%r715, %r700, %r700, 31;
-    // 887: and.b32  	%r716, %r715, -2139095041;
-    // 888: or.b32  	%r717, %r716, %r714;
-    // 889: shl.b32 	%r718, %r123, 31;
-    // 890: xor.b32  	%r1055, %r717, %r718;
+    // ptx:886  shf.l.wrap.b32 	%r715, %r700, %r700, 31;
+    // ptx:887  and.b32  	%r716, %r715, -2139095041;
+    // ptx:888  or.b32  	%r717, %r716, %r714;
+    // ptx:889  shl.b32 	%r718, %r123, 31;
+    // ptx:890  xor.b32  	%r1055, %r717, %r718;
     r1055 = ((p2g_shf_l(r700, r700, (31u & 31u)) & 0x807FFFFFu) | r714) ^ (r123 << 31u);
-    // 891: bra.uni 	$L__BB0_182;
+    // ptx:891  bra.uni 	$L__BB0_182;
   } else {
-    // 848: bra.uni 	$L__BB0_157;
-    // 894: add.s32 	%r626, %r4, %r8;
-    // 895: add.s32 	%r627, %r626, 5369131;
-    // 896: xor.b32  	%r628, %r627, 81;
-    // 897: mul.lo.s32 	%r629, %r628, 2146121005;
+    // ptx:848  bra.uni 	$L__BB0_157;
+    // ptx:894  add.s32 	%r626, %r4, %r8;
+    // ptx:895  add.s32 	%r627, %r626, 5369131;
+    // ptx:896  xor.b32  	%r628, %r627, 81;
+    // ptx:897  mul.lo.s32 	%r629, %r628, 2146121005;
     uint r629 = uint(int(uint(int(uint(int(r4) + int(r8))) + 5369131) ^ 81u) * 2146121005);
-    // 898: shr.u32 	%r630, %r629, 15;
-    // 899: xor.b32  	%r631, %r630, %r629;
-    // 900: mul.lo.s32 	%r632, %r631, -2073254261;
+    // ptx:898  shr.u32 	%r630, %r629, 15;
+    // ptx:899  xor.b32  	%r631, %r630, %r629;
+    // ptx:900  mul.lo.s32 	%r632, %r631, -2073254261;
     uint r632 = uint(int((r629 >> 15u) ^ r629) * -2073254261);
-    // 901: shr.u32 	%r633, %r632, 16;
-    // 902: xor.b32  	%r634, %r632, %r7;
+    // ptx:901  shr.u32 	%r633, %r632, 16;
+    // ptx:902  xor.b32  	%r634, %r632, %r7;
     uint r634 = r632 ^ r7;
-    // 903: xor.b32  	%r635, %r634, %r633;
-    // 904: shr.u32 	%r636, %r634, 16;
-    // 905: xor.b32  	%r637, %r635, %r636;
-    // 906: mul.lo.s32 	%r638, %r637, 2146121005;
+    // ptx:903  xor.b32  	%r635, %r634, %r633;
+    // ptx:904  shr.u32 	%r636, %r634, 16;
+    // ptx:905  xor.b32  	%r637, %r635, %r636;
+    // ptx:906  mul.lo.s32 	%r638, %r637, 2146121005;
     uint r638 = uint(int((r634 ^ (r632 >> 16u)) ^ (r634 >> 16u)) * 2146121005);
-    // 907: shr.u32 	%r639, %r638, 15;
-    // 908: xor.b32  	%r640, %r639, %r638;
-    // 909: mul.lo.s32 	%r641, %r640, -2073254261;
+    // ptx:907  shr.u32 	%r639, %r638, 15;
+    // ptx:908  xor.b32  	%r640, %r639, %r638;
+    // ptx:909  mul.lo.s32 	%r641, %r640, -2073254261;
     uint r641 = uint(int((r638 >> 15u) ^ r638) * -2073254261);
-    // 910: shr.u32 	%r642, %r641, 16;
-    // 911: xor.b32  	%r643, %r642, %r641;
+    // ptx:910  shr.u32 	%r642, %r641, 16;
+    // ptx:911  xor.b32  	%r643, %r642, %r641;
     uint r643 = (r641 >> 16u) ^ r641;
-    // 912: xor.b32  	%r644, %r643, -1515870811;
+    // ptx:912  xor.b32  	%r644, %r643, -1515870811;
     uint r644 = r643 ^ 0xA5A5A5A5u;
-    // 913: shr.u32 	%r645, %r644, 16;
-    // 914: xor.b32  	%r646, %r645, %r644;
-    // 915: mul.lo.s32 	%r647, %r646, 2146121005;
+    // ptx:913  shr.u32 	%r645, %r644, 16;
+    // ptx:914  xor.b32  	%r646, %r645, %r644;
+    // ptx:915  mul.lo.s32 	%r647, %r646, 2146121005;
     uint r647 = uint(int((r644 >> 16u) ^ r644) * 2146121005);
-    // 916: shr.u32 	%r648, %r647, 15;
-    // 917: xor.b32  	%r649, %r648, %r647;
-    // 918: mul.lo.s32 	%r650, %r649, -2073254261;
+    // ptx:916  shr.u32 	%r648, %r647, 15;
+    // ptx:917  xor.b32  	%r649, %r648, %r647;
+    // ptx:918  mul.lo.s32 	%r650, %r649, -2073254261;
     uint r650 = uint(int((r647 >> 15u) ^ r647) * -2073254261);
-    // 919: shr.u32 	%r651, %r650, 16;
-    // 920: xor.b32  	%r1055, %r651, %r650;
+    // ptx:919  shr.u32 	%r651, %r650, 16;
+    // ptx:920  xor.b32  	%r1055, %r651, %r650;
     r1055 = (r650 >> 16u) ^ r650;
-    // 921: shl.b32 	%r125, %r643, 31;
+    // ptx:921  shl.b32 	%r125, %r643, 31;
     uint r125 = r643 << 31u;
-    // 922: shr.u32 	%r652, %r643, 1;
-    // 923: and.b32  	%r126, %r652, 8388607;
+    // ptx:922  shr.u32 	%r652, %r643, 1;
+    // ptx:923  and.b32  	%r126, %r652, 8388607;
     uint r126 = (r643 >> 1u) & 0x007FFFFFu;
-    // 924: @%p19 bra 	$L__BB0_161;
+    // ptx:924  @%p19 bra 	$L__BB0_161;
     if (p19) {
-      // 928: setp.eq.s16 	%p105, %rs4, 2;
-      // 929: @%p105 bra 	$L__BB0_182;
+      // ptx:928  setp.eq.s16 	%p105, %rs4, 2;
+      // ptx:929  @%p105 bra 	$L__BB0_182;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         p2g_sv0 = 70;
       } else {
-        // 931: setp.eq.s16 	%p106, %rs4, 3;
-        // 932: @%p106 bra 	$L__BB0_165;
+        // ptx:931  setp.eq.s16 	%p106, %rs4, 3;
+        // ptx:932  @%p106 bra 	$L__BB0_165;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 962: mul.wide.u32 	%rd82, %r1055, -858993459;
-          // 963: shr.u64 	%rd83, %rd82, 34;
-          // 964: cvt.u32.u64 	%r656, %rd83;
+          // ptx:962  mul.wide.u32 	%rd82, %r1055, -858993459;
+          // ptx:963  shr.u64 	%rd83, %rd82, 34;
+          // ptx:964  cvt.u32.u64 	%r656, %rd83;
           uint64_t t48 = uint64_t((uint64_t(r1055) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 965: mul.lo.s32 	%r657, %r656, 5;
-          // 966: sub.s32 	%r128, %r1055, %r657;
+          // ptx:965  mul.lo.s32 	%r657, %r656, 5;
+          // ptx:966  sub.s32 	%r128, %r1055, %r657;
           uint r128 = uint(int(r1055) - int(uint(int(uint(uint64_t(t48))) * 5)));
-          // 967: setp.eq.s32 	%p110, %r128, 0;
-          // 968: @%p110 bra 	$L__BB0_167;
+          // ptx:967  setp.eq.s32 	%p110, %r128, 0;
+          // ptx:968  @%p110 bra 	$L__BB0_167;
           if (int(r128) == 0) {
-            // 1673: shr.u32 	%r658, %r1055, 8;
+            // ptx:1673  shr.u32 	%r658, %r1055, 8;
             uint r658 = r1055 >> 8u;
-            // 1674: mul.wide.u32 	%rd84, %r658, -1431655765;
-            // 1675: shr.u64 	%rd85, %rd84, 34;
-            // 1676: cvt.u32.u64 	%r659, %rd85;
+            // ptx:1674  mul.wide.u32 	%rd84, %r658, -1431655765;
+            // ptx:1675  shr.u64 	%rd85, %rd84, 34;
+            // ptx:1676  cvt.u32.u64 	%r659, %rd85;
             uint64_t t49 = uint64_t((uint64_t(r658) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 1677: mul.lo.s32 	%r660, %r659, 6;
-            // 1678: sub.s32 	%r661, %r658, %r660;
-            // 1679: cvt.u16.u32 	%rs15, %r661;
+            // ptx:1677  mul.lo.s32 	%r660, %r659, 6;
+            // ptx:1678  sub.s32 	%r661, %r658, %r660;
+            // ptx:1679  cvt.u16.u32 	%rs15, %r661;
             uint64_t t50 = uint64_t(uint(int(r658) - int(uint(int(uint(uint64_t(t49))) * 6))));
             uint rs15 = (uint(uint64_t(t50)) & 65535u);
-            // 1680: setp.gt.s16 	%p111, %rs15, 1;
-            // 1681: @%p111 bra 	$L__BB0_171;
+            // ptx:1680  setp.gt.s16 	%p111, %rs15, 1;
+            // ptx:1681  @%p111 bra 	$L__BB0_171;
             if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
-              // 1685: setp.eq.s16 	%p112, %rs15, 2;
-              // 1686: @%p112 bra 	$L__BB0_176;
+              // ptx:1685  setp.eq.s16 	%p112, %rs15, 2;
+              // ptx:1686  @%p112 bra 	$L__BB0_176;
               if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
-                // 2001: shr.u32 	%r663, %r1055, 12;
-                // 2002: and.b32  	%r664, %r663, 1;
-                // 2003: or.b32  	%r665, %r125, %r664;
+                // ptx:2001  shr.u32 	%r663, %r1055, 12;
+                // ptx:2002  and.b32  	%r664, %r663, 1;
+                // ptx:2003  or.b32  	%r665, %r125, %r664;
                 uint r665 = r125 | ((r1055 >> 12u) & 1u);
-                // 2004: or.b32  	%r1055, %r665, 2143289344;
+                // ptx:2004  or.b32  	%r1055, %r665, 2143289344;
                 r1055 = r665 | 0x7FC00000u;
-                // 2005: bra.uni 	$L__BB0_182;
+                // ptx:2005  bra.uni 	$L__BB0_182;
                 p2g_sv0 = 70;
               } else {
-                // 1688: setp.eq.s16 	%p113, %rs15, 3;
-                // 1689: @%p113 bra 	$L__BB0_175;
+                // ptx:1688  setp.eq.s16 	%p113, %rs15, 3;
+                // ptx:1689  @%p113 bra 	$L__BB0_175;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
-                  // 2008: setp.eq.s32 	%p117, %r126, 0;
-                  // 2009: selp.b32 	%r662, 1, %r126, %p117;
-                  // 2010: or.b32  	%r1055, %r662, %r125;
+                  // ptx:2008  setp.eq.s32 	%p117, %r126, 0;
+                  // ptx:2009  selp.b32 	%r662, 1, %r126, %p117;
+                  // ptx:2010  or.b32  	%r1055, %r662, %r125;
                   r1055 = ((int(r126) == 0) ? 1u : r126) | r125;
-                  // 2011: bra.uni 	$L__BB0_182;
+                  // ptx:2011  bra.uni 	$L__BB0_182;
                   p2g_sv0 = 70;
                 } else {
-                  // 1691: setp.ne.s16 	%p114, %rs15, 4;
-                  // 1692: @%p114 bra 	$L__BB0_177;
+                  // ptx:1691  setp.ne.s16 	%p114, %rs15, 4;
+                  // ptx:1692  @%p114 bra 	$L__BB0_177;
                   if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                     p2g_sv0 = 167;
                   } else {
-                    // 1694: or.b32  	%r1055, %r125, 2139095039;
+                    // ptx:1694  or.b32  	%r1055, %r125, 2139095039;
                     r1055 = r125 | 0x7F7FFFFFu;
-                    // 1695: bra.uni 	$L__BB0_182;
+                    // ptx:1695  bra.uni 	$L__BB0_182;
                     p2g_sv0 = 70;
                   }
                 }
               }
             } else {
-              // 1682: bra.uni 	$L__BB0_168;
-              // 1851: setp.eq.s16 	%p115, %rs15, 0;
-              // 1852: mov.u32 	%r1055, %r125;
+              // ptx:1682  bra.uni 	$L__BB0_168;
+              // ptx:1851  setp.eq.s16 	%p115, %rs15, 0;
+              // ptx:1852  mov.u32 	%r1055, %r125;
               r1055 = r125;
-              // 1853: @%p115 bra 	$L__BB0_182;
+              // ptx:1853  @%p115 bra 	$L__BB0_182;
               if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                 p2g_sv0 = 70;
               } else {
-                // 1855: setp.eq.s16 	%p116, %rs15, 1;
-                // 1856: @%p116 bra 	$L__BB0_170;
+                // ptx:1855  setp.eq.s16 	%p116, %rs15, 1;
+                // ptx:1856  @%p116 bra 	$L__BB0_170;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
-                  // 1860: or.b32  	%r1055, %r125, 2139095040;
+                  // ptx:1860  or.b32  	%r1055, %r125, 2139095040;
                   r1055 = r125 | 0x7F800000u;
-                  // 1861: bra.uni 	$L__BB0_182;
+                  // ptx:1861  bra.uni 	$L__BB0_182;
                   p2g_sv0 = 70;
                 } else {
-                  // 1857: bra.uni 	$L__BB0_177;
+                  // ptx:1857  bra.uni 	$L__BB0_177;
                   p2g_sv0 = 167;
                 }
               }
             }
             if (p2g_sv0 == 167) {
-              // 2063: or.b32  	%r666, %r125, %r126;
-              // 2064: or.b32  	%r1055, %r666, 8388608;
+              // ptx:2063  or.b32  	%r666, %r125, %r126;
+              // ptx:2064  or.b32  	%r1055, %r666, 8388608;
               r1055 = (r125 | r126) | 0x00800000u;
-              // 2065: bra.uni 	$L__BB0_182;
+              // ptx:2065  bra.uni 	$L__BB0_182;
               p2g_sv0 = 70;
             }
           } else {
-            // 970: add.s32 	%r1054, %r128, 125;
+            // ptx:970  add.s32 	%r1054, %r128, 125;
             r1054 = uint(int(r128) + 125);
-            // 971: bra.uni 	$L__BB0_180;
+            // ptx:971  bra.uni 	$L__BB0_180;
             p2g_sv0 = 69;
           }
         } else {
-          // 934: setp.ne.s16 	%p107, %rs4, 5;
-          // 935: @%p107 bra 	$L__BB0_179;
+          // ptx:934  setp.ne.s16 	%p107, %rs4, 5;
+          // ptx:935  @%p107 bra 	$L__BB0_179;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 68;
           } else {
-            // 937: mul.wide.u32 	%rd80, %r1055, -858993459;
-            // 938: shr.u64 	%rd81, %rd80, 34;
-            // 939: cvt.u32.u64 	%r653, %rd81;
+            // ptx:937  mul.wide.u32 	%rd80, %r1055, -858993459;
+            // ptx:938  shr.u64 	%rd81, %rd80, 34;
+            // ptx:939  cvt.u32.u64 	%r653, %rd81;
             uint64_t t51 = uint64_t((uint64_t(r1055) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 940: mul.lo.s32 	%r654, %r653, 5;
-            // 941: sub.s32 	%r655, %r1055, %r654;
-            // 942: add.s32 	%r1054, %r655, 125;
+            // ptx:940  mul.lo.s32 	%r654, %r653, 5;
+            // ptx:941  sub.s32 	%r655, %r1055, %r654;
+            // ptx:942  add.s32 	%r1054, %r655, 125;
             r1054 = uint(int(uint(int(r1055) - int(uint(int(uint(uint64_t(t51))) * 5)))) + 125);
-            // 943: bra.uni 	$L__BB0_180;
+            // ptx:943  bra.uni 	$L__BB0_180;
             p2g_sv0 = 69;
           }
         }
       }
     } else {
-      // 925: bra.uni 	$L__BB0_158;
-      // 946: setp.eq.s16 	%p108, %rs4, 0;
-      // 947: @%p108 bra 	$L__BB0_178;
+      // ptx:925  bra.uni 	$L__BB0_158;
+      // ptx:946  setp.eq.s16 	%p108, %rs4, 0;
+      // ptx:947  @%p108 bra 	$L__BB0_178;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 974: mul.wide.u32 	%rd88, %r1055, 613566757;
-        // 975: shr.u64 	%rd89, %rd88, 32;
-        // 976: cvt.u32.u64 	%r669, %rd89;
+        // ptx:974  mul.wide.u32 	%rd88, %r1055, 613566757;
+        // ptx:975  shr.u64 	%rd89, %rd88, 32;
+        // ptx:976  cvt.u32.u64 	%r669, %rd89;
         uint64_t t52 = uint64_t((uint64_t(r1055) * uint64_t(0x24924925u)) >> 32u);
         uint r669 = uint(uint64_t(t52));
-        // 977: sub.s32 	%r670, %r1055, %r669;
-        // 978: shr.u32 	%r671, %r670, 1;
-        // 979: add.s32 	%r672, %r671, %r669;
-        // 980: shr.u32 	%r673, %r672, 2;
-        // 981: mul.lo.s32 	%r674, %r673, 7;
+        // ptx:977  sub.s32 	%r670, %r1055, %r669;
+        // ptx:978  shr.u32 	%r671, %r670, 1;
+        // ptx:979  add.s32 	%r672, %r671, %r669;
+        // ptx:980  shr.u32 	%r673, %r672, 2;
+        // ptx:981  mul.lo.s32 	%r674, %r673, 7;
         uint r674 = uint(int(uint(int(uint(int(r1055) - int(r669)) >> 1u) + int(r669)) >> 2u) * 7);
-        // 982: sub.s32 	%r675, %r1055, %r674;
-        // 983: add.s32 	%r1054, %r675, 124;
+        // ptx:982  sub.s32 	%r675, %r1055, %r674;
+        // ptx:983  add.s32 	%r1054, %r675, 124;
         r1054 = uint(int(uint(int(r1055) - int(r674))) + 124);
-        // 984: bra.uni 	$L__BB0_180;
+        // ptx:984  bra.uni 	$L__BB0_180;
         p2g_sv0 = 69;
       } else {
-        // 949: setp.eq.s16 	%p109, %rs4, 1;
-        // 950: @%p109 bra 	$L__BB0_160;
+        // ptx:949  setp.eq.s16 	%p109, %rs4, 1;
+        // ptx:950  @%p109 bra 	$L__BB0_160;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 954: mul.wide.u32 	%rd86, %r1055, -2139062143;
-          // 955: shr.u64 	%rd87, %rd86, 39;
-          // 956: cvt.u32.u64 	%r667, %rd87;
+          // ptx:954  mul.wide.u32 	%rd86, %r1055, -2139062143;
+          // ptx:955  shr.u64 	%rd87, %rd86, 39;
+          // ptx:956  cvt.u32.u64 	%r667, %rd87;
           uint64_t t53 = uint64_t((uint64_t(r1055) * uint64_t(0x80808081u)) >> 39u);
-          // 957: mul.lo.s32 	%r668, %r667, 255;
-          // 958: sub.s32 	%r1054, %r1055, %r668;
+          // ptx:957  mul.lo.s32 	%r668, %r667, 255;
+          // ptx:958  sub.s32 	%r1054, %r1055, %r668;
           r1054 = uint(int(r1055) - int(uint(int(uint(uint64_t(t53))) * 255)));
-          // 959: bra.uni 	$L__BB0_180;
+          // ptx:959  bra.uni 	$L__BB0_180;
           p2g_sv0 = 69;
         } else {
-          // 951: bra.uni 	$L__BB0_179;
+          // ptx:951  bra.uni 	$L__BB0_179;
           p2g_sv0 = 68;
         }
       }
     }
     if (p2g_sv0 == 68) {
-      // 987: mul.wide.u32 	%rd90, %r1055, -858993459;
-      // 988: shr.u64 	%rd91, %rd90, 34;
-      // 989: cvt.u32.u64 	%r676, %rd91;
+      // ptx:987  mul.wide.u32 	%rd90, %r1055, -858993459;
+      // ptx:988  shr.u64 	%rd91, %rd90, 34;
+      // ptx:989  cvt.u32.u64 	%r676, %rd91;
       uint64_t t54 = uint64_t((uint64_t(r1055) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 990: mul.lo.s32 	%r677, %r676, 5;
-      // 991: sub.s32 	%r678, %r1055, %r677;
-      // 992: add.s32 	%r1054, %r678, 125;
+      // ptx:990  mul.lo.s32 	%r677, %r676, 5;
+      // ptx:991  sub.s32 	%r678, %r1055, %r677;
+      // ptx:992  add.s32 	%r1054, %r678, 125;
       r1054 = uint(int(uint(int(r1055) - int(uint(int(uint(uint64_t(t54))) * 5)))) + 125);
       p2g_sv0 = 69;
     }
     if (p2g_sv0 == 69) {
-      // 995: max.s32 	%r679, %r1054, 0;
-      // 996: shl.b32 	%r680, %r679, 23;
-      // 997: or.b32  	%r681, %r126, %r125;
-      // 998: or.b32  	%r1055, %r681, %r680;
+      // ptx:995  max.s32 	%r679, %r1054, 0;
+      // ptx:996  shl.b32 	%r680, %r679, 23;
+      // ptx:997  or.b32  	%r681, %r126, %r125;
+      // ptx:998  or.b32  	%r1055, %r681, %r680;
       r1055 = (r126 | r125) | (uint(max(int(r1054), 0)) << 23u);
     }
   }
-  // 1001: @%p73 bra 	$L__BB0_207;
+  // ptx:1001  @%p73 bra 	$L__BB0_207;
   if (p73) {
-    // 1005: and.b32  	%r776, %r123, 6;
-    // 1006: shl.b32 	%r777, %r104, 6;
-    // 1007: or.b32  	%r778, %r777, %r776;
-    // 1008: add.s32 	%r779, %r778, 5369127;
+    // ptx:1005  and.b32  	%r776, %r123, 6;
+    // ptx:1006  shl.b32 	%r777, %r104, 6;
+    // ptx:1007  or.b32  	%r778, %r777, %r776;
+    // ptx:1008  add.s32 	%r779, %r778, 5369127;
     uint r779 = uint(int((r104 << 6u) | (r123 & 6u)) + 5369127);
-    // 1009: shr.u32 	%r780, %r779, 16;
-    // 1010: xor.b32  	%r781, %r780, %r779;
-    // 1011: mul.lo.s32 	%r782, %r781, 2146121005;
+    // ptx:1009  shr.u32 	%r780, %r779, 16;
+    // ptx:1010  xor.b32  	%r781, %r780, %r779;
+    // ptx:1011  mul.lo.s32 	%r782, %r781, 2146121005;
     uint r782 = uint(int((r779 >> 16u) ^ r779) * 2146121005);
-    // 1012: shr.u32 	%r783, %r782, 15;
-    // 1013: xor.b32  	%r784, %r783, %r782;
-    // 1014: mul.lo.s32 	%r785, %r784, -2073254261;
+    // ptx:1012  shr.u32 	%r783, %r782, 15;
+    // ptx:1013  xor.b32  	%r784, %r783, %r782;
+    // ptx:1014  mul.lo.s32 	%r785, %r784, -2073254261;
     uint r785 = uint(int((r782 >> 15u) ^ r782) * -2073254261);
-    // 1015: shr.u32 	%r786, %r785, 16;
-    // 1016: xor.b32  	%r787, %r785, %r7;
+    // ptx:1015  shr.u32 	%r786, %r785, 16;
+    // ptx:1016  xor.b32  	%r787, %r785, %r7;
     uint r787 = r785 ^ r7;
-    // 1017: xor.b32  	%r788, %r787, %r786;
-    // 1018: shr.u32 	%r789, %r787, 16;
-    // 1019: xor.b32  	%r790, %r788, %r789;
-    // 1020: mul.lo.s32 	%r791, %r790, 2146121005;
+    // ptx:1017  xor.b32  	%r788, %r787, %r786;
+    // ptx:1018  shr.u32 	%r789, %r787, 16;
+    // ptx:1019  xor.b32  	%r790, %r788, %r789;
+    // ptx:1020  mul.lo.s32 	%r791, %r790, 2146121005;
     uint r791 = uint(int((r787 ^ (r785 >> 16u)) ^ (r787 >> 16u)) * 2146121005);
-    // 1021: shr.u32 	%r792, %r791, 15;
-    // 1022: xor.b32  	%r793, %r792, %r791;
-    // 1023: mul.lo.s32 	%r794, %r793, -2073254261;
+    // ptx:1021  shr.u32 	%r792, %r791, 15;
+    // ptx:1022  xor.b32  	%r793, %r792, %r791;
+    // ptx:1023  mul.lo.s32 	%r794, %r793, -2073254261;
     uint r794 = uint(int((r791 >> 15u) ^ r791) * -2073254261);
-    // 1024: shr.u32 	%r795, %r794, 16;
-    // 1025: xor.b32  	%r796, %r795, %r794;
+    // ptx:1024  shr.u32 	%r795, %r794, 16;
+    // ptx:1025  xor.b32  	%r796, %r795, %r794;
     uint r796 = (r794 >> 16u) ^ r794;
-    // 1026: xor.b32  	%r797, %r796, -1515870811;
+    // ptx:1026  xor.b32  	%r797, %r796, -1515870811;
     uint r797 = r796 ^ 0xA5A5A5A5u;
-    // 1027: shr.u32 	%r798, %r797, 16;
-    // 1028: xor.b32  	%r799, %r798, %r797;
-    // 1029: mul.lo.s32 	%r800, %r799, 2146121005;
+    // ptx:1027  shr.u32 	%r798, %r797, 16;
+    // ptx:1028  xor.b32  	%r799, %r798, %r797;
+    // ptx:1029  mul.lo.s32 	%r800, %r799, 2146121005;
     uint r800 = uint(int((r797 >> 16u) ^ r797) * 2146121005);
-    // 1030: shr.u32 	%r801, %r800, 15;
-    // 1031: xor.b32  	%r802, %r801, %r800;
-    // 1032: mul.lo.s32 	%r803, %r802, -2073254261;
+    // ptx:1030  shr.u32 	%r801, %r800, 15;
+    // ptx:1031  xor.b32  	%r802, %r801, %r800;
+    // ptx:1032  mul.lo.s32 	%r803, %r802, -2073254261;
     uint r803 = uint(int((r800 >> 15u) ^ r800) * -2073254261);
-    // 1033: shr.u32 	%r804, %r803, 16;
-    // 1034: xor.b32  	%r805, %r804, %r803;
+    // ptx:1033  shr.u32 	%r804, %r803, 16;
+    // ptx:1034  xor.b32  	%r805, %r804, %r803;
     uint r805 = (r803 >> 16u) ^ r803;
-    // 1035: mul.wide.u32 	%rd106, %r805, -858993459;
-    // 1036: shr.u64 	%rd107, %rd106, 34;
-    // 1037: cvt.u32.u64 	%r806, %rd107;
+    // ptx:1035  mul.wide.u32 	%rd106, %r805, -858993459;
+    // ptx:1036  shr.u64 	%rd107, %rd106, 34;
+    // ptx:1037  cvt.u32.u64 	%r806, %rd107;
     uint64_t t55 = uint64_t((uint64_t(r805) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1038: mul.lo.s32 	%r807, %r806, 5;
-    // 1039: sub.s32 	%r808, %r805, %r807;
-    // 1040: shl.b32 	%r809, %r808, 23;
-    // 1041: add.s32 	%r810, %r809, 1048576000;
+    // ptx:1038  mul.lo.s32 	%r807, %r806, 5;
+    // ptx:1039  sub.s32 	%r808, %r805, %r807;
+    // ptx:1040  shl.b32 	%r809, %r808, 23;
+    // ptx:1041  add.s32 	%r810, %r809, 1048576000;
     uint r810 = uint(int(uint(int(r805) - int(uint(int(uint(uint64_t(t55))) * 5))) << 23u) + 1048576000);
-    // 1042: shf.l.wrap.b32 	%r811, %r796, %r796, 31;
-    // 1043: and.b32  	%r812, %r811, -2139095041;
-    // 1044: or.b32  	%r813, %r812, %r810;
-    // 1045: shl.b32 	%r814, %r123, 31;
-    // 1046: xor.b32  	%r1057, %r813, %r814;
+    // ptx:1042  shf.l.wrap.b32 	%r811, %r796, %r796, 31;
+    // ptx:1043  and.b32  	%r812, %r811, -2139095041;
+    // ptx:1044  or.b32  	%r813, %r812, %r810;
+    // ptx:1045  shl.b32 	%r814, %r123, 31;
+    // ptx:1046  xor.b32  	%r1057, %r813, %r814;
     r1057 = ((p2g_shf_l(r796, r796, (31u & 31u)) & 0x807FFFFFu) | r810) ^ (r123 << 31u);
-    // 1047: bra.uni 	$L__BB0_208;
+    // ptx:1047  bra.uni 	$L__BB0_208;
   } else {
-    // 1002: bra.uni 	$L__BB0_183;
-    // 1050: shl.b32 	%r719, %r104, 6;
-    // 1051: or.b32  	%r720, %r4, %r719;
-    // 1052: add.s32 	%r721, %r720, 5369131;
-    // 1053: xor.b32  	%r722, %r721, 81;
-    // 1054: mul.lo.s32 	%r723, %r722, 2146121005;
+    // ptx:1002  bra.uni 	$L__BB0_183;
+    // ptx:1050  shl.b32 	%r719, %r104, 6;
+    // ptx:1051  or.b32  	%r720, %r4, %r719;
+    // ptx:1052  add.s32 	%r721, %r720, 5369131;
+    // ptx:1053  xor.b32  	%r722, %r721, 81;
+    // ptx:1054  mul.lo.s32 	%r723, %r722, 2146121005;
     uint r723 = uint(int(uint(int(r4 | (r104 << 6u)) + 5369131) ^ 81u) * 2146121005);
-    // 1055: shr.u32 	%r724, %r723, 15;
-    // 1056: xor.b32  	%r725, %r724, %r723;
-    // 1057: mul.lo.s32 	%r726, %r725, -2073254261;
+    // ptx:1055  shr.u32 	%r724, %r723, 15;
+    // ptx:1056  xor.b32  	%r725, %r724, %r723;
+    // ptx:1057  mul.lo.s32 	%r726, %r725, -2073254261;
     uint r726 = uint(int((r723 >> 15u) ^ r723) * -2073254261);
-    // 1058: shr.u32 	%r727, %r726, 16;
-    // 1059: xor.b32  	%r728, %r726, %r7;
+    // ptx:1058  shr.u32 	%r727, %r726, 16;
+    // ptx:1059  xor.b32  	%r728, %r726, %r7;
     uint r728 = r726 ^ r7;
-    // 1060: xor.b32  	%r729, %r728, %r727;
-    // 1061: shr.u32 	%r730, %r728, 16;
-    // 1062: xor.b32  	%r731, %r729, %r730;
-    // 1063: mul.lo.s32 	%r732, %r731, 2146121005;
+    // ptx:1060  xor.b32  	%r729, %r728, %r727;
+    // ptx:1061  shr.u32 	%r730, %r728, 16;
+    // ptx:1062  xor.b32  	%r731, %r729, %r730;
+    // ptx:1063  mul.lo.s32 	%r732, %r731, 2146121005;
     uint r732 = uint(int((r728 ^ (r726 >> 16u)) ^ (r728 >> 16u)) * 2146121005);
-    // 1064: shr.u32 	%r733, %r732, 15;
-    // 1065: xor.b32  	%r734, %r733, %r732;
-    // 1066: mul.lo.s32 	%r735, %r734, -2073254261;
+    // ptx:1064  shr.u32 	%r733, %r732, 15;
+    // ptx:1065  xor.b32  	%r734, %r733, %r732;
+    // ptx:1066  mul.lo.s32 	%r735, %r734, -2073254261;
     uint r735 = uint(int((r732 >> 15u) ^ r732) * -2073254261);
-    // 1067: shr.u32 	%r736, %r735, 16;
-    // 1068: xor.b32  	%r737, %r736, %r735;
+    // ptx:1067  shr.u32 	%r736, %r735, 16;
+    // ptx:1068  xor.b32  	%r737, %r736, %r735;
     uint r737 = (r735 >> 16u) ^ r735;
-    // 1069: xor.b32  	%r738, %r737, -1515870811;
+    // ptx:1069  xor.b32  	%r738, %r737, -1515870811;
     uint r738 = r737 ^ 0xA5A5A5A5u;
-    // 1070: shr.u32 	%r739, %r738, 16;
-    // 1071: xor.b32  	%r740, %r739, %r738;
-    // 1072: mul.lo.s32 	%r741, %r740, 2146121005;
+    // ptx:1070  shr.u32 	%r739, %r738, 16;
+    // ptx:1071  xor.b32  	%r740, %r739, %r738;
+    // ptx:1072  mul.lo.s32 	%r741, %r740, 2146121005;
     uint r741 = uint(int((r738 >> 16u) ^ r738) * 2146121005);
-    // 1073: shr.u32 	%r742, %r741, 15;
-    // 1074: xor.b32  	%r743, %r742, %r741;
-    // 1075: mul.lo.s32 	%r744, %r743, -2073254261;
+    // ptx:1073  shr.u32 	%r742, %r741, 15;
+    // ptx:1074  xor.b32  	%r743, %r742, %r741;
+    // ptx:1075  mul.lo.s32 	%r744, %r743, -2073254261;
     uint r744 = uint(int((r741 >> 15u) ^ r741) * -2073254261);
-    // 1076: shr.u32 	%r745, %r744, 16;
-    // 1077: xor.b32  	%r1057, %r745, %r744;
+    // ptx:1076  shr.u32 	%r745, %r744, 16;
+    // ptx:1077  xor.b32  	%r1057, %r745, %r744;
     r1057 = (r744 >> 16u) ^ r744;
-    // 1078: shl.b32 	%r143, %r737, 31;
+    // ptx:1078  shl.b32 	%r143, %r737, 31;
     uint r143 = r737 << 31u;
-    // 1079: shr.u32 	%r746, %r737, 1;
-    // 1080: and.b32  	%r144, %r746, 8388607;
+    // ptx:1079  shr.u32 	%r746, %r737, 1;
+    // ptx:1080  and.b32  	%r144, %r746, 8388607;
     uint r144 = (r737 >> 1u) & 0x007FFFFFu;
-    // 1081: @%p19 bra 	$L__BB0_187;
+    // ptx:1081  @%p19 bra 	$L__BB0_187;
     if (p19) {
-      // 1085: setp.eq.s16 	%p120, %rs4, 2;
-      // 1086: @%p120 bra 	$L__BB0_208;
+      // ptx:1085  setp.eq.s16 	%p120, %rs4, 2;
+      // ptx:1086  @%p120 bra 	$L__BB0_208;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         p2g_sv0 = 80;
       } else {
-        // 1088: setp.eq.s16 	%p121, %rs4, 3;
-        // 1089: @%p121 bra 	$L__BB0_191;
+        // ptx:1088  setp.eq.s16 	%p121, %rs4, 3;
+        // ptx:1089  @%p121 bra 	$L__BB0_191;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1119: mul.wide.u32 	%rd96, %r1057, -858993459;
-          // 1120: shr.u64 	%rd97, %rd96, 34;
-          // 1121: cvt.u32.u64 	%r750, %rd97;
+          // ptx:1119  mul.wide.u32 	%rd96, %r1057, -858993459;
+          // ptx:1120  shr.u64 	%rd97, %rd96, 34;
+          // ptx:1121  cvt.u32.u64 	%r750, %rd97;
           uint64_t t56 = uint64_t((uint64_t(r1057) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1122: mul.lo.s32 	%r751, %r750, 5;
-          // 1123: sub.s32 	%r146, %r1057, %r751;
+          // ptx:1122  mul.lo.s32 	%r751, %r750, 5;
+          // ptx:1123  sub.s32 	%r146, %r1057, %r751;
           uint r146 = uint(int(r1057) - int(uint(int(uint(uint64_t(t56))) * 5)));
-          // 1124: setp.eq.s32 	%p125, %r146, 0;
-          // 1125: @%p125 bra 	$L__BB0_193;
+          // ptx:1124  setp.eq.s32 	%p125, %r146, 0;
+          // ptx:1125  @%p125 bra 	$L__BB0_193;
           if (int(r146) == 0) {
-            // 1698: shr.u32 	%r752, %r1057, 8;
+            // ptx:1698  shr.u32 	%r752, %r1057, 8;
             uint r752 = r1057 >> 8u;
-            // 1699: mul.wide.u32 	%rd98, %r752, -1431655765;
-            // 1700: shr.u64 	%rd99, %rd98, 34;
-            // 1701: cvt.u32.u64 	%r753, %rd99;
+            // ptx:1699  mul.wide.u32 	%rd98, %r752, -1431655765;
+            // ptx:1700  shr.u64 	%rd99, %rd98, 34;
+            // ptx:1701  cvt.u32.u64 	%r753, %rd99;
             uint64_t t57 = uint64_t((uint64_t(r752) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 1702: mul.lo.s32 	%r754, %r753, 6;
-            // 1703: sub.s32 	%r755, %r752, %r754;
-            // 1704: cvt.u16.u32 	%rs17, %r755;
+            // ptx:1702  mul.lo.s32 	%r754, %r753, 6;
+            // ptx:1703  sub.s32 	%r755, %r752, %r754;
+            // ptx:1704  cvt.u16.u32 	%rs17, %r755;
             uint64_t t58 = uint64_t(uint(int(r752) - int(uint(int(uint(uint64_t(t57))) * 6))));
             uint rs17 = (uint(uint64_t(t58)) & 65535u);
-            // 1705: setp.gt.s16 	%p126, %rs17, 1;
-            // 1706: @%p126 bra 	$L__BB0_197;
+            // ptx:1705  setp.gt.s16 	%p126, %rs17, 1;
+            // ptx:1706  @%p126 bra 	$L__BB0_197;
             if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
-              // 1710: setp.eq.s16 	%p127, %rs17, 2;
-              // 1711: @%p127 bra 	$L__BB0_202;
+              // ptx:1710  setp.eq.s16 	%p127, %rs17, 2;
+              // ptx:1711  @%p127 bra 	$L__BB0_202;
               if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
-                // 2014: shr.u32 	%r757, %r1057, 12;
-                // 2015: and.b32  	%r758, %r757, 1;
-                // 2016: or.b32  	%r759, %r143, %r758;
+                // ptx:2014  shr.u32 	%r757, %r1057, 12;
+                // ptx:2015  and.b32  	%r758, %r757, 1;
+                // ptx:2016  or.b32  	%r759, %r143, %r758;
                 uint r759 = r143 | ((r1057 >> 12u) & 1u);
-                // 2017: or.b32  	%r1057, %r759, 2143289344;
+                // ptx:2017  or.b32  	%r1057, %r759, 2143289344;
                 r1057 = r759 | 0x7FC00000u;
-                // 2018: bra.uni 	$L__BB0_208;
+                // ptx:2018  bra.uni 	$L__BB0_208;
                 p2g_sv0 = 80;
               } else {
-                // 1713: setp.eq.s16 	%p128, %rs17, 3;
-                // 1714: @%p128 bra 	$L__BB0_201;
+                // ptx:1713  setp.eq.s16 	%p128, %rs17, 3;
+                // ptx:1714  @%p128 bra 	$L__BB0_201;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
-                  // 2021: setp.eq.s32 	%p132, %r144, 0;
-                  // 2022: selp.b32 	%r756, 1, %r144, %p132;
-                  // 2023: or.b32  	%r1057, %r756, %r143;
+                  // ptx:2021  setp.eq.s32 	%p132, %r144, 0;
+                  // ptx:2022  selp.b32 	%r756, 1, %r144, %p132;
+                  // ptx:2023  or.b32  	%r1057, %r756, %r143;
                   r1057 = ((int(r144) == 0) ? 1u : r144) | r143;
-                  // 2024: bra.uni 	$L__BB0_208;
+                  // ptx:2024  bra.uni 	$L__BB0_208;
                   p2g_sv0 = 80;
                 } else {
-                  // 1716: setp.ne.s16 	%p129, %rs17, 4;
-                  // 1717: @%p129 bra 	$L__BB0_203;
+                  // ptx:1716  setp.ne.s16 	%p129, %rs17, 4;
+                  // ptx:1717  @%p129 bra 	$L__BB0_203;
                   if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                     p2g_sv0 = 168;
                   } else {
-                    // 1719: or.b32  	%r1057, %r143, 2139095039;
+                    // ptx:1719  or.b32  	%r1057, %r143, 2139095039;
                     r1057 = r143 | 0x7F7FFFFFu;
-                    // 1720: bra.uni 	$L__BB0_208;
+                    // ptx:1720  bra.uni 	$L__BB0_208;
                     p2g_sv0 = 80;
                   }
                 }
               }
             } else {
-              // 1707: bra.uni 	$L__BB0_194;
-              // 1864: setp.eq.s16 	%p130, %rs17, 0;
-              // 1865: mov.u32 	%r1057, %r143;
+              // ptx:1707  bra.uni 	$L__BB0_194;
+              // ptx:1864  setp.eq.s16 	%p130, %rs17, 0;
+              // ptx:1865  mov.u32 	%r1057, %r143;
               r1057 = r143;
-              // 1866: @%p130 bra 	$L__BB0_208;
+              // ptx:1866  @%p130 bra 	$L__BB0_208;
               if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                 p2g_sv0 = 80;
               } else {
-                // 1868: setp.eq.s16 	%p131, %rs17, 1;
-                // 1869: @%p131 bra 	$L__BB0_196;
+                // ptx:1868  setp.eq.s16 	%p131, %rs17, 1;
+                // ptx:1869  @%p131 bra 	$L__BB0_196;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
-                  // 1873: or.b32  	%r1057, %r143, 2139095040;
+                  // ptx:1873  or.b32  	%r1057, %r143, 2139095040;
                   r1057 = r143 | 0x7F800000u;
-                  // 1874: bra.uni 	$L__BB0_208;
+                  // ptx:1874  bra.uni 	$L__BB0_208;
                   p2g_sv0 = 80;
                 } else {
-                  // 1870: bra.uni 	$L__BB0_203;
+                  // ptx:1870  bra.uni 	$L__BB0_203;
                   p2g_sv0 = 168;
                 }
               }
             }
             if (p2g_sv0 == 168) {
-              // 2068: or.b32  	%r760, %r143, %r144;
-              // 2069: or.b32  	%r1057, %r760, 8388608;
+              // ptx:2068  or.b32  	%r760, %r143, %r144;
+              // ptx:2069  or.b32  	%r1057, %r760, 8388608;
               r1057 = (r143 | r144) | 0x00800000u;
-              // 2070: bra.uni 	$L__BB0_208;
+              // ptx:2070  bra.uni 	$L__BB0_208;
               p2g_sv0 = 80;
             }
           } else {
-            // 1127: add.s32 	%r1056, %r146, 125;
+            // ptx:1127  add.s32 	%r1056, %r146, 125;
             r1056 = uint(int(r146) + 125);
-            // 1128: bra.uni 	$L__BB0_206;
+            // ptx:1128  bra.uni 	$L__BB0_206;
             p2g_sv0 = 79;
           }
         } else {
-          // 1091: setp.ne.s16 	%p122, %rs4, 5;
-          // 1092: @%p122 bra 	$L__BB0_205;
+          // ptx:1091  setp.ne.s16 	%p122, %rs4, 5;
+          // ptx:1092  @%p122 bra 	$L__BB0_205;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 78;
           } else {
-            // 1094: mul.wide.u32 	%rd94, %r1057, -858993459;
-            // 1095: shr.u64 	%rd95, %rd94, 34;
-            // 1096: cvt.u32.u64 	%r747, %rd95;
+            // ptx:1094  mul.wide.u32 	%rd94, %r1057, -858993459;
+            // ptx:1095  shr.u64 	%rd95, %rd94, 34;
+            // ptx:1096  cvt.u32.u64 	%r747, %rd95;
             uint64_t t59 = uint64_t((uint64_t(r1057) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1097: mul.lo.s32 	%r748, %r747, 5;
-            // 1098: sub.s32 	%r749, %r1057, %r748;
-            // 1099: add.s32 	%r1056, %r749, 125;
+            // ptx:1097  mul.lo.s32 	%r748, %r747, 5;
+            // ptx:1098  sub.s32 	%r749, %r1057, %r748;
+            // ptx:1099  add.s32 	%r1056, %r749, 125;
             r1056 = uint(int(uint(int(r1057) - int(uint(int(uint(uint64_t(t59))) * 5)))) + 125);
-            // 1100: bra.uni 	$L__BB0_206;
+            // ptx:1100  bra.uni 	$L__BB0_206;
             p2g_sv0 = 79;
           }
         }
       }
     } else {
-      // 1082: bra.uni 	$L__BB0_184;
-      // 1103: setp.eq.s16 	%p123, %rs4, 0;
-      // 1104: @%p123 bra 	$L__BB0_204;
+      // ptx:1082  bra.uni 	$L__BB0_184;
+      // ptx:1103  setp.eq.s16 	%p123, %rs4, 0;
+      // ptx:1104  @%p123 bra 	$L__BB0_204;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 1131: mul.wide.u32 	%rd102, %r1057, 613566757;
-        // 1132: shr.u64 	%rd103, %rd102, 32;
-        // 1133: cvt.u32.u64 	%r763, %rd103;
+        // ptx:1131  mul.wide.u32 	%rd102, %r1057, 613566757;
+        // ptx:1132  shr.u64 	%rd103, %rd102, 32;
+        // ptx:1133  cvt.u32.u64 	%r763, %rd103;
         uint64_t t60 = uint64_t((uint64_t(r1057) * uint64_t(0x24924925u)) >> 32u);
         uint r763 = uint(uint64_t(t60));
-        // 1134: sub.s32 	%r764, %r1057, %r763;
-        // 1135: shr.u32 	%r765, %r764, 1;
-        // 1136: add.s32 	%r766, %r765, %r763;
-        // 1137: shr.u32 	%r767, %r766, 2;
-        // 1138: mul.lo.s32 	%r768, %r767, 7;
+        // ptx:1134  sub.s32 	%r764, %r1057, %r763;
+        // ptx:1135  shr.u32 	%r765, %r764, 1;
+        // ptx:1136  add.s32 	%r766, %r765, %r763;
+        // ptx:1137  shr.u32 	%r767, %r766, 2;
+        // ptx:1138  mul.lo.s32 	%r768, %r767, 7;
         uint r768 = uint(int(uint(int(uint(int(r1057) - int(r763)) >> 1u) + int(r763)) >> 2u) * 7);
-        // 1139: sub.s32 	%r769, %r1057, %r768;
-        // 1140: add.s32 	%r1056, %r769, 124;
+        // ptx:1139  sub.s32 	%r769, %r1057, %r768;
+        // ptx:1140  add.s32 	%r1056, %r769, 124;
         r1056 = uint(int(uint(int(r1057) - int(r768))) + 124);
-        // 1141: bra.uni 	$L__BB0_206;
+        // ptx:1141  bra.uni 	$L__BB0_206;
         p2g_sv0 = 79;
       } else {
-        // 1106: setp.eq.s16 	%p124, %rs4, 1;
-        // 1107: @%p124 bra 	$L__BB0_186;
+        // ptx:1106  setp.eq.s16 	%p124, %rs4, 1;
+        // ptx:1107  @%p124 bra 	$L__BB0_186;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1111: mul.wide.u32 	%rd100, %r1057, -2139062143;
-          // 1112: shr.u64 	%rd101, %rd100, 39;
-          // 1113: cvt.u32.u64 	%r761, %rd101;
+          // ptx:1111  mul.wide.u32 	%rd100, %r1057, -2139062143;
+          // ptx:1112  shr.u64 	%rd101, %rd100, 39;
+          // ptx:1113  cvt.u32.u64 	%r761, %rd101;
           uint64_t t61 = uint64_t((uint64_t(r1057) * uint64_t(0x80808081u)) >> 39u);
-          // 1114: mul.lo.s32 	%r762, %r761, 255;
-          // 1115: sub.s32 	%r1056, %r1057, %r762;
+          // ptx:1114  mul.lo.s32 	%r762, %r761, 255;
+          // ptx:1115  sub.s32 	%r1056, %r1057, %r762;
           r1056 = uint(int(r1057) - int(uint(int(uint(uint64_t(t61))) * 255)));
-          // 1116: bra.uni 	$L__BB0_206;
+          // ptx:1116  bra.uni 	$L__BB0_206;
           p2g_sv0 = 79;
         } else {
-          // 1108: bra.uni 	$L__BB0_205;
+          // ptx:1108  bra.uni 	$L__BB0_205;
           p2g_sv0 = 78;
         }
       }
     }
     if (p2g_sv0 == 78) {
-      // 1144: mul.wide.u32 	%rd104, %r1057, -858993459;
-      // 1145: shr.u64 	%rd105, %rd104, 34;
-      // 1146: cvt.u32.u64 	%r770, %rd105;
+      // ptx:1144  mul.wide.u32 	%rd104, %r1057, -858993459;
+      // ptx:1145  shr.u64 	%rd105, %rd104, 34;
+      // ptx:1146  cvt.u32.u64 	%r770, %rd105;
       uint64_t t62 = uint64_t((uint64_t(r1057) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1147: mul.lo.s32 	%r771, %r770, 5;
-      // 1148: sub.s32 	%r772, %r1057, %r771;
-      // 1149: add.s32 	%r1056, %r772, 125;
+      // ptx:1147  mul.lo.s32 	%r771, %r770, 5;
+      // ptx:1148  sub.s32 	%r772, %r1057, %r771;
+      // ptx:1149  add.s32 	%r1056, %r772, 125;
       r1056 = uint(int(uint(int(r1057) - int(uint(int(uint(uint64_t(t62))) * 5)))) + 125);
       p2g_sv0 = 79;
     }
     if (p2g_sv0 == 79) {
-      // 1152: max.s32 	%r773, %r1056, 0;
-      // 1153: shl.b32 	%r774, %r773, 23;
-      // 1154: or.b32  	%r775, %r144, %r143;
-      // 1155: or.b32  	%r1057, %r775, %r774;
+      // ptx:1152  max.s32 	%r773, %r1056, 0;
+      // ptx:1153  shl.b32 	%r774, %r773, 23;
+      // ptx:1154  or.b32  	%r775, %r144, %r143;
+      // ptx:1155  or.b32  	%r1057, %r775, %r774;
       r1057 = (r144 | r143) | (uint(max(int(r1056), 0)) << 23u);
     }
   }
-  // 1158: add.s32 	%r160, %r3, 5373223;
+  // ptx:1158  add.s32 	%r160, %r3, 5373223;
   uint r160 = uint(int(r3) + 5373223);
-  // 1159: add.s32 	%r161, %r2, %r3;
+  // ptx:1159  add.s32 	%r161, %r2, %r3;
   uint r161 = uint(int(r2) + int(r3));
-  // 1160: @%p73 bra 	$L__BB0_233;
+  // ptx:1160  @%p73 bra 	$L__BB0_233;
   if (p73) {
-    // 1164: shl.b32 	%r871, %r1, 6;
-    // 1165: and.b32  	%r872, %r871, 128;
-    // 1166: add.s32 	%r873, %r160, %r872;
-    // 1167: xor.b32  	%r874, %r873, 81;
-    // 1168: mul.lo.s32 	%r875, %r874, 2146121005;
+    // ptx:1164  shl.b32 	%r871, %r1, 6;
+    // ptx:1165  and.b32  	%r872, %r871, 128;
+    // ptx:1166  add.s32 	%r873, %r160, %r872;
+    // ptx:1167  xor.b32  	%r874, %r873, 81;
+    // ptx:1168  mul.lo.s32 	%r875, %r874, 2146121005;
     uint r875 = uint(int(uint(int(r160) + int((r1 << 6u) & 128u)) ^ 81u) * 2146121005);
-    // 1169: shr.u32 	%r876, %r875, 15;
-    // 1170: xor.b32  	%r877, %r876, %r875;
-    // 1171: mul.lo.s32 	%r878, %r877, -2073254261;
+    // ptx:1169  shr.u32 	%r876, %r875, 15;
+    // ptx:1170  xor.b32  	%r877, %r876, %r875;
+    // ptx:1171  mul.lo.s32 	%r878, %r877, -2073254261;
     uint r878 = uint(int((r875 >> 15u) ^ r875) * -2073254261);
-    // 1172: shr.u32 	%r879, %r878, 16;
-    // 1173: xor.b32  	%r880, %r878, %r7;
+    // ptx:1172  shr.u32 	%r879, %r878, 16;
+    // ptx:1173  xor.b32  	%r880, %r878, %r7;
     uint r880 = r878 ^ r7;
-    // 1174: xor.b32  	%r881, %r880, %r879;
-    // 1175: shr.u32 	%r882, %r880, 16;
-    // 1176: xor.b32  	%r883, %r881, %r882;
-    // 1177: mul.lo.s32 	%r884, %r883, 2146121005;
+    // ptx:1174  xor.b32  	%r881, %r880, %r879;
+    // ptx:1175  shr.u32 	%r882, %r880, 16;
+    // ptx:1176  xor.b32  	%r883, %r881, %r882;
+    // ptx:1177  mul.lo.s32 	%r884, %r883, 2146121005;
     uint r884 = uint(int((r880 ^ (r878 >> 16u)) ^ (r880 >> 16u)) * 2146121005);
-    // 1178: shr.u32 	%r885, %r884, 15;
-    // 1179: xor.b32  	%r886, %r885, %r884;
-    // 1180: mul.lo.s32 	%r887, %r886, -2073254261;
+    // ptx:1178  shr.u32 	%r885, %r884, 15;
+    // ptx:1179  xor.b32  	%r886, %r885, %r884;
+    // ptx:1180  mul.lo.s32 	%r887, %r886, -2073254261;
     uint r887 = uint(int((r884 >> 15u) ^ r884) * -2073254261);
-    // 1181: shr.u32 	%r888, %r887, 16;
-    // 1182: xor.b32  	%r889, %r888, %r887;
+    // ptx:1181  shr.u32 	%r888, %r887, 16;
+    // ptx:1182  xor.b32  	%r889, %r888, %r887;
     uint r889 = (r887 >> 16u) ^ r887;
-    // 1183: xor.b32  	%r890, %r889, -1515870811;
+    // ptx:1183  xor.b32  	%r890, %r889, -1515870811;
     uint r890 = r889 ^ 0xA5A5A5A5u;
-    // 1184: shr.u32 	%r891, %r890, 16;
-    // 1185: xor.b32  	%r892, %r891, %r890;
-    // 1186: mul.lo.s32 	%r893, %r892, 2146121005;
+    // ptx:1184  shr.u32 	%r891, %r890, 16;
+    // ptx:1185  xor.b32  	%r892, %r891, %r890;
+    // ptx:1186  mul.lo.s32 	%r893, %r892, 2146121005;
     uint r893 = uint(int((r890 >> 16u) ^ r890) * 2146121005);
-    // 1187: shr.u32 	%r894, %r893, 15;
-    // 1188: xor.b32  	%r895, %r894, %r893;
-    // 1189: mul.lo.s32 	%r896, %r895, -2073254261;
+    // ptx:1187  shr.u32 	%r894, %r893, 15;
+    // ptx:1188  xor.b32  	%r895, %r894, %r893;
+    // ptx:1189  mul.lo.s32 	%r896, %r895, -2073254261;
     uint r896 = uint(int((r893 >> 15u) ^ r893) * -2073254261);
-    // 1190: shr.u32 	%r897, %r896, 16;
-    // 1191: xor.b32  	%r898, %r897, %r896;
+    // ptx:1190  shr.u32 	%r897, %r896, 16;
+    // ptx:1191  xor.b32  	%r898, %r897, %r896;
     uint r898 = (r896 >> 16u) ^ r896;
-    // 1192: mul.wide.u32 	%rd120, %r898, -858993459;
-    // 1193: shr.u64 	%rd121, %rd120, 34;
-    // 1194: cvt.u32.u64 	%r899, %rd121;
+    // ptx:1192  mul.wide.u32 	%rd120, %r898, -858993459;
+    // ptx:1193  shr.u64 	%rd121, %rd120, 34;
+    // ptx:1194  cvt.u32.u64 	%r899, %rd121;
     uint64_t t63 = uint64_t((uint64_t(r898) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1195: mul.lo.s32 	%r900, %r899, 5;
-    // 1196: sub.s32 	%r901, %r898, %r900;
-    // 1197: shl.b32 	%r902, %r901, 23;
-    // 1198: add.s32 	%r903, %r902, 1048576000;
+    // ptx:1195  mul.lo.s32 	%r900, %r899, 5;
+    // ptx:1196  sub.s32 	%r901, %r898, %r900;
+    // ptx:1197  shl.b32 	%r902, %r901, 23;
+    // ptx:1198  add.s32 	%r903, %r902, 1048576000;
     uint r903 = uint(int(uint(int(r898) - int(uint(int(uint(uint64_t(t63))) * 5))) << 23u) + 1048576000);
-    // 1199: shf.l.wrap.b32 	%r904, %r889, %r889, 31;
-    // 1200: and.b32  	%r905, %r904, -2139095041;
-    // 1201: or.b32  	%r1059, %r905, %r903;
+    // ptx:1199  shf.l.wrap.b32 	%r904, %r889, %r889, 31;
+    // ptx:1200  and.b32  	%r905, %r904, -2139095041;
+    // ptx:1201  or.b32  	%r1059, %r905, %r903;
     r1059 = (p2g_shf_l(r889, r889, (31u & 31u)) & 0x807FFFFFu) | r903;
-    // 1202: and.b32  	%r906, %r1, 1;
-    // 1203: setp.eq.b32 	%p148, %r906, 1;
-    // 1204: mov.pred 	%p149, 0;
-    // 1205: xor.pred  	%p150, %p148, %p149;
-    // 1206: not.pred 	%p151, %p150;
-    // 1207: @%p151 bra 	$L__BB0_235;
+    // ptx:1202  and.b32  	%r906, %r1, 1;
+    // ptx:1203  setp.eq.b32 	%p148, %r906, 1;
+    // ptx:1204  mov.pred 	%p149, 0;
+    // ptx:1205  xor.pred  	%p150, %p148, %p149;
+    // ptx:1206  not.pred 	%p151, %p150;
+    // ptx:1207  @%p151 bra 	$L__BB0_235;
     if (!(!(((r1 & 1u) == 1u) ^^ false))) {
-      // 1209: shl.b32 	%r907, %r4, 6;
-      // 1210: add.s32 	%r908, %r161, %r907;
+      // ptx:1209  shl.b32 	%r907, %r4, 6;
+      // ptx:1210  add.s32 	%r908, %r161, %r907;
       uint r908 = uint(int(r161) + int(r4 << 6u));
-      // 1211: shr.u32 	%r909, %r908, 16;
-      // 1212: xor.b32  	%r910, %r909, %r908;
-      // 1213: mul.lo.s32 	%r911, %r910, 2146121005;
+      // ptx:1211  shr.u32 	%r909, %r908, 16;
+      // ptx:1212  xor.b32  	%r910, %r909, %r908;
+      // ptx:1213  mul.lo.s32 	%r911, %r910, 2146121005;
       uint r911 = uint(int((r908 >> 16u) ^ r908) * 2146121005);
-      // 1214: shr.u32 	%r912, %r911, 15;
-      // 1215: xor.b32  	%r913, %r912, %r911;
-      // 1216: mul.lo.s32 	%r914, %r913, -2073254261;
+      // ptx:1214  shr.u32 	%r912, %r911, 15;
+      // ptx:1215  xor.b32  	%r913, %r912, %r911;
+      // ptx:1216  mul.lo.s32 	%r914, %r913, -2073254261;
       uint r914 = uint(int((r911 >> 15u) ^ r911) * -2073254261);
-      // 1217: shr.u32 	%r915, %r914, 16;
-      // 1218: xor.b32  	%r916, %r915, %r914;
-      // 1219: shl.b32 	%r917, %r916, 13;
-      // 1220: and.b32  	%r918, %r917, 24576;
-      // 1221: xor.b32  	%r1059, %r1059, %r918;
+      // ptx:1217  shr.u32 	%r915, %r914, 16;
+      // ptx:1218  xor.b32  	%r916, %r915, %r914;
+      // ptx:1219  shl.b32 	%r917, %r916, 13;
+      // ptx:1220  and.b32  	%r918, %r917, 24576;
+      // ptx:1221  xor.b32  	%r1059, %r1059, %r918;
       r1059 = r1059 ^ ((((r914 >> 16u) ^ r914) << 13u) & 24576u);
-      // 1222: bra.uni 	$L__BB0_235;
+      // ptx:1222  bra.uni 	$L__BB0_235;
     }
   } else {
-    // 1161: bra.uni 	$L__BB0_209;
-    // 1225: shl.b32 	%r815, %r4, 6;
-    // 1226: add.s32 	%r816, %r160, %r815;
-    // 1227: xor.b32  	%r817, %r816, 81;
-    // 1228: mul.lo.s32 	%r818, %r817, 2146121005;
+    // ptx:1161  bra.uni 	$L__BB0_209;
+    // ptx:1225  shl.b32 	%r815, %r4, 6;
+    // ptx:1226  add.s32 	%r816, %r160, %r815;
+    // ptx:1227  xor.b32  	%r817, %r816, 81;
+    // ptx:1228  mul.lo.s32 	%r818, %r817, 2146121005;
     uint r818 = uint(int(uint(int(r160) + int(r4 << 6u)) ^ 81u) * 2146121005);
-    // 1229: shr.u32 	%r819, %r818, 15;
-    // 1230: xor.b32  	%r820, %r819, %r818;
-    // 1231: mul.lo.s32 	%r821, %r820, -2073254261;
+    // ptx:1229  shr.u32 	%r819, %r818, 15;
+    // ptx:1230  xor.b32  	%r820, %r819, %r818;
+    // ptx:1231  mul.lo.s32 	%r821, %r820, -2073254261;
     uint r821 = uint(int((r818 >> 15u) ^ r818) * -2073254261);
-    // 1232: shr.u32 	%r822, %r821, 16;
-    // 1233: xor.b32  	%r823, %r821, %r7;
+    // ptx:1232  shr.u32 	%r822, %r821, 16;
+    // ptx:1233  xor.b32  	%r823, %r821, %r7;
     uint r823 = r821 ^ r7;
-    // 1234: xor.b32  	%r824, %r823, %r822;
-    // 1235: shr.u32 	%r825, %r823, 16;
-    // 1236: xor.b32  	%r826, %r824, %r825;
-    // 1237: mul.lo.s32 	%r827, %r826, 2146121005;
+    // ptx:1234  xor.b32  	%r824, %r823, %r822;
+    // ptx:1235  shr.u32 	%r825, %r823, 16;
+    // ptx:1236  xor.b32  	%r826, %r824, %r825;
+    // ptx:1237  mul.lo.s32 	%r827, %r826, 2146121005;
     uint r827 = uint(int((r823 ^ (r821 >> 16u)) ^ (r823 >> 16u)) * 2146121005);
-    // 1238: shr.u32 	%r828, %r827, 15;
-    // 1239: xor.b32  	%r829, %r828, %r827;
-    // 1240: mul.lo.s32 	%r830, %r829, -2073254261;
+    // ptx:1238  shr.u32 	%r828, %r827, 15;
+    // ptx:1239  xor.b32  	%r829, %r828, %r827;
+    // ptx:1240  mul.lo.s32 	%r830, %r829, -2073254261;
     uint r830 = uint(int((r827 >> 15u) ^ r827) * -2073254261);
-    // 1241: shr.u32 	%r831, %r830, 16;
-    // 1242: xor.b32  	%r832, %r831, %r830;
+    // ptx:1241  shr.u32 	%r831, %r830, 16;
+    // ptx:1242  xor.b32  	%r832, %r831, %r830;
     uint r832 = (r830 >> 16u) ^ r830;
-    // 1243: xor.b32  	%r833, %r832, -1515870811;
+    // ptx:1243  xor.b32  	%r833, %r832, -1515870811;
     uint r833 = r832 ^ 0xA5A5A5A5u;
-    // 1244: shr.u32 	%r834, %r833, 16;
-    // 1245: xor.b32  	%r835, %r834, %r833;
-    // 1246: mul.lo.s32 	%r836, %r835, 2146121005;
+    // ptx:1244  shr.u32 	%r834, %r833, 16;
+    // ptx:1245  xor.b32  	%r835, %r834, %r833;
+    // ptx:1246  mul.lo.s32 	%r836, %r835, 2146121005;
     uint r836 = uint(int((r833 >> 16u) ^ r833) * 2146121005);
-    // 1247: shr.u32 	%r837, %r836, 15;
-    // 1248: xor.b32  	%r838, %r837, %r836;
-    // 1249: mul.lo.s32 	%r839, %r838, -2073254261;
+    // ptx:1247  shr.u32 	%r837, %r836, 15;
+    // ptx:1248  xor.b32  	%r838, %r837, %r836;
+    // ptx:1249  mul.lo.s32 	%r839, %r838, -2073254261;
     uint r839 = uint(int((r836 >> 15u) ^ r836) * -2073254261);
-    // 1250: shr.u32 	%r840, %r839, 16;
-    // 1251: xor.b32  	%r1059, %r840, %r839;
+    // ptx:1250  shr.u32 	%r840, %r839, 16;
+    // ptx:1251  xor.b32  	%r1059, %r840, %r839;
     r1059 = (r839 >> 16u) ^ r839;
-    // 1252: shl.b32 	%r163, %r832, 31;
+    // ptx:1252  shl.b32 	%r163, %r832, 31;
     uint r163 = r832 << 31u;
-    // 1253: shr.u32 	%r841, %r832, 1;
-    // 1254: and.b32  	%r164, %r841, 8388607;
+    // ptx:1253  shr.u32 	%r841, %r832, 1;
+    // ptx:1254  and.b32  	%r164, %r841, 8388607;
     uint r164 = (r832 >> 1u) & 0x007FFFFFu;
-    // 1255: @%p19 bra 	$L__BB0_213;
+    // ptx:1255  @%p19 bra 	$L__BB0_213;
     if (p19) {
-      // 1259: setp.eq.s16 	%p135, %rs4, 2;
-      // 1260: @%p135 bra 	$L__BB0_235;
+      // ptx:1259  setp.eq.s16 	%p135, %rs4, 2;
+      // ptx:1260  @%p135 bra 	$L__BB0_235;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         p2g_sv0 = 90;
       } else {
-        // 1262: setp.eq.s16 	%p136, %rs4, 3;
-        // 1263: @%p136 bra 	$L__BB0_217;
+        // ptx:1262  setp.eq.s16 	%p136, %rs4, 3;
+        // ptx:1263  @%p136 bra 	$L__BB0_217;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1293: mul.wide.u32 	%rd110, %r1059, -858993459;
-          // 1294: shr.u64 	%rd111, %rd110, 34;
-          // 1295: cvt.u32.u64 	%r845, %rd111;
+          // ptx:1293  mul.wide.u32 	%rd110, %r1059, -858993459;
+          // ptx:1294  shr.u64 	%rd111, %rd110, 34;
+          // ptx:1295  cvt.u32.u64 	%r845, %rd111;
           uint64_t t64;
           t64 = uint64_t((uint64_t(r1059) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1296: mul.lo.s32 	%r846, %r845, 5;
-          // 1297: sub.s32 	%r166, %r1059, %r846;
+          // ptx:1296  mul.lo.s32 	%r846, %r845, 5;
+          // ptx:1297  sub.s32 	%r166, %r1059, %r846;
           uint r166 = uint(int(r1059) - int(uint(int(uint(uint64_t(t64))) * 5)));
-          // 1298: setp.eq.s32 	%p140, %r166, 0;
-          // 1299: @%p140 bra 	$L__BB0_219;
+          // ptx:1298  setp.eq.s32 	%p140, %r166, 0;
+          // ptx:1299  @%p140 bra 	$L__BB0_219;
           if (int(r166) == 0) {
-            // 1723: shr.u32 	%r847, %r1059, 8;
+            // ptx:1723  shr.u32 	%r847, %r1059, 8;
             uint r847 = r1059 >> 8u;
-            // 1724: mul.wide.u32 	%rd112, %r847, -1431655765;
-            // 1725: shr.u64 	%rd113, %rd112, 34;
-            // 1726: cvt.u32.u64 	%r848, %rd113;
+            // ptx:1724  mul.wide.u32 	%rd112, %r847, -1431655765;
+            // ptx:1725  shr.u64 	%rd113, %rd112, 34;
+            // ptx:1726  cvt.u32.u64 	%r848, %rd113;
             uint64_t t65 = uint64_t((uint64_t(r847) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 1727: mul.lo.s32 	%r849, %r848, 6;
-            // 1728: sub.s32 	%r850, %r847, %r849;
-            // 1729: cvt.u16.u32 	%rs19, %r850;
+            // ptx:1727  mul.lo.s32 	%r849, %r848, 6;
+            // ptx:1728  sub.s32 	%r850, %r847, %r849;
+            // ptx:1729  cvt.u16.u32 	%rs19, %r850;
             uint64_t t66 = uint64_t(uint(int(r847) - int(uint(int(uint(uint64_t(t65))) * 6))));
             uint rs19 = (uint(uint64_t(t66)) & 65535u);
-            // 1730: setp.gt.s16 	%p141, %rs19, 1;
-            // 1731: @%p141 bra 	$L__BB0_223;
+            // ptx:1730  setp.gt.s16 	%p141, %rs19, 1;
+            // ptx:1731  @%p141 bra 	$L__BB0_223;
             if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
-              // 1735: setp.eq.s16 	%p142, %rs19, 2;
-              // 1736: @%p142 bra 	$L__BB0_228;
+              // ptx:1735  setp.eq.s16 	%p142, %rs19, 2;
+              // ptx:1736  @%p142 bra 	$L__BB0_228;
               if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
-                // 2027: shr.u32 	%r852, %r1059, 12;
-                // 2028: and.b32  	%r853, %r852, 1;
-                // 2029: or.b32  	%r854, %r163, %r853;
+                // ptx:2027  shr.u32 	%r852, %r1059, 12;
+                // ptx:2028  and.b32  	%r853, %r852, 1;
+                // ptx:2029  or.b32  	%r854, %r163, %r853;
                 uint r854 = r163 | ((r1059 >> 12u) & 1u);
-                // 2030: or.b32  	%r1059, %r854, 2143289344;
+                // ptx:2030  or.b32  	%r1059, %r854, 2143289344;
                 r1059 = r854 | 0x7FC00000u;
-                // 2031: bra.uni 	$L__BB0_235;
+                // ptx:2031  bra.uni 	$L__BB0_235;
                 p2g_sv0 = 90;
               } else {
-                // 1738: setp.eq.s16 	%p143, %rs19, 3;
-                // 1739: @%p143 bra 	$L__BB0_227;
+                // ptx:1738  setp.eq.s16 	%p143, %rs19, 3;
+                // ptx:1739  @%p143 bra 	$L__BB0_227;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
-                  // 2034: setp.eq.s32 	%p147, %r164, 0;
-                  // 2035: selp.b32 	%r851, 1, %r164, %p147;
-                  // 2036: or.b32  	%r1059, %r851, %r163;
+                  // ptx:2034  setp.eq.s32 	%p147, %r164, 0;
+                  // ptx:2035  selp.b32 	%r851, 1, %r164, %p147;
+                  // ptx:2036  or.b32  	%r1059, %r851, %r163;
                   r1059 = ((int(r164) == 0) ? 1u : r164) | r163;
-                  // 2037: bra.uni 	$L__BB0_235;
+                  // ptx:2037  bra.uni 	$L__BB0_235;
                   p2g_sv0 = 90;
                 } else {
-                  // 1741: setp.ne.s16 	%p144, %rs19, 4;
-                  // 1742: @%p144 bra 	$L__BB0_229;
+                  // ptx:1741  setp.ne.s16 	%p144, %rs19, 4;
+                  // ptx:1742  @%p144 bra 	$L__BB0_229;
                   if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                     p2g_sv0 = 169;
                   } else {
-                    // 1744: or.b32  	%r1059, %r163, 2139095039;
+                    // ptx:1744  or.b32  	%r1059, %r163, 2139095039;
                     r1059 = r163 | 0x7F7FFFFFu;
-                    // 1745: bra.uni 	$L__BB0_235;
+                    // ptx:1745  bra.uni 	$L__BB0_235;
                     p2g_sv0 = 90;
                   }
                 }
               }
             } else {
-              // 1732: bra.uni 	$L__BB0_220;
-              // 1877: setp.eq.s16 	%p145, %rs19, 0;
-              // 1878: mov.u32 	%r1059, %r163;
+              // ptx:1732  bra.uni 	$L__BB0_220;
+              // ptx:1877  setp.eq.s16 	%p145, %rs19, 0;
+              // ptx:1878  mov.u32 	%r1059, %r163;
               r1059 = r163;
-              // 1879: @%p145 bra 	$L__BB0_235;
+              // ptx:1879  @%p145 bra 	$L__BB0_235;
               if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                 p2g_sv0 = 90;
               } else {
-                // 1881: setp.eq.s16 	%p146, %rs19, 1;
-                // 1882: @%p146 bra 	$L__BB0_222;
+                // ptx:1881  setp.eq.s16 	%p146, %rs19, 1;
+                // ptx:1882  @%p146 bra 	$L__BB0_222;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
-                  // 1886: or.b32  	%r1059, %r163, 2139095040;
+                  // ptx:1886  or.b32  	%r1059, %r163, 2139095040;
                   r1059 = r163 | 0x7F800000u;
-                  // 1887: bra.uni 	$L__BB0_235;
+                  // ptx:1887  bra.uni 	$L__BB0_235;
                   p2g_sv0 = 90;
                 } else {
-                  // 1883: bra.uni 	$L__BB0_229;
+                  // ptx:1883  bra.uni 	$L__BB0_229;
                   p2g_sv0 = 169;
                 }
               }
             }
             if (p2g_sv0 == 169) {
-              // 2073: or.b32  	%r855, %r163, %r164;
-              // 2074: or.b32  	%r1059, %r855, 8388608;
+              // ptx:2073  or.b32  	%r855, %r163, %r164;
+              // ptx:2074  or.b32  	%r1059, %r855, 8388608;
               r1059 = (r163 | r164) | 0x00800000u;
-              // 2075: bra.uni 	$L__BB0_235;
+              // ptx:2075  bra.uni 	$L__BB0_235;
               p2g_sv0 = 90;
             }
           } else {
-            // 1301: add.s32 	%r1058, %r166, 125;
+            // ptx:1301  add.s32 	%r1058, %r166, 125;
             r1058 = uint(int(r166) + 125);
-            // 1302: bra.uni 	$L__BB0_232;
+            // ptx:1302  bra.uni 	$L__BB0_232;
             p2g_sv0 = 89;
           }
         } else {
-          // 1265: setp.ne.s16 	%p137, %rs4, 5;
-          // 1266: @%p137 bra 	$L__BB0_231;
+          // ptx:1265  setp.ne.s16 	%p137, %rs4, 5;
+          // ptx:1266  @%p137 bra 	$L__BB0_231;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 88;
           } else {
-            // 1268: mul.wide.u32 	%rd108, %r1059, -858993459;
-            // 1269: shr.u64 	%rd109, %rd108, 34;
-            // 1270: cvt.u32.u64 	%r842, %rd109;
+            // ptx:1268  mul.wide.u32 	%rd108, %r1059, -858993459;
+            // ptx:1269  shr.u64 	%rd109, %rd108, 34;
+            // ptx:1270  cvt.u32.u64 	%r842, %rd109;
             uint64_t t67 = uint64_t((uint64_t(r1059) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1271: mul.lo.s32 	%r843, %r842, 5;
-            // 1272: sub.s32 	%r844, %r1059, %r843;
-            // 1273: add.s32 	%r1058, %r844, 125;
+            // ptx:1271  mul.lo.s32 	%r843, %r842, 5;
+            // ptx:1272  sub.s32 	%r844, %r1059, %r843;
+            // ptx:1273  add.s32 	%r1058, %r844, 125;
             r1058 = uint(int(uint(int(r1059) - int(uint(int(uint(uint64_t(t67))) * 5)))) + 125);
-            // 1274: bra.uni 	$L__BB0_232;
+            // ptx:1274  bra.uni 	$L__BB0_232;
             p2g_sv0 = 89;
           }
         }
       }
     } else {
-      // 1256: bra.uni 	$L__BB0_210;
-      // 1277: setp.eq.s16 	%p138, %rs4, 0;
-      // 1278: @%p138 bra 	$L__BB0_230;
+      // ptx:1256  bra.uni 	$L__BB0_210;
+      // ptx:1277  setp.eq.s16 	%p138, %rs4, 0;
+      // ptx:1278  @%p138 bra 	$L__BB0_230;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 1305: mul.wide.u32 	%rd116, %r1059, 613566757;
-        // 1306: shr.u64 	%rd117, %rd116, 32;
-        // 1307: cvt.u32.u64 	%r858, %rd117;
+        // ptx:1305  mul.wide.u32 	%rd116, %r1059, 613566757;
+        // ptx:1306  shr.u64 	%rd117, %rd116, 32;
+        // ptx:1307  cvt.u32.u64 	%r858, %rd117;
         uint64_t t68 = uint64_t((uint64_t(r1059) * uint64_t(0x24924925u)) >> 32u);
         uint r858 = uint(uint64_t(t68));
-        // 1308: sub.s32 	%r859, %r1059, %r858;
-        // 1309: shr.u32 	%r860, %r859, 1;
-        // 1310: add.s32 	%r861, %r860, %r858;
-        // 1311: shr.u32 	%r862, %r861, 2;
-        // 1312: mul.lo.s32 	%r863, %r862, 7;
+        // ptx:1308  sub.s32 	%r859, %r1059, %r858;
+        // ptx:1309  shr.u32 	%r860, %r859, 1;
+        // ptx:1310  add.s32 	%r861, %r860, %r858;
+        // ptx:1311  shr.u32 	%r862, %r861, 2;
+        // ptx:1312  mul.lo.s32 	%r863, %r862, 7;
         uint r863 = uint(int(uint(int(uint(int(r1059) - int(r858)) >> 1u) + int(r858)) >> 2u) * 7);
-        // 1313: sub.s32 	%r864, %r1059, %r863;
-        // 1314: add.s32 	%r1058, %r864, 124;
+        // ptx:1313  sub.s32 	%r864, %r1059, %r863;
+        // ptx:1314  add.s32 	%r1058, %r864, 124;
         r1058 = uint(int(uint(int(r1059) - int(r863))) + 124);
-        // 1315: bra.uni 	$L__BB0_232;
+        // ptx:1315  bra.uni 	$L__BB0_232;
         p2g_sv0 = 89;
       } else {
-        // 1280: setp.eq.s16 	%p139, %rs4, 1;
-        // 1281: @%p139 bra 	$L__BB0_212;
+        // ptx:1280  setp.eq.s16 	%p139, %rs4, 1;
+        // ptx:1281  @%p139 bra 	$L__BB0_212;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1285: mul.wide.u32 	%rd114, %r1059, -2139062143;
-          // 1286: shr.u64 	%rd115, %rd114, 39;
-          // 1287: cvt.u32.u64 	%r856, %rd115;
+          // ptx:1285  mul.wide.u32 	%rd114, %r1059, -2139062143;
+          // ptx:1286  shr.u64 	%rd115, %rd114, 39;
+          // ptx:1287  cvt.u32.u64 	%r856, %rd115;
           uint64_t t69 = uint64_t((uint64_t(r1059) * uint64_t(0x80808081u)) >> 39u);
-          // 1288: mul.lo.s32 	%r857, %r856, 255;
-          // 1289: sub.s32 	%r1058, %r1059, %r857;
+          // ptx:1288  mul.lo.s32 	%r857, %r856, 255;
+          // ptx:1289  sub.s32 	%r1058, %r1059, %r857;
           r1058 = uint(int(r1059) - int(uint(int(uint(uint64_t(t69))) * 255)));
-          // 1290: bra.uni 	$L__BB0_232;
+          // ptx:1290  bra.uni 	$L__BB0_232;
           p2g_sv0 = 89;
         } else {
-          // 1282: bra.uni 	$L__BB0_231;
+          // ptx:1282  bra.uni 	$L__BB0_231;
           p2g_sv0 = 88;
         }
       }
     }
     if (p2g_sv0 == 88) {
-      // 1318: mul.wide.u32 	%rd118, %r1059, -858993459;
-      // 1319: shr.u64 	%rd119, %rd118, 34;
-      // 1320: cvt.u32.u64 	%r865, %rd119;
+      // ptx:1318  mul.wide.u32 	%rd118, %r1059, -858993459;
+      // ptx:1319  shr.u64 	%rd119, %rd118, 34;
+      // ptx:1320  cvt.u32.u64 	%r865, %rd119;
       uint64_t t70 = uint64_t((uint64_t(r1059) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1321: mul.lo.s32 	%r866, %r865, 5;
-      // 1322: sub.s32 	%r867, %r1059, %r866;
-      // 1323: add.s32 	%r1058, %r867, 125;
+      // ptx:1321  mul.lo.s32 	%r866, %r865, 5;
+      // ptx:1322  sub.s32 	%r867, %r1059, %r866;
+      // ptx:1323  add.s32 	%r1058, %r867, 125;
       r1058 = uint(int(uint(int(r1059) - int(uint(int(uint(uint64_t(t70))) * 5)))) + 125);
       p2g_sv0 = 89;
     }
     if (p2g_sv0 == 89) {
-      // 1326: max.s32 	%r868, %r1058, 0;
-      // 1327: shl.b32 	%r869, %r868, 23;
-      // 1328: or.b32  	%r870, %r164, %r163;
-      // 1329: or.b32  	%r1059, %r870, %r869;
+      // ptx:1326  max.s32 	%r868, %r1058, 0;
+      // ptx:1327  shl.b32 	%r869, %r868, 23;
+      // ptx:1328  or.b32  	%r870, %r164, %r163;
+      // ptx:1329  or.b32  	%r1059, %r870, %r869;
       r1059 = (r164 | r163) | (uint(max(int(r1058), 0)) << 23u);
     }
   }
-  // 1332: @%p73 bra 	$L__BB0_260;
+  // ptx:1332  @%p73 bra 	$L__BB0_260;
   if (p73) {
-    // 1336: shl.b32 	%r975, %r123, 6;
+    // ptx:1336  shl.b32 	%r975, %r123, 6;
     uint r975 = r123 << 6u;
-    // 1337: and.b32  	%r976, %r975, 384;
-    // 1338: add.s32 	%r977, %r160, %r976;
-    // 1339: xor.b32  	%r978, %r977, 81;
-    // 1340: mul.lo.s32 	%r979, %r978, 2146121005;
+    // ptx:1337  and.b32  	%r976, %r975, 384;
+    // ptx:1338  add.s32 	%r977, %r160, %r976;
+    // ptx:1339  xor.b32  	%r978, %r977, 81;
+    // ptx:1340  mul.lo.s32 	%r979, %r978, 2146121005;
     uint r979 = uint(int(uint(int(r160) + int(r975 & 384u)) ^ 81u) * 2146121005);
-    // 1341: shr.u32 	%r980, %r979, 15;
-    // 1342: xor.b32  	%r981, %r980, %r979;
-    // 1343: mul.lo.s32 	%r982, %r981, -2073254261;
+    // ptx:1341  shr.u32 	%r980, %r979, 15;
+    // ptx:1342  xor.b32  	%r981, %r980, %r979;
+    // ptx:1343  mul.lo.s32 	%r982, %r981, -2073254261;
     uint r982 = uint(int((r979 >> 15u) ^ r979) * -2073254261);
-    // 1344: shr.u32 	%r983, %r982, 16;
-    // 1345: xor.b32  	%r984, %r982, %r7;
+    // ptx:1344  shr.u32 	%r983, %r982, 16;
+    // ptx:1345  xor.b32  	%r984, %r982, %r7;
     uint r984 = r982 ^ r7;
-    // 1346: xor.b32  	%r985, %r984, %r983;
-    // 1347: shr.u32 	%r986, %r984, 16;
-    // 1348: xor.b32  	%r987, %r985, %r986;
-    // 1349: mul.lo.s32 	%r988, %r987, 2146121005;
+    // ptx:1346  xor.b32  	%r985, %r984, %r983;
+    // ptx:1347  shr.u32 	%r986, %r984, 16;
+    // ptx:1348  xor.b32  	%r987, %r985, %r986;
+    // ptx:1349  mul.lo.s32 	%r988, %r987, 2146121005;
     uint r988 = uint(int((r984 ^ (r982 >> 16u)) ^ (r984 >> 16u)) * 2146121005);
-    // 1350: shr.u32 	%r989, %r988, 15;
-    // 1351: xor.b32  	%r990, %r989, %r988;
-    // 1352: mul.lo.s32 	%r991, %r990, -2073254261;
+    // ptx:1350  shr.u32 	%r989, %r988, 15;
+    // ptx:1351  xor.b32  	%r990, %r989, %r988;
+    // ptx:1352  mul.lo.s32 	%r991, %r990, -2073254261;
     uint r991 = uint(int((r988 >> 15u) ^ r988) * -2073254261);
-    // 1353: shr.u32 	%r992, %r991, 16;
-    // 1354: xor.b32  	%r993, %r992, %r991;
+    // ptx:1353  shr.u32 	%r992, %r991, 16;
+    // ptx:1354  xor.b32  	%r993, %r992, %r991;
     uint r993 = (r991 >> 16u) ^ r991;
-    // 1355: xor.b32  	%r994, %r993, -1515870811;
+    // ptx:1355  xor.b32  	%r994, %r993, -1515870811;
     uint r994 = r993 ^ 0xA5A5A5A5u;
-    // 1356: shr.u32 	%r995, %r994, 16;
-    // 1357: xor.b32  	%r996, %r995, %r994;
-    // 1358: mul.lo.s32 	%r997, %r996, 2146121005;
+    // ptx:1356  shr.u32 	%r995, %r994, 16;
+    // ptx:1357  xor.b32  	%r996, %r995, %r994;
+    // ptx:1358  mul.lo.s32 	%r997, %r996, 2146121005;
     uint r997 = uint(int((r994 >> 16u) ^ r994) * 2146121005);
-    // 1359: shr.u32 	%r998, %r997, 15;
-    // 1360: xor.b32  	%r999, %r998, %r997;
-    // 1361: mul.lo.s32 	%r1000, %r999, -2073254261;
+    // ptx:1359  shr.u32 	%r998, %r997, 15;
+    // ptx:1360  xor.b32  	%r999, %r998, %r997;
+    // ptx:1361  mul.lo.s32 	%r1000, %r999, -2073254261;
     uint r1000 = uint(int((r997 >> 15u) ^ r997) * -2073254261);
-    // 1362: shr.u32 	%r1001, %r1000, 16;
-    // 1363: xor.b32  	%r1002, %r1001, %r1000;
+    // ptx:1362  shr.u32 	%r1001, %r1000, 16;
+    // ptx:1363  xor.b32  	%r1002, %r1001, %r1000;
     uint r1002 = (r1000 >> 16u) ^ r1000;
-    // 1364: mul.wide.u32 	%rd134, %r1002, -858993459;
-    // 1365: shr.u64 	%rd135, %rd134, 34;
-    // 1366: cvt.u32.u64 	%r1003, %rd135;
+    // ptx:1364  mul.wide.u32 	%rd134, %r1002, -858993459;
+    // ptx:1365  shr.u64 	%rd135, %rd134, 34;
+    // ptx:1366  cvt.u32.u64 	%r1003, %rd135;
     uint64_t t71 = uint64_t((uint64_t(r1002) * uint64_t(0xCCCCCCCDu)) >> 34u);
-    // 1367: mul.lo.s32 	%r1004, %r1003, 5;
-    // 1368: sub.s32 	%r1005, %r1002, %r1004;
-    // 1369: shl.b32 	%r1006, %r1005, 23;
-    // 1370: add.s32 	%r1007, %r1006, 1048576000;
+    // ptx:1367  mul.lo.s32 	%r1004, %r1003, 5;
+    // ptx:1368  sub.s32 	%r1005, %r1002, %r1004;
+    // ptx:1369  shl.b32 	%r1006, %r1005, 23;
+    // ptx:1370  add.s32 	%r1007, %r1006, 1048576000;
     uint r1007 = uint(int(uint(int(r1002) - int(uint(int(uint(uint64_t(t71))) * 5))) << 23u) + 1048576000);
-    // 1371: shf.l.wrap.b32 	%r1008, %r993, %r993, 31;
-    // 1372: and.b32  	%r1009, %r1008, -2139095041;
-    // 1373: or.b32  	%r1061, %r1009, %r1007;
+    // ptx:1371  shf.l.wrap.b32 	%r1008, %r993, %r993, 31;
+    // ptx:1372  and.b32  	%r1009, %r1008, -2139095041;
+    // ptx:1373  or.b32  	%r1061, %r1009, %r1007;
     r1061 = (p2g_shf_l(r993, r993, (31u & 31u)) & 0x807FFFFFu) | r1007;
-    // 1374: and.b32  	%r1010, %r123, 1;
-    // 1375: setp.eq.b32 	%p167, %r1010, 1;
-    // 1376: mov.pred 	%p168, 0;
-    // 1377: xor.pred  	%p169, %p167, %p168;
-    // 1378: not.pred 	%p170, %p169;
-    // 1379: @%p170 bra 	$L__BB0_262;
+    // ptx:1374  and.b32  	%r1010, %r123, 1;
+    // ptx:1375  setp.eq.b32 	%p167, %r1010, 1;
+    // ptx:1376  mov.pred 	%p168, 0;
+    // ptx:1377  xor.pred  	%p169, %p167, %p168;
+    // ptx:1378  not.pred 	%p170, %p169;
+    // ptx:1379  @%p170 bra 	$L__BB0_262;
     if (!(!(((r123 & 1u) == 1u) ^^ false))) {
-      // 1381: add.s32 	%r1012, %r161, %r975;
+      // ptx:1381  add.s32 	%r1012, %r161, %r975;
       uint r1012 = uint(int(r161) + int(r975));
-      // 1382: shr.u32 	%r1013, %r1012, 16;
-      // 1383: xor.b32  	%r1014, %r1013, %r1012;
-      // 1384: mul.lo.s32 	%r1015, %r1014, 2146121005;
+      // ptx:1382  shr.u32 	%r1013, %r1012, 16;
+      // ptx:1383  xor.b32  	%r1014, %r1013, %r1012;
+      // ptx:1384  mul.lo.s32 	%r1015, %r1014, 2146121005;
       uint r1015 = uint(int((r1012 >> 16u) ^ r1012) * 2146121005);
-      // 1385: shr.u32 	%r1016, %r1015, 15;
-      // 1386: xor.b32  	%r1017, %r1016, %r1015;
-      // 1387: mul.lo.s32 	%r1018, %r1017, -2073254261;
+      // ptx:1385  shr.u32 	%r1016, %r1015, 15;
+      // ptx:1386  xor.b32  	%r1017, %r1016, %r1015;
+      // ptx:1387  mul.lo.s32 	%r1018, %r1017, -2073254261;
       uint r1018 = uint(int((r1015 >> 15u) ^ r1015) * -2073254261);
-      // 1388: shr.u32 	%r1019, %r1018, 16;
-      // 1389: xor.b32  	%r1020, %r1019, %r1018;
-      // 1390: shl.b32 	%r1021, %r1020, 13;
-      // 1391: and.b32  	%r1022, %r1021, 24576;
-      // 1392: xor.b32  	%r1061, %r1061, %r1022;
+      // ptx:1388  shr.u32 	%r1019, %r1018, 16;
+      // ptx:1389  xor.b32  	%r1020, %r1019, %r1018;
+      // ptx:1390  shl.b32 	%r1021, %r1020, 13;
+      // ptx:1391  and.b32  	%r1022, %r1021, 24576;
+      // ptx:1392  xor.b32  	%r1061, %r1061, %r1022;
       r1061 = r1061 ^ ((((r1018 >> 16u) ^ r1018) << 13u) & 24576u);
-      // 1393: bra.uni 	$L__BB0_262;
+      // ptx:1393  bra.uni 	$L__BB0_262;
     }
   } else {
-    // 1333: bra.uni 	$L__BB0_236;
-    // 1396: shl.b32 	%r919, %r123, 6;
-    // 1397: add.s32 	%r920, %r160, %r919;
-    // 1398: xor.b32  	%r921, %r920, 81;
-    // 1399: mul.lo.s32 	%r922, %r921, 2146121005;
+    // ptx:1333  bra.uni 	$L__BB0_236;
+    // ptx:1396  shl.b32 	%r919, %r123, 6;
+    // ptx:1397  add.s32 	%r920, %r160, %r919;
+    // ptx:1398  xor.b32  	%r921, %r920, 81;
+    // ptx:1399  mul.lo.s32 	%r922, %r921, 2146121005;
     uint r922 = uint(int(uint(int(r160) + int(r123 << 6u)) ^ 81u) * 2146121005);
-    // 1400: shr.u32 	%r923, %r922, 15;
-    // 1401: xor.b32  	%r924, %r923, %r922;
-    // 1402: mul.lo.s32 	%r925, %r924, -2073254261;
+    // ptx:1400  shr.u32 	%r923, %r922, 15;
+    // ptx:1401  xor.b32  	%r924, %r923, %r922;
+    // ptx:1402  mul.lo.s32 	%r925, %r924, -2073254261;
     uint r925 = uint(int((r922 >> 15u) ^ r922) * -2073254261);
-    // 1403: shr.u32 	%r926, %r925, 16;
-    // 1404: xor.b32  	%r927, %r925, %r7;
+    // ptx:1403  shr.u32 	%r926, %r925, 16;
+    // ptx:1404  xor.b32  	%r927, %r925, %r7;
     uint r927 = r925 ^ r7;
-    // 1405: xor.b32  	%r928, %r927, %r926;
-    // 1406: shr.u32 	%r929, %r927, 16;
-    // 1407: xor.b32  	%r930, %r928, %r929;
-    // 1408: mul.lo.s32 	%r931, %r930, 2146121005;
+    // ptx:1405  xor.b32  	%r928, %r927, %r926;
+    // ptx:1406  shr.u32 	%r929, %r927, 16;
+    // ptx:1407  xor.b32  	%r930, %r928, %r929;
+    // ptx:1408  mul.lo.s32 	%r931, %r930, 2146121005;
     uint r931 = uint(int((r927 ^ (r925 >> 16u)) ^ (r927 >> 16u)) * 2146121005);
-    // 1409: shr.u32 	%r932, %r931, 15;
-    // 1410: xor.b32  	%r933, %r932, %r931;
-    // 1411: mul.lo.s32 	%r934, %r933, -2073254261;
+    // ptx:1409  shr.u32 	%r932, %r931, 15;
+    // ptx:1410  xor.b32  	%r933, %r932, %r931;
+    // ptx:1411  mul.lo.s32 	%r934, %r933, -2073254261;
     uint r934 = uint(int((r931 >> 15u) ^ r931) * -2073254261);
-    // 1412: shr.u32 	%r935, %r934, 16;
-    // 1413: xor.b32  	%r936, %r935, %r934;
+    // ptx:1412  shr.u32 	%r935, %r934, 16;
+    // ptx:1413  xor.b32  	%r936, %r935, %r934;
     uint r936 = (r934 >> 16u) ^ r934;
-    // 1414: xor.b32  	%r937, %r936, -1515870811;
+    // ptx:1414  xor.b32  	%r937, %r936, -1515870811;
     uint r937 = r936 ^ 0xA5A5A5A5u;
-    // 1415: shr.u32 	%r938, %r937, 16;
-    // 1416: xor.b32  	%r939, %r938, %r937;
-    // 1417: mul.lo.s32 	%r940, %r939, 2146121005;
+    // ptx:1415  shr.u32 	%r938, %r937, 16;
+    // ptx:1416  xor.b32  	%r939, %r938, %r937;
+    // ptx:1417  mul.lo.s32 	%r940, %r939, 2146121005;
     uint r940 = uint(int((r937 >> 16u) ^ r937) * 2146121005);
-    // 1418: shr.u32 	%r941, %r940, 15;
-    // 1419: xor.b32  	%r942, %r941, %r940;
-    // 1420: mul.lo.s32 	%r943, %r942, -2073254261;
+    // ptx:1418  shr.u32 	%r941, %r940, 15;
+    // ptx:1419  xor.b32  	%r942, %r941, %r940;
+    // ptx:1420  mul.lo.s32 	%r943, %r942, -2073254261;
     uint r943 = uint(int((r940 >> 15u) ^ r940) * -2073254261);
-    // 1421: shr.u32 	%r944, %r943, 16;
-    // 1422: xor.b32  	%r1061, %r944, %r943;
+    // ptx:1421  shr.u32 	%r944, %r943, 16;
+    // ptx:1422  xor.b32  	%r1061, %r944, %r943;
     r1061 = (r943 >> 16u) ^ r943;
-    // 1423: shl.b32 	%r182, %r936, 31;
+    // ptx:1423  shl.b32 	%r182, %r936, 31;
     uint r182 = r936 << 31u;
-    // 1424: shr.u32 	%r945, %r936, 1;
-    // 1425: and.b32  	%r183, %r945, 8388607;
+    // ptx:1424  shr.u32 	%r945, %r936, 1;
+    // ptx:1425  and.b32  	%r183, %r945, 8388607;
     uint r183 = (r936 >> 1u) & 0x007FFFFFu;
-    // 1426: @%p19 bra 	$L__BB0_240;
+    // ptx:1426  @%p19 bra 	$L__BB0_240;
     if (p19) {
-      // 1430: setp.eq.s16 	%p154, %rs4, 2;
-      // 1431: @%p154 bra 	$L__BB0_262;
+      // ptx:1430  setp.eq.s16 	%p154, %rs4, 2;
+      // ptx:1431  @%p154 bra 	$L__BB0_262;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         p2g_sv0 = 100;
       } else {
-        // 1433: setp.eq.s16 	%p155, %rs4, 3;
-        // 1434: @%p155 bra 	$L__BB0_244;
+        // ptx:1433  setp.eq.s16 	%p155, %rs4, 3;
+        // ptx:1434  @%p155 bra 	$L__BB0_244;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
-          // 1464: mul.wide.u32 	%rd124, %r1061, -858993459;
-          // 1465: shr.u64 	%rd125, %rd124, 34;
-          // 1466: cvt.u32.u64 	%r949, %rd125;
+          // ptx:1464  mul.wide.u32 	%rd124, %r1061, -858993459;
+          // ptx:1465  shr.u64 	%rd125, %rd124, 34;
+          // ptx:1466  cvt.u32.u64 	%r949, %rd125;
           uint64_t t72 = uint64_t((uint64_t(r1061) * uint64_t(0xCCCCCCCDu)) >> 34u);
-          // 1467: mul.lo.s32 	%r950, %r949, 5;
-          // 1468: sub.s32 	%r185, %r1061, %r950;
+          // ptx:1467  mul.lo.s32 	%r950, %r949, 5;
+          // ptx:1468  sub.s32 	%r185, %r1061, %r950;
           uint r185 = uint(int(r1061) - int(uint(int(uint(uint64_t(t72))) * 5)));
-          // 1469: setp.eq.s32 	%p159, %r185, 0;
-          // 1470: @%p159 bra 	$L__BB0_246;
+          // ptx:1469  setp.eq.s32 	%p159, %r185, 0;
+          // ptx:1470  @%p159 bra 	$L__BB0_246;
           if (int(r185) == 0) {
-            // 1748: shr.u32 	%r951, %r1061, 8;
+            // ptx:1748  shr.u32 	%r951, %r1061, 8;
             uint r951 = r1061 >> 8u;
-            // 1749: mul.wide.u32 	%rd126, %r951, -1431655765;
-            // 1750: shr.u64 	%rd127, %rd126, 34;
-            // 1751: cvt.u32.u64 	%r952, %rd127;
+            // ptx:1749  mul.wide.u32 	%rd126, %r951, -1431655765;
+            // ptx:1750  shr.u64 	%rd127, %rd126, 34;
+            // ptx:1751  cvt.u32.u64 	%r952, %rd127;
             uint64_t t73 = uint64_t((uint64_t(r951) * uint64_t(0xAAAAAAABu)) >> 34u);
-            // 1752: mul.lo.s32 	%r953, %r952, 6;
-            // 1753: sub.s32 	%r954, %r951, %r953;
-            // 1754: cvt.u16.u32 	%rs21, %r954;
+            // ptx:1752  mul.lo.s32 	%r953, %r952, 6;
+            // ptx:1753  sub.s32 	%r954, %r951, %r953;
+            // ptx:1754  cvt.u16.u32 	%rs21, %r954;
             uint64_t t74 = uint64_t(uint(int(r951) - int(uint(int(uint(uint64_t(t73))) * 6))));
             uint rs21 = (uint(uint64_t(t74)) & 65535u);
-            // 1755: setp.gt.s16 	%p160, %rs21, 1;
-            // 1756: @%p160 bra 	$L__BB0_250;
+            // ptx:1755  setp.gt.s16 	%p160, %rs21, 1;
+            // ptx:1756  @%p160 bra 	$L__BB0_250;
             if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
-              // 1760: setp.eq.s16 	%p161, %rs21, 2;
-              // 1761: @%p161 bra 	$L__BB0_255;
+              // ptx:1760  setp.eq.s16 	%p161, %rs21, 2;
+              // ptx:1761  @%p161 bra 	$L__BB0_255;
               if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
-                // 2040: shr.u32 	%r956, %r1061, 12;
-                // 2041: and.b32  	%r957, %r956, 1;
-                // 2042: or.b32  	%r958, %r182, %r957;
+                // ptx:2040  shr.u32 	%r956, %r1061, 12;
+                // ptx:2041  and.b32  	%r957, %r956, 1;
+                // ptx:2042  or.b32  	%r958, %r182, %r957;
                 uint r958 = r182 | ((r1061 >> 12u) & 1u);
-                // 2043: or.b32  	%r1061, %r958, 2143289344;
+                // ptx:2043  or.b32  	%r1061, %r958, 2143289344;
                 r1061 = r958 | 0x7FC00000u;
-                // 2044: bra.uni 	$L__BB0_262;
+                // ptx:2044  bra.uni 	$L__BB0_262;
                 p2g_sv0 = 100;
               } else {
-                // 1763: setp.eq.s16 	%p162, %rs21, 3;
-                // 1764: @%p162 bra 	$L__BB0_254;
+                // ptx:1763  setp.eq.s16 	%p162, %rs21, 3;
+                // ptx:1764  @%p162 bra 	$L__BB0_254;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
-                  // 2047: setp.eq.s32 	%p166, %r183, 0;
-                  // 2048: selp.b32 	%r955, 1, %r183, %p166;
-                  // 2049: or.b32  	%r1061, %r955, %r182;
+                  // ptx:2047  setp.eq.s32 	%p166, %r183, 0;
+                  // ptx:2048  selp.b32 	%r955, 1, %r183, %p166;
+                  // ptx:2049  or.b32  	%r1061, %r955, %r182;
                   r1061 = ((int(r183) == 0) ? 1u : r183) | r182;
-                  // 2050: bra.uni 	$L__BB0_262;
+                  // ptx:2050  bra.uni 	$L__BB0_262;
                   p2g_sv0 = 100;
                 } else {
-                  // 1766: setp.ne.s16 	%p163, %rs21, 4;
-                  // 1767: @%p163 bra 	$L__BB0_256;
+                  // ptx:1766  setp.ne.s16 	%p163, %rs21, 4;
+                  // ptx:1767  @%p163 bra 	$L__BB0_256;
                   if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                     p2g_sv0 = 170;
                   } else {
-                    // 1769: or.b32  	%r1061, %r182, 2139095039;
+                    // ptx:1769  or.b32  	%r1061, %r182, 2139095039;
                     r1061 = r182 | 0x7F7FFFFFu;
-                    // 1770: bra.uni 	$L__BB0_262;
+                    // ptx:1770  bra.uni 	$L__BB0_262;
                     p2g_sv0 = 100;
                   }
                 }
               }
             } else {
-              // 1757: bra.uni 	$L__BB0_247;
-              // 1890: setp.eq.s16 	%p164, %rs21, 0;
-              // 1891: mov.u32 	%r1061, %r182;
+              // ptx:1757  bra.uni 	$L__BB0_247;
+              // ptx:1890  setp.eq.s16 	%p164, %rs21, 0;
+              // ptx:1891  mov.u32 	%r1061, %r182;
               r1061 = r182;
-              // 1892: @%p164 bra 	$L__BB0_262;
+              // ptx:1892  @%p164 bra 	$L__BB0_262;
               if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                 p2g_sv0 = 100;
               } else {
-                // 1894: setp.eq.s16 	%p165, %rs21, 1;
-                // 1895: @%p165 bra 	$L__BB0_249;
+                // ptx:1894  setp.eq.s16 	%p165, %rs21, 1;
+                // ptx:1895  @%p165 bra 	$L__BB0_249;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
-                  // 1899: or.b32  	%r1061, %r182, 2139095040;
+                  // ptx:1899  or.b32  	%r1061, %r182, 2139095040;
                   r1061 = r182 | 0x7F800000u;
-                  // 1900: bra.uni 	$L__BB0_262;
+                  // ptx:1900  bra.uni 	$L__BB0_262;
                   p2g_sv0 = 100;
                 } else {
-                  // 1896: bra.uni 	$L__BB0_256;
+                  // ptx:1896  bra.uni 	$L__BB0_256;
                   p2g_sv0 = 170;
                 }
               }
             }
             if (p2g_sv0 == 170) {
-              // 2078: or.b32  	%r959, %r182, %r183;
-              // 2079: or.b32  	%r1061, %r959, 8388608;
+              // ptx:2078  or.b32  	%r959, %r182, %r183;
+              // ptx:2079  or.b32  	%r1061, %r959, 8388608;
               r1061 = (r182 | r183) | 0x00800000u;
-              // 2080: bra.uni 	$L__BB0_262;
+              // ptx:2080  bra.uni 	$L__BB0_262;
               p2g_sv0 = 100;
             }
           } else {
-            // 1472: add.s32 	%r1060, %r185, 125;
+            // ptx:1472  add.s32 	%r1060, %r185, 125;
             r1060 = uint(int(r185) + 125);
-            // 1473: bra.uni 	$L__BB0_259;
+            // ptx:1473  bra.uni 	$L__BB0_259;
             p2g_sv0 = 99;
           }
         } else {
-          // 1436: setp.ne.s16 	%p156, %rs4, 5;
-          // 1437: @%p156 bra 	$L__BB0_258;
+          // ptx:1436  setp.ne.s16 	%p156, %rs4, 5;
+          // ptx:1437  @%p156 bra 	$L__BB0_258;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 98;
           } else {
-            // 1439: mul.wide.u32 	%rd122, %r1061, -858993459;
-            // 1440: shr.u64 	%rd123, %rd122, 34;
-            // 1441: cvt.u32.u64 	%r946, %rd123;
+            // ptx:1439  mul.wide.u32 	%rd122, %r1061, -858993459;
+            // ptx:1440  shr.u64 	%rd123, %rd122, 34;
+            // ptx:1441  cvt.u32.u64 	%r946, %rd123;
             uint64_t t75 = uint64_t((uint64_t(r1061) * uint64_t(0xCCCCCCCDu)) >> 34u);
-            // 1442: mul.lo.s32 	%r947, %r946, 5;
-            // 1443: sub.s32 	%r948, %r1061, %r947;
-            // 1444: add.s32 	%r1060, %r948, 125;
+            // ptx:1442  mul.lo.s32 	%r947, %r946, 5;
+            // ptx:1443  sub.s32 	%r948, %r1061, %r947;
+            // ptx:1444  add.s32 	%r1060, %r948, 125;
             r1060 = uint(int(uint(int(r1061) - int(uint(int(uint(uint64_t(t75))) * 5)))) + 125);
-            // 1445: bra.uni 	$L__BB0_259;
+            // ptx:1445  bra.uni 	$L__BB0_259;
             p2g_sv0 = 99;
           }
         }
       }
     } else {
-      // 1427: bra.uni 	$L__BB0_237;
-      // 1448: setp.eq.s16 	%p157, %rs4, 0;
-      // 1449: @%p157 bra 	$L__BB0_257;
+      // ptx:1427  bra.uni 	$L__BB0_237;
+      // ptx:1448  setp.eq.s16 	%p157, %rs4, 0;
+      // ptx:1449  @%p157 bra 	$L__BB0_257;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
-        // 1476: mul.wide.u32 	%rd130, %r1061, 613566757;
-        // 1477: shr.u64 	%rd131, %rd130, 32;
-        // 1478: cvt.u32.u64 	%r962, %rd131;
+        // ptx:1476  mul.wide.u32 	%rd130, %r1061, 613566757;
+        // ptx:1477  shr.u64 	%rd131, %rd130, 32;
+        // ptx:1478  cvt.u32.u64 	%r962, %rd131;
         uint64_t t76 = uint64_t((uint64_t(r1061) * uint64_t(0x24924925u)) >> 32u);
         uint r962 = uint(uint64_t(t76));
-        // 1479: sub.s32 	%r963, %r1061, %r962;
-        // 1480: shr.u32 	%r964, %r963, 1;
-        // 1481: add.s32 	%r965, %r964, %r962;
-        // 1482: shr.u32 	%r966, %r965, 2;
-        // 1483: mul.lo.s32 	%r967, %r966, 7;
+        // ptx:1479  sub.s32 	%r963, %r1061, %r962;
+        // ptx:1480  shr.u32 	%r964, %r963, 1;
+        // ptx:1481  add.s32 	%r965, %r964, %r962;
+        // ptx:1482  shr.u32 	%r966, %r965, 2;
+        // ptx:1483  mul.lo.s32 	%r967, %r966, 7;
         uint r967 = uint(int(uint(int(uint(int(r1061) - int(r962)) >> 1u) + int(r962)) >> 2u) * 7);
-        // 1484: sub.s32 	%r968, %r1061, %r967;
-        // 1485: add.s32 	%r1060, %r968, 124;
+        // ptx:1484  sub.s32 	%r968, %r1061, %r967;
+        // ptx:1485  add.s32 	%r1060, %r968, 124;
         r1060 = uint(int(uint(int(r1061) - int(r967))) + 124);
-        // 1486: bra.uni 	$L__BB0_259;
+        // ptx:1486  bra.uni 	$L__BB0_259;
         p2g_sv0 = 99;
       } else {
-        // 1451: setp.eq.s16 	%p158, %rs4, 1;
-        // 1452: @%p158 bra 	$L__BB0_239;
+        // ptx:1451  setp.eq.s16 	%p158, %rs4, 1;
+        // ptx:1452  @%p158 bra 	$L__BB0_239;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
-          // 1456: mul.wide.u32 	%rd128, %r1061, -2139062143;
-          // 1457: shr.u64 	%rd129, %rd128, 39;
-          // 1458: cvt.u32.u64 	%r960, %rd129;
+          // ptx:1456  mul.wide.u32 	%rd128, %r1061, -2139062143;
+          // ptx:1457  shr.u64 	%rd129, %rd128, 39;
+          // ptx:1458  cvt.u32.u64 	%r960, %rd129;
           uint64_t t77 = uint64_t((uint64_t(r1061) * uint64_t(0x80808081u)) >> 39u);
-          // 1459: mul.lo.s32 	%r961, %r960, 255;
-          // 1460: sub.s32 	%r1060, %r1061, %r961;
+          // ptx:1459  mul.lo.s32 	%r961, %r960, 255;
+          // ptx:1460  sub.s32 	%r1060, %r1061, %r961;
           r1060 = uint(int(r1061) - int(uint(int(uint(uint64_t(t77))) * 255)));
-          // 1461: bra.uni 	$L__BB0_259;
+          // ptx:1461  bra.uni 	$L__BB0_259;
           p2g_sv0 = 99;
         } else {
-          // 1453: bra.uni 	$L__BB0_258;
+          // ptx:1453  bra.uni 	$L__BB0_258;
           p2g_sv0 = 98;
         }
       }
     }
     if (p2g_sv0 == 98) {
-      // 1489: mul.wide.u32 	%rd132, %r1061, -858993459;
-      // 1490: shr.u64 	%rd133, %rd132, 34;
-      // 1491: cvt.u32.u64 	%r969, %rd133;
+      // ptx:1489  mul.wide.u32 	%rd132, %r1061, -858993459;
+      // ptx:1490  shr.u64 	%rd133, %rd132, 34;
+      // ptx:1491  cvt.u32.u64 	%r969, %rd133;
       uint64_t t78 = uint64_t((uint64_t(r1061) * uint64_t(0xCCCCCCCDu)) >> 34u);
-      // 1492: mul.lo.s32 	%r970, %r969, 5;
-      // 1493: sub.s32 	%r971, %r1061, %r970;
-      // 1494: add.s32 	%r1060, %r971, 125;
+      // ptx:1492  mul.lo.s32 	%r970, %r969, 5;
+      // ptx:1493  sub.s32 	%r971, %r1061, %r970;
+      // ptx:1494  add.s32 	%r1060, %r971, 125;
       r1060 = uint(int(uint(int(r1061) - int(uint(int(uint(uint64_t(t78))) * 5)))) + 125);
       p2g_sv0 = 99;
     }
     if (p2g_sv0 == 99) {
-      // 1497: max.s32 	%r972, %r1060, 0;
-      // 1498: shl.b32 	%r973, %r972, 23;
-      // 1499: or.b32  	%r974, %r183, %r182;
-      // 1500: or.b32  	%r1061, %r974, %r973;
+      // ptx:1497  max.s32 	%r972, %r1060, 0;
+      // ptx:1498  shl.b32 	%r973, %r972, 23;
+      // ptx:1499  or.b32  	%r974, %r183, %r182;
+      // ptx:1500  or.b32  	%r1061, %r974, %r973;
       r1061 = (r183 | r182) | (uint(max(int(r1060), 0)) << 23u);
     }
   }
-  // 1503: cvta.to.global.u64 	%rd136, %rd1;
+  // ptx:1503  cvta.to.global.u64 	%rd136, %rd1;
   uint64_t rd136 = rd1;
-  // 1505: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%r1023,%r1024,%r1025,%r1026}, {%r1051,%r1053,%r1055,%r1057}, {%r1059,%r1061}, {%r1043,%r1045,%r1047,%r1049};
+  // ptx:1505  mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%r1023,%r1024,%r1025,%r1026}, {%r1051,%r1053,%r1055,%r1057}, {%r1059,%r1061}, {%r1043,%r1045,%r1047,%r1049};
   uint t79 = r1043;
   uint t80 = r1045;
   uint t81 = r1047;
@@ -2911,26 +2911,26 @@ void main() {
   uint r1024 = t84;
   uint r1025 = t85;
   uint r1026 = t86;
-  // 1507: shl.b32 	%r1037, %r2, 7;
-  // 1508: or.b32  	%r1038, %r1037, %r6;
-  // 1509: shl.b32 	%r1039, %r3, 3;
-  // 1510: or.b32  	%r1040, %r1038, %r1039;
+  // ptx:1507  shl.b32 	%r1037, %r2, 7;
+  // ptx:1508  or.b32  	%r1038, %r1037, %r6;
+  // ptx:1509  shl.b32 	%r1039, %r3, 3;
+  // ptx:1510  or.b32  	%r1040, %r1038, %r1039;
   uint r1040 = ((r2 << 7u) | r6) | (r3 << 3u);
-  // 1511: mul.wide.u32 	%rd137, %r1040, 4;
-  // 1512: add.s64 	%rd138, %rd136, %rd137;
+  // ptx:1511  mul.wide.u32 	%rd137, %r1040, 4;
+  // ptx:1512  add.s64 	%rd138, %rd136, %rd137;
   uint64_t rd138 = uint64_t(int64_t(rd136) + int64_t(uint64_t(r1040) * uint64_t(4u)));
-  // 1513: st.global.u32 	[%rd138], %r1023;
+  // ptx:1513  st.global.u32 	[%rd138], %r1023;
   P2GU32(rd138).v = r1023;
-  // 1514: st.global.u32 	[%rd138+4], %r1024;
+  // ptx:1514  st.global.u32 	[%rd138+4], %r1024;
   P2GU32((rd138 + 4ul)).v = r1024;
-  // 1515: or.b32  	%r1041, %r1040, 64;
-  // 1516: mul.wide.u32 	%rd139, %r1041, 4;
-  // 1517: add.s64 	%rd140, %rd136, %rd139;
+  // ptx:1515  or.b32  	%r1041, %r1040, 64;
+  // ptx:1516  mul.wide.u32 	%rd139, %r1041, 4;
+  // ptx:1517  add.s64 	%rd140, %rd136, %rd139;
   uint64_t rd140 = uint64_t(int64_t(rd136) + int64_t(uint64_t(r1040 | 64u) * uint64_t(4u)));
-  // 1518: st.global.u32 	[%rd140], %r1025;
+  // ptx:1518  st.global.u32 	[%rd140], %r1025;
   P2GU32(rd140).v = r1025;
-  // 1519: st.global.u32 	[%rd140+4], %r1026;
+  // ptx:1519  st.global.u32 	[%rd140+4], %r1026;
   P2GU32((rd140 + 4ul)).v = r1026;
-  // 1520: ret;
+  // ptx:1520  ret;
   return;
 }

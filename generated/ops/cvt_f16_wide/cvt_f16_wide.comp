@@ -33,28 +33,28 @@ void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // cvt_f16_wide_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // cvt_f16_wide_param_1
-  // 31: ld.param.u64 	%rd1, [cvt_f16_wide_param_0];
-  // 32: ld.param.u64 	%rd2, [cvt_f16_wide_param_1];
-  // 33: cvta.to.global.u64 	%rd3, %rd2;
-  // 34: cvta.to.global.u64 	%rd4, %rd1;
-  // 35: mov.u32 	%r1, %ctaid.x;
-  // 36: mov.u32 	%r2, %ntid.x;
-  // 37: mov.u32 	%r3, %tid.x;
-  // 38: mad.lo.s32 	%r4, %r1, %r2, %r3;
+  // ptx:31  ld.param.u64 	%rd1, [cvt_f16_wide_param_0];
+  // ptx:32  ld.param.u64 	%rd2, [cvt_f16_wide_param_1];
+  // ptx:33  cvta.to.global.u64 	%rd3, %rd2;
+  // ptx:34  cvta.to.global.u64 	%rd4, %rd1;
+  // ptx:35  mov.u32 	%r1, %ctaid.x;
+  // ptx:36  mov.u32 	%r2, %ntid.x;
+  // ptx:37  mov.u32 	%r3, %tid.x;
+  // ptx:38  mad.lo.s32 	%r4, %r1, %r2, %r3;
   uint r4 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
-  // 39: cvt.u16.u32 	%rs2, %r4;
+  // ptx:39  cvt.u16.u32 	%rs2, %r4;
   uint64_t t1 = uint64_t(r4);
   uint rs2 = (uint(uint64_t(t1)) & 65535u);
-  // 41: cvt.f32.f16 %f1, %rs2;
-  // 43: mul.wide.u32 	%rd5, %r4, 4;
+  // ptx:41  cvt.f32.f16 %f1, %rs2;
+  // ptx:43  mul.wide.u32 	%rd5, %r4, 4;
   uint64_t rd5 = uint64_t(r4) * uint64_t(4u);
-  // 44: add.s64 	%rd6, %rd4, %rd5;
-  // 45: st.global.f32 	[%rd6], %f1;
+  // ptx:44  add.s64 	%rd6, %rd4, %rd5;
+  // ptx:45  st.global.f32 	[%rd6], %f1;
   P2GU32(uint64_t(int64_t(p0_u64) + int64_t(rd5))).v = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs2))));
-  // 47: cvt.f32.bf16 %f2, %rs2;
-  // 49: add.s64 	%rd7, %rd3, %rd5;
-  // 50: st.global.f32 	[%rd7], %f2;
+  // ptx:47  cvt.f32.bf16 %f2, %rs2;
+  // ptx:49  add.s64 	%rd7, %rd3, %rd5;
+  // ptx:50  st.global.f32 	[%rd7], %f2;
   P2GU32(uint64_t(int64_t(p8_u64) + int64_t(rd5))).v = (rs2 & 0xFFFFu) << 16;
-  // 51: ret;
+  // ptx:51  ret;
   return;
 }

@@ -123,53 +123,53 @@ void main() {
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // cvt_fp8_from_f16x2_param_1
   const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // cvt_fp8_from_f16x2_param_2
   const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // cvt_fp8_from_f16x2_param_3
-  // 32: ld.param.u64 	%rd1, [cvt_fp8_from_f16x2_param_0];
-  // 33: ld.param.u64 	%rd2, [cvt_fp8_from_f16x2_param_1];
-  // 34: ld.param.u64 	%rd3, [cvt_fp8_from_f16x2_param_2];
-  // 35: ld.param.u64 	%rd4, [cvt_fp8_from_f16x2_param_3];
-  // 36: cvta.to.global.u64 	%rd5, %rd4;
-  // 37: cvta.to.global.u64 	%rd6, %rd3;
-  // 38: cvta.to.global.u64 	%rd7, %rd2;
-  // 39: cvta.to.global.u64 	%rd8, %rd1;
-  // 40: mov.u32 	%r5, %ctaid.x;
-  // 41: mov.u32 	%r6, %ntid.x;
-  // 42: mov.u32 	%r7, %tid.x;
-  // 43: mad.lo.s32 	%r8, %r5, %r6, %r7;
+  // ptx:32  ld.param.u64 	%rd1, [cvt_fp8_from_f16x2_param_0];
+  // ptx:33  ld.param.u64 	%rd2, [cvt_fp8_from_f16x2_param_1];
+  // ptx:34  ld.param.u64 	%rd3, [cvt_fp8_from_f16x2_param_2];
+  // ptx:35  ld.param.u64 	%rd4, [cvt_fp8_from_f16x2_param_3];
+  // ptx:36  cvta.to.global.u64 	%rd5, %rd4;
+  // ptx:37  cvta.to.global.u64 	%rd6, %rd3;
+  // ptx:38  cvta.to.global.u64 	%rd7, %rd2;
+  // ptx:39  cvta.to.global.u64 	%rd8, %rd1;
+  // ptx:40  mov.u32 	%r5, %ctaid.x;
+  // ptx:41  mov.u32 	%r6, %ntid.x;
+  // ptx:42  mov.u32 	%r7, %tid.x;
+  // ptx:43  mad.lo.s32 	%r8, %r5, %r6, %r7;
   uint r8 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
-  // 44: and.b32  	%r9, %r8, 32767;
-  // 45: prmt.b32 	%r10, %r8, %r9, 4180;
-  // 46: xor.b32  	%r4, %r10, -2147483648;
+  // ptx:44  and.b32  	%r9, %r8, 32767;
+  // ptx:45  prmt.b32 	%r10, %r8, %r9, 4180;
+  // ptx:46  xor.b32  	%r4, %r10, -2147483648;
   uint r4 = p2g_prmt(r8, (r8 & 32767u), 4180u, 0) ^ 0x80000000u;
-  // 48: cvt.rn.satfinite.e4m3x2.f16x2 %rs1, %r4;
+  // ptx:48  cvt.rn.satfinite.e4m3x2.f16x2 %rs1, %r4;
   uint t1 = r4;
   rs1 = (p2g_to_e4m3(floatBitsToUint(p2g_h2f(t1 >> 16)),
       false) << 8) | p2g_to_e4m3(floatBitsToUint(p2g_h2f(t1 & 0xFFFFu)), false);
-  // 50: mul.wide.u32 	%rd9, %r8, 2;
+  // ptx:50  mul.wide.u32 	%rd9, %r8, 2;
   uint64_t rd9 = uint64_t(r8) * uint64_t(2u);
-  // 51: add.s64 	%rd10, %rd8, %rd9;
-  // 52: st.global.u16 	[%rd10], %rs1;
+  // ptx:51  add.s64 	%rd10, %rd8, %rd9;
+  // ptx:52  st.global.u16 	[%rd10], %rs1;
   P2GU16(uint64_t(int64_t(p0_u64) + int64_t(rd9))).v = uint16_t(rs1);
-  // 54: cvt.rn.satfinite.relu.e4m3x2.f16x2 %rs2, %r4;
+  // ptx:54  cvt.rn.satfinite.relu.e4m3x2.f16x2 %rs2, %r4;
   uint t2 = r4;
   rs2 = (p2g_to_e4m3(floatBitsToUint(p2g_h2f(t2 >> 16)),
       true) << 8) | p2g_to_e4m3(floatBitsToUint(p2g_h2f(t2 & 0xFFFFu)), true);
-  // 56: add.s64 	%rd11, %rd7, %rd9;
-  // 57: st.global.u16 	[%rd11], %rs2;
+  // ptx:56  add.s64 	%rd11, %rd7, %rd9;
+  // ptx:57  st.global.u16 	[%rd11], %rs2;
   P2GU16(uint64_t(int64_t(p8_u64) + int64_t(rd9))).v = uint16_t(rs2);
-  // 59: cvt.rn.satfinite.e5m2x2.f16x2 %rs3, %r4;
+  // ptx:59  cvt.rn.satfinite.e5m2x2.f16x2 %rs3, %r4;
   uint t3 = r4;
   rs3 = (p2g_to_e5m2(floatBitsToUint(p2g_h2f(t3 >> 16)),
       false) << 8) | p2g_to_e5m2(floatBitsToUint(p2g_h2f(t3 & 0xFFFFu)), false);
-  // 61: add.s64 	%rd12, %rd6, %rd9;
-  // 62: st.global.u16 	[%rd12], %rs3;
+  // ptx:61  add.s64 	%rd12, %rd6, %rd9;
+  // ptx:62  st.global.u16 	[%rd12], %rs3;
   P2GU16(uint64_t(int64_t(p16_u64) + int64_t(rd9))).v = uint16_t(rs3);
-  // 64: cvt.rn.satfinite.relu.e5m2x2.f16x2 %rs4, %r4;
+  // ptx:64  cvt.rn.satfinite.relu.e5m2x2.f16x2 %rs4, %r4;
   uint t4 = r4;
   rs4 = (p2g_to_e5m2(floatBitsToUint(p2g_h2f(t4 >> 16)),
       true) << 8) | p2g_to_e5m2(floatBitsToUint(p2g_h2f(t4 & 0xFFFFu)), true);
-  // 66: add.s64 	%rd13, %rd5, %rd9;
-  // 67: st.global.u16 	[%rd13], %rs4;
+  // ptx:66  add.s64 	%rd13, %rd5, %rd9;
+  // ptx:67  st.global.u16 	[%rd13], %rs4;
   P2GU16(uint64_t(int64_t(p24_u64) + int64_t(rd9))).v = uint16_t(rs4);
-  // 68: ret;
+  // ptx:68  ret;
   return;
 }

@@ -82,32 +82,32 @@ void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // cvt_fp8_to_f16x2_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // cvt_fp8_to_f16x2_param_1
-  // 30: ld.param.u64 	%rd1, [cvt_fp8_to_f16x2_param_0];
-  // 31: ld.param.u64 	%rd2, [cvt_fp8_to_f16x2_param_1];
-  // 32: cvta.to.global.u64 	%rd3, %rd2;
-  // 33: cvta.to.global.u64 	%rd4, %rd1;
-  // 34: mov.u32 	%r3, %ctaid.x;
-  // 35: mov.u32 	%r4, %ntid.x;
-  // 36: mov.u32 	%r5, %tid.x;
-  // 37: mad.lo.s32 	%r6, %r3, %r4, %r5;
+  // ptx:30  ld.param.u64 	%rd1, [cvt_fp8_to_f16x2_param_0];
+  // ptx:31  ld.param.u64 	%rd2, [cvt_fp8_to_f16x2_param_1];
+  // ptx:32  cvta.to.global.u64 	%rd3, %rd2;
+  // ptx:33  cvta.to.global.u64 	%rd4, %rd1;
+  // ptx:34  mov.u32 	%r3, %ctaid.x;
+  // ptx:35  mov.u32 	%r4, %ntid.x;
+  // ptx:36  mov.u32 	%r5, %tid.x;
+  // ptx:37  mad.lo.s32 	%r6, %r3, %r4, %r5;
   uint r6 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
-  // 38: cvt.u16.u32 	%rs2, %r6;
+  // ptx:38  cvt.u16.u32 	%rs2, %r6;
   uint64_t t1 = uint64_t(r6);
   uint rs2 = (uint(uint64_t(t1)) & 65535u);
-  // 40: cvt.rn.f16x2.e4m3x2 %r1, %rs2;
+  // ptx:40  cvt.rn.f16x2.e4m3x2 %r1, %rs2;
   uint t2 = rs2;
   uint r1 = p2g_e4m3_to_h(t2 & 0xFFu, false) | (p2g_e4m3_to_h(t2 >> 8, false) << 16);
-  // 42: mul.wide.u32 	%rd5, %r6, 4;
+  // ptx:42  mul.wide.u32 	%rd5, %r6, 4;
   uint64_t rd5 = uint64_t(r6) * uint64_t(4u);
-  // 43: add.s64 	%rd6, %rd4, %rd5;
-  // 44: st.global.u32 	[%rd6], %r1;
+  // ptx:43  add.s64 	%rd6, %rd4, %rd5;
+  // ptx:44  st.global.u32 	[%rd6], %r1;
   P2GU32(uint64_t(int64_t(p0_u64) + int64_t(rd5))).v = r1;
-  // 46: cvt.rn.relu.f16x2.e5m2x2 %r2, %rs2;
+  // ptx:46  cvt.rn.relu.f16x2.e5m2x2 %r2, %rs2;
   uint t3 = rs2;
   uint r2 = p2g_e5m2_to_h(t3 & 0xFFu, true) | (p2g_e5m2_to_h(t3 >> 8, true) << 16);
-  // 48: add.s64 	%rd7, %rd3, %rd5;
-  // 49: st.global.u32 	[%rd7], %r2;
+  // ptx:48  add.s64 	%rd7, %rd3, %rd5;
+  // ptx:49  st.global.u32 	[%rd7], %r2;
   P2GU32(uint64_t(int64_t(p8_u64) + int64_t(rd5))).v = r2;
-  // 50: ret;
+  // ptx:50  ret;
   return;
 }

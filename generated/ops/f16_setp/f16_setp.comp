@@ -55,442 +55,442 @@ void main() {
   const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // f16_setp_param_2
   const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // f16_setp_param_3
   const uint p32_u32 = P2GU32((pc.params + 32ul)).v;  // f16_setp_param_4
-  // 33: ld.param.u64 	%rd1, [f16_setp_param_0];
+  // ptx:33  ld.param.u64 	%rd1, [f16_setp_param_0];
   uint64_t rd1 = p0_u64;
-  // 34: ld.param.u64 	%rd2, [f16_setp_param_1];
+  // ptx:34  ld.param.u64 	%rd2, [f16_setp_param_1];
   uint64_t rd2 = p8_u64;
-  // 35: ld.param.u64 	%rd3, [f16_setp_param_2];
+  // ptx:35  ld.param.u64 	%rd3, [f16_setp_param_2];
   uint64_t rd3 = p16_u64;
-  // 36: ld.param.u64 	%rd4, [f16_setp_param_3];
+  // ptx:36  ld.param.u64 	%rd4, [f16_setp_param_3];
   uint64_t rd4 = p24_u64;
-  // 37: ld.param.u32 	%r24, [f16_setp_param_4];
+  // ptx:37  ld.param.u32 	%r24, [f16_setp_param_4];
   uint r24 = p32_u32;
-  // 38: mov.u32 	%r25, %ntid.x;
-  // 39: mov.u32 	%r26, %ctaid.x;
-  // 40: mov.u32 	%r27, %tid.x;
-  // 41: mad.lo.s32 	%r1, %r26, %r25, %r27;
+  // ptx:38  mov.u32 	%r25, %ntid.x;
+  // ptx:39  mov.u32 	%r26, %ctaid.x;
+  // ptx:40  mov.u32 	%r27, %tid.x;
+  // ptx:41  mad.lo.s32 	%r1, %r26, %r25, %r27;
   uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
-  // 42: mul.lo.s32 	%r2, %r1, -1640531527;
+  // ptx:42  mul.lo.s32 	%r2, %r1, -1640531527;
   uint r2 = uint(int(r1) * -1640531527);
-  // 43: add.s32 	%r28, %r2, %r24;
+  // ptx:43  add.s32 	%r28, %r2, %r24;
   uint r28 = uint(int(r2) + int(r24));
-  // 44: shr.u32 	%r29, %r28, 16;
-  // 45: xor.b32  	%r30, %r29, %r28;
-  // 46: mul.lo.s32 	%r31, %r30, 2146121005;
+  // ptx:44  shr.u32 	%r29, %r28, 16;
+  // ptx:45  xor.b32  	%r30, %r29, %r28;
+  // ptx:46  mul.lo.s32 	%r31, %r30, 2146121005;
   uint r31 = uint(int((r28 >> 16u) ^ r28) * 2146121005);
-  // 47: shr.u32 	%r32, %r31, 15;
-  // 48: xor.b32  	%r33, %r32, %r31;
-  // 49: mul.lo.s32 	%r34, %r33, -2073254261;
+  // ptx:47  shr.u32 	%r32, %r31, 15;
+  // ptx:48  xor.b32  	%r33, %r32, %r31;
+  // ptx:49  mul.lo.s32 	%r34, %r33, -2073254261;
   uint r34 = uint(int((r31 >> 15u) ^ r31) * -2073254261);
-  // 50: shr.u32 	%r35, %r34, 16;
-  // 51: xor.b32  	%r36, %r35, %r34;
+  // ptx:50  shr.u32 	%r35, %r34, 16;
+  // ptx:51  xor.b32  	%r36, %r35, %r34;
   uint r36 = (r34 >> 16u) ^ r34;
-  // 52: xor.b32  	%r37, %r36, 1540483477;
+  // ptx:52  xor.b32  	%r37, %r36, 1540483477;
   uint r37 = r36 ^ 0x5BD1E995u;
-  // 53: shr.u32 	%r38, %r37, 16;
-  // 54: xor.b32  	%r39, %r38, %r37;
-  // 55: mul.lo.s32 	%r40, %r39, 2146121005;
+  // ptx:53  shr.u32 	%r38, %r37, 16;
+  // ptx:54  xor.b32  	%r39, %r38, %r37;
+  // ptx:55  mul.lo.s32 	%r40, %r39, 2146121005;
   uint r40 = uint(int((r37 >> 16u) ^ r37) * 2146121005);
-  // 56: shr.u32 	%r41, %r40, 15;
-  // 57: xor.b32  	%r42, %r41, %r40;
-  // 58: mul.lo.s32 	%r43, %r42, -2073254261;
+  // ptx:56  shr.u32 	%r41, %r40, 15;
+  // ptx:57  xor.b32  	%r42, %r41, %r40;
+  // ptx:58  mul.lo.s32 	%r43, %r42, -2073254261;
   uint r43 = uint(int((r40 >> 15u) ^ r40) * -2073254261);
-  // 59: shr.u32 	%r44, %r43, 16;
-  // 60: xor.b32  	%r3, %r44, %r43;
+  // ptx:59  shr.u32 	%r44, %r43, 16;
+  // ptx:60  xor.b32  	%r3, %r44, %r43;
   uint r3 = (r43 >> 16u) ^ r43;
-  // 61: and.b32  	%r4, %r36, 7;
+  // ptx:61  and.b32  	%r4, %r36, 7;
   uint r4 = r36 & 7u;
-  // 62: shr.u32 	%r45, %r36, 1;
-  // 63: cvt.u64.u32 	%rd5, %r45;
+  // ptx:62  shr.u32 	%r45, %r36, 1;
+  // ptx:63  cvt.u64.u32 	%rd5, %r45;
   uint64_t t1 = uint64_t(r36 >> 1u);
-  // 64: and.b64  	%rd6, %rd5, 124;
-  // 65: mov.u64 	%rd7, kEdge16;
+  // ptx:64  and.b64  	%rd6, %rd5, 124;
+  // ptx:65  mov.u64 	%rd7, kEdge16;
   uint64_t rd7 = uint64_t(0ul);
-  // 66: add.s64 	%rd8, %rd7, %rd6;
+  // ptx:66  add.s64 	%rd8, %rd7, %rd6;
   uint64_t rd8 = uint64_t(int64_t(rd7) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
-  // 67: ld.const.u32 	%r221, [%rd8];
+  // ptx:67  ld.const.u32 	%r221, [%rd8];
   uint r221 = p2g_ldc32(uint(rd8));
-  // 68: setp.lt.u32 	%p1, %r4, 2;
-  // 69: @%p1 bra 	$L__BB0_8;
+  // ptx:68  setp.lt.u32 	%p1, %r4, 2;
+  // ptx:69  @%p1 bra 	$L__BB0_8;
   if (!(r4 < 2u)) {
-    // 71: setp.eq.s32 	%p2, %r4, 2;
+    // ptx:71  setp.eq.s32 	%p2, %r4, 2;
     bool p2 = int(r4) == 2;
-    // 72: @%p2 bra 	$L__BB0_7;
-    // 76: and.b32  	%r221, %r3, 33791;
-    // 77: bra.uni 	$L__BB0_8;
-    // 73: bra.uni 	$L__BB0_2;
-    // 80: setp.eq.s32 	%p3, %r4, 3;
-    // 81: @%p3 bra 	$L__BB0_6;
-    // 85: and.b32  	%r46, %r3, 3;
-    // 86: xor.b32  	%r221, %r221, %r46;
-    // 87: bra.uni 	$L__BB0_8;
-    // 82: bra.uni 	$L__BB0_3;
-    // 90: setp.eq.s32 	%p4, %r4, 4;
-    // 91: @%p4 bra 	$L__BB0_5;
-    // 95: and.b32  	%r221, %r3, 65504;
-    // 96: bra.uni 	$L__BB0_8;
-    // 92: bra.uni 	$L__BB0_4;
-    // 99: and.b32  	%r221, %r3, 65535;
+    // ptx:72  @%p2 bra 	$L__BB0_7;
+    // ptx:76  and.b32  	%r221, %r3, 33791;
+    // ptx:77  bra.uni 	$L__BB0_8;
+    // ptx:73  bra.uni 	$L__BB0_2;
+    // ptx:80  setp.eq.s32 	%p3, %r4, 3;
+    // ptx:81  @%p3 bra 	$L__BB0_6;
+    // ptx:85  and.b32  	%r46, %r3, 3;
+    // ptx:86  xor.b32  	%r221, %r221, %r46;
+    // ptx:87  bra.uni 	$L__BB0_8;
+    // ptx:82  bra.uni 	$L__BB0_3;
+    // ptx:90  setp.eq.s32 	%p4, %r4, 4;
+    // ptx:91  @%p4 bra 	$L__BB0_5;
+    // ptx:95  and.b32  	%r221, %r3, 65504;
+    // ptx:96  bra.uni 	$L__BB0_8;
+    // ptx:92  bra.uni 	$L__BB0_4;
+    // ptx:99  and.b32  	%r221, %r3, 65535;
     r221 = p2 ? r3 & 33791u : (int(r4) == 3) ? r221 ^ (r3 & 3u) : (int(r4) == 4) ? r3 & 65504u : r3 & 65535u;
   }
-  // 102: xor.b32  	%r47, %r24, 19088743;
-  // 103: mad.lo.s32 	%r48, %r1, -2048144789, %r47;
+  // ptx:102  xor.b32  	%r47, %r24, 19088743;
+  // ptx:103  mad.lo.s32 	%r48, %r1, -2048144789, %r47;
   uint r48 = uint(int(r1) * -2048144789 + int(r24 ^ 0x01234567u));
-  // 104: shr.u32 	%r49, %r48, 16;
-  // 105: xor.b32  	%r50, %r49, %r48;
-  // 106: mul.lo.s32 	%r51, %r50, 2146121005;
+  // ptx:104  shr.u32 	%r49, %r48, 16;
+  // ptx:105  xor.b32  	%r50, %r49, %r48;
+  // ptx:106  mul.lo.s32 	%r51, %r50, 2146121005;
   uint r51 = uint(int((r48 >> 16u) ^ r48) * 2146121005);
-  // 107: shr.u32 	%r52, %r51, 15;
-  // 108: xor.b32  	%r53, %r52, %r51;
-  // 109: mul.lo.s32 	%r54, %r53, -2073254261;
+  // ptx:107  shr.u32 	%r52, %r51, 15;
+  // ptx:108  xor.b32  	%r53, %r52, %r51;
+  // ptx:109  mul.lo.s32 	%r54, %r53, -2073254261;
   uint r54 = uint(int((r51 >> 15u) ^ r51) * -2073254261);
-  // 110: shr.u32 	%r55, %r54, 16;
-  // 111: xor.b32  	%r56, %r55, %r54;
+  // ptx:110  shr.u32 	%r55, %r54, 16;
+  // ptx:111  xor.b32  	%r56, %r55, %r54;
   uint r56 = (r54 >> 16u) ^ r54;
-  // 112: add.s32 	%r57, %r56, 668265263;
+  // ptx:112  add.s32 	%r57, %r56, 668265263;
   uint r57 = uint(int(r56) + 668265263);
-  // 113: shr.u32 	%r58, %r57, 16;
-  // 114: xor.b32  	%r59, %r58, %r57;
-  // 115: mul.lo.s32 	%r60, %r59, 2146121005;
+  // ptx:113  shr.u32 	%r58, %r57, 16;
+  // ptx:114  xor.b32  	%r59, %r58, %r57;
+  // ptx:115  mul.lo.s32 	%r60, %r59, 2146121005;
   uint r60 = uint(int((r57 >> 16u) ^ r57) * 2146121005);
-  // 116: shr.u32 	%r61, %r60, 15;
-  // 117: xor.b32  	%r62, %r61, %r60;
-  // 118: mul.lo.s32 	%r63, %r62, -2073254261;
+  // ptx:116  shr.u32 	%r61, %r60, 15;
+  // ptx:117  xor.b32  	%r62, %r61, %r60;
+  // ptx:118  mul.lo.s32 	%r63, %r62, -2073254261;
   uint r63 = uint(int((r60 >> 15u) ^ r60) * -2073254261);
-  // 119: shr.u32 	%r64, %r63, 16;
-  // 120: xor.b32  	%r11, %r64, %r63;
+  // ptx:119  shr.u32 	%r64, %r63, 16;
+  // ptx:120  xor.b32  	%r11, %r64, %r63;
   uint r11 = (r63 >> 16u) ^ r63;
-  // 121: and.b32  	%r12, %r56, 3;
+  // ptx:121  and.b32  	%r12, %r56, 3;
   uint r12 = r56 & 3u;
-  // 122: setp.eq.s32 	%p5, %r12, 0;
-  // 123: @%p5 bra 	$L__BB0_21;
+  // ptx:122  setp.eq.s32 	%p5, %r12, 0;
+  // ptx:123  @%p5 bra 	$L__BB0_21;
   if (int(r12) == 0) {
-    // 136: and.b32  	%r96, %r221, 31744;
-    // 137: and.b32  	%r97, %r11, 33791;
-    // 138: or.b32  	%r222, %r96, %r97;
+    // ptx:136  and.b32  	%r96, %r221, 31744;
+    // ptx:137  and.b32  	%r97, %r11, 33791;
+    // ptx:138  or.b32  	%r222, %r96, %r97;
     r222 = (r221 & 31744u) | (r11 & 33791u);
-    // 139: bra.uni 	$L__BB0_22;
+    // ptx:139  bra.uni 	$L__BB0_22;
   } else {
-    // 125: setp.eq.s32 	%p6, %r12, 1;
-    // 126: @%p6 bra 	$L__BB0_20;
+    // ptx:125  setp.eq.s32 	%p6, %r12, 1;
+    // ptx:126  @%p6 bra 	$L__BB0_20;
     if (int(r12) == 1) {
-      // 130: and.b32  	%r94, %r11, 32775;
-      // 131: and.b32  	%r95, %r221, 65535;
-      // 132: xor.b32  	%r222, %r95, %r94;
+      // ptx:130  and.b32  	%r94, %r11, 32775;
+      // ptx:131  and.b32  	%r95, %r221, 65535;
+      // ptx:132  xor.b32  	%r222, %r95, %r94;
       r222 = (r221 & 65535u) ^ (r11 & 32775u);
-      // 133: bra.uni 	$L__BB0_22;
+      // ptx:133  bra.uni 	$L__BB0_22;
     } else {
-      // 127: bra.uni 	$L__BB0_10;
-      // 142: setp.eq.s32 	%p7, %r12, 2;
-      // 143: @%p7 bra 	$L__BB0_19;
+      // ptx:127  bra.uni 	$L__BB0_10;
+      // ptx:142  setp.eq.s32 	%p7, %r12, 2;
+      // ptx:143  @%p7 bra 	$L__BB0_19;
       if (int(r12) == 2) {
-        // 147: and.b32  	%r85, %r221, 31744;
-        // 148: shr.u32 	%r86, %r85, 10;
-        // 149: and.b32  	%r87, %r11, 15;
-        // 150: add.s32 	%r88, %r86, %r87;
+        // ptx:147  and.b32  	%r85, %r221, 31744;
+        // ptx:148  shr.u32 	%r86, %r85, 10;
+        // ptx:149  and.b32  	%r87, %r11, 15;
+        // ptx:150  add.s32 	%r88, %r86, %r87;
         uint r88 = uint(int((r221 & 31744u) >> 10u) + int(r11 & 15u));
-        // 151: add.s32 	%r89, %r88, -8;
-        // 152: setp.lt.u32 	%p12, %r88, 8;
-        // 153: min.s32 	%r90, %r89, 30;
-        // 154: shl.b32 	%r91, %r90, 10;
-        // 155: selp.b32 	%r92, 0, %r91, %p12;
-        // 156: and.b32  	%r93, %r11, 33791;
-        // 157: or.b32  	%r222, %r92, %r93;
+        // ptx:151  add.s32 	%r89, %r88, -8;
+        // ptx:152  setp.lt.u32 	%p12, %r88, 8;
+        // ptx:153  min.s32 	%r90, %r89, 30;
+        // ptx:154  shl.b32 	%r91, %r90, 10;
+        // ptx:155  selp.b32 	%r92, 0, %r91, %p12;
+        // ptx:156  and.b32  	%r93, %r11, 33791;
+        // ptx:157  or.b32  	%r222, %r92, %r93;
         r222 = ((r88 < 8u) ? 0u : (uint(min(int(uint(int(r88) + -8)), 30)) << 10u)) | (r11 & 33791u);
-        // 158: bra.uni 	$L__BB0_22;
+        // ptx:158  bra.uni 	$L__BB0_22;
       } else {
-        // 144: bra.uni 	$L__BB0_11;
-        // 161: xor.b32  	%r65, %r24, 1797956352;
-        // 162: add.s32 	%r66, %r65, %r2;
+        // ptx:144  bra.uni 	$L__BB0_11;
+        // ptx:161  xor.b32  	%r65, %r24, 1797956352;
+        // ptx:162  add.s32 	%r66, %r65, %r2;
         uint r66 = uint(int(r24 ^ 0x6B2AA300u) + int(r2));
-        // 163: shr.u32 	%r67, %r66, 16;
-        // 164: xor.b32  	%r68, %r67, %r66;
-        // 165: mul.lo.s32 	%r69, %r68, 2146121005;
+        // ptx:163  shr.u32 	%r67, %r66, 16;
+        // ptx:164  xor.b32  	%r68, %r67, %r66;
+        // ptx:165  mul.lo.s32 	%r69, %r68, 2146121005;
         uint r69 = uint(int((r66 >> 16u) ^ r66) * 2146121005);
-        // 166: shr.u32 	%r70, %r69, 15;
-        // 167: xor.b32  	%r71, %r70, %r69;
-        // 168: mul.lo.s32 	%r72, %r71, -2073254261;
+        // ptx:166  shr.u32 	%r70, %r69, 15;
+        // ptx:167  xor.b32  	%r71, %r70, %r69;
+        // ptx:168  mul.lo.s32 	%r72, %r71, -2073254261;
         uint r72 = uint(int((r69 >> 15u) ^ r69) * -2073254261);
-        // 169: shr.u32 	%r73, %r72, 16;
-        // 170: xor.b32  	%r74, %r73, %r72;
+        // ptx:169  shr.u32 	%r73, %r72, 16;
+        // ptx:170  xor.b32  	%r74, %r73, %r72;
         uint r74 = (r72 >> 16u) ^ r72;
-        // 171: xor.b32  	%r75, %r74, 1540483477;
+        // ptx:171  xor.b32  	%r75, %r74, 1540483477;
         uint r75 = r74 ^ 0x5BD1E995u;
-        // 172: shr.u32 	%r76, %r75, 16;
-        // 173: xor.b32  	%r77, %r76, %r75;
-        // 174: mul.lo.s32 	%r78, %r77, 2146121005;
+        // ptx:172  shr.u32 	%r76, %r75, 16;
+        // ptx:173  xor.b32  	%r77, %r76, %r75;
+        // ptx:174  mul.lo.s32 	%r78, %r77, 2146121005;
         uint r78 = uint(int((r75 >> 16u) ^ r75) * 2146121005);
-        // 175: shr.u32 	%r79, %r78, 15;
-        // 176: xor.b32  	%r80, %r79, %r78;
-        // 177: mul.lo.s32 	%r81, %r80, -2073254261;
+        // ptx:175  shr.u32 	%r79, %r78, 15;
+        // ptx:176  xor.b32  	%r80, %r79, %r78;
+        // ptx:177  mul.lo.s32 	%r81, %r80, -2073254261;
         uint r81 = uint(int((r78 >> 15u) ^ r78) * -2073254261);
-        // 178: shr.u32 	%r82, %r81, 16;
-        // 179: xor.b32  	%r13, %r82, %r81;
+        // ptx:178  shr.u32 	%r82, %r81, 16;
+        // ptx:179  xor.b32  	%r13, %r82, %r81;
         uint r13 = (r81 >> 16u) ^ r81;
-        // 180: and.b32  	%r14, %r74, 7;
+        // ptx:180  and.b32  	%r14, %r74, 7;
         uint r14 = r74 & 7u;
-        // 181: shr.u32 	%r83, %r74, 1;
-        // 182: cvt.u64.u32 	%rd9, %r83;
+        // ptx:181  shr.u32 	%r83, %r74, 1;
+        // ptx:182  cvt.u64.u32 	%rd9, %r83;
         uint64_t t2 = uint64_t(r74 >> 1u);
-        // 183: and.b64  	%rd10, %rd9, 124;
-        // 184: add.s64 	%rd12, %rd7, %rd10;
+        // ptx:183  and.b64  	%rd10, %rd9, 124;
+        // ptx:184  add.s64 	%rd12, %rd7, %rd10;
         rd12 = uint64_t(int64_t(rd7) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t2)) & unpackUint2x32(124ul))));
-        // 185: ld.const.u32 	%r222, [%rd12];
+        // ptx:185  ld.const.u32 	%r222, [%rd12];
         r222 = p2g_ldc32(uint(rd12));
-        // 186: setp.lt.u32 	%p8, %r14, 2;
-        // 187: @%p8 bra 	$L__BB0_22;
+        // ptx:186  setp.lt.u32 	%p8, %r14, 2;
+        // ptx:187  @%p8 bra 	$L__BB0_22;
         if (!(r14 < 2u)) {
-          // 189: setp.eq.s32 	%p9, %r14, 2;
+          // ptx:189  setp.eq.s32 	%p9, %r14, 2;
           bool p9 = int(r14) == 2;
-          // 190: @%p9 bra 	$L__BB0_18;
-          // 194: and.b32  	%r222, %r13, 33791;
-          // 195: bra.uni 	$L__BB0_22;
-          // 191: bra.uni 	$L__BB0_13;
-          // 198: setp.eq.s32 	%p10, %r14, 3;
+          // ptx:190  @%p9 bra 	$L__BB0_18;
+          // ptx:194  and.b32  	%r222, %r13, 33791;
+          // ptx:195  bra.uni 	$L__BB0_22;
+          // ptx:191  bra.uni 	$L__BB0_13;
+          // ptx:198  setp.eq.s32 	%p10, %r14, 3;
           bool p10 = int(r14) == 3;
-          // 199: @%p10 bra 	$L__BB0_17;
-          // 203: and.b32  	%r84, %r13, 3;
-          // 204: xor.b32  	%r222, %r222, %r84;
-          // 205: bra.uni 	$L__BB0_22;
-          // 200: bra.uni 	$L__BB0_14;
-          // 208: setp.eq.s32 	%p11, %r14, 4;
-          // 209: @%p11 bra 	$L__BB0_16;
-          // 213: and.b32  	%r222, %r13, 65504;
-          // 214: bra.uni 	$L__BB0_22;
-          // 210: bra.uni 	$L__BB0_15;
-          // 217: and.b32  	%r222, %r13, 65535;
+          // ptx:199  @%p10 bra 	$L__BB0_17;
+          // ptx:203  and.b32  	%r84, %r13, 3;
+          // ptx:204  xor.b32  	%r222, %r222, %r84;
+          // ptx:205  bra.uni 	$L__BB0_22;
+          // ptx:200  bra.uni 	$L__BB0_14;
+          // ptx:208  setp.eq.s32 	%p11, %r14, 4;
+          // ptx:209  @%p11 bra 	$L__BB0_16;
+          // ptx:213  and.b32  	%r222, %r13, 65504;
+          // ptx:214  bra.uni 	$L__BB0_22;
+          // ptx:210  bra.uni 	$L__BB0_15;
+          // ptx:217  and.b32  	%r222, %r13, 65535;
           r222 = p9 ? r13 & 33791u : p10 ? r222 ^ (r13 & 3u) : (int(r14) == 4) ? r13 & 65504u : r13 & 65535u;
         }
       }
     }
   }
-  // 220: cvt.u16.u32 	%rs84, %r222;
+  // ptx:220  cvt.u16.u32 	%rs84, %r222;
   uint64_t t3 = uint64_t(r222);
   uint rs84 = (uint(uint64_t(t3)) & 65535u);
-  // 221: cvt.u16.u32 	%rs83, %r1;
+  // ptx:221  cvt.u16.u32 	%rs83, %r1;
   uint64_t t4 = uint64_t(r1);
   uint rs83 = (uint(uint64_t(t4)) & 65535u);
-  // 223: { .reg .pred p; setp.eq.f16 p, %rs83, %rs84; selp.u32 %r98, 1, 0, p; }
+  // ptx:223  { .reg .pred p; setp.eq.f16 p, %rs83, %rs84; selp.u32 %r98, 1, 0, p; }
   int t5 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
-  // 226: { .reg .pred p; setp.ne.f16 p, %rs83, %rs84; selp.u32 %r99, 1, 0, p; }
+  // ptx:226  { .reg .pred p; setp.ne.f16 p, %rs83, %rs84; selp.u32 %r99, 1, 0, p; }
   int t6 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
   bool v_p_1 = (t6 == -1 || t6 == 1);
-  // 228: shl.b32 	%r143, %r99, 1;
-  // 229: or.b32  	%r144, %r143, %r98;
-  // 231: { .reg .pred p; setp.lt.f16 p, %rs83, %rs84; selp.u32 %r100, 1, 0, p; }
+  // ptx:228  shl.b32 	%r143, %r99, 1;
+  // ptx:229  or.b32  	%r144, %r143, %r98;
+  // ptx:231  { .reg .pred p; setp.lt.f16 p, %rs83, %rs84; selp.u32 %r100, 1, 0, p; }
   int t7 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
   bool v_p_2 = t7 == -1;
-  // 233: shl.b32 	%r145, %r100, 2;
-  // 234: or.b32  	%r146, %r144, %r145;
+  // ptx:233  shl.b32 	%r145, %r100, 2;
+  // ptx:234  or.b32  	%r146, %r144, %r145;
   uint r146 = (((v_p_1 ? 1u : 0u) << 1u) | ((t5 == 0) ? 1u : 0u)) | ((v_p_2 ? 1u : 0u) << 2u);
-  // 236: { .reg .pred p; setp.le.f16 p, %rs83, %rs84; selp.u32 %r101, 1, 0, p; }
+  // ptx:236  { .reg .pred p; setp.le.f16 p, %rs83, %rs84; selp.u32 %r101, 1, 0, p; }
   int t8 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
   bool v_p_3 = (t8 == -1 || t8 == 0);
-  // 238: shl.b32 	%r147, %r101, 3;
-  // 239: or.b32  	%r148, %r146, %r147;
-  // 241: { .reg .pred p; setp.gt.f16 p, %rs83, %rs84; selp.u32 %r102, 1, 0, p; }
+  // ptx:238  shl.b32 	%r147, %r101, 3;
+  // ptx:239  or.b32  	%r148, %r146, %r147;
+  // ptx:241  { .reg .pred p; setp.gt.f16 p, %rs83, %rs84; selp.u32 %r102, 1, 0, p; }
   int t9 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
-  // 243: shl.b32 	%r149, %r102, 4;
-  // 244: or.b32  	%r150, %r148, %r149;
+  // ptx:243  shl.b32 	%r149, %r102, 4;
+  // ptx:244  or.b32  	%r150, %r148, %r149;
   uint r150 = (r146 | ((v_p_3 ? 1u : 0u) << 3u)) | (((t9 == 1) ? 1u : 0u) << 4u);
-  // 246: { .reg .pred p; setp.ge.f16 p, %rs83, %rs84; selp.u32 %r103, 1, 0, p; }
+  // ptx:246  { .reg .pred p; setp.ge.f16 p, %rs83, %rs84; selp.u32 %r103, 1, 0, p; }
   int t10 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
-  // 248: shl.b32 	%r151, %r103, 5;
-  // 249: or.b32  	%r152, %r150, %r151;
+  // ptx:248  shl.b32 	%r151, %r103, 5;
+  // ptx:249  or.b32  	%r152, %r150, %r151;
   uint r152 = r150 | (((t10 == 0 || t10 == 1) ? 1u : 0u) << 5u);
-  // 251: { .reg .pred p; setp.equ.f16 p, %rs83, %rs84; selp.u32 %r104, 1, 0, p; }
+  // ptx:251  { .reg .pred p; setp.equ.f16 p, %rs83, %rs84; selp.u32 %r104, 1, 0, p; }
   int t11 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
-  // 253: shl.b32 	%r153, %r104, 6;
-  // 254: or.b32  	%r154, %r152, %r153;
-  // 256: { .reg .pred p; setp.neu.f16 p, %rs83, %rs84; selp.u32 %r105, 1, 0, p; }
+  // ptx:253  shl.b32 	%r153, %r104, 6;
+  // ptx:254  or.b32  	%r154, %r152, %r153;
+  // ptx:256  { .reg .pred p; setp.neu.f16 p, %rs83, %rs84; selp.u32 %r105, 1, 0, p; }
   int t12 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
-  // 258: shl.b32 	%r155, %r105, 7;
-  // 259: or.b32  	%r156, %r154, %r155;
+  // ptx:258  shl.b32 	%r155, %r105, 7;
+  // ptx:259  or.b32  	%r156, %r154, %r155;
   uint r156 = (r152 | (((t11 == 0 || t11 == 2) ? 1u : 0u) << 6u)) | (((t12 != 0) ? 1u : 0u) << 7u);
-  // 261: { .reg .pred p; setp.ltu.f16 p, %rs83, %rs84; selp.u32 %r106, 1, 0, p; }
+  // ptx:261  { .reg .pred p; setp.ltu.f16 p, %rs83, %rs84; selp.u32 %r106, 1, 0, p; }
   int t13 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
   bool v_p_8 = (t13 == -1 || t13 == 2);
-  // 263: shl.b32 	%r157, %r106, 8;
-  // 264: or.b32  	%r158, %r156, %r157;
+  // ptx:263  shl.b32 	%r157, %r106, 8;
+  // ptx:264  or.b32  	%r158, %r156, %r157;
   uint r158 = r156 | ((v_p_8 ? 1u : 0u) << 8u);
-  // 266: { .reg .pred p; setp.leu.f16 p, %rs83, %rs84; selp.u32 %r107, 1, 0, p; }
+  // ptx:266  { .reg .pred p; setp.leu.f16 p, %rs83, %rs84; selp.u32 %r107, 1, 0, p; }
   int t14 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
-  // 268: shl.b32 	%r159, %r107, 9;
-  // 269: or.b32  	%r160, %r158, %r159;
-  // 271: { .reg .pred p; setp.gtu.f16 p, %rs83, %rs84; selp.u32 %r108, 1, 0, p; }
+  // ptx:268  shl.b32 	%r159, %r107, 9;
+  // ptx:269  or.b32  	%r160, %r158, %r159;
+  // ptx:271  { .reg .pred p; setp.gtu.f16 p, %rs83, %rs84; selp.u32 %r108, 1, 0, p; }
   int t15 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
-  // 273: shl.b32 	%r161, %r108, 10;
-  // 274: or.b32  	%r162, %r160, %r161;
+  // ptx:273  shl.b32 	%r161, %r108, 10;
+  // ptx:274  or.b32  	%r162, %r160, %r161;
   uint r162 = (r158 | (((t14 != 1) ? 1u : 0u) << 9u)) | (((t15 >= 1) ? 1u : 0u) << 10u);
-  // 276: { .reg .pred p; setp.geu.f16 p, %rs83, %rs84; selp.u32 %r109, 1, 0, p; }
+  // ptx:276  { .reg .pred p; setp.geu.f16 p, %rs83, %rs84; selp.u32 %r109, 1, 0, p; }
   int t16 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
-  // 278: shl.b32 	%r163, %r109, 11;
-  // 279: or.b32  	%r164, %r162, %r163;
-  // 281: { .reg .pred p; setp.num.f16 p, %rs83, %rs84; selp.u32 %r110, 1, 0, p; }
+  // ptx:278  shl.b32 	%r163, %r109, 11;
+  // ptx:279  or.b32  	%r164, %r162, %r163;
+  // ptx:281  { .reg .pred p; setp.num.f16 p, %rs83, %rs84; selp.u32 %r110, 1, 0, p; }
   int t17 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
-  // 283: shl.b32 	%r165, %r110, 12;
-  // 284: or.b32  	%r166, %r164, %r165;
+  // ptx:283  shl.b32 	%r165, %r110, 12;
+  // ptx:284  or.b32  	%r166, %r164, %r165;
   uint r166 = (r162 | (((t16 >= 0) ? 1u : 0u) << 11u)) | (((t17 != 2) ? 1u : 0u) << 12u);
-  // 286: { .reg .pred p; setp.nan.f16 p, %rs83, %rs84; selp.u32 %r111, 1, 0, p; }
+  // ptx:286  { .reg .pred p; setp.nan.f16 p, %rs83, %rs84; selp.u32 %r111, 1, 0, p; }
   int t18 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
-  // 288: shl.b32 	%r167, %r111, 13;
-  // 289: or.b32  	%r168, %r166, %r167;
-  // 290: cvta.to.global.u64 	%rd13, %rd1;
-  // 291: mul.wide.u32 	%rd14, %r1, 4;
+  // ptx:288  shl.b32 	%r167, %r111, 13;
+  // ptx:289  or.b32  	%r168, %r166, %r167;
+  // ptx:290  cvta.to.global.u64 	%rd13, %rd1;
+  // ptx:291  mul.wide.u32 	%rd14, %r1, 4;
   uint64_t rd14 = uint64_t(r1) * uint64_t(4u);
-  // 292: add.s64 	%rd15, %rd13, %rd14;
-  // 293: st.global.u32 	[%rd15], %r168;
+  // ptx:292  add.s64 	%rd15, %rd13, %rd14;
+  // ptx:293  st.global.u32 	[%rd15], %r168;
   P2GU32(uint64_t(int64_t(rd1) + int64_t(rd14))).v = (r166 | (((t18 == 2) ? 1u : 0u) << 13u));
-  // 295: { .reg .pred p; setp.eq.ftz.f16 p, %rs83, %rs84; selp.u32 %r112, 1, 0, p; }
+  // ptx:295  { .reg .pred p; setp.eq.ftz.f16 p, %rs83, %rs84; selp.u32 %r112, 1, 0, p; }
   int t19 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
-  // 298: { .reg .pred p; setp.ne.ftz.f16 p, %rs83, %rs84; selp.u32 %r113, 1, 0, p; }
+  // ptx:298  { .reg .pred p; setp.ne.ftz.f16 p, %rs83, %rs84; selp.u32 %r113, 1, 0, p; }
   int t20 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
   bool v_p_15 = (t20 == -1 || t20 == 1);
-  // 300: shl.b32 	%r169, %r113, 1;
-  // 301: or.b32  	%r170, %r169, %r112;
-  // 303: { .reg .pred p; setp.lt.ftz.f16 p, %rs83, %rs84; selp.u32 %r114, 1, 0, p; }
+  // ptx:300  shl.b32 	%r169, %r113, 1;
+  // ptx:301  or.b32  	%r170, %r169, %r112;
+  // ptx:303  { .reg .pred p; setp.lt.ftz.f16 p, %rs83, %rs84; selp.u32 %r114, 1, 0, p; }
   int t21 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
   bool v_p_16 = t21 == -1;
-  // 305: shl.b32 	%r171, %r114, 2;
-  // 306: or.b32  	%r172, %r170, %r171;
+  // ptx:305  shl.b32 	%r171, %r114, 2;
+  // ptx:306  or.b32  	%r172, %r170, %r171;
   uint r172 = (((v_p_15 ? 1u : 0u) << 1u) | ((t19 == 0) ? 1u : 0u)) | ((v_p_16 ? 1u : 0u) << 2u);
-  // 308: { .reg .pred p; setp.le.ftz.f16 p, %rs83, %rs84; selp.u32 %r115, 1, 0, p; }
+  // ptx:308  { .reg .pred p; setp.le.ftz.f16 p, %rs83, %rs84; selp.u32 %r115, 1, 0, p; }
   int t22 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
   bool v_p_17 = (t22 == -1 || t22 == 0);
-  // 310: shl.b32 	%r173, %r115, 3;
-  // 311: or.b32  	%r174, %r172, %r173;
-  // 313: { .reg .pred p; setp.gt.ftz.f16 p, %rs83, %rs84; selp.u32 %r116, 1, 0, p; }
+  // ptx:310  shl.b32 	%r173, %r115, 3;
+  // ptx:311  or.b32  	%r174, %r172, %r173;
+  // ptx:313  { .reg .pred p; setp.gt.ftz.f16 p, %rs83, %rs84; selp.u32 %r116, 1, 0, p; }
   int t23 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
-  // 315: shl.b32 	%r175, %r116, 4;
-  // 316: or.b32  	%r176, %r174, %r175;
+  // ptx:315  shl.b32 	%r175, %r116, 4;
+  // ptx:316  or.b32  	%r176, %r174, %r175;
   uint r176 = (r172 | ((v_p_17 ? 1u : 0u) << 3u)) | (((t23 == 1) ? 1u : 0u) << 4u);
-  // 318: { .reg .pred p; setp.ge.ftz.f16 p, %rs83, %rs84; selp.u32 %r117, 1, 0, p; }
+  // ptx:318  { .reg .pred p; setp.ge.ftz.f16 p, %rs83, %rs84; selp.u32 %r117, 1, 0, p; }
   int t24 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
-  // 320: shl.b32 	%r177, %r117, 5;
-  // 321: or.b32  	%r178, %r176, %r177;
+  // ptx:320  shl.b32 	%r177, %r117, 5;
+  // ptx:321  or.b32  	%r178, %r176, %r177;
   uint r178 = r176 | (((t24 == 0 || t24 == 1) ? 1u : 0u) << 5u);
-  // 323: { .reg .pred p; setp.equ.ftz.f16 p, %rs83, %rs84; selp.u32 %r118, 1, 0, p; }
+  // ptx:323  { .reg .pred p; setp.equ.ftz.f16 p, %rs83, %rs84; selp.u32 %r118, 1, 0, p; }
   int t25 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
-  // 325: shl.b32 	%r179, %r118, 6;
-  // 326: or.b32  	%r180, %r178, %r179;
-  // 328: { .reg .pred p; setp.neu.ftz.f16 p, %rs83, %rs84; selp.u32 %r119, 1, 0, p; }
+  // ptx:325  shl.b32 	%r179, %r118, 6;
+  // ptx:326  or.b32  	%r180, %r178, %r179;
+  // ptx:328  { .reg .pred p; setp.neu.ftz.f16 p, %rs83, %rs84; selp.u32 %r119, 1, 0, p; }
   int t26 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
-  // 330: shl.b32 	%r181, %r119, 7;
-  // 331: or.b32  	%r182, %r180, %r181;
+  // ptx:330  shl.b32 	%r181, %r119, 7;
+  // ptx:331  or.b32  	%r182, %r180, %r181;
   uint r182 = (r178 | (((t25 == 0 || t25 == 2) ? 1u : 0u) << 6u)) | (((t26 != 0) ? 1u : 0u) << 7u);
-  // 333: { .reg .pred p; setp.ltu.ftz.f16 p, %rs83, %rs84; selp.u32 %r120, 1, 0, p; }
+  // ptx:333  { .reg .pred p; setp.ltu.ftz.f16 p, %rs83, %rs84; selp.u32 %r120, 1, 0, p; }
   int t27 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
   bool v_p_22 = (t27 == -1 || t27 == 2);
-  // 335: shl.b32 	%r183, %r120, 8;
-  // 336: or.b32  	%r184, %r182, %r183;
+  // ptx:335  shl.b32 	%r183, %r120, 8;
+  // ptx:336  or.b32  	%r184, %r182, %r183;
   uint r184 = r182 | ((v_p_22 ? 1u : 0u) << 8u);
-  // 338: { .reg .pred p; setp.leu.ftz.f16 p, %rs83, %rs84; selp.u32 %r121, 1, 0, p; }
+  // ptx:338  { .reg .pred p; setp.leu.ftz.f16 p, %rs83, %rs84; selp.u32 %r121, 1, 0, p; }
   int t28 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
-  // 340: shl.b32 	%r185, %r121, 9;
-  // 341: or.b32  	%r186, %r184, %r185;
-  // 343: { .reg .pred p; setp.gtu.ftz.f16 p, %rs83, %rs84; selp.u32 %r122, 1, 0, p; }
+  // ptx:340  shl.b32 	%r185, %r121, 9;
+  // ptx:341  or.b32  	%r186, %r184, %r185;
+  // ptx:343  { .reg .pred p; setp.gtu.ftz.f16 p, %rs83, %rs84; selp.u32 %r122, 1, 0, p; }
   int t29 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
-  // 345: shl.b32 	%r187, %r122, 10;
-  // 346: or.b32  	%r188, %r186, %r187;
+  // ptx:345  shl.b32 	%r187, %r122, 10;
+  // ptx:346  or.b32  	%r188, %r186, %r187;
   uint r188 = (r184 | (((t28 != 1) ? 1u : 0u) << 9u)) | (((t29 >= 1) ? 1u : 0u) << 10u);
-  // 348: { .reg .pred p; setp.geu.ftz.f16 p, %rs83, %rs84; selp.u32 %r123, 1, 0, p; }
+  // ptx:348  { .reg .pred p; setp.geu.ftz.f16 p, %rs83, %rs84; selp.u32 %r123, 1, 0, p; }
   int t30 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
-  // 350: shl.b32 	%r189, %r123, 11;
-  // 351: or.b32  	%r190, %r188, %r189;
-  // 353: { .reg .pred p; setp.num.ftz.f16 p, %rs83, %rs84; selp.u32 %r124, 1, 0, p; }
+  // ptx:350  shl.b32 	%r189, %r123, 11;
+  // ptx:351  or.b32  	%r190, %r188, %r189;
+  // ptx:353  { .reg .pred p; setp.num.ftz.f16 p, %rs83, %rs84; selp.u32 %r124, 1, 0, p; }
   int t31 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
-  // 355: shl.b32 	%r191, %r124, 12;
-  // 356: or.b32  	%r192, %r190, %r191;
+  // ptx:355  shl.b32 	%r191, %r124, 12;
+  // ptx:356  or.b32  	%r192, %r190, %r191;
   uint r192 = (r188 | (((t30 >= 0) ? 1u : 0u) << 11u)) | (((t31 != 2) ? 1u : 0u) << 12u);
-  // 358: { .reg .pred p; setp.nan.ftz.f16 p, %rs83, %rs84; selp.u32 %r125, 1, 0, p; }
+  // ptx:358  { .reg .pred p; setp.nan.ftz.f16 p, %rs83, %rs84; selp.u32 %r125, 1, 0, p; }
   int t32 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
-  // 360: shl.b32 	%r193, %r125, 13;
-  // 361: or.b32  	%r194, %r192, %r193;
-  // 362: cvta.to.global.u64 	%rd16, %rd2;
-  // 363: add.s64 	%rd17, %rd16, %rd14;
-  // 364: st.global.u32 	[%rd17], %r194;
+  // ptx:360  shl.b32 	%r193, %r125, 13;
+  // ptx:361  or.b32  	%r194, %r192, %r193;
+  // ptx:362  cvta.to.global.u64 	%rd16, %rd2;
+  // ptx:363  add.s64 	%rd17, %rd16, %rd14;
+  // ptx:364  st.global.u32 	[%rd17], %r194;
   P2GU32(uint64_t(int64_t(rd2) + int64_t(rd14))).v = (r192 | (((t32 == 2) ? 1u : 0u) << 13u));
-  // 366: { .reg .pred p; setp.eq.bf16 p, %rs83, %rs84; selp.u32 %r126, 1, 0, p; }
+  // ptx:366  { .reg .pred p; setp.eq.bf16 p, %rs83, %rs84; selp.u32 %r126, 1, 0, p; }
   int t33 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
-  // 369: { .reg .pred p; setp.ne.bf16 p, %rs83, %rs84; selp.u32 %r127, 1, 0, p; }
+  // ptx:369  { .reg .pred p; setp.ne.bf16 p, %rs83, %rs84; selp.u32 %r127, 1, 0, p; }
   int t34 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
   bool v_p_29 = (t34 == -1 || t34 == 1);
-  // 371: shl.b32 	%r195, %r127, 1;
-  // 372: or.b32  	%r196, %r195, %r126;
-  // 374: { .reg .pred p; setp.lt.bf16 p, %rs83, %rs84; selp.u32 %r128, 1, 0, p; }
+  // ptx:371  shl.b32 	%r195, %r127, 1;
+  // ptx:372  or.b32  	%r196, %r195, %r126;
+  // ptx:374  { .reg .pred p; setp.lt.bf16 p, %rs83, %rs84; selp.u32 %r128, 1, 0, p; }
   int t35 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
   bool v_p_30 = t35 == -1;
-  // 376: shl.b32 	%r197, %r128, 2;
-  // 377: or.b32  	%r198, %r196, %r197;
+  // ptx:376  shl.b32 	%r197, %r128, 2;
+  // ptx:377  or.b32  	%r198, %r196, %r197;
   uint r198 = (((v_p_29 ? 1u : 0u) << 1u) | ((t33 == 0) ? 1u : 0u)) | ((v_p_30 ? 1u : 0u) << 2u);
-  // 379: { .reg .pred p; setp.le.bf16 p, %rs83, %rs84; selp.u32 %r129, 1, 0, p; }
+  // ptx:379  { .reg .pred p; setp.le.bf16 p, %rs83, %rs84; selp.u32 %r129, 1, 0, p; }
   int t36 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
   bool v_p_31 = (t36 == -1 || t36 == 0);
-  // 381: shl.b32 	%r199, %r129, 3;
-  // 382: or.b32  	%r200, %r198, %r199;
-  // 384: { .reg .pred p; setp.gt.bf16 p, %rs83, %rs84; selp.u32 %r130, 1, 0, p; }
+  // ptx:381  shl.b32 	%r199, %r129, 3;
+  // ptx:382  or.b32  	%r200, %r198, %r199;
+  // ptx:384  { .reg .pred p; setp.gt.bf16 p, %rs83, %rs84; selp.u32 %r130, 1, 0, p; }
   int t37 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
-  // 386: shl.b32 	%r201, %r130, 4;
-  // 387: or.b32  	%r202, %r200, %r201;
+  // ptx:386  shl.b32 	%r201, %r130, 4;
+  // ptx:387  or.b32  	%r202, %r200, %r201;
   uint r202 = (r198 | ((v_p_31 ? 1u : 0u) << 3u)) | (((t37 == 1) ? 1u : 0u) << 4u);
-  // 389: { .reg .pred p; setp.ge.bf16 p, %rs83, %rs84; selp.u32 %r131, 1, 0, p; }
+  // ptx:389  { .reg .pred p; setp.ge.bf16 p, %rs83, %rs84; selp.u32 %r131, 1, 0, p; }
   int t38 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
-  // 391: shl.b32 	%r203, %r131, 5;
-  // 392: or.b32  	%r204, %r202, %r203;
+  // ptx:391  shl.b32 	%r203, %r131, 5;
+  // ptx:392  or.b32  	%r204, %r202, %r203;
   uint r204 = r202 | (((t38 == 0 || t38 == 1) ? 1u : 0u) << 5u);
-  // 394: { .reg .pred p; setp.equ.bf16 p, %rs83, %rs84; selp.u32 %r132, 1, 0, p; }
+  // ptx:394  { .reg .pred p; setp.equ.bf16 p, %rs83, %rs84; selp.u32 %r132, 1, 0, p; }
   int t39 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
-  // 396: shl.b32 	%r205, %r132, 6;
-  // 397: or.b32  	%r206, %r204, %r205;
-  // 399: { .reg .pred p; setp.neu.bf16 p, %rs83, %rs84; selp.u32 %r133, 1, 0, p; }
+  // ptx:396  shl.b32 	%r205, %r132, 6;
+  // ptx:397  or.b32  	%r206, %r204, %r205;
+  // ptx:399  { .reg .pred p; setp.neu.bf16 p, %rs83, %rs84; selp.u32 %r133, 1, 0, p; }
   int t40 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
-  // 401: shl.b32 	%r207, %r133, 7;
-  // 402: or.b32  	%r208, %r206, %r207;
+  // ptx:401  shl.b32 	%r207, %r133, 7;
+  // ptx:402  or.b32  	%r208, %r206, %r207;
   uint r208 = (r204 | (((t39 == 0 || t39 == 2) ? 1u : 0u) << 6u)) | (((t40 != 0) ? 1u : 0u) << 7u);
-  // 404: { .reg .pred p; setp.ltu.bf16 p, %rs83, %rs84; selp.u32 %r134, 1, 0, p; }
+  // ptx:404  { .reg .pred p; setp.ltu.bf16 p, %rs83, %rs84; selp.u32 %r134, 1, 0, p; }
   int t41 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
   bool v_p_36 = (t41 == -1 || t41 == 2);
-  // 406: shl.b32 	%r209, %r134, 8;
-  // 407: or.b32  	%r210, %r208, %r209;
+  // ptx:406  shl.b32 	%r209, %r134, 8;
+  // ptx:407  or.b32  	%r210, %r208, %r209;
   uint r210 = r208 | ((v_p_36 ? 1u : 0u) << 8u);
-  // 409: { .reg .pred p; setp.leu.bf16 p, %rs83, %rs84; selp.u32 %r135, 1, 0, p; }
+  // ptx:409  { .reg .pred p; setp.leu.bf16 p, %rs83, %rs84; selp.u32 %r135, 1, 0, p; }
   int t42 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
-  // 411: shl.b32 	%r211, %r135, 9;
-  // 412: or.b32  	%r212, %r210, %r211;
-  // 414: { .reg .pred p; setp.gtu.bf16 p, %rs83, %rs84; selp.u32 %r136, 1, 0, p; }
+  // ptx:411  shl.b32 	%r211, %r135, 9;
+  // ptx:412  or.b32  	%r212, %r210, %r211;
+  // ptx:414  { .reg .pred p; setp.gtu.bf16 p, %rs83, %rs84; selp.u32 %r136, 1, 0, p; }
   int t43 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
-  // 416: shl.b32 	%r213, %r136, 10;
-  // 417: or.b32  	%r214, %r212, %r213;
+  // ptx:416  shl.b32 	%r213, %r136, 10;
+  // ptx:417  or.b32  	%r214, %r212, %r213;
   uint r214 = (r210 | (((t42 != 1) ? 1u : 0u) << 9u)) | (((t43 >= 1) ? 1u : 0u) << 10u);
-  // 419: { .reg .pred p; setp.geu.bf16 p, %rs83, %rs84; selp.u32 %r137, 1, 0, p; }
+  // ptx:419  { .reg .pred p; setp.geu.bf16 p, %rs83, %rs84; selp.u32 %r137, 1, 0, p; }
   int t44 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
-  // 421: shl.b32 	%r215, %r137, 11;
-  // 422: or.b32  	%r216, %r214, %r215;
-  // 424: { .reg .pred p; setp.num.bf16 p, %rs83, %rs84; selp.u32 %r138, 1, 0, p; }
+  // ptx:421  shl.b32 	%r215, %r137, 11;
+  // ptx:422  or.b32  	%r216, %r214, %r215;
+  // ptx:424  { .reg .pred p; setp.num.bf16 p, %rs83, %rs84; selp.u32 %r138, 1, 0, p; }
   int t45 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
-  // 426: shl.b32 	%r217, %r138, 12;
-  // 427: or.b32  	%r218, %r216, %r217;
+  // ptx:426  shl.b32 	%r217, %r138, 12;
+  // ptx:427  or.b32  	%r218, %r216, %r217;
   uint r218 = (r214 | (((t44 >= 0) ? 1u : 0u) << 11u)) | (((t45 != 2) ? 1u : 0u) << 12u);
-  // 429: { .reg .pred p; setp.nan.bf16 p, %rs83, %rs84; selp.u32 %r139, 1, 0, p; }
+  // ptx:429  { .reg .pred p; setp.nan.bf16 p, %rs83, %rs84; selp.u32 %r139, 1, 0, p; }
   int t46 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
-  // 431: shl.b32 	%r219, %r139, 13;
-  // 432: or.b32  	%r220, %r218, %r219;
-  // 433: cvta.to.global.u64 	%rd18, %rd3;
-  // 434: add.s64 	%rd19, %rd18, %rd14;
-  // 435: st.global.u32 	[%rd19], %r220;
+  // ptx:431  shl.b32 	%r219, %r139, 13;
+  // ptx:432  or.b32  	%r220, %r218, %r219;
+  // ptx:433  cvta.to.global.u64 	%rd18, %rd3;
+  // ptx:434  add.s64 	%rd19, %rd18, %rd14;
+  // ptx:435  st.global.u32 	[%rd19], %r220;
   P2GU32(uint64_t(int64_t(rd3) + int64_t(rd14))).v = (r218 | (((t46 == 2) ? 1u : 0u) << 13u));
-  // 436: and.b32  	%r141, %r1, 65535;
-  // 438: set.ltu.f16x2.f16x2 %r140, %r141, %r222;
+  // ptx:436  and.b32  	%r141, %r1, 65535;
+  // ptx:438  set.ltu.f16x2.f16x2 %r140, %r141, %r222;
   uint t47 = (r1 & 65535u);
   uint t48 = r222;
   int t49 = p2g_fcmp(floatBitsToUint(p2g_h2f((t47 & 0xFFFFu))), floatBitsToUint(p2g_h2f((t48 & 0xFFFFu))));
   bool t50 = (t49 == -1 || t49 == 2);
   int t51 = p2g_fcmp(floatBitsToUint(p2g_h2f((t47 >> 16))), floatBitsToUint(p2g_h2f((t48 >> 16))));
   bool t52 = (t51 == -1 || t51 == 2);
-  // 440: cvta.to.global.u64 	%rd20, %rd4;
-  // 441: add.s64 	%rd21, %rd20, %rd14;
-  // 442: st.global.u32 	[%rd21], %r140;
+  // ptx:440  cvta.to.global.u64 	%rd20, %rd4;
+  // ptx:441  add.s64 	%rd21, %rd20, %rd14;
+  // ptx:442  st.global.u32 	[%rd21], %r140;
   P2GU32(uint64_t(int64_t(rd4) + int64_t(rd14))).v = ((t50 ? 0x3C00u : 0u) | ((t52 ? 0x3C00u : 0u) << 16));
-  // 443: ret;
+  // ptx:443  ret;
   return;
 }

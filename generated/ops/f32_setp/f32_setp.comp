@@ -45,221 +45,221 @@ void main() {
   const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // f32_setp_param_2
   const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // f32_setp_param_3
   const uint p32_u32 = P2GU32((pc.params + 32ul)).v;  // f32_setp_param_4
-  // 33: ld.param.u64 	%rd3, [f32_setp_param_0];
+  // ptx:33  ld.param.u64 	%rd3, [f32_setp_param_0];
   uint64_t rd3 = p0_u64;
-  // 34: ld.param.u64 	%rd4, [f32_setp_param_1];
+  // ptx:34  ld.param.u64 	%rd4, [f32_setp_param_1];
   uint64_t rd4 = p8_u64;
-  // 35: ld.param.u64 	%rd5, [f32_setp_param_2];
+  // ptx:35  ld.param.u64 	%rd5, [f32_setp_param_2];
   uint64_t rd5 = p16_u64;
-  // 36: ld.param.u64 	%rd6, [f32_setp_param_3];
+  // ptx:36  ld.param.u64 	%rd6, [f32_setp_param_3];
   uint64_t rd6 = p24_u64;
-  // 37: ld.param.u32 	%r22, [f32_setp_param_4];
+  // ptx:37  ld.param.u32 	%r22, [f32_setp_param_4];
   uint r22 = p32_u32;
-  // 38: mov.u32 	%r23, %ntid.x;
-  // 39: mov.u32 	%r24, %ctaid.x;
-  // 40: mov.u32 	%r25, %tid.x;
-  // 41: mad.lo.s32 	%r1, %r24, %r23, %r25;
+  // ptx:38  mov.u32 	%r23, %ntid.x;
+  // ptx:39  mov.u32 	%r24, %ctaid.x;
+  // ptx:40  mov.u32 	%r25, %tid.x;
+  // ptx:41  mad.lo.s32 	%r1, %r24, %r23, %r25;
   uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
-  // 42: mul.lo.s32 	%r2, %r1, -1640531527;
+  // ptx:42  mul.lo.s32 	%r2, %r1, -1640531527;
   uint r2 = uint(int(r1) * -1640531527);
-  // 43: add.s32 	%r26, %r2, %r22;
+  // ptx:43  add.s32 	%r26, %r2, %r22;
   uint r26 = uint(int(r2) + int(r22));
-  // 44: shr.u32 	%r27, %r26, 16;
-  // 45: xor.b32  	%r28, %r27, %r26;
-  // 46: mul.lo.s32 	%r29, %r28, 2146121005;
+  // ptx:44  shr.u32 	%r27, %r26, 16;
+  // ptx:45  xor.b32  	%r28, %r27, %r26;
+  // ptx:46  mul.lo.s32 	%r29, %r28, 2146121005;
   uint r29 = uint(int((r26 >> 16u) ^ r26) * 2146121005);
-  // 47: shr.u32 	%r30, %r29, 15;
-  // 48: xor.b32  	%r31, %r30, %r29;
-  // 49: mul.lo.s32 	%r32, %r31, -2073254261;
+  // ptx:47  shr.u32 	%r30, %r29, 15;
+  // ptx:48  xor.b32  	%r31, %r30, %r29;
+  // ptx:49  mul.lo.s32 	%r32, %r31, -2073254261;
   uint r32 = uint(int((r29 >> 15u) ^ r29) * -2073254261);
-  // 50: shr.u32 	%r33, %r32, 16;
-  // 51: xor.b32  	%r34, %r33, %r32;
+  // ptx:50  shr.u32 	%r33, %r32, 16;
+  // ptx:51  xor.b32  	%r34, %r33, %r32;
   uint r34 = (r32 >> 16u) ^ r32;
-  // 52: xor.b32  	%r35, %r34, 1540483477;
+  // ptx:52  xor.b32  	%r35, %r34, 1540483477;
   uint r35 = r34 ^ 0x5BD1E995u;
-  // 53: shr.u32 	%r36, %r35, 16;
-  // 54: xor.b32  	%r37, %r36, %r35;
-  // 55: mul.lo.s32 	%r38, %r37, 2146121005;
+  // ptx:53  shr.u32 	%r36, %r35, 16;
+  // ptx:54  xor.b32  	%r37, %r36, %r35;
+  // ptx:55  mul.lo.s32 	%r38, %r37, 2146121005;
   uint r38 = uint(int((r35 >> 16u) ^ r35) * 2146121005);
-  // 56: shr.u32 	%r39, %r38, 15;
-  // 57: xor.b32  	%r40, %r39, %r38;
-  // 58: mul.lo.s32 	%r41, %r40, -2073254261;
+  // ptx:56  shr.u32 	%r39, %r38, 15;
+  // ptx:57  xor.b32  	%r40, %r39, %r38;
+  // ptx:58  mul.lo.s32 	%r41, %r40, -2073254261;
   uint r41 = uint(int((r38 >> 15u) ^ r38) * -2073254261);
-  // 59: shr.u32 	%r42, %r41, 16;
-  // 60: xor.b32  	%r3, %r42, %r41;
+  // ptx:59  shr.u32 	%r42, %r41, 16;
+  // ptx:60  xor.b32  	%r3, %r42, %r41;
   uint r3 = (r41 >> 16u) ^ r41;
-  // 61: and.b32  	%r4, %r34, 7;
+  // ptx:61  and.b32  	%r4, %r34, 7;
   uint r4 = r34 & 7u;
-  // 62: setp.lt.u32 	%p1, %r4, 2;
-  // 63: shr.u32 	%r43, %r34, 1;
-  // 64: cvt.u64.u32 	%rd7, %r43;
+  // ptx:62  setp.lt.u32 	%p1, %r4, 2;
+  // ptx:63  shr.u32 	%r43, %r34, 1;
+  // ptx:64  cvt.u64.u32 	%rd7, %r43;
   uint64_t t1 = uint64_t(r34 >> 1u);
-  // 65: and.b64  	%rd8, %rd7, 124;
-  // 66: mov.u64 	%rd9, kEdge32;
+  // ptx:65  and.b64  	%rd8, %rd7, 124;
+  // ptx:66  mov.u64 	%rd9, kEdge32;
   uint64_t rd9 = uint64_t(0ul);
-  // 67: add.s64 	%rd1, %rd9, %rd8;
+  // ptx:67  add.s64 	%rd1, %rd9, %rd8;
   uint64_t rd1 = uint64_t(int64_t(rd9) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
-  // 68: @%p1 bra 	$L__BB0_6;
+  // ptx:68  @%p1 bra 	$L__BB0_6;
   if (r4 < 2u) {
-    // 72: ld.const.u32 	%r180, [%rd1];
+    // ptx:72  ld.const.u32 	%r180, [%rd1];
     r180 = p2g_ldc32(uint(rd1));
-    // 73: bra.uni 	$L__BB0_7;
+    // ptx:73  bra.uni 	$L__BB0_7;
   } else {
-    // 69: bra.uni 	$L__BB0_1;
-    // 76: setp.eq.s32 	%p2, %r4, 2;
-    // 77: @%p2 bra 	$L__BB0_5;
+    // ptx:69  bra.uni 	$L__BB0_1;
+    // ptx:76  setp.eq.s32 	%p2, %r4, 2;
+    // ptx:77  @%p2 bra 	$L__BB0_5;
     if (int(r4) == 2) {
-      // 81: and.b32  	%r180, %r3, -2139095041;
+      // ptx:81  and.b32  	%r180, %r3, -2139095041;
       r180 = r3 & 0x807FFFFFu;
-      // 82: bra.uni 	$L__BB0_7;
+      // ptx:82  bra.uni 	$L__BB0_7;
     } else {
-      // 78: bra.uni 	$L__BB0_2;
-      // 85: setp.eq.s32 	%p3, %r4, 3;
-      // 86: @%p3 bra 	$L__BB0_4;
+      // ptx:78  bra.uni 	$L__BB0_2;
+      // ptx:85  setp.eq.s32 	%p3, %r4, 3;
+      // ptx:86  @%p3 bra 	$L__BB0_4;
       if (int(r4) == 3) {
-        // 90: ld.const.u32 	%r45, [%rd1];
-        // 91: and.b32  	%r46, %r3, 7;
-        // 92: xor.b32  	%r180, %r45, %r46;
+        // ptx:90  ld.const.u32 	%r45, [%rd1];
+        // ptx:91  and.b32  	%r46, %r3, 7;
+        // ptx:92  xor.b32  	%r180, %r45, %r46;
         r180 = p2g_ldc32(uint(rd1)) ^ (r3 & 7u);
-        // 93: bra.uni 	$L__BB0_7;
+        // ptx:93  bra.uni 	$L__BB0_7;
       } else {
-        // 87: bra.uni 	$L__BB0_3;
-        // 96: setp.eq.s32 	%p4, %r4, 4;
-        // 97: and.b32  	%r44, %r3, -4096;
-        // 98: selp.b32 	%r180, %r44, %r3, %p4;
+        // ptx:87  bra.uni 	$L__BB0_3;
+        // ptx:96  setp.eq.s32 	%p4, %r4, 4;
+        // ptx:97  and.b32  	%r44, %r3, -4096;
+        // ptx:98  selp.b32 	%r180, %r44, %r3, %p4;
         r180 = (int(r4) == 4) ? (r3 & 0xFFFFF000u) : r3;
       }
     }
   }
-  // 101: xor.b32  	%r47, %r22, 19088743;
-  // 102: mad.lo.s32 	%r48, %r1, -2048144789, %r47;
+  // ptx:101  xor.b32  	%r47, %r22, 19088743;
+  // ptx:102  mad.lo.s32 	%r48, %r1, -2048144789, %r47;
   uint r48 = uint(int(r1) * -2048144789 + int(r22 ^ 0x01234567u));
-  // 103: shr.u32 	%r49, %r48, 16;
-  // 104: xor.b32  	%r50, %r49, %r48;
-  // 105: mul.lo.s32 	%r51, %r50, 2146121005;
+  // ptx:103  shr.u32 	%r49, %r48, 16;
+  // ptx:104  xor.b32  	%r50, %r49, %r48;
+  // ptx:105  mul.lo.s32 	%r51, %r50, 2146121005;
   uint r51 = uint(int((r48 >> 16u) ^ r48) * 2146121005);
-  // 106: shr.u32 	%r52, %r51, 15;
-  // 107: xor.b32  	%r53, %r52, %r51;
-  // 108: mul.lo.s32 	%r54, %r53, -2073254261;
+  // ptx:106  shr.u32 	%r52, %r51, 15;
+  // ptx:107  xor.b32  	%r53, %r52, %r51;
+  // ptx:108  mul.lo.s32 	%r54, %r53, -2073254261;
   uint r54 = uint(int((r51 >> 15u) ^ r51) * -2073254261);
-  // 109: shr.u32 	%r55, %r54, 16;
-  // 110: xor.b32  	%r56, %r55, %r54;
+  // ptx:109  shr.u32 	%r55, %r54, 16;
+  // ptx:110  xor.b32  	%r56, %r55, %r54;
   uint r56 = (r54 >> 16u) ^ r54;
-  // 111: add.s32 	%r57, %r56, 668265263;
+  // ptx:111  add.s32 	%r57, %r56, 668265263;
   uint r57 = uint(int(r56) + 668265263);
-  // 112: shr.u32 	%r58, %r57, 16;
-  // 113: xor.b32  	%r59, %r58, %r57;
-  // 114: mul.lo.s32 	%r60, %r59, 2146121005;
+  // ptx:112  shr.u32 	%r58, %r57, 16;
+  // ptx:113  xor.b32  	%r59, %r58, %r57;
+  // ptx:114  mul.lo.s32 	%r60, %r59, 2146121005;
   uint r60 = uint(int((r57 >> 16u) ^ r57) * 2146121005);
-  // 115: shr.u32 	%r61, %r60, 15;
-  // 116: xor.b32  	%r62, %r61, %r60;
-  // 117: mul.lo.s32 	%r63, %r62, -2073254261;
+  // ptx:115  shr.u32 	%r61, %r60, 15;
+  // ptx:116  xor.b32  	%r62, %r61, %r60;
+  // ptx:117  mul.lo.s32 	%r63, %r62, -2073254261;
   uint r63 = uint(int((r60 >> 15u) ^ r60) * -2073254261);
-  // 118: shr.u32 	%r64, %r63, 16;
-  // 119: xor.b32  	%r10, %r64, %r63;
+  // ptx:118  shr.u32 	%r64, %r63, 16;
+  // ptx:119  xor.b32  	%r10, %r64, %r63;
   uint r10 = (r63 >> 16u) ^ r63;
-  // 120: and.b32  	%r11, %r56, 3;
+  // ptx:120  and.b32  	%r11, %r56, 3;
   uint r11 = r56 & 3u;
-  // 121: setp.eq.s32 	%p5, %r11, 0;
-  // 122: @%p5 bra 	$L__BB0_19;
+  // ptx:121  setp.eq.s32 	%p5, %r11, 0;
+  // ptx:122  @%p5 bra 	$L__BB0_19;
   if (int(r11) == 0) {
-    // 134: and.b32  	%r97, %r180, 2139095040;
-    // 135: and.b32  	%r98, %r10, -2139095041;
-    // 136: or.b32  	%r181, %r97, %r98;
+    // ptx:134  and.b32  	%r97, %r180, 2139095040;
+    // ptx:135  and.b32  	%r98, %r10, -2139095041;
+    // ptx:136  or.b32  	%r181, %r97, %r98;
     r181 = (r180 & 0x7F800000u) | (r10 & 0x807FFFFFu);
-    // 137: bra.uni 	$L__BB0_20;
+    // ptx:137  bra.uni 	$L__BB0_20;
   } else {
-    // 124: setp.eq.s32 	%p6, %r11, 1;
-    // 125: @%p6 bra 	$L__BB0_18;
+    // ptx:124  setp.eq.s32 	%p6, %r11, 1;
+    // ptx:125  @%p6 bra 	$L__BB0_18;
     if (int(r11) == 1) {
-      // 129: and.b32  	%r96, %r10, -2147483585;
-      // 130: xor.b32  	%r181, %r180, %r96;
+      // ptx:129  and.b32  	%r96, %r10, -2147483585;
+      // ptx:130  xor.b32  	%r181, %r180, %r96;
       r181 = r180 ^ (r10 & 0x8000003Fu);
-      // 131: bra.uni 	$L__BB0_20;
+      // ptx:131  bra.uni 	$L__BB0_20;
     } else {
-      // 126: bra.uni 	$L__BB0_9;
-      // 140: setp.eq.s32 	%p7, %r11, 2;
-      // 141: @%p7 bra 	$L__BB0_17;
+      // ptx:126  bra.uni 	$L__BB0_9;
+      // ptx:140  setp.eq.s32 	%p7, %r11, 2;
+      // ptx:141  @%p7 bra 	$L__BB0_17;
       if (int(r11) == 2) {
-        // 145: shr.u32 	%r87, %r180, 23;
-        // 146: and.b32  	%r88, %r87, 255;
-        // 147: and.b32  	%r89, %r10, 63;
-        // 148: add.s32 	%r90, %r89, %r88;
-        // 149: add.s32 	%r91, %r90, -32;
-        // 150: min.s32 	%r92, %r91, 254;
+        // ptx:145  shr.u32 	%r87, %r180, 23;
+        // ptx:146  and.b32  	%r88, %r87, 255;
+        // ptx:147  and.b32  	%r89, %r10, 63;
+        // ptx:148  add.s32 	%r90, %r89, %r88;
+        // ptx:149  add.s32 	%r91, %r90, -32;
+        // ptx:150  min.s32 	%r92, %r91, 254;
         uint r92 = uint(min(int(uint(int(uint(int(r10 & 63u) + int((r180 >> 23u) & 255u))) + -32)), 254));
-        // 151: max.s32 	%r93, %r92, 0;
-        // 152: shl.b32 	%r94, %r93, 23;
-        // 153: and.b32  	%r95, %r10, -2139095041;
-        // 154: or.b32  	%r181, %r94, %r95;
+        // ptx:151  max.s32 	%r93, %r92, 0;
+        // ptx:152  shl.b32 	%r94, %r93, 23;
+        // ptx:153  and.b32  	%r95, %r10, -2139095041;
+        // ptx:154  or.b32  	%r181, %r94, %r95;
         r181 = (uint(max(int(r92), 0)) << 23u) | (r10 & 0x807FFFFFu);
-        // 155: bra.uni 	$L__BB0_20;
+        // ptx:155  bra.uni 	$L__BB0_20;
       } else {
-        // 142: bra.uni 	$L__BB0_10;
-        // 158: xor.b32  	%r65, %r22, 1797956352;
-        // 159: add.s32 	%r66, %r65, %r2;
+        // ptx:142  bra.uni 	$L__BB0_10;
+        // ptx:158  xor.b32  	%r65, %r22, 1797956352;
+        // ptx:159  add.s32 	%r66, %r65, %r2;
         uint r66 = uint(int(r22 ^ 0x6B2AA300u) + int(r2));
-        // 160: shr.u32 	%r67, %r66, 16;
-        // 161: xor.b32  	%r68, %r67, %r66;
-        // 162: mul.lo.s32 	%r69, %r68, 2146121005;
+        // ptx:160  shr.u32 	%r67, %r66, 16;
+        // ptx:161  xor.b32  	%r68, %r67, %r66;
+        // ptx:162  mul.lo.s32 	%r69, %r68, 2146121005;
         uint r69 = uint(int((r66 >> 16u) ^ r66) * 2146121005);
-        // 163: shr.u32 	%r70, %r69, 15;
-        // 164: xor.b32  	%r71, %r70, %r69;
-        // 165: mul.lo.s32 	%r72, %r71, -2073254261;
+        // ptx:163  shr.u32 	%r70, %r69, 15;
+        // ptx:164  xor.b32  	%r71, %r70, %r69;
+        // ptx:165  mul.lo.s32 	%r72, %r71, -2073254261;
         uint r72 = uint(int((r69 >> 15u) ^ r69) * -2073254261);
-        // 166: shr.u32 	%r73, %r72, 16;
-        // 167: xor.b32  	%r74, %r73, %r72;
+        // ptx:166  shr.u32 	%r73, %r72, 16;
+        // ptx:167  xor.b32  	%r74, %r73, %r72;
         uint r74 = (r72 >> 16u) ^ r72;
-        // 168: xor.b32  	%r75, %r74, 1540483477;
+        // ptx:168  xor.b32  	%r75, %r74, 1540483477;
         uint r75 = r74 ^ 0x5BD1E995u;
-        // 169: shr.u32 	%r76, %r75, 16;
-        // 170: xor.b32  	%r77, %r76, %r75;
-        // 171: mul.lo.s32 	%r78, %r77, 2146121005;
+        // ptx:169  shr.u32 	%r76, %r75, 16;
+        // ptx:170  xor.b32  	%r77, %r76, %r75;
+        // ptx:171  mul.lo.s32 	%r78, %r77, 2146121005;
         uint r78 = uint(int((r75 >> 16u) ^ r75) * 2146121005);
-        // 172: shr.u32 	%r79, %r78, 15;
-        // 173: xor.b32  	%r80, %r79, %r78;
-        // 174: mul.lo.s32 	%r81, %r80, -2073254261;
+        // ptx:172  shr.u32 	%r79, %r78, 15;
+        // ptx:173  xor.b32  	%r80, %r79, %r78;
+        // ptx:174  mul.lo.s32 	%r81, %r80, -2073254261;
         uint r81 = uint(int((r78 >> 15u) ^ r78) * -2073254261);
-        // 175: shr.u32 	%r82, %r81, 16;
-        // 176: xor.b32  	%r12, %r82, %r81;
+        // ptx:175  shr.u32 	%r82, %r81, 16;
+        // ptx:176  xor.b32  	%r12, %r82, %r81;
         uint r12 = (r81 >> 16u) ^ r81;
-        // 177: and.b32  	%r13, %r74, 7;
+        // ptx:177  and.b32  	%r13, %r74, 7;
         uint r13 = r74 & 7u;
-        // 178: setp.lt.u32 	%p8, %r13, 2;
-        // 179: shr.u32 	%r83, %r74, 1;
-        // 180: cvt.u64.u32 	%rd10, %r83;
+        // ptx:178  setp.lt.u32 	%p8, %r13, 2;
+        // ptx:179  shr.u32 	%r83, %r74, 1;
+        // ptx:180  cvt.u64.u32 	%rd10, %r83;
         uint64_t t2 = uint64_t(r74 >> 1u);
-        // 181: and.b64  	%rd11, %rd10, 124;
-        // 182: add.s64 	%rd2, %rd9, %rd11;
+        // ptx:181  and.b64  	%rd11, %rd10, 124;
+        // ptx:182  add.s64 	%rd2, %rd9, %rd11;
         rd2 = uint64_t(int64_t(rd9) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t2)) & unpackUint2x32(124ul))));
-        // 183: @%p8 bra 	$L__BB0_16;
+        // ptx:183  @%p8 bra 	$L__BB0_16;
         if (r13 < 2u) {
-          // 187: ld.const.u32 	%r181, [%rd2];
+          // ptx:187  ld.const.u32 	%r181, [%rd2];
           r181 = p2g_ldc32(uint(rd2));
-          // 188: bra.uni 	$L__BB0_20;
+          // ptx:188  bra.uni 	$L__BB0_20;
         } else {
-          // 184: bra.uni 	$L__BB0_11;
-          // 191: setp.eq.s32 	%p9, %r13, 2;
-          // 192: @%p9 bra 	$L__BB0_15;
+          // ptx:184  bra.uni 	$L__BB0_11;
+          // ptx:191  setp.eq.s32 	%p9, %r13, 2;
+          // ptx:192  @%p9 bra 	$L__BB0_15;
           if (int(r13) == 2) {
-            // 196: and.b32  	%r181, %r12, -2139095041;
+            // ptx:196  and.b32  	%r181, %r12, -2139095041;
             r181 = r12 & 0x807FFFFFu;
-            // 197: bra.uni 	$L__BB0_20;
+            // ptx:197  bra.uni 	$L__BB0_20;
           } else {
-            // 193: bra.uni 	$L__BB0_12;
-            // 200: setp.eq.s32 	%p10, %r13, 3;
-            // 201: @%p10 bra 	$L__BB0_14;
+            // ptx:193  bra.uni 	$L__BB0_12;
+            // ptx:200  setp.eq.s32 	%p10, %r13, 3;
+            // ptx:201  @%p10 bra 	$L__BB0_14;
             if (int(r13) == 3) {
-              // 205: ld.const.u32 	%r85, [%rd2];
-              // 206: and.b32  	%r86, %r12, 7;
-              // 207: xor.b32  	%r181, %r85, %r86;
+              // ptx:205  ld.const.u32 	%r85, [%rd2];
+              // ptx:206  and.b32  	%r86, %r12, 7;
+              // ptx:207  xor.b32  	%r181, %r85, %r86;
               r181 = p2g_ldc32(uint(rd2)) ^ (r12 & 7u);
-              // 208: bra.uni 	$L__BB0_20;
+              // ptx:208  bra.uni 	$L__BB0_20;
             } else {
-              // 202: bra.uni 	$L__BB0_13;
-              // 211: setp.eq.s32 	%p11, %r13, 4;
-              // 212: and.b32  	%r84, %r12, -4096;
-              // 213: selp.b32 	%r181, %r84, %r12, %p11;
+              // ptx:202  bra.uni 	$L__BB0_13;
+              // ptx:211  setp.eq.s32 	%p11, %r13, 4;
+              // ptx:212  and.b32  	%r84, %r12, -4096;
+              // ptx:213  selp.b32 	%r181, %r84, %r12, %p11;
               r181 = (int(r13) == 4) ? (r12 & 0xFFFFF000u) : r12;
             }
           }
@@ -267,164 +267,164 @@ void main() {
       }
     }
   }
-  // 216: mov.b32 	%f61, %r181;
+  // ptx:216  mov.b32 	%f61, %r181;
   precise float f61 = uintBitsToFloat(r181);
-  // 217: mov.b32 	%f60, %r180;
+  // ptx:217  mov.b32 	%f60, %r180;
   precise float f60 = uintBitsToFloat(r180);
-  // 219: { .reg .pred p; setp.eq.f32 p, %f60, %f61; selp.u32 %r99, 1, 0, p; }
+  // ptx:219  { .reg .pred p; setp.eq.f32 p, %f60, %f61; selp.u32 %r99, 1, 0, p; }
   int t3 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
-  // 222: { .reg .pred p; setp.ne.f32 p, %f60, %f61; selp.u32 %r100, 1, 0, p; }
+  // ptx:222  { .reg .pred p; setp.ne.f32 p, %f60, %f61; selp.u32 %r100, 1, 0, p; }
   int t4 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   bool v_p_1 = (t4 == -1 || t4 == 1);
-  // 224: shl.b32 	%r128, %r100, 1;
-  // 225: or.b32  	%r129, %r128, %r99;
-  // 227: { .reg .pred p; setp.lt.f32 p, %f60, %f61; selp.u32 %r101, 1, 0, p; }
+  // ptx:224  shl.b32 	%r128, %r100, 1;
+  // ptx:225  or.b32  	%r129, %r128, %r99;
+  // ptx:227  { .reg .pred p; setp.lt.f32 p, %f60, %f61; selp.u32 %r101, 1, 0, p; }
   int t5 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   bool v_p_2 = t5 == -1;
-  // 229: shl.b32 	%r130, %r101, 2;
-  // 230: or.b32  	%r131, %r129, %r130;
+  // ptx:229  shl.b32 	%r130, %r101, 2;
+  // ptx:230  or.b32  	%r131, %r129, %r130;
   uint r131 = (((v_p_1 ? 1u : 0u) << 1u) | ((t3 == 0) ? 1u : 0u)) | ((v_p_2 ? 1u : 0u) << 2u);
-  // 232: { .reg .pred p; setp.le.f32 p, %f60, %f61; selp.u32 %r102, 1, 0, p; }
+  // ptx:232  { .reg .pred p; setp.le.f32 p, %f60, %f61; selp.u32 %r102, 1, 0, p; }
   int t6 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   bool v_p_3 = (t6 == -1 || t6 == 0);
-  // 234: shl.b32 	%r132, %r102, 3;
-  // 235: or.b32  	%r133, %r131, %r132;
-  // 237: { .reg .pred p; setp.gt.f32 p, %f60, %f61; selp.u32 %r103, 1, 0, p; }
+  // ptx:234  shl.b32 	%r132, %r102, 3;
+  // ptx:235  or.b32  	%r133, %r131, %r132;
+  // ptx:237  { .reg .pred p; setp.gt.f32 p, %f60, %f61; selp.u32 %r103, 1, 0, p; }
   int t7 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
-  // 239: shl.b32 	%r134, %r103, 4;
-  // 240: or.b32  	%r135, %r133, %r134;
+  // ptx:239  shl.b32 	%r134, %r103, 4;
+  // ptx:240  or.b32  	%r135, %r133, %r134;
   uint r135 = (r131 | ((v_p_3 ? 1u : 0u) << 3u)) | (((t7 == 1) ? 1u : 0u) << 4u);
-  // 242: { .reg .pred p; setp.ge.f32 p, %f60, %f61; selp.u32 %r104, 1, 0, p; }
+  // ptx:242  { .reg .pred p; setp.ge.f32 p, %f60, %f61; selp.u32 %r104, 1, 0, p; }
   int t8 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
-  // 244: shl.b32 	%r136, %r104, 5;
-  // 245: or.b32  	%r137, %r135, %r136;
+  // ptx:244  shl.b32 	%r136, %r104, 5;
+  // ptx:245  or.b32  	%r137, %r135, %r136;
   uint r137 = r135 | (((t8 == 0 || t8 == 1) ? 1u : 0u) << 5u);
-  // 247: { .reg .pred p; setp.equ.f32 p, %f60, %f61; selp.u32 %r105, 1, 0, p; }
+  // ptx:247  { .reg .pred p; setp.equ.f32 p, %f60, %f61; selp.u32 %r105, 1, 0, p; }
   int t9 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
-  // 249: shl.b32 	%r138, %r105, 6;
-  // 250: or.b32  	%r139, %r137, %r138;
-  // 252: { .reg .pred p; setp.neu.f32 p, %f60, %f61; selp.u32 %r106, 1, 0, p; }
+  // ptx:249  shl.b32 	%r138, %r105, 6;
+  // ptx:250  or.b32  	%r139, %r137, %r138;
+  // ptx:252  { .reg .pred p; setp.neu.f32 p, %f60, %f61; selp.u32 %r106, 1, 0, p; }
   int t10 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
-  // 254: shl.b32 	%r140, %r106, 7;
-  // 255: or.b32  	%r141, %r139, %r140;
+  // ptx:254  shl.b32 	%r140, %r106, 7;
+  // ptx:255  or.b32  	%r141, %r139, %r140;
   uint r141 = (r137 | (((t9 == 0 || t9 == 2) ? 1u : 0u) << 6u)) | (((t10 != 0) ? 1u : 0u) << 7u);
-  // 257: { .reg .pred p; setp.ltu.f32 p, %f60, %f61; selp.u32 %r107, 1, 0, p; }
+  // ptx:257  { .reg .pred p; setp.ltu.f32 p, %f60, %f61; selp.u32 %r107, 1, 0, p; }
   int t11 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   bool v_p_8 = (t11 == -1 || t11 == 2);
-  // 259: shl.b32 	%r142, %r107, 8;
-  // 260: or.b32  	%r143, %r141, %r142;
+  // ptx:259  shl.b32 	%r142, %r107, 8;
+  // ptx:260  or.b32  	%r143, %r141, %r142;
   uint r143 = r141 | ((v_p_8 ? 1u : 0u) << 8u);
-  // 262: { .reg .pred p; setp.leu.f32 p, %f60, %f61; selp.u32 %r108, 1, 0, p; }
+  // ptx:262  { .reg .pred p; setp.leu.f32 p, %f60, %f61; selp.u32 %r108, 1, 0, p; }
   int t12 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
-  // 264: shl.b32 	%r144, %r108, 9;
-  // 265: or.b32  	%r145, %r143, %r144;
-  // 267: { .reg .pred p; setp.gtu.f32 p, %f60, %f61; selp.u32 %r109, 1, 0, p; }
+  // ptx:264  shl.b32 	%r144, %r108, 9;
+  // ptx:265  or.b32  	%r145, %r143, %r144;
+  // ptx:267  { .reg .pred p; setp.gtu.f32 p, %f60, %f61; selp.u32 %r109, 1, 0, p; }
   int t13 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
-  // 269: shl.b32 	%r146, %r109, 10;
-  // 270: or.b32  	%r147, %r145, %r146;
+  // ptx:269  shl.b32 	%r146, %r109, 10;
+  // ptx:270  or.b32  	%r147, %r145, %r146;
   uint r147 = (r143 | (((t12 != 1) ? 1u : 0u) << 9u)) | (((t13 >= 1) ? 1u : 0u) << 10u);
-  // 272: { .reg .pred p; setp.geu.f32 p, %f60, %f61; selp.u32 %r110, 1, 0, p; }
+  // ptx:272  { .reg .pred p; setp.geu.f32 p, %f60, %f61; selp.u32 %r110, 1, 0, p; }
   int t14 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
-  // 274: shl.b32 	%r148, %r110, 11;
-  // 275: or.b32  	%r149, %r147, %r148;
-  // 277: { .reg .pred p; setp.num.f32 p, %f60, %f61; selp.u32 %r111, 1, 0, p; }
+  // ptx:274  shl.b32 	%r148, %r110, 11;
+  // ptx:275  or.b32  	%r149, %r147, %r148;
+  // ptx:277  { .reg .pred p; setp.num.f32 p, %f60, %f61; selp.u32 %r111, 1, 0, p; }
   int t15 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
-  // 279: shl.b32 	%r150, %r111, 12;
-  // 280: or.b32  	%r151, %r149, %r150;
+  // ptx:279  shl.b32 	%r150, %r111, 12;
+  // ptx:280  or.b32  	%r151, %r149, %r150;
   uint r151 = (r147 | (((t14 >= 0) ? 1u : 0u) << 11u)) | (((t15 != 2) ? 1u : 0u) << 12u);
-  // 282: { .reg .pred p; setp.nan.f32 p, %f60, %f61; selp.u32 %r112, 1, 0, p; }
+  // ptx:282  { .reg .pred p; setp.nan.f32 p, %f60, %f61; selp.u32 %r112, 1, 0, p; }
   int t16 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
-  // 284: shl.b32 	%r152, %r112, 13;
-  // 285: or.b32  	%r153, %r151, %r152;
-  // 286: cvta.to.global.u64 	%rd13, %rd3;
-  // 287: mul.wide.u32 	%rd14, %r1, 4;
+  // ptx:284  shl.b32 	%r152, %r112, 13;
+  // ptx:285  or.b32  	%r153, %r151, %r152;
+  // ptx:286  cvta.to.global.u64 	%rd13, %rd3;
+  // ptx:287  mul.wide.u32 	%rd14, %r1, 4;
   uint64_t rd14 = uint64_t(r1) * uint64_t(4u);
-  // 288: add.s64 	%rd15, %rd13, %rd14;
-  // 289: st.global.u32 	[%rd15], %r153;
+  // ptx:288  add.s64 	%rd15, %rd13, %rd14;
+  // ptx:289  st.global.u32 	[%rd15], %r153;
   P2GU32(uint64_t(int64_t(rd3) + int64_t(rd14))).v = (r151 | (((t16 == 2) ? 1u : 0u) << 13u));
-  // 291: { .reg .pred p; setp.eq.ftz.f32 p, %f60, %f61; selp.u32 %r113, 1, 0, p; }
+  // ptx:291  { .reg .pred p; setp.eq.ftz.f32 p, %f60, %f61; selp.u32 %r113, 1, 0, p; }
   int t17 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
-  // 294: { .reg .pred p; setp.ne.ftz.f32 p, %f60, %f61; selp.u32 %r114, 1, 0, p; }
+  // ptx:294  { .reg .pred p; setp.ne.ftz.f32 p, %f60, %f61; selp.u32 %r114, 1, 0, p; }
   int t18 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
   bool v_p_15 = (t18 == -1 || t18 == 1);
-  // 296: shl.b32 	%r154, %r114, 1;
-  // 297: or.b32  	%r155, %r154, %r113;
-  // 299: { .reg .pred p; setp.lt.ftz.f32 p, %f60, %f61; selp.u32 %r115, 1, 0, p; }
+  // ptx:296  shl.b32 	%r154, %r114, 1;
+  // ptx:297  or.b32  	%r155, %r154, %r113;
+  // ptx:299  { .reg .pred p; setp.lt.ftz.f32 p, %f60, %f61; selp.u32 %r115, 1, 0, p; }
   int t19 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
   bool v_p_16 = t19 == -1;
-  // 301: shl.b32 	%r156, %r115, 2;
-  // 302: or.b32  	%r157, %r155, %r156;
+  // ptx:301  shl.b32 	%r156, %r115, 2;
+  // ptx:302  or.b32  	%r157, %r155, %r156;
   uint r157 = (((v_p_15 ? 1u : 0u) << 1u) | ((t17 == 0) ? 1u : 0u)) | ((v_p_16 ? 1u : 0u) << 2u);
-  // 304: { .reg .pred p; setp.le.ftz.f32 p, %f60, %f61; selp.u32 %r116, 1, 0, p; }
+  // ptx:304  { .reg .pred p; setp.le.ftz.f32 p, %f60, %f61; selp.u32 %r116, 1, 0, p; }
   int t20 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
   bool v_p_17 = (t20 == -1 || t20 == 0);
-  // 306: shl.b32 	%r158, %r116, 3;
-  // 307: or.b32  	%r159, %r157, %r158;
-  // 309: { .reg .pred p; setp.gt.ftz.f32 p, %f60, %f61; selp.u32 %r117, 1, 0, p; }
+  // ptx:306  shl.b32 	%r158, %r116, 3;
+  // ptx:307  or.b32  	%r159, %r157, %r158;
+  // ptx:309  { .reg .pred p; setp.gt.ftz.f32 p, %f60, %f61; selp.u32 %r117, 1, 0, p; }
   int t21 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
-  // 311: shl.b32 	%r160, %r117, 4;
-  // 312: or.b32  	%r161, %r159, %r160;
+  // ptx:311  shl.b32 	%r160, %r117, 4;
+  // ptx:312  or.b32  	%r161, %r159, %r160;
   uint r161 = (r157 | ((v_p_17 ? 1u : 0u) << 3u)) | (((t21 == 1) ? 1u : 0u) << 4u);
-  // 314: { .reg .pred p; setp.ge.ftz.f32 p, %f60, %f61; selp.u32 %r118, 1, 0, p; }
+  // ptx:314  { .reg .pred p; setp.ge.ftz.f32 p, %f60, %f61; selp.u32 %r118, 1, 0, p; }
   int t22 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
-  // 316: shl.b32 	%r162, %r118, 5;
-  // 317: or.b32  	%r163, %r161, %r162;
+  // ptx:316  shl.b32 	%r162, %r118, 5;
+  // ptx:317  or.b32  	%r163, %r161, %r162;
   uint r163 = r161 | (((t22 == 0 || t22 == 1) ? 1u : 0u) << 5u);
-  // 319: { .reg .pred p; setp.equ.ftz.f32 p, %f60, %f61; selp.u32 %r119, 1, 0, p; }
+  // ptx:319  { .reg .pred p; setp.equ.ftz.f32 p, %f60, %f61; selp.u32 %r119, 1, 0, p; }
   int t23 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
-  // 321: shl.b32 	%r164, %r119, 6;
-  // 322: or.b32  	%r165, %r163, %r164;
-  // 324: { .reg .pred p; setp.neu.ftz.f32 p, %f60, %f61; selp.u32 %r120, 1, 0, p; }
+  // ptx:321  shl.b32 	%r164, %r119, 6;
+  // ptx:322  or.b32  	%r165, %r163, %r164;
+  // ptx:324  { .reg .pred p; setp.neu.ftz.f32 p, %f60, %f61; selp.u32 %r120, 1, 0, p; }
   int t24 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
-  // 326: shl.b32 	%r166, %r120, 7;
-  // 327: or.b32  	%r167, %r165, %r166;
+  // ptx:326  shl.b32 	%r166, %r120, 7;
+  // ptx:327  or.b32  	%r167, %r165, %r166;
   uint r167 = (r163 | (((t23 == 0 || t23 == 2) ? 1u : 0u) << 6u)) | (((t24 != 0) ? 1u : 0u) << 7u);
-  // 329: { .reg .pred p; setp.ltu.ftz.f32 p, %f60, %f61; selp.u32 %r121, 1, 0, p; }
+  // ptx:329  { .reg .pred p; setp.ltu.ftz.f32 p, %f60, %f61; selp.u32 %r121, 1, 0, p; }
   int t25 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
   bool v_p_22 = (t25 == -1 || t25 == 2);
-  // 331: shl.b32 	%r168, %r121, 8;
-  // 332: or.b32  	%r169, %r167, %r168;
+  // ptx:331  shl.b32 	%r168, %r121, 8;
+  // ptx:332  or.b32  	%r169, %r167, %r168;
   uint r169 = r167 | ((v_p_22 ? 1u : 0u) << 8u);
-  // 334: { .reg .pred p; setp.leu.ftz.f32 p, %f60, %f61; selp.u32 %r122, 1, 0, p; }
+  // ptx:334  { .reg .pred p; setp.leu.ftz.f32 p, %f60, %f61; selp.u32 %r122, 1, 0, p; }
   int t26 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
-  // 336: shl.b32 	%r170, %r122, 9;
-  // 337: or.b32  	%r171, %r169, %r170;
-  // 339: { .reg .pred p; setp.gtu.ftz.f32 p, %f60, %f61; selp.u32 %r123, 1, 0, p; }
+  // ptx:336  shl.b32 	%r170, %r122, 9;
+  // ptx:337  or.b32  	%r171, %r169, %r170;
+  // ptx:339  { .reg .pred p; setp.gtu.ftz.f32 p, %f60, %f61; selp.u32 %r123, 1, 0, p; }
   int t27 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
-  // 341: shl.b32 	%r172, %r123, 10;
-  // 342: or.b32  	%r173, %r171, %r172;
+  // ptx:341  shl.b32 	%r172, %r123, 10;
+  // ptx:342  or.b32  	%r173, %r171, %r172;
   uint r173 = (r169 | (((t26 != 1) ? 1u : 0u) << 9u)) | (((t27 >= 1) ? 1u : 0u) << 10u);
-  // 344: { .reg .pred p; setp.geu.ftz.f32 p, %f60, %f61; selp.u32 %r124, 1, 0, p; }
+  // ptx:344  { .reg .pred p; setp.geu.ftz.f32 p, %f60, %f61; selp.u32 %r124, 1, 0, p; }
   int t28 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
-  // 346: shl.b32 	%r174, %r124, 11;
-  // 347: or.b32  	%r175, %r173, %r174;
-  // 349: { .reg .pred p; setp.num.ftz.f32 p, %f60, %f61; selp.u32 %r125, 1, 0, p; }
+  // ptx:346  shl.b32 	%r174, %r124, 11;
+  // ptx:347  or.b32  	%r175, %r173, %r174;
+  // ptx:349  { .reg .pred p; setp.num.ftz.f32 p, %f60, %f61; selp.u32 %r125, 1, 0, p; }
   int t29 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
-  // 351: shl.b32 	%r176, %r125, 12;
-  // 352: or.b32  	%r177, %r175, %r176;
+  // ptx:351  shl.b32 	%r176, %r125, 12;
+  // ptx:352  or.b32  	%r177, %r175, %r176;
   uint r177 = (r173 | (((t28 >= 0) ? 1u : 0u) << 11u)) | (((t29 != 2) ? 1u : 0u) << 12u);
-  // 354: { .reg .pred p; setp.nan.ftz.f32 p, %f60, %f61; selp.u32 %r126, 1, 0, p; }
+  // ptx:354  { .reg .pred p; setp.nan.ftz.f32 p, %f60, %f61; selp.u32 %r126, 1, 0, p; }
   int t30 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
-  // 356: shl.b32 	%r178, %r126, 13;
-  // 357: or.b32  	%r179, %r177, %r178;
-  // 358: cvta.to.global.u64 	%rd16, %rd4;
-  // 359: add.s64 	%rd17, %rd16, %rd14;
-  // 360: st.global.u32 	[%rd17], %r179;
+  // ptx:356  shl.b32 	%r178, %r126, 13;
+  // ptx:357  or.b32  	%r179, %r177, %r178;
+  // ptx:358  cvta.to.global.u64 	%rd16, %rd4;
+  // ptx:359  add.s64 	%rd17, %rd16, %rd14;
+  // ptx:360  st.global.u32 	[%rd17], %r179;
   P2GU32(uint64_t(int64_t(rd4) + int64_t(rd14))).v = (r177 | (((t30 == 2) ? 1u : 0u) << 13u));
-  // 362: set.ltu.u32.f32 %r127, %f60, %f61;
+  // ptx:362  set.ltu.u32.f32 %r127, %f60, %f61;
   int t31 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   bool t32 = (t31 == -1 || t31 == 2);
-  // 364: cvta.to.global.u64 	%rd18, %rd5;
-  // 365: add.s64 	%rd19, %rd18, %rd14;
-  // 366: st.global.u32 	[%rd19], %r127;
+  // ptx:364  cvta.to.global.u64 	%rd18, %rd5;
+  // ptx:365  add.s64 	%rd19, %rd18, %rd14;
+  // ptx:366  st.global.u32 	[%rd19], %r127;
   P2GU32(uint64_t(int64_t(rd5) + int64_t(rd14))).v = ((t32) ? 0xFFFFFFFFu : 0u);
-  // 368: set.ge.f32.f32 %f59, %f60, %f61;
+  // ptx:368  set.ge.f32.f32 %f59, %f60, %f61;
   int t33 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   bool t34 = (t33 == 0 || t33 == 1);
-  // 370: cvta.to.global.u64 	%rd20, %rd6;
-  // 371: add.s64 	%rd21, %rd20, %rd14;
-  // 372: st.global.f32 	[%rd21], %f59;
+  // ptx:370  cvta.to.global.u64 	%rd20, %rd6;
+  // ptx:371  add.s64 	%rd21, %rd20, %rd14;
+  // ptx:372  st.global.f32 	[%rd21], %f59;
   P2GU32(uint64_t(int64_t(rd6) + int64_t(rd14))).v = floatBitsToUint((t34) ? 1.0 : 0.0);
-  // 373: ret;
+  // ptx:373  ret;
   return;
 }

@@ -45,185 +45,185 @@ void main() {
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f32_testp_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f32_testp_param_1
   const uint p16_u32 = P2GU32((pc.params + 16ul)).v;  // f32_testp_param_2
-  // 32: ld.param.u64 	%rd2, [f32_testp_param_0];
+  // ptx:32  ld.param.u64 	%rd2, [f32_testp_param_0];
   uint64_t rd2 = p0_u64;
-  // 33: ld.param.u64 	%rd3, [f32_testp_param_1];
+  // ptx:33  ld.param.u64 	%rd3, [f32_testp_param_1];
   uint64_t rd3 = p8_u64;
-  // 34: ld.param.u32 	%r6, [f32_testp_param_2];
-  // 35: mov.u32 	%r7, %ctaid.x;
-  // 36: mov.u32 	%r8, %ntid.x;
-  // 37: mov.u32 	%r9, %tid.x;
-  // 38: mad.lo.s32 	%r10, %r7, %r8, %r9;
+  // ptx:34  ld.param.u32 	%r6, [f32_testp_param_2];
+  // ptx:35  mov.u32 	%r7, %ctaid.x;
+  // ptx:36  mov.u32 	%r8, %ntid.x;
+  // ptx:37  mov.u32 	%r9, %tid.x;
+  // ptx:38  mad.lo.s32 	%r10, %r7, %r8, %r9;
   uint r10 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
-  // 39: mad.lo.s32 	%r11, %r10, -1640531527, %r6;
+  // ptx:39  mad.lo.s32 	%r11, %r10, -1640531527, %r6;
   uint r11 = uint(int(r10) * -1640531527 + int(p16_u32));
-  // 40: shr.u32 	%r12, %r11, 16;
-  // 41: xor.b32  	%r13, %r12, %r11;
-  // 42: mul.lo.s32 	%r14, %r13, 2146121005;
+  // ptx:40  shr.u32 	%r12, %r11, 16;
+  // ptx:41  xor.b32  	%r13, %r12, %r11;
+  // ptx:42  mul.lo.s32 	%r14, %r13, 2146121005;
   uint r14 = uint(int((r11 >> 16u) ^ r11) * 2146121005);
-  // 43: shr.u32 	%r15, %r14, 15;
-  // 44: xor.b32  	%r16, %r15, %r14;
-  // 45: mul.lo.s32 	%r17, %r16, -2073254261;
+  // ptx:43  shr.u32 	%r15, %r14, 15;
+  // ptx:44  xor.b32  	%r16, %r15, %r14;
+  // ptx:45  mul.lo.s32 	%r17, %r16, -2073254261;
   uint r17 = uint(int((r14 >> 15u) ^ r14) * -2073254261);
-  // 46: shr.u32 	%r18, %r17, 16;
-  // 47: xor.b32  	%r19, %r18, %r17;
+  // ptx:46  shr.u32 	%r18, %r17, 16;
+  // ptx:47  xor.b32  	%r19, %r18, %r17;
   uint r19 = (r17 >> 16u) ^ r17;
-  // 48: and.b32  	%r20, %r19, 7;
+  // ptx:48  and.b32  	%r20, %r19, 7;
   uint r20 = r19 & 7u;
-  // 49: setp.lt.u32 	%p1, %r20, 2;
-  // 50: shr.u32 	%r21, %r19, 1;
-  // 51: cvt.u64.u32 	%rd4, %r21;
+  // ptx:49  setp.lt.u32 	%p1, %r20, 2;
+  // ptx:50  shr.u32 	%r21, %r19, 1;
+  // ptx:51  cvt.u64.u32 	%rd4, %r21;
   uint64_t t1 = uint64_t(r19 >> 1u);
-  // 52: and.b64  	%rd5, %rd4, 124;
-  // 53: mov.u64 	%rd6, kEdge32;
-  // 54: add.s64 	%rd1, %rd6, %rd5;
+  // ptx:52  and.b64  	%rd5, %rd4, 124;
+  // ptx:53  mov.u64 	%rd6, kEdge32;
+  // ptx:54  add.s64 	%rd1, %rd6, %rd5;
   rd1 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
-  // 55: @%p1 bra 	$L__BB0_6;
+  // ptx:55  @%p1 bra 	$L__BB0_6;
   if (r20 < 2u) {
-    // 59: ld.const.u32 	%r166, [%rd1];
+    // ptx:59  ld.const.u32 	%r166, [%rd1];
     r166 = p2g_ldc32(uint(rd1));
-    // 60: bra.uni 	$L__BB0_7;
+    // ptx:60  bra.uni 	$L__BB0_7;
   } else {
-    // 56: bra.uni 	$L__BB0_1;
-    // 63: setp.eq.s32 	%p2, %r20, 2;
-    // 64: @%p2 bra 	$L__BB0_5;
+    // ptx:56  bra.uni 	$L__BB0_1;
+    // ptx:63  setp.eq.s32 	%p2, %r20, 2;
+    // ptx:64  @%p2 bra 	$L__BB0_5;
     if (int(r20) == 2) {
-      // 68: xor.b32  	%r111, %r19, 1540483477;
+      // ptx:68  xor.b32  	%r111, %r19, 1540483477;
       uint r111 = r19 ^ 0x5BD1E995u;
-      // 69: shr.u32 	%r112, %r111, 16;
-      // 70: xor.b32  	%r113, %r112, %r111;
-      // 71: mul.lo.s32 	%r114, %r113, 2146121005;
+      // ptx:69  shr.u32 	%r112, %r111, 16;
+      // ptx:70  xor.b32  	%r113, %r112, %r111;
+      // ptx:71  mul.lo.s32 	%r114, %r113, 2146121005;
       uint r114 = uint(int((r111 >> 16u) ^ r111) * 2146121005);
-      // 72: shr.u32 	%r115, %r114, 15;
-      // 73: xor.b32  	%r116, %r115, %r114;
-      // 74: mul.lo.s32 	%r117, %r116, -2073254261;
+      // ptx:72  shr.u32 	%r115, %r114, 15;
+      // ptx:73  xor.b32  	%r116, %r115, %r114;
+      // ptx:74  mul.lo.s32 	%r117, %r116, -2073254261;
       uint r117 = uint(int((r114 >> 15u) ^ r114) * -2073254261);
-      // 75: shr.u32 	%r118, %r117, 16;
-      // 76: xor.b32  	%r119, %r118, %r117;
-      // 77: and.b32  	%r166, %r119, -2139095041;
+      // ptx:75  shr.u32 	%r118, %r117, 16;
+      // ptx:76  xor.b32  	%r119, %r118, %r117;
+      // ptx:77  and.b32  	%r166, %r119, -2139095041;
       r166 = ((r117 >> 16u) ^ r117) & 0x807FFFFFu;
-      // 78: bra.uni 	$L__BB0_7;
+      // ptx:78  bra.uni 	$L__BB0_7;
     } else {
-      // 65: bra.uni 	$L__BB0_2;
-      // 81: setp.eq.s32 	%p3, %r20, 3;
-      // 82: @%p3 bra 	$L__BB0_4;
+      // ptx:65  bra.uni 	$L__BB0_2;
+      // ptx:81  setp.eq.s32 	%p3, %r20, 3;
+      // ptx:82  @%p3 bra 	$L__BB0_4;
       if (int(r20) == 3) {
-        // 86: ld.const.u32 	%r74, [%rd1];
-        // 87: xor.b32  	%r88, %r19, 1540483477;
+        // ptx:86  ld.const.u32 	%r74, [%rd1];
+        // ptx:87  xor.b32  	%r88, %r19, 1540483477;
         uint r88 = r19 ^ 0x5BD1E995u;
-        // 88: shr.u32 	%r89, %r88, 16;
-        // 89: xor.b32  	%r90, %r89, %r88;
-        // 90: mul.lo.s32 	%r91, %r90, 2146121005;
+        // ptx:88  shr.u32 	%r89, %r88, 16;
+        // ptx:89  xor.b32  	%r90, %r89, %r88;
+        // ptx:90  mul.lo.s32 	%r91, %r90, 2146121005;
         uint r91 = uint(int((r88 >> 16u) ^ r88) * 2146121005);
-        // 91: shr.u32 	%r92, %r91, 15;
-        // 92: xor.b32  	%r93, %r92, %r91;
-        // 93: mul.lo.s32 	%r94, %r93, -2073254261;
+        // ptx:91  shr.u32 	%r92, %r91, 15;
+        // ptx:92  xor.b32  	%r93, %r92, %r91;
+        // ptx:93  mul.lo.s32 	%r94, %r93, -2073254261;
         uint r94 = uint(int((r91 >> 15u) ^ r91) * -2073254261);
-        // 94: shr.u32 	%r95, %r94, 16;
-        // 95: xor.b32  	%r96, %r95, %r94;
-        // 96: and.b32  	%r97, %r96, 7;
-        // 97: xor.b32  	%r166, %r74, %r97;
+        // ptx:94  shr.u32 	%r95, %r94, 16;
+        // ptx:95  xor.b32  	%r96, %r95, %r94;
+        // ptx:96  and.b32  	%r97, %r96, 7;
+        // ptx:97  xor.b32  	%r166, %r74, %r97;
         r166 = p2g_ldc32(uint(rd1)) ^ (((r94 >> 16u) ^ r94) & 7u);
-        // 98: bra.uni 	$L__BB0_7;
+        // ptx:98  bra.uni 	$L__BB0_7;
       } else {
-        // 83: bra.uni 	$L__BB0_3;
-        // 101: setp.eq.s32 	%p4, %r20, 4;
-        // 102: xor.b32  	%r64, %r19, 1540483477;
+        // ptx:83  bra.uni 	$L__BB0_3;
+        // ptx:101  setp.eq.s32 	%p4, %r20, 4;
+        // ptx:102  xor.b32  	%r64, %r19, 1540483477;
         uint r64 = r19 ^ 0x5BD1E995u;
-        // 103: shr.u32 	%r65, %r64, 16;
-        // 104: xor.b32  	%r66, %r65, %r64;
-        // 105: mul.lo.s32 	%r67, %r66, 2146121005;
+        // ptx:103  shr.u32 	%r65, %r64, 16;
+        // ptx:104  xor.b32  	%r66, %r65, %r64;
+        // ptx:105  mul.lo.s32 	%r67, %r66, 2146121005;
         uint r67 = uint(int((r64 >> 16u) ^ r64) * 2146121005);
-        // 106: shr.u32 	%r68, %r67, 15;
-        // 107: xor.b32  	%r69, %r68, %r67;
-        // 108: mul.lo.s32 	%r70, %r69, -2073254261;
+        // ptx:106  shr.u32 	%r68, %r67, 15;
+        // ptx:107  xor.b32  	%r69, %r68, %r67;
+        // ptx:108  mul.lo.s32 	%r70, %r69, -2073254261;
         uint r70 = uint(int((r67 >> 15u) ^ r67) * -2073254261);
-        // 109: shr.u32 	%r71, %r70, 16;
-        // 110: xor.b32  	%r72, %r71, %r70;
+        // ptx:109  shr.u32 	%r71, %r70, 16;
+        // ptx:110  xor.b32  	%r72, %r71, %r70;
         uint r72 = (r70 >> 16u) ^ r70;
-        // 111: and.b32  	%r73, %r72, -4096;
-        // 112: selp.b32 	%r166, %r73, %r72, %p4;
+        // ptx:111  and.b32  	%r73, %r72, -4096;
+        // ptx:112  selp.b32 	%r166, %r73, %r72, %p4;
         r166 = (int(r20) == 4) ? (r72 & 0xFFFFF000u) : r72;
       }
     }
   }
-  // 115: xor.b32  	%r132, %r166, -1640531527;
+  // ptx:115  xor.b32  	%r132, %r166, -1640531527;
   uint r132 = r166 ^ 0x9E3779B9u;
-  // 116: shr.u32 	%r133, %r132, 16;
-  // 117: xor.b32  	%r134, %r133, %r132;
-  // 118: mul.lo.s32 	%r135, %r134, 2146121005;
+  // ptx:116  shr.u32 	%r133, %r132, 16;
+  // ptx:117  xor.b32  	%r134, %r133, %r132;
+  // ptx:118  mul.lo.s32 	%r135, %r134, 2146121005;
   uint r135 = uint(int((r132 >> 16u) ^ r132) * 2146121005);
-  // 119: shr.u32 	%r136, %r135, 15;
-  // 120: xor.b32  	%r137, %r136, %r135;
-  // 121: mul.lo.s32 	%r138, %r137, -2073254261;
+  // ptx:119  shr.u32 	%r136, %r135, 15;
+  // ptx:120  xor.b32  	%r137, %r136, %r135;
+  // ptx:121  mul.lo.s32 	%r138, %r137, -2073254261;
   uint r138 = uint(int((r135 >> 15u) ^ r135) * -2073254261);
-  // 122: shr.u32 	%r139, %r138, 16;
-  // 123: xor.b32  	%r140, %r139, %r138;
-  // 124: cvt.u64.u32 	%rd7, %r140;
+  // ptx:122  shr.u32 	%r139, %r138, 16;
+  // ptx:123  xor.b32  	%r140, %r139, %r138;
+  // ptx:124  cvt.u64.u32 	%rd7, %r140;
   uint64_t t2 = uint64_t((r138 >> 16u) ^ r138);
-  // 125: cvt.u64.u32 	%rd8, %r166;
+  // ptx:125  cvt.u64.u32 	%rd8, %r166;
   uint64_t t3 = uint64_t(r166);
-  // 126: bfi.b64 	%rd9, %rd7, %rd8, 32, 32;
-  // 127: and.b32  	%r145, %r10, 3;
-  // 128: setp.eq.s32 	%p5, %r145, 0;
-  // 129: cvt.s64.s32 	%rd10, %r166;
+  // ptx:126  bfi.b64 	%rd9, %rd7, %rd8, 32, 32;
+  // ptx:127  and.b32  	%r145, %r10, 3;
+  // ptx:128  setp.eq.s32 	%p5, %r145, 0;
+  // ptx:129  cvt.s64.s32 	%rd10, %r166;
   int64_t t4 = int64_t(int(r166));
-  // 130: selp.b64 	%rd11, %rd10, %rd9, %p5;
+  // ptx:130  selp.b64 	%rd11, %rd10, %rd9, %p5;
   rd11 = (int(r10 & 3u) == 0) ? uint64_t(int64_t(uint64_t(t4))) : p2g_bfi_64(uint64_t(t2), uint64_t(t3), 32u, 32u);
-  // 131: mov.b64 	%fd6, %rd11;
+  // ptx:131  mov.b64 	%fd6, %rd11;
   precise double fd6 = uint64BitsToDouble(uint64_t(rd11));
-  // 132: mov.b32 	%f6, %r166;
+  // ptx:132  mov.b32 	%f6, %r166;
   precise float f6 = uintBitsToFloat(r166);
-  // 134: { .reg .pred p; testp.finite.f32 p, %f6; selp.u32 %r120, 1, 0, p; }
-  // 137: { .reg .pred p; testp.infinite.f32 p, %f6; selp.u32 %r121, 1, 0, p; }
-  // 139: shl.b32 	%r146, %r121, 1;
-  // 140: or.b32  	%r147, %r146, %r120;
-  // 142: { .reg .pred p; testp.number.f32 p, %f6; selp.u32 %r122, 1, 0, p; }
-  // 144: shl.b32 	%r148, %r122, 2;
-  // 145: or.b32  	%r149, %r147, %r148;
+  // ptx:134  { .reg .pred p; testp.finite.f32 p, %f6; selp.u32 %r120, 1, 0, p; }
+  // ptx:137  { .reg .pred p; testp.infinite.f32 p, %f6; selp.u32 %r121, 1, 0, p; }
+  // ptx:139  shl.b32 	%r146, %r121, 1;
+  // ptx:140  or.b32  	%r147, %r146, %r120;
+  // ptx:142  { .reg .pred p; testp.number.f32 p, %f6; selp.u32 %r122, 1, 0, p; }
+  // ptx:144  shl.b32 	%r148, %r122, 2;
+  // ptx:145  or.b32  	%r149, %r147, %r148;
   r149 = (((isinf(f6) ? 1u : 0u) << 1u) | ((!isinf(f6) && !isnan(f6)) ? 1u : 0u)) | (((!isnan(f6)) ? 1u : 0u) << 2u);
-  // 147: { .reg .pred p; testp.notanumber.f32 p, %f6; selp.u32 %r123, 1, 0, p; }
-  // 149: shl.b32 	%r150, %r123, 3;
-  // 150: or.b32  	%r151, %r149, %r150;
-  // 152: { .reg .pred p; testp.normal.f32 p, %f6; selp.u32 %r124, 1, 0, p; }
+  // ptx:147  { .reg .pred p; testp.notanumber.f32 p, %f6; selp.u32 %r123, 1, 0, p; }
+  // ptx:149  shl.b32 	%r150, %r123, 3;
+  // ptx:150  or.b32  	%r151, %r149, %r150;
+  // ptx:152  { .reg .pred p; testp.normal.f32 p, %f6; selp.u32 %r124, 1, 0, p; }
   v_p_4 = (floatBitsToUint(f6) & 0x7F800000u) != 0x7F800000u && !((floatBitsToUint(f6) & 0x7F800000u) == 0u && (floatBitsToUint(f6) << 1) != 0u);
-  // 154: shl.b32 	%r152, %r124, 4;
-  // 155: or.b32  	%r153, %r151, %r152;
-  // 157: { .reg .pred p; testp.subnormal.f32 p, %f6; selp.u32 %r125, 1, 0, p; }
+  // ptx:154  shl.b32 	%r152, %r124, 4;
+  // ptx:155  or.b32  	%r153, %r151, %r152;
+  // ptx:157  { .reg .pred p; testp.subnormal.f32 p, %f6; selp.u32 %r125, 1, 0, p; }
   bool v_p_5 = (floatBitsToUint(f6) & 0x7F800000u) == 0u && (floatBitsToUint(f6) << 1) != 0u;
-  // 159: shl.b32 	%r154, %r125, 5;
-  // 160: or.b32  	%r155, %r153, %r154;
+  // ptx:159  shl.b32 	%r154, %r125, 5;
+  // ptx:160  or.b32  	%r155, %r153, %r154;
   uint r155 = ((r149 | ((isnan(f6) ? 1u : 0u) << 3u)) | ((v_p_4 ? 1u : 0u) << 4u)) | ((v_p_5 ? 1u : 0u) << 5u);
-  // 161: cvta.to.global.u64 	%rd12, %rd2;
-  // 162: mul.wide.u32 	%rd13, %r10, 4;
+  // ptx:161  cvta.to.global.u64 	%rd12, %rd2;
+  // ptx:162  mul.wide.u32 	%rd13, %r10, 4;
   uint64_t rd13 = uint64_t(r10) * uint64_t(4u);
-  // 163: add.s64 	%rd14, %rd12, %rd13;
-  // 164: st.global.u32 	[%rd14], %r155;
+  // ptx:163  add.s64 	%rd14, %rd12, %rd13;
+  // ptx:164  st.global.u32 	[%rd14], %r155;
   P2GU32(uint64_t(int64_t(rd2) + int64_t(rd13))).v = r155;
-  // 166: { .reg .pred p; testp.finite.f64 p, %fd6; selp.u32 %r126, 1, 0, p; }
-  // 169: { .reg .pred p; testp.infinite.f64 p, %fd6; selp.u32 %r127, 1, 0, p; }
-  // 171: shl.b32 	%r156, %r127, 1;
-  // 172: or.b32  	%r157, %r156, %r126;
+  // ptx:166  { .reg .pred p; testp.finite.f64 p, %fd6; selp.u32 %r126, 1, 0, p; }
+  // ptx:169  { .reg .pred p; testp.infinite.f64 p, %fd6; selp.u32 %r127, 1, 0, p; }
+  // ptx:171  shl.b32 	%r156, %r127, 1;
+  // ptx:172  or.b32  	%r157, %r156, %r126;
   uint r157 = ((isinf(fd6) ? 1u : 0u) << 1u) | ((!isinf(fd6) && !isnan(fd6)) ? 1u : 0u);
-  // 174: { .reg .pred p; testp.number.f64 p, %fd6; selp.u32 %r128, 1, 0, p; }
-  // 176: shl.b32 	%r158, %r128, 2;
-  // 177: or.b32  	%r159, %r157, %r158;
-  // 179: { .reg .pred p; testp.notanumber.f64 p, %fd6; selp.u32 %r129, 1, 0, p; }
-  // 181: shl.b32 	%r160, %r129, 3;
-  // 182: or.b32  	%r161, %r159, %r160;
+  // ptx:174  { .reg .pred p; testp.number.f64 p, %fd6; selp.u32 %r128, 1, 0, p; }
+  // ptx:176  shl.b32 	%r158, %r128, 2;
+  // ptx:177  or.b32  	%r159, %r157, %r158;
+  // ptx:179  { .reg .pred p; testp.notanumber.f64 p, %fd6; selp.u32 %r129, 1, 0, p; }
+  // ptx:181  shl.b32 	%r160, %r129, 3;
+  // ptx:182  or.b32  	%r161, %r159, %r160;
   uint r161 = (r157 | (((!isnan(fd6)) ? 1u : 0u) << 2u)) | ((isnan(fd6) ? 1u : 0u) << 3u);
-  // 184: { .reg .pred p; testp.normal.f64 p, %fd6; selp.u32 %r130, 1, 0, p; }
+  // ptx:184  { .reg .pred p; testp.normal.f64 p, %fd6; selp.u32 %r130, 1, 0, p; }
   v_p_10 = (doubleBitsToUint64(fd6) & 0x7FF0000000000000ul) != 0x7FF0000000000000ul && !((doubleBitsToUint64(fd6) & 0x7FF0000000000000ul) == 0ul && (doubleBitsToUint64(fd6) << 1) != 0ul);
-  // 186: shl.b32 	%r162, %r130, 4;
-  // 187: or.b32  	%r163, %r161, %r162;
-  // 189: { .reg .pred p; testp.subnormal.f64 p, %fd6; selp.u32 %r131, 1, 0, p; }
+  // ptx:186  shl.b32 	%r162, %r130, 4;
+  // ptx:187  or.b32  	%r163, %r161, %r162;
+  // ptx:189  { .reg .pred p; testp.subnormal.f64 p, %fd6; selp.u32 %r131, 1, 0, p; }
   bool v_p_11 = (doubleBitsToUint64(fd6) & 0x7FF0000000000000ul) == 0ul && (doubleBitsToUint64(fd6) << 1) != 0ul;
-  // 191: shl.b32 	%r164, %r131, 5;
-  // 192: or.b32  	%r165, %r163, %r164;
-  // 193: cvta.to.global.u64 	%rd15, %rd3;
-  // 194: add.s64 	%rd16, %rd15, %rd13;
-  // 195: st.global.u32 	[%rd16], %r165;
+  // ptx:191  shl.b32 	%r164, %r131, 5;
+  // ptx:192  or.b32  	%r165, %r163, %r164;
+  // ptx:193  cvta.to.global.u64 	%rd15, %rd3;
+  // ptx:194  add.s64 	%rd16, %rd15, %rd13;
+  // ptx:195  st.global.u32 	[%rd16], %r165;
   P2GU32(uint64_t(int64_t(rd3) + int64_t(rd13))).v = ((r161 | ((v_p_10 ? 1u : 0u) << 4u)) | ((v_p_11 ? 1u : 0u) << 5u));
-  // 196: ret;
+  // ptx:196  ret;
   return;
 }

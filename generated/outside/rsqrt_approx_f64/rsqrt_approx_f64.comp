@@ -339,32 +339,32 @@ void main() {
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // rsqrt_approx_f64_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // rsqrt_approx_f64_param_1
   const uint p16_u32 = P2GU32((pc.params + 16ul)).v;  // rsqrt_approx_f64_param_2
-  // 27: ld.param.u64 	%rd1, [rsqrt_approx_f64_param_0];
+  // ptx:27  ld.param.u64 	%rd1, [rsqrt_approx_f64_param_0];
   uint64_t rd1 = p0_u64;
-  // 28: ld.param.u64 	%rd2, [rsqrt_approx_f64_param_1];
+  // ptx:28  ld.param.u64 	%rd2, [rsqrt_approx_f64_param_1];
   uint64_t rd2 = p8_u64;
-  // 29: ld.param.u32 	%r2, [rsqrt_approx_f64_param_2];
-  // 30: mov.u32 	%r3, %ctaid.x;
-  // 31: mov.u32 	%r4, %ntid.x;
-  // 32: mov.u32 	%r5, %tid.x;
-  // 33: mad.lo.s32 	%r1, %r3, %r4, %r5;
+  // ptx:29  ld.param.u32 	%r2, [rsqrt_approx_f64_param_2];
+  // ptx:30  mov.u32 	%r3, %ctaid.x;
+  // ptx:31  mov.u32 	%r4, %ntid.x;
+  // ptx:32  mov.u32 	%r5, %tid.x;
+  // ptx:33  mad.lo.s32 	%r1, %r3, %r4, %r5;
   uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
-  // 34: setp.ge.s32 	%p1, %r1, %r2;
-  // 35: @%p1 bra 	$L__BB0_2;
+  // ptx:34  setp.ge.s32 	%p1, %r1, %r2;
+  // ptx:35  @%p1 bra 	$L__BB0_2;
   if (!(int(r1) >= int(p16_u32))) {
-    // 37: cvta.to.global.u64 	%rd3, %rd1;
-    // 38: mul.wide.s32 	%rd4, %r1, 8;
+    // ptx:37  cvta.to.global.u64 	%rd3, %rd1;
+    // ptx:38  mul.wide.s32 	%rd4, %r1, 8;
     uint64_t rd4 = uint64_t(int64_t(int(r1)) * int64_t(8));
-    // 39: add.s64 	%rd5, %rd3, %rd4;
-    // 40: ld.global.f64 	%fd2, [%rd5];
-    // 42: rsqrt.approx.f64 %fd1, %fd2;
+    // ptx:39  add.s64 	%rd5, %rd3, %rd4;
+    // ptx:40  ld.global.f64 	%fd2, [%rd5];
+    // ptx:42  rsqrt.approx.f64 %fd1, %fd2;
     precise double t1 = uint64BitsToDouble(P2GU64(uint64_t(int64_t(rd1) + int64_t(rd4))).v);
     precise double fd1 = p2g_rsqrt64(t1);
-    // 44: cvta.to.global.u64 	%rd6, %rd2;
-    // 45: add.s64 	%rd7, %rd6, %rd4;
-    // 46: st.global.f64 	[%rd7], %fd1;
+    // ptx:44  cvta.to.global.u64 	%rd6, %rd2;
+    // ptx:45  add.s64 	%rd7, %rd6, %rd4;
+    // ptx:46  st.global.f64 	[%rd7], %fd1;
     P2GU64(uint64_t(int64_t(rd2) + int64_t(rd4))).v = doubleBitsToUint64(fd1);
   }
-  // 49: ret;
+  // ptx:49  ret;
   return;
 }

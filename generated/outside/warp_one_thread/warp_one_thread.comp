@@ -66,29 +66,29 @@ void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // warp_one_thread_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // warp_one_thread_param_1
-  // 25: ld.param.u64 	%rd2, [warp_one_thread_param_0];
+  // ptx:25  ld.param.u64 	%rd2, [warp_one_thread_param_0];
   uint64_t rd2 = p0_u64;
-  // 26: ld.param.u64 	%rd3, [warp_one_thread_param_1];
+  // ptx:26  ld.param.u64 	%rd3, [warp_one_thread_param_1];
   uint64_t rd3 = p8_u64;
-  // 27: cvta.to.global.u64 	%rd4, %rd3;
+  // ptx:27  cvta.to.global.u64 	%rd4, %rd3;
   uint64_t rd4 = rd3;
-  // 28: mov.u32 	%r2, %ctaid.x;
+  // ptx:28  mov.u32 	%r2, %ctaid.x;
   uint r2 = gl_WorkGroupID.x;
-  // 29: cvta.to.global.u64 	%rd5, %rd2;
+  // ptx:29  cvta.to.global.u64 	%rd5, %rd2;
   uint64_t rd5 = rd2;
-  // 30: mul.wide.u32 	%rd6, %r2, 4;
+  // ptx:30  mul.wide.u32 	%rd6, %r2, 4;
   uint64_t rd6 = uint64_t(r2) * uint64_t(4u);
-  // 31: add.s64 	%rd7, %rd5, %rd6;
+  // ptx:31  add.s64 	%rd7, %rd5, %rd6;
   uint64_t rd7 = uint64_t(int64_t(rd5) + int64_t(rd6));
-  // 32: ld.global.u32 	%r3, [%rd7];
+  // ptx:32  ld.global.u32 	%r3, [%rd7];
   uint r3 = P2GU32(rd7).v;
-  // 33: shl.b32 	%r4, %r2, 3;
+  // ptx:33  shl.b32 	%r4, %r2, 3;
   uint r4 = r2 << 3u;
-  // 34: mul.wide.u32 	%rd8, %r4, 4;
+  // ptx:34  mul.wide.u32 	%rd8, %r4, 4;
   uint64_t rd8 = uint64_t(r4) * uint64_t(4u);
-  // 35: add.s64 	%rd1, %rd4, %rd8;
+  // ptx:35  add.s64 	%rd1, %rd4, %rd8;
   uint64_t rd1 = uint64_t(int64_t(rd4) + int64_t(rd8));
-  // 37: activemask.b32 %r1;
+  // ptx:37  activemask.b32 %r1;
   uint t1;
   uint t2;
   if (P2G_WARP_EMU) {
@@ -100,17 +100,17 @@ void main() {
     t2 = p2g_warp_ballot(true && true);
   }
   uint r1 = t1;
-  // 39: st.global.u32 	[%rd1], %r1;
+  // ptx:39  st.global.u32 	[%rd1], %r1;
   P2GU32(rd1).v = r1;
-  // 40: mov.u32 	%r5, 1;
+  // ptx:40  mov.u32 	%r5, 1;
   uint r5 = 1u;
-  // 41: and.b32  	%r6, %r3, 1;
+  // ptx:41  and.b32  	%r6, %r3, 1;
   uint r6 = r3 & 1u;
-  // 42: setp.eq.b32 	%p1, %r6, 1;
+  // ptx:42  setp.eq.b32 	%p1, %r6, 1;
   bool p1 = r6 == 1u;
-  // 43: mov.u32 	%r7, -1;
+  // ptx:43  mov.u32 	%r7, -1;
   uint r7 = 0xFFFFFFFFu;
-  // 44: vote.sync.ballot.b32 	%r8, %p1, %r7;
+  // ptx:44  vote.sync.ballot.b32 	%r8, %p1, %r7;
   bool t4 = p1;
   uint t5 = r7;
   uint t6;
@@ -124,11 +124,11 @@ void main() {
     t7 = p2g_warp_ballot(true && t4);
   }
   uint r8 = (t7 & t5);
-  // 45: st.global.u32 	[%rd1+4], %r8;
+  // ptx:45  st.global.u32 	[%rd1+4], %r8;
   P2GU32((rd1 + 4ul)).v = r8;
-  // 46: setp.gt.s32 	%p3, %r3, 0;
+  // ptx:46  setp.gt.s32 	%p3, %r3, 0;
   bool p3 = int(r3) > 0;
-  // 47: vote.sync.all.pred 	%p4, %p3, %r7;
+  // ptx:47  vote.sync.all.pred 	%p4, %p3, %r7;
   bool t9 = p3;
   uint t10 = r7;
   uint t11;
@@ -142,11 +142,11 @@ void main() {
     t12 = p2g_warp_ballot(true && t9);
   }
   bool p4 = (t12 & t10) == (t11 & t10);
-  // 48: selp.u32 	%r10, 1, 0, %p4;
+  // ptx:48  selp.u32 	%r10, 1, 0, %p4;
   uint r10 = p4 ? 1u : 0u;
-  // 49: st.global.u32 	[%rd1+8], %r10;
+  // ptx:49  st.global.u32 	[%rd1+8], %r10;
   P2GU32((rd1 + 8ul)).v = r10;
-  // 50: vote.sync.any.pred 	%p5, %p3, %r7;
+  // ptx:50  vote.sync.any.pred 	%p5, %p3, %r7;
   bool t14 = p3;
   uint t15 = r7;
   uint t16;
@@ -160,11 +160,11 @@ void main() {
     t17 = p2g_warp_ballot(true && t14);
   }
   bool p5 = (t17 & t15) != 0u;
-  // 51: selp.u32 	%r12, 1, 0, %p5;
+  // ptx:51  selp.u32 	%r12, 1, 0, %p5;
   uint r12 = p5 ? 1u : 0u;
-  // 52: st.global.u32 	[%rd1+12], %r12;
+  // ptx:52  st.global.u32 	[%rd1+12], %r12;
   P2GU32((rd1 + 12ul)).v = r12;
-  // 53: vote.sync.uni.pred 	%p6, %p3, %r7;
+  // ptx:53  vote.sync.uni.pred 	%p6, %p3, %r7;
   bool t19 = p3;
   uint t20 = r7;
   uint t21;
@@ -178,13 +178,13 @@ void main() {
     t22 = p2g_warp_ballot(true && t19);
   }
   bool p6 = ((t22 & t20) == 0u || (t22 & t20) == (t21 & t20));
-  // 54: selp.u32 	%r14, 1, 0, %p6;
+  // ptx:54  selp.u32 	%r14, 1, 0, %p6;
   uint r14 = p6 ? 1u : 0u;
-  // 55: st.global.u32 	[%rd1+16], %r14;
+  // ptx:55  st.global.u32 	[%rd1+16], %r14;
   P2GU32((rd1 + 16ul)).v = r14;
-  // 56: mov.pred 	%p7, -1;
+  // ptx:56  mov.pred 	%p7, -1;
   bool p7 = true;
-  // 57: vote.sync.ballot.b32 	%r15, %p7, %r5;
+  // ptx:57  vote.sync.ballot.b32 	%r15, %p7, %r5;
   bool t24 = p7;
   uint t25 = r5;
   uint t26;
@@ -198,17 +198,17 @@ void main() {
     t27 = p2g_warp_ballot(true && t24);
   }
   uint r15 = (t27 & t25);
-  // 58: st.global.u32 	[%rd1+20], %r15;
+  // ptx:58  st.global.u32 	[%rd1+20], %r15;
   P2GU32((rd1 + 20ul)).v = r15;
-  // 59: and.b32  	%r16, %r3, 2;
+  // ptx:59  and.b32  	%r16, %r3, 2;
   uint r16 = r3 & 2u;
-  // 60: setp.eq.s32 	%p9, %r16, 0;
+  // ptx:60  setp.eq.s32 	%p9, %r16, 0;
   bool p9 = int(r16) == 0;
-  // 61: @%p9 bra 	$L__BB0_2;
+  // ptx:61  @%p9 bra 	$L__BB0_2;
   bool p2g_act1 = (p9);
   bool p2g_act2 = !(p9);
   if (P2G_WARP_EMU || p2g_act1) {
-    // 66: activemask.b32 %r18;
+    // ptx:66  activemask.b32 %r18;
     uint t29;
     uint t30;
     if (P2G_WARP_EMU) {
@@ -222,7 +222,7 @@ void main() {
     if (p2g_act1) {
       r18 = t29;
     }
-    // 68: vote.sync.ballot.b32 	%r19, %p7, %r18;
+    // ptx:68  vote.sync.ballot.b32 	%r19, %p7, %r18;
     bool t32 = p7;
     uint t33 = r18;
     uint t34;
@@ -239,18 +239,18 @@ void main() {
       r19 = (t35 & t33);
     }
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 69: or.b32  	%r20, %r19, 256;
+      // ptx:69  or.b32  	%r20, %r19, 256;
       uint r20 = r19 | 256u;
-      // 70: st.global.u32 	[%rd1+24], %r20;
+      // ptx:70  st.global.u32 	[%rd1+24], %r20;
       P2GU32((rd1 + 24ul)).v = r20;
     }
-    // 71: bra.uni 	$L__BB0_3;
+    // ptx:71  bra.uni 	$L__BB0_3;
   }
   if (P2G_WARP_EMU || p2g_act2) {
     if (!P2G_WARP_EMU || p2g_act2) {
-      // 62: bra.uni 	$L__BB0_1;
+      // ptx:62  bra.uni 	$L__BB0_1;
     }
-    // 75: activemask.b32 %r17;
+    // ptx:75  activemask.b32 %r17;
     uint t37;
     uint t38;
     if (P2G_WARP_EMU) {
@@ -265,13 +265,13 @@ void main() {
       r17 = t37;
     }
     if (!P2G_WARP_EMU || p2g_act2) {
-      // 77: st.global.u32 	[%rd1+24], %r17;
+      // ptx:77  st.global.u32 	[%rd1+24], %r17;
       P2GU32((rd1 + 24ul)).v = r17;
     }
   }
-  // 81: mov.u32 %r21, %lanemask_lt;
-  // 83: st.global.u32 	[%rd1+28], %r21;
+  // ptx:81  mov.u32 %r21, %lanemask_lt;
+  // ptx:83  st.global.u32 	[%rd1+28], %r21;
   P2GU32((rd1 + 28ul)).v = ((1u << (gl_LocalInvocationIndex & 31u)) - 1u);
-  // 84: ret;
+  // ptx:84  ret;
   return;
 }

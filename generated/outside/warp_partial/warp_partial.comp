@@ -67,43 +67,43 @@ void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // warp_partial_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // warp_partial_param_1
-  // 25: ld.param.u64 	%rd2, [warp_partial_param_0];
+  // ptx:25  ld.param.u64 	%rd2, [warp_partial_param_0];
   uint64_t rd2 = p0_u64;
-  // 26: ld.param.u64 	%rd3, [warp_partial_param_1];
+  // ptx:26  ld.param.u64 	%rd3, [warp_partial_param_1];
   uint64_t rd3 = p8_u64;
-  // 27: cvta.to.global.u64 	%rd4, %rd3;
+  // ptx:27  cvta.to.global.u64 	%rd4, %rd3;
   uint64_t rd4 = rd3;
-  // 28: mov.u32 	%r4, %tid.y;
+  // ptx:28  mov.u32 	%r4, %tid.y;
   uint r4 = gl_LocalInvocationID.y;
-  // 29: mov.u32 	%r5, %ntid.x;
+  // ptx:29  mov.u32 	%r5, %ntid.x;
   uint r5 = gl_WorkGroupSize.x;
-  // 30: mov.u32 	%r6, %tid.x;
+  // ptx:30  mov.u32 	%r6, %tid.x;
   uint r6 = gl_LocalInvocationID.x;
-  // 31: mad.lo.s32 	%r7, %r5, %r4, %r6;
+  // ptx:31  mad.lo.s32 	%r7, %r5, %r4, %r6;
   uint r7 = uint(int(r5) * int(r4) + int(r6));
-  // 32: mov.u32 	%r8, %ctaid.x;
+  // ptx:32  mov.u32 	%r8, %ctaid.x;
   uint r8 = gl_WorkGroupID.x;
-  // 33: mul.lo.s32 	%r9, %r8, %r5;
+  // ptx:33  mul.lo.s32 	%r9, %r8, %r5;
   uint r9 = uint(int(r8) * int(r5));
-  // 34: mov.u32 	%r10, %ntid.y;
+  // ptx:34  mov.u32 	%r10, %ntid.y;
   uint r10 = gl_WorkGroupSize.y;
-  // 35: mad.lo.s32 	%r11, %r9, %r10, %r7;
+  // ptx:35  mad.lo.s32 	%r11, %r9, %r10, %r7;
   uint r11 = uint(int(r9) * int(r10) + int(r7));
-  // 36: cvta.to.global.u64 	%rd5, %rd2;
+  // ptx:36  cvta.to.global.u64 	%rd5, %rd2;
   uint64_t rd5 = rd2;
-  // 37: mul.wide.u32 	%rd6, %r11, 4;
+  // ptx:37  mul.wide.u32 	%rd6, %r11, 4;
   uint64_t rd6 = uint64_t(r11) * uint64_t(4u);
-  // 38: add.s64 	%rd7, %rd5, %rd6;
+  // ptx:38  add.s64 	%rd7, %rd5, %rd6;
   uint64_t rd7 = uint64_t(int64_t(rd5) + int64_t(rd6));
-  // 39: ld.global.u32 	%r1, [%rd7];
+  // ptx:39  ld.global.u32 	%r1, [%rd7];
   uint r1 = P2GU32(rd7).v;
-  // 40: shl.b32 	%r12, %r11, 3;
+  // ptx:40  shl.b32 	%r12, %r11, 3;
   uint r12 = r11 << 3u;
-  // 41: mul.wide.u32 	%rd8, %r12, 4;
+  // ptx:41  mul.wide.u32 	%rd8, %r12, 4;
   uint64_t rd8 = uint64_t(r12) * uint64_t(4u);
-  // 42: add.s64 	%rd1, %rd4, %rd8;
+  // ptx:42  add.s64 	%rd1, %rd4, %rd8;
   uint64_t rd1 = uint64_t(int64_t(rd4) + int64_t(rd8));
-  // 44: activemask.b32 %r3;
+  // ptx:44  activemask.b32 %r3;
   uint t1;
   uint t2;
   if (P2G_WARP_EMU) {
@@ -115,15 +115,15 @@ void main() {
     t2 = p2g_warp_ballot(true && true);
   }
   uint r3 = t1;
-  // 46: st.global.u32 	[%rd1], %r3;
+  // ptx:46  st.global.u32 	[%rd1], %r3;
   P2GU32(rd1).v = r3;
-  // 47: and.b32  	%r13, %r1, 1;
+  // ptx:47  and.b32  	%r13, %r1, 1;
   uint r13 = r1 & 1u;
-  // 48: setp.eq.b32 	%p1, %r13, 1;
+  // ptx:48  setp.eq.b32 	%p1, %r13, 1;
   bool p1 = r13 == 1u;
-  // 49: mov.u32 	%r14, -1;
+  // ptx:49  mov.u32 	%r14, -1;
   uint r14 = 0xFFFFFFFFu;
-  // 50: vote.sync.ballot.b32 	%r15, %p1, %r14;
+  // ptx:50  vote.sync.ballot.b32 	%r15, %p1, %r14;
   bool t4 = p1;
   uint t5 = r14;
   uint t6;
@@ -137,11 +137,11 @@ void main() {
     t7 = p2g_warp_ballot(true && t4);
   }
   uint r15 = (t7 & t5);
-  // 51: st.global.u32 	[%rd1+4], %r15;
+  // ptx:51  st.global.u32 	[%rd1+4], %r15;
   P2GU32((rd1 + 4ul)).v = r15;
-  // 52: setp.gt.s32 	%p3, %r1, -90;
+  // ptx:52  setp.gt.s32 	%p3, %r1, -90;
   bool p3 = int(r1) > -90;
-  // 53: vote.sync.all.pred 	%p4, %p3, %r14;
+  // ptx:53  vote.sync.all.pred 	%p4, %p3, %r14;
   bool t9 = p3;
   uint t10 = r14;
   uint t11;
@@ -155,13 +155,13 @@ void main() {
     t12 = p2g_warp_ballot(true && t9);
   }
   bool p4 = (t12 & t10) == (t11 & t10);
-  // 54: selp.u32 	%r17, 1, 0, %p4;
+  // ptx:54  selp.u32 	%r17, 1, 0, %p4;
   uint r17 = p4 ? 1u : 0u;
-  // 55: st.global.u32 	[%rd1+8], %r17;
+  // ptx:55  st.global.u32 	[%rd1+8], %r17;
   P2GU32((rd1 + 8ul)).v = r17;
-  // 56: setp.gt.s32 	%p5, %r1, 95;
+  // ptx:56  setp.gt.s32 	%p5, %r1, 95;
   bool p5 = int(r1) > 95;
-  // 57: vote.sync.any.pred 	%p6, %p5, %r14;
+  // ptx:57  vote.sync.any.pred 	%p6, %p5, %r14;
   bool t14 = p5;
   uint t15 = r14;
   uint t16;
@@ -175,13 +175,13 @@ void main() {
     t17 = p2g_warp_ballot(true && t14);
   }
   bool p6 = (t17 & t15) != 0u;
-  // 58: selp.u32 	%r19, 1, 0, %p6;
+  // ptx:58  selp.u32 	%r19, 1, 0, %p6;
   uint r19 = p6 ? 1u : 0u;
-  // 59: st.global.u32 	[%rd1+12], %r19;
+  // ptx:59  st.global.u32 	[%rd1+12], %r19;
   P2GU32((rd1 + 12ul)).v = r19;
-  // 60: setp.gt.s32 	%p7, %r1, -99;
+  // ptx:60  setp.gt.s32 	%p7, %r1, -99;
   bool p7 = int(r1) > -99;
-  // 61: vote.sync.uni.pred 	%p8, %p7, %r14;
+  // ptx:61  vote.sync.uni.pred 	%p8, %p7, %r14;
   bool t19 = p7;
   uint t20 = r14;
   uint t21;
@@ -195,18 +195,18 @@ void main() {
     t22 = p2g_warp_ballot(true && t19);
   }
   bool p8 = ((t22 & t20) == 0u || (t22 & t20) == (t21 & t20));
-  // 62: selp.u32 	%r21, 1, 0, %p8;
+  // ptx:62  selp.u32 	%r21, 1, 0, %p8;
   uint r21 = p8 ? 1u : 0u;
-  // 63: st.global.u32 	[%rd1+16], %r21;
+  // ptx:63  st.global.u32 	[%rd1+16], %r21;
   P2GU32((rd1 + 16ul)).v = r21;
-  // 64: and.b32  	%r2, %r7, 31;
+  // ptx:64  and.b32  	%r2, %r7, 31;
   uint r2 = r7 & 31u;
-  // 65: setp.lt.u32 	%p9, %r2, 8;
+  // ptx:65  setp.lt.u32 	%p9, %r2, 8;
   bool p9 = r2 < 8u;
-  // 66: @%p9 bra 	$L__BB0_2;
+  // ptx:66  @%p9 bra 	$L__BB0_2;
   bool p2g_act1 = (!p9);
   if (P2G_WARP_EMU || p2g_act1) {
-    // 69: activemask.b32 %r22;
+    // ptx:69  activemask.b32 %r22;
     uint t24;
     uint t25;
     if (P2G_WARP_EMU) {
@@ -221,14 +221,14 @@ void main() {
       r22 = t24;
     }
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 71: st.global.u32 	[%rd1+20], %r22;
+      // ptx:71  st.global.u32 	[%rd1+20], %r22;
       P2GU32((rd1 + 20ul)).v = r22;
-      // 72: setp.gt.s32 	%p10, %r1, 0;
+      // ptx:72  setp.gt.s32 	%p10, %r1, 0;
       p10 = int(r1) > 0;
-      // 73: mov.u32 	%r23, -256;
+      // ptx:73  mov.u32 	%r23, -256;
       r23 = 0xFFFFFF00u;
     }
-    // 74: vote.sync.ballot.b32 	%r24, %p10, %r23;
+    // ptx:74  vote.sync.ballot.b32 	%r24, %p10, %r23;
     bool t27 = p10;
     uint t28 = r23;
     uint t29;
@@ -245,13 +245,13 @@ void main() {
       r24 = (t30 & t28);
     }
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 75: st.global.u32 	[%rd1+24], %r24;
+      // ptx:75  st.global.u32 	[%rd1+24], %r24;
       P2GU32((rd1 + 24ul)).v = r24;
     }
   }
-  // 78: setp.lt.u32 	%p12, %r2, 12;
+  // ptx:78  setp.lt.u32 	%p12, %r2, 12;
   bool p12 = r2 < 12u;
-  // 79: vote.sync.ballot.b32 	%r26, %p12, %r14;
+  // ptx:79  vote.sync.ballot.b32 	%r26, %p12, %r14;
   bool t32 = p12;
   uint t33 = r14;
   uint t34;
@@ -265,8 +265,8 @@ void main() {
     t35 = p2g_warp_ballot(true && t32);
   }
   uint r26 = (t35 & t33);
-  // 80: st.global.u32 	[%rd1+28], %r26;
+  // ptx:80  st.global.u32 	[%rd1+28], %r26;
   P2GU32((rd1 + 28ul)).v = r26;
-  // 81: ret;
+  // ptx:81  ret;
   return;
 }

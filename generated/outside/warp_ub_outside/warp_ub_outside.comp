@@ -65,41 +65,41 @@ void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // warp_ub_outside_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // warp_ub_outside_param_1
-  // 25: ld.param.u64 	%rd1, [warp_ub_outside_param_0];
+  // ptx:25  ld.param.u64 	%rd1, [warp_ub_outside_param_0];
   uint64_t rd1 = p0_u64;
-  // 26: ld.param.u64 	%rd2, [warp_ub_outside_param_1];
+  // ptx:26  ld.param.u64 	%rd2, [warp_ub_outside_param_1];
   uint64_t rd2 = p8_u64;
-  // 27: cvta.to.global.u64 	%rd3, %rd2;
+  // ptx:27  cvta.to.global.u64 	%rd3, %rd2;
   uint64_t rd3 = rd2;
-  // 28: cvta.to.global.u64 	%rd4, %rd1;
+  // ptx:28  cvta.to.global.u64 	%rd4, %rd1;
   uint64_t rd4 = rd1;
-  // 29: mov.u32 	%r1, %ctaid.x;
+  // ptx:29  mov.u32 	%r1, %ctaid.x;
   uint r1 = gl_WorkGroupID.x;
-  // 30: mov.u32 	%r2, %ntid.x;
+  // ptx:30  mov.u32 	%r2, %ntid.x;
   uint r2 = gl_WorkGroupSize.x;
-  // 31: mov.u32 	%r3, %tid.x;
+  // ptx:31  mov.u32 	%r3, %tid.x;
   uint r3 = gl_LocalInvocationID.x;
-  // 32: mad.lo.s32 	%r4, %r1, %r2, %r3;
+  // ptx:32  mad.lo.s32 	%r4, %r1, %r2, %r3;
   uint r4 = uint(int(r1) * int(r2) + int(r3));
-  // 33: mul.wide.u32 	%rd5, %r4, 4;
+  // ptx:33  mul.wide.u32 	%rd5, %r4, 4;
   uint64_t rd5 = uint64_t(r4) * uint64_t(4u);
-  // 34: add.s64 	%rd6, %rd4, %rd5;
+  // ptx:34  add.s64 	%rd6, %rd4, %rd5;
   uint64_t rd6 = uint64_t(int64_t(rd4) + int64_t(rd5));
-  // 35: ld.global.u32 	%r5, [%rd6];
+  // ptx:35  ld.global.u32 	%r5, [%rd6];
   uint r5 = P2GU32(rd6).v;
-  // 36: shl.b32 	%r6, %r4, 2;
+  // ptx:36  shl.b32 	%r6, %r4, 2;
   uint r6 = r4 << 2u;
-  // 37: mul.wide.u32 	%rd7, %r6, 4;
+  // ptx:37  mul.wide.u32 	%rd7, %r6, 4;
   uint64_t rd7 = uint64_t(r6) * uint64_t(4u);
-  // 38: add.s64 	%rd8, %rd3, %rd7;
+  // ptx:38  add.s64 	%rd8, %rd3, %rd7;
   uint64_t rd8 = uint64_t(int64_t(rd3) + int64_t(rd7));
-  // 39: and.b32  	%r7, %r5, 1;
+  // ptx:39  and.b32  	%r7, %r5, 1;
   uint r7 = r5 & 1u;
-  // 40: setp.eq.b32 	%p1, %r7, 1;
+  // ptx:40  setp.eq.b32 	%p1, %r7, 1;
   bool p1 = r7 == 1u;
-  // 41: mov.u32 	%r8, 65535;
+  // ptx:41  mov.u32 	%r8, 65535;
   uint r8 = 65535u;
-  // 42: vote.sync.ballot.b32 	%r9, %p1, %r8;
+  // ptx:42  vote.sync.ballot.b32 	%r9, %p1, %r8;
   bool t1 = p1;
   uint t2 = r8;
   uint t3;
@@ -113,11 +113,11 @@ void main() {
     t4 = p2g_warp_ballot(true && t1);
   }
   uint r9 = (t4 & t2);
-  // 43: st.global.u32 	[%rd8], %r9;
+  // ptx:43  st.global.u32 	[%rd8], %r9;
   P2GU32(rd8).v = r9;
-  // 44: setp.gt.s32 	%p3, %r5, -50;
+  // ptx:44  setp.gt.s32 	%p3, %r5, -50;
   bool p3 = int(r5) > -50;
-  // 45: vote.sync.all.pred 	%p4, %p3, %r8;
+  // ptx:45  vote.sync.all.pred 	%p4, %p3, %r8;
   bool t6 = p3;
   uint t7 = r8;
   uint t8;
@@ -131,15 +131,15 @@ void main() {
     t9 = p2g_warp_ballot(true && t6);
   }
   bool p4 = (t9 & t7) == (t8 & t7);
-  // 46: selp.u32 	%r11, 1, 0, %p4;
+  // ptx:46  selp.u32 	%r11, 1, 0, %p4;
   uint r11 = p4 ? 1u : 0u;
-  // 47: st.global.u32 	[%rd8+4], %r11;
+  // ptx:47  st.global.u32 	[%rd8+4], %r11;
   P2GU32((rd8 + 4ul)).v = r11;
-  // 48: setp.gt.s32 	%p5, %r5, 90;
+  // ptx:48  setp.gt.s32 	%p5, %r5, 90;
   bool p5 = int(r5) > 90;
-  // 49: mov.u32 	%r12, 1431655765;
+  // ptx:49  mov.u32 	%r12, 1431655765;
   uint r12 = 0x55555555u;
-  // 50: vote.sync.any.pred 	%p6, %p5, %r12;
+  // ptx:50  vote.sync.any.pred 	%p6, %p5, %r12;
   bool t11 = p5;
   uint t12 = r12;
   uint t13;
@@ -153,13 +153,13 @@ void main() {
     t14 = p2g_warp_ballot(true && t11);
   }
   bool p6 = (t14 & t12) != 0u;
-  // 51: selp.u32 	%r14, 1, 0, %p6;
+  // ptx:51  selp.u32 	%r14, 1, 0, %p6;
   uint r14 = p6 ? 1u : 0u;
-  // 52: st.global.u32 	[%rd8+8], %r14;
+  // ptx:52  st.global.u32 	[%rd8+8], %r14;
   P2GU32((rd8 + 8ul)).v = r14;
-  // 53: setp.gt.s32 	%p7, %r5, 0;
+  // ptx:53  setp.gt.s32 	%p7, %r5, 0;
   bool p7 = int(r5) > 0;
-  // 54: vote.sync.ballot.b32 	%r15, %p7, %r12;
+  // ptx:54  vote.sync.ballot.b32 	%r15, %p7, %r12;
   bool t16 = p7;
   uint t17 = r12;
   uint t18;
@@ -173,8 +173,8 @@ void main() {
     t19 = p2g_warp_ballot(true && t16);
   }
   uint r15 = (t19 & t17);
-  // 55: st.global.u32 	[%rd8+12], %r15;
+  // ptx:55  st.global.u32 	[%rd8+12], %r15;
   P2GU32((rd8 + 12ul)).v = r15;
-  // 56: ret;
+  // ptx:56  ret;
   return;
 }

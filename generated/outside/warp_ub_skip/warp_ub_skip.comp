@@ -67,39 +67,39 @@ void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // warp_ub_skip_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // warp_ub_skip_param_1
-  // 25: ld.param.u64 	%rd2, [warp_ub_skip_param_0];
-  // 26: ld.param.u64 	%rd3, [warp_ub_skip_param_1];
-  // 27: cvta.to.global.u64 	%rd4, %rd3;
-  // 28: mov.u32 	%r2, %ntid.x;
-  // 29: mov.u32 	%r3, %ctaid.x;
-  // 30: mov.u32 	%r4, %tid.x;
+  // ptx:25  ld.param.u64 	%rd2, [warp_ub_skip_param_0];
+  // ptx:26  ld.param.u64 	%rd3, [warp_ub_skip_param_1];
+  // ptx:27  cvta.to.global.u64 	%rd4, %rd3;
+  // ptx:28  mov.u32 	%r2, %ntid.x;
+  // ptx:29  mov.u32 	%r3, %ctaid.x;
+  // ptx:30  mov.u32 	%r4, %tid.x;
   uint r4 = gl_LocalInvocationID.x;
-  // 31: mad.lo.s32 	%r5, %r3, %r2, %r4;
+  // ptx:31  mad.lo.s32 	%r5, %r3, %r2, %r4;
   uint r5 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r4));
-  // 32: and.b32  	%r6, %r4, 31;
-  // 33: cvta.to.global.u64 	%rd5, %rd2;
-  // 34: mul.wide.u32 	%rd6, %r5, 4;
-  // 35: add.s64 	%rd7, %rd5, %rd6;
-  // 36: ld.global.u32 	%r1, [%rd7];
+  // ptx:32  and.b32  	%r6, %r4, 31;
+  // ptx:33  cvta.to.global.u64 	%rd5, %rd2;
+  // ptx:34  mul.wide.u32 	%rd6, %r5, 4;
+  // ptx:35  add.s64 	%rd7, %rd5, %rd6;
+  // ptx:36  ld.global.u32 	%r1, [%rd7];
   uint r1 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r5) * uint64_t(4u)))).v;
-  // 37: shl.b32 	%r7, %r5, 2;
-  // 38: mul.wide.u32 	%rd8, %r7, 4;
-  // 39: add.s64 	%rd1, %rd4, %rd8;
+  // ptx:37  shl.b32 	%r7, %r5, 2;
+  // ptx:38  mul.wide.u32 	%rd8, %r7, 4;
+  // ptx:39  add.s64 	%rd1, %rd4, %rd8;
   uint64_t rd1 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r5 << 2u) * uint64_t(4u)));
-  // 40: setp.eq.s32 	%p1, %r6, 0;
-  // 41: and.b32  	%r8, %r4, 28;
-  // 42: setp.eq.s32 	%p2, %r8, 16;
-  // 43: or.pred  	%p3, %p2, %p1;
-  // 44: @%p3 bra 	$L__BB0_2;
+  // ptx:40  setp.eq.s32 	%p1, %r6, 0;
+  // ptx:41  and.b32  	%r8, %r4, 28;
+  // ptx:42  setp.eq.s32 	%p2, %r8, 16;
+  // ptx:43  or.pred  	%p3, %p2, %p1;
+  // ptx:44  @%p3 bra 	$L__BB0_2;
   bool p2g_act1 = (!((int(r4 & 28u) == 16) || (int(r4 & 31u) == 0)));
   if (P2G_WARP_EMU || p2g_act1) {
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 46: setp.gt.s32 	%p4, %r1, -1000;
+      // ptx:46  setp.gt.s32 	%p4, %r1, -1000;
       p4 = int(r1) > -1000;
-      // 47: mov.u32 	%r9, -1;
+      // ptx:47  mov.u32 	%r9, -1;
       r9 = 0xFFFFFFFFu;
     }
-    // 48: vote.sync.all.pred 	%p5, %p4, %r9;
+    // ptx:48  vote.sync.all.pred 	%p5, %p4, %r9;
     bool t1 = p4;
     uint t2 = r9;
     uint t3;
@@ -116,16 +116,16 @@ void main() {
       p5 = (t4 & t2) == (t3 & t2);
     }
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 49: selp.u32 	%r11, 1, 0, %p5;
+      // ptx:49  selp.u32 	%r11, 1, 0, %p5;
       uint r11 = p5 ? 1u : 0u;
-      // 50: st.global.u32 	[%rd1], %r11;
+      // ptx:50  st.global.u32 	[%rd1], %r11;
       P2GU32(rd1).v = r11;
-      // 51: and.b32  	%r12, %r1, 1;
+      // ptx:51  and.b32  	%r12, %r1, 1;
       uint r12 = r1 & 1u;
-      // 52: setp.eq.b32 	%p6, %r12, 1;
+      // ptx:52  setp.eq.b32 	%p6, %r12, 1;
       p6 = r12 == 1u;
     }
-    // 53: vote.sync.ballot.b32 	%r13, %p6, %r9;
+    // ptx:53  vote.sync.ballot.b32 	%r13, %p6, %r9;
     bool t6 = p6;
     uint t7 = r9;
     uint t8;
@@ -142,19 +142,19 @@ void main() {
       r13 = (t9 & t7);
     }
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 54: st.global.u32 	[%rd1+4], %r13;
+      // ptx:54  st.global.u32 	[%rd1+4], %r13;
       P2GU32((rd1 + 4ul)).v = r13;
     }
   }
-  // 57: shr.u32 	%r15, %r1, 1;
+  // ptx:57  shr.u32 	%r15, %r1, 1;
   uint r15 = r1 >> 1u;
-  // 58: and.b32  	%r16, %r15, 1;
+  // ptx:58  and.b32  	%r16, %r15, 1;
   uint r16 = r15 & 1u;
-  // 59: setp.eq.b32 	%p8, %r16, 1;
+  // ptx:59  setp.eq.b32 	%p8, %r16, 1;
   bool p8 = r16 == 1u;
-  // 60: mov.u32 	%r17, -1;
+  // ptx:60  mov.u32 	%r17, -1;
   uint r17 = 0xFFFFFFFFu;
-  // 61: vote.sync.ballot.b32 	%r18, %p8, %r17;
+  // ptx:61  vote.sync.ballot.b32 	%r18, %p8, %r17;
   bool t11 = p8;
   uint t12 = r17;
   uint t13;
@@ -168,9 +168,9 @@ void main() {
     t14 = p2g_warp_ballot(true && t11);
   }
   uint r18 = (t14 & t12);
-  // 62: st.global.u32 	[%rd1+8], %r18;
+  // ptx:62  st.global.u32 	[%rd1+8], %r18;
   P2GU32((rd1 + 8ul)).v = r18;
-  // 64: activemask.b32 %r14;
+  // ptx:64  activemask.b32 %r14;
   uint t16;
   uint t17;
   if (P2G_WARP_EMU) {
@@ -182,8 +182,8 @@ void main() {
     t17 = p2g_warp_ballot(true && true);
   }
   uint r14 = t16;
-  // 66: st.global.u32 	[%rd1+12], %r14;
+  // ptx:66  st.global.u32 	[%rd1+12], %r14;
   P2GU32((rd1 + 12ul)).v = r14;
-  // 67: ret;
+  // ptx:67  ret;
   return;
 }

@@ -87,37 +87,37 @@ void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // warp_vote_divergent_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // warp_vote_divergent_param_1
-  // 26: ld.param.u64 	%rd3, [warp_vote_divergent_param_0];
-  // 27: ld.param.u64 	%rd4, [warp_vote_divergent_param_1];
-  // 28: cvta.to.global.u64 	%rd5, %rd4;
-  // 29: mov.u32 	%r25, %ntid.x;
-  // 30: mov.u32 	%r26, %ctaid.x;
-  // 31: mov.u32 	%r1, %tid.x;
+  // ptx:26  ld.param.u64 	%rd3, [warp_vote_divergent_param_0];
+  // ptx:27  ld.param.u64 	%rd4, [warp_vote_divergent_param_1];
+  // ptx:28  cvta.to.global.u64 	%rd5, %rd4;
+  // ptx:29  mov.u32 	%r25, %ntid.x;
+  // ptx:30  mov.u32 	%r26, %ctaid.x;
+  // ptx:31  mov.u32 	%r1, %tid.x;
   uint r1 = gl_LocalInvocationID.x;
-  // 32: mad.lo.s32 	%r27, %r26, %r25, %r1;
+  // ptx:32  mad.lo.s32 	%r27, %r26, %r25, %r1;
   uint r27 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r1));
-  // 33: and.b32  	%r2, %r1, 31;
+  // ptx:33  and.b32  	%r2, %r1, 31;
   uint r2 = r1 & 31u;
-  // 34: cvta.to.global.u64 	%rd6, %rd3;
-  // 35: mul.wide.u32 	%rd7, %r27, 4;
-  // 36: add.s64 	%rd8, %rd6, %rd7;
-  // 37: ld.global.u32 	%r3, [%rd8];
+  // ptx:34  cvta.to.global.u64 	%rd6, %rd3;
+  // ptx:35  mul.wide.u32 	%rd7, %r27, 4;
+  // ptx:36  add.s64 	%rd8, %rd6, %rd7;
+  // ptx:37  ld.global.u32 	%r3, [%rd8];
   uint r3 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r27) * uint64_t(4u)))).v;
-  // 38: shl.b32 	%r28, %r27, 4;
-  // 39: mul.wide.u32 	%rd9, %r28, 4;
-  // 40: add.s64 	%rd1, %rd5, %rd9;
+  // ptx:38  shl.b32 	%r28, %r27, 4;
+  // ptx:39  mul.wide.u32 	%rd9, %r28, 4;
+  // ptx:40  add.s64 	%rd1, %rd5, %rd9;
   uint64_t rd1 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r27 << 4u) * uint64_t(4u)));
-  // 41: setp.eq.s32 	%p4, %r2, 0;
-  // 42: @%p4 bra 	$L__BB0_2;
+  // ptx:41  setp.eq.s32 	%p4, %r2, 0;
+  // ptx:42  @%p4 bra 	$L__BB0_2;
   bool p2g_act1 = (!(int(r2) == 0));
   if (P2G_WARP_EMU || p2g_act1) {
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 44: setp.gt.s32 	%p5, %r3, -100000;
+      // ptx:44  setp.gt.s32 	%p5, %r3, -100000;
       p5 = int(r3) > -100000;
-      // 45: mov.u32 	%r29, -2;
+      // ptx:45  mov.u32 	%r29, -2;
       r29 = 0xFFFFFFFEu;
     }
-    // 46: vote.sync.all.pred 	%p6, %p5, %r29;
+    // ptx:46  vote.sync.all.pred 	%p6, %p5, %r29;
     bool t1 = p5;
     uint t2 = r29;
     uint t3;
@@ -134,14 +134,14 @@ void main() {
       p6 = (t4 & t2) == (t3 & t2);
     }
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 47: selp.u32 	%r31, 1, 0, %p6;
+      // ptx:47  selp.u32 	%r31, 1, 0, %p6;
       uint r31 = p6 ? 1u : 0u;
-      // 48: st.global.u32 	[%rd1], %r31;
+      // ptx:48  st.global.u32 	[%rd1], %r31;
       P2GU32(rd1).v = r31;
-      // 49: setp.gt.s32 	%p7, %r3, 900;
+      // ptx:49  setp.gt.s32 	%p7, %r3, 900;
       p7 = int(r3) > 900;
     }
-    // 50: vote.sync.any.pred 	%p8, %p7, %r29;
+    // ptx:50  vote.sync.any.pred 	%p8, %p7, %r29;
     bool t6 = p7;
     uint t7 = r29;
     uint t8;
@@ -158,16 +158,16 @@ void main() {
       p8 = (t9 & t7) != 0u;
     }
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 51: selp.u32 	%r33, 1, 0, %p8;
+      // ptx:51  selp.u32 	%r33, 1, 0, %p8;
       uint r33 = p8 ? 1u : 0u;
-      // 52: st.global.u32 	[%rd1+4], %r33;
+      // ptx:52  st.global.u32 	[%rd1+4], %r33;
       P2GU32((rd1 + 4ul)).v = r33;
-      // 53: and.b32  	%r34, %r3, 1;
+      // ptx:53  and.b32  	%r34, %r3, 1;
       uint r34 = r3 & 1u;
-      // 54: setp.eq.b32 	%p9, %r34, 1;
+      // ptx:54  setp.eq.b32 	%p9, %r34, 1;
       p9 = r34 == 1u;
     }
-    // 55: vote.sync.ballot.b32 	%r35, %p9, %r29;
+    // ptx:55  vote.sync.ballot.b32 	%r35, %p9, %r29;
     bool t11 = p9;
     uint t12 = r29;
     uint t13;
@@ -184,12 +184,12 @@ void main() {
       r35 = (t14 & t12);
     }
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 56: st.global.u32 	[%rd1+8], %r35;
+      // ptx:56  st.global.u32 	[%rd1+8], %r35;
       P2GU32((rd1 + 8ul)).v = r35;
-      // 57: setp.gt.s32 	%p11, %r3, 0;
+      // ptx:57  setp.gt.s32 	%p11, %r3, 0;
       p11 = int(r3) > 0;
     }
-    // 58: vote.sync.uni.pred 	%p12, %p11, %r29;
+    // ptx:58  vote.sync.uni.pred 	%p12, %p11, %r29;
     bool t16 = p11;
     uint t17 = r29;
     uint t18;
@@ -206,20 +206,20 @@ void main() {
       p12 = ((t19 & t17) == 0u || (t19 & t17) == (t18 & t17));
     }
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 59: selp.u32 	%r37, 1, 0, %p12;
+      // ptx:59  selp.u32 	%r37, 1, 0, %p12;
       uint r37 = p12 ? 1u : 0u;
-      // 60: st.global.u32 	[%rd1+12], %r37;
+      // ptx:60  st.global.u32 	[%rd1+12], %r37;
       P2GU32((rd1 + 12ul)).v = r37;
     }
   }
-  // 63: and.b32  	%r38, %r3, 2;
-  // 64: setp.eq.s32 	%p13, %r38, 0;
+  // ptx:63  and.b32  	%r38, %r3, 2;
+  // ptx:64  setp.eq.s32 	%p13, %r38, 0;
   bool p13 = int(r3 & 2u) == 0;
-  // 65: @%p13 bra 	$L__BB0_4;
+  // ptx:65  @%p13 bra 	$L__BB0_4;
   bool p2g_act2 = (p13);
   bool p2g_act3 = !(p13);
   if (P2G_WARP_EMU || p2g_act2) {
-    // 70: activemask.b32 %r46;
+    // ptx:70  activemask.b32 %r46;
     uint t21;
     uint t22;
     if (P2G_WARP_EMU) {
@@ -234,16 +234,16 @@ void main() {
       r46 = t21;
     }
     if (!P2G_WARP_EMU || p2g_act2) {
-      // 72: st.global.u32 	[%rd1+28], %r46;
+      // ptx:72  st.global.u32 	[%rd1+28], %r46;
       P2GU32((rd1 + 28ul)).v = r46;
-      // 73: shr.u32 	%r47, %r3, 2;
+      // ptx:73  shr.u32 	%r47, %r3, 2;
       uint r47 = r3 >> 2u;
-      // 74: and.b32  	%r48, %r47, 1;
+      // ptx:74  and.b32  	%r48, %r47, 1;
       uint r48 = r47 & 1u;
-      // 75: setp.eq.b32 	%p17, %r48, 1;
+      // ptx:75  setp.eq.b32 	%p17, %r48, 1;
       p17 = r48 == 1u;
     }
-    // 76: vote.sync.ballot.b32 	%r49, %p17, %r46;
+    // ptx:76  vote.sync.ballot.b32 	%r49, %p17, %r46;
     bool t24 = p17;
     uint t25 = r46;
     uint t26;
@@ -260,16 +260,16 @@ void main() {
       r49 = (t27 & t25);
     }
     if (!P2G_WARP_EMU || p2g_act2) {
-      // 77: st.global.u32 	[%rd1+32], %r49;
+      // ptx:77  st.global.u32 	[%rd1+32], %r49;
       P2GU32((rd1 + 32ul)).v = r49;
-      // 78: shr.u32 	%r50, %r3, 3;
+      // ptx:78  shr.u32 	%r50, %r3, 3;
       uint r50 = r3 >> 3u;
-      // 79: and.b32  	%r51, %r50, 1;
+      // ptx:79  and.b32  	%r51, %r50, 1;
       uint r51 = r50 & 1u;
-      // 80: setp.eq.b32 	%p19, %r51, 1;
+      // ptx:80  setp.eq.b32 	%p19, %r51, 1;
       p19 = r51 == 1u;
     }
-    // 81: vote.sync.any.pred 	%p49, %p19, %r46;
+    // ptx:81  vote.sync.any.pred 	%p49, %p19, %r46;
     bool t29 = p19;
     uint t30 = r46;
     uint t31;
@@ -286,16 +286,16 @@ void main() {
       p49 = (t32 & t30) != 0u;
     }
     if (!P2G_WARP_EMU || p2g_act2) {
-      // 82: mov.u64 	%rd14, 9;
+      // ptx:82  mov.u64 	%rd14, 9;
       rd14 = 9ul;
     }
-    // 83: bra.uni 	$L__BB0_5;
+    // ptx:83  bra.uni 	$L__BB0_5;
   }
   if (P2G_WARP_EMU || p2g_act3) {
     if (!P2G_WARP_EMU || p2g_act3) {
-      // 66: bra.uni 	$L__BB0_3;
+      // ptx:66  bra.uni 	$L__BB0_3;
     }
-    // 87: activemask.b32 %r39;
+    // ptx:87  activemask.b32 %r39;
     uint t34;
     uint t35;
     if (P2G_WARP_EMU) {
@@ -310,16 +310,16 @@ void main() {
       r39 = t34;
     }
     if (!P2G_WARP_EMU || p2g_act3) {
-      // 89: st.global.u32 	[%rd1+16], %r39;
+      // ptx:89  st.global.u32 	[%rd1+16], %r39;
       P2GU32((rd1 + 16ul)).v = r39;
-      // 90: shr.u32 	%r40, %r3, 2;
+      // ptx:90  shr.u32 	%r40, %r3, 2;
       uint r40 = r3 >> 2u;
-      // 91: and.b32  	%r41, %r40, 1;
+      // ptx:91  and.b32  	%r41, %r40, 1;
       uint r41 = r40 & 1u;
-      // 92: setp.eq.b32 	%p14, %r41, 1;
+      // ptx:92  setp.eq.b32 	%p14, %r41, 1;
       p14 = r41 == 1u;
     }
-    // 93: vote.sync.ballot.b32 	%r42, %p14, %r39;
+    // ptx:93  vote.sync.ballot.b32 	%r42, %p14, %r39;
     bool t37 = p14;
     uint t38 = r39;
     uint t39;
@@ -336,16 +336,16 @@ void main() {
       r42 = (t40 & t38);
     }
     if (!P2G_WARP_EMU || p2g_act3) {
-      // 94: st.global.u32 	[%rd1+20], %r42;
+      // ptx:94  st.global.u32 	[%rd1+20], %r42;
       P2GU32((rd1 + 20ul)).v = r42;
-      // 95: shr.u32 	%r43, %r3, 3;
+      // ptx:95  shr.u32 	%r43, %r3, 3;
       uint r43 = r3 >> 3u;
-      // 96: and.b32  	%r44, %r43, 1;
+      // ptx:96  and.b32  	%r44, %r43, 1;
       uint r44 = r43 & 1u;
-      // 97: setp.eq.b32 	%p16, %r44, 1;
+      // ptx:97  setp.eq.b32 	%p16, %r44, 1;
       p16 = r44 == 1u;
     }
-    // 98: vote.sync.all.pred 	%p49, %p16, %r39;
+    // ptx:98  vote.sync.all.pred 	%p49, %p16, %r39;
     bool t42 = p16;
     uint t43 = r39;
     uint t44;
@@ -362,65 +362,65 @@ void main() {
       p49 = (t45 & t43) == (t44 & t43);
     }
     if (!P2G_WARP_EMU || p2g_act3) {
-      // 99: mov.u64 	%rd14, 6;
+      // ptx:99  mov.u64 	%rd14, 6;
       rd14 = 6ul;
     }
   }
-  // 102: shl.b64 	%rd12, %rd14, 2;
-  // 103: add.s64 	%rd13, %rd1, %rd12;
-  // 104: selp.u32 	%r54, 1, 0, %p49;
-  // 105: st.global.u32 	[%rd13], %r54;
+  // ptx:102  shl.b64 	%rd12, %rd14, 2;
+  // ptx:103  add.s64 	%rd13, %rd1, %rd12;
+  // ptx:104  selp.u32 	%r54, 1, 0, %p49;
+  // ptx:105  st.global.u32 	[%rd13], %r54;
   P2GU32(uint64_t(int64_t(rd1) + int64_t(rd14 << 2u))).v = (p49 ? 1u : 0u);
-  // 106: cvt.u16.u32 	%rs1, %r2;
+  // ptx:106  cvt.u16.u32 	%rs1, %r2;
   uint64_t t47 = uint64_t(r2);
   uint rs1 = (uint(uint64_t(t47)) & 65535u);
-  // 107: mul.wide.u16 	%r55, %rs1, -13107;
-  // 108: shr.u32 	%r56, %r55, 18;
-  // 109: cvt.u16.u32 	%rs2, %r56;
+  // ptx:107  mul.wide.u16 	%r55, %rs1, -13107;
+  // ptx:108  shr.u32 	%r56, %r55, 18;
+  // ptx:109  cvt.u16.u32 	%rs2, %r56;
   uint64_t t48 = uint64_t((uint(rs1) * uint(52429u)) >> 18u);
   uint rs2 = (uint(uint64_t(t48)) & 65535u);
-  // 110: mul.lo.s16 	%rs3, %rs2, 5;
+  // ptx:110  mul.lo.s16 	%rs3, %rs2, 5;
   uint rs3 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs2), 0, 16) * 5), 0, 16)) & 0x0000FFFFu);
-  // 111: sub.s16 	%rs4, %rs1, %rs3;
+  // ptx:111  sub.s16 	%rs4, %rs1, %rs3;
   rs4 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs1), 0, 16) - bitfieldExtract(int(rs3), 0, 16)), 0,
       16)) & 0x0000FFFFu);
-  // 112: cvt.u32.u16 	%r4, %rs4;
+  // ptx:112  cvt.u32.u16 	%r4, %rs4;
   uint64_t t49 = uint64_t(rs4);
   uint r4 = uint(uint64_t(t49));
-  // 113: neg.s32 	%r57, %r4;
-  // 114: mov.u32 	%r121, 0;
+  // ptx:113  neg.s32 	%r57, %r4;
+  // ptx:114  mov.u32 	%r121, 0;
   uint r121 = 0u;
-  // 115: and.b32  	%r5, %r3, 1;
+  // ptx:115  and.b32  	%r5, %r3, 1;
   uint r5 = r3 & 1u;
-  // 116: setp.eq.s32 	%p20, %r5, %r57;
-  // 117: @%p20 bra 	$L__BB0_11;
+  // ptx:116  setp.eq.s32 	%p20, %r5, %r57;
+  // ptx:117  @%p20 bra 	$L__BB0_11;
   bool p2g_act4 = (!(int(r5) == int(uint(-int(r4)))));
   if (P2G_WARP_EMU || p2g_act4) {
     if (!P2G_WARP_EMU || p2g_act4) {
-      // 119: add.s32 	%r61, %r2, %r5;
+      // ptx:119  add.s32 	%r61, %r2, %r5;
       uint r61 = uint(int(r2) + int(r5));
-      // 120: sub.s32 	%r62, %r2, %r4;
+      // ptx:120  sub.s32 	%r62, %r2, %r4;
       uint r62 = uint(int(r2) - int(r4));
-      // 121: sub.s32 	%r6, %r61, %r62;
+      // ptx:121  sub.s32 	%r6, %r61, %r62;
       r6 = uint(int(r61) - int(r62));
-      // 122: not.b32 	%r63, %r62;
-      // 123: add.s32 	%r64, %r61, %r63;
-      // 124: and.b32  	%r120, %r6, 3;
+      // ptx:122  not.b32 	%r63, %r62;
+      // ptx:123  add.s32 	%r64, %r61, %r63;
+      // ptx:124  and.b32  	%r120, %r6, 3;
       r120 = r6 & 3u;
-      // 125: setp.lt.u32 	%p21, %r64, 3;
+      // ptx:125  setp.lt.u32 	%p21, %r64, 3;
       p21 = uint(int(r61) + int(~r62)) < 3u;
-      // 126: mov.u32 	%r116, 0;
+      // ptx:126  mov.u32 	%r116, 0;
       r116 = 0u;
-      // 127: mov.u32 	%r121, %r116;
+      // ptx:127  mov.u32 	%r121, %r116;
       r121 = r116;
-      // 128: @%p21 bra 	$L__BB0_9;
+      // ptx:128  @%p21 bra 	$L__BB0_9;
     }
     bool p2g_act5 = p2g_act4 && (!p21);
     if (P2G_WARP_EMU || p2g_act5) {
       if (!P2G_WARP_EMU || p2g_act5) {
-        // 130: sub.s32 	%r114, %r6, %r120;
+        // ptx:130  sub.s32 	%r114, %r6, %r120;
         r114 = uint(int(r6) - int(r120));
-        // 131: mov.u32 	%r116, 0;
+        // ptx:131  mov.u32 	%r116, 0;
         r116 = 0u;
       }
       bool p2g_act6 = p2g_act5;
@@ -430,7 +430,7 @@ void main() {
         if (P2G_WARP_EMU && !p2g_loop_any(p2g_act6)) break;
         bool p2g_act7 = p2g_act6;
          // lanes active in this iteration
-        // 135: activemask.b32 %r67;
+        // ptx:135  activemask.b32 %r67;
         uint t50;
         uint t51;
         if (P2G_WARP_EMU) {
@@ -445,18 +445,18 @@ void main() {
           r67 = t50;
         }
         if (!P2G_WARP_EMU || p2g_act7) {
-          // 137: mad.lo.s32 	%r71, %r121, 33, %r67;
+          // ptx:137  mad.lo.s32 	%r71, %r121, 33, %r67;
           r71 = uint(int(r121) * 33 + int(r67));
-          // 138: mov.u32 	%r72, 1;
+          // ptx:138  mov.u32 	%r72, 1;
           uint r72 = 1u;
-          // 139: shl.b32 	%r73, %r72, %r116;
+          // ptx:139  shl.b32 	%r73, %r72, %r116;
           uint r73 = (r116 >= 32u ? 0u : r72 << r116);
-          // 140: and.b32  	%r74, %r73, %r3;
+          // ptx:140  and.b32  	%r74, %r73, %r3;
           uint r74 = r73 & r3;
-          // 141: setp.ne.s32 	%p22, %r74, 0;
+          // ptx:141  setp.ne.s32 	%p22, %r74, 0;
           p22 = int(r74) != 0;
         }
-        // 142: vote.sync.ballot.b32 	%r75, %p22, %r67;
+        // ptx:142  vote.sync.ballot.b32 	%r75, %p22, %r67;
         bool t53 = p22;
         uint t54 = r67;
         uint t55;
@@ -473,10 +473,10 @@ void main() {
           r75 = (t56 & t54);
         }
         if (!P2G_WARP_EMU || p2g_act7) {
-          // 143: add.s32 	%r76, %r71, %r75;
+          // ptx:143  add.s32 	%r76, %r71, %r75;
           r76 = uint(int(r71) + int(r75));
         }
-        // 145: activemask.b32 %r68;
+        // ptx:145  activemask.b32 %r68;
         uint t58;
         uint t59;
         if (P2G_WARP_EMU) {
@@ -491,18 +491,18 @@ void main() {
           r68 = t58;
         }
         if (!P2G_WARP_EMU || p2g_act7) {
-          // 147: mad.lo.s32 	%r77, %r76, 33, %r68;
+          // ptx:147  mad.lo.s32 	%r77, %r76, 33, %r68;
           r77 = uint(int(r76) * 33 + int(r68));
-          // 148: mov.u32 	%r78, 2;
+          // ptx:148  mov.u32 	%r78, 2;
           uint r78 = 2u;
-          // 149: shl.b32 	%r79, %r78, %r116;
+          // ptx:149  shl.b32 	%r79, %r78, %r116;
           uint r79 = (r116 >= 32u ? 0u : r78 << r116);
-          // 150: and.b32  	%r80, %r79, %r3;
+          // ptx:150  and.b32  	%r80, %r79, %r3;
           uint r80 = r79 & r3;
-          // 151: setp.ne.s32 	%p24, %r80, 0;
+          // ptx:151  setp.ne.s32 	%p24, %r80, 0;
           p24 = int(r80) != 0;
         }
-        // 152: vote.sync.ballot.b32 	%r81, %p24, %r68;
+        // ptx:152  vote.sync.ballot.b32 	%r81, %p24, %r68;
         bool t61 = p24;
         uint t62 = r68;
         uint t63;
@@ -519,10 +519,10 @@ void main() {
           r81 = (t64 & t62);
         }
         if (!P2G_WARP_EMU || p2g_act7) {
-          // 153: add.s32 	%r82, %r77, %r81;
+          // ptx:153  add.s32 	%r82, %r77, %r81;
           r82 = uint(int(r77) + int(r81));
         }
-        // 155: activemask.b32 %r69;
+        // ptx:155  activemask.b32 %r69;
         uint t66;
         uint t67;
         if (P2G_WARP_EMU) {
@@ -537,18 +537,18 @@ void main() {
           r69 = t66;
         }
         if (!P2G_WARP_EMU || p2g_act7) {
-          // 157: mad.lo.s32 	%r83, %r82, 33, %r69;
+          // ptx:157  mad.lo.s32 	%r83, %r82, 33, %r69;
           r83 = uint(int(r82) * 33 + int(r69));
-          // 158: mov.u32 	%r84, 4;
+          // ptx:158  mov.u32 	%r84, 4;
           uint r84 = 4u;
-          // 159: shl.b32 	%r85, %r84, %r116;
+          // ptx:159  shl.b32 	%r85, %r84, %r116;
           uint r85 = (r116 >= 32u ? 0u : r84 << r116);
-          // 160: and.b32  	%r86, %r85, %r3;
+          // ptx:160  and.b32  	%r86, %r85, %r3;
           uint r86 = r85 & r3;
-          // 161: setp.ne.s32 	%p26, %r86, 0;
+          // ptx:161  setp.ne.s32 	%p26, %r86, 0;
           p26 = int(r86) != 0;
         }
-        // 162: vote.sync.ballot.b32 	%r87, %p26, %r69;
+        // ptx:162  vote.sync.ballot.b32 	%r87, %p26, %r69;
         bool t69 = p26;
         uint t70 = r69;
         uint t71;
@@ -565,10 +565,10 @@ void main() {
           r87 = (t72 & t70);
         }
         if (!P2G_WARP_EMU || p2g_act7) {
-          // 163: add.s32 	%r88, %r83, %r87;
+          // ptx:163  add.s32 	%r88, %r83, %r87;
           r88 = uint(int(r83) + int(r87));
         }
-        // 165: activemask.b32 %r70;
+        // ptx:165  activemask.b32 %r70;
         uint t74;
         uint t75;
         if (P2G_WARP_EMU) {
@@ -583,18 +583,18 @@ void main() {
           r70 = t74;
         }
         if (!P2G_WARP_EMU || p2g_act7) {
-          // 167: mad.lo.s32 	%r89, %r88, 33, %r70;
+          // ptx:167  mad.lo.s32 	%r89, %r88, 33, %r70;
           r89 = uint(int(r88) * 33 + int(r70));
-          // 168: mov.u32 	%r90, 8;
+          // ptx:168  mov.u32 	%r90, 8;
           uint r90 = 8u;
-          // 169: shl.b32 	%r91, %r90, %r116;
+          // ptx:169  shl.b32 	%r91, %r90, %r116;
           uint r91 = (r116 >= 32u ? 0u : r90 << r116);
-          // 170: and.b32  	%r92, %r91, %r3;
+          // ptx:170  and.b32  	%r92, %r91, %r3;
           uint r92 = r91 & r3;
-          // 171: setp.ne.s32 	%p28, %r92, 0;
+          // ptx:171  setp.ne.s32 	%p28, %r92, 0;
           p28 = int(r92) != 0;
         }
-        // 172: vote.sync.ballot.b32 	%r93, %p28, %r70;
+        // ptx:172  vote.sync.ballot.b32 	%r93, %p28, %r70;
         bool t77 = p28;
         uint t78 = r70;
         uint t79;
@@ -611,16 +611,16 @@ void main() {
           r93 = (t80 & t78);
         }
         if (!P2G_WARP_EMU || p2g_act7) {
-          // 173: add.s32 	%r121, %r89, %r93;
+          // ptx:173  add.s32 	%r121, %r89, %r93;
           r121 = uint(int(r89) + int(r93));
-          // 174: add.s32 	%r116, %r116, 4;
+          // ptx:174  add.s32 	%r116, %r116, 4;
           r116 = uint(int(r116) + 4);
-          // 175: add.s32 	%r114, %r114, -4;
+          // ptx:175  add.s32 	%r114, %r114, -4;
           r114 = uint(int(r114) + -4);
-          // 176: setp.ne.s32 	%p30, %r114, 0;
+          // ptx:176  setp.ne.s32 	%p30, %r114, 0;
           p30 = int(r114) != 0;
         }
-        // 177: @%p30 bra 	$L__BB0_8;
+        // ptx:177  @%p30 bra 	$L__BB0_8;
         bool p2g_act8 = p2g_act7 && (!p30);
         if (p2g_act8) {
           if (P2G_WARP_EMU) {
@@ -636,9 +636,9 @@ void main() {
       }
     }
     if (!P2G_WARP_EMU || p2g_act4) {
-      // 180: setp.eq.s32 	%p31, %r120, 0;
+      // ptx:180  setp.eq.s32 	%p31, %r120, 0;
       p31 = int(r120) == 0;
-      // 181: @%p31 bra 	$L__BB0_11;
+      // ptx:181  @%p31 bra 	$L__BB0_11;
     }
     bool p2g_act9 = p2g_act4 && (!p31);
     if (P2G_WARP_EMU || p2g_act9) {
@@ -651,7 +651,7 @@ void main() {
         if (P2G_WARP_EMU && !p2g_loop_any(p2g_act10)) break;
         bool p2g_act11 = p2g_act10;
          // lanes active in this iteration
-        // 186: activemask.b32 %r94;
+        // ptx:186  activemask.b32 %r94;
         uint t82;
         uint t83;
         if (P2G_WARP_EMU) {
@@ -666,18 +666,18 @@ void main() {
           r94 = t82;
         }
         if (!P2G_WARP_EMU || p2g_act11) {
-          // 188: mad.lo.s32 	%r95, %r121, 33, %r94;
+          // ptx:188  mad.lo.s32 	%r95, %r121, 33, %r94;
           r95 = uint(int(r121) * 33 + int(r94));
-          // 189: mov.u32 	%r96, 1;
+          // ptx:189  mov.u32 	%r96, 1;
           uint r96 = 1u;
-          // 190: shl.b32 	%r97, %r96, %r116;
+          // ptx:190  shl.b32 	%r97, %r96, %r116;
           uint r97 = (r116 >= 32u ? 0u : r96 << r116);
-          // 191: and.b32  	%r98, %r97, %r3;
+          // ptx:191  and.b32  	%r98, %r97, %r3;
           uint r98 = r97 & r3;
-          // 192: setp.ne.s32 	%p32, %r98, 0;
+          // ptx:192  setp.ne.s32 	%p32, %r98, 0;
           p32 = int(r98) != 0;
         }
-        // 193: vote.sync.ballot.b32 	%r99, %p32, %r94;
+        // ptx:193  vote.sync.ballot.b32 	%r99, %p32, %r94;
         bool t85 = p32;
         uint t86 = r94;
         uint t87;
@@ -694,16 +694,16 @@ void main() {
           r99 = (t88 & t86);
         }
         if (!P2G_WARP_EMU || p2g_act11) {
-          // 194: add.s32 	%r121, %r95, %r99;
+          // ptx:194  add.s32 	%r121, %r95, %r99;
           r121 = uint(int(r95) + int(r99));
-          // 195: add.s32 	%r116, %r116, 1;
+          // ptx:195  add.s32 	%r116, %r116, 1;
           r116 = uint(int(r116) + 1);
-          // 196: add.s32 	%r120, %r120, -1;
+          // ptx:196  add.s32 	%r120, %r120, -1;
           r120 = uint(int(r120) + -1);
-          // 197: setp.ne.s32 	%p34, %r120, 0;
+          // ptx:197  setp.ne.s32 	%p34, %r120, 0;
           p34 = int(r120) != 0;
         }
-        // 198: @%p34 bra 	$L__BB0_10;
+        // ptx:198  @%p34 bra 	$L__BB0_10;
         bool p2g_act12 = p2g_act11 && (!p34);
         if (p2g_act12) {
           if (P2G_WARP_EMU) {
@@ -719,25 +719,25 @@ void main() {
       }
     }
   }
-  // 201: st.global.u32 	[%rd1+40], %r121;
+  // ptx:201  st.global.u32 	[%rd1+40], %r121;
   P2GU32((rd1 + 40ul)).v = r121;
-  // 202: setp.gt.u32 	%p35, %r2, 19;
-  // 203: @%p35 bra 	$L__BB0_15;
+  // ptx:202  setp.gt.u32 	%p35, %r2, 19;
+  // ptx:203  @%p35 bra 	$L__BB0_15;
   bool p2g_act13 = (!(r2 > 19u));
   if (P2G_WARP_EMU || p2g_act13) {
     if (!P2G_WARP_EMU || p2g_act13) {
-      // 205: and.b32  	%r100, %r1, 1;
-      // 206: setp.eq.b32 	%p36, %r100, 1;
-      // 207: mov.pred 	%p37, 0;
-      // 208: xor.pred  	%p38, %p36, %p37;
-      // 209: not.pred 	%p39, %p38;
+      // ptx:205  and.b32  	%r100, %r1, 1;
+      // ptx:206  setp.eq.b32 	%p36, %r100, 1;
+      // ptx:207  mov.pred 	%p37, 0;
+      // ptx:208  xor.pred  	%p38, %p36, %p37;
+      // ptx:209  not.pred 	%p39, %p38;
       p39 = !(((r1 & 1u) == 1u) ^^ false);
-      // 210: @%p39 bra 	$L__BB0_14;
+      // ptx:210  @%p39 bra 	$L__BB0_14;
     }
     bool p2g_act14 = p2g_act13 && (p39);
     bool p2g_act15 = p2g_act13 && !(p39);
     if (P2G_WARP_EMU || p2g_act14) {
-      // 215: activemask.b32 %r102;
+      // ptx:215  activemask.b32 %r102;
       uint t90;
       uint t91;
       if (P2G_WARP_EMU) {
@@ -752,10 +752,10 @@ void main() {
         r102 = t90;
       }
       if (!P2G_WARP_EMU || p2g_act14) {
-        // 217: setp.gt.s32 	%p40, %r3, 0;
+        // ptx:217  setp.gt.s32 	%p40, %r3, 0;
         p40 = int(r3) > 0;
       }
-      // 218: vote.sync.ballot.b32 	%r103, %p40, %r102;
+      // ptx:218  vote.sync.ballot.b32 	%r103, %p40, %r102;
       bool t93 = p40;
       uint t94 = r102;
       uint t95;
@@ -772,18 +772,18 @@ void main() {
         r103 = (t96 & t94);
       }
       if (!P2G_WARP_EMU || p2g_act14) {
-        // 219: xor.b32  	%r104, %r103, -2147483648;
+        // ptx:219  xor.b32  	%r104, %r103, -2147483648;
         uint r104 = r103 ^ 0x80000000u;
-        // 220: st.global.u32 	[%rd1+44], %r104;
+        // ptx:220  st.global.u32 	[%rd1+44], %r104;
         P2GU32((rd1 + 44ul)).v = r104;
       }
-      // 221: bra.uni 	$L__BB0_15;
+      // ptx:221  bra.uni 	$L__BB0_15;
     }
     if (P2G_WARP_EMU || p2g_act15) {
       if (!P2G_WARP_EMU || p2g_act15) {
-        // 211: bra.uni 	$L__BB0_13;
+        // ptx:211  bra.uni 	$L__BB0_13;
       }
-      // 225: activemask.b32 %r101;
+      // ptx:225  activemask.b32 %r101;
       uint t98;
       uint t99;
       if (P2G_WARP_EMU) {
@@ -798,16 +798,16 @@ void main() {
         r101 = t98;
       }
       if (!P2G_WARP_EMU || p2g_act15) {
-        // 227: st.global.u32 	[%rd1+44], %r101;
+        // ptx:227  st.global.u32 	[%rd1+44], %r101;
         P2GU32((rd1 + 44ul)).v = r101;
       }
     }
   }
-  // 230: setp.lt.s32 	%p42, %r3, -500;
-  // 231: @%p42 bra 	$L__BB0_17;
+  // ptx:230  setp.lt.s32 	%p42, %r3, -500;
+  // ptx:231  @%p42 bra 	$L__BB0_17;
   bool p2g_act16 = (!(int(r3) < -500));
   if (P2G_WARP_EMU || p2g_act16) {
-    // 234: activemask.b32 %r105;
+    // ptx:234  activemask.b32 %r105;
     uint t101;
     uint t102;
     if (P2G_WARP_EMU) {
@@ -822,14 +822,14 @@ void main() {
       r105 = t101;
     }
     if (!P2G_WARP_EMU || p2g_act16) {
-      // 236: st.global.u32 	[%rd1+48], %r105;
+      // ptx:236  st.global.u32 	[%rd1+48], %r105;
       P2GU32((rd1 + 48ul)).v = r105;
-      // 237: setp.lt.s32 	%p43, %r3, 2000;
+      // ptx:237  setp.lt.s32 	%p43, %r3, 2000;
       p43 = int(r3) < 2000;
-      // 238: mov.u32 	%r106, -1;
+      // ptx:238  mov.u32 	%r106, -1;
       r106 = 0xFFFFFFFFu;
     }
-    // 239: vote.sync.all.pred 	%p44, %p43, %r106;
+    // ptx:239  vote.sync.all.pred 	%p44, %p43, %r106;
     bool t104 = p43;
     uint t105 = r106;
     uint t106;
@@ -846,14 +846,14 @@ void main() {
       p44 = (t107 & t105) == (t106 & t105);
     }
     if (!P2G_WARP_EMU || p2g_act16) {
-      // 240: selp.u32 	%r108, 1, 0, %p44;
+      // ptx:240  selp.u32 	%r108, 1, 0, %p44;
       uint r108 = p44 ? 1u : 0u;
-      // 241: st.global.u32 	[%rd1+52], %r108;
+      // ptx:241  st.global.u32 	[%rd1+52], %r108;
       P2GU32((rd1 + 52ul)).v = r108;
-      // 242: setp.ne.s32 	%p45, %r5, 0;
+      // ptx:242  setp.ne.s32 	%p45, %r5, 0;
       p45 = int(r5) != 0;
     }
-    // 243: vote.sync.ballot.b32 	%r109, %p45, %r106;
+    // ptx:243  vote.sync.ballot.b32 	%r109, %p45, %r106;
     bool t109 = p45;
     uint t110 = r106;
     uint t111;
@@ -870,12 +870,12 @@ void main() {
       r109 = (t112 & t110);
     }
     if (!P2G_WARP_EMU || p2g_act16) {
-      // 244: st.global.u32 	[%rd1+56], %r109;
+      // ptx:244  st.global.u32 	[%rd1+56], %r109;
       P2GU32((rd1 + 56ul)).v = r109;
-      // 245: setp.gt.s32 	%p47, %r3, 990;
+      // ptx:245  setp.gt.s32 	%p47, %r3, 990;
       p47 = int(r3) > 990;
     }
-    // 246: vote.sync.any.pred 	%p48, %p47, %r106;
+    // ptx:246  vote.sync.any.pred 	%p48, %p47, %r106;
     bool t114 = p47;
     uint t115 = r106;
     uint t116;
@@ -892,12 +892,12 @@ void main() {
       p48 = (t117 & t115) != 0u;
     }
     if (!P2G_WARP_EMU || p2g_act16) {
-      // 247: selp.u32 	%r111, 1, 0, %p48;
+      // ptx:247  selp.u32 	%r111, 1, 0, %p48;
       uint r111 = p48 ? 1u : 0u;
-      // 248: st.global.u32 	[%rd1+60], %r111;
+      // ptx:248  st.global.u32 	[%rd1+60], %r111;
       P2GU32((rd1 + 60ul)).v = r111;
     }
   }
-  // 251: ret;
+  // ptx:251  ret;
   return;
 }

@@ -1285,1870 +1285,1870 @@ void main() {
   const uint64_t p296_u64 = P2GU64((pc.params + 296ul)).v;  // k_output_param_0+296
   const uint64_t p304_u64 = P2GU64((pc.params + 304ul)).v;  // k_output_param_0+304
   const uint64_t p312_u64 = P2GU64((pc.params + 312ul)).v;  // k_output_param_0+312
-  // 32: mov.b64 	%rd5, k_output_param_0;
-  // 33: add.s64 	%rd1, %rd5, 264;
+  // ptx:32  mov.b64 	%rd5, k_output_param_0;
+  // ptx:33  add.s64 	%rd1, %rd5, 264;
   uint64_t rd1 = uint64_t(int64_t(uint64_t(0ul)) + 264l);
-  // 34: ld.param.u64 	%rd7, [k_output_param_0+264];
-  // 35: mov.f32 	%f148, 0f3F000000;
+  // ptx:34  ld.param.u64 	%rd7, [k_output_param_0+264];
+  // ptx:35  mov.f32 	%f148, 0f3F000000;
   precise float f148 = 0.5;
-  // 36: tex.2d.v4.f32.f32 	{%f149, %f150, %f151, %f152}, [%rd7, {%f148, %f148}];
+  // ptx:36  tex.2d.v4.f32.f32 	{%f149, %f150, %f151, %f152}, [%rd7, {%f148, %f148}];
   uvec4 t1 = p2g_tex(p264_u64, vec3(f148, f148, 0.0), 0, 2u);
   precise float f149 = uintBitsToFloat(t1.x);
   precise float f150 = uintBitsToFloat(t1.y);
   precise float f151 = uintBitsToFloat(t1.z);
   precise float f152 = uintBitsToFloat(t1.w);
-  // 37: ld.param.u64 	%rd8, [k_output_param_0+256];
-  // 38: tex.2d.v4.f32.f32 	{%f153, %f154, %f155, %f156}, [%rd8, {%f148, %f148}];
+  // ptx:37  ld.param.u64 	%rd8, [k_output_param_0+256];
+  // ptx:38  tex.2d.v4.f32.f32 	{%f153, %f154, %f155, %f156}, [%rd8, {%f148, %f148}];
   uvec4 t2 = p2g_tex(p256_u64, vec3(f148, f148, 0.0), 0, 2u);
   precise float f153 = uintBitsToFloat(t2.x);
   precise float f154 = uintBitsToFloat(t2.y);
   precise float f155 = uintBitsToFloat(t2.z);
   precise float f156 = uintBitsToFloat(t2.w);
-  // 39: setp.eq.f32 	%p3, %f149, 0f00000000;
+  // ptx:39  setp.eq.f32 	%p3, %f149, 0f00000000;
   int t3 = p2g_fcmp(floatBitsToUint(f149), floatBitsToUint(0.0));
-  // 40: selp.f32 	%f157, 0f3F800000, %f149, %p3;
-  // 41: setp.eq.f32 	%p4, %f153, 0f00000000;
+  // ptx:40  selp.f32 	%f157, 0f3F800000, %f149, %p3;
+  // ptx:41  setp.eq.f32 	%p4, %f153, 0f00000000;
   int t4 = p2g_fcmp(floatBitsToUint(f153), floatBitsToUint(0.0));
-  // 42: selp.f32 	%f158, 0f3F800000, %f153, %p4;
-  // 44: ld.param.v2.f32 	{%f159, %f160}, [k_output_param_0+160];
+  // ptx:42  selp.f32 	%f158, 0f3F800000, %f153, %p4;
+  // ptx:44  ld.param.v2.f32 	{%f159, %f160}, [k_output_param_0+160];
   precise float f159 = p160_f32;
   precise float f160 = p164_f32;
-  // 45: mul.f32 	%f162, %f159, %f157;
-  // 46: mul.f32 	%f163, %f159, %f158;
+  // ptx:45  mul.f32 	%f162, %f159, %f157;
+  // ptx:46  mul.f32 	%f163, %f159, %f158;
   precise float f163 = p2g_fmul(f159, ((t4 == 0) ? 1.0 : f153), false);
-  // 47: ld.param.f32 	%f164, [k_output_param_0+168];
-  // 48: mul.f32 	%f165, %f164, %f163;
+  // ptx:47  ld.param.f32 	%f164, [k_output_param_0+168];
+  // ptx:48  mul.f32 	%f165, %f164, %f163;
   precise float f165 = p2g_fmul(p168_f32, f163, false);
-  // 49: setp.eq.f32 	%p5, %f165, 0f00000000;
+  // ptx:49  setp.eq.f32 	%p5, %f165, 0f00000000;
   int t5 = p2g_fcmp(floatBitsToUint(f165), floatBitsToUint(0.0));
-  // 50: selp.f32 	%f1, 0f3F800000, %f165, %p5;
+  // ptx:50  selp.f32 	%f1, 0f3F800000, %f165, %p5;
   precise float f1 = (t5 == 0) ? 1.0 : f165;
-  // 51: div.rn.f32 	%f2, %f163, %f162;
+  // ptx:51  div.rn.f32 	%f2, %f163, %f162;
   precise float f2 = p2g_div32(f163, p2g_fmul(f159, ((t3 == 0) ? 1.0 : f149), false), 0, false);
-  // 52: mov.u32 	%r217, %ctaid.x;
-  // 53: shl.b32 	%r1, %r217, 4;
+  // ptx:52  mov.u32 	%r217, %ctaid.x;
+  // ptx:53  shl.b32 	%r1, %r217, 4;
   uint r1 = gl_WorkGroupID.x << 4u;
-  // 54: mov.u32 	%r218, 4;
+  // ptx:54  mov.u32 	%r218, 4;
   uint r218 = 4u;
-  // 55: mov.u32 	%r219, %ctaid.y;
-  // 56: shl.b32 	%r2, %r219, 4;
+  // ptx:55  mov.u32 	%r219, %ctaid.y;
+  // ptx:56  shl.b32 	%r2, %r219, 4;
   uint r2 = gl_WorkGroupID.y << 4u;
-  // 57: cvt.rn.f32.s32 	%f166, %r1;
+  // ptx:57  cvt.rn.f32.s32 	%f166, %r1;
   precise float f166 = p2g_f32_canon(p2g_s2f32(int(int(r1)), 0));
-  // 58: add.f32 	%f167, %f166, 0f3F000000;
-  // 59: ld.param.v2.f32 	{%f168, %f169}, [k_output_param_0+40];
+  // ptx:58  add.f32 	%f167, %f166, 0f3F000000;
+  // ptx:59  ld.param.v2.f32 	{%f168, %f169}, [k_output_param_0+40];
   precise float f168 = p40_f32;
   precise float f169 = p44_f32;
-  // 60: ld.param.v2.f32 	{%f172, %f173}, [k_output_param_0+16];
+  // ptx:60  ld.param.v2.f32 	{%f172, %f173}, [k_output_param_0+16];
   precise float f172 = p16_f32;
   precise float f173 = p20_f32;
-  // 61: fma.rn.f32 	%f176, %f167, %f168, %f172;
+  // ptx:61  fma.rn.f32 	%f176, %f167, %f168, %f172;
   precise float f176 = p2g_ffma(p2g_fadd(f166, 0.5, false), f168, f172, 0, false);
-  // 62: copysign.f32 	%f177, %f176, %f148;
+  // ptx:62  copysign.f32 	%f177, %f176, %f148;
   precise float f177 = uintBitsToFloat((floatBitsToUint(f176) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
-  // 63: add.rz.f32 	%f178, %f176, %f177;
-  // 64: cvt.rzi.f32.f32 	%f179, %f178;
+  // ptx:63  add.rz.f32 	%f178, %f176, %f177;
+  // ptx:64  cvt.rzi.f32.f32 	%f179, %f178;
   precise float f179 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f176, 1.0, f177, 1, false)), 1));
-  // 65: cvt.rzi.s32.f32 	%r220, %f179;
+  // ptx:65  cvt.rzi.s32.f32 	%r220, %f179;
   uint r220 = uint(int(p2g_f2i32(floatBitsToUint(f179), 1, true, 32)));
-  // 66: add.s32 	%r3, %r220, -4;
+  // ptx:66  add.s32 	%r3, %r220, -4;
   uint r3 = uint(int(r220) + -4);
-  // 67: cvt.rn.f32.s32 	%f180, %r2;
+  // ptx:67  cvt.rn.f32.s32 	%f180, %r2;
   precise float f180 = p2g_f32_canon(p2g_s2f32(int(int(r2)), 0));
-  // 68: add.f32 	%f181, %f180, 0f3F000000;
-  // 69: fma.rn.f32 	%f182, %f181, %f169, %f173;
+  // ptx:68  add.f32 	%f181, %f180, 0f3F000000;
+  // ptx:69  fma.rn.f32 	%f182, %f181, %f169, %f173;
   precise float f182 = p2g_ffma(p2g_fadd(f180, 0.5, false), f169, f173, 0, false);
-  // 70: copysign.f32 	%f183, %f182, %f148;
+  // ptx:70  copysign.f32 	%f183, %f182, %f148;
   precise float f183 = uintBitsToFloat((floatBitsToUint(f182) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
-  // 71: add.rz.f32 	%f184, %f182, %f183;
-  // 72: cvt.rzi.f32.f32 	%f185, %f184;
+  // ptx:71  add.rz.f32 	%f184, %f182, %f183;
+  // ptx:72  cvt.rzi.f32.f32 	%f185, %f184;
   precise float f185 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f182, 1.0, f183, 1, false)), 1));
-  // 73: cvt.rzi.s32.f32 	%r221, %f185;
+  // ptx:73  cvt.rzi.s32.f32 	%r221, %f185;
   uint r221 = uint(int(p2g_f2i32(floatBitsToUint(f185), 1, true, 32)));
-  // 74: add.s32 	%r4, %r221, -4;
+  // ptx:74  add.s32 	%r4, %r221, -4;
   uint r4 = uint(int(r221) + -4);
-  // 75: add.f32 	%f186, %f166, 0f41780000;
-  // 76: fma.rn.f32 	%f187, %f186, %f168, %f172;
+  // ptx:75  add.f32 	%f186, %f166, 0f41780000;
+  // ptx:76  fma.rn.f32 	%f187, %f186, %f168, %f172;
   precise float f187 = p2g_ffma(p2g_fadd(f166, 15.5, false), f168, f172, 0, false);
-  // 77: copysign.f32 	%f188, %f187, %f148;
+  // ptx:77  copysign.f32 	%f188, %f187, %f148;
   precise float f188 = uintBitsToFloat((floatBitsToUint(f187) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
-  // 78: add.rz.f32 	%f189, %f187, %f188;
-  // 79: cvt.rzi.f32.f32 	%f190, %f189;
+  // ptx:78  add.rz.f32 	%f189, %f187, %f188;
+  // ptx:79  cvt.rzi.f32.f32 	%f190, %f189;
   precise float f190 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f187, 1.0, f188, 1, false)), 1));
-  // 80: cvt.rzi.s32.f32 	%r222, %f190;
-  // 81: add.f32 	%f191, %f180, 0f41780000;
-  // 82: fma.rn.f32 	%f192, %f191, %f169, %f173;
+  // ptx:80  cvt.rzi.s32.f32 	%r222, %f190;
+  // ptx:81  add.f32 	%f191, %f180, 0f41780000;
+  // ptx:82  fma.rn.f32 	%f192, %f191, %f169, %f173;
   precise float f192 = p2g_ffma(p2g_fadd(f180, 15.5, false), f169, f173, 0, false);
-  // 83: copysign.f32 	%f193, %f192, %f148;
+  // ptx:83  copysign.f32 	%f193, %f192, %f148;
   precise float f193 = uintBitsToFloat((floatBitsToUint(f192) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
-  // 84: add.rz.f32 	%f194, %f192, %f193;
-  // 85: cvt.rzi.f32.f32 	%f195, %f194;
+  // ptx:84  add.rz.f32 	%f194, %f192, %f193;
+  // ptx:85  cvt.rzi.f32.f32 	%f195, %f194;
   precise float f195 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f192, 1.0, f193, 1, false)), 1));
-  // 86: cvt.rzi.s32.f32 	%r223, %f195;
-  // 87: sub.s32 	%r224, %r218, %r220;
-  // 88: add.s32 	%r225, %r224, %r222;
+  // ptx:86  cvt.rzi.s32.f32 	%r223, %f195;
+  // ptx:87  sub.s32 	%r224, %r218, %r220;
+  // ptx:88  add.s32 	%r225, %r224, %r222;
   uint r225 = uint(int(uint(int(r218) - int(r220))) + int(uint(int(p2g_f2i32(floatBitsToUint(f190), 1, true, 32)))));
-  // 89: add.s32 	%r5, %r225, 4;
+  // ptx:89  add.s32 	%r5, %r225, 4;
   uint r5 = uint(int(r225) + 4);
-  // 90: sub.s32 	%r226, %r218, %r221;
-  // 91: add.s32 	%r227, %r226, %r223;
+  // ptx:90  sub.s32 	%r226, %r218, %r221;
+  // ptx:91  add.s32 	%r227, %r226, %r223;
   uint r227 = uint(int(uint(int(r218) - int(r221))) + int(uint(int(p2g_f2i32(floatBitsToUint(f195), 1, true, 32)))));
-  // 92: add.s32 	%r6, %r227, 4;
+  // ptx:92  add.s32 	%r6, %r227, 4;
   uint r6 = uint(int(r227) + 4);
-  // 93: setp.gt.s32 	%p6, %r5, 23;
-  // 94: setp.gt.s32 	%p7, %r6, 23;
-  // 95: or.pred  	%p8, %p6, %p7;
-  // 96: @%p8 bra 	$L__BB0_366;
+  // ptx:93  setp.gt.s32 	%p6, %r5, 23;
+  // ptx:94  setp.gt.s32 	%p7, %r6, 23;
+  // ptx:95  or.pred  	%p8, %p6, %p7;
+  // ptx:96  @%p8 bra 	$L__BB0_366;
   bool p2g_act1 = (!((int(r5) > 23) || (int(r6) > 23)));
   if (P2G_WARP_EMU || p2g_act1) {
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 98: add.s32 	%r228, %r6, 1;
-      // 99: mov.u32 	%r7, %tid.y;
+      // ptx:98  add.s32 	%r228, %r6, 1;
+      // ptx:99  mov.u32 	%r7, %tid.y;
       uint r7 = gl_LocalInvocationID.y;
-      // 100: shl.b32 	%r229, %r7, 4;
-      // 101: mov.u32 	%r8, %tid.x;
+      // ptx:100  shl.b32 	%r229, %r7, 4;
+      // ptx:101  mov.u32 	%r8, %tid.x;
       uint r8 = gl_LocalInvocationID.x;
-      // 102: add.s32 	%r1846, %r229, %r8;
+      // ptx:102  add.s32 	%r1846, %r229, %r8;
       uint r1846 = uint(int(r7 << 4u) + int(r8));
-      // 103: add.s32 	%r10, %r5, 1;
+      // ptx:103  add.s32 	%r10, %r5, 1;
       uint r10 = uint(int(r5) + 1);
-      // 104: mul.lo.s32 	%r11, %r228, %r10;
+      // ptx:104  mul.lo.s32 	%r11, %r228, %r10;
       uint r11 = uint(int(uint(int(r6) + 1)) * int(r10));
-      // 105: setp.ge.s32 	%p9, %r1846, %r11;
-      // 106: @%p9 bra 	$L__BB0_9;
+      // ptx:105  setp.ge.s32 	%p9, %r1846, %r11;
+      // ptx:106  @%p9 bra 	$L__BB0_9;
       if (!(int(r1846) >= int(r11))) {
-        // 108: ld.param.u64 	%rd2, [%rd1+-64];
+        // ptx:108  ld.param.u64 	%rd2, [%rd1+-64];
         uint64_t rd2 = p200_u64;
-        // 109: ld.param.v2.u32 	{%r230, %r231}, [%rd1+-56];
+        // ptx:109  ld.param.v2.u32 	{%r230, %r231}, [%rd1+-56];
         uint r230 = p208_u32;
         uint r231 = p212_u32;
-        // 110: ld.param.v2.u32 	{%r232, %r233}, [%rd1+-48];
+        // ptx:110  ld.param.v2.u32 	{%r232, %r233}, [%rd1+-48];
         uint r232 = p216_u32;
         uint r233 = p220_u32;
-        // 111: ld.param.u64 	%rd3, [%rd1+-16];
+        // ptx:111  ld.param.u64 	%rd3, [%rd1+-16];
         uint64_t rd3 = p248_u64;
-        // 112: ld.param.v2.u32 	{%r234, %r235}, [%rd1+-168];
+        // ptx:112  ld.param.v2.u32 	{%r234, %r235}, [%rd1+-168];
         uint r234 = p96_u32;
         uint r235 = p100_u32;
-        // 113: ld.param.v2.u32 	{%r236, %r237}, [%rd1+-160];
+        // ptx:113  ld.param.v2.u32 	{%r236, %r237}, [%rd1+-160];
         uint r236 = p104_u32;
         uint r237 = p108_u32;
         for (;;) {
           p2g_loop_tick();
-          // 116: div.s32 	%r23, %r1846, %r10;
+          // ptx:116  div.s32 	%r23, %r1846, %r10;
           uint r23 = uint(p2g_div_s32(int(r1846), int(r10)));
-          // 117: mul.lo.s32 	%r240, %r23, %r10;
-          // 118: sub.s32 	%r21, %r1846, %r240;
+          // ptx:117  mul.lo.s32 	%r240, %r23, %r10;
+          // ptx:118  sub.s32 	%r21, %r1846, %r240;
           uint r21 = uint(int(r1846) - int(uint(int(r23) * int(r10))));
-          // 119: add.s32 	%r22, %r21, %r3;
+          // ptx:119  add.s32 	%r22, %r21, %r3;
           uint r22 = uint(int(r21) + int(r3));
-          // 120: add.s32 	%r24, %r23, %r4;
+          // ptx:120  add.s32 	%r24, %r23, %r4;
           uint r24 = uint(int(r23) + int(r4));
-          // 121: setp.gt.s32 	%p10, %r22, 0;
+          // ptx:121  setp.gt.s32 	%p10, %r22, 0;
           bool p10 = int(r22) > 0;
-          // 122: add.s32 	%r241, %r230, %r22;
-          // 123: min.u32 	%r242, %r241, %r232;
-          // 124: selp.b32 	%r238, %r242, %r230, %p10;
+          // ptx:122  add.s32 	%r241, %r230, %r22;
+          // ptx:123  min.u32 	%r242, %r241, %r232;
+          // ptx:124  selp.b32 	%r238, %r242, %r230, %p10;
           uint r238 = p10 ? min(uint(int(r230) + int(r22)), r232) : r230;
-          // 125: setp.gt.s32 	%p11, %r24, 0;
+          // ptx:125  setp.gt.s32 	%p11, %r24, 0;
           bool p11 = int(r24) > 0;
-          // 126: add.s32 	%r243, %r231, %r24;
-          // 127: min.u32 	%r244, %r243, %r233;
-          // 128: selp.b32 	%r239, %r244, %r231, %p11;
+          // ptx:126  add.s32 	%r243, %r231, %r24;
+          // ptx:127  min.u32 	%r244, %r243, %r233;
+          // ptx:128  selp.b32 	%r239, %r244, %r231, %p11;
           uint r239 = p11 ? min(uint(int(r231) + int(r24)), r233) : r231;
-          // 130: tex.2d.v4.f32.s32 {%f196, %f197, %f198, %f199}, [%rd2, {%r238, %r239}];
+          // ptx:130  tex.2d.v4.f32.s32 {%f196, %f197, %f198, %f199}, [%rd2, {%r238, %r239}];
           uvec4 t6 = p2g_texi(rd2 /* p200_u64 */, ivec3(int(r238), int(r239), 0), 0, 2u);
           precise float f196 = uintBitsToFloat(t6.x);
           precise float f197 = uintBitsToFloat(t6.y);
           precise float f198 = uintBitsToFloat(t6.z);
           precise float f199 = uintBitsToFloat(t6.w);
-          // 132: mov.f32 	%f200, 0f00000000;
+          // ptx:132  mov.f32 	%f200, 0f00000000;
           precise float f200 = 0.0;
-          // 133: max.f32 	%f201, %f196, %f200;
+          // ptx:133  max.f32 	%f201, %f196, %f200;
           precise float f201 = p2g_fmax(f196, f200);
-          // 134: max.f32 	%f202, %f197, %f200;
-          // 135: max.f32 	%f203, %f198, %f200;
+          // ptx:134  max.f32 	%f202, %f197, %f200;
+          // ptx:135  max.f32 	%f203, %f198, %f200;
           precise float f203 = p2g_fmax(f198, f200);
-          // 136: mul.f32 	%f204, %f201, 0f3E800000;
+          // ptx:136  mul.f32 	%f204, %f201, 0f3E800000;
           precise float f204 = p2g_fmul(f201, 0.25, false);
-          // 137: mul.f32 	%f205, %f202, 0f3F000000;
+          // ptx:137  mul.f32 	%f205, %f202, 0f3F000000;
           precise float f205 = p2g_fmul(p2g_fmax(f197, f200), 0.5, false);
-          // 138: add.f32 	%f206, %f204, %f205;
-          // 139: mul.f32 	%f207, %f203, 0f3E800000;
+          // ptx:138  add.f32 	%f206, %f204, %f205;
+          // ptx:139  mul.f32 	%f207, %f203, 0f3E800000;
           precise float f207 = p2g_fmul(f203, 0.25, false);
-          // 140: add.f32 	%f208, %f206, %f207;
-          // 142: mul.f32 	%f210, %f203, 0f3F000000;
-          // 143: sub.f32 	%f4, %f209, %f210;
+          // ptx:140  add.f32 	%f208, %f206, %f207;
+          // ptx:142  mul.f32 	%f210, %f203, 0f3F000000;
+          // ptx:143  sub.f32 	%f4, %f209, %f210;
           precise float neg5769 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fmul(f203, 0.5, false)) ^ 0x80000000u));
-          // 141: mul.f32 	%f209, %f201, 0f3F000000;
-          // 143: sub.f32 	%f4, %f209, %f210;
+          // ptx:141  mul.f32 	%f209, %f201, 0f3F000000;
+          // ptx:143  sub.f32 	%f4, %f209, %f210;
           precise float f4 = p2g_ffma(f201, 0.5, neg5769, 0, false);
-          // 144: sub.f32 	%f211, %f205, %f204;
-          // 145: sub.f32 	%f5, %f211, %f207;
+          // ptx:144  sub.f32 	%f211, %f205, %f204;
+          // ptx:145  sub.f32 	%f5, %f211, %f207;
           precise float f5 = p2g_fsub(p2g_fsub(f205, f204, false), f207, false);
-          // 146: mul.f32 	%f6, %f1, %f208;
+          // ptx:146  mul.f32 	%f6, %f1, %f208;
           precise float f6 = p2g_fmul(f1, p2g_fadd(p2g_fadd(f204, f205, false), f207, false), false);
-          // 147: setp.lt.f32 	%p12, %f6, 0f447A0000;
+          // ptx:147  setp.lt.f32 	%p12, %f6, 0f447A0000;
           int t7 = p2g_fcmp(floatBitsToUint(f6), floatBitsToUint(1000.0));
           bool p12 = t7 == -1;
-          // 148: @%p12 bra 	$L__BB0_7;
+          // ptx:148  @%p12 bra 	$L__BB0_7;
           if (p12) {
-            // 152: add.f32 	%f248, %f6, 0f3F800000;
-            // 153: rcp.rn.f32 	%f1095, %f248;
+            // ptx:152  add.f32 	%f248, %f6, 0f3F800000;
+            // ptx:153  rcp.rn.f32 	%f1095, %f248;
             f1095 = p2g_div32(1.0, p2g_fadd(f6, 1.0, false), 0, false);
-            // 154: bra.uni 	$L__BB0_8;
+            // ptx:154  bra.uni 	$L__BB0_8;
           } else {
-            // 149: bra.uni 	$L__BB0_4;
-            // 157: fma.rn.f32 	%f212, %f6, 0f41100000, 0f3F800000;
+            // ptx:149  bra.uni 	$L__BB0_4;
+            // ptx:157  fma.rn.f32 	%f212, %f6, 0f41100000, 0f3F800000;
             precise float f212 = p2g_ffma(f6, 9.0, 1.0, 0, false);
-            // 158: setp.lt.f32 	%p13, %f212, 0f00800000;
+            // ptx:158  setp.lt.f32 	%p13, %f212, 0f00800000;
             int t8 = p2g_fcmp(floatBitsToUint(f212), 0x00800000u);
             bool p13 = t8 == -1;
-            // 159: mul.f32 	%f213, %f212, 0f4B000000;
-            // 160: selp.f32 	%f7, %f213, %f212, %p13;
+            // ptx:159  mul.f32 	%f213, %f212, 0f4B000000;
+            // ptx:160  selp.f32 	%f7, %f213, %f212, %p13;
             precise float f7 = p13 ? p2g_fmul(f212, 8388608.0, false) : f212;
-            // 161: selp.f32 	%f214, 0fC1B80000, 0f00000000, %p13;
-            // 162: mov.b32 	%r245, %f7;
+            // ptx:161  selp.f32 	%f214, 0fC1B80000, 0f00000000, %p13;
+            // ptx:162  mov.b32 	%r245, %f7;
             uint r245 = floatBitsToUint(f7);
-            // 163: add.s32 	%r246, %r245, -1060439283;
-            // 164: and.b32  	%r247, %r246, -8388608;
+            // ptx:163  add.s32 	%r246, %r245, -1060439283;
+            // ptx:164  and.b32  	%r247, %r246, -8388608;
             uint r247 = uint(int(r245) + -1060439283) & 0xFF800000u;
-            // 165: sub.s32 	%r248, %r245, %r247;
-            // 166: mov.b32 	%f215, %r248;
-            // 167: cvt.rn.f32.s32 	%f216, %r247;
+            // ptx:165  sub.s32 	%r248, %r245, %r247;
+            // ptx:166  mov.b32 	%f215, %r248;
+            // ptx:167  cvt.rn.f32.s32 	%f216, %r247;
             precise float f216 = p2g_f32_canon(p2g_s2f32(int(int(r247)), 0));
-            // 168: mov.f32 	%f217, 0f34000000;
-            // 169: fma.rn.f32 	%f218, %f216, %f217, %f214;
+            // ptx:168  mov.f32 	%f217, 0f34000000;
+            // ptx:169  fma.rn.f32 	%f218, %f216, %f217, %f214;
             precise float f218 = p2g_ffma(f216, uintBitsToFloat(0x34000000u), (p13 ? -23.0 : 0.0), 0, false);
-            // 170: add.f32 	%f219, %f215, 0fBF800000;
+            // ptx:170  add.f32 	%f219, %f215, 0fBF800000;
             precise float f219 = p2g_fadd(uintBitsToFloat(uint(int(r245) - int(r247))), -1.0, false);
-            // 171: mov.f32 	%f220, 0fBE2C7F30;
-            // 172: mov.f32 	%f221, 0f3DC6B27F;
-            // 173: fma.rn.f32 	%f222, %f221, %f219, %f220;
+            // ptx:171  mov.f32 	%f220, 0fBE2C7F30;
+            // ptx:172  mov.f32 	%f221, 0f3DC6B27F;
+            // ptx:173  fma.rn.f32 	%f222, %f221, %f219, %f220;
             precise float f222 = p2g_ffma(uintBitsToFloat(0x3DC6B27Fu), f219, uintBitsToFloat(0xBE2C7F30u), 0, false);
-            // 174: mov.f32 	%f223, 0f3E2FCF2A;
-            // 175: fma.rn.f32 	%f224, %f222, %f219, %f223;
+            // ptx:174  mov.f32 	%f223, 0f3E2FCF2A;
+            // ptx:175  fma.rn.f32 	%f224, %f222, %f219, %f223;
             precise float f224 = p2g_ffma(f222, f219, uintBitsToFloat(0x3E2FCF2Au), 0, false);
-            // 176: mov.f32 	%f225, 0fBE374E43;
-            // 177: fma.rn.f32 	%f226, %f224, %f219, %f225;
+            // ptx:176  mov.f32 	%f225, 0fBE374E43;
+            // ptx:177  fma.rn.f32 	%f226, %f224, %f219, %f225;
             precise float f226 = p2g_ffma(f224, f219, uintBitsToFloat(0xBE374E43u), 0, false);
-            // 178: mov.f32 	%f227, 0f3E520BF4;
-            // 179: fma.rn.f32 	%f228, %f226, %f219, %f227;
+            // ptx:178  mov.f32 	%f227, 0f3E520BF4;
+            // ptx:179  fma.rn.f32 	%f228, %f226, %f219, %f227;
             precise float f228 = p2g_ffma(f226, f219, uintBitsToFloat(0x3E520BF4u), 0, false);
-            // 180: mov.f32 	%f229, 0fBE763C8B;
-            // 181: fma.rn.f32 	%f230, %f228, %f219, %f229;
+            // ptx:180  mov.f32 	%f229, 0fBE763C8B;
+            // ptx:181  fma.rn.f32 	%f230, %f228, %f219, %f229;
             precise float f230 = p2g_ffma(f228, f219, uintBitsToFloat(0xBE763C8Bu), 0, false);
-            // 182: mov.f32 	%f231, 0f3E93BF99;
-            // 183: fma.rn.f32 	%f232, %f230, %f219, %f231;
+            // ptx:182  mov.f32 	%f231, 0f3E93BF99;
+            // ptx:183  fma.rn.f32 	%f232, %f230, %f219, %f231;
             precise float f232 = p2g_ffma(f230, f219, uintBitsToFloat(0x3E93BF99u), 0, false);
-            // 184: mov.f32 	%f233, 0fBEB8AA49;
-            // 185: fma.rn.f32 	%f234, %f232, %f219, %f233;
+            // ptx:184  mov.f32 	%f233, 0fBEB8AA49;
+            // ptx:185  fma.rn.f32 	%f234, %f232, %f219, %f233;
             precise float f234 = p2g_ffma(f232, f219, uintBitsToFloat(0xBEB8AA49u), 0, false);
-            // 186: mov.f32 	%f235, 0f3EF6384A;
-            // 187: fma.rn.f32 	%f236, %f234, %f219, %f235;
+            // ptx:186  mov.f32 	%f235, 0f3EF6384A;
+            // ptx:187  fma.rn.f32 	%f236, %f234, %f219, %f235;
             precise float f236 = p2g_ffma(f234, f219, uintBitsToFloat(0x3EF6384Au), 0, false);
-            // 188: mov.f32 	%f237, 0fBF38AA3B;
-            // 189: fma.rn.f32 	%f238, %f236, %f219, %f237;
+            // ptx:188  mov.f32 	%f237, 0fBF38AA3B;
+            // ptx:189  fma.rn.f32 	%f238, %f236, %f219, %f237;
             precise float f238 = p2g_ffma(f236, f219, uintBitsToFloat(0xBF38AA3Bu), 0, false);
-            // 190: mul.f32 	%f239, %f219, %f238;
-            // 191: mul.f32 	%f240, %f219, %f239;
+            // ptx:190  mul.f32 	%f239, %f219, %f238;
+            // ptx:191  mul.f32 	%f240, %f219, %f239;
             precise float f240 = p2g_fmul(f219, p2g_fmul(f219, f238, false), false);
-            // 192: mov.f32 	%f241, 0f3FB8AA3B;
-            // 193: fma.rn.f32 	%f242, %f219, %f241, %f240;
+            // ptx:192  mov.f32 	%f241, 0f3FB8AA3B;
+            // ptx:193  fma.rn.f32 	%f242, %f219, %f241, %f240;
             precise float f242 = p2g_ffma(f219, uintBitsToFloat(0x3FB8AA3Bu), f240, 0, false);
-            // 194: add.f32 	%f1094, %f218, %f242;
+            // ptx:194  add.f32 	%f1094, %f218, %f242;
             precise float f1094 = p2g_fadd(f218, f242, false);
-            // 195: setp.lt.u32 	%p14, %r245, 2139095040;
-            // 196: @%p14 bra 	$L__BB0_6;
+            // ptx:195  setp.lt.u32 	%p14, %r245, 2139095040;
+            // ptx:196  @%p14 bra 	$L__BB0_6;
             if (!(r245 < 0x7F800000u)) {
-              // 198: mov.f32 	%f243, 0f7F800000;
+              // ptx:198  mov.f32 	%f243, 0f7F800000;
               precise float f243 = uintBitsToFloat(0x7F800000u);
-              // 199: fma.rn.f32 	%f1094, %f7, %f243, %f243;
+              // ptx:199  fma.rn.f32 	%f1094, %f7, %f243, %f243;
               f1094 = p2g_ffma(f7, f243, f243, 0, false);
             }
-            // 202: mul.f32 	%f244, %f1094, 0f3F317218;
-            // 203: div.rn.f32 	%f245, %f244, 0f41100000;
+            // ptx:202  mul.f32 	%f244, %f1094, 0f3F317218;
+            // ptx:203  div.rn.f32 	%f245, %f244, 0f41100000;
             precise float f245 = p2g_div32(p2g_fmul(f1094, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
-            // 204: add.f32 	%f246, %f245, 0fBC4FAEFF;
-            // 205: setp.eq.f32 	%p15, %f7, 0f00000000;
+            // ptx:204  add.f32 	%f246, %f245, 0fBC4FAEFF;
+            // ptx:205  setp.eq.f32 	%p15, %f7, 0f00000000;
             int t9 = p2g_fcmp(floatBitsToUint(f7), floatBitsToUint(0.0));
-            // 206: selp.f32 	%f247, 0fFF800000, %f246, %p15;
+            // ptx:206  selp.f32 	%f247, 0fFF800000, %f246, %p15;
             f247 = (t9 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f245, uintBitsToFloat(0xBC4FAEFFu), false);
-            // 207: div.rn.f32 	%f1095, %f247, %f6;
+            // ptx:207  div.rn.f32 	%f1095, %f247, %f6;
             f1095 = p2g_div32(f247, f6, 0, false);
           }
-          // 210: mul.f32 	%f257, %f1, %f4;
-          // 211: mul.f32 	%f250, %f257, %f1095;
-          // 212: mul.f32 	%f249, %f6, %f1095;
-          // 213: mul.f32 	%f258, %f1, %f5;
-          // 214: mul.f32 	%f251, %f258, %f1095;
-          // 215: mad.lo.s32 	%r253, %r23, 24, %r21;
+          // ptx:210  mul.f32 	%f257, %f1, %f4;
+          // ptx:211  mul.f32 	%f250, %f257, %f1095;
+          // ptx:212  mul.f32 	%f249, %f6, %f1095;
+          // ptx:213  mul.f32 	%f258, %f1, %f5;
+          // ptx:214  mul.f32 	%f251, %f258, %f1095;
+          // ptx:215  mad.lo.s32 	%r253, %r23, 24, %r21;
           uint r253 = uint(int(r23) * 24 + int(r21));
-          // 216: shl.b32 	%r254, %r253, 3;
-          // 217: mov.u32 	%r255, _ZZ8k_outputE6sColor;
-          // 218: add.s32 	%r256, %r255, %r254;
-          // 220: { cvt.rn.f16x2.f32 %r249, %f250, %f249; }
+          // ptx:216  shl.b32 	%r254, %r253, 3;
+          // ptx:217  mov.u32 	%r255, _ZZ8k_outputE6sColor;
+          // ptx:218  add.s32 	%r256, %r255, %r254;
+          // ptx:220  { cvt.rn.f16x2.f32 %r249, %f250, %f249; }
           uint t10 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_fmul(f1, f4, false), f1095, false)));
           uint t11 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(f6, f1095, false)));
-          // 224: { cvt.rn.f16x2.f32 %r250, %f199, %f251; }
+          // ptx:224  { cvt.rn.f16x2.f32 %r250, %f199, %f251; }
           uint t12 = p2g_f2h_rn(floatBitsToUint(f199));
           uint t13 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_fmul(f1, f5, false), f1095, false)));
-          // 227: st.shared.v2.u32 	[%r256], {%r249, %r250};
+          // ptx:227  st.shared.v2.u32 	[%r256], {%r249, %r250};
           uint t14 = uint(int(sh_sColor) + int(r253 << 3u));
           p2g_sts32(t14, ((t10 << 16) | t11));
           p2g_sts32((t14 + 4u), ((t12 << 16) | t13));
-          // 228: add.s32 	%r257, %r234, %r22;
-          // 229: min.u32 	%r258, %r257, %r236;
-          // 230: selp.b32 	%r251, %r258, %r234, %p10;
+          // ptx:228  add.s32 	%r257, %r234, %r22;
+          // ptx:229  min.u32 	%r258, %r257, %r236;
+          // ptx:230  selp.b32 	%r251, %r258, %r234, %p10;
           uint r251 = p10 ? min(uint(int(r234) + int(r22)), r236) : r234;
-          // 231: add.s32 	%r259, %r235, %r24;
-          // 232: min.u32 	%r260, %r259, %r237;
-          // 233: selp.b32 	%r252, %r260, %r235, %p11;
+          // ptx:231  add.s32 	%r259, %r235, %r24;
+          // ptx:232  min.u32 	%r260, %r259, %r237;
+          // ptx:233  selp.b32 	%r252, %r260, %r235, %p11;
           uint r252 = p11 ? min(uint(int(r235) + int(r24)), r237) : r235;
-          // 235: tex.2d.v4.f32.s32 {%f253, %f254, %f255, %f256}, [%rd3, {%r251, %r252}];
+          // ptx:235  tex.2d.v4.f32.s32 {%f253, %f254, %f255, %f256}, [%rd3, {%r251, %r252}];
           uvec4 t15 = p2g_texi(rd3 /* p248_u64 */, ivec3(int(r251), int(r252), 0), 0, 2u);
           precise float f253 = uintBitsToFloat(t15.x);
           precise float f254 = uintBitsToFloat(t15.y);
           precise float f255 = uintBitsToFloat(t15.z);
           precise float f256 = uintBitsToFloat(t15.w);
-          // 237: shl.b32 	%r261, %r253, 2;
-          // 238: mov.u32 	%r262, _ZZ8k_outputE6sDepth;
-          // 239: add.s32 	%r263, %r262, %r261;
-          // 240: st.shared.f32 	[%r263], %f253;
+          // ptx:237  shl.b32 	%r261, %r253, 2;
+          // ptx:238  mov.u32 	%r262, _ZZ8k_outputE6sDepth;
+          // ptx:239  add.s32 	%r263, %r262, %r261;
+          // ptx:240  st.shared.f32 	[%r263], %f253;
           p2g_sts32(uint(int(sh_sDepth) + int(r253 << 2u)), floatBitsToUint(f253));
-          // 241: add.s32 	%r1846, %r1846, 256;
+          // ptx:241  add.s32 	%r1846, %r1846, 256;
           r1846 = uint(int(r1846) + 256);
-          // 242: setp.lt.s32 	%p18, %r1846, %r11;
-          // 243: @%p18 bra 	$L__BB0_3;
+          // ptx:242  setp.lt.s32 	%p18, %r1846, %r11;
+          // ptx:243  @%p18 bra 	$L__BB0_3;
           if (!(int(r1846) < int(r11))) {
             break;
           }
         }
       }
-      // 246: bar.sync 	0;
+      // ptx:246  bar.sync 	0;
       memoryBarrierShared();
       memoryBarrierBuffer();
       barrier();
-      // 247: add.s32 	%r26, %r1, %r8;
+      // ptx:247  add.s32 	%r26, %r1, %r8;
       r26 = uint(int(r1) + int(r8));
-      // 248: cvt.rn.f32.s32 	%f14, %r26;
+      // ptx:248  cvt.rn.f32.s32 	%f14, %r26;
       precise float f14 = p2g_f32_canon(p2g_s2f32(int(int(r26)), 0));
-      // 249: ld.param.v2.f32 	{%f261, %f262}, [%rd1+-200];
+      // ptx:249  ld.param.v2.f32 	{%f261, %f262}, [%rd1+-200];
       precise float f261 = p64_f32;
       precise float f262 = p68_f32;
-      // 250: mul.f32 	%f265, %f261, %f14;
-      // 251: cvt.rzi.s32.f32 	%r264, %f265;
+      // ptx:250  mul.f32 	%f265, %f261, %f14;
+      // ptx:251  cvt.rzi.s32.f32 	%r264, %f265;
       uint r264 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmul(f261, f14, false)), 1, true, 32)));
-      // 252: shr.u32 	%r265, %r264, 31;
-      // 253: add.s32 	%r266, %r264, %r265;
-      // 254: shr.s32 	%r267, %r266, 1;
-      // 255: add.s32 	%r27, %r2, %r7;
+      // ptx:252  shr.u32 	%r265, %r264, 31;
+      // ptx:253  add.s32 	%r266, %r264, %r265;
+      // ptx:254  shr.s32 	%r267, %r266, 1;
+      // ptx:255  add.s32 	%r27, %r2, %r7;
       r27 = uint(int(r2) + int(r7));
-      // 256: cvt.rn.f32.s32 	%f15, %r27;
+      // ptx:256  cvt.rn.f32.s32 	%f15, %r27;
       precise float f15 = p2g_f32_canon(p2g_s2f32(int(int(r27)), 0));
-      // 257: mul.f32 	%f266, %f262, %f15;
-      // 258: cvt.rzi.s32.f32 	%r268, %f266;
+      // ptx:257  mul.f32 	%f266, %f262, %f15;
+      // ptx:258  cvt.rzi.s32.f32 	%r268, %f266;
       uint r268 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmul(f262, f15, false)), 1, true, 32)));
-      // 259: shr.u32 	%r269, %r268, 31;
-      // 260: add.s32 	%r270, %r268, %r269;
-      // 261: shr.s32 	%r271, %r270, 1;
+      // ptx:259  shr.u32 	%r269, %r268, 31;
+      // ptx:260  add.s32 	%r270, %r268, %r269;
+      // ptx:261  shr.s32 	%r271, %r270, 1;
       uint r271 = uint(int(uint(int(r268) + int(r268 >> 31u))) >> 1u);
-      // 262: mul.f32 	%f267, %f15, 0f3F000000;
-      // 263: cvt.rzi.s32.f32 	%r272, %f267;
+      // ptx:262  mul.f32 	%f267, %f15, 0f3F000000;
+      // ptx:263  cvt.rzi.s32.f32 	%r272, %f267;
       uint r272 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmul(f15, 0.5, false)), 1, true, 32)));
-      // 264: and.b32  	%r273, %r272, 1;
-      // 265: mul.f32 	%f268, %f14, 0f3F000000;
-      // 266: cvt.rzi.s32.f32 	%r274, %f268;
+      // ptx:264  and.b32  	%r273, %r272, 1;
+      // ptx:265  mul.f32 	%f268, %f14, 0f3F000000;
+      // ptx:266  cvt.rzi.s32.f32 	%r274, %f268;
       uint r274 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmul(f14, 0.5, false)), 1, true, 32)));
-      // 267: and.b32  	%r275, %r274, 1;
-      // 268: bfi.b32 	%r276, %r273, %r275, 1, 1;
-      // 269: ld.param.u64 	%rd11, [%rd1+8];
-      // 270: cvta.to.global.u64 	%rd12, %rd11;
+      // ptx:267  and.b32  	%r275, %r274, 1;
+      // ptx:268  bfi.b32 	%r276, %r273, %r275, 1, 1;
+      // ptx:269  ld.param.u64 	%rd11, [%rd1+8];
+      // ptx:270  cvta.to.global.u64 	%rd12, %rd11;
       uint64_t rd12 = p272_u64;
-      // 271: ld.param.u32 	%r277, [%rd1+-184];
-      // 272: mad.lo.s32 	%r278, %r277, %r271, %r267;
+      // ptx:271  ld.param.u32 	%r277, [%rd1+-184];
+      // ptx:272  mad.lo.s32 	%r278, %r277, %r271, %r267;
       uint r278 = uint(int(p80_u32) * int(r271) + int(uint(int(uint(int(r264) + int(r264 >> 31u))) >> 1u)));
-      // 273: mul.wide.u32 	%rd13, %r278, 40;
-      // 274: mul.lo.s32 	%r279, %r276, 10;
-      // 275: cvt.u64.u32 	%rd14, %r279;
+      // ptx:273  mul.wide.u32 	%rd13, %r278, 40;
+      // ptx:274  mul.lo.s32 	%r279, %r276, 10;
+      // ptx:275  cvt.u64.u32 	%rd14, %r279;
       uint64_t t16 = uint64_t(uint(int(p2g_bfi_32((r272 & 1u), (r274 & 1u), 1u, 1u)) * 10));
-      // 276: add.s64 	%rd15, %rd13, %rd14;
+      // ptx:276  add.s64 	%rd15, %rd13, %rd14;
       uint64_t rd15 = uint64_t(int64_t(uint64_t(r278) * uint64_t(40u)) + int64_t(uint64_t(t16)));
-      // 277: shl.b64 	%rd16, %rd15, 1;
-      // 278: add.s64 	%rd4, %rd12, %rd16;
+      // ptx:277  shl.b64 	%rd16, %rd15, 1;
+      // ptx:278  add.s64 	%rd4, %rd12, %rd16;
       rd4 = uint64_t(int64_t(rd12) + int64_t(rd15 << 1u));
-      // 279: ld.global.u16 	%rs410, [%rd4+18];
-      // 281: {  cvt.f32.f16 %f259, %rs410;}
-      // 284: mul.f32 	%f16, %f259, 0f3F000000;
+      // ptx:279  ld.global.u16 	%rs410, [%rd4+18];
+      // ptx:281  {  cvt.f32.f16 %f259, %rs410;}
+      // ptx:284  mul.f32 	%f16, %f259, 0f3F000000;
       precise float f16 = p2g_fmul(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd4 + 18ul)).v)))), 0.5, false);
-      // 285: setp.lt.f32 	%p19, %f16, 0fC0400000;
+      // ptx:285  setp.lt.f32 	%p19, %f16, 0fC0400000;
       int t17 = p2g_fcmp(floatBitsToUint(f16), floatBitsToUint(-3.0));
       bool p19 = t17 == -1;
-      // 286: mov.f32 	%f1096, 0f00000000;
+      // ptx:286  mov.f32 	%f1096, 0f00000000;
       f1096 = 0.0;
-      // 287: @%p19 bra 	$L__BB0_12;
+      // ptx:287  @%p19 bra 	$L__BB0_12;
       if (!p19) {
-        // 289: setp.gt.f32 	%p20, %f16, 0f40400000;
+        // ptx:289  setp.gt.f32 	%p20, %f16, 0f40400000;
         int t18 = p2g_fcmp(floatBitsToUint(f16), floatBitsToUint(3.0));
-        // 290: mov.f32 	%f1096, 0f3F800000;
+        // ptx:290  mov.f32 	%f1096, 0f3F800000;
         f1096 = 1.0;
-        // 291: @%p20 bra 	$L__BB0_12;
+        // ptx:291  @%p20 bra 	$L__BB0_12;
         if (!(t18 == 1)) {
-          // 293: mul.f32 	%f270, %f16, 0f3F000000;
-          // 294: fma.rn.f32 	%f271, %f16, %f16, 0f41D80000;
-          // 295: mul.f32 	%f272, %f270, %f271;
+          // ptx:293  mul.f32 	%f270, %f16, 0f3F000000;
+          // ptx:294  fma.rn.f32 	%f271, %f16, %f16, 0f41D80000;
+          // ptx:295  mul.f32 	%f272, %f270, %f271;
           precise float f272 = p2g_fmul(p2g_fmul(f16, 0.5, false), p2g_ffma(f16, f16, 27.0, 0, false), false);
-          // 296: mul.f32 	%f273, %f16, 0f41100000;
-          // 297: fma.rn.f32 	%f274, %f16, %f273, 0f41D80000;
-          // 298: div.rn.f32 	%f275, %f272, %f274;
+          // ptx:296  mul.f32 	%f273, %f16, 0f41100000;
+          // ptx:297  fma.rn.f32 	%f274, %f16, %f273, 0f41D80000;
+          // ptx:298  div.rn.f32 	%f275, %f272, %f274;
           precise float f275 = p2g_div32(f272, p2g_ffma(f16, p2g_fmul(f16, 9.0, false), 27.0, 0, false), 0, false);
-          // 299: add.f32 	%f1096, %f275, 0f3F000000;
+          // ptx:299  add.f32 	%f1096, %f275, 0f3F000000;
           f1096 = p2g_fadd(f275, 0.5, false);
         }
       }
-      // 302: ld.param.v2.f32 	{%f276, %f277}, [%rd1+-208];
+      // ptx:302  ld.param.v2.f32 	{%f276, %f277}, [%rd1+-208];
       precise float f276 = p56_f32;
       precise float f277 = p60_f32;
-      // 303: mov.u32 	%r1847, 0;
+      // ptx:303  mov.u32 	%r1847, 0;
       uint r1847 = 0u;
-      // 304: add.f32 	%f19, %f14, 0f3F000000;
+      // ptx:304  add.f32 	%f19, %f14, 0f3F000000;
       f19 = p2g_fadd(f14, 0.5, false);
-      // 305: mov.f32 	%f280, 0f3F000000;
+      // ptx:305  mov.f32 	%f280, 0f3F000000;
       precise float f280 = 0.5;
-      // 306: ld.param.v2.f32 	{%f281, %f282}, [%rd1+-248];
+      // ptx:306  ld.param.v2.f32 	{%f281, %f282}, [%rd1+-248];
       precise float f281 = p16_f32;
       precise float f282 = p20_f32;
-      // 307: fma.rn.f32 	%f285, %f19, %f276, %f281;
+      // ptx:307  fma.rn.f32 	%f285, %f19, %f276, %f281;
       precise float f285 = p2g_ffma(f19, f276, f281, 0, false);
-      // 308: copysign.f32 	%f286, %f285, %f280;
+      // ptx:308  copysign.f32 	%f286, %f285, %f280;
       f286 = uintBitsToFloat((floatBitsToUint(f285) & 0x80000000u) | (floatBitsToUint(f280) & 0x7FFFFFFFu));
-      // 309: add.rz.f32 	%f287, %f285, %f286;
-      // 310: cvt.rzi.f32.f32 	%f288, %f287;
+      // ptx:309  add.rz.f32 	%f287, %f285, %f286;
+      // ptx:310  cvt.rzi.f32.f32 	%f288, %f287;
       precise float f288 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f285, 1.0, f286, 1, false)), 1));
-      // 311: cvt.rzi.s32.f32 	%r28, %f288;
+      // ptx:311  cvt.rzi.s32.f32 	%r28, %f288;
       uint r28 = uint(int(p2g_f2i32(floatBitsToUint(f288), 1, true, 32)));
-      // 312: add.f32 	%f20, %f15, 0f3F000000;
+      // ptx:312  add.f32 	%f20, %f15, 0f3F000000;
       f20 = p2g_fadd(f15, 0.5, false);
-      // 313: fma.rn.f32 	%f289, %f20, %f277, %f282;
+      // ptx:313  fma.rn.f32 	%f289, %f20, %f277, %f282;
       precise float f289 = p2g_ffma(f20, f277, f282, 0, false);
-      // 314: copysign.f32 	%f290, %f289, %f280;
+      // ptx:314  copysign.f32 	%f290, %f289, %f280;
       f290 = uintBitsToFloat((floatBitsToUint(f289) & 0x80000000u) | (floatBitsToUint(f280) & 0x7FFFFFFFu));
-      // 315: add.rz.f32 	%f291, %f289, %f290;
-      // 316: cvt.rzi.f32.f32 	%f292, %f291;
+      // ptx:315  add.rz.f32 	%f291, %f289, %f290;
+      // ptx:316  cvt.rzi.f32.f32 	%f292, %f291;
       precise float f292 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f289, 1.0, f290, 1, false)), 1));
-      // 317: cvt.rzi.s32.f32 	%r29, %f292;
+      // ptx:317  cvt.rzi.s32.f32 	%r29, %f292;
       uint r29 = uint(int(p2g_f2i32(floatBitsToUint(f292), 1, true, 32)));
-      // 318: sub.s32 	%r282, %r29, %r4;
-      // 319: sub.s32 	%r283, %r28, %r3;
-      // 320: mad.lo.s32 	%r284, %r282, 24, %r283;
-      // 321: shl.b32 	%r285, %r284, 2;
+      // ptx:318  sub.s32 	%r282, %r29, %r4;
+      // ptx:319  sub.s32 	%r283, %r28, %r3;
+      // ptx:320  mad.lo.s32 	%r284, %r282, 24, %r283;
+      // ptx:321  shl.b32 	%r285, %r284, 2;
       uint r285 = uint(int(uint(int(r29) - int(r4))) * 24 + int(uint(int(r28) - int(r3)))) << 2u;
-      // 322: mov.u32 	%r286, _ZZ8k_outputE6sDepth;
-      // 323: add.s32 	%r287, %r286, %r285;
+      // ptx:322  mov.u32 	%r286, _ZZ8k_outputE6sDepth;
+      // ptx:323  add.s32 	%r287, %r286, %r285;
       uint r287 = uint(int(sh_sDepth) + int(r285));
-      // 324: ld.shared.f32 	%f21, [%r287+100];
+      // ptx:324  ld.shared.f32 	%f21, [%r287+100];
       precise float f21 = uintBitsToFloat(p2g_lds32((r287 + 100u)));
-      // 325: ld.shared.f32 	%f22, [%r287+-100];
+      // ptx:325  ld.shared.f32 	%f22, [%r287+-100];
       precise float f22 = uintBitsToFloat(p2g_lds32((r287 - 100u)));
-      // 326: add.f32 	%f293, %f22, %f21;
-      // 328: ld.shared.f32 	%f23, [%r287];
+      // ptx:326  add.f32 	%f293, %f22, %f21;
+      // ptx:328  ld.shared.f32 	%f23, [%r287];
       precise float f23 = uintBitsToFloat(p2g_lds32(r287));
-      // 329: mul.f32 	%f295, %f23, 0f3A83126F;
+      // ptx:329  mul.f32 	%f295, %f23, 0f3A83126F;
       precise float f295 = p2g_fmul(f23, uintBitsToFloat(0x3A83126Fu), false);
-      // 330: sub.f32 	%f296, %f294, %f295;
+      // ptx:330  sub.f32 	%f296, %f294, %f295;
       precise float neg5770 = p2g_canon(uintBitsToFloat(floatBitsToUint(f295) ^ 0x80000000u));
-      // 327: mul.f32 	%f294, %f293, 0f3F000000;
-      // 330: sub.f32 	%f296, %f294, %f295;
+      // ptx:327  mul.f32 	%f294, %f293, 0f3F000000;
+      // ptx:330  sub.f32 	%f296, %f294, %f295;
       precise float f296 = p2g_ffma(p2g_fadd(f22, f21, false), 0.5, neg5770, 0, false);
-      // 331: setp.geu.f32 	%p21, %f23, %f296;
+      // ptx:331  setp.geu.f32 	%p21, %f23, %f296;
       int t19 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f296));
-      // 332: ld.shared.f32 	%f24, [%r287+92];
+      // ptx:332  ld.shared.f32 	%f24, [%r287+92];
       precise float f24 = uintBitsToFloat(p2g_lds32((r287 + 92u)));
-      // 333: ld.shared.f32 	%f25, [%r287+-92];
+      // ptx:333  ld.shared.f32 	%f25, [%r287+-92];
       precise float f25 = uintBitsToFloat(p2g_lds32((r287 - 92u)));
-      // 334: add.f32 	%f297, %f25, %f24;
-      // 336: sub.f32 	%f299, %f298, %f295;
+      // ptx:334  add.f32 	%f297, %f25, %f24;
+      // ptx:336  sub.f32 	%f299, %f298, %f295;
       precise float neg5771 = p2g_canon(uintBitsToFloat(floatBitsToUint(f295) ^ 0x80000000u));
-      // 335: mul.f32 	%f298, %f297, 0f3F000000;
-      // 336: sub.f32 	%f299, %f298, %f295;
+      // ptx:335  mul.f32 	%f298, %f297, 0f3F000000;
+      // ptx:336  sub.f32 	%f299, %f298, %f295;
       precise float f299 = p2g_ffma(p2g_fadd(f25, f24, false), 0.5, neg5771, 0, false);
-      // 337: setp.geu.f32 	%p22, %f23, %f299;
+      // ptx:337  setp.geu.f32 	%p22, %f23, %f299;
       int t20 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f299));
-      // 338: and.pred  	%p23, %p22, %p21;
-      // 339: mov.u32 	%r1848, %r1847;
+      // ptx:338  and.pred  	%p23, %p22, %p21;
+      // ptx:339  mov.u32 	%r1848, %r1847;
       uint r1848 = r1847;
-      // 340: @%p23 bra 	$L__BB0_14;
+      // ptx:340  @%p23 bra 	$L__BB0_14;
       if (!((t20 >= 0) && (t19 >= 0))) {
-        // 342: setp.gt.f32 	%p24, %f22, %f23;
+        // ptx:342  setp.gt.f32 	%p24, %f22, %f23;
         int t21 = p2g_fcmp(floatBitsToUint(f22), floatBitsToUint(f23));
         bool p24 = t21 == 1;
-        // 343: selp.b32 	%r288, -1, 0, %p24;
-        // 344: selp.f32 	%f300, %f22, %f23, %p24;
+        // ptx:343  selp.b32 	%r288, -1, 0, %p24;
+        // ptx:344  selp.f32 	%f300, %f22, %f23, %p24;
         precise float f300 = p24 ? f22 : f23;
-        // 345: setp.gt.f32 	%p25, %f25, %f300;
+        // ptx:345  setp.gt.f32 	%p25, %f25, %f300;
         int t22 = p2g_fcmp(floatBitsToUint(f25), floatBitsToUint(f300));
         bool p25 = t22 == 1;
-        // 346: selp.b32 	%r289, 1, %r288, %p25;
-        // 347: or.pred  	%p26, %p24, %p25;
-        // 348: selp.s32 	%r290, -1, 0, %p26;
-        // 349: selp.f32 	%f301, %f25, %f300, %p25;
+        // ptx:346  selp.b32 	%r289, 1, %r288, %p25;
+        // ptx:347  or.pred  	%p26, %p24, %p25;
+        // ptx:348  selp.s32 	%r290, -1, 0, %p26;
+        // ptx:349  selp.f32 	%f301, %f25, %f300, %p25;
         precise float f301 = p25 ? f25 : f300;
-        // 350: setp.gt.f32 	%p27, %f24, %f301;
+        // ptx:350  setp.gt.f32 	%p27, %f24, %f301;
         int t23 = p2g_fcmp(floatBitsToUint(f24), floatBitsToUint(f301));
         bool p27 = t23 == 1;
-        // 351: selp.b32 	%r291, -1, %r289, %p27;
-        // 352: selp.f32 	%f302, %f24, %f301, %p27;
-        // 353: setp.gt.f32 	%p28, %f21, %f302;
+        // ptx:351  selp.b32 	%r291, -1, %r289, %p27;
+        // ptx:352  selp.f32 	%f302, %f24, %f301, %p27;
+        // ptx:353  setp.gt.f32 	%p28, %f21, %f302;
         int t24 = p2g_fcmp(floatBitsToUint(f21), floatBitsToUint(p27 ? f24 : f301));
         bool p28 = t24 == 1;
-        // 354: selp.b32 	%r1847, 1, %r291, %p28;
+        // ptx:354  selp.b32 	%r1847, 1, %r291, %p28;
         r1847 = p28 ? 1u : (p27 ? 0xFFFFFFFFu : (p25 ? 1u : (p24 ? 0xFFFFFFFFu : 0u)));
-        // 355: or.pred  	%p29, %p27, %p28;
-        // 356: selp.b32 	%r1848, 1, %r290, %p29;
+        // ptx:355  or.pred  	%p29, %p27, %p28;
+        // ptx:356  selp.b32 	%r1848, 1, %r290, %p29;
         r1848 = (p27 || p28) ? 1u : uint((p24 || p25) ? -1 : 0);
       }
-      // 359: ld.param.u64 	%rd17, [%rd1+-24];
+      // ptx:359  ld.param.u64 	%rd17, [%rd1+-24];
       uint64_t rd17 = p240_u64;
-      // 360: ld.param.v2.u32 	{%r294, %r295}, [%rd1+-152];
+      // ptx:360  ld.param.v2.u32 	{%r294, %r295}, [%rd1+-152];
       uint r294 = p112_u32;
       uint r295 = p116_u32;
-      // 361: ld.param.v2.u32 	{%r298, %r299}, [%rd1+-144];
+      // ptx:361  ld.param.v2.u32 	{%r298, %r299}, [%rd1+-144];
       uint r298 = p120_u32;
       uint r299 = p124_u32;
-      // 362: add.s32 	%r302, %r1847, %r28;
+      // ptx:362  add.s32 	%r302, %r1847, %r28;
       uint r302 = uint(int(r1847) + int(r28));
-      // 363: setp.gt.s32 	%p30, %r302, 0;
-      // 364: add.s32 	%r303, %r294, %r302;
-      // 365: min.u32 	%r304, %r303, %r298;
-      // 366: selp.b32 	%r292, %r304, %r294, %p30;
+      // ptx:363  setp.gt.s32 	%p30, %r302, 0;
+      // ptx:364  add.s32 	%r303, %r294, %r302;
+      // ptx:365  min.u32 	%r304, %r303, %r298;
+      // ptx:366  selp.b32 	%r292, %r304, %r294, %p30;
       uint r292 = (int(r302) > 0) ? min(uint(int(r294) + int(r302)), r298) : r294;
-      // 367: add.s32 	%r305, %r1848, %r29;
+      // ptx:367  add.s32 	%r305, %r1848, %r29;
       uint r305 = uint(int(r1848) + int(r29));
-      // 368: setp.gt.s32 	%p31, %r305, 0;
-      // 369: add.s32 	%r306, %r295, %r305;
-      // 370: min.u32 	%r307, %r306, %r299;
-      // 371: selp.b32 	%r293, %r307, %r295, %p31;
+      // ptx:368  setp.gt.s32 	%p31, %r305, 0;
+      // ptx:369  add.s32 	%r306, %r295, %r305;
+      // ptx:370  min.u32 	%r307, %r306, %r299;
+      // ptx:371  selp.b32 	%r293, %r307, %r295, %p31;
       uint r293 = (int(r305) > 0) ? min(uint(int(r295) + int(r305)), r299) : r295;
-      // 373: tex.2d.v4.f32.s32 {%f303, %f304, %f305, %f306}, [%rd17, {%r292, %r293}];
+      // ptx:373  tex.2d.v4.f32.s32 {%f303, %f304, %f305, %f306}, [%rd17, {%r292, %r293}];
       uvec4 t25 = p2g_texi(rd17 /* p240_u64 */, ivec3(int(r292), int(r293), 0), 0, 2u);
       precise float f303 = uintBitsToFloat(t25.x);
       precise float f304 = uintBitsToFloat(t25.y);
       precise float f305 = uintBitsToFloat(t25.z);
       precise float f306 = uintBitsToFloat(t25.w);
-      // 375: ld.param.v2.f32 	{%f307, %f308}, [%rd1+-264];
+      // ptx:375  ld.param.v2.f32 	{%f307, %f308}, [%rd1+-264];
       precise float f307 = p0_f32;
       precise float f308 = p4_f32;
-      // 376: ld.param.v2.f32 	{%f311, %f312}, [%rd1+-256];
+      // ptx:376  ld.param.v2.f32 	{%f311, %f312}, [%rd1+-256];
       precise float f311 = p8_f32;
       precise float f312 = p12_f32;
-      // 377: add.f32 	%f315, %f303, %f311;
-      // 378: fma.rn.f32 	%f26, %f307, %f315, %f19;
+      // ptx:377  add.f32 	%f315, %f303, %f311;
+      // ptx:378  fma.rn.f32 	%f26, %f307, %f315, %f19;
       precise float f26 = p2g_ffma(f307, p2g_fadd(f303, f311, false), f19, 0, false);
-      // 379: add.f32 	%f316, %f304, %f312;
-      // 380: fma.rn.f32 	%f27, %f308, %f316, %f20;
+      // ptx:379  add.f32 	%f316, %f304, %f312;
+      // ptx:380  fma.rn.f32 	%f27, %f308, %f316, %f20;
       precise float f27 = p2g_ffma(f308, p2g_fadd(f304, f312, false), f20, 0, false);
-      // 381: ld.param.u64 	%rd18, [%rd1+-40];
+      // ptx:381  ld.param.u64 	%rd18, [%rd1+-40];
       uint64_t rd18 = p224_u64;
-      // 382: ld.param.v2.f32 	{%f317, %f318}, [%rd1+-120];
+      // ptx:382  ld.param.v2.f32 	{%f317, %f318}, [%rd1+-120];
       precise float f317 = p144_f32;
       precise float f318 = p148_f32;
-      // 383: mul.f32 	%f321, %f26, %f317;
+      // ptx:383  mul.f32 	%f321, %f26, %f317;
       precise float f321 = p2g_fmul(f26, f317, false);
-      // 384: mul.f32 	%f322, %f27, %f318;
-      // 385: mov.f32 	%f323, 0f00000000;
+      // ptx:384  mul.f32 	%f322, %f27, %f318;
+      // ptx:385  mov.f32 	%f323, 0f00000000;
       precise float f323 = 0.0;
-      // 386: tex.level.2d.v4.f32.f32 	{%f28, %f29, %f30, %f31}, [%rd18, {%f321, %f322}], %f323;
+      // ptx:386  tex.level.2d.v4.f32.f32 	{%f28, %f29, %f30, %f31}, [%rd18, {%f321, %f322}], %f323;
       uvec4 t26 = p2g_tex(rd18 /* p224_u64 */, vec3(f321, p2g_fmul(f27, f318, false), 0.0), 0, 2u);
       f28 = uintBitsToFloat(t26.x);
       f29 = uintBitsToFloat(t26.y);
       f30 = uintBitsToFloat(t26.z);
       f31 = uintBitsToFloat(t26.w);
-      // 387: add.f32 	%f324, %f26, 0fBF000000;
-      // 388: fma.rn.f32 	%f325, %f324, 0f40000000, 0f3F000000;
+      // ptx:387  add.f32 	%f324, %f26, 0fBF000000;
+      // ptx:388  fma.rn.f32 	%f325, %f324, 0f40000000, 0f3F000000;
       precise float f325 = p2g_ffma(p2g_fadd(f26, -0.5, false), 2.0, 0.5, 0, false);
-      // 389: add.f32 	%f326, %f27, 0fBF000000;
-      // 390: fma.rn.f32 	%f327, %f326, 0f40000000, 0f3F000000;
+      // ptx:389  add.f32 	%f326, %f27, 0fBF000000;
+      // ptx:390  fma.rn.f32 	%f327, %f326, 0f40000000, 0f3F000000;
       precise float f327 = p2g_ffma(p2g_fadd(f27, -0.5, false), 2.0, 0.5, 0, false);
-      // 391: add.f32 	%f328, %f325, 0fBF000000;
-      // 392: cvt.rmi.f32.f32 	%f329, %f328;
+      // ptx:391  add.f32 	%f328, %f325, 0fBF000000;
+      // ptx:392  cvt.rmi.f32.f32 	%f329, %f328;
       precise float f329 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_fadd(f325, -0.5, false)), 2));
-      // 393: add.f32 	%f330, %f329, 0f3F000000;
+      // ptx:393  add.f32 	%f330, %f329, 0f3F000000;
       precise float f330 = p2g_fadd(f329, 0.5, false);
-      // 394: add.f32 	%f331, %f327, 0fBF000000;
-      // 395: cvt.rmi.f32.f32 	%f332, %f331;
+      // ptx:394  add.f32 	%f331, %f327, 0fBF000000;
+      // ptx:395  cvt.rmi.f32.f32 	%f332, %f331;
       precise float f332 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_fadd(f327, -0.5, false)), 2));
-      // 396: add.f32 	%f333, %f332, 0f3F000000;
+      // ptx:396  add.f32 	%f333, %f332, 0f3F000000;
       precise float f333 = p2g_fadd(f332, 0.5, false);
-      // 397: sub.f32 	%f334, %f325, %f330;
-      // 398: cvt.sat.f32.f32 	%f335, %f334;
+      // ptx:397  sub.f32 	%f334, %f325, %f330;
+      // ptx:398  cvt.sat.f32.f32 	%f335, %f334;
       precise float f335 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsub(f325, f330, false))));
-      // 399: mul.f32 	%f336, %f335, %f335;
+      // ptx:399  mul.f32 	%f336, %f335, %f335;
       precise float f336 = p2g_fmul(f335, f335, false);
-      // 400: mul.f32 	%f337, %f335, %f336;
+      // ptx:400  mul.f32 	%f337, %f335, %f336;
       precise float f337 = p2g_fmul(f335, f336, false);
-      // 401: add.f32 	%f338, %f335, %f337;
-      // 403: sub.f32 	%f340, %f336, %f339;
+      // ptx:401  add.f32 	%f338, %f335, %f337;
+      // ptx:403  sub.f32 	%f340, %f336, %f339;
       precise float neg5772 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fadd(f335, f337, false)) ^ 0x80000000u));
-      // 402: mul.f32 	%f339, %f338, 0f3F000000;
-      // 403: sub.f32 	%f340, %f336, %f339;
+      // ptx:402  mul.f32 	%f339, %f338, 0f3F000000;
+      // ptx:403  sub.f32 	%f340, %f336, %f339;
       precise float f340 = p2g_ffma(neg5772, 0.5, f336, 0, false);
-      // 405: mul.f32 	%f342, %f336, 0f40200000;
-      // 406: sub.f32 	%f343, %f341, %f342;
+      // ptx:405  mul.f32 	%f342, %f336, 0f40200000;
+      // ptx:406  sub.f32 	%f343, %f341, %f342;
       precise float neg5773 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fmul(f336, 2.5, false)) ^ 0x80000000u));
-      // 404: mul.f32 	%f341, %f337, 0f3FC00000;
-      // 406: sub.f32 	%f343, %f341, %f342;
-      // 407: add.f32 	%f344, %f343, 0f3F800000;
+      // ptx:404  mul.f32 	%f341, %f337, 0f3FC00000;
+      // ptx:406  sub.f32 	%f343, %f341, %f342;
+      // ptx:407  add.f32 	%f344, %f343, 0f3F800000;
       precise float f344 = p2g_fadd(p2g_ffma(f337, 1.5, neg5773, 0, false), 1.0, false);
-      // 408: mov.f32 	%f345, 0f3F800000;
+      // ptx:408  mov.f32 	%f345, 0f3F800000;
       precise float f345 = 1.0;
-      // 409: sub.f32 	%f346, %f337, %f336;
-      // 410: mul.f32 	%f347, %f346, 0f3F000000;
+      // ptx:409  sub.f32 	%f346, %f337, %f336;
+      // ptx:410  mul.f32 	%f347, %f346, 0f3F000000;
       precise float f347 = p2g_fmul(p2g_fsub(f337, f336, false), 0.5, false);
-      // 411: sub.f32 	%f348, %f345, %f340;
-      // 412: sub.f32 	%f349, %f348, %f344;
-      // 413: sub.f32 	%f350, %f349, %f347;
+      // ptx:411  sub.f32 	%f348, %f345, %f340;
+      // ptx:412  sub.f32 	%f349, %f348, %f344;
+      // ptx:413  sub.f32 	%f350, %f349, %f347;
       precise float f350 = p2g_fsub(p2g_fsub(p2g_fsub(f345, f340, false), f344, false), f347, false);
-      // 414: sub.f32 	%f351, %f327, %f333;
-      // 415: cvt.sat.f32.f32 	%f352, %f351;
+      // ptx:414  sub.f32 	%f351, %f327, %f333;
+      // ptx:415  cvt.sat.f32.f32 	%f352, %f351;
       precise float f352 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsub(f327, f333, false))));
-      // 416: mul.f32 	%f353, %f352, %f352;
+      // ptx:416  mul.f32 	%f353, %f352, %f352;
       precise float f353 = p2g_fmul(f352, f352, false);
-      // 417: mul.f32 	%f354, %f352, %f353;
+      // ptx:417  mul.f32 	%f354, %f352, %f353;
       precise float f354 = p2g_fmul(f352, f353, false);
-      // 418: add.f32 	%f355, %f352, %f354;
-      // 420: sub.f32 	%f357, %f353, %f356;
+      // ptx:418  add.f32 	%f355, %f352, %f354;
+      // ptx:420  sub.f32 	%f357, %f353, %f356;
       precise float neg5774 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fadd(f352, f354, false)) ^ 0x80000000u));
-      // 419: mul.f32 	%f356, %f355, 0f3F000000;
-      // 420: sub.f32 	%f357, %f353, %f356;
+      // ptx:419  mul.f32 	%f356, %f355, 0f3F000000;
+      // ptx:420  sub.f32 	%f357, %f353, %f356;
       precise float f357 = p2g_ffma(neg5774, 0.5, f353, 0, false);
-      // 422: mul.f32 	%f359, %f353, 0f40200000;
-      // 423: sub.f32 	%f360, %f358, %f359;
+      // ptx:422  mul.f32 	%f359, %f353, 0f40200000;
+      // ptx:423  sub.f32 	%f360, %f358, %f359;
       precise float neg5775 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fmul(f353, 2.5, false)) ^ 0x80000000u));
-      // 421: mul.f32 	%f358, %f354, 0f3FC00000;
-      // 423: sub.f32 	%f360, %f358, %f359;
-      // 424: add.f32 	%f361, %f360, 0f3F800000;
+      // ptx:421  mul.f32 	%f358, %f354, 0f3FC00000;
+      // ptx:423  sub.f32 	%f360, %f358, %f359;
+      // ptx:424  add.f32 	%f361, %f360, 0f3F800000;
       precise float f361 = p2g_fadd(p2g_ffma(f354, 1.5, neg5775, 0, false), 1.0, false);
-      // 425: sub.f32 	%f362, %f354, %f353;
-      // 426: mul.f32 	%f363, %f362, 0f3F000000;
+      // ptx:425  sub.f32 	%f362, %f354, %f353;
+      // ptx:426  mul.f32 	%f363, %f362, 0f3F000000;
       precise float f363 = p2g_fmul(p2g_fsub(f354, f353, false), 0.5, false);
-      // 427: sub.f32 	%f364, %f345, %f357;
-      // 428: sub.f32 	%f365, %f364, %f361;
-      // 429: mul.f32 	%f366, %f317, 0f3F000000;
+      // ptx:427  sub.f32 	%f364, %f345, %f357;
+      // ptx:428  sub.f32 	%f365, %f364, %f361;
+      // ptx:429  mul.f32 	%f366, %f317, 0f3F000000;
       precise float f366 = p2g_fmul(f317, 0.5, false);
-      // 430: mul.f32 	%f367, %f318, 0f3F000000;
+      // ptx:430  mul.f32 	%f367, %f318, 0f3F000000;
       precise float f367 = p2g_fmul(f318, 0.5, false);
-      // 431: ld.param.u64 	%rd19, [%rd1+-32];
+      // ptx:431  ld.param.u64 	%rd19, [%rd1+-32];
       uint64_t rd19 = p232_u64;
-      // 432: add.f32 	%f368, %f330, 0fBF000000;
-      // 433: mul.f32 	%f369, %f366, %f368;
+      // ptx:432  add.f32 	%f368, %f330, 0fBF000000;
+      // ptx:433  mul.f32 	%f369, %f366, %f368;
       precise float f369 = p2g_fmul(f366, p2g_fadd(f330, -0.5, false), false);
-      // 434: add.f32 	%f370, %f333, 0fBF000000;
-      // 435: mul.f32 	%f371, %f367, %f370;
+      // ptx:434  add.f32 	%f370, %f333, 0fBF000000;
+      // ptx:435  mul.f32 	%f371, %f367, %f370;
       precise float f371 = p2g_fmul(f367, p2g_fadd(f333, -0.5, false), false);
-      // 436: tld4.r.2d.v4.f32.f32 	{%f372, %f373, %f374, %f375}, [%rd19, {%f369, %f371}];
+      // ptx:436  tld4.r.2d.v4.f32.f32 	{%f372, %f373, %f374, %f375}, [%rd19, {%f369, %f371}];
       uvec4 t27 = p2g_tld4(rd19 /* p232_u64 */, vec2(f369, f371), 0, 0u);
       precise float f372 = uintBitsToFloat(t27.x);
       precise float f373 = uintBitsToFloat(t27.y);
       precise float f374 = uintBitsToFloat(t27.z);
       precise float f375 = uintBitsToFloat(t27.w);
-      // 437: setp.lt.f32 	%p32, %f375, 0f3F7D70A4;
+      // ptx:437  setp.lt.f32 	%p32, %f375, 0f3F7D70A4;
       int t28 = p2g_fcmp(floatBitsToUint(f375), 0x3F7D70A4u);
       bool p32 = t28 == -1;
-      // 438: add.f32 	%f376, %f375, 0fBF7D70A4;
+      // ptx:438  add.f32 	%f376, %f375, 0fBF7D70A4;
       precise float f376 = p2g_fadd(f375, uintBitsToFloat(0xBF7D70A4u), false);
-      // 439: fma.rn.f32 	%f377, %f376, 0f3A83126F, 0f3F7D70A4;
+      // ptx:439  fma.rn.f32 	%f377, %f376, 0f3A83126F, 0f3F7D70A4;
       precise float f377 = p2g_ffma(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 440: selp.f32 	%f378, %f375, %f377, %p32;
-      // 441: setp.lt.f32 	%p33, %f374, 0f3F7D70A4;
+      // ptx:440  selp.f32 	%f378, %f375, %f377, %p32;
+      // ptx:441  setp.lt.f32 	%p33, %f374, 0f3F7D70A4;
       int t29 = p2g_fcmp(floatBitsToUint(f374), 0x3F7D70A4u);
       bool p33 = t29 == -1;
-      // 442: add.f32 	%f379, %f374, 0fBF7D70A4;
+      // ptx:442  add.f32 	%f379, %f374, 0fBF7D70A4;
       precise float f379 = p2g_fadd(f374, uintBitsToFloat(0xBF7D70A4u), false);
-      // 443: fma.rn.f32 	%f380, %f379, 0f3A83126F, 0f3F7D70A4;
+      // ptx:443  fma.rn.f32 	%f380, %f379, 0f3A83126F, 0f3F7D70A4;
       precise float f380 = p2g_ffma(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 444: selp.f32 	%f381, %f374, %f380, %p33;
+      // ptx:444  selp.f32 	%f381, %f374, %f380, %p33;
       precise float f381 = p33 ? f374 : f380;
-      // 445: setp.lt.f32 	%p34, %f372, 0f3F7D70A4;
+      // ptx:445  setp.lt.f32 	%p34, %f372, 0f3F7D70A4;
       int t30 = p2g_fcmp(floatBitsToUint(f372), 0x3F7D70A4u);
       bool p34 = t30 == -1;
-      // 446: add.f32 	%f382, %f372, 0fBF7D70A4;
+      // ptx:446  add.f32 	%f382, %f372, 0fBF7D70A4;
       precise float f382 = p2g_fadd(f372, uintBitsToFloat(0xBF7D70A4u), false);
-      // 447: fma.rn.f32 	%f383, %f382, 0f3A83126F, 0f3F7D70A4;
+      // ptx:447  fma.rn.f32 	%f383, %f382, 0f3A83126F, 0f3F7D70A4;
       precise float f383 = p2g_ffma(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 448: selp.f32 	%f384, %f372, %f383, %p34;
-      // 449: setp.lt.f32 	%p35, %f373, 0f3F7D70A4;
+      // ptx:448  selp.f32 	%f384, %f372, %f383, %p34;
+      // ptx:449  setp.lt.f32 	%p35, %f373, 0f3F7D70A4;
       int t31 = p2g_fcmp(floatBitsToUint(f373), 0x3F7D70A4u);
       bool p35 = t31 == -1;
-      // 450: add.f32 	%f385, %f373, 0fBF7D70A4;
+      // ptx:450  add.f32 	%f385, %f373, 0fBF7D70A4;
       precise float f385 = p2g_fadd(f373, uintBitsToFloat(0xBF7D70A4u), false);
-      // 451: fma.rn.f32 	%f386, %f385, 0f3A83126F, 0f3F7D70A4;
+      // ptx:451  fma.rn.f32 	%f386, %f385, 0f3A83126F, 0f3F7D70A4;
       precise float f386 = p2g_ffma(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 452: selp.f32 	%f387, %f373, %f386, %p35;
+      // ptx:452  selp.f32 	%f387, %f373, %f386, %p35;
       precise float f387 = p35 ? f373 : f386;
-      // 453: add.f32 	%f388, %f330, 0f3FC00000;
-      // 454: mul.f32 	%f389, %f366, %f388;
+      // ptx:453  add.f32 	%f388, %f330, 0f3FC00000;
+      // ptx:454  mul.f32 	%f389, %f366, %f388;
       precise float f389 = p2g_fmul(f366, p2g_fadd(f330, 1.5, false), false);
-      // 455: tld4.r.2d.v4.f32.f32 	{%f390, %f391, %f392, %f393}, [%rd19, {%f389, %f371}];
+      // ptx:455  tld4.r.2d.v4.f32.f32 	{%f390, %f391, %f392, %f393}, [%rd19, {%f389, %f371}];
       uvec4 t32 = p2g_tld4(rd19 /* p232_u64 */, vec2(f389, f371), 0, 0u);
       precise float f390 = uintBitsToFloat(t32.x);
       precise float f391 = uintBitsToFloat(t32.y);
       precise float f392 = uintBitsToFloat(t32.z);
       precise float f393 = uintBitsToFloat(t32.w);
-      // 456: setp.lt.f32 	%p36, %f393, 0f3F7D70A4;
+      // ptx:456  setp.lt.f32 	%p36, %f393, 0f3F7D70A4;
       int t33 = p2g_fcmp(floatBitsToUint(f393), 0x3F7D70A4u);
       bool p36 = t33 == -1;
-      // 457: add.f32 	%f394, %f393, 0fBF7D70A4;
+      // ptx:457  add.f32 	%f394, %f393, 0fBF7D70A4;
       precise float f394 = p2g_fadd(f393, uintBitsToFloat(0xBF7D70A4u), false);
-      // 458: fma.rn.f32 	%f395, %f394, 0f3A83126F, 0f3F7D70A4;
+      // ptx:458  fma.rn.f32 	%f395, %f394, 0f3A83126F, 0f3F7D70A4;
       precise float f395 = p2g_ffma(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 459: selp.f32 	%f396, %f393, %f395, %p36;
+      // ptx:459  selp.f32 	%f396, %f393, %f395, %p36;
       precise float f396 = p36 ? f393 : f395;
-      // 460: setp.lt.f32 	%p37, %f392, 0f3F7D70A4;
+      // ptx:460  setp.lt.f32 	%p37, %f392, 0f3F7D70A4;
       int t34 = p2g_fcmp(floatBitsToUint(f392), 0x3F7D70A4u);
       bool p37 = t34 == -1;
-      // 461: add.f32 	%f397, %f392, 0fBF7D70A4;
+      // ptx:461  add.f32 	%f397, %f392, 0fBF7D70A4;
       precise float f397 = p2g_fadd(f392, uintBitsToFloat(0xBF7D70A4u), false);
-      // 462: fma.rn.f32 	%f398, %f397, 0f3A83126F, 0f3F7D70A4;
+      // ptx:462  fma.rn.f32 	%f398, %f397, 0f3A83126F, 0f3F7D70A4;
       precise float f398 = p2g_ffma(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 463: selp.f32 	%f399, %f392, %f398, %p37;
+      // ptx:463  selp.f32 	%f399, %f392, %f398, %p37;
       precise float f399 = p37 ? f392 : f398;
-      // 464: setp.lt.f32 	%p38, %f390, 0f3F7D70A4;
+      // ptx:464  setp.lt.f32 	%p38, %f390, 0f3F7D70A4;
       int t35 = p2g_fcmp(floatBitsToUint(f390), 0x3F7D70A4u);
       bool p38 = t35 == -1;
-      // 465: add.f32 	%f400, %f390, 0fBF7D70A4;
+      // ptx:465  add.f32 	%f400, %f390, 0fBF7D70A4;
       precise float f400 = p2g_fadd(f390, uintBitsToFloat(0xBF7D70A4u), false);
-      // 466: fma.rn.f32 	%f401, %f400, 0f3A83126F, 0f3F7D70A4;
+      // ptx:466  fma.rn.f32 	%f401, %f400, 0f3A83126F, 0f3F7D70A4;
       precise float f401 = p2g_ffma(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 467: selp.f32 	%f402, %f390, %f401, %p38;
+      // ptx:467  selp.f32 	%f402, %f390, %f401, %p38;
       precise float f402 = p38 ? f390 : f401;
-      // 468: setp.lt.f32 	%p39, %f391, 0f3F7D70A4;
+      // ptx:468  setp.lt.f32 	%p39, %f391, 0f3F7D70A4;
       int t36 = p2g_fcmp(floatBitsToUint(f391), 0x3F7D70A4u);
       bool p39 = t36 == -1;
-      // 469: add.f32 	%f403, %f391, 0fBF7D70A4;
+      // ptx:469  add.f32 	%f403, %f391, 0fBF7D70A4;
       precise float f403 = p2g_fadd(f391, uintBitsToFloat(0xBF7D70A4u), false);
-      // 470: fma.rn.f32 	%f404, %f403, 0f3A83126F, 0f3F7D70A4;
+      // ptx:470  fma.rn.f32 	%f404, %f403, 0f3A83126F, 0f3F7D70A4;
       precise float f404 = p2g_ffma(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 471: selp.f32 	%f405, %f391, %f404, %p39;
+      // ptx:471  selp.f32 	%f405, %f391, %f404, %p39;
       precise float f405 = p39 ? f391 : f404;
-      // 472: add.f32 	%f406, %f330, 0f40600000;
-      // 473: mul.f32 	%f407, %f366, %f406;
+      // ptx:472  add.f32 	%f406, %f330, 0f40600000;
+      // ptx:473  mul.f32 	%f407, %f366, %f406;
       precise float f407 = p2g_fmul(f366, p2g_fadd(f330, 3.5, false), false);
-      // 474: tld4.r.2d.v4.f32.f32 	{%f408, %f409, %f410, %f411}, [%rd19, {%f407, %f371}];
+      // ptx:474  tld4.r.2d.v4.f32.f32 	{%f408, %f409, %f410, %f411}, [%rd19, {%f407, %f371}];
       uvec4 t37 = p2g_tld4(rd19 /* p232_u64 */, vec2(f407, f371), 0, 0u);
       precise float f408 = uintBitsToFloat(t37.x);
       precise float f409 = uintBitsToFloat(t37.y);
       precise float f410 = uintBitsToFloat(t37.z);
       precise float f411 = uintBitsToFloat(t37.w);
-      // 475: setp.lt.f32 	%p40, %f411, 0f3F7D70A4;
+      // ptx:475  setp.lt.f32 	%p40, %f411, 0f3F7D70A4;
       int t38 = p2g_fcmp(floatBitsToUint(f411), 0x3F7D70A4u);
       bool p40 = t38 == -1;
-      // 476: add.f32 	%f412, %f411, 0fBF7D70A4;
+      // ptx:476  add.f32 	%f412, %f411, 0fBF7D70A4;
       precise float f412 = p2g_fadd(f411, uintBitsToFloat(0xBF7D70A4u), false);
-      // 477: fma.rn.f32 	%f413, %f412, 0f3A83126F, 0f3F7D70A4;
+      // ptx:477  fma.rn.f32 	%f413, %f412, 0f3A83126F, 0f3F7D70A4;
       precise float f413 = p2g_ffma(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 478: selp.f32 	%f414, %f411, %f413, %p40;
-      // 479: setp.lt.f32 	%p41, %f408, 0f3F7D70A4;
+      // ptx:478  selp.f32 	%f414, %f411, %f413, %p40;
+      // ptx:479  setp.lt.f32 	%p41, %f408, 0f3F7D70A4;
       int t39 = p2g_fcmp(floatBitsToUint(f408), 0x3F7D70A4u);
       bool p41 = t39 == -1;
-      // 480: add.f32 	%f415, %f408, 0fBF7D70A4;
+      // ptx:480  add.f32 	%f415, %f408, 0fBF7D70A4;
       precise float f415 = p2g_fadd(f408, uintBitsToFloat(0xBF7D70A4u), false);
-      // 481: fma.rn.f32 	%f416, %f415, 0f3A83126F, 0f3F7D70A4;
+      // ptx:481  fma.rn.f32 	%f416, %f415, 0f3A83126F, 0f3F7D70A4;
       precise float f416 = p2g_ffma(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 482: selp.f32 	%f417, %f408, %f416, %p41;
-      // 483: add.f32 	%f418, %f333, 0f3FC00000;
-      // 484: mul.f32 	%f419, %f367, %f418;
+      // ptx:482  selp.f32 	%f417, %f408, %f416, %p41;
+      // ptx:483  add.f32 	%f418, %f333, 0f3FC00000;
+      // ptx:484  mul.f32 	%f419, %f367, %f418;
       precise float f419 = p2g_fmul(f367, p2g_fadd(f333, 1.5, false), false);
-      // 485: tld4.r.2d.v4.f32.f32 	{%f420, %f421, %f422, %f423}, [%rd19, {%f369, %f419}];
+      // ptx:485  tld4.r.2d.v4.f32.f32 	{%f420, %f421, %f422, %f423}, [%rd19, {%f369, %f419}];
       uvec4 t40 = p2g_tld4(rd19 /* p232_u64 */, vec2(f369, f419), 0, 0u);
       precise float f420 = uintBitsToFloat(t40.x);
       precise float f421 = uintBitsToFloat(t40.y);
       precise float f422 = uintBitsToFloat(t40.z);
       precise float f423 = uintBitsToFloat(t40.w);
-      // 486: setp.lt.f32 	%p42, %f423, 0f3F7D70A4;
+      // ptx:486  setp.lt.f32 	%p42, %f423, 0f3F7D70A4;
       int t41 = p2g_fcmp(floatBitsToUint(f423), 0x3F7D70A4u);
       bool p42 = t41 == -1;
-      // 487: add.f32 	%f424, %f423, 0fBF7D70A4;
+      // ptx:487  add.f32 	%f424, %f423, 0fBF7D70A4;
       precise float f424 = p2g_fadd(f423, uintBitsToFloat(0xBF7D70A4u), false);
-      // 488: fma.rn.f32 	%f425, %f424, 0f3A83126F, 0f3F7D70A4;
+      // ptx:488  fma.rn.f32 	%f425, %f424, 0f3A83126F, 0f3F7D70A4;
       precise float f425 = p2g_ffma(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 489: selp.f32 	%f426, %f423, %f425, %p42;
-      // 490: setp.lt.f32 	%p43, %f422, 0f3F7D70A4;
+      // ptx:489  selp.f32 	%f426, %f423, %f425, %p42;
+      // ptx:490  setp.lt.f32 	%p43, %f422, 0f3F7D70A4;
       int t42 = p2g_fcmp(floatBitsToUint(f422), 0x3F7D70A4u);
       bool p43 = t42 == -1;
-      // 491: add.f32 	%f427, %f422, 0fBF7D70A4;
+      // ptx:491  add.f32 	%f427, %f422, 0fBF7D70A4;
       precise float f427 = p2g_fadd(f422, uintBitsToFloat(0xBF7D70A4u), false);
-      // 492: fma.rn.f32 	%f428, %f427, 0f3A83126F, 0f3F7D70A4;
+      // ptx:492  fma.rn.f32 	%f428, %f427, 0f3A83126F, 0f3F7D70A4;
       precise float f428 = p2g_ffma(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 493: selp.f32 	%f429, %f422, %f428, %p43;
+      // ptx:493  selp.f32 	%f429, %f422, %f428, %p43;
       precise float f429 = p43 ? f422 : f428;
-      // 494: setp.lt.f32 	%p44, %f420, 0f3F7D70A4;
+      // ptx:494  setp.lt.f32 	%p44, %f420, 0f3F7D70A4;
       int t43 = p2g_fcmp(floatBitsToUint(f420), 0x3F7D70A4u);
       bool p44 = t43 == -1;
-      // 495: add.f32 	%f430, %f420, 0fBF7D70A4;
+      // ptx:495  add.f32 	%f430, %f420, 0fBF7D70A4;
       precise float f430 = p2g_fadd(f420, uintBitsToFloat(0xBF7D70A4u), false);
-      // 496: fma.rn.f32 	%f431, %f430, 0f3A83126F, 0f3F7D70A4;
+      // ptx:496  fma.rn.f32 	%f431, %f430, 0f3A83126F, 0f3F7D70A4;
       precise float f431 = p2g_ffma(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 497: selp.f32 	%f432, %f420, %f431, %p44;
-      // 498: setp.lt.f32 	%p45, %f421, 0f3F7D70A4;
+      // ptx:497  selp.f32 	%f432, %f420, %f431, %p44;
+      // ptx:498  setp.lt.f32 	%p45, %f421, 0f3F7D70A4;
       int t44 = p2g_fcmp(floatBitsToUint(f421), 0x3F7D70A4u);
       bool p45 = t44 == -1;
-      // 499: add.f32 	%f433, %f421, 0fBF7D70A4;
+      // ptx:499  add.f32 	%f433, %f421, 0fBF7D70A4;
       precise float f433 = p2g_fadd(f421, uintBitsToFloat(0xBF7D70A4u), false);
-      // 500: fma.rn.f32 	%f434, %f433, 0f3A83126F, 0f3F7D70A4;
+      // ptx:500  fma.rn.f32 	%f434, %f433, 0f3A83126F, 0f3F7D70A4;
       precise float f434 = p2g_ffma(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 501: selp.f32 	%f435, %f421, %f434, %p45;
+      // ptx:501  selp.f32 	%f435, %f421, %f434, %p45;
       precise float f435 = p45 ? f421 : f434;
-      // 502: tld4.r.2d.v4.f32.f32 	{%f436, %f437, %f438, %f439}, [%rd19, {%f389, %f419}];
+      // ptx:502  tld4.r.2d.v4.f32.f32 	{%f436, %f437, %f438, %f439}, [%rd19, {%f389, %f419}];
       uvec4 t45 = p2g_tld4(rd19 /* p232_u64 */, vec2(f389, f419), 0, 0u);
       precise float f436 = uintBitsToFloat(t45.x);
       precise float f437 = uintBitsToFloat(t45.y);
       precise float f438 = uintBitsToFloat(t45.z);
       precise float f439 = uintBitsToFloat(t45.w);
-      // 503: setp.lt.f32 	%p46, %f439, 0f3F7D70A4;
+      // ptx:503  setp.lt.f32 	%p46, %f439, 0f3F7D70A4;
       int t46 = p2g_fcmp(floatBitsToUint(f439), 0x3F7D70A4u);
       bool p46 = t46 == -1;
-      // 504: add.f32 	%f440, %f439, 0fBF7D70A4;
+      // ptx:504  add.f32 	%f440, %f439, 0fBF7D70A4;
       precise float f440 = p2g_fadd(f439, uintBitsToFloat(0xBF7D70A4u), false);
-      // 505: fma.rn.f32 	%f441, %f440, 0f3A83126F, 0f3F7D70A4;
+      // ptx:505  fma.rn.f32 	%f441, %f440, 0f3A83126F, 0f3F7D70A4;
       precise float f441 = p2g_ffma(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 506: selp.f32 	%f442, %f439, %f441, %p46;
+      // ptx:506  selp.f32 	%f442, %f439, %f441, %p46;
       precise float f442 = p46 ? f439 : f441;
-      // 507: setp.lt.f32 	%p47, %f438, 0f3F7D70A4;
+      // ptx:507  setp.lt.f32 	%p47, %f438, 0f3F7D70A4;
       int t47 = p2g_fcmp(floatBitsToUint(f438), 0x3F7D70A4u);
       bool p47 = t47 == -1;
-      // 508: add.f32 	%f443, %f438, 0fBF7D70A4;
+      // ptx:508  add.f32 	%f443, %f438, 0fBF7D70A4;
       precise float f443 = p2g_fadd(f438, uintBitsToFloat(0xBF7D70A4u), false);
-      // 509: fma.rn.f32 	%f444, %f443, 0f3A83126F, 0f3F7D70A4;
+      // ptx:509  fma.rn.f32 	%f444, %f443, 0f3A83126F, 0f3F7D70A4;
       precise float f444 = p2g_ffma(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 510: selp.f32 	%f445, %f438, %f444, %p47;
+      // ptx:510  selp.f32 	%f445, %f438, %f444, %p47;
       precise float f445 = p47 ? f438 : f444;
-      // 511: setp.lt.f32 	%p48, %f436, 0f3F7D70A4;
+      // ptx:511  setp.lt.f32 	%p48, %f436, 0f3F7D70A4;
       int t48 = p2g_fcmp(floatBitsToUint(f436), 0x3F7D70A4u);
       bool p48 = t48 == -1;
-      // 512: add.f32 	%f446, %f436, 0fBF7D70A4;
+      // ptx:512  add.f32 	%f446, %f436, 0fBF7D70A4;
       precise float f446 = p2g_fadd(f436, uintBitsToFloat(0xBF7D70A4u), false);
-      // 513: fma.rn.f32 	%f447, %f446, 0f3A83126F, 0f3F7D70A4;
+      // ptx:513  fma.rn.f32 	%f447, %f446, 0f3A83126F, 0f3F7D70A4;
       precise float f447 = p2g_ffma(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 514: selp.f32 	%f448, %f436, %f447, %p48;
+      // ptx:514  selp.f32 	%f448, %f436, %f447, %p48;
       precise float f448 = p48 ? f436 : f447;
-      // 515: setp.lt.f32 	%p49, %f437, 0f3F7D70A4;
+      // ptx:515  setp.lt.f32 	%p49, %f437, 0f3F7D70A4;
       int t49 = p2g_fcmp(floatBitsToUint(f437), 0x3F7D70A4u);
       bool p49 = t49 == -1;
-      // 516: add.f32 	%f449, %f437, 0fBF7D70A4;
+      // ptx:516  add.f32 	%f449, %f437, 0fBF7D70A4;
       precise float f449 = p2g_fadd(f437, uintBitsToFloat(0xBF7D70A4u), false);
-      // 517: fma.rn.f32 	%f450, %f449, 0f3A83126F, 0f3F7D70A4;
+      // ptx:517  fma.rn.f32 	%f450, %f449, 0f3A83126F, 0f3F7D70A4;
       precise float f450 = p2g_ffma(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 518: selp.f32 	%f451, %f437, %f450, %p49;
+      // ptx:518  selp.f32 	%f451, %f437, %f450, %p49;
       precise float f451 = p49 ? f437 : f450;
-      // 519: tld4.r.2d.v4.f32.f32 	{%f452, %f453, %f454, %f455}, [%rd19, {%f407, %f419}];
+      // ptx:519  tld4.r.2d.v4.f32.f32 	{%f452, %f453, %f454, %f455}, [%rd19, {%f407, %f419}];
       uvec4 t50 = p2g_tld4(rd19 /* p232_u64 */, vec2(f407, f419), 0, 0u);
       precise float f452 = uintBitsToFloat(t50.x);
       precise float f453 = uintBitsToFloat(t50.y);
       precise float f454 = uintBitsToFloat(t50.z);
       precise float f455 = uintBitsToFloat(t50.w);
-      // 520: setp.lt.f32 	%p50, %f455, 0f3F7D70A4;
+      // ptx:520  setp.lt.f32 	%p50, %f455, 0f3F7D70A4;
       int t51 = p2g_fcmp(floatBitsToUint(f455), 0x3F7D70A4u);
       bool p50 = t51 == -1;
-      // 521: add.f32 	%f456, %f455, 0fBF7D70A4;
+      // ptx:521  add.f32 	%f456, %f455, 0fBF7D70A4;
       precise float f456 = p2g_fadd(f455, uintBitsToFloat(0xBF7D70A4u), false);
-      // 522: fma.rn.f32 	%f457, %f456, 0f3A83126F, 0f3F7D70A4;
+      // ptx:522  fma.rn.f32 	%f457, %f456, 0f3A83126F, 0f3F7D70A4;
       precise float f457 = p2g_ffma(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 523: selp.f32 	%f458, %f455, %f457, %p50;
-      // 524: setp.lt.f32 	%p51, %f452, 0f3F7D70A4;
+      // ptx:523  selp.f32 	%f458, %f455, %f457, %p50;
+      // ptx:524  setp.lt.f32 	%p51, %f452, 0f3F7D70A4;
       int t52 = p2g_fcmp(floatBitsToUint(f452), 0x3F7D70A4u);
       bool p51 = t52 == -1;
-      // 525: add.f32 	%f459, %f452, 0fBF7D70A4;
+      // ptx:525  add.f32 	%f459, %f452, 0fBF7D70A4;
       precise float f459 = p2g_fadd(f452, uintBitsToFloat(0xBF7D70A4u), false);
-      // 526: fma.rn.f32 	%f460, %f459, 0f3A83126F, 0f3F7D70A4;
+      // ptx:526  fma.rn.f32 	%f460, %f459, 0f3A83126F, 0f3F7D70A4;
       precise float f460 = p2g_ffma(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 527: selp.f32 	%f461, %f452, %f460, %p51;
-      // 528: add.f32 	%f462, %f333, 0f40600000;
-      // 529: mul.f32 	%f463, %f367, %f462;
+      // ptx:527  selp.f32 	%f461, %f452, %f460, %p51;
+      // ptx:528  add.f32 	%f462, %f333, 0f40600000;
+      // ptx:529  mul.f32 	%f463, %f367, %f462;
       precise float f463 = p2g_fmul(f367, p2g_fadd(f333, 3.5, false), false);
-      // 530: tld4.r.2d.v4.f32.f32 	{%f464, %f465, %f466, %f467}, [%rd19, {%f369, %f463}];
+      // ptx:530  tld4.r.2d.v4.f32.f32 	{%f464, %f465, %f466, %f467}, [%rd19, {%f369, %f463}];
       uvec4 t53 = p2g_tld4(rd19 /* p232_u64 */, vec2(f369, f463), 0, 0u);
       precise float f464 = uintBitsToFloat(t53.x);
       precise float f465 = uintBitsToFloat(t53.y);
       precise float f466 = uintBitsToFloat(t53.z);
       precise float f467 = uintBitsToFloat(t53.w);
-      // 531: setp.lt.f32 	%p52, %f467, 0f3F7D70A4;
+      // ptx:531  setp.lt.f32 	%p52, %f467, 0f3F7D70A4;
       int t54 = p2g_fcmp(floatBitsToUint(f467), 0x3F7D70A4u);
       bool p52 = t54 == -1;
-      // 532: add.f32 	%f468, %f467, 0fBF7D70A4;
+      // ptx:532  add.f32 	%f468, %f467, 0fBF7D70A4;
       precise float f468 = p2g_fadd(f467, uintBitsToFloat(0xBF7D70A4u), false);
-      // 533: fma.rn.f32 	%f469, %f468, 0f3A83126F, 0f3F7D70A4;
+      // ptx:533  fma.rn.f32 	%f469, %f468, 0f3A83126F, 0f3F7D70A4;
       precise float f469 = p2g_ffma(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 534: selp.f32 	%f470, %f467, %f469, %p52;
-      // 535: setp.lt.f32 	%p53, %f466, 0f3F7D70A4;
+      // ptx:534  selp.f32 	%f470, %f467, %f469, %p52;
+      // ptx:535  setp.lt.f32 	%p53, %f466, 0f3F7D70A4;
       int t55 = p2g_fcmp(floatBitsToUint(f466), 0x3F7D70A4u);
       bool p53 = t55 == -1;
-      // 536: add.f32 	%f471, %f466, 0fBF7D70A4;
+      // ptx:536  add.f32 	%f471, %f466, 0fBF7D70A4;
       precise float f471 = p2g_fadd(f466, uintBitsToFloat(0xBF7D70A4u), false);
-      // 537: fma.rn.f32 	%f472, %f471, 0f3A83126F, 0f3F7D70A4;
+      // ptx:537  fma.rn.f32 	%f472, %f471, 0f3A83126F, 0f3F7D70A4;
       precise float f472 = p2g_ffma(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 538: selp.f32 	%f473, %f466, %f472, %p53;
+      // ptx:538  selp.f32 	%f473, %f466, %f472, %p53;
       precise float f473 = p53 ? f466 : f472;
-      // 539: tld4.r.2d.v4.f32.f32 	{%f474, %f475, %f476, %f477}, [%rd19, {%f389, %f463}];
+      // ptx:539  tld4.r.2d.v4.f32.f32 	{%f474, %f475, %f476, %f477}, [%rd19, {%f389, %f463}];
       uvec4 t56 = p2g_tld4(rd19 /* p232_u64 */, vec2(f389, f463), 0, 0u);
       precise float f474 = uintBitsToFloat(t56.x);
       precise float f475 = uintBitsToFloat(t56.y);
       precise float f476 = uintBitsToFloat(t56.z);
       precise float f477 = uintBitsToFloat(t56.w);
-      // 540: setp.lt.f32 	%p54, %f477, 0f3F7D70A4;
+      // ptx:540  setp.lt.f32 	%p54, %f477, 0f3F7D70A4;
       int t57 = p2g_fcmp(floatBitsToUint(f477), 0x3F7D70A4u);
       bool p54 = t57 == -1;
-      // 541: add.f32 	%f478, %f477, 0fBF7D70A4;
+      // ptx:541  add.f32 	%f478, %f477, 0fBF7D70A4;
       precise float f478 = p2g_fadd(f477, uintBitsToFloat(0xBF7D70A4u), false);
-      // 542: fma.rn.f32 	%f479, %f478, 0f3A83126F, 0f3F7D70A4;
+      // ptx:542  fma.rn.f32 	%f479, %f478, 0f3A83126F, 0f3F7D70A4;
       precise float f479 = p2g_ffma(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 543: selp.f32 	%f480, %f477, %f479, %p54;
+      // ptx:543  selp.f32 	%f480, %f477, %f479, %p54;
       precise float f480 = p54 ? f477 : f479;
-      // 544: setp.lt.f32 	%p55, %f476, 0f3F7D70A4;
+      // ptx:544  setp.lt.f32 	%p55, %f476, 0f3F7D70A4;
       int t58 = p2g_fcmp(floatBitsToUint(f476), 0x3F7D70A4u);
       bool p55 = t58 == -1;
-      // 545: add.f32 	%f481, %f476, 0fBF7D70A4;
+      // ptx:545  add.f32 	%f481, %f476, 0fBF7D70A4;
       precise float f481 = p2g_fadd(f476, uintBitsToFloat(0xBF7D70A4u), false);
-      // 546: fma.rn.f32 	%f482, %f481, 0f3A83126F, 0f3F7D70A4;
+      // ptx:546  fma.rn.f32 	%f482, %f481, 0f3A83126F, 0f3F7D70A4;
       precise float f482 = p2g_ffma(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 547: selp.f32 	%f483, %f476, %f482, %p55;
+      // ptx:547  selp.f32 	%f483, %f476, %f482, %p55;
       precise float f483 = p55 ? f476 : f482;
-      // 548: tld4.r.2d.v4.f32.f32 	{%f484, %f485, %f486, %f487}, [%rd19, {%f407, %f463}];
+      // ptx:548  tld4.r.2d.v4.f32.f32 	{%f484, %f485, %f486, %f487}, [%rd19, {%f407, %f463}];
       uvec4 t59 = p2g_tld4(rd19 /* p232_u64 */, vec2(f407, f463), 0, 0u);
       precise float f484 = uintBitsToFloat(t59.x);
       precise float f485 = uintBitsToFloat(t59.y);
       precise float f486 = uintBitsToFloat(t59.z);
       precise float f487 = uintBitsToFloat(t59.w);
-      // 549: ld.param.v2.f32 	{%f488, %f489}, [%rd1+-112];
+      // ptx:549  ld.param.v2.f32 	{%f488, %f489}, [%rd1+-112];
       precise float f488 = p152_f32;
       precise float f489 = p156_f32;
-      // 550: setp.lt.f32 	%p56, %f487, 0f3F7D70A4;
+      // ptx:550  setp.lt.f32 	%p56, %f487, 0f3F7D70A4;
       int t60 = p2g_fcmp(floatBitsToUint(f487), 0x3F7D70A4u);
       bool p56 = t60 == -1;
-      // 551: add.f32 	%f490, %f487, 0fBF7D70A4;
+      // ptx:551  add.f32 	%f490, %f487, 0fBF7D70A4;
       precise float f490 = p2g_fadd(f487, uintBitsToFloat(0xBF7D70A4u), false);
-      // 552: fma.rn.f32 	%f491, %f490, 0f3A83126F, 0f3F7D70A4;
+      // ptx:552  fma.rn.f32 	%f491, %f490, 0f3A83126F, 0f3F7D70A4;
       precise float f491 = p2g_ffma(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 553: selp.f32 	%f492, %f487, %f491, %p56;
-      // 554: sub.f32 	%f493, %f365, %f363;
+      // ptx:553  selp.f32 	%f492, %f487, %f491, %p56;
+      // ptx:554  sub.f32 	%f493, %f365, %f363;
       precise float f493 = p2g_fsub(p2g_fsub(p2g_fsub(f345, f357, false), f361, false), f363, false);
-      // 555: add.f32 	%f494, %f344, %f350;
-      // 556: div.rn.f32 	%f495, %f344, %f494;
+      // ptx:555  add.f32 	%f494, %f344, %f350;
+      // ptx:556  div.rn.f32 	%f495, %f344, %f494;
       precise float f495 = p2g_div32(f344, p2g_fadd(f344, f350, false), 0, false);
-      // 557: sub.f32 	%f496, %f345, %f495;
+      // ptx:557  sub.f32 	%f496, %f345, %f495;
       precise float f496 = p2g_fsub(f345, f495, false);
-      // 558: add.f32 	%f497, %f361, %f493;
-      // 559: div.rn.f32 	%f498, %f361, %f497;
+      // ptx:558  add.f32 	%f497, %f361, %f493;
+      // ptx:559  div.rn.f32 	%f498, %f361, %f497;
       precise float f498 = p2g_div32(f361, p2g_fadd(f361, f493, false), 0, false);
-      // 560: sub.f32 	%f499, %f345, %f498;
+      // ptx:560  sub.f32 	%f499, %f345, %f498;
       precise float f499 = p2g_fsub(f345, f498, false);
-      // 561: sub.f32 	%f500, %f344, %f495;
+      // ptx:561  sub.f32 	%f500, %f344, %f495;
       precise float f500 = p2g_fsub(f344, f495, false);
-      // 562: sub.f32 	%f501, %f350, %f496;
+      // ptx:562  sub.f32 	%f501, %f350, %f496;
       precise float f501 = p2g_fsub(f350, f496, false);
-      // 563: cvt.sat.f32.f32 	%f502, %f378;
+      // ptx:563  cvt.sat.f32.f32 	%f502, %f378;
       precise float f502 = p2g_sat(p2g_f32_canon(floatBitsToUint(p32 ? f375 : f377)));
-      // 564: cvt.sat.f32.f32 	%f503, %f381;
+      // ptx:564  cvt.sat.f32.f32 	%f503, %f381;
       precise float f503 = p2g_sat(p2g_f32_canon(floatBitsToUint(f381)));
-      // 565: mul.f32 	%f504, %f500, %f503;
-      // 566: fma.rn.f32 	%f505, %f340, %f502, %f504;
+      // ptx:565  mul.f32 	%f504, %f500, %f503;
+      // ptx:566  fma.rn.f32 	%f505, %f340, %f502, %f504;
       precise float f505 = p2g_ffma(f340, f502, p2g_fmul(f500, f503, false), 0, false);
-      // 567: cvt.sat.f32.f32 	%f506, %f396;
+      // ptx:567  cvt.sat.f32.f32 	%f506, %f396;
       precise float f506 = p2g_sat(p2g_f32_canon(floatBitsToUint(f396)));
-      // 568: fma.rn.f32 	%f507, %f501, %f506, %f505;
-      // 569: cvt.sat.f32.f32 	%f508, %f399;
+      // ptx:568  fma.rn.f32 	%f507, %f501, %f506, %f505;
+      // ptx:569  cvt.sat.f32.f32 	%f508, %f399;
       precise float f508 = p2g_sat(p2g_f32_canon(floatBitsToUint(f399)));
-      // 570: fma.rn.f32 	%f509, %f347, %f508, %f507;
+      // ptx:570  fma.rn.f32 	%f509, %f347, %f508, %f507;
       precise float f509 = p2g_ffma(f347, f508, p2g_ffma(f501, f506, f505, 0, false), 0, false);
-      // 571: mul.f32 	%f510, %f496, %f396;
-      // 572: fma.rn.f32 	%f511, %f495, %f381, %f510;
-      // 573: ld.param.f32 	%f512, [%rd1+-92];
+      // ptx:571  mul.f32 	%f510, %f496, %f396;
+      // ptx:572  fma.rn.f32 	%f511, %f495, %f381, %f510;
+      // ptx:573  ld.param.f32 	%f512, [%rd1+-92];
       precise float f512 = p172_f32;
-      // 574: fma.rn.f32 	%f513, %f512, %f509, %f511;
+      // ptx:574  fma.rn.f32 	%f513, %f512, %f509, %f511;
       precise float f513 = p2g_ffma(f512, f509, p2g_ffma(f495, f381, p2g_fmul(f496, f396, false), 0, false), 0, false);
-      // 575: cvt.sat.f32.f32 	%f514, %f384;
+      // ptx:575  cvt.sat.f32.f32 	%f514, %f384;
       precise float f514 = p2g_sat(p2g_f32_canon(floatBitsToUint(p34 ? f372 : f383)));
-      // 576: cvt.sat.f32.f32 	%f515, %f387;
+      // ptx:576  cvt.sat.f32.f32 	%f515, %f387;
       precise float f515 = p2g_sat(p2g_f32_canon(floatBitsToUint(f387)));
-      // 577: mul.f32 	%f516, %f500, %f515;
-      // 578: fma.rn.f32 	%f517, %f340, %f514, %f516;
+      // ptx:577  mul.f32 	%f516, %f500, %f515;
+      // ptx:578  fma.rn.f32 	%f517, %f340, %f514, %f516;
       precise float f517 = p2g_ffma(f340, f514, p2g_fmul(f500, f515, false), 0, false);
-      // 579: cvt.sat.f32.f32 	%f518, %f402;
+      // ptx:579  cvt.sat.f32.f32 	%f518, %f402;
       precise float f518 = p2g_sat(p2g_f32_canon(floatBitsToUint(f402)));
-      // 580: fma.rn.f32 	%f519, %f501, %f518, %f517;
-      // 581: cvt.sat.f32.f32 	%f520, %f405;
+      // ptx:580  fma.rn.f32 	%f519, %f501, %f518, %f517;
+      // ptx:581  cvt.sat.f32.f32 	%f520, %f405;
       precise float f520 = p2g_sat(p2g_f32_canon(floatBitsToUint(f405)));
-      // 582: fma.rn.f32 	%f521, %f347, %f520, %f519;
+      // ptx:582  fma.rn.f32 	%f521, %f347, %f520, %f519;
       precise float f521 = p2g_ffma(f347, f520, p2g_ffma(f501, f518, f517, 0, false), 0, false);
-      // 583: mul.f32 	%f522, %f496, %f402;
-      // 584: fma.rn.f32 	%f523, %f495, %f387, %f522;
-      // 585: fma.rn.f32 	%f524, %f512, %f521, %f523;
+      // ptx:583  mul.f32 	%f522, %f496, %f402;
+      // ptx:584  fma.rn.f32 	%f523, %f495, %f387, %f522;
+      // ptx:585  fma.rn.f32 	%f524, %f512, %f521, %f523;
       precise float f524 = p2g_ffma(f512, f521, p2g_ffma(f495, f387, p2g_fmul(f496, f402, false), 0, false), 0, false);
-      // 586: cvt.sat.f32.f32 	%f525, %f426;
+      // ptx:586  cvt.sat.f32.f32 	%f525, %f426;
       precise float f525 = p2g_sat(p2g_f32_canon(floatBitsToUint(p42 ? f423 : f425)));
-      // 587: cvt.sat.f32.f32 	%f526, %f429;
+      // ptx:587  cvt.sat.f32.f32 	%f526, %f429;
       precise float f526 = p2g_sat(p2g_f32_canon(floatBitsToUint(f429)));
-      // 588: mul.f32 	%f527, %f500, %f526;
-      // 589: fma.rn.f32 	%f528, %f340, %f525, %f527;
+      // ptx:588  mul.f32 	%f527, %f500, %f526;
+      // ptx:589  fma.rn.f32 	%f528, %f340, %f525, %f527;
       precise float f528 = p2g_ffma(f340, f525, p2g_fmul(f500, f526, false), 0, false);
-      // 590: cvt.sat.f32.f32 	%f529, %f442;
+      // ptx:590  cvt.sat.f32.f32 	%f529, %f442;
       precise float f529 = p2g_sat(p2g_f32_canon(floatBitsToUint(f442)));
-      // 591: fma.rn.f32 	%f530, %f501, %f529, %f528;
-      // 592: cvt.sat.f32.f32 	%f531, %f445;
+      // ptx:591  fma.rn.f32 	%f530, %f501, %f529, %f528;
+      // ptx:592  cvt.sat.f32.f32 	%f531, %f445;
       precise float f531 = p2g_sat(p2g_f32_canon(floatBitsToUint(f445)));
-      // 593: fma.rn.f32 	%f532, %f347, %f531, %f530;
+      // ptx:593  fma.rn.f32 	%f532, %f347, %f531, %f530;
       precise float f532 = p2g_ffma(f347, f531, p2g_ffma(f501, f529, f528, 0, false), 0, false);
-      // 594: mul.f32 	%f533, %f496, %f442;
-      // 595: fma.rn.f32 	%f534, %f495, %f429, %f533;
-      // 596: fma.rn.f32 	%f535, %f512, %f532, %f534;
+      // ptx:594  mul.f32 	%f533, %f496, %f442;
+      // ptx:595  fma.rn.f32 	%f534, %f495, %f429, %f533;
+      // ptx:596  fma.rn.f32 	%f535, %f512, %f532, %f534;
       precise float f535 = p2g_ffma(f512, f532, p2g_ffma(f495, f429, p2g_fmul(f496, f442, false), 0, false), 0, false);
-      // 597: cvt.sat.f32.f32 	%f536, %f432;
+      // ptx:597  cvt.sat.f32.f32 	%f536, %f432;
       precise float f536 = p2g_sat(p2g_f32_canon(floatBitsToUint(p44 ? f420 : f431)));
-      // 598: cvt.sat.f32.f32 	%f537, %f435;
+      // ptx:598  cvt.sat.f32.f32 	%f537, %f435;
       precise float f537 = p2g_sat(p2g_f32_canon(floatBitsToUint(f435)));
-      // 599: mul.f32 	%f538, %f500, %f537;
-      // 600: fma.rn.f32 	%f539, %f340, %f536, %f538;
+      // ptx:599  mul.f32 	%f538, %f500, %f537;
+      // ptx:600  fma.rn.f32 	%f539, %f340, %f536, %f538;
       precise float f539 = p2g_ffma(f340, f536, p2g_fmul(f500, f537, false), 0, false);
-      // 601: cvt.sat.f32.f32 	%f540, %f448;
+      // ptx:601  cvt.sat.f32.f32 	%f540, %f448;
       precise float f540 = p2g_sat(p2g_f32_canon(floatBitsToUint(f448)));
-      // 602: fma.rn.f32 	%f541, %f501, %f540, %f539;
-      // 603: cvt.sat.f32.f32 	%f542, %f451;
+      // ptx:602  fma.rn.f32 	%f541, %f501, %f540, %f539;
+      // ptx:603  cvt.sat.f32.f32 	%f542, %f451;
       precise float f542 = p2g_sat(p2g_f32_canon(floatBitsToUint(f451)));
-      // 604: fma.rn.f32 	%f543, %f347, %f542, %f541;
+      // ptx:604  fma.rn.f32 	%f543, %f347, %f542, %f541;
       precise float f543 = p2g_ffma(f347, f542, p2g_ffma(f501, f540, f539, 0, false), 0, false);
-      // 605: mul.f32 	%f544, %f496, %f448;
-      // 606: fma.rn.f32 	%f545, %f495, %f435, %f544;
-      // 607: fma.rn.f32 	%f546, %f512, %f543, %f545;
+      // ptx:605  mul.f32 	%f544, %f496, %f448;
+      // ptx:606  fma.rn.f32 	%f545, %f495, %f435, %f544;
+      // ptx:607  fma.rn.f32 	%f546, %f512, %f543, %f545;
       precise float f546 = p2g_ffma(f512, f543, p2g_ffma(f495, f435, p2g_fmul(f496, f448, false), 0, false), 0, false);
-      // 608: cvt.sat.f32.f32 	%f547, %f470;
+      // ptx:608  cvt.sat.f32.f32 	%f547, %f470;
       precise float f547 = p2g_sat(p2g_f32_canon(floatBitsToUint(p52 ? f467 : f469)));
-      // 609: cvt.sat.f32.f32 	%f548, %f473;
+      // ptx:609  cvt.sat.f32.f32 	%f548, %f473;
       precise float f548 = p2g_sat(p2g_f32_canon(floatBitsToUint(f473)));
-      // 610: mul.f32 	%f549, %f500, %f548;
-      // 611: fma.rn.f32 	%f550, %f340, %f547, %f549;
+      // ptx:610  mul.f32 	%f549, %f500, %f548;
+      // ptx:611  fma.rn.f32 	%f550, %f340, %f547, %f549;
       precise float f550 = p2g_ffma(f340, f547, p2g_fmul(f500, f548, false), 0, false);
-      // 612: cvt.sat.f32.f32 	%f551, %f480;
+      // ptx:612  cvt.sat.f32.f32 	%f551, %f480;
       precise float f551 = p2g_sat(p2g_f32_canon(floatBitsToUint(f480)));
-      // 613: fma.rn.f32 	%f552, %f501, %f551, %f550;
-      // 614: cvt.sat.f32.f32 	%f553, %f483;
+      // ptx:613  fma.rn.f32 	%f552, %f501, %f551, %f550;
+      // ptx:614  cvt.sat.f32.f32 	%f553, %f483;
       precise float f553 = p2g_sat(p2g_f32_canon(floatBitsToUint(f483)));
-      // 615: fma.rn.f32 	%f554, %f347, %f553, %f552;
+      // ptx:615  fma.rn.f32 	%f554, %f347, %f553, %f552;
       precise float f554 = p2g_ffma(f347, f553, p2g_ffma(f501, f551, f550, 0, false), 0, false);
-      // 616: mul.f32 	%f555, %f496, %f480;
-      // 617: fma.rn.f32 	%f556, %f495, %f473, %f555;
-      // 618: fma.rn.f32 	%f557, %f512, %f554, %f556;
+      // ptx:616  mul.f32 	%f555, %f496, %f480;
+      // ptx:617  fma.rn.f32 	%f556, %f495, %f473, %f555;
+      // ptx:618  fma.rn.f32 	%f557, %f512, %f554, %f556;
       precise float f557 = p2g_ffma(f512, f554, p2g_ffma(f495, f473, p2g_fmul(f496, f480, false), 0, false), 0, false);
-      // 619: mul.f32 	%f558, %f500, %f506;
-      // 620: fma.rn.f32 	%f559, %f340, %f503, %f558;
-      // 621: fma.rn.f32 	%f560, %f501, %f508, %f559;
+      // ptx:619  mul.f32 	%f558, %f500, %f506;
+      // ptx:620  fma.rn.f32 	%f559, %f340, %f503, %f558;
+      // ptx:621  fma.rn.f32 	%f560, %f501, %f508, %f559;
       precise float f560 = p2g_ffma(f501, f508, p2g_ffma(f340, f503, p2g_fmul(f500, f506, false), 0, false), 0, false);
-      // 622: cvt.sat.f32.f32 	%f561, %f414;
-      // 623: fma.rn.f32 	%f562, %f347, %f561, %f560;
+      // ptx:622  cvt.sat.f32.f32 	%f561, %f414;
+      // ptx:623  fma.rn.f32 	%f562, %f347, %f561, %f560;
       precise float f562 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p40 ? f411 : f413))), f560, 0, false);
-      // 624: mul.f32 	%f563, %f496, %f399;
-      // 625: fma.rn.f32 	%f564, %f495, %f396, %f563;
-      // 626: fma.rn.f32 	%f565, %f512, %f562, %f564;
+      // ptx:624  mul.f32 	%f563, %f496, %f399;
+      // ptx:625  fma.rn.f32 	%f564, %f495, %f396, %f563;
+      // ptx:626  fma.rn.f32 	%f565, %f512, %f562, %f564;
       precise float f565 = p2g_ffma(f512, f562, p2g_ffma(f495, f396, p2g_fmul(f496, f399, false), 0, false), 0, false);
-      // 627: mul.f32 	%f566, %f500, %f518;
-      // 628: fma.rn.f32 	%f567, %f340, %f515, %f566;
-      // 629: fma.rn.f32 	%f568, %f501, %f520, %f567;
+      // ptx:627  mul.f32 	%f566, %f500, %f518;
+      // ptx:628  fma.rn.f32 	%f567, %f340, %f515, %f566;
+      // ptx:629  fma.rn.f32 	%f568, %f501, %f520, %f567;
       precise float f568 = p2g_ffma(f501, f520, p2g_ffma(f340, f515, p2g_fmul(f500, f518, false), 0, false), 0, false);
-      // 630: cvt.sat.f32.f32 	%f569, %f417;
-      // 631: fma.rn.f32 	%f570, %f347, %f569, %f568;
+      // ptx:630  cvt.sat.f32.f32 	%f569, %f417;
+      // ptx:631  fma.rn.f32 	%f570, %f347, %f569, %f568;
       precise float f570 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p41 ? f408 : f416))), f568, 0, false);
-      // 632: mul.f32 	%f571, %f496, %f405;
-      // 633: fma.rn.f32 	%f572, %f495, %f402, %f571;
-      // 634: fma.rn.f32 	%f573, %f512, %f570, %f572;
+      // ptx:632  mul.f32 	%f571, %f496, %f405;
+      // ptx:633  fma.rn.f32 	%f572, %f495, %f402, %f571;
+      // ptx:634  fma.rn.f32 	%f573, %f512, %f570, %f572;
       precise float f573 = p2g_ffma(f512, f570, p2g_ffma(f495, f402, p2g_fmul(f496, f405, false), 0, false), 0, false);
-      // 635: mul.f32 	%f574, %f500, %f529;
-      // 636: fma.rn.f32 	%f575, %f340, %f526, %f574;
-      // 637: fma.rn.f32 	%f576, %f501, %f531, %f575;
+      // ptx:635  mul.f32 	%f574, %f500, %f529;
+      // ptx:636  fma.rn.f32 	%f575, %f340, %f526, %f574;
+      // ptx:637  fma.rn.f32 	%f576, %f501, %f531, %f575;
       precise float f576 = p2g_ffma(f501, f531, p2g_ffma(f340, f526, p2g_fmul(f500, f529, false), 0, false), 0, false);
-      // 638: cvt.sat.f32.f32 	%f577, %f458;
-      // 639: fma.rn.f32 	%f578, %f347, %f577, %f576;
+      // ptx:638  cvt.sat.f32.f32 	%f577, %f458;
+      // ptx:639  fma.rn.f32 	%f578, %f347, %f577, %f576;
       precise float f578 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p50 ? f455 : f457))), f576, 0, false);
-      // 640: mul.f32 	%f579, %f496, %f445;
-      // 641: fma.rn.f32 	%f580, %f495, %f442, %f579;
-      // 642: fma.rn.f32 	%f581, %f512, %f578, %f580;
+      // ptx:640  mul.f32 	%f579, %f496, %f445;
+      // ptx:641  fma.rn.f32 	%f580, %f495, %f442, %f579;
+      // ptx:642  fma.rn.f32 	%f581, %f512, %f578, %f580;
       precise float f581 = p2g_ffma(f512, f578, p2g_ffma(f495, f442, p2g_fmul(f496, f445, false), 0, false), 0, false);
-      // 643: mul.f32 	%f582, %f500, %f540;
-      // 644: fma.rn.f32 	%f583, %f340, %f537, %f582;
-      // 645: fma.rn.f32 	%f584, %f501, %f542, %f583;
+      // ptx:643  mul.f32 	%f582, %f500, %f540;
+      // ptx:644  fma.rn.f32 	%f583, %f340, %f537, %f582;
+      // ptx:645  fma.rn.f32 	%f584, %f501, %f542, %f583;
       precise float f584 = p2g_ffma(f501, f542, p2g_ffma(f340, f537, p2g_fmul(f500, f540, false), 0, false), 0, false);
-      // 646: cvt.sat.f32.f32 	%f585, %f461;
-      // 647: fma.rn.f32 	%f586, %f347, %f585, %f584;
+      // ptx:646  cvt.sat.f32.f32 	%f585, %f461;
+      // ptx:647  fma.rn.f32 	%f586, %f347, %f585, %f584;
       precise float f586 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p51 ? f452 : f460))), f584, 0, false);
-      // 648: mul.f32 	%f587, %f496, %f451;
-      // 649: fma.rn.f32 	%f588, %f495, %f448, %f587;
-      // 650: fma.rn.f32 	%f589, %f512, %f586, %f588;
+      // ptx:648  mul.f32 	%f587, %f496, %f451;
+      // ptx:649  fma.rn.f32 	%f588, %f495, %f448, %f587;
+      // ptx:650  fma.rn.f32 	%f589, %f512, %f586, %f588;
       precise float f589 = p2g_ffma(f512, f586, p2g_ffma(f495, f448, p2g_fmul(f496, f451, false), 0, false), 0, false);
-      // 651: mul.f32 	%f590, %f500, %f551;
-      // 652: fma.rn.f32 	%f591, %f340, %f548, %f590;
-      // 653: fma.rn.f32 	%f592, %f501, %f553, %f591;
+      // ptx:651  mul.f32 	%f590, %f500, %f551;
+      // ptx:652  fma.rn.f32 	%f591, %f340, %f548, %f590;
+      // ptx:653  fma.rn.f32 	%f592, %f501, %f553, %f591;
       precise float f592 = p2g_ffma(f501, f553, p2g_ffma(f340, f548, p2g_fmul(f500, f551, false), 0, false), 0, false);
-      // 654: cvt.sat.f32.f32 	%f593, %f492;
-      // 655: fma.rn.f32 	%f594, %f347, %f593, %f592;
+      // ptx:654  cvt.sat.f32.f32 	%f593, %f492;
+      // ptx:655  fma.rn.f32 	%f594, %f347, %f593, %f592;
       precise float f594 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p56 ? f487 : f491))), f592, 0, false);
-      // 656: mul.f32 	%f595, %f496, %f483;
-      // 657: fma.rn.f32 	%f596, %f495, %f480, %f595;
-      // 658: fma.rn.f32 	%f597, %f512, %f594, %f596;
+      // ptx:656  mul.f32 	%f595, %f496, %f483;
+      // ptx:657  fma.rn.f32 	%f596, %f495, %f480, %f595;
+      // ptx:658  fma.rn.f32 	%f597, %f512, %f594, %f596;
       precise float f597 = p2g_ffma(f512, f594, p2g_ffma(f495, f480, p2g_fmul(f496, f483, false), 0, false), 0, false);
-      // 659: sub.f32 	%f598, %f361, %f498;
+      // ptx:659  sub.f32 	%f598, %f361, %f498;
       precise float f598 = p2g_fsub(f361, f498, false);
-      // 660: sub.f32 	%f599, %f493, %f499;
+      // ptx:660  sub.f32 	%f599, %f493, %f499;
       precise float f599 = p2g_fsub(f493, f499, false);
-      // 661: cvt.sat.f32.f32 	%f600, %f513;
-      // 662: cvt.sat.f32.f32 	%f601, %f524;
+      // ptx:661  cvt.sat.f32.f32 	%f600, %f513;
+      // ptx:662  cvt.sat.f32.f32 	%f601, %f524;
       precise float f601 = p2g_sat(p2g_f32_canon(floatBitsToUint(f524)));
-      // 663: mul.f32 	%f602, %f598, %f601;
-      // 664: fma.rn.f32 	%f603, %f357, %f600, %f602;
+      // ptx:663  mul.f32 	%f602, %f598, %f601;
+      // ptx:664  fma.rn.f32 	%f603, %f357, %f600, %f602;
       f603 = p2g_ffma(f357, p2g_sat(p2g_f32_canon(floatBitsToUint(f513))), p2g_fmul(f598, f601, false), 0, false);
-      // 665: cvt.sat.f32.f32 	%f604, %f535;
+      // ptx:665  cvt.sat.f32.f32 	%f604, %f535;
       precise float f604 = p2g_sat(p2g_f32_canon(floatBitsToUint(f535)));
-      // 666: fma.rn.f32 	%f605, %f599, %f604, %f603;
+      // ptx:666  fma.rn.f32 	%f605, %f599, %f604, %f603;
       precise float f605 = p2g_ffma(f599, f604, f603, 0, false);
-      // 667: cvt.sat.f32.f32 	%f606, %f546;
+      // ptx:667  cvt.sat.f32.f32 	%f606, %f546;
       precise float f606 = p2g_sat(p2g_f32_canon(floatBitsToUint(f546)));
-      // 668: fma.rn.f32 	%f607, %f363, %f606, %f605;
-      // 669: mul.f32 	%f608, %f499, %f535;
-      // 670: fma.rn.f32 	%f609, %f498, %f524, %f608;
+      // ptx:668  fma.rn.f32 	%f607, %f363, %f606, %f605;
+      // ptx:669  mul.f32 	%f608, %f499, %f535;
+      // ptx:670  fma.rn.f32 	%f609, %f498, %f524, %f608;
       precise float f609 = p2g_ffma(f498, f524, p2g_fmul(f499, f535, false), 0, false);
-      // 671: fma.rn.f32 	%f610, %f512, %f607, %f609;
+      // ptx:671  fma.rn.f32 	%f610, %f512, %f607, %f609;
       precise float f610 = p2g_ffma(f512, p2g_ffma(f363, f606, f605, 0, false), f609, 0, false);
-      // 672: min.f32 	%f611, %f387, %f402;
-      // 673: min.f32 	%f612, %f429, %f442;
+      // ptx:672  min.f32 	%f611, %f387, %f402;
+      // ptx:673  min.f32 	%f612, %f429, %f442;
       precise float f612 = p2g_fmin(f429, f442);
-      // 674: min.f32 	%f613, %f611, %f612;
-      // 675: max.f32 	%f614, %f387, %f402;
-      // 676: max.f32 	%f615, %f429, %f442;
+      // ptx:674  min.f32 	%f613, %f611, %f612;
+      // ptx:675  max.f32 	%f614, %f387, %f402;
+      // ptx:676  max.f32 	%f615, %f429, %f442;
       precise float f615 = p2g_fmax(f429, f442);
-      // 677: max.f32 	%f616, %f614, %f615;
-      // 678: max.f32 	%f617, %f610, %f613;
-      // 679: min.f32 	%f34, %f617, %f616;
+      // ptx:677  max.f32 	%f616, %f614, %f615;
+      // ptx:678  max.f32 	%f617, %f610, %f613;
+      // ptx:679  min.f32 	%f34, %f617, %f616;
       f34 = p2g_fmin(p2g_fmax(f610, p2g_fmin(p2g_fmin(f387, f402), f612)), p2g_fmax(p2g_fmax(f387, f402), f615));
-      // 680: mul.f32 	%f618, %f598, %f604;
-      // 681: fma.rn.f32 	%f619, %f357, %f601, %f618;
-      // 682: fma.rn.f32 	%f620, %f599, %f606, %f619;
+      // ptx:680  mul.f32 	%f618, %f598, %f604;
+      // ptx:681  fma.rn.f32 	%f619, %f357, %f601, %f618;
+      // ptx:682  fma.rn.f32 	%f620, %f599, %f606, %f619;
       precise float f620 = p2g_ffma(f599, f606, p2g_ffma(f357, f601, p2g_fmul(f598, f604, false), 0, false), 0, false);
-      // 683: cvt.sat.f32.f32 	%f621, %f557;
-      // 684: fma.rn.f32 	%f622, %f363, %f621, %f620;
+      // ptx:683  cvt.sat.f32.f32 	%f621, %f557;
+      // ptx:684  fma.rn.f32 	%f622, %f363, %f621, %f620;
       precise float f622 = p2g_ffma(f363, p2g_sat(p2g_f32_canon(floatBitsToUint(f557))), f620, 0, false);
-      // 685: mul.f32 	%f623, %f499, %f546;
-      // 686: fma.rn.f32 	%f624, %f498, %f535, %f623;
-      // 687: fma.rn.f32 	%f625, %f512, %f622, %f624;
+      // ptx:685  mul.f32 	%f623, %f499, %f546;
+      // ptx:686  fma.rn.f32 	%f624, %f498, %f535, %f623;
+      // ptx:687  fma.rn.f32 	%f625, %f512, %f622, %f624;
       precise float f625 = p2g_ffma(f512, f622, p2g_ffma(f498, f535, p2g_fmul(f499, f546, false), 0, false), 0, false);
-      // 688: min.f32 	%f626, %f435, %f448;
-      // 689: min.f32 	%f627, %f612, %f626;
-      // 690: max.f32 	%f628, %f435, %f448;
-      // 691: max.f32 	%f629, %f615, %f628;
-      // 692: max.f32 	%f630, %f625, %f627;
-      // 693: min.f32 	%f35, %f630, %f629;
+      // ptx:688  min.f32 	%f626, %f435, %f448;
+      // ptx:689  min.f32 	%f627, %f612, %f626;
+      // ptx:690  max.f32 	%f628, %f435, %f448;
+      // ptx:691  max.f32 	%f629, %f615, %f628;
+      // ptx:692  max.f32 	%f630, %f625, %f627;
+      // ptx:693  min.f32 	%f35, %f630, %f629;
       f35 = p2g_fmin(p2g_fmax(f625, p2g_fmin(f612, p2g_fmin(f435, f448))), p2g_fmax(f615, p2g_fmax(f435, f448)));
-      // 694: cvt.sat.f32.f32 	%f631, %f565;
-      // 695: cvt.sat.f32.f32 	%f632, %f573;
+      // ptx:694  cvt.sat.f32.f32 	%f631, %f565;
+      // ptx:695  cvt.sat.f32.f32 	%f632, %f573;
       precise float f632 = p2g_sat(p2g_f32_canon(floatBitsToUint(f573)));
-      // 696: mul.f32 	%f633, %f598, %f632;
-      // 697: fma.rn.f32 	%f634, %f357, %f631, %f633;
+      // ptx:696  mul.f32 	%f633, %f598, %f632;
+      // ptx:697  fma.rn.f32 	%f634, %f357, %f631, %f633;
       f634 = p2g_ffma(f357, p2g_sat(p2g_f32_canon(floatBitsToUint(f565))), p2g_fmul(f598, f632, false), 0, false);
-      // 698: cvt.sat.f32.f32 	%f635, %f581;
+      // ptx:698  cvt.sat.f32.f32 	%f635, %f581;
       precise float f635 = p2g_sat(p2g_f32_canon(floatBitsToUint(f581)));
-      // 699: fma.rn.f32 	%f636, %f599, %f635, %f634;
+      // ptx:699  fma.rn.f32 	%f636, %f599, %f635, %f634;
       precise float f636 = p2g_ffma(f599, f635, f634, 0, false);
-      // 700: cvt.sat.f32.f32 	%f637, %f589;
+      // ptx:700  cvt.sat.f32.f32 	%f637, %f589;
       precise float f637 = p2g_sat(p2g_f32_canon(floatBitsToUint(f589)));
-      // 701: fma.rn.f32 	%f638, %f363, %f637, %f636;
-      // 702: mul.f32 	%f639, %f499, %f581;
-      // 703: fma.rn.f32 	%f640, %f498, %f573, %f639;
+      // ptx:701  fma.rn.f32 	%f638, %f363, %f637, %f636;
+      // ptx:702  mul.f32 	%f639, %f499, %f581;
+      // ptx:703  fma.rn.f32 	%f640, %f498, %f573, %f639;
       precise float f640 = p2g_ffma(f498, f573, p2g_fmul(f499, f581, false), 0, false);
-      // 704: fma.rn.f32 	%f641, %f512, %f638, %f640;
+      // ptx:704  fma.rn.f32 	%f641, %f512, %f638, %f640;
       precise float f641 = p2g_ffma(f512, p2g_ffma(f363, f637, f636, 0, false), f640, 0, false);
-      // 705: min.f32 	%f642, %f402, %f405;
-      // 706: min.f32 	%f643, %f442, %f445;
+      // ptx:705  min.f32 	%f642, %f402, %f405;
+      // ptx:706  min.f32 	%f643, %f442, %f445;
       precise float f643 = p2g_fmin(f442, f445);
-      // 707: min.f32 	%f644, %f642, %f643;
-      // 708: max.f32 	%f645, %f402, %f405;
-      // 709: max.f32 	%f646, %f442, %f445;
+      // ptx:707  min.f32 	%f644, %f642, %f643;
+      // ptx:708  max.f32 	%f645, %f402, %f405;
+      // ptx:709  max.f32 	%f646, %f442, %f445;
       precise float f646 = p2g_fmax(f442, f445);
-      // 710: max.f32 	%f647, %f645, %f646;
-      // 711: max.f32 	%f648, %f641, %f644;
-      // 712: min.f32 	%f36, %f648, %f647;
+      // ptx:710  max.f32 	%f647, %f645, %f646;
+      // ptx:711  max.f32 	%f648, %f641, %f644;
+      // ptx:712  min.f32 	%f36, %f648, %f647;
       f36 = p2g_fmin(p2g_fmax(f641, p2g_fmin(p2g_fmin(f402, f405), f643)), p2g_fmax(p2g_fmax(f402, f405), f646));
-      // 713: mul.f32 	%f649, %f598, %f635;
-      // 714: fma.rn.f32 	%f650, %f357, %f632, %f649;
-      // 715: fma.rn.f32 	%f651, %f599, %f637, %f650;
+      // ptx:713  mul.f32 	%f649, %f598, %f635;
+      // ptx:714  fma.rn.f32 	%f650, %f357, %f632, %f649;
+      // ptx:715  fma.rn.f32 	%f651, %f599, %f637, %f650;
       precise float f651 = p2g_ffma(f599, f637, p2g_ffma(f357, f632, p2g_fmul(f598, f635, false), 0, false), 0, false);
-      // 716: cvt.sat.f32.f32 	%f652, %f597;
-      // 717: fma.rn.f32 	%f653, %f363, %f652, %f651;
+      // ptx:716  cvt.sat.f32.f32 	%f652, %f597;
+      // ptx:717  fma.rn.f32 	%f653, %f363, %f652, %f651;
       precise float f653 = p2g_ffma(f363, p2g_sat(p2g_f32_canon(floatBitsToUint(f597))), f651, 0, false);
-      // 718: mul.f32 	%f654, %f499, %f589;
-      // 719: fma.rn.f32 	%f655, %f498, %f581, %f654;
-      // 720: fma.rn.f32 	%f656, %f512, %f653, %f655;
+      // ptx:718  mul.f32 	%f654, %f499, %f589;
+      // ptx:719  fma.rn.f32 	%f655, %f498, %f581, %f654;
+      // ptx:720  fma.rn.f32 	%f656, %f512, %f653, %f655;
       precise float f656 = p2g_ffma(f512, f653, p2g_ffma(f498, f581, p2g_fmul(f499, f589, false), 0, false), 0, false);
-      // 721: min.f32 	%f657, %f448, %f451;
-      // 722: min.f32 	%f658, %f643, %f657;
-      // 723: max.f32 	%f659, %f448, %f451;
-      // 724: max.f32 	%f660, %f646, %f659;
-      // 725: max.f32 	%f661, %f656, %f658;
-      // 726: min.f32 	%f37, %f661, %f660;
+      // ptx:721  min.f32 	%f657, %f448, %f451;
+      // ptx:722  min.f32 	%f658, %f643, %f657;
+      // ptx:723  max.f32 	%f659, %f448, %f451;
+      // ptx:724  max.f32 	%f660, %f646, %f659;
+      // ptx:725  max.f32 	%f661, %f656, %f658;
+      // ptx:726  min.f32 	%f37, %f661, %f660;
       f37 = p2g_fmin(p2g_fmax(f656, p2g_fmin(f643, p2g_fmin(f448, f451))), p2g_fmax(f646, p2g_fmax(f448, f451)));
-      // 727: setp.lt.f32 	%p57, %f34, 0f3F7FBE77;
+      // ptx:727  setp.lt.f32 	%p57, %f34, 0f3F7FBE77;
       int t61 = p2g_fcmp(floatBitsToUint(f34), 0x3F7FBE77u);
       bool p57 = t61 == -1;
-      // 728: @%p57 bra 	$L__BB0_16;
+      // ptx:728  @%p57 bra 	$L__BB0_16;
       if (p57) {
-        // 732: sub.f32 	%f668, %f345, %f34;
+        // ptx:732  sub.f32 	%f668, %f345, %f34;
         precise float f668 = p2g_fsub(f345, f34, false);
-        // 733: div.approx.f32 	%f1097, %f34, %f668;
+        // ptx:733  div.approx.f32 	%f1097, %f34, %f668;
         f1097 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f34), floatBitsToUint(f668), false));
-        // 734: bra.uni 	$L__BB0_17;
+        // ptx:734  bra.uni 	$L__BB0_17;
       } else {
-        // 729: bra.uni 	$L__BB0_15;
-        // 737: add.f32 	%f662, %f34, 0f3C4FAEFF;
-        // 738: mul.f32 	%f663, %f662, 0f41100000;
+        // ptx:729  bra.uni 	$L__BB0_15;
+        // ptx:737  add.f32 	%f662, %f34, 0f3C4FAEFF;
+        // ptx:738  mul.f32 	%f663, %f662, 0f41100000;
         precise float f663 = p2g_fmul(p2g_fadd(f34, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
-        // 739: mul.f32 	%f664, %f663, 0f3FB8AA3B;
+        // ptx:739  mul.f32 	%f664, %f663, 0f3FB8AA3B;
         precise float f664 = p2g_fmul(f663, uintBitsToFloat(0x3FB8AA3Bu), false);
-        // 740: ex2.approx.f32 	%f665, %f664;
-        // 741: add.f32 	%f666, %f665, 0fBF800000;
+        // ptx:740  ex2.approx.f32 	%f665, %f664;
+        // ptx:741  add.f32 	%f666, %f665, 0fBF800000;
         precise float f666 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false)), -1.0, false);
-        // 742: div.rn.f32 	%f1097, %f666, 0f41100000;
+        // ptx:742  div.rn.f32 	%f1097, %f666, 0f41100000;
         f1097 = p2g_div32(f666, 9.0, 0, false);
       }
-      // 745: mul.f32 	%f41, %f26, %f488;
+      // ptx:745  mul.f32 	%f41, %f26, %f488;
       precise float f41 = p2g_fmul(f26, f488, false);
-      // 746: mul.f32 	%f42, %f489, %f27;
+      // ptx:746  mul.f32 	%f42, %f489, %f27;
       f42 = p2g_fmul(f489, f27, false);
-      // 747: mul.f32 	%f43, %f2, %f1097;
+      // ptx:747  mul.f32 	%f43, %f2, %f1097;
       precise float f43 = p2g_fmul(f2, f1097, false);
-      // 748: setp.lt.f32 	%p58, %f43, 0f447A0000;
+      // ptx:748  setp.lt.f32 	%p58, %f43, 0f447A0000;
       int t62 = p2g_fcmp(floatBitsToUint(f43), floatBitsToUint(1000.0));
       bool p58 = t62 == -1;
-      // 749: @%p58 bra 	$L__BB0_21;
+      // ptx:749  @%p58 bra 	$L__BB0_21;
       if (p58) {
-        // 753: add.f32 	%f705, %f43, 0f3F800000;
-        // 754: rcp.rn.f32 	%f1099, %f705;
+        // ptx:753  add.f32 	%f705, %f43, 0f3F800000;
+        // ptx:754  rcp.rn.f32 	%f1099, %f705;
         f1099 = p2g_div32(1.0, p2g_fadd(f43, 1.0, false), 0, false);
-        // 755: bra.uni 	$L__BB0_22;
+        // ptx:755  bra.uni 	$L__BB0_22;
       } else {
-        // 750: bra.uni 	$L__BB0_18;
-        // 758: fma.rn.f32 	%f669, %f43, 0f41100000, 0f3F800000;
+        // ptx:750  bra.uni 	$L__BB0_18;
+        // ptx:758  fma.rn.f32 	%f669, %f43, 0f41100000, 0f3F800000;
         precise float f669 = p2g_ffma(f43, 9.0, 1.0, 0, false);
-        // 759: setp.lt.f32 	%p59, %f669, 0f00800000;
+        // ptx:759  setp.lt.f32 	%p59, %f669, 0f00800000;
         int t63 = p2g_fcmp(floatBitsToUint(f669), 0x00800000u);
         bool p59 = t63 == -1;
-        // 760: mul.f32 	%f670, %f669, 0f4B000000;
-        // 761: selp.f32 	%f44, %f670, %f669, %p59;
+        // ptx:760  mul.f32 	%f670, %f669, 0f4B000000;
+        // ptx:761  selp.f32 	%f44, %f670, %f669, %p59;
         precise float f44 = p59 ? p2g_fmul(f669, 8388608.0, false) : f669;
-        // 762: selp.f32 	%f671, 0fC1B80000, 0f00000000, %p59;
-        // 763: mov.b32 	%r308, %f44;
+        // ptx:762  selp.f32 	%f671, 0fC1B80000, 0f00000000, %p59;
+        // ptx:763  mov.b32 	%r308, %f44;
         uint r308 = floatBitsToUint(f44);
-        // 764: add.s32 	%r309, %r308, -1060439283;
-        // 765: and.b32  	%r310, %r309, -8388608;
+        // ptx:764  add.s32 	%r309, %r308, -1060439283;
+        // ptx:765  and.b32  	%r310, %r309, -8388608;
         uint r310 = uint(int(r308) + -1060439283) & 0xFF800000u;
-        // 766: sub.s32 	%r311, %r308, %r310;
-        // 767: mov.b32 	%f672, %r311;
-        // 768: cvt.rn.f32.s32 	%f673, %r310;
+        // ptx:766  sub.s32 	%r311, %r308, %r310;
+        // ptx:767  mov.b32 	%f672, %r311;
+        // ptx:768  cvt.rn.f32.s32 	%f673, %r310;
         precise float f673 = p2g_f32_canon(p2g_s2f32(int(int(r310)), 0));
-        // 769: mov.f32 	%f674, 0f34000000;
-        // 770: fma.rn.f32 	%f675, %f673, %f674, %f671;
+        // ptx:769  mov.f32 	%f674, 0f34000000;
+        // ptx:770  fma.rn.f32 	%f675, %f673, %f674, %f671;
         precise float f675 = p2g_ffma(f673, uintBitsToFloat(0x34000000u), (p59 ? -23.0 : 0.0), 0, false);
-        // 771: add.f32 	%f676, %f672, 0fBF800000;
+        // ptx:771  add.f32 	%f676, %f672, 0fBF800000;
         precise float f676 = p2g_fadd(uintBitsToFloat(uint(int(r308) - int(r310))), -1.0, false);
-        // 772: mov.f32 	%f677, 0fBE2C7F30;
-        // 773: mov.f32 	%f678, 0f3DC6B27F;
-        // 774: fma.rn.f32 	%f679, %f678, %f676, %f677;
+        // ptx:772  mov.f32 	%f677, 0fBE2C7F30;
+        // ptx:773  mov.f32 	%f678, 0f3DC6B27F;
+        // ptx:774  fma.rn.f32 	%f679, %f678, %f676, %f677;
         precise float f679 = p2g_ffma(uintBitsToFloat(0x3DC6B27Fu), f676, uintBitsToFloat(0xBE2C7F30u), 0, false);
-        // 775: mov.f32 	%f680, 0f3E2FCF2A;
-        // 776: fma.rn.f32 	%f681, %f679, %f676, %f680;
+        // ptx:775  mov.f32 	%f680, 0f3E2FCF2A;
+        // ptx:776  fma.rn.f32 	%f681, %f679, %f676, %f680;
         precise float f681 = p2g_ffma(f679, f676, uintBitsToFloat(0x3E2FCF2Au), 0, false);
-        // 777: mov.f32 	%f682, 0fBE374E43;
-        // 778: fma.rn.f32 	%f683, %f681, %f676, %f682;
+        // ptx:777  mov.f32 	%f682, 0fBE374E43;
+        // ptx:778  fma.rn.f32 	%f683, %f681, %f676, %f682;
         precise float f683 = p2g_ffma(f681, f676, uintBitsToFloat(0xBE374E43u), 0, false);
-        // 779: mov.f32 	%f684, 0f3E520BF4;
-        // 780: fma.rn.f32 	%f685, %f683, %f676, %f684;
+        // ptx:779  mov.f32 	%f684, 0f3E520BF4;
+        // ptx:780  fma.rn.f32 	%f685, %f683, %f676, %f684;
         precise float f685 = p2g_ffma(f683, f676, uintBitsToFloat(0x3E520BF4u), 0, false);
-        // 781: mov.f32 	%f686, 0fBE763C8B;
-        // 782: fma.rn.f32 	%f687, %f685, %f676, %f686;
+        // ptx:781  mov.f32 	%f686, 0fBE763C8B;
+        // ptx:782  fma.rn.f32 	%f687, %f685, %f676, %f686;
         precise float f687 = p2g_ffma(f685, f676, uintBitsToFloat(0xBE763C8Bu), 0, false);
-        // 783: mov.f32 	%f688, 0f3E93BF99;
-        // 784: fma.rn.f32 	%f689, %f687, %f676, %f688;
+        // ptx:783  mov.f32 	%f688, 0f3E93BF99;
+        // ptx:784  fma.rn.f32 	%f689, %f687, %f676, %f688;
         precise float f689 = p2g_ffma(f687, f676, uintBitsToFloat(0x3E93BF99u), 0, false);
-        // 785: mov.f32 	%f690, 0fBEB8AA49;
-        // 786: fma.rn.f32 	%f691, %f689, %f676, %f690;
+        // ptx:785  mov.f32 	%f690, 0fBEB8AA49;
+        // ptx:786  fma.rn.f32 	%f691, %f689, %f676, %f690;
         precise float f691 = p2g_ffma(f689, f676, uintBitsToFloat(0xBEB8AA49u), 0, false);
-        // 787: mov.f32 	%f692, 0f3EF6384A;
-        // 788: fma.rn.f32 	%f693, %f691, %f676, %f692;
+        // ptx:787  mov.f32 	%f692, 0f3EF6384A;
+        // ptx:788  fma.rn.f32 	%f693, %f691, %f676, %f692;
         precise float f693 = p2g_ffma(f691, f676, uintBitsToFloat(0x3EF6384Au), 0, false);
-        // 789: mov.f32 	%f694, 0fBF38AA3B;
-        // 790: fma.rn.f32 	%f695, %f693, %f676, %f694;
+        // ptx:789  mov.f32 	%f694, 0fBF38AA3B;
+        // ptx:790  fma.rn.f32 	%f695, %f693, %f676, %f694;
         precise float f695 = p2g_ffma(f693, f676, uintBitsToFloat(0xBF38AA3Bu), 0, false);
-        // 791: mul.f32 	%f696, %f676, %f695;
-        // 792: mul.f32 	%f697, %f676, %f696;
+        // ptx:791  mul.f32 	%f696, %f676, %f695;
+        // ptx:792  mul.f32 	%f697, %f676, %f696;
         precise float f697 = p2g_fmul(f676, p2g_fmul(f676, f695, false), false);
-        // 793: mov.f32 	%f698, 0f3FB8AA3B;
-        // 794: fma.rn.f32 	%f699, %f676, %f698, %f697;
+        // ptx:793  mov.f32 	%f698, 0f3FB8AA3B;
+        // ptx:794  fma.rn.f32 	%f699, %f676, %f698, %f697;
         precise float f699 = p2g_ffma(f676, uintBitsToFloat(0x3FB8AA3Bu), f697, 0, false);
-        // 795: add.f32 	%f1098, %f675, %f699;
+        // ptx:795  add.f32 	%f1098, %f675, %f699;
         precise float f1098 = p2g_fadd(f675, f699, false);
-        // 796: setp.lt.u32 	%p60, %r308, 2139095040;
-        // 797: @%p60 bra 	$L__BB0_20;
+        // ptx:796  setp.lt.u32 	%p60, %r308, 2139095040;
+        // ptx:797  @%p60 bra 	$L__BB0_20;
         if (!(r308 < 0x7F800000u)) {
-          // 799: mov.f32 	%f700, 0f7F800000;
+          // ptx:799  mov.f32 	%f700, 0f7F800000;
           precise float f700 = uintBitsToFloat(0x7F800000u);
-          // 800: fma.rn.f32 	%f1098, %f44, %f700, %f700;
+          // ptx:800  fma.rn.f32 	%f1098, %f44, %f700, %f700;
           f1098 = p2g_ffma(f44, f700, f700, 0, false);
         }
-        // 803: mul.f32 	%f701, %f1098, 0f3F317218;
-        // 804: div.rn.f32 	%f702, %f701, 0f41100000;
+        // ptx:803  mul.f32 	%f701, %f1098, 0f3F317218;
+        // ptx:804  div.rn.f32 	%f702, %f701, 0f41100000;
         precise float f702 = p2g_div32(p2g_fmul(f1098, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
-        // 805: add.f32 	%f703, %f702, 0fBC4FAEFF;
-        // 806: setp.eq.f32 	%p61, %f44, 0f00000000;
+        // ptx:805  add.f32 	%f703, %f702, 0fBC4FAEFF;
+        // ptx:806  setp.eq.f32 	%p61, %f44, 0f00000000;
         int t64 = p2g_fcmp(floatBitsToUint(f44), floatBitsToUint(0.0));
-        // 807: selp.f32 	%f704, 0fFF800000, %f703, %p61;
+        // ptx:807  selp.f32 	%f704, 0fFF800000, %f703, %p61;
         f704 = (t64 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f702, uintBitsToFloat(0xBC4FAEFFu), false);
-        // 808: div.rn.f32 	%f1099, %f704, %f43;
+        // ptx:808  div.rn.f32 	%f1099, %f704, %f43;
         f1099 = p2g_div32(f704, f43, 0, false);
       }
-      // 811: mov.b64 	%rd50, k_output_param_0;
-      // 812: add.s64 	%rd49, %rd50, 264;
+      // ptx:811  mov.b64 	%rd50, k_output_param_0;
+      // ptx:812  add.s64 	%rd49, %rd50, 264;
       uint64_t rd49 = uint64_t(int64_t(uint64_t(0ul)) + 264l);
-      // 813: ld.param.u8 	%rs1587, [%rd49+-232];
-      // 814: mul.f32 	%f51, %f43, %f1099;
+      // ptx:813  ld.param.u8 	%rs1587, [%rd49+-232];
+      // ptx:814  mul.f32 	%f51, %f43, %f1099;
       f51 = p2g_fmul(f43, f1099, false);
-      // 815: setp.lt.f32 	%p62, %f35, 0f3F7FBE77;
+      // ptx:815  setp.lt.f32 	%p62, %f35, 0f3F7FBE77;
       int t65 = p2g_fcmp(floatBitsToUint(f35), 0x3F7FBE77u);
       bool p62 = t65 == -1;
-      // 816: setp.ne.s16 	%p63, %rs1587, 0;
-      // 817: setp.lt.f32 	%p64, %f41, 0f00000000;
+      // ptx:816  setp.ne.s16 	%p63, %rs1587, 0;
+      // ptx:817  setp.lt.f32 	%p64, %f41, 0f00000000;
       int t66 = p2g_fcmp(floatBitsToUint(f41), floatBitsToUint(0.0));
       bool p64 = t66 == -1;
-      // 818: or.pred  	%p65, %p64, %p63;
-      // 819: setp.gt.f32 	%p66, %f41, 0f3F800000;
+      // ptx:818  or.pred  	%p65, %p64, %p63;
+      // ptx:819  setp.gt.f32 	%p66, %f41, 0f3F800000;
       int t67 = p2g_fcmp(floatBitsToUint(f41), floatBitsToUint(1.0));
-      // 820: or.pred  	%p1, %p66, %p65;
+      // ptx:820  or.pred  	%p1, %p66, %p65;
       p1 = (t67 == 1) || (p64 || ((bitfieldExtract(int(p32_u8 & 0x0000FFFFu), 0, 16)) != 0));
-      // 821: @%p62 bra 	$L__BB0_24;
+      // ptx:821  @%p62 bra 	$L__BB0_24;
       if (p62) {
-        // 825: mov.f32 	%f711, 0f3F800000;
-        // 826: sub.f32 	%f712, %f711, %f35;
+        // ptx:825  mov.f32 	%f711, 0f3F800000;
+        // ptx:826  sub.f32 	%f712, %f711, %f35;
         precise float f712 = p2g_fsub(1.0, f35, false);
-        // 827: div.approx.f32 	%f1100, %f35, %f712;
+        // ptx:827  div.approx.f32 	%f1100, %f35, %f712;
         f1100 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f35), floatBitsToUint(f712), false));
-        // 828: bra.uni 	$L__BB0_25;
+        // ptx:828  bra.uni 	$L__BB0_25;
       } else {
-        // 822: bra.uni 	$L__BB0_23;
-        // 831: add.f32 	%f706, %f35, 0f3C4FAEFF;
-        // 832: mul.f32 	%f707, %f706, 0f41100000;
+        // ptx:822  bra.uni 	$L__BB0_23;
+        // ptx:831  add.f32 	%f706, %f35, 0f3C4FAEFF;
+        // ptx:832  mul.f32 	%f707, %f706, 0f41100000;
         precise float f707 = p2g_fmul(p2g_fadd(f35, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
-        // 833: mul.f32 	%f708, %f707, 0f3FB8AA3B;
+        // ptx:833  mul.f32 	%f708, %f707, 0f3FB8AA3B;
         precise float f708 = p2g_fmul(f707, uintBitsToFloat(0x3FB8AA3Bu), false);
-        // 834: ex2.approx.f32 	%f709, %f708;
-        // 835: add.f32 	%f710, %f709, 0fBF800000;
+        // ptx:834  ex2.approx.f32 	%f709, %f708;
+        // ptx:835  add.f32 	%f710, %f709, 0fBF800000;
         precise float f710 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false)), -1.0, false);
-        // 836: div.rn.f32 	%f1100, %f710, 0f41100000;
+        // ptx:836  div.rn.f32 	%f1100, %f710, 0f41100000;
         f1100 = p2g_div32(f710, 9.0, 0, false);
       }
-      // 839: mul.f32 	%f55, %f2, %f1100;
+      // ptx:839  mul.f32 	%f55, %f2, %f1100;
       precise float f55 = p2g_fmul(f2, f1100, false);
-      // 840: setp.lt.f32 	%p67, %f55, 0f447A0000;
+      // ptx:840  setp.lt.f32 	%p67, %f55, 0f447A0000;
       int t68 = p2g_fcmp(floatBitsToUint(f55), floatBitsToUint(1000.0));
       bool p67 = t68 == -1;
-      // 841: @%p67 bra 	$L__BB0_29;
+      // ptx:841  @%p67 bra 	$L__BB0_29;
       if (p67) {
-        // 845: add.f32 	%f749, %f55, 0f3F800000;
-        // 846: rcp.rn.f32 	%f1102, %f749;
+        // ptx:845  add.f32 	%f749, %f55, 0f3F800000;
+        // ptx:846  rcp.rn.f32 	%f1102, %f749;
         f1102 = p2g_div32(1.0, p2g_fadd(f55, 1.0, false), 0, false);
-        // 847: bra.uni 	$L__BB0_30;
+        // ptx:847  bra.uni 	$L__BB0_30;
       } else {
-        // 842: bra.uni 	$L__BB0_26;
-        // 850: fma.rn.f32 	%f713, %f55, 0f41100000, 0f3F800000;
+        // ptx:842  bra.uni 	$L__BB0_26;
+        // ptx:850  fma.rn.f32 	%f713, %f55, 0f41100000, 0f3F800000;
         precise float f713 = p2g_ffma(f55, 9.0, 1.0, 0, false);
-        // 851: setp.lt.f32 	%p68, %f713, 0f00800000;
+        // ptx:851  setp.lt.f32 	%p68, %f713, 0f00800000;
         int t69 = p2g_fcmp(floatBitsToUint(f713), 0x00800000u);
         bool p68 = t69 == -1;
-        // 852: mul.f32 	%f714, %f713, 0f4B000000;
-        // 853: selp.f32 	%f56, %f714, %f713, %p68;
+        // ptx:852  mul.f32 	%f714, %f713, 0f4B000000;
+        // ptx:853  selp.f32 	%f56, %f714, %f713, %p68;
         precise float f56 = p68 ? p2g_fmul(f713, 8388608.0, false) : f713;
-        // 854: selp.f32 	%f715, 0fC1B80000, 0f00000000, %p68;
-        // 855: mov.b32 	%r312, %f56;
+        // ptx:854  selp.f32 	%f715, 0fC1B80000, 0f00000000, %p68;
+        // ptx:855  mov.b32 	%r312, %f56;
         uint r312 = floatBitsToUint(f56);
-        // 856: add.s32 	%r313, %r312, -1060439283;
-        // 857: and.b32  	%r314, %r313, -8388608;
+        // ptx:856  add.s32 	%r313, %r312, -1060439283;
+        // ptx:857  and.b32  	%r314, %r313, -8388608;
         uint r314 = uint(int(r312) + -1060439283) & 0xFF800000u;
-        // 858: sub.s32 	%r315, %r312, %r314;
-        // 859: mov.b32 	%f716, %r315;
-        // 860: cvt.rn.f32.s32 	%f717, %r314;
+        // ptx:858  sub.s32 	%r315, %r312, %r314;
+        // ptx:859  mov.b32 	%f716, %r315;
+        // ptx:860  cvt.rn.f32.s32 	%f717, %r314;
         precise float f717 = p2g_f32_canon(p2g_s2f32(int(int(r314)), 0));
-        // 861: mov.f32 	%f718, 0f34000000;
-        // 862: fma.rn.f32 	%f719, %f717, %f718, %f715;
+        // ptx:861  mov.f32 	%f718, 0f34000000;
+        // ptx:862  fma.rn.f32 	%f719, %f717, %f718, %f715;
         precise float f719 = p2g_ffma(f717, uintBitsToFloat(0x34000000u), (p68 ? -23.0 : 0.0), 0, false);
-        // 863: add.f32 	%f720, %f716, 0fBF800000;
+        // ptx:863  add.f32 	%f720, %f716, 0fBF800000;
         precise float f720 = p2g_fadd(uintBitsToFloat(uint(int(r312) - int(r314))), -1.0, false);
-        // 864: mov.f32 	%f721, 0fBE2C7F30;
-        // 865: mov.f32 	%f722, 0f3DC6B27F;
-        // 866: fma.rn.f32 	%f723, %f722, %f720, %f721;
+        // ptx:864  mov.f32 	%f721, 0fBE2C7F30;
+        // ptx:865  mov.f32 	%f722, 0f3DC6B27F;
+        // ptx:866  fma.rn.f32 	%f723, %f722, %f720, %f721;
         precise float f723 = p2g_ffma(uintBitsToFloat(0x3DC6B27Fu), f720, uintBitsToFloat(0xBE2C7F30u), 0, false);
-        // 867: mov.f32 	%f724, 0f3E2FCF2A;
-        // 868: fma.rn.f32 	%f725, %f723, %f720, %f724;
+        // ptx:867  mov.f32 	%f724, 0f3E2FCF2A;
+        // ptx:868  fma.rn.f32 	%f725, %f723, %f720, %f724;
         precise float f725 = p2g_ffma(f723, f720, uintBitsToFloat(0x3E2FCF2Au), 0, false);
-        // 869: mov.f32 	%f726, 0fBE374E43;
-        // 870: fma.rn.f32 	%f727, %f725, %f720, %f726;
+        // ptx:869  mov.f32 	%f726, 0fBE374E43;
+        // ptx:870  fma.rn.f32 	%f727, %f725, %f720, %f726;
         precise float f727 = p2g_ffma(f725, f720, uintBitsToFloat(0xBE374E43u), 0, false);
-        // 871: mov.f32 	%f728, 0f3E520BF4;
-        // 872: fma.rn.f32 	%f729, %f727, %f720, %f728;
+        // ptx:871  mov.f32 	%f728, 0f3E520BF4;
+        // ptx:872  fma.rn.f32 	%f729, %f727, %f720, %f728;
         precise float f729 = p2g_ffma(f727, f720, uintBitsToFloat(0x3E520BF4u), 0, false);
-        // 873: mov.f32 	%f730, 0fBE763C8B;
-        // 874: fma.rn.f32 	%f731, %f729, %f720, %f730;
+        // ptx:873  mov.f32 	%f730, 0fBE763C8B;
+        // ptx:874  fma.rn.f32 	%f731, %f729, %f720, %f730;
         precise float f731 = p2g_ffma(f729, f720, uintBitsToFloat(0xBE763C8Bu), 0, false);
-        // 875: mov.f32 	%f732, 0f3E93BF99;
-        // 876: fma.rn.f32 	%f733, %f731, %f720, %f732;
+        // ptx:875  mov.f32 	%f732, 0f3E93BF99;
+        // ptx:876  fma.rn.f32 	%f733, %f731, %f720, %f732;
         precise float f733 = p2g_ffma(f731, f720, uintBitsToFloat(0x3E93BF99u), 0, false);
-        // 877: mov.f32 	%f734, 0fBEB8AA49;
-        // 878: fma.rn.f32 	%f735, %f733, %f720, %f734;
+        // ptx:877  mov.f32 	%f734, 0fBEB8AA49;
+        // ptx:878  fma.rn.f32 	%f735, %f733, %f720, %f734;
         precise float f735 = p2g_ffma(f733, f720, uintBitsToFloat(0xBEB8AA49u), 0, false);
-        // 879: mov.f32 	%f736, 0f3EF6384A;
-        // 880: fma.rn.f32 	%f737, %f735, %f720, %f736;
+        // ptx:879  mov.f32 	%f736, 0f3EF6384A;
+        // ptx:880  fma.rn.f32 	%f737, %f735, %f720, %f736;
         precise float f737 = p2g_ffma(f735, f720, uintBitsToFloat(0x3EF6384Au), 0, false);
-        // 881: mov.f32 	%f738, 0fBF38AA3B;
-        // 882: fma.rn.f32 	%f739, %f737, %f720, %f738;
+        // ptx:881  mov.f32 	%f738, 0fBF38AA3B;
+        // ptx:882  fma.rn.f32 	%f739, %f737, %f720, %f738;
         precise float f739 = p2g_ffma(f737, f720, uintBitsToFloat(0xBF38AA3Bu), 0, false);
-        // 883: mul.f32 	%f740, %f720, %f739;
-        // 884: mul.f32 	%f741, %f720, %f740;
+        // ptx:883  mul.f32 	%f740, %f720, %f739;
+        // ptx:884  mul.f32 	%f741, %f720, %f740;
         precise float f741 = p2g_fmul(f720, p2g_fmul(f720, f739, false), false);
-        // 885: mov.f32 	%f742, 0f3FB8AA3B;
-        // 886: fma.rn.f32 	%f743, %f720, %f742, %f741;
+        // ptx:885  mov.f32 	%f742, 0f3FB8AA3B;
+        // ptx:886  fma.rn.f32 	%f743, %f720, %f742, %f741;
         precise float f743 = p2g_ffma(f720, uintBitsToFloat(0x3FB8AA3Bu), f741, 0, false);
-        // 887: add.f32 	%f1101, %f719, %f743;
+        // ptx:887  add.f32 	%f1101, %f719, %f743;
         precise float f1101 = p2g_fadd(f719, f743, false);
-        // 888: setp.lt.u32 	%p69, %r312, 2139095040;
-        // 889: @%p69 bra 	$L__BB0_28;
+        // ptx:888  setp.lt.u32 	%p69, %r312, 2139095040;
+        // ptx:889  @%p69 bra 	$L__BB0_28;
         if (!(r312 < 0x7F800000u)) {
-          // 891: mov.f32 	%f744, 0f7F800000;
+          // ptx:891  mov.f32 	%f744, 0f7F800000;
           precise float f744 = uintBitsToFloat(0x7F800000u);
-          // 892: fma.rn.f32 	%f1101, %f56, %f744, %f744;
+          // ptx:892  fma.rn.f32 	%f1101, %f56, %f744, %f744;
           f1101 = p2g_ffma(f56, f744, f744, 0, false);
         }
-        // 895: mul.f32 	%f745, %f1101, 0f3F317218;
-        // 896: div.rn.f32 	%f746, %f745, 0f41100000;
+        // ptx:895  mul.f32 	%f745, %f1101, 0f3F317218;
+        // ptx:896  div.rn.f32 	%f746, %f745, 0f41100000;
         precise float f746 = p2g_div32(p2g_fmul(f1101, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
-        // 897: add.f32 	%f747, %f746, 0fBC4FAEFF;
-        // 898: setp.eq.f32 	%p70, %f56, 0f00000000;
+        // ptx:897  add.f32 	%f747, %f746, 0fBC4FAEFF;
+        // ptx:898  setp.eq.f32 	%p70, %f56, 0f00000000;
         int t70 = p2g_fcmp(floatBitsToUint(f56), floatBitsToUint(0.0));
-        // 899: selp.f32 	%f748, 0fFF800000, %f747, %p70;
+        // ptx:899  selp.f32 	%f748, 0fFF800000, %f747, %p70;
         f748 = (t70 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f746, uintBitsToFloat(0xBC4FAEFFu), false);
-        // 900: div.rn.f32 	%f1102, %f748, %f55;
+        // ptx:900  div.rn.f32 	%f1102, %f748, %f55;
         f1102 = p2g_div32(f748, f55, 0, false);
       }
-      // 903: mul.f32 	%f63, %f55, %f1102;
+      // ptx:903  mul.f32 	%f63, %f55, %f1102;
       f63 = p2g_fmul(f55, f1102, false);
-      // 904: setp.lt.f32 	%p71, %f36, 0f3F7FBE77;
+      // ptx:904  setp.lt.f32 	%p71, %f36, 0f3F7FBE77;
       int t71 = p2g_fcmp(floatBitsToUint(f36), 0x3F7FBE77u);
       bool p71 = t71 == -1;
-      // 905: @%p71 bra 	$L__BB0_32;
+      // ptx:905  @%p71 bra 	$L__BB0_32;
       if (p71) {
-        // 909: mov.f32 	%f755, 0f3F800000;
-        // 910: sub.f32 	%f756, %f755, %f36;
+        // ptx:909  mov.f32 	%f755, 0f3F800000;
+        // ptx:910  sub.f32 	%f756, %f755, %f36;
         precise float f756 = p2g_fsub(1.0, f36, false);
-        // 911: div.approx.f32 	%f1103, %f36, %f756;
+        // ptx:911  div.approx.f32 	%f1103, %f36, %f756;
         f1103 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f36), floatBitsToUint(f756), false));
-        // 912: bra.uni 	$L__BB0_33;
+        // ptx:912  bra.uni 	$L__BB0_33;
       } else {
-        // 906: bra.uni 	$L__BB0_31;
-        // 915: add.f32 	%f750, %f36, 0f3C4FAEFF;
-        // 916: mul.f32 	%f751, %f750, 0f41100000;
+        // ptx:906  bra.uni 	$L__BB0_31;
+        // ptx:915  add.f32 	%f750, %f36, 0f3C4FAEFF;
+        // ptx:916  mul.f32 	%f751, %f750, 0f41100000;
         precise float f751 = p2g_fmul(p2g_fadd(f36, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
-        // 917: mul.f32 	%f752, %f751, 0f3FB8AA3B;
+        // ptx:917  mul.f32 	%f752, %f751, 0f3FB8AA3B;
         precise float f752 = p2g_fmul(f751, uintBitsToFloat(0x3FB8AA3Bu), false);
-        // 918: ex2.approx.f32 	%f753, %f752;
-        // 919: add.f32 	%f754, %f753, 0fBF800000;
+        // ptx:918  ex2.approx.f32 	%f753, %f752;
+        // ptx:919  add.f32 	%f754, %f753, 0fBF800000;
         precise float f754 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false)), -1.0, false);
-        // 920: div.rn.f32 	%f1103, %f754, 0f41100000;
+        // ptx:920  div.rn.f32 	%f1103, %f754, 0f41100000;
         f1103 = p2g_div32(f754, 9.0, 0, false);
       }
-      // 923: mul.f32 	%f67, %f2, %f1103;
+      // ptx:923  mul.f32 	%f67, %f2, %f1103;
       precise float f67 = p2g_fmul(f2, f1103, false);
-      // 924: setp.lt.f32 	%p72, %f67, 0f447A0000;
+      // ptx:924  setp.lt.f32 	%p72, %f67, 0f447A0000;
       int t72 = p2g_fcmp(floatBitsToUint(f67), floatBitsToUint(1000.0));
       bool p72 = t72 == -1;
-      // 925: @%p72 bra 	$L__BB0_37;
+      // ptx:925  @%p72 bra 	$L__BB0_37;
       if (p72) {
-        // 929: add.f32 	%f793, %f67, 0f3F800000;
-        // 930: rcp.rn.f32 	%f1105, %f793;
+        // ptx:929  add.f32 	%f793, %f67, 0f3F800000;
+        // ptx:930  rcp.rn.f32 	%f1105, %f793;
         f1105 = p2g_div32(1.0, p2g_fadd(f67, 1.0, false), 0, false);
-        // 931: bra.uni 	$L__BB0_38;
+        // ptx:931  bra.uni 	$L__BB0_38;
       } else {
-        // 926: bra.uni 	$L__BB0_34;
-        // 934: fma.rn.f32 	%f757, %f67, 0f41100000, 0f3F800000;
+        // ptx:926  bra.uni 	$L__BB0_34;
+        // ptx:934  fma.rn.f32 	%f757, %f67, 0f41100000, 0f3F800000;
         precise float f757 = p2g_ffma(f67, 9.0, 1.0, 0, false);
-        // 935: setp.lt.f32 	%p73, %f757, 0f00800000;
+        // ptx:935  setp.lt.f32 	%p73, %f757, 0f00800000;
         int t73 = p2g_fcmp(floatBitsToUint(f757), 0x00800000u);
         bool p73 = t73 == -1;
-        // 936: mul.f32 	%f758, %f757, 0f4B000000;
-        // 937: selp.f32 	%f68, %f758, %f757, %p73;
+        // ptx:936  mul.f32 	%f758, %f757, 0f4B000000;
+        // ptx:937  selp.f32 	%f68, %f758, %f757, %p73;
         precise float f68 = p73 ? p2g_fmul(f757, 8388608.0, false) : f757;
-        // 938: selp.f32 	%f759, 0fC1B80000, 0f00000000, %p73;
-        // 939: mov.b32 	%r316, %f68;
+        // ptx:938  selp.f32 	%f759, 0fC1B80000, 0f00000000, %p73;
+        // ptx:939  mov.b32 	%r316, %f68;
         uint r316 = floatBitsToUint(f68);
-        // 940: add.s32 	%r317, %r316, -1060439283;
-        // 941: and.b32  	%r318, %r317, -8388608;
+        // ptx:940  add.s32 	%r317, %r316, -1060439283;
+        // ptx:941  and.b32  	%r318, %r317, -8388608;
         uint r318 = uint(int(r316) + -1060439283) & 0xFF800000u;
-        // 942: sub.s32 	%r319, %r316, %r318;
-        // 943: mov.b32 	%f760, %r319;
-        // 944: cvt.rn.f32.s32 	%f761, %r318;
+        // ptx:942  sub.s32 	%r319, %r316, %r318;
+        // ptx:943  mov.b32 	%f760, %r319;
+        // ptx:944  cvt.rn.f32.s32 	%f761, %r318;
         precise float f761 = p2g_f32_canon(p2g_s2f32(int(int(r318)), 0));
-        // 945: mov.f32 	%f762, 0f34000000;
-        // 946: fma.rn.f32 	%f763, %f761, %f762, %f759;
+        // ptx:945  mov.f32 	%f762, 0f34000000;
+        // ptx:946  fma.rn.f32 	%f763, %f761, %f762, %f759;
         precise float f763 = p2g_ffma(f761, uintBitsToFloat(0x34000000u), (p73 ? -23.0 : 0.0), 0, false);
-        // 947: add.f32 	%f764, %f760, 0fBF800000;
+        // ptx:947  add.f32 	%f764, %f760, 0fBF800000;
         precise float f764 = p2g_fadd(uintBitsToFloat(uint(int(r316) - int(r318))), -1.0, false);
-        // 948: mov.f32 	%f765, 0fBE2C7F30;
-        // 949: mov.f32 	%f766, 0f3DC6B27F;
-        // 950: fma.rn.f32 	%f767, %f766, %f764, %f765;
+        // ptx:948  mov.f32 	%f765, 0fBE2C7F30;
+        // ptx:949  mov.f32 	%f766, 0f3DC6B27F;
+        // ptx:950  fma.rn.f32 	%f767, %f766, %f764, %f765;
         precise float f767 = p2g_ffma(uintBitsToFloat(0x3DC6B27Fu), f764, uintBitsToFloat(0xBE2C7F30u), 0, false);
-        // 951: mov.f32 	%f768, 0f3E2FCF2A;
-        // 952: fma.rn.f32 	%f769, %f767, %f764, %f768;
+        // ptx:951  mov.f32 	%f768, 0f3E2FCF2A;
+        // ptx:952  fma.rn.f32 	%f769, %f767, %f764, %f768;
         precise float f769 = p2g_ffma(f767, f764, uintBitsToFloat(0x3E2FCF2Au), 0, false);
-        // 953: mov.f32 	%f770, 0fBE374E43;
-        // 954: fma.rn.f32 	%f771, %f769, %f764, %f770;
+        // ptx:953  mov.f32 	%f770, 0fBE374E43;
+        // ptx:954  fma.rn.f32 	%f771, %f769, %f764, %f770;
         precise float f771 = p2g_ffma(f769, f764, uintBitsToFloat(0xBE374E43u), 0, false);
-        // 955: mov.f32 	%f772, 0f3E520BF4;
-        // 956: fma.rn.f32 	%f773, %f771, %f764, %f772;
+        // ptx:955  mov.f32 	%f772, 0f3E520BF4;
+        // ptx:956  fma.rn.f32 	%f773, %f771, %f764, %f772;
         precise float f773 = p2g_ffma(f771, f764, uintBitsToFloat(0x3E520BF4u), 0, false);
-        // 957: mov.f32 	%f774, 0fBE763C8B;
-        // 958: fma.rn.f32 	%f775, %f773, %f764, %f774;
+        // ptx:957  mov.f32 	%f774, 0fBE763C8B;
+        // ptx:958  fma.rn.f32 	%f775, %f773, %f764, %f774;
         precise float f775 = p2g_ffma(f773, f764, uintBitsToFloat(0xBE763C8Bu), 0, false);
-        // 959: mov.f32 	%f776, 0f3E93BF99;
-        // 960: fma.rn.f32 	%f777, %f775, %f764, %f776;
+        // ptx:959  mov.f32 	%f776, 0f3E93BF99;
+        // ptx:960  fma.rn.f32 	%f777, %f775, %f764, %f776;
         precise float f777 = p2g_ffma(f775, f764, uintBitsToFloat(0x3E93BF99u), 0, false);
-        // 961: mov.f32 	%f778, 0fBEB8AA49;
-        // 962: fma.rn.f32 	%f779, %f777, %f764, %f778;
+        // ptx:961  mov.f32 	%f778, 0fBEB8AA49;
+        // ptx:962  fma.rn.f32 	%f779, %f777, %f764, %f778;
         precise float f779 = p2g_ffma(f777, f764, uintBitsToFloat(0xBEB8AA49u), 0, false);
-        // 963: mov.f32 	%f780, 0f3EF6384A;
-        // 964: fma.rn.f32 	%f781, %f779, %f764, %f780;
+        // ptx:963  mov.f32 	%f780, 0f3EF6384A;
+        // ptx:964  fma.rn.f32 	%f781, %f779, %f764, %f780;
         precise float f781 = p2g_ffma(f779, f764, uintBitsToFloat(0x3EF6384Au), 0, false);
-        // 965: mov.f32 	%f782, 0fBF38AA3B;
-        // 966: fma.rn.f32 	%f783, %f781, %f764, %f782;
+        // ptx:965  mov.f32 	%f782, 0fBF38AA3B;
+        // ptx:966  fma.rn.f32 	%f783, %f781, %f764, %f782;
         precise float f783 = p2g_ffma(f781, f764, uintBitsToFloat(0xBF38AA3Bu), 0, false);
-        // 967: mul.f32 	%f784, %f764, %f783;
-        // 968: mul.f32 	%f785, %f764, %f784;
+        // ptx:967  mul.f32 	%f784, %f764, %f783;
+        // ptx:968  mul.f32 	%f785, %f764, %f784;
         precise float f785 = p2g_fmul(f764, p2g_fmul(f764, f783, false), false);
-        // 969: mov.f32 	%f786, 0f3FB8AA3B;
-        // 970: fma.rn.f32 	%f787, %f764, %f786, %f785;
+        // ptx:969  mov.f32 	%f786, 0f3FB8AA3B;
+        // ptx:970  fma.rn.f32 	%f787, %f764, %f786, %f785;
         precise float f787 = p2g_ffma(f764, uintBitsToFloat(0x3FB8AA3Bu), f785, 0, false);
-        // 971: add.f32 	%f1104, %f763, %f787;
+        // ptx:971  add.f32 	%f1104, %f763, %f787;
         precise float f1104 = p2g_fadd(f763, f787, false);
-        // 972: setp.lt.u32 	%p74, %r316, 2139095040;
-        // 973: @%p74 bra 	$L__BB0_36;
+        // ptx:972  setp.lt.u32 	%p74, %r316, 2139095040;
+        // ptx:973  @%p74 bra 	$L__BB0_36;
         if (!(r316 < 0x7F800000u)) {
-          // 975: mov.f32 	%f788, 0f7F800000;
+          // ptx:975  mov.f32 	%f788, 0f7F800000;
           precise float f788 = uintBitsToFloat(0x7F800000u);
-          // 976: fma.rn.f32 	%f1104, %f68, %f788, %f788;
+          // ptx:976  fma.rn.f32 	%f1104, %f68, %f788, %f788;
           f1104 = p2g_ffma(f68, f788, f788, 0, false);
         }
-        // 979: mul.f32 	%f789, %f1104, 0f3F317218;
-        // 980: div.rn.f32 	%f790, %f789, 0f41100000;
+        // ptx:979  mul.f32 	%f789, %f1104, 0f3F317218;
+        // ptx:980  div.rn.f32 	%f790, %f789, 0f41100000;
         precise float f790 = p2g_div32(p2g_fmul(f1104, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
-        // 981: add.f32 	%f791, %f790, 0fBC4FAEFF;
-        // 982: setp.eq.f32 	%p75, %f68, 0f00000000;
+        // ptx:981  add.f32 	%f791, %f790, 0fBC4FAEFF;
+        // ptx:982  setp.eq.f32 	%p75, %f68, 0f00000000;
         int t74 = p2g_fcmp(floatBitsToUint(f68), floatBitsToUint(0.0));
-        // 983: selp.f32 	%f792, 0fFF800000, %f791, %p75;
+        // ptx:983  selp.f32 	%f792, 0fFF800000, %f791, %p75;
         f792 = (t74 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f790, uintBitsToFloat(0xBC4FAEFFu), false);
-        // 984: div.rn.f32 	%f1105, %f792, %f67;
+        // ptx:984  div.rn.f32 	%f1105, %f792, %f67;
         f1105 = p2g_div32(f792, f67, 0, false);
       }
-      // 987: mul.f32 	%f75, %f67, %f1105;
+      // ptx:987  mul.f32 	%f75, %f67, %f1105;
       f75 = p2g_fmul(f67, f1105, false);
-      // 988: setp.lt.f32 	%p76, %f37, 0f3F7FBE77;
+      // ptx:988  setp.lt.f32 	%p76, %f37, 0f3F7FBE77;
       int t75 = p2g_fcmp(floatBitsToUint(f37), 0x3F7FBE77u);
       bool p76 = t75 == -1;
-      // 989: @%p76 bra 	$L__BB0_40;
+      // ptx:989  @%p76 bra 	$L__BB0_40;
       if (p76) {
-        // 993: mov.f32 	%f799, 0f3F800000;
-        // 994: sub.f32 	%f800, %f799, %f37;
+        // ptx:993  mov.f32 	%f799, 0f3F800000;
+        // ptx:994  sub.f32 	%f800, %f799, %f37;
         precise float f800 = p2g_fsub(1.0, f37, false);
-        // 995: div.approx.f32 	%f1106, %f37, %f800;
+        // ptx:995  div.approx.f32 	%f1106, %f37, %f800;
         f1106 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f37), floatBitsToUint(f800), false));
-        // 996: bra.uni 	$L__BB0_41;
+        // ptx:996  bra.uni 	$L__BB0_41;
       } else {
-        // 990: bra.uni 	$L__BB0_39;
-        // 999: add.f32 	%f794, %f37, 0f3C4FAEFF;
-        // 1000: mul.f32 	%f795, %f794, 0f41100000;
+        // ptx:990  bra.uni 	$L__BB0_39;
+        // ptx:999  add.f32 	%f794, %f37, 0f3C4FAEFF;
+        // ptx:1000  mul.f32 	%f795, %f794, 0f41100000;
         precise float f795 = p2g_fmul(p2g_fadd(f37, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
-        // 1001: mul.f32 	%f796, %f795, 0f3FB8AA3B;
+        // ptx:1001  mul.f32 	%f796, %f795, 0f3FB8AA3B;
         precise float f796 = p2g_fmul(f795, uintBitsToFloat(0x3FB8AA3Bu), false);
-        // 1002: ex2.approx.f32 	%f797, %f796;
-        // 1003: add.f32 	%f798, %f797, 0fBF800000;
+        // ptx:1002  ex2.approx.f32 	%f797, %f796;
+        // ptx:1003  add.f32 	%f798, %f797, 0fBF800000;
         precise float f798 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false)), -1.0, false);
-        // 1004: div.rn.f32 	%f1106, %f798, 0f41100000;
+        // ptx:1004  div.rn.f32 	%f1106, %f798, 0f41100000;
         f1106 = p2g_div32(f798, 9.0, 0, false);
       }
-      // 1007: mul.f32 	%f79, %f2, %f1106;
+      // ptx:1007  mul.f32 	%f79, %f2, %f1106;
       f79 = p2g_fmul(f2, f1106, false);
-      // 1008: setp.lt.f32 	%p77, %f79, 0f447A0000;
+      // ptx:1008  setp.lt.f32 	%p77, %f79, 0f447A0000;
       int t76 = p2g_fcmp(floatBitsToUint(f79), floatBitsToUint(1000.0));
       bool p77 = t76 == -1;
-      // 1009: @%p77 bra 	$L__BB0_45;
+      // ptx:1009  @%p77 bra 	$L__BB0_45;
       if (p77) {
-        // 1013: add.f32 	%f837, %f79, 0f3F800000;
-        // 1014: rcp.rn.f32 	%f1108, %f837;
+        // ptx:1013  add.f32 	%f837, %f79, 0f3F800000;
+        // ptx:1014  rcp.rn.f32 	%f1108, %f837;
         f1108 = p2g_div32(1.0, p2g_fadd(f79, 1.0, false), 0, false);
-        // 1015: bra.uni 	$L__BB0_46;
+        // ptx:1015  bra.uni 	$L__BB0_46;
       } else {
-        // 1010: bra.uni 	$L__BB0_42;
-        // 1018: fma.rn.f32 	%f801, %f79, 0f41100000, 0f3F800000;
+        // ptx:1010  bra.uni 	$L__BB0_42;
+        // ptx:1018  fma.rn.f32 	%f801, %f79, 0f41100000, 0f3F800000;
         precise float f801 = p2g_ffma(f79, 9.0, 1.0, 0, false);
-        // 1019: setp.lt.f32 	%p78, %f801, 0f00800000;
+        // ptx:1019  setp.lt.f32 	%p78, %f801, 0f00800000;
         int t77 = p2g_fcmp(floatBitsToUint(f801), 0x00800000u);
         bool p78 = t77 == -1;
-        // 1020: mul.f32 	%f802, %f801, 0f4B000000;
-        // 1021: selp.f32 	%f80, %f802, %f801, %p78;
+        // ptx:1020  mul.f32 	%f802, %f801, 0f4B000000;
+        // ptx:1021  selp.f32 	%f80, %f802, %f801, %p78;
         precise float f80 = p78 ? p2g_fmul(f801, 8388608.0, false) : f801;
-        // 1022: selp.f32 	%f803, 0fC1B80000, 0f00000000, %p78;
-        // 1023: mov.b32 	%r320, %f80;
+        // ptx:1022  selp.f32 	%f803, 0fC1B80000, 0f00000000, %p78;
+        // ptx:1023  mov.b32 	%r320, %f80;
         uint r320 = floatBitsToUint(f80);
-        // 1024: add.s32 	%r321, %r320, -1060439283;
-        // 1025: and.b32  	%r322, %r321, -8388608;
+        // ptx:1024  add.s32 	%r321, %r320, -1060439283;
+        // ptx:1025  and.b32  	%r322, %r321, -8388608;
         uint r322 = uint(int(r320) + -1060439283) & 0xFF800000u;
-        // 1026: sub.s32 	%r323, %r320, %r322;
-        // 1027: mov.b32 	%f804, %r323;
-        // 1028: cvt.rn.f32.s32 	%f805, %r322;
+        // ptx:1026  sub.s32 	%r323, %r320, %r322;
+        // ptx:1027  mov.b32 	%f804, %r323;
+        // ptx:1028  cvt.rn.f32.s32 	%f805, %r322;
         precise float f805 = p2g_f32_canon(p2g_s2f32(int(int(r322)), 0));
-        // 1029: mov.f32 	%f806, 0f34000000;
-        // 1030: fma.rn.f32 	%f807, %f805, %f806, %f803;
+        // ptx:1029  mov.f32 	%f806, 0f34000000;
+        // ptx:1030  fma.rn.f32 	%f807, %f805, %f806, %f803;
         precise float f807 = p2g_ffma(f805, uintBitsToFloat(0x34000000u), (p78 ? -23.0 : 0.0), 0, false);
-        // 1031: add.f32 	%f808, %f804, 0fBF800000;
+        // ptx:1031  add.f32 	%f808, %f804, 0fBF800000;
         precise float f808 = p2g_fadd(uintBitsToFloat(uint(int(r320) - int(r322))), -1.0, false);
-        // 1032: mov.f32 	%f809, 0fBE2C7F30;
-        // 1033: mov.f32 	%f810, 0f3DC6B27F;
-        // 1034: fma.rn.f32 	%f811, %f810, %f808, %f809;
+        // ptx:1032  mov.f32 	%f809, 0fBE2C7F30;
+        // ptx:1033  mov.f32 	%f810, 0f3DC6B27F;
+        // ptx:1034  fma.rn.f32 	%f811, %f810, %f808, %f809;
         precise float f811 = p2g_ffma(uintBitsToFloat(0x3DC6B27Fu), f808, uintBitsToFloat(0xBE2C7F30u), 0, false);
-        // 1035: mov.f32 	%f812, 0f3E2FCF2A;
-        // 1036: fma.rn.f32 	%f813, %f811, %f808, %f812;
+        // ptx:1035  mov.f32 	%f812, 0f3E2FCF2A;
+        // ptx:1036  fma.rn.f32 	%f813, %f811, %f808, %f812;
         precise float f813 = p2g_ffma(f811, f808, uintBitsToFloat(0x3E2FCF2Au), 0, false);
-        // 1037: mov.f32 	%f814, 0fBE374E43;
-        // 1038: fma.rn.f32 	%f815, %f813, %f808, %f814;
+        // ptx:1037  mov.f32 	%f814, 0fBE374E43;
+        // ptx:1038  fma.rn.f32 	%f815, %f813, %f808, %f814;
         precise float f815 = p2g_ffma(f813, f808, uintBitsToFloat(0xBE374E43u), 0, false);
-        // 1039: mov.f32 	%f816, 0f3E520BF4;
-        // 1040: fma.rn.f32 	%f817, %f815, %f808, %f816;
+        // ptx:1039  mov.f32 	%f816, 0f3E520BF4;
+        // ptx:1040  fma.rn.f32 	%f817, %f815, %f808, %f816;
         precise float f817 = p2g_ffma(f815, f808, uintBitsToFloat(0x3E520BF4u), 0, false);
-        // 1041: mov.f32 	%f818, 0fBE763C8B;
-        // 1042: fma.rn.f32 	%f819, %f817, %f808, %f818;
+        // ptx:1041  mov.f32 	%f818, 0fBE763C8B;
+        // ptx:1042  fma.rn.f32 	%f819, %f817, %f808, %f818;
         precise float f819 = p2g_ffma(f817, f808, uintBitsToFloat(0xBE763C8Bu), 0, false);
-        // 1043: mov.f32 	%f820, 0f3E93BF99;
-        // 1044: fma.rn.f32 	%f821, %f819, %f808, %f820;
+        // ptx:1043  mov.f32 	%f820, 0f3E93BF99;
+        // ptx:1044  fma.rn.f32 	%f821, %f819, %f808, %f820;
         precise float f821 = p2g_ffma(f819, f808, uintBitsToFloat(0x3E93BF99u), 0, false);
-        // 1045: mov.f32 	%f822, 0fBEB8AA49;
-        // 1046: fma.rn.f32 	%f823, %f821, %f808, %f822;
+        // ptx:1045  mov.f32 	%f822, 0fBEB8AA49;
+        // ptx:1046  fma.rn.f32 	%f823, %f821, %f808, %f822;
         precise float f823 = p2g_ffma(f821, f808, uintBitsToFloat(0xBEB8AA49u), 0, false);
-        // 1047: mov.f32 	%f824, 0f3EF6384A;
-        // 1048: fma.rn.f32 	%f825, %f823, %f808, %f824;
+        // ptx:1047  mov.f32 	%f824, 0f3EF6384A;
+        // ptx:1048  fma.rn.f32 	%f825, %f823, %f808, %f824;
         precise float f825 = p2g_ffma(f823, f808, uintBitsToFloat(0x3EF6384Au), 0, false);
-        // 1049: mov.f32 	%f826, 0fBF38AA3B;
-        // 1050: fma.rn.f32 	%f827, %f825, %f808, %f826;
+        // ptx:1049  mov.f32 	%f826, 0fBF38AA3B;
+        // ptx:1050  fma.rn.f32 	%f827, %f825, %f808, %f826;
         precise float f827 = p2g_ffma(f825, f808, uintBitsToFloat(0xBF38AA3Bu), 0, false);
-        // 1051: mul.f32 	%f828, %f808, %f827;
-        // 1052: mul.f32 	%f829, %f808, %f828;
+        // ptx:1051  mul.f32 	%f828, %f808, %f827;
+        // ptx:1052  mul.f32 	%f829, %f808, %f828;
         precise float f829 = p2g_fmul(f808, p2g_fmul(f808, f827, false), false);
-        // 1053: mov.f32 	%f830, 0f3FB8AA3B;
-        // 1054: fma.rn.f32 	%f831, %f808, %f830, %f829;
+        // ptx:1053  mov.f32 	%f830, 0f3FB8AA3B;
+        // ptx:1054  fma.rn.f32 	%f831, %f808, %f830, %f829;
         precise float f831 = p2g_ffma(f808, uintBitsToFloat(0x3FB8AA3Bu), f829, 0, false);
-        // 1055: add.f32 	%f1107, %f807, %f831;
+        // ptx:1055  add.f32 	%f1107, %f807, %f831;
         precise float f1107 = p2g_fadd(f807, f831, false);
-        // 1056: setp.lt.u32 	%p79, %r320, 2139095040;
-        // 1057: @%p79 bra 	$L__BB0_44;
+        // ptx:1056  setp.lt.u32 	%p79, %r320, 2139095040;
+        // ptx:1057  @%p79 bra 	$L__BB0_44;
         if (!(r320 < 0x7F800000u)) {
-          // 1059: mov.f32 	%f832, 0f7F800000;
+          // ptx:1059  mov.f32 	%f832, 0f7F800000;
           precise float f832 = uintBitsToFloat(0x7F800000u);
-          // 1060: fma.rn.f32 	%f1107, %f80, %f832, %f832;
+          // ptx:1060  fma.rn.f32 	%f1107, %f80, %f832, %f832;
           f1107 = p2g_ffma(f80, f832, f832, 0, false);
         }
-        // 1063: mul.f32 	%f833, %f1107, 0f3F317218;
-        // 1064: div.rn.f32 	%f834, %f833, 0f41100000;
+        // ptx:1063  mul.f32 	%f833, %f1107, 0f3F317218;
+        // ptx:1064  div.rn.f32 	%f834, %f833, 0f41100000;
         precise float f834 = p2g_div32(p2g_fmul(f1107, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
-        // 1065: add.f32 	%f835, %f834, 0fBC4FAEFF;
-        // 1066: setp.eq.f32 	%p80, %f80, 0f00000000;
+        // ptx:1065  add.f32 	%f835, %f834, 0fBC4FAEFF;
+        // ptx:1066  setp.eq.f32 	%p80, %f80, 0f00000000;
         int t78 = p2g_fcmp(floatBitsToUint(f80), floatBitsToUint(0.0));
-        // 1067: selp.f32 	%f836, 0fFF800000, %f835, %p80;
+        // ptx:1067  selp.f32 	%f836, 0fFF800000, %f835, %p80;
         f836 = (t78 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f834, uintBitsToFloat(0xBC4FAEFFu), false);
-        // 1068: div.rn.f32 	%f1108, %f836, %f79;
+        // ptx:1068  div.rn.f32 	%f1108, %f836, %f79;
         f1108 = p2g_div32(f836, f79, 0, false);
       }
     }
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 1071: mov.b64 	%rd52, k_output_param_0;
+      // ptx:1071  mov.b64 	%rd52, k_output_param_0;
       uint64_t rd52 = uint64_t(0ul);
-      // 1072: add.s64 	%rd51, %rd52, 264;
+      // ptx:1072  add.s64 	%rd51, %rd52, 264;
       uint64_t rd51 = uint64_t(int64_t(rd52) + 264l);
-      // 1073: setp.lt.f32 	%p81, %f42, 0f00000000;
+      // ptx:1073  setp.lt.f32 	%p81, %f42, 0f00000000;
       int t79 = p2g_fcmp(floatBitsToUint(f42), floatBitsToUint(0.0));
       bool p81 = t79 == -1;
-      // 1074: or.pred  	%p82, %p81, %p1;
+      // ptx:1074  or.pred  	%p82, %p81, %p1;
       bool p82 = p81 || p1;
-      // 1075: setp.gt.f32 	%p83, %f42, 0f3F800000;
+      // ptx:1075  setp.gt.f32 	%p83, %f42, 0f3F800000;
       int t80 = p2g_fcmp(floatBitsToUint(f42), floatBitsToUint(1.0));
       bool p83 = t80 == 1;
-      // 1076: mov.f32 	%f841, 0f3F800000;
+      // ptx:1076  mov.f32 	%f841, 0f3F800000;
       precise float f841 = 1.0;
-      // 1077: or.pred  	%p84, %p83, %p82;
+      // ptx:1077  or.pred  	%p84, %p83, %p82;
       bool p84 = p83 || p82;
-      // 1078: mul.f32 	%f90, %f79, %f1108;
+      // ptx:1078  mul.f32 	%f90, %f79, %f1108;
       f90 = p2g_fmul(f79, f1108, false);
-      // 1079: mul.f32 	%f848, %f63, %f90;
+      // ptx:1079  mul.f32 	%f848, %f63, %f90;
       precise float f848 = p2g_fmul(f63, f90, false);
-      // 1080: fma.rn.f32 	%f849, %f51, %f75, %f848;
+      // ptx:1080  fma.rn.f32 	%f849, %f51, %f75, %f848;
       precise float f849 = p2g_ffma(f51, f75, f848, 0, false);
-      // 1081: fma.rn.f32 	%f850, %f28, %f29, %f849;
+      // ptx:1081  fma.rn.f32 	%f850, %f28, %f29, %f849;
       precise float f850 = p2g_ffma(f28, f29, f849, 0, false);
-      // 1082: cvt.sat.f32.f32 	%f91, %f1096;
+      // ptx:1082  cvt.sat.f32.f32 	%f91, %f1096;
       f91 = p2g_sat(p2g_f32_canon(floatBitsToUint(f1096)));
-      // 1083: fma.rn.f32 	%f851, %f30, %f91, %f850;
+      // ptx:1083  fma.rn.f32 	%f851, %f30, %f91, %f850;
       precise float f851 = p2g_ffma(f30, f91, f850, 0, false);
-      // 1084: abs.f32 	%f92, %f851;
+      // ptx:1084  abs.f32 	%f92, %f851;
       precise float f92 = p2g_canon(uintBitsToFloat(floatBitsToUint(f851) & 0x7FFFFFFFu));
-      // 1085: setp.geu.f32 	%p85, %f92, 0f7F800000;
+      // ptx:1085  setp.geu.f32 	%p85, %f92, 0f7F800000;
       int t81 = p2g_fcmp(floatBitsToUint(f92), 0x7F800000u);
       p85 = t81 >= 0;
-      // 1086: or.pred  	%p2, %p84, %p85;
+      // ptx:1086  or.pred  	%p2, %p84, %p85;
       p2 = p84 || p85;
-      // 1087: selp.f32 	%f852, 0f3F800000, %f91, %p2;
+      // ptx:1087  selp.f32 	%f852, 0f3F800000, %f91, %p2;
       precise float f852 = p2 ? 1.0 : f91;
-      // 1088: selp.f32 	%f853, 0f3F800000, %f31, %p2;
+      // ptx:1088  selp.f32 	%f853, 0f3F800000, %f31, %p2;
       precise float f853 = p2 ? 1.0 : f31;
-      // 1089: sub.f32 	%f854, %f841, %f853;
+      // ptx:1089  sub.f32 	%f854, %f841, %f853;
       precise float f854 = p2g_fsub(f841, f853, false);
-      // 1090: fma.rn.f32 	%f93, %f852, %f854, %f853;
+      // ptx:1090  fma.rn.f32 	%f93, %f852, %f854, %f853;
       f93 = p2g_ffma(f852, f854, f853, 0, false);
-      // 1091: mul.f32 	%f855, %f852, %f852;
+      // ptx:1091  mul.f32 	%f855, %f852, %f852;
       precise float f855 = p2g_fmul(f852, f852, false);
-      // 1092: sub.f32 	%f856, %f841, %f855;
+      // ptx:1092  sub.f32 	%f856, %f841, %f855;
       precise float f856 = p2g_fsub(f841, f855, false);
-      // 1093: fma.rn.f32 	%f94, %f853, %f856, %f855;
+      // ptx:1093  fma.rn.f32 	%f94, %f853, %f856, %f855;
       f94 = p2g_ffma(f853, f856, f855, 0, false);
-      // 1095: {  cvt.rn.f16.f32 %rs412, %f841;}
+      // ptx:1095  {  cvt.rn.f16.f32 %rs412, %f841;}
       rs412 = p2g_f2h_rn(floatBitsToUint(f841));
-      // 1098: ld.param.f32 	%f857, [%rd51+-224];
+      // ptx:1098  ld.param.f32 	%f857, [%rd51+-224];
       precise float f857 = p40_f32;
-      // 1099: ld.param.f32 	%f858, [%rd51+-248];
+      // ptx:1099  ld.param.f32 	%f858, [%rd51+-248];
       precise float f858 = p16_f32;
-      // 1100: fma.rn.f32 	%f859, %f19, %f857, %f858;
+      // ptx:1100  fma.rn.f32 	%f859, %f19, %f857, %f858;
       precise float f859 = p2g_ffma(f19, f857, f858, 0, false);
-      // 1101: cvt.rn.f32.s32 	%f95, %r3;
+      // ptx:1101  cvt.rn.f32.s32 	%f95, %r3;
       f95 = p2g_f32_canon(p2g_s2f32(int(int(r3)), 0));
-      // 1102: sub.f32 	%f839, %f859, %f95;
+      // ptx:1102  sub.f32 	%f839, %f859, %f95;
       precise float f839 = p2g_fsub(f859, f95, false);
-      // 1104: {  cvt.rn.f16.f32 %rs413, %f839;}
+      // ptx:1104  {  cvt.rn.f16.f32 %rs413, %f839;}
       rs413 = p2g_f2h_rn(floatBitsToUint(f839));
-      // 1107: ld.param.f32 	%f860, [%rd51+-220];
+      // ptx:1107  ld.param.f32 	%f860, [%rd51+-220];
       precise float f860 = p44_f32;
-      // 1108: ld.param.f32 	%f861, [%rd51+-244];
+      // ptx:1108  ld.param.f32 	%f861, [%rd51+-244];
       precise float f861 = p20_f32;
-      // 1109: fma.rn.f32 	%f862, %f20, %f860, %f861;
+      // ptx:1109  fma.rn.f32 	%f862, %f20, %f860, %f861;
       precise float f862 = p2g_ffma(f20, f860, f861, 0, false);
-      // 1110: cvt.rn.f32.s32 	%f96, %r4;
+      // ptx:1110  cvt.rn.f32.s32 	%f96, %r4;
       f96 = p2g_f32_canon(p2g_s2f32(int(int(r4)), 0));
-      // 1111: sub.f32 	%f840, %f862, %f96;
+      // ptx:1111  sub.f32 	%f840, %f862, %f96;
       precise float f840 = p2g_fsub(f862, f96, false);
-      // 1113: {  cvt.rn.f16.f32 %rs414, %f840;}
+      // ptx:1113  {  cvt.rn.f16.f32 %rs414, %f840;}
       rs414 = p2g_f2h_rn(floatBitsToUint(f840));
-      // 1117: {  cvt.rn.f16.f32 %rs415, %f841;}
+      // ptx:1117  {  cvt.rn.f16.f32 %rs415, %f841;}
       uint rs415 = p2g_f2h_rn(floatBitsToUint(f841));
-      // 1121: cvt.rmi.f16.f16 %rs416, %rs413;
+      // ptx:1121  cvt.rmi.f16.f16 %rs416, %rs413;
       uint rs416 = p2g_hrint(rs413, 2);
-      // 1124: cvt.rmi.f16.f16 %rs418, %rs414;
+      // ptx:1124  cvt.rmi.f16.f16 %rs418, %rs414;
       uint rs418 = p2g_hrint(rs414, 2);
-      // 1127: {sub.sat.f16 %rs420,%rs413,%rs416;
+      // ptx:1127  {sub.sat.f16 %rs420,%rs413,%rs416;
       uint rs420 = p2g_hsat(p2g_hsub(rs413, rs416));
-      // 1131: {sub.sat.f16 %rs423,%rs414,%rs418;
+      // ptx:1131  {sub.sat.f16 %rs423,%rs414,%rs418;
       uint rs423 = p2g_hsat(p2g_hsub(rs414, rs418));
-      // 1135: cvt.rzi.s32.f16 %r324, %rs418;
+      // ptx:1135  cvt.rzi.s32.f16 %r324, %rs418;
       uint r324 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs418)), 1, true, 32)));
-      // 1138: cvt.rzi.s32.f16 %r325, %rs416;
+      // ptx:1138  cvt.rzi.s32.f16 %r325, %rs416;
       uint r325 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs416)), 1, true, 32)));
-      // 1140: mad.lo.s32 	%r361, %r324, 24, %r325;
+      // ptx:1140  mad.lo.s32 	%r361, %r324, 24, %r325;
       uint r361 = uint(int(r324) * 24 + int(r325));
-      // 1142: {sub.f16 %rs428,%rs415,%rs420;
+      // ptx:1142  {sub.f16 %rs428,%rs415,%rs420;
       uint rs428 = p2g_hsub(rs415, rs420);
-      // 1146: {sub.f16 %rs431,%rs415,%rs423;
+      // ptx:1146  {sub.f16 %rs431,%rs415,%rs423;
       uint rs431 = p2g_hsub(rs415, rs423);
-      // 1150: {mul.f16 %rs434,%rs428,%rs431;
+      // ptx:1150  {mul.f16 %rs434,%rs428,%rs431;
       uint rs434 = p2g_hmul(rs428, rs431);
-      // 1154: {  mov.b32 %r326, {%rs434,%rs434};}
+      // ptx:1154  {  mov.b32 %r326, {%rs434,%rs434};}
       uint r326 = rs434 | (rs434 << 16u);
-      // 1158: {mul.f16 %rs438,%rs420,%rs431;
+      // ptx:1158  {mul.f16 %rs438,%rs420,%rs431;
       uint rs438 = p2g_hmul(rs420, rs431);
-      // 1162: {  mov.b32 %r327, {%rs438,%rs438};}
+      // ptx:1162  {  mov.b32 %r327, {%rs438,%rs438};}
       uint r327 = rs438 | (rs438 << 16u);
-      // 1166: {mul.f16 %rs442,%rs428,%rs423;
+      // ptx:1166  {mul.f16 %rs442,%rs428,%rs423;
       uint rs442 = p2g_hmul(rs428, rs423);
-      // 1170: {  mov.b32 %r328, {%rs442,%rs442};}
+      // ptx:1170  {  mov.b32 %r328, {%rs442,%rs442};}
       uint r328 = rs442 | (rs442 << 16u);
-      // 1174: {mul.f16 %rs446,%rs420,%rs423;
+      // ptx:1174  {mul.f16 %rs446,%rs420,%rs423;
       uint rs446 = p2g_hmul(rs420, rs423);
-      // 1178: {  mov.b32 %r329, {%rs446,%rs446};}
+      // ptx:1178  {  mov.b32 %r329, {%rs446,%rs446};}
       uint r329 = rs446 | (rs446 << 16u);
-      // 1181: shl.b32 	%r362, %r361, 3;
+      // ptx:1181  shl.b32 	%r362, %r361, 3;
       uint r362 = r361 << 3u;
-      // 1182: mov.u32 	%r363, _ZZ8k_outputE6sColor;
+      // ptx:1182  mov.u32 	%r363, _ZZ8k_outputE6sColor;
       r363 = sh_sColor;
-      // 1183: add.s32 	%r364, %r363, %r362;
+      // ptx:1183  add.s32 	%r364, %r363, %r362;
       uint r364 = uint(int(r363) + int(r362));
-      // 1184: ld.shared.u32 	%r331, [%r364];
+      // ptx:1184  ld.shared.u32 	%r331, [%r364];
       uint r331 = p2g_lds32(r364);
-      // 1186: {mul.f16x2 %r330,%r331,%r326;
+      // ptx:1186  {mul.f16x2 %r330,%r331,%r326;
       uint r330 = p2g_hmul2(r331, r326);
-      // 1189: ld.shared.u32 	%r334, [%r364+4];
+      // ptx:1189  ld.shared.u32 	%r334, [%r364+4];
       uint r334 = p2g_lds32((r364 + 4u));
-      // 1191: {mul.f16x2 %r333,%r334,%r326;
+      // ptx:1191  {mul.f16x2 %r333,%r334,%r326;
       uint r333 = p2g_hmul2(r334, r326);
-      // 1194: ld.shared.u32 	%r337, [%r364+8];
+      // ptx:1194  ld.shared.u32 	%r337, [%r364+8];
       uint r337 = p2g_lds32((r364 + 8u));
-      // 1196: {fma.rn.f16x2 %r336,%r337,%r327,%r330;
+      // ptx:1196  {fma.rn.f16x2 %r336,%r337,%r327,%r330;
       uint r336 = p2g_hfma2(r337, r327, r330);
-      // 1199: ld.shared.u32 	%r341, [%r364+12];
+      // ptx:1199  ld.shared.u32 	%r341, [%r364+12];
       uint r341 = p2g_lds32((r364 + 12u));
-      // 1201: {fma.rn.f16x2 %r340,%r341,%r327,%r333;
+      // ptx:1201  {fma.rn.f16x2 %r340,%r341,%r327,%r333;
       uint r340 = p2g_hfma2(r341, r327, r333);
-      // 1204: ld.shared.u32 	%r345, [%r364+192];
+      // ptx:1204  ld.shared.u32 	%r345, [%r364+192];
       uint r345 = p2g_lds32((r364 + 192u));
-      // 1206: {fma.rn.f16x2 %r344,%r345,%r328,%r336;
+      // ptx:1206  {fma.rn.f16x2 %r344,%r345,%r328,%r336;
       uint r344 = p2g_hfma2(r345, r328, r336);
-      // 1209: ld.shared.u32 	%r349, [%r364+196];
+      // ptx:1209  ld.shared.u32 	%r349, [%r364+196];
       uint r349 = p2g_lds32((r364 + 196u));
-      // 1211: {fma.rn.f16x2 %r348,%r349,%r328,%r340;
+      // ptx:1211  {fma.rn.f16x2 %r348,%r349,%r328,%r340;
       uint r348 = p2g_hfma2(r349, r328, r340);
-      // 1214: ld.shared.u32 	%r353, [%r364+200];
+      // ptx:1214  ld.shared.u32 	%r353, [%r364+200];
       uint r353 = p2g_lds32((r364 + 200u));
-      // 1216: {fma.rn.f16x2 %r352,%r353,%r329,%r344;
+      // ptx:1216  {fma.rn.f16x2 %r352,%r353,%r329,%r344;
       r352 = p2g_hfma2(r353, r329, r344);
-      // 1219: ld.shared.u32 	%r357, [%r364+204];
+      // ptx:1219  ld.shared.u32 	%r357, [%r364+204];
       uint r357 = p2g_lds32((r364 + 204u));
-      // 1221: {fma.rn.f16x2 %r356,%r357,%r329,%r348;
+      // ptx:1221  {fma.rn.f16x2 %r356,%r357,%r329,%r348;
       r356 = p2g_hfma2(r357, r329, r348);
-      // 1226: mov.b32 {low,high}, %r352;
+      // ptx:1226  mov.b32 {low,high}, %r352;
       uint low = (r352 & 0xFFFFu);
       uint high = ((r352 >> 16u) & 0xFFFFu);
-      // 1227: mov.b16 %rs450, low;}
+      // ptx:1227  mov.b16 %rs450, low;}
       uint rs450 = low;
-      // 1229: mov.f32 	%f842, 0f3F4CCCCD;
+      // ptx:1229  mov.f32 	%f842, 0f3F4CCCCD;
       precise float f842 = uintBitsToFloat(0x3F4CCCCDu);
-      // 1231: {  cvt.rn.f16.f32 %rs451, %f842;}
+      // ptx:1231  {  cvt.rn.f16.f32 %rs451, %f842;}
       uint rs451 = p2g_f2h_rn(floatBitsToUint(f842));
-      // 1236: setp.gt.f16  __$temp3, %rs450, %rs451;
+      // ptx:1236  setp.gt.f16  __$temp3, %rs450, %rs451;
       int t82 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs450)), floatBitsToUint(p2g_h2f(rs451)));
       bool temp3 = t82 == 1;
-      // 1237: selp.u16 %rs452, 1, 0, __$temp3;}
+      // ptx:1237  selp.u16 %rs452, 1, 0, __$temp3;}
       uint rs452 = temp3 ? 1u : 0u;
-      // 1239: setp.ne.s16 	%p86, %rs452, 0;
+      // ptx:1239  setp.ne.s16 	%p86, %rs452, 0;
       bool p86 = (bitfieldExtract(int(rs452), 0, 16)) != 0;
-      // 1240: selp.u32 	%r365, 1, 0, %p86;
+      // ptx:1240  selp.u32 	%r365, 1, 0, %p86;
       r365 = p86 ? 1u : 0u;
-      // 1241: mov.u32 	%r366, 31;
+      // ptx:1241  mov.u32 	%r366, 31;
       r366 = 31u;
-      // 1242: mov.u32 	%r367, 16;
+      // ptx:1242  mov.u32 	%r367, 16;
       r367 = 16u;
-      // 1243: mov.u32 	%r368, -1;
+      // ptx:1243  mov.u32 	%r368, -1;
       uint r368 = 0xFFFFFFFFu;
     }
-    // 1244: shfl.sync.bfly.b32 	%r369|%p87, %r365, %r367, %r366, %r368;
+    // ptx:1244  shfl.sync.bfly.b32 	%r369|%p87, %r365, %r367, %r366, %r368;
     uint t83 = p2g_shfl_bfly(p2g_act1, r365, r367, r366);
     if (p2g_act1) {
       r369 = t83;
@@ -3157,12 +3157,12 @@ void main() {
       bool p87 = p2g_shfl_bfly_ok(r367, r366);
     }
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 1245: or.b32  	%r370, %r369, %r365;
+      // ptx:1245  or.b32  	%r370, %r369, %r365;
       r370 = r369 | r365;
-      // 1246: mov.u32 	%r371, 1;
+      // ptx:1246  mov.u32 	%r371, 1;
       r371 = 1u;
     }
-    // 1247: shfl.sync.bfly.b32 	%r372|%p88, %r370, %r371, %r366, %r368;
+    // ptx:1247  shfl.sync.bfly.b32 	%r372|%p88, %r370, %r371, %r366, %r368;
     uint t84 = p2g_shfl_bfly(p2g_act1, r370, r371, r366);
     if (p2g_act1) {
       r372 = t84;
@@ -3171,169 +3171,169 @@ void main() {
       bool p88 = p2g_shfl_bfly_ok(r371, r366);
     }
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 1248: or.b32  	%r36, %r370, %r372;
+      // ptx:1248  or.b32  	%r36, %r370, %r372;
       r36 = r370 | r372;
-      // 1249: ld.global.u16 	%rs456, [%rd4];
+      // ptx:1249  ld.global.u16 	%rs456, [%rd4];
       uint rs456 = uint(P2GU16(rd4).v);
-      // 1251: {abs.f16 %rs455,%rs456;
+      // ptx:1251  {abs.f16 %rs455,%rs456;
       uint rs455 = p2g_habs(rs456);
-      // 1255: {add.f16 %rs457,%rs412,%rs455;
+      // ptx:1255  {add.f16 %rs457,%rs412,%rs455;
       uint rs457 = p2g_hadd(rs412, rs455);
-      // 1259: {  cvt.f32.f16 %f843, %rs456;}
+      // ptx:1259  {  cvt.f32.f16 %f843, %rs456;}
       f843 = p2g_f32_canon(floatBitsToUint(p2g_h2f(rs456)));
-      // 1263: {  cvt.f32.f16 %f844, %rs457;}
+      // ptx:1263  {  cvt.f32.f16 %f844, %rs457;}
       f844 = p2g_f32_canon(floatBitsToUint(p2g_h2f(rs457)));
-      // 1267: {rcp.approx.ftz.f32 %f845, %f844;
+      // ptx:1267  {rcp.approx.ftz.f32 %f845, %f844;
       f845 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f844), true));
-      // 1270: mul.f32 	%f847, %f843, %f845;
+      // ptx:1270  mul.f32 	%f847, %f843, %f845;
       f847 = p2g_fmul(f843, f845, false);
-      // 1272: {  cvt.rn.f16.f32 %rs1588, %f847;}
+      // ptx:1272  {  cvt.rn.f16.f32 %rs1588, %f847;}
       rs1588 = p2g_f2h_rn(floatBitsToUint(f847));
-      // 1276: {abs.f16 %rs463,%rs1588;
+      // ptx:1276  {abs.f16 %rs463,%rs1588;
       rs463 = p2g_habs(rs1588);
-      // 1279: mov.u16 	%rs467, 143;
+      // ptx:1279  mov.u16 	%rs467, 143;
       rs467 = 143u;
-      // 1282: setp.lt.f16  __$temp3, %rs463, %rs467;
+      // ptx:1282  setp.lt.f16  __$temp3, %rs463, %rs467;
       int t85 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs463)), floatBitsToUint(p2g_h2f(rs467)));
       bool temp3_1 = t85 == -1;
-      // 1283: selp.u16 %rs465, 1, 0, __$temp3;}
+      // ptx:1283  selp.u16 %rs465, 1, 0, __$temp3;}
       uint rs465 = temp3_1 ? 1u : 0u;
-      // 1285: setp.eq.s16 	%p89, %rs465, 0;
+      // ptx:1285  setp.eq.s16 	%p89, %rs465, 0;
       p89 = (bitfieldExtract(int(rs465), 0, 16)) == 0;
     }
-    // 1286: @%p89 bra 	$L__BB0_49;
+    // ptx:1286  @%p89 bra 	$L__BB0_49;
     if (!P2G_WARP_EMU || p2g_act1) {
       if (!p89) {
-        // 1288: mov.f32 	%f863, 0f00000000;
-        // 1290: {  cvt.rn.f16.f32 %rs468, %f863;}
+        // ptx:1288  mov.f32 	%f863, 0f00000000;
+        // ptx:1290  {  cvt.rn.f16.f32 %rs468, %f863;}
         uint rs468 = p2g_f2h_rn(floatBitsToUint(0.0));
-        // 1295: setp.lt.f16  __$temp3, %rs468, %rs463;
+        // ptx:1295  setp.lt.f16  __$temp3, %rs468, %rs463;
         int t86 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs468)), floatBitsToUint(p2g_h2f(rs463)));
         bool temp3_2 = t86 == -1;
-        // 1296: selp.u16 %rs469, 1, 0, __$temp3;}
-        // 1298: setp.eq.s16 	%p90, %rs469, 0;
-        // 1299: @%p90 bra 	$L__BB0_49;
+        // ptx:1296  selp.u16 %rs469, 1, 0, __$temp3;}
+        // ptx:1298  setp.eq.s16 	%p90, %rs469, 0;
+        // ptx:1299  @%p90 bra 	$L__BB0_49;
         if (!((bitfieldExtract(int(temp3_2 ? 1u : 0u), 0, 16)) == 0)) {
-          // 1301: neg.f32 	%f865, %f844;
-          // 1302: fma.rn.f32 	%f866, %f865, %f847, %f843;
+          // ptx:1301  neg.f32 	%f865, %f844;
+          // ptx:1302  fma.rn.f32 	%f866, %f865, %f847, %f843;
           f866 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f844) ^ 0x80000000u)), f847, f843, 0, false);
-          // 1303: fma.rn.f32 	%f864, %f845, %f866, %f847;
-          // 1305: {  cvt.rn.f16.f32 %rs1588, %f864;}
+          // ptx:1303  fma.rn.f32 	%f864, %f845, %f866, %f847;
+          // ptx:1305  {  cvt.rn.f16.f32 %rs1588, %f864;}
           rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f845, f866, f847, 0, false)));
         }
       }
-      // 1310: ld.global.u16 	%rs474, [%rd4+2];
+      // ptx:1310  ld.global.u16 	%rs474, [%rd4+2];
       uint rs474 = uint(P2GU16((rd4 + 2ul)).v);
-      // 1312: {abs.f16 %rs473,%rs474;
-      // 1316: {add.f16 %rs475,%rs412,%rs473;
-      // 1320: {  cvt.f32.f16 %f867, %rs474;}
+      // ptx:1312  {abs.f16 %rs473,%rs474;
+      // ptx:1316  {add.f16 %rs475,%rs412,%rs473;
+      // ptx:1320  {  cvt.f32.f16 %f867, %rs474;}
       precise float f867 = p2g_f32_canon(floatBitsToUint(p2g_h2f(rs474)));
-      // 1324: {  cvt.f32.f16 %f868, %rs475;}
+      // ptx:1324  {  cvt.f32.f16 %f868, %rs475;}
       precise float f868 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hadd(rs412, p2g_habs(rs474)))));
-      // 1328: {rcp.approx.ftz.f32 %f869, %f868;
+      // ptx:1328  {rcp.approx.ftz.f32 %f869, %f868;
       precise float f869 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f868), true));
-      // 1331: mul.f32 	%f871, %f867, %f869;
+      // ptx:1331  mul.f32 	%f871, %f867, %f869;
       precise float f871 = p2g_fmul(f867, f869, false);
-      // 1333: {  cvt.rn.f16.f32 %rs1589, %f871;}
+      // ptx:1333  {  cvt.rn.f16.f32 %rs1589, %f871;}
       uint rs1589 = p2g_f2h_rn(floatBitsToUint(f871));
-      // 1337: {abs.f16 %rs481,%rs1589;
+      // ptx:1337  {abs.f16 %rs481,%rs1589;
       uint rs481 = p2g_habs(rs1589);
-      // 1342: setp.lt.f16  __$temp3, %rs481, %rs467;
+      // ptx:1342  setp.lt.f16  __$temp3, %rs481, %rs467;
       int t87 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs481)), floatBitsToUint(p2g_h2f(rs467)));
       bool temp3_3 = t87 == -1;
-      // 1343: selp.u16 %rs483, 1, 0, __$temp3;}
-      // 1345: setp.eq.s16 	%p91, %rs483, 0;
-      // 1346: @%p91 bra 	$L__BB0_52;
+      // ptx:1343  selp.u16 %rs483, 1, 0, __$temp3;}
+      // ptx:1345  setp.eq.s16 	%p91, %rs483, 0;
+      // ptx:1346  @%p91 bra 	$L__BB0_52;
       if (!((bitfieldExtract(int(temp3_3 ? 1u : 0u), 0, 16)) == 0)) {
-        // 1348: mov.f32 	%f872, 0f00000000;
-        // 1350: {  cvt.rn.f16.f32 %rs486, %f872;}
+        // ptx:1348  mov.f32 	%f872, 0f00000000;
+        // ptx:1350  {  cvt.rn.f16.f32 %rs486, %f872;}
         uint rs486 = p2g_f2h_rn(floatBitsToUint(0.0));
-        // 1355: setp.lt.f16  __$temp3, %rs486, %rs481;
+        // ptx:1355  setp.lt.f16  __$temp3, %rs486, %rs481;
         int t88 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs486)), floatBitsToUint(p2g_h2f(rs481)));
         bool temp3_4 = t88 == -1;
-        // 1356: selp.u16 %rs487, 1, 0, __$temp3;}
-        // 1358: setp.eq.s16 	%p92, %rs487, 0;
-        // 1359: @%p92 bra 	$L__BB0_52;
+        // ptx:1356  selp.u16 %rs487, 1, 0, __$temp3;}
+        // ptx:1358  setp.eq.s16 	%p92, %rs487, 0;
+        // ptx:1359  @%p92 bra 	$L__BB0_52;
         if (!((bitfieldExtract(int(temp3_4 ? 1u : 0u), 0, 16)) == 0)) {
-          // 1361: neg.f32 	%f874, %f868;
-          // 1362: fma.rn.f32 	%f875, %f874, %f871, %f867;
+          // ptx:1361  neg.f32 	%f874, %f868;
+          // ptx:1362  fma.rn.f32 	%f875, %f874, %f871, %f867;
           f875 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f868) ^ 0x80000000u)), f871, f867, 0, false);
-          // 1363: fma.rn.f32 	%f873, %f869, %f875, %f871;
-          // 1365: {  cvt.rn.f16.f32 %rs1589, %f873;}
+          // ptx:1363  fma.rn.f32 	%f873, %f869, %f875, %f871;
+          // ptx:1365  {  cvt.rn.f16.f32 %rs1589, %f873;}
           rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f869, f875, f871, 0, false)));
         }
       }
-      // 1370: mov.b64 	%rd54, k_output_param_0;
-      // 1371: add.s64 	%rd53, %rd54, 264;
+      // ptx:1370  mov.b64 	%rd54, k_output_param_0;
+      // ptx:1371  add.s64 	%rd53, %rd54, 264;
       uint64_t rd53 = uint64_t(int64_t(uint64_t(0ul)) + 264l);
-      // 1372: selp.f32 	%f105, 0f00000000, %f51, %p2;
+      // ptx:1372  selp.f32 	%f105, 0f00000000, %f51, %p2;
       precise float f105 = p2 ? 0.0 : f51;
-      // 1373: mov.f32 	%f882, 0f00000000;
+      // ptx:1373  mov.f32 	%f882, 0f00000000;
       precise float f882 = 0.0;
-      // 1374: selp.f32 	%f106, 0f00000000, %f75, %p2;
+      // ptx:1374  selp.f32 	%f106, 0f00000000, %f75, %p2;
       precise float f106 = p2 ? 0.0 : f75;
-      // 1375: selp.f32 	%f107, 0f00000000, %f63, %p2;
+      // ptx:1375  selp.f32 	%f107, 0f00000000, %f63, %p2;
       precise float f107 = p2 ? 0.0 : f63;
-      // 1376: selp.f32 	%f108, 0f00000000, %f90, %p2;
+      // ptx:1376  selp.f32 	%f108, 0f00000000, %f90, %p2;
       precise float f108 = p2 ? 0.0 : f90;
-      // 1377: selp.f32 	%f109, 0f00000000, %f28, %p2;
+      // ptx:1377  selp.f32 	%f109, 0f00000000, %f28, %p2;
       precise float f109 = p2 ? 0.0 : f28;
-      // 1378: selp.f32 	%f110, 0f00000000, %f29, %p2;
+      // ptx:1378  selp.f32 	%f110, 0f00000000, %f29, %p2;
       precise float f110 = p2 ? 0.0 : f29;
-      // 1379: selp.f32 	%f111, 0f00000000, %f30, %p2;
+      // ptx:1379  selp.f32 	%f111, 0f00000000, %f30, %p2;
       precise float f111 = p2 ? 0.0 : f30;
-      // 1380: add.f32 	%f883, %f94, 0f3F800000;
-      // 1381: mov.f32 	%f880, 0f3F800000;
-      // 1382: div.rn.f32 	%f884, %f94, %f883;
-      // 1383: ld.param.f32 	%f885, [%rd53+-88];
-      // 1384: max.f32 	%f112, %f884, %f885;
+      // ptx:1380  add.f32 	%f883, %f94, 0f3F800000;
+      // ptx:1381  mov.f32 	%f880, 0f3F800000;
+      // ptx:1382  div.rn.f32 	%f884, %f94, %f883;
+      // ptx:1383  ld.param.f32 	%f885, [%rd53+-88];
+      // ptx:1384  max.f32 	%f112, %f884, %f885;
       precise float f112 = p2g_fmax(p2g_div32(f94, p2g_fadd(f94, 1.0, false), 0, false), p176_f32);
-      // 1385: ld.param.u16 	%rs493, [%rd53+-76];
+      // ptx:1385  ld.param.u16 	%rs493, [%rd53+-76];
       uint rs493 = p188_u16;
-      // 1387: {mul.f16 %rs491,%rs1588,%rs493;
-      // 1391: cvt.rni.s32.f16 %r373, %rs491;
+      // ptx:1387  {mul.f16 %rs491,%rs1588,%rs493;
+      // ptx:1391  cvt.rni.s32.f16 %r373, %rs491;
       uint r373 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(p2g_hmul(rs1588, rs493))), 0, true, 32)));
-      // 1393: add.s32 	%r433, %r373, 8;
-      // 1394: mov.u32 	%r390, 0;
+      // ptx:1393  add.s32 	%r433, %r373, 8;
+      // ptx:1394  mov.u32 	%r390, 0;
       uint r390 = 0u;
-      // 1395: max.s32 	%r434, %r433, 0;
-      // 1396: min.s32 	%r435, %r434, 15;
-      // 1398: {mul.f16 %rs495,%rs1589,%rs493;
-      // 1402: cvt.rni.s32.f16 %r374, %rs495;
+      // ptx:1395  max.s32 	%r434, %r433, 0;
+      // ptx:1396  min.s32 	%r435, %r434, 15;
+      // ptx:1398  {mul.f16 %rs495,%rs1589,%rs493;
+      // ptx:1402  cvt.rni.s32.f16 %r374, %rs495;
       uint r374 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(p2g_hmul(rs1589, rs493))), 0, true, 32)));
-      // 1404: add.s32 	%r436, %r374, 8;
-      // 1405: max.s32 	%r437, %r436, 0;
-      // 1406: min.s32 	%r438, %r437, 15;
-      // 1407: setp.lt.f32 	%p93, %f93, 0f3E800000;
+      // ptx:1404  add.s32 	%r436, %r374, 8;
+      // ptx:1405  max.s32 	%r437, %r436, 0;
+      // ptx:1406  min.s32 	%r438, %r437, 15;
+      // ptx:1407  setp.lt.f32 	%p93, %f93, 0f3E800000;
       int t89 = p2g_fcmp(floatBitsToUint(f93), floatBitsToUint(0.25));
       bool p93 = t89 == -1;
-      // 1408: setp.lt.f32 	%p94, %f91, 0f3E800000;
+      // ptx:1408  setp.lt.f32 	%p94, %f91, 0f3E800000;
       int t90 = p2g_fcmp(floatBitsToUint(f91), floatBitsToUint(0.25));
       bool p94 = t90 == -1;
-      // 1409: and.pred  	%p95, %p94, %p93;
-      // 1410: ld.param.f32 	%f886, [%rd53+-84];
-      // 1411: setp.gt.f32 	%p96, %f886, %f93;
+      // ptx:1409  and.pred  	%p95, %p94, %p93;
+      // ptx:1410  ld.param.f32 	%f886, [%rd53+-84];
+      // ptx:1411  setp.gt.f32 	%p96, %f886, %f93;
       int t91 = p2g_fcmp(floatBitsToUint(p180_f32), floatBitsToUint(f93));
-      // 1412: selp.u32 	%r439, 1, 0, %p96;
-      // 1413: selp.u16 	%rs562, 1, 0, %p95;
-      // 1414: mul.wide.u16 	%r440, %rs562, 2;
-      // 1415: shl.b32 	%r441, %r36, 2;
-      // 1416: or.b32  	%r442, %r441, %r440;
-      // 1417: or.b32  	%r443, %r442, %r439;
+      // ptx:1412  selp.u32 	%r439, 1, 0, %p96;
+      // ptx:1413  selp.u16 	%rs562, 1, 0, %p95;
+      // ptx:1414  mul.wide.u16 	%r440, %rs562, 2;
+      // ptx:1415  shl.b32 	%r441, %r36, 2;
+      // ptx:1416  or.b32  	%r442, %r441, %r440;
+      // ptx:1417  or.b32  	%r443, %r442, %r439;
       uint r443 = ((r36 << 2u) | (uint((p94 && p93) ? 1u : 0u) * uint(2u))) | ((t91 == 1) ? 1u : 0u);
-      // 1418: shl.b32 	%r444, %r443, 8;
-      // 1419: shl.b32 	%r445, %r435, 4;
+      // ptx:1418  shl.b32 	%r444, %r443, 8;
+      // ptx:1419  shl.b32 	%r445, %r435, 4;
       uint r445 = uint(min(int(uint(max(int(uint(int(r373) + 8)), 0))), 15)) << 4u;
-      // 1420: or.b32  	%r446, %r438, %r445;
+      // ptx:1420  or.b32  	%r446, %r438, %r445;
       uint r446 = uint(min(int(uint(max(int(uint(int(r374) + 8)), 0))), 15)) | r445;
-      // 1421: or.b32  	%r447, %r446, %r444;
+      // ptx:1421  or.b32  	%r447, %r446, %r444;
       uint r447 = r446 | (r443 << 8u);
-      // 1422: ld.param.u64 	%rd20, [%rd53+16];
-      // 1423: cvta.to.global.u64 	%rd21, %rd20;
-      // 1424: mul.wide.u32 	%rd22, %r447, 16;
-      // 1425: add.s64 	%rd23, %rd21, %rd22;
+      // ptx:1422  ld.param.u64 	%rd20, [%rd53+16];
+      // ptx:1423  cvta.to.global.u64 	%rd21, %rd20;
+      // ptx:1424  mul.wide.u32 	%rd22, %r447, 16;
+      // ptx:1425  add.s64 	%rd23, %rd21, %rd22;
       uint64_t rd23 = uint64_t(int64_t(p280_u64) + int64_t(uint64_t(r447) * uint64_t(16u)));
-      // 1426: ld.global.v4.u32 	{%r448, %r449, %r450, %r451}, [%rd23];
+      // ptx:1426  ld.global.v4.u32 	{%r448, %r449, %r450, %r451}, [%rd23];
       uint t92 = P2GU32(rd23).v;
       uint t93 = P2GU32((rd23 + 4ul)).v;
       uint t94 = P2GU32((rd23 + 8ul)).v;
@@ -3342,3565 +3342,3565 @@ void main() {
       uint r449 = t93;
       uint r450 = t94;
       uint r451 = t95;
-      // 1427: cvt.u16.u32 	%rs563, %r450;
+      // ptx:1427  cvt.u16.u32 	%rs563, %r450;
       uint64_t t96 = uint64_t(r450);
-      // 1428: setp.eq.s16 	%p97, %rs563, 0;
+      // ptx:1428  setp.eq.s16 	%p97, %rs563, 0;
       bool p97 = (bitfieldExtract(int(uint(uint64_t(t96)) & 65535u), 0, 16)) == 0;
-      // 1429: shr.u32 	%r452, %r449, 16;
-      // 1430: cvt.u16.u32 	%rs536, %r452;
+      // ptx:1429  shr.u32 	%r452, %r449, 16;
+      // ptx:1430  cvt.u16.u32 	%rs536, %r452;
       uint64_t t97 = uint64_t(r449 >> 16u);
       uint rs536 = (uint(uint64_t(t97)) & 65535u);
-      // 1431: ld.param.v2.f32 	{%f887, %f888}, [%rd53+-216];
+      // ptx:1431  ld.param.v2.f32 	{%f887, %f888}, [%rd53+-216];
       precise float f887 = p48_f32;
       precise float f888 = p52_f32;
-      // 1432: ld.param.v2.f32 	{%f891, %f892}, [%rd53+-248];
+      // ptx:1432  ld.param.v2.f32 	{%f891, %f892}, [%rd53+-248];
       precise float f891 = p16_f32;
       precise float f892 = p20_f32;
-      // 1433: shl.b32 	%r453, %r26, 1;
+      // ptx:1433  shl.b32 	%r453, %r26, 1;
       uint r453 = r26 << 1u;
-      // 1434: cvt.rn.f32.s32 	%f895, %r453;
-      // 1435: add.f32 	%f896, %f895, 0f3F000000;
-      // 1436: fma.rn.f32 	%f897, %f896, %f887, %f891;
+      // ptx:1434  cvt.rn.f32.s32 	%f895, %r453;
+      // ptx:1435  add.f32 	%f896, %f895, 0f3F000000;
+      // ptx:1436  fma.rn.f32 	%f897, %f896, %f887, %f891;
       f897 = p2g_ffma(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r453)), 0)), 0.5, false), f887, f891, 0, false);
-      // 1437: sub.f32 	%f876, %f897, %f95;
-      // 1439: {  cvt.rn.f16.f32 %rs499, %f876;}
+      // ptx:1437  sub.f32 	%f876, %f897, %f95;
+      // ptx:1439  {  cvt.rn.f16.f32 %rs499, %f876;}
       uint rs499 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(f897, f95, false)));
-      // 1442: shl.b32 	%r454, %r27, 1;
+      // ptx:1442  shl.b32 	%r454, %r27, 1;
       uint r454 = r27 << 1u;
-      // 1443: cvt.rn.f32.s32 	%f898, %r454;
-      // 1444: add.f32 	%f899, %f898, 0f3F000000;
-      // 1445: fma.rn.f32 	%f900, %f899, %f888, %f892;
+      // ptx:1443  cvt.rn.f32.s32 	%f898, %r454;
+      // ptx:1444  add.f32 	%f899, %f898, 0f3F000000;
+      // ptx:1445  fma.rn.f32 	%f900, %f899, %f888, %f892;
       f900 = p2g_ffma(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r454)), 0)), 0.5, false), f888, f892, 0, false);
-      // 1446: sub.f32 	%f877, %f900, %f96;
-      // 1448: {  cvt.rn.f16.f32 %rs500, %f877;}
+      // ptx:1446  sub.f32 	%f877, %f900, %f96;
+      // ptx:1448  {  cvt.rn.f16.f32 %rs500, %f877;}
       uint rs500 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(f900, f96, false)));
-      // 1451: or.b32  	%r455, %r453, 1;
-      // 1452: cvt.rn.f32.s32 	%f901, %r455;
-      // 1453: add.f32 	%f902, %f901, 0f3F000000;
-      // 1454: fma.rn.f32 	%f903, %f902, %f887, %f891;
+      // ptx:1451  or.b32  	%r455, %r453, 1;
+      // ptx:1452  cvt.rn.f32.s32 	%f901, %r455;
+      // ptx:1453  add.f32 	%f902, %f901, 0f3F000000;
+      // ptx:1454  fma.rn.f32 	%f903, %f902, %f887, %f891;
       f903 = p2g_ffma(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r453 | 1u)), 0)), 0.5, false), f887, f891, 0, false);
-      // 1455: sub.f32 	%f878, %f903, %f95;
-      // 1457: {  cvt.rn.f16.f32 %rs501, %f878;}
+      // ptx:1455  sub.f32 	%f878, %f903, %f95;
+      // ptx:1457  {  cvt.rn.f16.f32 %rs501, %f878;}
       uint rs501 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(f903, f95, false)));
-      // 1460: or.b32  	%r456, %r454, 1;
-      // 1461: cvt.rn.f32.s32 	%f904, %r456;
-      // 1462: add.f32 	%f905, %f904, 0f3F000000;
-      // 1463: fma.rn.f32 	%f906, %f905, %f888, %f892;
+      // ptx:1460  or.b32  	%r456, %r454, 1;
+      // ptx:1461  cvt.rn.f32.s32 	%f904, %r456;
+      // ptx:1462  add.f32 	%f905, %f904, 0f3F000000;
+      // ptx:1463  fma.rn.f32 	%f906, %f905, %f888, %f892;
       f906 = p2g_ffma(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r454 | 1u)), 0)), 0.5, false), f888, f892, 0, false);
-      // 1464: sub.f32 	%f879, %f906, %f96;
-      // 1466: {  cvt.rn.f16.f32 %rs502, %f879;}
+      // ptx:1464  sub.f32 	%f879, %f906, %f96;
+      // ptx:1466  {  cvt.rn.f16.f32 %rs502, %f879;}
       uint rs502 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(f906, f96, false)));
-      // 1469: selp.b16 	%rs507, %rs500, %rs499, %p97;
+      // ptx:1469  selp.b16 	%rs507, %rs500, %rs499, %p97;
       uint rs507 = p97 ? rs500 : rs499;
-      // 1470: selp.b16 	%rs511, %rs499, %rs500, %p97;
+      // ptx:1470  selp.b16 	%rs511, %rs499, %rs500, %p97;
       uint rs511 = p97 ? rs499 : rs500;
-      // 1471: selp.b16 	%rs508, %rs500, %rs501, %p97;
+      // ptx:1471  selp.b16 	%rs508, %rs500, %rs501, %p97;
       uint rs508 = p97 ? rs500 : rs501;
-      // 1472: selp.b16 	%rs512, %rs501, %rs500, %p97;
+      // ptx:1472  selp.b16 	%rs512, %rs501, %rs500, %p97;
       uint rs512 = p97 ? rs501 : rs500;
-      // 1473: selp.b16 	%rs509, %rs502, %rs499, %p97;
+      // ptx:1473  selp.b16 	%rs509, %rs502, %rs499, %p97;
       uint rs509 = p97 ? rs502 : rs499;
-      // 1474: selp.b16 	%rs513, %rs499, %rs502, %p97;
+      // ptx:1474  selp.b16 	%rs513, %rs499, %rs502, %p97;
       uint rs513 = p97 ? rs499 : rs502;
-      // 1475: selp.b16 	%rs510, %rs502, %rs501, %p97;
+      // ptx:1475  selp.b16 	%rs510, %rs502, %rs501, %p97;
       uint rs510 = p97 ? rs502 : rs501;
-      // 1476: selp.b16 	%rs514, %rs501, %rs502, %p97;
+      // ptx:1476  selp.b16 	%rs514, %rs501, %rs502, %p97;
       uint rs514 = p97 ? rs501 : rs502;
-      // 1477: selp.b16 	%rs524, %rs414, %rs413, %p97;
+      // ptx:1477  selp.b16 	%rs524, %rs414, %rs413, %p97;
       uint rs524 = p97 ? rs414 : rs413;
-      // 1478: selp.b16 	%rs528, %rs413, %rs414, %p97;
-      // 1479: cvt.u16.u32 	%rs503, %r448;
+      // ptx:1478  selp.b16 	%rs528, %rs413, %rs414, %p97;
+      // ptx:1479  cvt.u16.u32 	%rs503, %r448;
       uint64_t t98 = uint64_t(r448);
       uint rs503 = (uint(uint64_t(t98)) & 65535u);
-      // 1481: {  mov.b32 %r375, {%rs503,%rs503};}
+      // ptx:1481  {  mov.b32 %r375, {%rs503,%rs503};}
       uint r375 = rs503 | (rs503 << 16u);
-      // 1484: shr.u32 	%r457, %r448, 16;
-      // 1485: cvt.u16.u32 	%rs504, %r457;
+      // ptx:1484  shr.u32 	%r457, %r448, 16;
+      // ptx:1485  cvt.u16.u32 	%rs504, %r457;
       uint64_t t99 = uint64_t(r448 >> 16u);
       uint rs504 = (uint(uint64_t(t99)) & 65535u);
-      // 1487: {  mov.b32 %r376, {%rs504,%rs504};}
+      // ptx:1487  {  mov.b32 %r376, {%rs504,%rs504};}
       uint r376 = rs504 | (rs504 << 16u);
-      // 1490: cvt.u16.u32 	%rs505, %r449;
+      // ptx:1490  cvt.u16.u32 	%rs505, %r449;
       uint64_t t100 = uint64_t(r449);
       uint rs505 = (uint(uint64_t(t100)) & 65535u);
-      // 1492: {  mov.b32 %r377, {%rs505,%rs505};}
+      // ptx:1492  {  mov.b32 %r377, {%rs505,%rs505};}
       uint r377 = rs505 | (rs505 << 16u);
-      // 1496: {  cvt.rn.f16.f32 %rs506, %f880;}
+      // ptx:1496  {  cvt.rn.f16.f32 %rs506, %f880;}
       uint rs506 = p2g_f2h_rn(floatBitsToUint(1.0));
-      // 1500: {  mov.b32 %r378, {%rs507,%rs508};}
+      // ptx:1500  {  mov.b32 %r378, {%rs507,%rs508};}
       uint r378 = rs507 | (rs508 << 16u);
-      // 1504: {  mov.b32 %r379, {%rs509,%rs510};}
+      // ptx:1504  {  mov.b32 %r379, {%rs509,%rs510};}
       uint r379 = rs509 | (rs510 << 16u);
-      // 1508: {  mov.b32 %r380, {%rs511,%rs512};}
+      // ptx:1508  {  mov.b32 %r380, {%rs511,%rs512};}
       uint r380 = rs511 | (rs512 << 16u);
-      // 1512: {  mov.b32 %r381, {%rs513,%rs514};}
+      // ptx:1512  {  mov.b32 %r381, {%rs513,%rs514};}
       uint r381 = rs513 | (rs514 << 16u);
-      // 1517: cvt.rn.f16.f32 low, %f882;
+      // ptx:1517  cvt.rn.f16.f32 low, %f882;
       uint low_1 = p2g_f2h_rn(floatBitsToUint(f882));
-      // 1518: mov.b32 %r382, {low,low};}
+      // ptx:1518  mov.b32 %r382, {low,low};}
       uint r382 = low_1 | (low_1 << 16u);
-      // 1521: mov.u16 	%rs516, -1024;
+      // ptx:1521  mov.u16 	%rs516, -1024;
       uint rs516 = 64512u;
-      // 1523: {  mov.b32 %r383, {%rs516,%rs516};}
+      // ptx:1523  {  mov.b32 %r383, {%rs516,%rs516};}
       uint r383 = rs516 | (rs516 << 16u);
-      // 1528: cvt.rn.f16.f32 low, %f882;
+      // ptx:1528  cvt.rn.f16.f32 low, %f882;
       uint low_2 = p2g_f2h_rn(floatBitsToUint(f882));
-      // 1529: mov.b32 %r384, {low,low};}
+      // ptx:1529  mov.b32 %r384, {low,low};}
       uint r384 = low_2 | (low_2 << 16u);
-      // 1533: {  mov.b32 %r385, {%rs516,%rs516};}
+      // ptx:1533  {  mov.b32 %r385, {%rs516,%rs516};}
       uint r385 = rs516 | (rs516 << 16u);
-      // 1537: cvt.rmi.f16.f16 %rs517, %rs524;
-      // 1540: {sub.f16 %rs519,%rs517,%rs506;
+      // ptx:1537  cvt.rmi.f16.f16 %rs517, %rs524;
+      // ptx:1540  {sub.f16 %rs519,%rs517,%rs506;
       uint rs519 = p2g_hsub(p2g_hrint(rs524, 2), rs506);
-      // 1544: {sub.f16 %rs522,%rs519,%rs524;
-      // 1548: {fma.rn.f16 %rs525,%rs522,%rs536,%rs528;
+      // ptx:1544  {sub.f16 %rs522,%rs519,%rs524;
+      // ptx:1548  {fma.rn.f16 %rs525,%rs522,%rs536,%rs528;
       uint rs525 = p2g_hfma(p2g_hsub(rs519, rs524), rs536, (p97 ? rs413 : rs414));
-      // 1552: cvt.rn.f16.s32 %rs529, %r390;
-      // 1555: {add.f16 %rs530,%rs519,%rs529;
+      // ptx:1552  cvt.rn.f16.s32 %rs529, %r390;
+      // ptx:1555  {add.f16 %rs530,%rs519,%rs529;
       uint rs530 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4)));
-      // 1559: cvt.rn.f16.s32 %rs533, %r390;
-      // 1562: {fma.rn.f16 %rs534,%rs533,%rs536,%rs525;
-      // 1566: cvt.rni.f16.f16 %rs538, %rs534;
+      // ptx:1559  cvt.rn.f16.s32 %rs533, %r390;
+      // ptx:1562  {fma.rn.f16 %rs534,%rs533,%rs536,%rs525;
+      // ptx:1566  cvt.rni.f16.f16 %rs538, %rs534;
       uint rs538 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4)), rs536, rs525), 0);
-      // 1569: {sub.f16 %rs540,%rs538,%rs506;
+      // ptx:1569  {sub.f16 %rs540,%rs538,%rs506;
       uint rs540 = p2g_hsub(rs538, rs506);
-      // 1573: cvt.rzi.s32.f16 %r388, %rs530;
+      // ptx:1573  cvt.rzi.s32.f16 %r388, %rs530;
       uint r388 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs530)), 1, true, 32)));
-      // 1576: cvt.rzi.s32.f16 %r389, %rs540;
+      // ptx:1576  cvt.rzi.s32.f16 %r389, %rs540;
       uint r389 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs540)), 1, true, 32)));
-      // 1579: cvt.rn.f16.s32 %rs545, %r390;
-      // 1582: {add.f16 %rs546,%rs540,%rs545;
+      // ptx:1579  cvt.rn.f16.s32 %rs545, %r390;
+      // ptx:1582  {add.f16 %rs546,%rs540,%rs545;
       uint rs546 = p2g_hadd(rs540, p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4)));
-      // 1585: selp.b32 	%r458, %r388, %r389, %p97;
-      // 1586: selp.b32 	%r459, %r389, %r388, %p97;
-      // 1587: mad.lo.s32 	%r460, %r458, 24, %r459;
-      // 1588: shl.b32 	%r461, %r460, 3;
-      // 1589: add.s32 	%r463, %r363, %r461;
+      // ptx:1585  selp.b32 	%r458, %r388, %r389, %p97;
+      // ptx:1586  selp.b32 	%r459, %r389, %r388, %p97;
+      // ptx:1587  mad.lo.s32 	%r460, %r458, 24, %r459;
+      // ptx:1588  shl.b32 	%r461, %r460, 3;
+      // ptx:1589  add.s32 	%r463, %r363, %r461;
       uint r463 = uint(int(r363) + int(uint(int(p97 ? r388 : r389) * 24 + int(p97 ? r389 : r388)) << 3u));
-      // 1590: ld.shared.u16 	%rs549, [%r463];
+      // ptx:1590  ld.shared.u16 	%rs549, [%r463];
       uint rs549 = p2g_lds16(r463);
-      // 1592: {  mov.b32 %r391, {%rs549,%rs549};}
+      // ptx:1592  {  mov.b32 %r391, {%rs549,%rs549};}
       uint r391 = rs549 | (rs549 << 16u);
-      // 1596: {  mov.b32 %r392, {%rs530,%rs530};}
+      // ptx:1596  {  mov.b32 %r392, {%rs530,%rs530};}
       uint r392 = rs530 | (rs530 << 16u);
-      // 1600: {  mov.b32 %r393, {%rs546,%rs546};}
+      // ptx:1600  {  mov.b32 %r393, {%rs546,%rs546};}
       uint r393 = rs546 | (rs546 << 16u);
-      // 1604: {sub.f16x2 %r394,%r392,%r378;
+      // ptx:1604  {sub.f16x2 %r394,%r392,%r378;
       uint r394 = p2g_hsub2(r392, r378);
-      // 1608: {sub.f16x2 %r397,%r393,%r380;
+      // ptx:1608  {sub.f16x2 %r397,%r393,%r380;
       uint r397 = p2g_hsub2(r393, r380);
-      // 1612: {mul.f16x2 %r400,%r394,%r394;
-      // 1616: {mul.f16x2 %r403,%r375,%r400;
-      // 1620: {mul.f16x2 %r406,%r377,%r394;
-      // 1624: {fma.rn.f16x2 %r409,%r406,%r397,%r403;
+      // ptx:1612  {mul.f16x2 %r400,%r394,%r394;
+      // ptx:1616  {mul.f16x2 %r403,%r375,%r400;
+      // ptx:1620  {mul.f16x2 %r406,%r377,%r394;
+      // ptx:1624  {fma.rn.f16x2 %r409,%r406,%r397,%r403;
       uint r409 = p2g_hfma2(p2g_hmul2(r377, r394), r397, p2g_hmul2(r375, p2g_hmul2(r394, r394)));
-      // 1628: {mul.f16x2 %r413,%r376,%r397;
-      // 1632: {fma.rn.f16x2 %r416,%r413,%r397,%r409;
+      // ptx:1628  {mul.f16x2 %r413,%r376,%r397;
+      // ptx:1632  {fma.rn.f16x2 %r416,%r413,%r397,%r409;
       uint r416 = p2g_hfma2(p2g_hmul2(r376, r397), r397, r409);
-      // 1638: mov.b32         {hl, hu}, %r416;   
+      // ptx:1638  mov.b32         {hl, hu}, %r416;   
       uint hl = (r416 & 0xFFFFu);
       uint hu = ((r416 >> 16u) & 0xFFFFu);
-      // 1639: cvt.f32.f16     fl, hl;         
+      // ptx:1639  cvt.f32.f16     fl, hl;         
       uint fl = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl))));
-      // 1640: cvt.f32.f16     fu, hu;         
+      // ptx:1640  cvt.f32.f16     fu, hu;         
       uint fu = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu))));
-      // 1641: ex2.approx.ftz.f32  fl, fl;     
+      // ptx:1641  ex2.approx.ftz.f32  fl, fl;     
       fl = p2g_sfu_ex2(fl, true);
-      // 1642: ex2.approx.ftz.f32  fu, fu;     
+      // ptx:1642  ex2.approx.ftz.f32  fu, fu;     
       fu = p2g_sfu_ex2(fu, true);
-      // 1643: mov.b32         ULP, 0x33800000U;
+      // ptx:1643  mov.b32         ULP, 0x33800000U;
       uint ULP = 0x33800000u;
-      // 1644: fma.rn.f32      fl,fl,ULP,fl;   
+      // ptx:1644  fma.rn.f32      fl,fl,ULP,fl;   
       fl = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl), uintBitsToFloat(ULP), uintBitsToFloat(fl), 0, false));
-      // 1645: fma.rn.f32      fu,fu,ULP,fu;   
+      // ptx:1645  fma.rn.f32      fu,fu,ULP,fu;   
       fu = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu), uintBitsToFloat(ULP), uintBitsToFloat(fu), 0, false));
-      // 1646: cvt.rn.f16.f32      hl, fl;     
+      // ptx:1646  cvt.rn.f16.f32      hl, fl;     
       hl = p2g_f2h_rn(fl);
-      // 1647: cvt.rn.f16.f32      hu, fu;     
+      // ptx:1647  cvt.rn.f16.f32      hu, fu;     
       hu = p2g_f2h_rn(fu);
-      // 1648: mov.b32         %r420, {hl, hu};   
+      // ptx:1648  mov.b32         %r420, {hl, hu};   
       uint r420 = hl | (hu << 16u);
-      // 1652: {fma.rn.f16x2 %r422,%r420,%r391,%r382;
+      // ptx:1652  {fma.rn.f16x2 %r422,%r420,%r391,%r382;
       uint r422 = p2g_hfma2(r420, r391, r382);
-      // 1656: {add.f16x2 %r426,%r382,%r420;
+      // ptx:1656  {add.f16x2 %r426,%r382,%r420;
       uint r426 = p2g_hadd2(r382, r420);
-      // 1661: mov.b32 {low,high}, %r416;
-      // 1662: mov.b16 %rs552, low;}
-      // 1666: mov.b32 {low,high}, %r383;
-      // 1667: mov.b16 %rs553, low;}
-      // 1671: setp.gt.f16  __$temp3, %rs552, %rs553;
+      // ptx:1661  mov.b32 {low,high}, %r416;
+      // ptx:1662  mov.b16 %rs552, low;}
+      // ptx:1666  mov.b32 {low,high}, %r383;
+      // ptx:1667  mov.b16 %rs553, low;}
+      // ptx:1671  setp.gt.f16  __$temp3, %rs552, %rs553;
       int t101 = p2g_fcmp(floatBitsToUint(p2g_h2f(r416 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r383 & 0xFFFFu)));
-      // 1672: selp.u16 %rs554, 1, 0, __$temp3;}
-      // 1674: setp.ne.s16 	%p98, %rs554, 0;
+      // ptx:1672  selp.u16 %rs554, 1, 0, __$temp3;}
+      // ptx:1674  setp.ne.s16 	%p98, %rs554, 0;
       bool p98 = (bitfieldExtract(int((t101 == 1) ? 1u : 0u), 0, 16)) != 0;
-      // 1677: mov.b32 {low,high}, %r416;
-      // 1678: mov.b16 %rs557, high;}
+      // ptx:1677  mov.b32 {low,high}, %r416;
+      // ptx:1678  mov.b16 %rs557, high;}
       uint rs557 = ((r416 >> 16u) & 0xFFFFu);
-      // 1682: mov.b32 {low,high}, %r383;
-      // 1683: mov.b16 %rs558, high;}
-      // 1687: setp.gt.f16  __$temp3, %rs557, %rs558;
+      // ptx:1682  mov.b32 {low,high}, %r383;
+      // ptx:1683  mov.b16 %rs558, high;}
+      // ptx:1687  setp.gt.f16  __$temp3, %rs557, %rs558;
       int t102 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs557)), floatBitsToUint(p2g_h2f((r383 >> 16u) & 0xFFFFu)));
-      // 1688: selp.u16 %rs559, 1, 0, __$temp3;}
+      // ptx:1688  selp.u16 %rs559, 1, 0, __$temp3;}
       uint rs559 = (t102 == 1) ? 1u : 0u;
-      // 1690: @%p98 bra 	$L__BB0_54;
-      // 1696: mov.b32 {low,high}, %r416;
-      // 1697: mov.b16 %rs1590, low;}
-      // 1699: bra.uni 	$L__BB0_55;
-      // 1691: bra.uni 	$L__BB0_53;
-      // 1704: mov.b32 {low,high}, %r383;
-      // 1705: mov.b16 %rs1590, low;}
+      // ptx:1690  @%p98 bra 	$L__BB0_54;
+      // ptx:1696  mov.b32 {low,high}, %r416;
+      // ptx:1697  mov.b16 %rs1590, low;}
+      // ptx:1699  bra.uni 	$L__BB0_55;
+      // ptx:1691  bra.uni 	$L__BB0_53;
+      // ptx:1704  mov.b32 {low,high}, %r383;
+      // ptx:1705  mov.b16 %rs1590, low;}
       uint rs1590 = p98 ? (r416 & 0xFFFFu) : (r383 & 0xFFFFu);
-      // 1709: setp.ne.s16 	%p99, %rs559, 0;
+      // ptx:1709  setp.ne.s16 	%p99, %rs559, 0;
       bool p99 = (bitfieldExtract(int(rs559), 0, 16)) != 0;
-      // 1710: @%p99 bra 	$L__BB0_57;
-      // 1716: mov.b32 {low,high}, %r416;
-      // 1717: mov.b16 %rs1591, high;}
-      // 1719: bra.uni 	$L__BB0_58;
-      // 1711: bra.uni 	$L__BB0_56;
-      // 1724: mov.b32 {low,high}, %r383;
-      // 1725: mov.b16 %rs1591, high;}
+      // ptx:1710  @%p99 bra 	$L__BB0_57;
+      // ptx:1716  mov.b32 {low,high}, %r416;
+      // ptx:1717  mov.b16 %rs1591, high;}
+      // ptx:1719  bra.uni 	$L__BB0_58;
+      // ptx:1711  bra.uni 	$L__BB0_56;
+      // ptx:1724  mov.b32 {low,high}, %r383;
+      // ptx:1725  mov.b16 %rs1591, high;}
       uint rs1591 = p99 ? ((r416 >> 16u) & 0xFFFFu) : ((r383 >> 16u) & 0xFFFFu);
-      // 1730: {  mov.b32 %r468, {%rs1590,%rs1591};}
+      // ptx:1730  {  mov.b32 %r468, {%rs1590,%rs1591};}
       uint r468 = rs1590 | (rs1591 << 16u);
-      // 1733: @%p98 bra 	$L__BB0_60;
-      // 1739: mov.b32 {low,high}, %r391;
-      // 1740: mov.b16 %rs1592, low;}
-      // 1742: bra.uni 	$L__BB0_61;
-      // 1734: bra.uni 	$L__BB0_59;
-      // 1747: mov.b32 {low,high}, %r382;
-      // 1748: mov.b16 %rs1592, low;}
+      // ptx:1733  @%p98 bra 	$L__BB0_60;
+      // ptx:1739  mov.b32 {low,high}, %r391;
+      // ptx:1740  mov.b16 %rs1592, low;}
+      // ptx:1742  bra.uni 	$L__BB0_61;
+      // ptx:1734  bra.uni 	$L__BB0_59;
+      // ptx:1747  mov.b32 {low,high}, %r382;
+      // ptx:1748  mov.b16 %rs1592, low;}
       uint rs1592 = p98 ? (r391 & 0xFFFFu) : (r382 & 0xFFFFu);
-      // 1752: @%p99 bra 	$L__BB0_63;
-      // 1758: mov.b32 {low,high}, %r391;
-      // 1759: mov.b16 %rs1593, high;}
-      // 1761: bra.uni 	$L__BB0_64;
-      // 1753: bra.uni 	$L__BB0_62;
-      // 1766: mov.b32 {low,high}, %r382;
-      // 1767: mov.b16 %rs1593, high;}
+      // ptx:1752  @%p99 bra 	$L__BB0_63;
+      // ptx:1758  mov.b32 {low,high}, %r391;
+      // ptx:1759  mov.b16 %rs1593, high;}
+      // ptx:1761  bra.uni 	$L__BB0_64;
+      // ptx:1753  bra.uni 	$L__BB0_62;
+      // ptx:1766  mov.b32 {low,high}, %r382;
+      // ptx:1767  mov.b16 %rs1593, high;}
       uint rs1593 = p99 ? ((r391 >> 16u) & 0xFFFFu) : ((r382 >> 16u) & 0xFFFFu);
-      // 1772: {  mov.b32 %r473, {%rs1592,%rs1593};}
+      // ptx:1772  {  mov.b32 %r473, {%rs1592,%rs1593};}
       uint r473 = rs1592 | (rs1593 << 16u);
-      // 1776: {sub.f16x2 %r474,%r392,%r379;
+      // ptx:1776  {sub.f16x2 %r474,%r392,%r379;
       uint r474 = p2g_hsub2(r392, r379);
-      // 1780: {sub.f16x2 %r477,%r393,%r381;
+      // ptx:1780  {sub.f16x2 %r477,%r393,%r381;
       uint r477 = p2g_hsub2(r393, r381);
-      // 1784: {mul.f16x2 %r480,%r474,%r474;
-      // 1788: {mul.f16x2 %r483,%r375,%r480;
-      // 1792: {mul.f16x2 %r486,%r377,%r474;
-      // 1796: {fma.rn.f16x2 %r489,%r486,%r477,%r483;
+      // ptx:1784  {mul.f16x2 %r480,%r474,%r474;
+      // ptx:1788  {mul.f16x2 %r483,%r375,%r480;
+      // ptx:1792  {mul.f16x2 %r486,%r377,%r474;
+      // ptx:1796  {fma.rn.f16x2 %r489,%r486,%r477,%r483;
       uint r489 = p2g_hfma2(p2g_hmul2(r377, r474), r477, p2g_hmul2(r375, p2g_hmul2(r474, r474)));
-      // 1800: {mul.f16x2 %r493,%r376,%r477;
-      // 1804: {fma.rn.f16x2 %r496,%r493,%r477,%r489;
+      // ptx:1800  {mul.f16x2 %r493,%r376,%r477;
+      // ptx:1804  {fma.rn.f16x2 %r496,%r493,%r477,%r489;
       uint r496 = p2g_hfma2(p2g_hmul2(r376, r477), r477, r489);
-      // 1810: mov.b32         {hl, hu}, %r496;   
+      // ptx:1810  mov.b32         {hl, hu}, %r496;   
       uint hl_1 = (r496 & 0xFFFFu);
       uint hu_1 = ((r496 >> 16u) & 0xFFFFu);
-      // 1811: cvt.f32.f16     fl, hl;         
+      // ptx:1811  cvt.f32.f16     fl, hl;         
       uint fl_1 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_1))));
-      // 1812: cvt.f32.f16     fu, hu;         
+      // ptx:1812  cvt.f32.f16     fu, hu;         
       uint fu_1 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_1))));
-      // 1813: ex2.approx.ftz.f32  fl, fl;     
+      // ptx:1813  ex2.approx.ftz.f32  fl, fl;     
       fl_1 = p2g_sfu_ex2(fl_1, true);
-      // 1814: ex2.approx.ftz.f32  fu, fu;     
+      // ptx:1814  ex2.approx.ftz.f32  fu, fu;     
       fu_1 = p2g_sfu_ex2(fu_1, true);
-      // 1815: mov.b32         ULP, 0x33800000U;
+      // ptx:1815  mov.b32         ULP, 0x33800000U;
       uint ULP_1 = 0x33800000u;
-      // 1816: fma.rn.f32      fl,fl,ULP,fl;   
+      // ptx:1816  fma.rn.f32      fl,fl,ULP,fl;   
       fl_1 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_1), uintBitsToFloat(ULP_1), uintBitsToFloat(fl_1), 0, false));
-      // 1817: fma.rn.f32      fu,fu,ULP,fu;   
+      // ptx:1817  fma.rn.f32      fu,fu,ULP,fu;   
       fu_1 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_1), uintBitsToFloat(ULP_1), uintBitsToFloat(fu_1), 0, false));
-      // 1818: cvt.rn.f16.f32      hl, fl;     
+      // ptx:1818  cvt.rn.f16.f32      hl, fl;     
       hl_1 = p2g_f2h_rn(fl_1);
-      // 1819: cvt.rn.f16.f32      hu, fu;     
+      // ptx:1819  cvt.rn.f16.f32      hu, fu;     
       hu_1 = p2g_f2h_rn(fu_1);
-      // 1820: mov.b32         %r500, {hl, hu};   
+      // ptx:1820  mov.b32         %r500, {hl, hu};   
       uint r500 = hl_1 | (hu_1 << 16u);
-      // 1824: {fma.rn.f16x2 %r502,%r500,%r391,%r384;
+      // ptx:1824  {fma.rn.f16x2 %r502,%r500,%r391,%r384;
       uint r502 = p2g_hfma2(r500, r391, r384);
-      // 1828: {add.f16x2 %r506,%r384,%r500;
+      // ptx:1828  {add.f16x2 %r506,%r384,%r500;
       uint r506 = p2g_hadd2(r384, r500);
-      // 1833: mov.b32 {low,high}, %r496;
-      // 1834: mov.b16 %rs576, low;}
-      // 1838: mov.b32 {low,high}, %r385;
-      // 1839: mov.b16 %rs577, low;}
-      // 1843: setp.gt.f16  __$temp3, %rs576, %rs577;
+      // ptx:1833  mov.b32 {low,high}, %r496;
+      // ptx:1834  mov.b16 %rs576, low;}
+      // ptx:1838  mov.b32 {low,high}, %r385;
+      // ptx:1839  mov.b16 %rs577, low;}
+      // ptx:1843  setp.gt.f16  __$temp3, %rs576, %rs577;
       int t103 = p2g_fcmp(floatBitsToUint(p2g_h2f(r496 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r385 & 0xFFFFu)));
-      // 1844: selp.u16 %rs578, 1, 0, __$temp3;}
-      // 1846: setp.ne.s16 	%p102, %rs578, 0;
+      // ptx:1844  selp.u16 %rs578, 1, 0, __$temp3;}
+      // ptx:1846  setp.ne.s16 	%p102, %rs578, 0;
       bool p102 = (bitfieldExtract(int((t103 == 1) ? 1u : 0u), 0, 16)) != 0;
-      // 1849: mov.b32 {low,high}, %r496;
-      // 1850: mov.b16 %rs581, high;}
+      // ptx:1849  mov.b32 {low,high}, %r496;
+      // ptx:1850  mov.b16 %rs581, high;}
       uint rs581 = ((r496 >> 16u) & 0xFFFFu);
-      // 1854: mov.b32 {low,high}, %r385;
-      // 1855: mov.b16 %rs582, high;}
-      // 1859: setp.gt.f16  __$temp3, %rs581, %rs582;
+      // ptx:1854  mov.b32 {low,high}, %r385;
+      // ptx:1855  mov.b16 %rs582, high;}
+      // ptx:1859  setp.gt.f16  __$temp3, %rs581, %rs582;
       int t104 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs581)), floatBitsToUint(p2g_h2f((r385 >> 16u) & 0xFFFFu)));
-      // 1860: selp.u16 %rs583, 1, 0, __$temp3;}
+      // ptx:1860  selp.u16 %rs583, 1, 0, __$temp3;}
       uint rs583 = (t104 == 1) ? 1u : 0u;
-      // 1862: @%p102 bra 	$L__BB0_66;
-      // 1868: mov.b32 {low,high}, %r496;
-      // 1869: mov.b16 %rs1594, low;}
-      // 1871: bra.uni 	$L__BB0_67;
-      // 1863: bra.uni 	$L__BB0_65;
-      // 1876: mov.b32 {low,high}, %r385;
-      // 1877: mov.b16 %rs1594, low;}
+      // ptx:1862  @%p102 bra 	$L__BB0_66;
+      // ptx:1868  mov.b32 {low,high}, %r496;
+      // ptx:1869  mov.b16 %rs1594, low;}
+      // ptx:1871  bra.uni 	$L__BB0_67;
+      // ptx:1863  bra.uni 	$L__BB0_65;
+      // ptx:1876  mov.b32 {low,high}, %r385;
+      // ptx:1877  mov.b16 %rs1594, low;}
       uint rs1594 = p102 ? (r496 & 0xFFFFu) : (r385 & 0xFFFFu);
-      // 1881: setp.ne.s16 	%p103, %rs583, 0;
+      // ptx:1881  setp.ne.s16 	%p103, %rs583, 0;
       bool p103 = (bitfieldExtract(int(rs583), 0, 16)) != 0;
-      // 1882: @%p103 bra 	$L__BB0_69;
-      // 1888: mov.b32 {low,high}, %r496;
-      // 1889: mov.b16 %rs1595, high;}
-      // 1891: bra.uni 	$L__BB0_70;
-      // 1883: bra.uni 	$L__BB0_68;
-      // 1896: mov.b32 {low,high}, %r385;
-      // 1897: mov.b16 %rs1595, high;}
+      // ptx:1882  @%p103 bra 	$L__BB0_69;
+      // ptx:1888  mov.b32 {low,high}, %r496;
+      // ptx:1889  mov.b16 %rs1595, high;}
+      // ptx:1891  bra.uni 	$L__BB0_70;
+      // ptx:1883  bra.uni 	$L__BB0_68;
+      // ptx:1896  mov.b32 {low,high}, %r385;
+      // ptx:1897  mov.b16 %rs1595, high;}
       uint rs1595 = p103 ? ((r496 >> 16u) & 0xFFFFu) : ((r385 >> 16u) & 0xFFFFu);
-      // 1902: {  mov.b32 %r517, {%rs1594,%rs1595};}
+      // ptx:1902  {  mov.b32 %r517, {%rs1594,%rs1595};}
       uint r517 = rs1594 | (rs1595 << 16u);
-      // 1905: @%p102 bra 	$L__BB0_72;
-      // 1911: mov.b32 {low,high}, %r391;
-      // 1912: mov.b16 %rs1596, low;}
-      // 1914: bra.uni 	$L__BB0_73;
-      // 1906: bra.uni 	$L__BB0_71;
-      // 1919: mov.b32 {low,high}, %r384;
-      // 1920: mov.b16 %rs1596, low;}
+      // ptx:1905  @%p102 bra 	$L__BB0_72;
+      // ptx:1911  mov.b32 {low,high}, %r391;
+      // ptx:1912  mov.b16 %rs1596, low;}
+      // ptx:1914  bra.uni 	$L__BB0_73;
+      // ptx:1906  bra.uni 	$L__BB0_71;
+      // ptx:1919  mov.b32 {low,high}, %r384;
+      // ptx:1920  mov.b16 %rs1596, low;}
       uint rs1596 = p102 ? (r391 & 0xFFFFu) : (r384 & 0xFFFFu);
-      // 1924: @%p103 bra 	$L__BB0_75;
-      // 1930: mov.b32 {low,high}, %r391;
-      // 1931: mov.b16 %rs1597, high;}
-      // 1933: bra.uni 	$L__BB0_76;
-      // 1925: bra.uni 	$L__BB0_74;
-      // 1938: mov.b32 {low,high}, %r384;
-      // 1939: mov.b16 %rs1597, high;}
+      // ptx:1924  @%p103 bra 	$L__BB0_75;
+      // ptx:1930  mov.b32 {low,high}, %r391;
+      // ptx:1931  mov.b16 %rs1597, high;}
+      // ptx:1933  bra.uni 	$L__BB0_76;
+      // ptx:1925  bra.uni 	$L__BB0_74;
+      // ptx:1938  mov.b32 {low,high}, %r384;
+      // ptx:1939  mov.b16 %rs1597, high;}
       uint rs1597 = p103 ? ((r391 >> 16u) & 0xFFFFu) : ((r384 >> 16u) & 0xFFFFu);
-      // 1943: mov.u32 	%r1843, _ZZ8k_outputE6sColor;
-      // 1945: {  mov.b32 %r522, {%rs1596,%rs1597};}
+      // ptx:1943  mov.u32 	%r1843, _ZZ8k_outputE6sColor;
+      // ptx:1945  {  mov.b32 %r522, {%rs1596,%rs1597};}
       uint r522 = rs1596 | (rs1597 << 16u);
-      // 1948: mov.u32 	%r523, 1;
-      // 1950: cvt.rn.f16.s32 %rs598, %r523;
-      // 1953: {add.f16 %rs599,%rs540,%rs598;
+      // ptx:1948  mov.u32 	%r523, 1;
+      // ptx:1950  cvt.rn.f16.s32 %rs598, %r523;
+      // ptx:1953  {add.f16 %rs599,%rs540,%rs598;
       uint rs599 = p2g_hadd(rs540, p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4)));
-      // 1956: add.s32 	%r566, %r389, 1;
+      // ptx:1956  add.s32 	%r566, %r389, 1;
       uint r566 = uint(int(r389) + 1);
-      // 1957: selp.b32 	%r567, %r388, %r566, %p97;
-      // 1958: selp.b32 	%r568, %r566, %r388, %p97;
-      // 1959: mad.lo.s32 	%r569, %r567, 24, %r568;
-      // 1960: shl.b32 	%r570, %r569, 3;
-      // 1961: add.s32 	%r572, %r1843, %r570;
+      // ptx:1957  selp.b32 	%r567, %r388, %r566, %p97;
+      // ptx:1958  selp.b32 	%r568, %r566, %r388, %p97;
+      // ptx:1959  mad.lo.s32 	%r569, %r567, 24, %r568;
+      // ptx:1960  shl.b32 	%r570, %r569, 3;
+      // ptx:1961  add.s32 	%r572, %r1843, %r570;
       uint r572 = uint(int(sh_sColor) + int(uint(int(p97 ? r388 : r566) * 24 + int(p97 ? r566 : r388)) << 3u));
-      // 1962: ld.shared.u16 	%rs602, [%r572];
+      // ptx:1962  ld.shared.u16 	%rs602, [%r572];
       uint rs602 = p2g_lds16(r572);
-      // 1964: {  mov.b32 %r524, {%rs602,%rs602};}
+      // ptx:1964  {  mov.b32 %r524, {%rs602,%rs602};}
       uint r524 = rs602 | (rs602 << 16u);
-      // 1968: {  mov.b32 %r525, {%rs530,%rs530};}
+      // ptx:1968  {  mov.b32 %r525, {%rs530,%rs530};}
       uint r525 = rs530 | (rs530 << 16u);
-      // 1972: {  mov.b32 %r526, {%rs599,%rs599};}
+      // ptx:1972  {  mov.b32 %r526, {%rs599,%rs599};}
       uint r526 = rs599 | (rs599 << 16u);
-      // 1976: {sub.f16x2 %r527,%r525,%r378;
+      // ptx:1976  {sub.f16x2 %r527,%r525,%r378;
       uint r527 = p2g_hsub2(r525, r378);
-      // 1980: {sub.f16x2 %r530,%r526,%r380;
+      // ptx:1980  {sub.f16x2 %r530,%r526,%r380;
       uint r530 = p2g_hsub2(r526, r380);
-      // 1984: {mul.f16x2 %r533,%r527,%r527;
-      // 1988: {mul.f16x2 %r536,%r375,%r533;
-      // 1992: {mul.f16x2 %r539,%r377,%r527;
-      // 1996: {fma.rn.f16x2 %r542,%r539,%r530,%r536;
+      // ptx:1984  {mul.f16x2 %r533,%r527,%r527;
+      // ptx:1988  {mul.f16x2 %r536,%r375,%r533;
+      // ptx:1992  {mul.f16x2 %r539,%r377,%r527;
+      // ptx:1996  {fma.rn.f16x2 %r542,%r539,%r530,%r536;
       uint r542 = p2g_hfma2(p2g_hmul2(r377, r527), r530, p2g_hmul2(r375, p2g_hmul2(r527, r527)));
-      // 2000: {mul.f16x2 %r546,%r376,%r530;
-      // 2004: {fma.rn.f16x2 %r549,%r546,%r530,%r542;
+      // ptx:2000  {mul.f16x2 %r546,%r376,%r530;
+      // ptx:2004  {fma.rn.f16x2 %r549,%r546,%r530,%r542;
       uint r549 = p2g_hfma2(p2g_hmul2(r376, r530), r530, r542);
-      // 2010: mov.b32         {hl, hu}, %r549;   
+      // ptx:2010  mov.b32         {hl, hu}, %r549;   
       uint hl_2 = (r549 & 0xFFFFu);
       uint hu_2 = ((r549 >> 16u) & 0xFFFFu);
-      // 2011: cvt.f32.f16     fl, hl;         
+      // ptx:2011  cvt.f32.f16     fl, hl;         
       uint fl_2 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_2))));
-      // 2012: cvt.f32.f16     fu, hu;         
+      // ptx:2012  cvt.f32.f16     fu, hu;         
       uint fu_2 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_2))));
-      // 2013: ex2.approx.ftz.f32  fl, fl;     
+      // ptx:2013  ex2.approx.ftz.f32  fl, fl;     
       fl_2 = p2g_sfu_ex2(fl_2, true);
-      // 2014: ex2.approx.ftz.f32  fu, fu;     
+      // ptx:2014  ex2.approx.ftz.f32  fu, fu;     
       fu_2 = p2g_sfu_ex2(fu_2, true);
-      // 2015: mov.b32         ULP, 0x33800000U;
+      // ptx:2015  mov.b32         ULP, 0x33800000U;
       uint ULP_2 = 0x33800000u;
-      // 2016: fma.rn.f32      fl,fl,ULP,fl;   
+      // ptx:2016  fma.rn.f32      fl,fl,ULP,fl;   
       fl_2 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_2), uintBitsToFloat(ULP_2), uintBitsToFloat(fl_2), 0, false));
-      // 2017: fma.rn.f32      fu,fu,ULP,fu;   
+      // ptx:2017  fma.rn.f32      fu,fu,ULP,fu;   
       fu_2 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_2), uintBitsToFloat(ULP_2), uintBitsToFloat(fu_2), 0, false));
-      // 2018: cvt.rn.f16.f32      hl, fl;     
+      // ptx:2018  cvt.rn.f16.f32      hl, fl;     
       hl_2 = p2g_f2h_rn(fl_2);
-      // 2019: cvt.rn.f16.f32      hu, fu;     
+      // ptx:2019  cvt.rn.f16.f32      hu, fu;     
       hu_2 = p2g_f2h_rn(fu_2);
-      // 2020: mov.b32         %r553, {hl, hu};   
+      // ptx:2020  mov.b32         %r553, {hl, hu};   
       uint r553 = hl_2 | (hu_2 << 16u);
-      // 2024: {fma.rn.f16x2 %r555,%r553,%r524,%r422;
+      // ptx:2024  {fma.rn.f16x2 %r555,%r553,%r524,%r422;
       uint r555 = p2g_hfma2(r553, r524, r422);
-      // 2028: {add.f16x2 %r559,%r426,%r553;
+      // ptx:2028  {add.f16x2 %r559,%r426,%r553;
       uint r559 = p2g_hadd2(r426, r553);
-      // 2033: mov.b32 {low,high}, %r549;
-      // 2034: mov.b16 %rs605, low;}
-      // 2038: mov.b32 {low,high}, %r468;
-      // 2039: mov.b16 %rs606, low;}
-      // 2043: setp.gt.f16  __$temp3, %rs605, %rs606;
+      // ptx:2033  mov.b32 {low,high}, %r549;
+      // ptx:2034  mov.b16 %rs605, low;}
+      // ptx:2038  mov.b32 {low,high}, %r468;
+      // ptx:2039  mov.b16 %rs606, low;}
+      // ptx:2043  setp.gt.f16  __$temp3, %rs605, %rs606;
       int t105 = p2g_fcmp(floatBitsToUint(p2g_h2f(r549 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r468 & 0xFFFFu)));
-      // 2044: selp.u16 %rs607, 1, 0, __$temp3;}
-      // 2046: setp.ne.s16 	%p107, %rs607, 0;
+      // ptx:2044  selp.u16 %rs607, 1, 0, __$temp3;}
+      // ptx:2046  setp.ne.s16 	%p107, %rs607, 0;
       bool p107 = (bitfieldExtract(int((t105 == 1) ? 1u : 0u), 0, 16)) != 0;
-      // 2049: mov.b32 {low,high}, %r549;
-      // 2050: mov.b16 %rs610, high;}
+      // ptx:2049  mov.b32 {low,high}, %r549;
+      // ptx:2050  mov.b16 %rs610, high;}
       uint rs610 = ((r549 >> 16u) & 0xFFFFu);
-      // 2054: mov.b32 {low,high}, %r468;
-      // 2055: mov.b16 %rs611, high;}
-      // 2059: setp.gt.f16  __$temp3, %rs610, %rs611;
+      // ptx:2054  mov.b32 {low,high}, %r468;
+      // ptx:2055  mov.b16 %rs611, high;}
+      // ptx:2059  setp.gt.f16  __$temp3, %rs610, %rs611;
       int t106 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs610)), floatBitsToUint(p2g_h2f((r468 >> 16u) & 0xFFFFu)));
-      // 2060: selp.u16 %rs612, 1, 0, __$temp3;}
+      // ptx:2060  selp.u16 %rs612, 1, 0, __$temp3;}
       uint rs612 = (t106 == 1) ? 1u : 0u;
-      // 2062: @%p107 bra 	$L__BB0_78;
-      // 2068: mov.b32 {low,high}, %r549;
-      // 2069: mov.b16 %rs1598, low;}
-      // 2071: bra.uni 	$L__BB0_79;
-      // 2063: bra.uni 	$L__BB0_77;
-      // 2076: mov.b32 {low,high}, %r468;
-      // 2077: mov.b16 %rs1598, low;}
+      // ptx:2062  @%p107 bra 	$L__BB0_78;
+      // ptx:2068  mov.b32 {low,high}, %r549;
+      // ptx:2069  mov.b16 %rs1598, low;}
+      // ptx:2071  bra.uni 	$L__BB0_79;
+      // ptx:2063  bra.uni 	$L__BB0_77;
+      // ptx:2076  mov.b32 {low,high}, %r468;
+      // ptx:2077  mov.b16 %rs1598, low;}
       uint rs1598 = p107 ? (r549 & 0xFFFFu) : (r468 & 0xFFFFu);
-      // 2081: setp.ne.s16 	%p108, %rs612, 0;
+      // ptx:2081  setp.ne.s16 	%p108, %rs612, 0;
       bool p108 = (bitfieldExtract(int(rs612), 0, 16)) != 0;
-      // 2082: @%p108 bra 	$L__BB0_81;
-      // 2088: mov.b32 {low,high}, %r549;
-      // 2089: mov.b16 %rs1599, high;}
-      // 2091: bra.uni 	$L__BB0_82;
-      // 2083: bra.uni 	$L__BB0_80;
-      // 2096: mov.b32 {low,high}, %r468;
-      // 2097: mov.b16 %rs1599, high;}
+      // ptx:2082  @%p108 bra 	$L__BB0_81;
+      // ptx:2088  mov.b32 {low,high}, %r549;
+      // ptx:2089  mov.b16 %rs1599, high;}
+      // ptx:2091  bra.uni 	$L__BB0_82;
+      // ptx:2083  bra.uni 	$L__BB0_80;
+      // ptx:2096  mov.b32 {low,high}, %r468;
+      // ptx:2097  mov.b16 %rs1599, high;}
       uint rs1599 = p108 ? ((r549 >> 16u) & 0xFFFFu) : ((r468 >> 16u) & 0xFFFFu);
-      // 2102: {  mov.b32 %r577, {%rs1598,%rs1599};}
+      // ptx:2102  {  mov.b32 %r577, {%rs1598,%rs1599};}
       uint r577 = rs1598 | (rs1599 << 16u);
-      // 2105: @%p107 bra 	$L__BB0_84;
-      // 2111: mov.b32 {low,high}, %r524;
-      // 2112: mov.b16 %rs1600, low;}
-      // 2114: bra.uni 	$L__BB0_85;
-      // 2106: bra.uni 	$L__BB0_83;
-      // 2119: mov.b32 {low,high}, %r473;
-      // 2120: mov.b16 %rs1600, low;}
+      // ptx:2105  @%p107 bra 	$L__BB0_84;
+      // ptx:2111  mov.b32 {low,high}, %r524;
+      // ptx:2112  mov.b16 %rs1600, low;}
+      // ptx:2114  bra.uni 	$L__BB0_85;
+      // ptx:2106  bra.uni 	$L__BB0_83;
+      // ptx:2119  mov.b32 {low,high}, %r473;
+      // ptx:2120  mov.b16 %rs1600, low;}
       uint rs1600 = p107 ? (r524 & 0xFFFFu) : (r473 & 0xFFFFu);
-      // 2124: @%p108 bra 	$L__BB0_87;
-      // 2130: mov.b32 {low,high}, %r524;
-      // 2131: mov.b16 %rs1601, high;}
-      // 2133: bra.uni 	$L__BB0_88;
-      // 2125: bra.uni 	$L__BB0_86;
-      // 2138: mov.b32 {low,high}, %r473;
-      // 2139: mov.b16 %rs1601, high;}
+      // ptx:2124  @%p108 bra 	$L__BB0_87;
+      // ptx:2130  mov.b32 {low,high}, %r524;
+      // ptx:2131  mov.b16 %rs1601, high;}
+      // ptx:2133  bra.uni 	$L__BB0_88;
+      // ptx:2125  bra.uni 	$L__BB0_86;
+      // ptx:2138  mov.b32 {low,high}, %r473;
+      // ptx:2139  mov.b16 %rs1601, high;}
       uint rs1601 = p108 ? ((r524 >> 16u) & 0xFFFFu) : ((r473 >> 16u) & 0xFFFFu);
-      // 2144: {  mov.b32 %r582, {%rs1600,%rs1601};}
+      // ptx:2144  {  mov.b32 %r582, {%rs1600,%rs1601};}
       uint r582 = rs1600 | (rs1601 << 16u);
-      // 2148: {sub.f16x2 %r583,%r525,%r379;
+      // ptx:2148  {sub.f16x2 %r583,%r525,%r379;
       uint r583 = p2g_hsub2(r525, r379);
-      // 2152: {sub.f16x2 %r586,%r526,%r381;
+      // ptx:2152  {sub.f16x2 %r586,%r526,%r381;
       uint r586 = p2g_hsub2(r526, r381);
-      // 2156: {mul.f16x2 %r589,%r583,%r583;
-      // 2160: {mul.f16x2 %r592,%r375,%r589;
-      // 2164: {mul.f16x2 %r595,%r377,%r583;
-      // 2168: {fma.rn.f16x2 %r598,%r595,%r586,%r592;
+      // ptx:2156  {mul.f16x2 %r589,%r583,%r583;
+      // ptx:2160  {mul.f16x2 %r592,%r375,%r589;
+      // ptx:2164  {mul.f16x2 %r595,%r377,%r583;
+      // ptx:2168  {fma.rn.f16x2 %r598,%r595,%r586,%r592;
       uint r598 = p2g_hfma2(p2g_hmul2(r377, r583), r586, p2g_hmul2(r375, p2g_hmul2(r583, r583)));
-      // 2172: {mul.f16x2 %r602,%r376,%r586;
-      // 2176: {fma.rn.f16x2 %r605,%r602,%r586,%r598;
+      // ptx:2172  {mul.f16x2 %r602,%r376,%r586;
+      // ptx:2176  {fma.rn.f16x2 %r605,%r602,%r586,%r598;
       uint r605 = p2g_hfma2(p2g_hmul2(r376, r586), r586, r598);
-      // 2182: mov.b32         {hl, hu}, %r605;   
+      // ptx:2182  mov.b32         {hl, hu}, %r605;   
       uint hl_3 = (r605 & 0xFFFFu);
       uint hu_3 = ((r605 >> 16u) & 0xFFFFu);
-      // 2183: cvt.f32.f16     fl, hl;         
+      // ptx:2183  cvt.f32.f16     fl, hl;         
       uint fl_3 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_3))));
-      // 2184: cvt.f32.f16     fu, hu;         
+      // ptx:2184  cvt.f32.f16     fu, hu;         
       uint fu_3 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_3))));
-      // 2185: ex2.approx.ftz.f32  fl, fl;     
+      // ptx:2185  ex2.approx.ftz.f32  fl, fl;     
       fl_3 = p2g_sfu_ex2(fl_3, true);
-      // 2186: ex2.approx.ftz.f32  fu, fu;     
+      // ptx:2186  ex2.approx.ftz.f32  fu, fu;     
       fu_3 = p2g_sfu_ex2(fu_3, true);
-      // 2187: mov.b32         ULP, 0x33800000U;
+      // ptx:2187  mov.b32         ULP, 0x33800000U;
       uint ULP_3 = 0x33800000u;
-      // 2188: fma.rn.f32      fl,fl,ULP,fl;   
+      // ptx:2188  fma.rn.f32      fl,fl,ULP,fl;   
       fl_3 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_3), uintBitsToFloat(ULP_3), uintBitsToFloat(fl_3), 0, false));
-      // 2189: fma.rn.f32      fu,fu,ULP,fu;   
+      // ptx:2189  fma.rn.f32      fu,fu,ULP,fu;   
       fu_3 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_3), uintBitsToFloat(ULP_3), uintBitsToFloat(fu_3), 0, false));
-      // 2190: cvt.rn.f16.f32      hl, fl;     
+      // ptx:2190  cvt.rn.f16.f32      hl, fl;     
       hl_3 = p2g_f2h_rn(fl_3);
-      // 2191: cvt.rn.f16.f32      hu, fu;     
+      // ptx:2191  cvt.rn.f16.f32      hu, fu;     
       hu_3 = p2g_f2h_rn(fu_3);
-      // 2192: mov.b32         %r609, {hl, hu};   
+      // ptx:2192  mov.b32         %r609, {hl, hu};   
       uint r609 = hl_3 | (hu_3 << 16u);
-      // 2196: {fma.rn.f16x2 %r611,%r609,%r524,%r502;
+      // ptx:2196  {fma.rn.f16x2 %r611,%r609,%r524,%r502;
       uint r611 = p2g_hfma2(r609, r524, r502);
-      // 2200: {add.f16x2 %r615,%r506,%r609;
+      // ptx:2200  {add.f16x2 %r615,%r506,%r609;
       uint r615 = p2g_hadd2(r506, r609);
-      // 2205: mov.b32 {low,high}, %r605;
-      // 2206: mov.b16 %rs628, low;}
-      // 2210: mov.b32 {low,high}, %r517;
-      // 2211: mov.b16 %rs629, low;}
-      // 2215: setp.gt.f16  __$temp3, %rs628, %rs629;
+      // ptx:2205  mov.b32 {low,high}, %r605;
+      // ptx:2206  mov.b16 %rs628, low;}
+      // ptx:2210  mov.b32 {low,high}, %r517;
+      // ptx:2211  mov.b16 %rs629, low;}
+      // ptx:2215  setp.gt.f16  __$temp3, %rs628, %rs629;
       int t107 = p2g_fcmp(floatBitsToUint(p2g_h2f(r605 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r517 & 0xFFFFu)));
-      // 2216: selp.u16 %rs630, 1, 0, __$temp3;}
-      // 2218: setp.ne.s16 	%p111, %rs630, 0;
+      // ptx:2216  selp.u16 %rs630, 1, 0, __$temp3;}
+      // ptx:2218  setp.ne.s16 	%p111, %rs630, 0;
       bool p111 = (bitfieldExtract(int((t107 == 1) ? 1u : 0u), 0, 16)) != 0;
-      // 2221: mov.b32 {low,high}, %r605;
-      // 2222: mov.b16 %rs633, high;}
+      // ptx:2221  mov.b32 {low,high}, %r605;
+      // ptx:2222  mov.b16 %rs633, high;}
       uint rs633 = ((r605 >> 16u) & 0xFFFFu);
-      // 2226: mov.b32 {low,high}, %r517;
-      // 2227: mov.b16 %rs634, high;}
-      // 2231: setp.gt.f16  __$temp3, %rs633, %rs634;
+      // ptx:2226  mov.b32 {low,high}, %r517;
+      // ptx:2227  mov.b16 %rs634, high;}
+      // ptx:2231  setp.gt.f16  __$temp3, %rs633, %rs634;
       int t108 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs633)), floatBitsToUint(p2g_h2f((r517 >> 16u) & 0xFFFFu)));
-      // 2232: selp.u16 %rs635, 1, 0, __$temp3;}
+      // ptx:2232  selp.u16 %rs635, 1, 0, __$temp3;}
       uint rs635 = (t108 == 1) ? 1u : 0u;
-      // 2234: @%p111 bra 	$L__BB0_90;
-      // 2240: mov.b32 {low,high}, %r605;
-      // 2241: mov.b16 %rs1602, low;}
-      // 2243: bra.uni 	$L__BB0_91;
-      // 2235: bra.uni 	$L__BB0_89;
-      // 2248: mov.b32 {low,high}, %r517;
-      // 2249: mov.b16 %rs1602, low;}
+      // ptx:2234  @%p111 bra 	$L__BB0_90;
+      // ptx:2240  mov.b32 {low,high}, %r605;
+      // ptx:2241  mov.b16 %rs1602, low;}
+      // ptx:2243  bra.uni 	$L__BB0_91;
+      // ptx:2235  bra.uni 	$L__BB0_89;
+      // ptx:2248  mov.b32 {low,high}, %r517;
+      // ptx:2249  mov.b16 %rs1602, low;}
       uint rs1602 = p111 ? (r605 & 0xFFFFu) : (r517 & 0xFFFFu);
-      // 2253: setp.ne.s16 	%p112, %rs635, 0;
+      // ptx:2253  setp.ne.s16 	%p112, %rs635, 0;
       bool p112 = (bitfieldExtract(int(rs635), 0, 16)) != 0;
-      // 2254: @%p112 bra 	$L__BB0_93;
-      // 2260: mov.b32 {low,high}, %r605;
-      // 2261: mov.b16 %rs1603, high;}
-      // 2263: bra.uni 	$L__BB0_94;
-      // 2255: bra.uni 	$L__BB0_92;
-      // 2268: mov.b32 {low,high}, %r517;
-      // 2269: mov.b16 %rs1603, high;}
+      // ptx:2254  @%p112 bra 	$L__BB0_93;
+      // ptx:2260  mov.b32 {low,high}, %r605;
+      // ptx:2261  mov.b16 %rs1603, high;}
+      // ptx:2263  bra.uni 	$L__BB0_94;
+      // ptx:2255  bra.uni 	$L__BB0_92;
+      // ptx:2268  mov.b32 {low,high}, %r517;
+      // ptx:2269  mov.b16 %rs1603, high;}
       uint rs1603 = p112 ? ((r605 >> 16u) & 0xFFFFu) : ((r517 >> 16u) & 0xFFFFu);
-      // 2274: {  mov.b32 %r626, {%rs1602,%rs1603};}
+      // ptx:2274  {  mov.b32 %r626, {%rs1602,%rs1603};}
       uint r626 = rs1602 | (rs1603 << 16u);
-      // 2277: @%p111 bra 	$L__BB0_96;
-      // 2283: mov.b32 {low,high}, %r524;
-      // 2284: mov.b16 %rs1604, low;}
-      // 2286: bra.uni 	$L__BB0_97;
-      // 2278: bra.uni 	$L__BB0_95;
-      // 2291: mov.b32 {low,high}, %r522;
-      // 2292: mov.b16 %rs1604, low;}
+      // ptx:2277  @%p111 bra 	$L__BB0_96;
+      // ptx:2283  mov.b32 {low,high}, %r524;
+      // ptx:2284  mov.b16 %rs1604, low;}
+      // ptx:2286  bra.uni 	$L__BB0_97;
+      // ptx:2278  bra.uni 	$L__BB0_95;
+      // ptx:2291  mov.b32 {low,high}, %r522;
+      // ptx:2292  mov.b16 %rs1604, low;}
       uint rs1604 = p111 ? (r524 & 0xFFFFu) : (r522 & 0xFFFFu);
-      // 2296: @%p112 bra 	$L__BB0_99;
-      // 2302: mov.b32 {low,high}, %r524;
-      // 2303: mov.b16 %rs1605, high;}
-      // 2305: bra.uni 	$L__BB0_100;
-      // 2297: bra.uni 	$L__BB0_98;
-      // 2310: mov.b32 {low,high}, %r522;
-      // 2311: mov.b16 %rs1605, high;}
+      // ptx:2296  @%p112 bra 	$L__BB0_99;
+      // ptx:2302  mov.b32 {low,high}, %r524;
+      // ptx:2303  mov.b16 %rs1605, high;}
+      // ptx:2305  bra.uni 	$L__BB0_100;
+      // ptx:2297  bra.uni 	$L__BB0_98;
+      // ptx:2310  mov.b32 {low,high}, %r522;
+      // ptx:2311  mov.b16 %rs1605, high;}
       uint rs1605 = p112 ? ((r524 >> 16u) & 0xFFFFu) : ((r522 >> 16u) & 0xFFFFu);
-      // 2315: mov.u32 	%r1844, _ZZ8k_outputE6sColor;
-      // 2316: mov.u32 	%r632, 2;
-      // 2318: {  mov.b32 %r631, {%rs1604,%rs1605};}
+      // ptx:2315  mov.u32 	%r1844, _ZZ8k_outputE6sColor;
+      // ptx:2316  mov.u32 	%r632, 2;
+      // ptx:2318  {  mov.b32 %r631, {%rs1604,%rs1605};}
       uint r631 = rs1604 | (rs1605 << 16u);
-      // 2322: cvt.rn.f16.s32 %rs650, %r632;
-      // 2325: {add.f16 %rs651,%rs540,%rs650;
+      // ptx:2322  cvt.rn.f16.s32 %rs650, %r632;
+      // ptx:2325  {add.f16 %rs651,%rs540,%rs650;
       uint rs651 = p2g_hadd(rs540, p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4)));
-      // 2328: add.s32 	%r675, %r389, 2;
+      // ptx:2328  add.s32 	%r675, %r389, 2;
       uint r675 = uint(int(r389) + 2);
-      // 2329: selp.b32 	%r676, %r388, %r675, %p97;
-      // 2330: selp.b32 	%r677, %r675, %r388, %p97;
-      // 2331: mad.lo.s32 	%r678, %r676, 24, %r677;
-      // 2332: shl.b32 	%r679, %r678, 3;
-      // 2333: add.s32 	%r681, %r1844, %r679;
+      // ptx:2329  selp.b32 	%r676, %r388, %r675, %p97;
+      // ptx:2330  selp.b32 	%r677, %r675, %r388, %p97;
+      // ptx:2331  mad.lo.s32 	%r678, %r676, 24, %r677;
+      // ptx:2332  shl.b32 	%r679, %r678, 3;
+      // ptx:2333  add.s32 	%r681, %r1844, %r679;
       uint r681 = uint(int(sh_sColor) + int(uint(int(p97 ? r388 : r675) * 24 + int(p97 ? r675 : r388)) << 3u));
-      // 2334: ld.shared.u16 	%rs654, [%r681];
+      // ptx:2334  ld.shared.u16 	%rs654, [%r681];
       uint rs654 = p2g_lds16(r681);
-      // 2336: {  mov.b32 %r633, {%rs654,%rs654};}
+      // ptx:2336  {  mov.b32 %r633, {%rs654,%rs654};}
       uint r633 = rs654 | (rs654 << 16u);
-      // 2340: {  mov.b32 %r634, {%rs530,%rs530};}
+      // ptx:2340  {  mov.b32 %r634, {%rs530,%rs530};}
       uint r634 = rs530 | (rs530 << 16u);
-      // 2344: {  mov.b32 %r635, {%rs651,%rs651};}
+      // ptx:2344  {  mov.b32 %r635, {%rs651,%rs651};}
       uint r635 = rs651 | (rs651 << 16u);
-      // 2348: {sub.f16x2 %r636,%r634,%r378;
+      // ptx:2348  {sub.f16x2 %r636,%r634,%r378;
       uint r636 = p2g_hsub2(r634, r378);
-      // 2352: {sub.f16x2 %r639,%r635,%r380;
+      // ptx:2352  {sub.f16x2 %r639,%r635,%r380;
       uint r639 = p2g_hsub2(r635, r380);
-      // 2356: {mul.f16x2 %r642,%r636,%r636;
-      // 2360: {mul.f16x2 %r645,%r375,%r642;
-      // 2364: {mul.f16x2 %r648,%r377,%r636;
-      // 2368: {fma.rn.f16x2 %r651,%r648,%r639,%r645;
+      // ptx:2356  {mul.f16x2 %r642,%r636,%r636;
+      // ptx:2360  {mul.f16x2 %r645,%r375,%r642;
+      // ptx:2364  {mul.f16x2 %r648,%r377,%r636;
+      // ptx:2368  {fma.rn.f16x2 %r651,%r648,%r639,%r645;
       uint r651 = p2g_hfma2(p2g_hmul2(r377, r636), r639, p2g_hmul2(r375, p2g_hmul2(r636, r636)));
-      // 2372: {mul.f16x2 %r655,%r376,%r639;
-      // 2376: {fma.rn.f16x2 %r658,%r655,%r639,%r651;
+      // ptx:2372  {mul.f16x2 %r655,%r376,%r639;
+      // ptx:2376  {fma.rn.f16x2 %r658,%r655,%r639,%r651;
       uint r658 = p2g_hfma2(p2g_hmul2(r376, r639), r639, r651);
-      // 2382: mov.b32         {hl, hu}, %r658;   
+      // ptx:2382  mov.b32         {hl, hu}, %r658;   
       uint hl_4 = (r658 & 0xFFFFu);
       uint hu_4 = ((r658 >> 16u) & 0xFFFFu);
-      // 2383: cvt.f32.f16     fl, hl;         
+      // ptx:2383  cvt.f32.f16     fl, hl;         
       uint fl_4 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_4))));
-      // 2384: cvt.f32.f16     fu, hu;         
+      // ptx:2384  cvt.f32.f16     fu, hu;         
       uint fu_4 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_4))));
-      // 2385: ex2.approx.ftz.f32  fl, fl;     
+      // ptx:2385  ex2.approx.ftz.f32  fl, fl;     
       fl_4 = p2g_sfu_ex2(fl_4, true);
-      // 2386: ex2.approx.ftz.f32  fu, fu;     
+      // ptx:2386  ex2.approx.ftz.f32  fu, fu;     
       fu_4 = p2g_sfu_ex2(fu_4, true);
-      // 2387: mov.b32         ULP, 0x33800000U;
+      // ptx:2387  mov.b32         ULP, 0x33800000U;
       uint ULP_4 = 0x33800000u;
-      // 2388: fma.rn.f32      fl,fl,ULP,fl;   
+      // ptx:2388  fma.rn.f32      fl,fl,ULP,fl;   
       fl_4 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_4), uintBitsToFloat(ULP_4), uintBitsToFloat(fl_4), 0, false));
-      // 2389: fma.rn.f32      fu,fu,ULP,fu;   
+      // ptx:2389  fma.rn.f32      fu,fu,ULP,fu;   
       fu_4 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_4), uintBitsToFloat(ULP_4), uintBitsToFloat(fu_4), 0, false));
-      // 2390: cvt.rn.f16.f32      hl, fl;     
+      // ptx:2390  cvt.rn.f16.f32      hl, fl;     
       hl_4 = p2g_f2h_rn(fl_4);
-      // 2391: cvt.rn.f16.f32      hu, fu;     
+      // ptx:2391  cvt.rn.f16.f32      hu, fu;     
       hu_4 = p2g_f2h_rn(fu_4);
-      // 2392: mov.b32         %r662, {hl, hu};   
+      // ptx:2392  mov.b32         %r662, {hl, hu};   
       uint r662 = hl_4 | (hu_4 << 16u);
-      // 2396: {fma.rn.f16x2 %r664,%r662,%r633,%r555;
+      // ptx:2396  {fma.rn.f16x2 %r664,%r662,%r633,%r555;
       uint r664 = p2g_hfma2(r662, r633, r555);
-      // 2400: {add.f16x2 %r668,%r559,%r662;
+      // ptx:2400  {add.f16x2 %r668,%r559,%r662;
       uint r668 = p2g_hadd2(r559, r662);
-      // 2405: mov.b32 {low,high}, %r658;
-      // 2406: mov.b16 %rs657, low;}
-      // 2410: mov.b32 {low,high}, %r577;
-      // 2411: mov.b16 %rs658, low;}
-      // 2415: setp.gt.f16  __$temp3, %rs657, %rs658;
+      // ptx:2405  mov.b32 {low,high}, %r658;
+      // ptx:2406  mov.b16 %rs657, low;}
+      // ptx:2410  mov.b32 {low,high}, %r577;
+      // ptx:2411  mov.b16 %rs658, low;}
+      // ptx:2415  setp.gt.f16  __$temp3, %rs657, %rs658;
       int t109 = p2g_fcmp(floatBitsToUint(p2g_h2f(r658 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r577 & 0xFFFFu)));
-      // 2416: selp.u16 %rs659, 1, 0, __$temp3;}
-      // 2418: setp.ne.s16 	%p116, %rs659, 0;
+      // ptx:2416  selp.u16 %rs659, 1, 0, __$temp3;}
+      // ptx:2418  setp.ne.s16 	%p116, %rs659, 0;
       bool p116 = (bitfieldExtract(int((t109 == 1) ? 1u : 0u), 0, 16)) != 0;
-      // 2421: mov.b32 {low,high}, %r658;
-      // 2422: mov.b16 %rs662, high;}
+      // ptx:2421  mov.b32 {low,high}, %r658;
+      // ptx:2422  mov.b16 %rs662, high;}
       uint rs662 = ((r658 >> 16u) & 0xFFFFu);
-      // 2426: mov.b32 {low,high}, %r577;
-      // 2427: mov.b16 %rs663, high;}
-      // 2431: setp.gt.f16  __$temp3, %rs662, %rs663;
+      // ptx:2426  mov.b32 {low,high}, %r577;
+      // ptx:2427  mov.b16 %rs663, high;}
+      // ptx:2431  setp.gt.f16  __$temp3, %rs662, %rs663;
       int t110 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs662)), floatBitsToUint(p2g_h2f((r577 >> 16u) & 0xFFFFu)));
-      // 2432: selp.u16 %rs664, 1, 0, __$temp3;}
+      // ptx:2432  selp.u16 %rs664, 1, 0, __$temp3;}
       uint rs664 = (t110 == 1) ? 1u : 0u;
-      // 2434: @%p116 bra 	$L__BB0_102;
-      // 2440: mov.b32 {low,high}, %r658;
-      // 2441: mov.b16 %rs1606, low;}
-      // 2443: bra.uni 	$L__BB0_103;
-      // 2435: bra.uni 	$L__BB0_101;
-      // 2448: mov.b32 {low,high}, %r577;
-      // 2449: mov.b16 %rs1606, low;}
+      // ptx:2434  @%p116 bra 	$L__BB0_102;
+      // ptx:2440  mov.b32 {low,high}, %r658;
+      // ptx:2441  mov.b16 %rs1606, low;}
+      // ptx:2443  bra.uni 	$L__BB0_103;
+      // ptx:2435  bra.uni 	$L__BB0_101;
+      // ptx:2448  mov.b32 {low,high}, %r577;
+      // ptx:2449  mov.b16 %rs1606, low;}
       uint rs1606 = p116 ? (r658 & 0xFFFFu) : (r577 & 0xFFFFu);
-      // 2453: setp.ne.s16 	%p117, %rs664, 0;
+      // ptx:2453  setp.ne.s16 	%p117, %rs664, 0;
       bool p117 = (bitfieldExtract(int(rs664), 0, 16)) != 0;
-      // 2454: @%p117 bra 	$L__BB0_105;
-      // 2460: mov.b32 {low,high}, %r658;
-      // 2461: mov.b16 %rs1607, high;}
-      // 2463: bra.uni 	$L__BB0_106;
-      // 2455: bra.uni 	$L__BB0_104;
-      // 2468: mov.b32 {low,high}, %r577;
-      // 2469: mov.b16 %rs1607, high;}
+      // ptx:2454  @%p117 bra 	$L__BB0_105;
+      // ptx:2460  mov.b32 {low,high}, %r658;
+      // ptx:2461  mov.b16 %rs1607, high;}
+      // ptx:2463  bra.uni 	$L__BB0_106;
+      // ptx:2455  bra.uni 	$L__BB0_104;
+      // ptx:2468  mov.b32 {low,high}, %r577;
+      // ptx:2469  mov.b16 %rs1607, high;}
       uint rs1607 = p117 ? ((r658 >> 16u) & 0xFFFFu) : ((r577 >> 16u) & 0xFFFFu);
-      // 2474: {  mov.b32 %r686, {%rs1606,%rs1607};}
+      // ptx:2474  {  mov.b32 %r686, {%rs1606,%rs1607};}
       uint r686 = rs1606 | (rs1607 << 16u);
-      // 2477: @%p116 bra 	$L__BB0_108;
-      // 2483: mov.b32 {low,high}, %r633;
-      // 2484: mov.b16 %rs1608, low;}
-      // 2486: bra.uni 	$L__BB0_109;
-      // 2478: bra.uni 	$L__BB0_107;
-      // 2491: mov.b32 {low,high}, %r582;
-      // 2492: mov.b16 %rs1608, low;}
+      // ptx:2477  @%p116 bra 	$L__BB0_108;
+      // ptx:2483  mov.b32 {low,high}, %r633;
+      // ptx:2484  mov.b16 %rs1608, low;}
+      // ptx:2486  bra.uni 	$L__BB0_109;
+      // ptx:2478  bra.uni 	$L__BB0_107;
+      // ptx:2491  mov.b32 {low,high}, %r582;
+      // ptx:2492  mov.b16 %rs1608, low;}
       uint rs1608 = p116 ? (r633 & 0xFFFFu) : (r582 & 0xFFFFu);
-      // 2496: @%p117 bra 	$L__BB0_111;
-      // 2502: mov.b32 {low,high}, %r633;
-      // 2503: mov.b16 %rs1609, high;}
-      // 2505: bra.uni 	$L__BB0_112;
-      // 2497: bra.uni 	$L__BB0_110;
-      // 2510: mov.b32 {low,high}, %r582;
-      // 2511: mov.b16 %rs1609, high;}
+      // ptx:2496  @%p117 bra 	$L__BB0_111;
+      // ptx:2502  mov.b32 {low,high}, %r633;
+      // ptx:2503  mov.b16 %rs1609, high;}
+      // ptx:2505  bra.uni 	$L__BB0_112;
+      // ptx:2497  bra.uni 	$L__BB0_110;
+      // ptx:2510  mov.b32 {low,high}, %r582;
+      // ptx:2511  mov.b16 %rs1609, high;}
       uint rs1609 = p117 ? ((r633 >> 16u) & 0xFFFFu) : ((r582 >> 16u) & 0xFFFFu);
-      // 2516: {  mov.b32 %r691, {%rs1608,%rs1609};}
+      // ptx:2516  {  mov.b32 %r691, {%rs1608,%rs1609};}
       uint r691 = rs1608 | (rs1609 << 16u);
-      // 2520: {sub.f16x2 %r692,%r634,%r379;
+      // ptx:2520  {sub.f16x2 %r692,%r634,%r379;
       uint r692 = p2g_hsub2(r634, r379);
-      // 2524: {sub.f16x2 %r695,%r635,%r381;
+      // ptx:2524  {sub.f16x2 %r695,%r635,%r381;
       uint r695 = p2g_hsub2(r635, r381);
-      // 2528: {mul.f16x2 %r698,%r692,%r692;
-      // 2532: {mul.f16x2 %r701,%r375,%r698;
-      // 2536: {mul.f16x2 %r704,%r377,%r692;
-      // 2540: {fma.rn.f16x2 %r707,%r704,%r695,%r701;
+      // ptx:2528  {mul.f16x2 %r698,%r692,%r692;
+      // ptx:2532  {mul.f16x2 %r701,%r375,%r698;
+      // ptx:2536  {mul.f16x2 %r704,%r377,%r692;
+      // ptx:2540  {fma.rn.f16x2 %r707,%r704,%r695,%r701;
       uint r707 = p2g_hfma2(p2g_hmul2(r377, r692), r695, p2g_hmul2(r375, p2g_hmul2(r692, r692)));
-      // 2544: {mul.f16x2 %r711,%r376,%r695;
-      // 2548: {fma.rn.f16x2 %r714,%r711,%r695,%r707;
+      // ptx:2544  {mul.f16x2 %r711,%r376,%r695;
+      // ptx:2548  {fma.rn.f16x2 %r714,%r711,%r695,%r707;
       uint r714 = p2g_hfma2(p2g_hmul2(r376, r695), r695, r707);
-      // 2554: mov.b32         {hl, hu}, %r714;   
+      // ptx:2554  mov.b32         {hl, hu}, %r714;   
       uint hl_5 = (r714 & 0xFFFFu);
       uint hu_5 = ((r714 >> 16u) & 0xFFFFu);
-      // 2555: cvt.f32.f16     fl, hl;         
+      // ptx:2555  cvt.f32.f16     fl, hl;         
       uint fl_5 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_5))));
-      // 2556: cvt.f32.f16     fu, hu;         
+      // ptx:2556  cvt.f32.f16     fu, hu;         
       uint fu_5 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_5))));
-      // 2557: ex2.approx.ftz.f32  fl, fl;     
+      // ptx:2557  ex2.approx.ftz.f32  fl, fl;     
       fl_5 = p2g_sfu_ex2(fl_5, true);
-      // 2558: ex2.approx.ftz.f32  fu, fu;     
+      // ptx:2558  ex2.approx.ftz.f32  fu, fu;     
       fu_5 = p2g_sfu_ex2(fu_5, true);
-      // 2559: mov.b32         ULP, 0x33800000U;
+      // ptx:2559  mov.b32         ULP, 0x33800000U;
       uint ULP_5 = 0x33800000u;
-      // 2560: fma.rn.f32      fl,fl,ULP,fl;   
+      // ptx:2560  fma.rn.f32      fl,fl,ULP,fl;   
       fl_5 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_5), uintBitsToFloat(ULP_5), uintBitsToFloat(fl_5), 0, false));
-      // 2561: fma.rn.f32      fu,fu,ULP,fu;   
+      // ptx:2561  fma.rn.f32      fu,fu,ULP,fu;   
       fu_5 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_5), uintBitsToFloat(ULP_5), uintBitsToFloat(fu_5), 0, false));
-      // 2562: cvt.rn.f16.f32      hl, fl;     
+      // ptx:2562  cvt.rn.f16.f32      hl, fl;     
       hl_5 = p2g_f2h_rn(fl_5);
-      // 2563: cvt.rn.f16.f32      hu, fu;     
+      // ptx:2563  cvt.rn.f16.f32      hu, fu;     
       hu_5 = p2g_f2h_rn(fu_5);
-      // 2564: mov.b32         %r718, {hl, hu};   
+      // ptx:2564  mov.b32         %r718, {hl, hu};   
       uint r718 = hl_5 | (hu_5 << 16u);
-      // 2568: {fma.rn.f16x2 %r720,%r718,%r633,%r611;
+      // ptx:2568  {fma.rn.f16x2 %r720,%r718,%r633,%r611;
       uint r720 = p2g_hfma2(r718, r633, r611);
-      // 2572: {add.f16x2 %r724,%r615,%r718;
+      // ptx:2572  {add.f16x2 %r724,%r615,%r718;
       uint r724 = p2g_hadd2(r615, r718);
-      // 2577: mov.b32 {low,high}, %r714;
-      // 2578: mov.b16 %rs680, low;}
-      // 2582: mov.b32 {low,high}, %r626;
-      // 2583: mov.b16 %rs681, low;}
-      // 2587: setp.gt.f16  __$temp3, %rs680, %rs681;
+      // ptx:2577  mov.b32 {low,high}, %r714;
+      // ptx:2578  mov.b16 %rs680, low;}
+      // ptx:2582  mov.b32 {low,high}, %r626;
+      // ptx:2583  mov.b16 %rs681, low;}
+      // ptx:2587  setp.gt.f16  __$temp3, %rs680, %rs681;
       int t111 = p2g_fcmp(floatBitsToUint(p2g_h2f(r714 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r626 & 0xFFFFu)));
-      // 2588: selp.u16 %rs682, 1, 0, __$temp3;}
-      // 2590: setp.ne.s16 	%p120, %rs682, 0;
+      // ptx:2588  selp.u16 %rs682, 1, 0, __$temp3;}
+      // ptx:2590  setp.ne.s16 	%p120, %rs682, 0;
       bool p120 = (bitfieldExtract(int((t111 == 1) ? 1u : 0u), 0, 16)) != 0;
-      // 2593: mov.b32 {low,high}, %r714;
-      // 2594: mov.b16 %rs685, high;}
+      // ptx:2593  mov.b32 {low,high}, %r714;
+      // ptx:2594  mov.b16 %rs685, high;}
       uint rs685 = ((r714 >> 16u) & 0xFFFFu);
-      // 2598: mov.b32 {low,high}, %r626;
-      // 2599: mov.b16 %rs686, high;}
-      // 2603: setp.gt.f16  __$temp3, %rs685, %rs686;
+      // ptx:2598  mov.b32 {low,high}, %r626;
+      // ptx:2599  mov.b16 %rs686, high;}
+      // ptx:2603  setp.gt.f16  __$temp3, %rs685, %rs686;
       int t112 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs685)), floatBitsToUint(p2g_h2f((r626 >> 16u) & 0xFFFFu)));
-      // 2604: selp.u16 %rs687, 1, 0, __$temp3;}
+      // ptx:2604  selp.u16 %rs687, 1, 0, __$temp3;}
       uint rs687 = (t112 == 1) ? 1u : 0u;
-      // 2606: @%p120 bra 	$L__BB0_114;
-      // 2612: mov.b32 {low,high}, %r714;
-      // 2613: mov.b16 %rs1610, low;}
-      // 2615: bra.uni 	$L__BB0_115;
-      // 2607: bra.uni 	$L__BB0_113;
-      // 2620: mov.b32 {low,high}, %r626;
-      // 2621: mov.b16 %rs1610, low;}
+      // ptx:2606  @%p120 bra 	$L__BB0_114;
+      // ptx:2612  mov.b32 {low,high}, %r714;
+      // ptx:2613  mov.b16 %rs1610, low;}
+      // ptx:2615  bra.uni 	$L__BB0_115;
+      // ptx:2607  bra.uni 	$L__BB0_113;
+      // ptx:2620  mov.b32 {low,high}, %r626;
+      // ptx:2621  mov.b16 %rs1610, low;}
       uint rs1610 = p120 ? (r714 & 0xFFFFu) : (r626 & 0xFFFFu);
-      // 2625: setp.ne.s16 	%p121, %rs687, 0;
+      // ptx:2625  setp.ne.s16 	%p121, %rs687, 0;
       bool p121 = (bitfieldExtract(int(rs687), 0, 16)) != 0;
-      // 2626: @%p121 bra 	$L__BB0_117;
-      // 2632: mov.b32 {low,high}, %r714;
-      // 2633: mov.b16 %rs1611, high;}
-      // 2635: bra.uni 	$L__BB0_118;
-      // 2627: bra.uni 	$L__BB0_116;
-      // 2640: mov.b32 {low,high}, %r626;
-      // 2641: mov.b16 %rs1611, high;}
+      // ptx:2626  @%p121 bra 	$L__BB0_117;
+      // ptx:2632  mov.b32 {low,high}, %r714;
+      // ptx:2633  mov.b16 %rs1611, high;}
+      // ptx:2635  bra.uni 	$L__BB0_118;
+      // ptx:2627  bra.uni 	$L__BB0_116;
+      // ptx:2640  mov.b32 {low,high}, %r626;
+      // ptx:2641  mov.b16 %rs1611, high;}
       uint rs1611 = p121 ? ((r714 >> 16u) & 0xFFFFu) : ((r626 >> 16u) & 0xFFFFu);
-      // 2646: {  mov.b32 %r735, {%rs1610,%rs1611};}
+      // ptx:2646  {  mov.b32 %r735, {%rs1610,%rs1611};}
       uint r735 = rs1610 | (rs1611 << 16u);
-      // 2649: @%p120 bra 	$L__BB0_120;
-      // 2655: mov.b32 {low,high}, %r633;
-      // 2656: mov.b16 %rs1612, low;}
-      // 2658: bra.uni 	$L__BB0_121;
-      // 2650: bra.uni 	$L__BB0_119;
-      // 2663: mov.b32 {low,high}, %r631;
-      // 2664: mov.b16 %rs1612, low;}
+      // ptx:2649  @%p120 bra 	$L__BB0_120;
+      // ptx:2655  mov.b32 {low,high}, %r633;
+      // ptx:2656  mov.b16 %rs1612, low;}
+      // ptx:2658  bra.uni 	$L__BB0_121;
+      // ptx:2650  bra.uni 	$L__BB0_119;
+      // ptx:2663  mov.b32 {low,high}, %r631;
+      // ptx:2664  mov.b16 %rs1612, low;}
       uint rs1612 = p120 ? (r633 & 0xFFFFu) : (r631 & 0xFFFFu);
-      // 2668: @%p121 bra 	$L__BB0_123;
-      // 2674: mov.b32 {low,high}, %r633;
-      // 2675: mov.b16 %rs1613, high;}
-      // 2677: bra.uni 	$L__BB0_124;
-      // 2669: bra.uni 	$L__BB0_122;
-      // 2682: mov.b32 {low,high}, %r631;
-      // 2683: mov.b16 %rs1613, high;}
+      // ptx:2668  @%p121 bra 	$L__BB0_123;
+      // ptx:2674  mov.b32 {low,high}, %r633;
+      // ptx:2675  mov.b16 %rs1613, high;}
+      // ptx:2677  bra.uni 	$L__BB0_124;
+      // ptx:2669  bra.uni 	$L__BB0_122;
+      // ptx:2682  mov.b32 {low,high}, %r631;
+      // ptx:2683  mov.b16 %rs1613, high;}
       uint rs1613 = p121 ? ((r633 >> 16u) & 0xFFFFu) : ((r631 >> 16u) & 0xFFFFu);
-      // 2687: mov.u32 	%r1845, _ZZ8k_outputE6sColor;
-      // 2688: mov.u32 	%r745, 0;
-      // 2690: {  mov.b32 %r740, {%rs1612,%rs1613};}
+      // ptx:2687  mov.u32 	%r1845, _ZZ8k_outputE6sColor;
+      // ptx:2688  mov.u32 	%r745, 0;
+      // ptx:2690  {  mov.b32 %r740, {%rs1612,%rs1613};}
       uint r740 = rs1612 | (rs1613 << 16u);
-      // 2693: mov.u32 	%r742, 1;
+      // ptx:2693  mov.u32 	%r742, 1;
       uint r742 = 1u;
-      // 2695: cvt.rn.f16.s32 %rs702, %r742;
-      // 2698: {add.f16 %rs703,%rs519,%rs702;
+      // ptx:2695  cvt.rn.f16.s32 %rs702, %r742;
+      // ptx:2698  {add.f16 %rs703,%rs519,%rs702;
       uint rs703 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r742)), 4)));
-      // 2702: cvt.rn.f16.s32 %rs706, %r742;
-      // 2705: {fma.rn.f16 %rs707,%rs706,%rs536,%rs525;
-      // 2709: cvt.rni.f16.f16 %rs711, %rs707;
+      // ptx:2702  cvt.rn.f16.s32 %rs706, %r742;
+      // ptx:2705  {fma.rn.f16 %rs707,%rs706,%rs536,%rs525;
+      // ptx:2709  cvt.rni.f16.f16 %rs711, %rs707;
       uint rs711 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r742)), 4)), rs536, rs525), 0);
-      // 2712: {sub.f16 %rs713,%rs711,%rs506;
+      // ptx:2712  {sub.f16 %rs713,%rs711,%rs506;
       uint rs713 = p2g_hsub(rs711, rs506);
-      // 2716: cvt.rzi.s32.f16 %r743, %rs703;
+      // ptx:2716  cvt.rzi.s32.f16 %r743, %rs703;
       uint r743 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs703)), 1, true, 32)));
-      // 2719: cvt.rzi.s32.f16 %r744, %rs713;
+      // ptx:2719  cvt.rzi.s32.f16 %r744, %rs713;
       uint r744 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs713)), 1, true, 32)));
-      // 2722: cvt.rn.f16.s32 %rs718, %r745;
-      // 2725: {add.f16 %rs719,%rs713,%rs718;
+      // ptx:2722  cvt.rn.f16.s32 %rs718, %r745;
+      // ptx:2725  {add.f16 %rs719,%rs713,%rs718;
       uint rs719 = p2g_hadd(rs713, p2g_f2h_rn(p2g_s2f32(int(int(0u)), 4)));
-      // 2728: selp.b32 	%r789, %r743, %r744, %p97;
-      // 2729: selp.b32 	%r790, %r744, %r743, %p97;
-      // 2730: mad.lo.s32 	%r791, %r789, 24, %r790;
-      // 2731: shl.b32 	%r792, %r791, 3;
-      // 2732: add.s32 	%r794, %r1845, %r792;
+      // ptx:2728  selp.b32 	%r789, %r743, %r744, %p97;
+      // ptx:2729  selp.b32 	%r790, %r744, %r743, %p97;
+      // ptx:2730  mad.lo.s32 	%r791, %r789, 24, %r790;
+      // ptx:2731  shl.b32 	%r792, %r791, 3;
+      // ptx:2732  add.s32 	%r794, %r1845, %r792;
       uint r794 = uint(int(sh_sColor) + int(uint(int(p97 ? r743 : r744) * 24 + int(p97 ? r744 : r743)) << 3u));
-      // 2733: ld.shared.u16 	%rs722, [%r794];
+      // ptx:2733  ld.shared.u16 	%rs722, [%r794];
       uint rs722 = p2g_lds16(r794);
-      // 2735: {  mov.b32 %r746, {%rs722,%rs722};}
+      // ptx:2735  {  mov.b32 %r746, {%rs722,%rs722};}
       uint r746 = rs722 | (rs722 << 16u);
-      // 2739: {  mov.b32 %r747, {%rs703,%rs703};}
+      // ptx:2739  {  mov.b32 %r747, {%rs703,%rs703};}
       uint r747 = rs703 | (rs703 << 16u);
-      // 2743: {  mov.b32 %r748, {%rs719,%rs719};}
+      // ptx:2743  {  mov.b32 %r748, {%rs719,%rs719};}
       uint r748 = rs719 | (rs719 << 16u);
-      // 2747: {sub.f16x2 %r749,%r747,%r378;
+      // ptx:2747  {sub.f16x2 %r749,%r747,%r378;
       uint r749 = p2g_hsub2(r747, r378);
-      // 2751: {sub.f16x2 %r752,%r748,%r380;
+      // ptx:2751  {sub.f16x2 %r752,%r748,%r380;
       uint r752 = p2g_hsub2(r748, r380);
-      // 2755: {mul.f16x2 %r755,%r749,%r749;
-      // 2759: {mul.f16x2 %r758,%r375,%r755;
-      // 2763: {mul.f16x2 %r761,%r377,%r749;
-      // 2767: {fma.rn.f16x2 %r764,%r761,%r752,%r758;
+      // ptx:2755  {mul.f16x2 %r755,%r749,%r749;
+      // ptx:2759  {mul.f16x2 %r758,%r375,%r755;
+      // ptx:2763  {mul.f16x2 %r761,%r377,%r749;
+      // ptx:2767  {fma.rn.f16x2 %r764,%r761,%r752,%r758;
       uint r764 = p2g_hfma2(p2g_hmul2(r377, r749), r752, p2g_hmul2(r375, p2g_hmul2(r749, r749)));
-      // 2771: {mul.f16x2 %r768,%r376,%r752;
-      // 2775: {fma.rn.f16x2 %r771,%r768,%r752,%r764;
+      // ptx:2771  {mul.f16x2 %r768,%r376,%r752;
+      // ptx:2775  {fma.rn.f16x2 %r771,%r768,%r752,%r764;
       uint r771 = p2g_hfma2(p2g_hmul2(r376, r752), r752, r764);
-      // 2781: mov.b32         {hl, hu}, %r771;   
+      // ptx:2781  mov.b32         {hl, hu}, %r771;   
       uint hl_6 = (r771 & 0xFFFFu);
       uint hu_6 = ((r771 >> 16u) & 0xFFFFu);
-      // 2782: cvt.f32.f16     fl, hl;         
+      // ptx:2782  cvt.f32.f16     fl, hl;         
       uint fl_6 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_6))));
-      // 2783: cvt.f32.f16     fu, hu;         
+      // ptx:2783  cvt.f32.f16     fu, hu;         
       uint fu_6 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_6))));
-      // 2784: ex2.approx.ftz.f32  fl, fl;     
+      // ptx:2784  ex2.approx.ftz.f32  fl, fl;     
       fl_6 = p2g_sfu_ex2(fl_6, true);
-      // 2785: ex2.approx.ftz.f32  fu, fu;     
+      // ptx:2785  ex2.approx.ftz.f32  fu, fu;     
       fu_6 = p2g_sfu_ex2(fu_6, true);
-      // 2786: mov.b32         ULP, 0x33800000U;
+      // ptx:2786  mov.b32         ULP, 0x33800000U;
       uint ULP_6 = 0x33800000u;
-      // 2787: fma.rn.f32      fl,fl,ULP,fl;   
+      // ptx:2787  fma.rn.f32      fl,fl,ULP,fl;   
       fl_6 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_6), uintBitsToFloat(ULP_6), uintBitsToFloat(fl_6), 0, false));
-      // 2788: fma.rn.f32      fu,fu,ULP,fu;   
+      // ptx:2788  fma.rn.f32      fu,fu,ULP,fu;   
       fu_6 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_6), uintBitsToFloat(ULP_6), uintBitsToFloat(fu_6), 0, false));
-      // 2789: cvt.rn.f16.f32      hl, fl;     
+      // ptx:2789  cvt.rn.f16.f32      hl, fl;     
       hl_6 = p2g_f2h_rn(fl_6);
-      // 2790: cvt.rn.f16.f32      hu, fu;     
+      // ptx:2790  cvt.rn.f16.f32      hu, fu;     
       hu_6 = p2g_f2h_rn(fu_6);
-      // 2791: mov.b32         %r775, {hl, hu};   
+      // ptx:2791  mov.b32         %r775, {hl, hu};   
       uint r775 = hl_6 | (hu_6 << 16u);
-      // 2795: {fma.rn.f16x2 %r777,%r775,%r746,%r664;
+      // ptx:2795  {fma.rn.f16x2 %r777,%r775,%r746,%r664;
       uint r777 = p2g_hfma2(r775, r746, r664);
-      // 2799: {add.f16x2 %r781,%r668,%r775;
+      // ptx:2799  {add.f16x2 %r781,%r668,%r775;
       uint r781 = p2g_hadd2(r668, r775);
-      // 2804: mov.b32 {low,high}, %r771;
-      // 2805: mov.b16 %rs725, low;}
-      // 2809: mov.b32 {low,high}, %r686;
-      // 2810: mov.b16 %rs726, low;}
-      // 2814: setp.gt.f16  __$temp3, %rs725, %rs726;
+      // ptx:2804  mov.b32 {low,high}, %r771;
+      // ptx:2805  mov.b16 %rs725, low;}
+      // ptx:2809  mov.b32 {low,high}, %r686;
+      // ptx:2810  mov.b16 %rs726, low;}
+      // ptx:2814  setp.gt.f16  __$temp3, %rs725, %rs726;
       int t113 = p2g_fcmp(floatBitsToUint(p2g_h2f(r771 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r686 & 0xFFFFu)));
-      // 2815: selp.u16 %rs727, 1, 0, __$temp3;}
-      // 2817: setp.ne.s16 	%p125, %rs727, 0;
+      // ptx:2815  selp.u16 %rs727, 1, 0, __$temp3;}
+      // ptx:2817  setp.ne.s16 	%p125, %rs727, 0;
       bool p125 = (bitfieldExtract(int((t113 == 1) ? 1u : 0u), 0, 16)) != 0;
-      // 2820: mov.b32 {low,high}, %r771;
-      // 2821: mov.b16 %rs730, high;}
+      // ptx:2820  mov.b32 {low,high}, %r771;
+      // ptx:2821  mov.b16 %rs730, high;}
       uint rs730 = ((r771 >> 16u) & 0xFFFFu);
-      // 2825: mov.b32 {low,high}, %r686;
-      // 2826: mov.b16 %rs731, high;}
-      // 2830: setp.gt.f16  __$temp3, %rs730, %rs731;
+      // ptx:2825  mov.b32 {low,high}, %r686;
+      // ptx:2826  mov.b16 %rs731, high;}
+      // ptx:2830  setp.gt.f16  __$temp3, %rs730, %rs731;
       int t114 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs730)), floatBitsToUint(p2g_h2f((r686 >> 16u) & 0xFFFFu)));
-      // 2831: selp.u16 %rs732, 1, 0, __$temp3;}
+      // ptx:2831  selp.u16 %rs732, 1, 0, __$temp3;}
       uint rs732 = (t114 == 1) ? 1u : 0u;
-      // 2833: @%p125 bra 	$L__BB0_126;
-      // 2839: mov.b32 {low,high}, %r771;
-      // 2840: mov.b16 %rs1614, low;}
-      // 2842: bra.uni 	$L__BB0_127;
-      // 2834: bra.uni 	$L__BB0_125;
-      // 2847: mov.b32 {low,high}, %r686;
-      // 2848: mov.b16 %rs1614, low;}
+      // ptx:2833  @%p125 bra 	$L__BB0_126;
+      // ptx:2839  mov.b32 {low,high}, %r771;
+      // ptx:2840  mov.b16 %rs1614, low;}
+      // ptx:2842  bra.uni 	$L__BB0_127;
+      // ptx:2834  bra.uni 	$L__BB0_125;
+      // ptx:2847  mov.b32 {low,high}, %r686;
+      // ptx:2848  mov.b16 %rs1614, low;}
       uint rs1614 = p125 ? (r771 & 0xFFFFu) : (r686 & 0xFFFFu);
-      // 2852: setp.ne.s16 	%p126, %rs732, 0;
+      // ptx:2852  setp.ne.s16 	%p126, %rs732, 0;
       bool p126 = (bitfieldExtract(int(rs732), 0, 16)) != 0;
-      // 2853: @%p126 bra 	$L__BB0_129;
-      // 2859: mov.b32 {low,high}, %r771;
-      // 2860: mov.b16 %rs1615, high;}
-      // 2862: bra.uni 	$L__BB0_130;
-      // 2854: bra.uni 	$L__BB0_128;
-      // 2867: mov.b32 {low,high}, %r686;
-      // 2868: mov.b16 %rs1615, high;}
+      // ptx:2853  @%p126 bra 	$L__BB0_129;
+      // ptx:2859  mov.b32 {low,high}, %r771;
+      // ptx:2860  mov.b16 %rs1615, high;}
+      // ptx:2862  bra.uni 	$L__BB0_130;
+      // ptx:2854  bra.uni 	$L__BB0_128;
+      // ptx:2867  mov.b32 {low,high}, %r686;
+      // ptx:2868  mov.b16 %rs1615, high;}
       uint rs1615 = p126 ? ((r771 >> 16u) & 0xFFFFu) : ((r686 >> 16u) & 0xFFFFu);
-      // 2873: {  mov.b32 %r799, {%rs1614,%rs1615};}
+      // ptx:2873  {  mov.b32 %r799, {%rs1614,%rs1615};}
       uint r799 = rs1614 | (rs1615 << 16u);
-      // 2876: @%p125 bra 	$L__BB0_132;
-      // 2882: mov.b32 {low,high}, %r746;
-      // 2883: mov.b16 %rs1616, low;}
-      // 2885: bra.uni 	$L__BB0_133;
-      // 2877: bra.uni 	$L__BB0_131;
-      // 2890: mov.b32 {low,high}, %r691;
-      // 2891: mov.b16 %rs1616, low;}
+      // ptx:2876  @%p125 bra 	$L__BB0_132;
+      // ptx:2882  mov.b32 {low,high}, %r746;
+      // ptx:2883  mov.b16 %rs1616, low;}
+      // ptx:2885  bra.uni 	$L__BB0_133;
+      // ptx:2877  bra.uni 	$L__BB0_131;
+      // ptx:2890  mov.b32 {low,high}, %r691;
+      // ptx:2891  mov.b16 %rs1616, low;}
       uint rs1616 = p125 ? (r746 & 0xFFFFu) : (r691 & 0xFFFFu);
-      // 2895: @%p126 bra 	$L__BB0_135;
-      // 2901: mov.b32 {low,high}, %r746;
-      // 2902: mov.b16 %rs1617, high;}
-      // 2904: bra.uni 	$L__BB0_136;
-      // 2896: bra.uni 	$L__BB0_134;
-      // 2909: mov.b32 {low,high}, %r691;
-      // 2910: mov.b16 %rs1617, high;}
+      // ptx:2895  @%p126 bra 	$L__BB0_135;
+      // ptx:2901  mov.b32 {low,high}, %r746;
+      // ptx:2902  mov.b16 %rs1617, high;}
+      // ptx:2904  bra.uni 	$L__BB0_136;
+      // ptx:2896  bra.uni 	$L__BB0_134;
+      // ptx:2909  mov.b32 {low,high}, %r691;
+      // ptx:2910  mov.b16 %rs1617, high;}
       uint rs1617 = p126 ? ((r746 >> 16u) & 0xFFFFu) : ((r691 >> 16u) & 0xFFFFu);
-      // 2915: {  mov.b32 %r804, {%rs1616,%rs1617};}
+      // ptx:2915  {  mov.b32 %r804, {%rs1616,%rs1617};}
       uint r804 = rs1616 | (rs1617 << 16u);
-      // 2919: {sub.f16x2 %r805,%r747,%r379;
+      // ptx:2919  {sub.f16x2 %r805,%r747,%r379;
       uint r805 = p2g_hsub2(r747, r379);
-      // 2923: {sub.f16x2 %r808,%r748,%r381;
+      // ptx:2923  {sub.f16x2 %r808,%r748,%r381;
       uint r808 = p2g_hsub2(r748, r381);
-      // 2927: {mul.f16x2 %r811,%r805,%r805;
-      // 2931: {mul.f16x2 %r814,%r375,%r811;
-      // 2935: {mul.f16x2 %r817,%r377,%r805;
-      // 2939: {fma.rn.f16x2 %r820,%r817,%r808,%r814;
+      // ptx:2927  {mul.f16x2 %r811,%r805,%r805;
+      // ptx:2931  {mul.f16x2 %r814,%r375,%r811;
+      // ptx:2935  {mul.f16x2 %r817,%r377,%r805;
+      // ptx:2939  {fma.rn.f16x2 %r820,%r817,%r808,%r814;
       uint r820 = p2g_hfma2(p2g_hmul2(r377, r805), r808, p2g_hmul2(r375, p2g_hmul2(r805, r805)));
-      // 2943: {mul.f16x2 %r824,%r376,%r808;
-      // 2947: {fma.rn.f16x2 %r827,%r824,%r808,%r820;
+      // ptx:2943  {mul.f16x2 %r824,%r376,%r808;
+      // ptx:2947  {fma.rn.f16x2 %r827,%r824,%r808,%r820;
       uint r827 = p2g_hfma2(p2g_hmul2(r376, r808), r808, r820);
-      // 2953: mov.b32         {hl, hu}, %r827;   
+      // ptx:2953  mov.b32         {hl, hu}, %r827;   
       uint hl_7 = (r827 & 0xFFFFu);
       uint hu_7 = ((r827 >> 16u) & 0xFFFFu);
-      // 2954: cvt.f32.f16     fl, hl;         
+      // ptx:2954  cvt.f32.f16     fl, hl;         
       uint fl_7 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_7))));
-      // 2955: cvt.f32.f16     fu, hu;         
+      // ptx:2955  cvt.f32.f16     fu, hu;         
       uint fu_7 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_7))));
-      // 2956: ex2.approx.ftz.f32  fl, fl;     
+      // ptx:2956  ex2.approx.ftz.f32  fl, fl;     
       fl_7 = p2g_sfu_ex2(fl_7, true);
-      // 2957: ex2.approx.ftz.f32  fu, fu;     
+      // ptx:2957  ex2.approx.ftz.f32  fu, fu;     
       fu_7 = p2g_sfu_ex2(fu_7, true);
-      // 2958: mov.b32         ULP, 0x33800000U;
+      // ptx:2958  mov.b32         ULP, 0x33800000U;
       uint ULP_7 = 0x33800000u;
-      // 2959: fma.rn.f32      fl,fl,ULP,fl;   
+      // ptx:2959  fma.rn.f32      fl,fl,ULP,fl;   
       fl_7 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_7), uintBitsToFloat(ULP_7), uintBitsToFloat(fl_7), 0, false));
-      // 2960: fma.rn.f32      fu,fu,ULP,fu;   
+      // ptx:2960  fma.rn.f32      fu,fu,ULP,fu;   
       fu_7 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_7), uintBitsToFloat(ULP_7), uintBitsToFloat(fu_7), 0, false));
-      // 2961: cvt.rn.f16.f32      hl, fl;     
+      // ptx:2961  cvt.rn.f16.f32      hl, fl;     
       hl_7 = p2g_f2h_rn(fl_7);
-      // 2962: cvt.rn.f16.f32      hu, fu;     
+      // ptx:2962  cvt.rn.f16.f32      hu, fu;     
       hu_7 = p2g_f2h_rn(fu_7);
-      // 2963: mov.b32         %r831, {hl, hu};   
+      // ptx:2963  mov.b32         %r831, {hl, hu};   
       uint r831 = hl_7 | (hu_7 << 16u);
-      // 2967: {fma.rn.f16x2 %r833,%r831,%r746,%r720;
+      // ptx:2967  {fma.rn.f16x2 %r833,%r831,%r746,%r720;
       uint r833 = p2g_hfma2(r831, r746, r720);
-      // 2971: {add.f16x2 %r837,%r724,%r831;
+      // ptx:2971  {add.f16x2 %r837,%r724,%r831;
       uint r837 = p2g_hadd2(r724, r831);
-      // 2976: mov.b32 {low,high}, %r827;
-      // 2977: mov.b16 %rs748, low;}
-      // 2981: mov.b32 {low,high}, %r735;
-      // 2982: mov.b16 %rs749, low;}
-      // 2986: setp.gt.f16  __$temp3, %rs748, %rs749;
+      // ptx:2976  mov.b32 {low,high}, %r827;
+      // ptx:2977  mov.b16 %rs748, low;}
+      // ptx:2981  mov.b32 {low,high}, %r735;
+      // ptx:2982  mov.b16 %rs749, low;}
+      // ptx:2986  setp.gt.f16  __$temp3, %rs748, %rs749;
       int t115 = p2g_fcmp(floatBitsToUint(p2g_h2f(r827 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r735 & 0xFFFFu)));
-      // 2987: selp.u16 %rs750, 1, 0, __$temp3;}
-      // 2989: setp.ne.s16 	%p129, %rs750, 0;
+      // ptx:2987  selp.u16 %rs750, 1, 0, __$temp3;}
+      // ptx:2989  setp.ne.s16 	%p129, %rs750, 0;
       bool p129 = (bitfieldExtract(int((t115 == 1) ? 1u : 0u), 0, 16)) != 0;
-      // 2992: mov.b32 {low,high}, %r827;
-      // 2993: mov.b16 %rs753, high;}
+      // ptx:2992  mov.b32 {low,high}, %r827;
+      // ptx:2993  mov.b16 %rs753, high;}
       uint rs753 = ((r827 >> 16u) & 0xFFFFu);
-      // 2997: mov.b32 {low,high}, %r735;
-      // 2998: mov.b16 %rs754, high;}
-      // 3002: setp.gt.f16  __$temp3, %rs753, %rs754;
+      // ptx:2997  mov.b32 {low,high}, %r735;
+      // ptx:2998  mov.b16 %rs754, high;}
+      // ptx:3002  setp.gt.f16  __$temp3, %rs753, %rs754;
       int t116 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs753)), floatBitsToUint(p2g_h2f((r735 >> 16u) & 0xFFFFu)));
-      // 3003: selp.u16 %rs755, 1, 0, __$temp3;}
+      // ptx:3003  selp.u16 %rs755, 1, 0, __$temp3;}
       uint rs755 = (t116 == 1) ? 1u : 0u;
-      // 3005: @%p129 bra 	$L__BB0_138;
-      // 3011: mov.b32 {low,high}, %r827;
-      // 3012: mov.b16 %rs1618, low;}
-      // 3014: bra.uni 	$L__BB0_139;
-      // 3006: bra.uni 	$L__BB0_137;
-      // 3019: mov.b32 {low,high}, %r735;
-      // 3020: mov.b16 %rs1618, low;}
+      // ptx:3005  @%p129 bra 	$L__BB0_138;
+      // ptx:3011  mov.b32 {low,high}, %r827;
+      // ptx:3012  mov.b16 %rs1618, low;}
+      // ptx:3014  bra.uni 	$L__BB0_139;
+      // ptx:3006  bra.uni 	$L__BB0_137;
+      // ptx:3019  mov.b32 {low,high}, %r735;
+      // ptx:3020  mov.b16 %rs1618, low;}
       uint rs1618 = p129 ? (r827 & 0xFFFFu) : (r735 & 0xFFFFu);
-      // 3024: setp.ne.s16 	%p130, %rs755, 0;
+      // ptx:3024  setp.ne.s16 	%p130, %rs755, 0;
       bool p130 = (bitfieldExtract(int(rs755), 0, 16)) != 0;
-      // 3025: @%p130 bra 	$L__BB0_141;
-      // 3031: mov.b32 {low,high}, %r827;
-      // 3032: mov.b16 %rs1619, high;}
-      // 3034: bra.uni 	$L__BB0_142;
-      // 3026: bra.uni 	$L__BB0_140;
-      // 3039: mov.b32 {low,high}, %r735;
-      // 3040: mov.b16 %rs1619, high;}
+      // ptx:3025  @%p130 bra 	$L__BB0_141;
+      // ptx:3031  mov.b32 {low,high}, %r827;
+      // ptx:3032  mov.b16 %rs1619, high;}
+      // ptx:3034  bra.uni 	$L__BB0_142;
+      // ptx:3026  bra.uni 	$L__BB0_140;
+      // ptx:3039  mov.b32 {low,high}, %r735;
+      // ptx:3040  mov.b16 %rs1619, high;}
       uint rs1619 = p130 ? ((r827 >> 16u) & 0xFFFFu) : ((r735 >> 16u) & 0xFFFFu);
-      // 3045: {  mov.b32 %r848, {%rs1618,%rs1619};}
+      // ptx:3045  {  mov.b32 %r848, {%rs1618,%rs1619};}
       uint r848 = rs1618 | (rs1619 << 16u);
-      // 3048: @%p129 bra 	$L__BB0_144;
-      // 3054: mov.b32 {low,high}, %r746;
-      // 3055: mov.b16 %rs1620, low;}
-      // 3057: bra.uni 	$L__BB0_145;
-      // 3049: bra.uni 	$L__BB0_143;
-      // 3062: mov.b32 {low,high}, %r740;
-      // 3063: mov.b16 %rs1620, low;}
+      // ptx:3048  @%p129 bra 	$L__BB0_144;
+      // ptx:3054  mov.b32 {low,high}, %r746;
+      // ptx:3055  mov.b16 %rs1620, low;}
+      // ptx:3057  bra.uni 	$L__BB0_145;
+      // ptx:3049  bra.uni 	$L__BB0_143;
+      // ptx:3062  mov.b32 {low,high}, %r740;
+      // ptx:3063  mov.b16 %rs1620, low;}
       uint rs1620 = p129 ? (r746 & 0xFFFFu) : (r740 & 0xFFFFu);
-      // 3067: @%p130 bra 	$L__BB0_147;
-      // 3073: mov.b32 {low,high}, %r746;
-      // 3074: mov.b16 %rs1621, high;}
-      // 3076: bra.uni 	$L__BB0_148;
-      // 3068: bra.uni 	$L__BB0_146;
-      // 3081: mov.b32 {low,high}, %r740;
-      // 3082: mov.b16 %rs1621, high;}
+      // ptx:3067  @%p130 bra 	$L__BB0_147;
+      // ptx:3073  mov.b32 {low,high}, %r746;
+      // ptx:3074  mov.b16 %rs1621, high;}
+      // ptx:3076  bra.uni 	$L__BB0_148;
+      // ptx:3068  bra.uni 	$L__BB0_146;
+      // ptx:3081  mov.b32 {low,high}, %r740;
+      // ptx:3082  mov.b16 %rs1621, high;}
       uint rs1621 = p130 ? ((r746 >> 16u) & 0xFFFFu) : ((r740 >> 16u) & 0xFFFFu);
-      // 3086: mov.u32 	%r1835, _ZZ8k_outputE6sColor;
-      // 3088: {  mov.b32 %r853, {%rs1620,%rs1621};}
+      // ptx:3086  mov.u32 	%r1835, _ZZ8k_outputE6sColor;
+      // ptx:3088  {  mov.b32 %r853, {%rs1620,%rs1621};}
       uint r853 = rs1620 | (rs1621 << 16u);
-      // 3091: mov.u32 	%r854, 1;
-      // 3093: cvt.rn.f16.s32 %rs770, %r854;
-      // 3096: {add.f16 %rs771,%rs713,%rs770;
+      // ptx:3091  mov.u32 	%r854, 1;
+      // ptx:3093  cvt.rn.f16.s32 %rs770, %r854;
+      // ptx:3096  {add.f16 %rs771,%rs713,%rs770;
       uint rs771 = p2g_hadd(rs713, p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4)));
-      // 3099: add.s32 	%r897, %r744, 1;
+      // ptx:3099  add.s32 	%r897, %r744, 1;
       uint r897 = uint(int(r744) + 1);
-      // 3100: selp.b32 	%r898, %r743, %r897, %p97;
-      // 3101: selp.b32 	%r899, %r897, %r743, %p97;
-      // 3102: mad.lo.s32 	%r900, %r898, 24, %r899;
-      // 3103: shl.b32 	%r901, %r900, 3;
-      // 3104: add.s32 	%r903, %r1835, %r901;
+      // ptx:3100  selp.b32 	%r898, %r743, %r897, %p97;
+      // ptx:3101  selp.b32 	%r899, %r897, %r743, %p97;
+      // ptx:3102  mad.lo.s32 	%r900, %r898, 24, %r899;
+      // ptx:3103  shl.b32 	%r901, %r900, 3;
+      // ptx:3104  add.s32 	%r903, %r1835, %r901;
       uint r903 = uint(int(sh_sColor) + int(uint(int(p97 ? r743 : r897) * 24 + int(p97 ? r897 : r743)) << 3u));
-      // 3105: ld.shared.u16 	%rs774, [%r903];
+      // ptx:3105  ld.shared.u16 	%rs774, [%r903];
       uint rs774 = p2g_lds16(r903);
-      // 3107: {  mov.b32 %r855, {%rs774,%rs774};}
+      // ptx:3107  {  mov.b32 %r855, {%rs774,%rs774};}
       uint r855 = rs774 | (rs774 << 16u);
-      // 3111: {  mov.b32 %r856, {%rs703,%rs703};}
+      // ptx:3111  {  mov.b32 %r856, {%rs703,%rs703};}
       uint r856 = rs703 | (rs703 << 16u);
-      // 3115: {  mov.b32 %r857, {%rs771,%rs771};}
+      // ptx:3115  {  mov.b32 %r857, {%rs771,%rs771};}
       uint r857 = rs771 | (rs771 << 16u);
-      // 3119: {sub.f16x2 %r858,%r856,%r378;
+      // ptx:3119  {sub.f16x2 %r858,%r856,%r378;
       uint r858 = p2g_hsub2(r856, r378);
-      // 3123: {sub.f16x2 %r861,%r857,%r380;
+      // ptx:3123  {sub.f16x2 %r861,%r857,%r380;
       uint r861 = p2g_hsub2(r857, r380);
-      // 3127: {mul.f16x2 %r864,%r858,%r858;
-      // 3131: {mul.f16x2 %r867,%r375,%r864;
-      // 3135: {mul.f16x2 %r870,%r377,%r858;
-      // 3139: {fma.rn.f16x2 %r873,%r870,%r861,%r867;
+      // ptx:3127  {mul.f16x2 %r864,%r858,%r858;
+      // ptx:3131  {mul.f16x2 %r867,%r375,%r864;
+      // ptx:3135  {mul.f16x2 %r870,%r377,%r858;
+      // ptx:3139  {fma.rn.f16x2 %r873,%r870,%r861,%r867;
       uint r873 = p2g_hfma2(p2g_hmul2(r377, r858), r861, p2g_hmul2(r375, p2g_hmul2(r858, r858)));
-      // 3143: {mul.f16x2 %r877,%r376,%r861;
-      // 3147: {fma.rn.f16x2 %r880,%r877,%r861,%r873;
+      // ptx:3143  {mul.f16x2 %r877,%r376,%r861;
+      // ptx:3147  {fma.rn.f16x2 %r880,%r877,%r861,%r873;
       uint r880 = p2g_hfma2(p2g_hmul2(r376, r861), r861, r873);
-      // 3153: mov.b32         {hl, hu}, %r880;   
+      // ptx:3153  mov.b32         {hl, hu}, %r880;   
       uint hl_8 = (r880 & 0xFFFFu);
       uint hu_8 = ((r880 >> 16u) & 0xFFFFu);
-      // 3154: cvt.f32.f16     fl, hl;         
+      // ptx:3154  cvt.f32.f16     fl, hl;         
       uint fl_8 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_8))));
-      // 3155: cvt.f32.f16     fu, hu;         
+      // ptx:3155  cvt.f32.f16     fu, hu;         
       uint fu_8 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_8))));
-      // 3156: ex2.approx.ftz.f32  fl, fl;     
+      // ptx:3156  ex2.approx.ftz.f32  fl, fl;     
       fl_8 = p2g_sfu_ex2(fl_8, true);
-      // 3157: ex2.approx.ftz.f32  fu, fu;     
+      // ptx:3157  ex2.approx.ftz.f32  fu, fu;     
       fu_8 = p2g_sfu_ex2(fu_8, true);
-      // 3158: mov.b32         ULP, 0x33800000U;
+      // ptx:3158  mov.b32         ULP, 0x33800000U;
       uint ULP_8 = 0x33800000u;
-      // 3159: fma.rn.f32      fl,fl,ULP,fl;   
+      // ptx:3159  fma.rn.f32      fl,fl,ULP,fl;   
       fl_8 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_8), uintBitsToFloat(ULP_8), uintBitsToFloat(fl_8), 0, false));
-      // 3160: fma.rn.f32      fu,fu,ULP,fu;   
+      // ptx:3160  fma.rn.f32      fu,fu,ULP,fu;   
       fu_8 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_8), uintBitsToFloat(ULP_8), uintBitsToFloat(fu_8), 0, false));
-      // 3161: cvt.rn.f16.f32      hl, fl;     
+      // ptx:3161  cvt.rn.f16.f32      hl, fl;     
       hl_8 = p2g_f2h_rn(fl_8);
-      // 3162: cvt.rn.f16.f32      hu, fu;     
+      // ptx:3162  cvt.rn.f16.f32      hu, fu;     
       hu_8 = p2g_f2h_rn(fu_8);
-      // 3163: mov.b32         %r884, {hl, hu};   
+      // ptx:3163  mov.b32         %r884, {hl, hu};   
       uint r884 = hl_8 | (hu_8 << 16u);
-      // 3167: {fma.rn.f16x2 %r886,%r884,%r855,%r777;
+      // ptx:3167  {fma.rn.f16x2 %r886,%r884,%r855,%r777;
       uint r886 = p2g_hfma2(r884, r855, r777);
-      // 3171: {add.f16x2 %r890,%r781,%r884;
+      // ptx:3171  {add.f16x2 %r890,%r781,%r884;
       uint r890 = p2g_hadd2(r781, r884);
-      // 3176: mov.b32 {low,high}, %r880;
-      // 3177: mov.b16 %rs777, low;}
-      // 3181: mov.b32 {low,high}, %r799;
-      // 3182: mov.b16 %rs778, low;}
-      // 3186: setp.gt.f16  __$temp3, %rs777, %rs778;
+      // ptx:3176  mov.b32 {low,high}, %r880;
+      // ptx:3177  mov.b16 %rs777, low;}
+      // ptx:3181  mov.b32 {low,high}, %r799;
+      // ptx:3182  mov.b16 %rs778, low;}
+      // ptx:3186  setp.gt.f16  __$temp3, %rs777, %rs778;
       int t117 = p2g_fcmp(floatBitsToUint(p2g_h2f(r880 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r799 & 0xFFFFu)));
-      // 3187: selp.u16 %rs779, 1, 0, __$temp3;}
-      // 3189: setp.ne.s16 	%p134, %rs779, 0;
+      // ptx:3187  selp.u16 %rs779, 1, 0, __$temp3;}
+      // ptx:3189  setp.ne.s16 	%p134, %rs779, 0;
       bool p134 = (bitfieldExtract(int((t117 == 1) ? 1u : 0u), 0, 16)) != 0;
-      // 3192: mov.b32 {low,high}, %r880;
-      // 3193: mov.b16 %rs782, high;}
+      // ptx:3192  mov.b32 {low,high}, %r880;
+      // ptx:3193  mov.b16 %rs782, high;}
       uint rs782 = ((r880 >> 16u) & 0xFFFFu);
-      // 3197: mov.b32 {low,high}, %r799;
-      // 3198: mov.b16 %rs783, high;}
-      // 3202: setp.gt.f16  __$temp3, %rs782, %rs783;
+      // ptx:3197  mov.b32 {low,high}, %r799;
+      // ptx:3198  mov.b16 %rs783, high;}
+      // ptx:3202  setp.gt.f16  __$temp3, %rs782, %rs783;
       int t118 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs782)), floatBitsToUint(p2g_h2f((r799 >> 16u) & 0xFFFFu)));
-      // 3203: selp.u16 %rs784, 1, 0, __$temp3;}
+      // ptx:3203  selp.u16 %rs784, 1, 0, __$temp3;}
       uint rs784 = (t118 == 1) ? 1u : 0u;
-      // 3205: @%p134 bra 	$L__BB0_150;
-      // 3211: mov.b32 {low,high}, %r880;
-      // 3212: mov.b16 %rs1622, low;}
-      // 3214: bra.uni 	$L__BB0_151;
-      // 3206: bra.uni 	$L__BB0_149;
-      // 3219: mov.b32 {low,high}, %r799;
-      // 3220: mov.b16 %rs1622, low;}
+      // ptx:3205  @%p134 bra 	$L__BB0_150;
+      // ptx:3211  mov.b32 {low,high}, %r880;
+      // ptx:3212  mov.b16 %rs1622, low;}
+      // ptx:3214  bra.uni 	$L__BB0_151;
+      // ptx:3206  bra.uni 	$L__BB0_149;
+      // ptx:3219  mov.b32 {low,high}, %r799;
+      // ptx:3220  mov.b16 %rs1622, low;}
       uint rs1622 = p134 ? (r880 & 0xFFFFu) : (r799 & 0xFFFFu);
-      // 3224: setp.ne.s16 	%p135, %rs784, 0;
+      // ptx:3224  setp.ne.s16 	%p135, %rs784, 0;
       bool p135 = (bitfieldExtract(int(rs784), 0, 16)) != 0;
-      // 3225: @%p135 bra 	$L__BB0_153;
-      // 3231: mov.b32 {low,high}, %r880;
-      // 3232: mov.b16 %rs1623, high;}
-      // 3234: bra.uni 	$L__BB0_154;
-      // 3226: bra.uni 	$L__BB0_152;
-      // 3239: mov.b32 {low,high}, %r799;
-      // 3240: mov.b16 %rs1623, high;}
+      // ptx:3225  @%p135 bra 	$L__BB0_153;
+      // ptx:3231  mov.b32 {low,high}, %r880;
+      // ptx:3232  mov.b16 %rs1623, high;}
+      // ptx:3234  bra.uni 	$L__BB0_154;
+      // ptx:3226  bra.uni 	$L__BB0_152;
+      // ptx:3239  mov.b32 {low,high}, %r799;
+      // ptx:3240  mov.b16 %rs1623, high;}
       uint rs1623 = p135 ? ((r880 >> 16u) & 0xFFFFu) : ((r799 >> 16u) & 0xFFFFu);
-      // 3245: {  mov.b32 %r908, {%rs1622,%rs1623};}
+      // ptx:3245  {  mov.b32 %r908, {%rs1622,%rs1623};}
       uint r908 = rs1622 | (rs1623 << 16u);
-      // 3248: @%p134 bra 	$L__BB0_156;
-      // 3254: mov.b32 {low,high}, %r855;
-      // 3255: mov.b16 %rs1624, low;}
-      // 3257: bra.uni 	$L__BB0_157;
-      // 3249: bra.uni 	$L__BB0_155;
-      // 3262: mov.b32 {low,high}, %r804;
-      // 3263: mov.b16 %rs1624, low;}
+      // ptx:3248  @%p134 bra 	$L__BB0_156;
+      // ptx:3254  mov.b32 {low,high}, %r855;
+      // ptx:3255  mov.b16 %rs1624, low;}
+      // ptx:3257  bra.uni 	$L__BB0_157;
+      // ptx:3249  bra.uni 	$L__BB0_155;
+      // ptx:3262  mov.b32 {low,high}, %r804;
+      // ptx:3263  mov.b16 %rs1624, low;}
       uint rs1624 = p134 ? (r855 & 0xFFFFu) : (r804 & 0xFFFFu);
-      // 3267: @%p135 bra 	$L__BB0_159;
-      // 3273: mov.b32 {low,high}, %r855;
-      // 3274: mov.b16 %rs1625, high;}
-      // 3276: bra.uni 	$L__BB0_160;
-      // 3268: bra.uni 	$L__BB0_158;
-      // 3281: mov.b32 {low,high}, %r804;
-      // 3282: mov.b16 %rs1625, high;}
+      // ptx:3267  @%p135 bra 	$L__BB0_159;
+      // ptx:3273  mov.b32 {low,high}, %r855;
+      // ptx:3274  mov.b16 %rs1625, high;}
+      // ptx:3276  bra.uni 	$L__BB0_160;
+      // ptx:3268  bra.uni 	$L__BB0_158;
+      // ptx:3281  mov.b32 {low,high}, %r804;
+      // ptx:3282  mov.b16 %rs1625, high;}
       uint rs1625 = p135 ? ((r855 >> 16u) & 0xFFFFu) : ((r804 >> 16u) & 0xFFFFu);
-      // 3287: {  mov.b32 %r913, {%rs1624,%rs1625};}
+      // ptx:3287  {  mov.b32 %r913, {%rs1624,%rs1625};}
       uint r913 = rs1624 | (rs1625 << 16u);
-      // 3291: {sub.f16x2 %r914,%r856,%r379;
+      // ptx:3291  {sub.f16x2 %r914,%r856,%r379;
       uint r914 = p2g_hsub2(r856, r379);
-      // 3295: {sub.f16x2 %r917,%r857,%r381;
+      // ptx:3295  {sub.f16x2 %r917,%r857,%r381;
       uint r917 = p2g_hsub2(r857, r381);
-      // 3299: {mul.f16x2 %r920,%r914,%r914;
-      // 3303: {mul.f16x2 %r923,%r375,%r920;
-      // 3307: {mul.f16x2 %r926,%r377,%r914;
-      // 3311: {fma.rn.f16x2 %r929,%r926,%r917,%r923;
+      // ptx:3299  {mul.f16x2 %r920,%r914,%r914;
+      // ptx:3303  {mul.f16x2 %r923,%r375,%r920;
+      // ptx:3307  {mul.f16x2 %r926,%r377,%r914;
+      // ptx:3311  {fma.rn.f16x2 %r929,%r926,%r917,%r923;
       uint r929 = p2g_hfma2(p2g_hmul2(r377, r914), r917, p2g_hmul2(r375, p2g_hmul2(r914, r914)));
-      // 3315: {mul.f16x2 %r933,%r376,%r917;
-      // 3319: {fma.rn.f16x2 %r936,%r933,%r917,%r929;
+      // ptx:3315  {mul.f16x2 %r933,%r376,%r917;
+      // ptx:3319  {fma.rn.f16x2 %r936,%r933,%r917,%r929;
       uint r936 = p2g_hfma2(p2g_hmul2(r376, r917), r917, r929);
-      // 3325: mov.b32         {hl, hu}, %r936;   
+      // ptx:3325  mov.b32         {hl, hu}, %r936;   
       uint hl_9 = (r936 & 0xFFFFu);
       uint hu_9 = ((r936 >> 16u) & 0xFFFFu);
-      // 3326: cvt.f32.f16     fl, hl;         
+      // ptx:3326  cvt.f32.f16     fl, hl;         
       uint fl_9 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_9))));
-      // 3327: cvt.f32.f16     fu, hu;         
+      // ptx:3327  cvt.f32.f16     fu, hu;         
       uint fu_9 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_9))));
-      // 3328: ex2.approx.ftz.f32  fl, fl;     
+      // ptx:3328  ex2.approx.ftz.f32  fl, fl;     
       fl_9 = p2g_sfu_ex2(fl_9, true);
-      // 3329: ex2.approx.ftz.f32  fu, fu;     
+      // ptx:3329  ex2.approx.ftz.f32  fu, fu;     
       fu_9 = p2g_sfu_ex2(fu_9, true);
-      // 3330: mov.b32         ULP, 0x33800000U;
+      // ptx:3330  mov.b32         ULP, 0x33800000U;
       uint ULP_9 = 0x33800000u;
-      // 3331: fma.rn.f32      fl,fl,ULP,fl;   
+      // ptx:3331  fma.rn.f32      fl,fl,ULP,fl;   
       fl_9 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_9), uintBitsToFloat(ULP_9), uintBitsToFloat(fl_9), 0, false));
-      // 3332: fma.rn.f32      fu,fu,ULP,fu;   
+      // ptx:3332  fma.rn.f32      fu,fu,ULP,fu;   
       fu_9 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_9), uintBitsToFloat(ULP_9), uintBitsToFloat(fu_9), 0, false));
-      // 3333: cvt.rn.f16.f32      hl, fl;     
+      // ptx:3333  cvt.rn.f16.f32      hl, fl;     
       hl_9 = p2g_f2h_rn(fl_9);
-      // 3334: cvt.rn.f16.f32      hu, fu;     
+      // ptx:3334  cvt.rn.f16.f32      hu, fu;     
       hu_9 = p2g_f2h_rn(fu_9);
-      // 3335: mov.b32         %r940, {hl, hu};   
+      // ptx:3335  mov.b32         %r940, {hl, hu};   
       uint r940 = hl_9 | (hu_9 << 16u);
-      // 3339: {fma.rn.f16x2 %r942,%r940,%r855,%r833;
+      // ptx:3339  {fma.rn.f16x2 %r942,%r940,%r855,%r833;
       uint r942 = p2g_hfma2(r940, r855, r833);
-      // 3343: {add.f16x2 %r946,%r837,%r940;
+      // ptx:3343  {add.f16x2 %r946,%r837,%r940;
       uint r946 = p2g_hadd2(r837, r940);
-      // 3348: mov.b32 {low,high}, %r936;
-      // 3349: mov.b16 %rs800, low;}
-      // 3353: mov.b32 {low,high}, %r848;
-      // 3354: mov.b16 %rs801, low;}
-      // 3358: setp.gt.f16  __$temp3, %rs800, %rs801;
+      // ptx:3348  mov.b32 {low,high}, %r936;
+      // ptx:3349  mov.b16 %rs800, low;}
+      // ptx:3353  mov.b32 {low,high}, %r848;
+      // ptx:3354  mov.b16 %rs801, low;}
+      // ptx:3358  setp.gt.f16  __$temp3, %rs800, %rs801;
       int t119 = p2g_fcmp(floatBitsToUint(p2g_h2f(r936 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r848 & 0xFFFFu)));
-      // 3359: selp.u16 %rs802, 1, 0, __$temp3;}
-      // 3361: setp.ne.s16 	%p138, %rs802, 0;
+      // ptx:3359  selp.u16 %rs802, 1, 0, __$temp3;}
+      // ptx:3361  setp.ne.s16 	%p138, %rs802, 0;
       bool p138 = (bitfieldExtract(int((t119 == 1) ? 1u : 0u), 0, 16)) != 0;
-      // 3364: mov.b32 {low,high}, %r936;
-      // 3365: mov.b16 %rs805, high;}
+      // ptx:3364  mov.b32 {low,high}, %r936;
+      // ptx:3365  mov.b16 %rs805, high;}
       uint rs805 = ((r936 >> 16u) & 0xFFFFu);
-      // 3369: mov.b32 {low,high}, %r848;
-      // 3370: mov.b16 %rs806, high;}
-      // 3374: setp.gt.f16  __$temp3, %rs805, %rs806;
+      // ptx:3369  mov.b32 {low,high}, %r848;
+      // ptx:3370  mov.b16 %rs806, high;}
+      // ptx:3374  setp.gt.f16  __$temp3, %rs805, %rs806;
       int t120 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs805)), floatBitsToUint(p2g_h2f((r848 >> 16u) & 0xFFFFu)));
-      // 3375: selp.u16 %rs807, 1, 0, __$temp3;}
+      // ptx:3375  selp.u16 %rs807, 1, 0, __$temp3;}
       uint rs807 = (t120 == 1) ? 1u : 0u;
-      // 3377: @%p138 bra 	$L__BB0_162;
-      // 3383: mov.b32 {low,high}, %r936;
-      // 3384: mov.b16 %rs1626, low;}
-      // 3386: bra.uni 	$L__BB0_163;
-      // 3378: bra.uni 	$L__BB0_161;
-      // 3391: mov.b32 {low,high}, %r848;
-      // 3392: mov.b16 %rs1626, low;}
+      // ptx:3377  @%p138 bra 	$L__BB0_162;
+      // ptx:3383  mov.b32 {low,high}, %r936;
+      // ptx:3384  mov.b16 %rs1626, low;}
+      // ptx:3386  bra.uni 	$L__BB0_163;
+      // ptx:3378  bra.uni 	$L__BB0_161;
+      // ptx:3391  mov.b32 {low,high}, %r848;
+      // ptx:3392  mov.b16 %rs1626, low;}
       uint rs1626 = p138 ? (r936 & 0xFFFFu) : (r848 & 0xFFFFu);
-      // 3396: setp.ne.s16 	%p139, %rs807, 0;
+      // ptx:3396  setp.ne.s16 	%p139, %rs807, 0;
       bool p139 = (bitfieldExtract(int(rs807), 0, 16)) != 0;
-      // 3397: @%p139 bra 	$L__BB0_165;
-      // 3403: mov.b32 {low,high}, %r936;
-      // 3404: mov.b16 %rs1627, high;}
-      // 3406: bra.uni 	$L__BB0_166;
-      // 3398: bra.uni 	$L__BB0_164;
-      // 3411: mov.b32 {low,high}, %r848;
-      // 3412: mov.b16 %rs1627, high;}
+      // ptx:3397  @%p139 bra 	$L__BB0_165;
+      // ptx:3403  mov.b32 {low,high}, %r936;
+      // ptx:3404  mov.b16 %rs1627, high;}
+      // ptx:3406  bra.uni 	$L__BB0_166;
+      // ptx:3398  bra.uni 	$L__BB0_164;
+      // ptx:3411  mov.b32 {low,high}, %r848;
+      // ptx:3412  mov.b16 %rs1627, high;}
       uint rs1627 = p139 ? ((r936 >> 16u) & 0xFFFFu) : ((r848 >> 16u) & 0xFFFFu);
-      // 3417: {  mov.b32 %r957, {%rs1626,%rs1627};}
+      // ptx:3417  {  mov.b32 %r957, {%rs1626,%rs1627};}
       uint r957 = rs1626 | (rs1627 << 16u);
-      // 3420: @%p138 bra 	$L__BB0_168;
-      // 3426: mov.b32 {low,high}, %r855;
-      // 3427: mov.b16 %rs1628, low;}
-      // 3429: bra.uni 	$L__BB0_169;
-      // 3421: bra.uni 	$L__BB0_167;
-      // 3434: mov.b32 {low,high}, %r853;
-      // 3435: mov.b16 %rs1628, low;}
+      // ptx:3420  @%p138 bra 	$L__BB0_168;
+      // ptx:3426  mov.b32 {low,high}, %r855;
+      // ptx:3427  mov.b16 %rs1628, low;}
+      // ptx:3429  bra.uni 	$L__BB0_169;
+      // ptx:3421  bra.uni 	$L__BB0_167;
+      // ptx:3434  mov.b32 {low,high}, %r853;
+      // ptx:3435  mov.b16 %rs1628, low;}
       uint rs1628 = p138 ? (r855 & 0xFFFFu) : (r853 & 0xFFFFu);
-      // 3439: @%p139 bra 	$L__BB0_171;
-      // 3445: mov.b32 {low,high}, %r855;
-      // 3446: mov.b16 %rs1629, high;}
-      // 3448: bra.uni 	$L__BB0_172;
-      // 3440: bra.uni 	$L__BB0_170;
-      // 3453: mov.b32 {low,high}, %r853;
-      // 3454: mov.b16 %rs1629, high;}
+      // ptx:3439  @%p139 bra 	$L__BB0_171;
+      // ptx:3445  mov.b32 {low,high}, %r855;
+      // ptx:3446  mov.b16 %rs1629, high;}
+      // ptx:3448  bra.uni 	$L__BB0_172;
+      // ptx:3440  bra.uni 	$L__BB0_170;
+      // ptx:3453  mov.b32 {low,high}, %r853;
+      // ptx:3454  mov.b16 %rs1629, high;}
       uint rs1629 = p139 ? ((r855 >> 16u) & 0xFFFFu) : ((r853 >> 16u) & 0xFFFFu);
-      // 3458: mov.u32 	%r1836, _ZZ8k_outputE6sColor;
-      // 3459: mov.u32 	%r963, 2;
-      // 3461: {  mov.b32 %r962, {%rs1628,%rs1629};}
+      // ptx:3458  mov.u32 	%r1836, _ZZ8k_outputE6sColor;
+      // ptx:3459  mov.u32 	%r963, 2;
+      // ptx:3461  {  mov.b32 %r962, {%rs1628,%rs1629};}
       uint r962 = rs1628 | (rs1629 << 16u);
-      // 3465: cvt.rn.f16.s32 %rs822, %r963;
-      // 3468: {add.f16 %rs823,%rs713,%rs822;
+      // ptx:3465  cvt.rn.f16.s32 %rs822, %r963;
+      // ptx:3468  {add.f16 %rs823,%rs713,%rs822;
       uint rs823 = p2g_hadd(rs713, p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4)));
-      // 3471: add.s32 	%r1006, %r744, 2;
+      // ptx:3471  add.s32 	%r1006, %r744, 2;
       uint r1006 = uint(int(r744) + 2);
-      // 3472: selp.b32 	%r1007, %r743, %r1006, %p97;
-      // 3473: selp.b32 	%r1008, %r1006, %r743, %p97;
-      // 3474: mad.lo.s32 	%r1009, %r1007, 24, %r1008;
-      // 3475: shl.b32 	%r1010, %r1009, 3;
-      // 3476: add.s32 	%r1012, %r1836, %r1010;
+      // ptx:3472  selp.b32 	%r1007, %r743, %r1006, %p97;
+      // ptx:3473  selp.b32 	%r1008, %r1006, %r743, %p97;
+      // ptx:3474  mad.lo.s32 	%r1009, %r1007, 24, %r1008;
+      // ptx:3475  shl.b32 	%r1010, %r1009, 3;
+      // ptx:3476  add.s32 	%r1012, %r1836, %r1010;
       uint r1012 = uint(int(sh_sColor) + int(uint(int(p97 ? r743 : r1006) * 24 + int(p97 ? r1006 : r743)) << 3u));
-      // 3477: ld.shared.u16 	%rs826, [%r1012];
+      // ptx:3477  ld.shared.u16 	%rs826, [%r1012];
       uint rs826 = p2g_lds16(r1012);
-      // 3479: {  mov.b32 %r964, {%rs826,%rs826};}
+      // ptx:3479  {  mov.b32 %r964, {%rs826,%rs826};}
       uint r964 = rs826 | (rs826 << 16u);
-      // 3483: {  mov.b32 %r965, {%rs703,%rs703};}
+      // ptx:3483  {  mov.b32 %r965, {%rs703,%rs703};}
       uint r965 = rs703 | (rs703 << 16u);
-      // 3487: {  mov.b32 %r966, {%rs823,%rs823};}
+      // ptx:3487  {  mov.b32 %r966, {%rs823,%rs823};}
       uint r966 = rs823 | (rs823 << 16u);
-      // 3491: {sub.f16x2 %r967,%r965,%r378;
+      // ptx:3491  {sub.f16x2 %r967,%r965,%r378;
       uint r967 = p2g_hsub2(r965, r378);
-      // 3495: {sub.f16x2 %r970,%r966,%r380;
+      // ptx:3495  {sub.f16x2 %r970,%r966,%r380;
       uint r970 = p2g_hsub2(r966, r380);
-      // 3499: {mul.f16x2 %r973,%r967,%r967;
-      // 3503: {mul.f16x2 %r976,%r375,%r973;
-      // 3507: {mul.f16x2 %r979,%r377,%r967;
-      // 3511: {fma.rn.f16x2 %r982,%r979,%r970,%r976;
+      // ptx:3499  {mul.f16x2 %r973,%r967,%r967;
+      // ptx:3503  {mul.f16x2 %r976,%r375,%r973;
+      // ptx:3507  {mul.f16x2 %r979,%r377,%r967;
+      // ptx:3511  {fma.rn.f16x2 %r982,%r979,%r970,%r976;
       uint r982 = p2g_hfma2(p2g_hmul2(r377, r967), r970, p2g_hmul2(r375, p2g_hmul2(r967, r967)));
-      // 3515: {mul.f16x2 %r986,%r376,%r970;
-      // 3519: {fma.rn.f16x2 %r989,%r986,%r970,%r982;
+      // ptx:3515  {mul.f16x2 %r986,%r376,%r970;
+      // ptx:3519  {fma.rn.f16x2 %r989,%r986,%r970,%r982;
       uint r989 = p2g_hfma2(p2g_hmul2(r376, r970), r970, r982);
-      // 3525: mov.b32         {hl, hu}, %r989;   
+      // ptx:3525  mov.b32         {hl, hu}, %r989;   
       uint hl_10 = (r989 & 0xFFFFu);
       uint hu_10 = ((r989 >> 16u) & 0xFFFFu);
-      // 3526: cvt.f32.f16     fl, hl;         
+      // ptx:3526  cvt.f32.f16     fl, hl;         
       uint fl_10 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_10))));
-      // 3527: cvt.f32.f16     fu, hu;         
+      // ptx:3527  cvt.f32.f16     fu, hu;         
       uint fu_10 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_10))));
-      // 3528: ex2.approx.ftz.f32  fl, fl;     
+      // ptx:3528  ex2.approx.ftz.f32  fl, fl;     
       fl_10 = p2g_sfu_ex2(fl_10, true);
-      // 3529: ex2.approx.ftz.f32  fu, fu;     
+      // ptx:3529  ex2.approx.ftz.f32  fu, fu;     
       fu_10 = p2g_sfu_ex2(fu_10, true);
-      // 3530: mov.b32         ULP, 0x33800000U;
+      // ptx:3530  mov.b32         ULP, 0x33800000U;
       uint ULP_10 = 0x33800000u;
-      // 3531: fma.rn.f32      fl,fl,ULP,fl;   
+      // ptx:3531  fma.rn.f32      fl,fl,ULP,fl;   
       fl_10 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_10), uintBitsToFloat(ULP_10), uintBitsToFloat(fl_10), 0,
           false));
-      // 3532: fma.rn.f32      fu,fu,ULP,fu;   
+      // ptx:3532  fma.rn.f32      fu,fu,ULP,fu;   
       fu_10 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_10), uintBitsToFloat(ULP_10), uintBitsToFloat(fu_10), 0,
           false));
-      // 3533: cvt.rn.f16.f32      hl, fl;     
+      // ptx:3533  cvt.rn.f16.f32      hl, fl;     
       hl_10 = p2g_f2h_rn(fl_10);
-      // 3534: cvt.rn.f16.f32      hu, fu;     
+      // ptx:3534  cvt.rn.f16.f32      hu, fu;     
       hu_10 = p2g_f2h_rn(fu_10);
-      // 3535: mov.b32         %r993, {hl, hu};   
+      // ptx:3535  mov.b32         %r993, {hl, hu};   
       uint r993 = hl_10 | (hu_10 << 16u);
-      // 3539: {fma.rn.f16x2 %r995,%r993,%r964,%r886;
+      // ptx:3539  {fma.rn.f16x2 %r995,%r993,%r964,%r886;
       uint r995 = p2g_hfma2(r993, r964, r886);
-      // 3543: {add.f16x2 %r999,%r890,%r993;
+      // ptx:3543  {add.f16x2 %r999,%r890,%r993;
       uint r999 = p2g_hadd2(r890, r993);
-      // 3548: mov.b32 {low,high}, %r989;
-      // 3549: mov.b16 %rs829, low;}
-      // 3553: mov.b32 {low,high}, %r908;
-      // 3554: mov.b16 %rs830, low;}
-      // 3558: setp.gt.f16  __$temp3, %rs829, %rs830;
+      // ptx:3548  mov.b32 {low,high}, %r989;
+      // ptx:3549  mov.b16 %rs829, low;}
+      // ptx:3553  mov.b32 {low,high}, %r908;
+      // ptx:3554  mov.b16 %rs830, low;}
+      // ptx:3558  setp.gt.f16  __$temp3, %rs829, %rs830;
       int t121 = p2g_fcmp(floatBitsToUint(p2g_h2f(r989 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r908 & 0xFFFFu)));
-      // 3559: selp.u16 %rs831, 1, 0, __$temp3;}
-      // 3561: setp.ne.s16 	%p143, %rs831, 0;
+      // ptx:3559  selp.u16 %rs831, 1, 0, __$temp3;}
+      // ptx:3561  setp.ne.s16 	%p143, %rs831, 0;
       bool p143 = (bitfieldExtract(int((t121 == 1) ? 1u : 0u), 0, 16)) != 0;
-      // 3564: mov.b32 {low,high}, %r989;
-      // 3565: mov.b16 %rs834, high;}
+      // ptx:3564  mov.b32 {low,high}, %r989;
+      // ptx:3565  mov.b16 %rs834, high;}
       uint rs834 = ((r989 >> 16u) & 0xFFFFu);
-      // 3569: mov.b32 {low,high}, %r908;
-      // 3570: mov.b16 %rs835, high;}
-      // 3574: setp.gt.f16  __$temp3, %rs834, %rs835;
+      // ptx:3569  mov.b32 {low,high}, %r908;
+      // ptx:3570  mov.b16 %rs835, high;}
+      // ptx:3574  setp.gt.f16  __$temp3, %rs834, %rs835;
       int t122 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs834)), floatBitsToUint(p2g_h2f((r908 >> 16u) & 0xFFFFu)));
-      // 3575: selp.u16 %rs836, 1, 0, __$temp3;}
+      // ptx:3575  selp.u16 %rs836, 1, 0, __$temp3;}
       uint rs836 = (t122 == 1) ? 1u : 0u;
-      // 3577: @%p143 bra 	$L__BB0_174;
-      // 3583: mov.b32 {low,high}, %r989;
-      // 3584: mov.b16 %rs1630, low;}
-      // 3586: bra.uni 	$L__BB0_175;
-      // 3578: bra.uni 	$L__BB0_173;
-      // 3591: mov.b32 {low,high}, %r908;
-      // 3592: mov.b16 %rs1630, low;}
+      // ptx:3577  @%p143 bra 	$L__BB0_174;
+      // ptx:3583  mov.b32 {low,high}, %r989;
+      // ptx:3584  mov.b16 %rs1630, low;}
+      // ptx:3586  bra.uni 	$L__BB0_175;
+      // ptx:3578  bra.uni 	$L__BB0_173;
+      // ptx:3591  mov.b32 {low,high}, %r908;
+      // ptx:3592  mov.b16 %rs1630, low;}
       uint rs1630 = p143 ? (r989 & 0xFFFFu) : (r908 & 0xFFFFu);
-      // 3596: setp.ne.s16 	%p144, %rs836, 0;
+      // ptx:3596  setp.ne.s16 	%p144, %rs836, 0;
       bool p144 = (bitfieldExtract(int(rs836), 0, 16)) != 0;
-      // 3597: @%p144 bra 	$L__BB0_177;
-      // 3603: mov.b32 {low,high}, %r989;
-      // 3604: mov.b16 %rs1631, high;}
-      // 3606: bra.uni 	$L__BB0_178;
-      // 3598: bra.uni 	$L__BB0_176;
-      // 3611: mov.b32 {low,high}, %r908;
-      // 3612: mov.b16 %rs1631, high;}
+      // ptx:3597  @%p144 bra 	$L__BB0_177;
+      // ptx:3603  mov.b32 {low,high}, %r989;
+      // ptx:3604  mov.b16 %rs1631, high;}
+      // ptx:3606  bra.uni 	$L__BB0_178;
+      // ptx:3598  bra.uni 	$L__BB0_176;
+      // ptx:3611  mov.b32 {low,high}, %r908;
+      // ptx:3612  mov.b16 %rs1631, high;}
       uint rs1631 = p144 ? ((r989 >> 16u) & 0xFFFFu) : ((r908 >> 16u) & 0xFFFFu);
-      // 3617: {  mov.b32 %r1017, {%rs1630,%rs1631};}
+      // ptx:3617  {  mov.b32 %r1017, {%rs1630,%rs1631};}
       uint r1017 = rs1630 | (rs1631 << 16u);
-      // 3620: @%p143 bra 	$L__BB0_180;
-      // 3626: mov.b32 {low,high}, %r964;
-      // 3627: mov.b16 %rs1632, low;}
-      // 3629: bra.uni 	$L__BB0_181;
-      // 3621: bra.uni 	$L__BB0_179;
-      // 3634: mov.b32 {low,high}, %r913;
-      // 3635: mov.b16 %rs1632, low;}
+      // ptx:3620  @%p143 bra 	$L__BB0_180;
+      // ptx:3626  mov.b32 {low,high}, %r964;
+      // ptx:3627  mov.b16 %rs1632, low;}
+      // ptx:3629  bra.uni 	$L__BB0_181;
+      // ptx:3621  bra.uni 	$L__BB0_179;
+      // ptx:3634  mov.b32 {low,high}, %r913;
+      // ptx:3635  mov.b16 %rs1632, low;}
       uint rs1632 = p143 ? (r964 & 0xFFFFu) : (r913 & 0xFFFFu);
-      // 3639: @%p144 bra 	$L__BB0_183;
-      // 3645: mov.b32 {low,high}, %r964;
-      // 3646: mov.b16 %rs1633, high;}
-      // 3648: bra.uni 	$L__BB0_184;
-      // 3640: bra.uni 	$L__BB0_182;
-      // 3653: mov.b32 {low,high}, %r913;
-      // 3654: mov.b16 %rs1633, high;}
+      // ptx:3639  @%p144 bra 	$L__BB0_183;
+      // ptx:3645  mov.b32 {low,high}, %r964;
+      // ptx:3646  mov.b16 %rs1633, high;}
+      // ptx:3648  bra.uni 	$L__BB0_184;
+      // ptx:3640  bra.uni 	$L__BB0_182;
+      // ptx:3653  mov.b32 {low,high}, %r913;
+      // ptx:3654  mov.b16 %rs1633, high;}
       uint rs1633 = p144 ? ((r964 >> 16u) & 0xFFFFu) : ((r913 >> 16u) & 0xFFFFu);
-      // 3659: {  mov.b32 %r1022, {%rs1632,%rs1633};}
+      // ptx:3659  {  mov.b32 %r1022, {%rs1632,%rs1633};}
       uint r1022 = rs1632 | (rs1633 << 16u);
-      // 3663: {sub.f16x2 %r1023,%r965,%r379;
+      // ptx:3663  {sub.f16x2 %r1023,%r965,%r379;
       uint r1023 = p2g_hsub2(r965, r379);
-      // 3667: {sub.f16x2 %r1026,%r966,%r381;
+      // ptx:3667  {sub.f16x2 %r1026,%r966,%r381;
       uint r1026 = p2g_hsub2(r966, r381);
-      // 3671: {mul.f16x2 %r1029,%r1023,%r1023;
-      // 3675: {mul.f16x2 %r1032,%r375,%r1029;
-      // 3679: {mul.f16x2 %r1035,%r377,%r1023;
-      // 3683: {fma.rn.f16x2 %r1038,%r1035,%r1026,%r1032;
+      // ptx:3671  {mul.f16x2 %r1029,%r1023,%r1023;
+      // ptx:3675  {mul.f16x2 %r1032,%r375,%r1029;
+      // ptx:3679  {mul.f16x2 %r1035,%r377,%r1023;
+      // ptx:3683  {fma.rn.f16x2 %r1038,%r1035,%r1026,%r1032;
       uint r1038 = p2g_hfma2(p2g_hmul2(r377, r1023), r1026, p2g_hmul2(r375, p2g_hmul2(r1023, r1023)));
-      // 3687: {mul.f16x2 %r1042,%r376,%r1026;
-      // 3691: {fma.rn.f16x2 %r1045,%r1042,%r1026,%r1038;
+      // ptx:3687  {mul.f16x2 %r1042,%r376,%r1026;
+      // ptx:3691  {fma.rn.f16x2 %r1045,%r1042,%r1026,%r1038;
       uint r1045 = p2g_hfma2(p2g_hmul2(r376, r1026), r1026, r1038);
-      // 3697: mov.b32         {hl, hu}, %r1045;   
+      // ptx:3697  mov.b32         {hl, hu}, %r1045;   
       uint hl_11 = (r1045 & 0xFFFFu);
       uint hu_11 = ((r1045 >> 16u) & 0xFFFFu);
-      // 3698: cvt.f32.f16     fl, hl;         
+      // ptx:3698  cvt.f32.f16     fl, hl;         
       uint fl_11 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_11))));
-      // 3699: cvt.f32.f16     fu, hu;         
+      // ptx:3699  cvt.f32.f16     fu, hu;         
       uint fu_11 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_11))));
-      // 3700: ex2.approx.ftz.f32  fl, fl;     
+      // ptx:3700  ex2.approx.ftz.f32  fl, fl;     
       fl_11 = p2g_sfu_ex2(fl_11, true);
-      // 3701: ex2.approx.ftz.f32  fu, fu;     
+      // ptx:3701  ex2.approx.ftz.f32  fu, fu;     
       fu_11 = p2g_sfu_ex2(fu_11, true);
-      // 3702: mov.b32         ULP, 0x33800000U;
+      // ptx:3702  mov.b32         ULP, 0x33800000U;
       uint ULP_11 = 0x33800000u;
-      // 3703: fma.rn.f32      fl,fl,ULP,fl;   
+      // ptx:3703  fma.rn.f32      fl,fl,ULP,fl;   
       fl_11 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_11), uintBitsToFloat(ULP_11), uintBitsToFloat(fl_11), 0,
           false));
-      // 3704: fma.rn.f32      fu,fu,ULP,fu;   
+      // ptx:3704  fma.rn.f32      fu,fu,ULP,fu;   
       fu_11 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_11), uintBitsToFloat(ULP_11), uintBitsToFloat(fu_11), 0,
           false));
-      // 3705: cvt.rn.f16.f32      hl, fl;     
+      // ptx:3705  cvt.rn.f16.f32      hl, fl;     
       hl_11 = p2g_f2h_rn(fl_11);
-      // 3706: cvt.rn.f16.f32      hu, fu;     
+      // ptx:3706  cvt.rn.f16.f32      hu, fu;     
       hu_11 = p2g_f2h_rn(fu_11);
-      // 3707: mov.b32         %r1049, {hl, hu};   
+      // ptx:3707  mov.b32         %r1049, {hl, hu};   
       uint r1049 = hl_11 | (hu_11 << 16u);
-      // 3711: {fma.rn.f16x2 %r1051,%r1049,%r964,%r942;
+      // ptx:3711  {fma.rn.f16x2 %r1051,%r1049,%r964,%r942;
       uint r1051 = p2g_hfma2(r1049, r964, r942);
-      // 3715: {add.f16x2 %r1055,%r946,%r1049;
+      // ptx:3715  {add.f16x2 %r1055,%r946,%r1049;
       uint r1055 = p2g_hadd2(r946, r1049);
-      // 3720: mov.b32 {low,high}, %r1045;
-      // 3721: mov.b16 %rs852, low;}
-      // 3725: mov.b32 {low,high}, %r957;
-      // 3726: mov.b16 %rs853, low;}
-      // 3730: setp.gt.f16  __$temp3, %rs852, %rs853;
+      // ptx:3720  mov.b32 {low,high}, %r1045;
+      // ptx:3721  mov.b16 %rs852, low;}
+      // ptx:3725  mov.b32 {low,high}, %r957;
+      // ptx:3726  mov.b16 %rs853, low;}
+      // ptx:3730  setp.gt.f16  __$temp3, %rs852, %rs853;
       int t123 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1045 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r957 & 0xFFFFu)));
-      // 3731: selp.u16 %rs854, 1, 0, __$temp3;}
-      // 3733: setp.ne.s16 	%p147, %rs854, 0;
+      // ptx:3731  selp.u16 %rs854, 1, 0, __$temp3;}
+      // ptx:3733  setp.ne.s16 	%p147, %rs854, 0;
       bool p147 = (bitfieldExtract(int((t123 == 1) ? 1u : 0u), 0, 16)) != 0;
-      // 3736: mov.b32 {low,high}, %r1045;
-      // 3737: mov.b16 %rs857, high;}
+      // ptx:3736  mov.b32 {low,high}, %r1045;
+      // ptx:3737  mov.b16 %rs857, high;}
       uint rs857 = ((r1045 >> 16u) & 0xFFFFu);
-      // 3741: mov.b32 {low,high}, %r957;
-      // 3742: mov.b16 %rs858, high;}
-      // 3746: setp.gt.f16  __$temp3, %rs857, %rs858;
+      // ptx:3741  mov.b32 {low,high}, %r957;
+      // ptx:3742  mov.b16 %rs858, high;}
+      // ptx:3746  setp.gt.f16  __$temp3, %rs857, %rs858;
       int t124 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs857)), floatBitsToUint(p2g_h2f((r957 >> 16u) & 0xFFFFu)));
-      // 3747: selp.u16 %rs859, 1, 0, __$temp3;}
+      // ptx:3747  selp.u16 %rs859, 1, 0, __$temp3;}
       uint rs859 = (t124 == 1) ? 1u : 0u;
-      // 3749: @%p147 bra 	$L__BB0_186;
-      // 3755: mov.b32 {low,high}, %r1045;
-      // 3756: mov.b16 %rs1634, low;}
-      // 3758: bra.uni 	$L__BB0_187;
-      // 3750: bra.uni 	$L__BB0_185;
-      // 3763: mov.b32 {low,high}, %r957;
-      // 3764: mov.b16 %rs1634, low;}
+      // ptx:3749  @%p147 bra 	$L__BB0_186;
+      // ptx:3755  mov.b32 {low,high}, %r1045;
+      // ptx:3756  mov.b16 %rs1634, low;}
+      // ptx:3758  bra.uni 	$L__BB0_187;
+      // ptx:3750  bra.uni 	$L__BB0_185;
+      // ptx:3763  mov.b32 {low,high}, %r957;
+      // ptx:3764  mov.b16 %rs1634, low;}
       uint rs1634 = p147 ? (r1045 & 0xFFFFu) : (r957 & 0xFFFFu);
-      // 3768: setp.ne.s16 	%p148, %rs859, 0;
+      // ptx:3768  setp.ne.s16 	%p148, %rs859, 0;
       bool p148 = (bitfieldExtract(int(rs859), 0, 16)) != 0;
-      // 3769: @%p148 bra 	$L__BB0_189;
-      // 3775: mov.b32 {low,high}, %r1045;
-      // 3776: mov.b16 %rs1635, high;}
-      // 3778: bra.uni 	$L__BB0_190;
-      // 3770: bra.uni 	$L__BB0_188;
-      // 3783: mov.b32 {low,high}, %r957;
-      // 3784: mov.b16 %rs1635, high;}
+      // ptx:3769  @%p148 bra 	$L__BB0_189;
+      // ptx:3775  mov.b32 {low,high}, %r1045;
+      // ptx:3776  mov.b16 %rs1635, high;}
+      // ptx:3778  bra.uni 	$L__BB0_190;
+      // ptx:3770  bra.uni 	$L__BB0_188;
+      // ptx:3783  mov.b32 {low,high}, %r957;
+      // ptx:3784  mov.b16 %rs1635, high;}
       uint rs1635 = p148 ? ((r1045 >> 16u) & 0xFFFFu) : ((r957 >> 16u) & 0xFFFFu);
-      // 3789: {  mov.b32 %r1066, {%rs1634,%rs1635};}
+      // ptx:3789  {  mov.b32 %r1066, {%rs1634,%rs1635};}
       uint r1066 = rs1634 | (rs1635 << 16u);
-      // 3792: @%p147 bra 	$L__BB0_192;
-      // 3798: mov.b32 {low,high}, %r964;
-      // 3799: mov.b16 %rs1636, low;}
-      // 3801: bra.uni 	$L__BB0_193;
-      // 3793: bra.uni 	$L__BB0_191;
-      // 3806: mov.b32 {low,high}, %r962;
-      // 3807: mov.b16 %rs1636, low;}
+      // ptx:3792  @%p147 bra 	$L__BB0_192;
+      // ptx:3798  mov.b32 {low,high}, %r964;
+      // ptx:3799  mov.b16 %rs1636, low;}
+      // ptx:3801  bra.uni 	$L__BB0_193;
+      // ptx:3793  bra.uni 	$L__BB0_191;
+      // ptx:3806  mov.b32 {low,high}, %r962;
+      // ptx:3807  mov.b16 %rs1636, low;}
       uint rs1636 = p147 ? (r964 & 0xFFFFu) : (r962 & 0xFFFFu);
-      // 3811: @%p148 bra 	$L__BB0_195;
-      // 3817: mov.b32 {low,high}, %r964;
-      // 3818: mov.b16 %rs1637, high;}
-      // 3820: bra.uni 	$L__BB0_196;
-      // 3812: bra.uni 	$L__BB0_194;
-      // 3825: mov.b32 {low,high}, %r962;
-      // 3826: mov.b16 %rs1637, high;}
+      // ptx:3811  @%p148 bra 	$L__BB0_195;
+      // ptx:3817  mov.b32 {low,high}, %r964;
+      // ptx:3818  mov.b16 %rs1637, high;}
+      // ptx:3820  bra.uni 	$L__BB0_196;
+      // ptx:3812  bra.uni 	$L__BB0_194;
+      // ptx:3825  mov.b32 {low,high}, %r962;
+      // ptx:3826  mov.b16 %rs1637, high;}
       uint rs1637 = p148 ? ((r964 >> 16u) & 0xFFFFu) : ((r962 >> 16u) & 0xFFFFu);
-      // 3830: mov.u32 	%r1837, _ZZ8k_outputE6sColor;
-      // 3831: mov.u32 	%r1073, 2;
+      // ptx:3830  mov.u32 	%r1837, _ZZ8k_outputE6sColor;
+      // ptx:3831  mov.u32 	%r1073, 2;
       uint r1073 = 2u;
-      // 3832: mov.u32 	%r1076, 0;
-      // 3834: {  mov.b32 %r1071, {%rs1636,%rs1637};}
+      // ptx:3832  mov.u32 	%r1076, 0;
+      // ptx:3834  {  mov.b32 %r1071, {%rs1636,%rs1637};}
       uint r1071 = rs1636 | (rs1637 << 16u);
-      // 3838: cvt.rn.f16.s32 %rs874, %r1073;
-      // 3841: {add.f16 %rs875,%rs519,%rs874;
+      // ptx:3838  cvt.rn.f16.s32 %rs874, %r1073;
+      // ptx:3841  {add.f16 %rs875,%rs519,%rs874;
       uint rs875 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r1073)), 4)));
-      // 3845: cvt.rn.f16.s32 %rs878, %r1073;
-      // 3848: {fma.rn.f16 %rs879,%rs878,%rs536,%rs525;
-      // 3852: cvt.rni.f16.f16 %rs883, %rs879;
+      // ptx:3845  cvt.rn.f16.s32 %rs878, %r1073;
+      // ptx:3848  {fma.rn.f16 %rs879,%rs878,%rs536,%rs525;
+      // ptx:3852  cvt.rni.f16.f16 %rs883, %rs879;
       uint rs883 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r1073)), 4)), rs536, rs525), 0);
-      // 3855: {sub.f16 %rs885,%rs883,%rs506;
+      // ptx:3855  {sub.f16 %rs885,%rs883,%rs506;
       uint rs885 = p2g_hsub(rs883, rs506);
-      // 3859: cvt.rzi.s32.f16 %r1074, %rs875;
+      // ptx:3859  cvt.rzi.s32.f16 %r1074, %rs875;
       uint r1074 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs875)), 1, true, 32)));
-      // 3862: cvt.rzi.s32.f16 %r1075, %rs885;
+      // ptx:3862  cvt.rzi.s32.f16 %r1075, %rs885;
       uint r1075 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs885)), 1, true, 32)));
-      // 3865: cvt.rn.f16.s32 %rs890, %r1076;
-      // 3868: {add.f16 %rs891,%rs885,%rs890;
+      // ptx:3865  cvt.rn.f16.s32 %rs890, %r1076;
+      // ptx:3868  {add.f16 %rs891,%rs885,%rs890;
       uint rs891 = p2g_hadd(rs885, p2g_f2h_rn(p2g_s2f32(int(int(0u)), 4)));
-      // 3871: selp.b32 	%r1120, %r1074, %r1075, %p97;
-      // 3872: selp.b32 	%r1121, %r1075, %r1074, %p97;
-      // 3873: mad.lo.s32 	%r1122, %r1120, 24, %r1121;
-      // 3874: shl.b32 	%r1123, %r1122, 3;
-      // 3875: add.s32 	%r1125, %r1837, %r1123;
+      // ptx:3871  selp.b32 	%r1120, %r1074, %r1075, %p97;
+      // ptx:3872  selp.b32 	%r1121, %r1075, %r1074, %p97;
+      // ptx:3873  mad.lo.s32 	%r1122, %r1120, 24, %r1121;
+      // ptx:3874  shl.b32 	%r1123, %r1122, 3;
+      // ptx:3875  add.s32 	%r1125, %r1837, %r1123;
       uint r1125 = uint(int(sh_sColor) + int(uint(int(p97 ? r1074 : r1075) * 24 + int(p97 ? r1075 : r1074)) << 3u));
-      // 3876: ld.shared.u16 	%rs894, [%r1125];
+      // ptx:3876  ld.shared.u16 	%rs894, [%r1125];
       uint rs894 = p2g_lds16(r1125);
-      // 3878: {  mov.b32 %r1077, {%rs894,%rs894};}
+      // ptx:3878  {  mov.b32 %r1077, {%rs894,%rs894};}
       uint r1077 = rs894 | (rs894 << 16u);
-      // 3882: {  mov.b32 %r1078, {%rs875,%rs875};}
+      // ptx:3882  {  mov.b32 %r1078, {%rs875,%rs875};}
       uint r1078 = rs875 | (rs875 << 16u);
-      // 3886: {  mov.b32 %r1079, {%rs891,%rs891};}
+      // ptx:3886  {  mov.b32 %r1079, {%rs891,%rs891};}
       uint r1079 = rs891 | (rs891 << 16u);
-      // 3890: {sub.f16x2 %r1080,%r1078,%r378;
+      // ptx:3890  {sub.f16x2 %r1080,%r1078,%r378;
       uint r1080 = p2g_hsub2(r1078, r378);
-      // 3894: {sub.f16x2 %r1083,%r1079,%r380;
+      // ptx:3894  {sub.f16x2 %r1083,%r1079,%r380;
       uint r1083 = p2g_hsub2(r1079, r380);
-      // 3898: {mul.f16x2 %r1086,%r1080,%r1080;
-      // 3902: {mul.f16x2 %r1089,%r375,%r1086;
-      // 3906: {mul.f16x2 %r1092,%r377,%r1080;
-      // 3910: {fma.rn.f16x2 %r1095,%r1092,%r1083,%r1089;
+      // ptx:3898  {mul.f16x2 %r1086,%r1080,%r1080;
+      // ptx:3902  {mul.f16x2 %r1089,%r375,%r1086;
+      // ptx:3906  {mul.f16x2 %r1092,%r377,%r1080;
+      // ptx:3910  {fma.rn.f16x2 %r1095,%r1092,%r1083,%r1089;
       uint r1095 = p2g_hfma2(p2g_hmul2(r377, r1080), r1083, p2g_hmul2(r375, p2g_hmul2(r1080, r1080)));
-      // 3914: {mul.f16x2 %r1099,%r376,%r1083;
-      // 3918: {fma.rn.f16x2 %r1102,%r1099,%r1083,%r1095;
+      // ptx:3914  {mul.f16x2 %r1099,%r376,%r1083;
+      // ptx:3918  {fma.rn.f16x2 %r1102,%r1099,%r1083,%r1095;
       uint r1102 = p2g_hfma2(p2g_hmul2(r376, r1083), r1083, r1095);
-      // 3924: mov.b32         {hl, hu}, %r1102;   
+      // ptx:3924  mov.b32         {hl, hu}, %r1102;   
       uint hl_12 = (r1102 & 0xFFFFu);
       uint hu_12 = ((r1102 >> 16u) & 0xFFFFu);
-      // 3925: cvt.f32.f16     fl, hl;         
+      // ptx:3925  cvt.f32.f16     fl, hl;         
       uint fl_12 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_12))));
-      // 3926: cvt.f32.f16     fu, hu;         
+      // ptx:3926  cvt.f32.f16     fu, hu;         
       uint fu_12 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_12))));
-      // 3927: ex2.approx.ftz.f32  fl, fl;     
+      // ptx:3927  ex2.approx.ftz.f32  fl, fl;     
       fl_12 = p2g_sfu_ex2(fl_12, true);
-      // 3928: ex2.approx.ftz.f32  fu, fu;     
+      // ptx:3928  ex2.approx.ftz.f32  fu, fu;     
       fu_12 = p2g_sfu_ex2(fu_12, true);
-      // 3929: mov.b32         ULP, 0x33800000U;
+      // ptx:3929  mov.b32         ULP, 0x33800000U;
       uint ULP_12 = 0x33800000u;
-      // 3930: fma.rn.f32      fl,fl,ULP,fl;   
+      // ptx:3930  fma.rn.f32      fl,fl,ULP,fl;   
       fl_12 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_12), uintBitsToFloat(ULP_12), uintBitsToFloat(fl_12), 0,
           false));
-      // 3931: fma.rn.f32      fu,fu,ULP,fu;   
+      // ptx:3931  fma.rn.f32      fu,fu,ULP,fu;   
       fu_12 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_12), uintBitsToFloat(ULP_12), uintBitsToFloat(fu_12), 0,
           false));
-      // 3932: cvt.rn.f16.f32      hl, fl;     
+      // ptx:3932  cvt.rn.f16.f32      hl, fl;     
       hl_12 = p2g_f2h_rn(fl_12);
-      // 3933: cvt.rn.f16.f32      hu, fu;     
+      // ptx:3933  cvt.rn.f16.f32      hu, fu;     
       hu_12 = p2g_f2h_rn(fu_12);
-      // 3934: mov.b32         %r1106, {hl, hu};   
+      // ptx:3934  mov.b32         %r1106, {hl, hu};   
       uint r1106 = hl_12 | (hu_12 << 16u);
-      // 3938: {fma.rn.f16x2 %r1108,%r1106,%r1077,%r995;
+      // ptx:3938  {fma.rn.f16x2 %r1108,%r1106,%r1077,%r995;
       uint r1108 = p2g_hfma2(r1106, r1077, r995);
-      // 3942: {add.f16x2 %r1112,%r999,%r1106;
+      // ptx:3942  {add.f16x2 %r1112,%r999,%r1106;
       uint r1112 = p2g_hadd2(r999, r1106);
-      // 3947: mov.b32 {low,high}, %r1102;
-      // 3948: mov.b16 %rs897, low;}
-      // 3952: mov.b32 {low,high}, %r1017;
-      // 3953: mov.b16 %rs898, low;}
-      // 3957: setp.gt.f16  __$temp3, %rs897, %rs898;
+      // ptx:3947  mov.b32 {low,high}, %r1102;
+      // ptx:3948  mov.b16 %rs897, low;}
+      // ptx:3952  mov.b32 {low,high}, %r1017;
+      // ptx:3953  mov.b16 %rs898, low;}
+      // ptx:3957  setp.gt.f16  __$temp3, %rs897, %rs898;
       int t125 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1102 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1017 & 0xFFFFu)));
-      // 3958: selp.u16 %rs899, 1, 0, __$temp3;}
-      // 3960: setp.ne.s16 	%p152, %rs899, 0;
+      // ptx:3958  selp.u16 %rs899, 1, 0, __$temp3;}
+      // ptx:3960  setp.ne.s16 	%p152, %rs899, 0;
       bool p152 = (bitfieldExtract(int((t125 == 1) ? 1u : 0u), 0, 16)) != 0;
-      // 3963: mov.b32 {low,high}, %r1102;
-      // 3964: mov.b16 %rs902, high;}
+      // ptx:3963  mov.b32 {low,high}, %r1102;
+      // ptx:3964  mov.b16 %rs902, high;}
       uint rs902 = ((r1102 >> 16u) & 0xFFFFu);
-      // 3968: mov.b32 {low,high}, %r1017;
-      // 3969: mov.b16 %rs903, high;}
-      // 3973: setp.gt.f16  __$temp3, %rs902, %rs903;
+      // ptx:3968  mov.b32 {low,high}, %r1017;
+      // ptx:3969  mov.b16 %rs903, high;}
+      // ptx:3973  setp.gt.f16  __$temp3, %rs902, %rs903;
       int t126 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs902)), floatBitsToUint(p2g_h2f((r1017 >> 16u) & 0xFFFFu)));
-      // 3974: selp.u16 %rs904, 1, 0, __$temp3;}
+      // ptx:3974  selp.u16 %rs904, 1, 0, __$temp3;}
       uint rs904 = (t126 == 1) ? 1u : 0u;
-      // 3976: @%p152 bra 	$L__BB0_198;
-      // 3982: mov.b32 {low,high}, %r1102;
-      // 3983: mov.b16 %rs1638, low;}
-      // 3985: bra.uni 	$L__BB0_199;
-      // 3977: bra.uni 	$L__BB0_197;
-      // 3990: mov.b32 {low,high}, %r1017;
-      // 3991: mov.b16 %rs1638, low;}
+      // ptx:3976  @%p152 bra 	$L__BB0_198;
+      // ptx:3982  mov.b32 {low,high}, %r1102;
+      // ptx:3983  mov.b16 %rs1638, low;}
+      // ptx:3985  bra.uni 	$L__BB0_199;
+      // ptx:3977  bra.uni 	$L__BB0_197;
+      // ptx:3990  mov.b32 {low,high}, %r1017;
+      // ptx:3991  mov.b16 %rs1638, low;}
       uint rs1638 = p152 ? (r1102 & 0xFFFFu) : (r1017 & 0xFFFFu);
-      // 3995: setp.ne.s16 	%p153, %rs904, 0;
+      // ptx:3995  setp.ne.s16 	%p153, %rs904, 0;
       bool p153 = (bitfieldExtract(int(rs904), 0, 16)) != 0;
-      // 3996: @%p153 bra 	$L__BB0_201;
-      // 4002: mov.b32 {low,high}, %r1102;
-      // 4003: mov.b16 %rs1639, high;}
-      // 4005: bra.uni 	$L__BB0_202;
-      // 3997: bra.uni 	$L__BB0_200;
-      // 4010: mov.b32 {low,high}, %r1017;
-      // 4011: mov.b16 %rs1639, high;}
+      // ptx:3996  @%p153 bra 	$L__BB0_201;
+      // ptx:4002  mov.b32 {low,high}, %r1102;
+      // ptx:4003  mov.b16 %rs1639, high;}
+      // ptx:4005  bra.uni 	$L__BB0_202;
+      // ptx:3997  bra.uni 	$L__BB0_200;
+      // ptx:4010  mov.b32 {low,high}, %r1017;
+      // ptx:4011  mov.b16 %rs1639, high;}
       uint rs1639 = p153 ? ((r1102 >> 16u) & 0xFFFFu) : ((r1017 >> 16u) & 0xFFFFu);
-      // 4016: {  mov.b32 %r1130, {%rs1638,%rs1639};}
+      // ptx:4016  {  mov.b32 %r1130, {%rs1638,%rs1639};}
       uint r1130 = rs1638 | (rs1639 << 16u);
-      // 4019: @%p152 bra 	$L__BB0_204;
-      // 4025: mov.b32 {low,high}, %r1077;
-      // 4026: mov.b16 %rs1640, low;}
-      // 4028: bra.uni 	$L__BB0_205;
-      // 4020: bra.uni 	$L__BB0_203;
-      // 4033: mov.b32 {low,high}, %r1022;
-      // 4034: mov.b16 %rs1640, low;}
+      // ptx:4019  @%p152 bra 	$L__BB0_204;
+      // ptx:4025  mov.b32 {low,high}, %r1077;
+      // ptx:4026  mov.b16 %rs1640, low;}
+      // ptx:4028  bra.uni 	$L__BB0_205;
+      // ptx:4020  bra.uni 	$L__BB0_203;
+      // ptx:4033  mov.b32 {low,high}, %r1022;
+      // ptx:4034  mov.b16 %rs1640, low;}
       uint rs1640 = p152 ? (r1077 & 0xFFFFu) : (r1022 & 0xFFFFu);
-      // 4038: @%p153 bra 	$L__BB0_207;
-      // 4044: mov.b32 {low,high}, %r1077;
-      // 4045: mov.b16 %rs1641, high;}
-      // 4047: bra.uni 	$L__BB0_208;
-      // 4039: bra.uni 	$L__BB0_206;
-      // 4052: mov.b32 {low,high}, %r1022;
-      // 4053: mov.b16 %rs1641, high;}
+      // ptx:4038  @%p153 bra 	$L__BB0_207;
+      // ptx:4044  mov.b32 {low,high}, %r1077;
+      // ptx:4045  mov.b16 %rs1641, high;}
+      // ptx:4047  bra.uni 	$L__BB0_208;
+      // ptx:4039  bra.uni 	$L__BB0_206;
+      // ptx:4052  mov.b32 {low,high}, %r1022;
+      // ptx:4053  mov.b16 %rs1641, high;}
       uint rs1641 = p153 ? ((r1077 >> 16u) & 0xFFFFu) : ((r1022 >> 16u) & 0xFFFFu);
-      // 4058: {  mov.b32 %r1135, {%rs1640,%rs1641};}
+      // ptx:4058  {  mov.b32 %r1135, {%rs1640,%rs1641};}
       uint r1135 = rs1640 | (rs1641 << 16u);
-      // 4062: {sub.f16x2 %r1136,%r1078,%r379;
+      // ptx:4062  {sub.f16x2 %r1136,%r1078,%r379;
       uint r1136 = p2g_hsub2(r1078, r379);
-      // 4066: {sub.f16x2 %r1139,%r1079,%r381;
+      // ptx:4066  {sub.f16x2 %r1139,%r1079,%r381;
       uint r1139 = p2g_hsub2(r1079, r381);
-      // 4070: {mul.f16x2 %r1142,%r1136,%r1136;
-      // 4074: {mul.f16x2 %r1145,%r375,%r1142;
-      // 4078: {mul.f16x2 %r1148,%r377,%r1136;
-      // 4082: {fma.rn.f16x2 %r1151,%r1148,%r1139,%r1145;
+      // ptx:4070  {mul.f16x2 %r1142,%r1136,%r1136;
+      // ptx:4074  {mul.f16x2 %r1145,%r375,%r1142;
+      // ptx:4078  {mul.f16x2 %r1148,%r377,%r1136;
+      // ptx:4082  {fma.rn.f16x2 %r1151,%r1148,%r1139,%r1145;
       uint r1151 = p2g_hfma2(p2g_hmul2(r377, r1136), r1139, p2g_hmul2(r375, p2g_hmul2(r1136, r1136)));
-      // 4086: {mul.f16x2 %r1155,%r376,%r1139;
-      // 4090: {fma.rn.f16x2 %r1158,%r1155,%r1139,%r1151;
+      // ptx:4086  {mul.f16x2 %r1155,%r376,%r1139;
+      // ptx:4090  {fma.rn.f16x2 %r1158,%r1155,%r1139,%r1151;
       uint r1158 = p2g_hfma2(p2g_hmul2(r376, r1139), r1139, r1151);
-      // 4096: mov.b32         {hl, hu}, %r1158;   
+      // ptx:4096  mov.b32         {hl, hu}, %r1158;   
       uint hl_13 = (r1158 & 0xFFFFu);
       uint hu_13 = ((r1158 >> 16u) & 0xFFFFu);
-      // 4097: cvt.f32.f16     fl, hl;         
+      // ptx:4097  cvt.f32.f16     fl, hl;         
       uint fl_13 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_13))));
-      // 4098: cvt.f32.f16     fu, hu;         
+      // ptx:4098  cvt.f32.f16     fu, hu;         
       uint fu_13 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_13))));
-      // 4099: ex2.approx.ftz.f32  fl, fl;     
+      // ptx:4099  ex2.approx.ftz.f32  fl, fl;     
       fl_13 = p2g_sfu_ex2(fl_13, true);
-      // 4100: ex2.approx.ftz.f32  fu, fu;     
+      // ptx:4100  ex2.approx.ftz.f32  fu, fu;     
       fu_13 = p2g_sfu_ex2(fu_13, true);
-      // 4101: mov.b32         ULP, 0x33800000U;
+      // ptx:4101  mov.b32         ULP, 0x33800000U;
       uint ULP_13 = 0x33800000u;
-      // 4102: fma.rn.f32      fl,fl,ULP,fl;   
+      // ptx:4102  fma.rn.f32      fl,fl,ULP,fl;   
       fl_13 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_13), uintBitsToFloat(ULP_13), uintBitsToFloat(fl_13), 0,
           false));
-      // 4103: fma.rn.f32      fu,fu,ULP,fu;   
+      // ptx:4103  fma.rn.f32      fu,fu,ULP,fu;   
       fu_13 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_13), uintBitsToFloat(ULP_13), uintBitsToFloat(fu_13), 0,
           false));
-      // 4104: cvt.rn.f16.f32      hl, fl;     
+      // ptx:4104  cvt.rn.f16.f32      hl, fl;     
       hl_13 = p2g_f2h_rn(fl_13);
-      // 4105: cvt.rn.f16.f32      hu, fu;     
+      // ptx:4105  cvt.rn.f16.f32      hu, fu;     
       hu_13 = p2g_f2h_rn(fu_13);
-      // 4106: mov.b32         %r1162, {hl, hu};   
+      // ptx:4106  mov.b32         %r1162, {hl, hu};   
       uint r1162 = hl_13 | (hu_13 << 16u);
-      // 4110: {fma.rn.f16x2 %r1164,%r1162,%r1077,%r1051;
+      // ptx:4110  {fma.rn.f16x2 %r1164,%r1162,%r1077,%r1051;
       uint r1164 = p2g_hfma2(r1162, r1077, r1051);
-      // 4114: {add.f16x2 %r1168,%r1055,%r1162;
+      // ptx:4114  {add.f16x2 %r1168,%r1055,%r1162;
       uint r1168 = p2g_hadd2(r1055, r1162);
-      // 4119: mov.b32 {low,high}, %r1158;
-      // 4120: mov.b16 %rs920, low;}
-      // 4124: mov.b32 {low,high}, %r1066;
-      // 4125: mov.b16 %rs921, low;}
-      // 4129: setp.gt.f16  __$temp3, %rs920, %rs921;
+      // ptx:4119  mov.b32 {low,high}, %r1158;
+      // ptx:4120  mov.b16 %rs920, low;}
+      // ptx:4124  mov.b32 {low,high}, %r1066;
+      // ptx:4125  mov.b16 %rs921, low;}
+      // ptx:4129  setp.gt.f16  __$temp3, %rs920, %rs921;
       int t127 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1158 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1066 & 0xFFFFu)));
-      // 4130: selp.u16 %rs922, 1, 0, __$temp3;}
-      // 4132: setp.ne.s16 	%p156, %rs922, 0;
+      // ptx:4130  selp.u16 %rs922, 1, 0, __$temp3;}
+      // ptx:4132  setp.ne.s16 	%p156, %rs922, 0;
       bool p156 = (bitfieldExtract(int((t127 == 1) ? 1u : 0u), 0, 16)) != 0;
-      // 4135: mov.b32 {low,high}, %r1158;
-      // 4136: mov.b16 %rs925, high;}
+      // ptx:4135  mov.b32 {low,high}, %r1158;
+      // ptx:4136  mov.b16 %rs925, high;}
       uint rs925 = ((r1158 >> 16u) & 0xFFFFu);
-      // 4140: mov.b32 {low,high}, %r1066;
-      // 4141: mov.b16 %rs926, high;}
-      // 4145: setp.gt.f16  __$temp3, %rs925, %rs926;
+      // ptx:4140  mov.b32 {low,high}, %r1066;
+      // ptx:4141  mov.b16 %rs926, high;}
+      // ptx:4145  setp.gt.f16  __$temp3, %rs925, %rs926;
       int t128 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs925)), floatBitsToUint(p2g_h2f((r1066 >> 16u) & 0xFFFFu)));
-      // 4146: selp.u16 %rs927, 1, 0, __$temp3;}
+      // ptx:4146  selp.u16 %rs927, 1, 0, __$temp3;}
       uint rs927 = (t128 == 1) ? 1u : 0u;
-      // 4148: @%p156 bra 	$L__BB0_210;
-      // 4154: mov.b32 {low,high}, %r1158;
-      // 4155: mov.b16 %rs1642, low;}
-      // 4157: bra.uni 	$L__BB0_211;
-      // 4149: bra.uni 	$L__BB0_209;
-      // 4162: mov.b32 {low,high}, %r1066;
-      // 4163: mov.b16 %rs1642, low;}
+      // ptx:4148  @%p156 bra 	$L__BB0_210;
+      // ptx:4154  mov.b32 {low,high}, %r1158;
+      // ptx:4155  mov.b16 %rs1642, low;}
+      // ptx:4157  bra.uni 	$L__BB0_211;
+      // ptx:4149  bra.uni 	$L__BB0_209;
+      // ptx:4162  mov.b32 {low,high}, %r1066;
+      // ptx:4163  mov.b16 %rs1642, low;}
       uint rs1642 = p156 ? (r1158 & 0xFFFFu) : (r1066 & 0xFFFFu);
-      // 4167: setp.ne.s16 	%p157, %rs927, 0;
+      // ptx:4167  setp.ne.s16 	%p157, %rs927, 0;
       bool p157 = (bitfieldExtract(int(rs927), 0, 16)) != 0;
-      // 4168: @%p157 bra 	$L__BB0_213;
-      // 4174: mov.b32 {low,high}, %r1158;
-      // 4175: mov.b16 %rs1643, high;}
-      // 4177: bra.uni 	$L__BB0_214;
-      // 4169: bra.uni 	$L__BB0_212;
-      // 4182: mov.b32 {low,high}, %r1066;
-      // 4183: mov.b16 %rs1643, high;}
+      // ptx:4168  @%p157 bra 	$L__BB0_213;
+      // ptx:4174  mov.b32 {low,high}, %r1158;
+      // ptx:4175  mov.b16 %rs1643, high;}
+      // ptx:4177  bra.uni 	$L__BB0_214;
+      // ptx:4169  bra.uni 	$L__BB0_212;
+      // ptx:4182  mov.b32 {low,high}, %r1066;
+      // ptx:4183  mov.b16 %rs1643, high;}
       uint rs1643 = p157 ? ((r1158 >> 16u) & 0xFFFFu) : ((r1066 >> 16u) & 0xFFFFu);
-      // 4188: {  mov.b32 %r1179, {%rs1642,%rs1643};}
+      // ptx:4188  {  mov.b32 %r1179, {%rs1642,%rs1643};}
       uint r1179 = rs1642 | (rs1643 << 16u);
-      // 4191: @%p156 bra 	$L__BB0_216;
-      // 4197: mov.b32 {low,high}, %r1077;
-      // 4198: mov.b16 %rs1644, low;}
-      // 4200: bra.uni 	$L__BB0_217;
-      // 4192: bra.uni 	$L__BB0_215;
-      // 4205: mov.b32 {low,high}, %r1071;
-      // 4206: mov.b16 %rs1644, low;}
+      // ptx:4191  @%p156 bra 	$L__BB0_216;
+      // ptx:4197  mov.b32 {low,high}, %r1077;
+      // ptx:4198  mov.b16 %rs1644, low;}
+      // ptx:4200  bra.uni 	$L__BB0_217;
+      // ptx:4192  bra.uni 	$L__BB0_215;
+      // ptx:4205  mov.b32 {low,high}, %r1071;
+      // ptx:4206  mov.b16 %rs1644, low;}
       uint rs1644 = p156 ? (r1077 & 0xFFFFu) : (r1071 & 0xFFFFu);
-      // 4210: @%p157 bra 	$L__BB0_219;
-      // 4216: mov.b32 {low,high}, %r1077;
-      // 4217: mov.b16 %rs1645, high;}
-      // 4219: bra.uni 	$L__BB0_220;
-      // 4211: bra.uni 	$L__BB0_218;
-      // 4224: mov.b32 {low,high}, %r1071;
-      // 4225: mov.b16 %rs1645, high;}
+      // ptx:4210  @%p157 bra 	$L__BB0_219;
+      // ptx:4216  mov.b32 {low,high}, %r1077;
+      // ptx:4217  mov.b16 %rs1645, high;}
+      // ptx:4219  bra.uni 	$L__BB0_220;
+      // ptx:4211  bra.uni 	$L__BB0_218;
+      // ptx:4224  mov.b32 {low,high}, %r1071;
+      // ptx:4225  mov.b16 %rs1645, high;}
       uint rs1645 = p157 ? ((r1077 >> 16u) & 0xFFFFu) : ((r1071 >> 16u) & 0xFFFFu);
-      // 4229: mov.u32 	%r1838, _ZZ8k_outputE6sColor;
-      // 4231: {  mov.b32 %r1184, {%rs1644,%rs1645};}
+      // ptx:4229  mov.u32 	%r1838, _ZZ8k_outputE6sColor;
+      // ptx:4231  {  mov.b32 %r1184, {%rs1644,%rs1645};}
       uint r1184 = rs1644 | (rs1645 << 16u);
-      // 4234: mov.u32 	%r1185, 1;
-      // 4236: cvt.rn.f16.s32 %rs942, %r1185;
-      // 4239: {add.f16 %rs943,%rs885,%rs942;
+      // ptx:4234  mov.u32 	%r1185, 1;
+      // ptx:4236  cvt.rn.f16.s32 %rs942, %r1185;
+      // ptx:4239  {add.f16 %rs943,%rs885,%rs942;
       uint rs943 = p2g_hadd(rs885, p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4)));
-      // 4242: add.s32 	%r1228, %r1075, 1;
+      // ptx:4242  add.s32 	%r1228, %r1075, 1;
       uint r1228 = uint(int(r1075) + 1);
-      // 4243: selp.b32 	%r1229, %r1074, %r1228, %p97;
-      // 4244: selp.b32 	%r1230, %r1228, %r1074, %p97;
-      // 4245: mad.lo.s32 	%r1231, %r1229, 24, %r1230;
-      // 4246: shl.b32 	%r1232, %r1231, 3;
-      // 4247: add.s32 	%r1234, %r1838, %r1232;
+      // ptx:4243  selp.b32 	%r1229, %r1074, %r1228, %p97;
+      // ptx:4244  selp.b32 	%r1230, %r1228, %r1074, %p97;
+      // ptx:4245  mad.lo.s32 	%r1231, %r1229, 24, %r1230;
+      // ptx:4246  shl.b32 	%r1232, %r1231, 3;
+      // ptx:4247  add.s32 	%r1234, %r1838, %r1232;
       uint r1234 = uint(int(sh_sColor) + int(uint(int(p97 ? r1074 : r1228) * 24 + int(p97 ? r1228 : r1074)) << 3u));
-      // 4248: ld.shared.u16 	%rs946, [%r1234];
+      // ptx:4248  ld.shared.u16 	%rs946, [%r1234];
       uint rs946 = p2g_lds16(r1234);
-      // 4250: {  mov.b32 %r1186, {%rs946,%rs946};}
+      // ptx:4250  {  mov.b32 %r1186, {%rs946,%rs946};}
       uint r1186 = rs946 | (rs946 << 16u);
-      // 4254: {  mov.b32 %r1187, {%rs875,%rs875};}
+      // ptx:4254  {  mov.b32 %r1187, {%rs875,%rs875};}
       uint r1187 = rs875 | (rs875 << 16u);
-      // 4258: {  mov.b32 %r1188, {%rs943,%rs943};}
+      // ptx:4258  {  mov.b32 %r1188, {%rs943,%rs943};}
       uint r1188 = rs943 | (rs943 << 16u);
-      // 4262: {sub.f16x2 %r1189,%r1187,%r378;
+      // ptx:4262  {sub.f16x2 %r1189,%r1187,%r378;
       uint r1189 = p2g_hsub2(r1187, r378);
-      // 4266: {sub.f16x2 %r1192,%r1188,%r380;
+      // ptx:4266  {sub.f16x2 %r1192,%r1188,%r380;
       uint r1192 = p2g_hsub2(r1188, r380);
-      // 4270: {mul.f16x2 %r1195,%r1189,%r1189;
-      // 4274: {mul.f16x2 %r1198,%r375,%r1195;
-      // 4278: {mul.f16x2 %r1201,%r377,%r1189;
-      // 4282: {fma.rn.f16x2 %r1204,%r1201,%r1192,%r1198;
+      // ptx:4270  {mul.f16x2 %r1195,%r1189,%r1189;
+      // ptx:4274  {mul.f16x2 %r1198,%r375,%r1195;
+      // ptx:4278  {mul.f16x2 %r1201,%r377,%r1189;
+      // ptx:4282  {fma.rn.f16x2 %r1204,%r1201,%r1192,%r1198;
       uint r1204 = p2g_hfma2(p2g_hmul2(r377, r1189), r1192, p2g_hmul2(r375, p2g_hmul2(r1189, r1189)));
-      // 4286: {mul.f16x2 %r1208,%r376,%r1192;
-      // 4290: {fma.rn.f16x2 %r1211,%r1208,%r1192,%r1204;
+      // ptx:4286  {mul.f16x2 %r1208,%r376,%r1192;
+      // ptx:4290  {fma.rn.f16x2 %r1211,%r1208,%r1192,%r1204;
       uint r1211 = p2g_hfma2(p2g_hmul2(r376, r1192), r1192, r1204);
-      // 4296: mov.b32         {hl, hu}, %r1211;   
+      // ptx:4296  mov.b32         {hl, hu}, %r1211;   
       uint hl_14 = (r1211 & 0xFFFFu);
       uint hu_14 = ((r1211 >> 16u) & 0xFFFFu);
-      // 4297: cvt.f32.f16     fl, hl;         
+      // ptx:4297  cvt.f32.f16     fl, hl;         
       uint fl_14 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_14))));
-      // 4298: cvt.f32.f16     fu, hu;         
+      // ptx:4298  cvt.f32.f16     fu, hu;         
       uint fu_14 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_14))));
-      // 4299: ex2.approx.ftz.f32  fl, fl;     
+      // ptx:4299  ex2.approx.ftz.f32  fl, fl;     
       fl_14 = p2g_sfu_ex2(fl_14, true);
-      // 4300: ex2.approx.ftz.f32  fu, fu;     
+      // ptx:4300  ex2.approx.ftz.f32  fu, fu;     
       fu_14 = p2g_sfu_ex2(fu_14, true);
-      // 4301: mov.b32         ULP, 0x33800000U;
+      // ptx:4301  mov.b32         ULP, 0x33800000U;
       uint ULP_14 = 0x33800000u;
-      // 4302: fma.rn.f32      fl,fl,ULP,fl;   
+      // ptx:4302  fma.rn.f32      fl,fl,ULP,fl;   
       fl_14 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_14), uintBitsToFloat(ULP_14), uintBitsToFloat(fl_14), 0,
           false));
-      // 4303: fma.rn.f32      fu,fu,ULP,fu;   
+      // ptx:4303  fma.rn.f32      fu,fu,ULP,fu;   
       fu_14 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_14), uintBitsToFloat(ULP_14), uintBitsToFloat(fu_14), 0,
           false));
-      // 4304: cvt.rn.f16.f32      hl, fl;     
+      // ptx:4304  cvt.rn.f16.f32      hl, fl;     
       hl_14 = p2g_f2h_rn(fl_14);
-      // 4305: cvt.rn.f16.f32      hu, fu;     
+      // ptx:4305  cvt.rn.f16.f32      hu, fu;     
       hu_14 = p2g_f2h_rn(fu_14);
-      // 4306: mov.b32         %r1215, {hl, hu};   
+      // ptx:4306  mov.b32         %r1215, {hl, hu};   
       uint r1215 = hl_14 | (hu_14 << 16u);
-      // 4310: {fma.rn.f16x2 %r1217,%r1215,%r1186,%r1108;
+      // ptx:4310  {fma.rn.f16x2 %r1217,%r1215,%r1186,%r1108;
       uint r1217 = p2g_hfma2(r1215, r1186, r1108);
-      // 4314: {add.f16x2 %r1221,%r1112,%r1215;
+      // ptx:4314  {add.f16x2 %r1221,%r1112,%r1215;
       uint r1221 = p2g_hadd2(r1112, r1215);
-      // 4319: mov.b32 {low,high}, %r1211;
-      // 4320: mov.b16 %rs949, low;}
-      // 4324: mov.b32 {low,high}, %r1130;
-      // 4325: mov.b16 %rs950, low;}
-      // 4329: setp.gt.f16  __$temp3, %rs949, %rs950;
+      // ptx:4319  mov.b32 {low,high}, %r1211;
+      // ptx:4320  mov.b16 %rs949, low;}
+      // ptx:4324  mov.b32 {low,high}, %r1130;
+      // ptx:4325  mov.b16 %rs950, low;}
+      // ptx:4329  setp.gt.f16  __$temp3, %rs949, %rs950;
       int t129 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1211 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1130 & 0xFFFFu)));
-      // 4330: selp.u16 %rs951, 1, 0, __$temp3;}
-      // 4332: setp.ne.s16 	%p161, %rs951, 0;
+      // ptx:4330  selp.u16 %rs951, 1, 0, __$temp3;}
+      // ptx:4332  setp.ne.s16 	%p161, %rs951, 0;
       bool p161 = (bitfieldExtract(int((t129 == 1) ? 1u : 0u), 0, 16)) != 0;
-      // 4335: mov.b32 {low,high}, %r1211;
-      // 4336: mov.b16 %rs954, high;}
+      // ptx:4335  mov.b32 {low,high}, %r1211;
+      // ptx:4336  mov.b16 %rs954, high;}
       uint rs954 = ((r1211 >> 16u) & 0xFFFFu);
-      // 4340: mov.b32 {low,high}, %r1130;
-      // 4341: mov.b16 %rs955, high;}
-      // 4345: setp.gt.f16  __$temp3, %rs954, %rs955;
+      // ptx:4340  mov.b32 {low,high}, %r1130;
+      // ptx:4341  mov.b16 %rs955, high;}
+      // ptx:4345  setp.gt.f16  __$temp3, %rs954, %rs955;
       int t130 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs954)), floatBitsToUint(p2g_h2f((r1130 >> 16u) & 0xFFFFu)));
-      // 4346: selp.u16 %rs956, 1, 0, __$temp3;}
+      // ptx:4346  selp.u16 %rs956, 1, 0, __$temp3;}
       uint rs956 = (t130 == 1) ? 1u : 0u;
-      // 4348: @%p161 bra 	$L__BB0_222;
-      // 4354: mov.b32 {low,high}, %r1211;
-      // 4355: mov.b16 %rs1646, low;}
-      // 4357: bra.uni 	$L__BB0_223;
-      // 4349: bra.uni 	$L__BB0_221;
-      // 4362: mov.b32 {low,high}, %r1130;
-      // 4363: mov.b16 %rs1646, low;}
+      // ptx:4348  @%p161 bra 	$L__BB0_222;
+      // ptx:4354  mov.b32 {low,high}, %r1211;
+      // ptx:4355  mov.b16 %rs1646, low;}
+      // ptx:4357  bra.uni 	$L__BB0_223;
+      // ptx:4349  bra.uni 	$L__BB0_221;
+      // ptx:4362  mov.b32 {low,high}, %r1130;
+      // ptx:4363  mov.b16 %rs1646, low;}
       uint rs1646 = p161 ? (r1211 & 0xFFFFu) : (r1130 & 0xFFFFu);
-      // 4367: setp.ne.s16 	%p162, %rs956, 0;
+      // ptx:4367  setp.ne.s16 	%p162, %rs956, 0;
       bool p162 = (bitfieldExtract(int(rs956), 0, 16)) != 0;
-      // 4368: @%p162 bra 	$L__BB0_225;
-      // 4374: mov.b32 {low,high}, %r1211;
-      // 4375: mov.b16 %rs1647, high;}
-      // 4377: bra.uni 	$L__BB0_226;
-      // 4369: bra.uni 	$L__BB0_224;
-      // 4382: mov.b32 {low,high}, %r1130;
-      // 4383: mov.b16 %rs1647, high;}
+      // ptx:4368  @%p162 bra 	$L__BB0_225;
+      // ptx:4374  mov.b32 {low,high}, %r1211;
+      // ptx:4375  mov.b16 %rs1647, high;}
+      // ptx:4377  bra.uni 	$L__BB0_226;
+      // ptx:4369  bra.uni 	$L__BB0_224;
+      // ptx:4382  mov.b32 {low,high}, %r1130;
+      // ptx:4383  mov.b16 %rs1647, high;}
       uint rs1647 = p162 ? ((r1211 >> 16u) & 0xFFFFu) : ((r1130 >> 16u) & 0xFFFFu);
-      // 4388: {  mov.b32 %r1239, {%rs1646,%rs1647};}
+      // ptx:4388  {  mov.b32 %r1239, {%rs1646,%rs1647};}
       uint r1239 = rs1646 | (rs1647 << 16u);
-      // 4391: @%p161 bra 	$L__BB0_228;
-      // 4397: mov.b32 {low,high}, %r1186;
-      // 4398: mov.b16 %rs1648, low;}
-      // 4400: bra.uni 	$L__BB0_229;
-      // 4392: bra.uni 	$L__BB0_227;
-      // 4405: mov.b32 {low,high}, %r1135;
-      // 4406: mov.b16 %rs1648, low;}
+      // ptx:4391  @%p161 bra 	$L__BB0_228;
+      // ptx:4397  mov.b32 {low,high}, %r1186;
+      // ptx:4398  mov.b16 %rs1648, low;}
+      // ptx:4400  bra.uni 	$L__BB0_229;
+      // ptx:4392  bra.uni 	$L__BB0_227;
+      // ptx:4405  mov.b32 {low,high}, %r1135;
+      // ptx:4406  mov.b16 %rs1648, low;}
       uint rs1648 = p161 ? (r1186 & 0xFFFFu) : (r1135 & 0xFFFFu);
-      // 4410: @%p162 bra 	$L__BB0_231;
-      // 4416: mov.b32 {low,high}, %r1186;
-      // 4417: mov.b16 %rs1649, high;}
-      // 4419: bra.uni 	$L__BB0_232;
-      // 4411: bra.uni 	$L__BB0_230;
-      // 4424: mov.b32 {low,high}, %r1135;
-      // 4425: mov.b16 %rs1649, high;}
+      // ptx:4410  @%p162 bra 	$L__BB0_231;
+      // ptx:4416  mov.b32 {low,high}, %r1186;
+      // ptx:4417  mov.b16 %rs1649, high;}
+      // ptx:4419  bra.uni 	$L__BB0_232;
+      // ptx:4411  bra.uni 	$L__BB0_230;
+      // ptx:4424  mov.b32 {low,high}, %r1135;
+      // ptx:4425  mov.b16 %rs1649, high;}
       uint rs1649 = p162 ? ((r1186 >> 16u) & 0xFFFFu) : ((r1135 >> 16u) & 0xFFFFu);
-      // 4430: {  mov.b32 %r1244, {%rs1648,%rs1649};}
+      // ptx:4430  {  mov.b32 %r1244, {%rs1648,%rs1649};}
       uint r1244 = rs1648 | (rs1649 << 16u);
-      // 4434: {sub.f16x2 %r1245,%r1187,%r379;
+      // ptx:4434  {sub.f16x2 %r1245,%r1187,%r379;
       uint r1245 = p2g_hsub2(r1187, r379);
-      // 4438: {sub.f16x2 %r1248,%r1188,%r381;
+      // ptx:4438  {sub.f16x2 %r1248,%r1188,%r381;
       uint r1248 = p2g_hsub2(r1188, r381);
-      // 4442: {mul.f16x2 %r1251,%r1245,%r1245;
-      // 4446: {mul.f16x2 %r1254,%r375,%r1251;
-      // 4450: {mul.f16x2 %r1257,%r377,%r1245;
-      // 4454: {fma.rn.f16x2 %r1260,%r1257,%r1248,%r1254;
+      // ptx:4442  {mul.f16x2 %r1251,%r1245,%r1245;
+      // ptx:4446  {mul.f16x2 %r1254,%r375,%r1251;
+      // ptx:4450  {mul.f16x2 %r1257,%r377,%r1245;
+      // ptx:4454  {fma.rn.f16x2 %r1260,%r1257,%r1248,%r1254;
       uint r1260 = p2g_hfma2(p2g_hmul2(r377, r1245), r1248, p2g_hmul2(r375, p2g_hmul2(r1245, r1245)));
-      // 4458: {mul.f16x2 %r1264,%r376,%r1248;
-      // 4462: {fma.rn.f16x2 %r1267,%r1264,%r1248,%r1260;
+      // ptx:4458  {mul.f16x2 %r1264,%r376,%r1248;
+      // ptx:4462  {fma.rn.f16x2 %r1267,%r1264,%r1248,%r1260;
       uint r1267 = p2g_hfma2(p2g_hmul2(r376, r1248), r1248, r1260);
-      // 4468: mov.b32         {hl, hu}, %r1267;   
+      // ptx:4468  mov.b32         {hl, hu}, %r1267;   
       uint hl_15 = (r1267 & 0xFFFFu);
       uint hu_15 = ((r1267 >> 16u) & 0xFFFFu);
-      // 4469: cvt.f32.f16     fl, hl;         
+      // ptx:4469  cvt.f32.f16     fl, hl;         
       uint fl_15 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_15))));
-      // 4470: cvt.f32.f16     fu, hu;         
+      // ptx:4470  cvt.f32.f16     fu, hu;         
       uint fu_15 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_15))));
-      // 4471: ex2.approx.ftz.f32  fl, fl;     
+      // ptx:4471  ex2.approx.ftz.f32  fl, fl;     
       fl_15 = p2g_sfu_ex2(fl_15, true);
-      // 4472: ex2.approx.ftz.f32  fu, fu;     
+      // ptx:4472  ex2.approx.ftz.f32  fu, fu;     
       fu_15 = p2g_sfu_ex2(fu_15, true);
-      // 4473: mov.b32         ULP, 0x33800000U;
+      // ptx:4473  mov.b32         ULP, 0x33800000U;
       uint ULP_15 = 0x33800000u;
-      // 4474: fma.rn.f32      fl,fl,ULP,fl;   
+      // ptx:4474  fma.rn.f32      fl,fl,ULP,fl;   
       fl_15 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_15), uintBitsToFloat(ULP_15), uintBitsToFloat(fl_15), 0,
           false));
-      // 4475: fma.rn.f32      fu,fu,ULP,fu;   
+      // ptx:4475  fma.rn.f32      fu,fu,ULP,fu;   
       fu_15 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_15), uintBitsToFloat(ULP_15), uintBitsToFloat(fu_15), 0,
           false));
-      // 4476: cvt.rn.f16.f32      hl, fl;     
+      // ptx:4476  cvt.rn.f16.f32      hl, fl;     
       hl_15 = p2g_f2h_rn(fl_15);
-      // 4477: cvt.rn.f16.f32      hu, fu;     
+      // ptx:4477  cvt.rn.f16.f32      hu, fu;     
       hu_15 = p2g_f2h_rn(fu_15);
-      // 4478: mov.b32         %r1271, {hl, hu};   
+      // ptx:4478  mov.b32         %r1271, {hl, hu};   
       uint r1271 = hl_15 | (hu_15 << 16u);
-      // 4482: {fma.rn.f16x2 %r1273,%r1271,%r1186,%r1164;
+      // ptx:4482  {fma.rn.f16x2 %r1273,%r1271,%r1186,%r1164;
       uint r1273 = p2g_hfma2(r1271, r1186, r1164);
-      // 4486: {add.f16x2 %r1277,%r1168,%r1271;
+      // ptx:4486  {add.f16x2 %r1277,%r1168,%r1271;
       uint r1277 = p2g_hadd2(r1168, r1271);
-      // 4491: mov.b32 {low,high}, %r1267;
-      // 4492: mov.b16 %rs972, low;}
-      // 4496: mov.b32 {low,high}, %r1179;
-      // 4497: mov.b16 %rs973, low;}
-      // 4501: setp.gt.f16  __$temp3, %rs972, %rs973;
+      // ptx:4491  mov.b32 {low,high}, %r1267;
+      // ptx:4492  mov.b16 %rs972, low;}
+      // ptx:4496  mov.b32 {low,high}, %r1179;
+      // ptx:4497  mov.b16 %rs973, low;}
+      // ptx:4501  setp.gt.f16  __$temp3, %rs972, %rs973;
       int t131 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1267 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1179 & 0xFFFFu)));
-      // 4502: selp.u16 %rs974, 1, 0, __$temp3;}
-      // 4504: setp.ne.s16 	%p165, %rs974, 0;
+      // ptx:4502  selp.u16 %rs974, 1, 0, __$temp3;}
+      // ptx:4504  setp.ne.s16 	%p165, %rs974, 0;
       bool p165 = (bitfieldExtract(int((t131 == 1) ? 1u : 0u), 0, 16)) != 0;
-      // 4507: mov.b32 {low,high}, %r1267;
-      // 4508: mov.b16 %rs977, high;}
+      // ptx:4507  mov.b32 {low,high}, %r1267;
+      // ptx:4508  mov.b16 %rs977, high;}
       uint rs977 = ((r1267 >> 16u) & 0xFFFFu);
-      // 4512: mov.b32 {low,high}, %r1179;
-      // 4513: mov.b16 %rs978, high;}
-      // 4517: setp.gt.f16  __$temp3, %rs977, %rs978;
+      // ptx:4512  mov.b32 {low,high}, %r1179;
+      // ptx:4513  mov.b16 %rs978, high;}
+      // ptx:4517  setp.gt.f16  __$temp3, %rs977, %rs978;
       int t132 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs977)), floatBitsToUint(p2g_h2f((r1179 >> 16u) & 0xFFFFu)));
-      // 4518: selp.u16 %rs979, 1, 0, __$temp3;}
+      // ptx:4518  selp.u16 %rs979, 1, 0, __$temp3;}
       uint rs979 = (t132 == 1) ? 1u : 0u;
-      // 4520: @%p165 bra 	$L__BB0_234;
-      // 4526: mov.b32 {low,high}, %r1267;
-      // 4527: mov.b16 %rs1650, low;}
-      // 4529: bra.uni 	$L__BB0_235;
-      // 4521: bra.uni 	$L__BB0_233;
-      // 4534: mov.b32 {low,high}, %r1179;
-      // 4535: mov.b16 %rs1650, low;}
+      // ptx:4520  @%p165 bra 	$L__BB0_234;
+      // ptx:4526  mov.b32 {low,high}, %r1267;
+      // ptx:4527  mov.b16 %rs1650, low;}
+      // ptx:4529  bra.uni 	$L__BB0_235;
+      // ptx:4521  bra.uni 	$L__BB0_233;
+      // ptx:4534  mov.b32 {low,high}, %r1179;
+      // ptx:4535  mov.b16 %rs1650, low;}
       uint rs1650 = p165 ? (r1267 & 0xFFFFu) : (r1179 & 0xFFFFu);
-      // 4539: setp.ne.s16 	%p166, %rs979, 0;
+      // ptx:4539  setp.ne.s16 	%p166, %rs979, 0;
       bool p166 = (bitfieldExtract(int(rs979), 0, 16)) != 0;
-      // 4540: @%p166 bra 	$L__BB0_237;
-      // 4546: mov.b32 {low,high}, %r1267;
-      // 4547: mov.b16 %rs1651, high;}
-      // 4549: bra.uni 	$L__BB0_238;
-      // 4541: bra.uni 	$L__BB0_236;
-      // 4554: mov.b32 {low,high}, %r1179;
-      // 4555: mov.b16 %rs1651, high;}
+      // ptx:4540  @%p166 bra 	$L__BB0_237;
+      // ptx:4546  mov.b32 {low,high}, %r1267;
+      // ptx:4547  mov.b16 %rs1651, high;}
+      // ptx:4549  bra.uni 	$L__BB0_238;
+      // ptx:4541  bra.uni 	$L__BB0_236;
+      // ptx:4554  mov.b32 {low,high}, %r1179;
+      // ptx:4555  mov.b16 %rs1651, high;}
       uint rs1651 = p166 ? ((r1267 >> 16u) & 0xFFFFu) : ((r1179 >> 16u) & 0xFFFFu);
-      // 4560: {  mov.b32 %r1288, {%rs1650,%rs1651};}
+      // ptx:4560  {  mov.b32 %r1288, {%rs1650,%rs1651};}
       uint r1288 = rs1650 | (rs1651 << 16u);
-      // 4563: @%p165 bra 	$L__BB0_240;
-      // 4569: mov.b32 {low,high}, %r1186;
-      // 4570: mov.b16 %rs1652, low;}
-      // 4572: bra.uni 	$L__BB0_241;
-      // 4564: bra.uni 	$L__BB0_239;
-      // 4577: mov.b32 {low,high}, %r1184;
-      // 4578: mov.b16 %rs1652, low;}
+      // ptx:4563  @%p165 bra 	$L__BB0_240;
+      // ptx:4569  mov.b32 {low,high}, %r1186;
+      // ptx:4570  mov.b16 %rs1652, low;}
+      // ptx:4572  bra.uni 	$L__BB0_241;
+      // ptx:4564  bra.uni 	$L__BB0_239;
+      // ptx:4577  mov.b32 {low,high}, %r1184;
+      // ptx:4578  mov.b16 %rs1652, low;}
       uint rs1652 = p165 ? (r1186 & 0xFFFFu) : (r1184 & 0xFFFFu);
-      // 4582: @%p166 bra 	$L__BB0_243;
-      // 4588: mov.b32 {low,high}, %r1186;
-      // 4589: mov.b16 %rs1653, high;}
-      // 4591: bra.uni 	$L__BB0_244;
-      // 4583: bra.uni 	$L__BB0_242;
-      // 4596: mov.b32 {low,high}, %r1184;
-      // 4597: mov.b16 %rs1653, high;}
+      // ptx:4582  @%p166 bra 	$L__BB0_243;
+      // ptx:4588  mov.b32 {low,high}, %r1186;
+      // ptx:4589  mov.b16 %rs1653, high;}
+      // ptx:4591  bra.uni 	$L__BB0_244;
+      // ptx:4583  bra.uni 	$L__BB0_242;
+      // ptx:4596  mov.b32 {low,high}, %r1184;
+      // ptx:4597  mov.b16 %rs1653, high;}
       uint rs1653 = p166 ? ((r1186 >> 16u) & 0xFFFFu) : ((r1184 >> 16u) & 0xFFFFu);
-      // 4601: mov.u32 	%r1839, _ZZ8k_outputE6sColor;
-      // 4602: mov.u32 	%r1294, 2;
-      // 4604: {  mov.b32 %r1293, {%rs1652,%rs1653};}
+      // ptx:4601  mov.u32 	%r1839, _ZZ8k_outputE6sColor;
+      // ptx:4602  mov.u32 	%r1294, 2;
+      // ptx:4604  {  mov.b32 %r1293, {%rs1652,%rs1653};}
       uint r1293 = rs1652 | (rs1653 << 16u);
-      // 4608: cvt.rn.f16.s32 %rs994, %r1294;
-      // 4611: {add.f16 %rs995,%rs885,%rs994;
+      // ptx:4608  cvt.rn.f16.s32 %rs994, %r1294;
+      // ptx:4611  {add.f16 %rs995,%rs885,%rs994;
       uint rs995 = p2g_hadd(rs885, p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4)));
-      // 4614: add.s32 	%r1337, %r1075, 2;
+      // ptx:4614  add.s32 	%r1337, %r1075, 2;
       uint r1337 = uint(int(r1075) + 2);
-      // 4615: selp.b32 	%r1338, %r1074, %r1337, %p97;
-      // 4616: selp.b32 	%r1339, %r1337, %r1074, %p97;
-      // 4617: mad.lo.s32 	%r1340, %r1338, 24, %r1339;
-      // 4618: shl.b32 	%r1341, %r1340, 3;
-      // 4619: add.s32 	%r1343, %r1839, %r1341;
+      // ptx:4615  selp.b32 	%r1338, %r1074, %r1337, %p97;
+      // ptx:4616  selp.b32 	%r1339, %r1337, %r1074, %p97;
+      // ptx:4617  mad.lo.s32 	%r1340, %r1338, 24, %r1339;
+      // ptx:4618  shl.b32 	%r1341, %r1340, 3;
+      // ptx:4619  add.s32 	%r1343, %r1839, %r1341;
       uint r1343 = uint(int(sh_sColor) + int(uint(int(p97 ? r1074 : r1337) * 24 + int(p97 ? r1337 : r1074)) << 3u));
-      // 4620: ld.shared.u16 	%rs998, [%r1343];
+      // ptx:4620  ld.shared.u16 	%rs998, [%r1343];
       uint rs998 = p2g_lds16(r1343);
-      // 4622: {  mov.b32 %r1295, {%rs998,%rs998};}
+      // ptx:4622  {  mov.b32 %r1295, {%rs998,%rs998};}
       uint r1295 = rs998 | (rs998 << 16u);
-      // 4626: {  mov.b32 %r1296, {%rs875,%rs875};}
+      // ptx:4626  {  mov.b32 %r1296, {%rs875,%rs875};}
       uint r1296 = rs875 | (rs875 << 16u);
-      // 4630: {  mov.b32 %r1297, {%rs995,%rs995};}
+      // ptx:4630  {  mov.b32 %r1297, {%rs995,%rs995};}
       uint r1297 = rs995 | (rs995 << 16u);
-      // 4634: {sub.f16x2 %r1298,%r1296,%r378;
+      // ptx:4634  {sub.f16x2 %r1298,%r1296,%r378;
       uint r1298 = p2g_hsub2(r1296, r378);
-      // 4638: {sub.f16x2 %r1301,%r1297,%r380;
+      // ptx:4638  {sub.f16x2 %r1301,%r1297,%r380;
       uint r1301 = p2g_hsub2(r1297, r380);
-      // 4642: {mul.f16x2 %r1304,%r1298,%r1298;
-      // 4646: {mul.f16x2 %r1307,%r375,%r1304;
-      // 4650: {mul.f16x2 %r1310,%r377,%r1298;
-      // 4654: {fma.rn.f16x2 %r1313,%r1310,%r1301,%r1307;
+      // ptx:4642  {mul.f16x2 %r1304,%r1298,%r1298;
+      // ptx:4646  {mul.f16x2 %r1307,%r375,%r1304;
+      // ptx:4650  {mul.f16x2 %r1310,%r377,%r1298;
+      // ptx:4654  {fma.rn.f16x2 %r1313,%r1310,%r1301,%r1307;
       uint r1313 = p2g_hfma2(p2g_hmul2(r377, r1298), r1301, p2g_hmul2(r375, p2g_hmul2(r1298, r1298)));
-      // 4658: {mul.f16x2 %r1317,%r376,%r1301;
-      // 4662: {fma.rn.f16x2 %r1320,%r1317,%r1301,%r1313;
+      // ptx:4658  {mul.f16x2 %r1317,%r376,%r1301;
+      // ptx:4662  {fma.rn.f16x2 %r1320,%r1317,%r1301,%r1313;
       uint r1320 = p2g_hfma2(p2g_hmul2(r376, r1301), r1301, r1313);
-      // 4668: mov.b32         {hl, hu}, %r1320;   
+      // ptx:4668  mov.b32         {hl, hu}, %r1320;   
       uint hl_16 = (r1320 & 0xFFFFu);
       uint hu_16 = ((r1320 >> 16u) & 0xFFFFu);
-      // 4669: cvt.f32.f16     fl, hl;         
+      // ptx:4669  cvt.f32.f16     fl, hl;         
       uint fl_16 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_16))));
-      // 4670: cvt.f32.f16     fu, hu;         
+      // ptx:4670  cvt.f32.f16     fu, hu;         
       uint fu_16 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_16))));
-      // 4671: ex2.approx.ftz.f32  fl, fl;     
+      // ptx:4671  ex2.approx.ftz.f32  fl, fl;     
       fl_16 = p2g_sfu_ex2(fl_16, true);
-      // 4672: ex2.approx.ftz.f32  fu, fu;     
+      // ptx:4672  ex2.approx.ftz.f32  fu, fu;     
       fu_16 = p2g_sfu_ex2(fu_16, true);
-      // 4673: mov.b32         ULP, 0x33800000U;
+      // ptx:4673  mov.b32         ULP, 0x33800000U;
       uint ULP_16 = 0x33800000u;
-      // 4674: fma.rn.f32      fl,fl,ULP,fl;   
+      // ptx:4674  fma.rn.f32      fl,fl,ULP,fl;   
       fl_16 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_16), uintBitsToFloat(ULP_16), uintBitsToFloat(fl_16), 0,
           false));
-      // 4675: fma.rn.f32      fu,fu,ULP,fu;   
+      // ptx:4675  fma.rn.f32      fu,fu,ULP,fu;   
       fu_16 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_16), uintBitsToFloat(ULP_16), uintBitsToFloat(fu_16), 0,
           false));
-      // 4676: cvt.rn.f16.f32      hl, fl;     
+      // ptx:4676  cvt.rn.f16.f32      hl, fl;     
       hl_16 = p2g_f2h_rn(fl_16);
-      // 4677: cvt.rn.f16.f32      hu, fu;     
+      // ptx:4677  cvt.rn.f16.f32      hu, fu;     
       hu_16 = p2g_f2h_rn(fu_16);
-      // 4678: mov.b32         %r1324, {hl, hu};   
+      // ptx:4678  mov.b32         %r1324, {hl, hu};   
       uint r1324 = hl_16 | (hu_16 << 16u);
-      // 4682: {fma.rn.f16x2 %r1326,%r1324,%r1295,%r1217;
+      // ptx:4682  {fma.rn.f16x2 %r1326,%r1324,%r1295,%r1217;
       uint r1326 = p2g_hfma2(r1324, r1295, r1217);
-      // 4686: {add.f16x2 %r1330,%r1221,%r1324;
+      // ptx:4686  {add.f16x2 %r1330,%r1221,%r1324;
       uint r1330 = p2g_hadd2(r1221, r1324);
-      // 4691: mov.b32 {low,high}, %r1320;
-      // 4692: mov.b16 %rs1001, low;}
-      // 4696: mov.b32 {low,high}, %r1239;
-      // 4697: mov.b16 %rs1002, low;}
-      // 4701: setp.gt.f16  __$temp3, %rs1001, %rs1002;
+      // ptx:4691  mov.b32 {low,high}, %r1320;
+      // ptx:4692  mov.b16 %rs1001, low;}
+      // ptx:4696  mov.b32 {low,high}, %r1239;
+      // ptx:4697  mov.b16 %rs1002, low;}
+      // ptx:4701  setp.gt.f16  __$temp3, %rs1001, %rs1002;
       int t133 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1320 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1239 & 0xFFFFu)));
-      // 4702: selp.u16 %rs1003, 1, 0, __$temp3;}
-      // 4704: setp.ne.s16 	%p170, %rs1003, 0;
+      // ptx:4702  selp.u16 %rs1003, 1, 0, __$temp3;}
+      // ptx:4704  setp.ne.s16 	%p170, %rs1003, 0;
       bool p170 = (bitfieldExtract(int((t133 == 1) ? 1u : 0u), 0, 16)) != 0;
-      // 4707: mov.b32 {low,high}, %r1320;
-      // 4708: mov.b16 %rs1006, high;}
+      // ptx:4707  mov.b32 {low,high}, %r1320;
+      // ptx:4708  mov.b16 %rs1006, high;}
       uint rs1006 = ((r1320 >> 16u) & 0xFFFFu);
-      // 4712: mov.b32 {low,high}, %r1239;
-      // 4713: mov.b16 %rs1007, high;}
-      // 4717: setp.gt.f16  __$temp3, %rs1006, %rs1007;
+      // ptx:4712  mov.b32 {low,high}, %r1239;
+      // ptx:4713  mov.b16 %rs1007, high;}
+      // ptx:4717  setp.gt.f16  __$temp3, %rs1006, %rs1007;
       int t134 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1006)), floatBitsToUint(p2g_h2f((r1239 >> 16u) & 0xFFFFu)));
-      // 4718: selp.u16 %rs1008, 1, 0, __$temp3;}
+      // ptx:4718  selp.u16 %rs1008, 1, 0, __$temp3;}
       uint rs1008 = (t134 == 1) ? 1u : 0u;
-      // 4720: @%p170 bra 	$L__BB0_246;
-      // 4726: mov.b32 {low,high}, %r1320;
-      // 4727: mov.b16 %rs1654, low;}
-      // 4729: bra.uni 	$L__BB0_247;
-      // 4721: bra.uni 	$L__BB0_245;
-      // 4734: mov.b32 {low,high}, %r1239;
-      // 4735: mov.b16 %rs1654, low;}
+      // ptx:4720  @%p170 bra 	$L__BB0_246;
+      // ptx:4726  mov.b32 {low,high}, %r1320;
+      // ptx:4727  mov.b16 %rs1654, low;}
+      // ptx:4729  bra.uni 	$L__BB0_247;
+      // ptx:4721  bra.uni 	$L__BB0_245;
+      // ptx:4734  mov.b32 {low,high}, %r1239;
+      // ptx:4735  mov.b16 %rs1654, low;}
       uint rs1654 = p170 ? (r1320 & 0xFFFFu) : (r1239 & 0xFFFFu);
-      // 4739: setp.ne.s16 	%p171, %rs1008, 0;
+      // ptx:4739  setp.ne.s16 	%p171, %rs1008, 0;
       bool p171 = (bitfieldExtract(int(rs1008), 0, 16)) != 0;
-      // 4740: @%p171 bra 	$L__BB0_249;
-      // 4746: mov.b32 {low,high}, %r1320;
-      // 4747: mov.b16 %rs1655, high;}
-      // 4749: bra.uni 	$L__BB0_250;
-      // 4741: bra.uni 	$L__BB0_248;
-      // 4754: mov.b32 {low,high}, %r1239;
-      // 4755: mov.b16 %rs1655, high;}
+      // ptx:4740  @%p171 bra 	$L__BB0_249;
+      // ptx:4746  mov.b32 {low,high}, %r1320;
+      // ptx:4747  mov.b16 %rs1655, high;}
+      // ptx:4749  bra.uni 	$L__BB0_250;
+      // ptx:4741  bra.uni 	$L__BB0_248;
+      // ptx:4754  mov.b32 {low,high}, %r1239;
+      // ptx:4755  mov.b16 %rs1655, high;}
       uint rs1655 = p171 ? ((r1320 >> 16u) & 0xFFFFu) : ((r1239 >> 16u) & 0xFFFFu);
-      // 4760: {  mov.b32 %r1348, {%rs1654,%rs1655};}
+      // ptx:4760  {  mov.b32 %r1348, {%rs1654,%rs1655};}
       uint r1348 = rs1654 | (rs1655 << 16u);
-      // 4763: @%p170 bra 	$L__BB0_252;
-      // 4769: mov.b32 {low,high}, %r1295;
-      // 4770: mov.b16 %rs1656, low;}
-      // 4772: bra.uni 	$L__BB0_253;
-      // 4764: bra.uni 	$L__BB0_251;
-      // 4777: mov.b32 {low,high}, %r1244;
-      // 4778: mov.b16 %rs1656, low;}
+      // ptx:4763  @%p170 bra 	$L__BB0_252;
+      // ptx:4769  mov.b32 {low,high}, %r1295;
+      // ptx:4770  mov.b16 %rs1656, low;}
+      // ptx:4772  bra.uni 	$L__BB0_253;
+      // ptx:4764  bra.uni 	$L__BB0_251;
+      // ptx:4777  mov.b32 {low,high}, %r1244;
+      // ptx:4778  mov.b16 %rs1656, low;}
       uint rs1656 = p170 ? (r1295 & 0xFFFFu) : (r1244 & 0xFFFFu);
-      // 4782: @%p171 bra 	$L__BB0_255;
-      // 4788: mov.b32 {low,high}, %r1295;
-      // 4789: mov.b16 %rs1657, high;}
-      // 4791: bra.uni 	$L__BB0_256;
-      // 4783: bra.uni 	$L__BB0_254;
-      // 4796: mov.b32 {low,high}, %r1244;
-      // 4797: mov.b16 %rs1657, high;}
+      // ptx:4782  @%p171 bra 	$L__BB0_255;
+      // ptx:4788  mov.b32 {low,high}, %r1295;
+      // ptx:4789  mov.b16 %rs1657, high;}
+      // ptx:4791  bra.uni 	$L__BB0_256;
+      // ptx:4783  bra.uni 	$L__BB0_254;
+      // ptx:4796  mov.b32 {low,high}, %r1244;
+      // ptx:4797  mov.b16 %rs1657, high;}
       uint rs1657 = p171 ? ((r1295 >> 16u) & 0xFFFFu) : ((r1244 >> 16u) & 0xFFFFu);
-      // 4802: {  mov.b32 %r1353, {%rs1656,%rs1657};}
+      // ptx:4802  {  mov.b32 %r1353, {%rs1656,%rs1657};}
       uint r1353 = rs1656 | (rs1657 << 16u);
-      // 4806: {sub.f16x2 %r1354,%r1296,%r379;
+      // ptx:4806  {sub.f16x2 %r1354,%r1296,%r379;
       uint r1354 = p2g_hsub2(r1296, r379);
-      // 4810: {sub.f16x2 %r1357,%r1297,%r381;
+      // ptx:4810  {sub.f16x2 %r1357,%r1297,%r381;
       uint r1357 = p2g_hsub2(r1297, r381);
-      // 4814: {mul.f16x2 %r1360,%r1354,%r1354;
-      // 4818: {mul.f16x2 %r1363,%r375,%r1360;
-      // 4822: {mul.f16x2 %r1366,%r377,%r1354;
-      // 4826: {fma.rn.f16x2 %r1369,%r1366,%r1357,%r1363;
+      // ptx:4814  {mul.f16x2 %r1360,%r1354,%r1354;
+      // ptx:4818  {mul.f16x2 %r1363,%r375,%r1360;
+      // ptx:4822  {mul.f16x2 %r1366,%r377,%r1354;
+      // ptx:4826  {fma.rn.f16x2 %r1369,%r1366,%r1357,%r1363;
       uint r1369 = p2g_hfma2(p2g_hmul2(r377, r1354), r1357, p2g_hmul2(r375, p2g_hmul2(r1354, r1354)));
-      // 4830: {mul.f16x2 %r1373,%r376,%r1357;
-      // 4834: {fma.rn.f16x2 %r1376,%r1373,%r1357,%r1369;
+      // ptx:4830  {mul.f16x2 %r1373,%r376,%r1357;
+      // ptx:4834  {fma.rn.f16x2 %r1376,%r1373,%r1357,%r1369;
       uint r1376 = p2g_hfma2(p2g_hmul2(r376, r1357), r1357, r1369);
-      // 4840: mov.b32         {hl, hu}, %r1376;   
+      // ptx:4840  mov.b32         {hl, hu}, %r1376;   
       uint hl_17 = (r1376 & 0xFFFFu);
       uint hu_17 = ((r1376 >> 16u) & 0xFFFFu);
-      // 4841: cvt.f32.f16     fl, hl;         
+      // ptx:4841  cvt.f32.f16     fl, hl;         
       uint fl_17 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_17))));
-      // 4842: cvt.f32.f16     fu, hu;         
+      // ptx:4842  cvt.f32.f16     fu, hu;         
       uint fu_17 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_17))));
-      // 4843: ex2.approx.ftz.f32  fl, fl;     
+      // ptx:4843  ex2.approx.ftz.f32  fl, fl;     
       fl_17 = p2g_sfu_ex2(fl_17, true);
-      // 4844: ex2.approx.ftz.f32  fu, fu;     
+      // ptx:4844  ex2.approx.ftz.f32  fu, fu;     
       fu_17 = p2g_sfu_ex2(fu_17, true);
-      // 4845: mov.b32         ULP, 0x33800000U;
+      // ptx:4845  mov.b32         ULP, 0x33800000U;
       uint ULP_17 = 0x33800000u;
-      // 4846: fma.rn.f32      fl,fl,ULP,fl;   
+      // ptx:4846  fma.rn.f32      fl,fl,ULP,fl;   
       fl_17 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_17), uintBitsToFloat(ULP_17), uintBitsToFloat(fl_17), 0,
           false));
-      // 4847: fma.rn.f32      fu,fu,ULP,fu;   
+      // ptx:4847  fma.rn.f32      fu,fu,ULP,fu;   
       fu_17 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_17), uintBitsToFloat(ULP_17), uintBitsToFloat(fu_17), 0,
           false));
-      // 4848: cvt.rn.f16.f32      hl, fl;     
+      // ptx:4848  cvt.rn.f16.f32      hl, fl;     
       hl_17 = p2g_f2h_rn(fl_17);
-      // 4849: cvt.rn.f16.f32      hu, fu;     
+      // ptx:4849  cvt.rn.f16.f32      hu, fu;     
       hu_17 = p2g_f2h_rn(fu_17);
-      // 4850: mov.b32         %r1380, {hl, hu};   
+      // ptx:4850  mov.b32         %r1380, {hl, hu};   
       uint r1380 = hl_17 | (hu_17 << 16u);
-      // 4854: {fma.rn.f16x2 %r1382,%r1380,%r1295,%r1273;
+      // ptx:4854  {fma.rn.f16x2 %r1382,%r1380,%r1295,%r1273;
       uint r1382 = p2g_hfma2(r1380, r1295, r1273);
-      // 4858: {add.f16x2 %r1386,%r1277,%r1380;
+      // ptx:4858  {add.f16x2 %r1386,%r1277,%r1380;
       uint r1386 = p2g_hadd2(r1277, r1380);
-      // 4863: mov.b32 {low,high}, %r1376;
-      // 4864: mov.b16 %rs1024, low;}
-      // 4868: mov.b32 {low,high}, %r1288;
-      // 4869: mov.b16 %rs1025, low;}
-      // 4873: setp.gt.f16  __$temp3, %rs1024, %rs1025;
+      // ptx:4863  mov.b32 {low,high}, %r1376;
+      // ptx:4864  mov.b16 %rs1024, low;}
+      // ptx:4868  mov.b32 {low,high}, %r1288;
+      // ptx:4869  mov.b16 %rs1025, low;}
+      // ptx:4873  setp.gt.f16  __$temp3, %rs1024, %rs1025;
       int t135 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1376 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1288 & 0xFFFFu)));
-      // 4874: selp.u16 %rs1026, 1, 0, __$temp3;}
-      // 4876: setp.ne.s16 	%p174, %rs1026, 0;
+      // ptx:4874  selp.u16 %rs1026, 1, 0, __$temp3;}
+      // ptx:4876  setp.ne.s16 	%p174, %rs1026, 0;
       bool p174 = (bitfieldExtract(int((t135 == 1) ? 1u : 0u), 0, 16)) != 0;
-      // 4879: mov.b32 {low,high}, %r1376;
-      // 4880: mov.b16 %rs1029, high;}
+      // ptx:4879  mov.b32 {low,high}, %r1376;
+      // ptx:4880  mov.b16 %rs1029, high;}
       uint rs1029 = ((r1376 >> 16u) & 0xFFFFu);
-      // 4884: mov.b32 {low,high}, %r1288;
-      // 4885: mov.b16 %rs1030, high;}
-      // 4889: setp.gt.f16  __$temp3, %rs1029, %rs1030;
+      // ptx:4884  mov.b32 {low,high}, %r1288;
+      // ptx:4885  mov.b16 %rs1030, high;}
+      // ptx:4889  setp.gt.f16  __$temp3, %rs1029, %rs1030;
       int t136 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1029)), floatBitsToUint(p2g_h2f((r1288 >> 16u) & 0xFFFFu)));
-      // 4890: selp.u16 %rs1031, 1, 0, __$temp3;}
+      // ptx:4890  selp.u16 %rs1031, 1, 0, __$temp3;}
       uint rs1031 = (t136 == 1) ? 1u : 0u;
-      // 4892: @%p174 bra 	$L__BB0_258;
-      // 4898: mov.b32 {low,high}, %r1376;
-      // 4899: mov.b16 %rs1658, low;}
-      // 4901: bra.uni 	$L__BB0_259;
-      // 4893: bra.uni 	$L__BB0_257;
-      // 4906: mov.b32 {low,high}, %r1288;
-      // 4907: mov.b16 %rs1658, low;}
+      // ptx:4892  @%p174 bra 	$L__BB0_258;
+      // ptx:4898  mov.b32 {low,high}, %r1376;
+      // ptx:4899  mov.b16 %rs1658, low;}
+      // ptx:4901  bra.uni 	$L__BB0_259;
+      // ptx:4893  bra.uni 	$L__BB0_257;
+      // ptx:4906  mov.b32 {low,high}, %r1288;
+      // ptx:4907  mov.b16 %rs1658, low;}
       uint rs1658 = p174 ? (r1376 & 0xFFFFu) : (r1288 & 0xFFFFu);
-      // 4911: setp.ne.s16 	%p175, %rs1031, 0;
+      // ptx:4911  setp.ne.s16 	%p175, %rs1031, 0;
       bool p175 = (bitfieldExtract(int(rs1031), 0, 16)) != 0;
-      // 4912: @%p175 bra 	$L__BB0_261;
-      // 4918: mov.b32 {low,high}, %r1376;
-      // 4919: mov.b16 %rs1659, high;}
-      // 4921: bra.uni 	$L__BB0_262;
-      // 4913: bra.uni 	$L__BB0_260;
-      // 4926: mov.b32 {low,high}, %r1288;
-      // 4927: mov.b16 %rs1659, high;}
+      // ptx:4912  @%p175 bra 	$L__BB0_261;
+      // ptx:4918  mov.b32 {low,high}, %r1376;
+      // ptx:4919  mov.b16 %rs1659, high;}
+      // ptx:4921  bra.uni 	$L__BB0_262;
+      // ptx:4913  bra.uni 	$L__BB0_260;
+      // ptx:4926  mov.b32 {low,high}, %r1288;
+      // ptx:4927  mov.b16 %rs1659, high;}
       uint rs1659 = p175 ? ((r1376 >> 16u) & 0xFFFFu) : ((r1288 >> 16u) & 0xFFFFu);
-      // 4932: {  mov.b32 %r1397, {%rs1658,%rs1659};}
+      // ptx:4932  {  mov.b32 %r1397, {%rs1658,%rs1659};}
       uint r1397 = rs1658 | (rs1659 << 16u);
-      // 4935: @%p174 bra 	$L__BB0_264;
-      // 4941: mov.b32 {low,high}, %r1295;
-      // 4942: mov.b16 %rs1660, low;}
-      // 4944: bra.uni 	$L__BB0_265;
-      // 4936: bra.uni 	$L__BB0_263;
-      // 4949: mov.b32 {low,high}, %r1293;
-      // 4950: mov.b16 %rs1660, low;}
+      // ptx:4935  @%p174 bra 	$L__BB0_264;
+      // ptx:4941  mov.b32 {low,high}, %r1295;
+      // ptx:4942  mov.b16 %rs1660, low;}
+      // ptx:4944  bra.uni 	$L__BB0_265;
+      // ptx:4936  bra.uni 	$L__BB0_263;
+      // ptx:4949  mov.b32 {low,high}, %r1293;
+      // ptx:4950  mov.b16 %rs1660, low;}
       uint rs1660 = p174 ? (r1295 & 0xFFFFu) : (r1293 & 0xFFFFu);
-      // 4954: @%p175 bra 	$L__BB0_267;
-      // 4960: mov.b32 {low,high}, %r1295;
-      // 4961: mov.b16 %rs1661, high;}
-      // 4963: bra.uni 	$L__BB0_268;
-      // 4955: bra.uni 	$L__BB0_266;
-      // 4968: mov.b32 {low,high}, %r1293;
-      // 4969: mov.b16 %rs1661, high;}
+      // ptx:4954  @%p175 bra 	$L__BB0_267;
+      // ptx:4960  mov.b32 {low,high}, %r1295;
+      // ptx:4961  mov.b16 %rs1661, high;}
+      // ptx:4963  bra.uni 	$L__BB0_268;
+      // ptx:4955  bra.uni 	$L__BB0_266;
+      // ptx:4968  mov.b32 {low,high}, %r1293;
+      // ptx:4969  mov.b16 %rs1661, high;}
       uint rs1661 = p175 ? ((r1295 >> 16u) & 0xFFFFu) : ((r1293 >> 16u) & 0xFFFFu);
-      // 4973: mov.u32 	%r1840, _ZZ8k_outputE6sColor;
-      // 4974: mov.u32 	%r1407, 0;
-      // 4976: {  mov.b32 %r1402, {%rs1660,%rs1661};}
+      // ptx:4973  mov.u32 	%r1840, _ZZ8k_outputE6sColor;
+      // ptx:4974  mov.u32 	%r1407, 0;
+      // ptx:4976  {  mov.b32 %r1402, {%rs1660,%rs1661};}
       uint r1402 = rs1660 | (rs1661 << 16u);
-      // 4979: mov.u32 	%r1404, 3;
+      // ptx:4979  mov.u32 	%r1404, 3;
       uint r1404 = 3u;
-      // 4981: cvt.rn.f16.s32 %rs1046, %r1404;
-      // 4984: {add.f16 %rs1047,%rs519,%rs1046;
+      // ptx:4981  cvt.rn.f16.s32 %rs1046, %r1404;
+      // ptx:4984  {add.f16 %rs1047,%rs519,%rs1046;
       uint rs1047 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r1404)), 4)));
-      // 4988: cvt.rn.f16.s32 %rs1050, %r1404;
-      // 4991: {fma.rn.f16 %rs1051,%rs1050,%rs536,%rs525;
-      // 4995: cvt.rni.f16.f16 %rs1055, %rs1051;
+      // ptx:4988  cvt.rn.f16.s32 %rs1050, %r1404;
+      // ptx:4991  {fma.rn.f16 %rs1051,%rs1050,%rs536,%rs525;
+      // ptx:4995  cvt.rni.f16.f16 %rs1055, %rs1051;
       uint rs1055 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r1404)), 4)), rs536, rs525), 0);
-      // 4998: {sub.f16 %rs1057,%rs1055,%rs506;
+      // ptx:4998  {sub.f16 %rs1057,%rs1055,%rs506;
       uint rs1057 = p2g_hsub(rs1055, rs506);
-      // 5002: cvt.rzi.s32.f16 %r1405, %rs1047;
+      // ptx:5002  cvt.rzi.s32.f16 %r1405, %rs1047;
       uint r1405 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs1047)), 1, true, 32)));
-      // 5005: cvt.rzi.s32.f16 %r1406, %rs1057;
+      // ptx:5005  cvt.rzi.s32.f16 %r1406, %rs1057;
       uint r1406 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs1057)), 1, true, 32)));
-      // 5008: cvt.rn.f16.s32 %rs1062, %r1407;
-      // 5011: {add.f16 %rs1063,%rs1057,%rs1062;
+      // ptx:5008  cvt.rn.f16.s32 %rs1062, %r1407;
+      // ptx:5011  {add.f16 %rs1063,%rs1057,%rs1062;
       uint rs1063 = p2g_hadd(rs1057, p2g_f2h_rn(p2g_s2f32(int(int(0u)), 4)));
-      // 5014: selp.b32 	%r1451, %r1405, %r1406, %p97;
-      // 5015: selp.b32 	%r1452, %r1406, %r1405, %p97;
-      // 5016: mad.lo.s32 	%r1453, %r1451, 24, %r1452;
-      // 5017: shl.b32 	%r1454, %r1453, 3;
-      // 5018: add.s32 	%r1456, %r1840, %r1454;
+      // ptx:5014  selp.b32 	%r1451, %r1405, %r1406, %p97;
+      // ptx:5015  selp.b32 	%r1452, %r1406, %r1405, %p97;
+      // ptx:5016  mad.lo.s32 	%r1453, %r1451, 24, %r1452;
+      // ptx:5017  shl.b32 	%r1454, %r1453, 3;
+      // ptx:5018  add.s32 	%r1456, %r1840, %r1454;
       uint r1456 = uint(int(sh_sColor) + int(uint(int(p97 ? r1405 : r1406) * 24 + int(p97 ? r1406 : r1405)) << 3u));
-      // 5019: ld.shared.u16 	%rs1066, [%r1456];
+      // ptx:5019  ld.shared.u16 	%rs1066, [%r1456];
       uint rs1066 = p2g_lds16(r1456);
-      // 5021: {  mov.b32 %r1408, {%rs1066,%rs1066};}
+      // ptx:5021  {  mov.b32 %r1408, {%rs1066,%rs1066};}
       uint r1408 = rs1066 | (rs1066 << 16u);
-      // 5025: {  mov.b32 %r1409, {%rs1047,%rs1047};}
+      // ptx:5025  {  mov.b32 %r1409, {%rs1047,%rs1047};}
       uint r1409 = rs1047 | (rs1047 << 16u);
-      // 5029: {  mov.b32 %r1410, {%rs1063,%rs1063};}
+      // ptx:5029  {  mov.b32 %r1410, {%rs1063,%rs1063};}
       uint r1410 = rs1063 | (rs1063 << 16u);
-      // 5033: {sub.f16x2 %r1411,%r1409,%r378;
+      // ptx:5033  {sub.f16x2 %r1411,%r1409,%r378;
       uint r1411 = p2g_hsub2(r1409, r378);
-      // 5037: {sub.f16x2 %r1414,%r1410,%r380;
+      // ptx:5037  {sub.f16x2 %r1414,%r1410,%r380;
       uint r1414 = p2g_hsub2(r1410, r380);
-      // 5041: {mul.f16x2 %r1417,%r1411,%r1411;
-      // 5045: {mul.f16x2 %r1420,%r375,%r1417;
-      // 5049: {mul.f16x2 %r1423,%r377,%r1411;
-      // 5053: {fma.rn.f16x2 %r1426,%r1423,%r1414,%r1420;
+      // ptx:5041  {mul.f16x2 %r1417,%r1411,%r1411;
+      // ptx:5045  {mul.f16x2 %r1420,%r375,%r1417;
+      // ptx:5049  {mul.f16x2 %r1423,%r377,%r1411;
+      // ptx:5053  {fma.rn.f16x2 %r1426,%r1423,%r1414,%r1420;
       uint r1426 = p2g_hfma2(p2g_hmul2(r377, r1411), r1414, p2g_hmul2(r375, p2g_hmul2(r1411, r1411)));
-      // 5057: {mul.f16x2 %r1430,%r376,%r1414;
-      // 5061: {fma.rn.f16x2 %r1433,%r1430,%r1414,%r1426;
+      // ptx:5057  {mul.f16x2 %r1430,%r376,%r1414;
+      // ptx:5061  {fma.rn.f16x2 %r1433,%r1430,%r1414,%r1426;
       uint r1433 = p2g_hfma2(p2g_hmul2(r376, r1414), r1414, r1426);
-      // 5067: mov.b32         {hl, hu}, %r1433;   
+      // ptx:5067  mov.b32         {hl, hu}, %r1433;   
       uint hl_18 = (r1433 & 0xFFFFu);
       uint hu_18 = ((r1433 >> 16u) & 0xFFFFu);
-      // 5068: cvt.f32.f16     fl, hl;         
+      // ptx:5068  cvt.f32.f16     fl, hl;         
       uint fl_18 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_18))));
-      // 5069: cvt.f32.f16     fu, hu;         
+      // ptx:5069  cvt.f32.f16     fu, hu;         
       uint fu_18 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_18))));
-      // 5070: ex2.approx.ftz.f32  fl, fl;     
+      // ptx:5070  ex2.approx.ftz.f32  fl, fl;     
       fl_18 = p2g_sfu_ex2(fl_18, true);
-      // 5071: ex2.approx.ftz.f32  fu, fu;     
+      // ptx:5071  ex2.approx.ftz.f32  fu, fu;     
       fu_18 = p2g_sfu_ex2(fu_18, true);
-      // 5072: mov.b32         ULP, 0x33800000U;
+      // ptx:5072  mov.b32         ULP, 0x33800000U;
       uint ULP_18 = 0x33800000u;
-      // 5073: fma.rn.f32      fl,fl,ULP,fl;   
+      // ptx:5073  fma.rn.f32      fl,fl,ULP,fl;   
       fl_18 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_18), uintBitsToFloat(ULP_18), uintBitsToFloat(fl_18), 0,
           false));
-      // 5074: fma.rn.f32      fu,fu,ULP,fu;   
+      // ptx:5074  fma.rn.f32      fu,fu,ULP,fu;   
       fu_18 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_18), uintBitsToFloat(ULP_18), uintBitsToFloat(fu_18), 0,
           false));
-      // 5075: cvt.rn.f16.f32      hl, fl;     
+      // ptx:5075  cvt.rn.f16.f32      hl, fl;     
       hl_18 = p2g_f2h_rn(fl_18);
-      // 5076: cvt.rn.f16.f32      hu, fu;     
+      // ptx:5076  cvt.rn.f16.f32      hu, fu;     
       hu_18 = p2g_f2h_rn(fu_18);
-      // 5077: mov.b32         %r1437, {hl, hu};   
+      // ptx:5077  mov.b32         %r1437, {hl, hu};   
       uint r1437 = hl_18 | (hu_18 << 16u);
-      // 5081: {fma.rn.f16x2 %r1439,%r1437,%r1408,%r1326;
+      // ptx:5081  {fma.rn.f16x2 %r1439,%r1437,%r1408,%r1326;
       uint r1439 = p2g_hfma2(r1437, r1408, r1326);
-      // 5085: {add.f16x2 %r1443,%r1330,%r1437;
+      // ptx:5085  {add.f16x2 %r1443,%r1330,%r1437;
       uint r1443 = p2g_hadd2(r1330, r1437);
-      // 5090: mov.b32 {low,high}, %r1433;
-      // 5091: mov.b16 %rs1069, low;}
-      // 5095: mov.b32 {low,high}, %r1348;
-      // 5096: mov.b16 %rs1070, low;}
-      // 5100: setp.gt.f16  __$temp3, %rs1069, %rs1070;
+      // ptx:5090  mov.b32 {low,high}, %r1433;
+      // ptx:5091  mov.b16 %rs1069, low;}
+      // ptx:5095  mov.b32 {low,high}, %r1348;
+      // ptx:5096  mov.b16 %rs1070, low;}
+      // ptx:5100  setp.gt.f16  __$temp3, %rs1069, %rs1070;
       int t137 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1433 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1348 & 0xFFFFu)));
-      // 5101: selp.u16 %rs1071, 1, 0, __$temp3;}
-      // 5103: setp.ne.s16 	%p179, %rs1071, 0;
+      // ptx:5101  selp.u16 %rs1071, 1, 0, __$temp3;}
+      // ptx:5103  setp.ne.s16 	%p179, %rs1071, 0;
       bool p179 = (bitfieldExtract(int((t137 == 1) ? 1u : 0u), 0, 16)) != 0;
-      // 5106: mov.b32 {low,high}, %r1433;
-      // 5107: mov.b16 %rs1074, high;}
+      // ptx:5106  mov.b32 {low,high}, %r1433;
+      // ptx:5107  mov.b16 %rs1074, high;}
       uint rs1074 = ((r1433 >> 16u) & 0xFFFFu);
-      // 5111: mov.b32 {low,high}, %r1348;
-      // 5112: mov.b16 %rs1075, high;}
-      // 5116: setp.gt.f16  __$temp3, %rs1074, %rs1075;
+      // ptx:5111  mov.b32 {low,high}, %r1348;
+      // ptx:5112  mov.b16 %rs1075, high;}
+      // ptx:5116  setp.gt.f16  __$temp3, %rs1074, %rs1075;
       int t138 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1074)), floatBitsToUint(p2g_h2f((r1348 >> 16u) & 0xFFFFu)));
-      // 5117: selp.u16 %rs1076, 1, 0, __$temp3;}
+      // ptx:5117  selp.u16 %rs1076, 1, 0, __$temp3;}
       uint rs1076 = (t138 == 1) ? 1u : 0u;
-      // 5119: @%p179 bra 	$L__BB0_270;
-      // 5125: mov.b32 {low,high}, %r1433;
-      // 5126: mov.b16 %rs1662, low;}
-      // 5128: bra.uni 	$L__BB0_271;
-      // 5120: bra.uni 	$L__BB0_269;
-      // 5133: mov.b32 {low,high}, %r1348;
-      // 5134: mov.b16 %rs1662, low;}
+      // ptx:5119  @%p179 bra 	$L__BB0_270;
+      // ptx:5125  mov.b32 {low,high}, %r1433;
+      // ptx:5126  mov.b16 %rs1662, low;}
+      // ptx:5128  bra.uni 	$L__BB0_271;
+      // ptx:5120  bra.uni 	$L__BB0_269;
+      // ptx:5133  mov.b32 {low,high}, %r1348;
+      // ptx:5134  mov.b16 %rs1662, low;}
       uint rs1662 = p179 ? (r1433 & 0xFFFFu) : (r1348 & 0xFFFFu);
-      // 5138: setp.ne.s16 	%p180, %rs1076, 0;
+      // ptx:5138  setp.ne.s16 	%p180, %rs1076, 0;
       bool p180 = (bitfieldExtract(int(rs1076), 0, 16)) != 0;
-      // 5139: @%p180 bra 	$L__BB0_273;
-      // 5145: mov.b32 {low,high}, %r1433;
-      // 5146: mov.b16 %rs1663, high;}
-      // 5148: bra.uni 	$L__BB0_274;
-      // 5140: bra.uni 	$L__BB0_272;
-      // 5153: mov.b32 {low,high}, %r1348;
-      // 5154: mov.b16 %rs1663, high;}
+      // ptx:5139  @%p180 bra 	$L__BB0_273;
+      // ptx:5145  mov.b32 {low,high}, %r1433;
+      // ptx:5146  mov.b16 %rs1663, high;}
+      // ptx:5148  bra.uni 	$L__BB0_274;
+      // ptx:5140  bra.uni 	$L__BB0_272;
+      // ptx:5153  mov.b32 {low,high}, %r1348;
+      // ptx:5154  mov.b16 %rs1663, high;}
       uint rs1663 = p180 ? ((r1433 >> 16u) & 0xFFFFu) : ((r1348 >> 16u) & 0xFFFFu);
-      // 5159: {  mov.b32 %r1461, {%rs1662,%rs1663};}
+      // ptx:5159  {  mov.b32 %r1461, {%rs1662,%rs1663};}
       uint r1461 = rs1662 | (rs1663 << 16u);
-      // 5162: @%p179 bra 	$L__BB0_276;
-      // 5168: mov.b32 {low,high}, %r1408;
-      // 5169: mov.b16 %rs1664, low;}
-      // 5171: bra.uni 	$L__BB0_277;
-      // 5163: bra.uni 	$L__BB0_275;
-      // 5176: mov.b32 {low,high}, %r1353;
-      // 5177: mov.b16 %rs1664, low;}
+      // ptx:5162  @%p179 bra 	$L__BB0_276;
+      // ptx:5168  mov.b32 {low,high}, %r1408;
+      // ptx:5169  mov.b16 %rs1664, low;}
+      // ptx:5171  bra.uni 	$L__BB0_277;
+      // ptx:5163  bra.uni 	$L__BB0_275;
+      // ptx:5176  mov.b32 {low,high}, %r1353;
+      // ptx:5177  mov.b16 %rs1664, low;}
       uint rs1664 = p179 ? (r1408 & 0xFFFFu) : (r1353 & 0xFFFFu);
-      // 5181: @%p180 bra 	$L__BB0_279;
-      // 5187: mov.b32 {low,high}, %r1408;
-      // 5188: mov.b16 %rs1665, high;}
-      // 5190: bra.uni 	$L__BB0_280;
-      // 5182: bra.uni 	$L__BB0_278;
-      // 5195: mov.b32 {low,high}, %r1353;
-      // 5196: mov.b16 %rs1665, high;}
+      // ptx:5181  @%p180 bra 	$L__BB0_279;
+      // ptx:5187  mov.b32 {low,high}, %r1408;
+      // ptx:5188  mov.b16 %rs1665, high;}
+      // ptx:5190  bra.uni 	$L__BB0_280;
+      // ptx:5182  bra.uni 	$L__BB0_278;
+      // ptx:5195  mov.b32 {low,high}, %r1353;
+      // ptx:5196  mov.b16 %rs1665, high;}
       uint rs1665 = p180 ? ((r1408 >> 16u) & 0xFFFFu) : ((r1353 >> 16u) & 0xFFFFu);
-      // 5201: {  mov.b32 %r1466, {%rs1664,%rs1665};}
+      // ptx:5201  {  mov.b32 %r1466, {%rs1664,%rs1665};}
       uint r1466 = rs1664 | (rs1665 << 16u);
-      // 5205: {sub.f16x2 %r1467,%r1409,%r379;
+      // ptx:5205  {sub.f16x2 %r1467,%r1409,%r379;
       uint r1467 = p2g_hsub2(r1409, r379);
-      // 5209: {sub.f16x2 %r1470,%r1410,%r381;
+      // ptx:5209  {sub.f16x2 %r1470,%r1410,%r381;
       uint r1470 = p2g_hsub2(r1410, r381);
-      // 5213: {mul.f16x2 %r1473,%r1467,%r1467;
-      // 5217: {mul.f16x2 %r1476,%r375,%r1473;
-      // 5221: {mul.f16x2 %r1479,%r377,%r1467;
-      // 5225: {fma.rn.f16x2 %r1482,%r1479,%r1470,%r1476;
+      // ptx:5213  {mul.f16x2 %r1473,%r1467,%r1467;
+      // ptx:5217  {mul.f16x2 %r1476,%r375,%r1473;
+      // ptx:5221  {mul.f16x2 %r1479,%r377,%r1467;
+      // ptx:5225  {fma.rn.f16x2 %r1482,%r1479,%r1470,%r1476;
       uint r1482 = p2g_hfma2(p2g_hmul2(r377, r1467), r1470, p2g_hmul2(r375, p2g_hmul2(r1467, r1467)));
-      // 5229: {mul.f16x2 %r1486,%r376,%r1470;
-      // 5233: {fma.rn.f16x2 %r1489,%r1486,%r1470,%r1482;
+      // ptx:5229  {mul.f16x2 %r1486,%r376,%r1470;
+      // ptx:5233  {fma.rn.f16x2 %r1489,%r1486,%r1470,%r1482;
       uint r1489 = p2g_hfma2(p2g_hmul2(r376, r1470), r1470, r1482);
-      // 5239: mov.b32         {hl, hu}, %r1489;   
+      // ptx:5239  mov.b32         {hl, hu}, %r1489;   
       uint hl_19 = (r1489 & 0xFFFFu);
       uint hu_19 = ((r1489 >> 16u) & 0xFFFFu);
-      // 5240: cvt.f32.f16     fl, hl;         
+      // ptx:5240  cvt.f32.f16     fl, hl;         
       uint fl_19 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_19))));
-      // 5241: cvt.f32.f16     fu, hu;         
+      // ptx:5241  cvt.f32.f16     fu, hu;         
       uint fu_19 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_19))));
-      // 5242: ex2.approx.ftz.f32  fl, fl;     
+      // ptx:5242  ex2.approx.ftz.f32  fl, fl;     
       fl_19 = p2g_sfu_ex2(fl_19, true);
-      // 5243: ex2.approx.ftz.f32  fu, fu;     
+      // ptx:5243  ex2.approx.ftz.f32  fu, fu;     
       fu_19 = p2g_sfu_ex2(fu_19, true);
-      // 5244: mov.b32         ULP, 0x33800000U;
+      // ptx:5244  mov.b32         ULP, 0x33800000U;
       uint ULP_19 = 0x33800000u;
-      // 5245: fma.rn.f32      fl,fl,ULP,fl;   
+      // ptx:5245  fma.rn.f32      fl,fl,ULP,fl;   
       fl_19 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_19), uintBitsToFloat(ULP_19), uintBitsToFloat(fl_19), 0,
           false));
-      // 5246: fma.rn.f32      fu,fu,ULP,fu;   
+      // ptx:5246  fma.rn.f32      fu,fu,ULP,fu;   
       fu_19 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_19), uintBitsToFloat(ULP_19), uintBitsToFloat(fu_19), 0,
           false));
-      // 5247: cvt.rn.f16.f32      hl, fl;     
+      // ptx:5247  cvt.rn.f16.f32      hl, fl;     
       hl_19 = p2g_f2h_rn(fl_19);
-      // 5248: cvt.rn.f16.f32      hu, fu;     
+      // ptx:5248  cvt.rn.f16.f32      hu, fu;     
       hu_19 = p2g_f2h_rn(fu_19);
-      // 5249: mov.b32         %r1493, {hl, hu};   
+      // ptx:5249  mov.b32         %r1493, {hl, hu};   
       uint r1493 = hl_19 | (hu_19 << 16u);
-      // 5253: {fma.rn.f16x2 %r1495,%r1493,%r1408,%r1382;
+      // ptx:5253  {fma.rn.f16x2 %r1495,%r1493,%r1408,%r1382;
       uint r1495 = p2g_hfma2(r1493, r1408, r1382);
-      // 5257: {add.f16x2 %r1499,%r1386,%r1493;
+      // ptx:5257  {add.f16x2 %r1499,%r1386,%r1493;
       uint r1499 = p2g_hadd2(r1386, r1493);
-      // 5262: mov.b32 {low,high}, %r1489;
-      // 5263: mov.b16 %rs1092, low;}
-      // 5267: mov.b32 {low,high}, %r1397;
-      // 5268: mov.b16 %rs1093, low;}
-      // 5272: setp.gt.f16  __$temp3, %rs1092, %rs1093;
+      // ptx:5262  mov.b32 {low,high}, %r1489;
+      // ptx:5263  mov.b16 %rs1092, low;}
+      // ptx:5267  mov.b32 {low,high}, %r1397;
+      // ptx:5268  mov.b16 %rs1093, low;}
+      // ptx:5272  setp.gt.f16  __$temp3, %rs1092, %rs1093;
       int t139 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1489 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1397 & 0xFFFFu)));
-      // 5273: selp.u16 %rs1094, 1, 0, __$temp3;}
-      // 5275: setp.ne.s16 	%p183, %rs1094, 0;
+      // ptx:5273  selp.u16 %rs1094, 1, 0, __$temp3;}
+      // ptx:5275  setp.ne.s16 	%p183, %rs1094, 0;
       bool p183 = (bitfieldExtract(int((t139 == 1) ? 1u : 0u), 0, 16)) != 0;
-      // 5278: mov.b32 {low,high}, %r1489;
-      // 5279: mov.b16 %rs1097, high;}
+      // ptx:5278  mov.b32 {low,high}, %r1489;
+      // ptx:5279  mov.b16 %rs1097, high;}
       uint rs1097 = ((r1489 >> 16u) & 0xFFFFu);
-      // 5283: mov.b32 {low,high}, %r1397;
-      // 5284: mov.b16 %rs1098, high;}
-      // 5288: setp.gt.f16  __$temp3, %rs1097, %rs1098;
+      // ptx:5283  mov.b32 {low,high}, %r1397;
+      // ptx:5284  mov.b16 %rs1098, high;}
+      // ptx:5288  setp.gt.f16  __$temp3, %rs1097, %rs1098;
       int t140 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1097)), floatBitsToUint(p2g_h2f((r1397 >> 16u) & 0xFFFFu)));
-      // 5289: selp.u16 %rs1099, 1, 0, __$temp3;}
+      // ptx:5289  selp.u16 %rs1099, 1, 0, __$temp3;}
       uint rs1099 = (t140 == 1) ? 1u : 0u;
-      // 5291: @%p183 bra 	$L__BB0_282;
-      // 5297: mov.b32 {low,high}, %r1489;
-      // 5298: mov.b16 %rs1666, low;}
-      // 5300: bra.uni 	$L__BB0_283;
-      // 5292: bra.uni 	$L__BB0_281;
-      // 5305: mov.b32 {low,high}, %r1397;
-      // 5306: mov.b16 %rs1666, low;}
+      // ptx:5291  @%p183 bra 	$L__BB0_282;
+      // ptx:5297  mov.b32 {low,high}, %r1489;
+      // ptx:5298  mov.b16 %rs1666, low;}
+      // ptx:5300  bra.uni 	$L__BB0_283;
+      // ptx:5292  bra.uni 	$L__BB0_281;
+      // ptx:5305  mov.b32 {low,high}, %r1397;
+      // ptx:5306  mov.b16 %rs1666, low;}
       uint rs1666 = p183 ? (r1489 & 0xFFFFu) : (r1397 & 0xFFFFu);
-      // 5310: setp.ne.s16 	%p184, %rs1099, 0;
+      // ptx:5310  setp.ne.s16 	%p184, %rs1099, 0;
       bool p184 = (bitfieldExtract(int(rs1099), 0, 16)) != 0;
-      // 5311: @%p184 bra 	$L__BB0_285;
-      // 5317: mov.b32 {low,high}, %r1489;
-      // 5318: mov.b16 %rs1667, high;}
-      // 5320: bra.uni 	$L__BB0_286;
-      // 5312: bra.uni 	$L__BB0_284;
-      // 5325: mov.b32 {low,high}, %r1397;
-      // 5326: mov.b16 %rs1667, high;}
+      // ptx:5311  @%p184 bra 	$L__BB0_285;
+      // ptx:5317  mov.b32 {low,high}, %r1489;
+      // ptx:5318  mov.b16 %rs1667, high;}
+      // ptx:5320  bra.uni 	$L__BB0_286;
+      // ptx:5312  bra.uni 	$L__BB0_284;
+      // ptx:5325  mov.b32 {low,high}, %r1397;
+      // ptx:5326  mov.b16 %rs1667, high;}
       uint rs1667 = p184 ? ((r1489 >> 16u) & 0xFFFFu) : ((r1397 >> 16u) & 0xFFFFu);
-      // 5331: {  mov.b32 %r1510, {%rs1666,%rs1667};}
+      // ptx:5331  {  mov.b32 %r1510, {%rs1666,%rs1667};}
       uint r1510 = rs1666 | (rs1667 << 16u);
-      // 5334: @%p183 bra 	$L__BB0_288;
-      // 5340: mov.b32 {low,high}, %r1408;
-      // 5341: mov.b16 %rs1668, low;}
-      // 5343: bra.uni 	$L__BB0_289;
-      // 5335: bra.uni 	$L__BB0_287;
-      // 5348: mov.b32 {low,high}, %r1402;
-      // 5349: mov.b16 %rs1668, low;}
+      // ptx:5334  @%p183 bra 	$L__BB0_288;
+      // ptx:5340  mov.b32 {low,high}, %r1408;
+      // ptx:5341  mov.b16 %rs1668, low;}
+      // ptx:5343  bra.uni 	$L__BB0_289;
+      // ptx:5335  bra.uni 	$L__BB0_287;
+      // ptx:5348  mov.b32 {low,high}, %r1402;
+      // ptx:5349  mov.b16 %rs1668, low;}
       uint rs1668 = p183 ? (r1408 & 0xFFFFu) : (r1402 & 0xFFFFu);
-      // 5353: @%p184 bra 	$L__BB0_291;
-      // 5359: mov.b32 {low,high}, %r1408;
-      // 5360: mov.b16 %rs1669, high;}
-      // 5362: bra.uni 	$L__BB0_292;
-      // 5354: bra.uni 	$L__BB0_290;
-      // 5367: mov.b32 {low,high}, %r1402;
-      // 5368: mov.b16 %rs1669, high;}
+      // ptx:5353  @%p184 bra 	$L__BB0_291;
+      // ptx:5359  mov.b32 {low,high}, %r1408;
+      // ptx:5360  mov.b16 %rs1669, high;}
+      // ptx:5362  bra.uni 	$L__BB0_292;
+      // ptx:5354  bra.uni 	$L__BB0_290;
+      // ptx:5367  mov.b32 {low,high}, %r1402;
+      // ptx:5368  mov.b16 %rs1669, high;}
       uint rs1669 = p184 ? ((r1408 >> 16u) & 0xFFFFu) : ((r1402 >> 16u) & 0xFFFFu);
-      // 5372: mov.u32 	%r1841, _ZZ8k_outputE6sColor;
-      // 5374: {  mov.b32 %r1515, {%rs1668,%rs1669};}
+      // ptx:5372  mov.u32 	%r1841, _ZZ8k_outputE6sColor;
+      // ptx:5374  {  mov.b32 %r1515, {%rs1668,%rs1669};}
       uint r1515 = rs1668 | (rs1669 << 16u);
-      // 5377: mov.u32 	%r1516, 1;
-      // 5379: cvt.rn.f16.s32 %rs1114, %r1516;
-      // 5382: {add.f16 %rs1115,%rs1057,%rs1114;
+      // ptx:5377  mov.u32 	%r1516, 1;
+      // ptx:5379  cvt.rn.f16.s32 %rs1114, %r1516;
+      // ptx:5382  {add.f16 %rs1115,%rs1057,%rs1114;
       uint rs1115 = p2g_hadd(rs1057, p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4)));
-      // 5385: add.s32 	%r1559, %r1406, 1;
+      // ptx:5385  add.s32 	%r1559, %r1406, 1;
       uint r1559 = uint(int(r1406) + 1);
-      // 5386: selp.b32 	%r1560, %r1405, %r1559, %p97;
-      // 5387: selp.b32 	%r1561, %r1559, %r1405, %p97;
-      // 5388: mad.lo.s32 	%r1562, %r1560, 24, %r1561;
-      // 5389: shl.b32 	%r1563, %r1562, 3;
-      // 5390: add.s32 	%r1565, %r1841, %r1563;
+      // ptx:5386  selp.b32 	%r1560, %r1405, %r1559, %p97;
+      // ptx:5387  selp.b32 	%r1561, %r1559, %r1405, %p97;
+      // ptx:5388  mad.lo.s32 	%r1562, %r1560, 24, %r1561;
+      // ptx:5389  shl.b32 	%r1563, %r1562, 3;
+      // ptx:5390  add.s32 	%r1565, %r1841, %r1563;
       uint r1565 = uint(int(sh_sColor) + int(uint(int(p97 ? r1405 : r1559) * 24 + int(p97 ? r1559 : r1405)) << 3u));
-      // 5391: ld.shared.u16 	%rs1118, [%r1565];
+      // ptx:5391  ld.shared.u16 	%rs1118, [%r1565];
       uint rs1118 = p2g_lds16(r1565);
-      // 5393: {  mov.b32 %r1517, {%rs1118,%rs1118};}
+      // ptx:5393  {  mov.b32 %r1517, {%rs1118,%rs1118};}
       uint r1517 = rs1118 | (rs1118 << 16u);
-      // 5397: {  mov.b32 %r1518, {%rs1047,%rs1047};}
+      // ptx:5397  {  mov.b32 %r1518, {%rs1047,%rs1047};}
       uint r1518 = rs1047 | (rs1047 << 16u);
-      // 5401: {  mov.b32 %r1519, {%rs1115,%rs1115};}
+      // ptx:5401  {  mov.b32 %r1519, {%rs1115,%rs1115};}
       uint r1519 = rs1115 | (rs1115 << 16u);
-      // 5405: {sub.f16x2 %r1520,%r1518,%r378;
+      // ptx:5405  {sub.f16x2 %r1520,%r1518,%r378;
       uint r1520 = p2g_hsub2(r1518, r378);
-      // 5409: {sub.f16x2 %r1523,%r1519,%r380;
+      // ptx:5409  {sub.f16x2 %r1523,%r1519,%r380;
       uint r1523 = p2g_hsub2(r1519, r380);
-      // 5413: {mul.f16x2 %r1526,%r1520,%r1520;
-      // 5417: {mul.f16x2 %r1529,%r375,%r1526;
-      // 5421: {mul.f16x2 %r1532,%r377,%r1520;
-      // 5425: {fma.rn.f16x2 %r1535,%r1532,%r1523,%r1529;
+      // ptx:5413  {mul.f16x2 %r1526,%r1520,%r1520;
+      // ptx:5417  {mul.f16x2 %r1529,%r375,%r1526;
+      // ptx:5421  {mul.f16x2 %r1532,%r377,%r1520;
+      // ptx:5425  {fma.rn.f16x2 %r1535,%r1532,%r1523,%r1529;
       uint r1535 = p2g_hfma2(p2g_hmul2(r377, r1520), r1523, p2g_hmul2(r375, p2g_hmul2(r1520, r1520)));
-      // 5429: {mul.f16x2 %r1539,%r376,%r1523;
-      // 5433: {fma.rn.f16x2 %r1542,%r1539,%r1523,%r1535;
+      // ptx:5429  {mul.f16x2 %r1539,%r376,%r1523;
+      // ptx:5433  {fma.rn.f16x2 %r1542,%r1539,%r1523,%r1535;
       uint r1542 = p2g_hfma2(p2g_hmul2(r376, r1523), r1523, r1535);
-      // 5439: mov.b32         {hl, hu}, %r1542;   
+      // ptx:5439  mov.b32         {hl, hu}, %r1542;   
       uint hl_20 = (r1542 & 0xFFFFu);
       uint hu_20 = ((r1542 >> 16u) & 0xFFFFu);
-      // 5440: cvt.f32.f16     fl, hl;         
+      // ptx:5440  cvt.f32.f16     fl, hl;         
       uint fl_20 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_20))));
-      // 5441: cvt.f32.f16     fu, hu;         
+      // ptx:5441  cvt.f32.f16     fu, hu;         
       uint fu_20 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_20))));
-      // 5442: ex2.approx.ftz.f32  fl, fl;     
+      // ptx:5442  ex2.approx.ftz.f32  fl, fl;     
       fl_20 = p2g_sfu_ex2(fl_20, true);
-      // 5443: ex2.approx.ftz.f32  fu, fu;     
+      // ptx:5443  ex2.approx.ftz.f32  fu, fu;     
       fu_20 = p2g_sfu_ex2(fu_20, true);
-      // 5444: mov.b32         ULP, 0x33800000U;
+      // ptx:5444  mov.b32         ULP, 0x33800000U;
       uint ULP_20 = 0x33800000u;
-      // 5445: fma.rn.f32      fl,fl,ULP,fl;   
+      // ptx:5445  fma.rn.f32      fl,fl,ULP,fl;   
       fl_20 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_20), uintBitsToFloat(ULP_20), uintBitsToFloat(fl_20), 0,
           false));
-      // 5446: fma.rn.f32      fu,fu,ULP,fu;   
+      // ptx:5446  fma.rn.f32      fu,fu,ULP,fu;   
       fu_20 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_20), uintBitsToFloat(ULP_20), uintBitsToFloat(fu_20), 0,
           false));
-      // 5447: cvt.rn.f16.f32      hl, fl;     
+      // ptx:5447  cvt.rn.f16.f32      hl, fl;     
       hl_20 = p2g_f2h_rn(fl_20);
-      // 5448: cvt.rn.f16.f32      hu, fu;     
+      // ptx:5448  cvt.rn.f16.f32      hu, fu;     
       hu_20 = p2g_f2h_rn(fu_20);
-      // 5449: mov.b32         %r1546, {hl, hu};   
+      // ptx:5449  mov.b32         %r1546, {hl, hu};   
       uint r1546 = hl_20 | (hu_20 << 16u);
-      // 5453: {fma.rn.f16x2 %r1548,%r1546,%r1517,%r1439;
+      // ptx:5453  {fma.rn.f16x2 %r1548,%r1546,%r1517,%r1439;
       uint r1548 = p2g_hfma2(r1546, r1517, r1439);
-      // 5457: {add.f16x2 %r1552,%r1443,%r1546;
+      // ptx:5457  {add.f16x2 %r1552,%r1443,%r1546;
       uint r1552 = p2g_hadd2(r1443, r1546);
-      // 5462: mov.b32 {low,high}, %r1542;
-      // 5463: mov.b16 %rs1121, low;}
-      // 5467: mov.b32 {low,high}, %r1461;
-      // 5468: mov.b16 %rs1122, low;}
-      // 5472: setp.gt.f16  __$temp3, %rs1121, %rs1122;
+      // ptx:5462  mov.b32 {low,high}, %r1542;
+      // ptx:5463  mov.b16 %rs1121, low;}
+      // ptx:5467  mov.b32 {low,high}, %r1461;
+      // ptx:5468  mov.b16 %rs1122, low;}
+      // ptx:5472  setp.gt.f16  __$temp3, %rs1121, %rs1122;
       int t141 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1542 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1461 & 0xFFFFu)));
-      // 5473: selp.u16 %rs1123, 1, 0, __$temp3;}
-      // 5475: setp.ne.s16 	%p188, %rs1123, 0;
+      // ptx:5473  selp.u16 %rs1123, 1, 0, __$temp3;}
+      // ptx:5475  setp.ne.s16 	%p188, %rs1123, 0;
       bool p188 = (bitfieldExtract(int((t141 == 1) ? 1u : 0u), 0, 16)) != 0;
-      // 5478: mov.b32 {low,high}, %r1542;
-      // 5479: mov.b16 %rs1126, high;}
+      // ptx:5478  mov.b32 {low,high}, %r1542;
+      // ptx:5479  mov.b16 %rs1126, high;}
       uint rs1126 = ((r1542 >> 16u) & 0xFFFFu);
-      // 5483: mov.b32 {low,high}, %r1461;
-      // 5484: mov.b16 %rs1127, high;}
-      // 5488: setp.gt.f16  __$temp3, %rs1126, %rs1127;
+      // ptx:5483  mov.b32 {low,high}, %r1461;
+      // ptx:5484  mov.b16 %rs1127, high;}
+      // ptx:5488  setp.gt.f16  __$temp3, %rs1126, %rs1127;
       int t142 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1126)), floatBitsToUint(p2g_h2f((r1461 >> 16u) & 0xFFFFu)));
-      // 5489: selp.u16 %rs1128, 1, 0, __$temp3;}
+      // ptx:5489  selp.u16 %rs1128, 1, 0, __$temp3;}
       uint rs1128 = (t142 == 1) ? 1u : 0u;
-      // 5491: @%p188 bra 	$L__BB0_294;
-      // 5497: mov.b32 {low,high}, %r1542;
-      // 5498: mov.b16 %rs1670, low;}
-      // 5500: bra.uni 	$L__BB0_295;
-      // 5492: bra.uni 	$L__BB0_293;
-      // 5505: mov.b32 {low,high}, %r1461;
-      // 5506: mov.b16 %rs1670, low;}
+      // ptx:5491  @%p188 bra 	$L__BB0_294;
+      // ptx:5497  mov.b32 {low,high}, %r1542;
+      // ptx:5498  mov.b16 %rs1670, low;}
+      // ptx:5500  bra.uni 	$L__BB0_295;
+      // ptx:5492  bra.uni 	$L__BB0_293;
+      // ptx:5505  mov.b32 {low,high}, %r1461;
+      // ptx:5506  mov.b16 %rs1670, low;}
       uint rs1670 = p188 ? (r1542 & 0xFFFFu) : (r1461 & 0xFFFFu);
-      // 5510: setp.ne.s16 	%p189, %rs1128, 0;
+      // ptx:5510  setp.ne.s16 	%p189, %rs1128, 0;
       bool p189 = (bitfieldExtract(int(rs1128), 0, 16)) != 0;
-      // 5511: @%p189 bra 	$L__BB0_297;
-      // 5517: mov.b32 {low,high}, %r1542;
-      // 5518: mov.b16 %rs1671, high;}
-      // 5520: bra.uni 	$L__BB0_298;
-      // 5512: bra.uni 	$L__BB0_296;
-      // 5525: mov.b32 {low,high}, %r1461;
-      // 5526: mov.b16 %rs1671, high;}
+      // ptx:5511  @%p189 bra 	$L__BB0_297;
+      // ptx:5517  mov.b32 {low,high}, %r1542;
+      // ptx:5518  mov.b16 %rs1671, high;}
+      // ptx:5520  bra.uni 	$L__BB0_298;
+      // ptx:5512  bra.uni 	$L__BB0_296;
+      // ptx:5525  mov.b32 {low,high}, %r1461;
+      // ptx:5526  mov.b16 %rs1671, high;}
       uint rs1671 = p189 ? ((r1542 >> 16u) & 0xFFFFu) : ((r1461 >> 16u) & 0xFFFFu);
-      // 5531: {  mov.b32 %r1570, {%rs1670,%rs1671};}
+      // ptx:5531  {  mov.b32 %r1570, {%rs1670,%rs1671};}
       uint r1570 = rs1670 | (rs1671 << 16u);
-      // 5534: @%p188 bra 	$L__BB0_300;
-      // 5540: mov.b32 {low,high}, %r1517;
-      // 5541: mov.b16 %rs1672, low;}
-      // 5543: bra.uni 	$L__BB0_301;
-      // 5535: bra.uni 	$L__BB0_299;
-      // 5548: mov.b32 {low,high}, %r1466;
-      // 5549: mov.b16 %rs1672, low;}
+      // ptx:5534  @%p188 bra 	$L__BB0_300;
+      // ptx:5540  mov.b32 {low,high}, %r1517;
+      // ptx:5541  mov.b16 %rs1672, low;}
+      // ptx:5543  bra.uni 	$L__BB0_301;
+      // ptx:5535  bra.uni 	$L__BB0_299;
+      // ptx:5548  mov.b32 {low,high}, %r1466;
+      // ptx:5549  mov.b16 %rs1672, low;}
       uint rs1672 = p188 ? (r1517 & 0xFFFFu) : (r1466 & 0xFFFFu);
-      // 5553: @%p189 bra 	$L__BB0_303;
-      // 5559: mov.b32 {low,high}, %r1517;
-      // 5560: mov.b16 %rs1673, high;}
-      // 5562: bra.uni 	$L__BB0_304;
-      // 5554: bra.uni 	$L__BB0_302;
-      // 5567: mov.b32 {low,high}, %r1466;
-      // 5568: mov.b16 %rs1673, high;}
+      // ptx:5553  @%p189 bra 	$L__BB0_303;
+      // ptx:5559  mov.b32 {low,high}, %r1517;
+      // ptx:5560  mov.b16 %rs1673, high;}
+      // ptx:5562  bra.uni 	$L__BB0_304;
+      // ptx:5554  bra.uni 	$L__BB0_302;
+      // ptx:5567  mov.b32 {low,high}, %r1466;
+      // ptx:5568  mov.b16 %rs1673, high;}
       uint rs1673 = p189 ? ((r1517 >> 16u) & 0xFFFFu) : ((r1466 >> 16u) & 0xFFFFu);
-      // 5573: {  mov.b32 %r1575, {%rs1672,%rs1673};}
+      // ptx:5573  {  mov.b32 %r1575, {%rs1672,%rs1673};}
       uint r1575 = rs1672 | (rs1673 << 16u);
-      // 5577: {sub.f16x2 %r1576,%r1518,%r379;
+      // ptx:5577  {sub.f16x2 %r1576,%r1518,%r379;
       uint r1576 = p2g_hsub2(r1518, r379);
-      // 5581: {sub.f16x2 %r1579,%r1519,%r381;
+      // ptx:5581  {sub.f16x2 %r1579,%r1519,%r381;
       uint r1579 = p2g_hsub2(r1519, r381);
-      // 5585: {mul.f16x2 %r1582,%r1576,%r1576;
-      // 5589: {mul.f16x2 %r1585,%r375,%r1582;
-      // 5593: {mul.f16x2 %r1588,%r377,%r1576;
-      // 5597: {fma.rn.f16x2 %r1591,%r1588,%r1579,%r1585;
+      // ptx:5585  {mul.f16x2 %r1582,%r1576,%r1576;
+      // ptx:5589  {mul.f16x2 %r1585,%r375,%r1582;
+      // ptx:5593  {mul.f16x2 %r1588,%r377,%r1576;
+      // ptx:5597  {fma.rn.f16x2 %r1591,%r1588,%r1579,%r1585;
       uint r1591 = p2g_hfma2(p2g_hmul2(r377, r1576), r1579, p2g_hmul2(r375, p2g_hmul2(r1576, r1576)));
-      // 5601: {mul.f16x2 %r1595,%r376,%r1579;
-      // 5605: {fma.rn.f16x2 %r1598,%r1595,%r1579,%r1591;
+      // ptx:5601  {mul.f16x2 %r1595,%r376,%r1579;
+      // ptx:5605  {fma.rn.f16x2 %r1598,%r1595,%r1579,%r1591;
       uint r1598 = p2g_hfma2(p2g_hmul2(r376, r1579), r1579, r1591);
-      // 5611: mov.b32         {hl, hu}, %r1598;   
+      // ptx:5611  mov.b32         {hl, hu}, %r1598;   
       uint hl_21 = (r1598 & 0xFFFFu);
       uint hu_21 = ((r1598 >> 16u) & 0xFFFFu);
-      // 5612: cvt.f32.f16     fl, hl;         
+      // ptx:5612  cvt.f32.f16     fl, hl;         
       uint fl_21 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_21))));
-      // 5613: cvt.f32.f16     fu, hu;         
+      // ptx:5613  cvt.f32.f16     fu, hu;         
       uint fu_21 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_21))));
-      // 5614: ex2.approx.ftz.f32  fl, fl;     
+      // ptx:5614  ex2.approx.ftz.f32  fl, fl;     
       fl_21 = p2g_sfu_ex2(fl_21, true);
-      // 5615: ex2.approx.ftz.f32  fu, fu;     
+      // ptx:5615  ex2.approx.ftz.f32  fu, fu;     
       fu_21 = p2g_sfu_ex2(fu_21, true);
-      // 5616: mov.b32         ULP, 0x33800000U;
+      // ptx:5616  mov.b32         ULP, 0x33800000U;
       uint ULP_21 = 0x33800000u;
-      // 5617: fma.rn.f32      fl,fl,ULP,fl;   
+      // ptx:5617  fma.rn.f32      fl,fl,ULP,fl;   
       fl_21 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_21), uintBitsToFloat(ULP_21), uintBitsToFloat(fl_21), 0,
           false));
-      // 5618: fma.rn.f32      fu,fu,ULP,fu;   
+      // ptx:5618  fma.rn.f32      fu,fu,ULP,fu;   
       fu_21 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_21), uintBitsToFloat(ULP_21), uintBitsToFloat(fu_21), 0,
           false));
-      // 5619: cvt.rn.f16.f32      hl, fl;     
+      // ptx:5619  cvt.rn.f16.f32      hl, fl;     
       hl_21 = p2g_f2h_rn(fl_21);
-      // 5620: cvt.rn.f16.f32      hu, fu;     
+      // ptx:5620  cvt.rn.f16.f32      hu, fu;     
       hu_21 = p2g_f2h_rn(fu_21);
-      // 5621: mov.b32         %r1602, {hl, hu};   
+      // ptx:5621  mov.b32         %r1602, {hl, hu};   
       uint r1602 = hl_21 | (hu_21 << 16u);
-      // 5625: {fma.rn.f16x2 %r1604,%r1602,%r1517,%r1495;
+      // ptx:5625  {fma.rn.f16x2 %r1604,%r1602,%r1517,%r1495;
       uint r1604 = p2g_hfma2(r1602, r1517, r1495);
-      // 5629: {add.f16x2 %r1608,%r1499,%r1602;
+      // ptx:5629  {add.f16x2 %r1608,%r1499,%r1602;
       uint r1608 = p2g_hadd2(r1499, r1602);
-      // 5634: mov.b32 {low,high}, %r1598;
-      // 5635: mov.b16 %rs1144, low;}
-      // 5639: mov.b32 {low,high}, %r1510;
-      // 5640: mov.b16 %rs1145, low;}
-      // 5644: setp.gt.f16  __$temp3, %rs1144, %rs1145;
+      // ptx:5634  mov.b32 {low,high}, %r1598;
+      // ptx:5635  mov.b16 %rs1144, low;}
+      // ptx:5639  mov.b32 {low,high}, %r1510;
+      // ptx:5640  mov.b16 %rs1145, low;}
+      // ptx:5644  setp.gt.f16  __$temp3, %rs1144, %rs1145;
       int t143 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1598 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1510 & 0xFFFFu)));
-      // 5645: selp.u16 %rs1146, 1, 0, __$temp3;}
-      // 5647: setp.ne.s16 	%p192, %rs1146, 0;
+      // ptx:5645  selp.u16 %rs1146, 1, 0, __$temp3;}
+      // ptx:5647  setp.ne.s16 	%p192, %rs1146, 0;
       bool p192 = (bitfieldExtract(int((t143 == 1) ? 1u : 0u), 0, 16)) != 0;
-      // 5650: mov.b32 {low,high}, %r1598;
-      // 5651: mov.b16 %rs1149, high;}
+      // ptx:5650  mov.b32 {low,high}, %r1598;
+      // ptx:5651  mov.b16 %rs1149, high;}
       uint rs1149 = ((r1598 >> 16u) & 0xFFFFu);
-      // 5655: mov.b32 {low,high}, %r1510;
-      // 5656: mov.b16 %rs1150, high;}
-      // 5660: setp.gt.f16  __$temp3, %rs1149, %rs1150;
+      // ptx:5655  mov.b32 {low,high}, %r1510;
+      // ptx:5656  mov.b16 %rs1150, high;}
+      // ptx:5660  setp.gt.f16  __$temp3, %rs1149, %rs1150;
       int t144 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1149)), floatBitsToUint(p2g_h2f((r1510 >> 16u) & 0xFFFFu)));
-      // 5661: selp.u16 %rs1151, 1, 0, __$temp3;}
+      // ptx:5661  selp.u16 %rs1151, 1, 0, __$temp3;}
       uint rs1151 = (t144 == 1) ? 1u : 0u;
-      // 5663: @%p192 bra 	$L__BB0_306;
-      // 5669: mov.b32 {low,high}, %r1598;
-      // 5670: mov.b16 %rs1674, low;}
-      // 5672: bra.uni 	$L__BB0_307;
-      // 5664: bra.uni 	$L__BB0_305;
-      // 5677: mov.b32 {low,high}, %r1510;
-      // 5678: mov.b16 %rs1674, low;}
+      // ptx:5663  @%p192 bra 	$L__BB0_306;
+      // ptx:5669  mov.b32 {low,high}, %r1598;
+      // ptx:5670  mov.b16 %rs1674, low;}
+      // ptx:5672  bra.uni 	$L__BB0_307;
+      // ptx:5664  bra.uni 	$L__BB0_305;
+      // ptx:5677  mov.b32 {low,high}, %r1510;
+      // ptx:5678  mov.b16 %rs1674, low;}
       uint rs1674 = p192 ? (r1598 & 0xFFFFu) : (r1510 & 0xFFFFu);
-      // 5682: setp.ne.s16 	%p193, %rs1151, 0;
+      // ptx:5682  setp.ne.s16 	%p193, %rs1151, 0;
       bool p193 = (bitfieldExtract(int(rs1151), 0, 16)) != 0;
-      // 5683: @%p193 bra 	$L__BB0_309;
-      // 5689: mov.b32 {low,high}, %r1598;
-      // 5690: mov.b16 %rs1675, high;}
-      // 5692: bra.uni 	$L__BB0_310;
-      // 5684: bra.uni 	$L__BB0_308;
-      // 5697: mov.b32 {low,high}, %r1510;
-      // 5698: mov.b16 %rs1675, high;}
+      // ptx:5683  @%p193 bra 	$L__BB0_309;
+      // ptx:5689  mov.b32 {low,high}, %r1598;
+      // ptx:5690  mov.b16 %rs1675, high;}
+      // ptx:5692  bra.uni 	$L__BB0_310;
+      // ptx:5684  bra.uni 	$L__BB0_308;
+      // ptx:5697  mov.b32 {low,high}, %r1510;
+      // ptx:5698  mov.b16 %rs1675, high;}
       uint rs1675 = p193 ? ((r1598 >> 16u) & 0xFFFFu) : ((r1510 >> 16u) & 0xFFFFu);
-      // 5703: {  mov.b32 %r1619, {%rs1674,%rs1675};}
+      // ptx:5703  {  mov.b32 %r1619, {%rs1674,%rs1675};}
       uint r1619 = rs1674 | (rs1675 << 16u);
-      // 5706: @%p192 bra 	$L__BB0_312;
-      // 5712: mov.b32 {low,high}, %r1517;
-      // 5713: mov.b16 %rs1676, low;}
-      // 5715: bra.uni 	$L__BB0_313;
-      // 5707: bra.uni 	$L__BB0_311;
-      // 5720: mov.b32 {low,high}, %r1515;
-      // 5721: mov.b16 %rs1676, low;}
+      // ptx:5706  @%p192 bra 	$L__BB0_312;
+      // ptx:5712  mov.b32 {low,high}, %r1517;
+      // ptx:5713  mov.b16 %rs1676, low;}
+      // ptx:5715  bra.uni 	$L__BB0_313;
+      // ptx:5707  bra.uni 	$L__BB0_311;
+      // ptx:5720  mov.b32 {low,high}, %r1515;
+      // ptx:5721  mov.b16 %rs1676, low;}
       uint rs1676 = p192 ? (r1517 & 0xFFFFu) : (r1515 & 0xFFFFu);
-      // 5725: @%p193 bra 	$L__BB0_315;
-      // 5731: mov.b32 {low,high}, %r1517;
-      // 5732: mov.b16 %rs1677, high;}
-      // 5734: bra.uni 	$L__BB0_316;
-      // 5726: bra.uni 	$L__BB0_314;
-      // 5739: mov.b32 {low,high}, %r1515;
-      // 5740: mov.b16 %rs1677, high;}
+      // ptx:5725  @%p193 bra 	$L__BB0_315;
+      // ptx:5731  mov.b32 {low,high}, %r1517;
+      // ptx:5732  mov.b16 %rs1677, high;}
+      // ptx:5734  bra.uni 	$L__BB0_316;
+      // ptx:5726  bra.uni 	$L__BB0_314;
+      // ptx:5739  mov.b32 {low,high}, %r1515;
+      // ptx:5740  mov.b16 %rs1677, high;}
       uint rs1677 = p193 ? ((r1517 >> 16u) & 0xFFFFu) : ((r1515 >> 16u) & 0xFFFFu);
-      // 5744: mov.u32 	%r1842, _ZZ8k_outputE6sColor;
-      // 5745: mov.u32 	%r1625, 2;
-      // 5747: {  mov.b32 %r1624, {%rs1676,%rs1677};}
+      // ptx:5744  mov.u32 	%r1842, _ZZ8k_outputE6sColor;
+      // ptx:5745  mov.u32 	%r1625, 2;
+      // ptx:5747  {  mov.b32 %r1624, {%rs1676,%rs1677};}
       uint r1624 = rs1676 | (rs1677 << 16u);
-      // 5751: cvt.rn.f16.s32 %rs1166, %r1625;
-      // 5754: {add.f16 %rs1167,%rs1057,%rs1166;
+      // ptx:5751  cvt.rn.f16.s32 %rs1166, %r1625;
+      // ptx:5754  {add.f16 %rs1167,%rs1057,%rs1166;
       uint rs1167 = p2g_hadd(rs1057, p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4)));
-      // 5757: add.s32 	%r1668, %r1406, 2;
+      // ptx:5757  add.s32 	%r1668, %r1406, 2;
       uint r1668 = uint(int(r1406) + 2);
-      // 5758: selp.b32 	%r1669, %r1405, %r1668, %p97;
-      // 5759: selp.b32 	%r1670, %r1668, %r1405, %p97;
-      // 5760: mad.lo.s32 	%r1671, %r1669, 24, %r1670;
-      // 5761: shl.b32 	%r1672, %r1671, 3;
-      // 5762: add.s32 	%r1674, %r1842, %r1672;
+      // ptx:5758  selp.b32 	%r1669, %r1405, %r1668, %p97;
+      // ptx:5759  selp.b32 	%r1670, %r1668, %r1405, %p97;
+      // ptx:5760  mad.lo.s32 	%r1671, %r1669, 24, %r1670;
+      // ptx:5761  shl.b32 	%r1672, %r1671, 3;
+      // ptx:5762  add.s32 	%r1674, %r1842, %r1672;
       uint r1674 = uint(int(sh_sColor) + int(uint(int(p97 ? r1405 : r1668) * 24 + int(p97 ? r1668 : r1405)) << 3u));
-      // 5763: ld.shared.u16 	%rs1170, [%r1674];
+      // ptx:5763  ld.shared.u16 	%rs1170, [%r1674];
       uint rs1170 = p2g_lds16(r1674);
-      // 5765: {  mov.b32 %r1626, {%rs1170,%rs1170};}
+      // ptx:5765  {  mov.b32 %r1626, {%rs1170,%rs1170};}
       uint r1626 = rs1170 | (rs1170 << 16u);
-      // 5769: {  mov.b32 %r1627, {%rs1047,%rs1047};}
+      // ptx:5769  {  mov.b32 %r1627, {%rs1047,%rs1047};}
       uint r1627 = rs1047 | (rs1047 << 16u);
-      // 5773: {  mov.b32 %r1628, {%rs1167,%rs1167};}
+      // ptx:5773  {  mov.b32 %r1628, {%rs1167,%rs1167};}
       uint r1628 = rs1167 | (rs1167 << 16u);
-      // 5777: {sub.f16x2 %r1629,%r1627,%r378;
+      // ptx:5777  {sub.f16x2 %r1629,%r1627,%r378;
       uint r1629 = p2g_hsub2(r1627, r378);
-      // 5781: {sub.f16x2 %r1632,%r1628,%r380;
+      // ptx:5781  {sub.f16x2 %r1632,%r1628,%r380;
       uint r1632 = p2g_hsub2(r1628, r380);
-      // 5785: {mul.f16x2 %r1635,%r1629,%r1629;
-      // 5789: {mul.f16x2 %r1638,%r375,%r1635;
-      // 5793: {mul.f16x2 %r1641,%r377,%r1629;
-      // 5797: {fma.rn.f16x2 %r1644,%r1641,%r1632,%r1638;
+      // ptx:5785  {mul.f16x2 %r1635,%r1629,%r1629;
+      // ptx:5789  {mul.f16x2 %r1638,%r375,%r1635;
+      // ptx:5793  {mul.f16x2 %r1641,%r377,%r1629;
+      // ptx:5797  {fma.rn.f16x2 %r1644,%r1641,%r1632,%r1638;
       uint r1644 = p2g_hfma2(p2g_hmul2(r377, r1629), r1632, p2g_hmul2(r375, p2g_hmul2(r1629, r1629)));
-      // 5801: {mul.f16x2 %r1648,%r376,%r1632;
-      // 5805: {fma.rn.f16x2 %r1651,%r1648,%r1632,%r1644;
+      // ptx:5801  {mul.f16x2 %r1648,%r376,%r1632;
+      // ptx:5805  {fma.rn.f16x2 %r1651,%r1648,%r1632,%r1644;
       uint r1651 = p2g_hfma2(p2g_hmul2(r376, r1632), r1632, r1644);
-      // 5811: mov.b32         {hl, hu}, %r1651;   
+      // ptx:5811  mov.b32         {hl, hu}, %r1651;   
       uint hl_22 = (r1651 & 0xFFFFu);
       uint hu_22 = ((r1651 >> 16u) & 0xFFFFu);
-      // 5812: cvt.f32.f16     fl, hl;         
+      // ptx:5812  cvt.f32.f16     fl, hl;         
       uint fl_22 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_22))));
-      // 5813: cvt.f32.f16     fu, hu;         
+      // ptx:5813  cvt.f32.f16     fu, hu;         
       uint fu_22 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_22))));
-      // 5814: ex2.approx.ftz.f32  fl, fl;     
+      // ptx:5814  ex2.approx.ftz.f32  fl, fl;     
       fl_22 = p2g_sfu_ex2(fl_22, true);
-      // 5815: ex2.approx.ftz.f32  fu, fu;     
+      // ptx:5815  ex2.approx.ftz.f32  fu, fu;     
       fu_22 = p2g_sfu_ex2(fu_22, true);
-      // 5816: mov.b32         ULP, 0x33800000U;
+      // ptx:5816  mov.b32         ULP, 0x33800000U;
       uint ULP_22 = 0x33800000u;
-      // 5817: fma.rn.f32      fl,fl,ULP,fl;   
+      // ptx:5817  fma.rn.f32      fl,fl,ULP,fl;   
       fl_22 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_22), uintBitsToFloat(ULP_22), uintBitsToFloat(fl_22), 0,
           false));
-      // 5818: fma.rn.f32      fu,fu,ULP,fu;   
+      // ptx:5818  fma.rn.f32      fu,fu,ULP,fu;   
       fu_22 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_22), uintBitsToFloat(ULP_22), uintBitsToFloat(fu_22), 0,
           false));
-      // 5819: cvt.rn.f16.f32      hl, fl;     
+      // ptx:5819  cvt.rn.f16.f32      hl, fl;     
       hl_22 = p2g_f2h_rn(fl_22);
-      // 5820: cvt.rn.f16.f32      hu, fu;     
+      // ptx:5820  cvt.rn.f16.f32      hu, fu;     
       hu_22 = p2g_f2h_rn(fu_22);
-      // 5821: mov.b32         %r1655, {hl, hu};   
+      // ptx:5821  mov.b32         %r1655, {hl, hu};   
       uint r1655 = hl_22 | (hu_22 << 16u);
-      // 5825: {fma.rn.f16x2 %r1657,%r1655,%r1626,%r1548;
+      // ptx:5825  {fma.rn.f16x2 %r1657,%r1655,%r1626,%r1548;
       uint r1657 = p2g_hfma2(r1655, r1626, r1548);
-      // 5829: {add.f16x2 %r1661,%r1552,%r1655;
+      // ptx:5829  {add.f16x2 %r1661,%r1552,%r1655;
       uint r1661 = p2g_hadd2(r1552, r1655);
-      // 5834: mov.b32 {low,high}, %r1651;
-      // 5835: mov.b16 %rs1173, low;}
-      // 5839: mov.b32 {low,high}, %r1570;
-      // 5840: mov.b16 %rs1174, low;}
-      // 5844: setp.gt.f16  __$temp3, %rs1173, %rs1174;
+      // ptx:5834  mov.b32 {low,high}, %r1651;
+      // ptx:5835  mov.b16 %rs1173, low;}
+      // ptx:5839  mov.b32 {low,high}, %r1570;
+      // ptx:5840  mov.b16 %rs1174, low;}
+      // ptx:5844  setp.gt.f16  __$temp3, %rs1173, %rs1174;
       int t145 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1651 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1570 & 0xFFFFu)));
-      // 5845: selp.u16 %rs1175, 1, 0, __$temp3;}
-      // 5847: setp.ne.s16 	%p197, %rs1175, 0;
+      // ptx:5845  selp.u16 %rs1175, 1, 0, __$temp3;}
+      // ptx:5847  setp.ne.s16 	%p197, %rs1175, 0;
       bool p197 = (bitfieldExtract(int((t145 == 1) ? 1u : 0u), 0, 16)) != 0;
-      // 5850: mov.b32 {low,high}, %r1651;
-      // 5851: mov.b16 %rs1178, high;}
+      // ptx:5850  mov.b32 {low,high}, %r1651;
+      // ptx:5851  mov.b16 %rs1178, high;}
       uint rs1178 = ((r1651 >> 16u) & 0xFFFFu);
-      // 5855: mov.b32 {low,high}, %r1570;
-      // 5856: mov.b16 %rs1179, high;}
-      // 5860: setp.gt.f16  __$temp3, %rs1178, %rs1179;
+      // ptx:5855  mov.b32 {low,high}, %r1570;
+      // ptx:5856  mov.b16 %rs1179, high;}
+      // ptx:5860  setp.gt.f16  __$temp3, %rs1178, %rs1179;
       int t146 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1178)), floatBitsToUint(p2g_h2f((r1570 >> 16u) & 0xFFFFu)));
-      // 5861: selp.u16 %rs1180, 1, 0, __$temp3;}
+      // ptx:5861  selp.u16 %rs1180, 1, 0, __$temp3;}
       uint rs1180 = (t146 == 1) ? 1u : 0u;
-      // 5863: @%p197 bra 	$L__BB0_318;
-      // 5869: mov.b32 {low,high}, %r1651;
-      // 5870: mov.b16 %rs1678, low;}
-      // 5872: bra.uni 	$L__BB0_319;
-      // 5864: bra.uni 	$L__BB0_317;
-      // 5877: mov.b32 {low,high}, %r1570;
-      // 5878: mov.b16 %rs1678, low;}
+      // ptx:5863  @%p197 bra 	$L__BB0_318;
+      // ptx:5869  mov.b32 {low,high}, %r1651;
+      // ptx:5870  mov.b16 %rs1678, low;}
+      // ptx:5872  bra.uni 	$L__BB0_319;
+      // ptx:5864  bra.uni 	$L__BB0_317;
+      // ptx:5877  mov.b32 {low,high}, %r1570;
+      // ptx:5878  mov.b16 %rs1678, low;}
       uint rs1678 = p197 ? (r1651 & 0xFFFFu) : (r1570 & 0xFFFFu);
-      // 5882: setp.ne.s16 	%p198, %rs1180, 0;
+      // ptx:5882  setp.ne.s16 	%p198, %rs1180, 0;
       bool p198 = (bitfieldExtract(int(rs1180), 0, 16)) != 0;
-      // 5883: @%p198 bra 	$L__BB0_321;
-      // 5889: mov.b32 {low,high}, %r1651;
-      // 5890: mov.b16 %rs1679, high;}
-      // 5892: bra.uni 	$L__BB0_322;
-      // 5884: bra.uni 	$L__BB0_320;
-      // 5897: mov.b32 {low,high}, %r1570;
-      // 5898: mov.b16 %rs1679, high;}
+      // ptx:5883  @%p198 bra 	$L__BB0_321;
+      // ptx:5889  mov.b32 {low,high}, %r1651;
+      // ptx:5890  mov.b16 %rs1679, high;}
+      // ptx:5892  bra.uni 	$L__BB0_322;
+      // ptx:5884  bra.uni 	$L__BB0_320;
+      // ptx:5897  mov.b32 {low,high}, %r1570;
+      // ptx:5898  mov.b16 %rs1679, high;}
       uint rs1679 = p198 ? ((r1651 >> 16u) & 0xFFFFu) : ((r1570 >> 16u) & 0xFFFFu);
-      // 5903: {  mov.b32 %r1679, {%rs1678,%rs1679};}
+      // ptx:5903  {  mov.b32 %r1679, {%rs1678,%rs1679};}
       uint r1679 = rs1678 | (rs1679 << 16u);
-      // 5906: @%p197 bra 	$L__BB0_324;
-      // 5912: mov.b32 {low,high}, %r1626;
-      // 5913: mov.b16 %rs1680, low;}
-      // 5915: bra.uni 	$L__BB0_325;
-      // 5907: bra.uni 	$L__BB0_323;
-      // 5920: mov.b32 {low,high}, %r1575;
-      // 5921: mov.b16 %rs1680, low;}
+      // ptx:5906  @%p197 bra 	$L__BB0_324;
+      // ptx:5912  mov.b32 {low,high}, %r1626;
+      // ptx:5913  mov.b16 %rs1680, low;}
+      // ptx:5915  bra.uni 	$L__BB0_325;
+      // ptx:5907  bra.uni 	$L__BB0_323;
+      // ptx:5920  mov.b32 {low,high}, %r1575;
+      // ptx:5921  mov.b16 %rs1680, low;}
       uint rs1680 = p197 ? (r1626 & 0xFFFFu) : (r1575 & 0xFFFFu);
-      // 5925: @%p198 bra 	$L__BB0_327;
-      // 5931: mov.b32 {low,high}, %r1626;
-      // 5932: mov.b16 %rs1681, high;}
-      // 5934: bra.uni 	$L__BB0_328;
-      // 5926: bra.uni 	$L__BB0_326;
-      // 5939: mov.b32 {low,high}, %r1575;
-      // 5940: mov.b16 %rs1681, high;}
+      // ptx:5925  @%p198 bra 	$L__BB0_327;
+      // ptx:5931  mov.b32 {low,high}, %r1626;
+      // ptx:5932  mov.b16 %rs1681, high;}
+      // ptx:5934  bra.uni 	$L__BB0_328;
+      // ptx:5926  bra.uni 	$L__BB0_326;
+      // ptx:5939  mov.b32 {low,high}, %r1575;
+      // ptx:5940  mov.b16 %rs1681, high;}
       uint rs1681 = p198 ? ((r1626 >> 16u) & 0xFFFFu) : ((r1575 >> 16u) & 0xFFFFu);
-      // 5945: {  mov.b32 %r1684, {%rs1680,%rs1681};}
+      // ptx:5945  {  mov.b32 %r1684, {%rs1680,%rs1681};}
       uint r1684 = rs1680 | (rs1681 << 16u);
-      // 5949: {sub.f16x2 %r1685,%r1627,%r379;
+      // ptx:5949  {sub.f16x2 %r1685,%r1627,%r379;
       uint r1685 = p2g_hsub2(r1627, r379);
-      // 5953: {sub.f16x2 %r1688,%r1628,%r381;
+      // ptx:5953  {sub.f16x2 %r1688,%r1628,%r381;
       uint r1688 = p2g_hsub2(r1628, r381);
-      // 5957: {mul.f16x2 %r1691,%r1685,%r1685;
-      // 5961: {mul.f16x2 %r1694,%r375,%r1691;
-      // 5965: {mul.f16x2 %r1697,%r377,%r1685;
-      // 5969: {fma.rn.f16x2 %r1700,%r1697,%r1688,%r1694;
+      // ptx:5957  {mul.f16x2 %r1691,%r1685,%r1685;
+      // ptx:5961  {mul.f16x2 %r1694,%r375,%r1691;
+      // ptx:5965  {mul.f16x2 %r1697,%r377,%r1685;
+      // ptx:5969  {fma.rn.f16x2 %r1700,%r1697,%r1688,%r1694;
       uint r1700 = p2g_hfma2(p2g_hmul2(r377, r1685), r1688, p2g_hmul2(r375, p2g_hmul2(r1685, r1685)));
-      // 5973: {mul.f16x2 %r1704,%r376,%r1688;
-      // 5977: {fma.rn.f16x2 %r1707,%r1704,%r1688,%r1700;
+      // ptx:5973  {mul.f16x2 %r1704,%r376,%r1688;
+      // ptx:5977  {fma.rn.f16x2 %r1707,%r1704,%r1688,%r1700;
       uint r1707 = p2g_hfma2(p2g_hmul2(r376, r1688), r1688, r1700);
-      // 5983: mov.b32         {hl, hu}, %r1707;   
+      // ptx:5983  mov.b32         {hl, hu}, %r1707;   
       uint hl_23 = (r1707 & 0xFFFFu);
       uint hu_23 = ((r1707 >> 16u) & 0xFFFFu);
-      // 5984: cvt.f32.f16     fl, hl;         
+      // ptx:5984  cvt.f32.f16     fl, hl;         
       uint fl_23 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_23))));
-      // 5985: cvt.f32.f16     fu, hu;         
+      // ptx:5985  cvt.f32.f16     fu, hu;         
       uint fu_23 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_23))));
-      // 5986: ex2.approx.ftz.f32  fl, fl;     
+      // ptx:5986  ex2.approx.ftz.f32  fl, fl;     
       fl_23 = p2g_sfu_ex2(fl_23, true);
-      // 5987: ex2.approx.ftz.f32  fu, fu;     
+      // ptx:5987  ex2.approx.ftz.f32  fu, fu;     
       fu_23 = p2g_sfu_ex2(fu_23, true);
-      // 5988: mov.b32         ULP, 0x33800000U;
+      // ptx:5988  mov.b32         ULP, 0x33800000U;
       uint ULP_23 = 0x33800000u;
-      // 5989: fma.rn.f32      fl,fl,ULP,fl;   
+      // ptx:5989  fma.rn.f32      fl,fl,ULP,fl;   
       fl_23 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_23), uintBitsToFloat(ULP_23), uintBitsToFloat(fl_23), 0,
           false));
-      // 5990: fma.rn.f32      fu,fu,ULP,fu;   
+      // ptx:5990  fma.rn.f32      fu,fu,ULP,fu;   
       fu_23 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_23), uintBitsToFloat(ULP_23), uintBitsToFloat(fu_23), 0,
           false));
-      // 5991: cvt.rn.f16.f32      hl, fl;     
+      // ptx:5991  cvt.rn.f16.f32      hl, fl;     
       hl_23 = p2g_f2h_rn(fl_23);
-      // 5992: cvt.rn.f16.f32      hu, fu;     
+      // ptx:5992  cvt.rn.f16.f32      hu, fu;     
       hu_23 = p2g_f2h_rn(fu_23);
-      // 5993: mov.b32         %r1711, {hl, hu};   
+      // ptx:5993  mov.b32         %r1711, {hl, hu};   
       uint r1711 = hl_23 | (hu_23 << 16u);
-      // 5997: {fma.rn.f16x2 %r1713,%r1711,%r1626,%r1604;
+      // ptx:5997  {fma.rn.f16x2 %r1713,%r1711,%r1626,%r1604;
       uint r1713 = p2g_hfma2(r1711, r1626, r1604);
-      // 6001: {add.f16x2 %r1717,%r1608,%r1711;
+      // ptx:6001  {add.f16x2 %r1717,%r1608,%r1711;
       uint r1717 = p2g_hadd2(r1608, r1711);
-      // 6006: mov.b32 {low,high}, %r1707;
-      // 6007: mov.b16 %rs1196, low;}
-      // 6011: mov.b32 {low,high}, %r1619;
-      // 6012: mov.b16 %rs1197, low;}
-      // 6016: setp.gt.f16  __$temp3, %rs1196, %rs1197;
+      // ptx:6006  mov.b32 {low,high}, %r1707;
+      // ptx:6007  mov.b16 %rs1196, low;}
+      // ptx:6011  mov.b32 {low,high}, %r1619;
+      // ptx:6012  mov.b16 %rs1197, low;}
+      // ptx:6016  setp.gt.f16  __$temp3, %rs1196, %rs1197;
       int t147 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1707 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1619 & 0xFFFFu)));
-      // 6017: selp.u16 %rs1198, 1, 0, __$temp3;}
-      // 6019: setp.ne.s16 	%p201, %rs1198, 0;
+      // ptx:6017  selp.u16 %rs1198, 1, 0, __$temp3;}
+      // ptx:6019  setp.ne.s16 	%p201, %rs1198, 0;
       bool p201 = (bitfieldExtract(int((t147 == 1) ? 1u : 0u), 0, 16)) != 0;
-      // 6022: mov.b32 {low,high}, %r1707;
-      // 6023: mov.b16 %rs1201, high;}
+      // ptx:6022  mov.b32 {low,high}, %r1707;
+      // ptx:6023  mov.b16 %rs1201, high;}
       uint rs1201 = ((r1707 >> 16u) & 0xFFFFu);
-      // 6027: mov.b32 {low,high}, %r1619;
-      // 6028: mov.b16 %rs1202, high;}
-      // 6032: setp.gt.f16  __$temp3, %rs1201, %rs1202;
+      // ptx:6027  mov.b32 {low,high}, %r1619;
+      // ptx:6028  mov.b16 %rs1202, high;}
+      // ptx:6032  setp.gt.f16  __$temp3, %rs1201, %rs1202;
       int t148 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1201)), floatBitsToUint(p2g_h2f((r1619 >> 16u) & 0xFFFFu)));
-      // 6033: selp.u16 %rs1203, 1, 0, __$temp3;}
+      // ptx:6033  selp.u16 %rs1203, 1, 0, __$temp3;}
       uint rs1203 = (t148 == 1) ? 1u : 0u;
-      // 6035: @%p201 bra 	$L__BB0_330;
-      // 6041: mov.b32 {low,high}, %r1707;
-      // 6042: mov.b16 %rs1682, low;}
-      // 6044: bra.uni 	$L__BB0_331;
-      // 6036: bra.uni 	$L__BB0_329;
-      // 6049: mov.b32 {low,high}, %r1619;
-      // 6050: mov.b16 %rs1682, low;}
+      // ptx:6035  @%p201 bra 	$L__BB0_330;
+      // ptx:6041  mov.b32 {low,high}, %r1707;
+      // ptx:6042  mov.b16 %rs1682, low;}
+      // ptx:6044  bra.uni 	$L__BB0_331;
+      // ptx:6036  bra.uni 	$L__BB0_329;
+      // ptx:6049  mov.b32 {low,high}, %r1619;
+      // ptx:6050  mov.b16 %rs1682, low;}
       uint rs1682 = p201 ? (r1707 & 0xFFFFu) : (r1619 & 0xFFFFu);
-      // 6054: setp.ne.s16 	%p202, %rs1203, 0;
+      // ptx:6054  setp.ne.s16 	%p202, %rs1203, 0;
       bool p202 = (bitfieldExtract(int(rs1203), 0, 16)) != 0;
-      // 6055: @%p202 bra 	$L__BB0_333;
-      // 6061: mov.b32 {low,high}, %r1707;
-      // 6062: mov.b16 %rs1683, high;}
-      // 6064: bra.uni 	$L__BB0_334;
-      // 6056: bra.uni 	$L__BB0_332;
-      // 6069: mov.b32 {low,high}, %r1619;
-      // 6070: mov.b16 %rs1683, high;}
+      // ptx:6055  @%p202 bra 	$L__BB0_333;
+      // ptx:6061  mov.b32 {low,high}, %r1707;
+      // ptx:6062  mov.b16 %rs1683, high;}
+      // ptx:6064  bra.uni 	$L__BB0_334;
+      // ptx:6056  bra.uni 	$L__BB0_332;
+      // ptx:6069  mov.b32 {low,high}, %r1619;
+      // ptx:6070  mov.b16 %rs1683, high;}
       uint rs1683 = p202 ? ((r1707 >> 16u) & 0xFFFFu) : ((r1619 >> 16u) & 0xFFFFu);
-      // 6075: {  mov.b32 %r1728, {%rs1682,%rs1683};}
+      // ptx:6075  {  mov.b32 %r1728, {%rs1682,%rs1683};}
       uint r1728 = rs1682 | (rs1683 << 16u);
-      // 6078: @%p201 bra 	$L__BB0_336;
-      // 6084: mov.b32 {low,high}, %r1626;
-      // 6085: mov.b16 %rs1684, low;}
-      // 6087: bra.uni 	$L__BB0_337;
-      // 6079: bra.uni 	$L__BB0_335;
-      // 6092: mov.b32 {low,high}, %r1624;
-      // 6093: mov.b16 %rs1684, low;}
+      // ptx:6078  @%p201 bra 	$L__BB0_336;
+      // ptx:6084  mov.b32 {low,high}, %r1626;
+      // ptx:6085  mov.b16 %rs1684, low;}
+      // ptx:6087  bra.uni 	$L__BB0_337;
+      // ptx:6079  bra.uni 	$L__BB0_335;
+      // ptx:6092  mov.b32 {low,high}, %r1624;
+      // ptx:6093  mov.b16 %rs1684, low;}
       uint rs1684 = p201 ? (r1626 & 0xFFFFu) : (r1624 & 0xFFFFu);
-      // 6097: @%p202 bra 	$L__BB0_339;
-      // 6103: mov.b32 {low,high}, %r1626;
-      // 6104: mov.b16 %rs1685, high;}
-      // 6106: bra.uni 	$L__BB0_340;
-      // 6098: bra.uni 	$L__BB0_338;
-      // 6111: mov.b32 {low,high}, %r1624;
-      // 6112: mov.b16 %rs1685, high;}
+      // ptx:6097  @%p202 bra 	$L__BB0_339;
+      // ptx:6103  mov.b32 {low,high}, %r1626;
+      // ptx:6104  mov.b16 %rs1685, high;}
+      // ptx:6106  bra.uni 	$L__BB0_340;
+      // ptx:6098  bra.uni 	$L__BB0_338;
+      // ptx:6111  mov.b32 {low,high}, %r1624;
+      // ptx:6112  mov.b16 %rs1685, high;}
       uint rs1685 = p202 ? ((r1626 >> 16u) & 0xFFFFu) : ((r1624 >> 16u) & 0xFFFFu);
-      // 6117: {  mov.b32 %r1733, {%rs1684,%rs1685};}
+      // ptx:6117  {  mov.b32 %r1733, {%rs1684,%rs1685};}
       uint r1733 = rs1684 | (rs1685 << 16u);
-      // 6122: mov.b32 {low,high}, %r1657;
-      // 6123: mov.b16 %rs1218, low;}
-      // 6127: mov.b32 {low,high}, %r1661;
-      // 6128: mov.b16 %rs1219, low;}
-      // 6131: {  cvt.f32.f16 %f907, %rs1218;}
+      // ptx:6122  mov.b32 {low,high}, %r1657;
+      // ptx:6123  mov.b16 %rs1218, low;}
+      // ptx:6127  mov.b32 {low,high}, %r1661;
+      // ptx:6128  mov.b16 %rs1219, low;}
+      // ptx:6131  {  cvt.f32.f16 %f907, %rs1218;}
       precise float f907 = p2g_f32_canon(floatBitsToUint(p2g_h2f(r1657 & 0xFFFFu)));
-      // 6135: {  cvt.f32.f16 %f908, %rs1219;}
+      // ptx:6135  {  cvt.f32.f16 %f908, %rs1219;}
       precise float f908 = p2g_f32_canon(floatBitsToUint(p2g_h2f(r1661 & 0xFFFFu)));
-      // 6139: {rcp.approx.ftz.f32 %f909, %f908;
+      // ptx:6139  {rcp.approx.ftz.f32 %f909, %f908;
       precise float f909 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f908), true));
-      // 6142: mul.f32 	%f911, %f907, %f909;
+      // ptx:6142  mul.f32 	%f911, %f907, %f909;
       precise float f911 = p2g_fmul(f907, f909, false);
-      // 6144: {  cvt.rn.f16.f32 %rs1686, %f911;}
+      // ptx:6144  {  cvt.rn.f16.f32 %rs1686, %f911;}
       uint rs1686 = p2g_f2h_rn(floatBitsToUint(f911));
-      // 6148: {abs.f16 %rs1223,%rs1686;
+      // ptx:6148  {abs.f16 %rs1223,%rs1686;
       uint rs1223 = p2g_habs(rs1686);
-      // 6151: mov.u16 	%rs1227, 143;
+      // ptx:6151  mov.u16 	%rs1227, 143;
       uint rs1227 = 143u;
-      // 6154: setp.lt.f16  __$temp3, %rs1223, %rs1227;
+      // ptx:6154  setp.lt.f16  __$temp3, %rs1223, %rs1227;
       int t149 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1223)), floatBitsToUint(p2g_h2f(rs1227)));
       bool temp3_53 = t149 == -1;
-      // 6155: selp.u16 %rs1225, 1, 0, __$temp3;}
-      // 6157: setp.eq.s16 	%p205, %rs1225, 0;
-      // 6158: @%p205 bra 	$L__BB0_343;
+      // ptx:6155  selp.u16 %rs1225, 1, 0, __$temp3;}
+      // ptx:6157  setp.eq.s16 	%p205, %rs1225, 0;
+      // ptx:6158  @%p205 bra 	$L__BB0_343;
       if (!((bitfieldExtract(int(temp3_53 ? 1u : 0u), 0, 16)) == 0)) {
-        // 6160: mov.f32 	%f912, 0f00000000;
-        // 6162: {  cvt.rn.f16.f32 %rs1228, %f912;}
+        // ptx:6160  mov.f32 	%f912, 0f00000000;
+        // ptx:6162  {  cvt.rn.f16.f32 %rs1228, %f912;}
         uint rs1228 = p2g_f2h_rn(floatBitsToUint(0.0));
-        // 6167: setp.lt.f16  __$temp3, %rs1228, %rs1223;
+        // ptx:6167  setp.lt.f16  __$temp3, %rs1228, %rs1223;
         int t150 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1228)), floatBitsToUint(p2g_h2f(rs1223)));
         bool temp3_54 = t150 == -1;
-        // 6168: selp.u16 %rs1229, 1, 0, __$temp3;}
-        // 6170: setp.eq.s16 	%p206, %rs1229, 0;
-        // 6171: @%p206 bra 	$L__BB0_343;
+        // ptx:6168  selp.u16 %rs1229, 1, 0, __$temp3;}
+        // ptx:6170  setp.eq.s16 	%p206, %rs1229, 0;
+        // ptx:6171  @%p206 bra 	$L__BB0_343;
         if (!((bitfieldExtract(int(temp3_54 ? 1u : 0u), 0, 16)) == 0)) {
-          // 6173: neg.f32 	%f914, %f908;
-          // 6174: fma.rn.f32 	%f915, %f914, %f911, %f907;
+          // ptx:6173  neg.f32 	%f914, %f908;
+          // ptx:6174  fma.rn.f32 	%f915, %f914, %f911, %f907;
           f915 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f908) ^ 0x80000000u)), f911, f907, 0, false);
-          // 6175: fma.rn.f32 	%f913, %f909, %f915, %f911;
-          // 6177: {  cvt.rn.f16.f32 %rs1686, %f913;}
+          // ptx:6175  fma.rn.f32 	%f913, %f909, %f915, %f911;
+          // ptx:6177  {  cvt.rn.f16.f32 %rs1686, %f913;}
           rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f909, f915, f911, 0, false)));
         }
       }
-      // 6184: mov.b32 {low,high}, %r1657;
-      // 6185: mov.b16 %rs1233, high;}
-      // 6189: mov.b32 {low,high}, %r1661;
-      // 6190: mov.b16 %rs1234, high;}
-      // 6193: {  cvt.f32.f16 %f916, %rs1233;}
+      // ptx:6184  mov.b32 {low,high}, %r1657;
+      // ptx:6185  mov.b16 %rs1233, high;}
+      // ptx:6189  mov.b32 {low,high}, %r1661;
+      // ptx:6190  mov.b16 %rs1234, high;}
+      // ptx:6193  {  cvt.f32.f16 %f916, %rs1233;}
       precise float f916 = p2g_f32_canon(floatBitsToUint(p2g_h2f((r1657 >> 16u) & 0xFFFFu)));
-      // 6197: {  cvt.f32.f16 %f917, %rs1234;}
+      // ptx:6197  {  cvt.f32.f16 %f917, %rs1234;}
       precise float f917 = p2g_f32_canon(floatBitsToUint(p2g_h2f((r1661 >> 16u) & 0xFFFFu)));
-      // 6201: {rcp.approx.ftz.f32 %f918, %f917;
+      // ptx:6201  {rcp.approx.ftz.f32 %f918, %f917;
       precise float f918 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f917), true));
-      // 6204: mul.f32 	%f920, %f916, %f918;
+      // ptx:6204  mul.f32 	%f920, %f916, %f918;
       precise float f920 = p2g_fmul(f916, f918, false);
-      // 6206: {  cvt.rn.f16.f32 %rs1687, %f920;}
+      // ptx:6206  {  cvt.rn.f16.f32 %rs1687, %f920;}
       uint rs1687 = p2g_f2h_rn(floatBitsToUint(f920));
-      // 6210: {abs.f16 %rs1238,%rs1687;
+      // ptx:6210  {abs.f16 %rs1238,%rs1687;
       uint rs1238 = p2g_habs(rs1687);
-      // 6215: setp.lt.f16  __$temp3, %rs1238, %rs1227;
+      // ptx:6215  setp.lt.f16  __$temp3, %rs1238, %rs1227;
       int t151 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1238)), floatBitsToUint(p2g_h2f(rs1227)));
       bool temp3_55 = t151 == -1;
-      // 6216: selp.u16 %rs1240, 1, 0, __$temp3;}
-      // 6218: setp.eq.s16 	%p207, %rs1240, 0;
-      // 6219: @%p207 bra 	$L__BB0_346;
+      // ptx:6216  selp.u16 %rs1240, 1, 0, __$temp3;}
+      // ptx:6218  setp.eq.s16 	%p207, %rs1240, 0;
+      // ptx:6219  @%p207 bra 	$L__BB0_346;
       if (!((bitfieldExtract(int(temp3_55 ? 1u : 0u), 0, 16)) == 0)) {
-        // 6221: mov.f32 	%f921, 0f00000000;
-        // 6223: {  cvt.rn.f16.f32 %rs1243, %f921;}
+        // ptx:6221  mov.f32 	%f921, 0f00000000;
+        // ptx:6223  {  cvt.rn.f16.f32 %rs1243, %f921;}
         uint rs1243 = p2g_f2h_rn(floatBitsToUint(0.0));
-        // 6228: setp.lt.f16  __$temp3, %rs1243, %rs1238;
+        // ptx:6228  setp.lt.f16  __$temp3, %rs1243, %rs1238;
         int t152 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1243)), floatBitsToUint(p2g_h2f(rs1238)));
         bool temp3_56 = t152 == -1;
-        // 6229: selp.u16 %rs1244, 1, 0, __$temp3;}
-        // 6231: setp.eq.s16 	%p208, %rs1244, 0;
-        // 6232: @%p208 bra 	$L__BB0_346;
+        // ptx:6229  selp.u16 %rs1244, 1, 0, __$temp3;}
+        // ptx:6231  setp.eq.s16 	%p208, %rs1244, 0;
+        // ptx:6232  @%p208 bra 	$L__BB0_346;
         if (!((bitfieldExtract(int(temp3_56 ? 1u : 0u), 0, 16)) == 0)) {
-          // 6234: neg.f32 	%f923, %f917;
-          // 6235: fma.rn.f32 	%f924, %f923, %f920, %f916;
+          // ptx:6234  neg.f32 	%f923, %f917;
+          // ptx:6235  fma.rn.f32 	%f924, %f923, %f920, %f916;
           f924 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f917) ^ 0x80000000u)), f920, f916, 0, false);
-          // 6236: fma.rn.f32 	%f922, %f918, %f924, %f920;
-          // 6238: {  cvt.rn.f16.f32 %rs1687, %f922;}
+          // ptx:6236  fma.rn.f32 	%f922, %f918, %f924, %f920;
+          // ptx:6238  {  cvt.rn.f16.f32 %rs1687, %f922;}
           rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f918, f924, f920, 0, false)));
         }
       }
-      // 6244: {  mov.b32 %r1738, {%rs1686,%rs1687};}
+      // ptx:6244  {  mov.b32 %r1738, {%rs1686,%rs1687};}
       uint r1738 = rs1686 | (rs1687 << 16u);
-      // 6249: mov.b32 {low,high}, %r1713;
-      // 6250: mov.b16 %rs1250, low;}
-      // 6254: mov.b32 {low,high}, %r1717;
-      // 6255: mov.b16 %rs1251, low;}
-      // 6258: {  cvt.f32.f16 %f925, %rs1250;}
+      // ptx:6249  mov.b32 {low,high}, %r1713;
+      // ptx:6250  mov.b16 %rs1250, low;}
+      // ptx:6254  mov.b32 {low,high}, %r1717;
+      // ptx:6255  mov.b16 %rs1251, low;}
+      // ptx:6258  {  cvt.f32.f16 %f925, %rs1250;}
       precise float f925 = p2g_f32_canon(floatBitsToUint(p2g_h2f(r1713 & 0xFFFFu)));
-      // 6262: {  cvt.f32.f16 %f926, %rs1251;}
+      // ptx:6262  {  cvt.f32.f16 %f926, %rs1251;}
       precise float f926 = p2g_f32_canon(floatBitsToUint(p2g_h2f(r1717 & 0xFFFFu)));
-      // 6266: {rcp.approx.ftz.f32 %f927, %f926;
+      // ptx:6266  {rcp.approx.ftz.f32 %f927, %f926;
       precise float f927 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f926), true));
-      // 6269: mul.f32 	%f929, %f925, %f927;
+      // ptx:6269  mul.f32 	%f929, %f925, %f927;
       precise float f929 = p2g_fmul(f925, f927, false);
-      // 6271: {  cvt.rn.f16.f32 %rs1688, %f929;}
+      // ptx:6271  {  cvt.rn.f16.f32 %rs1688, %f929;}
       uint rs1688 = p2g_f2h_rn(floatBitsToUint(f929));
-      // 6275: {abs.f16 %rs1255,%rs1688;
+      // ptx:6275  {abs.f16 %rs1255,%rs1688;
       uint rs1255 = p2g_habs(rs1688);
-      // 6278: mov.u16 	%rs1259, 143;
+      // ptx:6278  mov.u16 	%rs1259, 143;
       uint rs1259 = 143u;
-      // 6281: setp.lt.f16  __$temp3, %rs1255, %rs1259;
+      // ptx:6281  setp.lt.f16  __$temp3, %rs1255, %rs1259;
       int t153 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1255)), floatBitsToUint(p2g_h2f(rs1259)));
       bool temp3_57 = t153 == -1;
-      // 6282: selp.u16 %rs1257, 1, 0, __$temp3;}
-      // 6284: setp.eq.s16 	%p209, %rs1257, 0;
-      // 6285: @%p209 bra 	$L__BB0_349;
+      // ptx:6282  selp.u16 %rs1257, 1, 0, __$temp3;}
+      // ptx:6284  setp.eq.s16 	%p209, %rs1257, 0;
+      // ptx:6285  @%p209 bra 	$L__BB0_349;
       if (!((bitfieldExtract(int(temp3_57 ? 1u : 0u), 0, 16)) == 0)) {
-        // 6287: mov.f32 	%f930, 0f00000000;
-        // 6289: {  cvt.rn.f16.f32 %rs1260, %f930;}
+        // ptx:6287  mov.f32 	%f930, 0f00000000;
+        // ptx:6289  {  cvt.rn.f16.f32 %rs1260, %f930;}
         uint rs1260 = p2g_f2h_rn(floatBitsToUint(0.0));
-        // 6294: setp.lt.f16  __$temp3, %rs1260, %rs1255;
+        // ptx:6294  setp.lt.f16  __$temp3, %rs1260, %rs1255;
         int t154 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1260)), floatBitsToUint(p2g_h2f(rs1255)));
         bool temp3_58 = t154 == -1;
-        // 6295: selp.u16 %rs1261, 1, 0, __$temp3;}
-        // 6297: setp.eq.s16 	%p210, %rs1261, 0;
-        // 6298: @%p210 bra 	$L__BB0_349;
+        // ptx:6295  selp.u16 %rs1261, 1, 0, __$temp3;}
+        // ptx:6297  setp.eq.s16 	%p210, %rs1261, 0;
+        // ptx:6298  @%p210 bra 	$L__BB0_349;
         if (!((bitfieldExtract(int(temp3_58 ? 1u : 0u), 0, 16)) == 0)) {
-          // 6300: neg.f32 	%f932, %f926;
-          // 6301: fma.rn.f32 	%f933, %f932, %f929, %f925;
+          // ptx:6300  neg.f32 	%f932, %f926;
+          // ptx:6301  fma.rn.f32 	%f933, %f932, %f929, %f925;
           f933 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f926) ^ 0x80000000u)), f929, f925, 0, false);
-          // 6302: fma.rn.f32 	%f931, %f927, %f933, %f929;
-          // 6304: {  cvt.rn.f16.f32 %rs1688, %f931;}
+          // ptx:6302  fma.rn.f32 	%f931, %f927, %f933, %f929;
+          // ptx:6304  {  cvt.rn.f16.f32 %rs1688, %f931;}
           rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f927, f933, f929, 0, false)));
         }
       }
-      // 6311: mov.b32 {low,high}, %r1713;
-      // 6312: mov.b16 %rs1265, high;}
-      // 6316: mov.b32 {low,high}, %r1717;
-      // 6317: mov.b16 %rs1266, high;}
-      // 6320: {  cvt.f32.f16 %f934, %rs1265;}
+      // ptx:6311  mov.b32 {low,high}, %r1713;
+      // ptx:6312  mov.b16 %rs1265, high;}
+      // ptx:6316  mov.b32 {low,high}, %r1717;
+      // ptx:6317  mov.b16 %rs1266, high;}
+      // ptx:6320  {  cvt.f32.f16 %f934, %rs1265;}
       precise float f934 = p2g_f32_canon(floatBitsToUint(p2g_h2f((r1713 >> 16u) & 0xFFFFu)));
-      // 6324: {  cvt.f32.f16 %f935, %rs1266;}
+      // ptx:6324  {  cvt.f32.f16 %f935, %rs1266;}
       precise float f935 = p2g_f32_canon(floatBitsToUint(p2g_h2f((r1717 >> 16u) & 0xFFFFu)));
-      // 6328: {rcp.approx.ftz.f32 %f936, %f935;
+      // ptx:6328  {rcp.approx.ftz.f32 %f936, %f935;
       precise float f936 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f935), true));
-      // 6331: mul.f32 	%f938, %f934, %f936;
+      // ptx:6331  mul.f32 	%f938, %f934, %f936;
       precise float f938 = p2g_fmul(f934, f936, false);
-      // 6333: {  cvt.rn.f16.f32 %rs1689, %f938;}
+      // ptx:6333  {  cvt.rn.f16.f32 %rs1689, %f938;}
       uint rs1689 = p2g_f2h_rn(floatBitsToUint(f938));
-      // 6337: {abs.f16 %rs1270,%rs1689;
+      // ptx:6337  {abs.f16 %rs1270,%rs1689;
       uint rs1270 = p2g_habs(rs1689);
-      // 6342: setp.lt.f16  __$temp3, %rs1270, %rs1259;
+      // ptx:6342  setp.lt.f16  __$temp3, %rs1270, %rs1259;
       int t155 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1270)), floatBitsToUint(p2g_h2f(rs1259)));
       bool temp3_59 = t155 == -1;
-      // 6343: selp.u16 %rs1272, 1, 0, __$temp3;}
-      // 6345: setp.eq.s16 	%p211, %rs1272, 0;
-      // 6346: @%p211 bra 	$L__BB0_352;
+      // ptx:6343  selp.u16 %rs1272, 1, 0, __$temp3;}
+      // ptx:6345  setp.eq.s16 	%p211, %rs1272, 0;
+      // ptx:6346  @%p211 bra 	$L__BB0_352;
       if (!((bitfieldExtract(int(temp3_59 ? 1u : 0u), 0, 16)) == 0)) {
-        // 6348: mov.f32 	%f939, 0f00000000;
-        // 6350: {  cvt.rn.f16.f32 %rs1275, %f939;}
+        // ptx:6348  mov.f32 	%f939, 0f00000000;
+        // ptx:6350  {  cvt.rn.f16.f32 %rs1275, %f939;}
         uint rs1275 = p2g_f2h_rn(floatBitsToUint(0.0));
-        // 6355: setp.lt.f16  __$temp3, %rs1275, %rs1270;
+        // ptx:6355  setp.lt.f16  __$temp3, %rs1275, %rs1270;
         int t156 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1275)), floatBitsToUint(p2g_h2f(rs1270)));
         bool temp3_60 = t156 == -1;
-        // 6356: selp.u16 %rs1276, 1, 0, __$temp3;}
-        // 6358: setp.eq.s16 	%p212, %rs1276, 0;
-        // 6359: @%p212 bra 	$L__BB0_352;
+        // ptx:6356  selp.u16 %rs1276, 1, 0, __$temp3;}
+        // ptx:6358  setp.eq.s16 	%p212, %rs1276, 0;
+        // ptx:6359  @%p212 bra 	$L__BB0_352;
         if (!((bitfieldExtract(int(temp3_60 ? 1u : 0u), 0, 16)) == 0)) {
-          // 6361: neg.f32 	%f941, %f935;
-          // 6362: fma.rn.f32 	%f942, %f941, %f938, %f934;
+          // ptx:6361  neg.f32 	%f941, %f935;
+          // ptx:6362  fma.rn.f32 	%f942, %f941, %f938, %f934;
           f942 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f935) ^ 0x80000000u)), f938, f934, 0, false);
-          // 6363: fma.rn.f32 	%f940, %f936, %f942, %f938;
-          // 6365: {  cvt.rn.f16.f32 %rs1689, %f940;}
+          // ptx:6363  fma.rn.f32 	%f940, %f936, %f942, %f938;
+          // ptx:6365  {  cvt.rn.f16.f32 %rs1689, %f940;}
           rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f936, f942, f938, 0, false)));
         }
       }
-      // 6370: mov.b64 	%rd41, k_output_param_0;
+      // ptx:6370  mov.b64 	%rd41, k_output_param_0;
       uint64_t rd41 = uint64_t(0ul);
-      // 6372: {  mov.b32 %r1743, {%rs1688,%rs1689};}
+      // ptx:6372  {  mov.b32 %r1743, {%rs1688,%rs1689};}
       uint r1743 = rs1688 | (rs1689 << 16u);
-      // 6377: mov.b32 {low,high}, %r1738;
-      // 6378: mov.b16 %rs1282, low;}
-      // 6382: mov.b32 {low,high}, %r1679;
-      // 6383: mov.b16 %rs1283, low;}
-      // 6387: mov.b32 {low,high}, %r1684;
-      // 6388: mov.b16 %rs1284, low;}
-      // 6390: mov.f32 	%f946, 0fC1400000;
+      // ptx:6377  mov.b32 {low,high}, %r1738;
+      // ptx:6378  mov.b16 %rs1282, low;}
+      // ptx:6382  mov.b32 {low,high}, %r1679;
+      // ptx:6383  mov.b16 %rs1283, low;}
+      // ptx:6387  mov.b32 {low,high}, %r1684;
+      // ptx:6388  mov.b16 %rs1284, low;}
+      // ptx:6390  mov.f32 	%f946, 0fC1400000;
       precise float f946 = -12.0;
-      // 6392: {  cvt.rn.f16.f32 %rs1285, %f946;}
+      // ptx:6392  {  cvt.rn.f16.f32 %rs1285, %f946;}
       uint rs1285 = p2g_f2h_rn(floatBitsToUint(f946));
-      // 6397: setp.lt.f16  __$temp3, %rs1283, %rs1285;
+      // ptx:6397  setp.lt.f16  __$temp3, %rs1283, %rs1285;
       int t157 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1679 & 0xFFFFu)), floatBitsToUint(p2g_h2f(rs1285)));
       bool temp3_61 = t157 == -1;
-      // 6398: selp.u16 %rs1286, 1, 0, __$temp3;}
-      // 6400: setp.eq.s16 	%p214, %rs1286, 0;
-      // 6401: selp.b16 	%rs1693, %rs1282, %rs1284, %p214;
+      // ptx:6398  selp.u16 %rs1286, 1, 0, __$temp3;}
+      // ptx:6400  setp.eq.s16 	%p214, %rs1286, 0;
+      // ptx:6401  selp.b16 	%rs1693, %rs1282, %rs1284, %p214;
       uint rs1693 = ((bitfieldExtract(int(temp3_61 ? 1u : 0u), 0, 16)) == 0) ? (r1738 & 0xFFFFu) : (r1684 & 0xFFFFu);
-      // 6404: mov.b32 {low,high}, %r1738;
-      // 6405: mov.b16 %rs1289, high;}
-      // 6409: mov.b32 {low,high}, %r1679;
-      // 6410: mov.b16 %rs1290, high;}
-      // 6414: mov.b32 {low,high}, %r1684;
-      // 6415: mov.b16 %rs1291, high;}
-      // 6418: {  cvt.rn.f16.f32 %rs1292, %f946;}
+      // ptx:6404  mov.b32 {low,high}, %r1738;
+      // ptx:6405  mov.b16 %rs1289, high;}
+      // ptx:6409  mov.b32 {low,high}, %r1679;
+      // ptx:6410  mov.b16 %rs1290, high;}
+      // ptx:6414  mov.b32 {low,high}, %r1684;
+      // ptx:6415  mov.b16 %rs1291, high;}
+      // ptx:6418  {  cvt.rn.f16.f32 %rs1292, %f946;}
       uint rs1292 = p2g_f2h_rn(floatBitsToUint(f946));
-      // 6423: setp.lt.f16  __$temp3, %rs1290, %rs1292;
+      // ptx:6423  setp.lt.f16  __$temp3, %rs1290, %rs1292;
       int t158 = p2g_fcmp(floatBitsToUint(p2g_h2f((r1679 >> 16u) & 0xFFFFu)), floatBitsToUint(p2g_h2f(rs1292)));
       bool temp3_62 = t158 == -1;
-      // 6424: selp.u16 %rs1293, 1, 0, __$temp3;}
-      // 6426: setp.eq.s16 	%p215, %rs1293, 0;
+      // ptx:6424  selp.u16 %rs1293, 1, 0, __$temp3;}
+      // ptx:6426  setp.eq.s16 	%p215, %rs1293, 0;
       bool p215 = (bitfieldExtract(int(temp3_62 ? 1u : 0u), 0, 16)) == 0;
-      // 6427: selp.b16 	%rs1692, %rs1289, %rs1291, %p215;
+      // ptx:6427  selp.b16 	%rs1692, %rs1289, %rs1291, %p215;
       uint rs1692 = p215 ? ((r1738 >> 16u) & 0xFFFFu) : ((r1684 >> 16u) & 0xFFFFu);
-      // 6430: mov.b32 {low,high}, %r1743;
-      // 6431: mov.b16 %rs1296, low;}
-      // 6435: mov.b32 {low,high}, %r1728;
-      // 6436: mov.b16 %rs1297, low;}
-      // 6440: mov.b32 {low,high}, %r1733;
-      // 6441: mov.b16 %rs1298, low;}
-      // 6444: {  cvt.rn.f16.f32 %rs1299, %f946;}
+      // ptx:6430  mov.b32 {low,high}, %r1743;
+      // ptx:6431  mov.b16 %rs1296, low;}
+      // ptx:6435  mov.b32 {low,high}, %r1728;
+      // ptx:6436  mov.b16 %rs1297, low;}
+      // ptx:6440  mov.b32 {low,high}, %r1733;
+      // ptx:6441  mov.b16 %rs1298, low;}
+      // ptx:6444  {  cvt.rn.f16.f32 %rs1299, %f946;}
       uint rs1299 = p2g_f2h_rn(floatBitsToUint(f946));
-      // 6449: setp.lt.f16  __$temp3, %rs1297, %rs1299;
+      // ptx:6449  setp.lt.f16  __$temp3, %rs1297, %rs1299;
       int t159 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1728 & 0xFFFFu)), floatBitsToUint(p2g_h2f(rs1299)));
       bool temp3_63 = t159 == -1;
-      // 6450: selp.u16 %rs1300, 1, 0, __$temp3;}
-      // 6452: setp.eq.s16 	%p216, %rs1300, 0;
-      // 6453: selp.b16 	%rs1691, %rs1296, %rs1298, %p216;
+      // ptx:6450  selp.u16 %rs1300, 1, 0, __$temp3;}
+      // ptx:6452  setp.eq.s16 	%p216, %rs1300, 0;
+      // ptx:6453  selp.b16 	%rs1691, %rs1296, %rs1298, %p216;
       uint rs1691 = ((bitfieldExtract(int(temp3_63 ? 1u : 0u), 0, 16)) == 0) ? (r1743 & 0xFFFFu) : (r1733 & 0xFFFFu);
-      // 6456: mov.b32 {low,high}, %r1743;
-      // 6457: mov.b16 %rs1303, high;}
-      // 6461: mov.b32 {low,high}, %r1728;
-      // 6462: mov.b16 %rs1304, high;}
-      // 6466: mov.b32 {low,high}, %r1733;
-      // 6467: mov.b16 %rs1305, high;}
-      // 6470: {  cvt.rn.f16.f32 %rs1306, %f946;}
+      // ptx:6456  mov.b32 {low,high}, %r1743;
+      // ptx:6457  mov.b16 %rs1303, high;}
+      // ptx:6461  mov.b32 {low,high}, %r1728;
+      // ptx:6462  mov.b16 %rs1304, high;}
+      // ptx:6466  mov.b32 {low,high}, %r1733;
+      // ptx:6467  mov.b16 %rs1305, high;}
+      // ptx:6470  {  cvt.rn.f16.f32 %rs1306, %f946;}
       uint rs1306 = p2g_f2h_rn(floatBitsToUint(f946));
-      // 6475: setp.lt.f16  __$temp3, %rs1304, %rs1306;
+      // ptx:6475  setp.lt.f16  __$temp3, %rs1304, %rs1306;
       int t160 = p2g_fcmp(floatBitsToUint(p2g_h2f((r1728 >> 16u) & 0xFFFFu)), floatBitsToUint(p2g_h2f(rs1306)));
       bool temp3_64 = t160 == -1;
-      // 6476: selp.u16 %rs1307, 1, 0, __$temp3;}
-      // 6478: setp.eq.s16 	%p217, %rs1307, 0;
+      // ptx:6476  selp.u16 %rs1307, 1, 0, __$temp3;}
+      // ptx:6478  setp.eq.s16 	%p217, %rs1307, 0;
       bool p217 = (bitfieldExtract(int(temp3_64 ? 1u : 0u), 0, 16)) == 0;
-      // 6479: selp.b16 	%rs1690, %rs1303, %rs1305, %p217;
+      // ptx:6479  selp.b16 	%rs1690, %rs1303, %rs1305, %p217;
       uint rs1690 = p217 ? ((r1743 >> 16u) & 0xFFFFu) : ((r1733 >> 16u) & 0xFFFFu);
-      // 6480: ld.param.u16 	%rs1508, [%rd41+192];
+      // ptx:6480  ld.param.u16 	%rs1508, [%rd41+192];
       uint rs1508 = p192_u16;
-      // 6481: ld.param.u16 	%rs1509, [%rd41+190];
+      // ptx:6481  ld.param.u16 	%rs1509, [%rd41+190];
       uint rs1509 = p190_u16;
-      // 6482: selp.b16 	%rs1444, %rs1508, %rs1509, %p97;
+      // ptx:6482  selp.b16 	%rs1444, %rs1508, %rs1509, %p97;
       uint rs1444 = p97 ? rs1508 : rs1509;
-      // 6483: selp.b16 	%rs1438, %rs1509, %rs1508, %p97;
+      // ptx:6483  selp.b16 	%rs1438, %rs1509, %rs1508, %p97;
       uint rs1438 = p97 ? rs1509 : rs1508;
-      // 6484: mov.f32 	%f947, 0f40900000;
-      // 6486: {  cvt.rn.f16.f32 %rs1310, %f947;}
+      // ptx:6484  mov.f32 	%f947, 0f40900000;
+      // ptx:6486  {  cvt.rn.f16.f32 %rs1310, %f947;}
       uint rs1310 = p2g_f2h_rn(floatBitsToUint(4.5));
-      // 6489: mov.f32 	%f948, 0f00000000;
+      // ptx:6489  mov.f32 	%f948, 0f00000000;
       precise float f948 = 0.0;
-      // 6491: {  cvt.rn.f16.f32 %rs1311, %f948;}
-      // 6495: cvt.rni.f16.f16 %rs1312, %rs507;
-      // 6498: {sub.f16 %rs1314,%rs1312,%rs507;
+      // ptx:6491  {  cvt.rn.f16.f32 %rs1311, %f948;}
+      // ptx:6495  cvt.rni.f16.f16 %rs1312, %rs507;
+      // ptx:6498  {sub.f16 %rs1314,%rs1312,%rs507;
       uint rs1314 = p2g_hsub(p2g_hrint(rs507, 0), rs507);
-      // 6502: {fma.rn.f16 %rs1317,%rs1314,%rs536,%rs511;
+      // ptx:6502  {fma.rn.f16 %rs1317,%rs1314,%rs536,%rs511;
       uint rs1317 = p2g_hfma(rs1314, rs536, rs511);
-      // 6506: cvt.rni.f16.f16 %rs1321, %rs1317;
-      // 6509: {sub.f16 %rs1323,%rs1321,%rs1317;
-      // 6513: {abs.f16 %rs1326,%rs1323;
-      // 6517: {fma.rn.sat.f16 %rs1328,%rs1326,%rs1438,%rs1310;
+      // ptx:6506  cvt.rni.f16.f16 %rs1321, %rs1317;
+      // ptx:6509  {sub.f16 %rs1323,%rs1321,%rs1317;
+      // ptx:6513  {abs.f16 %rs1326,%rs1323;
+      // ptx:6517  {fma.rn.sat.f16 %rs1328,%rs1326,%rs1438,%rs1310;
       uint rs1328 = p2g_hsat(p2g_hfma(p2g_habs(p2g_hsub(p2g_hrint(rs1317, 0), rs1317)), rs1438, rs1310));
-      // 6521: {abs.f16 %rs1332,%rs1314;
-      // 6525: {fma.rn.sat.f16 %rs1334,%rs1332,%rs1444,%rs1310;
-      // 6528: shr.u32 	%r1761, %r450, 16;
-      // 6529: cvt.u16.u32 	%rs1448, %r1761;
+      // ptx:6521  {abs.f16 %rs1332,%rs1314;
+      // ptx:6525  {fma.rn.sat.f16 %rs1334,%rs1332,%rs1444,%rs1310;
+      // ptx:6528  shr.u32 	%r1761, %r450, 16;
+      // ptx:6529  cvt.u16.u32 	%rs1448, %r1761;
       uint64_t t161 = uint64_t(r450 >> 16u);
       uint rs1448 = (uint(uint64_t(t161)) & 65535u);
-      // 6530: cvt.u16.u32 	%rs1449, %r451;
+      // ptx:6530  cvt.u16.u32 	%rs1449, %r451;
       uint64_t t162 = uint64_t(r451);
       uint rs1449 = (uint(uint64_t(t162)) & 65535u);
-      // 6532: {fma.rn.f16 %rs1338,%rs1334,%rs1448,%rs1449;
+      // ptx:6532  {fma.rn.f16 %rs1338,%rs1334,%rs1448,%rs1449;
       uint rs1338 = p2g_hfma(p2g_hsat(p2g_hfma(p2g_habs(rs1314), rs1444, rs1310)), rs1448, rs1449);
-      // 6536: {mul.f16 %rs1342,%rs1338,%rs1328;
+      // ptx:6536  {mul.f16 %rs1342,%rs1338,%rs1328;
       uint rs1342 = p2g_hmul(rs1338, rs1328);
-      // 6540: {add.f16 %rs1345,%rs1311,%rs1342;
-      // 6544: cvt.rni.f16.f16 %rs1348, %rs508;
-      // 6547: {sub.f16 %rs1350,%rs1348,%rs508;
+      // ptx:6540  {add.f16 %rs1345,%rs1311,%rs1342;
+      // ptx:6544  cvt.rni.f16.f16 %rs1348, %rs508;
+      // ptx:6547  {sub.f16 %rs1350,%rs1348,%rs508;
       uint rs1350 = p2g_hsub(p2g_hrint(rs508, 0), rs508);
-      // 6551: {fma.rn.f16 %rs1353,%rs1350,%rs536,%rs512;
+      // ptx:6551  {fma.rn.f16 %rs1353,%rs1350,%rs536,%rs512;
       uint rs1353 = p2g_hfma(rs1350, rs536, rs512);
-      // 6555: cvt.rni.f16.f16 %rs1357, %rs1353;
-      // 6558: {sub.f16 %rs1359,%rs1357,%rs1353;
-      // 6562: {abs.f16 %rs1362,%rs1359;
-      // 6566: {fma.rn.sat.f16 %rs1364,%rs1362,%rs1438,%rs1310;
+      // ptx:6555  cvt.rni.f16.f16 %rs1357, %rs1353;
+      // ptx:6558  {sub.f16 %rs1359,%rs1357,%rs1353;
+      // ptx:6562  {abs.f16 %rs1362,%rs1359;
+      // ptx:6566  {fma.rn.sat.f16 %rs1364,%rs1362,%rs1438,%rs1310;
       uint rs1364 = p2g_hsat(p2g_hfma(p2g_habs(p2g_hsub(p2g_hrint(rs1353, 0), rs1353)), rs1438, rs1310));
-      // 6570: {abs.f16 %rs1368,%rs1350;
-      // 6574: {fma.rn.sat.f16 %rs1370,%rs1368,%rs1444,%rs1310;
-      // 6578: {fma.rn.f16 %rs1374,%rs1370,%rs1448,%rs1449;
+      // ptx:6570  {abs.f16 %rs1368,%rs1350;
+      // ptx:6574  {fma.rn.sat.f16 %rs1370,%rs1368,%rs1444,%rs1310;
+      // ptx:6578  {fma.rn.f16 %rs1374,%rs1370,%rs1448,%rs1449;
       uint rs1374 = p2g_hfma(p2g_hsat(p2g_hfma(p2g_habs(rs1350), rs1444, rs1310)), rs1448, rs1449);
-      // 6582: {mul.f16 %rs1378,%rs1374,%rs1364;
+      // ptx:6582  {mul.f16 %rs1378,%rs1374,%rs1364;
       uint rs1378 = p2g_hmul(rs1374, rs1364);
-      // 6586: {add.f16 %rs1381,%rs1345,%rs1378;
-      // 6590: cvt.rni.f16.f16 %rs1384, %rs509;
-      // 6593: {sub.f16 %rs1386,%rs1384,%rs509;
+      // ptx:6586  {add.f16 %rs1381,%rs1345,%rs1378;
+      // ptx:6590  cvt.rni.f16.f16 %rs1384, %rs509;
+      // ptx:6593  {sub.f16 %rs1386,%rs1384,%rs509;
       uint rs1386 = p2g_hsub(p2g_hrint(rs509, 0), rs509);
-      // 6597: {fma.rn.f16 %rs1389,%rs1386,%rs536,%rs513;
+      // ptx:6597  {fma.rn.f16 %rs1389,%rs1386,%rs536,%rs513;
       uint rs1389 = p2g_hfma(rs1386, rs536, rs513);
-      // 6601: cvt.rni.f16.f16 %rs1393, %rs1389;
-      // 6604: {sub.f16 %rs1395,%rs1393,%rs1389;
-      // 6608: {abs.f16 %rs1398,%rs1395;
-      // 6612: {fma.rn.sat.f16 %rs1400,%rs1398,%rs1438,%rs1310;
+      // ptx:6601  cvt.rni.f16.f16 %rs1393, %rs1389;
+      // ptx:6604  {sub.f16 %rs1395,%rs1393,%rs1389;
+      // ptx:6608  {abs.f16 %rs1398,%rs1395;
+      // ptx:6612  {fma.rn.sat.f16 %rs1400,%rs1398,%rs1438,%rs1310;
       uint rs1400 = p2g_hsat(p2g_hfma(p2g_habs(p2g_hsub(p2g_hrint(rs1389, 0), rs1389)), rs1438, rs1310));
-      // 6616: {abs.f16 %rs1404,%rs1386;
-      // 6620: {fma.rn.sat.f16 %rs1406,%rs1404,%rs1444,%rs1310;
-      // 6624: {fma.rn.f16 %rs1410,%rs1406,%rs1448,%rs1449;
+      // ptx:6616  {abs.f16 %rs1404,%rs1386;
+      // ptx:6620  {fma.rn.sat.f16 %rs1406,%rs1404,%rs1444,%rs1310;
+      // ptx:6624  {fma.rn.f16 %rs1410,%rs1406,%rs1448,%rs1449;
       uint rs1410 = p2g_hfma(p2g_hsat(p2g_hfma(p2g_habs(rs1386), rs1444, rs1310)), rs1448, rs1449);
-      // 6628: {mul.f16 %rs1414,%rs1410,%rs1400;
+      // ptx:6628  {mul.f16 %rs1414,%rs1410,%rs1400;
       uint rs1414 = p2g_hmul(rs1410, rs1400);
-      // 6632: {add.f16 %rs1417,%rs1381,%rs1414;
+      // ptx:6632  {add.f16 %rs1417,%rs1381,%rs1414;
       uint rs1417 = p2g_hadd(p2g_hadd(p2g_hadd(p2g_f2h_rn(floatBitsToUint(f948)), rs1342), rs1378), rs1414);
-      // 6636: cvt.rni.f16.f16 %rs1420, %rs510;
-      // 6639: {sub.f16 %rs1422,%rs1420,%rs510;
+      // ptx:6636  cvt.rni.f16.f16 %rs1420, %rs510;
+      // ptx:6639  {sub.f16 %rs1422,%rs1420,%rs510;
       uint rs1422 = p2g_hsub(p2g_hrint(rs510, 0), rs510);
-      // 6643: {fma.rn.f16 %rs1425,%rs1422,%rs536,%rs514;
+      // ptx:6643  {fma.rn.f16 %rs1425,%rs1422,%rs536,%rs514;
       uint rs1425 = p2g_hfma(rs1422, rs536, rs514);
-      // 6647: cvt.rni.f16.f16 %rs1429, %rs1425;
-      // 6650: {sub.f16 %rs1431,%rs1429,%rs1425;
-      // 6654: {abs.f16 %rs1434,%rs1431;
-      // 6658: {fma.rn.sat.f16 %rs1436,%rs1434,%rs1438,%rs1310;
+      // ptx:6647  cvt.rni.f16.f16 %rs1429, %rs1425;
+      // ptx:6650  {sub.f16 %rs1431,%rs1429,%rs1425;
+      // ptx:6654  {abs.f16 %rs1434,%rs1431;
+      // ptx:6658  {fma.rn.sat.f16 %rs1436,%rs1434,%rs1438,%rs1310;
       uint rs1436 = p2g_hsat(p2g_hfma(p2g_habs(p2g_hsub(p2g_hrint(rs1425, 0), rs1425)), rs1438, rs1310));
-      // 6662: {abs.f16 %rs1440,%rs1422;
-      // 6666: {fma.rn.sat.f16 %rs1442,%rs1440,%rs1444,%rs1310;
-      // 6670: {fma.rn.f16 %rs1446,%rs1442,%rs1448,%rs1449;
+      // ptx:6662  {abs.f16 %rs1440,%rs1422;
+      // ptx:6666  {fma.rn.sat.f16 %rs1442,%rs1440,%rs1444,%rs1310;
+      // ptx:6670  {fma.rn.f16 %rs1446,%rs1442,%rs1448,%rs1449;
       uint rs1446 = p2g_hfma(p2g_hsat(p2g_hfma(p2g_habs(rs1422), rs1444, rs1310)), rs1448, rs1449);
-      // 6674: {mul.f16 %rs1450,%rs1446,%rs1436;
+      // ptx:6674  {mul.f16 %rs1450,%rs1446,%rs1436;
       uint rs1450 = p2g_hmul(rs1446, rs1436);
-      // 6678: {add.f16 %rs1453,%rs1417,%rs1450;
-      // 6681: mov.f32 	%f949, 0f3E800000;
-      // 6683: {  cvt.rn.f16.f32 %rs1456, %f949;}
-      // 6687: {mul.f16 %rs1457,%rs1456,%rs1453;
+      // ptx:6678  {add.f16 %rs1453,%rs1417,%rs1450;
+      // ptx:6681  mov.f32 	%f949, 0f3E800000;
+      // ptx:6683  {  cvt.rn.f16.f32 %rs1456, %f949;}
+      // ptx:6687  {mul.f16 %rs1457,%rs1456,%rs1453;
       uint rs1457 = p2g_hmul(p2g_f2h_rn(floatBitsToUint(0.25)), p2g_hadd(rs1417, rs1450));
-      // 6691: {  cvt.rn.f16.f32 %rs1460, %f93;}
+      // ptx:6691  {  cvt.rn.f16.f32 %rs1460, %f93;}
       uint rs1460 = p2g_f2h_rn(floatBitsToUint(f93));
-      // 6694: mov.f32 	%f951, 0f3F666666;
-      // 6696: {  cvt.rn.f16.f32 %rs1461, %f951;}
-      // 6699: mov.f32 	%f952, 0f3DCCCCCD;
-      // 6701: {  cvt.rn.f16.f32 %rs1462, %f952;}
-      // 6705: {fma.rn.f16 %rs1463,%rs1461,%rs1460,%rs1462;
+      // ptx:6694  mov.f32 	%f951, 0f3F666666;
+      // ptx:6696  {  cvt.rn.f16.f32 %rs1461, %f951;}
+      // ptx:6699  mov.f32 	%f952, 0f3DCCCCCD;
+      // ptx:6701  {  cvt.rn.f16.f32 %rs1462, %f952;}
+      // ptx:6705  {fma.rn.f16 %rs1463,%rs1461,%rs1460,%rs1462;
       uint rs1463 = p2g_hfma(p2g_f2h_rn(0x3F666666u), rs1460, p2g_f2h_rn(0x3DCCCCCDu));
-      // 6708: ld.param.u16 	%rs1469, [%rd41+184];
+      // ptx:6708  ld.param.u16 	%rs1469, [%rd41+184];
       uint rs1469 = p184_u16;
-      // 6710: {sub.f16 %rs1467,%rs1460,%rs1469;
-      // 6713: ld.param.u16 	%rs1472, [%rd41+186];
+      // ptx:6710  {sub.f16 %rs1467,%rs1460,%rs1469;
+      // ptx:6713  ld.param.u16 	%rs1472, [%rd41+186];
       uint rs1472 = p186_u16;
-      // 6715: {mul.f16 %rs1470,%rs1467,%rs1472;
+      // ptx:6715  {mul.f16 %rs1470,%rs1467,%rs1472;
       uint rs1470 = p2g_hmul(p2g_hsub(rs1460, rs1469), rs1472);
-      // 6719: {sub.f16 %rs1473,%rs1463,%rs1469;
-      // 6723: {mul.f16 %rs1476,%rs1473,%rs1472;
+      // ptx:6719  {sub.f16 %rs1473,%rs1463,%rs1469;
+      // ptx:6723  {mul.f16 %rs1476,%rs1473,%rs1472;
       uint rs1476 = p2g_hmul(p2g_hsub(rs1463, rs1469), rs1472);
-      // 6727: {sub.f16 %rs1479,%rs1463,%rs1476;
-      // 6731: {fma.rn.sat.f16 %rs1482,%rs1457,%rs1479,%rs1476;
+      // ptx:6727  {sub.f16 %rs1479,%rs1463,%rs1476;
+      // ptx:6731  {fma.rn.sat.f16 %rs1482,%rs1457,%rs1479,%rs1476;
       uint rs1482 = p2g_hsat(p2g_hfma(rs1457, p2g_hsub(rs1463, rs1476), rs1476));
-      // 6736: mov.b32 {low,high}, %r352;
-      // 6737: mov.b16 %rs1694, low;}
+      // ptx:6736  mov.b32 {low,high}, %r352;
+      // ptx:6737  mov.b16 %rs1694, low;}
       uint rs1694 = (r352 & 0xFFFFu);
-      // 6741: mov.b32 {low,high}, %r352;
-      // 6742: mov.b16 %rs1695, high;}
+      // ptx:6741  mov.b32 {low,high}, %r352;
+      // ptx:6742  mov.b16 %rs1695, high;}
       uint rs1695 = ((r352 >> 16u) & 0xFFFFu);
-      // 6746: mov.b32 {low,high}, %r356;
-      // 6747: mov.b16 %rs1696, low;}
+      // ptx:6746  mov.b32 {low,high}, %r356;
+      // ptx:6747  mov.b16 %rs1696, low;}
       uint rs1696 = (r356 & 0xFFFFu);
-      // 6751: mov.b32 {low,high}, %r356;
-      // 6752: mov.b16 %rs1697, high;}
+      // ptx:6751  mov.b32 {low,high}, %r356;
+      // ptx:6752  mov.b16 %rs1697, high;}
       uint rs1697 = ((r356 >> 16u) & 0xFFFFu);
-      // 6755: {mul.f16 %rs1490,%rs1694,%rs1693;
-      // 6759: {mul.f16 %rs1493,%rs1490,%rs1692;
-      // 6763: {mul.f16 %rs1496,%rs1493,%rs1691;
-      // 6767: {mul.f16 %rs1499,%rs1496,%rs1690;
+      // ptx:6755  {mul.f16 %rs1490,%rs1694,%rs1693;
+      // ptx:6759  {mul.f16 %rs1493,%rs1490,%rs1692;
+      // ptx:6763  {mul.f16 %rs1496,%rs1493,%rs1691;
+      // ptx:6767  {mul.f16 %rs1499,%rs1496,%rs1690;
       uint rs1499 = p2g_hmul(p2g_hmul(p2g_hmul(p2g_hmul(rs1694, rs1693), rs1692), rs1691), rs1690);
-      // 6771: {abs.f16 %rs1502,%rs1499;
-      // 6774: mov.u16 	%rs1506, 31744;
-      // 6777: setp.lt.f16  __$temp3, %rs1502, %rs1506;
+      // ptx:6771  {abs.f16 %rs1502,%rs1499;
+      // ptx:6774  mov.u16 	%rs1506, 31744;
+      // ptx:6777  setp.lt.f16  __$temp3, %rs1502, %rs1506;
       int t163 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_habs(rs1499))), floatBitsToUint(p2g_h2f(31744u)));
       bool temp3_65 = t163 == -1;
-      // 6778: selp.u16 %rs1504, 1, 0, __$temp3;}
+      // ptx:6778  selp.u16 %rs1504, 1, 0, __$temp3;}
       uint rs1504 = temp3_65 ? 1u : 0u;
-      // 6780: setp.ne.s16 	%p218, %rs1504, 0;
-      // 6781: @%p218 bra 	$L__BB0_354;
+      // ptx:6780  setp.ne.s16 	%p218, %rs1504, 0;
+      // ptx:6781  @%p218 bra 	$L__BB0_354;
       if (!((bitfieldExtract(int(rs1504), 0, 16)) != 0)) {
-        // 6784: {  cvt.rn.f16.f32 %rs1690, %f948;}
+        // ptx:6784  {  cvt.rn.f16.f32 %rs1690, %f948;}
         rs1690 = p2g_f2h_rn(floatBitsToUint(f948));
-        // 6787: mov.u16 	%rs1691, %rs1690;
+        // ptx:6787  mov.u16 	%rs1691, %rs1690;
         rs1691 = rs1690;
-        // 6788: mov.u16 	%rs1692, %rs1690;
+        // ptx:6788  mov.u16 	%rs1692, %rs1690;
         rs1692 = rs1690;
-        // 6789: mov.u16 	%rs1693, %rs1690;
+        // ptx:6789  mov.u16 	%rs1693, %rs1690;
         rs1693 = rs1690;
-        // 6790: mov.u16 	%rs1694, %rs1690;
+        // ptx:6790  mov.u16 	%rs1694, %rs1690;
         rs1694 = rs1690;
-        // 6791: mov.u16 	%rs1695, %rs1690;
+        // ptx:6791  mov.u16 	%rs1695, %rs1690;
         rs1695 = rs1690;
-        // 6792: mov.u16 	%rs1696, %rs1690;
+        // ptx:6792  mov.u16 	%rs1696, %rs1690;
         rs1696 = rs1690;
-        // 6793: mov.u16 	%rs1697, %rs1690;
+        // ptx:6793  mov.u16 	%rs1697, %rs1690;
         rs1697 = rs1690;
       }
-      // 6796: mov.u32 	%r1834, %ctaid.y;
-      // 6797: shl.b32 	%r1833, %r1834, 4;
-      // 6798: mov.u32 	%r1832, %tid.y;
-      // 6799: add.s32 	%r1831, %r1833, %r1832;
-      // 6800: shl.b32 	%r1830, %r1831, 1;
+      // ptx:6796  mov.u32 	%r1834, %ctaid.y;
+      // ptx:6797  shl.b32 	%r1833, %r1834, 4;
+      // ptx:6798  mov.u32 	%r1832, %tid.y;
+      // ptx:6799  add.s32 	%r1831, %r1833, %r1832;
+      // ptx:6800  shl.b32 	%r1830, %r1831, 1;
       uint r1830 = uint(int(gl_WorkGroupID.y << 4u) + int(gl_LocalInvocationID.y)) << 1u;
-      // 6801: or.b32  	%r1829, %r1830, 1;
+      // ptx:6801  or.b32  	%r1829, %r1830, 1;
       uint r1829 = r1830 | 1u;
-      // 6802: mov.b64 	%rd42, k_output_param_0;
+      // ptx:6802  mov.b64 	%rd42, k_output_param_0;
       uint64_t rd42 = uint64_t(0ul);
-      // 6803: ld.param.u64 	%rd26, [%rd42+296];
+      // ptx:6803  ld.param.u64 	%rd26, [%rd42+296];
       uint64_t rd26 = p296_u64;
-      // 6804: shl.b32 	%r1766, %r26, 2;
+      // ptx:6804  shl.b32 	%r1766, %r26, 2;
       uint r1766 = r26 << 2u;
-      // 6806: {sub.f16 %rs1511,%rs1460,%rs1470;
-      // 6810: {fma.rn.sat.f16 %rs1514,%rs1342,%rs1511,%rs1470;
-      // 6814: {  cvt.f32.f16 %f954, %rs1514;}
+      // ptx:6806  {sub.f16 %rs1511,%rs1460,%rs1470;
+      // ptx:6810  {fma.rn.sat.f16 %rs1514,%rs1342,%rs1511,%rs1470;
+      // ptx:6814  {  cvt.f32.f16 %f954, %rs1514;}
       f954 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma(rs1342, p2g_hsub(rs1460, rs1470), rs1470)))));
-      // 6818: {  cvt.f32.f16 %f955, %rs1693;}
-      // 6821: sub.f32 	%f970, %f955, %f105;
-      // 6822: fma.rn.f32 	%f971, %f954, %f970, %f105;
+      // ptx:6818  {  cvt.f32.f16 %f955, %rs1693;}
+      // ptx:6821  sub.f32 	%f970, %f955, %f105;
+      // ptx:6822  fma.rn.f32 	%f971, %f954, %f970, %f105;
       f971 = p2g_ffma(f954, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693))), f105, false), f105, 0, false);
-      // 6823: setp.lt.f32 	%p219, %f971, 0f3F7D70A4;
+      // ptx:6823  setp.lt.f32 	%p219, %f971, 0f3F7D70A4;
       int t164 = p2g_fcmp(floatBitsToUint(f971), 0x3F7D70A4u);
       bool p219 = t164 == -1;
-      // 6824: add.f32 	%f972, %f971, 0fBF7D70A4;
+      // ptx:6824  add.f32 	%f972, %f971, 0fBF7D70A4;
       precise float f972 = p2g_fadd(f971, uintBitsToFloat(0xBF7D70A4u), false);
-      // 6825: fma.rn.f32 	%f973, %f972, 0f447A0000, 0f3F7D70A4;
+      // ptx:6825  fma.rn.f32 	%f973, %f972, 0f447A0000, 0f3F7D70A4;
       precise float f973 = p2g_ffma(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 6826: selp.f32 	%f956, %f971, %f973, %p219;
-      // 6828: {  cvt.rn.f16.f32 %rs1520, %f956;}
+      // ptx:6826  selp.f32 	%f956, %f971, %f973, %p219;
+      // ptx:6828  {  cvt.rn.f16.f32 %rs1520, %f956;}
       uint rs1520 = p2g_f2h_rn(floatBitsToUint(p219 ? f971 : f973));
-      // 6831: sust.b.2d.b16.zero 	[%rd26, {%r1766, %r1830}], {%rs1520};
+      // ptx:6831  sust.b.2d.b16.zero 	[%rd26, {%r1766, %r1830}], {%rs1520};
       p2g_sust(rd26 /* p296_u64 */, ivec3(int(r1766), int(r1830), 0), 0, 2u, 2u, 2u, rs1520);
-      // 6833: {sub.f16 %rs1521,%rs1460,%rs1470;
-      // 6837: {fma.rn.sat.f16 %rs1524,%rs1378,%rs1521,%rs1470;
-      // 6841: {  cvt.f32.f16 %f957, %rs1524;}
+      // ptx:6833  {sub.f16 %rs1521,%rs1460,%rs1470;
+      // ptx:6837  {fma.rn.sat.f16 %rs1524,%rs1378,%rs1521,%rs1470;
+      // ptx:6841  {  cvt.f32.f16 %f957, %rs1524;}
       f957 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma(rs1378, p2g_hsub(rs1460, rs1470), rs1470)))));
-      // 6845: {  cvt.f32.f16 %f958, %rs1692;}
-      // 6848: sub.f32 	%f974, %f958, %f106;
-      // 6849: fma.rn.f32 	%f975, %f957, %f974, %f106;
+      // ptx:6845  {  cvt.f32.f16 %f958, %rs1692;}
+      // ptx:6848  sub.f32 	%f974, %f958, %f106;
+      // ptx:6849  fma.rn.f32 	%f975, %f957, %f974, %f106;
       f975 = p2g_ffma(f957, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692))), f106, false), f106, 0, false);
-      // 6850: setp.lt.f32 	%p220, %f975, 0f3F7D70A4;
+      // ptx:6850  setp.lt.f32 	%p220, %f975, 0f3F7D70A4;
       int t165 = p2g_fcmp(floatBitsToUint(f975), 0x3F7D70A4u);
       bool p220 = t165 == -1;
-      // 6851: add.f32 	%f976, %f975, 0fBF7D70A4;
+      // ptx:6851  add.f32 	%f976, %f975, 0fBF7D70A4;
       precise float f976 = p2g_fadd(f975, uintBitsToFloat(0xBF7D70A4u), false);
-      // 6852: fma.rn.f32 	%f977, %f976, 0f447A0000, 0f3F7D70A4;
+      // ptx:6852  fma.rn.f32 	%f977, %f976, 0f447A0000, 0f3F7D70A4;
       precise float f977 = p2g_ffma(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 6853: selp.f32 	%f959, %f975, %f977, %p220;
-      // 6855: {  cvt.rn.f16.f32 %rs1530, %f959;}
+      // ptx:6853  selp.f32 	%f959, %f975, %f977, %p220;
+      // ptx:6855  {  cvt.rn.f16.f32 %rs1530, %f959;}
       uint rs1530 = p2g_f2h_rn(floatBitsToUint(p220 ? f975 : f977));
-      // 6858: or.b32  	%r1772, %r1766, 2;
+      // ptx:6858  or.b32  	%r1772, %r1766, 2;
       uint r1772 = r1766 | 2u;
-      // 6859: sust.b.2d.b16.zero 	[%rd26, {%r1772, %r1830}], {%rs1530};
+      // ptx:6859  sust.b.2d.b16.zero 	[%rd26, {%r1772, %r1830}], {%rs1530};
       p2g_sust(rd26 /* p296_u64 */, ivec3(int(r1772), int(r1830), 0), 0, 2u, 2u, 2u, rs1530);
-      // 6861: {sub.f16 %rs1531,%rs1460,%rs1470;
-      // 6865: {fma.rn.sat.f16 %rs1534,%rs1414,%rs1531,%rs1470;
-      // 6869: {  cvt.f32.f16 %f960, %rs1534;}
+      // ptx:6861  {sub.f16 %rs1531,%rs1460,%rs1470;
+      // ptx:6865  {fma.rn.sat.f16 %rs1534,%rs1414,%rs1531,%rs1470;
+      // ptx:6869  {  cvt.f32.f16 %f960, %rs1534;}
       f960 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma(rs1414, p2g_hsub(rs1460, rs1470), rs1470)))));
-      // 6873: {  cvt.f32.f16 %f961, %rs1691;}
-      // 6876: sub.f32 	%f978, %f961, %f107;
-      // 6877: fma.rn.f32 	%f979, %f960, %f978, %f107;
+      // ptx:6873  {  cvt.f32.f16 %f961, %rs1691;}
+      // ptx:6876  sub.f32 	%f978, %f961, %f107;
+      // ptx:6877  fma.rn.f32 	%f979, %f960, %f978, %f107;
       f979 = p2g_ffma(f960, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691))), f107, false), f107, 0, false);
-      // 6878: setp.lt.f32 	%p221, %f979, 0f3F7D70A4;
+      // ptx:6878  setp.lt.f32 	%p221, %f979, 0f3F7D70A4;
       int t166 = p2g_fcmp(floatBitsToUint(f979), 0x3F7D70A4u);
       bool p221 = t166 == -1;
-      // 6879: add.f32 	%f980, %f979, 0fBF7D70A4;
+      // ptx:6879  add.f32 	%f980, %f979, 0fBF7D70A4;
       precise float f980 = p2g_fadd(f979, uintBitsToFloat(0xBF7D70A4u), false);
-      // 6880: fma.rn.f32 	%f981, %f980, 0f447A0000, 0f3F7D70A4;
+      // ptx:6880  fma.rn.f32 	%f981, %f980, 0f447A0000, 0f3F7D70A4;
       precise float f981 = p2g_ffma(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 6881: selp.f32 	%f962, %f979, %f981, %p221;
-      // 6883: {  cvt.rn.f16.f32 %rs1540, %f962;}
+      // ptx:6881  selp.f32 	%f962, %f979, %f981, %p221;
+      // ptx:6883  {  cvt.rn.f16.f32 %rs1540, %f962;}
       uint rs1540 = p2g_f2h_rn(floatBitsToUint(p221 ? f979 : f981));
-      // 6886: sust.b.2d.b16.zero 	[%rd26, {%r1766, %r1829}], {%rs1540};
+      // ptx:6886  sust.b.2d.b16.zero 	[%rd26, {%r1766, %r1829}], {%rs1540};
       p2g_sust(rd26 /* p296_u64 */, ivec3(int(r1766), int(r1829), 0), 0, 2u, 2u, 2u, rs1540);
-      // 6888: {sub.f16 %rs1541,%rs1460,%rs1470;
-      // 6892: {fma.rn.sat.f16 %rs1544,%rs1450,%rs1541,%rs1470;
-      // 6896: {  cvt.f32.f16 %f963, %rs1544;}
+      // ptx:6888  {sub.f16 %rs1541,%rs1460,%rs1470;
+      // ptx:6892  {fma.rn.sat.f16 %rs1544,%rs1450,%rs1541,%rs1470;
+      // ptx:6896  {  cvt.f32.f16 %f963, %rs1544;}
       f963 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma(rs1450, p2g_hsub(rs1460, rs1470), rs1470)))));
-      // 6900: {  cvt.f32.f16 %f964, %rs1690;}
-      // 6903: sub.f32 	%f982, %f964, %f108;
-      // 6904: fma.rn.f32 	%f983, %f963, %f982, %f108;
+      // ptx:6900  {  cvt.f32.f16 %f964, %rs1690;}
+      // ptx:6903  sub.f32 	%f982, %f964, %f108;
+      // ptx:6904  fma.rn.f32 	%f983, %f963, %f982, %f108;
       f983 = p2g_ffma(f963, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690))), f108, false), f108, 0, false);
-      // 6905: setp.lt.f32 	%p222, %f983, 0f3F7D70A4;
+      // ptx:6905  setp.lt.f32 	%p222, %f983, 0f3F7D70A4;
       int t167 = p2g_fcmp(floatBitsToUint(f983), 0x3F7D70A4u);
       bool p222 = t167 == -1;
-      // 6906: add.f32 	%f984, %f983, 0fBF7D70A4;
+      // ptx:6906  add.f32 	%f984, %f983, 0fBF7D70A4;
       precise float f984 = p2g_fadd(f983, uintBitsToFloat(0xBF7D70A4u), false);
-      // 6907: fma.rn.f32 	%f985, %f984, 0f447A0000, 0f3F7D70A4;
+      // ptx:6907  fma.rn.f32 	%f985, %f984, 0f447A0000, 0f3F7D70A4;
       precise float f985 = p2g_ffma(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
-      // 6908: selp.f32 	%f965, %f983, %f985, %p222;
-      // 6910: {  cvt.rn.f16.f32 %rs1550, %f965;}
+      // ptx:6908  selp.f32 	%f965, %f983, %f985, %p222;
+      // ptx:6910  {  cvt.rn.f16.f32 %rs1550, %f965;}
       uint rs1550 = p2g_f2h_rn(floatBitsToUint(p222 ? f983 : f985));
-      // 6913: sust.b.2d.b16.zero 	[%rd26, {%r1772, %r1829}], {%rs1550};
+      // ptx:6913  sust.b.2d.b16.zero 	[%rd26, {%r1772, %r1829}], {%rs1550};
       p2g_sust(rd26 /* p296_u64 */, ivec3(int(r1772), int(r1829), 0), 0, 2u, 2u, 2u, rs1550);
-      // 6915: {  cvt.f32.f16 %f966, %rs1482;}
+      // ptx:6915  {  cvt.f32.f16 %f966, %rs1482;}
       precise float f966 = p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1482)));
-      // 6919: {  cvt.f32.f16 %f967, %rs1694;}
-      // 6922: mov.f32 	%f1109, 0f3F800000;
+      // ptx:6919  {  cvt.f32.f16 %f967, %rs1694;}
+      // ptx:6922  mov.f32 	%f1109, 0f3F800000;
       precise float f1109 = 1.0;
-      // 6923: sub.f32 	%f987, %f1109, %f966;
+      // ptx:6923  sub.f32 	%f987, %f1109, %f966;
       precise float f987 = p2g_fsub(f1109, f966, false);
-      // 6924: mul.f32 	%f988, %f109, %f987;
-      // 6925: fma.rn.f32 	%f989, %f966, %f967, %f988;
+      // ptx:6924  mul.f32 	%f988, %f109, %f987;
+      // ptx:6925  fma.rn.f32 	%f989, %f966, %f967, %f988;
       f989 = p2g_ffma(f966, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1694))), p2g_fmul(f109, f987, false), 0, false);
-      // 6927: {  cvt.f32.f16 %f968, %rs1695;}
-      // 6930: mul.f32 	%f990, %f966, %f968;
-      // 6931: fma.rn.f32 	%f991, %f110, %f987, %f990;
+      // ptx:6927  {  cvt.f32.f16 %f968, %rs1695;}
+      // ptx:6930  mul.f32 	%f990, %f966, %f968;
+      // ptx:6931  fma.rn.f32 	%f991, %f110, %f987, %f990;
       f991 = p2g_ffma(f110, f987, p2g_fmul(f966, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1695))), false), 0, false);
-      // 6933: {  cvt.f32.f16 %f969, %rs1696;}
-      // 6936: mul.f32 	%f992, %f966, %f969;
-      // 6937: fma.rn.f32 	%f993, %f111, %f987, %f992;
+      // ptx:6933  {  cvt.f32.f16 %f969, %rs1696;}
+      // ptx:6936  mul.f32 	%f992, %f966, %f969;
+      // ptx:6937  fma.rn.f32 	%f993, %f111, %f987, %f992;
       f993 = p2g_ffma(f111, f987, p2g_fmul(f966, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1696))), false), 0, false);
-      // 6938: add.f32 	%f994, %f971, %f975;
-      // 6939: add.f32 	%f995, %f994, %f979;
-      // 6940: add.f32 	%f996, %f995, %f983;
+      // ptx:6938  add.f32 	%f994, %f971, %f975;
+      // ptx:6939  add.f32 	%f995, %f994, %f979;
+      // ptx:6940  add.f32 	%f996, %f995, %f983;
       precise float f996 = p2g_fadd(p2g_fadd(p2g_fadd(f971, f975, false), f979, false), f983, false);
-      // 6941: mul.f32 	%f129, %f996, 0f3E800000;
+      // ptx:6941  mul.f32 	%f129, %f996, 0f3E800000;
       precise float f129 = p2g_fmul(f996, 0.25, false);
-      // 6942: mov.f32 	%f997, 0f3727C5AC;
+      // ptx:6942  mov.f32 	%f997, 0f3727C5AC;
       precise float f997 = uintBitsToFloat(0x3727C5ACu);
-      // 6943: max.f32 	%f998, %f989, %f997;
+      // ptx:6943  max.f32 	%f998, %f989, %f997;
       precise float f998 = p2g_fmax(f989, f997);
-      // 6944: div.rn.f32 	%f999, %f991, %f998;
-      // 6945: mul.f32 	%f130, %f999, %f129;
+      // ptx:6944  div.rn.f32 	%f999, %f991, %f998;
+      // ptx:6945  mul.f32 	%f130, %f999, %f129;
       precise float f130 = p2g_fmul(p2g_div32(f991, f998, 0, false), f129, false);
-      // 6946: div.rn.f32 	%f131, %f993, %f998;
+      // ptx:6946  div.rn.f32 	%f131, %f993, %f998;
       precise float f131 = p2g_div32(f993, f998, 0, false);
-      // 6947: ld.param.u8 	%rs1555, [%rd42+90];
-      // 6948: setp.ne.s16 	%p223, %rs1555, 0;
-      // 6949: @%p223 bra 	$L__BB0_366;
+      // ptx:6947  ld.param.u8 	%rs1555, [%rd42+90];
+      // ptx:6948  setp.ne.s16 	%p223, %rs1555, 0;
+      // ptx:6949  @%p223 bra 	$L__BB0_366;
       if (!((bitfieldExtract(int(p90_u8 & 0x0000FFFFu), 0, 16)) != 0)) {
-        // 6951: mov.b64 	%rd43, k_output_param_0;
+        // ptx:6951  mov.b64 	%rd43, k_output_param_0;
         uint64_t rd43 = uint64_t(0ul);
-        // 6952: ld.param.u8 	%rs1557, [%rd43+89];
-        // 6953: setp.ne.s16 	%p225, %rs1557, 0;
+        // ptx:6952  ld.param.u8 	%rs1557, [%rd43+89];
+        // ptx:6953  setp.ne.s16 	%p225, %rs1557, 0;
         bool p225 = (bitfieldExtract(int(p89_u8 & 0x0000FFFFu), 0, 16)) != 0;
-        // 6954: setp.eq.s16 	%p226, %rs1504, 0;
-        // 6955: or.pred  	%p227, %p85, %p226;
-        // 6956: and.pred  	%p228, %p227, %p225;
+        // ptx:6954  setp.eq.s16 	%p226, %rs1504, 0;
+        // ptx:6955  or.pred  	%p227, %p85, %p226;
+        // ptx:6956  and.pred  	%p228, %p227, %p225;
         bool p228 = (p85 || ((bitfieldExtract(int(rs1504), 0, 16)) == 0)) && p225;
-        // 6957: selp.f32 	%f132, 0f3F000000, %f129, %p228;
+        // ptx:6957  selp.f32 	%f132, 0f3F000000, %f129, %p228;
         precise float f132 = p228 ? 0.5 : f129;
-        // 6958: selp.f32 	%f133, 0f3E800000, %f130, %p228;
+        // ptx:6958  selp.f32 	%f133, 0f3E800000, %f130, %p228;
         precise float f133 = p228 ? 0.25 : f130;
-        // 6959: mul.f32 	%f1002, %f131, %f129;
-        // 6960: selp.f32 	%f134, 0fBE800000, %f1002, %p228;
+        // ptx:6959  mul.f32 	%f1002, %f131, %f129;
+        // ptx:6960  selp.f32 	%f134, 0fBE800000, %f1002, %p228;
         precise float f134 = p228 ? -0.25 : p2g_fmul(f131, f129, false);
-        // 6962: {  cvt.f32.f16 %f1000, %rs1697;}
+        // ptx:6962  {  cvt.f32.f16 %f1000, %rs1697;}
         precise float f1000 = p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1697)));
-        // 6965: add.f32 	%f1003, %f134, 0fB727C5AC;
+        // ptx:6965  add.f32 	%f1003, %f134, 0fB727C5AC;
         precise float f1003 = p2g_fadd(f134, uintBitsToFloat(0xB727C5ACu), false);
-        // 6966: mov.f32 	%f1004, 0f00000000;
-        // 6967: max.f32 	%f136, %f129, %f1004;
+        // ptx:6966  mov.f32 	%f1004, 0f00000000;
+        // ptx:6967  max.f32 	%f136, %f129, %f1004;
         precise float f136 = p2g_fmax(f129, 0.0);
-        // 6968: neg.f32 	%f1005, %f136;
+        // ptx:6968  neg.f32 	%f1005, %f136;
         precise float f1005 = p2g_canon(uintBitsToFloat(floatBitsToUint(f136) ^ 0x80000000u));
-        // 6969: setp.lt.f32 	%p229, %f1003, %f1005;
+        // ptx:6969  setp.lt.f32 	%p229, %f1003, %f1005;
         int t168 = p2g_fcmp(floatBitsToUint(f1003), floatBitsToUint(f1005));
         bool p229 = t168 == -1;
-        // 6970: sub.f32 	%f1007, %f997, %f134;
-        // 6971: selp.f32 	%f1008, %f1007, %f136, %p229;
+        // ptx:6970  sub.f32 	%f1007, %f997, %f134;
+        // ptx:6971  selp.f32 	%f1008, %f1007, %f136, %p229;
         precise float f1008 = p229 ? p2g_fsub(f997, f134, false) : f136;
-        // 6972: sub.f32 	%f1009, %f133, %f134;
-        // 6973: add.f32 	%f1010, %f1009, 0fB727C5AC;
+        // ptx:6972  sub.f32 	%f1009, %f133, %f134;
+        // ptx:6973  add.f32 	%f1010, %f1009, 0fB727C5AC;
         precise float f1010 = p2g_fadd(p2g_fsub(f133, f134, false), uintBitsToFloat(0xB727C5ACu), false);
-        // 6974: neg.f32 	%f1011, %f1008;
+        // ptx:6974  neg.f32 	%f1011, %f1008;
         precise float f1011 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1008) ^ 0x80000000u));
-        // 6975: setp.lt.f32 	%p230, %f1010, %f1011;
+        // ptx:6975  setp.lt.f32 	%p230, %f1010, %f1011;
         int t169 = p2g_fcmp(floatBitsToUint(f1010), floatBitsToUint(f1011));
         bool p230 = t169 == -1;
-        // 6976: sub.f32 	%f1012, %f134, %f133;
-        // 6977: add.f32 	%f1013, %f1012, 0f3727C5AC;
+        // ptx:6976  sub.f32 	%f1012, %f134, %f133;
+        // ptx:6977  add.f32 	%f1013, %f1012, 0f3727C5AC;
         precise float f1013 = p2g_fadd(p2g_fsub(f134, f133, false), uintBitsToFloat(0x3727C5ACu), false);
-        // 6978: selp.f32 	%f1014, %f1013, %f1008, %p230;
+        // ptx:6978  selp.f32 	%f1014, %f1013, %f1008, %p230;
         precise float f1014 = p230 ? f1013 : f1008;
-        // 6979: neg.f32 	%f1015, %f133;
-        // 6980: sub.f32 	%f1016, %f1015, %f134;
+        // ptx:6979  neg.f32 	%f1015, %f133;
+        // ptx:6980  sub.f32 	%f1016, %f1015, %f134;
         precise float f1016 = p2g_fsub(p2g_canon(uintBitsToFloat(floatBitsToUint(f133) ^ 0x80000000u)), f134, false);
-        // 6981: add.f32 	%f1017, %f1016, 0fB727C5AC;
+        // ptx:6981  add.f32 	%f1017, %f1016, 0fB727C5AC;
         precise float f1017 = p2g_fadd(f1016, uintBitsToFloat(0xB727C5ACu), false);
-        // 6982: neg.f32 	%f1018, %f1014;
+        // ptx:6982  neg.f32 	%f1018, %f1014;
         precise float f1018 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1014) ^ 0x80000000u));
-        // 6983: setp.lt.f32 	%p231, %f1017, %f1018;
+        // ptx:6983  setp.lt.f32 	%p231, %f1017, %f1018;
         int t170 = p2g_fcmp(floatBitsToUint(f1017), floatBitsToUint(f1018));
         bool p231 = t170 == -1;
-        // 6984: add.f32 	%f1019, %f133, %f134;
-        // 6985: add.f32 	%f1020, %f1019, 0f3727C5AC;
+        // ptx:6984  add.f32 	%f1019, %f133, %f134;
+        // ptx:6985  add.f32 	%f1020, %f1019, 0f3727C5AC;
         precise float f1020 = p2g_fadd(p2g_fadd(f133, f134, false), uintBitsToFloat(0x3727C5ACu), false);
-        // 6986: selp.f32 	%f137, %f1020, %f1014, %p231;
+        // ptx:6986  selp.f32 	%f137, %f1020, %f1014, %p231;
         precise float f137 = p231 ? f1020 : f1014;
-        // 6987: setp.le.f32 	%p232, %f137, %f136;
+        // ptx:6987  setp.le.f32 	%p232, %f137, %f136;
         int t171 = p2g_fcmp(floatBitsToUint(f137), floatBitsToUint(f136));
         bool p232 = (t171 == -1 || t171 == 0);
-        // 6988: @%p232 bra 	$L__BB0_357;
+        // ptx:6988  @%p232 bra 	$L__BB0_357;
         if (!p232) {
-          // 6990: div.rn.f32 	%f1109, %f136, %f137;
+          // ptx:6990  div.rn.f32 	%f1109, %f136, %f137;
           f1109 = p2g_div32(f136, f137, 0, false);
         }
-        // 6993: mov.b64 	%rd44, k_output_param_0;
+        // ptx:6993  mov.b64 	%rd44, k_output_param_0;
         uint64_t rd44 = uint64_t(0ul);
-        // 6994: ld.param.u64 	%rd29, [%rd44+288];
+        // ptx:6994  ld.param.u64 	%rd29, [%rd44+288];
         uint64_t rd29 = p288_u64;
-        // 6996: {  cvt.rn.f16.f32 %rs1558, %f136;}
+        // ptx:6996  {  cvt.rn.f16.f32 %rs1558, %f136;}
         uint rs1558 = p2g_f2h_rn(floatBitsToUint(f136));
-        // 6999: mul.f32 	%f1022, %f133, %f1109;
-        // 7001: {  cvt.rn.f16.f32 %rs1559, %f1022;}
+        // ptx:6999  mul.f32 	%f1022, %f133, %f1109;
+        // ptx:7001  {  cvt.rn.f16.f32 %rs1559, %f1022;}
         uint rs1559 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(f133, f1109, false)));
-        // 7004: mul.f32 	%f1023, %f134, %f1109;
-        // 7006: {  cvt.rn.f16.f32 %rs1560, %f1023;}
+        // ptx:7004  mul.f32 	%f1023, %f134, %f1109;
+        // ptx:7006  {  cvt.rn.f16.f32 %rs1560, %f1023;}
         uint rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(f134, f1109, false)));
-        // 7009: cvt.sat.f32.f32 	%f1024, %f112;
-        // 7011: {  cvt.rn.f16.f32 %rs1561, %f1024;}
+        // ptx:7009  cvt.sat.f32.f32 	%f1024, %f112;
+        // ptx:7011  {  cvt.rn.f16.f32 %rs1561, %f1024;}
         uint rs1561 = p2g_f2h_rn(floatBitsToUint(p2g_sat(p2g_f32_canon(floatBitsToUint(f112)))));
-        // 7014: shl.b32 	%r1778, %r26, 3;
+        // ptx:7014  shl.b32 	%r1778, %r26, 3;
         uint r1778 = r26 << 3u;
-        // 7015: sust.b.2d.v4.b16.zero 	[%rd29, {%r1778, %r27}], {%rs1558, %rs1559, %rs1560, %rs1561};
+        // ptx:7015  sust.b.2d.v4.b16.zero 	[%rd29, {%r1778, %r27}], {%rs1558, %rs1559, %rs1560, %rs1561};
         p2g_sustv(rd29 /* p288_u64 */, ivec3(int(r1778), int(r27), 0), 0, 2u, 2u, 4u, 2u, uvec4(rs1558, rs1559, rs1560,
             rs1561));
-        // 7016: ld.param.v2.u32 	{%r1783, %r1784}, [%rd44+80];
+        // ptx:7016  ld.param.v2.u32 	{%r1783, %r1784}, [%rd44+80];
         uint r1783 = p80_u32;
         uint r1784 = p84_u32;
-        // 7017: setp.le.u32 	%p233, %r1783, %r26;
-        // 7018: setp.le.u32 	%p234, %r1784, %r27;
-        // 7019: or.pred  	%p235, %p233, %p234;
-        // 7020: @%p235 bra 	$L__BB0_359;
+        // ptx:7017  setp.le.u32 	%p233, %r1783, %r26;
+        // ptx:7018  setp.le.u32 	%p234, %r1784, %r27;
+        // ptx:7019  or.pred  	%p235, %p233, %p234;
+        // ptx:7020  @%p235 bra 	$L__BB0_359;
         if (!((r1783 <= r26) || (r1784 <= r27))) {
-          // 7022: mov.b64 	%rd48, k_output_param_0;
+          // ptx:7022  mov.b64 	%rd48, k_output_param_0;
           uint64_t rd48 = uint64_t(0ul);
-          // 7023: ld.param.u64 	%rd31, [%rd48+272];
-          // 7024: cvta.to.global.u64 	%rd32, %rd31;
+          // ptx:7023  ld.param.u64 	%rd31, [%rd48+272];
+          // ptx:7024  cvta.to.global.u64 	%rd32, %rd31;
           uint64_t rd32 = p272_u64;
-          // 7025: ld.param.u32 	%r1791, [%rd48+80];
-          // 7026: mad.lo.s32 	%r1796, %r1791, %r27, %r26;
-          // 7027: mul.wide.u32 	%rd33, %r1796, 40;
-          // 7028: shl.b64 	%rd34, %rd33, 1;
+          // ptx:7025  ld.param.u32 	%r1791, [%rd48+80];
+          // ptx:7026  mad.lo.s32 	%r1796, %r1791, %r27, %r26;
+          // ptx:7027  mul.wide.u32 	%rd33, %r1796, 40;
+          // ptx:7028  shl.b64 	%rd34, %rd33, 1;
           uint64_t rd34 = (uint64_t(uint(int(p80_u32) * int(r27) + int(r26))) * uint64_t(40u)) << 1u;
-          // 7029: add.s64 	%rd35, %rd32, %rd34;
+          // ptx:7029  add.s64 	%rd35, %rd32, %rd34;
           uint64_t rd35 = uint64_t(int64_t(rd32) + int64_t(rd34));
-          // 7030: ld.global.u16 	%rs1562, [%rd35+6];
-          // 7032: {  cvt.f32.f16 %f1025, %rs1562;}
-          // 7035: add.f32 	%f1045, %f1025, 0f00000000;
+          // ptx:7030  ld.global.u16 	%rs1562, [%rd35+6];
+          // ptx:7032  {  cvt.f32.f16 %f1025, %rs1562;}
+          // ptx:7035  add.f32 	%f1045, %f1025, 0f00000000;
           f1045 = p2g_fadd(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 6ul)).v)))), 0.0, false);
-          // 7036: ld.global.u16 	%rs1563, [%rd35+8];
-          // 7038: {  cvt.f32.f16 %f1026, %rs1563;}
-          // 7041: add.f32 	%f1046, %f1045, %f1026;
+          // ptx:7036  ld.global.u16 	%rs1563, [%rd35+8];
+          // ptx:7038  {  cvt.f32.f16 %f1026, %rs1563;}
+          // ptx:7041  add.f32 	%f1046, %f1045, %f1026;
           f1046 = p2g_fadd(f1045, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 8ul)).v)))), false);
-          // 7042: ld.global.u16 	%rs1564, [%rd35+10];
-          // 7044: {  cvt.f32.f16 %f1027, %rs1564;}
-          // 7047: add.f32 	%f1047, %f1046, %f1027;
+          // ptx:7042  ld.global.u16 	%rs1564, [%rd35+10];
+          // ptx:7044  {  cvt.f32.f16 %f1027, %rs1564;}
+          // ptx:7047  add.f32 	%f1047, %f1046, %f1027;
           f1047 = p2g_fadd(f1046, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 10ul)).v)))), false);
-          // 7048: ld.global.u16 	%rs1565, [%rd35+12];
-          // 7050: {  cvt.f32.f16 %f1028, %rs1565;}
-          // 7053: add.f32 	%f1048, %f1047, %f1028;
+          // ptx:7048  ld.global.u16 	%rs1565, [%rd35+12];
+          // ptx:7050  {  cvt.f32.f16 %f1028, %rs1565;}
+          // ptx:7053  add.f32 	%f1048, %f1047, %f1028;
           f1048 = p2g_fadd(f1047, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 12ul)).v)))), false);
-          // 7054: ld.global.u16 	%rs1566, [%rd35+14];
-          // 7056: {  cvt.f32.f16 %f1029, %rs1566;}
-          // 7059: add.f32 	%f1049, %f1048, %f1029;
+          // ptx:7054  ld.global.u16 	%rs1566, [%rd35+14];
+          // ptx:7056  {  cvt.f32.f16 %f1029, %rs1566;}
+          // ptx:7059  add.f32 	%f1049, %f1048, %f1029;
           f1049 = p2g_fadd(f1048, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 14ul)).v)))), false);
-          // 7060: mul.f32 	%f1050, %f1049, 0f3E4CCCCD;
+          // ptx:7060  mul.f32 	%f1050, %f1049, 0f3E4CCCCD;
           precise float f1050 = p2g_fmul(f1049, uintBitsToFloat(0x3E4CCCCDu), false);
-          // 7061: fma.rn.f32 	%f1051, %f1050, %f1050, 0f00000000;
-          // 7062: ld.global.u16 	%rs1567, [%rd35+26];
-          // 7064: {  cvt.f32.f16 %f1030, %rs1567;}
-          // 7067: add.f32 	%f1052, %f1030, 0f00000000;
+          // ptx:7061  fma.rn.f32 	%f1051, %f1050, %f1050, 0f00000000;
+          // ptx:7062  ld.global.u16 	%rs1567, [%rd35+26];
+          // ptx:7064  {  cvt.f32.f16 %f1030, %rs1567;}
+          // ptx:7067  add.f32 	%f1052, %f1030, 0f00000000;
           f1052 = p2g_fadd(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 26ul)).v)))), 0.0, false);
-          // 7068: ld.global.u16 	%rs1568, [%rd35+28];
-          // 7070: {  cvt.f32.f16 %f1031, %rs1568;}
-          // 7073: add.f32 	%f1053, %f1052, %f1031;
+          // ptx:7068  ld.global.u16 	%rs1568, [%rd35+28];
+          // ptx:7070  {  cvt.f32.f16 %f1031, %rs1568;}
+          // ptx:7073  add.f32 	%f1053, %f1052, %f1031;
           f1053 = p2g_fadd(f1052, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 28ul)).v)))), false);
-          // 7074: ld.global.u16 	%rs1569, [%rd35+30];
-          // 7076: {  cvt.f32.f16 %f1032, %rs1569;}
-          // 7079: add.f32 	%f1054, %f1053, %f1032;
+          // ptx:7074  ld.global.u16 	%rs1569, [%rd35+30];
+          // ptx:7076  {  cvt.f32.f16 %f1032, %rs1569;}
+          // ptx:7079  add.f32 	%f1054, %f1053, %f1032;
           f1054 = p2g_fadd(f1053, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 30ul)).v)))), false);
-          // 7080: ld.global.u16 	%rs1570, [%rd35+32];
-          // 7082: {  cvt.f32.f16 %f1033, %rs1570;}
-          // 7085: add.f32 	%f1055, %f1054, %f1033;
+          // ptx:7080  ld.global.u16 	%rs1570, [%rd35+32];
+          // ptx:7082  {  cvt.f32.f16 %f1033, %rs1570;}
+          // ptx:7085  add.f32 	%f1055, %f1054, %f1033;
           f1055 = p2g_fadd(f1054, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 32ul)).v)))), false);
-          // 7086: ld.global.u16 	%rs1571, [%rd35+34];
-          // 7088: {  cvt.f32.f16 %f1034, %rs1571;}
-          // 7091: add.f32 	%f1056, %f1055, %f1034;
+          // ptx:7086  ld.global.u16 	%rs1571, [%rd35+34];
+          // ptx:7088  {  cvt.f32.f16 %f1034, %rs1571;}
+          // ptx:7091  add.f32 	%f1056, %f1055, %f1034;
           f1056 = p2g_fadd(f1055, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 34ul)).v)))), false);
-          // 7092: mul.f32 	%f1057, %f1056, 0f3E4CCCCD;
+          // ptx:7092  mul.f32 	%f1057, %f1056, 0f3E4CCCCD;
           precise float f1057 = p2g_fmul(f1056, uintBitsToFloat(0x3E4CCCCDu), false);
-          // 7093: fma.rn.f32 	%f1058, %f1057, %f1057, %f1051;
+          // ptx:7093  fma.rn.f32 	%f1058, %f1057, %f1057, %f1051;
           precise float f1058 = p2g_ffma(f1057, f1057, p2g_ffma(f1050, f1050, 0.0, 0, false), 0, false);
-          // 7094: ld.global.u16 	%rs1572, [%rd35+46];
-          // 7096: {  cvt.f32.f16 %f1035, %rs1572;}
-          // 7099: add.f32 	%f1059, %f1035, 0f00000000;
+          // ptx:7094  ld.global.u16 	%rs1572, [%rd35+46];
+          // ptx:7096  {  cvt.f32.f16 %f1035, %rs1572;}
+          // ptx:7099  add.f32 	%f1059, %f1035, 0f00000000;
           f1059 = p2g_fadd(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 46ul)).v)))), 0.0, false);
-          // 7100: ld.global.u16 	%rs1573, [%rd35+48];
-          // 7102: {  cvt.f32.f16 %f1036, %rs1573;}
-          // 7105: add.f32 	%f1060, %f1059, %f1036;
+          // ptx:7100  ld.global.u16 	%rs1573, [%rd35+48];
+          // ptx:7102  {  cvt.f32.f16 %f1036, %rs1573;}
+          // ptx:7105  add.f32 	%f1060, %f1059, %f1036;
           f1060 = p2g_fadd(f1059, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 48ul)).v)))), false);
-          // 7106: ld.global.u16 	%rs1574, [%rd35+50];
-          // 7108: {  cvt.f32.f16 %f1037, %rs1574;}
-          // 7111: add.f32 	%f1061, %f1060, %f1037;
+          // ptx:7106  ld.global.u16 	%rs1574, [%rd35+50];
+          // ptx:7108  {  cvt.f32.f16 %f1037, %rs1574;}
+          // ptx:7111  add.f32 	%f1061, %f1060, %f1037;
           f1061 = p2g_fadd(f1060, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 50ul)).v)))), false);
-          // 7112: ld.global.u16 	%rs1575, [%rd35+52];
-          // 7114: {  cvt.f32.f16 %f1038, %rs1575;}
-          // 7117: add.f32 	%f1062, %f1061, %f1038;
+          // ptx:7112  ld.global.u16 	%rs1575, [%rd35+52];
+          // ptx:7114  {  cvt.f32.f16 %f1038, %rs1575;}
+          // ptx:7117  add.f32 	%f1062, %f1061, %f1038;
           f1062 = p2g_fadd(f1061, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 52ul)).v)))), false);
-          // 7118: ld.global.u16 	%rs1576, [%rd35+54];
-          // 7120: {  cvt.f32.f16 %f1039, %rs1576;}
-          // 7123: add.f32 	%f1063, %f1062, %f1039;
+          // ptx:7118  ld.global.u16 	%rs1576, [%rd35+54];
+          // ptx:7120  {  cvt.f32.f16 %f1039, %rs1576;}
+          // ptx:7123  add.f32 	%f1063, %f1062, %f1039;
           f1063 = p2g_fadd(f1062, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 54ul)).v)))), false);
-          // 7124: mul.f32 	%f1064, %f1063, 0f3E4CCCCD;
+          // ptx:7124  mul.f32 	%f1064, %f1063, 0f3E4CCCCD;
           precise float f1064 = p2g_fmul(f1063, uintBitsToFloat(0x3E4CCCCDu), false);
-          // 7125: fma.rn.f32 	%f1065, %f1064, %f1064, %f1058;
+          // ptx:7125  fma.rn.f32 	%f1065, %f1064, %f1064, %f1058;
           precise float f1065 = p2g_ffma(f1064, f1064, f1058, 0, false);
-          // 7126: ld.global.u16 	%rs1577, [%rd35+66];
-          // 7128: {  cvt.f32.f16 %f1040, %rs1577;}
-          // 7131: add.f32 	%f1066, %f1040, 0f00000000;
+          // ptx:7126  ld.global.u16 	%rs1577, [%rd35+66];
+          // ptx:7128  {  cvt.f32.f16 %f1040, %rs1577;}
+          // ptx:7131  add.f32 	%f1066, %f1040, 0f00000000;
           f1066 = p2g_fadd(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 66ul)).v)))), 0.0, false);
-          // 7132: ld.global.u16 	%rs1578, [%rd35+68];
-          // 7134: {  cvt.f32.f16 %f1041, %rs1578;}
-          // 7137: add.f32 	%f1067, %f1066, %f1041;
+          // ptx:7132  ld.global.u16 	%rs1578, [%rd35+68];
+          // ptx:7134  {  cvt.f32.f16 %f1041, %rs1578;}
+          // ptx:7137  add.f32 	%f1067, %f1066, %f1041;
           f1067 = p2g_fadd(f1066, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 68ul)).v)))), false);
-          // 7138: ld.global.u16 	%rs1579, [%rd35+70];
-          // 7140: {  cvt.f32.f16 %f1042, %rs1579;}
-          // 7143: add.f32 	%f1068, %f1067, %f1042;
+          // ptx:7138  ld.global.u16 	%rs1579, [%rd35+70];
+          // ptx:7140  {  cvt.f32.f16 %f1042, %rs1579;}
+          // ptx:7143  add.f32 	%f1068, %f1067, %f1042;
           f1068 = p2g_fadd(f1067, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 70ul)).v)))), false);
-          // 7144: ld.global.u16 	%rs1580, [%rd35+72];
-          // 7146: {  cvt.f32.f16 %f1043, %rs1580;}
-          // 7149: add.f32 	%f1069, %f1068, %f1043;
+          // ptx:7144  ld.global.u16 	%rs1580, [%rd35+72];
+          // ptx:7146  {  cvt.f32.f16 %f1043, %rs1580;}
+          // ptx:7149  add.f32 	%f1069, %f1068, %f1043;
           f1069 = p2g_fadd(f1068, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 72ul)).v)))), false);
-          // 7150: ld.global.u16 	%rs1581, [%rd35+74];
-          // 7152: {  cvt.f32.f16 %f1044, %rs1581;}
-          // 7155: add.f32 	%f1070, %f1069, %f1044;
+          // ptx:7150  ld.global.u16 	%rs1581, [%rd35+74];
+          // ptx:7152  {  cvt.f32.f16 %f1044, %rs1581;}
+          // ptx:7155  add.f32 	%f1070, %f1069, %f1044;
           f1070 = p2g_fadd(f1069, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 74ul)).v)))), false);
-          // 7156: mul.f32 	%f1071, %f1070, 0f3E4CCCCD;
+          // ptx:7156  mul.f32 	%f1071, %f1070, 0f3E4CCCCD;
           precise float f1071 = p2g_fmul(f1070, uintBitsToFloat(0x3E4CCCCDu), false);
-          // 7157: fma.rn.f32 	%f1072, %f1071, %f1071, %f1065;
-          // 7158: add.f32 	%f1073, %f1072, 0f3F800000;
+          // ptx:7157  fma.rn.f32 	%f1072, %f1071, %f1071, %f1065;
+          // ptx:7158  add.f32 	%f1073, %f1072, 0f3F800000;
           precise float f1073 = p2g_fadd(p2g_ffma(f1071, f1071, f1065, 0, false), 1.0, false);
-          // 7159: rsqrt.approx.f32 	%f1074, %f1073;
+          // ptx:7159  rsqrt.approx.f32 	%f1074, %f1073;
           precise float f1074 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f1073), false));
-          // 7160: mul.f32 	%f1075, %f1074, %f1050;
-          // 7161: mul.f32 	%f1076, %f1074, %f1057;
-          // 7162: mul.f32 	%f1077, %f1074, %f1064;
-          // 7163: mul.f32 	%f1078, %f1074, %f1071;
-          // 7164: ld.param.u64 	%rd36, [%rd48+304];
+          // ptx:7160  mul.f32 	%f1075, %f1074, %f1050;
+          // ptx:7161  mul.f32 	%f1076, %f1074, %f1057;
+          // ptx:7162  mul.f32 	%f1077, %f1074, %f1064;
+          // ptx:7163  mul.f32 	%f1078, %f1074, %f1071;
+          // ptx:7164  ld.param.u64 	%rd36, [%rd48+304];
           uint64_t rd36 = p304_u64;
-          // 7165: shl.b32 	%r1797, %r26, 4;
+          // ptx:7165  shl.b32 	%r1797, %r26, 4;
           uint r1797 = r26 << 4u;
-          // 7166: mov.b32 	%r1798, %f1075;
+          // ptx:7166  mov.b32 	%r1798, %f1075;
           uint r1798 = floatBitsToUint(p2g_fmul(f1074, f1050, false));
-          // 7167: mov.b32 	%r1799, %f1076;
+          // ptx:7167  mov.b32 	%r1799, %f1076;
           uint r1799 = floatBitsToUint(p2g_fmul(f1074, f1057, false));
-          // 7168: mov.b32 	%r1800, %f1077;
+          // ptx:7168  mov.b32 	%r1800, %f1077;
           uint r1800 = floatBitsToUint(p2g_fmul(f1074, f1064, false));
-          // 7169: mov.b32 	%r1801, %f1078;
+          // ptx:7169  mov.b32 	%r1801, %f1078;
           uint r1801 = floatBitsToUint(p2g_fmul(f1074, f1071, false));
-          // 7170: sust.b.2d.v4.b32.trap 	[%rd36, {%r1797, %r27}], {%r1798, %r1799, %r1800, %r1801};
+          // ptx:7170  sust.b.2d.v4.b32.trap 	[%rd36, {%r1797, %r27}], {%r1798, %r1799, %r1800, %r1801};
           p2g_sustv(rd36 /* p304_u64 */, ivec3(int(r1797), int(r27), 0), 0, 2u, 4u, 4u, 0u, uvec4(r1798, r1799, r1800,
               r1801));
         }
-        // 7173: mov.b64 	%rd45, k_output_param_0;
+        // ptx:7173  mov.b64 	%rd45, k_output_param_0;
         uint64_t rd45 = uint64_t(0ul);
-        // 7174: ld.param.u8 	%rs1582, [%rd45+91];
-        // 7175: setp.ne.s16 	%p236, %rs1582, 0;
-        // 7176: mov.f32 	%f1111, 0f3F800000;
+        // ptx:7174  ld.param.u8 	%rs1582, [%rd45+91];
+        // ptx:7175  setp.ne.s16 	%p236, %rs1582, 0;
+        // ptx:7176  mov.f32 	%f1111, 0f3F800000;
         precise float f1111 = 1.0;
-        // 7177: @%p236 bra 	$L__BB0_364;
+        // ptx:7177  @%p236 bra 	$L__BB0_364;
         if (!((bitfieldExtract(int(p91_u8 & 0x0000FFFFu), 0, 16)) != 0)) {
-          // 7179: setp.lt.f32 	%p237, %f132, 0f3F7FBE77;
+          // ptx:7179  setp.lt.f32 	%p237, %f132, 0f3F7FBE77;
           int t172 = p2g_fcmp(floatBitsToUint(f132), 0x3F7FBE77u);
           bool p237 = t172 == -1;
-          // 7180: @%p237 bra 	$L__BB0_362;
+          // ptx:7180  @%p237 bra 	$L__BB0_362;
           if (p237) {
-            // 7184: mov.f32 	%f1086, 0f3F800000;
-            // 7185: sub.f32 	%f1087, %f1086, %f132;
-            // 7186: rcp.rn.f32 	%f1110, %f1087;
+            // ptx:7184  mov.f32 	%f1086, 0f3F800000;
+            // ptx:7185  sub.f32 	%f1087, %f1086, %f132;
+            // ptx:7186  rcp.rn.f32 	%f1110, %f1087;
             f1110 = p2g_div32(1.0, p2g_fsub(1.0, f132, false), 0, false);
-            // 7187: bra.uni 	$L__BB0_363;
+            // ptx:7187  bra.uni 	$L__BB0_363;
           } else {
-            // 7181: bra.uni 	$L__BB0_361;
-            // 7190: add.f32 	%f1080, %f132, 0f3C4FAEFF;
-            // 7191: mul.f32 	%f1081, %f1080, 0f41100000;
+            // ptx:7181  bra.uni 	$L__BB0_361;
+            // ptx:7190  add.f32 	%f1080, %f132, 0f3C4FAEFF;
+            // ptx:7191  mul.f32 	%f1081, %f1080, 0f41100000;
             precise float f1081 = p2g_fmul(p2g_fadd(f132, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
-            // 7192: mul.f32 	%f1082, %f1081, 0f3FB8AA3B;
+            // ptx:7192  mul.f32 	%f1082, %f1081, 0f3FB8AA3B;
             precise float f1082 = p2g_fmul(f1081, uintBitsToFloat(0x3FB8AA3Bu), false);
-            // 7193: ex2.approx.f32 	%f1083, %f1082;
+            // ptx:7193  ex2.approx.f32 	%f1083, %f1082;
             precise float f1083 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f1082), false));
-            // 7194: add.f32 	%f1084, %f1083, 0fBF800000;
-            // 7195: mul.f32 	%f1085, %f132, 0f41100000;
-            // 7196: div.rn.f32 	%f1110, %f1084, %f1085;
+            // ptx:7194  add.f32 	%f1084, %f1083, 0fBF800000;
+            // ptx:7195  mul.f32 	%f1085, %f132, 0f41100000;
+            // ptx:7196  div.rn.f32 	%f1110, %f1084, %f1085;
             f1110 = p2g_div32(p2g_fadd(f1083, -1.0, false), p2g_fmul(f132, 9.0, false), 0, false);
           }
-          // 7199: div.rn.f32 	%f1111, %f1110, %f1;
+          // ptx:7199  div.rn.f32 	%f1111, %f1110, %f1;
           f1111 = p2g_div32(f1110, f1, 0, false);
         }
-        // 7202: mov.b64 	%rd46, k_output_param_0;
+        // ptx:7202  mov.b64 	%rd46, k_output_param_0;
         uint64_t rd46 = uint64_t(0ul);
-        // 7203: mul.f32 	%f145, %f132, %f1111;
+        // ptx:7203  mul.f32 	%f145, %f132, %f1111;
         precise float f145 = p2g_fmul(f132, f1111, false);
-        // 7204: mul.f32 	%f146, %f133, %f1111;
+        // ptx:7204  mul.f32 	%f146, %f133, %f1111;
         precise float f146 = p2g_fmul(f133, f1111, false);
-        // 7205: mul.f32 	%f147, %f134, %f1111;
+        // ptx:7205  mul.f32 	%f147, %f134, %f1111;
         precise float f147 = p2g_fmul(f134, f1111, false);
-        // 7206: ld.param.v2.u32 	{%r1802, %r1803}, [%rd46+136];
+        // ptx:7206  ld.param.v2.u32 	{%r1802, %r1803}, [%rd46+136];
         uint r1802 = p136_u32;
         uint r1803 = p140_u32;
-        // 7207: setp.le.u32 	%p238, %r1802, %r26;
-        // 7208: setp.le.u32 	%p239, %r1803, %r27;
-        // 7209: or.pred  	%p240, %p238, %p239;
-        // 7210: @%p240 bra 	$L__BB0_366;
+        // ptx:7207  setp.le.u32 	%p238, %r1802, %r26;
+        // ptx:7208  setp.le.u32 	%p239, %r1803, %r27;
+        // ptx:7209  or.pred  	%p240, %p238, %p239;
+        // ptx:7210  @%p240 bra 	$L__BB0_366;
         if (!((r1802 <= r26) || (r1803 <= r27))) {
-          // 7212: mov.b64 	%rd47, k_output_param_0;
+          // ptx:7212  mov.b64 	%rd47, k_output_param_0;
           uint64_t rd47 = uint64_t(0ul);
-          // 7213: ld.param.u64 	%rd40, [%rd47+312];
+          // ptx:7213  ld.param.u64 	%rd40, [%rd47+312];
           uint64_t rd40 = p312_u64;
-          // 7214: ld.param.v2.u32 	{%r1814, %r1815}, [%rd47+128];
+          // ptx:7214  ld.param.v2.u32 	{%r1814, %r1815}, [%rd47+128];
           uint r1814 = p128_u32;
           uint r1815 = p132_u32;
-          // 7215: add.s32 	%r1822, %r1814, %r26;
-          // 7216: add.s32 	%r1827, %r1815, %r27;
+          // ptx:7215  add.s32 	%r1822, %r1814, %r26;
+          // ptx:7216  add.s32 	%r1827, %r1815, %r27;
           uint r1827 = uint(int(r1815) + int(r27));
-          // 7217: add.f32 	%f1092, %f145, %f146;
-          // 7218: sub.f32 	%f1088, %f1092, %f147;
-          // 7219: sub.f32 	%f1093, %f145, %f146;
-          // 7220: sub.f32 	%f1090, %f1093, %f147;
-          // 7222: {  cvt.rn.f16.f32 %rs1583, %f1088;}
+          // ptx:7217  add.f32 	%f1092, %f145, %f146;
+          // ptx:7218  sub.f32 	%f1088, %f1092, %f147;
+          // ptx:7219  sub.f32 	%f1093, %f145, %f146;
+          // ptx:7220  sub.f32 	%f1090, %f1093, %f147;
+          // ptx:7222  {  cvt.rn.f16.f32 %rs1583, %f1088;}
           uint rs1583 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(p2g_fadd(f145, f146, false), f147, false)));
-          // 7225: add.f32 	%f1089, %f145, %f147;
-          // 7227: {  cvt.rn.f16.f32 %rs1584, %f1089;}
+          // ptx:7225  add.f32 	%f1089, %f145, %f147;
+          // ptx:7227  {  cvt.rn.f16.f32 %rs1584, %f1089;}
           uint rs1584 = p2g_f2h_rn(floatBitsToUint(p2g_fadd(f145, f147, false)));
-          // 7231: {  cvt.rn.f16.f32 %rs1585, %f1090;}
+          // ptx:7231  {  cvt.rn.f16.f32 %rs1585, %f1090;}
           uint rs1585 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(p2g_fsub(f145, f146, false), f147, false)));
-          // 7235: {  cvt.rn.f16.f32 %rs1586, %f1000;}
+          // ptx:7235  {  cvt.rn.f16.f32 %rs1586, %f1000;}
           uint rs1586 = p2g_f2h_rn(floatBitsToUint(f1000));
-          // 7238: shl.b32 	%r1828, %r1822, 3;
+          // ptx:7238  shl.b32 	%r1828, %r1822, 3;
           uint r1828 = uint(int(r1814) + int(r26)) << 3u;
-          // 7239: sust.b.2d.v4.b16.trap 	[%rd40, {%r1828, %r1827}], {%rs1583, %rs1584, %rs1585, %rs1586};
+          // ptx:7239  sust.b.2d.v4.b16.trap 	[%rd40, {%r1828, %r1827}], {%rs1583, %rs1584, %rs1585, %rs1586};
           p2g_sustv(rd40 /* p312_u64 */, ivec3(int(r1828), int(r1827), 0), 0, 2u, 2u, 4u, 0u, uvec4(rs1583, rs1584,
               rs1585, rs1586));
         }
       }
     }
   }
-  // 7242: ret;
+  // ptx:7242  ret;
   return;
 }

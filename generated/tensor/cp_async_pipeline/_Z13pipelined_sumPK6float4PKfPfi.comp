@@ -148,25 +148,25 @@ void main() {
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // _Z13pipelined_sumPK6float4PKfPfi_param_1
   const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // _Z13pipelined_sumPK6float4PKfPfi_param_2
   const uint p24_u32 = P2GU32((pc.params + 24ul)).v;  // _Z13pipelined_sumPK6float4PKfPfi_param_3
-  // 33: ld.param.u64 	%rd2, [_Z13pipelined_sumPK6float4PKfPfi_param_0];
+  // ptx:33  ld.param.u64 	%rd2, [_Z13pipelined_sumPK6float4PKfPfi_param_0];
   uint64_t rd2 = p0_u64;
-  // 34: ld.param.u64 	%rd5, [_Z13pipelined_sumPK6float4PKfPfi_param_1];
-  // 35: ld.param.u64 	%rd3, [_Z13pipelined_sumPK6float4PKfPfi_param_2];
+  // ptx:34  ld.param.u64 	%rd5, [_Z13pipelined_sumPK6float4PKfPfi_param_1];
+  // ptx:35  ld.param.u64 	%rd3, [_Z13pipelined_sumPK6float4PKfPfi_param_2];
   uint64_t rd3 = p16_u64;
-  // 36: ld.param.u32 	%r25, [_Z13pipelined_sumPK6float4PKfPfi_param_3];
+  // ptx:36  ld.param.u32 	%r25, [_Z13pipelined_sumPK6float4PKfPfi_param_3];
   uint r25 = p24_u32;
-  // 37: mov.u32 	%r1, %tid.x;
+  // ptx:37  mov.u32 	%r1, %tid.x;
   uint r1 = gl_LocalInvocationID.x;
-  // 38: mul.wide.s32 	%rd6, %r1, 16;
-  // 39: add.s64 	%rd4, %rd2, %rd6;
+  // ptx:38  mul.wide.s32 	%rd6, %r1, 16;
+  // ptx:39  add.s64 	%rd4, %rd2, %rd6;
   uint64_t rd4 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(16))));
-  // 40: shl.b32 	%r27, %r1, 4;
+  // ptx:40  shl.b32 	%r27, %r1, 4;
   uint r27 = r1 << 4u;
-  // 41: mov.u32 	%r28, _ZZ13pipelined_sumPK6float4PKfPfiE3buf;
+  // ptx:41  mov.u32 	%r28, _ZZ13pipelined_sumPK6float4PKfPfiE3buf;
   uint r28 = sh_buf;
-  // 42: add.s32 	%r26, %r28, %r27;
+  // ptx:42  add.s32 	%r26, %r28, %r27;
   uint r26 = uint(int(r28) + int(r27));
-  // 44: cp.async.cg.shared.global [%r26], [%rd4], 16, 16;
+  // ptx:44  cp.async.cg.shared.global [%r26], [%rd4], 16, 16;
   uint t1 = r26;
   uint64_t t2 = rd4;
   uint t3 = min(16u, 16u);
@@ -206,17 +206,17 @@ void main() {
     }
   }
   p2g_sts32((t1 + 12u), t7);
-  // 46: mul.wide.s32 	%rd7, %r1, 4;
-  // 47: add.s64 	%rd1, %rd5, %rd7;
+  // ptx:46  mul.wide.s32 	%rd7, %r1, 4;
+  // ptx:47  add.s64 	%rd1, %rd5, %rd7;
   uint64_t rd1 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(4))));
-  // 48: setp.lt.s32 	%p1, %r1, 100;
-  // 49: shl.b32 	%r29, %r1, 2;
-  // 50: mov.u32 	%r30, _ZZ13pipelined_sumPK6float4PKfPfiE5small;
-  // 51: add.s32 	%r3, %r30, %r29;
+  // ptx:48  setp.lt.s32 	%p1, %r1, 100;
+  // ptx:49  shl.b32 	%r29, %r1, 2;
+  // ptx:50  mov.u32 	%r30, _ZZ13pipelined_sumPK6float4PKfPfiE5small;
+  // ptx:51  add.s32 	%r3, %r30, %r29;
   uint r3 = uint(int(sh_small) + int(r1 << 2u));
-  // 52: @%p1 bra 	$L__BB0_2;
+  // ptx:52  @%p1 bra 	$L__BB0_2;
   if (int(r1) < 100) {
-    // 57: cp.async.ca.shared.global [%r3], [%rd1], 4, 4;
+    // ptx:57  cp.async.ca.shared.global [%r3], [%rd1], 4, 4;
     uint t8 = r3;
     uint64_t t9 = rd1;
     uint t10 = min(4u, 4u);
@@ -229,10 +229,10 @@ void main() {
       }
     }
     p2g_sts32((t8 + 0u), t11);
-    // 59: bra.uni 	$L__BB0_3;
+    // ptx:59  bra.uni 	$L__BB0_3;
   } else {
-    // 53: bra.uni 	$L__BB0_1;
-    // 63: cp.async.ca.shared.global [%r3], [%rd1], 4, 0;
+    // ptx:53  bra.uni 	$L__BB0_1;
+    // ptx:63  cp.async.ca.shared.global [%r3], [%rd1], 4, 0;
     uint t12 = r3;
     uint64_t t13 = rd1;
     uint t14 = min(0u, 4u);
@@ -246,52 +246,52 @@ void main() {
     }
     p2g_sts32((t12 + 0u), t15);
   }
-  // 68: cp.async.commit_group;
+  // ptx:68  cp.async.commit_group;
   // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
-  // 70: setp.lt.s32 	%p2, %r25, 1;
-  // 71: mov.f32 	%f76, 0f00000000;
+  // ptx:70  setp.lt.s32 	%p2, %r25, 1;
+  // ptx:71  mov.f32 	%f76, 0f00000000;
   precise float f76 = 0.0;
-  // 72: @%p2 bra 	$L__BB0_20;
+  // ptx:72  @%p2 bra 	$L__BB0_20;
   if (!(int(r25) < 1)) {
-    // 74: add.s32 	%r34, %r1, 1;
-    // 75: and.b32  	%r4, %r34, 127;
+    // ptx:74  add.s32 	%r34, %r1, 1;
+    // ptx:75  and.b32  	%r4, %r34, 127;
     uint r4 = uint(int(r1) + 1) & 127u;
-    // 76: and.b32  	%r75, %r25, 3;
+    // ptx:76  and.b32  	%r75, %r25, 3;
     uint r75 = r25 & 3u;
-    // 77: add.s32 	%r35, %r25, -1;
-    // 78: setp.lt.u32 	%p3, %r35, 3;
-    // 79: mov.f32 	%f76, 0f00000000;
+    // ptx:77  add.s32 	%r35, %r25, -1;
+    // ptx:78  setp.lt.u32 	%p3, %r35, 3;
+    // ptx:79  mov.f32 	%f76, 0f00000000;
     f76 = 0.0;
-    // 80: mov.u32 	%r72, 0;
+    // ptx:80  mov.u32 	%r72, 0;
     uint r72 = 0u;
-    // 81: @%p3 bra 	$L__BB0_15;
+    // ptx:81  @%p3 bra 	$L__BB0_15;
     if (!(uint(int(r25) + -1) < 3u)) {
-      // 83: add.s32 	%r6, %r26, 2048;
+      // ptx:83  add.s32 	%r6, %r26, 2048;
       uint r6 = uint(int(r26) + 2048);
-      // 84: shl.b32 	%r40, %r4, 4;
-      // 85: add.s32 	%r7, %r28, %r40;
+      // ptx:84  shl.b32 	%r40, %r4, 4;
+      // ptx:85  add.s32 	%r7, %r28, %r40;
       uint r7 = uint(int(r28) + int(r4 << 4u));
-      // 86: add.s32 	%r70, %r1, 512;
+      // ptx:86  add.s32 	%r70, %r1, 512;
       uint r70 = uint(int(r1) + 512);
-      // 87: sub.s32 	%r9, %r75, %r25;
+      // ptx:87  sub.s32 	%r9, %r75, %r25;
       uint r9 = uint(int(r75) - int(r25));
-      // 88: mov.f32 	%f76, 0f00000000;
+      // ptx:88  mov.f32 	%f76, 0f00000000;
       f76 = 0.0;
-      // 89: mov.u32 	%r72, 0;
+      // ptx:89  mov.u32 	%r72, 0;
       r72 = 0u;
-      // 90: mov.u32 	%r69, %r1;
+      // ptx:90  mov.u32 	%r69, %r1;
       uint r69 = r1;
       for (;;) {
         p2g_loop_tick();
-        // 93: add.s32 	%r41, %r72, 1;
-        // 94: setp.ge.s32 	%p4, %r41, %r25;
-        // 95: @%p4 bra 	$L__BB0_8;
+        // ptx:93  add.s32 	%r41, %r72, 1;
+        // ptx:94  setp.ge.s32 	%p4, %r41, %r25;
+        // ptx:95  @%p4 bra 	$L__BB0_8;
         if (!(int(uint(int(r72) + 1)) >= int(r25))) {
-          // 97: add.s32 	%r43, %r69, 128;
-          // 98: mul.wide.s32 	%rd11, %r43, 16;
-          // 99: add.s64 	%rd10, %rd2, %rd11;
+          // ptx:97  add.s32 	%r43, %r69, 128;
+          // ptx:98  mul.wide.s32 	%rd11, %r43, 16;
+          // ptx:99  add.s64 	%rd10, %rd2, %rd11;
           uint64_t rd10 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(uint(int(r69) + 128))) * int64_t(16))));
-          // 101: cp.async.cg.shared.global [%r6], [%rd10], 16, 16;
+          // ptx:101  cp.async.cg.shared.global [%r6], [%rd10], 16, 16;
           uint t16 = r6;
           uint64_t t17 = rd10;
           uint t18 = min(16u, 16u);
@@ -332,15 +332,15 @@ void main() {
           }
           p2g_sts32((t16 + 12u), t22);
         }
-        // 106: cp.async.commit_group;
+        // ptx:106  cp.async.commit_group;
         // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
-        // 109: cp.async.wait_group 1;
+        // ptx:109  cp.async.wait_group 1;
         // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
-        // 111: bar.sync 	0;
+        // ptx:111  bar.sync 	0;
         memoryBarrierShared();
         memoryBarrierBuffer();
         barrier();
-        // 112: ld.shared.v4.f32 	{%f15, %f16, %f17, %f18}, [%r7];
+        // ptx:112  ld.shared.v4.f32 	{%f15, %f16, %f17, %f18}, [%r7];
         uint t23 = p2g_lds32(r7);
         uint t24 = p2g_lds32((r7 + 4u));
         uint t25 = p2g_lds32((r7 + 8u));
@@ -349,24 +349,24 @@ void main() {
         precise float f16 = uintBitsToFloat(t24);
         precise float f17 = uintBitsToFloat(t25);
         precise float f18 = uintBitsToFloat(t26);
-        // 113: add.f32 	%f23, %f15, %f16;
-        // 114: add.f32 	%f24, %f17, %f23;
-        // 115: add.f32 	%f25, %f18, %f24;
-        // 116: add.f32 	%f2, %f76, %f25;
+        // ptx:113  add.f32 	%f23, %f15, %f16;
+        // ptx:114  add.f32 	%f24, %f17, %f23;
+        // ptx:115  add.f32 	%f25, %f18, %f24;
+        // ptx:116  add.f32 	%f2, %f76, %f25;
         precise float f2 = p2g_fadd(f76, p2g_fadd(f18, p2g_fadd(f17, p2g_fadd(f15, f16, false), false), false), false);
-        // 117: bar.sync 	0;
+        // ptx:117  bar.sync 	0;
         memoryBarrierShared();
         memoryBarrierBuffer();
         barrier();
-        // 118: add.s32 	%r44, %r72, 2;
-        // 119: setp.ge.s32 	%p5, %r44, %r25;
-        // 120: @%p5 bra 	$L__BB0_10;
+        // ptx:118  add.s32 	%r44, %r72, 2;
+        // ptx:119  setp.ge.s32 	%p5, %r44, %r25;
+        // ptx:120  @%p5 bra 	$L__BB0_10;
         if (!(int(uint(int(r72) + 2)) >= int(r25))) {
-          // 122: add.s32 	%r46, %r69, 256;
-          // 123: mul.wide.s32 	%rd13, %r46, 16;
-          // 124: add.s64 	%rd12, %rd2, %rd13;
+          // ptx:122  add.s32 	%r46, %r69, 256;
+          // ptx:123  mul.wide.s32 	%rd13, %r46, 16;
+          // ptx:124  add.s64 	%rd12, %rd2, %rd13;
           uint64_t rd12 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(uint(int(r69) + 256))) * int64_t(16))));
-          // 126: cp.async.cg.shared.global [%r26], [%rd12], 16, 16;
+          // ptx:126  cp.async.cg.shared.global [%r26], [%rd12], 16, 16;
           uint t27 = r26;
           uint64_t t28 = rd12;
           uint t29 = min(16u, 16u);
@@ -407,15 +407,15 @@ void main() {
           }
           p2g_sts32((t27 + 12u), t33);
         }
-        // 131: cp.async.commit_group;
+        // ptx:131  cp.async.commit_group;
         // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
-        // 134: cp.async.wait_group 1;
+        // ptx:134  cp.async.wait_group 1;
         // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
-        // 136: bar.sync 	0;
+        // ptx:136  bar.sync 	0;
         memoryBarrierShared();
         memoryBarrierBuffer();
         barrier();
-        // 137: ld.shared.v4.f32 	{%f26, %f27, %f28, %f29}, [%r7+2048];
+        // ptx:137  ld.shared.v4.f32 	{%f26, %f27, %f28, %f29}, [%r7+2048];
         uint t34 = (r7 + 2048u);
         uint t35 = p2g_lds32(t34);
         uint t36 = p2g_lds32((t34 + 4u));
@@ -425,24 +425,24 @@ void main() {
         precise float f27 = uintBitsToFloat(t36);
         precise float f28 = uintBitsToFloat(t37);
         precise float f29 = uintBitsToFloat(t38);
-        // 138: add.f32 	%f34, %f26, %f27;
-        // 139: add.f32 	%f35, %f28, %f34;
-        // 140: add.f32 	%f36, %f29, %f35;
-        // 141: add.f32 	%f3, %f2, %f36;
+        // ptx:138  add.f32 	%f34, %f26, %f27;
+        // ptx:139  add.f32 	%f35, %f28, %f34;
+        // ptx:140  add.f32 	%f36, %f29, %f35;
+        // ptx:141  add.f32 	%f3, %f2, %f36;
         precise float f3 = p2g_fadd(f2, p2g_fadd(f29, p2g_fadd(f28, p2g_fadd(f26, f27, false), false), false), false);
-        // 142: bar.sync 	0;
+        // ptx:142  bar.sync 	0;
         memoryBarrierShared();
         memoryBarrierBuffer();
         barrier();
-        // 143: add.s32 	%r47, %r72, 3;
-        // 144: setp.ge.s32 	%p6, %r47, %r25;
-        // 145: @%p6 bra 	$L__BB0_12;
+        // ptx:143  add.s32 	%r47, %r72, 3;
+        // ptx:144  setp.ge.s32 	%p6, %r47, %r25;
+        // ptx:145  @%p6 bra 	$L__BB0_12;
         if (!(int(uint(int(r72) + 3)) >= int(r25))) {
-          // 147: add.s32 	%r49, %r70, -128;
-          // 148: mul.wide.s32 	%rd15, %r49, 16;
-          // 149: add.s64 	%rd14, %rd2, %rd15;
+          // ptx:147  add.s32 	%r49, %r70, -128;
+          // ptx:148  mul.wide.s32 	%rd15, %r49, 16;
+          // ptx:149  add.s64 	%rd14, %rd2, %rd15;
           uint64_t rd14 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(uint(int(r70) + -128))) * int64_t(16))));
-          // 151: cp.async.cg.shared.global [%r6], [%rd14], 16, 16;
+          // ptx:151  cp.async.cg.shared.global [%r6], [%rd14], 16, 16;
           uint t39 = r6;
           uint64_t t40 = rd14;
           uint t41 = min(16u, 16u);
@@ -483,15 +483,15 @@ void main() {
           }
           p2g_sts32((t39 + 12u), t45);
         }
-        // 156: cp.async.commit_group;
+        // ptx:156  cp.async.commit_group;
         // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
-        // 159: cp.async.wait_group 1;
+        // ptx:159  cp.async.wait_group 1;
         // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
-        // 161: bar.sync 	0;
+        // ptx:161  bar.sync 	0;
         memoryBarrierShared();
         memoryBarrierBuffer();
         barrier();
-        // 162: ld.shared.v4.f32 	{%f37, %f38, %f39, %f40}, [%r7];
+        // ptx:162  ld.shared.v4.f32 	{%f37, %f38, %f39, %f40}, [%r7];
         uint t46 = p2g_lds32(r7);
         uint t47 = p2g_lds32((r7 + 4u));
         uint t48 = p2g_lds32((r7 + 8u));
@@ -500,24 +500,24 @@ void main() {
         precise float f38 = uintBitsToFloat(t47);
         precise float f39 = uintBitsToFloat(t48);
         precise float f40 = uintBitsToFloat(t49);
-        // 163: add.f32 	%f45, %f37, %f38;
-        // 164: add.f32 	%f46, %f39, %f45;
-        // 165: add.f32 	%f47, %f40, %f46;
-        // 166: add.f32 	%f4, %f3, %f47;
+        // ptx:163  add.f32 	%f45, %f37, %f38;
+        // ptx:164  add.f32 	%f46, %f39, %f45;
+        // ptx:165  add.f32 	%f47, %f40, %f46;
+        // ptx:166  add.f32 	%f4, %f3, %f47;
         precise float f4 = p2g_fadd(f3, p2g_fadd(f40, p2g_fadd(f39, p2g_fadd(f37, f38, false), false), false), false);
-        // 167: bar.sync 	0;
+        // ptx:167  bar.sync 	0;
         memoryBarrierShared();
         memoryBarrierBuffer();
         barrier();
-        // 168: add.s32 	%r72, %r72, 4;
+        // ptx:168  add.s32 	%r72, %r72, 4;
         r72 = uint(int(r72) + 4);
-        // 169: setp.ge.s32 	%p7, %r72, %r25;
-        // 170: @%p7 bra 	$L__BB0_14;
+        // ptx:169  setp.ge.s32 	%p7, %r72, %r25;
+        // ptx:170  @%p7 bra 	$L__BB0_14;
         if (!(int(r72) >= int(r25))) {
-          // 172: mul.wide.s32 	%rd17, %r70, 16;
-          // 173: add.s64 	%rd16, %rd2, %rd17;
+          // ptx:172  mul.wide.s32 	%rd17, %r70, 16;
+          // ptx:173  add.s64 	%rd16, %rd2, %rd17;
           uint64_t rd16 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(r70)) * int64_t(16))));
-          // 175: cp.async.cg.shared.global [%r26], [%rd16], 16, 16;
+          // ptx:175  cp.async.cg.shared.global [%r26], [%rd16], 16, 16;
           uint t50 = r26;
           uint64_t t51 = rd16;
           uint t52 = min(16u, 16u);
@@ -558,15 +558,15 @@ void main() {
           }
           p2g_sts32((t50 + 12u), t56);
         }
-        // 180: cp.async.commit_group;
+        // ptx:180  cp.async.commit_group;
         // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
-        // 183: cp.async.wait_group 1;
+        // ptx:183  cp.async.wait_group 1;
         // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
-        // 185: bar.sync 	0;
+        // ptx:185  bar.sync 	0;
         memoryBarrierShared();
         memoryBarrierBuffer();
         barrier();
-        // 186: ld.shared.v4.f32 	{%f48, %f49, %f50, %f51}, [%r7+2048];
+        // ptx:186  ld.shared.v4.f32 	{%f48, %f49, %f50, %f51}, [%r7+2048];
         uint t57 = (r7 + 2048u);
         uint t58 = p2g_lds32(t57);
         uint t59 = p2g_lds32((t57 + 4u));
@@ -576,49 +576,49 @@ void main() {
         precise float f49 = uintBitsToFloat(t59);
         precise float f50 = uintBitsToFloat(t60);
         precise float f51 = uintBitsToFloat(t61);
-        // 187: add.f32 	%f56, %f48, %f49;
-        // 188: add.f32 	%f57, %f50, %f56;
-        // 189: add.f32 	%f58, %f51, %f57;
-        // 190: add.f32 	%f76, %f4, %f58;
+        // ptx:187  add.f32 	%f56, %f48, %f49;
+        // ptx:188  add.f32 	%f57, %f50, %f56;
+        // ptx:189  add.f32 	%f58, %f51, %f57;
+        // ptx:190  add.f32 	%f76, %f4, %f58;
         f76 = p2g_fadd(f4, p2g_fadd(f51, p2g_fadd(f50, p2g_fadd(f48, f49, false), false), false), false);
-        // 191: bar.sync 	0;
+        // ptx:191  bar.sync 	0;
         memoryBarrierShared();
         memoryBarrierBuffer();
         barrier();
-        // 192: add.s32 	%r70, %r70, 512;
+        // ptx:192  add.s32 	%r70, %r70, 512;
         r70 = uint(int(r70) + 512);
-        // 193: add.s32 	%r69, %r69, 512;
+        // ptx:193  add.s32 	%r69, %r69, 512;
         r69 = uint(int(r69) + 512);
-        // 194: add.s32 	%r51, %r9, %r72;
-        // 195: setp.ne.s32 	%p8, %r51, 0;
-        // 196: @%p8 bra 	$L__BB0_6;
+        // ptx:194  add.s32 	%r51, %r9, %r72;
+        // ptx:195  setp.ne.s32 	%p8, %r51, 0;
+        // ptx:196  @%p8 bra 	$L__BB0_6;
         if (!(int(uint(int(r9) + int(r72))) != 0)) {
           break;
         }
       }
     }
-    // 199: setp.eq.s32 	%p9, %r75, 0;
-    // 200: @%p9 bra 	$L__BB0_20;
+    // ptx:199  setp.eq.s32 	%p9, %r75, 0;
+    // ptx:200  @%p9 bra 	$L__BB0_20;
     if (!(int(r75) == 0)) {
-      // 202: shl.b32 	%r52, %r72, 7;
-      // 203: add.s32 	%r53, %r1, %r52;
-      // 204: add.s32 	%r73, %r53, 128;
+      // ptx:202  shl.b32 	%r52, %r72, 7;
+      // ptx:203  add.s32 	%r53, %r1, %r52;
+      // ptx:204  add.s32 	%r73, %r53, 128;
       uint r73 = uint(int(uint(int(r1) + int(r72 << 7u))) + 128);
       for (;;) {
         p2g_loop_tick();
-        // 208: add.s32 	%r22, %r72, 1;
+        // ptx:208  add.s32 	%r22, %r72, 1;
         uint r22 = uint(int(r72) + 1);
-        // 209: setp.ge.s32 	%p10, %r22, %r25;
-        // 210: @%p10 bra 	$L__BB0_19;
+        // ptx:209  setp.ge.s32 	%p10, %r22, %r25;
+        // ptx:210  @%p10 bra 	$L__BB0_19;
         if (!(int(r22) >= int(r25))) {
-          // 212: mul.wide.s32 	%rd19, %r73, 16;
-          // 213: add.s64 	%rd18, %rd2, %rd19;
+          // ptx:212  mul.wide.s32 	%rd19, %r73, 16;
+          // ptx:213  add.s64 	%rd18, %rd2, %rd19;
           uint64_t rd18 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(r73)) * int64_t(16))));
-          // 214: shl.b32 	%r55, %r22, 11;
-          // 215: and.b32  	%r56, %r55, 2048;
-          // 216: add.s32 	%r58, %r28, %r56;
-          // 217: add.s32 	%r54, %r58, %r27;
-          // 219: cp.async.cg.shared.global [%r54], [%rd18], 16, 16;
+          // ptx:214  shl.b32 	%r55, %r22, 11;
+          // ptx:215  and.b32  	%r56, %r55, 2048;
+          // ptx:216  add.s32 	%r58, %r28, %r56;
+          // ptx:217  add.s32 	%r54, %r58, %r27;
+          // ptx:219  cp.async.cg.shared.global [%r54], [%rd18], 16, 16;
           uint t62 = uint(int(uint(int(r28) + int((r22 << 11u) & 2048u))) + int(r27));
           uint64_t t63 = rd18;
           uint t64 = min(16u, 16u);
@@ -659,20 +659,20 @@ void main() {
           }
           p2g_sts32((t62 + 12u), t68);
         }
-        // 224: cp.async.commit_group;
+        // ptx:224  cp.async.commit_group;
         // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
-        // 227: cp.async.wait_group 1;
+        // ptx:227  cp.async.wait_group 1;
         // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
-        // 229: bar.sync 	0;
+        // ptx:229  bar.sync 	0;
         memoryBarrierShared();
         memoryBarrierBuffer();
         barrier();
-        // 230: shl.b32 	%r60, %r72, 11;
-        // 231: and.b32  	%r61, %r60, 2048;
-        // 232: add.s32 	%r63, %r28, %r61;
-        // 233: shl.b32 	%r64, %r4, 4;
-        // 234: add.s32 	%r65, %r63, %r64;
-        // 235: ld.shared.v4.f32 	{%f59, %f60, %f61, %f62}, [%r65];
+        // ptx:230  shl.b32 	%r60, %r72, 11;
+        // ptx:231  and.b32  	%r61, %r60, 2048;
+        // ptx:232  add.s32 	%r63, %r28, %r61;
+        // ptx:233  shl.b32 	%r64, %r4, 4;
+        // ptx:234  add.s32 	%r65, %r63, %r64;
+        // ptx:235  ld.shared.v4.f32 	{%f59, %f60, %f61, %f62}, [%r65];
         uint t69 = uint(int(uint(int(r28) + int((r72 << 11u) & 2048u))) + int(r4 << 4u));
         uint t70 = p2g_lds32(t69);
         uint t71 = p2g_lds32((t69 + 4u));
@@ -682,43 +682,43 @@ void main() {
         precise float f60 = uintBitsToFloat(t71);
         precise float f61 = uintBitsToFloat(t72);
         precise float f62 = uintBitsToFloat(t73);
-        // 236: add.f32 	%f67, %f59, %f60;
-        // 237: add.f32 	%f68, %f61, %f67;
-        // 238: add.f32 	%f69, %f62, %f68;
-        // 239: add.f32 	%f76, %f76, %f69;
+        // ptx:236  add.f32 	%f67, %f59, %f60;
+        // ptx:237  add.f32 	%f68, %f61, %f67;
+        // ptx:238  add.f32 	%f69, %f62, %f68;
+        // ptx:239  add.f32 	%f76, %f76, %f69;
         f76 = p2g_fadd(f76, p2g_fadd(f62, p2g_fadd(f61, p2g_fadd(f59, f60, false), false), false), false);
-        // 240: bar.sync 	0;
+        // ptx:240  bar.sync 	0;
         memoryBarrierShared();
         memoryBarrierBuffer();
         barrier();
-        // 241: add.s32 	%r73, %r73, 128;
+        // ptx:241  add.s32 	%r73, %r73, 128;
         r73 = uint(int(r73) + 128);
-        // 242: add.s32 	%r75, %r75, -1;
+        // ptx:242  add.s32 	%r75, %r75, -1;
         r75 = uint(int(r75) + -1);
-        // 243: setp.ne.s32 	%p11, %r75, 0;
-        // 244: mov.u32 	%r72, %r22;
+        // ptx:243  setp.ne.s32 	%p11, %r75, 0;
+        // ptx:244  mov.u32 	%r72, %r22;
         r72 = r22;
-        // 245: @%p11 bra 	$L__BB0_17;
+        // ptx:245  @%p11 bra 	$L__BB0_17;
         if (!(int(r75) != 0)) {
           break;
         }
       }
     }
   }
-  // 249: cp.async.wait_group 0;
+  // ptx:249  cp.async.wait_group 0;
   // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
-  // 251: ld.shared.f32 	%f70, [%r3];
-  // 252: add.f32 	%f71, %f76, %f70;
+  // ptx:251  ld.shared.f32 	%f70, [%r3];
+  // ptx:252  add.f32 	%f71, %f76, %f70;
   precise float f71 = p2g_fadd(f76, uintBitsToFloat(p2g_lds32(r3)), false);
-  // 253: mov.u32 	%r66, %ctaid.x;
-  // 254: shl.b32 	%r67, %r66, 7;
-  // 255: add.s32 	%r68, %r67, %r1;
-  // 256: cvta.to.global.u64 	%rd20, %rd3;
-  // 257: mul.wide.u32 	%rd21, %r68, 4;
-  // 258: add.s64 	%rd22, %rd20, %rd21;
+  // ptx:253  mov.u32 	%r66, %ctaid.x;
+  // ptx:254  shl.b32 	%r67, %r66, 7;
+  // ptx:255  add.s32 	%r68, %r67, %r1;
+  // ptx:256  cvta.to.global.u64 	%rd20, %rd3;
+  // ptx:257  mul.wide.u32 	%rd21, %r68, 4;
+  // ptx:258  add.s64 	%rd22, %rd20, %rd21;
   rd22 = uint64_t(int64_t(rd3) + int64_t(uint64_t(uint(int(gl_WorkGroupID.x << 7u) + int(r1))) * uint64_t(4u)));
-  // 259: st.global.f32 	[%rd22], %f71;
+  // ptx:259  st.global.f32 	[%rd22], %f71;
   P2GU32(rd22).v = floatBitsToUint(f71);
-  // 260: ret;
+  // ptx:260  ret;
   return;
 }

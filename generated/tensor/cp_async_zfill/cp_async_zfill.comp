@@ -62,57 +62,57 @@ void main() {
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // cp_async_zfill_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // cp_async_zfill_param_1
   const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // cp_async_zfill_param_2
-  // 31: ld.param.u64 	%rd5, [cp_async_zfill_param_0];
-  // 32: ld.param.u64 	%rd3, [cp_async_zfill_param_1];
+  // ptx:31  ld.param.u64 	%rd5, [cp_async_zfill_param_0];
+  // ptx:32  ld.param.u64 	%rd3, [cp_async_zfill_param_1];
   uint64_t rd3 = p8_u64;
-  // 33: ld.param.u64 	%rd4, [cp_async_zfill_param_2];
+  // ptx:33  ld.param.u64 	%rd4, [cp_async_zfill_param_2];
   uint64_t rd4 = p16_u64;
-  // 34: mov.u32 	%r6, %tid.x;
+  // ptx:34  mov.u32 	%r6, %tid.x;
   uint r6 = gl_LocalInvocationID.x;
-  // 35: shl.b32 	%r7, %r6, 4;
-  // 36: mov.u32 	%r8, _ZZ14cp_async_zfillE4slot;
-  // 37: add.s32 	%r2, %r8, %r7;
+  // ptx:35  shl.b32 	%r7, %r6, 4;
+  // ptx:36  mov.u32 	%r8, _ZZ14cp_async_zfillE4slot;
+  // ptx:37  add.s32 	%r2, %r8, %r7;
   uint r2 = uint(int(sh_slot) + int(r6 << 4u));
-  // 38: mov.u32 	%r9, -1515870811;
+  // ptx:38  mov.u32 	%r9, -1515870811;
   uint r9 = 0xA5A5A5A5u;
-  // 39: st.shared.v4.u32 	[%r2], {%r9, %r9, %r9, %r9};
+  // ptx:39  st.shared.v4.u32 	[%r2], {%r9, %r9, %r9, %r9};
   p2g_sts32(r2, r9);
   p2g_sts32((r2 + 4u), r9);
   p2g_sts32((r2 + 8u), r9);
   p2g_sts32((r2 + 12u), r9);
-  // 40: shl.b32 	%r10, %r6, 3;
-  // 41: mov.u32 	%r11, _ZZ14cp_async_zfillE5slot2;
-  // 42: add.s32 	%r3, %r11, %r10;
+  // ptx:40  shl.b32 	%r10, %r6, 3;
+  // ptx:41  mov.u32 	%r11, _ZZ14cp_async_zfillE5slot2;
+  // ptx:42  add.s32 	%r3, %r11, %r10;
   uint r3 = uint(int(sh_slot2) + int(r6 << 3u));
-  // 43: st.shared.v2.u32 	[%r3], {%r9, %r9};
+  // ptx:43  st.shared.v2.u32 	[%r3], {%r9, %r9};
   p2g_sts32(r3, r9);
   p2g_sts32((r3 + 4u), r9);
-  // 44: bar.sync 	0;
+  // ptx:44  bar.sync 	0;
   memoryBarrierShared();
   memoryBarrierBuffer();
   barrier();
-  // 45: shl.b32 	%r12, %r6, 2;
+  // ptx:45  shl.b32 	%r12, %r6, 2;
   uint r12 = r6 << 2u;
-  // 46: cvt.s64.s32 	%rd1, %r12;
+  // ptx:46  cvt.s64.s32 	%rd1, %r12;
   int64_t t1 = int64_t(int(r12));
   uint64_t rd1 = uint64_t(int64_t(uint64_t(t1)));
-  // 47: mul.wide.s32 	%rd6, %r12, 4;
-  // 48: add.s64 	%rd2, %rd5, %rd6;
+  // ptx:47  mul.wide.s32 	%rd6, %r12, 4;
+  // ptx:48  add.s64 	%rd2, %rd5, %rd6;
   uint64_t rd2 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(int64_t(int(r12)) * int64_t(4))));
-  // 49: and.b32  	%r4, %r6, 3;
+  // ptx:49  and.b32  	%r4, %r6, 3;
   uint r4 = r6 & 3u;
-  // 50: setp.eq.s32 	%p1, %r4, 0;
+  // ptx:50  setp.eq.s32 	%p1, %r4, 0;
   bool p1 = int(r4) == 0;
-  // 51: setp.eq.s32 	%p2, %r4, 1;
+  // ptx:51  setp.eq.s32 	%p2, %r4, 1;
   bool p2 = int(r4) == 1;
-  // 52: shr.s32 	%r13, %r6, 2;
-  // 53: selp.b32 	%r14, 9, 17, %p2;
-  // 54: selp.b32 	%r15, 5, %r14, %p1;
-  // 55: rem.u32 	%r5, %r13, %r15;
+  // ptx:52  shr.s32 	%r13, %r6, 2;
+  // ptx:53  selp.b32 	%r14, 9, 17, %p2;
+  // ptx:54  selp.b32 	%r15, 5, %r14, %p1;
+  // ptx:55  rem.u32 	%r5, %r13, %r15;
   uint r5 = p2g_rem_u32(uint(int(r6) >> 2u), (p1 ? 5u : (p2 ? 9u : 17u)));
-  // 56: @%p1 bra 	$L__BB0_6;
+  // ptx:56  @%p1 bra 	$L__BB0_6;
   if (p1) {
-    // 69: cp.async.ca.shared.global [%r2], [%rd2], 4, %r5;
+    // ptx:69  cp.async.ca.shared.global [%r2], [%rd2], 4, %r5;
     uint t2 = r2;
     uint64_t t3 = rd2;
     uint t4 = min(r5, 4u);
@@ -125,11 +125,11 @@ void main() {
       }
     }
     p2g_sts32((t2 + 0u), t5);
-    // 71: bra.uni 	$L__BB0_7;
+    // ptx:71  bra.uni 	$L__BB0_7;
   } else {
-    // 58: @%p2 bra 	$L__BB0_5;
+    // ptx:58  @%p2 bra 	$L__BB0_5;
     if (p2) {
-      // 63: cp.async.ca.shared.global [%r2], [%rd2], 8, %r5;
+      // ptx:63  cp.async.ca.shared.global [%r2], [%rd2], 8, %r5;
       uint t6 = r2;
       uint64_t t7 = rd2;
       uint t8 = min(r5, 8u);
@@ -151,13 +151,13 @@ void main() {
         }
       }
       p2g_sts32((t6 + 4u), t10);
-      // 65: bra.uni 	$L__BB0_7;
+      // ptx:65  bra.uni 	$L__BB0_7;
     } else {
-      // 59: bra.uni 	$L__BB0_2;
-      // 74: setp.eq.s32 	%p4, %r4, 2;
-      // 75: @%p4 bra 	$L__BB0_4;
+      // ptx:59  bra.uni 	$L__BB0_2;
+      // ptx:74  setp.eq.s32 	%p4, %r4, 2;
+      // ptx:75  @%p4 bra 	$L__BB0_4;
       if (int(r4) == 2) {
-        // 80: cp.async.cg.shared.global [%r2], [%rd2], 16, %r5;
+        // ptx:80  cp.async.cg.shared.global [%r2], [%rd2], 16, %r5;
         uint t11 = r2;
         uint64_t t12 = rd2;
         uint t13 = min(r5, 16u);
@@ -197,10 +197,10 @@ void main() {
           }
         }
         p2g_sts32((t11 + 12u), t17);
-        // 82: bra.uni 	$L__BB0_7;
+        // ptx:82  bra.uni 	$L__BB0_7;
       } else {
-        // 76: bra.uni 	$L__BB0_3;
-        // 86: cp.async.ca.shared.global.L2::128B [%r2], [%rd2], 16, %r5;
+        // ptx:76  bra.uni 	$L__BB0_3;
+        // ptx:86  cp.async.ca.shared.global.L2::128B [%r2], [%rd2], 16, %r5;
         uint t18 = r2;
         uint64_t t19 = rd2;
         uint t20 = min(r5, 16u);
@@ -243,21 +243,21 @@ void main() {
       }
     }
   }
-  // 90: mul.hi.s32 	%r32, %r6, 1431655766;
+  // ptx:90  mul.hi.s32 	%r32, %r6, 1431655766;
   int t25;
   int t26;
   imulExtended(int(r6), 1431655766, t25, t26);
   uint r32 = uint(t25);
-  // 91: shr.u32 	%r33, %r32, 31;
-  // 92: add.s32 	%r34, %r32, %r33;
-  // 93: mul.lo.s32 	%r35, %r34, 3;
-  // 94: sub.s32 	%r36, %r6, %r35;
-  // 95: setp.eq.s32 	%p5, %r36, 0;
+  // ptx:91  shr.u32 	%r33, %r32, 31;
+  // ptx:92  add.s32 	%r34, %r32, %r33;
+  // ptx:93  mul.lo.s32 	%r35, %r34, 3;
+  // ptx:94  sub.s32 	%r36, %r6, %r35;
+  // ptx:95  setp.eq.s32 	%p5, %r36, 0;
   bool p5 = int(uint(int(r6) - int(uint(int(uint(int(r32) + int(r32 >> 31u))) * 3)))) == 0;
-  // 96: selp.u32 	%r28, 1, 0, %p5;
-  // 97: add.s64 	%rd11, %rd2, 8;
-  // 101: setp.ne.b32 p, %r28, 0;
-  // 102: cp.async.ca.shared.global [%r3], [%rd11], 8, p;
+  // ptx:96  selp.u32 	%r28, 1, 0, %p5;
+  // ptx:97  add.s64 	%rd11, %rd2, 8;
+  // ptx:101  setp.ne.b32 p, %r28, 0;
+  // ptx:102  cp.async.ca.shared.global [%r3], [%rd11], 8, p;
   uint t27 = r3;
   uint64_t t28 = uint64_t(int64_t(rd2) + 8l);
   uint t29 = ((p5 ? 1u : 0u) != 0u) ? 0u : 8u;
@@ -279,15 +279,15 @@ void main() {
     }
   }
   p2g_sts32((t27 + 4u), t31);
-  // 106: cp.async.commit_group;
+  // ptx:106  cp.async.commit_group;
   // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
-  // 109: cp.async.wait_all;
+  // ptx:109  cp.async.wait_all;
   // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
-  // 111: bar.sync 	0;
+  // ptx:111  bar.sync 	0;
   memoryBarrierShared();
   memoryBarrierBuffer();
   barrier();
-  // 112: ld.shared.v4.u32 	{%r37, %r38, %r39, %r40}, [%r2];
+  // ptx:112  ld.shared.v4.u32 	{%r37, %r38, %r39, %r40}, [%r2];
   uint t32 = p2g_lds32(r2);
   uint t33 = p2g_lds32((r2 + 4u));
   uint t34 = p2g_lds32((r2 + 8u));
@@ -296,32 +296,32 @@ void main() {
   uint r38 = t33;
   uint r39 = t34;
   uint r40 = t35;
-  // 113: cvta.to.global.u64 	%rd12, %rd3;
-  // 114: shl.b64 	%rd13, %rd1, 2;
-  // 115: add.s64 	%rd14, %rd12, %rd13;
+  // ptx:113  cvta.to.global.u64 	%rd12, %rd3;
+  // ptx:114  shl.b64 	%rd13, %rd1, 2;
+  // ptx:115  add.s64 	%rd14, %rd12, %rd13;
   uint64_t rd14 = uint64_t(int64_t(rd3) + int64_t(rd1 << 2u));
-  // 116: st.global.u32 	[%rd14], %r37;
+  // ptx:116  st.global.u32 	[%rd14], %r37;
   P2GU32(rd14).v = r37;
-  // 117: st.global.u32 	[%rd14+4], %r38;
+  // ptx:117  st.global.u32 	[%rd14+4], %r38;
   P2GU32((rd14 + 4ul)).v = r38;
-  // 118: st.global.u32 	[%rd14+8], %r39;
+  // ptx:118  st.global.u32 	[%rd14+8], %r39;
   P2GU32((rd14 + 8ul)).v = r39;
-  // 119: st.global.u32 	[%rd14+12], %r40;
+  // ptx:119  st.global.u32 	[%rd14+12], %r40;
   P2GU32((rd14 + 12ul)).v = r40;
-  // 120: ld.shared.v2.u32 	{%r45, %r46}, [%r3];
+  // ptx:120  ld.shared.v2.u32 	{%r45, %r46}, [%r3];
   uint t36 = p2g_lds32(r3);
   uint t37 = p2g_lds32((r3 + 4u));
   uint r45 = t36;
   uint r46 = t37;
-  // 121: shl.b32 	%r49, %r6, 1;
-  // 122: cvta.to.global.u64 	%rd15, %rd4;
-  // 123: mul.wide.s32 	%rd16, %r49, 4;
-  // 124: add.s64 	%rd17, %rd15, %rd16;
+  // ptx:121  shl.b32 	%r49, %r6, 1;
+  // ptx:122  cvta.to.global.u64 	%rd15, %rd4;
+  // ptx:123  mul.wide.s32 	%rd16, %r49, 4;
+  // ptx:124  add.s64 	%rd17, %rd15, %rd16;
   uint64_t rd17 = uint64_t(int64_t(rd4) + int64_t(uint64_t(int64_t(int(r6 << 1u)) * int64_t(4))));
-  // 125: st.global.u32 	[%rd17], %r45;
+  // ptx:125  st.global.u32 	[%rd17], %r45;
   P2GU32(rd17).v = r45;
-  // 126: st.global.u32 	[%rd17+4], %r46;
+  // ptx:126  st.global.u32 	[%rd17+4], %r46;
   P2GU32((rd17 + 4ul)).v = r46;
-  // 127: ret;
+  // ptx:127  ret;
   return;
 }

@@ -43,118 +43,118 @@ void main() {
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // stmatrix_movmatrix_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // stmatrix_movmatrix_param_1
   const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // stmatrix_movmatrix_param_2
-  // 28: ld.param.u64 	%rd9, [stmatrix_movmatrix_param_0];
+  // ptx:28  ld.param.u64 	%rd9, [stmatrix_movmatrix_param_0];
   uint64_t rd9 = p0_u64;
-  // 29: ld.param.u64 	%rd11, [stmatrix_movmatrix_param_1];
-  // 30: ld.param.u64 	%rd10, [stmatrix_movmatrix_param_2];
+  // ptx:29  ld.param.u64 	%rd11, [stmatrix_movmatrix_param_1];
+  // ptx:30  ld.param.u64 	%rd10, [stmatrix_movmatrix_param_2];
   uint64_t rd10 = p16_u64;
-  // 31: cvta.to.global.u64 	%rd1, %rd11;
+  // ptx:31  cvta.to.global.u64 	%rd1, %rd11;
   uint64_t rd1 = p8_u64;
-  // 32: mov.u32 	%r97, %tid.x;
+  // ptx:32  mov.u32 	%r97, %tid.x;
   uint r97 = gl_LocalInvocationID.x;
-  // 33: setp.gt.s32 	%p1, %r97, 1535;
+  // ptx:33  setp.gt.s32 	%p1, %r97, 1535;
   bool p1 = int(r97) > 1535;
-  // 34: @%p1 bra 	$L__BB0_7;
+  // ptx:34  @%p1 bra 	$L__BB0_7;
   if (!p1) {
-    // 36: max.s32 	%r34, %r97, 1472;
-    // 37: add.s32 	%r35, %r34, 63;
-    // 38: sub.s32 	%r2, %r35, %r97;
+    // ptx:36  max.s32 	%r34, %r97, 1472;
+    // ptx:37  add.s32 	%r35, %r34, 63;
+    // ptx:38  sub.s32 	%r2, %r35, %r97;
     uint r2 = uint(int(uint(int(uint(max(int(r97), 1472))) + 63)) - int(r97));
-    // 39: shr.u32 	%r36, %r2, 6;
-    // 40: add.s32 	%r37, %r36, 1;
-    // 41: and.b32  	%r90, %r37, 3;
+    // ptx:39  shr.u32 	%r36, %r2, 6;
+    // ptx:40  add.s32 	%r37, %r36, 1;
+    // ptx:41  and.b32  	%r90, %r37, 3;
     uint r90 = uint(int(r2 >> 6u) + 1) & 3u;
-    // 42: setp.eq.s32 	%p2, %r90, 0;
-    // 43: mov.u32 	%r91, %r97;
+    // ptx:42  setp.eq.s32 	%p2, %r90, 0;
+    // ptx:43  mov.u32 	%r91, %r97;
     uint r91 = r97;
-    // 44: @%p2 bra 	$L__BB0_4;
+    // ptx:44  @%p2 bra 	$L__BB0_4;
     if (!(int(r90) == 0)) {
-      // 46: shl.b32 	%r38, %r97, 2;
-      // 47: mov.u32 	%r39, _ZZ18stmatrix_movmatrixE6region;
-      // 48: add.s32 	%r88, %r39, %r38;
+      // ptx:46  shl.b32 	%r38, %r97, 2;
+      // ptx:47  mov.u32 	%r39, _ZZ18stmatrix_movmatrixE6region;
+      // ptx:48  add.s32 	%r88, %r39, %r38;
       uint r88 = uint(int(sh_region) + int(r97 << 2u));
-      // 49: mov.u32 	%r91, %r97;
+      // ptx:49  mov.u32 	%r91, %r97;
       r91 = r97;
       for (;;) {
         p2g_loop_tick();
-        // 53: mov.u32 	%r40, 0;
-        // 54: st.shared.u32 	[%r88], %r40;
+        // ptx:53  mov.u32 	%r40, 0;
+        // ptx:54  st.shared.u32 	[%r88], %r40;
         p2g_sts32(r88, 0u);
-        // 55: add.s32 	%r91, %r91, 64;
+        // ptx:55  add.s32 	%r91, %r91, 64;
         r91 = uint(int(r91) + 64);
-        // 56: add.s32 	%r88, %r88, 256;
+        // ptx:56  add.s32 	%r88, %r88, 256;
         r88 = uint(int(r88) + 256);
-        // 57: add.s32 	%r90, %r90, -1;
+        // ptx:57  add.s32 	%r90, %r90, -1;
         r90 = uint(int(r90) + -1);
-        // 58: setp.ne.s32 	%p3, %r90, 0;
-        // 59: @%p3 bra 	$L__BB0_3;
+        // ptx:58  setp.ne.s32 	%p3, %r90, 0;
+        // ptx:59  @%p3 bra 	$L__BB0_3;
         if (!(int(r90) != 0)) {
           break;
         }
       }
     }
-    // 62: setp.lt.u32 	%p4, %r2, 192;
-    // 63: @%p4 bra 	$L__BB0_7;
+    // ptx:62  setp.lt.u32 	%p4, %r2, 192;
+    // ptx:63  @%p4 bra 	$L__BB0_7;
     if (!(r2 < 192u)) {
-      // 65: add.s32 	%r93, %r91, -256;
+      // ptx:65  add.s32 	%r93, %r91, -256;
       uint r93 = uint(int(r91) + -256);
-      // 66: shl.b32 	%r41, %r91, 2;
-      // 67: mov.u32 	%r42, _ZZ18stmatrix_movmatrixE6region;
-      // 68: add.s32 	%r43, %r42, %r41;
-      // 69: add.s32 	%r92, %r43, 512;
+      // ptx:66  shl.b32 	%r41, %r91, 2;
+      // ptx:67  mov.u32 	%r42, _ZZ18stmatrix_movmatrixE6region;
+      // ptx:68  add.s32 	%r43, %r42, %r41;
+      // ptx:69  add.s32 	%r92, %r43, 512;
       uint r92 = uint(int(uint(int(sh_region) + int(r91 << 2u))) + 512);
       for (;;) {
         p2g_loop_tick();
-        // 72: mov.u32 	%r44, 0;
+        // ptx:72  mov.u32 	%r44, 0;
         uint r44 = 0u;
-        // 73: st.shared.u32 	[%r92+-512], %r44;
+        // ptx:73  st.shared.u32 	[%r92+-512], %r44;
         p2g_sts32((r92 - 512u), r44);
-        // 74: st.shared.u32 	[%r92+-256], %r44;
+        // ptx:74  st.shared.u32 	[%r92+-256], %r44;
         p2g_sts32((r92 - 256u), r44);
-        // 75: st.shared.u32 	[%r92], %r44;
+        // ptx:75  st.shared.u32 	[%r92], %r44;
         p2g_sts32(r92, r44);
-        // 76: st.shared.u32 	[%r92+256], %r44;
+        // ptx:76  st.shared.u32 	[%r92+256], %r44;
         p2g_sts32((r92 + 256u), r44);
-        // 77: add.s32 	%r92, %r92, 1024;
+        // ptx:77  add.s32 	%r92, %r92, 1024;
         r92 = uint(int(r92) + 1024);
-        // 78: add.s32 	%r93, %r93, 256;
+        // ptx:78  add.s32 	%r93, %r93, 256;
         r93 = uint(int(r93) + 256);
-        // 79: setp.lt.s32 	%p5, %r93, 1280;
-        // 80: @%p5 bra 	$L__BB0_6;
+        // ptx:79  setp.lt.s32 	%p5, %r93, 1280;
+        // ptx:80  @%p5 bra 	$L__BB0_6;
         if (!(int(r93) < 1280)) {
           break;
         }
       }
     }
   }
-  // 83: bar.sync 	0;
+  // ptx:83  bar.sync 	0;
   memoryBarrierShared();
   memoryBarrierBuffer();
   barrier();
-  // 84: shl.b32 	%r67, %r97, 2;
+  // ptx:84  shl.b32 	%r67, %r97, 2;
   uint r67 = r97 << 2u;
-  // 85: cvta.to.global.u64 	%rd12, %rd9;
-  // 86: mul.wide.s32 	%rd13, %r67, 4;
-  // 87: add.s64 	%rd14, %rd12, %rd13;
+  // ptx:85  cvta.to.global.u64 	%rd12, %rd9;
+  // ptx:86  mul.wide.s32 	%rd13, %r67, 4;
+  // ptx:87  add.s64 	%rd14, %rd12, %rd13;
   uint64_t rd14 = uint64_t(int64_t(rd9) + int64_t(uint64_t(int64_t(int(r67)) * int64_t(4))));
-  // 88: ld.global.nc.u32 	%r46, [%rd14];
+  // ptx:88  ld.global.nc.u32 	%r46, [%rd14];
   uint r46 = P2GU32(rd14).v;
-  // 89: ld.global.nc.u32 	%r49, [%rd14+4];
+  // ptx:89  ld.global.nc.u32 	%r49, [%rd14+4];
   uint r49 = P2GU32((rd14 + 4ul)).v;
-  // 90: ld.global.nc.u32 	%r53, [%rd14+8];
+  // ptx:90  ld.global.nc.u32 	%r53, [%rd14+8];
   uint r53 = P2GU32((rd14 + 8ul)).v;
-  // 91: ld.global.nc.u32 	%r54, [%rd14+12];
+  // ptx:91  ld.global.nc.u32 	%r54, [%rd14+12];
   uint r54 = P2GU32((rd14 + 12ul)).v;
-  // 92: shl.b32 	%r68, %r97, 4;
-  // 93: and.b32  	%r69, %r68, -512;
-  // 94: mov.u32 	%r70, _ZZ18stmatrix_movmatrixE6region;
+  // ptx:92  shl.b32 	%r68, %r97, 4;
+  // ptx:93  and.b32  	%r69, %r68, -512;
+  // ptx:94  mov.u32 	%r70, _ZZ18stmatrix_movmatrixE6region;
   uint r70 = sh_region;
-  // 95: add.s32 	%r71, %r70, %r69;
-  // 96: mad.lo.s32 	%r72, %r97, 48, 16;
-  // 97: and.b32  	%r73, %r72, 496;
-  // 98: add.s32 	%r45, %r71, %r73;
+  // ptx:95  add.s32 	%r71, %r70, %r69;
+  // ptx:96  mad.lo.s32 	%r72, %r97, 48, 16;
+  // ptx:97  and.b32  	%r73, %r72, 496;
+  // ptx:98  add.s32 	%r45, %r71, %r73;
   uint r45 = uint(int(uint(int(r70) + int((r97 << 4u) & 0xFFFFFE00u))) + int(uint(int(r97) * 48 + 16) & 496u));
-  // 100: stmatrix.sync.aligned.m8n8.x1.shared.b16 [%r45], {%r46};
+  // ptx:100  stmatrix.sync.aligned.m8n8.x1.shared.b16 [%r45], {%r46};
   uint t1 = r45;
   memoryBarrierShared();
   barrier();
@@ -169,8 +169,8 @@ void main() {
     p2g_sts32((t1 + 8u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t3 * 4u + 2u)) * 8u + t2]);
     p2g_sts32((t1 + 12u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t3 * 4u + 3u)) * 8u + t2]);
   }
-  // 102: add.s32 	%r47, %r45, 1024;
-  // 104: stmatrix.sync.aligned.m8n8.x2.shared.b16 [%r47], {%r46, %r49};
+  // ptx:102  add.s32 	%r47, %r45, 1024;
+  // ptx:104  stmatrix.sync.aligned.m8n8.x2.shared.b16 [%r47], {%r46, %r49};
   uint t4 = uint(int(r45) + 1024);
   memoryBarrierShared();
   barrier();
@@ -186,8 +186,8 @@ void main() {
     p2g_sts32((t4 + 8u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t6 * 4u + 2u)) * 8u + t5]);
     p2g_sts32((t4 + 12u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t6 * 4u + 3u)) * 8u + t5]);
   }
-  // 106: add.s32 	%r50, %r45, 2048;
-  // 108: stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r50], {%r46, %r49, %r53, %r54};
+  // ptx:106  add.s32 	%r50, %r45, 2048;
+  // ptx:108  stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r50], {%r46, %r49, %r53, %r54};
   uint t7 = uint(int(r45) + 2048);
   memoryBarrierShared();
   barrier();
@@ -205,8 +205,8 @@ void main() {
     p2g_sts32((t7 + 8u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t9 * 4u + 2u)) * 8u + t8]);
     p2g_sts32((t7 + 12u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t9 * 4u + 3u)) * 8u + t8]);
   }
-  // 110: add.s32 	%r55, %r45, 3072;
-  // 112: stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%r55], {%r46};
+  // ptx:110  add.s32 	%r55, %r45, 3072;
+  // ptx:112  stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%r55], {%r46};
   uint t10 = uint(int(r45) + 3072);
   memoryBarrierShared();
   barrier();
@@ -226,8 +226,8 @@ void main() {
         (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + (t12 >> 1))) * 8u + t11],
         int(t12 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (28u + (t12 >> 1))) * 8u + t11], int(t12 & 1u) * 16, 16) << 16)));
   }
-  // 114: add.s32 	%r57, %r45, 4096;
-  // 116: stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%r57], {%r46, %r49};
+  // ptx:114  add.s32 	%r57, %r45, 4096;
+  // ptx:116  stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%r57], {%r46, %r49};
   uint t13 = uint(int(r45) + 4096);
   memoryBarrierShared();
   barrier();
@@ -248,8 +248,8 @@ void main() {
         (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + (t15 >> 1))) * 8u + t14],
         int(t15 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (28u + (t15 >> 1))) * 8u + t14], int(t15 & 1u) * 16, 16) << 16)));
   }
-  // 118: add.s32 	%r60, %r45, 5120;
-  // 120: stmatrix.sync.aligned.m8n8.x4.trans.shared::cta.b16 [%r60], {%r46, %r49, %r53, %r54};
+  // ptx:118  add.s32 	%r60, %r45, 5120;
+  // ptx:120  stmatrix.sync.aligned.m8n8.x4.trans.shared::cta.b16 [%r60], {%r46, %r49, %r53, %r54};
   uint t16 = uint(int(r45) + 5120);
   memoryBarrierShared();
   barrier();
@@ -272,7 +272,7 @@ void main() {
         (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + (t18 >> 1))) * 8u + t17],
         int(t18 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (28u + (t18 >> 1))) * 8u + t17], int(t18 & 1u) * 16, 16) << 16)));
   }
-  // 123: movmatrix.sync.aligned.m8n8.trans.b16 %r65, %r46;
+  // ptx:123  movmatrix.sync.aligned.m8n8.trans.b16 %r65, %r46;
   memoryBarrierShared();
   barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r46;
@@ -280,104 +280,104 @@ void main() {
   barrier();
   uint t19 = bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + ((gl_LocalInvocationIndex & 31u) % 4u * 8u + ((gl_LocalInvocationIndex & 31u) >> 3))) * 8u + 0u], int((gl_LocalInvocationIndex & 31u) >> 2 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + ((gl_LocalInvocationIndex & 31u) % 4u * 8u + ((gl_LocalInvocationIndex & 31u) >> 3) + 4u)) * 8u + 0u], int((gl_LocalInvocationIndex & 31u) >> 2 & 1u) * 16, 16) << 16);
   uint r65 = t19;
-  // 125: cvt.s64.s32 	%rd2, %r97;
+  // ptx:125  cvt.s64.s32 	%rd2, %r97;
   int64_t t20 = int64_t(int(r97));
   uint64_t rd2 = uint64_t(int64_t(uint64_t(t20)));
-  // 126: cvta.to.global.u64 	%rd15, %rd10;
-  // 127: mul.wide.s32 	%rd16, %r97, 4;
-  // 128: add.s64 	%rd17, %rd15, %rd16;
+  // ptx:126  cvta.to.global.u64 	%rd15, %rd10;
+  // ptx:127  mul.wide.s32 	%rd16, %r97, 4;
+  // ptx:128  add.s64 	%rd17, %rd15, %rd16;
   uint64_t rd17 = uint64_t(int64_t(rd10) + int64_t(uint64_t(int64_t(int(r97)) * int64_t(4))));
-  // 129: st.global.u32 	[%rd17], %r65;
+  // ptx:129  st.global.u32 	[%rd17], %r65;
   P2GU32(rd17).v = r65;
-  // 130: bar.sync 	0;
+  // ptx:130  bar.sync 	0;
   memoryBarrierShared();
   memoryBarrierBuffer();
   barrier();
-  // 131: @%p1 bra 	$L__BB0_14;
+  // ptx:131  @%p1 bra 	$L__BB0_14;
   if (!p1) {
-    // 133: max.s32 	%r74, %r97, 1472;
-    // 134: add.s32 	%r75, %r74, 63;
-    // 135: sub.s32 	%r18, %r75, %r97;
+    // ptx:133  max.s32 	%r74, %r97, 1472;
+    // ptx:134  add.s32 	%r75, %r74, 63;
+    // ptx:135  sub.s32 	%r18, %r75, %r97;
     uint r18 = uint(int(uint(int(uint(max(int(r97), 1472))) + 63)) - int(r97));
-    // 136: shr.u32 	%r76, %r18, 6;
-    // 137: add.s32 	%r77, %r76, 1;
-    // 138: and.b32  	%r96, %r77, 3;
+    // ptx:136  shr.u32 	%r76, %r18, 6;
+    // ptx:137  add.s32 	%r77, %r76, 1;
+    // ptx:138  and.b32  	%r96, %r77, 3;
     uint r96 = uint(int(r18 >> 6u) + 1) & 3u;
-    // 139: setp.eq.s32 	%p7, %r96, 0;
-    // 140: @%p7 bra 	$L__BB0_11;
+    // ptx:139  setp.eq.s32 	%p7, %r96, 0;
+    // ptx:140  @%p7 bra 	$L__BB0_11;
     if (!(int(r96) == 0)) {
-      // 142: shl.b64 	%rd18, %rd2, 2;
-      // 143: add.s64 	%rd21, %rd1, %rd18;
+      // ptx:142  shl.b64 	%rd18, %rd2, 2;
+      // ptx:143  add.s64 	%rd21, %rd1, %rd18;
       uint64_t rd21 = uint64_t(int64_t(rd1) + int64_t(rd2 << 2u));
-      // 144: add.s32 	%r94, %r70, %r67;
+      // ptx:144  add.s32 	%r94, %r70, %r67;
       uint r94 = uint(int(r70) + int(r67));
       for (;;) {
         p2g_loop_tick();
-        // 148: ld.shared.u32 	%r80, [%r94];
+        // ptx:148  ld.shared.u32 	%r80, [%r94];
         uint r80 = p2g_lds32(r94);
-        // 149: st.global.u32 	[%rd21], %r80;
+        // ptx:149  st.global.u32 	[%rd21], %r80;
         P2GU32(rd21).v = r80;
-        // 150: add.s32 	%r97, %r97, 64;
+        // ptx:150  add.s32 	%r97, %r97, 64;
         r97 = uint(int(r97) + 64);
-        // 151: add.s64 	%rd21, %rd21, 256;
+        // ptx:151  add.s64 	%rd21, %rd21, 256;
         rd21 = uint64_t(int64_t(rd21) + 256l);
-        // 152: add.s32 	%r94, %r94, 256;
+        // ptx:152  add.s32 	%r94, %r94, 256;
         r94 = uint(int(r94) + 256);
-        // 153: add.s32 	%r96, %r96, -1;
+        // ptx:153  add.s32 	%r96, %r96, -1;
         r96 = uint(int(r96) + -1);
-        // 154: setp.ne.s32 	%p8, %r96, 0;
-        // 155: @%p8 bra 	$L__BB0_10;
+        // ptx:154  setp.ne.s32 	%p8, %r96, 0;
+        // ptx:155  @%p8 bra 	$L__BB0_10;
         if (!(int(r96) != 0)) {
           break;
         }
       }
     }
-    // 158: setp.lt.u32 	%p9, %r18, 192;
-    // 159: @%p9 bra 	$L__BB0_14;
+    // ptx:158  setp.lt.u32 	%p9, %r18, 192;
+    // ptx:159  @%p9 bra 	$L__BB0_14;
     if (!(r18 < 192u)) {
-      // 161: add.s32 	%r99, %r97, -256;
+      // ptx:161  add.s32 	%r99, %r97, -256;
       uint r99 = uint(int(r97) + -256);
-      // 162: shl.b32 	%r81, %r97, 2;
-      // 163: add.s32 	%r83, %r70, %r81;
-      // 164: add.s32 	%r98, %r83, 512;
+      // ptx:162  shl.b32 	%r81, %r97, 2;
+      // ptx:163  add.s32 	%r83, %r70, %r81;
+      // ptx:164  add.s32 	%r98, %r83, 512;
       uint r98 = uint(int(uint(int(r70) + int(r97 << 2u))) + 512);
-      // 165: mul.wide.s32 	%rd19, %r97, 4;
-      // 166: add.s64 	%rd20, %rd1, %rd19;
+      // ptx:165  mul.wide.s32 	%rd19, %r97, 4;
+      // ptx:166  add.s64 	%rd20, %rd1, %rd19;
       uint64_t rd20 = uint64_t(int64_t(rd1) + int64_t(uint64_t(int64_t(int(r97)) * int64_t(4))));
-      // 167: add.s64 	%rd22, %rd20, 512;
+      // ptx:167  add.s64 	%rd22, %rd20, 512;
       uint64_t rd22 = uint64_t(int64_t(rd20) + 512l);
       for (;;) {
         p2g_loop_tick();
-        // 170: ld.shared.u32 	%r84, [%r98+-512];
+        // ptx:170  ld.shared.u32 	%r84, [%r98+-512];
         uint r84 = p2g_lds32((r98 - 512u));
-        // 171: st.global.u32 	[%rd22+-512], %r84;
+        // ptx:171  st.global.u32 	[%rd22+-512], %r84;
         P2GU32((rd22 - 512ul)).v = r84;
-        // 172: ld.shared.u32 	%r85, [%r98+-256];
+        // ptx:172  ld.shared.u32 	%r85, [%r98+-256];
         uint r85 = p2g_lds32((r98 - 256u));
-        // 173: st.global.u32 	[%rd22+-256], %r85;
+        // ptx:173  st.global.u32 	[%rd22+-256], %r85;
         P2GU32((rd22 - 256ul)).v = r85;
-        // 174: ld.shared.u32 	%r86, [%r98];
+        // ptx:174  ld.shared.u32 	%r86, [%r98];
         uint r86 = p2g_lds32(r98);
-        // 175: st.global.u32 	[%rd22], %r86;
+        // ptx:175  st.global.u32 	[%rd22], %r86;
         P2GU32(rd22).v = r86;
-        // 176: ld.shared.u32 	%r87, [%r98+256];
+        // ptx:176  ld.shared.u32 	%r87, [%r98+256];
         uint r87 = p2g_lds32((r98 + 256u));
-        // 177: st.global.u32 	[%rd22+256], %r87;
+        // ptx:177  st.global.u32 	[%rd22+256], %r87;
         P2GU32((rd22 + 256ul)).v = r87;
-        // 178: add.s32 	%r98, %r98, 1024;
+        // ptx:178  add.s32 	%r98, %r98, 1024;
         r98 = uint(int(r98) + 1024);
-        // 179: add.s64 	%rd22, %rd22, 1024;
+        // ptx:179  add.s64 	%rd22, %rd22, 1024;
         rd22 = uint64_t(int64_t(rd22) + 1024l);
-        // 180: add.s32 	%r99, %r99, 256;
+        // ptx:180  add.s32 	%r99, %r99, 256;
         r99 = uint(int(r99) + 256);
-        // 181: setp.lt.s32 	%p10, %r99, 1280;
-        // 182: @%p10 bra 	$L__BB0_13;
+        // ptx:181  setp.lt.s32 	%p10, %r99, 1280;
+        // ptx:182  @%p10 bra 	$L__BB0_13;
         if (!(int(r99) < 1280)) {
           break;
         }
       }
     }
   }
-  // 185: ret;
+  // ptx:185  ret;
   return;
 }

@@ -140,32 +140,32 @@ void main() {
   const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // wmma_mixed_param_3
   const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // wmma_mixed_param_4
   const uint64_t p40_u64 = P2GU64((pc.params + 40ul)).v;  // wmma_mixed_param_5
-  // 29: ld.param.u64 	%rd1, [wmma_mixed_param_0];
-  // 30: ld.param.u64 	%rd2, [wmma_mixed_param_1];
-  // 31: ld.param.u64 	%rd3, [wmma_mixed_param_2];
-  // 32: ld.param.u64 	%rd4, [wmma_mixed_param_3];
-  // 33: ld.param.u64 	%rd5, [wmma_mixed_param_4];
-  // 34: ld.param.u64 	%rd6, [wmma_mixed_param_5];
-  // 35: cvta.to.global.u64 	%rd7, %rd6;
-  // 36: cvta.to.global.u64 	%rd8, %rd5;
-  // 37: cvta.to.global.u64 	%rd9, %rd4;
-  // 38: cvta.to.global.u64 	%rd10, %rd3;
-  // 39: cvta.to.global.u64 	%rd11, %rd2;
-  // 40: cvta.to.global.u64 	%rd12, %rd1;
-  // 41: mov.u32 	%r1, %ctaid.x;
-  // 42: mov.u32 	%r2, %ntid.x;
-  // 43: mov.u32 	%r3, %tid.x;
-  // 44: mad.lo.s32 	%r4, %r1, %r2, %r3;
+  // ptx:29  ld.param.u64 	%rd1, [wmma_mixed_param_0];
+  // ptx:30  ld.param.u64 	%rd2, [wmma_mixed_param_1];
+  // ptx:31  ld.param.u64 	%rd3, [wmma_mixed_param_2];
+  // ptx:32  ld.param.u64 	%rd4, [wmma_mixed_param_3];
+  // ptx:33  ld.param.u64 	%rd5, [wmma_mixed_param_4];
+  // ptx:34  ld.param.u64 	%rd6, [wmma_mixed_param_5];
+  // ptx:35  cvta.to.global.u64 	%rd7, %rd6;
+  // ptx:36  cvta.to.global.u64 	%rd8, %rd5;
+  // ptx:37  cvta.to.global.u64 	%rd9, %rd4;
+  // ptx:38  cvta.to.global.u64 	%rd10, %rd3;
+  // ptx:39  cvta.to.global.u64 	%rd11, %rd2;
+  // ptx:40  cvta.to.global.u64 	%rd12, %rd1;
+  // ptx:41  mov.u32 	%r1, %ctaid.x;
+  // ptx:42  mov.u32 	%r2, %ntid.x;
+  // ptx:43  mov.u32 	%r3, %tid.x;
+  // ptx:44  mad.lo.s32 	%r4, %r1, %r2, %r3;
   uint r4 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
-  // 45: shl.b32 	%r5, %r4, 3;
-  // 46: and.b32  	%r6, %r5, -256;
+  // ptx:45  shl.b32 	%r5, %r4, 3;
+  // ptx:46  and.b32  	%r6, %r5, -256;
   uint r6 = (r4 << 3u) & 0xFFFFFF00u;
-  // 47: mul.wide.u32 	%rd13, %r6, 2;
+  // ptx:47  mul.wide.u32 	%rd13, %r6, 2;
   uint64_t rd13 = uint64_t(r6) * uint64_t(2u);
-  // 48: add.s64 	%rd14, %rd12, %rd13;
-  // 49: mov.u32 	%r7, 16;
+  // ptx:48  add.s64 	%rd14, %rd12, %rd13;
+  // ptx:49  mov.u32 	%r7, 16;
   uint r7 = 16u;
-  // 50: wmma.load.a.sync.aligned.row.m16n16k16.global.f16 	{%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, [%rd14], %r7;
+  // ptx:50  wmma.load.a.sync.aligned.row.m16n16k16.global.f16 	{%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, [%rd14], %r7;
   uint64_t t1 = uint64_t(int64_t(p0_u64) + int64_t(rd13));
   uint t2 = r7;
   uint t3 = (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
@@ -181,8 +181,8 @@ void main() {
   uint r13 = t4;
   uint r14 = t5;
   uint r15 = t6;
-  // 51: add.s64 	%rd15, %rd11, %rd13;
-  // 52: wmma.load.b.sync.aligned.row.m16n16k16.global.f16 	{%r16, %r17, %r18, %r19, %r20, %r21, %r22, %r23}, [%rd15], %r7;
+  // ptx:51  add.s64 	%rd15, %rd11, %rd13;
+  // ptx:52  wmma.load.b.sync.aligned.row.m16n16k16.global.f16 	{%r16, %r17, %r18, %r19, %r20, %r21, %r22, %r23}, [%rd15], %r7;
   uint64_t t7 = uint64_t(int64_t(p8_u64) + int64_t(rd13));
   uint t8 = r7;
   uint t9 = (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * t8 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v) << 16u);
@@ -197,8 +197,8 @@ void main() {
   uint r21 = t10;
   uint r22 = t11;
   uint r23 = t12;
-  // 53: add.s64 	%rd16, %rd10, %rd13;
-  // 54: wmma.load.c.sync.aligned.row.m16n16k16.global.f16 	{%r24, %r25, %r26, %r27}, [%rd16], %r7;
+  // ptx:53  add.s64 	%rd16, %rd10, %rd13;
+  // ptx:54  wmma.load.c.sync.aligned.row.m16n16k16.global.f16 	{%r24, %r25, %r26, %r27}, [%rd16], %r7;
   uint64_t t13 = uint64_t(int64_t(p16_u64) + int64_t(rd13));
   uint t14 = r7;
   uint t15 = (uint(P2GU16((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t14 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t14 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
@@ -209,10 +209,10 @@ void main() {
   uint r25 = t16;
   uint r26 = t17;
   uint r27 = t18;
-  // 55: mul.wide.u32 	%rd17, %r6, 4;
+  // ptx:55  mul.wide.u32 	%rd17, %r6, 4;
   uint64_t rd17 = uint64_t(r6) * uint64_t(4u);
-  // 56: add.s64 	%rd18, %rd9, %rd17;
-  // 57: wmma.load.c.sync.aligned.row.m16n16k16.global.f32 	{%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, [%rd18], %r7;
+  // ptx:56  add.s64 	%rd18, %rd9, %rd17;
+  // ptx:57  wmma.load.c.sync.aligned.row.m16n16k16.global.f32 	{%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, [%rd18], %r7;
   uint64_t t19 = uint64_t(int64_t(p24_u64) + int64_t(rd17));
   uint t20 = r7;
   uint t21 = (P2GU32((t19 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t20 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v << 0u);
@@ -231,7 +231,7 @@ void main() {
   precise float f6 = uintBitsToFloat(t26);
   precise float f7 = uintBitsToFloat(t27);
   precise float f8 = uintBitsToFloat(t28);
-  // 58: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f16 {%f9, %f10, %f11, %f12, %f13, %f14, %f15, %f16}, {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, {%r16, %r17, %r18, %r19, %r20, %r21, %r22, %r23}, {%r24, %r25, %r26, %r27};
+  // ptx:58  wmma.mma.sync.aligned.row.row.m16n16k16.f32.f16 {%f9, %f10, %f11, %f12, %f13, %f14, %f15, %f16}, {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, {%r16, %r17, %r18, %r19, %r20, %r21, %r22, %r23}, {%r24, %r25, %r26, %r27};
   uint t29 = r24;
   uint t30 = r25;
   uint t31 = r26;
@@ -260,7 +260,7 @@ void main() {
   precise float f14 = uintBitsToFloat(t33[5]);
   precise float f15 = uintBitsToFloat(t33[6]);
   precise float f16 = uintBitsToFloat(t33[7]);
-  // 59: wmma.mma.sync.aligned.row.row.m16n16k16.f16.f32 {%r28, %r29, %r30, %r31}, {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, {%r16, %r17, %r18, %r19, %r20, %r21, %r22, %r23}, {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8};
+  // ptx:59  wmma.mma.sync.aligned.row.row.m16n16k16.f16.f32 {%r28, %r29, %r30, %r31}, {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, {%r16, %r17, %r18, %r19, %r20, %r21, %r22, %r23}, {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8};
   uint t34 = floatBitsToUint(f1);
   uint t35 = floatBitsToUint(f2);
   uint t36 = floatBitsToUint(f3);
@@ -287,8 +287,8 @@ void main() {
   uint r29 = (t42[2] | (t42[3] << 16));
   uint r30 = (t42[4] | (t42[5] << 16));
   uint r31 = (t42[6] | (t42[7] << 16));
-  // 60: add.s64 	%rd19, %rd8, %rd17;
-  // 61: wmma.store.d.sync.aligned.row.m16n16k16.global.f32 	[%rd19], {%f9, %f10, %f11, %f12, %f13, %f14, %f15, %f16}, %r7;
+  // ptx:60  add.s64 	%rd19, %rd8, %rd17;
+  // ptx:61  wmma.store.d.sync.aligned.row.m16n16k16.global.f32 	[%rd19], {%f9, %f10, %f11, %f12, %f13, %f14, %f15, %f16}, %r7;
   uint64_t t43 = uint64_t(int64_t(p32_u64) + int64_t(rd17));
   uint t44 = r7;
   uint t45 = floatBitsToUint(f9);
@@ -307,8 +307,8 @@ void main() {
   P2GU32((t43 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t44 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t51;
   uint t52 = floatBitsToUint(f16);
   P2GU32((t43 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t44 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t52;
-  // 62: add.s64 	%rd20, %rd7, %rd13;
-  // 63: wmma.store.d.sync.aligned.row.m16n16k16.global.f16 	[%rd20], {%r28, %r29, %r30, %r31}, %r7;
+  // ptx:62  add.s64 	%rd20, %rd7, %rd13;
+  // ptx:63  wmma.store.d.sync.aligned.row.m16n16k16.global.f16 	[%rd20], {%r28, %r29, %r30, %r31}, %r7;
   uint64_t t53 = uint64_t(int64_t(p40_u64) + int64_t(rd13));
   uint t54 = r7;
   uint t55 = r28;
@@ -323,6 +323,6 @@ void main() {
   uint t58 = r31;
   P2GU16((t53 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t54 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v = uint16_t((t58 & 0xFFFFu));
   P2GU16((t53 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t54 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v = uint16_t((t58 >> 16));
-  // 64: ret;
+  // ptx:64  ret;
   return;
 }

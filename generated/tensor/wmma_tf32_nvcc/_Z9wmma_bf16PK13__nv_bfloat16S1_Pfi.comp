@@ -138,14 +138,14 @@ void main() {
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // _Z9wmma_bf16PK13__nv_bfloat16S1_Pfi_param_1
   const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // _Z9wmma_bf16PK13__nv_bfloat16S1_Pfi_param_2
   const uint p24_u32 = P2GU32((pc.params + 24ul)).v;  // _Z9wmma_bf16PK13__nv_bfloat16S1_Pfi_param_3
-  // 27: ld.param.u64 	%rd1, [_Z9wmma_bf16PK13__nv_bfloat16S1_Pfi_param_0];
-  // 28: ld.param.u64 	%rd2, [_Z9wmma_bf16PK13__nv_bfloat16S1_Pfi_param_1];
-  // 29: ld.param.u64 	%rd3, [_Z9wmma_bf16PK13__nv_bfloat16S1_Pfi_param_2];
-  // 30: ld.param.u32 	%r1, [_Z9wmma_bf16PK13__nv_bfloat16S1_Pfi_param_3];
+  // ptx:27  ld.param.u64 	%rd1, [_Z9wmma_bf16PK13__nv_bfloat16S1_Pfi_param_0];
+  // ptx:28  ld.param.u64 	%rd2, [_Z9wmma_bf16PK13__nv_bfloat16S1_Pfi_param_1];
+  // ptx:29  ld.param.u64 	%rd3, [_Z9wmma_bf16PK13__nv_bfloat16S1_Pfi_param_2];
+  // ptx:30  ld.param.u32 	%r1, [_Z9wmma_bf16PK13__nv_bfloat16S1_Pfi_param_3];
   uint r1 = p24_u32;
-  // 31: cvta.to.global.u64 	%rd4, %rd3;
+  // ptx:31  cvta.to.global.u64 	%rd4, %rd3;
   uint64_t rd4 = p16_u64;
-  // 32: wmma.load.c.sync.aligned.row.m16n16k16.global.f32 	{%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, [%rd4], %r1;
+  // ptx:32  wmma.load.c.sync.aligned.row.m16n16k16.global.f32 	{%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, [%rd4], %r1;
   uint64_t t1 = rd4;
   uint t2 = r1;
   uint t3 = (P2GU32((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v << 0u);
@@ -165,7 +165,7 @@ void main() {
   precise float f6 = uintBitsToFloat(t8);
   precise float f7 = uintBitsToFloat(t9);
   precise float f8 = uintBitsToFloat(t10);
-  // 33: wmma.load.a.sync.aligned.row.m16n16k16.bf16 	{%r2, %r3, %r4, %r5}, [%rd1], %r1;
+  // ptx:33  wmma.load.a.sync.aligned.row.m16n16k16.bf16 	{%r2, %r3, %r4, %r5}, [%rd1], %r1;
   uint64_t t11 = p0_u64;
   uint t12 = r1;
   uint t13 = (uint(P2GU16((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
@@ -176,7 +176,7 @@ void main() {
   uint r3 = t14;
   uint r4 = t15;
   uint r5 = t16;
-  // 34: wmma.load.b.sync.aligned.row.m16n16k16.bf16 	{%r6, %r7, %r8, %r9}, [%rd2], %r1;
+  // ptx:34  wmma.load.b.sync.aligned.row.m16n16k16.bf16 	{%r6, %r7, %r8, %r9}, [%rd2], %r1;
   uint64_t t17 = p8_u64;
   uint t18 = r1;
   uint t19 = (uint(P2GU16((t17 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * t18 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t17 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * t18 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v) << 16u);
@@ -187,7 +187,7 @@ void main() {
   uint r7 = t20;
   uint r8 = t21;
   uint r9 = t22;
-  // 35: wmma.mma.sync.aligned.row.row.m16n16k16.f32.bf16.bf16.f32 {%f9, %f10, %f11, %f12, %f13, %f14, %f15, %f16}, {%r2, %r3, %r4, %r5}, {%r6, %r7, %r8, %r9}, {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8};
+  // ptx:35  wmma.mma.sync.aligned.row.row.m16n16k16.f32.bf16.bf16.f32 {%f9, %f10, %f11, %f12, %f13, %f14, %f15, %f16}, {%r2, %r3, %r4, %r5}, {%r6, %r7, %r8, %r9}, {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8};
   uint t23 = floatBitsToUint(f1);
   uint t24 = floatBitsToUint(f2);
   uint t25 = floatBitsToUint(f3);
@@ -218,7 +218,7 @@ void main() {
   precise float f14 = uintBitsToFloat(t31[5]);
   precise float f15 = uintBitsToFloat(t31[6]);
   precise float f16 = uintBitsToFloat(t31[7]);
-  // 36: wmma.store.d.sync.aligned.row.m16n16k16.global.f32 	[%rd4], {%f9, %f10, %f11, %f12, %f13, %f14, %f15, %f16}, %r1;
+  // ptx:36  wmma.store.d.sync.aligned.row.m16n16k16.global.f32 	[%rd4], {%f9, %f10, %f11, %f12, %f13, %f14, %f15, %f16}, %r1;
   uint64_t t32 = rd4;
   uint t33 = r1;
   uint t34 = floatBitsToUint(f9);
@@ -237,6 +237,6 @@ void main() {
   P2GU32((t32 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t33 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t40;
   uint t41 = floatBitsToUint(f16);
   P2GU32((t32 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t33 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t41;
-  // 37: ret;
+  // ptx:37  ret;
   return;
 }

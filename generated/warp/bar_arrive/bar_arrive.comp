@@ -26,53 +26,53 @@ void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // bar_arrive_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // bar_arrive_param_1
-  // 27: ld.param.u64 	%rd2, [bar_arrive_param_0];
+  // ptx:27  ld.param.u64 	%rd2, [bar_arrive_param_0];
   uint64_t rd2 = p0_u64;
-  // 28: ld.param.u64 	%rd3, [bar_arrive_param_1];
-  // 29: cvta.to.global.u64 	%rd4, %rd3;
-  // 30: mov.u32 	%r3, %ntid.x;
-  // 31: mov.u32 	%r4, %ctaid.x;
-  // 32: mov.u32 	%r5, %tid.x;
+  // ptx:28  ld.param.u64 	%rd3, [bar_arrive_param_1];
+  // ptx:29  cvta.to.global.u64 	%rd4, %rd3;
+  // ptx:30  mov.u32 	%r3, %ntid.x;
+  // ptx:31  mov.u32 	%r4, %ctaid.x;
+  // ptx:32  mov.u32 	%r5, %tid.x;
   uint r5 = gl_LocalInvocationID.x;
-  // 33: mad.lo.s32 	%r1, %r4, %r3, %r5;
+  // ptx:33  mad.lo.s32 	%r1, %r4, %r3, %r5;
   uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r5));
-  // 34: shl.b32 	%r6, %r1, 1;
-  // 35: mul.wide.u32 	%rd5, %r6, 4;
-  // 36: add.s64 	%rd1, %rd4, %rd5;
+  // ptx:34  shl.b32 	%r6, %r1, 1;
+  // ptx:35  mul.wide.u32 	%rd5, %r6, 4;
+  // ptx:36  add.s64 	%rd1, %rd4, %rd5;
   uint64_t rd1 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r1 << 1u) * uint64_t(4u)));
-  // 37: setp.lt.u32 	%p1, %r5, 64;
-  // 38: shl.b32 	%r7, %r5, 2;
-  // 39: mov.u32 	%r8, _ZZ10bar_arriveE4hand;
-  // 40: add.s32 	%r2, %r8, %r7;
+  // ptx:37  setp.lt.u32 	%p1, %r5, 64;
+  // ptx:38  shl.b32 	%r7, %r5, 2;
+  // ptx:39  mov.u32 	%r8, _ZZ10bar_arriveE4hand;
+  // ptx:40  add.s32 	%r2, %r8, %r7;
   uint r2 = uint(int(sh_hand) + int(r5 << 2u));
-  // 41: @%p1 bra 	$L__BB0_2;
+  // ptx:41  @%p1 bra 	$L__BB0_2;
   if (r5 < 64u) {
-    // 45: cvta.to.global.u64 	%rd6, %rd2;
-    // 46: mul.wide.u32 	%rd7, %r1, 4;
-    // 47: add.s64 	%rd8, %rd6, %rd7;
-    // 48: ld.global.u32 	%r10, [%rd8];
+    // ptx:45  cvta.to.global.u64 	%rd6, %rd2;
+    // ptx:46  mul.wide.u32 	%rd7, %r1, 4;
+    // ptx:47  add.s64 	%rd8, %rd6, %rd7;
+    // ptx:48  ld.global.u32 	%r10, [%rd8];
     uint r10 = P2GU32(uint64_t(int64_t(rd2) + int64_t(uint64_t(r1) * uint64_t(4u)))).v;
-    // 49: mad.lo.s32 	%r11, %r10, 7, 1;
-    // 50: st.shared.u32 	[%r2], %r11;
+    // ptx:49  mad.lo.s32 	%r11, %r10, 7, 1;
+    // ptx:50  st.shared.u32 	[%r2], %r11;
     p2g_sts32(r2, uint(int(r10) * 7 + 1));
-    // 52: bar.arrive 0, 128;
+    // ptx:52  bar.arrive 0, 128;
     memoryBarrierShared();
     memoryBarrierBuffer();
     barrier();
-    // 54: st.global.u32 	[%rd1], %r10;
+    // ptx:54  st.global.u32 	[%rd1], %r10;
     P2GU32(rd1).v = r10;
-    // 55: bra.uni 	$L__BB0_3;
+    // ptx:55  bra.uni 	$L__BB0_3;
   } else {
-    // 42: bra.uni 	$L__BB0_1;
-    // 59: bar.sync 0, 128;
+    // ptx:42  bra.uni 	$L__BB0_1;
+    // ptx:59  bar.sync 0, 128;
     memoryBarrierShared();
     memoryBarrierBuffer();
     barrier();
-    // 61: ld.shared.u32 	%r9, [%r2+-256];
+    // ptx:61  ld.shared.u32 	%r9, [%r2+-256];
     uint r9 = p2g_lds32((r2 - 256u));
-    // 62: st.global.u32 	[%rd1+4], %r9;
+    // ptx:62  st.global.u32 	[%rd1+4], %r9;
     P2GU32((rd1 + 4ul)).v = r9;
   }
-  // 65: ret;
+  // ptx:65  ret;
   return;
 }

@@ -67,35 +67,35 @@ void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // elect_sync_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // elect_sync_param_1
-  // 25: ld.param.u64 	%rd2, [elect_sync_param_0];
+  // ptx:25  ld.param.u64 	%rd2, [elect_sync_param_0];
   uint64_t rd2 = p0_u64;
-  // 26: ld.param.u64 	%rd3, [elect_sync_param_1];
+  // ptx:26  ld.param.u64 	%rd3, [elect_sync_param_1];
   uint64_t rd3 = p8_u64;
-  // 27: cvta.to.global.u64 	%rd4, %rd3;
+  // ptx:27  cvta.to.global.u64 	%rd4, %rd3;
   uint64_t rd4 = rd3;
-  // 28: mov.u32 	%r6, %ntid.x;
+  // ptx:28  mov.u32 	%r6, %ntid.x;
   uint r6 = gl_WorkGroupSize.x;
-  // 29: mov.u32 	%r7, %ctaid.x;
+  // ptx:29  mov.u32 	%r7, %ctaid.x;
   uint r7 = gl_WorkGroupID.x;
-  // 30: mov.u32 	%r1, %tid.x;
+  // ptx:30  mov.u32 	%r1, %tid.x;
   uint r1 = gl_LocalInvocationID.x;
-  // 31: mad.lo.s32 	%r8, %r7, %r6, %r1;
+  // ptx:31  mad.lo.s32 	%r8, %r7, %r6, %r1;
   uint r8 = uint(int(r7) * int(r6) + int(r1));
-  // 32: cvta.to.global.u64 	%rd5, %rd2;
+  // ptx:32  cvta.to.global.u64 	%rd5, %rd2;
   uint64_t rd5 = rd2;
-  // 33: mul.wide.u32 	%rd6, %r8, 4;
+  // ptx:33  mul.wide.u32 	%rd6, %r8, 4;
   uint64_t rd6 = uint64_t(r8) * uint64_t(4u);
-  // 34: add.s64 	%rd7, %rd5, %rd6;
+  // ptx:34  add.s64 	%rd7, %rd5, %rd6;
   uint64_t rd7 = uint64_t(int64_t(rd5) + int64_t(rd6));
-  // 35: ld.global.u32 	%r9, [%rd7];
+  // ptx:35  ld.global.u32 	%r9, [%rd7];
   uint r9 = P2GU32(rd7).v;
-  // 36: shl.b32 	%r10, %r8, 2;
+  // ptx:36  shl.b32 	%r10, %r8, 2;
   uint r10 = r8 << 2u;
-  // 37: mul.wide.u32 	%rd8, %r10, 4;
+  // ptx:37  mul.wide.u32 	%rd8, %r10, 4;
   uint64_t rd8 = uint64_t(r10) * uint64_t(4u);
-  // 38: add.s64 	%rd1, %rd4, %rd8;
+  // ptx:38  add.s64 	%rd1, %rd4, %rd8;
   uint64_t rd1 = uint64_t(int64_t(rd4) + int64_t(rd8));
-  // 40: activemask.b32 %r2;
+  // ptx:40  activemask.b32 %r2;
   uint t1;
   uint t2;
   if (P2G_WARP_EMU) {
@@ -107,7 +107,7 @@ void main() {
     t2 = p2g_warp_ballot(true && true);
   }
   uint r2 = t1;
-  // 45: elect.sync %r3|P, %r2;
+  // ptx:45  elect.sync %r3|P, %r2;
   uint t4 = r2;
   uint t5;
   uint t6;
@@ -122,28 +122,28 @@ void main() {
   uint t8 = uint(findLSB(t5 & t4));
   uint r3 = t8;
   bool P = (gl_LocalInvocationIndex & 31u) == t8;
-  // 46: selp.u32 %r4, 1, 0, P;
+  // ptx:46  selp.u32 %r4, 1, 0, P;
   uint r4 = P ? 1u : 0u;
-  // 49: shl.b32 	%r11, %r4, 8;
+  // ptx:49  shl.b32 	%r11, %r4, 8;
   uint r11 = r4 << 8u;
-  // 50: or.b32  	%r12, %r11, %r3;
+  // ptx:50  or.b32  	%r12, %r11, %r3;
   uint r12 = r11 | r3;
-  // 51: st.global.u32 	[%rd1], %r12;
+  // ptx:51  st.global.u32 	[%rd1], %r12;
   P2GU32(rd1).v = r12;
-  // 52: and.b32  	%r13, %r9, 1;
+  // ptx:52  and.b32  	%r13, %r9, 1;
   uint r13 = r9 & 1u;
-  // 53: setp.eq.b32 	%p1, %r13, 1;
+  // ptx:53  setp.eq.b32 	%p1, %r13, 1;
   bool p1 = r13 == 1u;
-  // 54: mov.pred 	%p2, 0;
+  // ptx:54  mov.pred 	%p2, 0;
   bool p2 = false;
-  // 55: xor.pred  	%p3, %p1, %p2;
+  // ptx:55  xor.pred  	%p3, %p1, %p2;
   bool p3 = p1 ^^ p2;
-  // 56: not.pred 	%p4, %p3;
+  // ptx:56  not.pred 	%p4, %p3;
   bool p4 = !p3;
-  // 57: @%p4 bra 	$L__BB0_2;
+  // ptx:57  @%p4 bra 	$L__BB0_2;
   bool p2g_act1 = (!p4);
   if (P2G_WARP_EMU || p2g_act1) {
-    // 60: activemask.b32 %r14;
+    // ptx:60  activemask.b32 %r14;
     uint t9;
     uint t10;
     if (P2G_WARP_EMU) {
@@ -157,7 +157,7 @@ void main() {
     if (p2g_act1) {
       r14 = t9;
     }
-    // 65: elect.sync %r15|P, %r14;
+    // ptx:65  elect.sync %r15|P, %r14;
     uint t12 = r14;
     uint t13;
     uint t14;
@@ -177,27 +177,27 @@ void main() {
       P_1 = (gl_LocalInvocationIndex & 31u) == t16;
     }
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 66: selp.u32 %r16, 1, 0, P;
+      // ptx:66  selp.u32 %r16, 1, 0, P;
       uint r16 = P_1 ? 1u : 0u;
-      // 69: shl.b32 	%r18, %r16, 8;
+      // ptx:69  shl.b32 	%r18, %r16, 8;
       uint r18 = r16 << 8u;
-      // 70: or.b32  	%r19, %r18, %r15;
+      // ptx:70  or.b32  	%r19, %r18, %r15;
       uint r19 = r18 | r15;
-      // 71: st.global.u32 	[%rd1+4], %r19;
+      // ptx:71  st.global.u32 	[%rd1+4], %r19;
       P2GU32((rd1 + 4ul)).v = r19;
     }
   }
-  // 74: and.b32  	%r20, %r1, 31;
-  // 75: add.s32 	%r21, %r20, -4;
-  // 76: setp.gt.u32 	%p5, %r21, 7;
-  // 77: @%p5 bra 	$L__BB0_4;
+  // ptx:74  and.b32  	%r20, %r1, 31;
+  // ptx:75  add.s32 	%r21, %r20, -4;
+  // ptx:76  setp.gt.u32 	%p5, %r21, 7;
+  // ptx:77  @%p5 bra 	$L__BB0_4;
   bool p2g_act2 = (!(uint(int(r1 & 31u) + -4) > 7u));
   if (P2G_WARP_EMU || p2g_act2) {
     if (!P2G_WARP_EMU || p2g_act2) {
-      // 79: mov.u32 	%r24, 4080;
+      // ptx:79  mov.u32 	%r24, 4080;
       r24 = 4080u;
     }
-    // 83: elect.sync %r22|P, %r24;
+    // ptx:83  elect.sync %r22|P, %r24;
     uint t17 = r24;
     uint t18;
     uint t19;
@@ -217,16 +217,16 @@ void main() {
       P_2 = (gl_LocalInvocationIndex & 31u) == t21;
     }
     if (!P2G_WARP_EMU || p2g_act2) {
-      // 84: selp.u32 %r23, 1, 0, P;
+      // ptx:84  selp.u32 %r23, 1, 0, P;
       uint r23 = P_2 ? 1u : 0u;
-      // 87: shl.b32 	%r25, %r23, 8;
+      // ptx:87  shl.b32 	%r25, %r23, 8;
       uint r25 = r23 << 8u;
-      // 88: or.b32  	%r26, %r25, %r22;
+      // ptx:88  or.b32  	%r26, %r25, %r22;
       uint r26 = r25 | r22;
-      // 89: st.global.u32 	[%rd1+8], %r26;
+      // ptx:89  st.global.u32 	[%rd1+8], %r26;
       P2GU32((rd1 + 8ul)).v = r26;
     }
   }
-  // 92: ret;
+  // ptx:92  ret;
   return;
 }

@@ -82,37 +82,37 @@ void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // redux_match_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // redux_match_param_1
-  // 25: ld.param.u64 	%rd2, [redux_match_param_0];
+  // ptx:25  ld.param.u64 	%rd2, [redux_match_param_0];
   uint64_t rd2 = p0_u64;
-  // 26: ld.param.u64 	%rd3, [redux_match_param_1];
+  // ptx:26  ld.param.u64 	%rd3, [redux_match_param_1];
   uint64_t rd3 = p8_u64;
-  // 27: cvta.to.global.u64 	%rd4, %rd3;
+  // ptx:27  cvta.to.global.u64 	%rd4, %rd3;
   uint64_t rd4 = rd3;
-  // 28: mov.u32 	%r4, %ntid.x;
+  // ptx:28  mov.u32 	%r4, %ntid.x;
   uint r4 = gl_WorkGroupSize.x;
-  // 29: mov.u32 	%r5, %ctaid.x;
+  // ptx:29  mov.u32 	%r5, %ctaid.x;
   uint r5 = gl_WorkGroupID.x;
-  // 30: mov.u32 	%r6, %tid.x;
+  // ptx:30  mov.u32 	%r6, %tid.x;
   uint r6 = gl_LocalInvocationID.x;
-  // 31: mad.lo.s32 	%r7, %r5, %r4, %r6;
+  // ptx:31  mad.lo.s32 	%r7, %r5, %r4, %r6;
   uint r7 = uint(int(r5) * int(r4) + int(r6));
-  // 32: and.b32  	%r1, %r6, 31;
+  // ptx:32  and.b32  	%r1, %r6, 31;
   uint r1 = r6 & 31u;
-  // 33: cvta.to.global.u64 	%rd5, %rd2;
+  // ptx:33  cvta.to.global.u64 	%rd5, %rd2;
   uint64_t rd5 = rd2;
-  // 34: mul.wide.u32 	%rd6, %r7, 4;
+  // ptx:34  mul.wide.u32 	%rd6, %r7, 4;
   uint64_t rd6 = uint64_t(r7) * uint64_t(4u);
-  // 35: add.s64 	%rd7, %rd5, %rd6;
+  // ptx:35  add.s64 	%rd7, %rd5, %rd6;
   uint64_t rd7 = uint64_t(int64_t(rd5) + int64_t(rd6));
-  // 36: ld.global.u32 	%r2, [%rd7];
+  // ptx:36  ld.global.u32 	%r2, [%rd7];
   uint r2 = P2GU32(rd7).v;
-  // 37: shl.b32 	%r8, %r7, 4;
+  // ptx:37  shl.b32 	%r8, %r7, 4;
   uint r8 = r7 << 4u;
-  // 38: mul.wide.u32 	%rd8, %r8, 4;
+  // ptx:38  mul.wide.u32 	%rd8, %r8, 4;
   uint64_t rd8 = uint64_t(r8) * uint64_t(4u);
-  // 39: add.s64 	%rd1, %rd4, %rd8;
+  // ptx:39  add.s64 	%rd1, %rd4, %rd8;
   uint64_t rd1 = uint64_t(int64_t(rd4) + int64_t(rd8));
-  // 41: activemask.b32 %r3;
+  // ptx:41  activemask.b32 %r3;
   uint t1;
   uint t2;
   if (P2G_WARP_EMU) {
@@ -124,7 +124,7 @@ void main() {
     t2 = p2g_warp_ballot(true && true);
   }
   uint r3 = t1;
-  // 43: redux.sync.add.u32 %r9, %r2, %r3;
+  // ptx:43  redux.sync.add.u32 %r9, %r2, %r3;
   uint t4 = r2;
   uint t5 = r3;
   uint t6;
@@ -147,9 +147,9 @@ void main() {
     t10 = t10 + t11;
   }
   uint r9 = t10;
-  // 44: st.global.u32 	[%rd1], %r9;
+  // ptx:44  st.global.u32 	[%rd1], %r9;
   P2GU32(rd1).v = r9;
-  // 45: redux.sync.min.s32 %r10, %r2, %r3;
+  // ptx:45  redux.sync.min.s32 %r10, %r2, %r3;
   uint t12 = r2;
   uint t13 = r3;
   uint t14;
@@ -172,9 +172,9 @@ void main() {
     t18 = uint(min(int(t18), int(t19)));
   }
   uint r10 = t18;
-  // 46: st.global.u32 	[%rd1+4], %r10;
+  // ptx:46  st.global.u32 	[%rd1+4], %r10;
   P2GU32((rd1 + 4ul)).v = r10;
-  // 47: redux.sync.max.s32 %r11, %r2, %r3;
+  // ptx:47  redux.sync.max.s32 %r11, %r2, %r3;
   uint t20 = r2;
   uint t21 = r3;
   uint t22;
@@ -197,9 +197,9 @@ void main() {
     t26 = uint(max(int(t26), int(t27)));
   }
   uint r11 = t26;
-  // 48: st.global.u32 	[%rd1+8], %r11;
+  // ptx:48  st.global.u32 	[%rd1+8], %r11;
   P2GU32((rd1 + 8ul)).v = r11;
-  // 49: redux.sync.min.u32 %r12, %r2, %r3;
+  // ptx:49  redux.sync.min.u32 %r12, %r2, %r3;
   uint t28 = r2;
   uint t29 = r3;
   uint t30;
@@ -222,9 +222,9 @@ void main() {
     t34 = min(t34, t35);
   }
   uint r12 = t34;
-  // 50: st.global.u32 	[%rd1+12], %r12;
+  // ptx:50  st.global.u32 	[%rd1+12], %r12;
   P2GU32((rd1 + 12ul)).v = r12;
-  // 51: redux.sync.max.u32 %r13, %r2, %r3;
+  // ptx:51  redux.sync.max.u32 %r13, %r2, %r3;
   uint t36 = r2;
   uint t37 = r3;
   uint t38;
@@ -247,11 +247,11 @@ void main() {
     t42 = max(t42, t43);
   }
   uint r13 = t42;
-  // 52: st.global.u32 	[%rd1+16], %r13;
+  // ptx:52  st.global.u32 	[%rd1+16], %r13;
   P2GU32((rd1 + 16ul)).v = r13;
-  // 53: or.b32  	%r14, %r2, 268435456;
+  // ptx:53  or.b32  	%r14, %r2, 268435456;
   uint r14 = r2 | 0x10000000u;
-  // 54: redux.sync.and.b32 %r15, %r14, %r3;
+  // ptx:54  redux.sync.and.b32 %r15, %r14, %r3;
   uint t44 = r14;
   uint t45 = r3;
   uint t46;
@@ -274,11 +274,11 @@ void main() {
     t50 = t50 & t51;
   }
   uint r15 = t50;
-  // 55: st.global.u32 	[%rd1+20], %r15;
+  // ptx:55  st.global.u32 	[%rd1+20], %r15;
   P2GU32((rd1 + 20ul)).v = r15;
-  // 56: and.b32  	%r16, %r2, 61680;
+  // ptx:56  and.b32  	%r16, %r2, 61680;
   uint r16 = r2 & 61680u;
-  // 57: redux.sync.or.b32 %r17, %r16, %r3;
+  // ptx:57  redux.sync.or.b32 %r17, %r16, %r3;
   uint t52 = r16;
   uint t53 = r3;
   uint t54;
@@ -301,9 +301,9 @@ void main() {
     t58 = t58 | t59;
   }
   uint r17 = t58;
-  // 58: st.global.u32 	[%rd1+24], %r17;
+  // ptx:58  st.global.u32 	[%rd1+24], %r17;
   P2GU32((rd1 + 24ul)).v = r17;
-  // 59: redux.sync.xor.b32 %r18, %r2, %r3;
+  // ptx:59  redux.sync.xor.b32 %r18, %r2, %r3;
   uint t60 = r2;
   uint t61 = r3;
   uint t62;
@@ -326,11 +326,11 @@ void main() {
     t66 = t66 ^ t67;
   }
   uint r18 = t66;
-  // 60: st.global.u32 	[%rd1+28], %r18;
+  // ptx:60  st.global.u32 	[%rd1+28], %r18;
   P2GU32((rd1 + 28ul)).v = r18;
-  // 61: and.b32  	%r19, %r2, 7;
+  // ptx:61  and.b32  	%r19, %r2, 7;
   uint r19 = r2 & 7u;
-  // 62: match.any.sync.b32 	%r20, %r19, %r3;
+  // ptx:62  match.any.sync.b32 	%r20, %r19, %r3;
   uint t68 = r3;
   uint t69 = 0xFFFFFFFFu;
   uint t71 = r19;
@@ -355,13 +355,13 @@ void main() {
   t69 &= t75;
   uint t77 = t69 & t70;
   uint r20 = t77;
-  // 63: st.global.u32 	[%rd1+32], %r20;
+  // ptx:63  st.global.u32 	[%rd1+32], %r20;
   P2GU32((rd1 + 32ul)).v = r20;
-  // 64: setp.gt.s32 	%p1, %r2, 900;
+  // ptx:64  setp.gt.s32 	%p1, %r2, 900;
   bool p1 = int(r2) > 900;
-  // 65: selp.u32 	%r21, 1, 0, %p1;
+  // ptx:65  selp.u32 	%r21, 1, 0, %p1;
   uint r21 = p1 ? 1u : 0u;
-  // 66: match.all.sync.b32 	%r22|%p2, %r21, %r3;
+  // ptx:66  match.all.sync.b32 	%r22|%p2, %r21, %r3;
   uint t78 = r3;
   uint t79 = 0xFFFFFFFFu;
   uint t81 = r21;
@@ -387,26 +387,26 @@ void main() {
   uint t87 = ((t79 & t80) == t80 ? t80 : 0u);
   uint r22 = t87;
   bool p2 = t87 != 0u;
-  // 67: selp.u32 	%r23, 1, 0, %p2;
+  // ptx:67  selp.u32 	%r23, 1, 0, %p2;
   uint r23 = p2 ? 1u : 0u;
-  // 68: st.global.u32 	[%rd1+36], %r22;
+  // ptx:68  st.global.u32 	[%rd1+36], %r22;
   P2GU32((rd1 + 36ul)).v = r22;
-  // 69: st.global.u32 	[%rd1+40], %r23;
+  // ptx:69  st.global.u32 	[%rd1+40], %r23;
   P2GU32((rd1 + 40ul)).v = r23;
-  // 70: and.b32  	%r24, %r2, 1;
+  // ptx:70  and.b32  	%r24, %r2, 1;
   uint r24 = r2 & 1u;
-  // 71: setp.eq.b32 	%p3, %r24, 1;
+  // ptx:71  setp.eq.b32 	%p3, %r24, 1;
   bool p3 = r24 == 1u;
-  // 72: mov.pred 	%p4, 0;
+  // ptx:72  mov.pred 	%p4, 0;
   bool p4 = false;
-  // 73: xor.pred  	%p5, %p3, %p4;
+  // ptx:73  xor.pred  	%p5, %p3, %p4;
   bool p5 = p3 ^^ p4;
-  // 74: not.pred 	%p6, %p5;
+  // ptx:74  not.pred 	%p6, %p5;
   bool p6 = !p5;
-  // 75: @%p6 bra 	$L__BB0_2;
+  // ptx:75  @%p6 bra 	$L__BB0_2;
   bool p2g_act1 = (!p6);
   if (P2G_WARP_EMU || p2g_act1) {
-    // 78: activemask.b32 %r25;
+    // ptx:78  activemask.b32 %r25;
     uint t88;
     uint t89;
     if (P2G_WARP_EMU) {
@@ -420,7 +420,7 @@ void main() {
     if (p2g_act1) {
       r25 = t88;
     }
-    // 80: redux.sync.add.u32 %r26, %r2, %r25;
+    // ptx:80  redux.sync.add.u32 %r26, %r2, %r25;
     uint t91 = r2;
     uint t92 = r25;
     uint t93;
@@ -446,22 +446,22 @@ void main() {
       r26 = t97;
     }
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 81: st.global.u32 	[%rd1+44], %r26;
+      // ptx:81  st.global.u32 	[%rd1+44], %r26;
       P2GU32((rd1 + 44ul)).v = r26;
-      // 82: and.b32  	%r27, %r2, 3;
+      // ptx:82  and.b32  	%r27, %r2, 3;
       uint r27 = r2 & 3u;
-      // 83: cvt.u64.u32 	%rd9, %r27;
+      // ptx:83  cvt.u64.u32 	%rd9, %r27;
       uint64_t t99 = uint64_t(r27);
       uint64_t rd9 = uint64_t(t99);
-      // 84: shr.u32 	%r28, %r1, 3;
+      // ptx:84  shr.u32 	%r28, %r1, 3;
       uint r28 = r1 >> 3u;
-      // 85: cvt.u64.u32 	%rd10, %r28;
+      // ptx:85  cvt.u64.u32 	%rd10, %r28;
       uint64_t t100 = uint64_t(r28);
       uint64_t rd10 = uint64_t(t100);
-      // 86: bfi.b64 	%rd11, %rd9, %rd10, 40, 24;
+      // ptx:86  bfi.b64 	%rd11, %rd9, %rd10, 40, 24;
       rd11 = p2g_bfi_64(rd9, rd10, 40u, 24u);
     }
-    // 87: match.any.sync.b64 	%r29, %rd11, %r25;
+    // ptx:87  match.any.sync.b64 	%r29, %rd11, %r25;
     uint t101 = r25;
     uint t102 = 0xFFFFFFFFu;
     uvec2 t104 = unpackUint2x32(rd11);
@@ -508,19 +508,19 @@ void main() {
       r29 = t115;
     }
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 88: st.global.u32 	[%rd1+48], %r29;
+      // ptx:88  st.global.u32 	[%rd1+48], %r29;
       P2GU32((rd1 + 48ul)).v = r29;
     }
   }
-  // 91: setp.gt.u32 	%p7, %r1, 15;
-  // 92: @%p7 bra 	$L__BB0_4;
+  // ptx:91  setp.gt.u32 	%p7, %r1, 15;
+  // ptx:92  @%p7 bra 	$L__BB0_4;
   bool p2g_act2 = (!(r1 > 15u));
   if (P2G_WARP_EMU || p2g_act2) {
     if (!P2G_WARP_EMU || p2g_act2) {
-      // 94: mov.u32 	%r30, 65535;
+      // ptx:94  mov.u32 	%r30, 65535;
       r30 = 65535u;
     }
-    // 95: redux.sync.max.s32 %r31, %r2, %r30;
+    // ptx:95  redux.sync.max.s32 %r31, %r2, %r30;
     uint t116 = r2;
     uint t117 = r30;
     uint t118;
@@ -546,16 +546,16 @@ void main() {
       r31 = t122;
     }
     if (!P2G_WARP_EMU || p2g_act2) {
-      // 96: st.global.u32 	[%rd1+52], %r31;
+      // ptx:96  st.global.u32 	[%rd1+52], %r31;
       P2GU32((rd1 + 52ul)).v = r31;
-      // 97: setp.lt.s32 	%p8, %r2, 990;
+      // ptx:97  setp.lt.s32 	%p8, %r2, 990;
       bool p8 = int(r2) < 990;
-      // 98: selp.u64 	%rd12, 1, 0, %p8;
+      // ptx:98  selp.u64 	%rd12, 1, 0, %p8;
       uint64_t rd12 = p8 ? 1ul : 0ul;
-      // 99: shl.b64 	%rd13, %rd12, 33;
+      // ptx:99  shl.b64 	%rd13, %rd12, 33;
       rd13 = rd12 << 33u;
     }
-    // 100: match.all.sync.b64 	%r32|%p9, %rd13, %r30;
+    // ptx:100  match.all.sync.b64 	%r32|%p9, %rd13, %r30;
     uint t124 = r30;
     uint t125 = 0xFFFFFFFFu;
     uvec2 t127 = unpackUint2x32(rd13);
@@ -605,14 +605,14 @@ void main() {
       p9 = t138 != 0u;
     }
     if (!P2G_WARP_EMU || p2g_act2) {
-      // 101: selp.u32 	%r33, 1, 0, %p9;
+      // ptx:101  selp.u32 	%r33, 1, 0, %p9;
       uint r33 = p9 ? 1u : 0u;
-      // 102: st.global.u32 	[%rd1+56], %r32;
+      // ptx:102  st.global.u32 	[%rd1+56], %r32;
       P2GU32((rd1 + 56ul)).v = r32;
-      // 103: st.global.u32 	[%rd1+60], %r33;
+      // ptx:103  st.global.u32 	[%rd1+60], %r33;
       P2GU32((rd1 + 60ul)).v = r33;
     }
   }
-  // 106: ret;
+  // ptx:106  ret;
   return;
 }

@@ -74,44 +74,44 @@ void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // syncwarp_divergent_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // syncwarp_divergent_param_1
-  // 27: ld.param.u64 	%rd3, [syncwarp_divergent_param_0];
-  // 28: ld.param.u64 	%rd4, [syncwarp_divergent_param_1];
-  // 29: cvta.to.global.u64 	%rd5, %rd4;
-  // 30: mov.u32 	%r1, %tid.x;
+  // ptx:27  ld.param.u64 	%rd3, [syncwarp_divergent_param_0];
+  // ptx:28  ld.param.u64 	%rd4, [syncwarp_divergent_param_1];
+  // ptx:29  cvta.to.global.u64 	%rd5, %rd4;
+  // ptx:30  mov.u32 	%r1, %tid.x;
   uint r1 = gl_LocalInvocationID.x;
-  // 31: and.b32  	%r6, %r1, 16;
-  // 32: mov.u32 	%r7, %ntid.x;
-  // 33: mov.u32 	%r8, %ctaid.x;
-  // 34: mad.lo.s32 	%r9, %r8, %r7, %r1;
+  // ptx:31  and.b32  	%r6, %r1, 16;
+  // ptx:32  mov.u32 	%r7, %ntid.x;
+  // ptx:33  mov.u32 	%r8, %ctaid.x;
+  // ptx:34  mad.lo.s32 	%r9, %r8, %r7, %r1;
   uint r9 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r1));
-  // 35: cvta.to.global.u64 	%rd6, %rd3;
-  // 36: mul.wide.u32 	%rd7, %r9, 4;
-  // 37: add.s64 	%rd8, %rd6, %rd7;
-  // 38: ld.global.u32 	%r2, [%rd8];
+  // ptx:35  cvta.to.global.u64 	%rd6, %rd3;
+  // ptx:36  mul.wide.u32 	%rd7, %r9, 4;
+  // ptx:37  add.s64 	%rd8, %rd6, %rd7;
+  // ptx:38  ld.global.u32 	%r2, [%rd8];
   uint r2 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r9) * uint64_t(4u)))).v;
-  // 39: shl.b32 	%r10, %r9, 2;
-  // 40: mul.wide.u32 	%rd9, %r10, 4;
-  // 41: add.s64 	%rd1, %rd5, %rd9;
+  // ptx:39  shl.b32 	%r10, %r9, 2;
+  // ptx:40  mul.wide.u32 	%rd9, %r10, 4;
+  // ptx:41  add.s64 	%rd1, %rd5, %rd9;
   uint64_t rd1 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r9 << 2u) * uint64_t(4u)));
-  // 42: setp.eq.s32 	%p1, %r6, 0;
+  // ptx:42  setp.eq.s32 	%p1, %r6, 0;
   bool p1 = int(r1 & 16u) == 0;
-  // 43: @%p1 bra 	$L__BB0_2;
+  // ptx:43  @%p1 bra 	$L__BB0_2;
   bool p2g_act1 = (p1);
   bool p2g_act2 = !(p1);
   if (P2G_WARP_EMU || p2g_act1) {
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 47: shl.b32 	%r11, %r1, 2;
+      // ptx:47  shl.b32 	%r11, %r1, 2;
       r11 = r1 << 2u;
-      // 48: mov.u32 	%r12, _ZZ18syncwarp_divergentE1s;
+      // ptx:48  mov.u32 	%r12, _ZZ18syncwarp_divergentE1s;
       r12 = sh_s;
-      // 49: add.s32 	%r13, %r12, %r11;
+      // ptx:49  add.s32 	%r13, %r12, %r11;
       r13 = uint(int(r12) + int(r11));
-      // 50: st.shared.u32 	[%r13], %r2;
+      // ptx:50  st.shared.u32 	[%r13], %r2;
       p2g_sts32(r13, r2);
-      // 51: mov.u32 	%r14, 65535;
+      // ptx:51  mov.u32 	%r14, 65535;
       r14 = 65535u;
     }
-    // 52: bar.warp.sync 	65535;
+    // ptx:52  bar.warp.sync 	65535;
     if (P2G_WARP_EMU) {
       memoryBarrierBuffer();
       p2g_warp_x(p2g_act1, true, 0u);
@@ -120,16 +120,16 @@ void main() {
       memoryBarrierBuffer();
     }
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 53: xor.b32  	%r15, %r11, 12;
+      // ptx:53  xor.b32  	%r15, %r11, 12;
       uint r15 = r11 ^ 12u;
-      // 54: add.s32 	%r16, %r12, %r15;
+      // ptx:54  add.s32 	%r16, %r12, %r15;
       uint r16 = uint(int(r12) + int(r15));
-      // 55: ld.shared.u32 	%r17, [%r16];
+      // ptx:55  ld.shared.u32 	%r17, [%r16];
       uint r17 = p2g_lds32(r16);
-      // 56: st.global.u32 	[%rd1], %r17;
+      // ptx:56  st.global.u32 	[%rd1], %r17;
       P2GU32(rd1).v = r17;
     }
-    // 57: bar.warp.sync 	65535;
+    // ptx:57  bar.warp.sync 	65535;
     if (P2G_WARP_EMU) {
       memoryBarrierBuffer();
       p2g_warp_x(p2g_act1, true, 0u);
@@ -138,12 +138,12 @@ void main() {
       memoryBarrierBuffer();
     }
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 58: add.s32 	%r18, %r2, 1000;
+      // ptx:58  add.s32 	%r18, %r2, 1000;
       uint r18 = uint(int(r2) + 1000);
-      // 59: st.shared.u32 	[%r13], %r18;
+      // ptx:59  st.shared.u32 	[%r13], %r18;
       p2g_sts32(r13, r18);
     }
-    // 60: bar.warp.sync 	65535;
+    // ptx:60  bar.warp.sync 	65535;
     if (P2G_WARP_EMU) {
       memoryBarrierBuffer();
       p2g_warp_x(p2g_act1, true, 0u);
@@ -152,24 +152,24 @@ void main() {
       memoryBarrierBuffer();
     }
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 61: add.s32 	%r19, %r1, 1;
+      // ptx:61  add.s32 	%r19, %r1, 1;
       uint r19 = uint(int(r1) + 1);
-      // 62: and.b32  	%r20, %r19, 15;
+      // ptx:62  and.b32  	%r20, %r19, 15;
       uint r20 = r19 & 15u;
-      // 63: and.b32  	%r21, %r1, 1073741792;
+      // ptx:63  and.b32  	%r21, %r1, 1073741792;
       uint r21 = r1 & 0x3FFFFFE0u;
-      // 64: or.b32  	%r22, %r20, %r21;
+      // ptx:64  or.b32  	%r22, %r20, %r21;
       uint r22 = r20 | r21;
-      // 65: shl.b32 	%r23, %r22, 2;
+      // ptx:65  shl.b32 	%r23, %r22, 2;
       uint r23 = r22 << 2u;
-      // 66: add.s32 	%r24, %r12, %r23;
+      // ptx:66  add.s32 	%r24, %r12, %r23;
       uint r24 = uint(int(r12) + int(r23));
-      // 67: ld.shared.u32 	%r25, [%r24];
+      // ptx:67  ld.shared.u32 	%r25, [%r24];
       uint r25 = p2g_lds32(r24);
-      // 68: st.global.u32 	[%rd1+4], %r25;
+      // ptx:68  st.global.u32 	[%rd1+4], %r25;
       P2GU32((rd1 + 4ul)).v = r25;
     }
-    // 69: redux.sync.add.u32 %r26, %r2, %r14;
+    // ptx:69  redux.sync.add.u32 %r26, %r2, %r14;
     uint t1 = r2;
     uint t2 = r14;
     uint t3;
@@ -195,22 +195,22 @@ void main() {
       r26 = t7;
     }
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 70: mov.u64 	%rd14, 3;
+      // ptx:70  mov.u64 	%rd14, 3;
       rd14 = 3ul;
     }
-    // 71: bra.uni 	$L__BB0_3;
+    // ptx:71  bra.uni 	$L__BB0_3;
   }
   if (p2g_act2) {
-    // 44: bra.uni 	$L__BB0_1;
-    // 74: mul.lo.s32 	%r26, %r2, 7;
+    // ptx:44  bra.uni 	$L__BB0_1;
+    // ptx:74  mul.lo.s32 	%r26, %r2, 7;
     r26 = uint(int(r2) * 7);
-    // 75: mov.u64 	%rd14, 2;
+    // ptx:75  mov.u64 	%rd14, 2;
     rd14 = 2ul;
   }
-  // 78: shl.b64 	%rd12, %rd14, 2;
-  // 79: add.s64 	%rd13, %rd1, %rd12;
-  // 80: st.global.u32 	[%rd13], %r26;
+  // ptx:78  shl.b64 	%rd12, %rd14, 2;
+  // ptx:79  add.s64 	%rd13, %rd1, %rd12;
+  // ptx:80  st.global.u32 	[%rd13], %r26;
   P2GU32(uint64_t(int64_t(rd1) + int64_t(rd14 << 2u))).v = r26;
-  // 81: ret;
+  // ptx:81  ret;
   return;
 }
