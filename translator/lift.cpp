@@ -704,6 +704,10 @@ void Lifter::liftCall(const ptx::Instr& in, Frame& fr) {
     error(in.ops[i - 1].span, "call to unknown function '" + ptx::clip(name) + "'");
     return;
   }
+  if (callee->isEntry) {  // PTX ISA 10.1: only .func may be called (a kernel is launched)
+    error(in.span, "call to '" + ptx::clip(name) + "', which is a kernel (.entry); only .func can be called");
+    return;
+  }
   if (!callee->hasBody) {
     error(in.span, "call to '" + ptx::clip(name) + "', which has no body in this module (" +
                        (name == "vprintf" ? "printf is not supported" : "an external function") + ")");

@@ -1,5 +1,8 @@
 // ptx2glsl: the command-line driver.
+#include <fcntl.h>
+#include <spawn.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -507,6 +510,72 @@ std::string makeBigPtx(const std::string& src, size_t mb) {
   return out;
 }
 
+// This process's peak resident memory (VmHWM of /proc/self/status: the high-water mark of this program's own
+// address space, which, unlike getrusage's ru_maxrss, does not start from the memory of the process that spawned
+// it), in KB; -1 when unknown.
+long ownPeakKb() {
+  std::ifstream st("/proc/self/status");
+  std::string l;
+  while (std::getline(st, l))
+    if (l.compare(0, 6, "VmHWM:") == 0) return atol(l.c_str() + 6);
+  return -1;
+}
+
+// The peak resident memory of translating `text` to GLSL on its own, in KB (-1 when it could not be measured):
+// `ptx2glsl bench --glsl-peak COPY` in a new process, since this one already holds glslang's memory and the other
+// inputs.
+long glslPeakKb(const std::string& text) {
+  char file[] = "/tmp/p2g-bench-XXXXXX";
+  int fd = mkstemp(file);
+  if (fd < 0) return -1;
+  bool wrote = write(fd, text.data(), text.size()) == ssize_t(text.size());
+  close(fd);
+  std::string report = std::string(file) + ".peak";
+  long kb = -1;
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (wrote && n > 0) {
+    self[n] = 0;
+    std::string exe(self);
+    std::vector<std::string> args = {exe, "bench", "--glsl-peak", file};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, report.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid;
+    if (posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), environ) == 0) {
+      int status = 0;
+      if (waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        std::string out;
+        if (readFile(report, out)) kb = atol(out.c_str());
+      }
+    }
+    posix_spawn_file_actions_destroy(&fa);
+  }
+  unlink(report.c_str());
+  unlink(file);
+  return kb;
+}
+
+// `bench --glsl-peak FILE` (the child of glslPeakKb): translates FILE to GLSL, prints its own peak memory in KB.
+int benchGlslPeak(const char* path) {
+  std::string text;
+  if (!readFile(path, text)) return 1;
+  ptx::SourceManager sm;
+  int buf = sm.add(path, text);
+  text = std::string();  // the source manager holds its own copy
+  ptx::DiagEngine d(sm);
+  std::vector<EntryResult> res;
+  TranslateOptions opt;
+  opt.spirv = false;
+  if (!translateBuffer(sm, buf, opt, d, res)) return 1;
+  printf("%ld\n", ownPeakKb());
+  return 0;
+}
+
 int cmdBench(int argc, char** argv) {
   if (wantHelp(argc, argv)) {
     fputs(kBenchHelp, stdout);
@@ -515,6 +584,7 @@ int cmdBench(int argc, char** argv) {
   std::vector<std::string> files;
   int repeat = 3;
   size_t bigMb = 0;
+  if (argc == 2 && std::string(argv[0]) == "--glsl-peak") return benchGlslPeak(argv[1]);
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--repeat" || a == "--big-mb") {
@@ -547,8 +617,8 @@ int cmdBench(int argc, char** argv) {
     inputs.push_back({f, text});
   }
   if (bigMb) inputs.push_back({"generated(" + files[0] + " x N)", makeBigPtx(inputs[0].second, bigMb)});
-  printf("%-48s %9s %10s %12s %11s %11s %10s\n", "file", "MB", "parse MB/s", "to-GLSL MB/s", "glslang MB/s",
-         "spv-val MB/s", "peak MB");
+  printf("%-48s %9s %10s %12s %11s %11s %10s %13s\n", "file", "MB", "parse MB/s", "to-GLSL MB/s", "glslang MB/s",
+         "spv-val MB/s", "peak MB", "to-GLSL peak");
   for (auto& [name, text] : inputs) {
     double mb = double(text.size()) / 1e6;
     double bestParse = 1e30, bestGlsl = 1e30, bestGlslang = 1e30, bestVal = 1e30;
@@ -587,10 +657,14 @@ int cmdBench(int argc, char** argv) {
     }
     long rss = peakRssKb();
     auto rate = [&](double ms) { return ms > 0 ? mb / (ms / 1000.0) : 0.0; };
-    printf("%-48s %9.2f %10.1f %12.1f %11.1f %11.1f %10.1f\n", name.substr(0, 48).c_str(), mb, rate(bestParse),
-           rate(bestGlsl), rate(bestGlslang), rate(bestVal), double(std::max(rss, rss0)) / 1024.0);
+    long own = glslPeakKb(text);
+    char ownText[64] = "-";
+    if (own > 0) snprintf(ownText, sizeof ownText, "%.1f (%.1fx)", double(own) / 1024.0, double(own) / 1024.0 / mb);
+    printf("%-48s %9.2f %10.1f %12.1f %11.1f %11.1f %10.1f %13s\n", name.substr(0, 48).c_str(), mb, rate(bestParse),
+           rate(bestGlsl), rate(bestGlslang), rate(bestVal), double(std::max(rss, rss0)) / 1024.0, ownText);
   }
-  printf("peak memory is the whole process's maximum resident set so far (it includes the input text).\n");
+  printf("peak MB: this process's maximum resident set so far (glslang's and every input's memory included);\n"
+         "to-GLSL peak: PTX to GLSL for the input alone, in a new process (MB, and x the PTX).\n");
   return 0;
 }
 

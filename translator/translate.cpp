@@ -20,7 +20,9 @@ bool translateBuffer(const ptx::SourceManager& sm, int buf, const TranslateOptio
                      std::vector<EntryResult>& out, Timings* timings) {
   auto t0 = std::chrono::steady_clock::now();
   ptx::Module mod;
-  bool parsed = ptx::parseModule(sm, buf, diags, mod);
+  ptx::ParseOptions po;
+  po.dropEntryBodies = true;  // one kernel's syntax tree at a time (translateParsed parses each body again)
+  bool parsed = ptx::parseModule(sm, buf, diags, mod, po);
   if (timings) timings->parseMs += msSince(t0);
   if (!parsed) return false;
   return translateParsed(sm, buf, mod, opt, diags, out, timings);
@@ -30,11 +32,21 @@ bool translateParsed(const ptx::SourceManager& sm, int buf, const ptx::Module& m
                      ptx::DiagEngine& diags, std::vector<EntryResult>& out, Timings* timings) {
   bool ok = true;
   bool found = false;
-  for (auto& fn : mod.functions) {
-    if (!fn.isEntry || !fn.hasBody) continue;
-    if (!opt.entry.empty() && fn.name != opt.entry) continue;
+  for (auto& entry : mod.functions) {
+    if (!entry.isEntry || !entry.hasBody) continue;
+    if (!opt.entry.empty() && entry.name != opt.entry) continue;
     found = true;
     auto t1 = std::chrono::steady_clock::now();
+    // A body the parse checked but did not keep is parsed again here, and freed after this kernel.
+    ptx::Function reparsed;
+    if (entry.bodyDropped) {
+      reparsed = entry;
+      if (!ptx::parseBody(sm, buf, diags, reparsed)) {
+        ok = false;
+        continue;
+      }
+    }
+    const ptx::Function& fn = entry.bodyDropped ? reparsed : entry;
     ir::Function f;
     if (!liftEntry(mod, fn, diags, f)) {
       ok = false;

@@ -127,6 +127,7 @@ struct Function {
   bool isEntry = false;           // .entry (kernel) or .func
   bool isVisible = false, isExtern = false, isWeak = false;
   bool hasBody = false;           // false for a prototype ending in ';'
+  bool bodyDropped = false;       // body parsed and checked, statements not kept (ParseOptions::dropEntryBodies)
   std::string_view name;
   std::vector<VarDecl> params;    // .param (or .reg for .func) parameters, declaration order
   std::vector<VarDecl> rets;      // .func return parameters

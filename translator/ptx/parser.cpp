@@ -32,8 +32,9 @@ Space spaceFromName(std::string_view n) {
   return Space::None;
 }
 
-Parser::Parser(const SourceManager& sm, int buf, DiagEngine& d, Module& m, const ParseOptions& opt)
-    : lx_(sm.text(buf).data(), sm.text(buf).data() + sm.text(buf).size(), d),
+Parser::Parser(const SourceManager& sm, int buf, DiagEngine& d, Module& m, const ParseOptions& opt,
+               const char* start)
+    : lx_(start ? start : sm.text(buf).data(), sm.text(buf).data() + sm.text(buf).size(), d),
       sm_(sm),
       diags_(d),
       m_(m),
@@ -360,6 +361,20 @@ void Parser::parseFunction(bool isEntry, bool vis, bool ext, bool weak, Span at)
   advance();
   f.body.stmts.reserve(64);
   parseBlock(f.body, 1, f);
+  if (opt_.dropEntryBodies && f.isEntry) {
+    f.body.stmts = std::vector<Stmt>();  // freed (parseBody reads it again)
+    f.bodyDropped = true;
+  }
+}
+
+void Parser::reparseBody(Function& f) {
+  advance();  // the body's '{'
+  if (!at(Tok::LBrace)) return expected("'{' (the function body)");
+  advance();
+  f.body.stmts.clear();
+  f.body.stmts.reserve(64);
+  parseBlock(f.body, 1, f);
+  f.bodyDropped = false;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -678,6 +693,17 @@ bool parseModule(const SourceManager& sm, int buf, DiagEngine& diags, Module& ou
   unsigned before = diags.errorCount();
   Parser p(sm, buf, diags, out, opt);
   p.run();
+  return diags.errorCount() == before;
+}
+
+bool parseBody(const SourceManager& sm, int buf, DiagEngine& diags, Function& f, const ParseOptions& opt) {
+  unsigned before = diags.errorCount();
+  if (!f.hasBody || !f.body.span.begin) return true;
+  Module scratch;  // a body adds nothing to the module
+  ParseOptions o = opt;
+  o.dropEntryBodies = false;
+  Parser p(sm, buf, diags, scratch, o, f.body.span.begin);
+  p.reparseBody(f);
   return diags.errorCount() == before;
 }
 

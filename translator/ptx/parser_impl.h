@@ -28,8 +28,11 @@ uint32_t typeBytes(std::string_view type);
 
 class Parser {
  public:
-  Parser(const SourceManager& sm, int buf, DiagEngine& d, Module& m, const ParseOptions& opt);
+  // `start`: where lexing begins (a function body's '{' for parseBody); the buffer's start when null.
+  Parser(const SourceManager& sm, int buf, DiagEngine& d, Module& m, const ParseOptions& opt,
+         const char* start = nullptr);
   void run();
+  void reparseBody(Function& f);
   void checkInitSymbols();
 
  private:
