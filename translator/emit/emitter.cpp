@@ -1249,14 +1249,22 @@ void Emitter::resolveFolds() {
     lines.push_back(body_.substr(i, e - i));
     i = e + 1;
   }
+  // A statement that passes the check keeps passing: a fold is read in one place, so unfolding one changes only
+  // the statement whose check chose it (and adds the fold's own assignment). So each round rechecks only the
+  // statements that failed the last one and the assignments it added, in the same order (the same choices as
+  // checking everything every round).
+  std::vector<uint8_t> lineDue(lines.size(), 0), assignDue(n, 0);
+  for (size_t i = 0; i < lines.size(); ++i)
+    lineDue[i] = !lines[i].empty() && lines[i][0] != '\x03' && lines[i].find('\x01') != std::string::npos;
+  for (size_t k = 0; k < n; ++k) assignDue[k] = !folded[k];
   for (bool changed = true; changed;) {
     changed = false;
     settle();
-    auto check = [&](const std::string& t) {
-      if (t.find('\x01') == std::string::npos) return;
+    auto check = [&](const std::string& t) {  // true when the statement passes
+      if (t.find('\x01') == std::string::npos) return true;
       std::string x = expand(t);
       bool nested = nestedConversion(x);
-      if (x.size() <= kLineWidth && !nested) return;
+      if (x.size() <= kLineWidth && !nested) return true;
       int widest = -1;
       for (size_t at = t.find('\x01'); at != std::string::npos; at = t.find('\x01', at + 1)) {
         int k = atoi(t.c_str() + at + 1);
@@ -1264,12 +1272,13 @@ void Emitter::resolveFolds() {
             (widest < 0 || value[size_t(k)].size() > value[size_t(widest)].size()))
           widest = k;
       }
-      if (widest >= 0) folded[size_t(widest)] = 0, changed = true;
+      if (widest >= 0) folded[size_t(widest)] = 0, assignDue[size_t(widest)] = 1, changed = true;
+      return false;
     };
-    for (auto& l : lines)
-      if (l.empty() || l[0] != '\x03') check(l);
+    for (size_t i = 0; i < lines.size(); ++i)
+      if (lineDue[i]) lineDue[i] = !check(lines[i]);
     for (size_t k = 0; k < n; ++k)
-      if (!folded[k]) check(folds_[k].assign);
+      if (assignDue[k]) assignDue[k] = !check(folds_[k].assign);
   }
   std::string out;
   out.reserve(body_.size());

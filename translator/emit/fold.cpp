@@ -115,10 +115,16 @@ const size_t kMaxReads = 32, kMaxDistance = 1024;
 
 // Marks register r, defined by instruction i of block b and read once, foldable when nothing between the definition
 // and the use changes what its value reads (fold.h).
-void planFold(const ir::Function& f, const ir::Block& b, size_t i, int r, std::vector<uint8_t>& plan,
+// RW: each instruction's reads and writes (and whether it may touch memory), computed once per block.
+struct RW {
+  std::vector<std::vector<int>> r, w;
+  std::vector<uint8_t> mem;
+};
+
+void planFold(const ir::Function& f, const ir::Block& b, const RW& rw, size_t i, int r, std::vector<uint8_t>& plan,
               std::vector<std::vector<int>>& deepReads, std::vector<uint8_t>& readsMemory) {
   const ir::Inst& d = b.insts[i];
-  std::vector<int> rd = reads(d);
+  std::vector<int> rd = rw.r[i];
   // a kernel parameter (ld.param of an entry parameter) is read-only: its load moves like a pure value
   bool mem = d.op == "ld" && !(d.ops.size() == 2 && d.hasMod("param") && d.ops[1].kind == Opnd::Kind::VarAddr &&
                                f.vars[d.ops[1].var].space == ptx::Space::Param);
@@ -135,10 +141,9 @@ void planFold(const ir::Function& f, const ir::Block& b, size_t i, int r, std::v
   bool ok = true;
   size_t j = i + 1;
   for (; j < b.insts.size() && j - i <= kMaxDistance; ++j) {
-    const ir::Inst& x = b.insts[j];
-    std::vector<int> xr = reads(x);
+    const std::vector<int>& xr = rw.r[j];
     bool isUse = std::find(xr.begin(), xr.end(), r) != xr.end();
-    if (intersects(writes(x), rd) || (mem && !noMemory(x))) ok = false;
+    if (intersects(rw.w[j], rd) || (mem && rw.mem[j])) ok = false;
     if (isUse || !ok) break;
   }
   if (!ok || j - i > kMaxDistance) return;  // a use this far away is not worth the scan
@@ -164,13 +169,20 @@ std::vector<uint8_t> planFolds(const ir::Function& f) {
   // what a folded value reads, following the values folded into it, and whether it reads memory
   std::vector<std::vector<int>> deepReads(n);
   std::vector<uint8_t> readsMemory(n, 0);
+  RW rw;
   for (auto& b : f.blocks) {
+    rw.r.clear(), rw.w.clear(), rw.mem.clear();
+    for (auto& in : b.insts) {
+      rw.r.push_back(reads(in));
+      rw.w.push_back(writes(in));
+      rw.mem.push_back(!noMemory(in));
+    }
     for (size_t i = 0; i < b.insts.size(); ++i) {
       const ir::Inst& d = b.insts[i];
       for (int r : foldableDefs(d)) {
         if (defs[size_t(r)] == 1 && uses[size_t(r)] == 0 && d.op != "ld") plan[size_t(r)] = kDead;
         if (defs[size_t(r)] != 1 || uses[size_t(r)] != 1) continue;
-        planFold(f, b, i, r, plan, deepReads, readsMemory);
+        planFold(f, b, rw, i, r, plan, deepReads, readsMemory);
       }
     }
   }
