@@ -1153,20 +1153,29 @@ std::string Emitter::loopGuardText(uint32_t flagAt) {
 
 // A conversion helper call (f16/bf16/f32/f64 bits) inside the parentheses of another: a fold that makes one stays
 // assigned (nested conversions are what made the unfolded lowering hard to read; READABLE_GLSL.md).
+static const char* const kConversions[] = {"p2g_h2f(", "p2g_f2h_rn(", "p2g_f2bf_rn(", "p2g_f2d(", "p2g_h2d(",
+                                           "p2g_d2f(", "p2g_d2h_rn(", "p2g_bf2f("};
+
+// Where the first call of a conversion helper `c` stands in `t` at or after `from` (npos when none).
+static size_t conversionCall(std::string_view t, const char* c, size_t from) {
+  for (size_t at = t.find(c, from); at != std::string_view::npos; at = t.find(c, at + 1))
+    if (at == 0 || !identChar(t[at - 1])) return at;
+  return std::string_view::npos;
+}
+
+static bool hasConversion(std::string_view t) {
+  for (const char* c : kConversions)
+    if (conversionCall(t, c, 0) != std::string_view::npos) return true;
+  return false;
+}
+
 static bool nestedConversion(const std::string& line) {
-  static const char* const conv[] = {"p2g_h2f(", "p2g_f2h_rn(", "p2g_f2bf_rn(", "p2g_f2d(", "p2g_h2d(",
-                                     "p2g_d2f(", "p2g_d2h_rn(", "p2g_bf2f("};
-  for (const char* c : conv) {
-    for (size_t at = line.find(c); at != std::string::npos; at = line.find(c, at + 1)) {
-      if (at > 0 && identChar(line[at - 1])) continue;
-      size_t i = at + strlen(c);
+  for (const char* c : kConversions) {
+    for (size_t at = conversionCall(line, c, 0); at != std::string::npos; at = conversionCall(line, c, at + 1)) {
+      size_t i = at + strlen(c), end = i;
       int depth = 1;
-      size_t end = i;
       while (end < line.size() && depth) depth += line[end] == '(' ? 1 : line[end] == ')' ? -1 : 0, ++end;
-      std::string_view inner(line.data() + i, end - i);
-      for (const char* d : conv)
-        for (size_t j = inner.find(d); j != std::string_view::npos; j = inner.find(d, j + 1))
-          if (j == 0 || !identChar(inner[j - 1])) return true;
+      if (hasConversion(std::string_view(line.data() + i, end - i))) return true;
     }
   }
   return false;
@@ -1268,7 +1277,7 @@ void Emitter::resolveFolds() {
       int widest = -1;
       for (size_t at = t.find('\x01'); at != std::string::npos; at = t.find('\x01', at + 1)) {
         int k = atoi(t.c_str() + at + 1);
-        if (folded[size_t(k)] && (!nested || nestedConversion("p2g_h2f(" + value[size_t(k)] + ")")) &&
+        if (folded[size_t(k)] && (!nested || hasConversion(value[size_t(k)])) &&
             (widest < 0 || value[size_t(k)].size() > value[size_t(widest)].size()))
           widest = k;
       }

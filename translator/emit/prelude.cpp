@@ -42,8 +42,8 @@ std::string windowHelpers(char w, unsigned bits) {
     if (w == 's')
       // Sub-word stores to shared memory: other threads may write the other bytes of the same word at the same
       // time, so the read-modify-write must be atomic per byte lane (clear, then set).
-      s += "void p2g_sts" + b + "(uint a, uint v) { uint sh = (a & 3u) * 8u; atomicAnd(smem[a >> 2], ~(" + mask +
-           " << sh)); atomicOr(smem[a >> 2], (v & " + mask + ") << sh); }\n";
+      s += "void p2g_sts" + b + "(uint a, uint v) {\n  uint sh = (a & 3u) * 8u;\n  atomicAnd(smem[a >> 2], ~(" + mask +
+           " << sh));\n  atomicOr(smem[a >> 2], (v & " + mask + ") << sh);\n}\n";
     else if (w == 'l')
       s += "void p2g_stl" + b + "(uint a, uint v) { lmem[a >> 2] = bitfieldInsert(lmem[a >> 2], v, int((a & 3u) * 8u), " + b +
            "); }\n";

@@ -68,7 +68,8 @@ uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
   if (cc == 0x7F800000u) return c;
   // value = m * 2^x; the product exact in 48 bits
   uint ea = aa >> 23, eb = bb >> 23, ec = cc >> 23;
-  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) * uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
+  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) *
+                uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
   int x1 = int(max(ea, 1u)) + int(max(eb, 1u)) - 300;
   uint s1 = sp;
   if (m1 == 0ul) {  // zero product: c exactly, or a zero whose sign follows IEEE 754 6.3
@@ -122,7 +123,9 @@ float p2g_fadd(float a, float b, bool ftz) {
   }
   return uintBitsToFloat(p2g_sf32(ua, 0x3F800000u, ub, 0, ftz));
 }
-float p2g_fsub(float a, float b, bool ftz) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz); }
+float p2g_fsub(float a, float b, bool ftz) {
+  return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz);
+}
 // a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
 float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
 uint p2g_odd_sumf(float a, float b) {
@@ -153,7 +156,8 @@ float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
         !p2g_dn32(floatBitsToUint(c)))
       return f;
   }
-  uint ua = floatBitsToUint(a) & 0x7FFFFFFFu, ub = floatBitsToUint(b) & 0x7FFFFFFFu, uc = floatBitsToUint(c) & 0x7FFFFFFFu;
+  uint ua = floatBitsToUint(a) & 0x7FFFFFFFu, ub = floatBitsToUint(b) & 0x7FFFFFFFu;
+  uint uc = floatBitsToUint(c) & 0x7FFFFFFFu;
   // (with the fused-fma fact every input of this path was taken above: left out, the driver drops its code)
   if (!P2G_FMA_FUSED && mode == 0 && ua >= 0x21800000u && ua <= 0x5D800000u && ub >= 0x21800000u && ub <= 0x5D800000u &&
       (uc == 0u || (uc >= 0x0D800000u && uc <= 0x7B800000u))) {

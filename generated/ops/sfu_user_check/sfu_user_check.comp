@@ -96,7 +96,8 @@ uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
   if (cc == 0x7F800000u) return c;
   // value = m * 2^x; the product exact in 48 bits
   uint ea = aa >> 23, eb = bb >> 23, ec = cc >> 23;
-  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) * uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
+  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) *
+                uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
   int x1 = int(max(ea, 1u)) + int(max(eb, 1u)) - 300;
   uint s1 = sp;
   if (m1 == 0ul) {  // zero product: c exactly, or a zero whose sign follows IEEE 754 6.3
@@ -178,7 +179,8 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer P2G
 int p2g_sfu_msb64(uint64_t v) { uint h = uint(v >> 32); return h != 0u ? 32 + findMSB(h) : findMSB(uint(v)); }
 // ---- binary64 round-to-nearest-even arithmetic on bit patterns, in integers (C++ twin: sfu_quad_int.h, checked
 // against the floating-point evaluation for every input of every table by tests/sfu/test_quad_int.cpp). Only what
-// the quadratics meet: operands and results normal or zero (exponents 2^-55 .. 2^24), t = low * 2^-s, low < 2^s, s <= 23.
+// the quadratics meet: operands and results normal or zero (exponents 2^-55 .. 2^24), t = low * 2^-s, low < 2^s,
+// s <= 23.
 // q + (rem / 2^sh) rounded to nearest, ties to even (IEEE 754 roundTiesToEven), 1 <= sh <= 63.
 uint64_t p2g_sfu_rne(uint64_t q, uint64_t rem, int sh) {
   uint64_t hw = 1ul << uint(sh - 1);  // the halfway point ("half" is a reserved word in GLSL)

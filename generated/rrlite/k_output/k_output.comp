@@ -190,7 +190,8 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer P2G
 int p2g_sfu_msb64(uint64_t v) { uint h = uint(v >> 32); return h != 0u ? 32 + findMSB(h) : findMSB(uint(v)); }
 // ---- binary64 round-to-nearest-even arithmetic on bit patterns, in integers (C++ twin: sfu_quad_int.h, checked
 // against the floating-point evaluation for every input of every table by tests/sfu/test_quad_int.cpp). Only what
-// the quadratics meet: operands and results normal or zero (exponents 2^-55 .. 2^24), t = low * 2^-s, low < 2^s, s <= 23.
+// the quadratics meet: operands and results normal or zero (exponents 2^-55 .. 2^24), t = low * 2^-s, low < 2^s,
+// s <= 23.
 // q + (rem / 2^sh) rounded to nearest, ties to even (IEEE 754 roundTiesToEven), 1 <= sh <= 63.
 uint64_t p2g_sfu_rne(uint64_t q, uint64_t rem, int sh) {
   uint64_t hw = 1ul << uint(sh - 1);  // the halfway point ("half" is a reserved word in GLSL)
@@ -391,7 +392,8 @@ uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
   if (cc == 0x7F800000u) return c;
   // value = m * 2^x; the product exact in 48 bits
   uint ea = aa >> 23, eb = bb >> 23, ec = cc >> 23;
-  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) * uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
+  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) *
+                uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
   int x1 = int(max(ea, 1u)) + int(max(eb, 1u)) - 300;
   uint s1 = sp;
   if (m1 == 0ul) {  // zero product: c exactly, or a zero whose sign follows IEEE 754 6.3
@@ -445,7 +447,9 @@ float p2g_fadd(float a, float b, bool ftz) {
   }
   return uintBitsToFloat(p2g_sf32(ua, 0x3F800000u, ub, 0, ftz));
 }
-float p2g_fsub(float a, float b, bool ftz) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz); }
+float p2g_fsub(float a, float b, bool ftz) {
+  return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz);
+}
 // f32 ordering on the bits (a flushing device would call two denormals equal): an integer key whose order is the
 // order of the values, -0 and +0 equal; NaN tested on the bits too.
 int p2g_fkey(uint b) { return (b & 0x80000000u) != 0u ? -int(b & 0x7FFFFFFFu) : int(b); }
@@ -486,7 +490,8 @@ float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
         !p2g_dn32(floatBitsToUint(c)))
       return f;
   }
-  uint ua = floatBitsToUint(a) & 0x7FFFFFFFu, ub = floatBitsToUint(b) & 0x7FFFFFFFu, uc = floatBitsToUint(c) & 0x7FFFFFFFu;
+  uint ua = floatBitsToUint(a) & 0x7FFFFFFFu, ub = floatBitsToUint(b) & 0x7FFFFFFFu;
+  uint uc = floatBitsToUint(c) & 0x7FFFFFFFu;
   // (with the fused-fma fact every input of this path was taken above: left out, the driver drops its code)
   if (!P2G_FMA_FUSED && mode == 0 && ua >= 0x21800000u && ua <= 0x5D800000u && ub >= 0x21800000u && ub <= 0x5D800000u &&
       (uc == 0u || (uc >= 0x0D800000u && uc <= 0x7B800000u))) {
@@ -601,7 +606,9 @@ float p2g_h2f(uint h) {
 }
 // f16 a + b, a - b, a * b, a * b + c rounded once to nearest (exact or round-to-odd f32 step first)
 uint p2g_hadd(uint a, uint b) { return p2g_f2h_rn(p2g_odd_sumf(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu))); }
-uint p2g_hmul(uint a, uint b) { return p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu)))); }
+uint p2g_hmul(uint a, uint b) {
+  return p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu))));
+}
 uint p2g_hfma(uint a, uint b, uint c) {
   return p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu)), p2g_h2f(c & 0xFFFFu)));
 }
@@ -644,7 +651,11 @@ uint p2g_i2f(uint64_t mag, bool neg, int mode) {
 uint p2g_s2f(int64_t v, int mode) { return p2g_i2f(v < 0l ? uint64_t(-v) : uint64_t(v), v < 0l, mode); }
 uint p2g_s2f32(int v, int mode) { return p2g_i2f(uint64_t(v < 0 ? 0u - uint(v) : uint(v)), v < 0, mode); }
 uint p2g_lds16(uint a) { return bitfieldExtract(smem[a >> 2], int((a & 3u) * 8u), 16); }
-void p2g_sts16(uint a, uint v) { uint sh = (a & 3u) * 8u; atomicAnd(smem[a >> 2], ~(0xFFFFu << sh)); atomicOr(smem[a >> 2], (v & 0xFFFFu) << sh); }
+void p2g_sts16(uint a, uint v) {
+  uint sh = (a & 3u) * 8u;
+  atomicAnd(smem[a >> 2], ~(0xFFFFu << sh));
+  atomicOr(smem[a >> 2], (v & 0xFFFFu) << sh);
+}
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
 // .sat: clamp to [0, 1]; NaN and -0.0 give +0.0 (PTX ISA, "Floating-point saturation"). On the bits, so that a
@@ -1093,7 +1104,8 @@ uvec4 p2g_texi(uint64_t h, ivec3 c, int layer, uint dims) {
   int z = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : c.z;
   bool outside = c.x < 0 || c.x >= int(d.width) || (dims > 1u && (c.y < 0 || c.y >= int(d.height))) ||
              (dims > 2u && (z < 0 || z >= int(d.depth)));
-  return outside ? uvec4(0u) : p2g_img_texel(d, c.x, dims > 1u ? c.y : 0, dims > 2u || (d.flags & 1u) != 0u ? z : 0, false);
+  return outside ? uvec4(0u)
+                 : p2g_img_texel(d, c.x, dims > 1u ? c.y : 0, dims > 2u || (d.flags & 1u) != 0u ? z : 0, false);
 }
 
 // tld4 (tex2Dgather): component `comp` of the 2x2 footprint linear filtering would use, in the order

@@ -70,7 +70,8 @@ uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
   if (cc == 0x7F800000u) return c;
   // value = m * 2^x; the product exact in 48 bits
   uint ea = aa >> 23, eb = bb >> 23, ec = cc >> 23;
-  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) * uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
+  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) *
+                uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
   int x1 = int(max(ea, 1u)) + int(max(eb, 1u)) - 300;
   uint s1 = sp;
   if (m1 == 0ul) {  // zero product: c exactly, or a zero whose sign follows IEEE 754 6.3
@@ -124,7 +125,9 @@ float p2g_fadd(float a, float b, bool ftz) {
   }
   return uintBitsToFloat(p2g_sf32(ua, 0x3F800000u, ub, 0, ftz));
 }
-float p2g_fsub(float a, float b, bool ftz) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz); }
+float p2g_fsub(float a, float b, bool ftz) {
+  return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz);
+}
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
 

@@ -25,7 +25,11 @@ const uint sh_tile = 0u;  // _ZZ17ldmatrix_cp_asyncE4tile, 1024 bytes
 shared uint p2g_tc_x[((gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z + 31u) & ~31u) * 8u];
 
 uint p2g_lds16(uint a) { return bitfieldExtract(smem[a >> 2], int((a & 3u) * 8u), 16); }
-void p2g_sts16(uint a, uint v) { uint sh = (a & 3u) * 8u; atomicAnd(smem[a >> 2], ~(0xFFFFu << sh)); atomicOr(smem[a >> 2], (v & 0xFFFFu) << sh); }
+void p2g_sts16(uint a, uint v) {
+  uint sh = (a & 3u) * 8u;
+  atomicAnd(smem[a >> 2], ~(0xFFFFu << sh));
+  atomicOr(smem[a >> 2], (v & 0xFFFFu) << sh);
+}
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
 

@@ -32,7 +32,11 @@ const uint cmem[1] = uint[](
   0x00000000u);
 
 uint p2g_lds16(uint a) { return bitfieldExtract(smem[a >> 2], int((a & 3u) * 8u), 16); }
-void p2g_sts16(uint a, uint v) { uint sh = (a & 3u) * 8u; atomicAnd(smem[a >> 2], ~(0xFFFFu << sh)); atomicOr(smem[a >> 2], (v & 0xFFFFu) << sh); }
+void p2g_sts16(uint a, uint v) {
+  uint sh = (a & 3u) * 8u;
+  atomicAnd(smem[a >> 2], ~(0xFFFFu << sh));
+  atomicOr(smem[a >> 2], (v & 0xFFFFu) << sh);
+}
 uint p2g_ldl16(uint a) { return bitfieldExtract(lmem[a >> 2], int((a & 3u) * 8u), 16); }
 void p2g_stl16(uint a, uint v) { lmem[a >> 2] = bitfieldInsert(lmem[a >> 2], v, int((a & 3u) * 8u), 16); }
 uint p2g_ldc16(uint a) { return bitfieldExtract(cmem[a >> 2], int((a & 3u) * 8u), 16); }

@@ -26,7 +26,11 @@ const uint sh_sb = 0u;  // _ZZ12wmma_f16_f16E2sb, 3072 bytes
 shared uint p2g_tc_x[((gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z + 31u) & ~31u) * 8u];
 
 uint p2g_lds16(uint a) { return bitfieldExtract(smem[a >> 2], int((a & 3u) * 8u), 16); }
-void p2g_sts16(uint a, uint v) { uint sh = (a & 3u) * 8u; atomicAnd(smem[a >> 2], ~(0xFFFFu << sh)); atomicOr(smem[a >> 2], (v & 0xFFFFu) << sh); }
+void p2g_sts16(uint a, uint v) {
+  uint sh = (a & 3u) * 8u;
+  atomicAnd(smem[a >> 2], ~(0xFFFFu << sh));
+  atomicOr(smem[a >> 2], (v & 0xFFFFu) << sh);
+}
 // S * 2^q (S exact) rounded to f32 or f16 bits, toward zero or to nearest even; overflow gives infinity, an exact
 // zero +0 (measured: docs/MMA.md).
 uint p2g_mma_round(int64_t S, int q, bool outF16, bool rne) {

@@ -119,7 +119,8 @@ uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
   if (cc == 0x7F800000u) return c;
   // value = m * 2^x; the product exact in 48 bits
   uint ea = aa >> 23, eb = bb >> 23, ec = cc >> 23;
-  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) * uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
+  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) *
+                uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
   int x1 = int(max(ea, 1u)) + int(max(eb, 1u)) - 300;
   uint s1 = sp;
   if (m1 == 0ul) {  // zero product: c exactly, or a zero whose sign follows IEEE 754 6.3
@@ -173,7 +174,9 @@ float p2g_fadd(float a, float b, bool ftz) {
   }
   return uintBitsToFloat(p2g_sf32(ua, 0x3F800000u, ub, 0, ftz));
 }
-float p2g_fsub(float a, float b, bool ftz) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz); }
+float p2g_fsub(float a, float b, bool ftz) {
+  return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz);
+}
 // mul.rn.f32: the device's product where it is IEEE's (no subnormal operand and a normal or infinite result, or a
 // zero operand), p2g_sf32 for the rest (adding a zero of the product's sign, which leaves every product alone).
 float p2g_fmul(float a, float b, bool ftz) {
@@ -548,7 +551,8 @@ uvec4 p2g_texi(uint64_t h, ivec3 c, int layer, uint dims) {
   int z = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : c.z;
   bool outside = c.x < 0 || c.x >= int(d.width) || (dims > 1u && (c.y < 0 || c.y >= int(d.height))) ||
              (dims > 2u && (z < 0 || z >= int(d.depth)));
-  return outside ? uvec4(0u) : p2g_img_texel(d, c.x, dims > 1u ? c.y : 0, dims > 2u || (d.flags & 1u) != 0u ? z : 0, false);
+  return outside ? uvec4(0u)
+                 : p2g_img_texel(d, c.x, dims > 1u ? c.y : 0, dims > 2u || (d.flags & 1u) != 0u ? z : 0, false);
 }
 
 // tld4 (tex2Dgather): component `comp` of the 2x2 footprint linear filtering would use, in the order
