@@ -565,8 +565,7 @@ int benchGlslPeak(const char* path) {
   std::string text;
   if (!readFile(path, text)) return 1;
   ptx::SourceManager sm;
-  int buf = sm.add(path, text);
-  text = std::string();  // the source manager holds its own copy
+  int buf = sm.add(path, std::move(text));
   ptx::DiagEngine d(sm);
   std::vector<EntryResult> res;
   TranslateOptions opt;

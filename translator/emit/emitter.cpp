@@ -806,6 +806,18 @@ void Emitter::emitNode(const SNode& n, const StructurizeResult& tree) {
   }
 }
 
+// The lines of `body` from offset `from` (which starts a line), without their newlines.
+static std::vector<std::string> bodyLines(const std::string& body, size_t from) {
+  std::vector<std::string> lines;
+  for (size_t i = from; i < body.size();) {
+    size_t e = body.find('\n', i);
+    if (e == std::string::npos) e = body.size();
+    lines.push_back(body.substr(i, e - i));
+    i = e + 1;
+  }
+  return lines;
+}
+
 // `if (c) { x = a; } else { x = b; }` as `x = c ? a : b;` (issue "Readable GLSL", item 1), from the text the If
 // node wrote at `at`: each branch one assignment to the same variable, with values that are safe and cheap to
 // compute on both paths (casts and bit operations on registers: noFloatArithmetic, no other call, no memory, no
@@ -844,13 +856,7 @@ bool Emitter::safeOnBothPaths(const std::string& v, int depth) const {
 void Emitter::selectDiamond(size_t at) {
   for (auto& p : pendingTmps_)
     if (p.at >= at) return;
-  std::vector<std::string> lines, notes;
-  for (size_t i = at; i < body_.size();) {
-    size_t e = body_.find('\n', i);
-    if (e == std::string::npos) e = body_.size();
-    lines.push_back(body_.substr(i, e - i));
-    i = e + 1;
-  }
+  std::vector<std::string> lines = bodyLines(body_, at), notes;
   std::string pad(size_t(indent_) * 2, ' '), inner = pad + "  ";
   if (lines.size() < 5 || lines.front().compare(0, pad.size() + 4, pad + "if (") != 0 || lines.back() != pad + "}")
     return;
@@ -1251,13 +1257,7 @@ void Emitter::resolveFolds() {
     folded[k] = !folds_[k].forced && reads[k] == 1 && value[k].size() <= kFoldWidth;
   }
   // the statements: body lines and the assignments of folds that stay assigned
-  std::vector<std::string> lines;
-  for (size_t i = 0; i < body_.size();) {
-    size_t e = body_.find('\n', i);
-    if (e == std::string::npos) e = body_.size();
-    lines.push_back(body_.substr(i, e - i));
-    i = e + 1;
-  }
+  std::vector<std::string> lines = bodyLines(body_, 0);
   // A statement that passes the check keeps passing: a fold is read in one place, so unfolding one changes only
   // the statement whose check chose it (and adds the fold's own assignment). So each round rechecks only the
   // statements that failed the last one and the assignments it added, in the same order (the same choices as

@@ -113,14 +113,14 @@ bool intersects(const std::vector<int>& a, const std::vector<int>& b) {
 
 const size_t kMaxReads = 32, kMaxDistance = 1024;
 
-// Marks register r, defined by instruction i of block b and read once, foldable when nothing between the definition
-// and the use changes what its value reads (fold.h).
 // RW: each instruction's reads and writes (and whether it may touch memory), computed once per block.
 struct RW {
   std::vector<std::vector<int>> r, w;
   std::vector<uint8_t> mem;
 };
 
+// Marks register r, defined by instruction i of block b and read once, foldable when nothing between the definition
+// and the use changes what its value reads (fold.h).
 void planFold(const ir::Function& f, const ir::Block& b, const RW& rw, size_t i, int r, std::vector<uint8_t>& plan,
               std::vector<std::vector<int>>& deepReads, std::vector<uint8_t>& readsMemory) {
   const ir::Inst& d = b.insts[i];
