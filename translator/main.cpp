@@ -87,6 +87,8 @@ const char* kRunHelp =
     "  --validate      enable the Vulkan validation layer (vulkan-validationlayers); every message is printed and\n"
     "                  counted, and any message makes the exit status 1\n"
     "  --disable-pass NAME  leave a pass out of the pipeline (tests: shows what the pass is for)\n"
+    "  --glsl FILE     A/B experiments on one case: run FILE (GLSL, compiled like the translator's) in place of\n"
+    "                  the translated kernel; parameters, buffers and the comparison stay the translation's\n"
     "  --quiet         only the summary line\n"
     "Every buffer has guard zones checked after each dispatch: a kernel that wrote outside a buffer is refused.\n"
     "A failing case prints its error and the run goes on with the next one.\n"
@@ -311,9 +313,10 @@ void applyNative(std::vector<std::string>& disabled) {
   fprintf(stderr, "ptx2glsl: native mode leaves these hazards open (docs/HAZARDS_IMPLEMENTED.md): %s\n", open.c_str());
 }
 
-TranslateFn makeTranslateFn(bool native, std::vector<std::string> disabled, bool checkBounds) {
-  return [native, disabled, checkBounds](const std::string& ptxPath, const std::string& entry, TranslatedKernel& out,
-                                         std::string& diagText) {
+TranslateFn makeTranslateFn(bool native, std::vector<std::string> disabled, bool checkBounds,
+                            const std::string& glslFile = "") {
+  return [native, disabled, checkBounds, glslFile](const std::string& ptxPath, const std::string& entry,
+                                                   TranslatedKernel& out, std::string& diagText) {
     ptx::SourceManager sm;
     std::string err;
     int buf = sm.addFile(ptxPath, err);
@@ -333,6 +336,19 @@ TranslateFn makeTranslateFn(bool native, std::vector<std::string> disabled, bool
     if (!ok || res.empty()) return false;
     out.manifest = res[0].manifest;
     out.spirv = res[0].spirv;
+    if (!glslFile.empty()) {  // --glsl: the variant's module with the translation's ABI
+      std::string text, log;
+      if (!readFile(glslFile, text)) {
+        diagText = "cannot read --glsl file '" + glslFile + "'";
+        return false;
+      }
+      std::vector<uint32_t> spv;
+      if (!compileGlsl(text, spv, log)) {
+        diagText = glslFile + ": GLSL does not compile:\n" + log;
+        return false;
+      }
+      out.spirv = std::move(spv);
+    }
     return true;
   };
 }
@@ -344,6 +360,7 @@ int cmdRun(int argc, char** argv) {
   }
   RunOptions ro;
   bool native = false, checkBounds = false;
+  std::string glslFile;
   std::vector<std::string> cases, disabled;
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
@@ -381,7 +398,8 @@ int cmdRun(int argc, char** argv) {
     else if (a == "--disable-pass") {
       disabled.push_back(next());
       if (!checkPassName("run", disabled.back())) return 2;
-    } else if (a == "--quiet") ro.quiet = true;
+    } else if (a == "--glsl") glslFile = next();
+    else if (a == "--quiet") ro.quiet = true;
     else if (!a.empty() && a[0] == '-') {
       fprintf(stderr, "ptx2glsl run: unknown option '%s'\n%s", a.c_str(), kRunHelp);
       return 2;
@@ -391,8 +409,12 @@ int cmdRun(int argc, char** argv) {
     fputs(kRunHelp, stderr);
     return 2;
   }
+  if (!glslFile.empty() && cases.size() != 1) {
+    fprintf(stderr, "ptx2glsl run: --glsl replaces one kernel: give exactly one case\n");
+    return 2;
+  }
   if (native) applyNative(disabled);
-  return runCases(cases, ro, makeTranslateFn(native, disabled, checkBounds));
+  return runCases(cases, ro, makeTranslateFn(native, disabled, checkBounds, glslFile));
 }
 
 int cmdDiff(int argc, char** argv) {

@@ -25,7 +25,7 @@ namespace p2g {
 // The buffers the kernel may address: kBoundsSlots (base address, size) pairs of 64-bit specialization constants,
 // base i at id kBoundsSpecId + 2i, size i at kBoundsSpecId + 2i + 1; unused pairs stay 0.
 constexpr uint32_t kBoundsSlots = 64;
-constexpr uint32_t kBoundsSpecId = 8;
+constexpr uint32_t kBoundsSpecId = 16;  // ids 6..15: device facts (runtime/vulkan/facts.h)
 constexpr uint32_t kBoundsBytes = 56;
 enum class BoundsSpace : uint32_t { Global = 1, Shared = 2, Local = 3, Const = 4, Param = 5 };
 

@@ -12,6 +12,12 @@ DeviceFacts deviceFacts(const DeviceInfo& d, bool enabled) {
   // NVIDIA: GLSL fma() is FFMA (one rounding; FTZ without DenormPreserve). Not lavapipe: its fma() measured not
   // single-rounded (docs/DEVICE_FACTS.md). By driver, not vendor: NVK (Mesa's NVIDIA driver) was never measured.
   f.fmaFused = d.driver.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY;
+  // NVIDIA and lavapipe: packHalf2x16/unpackHalf2x16 convert like cvt.rn.f16.f32 / cvt.f32.f16 on every finite
+  // value (the f16 op sweeps with the fact on, docs/DEVICE_FACTS.md). By driver: other drivers never measured.
+  // NVIDIA: FADD/FMUL/FFMA are IEEE's for normal operands and results and give the canonical NaN; the driver's
+  // flushing only touches subnormals, which a guarded region's test catches. Not lavapipe: fma() not fused.
+  f.f32Fast = d.driver.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY;
+  f.halfCvt = d.driver.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY || d.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
   return f;
 }
 
@@ -51,6 +57,8 @@ std::string describeFacts(const DeviceFacts& f) {
   std::string s;
   if (f.f32Ieee) s += "f32-ieee";
   if (f.fmaFused) s += std::string(s.empty() ? "" : ",") + "fma-fused";
+  if (f.halfCvt) s += std::string(s.empty() ? "" : ",") + "half-cvt";
+  if (f.f32Fast) s += std::string(s.empty() ? "" : ",") + "f32-fast";
   return s.empty() ? "none" : s;
 }
 

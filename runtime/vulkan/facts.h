@@ -13,6 +13,8 @@ namespace p2g::vk {
 // Specialization constant ids of the facts (the translator declares them: translator/emit/f32_prelude.cpp).
 constexpr uint32_t kSpecF32Ieee = 6;
 constexpr uint32_t kSpecFmaFused = 7;
+constexpr uint32_t kSpecHalfCvt = 8;
+constexpr uint32_t kSpecF32Fast = 9;
 
 struct DeviceFacts {
   // The device's f32 add, sub, mul and fma (round to nearest even) give PTX's add/sub/mul/fma.rn.f32 bit for bit:
@@ -23,6 +25,16 @@ struct DeviceFacts {
   // (flushed subnormals allowed): fma.rn.f32 (.ftz too) takes it there. NVIDIA's proprietary driver (the op sweeps
   // on the H200); not lavapipe, whose fma() differs from one rounding (docs/DEVICE_FACTS.md).
   bool fmaFused = false;
+  // The device's unpackHalf2x16 gives every finite f16 exactly (subnormals too) and packHalf2x16 rounds a finite f32
+  // to the nearest f16, ties to even (f16 subnormals kept, overflow to infinity; an f32 subnormal, flushed or not,
+  // to a zero of its sign): the f16 arithmetic and conversions widen and round with them instead of integer code.
+  // NVIDIA's proprietary driver and lavapipe (measured: docs/DEVICE_FACTS.md).
+  bool halfCvt = false;
+  // The device's f32 add, sub, mul and fma() round to nearest even once and give IEEE's result whenever no operand
+  // is subnormal or NaN and the result is normal or infinite (subnormals may be flushed), and their NaN results
+  // are 0x7FFFFFFF: guarded regions take the device's operations in their first pass (translator/emit/
+  // region_guard.h). NVIDIA's proprietary driver (the op sweeps on the H200: docs/DEVICE_FACTS.md).
+  bool f32Fast = false;
 };
 
 // The facts that hold on `d` (none when `enabled` is false: `ptx2glsl run --no-device-facts`).
@@ -30,7 +42,7 @@ DeviceFacts deviceFacts(const DeviceInfo& d, bool enabled);
 // `spirv` with what the facts need from the module: OpCapability DenormPreserve and OpExecutionMode
 // DenormPreserve 32 on the entry point when f32Ieee. Unchanged when no fact holds.
 std::vector<uint32_t> applyFacts(const std::vector<uint32_t>& spirv, const DeviceFacts& f);
-// The facts that hold, comma-separated ("f32-ieee,fma-fused"), or "none": what `ptx2glsl run` prints.
+// The facts that hold, comma-separated ("f32-ieee,fma-fused,half-cvt,f32-fast"), or "none": what `ptx2glsl run` prints.
 std::string describeFacts(const DeviceFacts& f);
 
 }  // namespace p2g::vk

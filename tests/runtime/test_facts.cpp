@@ -77,6 +77,30 @@ TEST_CASE("the fused-fma fact holds on NVIDIA's proprietary driver only (lavapip
   CHECK(applyFacts(probeModule(), fma) == probeModule());  // no module patch: the fact needs no execution mode
 }
 
+TEST_CASE("the half-conversion fact holds on NVIDIA's proprietary driver and on lavapipe, the measured ones") {
+  CHECK(deviceFacts(fake(VK_DRIVER_ID_NVIDIA_PROPRIETARY, 0x10DE, false), true).halfCvt);
+  CHECK(deviceFacts(fake(VK_DRIVER_ID_MESA_LLVMPIPE, 0x10005, false), true).halfCvt);
+  CHECK_FALSE(deviceFacts(fake(VK_DRIVER_ID_MESA_LLVMPIPE, 0x10005, false), false).halfCvt);
+  CHECK_FALSE(deviceFacts(fake(VK_DRIVER_ID_MESA_RADV, 0x1002, true), true).halfCvt);
+  CHECK_FALSE(deviceFacts(fake(VK_DRIVER_ID_MESA_NVK, 0x10DE, true), true).halfCvt);  // NVK: never measured
+  DeviceFacts h;
+  h.halfCvt = true;
+  CHECK(describeFacts(h) == "half-cvt");
+  h.fmaFused = true;
+  CHECK(describeFacts(h) == "fma-fused,half-cvt");
+  CHECK(applyFacts(probeModule(), h) == probeModule());  // no module patch
+}
+
+TEST_CASE("the fast-region fact holds on NVIDIA's proprietary driver only") {
+  CHECK(deviceFacts(fake(VK_DRIVER_ID_NVIDIA_PROPRIETARY, 0x10DE, false), true).f32Fast);
+  CHECK_FALSE(deviceFacts(fake(VK_DRIVER_ID_NVIDIA_PROPRIETARY, 0x10DE, false), false).f32Fast);
+  CHECK_FALSE(deviceFacts(fake(VK_DRIVER_ID_MESA_LLVMPIPE, 0x10005, false), true).f32Fast);
+  CHECK_FALSE(deviceFacts(fake(VK_DRIVER_ID_MESA_NVK, 0x10DE, true), true).f32Fast);
+  DeviceFacts f;
+  f.f32Fast = true;
+  CHECK(describeFacts(f) == "f32-fast");
+}
+
 TEST_CASE("applyFacts adds DenormPreserve 32 once, and the module stays valid") {
   std::vector<uint32_t> m = probeModule();
   REQUIRE(m.size() > 5);

@@ -1,5 +1,6 @@
 // Emission framework: operand access with PTX's size/type rules, declarations, structured control flow.
 #include "emitter.h"
+#include "region_guard.h"
 #include "forms.h"
 
 #include <algorithm>
@@ -958,20 +959,22 @@ static void wrapLine(const std::string& l, std::string& out) {
   }
   std::string cont(b + 4, ' ');
   std::string rest = l;
+  int open = 0;  // parentheses the lines before left open
   while (rest.size() > kWidth) {
     size_t code = rest.find("//");
     size_t cut = std::string::npos;
-    int depth = 0;
+    int depth = open, depthAtCut = 0;
     for (size_t i = 0; i + 1 < std::min(rest.size(), code); ++i) {
       char c = rest[i];
       if (c == '(' || c == '[') ++depth;
       else if (c == ')' || c == ']') --depth;
-      else if (c == ',' && rest[i + 1] == ' ' && depth > 0 && i + 1 <= kWidth) cut = i;
+      else if (c == ',' && rest[i + 1] == ' ' && depth > 0 && i + 1 <= kWidth) cut = i, depthAtCut = depth;
     }
     if (cut == std::string::npos || cut + 2 >= rest.size()) break;
     out += rest.substr(0, cut + 1);
     out += '\n';
     rest = cont + rest.substr(cut + 2);
+    open = depthAtCut;
   }
   out += rest;
 }
@@ -1317,9 +1320,33 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
   foldable_ = planFolds(F);
   liveFold_.assign(F.regs.size(), -1);
   folds_.clear();
+  replays_.clear();
   emitNode(tree.root, tree);
   if (!ok_) return false;
   resolveFolds();
+  if (!opt_.native && (helpers_.count("p2g_fadd") || helpers_.count("p2g_fmul") || helpers_.count("p2g_ffma"))) {
+    std::unordered_map<std::string_view, int> byName;
+    for (size_t r = 0; r < F.regs.size(); ++r) byName.emplace(F.regs[r].name, int(r));
+    std::unordered_map<std::string, std::string> locals;  // main()'s other locals: parameters, structurizer state
+    for (auto& [off, p] : params_) locals.emplace(p.name, "const " + glslOf(p.t));
+    for (int i = 0; i < tree.numVars; ++i) locals.emplace("p2g_sv" + std::to_string(i), "int");
+    locals.emplace("p2g_cc", "uint");
+    std::set<std::string> globals{"smem", "smem64", "lmem", "cmem", "pc"};
+    for (auto& [i, n] : sharedNames_) globals.insert(n);
+    auto typeOf = [&](const std::string& n) -> std::string {
+      auto it = byName.find(n);
+      if (it != byName.end()) {
+        ir::VType vt = F.regs[size_t(it->second)].vt;
+        bool fl = vt == ir::VType::F32 || vt == ir::VType::F64;
+        return std::string(fl ? "precise " : "") + ir::glslTypeName(vt);
+      }
+      auto lt = locals.find(n);
+      if (lt != locals.end()) return lt->second;
+      if (globals.count(n) || n.compare(0, 3, "P2G") == 0) return "-";
+      return "";
+    };
+    if (guardRegions(body_, replays_, typeOf) > 0) use("p2g_region");
+  }
   placeDeclarations();
   // The generic-load helpers read every window, .const included (prelude.cpp genericHelper), and the .const
   // window's own loads (p2g_ldc*) read `cmem`, so it must exist even in a kernel that names no .const variable
@@ -1441,6 +1468,17 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
   if (warpKernel_) out += warpDeclarations();
   if (!prelude.empty()) out += "\n" + prelude;
   if (hasLoops_) out += loopGuardText(uint32_t(loopGuardAt_));
+  if (!replays_.empty())
+    out += std::string(kReplaysHeading) + " (translator/emit/region_guard.h): each runs its region's\n"
+           "// statements again with the exact helpers, from the values the region started with, when p2g_redo() finds\n"
+           "// a result that was not normal.\n";
+  for (size_t i = 0; i < replays_.size();) {  // long parameter lists continue on the next line
+    size_t e = replays_.find('\n', i);
+    if (e == std::string::npos) e = replays_.size();
+    wrapLine(replays_.substr(i, e - i), out);
+    out += '\n';
+    i = e + 1;
+  }
   out += "\nvoid main() {\n";
   if (hasLoops_) out += "  if (P2G_LOOP_GUARD) p2g_loop_iters[min(gl_SubgroupID, 255u)] = 0u;\n";
   if (warpKernel_)

@@ -139,6 +139,7 @@ class Emitter {
   ptx::DiagEngine& diags_;
   EmitOptions opt_;
   std::string body_;
+  std::string replays_;  // the exact replays of guarded regions (region_guard.h), functions placed before main()
   int indent_ = 1;
   int tmpCount_ = 0;
   std::set<std::string> helpers_, features_;

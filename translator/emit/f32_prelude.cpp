@@ -161,6 +161,45 @@ layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 // Device fact (specialization constant 7): the device's fma() rounds once, to nearest even, wherever no operand and
 // not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
 layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
+// Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
+// result, rounded once, whenever no operand is subnormal or NaN and the result is normal or infinite, and their NaN
+// results are 0x7FFFFFFF. Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
+layout(constant_id = 9) const bool P2G_F32_FAST = false;
+)"});
+  h.push_back({"p2g_region", {"p2g_fadd", "p2g_fmul", "p2g_ffma"}, {}, R"(// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
+// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal or
+// NaN one fails it). p2g_redo() after the region: true when a result was not normal (|r| <= 2^-126, zeros and NaN
+// included) or the device fact P2G_F32_FAST does not hold; then the region's exact replay computes every value
+// again. The short forms hold no exact path: a branch on the fact in each of them (even one the driver could fold)
+// kept NVIDIA's code as slow as the per-operation guards (docs/GPU_BENCH.md).
+float p2g_m = 1.0;
+float p2g_fadd(float a, float b) {
+  precise float r = a + b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmul(float a, float b) {
+  precise float r = a * b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_ffma(float a, float b, float c) {
+  precise float r = fma(a, b, c);
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_in(float x) {
+  uint u = floatBitsToUint(x), e = u & 0x7F800000u;
+  bool plain = (u << 1) == 0u || (e != 0u && (e != 0x7F800000u || (u & 0x7FFFFFu) == 0u));
+  if (!plain) p2g_m = 0.0;
+  return x;
+}
+bool p2g_redo() {
+  bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
+  p2g_m = 1.0;
+  return redo;
+}
 )"});
   h.push_back({"p2g_fadd", {"p2g_sf32", "p2g_dn32", "p2g_f32_ieee"}, {}, R"(// add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
@@ -248,10 +287,17 @@ float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
   h.push_back({"p2g_f32_canon", {}, {}, R"(// f32 bits as a float, a NaN as the canonical NaN 0x7FFFFFFF (cvt to f32 on the H200).
 float p2g_f32_canon(uint b) { return uintBitsToFloat((b & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : b); }
 )"});
-  h.push_back({"p2g_h2f", {}, {}, R"(// f16 bits -> f32, exactly, in integer code (an f16 subnormal is an f32 normal).
+  h.push_back({"p2g_half_cvt", {}, {}, R"(// Device fact (specialization constant 8, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): the device's
+// unpackHalf2x16 gives every finite f16 exactly and packHalf2x16 rounds a finite f32 to the nearest f16, ties to
+// even, f16 subnormals kept, overflow to infinity; p2g_h2f and p2g_f2h_rn then convert with them.
+layout(constant_id = 8) const bool P2G_HALF_CVT = false;
+)"});
+  h.push_back({"p2g_h2f", {"p2g_half_cvt"}, {}, R"(// f16 bits (the low 16 of h, the rest zero) -> f32, exactly: the device's conversion where the fact holds,
+// integer code otherwise (an f16 subnormal is an f32 normal). Infinity and NaN by the bits (the payload kept).
 float p2g_h2f(uint h) {
   uint s = (h & 0x8000u) << 16, e = (h >> 10) & 31u, f = h & 1023u;
   if (e == 31u) return uintBitsToFloat(s | 0x7F800000u | (f << 13));
+  if (P2G_HALF_CVT) return unpackHalf2x16(h).x;
   if (e == 0u) {
     if (f == 0u) return uintBitsToFloat(s);
     int k = findMSB(f);  // f * 2^-24 = 1.x * 2^(k - 24)

@@ -530,10 +530,12 @@ uint p2g_d2f_ro(double v) {
 }
 uint p2g_d2h_rn(double v) { return p2g_f2h_rn(p2g_d2f_ro(v)); }
 )"};
-    m["p2g_f2h_rn"] = {{}, {}, R"(// f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF, in 32-bit integer code (no device half type).
+    m["p2g_f2h_rn"] = {{"p2g_half_cvt"}, {}, R"(// f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF: the device's packHalf2x16 where the fact
+// P2G_HALF_CVT holds, 32-bit integer code otherwise (no device half type).
 uint p2g_f2h_rn(uint b) {
   uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
   if (ab > 0x7F800000u) return 0x7FFFu;
+  if (P2G_HALF_CVT) return packHalf2x16(vec2(uintBitsToFloat(b), 0.0));
   if (ab >= 0x477FF000u) return sg | 0x7C00u;  // >= 65520, the midpoint above 65504: infinity
   int e = int(ab >> 23) - 127;
   if (e < -25) return sg;                     // below 2^-25 (f32 denormals too): zero

@@ -117,6 +117,10 @@ layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 // Device fact (specialization constant 7): the device's fma() rounds once, to nearest even, wherever no operand and
 // not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
 layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
+// Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
+// result, rounded once, whenever no operand is subnormal or NaN and the result is normal or infinite, and their NaN
+// results are 0x7FFFFFFF. Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
+layout(constant_id = 9) const bool P2G_F32_FAST = false;
 bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // f32 subnormal
 // fma.f32 rounded once. Round to nearest without a fused device operation: Dekker's exact product (Veltkamp split
 // by 4097) and Knuth's TwoSum give a*b + c = th + tl + ul exactly, and z = RN(th + RO(tl + ul)) is the correctly
@@ -165,6 +169,81 @@ float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
 uint p2g_ldc16(uint a) { return bitfieldExtract(cmem[a >> 2], int((a & 3u) * 8u), 16); }
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 uint p2g_ldc8(uint a) { return bitfieldExtract(cmem[a >> 2], int((a & 3u) * 8u), 8); }
+// add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
+// operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
+float p2g_fadd(float a, float b, bool ftz) {
+  precise float r = a + b;
+  if (P2G_F32_IEEE && !ftz) return r;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua ^ ub) == 0x80000000u || ((ua | ub) << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  return uintBitsToFloat(p2g_sf32(ua, 0x3F800000u, ub, 0, ftz));
+}
+float p2g_fsub(float a, float b, bool ftz) {
+  return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz);
+}
+// mul.rn.f32: the device's product where it is IEEE's (no subnormal operand and a normal or infinite result, or a
+// zero operand), p2g_sf32 for the rest (adding a zero of the product's sign, which leaves every product alone).
+float p2g_fmul(float a, float b, bool ftz) {
+  precise float r = a * b;
+  if (P2G_F32_IEEE && !ftz) return r;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua << 1) == 0u || (ub << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  // (a NaN from the device is not trusted here: a flushing device gives NaN for subnormal * infinity)
+  return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
+}
+// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
+// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal or
+// NaN one fails it). p2g_redo() after the region: true when a result was not normal (|r| <= 2^-126, zeros and NaN
+// included) or the device fact P2G_F32_FAST does not hold; then the region's exact replay computes every value
+// again. The short forms hold no exact path: a branch on the fact in each of them (even one the driver could fold)
+// kept NVIDIA's code as slow as the per-operation guards (docs/GPU_BENCH.md).
+float p2g_m = 1.0;
+float p2g_fadd(float a, float b) {
+  precise float r = a + b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmul(float a, float b) {
+  precise float r = a * b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_ffma(float a, float b, float c) {
+  precise float r = fma(a, b, c);
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_in(float x) {
+  uint u = floatBitsToUint(x), e = u & 0x7F800000u;
+  bool plain = (u << 1) == 0u || (e != 0u && (e != 0x7F800000u || (u & 0x7FFFFFu) == 0u));
+  if (!plain) p2g_m = 0.0;
+  return x;
+}
+bool p2g_redo() {
+  bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
+  p2g_m = 1.0;
+  return redo;
+}
+
+// The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
+// statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
+// a result that was not normal.
+void p2g_exact_1(float f1, float f2, uint r5, out uint64_t rd13, out precise float f6) {
+  precise float f4 = p2g_ffma(f1, f2, uintBitsToFloat(p2g_ldc32(12u)), 0, false);
+  uint64_t t1 = uint64_t(r5 << 2u);
+  rd13 = packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(28ul));
+  precise float f5 = uintBitsToFloat(p2g_ldc32(uint(uint64_t(int64_t(uint64_t(0ul)) + int64_t(rd13)))));
+  f6 = p2g_ffma(f1, f4, f5, 0, false);
+}
 
 void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
@@ -197,7 +276,7 @@ void main() {
   precise float f2 = uintBitsToFloat(p2g_ldc32(0u));
   // ptx:52  ld.const.f32 	%f3, [kCoeff+12];
   // ptx:53  fma.rn.f32 	%f4, %f1, %f2, %f3;
-  precise float f4 = p2g_ffma(f1, f2, uintBitsToFloat(p2g_ldc32(12u)), 0, false);
+  precise float f4 = p2g_ffma(p2g_in(f1), p2g_in(f2), p2g_in(uintBitsToFloat(p2g_ldc32(12u))));
   // ptx:54  shl.b32 	%r6, %r5, 2;
   // ptx:55  cvt.u64.u32 	%rd12, %r6;
   uint64_t t1 = uint64_t(r5 << 2u);
@@ -207,7 +286,8 @@ void main() {
   // ptx:58  ld.const.f32 	%f5, [%rd14];
   precise float f5 = uintBitsToFloat(p2g_ldc32(uint(uint64_t(int64_t(uint64_t(0ul)) + int64_t(rd13)))));
   // ptx:59  fma.rn.f32 	%f6, %f1, %f4, %f5;
-  precise float f6 = p2g_ffma(f1, f4, f5, 0, false);
+  precise float f6 = p2g_ffma(f1, f4, p2g_in(f5));
+  if (p2g_redo()) p2g_exact_1(f1, f2, r5, rd13, f6);
   // ptx:60  add.s64 	%rd15, %rd5, %rd8;
   // ptx:61  st.global.f32 	[%rd15], %f6;
   P2GU32(uint64_t(int64_t(p16_u64) + int64_t(rd8))).v = floatBitsToUint(f6);

@@ -149,6 +149,10 @@ layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 // Device fact (specialization constant 7): the device's fma() rounds once, to nearest even, wherever no operand and
 // not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
 layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
+// Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
+// result, rounded once, whenever no operand is subnormal or NaN and the result is normal or infinite, and their NaN
+// results are 0x7FFFFFFF. Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
+layout(constant_id = 9) const bool P2G_F32_FAST = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
 float p2g_fadd(float a, float b, bool ftz) {
@@ -223,6 +227,54 @@ uint p2g_ldl32(uint a) { return lmem[a >> 2]; }
 void p2g_stl32(uint a, uint v) { lmem[a >> 2] = v; }
 uint64_t p2g_ldl64(uint a) { return packUint2x32(uvec2(lmem[a >> 2], lmem[(a >> 2) + 1u])); }
 void p2g_stl64(uint a, uint64_t v) { uvec2 p = unpackUint2x32(v); lmem[a >> 2] = p.x; lmem[(a >> 2) + 1u] = p.y; }
+// mul.rn.f32: the device's product where it is IEEE's (no subnormal operand and a normal or infinite result, or a
+// zero operand), p2g_sf32 for the rest (adding a zero of the product's sign, which leaves every product alone).
+float p2g_fmul(float a, float b, bool ftz) {
+  precise float r = a * b;
+  if (P2G_F32_IEEE && !ftz) return r;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua << 1) == 0u || (ub << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  // (a NaN from the device is not trusted here: a flushing device gives NaN for subnormal * infinity)
+  return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
+}
+// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
+// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal or
+// NaN one fails it). p2g_redo() after the region: true when a result was not normal (|r| <= 2^-126, zeros and NaN
+// included) or the device fact P2G_F32_FAST does not hold; then the region's exact replay computes every value
+// again. The short forms hold no exact path: a branch on the fact in each of them (even one the driver could fold)
+// kept NVIDIA's code as slow as the per-operation guards (docs/GPU_BENCH.md).
+float p2g_m = 1.0;
+float p2g_fadd(float a, float b) {
+  precise float r = a + b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmul(float a, float b) {
+  precise float r = a * b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_ffma(float a, float b, float c) {
+  precise float r = fma(a, b, c);
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_in(float x) {
+  uint u = floatBitsToUint(x), e = u & 0x7F800000u;
+  bool plain = (u << 1) == 0u || (e != 0u && (e != 0x7F800000u || (u & 0x7FFFFFu) == 0u));
+  if (!plain) p2g_m = 0.0;
+  return x;
+}
+bool p2g_redo() {
+  bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
+  p2g_m = 1.0;
+  return redo;
+}
 
 // lavapipe's loop budget (65,535 loop iterations per subgroup, then every loop ends silently): counted
 // when the runtime sets P2G_LOOP_GUARD (lavapipe only), reported through the uint at P2G_LOOP_FLAG.
@@ -234,6 +286,32 @@ void p2g_loop_tick() {
   uint i = min(gl_SubgroupID, 255u), n = p2g_loop_iters[i] + 1u;
   p2g_loop_iters[i] = n;
   if (n == 65535u) atomicAdd(P2GU32(pc.globals + P2G_LOOP_FLAG).v, 1u);
+}
+
+// The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
+// statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
+// a result that was not normal.
+void p2g_exact_1(inout precise float f20, float f8) {
+  precise float f15 = p2g_ffma(p2g_ffma(p2g_ffma(f20, f8, 0.5, 0, false), f8, 0.5, 0, false), f8, 0.5, 0, false);
+  f20 = p2g_ffma(f15, f8, 0.5, 0, false);
+}
+void p2g_exact_2(inout precise float f20, float f8) {
+  f20 = p2g_ffma(f20, f8, 0.5, 0, false);
+}
+void p2g_exact_3(inout precise float f24, uint64_t rd9_1) {
+  precise float f13_1 = p2g_fadd(f24, uintBitsToFloat(P2GU32(rd9_1).v), false);
+  precise float f14_1 = uintBitsToFloat(P2GU32((rd9_1 + 4ul)).v);
+  precise float f15_1 = p2g_fadd(f13_1, f14_1, false);
+  precise float f16_1 = uintBitsToFloat(P2GU32((rd9_1 + 8ul)).v);
+  precise float f17_1 = p2g_fadd(f15_1, f16_1, false);
+  precise float f18_1 = uintBitsToFloat(P2GU32((rd9_1 + 12ul)).v);
+  f24 = p2g_fadd(f17_1, f18_1, false);
+}
+void p2g_exact_4(inout precise float f24, uint64_t rd10_1) {
+  f24 = p2g_fadd(f24, uintBitsToFloat(P2GU32(rd10_1).v), false);
+}
+void p2g_exact_5(inout precise float f6) {
+  f6 = p2g_fadd(f6, uintBitsToFloat(p2g_ldl32(84u)), false);
 }
 
 void main() {
@@ -411,9 +489,11 @@ void main() {
         // ptx:57  fma.rn.f32 	%f13, %f20, %f8, 0f3F000000;
         // ptx:58  fma.rn.f32 	%f14, %f13, %f8, 0f3F000000;
         // ptx:59  fma.rn.f32 	%f15, %f14, %f8, 0f3F000000;
-        precise float f15 = p2g_ffma(p2g_ffma(p2g_ffma(f20, f8, 0.5, 0, false), f8, 0.5, 0, false), f8, 0.5, 0, false);
+        precise float p2g_was_f20 = f20;
+        precise float f15 = p2g_ffma(p2g_ffma(p2g_ffma(p2g_in(f20), p2g_in(f8), 0.5), f8, 0.5), f8, 0.5);
         // ptx:60  fma.rn.f32 	%f20, %f15, %f8, 0f3F000000;
-        f20 = p2g_ffma(f15, f8, 0.5, 0, false);
+        f20 = p2g_ffma(f15, f8, 0.5);
+        if (p2g_redo()) { f20 = p2g_was_f20; p2g_exact_1(f20, f8); }
         // ptx:61  add.s32 	%r9, %r9, -4;
         r9_1 = uint(int(r9_1) + -4);
         // ptx:62  setp.ne.s32 	%p3, %r9, 0;
@@ -429,7 +509,9 @@ void main() {
       for (;;) {
         p2g_loop_tick();
         // ptx:71  fma.rn.f32 	%f20, %f20, %f8, 0f3F000000;
-        f20 = p2g_ffma(f20, f8, 0.5, 0, false);
+        precise float p2g_was_f20 = f20;
+        f20 = p2g_ffma(p2g_in(f20), p2g_in(f8), 0.5);
+        if (p2g_redo()) { f20 = p2g_was_f20; p2g_exact_2(f20, f8); }
         // ptx:72  add.s32 	%r10, %r10, -1;
         r10_1 = uint(int(r10_1) + -1);
         // ptx:73  setp.ne.s32 	%p5, %r10, 0;
@@ -497,19 +579,21 @@ void main() {
           p2g_loop_tick();
           // ptx:154  ld.global.f32 	%f12, [%rd9];
           // ptx:155  add.f32 	%f13, %f24, %f12;
-          precise float f13_1 = p2g_fadd(f24, uintBitsToFloat(P2GU32(rd9_1).v), false);
+          precise float p2g_was_f24 = f24;
+          precise float f13_1 = p2g_fadd(p2g_in(f24), p2g_in(uintBitsToFloat(P2GU32(rd9_1).v)));
           // ptx:156  ld.global.f32 	%f14, [%rd9+4];
           precise float f14_1 = uintBitsToFloat(P2GU32((rd9_1 + 4ul)).v);
           // ptx:157  add.f32 	%f15, %f13, %f14;
-          precise float f15_1 = p2g_fadd(f13_1, f14_1, false);
+          precise float f15_1 = p2g_fadd(f13_1, p2g_in(f14_1));
           // ptx:158  ld.global.f32 	%f16, [%rd9+8];
           precise float f16_1 = uintBitsToFloat(P2GU32((rd9_1 + 8ul)).v);
           // ptx:159  add.f32 	%f17, %f15, %f16;
-          precise float f17_1 = p2g_fadd(f15_1, f16_1, false);
+          precise float f17_1 = p2g_fadd(f15_1, p2g_in(f16_1));
           // ptx:160  ld.global.f32 	%f18, [%rd9+12];
           precise float f18_1 = uintBitsToFloat(P2GU32((rd9_1 + 12ul)).v);
           // ptx:161  add.f32 	%f24, %f17, %f18;
-          f24 = p2g_fadd(f17_1, f18_1, false);
+          f24 = p2g_fadd(f17_1, p2g_in(f18_1));
+          if (p2g_redo()) { f24 = p2g_was_f24; p2g_exact_3(f24, rd9_1); }
           // ptx:162  add.s32 	%r16, %r16, 4;
           r16_1 = uint(int(r16_1) + 4);
           // ptx:163  add.s64 	%rd9, %rd9, 16;
@@ -533,7 +617,9 @@ void main() {
           p2g_loop_tick();
           // ptx:177  ld.global.f32 	%f19, [%rd10];
           // ptx:178  add.f32 	%f24, %f24, %f19;
-          f24 = p2g_fadd(f24, uintBitsToFloat(P2GU32(rd10_1).v), false);
+          precise float p2g_was_f24 = f24;
+          f24 = p2g_fadd(p2g_in(f24), p2g_in(uintBitsToFloat(P2GU32(rd10_1).v)));
+          if (p2g_redo()) { f24 = p2g_was_f24; p2g_exact_4(f24, rd10_1); }
           // ptx:179  add.s64 	%rd10, %rd10, 4;
           rd10_1 = uint64_t(int64_t(rd10_1) + 4l);
           // ptx:180  add.s32 	%r17, %r17, -1;
@@ -551,7 +637,9 @@ void main() {
     // ptx:186  ret;
     // ptx:319  ld.param.f32 	%f5, [retval0+0];
     // ptx:321  add.f32 	%f6, %f6, %f5;
-    f6 = p2g_fadd(f6, uintBitsToFloat(p2g_ldl32(84u)), false);
+    precise float p2g_was_f6 = f6;
+    f6 = p2g_fadd(p2g_in(f6), p2g_in(uintBitsToFloat(p2g_ldl32(84u))));
+    if (p2g_redo()) { f6 = p2g_was_f6; p2g_exact_5(f6); }
   }
   // ptx:324  cvta.to.global.u64 	%rd17, %rd3;
   // ptx:325  shl.b64 	%rd18, %rd1, 2;

@@ -164,6 +164,10 @@ layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 // Device fact (specialization constant 7): the device's fma() rounds once, to nearest even, wherever no operand and
 // not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
 layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
+// Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
+// result, rounded once, whenever no operand is subnormal or NaN and the result is normal or infinite, and their NaN
+// results are 0x7FFFFFFF. Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
+layout(constant_id = 9) const bool P2G_F32_FAST = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
 float p2g_fadd(float a, float b, bool ftz) {
@@ -182,6 +186,108 @@ float p2g_fsub(float a, float b, bool ftz) {
 }
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
+// mul.rn.f32: the device's product where it is IEEE's (no subnormal operand and a normal or infinite result, or a
+// zero operand), p2g_sf32 for the rest (adding a zero of the product's sign, which leaves every product alone).
+float p2g_fmul(float a, float b, bool ftz) {
+  precise float r = a * b;
+  if (P2G_F32_IEEE && !ftz) return r;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua << 1) == 0u || (ub << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  // (a NaN from the device is not trusted here: a flushing device gives NaN for subnormal * infinity)
+  return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
+}
+// a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
+float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
+uint p2g_odd_sumf(float a, float b) {
+  precise float s = a + b;
+  precise float bb = s - a;
+  precise float e = (a - (s - bb)) + (b - bb);
+  uint w = floatBitsToUint(s);
+  if (e == 0.0 || (w & 0x7F800000u) == 0x7F800000u || (w & 1u) != 0u) return w;
+  return ((floatBitsToUint(e) ^ w) >> 31) == 0u ? (w | 1u) : (w - 1u);
+}
+// fma.f32 rounded once. Round to nearest without a fused device operation: Dekker's exact product (Veltkamp split
+// by 4097) and Knuth's TwoSum give a*b + c = th + tl + ul exactly, and z = RN(th + RO(tl + ul)) is the correctly
+// rounded result (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding
+// to odd", IEEE TC 2008). The bounds keep every intermediate finite and a multiple of 2^-123 (so normal when not
+// zero), which makes a device that flushes subnormals compute the same: |a|, |b| in [2^-60, 2^60], c zero or in
+// [2^-100, 2^120], |RN(a*b)| >= 2^-74, and a normal result. Everything else, and directed rounding, runs p2g_sf32.
+// Checked on the host against fmaf: 0 of 158,033,923 fast-path samples differ (random bits, near-cancellations).
+float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
+  if (P2G_F32_IEEE && mode == 0 && !ftz) {
+    precise float f = fma(a, b, c);
+    return f;
+  }
+  if (P2G_FMA_FUSED && mode == 0) {
+    // no subnormal operand and a normal or infinite result: what a fused fma gives, flushing or not (.ftz too)
+    precise float f = fma(a, b, c);
+    uint uf = floatBitsToUint(f) & 0x7FFFFFFFu;
+    if (uf > 0x00800000u && uf <= 0x7F800000u && !p2g_dn32(floatBitsToUint(a)) && !p2g_dn32(floatBitsToUint(b)) &&
+        !p2g_dn32(floatBitsToUint(c)))
+      return f;
+  }
+  uint ua = floatBitsToUint(a) & 0x7FFFFFFFu, ub = floatBitsToUint(b) & 0x7FFFFFFFu;
+  uint uc = floatBitsToUint(c) & 0x7FFFFFFFu;
+  // (with the fused-fma fact every input of this path was taken above: left out, the driver drops its code)
+  if (!P2G_FMA_FUSED && mode == 0 && ua >= 0x21800000u && ua <= 0x5D800000u && ub >= 0x21800000u && ub <= 0x5D800000u &&
+      (uc == 0u || (uc >= 0x0D800000u && uc <= 0x7B800000u))) {
+    precise float uh = a * b;
+    if ((floatBitsToUint(uh) & 0x7FFFFFFFu) >= 0x1A800000u) {
+      precise float ta = 4097.0 * a;
+      precise float ah = ta - (ta - a);
+      precise float al = a - ah;
+      precise float tb = 4097.0 * b;
+      precise float bh = tb - (tb - b);
+      precise float bl = b - bh;
+      precise float ul = ((ah * bh - uh) + ah * bl + al * bh) + al * bl;
+      precise float th = c + uh;
+      precise float bb = th - c;
+      precise float tl = (c - (th - bb)) + (uh - bb);
+      precise float z = th + uintBitsToFloat(p2g_odd_sumf(tl, ul));
+      uint uz = floatBitsToUint(z) & 0x7FFFFFFFu;
+      if (uz > 0x00800000u && uz < 0x7F800000u) return z;
+    }
+  }
+  return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
+}
+// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
+// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal or
+// NaN one fails it). p2g_redo() after the region: true when a result was not normal (|r| <= 2^-126, zeros and NaN
+// included) or the device fact P2G_F32_FAST does not hold; then the region's exact replay computes every value
+// again. The short forms hold no exact path: a branch on the fact in each of them (even one the driver could fold)
+// kept NVIDIA's code as slow as the per-operation guards (docs/GPU_BENCH.md).
+float p2g_m = 1.0;
+float p2g_fadd(float a, float b) {
+  precise float r = a + b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmul(float a, float b) {
+  precise float r = a * b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_ffma(float a, float b, float c) {
+  precise float r = fma(a, b, c);
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_in(float x) {
+  uint u = floatBitsToUint(x), e = u & 0x7F800000u;
+  bool plain = (u << 1) == 0u || (e != 0u && (e != 0x7F800000u || (u & 0x7FFFFFu) == 0u));
+  if (!plain) p2g_m = 0.0;
+  return x;
+}
+bool p2g_redo() {
+  bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
+  p2g_m = 1.0;
+  return redo;
+}
 
 // lavapipe's loop budget (65,535 loop iterations per subgroup, then every loop ends silently): counted
 // when the runtime sets P2G_LOOP_GUARD (lavapipe only), reported through the uint at P2G_LOOP_FLAG.
@@ -195,8 +301,16 @@ void p2g_loop_tick() {
   if (n == 65535u) atomicAdd(P2GU32(pc.globals + P2G_LOOP_FLAG).v, 1u);
 }
 
+// The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
+// statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
+// a result that was not normal.
+void p2g_exact_1(float f2, float f1, uint r4, out precise float f8) {
+  f8 = p2g_div32(p2g_fadd(f2, p2g_fadd(f1, uintBitsToFloat(p2g_lds32(r4)), false), false), 3.0, 0, false);
+}
+
 void main() {
   if (P2G_LOOP_GUARD) p2g_loop_iters[min(gl_SubgroupID, 255u)] = 0u;
+  precise float f8 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // dynamic_shared_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // dynamic_shared_param_1
@@ -307,7 +421,8 @@ void main() {
   // ptx:93  add.f32 	%f6, %f1, %f5;
   // ptx:94  add.f32 	%f7, %f2, %f6;
   // ptx:95  div.rn.f32 	%f8, %f7, 0f40400000;
-  precise float f8 = p2g_div32(p2g_fadd(f2, p2g_fadd(f1, uintBitsToFloat(p2g_lds32(r4)), false), false), 3.0, 0, false);
+  f8 = p2g_div32(p2g_fadd(p2g_in(f2), p2g_fadd(p2g_in(f1), p2g_in(uintBitsToFloat(p2g_lds32(r4))))), 3.0, 0, false);
+  if (p2g_redo()) p2g_exact_1(f2, f1, r4, f8);
   // ptx:96  cvta.to.global.u64 	%rd8, %rd2;
   // ptx:97  shl.b64 	%rd9, %rd1, 2;
   uint64_t rd9 = rd1 << 2u;

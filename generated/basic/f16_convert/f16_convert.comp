@@ -18,10 +18,16 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 layout(buffer_reference, std430, buffer_reference_align = 2) buffer P2GU16 { uint16_t v; };
 
 
-// f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF, in 32-bit integer code (no device half type).
+// Device fact (specialization constant 8, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): the device's
+// unpackHalf2x16 gives every finite f16 exactly and packHalf2x16 rounds a finite f32 to the nearest f16, ties to
+// even, f16 subnormals kept, overflow to infinity; p2g_h2f and p2g_f2h_rn then convert with them.
+layout(constant_id = 8) const bool P2G_HALF_CVT = false;
+// f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF: the device's packHalf2x16 where the fact
+// P2G_HALF_CVT holds, 32-bit integer code otherwise (no device half type).
 uint p2g_f2h_rn(uint b) {
   uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
   if (ab > 0x7F800000u) return 0x7FFFu;
+  if (P2G_HALF_CVT) return packHalf2x16(vec2(uintBitsToFloat(b), 0.0));
   if (ab >= 0x477FF000u) return sg | 0x7C00u;  // >= 65520, the midpoint above 65504: infinity
   int e = int(ab >> 23) - 127;
   if (e < -25) return sg;                     // below 2^-25 (f32 denormals too): zero
@@ -121,6 +127,10 @@ layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 // Device fact (specialization constant 7): the device's fma() rounds once, to nearest even, wherever no operand and
 // not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
 layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
+// Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
+// result, rounded once, whenever no operand is subnormal or NaN and the result is normal or infinite, and their NaN
+// results are 0x7FFFFFFF. Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
+layout(constant_id = 9) const bool P2G_F32_FAST = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
 float p2g_fadd(float a, float b, bool ftz) {
@@ -151,10 +161,12 @@ float p2g_fmul(float a, float b, bool ftz) {
   // (a NaN from the device is not trusted here: a flushing device gives NaN for subnormal * infinity)
   return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
 }
-// f16 bits -> f32, exactly, in integer code (an f16 subnormal is an f32 normal).
+// f16 bits (the low 16 of h, the rest zero) -> f32, exactly: the device's conversion where the fact holds,
+// integer code otherwise (an f16 subnormal is an f32 normal). Infinity and NaN by the bits (the payload kept).
 float p2g_h2f(uint h) {
   uint s = (h & 0x8000u) << 16, e = (h >> 10) & 31u, f = h & 1023u;
   if (e == 31u) return uintBitsToFloat(s | 0x7F800000u | (f << 13));
+  if (P2G_HALF_CVT) return unpackHalf2x16(h).x;
   if (e == 0u) {
     if (f == 0u) return uintBitsToFloat(s);
     int k = findMSB(f);  // f * 2^-24 = 1.x * 2^(k - 24)
@@ -222,6 +234,91 @@ uint p2g_narrow32(uint w, int m, int bias, int eb, int mode, uint nanBits) {
     return signOut | (toInf ? infBits : infBits - 1u);
   }
   return signOut | r;
+}
+// fma.f32 rounded once. Round to nearest without a fused device operation: Dekker's exact product (Veltkamp split
+// by 4097) and Knuth's TwoSum give a*b + c = th + tl + ul exactly, and z = RN(th + RO(tl + ul)) is the correctly
+// rounded result (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding
+// to odd", IEEE TC 2008). The bounds keep every intermediate finite and a multiple of 2^-123 (so normal when not
+// zero), which makes a device that flushes subnormals compute the same: |a|, |b| in [2^-60, 2^60], c zero or in
+// [2^-100, 2^120], |RN(a*b)| >= 2^-74, and a normal result. Everything else, and directed rounding, runs p2g_sf32.
+// Checked on the host against fmaf: 0 of 158,033,923 fast-path samples differ (random bits, near-cancellations).
+float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
+  if (P2G_F32_IEEE && mode == 0 && !ftz) {
+    precise float f = fma(a, b, c);
+    return f;
+  }
+  if (P2G_FMA_FUSED && mode == 0) {
+    // no subnormal operand and a normal or infinite result: what a fused fma gives, flushing or not (.ftz too)
+    precise float f = fma(a, b, c);
+    uint uf = floatBitsToUint(f) & 0x7FFFFFFFu;
+    if (uf > 0x00800000u && uf <= 0x7F800000u && !p2g_dn32(floatBitsToUint(a)) && !p2g_dn32(floatBitsToUint(b)) &&
+        !p2g_dn32(floatBitsToUint(c)))
+      return f;
+  }
+  uint ua = floatBitsToUint(a) & 0x7FFFFFFFu, ub = floatBitsToUint(b) & 0x7FFFFFFFu;
+  uint uc = floatBitsToUint(c) & 0x7FFFFFFFu;
+  // (with the fused-fma fact every input of this path was taken above: left out, the driver drops its code)
+  if (!P2G_FMA_FUSED && mode == 0 && ua >= 0x21800000u && ua <= 0x5D800000u && ub >= 0x21800000u && ub <= 0x5D800000u &&
+      (uc == 0u || (uc >= 0x0D800000u && uc <= 0x7B800000u))) {
+    precise float uh = a * b;
+    if ((floatBitsToUint(uh) & 0x7FFFFFFFu) >= 0x1A800000u) {
+      precise float ta = 4097.0 * a;
+      precise float ah = ta - (ta - a);
+      precise float al = a - ah;
+      precise float tb = 4097.0 * b;
+      precise float bh = tb - (tb - b);
+      precise float bl = b - bh;
+      precise float ul = ((ah * bh - uh) + ah * bl + al * bh) + al * bl;
+      precise float th = c + uh;
+      precise float bb = th - c;
+      precise float tl = (c - (th - bb)) + (uh - bb);
+      precise float z = th + uintBitsToFloat(p2g_odd_sumf(tl, ul));
+      uint uz = floatBitsToUint(z) & 0x7FFFFFFFu;
+      if (uz > 0x00800000u && uz < 0x7F800000u) return z;
+    }
+  }
+  return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
+}
+// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
+// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal or
+// NaN one fails it). p2g_redo() after the region: true when a result was not normal (|r| <= 2^-126, zeros and NaN
+// included) or the device fact P2G_F32_FAST does not hold; then the region's exact replay computes every value
+// again. The short forms hold no exact path: a branch on the fact in each of them (even one the driver could fold)
+// kept NVIDIA's code as slow as the per-operation guards (docs/GPU_BENCH.md).
+float p2g_m = 1.0;
+float p2g_fadd(float a, float b) {
+  precise float r = a + b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmul(float a, float b) {
+  precise float r = a * b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_ffma(float a, float b, float c) {
+  precise float r = fma(a, b, c);
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_in(float x) {
+  uint u = floatBitsToUint(x), e = u & 0x7F800000u;
+  bool plain = (u << 1) == 0u || (e != 0u && (e != 0x7F800000u || (u & 0x7FFFFFu) == 0u));
+  if (!plain) p2g_m = 0.0;
+  return x;
+}
+bool p2g_redo() {
+  bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
+  p2g_m = 1.0;
+  return redo;
+}
+
+// The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
+// statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
+// a result that was not normal.
+void p2g_exact_1(uint rs3, uint rs4, float f3, float f4, out precise float f15) {
+  f15 = p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hadd(rs3, rs4)))), p2g_fadd(f3, f4, false), false);
 }
 
 void main() {
@@ -326,7 +423,8 @@ void main() {
   // ptx:138  {  cvt.f32.f16 %f9, %rs25;}
   // ptx:141  add.f32 	%f14, %f3, %f4;
   // ptx:142  sub.f32 	%f15, %f9, %f14;
-  f15 = p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hadd(rs3, rs4)))), p2g_fadd(f3, f4, false), false);
+  f15 = p2g_fsub(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hadd(rs3, rs4))))), p2g_fadd(p2g_in(f3), p2g_in(f4)));
+  if (p2g_redo()) p2g_exact_1(rs3, rs4, f3, f4, f15);
   // ptx:143  st.global.f32 	[%rd16+8], %f15;
   P2GU32((rd16 + 8ul)).v = floatBitsToUint(f15);
   // ptx:144  ld.global.u16 	%rs29, [%rd10];

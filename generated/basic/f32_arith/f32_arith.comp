@@ -132,6 +132,10 @@ layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 // Device fact (specialization constant 7): the device's fma() rounds once, to nearest even, wherever no operand and
 // not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
 layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
+// Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
+// result, rounded once, whenever no operand is subnormal or NaN and the result is normal or infinite, and their NaN
+// results are 0x7FFFFFFF. Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
+layout(constant_id = 9) const bool P2G_F32_FAST = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
 float p2g_fadd(float a, float b, bool ftz) {
@@ -285,6 +289,40 @@ uint64_t p2g_f2i64(uint w, int mode, bool sgn) {
                                 : uint64_t(p2g_frnd32(a, neg, mode));
   return neg ? (0ul - m) : m;
 }
+// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
+// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal or
+// NaN one fails it). p2g_redo() after the region: true when a result was not normal (|r| <= 2^-126, zeros and NaN
+// included) or the device fact P2G_F32_FAST does not hold; then the region's exact replay computes every value
+// again. The short forms hold no exact path: a branch on the fact in each of them (even one the driver could fold)
+// kept NVIDIA's code as slow as the per-operation guards (docs/GPU_BENCH.md).
+float p2g_m = 1.0;
+float p2g_fadd(float a, float b) {
+  precise float r = a + b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmul(float a, float b) {
+  precise float r = a * b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_ffma(float a, float b, float c) {
+  precise float r = fma(a, b, c);
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_in(float x) {
+  uint u = floatBitsToUint(x), e = u & 0x7F800000u;
+  bool plain = (u << 1) == 0u || (e != 0u && (e != 0x7F800000u || (u & 0x7FFFFFu) == 0u));
+  if (!plain) p2g_m = 0.0;
+  return x;
+}
+bool p2g_redo() {
+  bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
+  p2g_m = 1.0;
+  return redo;
+}
 // sqrt.rn/rz/rm/rp.f32 correctly rounded (HAZARDS.md #7): the integer square root of the significand scaled to
 // 61-62 bits (a first guess from the device's f32 sqrt, one Newton step in integers, then exact integer squares
 // decide), the remainder as a sticky bit, one rounding (p2g_rnd32). NaN and negative -> 0x7FFFFFFF; sqrt(-0) = -0.
@@ -306,8 +344,53 @@ float p2g_sqrt32(float x, int mode, bool ftz) {
   return uintBitsToFloat(p2g_rnd32(0u, r, e / 2, mode, ftz));
 }
 
+// The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
+// statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
+// a result that was not normal.
+void p2g_exact_1(float f1, float f2, out precise float f4, float f3, out precise float f5) {
+  f4 = p2g_fmul(f1, f2, false);
+  f5 = p2g_fadd(f4, f3, false);
+}
+void p2g_exact_2(float f3, float f4, out precise float f7) {
+  f7 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f3) ^ 0x80000000u)), 0.5, f4, 0, false);
+}
+void p2g_exact_3(float f2, float f3, float f4, out precise float f9) {
+  f9 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f2) ^ 0x80000000u)), f3, f4, 0, false);
+}
+void p2g_exact_4(float f1, float f2, out precise float f18) {
+  f18 = p2g_fsub(f1, f2, false);
+}
+void p2g_exact_5(float f1, out precise float f20) {
+  f20 = p2g_fmul(f1, 3.0, false);
+}
+void p2g_exact_6(float f2, out precise float f22) {
+  f22 = p2g_fmul(f2, 3.0, false);
+}
+void p2g_exact_7(float f20, out precise float f27) {
+  f27 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_fadd(f20, 0.5, false)), 0));
+}
+void p2g_exact_8(float f1, out precise float f30) {
+  f30 = p2g_ffma(f1, p2g_ffma(f1, p2g_ffma(f1, 0.25, 0.5, 0, false), -1.25, 0, false), 2.0, 0, false);
+}
+void p2g_exact_9(float f1, float f2, float f18, float f3, out precise float f34) {
+  f34 = p2g_div32(p2g_fmul(p2g_fadd(f1, f2, false), f18, false), p2g_ffma(f3, f3, 1.0, 0, false), 0, false);
+}
+void p2g_exact_10(float f4, float f3, out precise float f36) {
+  f36 = p2g_fsub(p2g_canon(uintBitsToFloat(floatBitsToUint(f4) ^ 0x80000000u)), f3, false);
+}
+void p2g_exact_11(float f1, float f2, out precise float f38) {
+  f38 = p2g_ffma(f1, uintBitsToFloat(0x3DCCCCCDu), p2g_fmul(f2, uintBitsToFloat(0x3E4CCCCDu), false), 0, false);
+}
+void p2g_exact_12(float f1, float f2, float f22, out precise float f53) {
+  precise float f42 = p2g_ffma(f1, p2g_ffma(f1, 0.0, f2, 0, false), p2g_fadd(f2, f2, false), 0, false);
+  precise float f45 = p2g_ffma(f1, p2g_ffma(f1, f42, f22, 0, false), p2g_fmul(f2, 4.0, false), 0, false);
+  precise float f49 = p2g_ffma(f1, p2g_ffma(f1, f45, p2g_fmul(f2, 5.0, false), 0, false), p2g_fmul(f2, 6.0, false), 0,
+      false);
+  f53 = p2g_ffma(f1, p2g_ffma(f1, f49, p2g_fmul(f2, 7.0, false), 0, false), p2g_fmul(f2, 8.0, false), 0, false);
+}
+
 void main() {
-  precise float f34 = 0.0, f38 = 0.0, f49 = 0.0, f53 = 0.0;
+  precise float f9 = 0.0, f34 = 0.0, f38 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f32_arith_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f32_arith_param_1
@@ -342,9 +425,10 @@ void main() {
   // ptx:48  add.s64 	%rd14, %rd5, %rd13;
   uint64_t rd14 = uint64_t(int64_t(p24_u64) + int64_t(uint64_t(uint(int(r4) * 20)) * uint64_t(4u)));
   // ptx:49  mul.f32 	%f4, %f1, %f2;
-  precise float f4 = p2g_fmul(f1, f2, false);
+  precise float f4 = p2g_fmul(p2g_in(f1), p2g_in(f2));
   // ptx:50  add.f32 	%f5, %f4, %f3;
-  precise float f5 = p2g_fadd(f4, f3, false);
+  precise float f5 = p2g_fadd(f4, p2g_in(f3));
+  if (p2g_redo()) p2g_exact_1(f1, f2, f4, f3, f5);
   // ptx:51  st.global.f32 	[%rd14], %f5;
   P2GU32(rd14).v = floatBitsToUint(f5);
   // ptx:52  st.global.f32 	[%rd14+4], %f5;
@@ -352,13 +436,15 @@ void main() {
   // ptx:54  sub.f32 	%f7, %f4, %f6;
   // ptx:53  mul.f32 	%f6, %f3, 0f3F000000;
   // ptx:54  sub.f32 	%f7, %f4, %f6;
-  precise float f7 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f3) ^ 0x80000000u)), 0.5, f4, 0, false);
+  precise float f7 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f3) ^ 0x80000000u))), 0.5, p2g_in(f4));
+  if (p2g_redo()) p2g_exact_2(f3, f4, f7);
   // ptx:55  st.global.f32 	[%rd14+8], %f7;
   P2GU32((rd14 + 8ul)).v = floatBitsToUint(f7);
   // ptx:57  sub.f32 	%f9, %f4, %f8;
   // ptx:56  mul.f32 	%f8, %f2, %f3;
   // ptx:57  sub.f32 	%f9, %f4, %f8;
-  precise float f9 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f2) ^ 0x80000000u)), f3, f4, 0, false);
+  f9 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f2) ^ 0x80000000u))), p2g_in(f3), p2g_in(f4));
+  if (p2g_redo()) p2g_exact_3(f2, f3, f4, f9);
   // ptx:58  st.global.f32 	[%rd14+12], %f9;
   P2GU32((rd14 + 12ul)).v = floatBitsToUint(f9);
   // ptx:59  fma.rn.f32 	%f10, %f1, %f2, %f3;
@@ -383,17 +469,20 @@ void main() {
   // ptx:72  st.global.f32 	[%rd14+36], %f17;
   P2GU32((rd14 + 36ul)).v = floatBitsToUint(p2g_fmax(f1, f3));
   // ptx:73  sub.f32 	%f18, %f1, %f2;
-  precise float f18 = p2g_fsub(f1, f2, false);
+  precise float f18 = p2g_fsub(p2g_in(f1), p2g_in(f2));
+  if (p2g_redo()) p2g_exact_4(f1, f2, f18);
   // ptx:74  abs.f32 	%f19, %f18;
   // ptx:75  st.global.f32 	[%rd14+40], %f19;
   P2GU32((rd14 + 40ul)).v = floatBitsToUint(p2g_canon(uintBitsToFloat(floatBitsToUint(f18) & 0x7FFFFFFFu)));
   // ptx:76  mul.f32 	%f20, %f1, 0f40400000;
-  precise float f20 = p2g_fmul(f1, 3.0, false);
+  precise float f20 = p2g_fmul(p2g_in(f1), 3.0);
+  if (p2g_redo()) p2g_exact_5(f1, f20);
   // ptx:77  cvt.rmi.f32.f32 	%f21, %f20;
   // ptx:78  st.global.f32 	[%rd14+44], %f21;
   P2GU32((rd14 + 44ul)).v = floatBitsToUint(p2g_f32_canon(p2g_frint32(floatBitsToUint(f20), 2)));
   // ptx:79  mul.f32 	%f22, %f2, 0f40400000;
-  precise float f22 = p2g_fmul(f2, 3.0, false);
+  precise float f22 = p2g_fmul(p2g_in(f2), 3.0);
+  if (p2g_redo()) p2g_exact_6(f2, f22);
   // ptx:80  cvt.rpi.f32.f32 	%f23, %f22;
   // ptx:81  st.global.f32 	[%rd14+48], %f23;
   P2GU32((rd14 + 48ul)).v = floatBitsToUint(p2g_f32_canon(p2g_frint32(floatBitsToUint(f22), 3)));
@@ -403,51 +492,57 @@ void main() {
   P2GU32((rd14 + 52ul)).v = floatBitsToUint(p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_fmul(f3, 3.0, false)), 1)));
   // ptx:85  add.f32 	%f26, %f20, 0f3F000000;
   // ptx:86  cvt.rni.f32.f32 	%f27, %f26;
-  precise float f27 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_fadd(f20, 0.5, false)), 0));
+  precise float f27 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_fadd(p2g_in(f20), 0.5)), 0));
+  if (p2g_redo()) p2g_exact_7(f20, f27);
   // ptx:87  st.global.f32 	[%rd14+56], %f27;
   P2GU32((rd14 + 56ul)).v = floatBitsToUint(f27);
   // ptx:88  fma.rn.f32 	%f28, %f1, 0f3E800000, 0f3F000000;
   // ptx:89  fma.rn.f32 	%f29, %f1, %f28, 0fBFA00000;
   // ptx:90  fma.rn.f32 	%f30, %f1, %f29, 0f40000000;
-  precise float f30 = p2g_ffma(f1, p2g_ffma(f1, p2g_ffma(f1, 0.25, 0.5, 0, false), -1.25, 0, false), 2.0, 0, false);
+  precise float f30 = p2g_ffma(p2g_in(f1), p2g_ffma(f1, p2g_ffma(f1, 0.25, 0.5), -1.25), 2.0);
+  if (p2g_redo()) p2g_exact_8(f1, f30);
   // ptx:91  st.global.f32 	[%rd14+60], %f30;
   P2GU32((rd14 + 60ul)).v = floatBitsToUint(f30);
   // ptx:92  add.f32 	%f31, %f1, %f2;
   // ptx:93  mul.f32 	%f32, %f31, %f18;
   // ptx:94  fma.rn.f32 	%f33, %f3, %f3, 0f3F800000;
   // ptx:95  div.rn.f32 	%f34, %f32, %f33;
-  f34 = p2g_div32(p2g_fmul(p2g_fadd(f1, f2, false), f18, false), p2g_ffma(f3, f3, 1.0, 0, false), 0, false);
+  f34 = p2g_div32(p2g_fmul(p2g_fadd(p2g_in(f1), p2g_in(f2)), p2g_in(f18)), p2g_ffma(p2g_in(f3), f3, 1.0), 0, false);
+  if (p2g_redo()) p2g_exact_9(f1, f2, f18, f3, f34);
   // ptx:96  st.global.f32 	[%rd14+64], %f34;
   P2GU32((rd14 + 64ul)).v = floatBitsToUint(f34);
   // ptx:97  neg.f32 	%f35, %f4;
   // ptx:98  sub.f32 	%f36, %f35, %f3;
-  precise float f36 = p2g_fsub(p2g_canon(uintBitsToFloat(floatBitsToUint(f4) ^ 0x80000000u)), f3, false);
+  precise float f36 = p2g_fsub(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f4) ^ 0x80000000u))), p2g_in(f3));
+  if (p2g_redo()) p2g_exact_10(f4, f3, f36);
   // ptx:99  st.global.f32 	[%rd14+68], %f36;
   P2GU32((rd14 + 68ul)).v = floatBitsToUint(f36);
   // ptx:100  mul.f32 	%f37, %f2, 0f3E4CCCCD;
   // ptx:101  fma.rn.f32 	%f38, %f1, 0f3DCCCCCD, %f37;
-  f38 = p2g_ffma(f1, uintBitsToFloat(0x3DCCCCCDu), p2g_fmul(f2, uintBitsToFloat(0x3E4CCCCDu), false), 0, false);
+  f38 = p2g_ffma(p2g_in(f1), uintBitsToFloat(0x3DCCCCCDu), p2g_fmul(p2g_in(f2), uintBitsToFloat(0x3E4CCCCDu)));
+  if (p2g_redo()) p2g_exact_11(f1, f2, f38);
   // ptx:102  fma.rn.f32 	%f39, %f3, 0f3E99999A, %f38;
   // ptx:103  st.global.f32 	[%rd14+72], %f39;
   P2GU32((rd14 + 72ul)).v = floatBitsToUint(p2g_ffma(f3, uintBitsToFloat(0x3E99999Au), f38, 0, false));
   // ptx:104  fma.rn.f32 	%f40, %f1, 0f00000000, %f2;
   // ptx:105  add.f32 	%f41, %f2, %f2;
   // ptx:106  fma.rn.f32 	%f42, %f1, %f40, %f41;
-  precise float f42 = p2g_ffma(f1, p2g_ffma(f1, 0.0, f2, 0, false), p2g_fadd(f2, f2, false), 0, false);
+  precise float f42 = p2g_ffma(p2g_in(f1), p2g_ffma(f1, 0.0, p2g_in(f2)), p2g_fadd(f2, f2));
   // ptx:107  fma.rn.f32 	%f43, %f1, %f42, %f22;
   // ptx:108  mul.f32 	%f44, %f2, 0f40800000;
   // ptx:109  fma.rn.f32 	%f45, %f1, %f43, %f44;
-  precise float f45 = p2g_ffma(f1, p2g_ffma(f1, f42, f22, 0, false), p2g_fmul(f2, 4.0, false), 0, false);
+  precise float f45 = p2g_ffma(f1, p2g_ffma(f1, f42, p2g_in(f22)), p2g_fmul(f2, 4.0));
   // ptx:110  mul.f32 	%f46, %f2, 0f40A00000;
   // ptx:111  fma.rn.f32 	%f47, %f1, %f45, %f46;
   // ptx:112  mul.f32 	%f48, %f2, 0f40C00000;
   // ptx:113  fma.rn.f32 	%f49, %f1, %f47, %f48;
-  f49 = p2g_ffma(f1, p2g_ffma(f1, f45, p2g_fmul(f2, 5.0, false), 0, false), p2g_fmul(f2, 6.0, false), 0, false);
+  precise float f49 = p2g_ffma(f1, p2g_ffma(f1, f45, p2g_fmul(f2, 5.0)), p2g_fmul(f2, 6.0));
   // ptx:114  mul.f32 	%f50, %f2, 0f40E00000;
   // ptx:115  fma.rn.f32 	%f51, %f1, %f49, %f50;
   // ptx:116  mul.f32 	%f52, %f2, 0f41000000;
   // ptx:117  fma.rn.f32 	%f53, %f1, %f51, %f52;
-  f53 = p2g_ffma(f1, p2g_ffma(f1, f49, p2g_fmul(f2, 7.0, false), 0, false), p2g_fmul(f2, 8.0, false), 0, false);
+  precise float f53 = p2g_ffma(f1, p2g_ffma(f1, f49, p2g_fmul(f2, 7.0)), p2g_fmul(f2, 8.0));
+  if (p2g_redo()) p2g_exact_12(f1, f2, f22, f53);
   // ptx:118  st.global.f32 	[%rd14+76], %f53;
   P2GU32((rd14 + 76ul)).v = floatBitsToUint(f53);
   // ptx:119  ret;

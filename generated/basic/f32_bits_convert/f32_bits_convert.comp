@@ -145,6 +145,10 @@ layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 // Device fact (specialization constant 7): the device's fma() rounds once, to nearest even, wherever no operand and
 // not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
 layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
+// Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
+// result, rounded once, whenever no operand is subnormal or NaN and the result is normal or infinite, and their NaN
+// results are 0x7FFFFFFF. Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
+layout(constant_id = 9) const bool P2G_F32_FAST = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
 float p2g_fadd(float a, float b, bool ftz) {
@@ -324,6 +328,40 @@ uint p2g_i2f(uint64_t mag, bool neg, int mode) {
 }
 uint p2g_s2f(int64_t v, int mode) { return p2g_i2f(v < 0l ? uint64_t(-v) : uint64_t(v), v < 0l, mode); }
 uint p2g_s2f32(int v, int mode) { return p2g_i2f(uint64_t(v < 0 ? 0u - uint(v) : uint(v)), v < 0, mode); }
+// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
+// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal or
+// NaN one fails it). p2g_redo() after the region: true when a result was not normal (|r| <= 2^-126, zeros and NaN
+// included) or the device fact P2G_F32_FAST does not hold; then the region's exact replay computes every value
+// again. The short forms hold no exact path: a branch on the fact in each of them (even one the driver could fold)
+// kept NVIDIA's code as slow as the per-operation guards (docs/GPU_BENCH.md).
+float p2g_m = 1.0;
+float p2g_fadd(float a, float b) {
+  precise float r = a + b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmul(float a, float b) {
+  precise float r = a * b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_ffma(float a, float b, float c) {
+  precise float r = fma(a, b, c);
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_in(float x) {
+  uint u = floatBitsToUint(x), e = u & 0x7F800000u;
+  bool plain = (u << 1) == 0u || (e != 0u && (e != 0x7F800000u || (u & 0x7FFFFFu) == 0u));
+  if (!plain) p2g_m = 0.0;
+  return x;
+}
+bool p2g_redo() {
+  bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
+  p2g_m = 1.0;
+  return redo;
+}
 // sqrt.rn/rz/rm/rp.f32 correctly rounded (HAZARDS.md #7): the integer square root of the significand scaled to
 // 61-62 bits (a first guess from the device's f32 sqrt, one Newton step in integers, then exact integer squares
 // decide), the remainder as a sticky bit, one rounding (p2g_rnd32). NaN and negative -> 0x7FFFFFFF; sqrt(-0) = -0.
@@ -343,6 +381,16 @@ float p2g_sqrt32(float x, int mode, bool ftz) {
   for (int i = 0; i < 4 && (r + 1ul) * (r + 1ul) <= M; ++i) r += 1ul;
   if (r * r != M) r |= 1ul;
   return uintBitsToFloat(p2g_rnd32(0u, r, e / 2, mode, ftz));
+}
+
+// The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
+// statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
+// a result that was not normal.
+void p2g_exact_1(float f17, float f2, out precise float f19) {
+  f19 = p2g_fadd(f17, p2g_f32_canon(p2g_frint32(floatBitsToUint(f2), 3)), false);
+}
+void p2g_exact_2(float f1, float f2, out precise float f21) {
+  f21 = p2g_fsub(p2g_canon(uintBitsToFloat(floatBitsToUint(f1) & 0x7FFFFFFFu)), f2, false);
 }
 
 void main() {
@@ -461,7 +509,8 @@ void main() {
   precise float f17 = p2g_f32_canon(p2g_frint32(floatBitsToUint(f4), 2));
   // ptx:101  cvt.rpi.f32.f32 	%f18, %f2;
   // ptx:102  add.f32 	%f19, %f17, %f18;
-  precise float f19 = p2g_fadd(f17, p2g_f32_canon(p2g_frint32(floatBitsToUint(f2), 3)), false);
+  precise float f19 = p2g_fadd(p2g_in(f17), p2g_in(p2g_f32_canon(p2g_frint32(floatBitsToUint(f2), 3))));
+  if (p2g_redo()) p2g_exact_1(f17, f2, f19);
   // ptx:103  st.global.f32 	[%rd8+80], %f19;
   P2GU32((rd8 + 80ul)).v = floatBitsToUint(f19);
   // ptx:104  setp.lt.f32 	%p2, %f1, %f2;
@@ -494,7 +543,8 @@ void main() {
   P2GU32((rd8 + 84ul)).v = r28;
   // ptx:122  abs.f32 	%f20, %f1;
   // ptx:123  sub.f32 	%f21, %f20, %f2;
-  precise float f21 = p2g_fsub(p2g_canon(uintBitsToFloat(floatBitsToUint(f1) & 0x7FFFFFFFu)), f2, false);
+  precise float f21 = p2g_fsub(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f1) & 0x7FFFFFFFu))), p2g_in(f2));
+  if (p2g_redo()) p2g_exact_2(f1, f2, f21);
   // ptx:124  st.global.f32 	[%rd8+88], %f21;
   P2GU32((rd8 + 88ul)).v = floatBitsToUint(f21);
   // ptx:125  neg.f32 	%f22, %f1;

@@ -111,6 +111,10 @@ layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 // Device fact (specialization constant 7): the device's fma() rounds once, to nearest even, wherever no operand and
 // not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
 layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
+// Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
+// result, rounded once, whenever no operand is subnormal or NaN and the result is normal or infinite, and their NaN
+// results are 0x7FFFFFFF. Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
+layout(constant_id = 9) const bool P2G_F32_FAST = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
 float p2g_fadd(float a, float b, bool ftz) {
@@ -149,6 +153,136 @@ float p2g_fmin(float x, float y) {
 }
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
+// mul.rn.f32: the device's product where it is IEEE's (no subnormal operand and a normal or infinite result, or a
+// zero operand), p2g_sf32 for the rest (adding a zero of the product's sign, which leaves every product alone).
+float p2g_fmul(float a, float b, bool ftz) {
+  precise float r = a * b;
+  if (P2G_F32_IEEE && !ftz) return r;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua << 1) == 0u || (ub << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  // (a NaN from the device is not trusted here: a flushing device gives NaN for subnormal * infinity)
+  return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
+}
+// a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
+float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
+uint p2g_odd_sumf(float a, float b) {
+  precise float s = a + b;
+  precise float bb = s - a;
+  precise float e = (a - (s - bb)) + (b - bb);
+  uint w = floatBitsToUint(s);
+  if (e == 0.0 || (w & 0x7F800000u) == 0x7F800000u || (w & 1u) != 0u) return w;
+  return ((floatBitsToUint(e) ^ w) >> 31) == 0u ? (w | 1u) : (w - 1u);
+}
+// fma.f32 rounded once. Round to nearest without a fused device operation: Dekker's exact product (Veltkamp split
+// by 4097) and Knuth's TwoSum give a*b + c = th + tl + ul exactly, and z = RN(th + RO(tl + ul)) is the correctly
+// rounded result (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding
+// to odd", IEEE TC 2008). The bounds keep every intermediate finite and a multiple of 2^-123 (so normal when not
+// zero), which makes a device that flushes subnormals compute the same: |a|, |b| in [2^-60, 2^60], c zero or in
+// [2^-100, 2^120], |RN(a*b)| >= 2^-74, and a normal result. Everything else, and directed rounding, runs p2g_sf32.
+// Checked on the host against fmaf: 0 of 158,033,923 fast-path samples differ (random bits, near-cancellations).
+float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
+  if (P2G_F32_IEEE && mode == 0 && !ftz) {
+    precise float f = fma(a, b, c);
+    return f;
+  }
+  if (P2G_FMA_FUSED && mode == 0) {
+    // no subnormal operand and a normal or infinite result: what a fused fma gives, flushing or not (.ftz too)
+    precise float f = fma(a, b, c);
+    uint uf = floatBitsToUint(f) & 0x7FFFFFFFu;
+    if (uf > 0x00800000u && uf <= 0x7F800000u && !p2g_dn32(floatBitsToUint(a)) && !p2g_dn32(floatBitsToUint(b)) &&
+        !p2g_dn32(floatBitsToUint(c)))
+      return f;
+  }
+  uint ua = floatBitsToUint(a) & 0x7FFFFFFFu, ub = floatBitsToUint(b) & 0x7FFFFFFFu;
+  uint uc = floatBitsToUint(c) & 0x7FFFFFFFu;
+  // (with the fused-fma fact every input of this path was taken above: left out, the driver drops its code)
+  if (!P2G_FMA_FUSED && mode == 0 && ua >= 0x21800000u && ua <= 0x5D800000u && ub >= 0x21800000u && ub <= 0x5D800000u &&
+      (uc == 0u || (uc >= 0x0D800000u && uc <= 0x7B800000u))) {
+    precise float uh = a * b;
+    if ((floatBitsToUint(uh) & 0x7FFFFFFFu) >= 0x1A800000u) {
+      precise float ta = 4097.0 * a;
+      precise float ah = ta - (ta - a);
+      precise float al = a - ah;
+      precise float tb = 4097.0 * b;
+      precise float bh = tb - (tb - b);
+      precise float bl = b - bh;
+      precise float ul = ((ah * bh - uh) + ah * bl + al * bh) + al * bl;
+      precise float th = c + uh;
+      precise float bb = th - c;
+      precise float tl = (c - (th - bb)) + (uh - bb);
+      precise float z = th + uintBitsToFloat(p2g_odd_sumf(tl, ul));
+      uint uz = floatBitsToUint(z) & 0x7FFFFFFFu;
+      if (uz > 0x00800000u && uz < 0x7F800000u) return z;
+    }
+  }
+  return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
+}
+// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
+// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal or
+// NaN one fails it). p2g_redo() after the region: true when a result was not normal (|r| <= 2^-126, zeros and NaN
+// included) or the device fact P2G_F32_FAST does not hold; then the region's exact replay computes every value
+// again. The short forms hold no exact path: a branch on the fact in each of them (even one the driver could fold)
+// kept NVIDIA's code as slow as the per-operation guards (docs/GPU_BENCH.md).
+float p2g_m = 1.0;
+float p2g_fadd(float a, float b) {
+  precise float r = a + b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmul(float a, float b) {
+  precise float r = a * b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_ffma(float a, float b, float c) {
+  precise float r = fma(a, b, c);
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_in(float x) {
+  uint u = floatBitsToUint(x), e = u & 0x7F800000u;
+  bool plain = (u << 1) == 0u || (e != 0u && (e != 0x7F800000u || (u & 0x7FFFFFu) == 0u));
+  if (!plain) p2g_m = 0.0;
+  return x;
+}
+bool p2g_redo() {
+  bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
+  p2g_m = 1.0;
+  return redo;
+}
+
+// The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
+// statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
+// a result that was not normal.
+void p2g_exact_1(float f1, float f8, float f13, float f18, out precise float f19) {
+  f19 = p2g_fadd(p2g_fadd(p2g_fadd(p2g_fadd(f1, 0.0, false), f8, false), f13, false), f18, false);
+}
+void p2g_exact_2(float f23, float f24, out precise float f25) {
+  f25 = p2g_fadd(f23, f24, false);
+}
+void p2g_exact_3(float f32, float f33, out precise float f34) {
+  f34 = p2g_fadd(f32, f33, false);
+}
+void p2g_exact_4(float f41, float f42, out precise float f43) {
+  f43 = p2g_fadd(f41, f42, false);
+}
+void p2g_exact_5(float f50, float f51, out precise float f52) {
+  f52 = p2g_fadd(f50, f51, false);
+}
+void p2g_exact_6(float f59, float f60, out precise float f61) {
+  f61 = p2g_fadd(f59, f60, false);
+}
+void p2g_exact_7(float f68, float f69, out precise float f70) {
+  f70 = p2g_fadd(f68, f69, false);
+}
+void p2g_exact_8(float f77, float f78, out precise float f79) {
+  f79 = p2g_fadd(f77, f78, false);
+}
 
 void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
@@ -203,7 +337,8 @@ void main() {
   // ptx:66  ld.global.f32 	%f18, [%rd10+1536];
   precise float f18 = uintBitsToFloat(P2GU32((rd10 + 1536ul)).v);
   // ptx:67  add.f32 	%f19, %f14, %f18;
-  precise float f19 = p2g_fadd(p2g_fadd(p2g_fadd(p2g_fadd(f1, 0.0, false), f8, false), f13, false), f18, false);
+  precise float f19 = p2g_fadd(p2g_fadd(p2g_fadd(p2g_fadd(p2g_in(f1), 0.0), p2g_in(f8)), p2g_in(f13)), p2g_in(f18));
+  if (p2g_redo()) p2g_exact_1(f1, f8, f13, f18, f19);
   // ptx:68  min.f32 	%f20, %f15, %f18;
   precise float f20 = p2g_fmin(p2g_fmin(p2g_fmin(p2g_fmin(uintBitsToFloat(0x7F61B1E6u), f1), f8), f13), f18);
   // ptx:69  abs.f32 	%f21, %f18;
@@ -238,7 +373,8 @@ void main() {
     // ptx:86  ld.shared.f32 	%f24, [%r2+256];
     precise float f24 = uintBitsToFloat(p2g_lds32((r2 + 256u)));
     // ptx:87  add.f32 	%f25, %f23, %f24;
-    precise float f25 = p2g_fadd(f23, f24, false);
+    precise float f25 = p2g_fadd(p2g_in(f23), p2g_in(f24));
+    if (p2g_redo()) p2g_exact_2(f23, f24, f25);
     // ptx:88  st.shared.f32 	[%r2], %f25;
     p2g_sts32(r2, floatBitsToUint(f25));
     // ptx:89  ld.shared.f32 	%f26, [%r3+256];
@@ -268,7 +404,8 @@ void main() {
     // ptx:104  ld.shared.f32 	%f33, [%r2+128];
     precise float f33 = uintBitsToFloat(p2g_lds32((r2 + 128u)));
     // ptx:105  add.f32 	%f34, %f32, %f33;
-    precise float f34 = p2g_fadd(f32, f33, false);
+    precise float f34 = p2g_fadd(p2g_in(f32), p2g_in(f33));
+    if (p2g_redo()) p2g_exact_3(f32, f33, f34);
     // ptx:106  st.shared.f32 	[%r2], %f34;
     p2g_sts32(r2, floatBitsToUint(f34));
     // ptx:107  ld.shared.f32 	%f35, [%r3+128];
@@ -298,7 +435,8 @@ void main() {
     // ptx:122  ld.shared.f32 	%f42, [%r2+64];
     precise float f42 = uintBitsToFloat(p2g_lds32((r2 + 64u)));
     // ptx:123  add.f32 	%f43, %f41, %f42;
-    precise float f43 = p2g_fadd(f41, f42, false);
+    precise float f43 = p2g_fadd(p2g_in(f41), p2g_in(f42));
+    if (p2g_redo()) p2g_exact_4(f41, f42, f43);
     // ptx:124  st.shared.f32 	[%r2], %f43;
     p2g_sts32(r2, floatBitsToUint(f43));
     // ptx:125  ld.shared.f32 	%f44, [%r3+64];
@@ -328,7 +466,8 @@ void main() {
     // ptx:140  ld.shared.f32 	%f51, [%r2+32];
     precise float f51 = uintBitsToFloat(p2g_lds32((r2 + 32u)));
     // ptx:141  add.f32 	%f52, %f50, %f51;
-    precise float f52 = p2g_fadd(f50, f51, false);
+    precise float f52 = p2g_fadd(p2g_in(f50), p2g_in(f51));
+    if (p2g_redo()) p2g_exact_5(f50, f51, f52);
     // ptx:142  st.shared.f32 	[%r2], %f52;
     p2g_sts32(r2, floatBitsToUint(f52));
     // ptx:143  ld.shared.f32 	%f53, [%r3+32];
@@ -358,7 +497,8 @@ void main() {
     // ptx:158  ld.shared.f32 	%f60, [%r2+16];
     precise float f60 = uintBitsToFloat(p2g_lds32((r2 + 16u)));
     // ptx:159  add.f32 	%f61, %f59, %f60;
-    precise float f61 = p2g_fadd(f59, f60, false);
+    precise float f61 = p2g_fadd(p2g_in(f59), p2g_in(f60));
+    if (p2g_redo()) p2g_exact_6(f59, f60, f61);
     // ptx:160  st.shared.f32 	[%r2], %f61;
     p2g_sts32(r2, floatBitsToUint(f61));
     // ptx:161  ld.shared.f32 	%f62, [%r3+16];
@@ -388,7 +528,8 @@ void main() {
     // ptx:176  ld.shared.f32 	%f69, [%r2+8];
     precise float f69 = uintBitsToFloat(p2g_lds32((r2 + 8u)));
     // ptx:177  add.f32 	%f70, %f68, %f69;
-    precise float f70 = p2g_fadd(f68, f69, false);
+    precise float f70 = p2g_fadd(p2g_in(f68), p2g_in(f69));
+    if (p2g_redo()) p2g_exact_7(f68, f69, f70);
     // ptx:178  st.shared.f32 	[%r2], %f70;
     p2g_sts32(r2, floatBitsToUint(f70));
     // ptx:179  ld.shared.f32 	%f71, [%r3+8];
@@ -419,7 +560,8 @@ void main() {
     // ptx:194  ld.shared.f32 	%f78, [_ZZ15reduce_f32_treeE4ssum+4];
     precise float f78 = uintBitsToFloat(p2g_lds32((sh_ssum + 4u)));
     // ptx:195  add.f32 	%f79, %f77, %f78;
-    precise float f79 = p2g_fadd(f77, f78, false);
+    precise float f79 = p2g_fadd(p2g_in(f77), p2g_in(f78));
+    if (p2g_redo()) p2g_exact_8(f77, f78, f79);
     // ptx:196  st.shared.f32 	[%r2], %f79;
     p2g_sts32(r2, floatBitsToUint(f79));
     // ptx:197  ld.shared.f32 	%f80, [_ZZ15reduce_f32_treeE4smin+4];

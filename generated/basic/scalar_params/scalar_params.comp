@@ -194,6 +194,10 @@ layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 // Device fact (specialization constant 7): the device's fma() rounds once, to nearest even, wherever no operand and
 // not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
 layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
+// Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
+// result, rounded once, whenever no operand is subnormal or NaN and the result is normal or infinite, and their NaN
+// results are 0x7FFFFFFF. Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
+layout(constant_id = 9) const bool P2G_F32_FAST = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
 float p2g_fadd(float a, float b, bool ftz) {
@@ -284,6 +288,64 @@ uint p2g_i2f(uint64_t mag, bool neg, int mode) {
 }
 uint p2g_s2f(int64_t v, int mode) { return p2g_i2f(v < 0l ? uint64_t(-v) : uint64_t(v), v < 0l, mode); }
 uint p2g_s2f32(int v, int mode) { return p2g_i2f(uint64_t(v < 0 ? 0u - uint(v) : uint(v)), v < 0, mode); }
+// mul.rn.f32: the device's product where it is IEEE's (no subnormal operand and a normal or infinite result, or a
+// zero operand), p2g_sf32 for the rest (adding a zero of the product's sign, which leaves every product alone).
+float p2g_fmul(float a, float b, bool ftz) {
+  precise float r = a * b;
+  if (P2G_F32_IEEE && !ftz) return r;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua << 1) == 0u || (ub << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  // (a NaN from the device is not trusted here: a flushing device gives NaN for subnormal * infinity)
+  return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
+}
+// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
+// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal or
+// NaN one fails it). p2g_redo() after the region: true when a result was not normal (|r| <= 2^-126, zeros and NaN
+// included) or the device fact P2G_F32_FAST does not hold; then the region's exact replay computes every value
+// again. The short forms hold no exact path: a branch on the fact in each of them (even one the driver could fold)
+// kept NVIDIA's code as slow as the per-operation guards (docs/GPU_BENCH.md).
+float p2g_m = 1.0;
+float p2g_fadd(float a, float b) {
+  precise float r = a + b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmul(float a, float b) {
+  precise float r = a * b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_ffma(float a, float b, float c) {
+  precise float r = fma(a, b, c);
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_in(float x) {
+  uint u = floatBitsToUint(x), e = u & 0x7F800000u;
+  bool plain = (u << 1) == 0u || (e != 0u && (e != 0x7F800000u || (u & 0x7FFFFFu) == 0u));
+  if (!plain) p2g_m = 0.0;
+  return x;
+}
+bool p2g_redo() {
+  bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
+  p2g_m = 1.0;
+  return redo;
+}
+
+// The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
+// statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
+// a result that was not normal.
+void p2g_exact_1(float f5, float f4, uint64_t rd2, out precise float f10) {
+  f10 = p2g_ffma(f5, f4, uintBitsToFloat(P2GU32(rd2).v), 0, false);
+}
+void p2g_exact_2(inout precise float f10, uint r8) {
+  f10 = p2g_fadd(f10, p2g_f32_canon(p2g_s2f32(int(int(r8)), 0)), false);
+}
 
 void main() {
   uint64_t rd18 = 0ul;
@@ -339,7 +401,8 @@ void main() {
     uint64_t rd2 = uint64_t(int64_t(rd4) + int64_t(rd12));
     // ptx:61  ld.global.f32 	%f6, [%rd2];
     // ptx:62  fma.rn.f32 	%f10, %f5, %f4, %f6;
-    precise float f10 = p2g_ffma(f5, f4, uintBitsToFloat(P2GU32(rd2).v), 0, false);
+    precise float f10 = p2g_ffma(p2g_in(f5), p2g_in(f4), p2g_in(uintBitsToFloat(P2GU32(rd2).v)));
+    if (p2g_redo()) p2g_exact_1(f5, f4, rd2, f10);
     // ptx:63  and.b16  	%rs3, %rs1, 1;
     // ptx:64  setp.eq.b16 	%p2, %rs3, 1;
     // ptx:65  mov.pred 	%p3, 0;
@@ -356,7 +419,9 @@ void main() {
       uint r8 = uint(int(uint(uint64_t(t3)) & 7u) * int(uint(int(uint(uint64_t(t2))))) + int(r1));
       // ptx:74  cvt.rn.f32.s32 	%f7, %r8;
       // ptx:75  add.f32 	%f10, %f10, %f7;
-      f10 = p2g_fadd(f10, p2g_f32_canon(p2g_s2f32(int(int(r8)), 0)), false);
+      precise float p2g_was_f10 = f10;
+      f10 = p2g_fadd(p2g_in(f10), p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r8)), 0))));
+      if (p2g_redo()) { f10 = p2g_was_f10; p2g_exact_2(f10, r8); }
     }
     // ptx:78  and.b16  	%rs4, %rs1, 2;
     // ptx:79  setp.eq.s16 	%p6, %rs4, 0;

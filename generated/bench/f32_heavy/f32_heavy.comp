@@ -106,6 +106,10 @@ layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 // Device fact (specialization constant 7): the device's fma() rounds once, to nearest even, wherever no operand and
 // not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
 layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
+// Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
+// result, rounded once, whenever no operand is subnormal or NaN and the result is normal or infinite, and their NaN
+// results are 0x7FFFFFFF. Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
+layout(constant_id = 9) const bool P2G_F32_FAST = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
 float p2g_fadd(float a, float b, bool ftz) {
@@ -210,6 +214,40 @@ float p2g_fmul(float a, float b, bool ftz) {
   // (a NaN from the device is not trusted here: a flushing device gives NaN for subnormal * infinity)
   return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
 }
+// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
+// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal or
+// NaN one fails it). p2g_redo() after the region: true when a result was not normal (|r| <= 2^-126, zeros and NaN
+// included) or the device fact P2G_F32_FAST does not hold; then the region's exact replay computes every value
+// again. The short forms hold no exact path: a branch on the fact in each of them (even one the driver could fold)
+// kept NVIDIA's code as slow as the per-operation guards (docs/GPU_BENCH.md).
+float p2g_m = 1.0;
+float p2g_fadd(float a, float b) {
+  precise float r = a + b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmul(float a, float b) {
+  precise float r = a * b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_ffma(float a, float b, float c) {
+  precise float r = fma(a, b, c);
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_in(float x) {
+  uint u = floatBitsToUint(x), e = u & 0x7F800000u;
+  bool plain = (u << 1) == 0u || (e != 0u && (e != 0x7F800000u || (u & 0x7FFFFFu) == 0u));
+  if (!plain) p2g_m = 0.0;
+  return x;
+}
+bool p2g_redo() {
+  bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
+  p2g_m = 1.0;
+  return redo;
+}
 
 // lavapipe's loop budget (65,535 loop iterations per subgroup, then every loop ends silently): counted
 // when the runtime sets P2G_LOOP_GUARD (lavapipe only), reported through the uint at P2G_LOOP_FLAG.
@@ -223,9 +261,84 @@ void p2g_loop_tick() {
   if (n == 65535u) atomicAdd(P2GU32(pc.globals + P2G_LOOP_FLAG).v, 1u);
 }
 
+// The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
+// statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
+// a result that was not normal.
+void p2g_exact_1(uint64_t rd8, out precise float f114, uint64_t rd4, uint64_t rd5, out precise float f115,
+    out precise float f116, out precise float f117) {
+  f114 = p2g_fmul(uintBitsToFloat(P2GU32(rd8).v), 0.5, false);
+  f115 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd4) + int64_t(rd5))).v);
+  f116 = p2g_ffma(f115, 0.25, 1.0, 0, false);
+  f117 = p2g_fsub(0.75, f114, false);
+}
+void p2g_exact_2(inout precise float f114, inout precise float f115, inout precise float f116,
+    inout precise float f117) {
+  precise float f19 = p2g_fmul(f114, f115, false);
+  precise float f21 = p2g_ffma(f19, 0.5, p2g_fmul(f116, 0.25, false), 0, false);
+  precise float f23 = 0.96875;
+  precise float neg143 = p2g_canon(uintBitsToFloat(floatBitsToUint(f19) ^ 0x80000000u));
+  precise float f26 = p2g_ffma(neg143, 0.0009765625, p2g_ffma(f114, f23, p2g_fmul(f117, 0.03125, false), 0, false), 0,
+      false);
+  precise float f28 = -4.0;
+  precise float f30 = 4.0;
+  precise float f31 = p2g_fmin(p2g_fmax(p2g_ffma(f116, 0.875, f21, 0, false), f28), f30);
+  precise float f32 = p2g_ffma(f117, uintBitsToFloat(0x3F7FBFFFu), f19, 0, false);
+  precise float f33 = p2g_fmul(f26, f21, false);
+  precise float f35 = p2g_ffma(f33, 0.5, p2g_fmul(f31, 0.25, false), 0, false);
+  precise float neg144 = p2g_canon(uintBitsToFloat(floatBitsToUint(f33) ^ 0x80000000u));
+  precise float f39 = p2g_ffma(neg144, 0.0009765625, p2g_ffma(f26, f23, p2g_fmul(f32, 0.03125, false), 0, false), 0,
+      false);
+  precise float f42 = p2g_fmin(p2g_fmax(p2g_ffma(f31, 0.875, f35, 0, false), f28), f30);
+  precise float f43 = p2g_ffma(f32, uintBitsToFloat(0x3F7FBFFFu), f33, 0, false);
+  precise float f44 = p2g_fmul(f39, f35, false);
+  precise float f46 = p2g_ffma(f44, 0.5, p2g_fmul(f42, 0.25, false), 0, false);
+  precise float neg145 = p2g_canon(uintBitsToFloat(floatBitsToUint(f44) ^ 0x80000000u));
+  precise float f50 = p2g_ffma(neg145, 0.0009765625, p2g_ffma(f39, f23, p2g_fmul(f43, 0.03125, false), 0, false), 0,
+      false);
+  precise float f53 = p2g_fmin(p2g_fmax(p2g_ffma(f42, 0.875, f46, 0, false), f28), f30);
+  precise float f54 = p2g_ffma(f43, uintBitsToFloat(0x3F7FBFFFu), f44, 0, false);
+  precise float f55 = p2g_fmul(f50, f46, false);
+  precise float f57 = p2g_ffma(f55, 0.5, p2g_fmul(f53, 0.25, false), 0, false);
+  precise float neg146 = p2g_canon(uintBitsToFloat(floatBitsToUint(f55) ^ 0x80000000u));
+  precise float f61 = p2g_ffma(neg146, 0.0009765625, p2g_ffma(f50, f23, p2g_fmul(f54, 0.03125, false), 0, false), 0,
+      false);
+  precise float f64 = p2g_fmin(p2g_fmax(p2g_ffma(f53, 0.875, f57, 0, false), f28), f30);
+  precise float f65 = p2g_ffma(f54, uintBitsToFloat(0x3F7FBFFFu), f55, 0, false);
+  precise float f66 = p2g_fmul(f61, f57, false);
+  precise float f68 = p2g_ffma(f66, 0.5, p2g_fmul(f64, 0.25, false), 0, false);
+  precise float neg147 = p2g_canon(uintBitsToFloat(floatBitsToUint(f66) ^ 0x80000000u));
+  precise float f72 = p2g_ffma(neg147, 0.0009765625, p2g_ffma(f61, f23, p2g_fmul(f65, 0.03125, false), 0, false), 0,
+      false);
+  precise float f75 = p2g_fmin(p2g_fmax(p2g_ffma(f64, 0.875, f68, 0, false), f28), f30);
+  precise float f76 = p2g_ffma(f65, uintBitsToFloat(0x3F7FBFFFu), f66, 0, false);
+  precise float f77 = p2g_fmul(f72, f68, false);
+  precise float f79 = p2g_ffma(f77, 0.5, p2g_fmul(f75, 0.25, false), 0, false);
+  precise float neg148 = p2g_canon(uintBitsToFloat(floatBitsToUint(f77) ^ 0x80000000u));
+  precise float f83 = p2g_ffma(neg148, 0.0009765625, p2g_ffma(f72, f23, p2g_fmul(f76, 0.03125, false), 0, false), 0,
+      false);
+  precise float f86 = p2g_fmin(p2g_fmax(p2g_ffma(f75, 0.875, f79, 0, false), f28), f30);
+  precise float f87 = p2g_ffma(f76, uintBitsToFloat(0x3F7FBFFFu), f77, 0, false);
+  precise float f88 = p2g_fmul(f83, f79, false);
+  precise float f90 = p2g_ffma(f88, 0.5, p2g_fmul(f86, 0.25, false), 0, false);
+  precise float neg149 = p2g_canon(uintBitsToFloat(floatBitsToUint(f88) ^ 0x80000000u));
+  precise float f94 = p2g_ffma(neg149, 0.0009765625, p2g_ffma(f83, f23, p2g_fmul(f87, 0.03125, false), 0, false), 0,
+      false);
+  precise float f97 = p2g_fmin(p2g_fmax(p2g_ffma(f86, 0.875, f90, 0, false), f28), f30);
+  precise float f98 = p2g_ffma(f87, uintBitsToFloat(0x3F7FBFFFu), f88, 0, false);
+  precise float f99 = p2g_fmul(f94, f90, false);
+  precise float f101 = p2g_ffma(f99, 0.5, p2g_fmul(f97, 0.25, false), 0, false);
+  precise float neg150 = p2g_canon(uintBitsToFloat(floatBitsToUint(f99) ^ 0x80000000u));
+  f114 = p2g_ffma(neg150, 0.0009765625, p2g_ffma(f94, f23, p2g_fmul(f98, 0.03125, false), 0, false), 0, false);
+  f116 = p2g_fmin(p2g_fmax(p2g_ffma(f97, 0.875, f101, 0, false), f28), f30);
+  f117 = p2g_ffma(f98, uintBitsToFloat(0x3F7FBFFFu), f99, 0, false);
+  f115 = p2g_ffma(f101, 0.5, 0.25, 0, false);
+}
+void p2g_exact_3(float f114, float f115, float f116, float f117, out precise float f109) {
+  f109 = p2g_ffma(p2g_fadd(f114, f115, false), 0.5, p2g_fsub(f116, f117, false), 0, false);
+}
+
 void main() {
   if (P2G_LOOP_GUARD) p2g_loop_iters[min(gl_SubgroupID, 255u)] = 0u;
-  precise float f26 = 0.0, f39 = 0.0, f50 = 0.0, f61 = 0.0, f72 = 0.0, f83 = 0.0, f94 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f32_heavy_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f32_heavy_param_1
@@ -253,14 +366,15 @@ void main() {
   uint64_t rd8 = uint64_t(int64_t(rd4) + int64_t(packUint2x32(unpackUint2x32(rd5) ^ unpackUint2x32(4ul))));
   // ptx:40  ld.global.nc.f32 	%f17, [%rd8];
   // ptx:41  mul.f32 	%f114, %f17, 0f3F000000;
-  precise float f114 = p2g_fmul(uintBitsToFloat(P2GU32(rd8).v), 0.5, false);
+  precise float f114 = p2g_fmul(p2g_in(uintBitsToFloat(P2GU32(rd8).v)), 0.5);
   // ptx:42  ld.global.nc.f32 	%f115, [%rd6];
   precise float f115 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd4) + int64_t(rd5))).v);
   // ptx:43  fma.rn.f32 	%f116, %f115, 0f3E800000, 0f3F800000;
-  precise float f116 = p2g_ffma(f115, 0.25, 1.0, 0, false);
+  precise float f116 = p2g_ffma(p2g_in(f115), 0.25, 1.0);
   // ptx:44  mov.f32 	%f18, 0f3F400000;
   // ptx:45  sub.f32 	%f117, %f18, %f114;
-  precise float f117 = p2g_fsub(0.75, f114, false);
+  precise float f117 = p2g_fsub(0.75, f114);
+  if (p2g_redo()) p2g_exact_1(rd8, f114, rd4, rd5, f115, f116, f117);
   // ptx:46  setp.lt.s32 	%p1, %r3, 1;
   // ptx:47  @%p1 bra 	$L__BB0_3;
   if (!(int(r3) < 1)) {
@@ -269,10 +383,11 @@ void main() {
     for (;;) {
       p2g_loop_tick();
       // ptx:52  mul.f32 	%f19, %f114, %f115;
-      precise float f19 = p2g_fmul(f114, f115, false);
+      precise float p2g_was_f114 = f114, p2g_was_f115 = f115, p2g_was_f116 = f116, p2g_was_f117 = f117;
+      precise float f19 = p2g_fmul(p2g_in(f114), p2g_in(f115));
       // ptx:53  mul.f32 	%f20, %f116, 0f3E800000;
       // ptx:54  fma.rn.f32 	%f21, %f19, 0f3F000000, %f20;
-      precise float f21 = p2g_ffma(f19, 0.5, p2g_fmul(f116, 0.25, false), 0, false);
+      precise float f21 = p2g_ffma(f19, 0.5, p2g_fmul(p2g_in(f116), 0.25));
       // ptx:55  mul.f32 	%f22, %f117, 0f3D000000;
       // ptx:56  mov.f32 	%f23, 0f3F780000;
       precise float f23 = 0.96875;
@@ -281,7 +396,7 @@ void main() {
       precise float neg143 = p2g_canon(uintBitsToFloat(floatBitsToUint(f19) ^ 0x80000000u));
       // ptx:58  mul.f32 	%f25, %f19, 0f3A800000;
       // ptx:59  sub.f32 	%f26, %f24, %f25;
-      f26 = p2g_ffma(neg143, 0.0009765625, p2g_ffma(f114, f23, p2g_fmul(f117, 0.03125, false), 0, false), 0, false);
+      precise float f26 = p2g_ffma(neg143, 0.0009765625, p2g_ffma(f114, f23, p2g_fmul(p2g_in(f117), 0.03125)));
       // ptx:60  fma.rn.f32 	%f27, %f116, 0f3F600000, %f21;
       // ptx:61  mov.f32 	%f28, 0fC0800000;
       precise float f28 = -4.0;
@@ -289,137 +404,138 @@ void main() {
       // ptx:63  mov.f32 	%f30, 0f40800000;
       precise float f30 = 4.0;
       // ptx:64  min.f32 	%f31, %f29, %f30;
-      precise float f31 = p2g_fmin(p2g_fmax(p2g_ffma(f116, 0.875, f21, 0, false), f28), f30);
+      precise float f31 = p2g_fmin(p2g_fmax(p2g_ffma(f116, 0.875, f21), f28), f30);
       // ptx:65  fma.rn.f32 	%f32, %f117, 0f3F7FBFFF, %f19;
-      precise float f32 = p2g_ffma(f117, uintBitsToFloat(0x3F7FBFFFu), f19, 0, false);
+      precise float f32 = p2g_ffma(f117, uintBitsToFloat(0x3F7FBFFFu), f19);
       // ptx:66  mul.f32 	%f33, %f26, %f21;
-      precise float f33 = p2g_fmul(f26, f21, false);
+      precise float f33 = p2g_fmul(f26, f21);
       // ptx:67  mul.f32 	%f34, %f31, 0f3E800000;
       // ptx:68  fma.rn.f32 	%f35, %f33, 0f3F000000, %f34;
-      precise float f35 = p2g_ffma(f33, 0.5, p2g_fmul(f31, 0.25, false), 0, false);
+      precise float f35 = p2g_ffma(f33, 0.5, p2g_fmul(f31, 0.25));
       // ptx:69  mul.f32 	%f36, %f32, 0f3D000000;
       // ptx:70  fma.rn.f32 	%f37, %f26, %f23, %f36;
       // ptx:72  sub.f32 	%f39, %f37, %f38;
       precise float neg144 = p2g_canon(uintBitsToFloat(floatBitsToUint(f33) ^ 0x80000000u));
       // ptx:71  mul.f32 	%f38, %f33, 0f3A800000;
       // ptx:72  sub.f32 	%f39, %f37, %f38;
-      f39 = p2g_ffma(neg144, 0.0009765625, p2g_ffma(f26, f23, p2g_fmul(f32, 0.03125, false), 0, false), 0, false);
+      precise float f39 = p2g_ffma(neg144, 0.0009765625, p2g_ffma(f26, f23, p2g_fmul(f32, 0.03125)));
       // ptx:73  fma.rn.f32 	%f40, %f31, 0f3F600000, %f35;
       // ptx:74  max.f32 	%f41, %f40, %f28;
       // ptx:75  min.f32 	%f42, %f41, %f30;
-      precise float f42 = p2g_fmin(p2g_fmax(p2g_ffma(f31, 0.875, f35, 0, false), f28), f30);
+      precise float f42 = p2g_fmin(p2g_fmax(p2g_ffma(f31, 0.875, f35), f28), f30);
       // ptx:76  fma.rn.f32 	%f43, %f32, 0f3F7FBFFF, %f33;
-      precise float f43 = p2g_ffma(f32, uintBitsToFloat(0x3F7FBFFFu), f33, 0, false);
+      precise float f43 = p2g_ffma(f32, uintBitsToFloat(0x3F7FBFFFu), f33);
       // ptx:77  mul.f32 	%f44, %f39, %f35;
-      precise float f44 = p2g_fmul(f39, f35, false);
+      precise float f44 = p2g_fmul(f39, f35);
       // ptx:78  mul.f32 	%f45, %f42, 0f3E800000;
       // ptx:79  fma.rn.f32 	%f46, %f44, 0f3F000000, %f45;
-      precise float f46 = p2g_ffma(f44, 0.5, p2g_fmul(f42, 0.25, false), 0, false);
+      precise float f46 = p2g_ffma(f44, 0.5, p2g_fmul(f42, 0.25));
       // ptx:80  mul.f32 	%f47, %f43, 0f3D000000;
       // ptx:81  fma.rn.f32 	%f48, %f39, %f23, %f47;
       // ptx:83  sub.f32 	%f50, %f48, %f49;
       precise float neg145 = p2g_canon(uintBitsToFloat(floatBitsToUint(f44) ^ 0x80000000u));
       // ptx:82  mul.f32 	%f49, %f44, 0f3A800000;
       // ptx:83  sub.f32 	%f50, %f48, %f49;
-      f50 = p2g_ffma(neg145, 0.0009765625, p2g_ffma(f39, f23, p2g_fmul(f43, 0.03125, false), 0, false), 0, false);
+      precise float f50 = p2g_ffma(neg145, 0.0009765625, p2g_ffma(f39, f23, p2g_fmul(f43, 0.03125)));
       // ptx:84  fma.rn.f32 	%f51, %f42, 0f3F600000, %f46;
       // ptx:85  max.f32 	%f52, %f51, %f28;
       // ptx:86  min.f32 	%f53, %f52, %f30;
-      precise float f53 = p2g_fmin(p2g_fmax(p2g_ffma(f42, 0.875, f46, 0, false), f28), f30);
+      precise float f53 = p2g_fmin(p2g_fmax(p2g_ffma(f42, 0.875, f46), f28), f30);
       // ptx:87  fma.rn.f32 	%f54, %f43, 0f3F7FBFFF, %f44;
-      precise float f54 = p2g_ffma(f43, uintBitsToFloat(0x3F7FBFFFu), f44, 0, false);
+      precise float f54 = p2g_ffma(f43, uintBitsToFloat(0x3F7FBFFFu), f44);
       // ptx:88  mul.f32 	%f55, %f50, %f46;
-      precise float f55 = p2g_fmul(f50, f46, false);
+      precise float f55 = p2g_fmul(f50, f46);
       // ptx:89  mul.f32 	%f56, %f53, 0f3E800000;
       // ptx:90  fma.rn.f32 	%f57, %f55, 0f3F000000, %f56;
-      precise float f57 = p2g_ffma(f55, 0.5, p2g_fmul(f53, 0.25, false), 0, false);
+      precise float f57 = p2g_ffma(f55, 0.5, p2g_fmul(f53, 0.25));
       // ptx:91  mul.f32 	%f58, %f54, 0f3D000000;
       // ptx:92  fma.rn.f32 	%f59, %f50, %f23, %f58;
       // ptx:94  sub.f32 	%f61, %f59, %f60;
       precise float neg146 = p2g_canon(uintBitsToFloat(floatBitsToUint(f55) ^ 0x80000000u));
       // ptx:93  mul.f32 	%f60, %f55, 0f3A800000;
       // ptx:94  sub.f32 	%f61, %f59, %f60;
-      f61 = p2g_ffma(neg146, 0.0009765625, p2g_ffma(f50, f23, p2g_fmul(f54, 0.03125, false), 0, false), 0, false);
+      precise float f61 = p2g_ffma(neg146, 0.0009765625, p2g_ffma(f50, f23, p2g_fmul(f54, 0.03125)));
       // ptx:95  fma.rn.f32 	%f62, %f53, 0f3F600000, %f57;
       // ptx:96  max.f32 	%f63, %f62, %f28;
       // ptx:97  min.f32 	%f64, %f63, %f30;
-      precise float f64 = p2g_fmin(p2g_fmax(p2g_ffma(f53, 0.875, f57, 0, false), f28), f30);
+      precise float f64 = p2g_fmin(p2g_fmax(p2g_ffma(f53, 0.875, f57), f28), f30);
       // ptx:98  fma.rn.f32 	%f65, %f54, 0f3F7FBFFF, %f55;
-      precise float f65 = p2g_ffma(f54, uintBitsToFloat(0x3F7FBFFFu), f55, 0, false);
+      precise float f65 = p2g_ffma(f54, uintBitsToFloat(0x3F7FBFFFu), f55);
       // ptx:99  mul.f32 	%f66, %f61, %f57;
-      precise float f66 = p2g_fmul(f61, f57, false);
+      precise float f66 = p2g_fmul(f61, f57);
       // ptx:100  mul.f32 	%f67, %f64, 0f3E800000;
       // ptx:101  fma.rn.f32 	%f68, %f66, 0f3F000000, %f67;
-      precise float f68 = p2g_ffma(f66, 0.5, p2g_fmul(f64, 0.25, false), 0, false);
+      precise float f68 = p2g_ffma(f66, 0.5, p2g_fmul(f64, 0.25));
       // ptx:102  mul.f32 	%f69, %f65, 0f3D000000;
       // ptx:103  fma.rn.f32 	%f70, %f61, %f23, %f69;
       // ptx:105  sub.f32 	%f72, %f70, %f71;
       precise float neg147 = p2g_canon(uintBitsToFloat(floatBitsToUint(f66) ^ 0x80000000u));
       // ptx:104  mul.f32 	%f71, %f66, 0f3A800000;
       // ptx:105  sub.f32 	%f72, %f70, %f71;
-      f72 = p2g_ffma(neg147, 0.0009765625, p2g_ffma(f61, f23, p2g_fmul(f65, 0.03125, false), 0, false), 0, false);
+      precise float f72 = p2g_ffma(neg147, 0.0009765625, p2g_ffma(f61, f23, p2g_fmul(f65, 0.03125)));
       // ptx:106  fma.rn.f32 	%f73, %f64, 0f3F600000, %f68;
       // ptx:107  max.f32 	%f74, %f73, %f28;
       // ptx:108  min.f32 	%f75, %f74, %f30;
-      precise float f75 = p2g_fmin(p2g_fmax(p2g_ffma(f64, 0.875, f68, 0, false), f28), f30);
+      precise float f75 = p2g_fmin(p2g_fmax(p2g_ffma(f64, 0.875, f68), f28), f30);
       // ptx:109  fma.rn.f32 	%f76, %f65, 0f3F7FBFFF, %f66;
-      precise float f76 = p2g_ffma(f65, uintBitsToFloat(0x3F7FBFFFu), f66, 0, false);
+      precise float f76 = p2g_ffma(f65, uintBitsToFloat(0x3F7FBFFFu), f66);
       // ptx:110  mul.f32 	%f77, %f72, %f68;
-      precise float f77 = p2g_fmul(f72, f68, false);
+      precise float f77 = p2g_fmul(f72, f68);
       // ptx:111  mul.f32 	%f78, %f75, 0f3E800000;
       // ptx:112  fma.rn.f32 	%f79, %f77, 0f3F000000, %f78;
-      precise float f79 = p2g_ffma(f77, 0.5, p2g_fmul(f75, 0.25, false), 0, false);
+      precise float f79 = p2g_ffma(f77, 0.5, p2g_fmul(f75, 0.25));
       // ptx:113  mul.f32 	%f80, %f76, 0f3D000000;
       // ptx:114  fma.rn.f32 	%f81, %f72, %f23, %f80;
       // ptx:116  sub.f32 	%f83, %f81, %f82;
       precise float neg148 = p2g_canon(uintBitsToFloat(floatBitsToUint(f77) ^ 0x80000000u));
       // ptx:115  mul.f32 	%f82, %f77, 0f3A800000;
       // ptx:116  sub.f32 	%f83, %f81, %f82;
-      f83 = p2g_ffma(neg148, 0.0009765625, p2g_ffma(f72, f23, p2g_fmul(f76, 0.03125, false), 0, false), 0, false);
+      precise float f83 = p2g_ffma(neg148, 0.0009765625, p2g_ffma(f72, f23, p2g_fmul(f76, 0.03125)));
       // ptx:117  fma.rn.f32 	%f84, %f75, 0f3F600000, %f79;
       // ptx:118  max.f32 	%f85, %f84, %f28;
       // ptx:119  min.f32 	%f86, %f85, %f30;
-      precise float f86 = p2g_fmin(p2g_fmax(p2g_ffma(f75, 0.875, f79, 0, false), f28), f30);
+      precise float f86 = p2g_fmin(p2g_fmax(p2g_ffma(f75, 0.875, f79), f28), f30);
       // ptx:120  fma.rn.f32 	%f87, %f76, 0f3F7FBFFF, %f77;
-      precise float f87 = p2g_ffma(f76, uintBitsToFloat(0x3F7FBFFFu), f77, 0, false);
+      precise float f87 = p2g_ffma(f76, uintBitsToFloat(0x3F7FBFFFu), f77);
       // ptx:121  mul.f32 	%f88, %f83, %f79;
-      precise float f88 = p2g_fmul(f83, f79, false);
+      precise float f88 = p2g_fmul(f83, f79);
       // ptx:122  mul.f32 	%f89, %f86, 0f3E800000;
       // ptx:123  fma.rn.f32 	%f90, %f88, 0f3F000000, %f89;
-      precise float f90 = p2g_ffma(f88, 0.5, p2g_fmul(f86, 0.25, false), 0, false);
+      precise float f90 = p2g_ffma(f88, 0.5, p2g_fmul(f86, 0.25));
       // ptx:124  mul.f32 	%f91, %f87, 0f3D000000;
       // ptx:125  fma.rn.f32 	%f92, %f83, %f23, %f91;
       // ptx:127  sub.f32 	%f94, %f92, %f93;
       precise float neg149 = p2g_canon(uintBitsToFloat(floatBitsToUint(f88) ^ 0x80000000u));
       // ptx:126  mul.f32 	%f93, %f88, 0f3A800000;
       // ptx:127  sub.f32 	%f94, %f92, %f93;
-      f94 = p2g_ffma(neg149, 0.0009765625, p2g_ffma(f83, f23, p2g_fmul(f87, 0.03125, false), 0, false), 0, false);
+      precise float f94 = p2g_ffma(neg149, 0.0009765625, p2g_ffma(f83, f23, p2g_fmul(f87, 0.03125)));
       // ptx:128  fma.rn.f32 	%f95, %f86, 0f3F600000, %f90;
       // ptx:129  max.f32 	%f96, %f95, %f28;
       // ptx:130  min.f32 	%f97, %f96, %f30;
-      precise float f97 = p2g_fmin(p2g_fmax(p2g_ffma(f86, 0.875, f90, 0, false), f28), f30);
+      precise float f97 = p2g_fmin(p2g_fmax(p2g_ffma(f86, 0.875, f90), f28), f30);
       // ptx:131  fma.rn.f32 	%f98, %f87, 0f3F7FBFFF, %f88;
-      precise float f98 = p2g_ffma(f87, uintBitsToFloat(0x3F7FBFFFu), f88, 0, false);
+      precise float f98 = p2g_ffma(f87, uintBitsToFloat(0x3F7FBFFFu), f88);
       // ptx:132  mul.f32 	%f99, %f94, %f90;
-      precise float f99 = p2g_fmul(f94, f90, false);
+      precise float f99 = p2g_fmul(f94, f90);
       // ptx:133  mul.f32 	%f100, %f97, 0f3E800000;
       // ptx:134  fma.rn.f32 	%f101, %f99, 0f3F000000, %f100;
-      precise float f101 = p2g_ffma(f99, 0.5, p2g_fmul(f97, 0.25, false), 0, false);
+      precise float f101 = p2g_ffma(f99, 0.5, p2g_fmul(f97, 0.25));
       // ptx:135  mul.f32 	%f102, %f98, 0f3D000000;
       // ptx:136  fma.rn.f32 	%f103, %f94, %f23, %f102;
       // ptx:138  sub.f32 	%f114, %f103, %f104;
       precise float neg150 = p2g_canon(uintBitsToFloat(floatBitsToUint(f99) ^ 0x80000000u));
       // ptx:137  mul.f32 	%f104, %f99, 0f3A800000;
       // ptx:138  sub.f32 	%f114, %f103, %f104;
-      f114 = p2g_ffma(neg150, 0.0009765625, p2g_ffma(f94, f23, p2g_fmul(f98, 0.03125, false), 0, false), 0, false);
+      f114 = p2g_ffma(neg150, 0.0009765625, p2g_ffma(f94, f23, p2g_fmul(f98, 0.03125)));
       // ptx:139  fma.rn.f32 	%f105, %f97, 0f3F600000, %f101;
       // ptx:140  max.f32 	%f106, %f105, %f28;
       // ptx:141  min.f32 	%f116, %f106, %f30;
-      f116 = p2g_fmin(p2g_fmax(p2g_ffma(f97, 0.875, f101, 0, false), f28), f30);
+      f116 = p2g_fmin(p2g_fmax(p2g_ffma(f97, 0.875, f101), f28), f30);
       // ptx:142  fma.rn.f32 	%f117, %f98, 0f3F7FBFFF, %f99;
-      f117 = p2g_ffma(f98, uintBitsToFloat(0x3F7FBFFFu), f99, 0, false);
+      f117 = p2g_ffma(f98, uintBitsToFloat(0x3F7FBFFFu), f99);
       // ptx:143  fma.rn.f32 	%f115, %f101, 0f3F000000, 0f3E800000;
-      f115 = p2g_ffma(f101, 0.5, 0.25, 0, false);
+      f115 = p2g_ffma(f101, 0.5, 0.25);
+      if (p2g_redo()) { f114 = p2g_was_f114; f115 = p2g_was_f115; f116 = p2g_was_f116; f117 = p2g_was_f117; p2g_exact_2(f114, f115, f116, f117); }
       // ptx:144  add.s32 	%r9, %r9, 1;
       r9 = uint(int(r9) + 1);
       // ptx:145  setp.lt.s32 	%p2, %r9, %r3;
@@ -432,7 +548,8 @@ void main() {
   // ptx:149  add.f32 	%f107, %f114, %f115;
   // ptx:150  sub.f32 	%f108, %f116, %f117;
   // ptx:151  fma.rn.f32 	%f109, %f107, 0f3F000000, %f108;
-  precise float f109 = p2g_ffma(p2g_fadd(f114, f115, false), 0.5, p2g_fsub(f116, f117, false), 0, false);
+  precise float f109 = p2g_ffma(p2g_fadd(p2g_in(f114), p2g_in(f115)), 0.5, p2g_fsub(p2g_in(f116), p2g_in(f117)));
+  if (p2g_redo()) p2g_exact_3(f114, f115, f116, f117, f109);
   // ptx:152  cvta.to.global.u64 	%rd9, %rd2;
   // ptx:153  shl.b64 	%rd10, %rd1, 2;
   // ptx:154  add.s64 	%rd11, %rd9, %rd10;

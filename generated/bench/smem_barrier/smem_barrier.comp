@@ -111,6 +111,10 @@ layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 // Device fact (specialization constant 7): the device's fma() rounds once, to nearest even, wherever no operand and
 // not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
 layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
+// Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
+// result, rounded once, whenever no operand is subnormal or NaN and the result is normal or infinite, and their NaN
+// results are 0x7FFFFFFF. Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
+layout(constant_id = 9) const bool P2G_F32_FAST = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
 float p2g_fadd(float a, float b, bool ftz) {
@@ -217,6 +221,40 @@ uint p2g_s2f(int64_t v, int mode) { return p2g_i2f(v < 0l ? uint64_t(-v) : uint6
 uint p2g_s2f32(int v, int mode) { return p2g_i2f(uint64_t(v < 0 ? 0u - uint(v) : uint(v)), v < 0, mode); }
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
+// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
+// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal or
+// NaN one fails it). p2g_redo() after the region: true when a result was not normal (|r| <= 2^-126, zeros and NaN
+// included) or the device fact P2G_F32_FAST does not hold; then the region's exact replay computes every value
+// again. The short forms hold no exact path: a branch on the fact in each of them (even one the driver could fold)
+// kept NVIDIA's code as slow as the per-operation guards (docs/GPU_BENCH.md).
+float p2g_m = 1.0;
+float p2g_fadd(float a, float b) {
+  precise float r = a + b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmul(float a, float b) {
+  precise float r = a * b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_ffma(float a, float b, float c) {
+  precise float r = fma(a, b, c);
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_in(float x) {
+  uint u = floatBitsToUint(x), e = u & 0x7F800000u;
+  bool plain = (u << 1) == 0u || (e != 0u && (e != 0x7F800000u || (u & 0x7FFFFFu) == 0u));
+  if (!plain) p2g_m = 0.0;
+  return x;
+}
+bool p2g_redo() {
+  bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
+  p2g_m = 1.0;
+  return redo;
+}
 
 // lavapipe's loop budget (65,535 loop iterations per subgroup, then every loop ends silently): counted
 // when the runtime sets P2G_LOOP_GUARD (lavapipe only), reported through the uint at P2G_LOOP_FLAG.
@@ -228,6 +266,92 @@ void p2g_loop_tick() {
   uint i = min(gl_SubgroupID, 255u), n = p2g_loop_iters[i] + 1u;
   p2g_loop_iters[i] = n;
   if (n == 65535u) atomicAdd(P2GU32(pc.globals + P2G_LOOP_FLAG).v, 1u);
+}
+
+// The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
+// statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
+// a result that was not normal.
+void p2g_exact_1(float f4, float f3, uint r7, out precise float f9) {
+  precise float f5 = p2g_fadd(f4, f3, false);
+  precise float f6 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
+  precise float f7 = p2g_fadd(f5, f6, false);
+  precise float f8 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
+  f9 = p2g_fadd(f7, f8, false);
+}
+void p2g_exact_2(float f10, float f9, uint r54, out precise float f14) {
+  precise float f12 = p2g_ffma(f10, 0.5, p2g_fmul(f9, 0.125, false), 0, false);
+  f14 = p2g_ffma(p2g_f32_canon(p2g_s2f32(int(int(r54 & 4u)), 0)), uintBitsToFloat(0x3A83126Fu), f12, 0, false);
+}
+void p2g_exact_3(float f16, float f15, uint r7, out precise float f21) {
+  precise float f17 = p2g_fadd(f16, f15, false);
+  precise float f18 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
+  precise float f19 = p2g_fadd(f17, f18, false);
+  precise float f20 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
+  f21 = p2g_fadd(f19, f20, false);
+}
+void p2g_exact_4(float f22, float f21, uint r54, out precise float f26) {
+  precise float f24 = p2g_ffma(f22, 0.5, p2g_fmul(f21, 0.125, false), 0, false);
+  precise float f25 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 1) & 5u)), 0));
+  f26 = p2g_ffma(f25, uintBitsToFloat(0x3A83126Fu), f24, 0, false);
+}
+void p2g_exact_5(float f28, float f27, uint r7, out precise float f33) {
+  precise float f29 = p2g_fadd(f28, f27, false);
+  precise float f30 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
+  precise float f31 = p2g_fadd(f29, f30, false);
+  precise float f32 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
+  f33 = p2g_fadd(f31, f32, false);
+}
+void p2g_exact_6(float f34, float f33, uint r54, out precise float f38) {
+  precise float f36 = p2g_ffma(f34, 0.5, p2g_fmul(f33, 0.125, false), 0, false);
+  precise float f37 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 2) & 6u)), 0));
+  f38 = p2g_ffma(f37, uintBitsToFloat(0x3A83126Fu), f36, 0, false);
+}
+void p2g_exact_7(float f40, float f39, uint r7, out precise float f45) {
+  precise float f41 = p2g_fadd(f40, f39, false);
+  precise float f42 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
+  precise float f43 = p2g_fadd(f41, f42, false);
+  precise float f44 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
+  f45 = p2g_fadd(f43, f44, false);
+}
+void p2g_exact_8(float f46, float f45, uint r54, out precise float f50) {
+  precise float f48 = p2g_ffma(f46, 0.5, p2g_fmul(f45, 0.125, false), 0, false);
+  precise float f49 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 3) & 7u)), 0));
+  f50 = p2g_ffma(f49, uintBitsToFloat(0x3A83126Fu), f48, 0, false);
+}
+void p2g_exact_9(float f52, float f51, uint r7, out precise float f57) {
+  precise float f53 = p2g_fadd(f52, f51, false);
+  precise float f54 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
+  precise float f55 = p2g_fadd(f53, f54, false);
+  precise float f56 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
+  f57 = p2g_fadd(f55, f56, false);
+}
+void p2g_exact_10(float f58, float f57, uint r54, out precise float f62) {
+  precise float f60 = p2g_ffma(f58, 0.5, p2g_fmul(f57, 0.125, false), 0, false);
+  f62 = p2g_ffma(p2g_f32_canon(p2g_s2f32(int(int(r54 & 7u)), 0)), uintBitsToFloat(0x3A83126Fu), f60, 0, false);
+}
+void p2g_exact_11(float f64, float f63, out precise float f65) {
+  f65 = p2g_fadd(f64, f63, false);
+}
+void p2g_exact_12(float f67, float f66, out precise float f68) {
+  f68 = p2g_fadd(f67, f66, false);
+}
+void p2g_exact_13(float f70, float f69, out precise float f71) {
+  f71 = p2g_fadd(f70, f69, false);
+}
+void p2g_exact_14(float f73, float f72, out precise float f74) {
+  f74 = p2g_fadd(f73, f72, false);
+}
+void p2g_exact_15(float f76, float f75, out precise float f77) {
+  f77 = p2g_fadd(f76, f75, false);
+}
+void p2g_exact_16(float f79, float f78, out precise float f80) {
+  f80 = p2g_fadd(f79, f78, false);
+}
+void p2g_exact_17(float f82, float f81, out precise float f83) {
+  f83 = p2g_fadd(f82, f81, false);
+}
+void p2g_exact_18(float f84, uint r19, out precise float f86) {
+  f86 = p2g_fadd(f84, uintBitsToFloat(p2g_lds32(r19)), false);
 }
 
 void main() {
@@ -341,15 +465,16 @@ void main() {
         // ptx:105  ld.shared.f32 	%f4, [%r7+4];
         precise float f4 = uintBitsToFloat(p2g_lds32((r7 + 4u)));
         // ptx:106  add.f32 	%f5, %f4, %f3;
-        precise float f5 = p2g_fadd(f4, f3, false);
+        precise float f5 = p2g_fadd(p2g_in(f4), p2g_in(f3));
         // ptx:107  ld.shared.f32 	%f6, [%r7+72];
         precise float f6 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
         // ptx:108  add.f32 	%f7, %f5, %f6;
-        precise float f7 = p2g_fadd(f5, f6, false);
+        precise float f7 = p2g_fadd(f5, p2g_in(f6));
         // ptx:109  ld.shared.f32 	%f8, [%r7+80];
         precise float f8 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
         // ptx:110  add.f32 	%f9, %f7, %f8;
-        precise float f9 = p2g_fadd(f7, f8, false);
+        precise float f9 = p2g_fadd(f7, p2g_in(f8));
+        if (p2g_redo()) p2g_exact_1(f4, f3, r7, f9);
         // ptx:111  ld.shared.f32 	%f10, [%r7+76];
         precise float f10 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
         // ptx:112  bar.sync 	0;
@@ -358,11 +483,12 @@ void main() {
         barrier();
         // ptx:113  mul.f32 	%f11, %f9, 0f3E000000;
         // ptx:114  fma.rn.f32 	%f12, %f10, 0f3F000000, %f11;
-        precise float f12 = p2g_ffma(f10, 0.5, p2g_fmul(f9, 0.125, false), 0, false);
+        precise float f12 = p2g_ffma(p2g_in(f10), 0.5, p2g_fmul(p2g_in(f9), 0.125));
         // ptx:115  and.b32  	%r37, %r54, 4;
         // ptx:116  cvt.rn.f32.s32 	%f13, %r37;
         // ptx:117  fma.rn.f32 	%f14, %f13, 0f3A83126F, %f12;
-        f14 = p2g_ffma(p2g_f32_canon(p2g_s2f32(int(int(r54 & 4u)), 0)), uintBitsToFloat(0x3A83126Fu), f12, 0, false);
+        f14 = p2g_ffma(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r54 & 4u)), 0))), uintBitsToFloat(0x3A83126Fu), f12);
+        if (p2g_redo()) p2g_exact_2(f10, f9, r54, f14);
         // ptx:118  st.shared.f32 	[%r7+76], %f14;
         p2g_sts32((r7 + 76u), floatBitsToUint(f14));
         // ptx:119  bar.sync 	0;
@@ -374,15 +500,16 @@ void main() {
         // ptx:121  ld.shared.f32 	%f16, [%r7+4];
         precise float f16 = uintBitsToFloat(p2g_lds32((r7 + 4u)));
         // ptx:122  add.f32 	%f17, %f16, %f15;
-        precise float f17 = p2g_fadd(f16, f15, false);
+        precise float f17 = p2g_fadd(p2g_in(f16), p2g_in(f15));
         // ptx:123  ld.shared.f32 	%f18, [%r7+72];
         precise float f18 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
         // ptx:124  add.f32 	%f19, %f17, %f18;
-        precise float f19 = p2g_fadd(f17, f18, false);
+        precise float f19 = p2g_fadd(f17, p2g_in(f18));
         // ptx:125  ld.shared.f32 	%f20, [%r7+80];
         precise float f20 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
         // ptx:126  add.f32 	%f21, %f19, %f20;
-        precise float f21 = p2g_fadd(f19, f20, false);
+        precise float f21 = p2g_fadd(f19, p2g_in(f20));
+        if (p2g_redo()) p2g_exact_3(f16, f15, r7, f21);
         // ptx:127  ld.shared.f32 	%f22, [%r7+76];
         precise float f22 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
         // ptx:128  bar.sync 	0;
@@ -391,13 +518,14 @@ void main() {
         barrier();
         // ptx:129  mul.f32 	%f23, %f21, 0f3E000000;
         // ptx:130  fma.rn.f32 	%f24, %f22, 0f3F000000, %f23;
-        precise float f24 = p2g_ffma(f22, 0.5, p2g_fmul(f21, 0.125, false), 0, false);
+        precise float f24 = p2g_ffma(p2g_in(f22), 0.5, p2g_fmul(p2g_in(f21), 0.125));
         // ptx:131  add.s32 	%r38, %r54, 1;
         // ptx:132  and.b32  	%r39, %r38, 5;
         // ptx:133  cvt.rn.f32.s32 	%f25, %r39;
         precise float f25 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 1) & 5u)), 0));
         // ptx:134  fma.rn.f32 	%f26, %f25, 0f3A83126F, %f24;
-        precise float f26 = p2g_ffma(f25, uintBitsToFloat(0x3A83126Fu), f24, 0, false);
+        precise float f26 = p2g_ffma(p2g_in(f25), uintBitsToFloat(0x3A83126Fu), f24);
+        if (p2g_redo()) p2g_exact_4(f22, f21, r54, f26);
         // ptx:135  st.shared.f32 	[%r7+76], %f26;
         p2g_sts32((r7 + 76u), floatBitsToUint(f26));
         // ptx:136  bar.sync 	0;
@@ -409,15 +537,16 @@ void main() {
         // ptx:138  ld.shared.f32 	%f28, [%r7+4];
         precise float f28 = uintBitsToFloat(p2g_lds32((r7 + 4u)));
         // ptx:139  add.f32 	%f29, %f28, %f27;
-        precise float f29 = p2g_fadd(f28, f27, false);
+        precise float f29 = p2g_fadd(p2g_in(f28), p2g_in(f27));
         // ptx:140  ld.shared.f32 	%f30, [%r7+72];
         precise float f30 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
         // ptx:141  add.f32 	%f31, %f29, %f30;
-        precise float f31 = p2g_fadd(f29, f30, false);
+        precise float f31 = p2g_fadd(f29, p2g_in(f30));
         // ptx:142  ld.shared.f32 	%f32, [%r7+80];
         precise float f32 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
         // ptx:143  add.f32 	%f33, %f31, %f32;
-        precise float f33 = p2g_fadd(f31, f32, false);
+        precise float f33 = p2g_fadd(f31, p2g_in(f32));
+        if (p2g_redo()) p2g_exact_5(f28, f27, r7, f33);
         // ptx:144  ld.shared.f32 	%f34, [%r7+76];
         precise float f34 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
         // ptx:145  bar.sync 	0;
@@ -426,13 +555,14 @@ void main() {
         barrier();
         // ptx:146  mul.f32 	%f35, %f33, 0f3E000000;
         // ptx:147  fma.rn.f32 	%f36, %f34, 0f3F000000, %f35;
-        precise float f36 = p2g_ffma(f34, 0.5, p2g_fmul(f33, 0.125, false), 0, false);
+        precise float f36 = p2g_ffma(p2g_in(f34), 0.5, p2g_fmul(p2g_in(f33), 0.125));
         // ptx:148  add.s32 	%r40, %r54, 2;
         // ptx:149  and.b32  	%r41, %r40, 6;
         // ptx:150  cvt.rn.f32.s32 	%f37, %r41;
         precise float f37 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 2) & 6u)), 0));
         // ptx:151  fma.rn.f32 	%f38, %f37, 0f3A83126F, %f36;
-        precise float f38 = p2g_ffma(f37, uintBitsToFloat(0x3A83126Fu), f36, 0, false);
+        precise float f38 = p2g_ffma(p2g_in(f37), uintBitsToFloat(0x3A83126Fu), f36);
+        if (p2g_redo()) p2g_exact_6(f34, f33, r54, f38);
         // ptx:152  st.shared.f32 	[%r7+76], %f38;
         p2g_sts32((r7 + 76u), floatBitsToUint(f38));
         // ptx:153  bar.sync 	0;
@@ -444,15 +574,16 @@ void main() {
         // ptx:155  ld.shared.f32 	%f40, [%r7+4];
         precise float f40 = uintBitsToFloat(p2g_lds32((r7 + 4u)));
         // ptx:156  add.f32 	%f41, %f40, %f39;
-        precise float f41 = p2g_fadd(f40, f39, false);
+        precise float f41 = p2g_fadd(p2g_in(f40), p2g_in(f39));
         // ptx:157  ld.shared.f32 	%f42, [%r7+72];
         precise float f42 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
         // ptx:158  add.f32 	%f43, %f41, %f42;
-        precise float f43 = p2g_fadd(f41, f42, false);
+        precise float f43 = p2g_fadd(f41, p2g_in(f42));
         // ptx:159  ld.shared.f32 	%f44, [%r7+80];
         precise float f44 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
         // ptx:160  add.f32 	%f45, %f43, %f44;
-        precise float f45 = p2g_fadd(f43, f44, false);
+        precise float f45 = p2g_fadd(f43, p2g_in(f44));
+        if (p2g_redo()) p2g_exact_7(f40, f39, r7, f45);
         // ptx:161  ld.shared.f32 	%f46, [%r7+76];
         precise float f46 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
         // ptx:162  bar.sync 	0;
@@ -461,13 +592,14 @@ void main() {
         barrier();
         // ptx:163  mul.f32 	%f47, %f45, 0f3E000000;
         // ptx:164  fma.rn.f32 	%f48, %f46, 0f3F000000, %f47;
-        precise float f48 = p2g_ffma(f46, 0.5, p2g_fmul(f45, 0.125, false), 0, false);
+        precise float f48 = p2g_ffma(p2g_in(f46), 0.5, p2g_fmul(p2g_in(f45), 0.125));
         // ptx:165  add.s32 	%r42, %r54, 3;
         // ptx:166  and.b32  	%r43, %r42, 7;
         // ptx:167  cvt.rn.f32.s32 	%f49, %r43;
         precise float f49 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 3) & 7u)), 0));
         // ptx:168  fma.rn.f32 	%f50, %f49, 0f3A83126F, %f48;
-        precise float f50 = p2g_ffma(f49, uintBitsToFloat(0x3A83126Fu), f48, 0, false);
+        precise float f50 = p2g_ffma(p2g_in(f49), uintBitsToFloat(0x3A83126Fu), f48);
+        if (p2g_redo()) p2g_exact_8(f46, f45, r54, f50);
         // ptx:169  st.shared.f32 	[%r7+76], %f50;
         p2g_sts32((r7 + 76u), floatBitsToUint(f50));
         // ptx:170  bar.sync 	0;
@@ -495,15 +627,16 @@ void main() {
         // ptx:183  ld.shared.f32 	%f52, [%r7+4];
         precise float f52 = uintBitsToFloat(p2g_lds32((r7 + 4u)));
         // ptx:184  add.f32 	%f53, %f52, %f51;
-        precise float f53 = p2g_fadd(f52, f51, false);
+        precise float f53 = p2g_fadd(p2g_in(f52), p2g_in(f51));
         // ptx:185  ld.shared.f32 	%f54, [%r7+72];
         precise float f54 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
         // ptx:186  add.f32 	%f55, %f53, %f54;
-        precise float f55 = p2g_fadd(f53, f54, false);
+        precise float f55 = p2g_fadd(f53, p2g_in(f54));
         // ptx:187  ld.shared.f32 	%f56, [%r7+80];
         precise float f56 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
         // ptx:188  add.f32 	%f57, %f55, %f56;
-        precise float f57 = p2g_fadd(f55, f56, false);
+        precise float f57 = p2g_fadd(f55, p2g_in(f56));
+        if (p2g_redo()) p2g_exact_9(f52, f51, r7, f57);
         // ptx:189  ld.shared.f32 	%f58, [%r7+76];
         precise float f58 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
         // ptx:190  bar.sync 	0;
@@ -512,11 +645,12 @@ void main() {
         barrier();
         // ptx:191  mul.f32 	%f59, %f57, 0f3E000000;
         // ptx:192  fma.rn.f32 	%f60, %f58, 0f3F000000, %f59;
-        precise float f60 = p2g_ffma(f58, 0.5, p2g_fmul(f57, 0.125, false), 0, false);
+        precise float f60 = p2g_ffma(p2g_in(f58), 0.5, p2g_fmul(p2g_in(f57), 0.125));
         // ptx:193  and.b32  	%r44, %r54, 7;
         // ptx:194  cvt.rn.f32.s32 	%f61, %r44;
         // ptx:195  fma.rn.f32 	%f62, %f61, 0f3A83126F, %f60;
-        f62 = p2g_ffma(p2g_f32_canon(p2g_s2f32(int(int(r54 & 7u)), 0)), uintBitsToFloat(0x3A83126Fu), f60, 0, false);
+        f62 = p2g_ffma(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r54 & 7u)), 0))), uintBitsToFloat(0x3A83126Fu), f60);
+        if (p2g_redo()) p2g_exact_10(f58, f57, r54, f62);
         // ptx:196  st.shared.f32 	[%r7+76], %f62;
         p2g_sts32((r7 + 76u), floatBitsToUint(f62));
         // ptx:197  bar.sync 	0;
@@ -566,7 +700,8 @@ void main() {
     // ptx:224  ld.shared.f32 	%f64, [%r19+512];
     precise float f64 = uintBitsToFloat(p2g_lds32((r19 + 512u)));
     // ptx:225  add.f32 	%f65, %f64, %f63;
-    precise float f65 = p2g_fadd(f64, f63, false);
+    precise float f65 = p2g_fadd(p2g_in(f64), p2g_in(f63));
+    if (p2g_redo()) p2g_exact_11(f64, f63, f65);
     // ptx:226  st.shared.f32 	[%r19], %f65;
     p2g_sts32(r19, floatBitsToUint(f65));
   }
@@ -582,7 +717,8 @@ void main() {
     // ptx:234  ld.shared.f32 	%f67, [%r19+256];
     precise float f67 = uintBitsToFloat(p2g_lds32((r19 + 256u)));
     // ptx:235  add.f32 	%f68, %f67, %f66;
-    precise float f68 = p2g_fadd(f67, f66, false);
+    precise float f68 = p2g_fadd(p2g_in(f67), p2g_in(f66));
+    if (p2g_redo()) p2g_exact_12(f67, f66, f68);
     // ptx:236  st.shared.f32 	[%r19], %f68;
     p2g_sts32(r19, floatBitsToUint(f68));
   }
@@ -598,7 +734,8 @@ void main() {
     // ptx:244  ld.shared.f32 	%f70, [%r19+128];
     precise float f70 = uintBitsToFloat(p2g_lds32((r19 + 128u)));
     // ptx:245  add.f32 	%f71, %f70, %f69;
-    precise float f71 = p2g_fadd(f70, f69, false);
+    precise float f71 = p2g_fadd(p2g_in(f70), p2g_in(f69));
+    if (p2g_redo()) p2g_exact_13(f70, f69, f71);
     // ptx:246  st.shared.f32 	[%r19], %f71;
     p2g_sts32(r19, floatBitsToUint(f71));
   }
@@ -614,7 +751,8 @@ void main() {
     // ptx:254  ld.shared.f32 	%f73, [%r19+64];
     precise float f73 = uintBitsToFloat(p2g_lds32((r19 + 64u)));
     // ptx:255  add.f32 	%f74, %f73, %f72;
-    precise float f74 = p2g_fadd(f73, f72, false);
+    precise float f74 = p2g_fadd(p2g_in(f73), p2g_in(f72));
+    if (p2g_redo()) p2g_exact_14(f73, f72, f74);
     // ptx:256  st.shared.f32 	[%r19], %f74;
     p2g_sts32(r19, floatBitsToUint(f74));
   }
@@ -630,7 +768,8 @@ void main() {
     // ptx:264  ld.shared.f32 	%f76, [%r19+32];
     precise float f76 = uintBitsToFloat(p2g_lds32((r19 + 32u)));
     // ptx:265  add.f32 	%f77, %f76, %f75;
-    precise float f77 = p2g_fadd(f76, f75, false);
+    precise float f77 = p2g_fadd(p2g_in(f76), p2g_in(f75));
+    if (p2g_redo()) p2g_exact_15(f76, f75, f77);
     // ptx:266  st.shared.f32 	[%r19], %f77;
     p2g_sts32(r19, floatBitsToUint(f77));
   }
@@ -646,7 +785,8 @@ void main() {
     // ptx:274  ld.shared.f32 	%f79, [%r19+16];
     precise float f79 = uintBitsToFloat(p2g_lds32((r19 + 16u)));
     // ptx:275  add.f32 	%f80, %f79, %f78;
-    precise float f80 = p2g_fadd(f79, f78, false);
+    precise float f80 = p2g_fadd(p2g_in(f79), p2g_in(f78));
+    if (p2g_redo()) p2g_exact_16(f79, f78, f80);
     // ptx:276  st.shared.f32 	[%r19], %f80;
     p2g_sts32(r19, floatBitsToUint(f80));
   }
@@ -662,7 +802,8 @@ void main() {
     // ptx:284  ld.shared.f32 	%f82, [%r19+8];
     precise float f82 = uintBitsToFloat(p2g_lds32((r19 + 8u)));
     // ptx:285  add.f32 	%f83, %f82, %f81;
-    precise float f83 = p2g_fadd(f82, f81, false);
+    precise float f83 = p2g_fadd(p2g_in(f82), p2g_in(f81));
+    if (p2g_redo()) p2g_exact_17(f82, f81, f83);
     // ptx:286  st.shared.f32 	[%r19], %f83;
     p2g_sts32(r19, floatBitsToUint(f83));
   }
@@ -676,7 +817,8 @@ void main() {
     precise float f84 = uintBitsToFloat(p2g_lds32((sh_sum + 4u)));
     // ptx:293  ld.shared.f32 	%f85, [%r19];
     // ptx:294  add.f32 	%f86, %f84, %f85;
-    precise float f86 = p2g_fadd(f84, uintBitsToFloat(p2g_lds32(r19)), false);
+    precise float f86 = p2g_fadd(p2g_in(f84), p2g_in(uintBitsToFloat(p2g_lds32(r19))));
+    if (p2g_redo()) p2g_exact_18(f84, r19, f86);
     // ptx:295  st.shared.f32 	[%r19], %f86;
     p2g_sts32(r19, floatBitsToUint(f86));
   }

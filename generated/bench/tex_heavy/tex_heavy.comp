@@ -162,6 +162,10 @@ layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 // Device fact (specialization constant 7): the device's fma() rounds once, to nearest even, wherever no operand and
 // not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
 layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
+// Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
+// result, rounded once, whenever no operand is subnormal or NaN and the result is normal or infinite, and their NaN
+// results are 0x7FFFFFFF. Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
+layout(constant_id = 9) const bool P2G_F32_FAST = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
 float p2g_fadd(float a, float b, bool ftz) {
@@ -266,6 +270,40 @@ uint p2g_i2f(uint64_t mag, bool neg, int mode) {
 }
 uint p2g_s2f(int64_t v, int mode) { return p2g_i2f(v < 0l ? uint64_t(-v) : uint64_t(v), v < 0l, mode); }
 uint p2g_s2f32(int v, int mode) { return p2g_i2f(uint64_t(v < 0 ? 0u - uint(v) : uint(v)), v < 0, mode); }
+// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
+// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal or
+// NaN one fails it). p2g_redo() after the region: true when a result was not normal (|r| <= 2^-126, zeros and NaN
+// included) or the device fact P2G_F32_FAST does not hold; then the region's exact replay computes every value
+// again. The short forms hold no exact path: a branch on the fact in each of them (even one the driver could fold)
+// kept NVIDIA's code as slow as the per-operation guards (docs/GPU_BENCH.md).
+float p2g_m = 1.0;
+float p2g_fadd(float a, float b) {
+  precise float r = a + b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmul(float a, float b) {
+  precise float r = a * b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_ffma(float a, float b, float c) {
+  precise float r = fma(a, b, c);
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_in(float x) {
+  uint u = floatBitsToUint(x), e = u & 0x7F800000u;
+  bool plain = (u << 1) == 0u || (e != 0u && (e != 0x7F800000u || (u & 0x7FFFFFu) == 0u));
+  if (!plain) p2g_m = 0.0;
+  return x;
+}
+bool p2g_redo() {
+  bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
+  p2g_m = 1.0;
+  return redo;
+}
 
 // lavapipe's loop budget (65,535 loop iterations per subgroup, then every loop ends silently): counted
 // when the runtime sets P2G_LOOP_GUARD (lavapipe only), reported through the uint at P2G_LOOP_FLAG.
@@ -633,10 +671,168 @@ uvec4 p2g_tld4(uint64_t h, vec2 c, int layer, uint comp) {
                p2g_tex_tap(d, x + 1, y, z, 2u, false)[comp], p2g_tex_tap(d, x, y, z, 2u, false)[comp]);
 }
 
+// The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
+// statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
+// a result that was not normal.
+void p2g_exact_1(uint r3, float f1, out precise float f2, uint r29, out precise float f3, uint r4,
+    out precise float f4) {
+  f2 = p2g_div32(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r3)), 0)), 0.5, false), f1, 0, false);
+  f3 = p2g_f32_canon(p2g_s2f32(int(int(r29)), 0));
+  f4 = p2g_div32(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r4)), 0)), 0.5, false), f3, 0, false);
+}
+void p2g_exact_2(float f50, float f1, uint r82, uint r30, uint r5, float f3, uint64_t rd1, const uint64_t p0_u64,
+    float f2, float f4, uint r3, uint r4, uint64_t rd2, const uint64_t p8_u64, inout precise float f236,
+    inout precise float f237, inout precise float f238, inout precise float f239) {
+  precise float f51 = p2g_fmul(f50, uintBitsToFloat(0x3EBD70A4u), false);
+  precise float f52 = p2g_div32(f51, f1, 0, false);
+  uint r40 = uint(int(r82) * 7);
+  precise float f53 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(uint(p2g_rem_s32(int(r40), int(r30)))) - int(r5)))), 0));
+  precise float f55 = p2g_div32(p2g_fmul(f53, uintBitsToFloat(0x3E947AE1u), false), f3, 0, false);
+  uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(f2, f52, false), p2g_fadd(f4, f55, false), 0.0), 0, 2u);
+  precise float f58 = uintBitsToFloat(t1.x);
+  precise float f59 = uintBitsToFloat(t1.y);
+  precise float f60 = uintBitsToFloat(t1.z);
+  precise float f61 = uintBitsToFloat(t1.w);
+  uvec4 t2 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f2, f55, false), p2g_fadd(f4, f52, false), 0.0), 0, 2u);
+  precise float f64 = uintBitsToFloat(t2.x);
+  precise float f65 = uintBitsToFloat(t2.y);
+  precise float f66 = uintBitsToFloat(t2.z);
+  precise float f67 = uintBitsToFloat(t2.w);
+  precise float f68 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r82) + int(r3)) & 255u)), 0));
+  uint r45 = uint(int(r82) * 3 + int(r4));
+  precise float f69 = p2g_f32_canon(p2g_s2f32(int(int(r45 & 255u)), 0));
+  uvec4 t3 = p2g_tex(rd2 /* p8_u64 */, vec3(f68, f69, 0.0), 0, 2u);
+  precise float f70 = uintBitsToFloat(t3.x);
+  precise float f71 = uintBitsToFloat(t3.y);
+  precise float f72 = uintBitsToFloat(t3.z);
+  precise float f73 = uintBitsToFloat(t3.w);
+  precise float f76 = p2g_fadd(f236, p2g_fadd(p2g_fadd(f58, f65, false), f70, false), false);
+  precise float f79 = p2g_fadd(f237, p2g_fadd(p2g_fadd(f59, f66, false), f71, false), false);
+  precise float f82 = p2g_fadd(f238, p2g_fadd(p2g_fadd(f60, f64, false), f72, false), false);
+  precise float f84 = p2g_fadd(f239, p2g_ffma(f61, f67, f73, 0, false), false);
+  uint r47 = uint(int(r82) + 1);
+  precise float f85 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r47) - int(r5)))), 0));
+  precise float f86 = p2g_fmul(f85, uintBitsToFloat(0x3EBD70A4u), false);
+  precise float f87 = p2g_div32(f86, f1, 0, false);
+  uint r51 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 7)), int(r30)))) - int(r5));
+  precise float f89 = p2g_fmul(p2g_f32_canon(p2g_s2f32(int(int(r51)), 0)), uintBitsToFloat(0x3E947AE1u), false);
+  precise float f90 = p2g_div32(f89, f3, 0, false);
+  uvec4 t4 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(f2, f87, false), p2g_fadd(f4, f90, false), 0.0), 0, 2u);
+  precise float f93 = uintBitsToFloat(t4.x);
+  precise float f94 = uintBitsToFloat(t4.y);
+  precise float f95 = uintBitsToFloat(t4.z);
+  precise float f96 = uintBitsToFloat(t4.w);
+  uvec4 t5 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f2, f90, false), p2g_fadd(f4, f87, false), 0.0), 0, 2u);
+  precise float f99 = uintBitsToFloat(t5.x);
+  precise float f100 = uintBitsToFloat(t5.y);
+  precise float f101 = uintBitsToFloat(t5.z);
+  precise float f102 = uintBitsToFloat(t5.w);
+  precise float f103 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r47) + int(r3)) & 255u)), 0));
+  precise float f104 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r45) + 3) & 255u)), 0));
+  uvec4 t6 = p2g_tex(rd2 /* p8_u64 */, vec3(f103, f104, 0.0), 0, 2u);
+  precise float f105 = uintBitsToFloat(t6.x);
+  precise float f106 = uintBitsToFloat(t6.y);
+  precise float f107 = uintBitsToFloat(t6.z);
+  precise float f108 = uintBitsToFloat(t6.w);
+  precise float f111 = p2g_fadd(f76, p2g_fadd(p2g_fadd(f93, f100, false), f105, false), false);
+  precise float f114 = p2g_fadd(f79, p2g_fadd(p2g_fadd(f94, f101, false), f106, false), false);
+  precise float f117 = p2g_fadd(f82, p2g_fadd(p2g_fadd(f95, f99, false), f107, false), false);
+  precise float f119 = p2g_fadd(f84, p2g_ffma(f96, f102, f108, 0, false), false);
+  uint r56 = uint(int(r82) + 2);
+  precise float f120 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r56) - int(r5)))), 0));
+  precise float f121 = p2g_fmul(f120, uintBitsToFloat(0x3EBD70A4u), false);
+  precise float f122 = p2g_div32(f121, f1, 0, false);
+  uint r60 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 14)), int(r30)))) - int(r5));
+  precise float f124 = p2g_fmul(p2g_f32_canon(p2g_s2f32(int(int(r60)), 0)), uintBitsToFloat(0x3E947AE1u), false);
+  precise float f125 = p2g_div32(f124, f3, 0, false);
+  uvec4 t7 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(f2, f122, false), p2g_fadd(f4, f125, false), 0.0), 0, 2u);
+  precise float f128 = uintBitsToFloat(t7.x);
+  precise float f129 = uintBitsToFloat(t7.y);
+  precise float f130 = uintBitsToFloat(t7.z);
+  precise float f131 = uintBitsToFloat(t7.w);
+  uvec4 t8 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f2, f125, false), p2g_fadd(f4, f122, false), 0.0), 0, 2u);
+  precise float f134 = uintBitsToFloat(t8.x);
+  precise float f135 = uintBitsToFloat(t8.y);
+  precise float f136 = uintBitsToFloat(t8.z);
+  precise float f137 = uintBitsToFloat(t8.w);
+  precise float f138 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r56) + int(r3)) & 255u)), 0));
+  precise float f139 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r45) + 6) & 255u)), 0));
+  uvec4 t9 = p2g_tex(rd2 /* p8_u64 */, vec3(f138, f139, 0.0), 0, 2u);
+  precise float f140 = uintBitsToFloat(t9.x);
+  precise float f141 = uintBitsToFloat(t9.y);
+  precise float f142 = uintBitsToFloat(t9.z);
+  precise float f143 = uintBitsToFloat(t9.w);
+  precise float f146 = p2g_fadd(f111, p2g_fadd(p2g_fadd(f128, f135, false), f140, false), false);
+  precise float f149 = p2g_fadd(f114, p2g_fadd(p2g_fadd(f129, f136, false), f141, false), false);
+  precise float f152 = p2g_fadd(f117, p2g_fadd(p2g_fadd(f130, f134, false), f142, false), false);
+  precise float f154 = p2g_fadd(f119, p2g_ffma(f131, f137, f143, 0, false), false);
+  uint r65 = uint(int(r82) + 3);
+  precise float f155 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r65) - int(r5)))), 0));
+  precise float f156 = p2g_fmul(f155, uintBitsToFloat(0x3EBD70A4u), false);
+  precise float f157 = p2g_div32(f156, f1, 0, false);
+  uint r69 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 21)), int(r30)))) - int(r5));
+  precise float f159 = p2g_fmul(p2g_f32_canon(p2g_s2f32(int(int(r69)), 0)), uintBitsToFloat(0x3E947AE1u), false);
+  precise float f160 = p2g_div32(f159, f3, 0, false);
+  uvec4 t10 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(f2, f157, false), p2g_fadd(f4, f160, false), 0.0), 0, 2u);
+  precise float f163 = uintBitsToFloat(t10.x);
+  precise float f164 = uintBitsToFloat(t10.y);
+  precise float f165 = uintBitsToFloat(t10.z);
+  precise float f166 = uintBitsToFloat(t10.w);
+  uvec4 t11 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f2, f160, false), p2g_fadd(f4, f157, false), 0.0), 0, 2u);
+  precise float f169 = uintBitsToFloat(t11.x);
+  precise float f170 = uintBitsToFloat(t11.y);
+  precise float f171 = uintBitsToFloat(t11.z);
+  precise float f172 = uintBitsToFloat(t11.w);
+  precise float f173 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r65) + int(r3)) & 255u)), 0));
+  precise float f174 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r45) + 9) & 255u)), 0));
+  uvec4 t12 = p2g_tex(rd2 /* p8_u64 */, vec3(f173, f174, 0.0), 0, 2u);
+  precise float f175 = uintBitsToFloat(t12.x);
+  precise float f176 = uintBitsToFloat(t12.y);
+  precise float f177 = uintBitsToFloat(t12.z);
+  precise float f178 = uintBitsToFloat(t12.w);
+  f236 = p2g_fadd(f146, p2g_fadd(p2g_fadd(f163, f170, false), f175, false), false);
+  f237 = p2g_fadd(f149, p2g_fadd(p2g_fadd(f164, f171, false), f176, false), false);
+  f238 = p2g_fadd(f152, p2g_fadd(p2g_fadd(f165, f169, false), f177, false), false);
+  f239 = p2g_fadd(f154, p2g_ffma(f166, f172, f178, 0, false), false);
+}
+void p2g_exact_3(uint r84, float f1, uint r85, uint r30, uint r5, float f3, uint64_t rd1, const uint64_t p0_u64,
+    float f2, float f4, uint r86, uint r87, uint64_t rd2, const uint64_t p8_u64, inout precise float f236,
+    inout precise float f237, inout precise float f238, inout precise float f239) {
+  precise float f187 = p2g_fmul(p2g_f32_canon(p2g_s2f32(int(int(r84)), 0)), uintBitsToFloat(0x3EBD70A4u), false);
+  precise float f188 = p2g_div32(f187, f1, 0, false);
+  precise float f189 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(uint(p2g_rem_s32(int(r85), int(r30)))) - int(r5)))),
+      0));
+  precise float f191 = p2g_div32(p2g_fmul(f189, uintBitsToFloat(0x3E947AE1u), false), f3, 0, false);
+  uvec4 t13 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(f2, f188, false), p2g_fadd(f4, f191, false), 0.0), 0, 2u);
+  precise float f194 = uintBitsToFloat(t13.x);
+  precise float f195 = uintBitsToFloat(t13.y);
+  precise float f196 = uintBitsToFloat(t13.z);
+  precise float f197 = uintBitsToFloat(t13.w);
+  uvec4 t14 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f2, f191, false), p2g_fadd(f4, f188, false), 0.0), 0, 2u);
+  precise float f200 = uintBitsToFloat(t14.x);
+  precise float f201 = uintBitsToFloat(t14.y);
+  precise float f202 = uintBitsToFloat(t14.z);
+  precise float f203 = uintBitsToFloat(t14.w);
+  precise float f204 = p2g_f32_canon(p2g_s2f32(int(int(r86 & 255u)), 0));
+  precise float f205 = p2g_f32_canon(p2g_s2f32(int(int(r87 & 255u)), 0));
+  uvec4 t15 = p2g_tex(rd2 /* p8_u64 */, vec3(f204, f205, 0.0), 0, 2u);
+  precise float f206 = uintBitsToFloat(t15.x);
+  precise float f207 = uintBitsToFloat(t15.y);
+  precise float f208 = uintBitsToFloat(t15.z);
+  precise float f209 = uintBitsToFloat(t15.w);
+  f236 = p2g_fadd(f236, p2g_fadd(p2g_fadd(f194, f201, false), f206, false), false);
+  f237 = p2g_fadd(f237, p2g_fadd(p2g_fadd(f195, f202, false), f207, false), false);
+  f238 = p2g_fadd(f238, p2g_fadd(p2g_fadd(f196, f200, false), f208, false), false);
+  f239 = p2g_fadd(f239, p2g_ffma(f197, f203, f209, 0, false), false);
+}
+void p2g_exact_4(float f236, float f237, float f238, float f239, out precise float f219) {
+  f219 = p2g_fadd(p2g_fadd(f236, f237, false), p2g_fadd(f238, f239, false), false);
+}
+
 void main() {
   if (P2G_LOOP_GUARD) p2g_loop_iters[min(gl_SubgroupID, 255u)] = 0u;
   uint64_t rd6 = 0ul;
-  precise float f53 = 0.0, f124 = 0.0, f159 = 0.0, f187 = 0.0, f189 = 0.0;
+  precise float f53 = 0.0, f89 = 0.0, f124 = 0.0, f159 = 0.0, f187 = 0.0, f189 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // tex_heavy_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // tex_heavy_param_1
@@ -679,13 +875,14 @@ void main() {
     // ptx:52  cvt.rn.f32.s32 	%f1, %r28;
     precise float f1 = p2g_f32_canon(p2g_s2f32(int(int(r28)), 0));
     // ptx:53  div.rn.f32 	%f2, %f38, %f1;
-    precise float f2 = p2g_div32(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r3)), 0)), 0.5, false), f1, 0, false);
+    precise float f2 = p2g_div32(p2g_fadd(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r3)), 0))), 0.5), f1, 0, false);
     // ptx:54  cvt.rn.f32.s32 	%f39, %r4;
     // ptx:55  add.f32 	%f40, %f39, 0f3F000000;
     // ptx:56  cvt.rn.f32.s32 	%f3, %r29;
     precise float f3 = p2g_f32_canon(p2g_s2f32(int(int(r29)), 0));
     // ptx:57  div.rn.f32 	%f4, %f40, %f3;
-    precise float f4 = p2g_div32(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r4)), 0)), 0.5, false), f3, 0, false);
+    precise float f4 = p2g_div32(p2g_fadd(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r4)), 0))), 0.5), f3, 0, false);
+    if (p2g_redo()) p2g_exact_1(r3, f1, f2, r29, f3, r4, f4);
     // ptx:58  setp.lt.s32 	%p4, %r30, 1;
     // ptx:59  mov.f32 	%f236, 0f00000000;
     precise float f236 = 0.0;
@@ -727,7 +924,8 @@ void main() {
           // ptx:82  cvt.rn.f32.s32 	%f50, %r39;
           precise float f50 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r82) - int(r5)))), 0));
           // ptx:83  mul.f32 	%f51, %f50, 0f3EBD70A4;
-          precise float f51 = p2g_fmul(f50, uintBitsToFloat(0x3EBD70A4u), false);
+          precise float p2g_was_f236 = f236, p2g_was_f237 = f237, p2g_was_f238 = f238, p2g_was_f239 = f239;
+          precise float f51 = p2g_fmul(p2g_in(f50), uintBitsToFloat(0x3EBD70A4u));
           // ptx:84  div.rn.f32 	%f52, %f51, %f1;
           precise float f52 = p2g_div32(f51, f1, 0, false);
           // ptx:85  mul.lo.s32 	%r40, %r82, 7;
@@ -738,11 +936,12 @@ void main() {
           f53 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(uint(p2g_rem_s32(int(r40), int(r30)))) - int(r5)))), 0));
           // ptx:89  mul.f32 	%f54, %f53, 0f3E947AE1;
           // ptx:90  div.rn.f32 	%f55, %f54, %f3;
-          precise float f55 = p2g_div32(p2g_fmul(f53, uintBitsToFloat(0x3E947AE1u), false), f3, 0, false);
+          precise float f55 = p2g_div32(p2g_fmul(p2g_in(f53), uintBitsToFloat(0x3E947AE1u)), f3, 0, false);
           // ptx:91  add.f32 	%f56, %f2, %f52;
           // ptx:92  add.f32 	%f57, %f4, %f55;
           // ptx:93  tex.2d.v4.f32.f32 	{%f58, %f59, %f60, %f61}, [%rd1, {%f56, %f57}];
-          uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(f2, f52, false), p2g_fadd(f4, f55, false), 0.0), 0, 2u);
+          uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(p2g_in(f2), p2g_in(f52)), p2g_fadd(p2g_in(f4),
+              p2g_in(f55)), 0.0), 0, 2u);
           precise float f58 = uintBitsToFloat(t1.x);
           precise float f59 = uintBitsToFloat(t1.y);
           precise float f60 = uintBitsToFloat(t1.z);
@@ -750,7 +949,7 @@ void main() {
           // ptx:94  sub.f32 	%f62, %f2, %f55;
           // ptx:95  add.f32 	%f63, %f4, %f52;
           // ptx:96  tex.2d.v4.f32.f32 	{%f64, %f65, %f66, %f67}, [%rd1, {%f62, %f63}];
-          uvec4 t2 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f2, f55, false), p2g_fadd(f4, f52, false), 0.0), 0, 2u);
+          uvec4 t2 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f2, p2g_in(f55)), p2g_fadd(f4, p2g_in(f52)), 0.0), 0, 2u);
           precise float f64 = uintBitsToFloat(t2.x);
           precise float f65 = uintBitsToFloat(t2.y);
           precise float f66 = uintBitsToFloat(t2.z);
@@ -773,25 +972,25 @@ void main() {
           // ptx:104  add.f32 	%f74, %f58, %f65;
           // ptx:105  add.f32 	%f75, %f74, %f70;
           // ptx:106  add.f32 	%f76, %f236, %f75;
-          precise float f76 = p2g_fadd(f236, p2g_fadd(p2g_fadd(f58, f65, false), f70, false), false);
+          precise float f76 = p2g_fadd(p2g_in(f236), p2g_fadd(p2g_fadd(p2g_in(f58), p2g_in(f65)), p2g_in(f70)));
           // ptx:107  add.f32 	%f77, %f59, %f66;
           // ptx:108  add.f32 	%f78, %f77, %f71;
           // ptx:109  add.f32 	%f79, %f237, %f78;
-          precise float f79 = p2g_fadd(f237, p2g_fadd(p2g_fadd(f59, f66, false), f71, false), false);
+          precise float f79 = p2g_fadd(p2g_in(f237), p2g_fadd(p2g_fadd(p2g_in(f59), p2g_in(f66)), p2g_in(f71)));
           // ptx:110  add.f32 	%f80, %f60, %f64;
           // ptx:111  add.f32 	%f81, %f80, %f72;
           // ptx:112  add.f32 	%f82, %f238, %f81;
-          precise float f82 = p2g_fadd(f238, p2g_fadd(p2g_fadd(f60, f64, false), f72, false), false);
+          precise float f82 = p2g_fadd(p2g_in(f238), p2g_fadd(p2g_fadd(p2g_in(f60), p2g_in(f64)), p2g_in(f72)));
           // ptx:113  fma.rn.f32 	%f83, %f61, %f67, %f73;
           // ptx:114  add.f32 	%f84, %f239, %f83;
-          precise float f84 = p2g_fadd(f239, p2g_ffma(f61, f67, f73, 0, false), false);
+          precise float f84 = p2g_fadd(p2g_in(f239), p2g_ffma(p2g_in(f61), p2g_in(f67), p2g_in(f73)));
           // ptx:115  add.s32 	%r47, %r82, 1;
           uint r47 = uint(int(r82) + 1);
           // ptx:116  sub.s32 	%r48, %r47, %r5;
           // ptx:117  cvt.rn.f32.s32 	%f85, %r48;
           precise float f85 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r47) - int(r5)))), 0));
           // ptx:118  mul.f32 	%f86, %f85, 0f3EBD70A4;
-          precise float f86 = p2g_fmul(f85, uintBitsToFloat(0x3EBD70A4u), false);
+          precise float f86 = p2g_fmul(p2g_in(f85), uintBitsToFloat(0x3EBD70A4u));
           // ptx:119  div.rn.f32 	%f87, %f86, %f1;
           precise float f87 = p2g_div32(f86, f1, 0, false);
           // ptx:120  add.s32 	%r49, %r40, 7;
@@ -800,13 +999,13 @@ void main() {
           uint r51 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 7)), int(r30)))) - int(r5));
           // ptx:123  cvt.rn.f32.s32 	%f88, %r51;
           // ptx:124  mul.f32 	%f89, %f88, 0f3E947AE1;
-          precise float f89 = p2g_fmul(p2g_f32_canon(p2g_s2f32(int(int(r51)), 0)), uintBitsToFloat(0x3E947AE1u), false);
+          f89 = p2g_fmul(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r51)), 0))), uintBitsToFloat(0x3E947AE1u));
           // ptx:125  div.rn.f32 	%f90, %f89, %f3;
           precise float f90 = p2g_div32(f89, f3, 0, false);
           // ptx:126  add.f32 	%f91, %f2, %f87;
           // ptx:127  add.f32 	%f92, %f4, %f90;
           // ptx:128  tex.2d.v4.f32.f32 	{%f93, %f94, %f95, %f96}, [%rd1, {%f91, %f92}];
-          uvec4 t4 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(f2, f87, false), p2g_fadd(f4, f90, false), 0.0), 0, 2u);
+          uvec4 t4 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(f2, p2g_in(f87)), p2g_fadd(f4, p2g_in(f90)), 0.0), 0, 2u);
           precise float f93 = uintBitsToFloat(t4.x);
           precise float f94 = uintBitsToFloat(t4.y);
           precise float f95 = uintBitsToFloat(t4.z);
@@ -814,7 +1013,7 @@ void main() {
           // ptx:129  sub.f32 	%f97, %f2, %f90;
           // ptx:130  add.f32 	%f98, %f4, %f87;
           // ptx:131  tex.2d.v4.f32.f32 	{%f99, %f100, %f101, %f102}, [%rd1, {%f97, %f98}];
-          uvec4 t5 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f2, f90, false), p2g_fadd(f4, f87, false), 0.0), 0, 2u);
+          uvec4 t5 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f2, p2g_in(f90)), p2g_fadd(f4, p2g_in(f87)), 0.0), 0, 2u);
           precise float f99 = uintBitsToFloat(t5.x);
           precise float f100 = uintBitsToFloat(t5.y);
           precise float f101 = uintBitsToFloat(t5.z);
@@ -836,25 +1035,25 @@ void main() {
           // ptx:139  add.f32 	%f109, %f93, %f100;
           // ptx:140  add.f32 	%f110, %f109, %f105;
           // ptx:141  add.f32 	%f111, %f76, %f110;
-          precise float f111 = p2g_fadd(f76, p2g_fadd(p2g_fadd(f93, f100, false), f105, false), false);
+          precise float f111 = p2g_fadd(f76, p2g_fadd(p2g_fadd(p2g_in(f93), p2g_in(f100)), p2g_in(f105)));
           // ptx:142  add.f32 	%f112, %f94, %f101;
           // ptx:143  add.f32 	%f113, %f112, %f106;
           // ptx:144  add.f32 	%f114, %f79, %f113;
-          precise float f114 = p2g_fadd(f79, p2g_fadd(p2g_fadd(f94, f101, false), f106, false), false);
+          precise float f114 = p2g_fadd(f79, p2g_fadd(p2g_fadd(p2g_in(f94), p2g_in(f101)), p2g_in(f106)));
           // ptx:145  add.f32 	%f115, %f95, %f99;
           // ptx:146  add.f32 	%f116, %f115, %f107;
           // ptx:147  add.f32 	%f117, %f82, %f116;
-          precise float f117 = p2g_fadd(f82, p2g_fadd(p2g_fadd(f95, f99, false), f107, false), false);
+          precise float f117 = p2g_fadd(f82, p2g_fadd(p2g_fadd(p2g_in(f95), p2g_in(f99)), p2g_in(f107)));
           // ptx:148  fma.rn.f32 	%f118, %f96, %f102, %f108;
           // ptx:149  add.f32 	%f119, %f84, %f118;
-          precise float f119 = p2g_fadd(f84, p2g_ffma(f96, f102, f108, 0, false), false);
+          precise float f119 = p2g_fadd(f84, p2g_ffma(p2g_in(f96), p2g_in(f102), p2g_in(f108)));
           // ptx:150  add.s32 	%r56, %r82, 2;
           uint r56 = uint(int(r82) + 2);
           // ptx:151  sub.s32 	%r57, %r56, %r5;
           // ptx:152  cvt.rn.f32.s32 	%f120, %r57;
           precise float f120 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r56) - int(r5)))), 0));
           // ptx:153  mul.f32 	%f121, %f120, 0f3EBD70A4;
-          precise float f121 = p2g_fmul(f120, uintBitsToFloat(0x3EBD70A4u), false);
+          precise float f121 = p2g_fmul(p2g_in(f120), uintBitsToFloat(0x3EBD70A4u));
           // ptx:154  div.rn.f32 	%f122, %f121, %f1;
           precise float f122 = p2g_div32(f121, f1, 0, false);
           // ptx:155  add.s32 	%r58, %r40, 14;
@@ -863,13 +1062,14 @@ void main() {
           uint r60 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 14)), int(r30)))) - int(r5));
           // ptx:158  cvt.rn.f32.s32 	%f123, %r60;
           // ptx:159  mul.f32 	%f124, %f123, 0f3E947AE1;
-          f124 = p2g_fmul(p2g_f32_canon(p2g_s2f32(int(int(r60)), 0)), uintBitsToFloat(0x3E947AE1u), false);
+          f124 = p2g_fmul(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r60)), 0))), uintBitsToFloat(0x3E947AE1u));
           // ptx:160  div.rn.f32 	%f125, %f124, %f3;
           precise float f125 = p2g_div32(f124, f3, 0, false);
           // ptx:161  add.f32 	%f126, %f2, %f122;
           // ptx:162  add.f32 	%f127, %f4, %f125;
           // ptx:163  tex.2d.v4.f32.f32 	{%f128, %f129, %f130, %f131}, [%rd1, {%f126, %f127}];
-          uvec4 t7 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(f2, f122, false), p2g_fadd(f4, f125, false), 0.0), 0, 2u);
+          uvec4 t7 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(f2, p2g_in(f122)), p2g_fadd(f4, p2g_in(f125)), 0.0), 0,
+              2u);
           precise float f128 = uintBitsToFloat(t7.x);
           precise float f129 = uintBitsToFloat(t7.y);
           precise float f130 = uintBitsToFloat(t7.z);
@@ -877,7 +1077,8 @@ void main() {
           // ptx:164  sub.f32 	%f132, %f2, %f125;
           // ptx:165  add.f32 	%f133, %f4, %f122;
           // ptx:166  tex.2d.v4.f32.f32 	{%f134, %f135, %f136, %f137}, [%rd1, {%f132, %f133}];
-          uvec4 t8 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f2, f125, false), p2g_fadd(f4, f122, false), 0.0), 0, 2u);
+          uvec4 t8 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f2, p2g_in(f125)), p2g_fadd(f4, p2g_in(f122)), 0.0), 0,
+              2u);
           precise float f134 = uintBitsToFloat(t8.x);
           precise float f135 = uintBitsToFloat(t8.y);
           precise float f136 = uintBitsToFloat(t8.z);
@@ -899,25 +1100,25 @@ void main() {
           // ptx:174  add.f32 	%f144, %f128, %f135;
           // ptx:175  add.f32 	%f145, %f144, %f140;
           // ptx:176  add.f32 	%f146, %f111, %f145;
-          precise float f146 = p2g_fadd(f111, p2g_fadd(p2g_fadd(f128, f135, false), f140, false), false);
+          precise float f146 = p2g_fadd(f111, p2g_fadd(p2g_fadd(p2g_in(f128), p2g_in(f135)), p2g_in(f140)));
           // ptx:177  add.f32 	%f147, %f129, %f136;
           // ptx:178  add.f32 	%f148, %f147, %f141;
           // ptx:179  add.f32 	%f149, %f114, %f148;
-          precise float f149 = p2g_fadd(f114, p2g_fadd(p2g_fadd(f129, f136, false), f141, false), false);
+          precise float f149 = p2g_fadd(f114, p2g_fadd(p2g_fadd(p2g_in(f129), p2g_in(f136)), p2g_in(f141)));
           // ptx:180  add.f32 	%f150, %f130, %f134;
           // ptx:181  add.f32 	%f151, %f150, %f142;
           // ptx:182  add.f32 	%f152, %f117, %f151;
-          precise float f152 = p2g_fadd(f117, p2g_fadd(p2g_fadd(f130, f134, false), f142, false), false);
+          precise float f152 = p2g_fadd(f117, p2g_fadd(p2g_fadd(p2g_in(f130), p2g_in(f134)), p2g_in(f142)));
           // ptx:183  fma.rn.f32 	%f153, %f131, %f137, %f143;
           // ptx:184  add.f32 	%f154, %f119, %f153;
-          precise float f154 = p2g_fadd(f119, p2g_ffma(f131, f137, f143, 0, false), false);
+          precise float f154 = p2g_fadd(f119, p2g_ffma(p2g_in(f131), p2g_in(f137), p2g_in(f143)));
           // ptx:185  add.s32 	%r65, %r82, 3;
           uint r65 = uint(int(r82) + 3);
           // ptx:186  sub.s32 	%r66, %r65, %r5;
           // ptx:187  cvt.rn.f32.s32 	%f155, %r66;
           precise float f155 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r65) - int(r5)))), 0));
           // ptx:188  mul.f32 	%f156, %f155, 0f3EBD70A4;
-          precise float f156 = p2g_fmul(f155, uintBitsToFloat(0x3EBD70A4u), false);
+          precise float f156 = p2g_fmul(p2g_in(f155), uintBitsToFloat(0x3EBD70A4u));
           // ptx:189  div.rn.f32 	%f157, %f156, %f1;
           precise float f157 = p2g_div32(f156, f1, 0, false);
           // ptx:190  add.s32 	%r67, %r40, 21;
@@ -926,13 +1127,14 @@ void main() {
           uint r69 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 21)), int(r30)))) - int(r5));
           // ptx:193  cvt.rn.f32.s32 	%f158, %r69;
           // ptx:194  mul.f32 	%f159, %f158, 0f3E947AE1;
-          f159 = p2g_fmul(p2g_f32_canon(p2g_s2f32(int(int(r69)), 0)), uintBitsToFloat(0x3E947AE1u), false);
+          f159 = p2g_fmul(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r69)), 0))), uintBitsToFloat(0x3E947AE1u));
           // ptx:195  div.rn.f32 	%f160, %f159, %f3;
           precise float f160 = p2g_div32(f159, f3, 0, false);
           // ptx:196  add.f32 	%f161, %f2, %f157;
           // ptx:197  add.f32 	%f162, %f4, %f160;
           // ptx:198  tex.2d.v4.f32.f32 	{%f163, %f164, %f165, %f166}, [%rd1, {%f161, %f162}];
-          uvec4 t10 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(f2, f157, false), p2g_fadd(f4, f160, false), 0.0), 0, 2u);
+          uvec4 t10 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(f2, p2g_in(f157)), p2g_fadd(f4, p2g_in(f160)), 0.0), 0,
+              2u);
           precise float f163 = uintBitsToFloat(t10.x);
           precise float f164 = uintBitsToFloat(t10.y);
           precise float f165 = uintBitsToFloat(t10.z);
@@ -940,7 +1142,8 @@ void main() {
           // ptx:199  sub.f32 	%f167, %f2, %f160;
           // ptx:200  add.f32 	%f168, %f4, %f157;
           // ptx:201  tex.2d.v4.f32.f32 	{%f169, %f170, %f171, %f172}, [%rd1, {%f167, %f168}];
-          uvec4 t11 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f2, f160, false), p2g_fadd(f4, f157, false), 0.0), 0, 2u);
+          uvec4 t11 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f2, p2g_in(f160)), p2g_fadd(f4, p2g_in(f157)), 0.0), 0,
+              2u);
           precise float f169 = uintBitsToFloat(t11.x);
           precise float f170 = uintBitsToFloat(t11.y);
           precise float f171 = uintBitsToFloat(t11.z);
@@ -962,18 +1165,19 @@ void main() {
           // ptx:209  add.f32 	%f179, %f163, %f170;
           // ptx:210  add.f32 	%f180, %f179, %f175;
           // ptx:211  add.f32 	%f236, %f146, %f180;
-          f236 = p2g_fadd(f146, p2g_fadd(p2g_fadd(f163, f170, false), f175, false), false);
+          f236 = p2g_fadd(f146, p2g_fadd(p2g_fadd(p2g_in(f163), p2g_in(f170)), p2g_in(f175)));
           // ptx:212  add.f32 	%f181, %f164, %f171;
           // ptx:213  add.f32 	%f182, %f181, %f176;
           // ptx:214  add.f32 	%f237, %f149, %f182;
-          f237 = p2g_fadd(f149, p2g_fadd(p2g_fadd(f164, f171, false), f176, false), false);
+          f237 = p2g_fadd(f149, p2g_fadd(p2g_fadd(p2g_in(f164), p2g_in(f171)), p2g_in(f176)));
           // ptx:215  add.f32 	%f183, %f165, %f169;
           // ptx:216  add.f32 	%f184, %f183, %f177;
           // ptx:217  add.f32 	%f238, %f152, %f184;
-          f238 = p2g_fadd(f152, p2g_fadd(p2g_fadd(f165, f169, false), f177, false), false);
+          f238 = p2g_fadd(f152, p2g_fadd(p2g_fadd(p2g_in(f165), p2g_in(f169)), p2g_in(f177)));
           // ptx:218  fma.rn.f32 	%f185, %f166, %f172, %f178;
           // ptx:219  add.f32 	%f239, %f154, %f185;
-          f239 = p2g_fadd(f154, p2g_ffma(f166, f172, f178, 0, false), false);
+          f239 = p2g_fadd(f154, p2g_ffma(p2g_in(f166), p2g_in(f172), p2g_in(f178)));
+          if (p2g_redo()) { f236 = p2g_was_f236; f237 = p2g_was_f237; f238 = p2g_was_f238; f239 = p2g_was_f239; p2g_exact_2(f50, f1, r82, r30, r5, f3, rd1, p0_u64, f2, f4, r3, r4, rd2, p8_u64, f236, f237, f238, f239); }
           // ptx:220  add.s32 	%r82, %r82, 4;
           r82 = uint(int(r82) + 4);
           // ptx:221  add.s32 	%r81, %r81, -4;
@@ -1003,7 +1207,8 @@ void main() {
           p2g_loop_tick();
           // ptx:238  cvt.rn.f32.s32 	%f186, %r84;
           // ptx:239  mul.f32 	%f187, %f186, 0f3EBD70A4;
-          f187 = p2g_fmul(p2g_f32_canon(p2g_s2f32(int(int(r84)), 0)), uintBitsToFloat(0x3EBD70A4u), false);
+          precise float p2g_was_f236 = f236, p2g_was_f237 = f237, p2g_was_f238 = f238, p2g_was_f239 = f239;
+          f187 = p2g_fmul(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r84)), 0))), uintBitsToFloat(0x3EBD70A4u));
           // ptx:240  div.rn.f32 	%f188, %f187, %f1;
           precise float f188 = p2g_div32(f187, f1, 0, false);
           // ptx:241  rem.s32 	%r75, %r85, %r30;
@@ -1012,11 +1217,12 @@ void main() {
           f189 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(uint(p2g_rem_s32(int(r85), int(r30)))) - int(r5)))), 0));
           // ptx:244  mul.f32 	%f190, %f189, 0f3E947AE1;
           // ptx:245  div.rn.f32 	%f191, %f190, %f3;
-          precise float f191 = p2g_div32(p2g_fmul(f189, uintBitsToFloat(0x3E947AE1u), false), f3, 0, false);
+          precise float f191 = p2g_div32(p2g_fmul(p2g_in(f189), uintBitsToFloat(0x3E947AE1u)), f3, 0, false);
           // ptx:246  add.f32 	%f192, %f2, %f188;
           // ptx:247  add.f32 	%f193, %f4, %f191;
           // ptx:248  tex.2d.v4.f32.f32 	{%f194, %f195, %f196, %f197}, [%rd1, {%f192, %f193}];
-          uvec4 t13 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(f2, f188, false), p2g_fadd(f4, f191, false), 0.0), 0, 2u);
+          uvec4 t13 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(p2g_in(f2), p2g_in(f188)), p2g_fadd(p2g_in(f4),
+              p2g_in(f191)), 0.0), 0, 2u);
           precise float f194 = uintBitsToFloat(t13.x);
           precise float f195 = uintBitsToFloat(t13.y);
           precise float f196 = uintBitsToFloat(t13.z);
@@ -1024,7 +1230,8 @@ void main() {
           // ptx:249  sub.f32 	%f198, %f2, %f191;
           // ptx:250  add.f32 	%f199, %f4, %f188;
           // ptx:251  tex.2d.v4.f32.f32 	{%f200, %f201, %f202, %f203}, [%rd1, {%f198, %f199}];
-          uvec4 t14 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f2, f191, false), p2g_fadd(f4, f188, false), 0.0), 0, 2u);
+          uvec4 t14 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f2, p2g_in(f191)), p2g_fadd(f4, p2g_in(f188)), 0.0), 0,
+              2u);
           precise float f200 = uintBitsToFloat(t14.x);
           precise float f201 = uintBitsToFloat(t14.y);
           precise float f202 = uintBitsToFloat(t14.z);
@@ -1044,18 +1251,19 @@ void main() {
           // ptx:257  add.f32 	%f210, %f194, %f201;
           // ptx:258  add.f32 	%f211, %f210, %f206;
           // ptx:259  add.f32 	%f236, %f236, %f211;
-          f236 = p2g_fadd(f236, p2g_fadd(p2g_fadd(f194, f201, false), f206, false), false);
+          f236 = p2g_fadd(p2g_in(f236), p2g_fadd(p2g_fadd(p2g_in(f194), p2g_in(f201)), p2g_in(f206)));
           // ptx:260  add.f32 	%f212, %f195, %f202;
           // ptx:261  add.f32 	%f213, %f212, %f207;
           // ptx:262  add.f32 	%f237, %f237, %f213;
-          f237 = p2g_fadd(f237, p2g_fadd(p2g_fadd(f195, f202, false), f207, false), false);
+          f237 = p2g_fadd(p2g_in(f237), p2g_fadd(p2g_fadd(p2g_in(f195), p2g_in(f202)), p2g_in(f207)));
           // ptx:263  add.f32 	%f214, %f196, %f200;
           // ptx:264  add.f32 	%f215, %f214, %f208;
           // ptx:265  add.f32 	%f238, %f238, %f215;
-          f238 = p2g_fadd(f238, p2g_fadd(p2g_fadd(f196, f200, false), f208, false), false);
+          f238 = p2g_fadd(p2g_in(f238), p2g_fadd(p2g_fadd(p2g_in(f196), p2g_in(f200)), p2g_in(f208)));
           // ptx:266  fma.rn.f32 	%f216, %f197, %f203, %f209;
           // ptx:267  add.f32 	%f239, %f239, %f216;
-          f239 = p2g_fadd(f239, p2g_ffma(f197, f203, f209, 0, false), false);
+          f239 = p2g_fadd(p2g_in(f239), p2g_ffma(p2g_in(f197), p2g_in(f203), p2g_in(f209)));
+          if (p2g_redo()) { f236 = p2g_was_f236; f237 = p2g_was_f237; f238 = p2g_was_f238; f239 = p2g_was_f239; p2g_exact_3(r84, f1, r85, r30, r5, f3, rd1, p0_u64, f2, f4, r86, r87, rd2, p8_u64, f236, f237, f238, f239); }
           // ptx:268  add.s32 	%r87, %r87, 3;
           r87 = uint(int(r87) + 3);
           // ptx:269  add.s32 	%r86, %r86, 1;
@@ -1077,7 +1285,8 @@ void main() {
     // ptx:277  add.f32 	%f217, %f238, %f239;
     // ptx:278  add.f32 	%f218, %f236, %f237;
     // ptx:279  add.f32 	%f219, %f218, %f217;
-    precise float f219 = p2g_fadd(p2g_fadd(f236, f237, false), p2g_fadd(f238, f239, false), false);
+    precise float f219 = p2g_fadd(p2g_fadd(p2g_in(f236), p2g_in(f237)), p2g_fadd(p2g_in(f238), p2g_in(f239)));
+    if (p2g_redo()) p2g_exact_4(f236, f237, f238, f239, f219);
     // ptx:280  mad.lo.s32 	%r79, %r4, %r28, %r3;
     // ptx:281  cvta.to.global.u64 	%rd4, %rd3;
     // ptx:282  mul.wide.s32 	%rd5, %r79, 4;

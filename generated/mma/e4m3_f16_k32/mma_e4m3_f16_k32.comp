@@ -3588,16 +3588,20 @@ void main() {
   barrier();
   uint t103;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t103 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, bitfieldExtract(t101, 0, 16), true); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa,
+      p2g_fb); t103 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, bitfieldExtract(t101, 0, 16), true); }
   uint t104;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t104 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, bitfieldExtract(t101, 16, 16), true); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa,
+      p2g_fb); t104 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, bitfieldExtract(t101, 16, 16), true); }
   uint t105;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t105 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, bitfieldExtract(t102, 0, 16), true); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa,
+      p2g_fb); t105 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, bitfieldExtract(t102, 0, 16), true); }
   uint t106;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t106 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, bitfieldExtract(t102, 16, 16), true); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa,
+      p2g_fb); t106 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, bitfieldExtract(t102, 16, 16), true); }
   uint r1198 = (t103 | (t104 << 16));
   uint r1199 = (t105 | (t106 << 16));
   // ptx:2262  shr.u32 	%r1216, %r1198, 16;

@@ -3591,16 +3591,20 @@ void main() {
   barrier();
   uint t105;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t105 = p2g_mma_fp8(p2g_fa, p2g_fb, true, true, t101, false); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa,
+      p2g_fb); t105 = p2g_mma_fp8(p2g_fa, p2g_fb, true, true, t101, false); }
   uint t106;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t106 = p2g_mma_fp8(p2g_fa, p2g_fb, true, true, t102, false); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa,
+      p2g_fb); t106 = p2g_mma_fp8(p2g_fa, p2g_fb, true, true, t102, false); }
   uint t107;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t107 = p2g_mma_fp8(p2g_fa, p2g_fb, true, true, t103, false); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa,
+      p2g_fb); t107 = p2g_mma_fp8(p2g_fa, p2g_fb, true, true, t103, false); }
   uint t108;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t108 = p2g_mma_fp8(p2g_fa, p2g_fb, true, true, t104, false); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa,
+      p2g_fb); t108 = p2g_mma_fp8(p2g_fa, p2g_fb, true, true, t104, false); }
   uint r1206 = t105;
   uint r1207 = t106;
   uint r1208 = t107;

@@ -4543,16 +4543,20 @@ void main() {
   barrier();
   uint t129;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t129 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t127, 0, 16), 0u, true); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa,
+      p2g_fb); t129 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t127, 0, 16), 0u, true); }
   uint t130;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t130 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t127, 16, 16), 0u, true); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa,
+      p2g_fb); t130 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t127, 16, 16), 0u, true); }
   uint t131;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t131 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t128, 0, 16), 0u, true); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa,
+      p2g_fb); t131 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t128, 0, 16), 0u, true); }
   uint t132;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t132 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t128, 16, 16), 0u, true); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa,
+      p2g_fb); t132 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t128, 16, 16), 0u, true); }
   uint r1600 = (t129 | (t130 << 16));
   uint r1601 = (t131 | (t132 << 16));
   // ptx:2385  shr.u32 	%r1613, %r1600, 16;

@@ -4498,16 +4498,20 @@ void main() {
   barrier();
   uint t131;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t131 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t127, 3u, false); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa,
+      p2g_fb); t131 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t127, 3u, false); }
   uint t132;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t132 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t128, 3u, false); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa,
+      p2g_fb); t132 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t128, 3u, false); }
   uint t133;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t133 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t129, 3u, false); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa,
+      p2g_fb); t133 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t129, 3u, false); }
   uint t134;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t134 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t130, 3u, false); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa,
+      p2g_fb); t134 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t130, 3u, false); }
   uint r1576 = t131;
   uint r1577 = t132;
   uint r1578 = t133;

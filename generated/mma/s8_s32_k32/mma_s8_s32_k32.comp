@@ -1802,16 +1802,20 @@ void main() {
   barrier();
   uint t90;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t90 = p2g_mma_s8(p2g_fa, p2g_fb, t86, false); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa,
+      p2g_fb); t90 = p2g_mma_s8(p2g_fa, p2g_fb, t86, false); }
   uint t91;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t91 = p2g_mma_s8(p2g_fa, p2g_fb, t87, false); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa,
+      p2g_fb); t91 = p2g_mma_s8(p2g_fa, p2g_fb, t87, false); }
   uint t92;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t92 = p2g_mma_s8(p2g_fa, p2g_fb, t88, false); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa,
+      p2g_fb); t92 = p2g_mma_s8(p2g_fa, p2g_fb, t88, false); }
   uint t93;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t93 = p2g_mma_s8(p2g_fa, p2g_fb, t89, false); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa,
+      p2g_fb); t93 = p2g_mma_s8(p2g_fa, p2g_fb, t89, false); }
   uint r880 = t90;
   uint r881 = t91;
   uint r882 = t92;

@@ -2897,16 +2897,20 @@ void main() {
   barrier();
   uint t83;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 1u, 8u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t83 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t79, 3u, false); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa,
+      p2g_fb); t83 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t79, 3u, false); }
   uint t84;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 1u, 8u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t84 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t80, 3u, false); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa,
+      p2g_fb); t84 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t80, 3u, false); }
   uint t85;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 1u, 8u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t85 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t81, 3u, false); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa,
+      p2g_fb); t85 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t81, 3u, false); }
   uint t86;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 1u, 8u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t86 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t82, 3u, false); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa,
+      p2g_fb); t86 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t82, 3u, false); }
   uint r1023 = t83;
   uint r1024 = t84;
   uint r1025 = t85;

@@ -80,10 +80,16 @@ uint p2g_e5m2_to_h(uint b, bool relu) {
   if (relu && (b & 0x80u) != 0u) return 0u;
   return b << 8;
 }
-// f16 bits -> f32, exactly, in integer code (an f16 subnormal is an f32 normal).
+// Device fact (specialization constant 8, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): the device's
+// unpackHalf2x16 gives every finite f16 exactly and packHalf2x16 rounds a finite f32 to the nearest f16, ties to
+// even, f16 subnormals kept, overflow to infinity; p2g_h2f and p2g_f2h_rn then convert with them.
+layout(constant_id = 8) const bool P2G_HALF_CVT = false;
+// f16 bits (the low 16 of h, the rest zero) -> f32, exactly: the device's conversion where the fact holds,
+// integer code otherwise (an f16 subnormal is an f32 normal). Infinity and NaN by the bits (the payload kept).
 float p2g_h2f(uint h) {
   uint s = (h & 0x8000u) << 16, e = (h >> 10) & 31u, f = h & 1023u;
   if (e == 31u) return uintBitsToFloat(s | 0x7F800000u | (f << 13));
+  if (P2G_HALF_CVT) return unpackHalf2x16(h).x;
   if (e == 0u) {
     if (f == 0u) return uintBitsToFloat(s);
     int k = findMSB(f);  // f * 2^-24 = 1.x * 2^(k - 24)

@@ -31,10 +31,16 @@ uint p2g_f2bf_rn(uint b) {
   if ((b & 0x7FFFFFFFu) > 0x7F800000u) return 0x7FFFu;
   return (b + 0x7FFFu + ((b >> 16) & 1u)) >> 16;
 }
-// f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF, in 32-bit integer code (no device half type).
+// Device fact (specialization constant 8, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): the device's
+// unpackHalf2x16 gives every finite f16 exactly and packHalf2x16 rounds a finite f32 to the nearest f16, ties to
+// even, f16 subnormals kept, overflow to infinity; p2g_h2f and p2g_f2h_rn then convert with them.
+layout(constant_id = 8) const bool P2G_HALF_CVT = false;
+// f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF: the device's packHalf2x16 where the fact
+// P2G_HALF_CVT holds, 32-bit integer code otherwise (no device half type).
 uint p2g_f2h_rn(uint b) {
   uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
   if (ab > 0x7F800000u) return 0x7FFFu;
+  if (P2G_HALF_CVT) return packHalf2x16(vec2(uintBitsToFloat(b), 0.0));
   if (ab >= 0x477FF000u) return sg | 0x7C00u;  // >= 65520, the midpoint above 65504: infinity
   int e = int(ab >> 23) - 127;
   if (e < -25) return sg;                     // below 2^-25 (f32 denormals too): zero
@@ -64,10 +70,12 @@ float p2g_fmin(float x, float y) {
   int ka = p2g_fkey(a), kb = p2g_fkey(b);
   return ka == kb ? uintBitsToFloat(a | b) : (ka < kb ? x : y);
 }
-// f16 bits -> f32, exactly, in integer code (an f16 subnormal is an f32 normal).
+// f16 bits (the low 16 of h, the rest zero) -> f32, exactly: the device's conversion where the fact holds,
+// integer code otherwise (an f16 subnormal is an f32 normal). Infinity and NaN by the bits (the payload kept).
 float p2g_h2f(uint h) {
   uint s = (h & 0x8000u) << 16, e = (h >> 10) & 31u, f = h & 1023u;
   if (e == 31u) return uintBitsToFloat(s | 0x7F800000u | (f << 13));
+  if (P2G_HALF_CVT) return unpackHalf2x16(h).x;
   if (e == 0u) {
     if (f == 0u) return uintBitsToFloat(s);
     int k = findMSB(f);  // f * 2^-24 = 1.x * 2^(k - 24)

@@ -128,10 +128,16 @@ uint p2g_bfsub2(uint a, uint b) { return p2g_bfsub(a, b) | (p2g_bfsub(a >> 16, b
 uint p2g_bfmul2(uint a, uint b) { return p2g_bfmul(a, b) | (p2g_bfmul(a >> 16, b >> 16) << 16); }
 uint p2g_bffma2(uint a, uint b, uint c) { return p2g_bffma(a, b, c) | (p2g_bffma(a >> 16, b >> 16, c >> 16) << 16); }
 uint p2g_h_ftz(uint h) { return (h & 0x7C00u) == 0u ? (h & 0x8000u) : h; }
-// f16 bits -> f32, exactly, in integer code (an f16 subnormal is an f32 normal).
+// Device fact (specialization constant 8, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): the device's
+// unpackHalf2x16 gives every finite f16 exactly and packHalf2x16 rounds a finite f32 to the nearest f16, ties to
+// even, f16 subnormals kept, overflow to infinity; p2g_h2f and p2g_f2h_rn then convert with them.
+layout(constant_id = 8) const bool P2G_HALF_CVT = false;
+// f16 bits (the low 16 of h, the rest zero) -> f32, exactly: the device's conversion where the fact holds,
+// integer code otherwise (an f16 subnormal is an f32 normal). Infinity and NaN by the bits (the payload kept).
 float p2g_h2f(uint h) {
   uint s = (h & 0x8000u) << 16, e = (h >> 10) & 31u, f = h & 1023u;
   if (e == 31u) return uintBitsToFloat(s | 0x7F800000u | (f << 13));
+  if (P2G_HALF_CVT) return unpackHalf2x16(h).x;
   if (e == 0u) {
     if (f == 0u) return uintBitsToFloat(s);
     int k = findMSB(f);  // f * 2^-24 = 1.x * 2^(k - 24)
@@ -149,10 +155,12 @@ uint p2g_odd_sumf(float a, float b) {
   if (e == 0.0 || (w & 0x7F800000u) == 0x7F800000u || (w & 1u) != 0u) return w;
   return ((floatBitsToUint(e) ^ w) >> 31) == 0u ? (w | 1u) : (w - 1u);
 }
-// f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF, in 32-bit integer code (no device half type).
+// f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF: the device's packHalf2x16 where the fact
+// P2G_HALF_CVT holds, 32-bit integer code otherwise (no device half type).
 uint p2g_f2h_rn(uint b) {
   uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
   if (ab > 0x7F800000u) return 0x7FFFu;
+  if (P2G_HALF_CVT) return packHalf2x16(vec2(uintBitsToFloat(b), 0.0));
   if (ab >= 0x477FF000u) return sg | 0x7C00u;  // >= 65520, the midpoint above 65504: infinity
   int e = int(ab >> 23) - 127;
   if (e < -25) return sg;                     // below 2^-25 (f32 denormals too): zero

@@ -104,10 +104,16 @@ int64_t p2g_rem_s64(int64_t a, int64_t b) {
   uint64_t r = (na ? 0ul - uint64_t(a) : uint64_t(a)) % (nb ? 0ul - uint64_t(b) : uint64_t(b));
   return na ? int64_t(0ul - r) : int64_t(r);
 }
-// f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF, in 32-bit integer code (no device half type).
+// Device fact (specialization constant 8, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): the device's
+// unpackHalf2x16 gives every finite f16 exactly and packHalf2x16 rounds a finite f32 to the nearest f16, ties to
+// even, f16 subnormals kept, overflow to infinity; p2g_h2f and p2g_f2h_rn then convert with them.
+layout(constant_id = 8) const bool P2G_HALF_CVT = false;
+// f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF: the device's packHalf2x16 where the fact
+// P2G_HALF_CVT holds, 32-bit integer code otherwise (no device half type).
 uint p2g_f2h_rn(uint b) {
   uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
   if (ab > 0x7F800000u) return 0x7FFFu;
+  if (P2G_HALF_CVT) return packHalf2x16(vec2(uintBitsToFloat(b), 0.0));
   if (ab >= 0x477FF000u) return sg | 0x7C00u;  // >= 65520, the midpoint above 65504: infinity
   int e = int(ab >> 23) - 127;
   if (e < -25) return sg;                     // below 2^-25 (f32 denormals too): zero
@@ -176,6 +182,10 @@ layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 // Device fact (specialization constant 7): the device's fma() rounds once, to nearest even, wherever no operand and
 // not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
 layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
+// Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
+// result, rounded once, whenever no operand is subnormal or NaN and the result is normal or infinite, and their NaN
+// results are 0x7FFFFFFF. Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
+layout(constant_id = 9) const bool P2G_F32_FAST = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
 float p2g_fadd(float a, float b, bool ftz) {
@@ -280,10 +290,12 @@ float p2g_fmul(float a, float b, bool ftz) {
   // (a NaN from the device is not trusted here: a flushing device gives NaN for subnormal * infinity)
   return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
 }
-// f16 bits -> f32, exactly, in integer code (an f16 subnormal is an f32 normal).
+// f16 bits (the low 16 of h, the rest zero) -> f32, exactly: the device's conversion where the fact holds,
+// integer code otherwise (an f16 subnormal is an f32 normal). Infinity and NaN by the bits (the payload kept).
 float p2g_h2f(uint h) {
   uint s = (h & 0x8000u) << 16, e = (h >> 10) & 31u, f = h & 1023u;
   if (e == 31u) return uintBitsToFloat(s | 0x7F800000u | (f << 13));
+  if (P2G_HALF_CVT) return unpackHalf2x16(h).x;
   if (e == 0u) {
     if (f == 0u) return uintBitsToFloat(s);
     int k = findMSB(f);  // f * 2^-24 = 1.x * 2^(k - 24)
@@ -342,6 +354,40 @@ uint p2g_narrow32(uint w, int m, int bias, int eb, int mode, uint nanBits) {
   }
   return signOut | r;
 }
+// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
+// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal or
+// NaN one fails it). p2g_redo() after the region: true when a result was not normal (|r| <= 2^-126, zeros and NaN
+// included) or the device fact P2G_F32_FAST does not hold; then the region's exact replay computes every value
+// again. The short forms hold no exact path: a branch on the fact in each of them (even one the driver could fold)
+// kept NVIDIA's code as slow as the per-operation guards (docs/GPU_BENCH.md).
+float p2g_m = 1.0;
+float p2g_fadd(float a, float b) {
+  precise float r = a + b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmul(float a, float b) {
+  precise float r = a * b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_ffma(float a, float b, float c) {
+  precise float r = fma(a, b, c);
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_in(float x) {
+  uint u = floatBitsToUint(x), e = u & 0x7F800000u;
+  bool plain = (u << 1) == 0u || (e != 0u && (e != 0x7F800000u || (u & 0x7FFFFFu) == 0u));
+  if (!plain) p2g_m = 0.0;
+  return x;
+}
+bool p2g_redo() {
+  bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
+  p2g_m = 1.0;
+  return redo;
+}
 // sqrt.rn/rz/rm/rp.f32 correctly rounded (HAZARDS.md #7): the integer square root of the significand scaled to
 // 61-62 bits (a first guess from the device's f32 sqrt, one Newton step in integers, then exact integer squares
 // decide), the remainder as a sticky bit, one rounding (p2g_rnd32). NaN and negative -> 0x7FFFFFFF; sqrt(-0) = -0.
@@ -363,9 +409,42 @@ float p2g_sqrt32(float x, int mode, bool ftz) {
   return uintBitsToFloat(p2g_rnd32(0u, r, e / 2, mode, ftz));
 }
 
+// The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
+// statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
+// a result that was not normal.
+void p2g_exact_1(float f1, float f5, out precise float f10, uint64_t rd8, uint64_t rd10, out precise float f3,
+    uint64_t rd12, out precise float f12, out precise float f16, out precise float f18, out precise float f24) {
+  f10 = p2g_fmul(f1, f5, false);
+  f3 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd8) + int64_t(rd10))).v);
+  f12 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd8) + int64_t(rd12))).v);
+  f16 = p2g_div32(f3, p2g_fadd(f5, uintBitsToFloat(0x0DA24260u), false), 0, false);
+  f18 = p2g_sqrt32(p2g_canon(uintBitsToFloat(floatBitsToUint(f12) & 0x7FFFFFFFu)), 0, false);
+  f24 = p2g_ffma(p2g_fmul(f1, uintBitsToFloat(0x000AE398u), false), 3.0, uintBitsToFloat(0x000116C2u), 0, false);
+}
+void p2g_exact_2(float f1, float f5, out precise float f31) {
+  f31 = p2g_fadd(p2g_div32(f1, 3.0, 0, false), p2g_sqrt32(p2g_fmul(f5, f5, false), 0, false), false);
+}
+void p2g_exact_3(float f5, out uint rs2, float f3, out uint rs23, uint rs1, out uint rs6, float f1, out uint r9,
+    out uint r16, out precise float f32) {
+  rs2 = p2g_narrow32(floatBitsToUint(p2g_fmul(f5, 100.0, false)), 10, 15, 5, 1, 0x7FFFu);
+  uint64_t t1 = uint64_t(floatBitsToUint(f3));
+  rs23 = (uint(uint64_t(t1)) & 65535u);
+  rs6 = p2g_hsat(p2g_hfma(rs1, rs2, rs23));
+  uint t2 = p2g_f2h_rn(floatBitsToUint(f5));
+  uint t3 = p2g_f2h_rn(floatBitsToUint(f1));
+  uint r6 = (t2 << 16) | t3;
+  uint r7 = rs23 | (rs2 << 16u);
+  uint low = p2g_f2h_rn(floatBitsToUint(0.25));
+  r9 = p2g_hfma2(r6, r7, (low | (low << 16u)));
+  r16 = p2g_hsat2(p2g_hfma2(r6, r6, r7));
+  precise float f8 = p2g_f32_canon(floatBitsToUint(p2g_h2f(r9 & 0xFFFFu)));
+  precise float f9 = p2g_f32_canon(floatBitsToUint(p2g_h2f((r16 >> 16u) & 0xFFFFu)));
+  f32 = p2g_ffma(f8, f9, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs6))), 0, false);
+}
+
 void main() {
   uint64_t rd24 = 0ul;
-  precise float f24 = 0.0;
+  precise float f24 = 0.0, f31 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // new_user_check_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // new_user_check_param_1
@@ -418,7 +497,7 @@ void main() {
     // ptx:59  ld.global.nc.f32 	%f1, [%rd14];
     precise float f1 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd2) + int64_t(rd10))).v);
     // ptx:60  mul.f32 	%f10, %f1, %f5;
-    precise float f10 = p2g_fmul(f1, f5, false);
+    precise float f10 = p2g_fmul(p2g_in(f1), p2g_in(f5));
     // ptx:61  ld.global.nc.f32 	%f3, [%rd11];
     precise float f3 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd8) + int64_t(rd10))).v);
     // ptx:62  add.f32 	%f11, %f3, %f10;
@@ -428,7 +507,7 @@ void main() {
     // ptx:65  fma.rn.f32 	%f14, %f10, 0f3F000000, %f13;
     // ptx:66  add.f32 	%f15, %f5, 0f0DA24260;
     // ptx:67  div.rn.f32 	%f16, %f3, %f15;
-    precise float f16 = p2g_div32(f3, p2g_fadd(f5, uintBitsToFloat(0x0DA24260u), false), 0, false);
+    precise float f16 = p2g_div32(f3, p2g_fadd(f5, uintBitsToFloat(0x0DA24260u)), 0, false);
     // ptx:68  abs.f32 	%f17, %f12;
     // ptx:69  sqrt.rn.f32 	%f18, %f17;
     precise float f18 = p2g_sqrt32(p2g_canon(uintBitsToFloat(floatBitsToUint(f12) & 0x7FFFFFFFu)), 0, false);
@@ -438,7 +517,8 @@ void main() {
     // ptx:73  mul.f32 	%f22, %f1, 0f000AE398;
     // ptx:74  mov.f32 	%f23, 0f40400000;
     // ptx:75  fma.rn.f32 	%f24, %f22, 0f40400000, 0f000116C2;
-    f24 = p2g_ffma(p2g_fmul(f1, uintBitsToFloat(0x000AE398u), false), 3.0, uintBitsToFloat(0x000116C2u), 0, false);
+    f24 = p2g_ffma(p2g_fmul(f1, p2g_in(uintBitsToFloat(0x000AE398u))), 3.0, p2g_in(uintBitsToFloat(0x000116C2u)));
+    if (p2g_redo()) p2g_exact_1(f1, f5, f10, rd8, rd10, f3, rd12, f12, f16, f18, f24);
     // ptx:76  shl.b32 	%r29, %r1, 3;
     uint r29 = r1 << 3u;
     // ptx:77  mul.wide.s32 	%rd17, %r29, 4;
@@ -470,14 +550,15 @@ void main() {
     // ptx:94  mul.f32 	%f29, %f5, %f5;
     // ptx:95  sqrt.rn.f32 	%f30, %f29;
     // ptx:96  add.f32 	%f31, %f28, %f30;
-    precise float f31 = p2g_fadd(p2g_div32(f1, 3.0, 0, false), p2g_sqrt32(p2g_fmul(f5, f5, false), 0, false), false);
+    f31 = p2g_fadd(p2g_in(p2g_div32(f1, 3.0, 0, false)), p2g_in(p2g_sqrt32(p2g_fmul(p2g_in(f5), f5), 0, false)));
+    if (p2g_redo()) p2g_exact_2(f1, f5, f31);
     // ptx:97  st.global.f32 	[%rd18+28], %f31;
     P2GU32((rd18 + 28ul)).v = floatBitsToUint(f31);
     // ptx:99  {  cvt.rn.f16.f32 %rs1, %f1;}
     uint rs1 = p2g_f2h_rn(floatBitsToUint(f1));
     // ptx:102  mul.f32 	%f2, %f5, 0f42C80000;
     // ptx:104  {  cvt.rz.f16.f32 %rs2, %f2;}
-    uint rs2 = p2g_narrow32(floatBitsToUint(p2g_fmul(f5, 100.0, false)), 10, 15, 5, 1, 0x7FFFu);
+    uint rs2 = p2g_narrow32(floatBitsToUint(p2g_fmul(p2g_in(f5), 100.0)), 10, 15, 5, 1, 0x7FFFu);
     // ptx:107  mov.b32 	%r32, %f3;
     // ptx:108  cvt.u16.u32 	%rs23, %r32;
     uint64_t t1 = uint64_t(floatBitsToUint(f3));
@@ -513,7 +594,8 @@ void main() {
     // ptx:177  cvt.f32.f16 %f9, high;}
     precise float f9 = p2g_f32_canon(floatBitsToUint(p2g_h2f((r16 >> 16u) & 0xFFFFu)));
     // ptx:180  fma.rn.f32 	%f32, %f8, %f9, %f7;
-    precise float f32 = p2g_ffma(f8, f9, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs6))), 0, false);
+    precise float f32 = p2g_ffma(p2g_in(f8), p2g_in(f9), p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs6)))));
+    if (p2g_redo()) p2g_exact_3(f5, rs2, f3, rs23, rs1, rs6, f1, r9, r16, f32);
     // ptx:181  mov.b32 	%r33, {%rs6, %rs10};
     // ptx:182  mul.lo.s32 	%r34, %r1, 6;
     // ptx:183  mul.wide.s32 	%rd21, %r34, 4;

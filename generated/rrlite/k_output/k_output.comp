@@ -362,10 +362,16 @@ int64_t p2g_rem_s64(int64_t a, int64_t b) {
   uint64_t r = (na ? 0ul - uint64_t(a) : uint64_t(a)) % (nb ? 0ul - uint64_t(b) : uint64_t(b));
   return na ? int64_t(0ul - r) : int64_t(r);
 }
-// f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF, in 32-bit integer code (no device half type).
+// Device fact (specialization constant 8, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): the device's
+// unpackHalf2x16 gives every finite f16 exactly and packHalf2x16 rounds a finite f32 to the nearest f16, ties to
+// even, f16 subnormals kept, overflow to infinity; p2g_h2f and p2g_f2h_rn then convert with them.
+layout(constant_id = 8) const bool P2G_HALF_CVT = false;
+// f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF: the device's packHalf2x16 where the fact
+// P2G_HALF_CVT holds, 32-bit integer code otherwise (no device half type).
 uint p2g_f2h_rn(uint b) {
   uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
   if (ab > 0x7F800000u) return 0x7FFFu;
+  if (P2G_HALF_CVT) return packHalf2x16(vec2(uintBitsToFloat(b), 0.0));
   if (ab >= 0x477FF000u) return sg | 0x7C00u;  // >= 65520, the midpoint above 65504: infinity
   int e = int(ab >> 23) - 127;
   if (e < -25) return sg;                     // below 2^-25 (f32 denormals too): zero
@@ -434,6 +440,10 @@ layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 // Device fact (specialization constant 7): the device's fma() rounds once, to nearest even, wherever no operand and
 // not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
 layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
+// Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
+// result, rounded once, whenever no operand is subnormal or NaN and the result is normal or infinite, and their NaN
+// results are 0x7FFFFFFF. Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
+layout(constant_id = 9) const bool P2G_F32_FAST = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
 float p2g_fadd(float a, float b, bool ftz) {
@@ -593,10 +603,12 @@ uint64_t p2g_f2i64(uint w, int mode, bool sgn) {
                                 : uint64_t(p2g_frnd32(a, neg, mode));
   return neg ? (0ul - m) : m;
 }
-// f16 bits -> f32, exactly, in integer code (an f16 subnormal is an f32 normal).
+// f16 bits (the low 16 of h, the rest zero) -> f32, exactly: the device's conversion where the fact holds,
+// integer code otherwise (an f16 subnormal is an f32 normal). Infinity and NaN by the bits (the payload kept).
 float p2g_h2f(uint h) {
   uint s = (h & 0x8000u) << 16, e = (h >> 10) & 31u, f = h & 1023u;
   if (e == 31u) return uintBitsToFloat(s | 0x7F800000u | (f << 13));
+  if (P2G_HALF_CVT) return unpackHalf2x16(h).x;
   if (e == 0u) {
     if (f == 0u) return uintBitsToFloat(s);
     int k = findMSB(f);  // f * 2^-24 = 1.x * 2^(k - 24)
@@ -658,6 +670,40 @@ void p2g_sts16(uint a, uint v) {
 }
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
+// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
+// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal or
+// NaN one fails it). p2g_redo() after the region: true when a result was not normal (|r| <= 2^-126, zeros and NaN
+// included) or the device fact P2G_F32_FAST does not hold; then the region's exact replay computes every value
+// again. The short forms hold no exact path: a branch on the fact in each of them (even one the driver could fold)
+// kept NVIDIA's code as slow as the per-operation guards (docs/GPU_BENCH.md).
+float p2g_m = 1.0;
+float p2g_fadd(float a, float b) {
+  precise float r = a + b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmul(float a, float b) {
+  precise float r = a * b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_ffma(float a, float b, float c) {
+  precise float r = fma(a, b, c);
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_in(float x) {
+  uint u = floatBitsToUint(x), e = u & 0x7F800000u;
+  bool plain = (u << 1) == 0u || (e != 0u && (e != 0x7F800000u || (u & 0x7FFFFFu) == 0u));
+  if (!plain) p2g_m = 0.0;
+  return x;
+}
+bool p2g_redo() {
+  bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
+  p2g_m = 1.0;
+  return redo;
+}
 // .sat: clamp to [0, 1]; NaN and -0.0 give +0.0 (PTX ISA, "Floating-point saturation"). On the bits, so that a
 // device that flushes f32 denormals still keeps a positive denormal.
 float p2g_sat(float x) {
@@ -1208,6 +1254,1756 @@ void p2g_sust64(uint64_t h, ivec3 c, int layer, uint dims, uint mode, uint64_t v
   if (p2g_surf_off(h, c, layer, dims, 8u, 1u, mode, off)) p2g_surf_st64(h, off, v);
 }
 
+// The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
+// statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
+// a result that was not normal.
+void p2g_exact_1(float f159, int t4, float f153, const float p168_f32, out precise float f1, int t3, float f149,
+    out precise float f2, out uint r1, out uint r218, out uint r2, const float p40_f32, const float p44_f32,
+    const float p16_f32, const float p20_f32, float f148, out uint r220, out uint r3, out uint r221, out uint r4,
+    out precise float f190, out precise float f192) {
+  precise float f163 = p2g_fmul(f159, ((t4 == 0) ? 1.0 : f153), false);
+  precise float f165 = p2g_fmul(p168_f32, f163, false);
+  int t5 = p2g_fcmp(floatBitsToUint(f165), floatBitsToUint(0.0));
+  f1 = (t5 == 0) ? 1.0 : f165;
+  f2 = p2g_div32(f163, p2g_fmul(f159, ((t3 == 0) ? 1.0 : f149), false), 0, false);
+  r1 = gl_WorkGroupID.x << 4u;
+  r218 = 4u;
+  r2 = gl_WorkGroupID.y << 4u;
+  precise float f166 = p2g_f32_canon(p2g_s2f32(int(int(r1)), 0));
+  precise float f168 = p40_f32;
+  precise float f169 = p44_f32;
+  precise float f172 = p16_f32;
+  precise float f173 = p20_f32;
+  precise float f176 = p2g_ffma(p2g_fadd(f166, 0.5, false), f168, f172, 0, false);
+  precise float f177 = uintBitsToFloat((floatBitsToUint(f176) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
+  precise float f179 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f176, 1.0, f177, 1, false)), 1));
+  r220 = uint(int(p2g_f2i32(floatBitsToUint(f179), 1, true, 32)));
+  r3 = uint(int(r220) + -4);
+  precise float f180 = p2g_f32_canon(p2g_s2f32(int(int(r2)), 0));
+  precise float f182 = p2g_ffma(p2g_fadd(f180, 0.5, false), f169, f173, 0, false);
+  precise float f183 = uintBitsToFloat((floatBitsToUint(f182) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
+  precise float f185 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f182, 1.0, f183, 1, false)), 1));
+  r221 = uint(int(p2g_f2i32(floatBitsToUint(f185), 1, true, 32)));
+  r4 = uint(int(r221) + -4);
+  precise float f187 = p2g_ffma(p2g_fadd(f166, 15.5, false), f168, f172, 0, false);
+  precise float f188 = uintBitsToFloat((floatBitsToUint(f187) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
+  f190 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f187, 1.0, f188, 1, false)), 1));
+  f192 = p2g_ffma(p2g_fadd(f180, 15.5, false), f169, f173, 0, false);
+}
+void p2g_exact_2(float f201, float f197, float f200, float f203, out precise float f4, out precise float f5, float f1,
+    out precise float f6) {
+  precise float f204 = p2g_fmul(f201, 0.25, false);
+  precise float f205 = p2g_fmul(p2g_fmax(f197, f200), 0.5, false);
+  precise float f207 = p2g_fmul(f203, 0.25, false);
+  precise float neg5769 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fmul(f203, 0.5, false)) ^ 0x80000000u));
+  f4 = p2g_ffma(f201, 0.5, neg5769, 0, false);
+  f5 = p2g_fsub(p2g_fsub(f205, f204, false), f207, false);
+  f6 = p2g_fmul(f1, p2g_fadd(p2g_fadd(f204, f205, false), f207, false), false);
+}
+void p2g_exact_3(float f6, out precise float f1095) {
+  f1095 = p2g_div32(1.0, p2g_fadd(f6, 1.0, false), 0, false);
+}
+void p2g_exact_4(float f6, out precise float f7, out uint r245, out precise float f1094) {
+  precise float f212 = p2g_ffma(f6, 9.0, 1.0, 0, false);
+  int t8 = p2g_fcmp(floatBitsToUint(f212), 0x00800000u);
+  bool p13 = t8 == -1;
+  f7 = p13 ? p2g_fmul(f212, 8388608.0, false) : f212;
+  r245 = floatBitsToUint(f7);
+  uint r247 = uint(int(r245) + -1060439283) & 0xFF800000u;
+  precise float f216 = p2g_f32_canon(p2g_s2f32(int(int(r247)), 0));
+  precise float f218 = p2g_ffma(f216, uintBitsToFloat(0x34000000u), (p13 ? -23.0 : 0.0), 0, false);
+  precise float f219 = p2g_fadd(uintBitsToFloat(uint(int(r245) - int(r247))), -1.0, false);
+  precise float f222 = p2g_ffma(uintBitsToFloat(0x3DC6B27Fu), f219, uintBitsToFloat(0xBE2C7F30u), 0, false);
+  precise float f224 = p2g_ffma(f222, f219, uintBitsToFloat(0x3E2FCF2Au), 0, false);
+  precise float f226 = p2g_ffma(f224, f219, uintBitsToFloat(0xBE374E43u), 0, false);
+  precise float f228 = p2g_ffma(f226, f219, uintBitsToFloat(0x3E520BF4u), 0, false);
+  precise float f230 = p2g_ffma(f228, f219, uintBitsToFloat(0xBE763C8Bu), 0, false);
+  precise float f232 = p2g_ffma(f230, f219, uintBitsToFloat(0x3E93BF99u), 0, false);
+  precise float f234 = p2g_ffma(f232, f219, uintBitsToFloat(0xBEB8AA49u), 0, false);
+  precise float f236 = p2g_ffma(f234, f219, uintBitsToFloat(0x3EF6384Au), 0, false);
+  precise float f238 = p2g_ffma(f236, f219, uintBitsToFloat(0xBF38AA3Bu), 0, false);
+  precise float f240 = p2g_fmul(f219, p2g_fmul(f219, f238, false), false);
+  precise float f242 = p2g_ffma(f219, uintBitsToFloat(0x3FB8AA3Bu), f240, 0, false);
+  f1094 = p2g_fadd(f218, f242, false);
+}
+void p2g_exact_5(float f7, float f243, out precise float f1094) {
+  f1094 = p2g_ffma(f7, f243, f243, 0, false);
+}
+void p2g_exact_6(float f1094, float f7, out precise float f247) {
+  precise float f245 = p2g_div32(p2g_fmul(f1094, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
+  int t9 = p2g_fcmp(floatBitsToUint(f7), floatBitsToUint(0.0));
+  f247 = (t9 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f245, uintBitsToFloat(0xBC4FAEFFu), false);
+}
+void p2g_exact_7(float f1, float f4, float f1095, out uint t10, float f6, out uint t11, float f199, out uint t12,
+    float f5, out uint t13) {
+  t10 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_fmul(f1, f4, false), f1095, false)));
+  t11 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(f6, f1095, false)));
+  t12 = p2g_f2h_rn(floatBitsToUint(f199));
+  t13 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_fmul(f1, f5, false), f1095, false)));
+}
+void p2g_exact_8(float f261, float f14, uint r2, uint r7, out uint r27, out precise float f15, float f262,
+    const uint64_t p272_u64, const uint p80_u32, out uint64_t rd4, out precise float f16) {
+  uint r264 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmul(f261, f14, false)), 1, true, 32)));
+  r27 = uint(int(r2) + int(r7));
+  f15 = p2g_f32_canon(p2g_s2f32(int(int(r27)), 0));
+  uint r268 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmul(f262, f15, false)), 1, true, 32)));
+  uint r271 = uint(int(uint(int(r268) + int(r268 >> 31u))) >> 1u);
+  uint r272 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmul(f15, 0.5, false)), 1, true, 32)));
+  uint r274 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmul(f14, 0.5, false)), 1, true, 32)));
+  uint64_t rd12 = p272_u64;
+  uint r278 = uint(int(p80_u32) * int(r271) + int(uint(int(uint(int(r264) + int(r264 >> 31u))) >> 1u)));
+  uint64_t t16 = uint64_t(uint(int(p2g_bfi_32((r272 & 1u), (r274 & 1u), 1u, 1u)) * 10));
+  uint64_t rd15 = uint64_t(int64_t(uint64_t(r278) * uint64_t(40u)) + int64_t(uint64_t(t16)));
+  rd4 = uint64_t(int64_t(rd12) + int64_t(rd15 << 1u));
+  f16 = p2g_fmul(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd4 + 18ul)).v)))), 0.5, false);
+}
+void p2g_exact_9(float f16, out precise float f1096) {
+  precise float f272 = p2g_fmul(p2g_fmul(f16, 0.5, false), p2g_ffma(f16, f16, 27.0, 0, false), false);
+  precise float f275 = p2g_div32(f272, p2g_ffma(f16, p2g_fmul(f16, 9.0, false), 27.0, 0, false), 0, false);
+  f1096 = p2g_fadd(f275, 0.5, false);
+}
+void p2g_exact_10(float f14, out precise float f19, const float p16_f32, const float p20_f32, float f276, out uint r28,
+    float f15, out precise float f20, float f277, out uint r29, uint r4, uint r3, out precise float f21,
+    out precise float f22, out precise float f23, out int t19, out precise float f24, out precise float f25,
+    out precise float f299) {
+  f19 = p2g_fadd(f14, 0.5, false);
+  precise float f280 = 0.5;
+  precise float f281 = p16_f32;
+  precise float f282 = p20_f32;
+  precise float f285 = p2g_ffma(f19, f276, f281, 0, false);
+  precise float f286 = uintBitsToFloat((floatBitsToUint(f285) & 0x80000000u) | (floatBitsToUint(f280) & 0x7FFFFFFFu));
+  precise float f288 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f285, 1.0, f286, 1, false)), 1));
+  r28 = uint(int(p2g_f2i32(floatBitsToUint(f288), 1, true, 32)));
+  f20 = p2g_fadd(f15, 0.5, false);
+  precise float f289 = p2g_ffma(f20, f277, f282, 0, false);
+  precise float f290 = uintBitsToFloat((floatBitsToUint(f289) & 0x80000000u) | (floatBitsToUint(f280) & 0x7FFFFFFFu));
+  precise float f292 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f289, 1.0, f290, 1, false)), 1));
+  r29 = uint(int(p2g_f2i32(floatBitsToUint(f292), 1, true, 32)));
+  uint r285 = uint(int(uint(int(r29) - int(r4))) * 24 + int(uint(int(r28) - int(r3)))) << 2u;
+  uint r287 = uint(int(sh_sDepth) + int(r285));
+  f21 = uintBitsToFloat(p2g_lds32((r287 + 100u)));
+  f22 = uintBitsToFloat(p2g_lds32((r287 - 100u)));
+  f23 = uintBitsToFloat(p2g_lds32(r287));
+  precise float f295 = p2g_fmul(f23, uintBitsToFloat(0x3A83126Fu), false);
+  precise float neg5770 = p2g_canon(uintBitsToFloat(floatBitsToUint(f295) ^ 0x80000000u));
+  precise float f296 = p2g_ffma(p2g_fadd(f22, f21, false), 0.5, neg5770, 0, false);
+  t19 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f296));
+  f24 = uintBitsToFloat(p2g_lds32((r287 + 92u)));
+  f25 = uintBitsToFloat(p2g_lds32((r287 - 92u)));
+  precise float neg5771 = p2g_canon(uintBitsToFloat(floatBitsToUint(f295) ^ 0x80000000u));
+  f299 = p2g_ffma(p2g_fadd(f25, f24, false), 0.5, neg5771, 0, false);
+}
+void p2g_exact_11(float f307, float f303, float f311, float f19, out precise float f26, float f308, float f304,
+    float f312, float f20, out precise float f27, const uint64_t p224_u64, const float p144_f32, const float p148_f32,
+    out precise float f28, out precise float f29, out precise float f30, out precise float f31, out precise float f345,
+    const uint64_t p232_u64, out precise float f448, out precise float f451, const float p152_f32,
+    out precise float f488, const float p156_f32, out precise float f489, const float p172_f32, out precise float f34,
+    out precise float f35, out precise float f643, out precise float f646, out precise float f36,
+    out precise float f656) {
+  f26 = p2g_ffma(f307, p2g_fadd(f303, f311, false), f19, 0, false);
+  f27 = p2g_ffma(f308, p2g_fadd(f304, f312, false), f20, 0, false);
+  uint64_t rd18 = p224_u64;
+  precise float f317 = p144_f32;
+  precise float f318 = p148_f32;
+  precise float f321 = p2g_fmul(f26, f317, false);
+  precise float f323 = 0.0;
+  uvec4 t26 = p2g_tex(rd18 /* p224_u64 */, vec3(f321, p2g_fmul(f27, f318, false), 0.0), 0, 2u);
+  f28 = uintBitsToFloat(t26.x);
+  f29 = uintBitsToFloat(t26.y);
+  f30 = uintBitsToFloat(t26.z);
+  f31 = uintBitsToFloat(t26.w);
+  precise float f325 = p2g_ffma(p2g_fadd(f26, -0.5, false), 2.0, 0.5, 0, false);
+  precise float f327 = p2g_ffma(p2g_fadd(f27, -0.5, false), 2.0, 0.5, 0, false);
+  precise float f329 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_fadd(f325, -0.5, false)), 2));
+  precise float f330 = p2g_fadd(f329, 0.5, false);
+  precise float f332 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_fadd(f327, -0.5, false)), 2));
+  precise float f333 = p2g_fadd(f332, 0.5, false);
+  precise float f335 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsub(f325, f330, false))));
+  precise float f336 = p2g_fmul(f335, f335, false);
+  precise float f337 = p2g_fmul(f335, f336, false);
+  precise float neg5772 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fadd(f335, f337, false)) ^ 0x80000000u));
+  precise float f340 = p2g_ffma(neg5772, 0.5, f336, 0, false);
+  precise float neg5773 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fmul(f336, 2.5, false)) ^ 0x80000000u));
+  precise float f344 = p2g_fadd(p2g_ffma(f337, 1.5, neg5773, 0, false), 1.0, false);
+  f345 = 1.0;
+  precise float f347 = p2g_fmul(p2g_fsub(f337, f336, false), 0.5, false);
+  precise float f350 = p2g_fsub(p2g_fsub(p2g_fsub(f345, f340, false), f344, false), f347, false);
+  precise float f352 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsub(f327, f333, false))));
+  precise float f353 = p2g_fmul(f352, f352, false);
+  precise float f354 = p2g_fmul(f352, f353, false);
+  precise float neg5774 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fadd(f352, f354, false)) ^ 0x80000000u));
+  precise float f357 = p2g_ffma(neg5774, 0.5, f353, 0, false);
+  precise float neg5775 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fmul(f353, 2.5, false)) ^ 0x80000000u));
+  precise float f361 = p2g_fadd(p2g_ffma(f354, 1.5, neg5775, 0, false), 1.0, false);
+  precise float f363 = p2g_fmul(p2g_fsub(f354, f353, false), 0.5, false);
+  precise float f366 = p2g_fmul(f317, 0.5, false);
+  precise float f367 = p2g_fmul(f318, 0.5, false);
+  uint64_t rd19 = p232_u64;
+  precise float f369 = p2g_fmul(f366, p2g_fadd(f330, -0.5, false), false);
+  precise float f371 = p2g_fmul(f367, p2g_fadd(f333, -0.5, false), false);
+  uvec4 t27 = p2g_tld4(rd19 /* p232_u64 */, vec2(f369, f371), 0, 0u);
+  precise float f372 = uintBitsToFloat(t27.x);
+  precise float f373 = uintBitsToFloat(t27.y);
+  precise float f374 = uintBitsToFloat(t27.z);
+  precise float f375 = uintBitsToFloat(t27.w);
+  int t28 = p2g_fcmp(floatBitsToUint(f375), 0x3F7D70A4u);
+  bool p32 = t28 == -1;
+  precise float f376 = p2g_fadd(f375, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f377 = p2g_ffma(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  int t29 = p2g_fcmp(floatBitsToUint(f374), 0x3F7D70A4u);
+  bool p33 = t29 == -1;
+  precise float f379 = p2g_fadd(f374, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f380 = p2g_ffma(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f381 = p33 ? f374 : f380;
+  int t30 = p2g_fcmp(floatBitsToUint(f372), 0x3F7D70A4u);
+  bool p34 = t30 == -1;
+  precise float f382 = p2g_fadd(f372, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f383 = p2g_ffma(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  int t31 = p2g_fcmp(floatBitsToUint(f373), 0x3F7D70A4u);
+  bool p35 = t31 == -1;
+  precise float f385 = p2g_fadd(f373, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f386 = p2g_ffma(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f387 = p35 ? f373 : f386;
+  precise float f389 = p2g_fmul(f366, p2g_fadd(f330, 1.5, false), false);
+  uvec4 t32 = p2g_tld4(rd19 /* p232_u64 */, vec2(f389, f371), 0, 0u);
+  precise float f390 = uintBitsToFloat(t32.x);
+  precise float f391 = uintBitsToFloat(t32.y);
+  precise float f392 = uintBitsToFloat(t32.z);
+  precise float f393 = uintBitsToFloat(t32.w);
+  int t33 = p2g_fcmp(floatBitsToUint(f393), 0x3F7D70A4u);
+  bool p36 = t33 == -1;
+  precise float f394 = p2g_fadd(f393, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f395 = p2g_ffma(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f396 = p36 ? f393 : f395;
+  int t34 = p2g_fcmp(floatBitsToUint(f392), 0x3F7D70A4u);
+  bool p37 = t34 == -1;
+  precise float f397 = p2g_fadd(f392, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f398 = p2g_ffma(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f399 = p37 ? f392 : f398;
+  int t35 = p2g_fcmp(floatBitsToUint(f390), 0x3F7D70A4u);
+  bool p38 = t35 == -1;
+  precise float f400 = p2g_fadd(f390, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f401 = p2g_ffma(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f402 = p38 ? f390 : f401;
+  int t36 = p2g_fcmp(floatBitsToUint(f391), 0x3F7D70A4u);
+  bool p39 = t36 == -1;
+  precise float f403 = p2g_fadd(f391, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f404 = p2g_ffma(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f405 = p39 ? f391 : f404;
+  precise float f407 = p2g_fmul(f366, p2g_fadd(f330, 3.5, false), false);
+  uvec4 t37 = p2g_tld4(rd19 /* p232_u64 */, vec2(f407, f371), 0, 0u);
+  precise float f408 = uintBitsToFloat(t37.x);
+  precise float f409 = uintBitsToFloat(t37.y);
+  precise float f410 = uintBitsToFloat(t37.z);
+  precise float f411 = uintBitsToFloat(t37.w);
+  int t38 = p2g_fcmp(floatBitsToUint(f411), 0x3F7D70A4u);
+  bool p40 = t38 == -1;
+  precise float f412 = p2g_fadd(f411, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f413 = p2g_ffma(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  int t39 = p2g_fcmp(floatBitsToUint(f408), 0x3F7D70A4u);
+  bool p41 = t39 == -1;
+  precise float f415 = p2g_fadd(f408, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f416 = p2g_ffma(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f419 = p2g_fmul(f367, p2g_fadd(f333, 1.5, false), false);
+  uvec4 t40 = p2g_tld4(rd19 /* p232_u64 */, vec2(f369, f419), 0, 0u);
+  precise float f420 = uintBitsToFloat(t40.x);
+  precise float f421 = uintBitsToFloat(t40.y);
+  precise float f422 = uintBitsToFloat(t40.z);
+  precise float f423 = uintBitsToFloat(t40.w);
+  int t41 = p2g_fcmp(floatBitsToUint(f423), 0x3F7D70A4u);
+  bool p42 = t41 == -1;
+  precise float f424 = p2g_fadd(f423, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f425 = p2g_ffma(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  int t42 = p2g_fcmp(floatBitsToUint(f422), 0x3F7D70A4u);
+  bool p43 = t42 == -1;
+  precise float f427 = p2g_fadd(f422, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f428 = p2g_ffma(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f429 = p43 ? f422 : f428;
+  int t43 = p2g_fcmp(floatBitsToUint(f420), 0x3F7D70A4u);
+  bool p44 = t43 == -1;
+  precise float f430 = p2g_fadd(f420, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f431 = p2g_ffma(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  int t44 = p2g_fcmp(floatBitsToUint(f421), 0x3F7D70A4u);
+  bool p45 = t44 == -1;
+  precise float f433 = p2g_fadd(f421, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f434 = p2g_ffma(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f435 = p45 ? f421 : f434;
+  uvec4 t45 = p2g_tld4(rd19 /* p232_u64 */, vec2(f389, f419), 0, 0u);
+  precise float f436 = uintBitsToFloat(t45.x);
+  precise float f437 = uintBitsToFloat(t45.y);
+  precise float f438 = uintBitsToFloat(t45.z);
+  precise float f439 = uintBitsToFloat(t45.w);
+  int t46 = p2g_fcmp(floatBitsToUint(f439), 0x3F7D70A4u);
+  bool p46 = t46 == -1;
+  precise float f440 = p2g_fadd(f439, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f441 = p2g_ffma(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f442 = p46 ? f439 : f441;
+  int t47 = p2g_fcmp(floatBitsToUint(f438), 0x3F7D70A4u);
+  bool p47 = t47 == -1;
+  precise float f443 = p2g_fadd(f438, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f444 = p2g_ffma(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f445 = p47 ? f438 : f444;
+  int t48 = p2g_fcmp(floatBitsToUint(f436), 0x3F7D70A4u);
+  bool p48 = t48 == -1;
+  precise float f446 = p2g_fadd(f436, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f447 = p2g_ffma(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  f448 = p48 ? f436 : f447;
+  int t49 = p2g_fcmp(floatBitsToUint(f437), 0x3F7D70A4u);
+  bool p49 = t49 == -1;
+  precise float f449 = p2g_fadd(f437, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f450 = p2g_ffma(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  f451 = p49 ? f437 : f450;
+  uvec4 t50 = p2g_tld4(rd19 /* p232_u64 */, vec2(f407, f419), 0, 0u);
+  precise float f452 = uintBitsToFloat(t50.x);
+  precise float f453 = uintBitsToFloat(t50.y);
+  precise float f454 = uintBitsToFloat(t50.z);
+  precise float f455 = uintBitsToFloat(t50.w);
+  int t51 = p2g_fcmp(floatBitsToUint(f455), 0x3F7D70A4u);
+  bool p50 = t51 == -1;
+  precise float f456 = p2g_fadd(f455, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f457 = p2g_ffma(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  int t52 = p2g_fcmp(floatBitsToUint(f452), 0x3F7D70A4u);
+  bool p51 = t52 == -1;
+  precise float f459 = p2g_fadd(f452, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f460 = p2g_ffma(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f463 = p2g_fmul(f367, p2g_fadd(f333, 3.5, false), false);
+  uvec4 t53 = p2g_tld4(rd19 /* p232_u64 */, vec2(f369, f463), 0, 0u);
+  precise float f464 = uintBitsToFloat(t53.x);
+  precise float f465 = uintBitsToFloat(t53.y);
+  precise float f466 = uintBitsToFloat(t53.z);
+  precise float f467 = uintBitsToFloat(t53.w);
+  int t54 = p2g_fcmp(floatBitsToUint(f467), 0x3F7D70A4u);
+  bool p52 = t54 == -1;
+  precise float f468 = p2g_fadd(f467, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f469 = p2g_ffma(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  int t55 = p2g_fcmp(floatBitsToUint(f466), 0x3F7D70A4u);
+  bool p53 = t55 == -1;
+  precise float f471 = p2g_fadd(f466, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f472 = p2g_ffma(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f473 = p53 ? f466 : f472;
+  uvec4 t56 = p2g_tld4(rd19 /* p232_u64 */, vec2(f389, f463), 0, 0u);
+  precise float f474 = uintBitsToFloat(t56.x);
+  precise float f475 = uintBitsToFloat(t56.y);
+  precise float f476 = uintBitsToFloat(t56.z);
+  precise float f477 = uintBitsToFloat(t56.w);
+  int t57 = p2g_fcmp(floatBitsToUint(f477), 0x3F7D70A4u);
+  bool p54 = t57 == -1;
+  precise float f478 = p2g_fadd(f477, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f479 = p2g_ffma(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f480 = p54 ? f477 : f479;
+  int t58 = p2g_fcmp(floatBitsToUint(f476), 0x3F7D70A4u);
+  bool p55 = t58 == -1;
+  precise float f481 = p2g_fadd(f476, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f482 = p2g_ffma(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f483 = p55 ? f476 : f482;
+  uvec4 t59 = p2g_tld4(rd19 /* p232_u64 */, vec2(f407, f463), 0, 0u);
+  precise float f484 = uintBitsToFloat(t59.x);
+  precise float f485 = uintBitsToFloat(t59.y);
+  precise float f486 = uintBitsToFloat(t59.z);
+  precise float f487 = uintBitsToFloat(t59.w);
+  f488 = p152_f32;
+  f489 = p156_f32;
+  int t60 = p2g_fcmp(floatBitsToUint(f487), 0x3F7D70A4u);
+  bool p56 = t60 == -1;
+  precise float f490 = p2g_fadd(f487, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f491 = p2g_ffma(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f493 = p2g_fsub(p2g_fsub(p2g_fsub(f345, f357, false), f361, false), f363, false);
+  precise float f495 = p2g_div32(f344, p2g_fadd(f344, f350, false), 0, false);
+  precise float f496 = p2g_fsub(f345, f495, false);
+  precise float f498 = p2g_div32(f361, p2g_fadd(f361, f493, false), 0, false);
+  precise float f499 = p2g_fsub(f345, f498, false);
+  precise float f500 = p2g_fsub(f344, f495, false);
+  precise float f501 = p2g_fsub(f350, f496, false);
+  precise float f502 = p2g_sat(p2g_f32_canon(floatBitsToUint(p32 ? f375 : f377)));
+  precise float f503 = p2g_sat(p2g_f32_canon(floatBitsToUint(f381)));
+  precise float f505 = p2g_ffma(f340, f502, p2g_fmul(f500, f503, false), 0, false);
+  precise float f506 = p2g_sat(p2g_f32_canon(floatBitsToUint(f396)));
+  precise float f508 = p2g_sat(p2g_f32_canon(floatBitsToUint(f399)));
+  precise float f509 = p2g_ffma(f347, f508, p2g_ffma(f501, f506, f505, 0, false), 0, false);
+  precise float f512 = p172_f32;
+  precise float f513 = p2g_ffma(f512, f509, p2g_ffma(f495, f381, p2g_fmul(f496, f396, false), 0, false), 0, false);
+  precise float f514 = p2g_sat(p2g_f32_canon(floatBitsToUint(p34 ? f372 : f383)));
+  precise float f515 = p2g_sat(p2g_f32_canon(floatBitsToUint(f387)));
+  precise float f517 = p2g_ffma(f340, f514, p2g_fmul(f500, f515, false), 0, false);
+  precise float f518 = p2g_sat(p2g_f32_canon(floatBitsToUint(f402)));
+  precise float f520 = p2g_sat(p2g_f32_canon(floatBitsToUint(f405)));
+  precise float f521 = p2g_ffma(f347, f520, p2g_ffma(f501, f518, f517, 0, false), 0, false);
+  precise float f524 = p2g_ffma(f512, f521, p2g_ffma(f495, f387, p2g_fmul(f496, f402, false), 0, false), 0, false);
+  precise float f525 = p2g_sat(p2g_f32_canon(floatBitsToUint(p42 ? f423 : f425)));
+  precise float f526 = p2g_sat(p2g_f32_canon(floatBitsToUint(f429)));
+  precise float f528 = p2g_ffma(f340, f525, p2g_fmul(f500, f526, false), 0, false);
+  precise float f529 = p2g_sat(p2g_f32_canon(floatBitsToUint(f442)));
+  precise float f531 = p2g_sat(p2g_f32_canon(floatBitsToUint(f445)));
+  precise float f532 = p2g_ffma(f347, f531, p2g_ffma(f501, f529, f528, 0, false), 0, false);
+  precise float f535 = p2g_ffma(f512, f532, p2g_ffma(f495, f429, p2g_fmul(f496, f442, false), 0, false), 0, false);
+  precise float f536 = p2g_sat(p2g_f32_canon(floatBitsToUint(p44 ? f420 : f431)));
+  precise float f537 = p2g_sat(p2g_f32_canon(floatBitsToUint(f435)));
+  precise float f539 = p2g_ffma(f340, f536, p2g_fmul(f500, f537, false), 0, false);
+  precise float f540 = p2g_sat(p2g_f32_canon(floatBitsToUint(f448)));
+  precise float f542 = p2g_sat(p2g_f32_canon(floatBitsToUint(f451)));
+  precise float f543 = p2g_ffma(f347, f542, p2g_ffma(f501, f540, f539, 0, false), 0, false);
+  precise float f546 = p2g_ffma(f512, f543, p2g_ffma(f495, f435, p2g_fmul(f496, f448, false), 0, false), 0, false);
+  precise float f547 = p2g_sat(p2g_f32_canon(floatBitsToUint(p52 ? f467 : f469)));
+  precise float f548 = p2g_sat(p2g_f32_canon(floatBitsToUint(f473)));
+  precise float f550 = p2g_ffma(f340, f547, p2g_fmul(f500, f548, false), 0, false);
+  precise float f551 = p2g_sat(p2g_f32_canon(floatBitsToUint(f480)));
+  precise float f553 = p2g_sat(p2g_f32_canon(floatBitsToUint(f483)));
+  precise float f554 = p2g_ffma(f347, f553, p2g_ffma(f501, f551, f550, 0, false), 0, false);
+  precise float f557 = p2g_ffma(f512, f554, p2g_ffma(f495, f473, p2g_fmul(f496, f480, false), 0, false), 0, false);
+  precise float f560 = p2g_ffma(f501, f508, p2g_ffma(f340, f503, p2g_fmul(f500, f506, false), 0, false), 0, false);
+  precise float f562 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p40 ? f411 : f413))), f560, 0, false);
+  precise float f565 = p2g_ffma(f512, f562, p2g_ffma(f495, f396, p2g_fmul(f496, f399, false), 0, false), 0, false);
+  precise float f568 = p2g_ffma(f501, f520, p2g_ffma(f340, f515, p2g_fmul(f500, f518, false), 0, false), 0, false);
+  precise float f570 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p41 ? f408 : f416))), f568, 0, false);
+  precise float f573 = p2g_ffma(f512, f570, p2g_ffma(f495, f402, p2g_fmul(f496, f405, false), 0, false), 0, false);
+  precise float f576 = p2g_ffma(f501, f531, p2g_ffma(f340, f526, p2g_fmul(f500, f529, false), 0, false), 0, false);
+  precise float f578 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p50 ? f455 : f457))), f576, 0, false);
+  precise float f581 = p2g_ffma(f512, f578, p2g_ffma(f495, f442, p2g_fmul(f496, f445, false), 0, false), 0, false);
+  precise float f584 = p2g_ffma(f501, f542, p2g_ffma(f340, f537, p2g_fmul(f500, f540, false), 0, false), 0, false);
+  precise float f586 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p51 ? f452 : f460))), f584, 0, false);
+  precise float f589 = p2g_ffma(f512, f586, p2g_ffma(f495, f448, p2g_fmul(f496, f451, false), 0, false), 0, false);
+  precise float f592 = p2g_ffma(f501, f553, p2g_ffma(f340, f548, p2g_fmul(f500, f551, false), 0, false), 0, false);
+  precise float f594 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p56 ? f487 : f491))), f592, 0, false);
+  precise float f597 = p2g_ffma(f512, f594, p2g_ffma(f495, f480, p2g_fmul(f496, f483, false), 0, false), 0, false);
+  precise float f598 = p2g_fsub(f361, f498, false);
+  precise float f599 = p2g_fsub(f493, f499, false);
+  precise float f601 = p2g_sat(p2g_f32_canon(floatBitsToUint(f524)));
+  precise float f603 = p2g_ffma(f357, p2g_sat(p2g_f32_canon(floatBitsToUint(f513))), p2g_fmul(f598, f601, false), 0,
+      false);
+  precise float f604 = p2g_sat(p2g_f32_canon(floatBitsToUint(f535)));
+  precise float f605 = p2g_ffma(f599, f604, f603, 0, false);
+  precise float f606 = p2g_sat(p2g_f32_canon(floatBitsToUint(f546)));
+  precise float f609 = p2g_ffma(f498, f524, p2g_fmul(f499, f535, false), 0, false);
+  precise float f610 = p2g_ffma(f512, p2g_ffma(f363, f606, f605, 0, false), f609, 0, false);
+  precise float f612 = p2g_fmin(f429, f442);
+  precise float f615 = p2g_fmax(f429, f442);
+  f34 = p2g_fmin(p2g_fmax(f610, p2g_fmin(p2g_fmin(f387, f402), f612)), p2g_fmax(p2g_fmax(f387, f402), f615));
+  precise float f620 = p2g_ffma(f599, f606, p2g_ffma(f357, f601, p2g_fmul(f598, f604, false), 0, false), 0, false);
+  precise float f622 = p2g_ffma(f363, p2g_sat(p2g_f32_canon(floatBitsToUint(f557))), f620, 0, false);
+  precise float f625 = p2g_ffma(f512, f622, p2g_ffma(f498, f535, p2g_fmul(f499, f546, false), 0, false), 0, false);
+  f35 = p2g_fmin(p2g_fmax(f625, p2g_fmin(f612, p2g_fmin(f435, f448))), p2g_fmax(f615, p2g_fmax(f435, f448)));
+  precise float f632 = p2g_sat(p2g_f32_canon(floatBitsToUint(f573)));
+  precise float f634 = p2g_ffma(f357, p2g_sat(p2g_f32_canon(floatBitsToUint(f565))), p2g_fmul(f598, f632, false), 0,
+      false);
+  precise float f635 = p2g_sat(p2g_f32_canon(floatBitsToUint(f581)));
+  precise float f636 = p2g_ffma(f599, f635, f634, 0, false);
+  precise float f637 = p2g_sat(p2g_f32_canon(floatBitsToUint(f589)));
+  precise float f640 = p2g_ffma(f498, f573, p2g_fmul(f499, f581, false), 0, false);
+  precise float f641 = p2g_ffma(f512, p2g_ffma(f363, f637, f636, 0, false), f640, 0, false);
+  f643 = p2g_fmin(f442, f445);
+  f646 = p2g_fmax(f442, f445);
+  f36 = p2g_fmin(p2g_fmax(f641, p2g_fmin(p2g_fmin(f402, f405), f643)), p2g_fmax(p2g_fmax(f402, f405), f646));
+  precise float f651 = p2g_ffma(f599, f637, p2g_ffma(f357, f632, p2g_fmul(f598, f635, false), 0, false), 0, false);
+  precise float f653 = p2g_ffma(f363, p2g_sat(p2g_f32_canon(floatBitsToUint(f597))), f651, 0, false);
+  f656 = p2g_ffma(f512, f653, p2g_ffma(f498, f581, p2g_fmul(f499, f589, false), 0, false), 0, false);
+}
+void p2g_exact_12(float f345, float f34, out precise float f668) {
+  f668 = p2g_fsub(f345, f34, false);
+}
+void p2g_exact_13(float f34, out precise float f666) {
+  precise float f663 = p2g_fmul(p2g_fadd(f34, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
+  precise float f664 = p2g_fmul(f663, uintBitsToFloat(0x3FB8AA3Bu), false);
+  f666 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false)), -1.0, false);
+}
+void p2g_exact_14(float f26, float f488, out precise float f41, float f489, float f27, out precise float f42, float f2,
+    float f1097, out precise float f43) {
+  f41 = p2g_fmul(f26, f488, false);
+  f42 = p2g_fmul(f489, f27, false);
+  f43 = p2g_fmul(f2, f1097, false);
+}
+void p2g_exact_15(float f43, out precise float f1099) {
+  f1099 = p2g_div32(1.0, p2g_fadd(f43, 1.0, false), 0, false);
+}
+void p2g_exact_16(float f43, out precise float f44, out uint r308, out precise float f1098) {
+  precise float f669 = p2g_ffma(f43, 9.0, 1.0, 0, false);
+  int t63 = p2g_fcmp(floatBitsToUint(f669), 0x00800000u);
+  bool p59 = t63 == -1;
+  f44 = p59 ? p2g_fmul(f669, 8388608.0, false) : f669;
+  r308 = floatBitsToUint(f44);
+  uint r310 = uint(int(r308) + -1060439283) & 0xFF800000u;
+  precise float f673 = p2g_f32_canon(p2g_s2f32(int(int(r310)), 0));
+  precise float f675 = p2g_ffma(f673, uintBitsToFloat(0x34000000u), (p59 ? -23.0 : 0.0), 0, false);
+  precise float f676 = p2g_fadd(uintBitsToFloat(uint(int(r308) - int(r310))), -1.0, false);
+  precise float f679 = p2g_ffma(uintBitsToFloat(0x3DC6B27Fu), f676, uintBitsToFloat(0xBE2C7F30u), 0, false);
+  precise float f681 = p2g_ffma(f679, f676, uintBitsToFloat(0x3E2FCF2Au), 0, false);
+  precise float f683 = p2g_ffma(f681, f676, uintBitsToFloat(0xBE374E43u), 0, false);
+  precise float f685 = p2g_ffma(f683, f676, uintBitsToFloat(0x3E520BF4u), 0, false);
+  precise float f687 = p2g_ffma(f685, f676, uintBitsToFloat(0xBE763C8Bu), 0, false);
+  precise float f689 = p2g_ffma(f687, f676, uintBitsToFloat(0x3E93BF99u), 0, false);
+  precise float f691 = p2g_ffma(f689, f676, uintBitsToFloat(0xBEB8AA49u), 0, false);
+  precise float f693 = p2g_ffma(f691, f676, uintBitsToFloat(0x3EF6384Au), 0, false);
+  precise float f695 = p2g_ffma(f693, f676, uintBitsToFloat(0xBF38AA3Bu), 0, false);
+  precise float f697 = p2g_fmul(f676, p2g_fmul(f676, f695, false), false);
+  precise float f699 = p2g_ffma(f676, uintBitsToFloat(0x3FB8AA3Bu), f697, 0, false);
+  f1098 = p2g_fadd(f675, f699, false);
+}
+void p2g_exact_17(float f44, float f700, out precise float f1098) {
+  f1098 = p2g_ffma(f44, f700, f700, 0, false);
+}
+void p2g_exact_18(float f1098, float f44, out precise float f704) {
+  precise float f702 = p2g_div32(p2g_fmul(f1098, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
+  int t64 = p2g_fcmp(floatBitsToUint(f44), floatBitsToUint(0.0));
+  f704 = (t64 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f702, uintBitsToFloat(0xBC4FAEFFu), false);
+}
+void p2g_exact_19(float f43, float f1099, out precise float f51) {
+  f51 = p2g_fmul(f43, f1099, false);
+}
+void p2g_exact_20(float f35, out precise float f712) {
+  f712 = p2g_fsub(1.0, f35, false);
+}
+void p2g_exact_21(float f35, out precise float f710) {
+  precise float f707 = p2g_fmul(p2g_fadd(f35, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
+  precise float f708 = p2g_fmul(f707, uintBitsToFloat(0x3FB8AA3Bu), false);
+  f710 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false)), -1.0, false);
+}
+void p2g_exact_22(float f2, float f1100, out precise float f55) {
+  f55 = p2g_fmul(f2, f1100, false);
+}
+void p2g_exact_23(float f55, out precise float f1102) {
+  f1102 = p2g_div32(1.0, p2g_fadd(f55, 1.0, false), 0, false);
+}
+void p2g_exact_24(float f55, out precise float f56, out uint r312, out precise float f1101) {
+  precise float f713 = p2g_ffma(f55, 9.0, 1.0, 0, false);
+  int t69 = p2g_fcmp(floatBitsToUint(f713), 0x00800000u);
+  bool p68 = t69 == -1;
+  f56 = p68 ? p2g_fmul(f713, 8388608.0, false) : f713;
+  r312 = floatBitsToUint(f56);
+  uint r314 = uint(int(r312) + -1060439283) & 0xFF800000u;
+  precise float f717 = p2g_f32_canon(p2g_s2f32(int(int(r314)), 0));
+  precise float f719 = p2g_ffma(f717, uintBitsToFloat(0x34000000u), (p68 ? -23.0 : 0.0), 0, false);
+  precise float f720 = p2g_fadd(uintBitsToFloat(uint(int(r312) - int(r314))), -1.0, false);
+  precise float f723 = p2g_ffma(uintBitsToFloat(0x3DC6B27Fu), f720, uintBitsToFloat(0xBE2C7F30u), 0, false);
+  precise float f725 = p2g_ffma(f723, f720, uintBitsToFloat(0x3E2FCF2Au), 0, false);
+  precise float f727 = p2g_ffma(f725, f720, uintBitsToFloat(0xBE374E43u), 0, false);
+  precise float f729 = p2g_ffma(f727, f720, uintBitsToFloat(0x3E520BF4u), 0, false);
+  precise float f731 = p2g_ffma(f729, f720, uintBitsToFloat(0xBE763C8Bu), 0, false);
+  precise float f733 = p2g_ffma(f731, f720, uintBitsToFloat(0x3E93BF99u), 0, false);
+  precise float f735 = p2g_ffma(f733, f720, uintBitsToFloat(0xBEB8AA49u), 0, false);
+  precise float f737 = p2g_ffma(f735, f720, uintBitsToFloat(0x3EF6384Au), 0, false);
+  precise float f739 = p2g_ffma(f737, f720, uintBitsToFloat(0xBF38AA3Bu), 0, false);
+  precise float f741 = p2g_fmul(f720, p2g_fmul(f720, f739, false), false);
+  precise float f743 = p2g_ffma(f720, uintBitsToFloat(0x3FB8AA3Bu), f741, 0, false);
+  f1101 = p2g_fadd(f719, f743, false);
+}
+void p2g_exact_25(float f56, float f744, out precise float f1101) {
+  f1101 = p2g_ffma(f56, f744, f744, 0, false);
+}
+void p2g_exact_26(float f1101, float f56, out precise float f748) {
+  precise float f746 = p2g_div32(p2g_fmul(f1101, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
+  int t70 = p2g_fcmp(floatBitsToUint(f56), floatBitsToUint(0.0));
+  f748 = (t70 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f746, uintBitsToFloat(0xBC4FAEFFu), false);
+}
+void p2g_exact_27(float f55, float f1102, out precise float f63) {
+  f63 = p2g_fmul(f55, f1102, false);
+}
+void p2g_exact_28(float f36, out precise float f756) {
+  f756 = p2g_fsub(1.0, f36, false);
+}
+void p2g_exact_29(float f36, out precise float f754) {
+  precise float f751 = p2g_fmul(p2g_fadd(f36, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
+  precise float f752 = p2g_fmul(f751, uintBitsToFloat(0x3FB8AA3Bu), false);
+  f754 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false)), -1.0, false);
+}
+void p2g_exact_30(float f2, float f1103, out precise float f67) {
+  f67 = p2g_fmul(f2, f1103, false);
+}
+void p2g_exact_31(float f67, out precise float f1105) {
+  f1105 = p2g_div32(1.0, p2g_fadd(f67, 1.0, false), 0, false);
+}
+void p2g_exact_32(float f67, out precise float f68, out uint r316, out precise float f1104) {
+  precise float f757 = p2g_ffma(f67, 9.0, 1.0, 0, false);
+  int t73 = p2g_fcmp(floatBitsToUint(f757), 0x00800000u);
+  bool p73 = t73 == -1;
+  f68 = p73 ? p2g_fmul(f757, 8388608.0, false) : f757;
+  r316 = floatBitsToUint(f68);
+  uint r318 = uint(int(r316) + -1060439283) & 0xFF800000u;
+  precise float f761 = p2g_f32_canon(p2g_s2f32(int(int(r318)), 0));
+  precise float f763 = p2g_ffma(f761, uintBitsToFloat(0x34000000u), (p73 ? -23.0 : 0.0), 0, false);
+  precise float f764 = p2g_fadd(uintBitsToFloat(uint(int(r316) - int(r318))), -1.0, false);
+  precise float f767 = p2g_ffma(uintBitsToFloat(0x3DC6B27Fu), f764, uintBitsToFloat(0xBE2C7F30u), 0, false);
+  precise float f769 = p2g_ffma(f767, f764, uintBitsToFloat(0x3E2FCF2Au), 0, false);
+  precise float f771 = p2g_ffma(f769, f764, uintBitsToFloat(0xBE374E43u), 0, false);
+  precise float f773 = p2g_ffma(f771, f764, uintBitsToFloat(0x3E520BF4u), 0, false);
+  precise float f775 = p2g_ffma(f773, f764, uintBitsToFloat(0xBE763C8Bu), 0, false);
+  precise float f777 = p2g_ffma(f775, f764, uintBitsToFloat(0x3E93BF99u), 0, false);
+  precise float f779 = p2g_ffma(f777, f764, uintBitsToFloat(0xBEB8AA49u), 0, false);
+  precise float f781 = p2g_ffma(f779, f764, uintBitsToFloat(0x3EF6384Au), 0, false);
+  precise float f783 = p2g_ffma(f781, f764, uintBitsToFloat(0xBF38AA3Bu), 0, false);
+  precise float f785 = p2g_fmul(f764, p2g_fmul(f764, f783, false), false);
+  precise float f787 = p2g_ffma(f764, uintBitsToFloat(0x3FB8AA3Bu), f785, 0, false);
+  f1104 = p2g_fadd(f763, f787, false);
+}
+void p2g_exact_33(float f68, float f788, out precise float f1104) {
+  f1104 = p2g_ffma(f68, f788, f788, 0, false);
+}
+void p2g_exact_34(float f1104, float f68, out precise float f792) {
+  precise float f790 = p2g_div32(p2g_fmul(f1104, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
+  int t74 = p2g_fcmp(floatBitsToUint(f68), floatBitsToUint(0.0));
+  f792 = (t74 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f790, uintBitsToFloat(0xBC4FAEFFu), false);
+}
+void p2g_exact_35(float f67, float f1105, out precise float f75) {
+  f75 = p2g_fmul(f67, f1105, false);
+}
+void p2g_exact_36(float f37, out precise float f800) {
+  f800 = p2g_fsub(1.0, f37, false);
+}
+void p2g_exact_37(float f37, out precise float f798) {
+  precise float f795 = p2g_fmul(p2g_fadd(f37, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
+  precise float f796 = p2g_fmul(f795, uintBitsToFloat(0x3FB8AA3Bu), false);
+  f798 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false)), -1.0, false);
+}
+void p2g_exact_38(float f2, float f1106, out precise float f79) {
+  f79 = p2g_fmul(f2, f1106, false);
+}
+void p2g_exact_39(float f79, out precise float f1108) {
+  f1108 = p2g_div32(1.0, p2g_fadd(f79, 1.0, false), 0, false);
+}
+void p2g_exact_40(float f79, out precise float f80, out uint r320, out precise float f1107) {
+  precise float f801 = p2g_ffma(f79, 9.0, 1.0, 0, false);
+  int t77 = p2g_fcmp(floatBitsToUint(f801), 0x00800000u);
+  bool p78 = t77 == -1;
+  f80 = p78 ? p2g_fmul(f801, 8388608.0, false) : f801;
+  r320 = floatBitsToUint(f80);
+  uint r322 = uint(int(r320) + -1060439283) & 0xFF800000u;
+  precise float f805 = p2g_f32_canon(p2g_s2f32(int(int(r322)), 0));
+  precise float f807 = p2g_ffma(f805, uintBitsToFloat(0x34000000u), (p78 ? -23.0 : 0.0), 0, false);
+  precise float f808 = p2g_fadd(uintBitsToFloat(uint(int(r320) - int(r322))), -1.0, false);
+  precise float f811 = p2g_ffma(uintBitsToFloat(0x3DC6B27Fu), f808, uintBitsToFloat(0xBE2C7F30u), 0, false);
+  precise float f813 = p2g_ffma(f811, f808, uintBitsToFloat(0x3E2FCF2Au), 0, false);
+  precise float f815 = p2g_ffma(f813, f808, uintBitsToFloat(0xBE374E43u), 0, false);
+  precise float f817 = p2g_ffma(f815, f808, uintBitsToFloat(0x3E520BF4u), 0, false);
+  precise float f819 = p2g_ffma(f817, f808, uintBitsToFloat(0xBE763C8Bu), 0, false);
+  precise float f821 = p2g_ffma(f819, f808, uintBitsToFloat(0x3E93BF99u), 0, false);
+  precise float f823 = p2g_ffma(f821, f808, uintBitsToFloat(0xBEB8AA49u), 0, false);
+  precise float f825 = p2g_ffma(f823, f808, uintBitsToFloat(0x3EF6384Au), 0, false);
+  precise float f827 = p2g_ffma(f825, f808, uintBitsToFloat(0xBF38AA3Bu), 0, false);
+  precise float f829 = p2g_fmul(f808, p2g_fmul(f808, f827, false), false);
+  precise float f831 = p2g_ffma(f808, uintBitsToFloat(0x3FB8AA3Bu), f829, 0, false);
+  f1107 = p2g_fadd(f807, f831, false);
+}
+void p2g_exact_41(float f80, float f832, out precise float f1107) {
+  f1107 = p2g_ffma(f80, f832, f832, 0, false);
+}
+void p2g_exact_42(float f1107, float f80, out precise float f836) {
+  precise float f834 = p2g_div32(p2g_fmul(f1107, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
+  int t78 = p2g_fcmp(floatBitsToUint(f80), floatBitsToUint(0.0));
+  f836 = (t78 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f834, uintBitsToFloat(0xBC4FAEFFu), false);
+}
+void p2g_exact_43(float f79, float f1108, out precise float f90, float f63, float f51, float f75, float f28, float f29,
+    float f1096, out precise float f91, float f30, out bool p85, bool p84, out bool p2, float f31, float f841,
+    out precise float f93, out precise float f94, out uint rs412, const float p40_f32, const float p16_f32, float f19,
+    uint r3, out precise float f95, out uint rs413, const float p44_f32, const float p20_f32, float f20, uint r4,
+    out precise float f96, out precise float f840) {
+  f90 = p2g_fmul(f79, f1108, false);
+  precise float f848 = p2g_fmul(f63, f90, false);
+  precise float f849 = p2g_ffma(f51, f75, f848, 0, false);
+  precise float f850 = p2g_ffma(f28, f29, f849, 0, false);
+  f91 = p2g_sat(p2g_f32_canon(floatBitsToUint(f1096)));
+  precise float f851 = p2g_ffma(f30, f91, f850, 0, false);
+  precise float f92 = p2g_canon(uintBitsToFloat(floatBitsToUint(f851) & 0x7FFFFFFFu));
+  int t81 = p2g_fcmp(floatBitsToUint(f92), 0x7F800000u);
+  p85 = t81 >= 0;
+  p2 = p84 || p85;
+  precise float f852 = p2 ? 1.0 : f91;
+  precise float f853 = p2 ? 1.0 : f31;
+  precise float f854 = p2g_fsub(f841, f853, false);
+  f93 = p2g_ffma(f852, f854, f853, 0, false);
+  precise float f855 = p2g_fmul(f852, f852, false);
+  precise float f856 = p2g_fsub(f841, f855, false);
+  f94 = p2g_ffma(f853, f856, f855, 0, false);
+  rs412 = p2g_f2h_rn(floatBitsToUint(f841));
+  precise float f857 = p40_f32;
+  precise float f858 = p16_f32;
+  precise float f859 = p2g_ffma(f19, f857, f858, 0, false);
+  f95 = p2g_f32_canon(p2g_s2f32(int(int(r3)), 0));
+  precise float f839 = p2g_fsub(f859, f95, false);
+  rs413 = p2g_f2h_rn(floatBitsToUint(f839));
+  precise float f860 = p44_f32;
+  precise float f861 = p20_f32;
+  precise float f862 = p2g_ffma(f20, f860, f861, 0, false);
+  f96 = p2g_f32_canon(p2g_s2f32(int(int(r4)), 0));
+  f840 = p2g_fsub(f862, f96, false);
+}
+void p2g_exact_44(float f843, float f845, out precise float f847) {
+  f847 = p2g_fmul(f843, f845, false);
+}
+void p2g_exact_45(float f844, float f847, float f843, float f845, out uint rs1588) {
+  precise float f866 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f844) ^ 0x80000000u)), f847, f843, 0, false);
+  rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f845, f866, f847, 0, false)));
+}
+void p2g_exact_46(float f867, float f869, out precise float f871) {
+  f871 = p2g_fmul(f867, f869, false);
+}
+void p2g_exact_47(float f868, float f871, float f867, float f869, out uint rs1589) {
+  precise float f875 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f868) ^ 0x80000000u)), f871, f867, 0, false);
+  rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f869, f875, f871, 0, false)));
+}
+void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const uint p188_u16, uint rs1588,
+    uint rs1589, float f93, float f91, const float p180_f32, uint r36, const uint64_t p280_u64, out uint r450,
+    out uint r451, out bool p97, out uint rs536, const float p48_f32, const float p52_f32, const float p16_f32,
+    const float p20_f32, uint r26, float f95, uint r27, float f96, out uint rs507, out uint rs511, out uint rs508,
+    out uint rs512, out uint rs509, out uint rs513, out uint rs510, out uint rs514, uint rs414, uint rs413, float f882,
+    uint r363, out uint r1657, out uint r1661, out uint r1679, out uint r1684, out uint r1713, out uint r1717,
+    out uint r1728, out uint r1733, out precise float f907, out precise float f908, out precise float f909,
+    out precise float f911) {
+  f112 = p2g_fmax(p2g_div32(f94, p2g_fadd(f94, 1.0, false), 0, false), p176_f32);
+  uint rs493 = p188_u16;
+  uint r373 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(p2g_hmul(rs1588, rs493))), 0, true, 32)));
+  uint r390 = 0u;
+  uint r374 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(p2g_hmul(rs1589, rs493))), 0, true, 32)));
+  int t89 = p2g_fcmp(floatBitsToUint(f93), floatBitsToUint(0.25));
+  bool p93 = t89 == -1;
+  int t90 = p2g_fcmp(floatBitsToUint(f91), floatBitsToUint(0.25));
+  bool p94 = t90 == -1;
+  int t91 = p2g_fcmp(floatBitsToUint(p180_f32), floatBitsToUint(f93));
+  uint r443 = ((r36 << 2u) | (uint((p94 && p93) ? 1u : 0u) * uint(2u))) | ((t91 == 1) ? 1u : 0u);
+  uint r445 = uint(min(int(uint(max(int(uint(int(r373) + 8)), 0))), 15)) << 4u;
+  uint r446 = uint(min(int(uint(max(int(uint(int(r374) + 8)), 0))), 15)) | r445;
+  uint r447 = r446 | (r443 << 8u);
+  uint64_t rd23 = uint64_t(int64_t(p280_u64) + int64_t(uint64_t(r447) * uint64_t(16u)));
+  uint t92 = P2GU32(rd23).v;
+  uint t93 = P2GU32((rd23 + 4ul)).v;
+  uint t94 = P2GU32((rd23 + 8ul)).v;
+  uint t95 = P2GU32((rd23 + 12ul)).v;
+  uint r448 = t92;
+  uint r449 = t93;
+  r450 = t94;
+  r451 = t95;
+  uint64_t t96 = uint64_t(r450);
+  p97 = (bitfieldExtract(int(uint(uint64_t(t96)) & 65535u), 0, 16)) == 0;
+  uint64_t t97 = uint64_t(r449 >> 16u);
+  rs536 = (uint(uint64_t(t97)) & 65535u);
+  precise float f887 = p48_f32;
+  precise float f888 = p52_f32;
+  precise float f891 = p16_f32;
+  precise float f892 = p20_f32;
+  uint r453 = r26 << 1u;
+  precise float f897 = p2g_ffma(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r453)), 0)), 0.5, false), f887, f891, 0,
+      false);
+  uint rs499 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(f897, f95, false)));
+  uint r454 = r27 << 1u;
+  precise float f900 = p2g_ffma(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r454)), 0)), 0.5, false), f888, f892, 0,
+      false);
+  uint rs500 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(f900, f96, false)));
+  precise float f903 = p2g_ffma(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r453 | 1u)), 0)), 0.5, false), f887, f891, 0,
+      false);
+  uint rs501 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(f903, f95, false)));
+  precise float f906 = p2g_ffma(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r454 | 1u)), 0)), 0.5, false), f888, f892, 0,
+      false);
+  uint rs502 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(f906, f96, false)));
+  rs507 = p97 ? rs500 : rs499;
+  rs511 = p97 ? rs499 : rs500;
+  rs508 = p97 ? rs500 : rs501;
+  rs512 = p97 ? rs501 : rs500;
+  rs509 = p97 ? rs502 : rs499;
+  rs513 = p97 ? rs499 : rs502;
+  rs510 = p97 ? rs502 : rs501;
+  rs514 = p97 ? rs501 : rs502;
+  uint rs524 = p97 ? rs414 : rs413;
+  uint64_t t98 = uint64_t(r448);
+  uint rs503 = (uint(uint64_t(t98)) & 65535u);
+  uint r375 = rs503 | (rs503 << 16u);
+  uint64_t t99 = uint64_t(r448 >> 16u);
+  uint rs504 = (uint(uint64_t(t99)) & 65535u);
+  uint r376 = rs504 | (rs504 << 16u);
+  uint64_t t100 = uint64_t(r449);
+  uint rs505 = (uint(uint64_t(t100)) & 65535u);
+  uint r377 = rs505 | (rs505 << 16u);
+  uint rs506 = p2g_f2h_rn(floatBitsToUint(1.0));
+  uint r378 = rs507 | (rs508 << 16u);
+  uint r379 = rs509 | (rs510 << 16u);
+  uint r380 = rs511 | (rs512 << 16u);
+  uint r381 = rs513 | (rs514 << 16u);
+  uint low_1 = p2g_f2h_rn(floatBitsToUint(f882));
+  uint r382 = low_1 | (low_1 << 16u);
+  uint rs516 = 64512u;
+  uint r383 = rs516 | (rs516 << 16u);
+  uint low_2 = p2g_f2h_rn(floatBitsToUint(f882));
+  uint r384 = low_2 | (low_2 << 16u);
+  uint r385 = rs516 | (rs516 << 16u);
+  uint rs519 = p2g_hsub(p2g_hrint(rs524, 2), rs506);
+  uint rs525 = p2g_hfma(p2g_hsub(rs519, rs524), rs536, (p97 ? rs413 : rs414));
+  uint rs530 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4)));
+  uint rs538 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4)), rs536, rs525), 0);
+  uint rs540 = p2g_hsub(rs538, rs506);
+  uint r388 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs530)), 1, true, 32)));
+  uint r389 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs540)), 1, true, 32)));
+  uint rs546 = p2g_hadd(rs540, p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4)));
+  uint r463 = uint(int(r363) + int(uint(int(p97 ? r388 : r389) * 24 + int(p97 ? r389 : r388)) << 3u));
+  uint rs549 = p2g_lds16(r463);
+  uint r391 = rs549 | (rs549 << 16u);
+  uint r392 = rs530 | (rs530 << 16u);
+  uint r393 = rs546 | (rs546 << 16u);
+  uint r394 = p2g_hsub2(r392, r378);
+  uint r397 = p2g_hsub2(r393, r380);
+  uint r409 = p2g_hfma2(p2g_hmul2(r377, r394), r397, p2g_hmul2(r375, p2g_hmul2(r394, r394)));
+  uint r416 = p2g_hfma2(p2g_hmul2(r376, r397), r397, r409);
+  uint hl = (r416 & 0xFFFFu);
+  uint hu = ((r416 >> 16u) & 0xFFFFu);
+  uint fl = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl))));
+  uint fu = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu))));
+  fl = p2g_sfu_ex2(fl, true);
+  fu = p2g_sfu_ex2(fu, true);
+  uint ULP = 0x33800000u;
+  fl = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl), uintBitsToFloat(ULP), uintBitsToFloat(fl), 0, false));
+  fu = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu), uintBitsToFloat(ULP), uintBitsToFloat(fu), 0, false));
+  hl = p2g_f2h_rn(fl);
+  hu = p2g_f2h_rn(fu);
+  uint r420 = hl | (hu << 16u);
+  uint r422 = p2g_hfma2(r420, r391, r382);
+  uint r426 = p2g_hadd2(r382, r420);
+  int t101 = p2g_fcmp(floatBitsToUint(p2g_h2f(r416 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r383 & 0xFFFFu)));
+  bool p98 = (bitfieldExtract(int((t101 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs557 = ((r416 >> 16u) & 0xFFFFu);
+  int t102 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs557)), floatBitsToUint(p2g_h2f((r383 >> 16u) & 0xFFFFu)));
+  uint rs559 = (t102 == 1) ? 1u : 0u;
+  uint rs1590 = p98 ? (r416 & 0xFFFFu) : (r383 & 0xFFFFu);
+  bool p99 = (bitfieldExtract(int(rs559), 0, 16)) != 0;
+  uint rs1591 = p99 ? ((r416 >> 16u) & 0xFFFFu) : ((r383 >> 16u) & 0xFFFFu);
+  uint r468 = rs1590 | (rs1591 << 16u);
+  uint rs1592 = p98 ? (r391 & 0xFFFFu) : (r382 & 0xFFFFu);
+  uint rs1593 = p99 ? ((r391 >> 16u) & 0xFFFFu) : ((r382 >> 16u) & 0xFFFFu);
+  uint r473 = rs1592 | (rs1593 << 16u);
+  uint r474 = p2g_hsub2(r392, r379);
+  uint r477 = p2g_hsub2(r393, r381);
+  uint r489 = p2g_hfma2(p2g_hmul2(r377, r474), r477, p2g_hmul2(r375, p2g_hmul2(r474, r474)));
+  uint r496 = p2g_hfma2(p2g_hmul2(r376, r477), r477, r489);
+  uint hl_1 = (r496 & 0xFFFFu);
+  uint hu_1 = ((r496 >> 16u) & 0xFFFFu);
+  uint fl_1 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_1))));
+  uint fu_1 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_1))));
+  fl_1 = p2g_sfu_ex2(fl_1, true);
+  fu_1 = p2g_sfu_ex2(fu_1, true);
+  uint ULP_1 = 0x33800000u;
+  fl_1 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_1), uintBitsToFloat(ULP_1), uintBitsToFloat(fl_1), 0, false));
+  fu_1 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_1), uintBitsToFloat(ULP_1), uintBitsToFloat(fu_1), 0, false));
+  hl_1 = p2g_f2h_rn(fl_1);
+  hu_1 = p2g_f2h_rn(fu_1);
+  uint r500 = hl_1 | (hu_1 << 16u);
+  uint r502 = p2g_hfma2(r500, r391, r384);
+  uint r506 = p2g_hadd2(r384, r500);
+  int t103 = p2g_fcmp(floatBitsToUint(p2g_h2f(r496 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r385 & 0xFFFFu)));
+  bool p102 = (bitfieldExtract(int((t103 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs581 = ((r496 >> 16u) & 0xFFFFu);
+  int t104 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs581)), floatBitsToUint(p2g_h2f((r385 >> 16u) & 0xFFFFu)));
+  uint rs583 = (t104 == 1) ? 1u : 0u;
+  uint rs1594 = p102 ? (r496 & 0xFFFFu) : (r385 & 0xFFFFu);
+  bool p103 = (bitfieldExtract(int(rs583), 0, 16)) != 0;
+  uint rs1595 = p103 ? ((r496 >> 16u) & 0xFFFFu) : ((r385 >> 16u) & 0xFFFFu);
+  uint r517 = rs1594 | (rs1595 << 16u);
+  uint rs1596 = p102 ? (r391 & 0xFFFFu) : (r384 & 0xFFFFu);
+  uint rs1597 = p103 ? ((r391 >> 16u) & 0xFFFFu) : ((r384 >> 16u) & 0xFFFFu);
+  uint r522 = rs1596 | (rs1597 << 16u);
+  uint rs599 = p2g_hadd(rs540, p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4)));
+  uint r566 = uint(int(r389) + 1);
+  uint r572 = uint(int(sh_sColor) + int(uint(int(p97 ? r388 : r566) * 24 + int(p97 ? r566 : r388)) << 3u));
+  uint rs602 = p2g_lds16(r572);
+  uint r524 = rs602 | (rs602 << 16u);
+  uint r525 = rs530 | (rs530 << 16u);
+  uint r526 = rs599 | (rs599 << 16u);
+  uint r527 = p2g_hsub2(r525, r378);
+  uint r530 = p2g_hsub2(r526, r380);
+  uint r542 = p2g_hfma2(p2g_hmul2(r377, r527), r530, p2g_hmul2(r375, p2g_hmul2(r527, r527)));
+  uint r549 = p2g_hfma2(p2g_hmul2(r376, r530), r530, r542);
+  uint hl_2 = (r549 & 0xFFFFu);
+  uint hu_2 = ((r549 >> 16u) & 0xFFFFu);
+  uint fl_2 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_2))));
+  uint fu_2 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_2))));
+  fl_2 = p2g_sfu_ex2(fl_2, true);
+  fu_2 = p2g_sfu_ex2(fu_2, true);
+  uint ULP_2 = 0x33800000u;
+  fl_2 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_2), uintBitsToFloat(ULP_2), uintBitsToFloat(fl_2), 0, false));
+  fu_2 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_2), uintBitsToFloat(ULP_2), uintBitsToFloat(fu_2), 0, false));
+  hl_2 = p2g_f2h_rn(fl_2);
+  hu_2 = p2g_f2h_rn(fu_2);
+  uint r553 = hl_2 | (hu_2 << 16u);
+  uint r555 = p2g_hfma2(r553, r524, r422);
+  uint r559 = p2g_hadd2(r426, r553);
+  int t105 = p2g_fcmp(floatBitsToUint(p2g_h2f(r549 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r468 & 0xFFFFu)));
+  bool p107 = (bitfieldExtract(int((t105 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs610 = ((r549 >> 16u) & 0xFFFFu);
+  int t106 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs610)), floatBitsToUint(p2g_h2f((r468 >> 16u) & 0xFFFFu)));
+  uint rs612 = (t106 == 1) ? 1u : 0u;
+  uint rs1598 = p107 ? (r549 & 0xFFFFu) : (r468 & 0xFFFFu);
+  bool p108 = (bitfieldExtract(int(rs612), 0, 16)) != 0;
+  uint rs1599 = p108 ? ((r549 >> 16u) & 0xFFFFu) : ((r468 >> 16u) & 0xFFFFu);
+  uint r577 = rs1598 | (rs1599 << 16u);
+  uint rs1600 = p107 ? (r524 & 0xFFFFu) : (r473 & 0xFFFFu);
+  uint rs1601 = p108 ? ((r524 >> 16u) & 0xFFFFu) : ((r473 >> 16u) & 0xFFFFu);
+  uint r582 = rs1600 | (rs1601 << 16u);
+  uint r583 = p2g_hsub2(r525, r379);
+  uint r586 = p2g_hsub2(r526, r381);
+  uint r598 = p2g_hfma2(p2g_hmul2(r377, r583), r586, p2g_hmul2(r375, p2g_hmul2(r583, r583)));
+  uint r605 = p2g_hfma2(p2g_hmul2(r376, r586), r586, r598);
+  uint hl_3 = (r605 & 0xFFFFu);
+  uint hu_3 = ((r605 >> 16u) & 0xFFFFu);
+  uint fl_3 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_3))));
+  uint fu_3 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_3))));
+  fl_3 = p2g_sfu_ex2(fl_3, true);
+  fu_3 = p2g_sfu_ex2(fu_3, true);
+  uint ULP_3 = 0x33800000u;
+  fl_3 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_3), uintBitsToFloat(ULP_3), uintBitsToFloat(fl_3), 0, false));
+  fu_3 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_3), uintBitsToFloat(ULP_3), uintBitsToFloat(fu_3), 0, false));
+  hl_3 = p2g_f2h_rn(fl_3);
+  hu_3 = p2g_f2h_rn(fu_3);
+  uint r609 = hl_3 | (hu_3 << 16u);
+  uint r611 = p2g_hfma2(r609, r524, r502);
+  uint r615 = p2g_hadd2(r506, r609);
+  int t107 = p2g_fcmp(floatBitsToUint(p2g_h2f(r605 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r517 & 0xFFFFu)));
+  bool p111 = (bitfieldExtract(int((t107 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs633 = ((r605 >> 16u) & 0xFFFFu);
+  int t108 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs633)), floatBitsToUint(p2g_h2f((r517 >> 16u) & 0xFFFFu)));
+  uint rs635 = (t108 == 1) ? 1u : 0u;
+  uint rs1602 = p111 ? (r605 & 0xFFFFu) : (r517 & 0xFFFFu);
+  bool p112 = (bitfieldExtract(int(rs635), 0, 16)) != 0;
+  uint rs1603 = p112 ? ((r605 >> 16u) & 0xFFFFu) : ((r517 >> 16u) & 0xFFFFu);
+  uint r626 = rs1602 | (rs1603 << 16u);
+  uint rs1604 = p111 ? (r524 & 0xFFFFu) : (r522 & 0xFFFFu);
+  uint rs1605 = p112 ? ((r524 >> 16u) & 0xFFFFu) : ((r522 >> 16u) & 0xFFFFu);
+  uint r631 = rs1604 | (rs1605 << 16u);
+  uint rs651 = p2g_hadd(rs540, p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4)));
+  uint r675 = uint(int(r389) + 2);
+  uint r681 = uint(int(sh_sColor) + int(uint(int(p97 ? r388 : r675) * 24 + int(p97 ? r675 : r388)) << 3u));
+  uint rs654 = p2g_lds16(r681);
+  uint r633 = rs654 | (rs654 << 16u);
+  uint r634 = rs530 | (rs530 << 16u);
+  uint r635 = rs651 | (rs651 << 16u);
+  uint r636 = p2g_hsub2(r634, r378);
+  uint r639 = p2g_hsub2(r635, r380);
+  uint r651 = p2g_hfma2(p2g_hmul2(r377, r636), r639, p2g_hmul2(r375, p2g_hmul2(r636, r636)));
+  uint r658 = p2g_hfma2(p2g_hmul2(r376, r639), r639, r651);
+  uint hl_4 = (r658 & 0xFFFFu);
+  uint hu_4 = ((r658 >> 16u) & 0xFFFFu);
+  uint fl_4 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_4))));
+  uint fu_4 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_4))));
+  fl_4 = p2g_sfu_ex2(fl_4, true);
+  fu_4 = p2g_sfu_ex2(fu_4, true);
+  uint ULP_4 = 0x33800000u;
+  fl_4 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_4), uintBitsToFloat(ULP_4), uintBitsToFloat(fl_4), 0, false));
+  fu_4 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_4), uintBitsToFloat(ULP_4), uintBitsToFloat(fu_4), 0, false));
+  hl_4 = p2g_f2h_rn(fl_4);
+  hu_4 = p2g_f2h_rn(fu_4);
+  uint r662 = hl_4 | (hu_4 << 16u);
+  uint r664 = p2g_hfma2(r662, r633, r555);
+  uint r668 = p2g_hadd2(r559, r662);
+  int t109 = p2g_fcmp(floatBitsToUint(p2g_h2f(r658 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r577 & 0xFFFFu)));
+  bool p116 = (bitfieldExtract(int((t109 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs662 = ((r658 >> 16u) & 0xFFFFu);
+  int t110 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs662)), floatBitsToUint(p2g_h2f((r577 >> 16u) & 0xFFFFu)));
+  uint rs664 = (t110 == 1) ? 1u : 0u;
+  uint rs1606 = p116 ? (r658 & 0xFFFFu) : (r577 & 0xFFFFu);
+  bool p117 = (bitfieldExtract(int(rs664), 0, 16)) != 0;
+  uint rs1607 = p117 ? ((r658 >> 16u) & 0xFFFFu) : ((r577 >> 16u) & 0xFFFFu);
+  uint r686 = rs1606 | (rs1607 << 16u);
+  uint rs1608 = p116 ? (r633 & 0xFFFFu) : (r582 & 0xFFFFu);
+  uint rs1609 = p117 ? ((r633 >> 16u) & 0xFFFFu) : ((r582 >> 16u) & 0xFFFFu);
+  uint r691 = rs1608 | (rs1609 << 16u);
+  uint r692 = p2g_hsub2(r634, r379);
+  uint r695 = p2g_hsub2(r635, r381);
+  uint r707 = p2g_hfma2(p2g_hmul2(r377, r692), r695, p2g_hmul2(r375, p2g_hmul2(r692, r692)));
+  uint r714 = p2g_hfma2(p2g_hmul2(r376, r695), r695, r707);
+  uint hl_5 = (r714 & 0xFFFFu);
+  uint hu_5 = ((r714 >> 16u) & 0xFFFFu);
+  uint fl_5 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_5))));
+  uint fu_5 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_5))));
+  fl_5 = p2g_sfu_ex2(fl_5, true);
+  fu_5 = p2g_sfu_ex2(fu_5, true);
+  uint ULP_5 = 0x33800000u;
+  fl_5 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_5), uintBitsToFloat(ULP_5), uintBitsToFloat(fl_5), 0, false));
+  fu_5 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_5), uintBitsToFloat(ULP_5), uintBitsToFloat(fu_5), 0, false));
+  hl_5 = p2g_f2h_rn(fl_5);
+  hu_5 = p2g_f2h_rn(fu_5);
+  uint r718 = hl_5 | (hu_5 << 16u);
+  uint r720 = p2g_hfma2(r718, r633, r611);
+  uint r724 = p2g_hadd2(r615, r718);
+  int t111 = p2g_fcmp(floatBitsToUint(p2g_h2f(r714 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r626 & 0xFFFFu)));
+  bool p120 = (bitfieldExtract(int((t111 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs685 = ((r714 >> 16u) & 0xFFFFu);
+  int t112 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs685)), floatBitsToUint(p2g_h2f((r626 >> 16u) & 0xFFFFu)));
+  uint rs687 = (t112 == 1) ? 1u : 0u;
+  uint rs1610 = p120 ? (r714 & 0xFFFFu) : (r626 & 0xFFFFu);
+  bool p121 = (bitfieldExtract(int(rs687), 0, 16)) != 0;
+  uint rs1611 = p121 ? ((r714 >> 16u) & 0xFFFFu) : ((r626 >> 16u) & 0xFFFFu);
+  uint r735 = rs1610 | (rs1611 << 16u);
+  uint rs1612 = p120 ? (r633 & 0xFFFFu) : (r631 & 0xFFFFu);
+  uint rs1613 = p121 ? ((r633 >> 16u) & 0xFFFFu) : ((r631 >> 16u) & 0xFFFFu);
+  uint r740 = rs1612 | (rs1613 << 16u);
+  uint r742 = 1u;
+  uint rs703 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r742)), 4)));
+  uint rs711 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r742)), 4)), rs536, rs525), 0);
+  uint rs713 = p2g_hsub(rs711, rs506);
+  uint r743 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs703)), 1, true, 32)));
+  uint r744 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs713)), 1, true, 32)));
+  uint rs719 = p2g_hadd(rs713, p2g_f2h_rn(p2g_s2f32(int(int(0u)), 4)));
+  uint r794 = uint(int(sh_sColor) + int(uint(int(p97 ? r743 : r744) * 24 + int(p97 ? r744 : r743)) << 3u));
+  uint rs722 = p2g_lds16(r794);
+  uint r746 = rs722 | (rs722 << 16u);
+  uint r747 = rs703 | (rs703 << 16u);
+  uint r748 = rs719 | (rs719 << 16u);
+  uint r749 = p2g_hsub2(r747, r378);
+  uint r752 = p2g_hsub2(r748, r380);
+  uint r764 = p2g_hfma2(p2g_hmul2(r377, r749), r752, p2g_hmul2(r375, p2g_hmul2(r749, r749)));
+  uint r771 = p2g_hfma2(p2g_hmul2(r376, r752), r752, r764);
+  uint hl_6 = (r771 & 0xFFFFu);
+  uint hu_6 = ((r771 >> 16u) & 0xFFFFu);
+  uint fl_6 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_6))));
+  uint fu_6 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_6))));
+  fl_6 = p2g_sfu_ex2(fl_6, true);
+  fu_6 = p2g_sfu_ex2(fu_6, true);
+  uint ULP_6 = 0x33800000u;
+  fl_6 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_6), uintBitsToFloat(ULP_6), uintBitsToFloat(fl_6), 0, false));
+  fu_6 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_6), uintBitsToFloat(ULP_6), uintBitsToFloat(fu_6), 0, false));
+  hl_6 = p2g_f2h_rn(fl_6);
+  hu_6 = p2g_f2h_rn(fu_6);
+  uint r775 = hl_6 | (hu_6 << 16u);
+  uint r777 = p2g_hfma2(r775, r746, r664);
+  uint r781 = p2g_hadd2(r668, r775);
+  int t113 = p2g_fcmp(floatBitsToUint(p2g_h2f(r771 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r686 & 0xFFFFu)));
+  bool p125 = (bitfieldExtract(int((t113 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs730 = ((r771 >> 16u) & 0xFFFFu);
+  int t114 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs730)), floatBitsToUint(p2g_h2f((r686 >> 16u) & 0xFFFFu)));
+  uint rs732 = (t114 == 1) ? 1u : 0u;
+  uint rs1614 = p125 ? (r771 & 0xFFFFu) : (r686 & 0xFFFFu);
+  bool p126 = (bitfieldExtract(int(rs732), 0, 16)) != 0;
+  uint rs1615 = p126 ? ((r771 >> 16u) & 0xFFFFu) : ((r686 >> 16u) & 0xFFFFu);
+  uint r799 = rs1614 | (rs1615 << 16u);
+  uint rs1616 = p125 ? (r746 & 0xFFFFu) : (r691 & 0xFFFFu);
+  uint rs1617 = p126 ? ((r746 >> 16u) & 0xFFFFu) : ((r691 >> 16u) & 0xFFFFu);
+  uint r804 = rs1616 | (rs1617 << 16u);
+  uint r805 = p2g_hsub2(r747, r379);
+  uint r808 = p2g_hsub2(r748, r381);
+  uint r820 = p2g_hfma2(p2g_hmul2(r377, r805), r808, p2g_hmul2(r375, p2g_hmul2(r805, r805)));
+  uint r827 = p2g_hfma2(p2g_hmul2(r376, r808), r808, r820);
+  uint hl_7 = (r827 & 0xFFFFu);
+  uint hu_7 = ((r827 >> 16u) & 0xFFFFu);
+  uint fl_7 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_7))));
+  uint fu_7 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_7))));
+  fl_7 = p2g_sfu_ex2(fl_7, true);
+  fu_7 = p2g_sfu_ex2(fu_7, true);
+  uint ULP_7 = 0x33800000u;
+  fl_7 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_7), uintBitsToFloat(ULP_7), uintBitsToFloat(fl_7), 0, false));
+  fu_7 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_7), uintBitsToFloat(ULP_7), uintBitsToFloat(fu_7), 0, false));
+  hl_7 = p2g_f2h_rn(fl_7);
+  hu_7 = p2g_f2h_rn(fu_7);
+  uint r831 = hl_7 | (hu_7 << 16u);
+  uint r833 = p2g_hfma2(r831, r746, r720);
+  uint r837 = p2g_hadd2(r724, r831);
+  int t115 = p2g_fcmp(floatBitsToUint(p2g_h2f(r827 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r735 & 0xFFFFu)));
+  bool p129 = (bitfieldExtract(int((t115 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs753 = ((r827 >> 16u) & 0xFFFFu);
+  int t116 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs753)), floatBitsToUint(p2g_h2f((r735 >> 16u) & 0xFFFFu)));
+  uint rs755 = (t116 == 1) ? 1u : 0u;
+  uint rs1618 = p129 ? (r827 & 0xFFFFu) : (r735 & 0xFFFFu);
+  bool p130 = (bitfieldExtract(int(rs755), 0, 16)) != 0;
+  uint rs1619 = p130 ? ((r827 >> 16u) & 0xFFFFu) : ((r735 >> 16u) & 0xFFFFu);
+  uint r848 = rs1618 | (rs1619 << 16u);
+  uint rs1620 = p129 ? (r746 & 0xFFFFu) : (r740 & 0xFFFFu);
+  uint rs1621 = p130 ? ((r746 >> 16u) & 0xFFFFu) : ((r740 >> 16u) & 0xFFFFu);
+  uint r853 = rs1620 | (rs1621 << 16u);
+  uint rs771 = p2g_hadd(rs713, p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4)));
+  uint r897 = uint(int(r744) + 1);
+  uint r903 = uint(int(sh_sColor) + int(uint(int(p97 ? r743 : r897) * 24 + int(p97 ? r897 : r743)) << 3u));
+  uint rs774 = p2g_lds16(r903);
+  uint r855 = rs774 | (rs774 << 16u);
+  uint r856 = rs703 | (rs703 << 16u);
+  uint r857 = rs771 | (rs771 << 16u);
+  uint r858 = p2g_hsub2(r856, r378);
+  uint r861 = p2g_hsub2(r857, r380);
+  uint r873 = p2g_hfma2(p2g_hmul2(r377, r858), r861, p2g_hmul2(r375, p2g_hmul2(r858, r858)));
+  uint r880 = p2g_hfma2(p2g_hmul2(r376, r861), r861, r873);
+  uint hl_8 = (r880 & 0xFFFFu);
+  uint hu_8 = ((r880 >> 16u) & 0xFFFFu);
+  uint fl_8 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_8))));
+  uint fu_8 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_8))));
+  fl_8 = p2g_sfu_ex2(fl_8, true);
+  fu_8 = p2g_sfu_ex2(fu_8, true);
+  uint ULP_8 = 0x33800000u;
+  fl_8 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_8), uintBitsToFloat(ULP_8), uintBitsToFloat(fl_8), 0, false));
+  fu_8 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_8), uintBitsToFloat(ULP_8), uintBitsToFloat(fu_8), 0, false));
+  hl_8 = p2g_f2h_rn(fl_8);
+  hu_8 = p2g_f2h_rn(fu_8);
+  uint r884 = hl_8 | (hu_8 << 16u);
+  uint r886 = p2g_hfma2(r884, r855, r777);
+  uint r890 = p2g_hadd2(r781, r884);
+  int t117 = p2g_fcmp(floatBitsToUint(p2g_h2f(r880 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r799 & 0xFFFFu)));
+  bool p134 = (bitfieldExtract(int((t117 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs782 = ((r880 >> 16u) & 0xFFFFu);
+  int t118 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs782)), floatBitsToUint(p2g_h2f((r799 >> 16u) & 0xFFFFu)));
+  uint rs784 = (t118 == 1) ? 1u : 0u;
+  uint rs1622 = p134 ? (r880 & 0xFFFFu) : (r799 & 0xFFFFu);
+  bool p135 = (bitfieldExtract(int(rs784), 0, 16)) != 0;
+  uint rs1623 = p135 ? ((r880 >> 16u) & 0xFFFFu) : ((r799 >> 16u) & 0xFFFFu);
+  uint r908 = rs1622 | (rs1623 << 16u);
+  uint rs1624 = p134 ? (r855 & 0xFFFFu) : (r804 & 0xFFFFu);
+  uint rs1625 = p135 ? ((r855 >> 16u) & 0xFFFFu) : ((r804 >> 16u) & 0xFFFFu);
+  uint r913 = rs1624 | (rs1625 << 16u);
+  uint r914 = p2g_hsub2(r856, r379);
+  uint r917 = p2g_hsub2(r857, r381);
+  uint r929 = p2g_hfma2(p2g_hmul2(r377, r914), r917, p2g_hmul2(r375, p2g_hmul2(r914, r914)));
+  uint r936 = p2g_hfma2(p2g_hmul2(r376, r917), r917, r929);
+  uint hl_9 = (r936 & 0xFFFFu);
+  uint hu_9 = ((r936 >> 16u) & 0xFFFFu);
+  uint fl_9 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_9))));
+  uint fu_9 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_9))));
+  fl_9 = p2g_sfu_ex2(fl_9, true);
+  fu_9 = p2g_sfu_ex2(fu_9, true);
+  uint ULP_9 = 0x33800000u;
+  fl_9 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_9), uintBitsToFloat(ULP_9), uintBitsToFloat(fl_9), 0, false));
+  fu_9 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_9), uintBitsToFloat(ULP_9), uintBitsToFloat(fu_9), 0, false));
+  hl_9 = p2g_f2h_rn(fl_9);
+  hu_9 = p2g_f2h_rn(fu_9);
+  uint r940 = hl_9 | (hu_9 << 16u);
+  uint r942 = p2g_hfma2(r940, r855, r833);
+  uint r946 = p2g_hadd2(r837, r940);
+  int t119 = p2g_fcmp(floatBitsToUint(p2g_h2f(r936 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r848 & 0xFFFFu)));
+  bool p138 = (bitfieldExtract(int((t119 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs805 = ((r936 >> 16u) & 0xFFFFu);
+  int t120 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs805)), floatBitsToUint(p2g_h2f((r848 >> 16u) & 0xFFFFu)));
+  uint rs807 = (t120 == 1) ? 1u : 0u;
+  uint rs1626 = p138 ? (r936 & 0xFFFFu) : (r848 & 0xFFFFu);
+  bool p139 = (bitfieldExtract(int(rs807), 0, 16)) != 0;
+  uint rs1627 = p139 ? ((r936 >> 16u) & 0xFFFFu) : ((r848 >> 16u) & 0xFFFFu);
+  uint r957 = rs1626 | (rs1627 << 16u);
+  uint rs1628 = p138 ? (r855 & 0xFFFFu) : (r853 & 0xFFFFu);
+  uint rs1629 = p139 ? ((r855 >> 16u) & 0xFFFFu) : ((r853 >> 16u) & 0xFFFFu);
+  uint r962 = rs1628 | (rs1629 << 16u);
+  uint rs823 = p2g_hadd(rs713, p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4)));
+  uint r1006 = uint(int(r744) + 2);
+  uint r1012 = uint(int(sh_sColor) + int(uint(int(p97 ? r743 : r1006) * 24 + int(p97 ? r1006 : r743)) << 3u));
+  uint rs826 = p2g_lds16(r1012);
+  uint r964 = rs826 | (rs826 << 16u);
+  uint r965 = rs703 | (rs703 << 16u);
+  uint r966 = rs823 | (rs823 << 16u);
+  uint r967 = p2g_hsub2(r965, r378);
+  uint r970 = p2g_hsub2(r966, r380);
+  uint r982 = p2g_hfma2(p2g_hmul2(r377, r967), r970, p2g_hmul2(r375, p2g_hmul2(r967, r967)));
+  uint r989 = p2g_hfma2(p2g_hmul2(r376, r970), r970, r982);
+  uint hl_10 = (r989 & 0xFFFFu);
+  uint hu_10 = ((r989 >> 16u) & 0xFFFFu);
+  uint fl_10 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_10))));
+  uint fu_10 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_10))));
+  fl_10 = p2g_sfu_ex2(fl_10, true);
+  fu_10 = p2g_sfu_ex2(fu_10, true);
+  uint ULP_10 = 0x33800000u;
+  fl_10 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_10), uintBitsToFloat(ULP_10), uintBitsToFloat(fl_10), 0, false));
+  fu_10 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_10), uintBitsToFloat(ULP_10), uintBitsToFloat(fu_10), 0, false));
+  hl_10 = p2g_f2h_rn(fl_10);
+  hu_10 = p2g_f2h_rn(fu_10);
+  uint r993 = hl_10 | (hu_10 << 16u);
+  uint r995 = p2g_hfma2(r993, r964, r886);
+  uint r999 = p2g_hadd2(r890, r993);
+  int t121 = p2g_fcmp(floatBitsToUint(p2g_h2f(r989 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r908 & 0xFFFFu)));
+  bool p143 = (bitfieldExtract(int((t121 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs834 = ((r989 >> 16u) & 0xFFFFu);
+  int t122 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs834)), floatBitsToUint(p2g_h2f((r908 >> 16u) & 0xFFFFu)));
+  uint rs836 = (t122 == 1) ? 1u : 0u;
+  uint rs1630 = p143 ? (r989 & 0xFFFFu) : (r908 & 0xFFFFu);
+  bool p144 = (bitfieldExtract(int(rs836), 0, 16)) != 0;
+  uint rs1631 = p144 ? ((r989 >> 16u) & 0xFFFFu) : ((r908 >> 16u) & 0xFFFFu);
+  uint r1017 = rs1630 | (rs1631 << 16u);
+  uint rs1632 = p143 ? (r964 & 0xFFFFu) : (r913 & 0xFFFFu);
+  uint rs1633 = p144 ? ((r964 >> 16u) & 0xFFFFu) : ((r913 >> 16u) & 0xFFFFu);
+  uint r1022 = rs1632 | (rs1633 << 16u);
+  uint r1023 = p2g_hsub2(r965, r379);
+  uint r1026 = p2g_hsub2(r966, r381);
+  uint r1038 = p2g_hfma2(p2g_hmul2(r377, r1023), r1026, p2g_hmul2(r375, p2g_hmul2(r1023, r1023)));
+  uint r1045 = p2g_hfma2(p2g_hmul2(r376, r1026), r1026, r1038);
+  uint hl_11 = (r1045 & 0xFFFFu);
+  uint hu_11 = ((r1045 >> 16u) & 0xFFFFu);
+  uint fl_11 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_11))));
+  uint fu_11 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_11))));
+  fl_11 = p2g_sfu_ex2(fl_11, true);
+  fu_11 = p2g_sfu_ex2(fu_11, true);
+  uint ULP_11 = 0x33800000u;
+  fl_11 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_11), uintBitsToFloat(ULP_11), uintBitsToFloat(fl_11), 0, false));
+  fu_11 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_11), uintBitsToFloat(ULP_11), uintBitsToFloat(fu_11), 0, false));
+  hl_11 = p2g_f2h_rn(fl_11);
+  hu_11 = p2g_f2h_rn(fu_11);
+  uint r1049 = hl_11 | (hu_11 << 16u);
+  uint r1051 = p2g_hfma2(r1049, r964, r942);
+  uint r1055 = p2g_hadd2(r946, r1049);
+  int t123 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1045 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r957 & 0xFFFFu)));
+  bool p147 = (bitfieldExtract(int((t123 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs857 = ((r1045 >> 16u) & 0xFFFFu);
+  int t124 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs857)), floatBitsToUint(p2g_h2f((r957 >> 16u) & 0xFFFFu)));
+  uint rs859 = (t124 == 1) ? 1u : 0u;
+  uint rs1634 = p147 ? (r1045 & 0xFFFFu) : (r957 & 0xFFFFu);
+  bool p148 = (bitfieldExtract(int(rs859), 0, 16)) != 0;
+  uint rs1635 = p148 ? ((r1045 >> 16u) & 0xFFFFu) : ((r957 >> 16u) & 0xFFFFu);
+  uint r1066 = rs1634 | (rs1635 << 16u);
+  uint rs1636 = p147 ? (r964 & 0xFFFFu) : (r962 & 0xFFFFu);
+  uint rs1637 = p148 ? ((r964 >> 16u) & 0xFFFFu) : ((r962 >> 16u) & 0xFFFFu);
+  uint r1073 = 2u;
+  uint r1071 = rs1636 | (rs1637 << 16u);
+  uint rs875 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r1073)), 4)));
+  uint rs883 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r1073)), 4)), rs536, rs525), 0);
+  uint rs885 = p2g_hsub(rs883, rs506);
+  uint r1074 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs875)), 1, true, 32)));
+  uint r1075 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs885)), 1, true, 32)));
+  uint rs891 = p2g_hadd(rs885, p2g_f2h_rn(p2g_s2f32(int(int(0u)), 4)));
+  uint r1125 = uint(int(sh_sColor) + int(uint(int(p97 ? r1074 : r1075) * 24 + int(p97 ? r1075 : r1074)) << 3u));
+  uint rs894 = p2g_lds16(r1125);
+  uint r1077 = rs894 | (rs894 << 16u);
+  uint r1078 = rs875 | (rs875 << 16u);
+  uint r1079 = rs891 | (rs891 << 16u);
+  uint r1080 = p2g_hsub2(r1078, r378);
+  uint r1083 = p2g_hsub2(r1079, r380);
+  uint r1095 = p2g_hfma2(p2g_hmul2(r377, r1080), r1083, p2g_hmul2(r375, p2g_hmul2(r1080, r1080)));
+  uint r1102 = p2g_hfma2(p2g_hmul2(r376, r1083), r1083, r1095);
+  uint hl_12 = (r1102 & 0xFFFFu);
+  uint hu_12 = ((r1102 >> 16u) & 0xFFFFu);
+  uint fl_12 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_12))));
+  uint fu_12 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_12))));
+  fl_12 = p2g_sfu_ex2(fl_12, true);
+  fu_12 = p2g_sfu_ex2(fu_12, true);
+  uint ULP_12 = 0x33800000u;
+  fl_12 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_12), uintBitsToFloat(ULP_12), uintBitsToFloat(fl_12), 0, false));
+  fu_12 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_12), uintBitsToFloat(ULP_12), uintBitsToFloat(fu_12), 0, false));
+  hl_12 = p2g_f2h_rn(fl_12);
+  hu_12 = p2g_f2h_rn(fu_12);
+  uint r1106 = hl_12 | (hu_12 << 16u);
+  uint r1108 = p2g_hfma2(r1106, r1077, r995);
+  uint r1112 = p2g_hadd2(r999, r1106);
+  int t125 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1102 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1017 & 0xFFFFu)));
+  bool p152 = (bitfieldExtract(int((t125 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs902 = ((r1102 >> 16u) & 0xFFFFu);
+  int t126 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs902)), floatBitsToUint(p2g_h2f((r1017 >> 16u) & 0xFFFFu)));
+  uint rs904 = (t126 == 1) ? 1u : 0u;
+  uint rs1638 = p152 ? (r1102 & 0xFFFFu) : (r1017 & 0xFFFFu);
+  bool p153 = (bitfieldExtract(int(rs904), 0, 16)) != 0;
+  uint rs1639 = p153 ? ((r1102 >> 16u) & 0xFFFFu) : ((r1017 >> 16u) & 0xFFFFu);
+  uint r1130 = rs1638 | (rs1639 << 16u);
+  uint rs1640 = p152 ? (r1077 & 0xFFFFu) : (r1022 & 0xFFFFu);
+  uint rs1641 = p153 ? ((r1077 >> 16u) & 0xFFFFu) : ((r1022 >> 16u) & 0xFFFFu);
+  uint r1135 = rs1640 | (rs1641 << 16u);
+  uint r1136 = p2g_hsub2(r1078, r379);
+  uint r1139 = p2g_hsub2(r1079, r381);
+  uint r1151 = p2g_hfma2(p2g_hmul2(r377, r1136), r1139, p2g_hmul2(r375, p2g_hmul2(r1136, r1136)));
+  uint r1158 = p2g_hfma2(p2g_hmul2(r376, r1139), r1139, r1151);
+  uint hl_13 = (r1158 & 0xFFFFu);
+  uint hu_13 = ((r1158 >> 16u) & 0xFFFFu);
+  uint fl_13 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_13))));
+  uint fu_13 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_13))));
+  fl_13 = p2g_sfu_ex2(fl_13, true);
+  fu_13 = p2g_sfu_ex2(fu_13, true);
+  uint ULP_13 = 0x33800000u;
+  fl_13 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_13), uintBitsToFloat(ULP_13), uintBitsToFloat(fl_13), 0, false));
+  fu_13 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_13), uintBitsToFloat(ULP_13), uintBitsToFloat(fu_13), 0, false));
+  hl_13 = p2g_f2h_rn(fl_13);
+  hu_13 = p2g_f2h_rn(fu_13);
+  uint r1162 = hl_13 | (hu_13 << 16u);
+  uint r1164 = p2g_hfma2(r1162, r1077, r1051);
+  uint r1168 = p2g_hadd2(r1055, r1162);
+  int t127 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1158 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1066 & 0xFFFFu)));
+  bool p156 = (bitfieldExtract(int((t127 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs925 = ((r1158 >> 16u) & 0xFFFFu);
+  int t128 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs925)), floatBitsToUint(p2g_h2f((r1066 >> 16u) & 0xFFFFu)));
+  uint rs927 = (t128 == 1) ? 1u : 0u;
+  uint rs1642 = p156 ? (r1158 & 0xFFFFu) : (r1066 & 0xFFFFu);
+  bool p157 = (bitfieldExtract(int(rs927), 0, 16)) != 0;
+  uint rs1643 = p157 ? ((r1158 >> 16u) & 0xFFFFu) : ((r1066 >> 16u) & 0xFFFFu);
+  uint r1179 = rs1642 | (rs1643 << 16u);
+  uint rs1644 = p156 ? (r1077 & 0xFFFFu) : (r1071 & 0xFFFFu);
+  uint rs1645 = p157 ? ((r1077 >> 16u) & 0xFFFFu) : ((r1071 >> 16u) & 0xFFFFu);
+  uint r1184 = rs1644 | (rs1645 << 16u);
+  uint rs943 = p2g_hadd(rs885, p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4)));
+  uint r1228 = uint(int(r1075) + 1);
+  uint r1234 = uint(int(sh_sColor) + int(uint(int(p97 ? r1074 : r1228) * 24 + int(p97 ? r1228 : r1074)) << 3u));
+  uint rs946 = p2g_lds16(r1234);
+  uint r1186 = rs946 | (rs946 << 16u);
+  uint r1187 = rs875 | (rs875 << 16u);
+  uint r1188 = rs943 | (rs943 << 16u);
+  uint r1189 = p2g_hsub2(r1187, r378);
+  uint r1192 = p2g_hsub2(r1188, r380);
+  uint r1204 = p2g_hfma2(p2g_hmul2(r377, r1189), r1192, p2g_hmul2(r375, p2g_hmul2(r1189, r1189)));
+  uint r1211 = p2g_hfma2(p2g_hmul2(r376, r1192), r1192, r1204);
+  uint hl_14 = (r1211 & 0xFFFFu);
+  uint hu_14 = ((r1211 >> 16u) & 0xFFFFu);
+  uint fl_14 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_14))));
+  uint fu_14 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_14))));
+  fl_14 = p2g_sfu_ex2(fl_14, true);
+  fu_14 = p2g_sfu_ex2(fu_14, true);
+  uint ULP_14 = 0x33800000u;
+  fl_14 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_14), uintBitsToFloat(ULP_14), uintBitsToFloat(fl_14), 0, false));
+  fu_14 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_14), uintBitsToFloat(ULP_14), uintBitsToFloat(fu_14), 0, false));
+  hl_14 = p2g_f2h_rn(fl_14);
+  hu_14 = p2g_f2h_rn(fu_14);
+  uint r1215 = hl_14 | (hu_14 << 16u);
+  uint r1217 = p2g_hfma2(r1215, r1186, r1108);
+  uint r1221 = p2g_hadd2(r1112, r1215);
+  int t129 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1211 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1130 & 0xFFFFu)));
+  bool p161 = (bitfieldExtract(int((t129 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs954 = ((r1211 >> 16u) & 0xFFFFu);
+  int t130 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs954)), floatBitsToUint(p2g_h2f((r1130 >> 16u) & 0xFFFFu)));
+  uint rs956 = (t130 == 1) ? 1u : 0u;
+  uint rs1646 = p161 ? (r1211 & 0xFFFFu) : (r1130 & 0xFFFFu);
+  bool p162 = (bitfieldExtract(int(rs956), 0, 16)) != 0;
+  uint rs1647 = p162 ? ((r1211 >> 16u) & 0xFFFFu) : ((r1130 >> 16u) & 0xFFFFu);
+  uint r1239 = rs1646 | (rs1647 << 16u);
+  uint rs1648 = p161 ? (r1186 & 0xFFFFu) : (r1135 & 0xFFFFu);
+  uint rs1649 = p162 ? ((r1186 >> 16u) & 0xFFFFu) : ((r1135 >> 16u) & 0xFFFFu);
+  uint r1244 = rs1648 | (rs1649 << 16u);
+  uint r1245 = p2g_hsub2(r1187, r379);
+  uint r1248 = p2g_hsub2(r1188, r381);
+  uint r1260 = p2g_hfma2(p2g_hmul2(r377, r1245), r1248, p2g_hmul2(r375, p2g_hmul2(r1245, r1245)));
+  uint r1267 = p2g_hfma2(p2g_hmul2(r376, r1248), r1248, r1260);
+  uint hl_15 = (r1267 & 0xFFFFu);
+  uint hu_15 = ((r1267 >> 16u) & 0xFFFFu);
+  uint fl_15 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_15))));
+  uint fu_15 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_15))));
+  fl_15 = p2g_sfu_ex2(fl_15, true);
+  fu_15 = p2g_sfu_ex2(fu_15, true);
+  uint ULP_15 = 0x33800000u;
+  fl_15 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_15), uintBitsToFloat(ULP_15), uintBitsToFloat(fl_15), 0, false));
+  fu_15 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_15), uintBitsToFloat(ULP_15), uintBitsToFloat(fu_15), 0, false));
+  hl_15 = p2g_f2h_rn(fl_15);
+  hu_15 = p2g_f2h_rn(fu_15);
+  uint r1271 = hl_15 | (hu_15 << 16u);
+  uint r1273 = p2g_hfma2(r1271, r1186, r1164);
+  uint r1277 = p2g_hadd2(r1168, r1271);
+  int t131 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1267 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1179 & 0xFFFFu)));
+  bool p165 = (bitfieldExtract(int((t131 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs977 = ((r1267 >> 16u) & 0xFFFFu);
+  int t132 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs977)), floatBitsToUint(p2g_h2f((r1179 >> 16u) & 0xFFFFu)));
+  uint rs979 = (t132 == 1) ? 1u : 0u;
+  uint rs1650 = p165 ? (r1267 & 0xFFFFu) : (r1179 & 0xFFFFu);
+  bool p166 = (bitfieldExtract(int(rs979), 0, 16)) != 0;
+  uint rs1651 = p166 ? ((r1267 >> 16u) & 0xFFFFu) : ((r1179 >> 16u) & 0xFFFFu);
+  uint r1288 = rs1650 | (rs1651 << 16u);
+  uint rs1652 = p165 ? (r1186 & 0xFFFFu) : (r1184 & 0xFFFFu);
+  uint rs1653 = p166 ? ((r1186 >> 16u) & 0xFFFFu) : ((r1184 >> 16u) & 0xFFFFu);
+  uint r1293 = rs1652 | (rs1653 << 16u);
+  uint rs995 = p2g_hadd(rs885, p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4)));
+  uint r1337 = uint(int(r1075) + 2);
+  uint r1343 = uint(int(sh_sColor) + int(uint(int(p97 ? r1074 : r1337) * 24 + int(p97 ? r1337 : r1074)) << 3u));
+  uint rs998 = p2g_lds16(r1343);
+  uint r1295 = rs998 | (rs998 << 16u);
+  uint r1296 = rs875 | (rs875 << 16u);
+  uint r1297 = rs995 | (rs995 << 16u);
+  uint r1298 = p2g_hsub2(r1296, r378);
+  uint r1301 = p2g_hsub2(r1297, r380);
+  uint r1313 = p2g_hfma2(p2g_hmul2(r377, r1298), r1301, p2g_hmul2(r375, p2g_hmul2(r1298, r1298)));
+  uint r1320 = p2g_hfma2(p2g_hmul2(r376, r1301), r1301, r1313);
+  uint hl_16 = (r1320 & 0xFFFFu);
+  uint hu_16 = ((r1320 >> 16u) & 0xFFFFu);
+  uint fl_16 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_16))));
+  uint fu_16 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_16))));
+  fl_16 = p2g_sfu_ex2(fl_16, true);
+  fu_16 = p2g_sfu_ex2(fu_16, true);
+  uint ULP_16 = 0x33800000u;
+  fl_16 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_16), uintBitsToFloat(ULP_16), uintBitsToFloat(fl_16), 0, false));
+  fu_16 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_16), uintBitsToFloat(ULP_16), uintBitsToFloat(fu_16), 0, false));
+  hl_16 = p2g_f2h_rn(fl_16);
+  hu_16 = p2g_f2h_rn(fu_16);
+  uint r1324 = hl_16 | (hu_16 << 16u);
+  uint r1326 = p2g_hfma2(r1324, r1295, r1217);
+  uint r1330 = p2g_hadd2(r1221, r1324);
+  int t133 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1320 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1239 & 0xFFFFu)));
+  bool p170 = (bitfieldExtract(int((t133 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs1006 = ((r1320 >> 16u) & 0xFFFFu);
+  int t134 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1006)), floatBitsToUint(p2g_h2f((r1239 >> 16u) & 0xFFFFu)));
+  uint rs1008 = (t134 == 1) ? 1u : 0u;
+  uint rs1654 = p170 ? (r1320 & 0xFFFFu) : (r1239 & 0xFFFFu);
+  bool p171 = (bitfieldExtract(int(rs1008), 0, 16)) != 0;
+  uint rs1655 = p171 ? ((r1320 >> 16u) & 0xFFFFu) : ((r1239 >> 16u) & 0xFFFFu);
+  uint r1348 = rs1654 | (rs1655 << 16u);
+  uint rs1656 = p170 ? (r1295 & 0xFFFFu) : (r1244 & 0xFFFFu);
+  uint rs1657 = p171 ? ((r1295 >> 16u) & 0xFFFFu) : ((r1244 >> 16u) & 0xFFFFu);
+  uint r1353 = rs1656 | (rs1657 << 16u);
+  uint r1354 = p2g_hsub2(r1296, r379);
+  uint r1357 = p2g_hsub2(r1297, r381);
+  uint r1369 = p2g_hfma2(p2g_hmul2(r377, r1354), r1357, p2g_hmul2(r375, p2g_hmul2(r1354, r1354)));
+  uint r1376 = p2g_hfma2(p2g_hmul2(r376, r1357), r1357, r1369);
+  uint hl_17 = (r1376 & 0xFFFFu);
+  uint hu_17 = ((r1376 >> 16u) & 0xFFFFu);
+  uint fl_17 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_17))));
+  uint fu_17 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_17))));
+  fl_17 = p2g_sfu_ex2(fl_17, true);
+  fu_17 = p2g_sfu_ex2(fu_17, true);
+  uint ULP_17 = 0x33800000u;
+  fl_17 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_17), uintBitsToFloat(ULP_17), uintBitsToFloat(fl_17), 0, false));
+  fu_17 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_17), uintBitsToFloat(ULP_17), uintBitsToFloat(fu_17), 0, false));
+  hl_17 = p2g_f2h_rn(fl_17);
+  hu_17 = p2g_f2h_rn(fu_17);
+  uint r1380 = hl_17 | (hu_17 << 16u);
+  uint r1382 = p2g_hfma2(r1380, r1295, r1273);
+  uint r1386 = p2g_hadd2(r1277, r1380);
+  int t135 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1376 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1288 & 0xFFFFu)));
+  bool p174 = (bitfieldExtract(int((t135 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs1029 = ((r1376 >> 16u) & 0xFFFFu);
+  int t136 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1029)), floatBitsToUint(p2g_h2f((r1288 >> 16u) & 0xFFFFu)));
+  uint rs1031 = (t136 == 1) ? 1u : 0u;
+  uint rs1658 = p174 ? (r1376 & 0xFFFFu) : (r1288 & 0xFFFFu);
+  bool p175 = (bitfieldExtract(int(rs1031), 0, 16)) != 0;
+  uint rs1659 = p175 ? ((r1376 >> 16u) & 0xFFFFu) : ((r1288 >> 16u) & 0xFFFFu);
+  uint r1397 = rs1658 | (rs1659 << 16u);
+  uint rs1660 = p174 ? (r1295 & 0xFFFFu) : (r1293 & 0xFFFFu);
+  uint rs1661 = p175 ? ((r1295 >> 16u) & 0xFFFFu) : ((r1293 >> 16u) & 0xFFFFu);
+  uint r1402 = rs1660 | (rs1661 << 16u);
+  uint r1404 = 3u;
+  uint rs1047 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r1404)), 4)));
+  uint rs1055 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r1404)), 4)), rs536, rs525), 0);
+  uint rs1057 = p2g_hsub(rs1055, rs506);
+  uint r1405 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs1047)), 1, true, 32)));
+  uint r1406 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs1057)), 1, true, 32)));
+  uint rs1063 = p2g_hadd(rs1057, p2g_f2h_rn(p2g_s2f32(int(int(0u)), 4)));
+  uint r1456 = uint(int(sh_sColor) + int(uint(int(p97 ? r1405 : r1406) * 24 + int(p97 ? r1406 : r1405)) << 3u));
+  uint rs1066 = p2g_lds16(r1456);
+  uint r1408 = rs1066 | (rs1066 << 16u);
+  uint r1409 = rs1047 | (rs1047 << 16u);
+  uint r1410 = rs1063 | (rs1063 << 16u);
+  uint r1411 = p2g_hsub2(r1409, r378);
+  uint r1414 = p2g_hsub2(r1410, r380);
+  uint r1426 = p2g_hfma2(p2g_hmul2(r377, r1411), r1414, p2g_hmul2(r375, p2g_hmul2(r1411, r1411)));
+  uint r1433 = p2g_hfma2(p2g_hmul2(r376, r1414), r1414, r1426);
+  uint hl_18 = (r1433 & 0xFFFFu);
+  uint hu_18 = ((r1433 >> 16u) & 0xFFFFu);
+  uint fl_18 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_18))));
+  uint fu_18 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_18))));
+  fl_18 = p2g_sfu_ex2(fl_18, true);
+  fu_18 = p2g_sfu_ex2(fu_18, true);
+  uint ULP_18 = 0x33800000u;
+  fl_18 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_18), uintBitsToFloat(ULP_18), uintBitsToFloat(fl_18), 0, false));
+  fu_18 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_18), uintBitsToFloat(ULP_18), uintBitsToFloat(fu_18), 0, false));
+  hl_18 = p2g_f2h_rn(fl_18);
+  hu_18 = p2g_f2h_rn(fu_18);
+  uint r1437 = hl_18 | (hu_18 << 16u);
+  uint r1439 = p2g_hfma2(r1437, r1408, r1326);
+  uint r1443 = p2g_hadd2(r1330, r1437);
+  int t137 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1433 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1348 & 0xFFFFu)));
+  bool p179 = (bitfieldExtract(int((t137 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs1074 = ((r1433 >> 16u) & 0xFFFFu);
+  int t138 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1074)), floatBitsToUint(p2g_h2f((r1348 >> 16u) & 0xFFFFu)));
+  uint rs1076 = (t138 == 1) ? 1u : 0u;
+  uint rs1662 = p179 ? (r1433 & 0xFFFFu) : (r1348 & 0xFFFFu);
+  bool p180 = (bitfieldExtract(int(rs1076), 0, 16)) != 0;
+  uint rs1663 = p180 ? ((r1433 >> 16u) & 0xFFFFu) : ((r1348 >> 16u) & 0xFFFFu);
+  uint r1461 = rs1662 | (rs1663 << 16u);
+  uint rs1664 = p179 ? (r1408 & 0xFFFFu) : (r1353 & 0xFFFFu);
+  uint rs1665 = p180 ? ((r1408 >> 16u) & 0xFFFFu) : ((r1353 >> 16u) & 0xFFFFu);
+  uint r1466 = rs1664 | (rs1665 << 16u);
+  uint r1467 = p2g_hsub2(r1409, r379);
+  uint r1470 = p2g_hsub2(r1410, r381);
+  uint r1482 = p2g_hfma2(p2g_hmul2(r377, r1467), r1470, p2g_hmul2(r375, p2g_hmul2(r1467, r1467)));
+  uint r1489 = p2g_hfma2(p2g_hmul2(r376, r1470), r1470, r1482);
+  uint hl_19 = (r1489 & 0xFFFFu);
+  uint hu_19 = ((r1489 >> 16u) & 0xFFFFu);
+  uint fl_19 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_19))));
+  uint fu_19 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_19))));
+  fl_19 = p2g_sfu_ex2(fl_19, true);
+  fu_19 = p2g_sfu_ex2(fu_19, true);
+  uint ULP_19 = 0x33800000u;
+  fl_19 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_19), uintBitsToFloat(ULP_19), uintBitsToFloat(fl_19), 0, false));
+  fu_19 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_19), uintBitsToFloat(ULP_19), uintBitsToFloat(fu_19), 0, false));
+  hl_19 = p2g_f2h_rn(fl_19);
+  hu_19 = p2g_f2h_rn(fu_19);
+  uint r1493 = hl_19 | (hu_19 << 16u);
+  uint r1495 = p2g_hfma2(r1493, r1408, r1382);
+  uint r1499 = p2g_hadd2(r1386, r1493);
+  int t139 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1489 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1397 & 0xFFFFu)));
+  bool p183 = (bitfieldExtract(int((t139 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs1097 = ((r1489 >> 16u) & 0xFFFFu);
+  int t140 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1097)), floatBitsToUint(p2g_h2f((r1397 >> 16u) & 0xFFFFu)));
+  uint rs1099 = (t140 == 1) ? 1u : 0u;
+  uint rs1666 = p183 ? (r1489 & 0xFFFFu) : (r1397 & 0xFFFFu);
+  bool p184 = (bitfieldExtract(int(rs1099), 0, 16)) != 0;
+  uint rs1667 = p184 ? ((r1489 >> 16u) & 0xFFFFu) : ((r1397 >> 16u) & 0xFFFFu);
+  uint r1510 = rs1666 | (rs1667 << 16u);
+  uint rs1668 = p183 ? (r1408 & 0xFFFFu) : (r1402 & 0xFFFFu);
+  uint rs1669 = p184 ? ((r1408 >> 16u) & 0xFFFFu) : ((r1402 >> 16u) & 0xFFFFu);
+  uint r1515 = rs1668 | (rs1669 << 16u);
+  uint rs1115 = p2g_hadd(rs1057, p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4)));
+  uint r1559 = uint(int(r1406) + 1);
+  uint r1565 = uint(int(sh_sColor) + int(uint(int(p97 ? r1405 : r1559) * 24 + int(p97 ? r1559 : r1405)) << 3u));
+  uint rs1118 = p2g_lds16(r1565);
+  uint r1517 = rs1118 | (rs1118 << 16u);
+  uint r1518 = rs1047 | (rs1047 << 16u);
+  uint r1519 = rs1115 | (rs1115 << 16u);
+  uint r1520 = p2g_hsub2(r1518, r378);
+  uint r1523 = p2g_hsub2(r1519, r380);
+  uint r1535 = p2g_hfma2(p2g_hmul2(r377, r1520), r1523, p2g_hmul2(r375, p2g_hmul2(r1520, r1520)));
+  uint r1542 = p2g_hfma2(p2g_hmul2(r376, r1523), r1523, r1535);
+  uint hl_20 = (r1542 & 0xFFFFu);
+  uint hu_20 = ((r1542 >> 16u) & 0xFFFFu);
+  uint fl_20 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_20))));
+  uint fu_20 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_20))));
+  fl_20 = p2g_sfu_ex2(fl_20, true);
+  fu_20 = p2g_sfu_ex2(fu_20, true);
+  uint ULP_20 = 0x33800000u;
+  fl_20 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_20), uintBitsToFloat(ULP_20), uintBitsToFloat(fl_20), 0, false));
+  fu_20 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_20), uintBitsToFloat(ULP_20), uintBitsToFloat(fu_20), 0, false));
+  hl_20 = p2g_f2h_rn(fl_20);
+  hu_20 = p2g_f2h_rn(fu_20);
+  uint r1546 = hl_20 | (hu_20 << 16u);
+  uint r1548 = p2g_hfma2(r1546, r1517, r1439);
+  uint r1552 = p2g_hadd2(r1443, r1546);
+  int t141 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1542 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1461 & 0xFFFFu)));
+  bool p188 = (bitfieldExtract(int((t141 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs1126 = ((r1542 >> 16u) & 0xFFFFu);
+  int t142 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1126)), floatBitsToUint(p2g_h2f((r1461 >> 16u) & 0xFFFFu)));
+  uint rs1128 = (t142 == 1) ? 1u : 0u;
+  uint rs1670 = p188 ? (r1542 & 0xFFFFu) : (r1461 & 0xFFFFu);
+  bool p189 = (bitfieldExtract(int(rs1128), 0, 16)) != 0;
+  uint rs1671 = p189 ? ((r1542 >> 16u) & 0xFFFFu) : ((r1461 >> 16u) & 0xFFFFu);
+  uint r1570 = rs1670 | (rs1671 << 16u);
+  uint rs1672 = p188 ? (r1517 & 0xFFFFu) : (r1466 & 0xFFFFu);
+  uint rs1673 = p189 ? ((r1517 >> 16u) & 0xFFFFu) : ((r1466 >> 16u) & 0xFFFFu);
+  uint r1575 = rs1672 | (rs1673 << 16u);
+  uint r1576 = p2g_hsub2(r1518, r379);
+  uint r1579 = p2g_hsub2(r1519, r381);
+  uint r1591 = p2g_hfma2(p2g_hmul2(r377, r1576), r1579, p2g_hmul2(r375, p2g_hmul2(r1576, r1576)));
+  uint r1598 = p2g_hfma2(p2g_hmul2(r376, r1579), r1579, r1591);
+  uint hl_21 = (r1598 & 0xFFFFu);
+  uint hu_21 = ((r1598 >> 16u) & 0xFFFFu);
+  uint fl_21 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_21))));
+  uint fu_21 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_21))));
+  fl_21 = p2g_sfu_ex2(fl_21, true);
+  fu_21 = p2g_sfu_ex2(fu_21, true);
+  uint ULP_21 = 0x33800000u;
+  fl_21 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_21), uintBitsToFloat(ULP_21), uintBitsToFloat(fl_21), 0, false));
+  fu_21 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_21), uintBitsToFloat(ULP_21), uintBitsToFloat(fu_21), 0, false));
+  hl_21 = p2g_f2h_rn(fl_21);
+  hu_21 = p2g_f2h_rn(fu_21);
+  uint r1602 = hl_21 | (hu_21 << 16u);
+  uint r1604 = p2g_hfma2(r1602, r1517, r1495);
+  uint r1608 = p2g_hadd2(r1499, r1602);
+  int t143 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1598 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1510 & 0xFFFFu)));
+  bool p192 = (bitfieldExtract(int((t143 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs1149 = ((r1598 >> 16u) & 0xFFFFu);
+  int t144 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1149)), floatBitsToUint(p2g_h2f((r1510 >> 16u) & 0xFFFFu)));
+  uint rs1151 = (t144 == 1) ? 1u : 0u;
+  uint rs1674 = p192 ? (r1598 & 0xFFFFu) : (r1510 & 0xFFFFu);
+  bool p193 = (bitfieldExtract(int(rs1151), 0, 16)) != 0;
+  uint rs1675 = p193 ? ((r1598 >> 16u) & 0xFFFFu) : ((r1510 >> 16u) & 0xFFFFu);
+  uint r1619 = rs1674 | (rs1675 << 16u);
+  uint rs1676 = p192 ? (r1517 & 0xFFFFu) : (r1515 & 0xFFFFu);
+  uint rs1677 = p193 ? ((r1517 >> 16u) & 0xFFFFu) : ((r1515 >> 16u) & 0xFFFFu);
+  uint r1624 = rs1676 | (rs1677 << 16u);
+  uint rs1167 = p2g_hadd(rs1057, p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4)));
+  uint r1668 = uint(int(r1406) + 2);
+  uint r1674 = uint(int(sh_sColor) + int(uint(int(p97 ? r1405 : r1668) * 24 + int(p97 ? r1668 : r1405)) << 3u));
+  uint rs1170 = p2g_lds16(r1674);
+  uint r1626 = rs1170 | (rs1170 << 16u);
+  uint r1627 = rs1047 | (rs1047 << 16u);
+  uint r1628 = rs1167 | (rs1167 << 16u);
+  uint r1629 = p2g_hsub2(r1627, r378);
+  uint r1632 = p2g_hsub2(r1628, r380);
+  uint r1644 = p2g_hfma2(p2g_hmul2(r377, r1629), r1632, p2g_hmul2(r375, p2g_hmul2(r1629, r1629)));
+  uint r1651 = p2g_hfma2(p2g_hmul2(r376, r1632), r1632, r1644);
+  uint hl_22 = (r1651 & 0xFFFFu);
+  uint hu_22 = ((r1651 >> 16u) & 0xFFFFu);
+  uint fl_22 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_22))));
+  uint fu_22 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_22))));
+  fl_22 = p2g_sfu_ex2(fl_22, true);
+  fu_22 = p2g_sfu_ex2(fu_22, true);
+  uint ULP_22 = 0x33800000u;
+  fl_22 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_22), uintBitsToFloat(ULP_22), uintBitsToFloat(fl_22), 0, false));
+  fu_22 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_22), uintBitsToFloat(ULP_22), uintBitsToFloat(fu_22), 0, false));
+  hl_22 = p2g_f2h_rn(fl_22);
+  hu_22 = p2g_f2h_rn(fu_22);
+  uint r1655 = hl_22 | (hu_22 << 16u);
+  r1657 = p2g_hfma2(r1655, r1626, r1548);
+  r1661 = p2g_hadd2(r1552, r1655);
+  int t145 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1651 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1570 & 0xFFFFu)));
+  bool p197 = (bitfieldExtract(int((t145 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs1178 = ((r1651 >> 16u) & 0xFFFFu);
+  int t146 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1178)), floatBitsToUint(p2g_h2f((r1570 >> 16u) & 0xFFFFu)));
+  uint rs1180 = (t146 == 1) ? 1u : 0u;
+  uint rs1678 = p197 ? (r1651 & 0xFFFFu) : (r1570 & 0xFFFFu);
+  bool p198 = (bitfieldExtract(int(rs1180), 0, 16)) != 0;
+  uint rs1679 = p198 ? ((r1651 >> 16u) & 0xFFFFu) : ((r1570 >> 16u) & 0xFFFFu);
+  r1679 = rs1678 | (rs1679 << 16u);
+  uint rs1680 = p197 ? (r1626 & 0xFFFFu) : (r1575 & 0xFFFFu);
+  uint rs1681 = p198 ? ((r1626 >> 16u) & 0xFFFFu) : ((r1575 >> 16u) & 0xFFFFu);
+  r1684 = rs1680 | (rs1681 << 16u);
+  uint r1685 = p2g_hsub2(r1627, r379);
+  uint r1688 = p2g_hsub2(r1628, r381);
+  uint r1700 = p2g_hfma2(p2g_hmul2(r377, r1685), r1688, p2g_hmul2(r375, p2g_hmul2(r1685, r1685)));
+  uint r1707 = p2g_hfma2(p2g_hmul2(r376, r1688), r1688, r1700);
+  uint hl_23 = (r1707 & 0xFFFFu);
+  uint hu_23 = ((r1707 >> 16u) & 0xFFFFu);
+  uint fl_23 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_23))));
+  uint fu_23 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_23))));
+  fl_23 = p2g_sfu_ex2(fl_23, true);
+  fu_23 = p2g_sfu_ex2(fu_23, true);
+  uint ULP_23 = 0x33800000u;
+  fl_23 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_23), uintBitsToFloat(ULP_23), uintBitsToFloat(fl_23), 0, false));
+  fu_23 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_23), uintBitsToFloat(ULP_23), uintBitsToFloat(fu_23), 0, false));
+  hl_23 = p2g_f2h_rn(fl_23);
+  hu_23 = p2g_f2h_rn(fu_23);
+  uint r1711 = hl_23 | (hu_23 << 16u);
+  r1713 = p2g_hfma2(r1711, r1626, r1604);
+  r1717 = p2g_hadd2(r1608, r1711);
+  int t147 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1707 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1619 & 0xFFFFu)));
+  bool p201 = (bitfieldExtract(int((t147 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs1201 = ((r1707 >> 16u) & 0xFFFFu);
+  int t148 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1201)), floatBitsToUint(p2g_h2f((r1619 >> 16u) & 0xFFFFu)));
+  uint rs1203 = (t148 == 1) ? 1u : 0u;
+  uint rs1682 = p201 ? (r1707 & 0xFFFFu) : (r1619 & 0xFFFFu);
+  bool p202 = (bitfieldExtract(int(rs1203), 0, 16)) != 0;
+  uint rs1683 = p202 ? ((r1707 >> 16u) & 0xFFFFu) : ((r1619 >> 16u) & 0xFFFFu);
+  r1728 = rs1682 | (rs1683 << 16u);
+  uint rs1684 = p201 ? (r1626 & 0xFFFFu) : (r1624 & 0xFFFFu);
+  uint rs1685 = p202 ? ((r1626 >> 16u) & 0xFFFFu) : ((r1624 >> 16u) & 0xFFFFu);
+  r1733 = rs1684 | (rs1685 << 16u);
+  f907 = p2g_f32_canon(floatBitsToUint(p2g_h2f(r1657 & 0xFFFFu)));
+  f908 = p2g_f32_canon(floatBitsToUint(p2g_h2f(r1661 & 0xFFFFu)));
+  f909 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f908), true));
+  f911 = p2g_fmul(f907, f909, false);
+}
+void p2g_exact_49(float f908, float f911, float f907, float f909, out uint rs1686) {
+  precise float f915 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f908) ^ 0x80000000u)), f911, f907, 0, false);
+  rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f909, f915, f911, 0, false)));
+}
+void p2g_exact_50(float f916, float f918, out precise float f920) {
+  f920 = p2g_fmul(f916, f918, false);
+}
+void p2g_exact_51(float f917, float f920, float f916, float f918, out uint rs1687) {
+  precise float f924 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f917) ^ 0x80000000u)), f920, f916, 0, false);
+  rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f918, f924, f920, 0, false)));
+}
+void p2g_exact_52(float f925, float f927, out precise float f929) {
+  f929 = p2g_fmul(f925, f927, false);
+}
+void p2g_exact_53(float f926, float f929, float f925, float f927, out uint rs1688) {
+  precise float f933 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f926) ^ 0x80000000u)), f929, f925, 0, false);
+  rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f927, f933, f929, 0, false)));
+}
+void p2g_exact_54(float f934, float f936, out precise float f938) {
+  f938 = p2g_fmul(f934, f936, false);
+}
+void p2g_exact_55(float f935, float f938, float f934, float f936, out uint rs1689) {
+  precise float f942 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f935) ^ 0x80000000u)), f938, f934, 0, false);
+  rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f936, f942, f938, 0, false)));
+}
+void p2g_exact_56(float f954, uint rs1693, float f105, out precise float f971, out bool p219, out precise float f973) {
+  f971 = p2g_ffma(f954, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693))), f105, false), f105, 0, false);
+  int t164 = p2g_fcmp(floatBitsToUint(f971), 0x3F7D70A4u);
+  p219 = t164 == -1;
+  precise float f972 = p2g_fadd(f971, uintBitsToFloat(0xBF7D70A4u), false);
+  f973 = p2g_ffma(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
+}
+void p2g_exact_57(float f957, uint rs1692, float f106, out precise float f975, out bool p220, out precise float f977) {
+  f975 = p2g_ffma(f957, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692))), f106, false), f106, 0, false);
+  int t165 = p2g_fcmp(floatBitsToUint(f975), 0x3F7D70A4u);
+  p220 = t165 == -1;
+  precise float f976 = p2g_fadd(f975, uintBitsToFloat(0xBF7D70A4u), false);
+  f977 = p2g_ffma(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
+}
+void p2g_exact_58(float f960, uint rs1691, float f107, out precise float f979, out bool p221, out precise float f981) {
+  f979 = p2g_ffma(f960, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691))), f107, false), f107, 0, false);
+  int t166 = p2g_fcmp(floatBitsToUint(f979), 0x3F7D70A4u);
+  p221 = t166 == -1;
+  precise float f980 = p2g_fadd(f979, uintBitsToFloat(0xBF7D70A4u), false);
+  f981 = p2g_ffma(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
+}
+void p2g_exact_59(float f963, uint rs1690, float f108, out precise float f983, out bool p222, out precise float f985) {
+  f983 = p2g_ffma(f963, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690))), f108, false), f108, 0, false);
+  int t167 = p2g_fcmp(floatBitsToUint(f983), 0x3F7D70A4u);
+  p222 = t167 == -1;
+  precise float f984 = p2g_fadd(f983, uintBitsToFloat(0xBF7D70A4u), false);
+  f985 = p2g_ffma(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
+}
+void p2g_exact_60(float f1109, float f966, uint rs1694, float f109, float f110, uint rs1695, float f111, uint rs1696,
+    out precise float f993, float f971, float f975, float f979, float f983, out precise float f129,
+    out precise float f997, out precise float f998, out precise float f130) {
+  precise float f987 = p2g_fsub(f1109, f966, false);
+  precise float f989 = p2g_ffma(f966, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1694))), p2g_fmul(f109, f987, false), 0,
+      false);
+  precise float f991 = p2g_ffma(f110, f987, p2g_fmul(f966, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1695))), false), 0,
+      false);
+  f993 = p2g_ffma(f111, f987, p2g_fmul(f966, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1696))), false), 0, false);
+  precise float f996 = p2g_fadd(p2g_fadd(p2g_fadd(f971, f975, false), f979, false), f983, false);
+  f129 = p2g_fmul(f996, 0.25, false);
+  f997 = uintBitsToFloat(0x3727C5ACu);
+  f998 = p2g_fmax(f989, f997);
+  f130 = p2g_fmul(p2g_div32(f991, f998, 0, false), f129, false);
+}
+void p2g_exact_61(bool p228, float f131, float f129, out precise float f134, uint rs1697, out precise float f1000,
+    out precise float f136, float f997, float f133, out precise float f1014, out bool p231, out precise float f1020) {
+  f134 = p228 ? -0.25 : p2g_fmul(f131, f129, false);
+  f1000 = p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1697)));
+  precise float f1003 = p2g_fadd(f134, uintBitsToFloat(0xB727C5ACu), false);
+  f136 = p2g_fmax(f129, 0.0);
+  precise float f1005 = p2g_canon(uintBitsToFloat(floatBitsToUint(f136) ^ 0x80000000u));
+  int t168 = p2g_fcmp(floatBitsToUint(f1003), floatBitsToUint(f1005));
+  bool p229 = t168 == -1;
+  precise float f1008 = p229 ? p2g_fsub(f997, f134, false) : f136;
+  precise float f1010 = p2g_fadd(p2g_fsub(f133, f134, false), uintBitsToFloat(0xB727C5ACu), false);
+  precise float f1011 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1008) ^ 0x80000000u));
+  int t169 = p2g_fcmp(floatBitsToUint(f1010), floatBitsToUint(f1011));
+  bool p230 = t169 == -1;
+  precise float f1013 = p2g_fadd(p2g_fsub(f134, f133, false), uintBitsToFloat(0x3727C5ACu), false);
+  f1014 = p230 ? f1013 : f1008;
+  precise float f1016 = p2g_fsub(p2g_canon(uintBitsToFloat(floatBitsToUint(f133) ^ 0x80000000u)), f134, false);
+  precise float f1017 = p2g_fadd(f1016, uintBitsToFloat(0xB727C5ACu), false);
+  precise float f1018 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1014) ^ 0x80000000u));
+  int t170 = p2g_fcmp(floatBitsToUint(f1017), floatBitsToUint(f1018));
+  p231 = t170 == -1;
+  f1020 = p2g_fadd(p2g_fadd(f133, f134, false), uintBitsToFloat(0x3727C5ACu), false);
+}
+void p2g_exact_62(float f133, float f1109, out uint rs1559, float f134, out uint rs1560) {
+  rs1559 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(f133, f1109, false)));
+  rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(f134, f1109, false)));
+}
+void p2g_exact_63(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uint r26, out uint r1797, out uint r1798,
+    out uint r1799, out uint r1800, out uint r1801) {
+  precise float f1045 = p2g_fadd(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 6ul)).v)))), 0.0, false);
+  precise float f1046 = p2g_fadd(f1045, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 8ul)).v)))), false);
+  precise float f1047 = p2g_fadd(f1046, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 10ul)).v)))), false);
+  precise float f1048 = p2g_fadd(f1047, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 12ul)).v)))), false);
+  precise float f1049 = p2g_fadd(f1048, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 14ul)).v)))), false);
+  precise float f1050 = p2g_fmul(f1049, uintBitsToFloat(0x3E4CCCCDu), false);
+  precise float f1052 = p2g_fadd(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 26ul)).v)))), 0.0, false);
+  precise float f1053 = p2g_fadd(f1052, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 28ul)).v)))), false);
+  precise float f1054 = p2g_fadd(f1053, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 30ul)).v)))), false);
+  precise float f1055 = p2g_fadd(f1054, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 32ul)).v)))), false);
+  precise float f1056 = p2g_fadd(f1055, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 34ul)).v)))), false);
+  precise float f1057 = p2g_fmul(f1056, uintBitsToFloat(0x3E4CCCCDu), false);
+  precise float f1058 = p2g_ffma(f1057, f1057, p2g_ffma(f1050, f1050, 0.0, 0, false), 0, false);
+  precise float f1059 = p2g_fadd(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 46ul)).v)))), 0.0, false);
+  precise float f1060 = p2g_fadd(f1059, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 48ul)).v)))), false);
+  precise float f1061 = p2g_fadd(f1060, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 50ul)).v)))), false);
+  precise float f1062 = p2g_fadd(f1061, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 52ul)).v)))), false);
+  precise float f1063 = p2g_fadd(f1062, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 54ul)).v)))), false);
+  precise float f1064 = p2g_fmul(f1063, uintBitsToFloat(0x3E4CCCCDu), false);
+  precise float f1065 = p2g_ffma(f1064, f1064, f1058, 0, false);
+  precise float f1066 = p2g_fadd(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 66ul)).v)))), 0.0, false);
+  precise float f1067 = p2g_fadd(f1066, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 68ul)).v)))), false);
+  precise float f1068 = p2g_fadd(f1067, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 70ul)).v)))), false);
+  precise float f1069 = p2g_fadd(f1068, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 72ul)).v)))), false);
+  precise float f1070 = p2g_fadd(f1069, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 74ul)).v)))), false);
+  precise float f1071 = p2g_fmul(f1070, uintBitsToFloat(0x3E4CCCCDu), false);
+  precise float f1073 = p2g_fadd(p2g_ffma(f1071, f1071, f1065, 0, false), 1.0, false);
+  precise float f1074 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f1073), false));
+  rd36 = p304_u64;
+  r1797 = r26 << 4u;
+  r1798 = floatBitsToUint(p2g_fmul(f1074, f1050, false));
+  r1799 = floatBitsToUint(p2g_fmul(f1074, f1057, false));
+  r1800 = floatBitsToUint(p2g_fmul(f1074, f1064, false));
+  r1801 = floatBitsToUint(p2g_fmul(f1074, f1071, false));
+}
+void p2g_exact_64(float f132, out precise float f1110) {
+  f1110 = p2g_div32(1.0, p2g_fsub(1.0, f132, false), 0, false);
+}
+void p2g_exact_65(float f132, out precise float f1110) {
+  precise float f1081 = p2g_fmul(p2g_fadd(f132, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
+  precise float f1082 = p2g_fmul(f1081, uintBitsToFloat(0x3FB8AA3Bu), false);
+  precise float f1083 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f1082), false));
+  f1110 = p2g_div32(p2g_fadd(f1083, -1.0, false), p2g_fmul(f132, 9.0, false), 0, false);
+}
+void p2g_exact_66(float f132, float f1111, out precise float f145, float f133, out precise float f146, float f134,
+    out precise float f147) {
+  f145 = p2g_fmul(f132, f1111, false);
+  f146 = p2g_fmul(f133, f1111, false);
+  f147 = p2g_fmul(f134, f1111, false);
+}
+void p2g_exact_67(float f145, float f146, float f147, out uint rs1583, out uint rs1584, out uint rs1585) {
+  rs1583 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(p2g_fadd(f145, f146, false), f147, false)));
+  rs1584 = p2g_f2h_rn(floatBitsToUint(p2g_fadd(f145, f147, false)));
+  rs1585 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(p2g_fsub(f145, f146, false), f147, false)));
+}
+
 void main() {
   if (P2G_LOOP_GUARD) p2g_loop_iters[min(gl_SubgroupID, 255u)] = 0u;
   if (P2G_WARP_EMU && (gl_LocalInvocationIndex & 31u) == 0u) {  // the first exchange's masks
@@ -1223,15 +3019,16 @@ void main() {
   precise float f19 = 0.0, f20 = 0.0, f28 = 0.0, f29 = 0.0, f30 = 0.0, f31 = 0.0, f34 = 0.0, f35 = 0.0;
   precise float f36 = 0.0, f37 = 0.0, f42 = 0.0, f51 = 0.0, f63 = 0.0, f75 = 0.0, f79 = 0.0, f90 = 0.0;
   precise float f91 = 0.0, f93 = 0.0, f94 = 0.0, f95 = 0.0, f96 = 0.0, f247 = 0.0, f286 = 0.0, f290 = 0.0;
-  precise float f603 = 0.0, f634 = 0.0, f704 = 0.0, f748 = 0.0, f792 = 0.0, f836 = 0.0, f843 = 0.0, f844 = 0.0;
-  precise float f845 = 0.0, f847 = 0.0, f866 = 0.0, f875 = 0.0, f897 = 0.0, f900 = 0.0, f903 = 0.0, f906 = 0.0;
-  precise float f915 = 0.0, f924 = 0.0, f933 = 0.0, f942 = 0.0, f954 = 0.0, f957 = 0.0, f960 = 0.0, f963 = 0.0;
-  precise float f971 = 0.0, f975 = 0.0, f979 = 0.0, f983 = 0.0, f989 = 0.0, f991 = 0.0, f993 = 0.0;
-  precise float f1045 = 0.0, f1046 = 0.0, f1047 = 0.0, f1048 = 0.0, f1049 = 0.0, f1052 = 0.0, f1053 = 0.0;
-  precise float f1054 = 0.0, f1055 = 0.0, f1056 = 0.0, f1059 = 0.0, f1060 = 0.0, f1061 = 0.0, f1062 = 0.0;
-  precise float f1063 = 0.0, f1066 = 0.0, f1067 = 0.0, f1068 = 0.0, f1069 = 0.0, f1070 = 0.0, f1095 = 0.0;
-  precise float f1096 = 0.0, f1097 = 0.0, f1099 = 0.0, f1100 = 0.0, f1102 = 0.0, f1103 = 0.0, f1105 = 0.0;
-  precise float f1106 = 0.0, f1108 = 0.0, f1110 = 0.0;
+  precise float f513 = 0.0, f524 = 0.0, f535 = 0.0, f546 = 0.0, f557 = 0.0, f565 = 0.0, f573 = 0.0, f581 = 0.0;
+  precise float f589 = 0.0, f597 = 0.0, f603 = 0.0, f634 = 0.0, f704 = 0.0, f748 = 0.0, f792 = 0.0, f836 = 0.0;
+  precise float f843 = 0.0, f844 = 0.0, f845 = 0.0, f847 = 0.0, f866 = 0.0, f875 = 0.0, f897 = 0.0, f900 = 0.0;
+  precise float f903 = 0.0, f906 = 0.0, f915 = 0.0, f924 = 0.0, f933 = 0.0, f942 = 0.0, f954 = 0.0, f957 = 0.0;
+  precise float f960 = 0.0, f963 = 0.0, f971 = 0.0, f975 = 0.0, f979 = 0.0, f983 = 0.0, f989 = 0.0, f991 = 0.0;
+  precise float f993 = 0.0, f1045 = 0.0, f1046 = 0.0, f1047 = 0.0, f1048 = 0.0, f1049 = 0.0, f1052 = 0.0;
+  precise float f1053 = 0.0, f1054 = 0.0, f1055 = 0.0, f1056 = 0.0, f1059 = 0.0, f1060 = 0.0, f1061 = 0.0;
+  precise float f1062 = 0.0, f1063 = 0.0, f1066 = 0.0, f1067 = 0.0, f1068 = 0.0, f1069 = 0.0, f1070 = 0.0;
+  precise float f1095 = 0.0, f1096 = 0.0, f1097 = 0.0, f1099 = 0.0, f1100 = 0.0, f1102 = 0.0, f1103 = 0.0;
+  precise float f1105 = 0.0, f1106 = 0.0, f1108 = 0.0, f1110 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const float p0_f32 = uintBitsToFloat(P2GU32((pc.params)).v);  // k_output_param_0
   const float p4_f32 = uintBitsToFloat(P2GU32((pc.params + 4ul)).v);  // k_output_param_0+4
@@ -1327,16 +3124,16 @@ void main() {
   precise float f160 = p164_f32;
   // ptx:45  mul.f32 	%f162, %f159, %f157;
   // ptx:46  mul.f32 	%f163, %f159, %f158;
-  precise float f163 = p2g_fmul(f159, ((t4 == 0) ? 1.0 : f153), false);
+  precise float f163 = p2g_fmul(p2g_in(f159), p2g_in(((t4 == 0) ? 1.0 : f153)));
   // ptx:47  ld.param.f32 	%f164, [k_output_param_0+168];
   // ptx:48  mul.f32 	%f165, %f164, %f163;
-  precise float f165 = p2g_fmul(p168_f32, f163, false);
+  precise float f165 = p2g_fmul(p2g_in(p168_f32), f163);
   // ptx:49  setp.eq.f32 	%p5, %f165, 0f00000000;
   int t5 = p2g_fcmp(floatBitsToUint(f165), floatBitsToUint(0.0));
   // ptx:50  selp.f32 	%f1, 0f3F800000, %f165, %p5;
   precise float f1 = (t5 == 0) ? 1.0 : f165;
   // ptx:51  div.rn.f32 	%f2, %f163, %f162;
-  precise float f2 = p2g_div32(f163, p2g_fmul(f159, ((t3 == 0) ? 1.0 : f149), false), 0, false);
+  precise float f2 = p2g_div32(f163, p2g_fmul(f159, p2g_in(((t3 == 0) ? 1.0 : f149))), 0, false);
   // ptx:52  mov.u32 	%r217, %ctaid.x;
   // ptx:53  shl.b32 	%r1, %r217, 4;
   uint r1 = gl_WorkGroupID.x << 4u;
@@ -1355,7 +3152,7 @@ void main() {
   precise float f172 = p16_f32;
   precise float f173 = p20_f32;
   // ptx:61  fma.rn.f32 	%f176, %f167, %f168, %f172;
-  precise float f176 = p2g_ffma(p2g_fadd(f166, 0.5, false), f168, f172, 0, false);
+  precise float f176 = p2g_ffma(p2g_fadd(p2g_in(f166), 0.5), p2g_in(f168), p2g_in(f172));
   // ptx:62  copysign.f32 	%f177, %f176, %f148;
   precise float f177 = uintBitsToFloat((floatBitsToUint(f176) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
   // ptx:63  add.rz.f32 	%f178, %f176, %f177;
@@ -1369,7 +3166,7 @@ void main() {
   precise float f180 = p2g_f32_canon(p2g_s2f32(int(int(r2)), 0));
   // ptx:68  add.f32 	%f181, %f180, 0f3F000000;
   // ptx:69  fma.rn.f32 	%f182, %f181, %f169, %f173;
-  precise float f182 = p2g_ffma(p2g_fadd(f180, 0.5, false), f169, f173, 0, false);
+  precise float f182 = p2g_ffma(p2g_fadd(p2g_in(f180), 0.5), p2g_in(f169), p2g_in(f173));
   // ptx:70  copysign.f32 	%f183, %f182, %f148;
   precise float f183 = uintBitsToFloat((floatBitsToUint(f182) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
   // ptx:71  add.rz.f32 	%f184, %f182, %f183;
@@ -1381,7 +3178,7 @@ void main() {
   uint r4 = uint(int(r221) + -4);
   // ptx:75  add.f32 	%f186, %f166, 0f41780000;
   // ptx:76  fma.rn.f32 	%f187, %f186, %f168, %f172;
-  precise float f187 = p2g_ffma(p2g_fadd(f166, 15.5, false), f168, f172, 0, false);
+  precise float f187 = p2g_ffma(p2g_fadd(p2g_in(f166), 15.5), p2g_in(f168), p2g_in(f172));
   // ptx:77  copysign.f32 	%f188, %f187, %f148;
   precise float f188 = uintBitsToFloat((floatBitsToUint(f187) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
   // ptx:78  add.rz.f32 	%f189, %f187, %f188;
@@ -1390,7 +3187,9 @@ void main() {
   // ptx:80  cvt.rzi.s32.f32 	%r222, %f190;
   // ptx:81  add.f32 	%f191, %f180, 0f41780000;
   // ptx:82  fma.rn.f32 	%f192, %f191, %f169, %f173;
-  precise float f192 = p2g_ffma(p2g_fadd(f180, 15.5, false), f169, f173, 0, false);
+  precise float f192 = p2g_ffma(p2g_fadd(p2g_in(f180), 15.5), p2g_in(f169), p2g_in(f173));
+  if (p2g_redo()) p2g_exact_1(f159, t4, f153, p168_f32, f1, t3, f149, f2, r1, r218, r2, p40_f32, p44_f32, p16_f32,
+      p20_f32, f148, r220, r3, r221, r4, f190, f192);
   // ptx:83  copysign.f32 	%f193, %f192, %f148;
   precise float f193 = uintBitsToFloat((floatBitsToUint(f192) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
   // ptx:84  add.rz.f32 	%f194, %f192, %f193;
@@ -1482,24 +3281,25 @@ void main() {
           // ptx:135  max.f32 	%f203, %f198, %f200;
           precise float f203 = p2g_fmax(f198, f200);
           // ptx:136  mul.f32 	%f204, %f201, 0f3E800000;
-          precise float f204 = p2g_fmul(f201, 0.25, false);
+          precise float f204 = p2g_fmul(p2g_in(f201), 0.25);
           // ptx:137  mul.f32 	%f205, %f202, 0f3F000000;
-          precise float f205 = p2g_fmul(p2g_fmax(f197, f200), 0.5, false);
+          precise float f205 = p2g_fmul(p2g_in(p2g_fmax(f197, f200)), 0.5);
           // ptx:138  add.f32 	%f206, %f204, %f205;
           // ptx:139  mul.f32 	%f207, %f203, 0f3E800000;
-          precise float f207 = p2g_fmul(f203, 0.25, false);
+          precise float f207 = p2g_fmul(p2g_in(f203), 0.25);
           // ptx:140  add.f32 	%f208, %f206, %f207;
           // ptx:142  mul.f32 	%f210, %f203, 0f3F000000;
           // ptx:143  sub.f32 	%f4, %f209, %f210;
-          precise float neg5769 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fmul(f203, 0.5, false)) ^ 0x80000000u));
+          precise float neg5769 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fmul(f203, 0.5)) ^ 0x80000000u));
           // ptx:141  mul.f32 	%f209, %f201, 0f3F000000;
           // ptx:143  sub.f32 	%f4, %f209, %f210;
-          precise float f4 = p2g_ffma(f201, 0.5, neg5769, 0, false);
+          precise float f4 = p2g_ffma(f201, 0.5, neg5769);
           // ptx:144  sub.f32 	%f211, %f205, %f204;
           // ptx:145  sub.f32 	%f5, %f211, %f207;
-          precise float f5 = p2g_fsub(p2g_fsub(f205, f204, false), f207, false);
+          precise float f5 = p2g_fsub(p2g_fsub(f205, f204), f207);
           // ptx:146  mul.f32 	%f6, %f1, %f208;
-          precise float f6 = p2g_fmul(f1, p2g_fadd(p2g_fadd(f204, f205, false), f207, false), false);
+          precise float f6 = p2g_fmul(p2g_in(f1), p2g_fadd(p2g_fadd(f204, f205), f207));
+          if (p2g_redo()) p2g_exact_2(f201, f197, f200, f203, f4, f5, f1, f6);
           // ptx:147  setp.lt.f32 	%p12, %f6, 0f447A0000;
           int t7 = p2g_fcmp(floatBitsToUint(f6), floatBitsToUint(1000.0));
           bool p12 = t7 == -1;
@@ -1507,18 +3307,19 @@ void main() {
           if (p12) {
             // ptx:152  add.f32 	%f248, %f6, 0f3F800000;
             // ptx:153  rcp.rn.f32 	%f1095, %f248;
-            f1095 = p2g_div32(1.0, p2g_fadd(f6, 1.0, false), 0, false);
+            f1095 = p2g_div32(1.0, p2g_fadd(p2g_in(f6), 1.0), 0, false);
+            if (p2g_redo()) p2g_exact_3(f6, f1095);
             // ptx:154  bra.uni 	$L__BB0_8;
           } else {
             // ptx:149  bra.uni 	$L__BB0_4;
             // ptx:157  fma.rn.f32 	%f212, %f6, 0f41100000, 0f3F800000;
-            precise float f212 = p2g_ffma(f6, 9.0, 1.0, 0, false);
+            precise float f212 = p2g_ffma(p2g_in(f6), 9.0, 1.0);
             // ptx:158  setp.lt.f32 	%p13, %f212, 0f00800000;
             int t8 = p2g_fcmp(floatBitsToUint(f212), 0x00800000u);
             bool p13 = t8 == -1;
             // ptx:159  mul.f32 	%f213, %f212, 0f4B000000;
             // ptx:160  selp.f32 	%f7, %f213, %f212, %p13;
-            precise float f7 = p13 ? p2g_fmul(f212, 8388608.0, false) : f212;
+            precise float f7 = p13 ? p2g_fmul(f212, 8388608.0) : f212;
             // ptx:161  selp.f32 	%f214, 0fC1B80000, 0f00000000, %p13;
             // ptx:162  mov.b32 	%r245, %f7;
             uint r245 = floatBitsToUint(f7);
@@ -1531,61 +3332,64 @@ void main() {
             precise float f216 = p2g_f32_canon(p2g_s2f32(int(int(r247)), 0));
             // ptx:168  mov.f32 	%f217, 0f34000000;
             // ptx:169  fma.rn.f32 	%f218, %f216, %f217, %f214;
-            precise float f218 = p2g_ffma(f216, uintBitsToFloat(0x34000000u), (p13 ? -23.0 : 0.0), 0, false);
+            precise float f218 = p2g_ffma(p2g_in(f216), uintBitsToFloat(0x34000000u), p2g_in((p13 ? -23.0 : 0.0)));
             // ptx:170  add.f32 	%f219, %f215, 0fBF800000;
-            precise float f219 = p2g_fadd(uintBitsToFloat(uint(int(r245) - int(r247))), -1.0, false);
+            precise float f219 = p2g_fadd(p2g_in(uintBitsToFloat(uint(int(r245) - int(r247)))), -1.0);
             // ptx:171  mov.f32 	%f220, 0fBE2C7F30;
             // ptx:172  mov.f32 	%f221, 0f3DC6B27F;
             // ptx:173  fma.rn.f32 	%f222, %f221, %f219, %f220;
-            precise float f222 = p2g_ffma(uintBitsToFloat(0x3DC6B27Fu), f219, uintBitsToFloat(0xBE2C7F30u), 0, false);
+            precise float f222 = p2g_ffma(uintBitsToFloat(0x3DC6B27Fu), f219, uintBitsToFloat(0xBE2C7F30u));
             // ptx:174  mov.f32 	%f223, 0f3E2FCF2A;
             // ptx:175  fma.rn.f32 	%f224, %f222, %f219, %f223;
-            precise float f224 = p2g_ffma(f222, f219, uintBitsToFloat(0x3E2FCF2Au), 0, false);
+            precise float f224 = p2g_ffma(f222, f219, uintBitsToFloat(0x3E2FCF2Au));
             // ptx:176  mov.f32 	%f225, 0fBE374E43;
             // ptx:177  fma.rn.f32 	%f226, %f224, %f219, %f225;
-            precise float f226 = p2g_ffma(f224, f219, uintBitsToFloat(0xBE374E43u), 0, false);
+            precise float f226 = p2g_ffma(f224, f219, uintBitsToFloat(0xBE374E43u));
             // ptx:178  mov.f32 	%f227, 0f3E520BF4;
             // ptx:179  fma.rn.f32 	%f228, %f226, %f219, %f227;
-            precise float f228 = p2g_ffma(f226, f219, uintBitsToFloat(0x3E520BF4u), 0, false);
+            precise float f228 = p2g_ffma(f226, f219, uintBitsToFloat(0x3E520BF4u));
             // ptx:180  mov.f32 	%f229, 0fBE763C8B;
             // ptx:181  fma.rn.f32 	%f230, %f228, %f219, %f229;
-            precise float f230 = p2g_ffma(f228, f219, uintBitsToFloat(0xBE763C8Bu), 0, false);
+            precise float f230 = p2g_ffma(f228, f219, uintBitsToFloat(0xBE763C8Bu));
             // ptx:182  mov.f32 	%f231, 0f3E93BF99;
             // ptx:183  fma.rn.f32 	%f232, %f230, %f219, %f231;
-            precise float f232 = p2g_ffma(f230, f219, uintBitsToFloat(0x3E93BF99u), 0, false);
+            precise float f232 = p2g_ffma(f230, f219, uintBitsToFloat(0x3E93BF99u));
             // ptx:184  mov.f32 	%f233, 0fBEB8AA49;
             // ptx:185  fma.rn.f32 	%f234, %f232, %f219, %f233;
-            precise float f234 = p2g_ffma(f232, f219, uintBitsToFloat(0xBEB8AA49u), 0, false);
+            precise float f234 = p2g_ffma(f232, f219, uintBitsToFloat(0xBEB8AA49u));
             // ptx:186  mov.f32 	%f235, 0f3EF6384A;
             // ptx:187  fma.rn.f32 	%f236, %f234, %f219, %f235;
-            precise float f236 = p2g_ffma(f234, f219, uintBitsToFloat(0x3EF6384Au), 0, false);
+            precise float f236 = p2g_ffma(f234, f219, uintBitsToFloat(0x3EF6384Au));
             // ptx:188  mov.f32 	%f237, 0fBF38AA3B;
             // ptx:189  fma.rn.f32 	%f238, %f236, %f219, %f237;
-            precise float f238 = p2g_ffma(f236, f219, uintBitsToFloat(0xBF38AA3Bu), 0, false);
+            precise float f238 = p2g_ffma(f236, f219, uintBitsToFloat(0xBF38AA3Bu));
             // ptx:190  mul.f32 	%f239, %f219, %f238;
             // ptx:191  mul.f32 	%f240, %f219, %f239;
-            precise float f240 = p2g_fmul(f219, p2g_fmul(f219, f238, false), false);
+            precise float f240 = p2g_fmul(f219, p2g_fmul(f219, f238));
             // ptx:192  mov.f32 	%f241, 0f3FB8AA3B;
             // ptx:193  fma.rn.f32 	%f242, %f219, %f241, %f240;
-            precise float f242 = p2g_ffma(f219, uintBitsToFloat(0x3FB8AA3Bu), f240, 0, false);
+            precise float f242 = p2g_ffma(f219, uintBitsToFloat(0x3FB8AA3Bu), f240);
             // ptx:194  add.f32 	%f1094, %f218, %f242;
-            precise float f1094 = p2g_fadd(f218, f242, false);
+            precise float f1094 = p2g_fadd(f218, f242);
+            if (p2g_redo()) p2g_exact_4(f6, f7, r245, f1094);
             // ptx:195  setp.lt.u32 	%p14, %r245, 2139095040;
             // ptx:196  @%p14 bra 	$L__BB0_6;
             if (!(r245 < 0x7F800000u)) {
               // ptx:198  mov.f32 	%f243, 0f7F800000;
               precise float f243 = uintBitsToFloat(0x7F800000u);
               // ptx:199  fma.rn.f32 	%f1094, %f7, %f243, %f243;
-              f1094 = p2g_ffma(f7, f243, f243, 0, false);
+              f1094 = p2g_ffma(p2g_in(f7), p2g_in(f243), f243);
+              if (p2g_redo()) p2g_exact_5(f7, f243, f1094);
             }
             // ptx:202  mul.f32 	%f244, %f1094, 0f3F317218;
             // ptx:203  div.rn.f32 	%f245, %f244, 0f41100000;
-            precise float f245 = p2g_div32(p2g_fmul(f1094, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
+            precise float f245 = p2g_div32(p2g_fmul(p2g_in(f1094), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
             // ptx:204  add.f32 	%f246, %f245, 0fBC4FAEFF;
             // ptx:205  setp.eq.f32 	%p15, %f7, 0f00000000;
             int t9 = p2g_fcmp(floatBitsToUint(f7), floatBitsToUint(0.0));
             // ptx:206  selp.f32 	%f247, 0fFF800000, %f246, %p15;
-            f247 = (t9 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f245, uintBitsToFloat(0xBC4FAEFFu), false);
+            f247 = (t9 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(p2g_in(f245), uintBitsToFloat(0xBC4FAEFFu));
+            if (p2g_redo()) p2g_exact_6(f1094, f7, f247);
             // ptx:207  div.rn.f32 	%f1095, %f247, %f6;
             f1095 = p2g_div32(f247, f6, 0, false);
           }
@@ -1600,11 +3404,12 @@ void main() {
           // ptx:217  mov.u32 	%r255, _ZZ8k_outputE6sColor;
           // ptx:218  add.s32 	%r256, %r255, %r254;
           // ptx:220  { cvt.rn.f16x2.f32 %r249, %f250, %f249; }
-          uint t10 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_fmul(f1, f4, false), f1095, false)));
-          uint t11 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(f6, f1095, false)));
+          uint t10 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_fmul(p2g_in(f1), p2g_in(f4)), p2g_in(f1095))));
+          uint t11 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_in(f6), f1095)));
           // ptx:224  { cvt.rn.f16x2.f32 %r250, %f199, %f251; }
           uint t12 = p2g_f2h_rn(floatBitsToUint(f199));
-          uint t13 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_fmul(f1, f5, false), f1095, false)));
+          uint t13 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_fmul(f1, p2g_in(f5)), f1095)));
+          if (p2g_redo()) p2g_exact_7(f1, f4, f1095, t10, f6, t11, f199, t12, f5, t13);
           // ptx:227  st.shared.v2.u32 	[%r256], {%r249, %r250};
           uint t14 = uint(int(sh_sColor) + int(r253 << 3u));
           p2g_sts32(t14, ((t10 << 16) | t11));
@@ -1650,7 +3455,7 @@ void main() {
       precise float f262 = p68_f32;
       // ptx:250  mul.f32 	%f265, %f261, %f14;
       // ptx:251  cvt.rzi.s32.f32 	%r264, %f265;
-      uint r264 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmul(f261, f14, false)), 1, true, 32)));
+      uint r264 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmul(p2g_in(f261), p2g_in(f14))), 1, true, 32)));
       // ptx:252  shr.u32 	%r265, %r264, 31;
       // ptx:253  add.s32 	%r266, %r264, %r265;
       // ptx:254  shr.s32 	%r267, %r266, 1;
@@ -1660,18 +3465,18 @@ void main() {
       precise float f15 = p2g_f32_canon(p2g_s2f32(int(int(r27)), 0));
       // ptx:257  mul.f32 	%f266, %f262, %f15;
       // ptx:258  cvt.rzi.s32.f32 	%r268, %f266;
-      uint r268 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmul(f262, f15, false)), 1, true, 32)));
+      uint r268 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmul(p2g_in(f262), p2g_in(f15))), 1, true, 32)));
       // ptx:259  shr.u32 	%r269, %r268, 31;
       // ptx:260  add.s32 	%r270, %r268, %r269;
       // ptx:261  shr.s32 	%r271, %r270, 1;
       uint r271 = uint(int(uint(int(r268) + int(r268 >> 31u))) >> 1u);
       // ptx:262  mul.f32 	%f267, %f15, 0f3F000000;
       // ptx:263  cvt.rzi.s32.f32 	%r272, %f267;
-      uint r272 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmul(f15, 0.5, false)), 1, true, 32)));
+      uint r272 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmul(p2g_in(f15), 0.5)), 1, true, 32)));
       // ptx:264  and.b32  	%r273, %r272, 1;
       // ptx:265  mul.f32 	%f268, %f14, 0f3F000000;
       // ptx:266  cvt.rzi.s32.f32 	%r274, %f268;
-      uint r274 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmul(f14, 0.5, false)), 1, true, 32)));
+      uint r274 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmul(f14, 0.5)), 1, true, 32)));
       // ptx:267  and.b32  	%r275, %r274, 1;
       // ptx:268  bfi.b32 	%r276, %r273, %r275, 1, 1;
       // ptx:269  ld.param.u64 	%rd11, [%rd1+8];
@@ -1692,7 +3497,8 @@ void main() {
       // ptx:279  ld.global.u16 	%rs410, [%rd4+18];
       // ptx:281  {  cvt.f32.f16 %f259, %rs410;}
       // ptx:284  mul.f32 	%f16, %f259, 0f3F000000;
-      precise float f16 = p2g_fmul(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd4 + 18ul)).v)))), 0.5, false);
+      precise float f16 = p2g_fmul(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd4 + 18ul)).v))))), 0.5);
+      if (p2g_redo()) p2g_exact_8(f261, f14, r2, r7, r27, f15, f262, p272_u64, p80_u32, rd4, f16);
       // ptx:285  setp.lt.f32 	%p19, %f16, 0fC0400000;
       int t17 = p2g_fcmp(floatBitsToUint(f16), floatBitsToUint(-3.0));
       bool p19 = t17 == -1;
@@ -1709,13 +3515,14 @@ void main() {
           // ptx:293  mul.f32 	%f270, %f16, 0f3F000000;
           // ptx:294  fma.rn.f32 	%f271, %f16, %f16, 0f41D80000;
           // ptx:295  mul.f32 	%f272, %f270, %f271;
-          precise float f272 = p2g_fmul(p2g_fmul(f16, 0.5, false), p2g_ffma(f16, f16, 27.0, 0, false), false);
+          precise float f272 = p2g_fmul(p2g_fmul(p2g_in(f16), 0.5), p2g_ffma(f16, f16, 27.0));
           // ptx:296  mul.f32 	%f273, %f16, 0f41100000;
           // ptx:297  fma.rn.f32 	%f274, %f16, %f273, 0f41D80000;
           // ptx:298  div.rn.f32 	%f275, %f272, %f274;
-          precise float f275 = p2g_div32(f272, p2g_ffma(f16, p2g_fmul(f16, 9.0, false), 27.0, 0, false), 0, false);
+          precise float f275 = p2g_div32(f272, p2g_ffma(f16, p2g_fmul(f16, 9.0), 27.0), 0, false);
           // ptx:299  add.f32 	%f1096, %f275, 0f3F000000;
-          f1096 = p2g_fadd(f275, 0.5, false);
+          f1096 = p2g_fadd(p2g_in(f275), 0.5);
+          if (p2g_redo()) p2g_exact_9(f16, f1096);
         }
       }
       // ptx:302  ld.param.v2.f32 	{%f276, %f277}, [%rd1+-208];
@@ -1724,14 +3531,14 @@ void main() {
       // ptx:303  mov.u32 	%r1847, 0;
       uint r1847 = 0u;
       // ptx:304  add.f32 	%f19, %f14, 0f3F000000;
-      f19 = p2g_fadd(f14, 0.5, false);
+      f19 = p2g_fadd(p2g_in(f14), 0.5);
       // ptx:305  mov.f32 	%f280, 0f3F000000;
       precise float f280 = 0.5;
       // ptx:306  ld.param.v2.f32 	{%f281, %f282}, [%rd1+-248];
       precise float f281 = p16_f32;
       precise float f282 = p20_f32;
       // ptx:307  fma.rn.f32 	%f285, %f19, %f276, %f281;
-      precise float f285 = p2g_ffma(f19, f276, f281, 0, false);
+      precise float f285 = p2g_ffma(f19, p2g_in(f276), p2g_in(f281));
       // ptx:308  copysign.f32 	%f286, %f285, %f280;
       f286 = uintBitsToFloat((floatBitsToUint(f285) & 0x80000000u) | (floatBitsToUint(f280) & 0x7FFFFFFFu));
       // ptx:309  add.rz.f32 	%f287, %f285, %f286;
@@ -1740,9 +3547,9 @@ void main() {
       // ptx:311  cvt.rzi.s32.f32 	%r28, %f288;
       uint r28 = uint(int(p2g_f2i32(floatBitsToUint(f288), 1, true, 32)));
       // ptx:312  add.f32 	%f20, %f15, 0f3F000000;
-      f20 = p2g_fadd(f15, 0.5, false);
+      f20 = p2g_fadd(p2g_in(f15), 0.5);
       // ptx:313  fma.rn.f32 	%f289, %f20, %f277, %f282;
-      precise float f289 = p2g_ffma(f20, f277, f282, 0, false);
+      precise float f289 = p2g_ffma(f20, p2g_in(f277), p2g_in(f282));
       // ptx:314  copysign.f32 	%f290, %f289, %f280;
       f290 = uintBitsToFloat((floatBitsToUint(f289) & 0x80000000u) | (floatBitsToUint(f280) & 0x7FFFFFFFu));
       // ptx:315  add.rz.f32 	%f291, %f289, %f290;
@@ -1766,12 +3573,12 @@ void main() {
       // ptx:328  ld.shared.f32 	%f23, [%r287];
       precise float f23 = uintBitsToFloat(p2g_lds32(r287));
       // ptx:329  mul.f32 	%f295, %f23, 0f3A83126F;
-      precise float f295 = p2g_fmul(f23, uintBitsToFloat(0x3A83126Fu), false);
+      precise float f295 = p2g_fmul(p2g_in(f23), uintBitsToFloat(0x3A83126Fu));
       // ptx:330  sub.f32 	%f296, %f294, %f295;
       precise float neg5770 = p2g_canon(uintBitsToFloat(floatBitsToUint(f295) ^ 0x80000000u));
       // ptx:327  mul.f32 	%f294, %f293, 0f3F000000;
       // ptx:330  sub.f32 	%f296, %f294, %f295;
-      precise float f296 = p2g_ffma(p2g_fadd(f22, f21, false), 0.5, neg5770, 0, false);
+      precise float f296 = p2g_ffma(p2g_fadd(p2g_in(f22), p2g_in(f21)), 0.5, neg5770);
       // ptx:331  setp.geu.f32 	%p21, %f23, %f296;
       int t19 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f296));
       // ptx:332  ld.shared.f32 	%f24, [%r287+92];
@@ -1783,7 +3590,9 @@ void main() {
       precise float neg5771 = p2g_canon(uintBitsToFloat(floatBitsToUint(f295) ^ 0x80000000u));
       // ptx:335  mul.f32 	%f298, %f297, 0f3F000000;
       // ptx:336  sub.f32 	%f299, %f298, %f295;
-      precise float f299 = p2g_ffma(p2g_fadd(f25, f24, false), 0.5, neg5771, 0, false);
+      precise float f299 = p2g_ffma(p2g_fadd(p2g_in(f25), p2g_in(f24)), 0.5, neg5771);
+      if (p2g_redo()) p2g_exact_10(f14, f19, p16_f32, p20_f32, f276, r28, f15, f20, f277, r29, r4, r3, f21, f22, f23,
+          t19, f24, f25, f299);
       // ptx:337  setp.geu.f32 	%p22, %f23, %f299;
       int t20 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f299));
       // ptx:338  and.pred  	%p23, %p22, %p21;
@@ -1855,108 +3664,108 @@ void main() {
       precise float f312 = p12_f32;
       // ptx:377  add.f32 	%f315, %f303, %f311;
       // ptx:378  fma.rn.f32 	%f26, %f307, %f315, %f19;
-      precise float f26 = p2g_ffma(f307, p2g_fadd(f303, f311, false), f19, 0, false);
+      precise float f26 = p2g_ffma(p2g_in(f307), p2g_fadd(p2g_in(f303), p2g_in(f311)), p2g_in(f19));
       // ptx:379  add.f32 	%f316, %f304, %f312;
       // ptx:380  fma.rn.f32 	%f27, %f308, %f316, %f20;
-      precise float f27 = p2g_ffma(f308, p2g_fadd(f304, f312, false), f20, 0, false);
+      precise float f27 = p2g_ffma(p2g_in(f308), p2g_fadd(p2g_in(f304), p2g_in(f312)), p2g_in(f20));
       // ptx:381  ld.param.u64 	%rd18, [%rd1+-40];
       uint64_t rd18 = p224_u64;
       // ptx:382  ld.param.v2.f32 	{%f317, %f318}, [%rd1+-120];
       precise float f317 = p144_f32;
       precise float f318 = p148_f32;
       // ptx:383  mul.f32 	%f321, %f26, %f317;
-      precise float f321 = p2g_fmul(f26, f317, false);
+      precise float f321 = p2g_fmul(f26, p2g_in(f317));
       // ptx:384  mul.f32 	%f322, %f27, %f318;
       // ptx:385  mov.f32 	%f323, 0f00000000;
       precise float f323 = 0.0;
       // ptx:386  tex.level.2d.v4.f32.f32 	{%f28, %f29, %f30, %f31}, [%rd18, {%f321, %f322}], %f323;
-      uvec4 t26 = p2g_tex(rd18 /* p224_u64 */, vec3(f321, p2g_fmul(f27, f318, false), 0.0), 0, 2u);
+      uvec4 t26 = p2g_tex(rd18 /* p224_u64 */, vec3(f321, p2g_fmul(f27, p2g_in(f318)), 0.0), 0, 2u);
       f28 = uintBitsToFloat(t26.x);
       f29 = uintBitsToFloat(t26.y);
       f30 = uintBitsToFloat(t26.z);
       f31 = uintBitsToFloat(t26.w);
       // ptx:387  add.f32 	%f324, %f26, 0fBF000000;
       // ptx:388  fma.rn.f32 	%f325, %f324, 0f40000000, 0f3F000000;
-      precise float f325 = p2g_ffma(p2g_fadd(f26, -0.5, false), 2.0, 0.5, 0, false);
+      precise float f325 = p2g_ffma(p2g_fadd(f26, -0.5), 2.0, 0.5);
       // ptx:389  add.f32 	%f326, %f27, 0fBF000000;
       // ptx:390  fma.rn.f32 	%f327, %f326, 0f40000000, 0f3F000000;
-      precise float f327 = p2g_ffma(p2g_fadd(f27, -0.5, false), 2.0, 0.5, 0, false);
+      precise float f327 = p2g_ffma(p2g_fadd(f27, -0.5), 2.0, 0.5);
       // ptx:391  add.f32 	%f328, %f325, 0fBF000000;
       // ptx:392  cvt.rmi.f32.f32 	%f329, %f328;
-      precise float f329 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_fadd(f325, -0.5, false)), 2));
+      precise float f329 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_fadd(f325, -0.5)), 2));
       // ptx:393  add.f32 	%f330, %f329, 0f3F000000;
-      precise float f330 = p2g_fadd(f329, 0.5, false);
+      precise float f330 = p2g_fadd(p2g_in(f329), 0.5);
       // ptx:394  add.f32 	%f331, %f327, 0fBF000000;
       // ptx:395  cvt.rmi.f32.f32 	%f332, %f331;
-      precise float f332 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_fadd(f327, -0.5, false)), 2));
+      precise float f332 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_fadd(f327, -0.5)), 2));
       // ptx:396  add.f32 	%f333, %f332, 0f3F000000;
-      precise float f333 = p2g_fadd(f332, 0.5, false);
+      precise float f333 = p2g_fadd(p2g_in(f332), 0.5);
       // ptx:397  sub.f32 	%f334, %f325, %f330;
       // ptx:398  cvt.sat.f32.f32 	%f335, %f334;
-      precise float f335 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsub(f325, f330, false))));
+      precise float f335 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsub(f325, f330))));
       // ptx:399  mul.f32 	%f336, %f335, %f335;
-      precise float f336 = p2g_fmul(f335, f335, false);
+      precise float f336 = p2g_fmul(p2g_in(f335), p2g_in(f335));
       // ptx:400  mul.f32 	%f337, %f335, %f336;
-      precise float f337 = p2g_fmul(f335, f336, false);
+      precise float f337 = p2g_fmul(p2g_in(f335), f336);
       // ptx:401  add.f32 	%f338, %f335, %f337;
       // ptx:403  sub.f32 	%f340, %f336, %f339;
-      precise float neg5772 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fadd(f335, f337, false)) ^ 0x80000000u));
+      precise float neg5772 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fadd(p2g_in(f335), f337)) ^ 0x80000000u));
       // ptx:402  mul.f32 	%f339, %f338, 0f3F000000;
       // ptx:403  sub.f32 	%f340, %f336, %f339;
-      precise float f340 = p2g_ffma(neg5772, 0.5, f336, 0, false);
+      precise float f340 = p2g_ffma(neg5772, 0.5, f336);
       // ptx:405  mul.f32 	%f342, %f336, 0f40200000;
       // ptx:406  sub.f32 	%f343, %f341, %f342;
-      precise float neg5773 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fmul(f336, 2.5, false)) ^ 0x80000000u));
+      precise float neg5773 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fmul(f336, 2.5)) ^ 0x80000000u));
       // ptx:404  mul.f32 	%f341, %f337, 0f3FC00000;
       // ptx:406  sub.f32 	%f343, %f341, %f342;
       // ptx:407  add.f32 	%f344, %f343, 0f3F800000;
-      precise float f344 = p2g_fadd(p2g_ffma(f337, 1.5, neg5773, 0, false), 1.0, false);
+      precise float f344 = p2g_fadd(p2g_ffma(f337, 1.5, neg5773), 1.0);
       // ptx:408  mov.f32 	%f345, 0f3F800000;
       precise float f345 = 1.0;
       // ptx:409  sub.f32 	%f346, %f337, %f336;
       // ptx:410  mul.f32 	%f347, %f346, 0f3F000000;
-      precise float f347 = p2g_fmul(p2g_fsub(f337, f336, false), 0.5, false);
+      precise float f347 = p2g_fmul(p2g_fsub(f337, f336), 0.5);
       // ptx:411  sub.f32 	%f348, %f345, %f340;
       // ptx:412  sub.f32 	%f349, %f348, %f344;
       // ptx:413  sub.f32 	%f350, %f349, %f347;
-      precise float f350 = p2g_fsub(p2g_fsub(p2g_fsub(f345, f340, false), f344, false), f347, false);
+      precise float f350 = p2g_fsub(p2g_fsub(p2g_fsub(f345, f340), f344), f347);
       // ptx:414  sub.f32 	%f351, %f327, %f333;
       // ptx:415  cvt.sat.f32.f32 	%f352, %f351;
-      precise float f352 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsub(f327, f333, false))));
+      precise float f352 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsub(f327, f333))));
       // ptx:416  mul.f32 	%f353, %f352, %f352;
-      precise float f353 = p2g_fmul(f352, f352, false);
+      precise float f353 = p2g_fmul(p2g_in(f352), p2g_in(f352));
       // ptx:417  mul.f32 	%f354, %f352, %f353;
-      precise float f354 = p2g_fmul(f352, f353, false);
+      precise float f354 = p2g_fmul(p2g_in(f352), f353);
       // ptx:418  add.f32 	%f355, %f352, %f354;
       // ptx:420  sub.f32 	%f357, %f353, %f356;
-      precise float neg5774 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fadd(f352, f354, false)) ^ 0x80000000u));
+      precise float neg5774 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fadd(p2g_in(f352), f354)) ^ 0x80000000u));
       // ptx:419  mul.f32 	%f356, %f355, 0f3F000000;
       // ptx:420  sub.f32 	%f357, %f353, %f356;
-      precise float f357 = p2g_ffma(neg5774, 0.5, f353, 0, false);
+      precise float f357 = p2g_ffma(neg5774, 0.5, f353);
       // ptx:422  mul.f32 	%f359, %f353, 0f40200000;
       // ptx:423  sub.f32 	%f360, %f358, %f359;
-      precise float neg5775 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fmul(f353, 2.5, false)) ^ 0x80000000u));
+      precise float neg5775 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fmul(f353, 2.5)) ^ 0x80000000u));
       // ptx:421  mul.f32 	%f358, %f354, 0f3FC00000;
       // ptx:423  sub.f32 	%f360, %f358, %f359;
       // ptx:424  add.f32 	%f361, %f360, 0f3F800000;
-      precise float f361 = p2g_fadd(p2g_ffma(f354, 1.5, neg5775, 0, false), 1.0, false);
+      precise float f361 = p2g_fadd(p2g_ffma(f354, 1.5, neg5775), 1.0);
       // ptx:425  sub.f32 	%f362, %f354, %f353;
       // ptx:426  mul.f32 	%f363, %f362, 0f3F000000;
-      precise float f363 = p2g_fmul(p2g_fsub(f354, f353, false), 0.5, false);
+      precise float f363 = p2g_fmul(p2g_fsub(f354, f353), 0.5);
       // ptx:427  sub.f32 	%f364, %f345, %f357;
       // ptx:428  sub.f32 	%f365, %f364, %f361;
       // ptx:429  mul.f32 	%f366, %f317, 0f3F000000;
-      precise float f366 = p2g_fmul(f317, 0.5, false);
+      precise float f366 = p2g_fmul(p2g_in(f317), 0.5);
       // ptx:430  mul.f32 	%f367, %f318, 0f3F000000;
-      precise float f367 = p2g_fmul(f318, 0.5, false);
+      precise float f367 = p2g_fmul(p2g_in(f318), 0.5);
       // ptx:431  ld.param.u64 	%rd19, [%rd1+-32];
       uint64_t rd19 = p232_u64;
       // ptx:432  add.f32 	%f368, %f330, 0fBF000000;
       // ptx:433  mul.f32 	%f369, %f366, %f368;
-      precise float f369 = p2g_fmul(f366, p2g_fadd(f330, -0.5, false), false);
+      precise float f369 = p2g_fmul(f366, p2g_fadd(f330, -0.5));
       // ptx:434  add.f32 	%f370, %f333, 0fBF000000;
       // ptx:435  mul.f32 	%f371, %f367, %f370;
-      precise float f371 = p2g_fmul(f367, p2g_fadd(f333, -0.5, false), false);
+      precise float f371 = p2g_fmul(f367, p2g_fadd(f333, -0.5));
       // ptx:436  tld4.r.2d.v4.f32.f32 	{%f372, %f373, %f374, %f375}, [%rd19, {%f369, %f371}];
       uvec4 t27 = p2g_tld4(rd19 /* p232_u64 */, vec2(f369, f371), 0, 0u);
       precise float f372 = uintBitsToFloat(t27.x);
@@ -1967,39 +3776,39 @@ void main() {
       int t28 = p2g_fcmp(floatBitsToUint(f375), 0x3F7D70A4u);
       bool p32 = t28 == -1;
       // ptx:438  add.f32 	%f376, %f375, 0fBF7D70A4;
-      precise float f376 = p2g_fadd(f375, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f376 = p2g_fadd(p2g_in(f375), uintBitsToFloat(0xBF7D70A4u));
       // ptx:439  fma.rn.f32 	%f377, %f376, 0f3A83126F, 0f3F7D70A4;
-      precise float f377 = p2g_ffma(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f377 = p2g_ffma(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:440  selp.f32 	%f378, %f375, %f377, %p32;
       // ptx:441  setp.lt.f32 	%p33, %f374, 0f3F7D70A4;
       int t29 = p2g_fcmp(floatBitsToUint(f374), 0x3F7D70A4u);
       bool p33 = t29 == -1;
       // ptx:442  add.f32 	%f379, %f374, 0fBF7D70A4;
-      precise float f379 = p2g_fadd(f374, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f379 = p2g_fadd(p2g_in(f374), uintBitsToFloat(0xBF7D70A4u));
       // ptx:443  fma.rn.f32 	%f380, %f379, 0f3A83126F, 0f3F7D70A4;
-      precise float f380 = p2g_ffma(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f380 = p2g_ffma(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:444  selp.f32 	%f381, %f374, %f380, %p33;
       precise float f381 = p33 ? f374 : f380;
       // ptx:445  setp.lt.f32 	%p34, %f372, 0f3F7D70A4;
       int t30 = p2g_fcmp(floatBitsToUint(f372), 0x3F7D70A4u);
       bool p34 = t30 == -1;
       // ptx:446  add.f32 	%f382, %f372, 0fBF7D70A4;
-      precise float f382 = p2g_fadd(f372, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f382 = p2g_fadd(p2g_in(f372), uintBitsToFloat(0xBF7D70A4u));
       // ptx:447  fma.rn.f32 	%f383, %f382, 0f3A83126F, 0f3F7D70A4;
-      precise float f383 = p2g_ffma(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f383 = p2g_ffma(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:448  selp.f32 	%f384, %f372, %f383, %p34;
       // ptx:449  setp.lt.f32 	%p35, %f373, 0f3F7D70A4;
       int t31 = p2g_fcmp(floatBitsToUint(f373), 0x3F7D70A4u);
       bool p35 = t31 == -1;
       // ptx:450  add.f32 	%f385, %f373, 0fBF7D70A4;
-      precise float f385 = p2g_fadd(f373, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f385 = p2g_fadd(p2g_in(f373), uintBitsToFloat(0xBF7D70A4u));
       // ptx:451  fma.rn.f32 	%f386, %f385, 0f3A83126F, 0f3F7D70A4;
-      precise float f386 = p2g_ffma(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f386 = p2g_ffma(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:452  selp.f32 	%f387, %f373, %f386, %p35;
       precise float f387 = p35 ? f373 : f386;
       // ptx:453  add.f32 	%f388, %f330, 0f3FC00000;
       // ptx:454  mul.f32 	%f389, %f366, %f388;
-      precise float f389 = p2g_fmul(f366, p2g_fadd(f330, 1.5, false), false);
+      precise float f389 = p2g_fmul(f366, p2g_fadd(f330, 1.5));
       // ptx:455  tld4.r.2d.v4.f32.f32 	{%f390, %f391, %f392, %f393}, [%rd19, {%f389, %f371}];
       uvec4 t32 = p2g_tld4(rd19 /* p232_u64 */, vec2(f389, f371), 0, 0u);
       precise float f390 = uintBitsToFloat(t32.x);
@@ -2010,41 +3819,41 @@ void main() {
       int t33 = p2g_fcmp(floatBitsToUint(f393), 0x3F7D70A4u);
       bool p36 = t33 == -1;
       // ptx:457  add.f32 	%f394, %f393, 0fBF7D70A4;
-      precise float f394 = p2g_fadd(f393, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f394 = p2g_fadd(p2g_in(f393), uintBitsToFloat(0xBF7D70A4u));
       // ptx:458  fma.rn.f32 	%f395, %f394, 0f3A83126F, 0f3F7D70A4;
-      precise float f395 = p2g_ffma(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f395 = p2g_ffma(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:459  selp.f32 	%f396, %f393, %f395, %p36;
       precise float f396 = p36 ? f393 : f395;
       // ptx:460  setp.lt.f32 	%p37, %f392, 0f3F7D70A4;
       int t34 = p2g_fcmp(floatBitsToUint(f392), 0x3F7D70A4u);
       bool p37 = t34 == -1;
       // ptx:461  add.f32 	%f397, %f392, 0fBF7D70A4;
-      precise float f397 = p2g_fadd(f392, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f397 = p2g_fadd(p2g_in(f392), uintBitsToFloat(0xBF7D70A4u));
       // ptx:462  fma.rn.f32 	%f398, %f397, 0f3A83126F, 0f3F7D70A4;
-      precise float f398 = p2g_ffma(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f398 = p2g_ffma(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:463  selp.f32 	%f399, %f392, %f398, %p37;
       precise float f399 = p37 ? f392 : f398;
       // ptx:464  setp.lt.f32 	%p38, %f390, 0f3F7D70A4;
       int t35 = p2g_fcmp(floatBitsToUint(f390), 0x3F7D70A4u);
       bool p38 = t35 == -1;
       // ptx:465  add.f32 	%f400, %f390, 0fBF7D70A4;
-      precise float f400 = p2g_fadd(f390, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f400 = p2g_fadd(p2g_in(f390), uintBitsToFloat(0xBF7D70A4u));
       // ptx:466  fma.rn.f32 	%f401, %f400, 0f3A83126F, 0f3F7D70A4;
-      precise float f401 = p2g_ffma(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f401 = p2g_ffma(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:467  selp.f32 	%f402, %f390, %f401, %p38;
       precise float f402 = p38 ? f390 : f401;
       // ptx:468  setp.lt.f32 	%p39, %f391, 0f3F7D70A4;
       int t36 = p2g_fcmp(floatBitsToUint(f391), 0x3F7D70A4u);
       bool p39 = t36 == -1;
       // ptx:469  add.f32 	%f403, %f391, 0fBF7D70A4;
-      precise float f403 = p2g_fadd(f391, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f403 = p2g_fadd(p2g_in(f391), uintBitsToFloat(0xBF7D70A4u));
       // ptx:470  fma.rn.f32 	%f404, %f403, 0f3A83126F, 0f3F7D70A4;
-      precise float f404 = p2g_ffma(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f404 = p2g_ffma(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:471  selp.f32 	%f405, %f391, %f404, %p39;
       precise float f405 = p39 ? f391 : f404;
       // ptx:472  add.f32 	%f406, %f330, 0f40600000;
       // ptx:473  mul.f32 	%f407, %f366, %f406;
-      precise float f407 = p2g_fmul(f366, p2g_fadd(f330, 3.5, false), false);
+      precise float f407 = p2g_fmul(f366, p2g_fadd(f330, 3.5));
       // ptx:474  tld4.r.2d.v4.f32.f32 	{%f408, %f409, %f410, %f411}, [%rd19, {%f407, %f371}];
       uvec4 t37 = p2g_tld4(rd19 /* p232_u64 */, vec2(f407, f371), 0, 0u);
       precise float f408 = uintBitsToFloat(t37.x);
@@ -2055,21 +3864,21 @@ void main() {
       int t38 = p2g_fcmp(floatBitsToUint(f411), 0x3F7D70A4u);
       bool p40 = t38 == -1;
       // ptx:476  add.f32 	%f412, %f411, 0fBF7D70A4;
-      precise float f412 = p2g_fadd(f411, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f412 = p2g_fadd(p2g_in(f411), uintBitsToFloat(0xBF7D70A4u));
       // ptx:477  fma.rn.f32 	%f413, %f412, 0f3A83126F, 0f3F7D70A4;
-      precise float f413 = p2g_ffma(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f413 = p2g_ffma(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:478  selp.f32 	%f414, %f411, %f413, %p40;
       // ptx:479  setp.lt.f32 	%p41, %f408, 0f3F7D70A4;
       int t39 = p2g_fcmp(floatBitsToUint(f408), 0x3F7D70A4u);
       bool p41 = t39 == -1;
       // ptx:480  add.f32 	%f415, %f408, 0fBF7D70A4;
-      precise float f415 = p2g_fadd(f408, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f415 = p2g_fadd(p2g_in(f408), uintBitsToFloat(0xBF7D70A4u));
       // ptx:481  fma.rn.f32 	%f416, %f415, 0f3A83126F, 0f3F7D70A4;
-      precise float f416 = p2g_ffma(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f416 = p2g_ffma(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:482  selp.f32 	%f417, %f408, %f416, %p41;
       // ptx:483  add.f32 	%f418, %f333, 0f3FC00000;
       // ptx:484  mul.f32 	%f419, %f367, %f418;
-      precise float f419 = p2g_fmul(f367, p2g_fadd(f333, 1.5, false), false);
+      precise float f419 = p2g_fmul(f367, p2g_fadd(f333, 1.5));
       // ptx:485  tld4.r.2d.v4.f32.f32 	{%f420, %f421, %f422, %f423}, [%rd19, {%f369, %f419}];
       uvec4 t40 = p2g_tld4(rd19 /* p232_u64 */, vec2(f369, f419), 0, 0u);
       precise float f420 = uintBitsToFloat(t40.x);
@@ -2080,34 +3889,34 @@ void main() {
       int t41 = p2g_fcmp(floatBitsToUint(f423), 0x3F7D70A4u);
       bool p42 = t41 == -1;
       // ptx:487  add.f32 	%f424, %f423, 0fBF7D70A4;
-      precise float f424 = p2g_fadd(f423, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f424 = p2g_fadd(p2g_in(f423), uintBitsToFloat(0xBF7D70A4u));
       // ptx:488  fma.rn.f32 	%f425, %f424, 0f3A83126F, 0f3F7D70A4;
-      precise float f425 = p2g_ffma(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f425 = p2g_ffma(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:489  selp.f32 	%f426, %f423, %f425, %p42;
       // ptx:490  setp.lt.f32 	%p43, %f422, 0f3F7D70A4;
       int t42 = p2g_fcmp(floatBitsToUint(f422), 0x3F7D70A4u);
       bool p43 = t42 == -1;
       // ptx:491  add.f32 	%f427, %f422, 0fBF7D70A4;
-      precise float f427 = p2g_fadd(f422, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f427 = p2g_fadd(p2g_in(f422), uintBitsToFloat(0xBF7D70A4u));
       // ptx:492  fma.rn.f32 	%f428, %f427, 0f3A83126F, 0f3F7D70A4;
-      precise float f428 = p2g_ffma(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f428 = p2g_ffma(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:493  selp.f32 	%f429, %f422, %f428, %p43;
       precise float f429 = p43 ? f422 : f428;
       // ptx:494  setp.lt.f32 	%p44, %f420, 0f3F7D70A4;
       int t43 = p2g_fcmp(floatBitsToUint(f420), 0x3F7D70A4u);
       bool p44 = t43 == -1;
       // ptx:495  add.f32 	%f430, %f420, 0fBF7D70A4;
-      precise float f430 = p2g_fadd(f420, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f430 = p2g_fadd(p2g_in(f420), uintBitsToFloat(0xBF7D70A4u));
       // ptx:496  fma.rn.f32 	%f431, %f430, 0f3A83126F, 0f3F7D70A4;
-      precise float f431 = p2g_ffma(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f431 = p2g_ffma(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:497  selp.f32 	%f432, %f420, %f431, %p44;
       // ptx:498  setp.lt.f32 	%p45, %f421, 0f3F7D70A4;
       int t44 = p2g_fcmp(floatBitsToUint(f421), 0x3F7D70A4u);
       bool p45 = t44 == -1;
       // ptx:499  add.f32 	%f433, %f421, 0fBF7D70A4;
-      precise float f433 = p2g_fadd(f421, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f433 = p2g_fadd(p2g_in(f421), uintBitsToFloat(0xBF7D70A4u));
       // ptx:500  fma.rn.f32 	%f434, %f433, 0f3A83126F, 0f3F7D70A4;
-      precise float f434 = p2g_ffma(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f434 = p2g_ffma(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:501  selp.f32 	%f435, %f421, %f434, %p45;
       precise float f435 = p45 ? f421 : f434;
       // ptx:502  tld4.r.2d.v4.f32.f32 	{%f436, %f437, %f438, %f439}, [%rd19, {%f389, %f419}];
@@ -2120,36 +3929,36 @@ void main() {
       int t46 = p2g_fcmp(floatBitsToUint(f439), 0x3F7D70A4u);
       bool p46 = t46 == -1;
       // ptx:504  add.f32 	%f440, %f439, 0fBF7D70A4;
-      precise float f440 = p2g_fadd(f439, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f440 = p2g_fadd(p2g_in(f439), uintBitsToFloat(0xBF7D70A4u));
       // ptx:505  fma.rn.f32 	%f441, %f440, 0f3A83126F, 0f3F7D70A4;
-      precise float f441 = p2g_ffma(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f441 = p2g_ffma(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:506  selp.f32 	%f442, %f439, %f441, %p46;
       precise float f442 = p46 ? f439 : f441;
       // ptx:507  setp.lt.f32 	%p47, %f438, 0f3F7D70A4;
       int t47 = p2g_fcmp(floatBitsToUint(f438), 0x3F7D70A4u);
       bool p47 = t47 == -1;
       // ptx:508  add.f32 	%f443, %f438, 0fBF7D70A4;
-      precise float f443 = p2g_fadd(f438, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f443 = p2g_fadd(p2g_in(f438), uintBitsToFloat(0xBF7D70A4u));
       // ptx:509  fma.rn.f32 	%f444, %f443, 0f3A83126F, 0f3F7D70A4;
-      precise float f444 = p2g_ffma(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f444 = p2g_ffma(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:510  selp.f32 	%f445, %f438, %f444, %p47;
       precise float f445 = p47 ? f438 : f444;
       // ptx:511  setp.lt.f32 	%p48, %f436, 0f3F7D70A4;
       int t48 = p2g_fcmp(floatBitsToUint(f436), 0x3F7D70A4u);
       bool p48 = t48 == -1;
       // ptx:512  add.f32 	%f446, %f436, 0fBF7D70A4;
-      precise float f446 = p2g_fadd(f436, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f446 = p2g_fadd(p2g_in(f436), uintBitsToFloat(0xBF7D70A4u));
       // ptx:513  fma.rn.f32 	%f447, %f446, 0f3A83126F, 0f3F7D70A4;
-      precise float f447 = p2g_ffma(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f447 = p2g_ffma(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:514  selp.f32 	%f448, %f436, %f447, %p48;
       precise float f448 = p48 ? f436 : f447;
       // ptx:515  setp.lt.f32 	%p49, %f437, 0f3F7D70A4;
       int t49 = p2g_fcmp(floatBitsToUint(f437), 0x3F7D70A4u);
       bool p49 = t49 == -1;
       // ptx:516  add.f32 	%f449, %f437, 0fBF7D70A4;
-      precise float f449 = p2g_fadd(f437, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f449 = p2g_fadd(p2g_in(f437), uintBitsToFloat(0xBF7D70A4u));
       // ptx:517  fma.rn.f32 	%f450, %f449, 0f3A83126F, 0f3F7D70A4;
-      precise float f450 = p2g_ffma(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f450 = p2g_ffma(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:518  selp.f32 	%f451, %f437, %f450, %p49;
       precise float f451 = p49 ? f437 : f450;
       // ptx:519  tld4.r.2d.v4.f32.f32 	{%f452, %f453, %f454, %f455}, [%rd19, {%f407, %f419}];
@@ -2162,21 +3971,21 @@ void main() {
       int t51 = p2g_fcmp(floatBitsToUint(f455), 0x3F7D70A4u);
       bool p50 = t51 == -1;
       // ptx:521  add.f32 	%f456, %f455, 0fBF7D70A4;
-      precise float f456 = p2g_fadd(f455, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f456 = p2g_fadd(p2g_in(f455), uintBitsToFloat(0xBF7D70A4u));
       // ptx:522  fma.rn.f32 	%f457, %f456, 0f3A83126F, 0f3F7D70A4;
-      precise float f457 = p2g_ffma(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f457 = p2g_ffma(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:523  selp.f32 	%f458, %f455, %f457, %p50;
       // ptx:524  setp.lt.f32 	%p51, %f452, 0f3F7D70A4;
       int t52 = p2g_fcmp(floatBitsToUint(f452), 0x3F7D70A4u);
       bool p51 = t52 == -1;
       // ptx:525  add.f32 	%f459, %f452, 0fBF7D70A4;
-      precise float f459 = p2g_fadd(f452, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f459 = p2g_fadd(p2g_in(f452), uintBitsToFloat(0xBF7D70A4u));
       // ptx:526  fma.rn.f32 	%f460, %f459, 0f3A83126F, 0f3F7D70A4;
-      precise float f460 = p2g_ffma(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f460 = p2g_ffma(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:527  selp.f32 	%f461, %f452, %f460, %p51;
       // ptx:528  add.f32 	%f462, %f333, 0f40600000;
       // ptx:529  mul.f32 	%f463, %f367, %f462;
-      precise float f463 = p2g_fmul(f367, p2g_fadd(f333, 3.5, false), false);
+      precise float f463 = p2g_fmul(f367, p2g_fadd(f333, 3.5));
       // ptx:530  tld4.r.2d.v4.f32.f32 	{%f464, %f465, %f466, %f467}, [%rd19, {%f369, %f463}];
       uvec4 t53 = p2g_tld4(rd19 /* p232_u64 */, vec2(f369, f463), 0, 0u);
       precise float f464 = uintBitsToFloat(t53.x);
@@ -2187,17 +3996,17 @@ void main() {
       int t54 = p2g_fcmp(floatBitsToUint(f467), 0x3F7D70A4u);
       bool p52 = t54 == -1;
       // ptx:532  add.f32 	%f468, %f467, 0fBF7D70A4;
-      precise float f468 = p2g_fadd(f467, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f468 = p2g_fadd(p2g_in(f467), uintBitsToFloat(0xBF7D70A4u));
       // ptx:533  fma.rn.f32 	%f469, %f468, 0f3A83126F, 0f3F7D70A4;
-      precise float f469 = p2g_ffma(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f469 = p2g_ffma(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:534  selp.f32 	%f470, %f467, %f469, %p52;
       // ptx:535  setp.lt.f32 	%p53, %f466, 0f3F7D70A4;
       int t55 = p2g_fcmp(floatBitsToUint(f466), 0x3F7D70A4u);
       bool p53 = t55 == -1;
       // ptx:536  add.f32 	%f471, %f466, 0fBF7D70A4;
-      precise float f471 = p2g_fadd(f466, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f471 = p2g_fadd(p2g_in(f466), uintBitsToFloat(0xBF7D70A4u));
       // ptx:537  fma.rn.f32 	%f472, %f471, 0f3A83126F, 0f3F7D70A4;
-      precise float f472 = p2g_ffma(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f472 = p2g_ffma(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:538  selp.f32 	%f473, %f466, %f472, %p53;
       precise float f473 = p53 ? f466 : f472;
       // ptx:539  tld4.r.2d.v4.f32.f32 	{%f474, %f475, %f476, %f477}, [%rd19, {%f389, %f463}];
@@ -2210,18 +4019,18 @@ void main() {
       int t57 = p2g_fcmp(floatBitsToUint(f477), 0x3F7D70A4u);
       bool p54 = t57 == -1;
       // ptx:541  add.f32 	%f478, %f477, 0fBF7D70A4;
-      precise float f478 = p2g_fadd(f477, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f478 = p2g_fadd(p2g_in(f477), uintBitsToFloat(0xBF7D70A4u));
       // ptx:542  fma.rn.f32 	%f479, %f478, 0f3A83126F, 0f3F7D70A4;
-      precise float f479 = p2g_ffma(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f479 = p2g_ffma(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:543  selp.f32 	%f480, %f477, %f479, %p54;
       precise float f480 = p54 ? f477 : f479;
       // ptx:544  setp.lt.f32 	%p55, %f476, 0f3F7D70A4;
       int t58 = p2g_fcmp(floatBitsToUint(f476), 0x3F7D70A4u);
       bool p55 = t58 == -1;
       // ptx:545  add.f32 	%f481, %f476, 0fBF7D70A4;
-      precise float f481 = p2g_fadd(f476, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f481 = p2g_fadd(p2g_in(f476), uintBitsToFloat(0xBF7D70A4u));
       // ptx:546  fma.rn.f32 	%f482, %f481, 0f3A83126F, 0f3F7D70A4;
-      precise float f482 = p2g_ffma(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f482 = p2g_ffma(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:547  selp.f32 	%f483, %f476, %f482, %p55;
       precise float f483 = p55 ? f476 : f482;
       // ptx:548  tld4.r.2d.v4.f32.f32 	{%f484, %f485, %f486, %f487}, [%rd19, {%f407, %f463}];
@@ -2237,195 +4046,195 @@ void main() {
       int t60 = p2g_fcmp(floatBitsToUint(f487), 0x3F7D70A4u);
       bool p56 = t60 == -1;
       // ptx:551  add.f32 	%f490, %f487, 0fBF7D70A4;
-      precise float f490 = p2g_fadd(f487, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f490 = p2g_fadd(p2g_in(f487), uintBitsToFloat(0xBF7D70A4u));
       // ptx:552  fma.rn.f32 	%f491, %f490, 0f3A83126F, 0f3F7D70A4;
-      precise float f491 = p2g_ffma(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f491 = p2g_ffma(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:553  selp.f32 	%f492, %f487, %f491, %p56;
       // ptx:554  sub.f32 	%f493, %f365, %f363;
-      precise float f493 = p2g_fsub(p2g_fsub(p2g_fsub(f345, f357, false), f361, false), f363, false);
+      precise float f493 = p2g_fsub(p2g_fsub(p2g_fsub(f345, f357), f361), f363);
       // ptx:555  add.f32 	%f494, %f344, %f350;
       // ptx:556  div.rn.f32 	%f495, %f344, %f494;
-      precise float f495 = p2g_div32(f344, p2g_fadd(f344, f350, false), 0, false);
+      precise float f495 = p2g_div32(f344, p2g_fadd(f344, f350), 0, false);
       // ptx:557  sub.f32 	%f496, %f345, %f495;
-      precise float f496 = p2g_fsub(f345, f495, false);
+      precise float f496 = p2g_fsub(f345, p2g_in(f495));
       // ptx:558  add.f32 	%f497, %f361, %f493;
       // ptx:559  div.rn.f32 	%f498, %f361, %f497;
-      precise float f498 = p2g_div32(f361, p2g_fadd(f361, f493, false), 0, false);
+      precise float f498 = p2g_div32(f361, p2g_fadd(f361, f493), 0, false);
       // ptx:560  sub.f32 	%f499, %f345, %f498;
-      precise float f499 = p2g_fsub(f345, f498, false);
+      precise float f499 = p2g_fsub(f345, p2g_in(f498));
       // ptx:561  sub.f32 	%f500, %f344, %f495;
-      precise float f500 = p2g_fsub(f344, f495, false);
+      precise float f500 = p2g_fsub(f344, p2g_in(f495));
       // ptx:562  sub.f32 	%f501, %f350, %f496;
-      precise float f501 = p2g_fsub(f350, f496, false);
+      precise float f501 = p2g_fsub(f350, f496);
       // ptx:563  cvt.sat.f32.f32 	%f502, %f378;
       precise float f502 = p2g_sat(p2g_f32_canon(floatBitsToUint(p32 ? f375 : f377)));
       // ptx:564  cvt.sat.f32.f32 	%f503, %f381;
       precise float f503 = p2g_sat(p2g_f32_canon(floatBitsToUint(f381)));
       // ptx:565  mul.f32 	%f504, %f500, %f503;
       // ptx:566  fma.rn.f32 	%f505, %f340, %f502, %f504;
-      precise float f505 = p2g_ffma(f340, f502, p2g_fmul(f500, f503, false), 0, false);
+      precise float f505 = p2g_ffma(f340, p2g_in(f502), p2g_fmul(f500, p2g_in(f503)));
       // ptx:567  cvt.sat.f32.f32 	%f506, %f396;
       precise float f506 = p2g_sat(p2g_f32_canon(floatBitsToUint(f396)));
       // ptx:568  fma.rn.f32 	%f507, %f501, %f506, %f505;
       // ptx:569  cvt.sat.f32.f32 	%f508, %f399;
       precise float f508 = p2g_sat(p2g_f32_canon(floatBitsToUint(f399)));
       // ptx:570  fma.rn.f32 	%f509, %f347, %f508, %f507;
-      precise float f509 = p2g_ffma(f347, f508, p2g_ffma(f501, f506, f505, 0, false), 0, false);
+      precise float f509 = p2g_ffma(f347, p2g_in(f508), p2g_ffma(f501, p2g_in(f506), f505));
       // ptx:571  mul.f32 	%f510, %f496, %f396;
       // ptx:572  fma.rn.f32 	%f511, %f495, %f381, %f510;
       // ptx:573  ld.param.f32 	%f512, [%rd1+-92];
       precise float f512 = p172_f32;
       // ptx:574  fma.rn.f32 	%f513, %f512, %f509, %f511;
-      precise float f513 = p2g_ffma(f512, f509, p2g_ffma(f495, f381, p2g_fmul(f496, f396, false), 0, false), 0, false);
+      f513 = p2g_ffma(p2g_in(f512), f509, p2g_ffma(p2g_in(f495), p2g_in(f381), p2g_fmul(f496, p2g_in(f396))));
       // ptx:575  cvt.sat.f32.f32 	%f514, %f384;
       precise float f514 = p2g_sat(p2g_f32_canon(floatBitsToUint(p34 ? f372 : f383)));
       // ptx:576  cvt.sat.f32.f32 	%f515, %f387;
       precise float f515 = p2g_sat(p2g_f32_canon(floatBitsToUint(f387)));
       // ptx:577  mul.f32 	%f516, %f500, %f515;
       // ptx:578  fma.rn.f32 	%f517, %f340, %f514, %f516;
-      precise float f517 = p2g_ffma(f340, f514, p2g_fmul(f500, f515, false), 0, false);
+      precise float f517 = p2g_ffma(f340, p2g_in(f514), p2g_fmul(f500, p2g_in(f515)));
       // ptx:579  cvt.sat.f32.f32 	%f518, %f402;
       precise float f518 = p2g_sat(p2g_f32_canon(floatBitsToUint(f402)));
       // ptx:580  fma.rn.f32 	%f519, %f501, %f518, %f517;
       // ptx:581  cvt.sat.f32.f32 	%f520, %f405;
       precise float f520 = p2g_sat(p2g_f32_canon(floatBitsToUint(f405)));
       // ptx:582  fma.rn.f32 	%f521, %f347, %f520, %f519;
-      precise float f521 = p2g_ffma(f347, f520, p2g_ffma(f501, f518, f517, 0, false), 0, false);
+      precise float f521 = p2g_ffma(f347, p2g_in(f520), p2g_ffma(f501, p2g_in(f518), f517));
       // ptx:583  mul.f32 	%f522, %f496, %f402;
       // ptx:584  fma.rn.f32 	%f523, %f495, %f387, %f522;
       // ptx:585  fma.rn.f32 	%f524, %f512, %f521, %f523;
-      precise float f524 = p2g_ffma(f512, f521, p2g_ffma(f495, f387, p2g_fmul(f496, f402, false), 0, false), 0, false);
+      f524 = p2g_ffma(p2g_in(f512), f521, p2g_ffma(p2g_in(f495), p2g_in(f387), p2g_fmul(f496, p2g_in(f402))));
       // ptx:586  cvt.sat.f32.f32 	%f525, %f426;
       precise float f525 = p2g_sat(p2g_f32_canon(floatBitsToUint(p42 ? f423 : f425)));
       // ptx:587  cvt.sat.f32.f32 	%f526, %f429;
       precise float f526 = p2g_sat(p2g_f32_canon(floatBitsToUint(f429)));
       // ptx:588  mul.f32 	%f527, %f500, %f526;
       // ptx:589  fma.rn.f32 	%f528, %f340, %f525, %f527;
-      precise float f528 = p2g_ffma(f340, f525, p2g_fmul(f500, f526, false), 0, false);
+      precise float f528 = p2g_ffma(f340, p2g_in(f525), p2g_fmul(f500, p2g_in(f526)));
       // ptx:590  cvt.sat.f32.f32 	%f529, %f442;
       precise float f529 = p2g_sat(p2g_f32_canon(floatBitsToUint(f442)));
       // ptx:591  fma.rn.f32 	%f530, %f501, %f529, %f528;
       // ptx:592  cvt.sat.f32.f32 	%f531, %f445;
       precise float f531 = p2g_sat(p2g_f32_canon(floatBitsToUint(f445)));
       // ptx:593  fma.rn.f32 	%f532, %f347, %f531, %f530;
-      precise float f532 = p2g_ffma(f347, f531, p2g_ffma(f501, f529, f528, 0, false), 0, false);
+      precise float f532 = p2g_ffma(f347, p2g_in(f531), p2g_ffma(f501, p2g_in(f529), f528));
       // ptx:594  mul.f32 	%f533, %f496, %f442;
       // ptx:595  fma.rn.f32 	%f534, %f495, %f429, %f533;
       // ptx:596  fma.rn.f32 	%f535, %f512, %f532, %f534;
-      precise float f535 = p2g_ffma(f512, f532, p2g_ffma(f495, f429, p2g_fmul(f496, f442, false), 0, false), 0, false);
+      f535 = p2g_ffma(p2g_in(f512), f532, p2g_ffma(p2g_in(f495), p2g_in(f429), p2g_fmul(f496, p2g_in(f442))));
       // ptx:597  cvt.sat.f32.f32 	%f536, %f432;
       precise float f536 = p2g_sat(p2g_f32_canon(floatBitsToUint(p44 ? f420 : f431)));
       // ptx:598  cvt.sat.f32.f32 	%f537, %f435;
       precise float f537 = p2g_sat(p2g_f32_canon(floatBitsToUint(f435)));
       // ptx:599  mul.f32 	%f538, %f500, %f537;
       // ptx:600  fma.rn.f32 	%f539, %f340, %f536, %f538;
-      precise float f539 = p2g_ffma(f340, f536, p2g_fmul(f500, f537, false), 0, false);
+      precise float f539 = p2g_ffma(f340, p2g_in(f536), p2g_fmul(f500, p2g_in(f537)));
       // ptx:601  cvt.sat.f32.f32 	%f540, %f448;
       precise float f540 = p2g_sat(p2g_f32_canon(floatBitsToUint(f448)));
       // ptx:602  fma.rn.f32 	%f541, %f501, %f540, %f539;
       // ptx:603  cvt.sat.f32.f32 	%f542, %f451;
       precise float f542 = p2g_sat(p2g_f32_canon(floatBitsToUint(f451)));
       // ptx:604  fma.rn.f32 	%f543, %f347, %f542, %f541;
-      precise float f543 = p2g_ffma(f347, f542, p2g_ffma(f501, f540, f539, 0, false), 0, false);
+      precise float f543 = p2g_ffma(f347, p2g_in(f542), p2g_ffma(f501, p2g_in(f540), f539));
       // ptx:605  mul.f32 	%f544, %f496, %f448;
       // ptx:606  fma.rn.f32 	%f545, %f495, %f435, %f544;
       // ptx:607  fma.rn.f32 	%f546, %f512, %f543, %f545;
-      precise float f546 = p2g_ffma(f512, f543, p2g_ffma(f495, f435, p2g_fmul(f496, f448, false), 0, false), 0, false);
+      f546 = p2g_ffma(p2g_in(f512), f543, p2g_ffma(p2g_in(f495), p2g_in(f435), p2g_fmul(f496, p2g_in(f448))));
       // ptx:608  cvt.sat.f32.f32 	%f547, %f470;
       precise float f547 = p2g_sat(p2g_f32_canon(floatBitsToUint(p52 ? f467 : f469)));
       // ptx:609  cvt.sat.f32.f32 	%f548, %f473;
       precise float f548 = p2g_sat(p2g_f32_canon(floatBitsToUint(f473)));
       // ptx:610  mul.f32 	%f549, %f500, %f548;
       // ptx:611  fma.rn.f32 	%f550, %f340, %f547, %f549;
-      precise float f550 = p2g_ffma(f340, f547, p2g_fmul(f500, f548, false), 0, false);
+      precise float f550 = p2g_ffma(f340, p2g_in(f547), p2g_fmul(f500, p2g_in(f548)));
       // ptx:612  cvt.sat.f32.f32 	%f551, %f480;
       precise float f551 = p2g_sat(p2g_f32_canon(floatBitsToUint(f480)));
       // ptx:613  fma.rn.f32 	%f552, %f501, %f551, %f550;
       // ptx:614  cvt.sat.f32.f32 	%f553, %f483;
       precise float f553 = p2g_sat(p2g_f32_canon(floatBitsToUint(f483)));
       // ptx:615  fma.rn.f32 	%f554, %f347, %f553, %f552;
-      precise float f554 = p2g_ffma(f347, f553, p2g_ffma(f501, f551, f550, 0, false), 0, false);
+      precise float f554 = p2g_ffma(f347, p2g_in(f553), p2g_ffma(f501, p2g_in(f551), f550));
       // ptx:616  mul.f32 	%f555, %f496, %f480;
       // ptx:617  fma.rn.f32 	%f556, %f495, %f473, %f555;
       // ptx:618  fma.rn.f32 	%f557, %f512, %f554, %f556;
-      precise float f557 = p2g_ffma(f512, f554, p2g_ffma(f495, f473, p2g_fmul(f496, f480, false), 0, false), 0, false);
+      f557 = p2g_ffma(p2g_in(f512), f554, p2g_ffma(p2g_in(f495), p2g_in(f473), p2g_fmul(f496, p2g_in(f480))));
       // ptx:619  mul.f32 	%f558, %f500, %f506;
       // ptx:620  fma.rn.f32 	%f559, %f340, %f503, %f558;
       // ptx:621  fma.rn.f32 	%f560, %f501, %f508, %f559;
-      precise float f560 = p2g_ffma(f501, f508, p2g_ffma(f340, f503, p2g_fmul(f500, f506, false), 0, false), 0, false);
+      precise float f560 = p2g_ffma(f501, p2g_in(f508), p2g_ffma(f340, p2g_in(f503), p2g_fmul(f500, p2g_in(f506))));
       // ptx:622  cvt.sat.f32.f32 	%f561, %f414;
       // ptx:623  fma.rn.f32 	%f562, %f347, %f561, %f560;
-      precise float f562 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p40 ? f411 : f413))), f560, 0, false);
+      precise float f562 = p2g_ffma(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p40 ? f411 : f413)))), f560);
       // ptx:624  mul.f32 	%f563, %f496, %f399;
       // ptx:625  fma.rn.f32 	%f564, %f495, %f396, %f563;
       // ptx:626  fma.rn.f32 	%f565, %f512, %f562, %f564;
-      precise float f565 = p2g_ffma(f512, f562, p2g_ffma(f495, f396, p2g_fmul(f496, f399, false), 0, false), 0, false);
+      f565 = p2g_ffma(p2g_in(f512), f562, p2g_ffma(p2g_in(f495), p2g_in(f396), p2g_fmul(f496, p2g_in(f399))));
       // ptx:627  mul.f32 	%f566, %f500, %f518;
       // ptx:628  fma.rn.f32 	%f567, %f340, %f515, %f566;
       // ptx:629  fma.rn.f32 	%f568, %f501, %f520, %f567;
-      precise float f568 = p2g_ffma(f501, f520, p2g_ffma(f340, f515, p2g_fmul(f500, f518, false), 0, false), 0, false);
+      precise float f568 = p2g_ffma(f501, p2g_in(f520), p2g_ffma(f340, p2g_in(f515), p2g_fmul(f500, p2g_in(f518))));
       // ptx:630  cvt.sat.f32.f32 	%f569, %f417;
       // ptx:631  fma.rn.f32 	%f570, %f347, %f569, %f568;
-      precise float f570 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p41 ? f408 : f416))), f568, 0, false);
+      precise float f570 = p2g_ffma(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p41 ? f408 : f416)))), f568);
       // ptx:632  mul.f32 	%f571, %f496, %f405;
       // ptx:633  fma.rn.f32 	%f572, %f495, %f402, %f571;
       // ptx:634  fma.rn.f32 	%f573, %f512, %f570, %f572;
-      precise float f573 = p2g_ffma(f512, f570, p2g_ffma(f495, f402, p2g_fmul(f496, f405, false), 0, false), 0, false);
+      f573 = p2g_ffma(p2g_in(f512), f570, p2g_ffma(p2g_in(f495), p2g_in(f402), p2g_fmul(f496, p2g_in(f405))));
       // ptx:635  mul.f32 	%f574, %f500, %f529;
       // ptx:636  fma.rn.f32 	%f575, %f340, %f526, %f574;
       // ptx:637  fma.rn.f32 	%f576, %f501, %f531, %f575;
-      precise float f576 = p2g_ffma(f501, f531, p2g_ffma(f340, f526, p2g_fmul(f500, f529, false), 0, false), 0, false);
+      precise float f576 = p2g_ffma(f501, p2g_in(f531), p2g_ffma(f340, p2g_in(f526), p2g_fmul(f500, p2g_in(f529))));
       // ptx:638  cvt.sat.f32.f32 	%f577, %f458;
       // ptx:639  fma.rn.f32 	%f578, %f347, %f577, %f576;
-      precise float f578 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p50 ? f455 : f457))), f576, 0, false);
+      precise float f578 = p2g_ffma(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p50 ? f455 : f457)))), f576);
       // ptx:640  mul.f32 	%f579, %f496, %f445;
       // ptx:641  fma.rn.f32 	%f580, %f495, %f442, %f579;
       // ptx:642  fma.rn.f32 	%f581, %f512, %f578, %f580;
-      precise float f581 = p2g_ffma(f512, f578, p2g_ffma(f495, f442, p2g_fmul(f496, f445, false), 0, false), 0, false);
+      f581 = p2g_ffma(p2g_in(f512), f578, p2g_ffma(p2g_in(f495), p2g_in(f442), p2g_fmul(f496, p2g_in(f445))));
       // ptx:643  mul.f32 	%f582, %f500, %f540;
       // ptx:644  fma.rn.f32 	%f583, %f340, %f537, %f582;
       // ptx:645  fma.rn.f32 	%f584, %f501, %f542, %f583;
-      precise float f584 = p2g_ffma(f501, f542, p2g_ffma(f340, f537, p2g_fmul(f500, f540, false), 0, false), 0, false);
+      precise float f584 = p2g_ffma(f501, p2g_in(f542), p2g_ffma(f340, p2g_in(f537), p2g_fmul(f500, p2g_in(f540))));
       // ptx:646  cvt.sat.f32.f32 	%f585, %f461;
       // ptx:647  fma.rn.f32 	%f586, %f347, %f585, %f584;
-      precise float f586 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p51 ? f452 : f460))), f584, 0, false);
+      precise float f586 = p2g_ffma(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p51 ? f452 : f460)))), f584);
       // ptx:648  mul.f32 	%f587, %f496, %f451;
       // ptx:649  fma.rn.f32 	%f588, %f495, %f448, %f587;
       // ptx:650  fma.rn.f32 	%f589, %f512, %f586, %f588;
-      precise float f589 = p2g_ffma(f512, f586, p2g_ffma(f495, f448, p2g_fmul(f496, f451, false), 0, false), 0, false);
+      f589 = p2g_ffma(p2g_in(f512), f586, p2g_ffma(p2g_in(f495), p2g_in(f448), p2g_fmul(f496, p2g_in(f451))));
       // ptx:651  mul.f32 	%f590, %f500, %f551;
       // ptx:652  fma.rn.f32 	%f591, %f340, %f548, %f590;
       // ptx:653  fma.rn.f32 	%f592, %f501, %f553, %f591;
-      precise float f592 = p2g_ffma(f501, f553, p2g_ffma(f340, f548, p2g_fmul(f500, f551, false), 0, false), 0, false);
+      precise float f592 = p2g_ffma(f501, p2g_in(f553), p2g_ffma(f340, p2g_in(f548), p2g_fmul(f500, p2g_in(f551))));
       // ptx:654  cvt.sat.f32.f32 	%f593, %f492;
       // ptx:655  fma.rn.f32 	%f594, %f347, %f593, %f592;
-      precise float f594 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p56 ? f487 : f491))), f592, 0, false);
+      precise float f594 = p2g_ffma(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p56 ? f487 : f491)))), f592);
       // ptx:656  mul.f32 	%f595, %f496, %f483;
       // ptx:657  fma.rn.f32 	%f596, %f495, %f480, %f595;
       // ptx:658  fma.rn.f32 	%f597, %f512, %f594, %f596;
-      precise float f597 = p2g_ffma(f512, f594, p2g_ffma(f495, f480, p2g_fmul(f496, f483, false), 0, false), 0, false);
+      f597 = p2g_ffma(p2g_in(f512), f594, p2g_ffma(p2g_in(f495), p2g_in(f480), p2g_fmul(f496, p2g_in(f483))));
       // ptx:659  sub.f32 	%f598, %f361, %f498;
-      precise float f598 = p2g_fsub(f361, f498, false);
+      precise float f598 = p2g_fsub(f361, p2g_in(f498));
       // ptx:660  sub.f32 	%f599, %f493, %f499;
-      precise float f599 = p2g_fsub(f493, f499, false);
+      precise float f599 = p2g_fsub(f493, f499);
       // ptx:661  cvt.sat.f32.f32 	%f600, %f513;
       // ptx:662  cvt.sat.f32.f32 	%f601, %f524;
       precise float f601 = p2g_sat(p2g_f32_canon(floatBitsToUint(f524)));
       // ptx:663  mul.f32 	%f602, %f598, %f601;
       // ptx:664  fma.rn.f32 	%f603, %f357, %f600, %f602;
-      f603 = p2g_ffma(f357, p2g_sat(p2g_f32_canon(floatBitsToUint(f513))), p2g_fmul(f598, f601, false), 0, false);
+      f603 = p2g_ffma(f357, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f513)))), p2g_fmul(f598, p2g_in(f601)));
       // ptx:665  cvt.sat.f32.f32 	%f604, %f535;
       precise float f604 = p2g_sat(p2g_f32_canon(floatBitsToUint(f535)));
       // ptx:666  fma.rn.f32 	%f605, %f599, %f604, %f603;
-      precise float f605 = p2g_ffma(f599, f604, f603, 0, false);
+      precise float f605 = p2g_ffma(f599, p2g_in(f604), f603);
       // ptx:667  cvt.sat.f32.f32 	%f606, %f546;
       precise float f606 = p2g_sat(p2g_f32_canon(floatBitsToUint(f546)));
       // ptx:668  fma.rn.f32 	%f607, %f363, %f606, %f605;
       // ptx:669  mul.f32 	%f608, %f499, %f535;
       // ptx:670  fma.rn.f32 	%f609, %f498, %f524, %f608;
-      precise float f609 = p2g_ffma(f498, f524, p2g_fmul(f499, f535, false), 0, false);
+      precise float f609 = p2g_ffma(p2g_in(f498), f524, p2g_fmul(f499, f535));
       // ptx:671  fma.rn.f32 	%f610, %f512, %f607, %f609;
-      precise float f610 = p2g_ffma(f512, p2g_ffma(f363, f606, f605, 0, false), f609, 0, false);
+      precise float f610 = p2g_ffma(p2g_in(f512), p2g_ffma(f363, p2g_in(f606), f605), f609);
       // ptx:672  min.f32 	%f611, %f387, %f402;
       // ptx:673  min.f32 	%f612, %f429, %f442;
       precise float f612 = p2g_fmin(f429, f442);
@@ -2440,14 +4249,14 @@ void main() {
       // ptx:680  mul.f32 	%f618, %f598, %f604;
       // ptx:681  fma.rn.f32 	%f619, %f357, %f601, %f618;
       // ptx:682  fma.rn.f32 	%f620, %f599, %f606, %f619;
-      precise float f620 = p2g_ffma(f599, f606, p2g_ffma(f357, f601, p2g_fmul(f598, f604, false), 0, false), 0, false);
+      precise float f620 = p2g_ffma(f599, p2g_in(f606), p2g_ffma(f357, p2g_in(f601), p2g_fmul(f598, p2g_in(f604))));
       // ptx:683  cvt.sat.f32.f32 	%f621, %f557;
       // ptx:684  fma.rn.f32 	%f622, %f363, %f621, %f620;
-      precise float f622 = p2g_ffma(f363, p2g_sat(p2g_f32_canon(floatBitsToUint(f557))), f620, 0, false);
+      precise float f622 = p2g_ffma(f363, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f557)))), f620);
       // ptx:685  mul.f32 	%f623, %f499, %f546;
       // ptx:686  fma.rn.f32 	%f624, %f498, %f535, %f623;
       // ptx:687  fma.rn.f32 	%f625, %f512, %f622, %f624;
-      precise float f625 = p2g_ffma(f512, f622, p2g_ffma(f498, f535, p2g_fmul(f499, f546, false), 0, false), 0, false);
+      precise float f625 = p2g_ffma(p2g_in(f512), f622, p2g_ffma(p2g_in(f498), f535, p2g_fmul(f499, f546)));
       // ptx:688  min.f32 	%f626, %f435, %f448;
       // ptx:689  min.f32 	%f627, %f612, %f626;
       // ptx:690  max.f32 	%f628, %f435, %f448;
@@ -2460,19 +4269,19 @@ void main() {
       precise float f632 = p2g_sat(p2g_f32_canon(floatBitsToUint(f573)));
       // ptx:696  mul.f32 	%f633, %f598, %f632;
       // ptx:697  fma.rn.f32 	%f634, %f357, %f631, %f633;
-      f634 = p2g_ffma(f357, p2g_sat(p2g_f32_canon(floatBitsToUint(f565))), p2g_fmul(f598, f632, false), 0, false);
+      f634 = p2g_ffma(f357, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f565)))), p2g_fmul(f598, p2g_in(f632)));
       // ptx:698  cvt.sat.f32.f32 	%f635, %f581;
       precise float f635 = p2g_sat(p2g_f32_canon(floatBitsToUint(f581)));
       // ptx:699  fma.rn.f32 	%f636, %f599, %f635, %f634;
-      precise float f636 = p2g_ffma(f599, f635, f634, 0, false);
+      precise float f636 = p2g_ffma(f599, p2g_in(f635), f634);
       // ptx:700  cvt.sat.f32.f32 	%f637, %f589;
       precise float f637 = p2g_sat(p2g_f32_canon(floatBitsToUint(f589)));
       // ptx:701  fma.rn.f32 	%f638, %f363, %f637, %f636;
       // ptx:702  mul.f32 	%f639, %f499, %f581;
       // ptx:703  fma.rn.f32 	%f640, %f498, %f573, %f639;
-      precise float f640 = p2g_ffma(f498, f573, p2g_fmul(f499, f581, false), 0, false);
+      precise float f640 = p2g_ffma(p2g_in(f498), f573, p2g_fmul(f499, f581));
       // ptx:704  fma.rn.f32 	%f641, %f512, %f638, %f640;
-      precise float f641 = p2g_ffma(f512, p2g_ffma(f363, f637, f636, 0, false), f640, 0, false);
+      precise float f641 = p2g_ffma(p2g_in(f512), p2g_ffma(f363, p2g_in(f637), f636), f640);
       // ptx:705  min.f32 	%f642, %f402, %f405;
       // ptx:706  min.f32 	%f643, %f442, %f445;
       precise float f643 = p2g_fmin(f442, f445);
@@ -2487,14 +4296,17 @@ void main() {
       // ptx:713  mul.f32 	%f649, %f598, %f635;
       // ptx:714  fma.rn.f32 	%f650, %f357, %f632, %f649;
       // ptx:715  fma.rn.f32 	%f651, %f599, %f637, %f650;
-      precise float f651 = p2g_ffma(f599, f637, p2g_ffma(f357, f632, p2g_fmul(f598, f635, false), 0, false), 0, false);
+      precise float f651 = p2g_ffma(f599, p2g_in(f637), p2g_ffma(f357, p2g_in(f632), p2g_fmul(f598, p2g_in(f635))));
       // ptx:716  cvt.sat.f32.f32 	%f652, %f597;
       // ptx:717  fma.rn.f32 	%f653, %f363, %f652, %f651;
-      precise float f653 = p2g_ffma(f363, p2g_sat(p2g_f32_canon(floatBitsToUint(f597))), f651, 0, false);
+      precise float f653 = p2g_ffma(f363, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f597)))), f651);
       // ptx:718  mul.f32 	%f654, %f499, %f589;
       // ptx:719  fma.rn.f32 	%f655, %f498, %f581, %f654;
       // ptx:720  fma.rn.f32 	%f656, %f512, %f653, %f655;
-      precise float f656 = p2g_ffma(f512, f653, p2g_ffma(f498, f581, p2g_fmul(f499, f589, false), 0, false), 0, false);
+      precise float f656 = p2g_ffma(p2g_in(f512), f653, p2g_ffma(p2g_in(f498), f581, p2g_fmul(f499, f589)));
+      if (p2g_redo()) p2g_exact_11(f307, f303, f311, f19, f26, f308, f304, f312, f20, f27, p224_u64, p144_f32, p148_f32,
+          f28, f29, f30, f31, f345, p232_u64, f448, f451, p152_f32, f488, p156_f32, f489, p172_f32, f34, f35, f643,
+          f646, f36, f656);
       // ptx:721  min.f32 	%f657, %f448, %f451;
       // ptx:722  min.f32 	%f658, %f643, %f657;
       // ptx:723  max.f32 	%f659, %f448, %f451;
@@ -2508,7 +4320,8 @@ void main() {
       // ptx:728  @%p57 bra 	$L__BB0_16;
       if (p57) {
         // ptx:732  sub.f32 	%f668, %f345, %f34;
-        precise float f668 = p2g_fsub(f345, f34, false);
+        precise float f668 = p2g_fsub(p2g_in(f345), p2g_in(f34));
+        if (p2g_redo()) p2g_exact_12(f345, f34, f668);
         // ptx:733  div.approx.f32 	%f1097, %f34, %f668;
         f1097 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f34), floatBitsToUint(f668), false));
         // ptx:734  bra.uni 	$L__BB0_17;
@@ -2516,21 +4329,23 @@ void main() {
         // ptx:729  bra.uni 	$L__BB0_15;
         // ptx:737  add.f32 	%f662, %f34, 0f3C4FAEFF;
         // ptx:738  mul.f32 	%f663, %f662, 0f41100000;
-        precise float f663 = p2g_fmul(p2g_fadd(f34, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
+        precise float f663 = p2g_fmul(p2g_fadd(p2g_in(f34), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
         // ptx:739  mul.f32 	%f664, %f663, 0f3FB8AA3B;
-        precise float f664 = p2g_fmul(f663, uintBitsToFloat(0x3FB8AA3Bu), false);
+        precise float f664 = p2g_fmul(f663, uintBitsToFloat(0x3FB8AA3Bu));
         // ptx:740  ex2.approx.f32 	%f665, %f664;
         // ptx:741  add.f32 	%f666, %f665, 0fBF800000;
-        precise float f666 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false)), -1.0, false);
+        precise float f666 = p2g_fadd(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false))), -1.0);
+        if (p2g_redo()) p2g_exact_13(f34, f666);
         // ptx:742  div.rn.f32 	%f1097, %f666, 0f41100000;
         f1097 = p2g_div32(f666, 9.0, 0, false);
       }
       // ptx:745  mul.f32 	%f41, %f26, %f488;
-      precise float f41 = p2g_fmul(f26, f488, false);
+      precise float f41 = p2g_fmul(p2g_in(f26), p2g_in(f488));
       // ptx:746  mul.f32 	%f42, %f489, %f27;
-      f42 = p2g_fmul(f489, f27, false);
+      f42 = p2g_fmul(p2g_in(f489), p2g_in(f27));
       // ptx:747  mul.f32 	%f43, %f2, %f1097;
-      precise float f43 = p2g_fmul(f2, f1097, false);
+      precise float f43 = p2g_fmul(p2g_in(f2), p2g_in(f1097));
+      if (p2g_redo()) p2g_exact_14(f26, f488, f41, f489, f27, f42, f2, f1097, f43);
       // ptx:748  setp.lt.f32 	%p58, %f43, 0f447A0000;
       int t62 = p2g_fcmp(floatBitsToUint(f43), floatBitsToUint(1000.0));
       bool p58 = t62 == -1;
@@ -2538,18 +4353,19 @@ void main() {
       if (p58) {
         // ptx:753  add.f32 	%f705, %f43, 0f3F800000;
         // ptx:754  rcp.rn.f32 	%f1099, %f705;
-        f1099 = p2g_div32(1.0, p2g_fadd(f43, 1.0, false), 0, false);
+        f1099 = p2g_div32(1.0, p2g_fadd(p2g_in(f43), 1.0), 0, false);
+        if (p2g_redo()) p2g_exact_15(f43, f1099);
         // ptx:755  bra.uni 	$L__BB0_22;
       } else {
         // ptx:750  bra.uni 	$L__BB0_18;
         // ptx:758  fma.rn.f32 	%f669, %f43, 0f41100000, 0f3F800000;
-        precise float f669 = p2g_ffma(f43, 9.0, 1.0, 0, false);
+        precise float f669 = p2g_ffma(p2g_in(f43), 9.0, 1.0);
         // ptx:759  setp.lt.f32 	%p59, %f669, 0f00800000;
         int t63 = p2g_fcmp(floatBitsToUint(f669), 0x00800000u);
         bool p59 = t63 == -1;
         // ptx:760  mul.f32 	%f670, %f669, 0f4B000000;
         // ptx:761  selp.f32 	%f44, %f670, %f669, %p59;
-        precise float f44 = p59 ? p2g_fmul(f669, 8388608.0, false) : f669;
+        precise float f44 = p59 ? p2g_fmul(f669, 8388608.0) : f669;
         // ptx:762  selp.f32 	%f671, 0fC1B80000, 0f00000000, %p59;
         // ptx:763  mov.b32 	%r308, %f44;
         uint r308 = floatBitsToUint(f44);
@@ -2562,61 +4378,64 @@ void main() {
         precise float f673 = p2g_f32_canon(p2g_s2f32(int(int(r310)), 0));
         // ptx:769  mov.f32 	%f674, 0f34000000;
         // ptx:770  fma.rn.f32 	%f675, %f673, %f674, %f671;
-        precise float f675 = p2g_ffma(f673, uintBitsToFloat(0x34000000u), (p59 ? -23.0 : 0.0), 0, false);
+        precise float f675 = p2g_ffma(p2g_in(f673), uintBitsToFloat(0x34000000u), p2g_in((p59 ? -23.0 : 0.0)));
         // ptx:771  add.f32 	%f676, %f672, 0fBF800000;
-        precise float f676 = p2g_fadd(uintBitsToFloat(uint(int(r308) - int(r310))), -1.0, false);
+        precise float f676 = p2g_fadd(p2g_in(uintBitsToFloat(uint(int(r308) - int(r310)))), -1.0);
         // ptx:772  mov.f32 	%f677, 0fBE2C7F30;
         // ptx:773  mov.f32 	%f678, 0f3DC6B27F;
         // ptx:774  fma.rn.f32 	%f679, %f678, %f676, %f677;
-        precise float f679 = p2g_ffma(uintBitsToFloat(0x3DC6B27Fu), f676, uintBitsToFloat(0xBE2C7F30u), 0, false);
+        precise float f679 = p2g_ffma(uintBitsToFloat(0x3DC6B27Fu), f676, uintBitsToFloat(0xBE2C7F30u));
         // ptx:775  mov.f32 	%f680, 0f3E2FCF2A;
         // ptx:776  fma.rn.f32 	%f681, %f679, %f676, %f680;
-        precise float f681 = p2g_ffma(f679, f676, uintBitsToFloat(0x3E2FCF2Au), 0, false);
+        precise float f681 = p2g_ffma(f679, f676, uintBitsToFloat(0x3E2FCF2Au));
         // ptx:777  mov.f32 	%f682, 0fBE374E43;
         // ptx:778  fma.rn.f32 	%f683, %f681, %f676, %f682;
-        precise float f683 = p2g_ffma(f681, f676, uintBitsToFloat(0xBE374E43u), 0, false);
+        precise float f683 = p2g_ffma(f681, f676, uintBitsToFloat(0xBE374E43u));
         // ptx:779  mov.f32 	%f684, 0f3E520BF4;
         // ptx:780  fma.rn.f32 	%f685, %f683, %f676, %f684;
-        precise float f685 = p2g_ffma(f683, f676, uintBitsToFloat(0x3E520BF4u), 0, false);
+        precise float f685 = p2g_ffma(f683, f676, uintBitsToFloat(0x3E520BF4u));
         // ptx:781  mov.f32 	%f686, 0fBE763C8B;
         // ptx:782  fma.rn.f32 	%f687, %f685, %f676, %f686;
-        precise float f687 = p2g_ffma(f685, f676, uintBitsToFloat(0xBE763C8Bu), 0, false);
+        precise float f687 = p2g_ffma(f685, f676, uintBitsToFloat(0xBE763C8Bu));
         // ptx:783  mov.f32 	%f688, 0f3E93BF99;
         // ptx:784  fma.rn.f32 	%f689, %f687, %f676, %f688;
-        precise float f689 = p2g_ffma(f687, f676, uintBitsToFloat(0x3E93BF99u), 0, false);
+        precise float f689 = p2g_ffma(f687, f676, uintBitsToFloat(0x3E93BF99u));
         // ptx:785  mov.f32 	%f690, 0fBEB8AA49;
         // ptx:786  fma.rn.f32 	%f691, %f689, %f676, %f690;
-        precise float f691 = p2g_ffma(f689, f676, uintBitsToFloat(0xBEB8AA49u), 0, false);
+        precise float f691 = p2g_ffma(f689, f676, uintBitsToFloat(0xBEB8AA49u));
         // ptx:787  mov.f32 	%f692, 0f3EF6384A;
         // ptx:788  fma.rn.f32 	%f693, %f691, %f676, %f692;
-        precise float f693 = p2g_ffma(f691, f676, uintBitsToFloat(0x3EF6384Au), 0, false);
+        precise float f693 = p2g_ffma(f691, f676, uintBitsToFloat(0x3EF6384Au));
         // ptx:789  mov.f32 	%f694, 0fBF38AA3B;
         // ptx:790  fma.rn.f32 	%f695, %f693, %f676, %f694;
-        precise float f695 = p2g_ffma(f693, f676, uintBitsToFloat(0xBF38AA3Bu), 0, false);
+        precise float f695 = p2g_ffma(f693, f676, uintBitsToFloat(0xBF38AA3Bu));
         // ptx:791  mul.f32 	%f696, %f676, %f695;
         // ptx:792  mul.f32 	%f697, %f676, %f696;
-        precise float f697 = p2g_fmul(f676, p2g_fmul(f676, f695, false), false);
+        precise float f697 = p2g_fmul(f676, p2g_fmul(f676, f695));
         // ptx:793  mov.f32 	%f698, 0f3FB8AA3B;
         // ptx:794  fma.rn.f32 	%f699, %f676, %f698, %f697;
-        precise float f699 = p2g_ffma(f676, uintBitsToFloat(0x3FB8AA3Bu), f697, 0, false);
+        precise float f699 = p2g_ffma(f676, uintBitsToFloat(0x3FB8AA3Bu), f697);
         // ptx:795  add.f32 	%f1098, %f675, %f699;
-        precise float f1098 = p2g_fadd(f675, f699, false);
+        precise float f1098 = p2g_fadd(f675, f699);
+        if (p2g_redo()) p2g_exact_16(f43, f44, r308, f1098);
         // ptx:796  setp.lt.u32 	%p60, %r308, 2139095040;
         // ptx:797  @%p60 bra 	$L__BB0_20;
         if (!(r308 < 0x7F800000u)) {
           // ptx:799  mov.f32 	%f700, 0f7F800000;
           precise float f700 = uintBitsToFloat(0x7F800000u);
           // ptx:800  fma.rn.f32 	%f1098, %f44, %f700, %f700;
-          f1098 = p2g_ffma(f44, f700, f700, 0, false);
+          f1098 = p2g_ffma(p2g_in(f44), p2g_in(f700), f700);
+          if (p2g_redo()) p2g_exact_17(f44, f700, f1098);
         }
         // ptx:803  mul.f32 	%f701, %f1098, 0f3F317218;
         // ptx:804  div.rn.f32 	%f702, %f701, 0f41100000;
-        precise float f702 = p2g_div32(p2g_fmul(f1098, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
+        precise float f702 = p2g_div32(p2g_fmul(p2g_in(f1098), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
         // ptx:805  add.f32 	%f703, %f702, 0fBC4FAEFF;
         // ptx:806  setp.eq.f32 	%p61, %f44, 0f00000000;
         int t64 = p2g_fcmp(floatBitsToUint(f44), floatBitsToUint(0.0));
         // ptx:807  selp.f32 	%f704, 0fFF800000, %f703, %p61;
-        f704 = (t64 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f702, uintBitsToFloat(0xBC4FAEFFu), false);
+        f704 = (t64 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(p2g_in(f702), uintBitsToFloat(0xBC4FAEFFu));
+        if (p2g_redo()) p2g_exact_18(f1098, f44, f704);
         // ptx:808  div.rn.f32 	%f1099, %f704, %f43;
         f1099 = p2g_div32(f704, f43, 0, false);
       }
@@ -2625,7 +4444,8 @@ void main() {
       uint64_t rd49 = uint64_t(int64_t(uint64_t(0ul)) + 264l);
       // ptx:813  ld.param.u8 	%rs1587, [%rd49+-232];
       // ptx:814  mul.f32 	%f51, %f43, %f1099;
-      f51 = p2g_fmul(f43, f1099, false);
+      f51 = p2g_fmul(p2g_in(f43), p2g_in(f1099));
+      if (p2g_redo()) p2g_exact_19(f43, f1099, f51);
       // ptx:815  setp.lt.f32 	%p62, %f35, 0f3F7FBE77;
       int t65 = p2g_fcmp(floatBitsToUint(f35), 0x3F7FBE77u);
       bool p62 = t65 == -1;
@@ -2642,7 +4462,8 @@ void main() {
       if (p62) {
         // ptx:825  mov.f32 	%f711, 0f3F800000;
         // ptx:826  sub.f32 	%f712, %f711, %f35;
-        precise float f712 = p2g_fsub(1.0, f35, false);
+        precise float f712 = p2g_fsub(1.0, p2g_in(f35));
+        if (p2g_redo()) p2g_exact_20(f35, f712);
         // ptx:827  div.approx.f32 	%f1100, %f35, %f712;
         f1100 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f35), floatBitsToUint(f712), false));
         // ptx:828  bra.uni 	$L__BB0_25;
@@ -2650,17 +4471,19 @@ void main() {
         // ptx:822  bra.uni 	$L__BB0_23;
         // ptx:831  add.f32 	%f706, %f35, 0f3C4FAEFF;
         // ptx:832  mul.f32 	%f707, %f706, 0f41100000;
-        precise float f707 = p2g_fmul(p2g_fadd(f35, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
+        precise float f707 = p2g_fmul(p2g_fadd(p2g_in(f35), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
         // ptx:833  mul.f32 	%f708, %f707, 0f3FB8AA3B;
-        precise float f708 = p2g_fmul(f707, uintBitsToFloat(0x3FB8AA3Bu), false);
+        precise float f708 = p2g_fmul(f707, uintBitsToFloat(0x3FB8AA3Bu));
         // ptx:834  ex2.approx.f32 	%f709, %f708;
         // ptx:835  add.f32 	%f710, %f709, 0fBF800000;
-        precise float f710 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false)), -1.0, false);
+        precise float f710 = p2g_fadd(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false))), -1.0);
+        if (p2g_redo()) p2g_exact_21(f35, f710);
         // ptx:836  div.rn.f32 	%f1100, %f710, 0f41100000;
         f1100 = p2g_div32(f710, 9.0, 0, false);
       }
       // ptx:839  mul.f32 	%f55, %f2, %f1100;
-      precise float f55 = p2g_fmul(f2, f1100, false);
+      precise float f55 = p2g_fmul(p2g_in(f2), p2g_in(f1100));
+      if (p2g_redo()) p2g_exact_22(f2, f1100, f55);
       // ptx:840  setp.lt.f32 	%p67, %f55, 0f447A0000;
       int t68 = p2g_fcmp(floatBitsToUint(f55), floatBitsToUint(1000.0));
       bool p67 = t68 == -1;
@@ -2668,18 +4491,19 @@ void main() {
       if (p67) {
         // ptx:845  add.f32 	%f749, %f55, 0f3F800000;
         // ptx:846  rcp.rn.f32 	%f1102, %f749;
-        f1102 = p2g_div32(1.0, p2g_fadd(f55, 1.0, false), 0, false);
+        f1102 = p2g_div32(1.0, p2g_fadd(p2g_in(f55), 1.0), 0, false);
+        if (p2g_redo()) p2g_exact_23(f55, f1102);
         // ptx:847  bra.uni 	$L__BB0_30;
       } else {
         // ptx:842  bra.uni 	$L__BB0_26;
         // ptx:850  fma.rn.f32 	%f713, %f55, 0f41100000, 0f3F800000;
-        precise float f713 = p2g_ffma(f55, 9.0, 1.0, 0, false);
+        precise float f713 = p2g_ffma(p2g_in(f55), 9.0, 1.0);
         // ptx:851  setp.lt.f32 	%p68, %f713, 0f00800000;
         int t69 = p2g_fcmp(floatBitsToUint(f713), 0x00800000u);
         bool p68 = t69 == -1;
         // ptx:852  mul.f32 	%f714, %f713, 0f4B000000;
         // ptx:853  selp.f32 	%f56, %f714, %f713, %p68;
-        precise float f56 = p68 ? p2g_fmul(f713, 8388608.0, false) : f713;
+        precise float f56 = p68 ? p2g_fmul(f713, 8388608.0) : f713;
         // ptx:854  selp.f32 	%f715, 0fC1B80000, 0f00000000, %p68;
         // ptx:855  mov.b32 	%r312, %f56;
         uint r312 = floatBitsToUint(f56);
@@ -2692,66 +4516,70 @@ void main() {
         precise float f717 = p2g_f32_canon(p2g_s2f32(int(int(r314)), 0));
         // ptx:861  mov.f32 	%f718, 0f34000000;
         // ptx:862  fma.rn.f32 	%f719, %f717, %f718, %f715;
-        precise float f719 = p2g_ffma(f717, uintBitsToFloat(0x34000000u), (p68 ? -23.0 : 0.0), 0, false);
+        precise float f719 = p2g_ffma(p2g_in(f717), uintBitsToFloat(0x34000000u), p2g_in((p68 ? -23.0 : 0.0)));
         // ptx:863  add.f32 	%f720, %f716, 0fBF800000;
-        precise float f720 = p2g_fadd(uintBitsToFloat(uint(int(r312) - int(r314))), -1.0, false);
+        precise float f720 = p2g_fadd(p2g_in(uintBitsToFloat(uint(int(r312) - int(r314)))), -1.0);
         // ptx:864  mov.f32 	%f721, 0fBE2C7F30;
         // ptx:865  mov.f32 	%f722, 0f3DC6B27F;
         // ptx:866  fma.rn.f32 	%f723, %f722, %f720, %f721;
-        precise float f723 = p2g_ffma(uintBitsToFloat(0x3DC6B27Fu), f720, uintBitsToFloat(0xBE2C7F30u), 0, false);
+        precise float f723 = p2g_ffma(uintBitsToFloat(0x3DC6B27Fu), f720, uintBitsToFloat(0xBE2C7F30u));
         // ptx:867  mov.f32 	%f724, 0f3E2FCF2A;
         // ptx:868  fma.rn.f32 	%f725, %f723, %f720, %f724;
-        precise float f725 = p2g_ffma(f723, f720, uintBitsToFloat(0x3E2FCF2Au), 0, false);
+        precise float f725 = p2g_ffma(f723, f720, uintBitsToFloat(0x3E2FCF2Au));
         // ptx:869  mov.f32 	%f726, 0fBE374E43;
         // ptx:870  fma.rn.f32 	%f727, %f725, %f720, %f726;
-        precise float f727 = p2g_ffma(f725, f720, uintBitsToFloat(0xBE374E43u), 0, false);
+        precise float f727 = p2g_ffma(f725, f720, uintBitsToFloat(0xBE374E43u));
         // ptx:871  mov.f32 	%f728, 0f3E520BF4;
         // ptx:872  fma.rn.f32 	%f729, %f727, %f720, %f728;
-        precise float f729 = p2g_ffma(f727, f720, uintBitsToFloat(0x3E520BF4u), 0, false);
+        precise float f729 = p2g_ffma(f727, f720, uintBitsToFloat(0x3E520BF4u));
         // ptx:873  mov.f32 	%f730, 0fBE763C8B;
         // ptx:874  fma.rn.f32 	%f731, %f729, %f720, %f730;
-        precise float f731 = p2g_ffma(f729, f720, uintBitsToFloat(0xBE763C8Bu), 0, false);
+        precise float f731 = p2g_ffma(f729, f720, uintBitsToFloat(0xBE763C8Bu));
         // ptx:875  mov.f32 	%f732, 0f3E93BF99;
         // ptx:876  fma.rn.f32 	%f733, %f731, %f720, %f732;
-        precise float f733 = p2g_ffma(f731, f720, uintBitsToFloat(0x3E93BF99u), 0, false);
+        precise float f733 = p2g_ffma(f731, f720, uintBitsToFloat(0x3E93BF99u));
         // ptx:877  mov.f32 	%f734, 0fBEB8AA49;
         // ptx:878  fma.rn.f32 	%f735, %f733, %f720, %f734;
-        precise float f735 = p2g_ffma(f733, f720, uintBitsToFloat(0xBEB8AA49u), 0, false);
+        precise float f735 = p2g_ffma(f733, f720, uintBitsToFloat(0xBEB8AA49u));
         // ptx:879  mov.f32 	%f736, 0f3EF6384A;
         // ptx:880  fma.rn.f32 	%f737, %f735, %f720, %f736;
-        precise float f737 = p2g_ffma(f735, f720, uintBitsToFloat(0x3EF6384Au), 0, false);
+        precise float f737 = p2g_ffma(f735, f720, uintBitsToFloat(0x3EF6384Au));
         // ptx:881  mov.f32 	%f738, 0fBF38AA3B;
         // ptx:882  fma.rn.f32 	%f739, %f737, %f720, %f738;
-        precise float f739 = p2g_ffma(f737, f720, uintBitsToFloat(0xBF38AA3Bu), 0, false);
+        precise float f739 = p2g_ffma(f737, f720, uintBitsToFloat(0xBF38AA3Bu));
         // ptx:883  mul.f32 	%f740, %f720, %f739;
         // ptx:884  mul.f32 	%f741, %f720, %f740;
-        precise float f741 = p2g_fmul(f720, p2g_fmul(f720, f739, false), false);
+        precise float f741 = p2g_fmul(f720, p2g_fmul(f720, f739));
         // ptx:885  mov.f32 	%f742, 0f3FB8AA3B;
         // ptx:886  fma.rn.f32 	%f743, %f720, %f742, %f741;
-        precise float f743 = p2g_ffma(f720, uintBitsToFloat(0x3FB8AA3Bu), f741, 0, false);
+        precise float f743 = p2g_ffma(f720, uintBitsToFloat(0x3FB8AA3Bu), f741);
         // ptx:887  add.f32 	%f1101, %f719, %f743;
-        precise float f1101 = p2g_fadd(f719, f743, false);
+        precise float f1101 = p2g_fadd(f719, f743);
+        if (p2g_redo()) p2g_exact_24(f55, f56, r312, f1101);
         // ptx:888  setp.lt.u32 	%p69, %r312, 2139095040;
         // ptx:889  @%p69 bra 	$L__BB0_28;
         if (!(r312 < 0x7F800000u)) {
           // ptx:891  mov.f32 	%f744, 0f7F800000;
           precise float f744 = uintBitsToFloat(0x7F800000u);
           // ptx:892  fma.rn.f32 	%f1101, %f56, %f744, %f744;
-          f1101 = p2g_ffma(f56, f744, f744, 0, false);
+          f1101 = p2g_ffma(p2g_in(f56), p2g_in(f744), f744);
+          if (p2g_redo()) p2g_exact_25(f56, f744, f1101);
         }
         // ptx:895  mul.f32 	%f745, %f1101, 0f3F317218;
         // ptx:896  div.rn.f32 	%f746, %f745, 0f41100000;
-        precise float f746 = p2g_div32(p2g_fmul(f1101, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
+        precise float f746 = p2g_div32(p2g_fmul(p2g_in(f1101), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
         // ptx:897  add.f32 	%f747, %f746, 0fBC4FAEFF;
         // ptx:898  setp.eq.f32 	%p70, %f56, 0f00000000;
         int t70 = p2g_fcmp(floatBitsToUint(f56), floatBitsToUint(0.0));
         // ptx:899  selp.f32 	%f748, 0fFF800000, %f747, %p70;
-        f748 = (t70 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f746, uintBitsToFloat(0xBC4FAEFFu), false);
+        f748 = (t70 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(p2g_in(f746), uintBitsToFloat(0xBC4FAEFFu));
+        if (p2g_redo()) p2g_exact_26(f1101, f56, f748);
         // ptx:900  div.rn.f32 	%f1102, %f748, %f55;
         f1102 = p2g_div32(f748, f55, 0, false);
       }
       // ptx:903  mul.f32 	%f63, %f55, %f1102;
-      f63 = p2g_fmul(f55, f1102, false);
+      f63 = p2g_fmul(p2g_in(f55), p2g_in(f1102));
+      if (p2g_redo()) p2g_exact_27(f55, f1102, f63);
       // ptx:904  setp.lt.f32 	%p71, %f36, 0f3F7FBE77;
       int t71 = p2g_fcmp(floatBitsToUint(f36), 0x3F7FBE77u);
       bool p71 = t71 == -1;
@@ -2759,7 +4587,8 @@ void main() {
       if (p71) {
         // ptx:909  mov.f32 	%f755, 0f3F800000;
         // ptx:910  sub.f32 	%f756, %f755, %f36;
-        precise float f756 = p2g_fsub(1.0, f36, false);
+        precise float f756 = p2g_fsub(1.0, p2g_in(f36));
+        if (p2g_redo()) p2g_exact_28(f36, f756);
         // ptx:911  div.approx.f32 	%f1103, %f36, %f756;
         f1103 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f36), floatBitsToUint(f756), false));
         // ptx:912  bra.uni 	$L__BB0_33;
@@ -2767,17 +4596,19 @@ void main() {
         // ptx:906  bra.uni 	$L__BB0_31;
         // ptx:915  add.f32 	%f750, %f36, 0f3C4FAEFF;
         // ptx:916  mul.f32 	%f751, %f750, 0f41100000;
-        precise float f751 = p2g_fmul(p2g_fadd(f36, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
+        precise float f751 = p2g_fmul(p2g_fadd(p2g_in(f36), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
         // ptx:917  mul.f32 	%f752, %f751, 0f3FB8AA3B;
-        precise float f752 = p2g_fmul(f751, uintBitsToFloat(0x3FB8AA3Bu), false);
+        precise float f752 = p2g_fmul(f751, uintBitsToFloat(0x3FB8AA3Bu));
         // ptx:918  ex2.approx.f32 	%f753, %f752;
         // ptx:919  add.f32 	%f754, %f753, 0fBF800000;
-        precise float f754 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false)), -1.0, false);
+        precise float f754 = p2g_fadd(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false))), -1.0);
+        if (p2g_redo()) p2g_exact_29(f36, f754);
         // ptx:920  div.rn.f32 	%f1103, %f754, 0f41100000;
         f1103 = p2g_div32(f754, 9.0, 0, false);
       }
       // ptx:923  mul.f32 	%f67, %f2, %f1103;
-      precise float f67 = p2g_fmul(f2, f1103, false);
+      precise float f67 = p2g_fmul(p2g_in(f2), p2g_in(f1103));
+      if (p2g_redo()) p2g_exact_30(f2, f1103, f67);
       // ptx:924  setp.lt.f32 	%p72, %f67, 0f447A0000;
       int t72 = p2g_fcmp(floatBitsToUint(f67), floatBitsToUint(1000.0));
       bool p72 = t72 == -1;
@@ -2785,18 +4616,19 @@ void main() {
       if (p72) {
         // ptx:929  add.f32 	%f793, %f67, 0f3F800000;
         // ptx:930  rcp.rn.f32 	%f1105, %f793;
-        f1105 = p2g_div32(1.0, p2g_fadd(f67, 1.0, false), 0, false);
+        f1105 = p2g_div32(1.0, p2g_fadd(p2g_in(f67), 1.0), 0, false);
+        if (p2g_redo()) p2g_exact_31(f67, f1105);
         // ptx:931  bra.uni 	$L__BB0_38;
       } else {
         // ptx:926  bra.uni 	$L__BB0_34;
         // ptx:934  fma.rn.f32 	%f757, %f67, 0f41100000, 0f3F800000;
-        precise float f757 = p2g_ffma(f67, 9.0, 1.0, 0, false);
+        precise float f757 = p2g_ffma(p2g_in(f67), 9.0, 1.0);
         // ptx:935  setp.lt.f32 	%p73, %f757, 0f00800000;
         int t73 = p2g_fcmp(floatBitsToUint(f757), 0x00800000u);
         bool p73 = t73 == -1;
         // ptx:936  mul.f32 	%f758, %f757, 0f4B000000;
         // ptx:937  selp.f32 	%f68, %f758, %f757, %p73;
-        precise float f68 = p73 ? p2g_fmul(f757, 8388608.0, false) : f757;
+        precise float f68 = p73 ? p2g_fmul(f757, 8388608.0) : f757;
         // ptx:938  selp.f32 	%f759, 0fC1B80000, 0f00000000, %p73;
         // ptx:939  mov.b32 	%r316, %f68;
         uint r316 = floatBitsToUint(f68);
@@ -2809,66 +4641,70 @@ void main() {
         precise float f761 = p2g_f32_canon(p2g_s2f32(int(int(r318)), 0));
         // ptx:945  mov.f32 	%f762, 0f34000000;
         // ptx:946  fma.rn.f32 	%f763, %f761, %f762, %f759;
-        precise float f763 = p2g_ffma(f761, uintBitsToFloat(0x34000000u), (p73 ? -23.0 : 0.0), 0, false);
+        precise float f763 = p2g_ffma(p2g_in(f761), uintBitsToFloat(0x34000000u), p2g_in((p73 ? -23.0 : 0.0)));
         // ptx:947  add.f32 	%f764, %f760, 0fBF800000;
-        precise float f764 = p2g_fadd(uintBitsToFloat(uint(int(r316) - int(r318))), -1.0, false);
+        precise float f764 = p2g_fadd(p2g_in(uintBitsToFloat(uint(int(r316) - int(r318)))), -1.0);
         // ptx:948  mov.f32 	%f765, 0fBE2C7F30;
         // ptx:949  mov.f32 	%f766, 0f3DC6B27F;
         // ptx:950  fma.rn.f32 	%f767, %f766, %f764, %f765;
-        precise float f767 = p2g_ffma(uintBitsToFloat(0x3DC6B27Fu), f764, uintBitsToFloat(0xBE2C7F30u), 0, false);
+        precise float f767 = p2g_ffma(uintBitsToFloat(0x3DC6B27Fu), f764, uintBitsToFloat(0xBE2C7F30u));
         // ptx:951  mov.f32 	%f768, 0f3E2FCF2A;
         // ptx:952  fma.rn.f32 	%f769, %f767, %f764, %f768;
-        precise float f769 = p2g_ffma(f767, f764, uintBitsToFloat(0x3E2FCF2Au), 0, false);
+        precise float f769 = p2g_ffma(f767, f764, uintBitsToFloat(0x3E2FCF2Au));
         // ptx:953  mov.f32 	%f770, 0fBE374E43;
         // ptx:954  fma.rn.f32 	%f771, %f769, %f764, %f770;
-        precise float f771 = p2g_ffma(f769, f764, uintBitsToFloat(0xBE374E43u), 0, false);
+        precise float f771 = p2g_ffma(f769, f764, uintBitsToFloat(0xBE374E43u));
         // ptx:955  mov.f32 	%f772, 0f3E520BF4;
         // ptx:956  fma.rn.f32 	%f773, %f771, %f764, %f772;
-        precise float f773 = p2g_ffma(f771, f764, uintBitsToFloat(0x3E520BF4u), 0, false);
+        precise float f773 = p2g_ffma(f771, f764, uintBitsToFloat(0x3E520BF4u));
         // ptx:957  mov.f32 	%f774, 0fBE763C8B;
         // ptx:958  fma.rn.f32 	%f775, %f773, %f764, %f774;
-        precise float f775 = p2g_ffma(f773, f764, uintBitsToFloat(0xBE763C8Bu), 0, false);
+        precise float f775 = p2g_ffma(f773, f764, uintBitsToFloat(0xBE763C8Bu));
         // ptx:959  mov.f32 	%f776, 0f3E93BF99;
         // ptx:960  fma.rn.f32 	%f777, %f775, %f764, %f776;
-        precise float f777 = p2g_ffma(f775, f764, uintBitsToFloat(0x3E93BF99u), 0, false);
+        precise float f777 = p2g_ffma(f775, f764, uintBitsToFloat(0x3E93BF99u));
         // ptx:961  mov.f32 	%f778, 0fBEB8AA49;
         // ptx:962  fma.rn.f32 	%f779, %f777, %f764, %f778;
-        precise float f779 = p2g_ffma(f777, f764, uintBitsToFloat(0xBEB8AA49u), 0, false);
+        precise float f779 = p2g_ffma(f777, f764, uintBitsToFloat(0xBEB8AA49u));
         // ptx:963  mov.f32 	%f780, 0f3EF6384A;
         // ptx:964  fma.rn.f32 	%f781, %f779, %f764, %f780;
-        precise float f781 = p2g_ffma(f779, f764, uintBitsToFloat(0x3EF6384Au), 0, false);
+        precise float f781 = p2g_ffma(f779, f764, uintBitsToFloat(0x3EF6384Au));
         // ptx:965  mov.f32 	%f782, 0fBF38AA3B;
         // ptx:966  fma.rn.f32 	%f783, %f781, %f764, %f782;
-        precise float f783 = p2g_ffma(f781, f764, uintBitsToFloat(0xBF38AA3Bu), 0, false);
+        precise float f783 = p2g_ffma(f781, f764, uintBitsToFloat(0xBF38AA3Bu));
         // ptx:967  mul.f32 	%f784, %f764, %f783;
         // ptx:968  mul.f32 	%f785, %f764, %f784;
-        precise float f785 = p2g_fmul(f764, p2g_fmul(f764, f783, false), false);
+        precise float f785 = p2g_fmul(f764, p2g_fmul(f764, f783));
         // ptx:969  mov.f32 	%f786, 0f3FB8AA3B;
         // ptx:970  fma.rn.f32 	%f787, %f764, %f786, %f785;
-        precise float f787 = p2g_ffma(f764, uintBitsToFloat(0x3FB8AA3Bu), f785, 0, false);
+        precise float f787 = p2g_ffma(f764, uintBitsToFloat(0x3FB8AA3Bu), f785);
         // ptx:971  add.f32 	%f1104, %f763, %f787;
-        precise float f1104 = p2g_fadd(f763, f787, false);
+        precise float f1104 = p2g_fadd(f763, f787);
+        if (p2g_redo()) p2g_exact_32(f67, f68, r316, f1104);
         // ptx:972  setp.lt.u32 	%p74, %r316, 2139095040;
         // ptx:973  @%p74 bra 	$L__BB0_36;
         if (!(r316 < 0x7F800000u)) {
           // ptx:975  mov.f32 	%f788, 0f7F800000;
           precise float f788 = uintBitsToFloat(0x7F800000u);
           // ptx:976  fma.rn.f32 	%f1104, %f68, %f788, %f788;
-          f1104 = p2g_ffma(f68, f788, f788, 0, false);
+          f1104 = p2g_ffma(p2g_in(f68), p2g_in(f788), f788);
+          if (p2g_redo()) p2g_exact_33(f68, f788, f1104);
         }
         // ptx:979  mul.f32 	%f789, %f1104, 0f3F317218;
         // ptx:980  div.rn.f32 	%f790, %f789, 0f41100000;
-        precise float f790 = p2g_div32(p2g_fmul(f1104, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
+        precise float f790 = p2g_div32(p2g_fmul(p2g_in(f1104), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
         // ptx:981  add.f32 	%f791, %f790, 0fBC4FAEFF;
         // ptx:982  setp.eq.f32 	%p75, %f68, 0f00000000;
         int t74 = p2g_fcmp(floatBitsToUint(f68), floatBitsToUint(0.0));
         // ptx:983  selp.f32 	%f792, 0fFF800000, %f791, %p75;
-        f792 = (t74 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f790, uintBitsToFloat(0xBC4FAEFFu), false);
+        f792 = (t74 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(p2g_in(f790), uintBitsToFloat(0xBC4FAEFFu));
+        if (p2g_redo()) p2g_exact_34(f1104, f68, f792);
         // ptx:984  div.rn.f32 	%f1105, %f792, %f67;
         f1105 = p2g_div32(f792, f67, 0, false);
       }
       // ptx:987  mul.f32 	%f75, %f67, %f1105;
-      f75 = p2g_fmul(f67, f1105, false);
+      f75 = p2g_fmul(p2g_in(f67), p2g_in(f1105));
+      if (p2g_redo()) p2g_exact_35(f67, f1105, f75);
       // ptx:988  setp.lt.f32 	%p76, %f37, 0f3F7FBE77;
       int t75 = p2g_fcmp(floatBitsToUint(f37), 0x3F7FBE77u);
       bool p76 = t75 == -1;
@@ -2876,7 +4712,8 @@ void main() {
       if (p76) {
         // ptx:993  mov.f32 	%f799, 0f3F800000;
         // ptx:994  sub.f32 	%f800, %f799, %f37;
-        precise float f800 = p2g_fsub(1.0, f37, false);
+        precise float f800 = p2g_fsub(1.0, p2g_in(f37));
+        if (p2g_redo()) p2g_exact_36(f37, f800);
         // ptx:995  div.approx.f32 	%f1106, %f37, %f800;
         f1106 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f37), floatBitsToUint(f800), false));
         // ptx:996  bra.uni 	$L__BB0_41;
@@ -2884,17 +4721,19 @@ void main() {
         // ptx:990  bra.uni 	$L__BB0_39;
         // ptx:999  add.f32 	%f794, %f37, 0f3C4FAEFF;
         // ptx:1000  mul.f32 	%f795, %f794, 0f41100000;
-        precise float f795 = p2g_fmul(p2g_fadd(f37, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
+        precise float f795 = p2g_fmul(p2g_fadd(p2g_in(f37), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
         // ptx:1001  mul.f32 	%f796, %f795, 0f3FB8AA3B;
-        precise float f796 = p2g_fmul(f795, uintBitsToFloat(0x3FB8AA3Bu), false);
+        precise float f796 = p2g_fmul(f795, uintBitsToFloat(0x3FB8AA3Bu));
         // ptx:1002  ex2.approx.f32 	%f797, %f796;
         // ptx:1003  add.f32 	%f798, %f797, 0fBF800000;
-        precise float f798 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false)), -1.0, false);
+        precise float f798 = p2g_fadd(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false))), -1.0);
+        if (p2g_redo()) p2g_exact_37(f37, f798);
         // ptx:1004  div.rn.f32 	%f1106, %f798, 0f41100000;
         f1106 = p2g_div32(f798, 9.0, 0, false);
       }
       // ptx:1007  mul.f32 	%f79, %f2, %f1106;
-      f79 = p2g_fmul(f2, f1106, false);
+      f79 = p2g_fmul(p2g_in(f2), p2g_in(f1106));
+      if (p2g_redo()) p2g_exact_38(f2, f1106, f79);
       // ptx:1008  setp.lt.f32 	%p77, %f79, 0f447A0000;
       int t76 = p2g_fcmp(floatBitsToUint(f79), floatBitsToUint(1000.0));
       bool p77 = t76 == -1;
@@ -2902,18 +4741,19 @@ void main() {
       if (p77) {
         // ptx:1013  add.f32 	%f837, %f79, 0f3F800000;
         // ptx:1014  rcp.rn.f32 	%f1108, %f837;
-        f1108 = p2g_div32(1.0, p2g_fadd(f79, 1.0, false), 0, false);
+        f1108 = p2g_div32(1.0, p2g_fadd(p2g_in(f79), 1.0), 0, false);
+        if (p2g_redo()) p2g_exact_39(f79, f1108);
         // ptx:1015  bra.uni 	$L__BB0_46;
       } else {
         // ptx:1010  bra.uni 	$L__BB0_42;
         // ptx:1018  fma.rn.f32 	%f801, %f79, 0f41100000, 0f3F800000;
-        precise float f801 = p2g_ffma(f79, 9.0, 1.0, 0, false);
+        precise float f801 = p2g_ffma(p2g_in(f79), 9.0, 1.0);
         // ptx:1019  setp.lt.f32 	%p78, %f801, 0f00800000;
         int t77 = p2g_fcmp(floatBitsToUint(f801), 0x00800000u);
         bool p78 = t77 == -1;
         // ptx:1020  mul.f32 	%f802, %f801, 0f4B000000;
         // ptx:1021  selp.f32 	%f80, %f802, %f801, %p78;
-        precise float f80 = p78 ? p2g_fmul(f801, 8388608.0, false) : f801;
+        precise float f80 = p78 ? p2g_fmul(f801, 8388608.0) : f801;
         // ptx:1022  selp.f32 	%f803, 0fC1B80000, 0f00000000, %p78;
         // ptx:1023  mov.b32 	%r320, %f80;
         uint r320 = floatBitsToUint(f80);
@@ -2926,61 +4766,64 @@ void main() {
         precise float f805 = p2g_f32_canon(p2g_s2f32(int(int(r322)), 0));
         // ptx:1029  mov.f32 	%f806, 0f34000000;
         // ptx:1030  fma.rn.f32 	%f807, %f805, %f806, %f803;
-        precise float f807 = p2g_ffma(f805, uintBitsToFloat(0x34000000u), (p78 ? -23.0 : 0.0), 0, false);
+        precise float f807 = p2g_ffma(p2g_in(f805), uintBitsToFloat(0x34000000u), p2g_in((p78 ? -23.0 : 0.0)));
         // ptx:1031  add.f32 	%f808, %f804, 0fBF800000;
-        precise float f808 = p2g_fadd(uintBitsToFloat(uint(int(r320) - int(r322))), -1.0, false);
+        precise float f808 = p2g_fadd(p2g_in(uintBitsToFloat(uint(int(r320) - int(r322)))), -1.0);
         // ptx:1032  mov.f32 	%f809, 0fBE2C7F30;
         // ptx:1033  mov.f32 	%f810, 0f3DC6B27F;
         // ptx:1034  fma.rn.f32 	%f811, %f810, %f808, %f809;
-        precise float f811 = p2g_ffma(uintBitsToFloat(0x3DC6B27Fu), f808, uintBitsToFloat(0xBE2C7F30u), 0, false);
+        precise float f811 = p2g_ffma(uintBitsToFloat(0x3DC6B27Fu), f808, uintBitsToFloat(0xBE2C7F30u));
         // ptx:1035  mov.f32 	%f812, 0f3E2FCF2A;
         // ptx:1036  fma.rn.f32 	%f813, %f811, %f808, %f812;
-        precise float f813 = p2g_ffma(f811, f808, uintBitsToFloat(0x3E2FCF2Au), 0, false);
+        precise float f813 = p2g_ffma(f811, f808, uintBitsToFloat(0x3E2FCF2Au));
         // ptx:1037  mov.f32 	%f814, 0fBE374E43;
         // ptx:1038  fma.rn.f32 	%f815, %f813, %f808, %f814;
-        precise float f815 = p2g_ffma(f813, f808, uintBitsToFloat(0xBE374E43u), 0, false);
+        precise float f815 = p2g_ffma(f813, f808, uintBitsToFloat(0xBE374E43u));
         // ptx:1039  mov.f32 	%f816, 0f3E520BF4;
         // ptx:1040  fma.rn.f32 	%f817, %f815, %f808, %f816;
-        precise float f817 = p2g_ffma(f815, f808, uintBitsToFloat(0x3E520BF4u), 0, false);
+        precise float f817 = p2g_ffma(f815, f808, uintBitsToFloat(0x3E520BF4u));
         // ptx:1041  mov.f32 	%f818, 0fBE763C8B;
         // ptx:1042  fma.rn.f32 	%f819, %f817, %f808, %f818;
-        precise float f819 = p2g_ffma(f817, f808, uintBitsToFloat(0xBE763C8Bu), 0, false);
+        precise float f819 = p2g_ffma(f817, f808, uintBitsToFloat(0xBE763C8Bu));
         // ptx:1043  mov.f32 	%f820, 0f3E93BF99;
         // ptx:1044  fma.rn.f32 	%f821, %f819, %f808, %f820;
-        precise float f821 = p2g_ffma(f819, f808, uintBitsToFloat(0x3E93BF99u), 0, false);
+        precise float f821 = p2g_ffma(f819, f808, uintBitsToFloat(0x3E93BF99u));
         // ptx:1045  mov.f32 	%f822, 0fBEB8AA49;
         // ptx:1046  fma.rn.f32 	%f823, %f821, %f808, %f822;
-        precise float f823 = p2g_ffma(f821, f808, uintBitsToFloat(0xBEB8AA49u), 0, false);
+        precise float f823 = p2g_ffma(f821, f808, uintBitsToFloat(0xBEB8AA49u));
         // ptx:1047  mov.f32 	%f824, 0f3EF6384A;
         // ptx:1048  fma.rn.f32 	%f825, %f823, %f808, %f824;
-        precise float f825 = p2g_ffma(f823, f808, uintBitsToFloat(0x3EF6384Au), 0, false);
+        precise float f825 = p2g_ffma(f823, f808, uintBitsToFloat(0x3EF6384Au));
         // ptx:1049  mov.f32 	%f826, 0fBF38AA3B;
         // ptx:1050  fma.rn.f32 	%f827, %f825, %f808, %f826;
-        precise float f827 = p2g_ffma(f825, f808, uintBitsToFloat(0xBF38AA3Bu), 0, false);
+        precise float f827 = p2g_ffma(f825, f808, uintBitsToFloat(0xBF38AA3Bu));
         // ptx:1051  mul.f32 	%f828, %f808, %f827;
         // ptx:1052  mul.f32 	%f829, %f808, %f828;
-        precise float f829 = p2g_fmul(f808, p2g_fmul(f808, f827, false), false);
+        precise float f829 = p2g_fmul(f808, p2g_fmul(f808, f827));
         // ptx:1053  mov.f32 	%f830, 0f3FB8AA3B;
         // ptx:1054  fma.rn.f32 	%f831, %f808, %f830, %f829;
-        precise float f831 = p2g_ffma(f808, uintBitsToFloat(0x3FB8AA3Bu), f829, 0, false);
+        precise float f831 = p2g_ffma(f808, uintBitsToFloat(0x3FB8AA3Bu), f829);
         // ptx:1055  add.f32 	%f1107, %f807, %f831;
-        precise float f1107 = p2g_fadd(f807, f831, false);
+        precise float f1107 = p2g_fadd(f807, f831);
+        if (p2g_redo()) p2g_exact_40(f79, f80, r320, f1107);
         // ptx:1056  setp.lt.u32 	%p79, %r320, 2139095040;
         // ptx:1057  @%p79 bra 	$L__BB0_44;
         if (!(r320 < 0x7F800000u)) {
           // ptx:1059  mov.f32 	%f832, 0f7F800000;
           precise float f832 = uintBitsToFloat(0x7F800000u);
           // ptx:1060  fma.rn.f32 	%f1107, %f80, %f832, %f832;
-          f1107 = p2g_ffma(f80, f832, f832, 0, false);
+          f1107 = p2g_ffma(p2g_in(f80), p2g_in(f832), f832);
+          if (p2g_redo()) p2g_exact_41(f80, f832, f1107);
         }
         // ptx:1063  mul.f32 	%f833, %f1107, 0f3F317218;
         // ptx:1064  div.rn.f32 	%f834, %f833, 0f41100000;
-        precise float f834 = p2g_div32(p2g_fmul(f1107, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
+        precise float f834 = p2g_div32(p2g_fmul(p2g_in(f1107), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
         // ptx:1065  add.f32 	%f835, %f834, 0fBC4FAEFF;
         // ptx:1066  setp.eq.f32 	%p80, %f80, 0f00000000;
         int t78 = p2g_fcmp(floatBitsToUint(f80), floatBitsToUint(0.0));
         // ptx:1067  selp.f32 	%f836, 0fFF800000, %f835, %p80;
-        f836 = (t78 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f834, uintBitsToFloat(0xBC4FAEFFu), false);
+        f836 = (t78 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(p2g_in(f834), uintBitsToFloat(0xBC4FAEFFu));
+        if (p2g_redo()) p2g_exact_42(f1107, f80, f836);
         // ptx:1068  div.rn.f32 	%f1108, %f836, %f79;
         f1108 = p2g_div32(f836, f79, 0, false);
       }
@@ -3003,17 +4846,17 @@ void main() {
       // ptx:1077  or.pred  	%p84, %p83, %p82;
       bool p84 = p83 || p82;
       // ptx:1078  mul.f32 	%f90, %f79, %f1108;
-      f90 = p2g_fmul(f79, f1108, false);
+      f90 = p2g_fmul(p2g_in(f79), p2g_in(f1108));
       // ptx:1079  mul.f32 	%f848, %f63, %f90;
-      precise float f848 = p2g_fmul(f63, f90, false);
+      precise float f848 = p2g_fmul(p2g_in(f63), f90);
       // ptx:1080  fma.rn.f32 	%f849, %f51, %f75, %f848;
-      precise float f849 = p2g_ffma(f51, f75, f848, 0, false);
+      precise float f849 = p2g_ffma(p2g_in(f51), p2g_in(f75), f848);
       // ptx:1081  fma.rn.f32 	%f850, %f28, %f29, %f849;
-      precise float f850 = p2g_ffma(f28, f29, f849, 0, false);
+      precise float f850 = p2g_ffma(p2g_in(f28), p2g_in(f29), f849);
       // ptx:1082  cvt.sat.f32.f32 	%f91, %f1096;
       f91 = p2g_sat(p2g_f32_canon(floatBitsToUint(f1096)));
       // ptx:1083  fma.rn.f32 	%f851, %f30, %f91, %f850;
-      precise float f851 = p2g_ffma(f30, f91, f850, 0, false);
+      precise float f851 = p2g_ffma(p2g_in(f30), p2g_in(f91), f850);
       // ptx:1084  abs.f32 	%f92, %f851;
       precise float f92 = p2g_canon(uintBitsToFloat(floatBitsToUint(f851) & 0x7FFFFFFFu));
       // ptx:1085  setp.geu.f32 	%p85, %f92, 0f7F800000;
@@ -3026,15 +4869,15 @@ void main() {
       // ptx:1088  selp.f32 	%f853, 0f3F800000, %f31, %p2;
       precise float f853 = p2 ? 1.0 : f31;
       // ptx:1089  sub.f32 	%f854, %f841, %f853;
-      precise float f854 = p2g_fsub(f841, f853, false);
+      precise float f854 = p2g_fsub(p2g_in(f841), p2g_in(f853));
       // ptx:1090  fma.rn.f32 	%f93, %f852, %f854, %f853;
-      f93 = p2g_ffma(f852, f854, f853, 0, false);
+      f93 = p2g_ffma(p2g_in(f852), f854, p2g_in(f853));
       // ptx:1091  mul.f32 	%f855, %f852, %f852;
-      precise float f855 = p2g_fmul(f852, f852, false);
+      precise float f855 = p2g_fmul(p2g_in(f852), p2g_in(f852));
       // ptx:1092  sub.f32 	%f856, %f841, %f855;
-      precise float f856 = p2g_fsub(f841, f855, false);
+      precise float f856 = p2g_fsub(f841, f855);
       // ptx:1093  fma.rn.f32 	%f94, %f853, %f856, %f855;
-      f94 = p2g_ffma(f853, f856, f855, 0, false);
+      f94 = p2g_ffma(p2g_in(f853), f856, f855);
       // ptx:1095  {  cvt.rn.f16.f32 %rs412, %f841;}
       rs412 = p2g_f2h_rn(floatBitsToUint(f841));
       // ptx:1098  ld.param.f32 	%f857, [%rd51+-224];
@@ -3042,11 +4885,11 @@ void main() {
       // ptx:1099  ld.param.f32 	%f858, [%rd51+-248];
       precise float f858 = p16_f32;
       // ptx:1100  fma.rn.f32 	%f859, %f19, %f857, %f858;
-      precise float f859 = p2g_ffma(f19, f857, f858, 0, false);
+      precise float f859 = p2g_ffma(p2g_in(f19), p2g_in(f857), p2g_in(f858));
       // ptx:1101  cvt.rn.f32.s32 	%f95, %r3;
       f95 = p2g_f32_canon(p2g_s2f32(int(int(r3)), 0));
       // ptx:1102  sub.f32 	%f839, %f859, %f95;
-      precise float f839 = p2g_fsub(f859, f95, false);
+      precise float f839 = p2g_fsub(f859, p2g_in(f95));
       // ptx:1104  {  cvt.rn.f16.f32 %rs413, %f839;}
       rs413 = p2g_f2h_rn(floatBitsToUint(f839));
       // ptx:1107  ld.param.f32 	%f860, [%rd51+-220];
@@ -3054,11 +4897,13 @@ void main() {
       // ptx:1108  ld.param.f32 	%f861, [%rd51+-244];
       precise float f861 = p20_f32;
       // ptx:1109  fma.rn.f32 	%f862, %f20, %f860, %f861;
-      precise float f862 = p2g_ffma(f20, f860, f861, 0, false);
+      precise float f862 = p2g_ffma(p2g_in(f20), p2g_in(f860), p2g_in(f861));
       // ptx:1110  cvt.rn.f32.s32 	%f96, %r4;
       f96 = p2g_f32_canon(p2g_s2f32(int(int(r4)), 0));
       // ptx:1111  sub.f32 	%f840, %f862, %f96;
-      precise float f840 = p2g_fsub(f862, f96, false);
+      precise float f840 = p2g_fsub(f862, p2g_in(f96));
+      if (p2g_redo()) p2g_exact_43(f79, f1108, f90, f63, f51, f75, f28, f29, f1096, f91, f30, p85, p84, p2, f31, f841,
+          f93, f94, rs412, p40_f32, p16_f32, f19, r3, f95, rs413, p44_f32, p20_f32, f20, r4, f96, f840);
       // ptx:1113  {  cvt.rn.f16.f32 %rs414, %f840;}
       rs414 = p2g_f2h_rn(floatBitsToUint(f840));
       // ptx:1117  {  cvt.rn.f16.f32 %rs415, %f841;}
@@ -3198,7 +5043,8 @@ void main() {
       // ptx:1267  {rcp.approx.ftz.f32 %f845, %f844;
       f845 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f844), true));
       // ptx:1270  mul.f32 	%f847, %f843, %f845;
-      f847 = p2g_fmul(f843, f845, false);
+      f847 = p2g_fmul(p2g_in(f843), p2g_in(f845));
+      if (p2g_redo()) p2g_exact_44(f843, f845, f847);
       // ptx:1272  {  cvt.rn.f16.f32 %rs1588, %f847;}
       rs1588 = p2g_f2h_rn(floatBitsToUint(f847));
       // ptx:1276  {abs.f16 %rs463,%rs1588;
@@ -3228,10 +5074,12 @@ void main() {
         if (!((bitfieldExtract(int(temp3_2 ? 1u : 0u), 0, 16)) == 0)) {
           // ptx:1301  neg.f32 	%f865, %f844;
           // ptx:1302  fma.rn.f32 	%f866, %f865, %f847, %f843;
-          f866 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f844) ^ 0x80000000u)), f847, f843, 0, false);
+          f866 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f844) ^ 0x80000000u))), p2g_in(f847),
+              p2g_in(f843));
           // ptx:1303  fma.rn.f32 	%f864, %f845, %f866, %f847;
           // ptx:1305  {  cvt.rn.f16.f32 %rs1588, %f864;}
-          rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f845, f866, f847, 0, false)));
+          rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f845), f866, f847)));
+          if (p2g_redo()) p2g_exact_45(f844, f847, f843, f845, rs1588);
         }
       }
       // ptx:1310  ld.global.u16 	%rs474, [%rd4+2];
@@ -3245,7 +5093,8 @@ void main() {
       // ptx:1328  {rcp.approx.ftz.f32 %f869, %f868;
       precise float f869 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f868), true));
       // ptx:1331  mul.f32 	%f871, %f867, %f869;
-      precise float f871 = p2g_fmul(f867, f869, false);
+      precise float f871 = p2g_fmul(p2g_in(f867), p2g_in(f869));
+      if (p2g_redo()) p2g_exact_46(f867, f869, f871);
       // ptx:1333  {  cvt.rn.f16.f32 %rs1589, %f871;}
       uint rs1589 = p2g_f2h_rn(floatBitsToUint(f871));
       // ptx:1337  {abs.f16 %rs481,%rs1589;
@@ -3269,10 +5118,12 @@ void main() {
         if (!((bitfieldExtract(int(temp3_4 ? 1u : 0u), 0, 16)) == 0)) {
           // ptx:1361  neg.f32 	%f874, %f868;
           // ptx:1362  fma.rn.f32 	%f875, %f874, %f871, %f867;
-          f875 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f868) ^ 0x80000000u)), f871, f867, 0, false);
+          f875 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f868) ^ 0x80000000u))), p2g_in(f871),
+              p2g_in(f867));
           // ptx:1363  fma.rn.f32 	%f873, %f869, %f875, %f871;
           // ptx:1365  {  cvt.rn.f16.f32 %rs1589, %f873;}
-          rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f869, f875, f871, 0, false)));
+          rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f869), f875, f871)));
+          if (p2g_redo()) p2g_exact_47(f868, f871, f867, f869, rs1589);
         }
       }
       // ptx:1370  mov.b64 	%rd54, k_output_param_0;
@@ -3299,7 +5150,7 @@ void main() {
       // ptx:1382  div.rn.f32 	%f884, %f94, %f883;
       // ptx:1383  ld.param.f32 	%f885, [%rd53+-88];
       // ptx:1384  max.f32 	%f112, %f884, %f885;
-      precise float f112 = p2g_fmax(p2g_div32(f94, p2g_fadd(f94, 1.0, false), 0, false), p176_f32);
+      precise float f112 = p2g_fmax(p2g_div32(f94, p2g_fadd(p2g_in(f94), 1.0), 0, false), p176_f32);
       // ptx:1385  ld.param.u16 	%rs493, [%rd53+-76];
       uint rs493 = p188_u16;
       // ptx:1387  {mul.f16 %rs491,%rs1588,%rs493;
@@ -3373,35 +5224,37 @@ void main() {
       // ptx:1434  cvt.rn.f32.s32 	%f895, %r453;
       // ptx:1435  add.f32 	%f896, %f895, 0f3F000000;
       // ptx:1436  fma.rn.f32 	%f897, %f896, %f887, %f891;
-      f897 = p2g_ffma(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r453)), 0)), 0.5, false), f887, f891, 0, false);
+      f897 = p2g_ffma(p2g_fadd(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r453)), 0))), 0.5), p2g_in(f887), p2g_in(f891));
       // ptx:1437  sub.f32 	%f876, %f897, %f95;
       // ptx:1439  {  cvt.rn.f16.f32 %rs499, %f876;}
-      uint rs499 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(f897, f95, false)));
+      uint rs499 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(f897, p2g_in(f95))));
       // ptx:1442  shl.b32 	%r454, %r27, 1;
       uint r454 = r27 << 1u;
       // ptx:1443  cvt.rn.f32.s32 	%f898, %r454;
       // ptx:1444  add.f32 	%f899, %f898, 0f3F000000;
       // ptx:1445  fma.rn.f32 	%f900, %f899, %f888, %f892;
-      f900 = p2g_ffma(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r454)), 0)), 0.5, false), f888, f892, 0, false);
+      f900 = p2g_ffma(p2g_fadd(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r454)), 0))), 0.5), p2g_in(f888), p2g_in(f892));
       // ptx:1446  sub.f32 	%f877, %f900, %f96;
       // ptx:1448  {  cvt.rn.f16.f32 %rs500, %f877;}
-      uint rs500 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(f900, f96, false)));
+      uint rs500 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(f900, p2g_in(f96))));
       // ptx:1451  or.b32  	%r455, %r453, 1;
       // ptx:1452  cvt.rn.f32.s32 	%f901, %r455;
       // ptx:1453  add.f32 	%f902, %f901, 0f3F000000;
       // ptx:1454  fma.rn.f32 	%f903, %f902, %f887, %f891;
-      f903 = p2g_ffma(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r453 | 1u)), 0)), 0.5, false), f887, f891, 0, false);
+      f903 = p2g_ffma(p2g_fadd(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r453 | 1u)), 0))), 0.5), p2g_in(f887),
+          p2g_in(f891));
       // ptx:1455  sub.f32 	%f878, %f903, %f95;
       // ptx:1457  {  cvt.rn.f16.f32 %rs501, %f878;}
-      uint rs501 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(f903, f95, false)));
+      uint rs501 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(f903, f95)));
       // ptx:1460  or.b32  	%r456, %r454, 1;
       // ptx:1461  cvt.rn.f32.s32 	%f904, %r456;
       // ptx:1462  add.f32 	%f905, %f904, 0f3F000000;
       // ptx:1463  fma.rn.f32 	%f906, %f905, %f888, %f892;
-      f906 = p2g_ffma(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r454 | 1u)), 0)), 0.5, false), f888, f892, 0, false);
+      f906 = p2g_ffma(p2g_fadd(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r454 | 1u)), 0))), 0.5), p2g_in(f888),
+          p2g_in(f892));
       // ptx:1464  sub.f32 	%f879, %f906, %f96;
       // ptx:1466  {  cvt.rn.f16.f32 %rs502, %f879;}
-      uint rs502 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(f906, f96, false)));
+      uint rs502 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(f906, f96)));
       // ptx:1469  selp.b16 	%rs507, %rs500, %rs499, %p97;
       uint rs507 = p97 ? rs500 : rs499;
       // ptx:1470  selp.b16 	%rs511, %rs499, %rs500, %p97;
@@ -3523,9 +5376,11 @@ void main() {
       // ptx:1643  mov.b32         ULP, 0x33800000U;
       uint ULP = 0x33800000u;
       // ptx:1644  fma.rn.f32      fl,fl,ULP,fl;   
-      fl = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl), uintBitsToFloat(ULP), uintBitsToFloat(fl), 0, false));
+      fl = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl)), p2g_in(uintBitsToFloat(ULP)),
+          p2g_in(uintBitsToFloat(fl))));
       // ptx:1645  fma.rn.f32      fu,fu,ULP,fu;   
-      fu = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu), uintBitsToFloat(ULP), uintBitsToFloat(fu), 0, false));
+      fu = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu)), p2g_in(uintBitsToFloat(ULP)),
+          p2g_in(uintBitsToFloat(fu))));
       // ptx:1646  cvt.rn.f16.f32      hl, fl;     
       hl = p2g_f2h_rn(fl);
       // ptx:1647  cvt.rn.f16.f32      hu, fu;     
@@ -3618,9 +5473,11 @@ void main() {
       // ptx:1815  mov.b32         ULP, 0x33800000U;
       uint ULP_1 = 0x33800000u;
       // ptx:1816  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_1 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_1), uintBitsToFloat(ULP_1), uintBitsToFloat(fl_1), 0, false));
+      fl_1 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_1)), p2g_in(uintBitsToFloat(ULP_1)),
+          p2g_in(uintBitsToFloat(fl_1))));
       // ptx:1817  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_1 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_1), uintBitsToFloat(ULP_1), uintBitsToFloat(fu_1), 0, false));
+      fu_1 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_1)), p2g_in(uintBitsToFloat(ULP_1)),
+          p2g_in(uintBitsToFloat(fu_1))));
       // ptx:1818  cvt.rn.f16.f32      hl, fl;     
       hl_1 = p2g_f2h_rn(fl_1);
       // ptx:1819  cvt.rn.f16.f32      hu, fu;     
@@ -3734,9 +5591,11 @@ void main() {
       // ptx:2015  mov.b32         ULP, 0x33800000U;
       uint ULP_2 = 0x33800000u;
       // ptx:2016  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_2 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_2), uintBitsToFloat(ULP_2), uintBitsToFloat(fl_2), 0, false));
+      fl_2 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_2)), p2g_in(uintBitsToFloat(ULP_2)),
+          p2g_in(uintBitsToFloat(fl_2))));
       // ptx:2017  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_2 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_2), uintBitsToFloat(ULP_2), uintBitsToFloat(fu_2), 0, false));
+      fu_2 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_2)), p2g_in(uintBitsToFloat(ULP_2)),
+          p2g_in(uintBitsToFloat(fu_2))));
       // ptx:2018  cvt.rn.f16.f32      hl, fl;     
       hl_2 = p2g_f2h_rn(fl_2);
       // ptx:2019  cvt.rn.f16.f32      hu, fu;     
@@ -3829,9 +5688,11 @@ void main() {
       // ptx:2187  mov.b32         ULP, 0x33800000U;
       uint ULP_3 = 0x33800000u;
       // ptx:2188  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_3 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_3), uintBitsToFloat(ULP_3), uintBitsToFloat(fl_3), 0, false));
+      fl_3 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_3)), p2g_in(uintBitsToFloat(ULP_3)),
+          p2g_in(uintBitsToFloat(fl_3))));
       // ptx:2189  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_3 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_3), uintBitsToFloat(ULP_3), uintBitsToFloat(fu_3), 0, false));
+      fu_3 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_3)), p2g_in(uintBitsToFloat(ULP_3)),
+          p2g_in(uintBitsToFloat(fu_3))));
       // ptx:2190  cvt.rn.f16.f32      hl, fl;     
       hl_3 = p2g_f2h_rn(fl_3);
       // ptx:2191  cvt.rn.f16.f32      hu, fu;     
@@ -3945,9 +5806,11 @@ void main() {
       // ptx:2387  mov.b32         ULP, 0x33800000U;
       uint ULP_4 = 0x33800000u;
       // ptx:2388  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_4 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_4), uintBitsToFloat(ULP_4), uintBitsToFloat(fl_4), 0, false));
+      fl_4 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_4)), p2g_in(uintBitsToFloat(ULP_4)),
+          p2g_in(uintBitsToFloat(fl_4))));
       // ptx:2389  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_4 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_4), uintBitsToFloat(ULP_4), uintBitsToFloat(fu_4), 0, false));
+      fu_4 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_4)), p2g_in(uintBitsToFloat(ULP_4)),
+          p2g_in(uintBitsToFloat(fu_4))));
       // ptx:2390  cvt.rn.f16.f32      hl, fl;     
       hl_4 = p2g_f2h_rn(fl_4);
       // ptx:2391  cvt.rn.f16.f32      hu, fu;     
@@ -4040,9 +5903,11 @@ void main() {
       // ptx:2559  mov.b32         ULP, 0x33800000U;
       uint ULP_5 = 0x33800000u;
       // ptx:2560  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_5 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_5), uintBitsToFloat(ULP_5), uintBitsToFloat(fl_5), 0, false));
+      fl_5 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_5)), p2g_in(uintBitsToFloat(ULP_5)),
+          p2g_in(uintBitsToFloat(fl_5))));
       // ptx:2561  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_5 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_5), uintBitsToFloat(ULP_5), uintBitsToFloat(fu_5), 0, false));
+      fu_5 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_5)), p2g_in(uintBitsToFloat(ULP_5)),
+          p2g_in(uintBitsToFloat(fu_5))));
       // ptx:2562  cvt.rn.f16.f32      hl, fl;     
       hl_5 = p2g_f2h_rn(fl_5);
       // ptx:2563  cvt.rn.f16.f32      hu, fu;     
@@ -4169,9 +6034,11 @@ void main() {
       // ptx:2786  mov.b32         ULP, 0x33800000U;
       uint ULP_6 = 0x33800000u;
       // ptx:2787  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_6 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_6), uintBitsToFloat(ULP_6), uintBitsToFloat(fl_6), 0, false));
+      fl_6 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_6)), p2g_in(uintBitsToFloat(ULP_6)),
+          p2g_in(uintBitsToFloat(fl_6))));
       // ptx:2788  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_6 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_6), uintBitsToFloat(ULP_6), uintBitsToFloat(fu_6), 0, false));
+      fu_6 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_6)), p2g_in(uintBitsToFloat(ULP_6)),
+          p2g_in(uintBitsToFloat(fu_6))));
       // ptx:2789  cvt.rn.f16.f32      hl, fl;     
       hl_6 = p2g_f2h_rn(fl_6);
       // ptx:2790  cvt.rn.f16.f32      hu, fu;     
@@ -4264,9 +6131,11 @@ void main() {
       // ptx:2958  mov.b32         ULP, 0x33800000U;
       uint ULP_7 = 0x33800000u;
       // ptx:2959  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_7 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_7), uintBitsToFloat(ULP_7), uintBitsToFloat(fl_7), 0, false));
+      fl_7 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_7)), p2g_in(uintBitsToFloat(ULP_7)),
+          p2g_in(uintBitsToFloat(fl_7))));
       // ptx:2960  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_7 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_7), uintBitsToFloat(ULP_7), uintBitsToFloat(fu_7), 0, false));
+      fu_7 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_7)), p2g_in(uintBitsToFloat(ULP_7)),
+          p2g_in(uintBitsToFloat(fu_7))));
       // ptx:2961  cvt.rn.f16.f32      hl, fl;     
       hl_7 = p2g_f2h_rn(fl_7);
       // ptx:2962  cvt.rn.f16.f32      hu, fu;     
@@ -4380,9 +6249,11 @@ void main() {
       // ptx:3158  mov.b32         ULP, 0x33800000U;
       uint ULP_8 = 0x33800000u;
       // ptx:3159  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_8 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_8), uintBitsToFloat(ULP_8), uintBitsToFloat(fl_8), 0, false));
+      fl_8 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_8)), p2g_in(uintBitsToFloat(ULP_8)),
+          p2g_in(uintBitsToFloat(fl_8))));
       // ptx:3160  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_8 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_8), uintBitsToFloat(ULP_8), uintBitsToFloat(fu_8), 0, false));
+      fu_8 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_8)), p2g_in(uintBitsToFloat(ULP_8)),
+          p2g_in(uintBitsToFloat(fu_8))));
       // ptx:3161  cvt.rn.f16.f32      hl, fl;     
       hl_8 = p2g_f2h_rn(fl_8);
       // ptx:3162  cvt.rn.f16.f32      hu, fu;     
@@ -4475,9 +6346,11 @@ void main() {
       // ptx:3330  mov.b32         ULP, 0x33800000U;
       uint ULP_9 = 0x33800000u;
       // ptx:3331  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_9 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_9), uintBitsToFloat(ULP_9), uintBitsToFloat(fl_9), 0, false));
+      fl_9 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_9)), p2g_in(uintBitsToFloat(ULP_9)),
+          p2g_in(uintBitsToFloat(fl_9))));
       // ptx:3332  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_9 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_9), uintBitsToFloat(ULP_9), uintBitsToFloat(fu_9), 0, false));
+      fu_9 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_9)), p2g_in(uintBitsToFloat(ULP_9)),
+          p2g_in(uintBitsToFloat(fu_9))));
       // ptx:3333  cvt.rn.f16.f32      hl, fl;     
       hl_9 = p2g_f2h_rn(fl_9);
       // ptx:3334  cvt.rn.f16.f32      hu, fu;     
@@ -4591,11 +6464,11 @@ void main() {
       // ptx:3530  mov.b32         ULP, 0x33800000U;
       uint ULP_10 = 0x33800000u;
       // ptx:3531  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_10 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_10), uintBitsToFloat(ULP_10), uintBitsToFloat(fl_10), 0,
-          false));
+      fl_10 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_10)), p2g_in(uintBitsToFloat(ULP_10)),
+          p2g_in(uintBitsToFloat(fl_10))));
       // ptx:3532  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_10 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_10), uintBitsToFloat(ULP_10), uintBitsToFloat(fu_10), 0,
-          false));
+      fu_10 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_10)), p2g_in(uintBitsToFloat(ULP_10)),
+          p2g_in(uintBitsToFloat(fu_10))));
       // ptx:3533  cvt.rn.f16.f32      hl, fl;     
       hl_10 = p2g_f2h_rn(fl_10);
       // ptx:3534  cvt.rn.f16.f32      hu, fu;     
@@ -4688,11 +6561,11 @@ void main() {
       // ptx:3702  mov.b32         ULP, 0x33800000U;
       uint ULP_11 = 0x33800000u;
       // ptx:3703  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_11 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_11), uintBitsToFloat(ULP_11), uintBitsToFloat(fl_11), 0,
-          false));
+      fl_11 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_11)), p2g_in(uintBitsToFloat(ULP_11)),
+          p2g_in(uintBitsToFloat(fl_11))));
       // ptx:3704  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_11 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_11), uintBitsToFloat(ULP_11), uintBitsToFloat(fu_11), 0,
-          false));
+      fu_11 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_11)), p2g_in(uintBitsToFloat(ULP_11)),
+          p2g_in(uintBitsToFloat(fu_11))));
       // ptx:3705  cvt.rn.f16.f32      hl, fl;     
       hl_11 = p2g_f2h_rn(fl_11);
       // ptx:3706  cvt.rn.f16.f32      hu, fu;     
@@ -4819,11 +6692,11 @@ void main() {
       // ptx:3929  mov.b32         ULP, 0x33800000U;
       uint ULP_12 = 0x33800000u;
       // ptx:3930  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_12 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_12), uintBitsToFloat(ULP_12), uintBitsToFloat(fl_12), 0,
-          false));
+      fl_12 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_12)), p2g_in(uintBitsToFloat(ULP_12)),
+          p2g_in(uintBitsToFloat(fl_12))));
       // ptx:3931  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_12 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_12), uintBitsToFloat(ULP_12), uintBitsToFloat(fu_12), 0,
-          false));
+      fu_12 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_12)), p2g_in(uintBitsToFloat(ULP_12)),
+          p2g_in(uintBitsToFloat(fu_12))));
       // ptx:3932  cvt.rn.f16.f32      hl, fl;     
       hl_12 = p2g_f2h_rn(fl_12);
       // ptx:3933  cvt.rn.f16.f32      hu, fu;     
@@ -4916,11 +6789,11 @@ void main() {
       // ptx:4101  mov.b32         ULP, 0x33800000U;
       uint ULP_13 = 0x33800000u;
       // ptx:4102  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_13 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_13), uintBitsToFloat(ULP_13), uintBitsToFloat(fl_13), 0,
-          false));
+      fl_13 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_13)), p2g_in(uintBitsToFloat(ULP_13)),
+          p2g_in(uintBitsToFloat(fl_13))));
       // ptx:4103  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_13 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_13), uintBitsToFloat(ULP_13), uintBitsToFloat(fu_13), 0,
-          false));
+      fu_13 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_13)), p2g_in(uintBitsToFloat(ULP_13)),
+          p2g_in(uintBitsToFloat(fu_13))));
       // ptx:4104  cvt.rn.f16.f32      hl, fl;     
       hl_13 = p2g_f2h_rn(fl_13);
       // ptx:4105  cvt.rn.f16.f32      hu, fu;     
@@ -5034,11 +6907,11 @@ void main() {
       // ptx:4301  mov.b32         ULP, 0x33800000U;
       uint ULP_14 = 0x33800000u;
       // ptx:4302  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_14 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_14), uintBitsToFloat(ULP_14), uintBitsToFloat(fl_14), 0,
-          false));
+      fl_14 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_14)), p2g_in(uintBitsToFloat(ULP_14)),
+          p2g_in(uintBitsToFloat(fl_14))));
       // ptx:4303  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_14 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_14), uintBitsToFloat(ULP_14), uintBitsToFloat(fu_14), 0,
-          false));
+      fu_14 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_14)), p2g_in(uintBitsToFloat(ULP_14)),
+          p2g_in(uintBitsToFloat(fu_14))));
       // ptx:4304  cvt.rn.f16.f32      hl, fl;     
       hl_14 = p2g_f2h_rn(fl_14);
       // ptx:4305  cvt.rn.f16.f32      hu, fu;     
@@ -5131,11 +7004,11 @@ void main() {
       // ptx:4473  mov.b32         ULP, 0x33800000U;
       uint ULP_15 = 0x33800000u;
       // ptx:4474  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_15 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_15), uintBitsToFloat(ULP_15), uintBitsToFloat(fl_15), 0,
-          false));
+      fl_15 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_15)), p2g_in(uintBitsToFloat(ULP_15)),
+          p2g_in(uintBitsToFloat(fl_15))));
       // ptx:4475  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_15 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_15), uintBitsToFloat(ULP_15), uintBitsToFloat(fu_15), 0,
-          false));
+      fu_15 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_15)), p2g_in(uintBitsToFloat(ULP_15)),
+          p2g_in(uintBitsToFloat(fu_15))));
       // ptx:4476  cvt.rn.f16.f32      hl, fl;     
       hl_15 = p2g_f2h_rn(fl_15);
       // ptx:4477  cvt.rn.f16.f32      hu, fu;     
@@ -5249,11 +7122,11 @@ void main() {
       // ptx:4673  mov.b32         ULP, 0x33800000U;
       uint ULP_16 = 0x33800000u;
       // ptx:4674  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_16 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_16), uintBitsToFloat(ULP_16), uintBitsToFloat(fl_16), 0,
-          false));
+      fl_16 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_16)), p2g_in(uintBitsToFloat(ULP_16)),
+          p2g_in(uintBitsToFloat(fl_16))));
       // ptx:4675  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_16 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_16), uintBitsToFloat(ULP_16), uintBitsToFloat(fu_16), 0,
-          false));
+      fu_16 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_16)), p2g_in(uintBitsToFloat(ULP_16)),
+          p2g_in(uintBitsToFloat(fu_16))));
       // ptx:4676  cvt.rn.f16.f32      hl, fl;     
       hl_16 = p2g_f2h_rn(fl_16);
       // ptx:4677  cvt.rn.f16.f32      hu, fu;     
@@ -5346,11 +7219,11 @@ void main() {
       // ptx:4845  mov.b32         ULP, 0x33800000U;
       uint ULP_17 = 0x33800000u;
       // ptx:4846  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_17 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_17), uintBitsToFloat(ULP_17), uintBitsToFloat(fl_17), 0,
-          false));
+      fl_17 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_17)), p2g_in(uintBitsToFloat(ULP_17)),
+          p2g_in(uintBitsToFloat(fl_17))));
       // ptx:4847  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_17 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_17), uintBitsToFloat(ULP_17), uintBitsToFloat(fu_17), 0,
-          false));
+      fu_17 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_17)), p2g_in(uintBitsToFloat(ULP_17)),
+          p2g_in(uintBitsToFloat(fu_17))));
       // ptx:4848  cvt.rn.f16.f32      hl, fl;     
       hl_17 = p2g_f2h_rn(fl_17);
       // ptx:4849  cvt.rn.f16.f32      hu, fu;     
@@ -5477,11 +7350,11 @@ void main() {
       // ptx:5072  mov.b32         ULP, 0x33800000U;
       uint ULP_18 = 0x33800000u;
       // ptx:5073  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_18 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_18), uintBitsToFloat(ULP_18), uintBitsToFloat(fl_18), 0,
-          false));
+      fl_18 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_18)), p2g_in(uintBitsToFloat(ULP_18)),
+          p2g_in(uintBitsToFloat(fl_18))));
       // ptx:5074  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_18 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_18), uintBitsToFloat(ULP_18), uintBitsToFloat(fu_18), 0,
-          false));
+      fu_18 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_18)), p2g_in(uintBitsToFloat(ULP_18)),
+          p2g_in(uintBitsToFloat(fu_18))));
       // ptx:5075  cvt.rn.f16.f32      hl, fl;     
       hl_18 = p2g_f2h_rn(fl_18);
       // ptx:5076  cvt.rn.f16.f32      hu, fu;     
@@ -5574,11 +7447,11 @@ void main() {
       // ptx:5244  mov.b32         ULP, 0x33800000U;
       uint ULP_19 = 0x33800000u;
       // ptx:5245  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_19 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_19), uintBitsToFloat(ULP_19), uintBitsToFloat(fl_19), 0,
-          false));
+      fl_19 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_19)), p2g_in(uintBitsToFloat(ULP_19)),
+          p2g_in(uintBitsToFloat(fl_19))));
       // ptx:5246  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_19 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_19), uintBitsToFloat(ULP_19), uintBitsToFloat(fu_19), 0,
-          false));
+      fu_19 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_19)), p2g_in(uintBitsToFloat(ULP_19)),
+          p2g_in(uintBitsToFloat(fu_19))));
       // ptx:5247  cvt.rn.f16.f32      hl, fl;     
       hl_19 = p2g_f2h_rn(fl_19);
       // ptx:5248  cvt.rn.f16.f32      hu, fu;     
@@ -5692,11 +7565,11 @@ void main() {
       // ptx:5444  mov.b32         ULP, 0x33800000U;
       uint ULP_20 = 0x33800000u;
       // ptx:5445  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_20 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_20), uintBitsToFloat(ULP_20), uintBitsToFloat(fl_20), 0,
-          false));
+      fl_20 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_20)), p2g_in(uintBitsToFloat(ULP_20)),
+          p2g_in(uintBitsToFloat(fl_20))));
       // ptx:5446  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_20 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_20), uintBitsToFloat(ULP_20), uintBitsToFloat(fu_20), 0,
-          false));
+      fu_20 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_20)), p2g_in(uintBitsToFloat(ULP_20)),
+          p2g_in(uintBitsToFloat(fu_20))));
       // ptx:5447  cvt.rn.f16.f32      hl, fl;     
       hl_20 = p2g_f2h_rn(fl_20);
       // ptx:5448  cvt.rn.f16.f32      hu, fu;     
@@ -5789,11 +7662,11 @@ void main() {
       // ptx:5616  mov.b32         ULP, 0x33800000U;
       uint ULP_21 = 0x33800000u;
       // ptx:5617  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_21 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_21), uintBitsToFloat(ULP_21), uintBitsToFloat(fl_21), 0,
-          false));
+      fl_21 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_21)), p2g_in(uintBitsToFloat(ULP_21)),
+          p2g_in(uintBitsToFloat(fl_21))));
       // ptx:5618  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_21 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_21), uintBitsToFloat(ULP_21), uintBitsToFloat(fu_21), 0,
-          false));
+      fu_21 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_21)), p2g_in(uintBitsToFloat(ULP_21)),
+          p2g_in(uintBitsToFloat(fu_21))));
       // ptx:5619  cvt.rn.f16.f32      hl, fl;     
       hl_21 = p2g_f2h_rn(fl_21);
       // ptx:5620  cvt.rn.f16.f32      hu, fu;     
@@ -5907,11 +7780,11 @@ void main() {
       // ptx:5816  mov.b32         ULP, 0x33800000U;
       uint ULP_22 = 0x33800000u;
       // ptx:5817  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_22 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_22), uintBitsToFloat(ULP_22), uintBitsToFloat(fl_22), 0,
-          false));
+      fl_22 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_22)), p2g_in(uintBitsToFloat(ULP_22)),
+          p2g_in(uintBitsToFloat(fl_22))));
       // ptx:5818  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_22 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_22), uintBitsToFloat(ULP_22), uintBitsToFloat(fu_22), 0,
-          false));
+      fu_22 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_22)), p2g_in(uintBitsToFloat(ULP_22)),
+          p2g_in(uintBitsToFloat(fu_22))));
       // ptx:5819  cvt.rn.f16.f32      hl, fl;     
       hl_22 = p2g_f2h_rn(fl_22);
       // ptx:5820  cvt.rn.f16.f32      hu, fu;     
@@ -6004,11 +7877,11 @@ void main() {
       // ptx:5988  mov.b32         ULP, 0x33800000U;
       uint ULP_23 = 0x33800000u;
       // ptx:5989  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_23 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_23), uintBitsToFloat(ULP_23), uintBitsToFloat(fl_23), 0,
-          false));
+      fl_23 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_23)), p2g_in(uintBitsToFloat(ULP_23)),
+          p2g_in(uintBitsToFloat(fl_23))));
       // ptx:5990  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_23 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_23), uintBitsToFloat(ULP_23), uintBitsToFloat(fu_23), 0,
-          false));
+      fu_23 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_23)), p2g_in(uintBitsToFloat(ULP_23)),
+          p2g_in(uintBitsToFloat(fu_23))));
       // ptx:5991  cvt.rn.f16.f32      hl, fl;     
       hl_23 = p2g_f2h_rn(fl_23);
       // ptx:5992  cvt.rn.f16.f32      hu, fu;     
@@ -6086,7 +7959,11 @@ void main() {
       // ptx:6139  {rcp.approx.ftz.f32 %f909, %f908;
       precise float f909 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f908), true));
       // ptx:6142  mul.f32 	%f911, %f907, %f909;
-      precise float f911 = p2g_fmul(f907, f909, false);
+      precise float f911 = p2g_fmul(p2g_in(f907), p2g_in(f909));
+      if (p2g_redo()) p2g_exact_48(f94, p176_f32, f112, p188_u16, rs1588, rs1589, f93, f91, p180_f32, r36, p280_u64,
+          r450, r451, p97, rs536, p48_f32, p52_f32, p16_f32, p20_f32, r26, f95, r27, f96, rs507, rs511, rs508, rs512,
+          rs509, rs513, rs510, rs514, rs414, rs413, f882, r363, r1657, r1661, r1679, r1684, r1713, r1717, r1728, r1733,
+          f907, f908, f909, f911);
       // ptx:6144  {  cvt.rn.f16.f32 %rs1686, %f911;}
       uint rs1686 = p2g_f2h_rn(floatBitsToUint(f911));
       // ptx:6148  {abs.f16 %rs1223,%rs1686;
@@ -6112,10 +7989,12 @@ void main() {
         if (!((bitfieldExtract(int(temp3_54 ? 1u : 0u), 0, 16)) == 0)) {
           // ptx:6173  neg.f32 	%f914, %f908;
           // ptx:6174  fma.rn.f32 	%f915, %f914, %f911, %f907;
-          f915 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f908) ^ 0x80000000u)), f911, f907, 0, false);
+          f915 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f908) ^ 0x80000000u))), p2g_in(f911),
+              p2g_in(f907));
           // ptx:6175  fma.rn.f32 	%f913, %f909, %f915, %f911;
           // ptx:6177  {  cvt.rn.f16.f32 %rs1686, %f913;}
-          rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f909, f915, f911, 0, false)));
+          rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f909), f915, f911)));
+          if (p2g_redo()) p2g_exact_49(f908, f911, f907, f909, rs1686);
         }
       }
       // ptx:6184  mov.b32 {low,high}, %r1657;
@@ -6129,7 +8008,8 @@ void main() {
       // ptx:6201  {rcp.approx.ftz.f32 %f918, %f917;
       precise float f918 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f917), true));
       // ptx:6204  mul.f32 	%f920, %f916, %f918;
-      precise float f920 = p2g_fmul(f916, f918, false);
+      precise float f920 = p2g_fmul(p2g_in(f916), p2g_in(f918));
+      if (p2g_redo()) p2g_exact_50(f916, f918, f920);
       // ptx:6206  {  cvt.rn.f16.f32 %rs1687, %f920;}
       uint rs1687 = p2g_f2h_rn(floatBitsToUint(f920));
       // ptx:6210  {abs.f16 %rs1238,%rs1687;
@@ -6153,10 +8033,12 @@ void main() {
         if (!((bitfieldExtract(int(temp3_56 ? 1u : 0u), 0, 16)) == 0)) {
           // ptx:6234  neg.f32 	%f923, %f917;
           // ptx:6235  fma.rn.f32 	%f924, %f923, %f920, %f916;
-          f924 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f917) ^ 0x80000000u)), f920, f916, 0, false);
+          f924 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f917) ^ 0x80000000u))), p2g_in(f920),
+              p2g_in(f916));
           // ptx:6236  fma.rn.f32 	%f922, %f918, %f924, %f920;
           // ptx:6238  {  cvt.rn.f16.f32 %rs1687, %f922;}
-          rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f918, f924, f920, 0, false)));
+          rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f918), f924, f920)));
+          if (p2g_redo()) p2g_exact_51(f917, f920, f916, f918, rs1687);
         }
       }
       // ptx:6244  {  mov.b32 %r1738, {%rs1686,%rs1687};}
@@ -6172,7 +8054,8 @@ void main() {
       // ptx:6266  {rcp.approx.ftz.f32 %f927, %f926;
       precise float f927 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f926), true));
       // ptx:6269  mul.f32 	%f929, %f925, %f927;
-      precise float f929 = p2g_fmul(f925, f927, false);
+      precise float f929 = p2g_fmul(p2g_in(f925), p2g_in(f927));
+      if (p2g_redo()) p2g_exact_52(f925, f927, f929);
       // ptx:6271  {  cvt.rn.f16.f32 %rs1688, %f929;}
       uint rs1688 = p2g_f2h_rn(floatBitsToUint(f929));
       // ptx:6275  {abs.f16 %rs1255,%rs1688;
@@ -6198,10 +8081,12 @@ void main() {
         if (!((bitfieldExtract(int(temp3_58 ? 1u : 0u), 0, 16)) == 0)) {
           // ptx:6300  neg.f32 	%f932, %f926;
           // ptx:6301  fma.rn.f32 	%f933, %f932, %f929, %f925;
-          f933 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f926) ^ 0x80000000u)), f929, f925, 0, false);
+          f933 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f926) ^ 0x80000000u))), p2g_in(f929),
+              p2g_in(f925));
           // ptx:6302  fma.rn.f32 	%f931, %f927, %f933, %f929;
           // ptx:6304  {  cvt.rn.f16.f32 %rs1688, %f931;}
-          rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f927, f933, f929, 0, false)));
+          rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f927), f933, f929)));
+          if (p2g_redo()) p2g_exact_53(f926, f929, f925, f927, rs1688);
         }
       }
       // ptx:6311  mov.b32 {low,high}, %r1713;
@@ -6215,7 +8100,8 @@ void main() {
       // ptx:6328  {rcp.approx.ftz.f32 %f936, %f935;
       precise float f936 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f935), true));
       // ptx:6331  mul.f32 	%f938, %f934, %f936;
-      precise float f938 = p2g_fmul(f934, f936, false);
+      precise float f938 = p2g_fmul(p2g_in(f934), p2g_in(f936));
+      if (p2g_redo()) p2g_exact_54(f934, f936, f938);
       // ptx:6333  {  cvt.rn.f16.f32 %rs1689, %f938;}
       uint rs1689 = p2g_f2h_rn(floatBitsToUint(f938));
       // ptx:6337  {abs.f16 %rs1270,%rs1689;
@@ -6239,10 +8125,12 @@ void main() {
         if (!((bitfieldExtract(int(temp3_60 ? 1u : 0u), 0, 16)) == 0)) {
           // ptx:6361  neg.f32 	%f941, %f935;
           // ptx:6362  fma.rn.f32 	%f942, %f941, %f938, %f934;
-          f942 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f935) ^ 0x80000000u)), f938, f934, 0, false);
+          f942 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f935) ^ 0x80000000u))), p2g_in(f938),
+              p2g_in(f934));
           // ptx:6363  fma.rn.f32 	%f940, %f936, %f942, %f938;
           // ptx:6365  {  cvt.rn.f16.f32 %rs1689, %f940;}
-          rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f936, f942, f938, 0, false)));
+          rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f936), f942, f938)));
+          if (p2g_redo()) p2g_exact_55(f935, f938, f934, f936, rs1689);
         }
       }
       // ptx:6370  mov.b64 	%rd41, k_output_param_0;
@@ -6493,14 +8381,16 @@ void main() {
       // ptx:6818  {  cvt.f32.f16 %f955, %rs1693;}
       // ptx:6821  sub.f32 	%f970, %f955, %f105;
       // ptx:6822  fma.rn.f32 	%f971, %f954, %f970, %f105;
-      f971 = p2g_ffma(f954, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693))), f105, false), f105, 0, false);
+      f971 = p2g_ffma(p2g_in(f954), p2g_fsub(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693)))), p2g_in(f105)),
+          f105);
       // ptx:6823  setp.lt.f32 	%p219, %f971, 0f3F7D70A4;
       int t164 = p2g_fcmp(floatBitsToUint(f971), 0x3F7D70A4u);
       bool p219 = t164 == -1;
       // ptx:6824  add.f32 	%f972, %f971, 0fBF7D70A4;
-      precise float f972 = p2g_fadd(f971, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f972 = p2g_fadd(f971, uintBitsToFloat(0xBF7D70A4u));
       // ptx:6825  fma.rn.f32 	%f973, %f972, 0f447A0000, 0f3F7D70A4;
-      precise float f973 = p2g_ffma(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f973 = p2g_ffma(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u));
+      if (p2g_redo()) p2g_exact_56(f954, rs1693, f105, f971, p219, f973);
       // ptx:6826  selp.f32 	%f956, %f971, %f973, %p219;
       // ptx:6828  {  cvt.rn.f16.f32 %rs1520, %f956;}
       uint rs1520 = p2g_f2h_rn(floatBitsToUint(p219 ? f971 : f973));
@@ -6513,14 +8403,16 @@ void main() {
       // ptx:6845  {  cvt.f32.f16 %f958, %rs1692;}
       // ptx:6848  sub.f32 	%f974, %f958, %f106;
       // ptx:6849  fma.rn.f32 	%f975, %f957, %f974, %f106;
-      f975 = p2g_ffma(f957, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692))), f106, false), f106, 0, false);
+      f975 = p2g_ffma(p2g_in(f957), p2g_fsub(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692)))), p2g_in(f106)),
+          f106);
       // ptx:6850  setp.lt.f32 	%p220, %f975, 0f3F7D70A4;
       int t165 = p2g_fcmp(floatBitsToUint(f975), 0x3F7D70A4u);
       bool p220 = t165 == -1;
       // ptx:6851  add.f32 	%f976, %f975, 0fBF7D70A4;
-      precise float f976 = p2g_fadd(f975, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f976 = p2g_fadd(f975, uintBitsToFloat(0xBF7D70A4u));
       // ptx:6852  fma.rn.f32 	%f977, %f976, 0f447A0000, 0f3F7D70A4;
-      precise float f977 = p2g_ffma(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f977 = p2g_ffma(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u));
+      if (p2g_redo()) p2g_exact_57(f957, rs1692, f106, f975, p220, f977);
       // ptx:6853  selp.f32 	%f959, %f975, %f977, %p220;
       // ptx:6855  {  cvt.rn.f16.f32 %rs1530, %f959;}
       uint rs1530 = p2g_f2h_rn(floatBitsToUint(p220 ? f975 : f977));
@@ -6535,14 +8427,16 @@ void main() {
       // ptx:6873  {  cvt.f32.f16 %f961, %rs1691;}
       // ptx:6876  sub.f32 	%f978, %f961, %f107;
       // ptx:6877  fma.rn.f32 	%f979, %f960, %f978, %f107;
-      f979 = p2g_ffma(f960, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691))), f107, false), f107, 0, false);
+      f979 = p2g_ffma(p2g_in(f960), p2g_fsub(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691)))), p2g_in(f107)),
+          f107);
       // ptx:6878  setp.lt.f32 	%p221, %f979, 0f3F7D70A4;
       int t166 = p2g_fcmp(floatBitsToUint(f979), 0x3F7D70A4u);
       bool p221 = t166 == -1;
       // ptx:6879  add.f32 	%f980, %f979, 0fBF7D70A4;
-      precise float f980 = p2g_fadd(f979, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f980 = p2g_fadd(f979, uintBitsToFloat(0xBF7D70A4u));
       // ptx:6880  fma.rn.f32 	%f981, %f980, 0f447A0000, 0f3F7D70A4;
-      precise float f981 = p2g_ffma(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f981 = p2g_ffma(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u));
+      if (p2g_redo()) p2g_exact_58(f960, rs1691, f107, f979, p221, f981);
       // ptx:6881  selp.f32 	%f962, %f979, %f981, %p221;
       // ptx:6883  {  cvt.rn.f16.f32 %rs1540, %f962;}
       uint rs1540 = p2g_f2h_rn(floatBitsToUint(p221 ? f979 : f981));
@@ -6555,14 +8449,16 @@ void main() {
       // ptx:6900  {  cvt.f32.f16 %f964, %rs1690;}
       // ptx:6903  sub.f32 	%f982, %f964, %f108;
       // ptx:6904  fma.rn.f32 	%f983, %f963, %f982, %f108;
-      f983 = p2g_ffma(f963, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690))), f108, false), f108, 0, false);
+      f983 = p2g_ffma(p2g_in(f963), p2g_fsub(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690)))), p2g_in(f108)),
+          f108);
       // ptx:6905  setp.lt.f32 	%p222, %f983, 0f3F7D70A4;
       int t167 = p2g_fcmp(floatBitsToUint(f983), 0x3F7D70A4u);
       bool p222 = t167 == -1;
       // ptx:6906  add.f32 	%f984, %f983, 0fBF7D70A4;
-      precise float f984 = p2g_fadd(f983, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f984 = p2g_fadd(f983, uintBitsToFloat(0xBF7D70A4u));
       // ptx:6907  fma.rn.f32 	%f985, %f984, 0f447A0000, 0f3F7D70A4;
-      precise float f985 = p2g_ffma(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f985 = p2g_ffma(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u));
+      if (p2g_redo()) p2g_exact_59(f963, rs1690, f108, f983, p222, f985);
       // ptx:6908  selp.f32 	%f965, %f983, %f985, %p222;
       // ptx:6910  {  cvt.rn.f16.f32 %rs1550, %f965;}
       uint rs1550 = p2g_f2h_rn(floatBitsToUint(p222 ? f983 : f985));
@@ -6574,31 +8470,33 @@ void main() {
       // ptx:6922  mov.f32 	%f1109, 0f3F800000;
       precise float f1109 = 1.0;
       // ptx:6923  sub.f32 	%f987, %f1109, %f966;
-      precise float f987 = p2g_fsub(f1109, f966, false);
+      precise float f987 = p2g_fsub(p2g_in(f1109), p2g_in(f966));
       // ptx:6924  mul.f32 	%f988, %f109, %f987;
       // ptx:6925  fma.rn.f32 	%f989, %f966, %f967, %f988;
-      f989 = p2g_ffma(f966, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1694))), p2g_fmul(f109, f987, false), 0, false);
+      f989 = p2g_ffma(f966, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1694)))), p2g_fmul(p2g_in(f109), f987));
       // ptx:6927  {  cvt.f32.f16 %f968, %rs1695;}
       // ptx:6930  mul.f32 	%f990, %f966, %f968;
       // ptx:6931  fma.rn.f32 	%f991, %f110, %f987, %f990;
-      f991 = p2g_ffma(f110, f987, p2g_fmul(f966, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1695))), false), 0, false);
+      f991 = p2g_ffma(p2g_in(f110), f987, p2g_fmul(f966, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1695))))));
       // ptx:6933  {  cvt.f32.f16 %f969, %rs1696;}
       // ptx:6936  mul.f32 	%f992, %f966, %f969;
       // ptx:6937  fma.rn.f32 	%f993, %f111, %f987, %f992;
-      f993 = p2g_ffma(f111, f987, p2g_fmul(f966, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1696))), false), 0, false);
+      f993 = p2g_ffma(p2g_in(f111), f987, p2g_fmul(f966, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1696))))));
       // ptx:6938  add.f32 	%f994, %f971, %f975;
       // ptx:6939  add.f32 	%f995, %f994, %f979;
       // ptx:6940  add.f32 	%f996, %f995, %f983;
-      precise float f996 = p2g_fadd(p2g_fadd(p2g_fadd(f971, f975, false), f979, false), f983, false);
+      precise float f996 = p2g_fadd(p2g_fadd(p2g_fadd(p2g_in(f971), p2g_in(f975)), p2g_in(f979)), p2g_in(f983));
       // ptx:6941  mul.f32 	%f129, %f996, 0f3E800000;
-      precise float f129 = p2g_fmul(f996, 0.25, false);
+      precise float f129 = p2g_fmul(f996, 0.25);
       // ptx:6942  mov.f32 	%f997, 0f3727C5AC;
       precise float f997 = uintBitsToFloat(0x3727C5ACu);
       // ptx:6943  max.f32 	%f998, %f989, %f997;
       precise float f998 = p2g_fmax(f989, f997);
       // ptx:6944  div.rn.f32 	%f999, %f991, %f998;
       // ptx:6945  mul.f32 	%f130, %f999, %f129;
-      precise float f130 = p2g_fmul(p2g_div32(f991, f998, 0, false), f129, false);
+      precise float f130 = p2g_fmul(p2g_in(p2g_div32(f991, f998, 0, false)), f129);
+      if (p2g_redo()) p2g_exact_60(f1109, f966, rs1694, f109, f110, rs1695, f111, rs1696, f993, f971, f975, f979, f983,
+          f129, f997, f998, f130);
       // ptx:6946  div.rn.f32 	%f131, %f993, %f998;
       precise float f131 = p2g_div32(f993, f998, 0, false);
       // ptx:6947  ld.param.u8 	%rs1555, [%rd42+90];
@@ -6620,11 +8518,11 @@ void main() {
         precise float f133 = p228 ? 0.25 : f130;
         // ptx:6959  mul.f32 	%f1002, %f131, %f129;
         // ptx:6960  selp.f32 	%f134, 0fBE800000, %f1002, %p228;
-        precise float f134 = p228 ? -0.25 : p2g_fmul(f131, f129, false);
+        precise float f134 = p228 ? -0.25 : p2g_fmul(p2g_in(f131), p2g_in(f129));
         // ptx:6962  {  cvt.f32.f16 %f1000, %rs1697;}
         precise float f1000 = p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1697)));
         // ptx:6965  add.f32 	%f1003, %f134, 0fB727C5AC;
-        precise float f1003 = p2g_fadd(f134, uintBitsToFloat(0xB727C5ACu), false);
+        precise float f1003 = p2g_fadd(p2g_in(f134), uintBitsToFloat(0xB727C5ACu));
         // ptx:6966  mov.f32 	%f1004, 0f00000000;
         // ptx:6967  max.f32 	%f136, %f129, %f1004;
         precise float f136 = p2g_fmax(f129, 0.0);
@@ -6635,10 +8533,10 @@ void main() {
         bool p229 = t168 == -1;
         // ptx:6970  sub.f32 	%f1007, %f997, %f134;
         // ptx:6971  selp.f32 	%f1008, %f1007, %f136, %p229;
-        precise float f1008 = p229 ? p2g_fsub(f997, f134, false) : f136;
+        precise float f1008 = p229 ? p2g_fsub(p2g_in(f997), p2g_in(f134)) : f136;
         // ptx:6972  sub.f32 	%f1009, %f133, %f134;
         // ptx:6973  add.f32 	%f1010, %f1009, 0fB727C5AC;
-        precise float f1010 = p2g_fadd(p2g_fsub(f133, f134, false), uintBitsToFloat(0xB727C5ACu), false);
+        precise float f1010 = p2g_fadd(p2g_fsub(p2g_in(f133), p2g_in(f134)), uintBitsToFloat(0xB727C5ACu));
         // ptx:6974  neg.f32 	%f1011, %f1008;
         precise float f1011 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1008) ^ 0x80000000u));
         // ptx:6975  setp.lt.f32 	%p230, %f1010, %f1011;
@@ -6646,14 +8544,14 @@ void main() {
         bool p230 = t169 == -1;
         // ptx:6976  sub.f32 	%f1012, %f134, %f133;
         // ptx:6977  add.f32 	%f1013, %f1012, 0f3727C5AC;
-        precise float f1013 = p2g_fadd(p2g_fsub(f134, f133, false), uintBitsToFloat(0x3727C5ACu), false);
+        precise float f1013 = p2g_fadd(p2g_fsub(p2g_in(f134), f133), uintBitsToFloat(0x3727C5ACu));
         // ptx:6978  selp.f32 	%f1014, %f1013, %f1008, %p230;
         precise float f1014 = p230 ? f1013 : f1008;
         // ptx:6979  neg.f32 	%f1015, %f133;
         // ptx:6980  sub.f32 	%f1016, %f1015, %f134;
-        precise float f1016 = p2g_fsub(p2g_canon(uintBitsToFloat(floatBitsToUint(f133) ^ 0x80000000u)), f134, false);
+        precise float f1016 = p2g_fsub(p2g_canon(uintBitsToFloat(floatBitsToUint(f133) ^ 0x80000000u)), p2g_in(f134));
         // ptx:6981  add.f32 	%f1017, %f1016, 0fB727C5AC;
-        precise float f1017 = p2g_fadd(f1016, uintBitsToFloat(0xB727C5ACu), false);
+        precise float f1017 = p2g_fadd(f1016, uintBitsToFloat(0xB727C5ACu));
         // ptx:6982  neg.f32 	%f1018, %f1014;
         precise float f1018 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1014) ^ 0x80000000u));
         // ptx:6983  setp.lt.f32 	%p231, %f1017, %f1018;
@@ -6661,7 +8559,8 @@ void main() {
         bool p231 = t170 == -1;
         // ptx:6984  add.f32 	%f1019, %f133, %f134;
         // ptx:6985  add.f32 	%f1020, %f1019, 0f3727C5AC;
-        precise float f1020 = p2g_fadd(p2g_fadd(f133, f134, false), uintBitsToFloat(0x3727C5ACu), false);
+        precise float f1020 = p2g_fadd(p2g_fadd(f133, p2g_in(f134)), uintBitsToFloat(0x3727C5ACu));
+        if (p2g_redo()) p2g_exact_61(p228, f131, f129, f134, rs1697, f1000, f136, f997, f133, f1014, p231, f1020);
         // ptx:6986  selp.f32 	%f137, %f1020, %f1014, %p231;
         precise float f137 = p231 ? f1020 : f1014;
         // ptx:6987  setp.le.f32 	%p232, %f137, %f136;
@@ -6680,10 +8579,11 @@ void main() {
         uint rs1558 = p2g_f2h_rn(floatBitsToUint(f136));
         // ptx:6999  mul.f32 	%f1022, %f133, %f1109;
         // ptx:7001  {  cvt.rn.f16.f32 %rs1559, %f1022;}
-        uint rs1559 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(f133, f1109, false)));
+        uint rs1559 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_in(f133), p2g_in(f1109))));
         // ptx:7004  mul.f32 	%f1023, %f134, %f1109;
         // ptx:7006  {  cvt.rn.f16.f32 %rs1560, %f1023;}
-        uint rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(f134, f1109, false)));
+        uint rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_in(f134), f1109)));
+        if (p2g_redo()) p2g_exact_62(f133, f1109, rs1559, f134, rs1560);
         // ptx:7009  cvt.sat.f32.f32 	%f1024, %f112;
         // ptx:7011  {  cvt.rn.f16.f32 %rs1561, %f1024;}
         uint rs1561 = p2g_f2h_rn(floatBitsToUint(p2g_sat(p2g_f32_canon(floatBitsToUint(f112)))));
@@ -6715,99 +8615,99 @@ void main() {
           // ptx:7030  ld.global.u16 	%rs1562, [%rd35+6];
           // ptx:7032  {  cvt.f32.f16 %f1025, %rs1562;}
           // ptx:7035  add.f32 	%f1045, %f1025, 0f00000000;
-          f1045 = p2g_fadd(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 6ul)).v)))), 0.0, false);
+          f1045 = p2g_fadd(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 6ul)).v))))), 0.0);
           // ptx:7036  ld.global.u16 	%rs1563, [%rd35+8];
           // ptx:7038  {  cvt.f32.f16 %f1026, %rs1563;}
           // ptx:7041  add.f32 	%f1046, %f1045, %f1026;
-          f1046 = p2g_fadd(f1045, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 8ul)).v)))), false);
+          f1046 = p2g_fadd(f1045, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 8ul)).v))))));
           // ptx:7042  ld.global.u16 	%rs1564, [%rd35+10];
           // ptx:7044  {  cvt.f32.f16 %f1027, %rs1564;}
           // ptx:7047  add.f32 	%f1047, %f1046, %f1027;
-          f1047 = p2g_fadd(f1046, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 10ul)).v)))), false);
+          f1047 = p2g_fadd(f1046, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 10ul)).v))))));
           // ptx:7048  ld.global.u16 	%rs1565, [%rd35+12];
           // ptx:7050  {  cvt.f32.f16 %f1028, %rs1565;}
           // ptx:7053  add.f32 	%f1048, %f1047, %f1028;
-          f1048 = p2g_fadd(f1047, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 12ul)).v)))), false);
+          f1048 = p2g_fadd(f1047, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 12ul)).v))))));
           // ptx:7054  ld.global.u16 	%rs1566, [%rd35+14];
           // ptx:7056  {  cvt.f32.f16 %f1029, %rs1566;}
           // ptx:7059  add.f32 	%f1049, %f1048, %f1029;
-          f1049 = p2g_fadd(f1048, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 14ul)).v)))), false);
+          f1049 = p2g_fadd(f1048, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 14ul)).v))))));
           // ptx:7060  mul.f32 	%f1050, %f1049, 0f3E4CCCCD;
-          precise float f1050 = p2g_fmul(f1049, uintBitsToFloat(0x3E4CCCCDu), false);
+          precise float f1050 = p2g_fmul(f1049, uintBitsToFloat(0x3E4CCCCDu));
           // ptx:7061  fma.rn.f32 	%f1051, %f1050, %f1050, 0f00000000;
           // ptx:7062  ld.global.u16 	%rs1567, [%rd35+26];
           // ptx:7064  {  cvt.f32.f16 %f1030, %rs1567;}
           // ptx:7067  add.f32 	%f1052, %f1030, 0f00000000;
-          f1052 = p2g_fadd(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 26ul)).v)))), 0.0, false);
+          f1052 = p2g_fadd(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 26ul)).v))))), 0.0);
           // ptx:7068  ld.global.u16 	%rs1568, [%rd35+28];
           // ptx:7070  {  cvt.f32.f16 %f1031, %rs1568;}
           // ptx:7073  add.f32 	%f1053, %f1052, %f1031;
-          f1053 = p2g_fadd(f1052, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 28ul)).v)))), false);
+          f1053 = p2g_fadd(f1052, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 28ul)).v))))));
           // ptx:7074  ld.global.u16 	%rs1569, [%rd35+30];
           // ptx:7076  {  cvt.f32.f16 %f1032, %rs1569;}
           // ptx:7079  add.f32 	%f1054, %f1053, %f1032;
-          f1054 = p2g_fadd(f1053, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 30ul)).v)))), false);
+          f1054 = p2g_fadd(f1053, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 30ul)).v))))));
           // ptx:7080  ld.global.u16 	%rs1570, [%rd35+32];
           // ptx:7082  {  cvt.f32.f16 %f1033, %rs1570;}
           // ptx:7085  add.f32 	%f1055, %f1054, %f1033;
-          f1055 = p2g_fadd(f1054, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 32ul)).v)))), false);
+          f1055 = p2g_fadd(f1054, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 32ul)).v))))));
           // ptx:7086  ld.global.u16 	%rs1571, [%rd35+34];
           // ptx:7088  {  cvt.f32.f16 %f1034, %rs1571;}
           // ptx:7091  add.f32 	%f1056, %f1055, %f1034;
-          f1056 = p2g_fadd(f1055, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 34ul)).v)))), false);
+          f1056 = p2g_fadd(f1055, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 34ul)).v))))));
           // ptx:7092  mul.f32 	%f1057, %f1056, 0f3E4CCCCD;
-          precise float f1057 = p2g_fmul(f1056, uintBitsToFloat(0x3E4CCCCDu), false);
+          precise float f1057 = p2g_fmul(f1056, uintBitsToFloat(0x3E4CCCCDu));
           // ptx:7093  fma.rn.f32 	%f1058, %f1057, %f1057, %f1051;
-          precise float f1058 = p2g_ffma(f1057, f1057, p2g_ffma(f1050, f1050, 0.0, 0, false), 0, false);
+          precise float f1058 = p2g_ffma(f1057, f1057, p2g_ffma(f1050, f1050, 0.0));
           // ptx:7094  ld.global.u16 	%rs1572, [%rd35+46];
           // ptx:7096  {  cvt.f32.f16 %f1035, %rs1572;}
           // ptx:7099  add.f32 	%f1059, %f1035, 0f00000000;
-          f1059 = p2g_fadd(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 46ul)).v)))), 0.0, false);
+          f1059 = p2g_fadd(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 46ul)).v))))), 0.0);
           // ptx:7100  ld.global.u16 	%rs1573, [%rd35+48];
           // ptx:7102  {  cvt.f32.f16 %f1036, %rs1573;}
           // ptx:7105  add.f32 	%f1060, %f1059, %f1036;
-          f1060 = p2g_fadd(f1059, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 48ul)).v)))), false);
+          f1060 = p2g_fadd(f1059, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 48ul)).v))))));
           // ptx:7106  ld.global.u16 	%rs1574, [%rd35+50];
           // ptx:7108  {  cvt.f32.f16 %f1037, %rs1574;}
           // ptx:7111  add.f32 	%f1061, %f1060, %f1037;
-          f1061 = p2g_fadd(f1060, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 50ul)).v)))), false);
+          f1061 = p2g_fadd(f1060, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 50ul)).v))))));
           // ptx:7112  ld.global.u16 	%rs1575, [%rd35+52];
           // ptx:7114  {  cvt.f32.f16 %f1038, %rs1575;}
           // ptx:7117  add.f32 	%f1062, %f1061, %f1038;
-          f1062 = p2g_fadd(f1061, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 52ul)).v)))), false);
+          f1062 = p2g_fadd(f1061, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 52ul)).v))))));
           // ptx:7118  ld.global.u16 	%rs1576, [%rd35+54];
           // ptx:7120  {  cvt.f32.f16 %f1039, %rs1576;}
           // ptx:7123  add.f32 	%f1063, %f1062, %f1039;
-          f1063 = p2g_fadd(f1062, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 54ul)).v)))), false);
+          f1063 = p2g_fadd(f1062, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 54ul)).v))))));
           // ptx:7124  mul.f32 	%f1064, %f1063, 0f3E4CCCCD;
-          precise float f1064 = p2g_fmul(f1063, uintBitsToFloat(0x3E4CCCCDu), false);
+          precise float f1064 = p2g_fmul(f1063, uintBitsToFloat(0x3E4CCCCDu));
           // ptx:7125  fma.rn.f32 	%f1065, %f1064, %f1064, %f1058;
-          precise float f1065 = p2g_ffma(f1064, f1064, f1058, 0, false);
+          precise float f1065 = p2g_ffma(f1064, f1064, f1058);
           // ptx:7126  ld.global.u16 	%rs1577, [%rd35+66];
           // ptx:7128  {  cvt.f32.f16 %f1040, %rs1577;}
           // ptx:7131  add.f32 	%f1066, %f1040, 0f00000000;
-          f1066 = p2g_fadd(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 66ul)).v)))), 0.0, false);
+          f1066 = p2g_fadd(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 66ul)).v))))), 0.0);
           // ptx:7132  ld.global.u16 	%rs1578, [%rd35+68];
           // ptx:7134  {  cvt.f32.f16 %f1041, %rs1578;}
           // ptx:7137  add.f32 	%f1067, %f1066, %f1041;
-          f1067 = p2g_fadd(f1066, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 68ul)).v)))), false);
+          f1067 = p2g_fadd(f1066, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 68ul)).v))))));
           // ptx:7138  ld.global.u16 	%rs1579, [%rd35+70];
           // ptx:7140  {  cvt.f32.f16 %f1042, %rs1579;}
           // ptx:7143  add.f32 	%f1068, %f1067, %f1042;
-          f1068 = p2g_fadd(f1067, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 70ul)).v)))), false);
+          f1068 = p2g_fadd(f1067, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 70ul)).v))))));
           // ptx:7144  ld.global.u16 	%rs1580, [%rd35+72];
           // ptx:7146  {  cvt.f32.f16 %f1043, %rs1580;}
           // ptx:7149  add.f32 	%f1069, %f1068, %f1043;
-          f1069 = p2g_fadd(f1068, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 72ul)).v)))), false);
+          f1069 = p2g_fadd(f1068, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 72ul)).v))))));
           // ptx:7150  ld.global.u16 	%rs1581, [%rd35+74];
           // ptx:7152  {  cvt.f32.f16 %f1044, %rs1581;}
           // ptx:7155  add.f32 	%f1070, %f1069, %f1044;
-          f1070 = p2g_fadd(f1069, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 74ul)).v)))), false);
+          f1070 = p2g_fadd(f1069, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 74ul)).v))))));
           // ptx:7156  mul.f32 	%f1071, %f1070, 0f3E4CCCCD;
-          precise float f1071 = p2g_fmul(f1070, uintBitsToFloat(0x3E4CCCCDu), false);
+          precise float f1071 = p2g_fmul(f1070, uintBitsToFloat(0x3E4CCCCDu));
           // ptx:7157  fma.rn.f32 	%f1072, %f1071, %f1071, %f1065;
           // ptx:7158  add.f32 	%f1073, %f1072, 0f3F800000;
-          precise float f1073 = p2g_fadd(p2g_ffma(f1071, f1071, f1065, 0, false), 1.0, false);
+          precise float f1073 = p2g_fadd(p2g_ffma(f1071, f1071, f1065), 1.0);
           // ptx:7159  rsqrt.approx.f32 	%f1074, %f1073;
           precise float f1074 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f1073), false));
           // ptx:7160  mul.f32 	%f1075, %f1074, %f1050;
@@ -6819,13 +8719,14 @@ void main() {
           // ptx:7165  shl.b32 	%r1797, %r26, 4;
           uint r1797 = r26 << 4u;
           // ptx:7166  mov.b32 	%r1798, %f1075;
-          uint r1798 = floatBitsToUint(p2g_fmul(f1074, f1050, false));
+          uint r1798 = floatBitsToUint(p2g_fmul(p2g_in(f1074), f1050));
           // ptx:7167  mov.b32 	%r1799, %f1076;
-          uint r1799 = floatBitsToUint(p2g_fmul(f1074, f1057, false));
+          uint r1799 = floatBitsToUint(p2g_fmul(p2g_in(f1074), f1057));
           // ptx:7168  mov.b32 	%r1800, %f1077;
-          uint r1800 = floatBitsToUint(p2g_fmul(f1074, f1064, false));
+          uint r1800 = floatBitsToUint(p2g_fmul(p2g_in(f1074), f1064));
           // ptx:7169  mov.b32 	%r1801, %f1078;
-          uint r1801 = floatBitsToUint(p2g_fmul(f1074, f1071, false));
+          uint r1801 = floatBitsToUint(p2g_fmul(p2g_in(f1074), f1071));
+          if (p2g_redo()) p2g_exact_63(rd35, p304_u64, rd36, r26, r1797, r1798, r1799, r1800, r1801);
           // ptx:7170  sust.b.2d.v4.b32.trap 	[%rd36, {%r1797, %r27}], {%r1798, %r1799, %r1800, %r1801};
           p2g_sustv(rd36 /* p304_u64 */, ivec3(int(r1797), int(r27), 0), 0, 2u, 4u, 4u, 0u, uvec4(r1798, r1799, r1800,
               r1801));
@@ -6846,21 +8747,23 @@ void main() {
             // ptx:7184  mov.f32 	%f1086, 0f3F800000;
             // ptx:7185  sub.f32 	%f1087, %f1086, %f132;
             // ptx:7186  rcp.rn.f32 	%f1110, %f1087;
-            f1110 = p2g_div32(1.0, p2g_fsub(1.0, f132, false), 0, false);
+            f1110 = p2g_div32(1.0, p2g_fsub(1.0, p2g_in(f132)), 0, false);
+            if (p2g_redo()) p2g_exact_64(f132, f1110);
             // ptx:7187  bra.uni 	$L__BB0_363;
           } else {
             // ptx:7181  bra.uni 	$L__BB0_361;
             // ptx:7190  add.f32 	%f1080, %f132, 0f3C4FAEFF;
             // ptx:7191  mul.f32 	%f1081, %f1080, 0f41100000;
-            precise float f1081 = p2g_fmul(p2g_fadd(f132, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
+            precise float f1081 = p2g_fmul(p2g_fadd(p2g_in(f132), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
             // ptx:7192  mul.f32 	%f1082, %f1081, 0f3FB8AA3B;
-            precise float f1082 = p2g_fmul(f1081, uintBitsToFloat(0x3FB8AA3Bu), false);
+            precise float f1082 = p2g_fmul(f1081, uintBitsToFloat(0x3FB8AA3Bu));
             // ptx:7193  ex2.approx.f32 	%f1083, %f1082;
             precise float f1083 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f1082), false));
             // ptx:7194  add.f32 	%f1084, %f1083, 0fBF800000;
             // ptx:7195  mul.f32 	%f1085, %f132, 0f41100000;
             // ptx:7196  div.rn.f32 	%f1110, %f1084, %f1085;
-            f1110 = p2g_div32(p2g_fadd(f1083, -1.0, false), p2g_fmul(f132, 9.0, false), 0, false);
+            f1110 = p2g_div32(p2g_fadd(p2g_in(f1083), -1.0), p2g_fmul(f132, 9.0), 0, false);
+            if (p2g_redo()) p2g_exact_65(f132, f1110);
           }
           // ptx:7199  div.rn.f32 	%f1111, %f1110, %f1;
           f1111 = p2g_div32(f1110, f1, 0, false);
@@ -6868,11 +8771,12 @@ void main() {
         // ptx:7202  mov.b64 	%rd46, k_output_param_0;
         uint64_t rd46 = uint64_t(0ul);
         // ptx:7203  mul.f32 	%f145, %f132, %f1111;
-        precise float f145 = p2g_fmul(f132, f1111, false);
+        precise float f145 = p2g_fmul(p2g_in(f132), p2g_in(f1111));
         // ptx:7204  mul.f32 	%f146, %f133, %f1111;
-        precise float f146 = p2g_fmul(f133, f1111, false);
+        precise float f146 = p2g_fmul(p2g_in(f133), f1111);
         // ptx:7205  mul.f32 	%f147, %f134, %f1111;
-        precise float f147 = p2g_fmul(f134, f1111, false);
+        precise float f147 = p2g_fmul(p2g_in(f134), f1111);
+        if (p2g_redo()) p2g_exact_66(f132, f1111, f145, f133, f146, f134, f147);
         // ptx:7206  ld.param.v2.u32 	{%r1802, %r1803}, [%rd46+136];
         uint r1802 = p136_u32;
         uint r1803 = p140_u32;
@@ -6896,12 +8800,13 @@ void main() {
           // ptx:7219  sub.f32 	%f1093, %f145, %f146;
           // ptx:7220  sub.f32 	%f1090, %f1093, %f147;
           // ptx:7222  {  cvt.rn.f16.f32 %rs1583, %f1088;}
-          uint rs1583 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(p2g_fadd(f145, f146, false), f147, false)));
+          uint rs1583 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(p2g_fadd(p2g_in(f145), p2g_in(f146)), p2g_in(f147))));
           // ptx:7225  add.f32 	%f1089, %f145, %f147;
           // ptx:7227  {  cvt.rn.f16.f32 %rs1584, %f1089;}
-          uint rs1584 = p2g_f2h_rn(floatBitsToUint(p2g_fadd(f145, f147, false)));
+          uint rs1584 = p2g_f2h_rn(floatBitsToUint(p2g_fadd(f145, f147)));
           // ptx:7231  {  cvt.rn.f16.f32 %rs1585, %f1090;}
-          uint rs1585 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(p2g_fsub(f145, f146, false), f147, false)));
+          uint rs1585 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(p2g_fsub(f145, f146), f147)));
+          if (p2g_redo()) p2g_exact_67(f145, f146, f147, rs1583, rs1584, rs1585);
           // ptx:7235  {  cvt.rn.f16.f32 %rs1586, %f1000;}
           uint rs1586 = p2g_f2h_rn(floatBitsToUint(f1000));
           // ptx:7238  shl.b32 	%r1828, %r1822, 3;

@@ -112,6 +112,10 @@ layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 // Device fact (specialization constant 7): the device's fma() rounds once, to nearest even, wherever no operand and
 // not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
 layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
+// Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
+// result, rounded once, whenever no operand is subnormal or NaN and the result is normal or infinite, and their NaN
+// results are 0x7FFFFFFF. Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
+layout(constant_id = 9) const bool P2G_F32_FAST = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
 float p2g_fadd(float a, float b, bool ftz) {
@@ -130,6 +134,108 @@ float p2g_fsub(float a, float b, bool ftz) {
 }
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
+// mul.rn.f32: the device's product where it is IEEE's (no subnormal operand and a normal or infinite result, or a
+// zero operand), p2g_sf32 for the rest (adding a zero of the product's sign, which leaves every product alone).
+float p2g_fmul(float a, float b, bool ftz) {
+  precise float r = a * b;
+  if (P2G_F32_IEEE && !ftz) return r;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua << 1) == 0u || (ub << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  // (a NaN from the device is not trusted here: a flushing device gives NaN for subnormal * infinity)
+  return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
+}
+// a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
+float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
+uint p2g_odd_sumf(float a, float b) {
+  precise float s = a + b;
+  precise float bb = s - a;
+  precise float e = (a - (s - bb)) + (b - bb);
+  uint w = floatBitsToUint(s);
+  if (e == 0.0 || (w & 0x7F800000u) == 0x7F800000u || (w & 1u) != 0u) return w;
+  return ((floatBitsToUint(e) ^ w) >> 31) == 0u ? (w | 1u) : (w - 1u);
+}
+// fma.f32 rounded once. Round to nearest without a fused device operation: Dekker's exact product (Veltkamp split
+// by 4097) and Knuth's TwoSum give a*b + c = th + tl + ul exactly, and z = RN(th + RO(tl + ul)) is the correctly
+// rounded result (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding
+// to odd", IEEE TC 2008). The bounds keep every intermediate finite and a multiple of 2^-123 (so normal when not
+// zero), which makes a device that flushes subnormals compute the same: |a|, |b| in [2^-60, 2^60], c zero or in
+// [2^-100, 2^120], |RN(a*b)| >= 2^-74, and a normal result. Everything else, and directed rounding, runs p2g_sf32.
+// Checked on the host against fmaf: 0 of 158,033,923 fast-path samples differ (random bits, near-cancellations).
+float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
+  if (P2G_F32_IEEE && mode == 0 && !ftz) {
+    precise float f = fma(a, b, c);
+    return f;
+  }
+  if (P2G_FMA_FUSED && mode == 0) {
+    // no subnormal operand and a normal or infinite result: what a fused fma gives, flushing or not (.ftz too)
+    precise float f = fma(a, b, c);
+    uint uf = floatBitsToUint(f) & 0x7FFFFFFFu;
+    if (uf > 0x00800000u && uf <= 0x7F800000u && !p2g_dn32(floatBitsToUint(a)) && !p2g_dn32(floatBitsToUint(b)) &&
+        !p2g_dn32(floatBitsToUint(c)))
+      return f;
+  }
+  uint ua = floatBitsToUint(a) & 0x7FFFFFFFu, ub = floatBitsToUint(b) & 0x7FFFFFFFu;
+  uint uc = floatBitsToUint(c) & 0x7FFFFFFFu;
+  // (with the fused-fma fact every input of this path was taken above: left out, the driver drops its code)
+  if (!P2G_FMA_FUSED && mode == 0 && ua >= 0x21800000u && ua <= 0x5D800000u && ub >= 0x21800000u && ub <= 0x5D800000u &&
+      (uc == 0u || (uc >= 0x0D800000u && uc <= 0x7B800000u))) {
+    precise float uh = a * b;
+    if ((floatBitsToUint(uh) & 0x7FFFFFFFu) >= 0x1A800000u) {
+      precise float ta = 4097.0 * a;
+      precise float ah = ta - (ta - a);
+      precise float al = a - ah;
+      precise float tb = 4097.0 * b;
+      precise float bh = tb - (tb - b);
+      precise float bl = b - bh;
+      precise float ul = ((ah * bh - uh) + ah * bl + al * bh) + al * bl;
+      precise float th = c + uh;
+      precise float bb = th - c;
+      precise float tl = (c - (th - bb)) + (uh - bb);
+      precise float z = th + uintBitsToFloat(p2g_odd_sumf(tl, ul));
+      uint uz = floatBitsToUint(z) & 0x7FFFFFFFu;
+      if (uz > 0x00800000u && uz < 0x7F800000u) return z;
+    }
+  }
+  return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
+}
+// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
+// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal or
+// NaN one fails it). p2g_redo() after the region: true when a result was not normal (|r| <= 2^-126, zeros and NaN
+// included) or the device fact P2G_F32_FAST does not hold; then the region's exact replay computes every value
+// again. The short forms hold no exact path: a branch on the fact in each of them (even one the driver could fold)
+// kept NVIDIA's code as slow as the per-operation guards (docs/GPU_BENCH.md).
+float p2g_m = 1.0;
+float p2g_fadd(float a, float b) {
+  precise float r = a + b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmul(float a, float b) {
+  precise float r = a * b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_ffma(float a, float b, float c) {
+  precise float r = fma(a, b, c);
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_in(float x) {
+  uint u = floatBitsToUint(x), e = u & 0x7F800000u;
+  bool plain = (u << 1) == 0u || (e != 0u && (e != 0x7F800000u || (u & 0x7FFFFFu) == 0u));
+  if (!plain) p2g_m = 0.0;
+  return x;
+}
+bool p2g_redo() {
+  bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
+  p2g_m = 1.0;
+  return redo;
+}
 
 // lavapipe's loop budget (65,535 loop iterations per subgroup, then every loop ends silently): counted
 // when the runtime sets P2G_LOOP_GUARD (lavapipe only), reported through the uint at P2G_LOOP_FLAG.
@@ -143,9 +249,32 @@ void p2g_loop_tick() {
   if (n == 65535u) atomicAdd(P2GU32(pc.globals + P2G_LOOP_FLAG).v, 1u);
 }
 
+// The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
+// statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
+// a result that was not normal.
+void p2g_exact_1(float f76, float f18, float f17, float f15, float f16, out precise float f2) {
+  f2 = p2g_fadd(f76, p2g_fadd(f18, p2g_fadd(f17, p2g_fadd(f15, f16, false), false), false), false);
+}
+void p2g_exact_2(float f2, float f29, float f28, float f26, float f27, out precise float f3) {
+  f3 = p2g_fadd(f2, p2g_fadd(f29, p2g_fadd(f28, p2g_fadd(f26, f27, false), false), false), false);
+}
+void p2g_exact_3(float f3, float f40, float f39, float f37, float f38, out precise float f4) {
+  f4 = p2g_fadd(f3, p2g_fadd(f40, p2g_fadd(f39, p2g_fadd(f37, f38, false), false), false), false);
+}
+void p2g_exact_4(float f4, float f51, float f50, float f48, float f49, out precise float f76) {
+  f76 = p2g_fadd(f4, p2g_fadd(f51, p2g_fadd(f50, p2g_fadd(f48, f49, false), false), false), false);
+}
+void p2g_exact_5(inout precise float f76, float f62, float f61, float f59, float f60) {
+  f76 = p2g_fadd(f76, p2g_fadd(f62, p2g_fadd(f61, p2g_fadd(f59, f60, false), false), false), false);
+}
+void p2g_exact_6(float f76, uint r3, out precise float f71) {
+  f71 = p2g_fadd(f76, uintBitsToFloat(p2g_lds32(r3)), false);
+}
+
 void main() {
   if (P2G_LOOP_GUARD) p2g_loop_iters[min(gl_SubgroupID, 255u)] = 0u;
   uint64_t rd22 = 0ul;
+  precise float f2 = 0.0, f3 = 0.0, f4 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // _Z13pipelined_sumPK6float4PKfPfi_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // _Z13pipelined_sumPK6float4PKfPfi_param_1
@@ -356,7 +485,8 @@ void main() {
         // ptx:114  add.f32 	%f24, %f17, %f23;
         // ptx:115  add.f32 	%f25, %f18, %f24;
         // ptx:116  add.f32 	%f2, %f76, %f25;
-        precise float f2 = p2g_fadd(f76, p2g_fadd(f18, p2g_fadd(f17, p2g_fadd(f15, f16, false), false), false), false);
+        f2 = p2g_fadd(p2g_in(f76), p2g_fadd(p2g_in(f18), p2g_fadd(p2g_in(f17), p2g_fadd(p2g_in(f15), p2g_in(f16)))));
+        if (p2g_redo()) p2g_exact_1(f76, f18, f17, f15, f16, f2);
         // ptx:117  bar.sync 	0;
         memoryBarrierShared();
         memoryBarrierBuffer();
@@ -432,7 +562,8 @@ void main() {
         // ptx:139  add.f32 	%f35, %f28, %f34;
         // ptx:140  add.f32 	%f36, %f29, %f35;
         // ptx:141  add.f32 	%f3, %f2, %f36;
-        precise float f3 = p2g_fadd(f2, p2g_fadd(f29, p2g_fadd(f28, p2g_fadd(f26, f27, false), false), false), false);
+        f3 = p2g_fadd(p2g_in(f2), p2g_fadd(p2g_in(f29), p2g_fadd(p2g_in(f28), p2g_fadd(p2g_in(f26), p2g_in(f27)))));
+        if (p2g_redo()) p2g_exact_2(f2, f29, f28, f26, f27, f3);
         // ptx:142  bar.sync 	0;
         memoryBarrierShared();
         memoryBarrierBuffer();
@@ -507,7 +638,8 @@ void main() {
         // ptx:164  add.f32 	%f46, %f39, %f45;
         // ptx:165  add.f32 	%f47, %f40, %f46;
         // ptx:166  add.f32 	%f4, %f3, %f47;
-        precise float f4 = p2g_fadd(f3, p2g_fadd(f40, p2g_fadd(f39, p2g_fadd(f37, f38, false), false), false), false);
+        f4 = p2g_fadd(p2g_in(f3), p2g_fadd(p2g_in(f40), p2g_fadd(p2g_in(f39), p2g_fadd(p2g_in(f37), p2g_in(f38)))));
+        if (p2g_redo()) p2g_exact_3(f3, f40, f39, f37, f38, f4);
         // ptx:167  bar.sync 	0;
         memoryBarrierShared();
         memoryBarrierBuffer();
@@ -583,7 +715,8 @@ void main() {
         // ptx:188  add.f32 	%f57, %f50, %f56;
         // ptx:189  add.f32 	%f58, %f51, %f57;
         // ptx:190  add.f32 	%f76, %f4, %f58;
-        f76 = p2g_fadd(f4, p2g_fadd(f51, p2g_fadd(f50, p2g_fadd(f48, f49, false), false), false), false);
+        f76 = p2g_fadd(p2g_in(f4), p2g_fadd(p2g_in(f51), p2g_fadd(p2g_in(f50), p2g_fadd(p2g_in(f48), p2g_in(f49)))));
+        if (p2g_redo()) p2g_exact_4(f4, f51, f50, f48, f49, f76);
         // ptx:191  bar.sync 	0;
         memoryBarrierShared();
         memoryBarrierBuffer();
@@ -689,7 +822,9 @@ void main() {
         // ptx:237  add.f32 	%f68, %f61, %f67;
         // ptx:238  add.f32 	%f69, %f62, %f68;
         // ptx:239  add.f32 	%f76, %f76, %f69;
-        f76 = p2g_fadd(f76, p2g_fadd(f62, p2g_fadd(f61, p2g_fadd(f59, f60, false), false), false), false);
+        precise float p2g_was_f76 = f76;
+        f76 = p2g_fadd(p2g_in(f76), p2g_fadd(p2g_in(f62), p2g_fadd(p2g_in(f61), p2g_fadd(p2g_in(f59), p2g_in(f60)))));
+        if (p2g_redo()) { f76 = p2g_was_f76; p2g_exact_5(f76, f62, f61, f59, f60); }
         // ptx:240  bar.sync 	0;
         memoryBarrierShared();
         memoryBarrierBuffer();
@@ -712,7 +847,8 @@ void main() {
   // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
   // ptx:251  ld.shared.f32 	%f70, [%r3];
   // ptx:252  add.f32 	%f71, %f76, %f70;
-  precise float f71 = p2g_fadd(f76, uintBitsToFloat(p2g_lds32(r3)), false);
+  precise float f71 = p2g_fadd(p2g_in(f76), p2g_in(uintBitsToFloat(p2g_lds32(r3))));
+  if (p2g_redo()) p2g_exact_6(f76, r3, f71);
   // ptx:253  mov.u32 	%r66, %ctaid.x;
   // ptx:254  shl.b32 	%r67, %r66, 7;
   // ptx:255  add.s32 	%r68, %r67, %r1;

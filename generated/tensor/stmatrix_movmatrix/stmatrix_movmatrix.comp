@@ -217,14 +217,22 @@ void main() {
     uint t11 = (gl_LocalInvocationIndex & 31u) >> 3;
     uint t12 = (gl_LocalInvocationIndex & 31u) & 7u;
     p2g_sts32((t10 + 0u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + (t12 >> 1))) * 8u + t11],
-        int(t12 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (4u + (t12 >> 1))) * 8u + t11], int(t12 & 1u) * 16, 16) << 16)));
+        int(t12 & 1u) * 16,
+        16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (4u + (t12 >> 1))) * 8u + t11],
+        int(t12 & 1u) * 16, 16) << 16)));
     p2g_sts32((t10 + 4u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + (t12 >> 1))) * 8u + t11],
-        int(t12 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (12u + (t12 >> 1))) * 8u + t11], int(t12 & 1u) * 16, 16) << 16)));
+        int(t12 & 1u) * 16,
+        16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (12u + (t12 >> 1))) * 8u + t11],
+        int(t12 & 1u) * 16, 16) << 16)));
     p2g_sts32((t10 + 8u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + (t12 >> 1))) * 8u + t11],
-        int(t12 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (20u + (t12 >> 1))) * 8u + t11], int(t12 & 1u) * 16, 16) << 16)));
+        int(t12 & 1u) * 16,
+        16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (20u + (t12 >> 1))) * 8u + t11],
+        int(t12 & 1u) * 16, 16) << 16)));
     p2g_sts32((t10 + 12u),
         (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + (t12 >> 1))) * 8u + t11],
-        int(t12 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (28u + (t12 >> 1))) * 8u + t11], int(t12 & 1u) * 16, 16) << 16)));
+        int(t12 & 1u) * 16,
+        16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (28u + (t12 >> 1))) * 8u + t11],
+        int(t12 & 1u) * 16, 16) << 16)));
   }
   // ptx:114  add.s32 	%r57, %r45, 4096;
   // ptx:116  stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%r57], {%r46, %r49};
@@ -239,14 +247,22 @@ void main() {
     uint t14 = (gl_LocalInvocationIndex & 31u) >> 3;
     uint t15 = (gl_LocalInvocationIndex & 31u) & 7u;
     p2g_sts32((t13 + 0u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + (t15 >> 1))) * 8u + t14],
-        int(t15 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (4u + (t15 >> 1))) * 8u + t14], int(t15 & 1u) * 16, 16) << 16)));
+        int(t15 & 1u) * 16,
+        16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (4u + (t15 >> 1))) * 8u + t14],
+        int(t15 & 1u) * 16, 16) << 16)));
     p2g_sts32((t13 + 4u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + (t15 >> 1))) * 8u + t14],
-        int(t15 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (12u + (t15 >> 1))) * 8u + t14], int(t15 & 1u) * 16, 16) << 16)));
+        int(t15 & 1u) * 16,
+        16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (12u + (t15 >> 1))) * 8u + t14],
+        int(t15 & 1u) * 16, 16) << 16)));
     p2g_sts32((t13 + 8u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + (t15 >> 1))) * 8u + t14],
-        int(t15 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (20u + (t15 >> 1))) * 8u + t14], int(t15 & 1u) * 16, 16) << 16)));
+        int(t15 & 1u) * 16,
+        16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (20u + (t15 >> 1))) * 8u + t14],
+        int(t15 & 1u) * 16, 16) << 16)));
     p2g_sts32((t13 + 12u),
         (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + (t15 >> 1))) * 8u + t14],
-        int(t15 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (28u + (t15 >> 1))) * 8u + t14], int(t15 & 1u) * 16, 16) << 16)));
+        int(t15 & 1u) * 16,
+        16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (28u + (t15 >> 1))) * 8u + t14],
+        int(t15 & 1u) * 16, 16) << 16)));
   }
   // ptx:118  add.s32 	%r60, %r45, 5120;
   // ptx:120  stmatrix.sync.aligned.m8n8.x4.trans.shared::cta.b16 [%r60], {%r46, %r49, %r53, %r54};
@@ -263,14 +279,22 @@ void main() {
     uint t17 = (gl_LocalInvocationIndex & 31u) >> 3;
     uint t18 = (gl_LocalInvocationIndex & 31u) & 7u;
     p2g_sts32((t16 + 0u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + (t18 >> 1))) * 8u + t17],
-        int(t18 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (4u + (t18 >> 1))) * 8u + t17], int(t18 & 1u) * 16, 16) << 16)));
+        int(t18 & 1u) * 16,
+        16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (4u + (t18 >> 1))) * 8u + t17],
+        int(t18 & 1u) * 16, 16) << 16)));
     p2g_sts32((t16 + 4u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + (t18 >> 1))) * 8u + t17],
-        int(t18 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (12u + (t18 >> 1))) * 8u + t17], int(t18 & 1u) * 16, 16) << 16)));
+        int(t18 & 1u) * 16,
+        16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (12u + (t18 >> 1))) * 8u + t17],
+        int(t18 & 1u) * 16, 16) << 16)));
     p2g_sts32((t16 + 8u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + (t18 >> 1))) * 8u + t17],
-        int(t18 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (20u + (t18 >> 1))) * 8u + t17], int(t18 & 1u) * 16, 16) << 16)));
+        int(t18 & 1u) * 16,
+        16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (20u + (t18 >> 1))) * 8u + t17],
+        int(t18 & 1u) * 16, 16) << 16)));
     p2g_sts32((t16 + 12u),
         (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + (t18 >> 1))) * 8u + t17],
-        int(t18 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (28u + (t18 >> 1))) * 8u + t17], int(t18 & 1u) * 16, 16) << 16)));
+        int(t18 & 1u) * 16,
+        16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (28u + (t18 >> 1))) * 8u + t17],
+        int(t18 & 1u) * 16, 16) << 16)));
   }
   // ptx:123  movmatrix.sync.aligned.m8n8.trans.b16 %r65, %r46;
   memoryBarrierShared();

@@ -21,10 +21,16 @@ layout(buffer_reference, std430, buffer_reference_align = 2) buffer P2GU16 { uin
 // ldmatrix/stmatrix/movmatrix/wmma exchange (emit_tensor.cpp): eight words per thread, for whole warps
 shared uint p2g_tc_x[((gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z + 31u) & ~31u) * 8u];
 
-// f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF, in 32-bit integer code (no device half type).
+// Device fact (specialization constant 8, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): the device's
+// unpackHalf2x16 gives every finite f16 exactly and packHalf2x16 rounds a finite f32 to the nearest f16, ties to
+// even, f16 subnormals kept, overflow to infinity; p2g_h2f and p2g_f2h_rn then convert with them.
+layout(constant_id = 8) const bool P2G_HALF_CVT = false;
+// f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF: the device's packHalf2x16 where the fact
+// P2G_HALF_CVT holds, 32-bit integer code otherwise (no device half type).
 uint p2g_f2h_rn(uint b) {
   uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
   if (ab > 0x7F800000u) return 0x7FFFu;
+  if (P2G_HALF_CVT) return packHalf2x16(vec2(uintBitsToFloat(b), 0.0));
   if (ab >= 0x477FF000u) return sg | 0x7C00u;  // >= 65520, the midpoint above 65504: infinity
   int e = int(ab >> 23) - 127;
   if (e < -25) return sg;                     // below 2^-25 (f32 denormals too): zero
@@ -122,6 +128,10 @@ layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 // Device fact (specialization constant 7): the device's fma() rounds once, to nearest even, wherever no operand and
 // not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
 layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
+// Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
+// result, rounded once, whenever no operand is subnormal or NaN and the result is normal or infinite, and their NaN
+// results are 0x7FFFFFFF. Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
+layout(constant_id = 9) const bool P2G_F32_FAST = false;
 // mul.rn.f32: the device's product where it is IEEE's (no subnormal operand and a normal or infinite result, or a
 // zero operand), p2g_sf32 for the rest (adding a zero of the product's sign, which leaves every product alone).
 float p2g_fmul(float a, float b, bool ftz) {
@@ -214,6 +224,110 @@ uint p2g_mma_float(uint a[32], uint b[32], uint K, uint tab, uint c, uint tc, bo
   }
   return p2g_mma_round(S, emax - 25, outF16, outF16);
 }
+// add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
+// operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
+float p2g_fadd(float a, float b, bool ftz) {
+  precise float r = a + b;
+  if (P2G_F32_IEEE && !ftz) return r;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua ^ ub) == 0x80000000u || ((ua | ub) << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  return uintBitsToFloat(p2g_sf32(ua, 0x3F800000u, ub, 0, ftz));
+}
+float p2g_fsub(float a, float b, bool ftz) {
+  return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz);
+}
+// a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
+float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
+uint p2g_odd_sumf(float a, float b) {
+  precise float s = a + b;
+  precise float bb = s - a;
+  precise float e = (a - (s - bb)) + (b - bb);
+  uint w = floatBitsToUint(s);
+  if (e == 0.0 || (w & 0x7F800000u) == 0x7F800000u || (w & 1u) != 0u) return w;
+  return ((floatBitsToUint(e) ^ w) >> 31) == 0u ? (w | 1u) : (w - 1u);
+}
+// fma.f32 rounded once. Round to nearest without a fused device operation: Dekker's exact product (Veltkamp split
+// by 4097) and Knuth's TwoSum give a*b + c = th + tl + ul exactly, and z = RN(th + RO(tl + ul)) is the correctly
+// rounded result (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding
+// to odd", IEEE TC 2008). The bounds keep every intermediate finite and a multiple of 2^-123 (so normal when not
+// zero), which makes a device that flushes subnormals compute the same: |a|, |b| in [2^-60, 2^60], c zero or in
+// [2^-100, 2^120], |RN(a*b)| >= 2^-74, and a normal result. Everything else, and directed rounding, runs p2g_sf32.
+// Checked on the host against fmaf: 0 of 158,033,923 fast-path samples differ (random bits, near-cancellations).
+float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
+  if (P2G_F32_IEEE && mode == 0 && !ftz) {
+    precise float f = fma(a, b, c);
+    return f;
+  }
+  if (P2G_FMA_FUSED && mode == 0) {
+    // no subnormal operand and a normal or infinite result: what a fused fma gives, flushing or not (.ftz too)
+    precise float f = fma(a, b, c);
+    uint uf = floatBitsToUint(f) & 0x7FFFFFFFu;
+    if (uf > 0x00800000u && uf <= 0x7F800000u && !p2g_dn32(floatBitsToUint(a)) && !p2g_dn32(floatBitsToUint(b)) &&
+        !p2g_dn32(floatBitsToUint(c)))
+      return f;
+  }
+  uint ua = floatBitsToUint(a) & 0x7FFFFFFFu, ub = floatBitsToUint(b) & 0x7FFFFFFFu;
+  uint uc = floatBitsToUint(c) & 0x7FFFFFFFu;
+  // (with the fused-fma fact every input of this path was taken above: left out, the driver drops its code)
+  if (!P2G_FMA_FUSED && mode == 0 && ua >= 0x21800000u && ua <= 0x5D800000u && ub >= 0x21800000u && ub <= 0x5D800000u &&
+      (uc == 0u || (uc >= 0x0D800000u && uc <= 0x7B800000u))) {
+    precise float uh = a * b;
+    if ((floatBitsToUint(uh) & 0x7FFFFFFFu) >= 0x1A800000u) {
+      precise float ta = 4097.0 * a;
+      precise float ah = ta - (ta - a);
+      precise float al = a - ah;
+      precise float tb = 4097.0 * b;
+      precise float bh = tb - (tb - b);
+      precise float bl = b - bh;
+      precise float ul = ((ah * bh - uh) + ah * bl + al * bh) + al * bl;
+      precise float th = c + uh;
+      precise float bb = th - c;
+      precise float tl = (c - (th - bb)) + (uh - bb);
+      precise float z = th + uintBitsToFloat(p2g_odd_sumf(tl, ul));
+      uint uz = floatBitsToUint(z) & 0x7FFFFFFFu;
+      if (uz > 0x00800000u && uz < 0x7F800000u) return z;
+    }
+  }
+  return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
+}
+// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
+// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal or
+// NaN one fails it). p2g_redo() after the region: true when a result was not normal (|r| <= 2^-126, zeros and NaN
+// included) or the device fact P2G_F32_FAST does not hold; then the region's exact replay computes every value
+// again. The short forms hold no exact path: a branch on the fact in each of them (even one the driver could fold)
+// kept NVIDIA's code as slow as the per-operation guards (docs/GPU_BENCH.md).
+float p2g_m = 1.0;
+float p2g_fadd(float a, float b) {
+  precise float r = a + b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmul(float a, float b) {
+  precise float r = a * b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_ffma(float a, float b, float c) {
+  precise float r = fma(a, b, c);
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_in(float x) {
+  uint u = floatBitsToUint(x), e = u & 0x7F800000u;
+  bool plain = (u << 1) == 0u || (e != 0u && (e != 0x7F800000u || (u & 0x7FFFFFu) == 0u));
+  if (!plain) p2g_m = 0.0;
+  return x;
+}
+bool p2g_redo() {
+  bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
+  p2g_m = 1.0;
+  return redo;
+}
 // Row `row` of A and column `col` of B (16 elements each) of a wmma.m16n16k16 of the warp, from the fragments every
 // thread wrote to p2g_tc_x (A registers 0..3, then B registers 0..3; layout: emit_tensor.cpp, docs/TENSOR.md).
 void p2g_wmma_frag(uint row, uint col, out uint a[32], out uint b[32]) {
@@ -258,6 +372,34 @@ void p2g_loop_tick() {
   uint i = min(gl_SubgroupID, 255u), n = p2g_loop_iters[i] + 1u;
   p2g_loop_iters[i] = n;
   if (n == 65535u) atomicAdd(P2GU32(pc.globals + P2G_LOOP_FLAG).v, 1u);
+}
+
+// The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
+// statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
+// a result that was not normal.
+void p2g_exact_1(float f170, out uint t142) {
+  t142 = floatBitsToUint(p2g_fmul(f170, 0.5, false));
+}
+void p2g_exact_2(float f169, out uint t143) {
+  t143 = floatBitsToUint(p2g_fmul(f169, 0.5, false));
+}
+void p2g_exact_3(float f168, out uint t144) {
+  t144 = floatBitsToUint(p2g_fmul(f168, 0.5, false));
+}
+void p2g_exact_4(float f167, out uint t145) {
+  t145 = floatBitsToUint(p2g_fmul(f167, 0.5, false));
+}
+void p2g_exact_5(float f166, out uint t146) {
+  t146 = floatBitsToUint(p2g_fmul(f166, 0.5, false));
+}
+void p2g_exact_6(float f165, out uint t147) {
+  t147 = floatBitsToUint(p2g_fmul(f165, 0.5, false));
+}
+void p2g_exact_7(float f164, out uint t148) {
+  t148 = floatBitsToUint(p2g_fmul(f164, 0.5, false));
+}
+void p2g_exact_8(float f163, out uint t149) {
+  t149 = floatBitsToUint(p2g_fmul(f163, 0.5, false));
 }
 
 void main() {
@@ -474,8 +616,8 @@ void main() {
           barrier();
           uint t29[8];
           p2g_wmma_mma(uint[8](bitfieldExtract(t25, 0, 16), bitfieldExtract(t25, 16, 16), bitfieldExtract(t26, 0, 16),
-              bitfieldExtract(t26, 16, 16), bitfieldExtract(t27, 0, 16), bitfieldExtract(t27, 16,
-              16), bitfieldExtract(t28, 0, 16), bitfieldExtract(t28, 16, 16)), 0u, 0u, true, false, t29);
+              bitfieldExtract(t26, 16, 16), bitfieldExtract(t27, 0, 16), bitfieldExtract(t27, 16, 16),
+              bitfieldExtract(t28, 0, 16), bitfieldExtract(t28, 16, 16)), 0u, 0u, true, false, t29);
           r202 = (t29[0] | (t29[1] << 16));
           r201 = (t29[2] | (t29[3] << 16));
           r200 = (t29[4] | (t29[5] << 16));
@@ -575,8 +717,8 @@ void main() {
           barrier();
           uint t56[8];
           p2g_wmma_mma(uint[8](bitfieldExtract(t52, 0, 16), bitfieldExtract(t52, 16, 16), bitfieldExtract(t53, 0, 16),
-              bitfieldExtract(t53, 16, 16), bitfieldExtract(t54, 0, 16), bitfieldExtract(t54, 16,
-              16), bitfieldExtract(t55, 0, 16), bitfieldExtract(t55, 16, 16)), 0u, 0u, true, false, t56);
+              bitfieldExtract(t53, 16, 16), bitfieldExtract(t54, 0, 16), bitfieldExtract(t54, 16, 16),
+              bitfieldExtract(t55, 0, 16), bitfieldExtract(t55, 16, 16)), 0u, 0u, true, false, t56);
           r202 = (t56[0] | (t56[1] << 16));
           r201 = (t56[2] | (t56[3] << 16));
           r200 = (t56[4] | (t56[5] << 16));
@@ -676,8 +818,8 @@ void main() {
           barrier();
           uint t83[8];
           p2g_wmma_mma(uint[8](bitfieldExtract(t79, 0, 16), bitfieldExtract(t79, 16, 16), bitfieldExtract(t80, 0, 16),
-              bitfieldExtract(t80, 16, 16), bitfieldExtract(t81, 0, 16), bitfieldExtract(t81, 16,
-              16), bitfieldExtract(t82, 0, 16), bitfieldExtract(t82, 16, 16)), 0u, 0u, true, false, t83);
+              bitfieldExtract(t80, 16, 16), bitfieldExtract(t81, 0, 16), bitfieldExtract(t81, 16, 16),
+              bitfieldExtract(t82, 0, 16), bitfieldExtract(t82, 16, 16)), 0u, 0u, true, false, t83);
           r202 = (t83[0] | (t83[1] << 16));
           r201 = (t83[2] | (t83[3] << 16));
           r200 = (t83[4] | (t83[5] << 16));
@@ -777,7 +919,8 @@ void main() {
           barrier();
           uint t110[8];
           p2g_wmma_mma(uint[8](bitfieldExtract(t106, 0, 16), bitfieldExtract(t106, 16, 16), bitfieldExtract(t107, 0,
-              16), bitfieldExtract(t107, 16, 16), bitfieldExtract(t108, 0, 16), bitfieldExtract(t108, 16, 16), bitfieldExtract(t109, 0, 16), bitfieldExtract(t109, 16, 16)), 0u, 0u, true, false, t110);
+              16), bitfieldExtract(t107, 16, 16), bitfieldExtract(t108, 0, 16), bitfieldExtract(t108, 16, 16),
+              bitfieldExtract(t109, 0, 16), bitfieldExtract(t109, 16, 16)), 0u, 0u, true, false, t110);
           r202 = (t110[0] | (t110[1] << 16));
           r201 = (t110[2] | (t110[3] << 16));
           r200 = (t110[4] | (t110[5] << 16));
@@ -903,7 +1046,8 @@ void main() {
           barrier();
           uint t137[8];
           p2g_wmma_mma(uint[8](bitfieldExtract(t133, 0, 16), bitfieldExtract(t133, 16, 16), bitfieldExtract(t134, 0,
-              16), bitfieldExtract(t134, 16, 16), bitfieldExtract(t135, 0, 16), bitfieldExtract(t135, 16, 16), bitfieldExtract(t136, 0, 16), bitfieldExtract(t136, 16, 16)), 0u, 0u, true, false, t137);
+              16), bitfieldExtract(t134, 16, 16), bitfieldExtract(t135, 0, 16), bitfieldExtract(t135, 16, 16),
+              bitfieldExtract(t136, 0, 16), bitfieldExtract(t136, 16, 16)), 0u, 0u, true, false, t137);
           r202 = (t137[0] | (t137[1] << 16));
           r201 = (t137[2] | (t137[3] << 16));
           r200 = (t137[4] | (t137[5] << 16));
@@ -986,21 +1130,29 @@ void main() {
   // ptx:246  wmma.store.d.sync.aligned.row.m16n16k16.global.f32 	[%rd53], {%f154, %f153, %f152, %f151, %f150, %f149, %f148, %f147}, %r184;
   uint64_t t140 = uint64_t(int64_t(p16_u64) + int64_t(rd50 << 2u));
   uint t141 = r184;
-  uint t142 = floatBitsToUint(p2g_fmul(f170, 0.5, false));
+  uint t142 = floatBitsToUint(p2g_fmul(p2g_in(f170), 0.5));
+  if (p2g_redo()) p2g_exact_1(f170, t142);
   P2GU32((t140 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t141 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t142;
-  uint t143 = floatBitsToUint(p2g_fmul(f169, 0.5, false));
+  uint t143 = floatBitsToUint(p2g_fmul(p2g_in(f169), 0.5));
+  if (p2g_redo()) p2g_exact_2(f169, t143);
   P2GU32((t140 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t141 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t143;
-  uint t144 = floatBitsToUint(p2g_fmul(f168, 0.5, false));
+  uint t144 = floatBitsToUint(p2g_fmul(p2g_in(f168), 0.5));
+  if (p2g_redo()) p2g_exact_3(f168, t144);
   P2GU32((t140 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t141 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t144;
-  uint t145 = floatBitsToUint(p2g_fmul(f167, 0.5, false));
+  uint t145 = floatBitsToUint(p2g_fmul(p2g_in(f167), 0.5));
+  if (p2g_redo()) p2g_exact_4(f167, t145);
   P2GU32((t140 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t141 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t145;
-  uint t146 = floatBitsToUint(p2g_fmul(f166, 0.5, false));
+  uint t146 = floatBitsToUint(p2g_fmul(p2g_in(f166), 0.5));
+  if (p2g_redo()) p2g_exact_5(f166, t146);
   P2GU32((t140 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t141 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t146;
-  uint t147 = floatBitsToUint(p2g_fmul(f165, 0.5, false));
+  uint t147 = floatBitsToUint(p2g_fmul(p2g_in(f165), 0.5));
+  if (p2g_redo()) p2g_exact_6(f165, t147);
   P2GU32((t140 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t141 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t147;
-  uint t148 = floatBitsToUint(p2g_fmul(f164, 0.5, false));
+  uint t148 = floatBitsToUint(p2g_fmul(p2g_in(f164), 0.5));
+  if (p2g_redo()) p2g_exact_7(f164, t148);
   P2GU32((t140 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t141 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t148;
-  uint t149 = floatBitsToUint(p2g_fmul(f163, 0.5, false));
+  uint t149 = floatBitsToUint(p2g_fmul(p2g_in(f163), 0.5));
+  if (p2g_redo()) p2g_exact_8(f163, t149);
   P2GU32((t140 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t141 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t149;
   // ptx:247  mul.lo.s32 	%r176, %r175, %r182;
   // ptx:248  cvt.s64.s32 	%rd54, %r176;

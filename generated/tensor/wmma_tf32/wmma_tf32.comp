@@ -244,28 +244,44 @@ void main() {
   barrier();
   uint t31;
   { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u,
-      ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t23, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t31 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+      ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u,
+      2u, t23, 3u,
+      false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t31 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
   uint t32;
   { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u,
-      ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t24, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t32 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+      ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u,
+      2u, t24, 3u,
+      false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t32 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
   uint t33;
   { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u,
-      ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t25, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t33 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+      ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u,
+      2u, t25, 3u,
+      false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t33 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
   uint t34;
   { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u,
-      ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t26, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t34 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+      ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u,
+      2u, t26, 3u,
+      false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t34 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
   uint t35;
   { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u,
-      ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t27, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t35 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+      ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u,
+      2u, t27, 3u,
+      false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t35 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
   uint t36;
   { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u,
-      ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t28, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t36 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+      ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u,
+      2u, t28, 3u,
+      false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t36 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
   uint t37;
   { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u,
-      ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t29, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t37 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+      ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u,
+      2u, t29, 3u,
+      false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t37 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
   uint t38;
   { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u,
-      ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t30, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t38 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+      ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u,
+      2u, t30, 3u,
+      false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t38 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
   precise float f9 = uintBitsToFloat(t31);
   precise float f10 = uintBitsToFloat(t32);
   precise float f11 = uintBitsToFloat(t33);

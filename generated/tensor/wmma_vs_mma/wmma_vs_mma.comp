@@ -311,16 +311,20 @@ void main() {
   barrier();
   uint t46;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t46 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t42, 3u, false); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa,
+      p2g_fb); t46 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t42, 3u, false); }
   uint t47;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t47 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t43, 3u, false); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa,
+      p2g_fb); t47 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t43, 3u, false); }
   uint t48;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t48 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t44, 3u, false); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa,
+      p2g_fb); t48 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t44, 3u, false); }
   uint t49;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t49 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t45, 3u, false); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa,
+      p2g_fb); t49 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t45, 3u, false); }
   precise float f1 = uintBitsToFloat(t46);
   precise float f2 = uintBitsToFloat(t47);
   precise float f3 = uintBitsToFloat(t48);
@@ -342,16 +346,20 @@ void main() {
   barrier();
   uint t54;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t54 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t50, 3u, false); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa,
+      p2g_fb); t54 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t50, 3u, false); }
   uint t55;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t55 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t51, 3u, false); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa,
+      p2g_fb); t55 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t51, 3u, false); }
   uint t56;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t56 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t52, 3u, false); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa,
+      p2g_fb); t56 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t52, 3u, false); }
   uint t57;
   { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u,
-      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t57 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t53, 3u, false); }
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa,
+      p2g_fb); t57 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t53, 3u, false); }
   precise float f9 = uintBitsToFloat(t54);
   precise float f10 = uintBitsToFloat(t55);
   precise float f11 = uintBitsToFloat(t56);

@@ -161,6 +161,10 @@ layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 // Device fact (specialization constant 7): the device's fma() rounds once, to nearest even, wherever no operand and
 // not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
 layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
+// Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
+// result, rounded once, whenever no operand is subnormal or NaN and the result is normal or infinite, and their NaN
+// results are 0x7FFFFFFF. Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
+layout(constant_id = 9) const bool P2G_F32_FAST = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
 float p2g_fadd(float a, float b, bool ftz) {
@@ -211,6 +215,94 @@ uint p2g_i2f(uint64_t mag, bool neg, int mode) {
 }
 uint p2g_s2f(int64_t v, int mode) { return p2g_i2f(v < 0l ? uint64_t(-v) : uint64_t(v), v < 0l, mode); }
 uint p2g_s2f32(int v, int mode) { return p2g_i2f(uint64_t(v < 0 ? 0u - uint(v) : uint(v)), v < 0, mode); }
+// a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
+float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
+uint p2g_odd_sumf(float a, float b) {
+  precise float s = a + b;
+  precise float bb = s - a;
+  precise float e = (a - (s - bb)) + (b - bb);
+  uint w = floatBitsToUint(s);
+  if (e == 0.0 || (w & 0x7F800000u) == 0x7F800000u || (w & 1u) != 0u) return w;
+  return ((floatBitsToUint(e) ^ w) >> 31) == 0u ? (w | 1u) : (w - 1u);
+}
+// fma.f32 rounded once. Round to nearest without a fused device operation: Dekker's exact product (Veltkamp split
+// by 4097) and Knuth's TwoSum give a*b + c = th + tl + ul exactly, and z = RN(th + RO(tl + ul)) is the correctly
+// rounded result (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding
+// to odd", IEEE TC 2008). The bounds keep every intermediate finite and a multiple of 2^-123 (so normal when not
+// zero), which makes a device that flushes subnormals compute the same: |a|, |b| in [2^-60, 2^60], c zero or in
+// [2^-100, 2^120], |RN(a*b)| >= 2^-74, and a normal result. Everything else, and directed rounding, runs p2g_sf32.
+// Checked on the host against fmaf: 0 of 158,033,923 fast-path samples differ (random bits, near-cancellations).
+float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
+  if (P2G_F32_IEEE && mode == 0 && !ftz) {
+    precise float f = fma(a, b, c);
+    return f;
+  }
+  if (P2G_FMA_FUSED && mode == 0) {
+    // no subnormal operand and a normal or infinite result: what a fused fma gives, flushing or not (.ftz too)
+    precise float f = fma(a, b, c);
+    uint uf = floatBitsToUint(f) & 0x7FFFFFFFu;
+    if (uf > 0x00800000u && uf <= 0x7F800000u && !p2g_dn32(floatBitsToUint(a)) && !p2g_dn32(floatBitsToUint(b)) &&
+        !p2g_dn32(floatBitsToUint(c)))
+      return f;
+  }
+  uint ua = floatBitsToUint(a) & 0x7FFFFFFFu, ub = floatBitsToUint(b) & 0x7FFFFFFFu;
+  uint uc = floatBitsToUint(c) & 0x7FFFFFFFu;
+  // (with the fused-fma fact every input of this path was taken above: left out, the driver drops its code)
+  if (!P2G_FMA_FUSED && mode == 0 && ua >= 0x21800000u && ua <= 0x5D800000u && ub >= 0x21800000u && ub <= 0x5D800000u &&
+      (uc == 0u || (uc >= 0x0D800000u && uc <= 0x7B800000u))) {
+    precise float uh = a * b;
+    if ((floatBitsToUint(uh) & 0x7FFFFFFFu) >= 0x1A800000u) {
+      precise float ta = 4097.0 * a;
+      precise float ah = ta - (ta - a);
+      precise float al = a - ah;
+      precise float tb = 4097.0 * b;
+      precise float bh = tb - (tb - b);
+      precise float bl = b - bh;
+      precise float ul = ((ah * bh - uh) + ah * bl + al * bh) + al * bl;
+      precise float th = c + uh;
+      precise float bb = th - c;
+      precise float tl = (c - (th - bb)) + (uh - bb);
+      precise float z = th + uintBitsToFloat(p2g_odd_sumf(tl, ul));
+      uint uz = floatBitsToUint(z) & 0x7FFFFFFFu;
+      if (uz > 0x00800000u && uz < 0x7F800000u) return z;
+    }
+  }
+  return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
+}
+// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
+// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal or
+// NaN one fails it). p2g_redo() after the region: true when a result was not normal (|r| <= 2^-126, zeros and NaN
+// included) or the device fact P2G_F32_FAST does not hold; then the region's exact replay computes every value
+// again. The short forms hold no exact path: a branch on the fact in each of them (even one the driver could fold)
+// kept NVIDIA's code as slow as the per-operation guards (docs/GPU_BENCH.md).
+float p2g_m = 1.0;
+float p2g_fadd(float a, float b) {
+  precise float r = a + b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmul(float a, float b) {
+  precise float r = a * b;
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_ffma(float a, float b, float c) {
+  precise float r = fma(a, b, c);
+  p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+float p2g_in(float x) {
+  uint u = floatBitsToUint(x), e = u & 0x7F800000u;
+  bool plain = (u << 1) == 0u || (e != 0u && (e != 0x7F800000u || (u & 0x7FFFFFu) == 0u));
+  if (!plain) p2g_m = 0.0;
+  return x;
+}
+bool p2g_redo() {
+  bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
+  p2g_m = 1.0;
+  return redo;
+}
 
 // ---- Textures and surfaces (translator/emit/emit_tex.cpp, docs/TEXTURES.md) ----
 // A texture or surface handle is the device address of the 64-byte descriptor record the runtime wrote
@@ -566,6 +658,29 @@ uvec4 p2g_tld4(uint64_t h, vec2 c, int layer, uint comp) {
                p2g_tex_tap(d, x + 1, y, z, 2u, false)[comp], p2g_tex_tap(d, x, y, z, 2u, false)[comp]);
 }
 
+// The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
+// statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
+// a result that was not normal.
+void p2g_exact_1(uint r10, float f3, uint r3, uint r12, uint r4, uint r1, uint64_t rd1, const uint64_t p0_u64,
+    out precise float f17, out precise float f18, out precise float f19, out precise float f20, out uvec4 t2) {
+  precise float f4 = p2g_div32(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r10)), 0)), 0.5, false), f3, 0, false);
+  precise float f7 = p2g_f32_canon(p2g_s2f32(int(int(r3)), 0));
+  precise float f8 = p2g_div32(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r12)), 0)), 0.5, false), f7, 0, false);
+  uint r15 = uint(int(uint(int(r4) + int(r4 >> 31u))) >> 1u);
+  precise float f9 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r1) - int(r15)))), 0));
+  precise float f10 = p2g_fmul(f9, uintBitsToFloat(0x3EBD70A4u), false);
+  precise float f11 = p2g_div32(f10, f3, 0, false);
+  uint r19 = uint(int(uint(p2g_rem_s32(int(uint(int(r1) * 7)), int(r4)))) - int(r15));
+  precise float f12 = p2g_f32_canon(p2g_s2f32(int(int(r19)), 0));
+  precise float f14 = p2g_div32(p2g_fmul(f12, uintBitsToFloat(0x3E947AE1u), false), f7, 0, false);
+  uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(f11, f4, false), p2g_fadd(f8, f14, false), 0.0), 0, 2u);
+  f17 = uintBitsToFloat(t1.x);
+  f18 = uintBitsToFloat(t1.y);
+  f19 = uintBitsToFloat(t1.z);
+  f20 = uintBitsToFloat(t1.w);
+  t2 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f4, f14, false), p2g_fadd(f11, f8, false), 0.0), 0, 2u);
+}
+
 void main() {
   uint64_t rd6 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
@@ -608,13 +723,13 @@ void main() {
     // ptx:50  cvt.rn.f32.s32 	%f3, %r2;
     precise float f3 = p2g_f32_canon(p2g_s2f32(int(int(r2)), 0));
     // ptx:51  div.rn.f32 	%f4, %f2, %f3;
-    precise float f4 = p2g_div32(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r10)), 0)), 0.5, false), f3, 0, false);
+    precise float f4 = p2g_div32(p2g_fadd(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r10)), 0))), 0.5), f3, 0, false);
     // ptx:52  cvt.rn.f32.s32 	%f5, %r12;
     // ptx:53  add.f32 	%f6, %f5, 0f3F000000;
     // ptx:54  cvt.rn.f32.s32 	%f7, %r3;
     precise float f7 = p2g_f32_canon(p2g_s2f32(int(int(r3)), 0));
     // ptx:55  div.rn.f32 	%f8, %f6, %f7;
-    precise float f8 = p2g_div32(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r12)), 0)), 0.5, false), f7, 0, false);
+    precise float f8 = p2g_div32(p2g_fadd(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r12)), 0))), 0.5), f7, 0, false);
     // ptx:56  shr.u32 	%r13, %r4, 31;
     // ptx:57  add.s32 	%r14, %r4, %r13;
     // ptx:58  shr.s32 	%r15, %r14, 1;
@@ -623,7 +738,7 @@ void main() {
     // ptx:60  cvt.rn.f32.s32 	%f9, %r16;
     precise float f9 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r1) - int(r15)))), 0));
     // ptx:61  mul.f32 	%f10, %f9, 0f3EBD70A4;
-    precise float f10 = p2g_fmul(f9, uintBitsToFloat(0x3EBD70A4u), false);
+    precise float f10 = p2g_fmul(p2g_in(f9), uintBitsToFloat(0x3EBD70A4u));
     // ptx:62  div.rn.f32 	%f11, %f10, %f3;
     precise float f11 = p2g_div32(f10, f3, 0, false);
     // ptx:63  mul.lo.s32 	%r17, %r1, 7;
@@ -634,11 +749,12 @@ void main() {
     precise float f12 = p2g_f32_canon(p2g_s2f32(int(int(r19)), 0));
     // ptx:67  mul.f32 	%f13, %f12, 0f3E947AE1;
     // ptx:68  div.rn.f32 	%f14, %f13, %f7;
-    precise float f14 = p2g_div32(p2g_fmul(f12, uintBitsToFloat(0x3E947AE1u), false), f7, 0, false);
+    precise float f14 = p2g_div32(p2g_fmul(p2g_in(f12), uintBitsToFloat(0x3E947AE1u)), f7, 0, false);
     // ptx:69  add.f32 	%f15, %f11, %f4;
     // ptx:70  add.f32 	%f16, %f8, %f14;
     // ptx:71  tex.2d.v4.f32.f32 	{%f17, %f18, %f19, %f20}, [%rd1, {%f15, %f16}];
-    uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(f11, f4, false), p2g_fadd(f8, f14, false), 0.0), 0, 2u);
+    uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(p2g_in(f11), p2g_in(f4)), p2g_fadd(p2g_in(f8), p2g_in(f14)),
+        0.0), 0, 2u);
     precise float f17 = uintBitsToFloat(t1.x);
     precise float f18 = uintBitsToFloat(t1.y);
     precise float f19 = uintBitsToFloat(t1.z);
@@ -646,7 +762,9 @@ void main() {
     // ptx:72  sub.f32 	%f21, %f4, %f14;
     // ptx:73  add.f32 	%f22, %f11, %f8;
     // ptx:74  tex.2d.v4.f32.f32 	{%f23, %f24, %f25, %f26}, [%rd1, {%f21, %f22}];
-    uvec4 t2 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f4, f14, false), p2g_fadd(f11, f8, false), 0.0), 0, 2u);
+    uvec4 t2 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(p2g_in(f4), p2g_in(f14)), p2g_fadd(p2g_in(f11), p2g_in(f8)),
+        0.0), 0, 2u);
+    if (p2g_redo()) p2g_exact_1(r10, f3, r3, r12, r4, r1, rd1, p0_u64, f17, f18, f19, f20, t2);
     precise float f23 = uintBitsToFloat(t2.x);
     precise float f24 = uintBitsToFloat(t2.y);
     precise float f25 = uintBitsToFloat(t2.z);

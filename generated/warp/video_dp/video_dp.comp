@@ -56,21 +56,24 @@ void main() {
   uint t1 = r2;
   uint t2 = r3;
   r1 = uint(int(r4) + bitfieldExtract(int(t1), 0, 8) * bitfieldExtract(int(t2), 0, 8) + bitfieldExtract(int(t1), 8,
-      8) * bitfieldExtract(int(t2), 8, 8) + bitfieldExtract(int(t1), 16, 8) * bitfieldExtract(int(t2), 16, 8) + bitfieldExtract(int(t1), 24, 8) * bitfieldExtract(int(t2), 24, 8));
+      8) * bitfieldExtract(int(t2), 8, 8) + bitfieldExtract(int(t1), 16, 8) * bitfieldExtract(int(t2), 16,
+      8) + bitfieldExtract(int(t1), 24, 8) * bitfieldExtract(int(t2), 24, 8));
   // ptx:50  st.global.u32 	[%rd12], %r1;
   P2GU32(rd12).v = r1;
   // ptx:52  dp4a.u32.u32 %r5, %r2, %r3, %r4;
   uint t3 = r2;
   uint t4 = r3;
   r5 = uint(int(r4) + int(bitfieldExtract(t3, 0, 8)) * int(bitfieldExtract(t4, 0, 8)) + int(bitfieldExtract(t3, 8,
-      8)) * int(bitfieldExtract(t4, 8, 8)) + int(bitfieldExtract(t3, 16, 8)) * int(bitfieldExtract(t4, 16, 8)) + int(bitfieldExtract(t3, 24, 8)) * int(bitfieldExtract(t4, 24, 8)));
+      8)) * int(bitfieldExtract(t4, 8, 8)) + int(bitfieldExtract(t3, 16, 8)) * int(bitfieldExtract(t4, 16,
+      8)) + int(bitfieldExtract(t3, 24, 8)) * int(bitfieldExtract(t4, 24, 8)));
   // ptx:54  st.global.u32 	[%rd12+4], %r5;
   P2GU32((rd12 + 4ul)).v = r5;
   // ptx:56  dp4a.u32.s32 %r9, %r2, %r3, %r4;
   uint t5 = r2;
   uint t6 = r3;
   r9 = uint(int(r4) + int(bitfieldExtract(t5, 0, 8)) * bitfieldExtract(int(t6), 0, 8) + int(bitfieldExtract(t5, 8,
-      8)) * bitfieldExtract(int(t6), 8, 8) + int(bitfieldExtract(t5, 16, 8)) * bitfieldExtract(int(t6), 16, 8) + int(bitfieldExtract(t5, 24, 8)) * bitfieldExtract(int(t6), 24, 8));
+      8)) * bitfieldExtract(int(t6), 8, 8) + int(bitfieldExtract(t5, 16, 8)) * bitfieldExtract(int(t6), 16,
+      8) + int(bitfieldExtract(t5, 24, 8)) * bitfieldExtract(int(t6), 24, 8));
   // ptx:58  st.global.u32 	[%rd12+8], %r9;
   P2GU32((rd12 + 8ul)).v = r9;
   // ptx:60  dp2a.lo.s32.s32 %r13, %r2, %r3, %r4;

@@ -1,0 +1,113 @@
+// Guarded regions (translator/emit/region_guard.h) on hand-written main() bodies.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "region_guard.h"
+
+using p2g::guardRegions;
+
+namespace {
+
+std::string typeOf(const std::string& n) {
+  if (n == "pc" || n == "smem") return "-";
+  if (n[0] == 'f') return "precise float";
+  if (n[0] == 'r') return "uint";
+  return "";
+}
+
+size_t count(const std::string& s, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("a run of pure statements with guarded calls becomes the short forms and one replay") {
+  std::string body =
+      "  // ptx:10  mul.f32 %f3, %f1, %f2;\n"
+      "  f3 = p2g_fmul(f1, f2, false);\n"
+      "  r1 = r0 + 1u;\n"
+      "  f4 = p2g_ffma(f3, 0.5, f1, 0, false);\n"
+      "  P2GU32(r1).v = floatBitsToUint(f4);\n";
+  std::string fns;
+  CHECK(guardRegions(body, fns, typeOf) == 1);
+  // f1 and f2 come from outside: tested at their first use; f3 is a result of the region, tested by p2g_m
+  CHECK(body.find("f3 = p2g_fmul(p2g_in(f1), p2g_in(f2));") != std::string::npos);
+  CHECK(body.find("f4 = p2g_ffma(f3, 0.5, f1);") != std::string::npos);
+  CHECK(body.find("if (p2g_redo()) p2g_exact_1(") != std::string::npos);
+  // the store stays after the replay, once
+  CHECK(count(body, "P2GU32(r1).v") == 1);
+  CHECK(body.find("p2g_exact_1") < body.find("P2GU32(r1).v"));
+  // the replay: exact long forms, the values read from outside as inputs, results as outputs
+  CHECK(fns.find("f3 = p2g_fmul(f1, f2, false);") != std::string::npos);
+  CHECK(fns.find("f4 = p2g_ffma(f3, 0.5, f1, 0, false);") != std::string::npos);
+  CHECK(fns.find("out precise float f4") != std::string::npos);
+  CHECK(fns.find("float f1") != std::string::npos);
+  CHECK(fns.find("out float f1") == std::string::npos);
+  CHECK(fns.find("p2g_in") == std::string::npos);
+}
+
+TEST_CASE("a value the region reads and then overwrites is saved and restored for the replay") {
+  std::string body =
+      "  f1 = p2g_fadd(f1, f2, false);\n"
+      "  f2 = p2g_fmul(f1, f1, false);\n";
+  std::string fns;
+  CHECK(guardRegions(body, fns, typeOf) == 1);
+  CHECK(body.find("precise float p2g_was_f1 = f1, p2g_was_f2 = f2;") != std::string::npos);
+  CHECK(body.find("if (p2g_redo()) { f1 = p2g_was_f1; f2 = p2g_was_f2; p2g_exact_1(f1, f2); }") != std::string::npos);
+  CHECK(fns.find("inout precise float f1, inout precise float f2") != std::string::npos);
+}
+
+TEST_CASE("no region without a guarded call, across side effects, or with .ftz and directed rounding") {
+  std::string fns;
+  std::string ints = "  r1 = r0 + 1u;\n  r2 = r1 * 3u;\n";
+  std::string before = ints;
+  CHECK(guardRegions(ints, fns, typeOf) == 0);
+  CHECK(ints == before);
+  std::string ftz = "  f3 = p2g_fmul(f1, f2, true);\n  f4 = p2g_ffma(f1, f2, f3, 1, false);\n";
+  before = ftz;
+  CHECK(guardRegions(ftz, fns, typeOf) == 0);
+  CHECK(ftz == before);
+  // an atomic, a barrier or a store splits runs; the statement itself stays as it was
+  std::string split =
+      "  f3 = p2g_fmul(f1, f2, false);\n"
+      "  r1 = atomicAdd(smem[0], 1u);\n"
+      "  f4 = p2g_fmul(f3, f3, false);\n";
+  CHECK(guardRegions(split, fns, typeOf) == 2);
+  CHECK(split.find("  r1 = atomicAdd(smem[0], 1u);\n") != std::string::npos);
+  CHECK(count(split, "p2g_redo()") == 2);
+  CHECK(split.find("p2g_redo") < split.find("atomicAdd"));
+}
+
+TEST_CASE("literals that are normal or zero need no test; min/max and negation of tested values stay tested") {
+  std::string body =
+      "  f3 = p2g_fmul(f1, 0.5, false);\n"
+      "  f4 = p2g_fadd(p2g_fmin(f3, 4.0), uintBitsToFloat(0x00000001u), false);\n"
+      "  f5 = p2g_fmul(p2g_canon(uintBitsToFloat(floatBitsToUint(f4) ^ 0x80000000u)), f3, false);\n";
+  std::string fns;
+  CHECK(guardRegions(body, fns, typeOf) == 1);
+  CHECK(body.find("p2g_fmul(p2g_in(f1), 0.5)") != std::string::npos);
+  // a subnormal literal is tested like a value from outside
+  CHECK(body.find("p2g_fadd(p2g_fmin(f3, 4.0), p2g_in(uintBitsToFloat(0x00000001u)))") != std::string::npos);
+  CHECK(body.find("f5 = p2g_fmul(p2g_canon(uintBitsToFloat(floatBitsToUint(f4) ^ 0x80000000u)), f3);") !=
+        std::string::npos);
+}
+
+TEST_CASE("a variable named only inside the region is the replay's own; an unknown type leaves the run alone") {
+  std::string body =
+      "  f3 = p2g_fmul(f1, f2, false);\n"
+      "  f4 = p2g_fadd(f3, f1, false);\n"
+      "  r1 = floatBitsToUint(f4);\n"
+      "  r2 = r1;\n";
+  std::string fns;
+  CHECK(guardRegions(body, fns, typeOf) == 1);
+  CHECK(fns.find("precise float f3 = p2g_fmul(f1, f2, false);") != std::string::npos);  // a local, declared
+  CHECK(fns.find("out precise float f4") != std::string::npos);  // read after the region
+  std::string unknown = "  f3 = p2g_fmul(q1, f2, false);\n";
+  std::string before = unknown;
+  CHECK(guardRegions(unknown, fns, typeOf) == 0);
+  CHECK(unknown == before);
+}

@@ -1,0 +1,39 @@
+// Guarded regions: exact f32 arithmetic at the device's speed where the device is IEEE's for normal values
+// (HAZARDS.md #5, issue "Exact and fast"; docs/DEVICE_FACTS.md P2G_F32_FAST).
+//
+// Each exact f32 add/sub/mul/fma.rn (p2g_fadd, p2g_fsub, p2g_fmul, p2g_ffma) guards itself: subnormal operands,
+// tiny results and NaN take an integer slow path. On NVIDIA that guard costs about ten instructions per operation
+// and inlines the slow path at every call. A guarded region replaces those per-operation guards in a straight run
+// of pure statements by one test for the whole run:
+//
+//     <the statements, the guarded calls in their short form: p2g_fmul(a, b), p2g_ffma(a, b, c), ...>
+//     if (p2g_redo()) p2g_exact_3(<the values the run read and wrote>);
+//
+// Where the device fact P2G_F32_FAST holds, the short forms return the device's result and keep the smallest
+// |result| in p2g_m (one min per operation); a value that enters the run from outside it is tested for subnormal
+// and NaN at its first use (p2g_in). A normal smallest |result| proves every result equal to IEEE's: the device
+// flushed nothing and no subnormal went in. Otherwise p2g_exact_3, the run's statements with the exact helpers,
+// computes the results again from the values the run started with (saved before it, restored for the call).
+// Where the fact does not hold (lavapipe, unmeasured devices) p2g_redo() is always true: the device's results
+// are computed and thrown away, the replay gives every value. The short forms hold no exact path of their own:
+// with one (behind a branch on the fact) NVIDIA ran the region as slowly as the per-operation guards. The replays
+// are functions above main(), so main() reads as before. Measured on the H200 (docs/GPU_BENCH.md): the run written
+// once in a loop of two passes was not unrolled by the driver and was no faster than the per-operation guards; the
+// device's run followed by a separate exact copy ran 15x faster (tests/experiments/region_guard_variant.py).
+#pragma once
+#include <functional>
+#include <string>
+
+namespace p2g {
+
+// Guards the regions of main()'s body `body` (one statement or comment per line, after fold resolution, before
+// declarations are placed) and appends their exact replays to `functions`. `typeOf(name)` gives a local of main()
+// its GLSL type with qualifier ("precise float", "uint"), "-" for a name that needs no passing (a global), or ""
+// when unknown (statements that declare a local give its type too). Returns how many regions it guarded.
+int guardRegions(std::string& body, std::string& functions,
+                 const std::function<std::string(const std::string&)>& typeOf);
+// The first line of the replays' block in the GLSL (helpers that are placed later, such as the image helpers of
+// translate.cpp, go before it: the replays call them).
+constexpr const char* kReplaysHeading = "\n// The exact replays of main()'s guarded regions";
+
+}  // namespace p2g
