@@ -1176,6 +1176,9 @@ static bool hasConversion(std::string_view t) {
 }
 
 static bool nestedConversion(const std::string& line) {
+  // a nested call needs two helper names (each kConversions entry starts with p2g_): most statements have none
+  size_t first = line.find("p2g_");
+  if (first == std::string::npos || line.find("p2g_", first + 1) == std::string::npos) return false;
   for (const char* c : kConversions) {
     for (size_t at = conversionCall(line, c, 0); at != std::string::npos; at = conversionCall(line, c, at + 1)) {
       size_t i = at + strlen(c), end = i;
@@ -1191,39 +1194,52 @@ static bool nestedConversion(const std::string& line) {
 // are assigned at their definition, as without folding. A folded value longer than kFoldWidth characters, its own
 // folds included, stays assigned, and so does the longest value folded into a statement that would be longer than
 // kLineWidth: a statement should still read as one line.
+// The index of the fold whose marker (\x01 index \x02, emitter.h) starts at `at` in `t`.
+static size_t markerIndex(std::string_view t, size_t at) {
+  size_t k = 0;
+  for (size_t i = at + 1; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i) k = k * 10 + size_t(t[i] - '0');
+  return k;
+}
+
 void Emitter::resolveFolds() {
   static const size_t kFoldWidth = 72, kLineWidth = 120;
   size_t n = folds_.size();
   if (n == 0) return;
   std::vector<int> reads(n, 0);
-  auto count = [&](const std::string& t) {
-    for (size_t at = t.find('\x01'); at != std::string::npos; at = t.find('\x01', at + 1))
-      reads[size_t(atoi(t.c_str() + at + 1))]++;
+  // the fold whose value holds fold k's marker (npos: a statement holds it); a fold read once has one such place
+  std::vector<size_t> holder(n, std::string::npos);
+  auto count = [&](std::string_view t, size_t in) {
+    for (size_t at = t.find('\x01'); at != std::string::npos; at = t.find('\x01', at + 1)) {
+      size_t k = markerIndex(t, at);
+      reads[k]++;
+      holder[k] = in;
+    }
   };
-  count(body_);
-  for (auto& f : folds_) count(f.expr);
+  count(body_, std::string::npos);
+  for (size_t k = 0; k < n; ++k) count(folds_[k].expr, k);
   std::vector<std::string> value(n);
   std::vector<uint8_t> folded(n, 0);
   // `int((a + b))` reads `int(a + b)`: a parenthesised value that is a call's only argument loses its parentheses
-  auto bare = [](const std::string& v) {
-    if (v.size() < 2 || v.front() != '(') return v;
+  auto appendBare = [](std::string& out, const std::string& v) {
+    if (v.size() < 2 || v.front() != '(') return void(out += v);
     int depth = 0;
     for (size_t i = 0; i < v.size(); ++i) {
       if (v[i] == '(') ++depth;
-      else if (v[i] == ')' && --depth == 0 && i + 1 != v.size()) return v;
+      else if (v[i] == ')' && --depth == 0 && i + 1 != v.size()) return void(out += v);
     }
-    return v.substr(1, v.size() - 2);
+    out.append(v, 1, v.size() - 2);
   };
-  auto expand = [&](const std::string& t) {
+  // the text with each marker replaced by its fold's value (folded) or register (assigned); copied in runs
+  // between markers, since statements are mostly text
+  auto expand = [&](std::string_view t) {
     std::string out;
-    out.reserve(t.size());
-    for (size_t i = 0; i < t.size(); ++i) {
-      if (t[i] != '\x01') {
-        out += t[i];
-        continue;
-      }
-      size_t k = size_t(atoi(t.c_str() + i + 1));
-      size_t e = t.find('\x02', i);
+    out.reserve(t.size() + 32);
+    size_t i = 0;
+    for (size_t at = t.find('\x01'); at != std::string::npos; at = t.find('\x01', i)) {
+      out.append(t.data() + i, at - i);
+      size_t k = markerIndex(t, at);
+      size_t e = t.find('\x02', at);
+      i = e + 1;
       bool alone = !out.empty() && out.back() == '(' && e + 1 < t.size() && t[e + 1] == ')';
       if (alone && folded[k]) {  // the bits of a folded `uintBitsToFloat(u)` are `u` (and the other way round)
         std::string inner;
@@ -1236,28 +1252,33 @@ void Emitter::resolveFolds() {
               (out.size() == m || !identChar(out[out.size() - m - 1])) && unwrapCall(value[k], p[1], inner)) {
             out.resize(out.size() - m);
             out += inner;
-            i = e + 1;  // past the call's closing parenthesis
+            i = e + 2;  // past the call's closing parenthesis
             done = true;
             break;
           }
         }
         if (done) continue;
       }
-      out += folded[k] ? (alone ? bare(value[k]) : value[k]) : F.regs[folds_[k].reg].name;
-      i = e;
+      if (!folded[k]) out += F.regs[folds_[k].reg].name;
+      else if (alone) appendBare(out, value[k]);
+      else out += value[k];
     }
+    out.append(t.data() + i, t.size() - i);
     return out;
   };
   // markers stand for folds made earlier, so one pass in order settles nested folds before their users
-  auto settle = [&] {
-    for (size_t k = 0; k < n; ++k) value[k] = folded[k] ? expand(folds_[k].expr) : std::string();
-  };
   for (size_t k = 0; k < n; ++k) {
     value[k] = expand(folds_[k].expr);
     folded[k] = !folds_[k].forced && reads[k] == 1 && value[k].size() <= kFoldWidth;
   }
   // the statements: body lines and the assignments of folds that stay assigned
-  std::vector<std::string> lines = bodyLines(body_, 0);
+  std::vector<std::string_view> lines;
+  for (size_t i = 0; i < body_.size();) {
+    size_t e = body_.find('\n', i);
+    if (e == std::string::npos) e = body_.size();
+    lines.push_back(std::string_view(body_).substr(i, e - i));
+    i = e + 1;
+  }
   // A statement that passes the check keeps passing: a fold is read in one place, so unfolding one changes only
   // the statement whose check chose it (and adds the fold's own assignment). So each round rechecks only the
   // statements that failed the last one and the assignments it added, in the same order (the same choices as
@@ -1266,22 +1287,36 @@ void Emitter::resolveFolds() {
   for (size_t i = 0; i < lines.size(); ++i)
     lineDue[i] = !lines[i].empty() && lines[i][0] != '\x03' && lines[i].find('\x01') != std::string::npos;
   for (size_t k = 0; k < n; ++k) assignDue[k] = !folded[k];
+  // Likewise only the values holding a fold unfolded in the last round change when the round's values are settled
+  // (the folds that hold it, up the chain): those are recomputed, in order, rather than every value.
+  std::vector<uint8_t> stale(n, 0);
+  std::vector<size_t> staleList;
+  auto unfold = [&](size_t k) {
+    folded[k] = 0;
+    assignDue[k] = 1;
+    for (size_t h = holder[k]; h != std::string::npos && !stale[h]; h = holder[h]) stale[h] = 1, staleList.push_back(h);
+  };
   for (bool changed = true; changed;) {
     changed = false;
-    settle();
-    auto check = [&](const std::string& t) {  // true when the statement passes
+    std::sort(staleList.begin(), staleList.end());
+    for (size_t k : staleList) {
+      if (folded[k]) value[k] = expand(folds_[k].expr);
+      stale[k] = 0;
+    }
+    staleList.clear();
+    auto check = [&](std::string_view t) {  // true when the statement passes
       if (t.find('\x01') == std::string::npos) return true;
       std::string x = expand(t);
       bool nested = nestedConversion(x);
       if (x.size() <= kLineWidth && !nested) return true;
       int widest = -1;
       for (size_t at = t.find('\x01'); at != std::string::npos; at = t.find('\x01', at + 1)) {
-        int k = atoi(t.c_str() + at + 1);
+        int k = int(markerIndex(t, at));
         if (folded[size_t(k)] && (!nested || hasConversion(value[size_t(k)])) &&
             (widest < 0 || value[size_t(k)].size() > value[size_t(widest)].size()))
           widest = k;
       }
-      if (widest >= 0) folded[size_t(widest)] = 0, assignDue[size_t(widest)] = 1, changed = true;
+      if (widest >= 0) unfold(size_t(widest)), changed = true;
       return false;
     };
     for (size_t i = 0; i < lines.size(); ++i)
@@ -1291,12 +1326,12 @@ void Emitter::resolveFolds() {
   }
   std::string out;
   out.reserve(body_.size());
-  for (auto& l : lines) {
+  for (auto l : lines) {
     if (!l.empty() && l[0] == '\x03') {
-      size_t k = size_t(atoi(l.c_str() + 1));
-      if (!folded[k]) out += expand(folds_[k].assign) + "\n";
+      size_t k = markerIndex(l, 0);
+      if (!folded[k]) out += expand(folds_[k].assign), out += '\n';
     } else {
-      out += expand(l) + "\n";
+      out += expand(l), out += '\n';
     }
   }
   body_ = std::move(out);
