@@ -18,7 +18,11 @@ namespace p2g {
 
 using ir::Opnd;
 
-static bool identChar(char c) { return isalnum((unsigned char)c) || c == '_'; }
+// ASCII letters, digits and '_' (isalnum in the "C" locale, which ptx2glsl never leaves), without a library call:
+// the emitter asks it for every character of the body several times.
+static bool identChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
 
 // `call(x)` -> x when the text is exactly one call of `call` (its first parenthesis closes at the end).
 static bool unwrapCall(const std::string& e, const char* call, std::string& inner) {
@@ -488,8 +492,12 @@ void Emitter::line(const std::string& statement) {
     liveFold_[size_t(folds_[size_t(k)].reg)] = -1;
   }
   heldFolds_.clear();
+  if (pendingTmps_.empty()) {
+    appendLine(statement);
+    return;
+  }
   std::string s = statement;
-  if (!pendingTmps_.empty()) {
+  {
     settleTmps(s);
     // the first statement naming a temporary assigns it at its scope: declare it there
     for (size_t i = 0; i < pendingTmps_.size(); ++i) {
@@ -501,6 +509,10 @@ void Emitter::line(const std::string& statement) {
       }
     }
   }
+  appendLine(s);
+}
+
+void Emitter::appendLine(const std::string& s) {
   if (body_.capacity() - body_.size() < s.size() + 64) body_.reserve(body_.capacity() * 2 + s.size() + 4096);
   body_.append(size_t(indent_) * 2, ' ');
   body_ += s;
@@ -688,22 +700,21 @@ std::string Emitter::condExpr(const SCond& c) {
 // A PTX source line as the text of a GLSL `//` comment: glslang ends the file at a NUL byte and takes a final
 // backslash as a line continuation (the next line of code would become comment), and GLSL's character set is
 // ASCII; so control bytes, DEL, bytes from 0x80 up and a final backslash become \xNN (a fuzz_spirv finding).
-static std::string commentText(std::string_view t) {
+static void appendCommentText(std::string& out, std::string_view t) {
   static const char* hex = "0123456789abcdef";
-  std::string out;
+  size_t run = 0;  // start of the plain characters not yet copied
   for (size_t i = 0; i < t.size(); ++i) {
     uint8_t c = uint8_t(t[i]);
     bool plain = (c >= 0x20 && c < 0x7F) || c == '\t';
     if (c == '\\' && i + 1 == t.size()) plain = false;
-    if (plain) {
-      out += char(c);
-    } else {
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
+    if (plain) continue;
+    out.append(t.data() + run, i - run);
+    out += "\\x";
+    out += hex[c >> 4];
+    out += hex[c & 15];
+    run = i + 1;
   }
-  return out;
+  out.append(t.data() + run, t.size() - run);
 }
 
 // `// ptx:N  <PTX line N>`: the annotation that links the statements after it to PTX line N (ptx2glsl view).
@@ -713,7 +724,9 @@ void Emitter::annotate(const ptx::Span& span) {
   if (lc.line && lc.line != lastLine_) {
     std::string_view t = lc.lineText;
     while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
-    line("// ptx:" + std::to_string(lc.line) + "  " + commentText(t));
+    std::string note = "// ptx:" + std::to_string(lc.line) + "  ";
+    appendCommentText(note, t);
+    line(note);
     lastLine_ = lc.line;
   }
 }
@@ -949,7 +962,7 @@ HandleTracer& Emitter::handles() {
 
 // A statement longer than 120 characters is continued on the next line, indented 4 more, after the last ", "
 // inside parentheses that keeps the line within 120 (a line that has none stays long). Comments are not broken.
-static void wrapLine(const std::string& l, std::string& out) {
+static void wrapLine(std::string_view l, std::string& out) {
   static const size_t kWidth = 120;
   size_t b = l.find_first_not_of(' ');
   if (l.size() <= kWidth || b == std::string::npos || l.compare(b, 2, "//") == 0) {
@@ -957,7 +970,7 @@ static void wrapLine(const std::string& l, std::string& out) {
     return;
   }
   std::string cont(b + 4, ' ');
-  std::string rest = l;
+  std::string rest(l);
   while (rest.size() > kWidth) {
     size_t code = rest.find("//");
     size_t cut = std::string::npos;
@@ -987,7 +1000,17 @@ static void wrapLine(const std::string& l, std::string& out) {
 void Emitter::placeDeclarations() {
   regPlace_.assign(F.regs.size(), 0);
   std::unordered_map<std::string_view, int> byName;
+  byName.reserve(F.regs.size());
   for (size_t r = 0; r < F.regs.size(); ++r) byName.emplace(F.regs[r].name, int(r));
+  // Most identifiers in the body are no register (types, helper calls, parameters): one longer than every register
+  // name, or starting with a character none starts with, is not looked up.
+  size_t longest = 0;
+  bool startsName[256] = {};
+  for (auto& R : F.regs) {
+    longest = std::max(longest, R.name.size());
+    if (!R.name.empty()) startsName[uint8_t(R.name[0])] = true;
+  }
+  auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
   std::vector<std::pair<size_t, size_t>> lines;  // [begin, end) of each body line
   for (size_t i = 0; i < body_.size();) {
     size_t e = body_.find('\n', i);
@@ -1017,9 +1040,9 @@ void Emitter::placeDeclarations() {
     if (!code.empty() && code.front() == '}' && parent[size_t(cur)] >= 0) cur = parent[size_t(cur)];
     lineScope[li] = cur;
     for (size_t i = 0; i < code.size();) {
-      if (!(isalpha((unsigned char)code[i]) || code[i] == '_')) {
+      if (!(letter(code[i]) || code[i] == '_')) {
         // a number's suffix or exponent is not an identifier
-        if (isdigit((unsigned char)code[i]))
+        if (code[i] >= '0' && code[i] <= '9')
           while (i < code.size() && identChar(code[i])) ++i;
         else
           ++i;
@@ -1027,7 +1050,7 @@ void Emitter::placeDeclarations() {
       }
       size_t j = i;
       while (j < code.size() && identChar(code[j])) ++j;
-      auto it = byName.find(code.substr(i, j - i));
+      auto it = j - i <= longest && startsName[uint8_t(code[i])] ? byName.find(code.substr(i, j - i)) : byName.end();
       if (it != byName.end()) {
         size_t r = size_t(it->second);
         if (first[r] < 0) first[r] = int(li), common[r] = cur;
@@ -1079,19 +1102,18 @@ void Emitter::placeDeclarations() {
   out.reserve(body_.size() + 16 * F.regs.size());
   for (size_t li = 0; li < lines.size(); ++li) {
     std::string_view l(body_.data() + lines[li].first, lines[li].second - lines[li].first);
-    std::string t;
     if (placeAt[li] >= 0) {
       const ir::Reg& R = F.regs[size_t(placeAt[li])];
       size_t b = l.find_first_not_of(' ');
-      t.append(l.substr(0, b));
+      std::string t(l.substr(0, b));
       if (R.vt == ir::VType::F32 || R.vt == ir::VType::F64) t += "precise ";
       t += ir::glslTypeName(R.vt);
       t += ' ';
       t.append(l.substr(b));
+      wrapLine(t, out);
     } else {
-      t.assign(l);
+      wrapLine(l, out);
     }
-    wrapLine(t, out);
     out += '\n';
   }
   if (!body_.empty() && body_.back() != '\n') out.pop_back();

@@ -194,6 +194,7 @@ class Emitter {
     size_t at;
   };
   std::vector<PendingTmp> pendingTmps_;
+  void appendLine(const std::string& s);  // the statement at the current indent, as it is
   void settleTmps(const std::string& statement);
   void dropPendingTmps(int fromIndent);
   void declarePending(size_t i);

@@ -39,12 +39,19 @@ const NamedType kTypes[] = {
     {"e2m3x2", {TK::Other, 16}}, {"e3m2x2", {TK::Other, 16}}, {"ue8m0x2", {TK::Other, 16}},
 };
 
-// The check asks this for every register operand and modifier: the few names that share the first letter are
-// compared, rather than hashing the name.
+// The check asks this for every register operand and modifier: only the few names that share the first letter
+// are compared, rather than hashing the name.
 TypeInfo typeInfo(std::string_view m) {
+  struct ByFirst {
+    std::vector<const NamedType*> of[256];
+    ByFirst() {
+      for (const NamedType& t : kTypes) of[uint8_t(t.name[0])].push_back(&t);
+    }
+  };
+  static const ByFirst byFirst;
   if (m.empty()) return {};
-  for (const NamedType& t : kTypes)
-    if (t.name[0] == m[0] && t.name == m) return t.info;
+  for (const NamedType* t : byFirst.of[uint8_t(m[0])])
+    if (t->name == m) return t->info;
   return {};
 }
 bool isTypeName(std::string_view m) { return typeInfo(m).kind != TK::None; }
