@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cinttypes>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -1019,14 +1020,17 @@ void Emitter::placeDeclarations() {
     i = e + 1;
   }
   // the scope tree: node 0 is main's body; each line ending in '{' opens a child, each starting with '}' closes one
-  std::vector<int> parent{-1}, depth{0};
+  // Scopes are numbered as they open, so the scopes inside scope a are a + 1 .. scopeEnd[a] - 1 (the next number
+  // given out when a closed; open scopes have no end yet): whether a holds b is two comparisons, and the innermost
+  // scope holding both a and b is found walking up from a alone, rather than up from both by depth (registers are
+  // mentioned thousands of times, deep in the warp-emulation nesting).
+  std::vector<int> parent{-1}, scopeEnd{INT_MAX};
   std::vector<uint8_t> isSwitch{0};
   std::vector<int> lineScope(lines.size());
   std::vector<int> first(F.regs.size(), -1), common(F.regs.size(), -1);
+  auto holds = [&](int a, int b) { return a <= b && b < scopeEnd[size_t(a)]; };
   auto lca = [&](int a, int b) {
-    while (depth[size_t(a)] > depth[size_t(b)]) a = parent[size_t(a)];
-    while (depth[size_t(b)] > depth[size_t(a)]) b = parent[size_t(b)];
-    while (a != b) a = parent[size_t(a)], b = parent[size_t(b)];
+    while (!holds(a, b)) a = parent[size_t(a)];
     return a;
   };
   int cur = 0;
@@ -1037,7 +1041,10 @@ void Emitter::placeDeclarations() {
     size_t b = code.find_first_not_of(' ');
     size_t e = code.find_last_not_of(' ');
     code = b == std::string_view::npos ? std::string_view() : code.substr(b, e - b + 1);
-    if (!code.empty() && code.front() == '}' && parent[size_t(cur)] >= 0) cur = parent[size_t(cur)];
+    if (!code.empty() && code.front() == '}' && parent[size_t(cur)] >= 0) {
+      scopeEnd[size_t(cur)] = int(parent.size());
+      cur = parent[size_t(cur)];
+    }
     lineScope[li] = cur;
     for (size_t i = 0; i < code.size();) {
       if (!(letter(code[i]) || code[i] == '_')) {
@@ -1060,7 +1067,7 @@ void Emitter::placeDeclarations() {
     }
     if (!code.empty() && code.back() == '{') {
       parent.push_back(cur);
-      depth.push_back(depth[size_t(cur)] + 1);
+      scopeEnd.push_back(INT_MAX);
       isSwitch.push_back(code.compare(0, 7, "switch ") == 0 || code.compare(0, 7, "switch(") == 0);
       cur = int(parent.size()) - 1;
     }

@@ -1,6 +1,7 @@
 #include "source.h"
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -74,8 +75,9 @@ LineCol SourceManager::resolve(const char* p) const {
     if (p < s || p > s + b->text.size()) continue;
     std::call_once(b->linesOnce, [&] {
       b->lineStarts.push_back(0);
-      for (uint32_t i = 0; i < b->text.size(); ++i)
-        if (s[i] == '\n') b->lineStarts.push_back(i + 1);
+      const char* end = s + b->text.size();
+      for (const char* nl = s; (nl = static_cast<const char*>(memchr(nl, '\n', size_t(end - nl)))); ++nl)
+        b->lineStarts.push_back(uint32_t(nl - s) + 1);
     });
     uint32_t off = uint32_t(p - s);
     auto it = std::upper_bound(b->lineStarts.begin(), b->lineStarts.end(), off);
