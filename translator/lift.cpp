@@ -95,8 +95,8 @@ class Lifter {
   ptx::DiagEngine& diags_;
   ir::Function& F_;
   const LiftOptions& opt_;
-  std::unordered_map<const ptx::Instr*, bool> checked_;  // form verdict per source instruction (inlined bodies
-                                                          // are lifted once per call; their errors reported once)
+  std::unordered_map<const ptx::Instr*, bool> checked_;  // form verdict per instruction of an inlined body
+                                                          // (lifted once per call; its errors reported once)
   size_t lifted_ = 0;
   bool tooBig_ = false, tooManyRegs_ = false;
   std::vector<RegScope> regScopes_;
@@ -155,11 +155,8 @@ std::string Lifter::uniqueName(std::string_view ptxName) {
   if (n.empty() || (n[0] >= '0' && n[0] <= '9')) n = "v" + n;
   if (n.size() > 3 && (n.compare(0, 3, "gl_") == 0 || n.compare(0, 3, "p2g") == 0)) n = "v_" + n;
   if (glslReserved().count(n)) n = "v_" + n;
-  auto it = usedNames_.find(n);
-  if (it == usedNames_.end()) {
-    usedNames_[n] = 1;
-    return n;
-  }
+  auto [it, fresh] = usedNames_.try_emplace(n, 1);
+  if (fresh) return n;
   for (;;) {
     std::string c = n + "_" + std::to_string(it->second++);
     if (!usedNames_.count(c)) {
@@ -815,12 +812,17 @@ void Lifter::liftCall(const ptx::Instr& in, Frame& fr) {
 
 // The instruction table's verdict (forms.h), once per source instruction.
 bool Lifter::formOk(const ptx::Instr& in, const ir::Inst* x) {
-  auto it = checked_.find(&in);
-  if (it != checked_.end()) return it->second;
+  // The entry's own instructions are lifted once; only an inlined body's come again, once per call, so only
+  // theirs are remembered.
+  bool inlined = !callStack_.empty();
+  if (inlined) {
+    auto it = checked_.find(&in);
+    if (it != checked_.end()) return it->second;
+  }
   FormResult r = checkForm(in, x, F_);
   if (opt_.onForm) opt_.onForm(in, x, F_, r);
   if (!r.ok) error(r.at, r.message);
-  checked_[&in] = r.ok;
+  if (inlined) checked_[&in] = r.ok;
   return r.ok;
 }
 
