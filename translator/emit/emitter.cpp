@@ -454,12 +454,26 @@ void Emitter::assignReg(int r, const std::string& value) {
       if (--depth == 0 && i + 1 != value.size()) atomic = false;
     } else if (depth == 0 && !identChar(c) && c != '.') atomic = false;
   }
-  folds_.push_back({std::string(size_t(indent_) * 2, ' ') + F.regs[r].name + " = " + value + ";",
-                    atomic ? value : "(" + value + ")", r});
+  folds_.push_back({size_t(indent_) * 2, atomic ? value : "(" + value + ")", r, !atomic});
   int k = int(folds_.size()) - 1;
   heldFolds_.push_back(k);
   liveFold_[size_t(r)] = k;
   body_ += "\x03" + std::to_string(k) + "\n";
+}
+
+std::string Emitter::assignText(size_t k) const {
+  const Fold& f = folds_[k];
+  const std::string& name = F.regs[size_t(f.reg)].name;
+  std::string_view value = f.expr;
+  if (f.parenthesised) value = value.substr(1, value.size() - 2);
+  std::string t;
+  t.reserve(f.indent + name.size() + value.size() + 4);
+  t.append(f.indent, ' ');
+  t += name;
+  t += " = ";
+  t += value;
+  t += ';';
+  return t;
 }
 
 std::string Emitter::readName(int r) {
@@ -910,7 +924,7 @@ void Emitter::selectDiamond(size_t at) {
       !safeOnBothPaths(v2, 0))
     return;
   for (size_t k : held)  // assigned (when not folded after all) at the select's indent
-    if (folds_[k].assign.compare(0, inner.size(), inner) == 0) folds_[k].assign.erase(0, 2);
+    if (folds_[k].indent >= inner.size()) folds_[k].indent -= 2;
   std::string c = cond.find_first_of(" ?") == std::string::npos ? cond : "(" + cond + ")";
   std::string st = pad + n1 + " = " + c + " ? " + v1 + " : " + v2 + ";";
   if (st.size() > 120 && st.find('\x01') == std::string::npos) return;  // longer lines are resolveFolds' to split
@@ -1318,6 +1332,12 @@ void Emitter::resolveFolds() {
   for (size_t k = 0; k < n; ++k) assignDue[k] = !folded[k];
   // Likewise only the values holding a fold unfolded in the last round change when the round's values are settled
   // (the folds that hold it, up the chain): those are recomputed, in order, rather than every value.
+  // the assignments of the folds that stay assigned, made when first needed
+  std::vector<std::string> assigns(n);
+  auto assignOf = [&](size_t k) -> const std::string& {
+    if (assigns[k].empty()) assigns[k] = assignText(k);
+    return assigns[k];
+  };
   std::vector<uint8_t> stale(n, 0);
   std::vector<size_t> staleList;
   auto unfold = [&](size_t k) {
@@ -1351,14 +1371,14 @@ void Emitter::resolveFolds() {
     for (size_t i = 0; i < lines.size(); ++i)
       if (lineDue[i]) lineDue[i] = !check(lines[i]);
     for (size_t k = 0; k < n; ++k)
-      if (assignDue[k]) assignDue[k] = !check(folds_[k].assign);
+      if (assignDue[k]) assignDue[k] = !check(assignOf(k));
   }
   std::string out;
   out.reserve(body_.size());
   for (auto l : lines) {
     if (!l.empty() && l[0] == '\x03') {
       size_t k = markerIndex(l, 0);
-      if (!folded[k]) out += expand(folds_[k].assign), out += '\n';
+      if (!folded[k]) out += expand(assignOf(k)), out += '\n';
     } else {
       out += expand(l), out += '\n';
     }
