@@ -80,9 +80,22 @@ LineCol SourceManager::resolve(const char* p) const {
         b->lineStarts.push_back(uint32_t(nl - s) + 1);
     });
     uint32_t off = uint32_t(p - s);
-    auto it = std::upper_bound(b->lineStarts.begin(), b->lineStarts.end(), off);
-    uint32_t line = uint32_t(it - b->lineStarts.begin());
-    uint32_t ls = b->lineStarts[line - 1];
+    const std::vector<uint32_t>& starts = b->lineStarts;
+    // Callers mostly go down the file (the emitter annotates instruction after instruction): the line after the
+    // last one this thread found, or that line again, is tried before a binary search.
+    thread_local const Buf* lastBuf = nullptr;
+    thread_local uint32_t lastLine = 0;  // 1-based
+    uint32_t line = 0;
+    if (lastBuf == b.get())
+      for (uint32_t l = lastLine; l <= lastLine + 1 && l <= starts.size(); ++l)
+        if (starts[l - 1] <= off && (l == starts.size() || off < starts[l])) {
+          line = l;
+          break;
+        }
+    if (!line) line = uint32_t(std::upper_bound(starts.begin(), starts.end(), off) - starts.begin());
+    lastBuf = b.get();
+    lastLine = line;
+    uint32_t ls = starts[line - 1];
     uint32_t le = ls;
     while (le < b->text.size() && s[le] != '\n' && s[le] != '\r') ++le;
     return {b->name, line, off - ls + 1, std::string_view(s + ls, le - ls)};
