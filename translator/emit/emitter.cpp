@@ -534,8 +534,8 @@ void Emitter::appendLine(const std::string& s) {
   body_ += '\n';
 }
 
-static bool mentions(const std::string& text, const std::string& name) {
-  for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+static bool mentions(std::string_view text, std::string_view name) {
+  for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
     bool before = at > 0 && identChar(text[at - 1]);
     bool after = at + name.size() < text.size() && identChar(text[at + name.size()]);
     if (!before && !after) return true;
@@ -1098,11 +1098,12 @@ void Emitter::placeDeclarations() {
     std::string_view l(body_.data() + lines[li].first, lines[li].second - lines[li].first);
     size_t b = l.find_first_not_of(' ');
     const std::string& name = F.regs[r].name;
-    if (b == std::string_view::npos || l.compare(b, name.size() + 3, name + " = ") != 0) continue;
+    if (b == std::string_view::npos || l.compare(b, name.size(), name) != 0 || l.compare(b + name.size(), 3, " = ") != 0)
+      continue;
     std::string_view rest = l.substr(b + name.size() + 3);
     std::string_view code = rest.substr(0, rest.find("//"));
     if (code.find('{') != std::string_view::npos || code.find('}') != std::string_view::npos) continue;
-    if (mentions(std::string(code), name)) continue;
+    if (mentions(code, name)) continue;
     // the statement starts on this line: the code line before it ends one (or opens or closes a scope)
     bool starts = true;
     for (size_t k = li; k-- > 0;) {
