@@ -834,17 +834,13 @@ void Emitter::emitNode(const SNode& n, const StructurizeResult& tree) {
   }
 }
 
-// The lines of `body` from offset `from` (which starts a line), without their newlines.
-static std::vector<std::string> bodyLines(const std::string& body, size_t from) {
-  std::vector<std::string> lines;
-  for (size_t i = from; i < body.size();) {
-    size_t e = body.find('\n', i);
-    if (e == std::string::npos) e = body.size();
-    lines.push_back(body.substr(i, e - i));
-    i = e + 1;
-  }
-  return lines;
+// The index of the fold whose marker (\x01 index \x02, emitter.h) starts at `at` in `t`.
+static size_t markerIndex(std::string_view t, size_t at) {
+  size_t k = 0;
+  for (size_t i = at + 1; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i) k = k * 10 + size_t(t[i] - '0');
+  return k;
 }
+
 
 // `if (c) { x = a; } else { x = b; }` as `x = c ? a : b;` (issue "Readable GLSL", item 1), from the text the If
 // node wrote at `at`: each branch one assignment to the same variable, with values that are safe and cheap to
@@ -884,27 +880,35 @@ bool Emitter::safeOnBothPaths(const std::string& v, int depth) const {
 void Emitter::selectDiamond(size_t at) {
   for (auto& p : pendingTmps_)
     if (p.at >= at) return;
-  std::vector<std::string> lines = bodyLines(body_, at), notes;
+  // The If's text, its lines looked at only as far as they fit the pattern: an If around a large body fails at
+  // its first nested statement, without its whole text being split (Ifs nest: each looks at its own).
+  std::string_view text = std::string_view(body_).substr(at);
+  if (!text.empty() && text.back() == '\n') text.remove_suffix(1);
+  size_t lastBreak = text.rfind('\n');
+  if (lastBreak == std::string_view::npos) return;
+  std::string_view first = text.substr(0, text.find('\n')), last = text.substr(lastBreak + 1);
+  std::vector<std::string> notes;
   std::string pad(size_t(indent_) * 2, ' '), inner = pad + "  ";
-  if (lines.size() < 5 || lines.front().compare(0, pad.size() + 4, pad + "if (") != 0 || lines.back() != pad + "}")
-    return;
-  std::string cond = lines.front().substr(pad.size() + 4, lines.front().size() - pad.size() - 7);
+  if (first.compare(0, pad.size() + 4, pad + "if (") != 0 || last != pad + "}") return;
+  std::string cond(first.substr(pad.size() + 4, first.size() - pad.size() - 7));
   std::vector<std::string> stmts;
   int elses = 0;
   std::vector<size_t> held;  // folds kept in the branches: their assignments move above the select
-  for (size_t i = 1; i + 1 < lines.size(); ++i) {
-    const std::string& l = lines[i];
+  for (size_t i = first.size() + 1; i <= lastBreak;) {  // the lines between the first and the last
+    size_t e = text.find('\n', i);
+    std::string_view l = text.substr(i, e - i);
+    i = e + 1;
     if (l == pad + "} else {") {
       if (++elses > 1 || stmts.size() != 1) return;
     } else if (l.compare(0, inner.size() + 2, inner + "//") == 0) {
-      notes.push_back(pad + l.substr(inner.size()));
+      notes.push_back(pad + std::string(l.substr(inner.size())));
     } else if (!l.empty() && l[0] == '\x03') {
-      size_t k = size_t(atoi(l.c_str() + 1));
+      size_t k = markerIndex(l, 0);
       if (k >= folds_.size() || !safeOnBothPaths(folds_[k].expr, 0)) return;
       held.push_back(k);
-      notes.push_back(l);
+      notes.push_back(std::string(l));
     } else if (l.size() > inner.size() && l.compare(0, inner.size(), inner) == 0 && l[inner.size()] != ' ') {
-      stmts.push_back(l.substr(inner.size()));
+      stmts.push_back(std::string(l.substr(inner.size())));
     } else {
       return;
     }
@@ -1238,12 +1242,6 @@ static bool nestedConversion(const std::string& line) {
 // are assigned at their definition, as without folding. A folded value longer than kFoldWidth characters, its own
 // folds included, stays assigned, and so does the longest value folded into a statement that would be longer than
 // kLineWidth: a statement should still read as one line.
-// The index of the fold whose marker (\x01 index \x02, emitter.h) starts at `at` in `t`.
-static size_t markerIndex(std::string_view t, size_t at) {
-  size_t k = 0;
-  for (size_t i = at + 1; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i) k = k * 10 + size_t(t[i] - '0');
-  return k;
-}
 
 void Emitter::resolveFolds() {
   static const size_t kFoldWidth = 72, kLineWidth = 120;

@@ -190,12 +190,19 @@ void Emitter::planNames() {
   sharedNames_.clear();
   sharedUsed_.clear();
   // the names in use: views of the registers' and variables' own names (a kernel has tens of thousands of
-  // registers; copying their names into a tree cost more than the rest of the naming), and of the names made here
+  // registers; copying their names into a tree cost more than the rest of the naming), and of the names made here.
+  // Every name asked about starts like one made here (p<offset>_, sh_) or like a --names name, so the registers and
+  // variables whose names start otherwise are left out.
+  bool asked[256] = {};
+  asked[uint8_t('p')] = asked[uint8_t('s')] = true;
+  for (auto& [off, pn] : opt_.paramNames)
+    if (!pn.name.empty()) asked[uint8_t(pn.name[0])] = true;
   std::unordered_set<std::string_view> taken;
   std::deque<std::string> made;  // owns the names made here; a deque does not move them as it grows
-  taken.reserve(F.regs.size() + F.vars.size() + 16);
-  for (auto& r : F.regs) taken.insert(r.name);
-  for (auto& v : F.vars) taken.insert(v.name);
+  for (auto& r : F.regs)
+    if (!r.name.empty() && asked[uint8_t(r.name[0])]) taken.insert(r.name);
+  for (auto& v : F.vars)
+    if (!v.name.empty() && asked[uint8_t(v.name[0])]) taken.insert(v.name);
   auto take = [&](const std::string& n) { taken.insert(made.emplace_back(n)); };
   auto unique = [&](std::string n) {
     if (taken.count(n) || !isFreeGlslName(n)) {
