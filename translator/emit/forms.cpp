@@ -284,7 +284,7 @@ std::string slotText(const Slot& s) {
 struct OpCtx {
   const ir::Function& f;
   const ptx::Instr& src;
-  const std::vector<std::string_view>& types;  // the instruction's type modifiers, in order
+  const std::vector<TypeInfo>& types;  // the instruction's type modifiers, in order
   unsigned vecN = 1;
   ptx::Space space = ptx::Space::None;
   // "ld.global.u32", for messages: built only when one is written (most instructions pass)
@@ -296,22 +296,22 @@ struct OpError {
   ptx::Span at;
 };
 
-// The size an operand of `spec` must have (0 = unchecked), and whether its immediates are float-valued.
-std::string_view widthType(const OpSpec& spec, const OpCtx& c) {
+// The type an operand of `spec` must have: its size (0 = unchecked), and whether its immediates are float-valued.
+TypeInfo widthInfo(const OpSpec& spec, const OpCtx& c) {
   if (c.types.empty()) return {};
   switch (spec.width) {
     case W::T:
     case W::TwoT: return c.types.back();
     case W::T0: return c.types[0];
-    case W::T1: return c.types.size() > 1 ? c.types[1] : std::string_view{};
-    case W::T2: return c.types.size() > 2 ? c.types[2] : std::string_view{};
+    case W::T1: return c.types.size() > 1 ? c.types[1] : TypeInfo{};
+    case W::T2: return c.types.size() > 2 ? c.types[2] : TypeInfo{};
     default: return {};
   }
 }
 unsigned widthBits(const OpSpec& spec, const OpCtx& c) {
   if (spec.width == W::Fixed) return spec.fixed;
   if (spec.width == W::Any) return 0;
-  unsigned b = typeInfo(widthType(spec, c)).bits;
+  unsigned b = widthInfo(spec, c).bits;
   return spec.width == W::TwoT ? 2 * b : b;
 }
 
@@ -385,7 +385,7 @@ bool checkFImm(const ir::Opnd& o, unsigned bits, TK tk, size_t i, const OpCtx& c
 
 bool checkValue(const ir::Opnd& o, const OpSpec& spec, size_t i, const OpCtx& c, OpError& e, bool dest) {
   unsigned bits = widthBits(spec, c);
-  TK tk = typeInfo(widthType(spec, c)).kind;
+  TK tk = widthInfo(spec, c).kind;
   if (spec.width == W::Fixed) tk = TK::Int;
   using K = ir::Opnd::Kind;
   switch (o.kind) {
@@ -675,7 +675,7 @@ namespace {
 struct ModVerdict {
   std::vector<const Form*> matched;
   std::vector<std::vector<const OpSpec*>> want;  // per matched form: expectedOps
-  std::vector<std::string_view> types;           // the type modifiers, in order (views into the map's key)
+  std::vector<TypeInfo> types;                   // of the type modifiers, in order
   unsigned vecN = 1;
   ptx::Space space = ptx::Space::None;
 };
@@ -698,19 +698,12 @@ const ModVerdict* modVerdict(const ptx::Instr& src) {
     if (m.run(0, -1)) v.matched.push_back(&form), v.want.push_back(expectedOps(form, src));
   }
   if (v.matched.empty()) return nullptr;
+  for (auto m : src.mods)
+    if (isTypeName(m)) v.types.push_back(typeInfo(m));
+  v.vecN = vecOfMods(src);
+  v.space = spaceOfMods(src.mods);
   if (kept.size() >= kMaxKept) kept.clear();
-  auto& k = *kept.emplace(key, std::move(v)).first;
-  // the type modifiers as views into the key, which lives (unmoved) as long as the entry
-  std::string_view text = k.first;
-  size_t at = src.opcode.size();
-  for (auto m : src.mods) {
-    std::string_view view = text.substr(at + 1, m.size());
-    if (isTypeName(view)) k.second.types.push_back(view);
-    at += 1 + m.size();
-  }
-  k.second.vecN = vecOfMods(src);
-  k.second.space = spaceOfMods(src.mods);
-  return &k.second;
+  return &kept.emplace(key, std::move(v)).first->second;
 }
 
 }  // namespace
