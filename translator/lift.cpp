@@ -57,6 +57,19 @@ const std::unordered_set<std::string>& glslReserved() {
   return k;
 }
 
+// Whether some reserved word starts and ends with n's first and last characters: a register name (`r12`, `fd3`)
+// seldom does, and then is not looked up.
+bool mayBeReserved(const std::string& n) {
+  struct Ends {
+    std::vector<bool> pair = std::vector<bool>(256 * 256, false);
+    Ends() {
+      for (auto& w : glslReserved()) pair[uint8_t(w.front()) * 256u + uint8_t(w.back())] = true;
+    }
+  };
+  static const Ends kEnds;
+  return !n.empty() && kEnds.pair[uint8_t(n.front()) * 256u + uint8_t(n.back())];
+}
+
 // String-keyed maps that can be probed with a string_view (no allocation per operand lookup).
 struct SvHash {
   using is_transparent = void;
@@ -154,7 +167,7 @@ std::string Lifter::uniqueName(std::string_view ptxName) {
   while (!n.empty() && n.back() == '_') n.pop_back();
   if (n.empty() || (n[0] >= '0' && n[0] <= '9')) n = "v" + n;
   if (n.size() > 3 && (n.compare(0, 3, "gl_") == 0 || n.compare(0, 3, "p2g") == 0)) n = "v_" + n;
-  if (glslReserved().count(n)) n = "v_" + n;
+  if (mayBeReserved(n) && glslReserved().count(n)) n = "v_" + n;
   auto [it, fresh] = usedNames_.try_emplace(n, 1);
   if (fresh) return n;
   for (;;) {

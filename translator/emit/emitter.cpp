@@ -717,12 +717,18 @@ std::string Emitter::condExpr(const SCond& c) {
 // ASCII; so control bytes, DEL, bytes from 0x80 up and a final backslash become \xNN (a fuzz_spirv finding).
 static void appendCommentText(std::string& out, std::string_view t) {
   static const char* hex = "0123456789abcdef";
+  struct Plain {
+    bool is[256] = {};
+    Plain() {
+      for (int c = 0x20; c < 0x7F; ++c) is[c] = true;
+      is[uint8_t('\t')] = true;
+    }
+  };
+  static const Plain kPlain;
   size_t run = 0;  // start of the plain characters not yet copied
   for (size_t i = 0; i < t.size(); ++i) {
     uint8_t c = uint8_t(t[i]);
-    bool plain = (c >= 0x20 && c < 0x7F) || c == '\t';
-    if (c == '\\' && i + 1 == t.size()) plain = false;
-    if (plain) continue;
+    if (kPlain.is[c] && !(c == '\\' && i + 1 == t.size())) continue;
     out.append(t.data() + run, i - run);
     out += "\\x";
     out += hex[c >> 4];

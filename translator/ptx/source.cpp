@@ -96,8 +96,12 @@ LineCol SourceManager::resolve(const char* p) const {
     lastBuf = b.get();
     lastLine = line;
     uint32_t ls = starts[line - 1];
-    uint32_t le = ls;
-    while (le < b->text.size() && s[le] != '\n' && s[le] != '\r') ++le;
+    // the line ends at the first '\n' or '\r'
+    const char* end = s + b->text.size();
+    const char* nl = static_cast<const char*>(memchr(s + ls, '\n', size_t(end - (s + ls))));
+    if (!nl) nl = end;
+    const char* cr = static_cast<const char*>(memchr(s + ls, '\r', size_t(nl - (s + ls))));
+    uint32_t le = uint32_t((cr ? cr : nl) - s);
     return {b->name, line, off - ls + 1, std::string_view(s + ls, le - ls)};
   }
   return {};
