@@ -69,8 +69,8 @@ bool floatTyped(const ir::Inst& in) {
 namespace {
 
 // The registers a definition whose value may be written into its use defines, into `regs`: its destination, or
-// the elements of an unpacking mov; none when the instruction is not such a definition.
-void foldableDefs(const ir::Inst& in, std::vector<int>& regs) {
+// the elements of an unpacking mov; none when the instruction is not such a definition. `noMem`: noMemory(in).
+void foldableDefs(const ir::Inst& in, bool noMem, std::vector<int>& regs) {
   regs.clear();
   if (in.guardReg >= 0 || in.ops.empty() || in.hasMod("cc")) return;
   const Opnd& d = in.ops[0];
@@ -91,7 +91,7 @@ void foldableDefs(const ir::Inst& in, std::vector<int>& regs) {
     if (d.kind != Opnd::Kind::Reg) regs.clear();
     return;
   }
-  if (!noMemory(in)) return regs.clear();
+  if (!noMem) return regs.clear();
   bool typed = false;
   for (auto m : in.mods) typed = typed || isIntOrPredType(m) || isFloatType(m);
   if (!typed && in.op != "setp") regs.clear();
@@ -112,12 +112,12 @@ void eachWrite(const ir::Inst& in, Fn&& f) {
 
 // Registers an instruction reads: every other operand, an address in the first operand, the guard. A register in
 // the first operand of an instruction that has no destination there (st, red, bar...) is read as well: counted
-// as both, which only folds less.
+// as both, which only folds less. `noMem` is noMemory(in), which the caller has at hand.
 template <class Fn>
-void eachRead(const ir::Inst& in, Fn&& f) {
+void eachRead(const ir::Inst& in, bool noMem, Fn&& f) {
   for (size_t i = 0; i < in.ops.size(); ++i) {
     if (i == 0 && in.ops[0].kind != Opnd::Kind::RegAddr) {
-      if (!pureOp(in.op) && in.op != "ld" && !noMemory(in)) regsOf(in.ops[0], f);
+      if (!noMem && in.op != "ld") regsOf(in.ops[0], f);  // (noMemory covers pureOp)
       continue;
     }
     regsOf(in.ops[i], f);
@@ -140,14 +140,15 @@ struct RW {
   std::vector<uint32_t> rAt, wAt;
   std::vector<uint8_t> mem;
 
-  void collect(const ir::Block& b) {
+  // `noMem`: noMemory of each instruction of b
+  void collect(const ir::Block& b, const uint8_t* noMem) {
     r.clear(), w.clear(), rAt.assign(1, 0), wAt.assign(1, 0), mem.clear();
-    for (auto& in : b.insts) {
-      eachRead(in, [&](int x) { r.push_back(x); });
-      eachWrite(in, [&](int x) { w.push_back(x); });
+    for (size_t i = 0; i < b.insts.size(); ++i) {
+      eachRead(b.insts[i], noMem[i], [&](int x) { r.push_back(x); });
+      eachWrite(b.insts[i], [&](int x) { w.push_back(x); });
       rAt.push_back(uint32_t(r.size()));
       wAt.push_back(uint32_t(w.size()));
-      mem.push_back(!noMemory(in));
+      mem.push_back(!noMem[i]);
     }
   }
   std::span<const int> reads(size_t i) const { return {r.data() + rAt[i], rAt[i + 1] - rAt[i]}; }
@@ -194,10 +195,12 @@ void planFold(const ir::Function& f, const ir::Block& b, const RW& rw, size_t i,
 std::vector<uint8_t> planFolds(const ir::Function& f) {
   size_t n = f.regs.size();
   std::vector<int> defs(n, 0), uses(n, 0);
+  std::vector<uint8_t> noMem;  // noMemory of every instruction, in order (an opcode lookup: once each)
   for (auto& b : f.blocks) {
     for (auto& in : b.insts) {
+      noMem.push_back(noMemory(in));
       eachWrite(in, [&](int r) { defs[size_t(r)]++; });
-      eachRead(in, [&](int r) { uses[size_t(r)]++; });
+      eachRead(in, noMem.back(), [&](int r) { uses[size_t(r)]++; });
     }
     if (b.term.condReg >= 0) uses[size_t(b.term.condReg)]++;
   }
@@ -207,17 +210,19 @@ std::vector<uint8_t> planFolds(const ir::Function& f) {
   std::vector<uint8_t> readsMemory(n, 0);
   RW rw;
   std::vector<int> regs;
+  size_t first = 0;  // the block's first instruction in noMem
   for (auto& b : f.blocks) {
-    rw.collect(b);
+    rw.collect(b, noMem.data() + first);
     for (size_t i = 0; i < b.insts.size(); ++i) {
       const ir::Inst& d = b.insts[i];
-      foldableDefs(d, regs);
+      foldableDefs(d, noMem[first + i], regs);
       for (int r : regs) {
         if (defs[size_t(r)] == 1 && uses[size_t(r)] == 0 && d.op != "ld") plan[size_t(r)] = kDead;
         if (defs[size_t(r)] != 1 || uses[size_t(r)] != 1) continue;
         planFold(f, b, rw, i, r, plan, deepReads, readsMemory);
       }
     }
+    first += b.insts.size();
   }
   return plan;
 }
