@@ -1024,9 +1024,25 @@ static void wrapLine(std::string_view l, std::string& out) {
 // not mentions. A placed line must stay within 120 characters.
 void Emitter::placeDeclarations() {
   regPlace_.assign(F.regs.size(), 0);
-  std::unordered_map<std::string_view, int> byName;
-  byName.reserve(F.regs.size());
-  for (size_t r = 0; r < F.regs.size(); ++r) byName.emplace(F.regs[r].name, int(r));
+  // Register numbers by name: open addressing in one array (a hash map's node per register cost more than the
+  // scan of the body), FNV-1a hashes, linear probing.
+  size_t slots = 16;
+  while (slots < 2 * F.regs.size()) slots <<= 1;
+  std::vector<int> slot(slots, -1);
+  auto hashName = [](std::string_view n) {
+    uint64_t h = 1469598103934665603ull;
+    for (char c : n) h = (h ^ uint8_t(c)) * 1099511628211ull;
+    return size_t(h);
+  };
+  auto regNamed = [&](std::string_view n) {  // -1: none
+    for (size_t i = hashName(n) & (slots - 1);; i = (i + 1) & (slots - 1))
+      if (slot[i] < 0 || F.regs[size_t(slot[i])].name == n) return slot[i];
+  };
+  for (size_t r = 0; r < F.regs.size(); ++r) {
+    size_t i = hashName(F.regs[r].name) & (slots - 1);
+    while (slot[i] >= 0 && F.regs[size_t(slot[i])].name != F.regs[r].name) i = (i + 1) & (slots - 1);
+    if (slot[i] < 0) slot[i] = int(r);  // the first register of a name, as a map's emplace keeps it
+  }
   // Most identifiers in the body are no register (types, helper calls, parameters): one longer than every register
   // name, or starting with a character none starts with, is not looked up.
   size_t longest = 0;
@@ -1081,9 +1097,9 @@ void Emitter::placeDeclarations() {
       }
       size_t j = i;
       while (j < code.size() && identChar(code[j])) ++j;
-      auto it = j - i <= longest && startsName[uint8_t(code[i])] ? byName.find(code.substr(i, j - i)) : byName.end();
-      if (it != byName.end()) {
-        size_t r = size_t(it->second);
+      int named = j - i <= longest && startsName[uint8_t(code[i])] ? regNamed(code.substr(i, j - i)) : -1;
+      if (named >= 0) {
+        size_t r = size_t(named);
         if (first[r] < 0) first[r] = int(li), common[r] = cur;
         else common[r] = lca(common[r], cur);
       }
