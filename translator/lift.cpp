@@ -82,6 +82,45 @@ struct SvEq {
 
 // Registers visible in one `{ }` scope. `%r<100>` is kept as one range entry (base "%r", first id, count) rather
 // than 100 names: kernels declare thousands of registers this way.
+// The GLSL names given so far and, for each, the next numeric suffix to try: open addressing in one array (a hash
+// map's node per register name cost more than the rest of declaring the register).
+class NameCounts {
+ public:
+  // Name n's counter, and whether n is new (then added, its counter 1). The pointer lasts until the next add.
+  std::pair<int*, bool> add(const std::string& n) {
+    if (2 * (used_ + 1) > slots_.size()) grow();
+    size_t i = find(n);
+    if (!slots_[i].first.empty()) return {&slots_[i].second, false};
+    slots_[i] = {n, 1};
+    ++used_;
+    return {&slots_[i].second, true};
+  }
+  bool contains(const std::string& n) const { return !slots_.empty() && !slots_[find(n)].first.empty(); }
+
+ private:
+  std::vector<std::pair<std::string, int>> slots_;  // an empty name: a free slot (names are never empty)
+  size_t used_ = 0;
+
+  static size_t hash(std::string_view n) {
+    uint64_t h = 1469598103934665603ull;  // FNV-1a
+    for (char c : n) h = (h ^ uint8_t(c)) * 1099511628211ull;
+    return size_t(h);
+  }
+  // n's slot, or the free slot where it would go
+  size_t find(std::string_view n) const {
+    size_t mask = slots_.size() - 1;
+    size_t i = hash(n) & mask;
+    while (!slots_[i].first.empty() && slots_[i].first != n) i = (i + 1) & mask;
+    return i;
+  }
+  void grow() {
+    std::vector<std::pair<std::string, int>> old(std::max<size_t>(64, 2 * slots_.size()));
+    old.swap(slots_);
+    for (auto& e : old)
+      if (!e.first.empty()) slots_[find(e.first)] = std::move(e);
+  }
+};
+
 struct RegScope {
   std::unordered_map<std::string, int, SvHash, SvEq> names;
   std::unordered_map<std::string, std::pair<int, uint32_t>, SvHash, SvEq> ranges;
@@ -114,7 +153,7 @@ class Lifter {
   bool tooBig_ = false, tooManyRegs_ = false;
   std::vector<RegScope> regScopes_;
   std::vector<std::unordered_map<std::string_view, int>> varScopes_;
-  std::unordered_map<std::string, int> usedNames_;
+  NameCounts usedNames_;
   std::vector<bool> open_;
   std::vector<std::string_view> callStack_;
   // Name lookup stops at these scope indices: an inlined callee sees its own scopes and the module, never the
@@ -168,12 +207,12 @@ std::string Lifter::uniqueName(std::string_view ptxName) {
   if (n.empty() || (n[0] >= '0' && n[0] <= '9')) n = "v" + n;
   if (n.size() > 3 && (n.compare(0, 3, "gl_") == 0 || n.compare(0, 3, "p2g") == 0)) n = "v_" + n;
   if (mayBeReserved(n) && glslReserved().count(n)) n = "v_" + n;
-  auto [it, fresh] = usedNames_.try_emplace(n, 1);
+  auto [count, fresh] = usedNames_.add(n);
   if (fresh) return n;
   for (;;) {
-    std::string c = n + "_" + std::to_string(it->second++);
-    if (!usedNames_.count(c)) {
-      usedNames_[c] = 1;
+    std::string c = n + "_" + std::to_string((*count)++);
+    if (!usedNames_.contains(c)) {
+      usedNames_.add(c);
       return c;
     }
   }
