@@ -90,7 +90,8 @@ Ty instrType(const ir::Inst& in) {
   return {};
 }
 
-std::string glslOf(Ty t) {
+// glslOf without making a string (regAs and store only compare it)
+static std::string_view glslName(Ty t) {
   switch (t.k) {
     case Ty::K::Pred: return "bool";
     case Ty::K::S: return t.bits == 64 ? "int64_t" : "int";
@@ -100,6 +101,7 @@ std::string glslOf(Ty t) {
     default: return "uint";
   }
 }
+std::string glslOf(Ty t) { return std::string(glslName(t)); }
 
 static std::string hex32(uint32_t v) {
   char b[16];
@@ -196,16 +198,16 @@ unsigned regDeclBits(std::string_view ptxType) { return declBits(ptxType); }
 std::string Emitter::regAs(int r, Ty t) {
   const ir::Reg& R = F.regs[r];
   // a folded register reads as a marker for its value (resolveFolds)
-  const std::string n = liveFold_.empty() || liveFold_[size_t(r)] < 0
-                            ? R.name
-                            : "\x01" + std::to_string(liveFold_[size_t(r)]) + "\x02";
+  std::string marker;
+  if (!liveFold_.empty() && liveFold_[size_t(r)] >= 0) marker = "\x01" + std::to_string(liveFold_[size_t(r)]) + "\x02";
+  const std::string& n = marker.empty() ? R.name : marker;
   if (t.k == Ty::K::Pred || R.vt == VType::Bool) {
     if (t.k == Ty::K::Pred && R.vt == VType::Bool) return n;
     if (R.vt == VType::Bool) return "(" + n + " ? 1u : 0u)";  // not PTX, but harmless
     return "(" + regAs(r, Ty{Ty::K::U, 32}) + " != 0u)";
   }
   unsigned tb = t.bits;
-  std::string G = glslOf(t);
+  std::string_view G = glslName(t);
   if (ir::vtypeBits(R.vt) == 32) {
     std::string raw = R.vt == VType::U32 ? n : R.vt == VType::S32 ? "uint(" + n + ")" : "floatBitsToUint(" + n + ")";
     if (tb == 32) {
@@ -371,7 +373,7 @@ void Emitter::store(const Opnd& dst, Ty t, const std::string& expr) {
     return;
   }
   const ir::Reg& R = F.regs[dst.reg];
-  std::string G = glslOf(t);
+  std::string_view G = glslName(t);
   if (R.vt == VType::Bool) {
     assignReg(dst.reg, G == "bool" ? expr : "(" + expr + ") != 0u");
     return;
