@@ -411,8 +411,10 @@ int Lifter::findReg(std::string_view name) {
   if (indexed)
     for (size_t i = cut; i < name.size() && idx < (1ull << 32); ++i) idx = idx * 10 + uint64_t(name[i] - '0');
   for (auto it = regScopes_.rbegin(); it != regScopes_.rend() - regBase_; ++it) {
-    auto f = it->names.find(name);
-    if (f != it->names.end()) return f->second;
+    if (!it->names.empty()) {  // (nvcc declares every register in a range: no name is hashed for nothing)
+      auto f = it->names.find(name);
+      if (f != it->names.end()) return f->second;
+    }
     if (indexed) {
       auto r = it->ranges.find(name.substr(0, cut));
       if (r != it->ranges.end() && idx < r->second.second) return r->second.first + int(idx);
