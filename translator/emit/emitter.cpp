@@ -489,7 +489,8 @@ std::string Emitter::readName(int r) {
 void Emitter::line(const std::string& statement) {
   // one statement a line: `a = x; b = y;` is written as two lines (so each temporary is declared where it is
   // assigned); a `for (;;)` header or a braced block is kept whole
-  if (statement.find('{') == std::string::npos) {
+  // (only text with a "; " can hold a second statement)
+  if (statement.find('{') == std::string::npos && statement.find("; ") != std::string::npos) {
     int depth = 0;
     for (size_t i = 0; i + 2 < statement.size(); ++i) {
       char c = statement[i];
