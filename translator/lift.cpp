@@ -57,6 +57,19 @@ const std::unordered_set<std::string>& glslReserved() {
   return k;
 }
 
+// Whether some reserved word starts and ends with n's first and last characters: a register name (`r12`, `fd3`)
+// seldom does, and then is not looked up.
+bool mayBeReserved(const std::string& n) {
+  struct Ends {
+    std::vector<bool> pair = std::vector<bool>(256 * 256, false);
+    Ends() {
+      for (auto& w : glslReserved()) pair[uint8_t(w.front()) * 256u + uint8_t(w.back())] = true;
+    }
+  };
+  static const Ends kEnds;
+  return !n.empty() && kEnds.pair[uint8_t(n.front()) * 256u + uint8_t(n.back())];
+}
+
 // String-keyed maps that can be probed with a string_view (no allocation per operand lookup).
 struct SvHash {
   using is_transparent = void;
@@ -69,6 +82,45 @@ struct SvEq {
 
 // Registers visible in one `{ }` scope. `%r<100>` is kept as one range entry (base "%r", first id, count) rather
 // than 100 names: kernels declare thousands of registers this way.
+// The GLSL names given so far and, for each, the next numeric suffix to try: open addressing in one array (a hash
+// map's node per register name cost more than the rest of declaring the register).
+class NameCounts {
+ public:
+  // Name n's counter, and whether n is new (then added, its counter 1). The pointer lasts until the next add.
+  std::pair<int*, bool> add(const std::string& n) {
+    if (2 * (used_ + 1) > slots_.size()) grow();
+    size_t i = find(n);
+    if (!slots_[i].first.empty()) return {&slots_[i].second, false};
+    slots_[i] = {n, 1};
+    ++used_;
+    return {&slots_[i].second, true};
+  }
+  bool contains(const std::string& n) const { return !slots_.empty() && !slots_[find(n)].first.empty(); }
+
+ private:
+  std::vector<std::pair<std::string, int>> slots_;  // an empty name: a free slot (names are never empty)
+  size_t used_ = 0;
+
+  static size_t hash(std::string_view n) {
+    uint64_t h = 1469598103934665603ull;  // FNV-1a
+    for (char c : n) h = (h ^ uint8_t(c)) * 1099511628211ull;
+    return size_t(h);
+  }
+  // n's slot, or the free slot where it would go
+  size_t find(std::string_view n) const {
+    size_t mask = slots_.size() - 1;
+    size_t i = hash(n) & mask;
+    while (!slots_[i].first.empty() && slots_[i].first != n) i = (i + 1) & mask;
+    return i;
+  }
+  void grow() {
+    std::vector<std::pair<std::string, int>> old(std::max<size_t>(64, 2 * slots_.size()));
+    old.swap(slots_);
+    for (auto& e : old)
+      if (!e.first.empty()) slots_[find(e.first)] = std::move(e);
+  }
+};
+
 struct RegScope {
   std::unordered_map<std::string, int, SvHash, SvEq> names;
   std::unordered_map<std::string, std::pair<int, uint32_t>, SvHash, SvEq> ranges;
@@ -95,13 +147,13 @@ class Lifter {
   ptx::DiagEngine& diags_;
   ir::Function& F_;
   const LiftOptions& opt_;
-  std::unordered_map<const ptx::Instr*, bool> checked_;  // form verdict per source instruction (inlined bodies
-                                                          // are lifted once per call; their errors reported once)
+  std::unordered_map<const ptx::Instr*, bool> checked_;  // form verdict per instruction of an inlined body
+                                                          // (lifted once per call; its errors reported once)
   size_t lifted_ = 0;
   bool tooBig_ = false, tooManyRegs_ = false;
   std::vector<RegScope> regScopes_;
   std::vector<std::unordered_map<std::string_view, int>> varScopes_;
-  std::unordered_map<std::string, int> usedNames_;
+  NameCounts usedNames_;
   std::vector<bool> open_;
   std::vector<std::string_view> callStack_;
   // Name lookup stops at these scope indices: an inlined callee sees its own scopes and the module, never the
@@ -154,16 +206,13 @@ std::string Lifter::uniqueName(std::string_view ptxName) {
   while (!n.empty() && n.back() == '_') n.pop_back();
   if (n.empty() || (n[0] >= '0' && n[0] <= '9')) n = "v" + n;
   if (n.size() > 3 && (n.compare(0, 3, "gl_") == 0 || n.compare(0, 3, "p2g") == 0)) n = "v_" + n;
-  if (glslReserved().count(n)) n = "v_" + n;
-  auto it = usedNames_.find(n);
-  if (it == usedNames_.end()) {
-    usedNames_[n] = 1;
-    return n;
-  }
+  if (mayBeReserved(n) && glslReserved().count(n)) n = "v_" + n;
+  auto [count, fresh] = usedNames_.add(n);
+  if (fresh) return n;
   for (;;) {
-    std::string c = n + "_" + std::to_string(it->second++);
-    if (!usedNames_.count(c)) {
-      usedNames_[c] = 1;
+    std::string c = n + "_" + std::to_string((*count)++);
+    if (!usedNames_.contains(c)) {
+      usedNames_.add(c);
       return c;
     }
   }
@@ -362,8 +411,10 @@ int Lifter::findReg(std::string_view name) {
   if (indexed)
     for (size_t i = cut; i < name.size() && idx < (1ull << 32); ++i) idx = idx * 10 + uint64_t(name[i] - '0');
   for (auto it = regScopes_.rbegin(); it != regScopes_.rend() - regBase_; ++it) {
-    auto f = it->names.find(name);
-    if (f != it->names.end()) return f->second;
+    if (!it->names.empty()) {  // (nvcc declares every register in a range: no name is hashed for nothing)
+      auto f = it->names.find(name);
+      if (f != it->names.end()) return f->second;
+    }
     if (indexed) {
       auto r = it->ranges.find(name.substr(0, cut));
       if (r != it->ranges.end() && idx < r->second.second) return r->second.first + int(idx);
@@ -815,12 +866,17 @@ void Lifter::liftCall(const ptx::Instr& in, Frame& fr) {
 
 // The instruction table's verdict (forms.h), once per source instruction.
 bool Lifter::formOk(const ptx::Instr& in, const ir::Inst* x) {
-  auto it = checked_.find(&in);
-  if (it != checked_.end()) return it->second;
+  // The entry's own instructions are lifted once; only an inlined body's come again, once per call, so only
+  // theirs are remembered.
+  bool inlined = !callStack_.empty();
+  if (inlined) {
+    auto it = checked_.find(&in);
+    if (it != checked_.end()) return it->second;
+  }
   FormResult r = checkForm(in, x, F_);
   if (opt_.onForm) opt_.onForm(in, x, F_, r);
   if (!r.ok) error(r.at, r.message);
-  checked_[&in] = r.ok;
+  if (inlined) checked_[&in] = r.ok;
   return r.ok;
 }
 

@@ -23,7 +23,7 @@ bool translateBuffer(const ptx::SourceManager& sm, int buf, const TranslateOptio
   auto t0 = std::chrono::steady_clock::now();
   ptx::Module mod;
   ptx::ParseOptions po;
-  po.dropEntryBodies = true;  // one kernel's syntax tree at a time (translateParsed parses each body again)
+  po.dropEntryBodies = true;  // few kernels' syntax trees at a time (translateParsed parses dropped bodies again)
   bool parsed = ptx::parseModule(sm, buf, diags, mod, po);
   if (timings) timings->parseMs += msSince(t0);
   if (!parsed) return false;

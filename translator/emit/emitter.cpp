@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cinttypes>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -19,7 +20,11 @@ namespace p2g {
 
 using ir::Opnd;
 
-static bool identChar(char c) { return isalnum((unsigned char)c) || c == '_'; }
+// ASCII letters, digits and '_' (isalnum in the "C" locale, which ptx2glsl never leaves), without a library call:
+// the emitter asks it for every character of the body several times.
+static bool identChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
 
 // `call(x)` -> x when the text is exactly one call of `call` (its first parenthesis closes at the end).
 static bool unwrapCall(const std::string& e, const char* call, std::string& inner) {
@@ -86,7 +91,8 @@ Ty instrType(const ir::Inst& in) {
   return {};
 }
 
-std::string glslOf(Ty t) {
+// glslOf without making a string (regAs and store only compare it)
+static std::string_view glslName(Ty t) {
   switch (t.k) {
     case Ty::K::Pred: return "bool";
     case Ty::K::S: return t.bits == 64 ? "int64_t" : "int";
@@ -96,6 +102,7 @@ std::string glslOf(Ty t) {
     default: return "uint";
   }
 }
+std::string glslOf(Ty t) { return std::string(glslName(t)); }
 
 static std::string hex32(uint32_t v) {
   char b[16];
@@ -192,16 +199,16 @@ unsigned regDeclBits(std::string_view ptxType) { return declBits(ptxType); }
 std::string Emitter::regAs(int r, Ty t) {
   const ir::Reg& R = F.regs[r];
   // a folded register reads as a marker for its value (resolveFolds)
-  const std::string n = liveFold_.empty() || liveFold_[size_t(r)] < 0
-                            ? R.name
-                            : "\x01" + std::to_string(liveFold_[size_t(r)]) + "\x02";
+  std::string marker;
+  if (!liveFold_.empty() && liveFold_[size_t(r)] >= 0) marker = "\x01" + std::to_string(liveFold_[size_t(r)]) + "\x02";
+  const std::string& n = marker.empty() ? R.name : marker;
   if (t.k == Ty::K::Pred || R.vt == VType::Bool) {
     if (t.k == Ty::K::Pred && R.vt == VType::Bool) return n;
     if (R.vt == VType::Bool) return "(" + n + " ? 1u : 0u)";  // not PTX, but harmless
     return "(" + regAs(r, Ty{Ty::K::U, 32}) + " != 0u)";
   }
   unsigned tb = t.bits;
-  std::string G = glslOf(t);
+  std::string_view G = glslName(t);
   if (ir::vtypeBits(R.vt) == 32) {
     std::string raw = R.vt == VType::U32 ? n : R.vt == VType::S32 ? "uint(" + n + ")" : "floatBitsToUint(" + n + ")";
     if (tb == 32) {
@@ -367,7 +374,7 @@ void Emitter::store(const Opnd& dst, Ty t, const std::string& expr) {
     return;
   }
   const ir::Reg& R = F.regs[dst.reg];
-  std::string G = glslOf(t);
+  std::string_view G = glslName(t);
   if (R.vt == VType::Bool) {
     assignReg(dst.reg, G == "bool" ? expr : "(" + expr + ") != 0u");
     return;
@@ -450,12 +457,26 @@ void Emitter::assignReg(int r, const std::string& value) {
       if (--depth == 0 && i + 1 != value.size()) atomic = false;
     } else if (depth == 0 && !identChar(c) && c != '.') atomic = false;
   }
-  folds_.push_back({std::string(size_t(indent_) * 2, ' ') + F.regs[r].name + " = " + value + ";",
-                    atomic ? value : "(" + value + ")", r});
+  folds_.push_back({size_t(indent_) * 2, atomic ? value : "(" + value + ")", r, !atomic});
   int k = int(folds_.size()) - 1;
   heldFolds_.push_back(k);
   liveFold_[size_t(r)] = k;
   body_ += "\x03" + std::to_string(k) + "\n";
+}
+
+std::string Emitter::assignText(size_t k) const {
+  const Fold& f = folds_[k];
+  const std::string& name = F.regs[size_t(f.reg)].name;
+  std::string_view value = f.expr;
+  if (f.parenthesised) value = value.substr(1, value.size() - 2);
+  std::string t;
+  t.reserve(f.indent + name.size() + value.size() + 4);
+  t.append(f.indent, ' ');
+  t += name;
+  t += " = ";
+  t += value;
+  t += ';';
+  return t;
 }
 
 std::string Emitter::readName(int r) {
@@ -469,7 +490,8 @@ std::string Emitter::readName(int r) {
 void Emitter::line(const std::string& statement) {
   // one statement a line: `a = x; b = y;` is written as two lines (so each temporary is declared where it is
   // assigned); a `for (;;)` header or a braced block is kept whole
-  if (statement.find('{') == std::string::npos) {
+  // (only text with a "; " can hold a second statement)
+  if (statement.find('{') == std::string::npos && statement.find("; ") != std::string::npos) {
     int depth = 0;
     for (size_t i = 0; i + 2 < statement.size(); ++i) {
       char c = statement[i];
@@ -489,8 +511,12 @@ void Emitter::line(const std::string& statement) {
     liveFold_[size_t(folds_[size_t(k)].reg)] = -1;
   }
   heldFolds_.clear();
+  if (pendingTmps_.empty()) {
+    appendLine(statement);
+    return;
+  }
   std::string s = statement;
-  if (!pendingTmps_.empty()) {
+  {
     settleTmps(s);
     // the first statement naming a temporary assigns it at its scope: declare it there
     for (size_t i = 0; i < pendingTmps_.size(); ++i) {
@@ -502,14 +528,18 @@ void Emitter::line(const std::string& statement) {
       }
     }
   }
+  appendLine(s);
+}
+
+void Emitter::appendLine(const std::string& s) {
   if (body_.capacity() - body_.size() < s.size() + 64) body_.reserve(body_.capacity() * 2 + s.size() + 4096);
   body_.append(size_t(indent_) * 2, ' ');
   body_ += s;
   body_ += '\n';
 }
 
-static bool mentions(const std::string& text, const std::string& name) {
-  for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+static bool mentions(std::string_view text, std::string_view name) {
+  for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
     bool before = at > 0 && identChar(text[at - 1]);
     bool after = at + name.size() < text.size() && identChar(text[at + name.size()]);
     if (!before && !after) return true;
@@ -689,22 +719,27 @@ std::string Emitter::condExpr(const SCond& c) {
 // A PTX source line as the text of a GLSL `//` comment: glslang ends the file at a NUL byte and takes a final
 // backslash as a line continuation (the next line of code would become comment), and GLSL's character set is
 // ASCII; so control bytes, DEL, bytes from 0x80 up and a final backslash become \xNN (a fuzz_spirv finding).
-static std::string commentText(std::string_view t) {
+static void appendCommentText(std::string& out, std::string_view t) {
   static const char* hex = "0123456789abcdef";
-  std::string out;
+  struct Plain {
+    bool is[256] = {};
+    Plain() {
+      for (int c = 0x20; c < 0x7F; ++c) is[c] = true;
+      is[uint8_t('\t')] = true;
+    }
+  };
+  static const Plain kPlain;
+  size_t run = 0;  // start of the plain characters not yet copied
   for (size_t i = 0; i < t.size(); ++i) {
     uint8_t c = uint8_t(t[i]);
-    bool plain = (c >= 0x20 && c < 0x7F) || c == '\t';
-    if (c == '\\' && i + 1 == t.size()) plain = false;
-    if (plain) {
-      out += char(c);
-    } else {
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
+    if (kPlain.is[c] && !(c == '\\' && i + 1 == t.size())) continue;
+    out.append(t.data() + run, i - run);
+    out += "\\x";
+    out += hex[c >> 4];
+    out += hex[c & 15];
+    run = i + 1;
   }
-  return out;
+  out.append(t.data() + run, t.size() - run);
 }
 
 // `// ptx:N  <PTX line N>`: the annotation that links the statements after it to PTX line N (ptx2glsl view).
@@ -714,7 +749,9 @@ void Emitter::annotate(const ptx::Span& span) {
   if (lc.line && lc.line != lastLine_) {
     std::string_view t = lc.lineText;
     while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
-    line("// ptx:" + std::to_string(lc.line) + "  " + commentText(t));
+    std::string note = "// ptx:" + std::to_string(lc.line) + "  ";
+    appendCommentText(note, t);
+    line(note);
     lastLine_ = lc.line;
   }
 }
@@ -807,17 +844,13 @@ void Emitter::emitNode(const SNode& n, const StructurizeResult& tree) {
   }
 }
 
-// The lines of `body` from offset `from` (which starts a line), without their newlines.
-static std::vector<std::string> bodyLines(const std::string& body, size_t from) {
-  std::vector<std::string> lines;
-  for (size_t i = from; i < body.size();) {
-    size_t e = body.find('\n', i);
-    if (e == std::string::npos) e = body.size();
-    lines.push_back(body.substr(i, e - i));
-    i = e + 1;
-  }
-  return lines;
+// The index of the fold whose marker (\x01 index \x02, emitter.h) starts at `at` in `t`.
+static size_t markerIndex(std::string_view t, size_t at) {
+  size_t k = 0;
+  for (size_t i = at + 1; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i) k = k * 10 + size_t(t[i] - '0');
+  return k;
 }
+
 
 // `if (c) { x = a; } else { x = b; }` as `x = c ? a : b;` (issue "Readable GLSL", item 1), from the text the If
 // node wrote at `at`: each branch one assignment to the same variable, with values that are safe and cheap to
@@ -857,27 +890,35 @@ bool Emitter::safeOnBothPaths(const std::string& v, int depth) const {
 void Emitter::selectDiamond(size_t at) {
   for (auto& p : pendingTmps_)
     if (p.at >= at) return;
-  std::vector<std::string> lines = bodyLines(body_, at), notes;
+  // The If's text, its lines looked at only as far as they fit the pattern: an If around a large body fails at
+  // its first nested statement, without its whole text being split (Ifs nest: each looks at its own).
+  std::string_view text = std::string_view(body_).substr(at);
+  if (!text.empty() && text.back() == '\n') text.remove_suffix(1);
+  size_t lastBreak = text.rfind('\n');
+  if (lastBreak == std::string_view::npos) return;
+  std::string_view first = text.substr(0, text.find('\n')), last = text.substr(lastBreak + 1);
+  std::vector<std::string> notes;
   std::string pad(size_t(indent_) * 2, ' '), inner = pad + "  ";
-  if (lines.size() < 5 || lines.front().compare(0, pad.size() + 4, pad + "if (") != 0 || lines.back() != pad + "}")
-    return;
-  std::string cond = lines.front().substr(pad.size() + 4, lines.front().size() - pad.size() - 7);
+  if (first.compare(0, pad.size() + 4, pad + "if (") != 0 || last != pad + "}") return;
+  std::string cond(first.substr(pad.size() + 4, first.size() - pad.size() - 7));
   std::vector<std::string> stmts;
   int elses = 0;
   std::vector<size_t> held;  // folds kept in the branches: their assignments move above the select
-  for (size_t i = 1; i + 1 < lines.size(); ++i) {
-    const std::string& l = lines[i];
+  for (size_t i = first.size() + 1; i <= lastBreak;) {  // the lines between the first and the last
+    size_t e = text.find('\n', i);
+    std::string_view l = text.substr(i, e - i);
+    i = e + 1;
     if (l == pad + "} else {") {
       if (++elses > 1 || stmts.size() != 1) return;
     } else if (l.compare(0, inner.size() + 2, inner + "//") == 0) {
-      notes.push_back(pad + l.substr(inner.size()));
+      notes.push_back(pad + std::string(l.substr(inner.size())));
     } else if (!l.empty() && l[0] == '\x03') {
-      size_t k = size_t(atoi(l.c_str() + 1));
+      size_t k = markerIndex(l, 0);
       if (k >= folds_.size() || !safeOnBothPaths(folds_[k].expr, 0)) return;
       held.push_back(k);
-      notes.push_back(l);
+      notes.push_back(std::string(l));
     } else if (l.size() > inner.size() && l.compare(0, inner.size(), inner) == 0 && l[inner.size()] != ' ') {
-      stmts.push_back(l.substr(inner.size()));
+      stmts.push_back(std::string(l.substr(inner.size())));
     } else {
       return;
     }
@@ -897,7 +938,7 @@ void Emitter::selectDiamond(size_t at) {
       !safeOnBothPaths(v2, 0))
     return;
   for (size_t k : held)  // assigned (when not folded after all) at the select's indent
-    if (folds_[k].assign.compare(0, inner.size(), inner) == 0) folds_[k].assign.erase(0, 2);
+    if (folds_[k].indent >= inner.size()) folds_[k].indent -= 2;
   std::string c = cond.find_first_of(" ?") == std::string::npos ? cond : "(" + cond + ")";
   std::string st = pad + n1 + " = " + c + " ? " + v1 + " : " + v2 + ";";
   if (st.size() > 120 && st.find('\x01') == std::string::npos) return;  // longer lines are resolveFolds' to split
@@ -950,7 +991,7 @@ HandleTracer& Emitter::handles() {
 
 // A statement longer than 120 characters is continued on the next line, indented 4 more, after the last ", "
 // inside parentheses that keeps the line within 120 (a line that has none stays long). Comments are not broken.
-static void wrapLine(const std::string& l, std::string& out) {
+static void wrapLine(std::string_view l, std::string& out) {
   static const size_t kWidth = 120;
   size_t b = l.find_first_not_of(' ');
   if (l.size() <= kWidth || b == std::string::npos || l.compare(b, 2, "//") == 0) {
@@ -958,7 +999,7 @@ static void wrapLine(const std::string& l, std::string& out) {
     return;
   }
   std::string cont(b + 4, ' ');
-  std::string rest = l;
+  std::string rest(l);
   int open = 0;  // parentheses the lines before left open
   while (rest.size() > kWidth) {
     size_t code = rest.find("//");
@@ -989,8 +1030,34 @@ static void wrapLine(const std::string& l, std::string& out) {
 // not mentions. A placed line must stay within 120 characters.
 void Emitter::placeDeclarations() {
   regPlace_.assign(F.regs.size(), 0);
-  std::unordered_map<std::string_view, int> byName;
-  for (size_t r = 0; r < F.regs.size(); ++r) byName.emplace(F.regs[r].name, int(r));
+  // Register numbers by name: open addressing in one array (a hash map's node per register cost more than the
+  // scan of the body), FNV-1a hashes, linear probing.
+  size_t slots = 16;
+  while (slots < 2 * F.regs.size()) slots <<= 1;
+  std::vector<int> slot(slots, -1);
+  auto hashName = [](std::string_view n) {
+    uint64_t h = 1469598103934665603ull;
+    for (char c : n) h = (h ^ uint8_t(c)) * 1099511628211ull;
+    return size_t(h);
+  };
+  auto regNamed = [&](std::string_view n) {  // -1: none
+    for (size_t i = hashName(n) & (slots - 1);; i = (i + 1) & (slots - 1))
+      if (slot[i] < 0 || F.regs[size_t(slot[i])].name == n) return slot[i];
+  };
+  for (size_t r = 0; r < F.regs.size(); ++r) {
+    size_t i = hashName(F.regs[r].name) & (slots - 1);
+    while (slot[i] >= 0 && F.regs[size_t(slot[i])].name != F.regs[r].name) i = (i + 1) & (slots - 1);
+    if (slot[i] < 0) slot[i] = int(r);  // the first register of a name, as a map's emplace keeps it
+  }
+  // Most identifiers in the body are no register (types, helper calls, parameters): one longer than every register
+  // name, or starting with a character none starts with, is not looked up.
+  size_t longest = 0;
+  bool startsName[256] = {};
+  for (auto& R : F.regs) {
+    longest = std::max(longest, R.name.size());
+    if (!R.name.empty()) startsName[uint8_t(R.name[0])] = true;
+  }
+  auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
   std::vector<std::pair<size_t, size_t>> lines;  // [begin, end) of each body line
   for (size_t i = 0; i < body_.size();) {
     size_t e = body_.find('\n', i);
@@ -999,14 +1066,17 @@ void Emitter::placeDeclarations() {
     i = e + 1;
   }
   // the scope tree: node 0 is main's body; each line ending in '{' opens a child, each starting with '}' closes one
-  std::vector<int> parent{-1}, depth{0};
+  // Scopes are numbered as they open, so the scopes inside scope a are a + 1 .. scopeEnd[a] - 1 (the next number
+  // given out when a closed; open scopes have no end yet): whether a holds b is two comparisons, and the innermost
+  // scope holding both a and b is found walking up from a alone, rather than up from both by depth (registers are
+  // mentioned thousands of times, deep in the warp-emulation nesting).
+  std::vector<int> parent{-1}, scopeEnd{INT_MAX};
   std::vector<uint8_t> isSwitch{0};
   std::vector<int> lineScope(lines.size());
   std::vector<int> first(F.regs.size(), -1), common(F.regs.size(), -1);
+  auto holds = [&](int a, int b) { return a <= b && b < scopeEnd[size_t(a)]; };
   auto lca = [&](int a, int b) {
-    while (depth[size_t(a)] > depth[size_t(b)]) a = parent[size_t(a)];
-    while (depth[size_t(b)] > depth[size_t(a)]) b = parent[size_t(b)];
-    while (a != b) a = parent[size_t(a)], b = parent[size_t(b)];
+    while (!holds(a, b)) a = parent[size_t(a)];
     return a;
   };
   int cur = 0;
@@ -1017,12 +1087,15 @@ void Emitter::placeDeclarations() {
     size_t b = code.find_first_not_of(' ');
     size_t e = code.find_last_not_of(' ');
     code = b == std::string_view::npos ? std::string_view() : code.substr(b, e - b + 1);
-    if (!code.empty() && code.front() == '}' && parent[size_t(cur)] >= 0) cur = parent[size_t(cur)];
+    if (!code.empty() && code.front() == '}' && parent[size_t(cur)] >= 0) {
+      scopeEnd[size_t(cur)] = int(parent.size());
+      cur = parent[size_t(cur)];
+    }
     lineScope[li] = cur;
     for (size_t i = 0; i < code.size();) {
-      if (!(isalpha((unsigned char)code[i]) || code[i] == '_')) {
+      if (!(letter(code[i]) || code[i] == '_')) {
         // a number's suffix or exponent is not an identifier
-        if (isdigit((unsigned char)code[i]))
+        if (code[i] >= '0' && code[i] <= '9')
           while (i < code.size() && identChar(code[i])) ++i;
         else
           ++i;
@@ -1030,9 +1103,9 @@ void Emitter::placeDeclarations() {
       }
       size_t j = i;
       while (j < code.size() && identChar(code[j])) ++j;
-      auto it = byName.find(code.substr(i, j - i));
-      if (it != byName.end()) {
-        size_t r = size_t(it->second);
+      int named = j - i <= longest && startsName[uint8_t(code[i])] ? regNamed(code.substr(i, j - i)) : -1;
+      if (named >= 0) {
+        size_t r = size_t(named);
         if (first[r] < 0) first[r] = int(li), common[r] = cur;
         else common[r] = lca(common[r], cur);
       }
@@ -1040,7 +1113,7 @@ void Emitter::placeDeclarations() {
     }
     if (!code.empty() && code.back() == '{') {
       parent.push_back(cur);
-      depth.push_back(depth[size_t(cur)] + 1);
+      scopeEnd.push_back(INT_MAX);
       isSwitch.push_back(code.compare(0, 7, "switch ") == 0 || code.compare(0, 7, "switch(") == 0);
       cur = int(parent.size()) - 1;
     }
@@ -1057,11 +1130,12 @@ void Emitter::placeDeclarations() {
     std::string_view l(body_.data() + lines[li].first, lines[li].second - lines[li].first);
     size_t b = l.find_first_not_of(' ');
     const std::string& name = F.regs[r].name;
-    if (b == std::string_view::npos || l.compare(b, name.size() + 3, name + " = ") != 0) continue;
+    if (b == std::string_view::npos || l.compare(b, name.size(), name) != 0 || l.compare(b + name.size(), 3, " = ") != 0)
+      continue;
     std::string_view rest = l.substr(b + name.size() + 3);
     std::string_view code = rest.substr(0, rest.find("//"));
     if (code.find('{') != std::string_view::npos || code.find('}') != std::string_view::npos) continue;
-    if (mentions(std::string(code), name)) continue;
+    if (mentions(code, name)) continue;
     // the statement starts on this line: the code line before it ends one (or opens or closes a scope)
     bool starts = true;
     for (size_t k = li; k-- > 0;) {
@@ -1082,19 +1156,18 @@ void Emitter::placeDeclarations() {
   out.reserve(body_.size() + 16 * F.regs.size());
   for (size_t li = 0; li < lines.size(); ++li) {
     std::string_view l(body_.data() + lines[li].first, lines[li].second - lines[li].first);
-    std::string t;
     if (placeAt[li] >= 0) {
       const ir::Reg& R = F.regs[size_t(placeAt[li])];
       size_t b = l.find_first_not_of(' ');
-      t.append(l.substr(0, b));
+      std::string t(l.substr(0, b));
       if (R.vt == ir::VType::F32 || R.vt == ir::VType::F64) t += "precise ";
       t += ir::glslTypeName(R.vt);
       t += ' ';
       t.append(l.substr(b));
+      wrapLine(t, out);
     } else {
-      t.assign(l);
+      wrapLine(l, out);
     }
-    wrapLine(t, out);
     out += '\n';
   }
   if (!body_.empty() && body_.back() != '\n') out.pop_back();
@@ -1179,6 +1252,9 @@ static bool hasConversion(std::string_view t) {
 }
 
 static bool nestedConversion(const std::string& line) {
+  // a nested call needs two helper names (each kConversions entry starts with p2g_): most statements have none
+  size_t first = line.find("p2g_");
+  if (first == std::string::npos || line.find("p2g_", first + 1) == std::string::npos) return false;
   for (const char* c : kConversions) {
     for (size_t at = conversionCall(line, c, 0); at != std::string::npos; at = conversionCall(line, c, at + 1)) {
       size_t i = at + strlen(c), end = i;
@@ -1194,39 +1270,46 @@ static bool nestedConversion(const std::string& line) {
 // are assigned at their definition, as without folding. A folded value longer than kFoldWidth characters, its own
 // folds included, stays assigned, and so does the longest value folded into a statement that would be longer than
 // kLineWidth: a statement should still read as one line.
+
 void Emitter::resolveFolds() {
   static const size_t kFoldWidth = 72, kLineWidth = 120;
   size_t n = folds_.size();
   if (n == 0) return;
   std::vector<int> reads(n, 0);
-  auto count = [&](const std::string& t) {
-    for (size_t at = t.find('\x01'); at != std::string::npos; at = t.find('\x01', at + 1))
-      reads[size_t(atoi(t.c_str() + at + 1))]++;
+  // the fold whose value holds fold k's marker (npos: a statement holds it); a fold read once has one such place
+  std::vector<size_t> holder(n, std::string::npos);
+  auto count = [&](std::string_view t, size_t in) {
+    for (size_t at = t.find('\x01'); at != std::string::npos; at = t.find('\x01', at + 1)) {
+      size_t k = markerIndex(t, at);
+      reads[k]++;
+      holder[k] = in;
+    }
   };
-  count(body_);
-  for (auto& f : folds_) count(f.expr);
+  count(body_, std::string::npos);
+  for (size_t k = 0; k < n; ++k) count(folds_[k].expr, k);
   std::vector<std::string> value(n);
   std::vector<uint8_t> folded(n, 0);
   // `int((a + b))` reads `int(a + b)`: a parenthesised value that is a call's only argument loses its parentheses
-  auto bare = [](const std::string& v) {
-    if (v.size() < 2 || v.front() != '(') return v;
+  auto appendBare = [](std::string& out, const std::string& v) {
+    if (v.size() < 2 || v.front() != '(') return void(out += v);
     int depth = 0;
     for (size_t i = 0; i < v.size(); ++i) {
       if (v[i] == '(') ++depth;
-      else if (v[i] == ')' && --depth == 0 && i + 1 != v.size()) return v;
+      else if (v[i] == ')' && --depth == 0 && i + 1 != v.size()) return void(out += v);
     }
-    return v.substr(1, v.size() - 2);
+    out.append(v, 1, v.size() - 2);
   };
-  auto expand = [&](const std::string& t) {
+  // the text with each marker replaced by its fold's value (folded) or register (assigned); copied in runs
+  // between markers, since statements are mostly text
+  auto expand = [&](std::string_view t) {
     std::string out;
-    out.reserve(t.size());
-    for (size_t i = 0; i < t.size(); ++i) {
-      if (t[i] != '\x01') {
-        out += t[i];
-        continue;
-      }
-      size_t k = size_t(atoi(t.c_str() + i + 1));
-      size_t e = t.find('\x02', i);
+    out.reserve(t.size() + 32);
+    size_t i = 0;
+    for (size_t at = t.find('\x01'); at != std::string::npos; at = t.find('\x01', i)) {
+      out.append(t.data() + i, at - i);
+      size_t k = markerIndex(t, at);
+      size_t e = t.find('\x02', at);
+      i = e + 1;
       bool alone = !out.empty() && out.back() == '(' && e + 1 < t.size() && t[e + 1] == ')';
       if (alone && folded[k]) {  // the bits of a folded `uintBitsToFloat(u)` are `u` (and the other way round)
         std::string inner;
@@ -1239,28 +1322,33 @@ void Emitter::resolveFolds() {
               (out.size() == m || !identChar(out[out.size() - m - 1])) && unwrapCall(value[k], p[1], inner)) {
             out.resize(out.size() - m);
             out += inner;
-            i = e + 1;  // past the call's closing parenthesis
+            i = e + 2;  // past the call's closing parenthesis
             done = true;
             break;
           }
         }
         if (done) continue;
       }
-      out += folded[k] ? (alone ? bare(value[k]) : value[k]) : F.regs[folds_[k].reg].name;
-      i = e;
+      if (!folded[k]) out += F.regs[folds_[k].reg].name;
+      else if (alone) appendBare(out, value[k]);
+      else out += value[k];
     }
+    out.append(t.data() + i, t.size() - i);
     return out;
   };
   // markers stand for folds made earlier, so one pass in order settles nested folds before their users
-  auto settle = [&] {
-    for (size_t k = 0; k < n; ++k) value[k] = folded[k] ? expand(folds_[k].expr) : std::string();
-  };
   for (size_t k = 0; k < n; ++k) {
     value[k] = expand(folds_[k].expr);
     folded[k] = !folds_[k].forced && reads[k] == 1 && value[k].size() <= kFoldWidth;
   }
   // the statements: body lines and the assignments of folds that stay assigned
-  std::vector<std::string> lines = bodyLines(body_, 0);
+  std::vector<std::string_view> lines;
+  for (size_t i = 0; i < body_.size();) {
+    size_t e = body_.find('\n', i);
+    if (e == std::string::npos) e = body_.size();
+    lines.push_back(std::string_view(body_).substr(i, e - i));
+    i = e + 1;
+  }
   // A statement that passes the check keeps passing: a fold is read in one place, so unfolding one changes only
   // the statement whose check chose it (and adds the fold's own assignment). So each round rechecks only the
   // statements that failed the last one and the assignments it added, in the same order (the same choices as
@@ -1269,37 +1357,57 @@ void Emitter::resolveFolds() {
   for (size_t i = 0; i < lines.size(); ++i)
     lineDue[i] = !lines[i].empty() && lines[i][0] != '\x03' && lines[i].find('\x01') != std::string::npos;
   for (size_t k = 0; k < n; ++k) assignDue[k] = !folded[k];
+  // Likewise only the values holding a fold unfolded in the last round change when the round's values are settled
+  // (the folds that hold it, up the chain): those are recomputed, in order, rather than every value.
+  // the assignments of the folds that stay assigned, made when first needed
+  std::vector<std::string> assigns(n);
+  auto assignOf = [&](size_t k) -> const std::string& {
+    if (assigns[k].empty()) assigns[k] = assignText(k);
+    return assigns[k];
+  };
+  std::vector<uint8_t> stale(n, 0);
+  std::vector<size_t> staleList;
+  auto unfold = [&](size_t k) {
+    folded[k] = 0;
+    assignDue[k] = 1;
+    for (size_t h = holder[k]; h != std::string::npos && !stale[h]; h = holder[h]) stale[h] = 1, staleList.push_back(h);
+  };
   for (bool changed = true; changed;) {
     changed = false;
-    settle();
-    auto check = [&](const std::string& t) {  // true when the statement passes
+    std::sort(staleList.begin(), staleList.end());
+    for (size_t k : staleList) {
+      if (folded[k]) value[k] = expand(folds_[k].expr);
+      stale[k] = 0;
+    }
+    staleList.clear();
+    auto check = [&](std::string_view t) {  // true when the statement passes
       if (t.find('\x01') == std::string::npos) return true;
       std::string x = expand(t);
       bool nested = nestedConversion(x);
       if (x.size() <= kLineWidth && !nested) return true;
       int widest = -1;
       for (size_t at = t.find('\x01'); at != std::string::npos; at = t.find('\x01', at + 1)) {
-        int k = atoi(t.c_str() + at + 1);
+        int k = int(markerIndex(t, at));
         if (folded[size_t(k)] && (!nested || hasConversion(value[size_t(k)])) &&
             (widest < 0 || value[size_t(k)].size() > value[size_t(widest)].size()))
           widest = k;
       }
-      if (widest >= 0) folded[size_t(widest)] = 0, assignDue[size_t(widest)] = 1, changed = true;
+      if (widest >= 0) unfold(size_t(widest)), changed = true;
       return false;
     };
     for (size_t i = 0; i < lines.size(); ++i)
       if (lineDue[i]) lineDue[i] = !check(lines[i]);
     for (size_t k = 0; k < n; ++k)
-      if (assignDue[k]) assignDue[k] = !check(folds_[k].assign);
+      if (assignDue[k]) assignDue[k] = !check(assignOf(k));
   }
   std::string out;
   out.reserve(body_.size());
-  for (auto& l : lines) {
+  for (auto l : lines) {
     if (!l.empty() && l[0] == '\x03') {
-      size_t k = size_t(atoi(l.c_str() + 1));
-      if (!folded[k]) out += expand(folds_[k].assign) + "\n";
+      size_t k = markerIndex(l, 0);
+      if (!folded[k]) out += expand(assignOf(k)), out += '\n';
     } else {
-      out += expand(l) + "\n";
+      out += expand(l), out += '\n';
     }
   }
   body_ = std::move(out);

@@ -195,6 +195,7 @@ class Emitter {
     size_t at;
   };
   std::vector<PendingTmp> pendingTmps_;
+  void appendLine(const std::string& s);  // the statement at the current indent, as it is
   void settleTmps(const std::string& statement);
   void dropPendingTmps(int fromIndent);
   void declarePending(size_t i);
@@ -203,11 +204,14 @@ class Emitter {
   // line in body_; its use reads a marker that stands for the expression. When emission is done, a marker read
   // exactly once becomes the expression, and any other fold goes back to an assignment at its definition.
   struct Fold {
-    std::string assign;  // the assignment the fold replaces, with its indent
+    size_t indent;       // of the assignment the fold replaces (assignText), in spaces
     std::string expr;    // the value, parenthesised
     int reg;
+    bool parenthesised;  // expr is the value in parentheses (else the value itself)
     bool forced = false; // a statement followed the store() in its instruction: always assigned
   };
+  // The assignment fold k replaces, with its indent: made only for the folds that stay assigned.
+  std::string assignText(size_t k) const;
   std::vector<uint8_t> foldable_;   // per register: fold.h's verdict (kFoldable, kDead or 0)
   std::vector<int> liveFold_;       // per register: index into folds_ of its pending value, -1 none
   std::vector<Fold> folds_;

@@ -24,19 +24,35 @@ struct TypeInfo {
   unsigned bits = 0;
 };
 
+struct NamedType {
+  std::string_view name;
+  TypeInfo info;
+};
+const NamedType kTypes[] = {
+    {"b8", {TK::Bit, 8}},       {"b16", {TK::Bit, 16}},     {"b32", {TK::Bit, 32}},    {"b64", {TK::Bit, 64}},
+    {"b128", {TK::Bit, 128}},   {"u8", {TK::Int, 8}},       {"u16", {TK::Int, 16}},    {"u32", {TK::Int, 32}},
+    {"u64", {TK::Int, 64}},     {"s8", {TK::Int, 8}},       {"s16", {TK::Int, 16}},    {"s32", {TK::Int, 32}},
+    {"s64", {TK::Int, 64}},     {"f32", {TK::Float, 32}},   {"f64", {TK::Float, 64}},  {"f16", {TK::Half, 16}},
+    {"f16x2", {TK::Half, 32}},  {"bf16", {TK::Half, 16}},   {"bf16x2", {TK::Half, 32}}, {"tf32", {TK::Other, 32}},
+    {"pred", {TK::Pred, 1}},    {"e4m3", {TK::Other, 8}},   {"e5m2", {TK::Other, 8}},  {"e4m3x2", {TK::Other, 16}},
+    {"e5m2x2", {TK::Other, 16}}, {"s16x2", {TK::Int, 32}},  {"u16x2", {TK::Int, 32}},  {"e2m1x2", {TK::Other, 8}},
+    {"e2m3x2", {TK::Other, 16}}, {"e3m2x2", {TK::Other, 16}}, {"ue8m0x2", {TK::Other, 16}},
+};
+
+// The check asks this for every register operand and modifier: only the few names that share the first letter
+// are compared, rather than hashing the name.
 TypeInfo typeInfo(std::string_view m) {
-  static const std::unordered_map<std::string_view, TypeInfo> k = {
-      {"b8", {TK::Bit, 8}},       {"b16", {TK::Bit, 16}},     {"b32", {TK::Bit, 32}},    {"b64", {TK::Bit, 64}},
-      {"b128", {TK::Bit, 128}},   {"u8", {TK::Int, 8}},       {"u16", {TK::Int, 16}},    {"u32", {TK::Int, 32}},
-      {"u64", {TK::Int, 64}},     {"s8", {TK::Int, 8}},       {"s16", {TK::Int, 16}},    {"s32", {TK::Int, 32}},
-      {"s64", {TK::Int, 64}},     {"f32", {TK::Float, 32}},   {"f64", {TK::Float, 64}},  {"f16", {TK::Half, 16}},
-      {"f16x2", {TK::Half, 32}},  {"bf16", {TK::Half, 16}},   {"bf16x2", {TK::Half, 32}}, {"tf32", {TK::Other, 32}},
-      {"pred", {TK::Pred, 1}},    {"e4m3", {TK::Other, 8}},   {"e5m2", {TK::Other, 8}},  {"e4m3x2", {TK::Other, 16}},
-      {"e5m2x2", {TK::Other, 16}}, {"s16x2", {TK::Int, 32}},  {"u16x2", {TK::Int, 32}},  {"e2m1x2", {TK::Other, 8}},
-      {"e2m3x2", {TK::Other, 16}}, {"e3m2x2", {TK::Other, 16}}, {"ue8m0x2", {TK::Other, 16}},
+  struct ByFirst {
+    std::vector<const NamedType*> of[256];
+    ByFirst() {
+      for (const NamedType& t : kTypes) of[uint8_t(t.name[0])].push_back(&t);
+    }
   };
-  auto it = k.find(m);
-  return it == k.end() ? TypeInfo{} : it->second;
+  static const ByFirst byFirst;
+  if (m.empty()) return {};
+  for (const NamedType* t : byFirst.of[uint8_t(m[0])])
+    if (t->name == m) return t->info;
+  return {};
 }
 bool isTypeName(std::string_view m) { return typeInfo(m).kind != TK::None; }
 
@@ -268,10 +284,11 @@ std::string slotText(const Slot& s) {
 struct OpCtx {
   const ir::Function& f;
   const ptx::Instr& src;
-  const std::vector<std::string_view>& types;  // the instruction's type modifiers, in order
+  const std::vector<TypeInfo>& types;  // the instruction's type modifiers, in order
   unsigned vecN = 1;
   ptx::Space space = ptx::Space::None;
-  std::string name;  // "ld.global.u32", for messages
+  // "ld.global.u32", for messages: built only when one is written (most instructions pass)
+  std::string name() const { return ptx::clip(opText(src), 120); }
 };
 
 struct OpError {
@@ -279,22 +296,22 @@ struct OpError {
   ptx::Span at;
 };
 
-// The size an operand of `spec` must have (0 = unchecked), and whether its immediates are float-valued.
-std::string_view widthType(const OpSpec& spec, const OpCtx& c) {
+// The type an operand of `spec` must have: its size (0 = unchecked), and whether its immediates are float-valued.
+TypeInfo widthInfo(const OpSpec& spec, const OpCtx& c) {
   if (c.types.empty()) return {};
   switch (spec.width) {
     case W::T:
     case W::TwoT: return c.types.back();
     case W::T0: return c.types[0];
-    case W::T1: return c.types.size() > 1 ? c.types[1] : std::string_view{};
-    case W::T2: return c.types.size() > 2 ? c.types[2] : std::string_view{};
+    case W::T1: return c.types.size() > 1 ? c.types[1] : TypeInfo{};
+    case W::T2: return c.types.size() > 2 ? c.types[2] : TypeInfo{};
     default: return {};
   }
 }
 unsigned widthBits(const OpSpec& spec, const OpCtx& c) {
   if (spec.width == W::Fixed) return spec.fixed;
   if (spec.width == W::Any) return 0;
-  unsigned b = typeInfo(widthType(spec, c)).bits;
+  unsigned b = widthInfo(spec, c).bits;
   return spec.width == W::TwoT ? 2 * b : b;
 }
 
@@ -320,13 +337,13 @@ const char* spaceName(ptx::Space s) {
 bool checkReg(const ir::Opnd& o, unsigned bits, bool wider, size_t i, const OpCtx& c, OpError& e) {
   const ir::Reg& R = c.f.regs[o.reg];
   if (isPredReg(c.f, o.reg)) {
-    e = {nth(i) + " of '" + c.name + "' is the predicate '" + written(o, c.f) + "'; a value register is needed",
+    e = {nth(i) + " of '" + c.name() + "' is the predicate '" + written(o, c.f) + "'; a value register is needed",
          o.span};
     return false;
   }
   unsigned rb = regBits(c.f, o.reg);
   if (bits && rb != bits && !(wider && rb > bits)) {
-    e = {nth(i) + " of '" + c.name + "' is the " + std::to_string(rb) + "-bit register '" + written(o, c.f) +
+    e = {nth(i) + " of '" + c.name() + "' is the " + std::to_string(rb) + "-bit register '" + written(o, c.f) +
              "' (." + std::string(R.ptxType) + "); this form needs " + (wider ? "at least " : "") +
              std::to_string(bits) + " bits",
          o.span};
@@ -344,7 +361,7 @@ bool checkImm(const ir::Opnd& o, unsigned bits, TK tk, size_t i, const OpCtx& c,
   if (tk == TK::Float) return true;  // converted by value (`add.f32 %f1, %f2, 1`)
   if (!immFits(o.imm, bits)) {
     e = {"immediate " + std::to_string(o.imm) + " does not fit the " + std::to_string(bits) + "-bit " + nth(i) +
-             " of '" + c.name + "'",
+             " of '" + c.name() + "'",
          o.span};
     return false;
   }
@@ -359,7 +376,7 @@ bool checkFImm(const ir::Opnd& o, unsigned bits, TK tk, size_t i, const OpCtx& c
             ((bits == 32 && !o.isDouble) || (bits == 64 && o.isDouble));
   if (!ok) {
     e = {"float literal for the " + (bits ? std::to_string(bits) + "-bit " : std::string()) + nth(i) + " of '" +
-             c.name + "' (only 0fXXXXXXXX for 32-bit and 0dXXXXXXXXXXXXXXXX for 64-bit bit/integer operands)",
+             c.name() + "' (only 0fXXXXXXXX for 32-bit and 0dXXXXXXXXXXXXXXXX for 64-bit bit/integer operands)",
          o.span};
     return false;
   }
@@ -368,7 +385,7 @@ bool checkFImm(const ir::Opnd& o, unsigned bits, TK tk, size_t i, const OpCtx& c
 
 bool checkValue(const ir::Opnd& o, const OpSpec& spec, size_t i, const OpCtx& c, OpError& e, bool dest) {
   unsigned bits = widthBits(spec, c);
-  TK tk = typeInfo(widthType(spec, c)).kind;
+  TK tk = widthInfo(spec, c).kind;
   if (spec.width == W::Fixed) tk = TK::Int;
   using K = ir::Opnd::Kind;
   switch (o.kind) {
@@ -388,7 +405,7 @@ bool checkValue(const ir::Opnd& o, const OpSpec& spec, size_t i, const OpCtx& c,
     case K::VarAddr:
       if (!dest && !o.bracket) {
         if (bits == 32 || bits == 64 || bits == 0) return true;
-        e = {nth(i) + " of '" + c.name + "': the address of a variable needs a 32- or 64-bit operand", o.span};
+        e = {nth(i) + " of '" + c.name() + "': the address of a variable needs a 32- or 64-bit operand", o.span};
         return false;
       }
       break;
@@ -397,7 +414,7 @@ bool checkValue(const ir::Opnd& o, const OpSpec& spec, size_t i, const OpCtx& c,
   const char* what = o.kind == K::Label ? "a label" : o.kind == K::Vec ? "a vector" :
                      (o.kind == K::RegAddr || o.kind == K::VarAddr) ? "an address [...]" : o.kind == K::Sink ? "'_'" :
                      o.kind == K::Special ? "a special register" : "a constant";
-  e = {nth(i) + " of '" + c.name + "' must be " + (dest ? "a destination register" : "a register or a constant") +
+  e = {nth(i) + " of '" + c.name() + "' must be " + (dest ? "a destination register" : "a register or a constant") +
            ", not " + what,
        o.span};
   return false;
@@ -409,7 +426,7 @@ bool checkPred(const ir::Opnd& o, size_t i, const OpCtx& c, OpError& e, bool des
   if (dest && o.kind == K::Sink) return true;
   // -1 is true as nvcc writes it (`mov.pred %p, -1`; ptx_corpus/outside/warp_one_thread on the H200)
   if (!dest && o.kind == K::Imm && (o.imm == 0 || o.imm == 1 || o.imm == -1)) return true;
-  e = {nth(i) + " of '" + c.name + "' must be a predicate" + (o.kind == K::Reg ? " register, not '" +
+  e = {nth(i) + " of '" + c.name() + "' must be a predicate" + (o.kind == K::Reg ? " register, not '" +
            written(o, c.f) + "' (." + std::string(c.f.regs[o.reg].ptxType) + ")" : ""),
        o.span};
   return false;
@@ -423,32 +440,32 @@ bool checkAddress(const ir::Opnd& o, size_t i, const OpCtx& c, OpError& e) {
   if (o.kind == K::RegAddr) {
     if (o.reg >= 0) {
       if (isPredReg(c.f, o.reg)) {
-        e = {nth(i) + " of '" + c.name + "': a predicate cannot be an address", o.span};
+        e = {nth(i) + " of '" + c.name() + "': a predicate cannot be an address", o.span};
         return false;
       }
       unsigned rb = regBits(c.f, o.reg);
       bool wide = c.space == ptx::Space::Global || c.space == ptx::Space::None;
       if (wide ? rb != 64 : (rb != 32 && rb != 64)) {
-        e = {nth(i) + " of '" + c.name + "': the address register in '" + written(o, c.f) + "' has " +
+        e = {nth(i) + " of '" + c.name() + "': the address register in '" + written(o, c.f) + "' has " +
                  std::to_string(rb) + " bits; a " + spaceName(c.space) + " address needs " +
                  (wide ? "64" : "32 or 64"),
              o.span};
         return false;
       }
       if (window && (o.imm <= -k4G || o.imm >= k4G)) {
-        e = {"address offset " + std::to_string(o.imm) + " of '" + c.name + "' does not fit the 32-bit " +
+        e = {"address offset " + std::to_string(o.imm) + " of '" + c.name() + "' does not fit the 32-bit " +
                  spaceName(c.space) + " window",
              o.span};
         return false;
       }
       if (o.imm == INT64_MIN) {
-        e = {"address offset " + std::to_string(o.imm) + " of '" + c.name + "' is out of range", o.span};
+        e = {"address offset " + std::to_string(o.imm) + " of '" + c.name() + "' is out of range", o.span};
         return false;
       }
       return true;
     }
     if (window && (o.imm < 0 || o.imm >= k4G)) {
-      e = {"address " + std::to_string(o.imm) + " of '" + c.name + "' is outside the 32-bit " + spaceName(c.space) +
+      e = {"address " + std::to_string(o.imm) + " of '" + c.name() + "' is outside the 32-bit " + spaceName(c.space) +
                " window",
            o.span};
       return false;
@@ -460,7 +477,7 @@ bool checkAddress(const ir::Opnd& o, size_t i, const OpCtx& c, OpError& e) {
     ptx::Space want = c.space == ptx::Space::None ? ptx::Space::Global : c.space;
     bool ok = v.space == want || (want == ptx::Space::Param && v.space == ptx::Space::Local);
     if (!ok) {
-      e = {nth(i) + " of '" + c.name + "': '" + std::string(v.ptxName) + "' is a " + spaceName(v.space) +
+      e = {nth(i) + " of '" + c.name() + "': '" + std::string(v.ptxName) + "' is a " + spaceName(v.space) +
                " variable, not " + (c.space == ptx::Space::None ? "a .global one (a generic access needs a .global "
                                                                   "variable or an address register)"
                                                                 : std::string("in ") + spaceName(want)),
@@ -470,14 +487,14 @@ bool checkAddress(const ir::Opnd& o, size_t i, const OpCtx& c, OpError& e) {
     int64_t total = int64_t(v.offset) + o.imm;
     bool small = v.space != ptx::Space::Global;
     if ((small && (total < 0 || total >= k4G)) || o.imm == INT64_MIN) {
-      e = {"address offset " + std::to_string(o.imm) + " of '" + c.name + "' puts '" + std::string(v.ptxName) +
+      e = {"address offset " + std::to_string(o.imm) + " of '" + c.name() + "' puts '" + std::string(v.ptxName) +
                "' + offset outside the 32-bit " + spaceName(v.space) + " window",
            o.span};
       return false;
     }
     return true;
   }
-  e = {nth(i) + " of '" + c.name + "' must be an address [...]", o.span};
+  e = {nth(i) + " of '" + c.name() + "' must be an address [...]", o.span};
   return false;
 }
 
@@ -485,7 +502,7 @@ bool checkOperand(const OpSpec& spec, const ir::Opnd& o, size_t i, const OpCtx& 
   using K = ir::Opnd::Kind;
   auto vec = [&](size_t n, bool dest, unsigned elemBits) -> bool {
     if (o.kind != K::Vec || (n && o.elems.size() != n)) {
-      e = {nth(i) + " of '" + c.name + "' must be a vector of " + (n ? std::to_string(n) : std::string("values")) +
+      e = {nth(i) + " of '" + c.name() + "' must be a vector of " + (n ? std::to_string(n) : std::string("values")) +
                " {...}",
            o.span};
       return false;
@@ -502,7 +519,7 @@ bool checkOperand(const OpSpec& spec, const ir::Opnd& o, size_t i, const OpCtx& 
     case 'a': return checkValue(o, spec, i, c, e, false);
     case 'i':
       if (o.kind != K::Imm) {
-        e = {nth(i) + " of '" + c.name + "' must be an integer constant", o.span};
+        e = {nth(i) + " of '" + c.name() + "' must be an integer constant", o.span};
         return false;
       }
       return checkImm(o, widthBits(spec, c), TK::Int, i, c, e);
@@ -513,7 +530,7 @@ bool checkOperand(const OpSpec& spec, const ir::Opnd& o, size_t i, const OpCtx& 
       if (o.kind == K::Vec && o.elems.size() == 2)
         return checkPred(o.elems[0], i, c, e, true) && checkPred(o.elems[1], i, c, e, true);
       if (spec.kind == 'Q') return checkPred(o, i, c, e, true);
-      e = {nth(i) + " of '" + c.name + "' must be a predicate pair p|q (one predicate per half)", o.span};
+      e = {nth(i) + " of '" + c.name() + "' must be a predicate pair p|q (one predicate per half)", o.span};
       return false;
     case 'e':
       if (o.kind == K::Vec && o.elems.size() == 2) {
@@ -526,12 +543,12 @@ bool checkOperand(const OpSpec& spec, const ir::Opnd& o, size_t i, const OpCtx& 
         OpSpec v = spec;
         return checkValue(o.elems[0], v, i, c, e, true) && checkPred(o.elems[1], i, c, e, true);
       }
-      e = {nth(i) + " of '" + c.name + "' must be a pair d|p (a value and a predicate destination)", o.span};
+      e = {nth(i) + " of '" + c.name() + "' must be a pair d|p (a value and a predicate destination)", o.span};
       return false;
     case 'm': return checkAddress(o, i, c, e);
     case 'x':
       if (o.kind == K::RegAddr || (o.kind == K::VarAddr && o.bracket)) return true;
-      e = {nth(i) + " of '" + c.name + "' must be [handle, ...]", o.span};
+      e = {nth(i) + " of '" + c.name() + "' must be [handle, ...]", o.span};
       return false;
     case 'w': return vec(0, false, 0);
     case 'D': return vec(0, true, 0);
@@ -547,7 +564,7 @@ bool checkOperand(const OpSpec& spec, const ir::Opnd& o, size_t i, const OpCtx& 
       size_t n = o.kind == K::Vec ? o.elems.size() : 0;
       unsigned w = n ? t / unsigned(n) : 0;
       if ((n != 2 && n != 4) || (w != 8 && w != 16 && w != 32)) {
-        e = {nth(i) + " of '" + c.name + "' must be a vector of 2 or 4 parts of 8, 16 or 32 bits", o.span};
+        e = {nth(i) + " of '" + c.name() + "' must be a vector of 2 or 4 parts of 8, 16 or 32 bits", o.span};
         return false;
       }
       return vec(n, spec.kind == 'U', w);
@@ -600,7 +617,11 @@ bool operandCountInSomeForm(const ptx::Instr& src, size_t n) {
   return false;
 }
 
-FormResult checkForm(const ptx::Instr& src, const ir::Inst* x, const ir::Function& f) {
+namespace {
+
+// The verdict on an instruction whose opcode is unknown or whose modifiers match no form of it (checkForm's
+// steps 1 and 2).
+FormResult refusedByModifiers(const ptx::Instr& src) {
   FormResult r;
   const Table& t = table();
   auto it = t.byOp.find(src.opcode);
@@ -620,49 +641,87 @@ FormResult checkForm(const ptx::Instr& src, const ir::Inst* x, const ir::Functio
       r.at = modifierSpan(src, i);
       return r;
     }
-  // 2. The forms whose modifier pattern the instruction matches.
-  std::vector<const Form*> matched;
+  // 2. No form's modifier pattern matches the instruction.
+  r.ok = false;
+  r.at = src.span;
+  // Every modifier has a place in some form but a required one is missing: name it.
+  const Form* best = nullptr;
+  std::vector<size_t> bestMissing;
   for (auto& form : of.forms) {
+    Matcher m(form, src.mods, false);
+    if (!m.run(0, -1)) continue;
+    std::vector<size_t> missing;
+    for (size_t s = 0; s < form.slots.size(); ++s)
+      if (!m.used[s] && !form.slots[s].optional) missing.push_back(s);
+    if (!missing.empty() && (!best || missing.size() < bestMissing.size())) best = &form, bestMissing = missing;
+  }
+  if (best)
+    r.message = "'" + name + "' lacks a modifier: one of " + slotText(best->slots[bestMissing[0]]) +
+                " (see 'ptx2glsl ops " + std::string(src.opcode) + "')";
+  else
+    r.message = "unsupported modifier combination '" + name + "' (see 'ptx2glsl ops " + std::string(src.opcode) +
+                "')";
+  return r;
+}
+
+}  // namespace
+
+namespace {
+
+// What the check learns from an instruction's opcode and modifiers alone: the forms they match, and for each the
+// operands it expects. A kernel repeats a few hundred such combinations thousands of times, so a combination that
+// matches is remembered (per thread: `ptx2glsl batch` checks in several), and only its operands are checked again.
+// Combinations that match no form are not kept; they take the full path, which words the error.
+struct ModVerdict {
+  std::vector<const Form*> matched;
+  std::vector<std::vector<const OpSpec*>> want;  // per matched form: expectedOps
+  std::vector<TypeInfo> types;                   // of the type modifiers, in order
+  unsigned vecN = 1;
+  ptx::Space space = ptx::Space::None;
+};
+
+// The forms the modifiers match, or nullptr when they match none (or name an unknown opcode).
+const ModVerdict* modVerdict(const ptx::Instr& src) {
+  static const size_t kMaxKept = 4096;  // bounds the memory a file of many distinct combinations can take
+  thread_local std::unordered_map<std::string, ModVerdict> kept;
+  thread_local std::string key;
+  key.assign(src.opcode);
+  for (auto m : src.mods) key += '.', key += m;
+  auto hit = kept.find(key);
+  if (hit != kept.end()) return &hit->second;
+  const Table& t = table();
+  auto it = t.byOp.find(src.opcode);
+  if (it == t.byOp.end()) return nullptr;
+  ModVerdict v;
+  for (auto& form : it->second.forms) {
     Matcher m(form, src.mods, true);
-    if (m.run(0, -1)) matched.push_back(&form);
+    if (m.run(0, -1)) v.matched.push_back(&form), v.want.push_back(expectedOps(form, src));
   }
-  if (matched.empty()) {
-    r.ok = false;
-    r.at = src.span;
-    // Every modifier has a place in some form but a required one is missing: name it.
-    const Form* best = nullptr;
-    std::vector<size_t> bestMissing;
-    for (auto& form : of.forms) {
-      Matcher m(form, src.mods, false);
-      if (!m.run(0, -1)) continue;
-      std::vector<size_t> missing;
-      for (size_t s = 0; s < form.slots.size(); ++s)
-        if (!m.used[s] && !form.slots[s].optional) missing.push_back(s);
-      if (!missing.empty() && (!best || missing.size() < bestMissing.size())) best = &form, bestMissing = missing;
-    }
-    if (best)
-      r.message = "'" + name + "' lacks a modifier: one of " + slotText(best->slots[bestMissing[0]]) +
-                  " (see 'ptx2glsl ops " + std::string(src.opcode) + "')";
-    else
-      r.message = "unsupported modifier combination '" + name + "' (see 'ptx2glsl ops " + std::string(src.opcode) +
-                  "')";
-    return r;
-  }
-  // 3. Operands: some matched form must take them.
-  std::vector<std::string_view> types;
+  if (v.matched.empty()) return nullptr;
   for (auto m : src.mods)
-    if (isTypeName(m)) types.push_back(m);
-  OpCtx c{f, src, types, vecOfMods(src), spaceOfMods(src.mods), name};
-  std::set<size_t> counts;
+    if (isTypeName(m)) v.types.push_back(typeInfo(m));
+  v.vecN = vecOfMods(src);
+  v.space = spaceOfMods(src.mods);
+  if (kept.size() >= kMaxKept) kept.clear();
+  return &kept.emplace(key, std::move(v)).first->second;
+}
+
+}  // namespace
+
+FormResult checkForm(const ptx::Instr& src, const ir::Inst* x, const ir::Function& f) {
+  FormResult r;
+  const ModVerdict* v = modVerdict(src);
+  if (!v) return refusedByModifiers(src);
+  // 3. Operands: some matched form must take them.
+  OpCtx c{f, src, v->types, v->vecN, v->space};
   OpError firstKind;
   bool haveKind = false;
   int bestScore = -1;  // among forms with the right count: the one that got furthest, preferring the one whose
                        // kind has the failing operand's shape (a vector where a vector is expected)
-  for (const Form* form : matched) {
-    if (form->uncheckedOps) return r;
-    std::vector<const OpSpec*> want = expectedOps(*form, src);
-    size_t have = x ? x->ops.size() : src.ops.size();
-    counts.insert(want.size());
+  size_t have = x ? x->ops.size() : src.ops.size();
+  for (size_t fi = 0; fi < v->matched.size(); ++fi) {
+    if (v->matched[fi]->uncheckedOps) return r;
+    const std::vector<const OpSpec*>& want = v->want[fi];
     if (have != want.size()) continue;
     if (!x) return r;
     OpError e;
@@ -681,7 +740,9 @@ FormResult checkForm(const ptx::Instr& src, const ir::Inst* x, const ir::Functio
     r.at = firstKind.at.begin ? firstKind.at : src.span;
     return r;
   }
-  size_t have = x ? x->ops.size() : src.ops.size();
+  std::set<size_t> counts;
+  for (auto& want : v->want) counts.insert(want.size());
+  std::string name = c.name();
   std::string takes;
   for (size_t n : counts) takes += (takes.empty() ? "" : " or ") + std::to_string(n);
   r.message = "unsupported operand form of '" + name + "': " + std::to_string(have) + " operand" +

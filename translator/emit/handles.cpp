@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <span>
 
 namespace p2g {
 
@@ -39,24 +40,13 @@ struct Def {
 
 class Tracer {
  public:
-  explicit Tracer(const ir::Function& f) : F(f) {
-    for (auto& b : f.blocks)
-      for (auto& in : b.insts) {
-        if (in.ops.empty() || in.op == "st" || in.op == "sust" || in.op == "sured" || in.op == "red") continue;
-        const Opnd& d = in.ops[0];
-        if (d.kind == Opnd::Kind::Reg) defs_[d.reg].push_back({&in, -1});
-        if (d.kind == Opnd::Kind::Vec)
-          for (size_t k = 0; k < d.elems.size(); ++k)
-            if (d.elems[k].kind == Opnd::Kind::Reg) defs_[d.elems[k].reg].push_back({&in, int(k)});
-      }
-  }
+  explicit Tracer(const ir::Function& f) : F(f) {}
 
   // The parameter variable and constant offset of a load's address (public for mapParamBlock).
   bool paramAddress(const Opnd& a, int& var, int64_t& off) {
     std::string why;
     return address(a, var, off, why);
   }
-  const std::map<int, std::vector<Def>>& defs() const { return defs_; }
 
   // Depth first over the definitions, in order, with an explicit stack: a chain of 100,000 movs must not take
   // 100,000 stack frames.
@@ -65,7 +55,7 @@ class Tracer {
     std::vector<std::pair<int, size_t>> stack;  // register, next definition to follow
     auto enter = [&](int r) {
       if (!visiting_.insert(r).second) return true;  // a cycle adds no new source (mov loops through phis)
-      if (!defs_.count(r)) {
+      if (defsOf(r).empty()) {
         why = "register " + F.regs[r].name + " is never written";
         return false;
       }
@@ -74,7 +64,7 @@ class Tracer {
     };
     if (!enter(reg)) return false;
     while (!stack.empty()) {
-      const std::vector<Def>& defs = defs_.at(stack.back().first);
+      std::span<const Def> defs = defsOf(stack.back().first);
       size_t i = stack.back().second++;
       if (i == defs.size()) {
         stack.pop_back();
@@ -89,8 +79,40 @@ class Tracer {
 
  private:
   const ir::Function& F;
-  std::map<int, std::vector<Def>> defs_;
+  // The definitions of register r, in instruction order: defs_[first_[r] .. first_[r + 1]). One flat array rather
+  // than a list per register: a kernel has tens of thousands of registers, and most tracers follow a few.
+  // Collected at the first question (a kernel without image instructions never asks resolveImageHandles').
+  std::vector<uint32_t> first_;
+  std::vector<Def> defs_;
   std::set<int> visiting_;
+
+  // The instructions whose first operand is a destination (not st/sust/sured/red) call `f(reg, inst, elem)` for
+  // each register they define.
+  template <class Fn>
+  void eachDef(Fn&& f) const {
+    for (auto& b : F.blocks)
+      for (auto& in : b.insts) {
+        if (in.ops.empty() || in.op == "st" || in.op == "sust" || in.op == "sured" || in.op == "red") continue;
+        const Opnd& d = in.ops[0];
+        if (d.kind == Opnd::Kind::Reg) f(d.reg, in, -1);
+        if (d.kind == Opnd::Kind::Vec)
+          for (size_t k = 0; k < d.elems.size(); ++k)
+            if (d.elems[k].kind == Opnd::Kind::Reg) f(d.elems[k].reg, in, int(k));
+      }
+  }
+
+  std::span<const Def> defsOf(int reg) {
+    if (first_.empty()) {
+      first_.assign(F.regs.size() + 2, 0);
+      eachDef([&](int r, const ir::Inst&, int) { ++first_[size_t(r) + 2]; });
+      for (size_t r = 2; r < first_.size(); ++r) first_[r] += first_[r - 1];
+      defs_.resize(first_.back());
+      // first_[r + 1] counts the definitions of r placed so far; at the end it is where r's next register starts
+      eachDef([&](int r, const ir::Inst& in, int elem) { defs_[first_[size_t(r) + 1]++] = {&in, elem}; });
+    }
+    if (reg < 0 || size_t(reg) + 1 >= first_.size()) return {};
+    return std::span<const Def>(defs_.data() + first_[size_t(reg)], first_[size_t(reg) + 1] - first_[size_t(reg)]);
+  }
 
   bool stop(const ir::Inst& in, std::string& why) {
     why = "it comes from '" + opText(in) + "', which is not a parameter load or a mov";
@@ -157,12 +179,12 @@ class Tracer {
 
   // A register holding a parameter's address plus a constant: mov of the parameter, add/sub of immediates, cvta.
   bool addressReg(int reg, int& var, int64_t& off, std::string& why, int depth) {
-    auto it = defs_.find(reg);
-    if (depth > 64 || it == defs_.end() || it->second.size() != 1 || it->second[0].elem >= 0) {
+    std::span<const Def> defs = defsOf(reg);
+    if (depth > 64 || defs.size() != 1 || defs[0].elem >= 0) {
       why = "the parameter address in " + F.regs[reg].name + " is not a single constant expression";
       return false;
     }
-    const ir::Inst& in = *it->second[0].inst;
+    const ir::Inst& in = *defs[0].inst;
     auto opnd = [&](size_t i) -> const Opnd* { return i < in.ops.size() ? &in.ops[i] : nullptr; };
     if ((in.op == "mov" || in.op == "cvta") && opnd(1)) {
       const Opnd& s = *opnd(1);
@@ -308,17 +330,28 @@ void mapParamBlock(const ir::Function& f, const std::vector<ManifestImage>& imag
   Tracer t(f);
   // Uses of every register, and which registers an instruction derives from which (mov/cvta/add/sub/mad.wide
   // chains that carry a pointer).
-  std::map<int, std::vector<const ir::Inst*>> uses;
-  for (auto& b : f.blocks)
-    for (auto& in : b.insts)
-      for (size_t i = 0; i < in.ops.size(); ++i) {
-        const Opnd& o = in.ops[i];
-        bool isDst = i == 0 && in.op != "st" && in.op != "red" && in.op != "sust";
-        if (isDst) continue;
-        if ((o.kind == Opnd::Kind::Reg || o.kind == Opnd::Kind::RegAddr) && o.reg >= 0) uses[o.reg].push_back(&in);
-        for (auto& e : o.elems)
-          if (e.kind == Opnd::Kind::Reg && e.reg >= 0) uses[e.reg].push_back(&in);
-      }
+  // As one flat array, register r's uses at useList[firstUse[r] .. firstUse[r + 1]) (a list per register cost more
+  // than the rest of the mapping).
+  auto eachUse = [&](auto&& visit) {
+    for (auto& b : f.blocks)
+      for (auto& in : b.insts)
+        for (size_t i = 0; i < in.ops.size(); ++i) {
+          const Opnd& o = in.ops[i];
+          bool isDst = i == 0 && in.op != "st" && in.op != "red" && in.op != "sust";
+          if (isDst) continue;
+          if ((o.kind == Opnd::Kind::Reg || o.kind == Opnd::Kind::RegAddr) && o.reg >= 0) visit(o.reg, in);
+          for (auto& e : o.elems)
+            if (e.kind == Opnd::Kind::Reg && e.reg >= 0) visit(e.reg, in);
+        }
+  };
+  std::vector<uint32_t> firstUse(f.regs.size() + 2, 0);
+  eachUse([&](int r, const ir::Inst&) { ++firstUse[size_t(r) + 2]; });
+  for (size_t r = 2; r < firstUse.size(); ++r) firstUse[r] += firstUse[r - 1];
+  std::vector<const ir::Inst*> useList(firstUse.back());
+  eachUse([&](int r, const ir::Inst& in) { useList[firstUse[size_t(r) + 1]++] = &in; });
+  auto uses = [&](int r) {
+    return std::span<const ir::Inst* const>(useList.data() + firstUse[size_t(r)], firstUse[size_t(r) + 1] - firstUse[size_t(r)]);
+  };
   auto addressUse = [&](const ir::Inst& in, int reg) {
     if (in.op != "ld" && in.op != "ldu" && in.op != "st" && in.op != "atom" && in.op != "red" && in.op != "prefetch")
       return false;
@@ -358,7 +391,7 @@ void mapParamBlock(const ir::Function& f, const std::vector<ManifestImage>& imag
         std::vector<const ir::Inst*> directAt, memAt;
         for (size_t w = 0; w < work.size() && w < 64; ++w) {
           int r = work[w];
-          for (const ir::Inst* u : uses[r]) {
+          for (const ir::Inst* u : uses(r)) {
             std::string form = opText(*u);
             if (addressUse(*u, r)) {
               if (std::find(mem.begin(), mem.end(), form) == mem.end()) mem.push_back(form);

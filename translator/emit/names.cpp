@@ -5,8 +5,10 @@
 // where loads of different types overlap, no name is made and those loads stay raw reads of pc.params.
 #include <algorithm>
 #include <cctype>
+#include <deque>
 #include <fstream>
 #include <sstream>
+#include <unordered_set>
 
 #include "emitter.h"
 #include "handles.h"
@@ -187,16 +189,28 @@ void Emitter::planNames() {
   params_.clear();
   sharedNames_.clear();
   sharedUsed_.clear();
-  std::set<std::string> taken;
-  for (auto& r : F.regs) taken.insert(r.name);
-  for (auto& v : F.vars) taken.insert(v.name);
+  // the names in use: views of the registers' and variables' own names (a kernel has tens of thousands of
+  // registers; copying their names into a tree cost more than the rest of the naming), and of the names made here.
+  // Every name asked about starts like one made here (p<offset>_, sh_) or like a --names name, so the registers and
+  // variables whose names start otherwise are left out.
+  bool asked[256] = {};
+  asked[uint8_t('p')] = asked[uint8_t('s')] = true;
+  for (auto& [off, pn] : opt_.paramNames)
+    if (!pn.name.empty()) asked[uint8_t(pn.name[0])] = true;
+  std::unordered_set<std::string_view> taken;
+  std::deque<std::string> made;  // owns the names made here; a deque does not move them as it grows
+  for (auto& r : F.regs)
+    if (!r.name.empty() && asked[uint8_t(r.name[0])]) taken.insert(r.name);
+  for (auto& v : F.vars)
+    if (!v.name.empty() && asked[uint8_t(v.name[0])]) taken.insert(v.name);
+  auto take = [&](const std::string& n) { taken.insert(made.emplace_back(n)); };
   auto unique = [&](std::string n) {
     if (taken.count(n) || !isFreeGlslName(n)) {
       int k = 2;
       while (taken.count(n + "_" + std::to_string(k))) ++k;
       n += "_" + std::to_string(k);
     }
-    taken.insert(n);
+    take(n);
     return n;
   };
   // every ld.param of a kernel parameter at a constant offset inside the parameter: one slot per element
@@ -264,7 +278,7 @@ void Emitter::planNames() {
     }
     userNames.insert(pn.name);
   }
-  taken.insert(userNames.begin(), userNames.end());
+  for (auto& n : userNames) take(n);
   for (auto& [off, s] : params_) {
     auto u = opt_.paramNames.find(off);
     if (u != opt_.paramNames.end() && userNames.count(u->second.name)) s.name = u->second.name;

@@ -362,8 +362,14 @@ void Parser::parseFunction(bool isEntry, bool vis, bool ext, bool weak, Span at)
   f.body.stmts.reserve(64);
   parseBlock(f.body, 1, f);
   if (opt_.dropEntryBodies && f.isEntry) {
-    f.body.stmts = std::vector<Stmt>();  // freed (parseBody reads it again)
-    f.bodyDropped = true;
+    // The last entry's statements are kept: its kernel needs no second parse (a file of one kernel, the usual
+    // case, is parsed once). An earlier entry's are dropped once the next entry body has parsed.
+    if (keptEntry_ >= 0) {
+      Function& prev = m_.functions[size_t(keptEntry_)];
+      prev.body.stmts = std::vector<Stmt>();  // freed (parseBody reads it again)
+      prev.bodyDropped = true;
+    }
+    keptEntry_ = int(m_.functions.size()) - 1;
   }
 }
 

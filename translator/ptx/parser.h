@@ -6,9 +6,10 @@ namespace ptx {
 
 struct ParseOptions {
   bool keepLoc = false;  // keep .loc directives in function bodies (otherwise they are skipped, faster)
-  // Parse and check every .entry body, but do not keep its statements (Function::bodyDropped): a caller that
-  // handles one kernel at a time parses each body again with parseBody, so the memory held is one kernel's syntax
-  // tree, not the file's (ptx2glsl translate). .func bodies are kept: any kernel may inline them.
+  // Parse and check every .entry body, but keep the statements of the last one only (the others are
+  // Function::bodyDropped): a caller that handles one kernel at a time parses the other bodies again with
+  // parseBody, so the memory held is two kernels' syntax trees at most, not the file's, and a file of one kernel is
+  // parsed once (ptx2glsl translate). .func bodies are kept: any kernel may inline them.
   bool dropEntryBodies = false;
 };
 

@@ -90,6 +90,7 @@ class Parser {
   const char* bufBegin_;
   const char* prevEnd_ = nullptr;  // end of the last consumed token: where a missing ';' belongs
   unsigned operandDepth_ = 0;      // parseOperand recursion (nested lists, addresses, vectors)
+  int keptEntry_ = -1;             // dropEntryBodies: the entry whose statements are kept (the last one so far)
 };
 
 Space spaceFromName(std::string_view dirName);  // ".reg" -> Reg; None when not a state space

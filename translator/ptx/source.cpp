@@ -1,6 +1,7 @@
 #include "source.h"
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -74,15 +75,33 @@ LineCol SourceManager::resolve(const char* p) const {
     if (p < s || p > s + b->text.size()) continue;
     std::call_once(b->linesOnce, [&] {
       b->lineStarts.push_back(0);
-      for (uint32_t i = 0; i < b->text.size(); ++i)
-        if (s[i] == '\n') b->lineStarts.push_back(i + 1);
+      const char* end = s + b->text.size();
+      for (const char* nl = s; (nl = static_cast<const char*>(memchr(nl, '\n', size_t(end - nl)))); ++nl)
+        b->lineStarts.push_back(uint32_t(nl - s) + 1);
     });
     uint32_t off = uint32_t(p - s);
-    auto it = std::upper_bound(b->lineStarts.begin(), b->lineStarts.end(), off);
-    uint32_t line = uint32_t(it - b->lineStarts.begin());
-    uint32_t ls = b->lineStarts[line - 1];
-    uint32_t le = ls;
-    while (le < b->text.size() && s[le] != '\n' && s[le] != '\r') ++le;
+    const std::vector<uint32_t>& starts = b->lineStarts;
+    // Callers mostly go down the file (the emitter annotates instruction after instruction): the line after the
+    // last one this thread found, or that line again, is tried before a binary search.
+    thread_local const Buf* lastBuf = nullptr;
+    thread_local uint32_t lastLine = 0;  // 1-based
+    uint32_t line = 0;
+    if (lastBuf == b.get())
+      for (uint32_t l = lastLine; l <= lastLine + 1 && l <= starts.size(); ++l)
+        if (starts[l - 1] <= off && (l == starts.size() || off < starts[l])) {
+          line = l;
+          break;
+        }
+    if (!line) line = uint32_t(std::upper_bound(starts.begin(), starts.end(), off) - starts.begin());
+    lastBuf = b.get();
+    lastLine = line;
+    uint32_t ls = starts[line - 1];
+    // the line ends at the first '\n' or '\r'
+    const char* end = s + b->text.size();
+    const char* nl = static_cast<const char*>(memchr(s + ls, '\n', size_t(end - (s + ls))));
+    if (!nl) nl = end;
+    const char* cr = static_cast<const char*>(memchr(s + ls, '\r', size_t(nl - (s + ls))));
+    uint32_t le = uint32_t((cr ? cr : nl) - s);
     return {b->name, line, off - ls + 1, std::string_view(s + ls, le - ls)};
   }
   return {};
