@@ -4,7 +4,9 @@
 // calls only functions without side effects (no store, atomic, barrier, subgroup or warp exchange: those are
 // statements of their own or named below), at one indentation, with at least one guarded call: p2g_fadd, p2g_fsub,
 // p2g_fmul or p2g_ffma in round to nearest without .ftz. Replaying such a run from the same starting values gives
-// the same values (loads read memory that nothing in the run writes), which is what the second pass relies on.
+// the same values (loads read memory that nothing in the run writes), which is what the second pass relies on. A
+// load that races with another thread's store may read the newer value in the replay: a value the unsynchronised
+// load could have read anyway (the device's run's values are all discarded).
 #include "region_guard.h"
 
 #include <cmath>
@@ -12,16 +14,18 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace p2g {
 namespace {
 
-bool identStart(char c) { return isalpha((unsigned char)c) || c == '_'; }
-bool identChar(char c) { return isalnum((unsigned char)c) || c == '_'; }
+bool identStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool identChar(char c) { return identStart(c) || (c >= '0' && c <= '9'); }
 
-bool isIdent(const std::string& s) {
+bool isIdent(std::string_view s) {
   if (s.empty() || !identStart(s[0])) return false;
   for (char c : s)
     if (!identChar(c)) return false;
@@ -30,72 +34,77 @@ bool isIdent(const std::string& s) {
 
 // Functions a replayed statement may call: GLSL built-ins without side effects or out parameters, constructors,
 // and the buffer-reference loads (P2GU32(address).v).
-bool pureBuiltin(const std::string& f) {
-  static const std::set<std::string> k = {
+bool pureBuiltin(std::string_view f) {
+  static const std::unordered_set<std::string_view> k = {
       "float", "uint", "int", "bool", "double", "uint64_t", "int64_t", "uint16_t", "int16_t", "uint8_t", "int8_t",
       "vec2", "vec3", "vec4", "uvec2", "uvec3", "uvec4", "ivec2", "ivec3", "ivec4", "u64vec2", "i64vec2", "dvec2",
       "uintBitsToFloat", "floatBitsToUint", "intBitsToFloat", "floatBitsToInt", "packUint2x32", "unpackUint2x32",
       "packHalf2x16", "unpackHalf2x16", "packDouble2x32", "unpackDouble2x32", "abs", "min", "max", "clamp", "mix",
       "findMSB", "findLSB", "bitCount", "bitfieldReverse", "bitfieldExtract", "bitfieldInsert", "isnan", "isinf",
       "sqrt", "inversesqrt", "exp2", "log2", "sin", "cos", "floor", "ceil", "trunc", "round", "roundEven", "fract",
-      "fma", "sign"};
+      "fma", "sign", "uint64BitsToDouble", "doubleBitsToUint64", "int64BitsToDouble", "doubleBitsToInt64"};
   if (k.count(f)) return true;
   return f.size() > 3 && f.compare(0, 3, "P2G") == 0;  // P2GU32(...) and its kin: typed views of an address
 }
 
 // p2g_ helpers with side effects (stores, exchanges, barriers, the loop counter) or that read shared state a
 // statement of the run may not replay; every other p2g_ helper is a pure function of its arguments and memory.
-bool pureHelper(const std::string& f) {
+bool pureHelper(std::string_view f) {
   static const char* const bad[] = {"bar", "loop", "shfl", "warp", "mma", "atom", "vote", "ballot", "elect",
                                     "match", "fence", "sync", "redo", "exact_", "p2g_in"};
   if (f.compare(0, 4, "p2g_") != 0) return false;
   if (f.compare(0, 6, "p2g_st") == 0 || f.compare(0, 8, "p2g_sust") == 0 || f.compare(0, 11, "p2g_surf_st") == 0)
     return false;
   for (auto* b : bad)
-    if (f.find(b) != std::string::npos) return false;
+    if (f.find(b) != std::string_view::npos) return false;
   return true;
 }
 
 struct Stmt {
-  std::string indent, type, lhs, rhs, comment;  // `<indent>[type ]lhs = rhs;[ comment]`
+  std::string_view indent, type, lhs, rhs, comment;  // `<indent>[type ]lhs = rhs;[ comment]`
 };
 
-// A line as a replayable statement; false for anything else (comments are handled by the caller).
-bool parseStmt(const std::string& l, Stmt& s) {
+// A line of the form of a replayable statement; false for anything else (comments are handled by the caller).
+bool parseStmt(std::string_view l, Stmt& s) {
   size_t b = l.find_first_not_of(' ');
-  if (b == std::string::npos) return false;
+  if (b == std::string_view::npos) return false;
   s.indent = l.substr(0, b);
-  std::string code = l.substr(b);
-  s.comment.clear();
+  std::string_view code = l.substr(b);
+  s.comment = {};
   size_t c = code.find("//");
-  if (c != std::string::npos) {
+  if (c != std::string_view::npos) {
     s.comment = code.substr(c);
     code = code.substr(0, c);
   }
-  while (!code.empty() && code.back() == ' ') code.pop_back();
+  while (!code.empty() && code.back() == ' ') code.remove_suffix(1);
   if (code.empty() || code.back() != ';') return false;
-  code.pop_back();
+  code.remove_suffix(1);
   size_t eq = code.find(" = ");
-  if (eq == std::string::npos) return false;
-  std::string left = code.substr(0, eq);
+  if (eq == std::string_view::npos) return false;
+  std::string_view left = code.substr(0, eq);
   s.rhs = code.substr(eq + 3);
-  if (s.rhs.find(" = ") != std::string::npos || s.rhs.find_first_of(";{}") != std::string::npos) return false;
+  if (s.rhs.find(" = ") != std::string_view::npos || s.rhs.find_first_of(";{}") != std::string_view::npos) return false;
   // left: `name`, `type name` or `precise type name`
-  std::vector<std::string> words;
+  std::string_view words[4];
+  size_t nw = 0;
   for (size_t i = 0; i < left.size();) {
     size_t j = left.find(' ', i);
-    if (j == std::string::npos) j = left.size();
-    words.push_back(left.substr(i, j - i));
+    if (j == std::string_view::npos) j = left.size();
+    if (nw == 4) return false;
+    words[nw++] = left.substr(i, j - i);
     i = j + 1;
   }
-  if (words.empty() || words.size() > 3) return false;
-  for (auto& w : words)
-    if (!isIdent(w)) return false;
-  if (words.size() == 3 && words[0] != "precise") return false;
-  s.lhs = words.back();
-  s.type.clear();
-  for (size_t i = 0; i + 1 < words.size(); ++i) s.type += (i ? " " : "") + words[i];
-  // every call must be pure
+  if (nw == 0 || nw > 3) return false;
+  for (size_t i = 0; i < nw; ++i)
+    if (!isIdent(words[i])) return false;
+  if (nw == 3 && words[0] != "precise") return false;
+  s.lhs = words[nw - 1];
+  s.type = nw == 1 ? std::string_view() : left.substr(0, size_t(words[nw - 2].data() + words[nw - 2].size() - left.data()));
+  return true;
+}
+
+// Every call in the statement's expression is pure (checked only for statements a run may take in).
+bool pureStmt(const Stmt& s) {
   for (size_t i = 0; i < s.rhs.size();) {
     if (!identStart(s.rhs[i]) || (i > 0 && (identChar(s.rhs[i - 1]) || s.rhs[i - 1] == '.'))) {
       ++i;
@@ -104,7 +113,7 @@ bool parseStmt(const std::string& l, Stmt& s) {
     size_t j = i;
     while (j < s.rhs.size() && identChar(s.rhs[j])) ++j;
     if (j < s.rhs.size() && s.rhs[j] == '(') {
-      std::string f = s.rhs.substr(i, j - i);
+      std::string_view f = s.rhs.substr(i, j - i);
       if (!pureBuiltin(f) && !pureHelper(f)) return false;
     }
     i = j;
@@ -113,8 +122,8 @@ bool parseStmt(const std::string& l, Stmt& s) {
 }
 
 // The variables an expression reads: identifiers not followed by '(' and not after '.' (a member), in order.
-std::vector<std::string> readsOf(const std::string& e) {
-  std::vector<std::string> r;
+template <class F>
+void forEachRead(std::string_view e, F f) {
   for (size_t i = 0; i < e.size();) {
     if (isdigit((unsigned char)e[i])) {  // a number with its suffix or exponent
       while (i < e.size() && (identChar(e[i]) || e[i] == '.')) ++i;
@@ -127,12 +136,11 @@ std::vector<std::string> readsOf(const std::string& e) {
     size_t j = i;
     while (j < e.size() && identChar(e[j])) ++j;
     if (j >= e.size() || e[j] != '(') {
-      std::string n = e.substr(i, j - i);
-      if (n != "true" && n != "false" && n.compare(0, 3, "gl_") != 0) r.push_back(n);
+      std::string_view n = e.substr(i, j - i);
+      if (n != "true" && n != "false" && n.compare(0, 3, "gl_") != 0) f(n);
     }
     i = j;
   }
-  return r;
 }
 
 // The arguments of the call whose '(' is at `open`; `close` gets the position of its ')'. Empty on a mismatch.
@@ -204,7 +212,15 @@ class Region {
   // `e` with every operand of a guarded call that might be subnormal or NaN wrapped in p2g_in().
   std::string rewrite(const std::string& e) {
     std::string out;
+    out.reserve(e.size() + 16);
     for (size_t i = 0; i < e.size();) {
+      size_t at = e.find("p2g_f", i);  // every guarded name starts so: copy what comes before in one piece
+      if (at == std::string::npos) {
+        out.append(e, i, std::string::npos);
+        break;
+      }
+      out.append(e, i, at - i);
+      i = at;
       bool hit = false;
       for (auto* g : kGuarded) {
         size_t n = strlen(g);
@@ -218,8 +234,8 @@ class Region {
         out += '(';
         size_t operands = std::string(g) == "p2g_ffma" ? 3 : 2;
         for (size_t k = 0; k < operands; ++k) {  // the short form: rn, no .ftz, the region's device pass
-          std::string a = k < operands ? rewrite(args[k]) : args[k];
-          if (k < operands && !safe(args[k])) {
+          std::string a = rewrite(args[k]);
+          if (!safe(args[k])) {
             a = "p2g_in(" + a + ")";
             if (isIdent(args[k]) && !writtenSoFar.count(args[k])) tested.insert(args[k]);  // its value on entry
           }
@@ -245,7 +261,8 @@ class Region {
     for (auto* g : kGuarded)
       if (wholeCall(e, g, a)) return guardedForm(g, a);
     if (safeLiteral(e)) return true;
-    if ((wholeCall(e, "p2g_fmin", a) || wholeCall(e, "p2g_fmax", a)) && a.size() == 2) return safe(a[0], entering) && safe(a[1], entering);
+    if ((wholeCall(e, "p2g_fmin", a) || wholeCall(e, "p2g_fmax", a)) && a.size() == 2)
+      return safe(a[0], entering) && safe(a[1], entering);
     static const std::string negA = "p2g_canon(uintBitsToFloat(floatBitsToUint(", negB = ") ^ 0x80000000u))";
     if (e.size() > negA.size() + negB.size() && e.compare(0, negA.size(), negA) == 0 &&
         e.compare(e.size() - negB.size(), negB.size(), negB) == 0)
@@ -262,53 +279,81 @@ class Region {
 
 int guardRegions(std::string& body, std::string& functions,
                  const std::function<std::string(const std::string&)>& typeOf) {
-  if (body.find("p2g_f") == std::string::npos) return 0;
-  std::vector<std::string> lines;
+  auto guardedText = [](std::string_view t) {
+    for (auto* g : kGuarded) {
+      size_t n = strlen(g);
+      for (size_t at = t.find(g); at != std::string_view::npos; at = t.find(g, at + 1))
+        if (at + n < t.size() && t[at + n] == '(' && (at == 0 || !identChar(t[at - 1]))) return true;
+    }
+    return false;
+  };
+  if (!guardedText(body)) return 0;
+  std::vector<std::string_view> lines;  // views into `body`, which stays as it is until the end
   for (size_t i = 0; i < body.size();) {
     size_t e = body.find('\n', i);
     if (e == std::string::npos) e = body.size();
-    lines.push_back(body.substr(i, e - i));
+    lines.emplace_back(body.data() + i, e - i);
     i = e + 1;
   }
   std::vector<Stmt> st(lines.size());
   std::vector<uint8_t> kind(lines.size(), 0);  // 0 other, 1 comment, 2 statement
-  std::unordered_map<std::string, std::string> declared;  // types of the locals main() declares in statements
+  std::unordered_map<std::string_view, std::string_view> declared;  // types of locals declared in statements
   for (size_t li = 0; li < lines.size(); ++li) {
     size_t b = lines[li].find_first_not_of(' ');
-    if (b != std::string::npos && lines[li].compare(b, 2, "//") == 0) kind[li] = 1;
+    if (b != std::string_view::npos && lines[li].compare(b, 2, "//") == 0) kind[li] = 1;
     else if (parseStmt(lines[li], st[li])) kind[li] = 2;
     if (kind[li] == 2 && !st[li].type.empty()) declared.emplace(st[li].lhs, st[li].type);
   }
-  // the first and last line that names each identifier: a variable named only inside a region is the replay's own
-  std::unordered_map<std::string, std::pair<size_t, size_t>> mentions;
-  for (size_t li = 0; li < lines.size(); ++li) {
-    size_t c = lines[li].find("//");
-    for (auto& n : readsOf(c == std::string::npos ? lines[li] : lines[li].substr(0, c))) {
-      auto it = mentions.find(n);
-      if (it == mentions.end()) mentions.emplace(n, std::make_pair(li, li));
-      else it->second.second = li;
+  // the first and last line that names each identifier (a variable named only inside a region is the replay's
+  // own), computed when the first region needs it
+  std::unordered_map<std::string_view, std::pair<size_t, size_t>> mentions;
+  bool mentionsDone = false;
+  auto mentionRange = [&](std::string_view n) -> std::pair<size_t, size_t> {
+    if (!mentionsDone) {
+      mentionsDone = true;
+      for (size_t li = 0; li < lines.size(); ++li) {
+        if (kind[li] == 1) continue;
+        std::string_view code = lines[li].substr(0, lines[li].find("//"));
+        forEachRead(code, [&](std::string_view v) {
+          auto it = mentions.find(v);
+          if (it == mentions.end()) mentions.emplace(v, std::make_pair(li, li));
+          else it->second.second = li;
+        });
+      }
     }
-  }
+    auto it = mentions.find(n);
+    return it == mentions.end() ? std::make_pair(size_t(0), size_t(0)) : it->second;
+  };
   auto type = [&](const std::string& n) {
     std::string t = typeOf(n);
     if (t.empty()) {
       auto it = declared.find(n);
-      if (it != declared.end()) t = it->second;
+      if (it != declared.end()) t = std::string(it->second);
     }
     return t;
   };
+  std::vector<int8_t> guardedLine(lines.size(), -1), pureLine(lines.size(), -1);  // a statement with a guarded call (-1: not yet known)
   std::string out;
   out.reserve(body.size() + body.size() / 4);
   int wrapped = 0;
   for (size_t li = 0; li < lines.size();) {
     if (kind[li] != 2) {
-      out += lines[li] + "\n";
+      out.append(lines[li]) += '\n';
       ++li;
       continue;
     }
-    // the run of statements and comments at this statement's indentation
+    // the run of pure statements and comments at this statement's indentation
+    auto pure = [&](size_t k) {
+      if (pureLine[k] < 0) pureLine[k] = pureStmt(st[k]);
+      return pureLine[k] > 0;
+    };
+    if (!pure(li)) {
+      out.append(lines[li]) += '\n';
+      ++li;
+      continue;
+    }
     size_t end = li, lastStmt = li;
-    while (end < lines.size() && kind[end] != 0 && (kind[end] == 1 || st[end].indent == st[li].indent)) {
+    while (end < lines.size() && kind[end] != 0 && (kind[end] == 1 || (st[end].indent == st[li].indent && pure(end)))) {
       if (kind[end] == 2) lastStmt = end;
       ++end;
     }
@@ -316,23 +361,28 @@ int guardRegions(std::string& body, std::string& functions,
     // the region runs from the first statement with a guarded call to the last: statements before or after it
     // run once, outside (a shorter run is as valid as a longer one)
     auto hasGuarded = [&](size_t k) {
-      if (kind[k] != 2) return false;
-      Region probe;
-      probe.rewrite(st[k].rhs);
-      return probe.guarded > 0;
+      if (guardedLine[k] < 0) {
+        guardedLine[k] = 0;
+        if (kind[k] == 2 && guardedText(st[k].rhs)) {
+          Region probe;
+          probe.rewrite(std::string(st[k].rhs));
+          guardedLine[k] = probe.guarded > 0;
+        }
+      }
+      return guardedLine[k] > 0;
     };
     size_t first = li;
     while (first < end && !hasGuarded(first)) ++first;
     if (first == end) {
-      for (size_t k = li; k < end; ++k) out += lines[k] + "\n";
+      for (size_t k = li; k < end; ++k) out.append(lines[k]) += '\n';
       li = end;
       continue;
     }
     while (!hasGuarded(end - 1)) --end;
     while (first > li && kind[first - 1] == 1) --first;  // the annotations of the first statement stay with it
-    for (size_t k = li; k < first; ++k) out += lines[k] + "\n";
+    for (size_t k = li; k < first; ++k) out.append(lines[k]) += '\n';
     li = first;
-    while (kind[li] != 2) out += lines[li++] + "\n";
+    while (kind[li] != 2) out.append(lines[li++]) += '\n';
     Region R;
     std::vector<std::string> rhs(end - li);
     std::vector<std::string> order;  // every variable the run names, first mention first
@@ -340,15 +390,17 @@ int guardRegions(std::string& body, std::string& functions,
     for (size_t k = li; k < end; ++k) {
       if (kind[k] != 2) continue;
       Stmt& s = st[k];
-      for (auto& n : readsOf(s.rhs)) {
+      forEachRead(s.rhs, [&](std::string_view v) {
+        std::string n(v);
         if (!R.writtenSoFar.count(n)) readBefore.insert(n);
         if (named.insert(n).second) order.push_back(n);
-      }
-      if (named.insert(s.lhs).second) order.push_back(s.lhs);
-      rhs[k - li] = R.rewrite(s.rhs);
-      if (R.safe(s.rhs, false)) R.safeVars.insert(s.lhs);
-      else R.safeVars.erase(s.lhs);
-      R.writtenSoFar.insert(s.lhs);
+      });
+      std::string lhs(s.lhs), r(s.rhs);
+      if (named.insert(lhs).second) order.push_back(lhs);
+      rhs[k - li] = R.rewrite(r);
+      if (R.safe(r, false)) R.safeVars.insert(lhs);
+      else R.safeVars.erase(lhs);
+      R.writtenSoFar.insert(lhs);
     }
     // the exact replay's parameters: values from outside (in), results (out), both (inout: restored first)
     std::vector<std::string> params, args, restores, own;
@@ -363,8 +415,8 @@ int guardRegions(std::string& body, std::string& functions,
         ok = false;  // a name the run reads whose type is unknown here (not a local of main: nothing to pass)
         break;
       }
-      auto m = mentions.find(n);
-      if (outp && !in && m != mentions.end() && m->second.first >= li && m->second.second < end) {
+      auto m = mentionRange(n);
+      if (outp && !in && m.first >= li && m.second < end) {
         own.push_back(n);  // set and read only inside the region: a local of the replay
         continue;
       }
@@ -375,13 +427,13 @@ int guardRegions(std::string& body, std::string& functions,
       args.push_back(n);
     }
     if (!ok) {
-      for (size_t k = li; k < end; ++k) out += lines[k] + "\n";
+      for (size_t k = li; k < end; ++k) out.append(lines[k]) += '\n';
       li = end;
       continue;
     }
     ++wrapped;
     std::string fn = "p2g_exact_" + std::to_string(wrapped);
-    const std::string& ind = st[li].indent;
+    const std::string ind(st[li].indent);
     for (auto& [t, names] : saves) {
       std::string d = ind + t + " ";
       for (size_t i = 0; i < names.size(); ++i) d += (i ? ", " : "") + std::string("p2g_was_") + names[i] + " = " + names[i];
@@ -389,12 +441,17 @@ int guardRegions(std::string& body, std::string& functions,
     }
     for (size_t k = li; k < end; ++k) {
       if (kind[k] == 1) {
-        out += lines[k] + "\n";
+        out.append(lines[k]) += '\n';
         continue;
       }
       const Stmt& s = st[k];
-      out += ind + (s.type.empty() ? "" : s.type + " ") + s.lhs + " = " + rhs[k - li] + ";" +
-             (s.comment.empty() ? "" : "  " + s.comment) + "\n";
+      out += ind;
+      if (!s.type.empty()) out.append(s.type) += ' ';
+      out.append(s.lhs) += " = ";
+      out += rhs[k - li];
+      out += ';';
+      if (!s.comment.empty()) out.append("  ").append(s.comment);
+      out += '\n';
     }
     std::string call = ind + "if (p2g_redo()) ";
     if (!restores.empty()) {
@@ -414,13 +471,16 @@ int guardRegions(std::string& body, std::string& functions,
     for (size_t k = li; k < end; ++k) {
       if (kind[k] != 2) continue;
       const Stmt& s = st[k];
-      std::string decl = local.erase(s.lhs) ? type(s.lhs) + " " : "";  // declared at its first assignment
-      functions += "  " + decl + s.lhs + " = " + s.rhs + ";\n";
+      std::string lhs(s.lhs);
+      std::string decl = local.erase(lhs) ? type(lhs) + " " : "";  // declared at its first assignment
+      functions += "  " + decl + lhs + " = ";
+      functions.append(s.rhs) += ";\n";
     }
     functions += "}\n";
     li = end;
   }
   if (!body.empty() && body.back() != '\n' && !out.empty()) out.pop_back();
+  lines.clear();
   body = std::move(out);
   return wrapped;
 }

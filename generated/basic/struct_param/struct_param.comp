@@ -306,8 +306,18 @@ bool p2g_redo() {
 // The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
 // statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
 // a result that was not normal.
-void p2g_exact_1(float f3, uint64_t rd1, uint64_t rd7, float f4, out precise float f6) {
-  f6 = p2g_ffma(f3, uintBitsToFloat(P2GU32(uint64_t(int64_t(rd1) + int64_t(rd7))).v), f4, 0, false);
+void p2g_exact_1(float f3, uint64_t rd1, uint64_t rd7, float f4, uint rs1, uint rs2, out uint r3, uint r1, double fd1,
+    out precise float f10) {
+  precise float f6 = p2g_ffma(f3, uintBitsToFloat(P2GU32(uint64_t(int64_t(rd1) + int64_t(rd7))).v), f4, 0, false);
+  precise float f8 = ((bitfieldExtract(int(rs1), 0,
+      16)) == 0) ? f6 : p2g_canon(uintBitsToFloat(floatBitsToUint(f6) ^ 0x80000000u));
+  uint64_t t1 = uint64_t(rs2);
+  r3 = uint(uint64_t(t1));
+  precise double t2 = double(r3 >= 32u ? 0u : r1 >> r3);
+  precise double t3 = fd1;
+  precise double t4 = (isnan(t2) ? uint64BitsToDouble(0x7FFFFFFFFFFFFFFFul) : t2);
+  precise double t5 = t3 * t4;
+  f10 = p2g_fadd(f8, p2g_d2f(p2g_dnan2(t5, t3, t4), 0), false);
 }
 
 void main() {
@@ -358,7 +368,6 @@ void main() {
     // ptx:48  ld.global.f32 	%f5, [%rd8];
     // ptx:49  fma.rn.f32 	%f6, %f3, %f5, %f4;
     f6 = p2g_ffma(p2g_in(f3), p2g_in(uintBitsToFloat(P2GU32(uint64_t(int64_t(rd1) + int64_t(rd7))).v)), p2g_in(f4));
-    if (p2g_redo()) p2g_exact_1(f3, rd1, rd7, f4, f6);
     // ptx:50  setp.eq.s16 	%p2, %rs1, 0;
     // ptx:51  neg.f32 	%f7, %f6;
     // ptx:52  selp.f32 	%f8, %f6, %f7, %p2;
@@ -375,7 +384,8 @@ void main() {
     precise double t5 = t3 * t4;
     // ptx:57  cvt.rn.f32.f64 	%f9, %fd3;
     // ptx:58  add.f32 	%f10, %f8, %f9;
-    precise float f10 = p2g_fadd(f8, p2g_d2f(p2g_dnan2(t5, t3, t4), 0), false);
+    precise float f10 = p2g_fadd(p2g_in(f8), p2g_in(p2g_d2f(p2g_dnan2(t5, t3, t4), 0)));
+    if (p2g_redo()) p2g_exact_1(f3, rd1, rd7, f4, rs1, rs2, r3, r1, fd1, f10);
     // ptx:59  add.s64 	%rd9, %rd5, %rd7;
     // ptx:60  st.global.f32 	[%rd9], %f10;
     P2GU32(uint64_t(int64_t(rd2) + int64_t(rd7))).v = floatBitsToUint(f10);
