@@ -303,9 +303,11 @@ float p2g_ffma(float a, float b, float c) {
   return r;
 }
 float p2g_in(float x) {
-  uint u = floatBitsToUint(x), e = u & 0x7F800000u;
-  bool plain = (u << 1) == 0u || (e != 0u && (e != 0x7F800000u || (u & 0x7FFFFFu) == 0u));
-  if (!plain) p2g_m = 0.0;
+  // |x| - 2^-126 (wrapping): normal and infinite values fall in [0, 0x7F000000], zeros at 0xFF800000; subnormals
+  // and NaN elsewhere. Integer selects and a float select: no branch among the device's operations.
+  uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 0x00800000u;
+  uint bad = uint(t > 0x7F000000u) & uint(t != 0xFF800000u);
+  p2g_m = bad != 0u ? 0.0 : p2g_m;
   return x;
 }
 bool p2g_redo() {
