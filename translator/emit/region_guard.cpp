@@ -99,7 +99,9 @@ bool parseStmt(std::string_view l, Stmt& s) {
     if (!isIdent(words[i])) return false;
   if (nw == 3 && words[0] != "precise") return false;
   s.lhs = words[nw - 1];
-  s.type = nw == 1 ? std::string_view() : left.substr(0, size_t(words[nw - 2].data() + words[nw - 2].size() - left.data()));
+  // the type: the words before the name, as they stand in the line
+  s.type = nw == 1 ? std::string_view()
+                   : left.substr(0, size_t(words[nw - 2].data() + words[nw - 2].size() - left.data()));
   return true;
 }
 
@@ -332,7 +334,8 @@ int guardRegions(std::string& body, std::string& functions,
     }
     return t;
   };
-  std::vector<int8_t> guardedLine(lines.size(), -1), pureLine(lines.size(), -1);  // a statement with a guarded call (-1: not yet known)
+  // per line: a statement with a guarded call; a statement with pure calls only (-1: not yet known)
+  std::vector<int8_t> guardedLine(lines.size(), -1), pureLine(lines.size(), -1);
   std::string out;
   out.reserve(body.size() + body.size() / 4);
   int wrapped = 0;
@@ -353,7 +356,8 @@ int guardRegions(std::string& body, std::string& functions,
       continue;
     }
     size_t end = li, lastStmt = li;
-    while (end < lines.size() && kind[end] != 0 && (kind[end] == 1 || (st[end].indent == st[li].indent && pure(end)))) {
+    while (end < lines.size() && kind[end] != 0 &&
+           (kind[end] == 1 || (st[end].indent == st[li].indent && pure(end)))) {
       if (kind[end] == 2) lastStmt = end;
       ++end;
     }
@@ -436,7 +440,8 @@ int guardRegions(std::string& body, std::string& functions,
     const std::string ind(st[li].indent);
     for (auto& [t, names] : saves) {
       std::string d = ind + t + " ";
-      for (size_t i = 0; i < names.size(); ++i) d += (i ? ", " : "") + std::string("p2g_was_") + names[i] + " = " + names[i];
+      for (size_t i = 0; i < names.size(); ++i)
+        d += (i ? ", " : "") + std::string("p2g_was_") + names[i] + " = " + names[i];
       out += d + ";\n";
     }
     for (size_t k = li; k < end; ++k) {
