@@ -9,7 +9,6 @@
 // load could have read anyway (the device's run's values are all discarded).
 #include "region_guard.h"
 
-#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -204,6 +203,20 @@ bool safeLiteral(const std::string& e) {
   return plainBits(u);
 }
 
+// True when `e` holds a guarded call in its guarded form (rn, no .ftz), at any depth.
+bool hasGuardedCall(const std::string& e) {
+  for (auto* g : kGuarded) {
+    size_t n = strlen(g);
+    for (size_t at = e.find(g); at != std::string::npos; at = e.find(g, at + 1)) {
+      if ((at > 0 && identChar(e[at - 1])) || at + n >= e.size() || e[at + n] != '(') continue;
+      size_t close = 0;
+      std::vector<std::string> args = callArgs(e, at + n, close);
+      if (!args.empty() && guardedForm(g, args)) return true;
+    }
+  }
+  return false;
+}
+
 class Region {
  public:
   // variables set in the region to a value known plain; variables written so far; variables from outside the
@@ -367,11 +380,7 @@ int guardRegions(std::string& body, std::string& functions,
     auto hasGuarded = [&](size_t k) {
       if (guardedLine[k] < 0) {
         guardedLine[k] = 0;
-        if (kind[k] == 2 && guardedText(st[k].rhs)) {
-          Region probe;
-          probe.rewrite(std::string(st[k].rhs));
-          guardedLine[k] = probe.guarded > 0;
-        }
+        if (kind[k] == 2 && guardedText(st[k].rhs)) guardedLine[k] = hasGuardedCall(std::string(st[k].rhs));
       }
       return guardedLine[k] > 0;
     };
