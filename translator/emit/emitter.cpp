@@ -14,17 +14,13 @@
 
 #include "check_bounds.h"
 #include "fold.h"
+#include "glsl_text.h"
 #include "handles.h"
 
 namespace p2g {
 
 using ir::Opnd;
 
-// ASCII letters, digits and '_' (isalnum in the "C" locale, which ptx2glsl never leaves), without a library call:
-// the emitter asks it for every character of the body several times.
-static bool identChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
 
 // `call(x)` -> x when the text is exactly one call of `call` (its first parenthesis closes at the end).
 static bool unwrapCall(const std::string& e, const char* call, std::string& inner) {

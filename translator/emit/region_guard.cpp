@@ -12,29 +12,23 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
-#include <set>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
+#include "glsl_text.h"
+
 namespace p2g {
 namespace {
 
-bool identStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool identChar(char c) { return identStart(c) || (c >= '0' && c <= '9'); }
-
-bool isIdent(std::string_view s) {
-  if (s.empty() || !identStart(s[0])) return false;
-  for (char c : s)
-    if (!identChar(c)) return false;
-  return true;
-}
+using std::string_view;
+constexpr size_t npos = string_view::npos;
 
 // Functions a replayed statement may call: GLSL built-ins without side effects or out parameters, constructors,
 // and the buffer-reference loads (P2GU32(address).v).
-bool pureBuiltin(std::string_view f) {
-  static const std::unordered_set<std::string_view> k = {
+bool pureBuiltin(string_view f) {
+  static const std::unordered_set<string_view> k = {
       "float", "uint", "int", "bool", "double", "uint64_t", "int64_t", "uint16_t", "int16_t", "uint8_t", "int8_t",
       "vec2", "vec3", "vec4", "uvec2", "uvec3", "uvec4", "ivec2", "ivec3", "ivec4", "u64vec2", "i64vec2", "dvec2",
       "uintBitsToFloat", "floatBitsToUint", "intBitsToFloat", "floatBitsToInt", "packUint2x32", "unpackUint2x32",
@@ -48,47 +42,49 @@ bool pureBuiltin(std::string_view f) {
 
 // p2g_ helpers with side effects (stores, exchanges, barriers, the loop counter) or that read shared state a
 // statement of the run may not replay; every other p2g_ helper is a pure function of its arguments and memory.
-bool pureHelper(std::string_view f) {
+bool pureHelper(string_view f) {
   static const char* const bad[] = {"bar", "loop", "shfl", "warp", "mma", "atom", "vote", "ballot", "elect",
                                     "match", "fence", "sync", "redo", "exact_", "p2g_in"};
   if (f.compare(0, 4, "p2g_") != 0) return false;
   if (f.compare(0, 6, "p2g_st") == 0 || f.compare(0, 8, "p2g_sust") == 0 || f.compare(0, 11, "p2g_surf_st") == 0)
     return false;
   for (auto* b : bad)
-    if (f.find(b) != std::string_view::npos) return false;
+    if (f.find(b) != npos) return false;
   return true;
 }
 
 struct Stmt {
-  std::string_view indent, type, lhs, rhs, comment;  // `<indent>[type ]lhs = rhs;[ comment]`
+  string_view indent, type, lhs, rhs, comment;  // `<indent>[type ]lhs = rhs;[ comment]`
 };
 
 // A line of the form of a replayable statement; false for anything else (comments are handled by the caller).
-bool parseStmt(std::string_view l, Stmt& s) {
+bool parseStmt(string_view l, Stmt& s) {
   size_t b = l.find_first_not_of(' ');
-  if (b == std::string_view::npos) return false;
+  if (b == npos) return false;
   s.indent = l.substr(0, b);
-  std::string_view code = l.substr(b);
+  string_view code = l.substr(b);
   s.comment = {};
-  size_t c = code.find("//");
-  if (c != std::string_view::npos) {
+  size_t c = findComment(code);
+  if (c != npos) {
     s.comment = code.substr(c);
     code = code.substr(0, c);
   }
   while (!code.empty() && code.back() == ' ') code.remove_suffix(1);
   if (code.empty() || code.back() != ';') return false;
   code.remove_suffix(1);
-  size_t eq = code.find(" = ");
-  if (eq == std::string_view::npos) return false;
-  std::string_view left = code.substr(0, eq);
+  size_t eq = findAssign(code);
+  if (eq == npos) return false;
+  string_view left = code.substr(0, eq);
   s.rhs = code.substr(eq + 3);
-  if (s.rhs.find(" = ") != std::string_view::npos || s.rhs.find_first_of(";{}") != std::string_view::npos) return false;
+  if (findAssign(s.rhs) != npos) return false;
+  for (char ch : s.rhs)
+    if (ch == ';' || ch == '{' || ch == '}') return false;
   // left: `name`, `type name` or `precise type name`
-  std::string_view words[4];
+  string_view words[4];
   size_t nw = 0;
   for (size_t i = 0; i < left.size();) {
     size_t j = left.find(' ', i);
-    if (j == std::string_view::npos) j = left.size();
+    if (j == npos) j = left.size();
     if (nw == 4) return false;
     words[nw++] = left.substr(i, j - i);
     i = j + 1;
@@ -99,34 +95,15 @@ bool parseStmt(std::string_view l, Stmt& s) {
   if (nw == 3 && words[0] != "precise") return false;
   s.lhs = words[nw - 1];
   // the type: the words before the name, as they stand in the line
-  s.type = nw == 1 ? std::string_view()
-                   : left.substr(0, size_t(words[nw - 2].data() + words[nw - 2].size() - left.data()));
-  return true;
-}
-
-// Every call in the statement's expression is pure (checked only for statements a run may take in).
-bool pureStmt(const Stmt& s) {
-  for (size_t i = 0; i < s.rhs.size();) {
-    if (!identStart(s.rhs[i]) || (i > 0 && (identChar(s.rhs[i - 1]) || s.rhs[i - 1] == '.'))) {
-      ++i;
-      continue;
-    }
-    size_t j = i;
-    while (j < s.rhs.size() && identChar(s.rhs[j])) ++j;
-    if (j < s.rhs.size() && s.rhs[j] == '(') {
-      std::string_view f = s.rhs.substr(i, j - i);
-      if (!pureBuiltin(f) && !pureHelper(f)) return false;
-    }
-    i = j;
-  }
+  s.type = nw == 1 ? string_view() : left.substr(0, size_t(words[nw - 2].data() + words[nw - 2].size() - left.data()));
   return true;
 }
 
 // The variables an expression reads: identifiers not followed by '(' and not after '.' (a member), in order.
 template <class F>
-void forEachRead(std::string_view e, F f) {
+void forEachRead(string_view e, F f) {
   for (size_t i = 0; i < e.size();) {
-    if (isdigit((unsigned char)e[i])) {  // a number with its suffix or exponent
+    if (e[i] >= '0' && e[i] <= '9') {  // a number with its suffix or exponent
       while (i < e.size() && (identChar(e[i]) || e[i] == '.')) ++i;
       continue;
     }
@@ -137,16 +114,28 @@ void forEachRead(std::string_view e, F f) {
     size_t j = i;
     while (j < e.size() && identChar(e[j])) ++j;
     if (j >= e.size() || e[j] != '(') {
-      std::string_view n = e.substr(i, j - i);
+      string_view n = e.substr(i, j - i);
       if (n != "true" && n != "false" && n.compare(0, 3, "gl_") != 0) f(n);
     }
     i = j;
   }
 }
 
-// The arguments of the call whose '(' is at `open`; `close` gets the position of its ')'. Empty on a mismatch.
-std::vector<std::string> callArgs(const std::string& e, size_t open, size_t& close) {
-  std::vector<std::string> args;
+// The arguments of a call, as views into its text; only the first few are kept (the calls this pass takes apart
+// have at most five), `n` counts them all.
+struct Args {
+  string_view v[8];
+  size_t n = 0;
+  string_view operator[](size_t i) const { return v[i]; }
+};
+
+// The arguments of the call whose '(' is at `open`; `close` gets the position of its ')'. False on a mismatch.
+bool callArgs(string_view e, size_t open, size_t& close, Args& args) {
+  args.n = 0;
+  auto push = [&](string_view a) {
+    if (args.n < 8) args.v[args.n] = a;
+    ++args.n;
+  };
   int depth = 0;
   size_t start = open + 1;
   for (size_t i = open; i < e.size(); ++i) {
@@ -154,31 +143,31 @@ std::vector<std::string> callArgs(const std::string& e, size_t open, size_t& clo
     if (c == '(' || c == '[') ++depth;
     else if (c == ')' || c == ']') {
       if (--depth == 0) {
-        args.push_back(e.substr(start, i - start));
+        push(e.substr(start, i - start));
         close = i;
-        return args;
+        return true;
       }
     } else if (c == ',' && depth == 1) {
-      args.push_back(e.substr(start, i - start));
+      push(e.substr(start, i - start));
       start = i + 2 <= e.size() && e[i + 1] == ' ' ? i + 2 : i + 1;
     }
   }
-  return {};
+  args.n = 0;
+  return false;
 }
 
-const char* const kGuarded[] = {"p2g_fadd", "p2g_fsub", "p2g_fmul", "p2g_ffma"};
+constexpr string_view kGuarded[] = {"p2g_fadd", "p2g_fsub", "p2g_fmul", "p2g_ffma"};
 
 // `e` is exactly one call of `f` (the whole expression); its arguments in `args`.
-bool wholeCall(const std::string& e, const std::string& f, std::vector<std::string>& args) {
+bool wholeCall(string_view e, string_view f, Args& args) {
   if (e.size() < f.size() + 2 || e.compare(0, f.size(), f) != 0 || e[f.size()] != '(') return false;
   size_t close = 0;
-  args = callArgs(e, f.size(), close);
-  return !args.empty() && close == e.size() - 1;
+  return callArgs(e, f.size(), close, args) && close == e.size() - 1;
 }
 
-bool guardedForm(const std::string& f, const std::vector<std::string>& a) {
-  if (f == "p2g_ffma") return a.size() == 5 && a[3] == "0" && a[4] == "false";
-  return a.size() == 3 && a[2] == "false";
+bool guardedForm(string_view f, const Args& a) {
+  if (f == "p2g_ffma") return a.n == 5 && a[3] == "0" && a[4] == "false";
+  return a.n == 3 && a[2] == "false";
 }
 
 // f32 bits that are neither subnormal nor NaN: what a region may take in untested.
@@ -187,14 +176,15 @@ bool plainBits(uint32_t u) {
   return (u << 1) == 0 || (e != 0 && (e != 0x7F800000u || (u & 0x7FFFFFu) == 0));
 }
 
-bool safeLiteral(const std::string& e) {
-  std::vector<std::string> a;
-  if (wholeCall(e, "uintBitsToFloat", a) && a.size() == 1 && a[0].size() > 3 && a[0].compare(0, 2, "0x") == 0 &&
+bool safeLiteral(string_view e) {
+  Args a;
+  if (wholeCall(e, "uintBitsToFloat", a) && a.n == 1 && a[0].size() > 3 && a[0].compare(0, 2, "0x") == 0 &&
       a[0].back() == 'u')
-    return plainBits(uint32_t(strtoul(a[0].c_str() + 2, nullptr, 16)));
-  if (e.empty() || !(isdigit((unsigned char)e[0]) || e[0] == '-' || e[0] == '.')) return false;
+    return plainBits(uint32_t(strtoul(std::string(a[0]).c_str() + 2, nullptr, 16)));
+  if (e.empty() || !((e[0] >= '0' && e[0] <= '9') || e[0] == '-' || e[0] == '.')) return false;
+  std::string t(e);
   char* end = nullptr;
-  double v = strtod(e.c_str(), &end);
+  double v = strtod(t.c_str(), &end);
   if (!end || *end) return false;
   float f = float(v);
   if (double(f) != v) return false;
@@ -204,57 +194,138 @@ bool safeLiteral(const std::string& e) {
 }
 
 // True when `e` holds a guarded call in its guarded form (rn, no .ftz), at any depth.
-bool hasGuardedCall(const std::string& e) {
-  for (auto* g : kGuarded) {
-    size_t n = strlen(g);
-    for (size_t at = e.find(g); at != std::string::npos; at = e.find(g, at + 1)) {
+bool hasGuardedCall(string_view e) {
+  for (auto g : kGuarded) {
+    size_t n = g.size();
+    for (size_t at = e.find(g); at != npos; at = e.find(g, at + 1)) {
       if ((at > 0 && identChar(e[at - 1])) || at + n >= e.size() || e[at + n] != '(') continue;
       size_t close = 0;
-      std::vector<std::string> args = callArgs(e, at + n, close);
-      if (!args.empty() && guardedForm(g, args)) return true;
+      Args args;
+      if (callArgs(e, at + n, close, args) && guardedForm(g, args)) return true;
     }
   }
   return false;
 }
 
+// The identifiers of the body, numbered (FNV-1a hashes, open addressing; the names are views into the body,
+// which stays as it is until the pass ends), each with what the region being built knows of it: a field equal
+// to the region's number holds for this region (numbers are never reused, so nothing is cleared between
+// regions), and the first and last line that names it.
+class Names {
+ public:
+  struct Info {
+    uint32_t safe = 0, written = 0, tested = 0, named = 0, readBefore = 0, local = 0;
+    bool mentioned = false;
+    uint8_t pureCall = 0;  // as a function called: 0 not yet asked, 1 pure, 2 not (pureStmt)
+    size_t first = 0, last = 0;
+  };
+  Names() : slot_(1024, -1) {}
+  int id(string_view n) {
+    size_t mask = slot_.size() - 1;
+    for (size_t i = hash(n) & mask;; i = (i + 1) & mask) {
+      int s = slot_[i];
+      if (s < 0) {
+        slot_[i] = int(names_.size());
+        names_.push_back(n);
+        info_.emplace_back();
+        if (2 * names_.size() > slot_.size()) grow();
+        return int(names_.size()) - 1;
+      }
+      if (names_[size_t(s)] == n) return s;
+    }
+  }
+  Info& operator[](int id) { return info_[size_t(id)]; }
+  string_view name(int id) const { return names_[size_t(id)]; }
+
+ private:
+  std::vector<int> slot_;
+  std::vector<string_view> names_;
+  std::vector<Info> info_;
+  static size_t hash(string_view n) {
+    uint64_t h = 1469598103934665603ull;
+    for (char c : n) h = (h ^ uint8_t(c)) * 1099511628211ull;
+    return size_t(h);
+  }
+  void grow() {
+    slot_.assign(2 * slot_.size(), -1);
+    size_t mask = slot_.size() - 1;
+    for (size_t k = 0; k < names_.size(); ++k) {
+      size_t i = hash(names_[k]) & mask;
+      while (slot_[i] >= 0) i = (i + 1) & mask;
+      slot_[i] = int(k);
+    }
+  }
+};
+
+// Every call in the statement's expression is pure (checked only for statements a run may take in). The verdict
+// on each function name is kept in `names` (a kernel calls a few dozen functions thousands of times).
+bool pureStmt(const Stmt& s, Names& names) {
+  for (size_t i = 0; i < s.rhs.size();) {
+    if (!identStart(s.rhs[i]) || (i > 0 && (identChar(s.rhs[i - 1]) || s.rhs[i - 1] == '.'))) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < s.rhs.size() && identChar(s.rhs[j])) ++j;
+    if (j < s.rhs.size() && s.rhs[j] == '(') {
+      string_view f = s.rhs.substr(i, j - i);
+      Names::Info& I = names[names.id(f)];
+      if (I.pureCall == 0) I.pureCall = pureBuiltin(f) || pureHelper(f) ? 1 : 2;
+      if (I.pureCall == 2) return false;
+    }
+    i = j;
+  }
+  return true;
+}
+
 class Region {
  public:
-  // variables set in the region to a value known plain; variables written so far; variables from outside the
-  // region already tested at a use (the first use of each is wrapped in p2g_in)
-  std::set<std::string> safeVars, writtenSoFar, tested;
+  // Names' fields for this region (number `r`): safe, a variable set in the region to a value known plain;
+  // written, set so far; tested, a variable from outside the region already tested at a use (the first use of
+  // each is wrapped in p2g_in)
+  Names& names;
+  uint32_t r;
   int guarded = 0;
+  Region(Names& n, uint32_t number) : names(n), r(number) {}
 
   // `e` with every operand of a guarded call that might be subnormal or NaN wrapped in p2g_in().
-  std::string rewrite(const std::string& e) {
+  std::string rewrite(string_view e) {
     std::string out;
     out.reserve(e.size() + 16);
     for (size_t i = 0; i < e.size();) {
       size_t at = e.find("p2g_f", i);  // every guarded name starts so: copy what comes before in one piece
-      if (at == std::string::npos) {
-        out.append(e, i, std::string::npos);
+      if (at == npos) {
+        out.append(e.substr(i));
         break;
       }
-      out.append(e, i, at - i);
+      out.append(e.substr(i, at - i));
       i = at;
       bool hit = false;
-      for (auto* g : kGuarded) {
-        size_t n = strlen(g);
+      for (auto g : kGuarded) {
+        size_t n = g.size();
         if (e.compare(i, n, g) != 0 || (i > 0 && identChar(e[i - 1])) || i + n >= e.size() || e[i + n] != '(')
           continue;
         size_t close = 0;
-        std::vector<std::string> args = callArgs(e, i + n, close);
-        if (args.empty() || !guardedForm(g, args)) break;
+        Args args;
+        if (!callArgs(e, i + n, close, args) || !guardedForm(g, args)) break;
         ++guarded;
         out += g;
         out += '(';
-        size_t operands = std::string(g) == "p2g_ffma" ? 3 : 2;
+        size_t operands = g == "p2g_ffma" ? 3 : 2;
         for (size_t k = 0; k < operands; ++k) {  // the short form: rn, no .ftz, the region's device pass
           std::string a = rewrite(args[k]);
+          if (k) out += ", ";
           if (!safe(args[k])) {
-            a = "p2g_in(" + a + ")";
-            if (isIdent(args[k]) && !writtenSoFar.count(args[k])) tested.insert(args[k]);  // its value on entry
+            out += "p2g_in(";
+            out += a;
+            out += ')';
+            if (isIdent(args[k])) {
+              Names::Info& I = names[names.id(args[k])];
+              if (I.written != r) I.tested = r;  // its value on entry
+            }
+          } else {
+            out += a;
           }
-          out += (k ? ", " : "") + a;
         }
         out += ')';
         i = close + 1;
@@ -271,39 +342,41 @@ class Region {
   // statement of the region set to such, or a variable from outside the region tested at an earlier use.
   // With `entering` false (a whole right-hand side: may the variable it sets count as safe?) a variable from
   // outside the region is not safe, since nothing tests it unless it is also an operand.
-  bool safe(const std::string& e, bool entering = true) {
-    std::vector<std::string> a;
-    for (auto* g : kGuarded)
+  bool safe(string_view e, bool entering = true) {
+    Args a;
+    for (auto g : kGuarded)
       if (wholeCall(e, g, a)) return guardedForm(g, a);
     if (safeLiteral(e)) return true;
-    if ((wholeCall(e, "p2g_fmin", a) || wholeCall(e, "p2g_fmax", a)) && a.size() == 2)
+    if ((wholeCall(e, "p2g_fmin", a) || wholeCall(e, "p2g_fmax", a)) && a.n == 2)
       return safe(a[0], entering) && safe(a[1], entering);
-    static const std::string negA = "p2g_canon(uintBitsToFloat(floatBitsToUint(", negB = ") ^ 0x80000000u))";
+    constexpr string_view negA = "p2g_canon(uintBitsToFloat(floatBitsToUint(", negB = ") ^ 0x80000000u))";
     if (e.size() > negA.size() + negB.size() && e.compare(0, negA.size(), negA) == 0 &&
         e.compare(e.size() - negB.size(), negB.size(), negB) == 0)
       return safe(e.substr(negA.size(), e.size() - negA.size() - negB.size()), entering);
     if (isIdent(e)) {
-      if (safeVars.count(e)) return true;
-      if (entering && !writtenSoFar.count(e)) return tested.count(e) > 0;
+      const Names::Info& I = names[names.id(e)];
+      if (I.safe == r) return true;
+      if (entering && I.written != r) return I.tested == r;
     }
     return false;
   }
 };
 
+bool guardedText(string_view t) {
+  for (auto g : kGuarded) {
+    size_t n = g.size();
+    for (size_t at = t.find(g); at != npos; at = t.find(g, at + 1))
+      if (at + n < t.size() && t[at + n] == '(' && (at == 0 || !identChar(t[at - 1]))) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 int guardRegions(std::string& body, std::string& functions,
                  const std::function<std::string(const std::string&)>& typeOf) {
-  auto guardedText = [](std::string_view t) {
-    for (auto* g : kGuarded) {
-      size_t n = strlen(g);
-      for (size_t at = t.find(g); at != std::string_view::npos; at = t.find(g, at + 1))
-        if (at + n < t.size() && t[at + n] == '(' && (at == 0 || !identChar(t[at - 1]))) return true;
-    }
-    return false;
-  };
   if (!guardedText(body)) return 0;
-  std::vector<std::string_view> lines;  // views into `body`, which stays as it is until the end
+  std::vector<string_view> lines;  // views into `body`, which stays as it is until the end
   for (size_t i = 0; i < body.size();) {
     size_t e = body.find('\n', i);
     if (e == std::string::npos) e = body.size();
@@ -312,36 +385,42 @@ int guardRegions(std::string& body, std::string& functions,
   }
   std::vector<Stmt> st(lines.size());
   std::vector<uint8_t> kind(lines.size(), 0);  // 0 other, 1 comment, 2 statement
-  std::unordered_map<std::string_view, std::string_view> declared;  // types of locals declared in statements
   for (size_t li = 0; li < lines.size(); ++li) {
     size_t b = lines[li].find_first_not_of(' ');
-    if (b != std::string_view::npos && lines[li].compare(b, 2, "//") == 0) kind[li] = 1;
+    if (b != npos && lines[li].compare(b, 2, "//") == 0) kind[li] = 1;
     else if (parseStmt(lines[li], st[li])) kind[li] = 2;
-    if (kind[li] == 2 && !st[li].type.empty()) declared.emplace(st[li].lhs, st[li].type);
   }
+  // the types of locals declared in statements, gathered on the first name typeOf does not know
+  std::unordered_map<string_view, string_view> declared;
+  bool declaredDone = false;
+  Names names;
   // the first and last line that names each identifier (a variable named only inside a region is the replay's
-  // own), computed when the first region needs it
-  std::unordered_map<std::string_view, std::pair<size_t, size_t>> mentions;
+  // own), gathered when the first region needs it
   bool mentionsDone = false;
-  auto mentionRange = [&](std::string_view n) -> std::pair<size_t, size_t> {
+  auto mentionRange = [&](int id) -> std::pair<size_t, size_t> {
     if (!mentionsDone) {
       mentionsDone = true;
       for (size_t li = 0; li < lines.size(); ++li) {
         if (kind[li] == 1) continue;
-        std::string_view code = lines[li].substr(0, lines[li].find("//"));
-        forEachRead(code, [&](std::string_view v) {
-          auto it = mentions.find(v);
-          if (it == mentions.end()) mentions.emplace(v, std::make_pair(li, li));
-          else it->second.second = li;
+        string_view code = lines[li].substr(0, findComment(lines[li]));
+        forEachRead(code, [&](string_view v) {
+          Names::Info& I = names[names.id(v)];
+          if (!I.mentioned) I.mentioned = true, I.first = li;
+          I.last = li;
         });
       }
     }
-    auto it = mentions.find(n);
-    return it == mentions.end() ? std::make_pair(size_t(0), size_t(0)) : it->second;
+    const Names::Info& I = names[id];
+    return I.mentioned ? std::make_pair(I.first, I.last) : std::make_pair(size_t(0), size_t(0));
   };
-  auto type = [&](const std::string& n) {
-    std::string t = typeOf(n);
+  auto type = [&](string_view n) {
+    std::string t = typeOf(std::string(n));
     if (t.empty()) {
+      if (!declaredDone) {
+        declaredDone = true;
+        for (size_t li = 0; li < lines.size(); ++li)
+          if (kind[li] == 2 && !st[li].type.empty()) declared.emplace(st[li].lhs, st[li].type);
+      }
       auto it = declared.find(n);
       if (it != declared.end()) t = std::string(it->second);
     }
@@ -352,6 +431,7 @@ int guardRegions(std::string& body, std::string& functions,
   std::string out;
   out.reserve(body.size() + body.size() / 4);
   int wrapped = 0;
+  uint32_t regionNo = 0;
   for (size_t li = 0; li < lines.size();) {
     if (kind[li] != 2) {
       out.append(lines[li]) += '\n';
@@ -360,7 +440,7 @@ int guardRegions(std::string& body, std::string& functions,
     }
     // the run of pure statements and comments at this statement's indentation
     auto pure = [&](size_t k) {
-      if (pureLine[k] < 0) pureLine[k] = pureStmt(st[k]);
+      if (pureLine[k] < 0) pureLine[k] = pureStmt(st[k], names);
       return pureLine[k] > 0;
     };
     if (!pure(li)) {
@@ -380,7 +460,7 @@ int guardRegions(std::string& body, std::string& functions,
     auto hasGuarded = [&](size_t k) {
       if (guardedLine[k] < 0) {
         guardedLine[k] = 0;
-        if (kind[k] == 2 && guardedText(st[k].rhs)) guardedLine[k] = hasGuardedCall(std::string(st[k].rhs));
+        if (kind[k] == 2 && guardedText(st[k].rhs)) guardedLine[k] = hasGuardedCall(st[k].rhs);
       }
       return guardedLine[k] > 0;
     };
@@ -396,47 +476,53 @@ int guardRegions(std::string& body, std::string& functions,
     for (size_t k = li; k < first; ++k) out.append(lines[k]) += '\n';
     li = first;
     while (kind[li] != 2) out.append(lines[li++]) += '\n';
-    Region R;
+    const uint32_t r = ++regionNo;
+    Region R(names, r);
     std::vector<std::string> rhs(end - li);
-    std::vector<std::string> order;  // every variable the run names, first mention first
-    std::set<std::string> named, readBefore;
+    std::vector<int> order;  // every variable the run names, first mention first
     for (size_t k = li; k < end; ++k) {
       if (kind[k] != 2) continue;
       Stmt& s = st[k];
-      forEachRead(s.rhs, [&](std::string_view v) {
-        std::string n(v);
-        if (!R.writtenSoFar.count(n)) readBefore.insert(n);
-        if (named.insert(n).second) order.push_back(n);
+      forEachRead(s.rhs, [&](string_view v) {
+        int id = names.id(v);
+        Names::Info& I = names[id];
+        if (I.written != r) I.readBefore = r;
+        if (I.named != r) I.named = r, order.push_back(id);
       });
-      std::string lhs(s.lhs), r(s.rhs);
-      if (named.insert(lhs).second) order.push_back(lhs);
-      rhs[k - li] = R.rewrite(r);
-      if (R.safe(r, false)) R.safeVars.insert(lhs);
-      else R.safeVars.erase(lhs);
-      R.writtenSoFar.insert(lhs);
+      int lhs = names.id(s.lhs);
+      if (names[lhs].named != r) names[lhs].named = r, order.push_back(lhs);
+      rhs[k - li] = R.rewrite(s.rhs);
+      bool plain = R.safe(s.rhs, false);
+      names[lhs].safe = plain ? r : 0;
+      names[lhs].written = r;
     }
     // the exact replay's parameters: values from outside (in), results (out), both (inout: restored first)
-    std::vector<std::string> params, args, restores, own;
-    std::map<std::string, std::vector<std::string>> saves;  // type -> names whose starting value is saved
+    std::vector<std::string> params;
+    std::vector<string_view> args, restores;
+    std::map<std::string, std::vector<string_view>> saves;  // type -> names whose starting value is saved
     bool ok = R.guarded > 0;
-    for (auto& n : order) {
+    for (int id : order) {
       if (!ok) break;
-      bool in = readBefore.count(n) > 0, outp = R.writtenSoFar.count(n) > 0;
+      string_view n = names.name(id);
+      bool in = names[id].readBefore == r, outp = names[id].written == r;
       std::string t = type(n);
       if (t == "-") continue;  // a global: the replay reads it as main() does
       if (t.empty()) {
         ok = false;  // a name the run reads whose type is unknown here (not a local of main: nothing to pass)
         break;
       }
-      auto m = mentionRange(n);
+      auto m = mentionRange(id);
       if (outp && !in && m.first >= li && m.second < end) {
-        own.push_back(n);  // set and read only inside the region: a local of the replay
+        names[id].local = r;  // set and read only inside the region: a local of the replay
         continue;
       }
       if (in && outp) saves[t].push_back(n), restores.push_back(n);
       std::string q = in && outp ? "inout " : outp ? "out " : "";
       if (!outp && t.compare(0, 8, "precise ") == 0) t = t.substr(8);  // precise qualifies results only
-      params.push_back(q + t + " " + n);
+      q += t;
+      q += ' ';
+      q.append(n);
+      params.push_back(std::move(q));
       args.push_back(n);
     }
     if (!ok) {
@@ -446,12 +532,14 @@ int guardRegions(std::string& body, std::string& functions,
     }
     ++wrapped;
     std::string fn = "p2g_exact_" + std::to_string(wrapped);
-    const std::string ind(st[li].indent);
-    for (auto& [t, names] : saves) {
-      std::string d = ind + t + " ";
-      for (size_t i = 0; i < names.size(); ++i)
-        d += (i ? ", " : "") + std::string("p2g_was_") + names[i] + " = " + names[i];
-      out += d + ";\n";
+    const string_view ind = st[li].indent;
+    for (auto& [t, ns] : saves) {
+      out.append(ind).append(t) += ' ';
+      for (size_t i = 0; i < ns.size(); ++i) {
+        if (i) out += ", ";
+        out.append("p2g_was_").append(ns[i]).append(" = ").append(ns[i]);
+      }
+      out += ";\n";
     }
     for (size_t k = li; k < end; ++k) {
       if (kind[k] == 1) {
@@ -467,28 +555,34 @@ int guardRegions(std::string& body, std::string& functions,
       if (!s.comment.empty()) out.append("  ").append(s.comment);
       out += '\n';
     }
-    std::string call = ind + "if (p2g_redo()) ";
+    out.append(ind).append("if (p2g_redo()) ");
     if (!restores.empty()) {
-      call += "{";
-      for (auto& n : restores) call += " " + n + " = p2g_was_" + n + ";";
-      call += " ";
+      out += "{";
+      for (auto n : restores) out.append(" ").append(n).append(" = p2g_was_").append(n).append(";");
+      out += " ";
     }
-    call += fn + "(";
-    for (size_t i = 0; i < args.size(); ++i) call += (i ? ", " : "") + args[i];
-    call += restores.empty() ? ");" : "); }";
-    out += call + "\n";
+    out += fn + "(";
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (i) out += ", ";
+      out.append(args[i]);
+    }
+    out += restores.empty() ? ");" : "); }";
+    out += '\n';
     // the replay: the run's statements as they were, every call exact
     functions += "void " + fn + "(";
     for (size_t i = 0; i < params.size(); ++i) functions += (i ? ", " : "") + params[i];
     functions += ") {\n";
-    std::set<std::string> local(own.begin(), own.end());
     for (size_t k = li; k < end; ++k) {
       if (kind[k] != 2) continue;
       const Stmt& s = st[k];
-      std::string lhs(s.lhs);
-      std::string decl = local.erase(lhs) ? type(lhs) + " " : "";  // declared at its first assignment
-      functions += "  " + decl + lhs + " = ";
-      functions.append(s.rhs) += ";\n";
+      functions += "  ";
+      Names::Info& L = names[names.id(s.lhs)];
+      if (L.local == r) {  // declared at its first assignment
+        L.local = 0;
+        functions += type(s.lhs);
+        functions += ' ';
+      }
+      functions.append(s.lhs).append(" = ").append(s.rhs) += ";\n";
     }
     functions += "}\n";
     li = end;
