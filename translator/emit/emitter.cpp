@@ -1024,27 +1024,31 @@ static void wrapLine(std::string_view l, std::string& out) {
 // the value of that assignment or a later one, as it did from the zero-initialised declaration at the top; so the
 // SPIR-V computes the same values. Registers not placed keep their declaration at the top of main. Comments are
 // not mentions. A placed line must stay within 120 characters.
-void Emitter::placeDeclarations() {
-  regPlace_.assign(F.regs.size(), 0);
-  // Register numbers by name: open addressing in one array (a hash map's node per register cost more than the
-  // scan of the body), FNV-1a hashes, linear probing.
+static size_t hashName(std::string_view n) {
+  uint64_t h = 1469598103934665603ull;
+  for (char c : n) h = (h ^ uint8_t(c)) * 1099511628211ull;
+  return size_t(h);
+}
+
+void Emitter::buildRegNames() {
   size_t slots = 16;
   while (slots < 2 * F.regs.size()) slots <<= 1;
-  std::vector<int> slot(slots, -1);
-  auto hashName = [](std::string_view n) {
-    uint64_t h = 1469598103934665603ull;
-    for (char c : n) h = (h ^ uint8_t(c)) * 1099511628211ull;
-    return size_t(h);
-  };
-  auto regNamed = [&](std::string_view n) {  // -1: none
-    for (size_t i = hashName(n) & (slots - 1);; i = (i + 1) & (slots - 1))
-      if (slot[i] < 0 || F.regs[size_t(slot[i])].name == n) return slot[i];
-  };
+  regSlot_.assign(slots, -1);
   for (size_t r = 0; r < F.regs.size(); ++r) {
     size_t i = hashName(F.regs[r].name) & (slots - 1);
-    while (slot[i] >= 0 && F.regs[size_t(slot[i])].name != F.regs[r].name) i = (i + 1) & (slots - 1);
-    if (slot[i] < 0) slot[i] = int(r);  // the first register of a name, as a map's emplace keeps it
+    while (regSlot_[i] >= 0 && F.regs[size_t(regSlot_[i])].name != F.regs[r].name) i = (i + 1) & (slots - 1);
+    if (regSlot_[i] < 0) regSlot_[i] = int(r);  // the first register of a name, as a map's emplace keeps it
   }
+}
+
+int Emitter::regNamed(std::string_view n) const {
+  size_t mask = regSlot_.size() - 1;
+  for (size_t i = hashName(n) & mask;; i = (i + 1) & mask)
+    if (regSlot_[i] < 0 || F.regs[size_t(regSlot_[i])].name == n) return regSlot_[i];
+}
+
+void Emitter::placeDeclarations() {
+  regPlace_.assign(F.regs.size(), 0);
   // Most identifiers in the body are no register (types, helper calls, parameters): one longer than every register
   // name, or starting with a character none starts with, is not looked up.
   size_t longest = 0;
@@ -1428,9 +1432,8 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
   emitNode(tree.root, tree);
   if (!ok_) return false;
   resolveFolds();
+  buildRegNames();
   if (!opt_.native && (helpers_.count("p2g_fadd") || helpers_.count("p2g_fmul") || helpers_.count("p2g_ffma"))) {
-    std::unordered_map<std::string_view, int> byName;
-    for (size_t r = 0; r < F.regs.size(); ++r) byName.emplace(F.regs[r].name, int(r));
     std::unordered_map<std::string, std::string> locals;  // main()'s other locals: parameters, structurizer state
     for (auto& [off, p] : params_) locals.emplace(p.name, "const " + glslOf(p.t));
     for (int i = 0; i < tree.numVars; ++i) locals.emplace("p2g_sv" + std::to_string(i), "int");
@@ -1438,9 +1441,9 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
     std::set<std::string> globals{"smem", "smem64", "lmem", "cmem", "pc"};
     for (auto& [i, n] : sharedNames_) globals.insert(n);
     auto typeOf = [&](const std::string& n) -> std::string {
-      auto it = byName.find(n);
-      if (it != byName.end()) {
-        ir::VType vt = F.regs[size_t(it->second)].vt;
+      int r = regNamed(n);
+      if (r >= 0) {
+        ir::VType vt = F.regs[size_t(r)].vt;
         bool fl = vt == ir::VType::F32 || vt == ir::VType::F64;
         return std::string(fl ? "precise " : "") + ir::glslTypeName(vt);
       }

@@ -225,6 +225,12 @@ class Emitter {
   void selectDiamond(size_t at);
   bool safeOnBothPaths(const std::string& v, int depth) const;  // an if/else of one assignment each as a select (emitter.cpp)
   void placeDeclarations();
+  // Register numbers by GLSL name, for the passes over the body's text (guardRegions' types, placeDeclarations):
+  // open addressing in one array (a hash map's node per register cost more than the scan of the body), FNV-1a
+  // hashes, linear probing; a name given to several registers finds the first. Built by buildRegNames().
+  std::vector<int> regSlot_;
+  void buildRegNames();
+  int regNamed(std::string_view n) const;  // -1: no register
   std::shared_ptr<HandleTracer> handles_;
   std::vector<uint8_t> regPlace_;   // per register: 0 declared at the top of main, 1 at its first assignment, 2 unused
   void assignReg(int r, const std::string& value);
