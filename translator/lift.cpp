@@ -96,6 +96,13 @@ class NameCounts {
     return {&slots_[i].second, true};
   }
   bool contains(const std::string& n) const { return !slots_.empty() && !slots_[find(n)].first.empty(); }
+  // Room for n more names without growing on the way (a register range adds thousands at once, and each growth
+  // moves every name so far).
+  void reserve(size_t n) {
+    size_t want = std::max<size_t>(64, slots_.size());
+    while (2 * (used_ + n + 1) > want) want *= 2;
+    if (want > slots_.size()) rehash(want);
+  }
 
  private:
   std::vector<std::pair<std::string, int>> slots_;  // an empty name: a free slot (names are never empty)
@@ -113,8 +120,9 @@ class NameCounts {
     while (!slots_[i].first.empty() && slots_[i].first != n) i = (i + 1) & mask;
     return i;
   }
-  void grow() {
-    std::vector<std::pair<std::string, int>> old(std::max<size_t>(64, 2 * slots_.size()));
+  void grow() { rehash(std::max<size_t>(64, 2 * slots_.size())); }
+  void rehash(size_t size) {
+    std::vector<std::pair<std::string, int>> old(size);
     old.swap(slots_);
     for (auto& e : old)
       if (!e.first.empty()) slots_[find(e.first)] = std::move(e);
@@ -294,6 +302,9 @@ void Lifter::declareReg(const ptx::VarDecl& d) {
   }
   if (d.rangeCount) {
     int first = int(F_.regs.size());
+    usedNames_.reserve(d.rangeCount);
+    if (F_.regs.capacity() < F_.regs.size() + d.rangeCount)
+      F_.regs.reserve(std::max(F_.regs.size() + d.rangeCount, 2 * F_.regs.capacity()));
     for (uint32_t i = 0; i < d.rangeCount; ++i) add(d.name, i, true);
     regScopes_.back().ranges[std::string(d.name)] = {first, d.rangeCount};
   } else {

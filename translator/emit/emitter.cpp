@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cinttypes>
 #include <climits>
 #include <cmath>
@@ -183,11 +184,18 @@ std::string Emitter::doubleLit(uint64_t bits) {
   return "uint64BitsToDouble(" + hex64(bits) + ")";
 }
 
-static unsigned declBits(std::string_view ptxType) {
-  if (ptxType == "b8" || ptxType == "u8" || ptxType == "s8") return 8;
-  if (ptxType == "b16" || ptxType == "u16" || ptxType == "s16" || ptxType == "f16" || ptxType == "bf16") return 16;
-  if (ptxType == "pred") return 1;
-  if (ptxType == "b64" || ptxType == "u64" || ptxType == "s64" || ptxType == "f64") return 64;
+// The width a register's PTX type declares: b8/u8/s8 8, b16/u16/s16/f16/bf16 16, pred 1, b64/u64/s64/f64 64,
+// every other type 32. Asked several times for every register store, so decided by length and characters rather
+// than by a chain of string comparisons.
+static unsigned declBits(std::string_view t) {
+  if (t.size() == 2) return t[1] == '8' && (t[0] == 'b' || t[0] == 'u' || t[0] == 's') ? 8 : 32;
+  if (t.size() == 3 && (t[0] == 'b' || t[0] == 'u' || t[0] == 's' || t[0] == 'f')) {
+    if (t[1] == '1' && t[2] == '6') return 16;
+    if (t[1] == '6' && t[2] == '4') return 64;
+    return 32;
+  }
+  if (t.size() == 4 && t[2] == '1' && t[3] == '6' && t[0] == 'b' && t[1] == 'f') return 16;
+  if (t.size() == 4 && t[0] == 'p' && t[1] == 'r' && t[2] == 'e' && t[3] == 'd') return 1;
   return 32;
 }
 unsigned regDeclBits(std::string_view ptxType) { return declBits(ptxType); }
@@ -745,9 +753,20 @@ void Emitter::annotate(const ptx::Span& span) {
   if (lc.line && lc.line != lastLine_) {
     std::string_view t = lc.lineText;
     while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
-    std::string note = "// ptx:" + std::to_string(lc.line) + "  ";
-    appendCommentText(note, t);
-    line(note);
+    // line(note_) without its search for a second statement (a comment holds none): one in four body lines is
+    // an annotation
+    note_.assign("// ptx:");
+    char num[16];
+    note_.append(num, size_t(std::to_chars(num, num + sizeof num, lc.line).ptr - num));
+    note_ += "  ";
+    appendCommentText(note_, t);
+    for (int k : heldFolds_) {
+      folds_[size_t(k)].forced = true;
+      liveFold_[size_t(folds_[size_t(k)].reg)] = -1;
+    }
+    heldFolds_.clear();
+    if (pendingTmps_.empty()) appendLine(note_);
+    else line(note_);
     lastLine_ = lc.line;
   }
 }

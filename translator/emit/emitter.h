@@ -149,6 +149,7 @@ class Emitter {
   bool usesWindowCvta_ = false;
   bool usesShared_ = false, usesLocal_ = false, usesConst_ = false, usesGlobals_ = false;
   uint32_t lastLine_ = 0;
+  std::string note_;  // annotate()'s line, kept between calls
   Shared64Layout s64_;
   std::vector<std::string> sfuTables_;
   uint32_t sfuDir_ = 0;
