@@ -1008,8 +1008,12 @@ HandleTracer& Emitter::handles() {
 // inside parentheses that keeps the line within 120 (a line that has none stays long). Comments are not broken.
 static void wrapLine(std::string_view l, std::string& out) {
   static const size_t kWidth = 120;
+  if (l.size() <= kWidth) {  // most lines: no search for the indentation
+    out += l;
+    return;
+  }
   size_t b = l.find_first_not_of(' ');
-  if (l.size() <= kWidth || b == std::string::npos || l.compare(b, 2, "//") == 0) {
+  if (b == std::string::npos || l.compare(b, 2, "//") == 0) {
     out += l;
     return;
   }
@@ -1320,9 +1324,8 @@ void Emitter::resolveFolds() {
   };
   // the text with each marker replaced by its fold's value (folded) or register (assigned); copied in runs
   // between markers, since statements are mostly text
-  auto expand = [&](std::string_view t) {
-    std::string out;
-    out.reserve(t.size() + 32);
+  // (expandTo appends to `out`, which may hold earlier lines: what it looks back at lies after their '\n')
+  auto expandTo = [&](std::string& out, std::string_view t) {
     size_t i = 0;
     for (size_t at = t.find('\x01'); at != std::string::npos; at = t.find('\x01', i)) {
       out.append(t.data() + i, at - i);
@@ -1353,6 +1356,11 @@ void Emitter::resolveFolds() {
       else out += value[k];
     }
     out.append(t.data() + i, t.size() - i);
+  };
+  auto expand = [&](std::string_view t) {
+    std::string out;
+    out.reserve(t.size() + 32);
+    expandTo(out, t);
     return out;
   };
   // markers stand for folds made earlier, so one pass in order settles nested folds before their users
@@ -1424,9 +1432,9 @@ void Emitter::resolveFolds() {
   for (auto l : lines) {
     if (!l.empty() && l[0] == '\x03') {
       size_t k = markerIndex(l, 0);
-      if (!folded[k]) out += expand(assignOf(k)), out += '\n';
+      if (!folded[k]) expandTo(out, assignOf(k)), out += '\n';
     } else {
-      out += expand(l), out += '\n';
+      expandTo(out, l), out += '\n';
     }
   }
   body_ = std::move(out);
