@@ -153,19 +153,22 @@ std::string Emitter::lit(Ty t, int64_t v) {
 // A float literal that glslang cannot misround: a short decimal only when it is exactly the float's value
 // (glslang parses literals as double and casts, so an exact decimal survives; others use the bit pattern).
 std::string Emitter::floatLit(uint32_t bits) {
+  // a kernel uses a few hundred distinct constants many times each: each is printed (and read back) once
+  auto kept = floatLits_.find(bits);
+  if (kept != floatLits_.end()) return kept->second;
   float f;
   memcpy(&f, &bits, 4);
+  std::string s;
   if (std::isfinite(f) && f != 0.0f) {
     char b[64];
     snprintf(b, sizeof b, "%.9g", double(f));
     if (strtod(b, nullptr) == double(f) && strlen(b) <= 12) {
-      std::string s = b;
+      s = b;
       if (s.find_first_of(".en") == std::string::npos) s += ".0";
-      return s;
     }
   }
-  if (bits == 0) return "0.0";
-  return "uintBitsToFloat(" + hex32(bits) + ")";
+  if (s.empty()) s = bits == 0 ? "0.0" : "uintBitsToFloat(" + hex32(bits) + ")";
+  return floatLits_.emplace(bits, std::move(s)).first->second;
 }
 
 std::string Emitter::doubleLit(uint64_t bits) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ir.h"
@@ -150,6 +151,7 @@ class Emitter {
   bool usesShared_ = false, usesLocal_ = false, usesConst_ = false, usesGlobals_ = false;
   uint32_t lastLine_ = 0;
   std::string note_;  // annotate()'s line, kept between calls
+  std::unordered_map<uint32_t, std::string> floatLits_;  // floatLit()'s text by bits
   Shared64Layout s64_;
   std::vector<std::string> sfuTables_;
   uint32_t sfuDir_ = 0;
