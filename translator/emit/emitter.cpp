@@ -936,6 +936,8 @@ void Emitter::selectDiamond(size_t at) {
       held.push_back(k);
       notes.push_back(std::string(l));
     } else if (l.size() > inner.size() && l.compare(0, inner.size(), inner) == 0 && l[inner.size()] != ' ') {
+      // one statement a branch: a second one in a branch fails the pattern now, not after the whole body
+      if (stmts.size() == (elses ? 2u : 1u)) return;
       stmts.push_back(std::string(l.substr(inner.size())));
     } else {
       return;
