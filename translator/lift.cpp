@@ -258,12 +258,13 @@ void Lifter::declareReg(const ptx::VarDecl& d) {
       "f16", "f16x2", "bf16", "bf16x2", "f32", "f64"};
   if (!kRegTypes.count(d.type))
     error(d.span, "registers of type ." + std::string(d.type) + " are not supported");
+  const ir::VType vt = regVType(d.type);  // once for a range of thousands
   auto add = [&](std::string_view base, uint32_t idx, bool ranged) {
     ir::Reg r;
     r.name = ranged ? uniqueName(std::string(base) + std::to_string(idx)) : uniqueName(base);
     r.ptxName = d.name;
     r.ptxType = d.type;
-    r.vt = regVType(d.type);
+    r.vt = vt;
     F_.regs.push_back(std::move(r));
   };
   // Every register becomes a local variable of main(), and SPIR-V validation allows 524,287 of them (the
@@ -917,8 +918,11 @@ void Lifter::liftInstr(const ptx::Instr& in, Frame& fr) {
   x.span = in.span;
   x.guardReg = guardReg(in);
   x.guardNeg = in.hasGuard && in.guard.neg;
-  videoSel_ = in.opcode == "vadd" || in.opcode == "vsub" || in.opcode == "vabsdiff" || in.opcode == "vmin" ||
-              in.opcode == "vmax" || in.opcode == "vshl" || in.opcode == "vshr" || in.opcode == "vset";
+  // (every video opcode starts with v: the other instructions skip the comparisons)
+  videoSel_ = !in.opcode.empty() && in.opcode[0] == 'v' &&
+              (in.opcode == "vadd" || in.opcode == "vsub" || in.opcode == "vabsdiff" || in.opcode == "vmin" ||
+               in.opcode == "vmax" || in.opcode == "vshl" || in.opcode == "vshr" || in.opcode == "vset");
+  x.ops.reserve(in.ops.size());  // (growing one operand at a time moved them twice on average)
   for (size_t i = 0; i < in.ops.size(); ++i) {
     const ptx::Operand& o = in.ops[i];
     if (o.minus) {
