@@ -130,9 +130,9 @@ std::string sourceName(std::string_view n) {
 bool isFreeGlslName(const std::string& s) {
   if (!isIdent(s) || s.find("__") != std::string::npos) return false;
   if (s.rfind("gl_", 0) == 0 || s.rfind("p2g_", 0) == 0 || s.rfind("P2G", 0) == 0) return false;
-  for (const char* k : kTaken)
-    if (s == k) return false;
-  return true;
+  // one lookup rather than a comparison with each of the ~300 taken words (asked for every name made)
+  static const std::unordered_set<std::string_view> taken(std::begin(kTaken), std::end(kTaken));
+  return !taken.count(s);
 }
 
 bool readNamesFile(const std::string& path, std::map<uint64_t, EmitOptions::ParamName>& out, std::string& err) {
