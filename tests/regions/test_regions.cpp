@@ -111,3 +111,25 @@ TEST_CASE("a variable named only inside the region is the replay's own; an unkno
   CHECK(guardRegions(unknown, fns, typeOf) == 0);
   CHECK(unknown == before);
 }
+
+TEST_CASE("an entering operand is tested for NaN too where a literal could make the operation a copy") {
+  // x + 0.0, x * 1.0 and fma(x, 1.0, -0.0) may compile to x, keeping a NaN's payload: p2g_in_nan; x + 1.0 and
+  // fma(x, 1.0, 2.0) round through the device's unit, whose NaN is PTX's 0x7FFFFFFF: p2g_in (subnormals only)
+  std::string body =
+      "  f3 = p2g_fadd(f1, 0.0, false);\n"
+      "  f4 = p2g_fmul(uintBitsToFloat(0x3F800000u), f2, false);\n"
+      "  f5 = p2g_ffma(f6, 1.0, -0.0, 0, false);\n"
+      "  f7 = p2g_fadd(f8, 1.0, false);\n"
+      "  f9 = p2g_ffma(f10, 1.0, 2.0, 0, false);\n"
+      "  f11 = p2g_fmul(f3, 1.0, false);\n";
+  std::string fns;
+  CHECK(guardRegions(body, fns, typeOf) == 1);
+  CHECK(body.find("f3 = p2g_fadd(p2g_in_nan(f1), 0.0);") != std::string::npos);
+  CHECK(body.find("f4 = p2g_fmul(uintBitsToFloat(0x3F800000u), p2g_in_nan(f2));") != std::string::npos);
+  CHECK(body.find("f5 = p2g_ffma(p2g_in_nan(f6), 1.0, -0.0);") != std::string::npos);
+  CHECK(body.find("f7 = p2g_fadd(p2g_in(f8), 1.0);") != std::string::npos);
+  CHECK(body.find("f9 = p2g_ffma(p2g_in(f10), 1.0, 2.0);") != std::string::npos);
+  // f3 is the region's own result: a NaN in it came from the device, 0x7FFFFFFF already
+  CHECK(body.find("f11 = p2g_fmul(f3, 1.0);") != std::string::npos);
+  CHECK(fns.find("p2g_in") == std::string::npos);
+}

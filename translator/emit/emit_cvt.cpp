@@ -39,7 +39,12 @@ static int irnd(const ir::Inst& in) {  // 0 rni/rn, 1 rzi/rz, 2 rmi/rm, 3 rpi/rp
   return -1;
 }
 
-static std::string roundFn(int m) { return m == 0 ? "roundEven" : m == 1 ? "trunc" : m == 2 ? "floor" : "ceil"; }
+// The GLSL rounding to an integral double for mode m (irnd). Nearest-even is p2g_rne64, not roundEven(): see its
+// comment (prelude.cpp); every caller rounds a double.
+static std::string roundFn(Emitter& E, int m) {
+  if (m == 0) E.use("p2g_rne64");
+  return m == 0 ? "p2g_rne64" : m == 1 ? "trunc" : m == 2 ? "floor" : "ceil";
+}
 
 // Any source as an exact double (every PTX type up to 32-bit ints and f32 fits; 64-bit ints do not). f32 is widened
 // in integer code when exact_f32 marked the instruction (the device's conversion may flush denormals), and .ftz
@@ -343,7 +348,7 @@ void emitCvt(Emitter& E, const ir::Inst& in) {
     }
     std::string x = asDouble(E, in, in.ops[1], a);
     std::string v = E.tmp(Ty{Ty::K::F, 64});
-    E.line(v + " = " + roundFn(m) + "(" + x + ");");
+    E.line(v + " = " + roundFn(E, m) + "(" + x + ");");
     std::string r;
     bool dS = d.k == Ty::K::S;
     if (d.bits == 64) {
@@ -432,7 +437,7 @@ void emitCvt(Emitter& E, const ir::Inst& in) {
     E.line(src + " = " + x + ";");
     x = src;
   }
-  if (intRound) x = roundFn(m) + "(" + x + ")";
+  if (intRound) x = roundFn(E, m) + "(" + x + ")";
   int mode = intRound ? 0 : (m < 0 ? 0 : m);
   std::string ms = std::to_string(mode);
   if (f64Dst) {

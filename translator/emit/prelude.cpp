@@ -93,7 +93,12 @@ const std::map<std::string, Helper>& table() {
 
     // ---- floating point (HAZARDS.md #3-#7, #14) ----
     m["p2g_canon"] = {{}, {}, R"(// NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
-float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
+float p2g_canon(float x) {
+  uint u = floatBitsToUint(x), q = 0x7FFFFFFFu;
+  bool n = isnan(x);
+  u = n ? q : u;  // both sides plain variables: glslang makes OpSelect, not a branch (docs/GPU_BENCH.md)
+  return uintBitsToFloat(u);
+}
 )"};
     m["p2g_ftz"] = {{}, {}, R"(// .ftz: a subnormal input or result becomes a zero of the same sign (HAZARDS.md #5).
 float p2g_ftz(float x) { uint b = floatBitsToUint(x); return (b & 0x7F800000u) == 0u ? uintBitsToFloat(b & 0x80000000u) : x; }
@@ -184,25 +189,37 @@ float p2g_d2f(double v, int mode) {
 )"};
     m["p2g_fkey"] = {{}, {}, R"(// f32 ordering on the bits (a flushing device would call two denormals equal): an integer key whose order is the
 // order of the values, -0 and +0 equal; NaN tested on the bits too.
-int p2g_fkey(uint b) { return (b & 0x80000000u) != 0u ? -int(b & 0x7FFFFFFFu) : int(b); }
+int p2g_fkey(uint b) { int s = int(b) >> 31; return (int(b & 0x7FFFFFFFu) ^ s) - s; }  // s: 0 or -1
 bool p2g_fnan(uint b) { return (b & 0x7FFFFFFFu) > 0x7F800000u; }
 )"};
     m["p2g_fmin"] = {{"p2g_fkey"}, {}, R"(// min.f32: a NaN operand is ignored; both NaN give the canonical NaN; -0.0 is below +0.0 (HAZARDS.md #14).
+// Without branches: every `?:` here selects between plain variables, which glslang makes OpSelect (a branch among
+// the device's operations cost NVIDIA as much as a slow path, docs/GPU_BENCH.md).
 float p2g_fmin(float x, float y) {
-  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
-  if (p2g_fnan(a)) return p2g_fnan(b) ? uintBitsToFloat(0x7FFFFFFFu) : y;
-  if (p2g_fnan(b)) return x;
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y), q = 0x7FFFFFFFu;
   int ka = p2g_fkey(a), kb = p2g_fkey(b);
-  return ka == kb ? uintBitsToFloat(a | b) : (ka < kb ? x : y);
+  bool na = p2g_fnan(a), nb = p2g_fnan(b), first = ka < kb, eq = ka == kb;
+  uint z = a | b;  // -0 and +0 (equal keys of different bits)
+  uint r = first ? a : b;
+  r = eq ? z : r;
+  r = nb ? a : r;
+  uint n = nb ? q : b;
+  r = na ? n : r;
+  return uintBitsToFloat(r);
 }
 )"};
     m["p2g_fmax"] = {{"p2g_fkey"}, {}, R"(// max.f32: a NaN operand is ignored; both NaN give the canonical NaN; +0.0 is above -0.0.
 float p2g_fmax(float x, float y) {
-  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
-  if (p2g_fnan(a)) return p2g_fnan(b) ? uintBitsToFloat(0x7FFFFFFFu) : y;
-  if (p2g_fnan(b)) return x;
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y), q = 0x7FFFFFFFu;
   int ka = p2g_fkey(a), kb = p2g_fkey(b);
-  return ka == kb ? uintBitsToFloat(a & b) : (ka > kb ? x : y);
+  bool na = p2g_fnan(a), nb = p2g_fnan(b), first = ka > kb, eq = ka == kb;
+  uint z = a & b;  // -0 and +0 (equal keys of different bits)
+  uint r = first ? a : b;
+  r = eq ? z : r;
+  r = nb ? a : r;
+  uint n = nb ? q : b;
+  r = na ? n : r;
+  return uintBitsToFloat(r);
 }
 )"};
     m["p2g_fmin_nan"] = {{"p2g_fmin"}, {}, R"(// min.NaN / max.NaN: a NaN operand gives the canonical NaN.
@@ -238,6 +255,20 @@ double p2g_dnan1(double r, double a) {
 )"};
     m["p2g_dnan2"] = {{"p2g_dnan1"}, {}, R"(double p2g_dnan2(double r, double a, double b) {
   return p2g_isnan_d(a) ? p2g_dnan1(r, a) : p2g_dnan1(r, b);
+}
+)"};
+    m["p2g_rne64"] = {{}, {"float64"}, R"(// A double rounded to an integral value, ties to even (cvt.rni with an f64 source or result), by adding and
+// taking away 2^52, not by roundEven(double): lavapipe (Mesa llvmpipe, LLVM 15.0.6) on an AMD EPYC host (family 25,
+// AVX2, no AVX-512) gave roundEven(1.5) = 1 and roundEven(-0.3) = +0, trunc's results (ops/f64_misc cvt_rni_s64
+// 25/8192 and outside/cvt_f64_nan 530/32768 values differ there, 2026-12-02), while the Intel hosts of CI and
+// NVIDIA's driver give ties to even. |x| >= 2^52, infinity and NaN are returned as they are; the sign is x's.
+double p2g_rne64(double x) {
+  precise double a = abs(x);
+  precise double t = (a + 4503599627370496.0lf) - 4503599627370496.0lf;  // the sum rounds to an integer, to even
+  double r = uint64BitsToDouble(doubleBitsToUint64(t) | (doubleBitsToUint64(x) & 0x8000000000000000ul));
+  bool small = a < 4503599627370496.0lf;
+  r = small ? r : x;
+  return r;
 }
 )"};
     m["p2g_dmin"] = {{"p2g_dnan1"}, {"float64"}, R"(// min/max.f64: a NaN operand is ignored; both NaN give the first, quiet (measured: ops/f64_misc min/max, 21
@@ -534,8 +565,13 @@ uint p2g_d2h_rn(double v) { return p2g_f2h_rn(p2g_d2f_ro(v)); }
 // P2G_HALF_CVT holds, 32-bit integer code otherwise (no device half type).
 uint p2g_f2h_rn(uint b) {
   uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
+  if (P2G_HALF_CVT) {  // selects between plain variables: no branch among the device's operations
+    uint h = packHalf2x16(vec2(uintBitsToFloat(b), 0.0)), q = 0x7FFFu;
+    bool n = ab > 0x7F800000u;
+    h = n ? q : h;
+    return h;
+  }
   if (ab > 0x7F800000u) return 0x7FFFu;
-  if (P2G_HALF_CVT) return packHalf2x16(vec2(uintBitsToFloat(b), 0.0));
   if (ab >= 0x477FF000u) return sg | 0x7C00u;  // >= 65520, the midpoint above 65504: infinity
   int e = int(ab >> 23) - 127;
   if (e < -25) return sg;                     // below 2^-25 (f32 denormals too): zero

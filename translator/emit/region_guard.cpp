@@ -193,6 +193,29 @@ bool safeLiteral(string_view e) {
   return plainBits(u);
 }
 
+// Literal operands that may let a compiler turn an operation into a copy or a negation (x * 1.0 -> x,
+// x + -0.0 -> x, fma(x, 1.0, -0.0) -> x): an entering NaN would then keep its payload where PTX's operation gives
+// 0x7FFFFFFF. litClass: 1 for +-1, 0 for +-0, -1 for anything else.
+int litClass(string_view e) {
+  Args a;
+  if (wholeCall(e, "uintBitsToFloat", a) && a.n == 1 && a[0].size() > 3 && a[0].compare(0, 2, "0x") == 0) {
+    uint32_t u = uint32_t(strtoul(std::string(a[0]).c_str() + 2, nullptr, 16)) & 0x7FFFFFFFu;
+    return u == 0 ? 0 : u == 0x3F800000u ? 1 : -1;
+  }
+  if (e.empty() || !((e[0] >= '0' && e[0] <= '9') || e[0] == '-' || e[0] == '.')) return -1;
+  std::string s(e);
+  char* end = nullptr;
+  double v = strtod(s.c_str(), &end);
+  if (!end || *end) return -1;
+  return v == 0.0 ? 0 : (v == 1.0 || v == -1.0) ? 1 : -1;
+}
+
+bool mayBeCopy(string_view f, const Args& a) {
+  if (f == "p2g_fmul") return litClass(a[0]) == 1 || litClass(a[1]) == 1;
+  if (f == "p2g_ffma") return (litClass(a[0]) == 1 || litClass(a[1]) == 1) && litClass(a[2]) == 0;
+  return litClass(a[0]) == 0 || litClass(a[1]) == 0;  // p2g_fadd, p2g_fsub
+}
+
 // True when `e` holds a guarded call in its guarded form (rn, no .ftz), at any depth.
 bool hasGuardedCall(string_view e) {
   for (auto g : kGuarded) {
@@ -288,7 +311,17 @@ class Region {
   int guarded = 0;
   Region(Names& n, uint32_t number) : names(n), r(number) {}
 
-  // `e` with every operand of a guarded call that might be subnormal or NaN wrapped in p2g_in().
+  // `e` is a guarded call's result: the device made it, so a NaN in it is 0x7FFFFFFF already (as is one in a
+  // variable safe in this region, set from such results, literals, p2g_fmin/p2g_fmax or p2g_canon).
+  static bool guardedResult(string_view e) {
+    Args a;
+    for (auto g : kGuarded)
+      if (wholeCall(e, g, a)) return guardedForm(g, a);
+    return false;
+  }
+
+  // `e` with every operand of a guarded call that might be subnormal wrapped in p2g_in() (p2g_in_nan() where the
+  // call may compile to a copy, mayBeCopy).
   std::string rewrite(string_view e) {
     std::string out;
     out.reserve(e.size() + 16);
@@ -312,14 +345,22 @@ class Region {
         out += g;
         out += '(';
         size_t operands = g == "p2g_ffma" ? 3 : 2;
+        bool identity = mayBeCopy(g, args);  // then an entering operand is tested for NaN too
         for (size_t k = 0; k < operands; ++k) {  // the short form: rn, no .ftz, the region's device pass
           std::string a = rewrite(args[k]);
           if (k) out += ", ";
-          if (!safe(args[k])) {
-            out += "p2g_in(";
+          const char* test = nullptr;
+          bool ident = isIdent(args[k]);
+          if (identity && !safeLiteral(args[k]) && !guardedResult(args[k]) &&
+              !(ident && names[names.id(args[k])].safe == r))
+            test = "p2g_in_nan(";
+          else if (!safe(args[k]))
+            test = "p2g_in(";
+          if (test) {
+            out += test;
             out += a;
             out += ')';
-            if (isIdent(args[k])) {
+            if (ident) {
               Names::Info& I = names[names.id(args[k])];
               if (I.written != r) I.tested = r;  // its value on entry
             }

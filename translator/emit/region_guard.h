@@ -11,15 +11,16 @@
 //
 // Where the device fact P2G_F32_FAST holds, the short forms return the device's result and keep the smallest
 // |result| in p2g_m (one min per operation); a value that enters the run from outside it is tested for subnormal
-// and NaN at its first use (p2g_in). A normal smallest |result| proves every result equal to IEEE's: the device
-// flushed nothing and no subnormal went in. Otherwise p2g_exact_3, the run's statements with the exact helpers,
+// at its first use (p2g_in). A normal smallest |result| proves every result equal to IEEE's: the device flushed
+// nothing and no subnormal went in. NaN needs no replay: the device's NaN results are PTX's 0x7FFFFFFF, and
+// min(p2g_m, NaN) leaves p2g_m on NVIDIA. Otherwise p2g_exact_3, the run's statements with the exact helpers,
 // computes the results again from the values the run started with (saved before it, restored for the call).
 // Where the fact does not hold (lavapipe, unmeasured devices) p2g_redo() is always true: the device's results
-// are computed and thrown away, the replay gives every value. The short forms hold no exact path of their own:
-// with one (behind a branch on the fact) NVIDIA ran the region as slowly as the per-operation guards. The replays
-// are functions above main(), so main() reads as before. Measured on the H200 (docs/GPU_BENCH.md): the run written
-// once in a loop of two passes was not unrolled by the driver and was no faster than the per-operation guards; the
-// device's run followed by a separate exact copy ran 15x faster (tests/experiments/region_guard_variant.py).
+// are computed and thrown away, the replay gives every value. The replays are functions above main(), so main()
+// reads as before. Measured on the H200 (docs/GPU_BENCH.md; bench/f32_heavy, whose values end NaN in most lanes):
+// while NaN counted as "not normal" nearly every region replayed (53-64 ms whatever else was tried, no faster than
+// one guard per operation); with NaN let through, 8.6 ms. The helpers a run calls (p2g_fmin/p2g_fmax, p2g_canon,
+// p2g_in) select between plain variables, which glslang emits as OpSelect, not branches.
 #pragma once
 #include <functional>
 #include <string>

@@ -150,8 +150,8 @@ layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 // not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
 layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
 // Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
-// result, rounded once, whenever no operand is subnormal or NaN and the result is normal or infinite, and their NaN
-// results are 0x7FFFFFFF. Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
+// result, rounded once, whenever no operand is subnormal and the result is normal or infinite, and every NaN result
+// (a NaN operand, inf - inf, 0 * inf) is 0x7FFFFFFF, as PTX's are (HAZARDS.md #14). Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
 layout(constant_id = 9) const bool P2G_F32_FAST = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
@@ -175,9 +175,14 @@ uint p2g_odd_sumf(float a, float b) {
   precise float s = a + b;
   precise float bb = s - a;
   precise float e = (a - (s - bb)) + (b - bb);
-  uint w = floatBitsToUint(s);
-  if (e == 0.0 || (w & 0x7F800000u) == 0x7F800000u || (w & 1u) != 0u) return w;
-  return ((floatBitsToUint(e) ^ w) >> 31) == 0u ? (w | 1u) : (w - 1u);
+  // s itself when exact, infinite or NaN, or already odd; else the odd neighbour on the side of the error.
+  // Without branches (`||` and `?:` over expressions would make glslang branch among the device's operations).
+  uint w = floatBitsToUint(s), up = w | 1u, down = w - 1u;
+  bool above = ((floatBitsToUint(e) ^ w) >> 31) == 0u;
+  uint odd = above ? up : down;
+  uint keep = uint(e == 0.0) | uint((w & 0x7F800000u) == 0x7F800000u) | (w & 1u);
+  w = keep != 0u ? w : odd;
+  return w;
 }
 // fma.f32 rounded once. Round to nearest without a fused device operation: Dekker's exact product (Veltkamp split
 // by 4097) and Knuth's TwoSum give a*b + c = th + tl + ul exactly, and z = RN(th + RO(tl + ul)) is the correctly
@@ -242,10 +247,12 @@ float p2g_fmul(float a, float b, bool ftz) {
   return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
 }
 // Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
-// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal or
-// NaN one fails it). p2g_redo() after the region: true when a result was not normal (|r| <= 2^-126, zeros and NaN
-// included) or the device fact P2G_F32_FAST does not hold; then the region's exact replay computes every value
-// again. The short forms hold no exact path: a branch on the fact in each of them (even one the driver could fold)
+// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal one
+// fails it). p2g_redo() after the region: true when a result was tiny (|r| <= 2^-126, zeros included) or the device
+// fact P2G_F32_FAST does not hold; then the region's exact replay computes every value again. NaN needs no replay
+// where the fact holds: the device's NaN results are PTX's 0x7FFFFFFF, and min(p2g_m, NaN) leaves p2g_m (a device
+// whose min() gave NaN would only replay more). Testing NaN too made bench/f32_heavy, whose values mostly end as
+// NaN, replay nearly every region: 53 ms against 4.3 ms (docs/GPU_BENCH.md). The short forms hold no exact path: a branch on the fact in each of them (even one the driver could fold)
 // kept NVIDIA's code as slow as the per-operation guards (docs/GPU_BENCH.md).
 float p2g_m = 1.0;
 float p2g_fadd(float a, float b) {
@@ -265,10 +272,17 @@ float p2g_ffma(float a, float b, float c) {
   return r;
 }
 float p2g_in(float x) {
-  // |x| - 2^-126 (wrapping): normal and infinite values fall in [0, 0x7F000000], zeros at 0xFF800000; subnormals
-  // and NaN elsewhere. Integer selects and a float select: no branch among the device's operations.
-  uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 0x00800000u;
-  uint bad = uint(t > 0x7F000000u) & uint(t != 0xFF800000u);
+  // |x| - 1 (wrapping): subnormals fall in [0, 0x007FFFFE], every other value above. A float select: no branch
+  // among the device's operations.
+  uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 1u;
+  p2g_m = t < 0x007FFFFFu ? 0.0 : p2g_m;
+  return x;
+}
+float p2g_in_nan(float x) {
+  // also NaN: an operand of a region operation with a literal 1, -1 or 0, which a compiler may turn into a copy
+  // (x * 1.0 -> x) that would keep a NaN's payload where PTX gives 0x7FFFFFFF
+  uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 1u;  // subnormals [0, 0x007FFFFE], NaN [0x7F800000, 0x7FFFFFFE]
+  uint bad = uint(t < 0x007FFFFFu) | uint(t >= 0x7F800000u);
   p2g_m = bad != 0u ? 0.0 : p2g_m;
   return x;
 }

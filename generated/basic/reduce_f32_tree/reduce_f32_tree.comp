@@ -22,7 +22,12 @@ const uint sh_smin = 512u;  // _ZZ15reduce_f32_treeE4smin, 512 bytes
 const uint sh_smax = 1024u;  // _ZZ15reduce_f32_treeE4smax, 512 bytes
 
 // NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
-float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
+float p2g_canon(float x) {
+  uint u = floatBitsToUint(x), q = 0x7FFFFFFFu;
+  bool n = isnan(x);
+  u = n ? q : u;  // both sides plain variables: glslang makes OpSelect, not a branch (docs/GPU_BENCH.md)
+  return uintBitsToFloat(u);
+}
 int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
 // (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
 // bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
@@ -112,8 +117,8 @@ layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 // not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
 layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
 // Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
-// result, rounded once, whenever no operand is subnormal or NaN and the result is normal or infinite, and their NaN
-// results are 0x7FFFFFFF. Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
+// result, rounded once, whenever no operand is subnormal and the result is normal or infinite, and every NaN result
+// (a NaN operand, inf - inf, 0 * inf) is 0x7FFFFFFF, as PTX's are (HAZARDS.md #14). Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
 layout(constant_id = 9) const bool P2G_F32_FAST = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
@@ -133,23 +138,35 @@ float p2g_fsub(float a, float b, bool ftz) {
 }
 // f32 ordering on the bits (a flushing device would call two denormals equal): an integer key whose order is the
 // order of the values, -0 and +0 equal; NaN tested on the bits too.
-int p2g_fkey(uint b) { return (b & 0x80000000u) != 0u ? -int(b & 0x7FFFFFFFu) : int(b); }
+int p2g_fkey(uint b) { int s = int(b) >> 31; return (int(b & 0x7FFFFFFFu) ^ s) - s; }  // s: 0 or -1
 bool p2g_fnan(uint b) { return (b & 0x7FFFFFFFu) > 0x7F800000u; }
 // max.f32: a NaN operand is ignored; both NaN give the canonical NaN; +0.0 is above -0.0.
 float p2g_fmax(float x, float y) {
-  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
-  if (p2g_fnan(a)) return p2g_fnan(b) ? uintBitsToFloat(0x7FFFFFFFu) : y;
-  if (p2g_fnan(b)) return x;
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y), q = 0x7FFFFFFFu;
   int ka = p2g_fkey(a), kb = p2g_fkey(b);
-  return ka == kb ? uintBitsToFloat(a & b) : (ka > kb ? x : y);
+  bool na = p2g_fnan(a), nb = p2g_fnan(b), first = ka > kb, eq = ka == kb;
+  uint z = a & b;  // -0 and +0 (equal keys of different bits)
+  uint r = first ? a : b;
+  r = eq ? z : r;
+  r = nb ? a : r;
+  uint n = nb ? q : b;
+  r = na ? n : r;
+  return uintBitsToFloat(r);
 }
 // min.f32: a NaN operand is ignored; both NaN give the canonical NaN; -0.0 is below +0.0 (HAZARDS.md #14).
+// Without branches: every `?:` here selects between plain variables, which glslang makes OpSelect (a branch among
+// the device's operations cost NVIDIA as much as a slow path, docs/GPU_BENCH.md).
 float p2g_fmin(float x, float y) {
-  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
-  if (p2g_fnan(a)) return p2g_fnan(b) ? uintBitsToFloat(0x7FFFFFFFu) : y;
-  if (p2g_fnan(b)) return x;
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y), q = 0x7FFFFFFFu;
   int ka = p2g_fkey(a), kb = p2g_fkey(b);
-  return ka == kb ? uintBitsToFloat(a | b) : (ka < kb ? x : y);
+  bool na = p2g_fnan(a), nb = p2g_fnan(b), first = ka < kb, eq = ka == kb;
+  uint z = a | b;  // -0 and +0 (equal keys of different bits)
+  uint r = first ? a : b;
+  r = eq ? z : r;
+  r = nb ? a : r;
+  uint n = nb ? q : b;
+  r = na ? n : r;
+  return uintBitsToFloat(r);
 }
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
@@ -173,9 +190,14 @@ uint p2g_odd_sumf(float a, float b) {
   precise float s = a + b;
   precise float bb = s - a;
   precise float e = (a - (s - bb)) + (b - bb);
-  uint w = floatBitsToUint(s);
-  if (e == 0.0 || (w & 0x7F800000u) == 0x7F800000u || (w & 1u) != 0u) return w;
-  return ((floatBitsToUint(e) ^ w) >> 31) == 0u ? (w | 1u) : (w - 1u);
+  // s itself when exact, infinite or NaN, or already odd; else the odd neighbour on the side of the error.
+  // Without branches (`||` and `?:` over expressions would make glslang branch among the device's operations).
+  uint w = floatBitsToUint(s), up = w | 1u, down = w - 1u;
+  bool above = ((floatBitsToUint(e) ^ w) >> 31) == 0u;
+  uint odd = above ? up : down;
+  uint keep = uint(e == 0.0) | uint((w & 0x7F800000u) == 0x7F800000u) | (w & 1u);
+  w = keep != 0u ? w : odd;
+  return w;
 }
 // fma.f32 rounded once. Round to nearest without a fused device operation: Dekker's exact product (Veltkamp split
 // by 4097) and Knuth's TwoSum give a*b + c = th + tl + ul exactly, and z = RN(th + RO(tl + ul)) is the correctly
@@ -222,10 +244,12 @@ float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
   return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
 }
 // Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
-// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal or
-// NaN one fails it). p2g_redo() after the region: true when a result was not normal (|r| <= 2^-126, zeros and NaN
-// included) or the device fact P2G_F32_FAST does not hold; then the region's exact replay computes every value
-// again. The short forms hold no exact path: a branch on the fact in each of them (even one the driver could fold)
+// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal one
+// fails it). p2g_redo() after the region: true when a result was tiny (|r| <= 2^-126, zeros included) or the device
+// fact P2G_F32_FAST does not hold; then the region's exact replay computes every value again. NaN needs no replay
+// where the fact holds: the device's NaN results are PTX's 0x7FFFFFFF, and min(p2g_m, NaN) leaves p2g_m (a device
+// whose min() gave NaN would only replay more). Testing NaN too made bench/f32_heavy, whose values mostly end as
+// NaN, replay nearly every region: 53 ms against 4.3 ms (docs/GPU_BENCH.md). The short forms hold no exact path: a branch on the fact in each of them (even one the driver could fold)
 // kept NVIDIA's code as slow as the per-operation guards (docs/GPU_BENCH.md).
 float p2g_m = 1.0;
 float p2g_fadd(float a, float b) {
@@ -245,10 +269,17 @@ float p2g_ffma(float a, float b, float c) {
   return r;
 }
 float p2g_in(float x) {
-  // |x| - 2^-126 (wrapping): normal and infinite values fall in [0, 0x7F000000], zeros at 0xFF800000; subnormals
-  // and NaN elsewhere. Integer selects and a float select: no branch among the device's operations.
-  uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 0x00800000u;
-  uint bad = uint(t > 0x7F000000u) & uint(t != 0xFF800000u);
+  // |x| - 1 (wrapping): subnormals fall in [0, 0x007FFFFE], every other value above. A float select: no branch
+  // among the device's operations.
+  uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 1u;
+  p2g_m = t < 0x007FFFFFu ? 0.0 : p2g_m;
+  return x;
+}
+float p2g_in_nan(float x) {
+  // also NaN: an operand of a region operation with a literal 1, -1 or 0, which a compiler may turn into a copy
+  // (x * 1.0 -> x) that would keep a NaN's payload where PTX gives 0x7FFFFFFF
+  uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 1u;  // subnormals [0, 0x007FFFFE], NaN [0x7F800000, 0x7FFFFFFE]
+  uint bad = uint(t < 0x007FFFFFu) | uint(t >= 0x7F800000u);
   p2g_m = bad != 0u ? 0.0 : p2g_m;
   return x;
 }
@@ -339,7 +370,7 @@ void main() {
   // ptx:66  ld.global.f32 	%f18, [%rd10+1536];
   precise float f18 = uintBitsToFloat(P2GU32((rd10 + 1536ul)).v);
   // ptx:67  add.f32 	%f19, %f14, %f18;
-  precise float f19 = p2g_fadd(p2g_fadd(p2g_fadd(p2g_fadd(p2g_in(f1), 0.0), p2g_in(f8)), p2g_in(f13)), p2g_in(f18));
+  precise float f19 = p2g_fadd(p2g_fadd(p2g_fadd(p2g_fadd(p2g_in_nan(f1), 0.0), p2g_in(f8)), p2g_in(f13)), p2g_in(f18));
   if (p2g_redo()) p2g_exact_1(f1, f8, f13, f18, f19);
   // ptx:68  min.f32 	%f20, %f15, %f18;
   precise float f20 = p2g_fmin(p2g_fmin(p2g_fmin(p2g_fmin(uintBitsToFloat(0x7F61B1E6u), f1), f8), f13), f18);

@@ -33,8 +33,13 @@ layout(constant_id = 8) const bool P2G_HALF_CVT = false;
 // P2G_HALF_CVT holds, 32-bit integer code otherwise (no device half type).
 uint p2g_f2h_rn(uint b) {
   uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
+  if (P2G_HALF_CVT) {  // selects between plain variables: no branch among the device's operations
+    uint h = packHalf2x16(vec2(uintBitsToFloat(b), 0.0)), q = 0x7FFFu;
+    bool n = ab > 0x7F800000u;
+    h = n ? q : h;
+    return h;
+  }
   if (ab > 0x7F800000u) return 0x7FFFu;
-  if (P2G_HALF_CVT) return packHalf2x16(vec2(uintBitsToFloat(b), 0.0));
   if (ab >= 0x477FF000u) return sg | 0x7C00u;  // >= 65520, the midpoint above 65504: infinity
   int e = int(ab >> 23) - 127;
   if (e < -25) return sg;                     // below 2^-25 (f32 denormals too): zero

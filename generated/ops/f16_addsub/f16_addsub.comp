@@ -33,8 +33,13 @@ layout(constant_id = 8) const bool P2G_HALF_CVT = false;
 // P2G_HALF_CVT holds, 32-bit integer code otherwise (no device half type).
 uint p2g_f2h_rn(uint b) {
   uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
+  if (P2G_HALF_CVT) {  // selects between plain variables: no branch among the device's operations
+    uint h = packHalf2x16(vec2(uintBitsToFloat(b), 0.0)), q = 0x7FFFu;
+    bool n = ab > 0x7F800000u;
+    h = n ? q : h;
+    return h;
+  }
   if (ab > 0x7F800000u) return 0x7FFFu;
-  if (P2G_HALF_CVT) return packHalf2x16(vec2(uintBitsToFloat(b), 0.0));
   if (ab >= 0x477FF000u) return sg | 0x7C00u;  // >= 65520, the midpoint above 65504: infinity
   int e = int(ab >> 23) - 127;
   if (e < -25) return sg;                     // below 2^-25 (f32 denormals too): zero
@@ -48,8 +53,13 @@ uint p2g_f2h_rn(uint b) {
 // integer code otherwise (an f16 subnormal is an f32 normal). Infinity and NaN by the bits (the payload kept).
 float p2g_h2f(uint h) {
   uint s = (h & 0x8000u) << 16, e = (h >> 10) & 31u, f = h & 1023u;
+  if (P2G_HALF_CVT) {  // selects between plain variables: no branch among the device's operations
+    uint x = floatBitsToUint(unpackHalf2x16(h).x), special = s | 0x7F800000u | (f << 13);
+    bool infnan = e == 31u;
+    x = infnan ? special : x;
+    return uintBitsToFloat(x);
+  }
   if (e == 31u) return uintBitsToFloat(s | 0x7F800000u | (f << 13));
-  if (P2G_HALF_CVT) return unpackHalf2x16(h).x;
   if (e == 0u) {
     if (f == 0u) return uintBitsToFloat(s);
     int k = findMSB(f);  // f * 2^-24 = 1.x * 2^(k - 24)
@@ -75,9 +85,14 @@ uint p2g_odd_sumf(float a, float b) {
   precise float s = a + b;
   precise float bb = s - a;
   precise float e = (a - (s - bb)) + (b - bb);
-  uint w = floatBitsToUint(s);
-  if (e == 0.0 || (w & 0x7F800000u) == 0x7F800000u || (w & 1u) != 0u) return w;
-  return ((floatBitsToUint(e) ^ w) >> 31) == 0u ? (w | 1u) : (w - 1u);
+  // s itself when exact, infinite or NaN, or already odd; else the odd neighbour on the side of the error.
+  // Without branches (`||` and `?:` over expressions would make glslang branch among the device's operations).
+  uint w = floatBitsToUint(s), up = w | 1u, down = w - 1u;
+  bool above = ((floatBitsToUint(e) ^ w) >> 31) == 0u;
+  uint odd = above ? up : down;
+  uint keep = uint(e == 0.0) | uint((w & 0x7F800000u) == 0x7F800000u) | (w & 1u);
+  w = keep != 0u ? w : odd;
+  return w;
 }
 // f16 a + b, a - b, a * b, a * b + c rounded once to nearest (exact or round-to-odd f32 step first)
 uint p2g_hadd(uint a, uint b) { return p2g_f2h_rn(p2g_odd_sumf(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu))); }

@@ -24,7 +24,7 @@ const uint cmem[33] = uint[](
 
 // f32 ordering on the bits (a flushing device would call two denormals equal): an integer key whose order is the
 // order of the values, -0 and +0 equal; NaN tested on the bits too.
-int p2g_fkey(uint b) { return (b & 0x80000000u) != 0u ? -int(b & 0x7FFFFFFFu) : int(b); }
+int p2g_fkey(uint b) { int s = int(b) >> 31; return (int(b & 0x7FFFFFFFu) ^ s) - s; }  // s: 0 or -1
 bool p2g_fnan(uint b) { return (b & 0x7FFFFFFFu) > 0x7F800000u; }
 // The order of two f32 values given as bits: -1, 0, 1, or 2 when unordered (a NaN); -0 equals +0.
 int p2g_fcmp(uint a, uint b) {
@@ -40,8 +40,13 @@ layout(constant_id = 8) const bool P2G_HALF_CVT = false;
 // integer code otherwise (an f16 subnormal is an f32 normal). Infinity and NaN by the bits (the payload kept).
 float p2g_h2f(uint h) {
   uint s = (h & 0x8000u) << 16, e = (h >> 10) & 31u, f = h & 1023u;
+  if (P2G_HALF_CVT) {  // selects between plain variables: no branch among the device's operations
+    uint x = floatBitsToUint(unpackHalf2x16(h).x), special = s | 0x7F800000u | (f << 13);
+    bool infnan = e == 31u;
+    x = infnan ? special : x;
+    return uintBitsToFloat(x);
+  }
   if (e == 31u) return uintBitsToFloat(s | 0x7F800000u | (f << 13));
-  if (P2G_HALF_CVT) return unpackHalf2x16(h).x;
   if (e == 0u) {
     if (f == 0u) return uintBitsToFloat(s);
     int k = findMSB(f);  // f * 2^-24 = 1.x * 2^(k - 24)

@@ -111,8 +111,8 @@ layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 // not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
 layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
 // Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
-// result, rounded once, whenever no operand is subnormal or NaN and the result is normal or infinite, and their NaN
-// results are 0x7FFFFFFF. Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
+// result, rounded once, whenever no operand is subnormal and the result is normal or infinite, and every NaN result
+// (a NaN operand, inf - inf, 0 * inf) is 0x7FFFFFFF, as PTX's are (HAZARDS.md #14). Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
 layout(constant_id = 9) const bool P2G_F32_FAST = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
@@ -136,9 +136,14 @@ uint p2g_odd_sumf(float a, float b) {
   precise float s = a + b;
   precise float bb = s - a;
   precise float e = (a - (s - bb)) + (b - bb);
-  uint w = floatBitsToUint(s);
-  if (e == 0.0 || (w & 0x7F800000u) == 0x7F800000u || (w & 1u) != 0u) return w;
-  return ((floatBitsToUint(e) ^ w) >> 31) == 0u ? (w | 1u) : (w - 1u);
+  // s itself when exact, infinite or NaN, or already odd; else the odd neighbour on the side of the error.
+  // Without branches (`||` and `?:` over expressions would make glslang branch among the device's operations).
+  uint w = floatBitsToUint(s), up = w | 1u, down = w - 1u;
+  bool above = ((floatBitsToUint(e) ^ w) >> 31) == 0u;
+  uint odd = above ? up : down;
+  uint keep = uint(e == 0.0) | uint((w & 0x7F800000u) == 0x7F800000u) | (w & 1u);
+  w = keep != 0u ? w : odd;
+  return w;
 }
 // fma.f32 rounded once. Round to nearest without a fused device operation: Dekker's exact product (Veltkamp split
 // by 4097) and Knuth's TwoSum give a*b + c = th + tl + ul exactly, and z = RN(th + RO(tl + ul)) is the correctly

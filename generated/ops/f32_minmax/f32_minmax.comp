@@ -24,26 +24,38 @@ const uint cmem[33] = uint[](
 
 // f32 ordering on the bits (a flushing device would call two denormals equal): an integer key whose order is the
 // order of the values, -0 and +0 equal; NaN tested on the bits too.
-int p2g_fkey(uint b) { return (b & 0x80000000u) != 0u ? -int(b & 0x7FFFFFFFu) : int(b); }
+int p2g_fkey(uint b) { int s = int(b) >> 31; return (int(b & 0x7FFFFFFFu) ^ s) - s; }  // s: 0 or -1
 bool p2g_fnan(uint b) { return (b & 0x7FFFFFFFu) > 0x7F800000u; }
 // max.f32: a NaN operand is ignored; both NaN give the canonical NaN; +0.0 is above -0.0.
 float p2g_fmax(float x, float y) {
-  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
-  if (p2g_fnan(a)) return p2g_fnan(b) ? uintBitsToFloat(0x7FFFFFFFu) : y;
-  if (p2g_fnan(b)) return x;
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y), q = 0x7FFFFFFFu;
   int ka = p2g_fkey(a), kb = p2g_fkey(b);
-  return ka == kb ? uintBitsToFloat(a & b) : (ka > kb ? x : y);
+  bool na = p2g_fnan(a), nb = p2g_fnan(b), first = ka > kb, eq = ka == kb;
+  uint z = a & b;  // -0 and +0 (equal keys of different bits)
+  uint r = first ? a : b;
+  r = eq ? z : r;
+  r = nb ? a : r;
+  uint n = nb ? q : b;
+  r = na ? n : r;
+  return uintBitsToFloat(r);
 }
 float p2g_fmax_nan(float x, float y) {
   return p2g_fnan(floatBitsToUint(x)) || p2g_fnan(floatBitsToUint(y)) ? uintBitsToFloat(0x7FFFFFFFu) : p2g_fmax(x, y);
 }
 // min.f32: a NaN operand is ignored; both NaN give the canonical NaN; -0.0 is below +0.0 (HAZARDS.md #14).
+// Without branches: every `?:` here selects between plain variables, which glslang makes OpSelect (a branch among
+// the device's operations cost NVIDIA as much as a slow path, docs/GPU_BENCH.md).
 float p2g_fmin(float x, float y) {
-  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
-  if (p2g_fnan(a)) return p2g_fnan(b) ? uintBitsToFloat(0x7FFFFFFFu) : y;
-  if (p2g_fnan(b)) return x;
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y), q = 0x7FFFFFFFu;
   int ka = p2g_fkey(a), kb = p2g_fkey(b);
-  return ka == kb ? uintBitsToFloat(a | b) : (ka < kb ? x : y);
+  bool na = p2g_fnan(a), nb = p2g_fnan(b), first = ka < kb, eq = ka == kb;
+  uint z = a | b;  // -0 and +0 (equal keys of different bits)
+  uint r = first ? a : b;
+  r = eq ? z : r;
+  r = nb ? a : r;
+  uint n = nb ? q : b;
+  r = na ? n : r;
+  return uintBitsToFloat(r);
 }
 // min.NaN / max.NaN: a NaN operand gives the canonical NaN.
 float p2g_fmin_nan(float x, float y) {

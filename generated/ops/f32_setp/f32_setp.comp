@@ -24,7 +24,7 @@ const uint cmem[33] = uint[](
 
 // f32 ordering on the bits (a flushing device would call two denormals equal): an integer key whose order is the
 // order of the values, -0 and +0 equal; NaN tested on the bits too.
-int p2g_fkey(uint b) { return (b & 0x80000000u) != 0u ? -int(b & 0x7FFFFFFFu) : int(b); }
+int p2g_fkey(uint b) { int s = int(b) >> 31; return (int(b & 0x7FFFFFFFu) ^ s) - s; }  // s: 0 or -1
 bool p2g_fnan(uint b) { return (b & 0x7FFFFFFFu) > 0x7F800000u; }
 // The order of two f32 values given as bits: -1, 0, 1, or 2 when unordered (a NaN); -0 equals +0.
 int p2g_fcmp(uint a, uint b) {

@@ -23,7 +23,12 @@ const uint cmem[33] = uint[](
   0x00000000u);
 
 // NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
-float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
+float p2g_canon(float x) {
+  uint u = floatBitsToUint(x), q = 0x7FFFFFFFu;
+  bool n = isnan(x);
+  u = n ? q : u;  // both sides plain variables: glslang makes OpSelect, not a branch (docs/GPU_BENCH.md)
+  return uintBitsToFloat(u);
+}
 // .ftz: a subnormal input or result becomes a zero of the same sign (HAZARDS.md #5).
 float p2g_ftz(float x) { uint b = floatBitsToUint(x); return (b & 0x7F800000u) == 0u ? uintBitsToFloat(b & 0x80000000u) : x; }
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }

@@ -139,6 +139,19 @@ uint64_t p2g_f2i64(uint w, int mode, bool sgn) {
 }
 // .ftz: a subnormal input or result becomes a zero of the same sign (HAZARDS.md #5).
 float p2g_ftz(float x) { uint b = floatBitsToUint(x); return (b & 0x7F800000u) == 0u ? uintBitsToFloat(b & 0x80000000u) : x; }
+// A double rounded to an integral value, ties to even (cvt.rni with an f64 source or result), by adding and
+// taking away 2^52, not by roundEven(double): lavapipe (Mesa llvmpipe, LLVM 15.0.6) on an AMD EPYC host (family 25,
+// AVX2, no AVX-512) gave roundEven(1.5) = 1 and roundEven(-0.3) = +0, trunc's results (ops/f64_misc cvt_rni_s64
+// 25/8192 and outside/cvt_f64_nan 530/32768 values differ there, 2026-12-02), while the Intel hosts of CI and
+// NVIDIA's driver give ties to even. |x| >= 2^52, infinity and NaN are returned as they are; the sign is x's.
+double p2g_rne64(double x) {
+  precise double a = abs(x);
+  precise double t = (a + 4503599627370496.0lf) - 4503599627370496.0lf;  // the sum rounds to an integer, to even
+  double r = uint64BitsToDouble(doubleBitsToUint64(t) | (doubleBitsToUint64(x) & 0x8000000000000000ul));
+  bool small = a < 4503599627370496.0lf;
+  r = small ? r : x;
+  return r;
+}
 
 void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
@@ -203,7 +216,7 @@ void main() {
     P2GU64((rd12 + 24ul)).v = doubleBitsToUint64(fd2);
     // ptx:72  cvt.rni.f64.f64 %fd3, %fd4;
     precise double t6 = fd4;
-    precise double t7 = roundEven(t6);
+    precise double t7 = p2g_rne64(t6);
     precise double fd3 = (isnan(t7) ? uint64BitsToDouble(doubleBitsToUint64(t6) | 0x0008000000000000ul) : t7);
     // ptx:74  st.global.f64 	[%rd12+32], %fd3;
     P2GU64((rd12 + 32ul)).v = doubleBitsToUint64(fd3);

@@ -100,8 +100,13 @@ layout(constant_id = 8) const bool P2G_HALF_CVT = false;
 // P2G_HALF_CVT holds, 32-bit integer code otherwise (no device half type).
 uint p2g_f2h_rn(uint b) {
   uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
+  if (P2G_HALF_CVT) {  // selects between plain variables: no branch among the device's operations
+    uint h = packHalf2x16(vec2(uintBitsToFloat(b), 0.0)), q = 0x7FFFu;
+    bool n = ab > 0x7F800000u;
+    h = n ? q : h;
+    return h;
+  }
   if (ab > 0x7F800000u) return 0x7FFFu;
-  if (P2G_HALF_CVT) return packHalf2x16(vec2(uintBitsToFloat(b), 0.0));
   if (ab >= 0x477FF000u) return sg | 0x7C00u;  // >= 65520, the midpoint above 65504: infinity
   int e = int(ab >> 23) - 127;
   if (e < -25) return sg;                     // below 2^-25 (f32 denormals too): zero
@@ -166,8 +171,13 @@ uint64_t p2g_f2i64(uint w, int mode, bool sgn) {
 // integer code otherwise (an f16 subnormal is an f32 normal). Infinity and NaN by the bits (the payload kept).
 float p2g_h2f(uint h) {
   uint s = (h & 0x8000u) << 16, e = (h >> 10) & 31u, f = h & 1023u;
+  if (P2G_HALF_CVT) {  // selects between plain variables: no branch among the device's operations
+    uint x = floatBitsToUint(unpackHalf2x16(h).x), special = s | 0x7F800000u | (f << 13);
+    bool infnan = e == 31u;
+    x = infnan ? special : x;
+    return uintBitsToFloat(x);
+  }
   if (e == 31u) return uintBitsToFloat(s | 0x7F800000u | (f << 13));
-  if (P2G_HALF_CVT) return unpackHalf2x16(h).x;
   if (e == 0u) {
     if (f == 0u) return uintBitsToFloat(s);
     int k = findMSB(f);  // f * 2^-24 = 1.x * 2^(k - 24)

@@ -88,7 +88,12 @@ uint64_t p2g_bfi_64(uint64_t f, uint64_t b, uint c, uint d) {
   return (b & ~mask) | ((f << pos) & mask);
 }
 // NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
-float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
+float p2g_canon(float x) {
+  uint u = floatBitsToUint(x), q = 0x7FFFFFFFu;
+  bool n = isnan(x);
+  u = n ? q : u;  // both sides plain variables: glslang makes OpSelect, not a branch (docs/GPU_BENCH.md)
+  return uintBitsToFloat(u);
+}
 int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
 // (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
 // bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
@@ -370,8 +375,13 @@ layout(constant_id = 8) const bool P2G_HALF_CVT = false;
 // P2G_HALF_CVT holds, 32-bit integer code otherwise (no device half type).
 uint p2g_f2h_rn(uint b) {
   uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
+  if (P2G_HALF_CVT) {  // selects between plain variables: no branch among the device's operations
+    uint h = packHalf2x16(vec2(uintBitsToFloat(b), 0.0)), q = 0x7FFFu;
+    bool n = ab > 0x7F800000u;
+    h = n ? q : h;
+    return h;
+  }
   if (ab > 0x7F800000u) return 0x7FFFu;
-  if (P2G_HALF_CVT) return packHalf2x16(vec2(uintBitsToFloat(b), 0.0));
   if (ab >= 0x477FF000u) return sg | 0x7C00u;  // >= 65520, the midpoint above 65504: infinity
   int e = int(ab >> 23) - 127;
   if (e < -25) return sg;                     // below 2^-25 (f32 denormals too): zero
@@ -441,8 +451,8 @@ layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 // not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
 layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
 // Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
-// result, rounded once, whenever no operand is subnormal or NaN and the result is normal or infinite, and their NaN
-// results are 0x7FFFFFFF. Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
+// result, rounded once, whenever no operand is subnormal and the result is normal or infinite, and every NaN result
+// (a NaN operand, inf - inf, 0 * inf) is 0x7FFFFFFF, as PTX's are (HAZARDS.md #14). Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
 layout(constant_id = 9) const bool P2G_F32_FAST = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
@@ -462,7 +472,7 @@ float p2g_fsub(float a, float b, bool ftz) {
 }
 // f32 ordering on the bits (a flushing device would call two denormals equal): an integer key whose order is the
 // order of the values, -0 and +0 equal; NaN tested on the bits too.
-int p2g_fkey(uint b) { return (b & 0x80000000u) != 0u ? -int(b & 0x7FFFFFFFu) : int(b); }
+int p2g_fkey(uint b) { int s = int(b) >> 31; return (int(b & 0x7FFFFFFFu) ^ s) - s; }  // s: 0 or -1
 bool p2g_fnan(uint b) { return (b & 0x7FFFFFFFu) > 0x7F800000u; }
 // The order of two f32 values given as bits: -1, 0, 1, or 2 when unordered (a NaN); -0 equals +0.
 int p2g_fcmp(uint a, uint b) {
@@ -476,9 +486,14 @@ uint p2g_odd_sumf(float a, float b) {
   precise float s = a + b;
   precise float bb = s - a;
   precise float e = (a - (s - bb)) + (b - bb);
-  uint w = floatBitsToUint(s);
-  if (e == 0.0 || (w & 0x7F800000u) == 0x7F800000u || (w & 1u) != 0u) return w;
-  return ((floatBitsToUint(e) ^ w) >> 31) == 0u ? (w | 1u) : (w - 1u);
+  // s itself when exact, infinite or NaN, or already odd; else the odd neighbour on the side of the error.
+  // Without branches (`||` and `?:` over expressions would make glslang branch among the device's operations).
+  uint w = floatBitsToUint(s), up = w | 1u, down = w - 1u;
+  bool above = ((floatBitsToUint(e) ^ w) >> 31) == 0u;
+  uint odd = above ? up : down;
+  uint keep = uint(e == 0.0) | uint((w & 0x7F800000u) == 0x7F800000u) | (w & 1u);
+  w = keep != 0u ? w : odd;
+  return w;
 }
 // fma.f32 rounded once. Round to nearest without a fused device operation: Dekker's exact product (Veltkamp split
 // by 4097) and Knuth's TwoSum give a*b + c = th + tl + ul exactly, and z = RN(th + RO(tl + ul)) is the correctly
@@ -526,19 +541,31 @@ float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
 }
 // max.f32: a NaN operand is ignored; both NaN give the canonical NaN; +0.0 is above -0.0.
 float p2g_fmax(float x, float y) {
-  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
-  if (p2g_fnan(a)) return p2g_fnan(b) ? uintBitsToFloat(0x7FFFFFFFu) : y;
-  if (p2g_fnan(b)) return x;
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y), q = 0x7FFFFFFFu;
   int ka = p2g_fkey(a), kb = p2g_fkey(b);
-  return ka == kb ? uintBitsToFloat(a & b) : (ka > kb ? x : y);
+  bool na = p2g_fnan(a), nb = p2g_fnan(b), first = ka > kb, eq = ka == kb;
+  uint z = a & b;  // -0 and +0 (equal keys of different bits)
+  uint r = first ? a : b;
+  r = eq ? z : r;
+  r = nb ? a : r;
+  uint n = nb ? q : b;
+  r = na ? n : r;
+  return uintBitsToFloat(r);
 }
 // min.f32: a NaN operand is ignored; both NaN give the canonical NaN; -0.0 is below +0.0 (HAZARDS.md #14).
+// Without branches: every `?:` here selects between plain variables, which glslang makes OpSelect (a branch among
+// the device's operations cost NVIDIA as much as a slow path, docs/GPU_BENCH.md).
 float p2g_fmin(float x, float y) {
-  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
-  if (p2g_fnan(a)) return p2g_fnan(b) ? uintBitsToFloat(0x7FFFFFFFu) : y;
-  if (p2g_fnan(b)) return x;
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y), q = 0x7FFFFFFFu;
   int ka = p2g_fkey(a), kb = p2g_fkey(b);
-  return ka == kb ? uintBitsToFloat(a | b) : (ka < kb ? x : y);
+  bool na = p2g_fnan(a), nb = p2g_fnan(b), first = ka < kb, eq = ka == kb;
+  uint z = a | b;  // -0 and +0 (equal keys of different bits)
+  uint r = first ? a : b;
+  r = eq ? z : r;
+  r = nb ? a : r;
+  uint n = nb ? q : b;
+  r = na ? n : r;
+  return uintBitsToFloat(r);
 }
 // mul.rn.f32: the device's product where it is IEEE's (no subnormal operand and a normal or infinite result, or a
 // zero operand), p2g_sf32 for the rest (adding a zero of the product's sign, which leaves every product alone).
@@ -607,8 +634,13 @@ uint64_t p2g_f2i64(uint w, int mode, bool sgn) {
 // integer code otherwise (an f16 subnormal is an f32 normal). Infinity and NaN by the bits (the payload kept).
 float p2g_h2f(uint h) {
   uint s = (h & 0x8000u) << 16, e = (h >> 10) & 31u, f = h & 1023u;
+  if (P2G_HALF_CVT) {  // selects between plain variables: no branch among the device's operations
+    uint x = floatBitsToUint(unpackHalf2x16(h).x), special = s | 0x7F800000u | (f << 13);
+    bool infnan = e == 31u;
+    x = infnan ? special : x;
+    return uintBitsToFloat(x);
+  }
   if (e == 31u) return uintBitsToFloat(s | 0x7F800000u | (f << 13));
-  if (P2G_HALF_CVT) return unpackHalf2x16(h).x;
   if (e == 0u) {
     if (f == 0u) return uintBitsToFloat(s);
     int k = findMSB(f);  // f * 2^-24 = 1.x * 2^(k - 24)
@@ -671,10 +703,12 @@ void p2g_sts16(uint a, uint v) {
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
 // Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
-// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal or
-// NaN one fails it). p2g_redo() after the region: true when a result was not normal (|r| <= 2^-126, zeros and NaN
-// included) or the device fact P2G_F32_FAST does not hold; then the region's exact replay computes every value
-// again. The short forms hold no exact path: a branch on the fact in each of them (even one the driver could fold)
+// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal one
+// fails it). p2g_redo() after the region: true when a result was tiny (|r| <= 2^-126, zeros included) or the device
+// fact P2G_F32_FAST does not hold; then the region's exact replay computes every value again. NaN needs no replay
+// where the fact holds: the device's NaN results are PTX's 0x7FFFFFFF, and min(p2g_m, NaN) leaves p2g_m (a device
+// whose min() gave NaN would only replay more). Testing NaN too made bench/f32_heavy, whose values mostly end as
+// NaN, replay nearly every region: 53 ms against 4.3 ms (docs/GPU_BENCH.md). The short forms hold no exact path: a branch on the fact in each of them (even one the driver could fold)
 // kept NVIDIA's code as slow as the per-operation guards (docs/GPU_BENCH.md).
 float p2g_m = 1.0;
 float p2g_fadd(float a, float b) {
@@ -694,10 +728,17 @@ float p2g_ffma(float a, float b, float c) {
   return r;
 }
 float p2g_in(float x) {
-  // |x| - 2^-126 (wrapping): normal and infinite values fall in [0, 0x7F000000], zeros at 0xFF800000; subnormals
-  // and NaN elsewhere. Integer selects and a float select: no branch among the device's operations.
-  uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 0x00800000u;
-  uint bad = uint(t > 0x7F000000u) & uint(t != 0xFF800000u);
+  // |x| - 1 (wrapping): subnormals fall in [0, 0x007FFFFE], every other value above. A float select: no branch
+  // among the device's operations.
+  uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 1u;
+  p2g_m = t < 0x007FFFFFu ? 0.0 : p2g_m;
+  return x;
+}
+float p2g_in_nan(float x) {
+  // also NaN: an operand of a region operation with a literal 1, -1 or 0, which a compiler may turn into a copy
+  // (x * 1.0 -> x) that would keep a NaN's payload where PTX gives 0x7FFFFFFF
+  uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 1u;  // subnormals [0, 0x007FFFFE], NaN [0x7F800000, 0x7FFFFFFE]
+  uint bad = uint(t < 0x007FFFFFu) | uint(t >= 0x7F800000u);
   p2g_m = bad != 0u ? 0.0 : p2g_m;
   return x;
 }
@@ -8617,7 +8658,7 @@ void main() {
           // ptx:7030  ld.global.u16 	%rs1562, [%rd35+6];
           // ptx:7032  {  cvt.f32.f16 %f1025, %rs1562;}
           // ptx:7035  add.f32 	%f1045, %f1025, 0f00000000;
-          f1045 = p2g_fadd(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 6ul)).v))))), 0.0);
+          f1045 = p2g_fadd(p2g_in_nan(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 6ul)).v))))), 0.0);
           // ptx:7036  ld.global.u16 	%rs1563, [%rd35+8];
           // ptx:7038  {  cvt.f32.f16 %f1026, %rs1563;}
           // ptx:7041  add.f32 	%f1046, %f1045, %f1026;
@@ -8640,7 +8681,7 @@ void main() {
           // ptx:7062  ld.global.u16 	%rs1567, [%rd35+26];
           // ptx:7064  {  cvt.f32.f16 %f1030, %rs1567;}
           // ptx:7067  add.f32 	%f1052, %f1030, 0f00000000;
-          f1052 = p2g_fadd(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 26ul)).v))))), 0.0);
+          f1052 = p2g_fadd(p2g_in_nan(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 26ul)).v))))), 0.0);
           // ptx:7068  ld.global.u16 	%rs1568, [%rd35+28];
           // ptx:7070  {  cvt.f32.f16 %f1031, %rs1568;}
           // ptx:7073  add.f32 	%f1053, %f1052, %f1031;
@@ -8664,7 +8705,7 @@ void main() {
           // ptx:7094  ld.global.u16 	%rs1572, [%rd35+46];
           // ptx:7096  {  cvt.f32.f16 %f1035, %rs1572;}
           // ptx:7099  add.f32 	%f1059, %f1035, 0f00000000;
-          f1059 = p2g_fadd(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 46ul)).v))))), 0.0);
+          f1059 = p2g_fadd(p2g_in_nan(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 46ul)).v))))), 0.0);
           // ptx:7100  ld.global.u16 	%rs1573, [%rd35+48];
           // ptx:7102  {  cvt.f32.f16 %f1036, %rs1573;}
           // ptx:7105  add.f32 	%f1060, %f1059, %f1036;
@@ -8688,7 +8729,7 @@ void main() {
           // ptx:7126  ld.global.u16 	%rs1577, [%rd35+66];
           // ptx:7128  {  cvt.f32.f16 %f1040, %rs1577;}
           // ptx:7131  add.f32 	%f1066, %f1040, 0f00000000;
-          f1066 = p2g_fadd(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 66ul)).v))))), 0.0);
+          f1066 = p2g_fadd(p2g_in_nan(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 66ul)).v))))), 0.0);
           // ptx:7132  ld.global.u16 	%rs1578, [%rd35+68];
           // ptx:7134  {  cvt.f32.f16 %f1041, %rs1578;}
           // ptx:7137  add.f32 	%f1067, %f1066, %f1041;
