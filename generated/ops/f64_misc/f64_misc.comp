@@ -164,7 +164,7 @@ uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 // A double rounded to an integral value, ties to even (cvt.rni with an f64 source or result), by adding and
 // taking away 2^52, not by roundEven(double): lavapipe (Mesa llvmpipe, LLVM 15.0.6) on an AMD EPYC host (family 25,
 // AVX2, no AVX-512) gave roundEven(1.5) = 1 and roundEven(-0.3) = +0, trunc's results (ops/f64_misc cvt_rni_s64
-// 25/8192 and outside/cvt_f64_nan 530/32768 values differ there, 2026-12-02), while the Intel hosts of CI and
+// 25/8192 and outside/cvt_f64_nan 530/32768 values differ there, 2026-12-02), while CI's hosts and
 // NVIDIA's driver give ties to even. |x| >= 2^52, infinity and NaN are returned as they are; the sign is x's.
 double p2g_rne64(double x) {
   precise double a = abs(x);
