@@ -118,7 +118,8 @@ layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
 // Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
 // result, rounded once, whenever no operand is subnormal and the result is normal or infinite, and every NaN result
-// (a NaN operand, inf - inf, 0 * inf) is 0x7FFFFFFF, as PTX's are (HAZARDS.md #14). Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
+// (a NaN operand, inf - inf, 0 * inf) is 0x7FFFFFFF, as PTX's are (HAZARDS.md #14). Guarded regions
+// (translator/emit/region_guard.h) then run on the device's operations.
 layout(constant_id = 9) const bool P2G_F32_FAST = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
@@ -154,8 +155,8 @@ float p2g_fmax(float x, float y) {
   return uintBitsToFloat(r);
 }
 // min.f32: a NaN operand is ignored; both NaN give the canonical NaN; -0.0 is below +0.0 (HAZARDS.md #14).
-// Without branches: every `?:` here selects between plain variables, which glslang makes OpSelect (a branch among
-// the device's operations cost NVIDIA as much as a slow path, docs/GPU_BENCH.md).
+// Without branches: every `?:` here selects between plain variables, which glslang makes OpSelect (no divergence
+// inside a warp; guarded regions call it among the device's operations, docs/GPU_BENCH.md).
 float p2g_fmin(float x, float y) {
   uint a = floatBitsToUint(x), b = floatBitsToUint(y), q = 0x7FFFFFFFu;
   int ka = p2g_fkey(a), kb = p2g_fkey(b);
@@ -249,8 +250,8 @@ float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
 // fact P2G_F32_FAST does not hold; then the region's exact replay computes every value again. NaN needs no replay
 // where the fact holds: the device's NaN results are PTX's 0x7FFFFFFF, and min(p2g_m, NaN) leaves p2g_m (a device
 // whose min() gave NaN would only replay more). Testing NaN too made bench/f32_heavy, whose values mostly end as
-// NaN, replay nearly every region: 53 ms against 4.3 ms (docs/GPU_BENCH.md). The short forms hold no exact path: a branch on the fact in each of them (even one the driver could fold)
-// kept NVIDIA's code as slow as the per-operation guards (docs/GPU_BENCH.md).
+// NaN, replay nearly every region: 53 ms against 4.3 ms (docs/GPU_BENCH.md). The short forms hold no exact path
+// and no branch: the device's operation and one min.
 float p2g_m = 1.0;
 float p2g_fadd(float a, float b) {
   precise float r = a + b;

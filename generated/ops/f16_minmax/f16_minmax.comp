@@ -73,8 +73,8 @@ float p2g_fmax(float x, float y) {
   return uintBitsToFloat(r);
 }
 // min.f32: a NaN operand is ignored; both NaN give the canonical NaN; -0.0 is below +0.0 (HAZARDS.md #14).
-// Without branches: every `?:` here selects between plain variables, which glslang makes OpSelect (a branch among
-// the device's operations cost NVIDIA as much as a slow path, docs/GPU_BENCH.md).
+// Without branches: every `?:` here selects between plain variables, which glslang makes OpSelect (no divergence
+// inside a warp; guarded regions call it among the device's operations, docs/GPU_BENCH.md).
 float p2g_fmin(float x, float y) {
   uint a = floatBitsToUint(x), b = floatBitsToUint(y), q = 0x7FFFFFFFu;
   int ka = p2g_fkey(a), kb = p2g_fkey(b);

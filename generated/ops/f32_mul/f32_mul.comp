@@ -126,7 +126,8 @@ layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
 // Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
 // result, rounded once, whenever no operand is subnormal and the result is normal or infinite, and every NaN result
-// (a NaN operand, inf - inf, 0 * inf) is 0x7FFFFFFF, as PTX's are (HAZARDS.md #14). Guarded regions (translator/emit/region_guard.h) then run on the device's operations.
+// (a NaN operand, inf - inf, 0 * inf) is 0x7FFFFFFF, as PTX's are (HAZARDS.md #14). Guarded regions
+// (translator/emit/region_guard.h) then run on the device's operations.
 layout(constant_id = 9) const bool P2G_F32_FAST = false;
 bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // f32 subnormal
 // fma.f32 rounded once. Round to nearest without a fused device operation: Dekker's exact product (Veltkamp split
