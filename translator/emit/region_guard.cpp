@@ -176,11 +176,15 @@ bool plainBits(uint32_t u) {
   return (u << 1) == 0 || (e != 0 && (e != 0x7F800000u || (u & 0x7FFFFFu) == 0));
 }
 
-bool safeLiteral(string_view e) {
+// The f32 bits of a literal as the emitter writes them (uintBitsToFloat(0x...u) or a decimal that is an exact
+// float); false for anything else.
+bool literalBits(string_view e, uint32_t& u) {
   Args a;
   if (wholeCall(e, "uintBitsToFloat", a) && a.n == 1 && a[0].size() > 3 && a[0].compare(0, 2, "0x") == 0 &&
-      a[0].back() == 'u')
-    return plainBits(uint32_t(strtoul(std::string(a[0]).c_str() + 2, nullptr, 16)));
+      a[0].back() == 'u') {
+    u = uint32_t(strtoul(std::string(a[0]).c_str() + 2, nullptr, 16));
+    return true;
+  }
   if (e.empty() || !((e[0] >= '0' && e[0] <= '9') || e[0] == '-' || e[0] == '.')) return false;
   std::string t(e);
   char* end = nullptr;
@@ -188,26 +192,23 @@ bool safeLiteral(string_view e) {
   if (!end || *end) return false;
   float f = float(v);
   if (double(f) != v) return false;
-  uint32_t u;
   memcpy(&u, &f, 4);
-  return plainBits(u);
+  return true;
+}
+
+bool safeLiteral(string_view e) {
+  uint32_t u;
+  return literalBits(e, u) && plainBits(u);
 }
 
 // Literal operands that may let a compiler turn an operation into a copy or a negation (x * 1.0 -> x,
 // x + -0.0 -> x, fma(x, 1.0, -0.0) -> x): an entering NaN would then keep its payload where PTX's operation gives
 // 0x7FFFFFFF. litClass: 1 for +-1, 0 for +-0, -1 for anything else.
 int litClass(string_view e) {
-  Args a;
-  if (wholeCall(e, "uintBitsToFloat", a) && a.n == 1 && a[0].size() > 3 && a[0].compare(0, 2, "0x") == 0) {
-    uint32_t u = uint32_t(strtoul(std::string(a[0]).c_str() + 2, nullptr, 16)) & 0x7FFFFFFFu;
-    return u == 0 ? 0 : u == 0x3F800000u ? 1 : -1;
-  }
-  if (e.empty() || !((e[0] >= '0' && e[0] <= '9') || e[0] == '-' || e[0] == '.')) return -1;
-  std::string s(e);
-  char* end = nullptr;
-  double v = strtod(s.c_str(), &end);
-  if (!end || *end) return -1;
-  return v == 0.0 ? 0 : (v == 1.0 || v == -1.0) ? 1 : -1;
+  uint32_t u;
+  if (!literalBits(e, u)) return -1;
+  u &= 0x7FFFFFFFu;
+  return u == 0 ? 0 : u == 0x3F800000u ? 1 : -1;
 }
 
 bool mayBeCopy(string_view f, const Args& a) {
