@@ -66,6 +66,8 @@ const char* kTranslateHelp =
     "  --dump-ir              write the IR after the passes to DIR/<entry>.ir\n"
     "  --disable-pass NAME    leave a pass out of the pipeline (debugging; breaks exactness)\n"
     "  --spirv-asm            also write DIR/<entry>.spvasm (disassembly)\n"
+    "  --f16-variant          also write DIR/<entry>.f16.spv for kernels with f16 arithmetic: the module for devices\n"
+    "                         whose own f16 arithmetic is PTX's (the fact f16-native, docs/DEVICE_FACTS.md)\n"
     "  --names FILE           names for kernel parameters in the GLSL: a JSON object mapping a parameter-block byte\n"
     "                         offset to {\"name\": GLSL identifier, \"type\": PTX type of the load}, e.g.\n"
     "                         {\"168\": {\"name\": \"exposure_scale\", \"type\": \"f32\"}} (docs/READABLE_GLSL.md);\n"
@@ -86,6 +88,11 @@ const char* kRunHelp =
     "                  (the facts in use are printed after the device's name; docs/DEVICE_FACTS.md)\n"
     "  --validate      enable the Vulkan validation layer (vulkan-validationlayers); every message is printed and\n"
     "                  counted, and any message makes the exit status 1\n"
+    "  --fact NAME     force a device fact on (f32-ieee, fma-fused, half-cvt, f32-fast, f32-minmax, f16-native),\n"
+    "                  to measure it on a device where it was never measured: run the op cases with it, and the\n"
+    "                  fact holds there only if every output stays identical (docs/DEVICE_FACTS.md)\n"
+    "  --pipeline-stats  print the driver's statistics of each pipeline (VK_KHR_pipeline_executable_properties:\n"
+    "                  registers, spills, instruction counts as the driver names them); an error where it has none\n"
     "  --disable-pass NAME  leave a pass out of the pipeline (tests: shows what the pass is for)\n"
     "  --glsl FILE     A/B experiments on one case: run FILE (GLSL, compiled like the translator's) in place of\n"
     "                  the translated kernel; parameters, buffers and the comparison stay the translation's\n"
@@ -227,6 +234,7 @@ int cmdTranslate(int argc, char** argv) {
       applyNative(opt.pipeline.disabled);
     } else if (a == "--no-annotate") opt.emit.annotate = false;
     else if (a == "--no-spirv") opt.spirv = false;
+    else if (a == "--f16-variant") opt.f16Variant = true;
     else if (a == "--validate-each-pass") opt.pipeline.validateEach = true;
     else if (a == "--dump-ir") opt.dumpIr = true;
     else if (a == "--disable-pass") opt.pipeline.disabled.push_back(next());
@@ -287,6 +295,9 @@ int cmdTranslate(int argc, char** argv) {
   for (auto& r : res) {
     files.add(d / (r.name + ".comp"), r.glsl);
     if (opt.spirv) files.add(d / (r.name + ".spv"), std::string(reinterpret_cast<const char*>(r.spirv.data()), r.spirv.size() * 4));
+    if (opt.spirv && !r.spirvF16.empty())
+      files.add(d / (r.name + ".f16.spv"),
+                std::string(reinterpret_cast<const char*>(r.spirvF16.data()), r.spirvF16.size() * 4));
     files.add(d / (r.name + ".json"), manifestToJson(r.manifest));
     if (opt.dumpIr) files.add(d / (r.name + ".ir"), r.passLog);
     if (asmOut && opt.spirv) files.add(d / (r.name + ".spvasm"), disassembleSpirv(r.spirv));
@@ -330,12 +341,14 @@ TranslateFn makeTranslateFn(bool native, std::vector<std::string> disabled, bool
     opt.emit.native = native;
     opt.emit.checkBounds = checkBounds;
     opt.pipeline.disabled = disabled;
+    opt.f16Variant = out.wantF16;  // only where the device takes it
     std::vector<EntryResult> res;
     bool ok = translateBuffer(sm, buf, opt, diags, res);
     diagText = diags.formatAll();
     if (!ok || res.empty()) return false;
     out.manifest = res[0].manifest;
     out.spirv = res[0].spirv;
+    out.spirvF16 = res[0].spirvF16;
     if (!glslFile.empty()) {  // --glsl: the variant's module with the translation's ABI
       std::string text, log;
       if (!readFile(glslFile, text)) {
@@ -348,6 +361,12 @@ TranslateFn makeTranslateFn(bool native, std::vector<std::string> disabled, bool
         return false;
       }
       out.spirv = std::move(spv);
+      out.spirvF16.clear();  // the variant of the file's own text, when it has one
+      if (out.wantF16 && text.find("#ifdef P2G_F16_NATIVE") != std::string::npos &&
+          !compileGlsl(text, out.spirvF16, log, "#define P2G_F16_NATIVE\n")) {
+        diagText = glslFile + ": the f16 variant (P2G_F16_NATIVE) does not compile:\n" + log;
+        return false;
+      }
     }
     return true;
   };
@@ -394,6 +413,8 @@ int cmdRun(int argc, char** argv) {
     } else if (a == "--native") native = true;
     else if (a == "--check-bounds") checkBounds = true;
     else if (a == "--validate") ro.validate = true;
+    else if (a == "--pipeline-stats") ro.pipelineStats = true;
+    else if (a == "--fact") ro.forcedFacts.push_back(next());
     else if (a == "--no-device-facts") ro.deviceFacts = false;
     else if (a == "--disable-pass") {
       disabled.push_back(next());

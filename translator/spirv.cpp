@@ -17,11 +17,12 @@ struct GlslangInit {
 };
 }  // namespace
 
-bool compileGlsl(const std::string& glsl, std::vector<uint32_t>& spirv, std::string& log) {
+bool compileGlsl(const std::string& glsl, std::vector<uint32_t>& spirv, std::string& log, const std::string& preamble) {
   static GlslangInit init;
   glslang::TShader sh(EShLangCompute);
   const char* s = glsl.c_str();
   sh.setStrings(&s, 1);
+  if (!preamble.empty()) sh.setPreamble(preamble.c_str());
   sh.setEnvInput(glslang::EShSourceGlsl, EShLangCompute, glslang::EShClientVulkan, 100);
   sh.setEnvClient(glslang::EShClientVulkan, glslang::EShTargetVulkan_1_2);
   sh.setEnvTarget(glslang::EShTargetSpv, glslang::EShTargetSpv_1_5);

@@ -151,6 +151,23 @@ bool translateParsed(const ptx::SourceManager& sm, int buf, const ptx::Module& m
         continue;
       }
       if (timings) timings->validateMs += msSince(t3);
+      // The f16 variant: the same GLSL with P2G_F16_NATIVE defined (f32_prelude.cpp, the half helpers)
+      if (opt.f16Variant && r.glsl.find("#ifdef P2G_F16_NATIVE") != std::string::npos) {
+        auto t4 = std::chrono::steady_clock::now();
+        if (!compileGlsl(r.glsl, r.spirvF16, log, "#define P2G_F16_NATIVE\n")) {
+          diags.error(fn.span, "internal error: the f16 variant of '" + r.name + "' does not compile:\n" + log);
+          ok = false;
+          continue;
+        }
+        if (timings) timings->glslangMs += msSince(t4);
+        auto t5 = std::chrono::steady_clock::now();
+        if (!validateSpirv(r.spirvF16, log)) {
+          diags.error(fn.span, "internal error: the f16 variant of '" + r.name + "' fails validation:\n" + log);
+          ok = false;
+          continue;
+        }
+        if (timings) timings->validateMs += msSince(t5);
+      }
     }
     Manifest& m = r.manifest;
     m.entry = r.name;
@@ -165,6 +182,7 @@ bool translateParsed(const ptx::SourceManager& sm, int buf, const ptx::Module& m
     m.warnings = warnings;
     m.glsl = r.name + ".comp";
     m.spirv = r.name + ".spv";
+    if (!r.spirvF16.empty()) m.spirvF16 = r.name + ".f16.spv";
     for (auto& v2 : f.vars)
       if (v2.space == ptx::Space::Global) {
         m.globalsBytes = std::max<uint32_t>(m.globalsBytes, uint32_t(v2.offset + v2.bytes));

@@ -16,6 +16,7 @@ struct TranslateOptions {
   EmitOptions emit;
   PipelineOptions pipeline;
   bool spirv = true;           // compile and validate
+  bool f16Variant = false;     // also the f16 module variant (EntryResult::spirvF16) of kernels with f16 arithmetic
   bool dumpIr = false;
 };
 
@@ -23,6 +24,7 @@ struct EntryResult {
   std::string name;
   std::string glsl;
   std::vector<uint32_t> spirv;
+  std::vector<uint32_t> spirvF16;  // the f16 module variant (Manifest::spirvF16), empty when there is none
   Manifest manifest;
   std::string passLog;         // per-pass changed/unchanged (+ IR dumps when asked)
 };

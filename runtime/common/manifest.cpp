@@ -77,6 +77,7 @@ std::string manifestToJson(const Manifest& m) {
   s += "  \"features\": " + strList(m.features) + ",\n";
   s += "  \"glsl\": " + json::quote(m.glsl) + ",\n";
   s += "  \"spirv\": " + json::quote(m.spirv) + ",\n";
+  if (!m.spirvF16.empty()) s += "  \"spirvF16\": " + json::quote(m.spirvF16) + ",\n";
   s += "  \"warnings\": " + strList(m.warnings) + ",\n";
   s += "  \"globalsBytes\": " + std::to_string(m.globalsBytes) + ",\n";
   static const char kHex[] = "0123456789abcdef";
@@ -157,6 +158,7 @@ bool manifestFromJson(const std::string& text, Manifest& m, std::string& err) {
     }
   }
   if (!r.strs(root, "features", m.features) || !r.str(root, "glsl", m.glsl) || !r.str(root, "spirv", m.spirv) ||
+      !r.str(root, "spirvF16", m.spirvF16) ||
       !r.strs(root, "warnings", m.warnings) || !r.u32(root, "globalsBytes", m.globalsBytes))
     return false;
   // globalsInit: the initial bytes of the module's .global variables, as lowercase or uppercase hex.

@@ -76,6 +76,9 @@ struct Manifest {
                                       // "storage8", "storage16", "atomic64", "float16"
   std::string glsl;                // file names relative to the manifest
   std::string spirv;
+  // the module variant with the device's f16 arithmetic (GLSL compiled with P2G_F16_NATIVE; Float16 capability),
+  // for devices with the fact f16-native (docs/DEVICE_FACTS.md); empty when the kernel has no f16 arithmetic
+  std::string spirvF16;
   std::vector<std::string> warnings;  // translation notes a user must see (e.g. a not-yet-exact lowering)
   // Module-scope .global variables: the runtime allocates `globalsBytes` of device memory, fills it with
   // `globalsInit` (hex in JSON), and passes its device address as the second push constant (`uint64_t globals`).

@@ -9,7 +9,7 @@ Prints one table (markdown) with the ratios to CUDA and their geometric means; -
 
 The driver's on-disk shader cache is turned off (__GL_SHADER_DISK_CACHE=0) so pipeline creation is measured cold.
 
-usage: gpu_bench.py --ptx2glsl BIN --cudaref BIN [--repeat N] [--md FILE] [--log DIR] CASE...
+usage: gpu_bench.py --ptx2glsl BIN --cudaref BIN [--repeat N] [--md FILE] [--log DIR] [--run-args "..."] CASE...
 """
 import argparse
 import math
@@ -36,6 +36,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=50)
     ap.add_argument("--md")
     ap.add_argument("--log")
+    ap.add_argument("--run-args", default="", help="more options for every `ptx2glsl run`, e.g. \"--fact f16-native\"")
     ap.add_argument("cases", nargs="+")
     a = ap.parse_args()
     if a.repeat < 3:
@@ -54,7 +55,8 @@ def main():
         row["cuda"] = float(m.group(2)) if m else None
         row["cuda_ok"] = rc == 0
         for mode, extra in (("exact", []), ("native", ["--native"])):
-            rc, out = run([a.ptx2glsl, "run", case, "--device", "nvidia", "--repeat", str(a.repeat)] + extra, env, log)
+            rc, out = run([a.ptx2glsl, "run", case, "--device", "nvidia", "--repeat", str(a.repeat)] + extra +
+                          a.run_args.split(), env, log)
             m = re.search(r"GPU ms min ([\d.]+), median ([\d.]+) \(\d+ runs\); pipeline creation ([\d.]+) ms", out)
             row[mode] = float(m.group(2)) if m else None
             row[mode + "_pipe"] = float(m.group(3)) / 1000 if m else None

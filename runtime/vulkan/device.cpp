@@ -230,6 +230,11 @@ bool Context::enumerate(std::vector<DeviceInfo>& out, std::string& err) {
     d.driver.pNext = nullptr;
     d.floatControls.pNext = nullptr;
     d.subgroupSize = sg.subgroupSize;
+    VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    f2.pNext = &v12;
+    if (d.props.apiVersion >= VK_API_VERSION_1_2) vkGetPhysicalDeviceFeatures2(pds[i], &f2);
+    d.shaderFloat16 = v12.shaderFloat16;
     out.push_back(d);
   }
   if (out.empty()) {
@@ -288,6 +293,31 @@ bool Context::open(const std::string& selector, std::string& err, bool validate)
   if (with13 && have.v13.computeFullSubgroups) want.v13.computeFullSubgroups = VK_TRUE;
   if (have.v12.vulkanMemoryModelDeviceScope) want.v12.vulkanMemoryModelDeviceScope = VK_TRUE;
 
+  // VK_KHR_pipeline_executable_properties, asked for by --pipeline-stats only (the driver may keep more per
+  // pipeline with it on)
+  const char* statsExt = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR statsFeat{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+  if (pipelineStats) {
+    uint32_t ne = 0;
+    vkEnumerateDeviceExtensionProperties(info.pd, nullptr, &ne, nullptr);
+    std::vector<VkExtensionProperties> exts(ne);
+    vkEnumerateDeviceExtensionProperties(info.pd, nullptr, &ne, exts.data());
+    bool has = std::any_of(exts.begin(), exts.end(), [&](auto& e) { return std::strcmp(e.extensionName, statsExt) == 0; });
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR hv{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+    VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    f2.pNext = &hv;
+    if (has) vkGetPhysicalDeviceFeatures2(info.pd, &f2);
+    if (!has || !hv.pipelineExecutableInfo) {
+      err = "--pipeline-stats: device " + describe(info) + " does not offer " + statsExt;
+      return false;
+    }
+    statsFeat.pipelineExecutableInfo = VK_TRUE;
+    statsFeat.pNext = want.f2.pNext;
+    want.f2.pNext = &statsFeat;
+  }
+
   uint32_t nq = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(info.pd, &nq, nullptr);
   std::vector<VkQueueFamilyProperties> qf(nq);
@@ -312,6 +342,10 @@ bool Context::open(const std::string& selector, std::string& err, bool validate)
   dci.pNext = &want.f2;
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
+  if (pipelineStats) {
+    dci.enabledExtensionCount = 1;
+    dci.ppEnabledExtensionNames = &statsExt;
+  }
   VkResult r = vkCreateDevice(info.pd, &dci, nullptr, &dev);
   if (r != VK_SUCCESS) {
     dev = VK_NULL_HANDLE;

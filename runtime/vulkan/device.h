@@ -16,6 +16,7 @@ struct DeviceInfo {
   VkPhysicalDeviceDriverProperties driver{};
   VkPhysicalDeviceFloatControlsProperties floatControls{};  // denormal and rounding-mode controls (Vulkan 1.2)
   uint32_t subgroupSize = 0;
+  bool shaderFloat16 = false;  // VkPhysicalDeviceVulkan12Features::shaderFloat16 (f16 arithmetic in shaders)
 };
 
 // A buffer the shader reaches through its device address; host-visible and coherent so that inputs are written
@@ -95,6 +96,12 @@ class Context {
   std::vector<ValidationMessage>* messageLog = &ownLog_;
   // Whether pipelines may use the measured device facts (facts.h); `ptx2glsl run --no-device-facts` clears it.
   bool useDeviceFacts = true;
+  // Set before open(): enable VK_KHR_pipeline_executable_properties (open fails where the device lacks it), so
+  // that each pipeline's compiled executables report the driver's statistics (`ptx2glsl run --pipeline-stats`).
+  bool pipelineStats = false;
+  // Facts forced on whatever the device (`ptx2glsl run --fact NAME`): to measure a fact on a device where it was
+  // never measured (names as describeFacts prints them).
+  std::vector<std::string> forcedFacts;
 
  private:
   VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;

@@ -17,12 +17,61 @@ DeviceFacts deviceFacts(const DeviceInfo& d, bool enabled) {
   // NVIDIA: FADD/FMUL/FFMA are IEEE's for normal operands and results and give the canonical NaN; the driver's
   // flushing only touches subnormals, which a guarded region's test catches. Not lavapipe: fma() not fused.
   f.f32Fast = d.driver.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY;
+  // NVIDIA: FMin/FMax compile to FMNMX, the instruction ptxas gives min.f32/max.f32 (a NaN operand ignored, -0 < +0,
+  // two NaN give 0x7FFFFFFF); f32 subnormal operands are flushed, so only non-subnormal operands take it.
+  f.f32MinMax = d.driver.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY;
   f.halfCvt = d.driver.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY || d.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
+  // f16-native: where measured (docs/DEVICE_FACTS.md; forced with `run --fact f16-native` elsewhere)
+  f.f16Native = false;
   return f;
 }
 
-std::vector<uint32_t> applyFacts(const std::vector<uint32_t>& in, const DeviceFacts& f) {
-  if (!f.f32Ieee || in.size() < 5) return in;
+namespace {
+struct FactName {
+  const char* name;
+  bool DeviceFacts::*field;
+};
+const FactName kFactNames[] = {{"f32-ieee", &DeviceFacts::f32Ieee},     {"fma-fused", &DeviceFacts::fmaFused},
+                               {"half-cvt", &DeviceFacts::halfCvt},     {"f32-fast", &DeviceFacts::f32Fast},
+                               {"f32-minmax", &DeviceFacts::f32MinMax}, {"f16-native", &DeviceFacts::f16Native}};
+}  // namespace
+
+bool forceFacts(DeviceFacts& f, const std::vector<std::string>& forced, const DeviceInfo& d, std::string& err) {
+  for (auto& n : forced) {
+    const FactName* k = nullptr;
+    for (auto& c : kFactNames)
+      if (n == c.name) k = &c;
+    if (!k) {
+      err = "--fact: unknown fact '" + n + "' (" + factNames() + ")";
+      return false;
+    }
+    // what the module cannot do without: DenormPreserve needs the device's float controls, f16 the feature
+    if (k->field == &DeviceFacts::f32Ieee && !d.floatControls.shaderDenormPreserveFloat32) {
+      err = "--fact f32-ieee: the device cannot preserve f32 subnormals (shaderDenormPreserveFloat32)";
+      return false;
+    }
+    // (forced without shaderDenormPreserveFloat16 the module runs without DenormPreserve 16: whether the device
+    // keeps f16 subnormals anyway is then part of what the run measures)
+    if (k->field == &DeviceFacts::f16Native && !d.shaderFloat16) {
+      err = "--fact f16-native: the device has no f16 arithmetic (shaderFloat16)";
+      return false;
+    }
+    f.*(k->field) = true;
+  }
+  return true;
+}
+
+std::string factNames() {
+  std::string s;
+  for (auto& c : kFactNames) s += std::string(s.empty() ? "" : ", ") + c.name;
+  return s;
+}
+
+std::vector<uint32_t> applyFacts(const std::vector<uint32_t>& in, const DeviceFacts& f, bool f16Variant) {
+  std::vector<uint32_t> widths;
+  if (f16Variant) widths.push_back(16);
+  if (f.f32Ieee) widths.push_back(32);
+  if (widths.empty() || in.size() < 5) return in;
   // SPIR-V 2.4 (logical layout): capabilities first, then extensions, imports, the memory model, entry points,
   // execution modes. Opcodes and enumerants from the SPIR-V specification 1.6, sections 3.31 and 3.6/3.33.
   const uint32_t kOpCapability = 17, kOpEntryPoint = 15, kOpExecutionMode = 16, kOpExecutionModeId = 331;
@@ -44,11 +93,11 @@ std::vector<uint32_t> applyFacts(const std::vector<uint32_t>& in, const DeviceFa
   if (!lastCap || !entry) return in;
   size_t modeAt = lastMode ? lastMode : entryEnd;
   std::vector<uint32_t> out;
-  out.reserve(in.size() + 6);
+  out.reserve(in.size() + 2 + 4 * widths.size());
   out.insert(out.end(), in.begin(), in.begin() + long(lastCap));
   if (!haveCap) out.insert(out.end(), {2u << 16 | kOpCapability, kCapDenormPreserve});
   out.insert(out.end(), in.begin() + long(lastCap), in.begin() + long(modeAt));
-  out.insert(out.end(), {4u << 16 | kOpExecutionMode, entry, kModeDenormPreserve, 32u});
+  for (uint32_t w : widths) out.insert(out.end(), {4u << 16 | kOpExecutionMode, entry, kModeDenormPreserve, w});
   out.insert(out.end(), in.begin() + long(modeAt), in.end());
   return out;
 }
@@ -59,6 +108,8 @@ std::string describeFacts(const DeviceFacts& f) {
   if (f.fmaFused) s += std::string(s.empty() ? "" : ",") + "fma-fused";
   if (f.halfCvt) s += std::string(s.empty() ? "" : ",") + "half-cvt";
   if (f.f32Fast) s += std::string(s.empty() ? "" : ",") + "f32-fast";
+  if (f.f32MinMax) s += std::string(s.empty() ? "" : ",") + "f32-minmax";
+  if (f.f16Native) s += std::string(s.empty() ? "" : ",") + "f16-native";
   return s.empty() ? "none" : s;
 }
 

@@ -15,6 +15,7 @@ constexpr uint32_t kSpecF32Ieee = 6;
 constexpr uint32_t kSpecFmaFused = 7;
 constexpr uint32_t kSpecHalfCvt = 8;
 constexpr uint32_t kSpecF32Fast = 9;
+constexpr uint32_t kSpecF32MinMax = 10;
 
 struct DeviceFacts {
   // The device's f32 add, sub, mul and fma (round to nearest even) give PTX's add/sub/mul/fma.rn.f32 bit for bit:
@@ -35,14 +36,29 @@ struct DeviceFacts {
   // are 0x7FFFFFFF: guarded regions take the device's operations in their first pass (translator/emit/
   // region_guard.h). NVIDIA's proprietary driver (the op sweeps on the H200: docs/DEVICE_FACTS.md).
   bool f32Fast = false;
+  // The device's min()/max() on f32 give PTX's min.f32/max.f32 whenever no operand is subnormal: a NaN operand is
+  // ignored, two NaN give 0x7FFFFFFF, -0.0 is below +0.0. f16 min/max and guarded regions then use them
+  // (translator/emit/f32_prelude.cpp p2g_nmin). NVIDIA's proprietary driver (the op sweeps: docs/DEVICE_FACTS.md).
+  bool f32MinMax = false;
+  // The device's f16 add, sub, mul and fma() (f16vec2 too, NoContraction) give PTX's add/sub/mul/fma.rn.f16(x2)
+  // bit for bit (subnormals kept: the module runs with DenormPreserve 16; NaN results 0x7FFF): the runtime takes
+  // the kernel's f16 module variant (Manifest::spirvF16, the GLSL with P2G_F16_NATIVE). Needs shaderFloat16 and
+  // shaderDenormPreserveFloat16. Not a specialization constant: a module without the Float16 capability must
+  // stay creatable on devices without f16 arithmetic.
+  bool f16Native = false;
 };
 
-// The facts that hold on `d` (none when `enabled` is false: `ptx2glsl run --no-device-facts`).
+// The facts that hold on `d` (none when `enabled` is false: `ptx2glsl run --no-device-facts`), and those of
+// `forced` (names as describeFacts prints them) whatever the device; false from forceFacts on an unknown name.
 DeviceFacts deviceFacts(const DeviceInfo& d, bool enabled);
+bool forceFacts(DeviceFacts& f, const std::vector<std::string>& forced, const DeviceInfo& d, std::string& err);
+// The fact names, comma-separated (`ptx2glsl run --help`).
+std::string factNames();
 // `spirv` with what the facts need from the module: OpCapability DenormPreserve and OpExecutionMode
-// DenormPreserve 32 on the entry point when f32Ieee. Unchanged when no fact holds.
-std::vector<uint32_t> applyFacts(const std::vector<uint32_t>& spirv, const DeviceFacts& f);
-// The facts that hold, comma-separated ("f32-ieee,fma-fused,half-cvt,f32-fast"), or "none": what `ptx2glsl run` prints.
+// DenormPreserve 32 on the entry point when f32Ieee, DenormPreserve 16 when `f16Variant` (the module is the f16
+// variant: f16Native). Unchanged when neither applies.
+std::vector<uint32_t> applyFacts(const std::vector<uint32_t>& spirv, const DeviceFacts& f, bool f16Variant = false);
+// The facts that hold, comma-separated ("f32-ieee,fma-fused,half-cvt,f32-fast,f32-minmax"), or "none": what `ptx2glsl run` prints.
 std::string describeFacts(const DeviceFacts& f);
 
 }  // namespace p2g::vk

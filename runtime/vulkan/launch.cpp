@@ -69,7 +69,15 @@ bool createPipeline(Resources& R, const CaseSpec& c, const TranslatedKernel& k, 
     return false;
   }
   DeviceFacts facts = deviceFacts(R.ctx.info, R.ctx.useDeviceFacts);
-  std::vector<uint32_t> code = applyFacts(k.spirv, facts);
+  if (!forceFacts(facts, R.ctx.forcedFacts, R.ctx.info, err)) return false;
+  // the f16 variant where the device's f16 arithmetic is PTX's (facts.h f16Native)
+  bool f16 = facts.f16Native && !k.spirvF16.empty();
+  if (f16 && k.spirvF16[0] != 0x07230203u) {
+    err = "the translator's f16 module variant is not valid SPIR-V (magic number missing)";
+    return false;
+  }
+  std::vector<uint32_t> code =
+      applyFacts(f16 ? k.spirvF16 : k.spirv, facts, f16 && R.ctx.info.floatControls.shaderDenormPreserveFloat16);
   VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   smci.codeSize = code.size() * 4;
   smci.pCode = code.data();
@@ -86,18 +94,21 @@ bool createPipeline(Resources& R, const CaseSpec& c, const TranslatedKernel& k, 
   // Specialization constants 0..2 = block size, 3 = dynamic shared bytes, 4 = the loop budget guard (a VkBool32,
   // on for lavapipe only: manifest.h loopGuard), 5 = P2G_WARP_NATIVE (a VkBool32: the device's subgroups hold whole
   // warps of 32, so warp instructions are subgroup operations; translator/emit/warp_flow.cpp, docs/WARP.md);
-  // 6 = P2G_F32_IEEE, 7 = P2G_FMA_FUSED, 8 = P2G_HALF_CVT, 9 = P2G_F32_FAST (facts.h); with --check-bounds the 64-bit bounds table
+  // 6 = P2G_F32_IEEE, 7 = P2G_FMA_FUSED, 8 = P2G_HALF_CVT, 9 = P2G_F32_FAST, 10 = P2G_F32_MINMAX (facts.h); with
+  // --check-bounds the 64-bit bounds table
   // from kBoundsSpecId on (manifest.h).
   uint32_t sg = R.ctx.info.subgroupSize;
-  uint32_t spec[10] = {c.block[0], c.block[1], c.block[2], c.dynamicSharedBytes,
+  uint32_t spec[11] = {c.block[0], c.block[1], c.block[2], c.dynamicSharedBytes,
                       k.manifest.loopGuard && isLavapipe(R.ctx.info) ? 1u : 0u, sg >= 32 && sg % 32 == 0 ? 1u : 0u,
-                      facts.f32Ieee ? 1u : 0u, facts.fmaFused ? 1u : 0u, facts.halfCvt ? 1u : 0u, facts.f32Fast ? 1u : 0u};
-  static_assert(kSpecF32Ieee == 6 && kSpecFmaFused == 7 && kSpecHalfCvt == 8 && kSpecF32Fast == 9 && kBoundsSpecId >= 10,
+                      facts.f32Ieee ? 1u : 0u, facts.fmaFused ? 1u : 0u, facts.halfCvt ? 1u : 0u, facts.f32Fast ? 1u : 0u,
+                      facts.f32MinMax ? 1u : 0u};
+  static_assert(kSpecF32Ieee == 6 && kSpecFmaFused == 7 && kSpecHalfCvt == 8 && kSpecF32Fast == 9 &&
+                    kSpecF32MinMax == 10 && kBoundsSpecId >= 11,
                 "the spec array's order");
   std::vector<uint8_t> data(sizeof spec + 8 * boundsTable.size());
   std::memcpy(data.data(), spec, sizeof spec);
   std::vector<VkSpecializationMapEntry> entries;
-  for (uint32_t i = 0; i < 10; ++i) entries.push_back({i, i * 4, 4});
+  for (uint32_t i = 0; i < 11; ++i) entries.push_back({i, i * 4, 4});
   for (uint32_t i = 0; i < boundsTable.size(); ++i) {
     std::memcpy(data.data() + sizeof spec + 8 * i, &boundsTable[i], 8);
     entries.push_back({kBoundsSpecId + i, uint32_t(sizeof spec + 8 * i), 8});
@@ -110,8 +121,52 @@ bool createPipeline(Resources& R, const CaseSpec& c, const TranslatedKernel& k, 
   cpci.stage.pName = "main";
   cpci.stage.pSpecializationInfo = &si;
   cpci.layout = R.layout;
+  if (R.ctx.pipelineStats) cpci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   return vkOk(vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &cpci, nullptr, &R.pipeline), "vkCreateComputePipelines",
               err);
+}
+
+// The driver's statistics of each executable of the pipeline (VK_KHR_pipeline_executable_properties; Vulkan 1.3
+// specification, "Pipeline Executable Properties"), one line each: registers, spills, instruction counts, as the
+// driver names them.
+bool pipelineStatistics(Resources& R, std::vector<std::string>& lines, std::string& err) {
+  VkDevice d = R.ctx.dev;
+  auto props = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
+      vkGetDeviceProcAddr(d, "vkGetPipelineExecutablePropertiesKHR"));
+  auto stats = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+      vkGetDeviceProcAddr(d, "vkGetPipelineExecutableStatisticsKHR"));
+  if (!props || !stats) {
+    err = "--pipeline-stats: the driver gives no vkGetPipelineExecutable*KHR entry points";
+    return false;
+  }
+  VkPipelineInfoKHR pi{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
+  pi.pipeline = R.pipeline;
+  uint32_t n = 0;
+  if (!vkOk(props(d, &pi, &n, nullptr), "vkGetPipelineExecutablePropertiesKHR", err)) return false;
+  std::vector<VkPipelineExecutablePropertiesKHR> ex(n, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
+  if (!vkOk(props(d, &pi, &n, ex.data()), "vkGetPipelineExecutablePropertiesKHR", err)) return false;
+  for (uint32_t i = 0; i < n; ++i) {
+    VkPipelineExecutableInfoKHR ei{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+    ei.pipeline = R.pipeline;
+    ei.executableIndex = i;
+    uint32_t ns = 0;
+    if (!vkOk(stats(d, &ei, &ns, nullptr), "vkGetPipelineExecutableStatisticsKHR", err)) return false;
+    std::vector<VkPipelineExecutableStatisticKHR> st(ns, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+    if (!vkOk(stats(d, &ei, &ns, st.data()), "vkGetPipelineExecutableStatisticsKHR", err)) return false;
+    std::string line = std::string(ex[i].name) + ":";
+    for (uint32_t k = 0; k < ns; ++k) {
+      char v[64];
+      switch (st[k].format) {
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: snprintf(v, sizeof v, "%s", st[k].value.b32 ? "true" : "false"); break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: snprintf(v, sizeof v, "%lld", (long long)st[k].value.i64); break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: snprintf(v, sizeof v, "%llu", (unsigned long long)st[k].value.u64); break;
+        default: snprintf(v, sizeof v, "%g", st[k].value.f64); break;
+      }
+      line += std::string(k ? ", " : " ") + st[k].name + " " + v;
+    }
+    lines.push_back(line);
+  }
+  return true;
 }
 
 bool recordCommands(Resources& R, const CaseSpec& c, bool checkBounds, std::string& err) {
@@ -355,6 +410,7 @@ bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repe
 
   out = LaunchResult();
   out.pipelineMs = pipelineMs;
+  if (ctx.pipelineStats && !pipelineStatistics(R, out.pipelineStats, err)) return false;
   for (int rep = 0; rep < std::max(1, repeat); ++rep) {
     for (size_t i = 0; i < c.buffers.size(); ++i)
       if (!in.buffers[i].empty()) std::memcpy(R.bufs[i].map, in.buffers[i].data(), in.buffers[i].size());

@@ -14,6 +14,9 @@ struct LaunchResult {
   std::vector<std::vector<uint8_t>> outputs;  // one per CaseSpec::outputs, from the first dispatch
   std::vector<double> gpuMs;                  // one per dispatch when the queue has timestamps
   double pipelineMs = 0;                      // wall time of vkCreateComputePipelines (the driver's compiler)
+  // With Context::pipelineStats: one line per executable of the pipeline, "name: statistic value, ..." as the
+  // driver names them (VK_KHR_pipeline_executable_properties)
+  std::vector<std::string> pipelineStats;
 };
 
 // Checks what can be refused before anything is created: device features, images, the block against

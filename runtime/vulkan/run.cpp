@@ -64,6 +64,9 @@ bool runOne(vk::Context& ctx, const std::string& dir, const RunOptions& opt, con
   CaseSpec c;
   if (!loadCase(dir, c, err)) return false;
   TranslatedKernel k;
+  vk::DeviceFacts facts = vk::deviceFacts(ctx.info, ctx.useDeviceFacts);
+  std::string ferr;  // an unknown --fact was refused before the first case
+  k.wantF16 = vk::forceFacts(facts, ctx.forcedFacts, ctx.info, ferr) && facts.f16Native;
   std::string diag;
   if (!translate(c.ptx, c.kernel, k, diag)) {
     err = c.name + ": translation of " + c.kernel + " failed:\n" + diag;
@@ -88,6 +91,7 @@ bool runOne(vk::Context& ctx, const std::string& dir, const RunOptions& opt, con
     os << c.name << ": GPU ms min " << msFmt(ms.front()) << ", median " << msFmt(ms[ms.size() / 2]) << " (" << ms.size()
        << " runs); pipeline creation " << msFmt(lr.pipelineMs) << " ms\n";
   }
+  for (auto& l : lr.pipelineStats) os << c.name << ": pipeline statistics: " << l << "\n";
   reportOutputs(c, lr, opt, os, t);
   return true;
 }
@@ -115,6 +119,8 @@ int runCases(const std::vector<std::string>& caseDirs, const RunOptions& opt, co
     ctx = std::make_unique<vk::Context>();
     ctx->messageLog = log;
     ctx->useDeviceFacts = opt.deviceFacts;
+    ctx->pipelineStats = opt.pipelineStats;
+    ctx->forcedFacts = opt.forcedFacts;
     return ctx->open(opt.device, err, opt.validate);
   };
   std::unique_ptr<vk::Context> ctx;
@@ -124,9 +130,14 @@ int runCases(const std::vector<std::string>& caseDirs, const RunOptions& opt, co
     printValidation(os, *log, seen, "device");
     return 1;
   }
+  vk::DeviceFacts facts = vk::deviceFacts(ctx->info, opt.deviceFacts);
+  if (!vk::forceFacts(facts, opt.forcedFacts, ctx->info, err)) {
+    os << "error: " << err << "\n";
+    return 1;
+  }
   if (!opt.quiet)
     os << "device: " << ctx->info.props.deviceName << " (" << ctx->info.driver.driverName << "); device facts: "
-       << vk::describeFacts(vk::deviceFacts(ctx->info, opt.deviceFacts)) << "\n";
+       << vk::describeFacts(facts) << (opt.forcedFacts.empty() ? "" : " (forced: --fact)") << "\n";
   messages += printValidation(os, *log, seen, "device");
   os.flush();
   Tally t;

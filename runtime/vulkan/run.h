@@ -13,6 +13,8 @@ namespace p2g {
 struct TranslatedKernel {
   Manifest manifest;
   std::vector<uint32_t> spirv;
+  std::vector<uint32_t> spirvF16;  // the f16 variant, taken where the fact f16-native holds (facts.h)
+  bool wantF16 = false;  // set by the runner before translating: the device takes the f16 variant, so make it
 };
 
 // Translates entry `entry` of the PTX file at `ptxPath` in-process (provided by the translator). On failure returns
@@ -28,6 +30,8 @@ struct RunOptions {
                            // the cases after it run on a new one)
   bool deviceFacts = true;  // specialize the shader with the device's measured facts (runtime/vulkan/facts.h)
   bool validate = false;   // Vulkan validation layer on; every message is printed and counted, and fails the run
+  bool pipelineStats = false;
+  std::vector<std::string> forcedFacts;  // --fact NAME: facts forced on (vk::forceFacts), to measure them  // print the driver's statistics of each case's pipeline (registers, spills, ...)
   bool quiet = false;
   std::ostream* log = nullptr;  // where the per-output lines and the summary go; nullptr = std::cout
 };

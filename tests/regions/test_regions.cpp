@@ -91,9 +91,54 @@ TEST_CASE("literals that are normal or zero need no test; min/max and negation o
   CHECK(guardRegions(body, fns, typeOf) == 1);
   CHECK(body.find("p2g_fmul(p2g_in(f1), 0.5)") != std::string::npos);
   // a subnormal literal is tested like a value from outside
-  CHECK(body.find("p2g_fadd(p2g_fmin(f3, 4.0), p2g_in(uintBitsToFloat(0x00000001u)))") != std::string::npos);
-  CHECK(body.find("f5 = p2g_fmul(p2g_canon(uintBitsToFloat(floatBitsToUint(f4) ^ 0x80000000u)), f3);") !=
+  // (min/max take the device's form, p2g_nmin, in the device's pass)
+  CHECK(body.find("p2g_fadd(p2g_nmin(f3, 4.0), p2g_in(uintBitsToFloat(0x00000001u)))") != std::string::npos);
+  // a negation that is an operand of a guarded call is a plain one in the device's pass
+  CHECK(body.find("f5 = p2g_fmul(-f4, f3);") != std::string::npos);
+  // the replay keeps the exact forms
+  CHECK(fns.find("p2g_fmin(f3, 4.0)") != std::string::npos);
+  CHECK(fns.find("p2g_fmul(p2g_canon(uintBitsToFloat(floatBitsToUint(f4) ^ 0x80000000u)), f3, false)") !=
         std::string::npos);
+}
+
+TEST_CASE("min/max form regions of their own: the device's min/max, entering operands tested") {
+  std::string body = "  f3 = p2g_fmax(f1, f2);\n  r1 = floatBitsToUint(f3);\n";
+  std::string fns;
+  CHECK(guardRegions(body, fns, typeOf) == 1);
+  CHECK(body.find("f3 = p2g_nmax(p2g_in(f1), p2g_in(f2));") != std::string::npos);
+  CHECK(fns.find("f3 = p2g_fmax(f1, f2);") != std::string::npos);
+  // beside an infinite literal an operand is tested for NaN too (min(x, +inf) could be folded to x)
+  std::string inf = "  f3 = p2g_fmin(f1, uintBitsToFloat(0x7F800000u));\n";
+  CHECK(guardRegions(inf, fns, typeOf) == 1);
+  CHECK(inf.find("p2g_nmin(p2g_in_nan(f1), uintBitsToFloat(0x7F800000u))") != std::string::npos);
+}
+
+TEST_CASE("a negation read only by the region's guarded calls is plain; one read elsewhere stays canonical") {
+  std::string body =
+      "  f3 = p2g_fmul(f1, f2, false);\n"
+      "  f9 = p2g_canon(uintBitsToFloat(floatBitsToUint(f3) ^ 0x80000000u));\n"
+      "  f4 = p2g_ffma(f9, 0.5, f1, 0, false);\n"
+      "  f5 = p2g_fadd(f4, f9, false);\n";
+  std::string fns;
+  CHECK(guardRegions(body, fns, typeOf) == 1);
+  CHECK(body.find("f9 = -f3;") != std::string::npos);
+  CHECK(fns.find("f9 = p2g_canon(") != std::string::npos);
+  // f9 read by a statement after the region: its NaN would leave the region, so it keeps p2g_canon
+  std::string out =
+      "  f3 = p2g_fmul(f1, f2, false);\n"
+      "  f9 = p2g_canon(uintBitsToFloat(floatBitsToUint(f3) ^ 0x80000000u));\n"
+      "  f4 = p2g_ffma(f9, 0.5, f1, 0, false);\n"
+      "  P2GU32(r1).v = floatBitsToUint(f9);\n";
+  CHECK(guardRegions(out, fns, typeOf) == 1);
+  CHECK(out.find("f9 = p2g_canon(") != std::string::npos);
+  // f9 read inside the region by something other than a guarded call's operand: canonical too
+  std::string other =
+      "  f3 = p2g_fmul(f1, f2, false);\n"
+      "  f9 = p2g_canon(uintBitsToFloat(floatBitsToUint(f3) ^ 0x80000000u));\n"
+      "  f4 = p2g_fadd(f9, f1, false);\n"
+      "  r2 = floatBitsToUint(f9) + floatBitsToUint(f4);\n";
+  CHECK(guardRegions(other, fns, typeOf) == 1);
+  CHECK(other.find("f9 = p2g_canon(") != std::string::npos);
 }
 
 TEST_CASE("a variable named only inside the region is the replay's own; an unknown type leaves the run alone") {

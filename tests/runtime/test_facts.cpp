@@ -101,6 +101,48 @@ TEST_CASE("the fast-region fact holds on NVIDIA's proprietary driver only") {
   CHECK(describeFacts(f) == "f32-fast");
 }
 
+TEST_CASE("the min/max fact holds on NVIDIA's proprietary driver only") {
+  CHECK(deviceFacts(fake(VK_DRIVER_ID_NVIDIA_PROPRIETARY, 0x10DE, false), true).f32MinMax);
+  CHECK_FALSE(deviceFacts(fake(VK_DRIVER_ID_NVIDIA_PROPRIETARY, 0x10DE, false), false).f32MinMax);
+  CHECK_FALSE(deviceFacts(fake(VK_DRIVER_ID_MESA_LLVMPIPE, 0x10005, false), true).f32MinMax);
+  CHECK_FALSE(deviceFacts(fake(VK_DRIVER_ID_MESA_NVK, 0x10DE, true), true).f32MinMax);
+  DeviceFacts f;
+  f.f32MinMax = true;
+  CHECK(describeFacts(f) == "f32-minmax");
+  CHECK(applyFacts(probeModule(), f) == probeModule());  // no module patch
+}
+
+TEST_CASE("the f16-native fact is measured nowhere yet; --fact forces it only where the device has f16 arithmetic") {
+  DeviceInfo nv = fake(VK_DRIVER_ID_NVIDIA_PROPRIETARY, 0x10DE, false);
+  DeviceFacts f = deviceFacts(nv, true);
+  CHECK_FALSE(f.f16Native);
+  std::string err;
+  CHECK_FALSE(forceFacts(f, {"f16-native"}, nv, err));  // fake() has no shaderFloat16
+  CHECK(err.find("shaderFloat16") != std::string::npos);
+  nv.shaderFloat16 = true;
+  CHECK(forceFacts(f, {"f16-native", "f32-minmax"}, nv, err));
+  CHECK(f.f16Native);
+  CHECK(describeFacts(f).find("f16-native") != std::string::npos);
+  CHECK_FALSE(forceFacts(f, {"no-such-fact"}, nv, err));
+  CHECK(err.find("unknown fact 'no-such-fact'") != std::string::npos);
+  CHECK(err.find("f16-native") != std::string::npos);  // the known names are listed
+  CHECK_FALSE(forceFacts(f, {"f32-ieee"}, nv, err));   // fake(..., false): no f32 denormal preservation
+}
+
+TEST_CASE("applyFacts adds DenormPreserve 16 for the f16 variant, with 32 when f32Ieee too, and stays valid") {
+  std::vector<uint32_t> m = probeModule();
+  REQUIRE(m.size() > 5);
+  DeviceFacts none;
+  std::vector<uint32_t> v16 = applyFacts(m, none, true);
+  CHECK(v16.size() == m.size() + 2 + 4);
+  CHECK(spirvValOk(v16));
+  DeviceFacts both;
+  both.f32Ieee = true;
+  std::vector<uint32_t> v = applyFacts(m, both, true);
+  CHECK(v.size() == m.size() + 2 + 8);
+  CHECK(spirvValOk(v));
+}
+
 TEST_CASE("applyFacts adds DenormPreserve 32 once, and the module stays valid") {
   std::vector<uint32_t> m = probeModule();
   REQUIRE(m.size() > 5);

@@ -328,6 +328,9 @@ void translateKernel(const BatchOptions& opt, const TranslateOptions& base, cons
     if (o.spirv)
       writeKernelFile(opt, r, "spirv", stem + ".spv",
                       std::string(reinterpret_cast<const char*>(e.spirv.data()), e.spirv.size() * 4), writeErr);
+    if (o.spirv && !e.spirvF16.empty())
+      writeKernelFile(opt, r, "spirv_f16", stem + ".f16.spv",
+                      std::string(reinterpret_cast<const char*>(e.spirvF16.data()), e.spirvF16.size() * 4), writeErr);
     writeKernelFile(opt, r, "manifest", stem + ".json", manifestToJson(e.manifest), writeErr);
     if (opt.keepText) r.glsl = std::move(e.glsl);
   } else {

@@ -351,8 +351,10 @@ static void emitHalf(Emitter& E, const ir::Inst& in, Ty t) {
     } else if ((op == "min" || op == "max") && h.size() == 2) {
       // min/max of the exact f32 widenings (p2g_fmin/p2g_fmax order the bits: -0 < +0, a NaN operand ignored);
       // the result is one of the operands, so narrowing it back is exact; a NaN gives 0x7FFF.
-      std::string fn = "p2g_f" + op;
-      E.use(fn);
+      // f16: the widenings are never f32 subnormals, so the device's min()/max() may serve (p2g_nmin: the fact
+      // P2G_F32_MINMAX); bf16 widenings may be subnormal and keep the bit-exact helpers
+      std::string fn = (bf ? "p2g_f" : "p2g_n") + op;
+      E.use(bf ? fn : "p2g_nminmax");
       std::vector<std::string> a;
       for (size_t i = 0; i < 2; ++i) {
         std::string x = in.hasMod("xorsign") ? "(" + h[i] + " & 0x7FFFu)" : h[i];

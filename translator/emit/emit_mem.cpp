@@ -541,7 +541,12 @@ void emitAtomic(Emitter& E, const ir::Inst& in) {
 // instruction (emit_warp.cpp); nanosleep only delays the thread.
 void emitSync(Emitter& E, const ir::Inst& in) {
   if (in.op == "membar" || in.op == "fence") {
-    E.line("memoryBarrier();");
+    if (in.hasMod("cta")) {  // CTA scope: the workgroup's fence (prelude.cpp p2g_fence_cta)
+      E.use("p2g_fence_cta");
+      E.line("p2g_fence_cta();");
+    } else {
+      E.line("memoryBarrier();");  // .gl/.gpu/.sys: device scope, the widest a shader has
+    }
     return;
   }
   if (in.op == "nanosleep") return;
@@ -556,7 +561,8 @@ void emitSync(Emitter& E, const ir::Inst& in) {
   if (nIds == 2 && !E.barrierCount(in, in.ops[idAt + 1])) return;
   if (in.hasMod("arrive") && nIds != 2) return E.error(in, "bar.arrive: the thread count is missing");
   if (!red) {
-    E.line("memoryBarrierShared(); memoryBarrierBuffer(); barrier();");
+    E.use("p2g_bar_sync");
+    E.line("p2g_bar_sync();");
     return;
   }
   Ty p{Ty::K::Pred, 1}, u{Ty::K::U, 32};

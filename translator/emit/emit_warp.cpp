@@ -205,10 +205,11 @@ void emitMatch(Emitter& E, const ir::Inst& in) {
 void emitWarpSync(Emitter& E, const ir::Inst& in) {
   if (in.ops.size() != 1) return E.error(in, "bar.warp.sync: expected membermask");
   E.src(in.ops[0], Ty{Ty::K::U, 32});
+  E.use("p2g_fence_cta");
   E.open("if (P2G_WARP_EMU)");
-  E.line("memoryBarrierBuffer(); p2g_warp_x(" + E.warpActive() + ", true, 0u);");
+  E.line("p2g_fence_cta(); p2g_warp_x(" + E.warpActive() + ", true, 0u);");
   E.orElse();
-  E.line("memoryBarrierShared(); memoryBarrierBuffer();");
+  E.line("p2g_fence_cta();");
   E.close();
 }
 

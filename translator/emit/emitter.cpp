@@ -1484,7 +1484,11 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
       if (globals.count(n) || n.compare(0, 3, "P2G") == 0) return "-";
       return "";
     };
-    if (guardRegions(body_, replays_, typeOf) > 0) use("p2g_region");
+    if (guardRegions(body_, replays_, typeOf) > 0) {
+      use("p2g_region");
+      if (body_.find("p2g_nmin(") != std::string::npos || body_.find("p2g_nmax(") != std::string::npos)
+        use("p2g_nminmax");
+    }
   }
   placeDeclarations();
   // The generic-load helpers read every window, .const included (prelude.cpp genericHelper), and the .const
@@ -1509,6 +1513,14 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
     out += "#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require\n"
            "#extension GL_EXT_shader_16bit_storage : require\n";
   if (features_.count("atomic64")) out += "#extension GL_EXT_shader_atomic_int64 : require\n";
+  // the f16 module variant (f32_prelude.cpp, the half "arith" helpers; translate.cpp compiles it)
+  if (prelude.find("#ifdef P2G_F16_NATIVE") != std::string::npos)
+    out += "#ifdef P2G_F16_NATIVE  // defined for the module variant with the device's f16 arithmetic\n"
+           "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n"
+           "#endif\n";
+  // scoped barriers and fences (prelude.cpp p2g_bar_sync, p2g_fence_cta): a GLSL extension, no device feature
+  if (prelude.find("gl_ScopeWorkgroup") != std::string::npos)
+    out += "#extension GL_KHR_memory_scope_semantics : require\n";
   if (hasLoops_ || warpKernel_) out += "#extension GL_KHR_shader_subgroup_basic : require\n";
   if (warpKernel_)
     out += "#extension GL_KHR_shader_subgroup_ballot : require\n"

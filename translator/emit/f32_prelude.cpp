@@ -166,6 +166,16 @@ layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
 // (a NaN operand, inf - inf, 0 * inf) is 0x7FFFFFFF, as PTX's are (HAZARDS.md #14). Guarded regions
 // (translator/emit/region_guard.h) then run on the device's operations.
 layout(constant_id = 9) const bool P2G_F32_FAST = false;
+// Device fact (specialization constant 10): the device's min() and max() on f32 give PTX's min.f32/max.f32 for
+// operands that are not subnormal: a NaN operand ignored, two NaN give 0x7FFFFFFF, -0.0 below +0.0 (HAZARDS.md #14).
+layout(constant_id = 10) const bool P2G_F32_MINMAX = false;
+)"});
+  h.push_back({"p2g_nminmax", {"p2g_fmin", "p2g_fmax", "p2g_f32_ieee"}, {},
+               R"(// min/max.f32 of operands that are not subnormal (f16 widenings, and a guarded region's values, which p2g_in
+// tests): the device's min()/max() where the fact P2G_F32_MINMAX holds, the bit-exact p2g_fmin/p2g_fmax elsewhere.
+// Both are computed and one is selected by the constant: the driver drops the other.
+float p2g_nmin(float a, float b) { float d = min(a, b), e = p2g_fmin(a, b); return P2G_F32_MINMAX ? d : e; }
+float p2g_nmax(float a, float b) { float d = max(a, b), e = p2g_fmax(a, b); return P2G_F32_MINMAX ? d : e; }
 )"});
   h.push_back({"p2g_region", {"p2g_fadd", "p2g_fmul", "p2g_ffma"}, {}, R"(// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
 // by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal one
@@ -325,6 +335,11 @@ float p2g_h2f(uint h) {
 )"});
   h.push_back({"p2g_odd_sumf", {}, {}, R"(// a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
 float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
+// a + b in f32 for f16 operands: rounding it to f16 afterwards gives the f16 sum rounded once, since rounding twice
+// is innocuous for addition when the wider format has q >= 2p + 1 bits (S. A. Figueroa, SIGNUM Newsletter 30(3),
+// 1995; q = 24, p = 11). f16 sums are multiples of 2^-24 below 2^17: never f32 subnormal or overflowing, so a
+// device that flushes f32 subnormals computes it too.
+float p2g_fadd_x(float a, float b) { precise float s = a + b; return s; }
 uint p2g_odd_sumf(float a, float b) {
   precise float s = a + b;
   precise float bb = s - a;
@@ -359,7 +374,8 @@ uint p2g_f2bf_rn(uint b) {
     };
     std::string text = std::string(bf ? "// bf16" : "// f16") +
                        " a + b, a - b, a * b, a * b + c rounded once to nearest (" +
-                       (bf ? "p2g_sf32 rounds to odd in f32 first)\n" : "exact or round-to-odd f32 step first)\n");
+                       (bf ? "p2g_sf32 rounds to odd in f32 first)\n"
+                           : "f32 step first: a rounded sum, an exact product, an fma's sum rounded to odd)\n");
     if (bf) {
       text += "uint " + p + "add(uint a, uint b) { return " + round + "(p2g_sf32(" + wid("a") + ", 0x3F800000u, " +
               wid("b") + ", 4, false)); }\n";
@@ -368,12 +384,34 @@ uint p2g_f2bf_rn(uint b) {
       text += "uint " + p + "fma(uint a, uint b, uint c) { return " + round + "(p2g_sf32(" + wid("a") + ", " +
               wid("b") + ", " + wid("c") + ", 4, false)); }\n";
     } else {
-      text += "uint " + p + "add(uint a, uint b) { return " + round + "(p2g_odd_sumf(" + wid("a") + ", " + wid("b") +
-              ")); }\n";
+      // The module variant for devices whose f16 arithmetic was measured to be PTX's (translate.cpp compiles the
+      // GLSL a second time with P2G_F16_NATIVE defined; the runtime takes that module where the fact f16-native
+      // holds: docs/DEVICE_FACTS.md): the device's own f16 operations, `precise` so none is fused with another.
+      text += "#ifdef P2G_F16_NATIVE\n"
+              "float16_t p2g_h16(uint x) { return unpackFloat2x16(x).x; }  // the low half\n"
+              "uint p2g_h16b(float16_t v) { return packFloat2x16(f16vec2(v)) & 0xFFFFu; }\n"
+              "uint p2g_hadd(uint a, uint b) { precise float16_t r = p2g_h16(a) + p2g_h16(b); return p2g_h16b(r); }\n"
+              "uint p2g_hmul(uint a, uint b) { precise float16_t r = p2g_h16(a) * p2g_h16(b); return p2g_h16b(r); }\n"
+              "uint p2g_hfma(uint a, uint b, uint c) {\n"
+              "  precise float16_t r = fma(p2g_h16(a), p2g_h16(b), p2g_h16(c));\n"
+              "  return p2g_h16b(r);\n}\n"
+              "uint p2g_hadd2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) + unpackFloat2x16(b); "
+              "return packFloat2x16(r); }\n"
+              "uint p2g_hsub2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) - unpackFloat2x16(b); "
+              "return packFloat2x16(r); }\n"
+              "uint p2g_hmul2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) * unpackFloat2x16(b); "
+              "return packFloat2x16(r); }\n"
+              "uint p2g_hfma2(uint a, uint b, uint c) {\n"
+              "  precise f16vec2 r = fma(unpackFloat2x16(a), unpackFloat2x16(b), unpackFloat2x16(c));\n"
+              "  return packFloat2x16(r);\n}\n"
+              "#else\n";
+      text += "uint " + p + "add(uint a, uint b) {\n  return " + round + "(floatBitsToUint(p2g_fadd_x(" + wid("a") +
+              ", " + wid("b") + ")));\n}\n";
       text += "uint " + p + "mul(uint a, uint b) {\n  return " + round + "(floatBitsToUint(p2g_fmul_x(" + wid("a") + ", " +
               wid("b") + ")));\n}\n";
       text += "uint " + p + "fma(uint a, uint b, uint c) {\n  return " + round + "(p2g_odd_sumf(p2g_fmul_x(" +
               wid("a") + ", " + wid("b") + "), " + wid("c") + "));\n}\n";
+      text += "#endif\n";
     }
     text += "uint " + p + "sub(uint a, uint b) { return " + p + "add(a, b ^ 0x8000u); }\n";
     // .sat clamps to [0, 1] on the bits (NaN and every negative value, -0 too, give +0); .relu gives +0 for a
@@ -389,11 +427,13 @@ uint p2g_f2bf_rn(uint b) {
     text += "uint " + p + "abs(uint v) { v &= 0x7FFFu; return v > " + nan + " ? 0x7FFFu : v; }\n";
     for (const char* u : {"sat", "relu", "neg", "abs"})
       text += "uint " + p + u + "2(uint v) { return " + p + u + "(v) | (" + p + u + "(v >> 16) << 16); }\n";
+    if (!bf) text += "#ifndef P2G_F16_NATIVE\n";
     for (const char* u : {"add", "sub", "mul"})
       text += "uint " + p + u + "2(uint a, uint b) { return " + p + u + "(a, b) | (" + p + u +
               "(a >> 16, b >> 16) << 16); }\n";
     text += "uint " + p + "fma2(uint a, uint b, uint c) { return " + p + "fma(a, b, c) | (" + p +
             "fma(a >> 16, b >> 16, c >> 16) << 16); }\n";
+    if (!bf) text += "#endif\n";
     std::vector<std::string> deps = bf ? std::vector<std::string>{"p2g_sf32", round}
                                        : std::vector<std::string>{"p2g_h2f", "p2g_odd_sumf", round};
     h.push_back({p + "arith", deps, {}, text});

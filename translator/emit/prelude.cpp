@@ -360,12 +360,32 @@ double p2g_dadd_r(double x, double y, int mode) {
   return p2g_dround(uint(a >> 63), m, ea - 10, false, mode);
 }
 )"};
-    m["p2g_bar_red"] = {{}, {}, R"(// bar.red on barrier 0 with the whole block (emit_mem.cpp emitSync): kind 0 popc, 1 and, 2 or of c over the
+    // Barriers and fences at CTA scope (emit_mem.cpp emitSync, emit_warp.cpp). PTX's bar.sync, barrier.sync and
+    // membar.cta/fence.cta order memory for the threads of the CTA only (PTX ISA 9.7.13.1 "bar, barrier", 9.7.13.4
+    // "membar/fence"), so the fence is the workgroup's for every storage class: shared, global (buffer references
+    // are UniformMemory, SPIR-V 3.25 "Memory Semantics") and surfaces. memoryBarrierBuffer() would fence at device
+    // scope, which on NVIDIA waits for the whole GPU's view of memory (docs/GPU_BENCH.md, "Barriers at CTA scope").
+    m["p2g_bar_sync"] = {{}, {}, R"(// bar.sync 0 / barrier.sync 0 with the whole block: the block's threads meet; their earlier memory accesses
+// (shared, global, surfaces) are visible to each other after it (one OpControlBarrier at workgroup scope).
+void p2g_bar_sync() {
+  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,
+                 gl_StorageSemanticsShared | gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
+                 gl_SemanticsAcquireRelease);
+}
+)"};
+    m["p2g_fence_cta"] = {{}, {}, R"(// membar.cta / fence.cta, and the memory order of bar.warp.sync: the thread's earlier accesses (shared, global,
+// surfaces) are ordered before its later ones for the other threads of its block.
+void p2g_fence_cta() {
+  memoryBarrier(gl_ScopeWorkgroup, gl_StorageSemanticsShared | gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
+                gl_SemanticsAcquireRelease);
+}
+)"};
+    m["p2g_bar_red"] = {{"p2g_bar_sync"}, {}, R"(// bar.red on barrier 0 with the whole block (emit_mem.cpp emitSync): kind 0 popc, 1 and, 2 or of c over the
 // threads that have not exited. Three barriers: the counters are reset, each thread adds its vote, each thread
 // reads; the next call resets only after its first barrier, when every thread has read.
 shared uint p2g_bar_votes[2];
 uint p2g_bar_red(uint kind, bool c) {
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  p2g_bar_sync();
   p2g_bar_votes[0] = 0u; p2g_bar_votes[1] = 0u;  // every thread writes the same zeros
   memoryBarrierShared(); barrier();
   if (c) atomicAdd(p2g_bar_votes[0], 1u);
@@ -729,9 +749,11 @@ uint p2g_prmt(uint a, uint b, uint c, int mode) {
   return r;
 }
 )"};
-    m["p2g_shf"] = {{}, {}, R"(// shf (funnel shift) on the 64-bit value {hi=b, lo=a}; .wrap takes the amount mod 32, .clamp caps it at 32.
-uint p2g_shf_l(uint a, uint b, uint n) { return n == 0u ? b : n >= 32u ? a : (b << n) | (a >> (32u - n)); }
-uint p2g_shf_r(uint a, uint b, uint n) { return n == 0u ? a : n >= 32u ? b : (a >> n) | (b << (32u - n)); }
+    m["p2g_shf"] = {{}, {}, R"(// shf (funnel shift) on the 64-bit value {hi=b, lo=a}; .wrap takes the amount mod 32, .clamp caps it at 32
+// (emit_int.cpp hands n in [0, 32]): the high word of the 64-bit value shifted left, the low word shifted right,
+// which a device with a funnel shifter does in one instruction.
+uint p2g_shf_l(uint a, uint b, uint n) { return unpackUint2x32(packUint2x32(uvec2(a, b)) << n).y; }
+uint p2g_shf_r(uint a, uint b, uint n) { return unpackUint2x32(packUint2x32(uvec2(a, b)) >> n).x; }
 )"};
     m["p2g_bit64"] = {{}, {}, R"(uint p2g_popc64(uint64_t a) { return uint(bitCount(uint(a)) + bitCount(uint(a >> 32))); }
 uint p2g_clz64(uint64_t a) { uint h = uint(a >> 32); return h != 0u ? uint(31 - findMSB(h)) : 32u + uint(31 - findMSB(uint(a))); }

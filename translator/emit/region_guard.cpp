@@ -157,6 +157,20 @@ bool callArgs(string_view e, size_t open, size_t& close, Args& args) {
 }
 
 constexpr string_view kGuarded[] = {"p2g_fadd", "p2g_fsub", "p2g_fmul", "p2g_ffma"};
+// min/max.f32 (two operands): in the device's pass the device's min()/max() where the fact P2G_F32_MINMAX holds
+// (p2g_nmin/p2g_nmax), their operands tested like the guarded calls' (a subnormal one fails the region).
+constexpr string_view kMinMax[] = {"p2g_fmin", "p2g_fmax"};
+constexpr string_view kMinMaxFast[] = {"p2g_nmin", "p2g_nmax"};
+
+// neg.f32 as the emitter writes it: the sign flipped, a NaN made canonical (p2g_canon).
+constexpr string_view kNegA = "p2g_canon(uintBitsToFloat(floatBitsToUint(", kNegB = ") ^ 0x80000000u))";
+bool negation(string_view e, string_view& x) {
+  if (e.size() <= kNegA.size() + kNegB.size() || e.compare(0, kNegA.size(), kNegA) != 0 ||
+      e.compare(e.size() - kNegB.size(), kNegB.size(), kNegB) != 0)
+    return false;
+  x = e.substr(kNegA.size(), e.size() - kNegA.size() - kNegB.size());
+  return true;
+}
 
 // `e` is exactly one call of `f` (the whole expression); its arguments in `args`.
 bool wholeCall(string_view e, string_view f, Args& args) {
@@ -168,6 +182,37 @@ bool wholeCall(string_view e, string_view f, Args& args) {
 bool guardedForm(string_view f, const Args& a) {
   if (f == "p2g_ffma") return a.n == 5 && a[3] == "0" && a[4] == "false";
   return a.n == 3 && a[2] == "false";
+}
+
+// `-x` for the device's pass: a negation read only as an operand of the device's add/sub/mul/fma needs no
+// canonical NaN of its own, since their NaN result is 0x7FFFFFFF whatever the operand's sign and payload (the fact
+// P2G_F32_FAST); the device folds the sign into the operation.
+std::string plainNeg(const std::string& x) { return isIdent(x) ? "-" + x : "-(" + x + ")"; }
+
+// How often `n` stands as a whole operand (bare, or in p2g_in/p2g_in_nan) of a short-form guarded call in the
+// rewritten expression `e`, at any depth.
+size_t deviceOperandUses(string_view e, string_view n) {
+  size_t count = 0;
+  for (size_t i = e.find("p2g_f"); i != npos; i = e.find("p2g_f", i + 1)) {
+    for (auto g : kGuarded) {
+      size_t L = g.size();
+      if (e.compare(i, L, g) != 0 || (i > 0 && identChar(e[i - 1])) || i + L >= e.size() || e[i + L] != '(')
+        continue;
+      size_t close = 0;
+      Args a;
+      size_t ops = g == "p2g_ffma" ? 3 : 2;
+      if (!callArgs(e, i + L, close, a) || a.n != ops) break;
+      for (size_t k = 0; k < ops; ++k) {
+        string_view x = a[k];
+        for (string_view w : {string_view("p2g_in("), string_view("p2g_in_nan(")})
+          if (x.size() > w.size() && x.compare(0, w.size(), w) == 0 && x.back() == ')')
+            x = x.substr(w.size(), x.size() - w.size() - 1);
+        if (x == n) ++count;
+      }
+      break;
+    }
+  }
+  return count;
 }
 
 // f32 bits that are neither subnormal nor NaN: what a region may take in untested.
@@ -226,6 +271,15 @@ bool hasGuardedCall(string_view e) {
       size_t close = 0;
       Args args;
       if (callArgs(e, at + n, close, args) && guardedForm(g, args)) return true;
+    }
+  }
+  for (auto g : kMinMax) {
+    size_t n = g.size();
+    for (size_t at = e.find(g); at != npos; at = e.find(g, at + 1)) {
+      if ((at > 0 && identChar(e[at - 1])) || at + n >= e.size() || e[at + n] != '(') continue;
+      size_t close = 0;
+      Args args;
+      if (callArgs(e, at + n, close, args) && args.n == 2) return true;
     }
   }
   return false;
@@ -335,6 +389,41 @@ class Region {
       out.append(e.substr(i, at - i));
       i = at;
       bool hit = false;
+      for (size_t m = 0; m < 2 && !hit; ++m) {  // min/max: the device's where the fact holds, operands tested
+        string_view g = kMinMax[m];
+        size_t n = g.size();
+        if (e.compare(i, n, g) != 0 || (i > 0 && identChar(e[i - 1])) || i + n >= e.size() || e[i + n] != '(')
+          continue;
+        size_t close = 0;
+        Args args;
+        if (!callArgs(e, i + n, close, args) || args.n != 2) break;
+        ++guarded;
+        out += kMinMaxFast[m];
+        out += '(';
+        for (size_t k = 0; k < 2; ++k) {
+          // an operand beside an infinite literal is tested for NaN too: a compiler may fold min(x, +inf) to x,
+          // which would keep a NaN where PTX gives the other operand
+          uint32_t u = 0;
+          bool inf = literalBits(args[1 - k], u) && (u & 0x7FFFFFFFu) == 0x7F800000u;
+          std::string a = rewrite(args[k]);
+          if (k) out += ", ";
+          bool ident = isIdent(args[k]);
+          const char* test = inf && !safeLiteral(args[k]) ? "p2g_in_nan(" : !safe(args[k]) ? "p2g_in(" : nullptr;
+          if (test) {
+            out.append(test).append(a) += ')';
+            if (ident) {
+              Names::Info& I = names[names.id(args[k])];
+              if (I.written != r) I.tested = r;
+            }
+          } else {
+            out += a;
+          }
+        }
+        out += ')';
+        i = close + 1;
+        hit = true;
+      }
+      if (hit) continue;
       for (auto g : kGuarded) {
         size_t n = g.size();
         if (e.compare(i, n, g) != 0 || (i > 0 && identChar(e[i - 1])) || i + n >= e.size() || e[i + n] != '(')
@@ -348,7 +437,8 @@ class Region {
         size_t operands = g == "p2g_ffma" ? 3 : 2;
         bool identity = mayBeCopy(g, args);  // then an entering operand is tested for NaN too
         for (size_t k = 0; k < operands; ++k) {  // the short form: rn, no .ftz, the region's device pass
-          std::string a = rewrite(args[k]);
+          string_view negated;
+          std::string a = negation(args[k], negated) ? plainNeg(rewrite(negated)) : rewrite(args[k]);
           if (k) out += ", ";
           const char* test = nullptr;
           bool ident = isIdent(args[k]);
@@ -391,10 +481,8 @@ class Region {
     if (safeLiteral(e)) return true;
     if ((wholeCall(e, "p2g_fmin", a) || wholeCall(e, "p2g_fmax", a)) && a.n == 2)
       return safe(a[0], entering) && safe(a[1], entering);
-    constexpr string_view negA = "p2g_canon(uintBitsToFloat(floatBitsToUint(", negB = ") ^ 0x80000000u))";
-    if (e.size() > negA.size() + negB.size() && e.compare(0, negA.size(), negA) == 0 &&
-        e.compare(e.size() - negB.size(), negB.size(), negB) == 0)
-      return safe(e.substr(negA.size(), e.size() - negA.size() - negB.size()), entering);
+    string_view x;
+    if (negation(e, x)) return safe(x, entering);
     if (isIdent(e)) {
       const Names::Info& I = names[names.id(e)];
       if (I.safe == r) return true;
@@ -405,7 +493,7 @@ class Region {
 };
 
 bool guardedText(string_view t) {
-  for (auto g : kGuarded) {
+  for (auto g : {kGuarded[0], kGuarded[1], kGuarded[2], kGuarded[3], kMinMax[0], kMinMax[1]}) {
     size_t n = g.size();
     for (size_t at = t.find(g); at != npos; at = t.find(g, at + 1))
       if (at + n < t.size() && t[at + n] == '(' && (at == 0 || !identChar(t[at - 1]))) return true;
@@ -537,6 +625,30 @@ int guardRegions(std::string& body, std::string& functions,
       bool plain = R.safe(s.rhs, false);
       names[lhs].safe = plain ? r : 0;
       names[lhs].written = r;
+    }
+    // a negation set once in the run and read only there, as whole operands of the device's add/sub/mul/fma:
+    // plain `-x` in the device's pass (plainNeg)
+    for (size_t k = li; k < end; ++k) {
+      string_view x;
+      if (kind[k] != 2 || !negation(st[k].rhs, x)) continue;
+      int id = names.id(st[k].lhs);
+      auto m = mentionRange(id);
+      if (m.first < k || m.second >= end) continue;
+      bool only = true;
+      size_t uses = 0;
+      for (size_t j = li; j < end && only; ++j) {
+        if (kind[j] != 2) continue;
+        if (j != k && st[j].lhs == st[k].lhs) only = false;
+        if (j <= k) continue;
+        size_t reads = 0;
+        forEachRead(rhs[j - li], [&](string_view v) { reads += v == st[k].lhs; });
+        size_t direct = reads ? deviceOperandUses(rhs[j - li], st[k].lhs) : 0;
+        only = only && reads == direct;
+        uses += reads;
+      }
+      if (!only || uses == 0) continue;
+      string_view rx;
+      if (negation(rhs[k - li], rx)) rhs[k - li] = plainNeg(std::string(rx));
     }
     // the exact replay's parameters: values from outside (in), results (out), both (inout: restored first)
     std::vector<std::string> params;

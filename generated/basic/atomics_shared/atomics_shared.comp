@@ -3,6 +3,7 @@
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_atomic_int64 : require
+#extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
 
 // Block size and dynamic shared memory come from specialization constants (runtime ABI).
@@ -25,11 +26,20 @@ const uint sh_hist = 0u;  // _ZZ14atomics_sharedE4hist, 256 bytes
 const uint sh_acc32 = 256u;  // _ZZ14atomics_sharedE5acc32, 48 bytes
 const uint sh_acc64 = 304u;  // _ZZ14atomics_sharedE5acc64, 48 bytes
 
+// bar.sync 0 / barrier.sync 0 with the whole block: the block's threads meet; their earlier memory accesses
+// (shared, global, surfaces) are visible to each other after it (one OpControlBarrier at workgroup scope).
+void p2g_bar_sync() {
+  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,
+                 gl_StorageSemanticsShared | gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
+                 gl_SemanticsAcquireRelease);
+}
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
-// shf (funnel shift) on the 64-bit value {hi=b, lo=a}; .wrap takes the amount mod 32, .clamp caps it at 32.
-uint p2g_shf_l(uint a, uint b, uint n) { return n == 0u ? b : n >= 32u ? a : (b << n) | (a >> (32u - n)); }
-uint p2g_shf_r(uint a, uint b, uint n) { return n == 0u ? a : n >= 32u ? b : (a >> n) | (b << (32u - n)); }
+// shf (funnel shift) on the 64-bit value {hi=b, lo=a}; .wrap takes the amount mod 32, .clamp caps it at 32
+// (emit_int.cpp hands n in [0, 32]): the high word of the 64-bit value shifted left, the low word shifted right,
+// which a device with a funnel shifter does in one instruction.
+uint p2g_shf_l(uint a, uint b, uint n) { return unpackUint2x32(packUint2x32(uvec2(a, b)) << n).y; }
+uint p2g_shf_r(uint a, uint b, uint n) { return unpackUint2x32(packUint2x32(uvec2(a, b)) >> n).x; }
 
 // lavapipe's loop budget (65,535 loop iterations per subgroup, then every loop ends silently): counted
 // when the runtime sets P2G_LOOP_GUARD (lavapipe only), reported through the uint at P2G_LOOP_FLAG.
@@ -131,9 +141,7 @@ void main() {
   // ptx:84  mov.u32 	%r3, %ctaid.x;
   uint r3 = gl_WorkGroupID.x;
   // ptx:85  bar.sync 	0;
-  memoryBarrierShared();
-  memoryBarrierBuffer();
-  barrier();
+  p2g_bar_sync();
   // ptx:86  shl.b32 	%r19, %r3, 8;
   // ptx:87  add.s32 	%r4, %r19, %r1;
   uint r4 = uint(int(r3 << 8u) + int(r1));
@@ -309,9 +317,7 @@ void main() {
   // ptx:175  atom.shared.or.b64 	%rd24, [%r72], %rd23;
   uint64_t rd24 = atomicOr(smem64[0u + ((uint(int(r65) + 40)) - 304u) / 8u], rd23);
   // ptx:176  bar.sync 	0;
-  memoryBarrierShared();
-  memoryBarrierBuffer();
-  barrier();
+  p2g_bar_sync();
   // ptx:177  @%p1 bra 	$L__BB0_13;
   if (!p1) {
     // ptx:179  ld.shared.u32 	%r73, [%r2];

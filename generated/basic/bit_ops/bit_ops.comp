@@ -59,9 +59,11 @@ uint p2g_prmt(uint a, uint b, uint c, int mode) {
   for (int i = 0; i < 4; ++i) r |= p2g_prmt_byte(a, b, s[i] & 7u) << (8 * i);
   return r;
 }
-// shf (funnel shift) on the 64-bit value {hi=b, lo=a}; .wrap takes the amount mod 32, .clamp caps it at 32.
-uint p2g_shf_l(uint a, uint b, uint n) { return n == 0u ? b : n >= 32u ? a : (b << n) | (a >> (32u - n)); }
-uint p2g_shf_r(uint a, uint b, uint n) { return n == 0u ? a : n >= 32u ? b : (a >> n) | (b << (32u - n)); }
+// shf (funnel shift) on the 64-bit value {hi=b, lo=a}; .wrap takes the amount mod 32, .clamp caps it at 32
+// (emit_int.cpp hands n in [0, 32]): the high word of the 64-bit value shifted left, the low word shifted right,
+// which a device with a funnel shifter does in one instruction.
+uint p2g_shf_l(uint a, uint b, uint n) { return unpackUint2x32(packUint2x32(uvec2(a, b)) << n).y; }
+uint p2g_shf_r(uint a, uint b, uint n) { return unpackUint2x32(packUint2x32(uvec2(a, b)) >> n).x; }
 
 void main() {
   // kernel parameters read at constant offsets (read-only: read once here)

@@ -102,6 +102,11 @@ uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
 }
 // a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
 float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
+// a + b in f32 for f16 operands: rounding it to f16 afterwards gives the f16 sum rounded once, since rounding twice
+// is innocuous for addition when the wider format has q >= 2p + 1 bits (S. A. Figueroa, SIGNUM Newsletter 30(3),
+// 1995; q = 24, p = 11). f16 sums are multiples of 2^-24 below 2^17: never f32 subnormal or overflowing, so a
+// device that flushes f32 subnormals computes it too.
+float p2g_fadd_x(float a, float b) { precise float s = a + b; return s; }
 uint p2g_odd_sumf(float a, float b) {
   precise float s = a + b;
   precise float bb = s - a;
@@ -127,6 +132,9 @@ layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
 // (a NaN operand, inf - inf, 0 * inf) is 0x7FFFFFFF, as PTX's are (HAZARDS.md #14). Guarded regions
 // (translator/emit/region_guard.h) then run on the device's operations.
 layout(constant_id = 9) const bool P2G_F32_FAST = false;
+// Device fact (specialization constant 10): the device's min() and max() on f32 give PTX's min.f32/max.f32 for
+// operands that are not subnormal: a NaN operand ignored, two NaN give 0x7FFFFFFF, -0.0 below +0.0 (HAZARDS.md #14).
+layout(constant_id = 10) const bool P2G_F32_MINMAX = false;
 bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // f32 subnormal
 // fma.f32 rounded once. Round to nearest without a fused device operation: Dekker's exact product (Veltkamp split
 // by 4097) and Knuth's TwoSum give a*b + c = th + tl + ul exactly, and z = RN(th + RO(tl + ul)) is the correctly

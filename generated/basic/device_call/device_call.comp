@@ -154,6 +154,9 @@ layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
 // (a NaN operand, inf - inf, 0 * inf) is 0x7FFFFFFF, as PTX's are (HAZARDS.md #14). Guarded regions
 // (translator/emit/region_guard.h) then run on the device's operations.
 layout(constant_id = 9) const bool P2G_F32_FAST = false;
+// Device fact (specialization constant 10): the device's min() and max() on f32 give PTX's min.f32/max.f32 for
+// operands that are not subnormal: a NaN operand ignored, two NaN give 0x7FFFFFFF, -0.0 below +0.0 (HAZARDS.md #14).
+layout(constant_id = 10) const bool P2G_F32_MINMAX = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
 float p2g_fadd(float a, float b, bool ftz) {
@@ -172,6 +175,11 @@ float p2g_fsub(float a, float b, bool ftz) {
 }
 // a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
 float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
+// a + b in f32 for f16 operands: rounding it to f16 afterwards gives the f16 sum rounded once, since rounding twice
+// is innocuous for addition when the wider format has q >= 2p + 1 bits (S. A. Figueroa, SIGNUM Newsletter 30(3),
+// 1995; q = 24, p = 11). f16 sums are multiples of 2^-24 below 2^17: never f32 subnormal or overflowing, so a
+// device that flushes f32 subnormals computes it too.
+float p2g_fadd_x(float a, float b) { precise float s = a + b; return s; }
 uint p2g_odd_sumf(float a, float b) {
   precise float s = a + b;
   precise float bb = s - a;

@@ -142,6 +142,9 @@ layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
 // (a NaN operand, inf - inf, 0 * inf) is 0x7FFFFFFF, as PTX's are (HAZARDS.md #14). Guarded regions
 // (translator/emit/region_guard.h) then run on the device's operations.
 layout(constant_id = 9) const bool P2G_F32_FAST = false;
+// Device fact (specialization constant 10): the device's min() and max() on f32 give PTX's min.f32/max.f32 for
+// operands that are not subnormal: a NaN operand ignored, two NaN give 0x7FFFFFFF, -0.0 below +0.0 (HAZARDS.md #14).
+layout(constant_id = 10) const bool P2G_F32_MINMAX = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
 float p2g_fadd(float a, float b, bool ftz) {
@@ -160,6 +163,11 @@ float p2g_fsub(float a, float b, bool ftz) {
 }
 // a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
 float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
+// a + b in f32 for f16 operands: rounding it to f16 afterwards gives the f16 sum rounded once, since rounding twice
+// is innocuous for addition when the wider format has q >= 2p + 1 bits (S. A. Figueroa, SIGNUM Newsletter 30(3),
+// 1995; q = 24, p = 11). f16 sums are multiples of 2^-24 below 2^17: never f32 subnormal or overflowing, so a
+// device that flushes f32 subnormals computes it too.
+float p2g_fadd_x(float a, float b) { precise float s = a + b; return s; }
 uint p2g_odd_sumf(float a, float b) {
   precise float s = a + b;
   precise float bb = s - a;
@@ -424,7 +432,7 @@ void p2g_exact_12(float f1, float f2, float f22, out precise float f53) {
 }
 
 void main() {
-  precise float f9 = 0.0, f34 = 0.0, f38 = 0.0;
+  precise float f34 = 0.0, f38 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f32_arith_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f32_arith_param_1
@@ -470,14 +478,14 @@ void main() {
   // ptx:54  sub.f32 	%f7, %f4, %f6;
   // ptx:53  mul.f32 	%f6, %f3, 0f3F000000;
   // ptx:54  sub.f32 	%f7, %f4, %f6;
-  precise float f7 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f3) ^ 0x80000000u))), 0.5, p2g_in(f4));
+  precise float f7 = p2g_ffma(p2g_in(-f3), 0.5, p2g_in(f4));
   if (p2g_redo()) p2g_exact_2(f3, f4, f7);
   // ptx:55  st.global.f32 	[%rd14+8], %f7;
   P2GU32((rd14 + 8ul)).v = floatBitsToUint(f7);
   // ptx:57  sub.f32 	%f9, %f4, %f8;
   // ptx:56  mul.f32 	%f8, %f2, %f3;
   // ptx:57  sub.f32 	%f9, %f4, %f8;
-  f9 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f2) ^ 0x80000000u))), p2g_in(f3), p2g_in(f4));
+  precise float f9 = p2g_ffma(p2g_in(-f2), p2g_in(f3), p2g_in(f4));
   if (p2g_redo()) p2g_exact_3(f2, f3, f4, f9);
   // ptx:58  st.global.f32 	[%rd14+12], %f9;
   P2GU32((rd14 + 12ul)).v = floatBitsToUint(f9);
@@ -547,7 +555,7 @@ void main() {
   P2GU32((rd14 + 64ul)).v = floatBitsToUint(f34);
   // ptx:97  neg.f32 	%f35, %f4;
   // ptx:98  sub.f32 	%f36, %f35, %f3;
-  precise float f36 = p2g_fsub(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f4) ^ 0x80000000u))), p2g_in(f3));
+  precise float f36 = p2g_fsub(p2g_in(-f4), p2g_in(f3));
   if (p2g_redo()) p2g_exact_10(f4, f3, f36);
   // ptx:99  st.global.f32 	[%rd14+68], %f36;
   P2GU32((rd14 + 68ul)).v = floatBitsToUint(f36);

@@ -116,6 +116,9 @@ layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
 // (a NaN operand, inf - inf, 0 * inf) is 0x7FFFFFFF, as PTX's are (HAZARDS.md #14). Guarded regions
 // (translator/emit/region_guard.h) then run on the device's operations.
 layout(constant_id = 9) const bool P2G_F32_FAST = false;
+// Device fact (specialization constant 10): the device's min() and max() on f32 give PTX's min.f32/max.f32 for
+// operands that are not subnormal: a NaN operand ignored, two NaN give 0x7FFFFFFF, -0.0 below +0.0 (HAZARDS.md #14).
+layout(constant_id = 10) const bool P2G_F32_MINMAX = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
 float p2g_fadd(float a, float b, bool ftz) {
@@ -134,6 +137,11 @@ float p2g_fsub(float a, float b, bool ftz) {
 }
 // a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
 float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
+// a + b in f32 for f16 operands: rounding it to f16 afterwards gives the f16 sum rounded once, since rounding twice
+// is innocuous for addition when the wider format has q >= 2p + 1 bits (S. A. Figueroa, SIGNUM Newsletter 30(3),
+// 1995; q = 24, p = 11). f16 sums are multiples of 2^-24 below 2^17: never f32 subnormal or overflowing, so a
+// device that flushes f32 subnormals computes it too.
+float p2g_fadd_x(float a, float b) { precise float s = a + b; return s; }
 uint p2g_odd_sumf(float a, float b) {
   precise float s = a + b;
   precise float bb = s - a;
@@ -237,6 +245,11 @@ float p2g_fmul(float a, float b, bool ftz) {
   // (a NaN from the device is not trusted here: a flushing device gives NaN for subnormal * infinity)
   return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
 }
+// min/max.f32 of operands that are not subnormal (f16 widenings, and a guarded region's values, which p2g_in
+// tests): the device's min()/max() where the fact P2G_F32_MINMAX holds, the bit-exact p2g_fmin/p2g_fmax elsewhere.
+// Both are computed and one is selected by the constant: the driver drops the other.
+float p2g_nmin(float a, float b) { float d = min(a, b), e = p2g_fmin(a, b); return P2G_F32_MINMAX ? d : e; }
+float p2g_nmax(float a, float b) { float d = max(a, b), e = p2g_fmax(a, b); return P2G_F32_MINMAX ? d : e; }
 // Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
 // by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal one
 // fails it). p2g_redo() after the region: true when a result was tiny (|r| <= 2^-126, zeros included) or the device
@@ -427,7 +440,7 @@ void main() {
       precise float f23 = 0.96875;
       // ptx:57  fma.rn.f32 	%f24, %f114, %f23, %f22;
       // ptx:59  sub.f32 	%f26, %f24, %f25;
-      precise float neg143 = p2g_canon(uintBitsToFloat(floatBitsToUint(f19) ^ 0x80000000u));
+      precise float neg143 = -f19;
       // ptx:58  mul.f32 	%f25, %f19, 0f3A800000;
       // ptx:59  sub.f32 	%f26, %f24, %f25;
       precise float f26 = p2g_ffma(neg143, 0.0009765625, p2g_ffma(f114, f23, p2g_fmul(p2g_in(f117), 0.03125)));
@@ -438,7 +451,7 @@ void main() {
       // ptx:63  mov.f32 	%f30, 0f40800000;
       precise float f30 = 4.0;
       // ptx:64  min.f32 	%f31, %f29, %f30;
-      precise float f31 = p2g_fmin(p2g_fmax(p2g_ffma(f116, 0.875, f21), f28), f30);
+      precise float f31 = p2g_nmin(p2g_nmax(p2g_ffma(f116, 0.875, f21), f28), f30);
       // ptx:65  fma.rn.f32 	%f32, %f117, 0f3F7FBFFF, %f19;
       precise float f32 = p2g_ffma(f117, uintBitsToFloat(0x3F7FBFFFu), f19);
       // ptx:66  mul.f32 	%f33, %f26, %f21;
@@ -449,14 +462,14 @@ void main() {
       // ptx:69  mul.f32 	%f36, %f32, 0f3D000000;
       // ptx:70  fma.rn.f32 	%f37, %f26, %f23, %f36;
       // ptx:72  sub.f32 	%f39, %f37, %f38;
-      precise float neg144 = p2g_canon(uintBitsToFloat(floatBitsToUint(f33) ^ 0x80000000u));
+      precise float neg144 = -f33;
       // ptx:71  mul.f32 	%f38, %f33, 0f3A800000;
       // ptx:72  sub.f32 	%f39, %f37, %f38;
       precise float f39 = p2g_ffma(neg144, 0.0009765625, p2g_ffma(f26, f23, p2g_fmul(f32, 0.03125)));
       // ptx:73  fma.rn.f32 	%f40, %f31, 0f3F600000, %f35;
       // ptx:74  max.f32 	%f41, %f40, %f28;
       // ptx:75  min.f32 	%f42, %f41, %f30;
-      precise float f42 = p2g_fmin(p2g_fmax(p2g_ffma(f31, 0.875, f35), f28), f30);
+      precise float f42 = p2g_nmin(p2g_nmax(p2g_ffma(f31, 0.875, f35), f28), f30);
       // ptx:76  fma.rn.f32 	%f43, %f32, 0f3F7FBFFF, %f33;
       precise float f43 = p2g_ffma(f32, uintBitsToFloat(0x3F7FBFFFu), f33);
       // ptx:77  mul.f32 	%f44, %f39, %f35;
@@ -467,14 +480,14 @@ void main() {
       // ptx:80  mul.f32 	%f47, %f43, 0f3D000000;
       // ptx:81  fma.rn.f32 	%f48, %f39, %f23, %f47;
       // ptx:83  sub.f32 	%f50, %f48, %f49;
-      precise float neg145 = p2g_canon(uintBitsToFloat(floatBitsToUint(f44) ^ 0x80000000u));
+      precise float neg145 = -f44;
       // ptx:82  mul.f32 	%f49, %f44, 0f3A800000;
       // ptx:83  sub.f32 	%f50, %f48, %f49;
       precise float f50 = p2g_ffma(neg145, 0.0009765625, p2g_ffma(f39, f23, p2g_fmul(f43, 0.03125)));
       // ptx:84  fma.rn.f32 	%f51, %f42, 0f3F600000, %f46;
       // ptx:85  max.f32 	%f52, %f51, %f28;
       // ptx:86  min.f32 	%f53, %f52, %f30;
-      precise float f53 = p2g_fmin(p2g_fmax(p2g_ffma(f42, 0.875, f46), f28), f30);
+      precise float f53 = p2g_nmin(p2g_nmax(p2g_ffma(f42, 0.875, f46), f28), f30);
       // ptx:87  fma.rn.f32 	%f54, %f43, 0f3F7FBFFF, %f44;
       precise float f54 = p2g_ffma(f43, uintBitsToFloat(0x3F7FBFFFu), f44);
       // ptx:88  mul.f32 	%f55, %f50, %f46;
@@ -485,14 +498,14 @@ void main() {
       // ptx:91  mul.f32 	%f58, %f54, 0f3D000000;
       // ptx:92  fma.rn.f32 	%f59, %f50, %f23, %f58;
       // ptx:94  sub.f32 	%f61, %f59, %f60;
-      precise float neg146 = p2g_canon(uintBitsToFloat(floatBitsToUint(f55) ^ 0x80000000u));
+      precise float neg146 = -f55;
       // ptx:93  mul.f32 	%f60, %f55, 0f3A800000;
       // ptx:94  sub.f32 	%f61, %f59, %f60;
       precise float f61 = p2g_ffma(neg146, 0.0009765625, p2g_ffma(f50, f23, p2g_fmul(f54, 0.03125)));
       // ptx:95  fma.rn.f32 	%f62, %f53, 0f3F600000, %f57;
       // ptx:96  max.f32 	%f63, %f62, %f28;
       // ptx:97  min.f32 	%f64, %f63, %f30;
-      precise float f64 = p2g_fmin(p2g_fmax(p2g_ffma(f53, 0.875, f57), f28), f30);
+      precise float f64 = p2g_nmin(p2g_nmax(p2g_ffma(f53, 0.875, f57), f28), f30);
       // ptx:98  fma.rn.f32 	%f65, %f54, 0f3F7FBFFF, %f55;
       precise float f65 = p2g_ffma(f54, uintBitsToFloat(0x3F7FBFFFu), f55);
       // ptx:99  mul.f32 	%f66, %f61, %f57;
@@ -503,14 +516,14 @@ void main() {
       // ptx:102  mul.f32 	%f69, %f65, 0f3D000000;
       // ptx:103  fma.rn.f32 	%f70, %f61, %f23, %f69;
       // ptx:105  sub.f32 	%f72, %f70, %f71;
-      precise float neg147 = p2g_canon(uintBitsToFloat(floatBitsToUint(f66) ^ 0x80000000u));
+      precise float neg147 = -f66;
       // ptx:104  mul.f32 	%f71, %f66, 0f3A800000;
       // ptx:105  sub.f32 	%f72, %f70, %f71;
       precise float f72 = p2g_ffma(neg147, 0.0009765625, p2g_ffma(f61, f23, p2g_fmul(f65, 0.03125)));
       // ptx:106  fma.rn.f32 	%f73, %f64, 0f3F600000, %f68;
       // ptx:107  max.f32 	%f74, %f73, %f28;
       // ptx:108  min.f32 	%f75, %f74, %f30;
-      precise float f75 = p2g_fmin(p2g_fmax(p2g_ffma(f64, 0.875, f68), f28), f30);
+      precise float f75 = p2g_nmin(p2g_nmax(p2g_ffma(f64, 0.875, f68), f28), f30);
       // ptx:109  fma.rn.f32 	%f76, %f65, 0f3F7FBFFF, %f66;
       precise float f76 = p2g_ffma(f65, uintBitsToFloat(0x3F7FBFFFu), f66);
       // ptx:110  mul.f32 	%f77, %f72, %f68;
@@ -521,14 +534,14 @@ void main() {
       // ptx:113  mul.f32 	%f80, %f76, 0f3D000000;
       // ptx:114  fma.rn.f32 	%f81, %f72, %f23, %f80;
       // ptx:116  sub.f32 	%f83, %f81, %f82;
-      precise float neg148 = p2g_canon(uintBitsToFloat(floatBitsToUint(f77) ^ 0x80000000u));
+      precise float neg148 = -f77;
       // ptx:115  mul.f32 	%f82, %f77, 0f3A800000;
       // ptx:116  sub.f32 	%f83, %f81, %f82;
       precise float f83 = p2g_ffma(neg148, 0.0009765625, p2g_ffma(f72, f23, p2g_fmul(f76, 0.03125)));
       // ptx:117  fma.rn.f32 	%f84, %f75, 0f3F600000, %f79;
       // ptx:118  max.f32 	%f85, %f84, %f28;
       // ptx:119  min.f32 	%f86, %f85, %f30;
-      precise float f86 = p2g_fmin(p2g_fmax(p2g_ffma(f75, 0.875, f79), f28), f30);
+      precise float f86 = p2g_nmin(p2g_nmax(p2g_ffma(f75, 0.875, f79), f28), f30);
       // ptx:120  fma.rn.f32 	%f87, %f76, 0f3F7FBFFF, %f77;
       precise float f87 = p2g_ffma(f76, uintBitsToFloat(0x3F7FBFFFu), f77);
       // ptx:121  mul.f32 	%f88, %f83, %f79;
@@ -539,14 +552,14 @@ void main() {
       // ptx:124  mul.f32 	%f91, %f87, 0f3D000000;
       // ptx:125  fma.rn.f32 	%f92, %f83, %f23, %f91;
       // ptx:127  sub.f32 	%f94, %f92, %f93;
-      precise float neg149 = p2g_canon(uintBitsToFloat(floatBitsToUint(f88) ^ 0x80000000u));
+      precise float neg149 = -f88;
       // ptx:126  mul.f32 	%f93, %f88, 0f3A800000;
       // ptx:127  sub.f32 	%f94, %f92, %f93;
       precise float f94 = p2g_ffma(neg149, 0.0009765625, p2g_ffma(f83, f23, p2g_fmul(f87, 0.03125)));
       // ptx:128  fma.rn.f32 	%f95, %f86, 0f3F600000, %f90;
       // ptx:129  max.f32 	%f96, %f95, %f28;
       // ptx:130  min.f32 	%f97, %f96, %f30;
-      precise float f97 = p2g_fmin(p2g_fmax(p2g_ffma(f86, 0.875, f90), f28), f30);
+      precise float f97 = p2g_nmin(p2g_nmax(p2g_ffma(f86, 0.875, f90), f28), f30);
       // ptx:131  fma.rn.f32 	%f98, %f87, 0f3F7FBFFF, %f88;
       precise float f98 = p2g_ffma(f87, uintBitsToFloat(0x3F7FBFFFu), f88);
       // ptx:132  mul.f32 	%f99, %f94, %f90;
@@ -557,14 +570,14 @@ void main() {
       // ptx:135  mul.f32 	%f102, %f98, 0f3D000000;
       // ptx:136  fma.rn.f32 	%f103, %f94, %f23, %f102;
       // ptx:138  sub.f32 	%f114, %f103, %f104;
-      precise float neg150 = p2g_canon(uintBitsToFloat(floatBitsToUint(f99) ^ 0x80000000u));
+      precise float neg150 = -f99;
       // ptx:137  mul.f32 	%f104, %f99, 0f3A800000;
       // ptx:138  sub.f32 	%f114, %f103, %f104;
       f114 = p2g_ffma(neg150, 0.0009765625, p2g_ffma(f94, f23, p2g_fmul(f98, 0.03125)));
       // ptx:139  fma.rn.f32 	%f105, %f97, 0f3F600000, %f101;
       // ptx:140  max.f32 	%f106, %f105, %f28;
       // ptx:141  min.f32 	%f116, %f106, %f30;
-      f116 = p2g_fmin(p2g_fmax(p2g_ffma(f97, 0.875, f101), f28), f30);
+      f116 = p2g_nmin(p2g_nmax(p2g_ffma(f97, 0.875, f101), f28), f30);
       // ptx:142  fma.rn.f32 	%f117, %f98, 0f3F7FBFFF, %f99;
       f117 = p2g_ffma(f98, uintBitsToFloat(0x3F7FBFFFu), f99);
       // ptx:143  fma.rn.f32 	%f115, %f101, 0f3F000000, 0f3E800000;

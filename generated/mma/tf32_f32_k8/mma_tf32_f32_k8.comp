@@ -120,9 +120,11 @@ void p2g_mma_frag(uint wbase, uint shape, uint K, uint row, uint col, out uint a
     b[k] = bitfieldExtract(p2g_mma_x[(wbase + lb) * 6u + 4u + rb], int(pb * bits), int(bits));
   }
 }
-// shf (funnel shift) on the 64-bit value {hi=b, lo=a}; .wrap takes the amount mod 32, .clamp caps it at 32.
-uint p2g_shf_l(uint a, uint b, uint n) { return n == 0u ? b : n >= 32u ? a : (b << n) | (a >> (32u - n)); }
-uint p2g_shf_r(uint a, uint b, uint n) { return n == 0u ? a : n >= 32u ? b : (a >> n) | (b << (32u - n)); }
+// shf (funnel shift) on the 64-bit value {hi=b, lo=a}; .wrap takes the amount mod 32, .clamp caps it at 32
+// (emit_int.cpp hands n in [0, 32]): the high word of the 64-bit value shifted left, the low word shifted right,
+// which a device with a funnel shifter does in one instruction.
+uint p2g_shf_l(uint a, uint b, uint n) { return unpackUint2x32(packUint2x32(uvec2(a, b)) << n).y; }
+uint p2g_shf_r(uint a, uint b, uint n) { return unpackUint2x32(packUint2x32(uvec2(a, b)) >> n).x; }
 
 void main() {
   uint r1042 = 0u, r1044 = 0u, r1046 = 0u, r1048 = 0u, r1050 = 0u, r1051 = 0u, r1052 = 0u, r1053 = 0u;

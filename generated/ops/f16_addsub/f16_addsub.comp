@@ -4,6 +4,9 @@
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
 #extension GL_EXT_shader_16bit_storage : require
+#ifdef P2G_F16_NATIVE  // defined for the module variant with the device's f16 arithmetic
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#endif
 
 // Block size and dynamic shared memory come from specialization constants (runtime ABI).
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
@@ -81,6 +84,11 @@ bool p2g_h_tiny32(uint w, int mode) {
 }
 // a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
 float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
+// a + b in f32 for f16 operands: rounding it to f16 afterwards gives the f16 sum rounded once, since rounding twice
+// is innocuous for addition when the wider format has q >= 2p + 1 bits (S. A. Figueroa, SIGNUM Newsletter 30(3),
+// 1995; q = 24, p = 11). f16 sums are multiples of 2^-24 below 2^17: never f32 subnormal or overflowing, so a
+// device that flushes f32 subnormals computes it too.
+float p2g_fadd_x(float a, float b) { precise float s = a + b; return s; }
 uint p2g_odd_sumf(float a, float b) {
   precise float s = a + b;
   precise float bb = s - a;
@@ -94,14 +102,34 @@ uint p2g_odd_sumf(float a, float b) {
   w = keep != 0u ? w : odd;
   return w;
 }
-// f16 a + b, a - b, a * b, a * b + c rounded once to nearest (exact or round-to-odd f32 step first)
-uint p2g_hadd(uint a, uint b) { return p2g_f2h_rn(p2g_odd_sumf(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu))); }
+// f16 a + b, a - b, a * b, a * b + c rounded once to nearest (f32 step first: a rounded sum, an exact product, an fma's sum rounded to odd)
+#ifdef P2G_F16_NATIVE
+float16_t p2g_h16(uint x) { return unpackFloat2x16(x).x; }  // the low half
+uint p2g_h16b(float16_t v) { return packFloat2x16(f16vec2(v)) & 0xFFFFu; }
+uint p2g_hadd(uint a, uint b) { precise float16_t r = p2g_h16(a) + p2g_h16(b); return p2g_h16b(r); }
+uint p2g_hmul(uint a, uint b) { precise float16_t r = p2g_h16(a) * p2g_h16(b); return p2g_h16b(r); }
+uint p2g_hfma(uint a, uint b, uint c) {
+  precise float16_t r = fma(p2g_h16(a), p2g_h16(b), p2g_h16(c));
+  return p2g_h16b(r);
+}
+uint p2g_hadd2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) + unpackFloat2x16(b); return packFloat2x16(r); }
+uint p2g_hsub2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) - unpackFloat2x16(b); return packFloat2x16(r); }
+uint p2g_hmul2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) * unpackFloat2x16(b); return packFloat2x16(r); }
+uint p2g_hfma2(uint a, uint b, uint c) {
+  precise f16vec2 r = fma(unpackFloat2x16(a), unpackFloat2x16(b), unpackFloat2x16(c));
+  return packFloat2x16(r);
+}
+#else
+uint p2g_hadd(uint a, uint b) {
+  return p2g_f2h_rn(floatBitsToUint(p2g_fadd_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu))));
+}
 uint p2g_hmul(uint a, uint b) {
   return p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu))));
 }
 uint p2g_hfma(uint a, uint b, uint c) {
   return p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu)), p2g_h2f(c & 0xFFFFu)));
 }
+#endif
 uint p2g_hsub(uint a, uint b) { return p2g_hadd(a, b ^ 0x8000u); }
 uint p2g_hsat(uint v) { v &= 0xFFFFu; return v > 0x7C00u ? 0u : (v >= 0x3C00u ? 0x3C00u : v); }
 uint p2g_hrelu(uint v) {
@@ -114,10 +142,12 @@ uint p2g_hsat2(uint v) { return p2g_hsat(v) | (p2g_hsat(v >> 16) << 16); }
 uint p2g_hrelu2(uint v) { return p2g_hrelu(v) | (p2g_hrelu(v >> 16) << 16); }
 uint p2g_hneg2(uint v) { return p2g_hneg(v) | (p2g_hneg(v >> 16) << 16); }
 uint p2g_habs2(uint v) { return p2g_habs(v) | (p2g_habs(v >> 16) << 16); }
+#ifndef P2G_F16_NATIVE
 uint p2g_hadd2(uint a, uint b) { return p2g_hadd(a, b) | (p2g_hadd(a >> 16, b >> 16) << 16); }
 uint p2g_hsub2(uint a, uint b) { return p2g_hsub(a, b) | (p2g_hsub(a >> 16, b >> 16) << 16); }
 uint p2g_hmul2(uint a, uint b) { return p2g_hmul(a, b) | (p2g_hmul(a >> 16, b >> 16) << 16); }
 uint p2g_hfma2(uint a, uint b, uint c) { return p2g_hfma(a, b, c) | (p2g_hfma(a >> 16, b >> 16, c >> 16) << 16); }
+#endif
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 
 void main() {

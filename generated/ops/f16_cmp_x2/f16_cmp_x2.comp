@@ -75,21 +75,6 @@ float p2g_fmax(float x, float y) {
   r = na ? n : r;
   return uintBitsToFloat(r);
 }
-// min.f32: a NaN operand is ignored; both NaN give the canonical NaN; -0.0 is below +0.0 (HAZARDS.md #14).
-// Without branches: every `?:` here selects between plain variables, which glslang makes OpSelect (no divergence
-// inside a warp; guarded regions call it among the device's operations, docs/GPU_BENCH.md).
-float p2g_fmin(float x, float y) {
-  uint a = floatBitsToUint(x), b = floatBitsToUint(y), q = 0x7FFFFFFFu;
-  int ka = p2g_fkey(a), kb = p2g_fkey(b);
-  bool na = p2g_fnan(a), nb = p2g_fnan(b), first = ka < kb, eq = ka == kb;
-  uint z = a | b;  // -0 and +0 (equal keys of different bits)
-  uint r = first ? a : b;
-  r = eq ? z : r;
-  r = nb ? a : r;
-  uint n = nb ? q : b;
-  r = na ? n : r;
-  return uintBitsToFloat(r);
-}
 // f16 bits (the low 16 of h, the rest zero) -> f32, exactly: the device's conversion where the fact holds,
 // integer code otherwise (an f16 subnormal is an f32 normal). Infinity and NaN by the bits (the payload kept).
 float p2g_h2f(uint h) {
@@ -110,6 +95,41 @@ float p2g_h2f(uint h) {
 }
 uint p2g_h_ftz(uint h) { return (h & 0x7C00u) == 0u ? (h & 0x8000u) : h; }
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
+// min.f32: a NaN operand is ignored; both NaN give the canonical NaN; -0.0 is below +0.0 (HAZARDS.md #14).
+// Without branches: every `?:` here selects between plain variables, which glslang makes OpSelect (no divergence
+// inside a warp; guarded regions call it among the device's operations, docs/GPU_BENCH.md).
+float p2g_fmin(float x, float y) {
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y), q = 0x7FFFFFFFu;
+  int ka = p2g_fkey(a), kb = p2g_fkey(b);
+  bool na = p2g_fnan(a), nb = p2g_fnan(b), first = ka < kb, eq = ka == kb;
+  uint z = a | b;  // -0 and +0 (equal keys of different bits)
+  uint r = first ? a : b;
+  r = eq ? z : r;
+  r = nb ? a : r;
+  uint n = nb ? q : b;
+  r = na ? n : r;
+  return uintBitsToFloat(r);
+}
+// Device fact (specialization constant 6, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): set by the runtime where
+// the device's f32 add/sub/mul/fma in round to nearest were measured to give PTX's bytes (subnormals kept, NaN
+// 0x7FFFFFFF, fma fused). The guarded paths below then reduce to the device's operation; elsewhere it stays false.
+layout(constant_id = 6) const bool P2G_F32_IEEE = false;
+// Device fact (specialization constant 7): the device's fma() rounds once, to nearest even, wherever no operand and
+// not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
+layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
+// Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
+// result, rounded once, whenever no operand is subnormal and the result is normal or infinite, and every NaN result
+// (a NaN operand, inf - inf, 0 * inf) is 0x7FFFFFFF, as PTX's are (HAZARDS.md #14). Guarded regions
+// (translator/emit/region_guard.h) then run on the device's operations.
+layout(constant_id = 9) const bool P2G_F32_FAST = false;
+// Device fact (specialization constant 10): the device's min() and max() on f32 give PTX's min.f32/max.f32 for
+// operands that are not subnormal: a NaN operand ignored, two NaN give 0x7FFFFFFF, -0.0 below +0.0 (HAZARDS.md #14).
+layout(constant_id = 10) const bool P2G_F32_MINMAX = false;
+// min/max.f32 of operands that are not subnormal (f16 widenings, and a guarded region's values, which p2g_in
+// tests): the device's min()/max() where the fact P2G_F32_MINMAX holds, the bit-exact p2g_fmin/p2g_fmax elsewhere.
+// Both are computed and one is selected by the constant: the driver drops the other.
+float p2g_nmin(float a, float b) { float d = min(a, b), e = p2g_fmin(a, b); return P2G_F32_MINMAX ? d : e; }
+float p2g_nmax(float a, float b) { float d = max(a, b), e = p2g_fmax(a, b); return P2G_F32_MINMAX ? d : e; }
 
 void main() {
   uint r165 = 0u, r166 = 0u;
@@ -528,11 +548,11 @@ void main() {
   P2GU32(uint64_t(int64_t(rd7) + int64_t(rd19))).v = r154;
   // ptx:339  min.xorsign.abs.f16x2 %r157, %r161, %r162;
   uint t46 = ((r161 ^ r162) >> 0) & 0x8000u;
-  uint t45 = p2g_f2h_rn(floatBitsToUint(p2g_fmin(p2g_h2f(((r161 & 0xFFFFu) & 0x7FFFu)),
+  uint t45 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f(((r161 & 0xFFFFu) & 0x7FFFu)),
       p2g_h2f(((r162 & 0xFFFFu) & 0x7FFFu)))));
   uint t47 = (t45 == 0x7FFFu ? t45 : (t45 | t46));
   uint t49 = ((r161 ^ r162) >> 16) & 0x8000u;
-  uint t48 = p2g_f2h_rn(floatBitsToUint(p2g_fmin(p2g_h2f(((r161 >> 16) & 0x7FFFu)),
+  uint t48 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f(((r161 >> 16) & 0x7FFFu)),
       p2g_h2f(((r162 >> 16) & 0x7FFFu)))));
   // ptx:341  cvta.to.global.u64 	%rd33, %rd8;
   // ptx:342  add.s64 	%rd34, %rd33, %rd19;

@@ -107,6 +107,26 @@ float p2g_h2f(uint h) {
 }
 uint p2g_h_ftz(uint h) { return (h & 0x7C00u) == 0u ? (h & 0x8000u) : h; }
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
+// Device fact (specialization constant 6, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): set by the runtime where
+// the device's f32 add/sub/mul/fma in round to nearest were measured to give PTX's bytes (subnormals kept, NaN
+// 0x7FFFFFFF, fma fused). The guarded paths below then reduce to the device's operation; elsewhere it stays false.
+layout(constant_id = 6) const bool P2G_F32_IEEE = false;
+// Device fact (specialization constant 7): the device's fma() rounds once, to nearest even, wherever no operand and
+// not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
+layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
+// Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
+// result, rounded once, whenever no operand is subnormal and the result is normal or infinite, and every NaN result
+// (a NaN operand, inf - inf, 0 * inf) is 0x7FFFFFFF, as PTX's are (HAZARDS.md #14). Guarded regions
+// (translator/emit/region_guard.h) then run on the device's operations.
+layout(constant_id = 9) const bool P2G_F32_FAST = false;
+// Device fact (specialization constant 10): the device's min() and max() on f32 give PTX's min.f32/max.f32 for
+// operands that are not subnormal: a NaN operand ignored, two NaN give 0x7FFFFFFF, -0.0 below +0.0 (HAZARDS.md #14).
+layout(constant_id = 10) const bool P2G_F32_MINMAX = false;
+// min/max.f32 of operands that are not subnormal (f16 widenings, and a guarded region's values, which p2g_in
+// tests): the device's min()/max() where the fact P2G_F32_MINMAX holds, the bit-exact p2g_fmin/p2g_fmax elsewhere.
+// Both are computed and one is selected by the constant: the driver drops the other.
+float p2g_nmin(float a, float b) { float d = min(a, b), e = p2g_fmin(a, b); return P2G_F32_MINMAX ? d : e; }
+float p2g_nmax(float a, float b) { float d = max(a, b), e = p2g_fmax(a, b); return P2G_F32_MINMAX ? d : e; }
 
 void main() {
   uint rs7 = 0u, rs10 = 0u, rs13 = 0u, rs16 = 0u, r101 = 0u, r105 = 0u;
@@ -350,7 +370,7 @@ void main() {
   uint64_t t4 = uint64_t(r1);
   uint rs20 = (uint(uint64_t(t4)) & 65535u);
   // ptx:234  min.f16 %rs1, %rs20, %rs21;
-  uint rs1 = p2g_f2h_rn(floatBitsToUint(p2g_fmin(p2g_h2f((rs20 & 0xFFFFu)), p2g_h2f((rs21 & 0xFFFFu)))));
+  uint rs1 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((rs20 & 0xFFFFu)), p2g_h2f((rs21 & 0xFFFFu)))));
   // ptx:236  cvta.to.global.u64 	%rd18, %rd1;
   // ptx:237  mul.wide.u32 	%rd19, %r1, 2;
   uint64_t rd19 = uint64_t(r1) * uint64_t(2u);
@@ -358,19 +378,19 @@ void main() {
   // ptx:239  st.global.u16 	[%rd20], %rs1;
   P2GU16(uint64_t(int64_t(rd1) + int64_t(rd19))).v = uint16_t(rs1);
   // ptx:241  max.f16 %rs4, %rs20, %rs21;
-  uint rs4 = p2g_f2h_rn(floatBitsToUint(p2g_fmax(p2g_h2f((rs20 & 0xFFFFu)), p2g_h2f((rs21 & 0xFFFFu)))));
+  uint rs4 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((rs20 & 0xFFFFu)), p2g_h2f((rs21 & 0xFFFFu)))));
   // ptx:243  cvta.to.global.u64 	%rd21, %rd2;
   // ptx:244  add.s64 	%rd22, %rd21, %rd19;
   // ptx:245  st.global.u16 	[%rd22], %rs4;
   P2GU16(uint64_t(int64_t(rd2) + int64_t(rd19))).v = uint16_t(rs4);
   // ptx:247  min.NaN.f16 %rs7, %rs20, %rs21;
-  rs7 = p2g_f2h_rn(((((rs20 & 0xFFFFu) & 0x7FFFu) > 0x7C00u || ((rs21 & 0xFFFFu) & 0x7FFFu) > 0x7C00u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_fmin(p2g_h2f((rs20 & 0xFFFFu)), p2g_h2f((rs21 & 0xFFFFu))))));
+  rs7 = p2g_f2h_rn(((((rs20 & 0xFFFFu) & 0x7FFFu) > 0x7C00u || ((rs21 & 0xFFFFu) & 0x7FFFu) > 0x7C00u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_nmin(p2g_h2f((rs20 & 0xFFFFu)), p2g_h2f((rs21 & 0xFFFFu))))));
   // ptx:249  cvta.to.global.u64 	%rd23, %rd3;
   // ptx:250  add.s64 	%rd24, %rd23, %rd19;
   // ptx:251  st.global.u16 	[%rd24], %rs7;
   P2GU16(uint64_t(int64_t(rd3) + int64_t(rd19))).v = uint16_t(rs7);
   // ptx:253  max.ftz.NaN.f16 %rs10, %rs20, %rs21;
-  rs10 = p2g_h_ftz(p2g_f2h_rn((((p2g_h_ftz((rs20 & 0xFFFFu)) & 0x7FFFu) > 0x7C00u || (p2g_h_ftz((rs21 & 0xFFFFu)) & 0x7FFFu) > 0x7C00u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_fmax(p2g_h2f(p2g_h_ftz((rs20 & 0xFFFFu))), p2g_h2f(p2g_h_ftz((rs21 & 0xFFFFu))))))));
+  rs10 = p2g_h_ftz(p2g_f2h_rn((((p2g_h_ftz((rs20 & 0xFFFFu)) & 0x7FFFu) > 0x7C00u || (p2g_h_ftz((rs21 & 0xFFFFu)) & 0x7FFFu) > 0x7C00u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_nmax(p2g_h2f(p2g_h_ftz((rs20 & 0xFFFFu))), p2g_h2f(p2g_h_ftz((rs21 & 0xFFFFu))))))));
   // ptx:255  cvta.to.global.u64 	%rd25, %rd4;
   // ptx:256  add.s64 	%rd26, %rd25, %rd19;
   // ptx:257  st.global.u16 	[%rd26], %rs10;
@@ -397,8 +417,8 @@ void main() {
   // ptx:275  st.global.u16 	[%rd32], %rs19;
   P2GU16(uint64_t(int64_t(rd7) + int64_t(rd19))).v = uint16_t(t5 == 0x7FFFu ? t5 : (t5 | t6));
   // ptx:277  min.f16x2 %r98, %r102, %r105;
-  uint t7 = p2g_f2h_rn(floatBitsToUint(p2g_fmin(p2g_h2f((r102 & 0xFFFFu)), p2g_h2f((r105 & 0xFFFFu)))));
-  uint r98 = (t7 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmin(p2g_h2f((r102 >> 16)), p2g_h2f((r105 >> 16)))))) << 16));
+  uint t7 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((r102 & 0xFFFFu)), p2g_h2f((r105 & 0xFFFFu)))));
+  uint r98 = (t7 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((r102 >> 16)), p2g_h2f((r105 >> 16)))))) << 16));
   // ptx:279  cvta.to.global.u64 	%rd33, %rd8;
   // ptx:280  mul.wide.u32 	%rd34, %r1, 4;
   uint64_t rd34 = uint64_t(r1) * uint64_t(4u);
@@ -406,8 +426,8 @@ void main() {
   // ptx:282  st.global.u32 	[%rd35], %r98;
   P2GU32(uint64_t(int64_t(rd8) + int64_t(rd34))).v = r98;
   // ptx:284  max.NaN.f16x2 %r101, %r102, %r105;
-  uint t8 = p2g_f2h_rn(((((r102 & 0xFFFFu) & 0x7FFFu) > 0x7C00u || ((r105 & 0xFFFFu) & 0x7FFFu) > 0x7C00u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_fmax(p2g_h2f((r102 & 0xFFFFu)), p2g_h2f((r105 & 0xFFFFu))))));
-  r101 = (t8 | ((p2g_f2h_rn(((((r102 >> 16) & 0x7FFFu) > 0x7C00u || ((r105 >> 16) & 0x7FFFu) > 0x7C00u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_fmax(p2g_h2f((r102 >> 16)), p2g_h2f((r105 >> 16))))))) << 16));
+  uint t8 = p2g_f2h_rn(((((r102 & 0xFFFFu) & 0x7FFFu) > 0x7C00u || ((r105 & 0xFFFFu) & 0x7FFFu) > 0x7C00u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_nmax(p2g_h2f((r102 & 0xFFFFu)), p2g_h2f((r105 & 0xFFFFu))))));
+  r101 = (t8 | ((p2g_f2h_rn(((((r102 >> 16) & 0x7FFFu) > 0x7C00u || ((r105 >> 16) & 0x7FFFu) > 0x7C00u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_nmax(p2g_h2f((r102 >> 16)), p2g_h2f((r105 >> 16))))))) << 16));
   // ptx:286  cvta.to.global.u64 	%rd36, %rd9;
   // ptx:287  add.s64 	%rd37, %rd36, %rd34;
   // ptx:288  st.global.u32 	[%rd37], %r101;

@@ -78,21 +78,6 @@ float p2g_fmax(float x, float y) {
   r = na ? n : r;
   return uintBitsToFloat(r);
 }
-// min.f32: a NaN operand is ignored; both NaN give the canonical NaN; -0.0 is below +0.0 (HAZARDS.md #14).
-// Without branches: every `?:` here selects between plain variables, which glslang makes OpSelect (no divergence
-// inside a warp; guarded regions call it among the device's operations, docs/GPU_BENCH.md).
-float p2g_fmin(float x, float y) {
-  uint a = floatBitsToUint(x), b = floatBitsToUint(y), q = 0x7FFFFFFFu;
-  int ka = p2g_fkey(a), kb = p2g_fkey(b);
-  bool na = p2g_fnan(a), nb = p2g_fnan(b), first = ka < kb, eq = ka == kb;
-  uint z = a | b;  // -0 and +0 (equal keys of different bits)
-  uint r = first ? a : b;
-  r = eq ? z : r;
-  r = nb ? a : r;
-  uint n = nb ? q : b;
-  r = na ? n : r;
-  return uintBitsToFloat(r);
-}
 // f16 bits (the low 16 of h, the rest zero) -> f32, exactly: the device's conversion where the fact holds,
 // integer code otherwise (an f16 subnormal is an f32 normal). Infinity and NaN by the bits (the payload kept).
 float p2g_h2f(uint h) {
@@ -113,6 +98,41 @@ float p2g_h2f(uint h) {
 }
 uint p2g_h_ftz(uint h) { return (h & 0x7C00u) == 0u ? (h & 0x8000u) : h; }
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
+// min.f32: a NaN operand is ignored; both NaN give the canonical NaN; -0.0 is below +0.0 (HAZARDS.md #14).
+// Without branches: every `?:` here selects between plain variables, which glslang makes OpSelect (no divergence
+// inside a warp; guarded regions call it among the device's operations, docs/GPU_BENCH.md).
+float p2g_fmin(float x, float y) {
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y), q = 0x7FFFFFFFu;
+  int ka = p2g_fkey(a), kb = p2g_fkey(b);
+  bool na = p2g_fnan(a), nb = p2g_fnan(b), first = ka < kb, eq = ka == kb;
+  uint z = a | b;  // -0 and +0 (equal keys of different bits)
+  uint r = first ? a : b;
+  r = eq ? z : r;
+  r = nb ? a : r;
+  uint n = nb ? q : b;
+  r = na ? n : r;
+  return uintBitsToFloat(r);
+}
+// Device fact (specialization constant 6, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): set by the runtime where
+// the device's f32 add/sub/mul/fma in round to nearest were measured to give PTX's bytes (subnormals kept, NaN
+// 0x7FFFFFFF, fma fused). The guarded paths below then reduce to the device's operation; elsewhere it stays false.
+layout(constant_id = 6) const bool P2G_F32_IEEE = false;
+// Device fact (specialization constant 7): the device's fma() rounds once, to nearest even, wherever no operand and
+// not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
+layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
+// Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
+// result, rounded once, whenever no operand is subnormal and the result is normal or infinite, and every NaN result
+// (a NaN operand, inf - inf, 0 * inf) is 0x7FFFFFFF, as PTX's are (HAZARDS.md #14). Guarded regions
+// (translator/emit/region_guard.h) then run on the device's operations.
+layout(constant_id = 9) const bool P2G_F32_FAST = false;
+// Device fact (specialization constant 10): the device's min() and max() on f32 give PTX's min.f32/max.f32 for
+// operands that are not subnormal: a NaN operand ignored, two NaN give 0x7FFFFFFF, -0.0 below +0.0 (HAZARDS.md #14).
+layout(constant_id = 10) const bool P2G_F32_MINMAX = false;
+// min/max.f32 of operands that are not subnormal (f16 widenings, and a guarded region's values, which p2g_in
+// tests): the device's min()/max() where the fact P2G_F32_MINMAX holds, the bit-exact p2g_fmin/p2g_fmax elsewhere.
+// Both are computed and one is selected by the constant: the driver drops the other.
+float p2g_nmin(float a, float b) { float d = min(a, b), e = p2g_fmin(a, b); return P2G_F32_MINMAX ? d : e; }
+float p2g_nmax(float a, float b) { float d = max(a, b), e = p2g_fmax(a, b); return P2G_F32_MINMAX ? d : e; }
 
 void main() {
   uint r100 = 0u;
@@ -372,7 +392,7 @@ void main() {
   P2GU16(uint64_t(int64_t(rd3) + int64_t(rd17))).v = uint16_t((t10) ? 0x3F80u : 0u);
   // ptx:249  min.xorsign.abs.f16 %rs9, %rs19, %rs20;
   uint t12 = ((rs19 ^ rs20) >> 0) & 0x8000u;
-  uint t11 = p2g_f2h_rn(floatBitsToUint(p2g_fmin(p2g_h2f(((rs19 & 0xFFFFu) & 0x7FFFu)),
+  uint t11 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f(((rs19 & 0xFFFFu) & 0x7FFFu)),
       p2g_h2f(((rs20 & 0xFFFFu) & 0x7FFFu)))));
   // ptx:251  cvta.to.global.u64 	%rd24, %rd4;
   // ptx:252  add.s64 	%rd25, %rd24, %rd17;
@@ -380,7 +400,7 @@ void main() {
   P2GU16(uint64_t(int64_t(rd4) + int64_t(rd17))).v = uint16_t(t11 == 0x7FFFu ? t11 : (t11 | t12));
   // ptx:255  max.xorsign.abs.f16 %rs12, %rs19, %rs20;
   uint t14 = ((rs19 ^ rs20) >> 0) & 0x8000u;
-  uint t13 = p2g_f2h_rn(floatBitsToUint(p2g_fmax(p2g_h2f(((rs19 & 0xFFFFu) & 0x7FFFu)),
+  uint t13 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f(((rs19 & 0xFFFFu) & 0x7FFFu)),
       p2g_h2f(((rs20 & 0xFFFFu) & 0x7FFFu)))));
   // ptx:257  cvta.to.global.u64 	%rd26, %rd5;
   // ptx:258  add.s64 	%rd27, %rd26, %rd17;
@@ -388,7 +408,7 @@ void main() {
   P2GU16(uint64_t(int64_t(rd5) + int64_t(rd17))).v = uint16_t(t13 == 0x7FFFu ? t13 : (t13 | t14));
   // ptx:261  min.ftz.NaN.xorsign.abs.f16 %rs15, %rs19, %rs20;
   uint t16 = ((rs19 ^ rs20) >> 0) & 0x8000u;
-  uint t15 = p2g_h_ftz(p2g_f2h_rn((((p2g_h_ftz((rs19 & 0xFFFFu)) & 0x7FFFu) > 0x7C00u || (p2g_h_ftz((rs20 & 0xFFFFu)) & 0x7FFFu) > 0x7C00u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_fmin(p2g_h2f((p2g_h_ftz((rs19 & 0xFFFFu)) & 0x7FFFu)), p2g_h2f((p2g_h_ftz((rs20 & 0xFFFFu)) & 0x7FFFu)))))));
+  uint t15 = p2g_h_ftz(p2g_f2h_rn((((p2g_h_ftz((rs19 & 0xFFFFu)) & 0x7FFFu) > 0x7C00u || (p2g_h_ftz((rs20 & 0xFFFFu)) & 0x7FFFu) > 0x7C00u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_nmin(p2g_h2f((p2g_h_ftz((rs19 & 0xFFFFu)) & 0x7FFFu)), p2g_h2f((p2g_h_ftz((rs20 & 0xFFFFu)) & 0x7FFFu)))))));
   // ptx:263  cvta.to.global.u64 	%rd28, %rd6;
   // ptx:264  add.s64 	%rd29, %rd28, %rd17;
   // ptx:265  st.global.u16 	[%rd29], %rs15;

@@ -74,9 +74,11 @@ uint64_t p2g_bfi_64(uint64_t f, uint64_t b, uint c, uint d) {
   return (b & ~mask) | ((f << pos) & mask);
 }
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
-// shf (funnel shift) on the 64-bit value {hi=b, lo=a}; .wrap takes the amount mod 32, .clamp caps it at 32.
-uint p2g_shf_l(uint a, uint b, uint n) { return n == 0u ? b : n >= 32u ? a : (b << n) | (a >> (32u - n)); }
-uint p2g_shf_r(uint a, uint b, uint n) { return n == 0u ? a : n >= 32u ? b : (a >> n) | (b << (32u - n)); }
+// shf (funnel shift) on the 64-bit value {hi=b, lo=a}; .wrap takes the amount mod 32, .clamp caps it at 32
+// (emit_int.cpp hands n in [0, 32]): the high word of the 64-bit value shifted left, the low word shifted right,
+// which a device with a funnel shifter does in one instruction.
+uint p2g_shf_l(uint a, uint b, uint n) { return unpackUint2x32(packUint2x32(uvec2(a, b)) << n).y; }
+uint p2g_shf_r(uint a, uint b, uint n) { return unpackUint2x32(packUint2x32(uvec2(a, b)) >> n).x; }
 
 void main() {
   uint64_t rd24 = 0ul;

@@ -6,6 +6,10 @@
 #extension GL_EXT_shader_8bit_storage : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
 #extension GL_EXT_shader_16bit_storage : require
+#ifdef P2G_F16_NATIVE  // defined for the module variant with the device's f16 arithmetic
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#endif
+#extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_shuffle : require
@@ -74,6 +78,13 @@ bool p2g_loop_any(bool x) { return p2g_warp_x(x, true, 0u).w != 0u; }
 // P2G_WARP_NATIVE: the subgroup ballot of `x`, restricted to this lane's warp (a subgroup of 64 or 128 holds 2 or 4).
 uint p2g_warp_ballot(bool x) { return subgroupBallot(x)[gl_SubgroupInvocationID >> 5u]; }
 
+// bar.sync 0 / barrier.sync 0 with the whole block: the block's threads meet; their earlier memory accesses
+// (shared, global, surfaces) are visible to each other after it (one OpControlBarrier at workgroup scope).
+void p2g_bar_sync() {
+  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,
+                 gl_StorageSemanticsShared | gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
+                 gl_SemanticsAcquireRelease);
+}
 // bfi: insert the low `len` bits of f into b at `pos` (low 8 bits of each); out-of-range leaves b.
 uint p2g_bfi_32(uint f, uint b, uint c, uint d) {
   uint pos = c & 0xFFu, len = d & 0xFFu;
@@ -455,6 +466,9 @@ layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
 // (a NaN operand, inf - inf, 0 * inf) is 0x7FFFFFFF, as PTX's are (HAZARDS.md #14). Guarded regions
 // (translator/emit/region_guard.h) then run on the device's operations.
 layout(constant_id = 9) const bool P2G_F32_FAST = false;
+// Device fact (specialization constant 10): the device's min() and max() on f32 give PTX's min.f32/max.f32 for
+// operands that are not subnormal: a NaN operand ignored, two NaN give 0x7FFFFFFF, -0.0 below +0.0 (HAZARDS.md #14).
+layout(constant_id = 10) const bool P2G_F32_MINMAX = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
 float p2g_fadd(float a, float b, bool ftz) {
@@ -483,6 +497,11 @@ int p2g_fcmp(uint a, uint b) {
 }
 // a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
 float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
+// a + b in f32 for f16 operands: rounding it to f16 afterwards gives the f16 sum rounded once, since rounding twice
+// is innocuous for addition when the wider format has q >= 2p + 1 bits (S. A. Figueroa, SIGNUM Newsletter 30(3),
+// 1995; q = 24, p = 11). f16 sums are multiples of 2^-24 below 2^17: never f32 subnormal or overflowing, so a
+// device that flushes f32 subnormals computes it too.
+float p2g_fadd_x(float a, float b) { precise float s = a + b; return s; }
 uint p2g_odd_sumf(float a, float b) {
   precise float s = a + b;
   precise float bb = s - a;
@@ -649,14 +668,34 @@ float p2g_h2f(uint h) {
   }
   return uintBitsToFloat(s | ((e + 112u) << 23) | (f << 13));
 }
-// f16 a + b, a - b, a * b, a * b + c rounded once to nearest (exact or round-to-odd f32 step first)
-uint p2g_hadd(uint a, uint b) { return p2g_f2h_rn(p2g_odd_sumf(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu))); }
+// f16 a + b, a - b, a * b, a * b + c rounded once to nearest (f32 step first: a rounded sum, an exact product, an fma's sum rounded to odd)
+#ifdef P2G_F16_NATIVE
+float16_t p2g_h16(uint x) { return unpackFloat2x16(x).x; }  // the low half
+uint p2g_h16b(float16_t v) { return packFloat2x16(f16vec2(v)) & 0xFFFFu; }
+uint p2g_hadd(uint a, uint b) { precise float16_t r = p2g_h16(a) + p2g_h16(b); return p2g_h16b(r); }
+uint p2g_hmul(uint a, uint b) { precise float16_t r = p2g_h16(a) * p2g_h16(b); return p2g_h16b(r); }
+uint p2g_hfma(uint a, uint b, uint c) {
+  precise float16_t r = fma(p2g_h16(a), p2g_h16(b), p2g_h16(c));
+  return p2g_h16b(r);
+}
+uint p2g_hadd2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) + unpackFloat2x16(b); return packFloat2x16(r); }
+uint p2g_hsub2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) - unpackFloat2x16(b); return packFloat2x16(r); }
+uint p2g_hmul2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) * unpackFloat2x16(b); return packFloat2x16(r); }
+uint p2g_hfma2(uint a, uint b, uint c) {
+  precise f16vec2 r = fma(unpackFloat2x16(a), unpackFloat2x16(b), unpackFloat2x16(c));
+  return packFloat2x16(r);
+}
+#else
+uint p2g_hadd(uint a, uint b) {
+  return p2g_f2h_rn(floatBitsToUint(p2g_fadd_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu))));
+}
 uint p2g_hmul(uint a, uint b) {
   return p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu))));
 }
 uint p2g_hfma(uint a, uint b, uint c) {
   return p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu)), p2g_h2f(c & 0xFFFFu)));
 }
+#endif
 uint p2g_hsub(uint a, uint b) { return p2g_hadd(a, b ^ 0x8000u); }
 uint p2g_hsat(uint v) { v &= 0xFFFFu; return v > 0x7C00u ? 0u : (v >= 0x3C00u ? 0x3C00u : v); }
 uint p2g_hrelu(uint v) {
@@ -669,10 +708,12 @@ uint p2g_hsat2(uint v) { return p2g_hsat(v) | (p2g_hsat(v >> 16) << 16); }
 uint p2g_hrelu2(uint v) { return p2g_hrelu(v) | (p2g_hrelu(v >> 16) << 16); }
 uint p2g_hneg2(uint v) { return p2g_hneg(v) | (p2g_hneg(v >> 16) << 16); }
 uint p2g_habs2(uint v) { return p2g_habs(v) | (p2g_habs(v >> 16) << 16); }
+#ifndef P2G_F16_NATIVE
 uint p2g_hadd2(uint a, uint b) { return p2g_hadd(a, b) | (p2g_hadd(a >> 16, b >> 16) << 16); }
 uint p2g_hsub2(uint a, uint b) { return p2g_hsub(a, b) | (p2g_hsub(a >> 16, b >> 16) << 16); }
 uint p2g_hmul2(uint a, uint b) { return p2g_hmul(a, b) | (p2g_hmul(a >> 16, b >> 16) << 16); }
 uint p2g_hfma2(uint a, uint b, uint c) { return p2g_hfma(a, b, c) | (p2g_hfma(a >> 16, b >> 16, c >> 16) << 16); }
+#endif
 // cvt.rni/rzi/rmi/rpi.f16.f16 (mode 0-3): the value rounded to an integer, which f16 holds exactly
 uint p2g_hrint(uint a, int mode) { return p2g_f2h_rn(p2g_frint32(floatBitsToUint(p2g_h2f(a & 0xFFFFu)), mode)); }
 // An integer (magnitude and sign) to f32 bits rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd).
@@ -703,6 +744,11 @@ void p2g_sts16(uint a, uint v) {
 }
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
+// min/max.f32 of operands that are not subnormal (f16 widenings, and a guarded region's values, which p2g_in
+// tests): the device's min()/max() where the fact P2G_F32_MINMAX holds, the bit-exact p2g_fmin/p2g_fmax elsewhere.
+// Both are computed and one is selected by the constant: the driver drops the other.
+float p2g_nmin(float a, float b) { float d = min(a, b), e = p2g_fmin(a, b); return P2G_F32_MINMAX ? d : e; }
+float p2g_nmax(float a, float b) { float d = max(a, b), e = p2g_fmax(a, b); return P2G_F32_MINMAX ? d : e; }
 // Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
 // by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal one
 // fails it). p2g_redo() after the region: true when a result was tiny (|r| <= 2^-126, zeros included) or the device
@@ -1334,8 +1380,10 @@ void p2g_exact_1(float f159, int t4, float f153, const float p168_f32, out preci
   f190 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f187, 1.0, f188, 1, false)), 1));
   f192 = p2g_ffma(p2g_fadd(f180, 15.5, false), f169, f173, 0, false);
 }
-void p2g_exact_2(float f201, float f197, float f200, float f203, out precise float f4, out precise float f5, float f1,
+void p2g_exact_2(float f196, float f200, float f198, float f197, out precise float f4, out precise float f5, float f1,
     out precise float f6) {
+  precise float f201 = p2g_fmax(f196, f200);
+  precise float f203 = p2g_fmax(f198, f200);
   precise float f204 = p2g_fmul(f201, 0.25, false);
   precise float f205 = p2g_fmul(p2g_fmax(f197, f200), 0.5, false);
   precise float f207 = p2g_fmul(f203, 0.25, false);
@@ -1440,10 +1488,8 @@ void p2g_exact_10(float f14, out precise float f19, const float p16_f32, const f
 void p2g_exact_11(float f307, float f303, float f311, float f19, out precise float f26, float f308, float f304,
     float f312, float f20, out precise float f27, const uint64_t p224_u64, const float p144_f32, const float p148_f32,
     out precise float f28, out precise float f29, out precise float f30, out precise float f31, out precise float f345,
-    const uint64_t p232_u64, out precise float f448, out precise float f451, const float p152_f32,
-    out precise float f488, const float p156_f32, out precise float f489, const float p172_f32, out precise float f34,
-    out precise float f35, out precise float f643, out precise float f646, out precise float f36,
-    out precise float f656) {
+    const uint64_t p232_u64, const float p152_f32, out precise float f488, const float p156_f32, out precise float f489,
+    const float p172_f32, out precise float f34, out precise float f35, out precise float f36, out precise float f37) {
   f26 = p2g_ffma(f307, p2g_fadd(f303, f311, false), f19, 0, false);
   f27 = p2g_ffma(f308, p2g_fadd(f304, f312, false), f20, 0, false);
   uint64_t rd18 = p224_u64;
@@ -1591,12 +1637,12 @@ void p2g_exact_11(float f307, float f303, float f311, float f19, out precise flo
   bool p48 = t48 == -1;
   precise float f446 = p2g_fadd(f436, uintBitsToFloat(0xBF7D70A4u), false);
   precise float f447 = p2g_ffma(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-  f448 = p48 ? f436 : f447;
+  precise float f448 = p48 ? f436 : f447;
   int t49 = p2g_fcmp(floatBitsToUint(f437), 0x3F7D70A4u);
   bool p49 = t49 == -1;
   precise float f449 = p2g_fadd(f437, uintBitsToFloat(0xBF7D70A4u), false);
   precise float f450 = p2g_ffma(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-  f451 = p49 ? f437 : f450;
+  precise float f451 = p49 ? f437 : f450;
   uvec4 t50 = p2g_tld4(rd19 /* p232_u64 */, vec2(f407, f419), 0, 0u);
   precise float f452 = uintBitsToFloat(t50.x);
   precise float f453 = uintBitsToFloat(t50.y);
@@ -1734,12 +1780,13 @@ void p2g_exact_11(float f307, float f303, float f311, float f19, out precise flo
   precise float f637 = p2g_sat(p2g_f32_canon(floatBitsToUint(f589)));
   precise float f640 = p2g_ffma(f498, f573, p2g_fmul(f499, f581, false), 0, false);
   precise float f641 = p2g_ffma(f512, p2g_ffma(f363, f637, f636, 0, false), f640, 0, false);
-  f643 = p2g_fmin(f442, f445);
-  f646 = p2g_fmax(f442, f445);
+  precise float f643 = p2g_fmin(f442, f445);
+  precise float f646 = p2g_fmax(f442, f445);
   f36 = p2g_fmin(p2g_fmax(f641, p2g_fmin(p2g_fmin(f402, f405), f643)), p2g_fmax(p2g_fmax(f402, f405), f646));
   precise float f651 = p2g_ffma(f599, f637, p2g_ffma(f357, f632, p2g_fmul(f598, f635, false), 0, false), 0, false);
   precise float f653 = p2g_ffma(f363, p2g_sat(p2g_f32_canon(floatBitsToUint(f597))), f651, 0, false);
-  f656 = p2g_ffma(f512, f653, p2g_ffma(f498, f581, p2g_fmul(f499, f589, false), 0, false), 0, false);
+  precise float f656 = p2g_ffma(f512, f653, p2g_ffma(f498, f581, p2g_fmul(f499, f589, false), 0, false), 0, false);
+  f37 = p2g_fmin(p2g_fmax(f656, p2g_fmin(f643, p2g_fmin(f448, f451))), p2g_fmax(f646, p2g_fmax(f448, f451)));
 }
 void p2g_exact_12(float f345, float f34, out precise float f668) {
   f668 = p2g_fsub(f345, f34, false);
@@ -3065,14 +3112,13 @@ void main() {
   precise float f91 = 0.0, f93 = 0.0, f94 = 0.0, f95 = 0.0, f96 = 0.0, f247 = 0.0, f286 = 0.0, f290 = 0.0;
   precise float f513 = 0.0, f524 = 0.0, f535 = 0.0, f546 = 0.0, f557 = 0.0, f565 = 0.0, f573 = 0.0, f581 = 0.0;
   precise float f589 = 0.0, f597 = 0.0, f603 = 0.0, f634 = 0.0, f704 = 0.0, f748 = 0.0, f792 = 0.0, f836 = 0.0;
-  precise float f843 = 0.0, f844 = 0.0, f845 = 0.0, f847 = 0.0, f866 = 0.0, f875 = 0.0, f897 = 0.0, f900 = 0.0;
-  precise float f903 = 0.0, f906 = 0.0, f915 = 0.0, f924 = 0.0, f933 = 0.0, f942 = 0.0, f954 = 0.0, f957 = 0.0;
-  precise float f960 = 0.0, f963 = 0.0, f971 = 0.0, f975 = 0.0, f979 = 0.0, f983 = 0.0, f989 = 0.0, f991 = 0.0;
-  precise float f993 = 0.0, f1045 = 0.0, f1046 = 0.0, f1047 = 0.0, f1048 = 0.0, f1049 = 0.0, f1052 = 0.0;
-  precise float f1053 = 0.0, f1054 = 0.0, f1055 = 0.0, f1056 = 0.0, f1059 = 0.0, f1060 = 0.0, f1061 = 0.0;
-  precise float f1062 = 0.0, f1063 = 0.0, f1066 = 0.0, f1067 = 0.0, f1068 = 0.0, f1069 = 0.0, f1070 = 0.0;
-  precise float f1095 = 0.0, f1096 = 0.0, f1097 = 0.0, f1099 = 0.0, f1100 = 0.0, f1102 = 0.0, f1103 = 0.0;
-  precise float f1105 = 0.0, f1106 = 0.0, f1108 = 0.0, f1110 = 0.0;
+  precise float f843 = 0.0, f844 = 0.0, f845 = 0.0, f847 = 0.0, f897 = 0.0, f900 = 0.0, f903 = 0.0, f906 = 0.0;
+  precise float f954 = 0.0, f957 = 0.0, f960 = 0.0, f963 = 0.0, f971 = 0.0, f975 = 0.0, f979 = 0.0, f983 = 0.0;
+  precise float f989 = 0.0, f991 = 0.0, f993 = 0.0, f1045 = 0.0, f1046 = 0.0, f1047 = 0.0, f1048 = 0.0;
+  precise float f1049 = 0.0, f1052 = 0.0, f1053 = 0.0, f1054 = 0.0, f1055 = 0.0, f1056 = 0.0, f1059 = 0.0;
+  precise float f1060 = 0.0, f1061 = 0.0, f1062 = 0.0, f1063 = 0.0, f1066 = 0.0, f1067 = 0.0, f1068 = 0.0;
+  precise float f1069 = 0.0, f1070 = 0.0, f1095 = 0.0, f1096 = 0.0, f1097 = 0.0, f1099 = 0.0, f1100 = 0.0;
+  precise float f1102 = 0.0, f1103 = 0.0, f1105 = 0.0, f1106 = 0.0, f1108 = 0.0, f1110 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const float p0_f32 = uintBitsToFloat(P2GU32((pc.params)).v);  // k_output_param_0
   const float p4_f32 = uintBitsToFloat(P2GU32((pc.params + 4ul)).v);  // k_output_param_0+4
@@ -3320,30 +3366,30 @@ void main() {
           // ptx:132  mov.f32 	%f200, 0f00000000;
           precise float f200 = 0.0;
           // ptx:133  max.f32 	%f201, %f196, %f200;
-          precise float f201 = p2g_fmax(f196, f200);
+          precise float f201 = p2g_nmax(p2g_in(f196), p2g_in(f200));
           // ptx:134  max.f32 	%f202, %f197, %f200;
           // ptx:135  max.f32 	%f203, %f198, %f200;
-          precise float f203 = p2g_fmax(f198, f200);
+          precise float f203 = p2g_nmax(p2g_in(f198), f200);
           // ptx:136  mul.f32 	%f204, %f201, 0f3E800000;
           precise float f204 = p2g_fmul(p2g_in(f201), 0.25);
           // ptx:137  mul.f32 	%f205, %f202, 0f3F000000;
-          precise float f205 = p2g_fmul(p2g_in(p2g_fmax(f197, f200)), 0.5);
+          precise float f205 = p2g_fmul(p2g_nmax(p2g_in(f197), f200), 0.5);
           // ptx:138  add.f32 	%f206, %f204, %f205;
           // ptx:139  mul.f32 	%f207, %f203, 0f3E800000;
           precise float f207 = p2g_fmul(p2g_in(f203), 0.25);
           // ptx:140  add.f32 	%f208, %f206, %f207;
           // ptx:142  mul.f32 	%f210, %f203, 0f3F000000;
           // ptx:143  sub.f32 	%f4, %f209, %f210;
-          precise float neg5769 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fmul(f203, 0.5)) ^ 0x80000000u));
+          precise float neg5769 = -(p2g_fmul(p2g_in(f203), 0.5));
           // ptx:141  mul.f32 	%f209, %f201, 0f3F000000;
           // ptx:143  sub.f32 	%f4, %f209, %f210;
-          precise float f4 = p2g_ffma(f201, 0.5, neg5769);
+          precise float f4 = p2g_ffma(p2g_in(f201), 0.5, neg5769);
           // ptx:144  sub.f32 	%f211, %f205, %f204;
           // ptx:145  sub.f32 	%f5, %f211, %f207;
           precise float f5 = p2g_fsub(p2g_fsub(f205, f204), f207);
           // ptx:146  mul.f32 	%f6, %f1, %f208;
           precise float f6 = p2g_fmul(p2g_in(f1), p2g_fadd(p2g_fadd(f204, f205), f207));
-          if (p2g_redo()) p2g_exact_2(f201, f197, f200, f203, f4, f5, f1, f6);
+          if (p2g_redo()) p2g_exact_2(f196, f200, f198, f197, f4, f5, f1, f6);
           // ptx:147  setp.lt.f32 	%p12, %f6, 0f447A0000;
           int t7 = p2g_fcmp(floatBitsToUint(f6), floatBitsToUint(1000.0));
           bool p12 = t7 == -1;
@@ -3487,9 +3533,7 @@ void main() {
         }
       }
       // ptx:246  bar.sync 	0;
-      memoryBarrierShared();
-      memoryBarrierBuffer();
-      barrier();
+      p2g_bar_sync();
       // ptx:247  add.s32 	%r26, %r1, %r8;
       r26 = uint(int(r1) + int(r8));
       // ptx:248  cvt.rn.f32.s32 	%f14, %r26;
@@ -3619,7 +3663,7 @@ void main() {
       // ptx:329  mul.f32 	%f295, %f23, 0f3A83126F;
       precise float f295 = p2g_fmul(p2g_in(f23), uintBitsToFloat(0x3A83126Fu));
       // ptx:330  sub.f32 	%f296, %f294, %f295;
-      precise float neg5770 = p2g_canon(uintBitsToFloat(floatBitsToUint(f295) ^ 0x80000000u));
+      precise float neg5770 = -f295;
       // ptx:327  mul.f32 	%f294, %f293, 0f3F000000;
       // ptx:330  sub.f32 	%f296, %f294, %f295;
       precise float f296 = p2g_ffma(p2g_fadd(p2g_in(f22), p2g_in(f21)), 0.5, neg5770);
@@ -3631,7 +3675,7 @@ void main() {
       precise float f25 = uintBitsToFloat(p2g_lds32((r287 - 92u)));
       // ptx:334  add.f32 	%f297, %f25, %f24;
       // ptx:336  sub.f32 	%f299, %f298, %f295;
-      precise float neg5771 = p2g_canon(uintBitsToFloat(floatBitsToUint(f295) ^ 0x80000000u));
+      precise float neg5771 = -f295;
       // ptx:335  mul.f32 	%f298, %f297, 0f3F000000;
       // ptx:336  sub.f32 	%f299, %f298, %f295;
       precise float f299 = p2g_ffma(p2g_fadd(p2g_in(f25), p2g_in(f24)), 0.5, neg5771);
@@ -3753,13 +3797,13 @@ void main() {
       precise float f337 = p2g_fmul(p2g_in(f335), f336);
       // ptx:401  add.f32 	%f338, %f335, %f337;
       // ptx:403  sub.f32 	%f340, %f336, %f339;
-      precise float neg5772 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fadd(p2g_in(f335), f337)) ^ 0x80000000u));
+      precise float neg5772 = -(p2g_fadd(p2g_in(f335), f337));
       // ptx:402  mul.f32 	%f339, %f338, 0f3F000000;
       // ptx:403  sub.f32 	%f340, %f336, %f339;
       precise float f340 = p2g_ffma(neg5772, 0.5, f336);
       // ptx:405  mul.f32 	%f342, %f336, 0f40200000;
       // ptx:406  sub.f32 	%f343, %f341, %f342;
-      precise float neg5773 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fmul(f336, 2.5)) ^ 0x80000000u));
+      precise float neg5773 = -(p2g_fmul(f336, 2.5));
       // ptx:404  mul.f32 	%f341, %f337, 0f3FC00000;
       // ptx:406  sub.f32 	%f343, %f341, %f342;
       // ptx:407  add.f32 	%f344, %f343, 0f3F800000;
@@ -3782,13 +3826,13 @@ void main() {
       precise float f354 = p2g_fmul(p2g_in(f352), f353);
       // ptx:418  add.f32 	%f355, %f352, %f354;
       // ptx:420  sub.f32 	%f357, %f353, %f356;
-      precise float neg5774 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fadd(p2g_in(f352), f354)) ^ 0x80000000u));
+      precise float neg5774 = -(p2g_fadd(p2g_in(f352), f354));
       // ptx:419  mul.f32 	%f356, %f355, 0f3F000000;
       // ptx:420  sub.f32 	%f357, %f353, %f356;
       precise float f357 = p2g_ffma(neg5774, 0.5, f353);
       // ptx:422  mul.f32 	%f359, %f353, 0f40200000;
       // ptx:423  sub.f32 	%f360, %f358, %f359;
-      precise float neg5775 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fmul(f353, 2.5)) ^ 0x80000000u));
+      precise float neg5775 = -(p2g_fmul(f353, 2.5));
       // ptx:421  mul.f32 	%f358, %f354, 0f3FC00000;
       // ptx:423  sub.f32 	%f360, %f358, %f359;
       // ptx:424  add.f32 	%f361, %f360, 0f3F800000;
@@ -4281,15 +4325,16 @@ void main() {
       precise float f610 = p2g_ffma(p2g_in(f512), p2g_ffma(f363, p2g_in(f606), f605), f609);
       // ptx:672  min.f32 	%f611, %f387, %f402;
       // ptx:673  min.f32 	%f612, %f429, %f442;
-      precise float f612 = p2g_fmin(f429, f442);
+      precise float f612 = p2g_nmin(p2g_in(f429), p2g_in(f442));
       // ptx:674  min.f32 	%f613, %f611, %f612;
       // ptx:675  max.f32 	%f614, %f387, %f402;
       // ptx:676  max.f32 	%f615, %f429, %f442;
-      precise float f615 = p2g_fmax(f429, f442);
+      precise float f615 = p2g_nmax(p2g_in(f429), p2g_in(f442));
       // ptx:677  max.f32 	%f616, %f614, %f615;
       // ptx:678  max.f32 	%f617, %f610, %f613;
       // ptx:679  min.f32 	%f34, %f617, %f616;
-      f34 = p2g_fmin(p2g_fmax(f610, p2g_fmin(p2g_fmin(f387, f402), f612)), p2g_fmax(p2g_fmax(f387, f402), f615));
+      f34 = p2g_nmin(p2g_in(p2g_nmax(f610, p2g_in(p2g_nmin(p2g_in(p2g_nmin(p2g_in(f387), p2g_in(f402))),
+          p2g_in(f612))))), p2g_in(p2g_nmax(p2g_in(p2g_nmax(p2g_in(f387), p2g_in(f402))), p2g_in(f615))));
       // ptx:680  mul.f32 	%f618, %f598, %f604;
       // ptx:681  fma.rn.f32 	%f619, %f357, %f601, %f618;
       // ptx:682  fma.rn.f32 	%f620, %f599, %f606, %f619;
@@ -4307,7 +4352,8 @@ void main() {
       // ptx:691  max.f32 	%f629, %f615, %f628;
       // ptx:692  max.f32 	%f630, %f625, %f627;
       // ptx:693  min.f32 	%f35, %f630, %f629;
-      f35 = p2g_fmin(p2g_fmax(f625, p2g_fmin(f612, p2g_fmin(f435, f448))), p2g_fmax(f615, p2g_fmax(f435, f448)));
+      f35 = p2g_nmin(p2g_in(p2g_nmax(f625, p2g_in(p2g_nmin(p2g_in(f612), p2g_in(p2g_nmin(p2g_in(f435),
+          p2g_in(f448))))))), p2g_in(p2g_nmax(p2g_in(f615), p2g_in(p2g_nmax(p2g_in(f435), p2g_in(f448))))));
       // ptx:694  cvt.sat.f32.f32 	%f631, %f565;
       // ptx:695  cvt.sat.f32.f32 	%f632, %f573;
       precise float f632 = p2g_sat(p2g_f32_canon(floatBitsToUint(f573)));
@@ -4328,15 +4374,16 @@ void main() {
       precise float f641 = p2g_ffma(p2g_in(f512), p2g_ffma(f363, p2g_in(f637), f636), f640);
       // ptx:705  min.f32 	%f642, %f402, %f405;
       // ptx:706  min.f32 	%f643, %f442, %f445;
-      precise float f643 = p2g_fmin(f442, f445);
+      precise float f643 = p2g_nmin(p2g_in(f442), p2g_in(f445));
       // ptx:707  min.f32 	%f644, %f642, %f643;
       // ptx:708  max.f32 	%f645, %f402, %f405;
       // ptx:709  max.f32 	%f646, %f442, %f445;
-      precise float f646 = p2g_fmax(f442, f445);
+      precise float f646 = p2g_nmax(p2g_in(f442), p2g_in(f445));
       // ptx:710  max.f32 	%f647, %f645, %f646;
       // ptx:711  max.f32 	%f648, %f641, %f644;
       // ptx:712  min.f32 	%f36, %f648, %f647;
-      f36 = p2g_fmin(p2g_fmax(f641, p2g_fmin(p2g_fmin(f402, f405), f643)), p2g_fmax(p2g_fmax(f402, f405), f646));
+      f36 = p2g_nmin(p2g_in(p2g_nmax(f641, p2g_in(p2g_nmin(p2g_in(p2g_nmin(p2g_in(f402), p2g_in(f405))),
+          p2g_in(f643))))), p2g_in(p2g_nmax(p2g_in(p2g_nmax(p2g_in(f402), p2g_in(f405))), p2g_in(f646))));
       // ptx:713  mul.f32 	%f649, %f598, %f635;
       // ptx:714  fma.rn.f32 	%f650, %f357, %f632, %f649;
       // ptx:715  fma.rn.f32 	%f651, %f599, %f637, %f650;
@@ -4348,16 +4395,16 @@ void main() {
       // ptx:719  fma.rn.f32 	%f655, %f498, %f581, %f654;
       // ptx:720  fma.rn.f32 	%f656, %f512, %f653, %f655;
       precise float f656 = p2g_ffma(p2g_in(f512), f653, p2g_ffma(p2g_in(f498), f581, p2g_fmul(f499, f589)));
-      if (p2g_redo()) p2g_exact_11(f307, f303, f311, f19, f26, f308, f304, f312, f20, f27, p224_u64, p144_f32, p148_f32,
-          f28, f29, f30, f31, f345, p232_u64, f448, f451, p152_f32, f488, p156_f32, f489, p172_f32, f34, f35, f643,
-          f646, f36, f656);
       // ptx:721  min.f32 	%f657, %f448, %f451;
       // ptx:722  min.f32 	%f658, %f643, %f657;
       // ptx:723  max.f32 	%f659, %f448, %f451;
       // ptx:724  max.f32 	%f660, %f646, %f659;
       // ptx:725  max.f32 	%f661, %f656, %f658;
       // ptx:726  min.f32 	%f37, %f661, %f660;
-      f37 = p2g_fmin(p2g_fmax(f656, p2g_fmin(f643, p2g_fmin(f448, f451))), p2g_fmax(f646, p2g_fmax(f448, f451)));
+      f37 = p2g_nmin(p2g_in(p2g_nmax(f656, p2g_in(p2g_nmin(p2g_in(f643), p2g_in(p2g_nmin(p2g_in(f448),
+          p2g_in(f451))))))), p2g_in(p2g_nmax(p2g_in(f646), p2g_in(p2g_nmax(p2g_in(f448), p2g_in(f451))))));
+      if (p2g_redo()) p2g_exact_11(f307, f303, f311, f19, f26, f308, f304, f312, f20, f27, p224_u64, p144_f32, p148_f32,
+          f28, f29, f30, f31, f345, p232_u64, p152_f32, f488, p156_f32, f489, p172_f32, f34, f35, f36, f37);
       // ptx:727  setp.lt.f32 	%p57, %f34, 0f3F7FBE77;
       int t61 = p2g_fcmp(floatBitsToUint(f34), 0x3F7FBE77u);
       bool p57 = t61 == -1;
@@ -5118,8 +5165,7 @@ void main() {
         if (!((bitfieldExtract(int(temp3_2 ? 1u : 0u), 0, 16)) == 0)) {
           // ptx:1301  neg.f32 	%f865, %f844;
           // ptx:1302  fma.rn.f32 	%f866, %f865, %f847, %f843;
-          f866 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f844) ^ 0x80000000u))), p2g_in(f847),
-              p2g_in(f843));
+          precise float f866 = p2g_ffma(p2g_in(-f844), p2g_in(f847), p2g_in(f843));
           // ptx:1303  fma.rn.f32 	%f864, %f845, %f866, %f847;
           // ptx:1305  {  cvt.rn.f16.f32 %rs1588, %f864;}
           rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f845), f866, f847)));
@@ -5162,8 +5208,7 @@ void main() {
         if (!((bitfieldExtract(int(temp3_4 ? 1u : 0u), 0, 16)) == 0)) {
           // ptx:1361  neg.f32 	%f874, %f868;
           // ptx:1362  fma.rn.f32 	%f875, %f874, %f871, %f867;
-          f875 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f868) ^ 0x80000000u))), p2g_in(f871),
-              p2g_in(f867));
+          precise float f875 = p2g_ffma(p2g_in(-f868), p2g_in(f871), p2g_in(f867));
           // ptx:1363  fma.rn.f32 	%f873, %f869, %f875, %f871;
           // ptx:1365  {  cvt.rn.f16.f32 %rs1589, %f873;}
           rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f869), f875, f871)));
@@ -5194,7 +5239,7 @@ void main() {
       // ptx:1382  div.rn.f32 	%f884, %f94, %f883;
       // ptx:1383  ld.param.f32 	%f885, [%rd53+-88];
       // ptx:1384  max.f32 	%f112, %f884, %f885;
-      precise float f112 = p2g_fmax(p2g_div32(f94, p2g_fadd(p2g_in(f94), 1.0), 0, false), p176_f32);
+      precise float f112 = p2g_nmax(p2g_in(p2g_div32(f94, p2g_fadd(p2g_in(f94), 1.0), 0, false)), p2g_in(p176_f32));
       // ptx:1385  ld.param.u16 	%rs493, [%rd53+-76];
       uint rs493 = p188_u16;
       // ptx:1387  {mul.f16 %rs491,%rs1588,%rs493;
@@ -8033,8 +8078,7 @@ void main() {
         if (!((bitfieldExtract(int(temp3_54 ? 1u : 0u), 0, 16)) == 0)) {
           // ptx:6173  neg.f32 	%f914, %f908;
           // ptx:6174  fma.rn.f32 	%f915, %f914, %f911, %f907;
-          f915 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f908) ^ 0x80000000u))), p2g_in(f911),
-              p2g_in(f907));
+          precise float f915 = p2g_ffma(p2g_in(-f908), p2g_in(f911), p2g_in(f907));
           // ptx:6175  fma.rn.f32 	%f913, %f909, %f915, %f911;
           // ptx:6177  {  cvt.rn.f16.f32 %rs1686, %f913;}
           rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f909), f915, f911)));
@@ -8077,8 +8121,7 @@ void main() {
         if (!((bitfieldExtract(int(temp3_56 ? 1u : 0u), 0, 16)) == 0)) {
           // ptx:6234  neg.f32 	%f923, %f917;
           // ptx:6235  fma.rn.f32 	%f924, %f923, %f920, %f916;
-          f924 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f917) ^ 0x80000000u))), p2g_in(f920),
-              p2g_in(f916));
+          precise float f924 = p2g_ffma(p2g_in(-f917), p2g_in(f920), p2g_in(f916));
           // ptx:6236  fma.rn.f32 	%f922, %f918, %f924, %f920;
           // ptx:6238  {  cvt.rn.f16.f32 %rs1687, %f922;}
           rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f918), f924, f920)));
@@ -8125,8 +8168,7 @@ void main() {
         if (!((bitfieldExtract(int(temp3_58 ? 1u : 0u), 0, 16)) == 0)) {
           // ptx:6300  neg.f32 	%f932, %f926;
           // ptx:6301  fma.rn.f32 	%f933, %f932, %f929, %f925;
-          f933 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f926) ^ 0x80000000u))), p2g_in(f929),
-              p2g_in(f925));
+          precise float f933 = p2g_ffma(p2g_in(-f926), p2g_in(f929), p2g_in(f925));
           // ptx:6302  fma.rn.f32 	%f931, %f927, %f933, %f929;
           // ptx:6304  {  cvt.rn.f16.f32 %rs1688, %f931;}
           rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f927), f933, f929)));
@@ -8169,8 +8211,7 @@ void main() {
         if (!((bitfieldExtract(int(temp3_60 ? 1u : 0u), 0, 16)) == 0)) {
           // ptx:6361  neg.f32 	%f941, %f935;
           // ptx:6362  fma.rn.f32 	%f942, %f941, %f938, %f934;
-          f942 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f935) ^ 0x80000000u))), p2g_in(f938),
-              p2g_in(f934));
+          precise float f942 = p2g_ffma(p2g_in(-f935), p2g_in(f938), p2g_in(f934));
           // ptx:6363  fma.rn.f32 	%f940, %f936, %f942, %f938;
           // ptx:6365  {  cvt.rn.f16.f32 %rs1689, %f940;}
           rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f936), f942, f938)));
@@ -8535,7 +8576,7 @@ void main() {
       // ptx:6942  mov.f32 	%f997, 0f3727C5AC;
       precise float f997 = uintBitsToFloat(0x3727C5ACu);
       // ptx:6943  max.f32 	%f998, %f989, %f997;
-      precise float f998 = p2g_fmax(f989, f997);
+      precise float f998 = p2g_nmax(f989, f997);
       // ptx:6944  div.rn.f32 	%f999, %f991, %f998;
       // ptx:6945  mul.f32 	%f130, %f999, %f129;
       precise float f130 = p2g_fmul(p2g_in(p2g_div32(f991, f998, 0, false)), f129);
@@ -8569,7 +8610,7 @@ void main() {
         precise float f1003 = p2g_fadd(p2g_in(f134), uintBitsToFloat(0xB727C5ACu));
         // ptx:6966  mov.f32 	%f1004, 0f00000000;
         // ptx:6967  max.f32 	%f136, %f129, %f1004;
-        precise float f136 = p2g_fmax(f129, 0.0);
+        precise float f136 = p2g_nmax(f129, 0.0);
         // ptx:6968  neg.f32 	%f1005, %f136;
         precise float f1005 = p2g_canon(uintBitsToFloat(floatBitsToUint(f136) ^ 0x80000000u));
         // ptx:6969  setp.lt.f32 	%p229, %f1003, %f1005;
@@ -8593,7 +8634,7 @@ void main() {
         precise float f1014 = p230 ? f1013 : f1008;
         // ptx:6979  neg.f32 	%f1015, %f133;
         // ptx:6980  sub.f32 	%f1016, %f1015, %f134;
-        precise float f1016 = p2g_fsub(p2g_canon(uintBitsToFloat(floatBitsToUint(f133) ^ 0x80000000u)), p2g_in(f134));
+        precise float f1016 = p2g_fsub(-f133, p2g_in(f134));
         // ptx:6981  add.f32 	%f1017, %f1016, 0fB727C5AC;
         precise float f1017 = p2g_fadd(f1016, uintBitsToFloat(0xB727C5ACu));
         // ptx:6982  neg.f32 	%f1018, %f1014;

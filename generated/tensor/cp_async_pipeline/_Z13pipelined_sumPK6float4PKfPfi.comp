@@ -4,6 +4,7 @@
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
 #extension GL_EXT_shader_8bit_storage : require
+#extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
 
 // Block size and dynamic shared memory come from specialization constants (runtime ABI).
@@ -24,6 +25,13 @@ shared uint smem[1152u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
 const uint sh_buf = 0u;  // _ZZ13pipelined_sumPK6float4PKfPfiE3buf, 4096 bytes
 const uint sh_small = 4096u;  // _ZZ13pipelined_sumPK6float4PKfPfiE5small, 512 bytes
 
+// bar.sync 0 / barrier.sync 0 with the whole block: the block's threads meet; their earlier memory accesses
+// (shared, global, surfaces) are visible to each other after it (one OpControlBarrier at workgroup scope).
+void p2g_bar_sync() {
+  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,
+                 gl_StorageSemanticsShared | gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
+                 gl_SemanticsAcquireRelease);
+}
 int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
 // (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
 // bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
@@ -117,6 +125,9 @@ layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
 // (a NaN operand, inf - inf, 0 * inf) is 0x7FFFFFFF, as PTX's are (HAZARDS.md #14). Guarded regions
 // (translator/emit/region_guard.h) then run on the device's operations.
 layout(constant_id = 9) const bool P2G_F32_FAST = false;
+// Device fact (specialization constant 10): the device's min() and max() on f32 give PTX's min.f32/max.f32 for
+// operands that are not subnormal: a NaN operand ignored, two NaN give 0x7FFFFFFF, -0.0 below +0.0 (HAZARDS.md #14).
+layout(constant_id = 10) const bool P2G_F32_MINMAX = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
 float p2g_fadd(float a, float b, bool ftz) {
@@ -151,6 +162,11 @@ float p2g_fmul(float a, float b, bool ftz) {
 }
 // a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
 float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
+// a + b in f32 for f16 operands: rounding it to f16 afterwards gives the f16 sum rounded once, since rounding twice
+// is innocuous for addition when the wider format has q >= 2p + 1 bits (S. A. Figueroa, SIGNUM Newsletter 30(3),
+// 1995; q = 24, p = 11). f16 sums are multiples of 2^-24 below 2^17: never f32 subnormal or overflowing, so a
+// device that flushes f32 subnormals computes it too.
+float p2g_fadd_x(float a, float b) { precise float s = a + b; return s; }
 uint p2g_odd_sumf(float a, float b) {
   precise float s = a + b;
   precise float bb = s - a;
@@ -486,9 +502,7 @@ void main() {
         // ptx:109  cp.async.wait_group 1;
         // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
         // ptx:111  bar.sync 	0;
-        memoryBarrierShared();
-        memoryBarrierBuffer();
-        barrier();
+        p2g_bar_sync();
         // ptx:112  ld.shared.v4.f32 	{%f15, %f16, %f17, %f18}, [%r7];
         uint t23 = p2g_lds32(r7);
         uint t24 = p2g_lds32((r7 + 4u));
@@ -505,9 +519,7 @@ void main() {
         f2 = p2g_fadd(p2g_in(f76), p2g_fadd(p2g_in(f18), p2g_fadd(p2g_in(f17), p2g_fadd(p2g_in(f15), p2g_in(f16)))));
         if (p2g_redo()) p2g_exact_1(f76, f18, f17, f15, f16, f2);
         // ptx:117  bar.sync 	0;
-        memoryBarrierShared();
-        memoryBarrierBuffer();
-        barrier();
+        p2g_bar_sync();
         // ptx:118  add.s32 	%r44, %r72, 2;
         // ptx:119  setp.ge.s32 	%p5, %r44, %r25;
         // ptx:120  @%p5 bra 	$L__BB0_10;
@@ -562,9 +574,7 @@ void main() {
         // ptx:134  cp.async.wait_group 1;
         // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
         // ptx:136  bar.sync 	0;
-        memoryBarrierShared();
-        memoryBarrierBuffer();
-        barrier();
+        p2g_bar_sync();
         // ptx:137  ld.shared.v4.f32 	{%f26, %f27, %f28, %f29}, [%r7+2048];
         uint t34 = (r7 + 2048u);
         uint t35 = p2g_lds32(t34);
@@ -582,9 +592,7 @@ void main() {
         f3 = p2g_fadd(p2g_in(f2), p2g_fadd(p2g_in(f29), p2g_fadd(p2g_in(f28), p2g_fadd(p2g_in(f26), p2g_in(f27)))));
         if (p2g_redo()) p2g_exact_2(f2, f29, f28, f26, f27, f3);
         // ptx:142  bar.sync 	0;
-        memoryBarrierShared();
-        memoryBarrierBuffer();
-        barrier();
+        p2g_bar_sync();
         // ptx:143  add.s32 	%r47, %r72, 3;
         // ptx:144  setp.ge.s32 	%p6, %r47, %r25;
         // ptx:145  @%p6 bra 	$L__BB0_12;
@@ -639,9 +647,7 @@ void main() {
         // ptx:159  cp.async.wait_group 1;
         // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
         // ptx:161  bar.sync 	0;
-        memoryBarrierShared();
-        memoryBarrierBuffer();
-        barrier();
+        p2g_bar_sync();
         // ptx:162  ld.shared.v4.f32 	{%f37, %f38, %f39, %f40}, [%r7];
         uint t46 = p2g_lds32(r7);
         uint t47 = p2g_lds32((r7 + 4u));
@@ -658,9 +664,7 @@ void main() {
         f4 = p2g_fadd(p2g_in(f3), p2g_fadd(p2g_in(f40), p2g_fadd(p2g_in(f39), p2g_fadd(p2g_in(f37), p2g_in(f38)))));
         if (p2g_redo()) p2g_exact_3(f3, f40, f39, f37, f38, f4);
         // ptx:167  bar.sync 	0;
-        memoryBarrierShared();
-        memoryBarrierBuffer();
-        barrier();
+        p2g_bar_sync();
         // ptx:168  add.s32 	%r72, %r72, 4;
         r72 = uint(int(r72) + 4);
         // ptx:169  setp.ge.s32 	%p7, %r72, %r25;
@@ -715,9 +719,7 @@ void main() {
         // ptx:183  cp.async.wait_group 1;
         // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
         // ptx:185  bar.sync 	0;
-        memoryBarrierShared();
-        memoryBarrierBuffer();
-        barrier();
+        p2g_bar_sync();
         // ptx:186  ld.shared.v4.f32 	{%f48, %f49, %f50, %f51}, [%r7+2048];
         uint t57 = (r7 + 2048u);
         uint t58 = p2g_lds32(t57);
@@ -735,9 +737,7 @@ void main() {
         f76 = p2g_fadd(p2g_in(f4), p2g_fadd(p2g_in(f51), p2g_fadd(p2g_in(f50), p2g_fadd(p2g_in(f48), p2g_in(f49)))));
         if (p2g_redo()) p2g_exact_4(f4, f51, f50, f48, f49, f76);
         // ptx:191  bar.sync 	0;
-        memoryBarrierShared();
-        memoryBarrierBuffer();
-        barrier();
+        p2g_bar_sync();
         // ptx:192  add.s32 	%r70, %r70, 512;
         r70 = uint(int(r70) + 512);
         // ptx:193  add.s32 	%r69, %r69, 512;
@@ -817,9 +817,7 @@ void main() {
         // ptx:227  cp.async.wait_group 1;
         // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
         // ptx:229  bar.sync 	0;
-        memoryBarrierShared();
-        memoryBarrierBuffer();
-        barrier();
+        p2g_bar_sync();
         // ptx:230  shl.b32 	%r60, %r72, 11;
         // ptx:231  and.b32  	%r61, %r60, 2048;
         // ptx:232  add.s32 	%r63, %r28, %r61;
@@ -843,9 +841,7 @@ void main() {
         f76 = p2g_fadd(p2g_in(f76), p2g_fadd(p2g_in(f62), p2g_fadd(p2g_in(f61), p2g_fadd(p2g_in(f59), p2g_in(f60)))));
         if (p2g_redo()) { f76 = p2g_was_f76; p2g_exact_5(f76, f62, f61, f59, f60); }
         // ptx:240  bar.sync 	0;
-        memoryBarrierShared();
-        memoryBarrierBuffer();
-        barrier();
+        p2g_bar_sync();
         // ptx:241  add.s32 	%r73, %r73, 128;
         r73 = uint(int(r73) + 128);
         // ptx:242  add.s32 	%r75, %r75, -1;

@@ -4,6 +4,7 @@
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
 #extension GL_EXT_shader_8bit_storage : require
+#extension GL_KHR_memory_scope_semantics : require
 
 // Block size and dynamic shared memory come from specialization constants (runtime ABI).
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
@@ -23,6 +24,13 @@ shared uint smem[768u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
 const uint sh_slot = 0u;  // _ZZ14cp_async_zfillE4slot, 2048 bytes
 const uint sh_slot2 = 2048u;  // _ZZ14cp_async_zfillE5slot2, 1024 bytes
 
+// bar.sync 0 / barrier.sync 0 with the whole block: the block's threads meet; their earlier memory accesses
+// (shared, global, surfaces) are visible to each other after it (one OpControlBarrier at workgroup scope).
+void p2g_bar_sync() {
+  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,
+                 gl_StorageSemanticsShared | gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
+                 gl_SemanticsAcquireRelease);
+}
 // Division by zero is undefined in PTX; these give what NVIDIA's code does (measured: docs/HAZARDS.md).
 uint p2g_div_u32(uint a, uint b) { return b == 0u ? 0xFFFFFFFFu : a / b; }
 uint p2g_rem_u32(uint a, uint b) { return b == 0u ? a : a % b; }
@@ -88,9 +96,7 @@ void main() {
   p2g_sts32(r3, r9);
   p2g_sts32((r3 + 4u), r9);
   // ptx:44  bar.sync 	0;
-  memoryBarrierShared();
-  memoryBarrierBuffer();
-  barrier();
+  p2g_bar_sync();
   // ptx:45  shl.b32 	%r12, %r6, 2;
   uint r12 = r6 << 2u;
   // ptx:46  cvt.s64.s32 	%rd1, %r12;
@@ -284,9 +290,7 @@ void main() {
   // ptx:109  cp.async.wait_all;
   // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
   // ptx:111  bar.sync 	0;
-  memoryBarrierShared();
-  memoryBarrierBuffer();
-  barrier();
+  p2g_bar_sync();
   // ptx:112  ld.shared.v4.u32 	{%r37, %r38, %r39, %r40}, [%r2];
   uint t32 = p2g_lds32(r2);
   uint t33 = p2g_lds32((r2 + 4u));

@@ -4,6 +4,7 @@
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
 #extension GL_EXT_shader_8bit_storage : require
+#extension GL_KHR_memory_scope_semantics : require
 
 // Block size and dynamic shared memory come from specialization constants (runtime ABI).
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
@@ -24,6 +25,13 @@ const uint sh_tile = 0u;  // _ZZ17ldmatrix_cp_asyncE4tile, 1024 bytes
 // ldmatrix/stmatrix/movmatrix/wmma exchange (emit_tensor.cpp): eight words per thread, for whole warps
 shared uint p2g_tc_x[((gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z + 31u) & ~31u) * 8u];
 
+// bar.sync 0 / barrier.sync 0 with the whole block: the block's threads meet; their earlier memory accesses
+// (shared, global, surfaces) are visible to each other after it (one OpControlBarrier at workgroup scope).
+void p2g_bar_sync() {
+  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,
+                 gl_StorageSemanticsShared | gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
+                 gl_SemanticsAcquireRelease);
+}
 uint p2g_lds16(uint a) { return bitfieldExtract(smem[a >> 2], int((a & 3u) * 8u), 16); }
 void p2g_sts16(uint a, uint v) {
   uint sh = (a & 3u) * 8u;
@@ -103,9 +111,7 @@ void main() {
   // ptx:47  cp.async.wait_group 0;
   // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
   // ptx:49  bar.sync 	0;
-  memoryBarrierShared();
-  memoryBarrierBuffer();
-  barrier();
+  p2g_bar_sync();
   // ptx:50  and.b32  	%r27, %r23, -512;
   // ptx:51  add.s32 	%r28, %r24, %r27;
   // ptx:52  mad.lo.s32 	%r29, %r22, 80, 48;

@@ -6,6 +6,7 @@
 #extension GL_EXT_shader_8bit_storage : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
 #extension GL_EXT_shader_16bit_storage : require
+#extension GL_KHR_memory_scope_semantics : require
 
 // Block size and dynamic shared memory come from specialization constants (runtime ABI).
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
@@ -31,6 +32,13 @@ uint lmem[1];  // .local and call scratch, per thread
 const uint cmem[1] = uint[](
   0x00000000u);
 
+// bar.sync 0 / barrier.sync 0 with the whole block: the block's threads meet; their earlier memory accesses
+// (shared, global, surfaces) are visible to each other after it (one OpControlBarrier at workgroup scope).
+void p2g_bar_sync() {
+  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,
+                 gl_StorageSemanticsShared | gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
+                 gl_SemanticsAcquireRelease);
+}
 uint p2g_lds16(uint a) { return bitfieldExtract(smem[a >> 2], int((a & 3u) * 8u), 16); }
 void p2g_sts16(uint a, uint v) {
   uint sh = (a & 3u) * 8u;
@@ -132,9 +140,7 @@ void main() {
   // ptx:48  cp.async.wait_group 0;
   // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
   // ptx:50  bar.sync 	0;
-  memoryBarrierShared();
-  memoryBarrierBuffer();
-  barrier();
+  p2g_bar_sync();
   // ptx:52  cvt.u64.u32 	%tmp, %r19;
   uint64_t t10 = uint64_t(r19);
   // ptx:53  cvta.shared.u64 	%rd15, %tmp; }

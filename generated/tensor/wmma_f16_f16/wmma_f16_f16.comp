@@ -4,6 +4,7 @@
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
 #extension GL_EXT_shader_16bit_storage : require
+#extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
 
 // Block size and dynamic shared memory come from specialization constants (runtime ABI).
@@ -25,6 +26,13 @@ const uint sh_sb = 0u;  // _ZZ12wmma_f16_f16E2sb, 3072 bytes
 // ldmatrix/stmatrix/movmatrix/wmma exchange (emit_tensor.cpp): eight words per thread, for whole warps
 shared uint p2g_tc_x[((gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z + 31u) & ~31u) * 8u];
 
+// bar.sync 0 / barrier.sync 0 with the whole block: the block's threads meet; their earlier memory accesses
+// (shared, global, surfaces) are visible to each other after it (one OpControlBarrier at workgroup scope).
+void p2g_bar_sync() {
+  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,
+                 gl_StorageSemanticsShared | gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
+                 gl_SemanticsAcquireRelease);
+}
 uint p2g_lds16(uint a) { return bitfieldExtract(smem[a >> 2], int((a & 3u) * 8u), 16); }
 void p2g_sts16(uint a, uint v) {
   uint sh = (a & 3u) * 8u;
@@ -225,9 +233,7 @@ void main() {
     }
   }
   // ptx:69  bar.sync 	0;
-  memoryBarrierShared();
-  memoryBarrierBuffer();
-  barrier();
+  p2g_bar_sync();
   // ptx:70  shl.b32 	%r23, %r2, 8;
   // ptx:71  mul.wide.u32 	%rd13, %r23, 2;
   uint64_t rd13 = uint64_t(r2 << 8u) * uint64_t(2u);
