@@ -161,6 +161,14 @@ constexpr string_view kGuarded[] = {"p2g_fadd", "p2g_fsub", "p2g_fmul", "p2g_ffm
 // (p2g_nmin/p2g_nmax), their operands tested like the guarded calls' (a subnormal one fails the region).
 constexpr string_view kMinMax[] = {"p2g_fmin", "p2g_fmax"};
 constexpr string_view kMinMaxFast[] = {"p2g_nmin", "p2g_nmax"};
+// every call that can make a region
+constexpr string_view kRegionCalls[] = {"p2g_fadd", "p2g_fsub", "p2g_fmul", "p2g_ffma", "p2g_fmin", "p2g_fmax"};
+
+// A call of `f` starts at `i` in `e`: its name, not the tail of a longer identifier, then '('.
+bool callAt(string_view e, size_t i, string_view f) {
+  return e.compare(i, f.size(), f) == 0 && !(i > 0 && identChar(e[i - 1])) && i + f.size() < e.size() &&
+         e[i + f.size()] == '(';
+}
 
 // neg.f32 as the emitter writes it: the sign flipped, a NaN made canonical (p2g_canon).
 constexpr string_view kNegA = "p2g_canon(uintBitsToFloat(floatBitsToUint(", kNegB = ") ^ 0x80000000u))";
@@ -196,8 +204,7 @@ size_t deviceOperandUses(string_view e, string_view n) {
   for (size_t i = e.find("p2g_f"); i != npos; i = e.find("p2g_f", i + 1)) {
     for (auto g : kGuarded) {
       size_t L = g.size();
-      if (e.compare(i, L, g) != 0 || (i > 0 && identChar(e[i - 1])) || i + L >= e.size() || e[i + L] != '(')
-        continue;
+      if (!callAt(e, i, g)) continue;
       size_t close = 0;
       Args a;
       size_t ops = g == "p2g_ffma" ? 3 : 2;
@@ -262,24 +269,16 @@ bool mayBeCopy(string_view f, const Args& a) {
   return litClass(a[0]) == 0 || litClass(a[1]) == 0;  // p2g_fadd, p2g_fsub
 }
 
-// True when `e` holds a guarded call in its guarded form (rn, no .ftz), at any depth.
+// True when `e` holds a call that makes a region, at any depth: a guarded call in its guarded form (rn, no
+// .ftz), or min/max of two operands.
 bool hasGuardedCall(string_view e) {
-  for (auto g : kGuarded) {
-    size_t n = g.size();
+  for (auto g : kRegionCalls) {
     for (size_t at = e.find(g); at != npos; at = e.find(g, at + 1)) {
-      if ((at > 0 && identChar(e[at - 1])) || at + n >= e.size() || e[at + n] != '(') continue;
+      if (!callAt(e, at, g)) continue;
       size_t close = 0;
       Args args;
-      if (callArgs(e, at + n, close, args) && guardedForm(g, args)) return true;
-    }
-  }
-  for (auto g : kMinMax) {
-    size_t n = g.size();
-    for (size_t at = e.find(g); at != npos; at = e.find(g, at + 1)) {
-      if ((at > 0 && identChar(e[at - 1])) || at + n >= e.size() || e[at + n] != '(') continue;
-      size_t close = 0;
-      Args args;
-      if (callArgs(e, at + n, close, args) && args.n == 2) return true;
+      if (!callArgs(e, at + g.size(), close, args)) continue;
+      if (g == kMinMax[0] || g == kMinMax[1] ? args.n == 2 : guardedForm(g, args)) return true;
     }
   }
   return false;
@@ -392,8 +391,7 @@ class Region {
       for (size_t m = 0; m < 2 && !hit; ++m) {  // min/max: the device's where the fact holds, operands tested
         string_view g = kMinMax[m];
         size_t n = g.size();
-        if (e.compare(i, n, g) != 0 || (i > 0 && identChar(e[i - 1])) || i + n >= e.size() || e[i + n] != '(')
-          continue;
+        if (!callAt(e, i, g)) continue;
         size_t close = 0;
         Args args;
         if (!callArgs(e, i + n, close, args) || args.n != 2) break;
@@ -426,8 +424,7 @@ class Region {
       if (hit) continue;
       for (auto g : kGuarded) {
         size_t n = g.size();
-        if (e.compare(i, n, g) != 0 || (i > 0 && identChar(e[i - 1])) || i + n >= e.size() || e[i + n] != '(')
-          continue;
+        if (!callAt(e, i, g)) continue;
         size_t close = 0;
         Args args;
         if (!callArgs(e, i + n, close, args) || !guardedForm(g, args)) break;
@@ -493,10 +490,9 @@ class Region {
 };
 
 bool guardedText(string_view t) {
-  for (auto g : {kGuarded[0], kGuarded[1], kGuarded[2], kGuarded[3], kMinMax[0], kMinMax[1]}) {
-    size_t n = g.size();
+  for (auto g : kRegionCalls) {
     for (size_t at = t.find(g); at != npos; at = t.find(g, at + 1))
-      if (at + n < t.size() && t[at + n] == '(' && (at == 0 || !identChar(t[at - 1]))) return true;
+      if (callAt(t, at, g)) return true;
   }
   return false;
 }
