@@ -22,6 +22,7 @@
 #include "forms.h"
 #include "parser.h"
 #include "pass.h"
+#include "facts.h"
 #include "run.h"
 #include "scalar.h"
 #include "spirv.h"
@@ -414,7 +415,14 @@ int cmdRun(int argc, char** argv) {
     else if (a == "--check-bounds") checkBounds = true;
     else if (a == "--validate") ro.validate = true;
     else if (a == "--pipeline-stats") ro.pipelineStats = true;
-    else if (a == "--fact") ro.forcedFacts.push_back(next());
+    else if (a == "--fact") {
+      ro.forcedFacts.push_back(next());
+      if (!vk::isFactName(ro.forcedFacts.back())) {
+        fprintf(stderr, "ptx2glsl run: unknown fact '%s' for --fact (facts: %s)\n", ro.forcedFacts.back().c_str(),
+                vk::factNames().c_str());
+        return 2;
+      }
+    }
     else if (a == "--no-device-facts") ro.deviceFacts = false;
     else if (a == "--disable-pass") {
       disabled.push_back(next());

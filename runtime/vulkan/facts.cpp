@@ -61,6 +61,12 @@ bool forceFacts(DeviceFacts& f, const std::vector<std::string>& forced, const De
   return true;
 }
 
+bool isFactName(const std::string& name) {
+  for (auto& c : kFactNames)
+    if (name == c.name) return true;
+  return false;
+}
+
 std::string factNames() {
   std::string s;
   for (auto& c : kFactNames) s += std::string(s.empty() ? "" : ", ") + c.name;

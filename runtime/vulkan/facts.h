@@ -52,8 +52,9 @@ struct DeviceFacts {
 // `forced` (names as describeFacts prints them) whatever the device; false from forceFacts on an unknown name.
 DeviceFacts deviceFacts(const DeviceInfo& d, bool enabled);
 bool forceFacts(DeviceFacts& f, const std::vector<std::string>& forced, const DeviceInfo& d, std::string& err);
-// The fact names, comma-separated (`ptx2glsl run --help`).
+// The fact names, comma-separated (`ptx2glsl run --help`), and whether `name` is one.
 std::string factNames();
+bool isFactName(const std::string& name);
 // `spirv` with what the facts need from the module: OpCapability DenormPreserve and OpExecutionMode
 // DenormPreserve 32 on the entry point when f32Ieee, DenormPreserve 16 when `f16Variant` (the module is the f16
 // variant: f16Native). Unchanged when neither applies.

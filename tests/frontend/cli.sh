@@ -34,6 +34,8 @@ expect no_output 2 "no output folder given" "$bin" translate "$ptx"
 expect run_repeat 2 "--repeat wants a whole number from 1 to 100000, not '3x'" "$bin" run "$here" --repeat 3x
 expect run_repeat0 2 "not '0'" "$bin" run "$here" --repeat 0
 expect run_timeout 2 "--timeout wants whole seconds" "$bin" run "$here" --timeout 1.5
+expect run_fact 2 "unknown fact 'nope' for --fact (facts: f32-ieee," "$bin" run "$here" --fact nope
+expect run_fact_no_value 2 "--fact needs a value" "$bin" run "$here" --fact
 expect bench_repeat 2 "--repeat wants a whole number from 1 to 1000, not 'x'" "$bin" bench "$ptx" --repeat x
 expect bench_bigmb 2 "--big-mb wants a whole number" "$bin" bench "$ptx" --big-mb -3
 expect bench_input_dir 2 "is not a regular file (a directory)" "$bin" bench "$here"
