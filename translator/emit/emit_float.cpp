@@ -40,10 +40,13 @@ static void emitF32(Emitter& E, const ir::Inst& in) {
     }
     return s;
   };
-  auto finish = [&](std::string e, bool canon) {
+  // `canon`: the result's NaN is made 0x7FFFFFFF; `device`: it is the device's own f32 add/sub/mul/fma (native
+  // mode), whose NaN results are 0x7FFFFFFF already where the fact P2G_F32_FAST holds (p2g_canon_dev)
+  auto finish = [&](std::string e, bool canon, bool device = false) {
     if (canon && nanRules) {
-      E.use("p2g_canon");
-      e = "p2g_canon(" + e + ")";
+      const char* fn = device ? "p2g_canon_dev" : "p2g_canon";
+      E.use(fn);
+      e = std::string(fn) + "(" + e + ")";
     }
     if (ftz) {
       E.use("p2g_ftz");
@@ -62,7 +65,7 @@ static void emitF32(Emitter& E, const ir::Inst& in) {
       std::string o = op == "add" ? " + " : op == "sub" ? " - " : " * ";
       std::string t = E.tmp(f);
       E.line("precise " + glslOf(f) + " " + t + "_p = " + arg(1) + o + arg(2) + "; " + t + " = " + t + "_p;");
-      return finish(t, true);
+      return finish(t, true, true);
     }
     // exact, without doubles (f32_prelude.cpp): round to nearest takes the device's operation behind a guard that
     // sends subnormal operands and results to the integer routine p2g_sf32; directed rounding runs p2g_sf32.
@@ -81,7 +84,8 @@ static void emitF32(Emitter& E, const ir::Inst& in) {
     return finish("p2g_ffma(" + arg(1) + ", 1.0, " + b + ", " + ms + ", " + fz + ")", false);
   }
   if ((op == "fma" || op == "mad") && n == 4) {
-    if (!in.hasMod(kMarkFused) && mode == 0) return finish("fma(" + arg(1) + ", " + arg(2) + ", " + arg(3) + ")", true);
+    if (!in.hasMod(kMarkFused) && mode == 0)
+      return finish("fma(" + arg(1) + ", " + arg(2) + ", " + arg(3) + ")", true, true);
     // one rounding in integer code (f32_prelude.cpp): GLSL's fma() is not fused on lavapipe (HAZARDS.md #3)
     E.use("p2g_ffma");
     return finish("p2g_ffma(" + arg(1) + ", " + arg(2) + ", " + arg(3) + ", " + ms + ", " + (ftz ? "true" : "false") + ")",
@@ -144,7 +148,12 @@ static void emitF32(Emitter& E, const ir::Inst& in) {
     }
     // on bits: a flushing device still orders denormals, -0 < +0, NaN rules of PTX
     std::string fn = "p2g_f" + op + (in.hasMod("NaN") ? "_nan" : "");
-    if (in.hasMod("xorsign")) {
+    if (!ieee && !in.hasMod("NaN") && !in.hasMod("xorsign")) {
+      // native mode (subnormals are the device's anyway): the device's min/max where the fact P2G_F32_MINMAX
+      // holds, which keeps PTX's NaN and -0/+0 rules (p2g_nmin)
+      E.use("p2g_nminmax");
+      fn = "p2g_n" + op;
+    } else if (in.hasMod("xorsign")) {
       E.use("p2g_xorsign");
       fn = "p2g_" + op + "_xorsign";
       if (in.hasMod("NaN")) fn += "_nan";

@@ -170,6 +170,11 @@ layout(constant_id = 9) const bool P2G_F32_FAST = false;
 // operands that are not subnormal: a NaN operand ignored, two NaN give 0x7FFFFFFF, -0.0 below +0.0 (HAZARDS.md #14).
 layout(constant_id = 10) const bool P2G_F32_MINMAX = false;
 )"});
+  h.push_back({"p2g_canon_dev", {"p2g_canon", "p2g_f32_ieee"}, {},
+               R"(// The result of one of the device's own f32 add/sub/mul/fma (native mode) with PTX's canonical NaN: the
+// device gives 0x7FFFFFFF already where the fact P2G_F32_FAST holds (docs/DEVICE_FACTS.md), p2g_canon elsewhere.
+float p2g_canon_dev(float x) { float c = p2g_canon(x); return P2G_F32_FAST ? x : c; }
+)"});
   h.push_back({"p2g_nminmax", {"p2g_fmin", "p2g_fmax", "p2g_f32_ieee"}, {},
                R"(// min/max.f32 of operands that are not subnormal (f16 widenings, and a guarded region's values, which p2g_in
 // tests): the device's min()/max() where the fact P2G_F32_MINMAX holds, the bit-exact p2g_fmin/p2g_fmax elsewhere.
