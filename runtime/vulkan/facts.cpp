@@ -34,13 +34,17 @@ struct FactName {
 const FactName kFactNames[] = {{"f32-ieee", &DeviceFacts::f32Ieee},     {"fma-fused", &DeviceFacts::fmaFused},
                                {"half-cvt", &DeviceFacts::halfCvt},     {"f32-fast", &DeviceFacts::f32Fast},
                                {"f32-minmax", &DeviceFacts::f32MinMax}, {"f16-native", &DeviceFacts::f16Native}};
+
+const FactName* findFact(const std::string& name) {
+  for (auto& c : kFactNames)
+    if (name == c.name) return &c;
+  return nullptr;
+}
 }  // namespace
 
 bool forceFacts(DeviceFacts& f, const std::vector<std::string>& forced, const DeviceInfo& d, std::string& err) {
   for (auto& n : forced) {
-    const FactName* k = nullptr;
-    for (auto& c : kFactNames)
-      if (n == c.name) k = &c;
+    const FactName* k = findFact(n);
     if (!k) {
       err = "--fact: unknown fact '" + n + "' (" + factNames() + ")";
       return false;
@@ -61,11 +65,12 @@ bool forceFacts(DeviceFacts& f, const std::vector<std::string>& forced, const De
   return true;
 }
 
-bool isFactName(const std::string& name) {
-  for (auto& c : kFactNames)
-    if (name == c.name) return true;
-  return false;
+bool contextFacts(const Context& ctx, DeviceFacts& f, std::string& err) {
+  f = deviceFacts(ctx.info, ctx.useDeviceFacts);
+  return forceFacts(f, ctx.forcedFacts, ctx.info, err);
 }
+
+bool isFactName(const std::string& name) { return findFact(name) != nullptr; }
 
 std::string factNames() {
   std::string s;
@@ -110,12 +115,8 @@ std::vector<uint32_t> applyFacts(const std::vector<uint32_t>& in, const DeviceFa
 
 std::string describeFacts(const DeviceFacts& f) {
   std::string s;
-  if (f.f32Ieee) s += "f32-ieee";
-  if (f.fmaFused) s += std::string(s.empty() ? "" : ",") + "fma-fused";
-  if (f.halfCvt) s += std::string(s.empty() ? "" : ",") + "half-cvt";
-  if (f.f32Fast) s += std::string(s.empty() ? "" : ",") + "f32-fast";
-  if (f.f32MinMax) s += std::string(s.empty() ? "" : ",") + "f32-minmax";
-  if (f.f16Native) s += std::string(s.empty() ? "" : ",") + "f16-native";
+  for (auto& c : kFactNames)
+    if (f.*(c.field)) s += std::string(s.empty() ? "" : ",") + c.name;
   return s.empty() ? "none" : s;
 }
 

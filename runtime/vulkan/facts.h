@@ -52,6 +52,8 @@ struct DeviceFacts {
 // `forced` (names as describeFacts prints them) whatever the device; false from forceFacts on an unknown name.
 DeviceFacts deviceFacts(const DeviceInfo& d, bool enabled);
 bool forceFacts(DeviceFacts& f, const std::vector<std::string>& forced, const DeviceInfo& d, std::string& err);
+// The facts a context runs with: deviceFacts(ctx.info, ctx.useDeviceFacts) and ctx.forcedFacts.
+bool contextFacts(const Context& ctx, DeviceFacts& f, std::string& err);
 // The fact names, comma-separated (`ptx2glsl run --help`), and whether `name` is one.
 std::string factNames();
 bool isFactName(const std::string& name);

@@ -68,8 +68,8 @@ bool createPipeline(Resources& R, const CaseSpec& c, const TranslatedKernel& k, 
     err = "the translator returned no valid SPIR-V (magic number missing)";
     return false;
   }
-  DeviceFacts facts = deviceFacts(R.ctx.info, R.ctx.useDeviceFacts);
-  if (!forceFacts(facts, R.ctx.forcedFacts, R.ctx.info, err)) return false;
+  DeviceFacts facts;
+  if (!contextFacts(R.ctx, facts, err)) return false;
   // the f16 variant where the device's f16 arithmetic is PTX's (facts.h f16Native)
   bool f16 = facts.f16Native && !k.spirvF16.empty();
   if (f16 && k.spirvF16[0] != 0x07230203u) {

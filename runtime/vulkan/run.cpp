@@ -64,9 +64,9 @@ bool runOne(vk::Context& ctx, const std::string& dir, const RunOptions& opt, con
   CaseSpec c;
   if (!loadCase(dir, c, err)) return false;
   TranslatedKernel k;
-  vk::DeviceFacts facts = vk::deviceFacts(ctx.info, ctx.useDeviceFacts);
-  std::string ferr;  // an unknown --fact was refused before the first case
-  k.wantF16 = vk::forceFacts(facts, ctx.forcedFacts, ctx.info, ferr) && facts.f16Native;
+  vk::DeviceFacts facts;
+  std::string ferr;  // a fact the device cannot carry was refused before the first case
+  k.wantF16 = vk::contextFacts(ctx, facts, ferr) && facts.f16Native;
   std::string diag;
   if (!translate(c.ptx, c.kernel, k, diag)) {
     err = c.name + ": translation of " + c.kernel + " failed:\n" + diag;
@@ -130,8 +130,8 @@ int runCases(const std::vector<std::string>& caseDirs, const RunOptions& opt, co
     printValidation(os, *log, seen, "device");
     return 1;
   }
-  vk::DeviceFacts facts = vk::deviceFacts(ctx->info, opt.deviceFacts);
-  if (!vk::forceFacts(facts, opt.forcedFacts, ctx->info, err)) {
+  vk::DeviceFacts facts;
+  if (!vk::contextFacts(*ctx, facts, err)) {
     os << "error: " << err << "\n";
     return 1;
   }

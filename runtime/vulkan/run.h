@@ -30,8 +30,8 @@ struct RunOptions {
                            // the cases after it run on a new one)
   bool deviceFacts = true;  // specialize the shader with the device's measured facts (runtime/vulkan/facts.h)
   bool validate = false;   // Vulkan validation layer on; every message is printed and counted, and fails the run
-  bool pipelineStats = false;
-  std::vector<std::string> forcedFacts;  // --fact NAME: facts forced on (vk::forceFacts), to measure them  // print the driver's statistics of each case's pipeline (registers, spills, ...)
+  bool pipelineStats = false;  // print the driver's statistics of each case's pipeline (registers, spills, ...)
+  std::vector<std::string> forcedFacts;  // --fact NAME: facts forced on (vk::forceFacts), to measure them
   bool quiet = false;
   std::ostream* log = nullptr;  // where the per-output lines and the summary go; nullptr = std::cout
 };
