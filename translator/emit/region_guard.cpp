@@ -374,6 +374,20 @@ class Region {
     return false;
   }
 
+  // Appends the rewritten operand `a`, wrapped in `test` ("p2g_in(", "p2g_in_nan(") when not null; a variable
+  // `name` from outside the region so tested counts as tested for the rest of the region (its value on entry).
+  void operand(std::string& out, const std::string& a, const char* test, string_view name) {
+    if (!test) {
+      out += a;
+      return;
+    }
+    out.append(test).append(a) += ')';
+    if (!name.empty()) {
+      Names::Info& I = names[names.id(name)];
+      if (I.written != r) I.tested = r;
+    }
+  }
+
   // `e` with every operand of a guarded call that might be subnormal wrapped in p2g_in() (p2g_in_nan() where the
   // call may compile to a copy, mayBeCopy).
   std::string rewrite(string_view e) {
@@ -407,15 +421,7 @@ class Region {
           if (k) out += ", ";
           bool ident = isIdent(args[k]);
           const char* test = inf && !safeLiteral(args[k]) ? "p2g_in_nan(" : !safe(args[k]) ? "p2g_in(" : nullptr;
-          if (test) {
-            out.append(test).append(a) += ')';
-            if (ident) {
-              Names::Info& I = names[names.id(args[k])];
-              if (I.written != r) I.tested = r;
-            }
-          } else {
-            out += a;
-          }
+          operand(out, a, test, ident ? args[k] : string_view());
         }
         out += ')';
         i = close + 1;
@@ -444,17 +450,7 @@ class Region {
             test = "p2g_in_nan(";
           else if (!safe(args[k]))
             test = "p2g_in(";
-          if (test) {
-            out += test;
-            out += a;
-            out += ')';
-            if (ident) {
-              Names::Info& I = names[names.id(args[k])];
-              if (I.written != r) I.tested = r;  // its value on entry
-            }
-          } else {
-            out += a;
-          }
+          operand(out, a, test, ident ? args[k] : string_view());
         }
         out += ')';
         i = close + 1;
