@@ -140,7 +140,6 @@ void emitTex(Emitter& E, const ir::Inst& in) {
   if (extra > allowed) return E.error(in, "texel offsets and depth comparison are not supported yet");
   std::string xyz[3], layer;
   if (!splitCoords(E, in, g, c, ctype, xyz, layer)) return;
-  E.feature("float64");  // linear filtering sums in double
   std::string t = E.tmpOf("uvec4");
   if (ctype.k == Ty::K::F)
     E.line(t + " = p2g_tex(" + handleOf(E, in, h) + ", vec3(" + xyz[0] + ", " + xyz[1] + ", " + xyz[2] + "), " +
@@ -171,7 +170,14 @@ void emitTld4(Emitter& E, const ir::Inst& in) {
 }
 
 // txq / suq: one 32-bit attribute.
+// The surface helpers (tex_prelude.cpp kSurfHelpers, in every shader with a surface instruction) store 8- and
+// 16-bit components with stores of that width: 8- and 16-bit storage.
+void surfaceFeatures(Emitter& E) {
+  for (const char* f : {"storage8", "int8", "storage16", "int16"}) E.feature(f);
+}
+
 void emitQuery(Emitter& E, const ir::Inst& in) {
+  if (in.op == "suq") surfaceFeatures(E);
   static const char* kWhat[] = {"width", "height", "depth", "normalized_coords", "filter_mode",
                                 "addr_mode_0", "addr_mode_1", "addr_mode_2", "array_size", "num_mipmap_levels"};
   int what = -1;
@@ -223,6 +229,7 @@ bool surfForm(Emitter& E, const ir::Inst& in, SurfForm& f) {
 }
 
 void emitSurface(Emitter& E, const ir::Inst& in) {
+  surfaceFeatures(E);
   SurfForm f;
   if (!surfForm(E, in, f)) return;
   bool load = in.op == "suld";

@@ -39,55 +39,59 @@ uint p2g_tex_h2f(uint h) {
   return s | (uint(p + 103) << 23) | ((m << uint(23 - p)) & 0x7FFFFFu);
 }
 
-// v / (2^bits - 1) as the correctly rounded f32 (bits), for 0 <= v <= 2^bits - 1 and bits <= 16, in integer code:
-// no device division (2.5 ulp in Vulkan), and no lookup table (llvmpipe turns indexed constant arrays into
-// if-ladders, which made shaders with many fetches take minutes to compile). The quotient is never a tie (the
-// divisor is odd and v/den is not a power of two unless v is 0 or den).
+// v / (2^bits - 1) as the correctly rounded f32 (bits), for 0 <= v <= 2^bits - 1 and bits 8 or 16, in integer code:
+// no device division (2.5 ulp in Vulkan), no 64-bit division (a long software routine on GPUs: it was a third of
+// bench/tex_heavy's time on the H200, 99.3 -> 67.7 ms native with it replaced, 2026-12-03) and no lookup table
+// (llvmpipe turns indexed constant arrays into if-ladders). For 0 < v < 2^b - 1, v / (2^b - 1) = sum_k v 2^(-kb):
+// in binary the fraction is v's b-bit pattern repeated forever. The significand is the 24 bits from its leading one
+// (bit p of v, so 2^(p-b) <= v / den < 2^(p-b+1)); the bit after them decides the rounding: the bits after it are
+// never all zero (the pattern repeats v != 0), so the quotient is never a tie and a 1 there means up. Equal to the
+// 64-bit long division it replaces for every v, bits 8 and 16 (checked exhaustively on the CPU; tests/textures
+// runs all 256 bytes and every 16-bit filtered sum through the shader).
 uint p2g_tex_unorm(uint v, int bits) {
   uint den = (1u << uint(bits)) - 1u;
   if (v == 0u) return 0u;
   if (v >= den) return 0x3F800000u;
   int p = findMSB(v);
-  int e = (v << uint(bits - 1 - p)) >= den ? p - bits + 1 : p - bits;  // 2^e <= v / den < 2^(e+1)
-  uint64_t n = uint64_t(v) << uint(23 - e);
-  uint64_t q = n / uint64_t(den), r = n - q * uint64_t(den);
-  if (r * 2ul > uint64_t(den)) q += 1ul;
-  if (q == (1ul << 24)) {
-    q = 1ul << 23;
-    e += 1;
-  }
-  return (uint(e + 127) << 23) | uint(q - (1ul << 23));
+  uint o = uint(bits - 1 - p);  // the zeros above v's leading one in its b-bit block
+  uint rep = bits == 8 ? v * 0x01010101u : (v << 16) | v;
+  uint w = (rep << o) | (v >> (uint(bits) - o));  // 32 bits of the fraction from its leading one
+  uint q = (w >> 8) + ((w >> 7) & 1u);            // rounded to 24 bits; 2^24 carries into the exponent below
+  return (uint(p - bits + 126) << 23) + q;
 }
 
 // An 8-bit unorm channel as the correctly rounded f32 of b / 255 (CUDA's normalized-float read mode). Checked
 // against b / 255.0f for all b in tests/textures.
 uint p2g_unorm8(uint b) { return p2g_tex_unorm(b, 8); }
 
-// One channel of the texel at byte `off`, as stored: the unorm8 byte, the f16 bits, or the f32/integer bits.
-uint p2g_img_rawc(P2GImage d, uint off, uint cb, uint c) {
-  uint o = off + c * cb;
-  uint w = P2GU32(d.texels + uint64_t(o & ~3u)).v;
-  return cb == 4u ? w : bitfieldExtract(w, int((o & 3u) * 8u), int(cb * 8u));
-}
-
 // The texel at in-range coordinates, as stored (raw) or decoded: unorm8 and f16 channels as f32 bits, f32 and
 // integer channels as stored. Channels the format lacks read as 0, alpha included (measured: an r32f texture gives
-// (r, 0, 0, 0), ptx_corpus/tex/tex2d_point).
+// (r, 0, 0, 0), ptx_corpus/tex/tex2d_point). Each 32-bit word of the texel is read once: texels of 1 or 2 bytes
+// sit inside one word, and larger ones start on a word (the record's pitches are multiples of the texel size).
 uvec4 p2g_img_texel(P2GImage d, int x, int y, int z, bool raw) {
   uint off = uint(z) * d.slicePitch + uint(y) * d.rowPitch + uint(x) * d.texelBytes;
-  uint cb = d.texelBytes / d.channels;
+  uint cb = d.texelBytes / d.channels, n = d.channels;
+  uint64_t a = d.texels + uint64_t(off & ~3u);
+  uint w0 = P2GU32(a).v;
   uvec4 r = uvec4(0u);
-  r.x = p2g_img_rawc(d, off, cb, 0u);
-  if (d.channels > 1u) r.y = p2g_img_rawc(d, off, cb, 1u);
-  if (d.channels > 2u) {
-    r.z = p2g_img_rawc(d, off, cb, 2u);
-    r.w = p2g_img_rawc(d, off, cb, 3u);
+  if (cb == 4u) {
+    r.x = w0;
+    if (n > 1u) r.y = P2GU32(a + 4ul).v;
+    if (n > 2u) r.zw = uvec2(P2GU32(a + 8ul).v, P2GU32(a + 12ul).v);
+    return r;
   }
-  if (raw || cb == 4u) return r;
+  int sh = int((off & 3u) * 8u), cbits = int(cb * 8u);
+  r.x = bitfieldExtract(w0, sh, cbits);
+  if (n > 1u) r.y = bitfieldExtract(w0, sh + cbits, cbits);
+  if (n > 2u) {
+    uint w1 = cb == 2u ? P2GU32(a + 4ul).v : w0 >> 16;  // rgba16f: the second word; rgba8: the upper half
+    r.zw = uvec2(bitfieldExtract(w1, 0, cbits), bitfieldExtract(w1, cbits, cbits));
+  }
+  if (raw) return r;
   if (cb == 1u) {
     r.x = p2g_unorm8(r.x);
-    if (d.channels > 1u) r.y = p2g_unorm8(r.y);
-    if (d.channels > 2u) r.zw = uvec2(p2g_unorm8(r.z), p2g_unorm8(r.w));
+    if (n > 1u) r.y = p2g_unorm8(r.y);
+    if (n > 2u) r.zw = uvec2(p2g_unorm8(r.z), p2g_unorm8(r.w));
     return r;
   }
   return uvec4(p2g_tex_h2f(r.x), p2g_tex_h2f(r.y), p2g_tex_h2f(r.z), p2g_tex_h2f(r.w));
@@ -195,6 +199,41 @@ i64vec4 p2g_tex_slice(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, bool isH,
   ex = ivec4(em) - (isH ? 15 + 22 : 127 + 35);  // 2^(em - bias - mb - 4 - 8)
   return int64_t(w.x) * p2g_tex_align(t0, em, mb, eb) + int64_t(w.y) * p2g_tex_align(t1, em, mb, eb) +
          int64_t(w.z) * p2g_tex_align(t2, em, mb, eb) + int64_t(w.w) * p2g_tex_align(t3, em, mb, eb);
+}
+
+// p2g_tex_slice for f16 texels in 32-bit integers, when the footprint is one slice (1D and 2D): each aligned
+// significand has at most 11 + 4 bits and the weights sum to 256, so |S| < 2^23.
+ivec4 p2g_tex_slice16(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, out ivec4 ex) {
+  uvec4 em = p2g_tex_emax(t0, t1, t2, t3, w, 10u, 5u);
+  ex = ivec4(em) - (15 + 22);
+  ivec4 S = ivec4(0);
+  for (int i = 0; i < 4; ++i) {
+    uvec4 t = i == 0 ? t0 : i == 1 ? t1 : i == 2 ? t2 : t3;
+    uvec4 e = (t >> 10u) & 31u;
+    uvec4 m = (t & 1023u) | mix(uvec4(0u), uvec4(1024u), notEqual(e, uvec4(0u)));
+    uvec4 sh = min(em - min(max(e, uvec4(1u)), em), uvec4(31u));
+    ivec4 a = ivec4((m << 4u) >> sh);
+    S += w[i] * mix(a, -a, notEqual((t >> 15u) & 1u, uvec4(0u)));
+  }
+  return S;
+}
+
+// p2g_tex_fin of one slice of f16 texels (S * 2^x, |S| < 2^23): rounded once to f16 precision with ties away from
+// zero (subnormal halves; 65520 and above to infinity), as f32 bits. The same rounding as p2g_tex_fin's (there S is
+// exact in f32, so its round-to-odd step changes nothing), in 32-bit integers.
+uint p2g_tex_fin16(int S, int x) {
+  if (S == 0) return 0u;
+  uint s = S < 0 ? 0x80000000u : 0u, r = uint(abs(S));
+  int lsb = max(x + findMSB(r) - 10, -24);  // the f16 result's last place
+  int sh = lsb - x;
+  uint q;
+  if (sh <= 0) q = r << uint(min(-sh, 31));
+  else if (sh >= 32) q = 0u;  // far below half an f16 step (r < 2^23)
+  else q = (r >> uint(sh)) + ((r >> uint(sh - 1)) & 1u);  // ties away: the bit below the last place decides
+  if (q == 0u) return s;
+  int k = findMSB(q), V = lsb + k;
+  if (V >= 16) return s | 0x7F800000u;
+  return s | (uint(V + 127) << 23) | ((q << uint(23 - k)) & 0x7FFFFFu);
 }
 
 // Infinite and NaN texels with a non-zero weight (unmeasured), per component: bit 0 a +inf, bit 1 a -inf, bit 2 a
@@ -316,11 +355,20 @@ uvec4 p2g_tex(uint64_t h, vec3 c, int layer, uint dims) {
     return uvec4(p2g_tex_unorm(u.x, 16), p2g_tex_unorm(u.y, 16), p2g_tex_unorm(u.z, 16), p2g_tex_unorm(u.w, 16));
   }
   bool isH = d.format <= 5u;
+  uvec4 inf = p2g_tex_inf(a0, a1, a2, a3, wa, isH) | p2g_tex_inf(b0, b1, b2, b3, wb, isH);
+  uvec4 r;
+  if (isH && wb == ivec4(0)) {  // f16 texels, one slice: 32-bit integers
+    ivec4 e16;
+    ivec4 S = p2g_tex_slice16(a0, a1, a2, a3, wa, e16);
+    for (int i = 0; i < 4; ++i)
+      r[i] = inf[i] == 0u ? p2g_tex_fin16(S[i], e16[i])
+                          : ((inf[i] & 4u) != 0u || inf[i] == 3u) ? 0x7FFFFFFFu
+                                                                   : (inf[i] == 1u ? 0x7F800000u : 0xFF800000u);
+    return r;
+  }
   ivec4 ea, eb = ivec4(0);
   i64vec4 va = p2g_tex_slice(a0, a1, a2, a3, wa, isH, ea);
   i64vec4 vb = wb != ivec4(0) ? p2g_tex_slice(b0, b1, b2, b3, wb, isH, eb) : i64vec4(0);
-  uvec4 inf = p2g_tex_inf(a0, a1, a2, a3, wa, isH) | p2g_tex_inf(b0, b1, b2, b3, wb, isH);
-  uvec4 r;
   for (int i = 0; i < 4; ++i) {
     uint f = inf[i];
     r[i] = f == 0u ? p2g_tex_fin(va[i], ea[i], vb[i], eb[i], isH)
@@ -409,16 +457,12 @@ uint64_t p2g_surf_ld64(uint64_t h, uint off) {
 }
 
 void p2g_surf_st(uint64_t h, uint off, uint cb, uint v) {
-  uint64_t a = P2GImage(h).texels + uint64_t(off & ~3u);
-  if (cb >= 4u) {
-    P2GU32(a).v = v;
-    return;
-  }
-  // Other threads may be writing the other bytes of this word right now: clear and set only ours, atomically.
-  uint sh = (off & 3u) * 8u;
-  uint m = ((1u << (cb * 8u)) - 1u) << sh;
-  atomicAnd(P2GU32(a).v, ~m);
-  atomicOr(P2GU32(a).v, (v << sh) & m);
+  uint64_t a = P2GImage(h).texels + uint64_t(off);
+  // a store of the component's own width (8/16-bit storage): the neighbours' bytes in the same word are not
+  // touched, so no atomics (an atomicAnd and atomicOr per 8/16-bit component before, 2026-12-03)
+  if (cb >= 4u) P2GU32(a).v = v;
+  else if (cb == 2u) P2GU16(a).v = uint16_t(v);
+  else P2GU8(a).v = uint8_t(v);
 }
 
 void p2g_surf_st64(uint64_t h, uint off, uint64_t v) {
