@@ -95,30 +95,20 @@ int64_t p2g_sfu_core(uint tab, uint m, out int scale) {
   P2GSfuD c = P2GSfuD(pc.globals + uint64_t(off) + 16ul + uint64_t(g) * 24ul);
   int64_t Y = p2g_sfu_dfloor(p2g_sfu_dquad(c.v[0], c.v[1], c.v[2], low, int(segBits)));
   P2GSfuW e = P2GSfuW(pc.globals + uint64_t(off) + 16ul + (uint64_t(3u << k) << 3));
-  // lower_bound of m among the exception indices, unrolled (no loop: lavapipe ends every loop of an invocation
+  P2GSfuW bi = P2GSfuW(pc.globals + uint64_t(off) + 16ul + (uint64_t(3u << k) << 3) + uint64_t((nexc + 1) & ~1) * 4ul);
+  // lower_bound of m among the exceptions of its bucket, unrolled (no loop: lavapipe ends every loop of an invocation
   // after 65,535 iterations in all, HAZARDS_IMPLEMENTED.md, so a kernel calling this in a long loop would stop).
-  int lo = 0;
-  if (lo + 524288 <= nexc && (e.v[lo + 524287] >> 8) < m) lo += 524288;
-  if (lo + 262144 <= nexc && (e.v[lo + 262143] >> 8) < m) lo += 262144;
-  if (lo + 131072 <= nexc && (e.v[lo + 131071] >> 8) < m) lo += 131072;
-  if (lo + 65536 <= nexc && (e.v[lo + 65535] >> 8) < m) lo += 65536;
-  if (lo + 32768 <= nexc && (e.v[lo + 32767] >> 8) < m) lo += 32768;
-  if (lo + 16384 <= nexc && (e.v[lo + 16383] >> 8) < m) lo += 16384;
-  if (lo + 8192 <= nexc && (e.v[lo + 8191] >> 8) < m) lo += 8192;
-  if (lo + 4096 <= nexc && (e.v[lo + 4095] >> 8) < m) lo += 4096;
-  if (lo + 2048 <= nexc && (e.v[lo + 2047] >> 8) < m) lo += 2048;
-  if (lo + 1024 <= nexc && (e.v[lo + 1023] >> 8) < m) lo += 1024;
-  if (lo + 512 <= nexc && (e.v[lo + 511] >> 8) < m) lo += 512;
-  if (lo + 256 <= nexc && (e.v[lo + 255] >> 8) < m) lo += 256;
-  if (lo + 128 <= nexc && (e.v[lo + 127] >> 8) < m) lo += 128;
-  if (lo + 64 <= nexc && (e.v[lo + 63] >> 8) < m) lo += 64;
-  if (lo + 32 <= nexc && (e.v[lo + 31] >> 8) < m) lo += 32;
-  if (lo + 16 <= nexc && (e.v[lo + 15] >> 8) < m) lo += 16;
-  if (lo + 8 <= nexc && (e.v[lo + 7] >> 8) < m) lo += 8;
-  if (lo + 4 <= nexc && (e.v[lo + 3] >> 8) < m) lo += 4;
-  if (lo + 2 <= nexc && (e.v[lo + 1] >> 8) < m) lo += 2;
-  if (lo + 1 <= nexc && (e.v[lo + 0] >> 8) < m) lo += 1;
-  if (lo < nexc && (e.v[lo] >> 8) == m) Y += int64_t(bitfieldExtract(int(e.v[lo]), 0, 8));
+  int lo = int(bi.v[m >> 11u]), hi = int(bi.v[(m >> 11u) + 1u]);
+  if (lo + 256 <= hi && (e.v[lo + 255] >> 8) < m) lo += 256;
+  if (lo + 128 <= hi && (e.v[lo + 127] >> 8) < m) lo += 128;
+  if (lo + 64 <= hi && (e.v[lo + 63] >> 8) < m) lo += 64;
+  if (lo + 32 <= hi && (e.v[lo + 31] >> 8) < m) lo += 32;
+  if (lo + 16 <= hi && (e.v[lo + 15] >> 8) < m) lo += 16;
+  if (lo + 8 <= hi && (e.v[lo + 7] >> 8) < m) lo += 8;
+  if (lo + 4 <= hi && (e.v[lo + 3] >> 8) < m) lo += 4;
+  if (lo + 2 <= hi && (e.v[lo + 1] >> 8) < m) lo += 2;
+  if (lo + 1 <= hi && (e.v[lo + 0] >> 8) < m) lo += 1;
+  if (lo < hi && (e.v[lo] >> 8) == m) Y += int64_t(bitfieldExtract(int(e.v[lo]), 0, 8));
   return Y;
 }
 // Y * 2^e2 as f32 bits with `sign`: normal results exact; below the normal range flushed (ftz) or rounded to
