@@ -11,6 +11,7 @@
 #include "lexer.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -178,6 +179,7 @@ class Lifter {
     ok_ = false;
   }
   std::string uniqueName(std::string_view ptxName);
+  std::string claimName(std::string sanitized);  // uniqueName's rules after the characters (appendSanitized)
   int newBlock(std::string label);
   void closeWith(ir::Term t);
   void declareReg(const ptx::VarDecl& d);
@@ -203,14 +205,25 @@ class Lifter {
 
 uint32_t Lifter::lineOf(ptx::Span s) { return 0; }
 
-std::string Lifter::uniqueName(std::string_view ptxName) {
-  std::string n;
+// Appends the GLSL characters of a PTX name to `n`: letters, digits and '_', any other character as '_', with no
+// "__" (GLSL reserves it) and no leading '_'. Appending the characters of a name in pieces gives what appending
+// them at once does, so a register range sanitizes its base name once (declareReg).
+static void appendSanitized(std::string& n, std::string_view ptxName) {
   for (char c : ptxName) {
     bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
     char ch = ok ? c : '_';
-    if (ch == '_' && (n.empty() || n.back() == '_')) continue;  // GLSL reserves "__"; no leading '_'
+    if (ch == '_' && (n.empty() || n.back() == '_')) continue;
     n += ch;
   }
+}
+
+std::string Lifter::uniqueName(std::string_view ptxName) {
+  std::string n;
+  appendSanitized(n, ptxName);
+  return claimName(std::move(n));
+}
+
+std::string Lifter::claimName(std::string n) {
   while (!n.empty() && n.back() == '_') n.pop_back();
   if (n.empty() || (n[0] >= '0' && n[0] <= '9')) n = "v" + n;
   if (n.size() > 3 && (n.compare(0, 3, "gl_") == 0 || n.compare(0, 3, "p2g") == 0)) n = "v_" + n;
@@ -259,9 +272,21 @@ void Lifter::declareReg(const ptx::VarDecl& d) {
   if (!kRegTypes.count(d.type))
     error(d.span, "registers of type ." + std::string(d.type) + " are not supported");
   const ir::VType vt = regVType(d.type);  // once for a range of thousands
+  // a range's names are its sanitized base name and the index (uniqueName of "%r" + "12"), the base done once
+  std::string rangeBase;
+  if (d.rangeCount) appendSanitized(rangeBase, d.name);
   auto add = [&](std::string_view base, uint32_t idx, bool ranged) {
     ir::Reg r;
-    r.name = ranged ? uniqueName(std::string(base) + std::to_string(idx)) : uniqueName(base);
+    if (ranged) {
+      std::string n;
+      n.reserve(rangeBase.size() + 10);
+      n = rangeBase;
+      char digits[16];
+      n.append(digits, size_t(std::to_chars(digits, digits + sizeof digits, idx).ptr - digits));
+      r.name = claimName(std::move(n));
+    } else {
+      r.name = uniqueName(base);
+    }
     r.ptxName = d.name;
     r.ptxType = d.type;
     r.vt = vt;
