@@ -207,7 +207,13 @@ std::string Emitter::regAs(int r, Ty t) {
   const ir::Reg& R = F.regs[r];
   // a folded register reads as a marker for its value (resolveFolds)
   std::string marker;
-  if (!liveFold_.empty() && liveFold_[size_t(r)] >= 0) marker = "\x01" + std::to_string(liveFold_[size_t(r)]) + "\x02";
+  if (!liveFold_.empty() && liveFold_[size_t(r)] >= 0) {
+    char m[16];
+    m[0] = '\x01';
+    char* end = std::to_chars(m + 1, m + sizeof m - 1, liveFold_[size_t(r)]).ptr;
+    *end++ = '\x02';
+    marker.assign(m, size_t(end - m));
+  }
   const std::string& n = marker.empty() ? R.name : marker;
   if (t.k == Ty::K::Pred || R.vt == VType::Bool) {
     if (t.k == Ty::K::Pred && R.vt == VType::Bool) return n;
@@ -394,6 +400,11 @@ void Emitter::store(const Opnd& dst, Ty t, const std::string& expr) {
   // Raw bits of the value, widened/narrowed to the register's width per PTX's rules (sign-extend signed types).
   std::string raw;
   if (ir::vtypeBits(R.vt) == 32) {
+    // the value as is where the register holds it so (an f32 register given a float, an s32 one a 32-bit int):
+    // the raw bits are made only for the registers that read them
+    if (R.vt == VType::F32 && G == "float") return assignReg(dst.reg, expr);
+    if (R.vt == VType::S32 && G == "int" && tb == 32) return assignReg(dst.reg, expr);
+    if (R.vt == VType::S32 && G == "float") return assignReg(dst.reg, "floatBitsToInt(" + expr + ")");
     if (tb == 64) raw = G == "double" ? "uint(doubleBitsToUint64(" + expr + "))" : "uint(" + expr + ")";
     else if (G == "float") raw = bitsOf(expr);
     else raw = G == "uint" ? expr : "uint(" + expr + ")";
@@ -401,11 +412,9 @@ void Emitter::store(const Opnd& dst, Ty t, const std::string& expr) {
       raw = "(" + raw + " & " + hex32(uint32_t((1ull << declBits(R.ptxType)) - 1)) + ")";
     else if (declBits(R.ptxType) < 32 && t.k == Ty::K::S)
       raw = "(" + raw + " & " + hex32(uint32_t((1ull << declBits(R.ptxType)) - 1)) + ")";
-    std::string v;
-    if (R.vt == VType::U32) v = raw;
-    else if (R.vt == VType::S32) v = (G == "int" && tb == 32) ? expr : G == "float" ? "floatBitsToInt(" + expr + ")" : "int(" + raw + ")";
-    else v = (G == "float") ? expr : floatOf(raw);
-    assignReg(dst.reg, v);
+    if (R.vt == VType::U32) assignReg(dst.reg, raw);
+    else if (R.vt == VType::S32) assignReg(dst.reg, "int(" + raw + ")");
+    else assignReg(dst.reg, floatOf(raw));
     return;
   }
   if (tb == 64) {
@@ -449,7 +458,11 @@ void Emitter::assignReg(int r, const std::string& value) {
   auto held = std::find(holdRegs_.begin(), holdRegs_.end(), r);
   bool isFloat = F.regs[r].vt == VType::F32 || F.regs[r].vt == VType::F64 || (cur_ && floatTyped(*cur_));
   if (held == holdRegs_.end() || (isFloat && !noFloatArithmetic(value))) {
-    line(F.regs[r].name + " = " + value + ";");
+    const std::string& name = F.regs[r].name;
+    std::string statement;
+    statement.reserve(name.size() + value.size() + 4);
+    statement.append(name).append(" = ").append(value) += ';';
+    line(statement);
     return;
   }
   holdRegs_.erase(held);
@@ -468,7 +481,11 @@ void Emitter::assignReg(int r, const std::string& value) {
   int k = int(folds_.size()) - 1;
   heldFolds_.push_back(k);
   liveFold_[size_t(r)] = k;
-  body_ += "\x03" + std::to_string(k) + "\n";
+  char marker[16];
+  marker[0] = '\x03';
+  char* end = std::to_chars(marker + 1, marker + sizeof marker - 1, k).ptr;
+  *end++ = '\n';
+  body_.append(marker, size_t(end - marker));
 }
 
 std::string Emitter::assignText(size_t k) const {
@@ -756,19 +773,25 @@ void Emitter::annotate(const ptx::Span& span) {
   if (lc.line && lc.line != lastLine_) {
     std::string_view t = lc.lineText;
     while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
-    // line(note_) without its search for a second statement (a comment holds none): one in four body lines is
-    // an annotation
-    note_.assign("// ptx:");
-    char num[16];
-    note_.append(num, size_t(std::to_chars(num, num + sizeof num, lc.line).ptr - num));
-    note_ += "  ";
-    appendCommentText(note_, t);
+    // line(note) without its search for a second statement (a comment holds none): one in four body lines is
+    // an annotation, written straight into the body when no temporary waits for its declaration
     for (int k : heldFolds_) {
       folds_[size_t(k)].forced = true;
       liveFold_[size_t(folds_[size_t(k)].reg)] = -1;
     }
     heldFolds_.clear();
-    if (pendingTmps_.empty()) appendLine(note_);
+    bool direct = pendingTmps_.empty();
+    if (direct && body_.capacity() - body_.size() < t.size() + 64)  // appendLine's room, with the note's size
+      body_.reserve(body_.capacity() * 2 + t.size() + 4096);
+    std::string& note = direct ? body_ : note_;
+    if (direct) note.append(size_t(indent_) * 2, ' ');
+    else note.clear();
+    note += "// ptx:";
+    char num[16];
+    note.append(num, size_t(std::to_chars(num, num + sizeof num, lc.line).ptr - num));
+    note += "  ";
+    appendCommentText(note, t);
+    if (direct) body_ += '\n';
     else line(note_);
     lastLine_ = lc.line;
   }
