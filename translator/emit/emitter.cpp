@@ -914,17 +914,18 @@ static bool castsAndBits(const std::string& v) {
 // castsAndBits for a text with fold markers: each folded value must pass too (it may be written in its place).
 bool Emitter::safeOnBothPaths(const std::string& v, int depth) const {
   std::string flat;
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (v[i] != '\x01') {
-      flat += v[i];
-      continue;
-    }
+  flat.reserve(v.size());
+  size_t run = 0;  // the text since the last marker, copied in one piece
+  for (size_t i = v.find('\x01'); i != std::string::npos; i = v.find('\x01', i + 1)) {
+    flat.append(v, run, i - run);
     size_t k = size_t(atoi(v.c_str() + i + 1)), e = v.find('\x02', i);
     if (e == std::string::npos || k >= folds_.size() || depth > 8 || !safeOnBothPaths(folds_[k].expr, depth + 1))
       return false;
     flat += "x";
     i = e;
+    run = e + 1;
   }
+  flat.append(v, run, std::string::npos);
   return castsAndBits(flat);
 }
 
@@ -1289,16 +1290,20 @@ std::string Emitter::loopGuardText(uint32_t flagAt) {
 static const char* const kConversions[] = {"p2g_h2f(", "p2g_f2h_rn(", "p2g_f2bf_rn(", "p2g_f2d(", "p2g_h2d(",
                                            "p2g_d2f(", "p2g_d2h_rn(", "p2g_bf2f("};
 
-// Where the first call of a conversion helper `c` stands in `t` at or after `from` (npos when none).
-static size_t conversionCall(std::string_view t, const char* c, size_t from) {
-  for (size_t at = t.find(c, from); at != std::string_view::npos; at = t.find(c, at + 1))
-    if (at == 0 || !identChar(t[at - 1])) return at;
-  return std::string_view::npos;
+// The length of the conversion helper call (name and '(') that starts at `at` in `t`, 0 when none does: every
+// kConversions name starts with "p2g_", so the searches below look for that once rather than for each name.
+static size_t conversionAt(std::string_view t, size_t at) {
+  if (at > 0 && identChar(t[at - 1])) return 0;
+  for (const char* c : kConversions) {
+    size_t n = strlen(c);
+    if (t.compare(at, n, c) == 0) return n;
+  }
+  return 0;
 }
 
 static bool hasConversion(std::string_view t) {
-  for (const char* c : kConversions)
-    if (conversionCall(t, c, 0) != std::string_view::npos) return true;
+  for (size_t at = t.find("p2g_"); at != std::string_view::npos; at = t.find("p2g_", at + 1))
+    if (conversionAt(t, at)) return true;
   return false;
 }
 
@@ -1306,13 +1311,13 @@ static bool nestedConversion(const std::string& line) {
   // a nested call needs two helper names (each kConversions entry starts with p2g_): most statements have none
   size_t first = line.find("p2g_");
   if (first == std::string::npos || line.find("p2g_", first + 1) == std::string::npos) return false;
-  for (const char* c : kConversions) {
-    for (size_t at = conversionCall(line, c, 0); at != std::string::npos; at = conversionCall(line, c, at + 1)) {
-      size_t i = at + strlen(c), end = i;
-      int depth = 1;
-      while (end < line.size() && depth) depth += line[end] == '(' ? 1 : line[end] == ')' ? -1 : 0, ++end;
-      if (hasConversion(std::string_view(line.data() + i, end - i))) return true;
-    }
+  for (size_t at = first; at != std::string::npos; at = line.find("p2g_", at + 1)) {
+    size_t n = conversionAt(line, at);
+    if (!n) continue;
+    size_t i = at + n, end = i;
+    int depth = 1;
+    while (end < line.size() && depth) depth += line[end] == '(' ? 1 : line[end] == ')' ? -1 : 0, ++end;
+    if (hasConversion(std::string_view(line.data() + i, end - i))) return true;
   }
   return false;
 }
