@@ -89,44 +89,56 @@ class NameCounts {
  public:
   // Name n's counter, and whether n is new (then added, its counter 1). The pointer lasts until the next add.
   std::pair<int*, bool> add(const std::string& n) {
-    if (2 * (used_ + 1) > slots_.size()) grow();
-    size_t i = find(n);
-    if (!slots_[i].first.empty()) return {&slots_[i].second, false};
-    slots_[i] = {n, 1};
-    ++used_;
-    return {&slots_[i].second, true};
+    if (2 * (names_.size() + 1) > slots_.size()) grow();
+    uint64_t h = hash(n);
+    size_t i = find(n, h);
+    if (slots_[i].name >= 0) return {&slots_[i].count, false};
+    slots_[i] = {h, int32_t(names_.size()), 1};
+    names_.push_back(n);
+    return {&slots_[i].count, true};
   }
-  bool contains(const std::string& n) const { return !slots_.empty() && !slots_[find(n)].first.empty(); }
-  // Room for n more names without growing on the way (a register range adds thousands at once, and each growth
-  // moves every name so far).
+  bool contains(const std::string& n) const { return !slots_.empty() && slots_[find(n, hash(n))].name >= 0; }
+  // Room for n more names without growing on the way (a register range adds thousands at once).
   void reserve(size_t n) {
     size_t want = std::max<size_t>(64, slots_.size());
-    while (2 * (used_ + n + 1) > want) want *= 2;
+    while (2 * (names_.size() + n + 1) > want) want *= 2;
     if (want > slots_.size()) rehash(want);
+    names_.reserve(names_.size() + n);
   }
 
  private:
-  std::vector<std::pair<std::string, int>> slots_;  // an empty name: a free slot (names are never empty)
-  size_t used_ = 0;
+  // A slot holds a name's index in names_ (-1: free) with its hash, so growing moves no string and hashes none.
+  struct Slot {
+    uint64_t hash = 0;
+    int32_t name = -1;
+    int count = 0;
+  };
+  std::vector<Slot> slots_;
+  std::vector<std::string> names_;
 
-  static size_t hash(std::string_view n) {
+  static uint64_t hash(std::string_view n) {
     uint64_t h = 1469598103934665603ull;  // FNV-1a
     for (char c : n) h = (h ^ uint8_t(c)) * 1099511628211ull;
-    return size_t(h);
+    return h;
   }
   // n's slot, or the free slot where it would go
-  size_t find(std::string_view n) const {
+  size_t find(std::string_view n, uint64_t h) const {
     size_t mask = slots_.size() - 1;
-    size_t i = hash(n) & mask;
-    while (!slots_[i].first.empty() && slots_[i].first != n) i = (i + 1) & mask;
+    size_t i = size_t(h) & mask;
+    while (slots_[i].name >= 0 && !(slots_[i].hash == h && names_[size_t(slots_[i].name)] == n)) i = (i + 1) & mask;
     return i;
   }
   void grow() { rehash(std::max<size_t>(64, 2 * slots_.size())); }
   void rehash(size_t size) {
-    std::vector<std::pair<std::string, int>> old(size);
+    std::vector<Slot> old(size);
     old.swap(slots_);
-    for (auto& e : old)
-      if (!e.first.empty()) slots_[find(e.first)] = std::move(e);
+    size_t mask = size - 1;
+    for (const Slot& e : old) {
+      if (e.name < 0) continue;
+      size_t i = size_t(e.hash) & mask;
+      while (slots_[i].name >= 0) i = (i + 1) & mask;  // names are distinct: the first free slot
+      slots_[i] = e;
+    }
   }
 };
 
