@@ -755,6 +755,15 @@ static void appendCommentText(std::string& out, std::string_view t) {
   static const Plain kPlain;
   size_t run = 0;  // start of the plain characters not yet copied
   for (size_t i = 0; i < t.size(); ++i) {
+    // eight bytes at a time while none is below 0x20 or from 0x7F up (most lines): the test may flag a plain
+    // byte (a tab, a borrow), never miss another, and a flagged word goes through the byte test below
+    while (i + 8 < t.size()) {
+      uint64_t w;
+      memcpy(&w, t.data() + i, 8);
+      constexpr uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+      if (((w - 0x20 * kOnes) | (w + kOnes) | w) & kHigh) break;
+      i += 8;
+    }
     uint8_t c = uint8_t(t[i]);
     if (kPlain.is[c] && !(c == '\\' && i + 1 == t.size())) continue;
     out.append(t.data() + run, i - run);
@@ -1477,6 +1486,11 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
                    std::vector<std::string>& warnings) {
   scan();
   body_.clear();
+  // room for the usual body (about 80 bytes a PTX instruction, annotations included): growing a body of hundreds
+  // of kilobytes by doubling copied it several times
+  size_t insts = 0;
+  for (auto& b : F.blocks) insts += b.insts.size();
+  body_.reserve(insts * 80 + 4096);
   hasLoops_ = false;
   indent_ = 1;
   warpKernel_ = false;
