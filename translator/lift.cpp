@@ -103,7 +103,6 @@ class NameCounts {
     size_t want = std::max<size_t>(64, slots_.size());
     while (2 * (names_.size() + n + 1) > want) want *= 2;
     if (want > slots_.size()) rehash(want);
-    names_.reserve(names_.size() + n);
   }
 
  private:
