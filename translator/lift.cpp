@@ -11,6 +11,7 @@
 #include "lexer.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -88,44 +89,55 @@ class NameCounts {
  public:
   // Name n's counter, and whether n is new (then added, its counter 1). The pointer lasts until the next add.
   std::pair<int*, bool> add(const std::string& n) {
-    if (2 * (used_ + 1) > slots_.size()) grow();
-    size_t i = find(n);
-    if (!slots_[i].first.empty()) return {&slots_[i].second, false};
-    slots_[i] = {n, 1};
-    ++used_;
-    return {&slots_[i].second, true};
+    if (2 * (names_.size() + 1) > slots_.size()) grow();
+    uint64_t h = hash(n);
+    size_t i = find(n, h);
+    if (slots_[i].name >= 0) return {&slots_[i].count, false};
+    slots_[i] = {h, int32_t(names_.size()), 1};
+    names_.push_back(n);
+    return {&slots_[i].count, true};
   }
-  bool contains(const std::string& n) const { return !slots_.empty() && !slots_[find(n)].first.empty(); }
-  // Room for n more names without growing on the way (a register range adds thousands at once, and each growth
-  // moves every name so far).
+  bool contains(const std::string& n) const { return !slots_.empty() && slots_[find(n, hash(n))].name >= 0; }
+  // Room for n more names without growing on the way (a register range adds thousands at once).
   void reserve(size_t n) {
     size_t want = std::max<size_t>(64, slots_.size());
-    while (2 * (used_ + n + 1) > want) want *= 2;
+    while (2 * (names_.size() + n + 1) > want) want *= 2;
     if (want > slots_.size()) rehash(want);
   }
 
  private:
-  std::vector<std::pair<std::string, int>> slots_;  // an empty name: a free slot (names are never empty)
-  size_t used_ = 0;
+  // A slot holds a name's index in names_ (-1: free) with its hash, so growing moves no string and hashes none.
+  struct Slot {
+    uint64_t hash = 0;
+    int32_t name = -1;
+    int count = 0;
+  };
+  std::vector<Slot> slots_;
+  std::vector<std::string> names_;
 
-  static size_t hash(std::string_view n) {
+  static uint64_t hash(std::string_view n) {
     uint64_t h = 1469598103934665603ull;  // FNV-1a
     for (char c : n) h = (h ^ uint8_t(c)) * 1099511628211ull;
-    return size_t(h);
+    return h;
   }
   // n's slot, or the free slot where it would go
-  size_t find(std::string_view n) const {
+  size_t find(std::string_view n, uint64_t h) const {
     size_t mask = slots_.size() - 1;
-    size_t i = hash(n) & mask;
-    while (!slots_[i].first.empty() && slots_[i].first != n) i = (i + 1) & mask;
+    size_t i = size_t(h) & mask;
+    while (slots_[i].name >= 0 && !(slots_[i].hash == h && names_[size_t(slots_[i].name)] == n)) i = (i + 1) & mask;
     return i;
   }
   void grow() { rehash(std::max<size_t>(64, 2 * slots_.size())); }
   void rehash(size_t size) {
-    std::vector<std::pair<std::string, int>> old(size);
+    std::vector<Slot> old(size);
     old.swap(slots_);
-    for (auto& e : old)
-      if (!e.first.empty()) slots_[find(e.first)] = std::move(e);
+    size_t mask = size - 1;
+    for (const Slot& e : old) {
+      if (e.name < 0) continue;
+      size_t i = size_t(e.hash) & mask;
+      while (slots_[i].name >= 0) i = (i + 1) & mask;  // names are distinct: the first free slot
+      slots_[i] = e;
+    }
   }
 };
 
@@ -178,6 +190,7 @@ class Lifter {
     ok_ = false;
   }
   std::string uniqueName(std::string_view ptxName);
+  std::string claimName(std::string sanitized);  // uniqueName's rules after the characters (appendSanitized)
   int newBlock(std::string label);
   void closeWith(ir::Term t);
   void declareReg(const ptx::VarDecl& d);
@@ -203,14 +216,25 @@ class Lifter {
 
 uint32_t Lifter::lineOf(ptx::Span s) { return 0; }
 
-std::string Lifter::uniqueName(std::string_view ptxName) {
-  std::string n;
+// Appends the GLSL characters of a PTX name to `n`: letters, digits and '_', any other character as '_', with no
+// "__" (GLSL reserves it) and no leading '_'. Appending the characters of a name in pieces gives what appending
+// them at once does, so a register range sanitizes its base name once (declareReg).
+static void appendSanitized(std::string& n, std::string_view ptxName) {
   for (char c : ptxName) {
     bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
     char ch = ok ? c : '_';
-    if (ch == '_' && (n.empty() || n.back() == '_')) continue;  // GLSL reserves "__"; no leading '_'
+    if (ch == '_' && (n.empty() || n.back() == '_')) continue;
     n += ch;
   }
+}
+
+std::string Lifter::uniqueName(std::string_view ptxName) {
+  std::string n;
+  appendSanitized(n, ptxName);
+  return claimName(std::move(n));
+}
+
+std::string Lifter::claimName(std::string n) {
   while (!n.empty() && n.back() == '_') n.pop_back();
   if (n.empty() || (n[0] >= '0' && n[0] <= '9')) n = "v" + n;
   if (n.size() > 3 && (n.compare(0, 3, "gl_") == 0 || n.compare(0, 3, "p2g") == 0)) n = "v_" + n;
@@ -259,9 +283,21 @@ void Lifter::declareReg(const ptx::VarDecl& d) {
   if (!kRegTypes.count(d.type))
     error(d.span, "registers of type ." + std::string(d.type) + " are not supported");
   const ir::VType vt = regVType(d.type);  // once for a range of thousands
+  // a range's names are its sanitized base name and the index (uniqueName of "%r" + "12"), the base done once
+  std::string rangeBase;
+  if (d.rangeCount) appendSanitized(rangeBase, d.name);
   auto add = [&](std::string_view base, uint32_t idx, bool ranged) {
     ir::Reg r;
-    r.name = ranged ? uniqueName(std::string(base) + std::to_string(idx)) : uniqueName(base);
+    if (ranged) {
+      std::string n;
+      n.reserve(rangeBase.size() + 10);
+      n = rangeBase;
+      char digits[16];
+      n.append(digits, size_t(std::to_chars(digits, digits + sizeof digits, idx).ptr - digits));
+      r.name = claimName(std::move(n));
+    } else {
+      r.name = uniqueName(base);
+    }
     r.ptxName = d.name;
     r.ptxType = d.type;
     r.vt = vt;

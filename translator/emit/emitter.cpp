@@ -207,7 +207,13 @@ std::string Emitter::regAs(int r, Ty t) {
   const ir::Reg& R = F.regs[r];
   // a folded register reads as a marker for its value (resolveFolds)
   std::string marker;
-  if (!liveFold_.empty() && liveFold_[size_t(r)] >= 0) marker = "\x01" + std::to_string(liveFold_[size_t(r)]) + "\x02";
+  if (!liveFold_.empty() && liveFold_[size_t(r)] >= 0) {
+    char m[16];
+    m[0] = '\x01';
+    char* end = std::to_chars(m + 1, m + sizeof m - 1, liveFold_[size_t(r)]).ptr;
+    *end++ = '\x02';
+    marker.assign(m, size_t(end - m));
+  }
   const std::string& n = marker.empty() ? R.name : marker;
   if (t.k == Ty::K::Pred || R.vt == VType::Bool) {
     if (t.k == Ty::K::Pred && R.vt == VType::Bool) return n;
@@ -217,11 +223,13 @@ std::string Emitter::regAs(int r, Ty t) {
   unsigned tb = t.bits;
   std::string_view G = glslName(t);
   if (ir::vtypeBits(R.vt) == 32) {
+    // a register read as the type it holds is its name: the views below are made only where they are read
+    if (tb == 32 && G == "int") return R.vt == VType::S32 ? n : R.vt == VType::F32 ? "floatBitsToInt(" + n + ")" : "int(" + n + ")";
+    if (tb == 32 && G == "float" && R.vt == VType::F32) return n;
     std::string raw = R.vt == VType::U32 ? n : R.vt == VType::S32 ? "uint(" + n + ")" : "floatBitsToUint(" + n + ")";
     if (tb == 32) {
       if (G == "uint") return raw;
-      if (G == "int") return R.vt == VType::S32 ? n : R.vt == VType::F32 ? "floatBitsToInt(" + n + ")" : "int(" + n + ")";
-      if (G == "float") return R.vt == VType::F32 ? n : "uintBitsToFloat(" + raw + ")";
+      if (G == "float") return "uintBitsToFloat(" + raw + ")";
     }
     if (tb < 32) {
       if (t.k == Ty::K::S) return "bitfieldExtract(int(" + raw + "), 0, " + std::to_string(tb) + ")";
@@ -233,11 +241,12 @@ std::string Emitter::regAs(int r, Ty t) {
     if (G == "double") return "uint64BitsToDouble(uint64_t(" + raw + "))";
     return "uint64_t(" + raw + ")";
   }
+  if (tb == 64 && G == "int64_t") return R.vt == VType::S64 ? n : R.vt == VType::F64 ? "doubleBitsToInt64(" + n + ")" : "int64_t(" + n + ")";
+  if (tb == 64 && G != "uint64_t" && R.vt == VType::F64) return n;
   std::string raw = R.vt == VType::U64 ? n : R.vt == VType::S64 ? "uint64_t(" + n + ")" : "doubleBitsToUint64(" + n + ")";
   if (tb == 64) {
     if (G == "uint64_t") return raw;
-    if (G == "int64_t") return R.vt == VType::S64 ? n : R.vt == VType::F64 ? "doubleBitsToInt64(" + n + ")" : "int64_t(" + n + ")";
-    return R.vt == VType::F64 ? n : "uint64BitsToDouble(" + raw + ")";
+    return "uint64BitsToDouble(" + raw + ")";
   }
   std::string low = "uint(" + raw + ")";
   if (tb == 32) {
@@ -394,6 +403,11 @@ void Emitter::store(const Opnd& dst, Ty t, const std::string& expr) {
   // Raw bits of the value, widened/narrowed to the register's width per PTX's rules (sign-extend signed types).
   std::string raw;
   if (ir::vtypeBits(R.vt) == 32) {
+    // the value as is where the register holds it so (an f32 register given a float, an s32 one a 32-bit int):
+    // the raw bits are made only for the registers that read them
+    if (R.vt == VType::F32 && G == "float") return assignReg(dst.reg, expr);
+    if (R.vt == VType::S32 && G == "int" && tb == 32) return assignReg(dst.reg, expr);
+    if (R.vt == VType::S32 && G == "float") return assignReg(dst.reg, "floatBitsToInt(" + expr + ")");
     if (tb == 64) raw = G == "double" ? "uint(doubleBitsToUint64(" + expr + "))" : "uint(" + expr + ")";
     else if (G == "float") raw = bitsOf(expr);
     else raw = G == "uint" ? expr : "uint(" + expr + ")";
@@ -401,11 +415,9 @@ void Emitter::store(const Opnd& dst, Ty t, const std::string& expr) {
       raw = "(" + raw + " & " + hex32(uint32_t((1ull << declBits(R.ptxType)) - 1)) + ")";
     else if (declBits(R.ptxType) < 32 && t.k == Ty::K::S)
       raw = "(" + raw + " & " + hex32(uint32_t((1ull << declBits(R.ptxType)) - 1)) + ")";
-    std::string v;
-    if (R.vt == VType::U32) v = raw;
-    else if (R.vt == VType::S32) v = (G == "int" && tb == 32) ? expr : G == "float" ? "floatBitsToInt(" + expr + ")" : "int(" + raw + ")";
-    else v = (G == "float") ? expr : floatOf(raw);
-    assignReg(dst.reg, v);
+    if (R.vt == VType::U32) assignReg(dst.reg, raw);
+    else if (R.vt == VType::S32) assignReg(dst.reg, "int(" + raw + ")");
+    else assignReg(dst.reg, floatOf(raw));
     return;
   }
   if (tb == 64) {
@@ -449,7 +461,11 @@ void Emitter::assignReg(int r, const std::string& value) {
   auto held = std::find(holdRegs_.begin(), holdRegs_.end(), r);
   bool isFloat = F.regs[r].vt == VType::F32 || F.regs[r].vt == VType::F64 || (cur_ && floatTyped(*cur_));
   if (held == holdRegs_.end() || (isFloat && !noFloatArithmetic(value))) {
-    line(F.regs[r].name + " = " + value + ";");
+    const std::string& name = F.regs[r].name;
+    std::string statement;
+    statement.reserve(name.size() + value.size() + 4);
+    statement.append(name).append(" = ").append(value) += ';';
+    line(statement);
     return;
   }
   holdRegs_.erase(held);
@@ -468,7 +484,11 @@ void Emitter::assignReg(int r, const std::string& value) {
   int k = int(folds_.size()) - 1;
   heldFolds_.push_back(k);
   liveFold_[size_t(r)] = k;
-  body_ += "\x03" + std::to_string(k) + "\n";
+  char marker[16];
+  marker[0] = '\x03';
+  char* end = std::to_chars(marker + 1, marker + sizeof marker - 1, k).ptr;
+  *end++ = '\n';
+  body_.append(marker, size_t(end - marker));
 }
 
 std::string Emitter::assignText(size_t k) const {
@@ -738,6 +758,15 @@ static void appendCommentText(std::string& out, std::string_view t) {
   static const Plain kPlain;
   size_t run = 0;  // start of the plain characters not yet copied
   for (size_t i = 0; i < t.size(); ++i) {
+    // eight bytes at a time while none is below 0x20 or from 0x7F up (most lines): the test may flag a plain
+    // byte (a tab, a borrow), never miss another, and a flagged word goes through the byte test below
+    while (i + 8 < t.size()) {
+      uint64_t w;
+      memcpy(&w, t.data() + i, 8);
+      constexpr uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+      if (((w - 0x20 * kOnes) | (w + kOnes) | w) & kHigh) break;
+      i += 8;
+    }
     uint8_t c = uint8_t(t[i]);
     if (kPlain.is[c] && !(c == '\\' && i + 1 == t.size())) continue;
     out.append(t.data() + run, i - run);
@@ -756,19 +785,25 @@ void Emitter::annotate(const ptx::Span& span) {
   if (lc.line && lc.line != lastLine_) {
     std::string_view t = lc.lineText;
     while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
-    // line(note_) without its search for a second statement (a comment holds none): one in four body lines is
-    // an annotation
-    note_.assign("// ptx:");
-    char num[16];
-    note_.append(num, size_t(std::to_chars(num, num + sizeof num, lc.line).ptr - num));
-    note_ += "  ";
-    appendCommentText(note_, t);
+    // line(note) without its search for a second statement (a comment holds none): one in four body lines is
+    // an annotation, written straight into the body when no temporary waits for its declaration
     for (int k : heldFolds_) {
       folds_[size_t(k)].forced = true;
       liveFold_[size_t(folds_[size_t(k)].reg)] = -1;
     }
     heldFolds_.clear();
-    if (pendingTmps_.empty()) appendLine(note_);
+    bool direct = pendingTmps_.empty();
+    if (direct && body_.capacity() - body_.size() < t.size() + 64)  // appendLine's room, with the note's size
+      body_.reserve(body_.capacity() * 2 + t.size() + 4096);
+    std::string& note = direct ? body_ : note_;
+    if (direct) note.append(size_t(indent_) * 2, ' ');
+    else note.clear();
+    note += "// ptx:";
+    char num[16];
+    note.append(num, size_t(std::to_chars(num, num + sizeof num, lc.line).ptr - num));
+    note += "  ";
+    appendCommentText(note, t);
+    if (direct) body_ += '\n';
     else line(note_);
     lastLine_ = lc.line;
   }
@@ -891,17 +926,18 @@ static bool castsAndBits(const std::string& v) {
 // castsAndBits for a text with fold markers: each folded value must pass too (it may be written in its place).
 bool Emitter::safeOnBothPaths(const std::string& v, int depth) const {
   std::string flat;
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (v[i] != '\x01') {
-      flat += v[i];
-      continue;
-    }
+  flat.reserve(v.size());
+  size_t run = 0;  // the text since the last marker, copied in one piece
+  for (size_t i = v.find('\x01'); i != std::string::npos; i = v.find('\x01', i + 1)) {
+    flat.append(v, run, i - run);
     size_t k = size_t(atoi(v.c_str() + i + 1)), e = v.find('\x02', i);
     if (e == std::string::npos || k >= folds_.size() || depth > 8 || !safeOnBothPaths(folds_[k].expr, depth + 1))
       return false;
     flat += "x";
     i = e;
+    run = e + 1;
   }
+  flat.append(v, run, std::string::npos);
   return castsAndBits(flat);
 }
 
@@ -1266,16 +1302,20 @@ std::string Emitter::loopGuardText(uint32_t flagAt) {
 static const char* const kConversions[] = {"p2g_h2f(", "p2g_f2h_rn(", "p2g_f2bf_rn(", "p2g_f2d(", "p2g_h2d(",
                                            "p2g_d2f(", "p2g_d2h_rn(", "p2g_bf2f("};
 
-// Where the first call of a conversion helper `c` stands in `t` at or after `from` (npos when none).
-static size_t conversionCall(std::string_view t, const char* c, size_t from) {
-  for (size_t at = t.find(c, from); at != std::string_view::npos; at = t.find(c, at + 1))
-    if (at == 0 || !identChar(t[at - 1])) return at;
-  return std::string_view::npos;
+// The length of the conversion helper call (name and '(') that starts at `at` in `t`, 0 when none does: every
+// kConversions name starts with "p2g_", so the searches below look for that once rather than for each name.
+static size_t conversionAt(std::string_view t, size_t at) {
+  if (at > 0 && identChar(t[at - 1])) return 0;
+  for (const char* c : kConversions) {
+    size_t n = strlen(c);
+    if (t.compare(at, n, c) == 0) return n;
+  }
+  return 0;
 }
 
 static bool hasConversion(std::string_view t) {
-  for (const char* c : kConversions)
-    if (conversionCall(t, c, 0) != std::string_view::npos) return true;
+  for (size_t at = t.find("p2g_"); at != std::string_view::npos; at = t.find("p2g_", at + 1))
+    if (conversionAt(t, at)) return true;
   return false;
 }
 
@@ -1283,13 +1323,13 @@ static bool nestedConversion(const std::string& line) {
   // a nested call needs two helper names (each kConversions entry starts with p2g_): most statements have none
   size_t first = line.find("p2g_");
   if (first == std::string::npos || line.find("p2g_", first + 1) == std::string::npos) return false;
-  for (const char* c : kConversions) {
-    for (size_t at = conversionCall(line, c, 0); at != std::string::npos; at = conversionCall(line, c, at + 1)) {
-      size_t i = at + strlen(c), end = i;
-      int depth = 1;
-      while (end < line.size() && depth) depth += line[end] == '(' ? 1 : line[end] == ')' ? -1 : 0, ++end;
-      if (hasConversion(std::string_view(line.data() + i, end - i))) return true;
-    }
+  for (size_t at = first; at != std::string::npos; at = line.find("p2g_", at + 1)) {
+    size_t n = conversionAt(line, at);
+    if (!n) continue;
+    size_t i = at + n, end = i;
+    int depth = 1;
+    while (end < line.size() && depth) depth += line[end] == '(' ? 1 : line[end] == ')' ? -1 : 0, ++end;
+    if (hasConversion(std::string_view(line.data() + i, end - i))) return true;
   }
   return false;
 }
@@ -1449,6 +1489,11 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
                    std::vector<std::string>& warnings) {
   scan();
   body_.clear();
+  // room for the usual body (about 80 bytes a PTX instruction, annotations included): growing a body of hundreds
+  // of kilobytes by doubling copied it several times
+  size_t insts = 0;
+  for (auto& b : F.blocks) insts += b.insts.size();
+  body_.reserve(insts * 80 + 4096);
   hasLoops_ = false;
   indent_ = 1;
   warpKernel_ = false;
@@ -1498,6 +1543,7 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
     if (h.rfind("p2g_gen_ld", 0) == 0 || h.rfind("p2g_ldc", 0) == 0) usesConst_ = true;
 
   std::string out;
+  out.reserve(body_.size() + replays_.size() + (replays_.size() >> 4) + 65536);  // the body, the replays, the rest
   out += "#version 460\n";
   out += "// Generated by ptx2glsl from PTX entry '" + F.name + "'. Do not edit.\n";
   out += "#extension GL_EXT_buffer_reference : require\n";
@@ -1626,7 +1672,7 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
   for (size_t i = 0; i < replays_.size();) {  // long parameter lists continue on the next line
     size_t e = replays_.find('\n', i);
     if (e == std::string::npos) e = replays_.size();
-    wrapLine(replays_.substr(i, e - i), out);
+    wrapLine(std::string_view(replays_).substr(i, e - i), out);
     out += '\n';
     i = e + 1;
   }

@@ -294,6 +294,7 @@ class Names {
     uint32_t safe = 0, written = 0, tested = 0, named = 0, readBefore = 0, local = 0;
     bool mentioned = false;
     uint8_t pureCall = 0;  // as a function called: 0 not yet asked, 1 pure, 2 not (pureStmt)
+    int type = -1;         // as a variable: its type, an index into guardRegions' types (-1: not yet asked)
     size_t first = 0, last = 0;
   };
   Names() : slot_(1024, -1) {}
@@ -374,14 +375,13 @@ class Region {
     return false;
   }
 
-  // Appends the rewritten operand `a`, wrapped in `test` ("p2g_in(", "p2g_in_nan(") when not null; a variable
-  // `name` from outside the region so tested counts as tested for the rest of the region (its value on entry).
-  void operand(std::string& out, const std::string& a, const char* test, string_view name) {
-    if (!test) {
-      out += a;
-      return;
-    }
-    out.append(test).append(a) += ')';
+  // Wraps the rewritten operand that `out` holds from `at` on in `test` ("p2g_in(", "p2g_in_nan(") when not null;
+  // a variable `name` from outside the region so tested counts as tested for the rest of the region (its value on
+  // entry).
+  void operand(std::string& out, size_t at, const char* test, string_view name) {
+    if (!test) return;
+    out.insert(at, test);
+    out += ')';
     if (!name.empty()) {
       Names::Info& I = names[names.id(name)];
       if (I.written != r) I.tested = r;
@@ -393,6 +393,12 @@ class Region {
   std::string rewrite(string_view e) {
     std::string out;
     out.reserve(e.size() + 16);
+    rewriteInto(out, e);
+    return out;
+  }
+
+  // rewrite(e), appended to `out` (an operand is rewritten in place: no string of its own)
+  void rewriteInto(std::string& out, string_view e) {
     for (size_t i = 0; i < e.size();) {
       size_t at = e.find("p2g_f", i);  // every guarded name starts so: copy what comes before in one piece
       if (at == npos) {
@@ -417,11 +423,12 @@ class Region {
           // which would keep a NaN where PTX gives the other operand
           uint32_t u = 0;
           bool inf = literalBits(args[1 - k], u) && (u & 0x7FFFFFFFu) == 0x7F800000u;
-          std::string a = rewrite(args[k]);
           if (k) out += ", ";
+          size_t from = out.size();
+          rewriteInto(out, args[k]);  // first: it marks the variables it tests
           bool ident = isIdent(args[k]);
           const char* test = inf && !safeLiteral(args[k]) ? "p2g_in_nan(" : !safe(args[k]) ? "p2g_in(" : nullptr;
-          operand(out, a, test, ident ? args[k] : string_view());
+          operand(out, from, test, ident ? args[k] : string_view());
         }
         out += ')';
         i = close + 1;
@@ -440,9 +447,20 @@ class Region {
         size_t operands = g == "p2g_ffma" ? 3 : 2;
         bool identity = mayBeCopy(g, args);  // then an entering operand is tested for NaN too
         for (size_t k = 0; k < operands; ++k) {  // the short form: rn, no .ftz, the region's device pass
-          string_view negated;
-          std::string a = negation(args[k], negated) ? plainNeg(rewrite(negated)) : rewrite(args[k]);
           if (k) out += ", ";
+          size_t from = out.size();
+          string_view negated;
+          if (negation(args[k], negated)) {  // plainNeg of the rewritten operand
+            rewriteInto(out, negated);
+            if (isIdent(string_view(out).substr(from))) {
+              out.insert(from, "-");
+            } else {
+              out.insert(from, "-(");
+              out += ')';
+            }
+          } else {
+            rewriteInto(out, args[k]);
+          }
           const char* test = nullptr;
           bool ident = isIdent(args[k]);
           if (identity && !safeLiteral(args[k]) && !guardedResult(args[k]) &&
@@ -450,7 +468,7 @@ class Region {
             test = "p2g_in_nan(";
           else if (!safe(args[k]))
             test = "p2g_in(";
-          operand(out, a, test, ident ? args[k] : string_view());
+          operand(out, from, test, ident ? args[k] : string_view());
         }
         out += ')';
         i = close + 1;
@@ -459,7 +477,6 @@ class Region {
       }
       if (!hit) out += e[i++];
     }
-    return out;
   }
 
   // True when `e` is known to be neither subnormal nor NaN on entry to its use, or is tested already: a result
@@ -535,7 +552,12 @@ int guardRegions(std::string& body, std::string& functions,
     const Names::Info& I = names[id];
     return I.mentioned ? std::make_pair(I.first, I.last) : std::make_pair(size_t(0), size_t(0));
   };
-  auto type = [&](string_view n) {
+  // each name's type, asked once (regions name the same variables again and again)
+  std::vector<std::string> types;
+  auto type = [&](int id) -> const std::string& {
+    Names::Info& I = names[id];
+    if (I.type >= 0) return types[size_t(I.type)];
+    string_view n = names.name(id);
     std::string t = typeOf(std::string(n));
     if (t.empty()) {
       if (!declaredDone) {
@@ -546,7 +568,9 @@ int guardRegions(std::string& body, std::string& functions,
       auto it = declared.find(n);
       if (it != declared.end()) t = std::string(it->second);
     }
-    return t;
+    names[id].type = int(types.size());
+    types.push_back(std::move(t));
+    return types.back();
   };
   // per line: a statement with a guarded call; a statement with pure calls only (-1: not yet known)
   std::vector<int8_t> guardedLine(lines.size(), -1), pureLine(lines.size(), -1);
@@ -651,7 +675,7 @@ int guardRegions(std::string& body, std::string& functions,
       if (!ok) break;
       string_view n = names.name(id);
       bool in = names[id].readBefore == r, outp = names[id].written == r;
-      std::string t = type(n);
+      std::string t = type(id);
       if (t == "-") continue;  // a global: the replay reads it as main() does
       if (t.empty()) {
         ok = false;  // a name the run reads whose type is unknown here (not a local of main: nothing to pass)
@@ -725,7 +749,7 @@ int guardRegions(std::string& body, std::string& functions,
       Names::Info& L = names[names.id(s.lhs)];
       if (L.local == r) {  // declared at its first assignment
         L.local = 0;
-        functions += type(s.lhs);
+        functions += type(names.id(s.lhs));
         functions += ' ';
       }
       functions.append(s.lhs).append(" = ").append(s.rhs) += ";\n";

@@ -7,7 +7,6 @@
 // handler would ignore must not appear in any line of its opcode unless it cannot change the bytes the kernel
 // writes; such lines say why in their note (cache and eviction hints, scopes of relaxed atomics).
 #include <string_view>
-#include <unordered_map>
 
 #include "emitter.h"
 #include "forms.h"
@@ -385,15 +384,28 @@ const std::vector<FormLine> kLines = {
 const std::vector<FormLine>& formLines() { return kLines; }
 const std::vector<FormClass>& formClasses() { return kClasses; }
 
+// The handlers by opcode, bucketed by first letter and length: the emitter asks for every instruction several
+// times (the warp plan, emission), and hashing the opcode cost more than comparing the one or two names that share
+// a bucket.
 Handler findHandler(std::string_view opcode) {
-  static const std::unordered_map<std::string_view, Handler> index = [] {
-    std::unordered_map<std::string_view, Handler> m;
-    for (auto& e : kLines)
-      if (e.handler) m.emplace(e.op, e.handler);
-    return m;
-  }();
-  auto it = index.find(opcode);
-  return it == index.end() ? nullptr : it->second;
+  struct Index {
+    std::vector<std::pair<std::string_view, Handler>> bucket[256];
+    static size_t of(std::string_view op) { return (uint8_t(op[0]) * 31u + op.size()) & 255u; }
+    Index() {
+      for (auto& e : kLines) {
+        if (!e.handler || e.op.empty()) continue;
+        auto& b = bucket[of(e.op)];
+        bool known = false;  // the first line of an opcode names its handler
+        for (auto& [op, h] : b) known = known || op == e.op;
+        if (!known) b.push_back({e.op, e.handler});
+      }
+    }
+  };
+  static const Index index;
+  if (opcode.empty()) return nullptr;
+  for (auto& [op, h] : index.bucket[Index::of(opcode)])
+    if (op == opcode) return h;
+  return nullptr;
 }
 
 std::vector<std::string> handledOpcodes() {
