@@ -169,13 +169,13 @@ void emitTld4(Emitter& E, const ir::Inst& in) {
   storeResults(E, in, in.ops[0], dtype, t);
 }
 
-// txq / suq: one 32-bit attribute.
 // The surface helpers (tex_prelude.cpp kSurfHelpers, in every shader with a surface instruction) store 8- and
 // 16-bit components with stores of that width: 8- and 16-bit storage.
 void surfaceFeatures(Emitter& E) {
   for (const char* f : {"storage8", "int8", "storage16", "int16"}) E.feature(f);
 }
 
+// txq / suq: one 32-bit attribute.
 void emitQuery(Emitter& E, const ir::Inst& in) {
   if (in.op == "suq") surfaceFeatures(E);
   static const char* kWhat[] = {"width", "height", "depth", "normalized_coords", "filter_mode",

@@ -23,7 +23,6 @@ namespace p2g {
 
 std::vector<PreludeHelper> sfuHelpers2();  // sfu_prelude2.cpp
 
-// Branch-free-in-loops lower bound over the sorted exception list (at most 2^20 entries): binary steps 2^19 .. 1.
 // The exception search of p2g_sfu_core: lower_bound of m over the exceptions of m's bucket (the 2^12 buckets of the
 // 23-bit input, m >> 11), whose range [lo, hi) the runtime's bucket index gives (runtime/common/sfu_tables.h: at
 // most 511 exceptions a bucket, checked when the tables are laid out), unrolled in 9 halving steps: 9 dependent

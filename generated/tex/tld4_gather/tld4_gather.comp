@@ -220,11 +220,11 @@ uvec4 p2g_tex_tap(P2GImage d, int x, int y, int z, uint dims, bool raw) {
 // Float texels (f16 or f32 bits per component; f16: mb 10 fraction bits, eb 5 exponent bits; f32: 23 and 8) as
 // signed significands with 4 guard bits, aligned to the biased exponent em (subnormals have exponent 1), truncated
 // toward zero (sign and magnitude).
-i64vec4 p2g_tex_align(uvec4 h, uvec4 em, uint mb, uint eb) {
+ivec4 p2g_tex_align(uvec4 h, uvec4 em, uint mb, uint eb) {
   uvec4 e = (h >> mb) & ((1u << eb) - 1u);
   uvec4 m = (h & ((1u << mb) - 1u)) | mix(uvec4(0u), uvec4(1u << mb), notEqual(e, uvec4(0u)));
   uvec4 sh = min(em - min(max(e, uvec4(1u)), em), uvec4(31u));
-  i64vec4 a = i64vec4((m << 4u) >> sh);
+  ivec4 a = ivec4((m << 4u) >> sh);  // below 2^28
   return mix(a, -a, notEqual((h >> (mb + eb)) & 1u, uvec4(0u)));
 }
 
@@ -247,8 +247,8 @@ i64vec4 p2g_tex_slice(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, bool isH,
   uint mb = isH ? 10u : 23u, eb = isH ? 5u : 8u;
   uvec4 em = p2g_tex_emax(t0, t1, t2, t3, w, mb, eb);
   ex = ivec4(em) - (isH ? 15 + 22 : 127 + 35);  // 2^(em - bias - mb - 4 - 8)
-  return int64_t(w.x) * p2g_tex_align(t0, em, mb, eb) + int64_t(w.y) * p2g_tex_align(t1, em, mb, eb) +
-         int64_t(w.z) * p2g_tex_align(t2, em, mb, eb) + int64_t(w.w) * p2g_tex_align(t3, em, mb, eb);
+  return int64_t(w.x) * i64vec4(p2g_tex_align(t0, em, mb, eb)) + int64_t(w.y) * i64vec4(p2g_tex_align(t1, em, mb, eb)) +
+         int64_t(w.z) * i64vec4(p2g_tex_align(t2, em, mb, eb)) + int64_t(w.w) * i64vec4(p2g_tex_align(t3, em, mb, eb));
 }
 
 // p2g_tex_slice for f16 texels in 32-bit integers, when the footprint is one slice (1D and 2D): each aligned
@@ -256,16 +256,8 @@ i64vec4 p2g_tex_slice(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, bool isH,
 ivec4 p2g_tex_slice16(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, out ivec4 ex) {
   uvec4 em = p2g_tex_emax(t0, t1, t2, t3, w, 10u, 5u);
   ex = ivec4(em) - (15 + 22);
-  ivec4 S = ivec4(0);
-  for (int i = 0; i < 4; ++i) {
-    uvec4 t = i == 0 ? t0 : i == 1 ? t1 : i == 2 ? t2 : t3;
-    uvec4 e = (t >> 10u) & 31u;
-    uvec4 m = (t & 1023u) | mix(uvec4(0u), uvec4(1024u), notEqual(e, uvec4(0u)));
-    uvec4 sh = min(em - min(max(e, uvec4(1u)), em), uvec4(31u));
-    ivec4 a = ivec4((m << 4u) >> sh);
-    S += w[i] * mix(a, -a, notEqual((t >> 15u) & 1u, uvec4(0u)));
-  }
-  return S;
+  return w.x * p2g_tex_align(t0, em, 10u, 5u) + w.y * p2g_tex_align(t1, em, 10u, 5u) +
+         w.z * p2g_tex_align(t2, em, 10u, 5u) + w.w * p2g_tex_align(t3, em, 10u, 5u);
 }
 
 // p2g_tex_fin of one slice of f16 texels (S * 2^x, |S| < 2^23): rounded once to f16 precision with ties away from
