@@ -16,13 +16,44 @@ struct Store {
   bool loaded = false;
   std::string err;
   std::map<std::string, std::vector<uint8_t>> tables;   // name -> record without the name
-  std::map<std::string, bool> psfu;                      // name -> a PSFU table (its record gets a bucket index)
 };
 
 bool readFile(const std::string& path, std::vector<uint8_t>& out) {
   std::ifstream f(path, std::ios::binary);
   if (!f) return false;
   out.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  return true;
+}
+
+// A PSFU record's bucket index (sfu_tables.h), appended to the record once when its file is read: for each bucket
+// b of the 23-bit input (b = m >> kSfuBucketShift), the index of its first exception, then the count. The
+// exceptions are sorted by input (the blob's order, checked here); a bucket holding more than kSfuBucketMax of them
+// makes the file malformed (the shader's search covers that many).
+bool appendBucketIndex(const std::string& name, std::vector<uint8_t>& rec, std::string& err) {
+  auto rd = [&](size_t at) { uint32_t v; std::memcpy(&v, rec.data() + at, 4); return v; };
+  uint32_t k = rd(0), nexc = rd(8);
+  size_t at = 16 + (size_t(3) << k) * 8;
+  const uint32_t buckets = 1u << (23 - kSfuBucketShift);
+  std::vector<uint32_t> start(buckets + 1, nexc);
+  uint32_t prev = 0, b = 0;
+  for (uint32_t i = 0; i < nexc; ++i) {
+    uint32_t m = rd(at + 4 * size_t(i)) >> 8;
+    if ((i > 0 && m <= prev) || m >= (1u << 23)) {
+      err = "SFU model table '" + name + "': exceptions not sorted by input at entry " + std::to_string(i);
+      return false;
+    }
+    prev = m;
+    for (; b <= (m >> kSfuBucketShift); ++b) start[b] = i;
+  }
+  for (uint32_t i = 0; i < buckets; ++i)
+    if (start[i + 1] - start[i] > kSfuBucketMax) {
+      err = "SFU model table '" + name + "': " + std::to_string(start[i + 1] - start[i]) + " exceptions in bucket " +
+            std::to_string(i) + ", more than the " + std::to_string(kSfuBucketMax) + " the shader searches";
+      return false;
+    }
+  size_t o = rec.size();
+  rec.resize(o + start.size() * 4);
+  std::memcpy(rec.data() + o, start.data(), start.size() * 4);
   return true;
 }
 
@@ -69,7 +100,10 @@ bool parseBlob(const std::string& path, const std::vector<uint8_t>& b, Store& s)
     if (off + 16 + body > b.size()) { s.err = path + ": table " + name + " is truncated"; return false; }
     if (s.tables.count(name)) { s.err = path + ": table " + name + " appears twice"; return false; }
     s.tables[name].assign(b.begin() + off + 16, b.begin() + off + 16 + body);
-    s.psfu[name] = magic == kPSFU;
+    if (magic == kPSFU && !appendBucketIndex(name, s.tables[name], s.err)) {
+      s.err = path + ": " + s.err;
+      return false;
+    }
     off += 16 + body;
   }
   if (off != b.size()) { s.err = path + ": " + std::to_string(b.size() - off) + " bytes after the last table"; return false; }
@@ -149,38 +183,6 @@ Store& store() {
   return s;
 }
 
-// A PSFU record's bucket index (sfu_tables.h): for each bucket b of the 23-bit input (b = m >> kSfuBucketShift),
-// the index of its first exception, then the count. The exceptions are sorted by input (the blob's order, checked
-// here); a bucket holding more than kSfuBucketMax of them is an error (the shader's search covers that many).
-bool appendBucketIndex(const std::string& name, const std::vector<uint8_t>& rec, std::vector<uint8_t>& image,
-                       std::string& err) {
-  auto rd = [&](size_t at) { uint32_t v; std::memcpy(&v, rec.data() + at, 4); return v; };
-  uint32_t k = rd(0), nexc = rd(8);
-  size_t at = 16 + (size_t(3) << k) * 8;
-  const uint32_t buckets = 1u << (23 - kSfuBucketShift);
-  std::vector<uint32_t> start(buckets + 1, nexc);
-  uint32_t prev = 0, b = 0;
-  for (uint32_t i = 0; i < nexc; ++i) {
-    uint32_t m = rd(at + 4 * size_t(i)) >> 8;
-    if ((i > 0 && m <= prev) || m >= (1u << 23)) {
-      err = "SFU model table '" + name + "': exceptions not sorted by input at entry " + std::to_string(i);
-      return false;
-    }
-    prev = m;
-    for (; b <= (m >> kSfuBucketShift); ++b) start[b] = i;
-  }
-  for (uint32_t i = 0; i < buckets; ++i)
-    if (start[i + 1] - start[i] > kSfuBucketMax) {
-      err = "SFU model table '" + name + "': " + std::to_string(start[i + 1] - start[i]) + " exceptions in bucket " +
-            std::to_string(i) + ", more than the " + std::to_string(kSfuBucketMax) + " the shader searches";
-      return false;
-    }
-  size_t o = image.size();
-  image.resize(o + start.size() * 4);
-  std::memcpy(image.data() + o, start.data(), start.size() * 4);
-  return true;
-}
-
 }  // namespace
 
 bool layoutSfuTables(const std::vector<std::string>& names, std::vector<uint8_t>& image,
@@ -194,7 +196,6 @@ bool layoutSfuTables(const std::vector<std::string>& names, std::vector<uint8_t>
     if (it == s.tables.end()) { err = "SFU model table '" + n + "' is not in the table files" + (s.err.empty() ? "" : " (" + s.err + ")"); return false; }
     offsets.push_back(uint32_t(image.size()));
     image.insert(image.end(), it->second.begin(), it->second.end());
-    if (s.psfu[n] && !appendBucketIndex(n, it->second, image, err)) return false;
     image.resize((image.size() + 15) & ~size_t(15), 0);
   }
   return true;

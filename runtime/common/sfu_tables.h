@@ -23,9 +23,9 @@ constexpr uint32_t kSfuBucketMax = 511;
 // without the name (the shader reads it in place: sfu_prelude.cpp, sfu_prelude2.cpp); all fields little-endian:
 //   PSFU tables (sfu_tables.bin: RCP, RSQRT0/1, SQRT0/1, EX2P/N):
 //     +0 int32 k, scale, nexc, pad; +16 3 << k doubles (c0, c1, c2 per segment); then nexc uint exceptions
-//     (index << 8 | int8 correction, sorted by index) padded to an even count; then the bucket index, made here:
-//     2^(23 - kSfuBucketShift) + 1 uint, entry b the first exception whose index is at least b << kSfuBucketShift
-//     (the last entry nexc), so bucket b's exceptions are [entry b, entry b + 1).
+//     (index << 8 | int8 correction, sorted by index) padded to an even count; then the bucket index, added when
+//     the file is read: 2^(23 - kSfuBucketShift) + 1 uint, entry b the first exception whose index is at least
+//     b << kSfuBucketShift (the last entry nexc), so bucket b's exceptions are [entry b, entry b + 1).
 //   PSF2 interpolator tables (sfu_tables2.bin: SINP, LG2P):
 //     +0 int32 k, n, F | OB << 8 | col << 16, 1 << 30; +16 3 << k int64 (C0, C1, C2 per segment).
 //   PSF2 fitted tables (sfu_tables2.bin: TANH_M8 .. TANH_P2):
