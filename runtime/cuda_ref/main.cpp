@@ -8,6 +8,7 @@
 //   --check     compare with the existing expected/ instead of writing (shows the reference is deterministic)
 //   --device N  CUDA device ordinal (default 0)
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cuda.h>
 
@@ -33,7 +34,7 @@ struct Options {
   std::string outDir;
   bool check = false;
   int device = 0;
-  int repeat = 0;  // --time N: time N further launches with CUDA events (outputs are read before them)
+  int repeat = 0;  // --time N: time N further launches with CUDA events, after 1 s of untimed ones (outputs read first)
 };
 
 int g_timeRuns = 0;
@@ -278,6 +279,14 @@ bool runCase(const CaseSpec& c, std::vector<std::vector<uint8_t>>& outputs, std:
     if (!cuOk(cuEventCreate(&e0, CU_EVENT_DEFAULT), "cuEventCreate", err) ||
         !cuOk(cuEventCreate(&e1, CU_EVENT_DEFAULT), "cuEventCreate", err))
       return false;
+    // Untimed launches for at least 1 s first, as `ptx2glsl run --repeat` does: the GPU leaves its idle clock
+    // (345 MHz on the H200, 1980 MHz under load) only some 0.3-0.6 s into a busy period (docs/GPU_BENCH.md).
+    for (auto w0 = std::chrono::steady_clock::now();
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count() < 1.0;) {
+      r = cuLaunchKernel(fn, c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2],
+                         c.dynamicSharedBytes, nullptr, nullptr, size ? extra : nullptr);
+      if (!cuOk(r, "cuLaunchKernel", err) || !cuOk(cuCtxSynchronize(), "cuCtxSynchronize", err)) return false;
+    }
     for (int k = 0; k < g_timeRuns; ++k) {
       cuEventRecord(e0, nullptr);
       r = cuLaunchKernel(fn, c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2],

@@ -411,7 +411,15 @@ bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repe
   out = LaunchResult();
   out.pipelineMs = pipelineMs;
   if (ctx.pipelineStats && !pipelineStatistics(R, out.pipelineStats, err)) return false;
-  for (int rep = 0; rep < std::max(1, repeat); ++rep) {
+  // With repeat > 1: dispatch 0 gives the outputs and is not timed; then dispatches run untimed for at least
+  // kWarmupMs of wall time, so that the GPU has left its idle clock (the H200 idles at 345 MHz and reaches 1980 MHz
+  // only some 0.3-0.6 s into a busy period, which made the first dispatches after pipeline creation up to 5.7x
+  // slower: docs/GPU_BENCH.md "GPU clocks"); then `repeat` timed dispatches.
+  constexpr double kWarmupMs = 1000.0;
+  const int timed = repeat > 1 ? repeat : 0;
+  std::chrono::steady_clock::time_point warmStart;
+  bool warming = false;
+  for (int rep = 0; rep < 1 + timed; ++rep) {
     for (size_t i = 0; i < c.buffers.size(); ++i)
       if (!in.buffers[i].empty()) std::memcpy(R.bufs[i].map, in.buffers[i].data(), in.buffers[i].size());
     for (size_t i = 0; i < in.imgs.size(); ++i)
@@ -420,10 +428,22 @@ bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repe
     if (m.checkBounds) clearBoundsRecord(R.bounds);
     double ms;
     if (!submitAndWait(R, timeoutS, ms, err)) return false;
-    if (ms >= 0) out.gpuMs.push_back(ms);
+    if (rep > 0 && !warming && ms >= 0) out.gpuMs.push_back(ms);
+    if (rep > 0 && !warming && std::getenv("PTX2GLSL_TIMES"))
+      fprintf(stderr, "%s: dispatch %d: %.3f GPU ms\n", c.name.c_str(), rep, ms);
     if (rep == 0 && std::getenv("PTX2GLSL_VERBOSE")) fprintf(stderr, "%s: first dispatch done (%.3f GPU ms)\n", c.name.c_str(), ms);
     if (!checkDispatch(R, c, m, err)) return false;
+    if (warming) {  // a warm-up dispatch is not one of the timed ones
+      warming = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - warmStart).count() <
+                kWarmupMs;
+      --rep;
+      continue;
+    }
     if (rep > 0) continue;
+    if (timed > 0) {
+      warming = true;
+      warmStart = std::chrono::steady_clock::now();
+    }
     for (auto& o : c.outputs) {
       if (o.surface) {  // surfaces come back as their tightly packed rows
         size_t si = 0;
