@@ -383,6 +383,20 @@ uvec4 p2g_suldv(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint
 void p2g_sustv(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode, uvec4 v) {
   uint off;
   if (!p2g_surf_off(h, c, layer, dims, cb, n, mode, off)) return;
+  // 8/16-bit components that fill whole 32-bit words from a word boundary (v2/v4.b16, v4.b8): one 32-bit store per
+  // word, the same bytes. On NVIDIA's Vulkan driver 16-bit stores are slow: K's 16-bit surface stores were 6.7 of
+  // its 11.6 ms native, and a pair of them as one 32-bit store took 80 % of the pair's cost away (docs/GPU_BENCH.md,
+  // 2026-12-04).
+  if (cb < 4u && cb * n >= 4u && (off & 3u) == 0u) {
+    uint64_t a = P2GImage(h).texels + uint64_t(off);
+    if (cb == 2u) {
+      P2GU32(a).v = (v.x & 0xFFFFu) | ((v.y & 0xFFFFu) << 16);
+      if (n > 2u) P2GU32(a + 4ul).v = (v.z & 0xFFFFu) | ((v.w & 0xFFFFu) << 16);
+    } else {
+      P2GU32(a).v = (v.x & 0xFFu) | ((v.y & 0xFFu) << 8) | ((v.z & 0xFFu) << 16) | ((v.w & 0xFFu) << 24);
+    }
+    return;
+  }
   p2g_surf_st(h, off, cb, v.x);
   p2g_surf_st(h, off + cb, cb, v.y);
   if (n > 2u) {
