@@ -121,6 +121,12 @@ def check_case(d):
             if ptype not in ("u64", "b64"):
                 errors.append(f"{where}: buffer for a .{ptype} parameter")
             check_buffer_ref(p, buffers, where, errors)
+        elif "texture" in p or "surface" in p:
+            kind = "texture" if "texture" in p else "surface"
+            if ptype not in ("u64", "b64"):
+                errors.append(f"{where}: {kind} handle for a .{ptype} parameter")
+            if p[kind] not in case.get(kind + "s", {}):
+                errors.append(f"{where}: unknown {kind} {p[kind]}")
         else:
             kind = next(iter(p))
             if kind != ptype:
@@ -128,6 +134,10 @@ def check_case(d):
             check_scalar_value(kind, p[kind], where, errors)
 
     for o in case.get("outputs", [{"buffer": n} for n in buffers]):
+        if "surface" in o:
+            if o["surface"] not in case.get("surfaces", {}):
+                errors.append(f"output {o['surface']}: unknown surface")
+            continue
         name = o.get("buffer")
         if name not in buffers:
             errors.append(f"output {name}: unknown buffer")
