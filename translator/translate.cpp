@@ -1,7 +1,5 @@
 #include "translate.h"
 
-#include "region_guard.h"
-
 #include <chrono>
 
 #include "handles.h"
@@ -108,13 +106,6 @@ bool translateParsed(const ptx::SourceManager& sm, int buf, const ptx::Module& m
     if (!em.emit(tree, r.glsl, features, warnings)) {
       ok = false;
       continue;
-    }
-    // The image helpers read descriptor records through buffer references declared in the emitter's header, so
-    // they go between the header (and prelude) and main().
-    if (std::string tp = texturePreludeFor(f); !tp.empty()) {
-      size_t at = r.glsl.find(kReplaysHeading);  // the guarded regions' replays call them too
-      if (at == std::string::npos) at = r.glsl.find("\nvoid main() {\n");
-      if (at != std::string::npos) r.glsl.insert(at, "\n" + tp);
     }
     if (timings) {
       timings->emitMs += msSince(te);

@@ -281,8 +281,8 @@ void emitTensor(Emitter&, const ir::Inst&);      // ldmatrix stmatrix movmatrix 
 bool isWarpInstruction(const ir::Inst& in);      // handled by emitWarp: takes part in the warp model
 bool isWarpSync(const ir::Inst& in);             // bar.warp.sync (a bar form, lowered by emitWarp)
 void emitImage(Emitter&, const ir::Inst&);       // tex tld4 txq suld sust suq (emit_tex.cpp)
-// The texture/surface helpers (tex_prelude.cpp) a function with image instructions needs, placed before main()
-// by the pipeline (translate.cpp); "" when it has none.
+// The texture/surface helpers (tex_prelude.cpp) a function with image instructions needs, placed before the
+// guarded regions' replays and main() by Emitter::emit; "" when it has none.
 std::string texturePrelude(bool textures, bool surfaces);
 std::string texturePreludeFor(const ir::Function& f);
 

@@ -33,8 +33,8 @@ namespace p2g {
 // when unknown (statements that declare a local give its type too). Returns how many regions it guarded.
 int guardRegions(std::string& body, std::string& functions,
                  const std::function<std::string(const std::string&)>& typeOf);
-// The first line of the replays' block in the GLSL (helpers that are placed later, such as the image helpers of
-// translate.cpp, go before it: the replays call them).
+// The first line of the replays' block in the GLSL (the helpers the replays call, the image helpers included,
+// stand before it; Emitter::emit).
 constexpr const char* kReplaysHeading = "\n// The exact replays of main()'s guarded regions";
 
 }  // namespace p2g
