@@ -251,10 +251,15 @@ bool runCase(const CaseSpec& c, std::vector<std::vector<uint8_t>>& outputs, std:
     return false;
   size_t size = block.size();
   void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, block.data(), CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END};
-  CUresult r = cuLaunchKernel(fn, c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2],
-                              c.dynamicSharedBytes, nullptr, nullptr, size ? extra : nullptr);
-  if (!cuOk(r, "cuLaunchKernel", err) || !cuOk(cuCtxSynchronize(), "kernel execution (cuCtxSynchronize)", err))
-    return false;
+  auto launchKernel = [&] {
+    return cuLaunchKernel(fn, c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2],
+                          c.dynamicSharedBytes, nullptr, nullptr, size ? extra : nullptr);
+  };
+  // one launch, waited for (the outputs' launch and the warm-up before timing)
+  auto launchAndWait = [&](const char* what) {
+    return cuOk(launchKernel(), "cuLaunchKernel", err) && cuOk(cuCtxSynchronize(), what, err);
+  };
+  if (!launchAndWait("kernel execution (cuCtxSynchronize)")) return false;
   outputs.clear();
   for (auto& o : c.outputs) {
     if (o.surface) {  // read back as tightly packed rows, like the Vulkan runner's surface buffers
@@ -282,15 +287,11 @@ bool runCase(const CaseSpec& c, std::vector<std::vector<uint8_t>>& outputs, std:
     // Untimed launches for at least 1 s first, as `ptx2glsl run --repeat` does: the GPU leaves its idle clock
     // (345 MHz on the H200, 1980 MHz under load) only some 0.3-0.6 s into a busy period (docs/GPU_BENCH.md).
     for (auto w0 = std::chrono::steady_clock::now();
-         std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count() < 1.0;) {
-      r = cuLaunchKernel(fn, c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2],
-                         c.dynamicSharedBytes, nullptr, nullptr, size ? extra : nullptr);
-      if (!cuOk(r, "cuLaunchKernel", err) || !cuOk(cuCtxSynchronize(), "cuCtxSynchronize", err)) return false;
-    }
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count() < 1.0;)
+      if (!launchAndWait("cuCtxSynchronize")) return false;
     for (int k = 0; k < g_timeRuns; ++k) {
       cuEventRecord(e0, nullptr);
-      r = cuLaunchKernel(fn, c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2],
-                         c.dynamicSharedBytes, nullptr, nullptr, size ? extra : nullptr);
+      CUresult r = launchKernel();
       cuEventRecord(e1, nullptr);
       if (!cuOk(r, "cuLaunchKernel", err) || !cuOk(cuEventSynchronize(e1), "cuEventSynchronize", err)) return false;
       float t = 0;
