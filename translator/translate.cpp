@@ -102,6 +102,7 @@ bool translateParsed(const ptx::SourceManager& sm, int buf, const ptx::Module& m
     if (timings) timings->structurizeMs += msSince(ts);
     auto te = std::chrono::steady_clock::now();
     Emitter em(f, sm, diags, opt.emit);
+    em.setImages(r.manifest.images);
     std::vector<std::string> features, warnings;
     if (!em.emit(tree, r.glsl, features, warnings)) {
       ok = false;

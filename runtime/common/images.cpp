@@ -149,4 +149,27 @@ std::vector<uint8_t> imageRecord(const ImageSpec& s, bool surface, uint64_t texe
   return r;
 }
 
+uint32_t imageState(const std::vector<uint8_t>& r) {
+  if (r.size() < kImageRecordBytes) return 0;
+  auto word = [&](size_t at) {
+    uint32_t v;
+    std::memcpy(&v, r.data() + at, 4);
+    return v;
+  };
+  uint32_t format = word(20), texel = word(24), filter = word(36), normalized = word(52), flags = word(56),
+           channels = word(60);
+  if (channels == 0 || texel % channels != 0) return 0;
+  uint32_t cb = texel / channels;
+  // each field and where it goes: (value, bit width, first bit)
+  const uint32_t fields[][3] = {{format, 4, 0},      {channels, 3, 4},   {cb, 3, 8},           {filter, 1, 12},
+                                {word(40), 2, 13},   {word(44), 2, 15},  {word(48), 2, 17},    {normalized, 1, 19},
+                                {flags, 10, 20}};
+  uint32_t s = 0x80000000u;
+  for (auto& f : fields) {
+    if (f[0] >> f[1]) return 0;  // does not fit: leave the shader to read the record
+    s |= f[0] << f[2];
+  }
+  return s;
+}
+
 }  // namespace p2g

@@ -52,6 +52,14 @@ uint32_t imageDims(const ImageSpec& s);
 constexpr uint32_t kImageRecordBytes = 64;
 std::vector<uint8_t> imageRecord(const ImageSpec& s, bool surface, uint64_t texelAddress);
 
+// A record's image state: what a runner tells the shader of an image when it creates the pipeline, as the
+// specialization constant P2G_IMG<slot> (id manifest.h kImageSpecId + the manifest image's slot; decoded by
+// p2g_img_state in translator/emit/tex_prelude.cpp, docs/TEXTURES.md "Image state"). Made from the record's own
+// words, so the shader sees the same values either way: bit 31 set; bits 0..3 format, 4..6 channels, 8..10 bytes per
+// channel, 12 filter, 13..14 / 15..16 / 17..18 address mode of axis 0 / 1 / 2, 19 normalized, 20..29 flags.
+// 0 (unknown: the shader reads the record) when a word does not fit its field or the record is short.
+uint32_t imageState(const std::vector<uint8_t>& record);
+
 // Validates an image's sampler state and size (called by the case loader; messages name the field).
 bool checkImageSpec(const ImageSpec& s, bool texture, const std::string& path, std::string& err);
 

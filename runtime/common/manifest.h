@@ -27,6 +27,12 @@ namespace p2g {
 constexpr uint32_t kBoundsSlots = 64;
 constexpr uint32_t kBoundsSpecId = 16;  // ids 6..15: device facts (runtime/vulkan/facts.h)
 constexpr uint32_t kBoundsBytes = 56;
+// Image state (docs/TEXTURES.md "Image state"): one 32-bit specialization constant per image slot of the manifest,
+// id kImageSpecId + slot, 0 (unknown: the shader reads the descriptor record) unless the runtime sets it
+// (runtime/common/images.h imageState). glslang accepts constant_id up to 2047.
+constexpr uint32_t kImageSpecId = 256;
+constexpr uint32_t kImageSpecSlots = 1024;
+static_assert(kBoundsSpecId + 2 * kBoundsSlots <= kImageSpecId && kImageSpecId + kImageSpecSlots <= 2048);
 enum class BoundsSpace : uint32_t { Global = 1, Shared = 2, Local = 3, Const = 4, Param = 5 };
 
 struct ManifestParam {

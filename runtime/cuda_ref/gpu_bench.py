@@ -7,9 +7,10 @@ Vulkan driver in exact mode and in native mode (`ptx2glsl run CASE --device nvid
 giving GPU-timestamp medians, pipeline creation time and whether every output is byte-identical to expected/.
 Prints one table (markdown) with the ratios to CUDA and their geometric means; --md FILE also writes it there.
 
-The driver's on-disk shader cache is turned off (__GL_SHADER_DISK_CACHE=0) so pipeline creation is measured cold.
+The driver's on-disk shader cache is turned off (__GL_SHADER_DISK_CACHE=0) so pipeline creation is measured cold,
+unless --shader-cache DIR names an empty folder for it (each pipeline's first creation is still cold).
 
-usage: gpu_bench.py --ptx2glsl BIN --cudaref BIN [--repeat N] [--md FILE] [--log DIR] [--run-args "..."] CASE...
+usage: gpu_bench.py --ptx2glsl BIN --cudaref BIN [--repeat N] [--md FILE] [--log DIR] [--run-args "..."] [--shader-cache DIR] CASE...
 """
 import argparse
 import math
@@ -37,11 +38,19 @@ def main():
     ap.add_argument("--md")
     ap.add_argument("--log")
     ap.add_argument("--run-args", default="", help="more options for every `ptx2glsl run`, e.g. \"--fact f16-native\"")
+    ap.add_argument("--shader-cache", metavar="DIR",
+                    help="keep the driver's on-disk shader cache on, in DIR (which should start empty: the first "
+                         "creation of each pipeline is then still cold, and later runs of the same SPIR-V, e.g. a "
+                         "corpus run after the benchmark, find it there)")
     ap.add_argument("cases", nargs="+")
     a = ap.parse_args()
     if a.repeat < 3:
         ap.error("--repeat must be at least 3")
     env = dict(os.environ, __GL_SHADER_DISK_CACHE="0")
+    if a.shader_cache:
+        os.makedirs(a.shader_cache, exist_ok=True)
+        env.update(__GL_SHADER_DISK_CACHE="1", __GL_SHADER_DISK_CACHE_PATH=os.path.abspath(a.shader_cache),
+                   __GL_SHADER_DISK_CACHE_SKIP_CLEANUP="1")
     logdir = a.log
     if logdir:
         os.makedirs(logdir, exist_ok=True)

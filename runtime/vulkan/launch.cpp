@@ -23,6 +23,9 @@ struct Resources {
   std::vector<Buffer> bufs;  // parallel to CaseSpec::buffers
   std::vector<Buffer> images;  // textures then surfaces: their texels, tightly packed rows (docs/TEXTURES.md)
   Buffer records;              // one 64-byte descriptor record per image; a handle is its record's address
+  // per image slot of the manifest: its image state (images.h imageState; 0 = unknown), specialization constant
+  // kImageSpecId + slot
+  std::vector<uint32_t> imageStates;
   Buffer params;
   Buffer globals;  // the module's .global variables (manifest globalsBytes), absent when there are none
   Buffer bounds;   // --check-bounds: the buffer table and the first out-of-bounds access (manifest.h)
@@ -113,6 +116,15 @@ bool createPipeline(Resources& R, const CaseSpec& c, const TranslatedKernel& k, 
     std::memcpy(data.data() + sizeof spec + 8 * i, &boundsTable[i], 8);
     entries.push_back({kBoundsSpecId + i, uint32_t(sizeof spec + 8 * i), 8});
   }
+  // the image states (docs/TEXTURES.md "Image state"); PTX2GLSL_NO_IMAGE_STATE=1 leaves them unknown, for A/B runs
+  if (!std::getenv("PTX2GLSL_NO_IMAGE_STATE"))
+    for (uint32_t slot = 0; slot < R.imageStates.size() && slot < kImageSpecSlots; ++slot) {
+      if (!R.imageStates[slot]) continue;
+      size_t at = data.size();
+      data.resize(at + 4);
+      std::memcpy(data.data() + at, &R.imageStates[slot], 4);
+      entries.push_back({kImageSpecId + slot, uint32_t(at), 4});
+    }
   VkSpecializationInfo si{uint32_t(entries.size()), entries.data(), data.size(), data.data()};
   VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   cpci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
@@ -302,6 +314,7 @@ bool createResources(Resources& R, const CaseSpec& c, const Manifest& m, Inputs&
   R.images.resize(in.imgs.size());
   if (!in.imgs.empty() && !ctx.createBuffer(in.imgs.size() * kImageRecordBytes, R.records, err, kGuardBytes))
     return false;
+  std::vector<uint32_t> states(in.imgs.size());  // per record
   for (size_t i = 0; i < in.imgs.size(); ++i) {
     bool surface = i >= c.textures.size();
     std::string what = (surface ? "surfaces." : "textures.") + in.imgs[i]->name;
@@ -311,6 +324,7 @@ bool createResources(Resources& R, const CaseSpec& c, const Manifest& m, Inputs&
     if (!ctx.createBuffer((bytes + 15) / 16 * 16 + 16, R.images[i], err, kGuardBytes)) return false;
     std::vector<uint8_t> rec = imageRecord(*in.imgs[i], surface, R.images[i].addr);
     std::memcpy((uint8_t*)R.records.map + i * kImageRecordBytes, rec.data(), rec.size());
+    states[i] = imageState(rec);
   }
   auto addressOf = [&](char kind, const std::string& name) -> uint64_t {
     for (size_t i = 0; i < c.buffers.size(); ++i)
@@ -323,6 +337,16 @@ bool createResources(Resources& R, const CaseSpec& c, const Manifest& m, Inputs&
   };
   std::vector<uint8_t> block;
   if (!buildParamBlock(c, m.params, m.paramBytes, addressOf, block, err)) return false;
+  // Each manifest image's state is that of the record whose address the parameter block holds at the image's
+  // offset (what the shader will read there); anything else (no record there, a texref) stays unknown.
+  R.imageStates.assign(m.images.size(), 0u);
+  for (const ManifestImage& im : m.images) {
+    if (!im.texref.empty() || im.slot >= R.imageStates.size() || uint64_t(im.offset) + 8 > block.size()) continue;
+    uint64_t h;
+    std::memcpy(&h, block.data() + im.offset, 8);
+    for (size_t i = 0; i < in.imgs.size(); ++i)
+      if (h == R.records.addr + i * kImageRecordBytes) R.imageStates[im.slot] = states[i];
+  }
   if (!ctx.createBuffer(block.size(), R.params, err, kGuardBytes)) return false;
   std::memcpy(R.params.map, block.data(), block.size());
   if (m.globalsInit.size() > m.globalsBytes) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <sstream>
@@ -218,6 +219,145 @@ TEST_CASE("images: case validation and descriptor records") {
   CHECK(w[10] == (uint32_t)TexAddress::Wrap);  // CUaddress_mode numbering
   CHECK(w[13] == 1);                           // normalized
   CHECK(w[14] == (2u << 8));                   // 2 dimensions, not layered, texture
+}
+
+// The image state (images.h imageState): made from the record's words, it holds each of them unchanged in its field.
+TEST_CASE("images: the image state of every format, filter, address mode and layout") {
+  const char* formats[] = {"r8", "rg8", "rgba8", "r16f", "rg16f", "rgba16f", "r32f", "rg32f", "rgba32f", "r32ui",
+                           "r11g11b10f"};
+  int n = 0;
+  for (const char* f : formats)
+    for (const char* filter : {"point", "linear"})
+      for (const char* address : {"clamp", "wrap", "mirror", "border"})
+        for (int layout = 0; layout < 4; ++layout)  // 2D, 1D, layered 2D, 3D
+          for (bool surface : {false, true}) {
+            ImageSpec s;
+            s.format = f;
+            s.width = 5;
+            s.height = layout == 1 ? 1 : 3;
+            s.dims = layout == 1 ? 1 : layout == 3 ? 3 : 2;
+            s.depth = layout >= 2 ? 4 : 0;
+            s.layered = layout == 2;
+            s.filter = filter;
+            s.address = address;
+            s.normalized = std::string(address) == "wrap" || std::string(address) == "mirror";
+            std::string err;
+            if (!checkImageSpec(s, !surface, "t", err)) continue;
+            std::vector<uint8_t> r = imageRecord(s, surface, 0x1000);
+            uint32_t w[16];
+            std::memcpy(w, r.data(), 64);
+            uint32_t st = imageState(r);
+            CAPTURE(f);
+            CAPTURE(filter);
+            CAPTURE(address);
+            CAPTURE(layout);
+            REQUIRE((st >> 31) == 1u);
+            CHECK((st & 15u) == w[5]);                     // format
+            CHECK(((st >> 4) & 7u) == w[15]);              // channels
+            CHECK(((st >> 8) & 7u) * w[15] == w[6]);       // bytes per channel x channels = texel bytes
+            CHECK(((st >> 12) & 1u) == w[9]);              // filter
+            CHECK(((st >> 13) & 3u) == w[10]);             // address modes
+            CHECK(((st >> 15) & 3u) == w[11]);
+            CHECK(((st >> 17) & 3u) == w[12]);
+            CHECK(((st >> 19) & 1u) == w[13]);             // normalized
+            CHECK(((st >> 20) & 0x3FFu) == w[14]);         // flags
+            ++n;
+          }
+  CHECK(n > 300);
+  // a record the state cannot hold stays unknown (0): the shader then reads the record
+  ImageSpec s;
+  s.format = "r8";
+  s.width = s.height = 2;
+  std::vector<uint8_t> r = imageRecord(s, false, 0);
+  r[20] = 16;  // a format code above 15
+  CHECK(imageState(r) == 0u);
+  CHECK(imageState(std::vector<uint8_t>(32, 0)) == 0u);
+}
+
+// The shader's decoding of the image state (tex_prelude.cpp p2g_img_state) against the record: a kernel reads every
+// attribute txq can report and one texel of each image, once with the states set (the default) and once with
+// PTX2GLSL_NO_IMAGE_STATE=1 (every field from the record); both runs give the same bytes, and the attributes are
+// the case's.
+TEST_CASE("image states on lavapipe: the same values as the records") {
+  fs::path dir = fs::temp_directory_path() / "p2g_tex_state_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "inputs");
+  std::string ptx = std::string(kHeader) + R"(
+.visible .entry st(.param .u64 s_t, .param .u64 s_out)
+{
+  .reg .b32 %r<24>; .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [s_t];
+  ld.param.u64 %rd2, [s_out];
+  txq.normalized_coords.b32 %r1, [%rd1];
+  txq.filter_mode.b32 %r2, [%rd1];
+  txq.addr_mode_0.b32 %r3, [%rd1];
+  txq.addr_mode_1.b32 %r4, [%rd1];
+  txq.addr_mode_2.b32 %r5, [%rd1];
+  txq.depth.b32 %r6, [%rd1];
+  txq.array_size.b32 %r7, [%rd1];
+  txq.width.b32 %r8, [%rd1];
+  mov.u32 %r9, 1;
+  mov.u32 %r10, 0;
+  tex.2d.v4.u32.s32 {%r11, %r12, %r13, %r14}, [%rd1, {%r9, %r10}];
+  st.global.v4.u32 [%rd2], {%r1, %r2, %r3, %r4};
+  st.global.v4.u32 [%rd2+16], {%r5, %r6, %r7, %r8};
+  st.global.v4.u32 [%rd2+32], {%r11, %r12, %r13, %r14};
+  ret;
+}
+)";
+  std::ofstream(dir / "kernel.ptx") << ptx;
+  struct Variant {
+    const char *format, *filter, *address;
+    bool normalized;
+  };
+  const Variant vs[] = {{"r8", "point", "clamp", false},   {"rg16f", "linear", "border", false},
+                        {"rgba8", "linear", "wrap", true},  {"rgba32f", "point", "mirror", true},
+                        {"r32ui", "point", "border", true}, {"rgba16f", "linear", "clamp", true}};
+  for (const Variant& v : vs) {
+    CAPTURE(v.format);
+    TexFormat f;
+    REQUIRE(parseTexFormat(v.format, f));
+    std::vector<uint8_t> texels(12 * texelBytes(f));
+    for (size_t i = 0; i < texels.size(); ++i) texels[i] = uint8_t(i * 37 + 11);
+    std::ofstream(dir / "inputs" / "t.bin", std::ios::binary).write((const char*)texels.data(), long(texels.size()));
+    std::ostringstream cj;
+    cj << R"({"kernel": "st", "grid": [1,1,1], "block": [1,1,1],
+      "textures": {"t": {"format": ")" << v.format << R"(", "width": 4, "height": 3, "filter": ")" << v.filter
+       << R"(", "address": ")" << v.address << R"(", "normalized": )" << (v.normalized ? "true" : "false")
+       << R"(, "init": {"file": "inputs/t.bin"}}},
+      "buffers": {"out": {"bytes": 48}},
+      "params": [{"texture": "t"}, {"buffer": "out"}]})";
+    std::ofstream(dir / "case.json") << cj.str();
+    std::vector<uint8_t> got[2];
+    for (int known = 0; known < 2; ++known) {
+      if (known) unsetenv("PTX2GLSL_NO_IMAGE_STATE");
+      else setenv("PTX2GLSL_NO_IMAGE_STATE", "1", 1);
+      fs::path outDir = dir / ("out" + std::to_string(known));
+      RunOptions opt;
+      opt.outDir = outDir.string();
+      std::ostringstream log;
+      opt.log = &log;
+      runCases({dir.string()}, opt, translateFn());
+      INFO(log.str());
+      got[known] = readBytes((outDir / dir.filename() / "out.bin").string());
+      REQUIRE(got[known].size() == 48);
+    }
+    unsetenv("PTX2GLSL_NO_IMAGE_STATE");
+    CHECK(got[0] == got[1]);
+    uint32_t w[12];
+    std::memcpy(w, got[1].data(), 48);
+    std::string a = v.address;
+    uint32_t mode = a == "wrap" ? 0u : a == "mirror" ? 1u : a == "clamp" ? 3u : 4u;  // PTX's numbering
+    CHECK(w[0] == (v.normalized ? 1u : 0u));
+    CHECK(w[1] == (std::string(v.filter) == "linear" ? 1u : 0u));
+    CHECK(w[2] == mode);
+    CHECK(w[3] == mode);
+    CHECK(w[4] == mode);
+    CHECK(w[5] == 0u);  // depth of a 2D texture (measured on the H200: tex/txq_dims)
+    CHECK(w[6] == 1u);
+    CHECK(w[7] == 4u);
+  }
+  fs::remove_all(dir);
 }
 
 // CUDA's address modes on integer texel indices (programming guide, "Texture Memory").

@@ -68,6 +68,23 @@ std::string handleOf(Emitter& E, const ir::Inst& in, int h) {
   return label == E.foldedValue(v) ? v : v + " /* " + label + " */";
 }
 
+// The image-state specialization constant of the instruction's image (tex_prelude.cpp P2GImgState, docs/TEXTURES.md
+// "Image state"): P2G_IMG<slot> when the handle comes from exactly one image of the manifest, else 0u (nothing
+// known: the helpers read every field from the record).
+std::string imageState(Emitter& E, const ir::Inst& in, int h) {
+  const std::vector<ManifestImage>* ims = E.images();
+  std::vector<HandleSource> from;
+  std::string why;
+  if (!ims || !E.handles().trace(in.ops[h].reg, from, why) || from.size() != 1 || from[0].isTexref) return "0u";
+  for (const ManifestImage& im : *ims)
+    if (im.texref.empty() && im.offset == from[0].offset && im.slot < kImageSpecSlots)
+      return "P2G_IMG" + std::to_string(im.slot);
+  return "0u";
+}
+
+// The first two arguments of every image helper: the handle and its image state.
+std::string imageArgs(Emitter& E, const ir::Inst& in, int h) { return handleOf(E, in, h) + ", " + imageState(E, in, h); }
+
 // Destinations of a vector result (`{%f1, %f2, %f3, %f4}`) or a single register.
 std::vector<const Opnd*> destinations(const Opnd& d) {
   std::vector<const Opnd*> v;
@@ -142,10 +159,10 @@ void emitTex(Emitter& E, const ir::Inst& in) {
   if (!splitCoords(E, in, g, c, ctype, xyz, layer)) return;
   std::string t = E.tmpOf("uvec4");
   if (ctype.k == Ty::K::F)
-    E.line(t + " = p2g_tex(" + handleOf(E, in, h) + ", vec3(" + xyz[0] + ", " + xyz[1] + ", " + xyz[2] + "), " +
+    E.line(t + " = p2g_tex(" + imageArgs(E, in, h) + ", vec3(" + xyz[0] + ", " + xyz[1] + ", " + xyz[2] + "), " +
            layer + ", " + str(g.dims) + ");");
   else
-    E.line(t + " = p2g_texi(" + handleOf(E, in, h) + ", ivec3(" + xyz[0] + ", " + xyz[1] + ", " + xyz[2] + "), " +
+    E.line(t + " = p2g_texi(" + imageArgs(E, in, h) + ", ivec3(" + xyz[0] + ", " + xyz[1] + ", " + xyz[2] + "), " +
            layer + ", " + str(g.dims) + ");");
   storeResults(E, in, in.ops[0], dtype, t);
 }
@@ -164,7 +181,7 @@ void emitTld4(Emitter& E, const ir::Inst& in) {
   std::string xyz[3], layer;
   if (!splitCoords(E, in, g, c, ctype, xyz, layer)) return;
   std::string t = E.tmpOf("uvec4");
-  E.line(t + " = p2g_tld4(" + handleOf(E, in, h) + ", vec2(" + xyz[0] + ", " + xyz[1] + "), " + layer + ", " +
+  E.line(t + " = p2g_tld4(" + imageArgs(E, in, h) + ", vec2(" + xyz[0] + ", " + xyz[1] + "), " + layer + ", " +
          str(uint32_t(comp)) + ");");
   storeResults(E, in, in.ops[0], dtype, t);
 }
@@ -192,7 +209,7 @@ void emitQuery(Emitter& E, const ir::Inst& in) {
   int h;
   std::vector<Opnd> c;
   if (!imageOperands(E, in, h, c, false)) return;
-  E.store(in.ops[0], Ty{Ty::K::U, 32}, "p2g_txq(" + handleOf(E, in, h) + ", " + str(uint32_t(what)) + ")");
+  E.store(in.ops[0], Ty{Ty::K::U, 32}, "p2g_txq(" + imageArgs(E, in, h) + ", " + str(uint32_t(what)) + ")");
 }
 
 // suld.b / sust.b: `bits`-wide components, `n` of them, byte-addressed x.
@@ -244,8 +261,9 @@ void emitSurface(Emitter& E, const ir::Inst& in) {
   unsigned cb = f.bits / 8;
   std::string hv = handleOf(E, in, h);
   Ty ty{Ty::K::B, f.bits};
-  // the arguments every surface helper starts with: the image, the coordinates, the layer, the dimensions
-  std::string where = hv + ", ivec3(" + xyz[0] + ", " + xyz[1] + ", " + xyz[2] + "), " + layer + ", " + str(f.g.dims);
+  // the arguments every surface helper starts with: the image and its state, the coordinates, the layer, the
+  // dimensions
+  std::string where = hv + ", " + imageState(E, in, h) + ", ivec3(" + xyz[0] + ", " + xyz[1] + ", " + xyz[2] + "), " + layer + ", " + str(f.g.dims);
   if (f.n == 1) {  // one component: one call (tex_prelude.cpp p2g_suld/p2g_sust)
     bool w = f.bits == 64;
     std::string args = where + (w ? "" : ", " + str(cb)) + ", " + str(f.mode);
@@ -302,14 +320,23 @@ void emitImage(Emitter& E, const ir::Inst& in) {
   E.error(in, "'" + std::string(in.op) + "' (surface reductions) is not supported yet");
 }
 
-std::string texturePreludeFor(const ir::Function& f) {
+std::string texturePreludeFor(const ir::Function& f, const std::vector<ManifestImage>* images) {
   bool tex = false, surf = false;
   for (auto& b : f.blocks)
     for (auto& in : b.insts) {
       if (in.op == "tex" || in.op == "tld4" || in.op == "txq") tex = true;
       if (in.op == "suld" || in.op == "sust" || in.op == "suq" || in.op == "sured") surf = true;
     }
-  return texturePrelude(tex, surf);
+  std::string s = texturePrelude(tex, surf);
+  if (s.empty() || !images || images->empty()) return s;
+  std::string decl = "// The image state of each image of the manifest (its slot), set by the runner (P2GImgState above).\n";
+  for (const ManifestImage& im : *images) {
+    if (im.slot >= kImageSpecSlots) break;
+    std::string what = im.kind + " at parameter offset " + std::to_string(im.offset);
+    decl += "layout(constant_id = " + std::to_string(kImageSpecId + im.slot) + ") const uint P2G_IMG" +
+            std::to_string(im.slot) + " = 0u;  // " + what + "\n";
+  }
+  return s + decl;
 }
 
 }  // namespace p2g

@@ -1550,7 +1550,7 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
   features_.insert("int64");
   std::set<std::string> prelFeatures;
   std::string prelude = preludeText(helpers_, prelFeatures);
-  std::string imageHelpers = texturePreludeFor(F);
+  std::string imageHelpers = texturePreludeFor(F, images_);
   // the body, the replays (and their wrapped lines), the helpers, the rest: written once, never moved
   out.reserve(body_.size() + replays_.size() + (replays_.size() >> 4) + prelude.size() + imageHelpers.size() + 65536);
   for (auto& f : prelFeatures) features_.insert(f);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ir.h"
+#include "manifest.h"
 #include "shared64.h"
 #include "structurize.h"
 
@@ -115,6 +116,10 @@ class Emitter {
   }
   std::string paramLabel(uint64_t offset);
   HandleTracer& handles();  // traces image handles to their parameters (handles.h), made once per function
+  // The kernel's images (the manifest's `images`, translate.cpp), for the image-state specialization constant of
+  // each texture/surface instruction (emit_tex.cpp); none when not set.
+  void setImages(const std::vector<ManifestImage>& im) { images_ = &im; }
+  const std::vector<ManifestImage>* images() const { return images_; }
   std::string sharedName(int var);
   // What src() returned for a register: its folded value when it is a fold's marker, else `v` itself.
   std::string foldedValue(const std::string& v) const;
@@ -235,6 +240,7 @@ class Emitter {
   void buildRegNames();
   int regNamed(std::string_view n) const;  // -1: no register
   std::shared_ptr<HandleTracer> handles_;
+  const std::vector<ManifestImage>* images_ = nullptr;
   std::vector<uint8_t> regPlace_;   // per register: 0 declared at the top of main, 1 at its first assignment, 2 unused
   void assignReg(int r, const std::string& value);
   std::string readName(int r);      // a register read by its name, outside src(): its fold goes back to a statement
@@ -284,7 +290,9 @@ void emitImage(Emitter&, const ir::Inst&);       // tex tld4 txq suld sust suq (
 // The texture/surface helpers (tex_prelude.cpp) a function with image instructions needs, placed before the
 // guarded regions' replays and main() by Emitter::emit; "" when it has none.
 std::string texturePrelude(bool textures, bool surfaces);
-std::string texturePreludeFor(const ir::Function& f);
+// The texture/surface helpers the function needs, and one image-state specialization constant per slot of
+// `images` (emit_tex.cpp, docs/TEXTURES.md "Image state").
+std::string texturePreludeFor(const ir::Function& f, const std::vector<ManifestImage>* images);
 
 // Prelude: GLSL helper functions by name, with their dependencies; deterministic order.
 struct PreludeHelper {

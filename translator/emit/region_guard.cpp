@@ -187,6 +187,29 @@ bool wholeCall(string_view e, string_view f, Args& args) {
   return callArgs(e, f.size(), close, args) && close == e.size() - 1;
 }
 
+// The device's pass with the zero-aware short forms (p2g_faddz ...: f32_prelude.cpp), for a region's check function:
+// every short-form call (2 operands, fma 3) of `e` renamed; the exact forms (with ftz and mode) stay.
+std::string zeroAware(string_view e) {
+  std::string out;
+  out.reserve(e.size() + 16);
+  size_t done = 0;
+  for (size_t i = 0; i + 8 < e.size(); ++i) {
+    if (e[i] != 'p' || e.compare(i, 5, "p2g_f") != 0) continue;
+    for (string_view f : kGuarded) {
+      if (!callAt(e, i, f)) continue;
+      size_t close = 0;
+      Args a;
+      if (callArgs(e, i + f.size(), close, a) && a.n == (f == "p2g_ffma" ? 3u : 2u)) {
+        out.append(e.substr(done, i + f.size() - done)) += 'z';
+        done = i + f.size();
+      }
+      break;
+    }
+  }
+  out.append(e.substr(done));
+  return out;
+}
+
 bool guardedForm(string_view f, const Args& a) {
   if (f == "p2g_ffma") return a.n == 5 && a[3] == "0" && a[4] == "false";
   return a.n == 3 && a[2] == "false";
@@ -701,7 +724,7 @@ int guardRegions(std::string& body, std::string& functions,
       continue;
     }
     ++wrapped;
-    std::string fn = "p2g_exact_" + std::to_string(wrapped);
+    std::string fn = "p2g_exact_" + std::to_string(wrapped), check = "p2g_check_" + std::to_string(wrapped);
     const string_view ind = st[li].indent;
     for (auto& [t, ns] : saves) {
       out.append(ind).append(t) += ' ';
@@ -725,36 +748,53 @@ int guardRegions(std::string& body, std::string& functions,
       if (!s.comment.empty()) out.append("  ").append(s.comment);
       out += '\n';
     }
-    out.append(ind).append("if (p2g_redo()) ");
-    if (!restores.empty()) {
-      out += "{";
-      for (auto n : restores) out.append(" ").append(n).append(" = p2g_was_").append(n).append(";");
-      out += " ";
-    }
-    out += fn + "(";
+    // p2g_redo() true: the check (the device's pass again, zeros that are exact let through) decides whether the
+    // replay runs; both start from the values the run started with
+    std::string argList, restore;
     for (size_t i = 0; i < args.size(); ++i) {
-      if (i) out += ", ";
-      out.append(args[i]);
+      if (i) argList += ", ";
+      argList.append(args[i]);
     }
-    out += restores.empty() ? ");" : "); }";
+    for (auto n : restores) restore.append(" ").append(n).append(" = p2g_was_").append(n).append(";");
+    // Without values to restore the check calls the replay itself (its inputs are still the run's), so main()
+    // reads as before: one call after the run.
+    if (restores.empty())
+      out.append(ind).append("if (p2g_redo()) ").append(check).append("(").append(argList).append(");");
+    else
+      out.append(ind).append("if (p2g_redo()) {").append(restore).append(" if (").append(check).append("(")
+          .append(argList).append(")) {").append(restore).append(" ").append(fn).append("(").append(argList)
+          .append("); } }");
     out += '\n';
-    // the replay: the run's statements as they were, every call exact
-    functions += "void " + fn + "(";
-    for (size_t i = 0; i < params.size(); ++i) functions += (i ? ", " : "") + params[i];
-    functions += ") {\n";
+    // the replay and the check: the run's statements, the replay's as they were, every call exact, the check's in
+    // the device's pass with the zero-aware short forms (it calls the replay, or with values to restore returns
+    // whether a result was still tiny)
+    std::vector<char> declared(end - li, 0);
     for (size_t k = li; k < end; ++k) {
       if (kind[k] != 2) continue;
-      const Stmt& s = st[k];
-      functions += "  ";
-      Names::Info& L = names[names.id(s.lhs)];
-      if (L.local == r) {  // declared at its first assignment
-        L.local = 0;
-        functions += type(names.id(s.lhs));
-        functions += ' ';
-      }
-      functions.append(s.lhs).append(" = ").append(s.rhs) += ";\n";
+      Names::Info& L = names[names.id(st[k].lhs)];
+      if (L.local == r) declared[k - li] = 1, L.local = 0;  // declared at its first assignment
     }
-    functions += "}\n";
+    for (int pass : {1, 0}) {  // the replay first: the check may call it
+      functions += pass == 0 ? (restores.empty() ? "void " : "bool ") + check + "(" : "void " + fn + "(";
+      for (size_t i = 0; i < params.size(); ++i) functions += (i ? ", " : "") + params[i];
+      functions += ") {\n";
+      for (size_t k = li; k < end; ++k) {
+        if (kind[k] != 2) continue;
+        const Stmt& s = st[k];
+        functions += "  ";
+        if (declared[k - li]) {
+          functions += type(names.id(s.lhs));
+          functions += ' ';
+        }
+        functions.append(s.lhs).append(" = ");
+        if (pass == 0) functions += zeroAware(rhs[k - li]);
+        else functions.append(s.rhs);
+        functions += ";\n";
+      }
+      if (pass == 0 && restores.empty()) functions += "  if (p2g_redo()) " + fn + "(" + argList + ");\n";
+      else if (pass == 0) functions += "  return p2g_redo();\n";
+      functions += "}\n";
+    }
     li = end;
   }
   if (!body.empty() && body.back() != '\n' && !out.empty()) out.pop_back();

@@ -268,7 +268,14 @@ float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
 // Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
 // by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal one
 // fails it). p2g_redo() after the region: true when a result was tiny (|r| <= 2^-126, zeros included) or the device
-// fact P2G_F32_FAST does not hold; then the region's exact replay computes every value again. NaN needs no replay
+// fact P2G_F32_FAST does not hold; then the region's check p2g_check_<n> runs the device's pass again with the
+// zero-aware forms below (p2g_faddz ...), and only if a result is still tiny does the exact replay compute every
+// value again. A zero that is exact on every device is no reason to replay: a sum of opposite operands (a == -b),
+// and a product or fma with a zero factor (fma then gives c, which is not subnormal either). The operands of a
+// region's operations are never subnormal (p2g_in; a tiny result fails the region anyway), so these zeros are
+// IEEE's results on a device that flushes subnormals too. Counting every zero replayed 2.30 % of K's region
+// executions on its 720p inputs (39.7 % of one region's); without those zeros 0.011 %. The zero test is in the
+// check only: in every operation it cost bench/f32_heavy 4.17 -> 9.71 ms on the H200 (docs/GPU_BENCH.md). NaN needs no replay
 // where the fact holds: the device's NaN results are PTX's 0x7FFFFFFF, and min(p2g_m, NaN) leaves p2g_m (a device
 // whose min() gave NaN would only replay more). Testing NaN too made bench/f32_heavy, whose values mostly end as
 // NaN, replay nearly every region: 53 ms against 4.3 ms (docs/GPU_BENCH.md). The short forms hold no exact path
@@ -288,6 +295,23 @@ float p2g_fmul(float a, float b) {
 float p2g_ffma(float a, float b, float c) {
   precise float r = fma(a, b, c);
   p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+// The zero-aware forms of a region's check: an exact zero (opposite operands; a zero factor) counts as no tiny result.
+float p2g_faddz(float a, float b) {
+  precise float r = a + b;
+  p2g_m = min(p2g_m, a == -b ? 1.0 : abs(r));
+  return r;
+}
+float p2g_fsubz(float a, float b) { return p2g_faddz(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmulz(float a, float b) {
+  precise float r = a * b;
+  p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r));
+  return r;
+}
+float p2g_ffmaz(float a, float b, float c) {
+  precise float r = fma(a, b, c);
+  p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r));
   return r;
 }
 float p2g_in(float x) {
@@ -325,68 +349,165 @@ void p2g_exact_1(float f1, uint64_t rd10, out precise float f19, out precise flo
   f20 = p2g_fmin(p2g_fmin(p2g_fmin(p2g_fmin(uintBitsToFloat(0x7F61B1E6u), f1), f8), f13), f18);
   f22 = p2g_fmax(f17, p2g_canon(uintBitsToFloat(floatBitsToUint(f18) & 0x7FFFFFFFu)));
 }
+void p2g_check_1(float f1, uint64_t rd10, out precise float f19, out precise float f20, out precise float f22) {
+  precise float f7 = p2g_nmax(0.0, p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f1) & 0x7FFFFFFFu))));
+  precise float f8 = uintBitsToFloat(P2GU32((rd10 + 512ul)).v);
+  precise float f12 = p2g_nmax(p2g_in(f7), p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f8) & 0x7FFFFFFFu))));
+  precise float f13 = uintBitsToFloat(P2GU32((rd10 + 1024ul)).v);
+  precise float f17 = p2g_nmax(p2g_in(f12), p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f13) & 0x7FFFFFFFu))));
+  precise float f18 = uintBitsToFloat(P2GU32((rd10 + 1536ul)).v);
+  f19 = p2g_faddz(p2g_faddz(p2g_faddz(p2g_faddz(p2g_in_nan(f1), 0.0), p2g_in(f8)), p2g_in(f13)), p2g_in(f18));
+  f20 = p2g_nmin(p2g_in(p2g_nmin(p2g_in(p2g_nmin(p2g_nmin(uintBitsToFloat(0x7F61B1E6u), f1), p2g_in(f8))),
+      p2g_in(f13))), p2g_in(f18));
+  f22 = p2g_nmax(p2g_in(f17), p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f18) & 0x7FFFFFFFu))));
+  if (p2g_redo()) p2g_exact_1(f1, rd10, f19, f20, f22);
+}
 void p2g_exact_2(float f23, float f24, out precise float f25) {
   f25 = p2g_fadd(f23, f24, false);
+}
+void p2g_check_2(float f23, float f24, out precise float f25) {
+  f25 = p2g_faddz(p2g_in(f23), p2g_in(f24));
+  if (p2g_redo()) p2g_exact_2(f23, f24, f25);
 }
 void p2g_exact_3(uint r3, float f26, out precise float f28) {
   f28 = p2g_fmin(uintBitsToFloat(p2g_lds32(r3)), f26);
 }
+void p2g_check_3(uint r3, float f26, out precise float f28) {
+  f28 = p2g_nmin(p2g_in(uintBitsToFloat(p2g_lds32(r3))), p2g_in(f26));
+  if (p2g_redo()) p2g_exact_3(r3, f26, f28);
+}
 void p2g_exact_4(uint r4, float f29, out precise float f31) {
   f31 = p2g_fmax(uintBitsToFloat(p2g_lds32(r4)), f29);
+}
+void p2g_check_4(uint r4, float f29, out precise float f31) {
+  f31 = p2g_nmax(p2g_in(uintBitsToFloat(p2g_lds32(r4))), p2g_in(f29));
+  if (p2g_redo()) p2g_exact_4(r4, f29, f31);
 }
 void p2g_exact_5(float f32, float f33, out precise float f34) {
   f34 = p2g_fadd(f32, f33, false);
 }
+void p2g_check_5(float f32, float f33, out precise float f34) {
+  f34 = p2g_faddz(p2g_in(f32), p2g_in(f33));
+  if (p2g_redo()) p2g_exact_5(f32, f33, f34);
+}
 void p2g_exact_6(uint r3, float f35, out precise float f37) {
   f37 = p2g_fmin(uintBitsToFloat(p2g_lds32(r3)), f35);
+}
+void p2g_check_6(uint r3, float f35, out precise float f37) {
+  f37 = p2g_nmin(p2g_in(uintBitsToFloat(p2g_lds32(r3))), p2g_in(f35));
+  if (p2g_redo()) p2g_exact_6(r3, f35, f37);
 }
 void p2g_exact_7(uint r4, float f38, out precise float f40) {
   f40 = p2g_fmax(uintBitsToFloat(p2g_lds32(r4)), f38);
 }
+void p2g_check_7(uint r4, float f38, out precise float f40) {
+  f40 = p2g_nmax(p2g_in(uintBitsToFloat(p2g_lds32(r4))), p2g_in(f38));
+  if (p2g_redo()) p2g_exact_7(r4, f38, f40);
+}
 void p2g_exact_8(float f41, float f42, out precise float f43) {
   f43 = p2g_fadd(f41, f42, false);
+}
+void p2g_check_8(float f41, float f42, out precise float f43) {
+  f43 = p2g_faddz(p2g_in(f41), p2g_in(f42));
+  if (p2g_redo()) p2g_exact_8(f41, f42, f43);
 }
 void p2g_exact_9(uint r3, float f44, out precise float f46) {
   f46 = p2g_fmin(uintBitsToFloat(p2g_lds32(r3)), f44);
 }
+void p2g_check_9(uint r3, float f44, out precise float f46) {
+  f46 = p2g_nmin(p2g_in(uintBitsToFloat(p2g_lds32(r3))), p2g_in(f44));
+  if (p2g_redo()) p2g_exact_9(r3, f44, f46);
+}
 void p2g_exact_10(uint r4, float f47, out precise float f49) {
   f49 = p2g_fmax(uintBitsToFloat(p2g_lds32(r4)), f47);
+}
+void p2g_check_10(uint r4, float f47, out precise float f49) {
+  f49 = p2g_nmax(p2g_in(uintBitsToFloat(p2g_lds32(r4))), p2g_in(f47));
+  if (p2g_redo()) p2g_exact_10(r4, f47, f49);
 }
 void p2g_exact_11(float f50, float f51, out precise float f52) {
   f52 = p2g_fadd(f50, f51, false);
 }
+void p2g_check_11(float f50, float f51, out precise float f52) {
+  f52 = p2g_faddz(p2g_in(f50), p2g_in(f51));
+  if (p2g_redo()) p2g_exact_11(f50, f51, f52);
+}
 void p2g_exact_12(uint r3, float f53, out precise float f55) {
   f55 = p2g_fmin(uintBitsToFloat(p2g_lds32(r3)), f53);
+}
+void p2g_check_12(uint r3, float f53, out precise float f55) {
+  f55 = p2g_nmin(p2g_in(uintBitsToFloat(p2g_lds32(r3))), p2g_in(f53));
+  if (p2g_redo()) p2g_exact_12(r3, f53, f55);
 }
 void p2g_exact_13(uint r4, float f56, out precise float f58) {
   f58 = p2g_fmax(uintBitsToFloat(p2g_lds32(r4)), f56);
 }
+void p2g_check_13(uint r4, float f56, out precise float f58) {
+  f58 = p2g_nmax(p2g_in(uintBitsToFloat(p2g_lds32(r4))), p2g_in(f56));
+  if (p2g_redo()) p2g_exact_13(r4, f56, f58);
+}
 void p2g_exact_14(float f59, float f60, out precise float f61) {
   f61 = p2g_fadd(f59, f60, false);
+}
+void p2g_check_14(float f59, float f60, out precise float f61) {
+  f61 = p2g_faddz(p2g_in(f59), p2g_in(f60));
+  if (p2g_redo()) p2g_exact_14(f59, f60, f61);
 }
 void p2g_exact_15(uint r3, float f62, out precise float f64) {
   f64 = p2g_fmin(uintBitsToFloat(p2g_lds32(r3)), f62);
 }
+void p2g_check_15(uint r3, float f62, out precise float f64) {
+  f64 = p2g_nmin(p2g_in(uintBitsToFloat(p2g_lds32(r3))), p2g_in(f62));
+  if (p2g_redo()) p2g_exact_15(r3, f62, f64);
+}
 void p2g_exact_16(uint r4, float f65, out precise float f67) {
   f67 = p2g_fmax(uintBitsToFloat(p2g_lds32(r4)), f65);
+}
+void p2g_check_16(uint r4, float f65, out precise float f67) {
+  f67 = p2g_nmax(p2g_in(uintBitsToFloat(p2g_lds32(r4))), p2g_in(f65));
+  if (p2g_redo()) p2g_exact_16(r4, f65, f67);
 }
 void p2g_exact_17(float f68, float f69, out precise float f70) {
   f70 = p2g_fadd(f68, f69, false);
 }
+void p2g_check_17(float f68, float f69, out precise float f70) {
+  f70 = p2g_faddz(p2g_in(f68), p2g_in(f69));
+  if (p2g_redo()) p2g_exact_17(f68, f69, f70);
+}
 void p2g_exact_18(uint r3, float f71, out precise float f73) {
   f73 = p2g_fmin(uintBitsToFloat(p2g_lds32(r3)), f71);
+}
+void p2g_check_18(uint r3, float f71, out precise float f73) {
+  f73 = p2g_nmin(p2g_in(uintBitsToFloat(p2g_lds32(r3))), p2g_in(f71));
+  if (p2g_redo()) p2g_exact_18(r3, f71, f73);
 }
 void p2g_exact_19(uint r4, float f74, out precise float f76) {
   f76 = p2g_fmax(uintBitsToFloat(p2g_lds32(r4)), f74);
 }
+void p2g_check_19(uint r4, float f74, out precise float f76) {
+  f76 = p2g_nmax(p2g_in(uintBitsToFloat(p2g_lds32(r4))), p2g_in(f74));
+  if (p2g_redo()) p2g_exact_19(r4, f74, f76);
+}
 void p2g_exact_20(float f77, float f78, out precise float f79) {
   f79 = p2g_fadd(f77, f78, false);
+}
+void p2g_check_20(float f77, float f78, out precise float f79) {
+  f79 = p2g_faddz(p2g_in(f77), p2g_in(f78));
+  if (p2g_redo()) p2g_exact_20(f77, f78, f79);
 }
 void p2g_exact_21(uint r3, float f80, out precise float f82) {
   f82 = p2g_fmin(uintBitsToFloat(p2g_lds32(r3)), f80);
 }
+void p2g_check_21(uint r3, float f80, out precise float f82) {
+  f82 = p2g_nmin(p2g_in(uintBitsToFloat(p2g_lds32(r3))), p2g_in(f80));
+  if (p2g_redo()) p2g_exact_21(r3, f80, f82);
+}
 void p2g_exact_22(uint r4, float f83, out precise float f85) {
   f85 = p2g_fmax(uintBitsToFloat(p2g_lds32(r4)), f83);
+}
+void p2g_check_22(uint r4, float f83, out precise float f85) {
+  f85 = p2g_nmax(p2g_in(uintBitsToFloat(p2g_lds32(r4))), p2g_in(f83));
+  if (p2g_redo()) p2g_exact_22(r4, f83, f85);
 }
 
 void main() {
@@ -450,7 +571,7 @@ void main() {
   // ptx:69  abs.f32 	%f21, %f18;
   // ptx:70  max.f32 	%f22, %f17, %f21;
   precise float f22 = p2g_nmax(p2g_in(f17), p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f18) & 0x7FFFFFFFu))));
-  if (p2g_redo()) p2g_exact_1(f1, rd10, f19, f20, f22);
+  if (p2g_redo()) p2g_check_1(f1, rd10, f19, f20, f22);
   // ptx:71  shl.b32 	%r7, %r1, 2;
   uint r7 = r1 << 2u;
   // ptx:72  mov.u32 	%r8, _ZZ15reduce_f32_treeE4ssum;
@@ -479,7 +600,7 @@ void main() {
     precise float f24 = uintBitsToFloat(p2g_lds32((r2 + 256u)));
     // ptx:87  add.f32 	%f25, %f23, %f24;
     precise float f25 = p2g_fadd(p2g_in(f23), p2g_in(f24));
-    if (p2g_redo()) p2g_exact_2(f23, f24, f25);
+    if (p2g_redo()) p2g_check_2(f23, f24, f25);
     // ptx:88  st.shared.f32 	[%r2], %f25;
     p2g_sts32(r2, floatBitsToUint(f25));
     // ptx:89  ld.shared.f32 	%f26, [%r3+256];
@@ -487,7 +608,7 @@ void main() {
     // ptx:90  ld.shared.f32 	%f27, [%r3];
     // ptx:91  min.f32 	%f28, %f27, %f26;
     precise float f28 = p2g_nmin(p2g_in(uintBitsToFloat(p2g_lds32(r3))), p2g_in(f26));
-    if (p2g_redo()) p2g_exact_3(r3, f26, f28);
+    if (p2g_redo()) p2g_check_3(r3, f26, f28);
     // ptx:92  st.shared.f32 	[%r3], %f28;
     p2g_sts32(r3, floatBitsToUint(f28));
     // ptx:93  ld.shared.f32 	%f29, [%r4+256];
@@ -495,7 +616,7 @@ void main() {
     // ptx:94  ld.shared.f32 	%f30, [%r4];
     // ptx:95  max.f32 	%f31, %f30, %f29;
     precise float f31 = p2g_nmax(p2g_in(uintBitsToFloat(p2g_lds32(r4))), p2g_in(f29));
-    if (p2g_redo()) p2g_exact_4(r4, f29, f31);
+    if (p2g_redo()) p2g_check_4(r4, f29, f31);
     // ptx:96  st.shared.f32 	[%r4], %f31;
     p2g_sts32(r4, floatBitsToUint(f31));
   }
@@ -510,7 +631,7 @@ void main() {
     precise float f33 = uintBitsToFloat(p2g_lds32((r2 + 128u)));
     // ptx:105  add.f32 	%f34, %f32, %f33;
     precise float f34 = p2g_fadd(p2g_in(f32), p2g_in(f33));
-    if (p2g_redo()) p2g_exact_5(f32, f33, f34);
+    if (p2g_redo()) p2g_check_5(f32, f33, f34);
     // ptx:106  st.shared.f32 	[%r2], %f34;
     p2g_sts32(r2, floatBitsToUint(f34));
     // ptx:107  ld.shared.f32 	%f35, [%r3+128];
@@ -518,7 +639,7 @@ void main() {
     // ptx:108  ld.shared.f32 	%f36, [%r3];
     // ptx:109  min.f32 	%f37, %f36, %f35;
     precise float f37 = p2g_nmin(p2g_in(uintBitsToFloat(p2g_lds32(r3))), p2g_in(f35));
-    if (p2g_redo()) p2g_exact_6(r3, f35, f37);
+    if (p2g_redo()) p2g_check_6(r3, f35, f37);
     // ptx:110  st.shared.f32 	[%r3], %f37;
     p2g_sts32(r3, floatBitsToUint(f37));
     // ptx:111  ld.shared.f32 	%f38, [%r4+128];
@@ -526,7 +647,7 @@ void main() {
     // ptx:112  ld.shared.f32 	%f39, [%r4];
     // ptx:113  max.f32 	%f40, %f39, %f38;
     precise float f40 = p2g_nmax(p2g_in(uintBitsToFloat(p2g_lds32(r4))), p2g_in(f38));
-    if (p2g_redo()) p2g_exact_7(r4, f38, f40);
+    if (p2g_redo()) p2g_check_7(r4, f38, f40);
     // ptx:114  st.shared.f32 	[%r4], %f40;
     p2g_sts32(r4, floatBitsToUint(f40));
   }
@@ -541,7 +662,7 @@ void main() {
     precise float f42 = uintBitsToFloat(p2g_lds32((r2 + 64u)));
     // ptx:123  add.f32 	%f43, %f41, %f42;
     precise float f43 = p2g_fadd(p2g_in(f41), p2g_in(f42));
-    if (p2g_redo()) p2g_exact_8(f41, f42, f43);
+    if (p2g_redo()) p2g_check_8(f41, f42, f43);
     // ptx:124  st.shared.f32 	[%r2], %f43;
     p2g_sts32(r2, floatBitsToUint(f43));
     // ptx:125  ld.shared.f32 	%f44, [%r3+64];
@@ -549,7 +670,7 @@ void main() {
     // ptx:126  ld.shared.f32 	%f45, [%r3];
     // ptx:127  min.f32 	%f46, %f45, %f44;
     precise float f46 = p2g_nmin(p2g_in(uintBitsToFloat(p2g_lds32(r3))), p2g_in(f44));
-    if (p2g_redo()) p2g_exact_9(r3, f44, f46);
+    if (p2g_redo()) p2g_check_9(r3, f44, f46);
     // ptx:128  st.shared.f32 	[%r3], %f46;
     p2g_sts32(r3, floatBitsToUint(f46));
     // ptx:129  ld.shared.f32 	%f47, [%r4+64];
@@ -557,7 +678,7 @@ void main() {
     // ptx:130  ld.shared.f32 	%f48, [%r4];
     // ptx:131  max.f32 	%f49, %f48, %f47;
     precise float f49 = p2g_nmax(p2g_in(uintBitsToFloat(p2g_lds32(r4))), p2g_in(f47));
-    if (p2g_redo()) p2g_exact_10(r4, f47, f49);
+    if (p2g_redo()) p2g_check_10(r4, f47, f49);
     // ptx:132  st.shared.f32 	[%r4], %f49;
     p2g_sts32(r4, floatBitsToUint(f49));
   }
@@ -572,7 +693,7 @@ void main() {
     precise float f51 = uintBitsToFloat(p2g_lds32((r2 + 32u)));
     // ptx:141  add.f32 	%f52, %f50, %f51;
     precise float f52 = p2g_fadd(p2g_in(f50), p2g_in(f51));
-    if (p2g_redo()) p2g_exact_11(f50, f51, f52);
+    if (p2g_redo()) p2g_check_11(f50, f51, f52);
     // ptx:142  st.shared.f32 	[%r2], %f52;
     p2g_sts32(r2, floatBitsToUint(f52));
     // ptx:143  ld.shared.f32 	%f53, [%r3+32];
@@ -580,7 +701,7 @@ void main() {
     // ptx:144  ld.shared.f32 	%f54, [%r3];
     // ptx:145  min.f32 	%f55, %f54, %f53;
     precise float f55 = p2g_nmin(p2g_in(uintBitsToFloat(p2g_lds32(r3))), p2g_in(f53));
-    if (p2g_redo()) p2g_exact_12(r3, f53, f55);
+    if (p2g_redo()) p2g_check_12(r3, f53, f55);
     // ptx:146  st.shared.f32 	[%r3], %f55;
     p2g_sts32(r3, floatBitsToUint(f55));
     // ptx:147  ld.shared.f32 	%f56, [%r4+32];
@@ -588,7 +709,7 @@ void main() {
     // ptx:148  ld.shared.f32 	%f57, [%r4];
     // ptx:149  max.f32 	%f58, %f57, %f56;
     precise float f58 = p2g_nmax(p2g_in(uintBitsToFloat(p2g_lds32(r4))), p2g_in(f56));
-    if (p2g_redo()) p2g_exact_13(r4, f56, f58);
+    if (p2g_redo()) p2g_check_13(r4, f56, f58);
     // ptx:150  st.shared.f32 	[%r4], %f58;
     p2g_sts32(r4, floatBitsToUint(f58));
   }
@@ -603,7 +724,7 @@ void main() {
     precise float f60 = uintBitsToFloat(p2g_lds32((r2 + 16u)));
     // ptx:159  add.f32 	%f61, %f59, %f60;
     precise float f61 = p2g_fadd(p2g_in(f59), p2g_in(f60));
-    if (p2g_redo()) p2g_exact_14(f59, f60, f61);
+    if (p2g_redo()) p2g_check_14(f59, f60, f61);
     // ptx:160  st.shared.f32 	[%r2], %f61;
     p2g_sts32(r2, floatBitsToUint(f61));
     // ptx:161  ld.shared.f32 	%f62, [%r3+16];
@@ -611,7 +732,7 @@ void main() {
     // ptx:162  ld.shared.f32 	%f63, [%r3];
     // ptx:163  min.f32 	%f64, %f63, %f62;
     precise float f64 = p2g_nmin(p2g_in(uintBitsToFloat(p2g_lds32(r3))), p2g_in(f62));
-    if (p2g_redo()) p2g_exact_15(r3, f62, f64);
+    if (p2g_redo()) p2g_check_15(r3, f62, f64);
     // ptx:164  st.shared.f32 	[%r3], %f64;
     p2g_sts32(r3, floatBitsToUint(f64));
     // ptx:165  ld.shared.f32 	%f65, [%r4+16];
@@ -619,7 +740,7 @@ void main() {
     // ptx:166  ld.shared.f32 	%f66, [%r4];
     // ptx:167  max.f32 	%f67, %f66, %f65;
     precise float f67 = p2g_nmax(p2g_in(uintBitsToFloat(p2g_lds32(r4))), p2g_in(f65));
-    if (p2g_redo()) p2g_exact_16(r4, f65, f67);
+    if (p2g_redo()) p2g_check_16(r4, f65, f67);
     // ptx:168  st.shared.f32 	[%r4], %f67;
     p2g_sts32(r4, floatBitsToUint(f67));
   }
@@ -634,7 +755,7 @@ void main() {
     precise float f69 = uintBitsToFloat(p2g_lds32((r2 + 8u)));
     // ptx:177  add.f32 	%f70, %f68, %f69;
     precise float f70 = p2g_fadd(p2g_in(f68), p2g_in(f69));
-    if (p2g_redo()) p2g_exact_17(f68, f69, f70);
+    if (p2g_redo()) p2g_check_17(f68, f69, f70);
     // ptx:178  st.shared.f32 	[%r2], %f70;
     p2g_sts32(r2, floatBitsToUint(f70));
     // ptx:179  ld.shared.f32 	%f71, [%r3+8];
@@ -642,7 +763,7 @@ void main() {
     // ptx:180  ld.shared.f32 	%f72, [%r3];
     // ptx:181  min.f32 	%f73, %f72, %f71;
     precise float f73 = p2g_nmin(p2g_in(uintBitsToFloat(p2g_lds32(r3))), p2g_in(f71));
-    if (p2g_redo()) p2g_exact_18(r3, f71, f73);
+    if (p2g_redo()) p2g_check_18(r3, f71, f73);
     // ptx:182  st.shared.f32 	[%r3], %f73;
     p2g_sts32(r3, floatBitsToUint(f73));
     // ptx:183  ld.shared.f32 	%f74, [%r4+8];
@@ -650,7 +771,7 @@ void main() {
     // ptx:184  ld.shared.f32 	%f75, [%r4];
     // ptx:185  max.f32 	%f76, %f75, %f74;
     precise float f76 = p2g_nmax(p2g_in(uintBitsToFloat(p2g_lds32(r4))), p2g_in(f74));
-    if (p2g_redo()) p2g_exact_19(r4, f74, f76);
+    if (p2g_redo()) p2g_check_19(r4, f74, f76);
     // ptx:186  st.shared.f32 	[%r4], %f76;
     p2g_sts32(r4, floatBitsToUint(f76));
   }
@@ -666,7 +787,7 @@ void main() {
     precise float f78 = uintBitsToFloat(p2g_lds32((sh_ssum + 4u)));
     // ptx:195  add.f32 	%f79, %f77, %f78;
     precise float f79 = p2g_fadd(p2g_in(f77), p2g_in(f78));
-    if (p2g_redo()) p2g_exact_20(f77, f78, f79);
+    if (p2g_redo()) p2g_check_20(f77, f78, f79);
     // ptx:196  st.shared.f32 	[%r2], %f79;
     p2g_sts32(r2, floatBitsToUint(f79));
     // ptx:197  ld.shared.f32 	%f80, [_ZZ15reduce_f32_treeE4smin+4];
@@ -674,7 +795,7 @@ void main() {
     // ptx:198  ld.shared.f32 	%f81, [%r3];
     // ptx:199  min.f32 	%f82, %f81, %f80;
     precise float f82 = p2g_nmin(p2g_in(uintBitsToFloat(p2g_lds32(r3))), p2g_in(f80));
-    if (p2g_redo()) p2g_exact_21(r3, f80, f82);
+    if (p2g_redo()) p2g_check_21(r3, f80, f82);
     // ptx:200  st.shared.f32 	[%r3], %f82;
     p2g_sts32(r3, floatBitsToUint(f82));
     // ptx:201  ld.shared.f32 	%f83, [_ZZ15reduce_f32_treeE4smax+4];
@@ -682,7 +803,7 @@ void main() {
     // ptx:202  ld.shared.f32 	%f84, [%r4];
     // ptx:203  max.f32 	%f85, %f84, %f83;
     precise float f85 = p2g_nmax(p2g_in(uintBitsToFloat(p2g_lds32(r4))), p2g_in(f83));
-    if (p2g_redo()) p2g_exact_22(r4, f83, f85);
+    if (p2g_redo()) p2g_check_22(r4, f83, f85);
     // ptx:204  st.shared.f32 	[%r4], %f85;
     p2g_sts32(r4, floatBitsToUint(f85));
   }

@@ -246,7 +246,14 @@ void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
 // Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
 // by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal one
 // fails it). p2g_redo() after the region: true when a result was tiny (|r| <= 2^-126, zeros included) or the device
-// fact P2G_F32_FAST does not hold; then the region's exact replay computes every value again. NaN needs no replay
+// fact P2G_F32_FAST does not hold; then the region's check p2g_check_<n> runs the device's pass again with the
+// zero-aware forms below (p2g_faddz ...), and only if a result is still tiny does the exact replay compute every
+// value again. A zero that is exact on every device is no reason to replay: a sum of opposite operands (a == -b),
+// and a product or fma with a zero factor (fma then gives c, which is not subnormal either). The operands of a
+// region's operations are never subnormal (p2g_in; a tiny result fails the region anyway), so these zeros are
+// IEEE's results on a device that flushes subnormals too. Counting every zero replayed 2.30 % of K's region
+// executions on its 720p inputs (39.7 % of one region's); without those zeros 0.011 %. The zero test is in the
+// check only: in every operation it cost bench/f32_heavy 4.17 -> 9.71 ms on the H200 (docs/GPU_BENCH.md). NaN needs no replay
 // where the fact holds: the device's NaN results are PTX's 0x7FFFFFFF, and min(p2g_m, NaN) leaves p2g_m (a device
 // whose min() gave NaN would only replay more). Testing NaN too made bench/f32_heavy, whose values mostly end as
 // NaN, replay nearly every region: 53 ms against 4.3 ms (docs/GPU_BENCH.md). The short forms hold no exact path
@@ -266,6 +273,23 @@ float p2g_fmul(float a, float b) {
 float p2g_ffma(float a, float b, float c) {
   precise float r = fma(a, b, c);
   p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+// The zero-aware forms of a region's check: an exact zero (opposite operands; a zero factor) counts as no tiny result.
+float p2g_faddz(float a, float b) {
+  precise float r = a + b;
+  p2g_m = min(p2g_m, a == -b ? 1.0 : abs(r));
+  return r;
+}
+float p2g_fsubz(float a, float b) { return p2g_faddz(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmulz(float a, float b) {
+  precise float r = a * b;
+  p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r));
+  return r;
+}
+float p2g_ffmaz(float a, float b, float c) {
+  precise float r = fma(a, b, c);
+  p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r));
   return r;
 }
 float p2g_in(float x) {
@@ -311,9 +335,22 @@ void p2g_exact_1(float f4, float f3, uint r7, out precise float f9) {
   precise float f8 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
   f9 = p2g_fadd(f7, f8, false);
 }
+void p2g_check_1(float f4, float f3, uint r7, out precise float f9) {
+  precise float f5 = p2g_faddz(p2g_in(f4), p2g_in(f3));
+  precise float f6 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
+  precise float f7 = p2g_faddz(f5, p2g_in(f6));
+  precise float f8 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
+  f9 = p2g_faddz(f7, p2g_in(f8));
+  if (p2g_redo()) p2g_exact_1(f4, f3, r7, f9);
+}
 void p2g_exact_2(float f10, float f9, uint r54, out precise float f14) {
   precise float f12 = p2g_ffma(f10, 0.5, p2g_fmul(f9, 0.125, false), 0, false);
   f14 = p2g_ffma(p2g_f32_canon(p2g_s2f32(int(int(r54 & 4u)), 0)), uintBitsToFloat(0x3A83126Fu), f12, 0, false);
+}
+void p2g_check_2(float f10, float f9, uint r54, out precise float f14) {
+  precise float f12 = p2g_ffmaz(p2g_in(f10), 0.5, p2g_fmulz(p2g_in(f9), 0.125));
+  f14 = p2g_ffmaz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r54 & 4u)), 0))), uintBitsToFloat(0x3A83126Fu), f12);
+  if (p2g_redo()) p2g_exact_2(f10, f9, r54, f14);
 }
 void p2g_exact_3(float f16, float f15, uint r7, out precise float f21) {
   precise float f17 = p2g_fadd(f16, f15, false);
@@ -322,10 +359,24 @@ void p2g_exact_3(float f16, float f15, uint r7, out precise float f21) {
   precise float f20 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
   f21 = p2g_fadd(f19, f20, false);
 }
+void p2g_check_3(float f16, float f15, uint r7, out precise float f21) {
+  precise float f17 = p2g_faddz(p2g_in(f16), p2g_in(f15));
+  precise float f18 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
+  precise float f19 = p2g_faddz(f17, p2g_in(f18));
+  precise float f20 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
+  f21 = p2g_faddz(f19, p2g_in(f20));
+  if (p2g_redo()) p2g_exact_3(f16, f15, r7, f21);
+}
 void p2g_exact_4(float f22, float f21, uint r54, out precise float f26) {
   precise float f24 = p2g_ffma(f22, 0.5, p2g_fmul(f21, 0.125, false), 0, false);
   precise float f25 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 1) & 5u)), 0));
   f26 = p2g_ffma(f25, uintBitsToFloat(0x3A83126Fu), f24, 0, false);
+}
+void p2g_check_4(float f22, float f21, uint r54, out precise float f26) {
+  precise float f24 = p2g_ffmaz(p2g_in(f22), 0.5, p2g_fmulz(p2g_in(f21), 0.125));
+  precise float f25 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 1) & 5u)), 0));
+  f26 = p2g_ffmaz(p2g_in(f25), uintBitsToFloat(0x3A83126Fu), f24);
+  if (p2g_redo()) p2g_exact_4(f22, f21, r54, f26);
 }
 void p2g_exact_5(float f28, float f27, uint r7, out precise float f33) {
   precise float f29 = p2g_fadd(f28, f27, false);
@@ -334,10 +385,24 @@ void p2g_exact_5(float f28, float f27, uint r7, out precise float f33) {
   precise float f32 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
   f33 = p2g_fadd(f31, f32, false);
 }
+void p2g_check_5(float f28, float f27, uint r7, out precise float f33) {
+  precise float f29 = p2g_faddz(p2g_in(f28), p2g_in(f27));
+  precise float f30 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
+  precise float f31 = p2g_faddz(f29, p2g_in(f30));
+  precise float f32 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
+  f33 = p2g_faddz(f31, p2g_in(f32));
+  if (p2g_redo()) p2g_exact_5(f28, f27, r7, f33);
+}
 void p2g_exact_6(float f34, float f33, uint r54, out precise float f38) {
   precise float f36 = p2g_ffma(f34, 0.5, p2g_fmul(f33, 0.125, false), 0, false);
   precise float f37 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 2) & 6u)), 0));
   f38 = p2g_ffma(f37, uintBitsToFloat(0x3A83126Fu), f36, 0, false);
+}
+void p2g_check_6(float f34, float f33, uint r54, out precise float f38) {
+  precise float f36 = p2g_ffmaz(p2g_in(f34), 0.5, p2g_fmulz(p2g_in(f33), 0.125));
+  precise float f37 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 2) & 6u)), 0));
+  f38 = p2g_ffmaz(p2g_in(f37), uintBitsToFloat(0x3A83126Fu), f36);
+  if (p2g_redo()) p2g_exact_6(f34, f33, r54, f38);
 }
 void p2g_exact_7(float f40, float f39, uint r7, out precise float f45) {
   precise float f41 = p2g_fadd(f40, f39, false);
@@ -346,10 +411,24 @@ void p2g_exact_7(float f40, float f39, uint r7, out precise float f45) {
   precise float f44 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
   f45 = p2g_fadd(f43, f44, false);
 }
+void p2g_check_7(float f40, float f39, uint r7, out precise float f45) {
+  precise float f41 = p2g_faddz(p2g_in(f40), p2g_in(f39));
+  precise float f42 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
+  precise float f43 = p2g_faddz(f41, p2g_in(f42));
+  precise float f44 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
+  f45 = p2g_faddz(f43, p2g_in(f44));
+  if (p2g_redo()) p2g_exact_7(f40, f39, r7, f45);
+}
 void p2g_exact_8(float f46, float f45, uint r54, out precise float f50) {
   precise float f48 = p2g_ffma(f46, 0.5, p2g_fmul(f45, 0.125, false), 0, false);
   precise float f49 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 3) & 7u)), 0));
   f50 = p2g_ffma(f49, uintBitsToFloat(0x3A83126Fu), f48, 0, false);
+}
+void p2g_check_8(float f46, float f45, uint r54, out precise float f50) {
+  precise float f48 = p2g_ffmaz(p2g_in(f46), 0.5, p2g_fmulz(p2g_in(f45), 0.125));
+  precise float f49 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 3) & 7u)), 0));
+  f50 = p2g_ffmaz(p2g_in(f49), uintBitsToFloat(0x3A83126Fu), f48);
+  if (p2g_redo()) p2g_exact_8(f46, f45, r54, f50);
 }
 void p2g_exact_9(float f52, float f51, uint r7, out precise float f57) {
   precise float f53 = p2g_fadd(f52, f51, false);
@@ -358,33 +437,78 @@ void p2g_exact_9(float f52, float f51, uint r7, out precise float f57) {
   precise float f56 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
   f57 = p2g_fadd(f55, f56, false);
 }
+void p2g_check_9(float f52, float f51, uint r7, out precise float f57) {
+  precise float f53 = p2g_faddz(p2g_in(f52), p2g_in(f51));
+  precise float f54 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
+  precise float f55 = p2g_faddz(f53, p2g_in(f54));
+  precise float f56 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
+  f57 = p2g_faddz(f55, p2g_in(f56));
+  if (p2g_redo()) p2g_exact_9(f52, f51, r7, f57);
+}
 void p2g_exact_10(float f58, float f57, uint r54, out precise float f62) {
   precise float f60 = p2g_ffma(f58, 0.5, p2g_fmul(f57, 0.125, false), 0, false);
   f62 = p2g_ffma(p2g_f32_canon(p2g_s2f32(int(int(r54 & 7u)), 0)), uintBitsToFloat(0x3A83126Fu), f60, 0, false);
 }
+void p2g_check_10(float f58, float f57, uint r54, out precise float f62) {
+  precise float f60 = p2g_ffmaz(p2g_in(f58), 0.5, p2g_fmulz(p2g_in(f57), 0.125));
+  f62 = p2g_ffmaz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r54 & 7u)), 0))), uintBitsToFloat(0x3A83126Fu), f60);
+  if (p2g_redo()) p2g_exact_10(f58, f57, r54, f62);
+}
 void p2g_exact_11(float f64, float f63, out precise float f65) {
   f65 = p2g_fadd(f64, f63, false);
+}
+void p2g_check_11(float f64, float f63, out precise float f65) {
+  f65 = p2g_faddz(p2g_in(f64), p2g_in(f63));
+  if (p2g_redo()) p2g_exact_11(f64, f63, f65);
 }
 void p2g_exact_12(float f67, float f66, out precise float f68) {
   f68 = p2g_fadd(f67, f66, false);
 }
+void p2g_check_12(float f67, float f66, out precise float f68) {
+  f68 = p2g_faddz(p2g_in(f67), p2g_in(f66));
+  if (p2g_redo()) p2g_exact_12(f67, f66, f68);
+}
 void p2g_exact_13(float f70, float f69, out precise float f71) {
   f71 = p2g_fadd(f70, f69, false);
+}
+void p2g_check_13(float f70, float f69, out precise float f71) {
+  f71 = p2g_faddz(p2g_in(f70), p2g_in(f69));
+  if (p2g_redo()) p2g_exact_13(f70, f69, f71);
 }
 void p2g_exact_14(float f73, float f72, out precise float f74) {
   f74 = p2g_fadd(f73, f72, false);
 }
+void p2g_check_14(float f73, float f72, out precise float f74) {
+  f74 = p2g_faddz(p2g_in(f73), p2g_in(f72));
+  if (p2g_redo()) p2g_exact_14(f73, f72, f74);
+}
 void p2g_exact_15(float f76, float f75, out precise float f77) {
   f77 = p2g_fadd(f76, f75, false);
+}
+void p2g_check_15(float f76, float f75, out precise float f77) {
+  f77 = p2g_faddz(p2g_in(f76), p2g_in(f75));
+  if (p2g_redo()) p2g_exact_15(f76, f75, f77);
 }
 void p2g_exact_16(float f79, float f78, out precise float f80) {
   f80 = p2g_fadd(f79, f78, false);
 }
+void p2g_check_16(float f79, float f78, out precise float f80) {
+  f80 = p2g_faddz(p2g_in(f79), p2g_in(f78));
+  if (p2g_redo()) p2g_exact_16(f79, f78, f80);
+}
 void p2g_exact_17(float f82, float f81, out precise float f83) {
   f83 = p2g_fadd(f82, f81, false);
 }
+void p2g_check_17(float f82, float f81, out precise float f83) {
+  f83 = p2g_faddz(p2g_in(f82), p2g_in(f81));
+  if (p2g_redo()) p2g_exact_17(f82, f81, f83);
+}
 void p2g_exact_18(float f84, uint r19, out precise float f86) {
   f86 = p2g_fadd(f84, uintBitsToFloat(p2g_lds32(r19)), false);
+}
+void p2g_check_18(float f84, uint r19, out precise float f86) {
+  f86 = p2g_faddz(p2g_in(f84), p2g_in(uintBitsToFloat(p2g_lds32(r19))));
+  if (p2g_redo()) p2g_exact_18(f84, r19, f86);
 }
 
 void main() {
@@ -505,7 +629,7 @@ void main() {
         precise float f8 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
         // ptx:110  add.f32 	%f9, %f7, %f8;
         precise float f9 = p2g_fadd(f7, p2g_in(f8));
-        if (p2g_redo()) p2g_exact_1(f4, f3, r7, f9);
+        if (p2g_redo()) p2g_check_1(f4, f3, r7, f9);
         // ptx:111  ld.shared.f32 	%f10, [%r7+76];
         precise float f10 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
         // ptx:112  bar.sync 	0;
@@ -517,7 +641,7 @@ void main() {
         // ptx:116  cvt.rn.f32.s32 	%f13, %r37;
         // ptx:117  fma.rn.f32 	%f14, %f13, 0f3A83126F, %f12;
         f14 = p2g_ffma(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r54 & 4u)), 0))), uintBitsToFloat(0x3A83126Fu), f12);
-        if (p2g_redo()) p2g_exact_2(f10, f9, r54, f14);
+        if (p2g_redo()) p2g_check_2(f10, f9, r54, f14);
         // ptx:118  st.shared.f32 	[%r7+76], %f14;
         p2g_sts32((r7 + 76u), floatBitsToUint(f14));
         // ptx:119  bar.sync 	0;
@@ -536,7 +660,7 @@ void main() {
         precise float f20 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
         // ptx:126  add.f32 	%f21, %f19, %f20;
         precise float f21 = p2g_fadd(f19, p2g_in(f20));
-        if (p2g_redo()) p2g_exact_3(f16, f15, r7, f21);
+        if (p2g_redo()) p2g_check_3(f16, f15, r7, f21);
         // ptx:127  ld.shared.f32 	%f22, [%r7+76];
         precise float f22 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
         // ptx:128  bar.sync 	0;
@@ -550,7 +674,7 @@ void main() {
         precise float f25 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 1) & 5u)), 0));
         // ptx:134  fma.rn.f32 	%f26, %f25, 0f3A83126F, %f24;
         precise float f26 = p2g_ffma(p2g_in(f25), uintBitsToFloat(0x3A83126Fu), f24);
-        if (p2g_redo()) p2g_exact_4(f22, f21, r54, f26);
+        if (p2g_redo()) p2g_check_4(f22, f21, r54, f26);
         // ptx:135  st.shared.f32 	[%r7+76], %f26;
         p2g_sts32((r7 + 76u), floatBitsToUint(f26));
         // ptx:136  bar.sync 	0;
@@ -569,7 +693,7 @@ void main() {
         precise float f32 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
         // ptx:143  add.f32 	%f33, %f31, %f32;
         precise float f33 = p2g_fadd(f31, p2g_in(f32));
-        if (p2g_redo()) p2g_exact_5(f28, f27, r7, f33);
+        if (p2g_redo()) p2g_check_5(f28, f27, r7, f33);
         // ptx:144  ld.shared.f32 	%f34, [%r7+76];
         precise float f34 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
         // ptx:145  bar.sync 	0;
@@ -583,7 +707,7 @@ void main() {
         precise float f37 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 2) & 6u)), 0));
         // ptx:151  fma.rn.f32 	%f38, %f37, 0f3A83126F, %f36;
         precise float f38 = p2g_ffma(p2g_in(f37), uintBitsToFloat(0x3A83126Fu), f36);
-        if (p2g_redo()) p2g_exact_6(f34, f33, r54, f38);
+        if (p2g_redo()) p2g_check_6(f34, f33, r54, f38);
         // ptx:152  st.shared.f32 	[%r7+76], %f38;
         p2g_sts32((r7 + 76u), floatBitsToUint(f38));
         // ptx:153  bar.sync 	0;
@@ -602,7 +726,7 @@ void main() {
         precise float f44 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
         // ptx:160  add.f32 	%f45, %f43, %f44;
         precise float f45 = p2g_fadd(f43, p2g_in(f44));
-        if (p2g_redo()) p2g_exact_7(f40, f39, r7, f45);
+        if (p2g_redo()) p2g_check_7(f40, f39, r7, f45);
         // ptx:161  ld.shared.f32 	%f46, [%r7+76];
         precise float f46 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
         // ptx:162  bar.sync 	0;
@@ -616,7 +740,7 @@ void main() {
         precise float f49 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 3) & 7u)), 0));
         // ptx:168  fma.rn.f32 	%f50, %f49, 0f3A83126F, %f48;
         precise float f50 = p2g_ffma(p2g_in(f49), uintBitsToFloat(0x3A83126Fu), f48);
-        if (p2g_redo()) p2g_exact_8(f46, f45, r54, f50);
+        if (p2g_redo()) p2g_check_8(f46, f45, r54, f50);
         // ptx:169  st.shared.f32 	[%r7+76], %f50;
         p2g_sts32((r7 + 76u), floatBitsToUint(f50));
         // ptx:170  bar.sync 	0;
@@ -651,7 +775,7 @@ void main() {
         precise float f56 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
         // ptx:188  add.f32 	%f57, %f55, %f56;
         precise float f57 = p2g_fadd(f55, p2g_in(f56));
-        if (p2g_redo()) p2g_exact_9(f52, f51, r7, f57);
+        if (p2g_redo()) p2g_check_9(f52, f51, r7, f57);
         // ptx:189  ld.shared.f32 	%f58, [%r7+76];
         precise float f58 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
         // ptx:190  bar.sync 	0;
@@ -663,7 +787,7 @@ void main() {
         // ptx:194  cvt.rn.f32.s32 	%f61, %r44;
         // ptx:195  fma.rn.f32 	%f62, %f61, 0f3A83126F, %f60;
         f62 = p2g_ffma(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r54 & 7u)), 0))), uintBitsToFloat(0x3A83126Fu), f60);
-        if (p2g_redo()) p2g_exact_10(f58, f57, r54, f62);
+        if (p2g_redo()) p2g_check_10(f58, f57, r54, f62);
         // ptx:196  st.shared.f32 	[%r7+76], %f62;
         p2g_sts32((r7 + 76u), floatBitsToUint(f62));
         // ptx:197  bar.sync 	0;
@@ -710,7 +834,7 @@ void main() {
     precise float f64 = uintBitsToFloat(p2g_lds32((r19 + 512u)));
     // ptx:225  add.f32 	%f65, %f64, %f63;
     precise float f65 = p2g_fadd(p2g_in(f64), p2g_in(f63));
-    if (p2g_redo()) p2g_exact_11(f64, f63, f65);
+    if (p2g_redo()) p2g_check_11(f64, f63, f65);
     // ptx:226  st.shared.f32 	[%r19], %f65;
     p2g_sts32(r19, floatBitsToUint(f65));
   }
@@ -725,7 +849,7 @@ void main() {
     precise float f67 = uintBitsToFloat(p2g_lds32((r19 + 256u)));
     // ptx:235  add.f32 	%f68, %f67, %f66;
     precise float f68 = p2g_fadd(p2g_in(f67), p2g_in(f66));
-    if (p2g_redo()) p2g_exact_12(f67, f66, f68);
+    if (p2g_redo()) p2g_check_12(f67, f66, f68);
     // ptx:236  st.shared.f32 	[%r19], %f68;
     p2g_sts32(r19, floatBitsToUint(f68));
   }
@@ -740,7 +864,7 @@ void main() {
     precise float f70 = uintBitsToFloat(p2g_lds32((r19 + 128u)));
     // ptx:245  add.f32 	%f71, %f70, %f69;
     precise float f71 = p2g_fadd(p2g_in(f70), p2g_in(f69));
-    if (p2g_redo()) p2g_exact_13(f70, f69, f71);
+    if (p2g_redo()) p2g_check_13(f70, f69, f71);
     // ptx:246  st.shared.f32 	[%r19], %f71;
     p2g_sts32(r19, floatBitsToUint(f71));
   }
@@ -755,7 +879,7 @@ void main() {
     precise float f73 = uintBitsToFloat(p2g_lds32((r19 + 64u)));
     // ptx:255  add.f32 	%f74, %f73, %f72;
     precise float f74 = p2g_fadd(p2g_in(f73), p2g_in(f72));
-    if (p2g_redo()) p2g_exact_14(f73, f72, f74);
+    if (p2g_redo()) p2g_check_14(f73, f72, f74);
     // ptx:256  st.shared.f32 	[%r19], %f74;
     p2g_sts32(r19, floatBitsToUint(f74));
   }
@@ -770,7 +894,7 @@ void main() {
     precise float f76 = uintBitsToFloat(p2g_lds32((r19 + 32u)));
     // ptx:265  add.f32 	%f77, %f76, %f75;
     precise float f77 = p2g_fadd(p2g_in(f76), p2g_in(f75));
-    if (p2g_redo()) p2g_exact_15(f76, f75, f77);
+    if (p2g_redo()) p2g_check_15(f76, f75, f77);
     // ptx:266  st.shared.f32 	[%r19], %f77;
     p2g_sts32(r19, floatBitsToUint(f77));
   }
@@ -785,7 +909,7 @@ void main() {
     precise float f79 = uintBitsToFloat(p2g_lds32((r19 + 16u)));
     // ptx:275  add.f32 	%f80, %f79, %f78;
     precise float f80 = p2g_fadd(p2g_in(f79), p2g_in(f78));
-    if (p2g_redo()) p2g_exact_16(f79, f78, f80);
+    if (p2g_redo()) p2g_check_16(f79, f78, f80);
     // ptx:276  st.shared.f32 	[%r19], %f80;
     p2g_sts32(r19, floatBitsToUint(f80));
   }
@@ -800,7 +924,7 @@ void main() {
     precise float f82 = uintBitsToFloat(p2g_lds32((r19 + 8u)));
     // ptx:285  add.f32 	%f83, %f82, %f81;
     precise float f83 = p2g_fadd(p2g_in(f82), p2g_in(f81));
-    if (p2g_redo()) p2g_exact_17(f82, f81, f83);
+    if (p2g_redo()) p2g_check_17(f82, f81, f83);
     // ptx:286  st.shared.f32 	[%r19], %f83;
     p2g_sts32(r19, floatBitsToUint(f83));
   }
@@ -813,7 +937,7 @@ void main() {
     // ptx:293  ld.shared.f32 	%f85, [%r19];
     // ptx:294  add.f32 	%f86, %f84, %f85;
     precise float f86 = p2g_fadd(p2g_in(f84), p2g_in(uintBitsToFloat(p2g_lds32(r19))));
-    if (p2g_redo()) p2g_exact_18(f84, r19, f86);
+    if (p2g_redo()) p2g_check_18(f84, r19, f86);
     // ptx:295  st.shared.f32 	[%r19], %f86;
     p2g_sts32(r19, floatBitsToUint(f86));
   }

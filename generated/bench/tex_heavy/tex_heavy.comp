@@ -287,7 +287,14 @@ uint p2g_s2f32(int v, int mode) { return p2g_i2f(uint64_t(v < 0 ? 0u - uint(v) :
 // Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
 // by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal one
 // fails it). p2g_redo() after the region: true when a result was tiny (|r| <= 2^-126, zeros included) or the device
-// fact P2G_F32_FAST does not hold; then the region's exact replay computes every value again. NaN needs no replay
+// fact P2G_F32_FAST does not hold; then the region's check p2g_check_<n> runs the device's pass again with the
+// zero-aware forms below (p2g_faddz ...), and only if a result is still tiny does the exact replay compute every
+// value again. A zero that is exact on every device is no reason to replay: a sum of opposite operands (a == -b),
+// and a product or fma with a zero factor (fma then gives c, which is not subnormal either). The operands of a
+// region's operations are never subnormal (p2g_in; a tiny result fails the region anyway), so these zeros are
+// IEEE's results on a device that flushes subnormals too. Counting every zero replayed 2.30 % of K's region
+// executions on its 720p inputs (39.7 % of one region's); without those zeros 0.011 %. The zero test is in the
+// check only: in every operation it cost bench/f32_heavy 4.17 -> 9.71 ms on the H200 (docs/GPU_BENCH.md). NaN needs no replay
 // where the fact holds: the device's NaN results are PTX's 0x7FFFFFFF, and min(p2g_m, NaN) leaves p2g_m (a device
 // whose min() gave NaN would only replay more). Testing NaN too made bench/f32_heavy, whose values mostly end as
 // NaN, replay nearly every region: 53 ms against 4.3 ms (docs/GPU_BENCH.md). The short forms hold no exact path
@@ -307,6 +314,23 @@ float p2g_fmul(float a, float b) {
 float p2g_ffma(float a, float b, float c) {
   precise float r = fma(a, b, c);
   p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+// The zero-aware forms of a region's check: an exact zero (opposite operands; a zero factor) counts as no tiny result.
+float p2g_faddz(float a, float b) {
+  precise float r = a + b;
+  p2g_m = min(p2g_m, a == -b ? 1.0 : abs(r));
+  return r;
+}
+float p2g_fsubz(float a, float b) { return p2g_faddz(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmulz(float a, float b) {
+  precise float r = a * b;
+  p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r));
+  return r;
+}
+float p2g_ffmaz(float a, float b, float c) {
+  precise float r = fma(a, b, c);
+  p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r));
   return r;
 }
 float p2g_in(float x) {
@@ -351,23 +375,37 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer P2G
   uint addr0, addr1, addr2, normalized, flags, channels;
 };
 
+// What the runner knew of the image when it created the pipeline: the specialization constant P2G_IMG<slot> of the
+// instruction's image (one per image of the manifest's `images`). 0: nothing, every field is read from the record;
+// else bit 31 and the record's own values (runtime/common/images.h imageState): the helpers, inlined per call, then
+// fold away the formats, filters and address modes that the image does not have.
+struct P2GImgState { uint format, channels, cbytes, filterMode, addr0, addr1, addr2, normalized, flags; };
+P2GImgState p2g_img_state(P2GImage d, uint s) {
+  if (s < 0x80000000u)
+    return P2GImgState(d.format, d.channels, d.texelBytes / d.channels, d.filterMode, d.addr0, d.addr1, d.addr2,
+                       d.normalized, d.flags);
+  return P2GImgState(s & 15u, (s >> 4) & 7u, (s >> 8) & 7u, (s >> 12) & 1u, (s >> 13) & 3u, (s >> 15) & 3u,
+                     (s >> 17) & 3u, (s >> 19) & 1u, (s >> 20) & 0x3FFu);
+}
+
 // txq/suq: 0 width, 1 height, 2 depth, 3 normalized_coords, 4 filter_mode, 5..7 addr_mode_0..2, 8 array_size,
 // 9 num_mipmap_levels. Address modes in PTX's numbering (wrap 0, mirror 1, clamp_to_edge 3, clamp_to_border 4).
 uint p2g_txq_addr(uint m) { return m == 0u ? 0u : m == 1u ? 3u : m == 2u ? 1u : 4u; }
-uint p2g_txq(uint64_t h, uint what) {
+uint p2g_txq(uint64_t h, uint s, uint what) {
   P2GImage d = P2GImage(h);
-  bool layered = (d.flags & 1u) != 0u;
+  P2GImgState st = p2g_img_state(d, s);
+  bool layered = (st.flags & 1u) != 0u;
   switch (what) {
     case 0u: return d.width;
     case 1u: return d.height;
     // depth: measured on the H200 (tex/txq_dims): 0 for 1D/2D textures and 2D surfaces, the layer count for a
     // layered texture, the depth of a 3D image.
-    case 2u: return layered || ((d.flags >> 8) & 0xFFu) == 3u ? d.depth : 0u;
-    case 3u: return d.normalized;
-    case 4u: return d.filterMode;
-    case 5u: return p2g_txq_addr(d.addr0);
-    case 6u: return p2g_txq_addr(d.addr1);
-    case 7u: return p2g_txq_addr(d.addr2);
+    case 2u: return layered || ((st.flags >> 8) & 0xFFu) == 3u ? d.depth : 0u;
+    case 3u: return st.normalized;
+    case 4u: return st.filterMode;
+    case 5u: return p2g_txq_addr(st.addr0);
+    case 6u: return p2g_txq_addr(st.addr1);
+    case 7u: return p2g_txq_addr(st.addr2);
     case 8u: return layered ? d.depth : 1u;
     default: return 1u;
   }
@@ -413,9 +451,9 @@ uint p2g_unorm8(uint b) { return p2g_tex_unorm(b, 8); }
 // integer channels as stored. Channels the format lacks read as 0, alpha included (measured: an r32f texture gives
 // (r, 0, 0, 0), ptx_corpus/tex/tex2d_point). Each 32-bit word of the texel is read once: texels of 1 or 2 bytes
 // sit inside one word, and larger ones start on a word (the record's pitches are multiples of the texel size).
-uvec4 p2g_img_texel(P2GImage d, int x, int y, int z, bool raw) {
-  uint off = uint(z) * d.slicePitch + uint(y) * d.rowPitch + uint(x) * d.texelBytes;
-  uint cb = d.texelBytes / d.channels, n = d.channels;
+uvec4 p2g_img_texel(P2GImage d, P2GImgState st, int x, int y, int z, bool raw) {
+  uint cb = st.cbytes, n = st.channels;
+  uint off = uint(z) * d.slicePitch + uint(y) * d.rowPitch + uint(x) * (cb * n);
   uint64_t a = d.texels + uint64_t(off & ~3u);
   uint w0 = P2GU32(a).v;
   uvec4 r = uvec4(0u);
@@ -504,12 +542,12 @@ ivec4 p2g_tex_wslice(int ax, int ay, int W) {
 
 // One tap: address modes per axis, then the texel (raw: as stored, see p2g_img_texel); border taps are the border
 // colour (0, 0, 0, 0).
-uvec4 p2g_tex_tap(P2GImage d, int x, int y, int z, uint dims, bool raw) {
-  x = p2g_tex_address(x, int(d.width), d.addr0);
-  if (dims > 1u) y = p2g_tex_address(y, int(d.height), d.addr1);
-  if (dims > 2u) z = p2g_tex_address(z, int(d.depth), d.addr2);
+uvec4 p2g_tex_tap(P2GImage d, P2GImgState st, int x, int y, int z, uint dims, bool raw) {
+  x = p2g_tex_address(x, int(d.width), st.addr0);
+  if (dims > 1u) y = p2g_tex_address(y, int(d.height), st.addr1);
+  if (dims > 2u) z = p2g_tex_address(z, int(d.depth), st.addr2);
   if (x < 0 || y < 0 || z < 0) return uvec4(0u);
-  return p2g_img_texel(d, x, y, z, raw);
+  return p2g_img_texel(d, st, x, y, z, raw);
 }
 
 // Float texels (f16 or f32 bits per component; f16: mb 10 fraction bits, eb 5 exponent bits; f32: 23 and 8) as
@@ -652,46 +690,47 @@ uint p2g_tex_fin(int64_t Sa, int ea, int64_t Sb, int eb, bool isH) {
 // Results are bits (f32 for float and unorm formats). `layer` selects the slice of a layered texture (clamped to
 // the layers there are). Taps are spelled out rather than indexed: llvmpipe lowers indexed local arrays to
 // if-ladders.
-uvec4 p2g_tex(uint64_t h, vec3 c, int layer, uint dims) {
+uvec4 p2g_tex(uint64_t h, uint s, vec3 c, int layer, uint dims) {
   P2GImage d = P2GImage(h);
-  int zl = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
-  int64_t px = p2g_tex_pos(c.x, d.width, d.normalized, d.addr0);
-  int64_t py = dims > 1u ? p2g_tex_pos(c.y, d.height, d.normalized, d.addr1) : int64_t(0);
-  int64_t pz = dims > 2u ? p2g_tex_pos(c.z, d.depth, d.normalized, d.addr2) : int64_t(0);
-  if (d.filterMode != 1u) {
+  P2GImgState st = p2g_img_state(d, s);
+  int zl = (st.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
+  int64_t px = p2g_tex_pos(c.x, d.width, st.normalized, st.addr0);
+  int64_t py = dims > 1u ? p2g_tex_pos(c.y, d.height, st.normalized, st.addr1) : int64_t(0);
+  int64_t pz = dims > 2u ? p2g_tex_pos(c.z, d.depth, st.normalized, st.addr2) : int64_t(0);
+  if (st.filterMode != 1u) {
     int z = dims > 2u ? int(pz >> P2G_TEX_FIX_BITS) : zl;
-    return p2g_tex_tap(d, int(px >> P2G_TEX_FIX_BITS), int(py >> P2G_TEX_FIX_BITS), z, dims, false);
+    return p2g_tex_tap(d, st, int(px >> P2G_TEX_FIX_BITS), int(py >> P2G_TEX_FIX_BITS), z, dims, false);
   }
   int qx = p2g_tex_lin(px), qy = dims > 1u ? p2g_tex_lin(py) : 0, qz = dims > 2u ? p2g_tex_lin(pz) : zl << 8;
   // A 1D texture is filtered as a 2D one of height 1 sampled at y = 0, i.e. half a texel above its row: under the
   // border mode the row above is the border colour (0) with weight 1/2, which halves every linear sample
   // (ptx_corpus/outside/tex_coord_range_1d nBorderL, uBorderL: 0.25 between texels 0 and 1, 63.75 between 127 and
   // 128 on the H200); under the other modes that row is the same texel and nothing changes. Layered 1D: unmeasured.
-  bool halfBorder = dims == 1u && (d.flags & 1u) == 0u && d.addr1 == 3u;
+  bool halfBorder = dims == 1u && (st.flags & 1u) == 0u && st.addr1 == 3u;
   if (halfBorder) qy = -128;
-  if (d.addr0 == 1u) qx = clamp(qx, 0, int(d.width - 1u) << 8);
-  if (dims > 1u && d.addr1 == 1u) qy = clamp(qy, 0, int(d.height - 1u) << 8);
-  if (dims > 2u && d.addr2 == 1u) qz = clamp(qz, 0, int(d.depth - 1u) << 8);
+  if (st.addr0 == 1u) qx = clamp(qx, 0, int(d.width - 1u) << 8);
+  if (dims > 1u && st.addr1 == 1u) qy = clamp(qy, 0, int(d.height - 1u) << 8);
+  if (dims > 2u && st.addr2 == 1u) qz = clamp(qz, 0, int(d.depth - 1u) << 8);
   int x = qx >> 8, y = qy >> 8, z = qz >> 8;
   int ax = qx & 255, ay = qy & 255, az = qz & 255;
   ivec4 wa = p2g_tex_wslice(ax, ay, 256 - az), wb = az != 0 ? p2g_tex_wslice(ax, ay, az) : ivec4(0);
   // The taps as stored; taps with weight 0 are not read.
   uvec4 z4 = uvec4(0u);
-  uvec4 a0 = wa.x != 0 && !halfBorder ? p2g_tex_tap(d, x, y, z, dims, true) : z4;
-  uvec4 a1 = wa.y != 0 && !halfBorder ? p2g_tex_tap(d, x + 1, y, z, dims, true) : z4;
-  uvec4 a2 = wa.z != 0 ? p2g_tex_tap(d, x, y + 1, z, dims, true) : z4;
-  uvec4 a3 = wa.w != 0 ? p2g_tex_tap(d, x + 1, y + 1, z, dims, true) : z4;
-  uvec4 b0 = wb.x != 0 ? p2g_tex_tap(d, x, y, z + 1, dims, true) : z4;
-  uvec4 b1 = wb.y != 0 ? p2g_tex_tap(d, x + 1, y, z + 1, dims, true) : z4;
-  uvec4 b2 = wb.z != 0 ? p2g_tex_tap(d, x, y + 1, z + 1, dims, true) : z4;
-  uvec4 b3 = wb.w != 0 ? p2g_tex_tap(d, x + 1, y + 1, z + 1, dims, true) : z4;
-  if (d.format <= 2u) {  // unorm8
+  uvec4 a0 = wa.x != 0 && !halfBorder ? p2g_tex_tap(d, st, x, y, z, dims, true) : z4;
+  uvec4 a1 = wa.y != 0 && !halfBorder ? p2g_tex_tap(d, st, x + 1, y, z, dims, true) : z4;
+  uvec4 a2 = wa.z != 0 ? p2g_tex_tap(d, st, x, y + 1, z, dims, true) : z4;
+  uvec4 a3 = wa.w != 0 ? p2g_tex_tap(d, st, x + 1, y + 1, z, dims, true) : z4;
+  uvec4 b0 = wb.x != 0 ? p2g_tex_tap(d, st, x, y, z + 1, dims, true) : z4;
+  uvec4 b1 = wb.y != 0 ? p2g_tex_tap(d, st, x + 1, y, z + 1, dims, true) : z4;
+  uvec4 b2 = wb.z != 0 ? p2g_tex_tap(d, st, x, y + 1, z + 1, dims, true) : z4;
+  uvec4 b3 = wb.w != 0 ? p2g_tex_tap(d, st, x + 1, y + 1, z + 1, dims, true) : z4;
+  if (st.format <= 2u) {  // unorm8
     uvec4 S = uvec4(wa.x) * a0 + uvec4(wa.y) * a1 + uvec4(wa.z) * a2 + uvec4(wa.w) * a3 + uvec4(wb.x) * b0 +
               uvec4(wb.y) * b1 + uvec4(wb.z) * b2 + uvec4(wb.w) * b3;
     uvec4 u = min(S + ((S + 128u) >> 8), uvec4(65535u));
     return uvec4(p2g_tex_unorm(u.x, 16), p2g_tex_unorm(u.y, 16), p2g_tex_unorm(u.z, 16), p2g_tex_unorm(u.w, 16));
   }
-  bool isH = d.format <= 5u;
+  bool isH = st.format <= 5u;
   uvec4 inf = p2g_tex_inf(a0, a1, a2, a3, wa, isH) | p2g_tex_inf(b0, b1, b2, b3, wb, isH);
   uvec4 r;
   if (isH && wb == ivec4(0)) {  // f16 texels, one slice: 32-bit integers
@@ -716,25 +755,30 @@ uvec4 p2g_tex(uint64_t h, vec3 c, int layer, uint dims) {
 
 // tex with integer coordinates: the texel at those indices. Outside the image the result is 0 whatever the
 // address mode (measured for clamp and border: tex2d_intcoord); a layered texture's layer is clamped.
-uvec4 p2g_texi(uint64_t h, ivec3 c, int layer, uint dims) {
+uvec4 p2g_texi(uint64_t h, uint s, ivec3 c, int layer, uint dims) {
   P2GImage d = P2GImage(h);
-  int z = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : c.z;
+  P2GImgState st = p2g_img_state(d, s);
+  int z = (st.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : c.z;
   bool outside = c.x < 0 || c.x >= int(d.width) || (dims > 1u && (c.y < 0 || c.y >= int(d.height))) ||
              (dims > 2u && (z < 0 || z >= int(d.depth)));
   return outside ? uvec4(0u)
-                 : p2g_img_texel(d, c.x, dims > 1u ? c.y : 0, dims > 2u || (d.flags & 1u) != 0u ? z : 0, false);
+                 : p2g_img_texel(d, st, c.x, dims > 1u ? c.y : 0, dims > 2u || (st.flags & 1u) != 0u ? z : 0, false);
 }
 
 // tld4 (tex2Dgather): component `comp` of the 2x2 footprint linear filtering would use, in the order
 // (i0, j1), (i1, j1), (i1, j0), (i0, j0) (PTX ISA "tld4").
-uvec4 p2g_tld4(uint64_t h, vec2 c, int layer, uint comp) {
+uvec4 p2g_tld4(uint64_t h, uint s, vec2 c, int layer, uint comp) {
   P2GImage d = P2GImage(h);
-  int z = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
-  int x = p2g_tex_lin(p2g_tex_pos(c.x, d.width, d.normalized, d.addr0)) >> 8;
-  int y = p2g_tex_lin(p2g_tex_pos(c.y, d.height, d.normalized, d.addr1)) >> 8;
-  return uvec4(p2g_tex_tap(d, x, y + 1, z, 2u, false)[comp], p2g_tex_tap(d, x + 1, y + 1, z, 2u, false)[comp],
-               p2g_tex_tap(d, x + 1, y, z, 2u, false)[comp], p2g_tex_tap(d, x, y, z, 2u, false)[comp]);
+  P2GImgState st = p2g_img_state(d, s);
+  int z = (st.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
+  int x = p2g_tex_lin(p2g_tex_pos(c.x, d.width, st.normalized, st.addr0)) >> 8;
+  int y = p2g_tex_lin(p2g_tex_pos(c.y, d.height, st.normalized, st.addr1)) >> 8;
+  return uvec4(p2g_tex_tap(d, st, x, y + 1, z, 2u, false)[comp], p2g_tex_tap(d, st, x + 1, y + 1, z, 2u, false)[comp],
+               p2g_tex_tap(d, st, x + 1, y, z, 2u, false)[comp], p2g_tex_tap(d, st, x, y, z, 2u, false)[comp]);
 }
+// The image state of each image of the manifest (its slot), set by the runner (P2GImgState above).
+layout(constant_id = 256) const uint P2G_IMG0 = 0u;  // texture at parameter offset 0
+layout(constant_id = 257) const uint P2G_IMG1 = 0u;  // texture at parameter offset 8
 
 // The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
 // statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
@@ -745,20 +789,29 @@ void p2g_exact_1(uint r3, float f1, out precise float f2, uint r29, out precise 
   f3 = p2g_f32_canon(p2g_s2f32(int(int(r29)), 0));
   f4 = p2g_div32(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r4)), 0)), 0.5, false), f3, 0, false);
 }
-void p2g_exact_2(float f50, float f1, uint r82, uint r30, uint r5, float f3, uint64_t rd1, const uint64_t p0_u64,
-    float f2, float f4, uint r3, uint r4, uint64_t rd2, const uint64_t p8_u64, inout precise float f236,
+void p2g_check_1(uint r3, float f1, out precise float f2, uint r29, out precise float f3, uint r4,
+    out precise float f4) {
+  f2 = p2g_div32(p2g_faddz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r3)), 0))), 0.5), f1, 0, false);
+  f3 = p2g_f32_canon(p2g_s2f32(int(int(r29)), 0));
+  f4 = p2g_div32(p2g_faddz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r4)), 0))), 0.5), f3, 0, false);
+  if (p2g_redo()) p2g_exact_1(r3, f1, f2, r29, f3, r4, f4);
+}
+void p2g_exact_2(float f50, float f1, uint r82, uint r30, uint r5, float f3, float f2, uint64_t rd1,
+    const uint64_t p0_u64, float f4, uint r3, uint r4, uint64_t rd2, const uint64_t p8_u64, inout precise float f236,
     inout precise float f237, inout precise float f238, inout precise float f239) {
   precise float f51 = p2g_fmul(f50, uintBitsToFloat(0x3EBD70A4u), false);
   precise float f52 = p2g_div32(f51, f1, 0, false);
   uint r40 = uint(int(r82) * 7);
   precise float f53 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(uint(p2g_rem_s32(int(r40), int(r30)))) - int(r5)))), 0));
   precise float f55 = p2g_div32(p2g_fmul(f53, uintBitsToFloat(0x3E947AE1u), false), f3, 0, false);
-  uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(f2, f52, false), p2g_fadd(f4, f55, false), 0.0), 0, 2u);
+  precise float f56 = p2g_fadd(f2, f52, false);
+  uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f56, p2g_fadd(f4, f55, false), 0.0), 0, 2u);
   precise float f58 = uintBitsToFloat(t1.x);
   precise float f59 = uintBitsToFloat(t1.y);
   precise float f60 = uintBitsToFloat(t1.z);
   precise float f61 = uintBitsToFloat(t1.w);
-  uvec4 t2 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f2, f55, false), p2g_fadd(f4, f52, false), 0.0), 0, 2u);
+  precise float f62 = p2g_fsub(f2, f55, false);
+  uvec4 t2 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f62, p2g_fadd(f4, f52, false), 0.0), 0, 2u);
   precise float f64 = uintBitsToFloat(t2.x);
   precise float f65 = uintBitsToFloat(t2.y);
   precise float f66 = uintBitsToFloat(t2.z);
@@ -766,7 +819,7 @@ void p2g_exact_2(float f50, float f1, uint r82, uint r30, uint r5, float f3, uin
   precise float f68 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r82) + int(r3)) & 255u)), 0));
   uint r45 = uint(int(r82) * 3 + int(r4));
   precise float f69 = p2g_f32_canon(p2g_s2f32(int(int(r45 & 255u)), 0));
-  uvec4 t3 = p2g_tex(rd2 /* p8_u64 */, vec3(f68, f69, 0.0), 0, 2u);
+  uvec4 t3 = p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f68, f69, 0.0), 0, 2u);
   precise float f70 = uintBitsToFloat(t3.x);
   precise float f71 = uintBitsToFloat(t3.y);
   precise float f72 = uintBitsToFloat(t3.z);
@@ -782,19 +835,21 @@ void p2g_exact_2(float f50, float f1, uint r82, uint r30, uint r5, float f3, uin
   uint r51 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 7)), int(r30)))) - int(r5));
   precise float f89 = p2g_fmul(p2g_f32_canon(p2g_s2f32(int(int(r51)), 0)), uintBitsToFloat(0x3E947AE1u), false);
   precise float f90 = p2g_div32(f89, f3, 0, false);
-  uvec4 t4 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(f2, f87, false), p2g_fadd(f4, f90, false), 0.0), 0, 2u);
+  precise float f91 = p2g_fadd(f2, f87, false);
+  uvec4 t4 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f91, p2g_fadd(f4, f90, false), 0.0), 0, 2u);
   precise float f93 = uintBitsToFloat(t4.x);
   precise float f94 = uintBitsToFloat(t4.y);
   precise float f95 = uintBitsToFloat(t4.z);
   precise float f96 = uintBitsToFloat(t4.w);
-  uvec4 t5 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f2, f90, false), p2g_fadd(f4, f87, false), 0.0), 0, 2u);
+  precise float f97 = p2g_fsub(f2, f90, false);
+  uvec4 t5 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f97, p2g_fadd(f4, f87, false), 0.0), 0, 2u);
   precise float f99 = uintBitsToFloat(t5.x);
   precise float f100 = uintBitsToFloat(t5.y);
   precise float f101 = uintBitsToFloat(t5.z);
   precise float f102 = uintBitsToFloat(t5.w);
   precise float f103 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r47) + int(r3)) & 255u)), 0));
   precise float f104 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r45) + 3) & 255u)), 0));
-  uvec4 t6 = p2g_tex(rd2 /* p8_u64 */, vec3(f103, f104, 0.0), 0, 2u);
+  uvec4 t6 = p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f103, f104, 0.0), 0, 2u);
   precise float f105 = uintBitsToFloat(t6.x);
   precise float f106 = uintBitsToFloat(t6.y);
   precise float f107 = uintBitsToFloat(t6.z);
@@ -810,19 +865,21 @@ void p2g_exact_2(float f50, float f1, uint r82, uint r30, uint r5, float f3, uin
   uint r60 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 14)), int(r30)))) - int(r5));
   precise float f124 = p2g_fmul(p2g_f32_canon(p2g_s2f32(int(int(r60)), 0)), uintBitsToFloat(0x3E947AE1u), false);
   precise float f125 = p2g_div32(f124, f3, 0, false);
-  uvec4 t7 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(f2, f122, false), p2g_fadd(f4, f125, false), 0.0), 0, 2u);
+  precise float f126 = p2g_fadd(f2, f122, false);
+  uvec4 t7 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f126, p2g_fadd(f4, f125, false), 0.0), 0, 2u);
   precise float f128 = uintBitsToFloat(t7.x);
   precise float f129 = uintBitsToFloat(t7.y);
   precise float f130 = uintBitsToFloat(t7.z);
   precise float f131 = uintBitsToFloat(t7.w);
-  uvec4 t8 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f2, f125, false), p2g_fadd(f4, f122, false), 0.0), 0, 2u);
+  precise float f132 = p2g_fsub(f2, f125, false);
+  uvec4 t8 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f132, p2g_fadd(f4, f122, false), 0.0), 0, 2u);
   precise float f134 = uintBitsToFloat(t8.x);
   precise float f135 = uintBitsToFloat(t8.y);
   precise float f136 = uintBitsToFloat(t8.z);
   precise float f137 = uintBitsToFloat(t8.w);
   precise float f138 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r56) + int(r3)) & 255u)), 0));
   precise float f139 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r45) + 6) & 255u)), 0));
-  uvec4 t9 = p2g_tex(rd2 /* p8_u64 */, vec3(f138, f139, 0.0), 0, 2u);
+  uvec4 t9 = p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f138, f139, 0.0), 0, 2u);
   precise float f140 = uintBitsToFloat(t9.x);
   precise float f141 = uintBitsToFloat(t9.y);
   precise float f142 = uintBitsToFloat(t9.z);
@@ -838,19 +895,21 @@ void p2g_exact_2(float f50, float f1, uint r82, uint r30, uint r5, float f3, uin
   uint r69 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 21)), int(r30)))) - int(r5));
   precise float f159 = p2g_fmul(p2g_f32_canon(p2g_s2f32(int(int(r69)), 0)), uintBitsToFloat(0x3E947AE1u), false);
   precise float f160 = p2g_div32(f159, f3, 0, false);
-  uvec4 t10 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(f2, f157, false), p2g_fadd(f4, f160, false), 0.0), 0, 2u);
+  precise float f161 = p2g_fadd(f2, f157, false);
+  uvec4 t10 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f161, p2g_fadd(f4, f160, false), 0.0), 0, 2u);
   precise float f163 = uintBitsToFloat(t10.x);
   precise float f164 = uintBitsToFloat(t10.y);
   precise float f165 = uintBitsToFloat(t10.z);
   precise float f166 = uintBitsToFloat(t10.w);
-  uvec4 t11 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f2, f160, false), p2g_fadd(f4, f157, false), 0.0), 0, 2u);
+  precise float f167 = p2g_fsub(f2, f160, false);
+  uvec4 t11 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f167, p2g_fadd(f4, f157, false), 0.0), 0, 2u);
   precise float f169 = uintBitsToFloat(t11.x);
   precise float f170 = uintBitsToFloat(t11.y);
   precise float f171 = uintBitsToFloat(t11.z);
   precise float f172 = uintBitsToFloat(t11.w);
   precise float f173 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r65) + int(r3)) & 255u)), 0));
   precise float f174 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r45) + 9) & 255u)), 0));
-  uvec4 t12 = p2g_tex(rd2 /* p8_u64 */, vec3(f173, f174, 0.0), 0, 2u);
+  uvec4 t12 = p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f173, f174, 0.0), 0, 2u);
   precise float f175 = uintBitsToFloat(t12.x);
   precise float f176 = uintBitsToFloat(t12.y);
   precise float f177 = uintBitsToFloat(t12.z);
@@ -860,27 +919,153 @@ void p2g_exact_2(float f50, float f1, uint r82, uint r30, uint r5, float f3, uin
   f238 = p2g_fadd(f152, p2g_fadd(p2g_fadd(f165, f169, false), f177, false), false);
   f239 = p2g_fadd(f154, p2g_ffma(f166, f172, f178, 0, false), false);
 }
-void p2g_exact_3(uint r84, float f1, uint r85, uint r30, uint r5, float f3, uint64_t rd1, const uint64_t p0_u64,
-    float f2, float f4, uint r86, uint r87, uint64_t rd2, const uint64_t p8_u64, inout precise float f236,
+bool p2g_check_2(float f50, float f1, uint r82, uint r30, uint r5, float f3, float f2, uint64_t rd1,
+    const uint64_t p0_u64, float f4, uint r3, uint r4, uint64_t rd2, const uint64_t p8_u64, inout precise float f236,
+    inout precise float f237, inout precise float f238, inout precise float f239) {
+  precise float f51 = p2g_fmulz(p2g_in(f50), uintBitsToFloat(0x3EBD70A4u));
+  precise float f52 = p2g_div32(f51, f1, 0, false);
+  uint r40 = uint(int(r82) * 7);
+  precise float f53 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(uint(p2g_rem_s32(int(r40), int(r30)))) - int(r5)))), 0));
+  precise float f55 = p2g_div32(p2g_fmulz(p2g_in(f53), uintBitsToFloat(0x3E947AE1u)), f3, 0, false);
+  precise float f56 = p2g_faddz(p2g_in(f2), p2g_in(f52));
+  uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f56, p2g_faddz(p2g_in(f4), p2g_in(f55)), 0.0), 0, 2u);
+  precise float f58 = uintBitsToFloat(t1.x);
+  precise float f59 = uintBitsToFloat(t1.y);
+  precise float f60 = uintBitsToFloat(t1.z);
+  precise float f61 = uintBitsToFloat(t1.w);
+  precise float f62 = p2g_fsubz(f2, p2g_in(f55));
+  uvec4 t2 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f62, p2g_faddz(f4, p2g_in(f52)), 0.0), 0, 2u);
+  precise float f64 = uintBitsToFloat(t2.x);
+  precise float f65 = uintBitsToFloat(t2.y);
+  precise float f66 = uintBitsToFloat(t2.z);
+  precise float f67 = uintBitsToFloat(t2.w);
+  precise float f68 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r82) + int(r3)) & 255u)), 0));
+  uint r45 = uint(int(r82) * 3 + int(r4));
+  precise float f69 = p2g_f32_canon(p2g_s2f32(int(int(r45 & 255u)), 0));
+  uvec4 t3 = p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f68, f69, 0.0), 0, 2u);
+  precise float f70 = uintBitsToFloat(t3.x);
+  precise float f71 = uintBitsToFloat(t3.y);
+  precise float f72 = uintBitsToFloat(t3.z);
+  precise float f73 = uintBitsToFloat(t3.w);
+  precise float f76 = p2g_faddz(p2g_in(f236), p2g_faddz(p2g_faddz(p2g_in(f58), p2g_in(f65)), p2g_in(f70)));
+  precise float f79 = p2g_faddz(p2g_in(f237), p2g_faddz(p2g_faddz(p2g_in(f59), p2g_in(f66)), p2g_in(f71)));
+  precise float f82 = p2g_faddz(p2g_in(f238), p2g_faddz(p2g_faddz(p2g_in(f60), p2g_in(f64)), p2g_in(f72)));
+  precise float f84 = p2g_faddz(p2g_in(f239), p2g_ffmaz(p2g_in(f61), p2g_in(f67), p2g_in(f73)));
+  uint r47 = uint(int(r82) + 1);
+  precise float f85 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r47) - int(r5)))), 0));
+  precise float f86 = p2g_fmulz(p2g_in(f85), uintBitsToFloat(0x3EBD70A4u));
+  precise float f87 = p2g_div32(f86, f1, 0, false);
+  uint r51 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 7)), int(r30)))) - int(r5));
+  precise float f89 = p2g_fmulz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r51)), 0))), uintBitsToFloat(0x3E947AE1u));
+  precise float f90 = p2g_div32(f89, f3, 0, false);
+  precise float f91 = p2g_faddz(f2, p2g_in(f87));
+  uvec4 t4 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f91, p2g_faddz(f4, p2g_in(f90)), 0.0), 0, 2u);
+  precise float f93 = uintBitsToFloat(t4.x);
+  precise float f94 = uintBitsToFloat(t4.y);
+  precise float f95 = uintBitsToFloat(t4.z);
+  precise float f96 = uintBitsToFloat(t4.w);
+  precise float f97 = p2g_fsubz(f2, p2g_in(f90));
+  uvec4 t5 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f97, p2g_faddz(f4, p2g_in(f87)), 0.0), 0, 2u);
+  precise float f99 = uintBitsToFloat(t5.x);
+  precise float f100 = uintBitsToFloat(t5.y);
+  precise float f101 = uintBitsToFloat(t5.z);
+  precise float f102 = uintBitsToFloat(t5.w);
+  precise float f103 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r47) + int(r3)) & 255u)), 0));
+  precise float f104 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r45) + 3) & 255u)), 0));
+  uvec4 t6 = p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f103, f104, 0.0), 0, 2u);
+  precise float f105 = uintBitsToFloat(t6.x);
+  precise float f106 = uintBitsToFloat(t6.y);
+  precise float f107 = uintBitsToFloat(t6.z);
+  precise float f108 = uintBitsToFloat(t6.w);
+  precise float f111 = p2g_faddz(f76, p2g_faddz(p2g_faddz(p2g_in(f93), p2g_in(f100)), p2g_in(f105)));
+  precise float f114 = p2g_faddz(f79, p2g_faddz(p2g_faddz(p2g_in(f94), p2g_in(f101)), p2g_in(f106)));
+  precise float f117 = p2g_faddz(f82, p2g_faddz(p2g_faddz(p2g_in(f95), p2g_in(f99)), p2g_in(f107)));
+  precise float f119 = p2g_faddz(f84, p2g_ffmaz(p2g_in(f96), p2g_in(f102), p2g_in(f108)));
+  uint r56 = uint(int(r82) + 2);
+  precise float f120 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r56) - int(r5)))), 0));
+  precise float f121 = p2g_fmulz(p2g_in(f120), uintBitsToFloat(0x3EBD70A4u));
+  precise float f122 = p2g_div32(f121, f1, 0, false);
+  uint r60 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 14)), int(r30)))) - int(r5));
+  precise float f124 = p2g_fmulz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r60)), 0))), uintBitsToFloat(0x3E947AE1u));
+  precise float f125 = p2g_div32(f124, f3, 0, false);
+  precise float f126 = p2g_faddz(f2, p2g_in(f122));
+  uvec4 t7 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f126, p2g_faddz(f4, p2g_in(f125)), 0.0), 0, 2u);
+  precise float f128 = uintBitsToFloat(t7.x);
+  precise float f129 = uintBitsToFloat(t7.y);
+  precise float f130 = uintBitsToFloat(t7.z);
+  precise float f131 = uintBitsToFloat(t7.w);
+  precise float f132 = p2g_fsubz(f2, p2g_in(f125));
+  uvec4 t8 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f132, p2g_faddz(f4, p2g_in(f122)), 0.0), 0, 2u);
+  precise float f134 = uintBitsToFloat(t8.x);
+  precise float f135 = uintBitsToFloat(t8.y);
+  precise float f136 = uintBitsToFloat(t8.z);
+  precise float f137 = uintBitsToFloat(t8.w);
+  precise float f138 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r56) + int(r3)) & 255u)), 0));
+  precise float f139 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r45) + 6) & 255u)), 0));
+  uvec4 t9 = p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f138, f139, 0.0), 0, 2u);
+  precise float f140 = uintBitsToFloat(t9.x);
+  precise float f141 = uintBitsToFloat(t9.y);
+  precise float f142 = uintBitsToFloat(t9.z);
+  precise float f143 = uintBitsToFloat(t9.w);
+  precise float f146 = p2g_faddz(f111, p2g_faddz(p2g_faddz(p2g_in(f128), p2g_in(f135)), p2g_in(f140)));
+  precise float f149 = p2g_faddz(f114, p2g_faddz(p2g_faddz(p2g_in(f129), p2g_in(f136)), p2g_in(f141)));
+  precise float f152 = p2g_faddz(f117, p2g_faddz(p2g_faddz(p2g_in(f130), p2g_in(f134)), p2g_in(f142)));
+  precise float f154 = p2g_faddz(f119, p2g_ffmaz(p2g_in(f131), p2g_in(f137), p2g_in(f143)));
+  uint r65 = uint(int(r82) + 3);
+  precise float f155 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r65) - int(r5)))), 0));
+  precise float f156 = p2g_fmulz(p2g_in(f155), uintBitsToFloat(0x3EBD70A4u));
+  precise float f157 = p2g_div32(f156, f1, 0, false);
+  uint r69 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 21)), int(r30)))) - int(r5));
+  precise float f159 = p2g_fmulz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r69)), 0))), uintBitsToFloat(0x3E947AE1u));
+  precise float f160 = p2g_div32(f159, f3, 0, false);
+  precise float f161 = p2g_faddz(f2, p2g_in(f157));
+  uvec4 t10 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f161, p2g_faddz(f4, p2g_in(f160)), 0.0), 0, 2u);
+  precise float f163 = uintBitsToFloat(t10.x);
+  precise float f164 = uintBitsToFloat(t10.y);
+  precise float f165 = uintBitsToFloat(t10.z);
+  precise float f166 = uintBitsToFloat(t10.w);
+  precise float f167 = p2g_fsubz(f2, p2g_in(f160));
+  uvec4 t11 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f167, p2g_faddz(f4, p2g_in(f157)), 0.0), 0, 2u);
+  precise float f169 = uintBitsToFloat(t11.x);
+  precise float f170 = uintBitsToFloat(t11.y);
+  precise float f171 = uintBitsToFloat(t11.z);
+  precise float f172 = uintBitsToFloat(t11.w);
+  precise float f173 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r65) + int(r3)) & 255u)), 0));
+  precise float f174 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r45) + 9) & 255u)), 0));
+  uvec4 t12 = p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f173, f174, 0.0), 0, 2u);
+  precise float f175 = uintBitsToFloat(t12.x);
+  precise float f176 = uintBitsToFloat(t12.y);
+  precise float f177 = uintBitsToFloat(t12.z);
+  precise float f178 = uintBitsToFloat(t12.w);
+  f236 = p2g_faddz(f146, p2g_faddz(p2g_faddz(p2g_in(f163), p2g_in(f170)), p2g_in(f175)));
+  f237 = p2g_faddz(f149, p2g_faddz(p2g_faddz(p2g_in(f164), p2g_in(f171)), p2g_in(f176)));
+  f238 = p2g_faddz(f152, p2g_faddz(p2g_faddz(p2g_in(f165), p2g_in(f169)), p2g_in(f177)));
+  f239 = p2g_faddz(f154, p2g_ffmaz(p2g_in(f166), p2g_in(f172), p2g_in(f178)));
+  return p2g_redo();
+}
+void p2g_exact_3(uint r84, float f1, uint r85, uint r30, uint r5, float f3, float f2, uint64_t rd1,
+    const uint64_t p0_u64, float f4, uint r86, uint r87, uint64_t rd2, const uint64_t p8_u64, inout precise float f236,
     inout precise float f237, inout precise float f238, inout precise float f239) {
   precise float f187 = p2g_fmul(p2g_f32_canon(p2g_s2f32(int(int(r84)), 0)), uintBitsToFloat(0x3EBD70A4u), false);
   precise float f188 = p2g_div32(f187, f1, 0, false);
   precise float f189 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(uint(p2g_rem_s32(int(r85), int(r30)))) - int(r5)))),
       0));
   precise float f191 = p2g_div32(p2g_fmul(f189, uintBitsToFloat(0x3E947AE1u), false), f3, 0, false);
-  uvec4 t13 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(f2, f188, false), p2g_fadd(f4, f191, false), 0.0), 0, 2u);
+  precise float f192 = p2g_fadd(f2, f188, false);
+  uvec4 t13 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f192, p2g_fadd(f4, f191, false), 0.0), 0, 2u);
   precise float f194 = uintBitsToFloat(t13.x);
   precise float f195 = uintBitsToFloat(t13.y);
   precise float f196 = uintBitsToFloat(t13.z);
   precise float f197 = uintBitsToFloat(t13.w);
-  uvec4 t14 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f2, f191, false), p2g_fadd(f4, f188, false), 0.0), 0, 2u);
+  precise float f198 = p2g_fsub(f2, f191, false);
+  uvec4 t14 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f198, p2g_fadd(f4, f188, false), 0.0), 0, 2u);
   precise float f200 = uintBitsToFloat(t14.x);
   precise float f201 = uintBitsToFloat(t14.y);
   precise float f202 = uintBitsToFloat(t14.z);
   precise float f203 = uintBitsToFloat(t14.w);
   precise float f204 = p2g_f32_canon(p2g_s2f32(int(int(r86 & 255u)), 0));
   precise float f205 = p2g_f32_canon(p2g_s2f32(int(int(r87 & 255u)), 0));
-  uvec4 t15 = p2g_tex(rd2 /* p8_u64 */, vec3(f204, f205, 0.0), 0, 2u);
+  uvec4 t15 = p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f204, f205, 0.0), 0, 2u);
   precise float f206 = uintBitsToFloat(t15.x);
   precise float f207 = uintBitsToFloat(t15.y);
   precise float f208 = uintBitsToFloat(t15.z);
@@ -890,8 +1075,45 @@ void p2g_exact_3(uint r84, float f1, uint r85, uint r30, uint r5, float f3, uint
   f238 = p2g_fadd(f238, p2g_fadd(p2g_fadd(f196, f200, false), f208, false), false);
   f239 = p2g_fadd(f239, p2g_ffma(f197, f203, f209, 0, false), false);
 }
+bool p2g_check_3(uint r84, float f1, uint r85, uint r30, uint r5, float f3, float f2, uint64_t rd1,
+    const uint64_t p0_u64, float f4, uint r86, uint r87, uint64_t rd2, const uint64_t p8_u64, inout precise float f236,
+    inout precise float f237, inout precise float f238, inout precise float f239) {
+  precise float f187 = p2g_fmulz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r84)), 0))), uintBitsToFloat(0x3EBD70A4u));
+  precise float f188 = p2g_div32(f187, f1, 0, false);
+  precise float f189 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(uint(p2g_rem_s32(int(r85), int(r30)))) - int(r5)))),
+      0));
+  precise float f191 = p2g_div32(p2g_fmulz(p2g_in(f189), uintBitsToFloat(0x3E947AE1u)), f3, 0, false);
+  precise float f192 = p2g_faddz(p2g_in(f2), p2g_in(f188));
+  uvec4 t13 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f192, p2g_faddz(p2g_in(f4), p2g_in(f191)), 0.0), 0, 2u);
+  precise float f194 = uintBitsToFloat(t13.x);
+  precise float f195 = uintBitsToFloat(t13.y);
+  precise float f196 = uintBitsToFloat(t13.z);
+  precise float f197 = uintBitsToFloat(t13.w);
+  precise float f198 = p2g_fsubz(f2, p2g_in(f191));
+  uvec4 t14 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f198, p2g_faddz(f4, p2g_in(f188)), 0.0), 0, 2u);
+  precise float f200 = uintBitsToFloat(t14.x);
+  precise float f201 = uintBitsToFloat(t14.y);
+  precise float f202 = uintBitsToFloat(t14.z);
+  precise float f203 = uintBitsToFloat(t14.w);
+  precise float f204 = p2g_f32_canon(p2g_s2f32(int(int(r86 & 255u)), 0));
+  precise float f205 = p2g_f32_canon(p2g_s2f32(int(int(r87 & 255u)), 0));
+  uvec4 t15 = p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f204, f205, 0.0), 0, 2u);
+  precise float f206 = uintBitsToFloat(t15.x);
+  precise float f207 = uintBitsToFloat(t15.y);
+  precise float f208 = uintBitsToFloat(t15.z);
+  precise float f209 = uintBitsToFloat(t15.w);
+  f236 = p2g_faddz(p2g_in(f236), p2g_faddz(p2g_faddz(p2g_in(f194), p2g_in(f201)), p2g_in(f206)));
+  f237 = p2g_faddz(p2g_in(f237), p2g_faddz(p2g_faddz(p2g_in(f195), p2g_in(f202)), p2g_in(f207)));
+  f238 = p2g_faddz(p2g_in(f238), p2g_faddz(p2g_faddz(p2g_in(f196), p2g_in(f200)), p2g_in(f208)));
+  f239 = p2g_faddz(p2g_in(f239), p2g_ffmaz(p2g_in(f197), p2g_in(f203), p2g_in(f209)));
+  return p2g_redo();
+}
 void p2g_exact_4(float f236, float f237, float f238, float f239, out precise float f219) {
   f219 = p2g_fadd(p2g_fadd(f236, f237, false), p2g_fadd(f238, f239, false), false);
+}
+void p2g_check_4(float f236, float f237, float f238, float f239, out precise float f219) {
+  f219 = p2g_faddz(p2g_faddz(p2g_in(f236), p2g_in(f237)), p2g_faddz(p2g_in(f238), p2g_in(f239)));
+  if (p2g_redo()) p2g_exact_4(f236, f237, f238, f239, f219);
 }
 
 void main() {
@@ -947,7 +1169,7 @@ void main() {
     precise float f3 = p2g_f32_canon(p2g_s2f32(int(int(r29)), 0));
     // ptx:57  div.rn.f32 	%f4, %f40, %f3;
     precise float f4 = p2g_div32(p2g_fadd(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r4)), 0))), 0.5), f3, 0, false);
-    if (p2g_redo()) p2g_exact_1(r3, f1, f2, r29, f3, r4, f4);
+    if (p2g_redo()) p2g_check_1(r3, f1, f2, r29, f3, r4, f4);
     // ptx:58  setp.lt.s32 	%p4, %r30, 1;
     // ptx:59  mov.f32 	%f236, 0f00000000;
     precise float f236 = 0.0;
@@ -1003,18 +1225,19 @@ void main() {
           // ptx:90  div.rn.f32 	%f55, %f54, %f3;
           precise float f55 = p2g_div32(p2g_fmul(p2g_in(f53), uintBitsToFloat(0x3E947AE1u)), f3, 0, false);
           // ptx:91  add.f32 	%f56, %f2, %f52;
+          precise float f56 = p2g_fadd(p2g_in(f2), p2g_in(f52));
           // ptx:92  add.f32 	%f57, %f4, %f55;
           // ptx:93  tex.2d.v4.f32.f32 	{%f58, %f59, %f60, %f61}, [%rd1, {%f56, %f57}];
-          uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(p2g_in(f2), p2g_in(f52)), p2g_fadd(p2g_in(f4),
-              p2g_in(f55)), 0.0), 0, 2u);
+          uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f56, p2g_fadd(p2g_in(f4), p2g_in(f55)), 0.0), 0, 2u);
           precise float f58 = uintBitsToFloat(t1.x);
           precise float f59 = uintBitsToFloat(t1.y);
           precise float f60 = uintBitsToFloat(t1.z);
           precise float f61 = uintBitsToFloat(t1.w);
           // ptx:94  sub.f32 	%f62, %f2, %f55;
+          precise float f62 = p2g_fsub(f2, p2g_in(f55));
           // ptx:95  add.f32 	%f63, %f4, %f52;
           // ptx:96  tex.2d.v4.f32.f32 	{%f64, %f65, %f66, %f67}, [%rd1, {%f62, %f63}];
-          uvec4 t2 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f2, p2g_in(f55)), p2g_fadd(f4, p2g_in(f52)), 0.0), 0, 2u);
+          uvec4 t2 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f62, p2g_fadd(f4, p2g_in(f52)), 0.0), 0, 2u);
           precise float f64 = uintBitsToFloat(t2.x);
           precise float f65 = uintBitsToFloat(t2.y);
           precise float f66 = uintBitsToFloat(t2.z);
@@ -1029,7 +1252,7 @@ void main() {
           // ptx:102  cvt.rn.f32.s32 	%f69, %r46;
           precise float f69 = p2g_f32_canon(p2g_s2f32(int(int(r45 & 255u)), 0));
           // ptx:103  tex.2d.v4.f32.f32 	{%f70, %f71, %f72, %f73}, [%rd2, {%f68, %f69}];
-          uvec4 t3 = p2g_tex(rd2 /* p8_u64 */, vec3(f68, f69, 0.0), 0, 2u);
+          uvec4 t3 = p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f68, f69, 0.0), 0, 2u);
           precise float f70 = uintBitsToFloat(t3.x);
           precise float f71 = uintBitsToFloat(t3.y);
           precise float f72 = uintBitsToFloat(t3.z);
@@ -1068,17 +1291,19 @@ void main() {
           // ptx:125  div.rn.f32 	%f90, %f89, %f3;
           precise float f90 = p2g_div32(f89, f3, 0, false);
           // ptx:126  add.f32 	%f91, %f2, %f87;
+          precise float f91 = p2g_fadd(f2, p2g_in(f87));
           // ptx:127  add.f32 	%f92, %f4, %f90;
           // ptx:128  tex.2d.v4.f32.f32 	{%f93, %f94, %f95, %f96}, [%rd1, {%f91, %f92}];
-          uvec4 t4 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(f2, p2g_in(f87)), p2g_fadd(f4, p2g_in(f90)), 0.0), 0, 2u);
+          uvec4 t4 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f91, p2g_fadd(f4, p2g_in(f90)), 0.0), 0, 2u);
           precise float f93 = uintBitsToFloat(t4.x);
           precise float f94 = uintBitsToFloat(t4.y);
           precise float f95 = uintBitsToFloat(t4.z);
           precise float f96 = uintBitsToFloat(t4.w);
           // ptx:129  sub.f32 	%f97, %f2, %f90;
+          precise float f97 = p2g_fsub(f2, p2g_in(f90));
           // ptx:130  add.f32 	%f98, %f4, %f87;
           // ptx:131  tex.2d.v4.f32.f32 	{%f99, %f100, %f101, %f102}, [%rd1, {%f97, %f98}];
-          uvec4 t5 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f2, p2g_in(f90)), p2g_fadd(f4, p2g_in(f87)), 0.0), 0, 2u);
+          uvec4 t5 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f97, p2g_fadd(f4, p2g_in(f87)), 0.0), 0, 2u);
           precise float f99 = uintBitsToFloat(t5.x);
           precise float f100 = uintBitsToFloat(t5.y);
           precise float f101 = uintBitsToFloat(t5.z);
@@ -1092,7 +1317,7 @@ void main() {
           // ptx:137  cvt.rn.f32.s32 	%f104, %r55;
           precise float f104 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r45) + 3) & 255u)), 0));
           // ptx:138  tex.2d.v4.f32.f32 	{%f105, %f106, %f107, %f108}, [%rd2, {%f103, %f104}];
-          uvec4 t6 = p2g_tex(rd2 /* p8_u64 */, vec3(f103, f104, 0.0), 0, 2u);
+          uvec4 t6 = p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f103, f104, 0.0), 0, 2u);
           precise float f105 = uintBitsToFloat(t6.x);
           precise float f106 = uintBitsToFloat(t6.y);
           precise float f107 = uintBitsToFloat(t6.z);
@@ -1131,19 +1356,19 @@ void main() {
           // ptx:160  div.rn.f32 	%f125, %f124, %f3;
           precise float f125 = p2g_div32(f124, f3, 0, false);
           // ptx:161  add.f32 	%f126, %f2, %f122;
+          precise float f126 = p2g_fadd(f2, p2g_in(f122));
           // ptx:162  add.f32 	%f127, %f4, %f125;
           // ptx:163  tex.2d.v4.f32.f32 	{%f128, %f129, %f130, %f131}, [%rd1, {%f126, %f127}];
-          uvec4 t7 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(f2, p2g_in(f122)), p2g_fadd(f4, p2g_in(f125)), 0.0), 0,
-              2u);
+          uvec4 t7 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f126, p2g_fadd(f4, p2g_in(f125)), 0.0), 0, 2u);
           precise float f128 = uintBitsToFloat(t7.x);
           precise float f129 = uintBitsToFloat(t7.y);
           precise float f130 = uintBitsToFloat(t7.z);
           precise float f131 = uintBitsToFloat(t7.w);
           // ptx:164  sub.f32 	%f132, %f2, %f125;
+          precise float f132 = p2g_fsub(f2, p2g_in(f125));
           // ptx:165  add.f32 	%f133, %f4, %f122;
           // ptx:166  tex.2d.v4.f32.f32 	{%f134, %f135, %f136, %f137}, [%rd1, {%f132, %f133}];
-          uvec4 t8 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f2, p2g_in(f125)), p2g_fadd(f4, p2g_in(f122)), 0.0), 0,
-              2u);
+          uvec4 t8 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f132, p2g_fadd(f4, p2g_in(f122)), 0.0), 0, 2u);
           precise float f134 = uintBitsToFloat(t8.x);
           precise float f135 = uintBitsToFloat(t8.y);
           precise float f136 = uintBitsToFloat(t8.z);
@@ -1157,7 +1382,7 @@ void main() {
           // ptx:172  cvt.rn.f32.s32 	%f139, %r64;
           precise float f139 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r45) + 6) & 255u)), 0));
           // ptx:173  tex.2d.v4.f32.f32 	{%f140, %f141, %f142, %f143}, [%rd2, {%f138, %f139}];
-          uvec4 t9 = p2g_tex(rd2 /* p8_u64 */, vec3(f138, f139, 0.0), 0, 2u);
+          uvec4 t9 = p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f138, f139, 0.0), 0, 2u);
           precise float f140 = uintBitsToFloat(t9.x);
           precise float f141 = uintBitsToFloat(t9.y);
           precise float f142 = uintBitsToFloat(t9.z);
@@ -1196,19 +1421,19 @@ void main() {
           // ptx:195  div.rn.f32 	%f160, %f159, %f3;
           precise float f160 = p2g_div32(f159, f3, 0, false);
           // ptx:196  add.f32 	%f161, %f2, %f157;
+          precise float f161 = p2g_fadd(f2, p2g_in(f157));
           // ptx:197  add.f32 	%f162, %f4, %f160;
           // ptx:198  tex.2d.v4.f32.f32 	{%f163, %f164, %f165, %f166}, [%rd1, {%f161, %f162}];
-          uvec4 t10 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(f2, p2g_in(f157)), p2g_fadd(f4, p2g_in(f160)), 0.0), 0,
-              2u);
+          uvec4 t10 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f161, p2g_fadd(f4, p2g_in(f160)), 0.0), 0, 2u);
           precise float f163 = uintBitsToFloat(t10.x);
           precise float f164 = uintBitsToFloat(t10.y);
           precise float f165 = uintBitsToFloat(t10.z);
           precise float f166 = uintBitsToFloat(t10.w);
           // ptx:199  sub.f32 	%f167, %f2, %f160;
+          precise float f167 = p2g_fsub(f2, p2g_in(f160));
           // ptx:200  add.f32 	%f168, %f4, %f157;
           // ptx:201  tex.2d.v4.f32.f32 	{%f169, %f170, %f171, %f172}, [%rd1, {%f167, %f168}];
-          uvec4 t11 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f2, p2g_in(f160)), p2g_fadd(f4, p2g_in(f157)), 0.0), 0,
-              2u);
+          uvec4 t11 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f167, p2g_fadd(f4, p2g_in(f157)), 0.0), 0, 2u);
           precise float f169 = uintBitsToFloat(t11.x);
           precise float f170 = uintBitsToFloat(t11.y);
           precise float f171 = uintBitsToFloat(t11.z);
@@ -1222,7 +1447,7 @@ void main() {
           // ptx:207  cvt.rn.f32.s32 	%f174, %r73;
           precise float f174 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r45) + 9) & 255u)), 0));
           // ptx:208  tex.2d.v4.f32.f32 	{%f175, %f176, %f177, %f178}, [%rd2, {%f173, %f174}];
-          uvec4 t12 = p2g_tex(rd2 /* p8_u64 */, vec3(f173, f174, 0.0), 0, 2u);
+          uvec4 t12 = p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f173, f174, 0.0), 0, 2u);
           precise float f175 = uintBitsToFloat(t12.x);
           precise float f176 = uintBitsToFloat(t12.y);
           precise float f177 = uintBitsToFloat(t12.z);
@@ -1242,7 +1467,7 @@ void main() {
           // ptx:218  fma.rn.f32 	%f185, %f166, %f172, %f178;
           // ptx:219  add.f32 	%f239, %f154, %f185;
           f239 = p2g_fadd(f154, p2g_ffma(p2g_in(f166), p2g_in(f172), p2g_in(f178)));
-          if (p2g_redo()) { f236 = p2g_was_f236; f237 = p2g_was_f237; f238 = p2g_was_f238; f239 = p2g_was_f239; p2g_exact_2(f50, f1, r82, r30, r5, f3, rd1, p0_u64, f2, f4, r3, r4, rd2, p8_u64, f236, f237, f238, f239); }
+          if (p2g_redo()) { f236 = p2g_was_f236; f237 = p2g_was_f237; f238 = p2g_was_f238; f239 = p2g_was_f239; if (p2g_check_2(f50, f1, r82, r30, r5, f3, f2, rd1, p0_u64, f4, r3, r4, rd2, p8_u64, f236, f237, f238, f239)) { f236 = p2g_was_f236; f237 = p2g_was_f237; f238 = p2g_was_f238; f239 = p2g_was_f239; p2g_exact_2(f50, f1, r82, r30, r5, f3, f2, rd1, p0_u64, f4, r3, r4, rd2, p8_u64, f236, f237, f238, f239); } }
           // ptx:220  add.s32 	%r82, %r82, 4;
           r82 = uint(int(r82) + 4);
           // ptx:221  add.s32 	%r81, %r81, -4;
@@ -1284,19 +1509,19 @@ void main() {
           // ptx:245  div.rn.f32 	%f191, %f190, %f3;
           precise float f191 = p2g_div32(p2g_fmul(p2g_in(f189), uintBitsToFloat(0x3E947AE1u)), f3, 0, false);
           // ptx:246  add.f32 	%f192, %f2, %f188;
+          precise float f192 = p2g_fadd(p2g_in(f2), p2g_in(f188));
           // ptx:247  add.f32 	%f193, %f4, %f191;
           // ptx:248  tex.2d.v4.f32.f32 	{%f194, %f195, %f196, %f197}, [%rd1, {%f192, %f193}];
-          uvec4 t13 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(p2g_in(f2), p2g_in(f188)), p2g_fadd(p2g_in(f4),
-              p2g_in(f191)), 0.0), 0, 2u);
+          uvec4 t13 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f192, p2g_fadd(p2g_in(f4), p2g_in(f191)), 0.0), 0, 2u);
           precise float f194 = uintBitsToFloat(t13.x);
           precise float f195 = uintBitsToFloat(t13.y);
           precise float f196 = uintBitsToFloat(t13.z);
           precise float f197 = uintBitsToFloat(t13.w);
           // ptx:249  sub.f32 	%f198, %f2, %f191;
+          precise float f198 = p2g_fsub(f2, p2g_in(f191));
           // ptx:250  add.f32 	%f199, %f4, %f188;
           // ptx:251  tex.2d.v4.f32.f32 	{%f200, %f201, %f202, %f203}, [%rd1, {%f198, %f199}];
-          uvec4 t14 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f2, p2g_in(f191)), p2g_fadd(f4, p2g_in(f188)), 0.0), 0,
-              2u);
+          uvec4 t14 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f198, p2g_fadd(f4, p2g_in(f188)), 0.0), 0, 2u);
           precise float f200 = uintBitsToFloat(t14.x);
           precise float f201 = uintBitsToFloat(t14.y);
           precise float f202 = uintBitsToFloat(t14.z);
@@ -1308,7 +1533,7 @@ void main() {
           // ptx:255  cvt.rn.f32.s32 	%f205, %r78;
           precise float f205 = p2g_f32_canon(p2g_s2f32(int(int(r87 & 255u)), 0));
           // ptx:256  tex.2d.v4.f32.f32 	{%f206, %f207, %f208, %f209}, [%rd2, {%f204, %f205}];
-          uvec4 t15 = p2g_tex(rd2 /* p8_u64 */, vec3(f204, f205, 0.0), 0, 2u);
+          uvec4 t15 = p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f204, f205, 0.0), 0, 2u);
           precise float f206 = uintBitsToFloat(t15.x);
           precise float f207 = uintBitsToFloat(t15.y);
           precise float f208 = uintBitsToFloat(t15.z);
@@ -1328,7 +1553,7 @@ void main() {
           // ptx:266  fma.rn.f32 	%f216, %f197, %f203, %f209;
           // ptx:267  add.f32 	%f239, %f239, %f216;
           f239 = p2g_fadd(p2g_in(f239), p2g_ffma(p2g_in(f197), p2g_in(f203), p2g_in(f209)));
-          if (p2g_redo()) { f236 = p2g_was_f236; f237 = p2g_was_f237; f238 = p2g_was_f238; f239 = p2g_was_f239; p2g_exact_3(r84, f1, r85, r30, r5, f3, rd1, p0_u64, f2, f4, r86, r87, rd2, p8_u64, f236, f237, f238, f239); }
+          if (p2g_redo()) { f236 = p2g_was_f236; f237 = p2g_was_f237; f238 = p2g_was_f238; f239 = p2g_was_f239; if (p2g_check_3(r84, f1, r85, r30, r5, f3, f2, rd1, p0_u64, f4, r86, r87, rd2, p8_u64, f236, f237, f238, f239)) { f236 = p2g_was_f236; f237 = p2g_was_f237; f238 = p2g_was_f238; f239 = p2g_was_f239; p2g_exact_3(r84, f1, r85, r30, r5, f3, f2, rd1, p0_u64, f4, r86, r87, rd2, p8_u64, f236, f237, f238, f239); } }
           // ptx:268  add.s32 	%r87, %r87, 3;
           r87 = uint(int(r87) + 3);
           // ptx:269  add.s32 	%r86, %r86, 1;
@@ -1351,7 +1576,7 @@ void main() {
     // ptx:278  add.f32 	%f218, %f236, %f237;
     // ptx:279  add.f32 	%f219, %f218, %f217;
     precise float f219 = p2g_fadd(p2g_fadd(p2g_in(f236), p2g_in(f237)), p2g_fadd(p2g_in(f238), p2g_in(f239)));
-    if (p2g_redo()) p2g_exact_4(f236, f237, f238, f239, f219);
+    if (p2g_redo()) p2g_check_4(f236, f237, f238, f239, f219);
     // ptx:280  mad.lo.s32 	%r79, %r4, %r28, %r3;
     // ptx:281  cvta.to.global.u64 	%rd4, %rd3;
     // ptx:282  mul.wide.s32 	%rd5, %r79, 4;

@@ -742,7 +742,14 @@ float p2g_nmax(float a, float b) { float d = max(a, b), e = p2g_fmax(a, b); retu
 // Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
 // by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal one
 // fails it). p2g_redo() after the region: true when a result was tiny (|r| <= 2^-126, zeros included) or the device
-// fact P2G_F32_FAST does not hold; then the region's exact replay computes every value again. NaN needs no replay
+// fact P2G_F32_FAST does not hold; then the region's check p2g_check_<n> runs the device's pass again with the
+// zero-aware forms below (p2g_faddz ...), and only if a result is still tiny does the exact replay compute every
+// value again. A zero that is exact on every device is no reason to replay: a sum of opposite operands (a == -b),
+// and a product or fma with a zero factor (fma then gives c, which is not subnormal either). The operands of a
+// region's operations are never subnormal (p2g_in; a tiny result fails the region anyway), so these zeros are
+// IEEE's results on a device that flushes subnormals too. Counting every zero replayed 2.30 % of K's region
+// executions on its 720p inputs (39.7 % of one region's); without those zeros 0.011 %. The zero test is in the
+// check only: in every operation it cost bench/f32_heavy 4.17 -> 9.71 ms on the H200 (docs/GPU_BENCH.md). NaN needs no replay
 // where the fact holds: the device's NaN results are PTX's 0x7FFFFFFF, and min(p2g_m, NaN) leaves p2g_m (a device
 // whose min() gave NaN would only replay more). Testing NaN too made bench/f32_heavy, whose values mostly end as
 // NaN, replay nearly every region: 53 ms against 4.3 ms (docs/GPU_BENCH.md). The short forms hold no exact path
@@ -762,6 +769,23 @@ float p2g_fmul(float a, float b) {
 float p2g_ffma(float a, float b, float c) {
   precise float r = fma(a, b, c);
   p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+// The zero-aware forms of a region's check: an exact zero (opposite operands; a zero factor) counts as no tiny result.
+float p2g_faddz(float a, float b) {
+  precise float r = a + b;
+  p2g_m = min(p2g_m, a == -b ? 1.0 : abs(r));
+  return r;
+}
+float p2g_fsubz(float a, float b) { return p2g_faddz(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmulz(float a, float b) {
+  precise float r = a * b;
+  p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r));
+  return r;
+}
+float p2g_ffmaz(float a, float b, float c) {
+  precise float r = fma(a, b, c);
+  p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r));
   return r;
 }
 float p2g_in(float x) {
@@ -900,23 +924,37 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer P2G
   uint addr0, addr1, addr2, normalized, flags, channels;
 };
 
+// What the runner knew of the image when it created the pipeline: the specialization constant P2G_IMG<slot> of the
+// instruction's image (one per image of the manifest's `images`). 0: nothing, every field is read from the record;
+// else bit 31 and the record's own values (runtime/common/images.h imageState): the helpers, inlined per call, then
+// fold away the formats, filters and address modes that the image does not have.
+struct P2GImgState { uint format, channels, cbytes, filterMode, addr0, addr1, addr2, normalized, flags; };
+P2GImgState p2g_img_state(P2GImage d, uint s) {
+  if (s < 0x80000000u)
+    return P2GImgState(d.format, d.channels, d.texelBytes / d.channels, d.filterMode, d.addr0, d.addr1, d.addr2,
+                       d.normalized, d.flags);
+  return P2GImgState(s & 15u, (s >> 4) & 7u, (s >> 8) & 7u, (s >> 12) & 1u, (s >> 13) & 3u, (s >> 15) & 3u,
+                     (s >> 17) & 3u, (s >> 19) & 1u, (s >> 20) & 0x3FFu);
+}
+
 // txq/suq: 0 width, 1 height, 2 depth, 3 normalized_coords, 4 filter_mode, 5..7 addr_mode_0..2, 8 array_size,
 // 9 num_mipmap_levels. Address modes in PTX's numbering (wrap 0, mirror 1, clamp_to_edge 3, clamp_to_border 4).
 uint p2g_txq_addr(uint m) { return m == 0u ? 0u : m == 1u ? 3u : m == 2u ? 1u : 4u; }
-uint p2g_txq(uint64_t h, uint what) {
+uint p2g_txq(uint64_t h, uint s, uint what) {
   P2GImage d = P2GImage(h);
-  bool layered = (d.flags & 1u) != 0u;
+  P2GImgState st = p2g_img_state(d, s);
+  bool layered = (st.flags & 1u) != 0u;
   switch (what) {
     case 0u: return d.width;
     case 1u: return d.height;
     // depth: measured on the H200 (tex/txq_dims): 0 for 1D/2D textures and 2D surfaces, the layer count for a
     // layered texture, the depth of a 3D image.
-    case 2u: return layered || ((d.flags >> 8) & 0xFFu) == 3u ? d.depth : 0u;
-    case 3u: return d.normalized;
-    case 4u: return d.filterMode;
-    case 5u: return p2g_txq_addr(d.addr0);
-    case 6u: return p2g_txq_addr(d.addr1);
-    case 7u: return p2g_txq_addr(d.addr2);
+    case 2u: return layered || ((st.flags >> 8) & 0xFFu) == 3u ? d.depth : 0u;
+    case 3u: return st.normalized;
+    case 4u: return st.filterMode;
+    case 5u: return p2g_txq_addr(st.addr0);
+    case 6u: return p2g_txq_addr(st.addr1);
+    case 7u: return p2g_txq_addr(st.addr2);
     case 8u: return layered ? d.depth : 1u;
     default: return 1u;
   }
@@ -962,9 +1000,9 @@ uint p2g_unorm8(uint b) { return p2g_tex_unorm(b, 8); }
 // integer channels as stored. Channels the format lacks read as 0, alpha included (measured: an r32f texture gives
 // (r, 0, 0, 0), ptx_corpus/tex/tex2d_point). Each 32-bit word of the texel is read once: texels of 1 or 2 bytes
 // sit inside one word, and larger ones start on a word (the record's pitches are multiples of the texel size).
-uvec4 p2g_img_texel(P2GImage d, int x, int y, int z, bool raw) {
-  uint off = uint(z) * d.slicePitch + uint(y) * d.rowPitch + uint(x) * d.texelBytes;
-  uint cb = d.texelBytes / d.channels, n = d.channels;
+uvec4 p2g_img_texel(P2GImage d, P2GImgState st, int x, int y, int z, bool raw) {
+  uint cb = st.cbytes, n = st.channels;
+  uint off = uint(z) * d.slicePitch + uint(y) * d.rowPitch + uint(x) * (cb * n);
   uint64_t a = d.texels + uint64_t(off & ~3u);
   uint w0 = P2GU32(a).v;
   uvec4 r = uvec4(0u);
@@ -1053,12 +1091,12 @@ ivec4 p2g_tex_wslice(int ax, int ay, int W) {
 
 // One tap: address modes per axis, then the texel (raw: as stored, see p2g_img_texel); border taps are the border
 // colour (0, 0, 0, 0).
-uvec4 p2g_tex_tap(P2GImage d, int x, int y, int z, uint dims, bool raw) {
-  x = p2g_tex_address(x, int(d.width), d.addr0);
-  if (dims > 1u) y = p2g_tex_address(y, int(d.height), d.addr1);
-  if (dims > 2u) z = p2g_tex_address(z, int(d.depth), d.addr2);
+uvec4 p2g_tex_tap(P2GImage d, P2GImgState st, int x, int y, int z, uint dims, bool raw) {
+  x = p2g_tex_address(x, int(d.width), st.addr0);
+  if (dims > 1u) y = p2g_tex_address(y, int(d.height), st.addr1);
+  if (dims > 2u) z = p2g_tex_address(z, int(d.depth), st.addr2);
   if (x < 0 || y < 0 || z < 0) return uvec4(0u);
-  return p2g_img_texel(d, x, y, z, raw);
+  return p2g_img_texel(d, st, x, y, z, raw);
 }
 
 // Float texels (f16 or f32 bits per component; f16: mb 10 fraction bits, eb 5 exponent bits; f32: 23 and 8) as
@@ -1201,46 +1239,47 @@ uint p2g_tex_fin(int64_t Sa, int ea, int64_t Sb, int eb, bool isH) {
 // Results are bits (f32 for float and unorm formats). `layer` selects the slice of a layered texture (clamped to
 // the layers there are). Taps are spelled out rather than indexed: llvmpipe lowers indexed local arrays to
 // if-ladders.
-uvec4 p2g_tex(uint64_t h, vec3 c, int layer, uint dims) {
+uvec4 p2g_tex(uint64_t h, uint s, vec3 c, int layer, uint dims) {
   P2GImage d = P2GImage(h);
-  int zl = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
-  int64_t px = p2g_tex_pos(c.x, d.width, d.normalized, d.addr0);
-  int64_t py = dims > 1u ? p2g_tex_pos(c.y, d.height, d.normalized, d.addr1) : int64_t(0);
-  int64_t pz = dims > 2u ? p2g_tex_pos(c.z, d.depth, d.normalized, d.addr2) : int64_t(0);
-  if (d.filterMode != 1u) {
+  P2GImgState st = p2g_img_state(d, s);
+  int zl = (st.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
+  int64_t px = p2g_tex_pos(c.x, d.width, st.normalized, st.addr0);
+  int64_t py = dims > 1u ? p2g_tex_pos(c.y, d.height, st.normalized, st.addr1) : int64_t(0);
+  int64_t pz = dims > 2u ? p2g_tex_pos(c.z, d.depth, st.normalized, st.addr2) : int64_t(0);
+  if (st.filterMode != 1u) {
     int z = dims > 2u ? int(pz >> P2G_TEX_FIX_BITS) : zl;
-    return p2g_tex_tap(d, int(px >> P2G_TEX_FIX_BITS), int(py >> P2G_TEX_FIX_BITS), z, dims, false);
+    return p2g_tex_tap(d, st, int(px >> P2G_TEX_FIX_BITS), int(py >> P2G_TEX_FIX_BITS), z, dims, false);
   }
   int qx = p2g_tex_lin(px), qy = dims > 1u ? p2g_tex_lin(py) : 0, qz = dims > 2u ? p2g_tex_lin(pz) : zl << 8;
   // A 1D texture is filtered as a 2D one of height 1 sampled at y = 0, i.e. half a texel above its row: under the
   // border mode the row above is the border colour (0) with weight 1/2, which halves every linear sample
   // (ptx_corpus/outside/tex_coord_range_1d nBorderL, uBorderL: 0.25 between texels 0 and 1, 63.75 between 127 and
   // 128 on the H200); under the other modes that row is the same texel and nothing changes. Layered 1D: unmeasured.
-  bool halfBorder = dims == 1u && (d.flags & 1u) == 0u && d.addr1 == 3u;
+  bool halfBorder = dims == 1u && (st.flags & 1u) == 0u && st.addr1 == 3u;
   if (halfBorder) qy = -128;
-  if (d.addr0 == 1u) qx = clamp(qx, 0, int(d.width - 1u) << 8);
-  if (dims > 1u && d.addr1 == 1u) qy = clamp(qy, 0, int(d.height - 1u) << 8);
-  if (dims > 2u && d.addr2 == 1u) qz = clamp(qz, 0, int(d.depth - 1u) << 8);
+  if (st.addr0 == 1u) qx = clamp(qx, 0, int(d.width - 1u) << 8);
+  if (dims > 1u && st.addr1 == 1u) qy = clamp(qy, 0, int(d.height - 1u) << 8);
+  if (dims > 2u && st.addr2 == 1u) qz = clamp(qz, 0, int(d.depth - 1u) << 8);
   int x = qx >> 8, y = qy >> 8, z = qz >> 8;
   int ax = qx & 255, ay = qy & 255, az = qz & 255;
   ivec4 wa = p2g_tex_wslice(ax, ay, 256 - az), wb = az != 0 ? p2g_tex_wslice(ax, ay, az) : ivec4(0);
   // The taps as stored; taps with weight 0 are not read.
   uvec4 z4 = uvec4(0u);
-  uvec4 a0 = wa.x != 0 && !halfBorder ? p2g_tex_tap(d, x, y, z, dims, true) : z4;
-  uvec4 a1 = wa.y != 0 && !halfBorder ? p2g_tex_tap(d, x + 1, y, z, dims, true) : z4;
-  uvec4 a2 = wa.z != 0 ? p2g_tex_tap(d, x, y + 1, z, dims, true) : z4;
-  uvec4 a3 = wa.w != 0 ? p2g_tex_tap(d, x + 1, y + 1, z, dims, true) : z4;
-  uvec4 b0 = wb.x != 0 ? p2g_tex_tap(d, x, y, z + 1, dims, true) : z4;
-  uvec4 b1 = wb.y != 0 ? p2g_tex_tap(d, x + 1, y, z + 1, dims, true) : z4;
-  uvec4 b2 = wb.z != 0 ? p2g_tex_tap(d, x, y + 1, z + 1, dims, true) : z4;
-  uvec4 b3 = wb.w != 0 ? p2g_tex_tap(d, x + 1, y + 1, z + 1, dims, true) : z4;
-  if (d.format <= 2u) {  // unorm8
+  uvec4 a0 = wa.x != 0 && !halfBorder ? p2g_tex_tap(d, st, x, y, z, dims, true) : z4;
+  uvec4 a1 = wa.y != 0 && !halfBorder ? p2g_tex_tap(d, st, x + 1, y, z, dims, true) : z4;
+  uvec4 a2 = wa.z != 0 ? p2g_tex_tap(d, st, x, y + 1, z, dims, true) : z4;
+  uvec4 a3 = wa.w != 0 ? p2g_tex_tap(d, st, x + 1, y + 1, z, dims, true) : z4;
+  uvec4 b0 = wb.x != 0 ? p2g_tex_tap(d, st, x, y, z + 1, dims, true) : z4;
+  uvec4 b1 = wb.y != 0 ? p2g_tex_tap(d, st, x + 1, y, z + 1, dims, true) : z4;
+  uvec4 b2 = wb.z != 0 ? p2g_tex_tap(d, st, x, y + 1, z + 1, dims, true) : z4;
+  uvec4 b3 = wb.w != 0 ? p2g_tex_tap(d, st, x + 1, y + 1, z + 1, dims, true) : z4;
+  if (st.format <= 2u) {  // unorm8
     uvec4 S = uvec4(wa.x) * a0 + uvec4(wa.y) * a1 + uvec4(wa.z) * a2 + uvec4(wa.w) * a3 + uvec4(wb.x) * b0 +
               uvec4(wb.y) * b1 + uvec4(wb.z) * b2 + uvec4(wb.w) * b3;
     uvec4 u = min(S + ((S + 128u) >> 8), uvec4(65535u));
     return uvec4(p2g_tex_unorm(u.x, 16), p2g_tex_unorm(u.y, 16), p2g_tex_unorm(u.z, 16), p2g_tex_unorm(u.w, 16));
   }
-  bool isH = d.format <= 5u;
+  bool isH = st.format <= 5u;
   uvec4 inf = p2g_tex_inf(a0, a1, a2, a3, wa, isH) | p2g_tex_inf(b0, b1, b2, b3, wb, isH);
   uvec4 r;
   if (isH && wb == ivec4(0)) {  // f16 texels, one slice: 32-bit integers
@@ -1265,33 +1304,36 @@ uvec4 p2g_tex(uint64_t h, vec3 c, int layer, uint dims) {
 
 // tex with integer coordinates: the texel at those indices. Outside the image the result is 0 whatever the
 // address mode (measured for clamp and border: tex2d_intcoord); a layered texture's layer is clamped.
-uvec4 p2g_texi(uint64_t h, ivec3 c, int layer, uint dims) {
+uvec4 p2g_texi(uint64_t h, uint s, ivec3 c, int layer, uint dims) {
   P2GImage d = P2GImage(h);
-  int z = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : c.z;
+  P2GImgState st = p2g_img_state(d, s);
+  int z = (st.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : c.z;
   bool outside = c.x < 0 || c.x >= int(d.width) || (dims > 1u && (c.y < 0 || c.y >= int(d.height))) ||
              (dims > 2u && (z < 0 || z >= int(d.depth)));
   return outside ? uvec4(0u)
-                 : p2g_img_texel(d, c.x, dims > 1u ? c.y : 0, dims > 2u || (d.flags & 1u) != 0u ? z : 0, false);
+                 : p2g_img_texel(d, st, c.x, dims > 1u ? c.y : 0, dims > 2u || (st.flags & 1u) != 0u ? z : 0, false);
 }
 
 // tld4 (tex2Dgather): component `comp` of the 2x2 footprint linear filtering would use, in the order
 // (i0, j1), (i1, j1), (i1, j0), (i0, j0) (PTX ISA "tld4").
-uvec4 p2g_tld4(uint64_t h, vec2 c, int layer, uint comp) {
+uvec4 p2g_tld4(uint64_t h, uint s, vec2 c, int layer, uint comp) {
   P2GImage d = P2GImage(h);
-  int z = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
-  int x = p2g_tex_lin(p2g_tex_pos(c.x, d.width, d.normalized, d.addr0)) >> 8;
-  int y = p2g_tex_lin(p2g_tex_pos(c.y, d.height, d.normalized, d.addr1)) >> 8;
-  return uvec4(p2g_tex_tap(d, x, y + 1, z, 2u, false)[comp], p2g_tex_tap(d, x + 1, y + 1, z, 2u, false)[comp],
-               p2g_tex_tap(d, x + 1, y, z, 2u, false)[comp], p2g_tex_tap(d, x, y, z, 2u, false)[comp]);
+  P2GImgState st = p2g_img_state(d, s);
+  int z = (st.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
+  int x = p2g_tex_lin(p2g_tex_pos(c.x, d.width, st.normalized, st.addr0)) >> 8;
+  int y = p2g_tex_lin(p2g_tex_pos(c.y, d.height, st.normalized, st.addr1)) >> 8;
+  return uvec4(p2g_tex_tap(d, st, x, y + 1, z, 2u, false)[comp], p2g_tex_tap(d, st, x + 1, y + 1, z, 2u, false)[comp],
+               p2g_tex_tap(d, st, x + 1, y, z, 2u, false)[comp], p2g_tex_tap(d, st, x, y, z, 2u, false)[comp]);
 }
 
 // suld.b/sust.b: the byte offset of an access of `n` components of `cb` bytes at byte x. False when the access must
 // not happen (.trap and .zero out of range: mode 0/2); .clamp (mode 1) moves it to the nearest texel. The offset is
 // aligned down to the component size (hypothesis: the hardware ignores those address bits; docs/TEXTURES.md).
-bool p2g_surf_off(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode, out uint off) {
+bool p2g_surf_off(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode, out uint off) {
   P2GImage d = P2GImage(h);
-  bool layered = (d.flags & 1u) != 0u;
-  int wb = int(d.width * d.texelBytes), size = int(cb * n);
+  P2GImgState st = p2g_img_state(d, s);
+  bool layered = (st.flags & 1u) != 0u;
+  int wb = int(d.width * (st.cbytes * st.channels)), size = int(cb * n);
   int hh = dims > 1u ? int(d.height) : 1;
   int zn = (layered || dims > 2u) ? int(d.depth) : 1;
   int x = c.x, y = dims > 1u ? c.y : 0, z = layered ? layer : dims > 2u ? c.z : 0;
@@ -1333,31 +1375,31 @@ void p2g_surf_st64(uint64_t h, uint off, uint64_t v) {
 }
 
 // suld.b/sust.b of one component: the load gives 0 where the access must not happen, the store does nothing there
-uint p2g_suld(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint mode) {
+uint p2g_suld(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint cb, uint mode) {
   uint off;
-  if (!p2g_surf_off(h, c, layer, dims, cb, 1u, mode, off)) return 0u;
+  if (!p2g_surf_off(h, s, c, layer, dims, cb, 1u, mode, off)) return 0u;
   return p2g_surf_ld(h, off, cb);
 }
-uint64_t p2g_suld64(uint64_t h, ivec3 c, int layer, uint dims, uint mode) {
+uint64_t p2g_suld64(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint mode) {
   uint off;
-  if (!p2g_surf_off(h, c, layer, dims, 8u, 1u, mode, off)) return 0ul;
+  if (!p2g_surf_off(h, s, c, layer, dims, 8u, 1u, mode, off)) return 0ul;
   return p2g_surf_ld64(h, off);
 }
-void p2g_sust(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint mode, uint v) {
+void p2g_sust(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint cb, uint mode, uint v) {
   uint off;
-  if (p2g_surf_off(h, c, layer, dims, cb, 1u, mode, off)) p2g_surf_st(h, off, cb, v);
+  if (p2g_surf_off(h, s, c, layer, dims, cb, 1u, mode, off)) p2g_surf_st(h, off, cb, v);
 }
 // ... and of n = 2 or 4 components of at most 32 bits (v.x first; no loop: lavapipe's loop budget counts loops)
-uvec4 p2g_suldv(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode) {
+uvec4 p2g_suldv(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode) {
   uint off;
-  if (!p2g_surf_off(h, c, layer, dims, cb, n, mode, off)) return uvec4(0u);
+  if (!p2g_surf_off(h, s, c, layer, dims, cb, n, mode, off)) return uvec4(0u);
   uvec4 v = uvec4(p2g_surf_ld(h, off, cb), p2g_surf_ld(h, off + cb, cb), 0u, 0u);
   if (n > 2u) v.zw = uvec2(p2g_surf_ld(h, off + 2u * cb, cb), p2g_surf_ld(h, off + 3u * cb, cb));
   return v;
 }
-void p2g_sustv(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode, uvec4 v) {
+void p2g_sustv(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode, uvec4 v) {
   uint off;
-  if (!p2g_surf_off(h, c, layer, dims, cb, n, mode, off)) return;
+  if (!p2g_surf_off(h, s, c, layer, dims, cb, n, mode, off)) return;
   // 8/16-bit components that fill whole 32-bit words from a word boundary (v2/v4.b16, v4.b8): one 32-bit store per
   // word, the same bytes. On NVIDIA's Vulkan driver 16-bit stores are slow: K's 16-bit surface stores were 6.7 of
   // its 11.6 ms native, and a pair of them as one 32-bit store took 80 % of the pair's cost away (docs/GPU_BENCH.md,
@@ -1379,10 +1421,22 @@ void p2g_sustv(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint 
     p2g_surf_st(h, off + 3u * cb, cb, v.w);
   }
 }
-void p2g_sust64(uint64_t h, ivec3 c, int layer, uint dims, uint mode, uint64_t v) {
+void p2g_sust64(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint mode, uint64_t v) {
   uint off;
-  if (p2g_surf_off(h, c, layer, dims, 8u, 1u, mode, off)) p2g_surf_st64(h, off, v);
+  if (p2g_surf_off(h, s, c, layer, dims, 8u, 1u, mode, off)) p2g_surf_st64(h, off, v);
 }
+// The image state of each image of the manifest (its slot), set by the runner (P2GImgState above).
+layout(constant_id = 256) const uint P2G_IMG0 = 0u;  // texture at parameter offset 200
+layout(constant_id = 257) const uint P2G_IMG1 = 0u;  // texture at parameter offset 224
+layout(constant_id = 258) const uint P2G_IMG2 = 0u;  // texture at parameter offset 232
+layout(constant_id = 259) const uint P2G_IMG3 = 0u;  // texture at parameter offset 240
+layout(constant_id = 260) const uint P2G_IMG4 = 0u;  // texture at parameter offset 248
+layout(constant_id = 261) const uint P2G_IMG5 = 0u;  // texture at parameter offset 256
+layout(constant_id = 262) const uint P2G_IMG6 = 0u;  // texture at parameter offset 264
+layout(constant_id = 263) const uint P2G_IMG7 = 0u;  // surface at parameter offset 288
+layout(constant_id = 264) const uint P2G_IMG8 = 0u;  // surface at parameter offset 296
+layout(constant_id = 265) const uint P2G_IMG9 = 0u;  // surface at parameter offset 304
+layout(constant_id = 266) const uint P2G_IMG10 = 0u;  // surface at parameter offset 312
 
 // The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
 // statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
@@ -1420,6 +1474,41 @@ void p2g_exact_1(float f159, int t4, float f153, const float p168_f32, out preci
   f190 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f187, 1.0, f188, 1, false)), 1));
   f192 = p2g_ffma(p2g_fadd(f180, 15.5, false), f169, f173, 0, false);
 }
+void p2g_check_1(float f159, int t4, float f153, const float p168_f32, out precise float f1, int t3, float f149,
+    out precise float f2, out uint r1, out uint r218, out uint r2, const float p40_f32, const float p44_f32,
+    const float p16_f32, const float p20_f32, float f148, out uint r220, out uint r3, out uint r221, out uint r4,
+    out precise float f190, out precise float f192) {
+  precise float f163 = p2g_fmulz(p2g_in(f159), p2g_in(((t4 == 0) ? 1.0 : f153)));
+  precise float f165 = p2g_fmulz(p2g_in(p168_f32), f163);
+  int t5 = p2g_fcmp(floatBitsToUint(f165), floatBitsToUint(0.0));
+  f1 = (t5 == 0) ? 1.0 : f165;
+  f2 = p2g_div32(f163, p2g_fmulz(f159, p2g_in(((t3 == 0) ? 1.0 : f149))), 0, false);
+  r1 = gl_WorkGroupID.x << 4u;
+  r218 = 4u;
+  r2 = gl_WorkGroupID.y << 4u;
+  precise float f166 = p2g_f32_canon(p2g_s2f32(int(int(r1)), 0));
+  precise float f168 = p40_f32;
+  precise float f169 = p44_f32;
+  precise float f172 = p16_f32;
+  precise float f173 = p20_f32;
+  precise float f176 = p2g_ffmaz(p2g_faddz(p2g_in(f166), 0.5), p2g_in(f168), p2g_in(f172));
+  precise float f177 = uintBitsToFloat((floatBitsToUint(f176) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
+  precise float f179 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f176, 1.0, f177, 1, false)), 1));
+  r220 = uint(int(p2g_f2i32(floatBitsToUint(f179), 1, true, 32)));
+  r3 = uint(int(r220) + -4);
+  precise float f180 = p2g_f32_canon(p2g_s2f32(int(int(r2)), 0));
+  precise float f182 = p2g_ffmaz(p2g_faddz(p2g_in(f180), 0.5), p2g_in(f169), p2g_in(f173));
+  precise float f183 = uintBitsToFloat((floatBitsToUint(f182) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
+  precise float f185 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f182, 1.0, f183, 1, false)), 1));
+  r221 = uint(int(p2g_f2i32(floatBitsToUint(f185), 1, true, 32)));
+  r4 = uint(int(r221) + -4);
+  precise float f187 = p2g_ffmaz(p2g_faddz(p2g_in(f166), 15.5), p2g_in(f168), p2g_in(f172));
+  precise float f188 = uintBitsToFloat((floatBitsToUint(f187) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
+  f190 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f187, 1.0, f188, 1, false)), 1));
+  f192 = p2g_ffmaz(p2g_faddz(p2g_in(f180), 15.5), p2g_in(f169), p2g_in(f173));
+  if (p2g_redo()) p2g_exact_1(f159, t4, f153, p168_f32, f1, t3, f149, f2, r1, r218, r2, p40_f32, p44_f32, p16_f32,
+      p20_f32, f148, r220, r3, r221, r4, f190, f192);
+}
 void p2g_exact_2(float f196, float f200, float f198, float f197, out precise float f4, out precise float f5, float f1,
     out precise float f6) {
   precise float f201 = p2g_fmax(f196, f200);
@@ -1432,8 +1521,25 @@ void p2g_exact_2(float f196, float f200, float f198, float f197, out precise flo
   f5 = p2g_fsub(p2g_fsub(f205, f204, false), f207, false);
   f6 = p2g_fmul(f1, p2g_fadd(p2g_fadd(f204, f205, false), f207, false), false);
 }
+void p2g_check_2(float f196, float f200, float f198, float f197, out precise float f4, out precise float f5, float f1,
+    out precise float f6) {
+  precise float f201 = p2g_nmax(p2g_in(f196), p2g_in(f200));
+  precise float f203 = p2g_nmax(p2g_in(f198), f200);
+  precise float f204 = p2g_fmulz(p2g_in(f201), 0.25);
+  precise float f205 = p2g_fmulz(p2g_nmax(p2g_in(f197), f200), 0.5);
+  precise float f207 = p2g_fmulz(p2g_in(f203), 0.25);
+  precise float neg5769 = -(p2g_fmulz(p2g_in(f203), 0.5));
+  f4 = p2g_ffmaz(p2g_in(f201), 0.5, neg5769);
+  f5 = p2g_fsubz(p2g_fsubz(f205, f204), f207);
+  f6 = p2g_fmulz(p2g_in(f1), p2g_faddz(p2g_faddz(f204, f205), f207));
+  if (p2g_redo()) p2g_exact_2(f196, f200, f198, f197, f4, f5, f1, f6);
+}
 void p2g_exact_3(float f6, out precise float f1095) {
   f1095 = p2g_div32(1.0, p2g_fadd(f6, 1.0, false), 0, false);
+}
+void p2g_check_3(float f6, out precise float f1095) {
+  f1095 = p2g_div32(1.0, p2g_faddz(p2g_in(f6), 1.0), 0, false);
+  if (p2g_redo()) p2g_exact_3(f6, f1095);
 }
 void p2g_exact_4(float f6, out precise float f7, out uint r245, out precise float f1094) {
   precise float f212 = p2g_ffma(f6, 9.0, 1.0, 0, false);
@@ -1458,13 +1564,47 @@ void p2g_exact_4(float f6, out precise float f7, out uint r245, out precise floa
   precise float f242 = p2g_ffma(f219, uintBitsToFloat(0x3FB8AA3Bu), f240, 0, false);
   f1094 = p2g_fadd(f218, f242, false);
 }
+void p2g_check_4(float f6, out precise float f7, out uint r245, out precise float f1094) {
+  precise float f212 = p2g_ffmaz(p2g_in(f6), 9.0, 1.0);
+  int t8 = p2g_fcmp(floatBitsToUint(f212), 0x00800000u);
+  bool p13 = t8 == -1;
+  f7 = p13 ? p2g_fmulz(f212, 8388608.0) : f212;
+  r245 = floatBitsToUint(f7);
+  uint r247 = uint(int(r245) + -1060439283) & 0xFF800000u;
+  precise float f216 = p2g_f32_canon(p2g_s2f32(int(int(r247)), 0));
+  precise float f218 = p2g_ffmaz(p2g_in(f216), uintBitsToFloat(0x34000000u), p2g_in((p13 ? -23.0 : 0.0)));
+  precise float f219 = p2g_faddz(p2g_in(uintBitsToFloat(uint(int(r245) - int(r247)))), -1.0);
+  precise float f222 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f219, uintBitsToFloat(0xBE2C7F30u));
+  precise float f224 = p2g_ffmaz(f222, f219, uintBitsToFloat(0x3E2FCF2Au));
+  precise float f226 = p2g_ffmaz(f224, f219, uintBitsToFloat(0xBE374E43u));
+  precise float f228 = p2g_ffmaz(f226, f219, uintBitsToFloat(0x3E520BF4u));
+  precise float f230 = p2g_ffmaz(f228, f219, uintBitsToFloat(0xBE763C8Bu));
+  precise float f232 = p2g_ffmaz(f230, f219, uintBitsToFloat(0x3E93BF99u));
+  precise float f234 = p2g_ffmaz(f232, f219, uintBitsToFloat(0xBEB8AA49u));
+  precise float f236 = p2g_ffmaz(f234, f219, uintBitsToFloat(0x3EF6384Au));
+  precise float f238 = p2g_ffmaz(f236, f219, uintBitsToFloat(0xBF38AA3Bu));
+  precise float f240 = p2g_fmulz(f219, p2g_fmulz(f219, f238));
+  precise float f242 = p2g_ffmaz(f219, uintBitsToFloat(0x3FB8AA3Bu), f240);
+  f1094 = p2g_faddz(f218, f242);
+  if (p2g_redo()) p2g_exact_4(f6, f7, r245, f1094);
+}
 void p2g_exact_5(float f7, float f243, out precise float f1094) {
   f1094 = p2g_ffma(f7, f243, f243, 0, false);
+}
+void p2g_check_5(float f7, float f243, out precise float f1094) {
+  f1094 = p2g_ffmaz(p2g_in(f7), p2g_in(f243), f243);
+  if (p2g_redo()) p2g_exact_5(f7, f243, f1094);
 }
 void p2g_exact_6(float f1094, float f7, out precise float f247) {
   precise float f245 = p2g_div32(p2g_fmul(f1094, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
   int t9 = p2g_fcmp(floatBitsToUint(f7), floatBitsToUint(0.0));
   f247 = (t9 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f245, uintBitsToFloat(0xBC4FAEFFu), false);
+}
+void p2g_check_6(float f1094, float f7, out precise float f247) {
+  precise float f245 = p2g_div32(p2g_fmulz(p2g_in(f1094), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
+  int t9 = p2g_fcmp(floatBitsToUint(f7), floatBitsToUint(0.0));
+  f247 = (t9 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_in(f245), uintBitsToFloat(0xBC4FAEFFu));
+  if (p2g_redo()) p2g_exact_6(f1094, f7, f247);
 }
 void p2g_exact_7(float f1, float f4, float f1095, out uint t10, float f6, out uint t11, float f199, out uint t12,
     float f5, out uint t13) {
@@ -1472,6 +1612,14 @@ void p2g_exact_7(float f1, float f4, float f1095, out uint t10, float f6, out ui
   t11 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(f6, f1095, false)));
   t12 = p2g_f2h_rn(floatBitsToUint(f199));
   t13 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_fmul(f1, f5, false), f1095, false)));
+}
+void p2g_check_7(float f1, float f4, float f1095, out uint t10, float f6, out uint t11, float f199, out uint t12,
+    float f5, out uint t13) {
+  t10 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_fmulz(p2g_in(f1), p2g_in(f4)), p2g_in(f1095))));
+  t11 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_in(f6), f1095)));
+  t12 = p2g_f2h_rn(floatBitsToUint(f199));
+  t13 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_fmulz(f1, p2g_in(f5)), f1095)));
+  if (p2g_redo()) p2g_exact_7(f1, f4, f1095, t10, f6, t11, f199, t12, f5, t13);
 }
 void p2g_exact_8(float f261, float f14, uint r2, uint r7, out uint r27, out precise float f15, float f262,
     const uint64_t p272_u64, const uint p80_u32, out uint64_t rd4, out precise float f16) {
@@ -1489,10 +1637,33 @@ void p2g_exact_8(float f261, float f14, uint r2, uint r7, out uint r27, out prec
   rd4 = uint64_t(int64_t(rd12) + int64_t(rd15 << 1u));
   f16 = p2g_fmul(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd4 + 18ul)).v)))), 0.5, false);
 }
+void p2g_check_8(float f261, float f14, uint r2, uint r7, out uint r27, out precise float f15, float f262,
+    const uint64_t p272_u64, const uint p80_u32, out uint64_t rd4, out precise float f16) {
+  uint r264 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulz(p2g_in(f261), p2g_in(f14))), 1, true, 32)));
+  r27 = uint(int(r2) + int(r7));
+  f15 = p2g_f32_canon(p2g_s2f32(int(int(r27)), 0));
+  uint r268 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulz(p2g_in(f262), p2g_in(f15))), 1, true, 32)));
+  uint r271 = uint(int(uint(int(r268) + int(r268 >> 31u))) >> 1u);
+  uint r272 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulz(p2g_in(f15), 0.5)), 1, true, 32)));
+  uint r274 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulz(f14, 0.5)), 1, true, 32)));
+  uint64_t rd12 = p272_u64;
+  uint r278 = uint(int(p80_u32) * int(r271) + int(uint(int(uint(int(r264) + int(r264 >> 31u))) >> 1u)));
+  uint64_t t16 = uint64_t(uint(int(p2g_bfi_32((r272 & 1u), (r274 & 1u), 1u, 1u)) * 10));
+  uint64_t rd15 = uint64_t(int64_t(uint64_t(r278) * uint64_t(40u)) + int64_t(uint64_t(t16)));
+  rd4 = uint64_t(int64_t(rd12) + int64_t(rd15 << 1u));
+  f16 = p2g_fmulz(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd4 + 18ul)).v))))), 0.5);
+  if (p2g_redo()) p2g_exact_8(f261, f14, r2, r7, r27, f15, f262, p272_u64, p80_u32, rd4, f16);
+}
 void p2g_exact_9(float f16, out precise float f1096) {
   precise float f272 = p2g_fmul(p2g_fmul(f16, 0.5, false), p2g_ffma(f16, f16, 27.0, 0, false), false);
   precise float f275 = p2g_div32(f272, p2g_ffma(f16, p2g_fmul(f16, 9.0, false), 27.0, 0, false), 0, false);
   f1096 = p2g_fadd(f275, 0.5, false);
+}
+void p2g_check_9(float f16, out precise float f1096) {
+  precise float f272 = p2g_fmulz(p2g_fmulz(p2g_in(f16), 0.5), p2g_ffmaz(f16, f16, 27.0));
+  precise float f275 = p2g_div32(f272, p2g_ffmaz(f16, p2g_fmulz(f16, 9.0), 27.0), 0, false);
+  f1096 = p2g_faddz(p2g_in(f275), 0.5);
+  if (p2g_redo()) p2g_exact_9(f16, f1096);
 }
 void p2g_exact_10(float f14, out precise float f19, const float p16_f32, const float p20_f32, float f276, out uint r28,
     float f15, out precise float f20, float f277, out uint r29, uint r4, uint r3, out precise float f21,
@@ -1525,6 +1696,39 @@ void p2g_exact_10(float f14, out precise float f19, const float p16_f32, const f
   precise float neg5771 = p2g_canon(uintBitsToFloat(floatBitsToUint(f295) ^ 0x80000000u));
   f299 = p2g_ffma(p2g_fadd(f25, f24, false), 0.5, neg5771, 0, false);
 }
+void p2g_check_10(float f14, out precise float f19, const float p16_f32, const float p20_f32, float f276, out uint r28,
+    float f15, out precise float f20, float f277, out uint r29, uint r4, uint r3, out precise float f21,
+    out precise float f22, out precise float f23, out int t19, out precise float f24, out precise float f25,
+    out precise float f299) {
+  f19 = p2g_faddz(p2g_in(f14), 0.5);
+  precise float f280 = 0.5;
+  precise float f281 = p16_f32;
+  precise float f282 = p20_f32;
+  precise float f285 = p2g_ffmaz(f19, p2g_in(f276), p2g_in(f281));
+  precise float f286 = uintBitsToFloat((floatBitsToUint(f285) & 0x80000000u) | (floatBitsToUint(f280) & 0x7FFFFFFFu));
+  precise float f288 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f285, 1.0, f286, 1, false)), 1));
+  r28 = uint(int(p2g_f2i32(floatBitsToUint(f288), 1, true, 32)));
+  f20 = p2g_faddz(p2g_in(f15), 0.5);
+  precise float f289 = p2g_ffmaz(f20, p2g_in(f277), p2g_in(f282));
+  precise float f290 = uintBitsToFloat((floatBitsToUint(f289) & 0x80000000u) | (floatBitsToUint(f280) & 0x7FFFFFFFu));
+  precise float f292 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f289, 1.0, f290, 1, false)), 1));
+  r29 = uint(int(p2g_f2i32(floatBitsToUint(f292), 1, true, 32)));
+  uint r285 = uint(int(uint(int(r29) - int(r4))) * 24 + int(uint(int(r28) - int(r3)))) << 2u;
+  uint r287 = uint(int(sh_sDepth) + int(r285));
+  f21 = uintBitsToFloat(p2g_lds32((r287 + 100u)));
+  f22 = uintBitsToFloat(p2g_lds32((r287 - 100u)));
+  f23 = uintBitsToFloat(p2g_lds32(r287));
+  precise float f295 = p2g_fmulz(p2g_in(f23), uintBitsToFloat(0x3A83126Fu));
+  precise float neg5770 = -f295;
+  precise float f296 = p2g_ffmaz(p2g_faddz(p2g_in(f22), p2g_in(f21)), 0.5, neg5770);
+  t19 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f296));
+  f24 = uintBitsToFloat(p2g_lds32((r287 + 92u)));
+  f25 = uintBitsToFloat(p2g_lds32((r287 - 92u)));
+  precise float neg5771 = -f295;
+  f299 = p2g_ffmaz(p2g_faddz(p2g_in(f25), p2g_in(f24)), 0.5, neg5771);
+  if (p2g_redo()) p2g_exact_10(f14, f19, p16_f32, p20_f32, f276, r28, f15, f20, f277, r29, r4, r3, f21, f22, f23, t19,
+      f24, f25, f299);
+}
 void p2g_exact_11(float f307, float f303, float f311, float f19, out precise float f26, float f308, float f304,
     float f312, float f20, out precise float f27, const uint64_t p224_u64, const float p144_f32, const float p148_f32,
     out precise float f28, out precise float f29, out precise float f30, out precise float f31, out precise float f345,
@@ -1537,7 +1741,7 @@ void p2g_exact_11(float f307, float f303, float f311, float f19, out precise flo
   precise float f318 = p148_f32;
   precise float f321 = p2g_fmul(f26, f317, false);
   precise float f323 = 0.0;
-  uvec4 t26 = p2g_tex(rd18 /* p224_u64 */, vec3(f321, p2g_fmul(f27, f318, false), 0.0), 0, 2u);
+  uvec4 t26 = p2g_tex(rd18 /* p224_u64 */, P2G_IMG1, vec3(f321, p2g_fmul(f27, f318, false), 0.0), 0, 2u);
   f28 = uintBitsToFloat(t26.x);
   f29 = uintBitsToFloat(t26.y);
   f30 = uintBitsToFloat(t26.z);
@@ -1571,7 +1775,7 @@ void p2g_exact_11(float f307, float f303, float f311, float f19, out precise flo
   uint64_t rd19 = p232_u64;
   precise float f369 = p2g_fmul(f366, p2g_fadd(f330, -0.5, false), false);
   precise float f371 = p2g_fmul(f367, p2g_fadd(f333, -0.5, false), false);
-  uvec4 t27 = p2g_tld4(rd19 /* p232_u64 */, vec2(f369, f371), 0, 0u);
+  uvec4 t27 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f371), 0, 0u);
   precise float f372 = uintBitsToFloat(t27.x);
   precise float f373 = uintBitsToFloat(t27.y);
   precise float f374 = uintBitsToFloat(t27.z);
@@ -1595,7 +1799,7 @@ void p2g_exact_11(float f307, float f303, float f311, float f19, out precise flo
   precise float f386 = p2g_ffma(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
   precise float f387 = p35 ? f373 : f386;
   precise float f389 = p2g_fmul(f366, p2g_fadd(f330, 1.5, false), false);
-  uvec4 t32 = p2g_tld4(rd19 /* p232_u64 */, vec2(f389, f371), 0, 0u);
+  uvec4 t32 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f371), 0, 0u);
   precise float f390 = uintBitsToFloat(t32.x);
   precise float f391 = uintBitsToFloat(t32.y);
   precise float f392 = uintBitsToFloat(t32.z);
@@ -1621,7 +1825,7 @@ void p2g_exact_11(float f307, float f303, float f311, float f19, out precise flo
   precise float f404 = p2g_ffma(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
   precise float f405 = p39 ? f391 : f404;
   precise float f407 = p2g_fmul(f366, p2g_fadd(f330, 3.5, false), false);
-  uvec4 t37 = p2g_tld4(rd19 /* p232_u64 */, vec2(f407, f371), 0, 0u);
+  uvec4 t37 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f371), 0, 0u);
   precise float f408 = uintBitsToFloat(t37.x);
   precise float f409 = uintBitsToFloat(t37.y);
   precise float f410 = uintBitsToFloat(t37.z);
@@ -1635,7 +1839,7 @@ void p2g_exact_11(float f307, float f303, float f311, float f19, out precise flo
   precise float f415 = p2g_fadd(f408, uintBitsToFloat(0xBF7D70A4u), false);
   precise float f416 = p2g_ffma(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
   precise float f419 = p2g_fmul(f367, p2g_fadd(f333, 1.5, false), false);
-  uvec4 t40 = p2g_tld4(rd19 /* p232_u64 */, vec2(f369, f419), 0, 0u);
+  uvec4 t40 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f419), 0, 0u);
   precise float f420 = uintBitsToFloat(t40.x);
   precise float f421 = uintBitsToFloat(t40.y);
   precise float f422 = uintBitsToFloat(t40.z);
@@ -1658,7 +1862,7 @@ void p2g_exact_11(float f307, float f303, float f311, float f19, out precise flo
   precise float f433 = p2g_fadd(f421, uintBitsToFloat(0xBF7D70A4u), false);
   precise float f434 = p2g_ffma(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
   precise float f435 = p45 ? f421 : f434;
-  uvec4 t45 = p2g_tld4(rd19 /* p232_u64 */, vec2(f389, f419), 0, 0u);
+  uvec4 t45 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f419), 0, 0u);
   precise float f436 = uintBitsToFloat(t45.x);
   precise float f437 = uintBitsToFloat(t45.y);
   precise float f438 = uintBitsToFloat(t45.z);
@@ -1683,7 +1887,7 @@ void p2g_exact_11(float f307, float f303, float f311, float f19, out precise flo
   precise float f449 = p2g_fadd(f437, uintBitsToFloat(0xBF7D70A4u), false);
   precise float f450 = p2g_ffma(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
   precise float f451 = p49 ? f437 : f450;
-  uvec4 t50 = p2g_tld4(rd19 /* p232_u64 */, vec2(f407, f419), 0, 0u);
+  uvec4 t50 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f419), 0, 0u);
   precise float f452 = uintBitsToFloat(t50.x);
   precise float f453 = uintBitsToFloat(t50.y);
   precise float f454 = uintBitsToFloat(t50.z);
@@ -1697,7 +1901,7 @@ void p2g_exact_11(float f307, float f303, float f311, float f19, out precise flo
   precise float f459 = p2g_fadd(f452, uintBitsToFloat(0xBF7D70A4u), false);
   precise float f460 = p2g_ffma(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
   precise float f463 = p2g_fmul(f367, p2g_fadd(f333, 3.5, false), false);
-  uvec4 t53 = p2g_tld4(rd19 /* p232_u64 */, vec2(f369, f463), 0, 0u);
+  uvec4 t53 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f463), 0, 0u);
   precise float f464 = uintBitsToFloat(t53.x);
   precise float f465 = uintBitsToFloat(t53.y);
   precise float f466 = uintBitsToFloat(t53.z);
@@ -1711,7 +1915,7 @@ void p2g_exact_11(float f307, float f303, float f311, float f19, out precise flo
   precise float f471 = p2g_fadd(f466, uintBitsToFloat(0xBF7D70A4u), false);
   precise float f472 = p2g_ffma(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
   precise float f473 = p53 ? f466 : f472;
-  uvec4 t56 = p2g_tld4(rd19 /* p232_u64 */, vec2(f389, f463), 0, 0u);
+  uvec4 t56 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f463), 0, 0u);
   precise float f474 = uintBitsToFloat(t56.x);
   precise float f475 = uintBitsToFloat(t56.y);
   precise float f476 = uintBitsToFloat(t56.z);
@@ -1726,7 +1930,7 @@ void p2g_exact_11(float f307, float f303, float f311, float f19, out precise flo
   precise float f481 = p2g_fadd(f476, uintBitsToFloat(0xBF7D70A4u), false);
   precise float f482 = p2g_ffma(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
   precise float f483 = p55 ? f476 : f482;
-  uvec4 t59 = p2g_tld4(rd19 /* p232_u64 */, vec2(f407, f463), 0, 0u);
+  uvec4 t59 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f463), 0, 0u);
   precise float f484 = uintBitsToFloat(t59.x);
   precise float f485 = uintBitsToFloat(t59.y);
   precise float f486 = uintBitsToFloat(t59.z);
@@ -1828,13 +2032,342 @@ void p2g_exact_11(float f307, float f303, float f311, float f19, out precise flo
   precise float f656 = p2g_ffma(f512, f653, p2g_ffma(f498, f581, p2g_fmul(f499, f589, false), 0, false), 0, false);
   f37 = p2g_fmin(p2g_fmax(f656, p2g_fmin(f643, p2g_fmin(f448, f451))), p2g_fmax(f646, p2g_fmax(f448, f451)));
 }
+void p2g_check_11(float f307, float f303, float f311, float f19, out precise float f26, float f308, float f304,
+    float f312, float f20, out precise float f27, const uint64_t p224_u64, const float p144_f32, const float p148_f32,
+    out precise float f28, out precise float f29, out precise float f30, out precise float f31, out precise float f345,
+    const uint64_t p232_u64, const float p152_f32, out precise float f488, const float p156_f32, out precise float f489,
+    const float p172_f32, out precise float f34, out precise float f35, out precise float f36, out precise float f37) {
+  f26 = p2g_ffmaz(p2g_in(f307), p2g_faddz(p2g_in(f303), p2g_in(f311)), p2g_in(f19));
+  f27 = p2g_ffmaz(p2g_in(f308), p2g_faddz(p2g_in(f304), p2g_in(f312)), p2g_in(f20));
+  uint64_t rd18 = p224_u64;
+  precise float f317 = p144_f32;
+  precise float f318 = p148_f32;
+  precise float f321 = p2g_fmulz(f26, p2g_in(f317));
+  precise float f323 = 0.0;
+  uvec4 t26 = p2g_tex(rd18 /* p224_u64 */, P2G_IMG1, vec3(f321, p2g_fmulz(f27, p2g_in(f318)), 0.0), 0, 2u);
+  f28 = uintBitsToFloat(t26.x);
+  f29 = uintBitsToFloat(t26.y);
+  f30 = uintBitsToFloat(t26.z);
+  f31 = uintBitsToFloat(t26.w);
+  precise float f325 = p2g_ffmaz(p2g_faddz(f26, -0.5), 2.0, 0.5);
+  precise float f327 = p2g_ffmaz(p2g_faddz(f27, -0.5), 2.0, 0.5);
+  precise float f329 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_faddz(f325, -0.5)), 2));
+  precise float f330 = p2g_faddz(p2g_in(f329), 0.5);
+  precise float f332 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_faddz(f327, -0.5)), 2));
+  precise float f333 = p2g_faddz(p2g_in(f332), 0.5);
+  precise float f335 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubz(f325, f330))));
+  precise float f336 = p2g_fmulz(p2g_in(f335), p2g_in(f335));
+  precise float f337 = p2g_fmulz(p2g_in(f335), f336);
+  precise float neg5772 = -(p2g_faddz(p2g_in(f335), f337));
+  precise float f340 = p2g_ffmaz(neg5772, 0.5, f336);
+  precise float neg5773 = -(p2g_fmulz(f336, 2.5));
+  precise float f344 = p2g_faddz(p2g_ffmaz(f337, 1.5, neg5773), 1.0);
+  f345 = 1.0;
+  precise float f347 = p2g_fmulz(p2g_fsubz(f337, f336), 0.5);
+  precise float f350 = p2g_fsubz(p2g_fsubz(p2g_fsubz(f345, f340), f344), f347);
+  precise float f352 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubz(f327, f333))));
+  precise float f353 = p2g_fmulz(p2g_in(f352), p2g_in(f352));
+  precise float f354 = p2g_fmulz(p2g_in(f352), f353);
+  precise float neg5774 = -(p2g_faddz(p2g_in(f352), f354));
+  precise float f357 = p2g_ffmaz(neg5774, 0.5, f353);
+  precise float neg5775 = -(p2g_fmulz(f353, 2.5));
+  precise float f361 = p2g_faddz(p2g_ffmaz(f354, 1.5, neg5775), 1.0);
+  precise float f363 = p2g_fmulz(p2g_fsubz(f354, f353), 0.5);
+  precise float f366 = p2g_fmulz(p2g_in(f317), 0.5);
+  precise float f367 = p2g_fmulz(p2g_in(f318), 0.5);
+  uint64_t rd19 = p232_u64;
+  precise float f369 = p2g_fmulz(f366, p2g_faddz(f330, -0.5));
+  precise float f371 = p2g_fmulz(f367, p2g_faddz(f333, -0.5));
+  uvec4 t27 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f371), 0, 0u);
+  precise float f372 = uintBitsToFloat(t27.x);
+  precise float f373 = uintBitsToFloat(t27.y);
+  precise float f374 = uintBitsToFloat(t27.z);
+  precise float f375 = uintBitsToFloat(t27.w);
+  int t28 = p2g_fcmp(floatBitsToUint(f375), 0x3F7D70A4u);
+  bool p32 = t28 == -1;
+  precise float f376 = p2g_faddz(p2g_in(f375), uintBitsToFloat(0xBF7D70A4u));
+  precise float f377 = p2g_ffmaz(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+  int t29 = p2g_fcmp(floatBitsToUint(f374), 0x3F7D70A4u);
+  bool p33 = t29 == -1;
+  precise float f379 = p2g_faddz(p2g_in(f374), uintBitsToFloat(0xBF7D70A4u));
+  precise float f380 = p2g_ffmaz(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+  precise float f381 = p33 ? f374 : f380;
+  int t30 = p2g_fcmp(floatBitsToUint(f372), 0x3F7D70A4u);
+  bool p34 = t30 == -1;
+  precise float f382 = p2g_faddz(p2g_in(f372), uintBitsToFloat(0xBF7D70A4u));
+  precise float f383 = p2g_ffmaz(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+  int t31 = p2g_fcmp(floatBitsToUint(f373), 0x3F7D70A4u);
+  bool p35 = t31 == -1;
+  precise float f385 = p2g_faddz(p2g_in(f373), uintBitsToFloat(0xBF7D70A4u));
+  precise float f386 = p2g_ffmaz(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+  precise float f387 = p35 ? f373 : f386;
+  precise float f389 = p2g_fmulz(f366, p2g_faddz(f330, 1.5));
+  uvec4 t32 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f371), 0, 0u);
+  precise float f390 = uintBitsToFloat(t32.x);
+  precise float f391 = uintBitsToFloat(t32.y);
+  precise float f392 = uintBitsToFloat(t32.z);
+  precise float f393 = uintBitsToFloat(t32.w);
+  int t33 = p2g_fcmp(floatBitsToUint(f393), 0x3F7D70A4u);
+  bool p36 = t33 == -1;
+  precise float f394 = p2g_faddz(p2g_in(f393), uintBitsToFloat(0xBF7D70A4u));
+  precise float f395 = p2g_ffmaz(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+  precise float f396 = p36 ? f393 : f395;
+  int t34 = p2g_fcmp(floatBitsToUint(f392), 0x3F7D70A4u);
+  bool p37 = t34 == -1;
+  precise float f397 = p2g_faddz(p2g_in(f392), uintBitsToFloat(0xBF7D70A4u));
+  precise float f398 = p2g_ffmaz(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+  precise float f399 = p37 ? f392 : f398;
+  int t35 = p2g_fcmp(floatBitsToUint(f390), 0x3F7D70A4u);
+  bool p38 = t35 == -1;
+  precise float f400 = p2g_faddz(p2g_in(f390), uintBitsToFloat(0xBF7D70A4u));
+  precise float f401 = p2g_ffmaz(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+  precise float f402 = p38 ? f390 : f401;
+  int t36 = p2g_fcmp(floatBitsToUint(f391), 0x3F7D70A4u);
+  bool p39 = t36 == -1;
+  precise float f403 = p2g_faddz(p2g_in(f391), uintBitsToFloat(0xBF7D70A4u));
+  precise float f404 = p2g_ffmaz(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+  precise float f405 = p39 ? f391 : f404;
+  precise float f407 = p2g_fmulz(f366, p2g_faddz(f330, 3.5));
+  uvec4 t37 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f371), 0, 0u);
+  precise float f408 = uintBitsToFloat(t37.x);
+  precise float f409 = uintBitsToFloat(t37.y);
+  precise float f410 = uintBitsToFloat(t37.z);
+  precise float f411 = uintBitsToFloat(t37.w);
+  int t38 = p2g_fcmp(floatBitsToUint(f411), 0x3F7D70A4u);
+  bool p40 = t38 == -1;
+  precise float f412 = p2g_faddz(p2g_in(f411), uintBitsToFloat(0xBF7D70A4u));
+  precise float f413 = p2g_ffmaz(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+  int t39 = p2g_fcmp(floatBitsToUint(f408), 0x3F7D70A4u);
+  bool p41 = t39 == -1;
+  precise float f415 = p2g_faddz(p2g_in(f408), uintBitsToFloat(0xBF7D70A4u));
+  precise float f416 = p2g_ffmaz(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+  precise float f419 = p2g_fmulz(f367, p2g_faddz(f333, 1.5));
+  uvec4 t40 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f419), 0, 0u);
+  precise float f420 = uintBitsToFloat(t40.x);
+  precise float f421 = uintBitsToFloat(t40.y);
+  precise float f422 = uintBitsToFloat(t40.z);
+  precise float f423 = uintBitsToFloat(t40.w);
+  int t41 = p2g_fcmp(floatBitsToUint(f423), 0x3F7D70A4u);
+  bool p42 = t41 == -1;
+  precise float f424 = p2g_faddz(p2g_in(f423), uintBitsToFloat(0xBF7D70A4u));
+  precise float f425 = p2g_ffmaz(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+  int t42 = p2g_fcmp(floatBitsToUint(f422), 0x3F7D70A4u);
+  bool p43 = t42 == -1;
+  precise float f427 = p2g_faddz(p2g_in(f422), uintBitsToFloat(0xBF7D70A4u));
+  precise float f428 = p2g_ffmaz(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+  precise float f429 = p43 ? f422 : f428;
+  int t43 = p2g_fcmp(floatBitsToUint(f420), 0x3F7D70A4u);
+  bool p44 = t43 == -1;
+  precise float f430 = p2g_faddz(p2g_in(f420), uintBitsToFloat(0xBF7D70A4u));
+  precise float f431 = p2g_ffmaz(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+  int t44 = p2g_fcmp(floatBitsToUint(f421), 0x3F7D70A4u);
+  bool p45 = t44 == -1;
+  precise float f433 = p2g_faddz(p2g_in(f421), uintBitsToFloat(0xBF7D70A4u));
+  precise float f434 = p2g_ffmaz(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+  precise float f435 = p45 ? f421 : f434;
+  uvec4 t45 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f419), 0, 0u);
+  precise float f436 = uintBitsToFloat(t45.x);
+  precise float f437 = uintBitsToFloat(t45.y);
+  precise float f438 = uintBitsToFloat(t45.z);
+  precise float f439 = uintBitsToFloat(t45.w);
+  int t46 = p2g_fcmp(floatBitsToUint(f439), 0x3F7D70A4u);
+  bool p46 = t46 == -1;
+  precise float f440 = p2g_faddz(p2g_in(f439), uintBitsToFloat(0xBF7D70A4u));
+  precise float f441 = p2g_ffmaz(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+  precise float f442 = p46 ? f439 : f441;
+  int t47 = p2g_fcmp(floatBitsToUint(f438), 0x3F7D70A4u);
+  bool p47 = t47 == -1;
+  precise float f443 = p2g_faddz(p2g_in(f438), uintBitsToFloat(0xBF7D70A4u));
+  precise float f444 = p2g_ffmaz(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+  precise float f445 = p47 ? f438 : f444;
+  int t48 = p2g_fcmp(floatBitsToUint(f436), 0x3F7D70A4u);
+  bool p48 = t48 == -1;
+  precise float f446 = p2g_faddz(p2g_in(f436), uintBitsToFloat(0xBF7D70A4u));
+  precise float f447 = p2g_ffmaz(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+  precise float f448 = p48 ? f436 : f447;
+  int t49 = p2g_fcmp(floatBitsToUint(f437), 0x3F7D70A4u);
+  bool p49 = t49 == -1;
+  precise float f449 = p2g_faddz(p2g_in(f437), uintBitsToFloat(0xBF7D70A4u));
+  precise float f450 = p2g_ffmaz(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+  precise float f451 = p49 ? f437 : f450;
+  uvec4 t50 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f419), 0, 0u);
+  precise float f452 = uintBitsToFloat(t50.x);
+  precise float f453 = uintBitsToFloat(t50.y);
+  precise float f454 = uintBitsToFloat(t50.z);
+  precise float f455 = uintBitsToFloat(t50.w);
+  int t51 = p2g_fcmp(floatBitsToUint(f455), 0x3F7D70A4u);
+  bool p50 = t51 == -1;
+  precise float f456 = p2g_faddz(p2g_in(f455), uintBitsToFloat(0xBF7D70A4u));
+  precise float f457 = p2g_ffmaz(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+  int t52 = p2g_fcmp(floatBitsToUint(f452), 0x3F7D70A4u);
+  bool p51 = t52 == -1;
+  precise float f459 = p2g_faddz(p2g_in(f452), uintBitsToFloat(0xBF7D70A4u));
+  precise float f460 = p2g_ffmaz(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+  precise float f463 = p2g_fmulz(f367, p2g_faddz(f333, 3.5));
+  uvec4 t53 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f463), 0, 0u);
+  precise float f464 = uintBitsToFloat(t53.x);
+  precise float f465 = uintBitsToFloat(t53.y);
+  precise float f466 = uintBitsToFloat(t53.z);
+  precise float f467 = uintBitsToFloat(t53.w);
+  int t54 = p2g_fcmp(floatBitsToUint(f467), 0x3F7D70A4u);
+  bool p52 = t54 == -1;
+  precise float f468 = p2g_faddz(p2g_in(f467), uintBitsToFloat(0xBF7D70A4u));
+  precise float f469 = p2g_ffmaz(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+  int t55 = p2g_fcmp(floatBitsToUint(f466), 0x3F7D70A4u);
+  bool p53 = t55 == -1;
+  precise float f471 = p2g_faddz(p2g_in(f466), uintBitsToFloat(0xBF7D70A4u));
+  precise float f472 = p2g_ffmaz(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+  precise float f473 = p53 ? f466 : f472;
+  uvec4 t56 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f463), 0, 0u);
+  precise float f474 = uintBitsToFloat(t56.x);
+  precise float f475 = uintBitsToFloat(t56.y);
+  precise float f476 = uintBitsToFloat(t56.z);
+  precise float f477 = uintBitsToFloat(t56.w);
+  int t57 = p2g_fcmp(floatBitsToUint(f477), 0x3F7D70A4u);
+  bool p54 = t57 == -1;
+  precise float f478 = p2g_faddz(p2g_in(f477), uintBitsToFloat(0xBF7D70A4u));
+  precise float f479 = p2g_ffmaz(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+  precise float f480 = p54 ? f477 : f479;
+  int t58 = p2g_fcmp(floatBitsToUint(f476), 0x3F7D70A4u);
+  bool p55 = t58 == -1;
+  precise float f481 = p2g_faddz(p2g_in(f476), uintBitsToFloat(0xBF7D70A4u));
+  precise float f482 = p2g_ffmaz(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+  precise float f483 = p55 ? f476 : f482;
+  uvec4 t59 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f463), 0, 0u);
+  precise float f484 = uintBitsToFloat(t59.x);
+  precise float f485 = uintBitsToFloat(t59.y);
+  precise float f486 = uintBitsToFloat(t59.z);
+  precise float f487 = uintBitsToFloat(t59.w);
+  f488 = p152_f32;
+  f489 = p156_f32;
+  int t60 = p2g_fcmp(floatBitsToUint(f487), 0x3F7D70A4u);
+  bool p56 = t60 == -1;
+  precise float f490 = p2g_faddz(p2g_in(f487), uintBitsToFloat(0xBF7D70A4u));
+  precise float f491 = p2g_ffmaz(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+  precise float f493 = p2g_fsubz(p2g_fsubz(p2g_fsubz(f345, f357), f361), f363);
+  precise float f495 = p2g_div32(f344, p2g_faddz(f344, f350), 0, false);
+  precise float f496 = p2g_fsubz(f345, p2g_in(f495));
+  precise float f498 = p2g_div32(f361, p2g_faddz(f361, f493), 0, false);
+  precise float f499 = p2g_fsubz(f345, p2g_in(f498));
+  precise float f500 = p2g_fsubz(f344, p2g_in(f495));
+  precise float f501 = p2g_fsubz(f350, f496);
+  precise float f502 = p2g_sat(p2g_f32_canon(floatBitsToUint(p32 ? f375 : f377)));
+  precise float f503 = p2g_sat(p2g_f32_canon(floatBitsToUint(f381)));
+  precise float f505 = p2g_ffmaz(f340, p2g_in(f502), p2g_fmulz(f500, p2g_in(f503)));
+  precise float f506 = p2g_sat(p2g_f32_canon(floatBitsToUint(f396)));
+  precise float f508 = p2g_sat(p2g_f32_canon(floatBitsToUint(f399)));
+  precise float f509 = p2g_ffmaz(f347, p2g_in(f508), p2g_ffmaz(f501, p2g_in(f506), f505));
+  precise float f512 = p172_f32;
+  precise float f513 = p2g_ffmaz(p2g_in(f512), f509, p2g_ffmaz(p2g_in(f495), p2g_in(f381), p2g_fmulz(f496,
+      p2g_in(f396))));
+  precise float f514 = p2g_sat(p2g_f32_canon(floatBitsToUint(p34 ? f372 : f383)));
+  precise float f515 = p2g_sat(p2g_f32_canon(floatBitsToUint(f387)));
+  precise float f517 = p2g_ffmaz(f340, p2g_in(f514), p2g_fmulz(f500, p2g_in(f515)));
+  precise float f518 = p2g_sat(p2g_f32_canon(floatBitsToUint(f402)));
+  precise float f520 = p2g_sat(p2g_f32_canon(floatBitsToUint(f405)));
+  precise float f521 = p2g_ffmaz(f347, p2g_in(f520), p2g_ffmaz(f501, p2g_in(f518), f517));
+  precise float f524 = p2g_ffmaz(p2g_in(f512), f521, p2g_ffmaz(p2g_in(f495), p2g_in(f387), p2g_fmulz(f496,
+      p2g_in(f402))));
+  precise float f525 = p2g_sat(p2g_f32_canon(floatBitsToUint(p42 ? f423 : f425)));
+  precise float f526 = p2g_sat(p2g_f32_canon(floatBitsToUint(f429)));
+  precise float f528 = p2g_ffmaz(f340, p2g_in(f525), p2g_fmulz(f500, p2g_in(f526)));
+  precise float f529 = p2g_sat(p2g_f32_canon(floatBitsToUint(f442)));
+  precise float f531 = p2g_sat(p2g_f32_canon(floatBitsToUint(f445)));
+  precise float f532 = p2g_ffmaz(f347, p2g_in(f531), p2g_ffmaz(f501, p2g_in(f529), f528));
+  precise float f535 = p2g_ffmaz(p2g_in(f512), f532, p2g_ffmaz(p2g_in(f495), p2g_in(f429), p2g_fmulz(f496,
+      p2g_in(f442))));
+  precise float f536 = p2g_sat(p2g_f32_canon(floatBitsToUint(p44 ? f420 : f431)));
+  precise float f537 = p2g_sat(p2g_f32_canon(floatBitsToUint(f435)));
+  precise float f539 = p2g_ffmaz(f340, p2g_in(f536), p2g_fmulz(f500, p2g_in(f537)));
+  precise float f540 = p2g_sat(p2g_f32_canon(floatBitsToUint(f448)));
+  precise float f542 = p2g_sat(p2g_f32_canon(floatBitsToUint(f451)));
+  precise float f543 = p2g_ffmaz(f347, p2g_in(f542), p2g_ffmaz(f501, p2g_in(f540), f539));
+  precise float f546 = p2g_ffmaz(p2g_in(f512), f543, p2g_ffmaz(p2g_in(f495), p2g_in(f435), p2g_fmulz(f496,
+      p2g_in(f448))));
+  precise float f547 = p2g_sat(p2g_f32_canon(floatBitsToUint(p52 ? f467 : f469)));
+  precise float f548 = p2g_sat(p2g_f32_canon(floatBitsToUint(f473)));
+  precise float f550 = p2g_ffmaz(f340, p2g_in(f547), p2g_fmulz(f500, p2g_in(f548)));
+  precise float f551 = p2g_sat(p2g_f32_canon(floatBitsToUint(f480)));
+  precise float f553 = p2g_sat(p2g_f32_canon(floatBitsToUint(f483)));
+  precise float f554 = p2g_ffmaz(f347, p2g_in(f553), p2g_ffmaz(f501, p2g_in(f551), f550));
+  precise float f557 = p2g_ffmaz(p2g_in(f512), f554, p2g_ffmaz(p2g_in(f495), p2g_in(f473), p2g_fmulz(f496,
+      p2g_in(f480))));
+  precise float f560 = p2g_ffmaz(f501, p2g_in(f508), p2g_ffmaz(f340, p2g_in(f503), p2g_fmulz(f500, p2g_in(f506))));
+  precise float f562 = p2g_ffmaz(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p40 ? f411 : f413)))), f560);
+  precise float f565 = p2g_ffmaz(p2g_in(f512), f562, p2g_ffmaz(p2g_in(f495), p2g_in(f396), p2g_fmulz(f496,
+      p2g_in(f399))));
+  precise float f568 = p2g_ffmaz(f501, p2g_in(f520), p2g_ffmaz(f340, p2g_in(f515), p2g_fmulz(f500, p2g_in(f518))));
+  precise float f570 = p2g_ffmaz(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p41 ? f408 : f416)))), f568);
+  precise float f573 = p2g_ffmaz(p2g_in(f512), f570, p2g_ffmaz(p2g_in(f495), p2g_in(f402), p2g_fmulz(f496,
+      p2g_in(f405))));
+  precise float f576 = p2g_ffmaz(f501, p2g_in(f531), p2g_ffmaz(f340, p2g_in(f526), p2g_fmulz(f500, p2g_in(f529))));
+  precise float f578 = p2g_ffmaz(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p50 ? f455 : f457)))), f576);
+  precise float f581 = p2g_ffmaz(p2g_in(f512), f578, p2g_ffmaz(p2g_in(f495), p2g_in(f442), p2g_fmulz(f496,
+      p2g_in(f445))));
+  precise float f584 = p2g_ffmaz(f501, p2g_in(f542), p2g_ffmaz(f340, p2g_in(f537), p2g_fmulz(f500, p2g_in(f540))));
+  precise float f586 = p2g_ffmaz(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p51 ? f452 : f460)))), f584);
+  precise float f589 = p2g_ffmaz(p2g_in(f512), f586, p2g_ffmaz(p2g_in(f495), p2g_in(f448), p2g_fmulz(f496,
+      p2g_in(f451))));
+  precise float f592 = p2g_ffmaz(f501, p2g_in(f553), p2g_ffmaz(f340, p2g_in(f548), p2g_fmulz(f500, p2g_in(f551))));
+  precise float f594 = p2g_ffmaz(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p56 ? f487 : f491)))), f592);
+  precise float f597 = p2g_ffmaz(p2g_in(f512), f594, p2g_ffmaz(p2g_in(f495), p2g_in(f480), p2g_fmulz(f496,
+      p2g_in(f483))));
+  precise float f598 = p2g_fsubz(f361, p2g_in(f498));
+  precise float f599 = p2g_fsubz(f493, f499);
+  precise float f601 = p2g_sat(p2g_f32_canon(floatBitsToUint(f524)));
+  precise float f603 = p2g_ffmaz(f357, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f513)))), p2g_fmulz(f598,
+      p2g_in(f601)));
+  precise float f604 = p2g_sat(p2g_f32_canon(floatBitsToUint(f535)));
+  precise float f605 = p2g_ffmaz(f599, p2g_in(f604), f603);
+  precise float f606 = p2g_sat(p2g_f32_canon(floatBitsToUint(f546)));
+  precise float f609 = p2g_ffmaz(p2g_in(f498), f524, p2g_fmulz(f499, f535));
+  precise float f610 = p2g_ffmaz(p2g_in(f512), p2g_ffmaz(f363, p2g_in(f606), f605), f609);
+  precise float f612 = p2g_nmin(p2g_in(f429), p2g_in(f442));
+  precise float f615 = p2g_nmax(p2g_in(f429), p2g_in(f442));
+  f34 = p2g_nmin(p2g_in(p2g_nmax(f610, p2g_in(p2g_nmin(p2g_in(p2g_nmin(p2g_in(f387), p2g_in(f402))), p2g_in(f612))))),
+      p2g_in(p2g_nmax(p2g_in(p2g_nmax(p2g_in(f387), p2g_in(f402))), p2g_in(f615))));
+  precise float f620 = p2g_ffmaz(f599, p2g_in(f606), p2g_ffmaz(f357, p2g_in(f601), p2g_fmulz(f598, p2g_in(f604))));
+  precise float f622 = p2g_ffmaz(f363, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f557)))), f620);
+  precise float f625 = p2g_ffmaz(p2g_in(f512), f622, p2g_ffmaz(p2g_in(f498), f535, p2g_fmulz(f499, f546)));
+  f35 = p2g_nmin(p2g_in(p2g_nmax(f625, p2g_in(p2g_nmin(p2g_in(f612), p2g_in(p2g_nmin(p2g_in(f435), p2g_in(f448))))))),
+      p2g_in(p2g_nmax(p2g_in(f615), p2g_in(p2g_nmax(p2g_in(f435), p2g_in(f448))))));
+  precise float f632 = p2g_sat(p2g_f32_canon(floatBitsToUint(f573)));
+  precise float f634 = p2g_ffmaz(f357, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f565)))), p2g_fmulz(f598,
+      p2g_in(f632)));
+  precise float f635 = p2g_sat(p2g_f32_canon(floatBitsToUint(f581)));
+  precise float f636 = p2g_ffmaz(f599, p2g_in(f635), f634);
+  precise float f637 = p2g_sat(p2g_f32_canon(floatBitsToUint(f589)));
+  precise float f640 = p2g_ffmaz(p2g_in(f498), f573, p2g_fmulz(f499, f581));
+  precise float f641 = p2g_ffmaz(p2g_in(f512), p2g_ffmaz(f363, p2g_in(f637), f636), f640);
+  precise float f643 = p2g_nmin(p2g_in(f442), p2g_in(f445));
+  precise float f646 = p2g_nmax(p2g_in(f442), p2g_in(f445));
+  f36 = p2g_nmin(p2g_in(p2g_nmax(f641, p2g_in(p2g_nmin(p2g_in(p2g_nmin(p2g_in(f402), p2g_in(f405))), p2g_in(f643))))),
+      p2g_in(p2g_nmax(p2g_in(p2g_nmax(p2g_in(f402), p2g_in(f405))), p2g_in(f646))));
+  precise float f651 = p2g_ffmaz(f599, p2g_in(f637), p2g_ffmaz(f357, p2g_in(f632), p2g_fmulz(f598, p2g_in(f635))));
+  precise float f653 = p2g_ffmaz(f363, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f597)))), f651);
+  precise float f656 = p2g_ffmaz(p2g_in(f512), f653, p2g_ffmaz(p2g_in(f498), f581, p2g_fmulz(f499, f589)));
+  f37 = p2g_nmin(p2g_in(p2g_nmax(f656, p2g_in(p2g_nmin(p2g_in(f643), p2g_in(p2g_nmin(p2g_in(f448), p2g_in(f451))))))),
+      p2g_in(p2g_nmax(p2g_in(f646), p2g_in(p2g_nmax(p2g_in(f448), p2g_in(f451))))));
+  if (p2g_redo()) p2g_exact_11(f307, f303, f311, f19, f26, f308, f304, f312, f20, f27, p224_u64, p144_f32, p148_f32,
+      f28, f29, f30, f31, f345, p232_u64, p152_f32, f488, p156_f32, f489, p172_f32, f34, f35, f36, f37);
+}
 void p2g_exact_12(float f345, float f34, out precise float f668) {
   f668 = p2g_fsub(f345, f34, false);
+}
+void p2g_check_12(float f345, float f34, out precise float f668) {
+  f668 = p2g_fsubz(p2g_in(f345), p2g_in(f34));
+  if (p2g_redo()) p2g_exact_12(f345, f34, f668);
 }
 void p2g_exact_13(float f34, out precise float f666) {
   precise float f663 = p2g_fmul(p2g_fadd(f34, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
   precise float f664 = p2g_fmul(f663, uintBitsToFloat(0x3FB8AA3Bu), false);
   f666 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false)), -1.0, false);
+}
+void p2g_check_13(float f34, out precise float f666) {
+  precise float f663 = p2g_fmulz(p2g_faddz(p2g_in(f34), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
+  precise float f664 = p2g_fmulz(f663, uintBitsToFloat(0x3FB8AA3Bu));
+  f666 = p2g_faddz(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false))), -1.0);
+  if (p2g_redo()) p2g_exact_13(f34, f666);
 }
 void p2g_exact_14(float f26, float f488, out precise float f41, float f489, float f27, out precise float f42, float f2,
     float f1097, out precise float f43) {
@@ -1842,8 +2375,19 @@ void p2g_exact_14(float f26, float f488, out precise float f41, float f489, floa
   f42 = p2g_fmul(f489, f27, false);
   f43 = p2g_fmul(f2, f1097, false);
 }
+void p2g_check_14(float f26, float f488, out precise float f41, float f489, float f27, out precise float f42, float f2,
+    float f1097, out precise float f43) {
+  f41 = p2g_fmulz(p2g_in(f26), p2g_in(f488));
+  f42 = p2g_fmulz(p2g_in(f489), p2g_in(f27));
+  f43 = p2g_fmulz(p2g_in(f2), p2g_in(f1097));
+  if (p2g_redo()) p2g_exact_14(f26, f488, f41, f489, f27, f42, f2, f1097, f43);
+}
 void p2g_exact_15(float f43, out precise float f1099) {
   f1099 = p2g_div32(1.0, p2g_fadd(f43, 1.0, false), 0, false);
+}
+void p2g_check_15(float f43, out precise float f1099) {
+  f1099 = p2g_div32(1.0, p2g_faddz(p2g_in(f43), 1.0), 0, false);
+  if (p2g_redo()) p2g_exact_15(f43, f1099);
 }
 void p2g_exact_16(float f43, out precise float f44, out uint r308, out precise float f1098) {
   precise float f669 = p2g_ffma(f43, 9.0, 1.0, 0, false);
@@ -1868,30 +2412,86 @@ void p2g_exact_16(float f43, out precise float f44, out uint r308, out precise f
   precise float f699 = p2g_ffma(f676, uintBitsToFloat(0x3FB8AA3Bu), f697, 0, false);
   f1098 = p2g_fadd(f675, f699, false);
 }
+void p2g_check_16(float f43, out precise float f44, out uint r308, out precise float f1098) {
+  precise float f669 = p2g_ffmaz(p2g_in(f43), 9.0, 1.0);
+  int t63 = p2g_fcmp(floatBitsToUint(f669), 0x00800000u);
+  bool p59 = t63 == -1;
+  f44 = p59 ? p2g_fmulz(f669, 8388608.0) : f669;
+  r308 = floatBitsToUint(f44);
+  uint r310 = uint(int(r308) + -1060439283) & 0xFF800000u;
+  precise float f673 = p2g_f32_canon(p2g_s2f32(int(int(r310)), 0));
+  precise float f675 = p2g_ffmaz(p2g_in(f673), uintBitsToFloat(0x34000000u), p2g_in((p59 ? -23.0 : 0.0)));
+  precise float f676 = p2g_faddz(p2g_in(uintBitsToFloat(uint(int(r308) - int(r310)))), -1.0);
+  precise float f679 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f676, uintBitsToFloat(0xBE2C7F30u));
+  precise float f681 = p2g_ffmaz(f679, f676, uintBitsToFloat(0x3E2FCF2Au));
+  precise float f683 = p2g_ffmaz(f681, f676, uintBitsToFloat(0xBE374E43u));
+  precise float f685 = p2g_ffmaz(f683, f676, uintBitsToFloat(0x3E520BF4u));
+  precise float f687 = p2g_ffmaz(f685, f676, uintBitsToFloat(0xBE763C8Bu));
+  precise float f689 = p2g_ffmaz(f687, f676, uintBitsToFloat(0x3E93BF99u));
+  precise float f691 = p2g_ffmaz(f689, f676, uintBitsToFloat(0xBEB8AA49u));
+  precise float f693 = p2g_ffmaz(f691, f676, uintBitsToFloat(0x3EF6384Au));
+  precise float f695 = p2g_ffmaz(f693, f676, uintBitsToFloat(0xBF38AA3Bu));
+  precise float f697 = p2g_fmulz(f676, p2g_fmulz(f676, f695));
+  precise float f699 = p2g_ffmaz(f676, uintBitsToFloat(0x3FB8AA3Bu), f697);
+  f1098 = p2g_faddz(f675, f699);
+  if (p2g_redo()) p2g_exact_16(f43, f44, r308, f1098);
+}
 void p2g_exact_17(float f44, float f700, out precise float f1098) {
   f1098 = p2g_ffma(f44, f700, f700, 0, false);
+}
+void p2g_check_17(float f44, float f700, out precise float f1098) {
+  f1098 = p2g_ffmaz(p2g_in(f44), p2g_in(f700), f700);
+  if (p2g_redo()) p2g_exact_17(f44, f700, f1098);
 }
 void p2g_exact_18(float f1098, float f44, out precise float f704) {
   precise float f702 = p2g_div32(p2g_fmul(f1098, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
   int t64 = p2g_fcmp(floatBitsToUint(f44), floatBitsToUint(0.0));
   f704 = (t64 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f702, uintBitsToFloat(0xBC4FAEFFu), false);
 }
+void p2g_check_18(float f1098, float f44, out precise float f704) {
+  precise float f702 = p2g_div32(p2g_fmulz(p2g_in(f1098), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
+  int t64 = p2g_fcmp(floatBitsToUint(f44), floatBitsToUint(0.0));
+  f704 = (t64 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_in(f702), uintBitsToFloat(0xBC4FAEFFu));
+  if (p2g_redo()) p2g_exact_18(f1098, f44, f704);
+}
 void p2g_exact_19(float f43, float f1099, out precise float f51) {
   f51 = p2g_fmul(f43, f1099, false);
 }
+void p2g_check_19(float f43, float f1099, out precise float f51) {
+  f51 = p2g_fmulz(p2g_in(f43), p2g_in(f1099));
+  if (p2g_redo()) p2g_exact_19(f43, f1099, f51);
+}
 void p2g_exact_20(float f35, out precise float f712) {
   f712 = p2g_fsub(1.0, f35, false);
+}
+void p2g_check_20(float f35, out precise float f712) {
+  f712 = p2g_fsubz(1.0, p2g_in(f35));
+  if (p2g_redo()) p2g_exact_20(f35, f712);
 }
 void p2g_exact_21(float f35, out precise float f710) {
   precise float f707 = p2g_fmul(p2g_fadd(f35, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
   precise float f708 = p2g_fmul(f707, uintBitsToFloat(0x3FB8AA3Bu), false);
   f710 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false)), -1.0, false);
 }
+void p2g_check_21(float f35, out precise float f710) {
+  precise float f707 = p2g_fmulz(p2g_faddz(p2g_in(f35), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
+  precise float f708 = p2g_fmulz(f707, uintBitsToFloat(0x3FB8AA3Bu));
+  f710 = p2g_faddz(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false))), -1.0);
+  if (p2g_redo()) p2g_exact_21(f35, f710);
+}
 void p2g_exact_22(float f2, float f1100, out precise float f55) {
   f55 = p2g_fmul(f2, f1100, false);
 }
+void p2g_check_22(float f2, float f1100, out precise float f55) {
+  f55 = p2g_fmulz(p2g_in(f2), p2g_in(f1100));
+  if (p2g_redo()) p2g_exact_22(f2, f1100, f55);
+}
 void p2g_exact_23(float f55, out precise float f1102) {
   f1102 = p2g_div32(1.0, p2g_fadd(f55, 1.0, false), 0, false);
+}
+void p2g_check_23(float f55, out precise float f1102) {
+  f1102 = p2g_div32(1.0, p2g_faddz(p2g_in(f55), 1.0), 0, false);
+  if (p2g_redo()) p2g_exact_23(f55, f1102);
 }
 void p2g_exact_24(float f55, out precise float f56, out uint r312, out precise float f1101) {
   precise float f713 = p2g_ffma(f55, 9.0, 1.0, 0, false);
@@ -1916,30 +2516,86 @@ void p2g_exact_24(float f55, out precise float f56, out uint r312, out precise f
   precise float f743 = p2g_ffma(f720, uintBitsToFloat(0x3FB8AA3Bu), f741, 0, false);
   f1101 = p2g_fadd(f719, f743, false);
 }
+void p2g_check_24(float f55, out precise float f56, out uint r312, out precise float f1101) {
+  precise float f713 = p2g_ffmaz(p2g_in(f55), 9.0, 1.0);
+  int t69 = p2g_fcmp(floatBitsToUint(f713), 0x00800000u);
+  bool p68 = t69 == -1;
+  f56 = p68 ? p2g_fmulz(f713, 8388608.0) : f713;
+  r312 = floatBitsToUint(f56);
+  uint r314 = uint(int(r312) + -1060439283) & 0xFF800000u;
+  precise float f717 = p2g_f32_canon(p2g_s2f32(int(int(r314)), 0));
+  precise float f719 = p2g_ffmaz(p2g_in(f717), uintBitsToFloat(0x34000000u), p2g_in((p68 ? -23.0 : 0.0)));
+  precise float f720 = p2g_faddz(p2g_in(uintBitsToFloat(uint(int(r312) - int(r314)))), -1.0);
+  precise float f723 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f720, uintBitsToFloat(0xBE2C7F30u));
+  precise float f725 = p2g_ffmaz(f723, f720, uintBitsToFloat(0x3E2FCF2Au));
+  precise float f727 = p2g_ffmaz(f725, f720, uintBitsToFloat(0xBE374E43u));
+  precise float f729 = p2g_ffmaz(f727, f720, uintBitsToFloat(0x3E520BF4u));
+  precise float f731 = p2g_ffmaz(f729, f720, uintBitsToFloat(0xBE763C8Bu));
+  precise float f733 = p2g_ffmaz(f731, f720, uintBitsToFloat(0x3E93BF99u));
+  precise float f735 = p2g_ffmaz(f733, f720, uintBitsToFloat(0xBEB8AA49u));
+  precise float f737 = p2g_ffmaz(f735, f720, uintBitsToFloat(0x3EF6384Au));
+  precise float f739 = p2g_ffmaz(f737, f720, uintBitsToFloat(0xBF38AA3Bu));
+  precise float f741 = p2g_fmulz(f720, p2g_fmulz(f720, f739));
+  precise float f743 = p2g_ffmaz(f720, uintBitsToFloat(0x3FB8AA3Bu), f741);
+  f1101 = p2g_faddz(f719, f743);
+  if (p2g_redo()) p2g_exact_24(f55, f56, r312, f1101);
+}
 void p2g_exact_25(float f56, float f744, out precise float f1101) {
   f1101 = p2g_ffma(f56, f744, f744, 0, false);
+}
+void p2g_check_25(float f56, float f744, out precise float f1101) {
+  f1101 = p2g_ffmaz(p2g_in(f56), p2g_in(f744), f744);
+  if (p2g_redo()) p2g_exact_25(f56, f744, f1101);
 }
 void p2g_exact_26(float f1101, float f56, out precise float f748) {
   precise float f746 = p2g_div32(p2g_fmul(f1101, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
   int t70 = p2g_fcmp(floatBitsToUint(f56), floatBitsToUint(0.0));
   f748 = (t70 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f746, uintBitsToFloat(0xBC4FAEFFu), false);
 }
+void p2g_check_26(float f1101, float f56, out precise float f748) {
+  precise float f746 = p2g_div32(p2g_fmulz(p2g_in(f1101), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
+  int t70 = p2g_fcmp(floatBitsToUint(f56), floatBitsToUint(0.0));
+  f748 = (t70 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_in(f746), uintBitsToFloat(0xBC4FAEFFu));
+  if (p2g_redo()) p2g_exact_26(f1101, f56, f748);
+}
 void p2g_exact_27(float f55, float f1102, out precise float f63) {
   f63 = p2g_fmul(f55, f1102, false);
 }
+void p2g_check_27(float f55, float f1102, out precise float f63) {
+  f63 = p2g_fmulz(p2g_in(f55), p2g_in(f1102));
+  if (p2g_redo()) p2g_exact_27(f55, f1102, f63);
+}
 void p2g_exact_28(float f36, out precise float f756) {
   f756 = p2g_fsub(1.0, f36, false);
+}
+void p2g_check_28(float f36, out precise float f756) {
+  f756 = p2g_fsubz(1.0, p2g_in(f36));
+  if (p2g_redo()) p2g_exact_28(f36, f756);
 }
 void p2g_exact_29(float f36, out precise float f754) {
   precise float f751 = p2g_fmul(p2g_fadd(f36, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
   precise float f752 = p2g_fmul(f751, uintBitsToFloat(0x3FB8AA3Bu), false);
   f754 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false)), -1.0, false);
 }
+void p2g_check_29(float f36, out precise float f754) {
+  precise float f751 = p2g_fmulz(p2g_faddz(p2g_in(f36), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
+  precise float f752 = p2g_fmulz(f751, uintBitsToFloat(0x3FB8AA3Bu));
+  f754 = p2g_faddz(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false))), -1.0);
+  if (p2g_redo()) p2g_exact_29(f36, f754);
+}
 void p2g_exact_30(float f2, float f1103, out precise float f67) {
   f67 = p2g_fmul(f2, f1103, false);
 }
+void p2g_check_30(float f2, float f1103, out precise float f67) {
+  f67 = p2g_fmulz(p2g_in(f2), p2g_in(f1103));
+  if (p2g_redo()) p2g_exact_30(f2, f1103, f67);
+}
 void p2g_exact_31(float f67, out precise float f1105) {
   f1105 = p2g_div32(1.0, p2g_fadd(f67, 1.0, false), 0, false);
+}
+void p2g_check_31(float f67, out precise float f1105) {
+  f1105 = p2g_div32(1.0, p2g_faddz(p2g_in(f67), 1.0), 0, false);
+  if (p2g_redo()) p2g_exact_31(f67, f1105);
 }
 void p2g_exact_32(float f67, out precise float f68, out uint r316, out precise float f1104) {
   precise float f757 = p2g_ffma(f67, 9.0, 1.0, 0, false);
@@ -1964,30 +2620,86 @@ void p2g_exact_32(float f67, out precise float f68, out uint r316, out precise f
   precise float f787 = p2g_ffma(f764, uintBitsToFloat(0x3FB8AA3Bu), f785, 0, false);
   f1104 = p2g_fadd(f763, f787, false);
 }
+void p2g_check_32(float f67, out precise float f68, out uint r316, out precise float f1104) {
+  precise float f757 = p2g_ffmaz(p2g_in(f67), 9.0, 1.0);
+  int t73 = p2g_fcmp(floatBitsToUint(f757), 0x00800000u);
+  bool p73 = t73 == -1;
+  f68 = p73 ? p2g_fmulz(f757, 8388608.0) : f757;
+  r316 = floatBitsToUint(f68);
+  uint r318 = uint(int(r316) + -1060439283) & 0xFF800000u;
+  precise float f761 = p2g_f32_canon(p2g_s2f32(int(int(r318)), 0));
+  precise float f763 = p2g_ffmaz(p2g_in(f761), uintBitsToFloat(0x34000000u), p2g_in((p73 ? -23.0 : 0.0)));
+  precise float f764 = p2g_faddz(p2g_in(uintBitsToFloat(uint(int(r316) - int(r318)))), -1.0);
+  precise float f767 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f764, uintBitsToFloat(0xBE2C7F30u));
+  precise float f769 = p2g_ffmaz(f767, f764, uintBitsToFloat(0x3E2FCF2Au));
+  precise float f771 = p2g_ffmaz(f769, f764, uintBitsToFloat(0xBE374E43u));
+  precise float f773 = p2g_ffmaz(f771, f764, uintBitsToFloat(0x3E520BF4u));
+  precise float f775 = p2g_ffmaz(f773, f764, uintBitsToFloat(0xBE763C8Bu));
+  precise float f777 = p2g_ffmaz(f775, f764, uintBitsToFloat(0x3E93BF99u));
+  precise float f779 = p2g_ffmaz(f777, f764, uintBitsToFloat(0xBEB8AA49u));
+  precise float f781 = p2g_ffmaz(f779, f764, uintBitsToFloat(0x3EF6384Au));
+  precise float f783 = p2g_ffmaz(f781, f764, uintBitsToFloat(0xBF38AA3Bu));
+  precise float f785 = p2g_fmulz(f764, p2g_fmulz(f764, f783));
+  precise float f787 = p2g_ffmaz(f764, uintBitsToFloat(0x3FB8AA3Bu), f785);
+  f1104 = p2g_faddz(f763, f787);
+  if (p2g_redo()) p2g_exact_32(f67, f68, r316, f1104);
+}
 void p2g_exact_33(float f68, float f788, out precise float f1104) {
   f1104 = p2g_ffma(f68, f788, f788, 0, false);
+}
+void p2g_check_33(float f68, float f788, out precise float f1104) {
+  f1104 = p2g_ffmaz(p2g_in(f68), p2g_in(f788), f788);
+  if (p2g_redo()) p2g_exact_33(f68, f788, f1104);
 }
 void p2g_exact_34(float f1104, float f68, out precise float f792) {
   precise float f790 = p2g_div32(p2g_fmul(f1104, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
   int t74 = p2g_fcmp(floatBitsToUint(f68), floatBitsToUint(0.0));
   f792 = (t74 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f790, uintBitsToFloat(0xBC4FAEFFu), false);
 }
+void p2g_check_34(float f1104, float f68, out precise float f792) {
+  precise float f790 = p2g_div32(p2g_fmulz(p2g_in(f1104), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
+  int t74 = p2g_fcmp(floatBitsToUint(f68), floatBitsToUint(0.0));
+  f792 = (t74 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_in(f790), uintBitsToFloat(0xBC4FAEFFu));
+  if (p2g_redo()) p2g_exact_34(f1104, f68, f792);
+}
 void p2g_exact_35(float f67, float f1105, out precise float f75) {
   f75 = p2g_fmul(f67, f1105, false);
 }
+void p2g_check_35(float f67, float f1105, out precise float f75) {
+  f75 = p2g_fmulz(p2g_in(f67), p2g_in(f1105));
+  if (p2g_redo()) p2g_exact_35(f67, f1105, f75);
+}
 void p2g_exact_36(float f37, out precise float f800) {
   f800 = p2g_fsub(1.0, f37, false);
+}
+void p2g_check_36(float f37, out precise float f800) {
+  f800 = p2g_fsubz(1.0, p2g_in(f37));
+  if (p2g_redo()) p2g_exact_36(f37, f800);
 }
 void p2g_exact_37(float f37, out precise float f798) {
   precise float f795 = p2g_fmul(p2g_fadd(f37, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
   precise float f796 = p2g_fmul(f795, uintBitsToFloat(0x3FB8AA3Bu), false);
   f798 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false)), -1.0, false);
 }
+void p2g_check_37(float f37, out precise float f798) {
+  precise float f795 = p2g_fmulz(p2g_faddz(p2g_in(f37), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
+  precise float f796 = p2g_fmulz(f795, uintBitsToFloat(0x3FB8AA3Bu));
+  f798 = p2g_faddz(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false))), -1.0);
+  if (p2g_redo()) p2g_exact_37(f37, f798);
+}
 void p2g_exact_38(float f2, float f1106, out precise float f79) {
   f79 = p2g_fmul(f2, f1106, false);
 }
+void p2g_check_38(float f2, float f1106, out precise float f79) {
+  f79 = p2g_fmulz(p2g_in(f2), p2g_in(f1106));
+  if (p2g_redo()) p2g_exact_38(f2, f1106, f79);
+}
 void p2g_exact_39(float f79, out precise float f1108) {
   f1108 = p2g_div32(1.0, p2g_fadd(f79, 1.0, false), 0, false);
+}
+void p2g_check_39(float f79, out precise float f1108) {
+  f1108 = p2g_div32(1.0, p2g_faddz(p2g_in(f79), 1.0), 0, false);
+  if (p2g_redo()) p2g_exact_39(f79, f1108);
 }
 void p2g_exact_40(float f79, out precise float f80, out uint r320, out precise float f1107) {
   precise float f801 = p2g_ffma(f79, 9.0, 1.0, 0, false);
@@ -2012,13 +2724,47 @@ void p2g_exact_40(float f79, out precise float f80, out uint r320, out precise f
   precise float f831 = p2g_ffma(f808, uintBitsToFloat(0x3FB8AA3Bu), f829, 0, false);
   f1107 = p2g_fadd(f807, f831, false);
 }
+void p2g_check_40(float f79, out precise float f80, out uint r320, out precise float f1107) {
+  precise float f801 = p2g_ffmaz(p2g_in(f79), 9.0, 1.0);
+  int t77 = p2g_fcmp(floatBitsToUint(f801), 0x00800000u);
+  bool p78 = t77 == -1;
+  f80 = p78 ? p2g_fmulz(f801, 8388608.0) : f801;
+  r320 = floatBitsToUint(f80);
+  uint r322 = uint(int(r320) + -1060439283) & 0xFF800000u;
+  precise float f805 = p2g_f32_canon(p2g_s2f32(int(int(r322)), 0));
+  precise float f807 = p2g_ffmaz(p2g_in(f805), uintBitsToFloat(0x34000000u), p2g_in((p78 ? -23.0 : 0.0)));
+  precise float f808 = p2g_faddz(p2g_in(uintBitsToFloat(uint(int(r320) - int(r322)))), -1.0);
+  precise float f811 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f808, uintBitsToFloat(0xBE2C7F30u));
+  precise float f813 = p2g_ffmaz(f811, f808, uintBitsToFloat(0x3E2FCF2Au));
+  precise float f815 = p2g_ffmaz(f813, f808, uintBitsToFloat(0xBE374E43u));
+  precise float f817 = p2g_ffmaz(f815, f808, uintBitsToFloat(0x3E520BF4u));
+  precise float f819 = p2g_ffmaz(f817, f808, uintBitsToFloat(0xBE763C8Bu));
+  precise float f821 = p2g_ffmaz(f819, f808, uintBitsToFloat(0x3E93BF99u));
+  precise float f823 = p2g_ffmaz(f821, f808, uintBitsToFloat(0xBEB8AA49u));
+  precise float f825 = p2g_ffmaz(f823, f808, uintBitsToFloat(0x3EF6384Au));
+  precise float f827 = p2g_ffmaz(f825, f808, uintBitsToFloat(0xBF38AA3Bu));
+  precise float f829 = p2g_fmulz(f808, p2g_fmulz(f808, f827));
+  precise float f831 = p2g_ffmaz(f808, uintBitsToFloat(0x3FB8AA3Bu), f829);
+  f1107 = p2g_faddz(f807, f831);
+  if (p2g_redo()) p2g_exact_40(f79, f80, r320, f1107);
+}
 void p2g_exact_41(float f80, float f832, out precise float f1107) {
   f1107 = p2g_ffma(f80, f832, f832, 0, false);
+}
+void p2g_check_41(float f80, float f832, out precise float f1107) {
+  f1107 = p2g_ffmaz(p2g_in(f80), p2g_in(f832), f832);
+  if (p2g_redo()) p2g_exact_41(f80, f832, f1107);
 }
 void p2g_exact_42(float f1107, float f80, out precise float f836) {
   precise float f834 = p2g_div32(p2g_fmul(f1107, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
   int t78 = p2g_fcmp(floatBitsToUint(f80), floatBitsToUint(0.0));
   f836 = (t78 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f834, uintBitsToFloat(0xBC4FAEFFu), false);
+}
+void p2g_check_42(float f1107, float f80, out precise float f836) {
+  precise float f834 = p2g_div32(p2g_fmulz(p2g_in(f1107), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
+  int t78 = p2g_fcmp(floatBitsToUint(f80), floatBitsToUint(0.0));
+  f836 = (t78 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_in(f834), uintBitsToFloat(0xBC4FAEFFu));
+  if (p2g_redo()) p2g_exact_42(f1107, f80, f836);
 }
 void p2g_exact_43(float f79, float f1108, out precise float f90, float f63, float f51, float f75, float f28, float f29,
     float f1096, out precise float f91, float f30, out bool p85, bool p84, out bool p2, float f31, float f841,
@@ -2055,19 +2801,74 @@ void p2g_exact_43(float f79, float f1108, out precise float f90, float f63, floa
   f96 = p2g_f32_canon(p2g_s2f32(int(int(r4)), 0));
   f840 = p2g_fsub(f862, f96, false);
 }
+void p2g_check_43(float f79, float f1108, out precise float f90, float f63, float f51, float f75, float f28, float f29,
+    float f1096, out precise float f91, float f30, out bool p85, bool p84, out bool p2, float f31, float f841,
+    out precise float f93, out precise float f94, out uint rs412, const float p40_f32, const float p16_f32, float f19,
+    uint r3, out precise float f95, out uint rs413, const float p44_f32, const float p20_f32, float f20, uint r4,
+    out precise float f96, out precise float f840) {
+  f90 = p2g_fmulz(p2g_in(f79), p2g_in(f1108));
+  precise float f848 = p2g_fmulz(p2g_in(f63), f90);
+  precise float f849 = p2g_ffmaz(p2g_in(f51), p2g_in(f75), f848);
+  precise float f850 = p2g_ffmaz(p2g_in(f28), p2g_in(f29), f849);
+  f91 = p2g_sat(p2g_f32_canon(floatBitsToUint(f1096)));
+  precise float f851 = p2g_ffmaz(p2g_in(f30), p2g_in(f91), f850);
+  precise float f92 = p2g_canon(uintBitsToFloat(floatBitsToUint(f851) & 0x7FFFFFFFu));
+  int t81 = p2g_fcmp(floatBitsToUint(f92), 0x7F800000u);
+  p85 = t81 >= 0;
+  p2 = p84 || p85;
+  precise float f852 = p2 ? 1.0 : f91;
+  precise float f853 = p2 ? 1.0 : f31;
+  precise float f854 = p2g_fsubz(p2g_in(f841), p2g_in(f853));
+  f93 = p2g_ffmaz(p2g_in(f852), f854, p2g_in(f853));
+  precise float f855 = p2g_fmulz(p2g_in(f852), p2g_in(f852));
+  precise float f856 = p2g_fsubz(f841, f855);
+  f94 = p2g_ffmaz(p2g_in(f853), f856, f855);
+  rs412 = p2g_f2h_rn(floatBitsToUint(f841));
+  precise float f857 = p40_f32;
+  precise float f858 = p16_f32;
+  precise float f859 = p2g_ffmaz(p2g_in(f19), p2g_in(f857), p2g_in(f858));
+  f95 = p2g_f32_canon(p2g_s2f32(int(int(r3)), 0));
+  precise float f839 = p2g_fsubz(f859, p2g_in(f95));
+  rs413 = p2g_f2h_rn(floatBitsToUint(f839));
+  precise float f860 = p44_f32;
+  precise float f861 = p20_f32;
+  precise float f862 = p2g_ffmaz(p2g_in(f20), p2g_in(f860), p2g_in(f861));
+  f96 = p2g_f32_canon(p2g_s2f32(int(int(r4)), 0));
+  f840 = p2g_fsubz(f862, p2g_in(f96));
+  if (p2g_redo()) p2g_exact_43(f79, f1108, f90, f63, f51, f75, f28, f29, f1096, f91, f30, p85, p84, p2, f31, f841, f93,
+      f94, rs412, p40_f32, p16_f32, f19, r3, f95, rs413, p44_f32, p20_f32, f20, r4, f96, f840);
+}
 void p2g_exact_44(float f843, float f845, out precise float f847) {
   f847 = p2g_fmul(f843, f845, false);
+}
+void p2g_check_44(float f843, float f845, out precise float f847) {
+  f847 = p2g_fmulz(p2g_in(f843), p2g_in(f845));
+  if (p2g_redo()) p2g_exact_44(f843, f845, f847);
 }
 void p2g_exact_45(float f844, float f847, float f843, float f845, out uint rs1588) {
   precise float f866 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f844) ^ 0x80000000u)), f847, f843, 0, false);
   rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f845, f866, f847, 0, false)));
 }
+void p2g_check_45(float f844, float f847, float f843, float f845, out uint rs1588) {
+  precise float f866 = p2g_ffmaz(p2g_in(-f844), p2g_in(f847), p2g_in(f843));
+  rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_in(f845), f866, f847)));
+  if (p2g_redo()) p2g_exact_45(f844, f847, f843, f845, rs1588);
+}
 void p2g_exact_46(float f867, float f869, out precise float f871) {
   f871 = p2g_fmul(f867, f869, false);
+}
+void p2g_check_46(float f867, float f869, out precise float f871) {
+  f871 = p2g_fmulz(p2g_in(f867), p2g_in(f869));
+  if (p2g_redo()) p2g_exact_46(f867, f869, f871);
 }
 void p2g_exact_47(float f868, float f871, float f867, float f869, out uint rs1589) {
   precise float f875 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f868) ^ 0x80000000u)), f871, f867, 0, false);
   rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f869, f875, f871, 0, false)));
+}
+void p2g_check_47(float f868, float f871, float f867, float f869, out uint rs1589) {
+  precise float f875 = p2g_ffmaz(p2g_in(-f868), p2g_in(f871), p2g_in(f867));
+  rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_in(f869), f875, f871)));
+  if (p2g_redo()) p2g_exact_47(f868, f871, f867, f869, rs1589);
 }
 void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const uint p188_u16, uint rs1588,
     uint rs1589, float f93, float f91, const float p180_f32, uint r36, const uint64_t p280_u64, out uint r450,
@@ -2982,30 +3783,1027 @@ void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const
   f909 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f908), true));
   f911 = p2g_fmul(f907, f909, false);
 }
+void p2g_check_48(float f94, const float p176_f32, out precise float f112, const uint p188_u16, uint rs1588,
+    uint rs1589, float f93, float f91, const float p180_f32, uint r36, const uint64_t p280_u64, out uint r450,
+    out uint r451, out bool p97, out uint rs536, const float p48_f32, const float p52_f32, const float p16_f32,
+    const float p20_f32, uint r26, float f95, uint r27, float f96, out uint rs507, out uint rs511, out uint rs508,
+    out uint rs512, out uint rs509, out uint rs513, out uint rs510, out uint rs514, uint rs414, uint rs413, float f882,
+    uint r363, out uint r1657, out uint r1661, out uint r1679, out uint r1684, out uint r1713, out uint r1717,
+    out uint r1728, out uint r1733, out precise float f907, out precise float f908, out precise float f909,
+    out precise float f911) {
+  f112 = p2g_nmax(p2g_in(p2g_div32(f94, p2g_faddz(p2g_in(f94), 1.0), 0, false)), p2g_in(p176_f32));
+  uint rs493 = p188_u16;
+  uint r373 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(p2g_hmul(rs1588, rs493))), 0, true, 32)));
+  uint r390 = 0u;
+  uint r374 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(p2g_hmul(rs1589, rs493))), 0, true, 32)));
+  int t89 = p2g_fcmp(floatBitsToUint(f93), floatBitsToUint(0.25));
+  bool p93 = t89 == -1;
+  int t90 = p2g_fcmp(floatBitsToUint(f91), floatBitsToUint(0.25));
+  bool p94 = t90 == -1;
+  int t91 = p2g_fcmp(floatBitsToUint(p180_f32), floatBitsToUint(f93));
+  uint r443 = ((r36 << 2u) | (uint((p94 && p93) ? 1u : 0u) * uint(2u))) | ((t91 == 1) ? 1u : 0u);
+  uint r445 = uint(min(int(uint(max(int(uint(int(r373) + 8)), 0))), 15)) << 4u;
+  uint r446 = uint(min(int(uint(max(int(uint(int(r374) + 8)), 0))), 15)) | r445;
+  uint r447 = r446 | (r443 << 8u);
+  uint64_t rd23 = uint64_t(int64_t(p280_u64) + int64_t(uint64_t(r447) * uint64_t(16u)));
+  uint t92 = P2GU32(rd23).v;
+  uint t93 = P2GU32((rd23 + 4ul)).v;
+  uint t94 = P2GU32((rd23 + 8ul)).v;
+  uint t95 = P2GU32((rd23 + 12ul)).v;
+  uint r448 = t92;
+  uint r449 = t93;
+  r450 = t94;
+  r451 = t95;
+  uint64_t t96 = uint64_t(r450);
+  p97 = (bitfieldExtract(int(uint(uint64_t(t96)) & 65535u), 0, 16)) == 0;
+  uint64_t t97 = uint64_t(r449 >> 16u);
+  rs536 = (uint(uint64_t(t97)) & 65535u);
+  precise float f887 = p48_f32;
+  precise float f888 = p52_f32;
+  precise float f891 = p16_f32;
+  precise float f892 = p20_f32;
+  uint r453 = r26 << 1u;
+  precise float f897 = p2g_ffmaz(p2g_faddz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r453)), 0))), 0.5), p2g_in(f887),
+      p2g_in(f891));
+  uint rs499 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(f897, p2g_in(f95))));
+  uint r454 = r27 << 1u;
+  precise float f900 = p2g_ffmaz(p2g_faddz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r454)), 0))), 0.5), p2g_in(f888),
+      p2g_in(f892));
+  uint rs500 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(f900, p2g_in(f96))));
+  precise float f903 = p2g_ffmaz(p2g_faddz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r453 | 1u)), 0))), 0.5), p2g_in(f887),
+      p2g_in(f891));
+  uint rs501 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(f903, f95)));
+  precise float f906 = p2g_ffmaz(p2g_faddz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r454 | 1u)), 0))), 0.5), p2g_in(f888),
+      p2g_in(f892));
+  uint rs502 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(f906, f96)));
+  rs507 = p97 ? rs500 : rs499;
+  rs511 = p97 ? rs499 : rs500;
+  rs508 = p97 ? rs500 : rs501;
+  rs512 = p97 ? rs501 : rs500;
+  rs509 = p97 ? rs502 : rs499;
+  rs513 = p97 ? rs499 : rs502;
+  rs510 = p97 ? rs502 : rs501;
+  rs514 = p97 ? rs501 : rs502;
+  uint rs524 = p97 ? rs414 : rs413;
+  uint64_t t98 = uint64_t(r448);
+  uint rs503 = (uint(uint64_t(t98)) & 65535u);
+  uint r375 = rs503 | (rs503 << 16u);
+  uint64_t t99 = uint64_t(r448 >> 16u);
+  uint rs504 = (uint(uint64_t(t99)) & 65535u);
+  uint r376 = rs504 | (rs504 << 16u);
+  uint64_t t100 = uint64_t(r449);
+  uint rs505 = (uint(uint64_t(t100)) & 65535u);
+  uint r377 = rs505 | (rs505 << 16u);
+  uint rs506 = p2g_f2h_rn(floatBitsToUint(1.0));
+  uint r378 = rs507 | (rs508 << 16u);
+  uint r379 = rs509 | (rs510 << 16u);
+  uint r380 = rs511 | (rs512 << 16u);
+  uint r381 = rs513 | (rs514 << 16u);
+  uint low_1 = p2g_f2h_rn(floatBitsToUint(f882));
+  uint r382 = low_1 | (low_1 << 16u);
+  uint rs516 = 64512u;
+  uint r383 = rs516 | (rs516 << 16u);
+  uint low_2 = p2g_f2h_rn(floatBitsToUint(f882));
+  uint r384 = low_2 | (low_2 << 16u);
+  uint r385 = rs516 | (rs516 << 16u);
+  uint rs519 = p2g_hsub(p2g_hrint(rs524, 2), rs506);
+  uint rs525 = p2g_hfma(p2g_hsub(rs519, rs524), rs536, (p97 ? rs413 : rs414));
+  uint rs530 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4)));
+  uint rs538 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4)), rs536, rs525), 0);
+  uint rs540 = p2g_hsub(rs538, rs506);
+  uint r388 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs530)), 1, true, 32)));
+  uint r389 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs540)), 1, true, 32)));
+  uint rs546 = p2g_hadd(rs540, p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4)));
+  uint r463 = uint(int(r363) + int(uint(int(p97 ? r388 : r389) * 24 + int(p97 ? r389 : r388)) << 3u));
+  uint rs549 = p2g_lds16(r463);
+  uint r391 = rs549 | (rs549 << 16u);
+  uint r392 = rs530 | (rs530 << 16u);
+  uint r393 = rs546 | (rs546 << 16u);
+  uint r394 = p2g_hsub2(r392, r378);
+  uint r397 = p2g_hsub2(r393, r380);
+  uint r409 = p2g_hfma2(p2g_hmul2(r377, r394), r397, p2g_hmul2(r375, p2g_hmul2(r394, r394)));
+  uint r416 = p2g_hfma2(p2g_hmul2(r376, r397), r397, r409);
+  uint hl = (r416 & 0xFFFFu);
+  uint hu = ((r416 >> 16u) & 0xFFFFu);
+  uint fl = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl))));
+  uint fu = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu))));
+  fl = p2g_sfu_ex2(fl, true);
+  fu = p2g_sfu_ex2(fu, true);
+  uint ULP = 0x33800000u;
+  fl = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl)), p2g_in(uintBitsToFloat(ULP)),
+      p2g_in(uintBitsToFloat(fl))));
+  fu = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu)), p2g_in(uintBitsToFloat(ULP)),
+      p2g_in(uintBitsToFloat(fu))));
+  hl = p2g_f2h_rn(fl);
+  hu = p2g_f2h_rn(fu);
+  uint r420 = hl | (hu << 16u);
+  uint r422 = p2g_hfma2(r420, r391, r382);
+  uint r426 = p2g_hadd2(r382, r420);
+  int t101 = p2g_fcmp(floatBitsToUint(p2g_h2f(r416 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r383 & 0xFFFFu)));
+  bool p98 = (bitfieldExtract(int((t101 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs557 = ((r416 >> 16u) & 0xFFFFu);
+  int t102 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs557)), floatBitsToUint(p2g_h2f((r383 >> 16u) & 0xFFFFu)));
+  uint rs559 = (t102 == 1) ? 1u : 0u;
+  uint rs1590 = p98 ? (r416 & 0xFFFFu) : (r383 & 0xFFFFu);
+  bool p99 = (bitfieldExtract(int(rs559), 0, 16)) != 0;
+  uint rs1591 = p99 ? ((r416 >> 16u) & 0xFFFFu) : ((r383 >> 16u) & 0xFFFFu);
+  uint r468 = rs1590 | (rs1591 << 16u);
+  uint rs1592 = p98 ? (r391 & 0xFFFFu) : (r382 & 0xFFFFu);
+  uint rs1593 = p99 ? ((r391 >> 16u) & 0xFFFFu) : ((r382 >> 16u) & 0xFFFFu);
+  uint r473 = rs1592 | (rs1593 << 16u);
+  uint r474 = p2g_hsub2(r392, r379);
+  uint r477 = p2g_hsub2(r393, r381);
+  uint r489 = p2g_hfma2(p2g_hmul2(r377, r474), r477, p2g_hmul2(r375, p2g_hmul2(r474, r474)));
+  uint r496 = p2g_hfma2(p2g_hmul2(r376, r477), r477, r489);
+  uint hl_1 = (r496 & 0xFFFFu);
+  uint hu_1 = ((r496 >> 16u) & 0xFFFFu);
+  uint fl_1 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_1))));
+  uint fu_1 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_1))));
+  fl_1 = p2g_sfu_ex2(fl_1, true);
+  fu_1 = p2g_sfu_ex2(fu_1, true);
+  uint ULP_1 = 0x33800000u;
+  fl_1 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_1)), p2g_in(uintBitsToFloat(ULP_1)),
+      p2g_in(uintBitsToFloat(fl_1))));
+  fu_1 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_1)), p2g_in(uintBitsToFloat(ULP_1)),
+      p2g_in(uintBitsToFloat(fu_1))));
+  hl_1 = p2g_f2h_rn(fl_1);
+  hu_1 = p2g_f2h_rn(fu_1);
+  uint r500 = hl_1 | (hu_1 << 16u);
+  uint r502 = p2g_hfma2(r500, r391, r384);
+  uint r506 = p2g_hadd2(r384, r500);
+  int t103 = p2g_fcmp(floatBitsToUint(p2g_h2f(r496 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r385 & 0xFFFFu)));
+  bool p102 = (bitfieldExtract(int((t103 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs581 = ((r496 >> 16u) & 0xFFFFu);
+  int t104 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs581)), floatBitsToUint(p2g_h2f((r385 >> 16u) & 0xFFFFu)));
+  uint rs583 = (t104 == 1) ? 1u : 0u;
+  uint rs1594 = p102 ? (r496 & 0xFFFFu) : (r385 & 0xFFFFu);
+  bool p103 = (bitfieldExtract(int(rs583), 0, 16)) != 0;
+  uint rs1595 = p103 ? ((r496 >> 16u) & 0xFFFFu) : ((r385 >> 16u) & 0xFFFFu);
+  uint r517 = rs1594 | (rs1595 << 16u);
+  uint rs1596 = p102 ? (r391 & 0xFFFFu) : (r384 & 0xFFFFu);
+  uint rs1597 = p103 ? ((r391 >> 16u) & 0xFFFFu) : ((r384 >> 16u) & 0xFFFFu);
+  uint r522 = rs1596 | (rs1597 << 16u);
+  uint rs599 = p2g_hadd(rs540, p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4)));
+  uint r566 = uint(int(r389) + 1);
+  uint r572 = uint(int(sh_sColor) + int(uint(int(p97 ? r388 : r566) * 24 + int(p97 ? r566 : r388)) << 3u));
+  uint rs602 = p2g_lds16(r572);
+  uint r524 = rs602 | (rs602 << 16u);
+  uint r525 = rs530 | (rs530 << 16u);
+  uint r526 = rs599 | (rs599 << 16u);
+  uint r527 = p2g_hsub2(r525, r378);
+  uint r530 = p2g_hsub2(r526, r380);
+  uint r542 = p2g_hfma2(p2g_hmul2(r377, r527), r530, p2g_hmul2(r375, p2g_hmul2(r527, r527)));
+  uint r549 = p2g_hfma2(p2g_hmul2(r376, r530), r530, r542);
+  uint hl_2 = (r549 & 0xFFFFu);
+  uint hu_2 = ((r549 >> 16u) & 0xFFFFu);
+  uint fl_2 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_2))));
+  uint fu_2 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_2))));
+  fl_2 = p2g_sfu_ex2(fl_2, true);
+  fu_2 = p2g_sfu_ex2(fu_2, true);
+  uint ULP_2 = 0x33800000u;
+  fl_2 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_2)), p2g_in(uintBitsToFloat(ULP_2)),
+      p2g_in(uintBitsToFloat(fl_2))));
+  fu_2 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_2)), p2g_in(uintBitsToFloat(ULP_2)),
+      p2g_in(uintBitsToFloat(fu_2))));
+  hl_2 = p2g_f2h_rn(fl_2);
+  hu_2 = p2g_f2h_rn(fu_2);
+  uint r553 = hl_2 | (hu_2 << 16u);
+  uint r555 = p2g_hfma2(r553, r524, r422);
+  uint r559 = p2g_hadd2(r426, r553);
+  int t105 = p2g_fcmp(floatBitsToUint(p2g_h2f(r549 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r468 & 0xFFFFu)));
+  bool p107 = (bitfieldExtract(int((t105 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs610 = ((r549 >> 16u) & 0xFFFFu);
+  int t106 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs610)), floatBitsToUint(p2g_h2f((r468 >> 16u) & 0xFFFFu)));
+  uint rs612 = (t106 == 1) ? 1u : 0u;
+  uint rs1598 = p107 ? (r549 & 0xFFFFu) : (r468 & 0xFFFFu);
+  bool p108 = (bitfieldExtract(int(rs612), 0, 16)) != 0;
+  uint rs1599 = p108 ? ((r549 >> 16u) & 0xFFFFu) : ((r468 >> 16u) & 0xFFFFu);
+  uint r577 = rs1598 | (rs1599 << 16u);
+  uint rs1600 = p107 ? (r524 & 0xFFFFu) : (r473 & 0xFFFFu);
+  uint rs1601 = p108 ? ((r524 >> 16u) & 0xFFFFu) : ((r473 >> 16u) & 0xFFFFu);
+  uint r582 = rs1600 | (rs1601 << 16u);
+  uint r583 = p2g_hsub2(r525, r379);
+  uint r586 = p2g_hsub2(r526, r381);
+  uint r598 = p2g_hfma2(p2g_hmul2(r377, r583), r586, p2g_hmul2(r375, p2g_hmul2(r583, r583)));
+  uint r605 = p2g_hfma2(p2g_hmul2(r376, r586), r586, r598);
+  uint hl_3 = (r605 & 0xFFFFu);
+  uint hu_3 = ((r605 >> 16u) & 0xFFFFu);
+  uint fl_3 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_3))));
+  uint fu_3 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_3))));
+  fl_3 = p2g_sfu_ex2(fl_3, true);
+  fu_3 = p2g_sfu_ex2(fu_3, true);
+  uint ULP_3 = 0x33800000u;
+  fl_3 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_3)), p2g_in(uintBitsToFloat(ULP_3)),
+      p2g_in(uintBitsToFloat(fl_3))));
+  fu_3 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_3)), p2g_in(uintBitsToFloat(ULP_3)),
+      p2g_in(uintBitsToFloat(fu_3))));
+  hl_3 = p2g_f2h_rn(fl_3);
+  hu_3 = p2g_f2h_rn(fu_3);
+  uint r609 = hl_3 | (hu_3 << 16u);
+  uint r611 = p2g_hfma2(r609, r524, r502);
+  uint r615 = p2g_hadd2(r506, r609);
+  int t107 = p2g_fcmp(floatBitsToUint(p2g_h2f(r605 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r517 & 0xFFFFu)));
+  bool p111 = (bitfieldExtract(int((t107 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs633 = ((r605 >> 16u) & 0xFFFFu);
+  int t108 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs633)), floatBitsToUint(p2g_h2f((r517 >> 16u) & 0xFFFFu)));
+  uint rs635 = (t108 == 1) ? 1u : 0u;
+  uint rs1602 = p111 ? (r605 & 0xFFFFu) : (r517 & 0xFFFFu);
+  bool p112 = (bitfieldExtract(int(rs635), 0, 16)) != 0;
+  uint rs1603 = p112 ? ((r605 >> 16u) & 0xFFFFu) : ((r517 >> 16u) & 0xFFFFu);
+  uint r626 = rs1602 | (rs1603 << 16u);
+  uint rs1604 = p111 ? (r524 & 0xFFFFu) : (r522 & 0xFFFFu);
+  uint rs1605 = p112 ? ((r524 >> 16u) & 0xFFFFu) : ((r522 >> 16u) & 0xFFFFu);
+  uint r631 = rs1604 | (rs1605 << 16u);
+  uint rs651 = p2g_hadd(rs540, p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4)));
+  uint r675 = uint(int(r389) + 2);
+  uint r681 = uint(int(sh_sColor) + int(uint(int(p97 ? r388 : r675) * 24 + int(p97 ? r675 : r388)) << 3u));
+  uint rs654 = p2g_lds16(r681);
+  uint r633 = rs654 | (rs654 << 16u);
+  uint r634 = rs530 | (rs530 << 16u);
+  uint r635 = rs651 | (rs651 << 16u);
+  uint r636 = p2g_hsub2(r634, r378);
+  uint r639 = p2g_hsub2(r635, r380);
+  uint r651 = p2g_hfma2(p2g_hmul2(r377, r636), r639, p2g_hmul2(r375, p2g_hmul2(r636, r636)));
+  uint r658 = p2g_hfma2(p2g_hmul2(r376, r639), r639, r651);
+  uint hl_4 = (r658 & 0xFFFFu);
+  uint hu_4 = ((r658 >> 16u) & 0xFFFFu);
+  uint fl_4 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_4))));
+  uint fu_4 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_4))));
+  fl_4 = p2g_sfu_ex2(fl_4, true);
+  fu_4 = p2g_sfu_ex2(fu_4, true);
+  uint ULP_4 = 0x33800000u;
+  fl_4 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_4)), p2g_in(uintBitsToFloat(ULP_4)),
+      p2g_in(uintBitsToFloat(fl_4))));
+  fu_4 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_4)), p2g_in(uintBitsToFloat(ULP_4)),
+      p2g_in(uintBitsToFloat(fu_4))));
+  hl_4 = p2g_f2h_rn(fl_4);
+  hu_4 = p2g_f2h_rn(fu_4);
+  uint r662 = hl_4 | (hu_4 << 16u);
+  uint r664 = p2g_hfma2(r662, r633, r555);
+  uint r668 = p2g_hadd2(r559, r662);
+  int t109 = p2g_fcmp(floatBitsToUint(p2g_h2f(r658 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r577 & 0xFFFFu)));
+  bool p116 = (bitfieldExtract(int((t109 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs662 = ((r658 >> 16u) & 0xFFFFu);
+  int t110 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs662)), floatBitsToUint(p2g_h2f((r577 >> 16u) & 0xFFFFu)));
+  uint rs664 = (t110 == 1) ? 1u : 0u;
+  uint rs1606 = p116 ? (r658 & 0xFFFFu) : (r577 & 0xFFFFu);
+  bool p117 = (bitfieldExtract(int(rs664), 0, 16)) != 0;
+  uint rs1607 = p117 ? ((r658 >> 16u) & 0xFFFFu) : ((r577 >> 16u) & 0xFFFFu);
+  uint r686 = rs1606 | (rs1607 << 16u);
+  uint rs1608 = p116 ? (r633 & 0xFFFFu) : (r582 & 0xFFFFu);
+  uint rs1609 = p117 ? ((r633 >> 16u) & 0xFFFFu) : ((r582 >> 16u) & 0xFFFFu);
+  uint r691 = rs1608 | (rs1609 << 16u);
+  uint r692 = p2g_hsub2(r634, r379);
+  uint r695 = p2g_hsub2(r635, r381);
+  uint r707 = p2g_hfma2(p2g_hmul2(r377, r692), r695, p2g_hmul2(r375, p2g_hmul2(r692, r692)));
+  uint r714 = p2g_hfma2(p2g_hmul2(r376, r695), r695, r707);
+  uint hl_5 = (r714 & 0xFFFFu);
+  uint hu_5 = ((r714 >> 16u) & 0xFFFFu);
+  uint fl_5 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_5))));
+  uint fu_5 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_5))));
+  fl_5 = p2g_sfu_ex2(fl_5, true);
+  fu_5 = p2g_sfu_ex2(fu_5, true);
+  uint ULP_5 = 0x33800000u;
+  fl_5 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_5)), p2g_in(uintBitsToFloat(ULP_5)),
+      p2g_in(uintBitsToFloat(fl_5))));
+  fu_5 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_5)), p2g_in(uintBitsToFloat(ULP_5)),
+      p2g_in(uintBitsToFloat(fu_5))));
+  hl_5 = p2g_f2h_rn(fl_5);
+  hu_5 = p2g_f2h_rn(fu_5);
+  uint r718 = hl_5 | (hu_5 << 16u);
+  uint r720 = p2g_hfma2(r718, r633, r611);
+  uint r724 = p2g_hadd2(r615, r718);
+  int t111 = p2g_fcmp(floatBitsToUint(p2g_h2f(r714 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r626 & 0xFFFFu)));
+  bool p120 = (bitfieldExtract(int((t111 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs685 = ((r714 >> 16u) & 0xFFFFu);
+  int t112 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs685)), floatBitsToUint(p2g_h2f((r626 >> 16u) & 0xFFFFu)));
+  uint rs687 = (t112 == 1) ? 1u : 0u;
+  uint rs1610 = p120 ? (r714 & 0xFFFFu) : (r626 & 0xFFFFu);
+  bool p121 = (bitfieldExtract(int(rs687), 0, 16)) != 0;
+  uint rs1611 = p121 ? ((r714 >> 16u) & 0xFFFFu) : ((r626 >> 16u) & 0xFFFFu);
+  uint r735 = rs1610 | (rs1611 << 16u);
+  uint rs1612 = p120 ? (r633 & 0xFFFFu) : (r631 & 0xFFFFu);
+  uint rs1613 = p121 ? ((r633 >> 16u) & 0xFFFFu) : ((r631 >> 16u) & 0xFFFFu);
+  uint r740 = rs1612 | (rs1613 << 16u);
+  uint r742 = 1u;
+  uint rs703 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r742)), 4)));
+  uint rs711 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r742)), 4)), rs536, rs525), 0);
+  uint rs713 = p2g_hsub(rs711, rs506);
+  uint r743 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs703)), 1, true, 32)));
+  uint r744 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs713)), 1, true, 32)));
+  uint rs719 = p2g_hadd(rs713, p2g_f2h_rn(p2g_s2f32(int(int(0u)), 4)));
+  uint r794 = uint(int(sh_sColor) + int(uint(int(p97 ? r743 : r744) * 24 + int(p97 ? r744 : r743)) << 3u));
+  uint rs722 = p2g_lds16(r794);
+  uint r746 = rs722 | (rs722 << 16u);
+  uint r747 = rs703 | (rs703 << 16u);
+  uint r748 = rs719 | (rs719 << 16u);
+  uint r749 = p2g_hsub2(r747, r378);
+  uint r752 = p2g_hsub2(r748, r380);
+  uint r764 = p2g_hfma2(p2g_hmul2(r377, r749), r752, p2g_hmul2(r375, p2g_hmul2(r749, r749)));
+  uint r771 = p2g_hfma2(p2g_hmul2(r376, r752), r752, r764);
+  uint hl_6 = (r771 & 0xFFFFu);
+  uint hu_6 = ((r771 >> 16u) & 0xFFFFu);
+  uint fl_6 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_6))));
+  uint fu_6 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_6))));
+  fl_6 = p2g_sfu_ex2(fl_6, true);
+  fu_6 = p2g_sfu_ex2(fu_6, true);
+  uint ULP_6 = 0x33800000u;
+  fl_6 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_6)), p2g_in(uintBitsToFloat(ULP_6)),
+      p2g_in(uintBitsToFloat(fl_6))));
+  fu_6 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_6)), p2g_in(uintBitsToFloat(ULP_6)),
+      p2g_in(uintBitsToFloat(fu_6))));
+  hl_6 = p2g_f2h_rn(fl_6);
+  hu_6 = p2g_f2h_rn(fu_6);
+  uint r775 = hl_6 | (hu_6 << 16u);
+  uint r777 = p2g_hfma2(r775, r746, r664);
+  uint r781 = p2g_hadd2(r668, r775);
+  int t113 = p2g_fcmp(floatBitsToUint(p2g_h2f(r771 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r686 & 0xFFFFu)));
+  bool p125 = (bitfieldExtract(int((t113 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs730 = ((r771 >> 16u) & 0xFFFFu);
+  int t114 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs730)), floatBitsToUint(p2g_h2f((r686 >> 16u) & 0xFFFFu)));
+  uint rs732 = (t114 == 1) ? 1u : 0u;
+  uint rs1614 = p125 ? (r771 & 0xFFFFu) : (r686 & 0xFFFFu);
+  bool p126 = (bitfieldExtract(int(rs732), 0, 16)) != 0;
+  uint rs1615 = p126 ? ((r771 >> 16u) & 0xFFFFu) : ((r686 >> 16u) & 0xFFFFu);
+  uint r799 = rs1614 | (rs1615 << 16u);
+  uint rs1616 = p125 ? (r746 & 0xFFFFu) : (r691 & 0xFFFFu);
+  uint rs1617 = p126 ? ((r746 >> 16u) & 0xFFFFu) : ((r691 >> 16u) & 0xFFFFu);
+  uint r804 = rs1616 | (rs1617 << 16u);
+  uint r805 = p2g_hsub2(r747, r379);
+  uint r808 = p2g_hsub2(r748, r381);
+  uint r820 = p2g_hfma2(p2g_hmul2(r377, r805), r808, p2g_hmul2(r375, p2g_hmul2(r805, r805)));
+  uint r827 = p2g_hfma2(p2g_hmul2(r376, r808), r808, r820);
+  uint hl_7 = (r827 & 0xFFFFu);
+  uint hu_7 = ((r827 >> 16u) & 0xFFFFu);
+  uint fl_7 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_7))));
+  uint fu_7 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_7))));
+  fl_7 = p2g_sfu_ex2(fl_7, true);
+  fu_7 = p2g_sfu_ex2(fu_7, true);
+  uint ULP_7 = 0x33800000u;
+  fl_7 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_7)), p2g_in(uintBitsToFloat(ULP_7)),
+      p2g_in(uintBitsToFloat(fl_7))));
+  fu_7 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_7)), p2g_in(uintBitsToFloat(ULP_7)),
+      p2g_in(uintBitsToFloat(fu_7))));
+  hl_7 = p2g_f2h_rn(fl_7);
+  hu_7 = p2g_f2h_rn(fu_7);
+  uint r831 = hl_7 | (hu_7 << 16u);
+  uint r833 = p2g_hfma2(r831, r746, r720);
+  uint r837 = p2g_hadd2(r724, r831);
+  int t115 = p2g_fcmp(floatBitsToUint(p2g_h2f(r827 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r735 & 0xFFFFu)));
+  bool p129 = (bitfieldExtract(int((t115 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs753 = ((r827 >> 16u) & 0xFFFFu);
+  int t116 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs753)), floatBitsToUint(p2g_h2f((r735 >> 16u) & 0xFFFFu)));
+  uint rs755 = (t116 == 1) ? 1u : 0u;
+  uint rs1618 = p129 ? (r827 & 0xFFFFu) : (r735 & 0xFFFFu);
+  bool p130 = (bitfieldExtract(int(rs755), 0, 16)) != 0;
+  uint rs1619 = p130 ? ((r827 >> 16u) & 0xFFFFu) : ((r735 >> 16u) & 0xFFFFu);
+  uint r848 = rs1618 | (rs1619 << 16u);
+  uint rs1620 = p129 ? (r746 & 0xFFFFu) : (r740 & 0xFFFFu);
+  uint rs1621 = p130 ? ((r746 >> 16u) & 0xFFFFu) : ((r740 >> 16u) & 0xFFFFu);
+  uint r853 = rs1620 | (rs1621 << 16u);
+  uint rs771 = p2g_hadd(rs713, p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4)));
+  uint r897 = uint(int(r744) + 1);
+  uint r903 = uint(int(sh_sColor) + int(uint(int(p97 ? r743 : r897) * 24 + int(p97 ? r897 : r743)) << 3u));
+  uint rs774 = p2g_lds16(r903);
+  uint r855 = rs774 | (rs774 << 16u);
+  uint r856 = rs703 | (rs703 << 16u);
+  uint r857 = rs771 | (rs771 << 16u);
+  uint r858 = p2g_hsub2(r856, r378);
+  uint r861 = p2g_hsub2(r857, r380);
+  uint r873 = p2g_hfma2(p2g_hmul2(r377, r858), r861, p2g_hmul2(r375, p2g_hmul2(r858, r858)));
+  uint r880 = p2g_hfma2(p2g_hmul2(r376, r861), r861, r873);
+  uint hl_8 = (r880 & 0xFFFFu);
+  uint hu_8 = ((r880 >> 16u) & 0xFFFFu);
+  uint fl_8 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_8))));
+  uint fu_8 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_8))));
+  fl_8 = p2g_sfu_ex2(fl_8, true);
+  fu_8 = p2g_sfu_ex2(fu_8, true);
+  uint ULP_8 = 0x33800000u;
+  fl_8 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_8)), p2g_in(uintBitsToFloat(ULP_8)),
+      p2g_in(uintBitsToFloat(fl_8))));
+  fu_8 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_8)), p2g_in(uintBitsToFloat(ULP_8)),
+      p2g_in(uintBitsToFloat(fu_8))));
+  hl_8 = p2g_f2h_rn(fl_8);
+  hu_8 = p2g_f2h_rn(fu_8);
+  uint r884 = hl_8 | (hu_8 << 16u);
+  uint r886 = p2g_hfma2(r884, r855, r777);
+  uint r890 = p2g_hadd2(r781, r884);
+  int t117 = p2g_fcmp(floatBitsToUint(p2g_h2f(r880 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r799 & 0xFFFFu)));
+  bool p134 = (bitfieldExtract(int((t117 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs782 = ((r880 >> 16u) & 0xFFFFu);
+  int t118 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs782)), floatBitsToUint(p2g_h2f((r799 >> 16u) & 0xFFFFu)));
+  uint rs784 = (t118 == 1) ? 1u : 0u;
+  uint rs1622 = p134 ? (r880 & 0xFFFFu) : (r799 & 0xFFFFu);
+  bool p135 = (bitfieldExtract(int(rs784), 0, 16)) != 0;
+  uint rs1623 = p135 ? ((r880 >> 16u) & 0xFFFFu) : ((r799 >> 16u) & 0xFFFFu);
+  uint r908 = rs1622 | (rs1623 << 16u);
+  uint rs1624 = p134 ? (r855 & 0xFFFFu) : (r804 & 0xFFFFu);
+  uint rs1625 = p135 ? ((r855 >> 16u) & 0xFFFFu) : ((r804 >> 16u) & 0xFFFFu);
+  uint r913 = rs1624 | (rs1625 << 16u);
+  uint r914 = p2g_hsub2(r856, r379);
+  uint r917 = p2g_hsub2(r857, r381);
+  uint r929 = p2g_hfma2(p2g_hmul2(r377, r914), r917, p2g_hmul2(r375, p2g_hmul2(r914, r914)));
+  uint r936 = p2g_hfma2(p2g_hmul2(r376, r917), r917, r929);
+  uint hl_9 = (r936 & 0xFFFFu);
+  uint hu_9 = ((r936 >> 16u) & 0xFFFFu);
+  uint fl_9 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_9))));
+  uint fu_9 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_9))));
+  fl_9 = p2g_sfu_ex2(fl_9, true);
+  fu_9 = p2g_sfu_ex2(fu_9, true);
+  uint ULP_9 = 0x33800000u;
+  fl_9 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_9)), p2g_in(uintBitsToFloat(ULP_9)),
+      p2g_in(uintBitsToFloat(fl_9))));
+  fu_9 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_9)), p2g_in(uintBitsToFloat(ULP_9)),
+      p2g_in(uintBitsToFloat(fu_9))));
+  hl_9 = p2g_f2h_rn(fl_9);
+  hu_9 = p2g_f2h_rn(fu_9);
+  uint r940 = hl_9 | (hu_9 << 16u);
+  uint r942 = p2g_hfma2(r940, r855, r833);
+  uint r946 = p2g_hadd2(r837, r940);
+  int t119 = p2g_fcmp(floatBitsToUint(p2g_h2f(r936 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r848 & 0xFFFFu)));
+  bool p138 = (bitfieldExtract(int((t119 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs805 = ((r936 >> 16u) & 0xFFFFu);
+  int t120 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs805)), floatBitsToUint(p2g_h2f((r848 >> 16u) & 0xFFFFu)));
+  uint rs807 = (t120 == 1) ? 1u : 0u;
+  uint rs1626 = p138 ? (r936 & 0xFFFFu) : (r848 & 0xFFFFu);
+  bool p139 = (bitfieldExtract(int(rs807), 0, 16)) != 0;
+  uint rs1627 = p139 ? ((r936 >> 16u) & 0xFFFFu) : ((r848 >> 16u) & 0xFFFFu);
+  uint r957 = rs1626 | (rs1627 << 16u);
+  uint rs1628 = p138 ? (r855 & 0xFFFFu) : (r853 & 0xFFFFu);
+  uint rs1629 = p139 ? ((r855 >> 16u) & 0xFFFFu) : ((r853 >> 16u) & 0xFFFFu);
+  uint r962 = rs1628 | (rs1629 << 16u);
+  uint rs823 = p2g_hadd(rs713, p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4)));
+  uint r1006 = uint(int(r744) + 2);
+  uint r1012 = uint(int(sh_sColor) + int(uint(int(p97 ? r743 : r1006) * 24 + int(p97 ? r1006 : r743)) << 3u));
+  uint rs826 = p2g_lds16(r1012);
+  uint r964 = rs826 | (rs826 << 16u);
+  uint r965 = rs703 | (rs703 << 16u);
+  uint r966 = rs823 | (rs823 << 16u);
+  uint r967 = p2g_hsub2(r965, r378);
+  uint r970 = p2g_hsub2(r966, r380);
+  uint r982 = p2g_hfma2(p2g_hmul2(r377, r967), r970, p2g_hmul2(r375, p2g_hmul2(r967, r967)));
+  uint r989 = p2g_hfma2(p2g_hmul2(r376, r970), r970, r982);
+  uint hl_10 = (r989 & 0xFFFFu);
+  uint hu_10 = ((r989 >> 16u) & 0xFFFFu);
+  uint fl_10 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_10))));
+  uint fu_10 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_10))));
+  fl_10 = p2g_sfu_ex2(fl_10, true);
+  fu_10 = p2g_sfu_ex2(fu_10, true);
+  uint ULP_10 = 0x33800000u;
+  fl_10 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_10)), p2g_in(uintBitsToFloat(ULP_10)),
+      p2g_in(uintBitsToFloat(fl_10))));
+  fu_10 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_10)), p2g_in(uintBitsToFloat(ULP_10)),
+      p2g_in(uintBitsToFloat(fu_10))));
+  hl_10 = p2g_f2h_rn(fl_10);
+  hu_10 = p2g_f2h_rn(fu_10);
+  uint r993 = hl_10 | (hu_10 << 16u);
+  uint r995 = p2g_hfma2(r993, r964, r886);
+  uint r999 = p2g_hadd2(r890, r993);
+  int t121 = p2g_fcmp(floatBitsToUint(p2g_h2f(r989 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r908 & 0xFFFFu)));
+  bool p143 = (bitfieldExtract(int((t121 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs834 = ((r989 >> 16u) & 0xFFFFu);
+  int t122 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs834)), floatBitsToUint(p2g_h2f((r908 >> 16u) & 0xFFFFu)));
+  uint rs836 = (t122 == 1) ? 1u : 0u;
+  uint rs1630 = p143 ? (r989 & 0xFFFFu) : (r908 & 0xFFFFu);
+  bool p144 = (bitfieldExtract(int(rs836), 0, 16)) != 0;
+  uint rs1631 = p144 ? ((r989 >> 16u) & 0xFFFFu) : ((r908 >> 16u) & 0xFFFFu);
+  uint r1017 = rs1630 | (rs1631 << 16u);
+  uint rs1632 = p143 ? (r964 & 0xFFFFu) : (r913 & 0xFFFFu);
+  uint rs1633 = p144 ? ((r964 >> 16u) & 0xFFFFu) : ((r913 >> 16u) & 0xFFFFu);
+  uint r1022 = rs1632 | (rs1633 << 16u);
+  uint r1023 = p2g_hsub2(r965, r379);
+  uint r1026 = p2g_hsub2(r966, r381);
+  uint r1038 = p2g_hfma2(p2g_hmul2(r377, r1023), r1026, p2g_hmul2(r375, p2g_hmul2(r1023, r1023)));
+  uint r1045 = p2g_hfma2(p2g_hmul2(r376, r1026), r1026, r1038);
+  uint hl_11 = (r1045 & 0xFFFFu);
+  uint hu_11 = ((r1045 >> 16u) & 0xFFFFu);
+  uint fl_11 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_11))));
+  uint fu_11 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_11))));
+  fl_11 = p2g_sfu_ex2(fl_11, true);
+  fu_11 = p2g_sfu_ex2(fu_11, true);
+  uint ULP_11 = 0x33800000u;
+  fl_11 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_11)), p2g_in(uintBitsToFloat(ULP_11)),
+      p2g_in(uintBitsToFloat(fl_11))));
+  fu_11 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_11)), p2g_in(uintBitsToFloat(ULP_11)),
+      p2g_in(uintBitsToFloat(fu_11))));
+  hl_11 = p2g_f2h_rn(fl_11);
+  hu_11 = p2g_f2h_rn(fu_11);
+  uint r1049 = hl_11 | (hu_11 << 16u);
+  uint r1051 = p2g_hfma2(r1049, r964, r942);
+  uint r1055 = p2g_hadd2(r946, r1049);
+  int t123 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1045 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r957 & 0xFFFFu)));
+  bool p147 = (bitfieldExtract(int((t123 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs857 = ((r1045 >> 16u) & 0xFFFFu);
+  int t124 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs857)), floatBitsToUint(p2g_h2f((r957 >> 16u) & 0xFFFFu)));
+  uint rs859 = (t124 == 1) ? 1u : 0u;
+  uint rs1634 = p147 ? (r1045 & 0xFFFFu) : (r957 & 0xFFFFu);
+  bool p148 = (bitfieldExtract(int(rs859), 0, 16)) != 0;
+  uint rs1635 = p148 ? ((r1045 >> 16u) & 0xFFFFu) : ((r957 >> 16u) & 0xFFFFu);
+  uint r1066 = rs1634 | (rs1635 << 16u);
+  uint rs1636 = p147 ? (r964 & 0xFFFFu) : (r962 & 0xFFFFu);
+  uint rs1637 = p148 ? ((r964 >> 16u) & 0xFFFFu) : ((r962 >> 16u) & 0xFFFFu);
+  uint r1073 = 2u;
+  uint r1071 = rs1636 | (rs1637 << 16u);
+  uint rs875 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r1073)), 4)));
+  uint rs883 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r1073)), 4)), rs536, rs525), 0);
+  uint rs885 = p2g_hsub(rs883, rs506);
+  uint r1074 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs875)), 1, true, 32)));
+  uint r1075 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs885)), 1, true, 32)));
+  uint rs891 = p2g_hadd(rs885, p2g_f2h_rn(p2g_s2f32(int(int(0u)), 4)));
+  uint r1125 = uint(int(sh_sColor) + int(uint(int(p97 ? r1074 : r1075) * 24 + int(p97 ? r1075 : r1074)) << 3u));
+  uint rs894 = p2g_lds16(r1125);
+  uint r1077 = rs894 | (rs894 << 16u);
+  uint r1078 = rs875 | (rs875 << 16u);
+  uint r1079 = rs891 | (rs891 << 16u);
+  uint r1080 = p2g_hsub2(r1078, r378);
+  uint r1083 = p2g_hsub2(r1079, r380);
+  uint r1095 = p2g_hfma2(p2g_hmul2(r377, r1080), r1083, p2g_hmul2(r375, p2g_hmul2(r1080, r1080)));
+  uint r1102 = p2g_hfma2(p2g_hmul2(r376, r1083), r1083, r1095);
+  uint hl_12 = (r1102 & 0xFFFFu);
+  uint hu_12 = ((r1102 >> 16u) & 0xFFFFu);
+  uint fl_12 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_12))));
+  uint fu_12 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_12))));
+  fl_12 = p2g_sfu_ex2(fl_12, true);
+  fu_12 = p2g_sfu_ex2(fu_12, true);
+  uint ULP_12 = 0x33800000u;
+  fl_12 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_12)), p2g_in(uintBitsToFloat(ULP_12)),
+      p2g_in(uintBitsToFloat(fl_12))));
+  fu_12 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_12)), p2g_in(uintBitsToFloat(ULP_12)),
+      p2g_in(uintBitsToFloat(fu_12))));
+  hl_12 = p2g_f2h_rn(fl_12);
+  hu_12 = p2g_f2h_rn(fu_12);
+  uint r1106 = hl_12 | (hu_12 << 16u);
+  uint r1108 = p2g_hfma2(r1106, r1077, r995);
+  uint r1112 = p2g_hadd2(r999, r1106);
+  int t125 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1102 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1017 & 0xFFFFu)));
+  bool p152 = (bitfieldExtract(int((t125 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs902 = ((r1102 >> 16u) & 0xFFFFu);
+  int t126 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs902)), floatBitsToUint(p2g_h2f((r1017 >> 16u) & 0xFFFFu)));
+  uint rs904 = (t126 == 1) ? 1u : 0u;
+  uint rs1638 = p152 ? (r1102 & 0xFFFFu) : (r1017 & 0xFFFFu);
+  bool p153 = (bitfieldExtract(int(rs904), 0, 16)) != 0;
+  uint rs1639 = p153 ? ((r1102 >> 16u) & 0xFFFFu) : ((r1017 >> 16u) & 0xFFFFu);
+  uint r1130 = rs1638 | (rs1639 << 16u);
+  uint rs1640 = p152 ? (r1077 & 0xFFFFu) : (r1022 & 0xFFFFu);
+  uint rs1641 = p153 ? ((r1077 >> 16u) & 0xFFFFu) : ((r1022 >> 16u) & 0xFFFFu);
+  uint r1135 = rs1640 | (rs1641 << 16u);
+  uint r1136 = p2g_hsub2(r1078, r379);
+  uint r1139 = p2g_hsub2(r1079, r381);
+  uint r1151 = p2g_hfma2(p2g_hmul2(r377, r1136), r1139, p2g_hmul2(r375, p2g_hmul2(r1136, r1136)));
+  uint r1158 = p2g_hfma2(p2g_hmul2(r376, r1139), r1139, r1151);
+  uint hl_13 = (r1158 & 0xFFFFu);
+  uint hu_13 = ((r1158 >> 16u) & 0xFFFFu);
+  uint fl_13 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_13))));
+  uint fu_13 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_13))));
+  fl_13 = p2g_sfu_ex2(fl_13, true);
+  fu_13 = p2g_sfu_ex2(fu_13, true);
+  uint ULP_13 = 0x33800000u;
+  fl_13 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_13)), p2g_in(uintBitsToFloat(ULP_13)),
+      p2g_in(uintBitsToFloat(fl_13))));
+  fu_13 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_13)), p2g_in(uintBitsToFloat(ULP_13)),
+      p2g_in(uintBitsToFloat(fu_13))));
+  hl_13 = p2g_f2h_rn(fl_13);
+  hu_13 = p2g_f2h_rn(fu_13);
+  uint r1162 = hl_13 | (hu_13 << 16u);
+  uint r1164 = p2g_hfma2(r1162, r1077, r1051);
+  uint r1168 = p2g_hadd2(r1055, r1162);
+  int t127 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1158 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1066 & 0xFFFFu)));
+  bool p156 = (bitfieldExtract(int((t127 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs925 = ((r1158 >> 16u) & 0xFFFFu);
+  int t128 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs925)), floatBitsToUint(p2g_h2f((r1066 >> 16u) & 0xFFFFu)));
+  uint rs927 = (t128 == 1) ? 1u : 0u;
+  uint rs1642 = p156 ? (r1158 & 0xFFFFu) : (r1066 & 0xFFFFu);
+  bool p157 = (bitfieldExtract(int(rs927), 0, 16)) != 0;
+  uint rs1643 = p157 ? ((r1158 >> 16u) & 0xFFFFu) : ((r1066 >> 16u) & 0xFFFFu);
+  uint r1179 = rs1642 | (rs1643 << 16u);
+  uint rs1644 = p156 ? (r1077 & 0xFFFFu) : (r1071 & 0xFFFFu);
+  uint rs1645 = p157 ? ((r1077 >> 16u) & 0xFFFFu) : ((r1071 >> 16u) & 0xFFFFu);
+  uint r1184 = rs1644 | (rs1645 << 16u);
+  uint rs943 = p2g_hadd(rs885, p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4)));
+  uint r1228 = uint(int(r1075) + 1);
+  uint r1234 = uint(int(sh_sColor) + int(uint(int(p97 ? r1074 : r1228) * 24 + int(p97 ? r1228 : r1074)) << 3u));
+  uint rs946 = p2g_lds16(r1234);
+  uint r1186 = rs946 | (rs946 << 16u);
+  uint r1187 = rs875 | (rs875 << 16u);
+  uint r1188 = rs943 | (rs943 << 16u);
+  uint r1189 = p2g_hsub2(r1187, r378);
+  uint r1192 = p2g_hsub2(r1188, r380);
+  uint r1204 = p2g_hfma2(p2g_hmul2(r377, r1189), r1192, p2g_hmul2(r375, p2g_hmul2(r1189, r1189)));
+  uint r1211 = p2g_hfma2(p2g_hmul2(r376, r1192), r1192, r1204);
+  uint hl_14 = (r1211 & 0xFFFFu);
+  uint hu_14 = ((r1211 >> 16u) & 0xFFFFu);
+  uint fl_14 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_14))));
+  uint fu_14 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_14))));
+  fl_14 = p2g_sfu_ex2(fl_14, true);
+  fu_14 = p2g_sfu_ex2(fu_14, true);
+  uint ULP_14 = 0x33800000u;
+  fl_14 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_14)), p2g_in(uintBitsToFloat(ULP_14)),
+      p2g_in(uintBitsToFloat(fl_14))));
+  fu_14 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_14)), p2g_in(uintBitsToFloat(ULP_14)),
+      p2g_in(uintBitsToFloat(fu_14))));
+  hl_14 = p2g_f2h_rn(fl_14);
+  hu_14 = p2g_f2h_rn(fu_14);
+  uint r1215 = hl_14 | (hu_14 << 16u);
+  uint r1217 = p2g_hfma2(r1215, r1186, r1108);
+  uint r1221 = p2g_hadd2(r1112, r1215);
+  int t129 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1211 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1130 & 0xFFFFu)));
+  bool p161 = (bitfieldExtract(int((t129 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs954 = ((r1211 >> 16u) & 0xFFFFu);
+  int t130 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs954)), floatBitsToUint(p2g_h2f((r1130 >> 16u) & 0xFFFFu)));
+  uint rs956 = (t130 == 1) ? 1u : 0u;
+  uint rs1646 = p161 ? (r1211 & 0xFFFFu) : (r1130 & 0xFFFFu);
+  bool p162 = (bitfieldExtract(int(rs956), 0, 16)) != 0;
+  uint rs1647 = p162 ? ((r1211 >> 16u) & 0xFFFFu) : ((r1130 >> 16u) & 0xFFFFu);
+  uint r1239 = rs1646 | (rs1647 << 16u);
+  uint rs1648 = p161 ? (r1186 & 0xFFFFu) : (r1135 & 0xFFFFu);
+  uint rs1649 = p162 ? ((r1186 >> 16u) & 0xFFFFu) : ((r1135 >> 16u) & 0xFFFFu);
+  uint r1244 = rs1648 | (rs1649 << 16u);
+  uint r1245 = p2g_hsub2(r1187, r379);
+  uint r1248 = p2g_hsub2(r1188, r381);
+  uint r1260 = p2g_hfma2(p2g_hmul2(r377, r1245), r1248, p2g_hmul2(r375, p2g_hmul2(r1245, r1245)));
+  uint r1267 = p2g_hfma2(p2g_hmul2(r376, r1248), r1248, r1260);
+  uint hl_15 = (r1267 & 0xFFFFu);
+  uint hu_15 = ((r1267 >> 16u) & 0xFFFFu);
+  uint fl_15 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_15))));
+  uint fu_15 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_15))));
+  fl_15 = p2g_sfu_ex2(fl_15, true);
+  fu_15 = p2g_sfu_ex2(fu_15, true);
+  uint ULP_15 = 0x33800000u;
+  fl_15 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_15)), p2g_in(uintBitsToFloat(ULP_15)),
+      p2g_in(uintBitsToFloat(fl_15))));
+  fu_15 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_15)), p2g_in(uintBitsToFloat(ULP_15)),
+      p2g_in(uintBitsToFloat(fu_15))));
+  hl_15 = p2g_f2h_rn(fl_15);
+  hu_15 = p2g_f2h_rn(fu_15);
+  uint r1271 = hl_15 | (hu_15 << 16u);
+  uint r1273 = p2g_hfma2(r1271, r1186, r1164);
+  uint r1277 = p2g_hadd2(r1168, r1271);
+  int t131 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1267 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1179 & 0xFFFFu)));
+  bool p165 = (bitfieldExtract(int((t131 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs977 = ((r1267 >> 16u) & 0xFFFFu);
+  int t132 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs977)), floatBitsToUint(p2g_h2f((r1179 >> 16u) & 0xFFFFu)));
+  uint rs979 = (t132 == 1) ? 1u : 0u;
+  uint rs1650 = p165 ? (r1267 & 0xFFFFu) : (r1179 & 0xFFFFu);
+  bool p166 = (bitfieldExtract(int(rs979), 0, 16)) != 0;
+  uint rs1651 = p166 ? ((r1267 >> 16u) & 0xFFFFu) : ((r1179 >> 16u) & 0xFFFFu);
+  uint r1288 = rs1650 | (rs1651 << 16u);
+  uint rs1652 = p165 ? (r1186 & 0xFFFFu) : (r1184 & 0xFFFFu);
+  uint rs1653 = p166 ? ((r1186 >> 16u) & 0xFFFFu) : ((r1184 >> 16u) & 0xFFFFu);
+  uint r1293 = rs1652 | (rs1653 << 16u);
+  uint rs995 = p2g_hadd(rs885, p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4)));
+  uint r1337 = uint(int(r1075) + 2);
+  uint r1343 = uint(int(sh_sColor) + int(uint(int(p97 ? r1074 : r1337) * 24 + int(p97 ? r1337 : r1074)) << 3u));
+  uint rs998 = p2g_lds16(r1343);
+  uint r1295 = rs998 | (rs998 << 16u);
+  uint r1296 = rs875 | (rs875 << 16u);
+  uint r1297 = rs995 | (rs995 << 16u);
+  uint r1298 = p2g_hsub2(r1296, r378);
+  uint r1301 = p2g_hsub2(r1297, r380);
+  uint r1313 = p2g_hfma2(p2g_hmul2(r377, r1298), r1301, p2g_hmul2(r375, p2g_hmul2(r1298, r1298)));
+  uint r1320 = p2g_hfma2(p2g_hmul2(r376, r1301), r1301, r1313);
+  uint hl_16 = (r1320 & 0xFFFFu);
+  uint hu_16 = ((r1320 >> 16u) & 0xFFFFu);
+  uint fl_16 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_16))));
+  uint fu_16 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_16))));
+  fl_16 = p2g_sfu_ex2(fl_16, true);
+  fu_16 = p2g_sfu_ex2(fu_16, true);
+  uint ULP_16 = 0x33800000u;
+  fl_16 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_16)), p2g_in(uintBitsToFloat(ULP_16)),
+      p2g_in(uintBitsToFloat(fl_16))));
+  fu_16 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_16)), p2g_in(uintBitsToFloat(ULP_16)),
+      p2g_in(uintBitsToFloat(fu_16))));
+  hl_16 = p2g_f2h_rn(fl_16);
+  hu_16 = p2g_f2h_rn(fu_16);
+  uint r1324 = hl_16 | (hu_16 << 16u);
+  uint r1326 = p2g_hfma2(r1324, r1295, r1217);
+  uint r1330 = p2g_hadd2(r1221, r1324);
+  int t133 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1320 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1239 & 0xFFFFu)));
+  bool p170 = (bitfieldExtract(int((t133 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs1006 = ((r1320 >> 16u) & 0xFFFFu);
+  int t134 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1006)), floatBitsToUint(p2g_h2f((r1239 >> 16u) & 0xFFFFu)));
+  uint rs1008 = (t134 == 1) ? 1u : 0u;
+  uint rs1654 = p170 ? (r1320 & 0xFFFFu) : (r1239 & 0xFFFFu);
+  bool p171 = (bitfieldExtract(int(rs1008), 0, 16)) != 0;
+  uint rs1655 = p171 ? ((r1320 >> 16u) & 0xFFFFu) : ((r1239 >> 16u) & 0xFFFFu);
+  uint r1348 = rs1654 | (rs1655 << 16u);
+  uint rs1656 = p170 ? (r1295 & 0xFFFFu) : (r1244 & 0xFFFFu);
+  uint rs1657 = p171 ? ((r1295 >> 16u) & 0xFFFFu) : ((r1244 >> 16u) & 0xFFFFu);
+  uint r1353 = rs1656 | (rs1657 << 16u);
+  uint r1354 = p2g_hsub2(r1296, r379);
+  uint r1357 = p2g_hsub2(r1297, r381);
+  uint r1369 = p2g_hfma2(p2g_hmul2(r377, r1354), r1357, p2g_hmul2(r375, p2g_hmul2(r1354, r1354)));
+  uint r1376 = p2g_hfma2(p2g_hmul2(r376, r1357), r1357, r1369);
+  uint hl_17 = (r1376 & 0xFFFFu);
+  uint hu_17 = ((r1376 >> 16u) & 0xFFFFu);
+  uint fl_17 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_17))));
+  uint fu_17 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_17))));
+  fl_17 = p2g_sfu_ex2(fl_17, true);
+  fu_17 = p2g_sfu_ex2(fu_17, true);
+  uint ULP_17 = 0x33800000u;
+  fl_17 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_17)), p2g_in(uintBitsToFloat(ULP_17)),
+      p2g_in(uintBitsToFloat(fl_17))));
+  fu_17 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_17)), p2g_in(uintBitsToFloat(ULP_17)),
+      p2g_in(uintBitsToFloat(fu_17))));
+  hl_17 = p2g_f2h_rn(fl_17);
+  hu_17 = p2g_f2h_rn(fu_17);
+  uint r1380 = hl_17 | (hu_17 << 16u);
+  uint r1382 = p2g_hfma2(r1380, r1295, r1273);
+  uint r1386 = p2g_hadd2(r1277, r1380);
+  int t135 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1376 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1288 & 0xFFFFu)));
+  bool p174 = (bitfieldExtract(int((t135 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs1029 = ((r1376 >> 16u) & 0xFFFFu);
+  int t136 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1029)), floatBitsToUint(p2g_h2f((r1288 >> 16u) & 0xFFFFu)));
+  uint rs1031 = (t136 == 1) ? 1u : 0u;
+  uint rs1658 = p174 ? (r1376 & 0xFFFFu) : (r1288 & 0xFFFFu);
+  bool p175 = (bitfieldExtract(int(rs1031), 0, 16)) != 0;
+  uint rs1659 = p175 ? ((r1376 >> 16u) & 0xFFFFu) : ((r1288 >> 16u) & 0xFFFFu);
+  uint r1397 = rs1658 | (rs1659 << 16u);
+  uint rs1660 = p174 ? (r1295 & 0xFFFFu) : (r1293 & 0xFFFFu);
+  uint rs1661 = p175 ? ((r1295 >> 16u) & 0xFFFFu) : ((r1293 >> 16u) & 0xFFFFu);
+  uint r1402 = rs1660 | (rs1661 << 16u);
+  uint r1404 = 3u;
+  uint rs1047 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r1404)), 4)));
+  uint rs1055 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r1404)), 4)), rs536, rs525), 0);
+  uint rs1057 = p2g_hsub(rs1055, rs506);
+  uint r1405 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs1047)), 1, true, 32)));
+  uint r1406 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs1057)), 1, true, 32)));
+  uint rs1063 = p2g_hadd(rs1057, p2g_f2h_rn(p2g_s2f32(int(int(0u)), 4)));
+  uint r1456 = uint(int(sh_sColor) + int(uint(int(p97 ? r1405 : r1406) * 24 + int(p97 ? r1406 : r1405)) << 3u));
+  uint rs1066 = p2g_lds16(r1456);
+  uint r1408 = rs1066 | (rs1066 << 16u);
+  uint r1409 = rs1047 | (rs1047 << 16u);
+  uint r1410 = rs1063 | (rs1063 << 16u);
+  uint r1411 = p2g_hsub2(r1409, r378);
+  uint r1414 = p2g_hsub2(r1410, r380);
+  uint r1426 = p2g_hfma2(p2g_hmul2(r377, r1411), r1414, p2g_hmul2(r375, p2g_hmul2(r1411, r1411)));
+  uint r1433 = p2g_hfma2(p2g_hmul2(r376, r1414), r1414, r1426);
+  uint hl_18 = (r1433 & 0xFFFFu);
+  uint hu_18 = ((r1433 >> 16u) & 0xFFFFu);
+  uint fl_18 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_18))));
+  uint fu_18 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_18))));
+  fl_18 = p2g_sfu_ex2(fl_18, true);
+  fu_18 = p2g_sfu_ex2(fu_18, true);
+  uint ULP_18 = 0x33800000u;
+  fl_18 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_18)), p2g_in(uintBitsToFloat(ULP_18)),
+      p2g_in(uintBitsToFloat(fl_18))));
+  fu_18 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_18)), p2g_in(uintBitsToFloat(ULP_18)),
+      p2g_in(uintBitsToFloat(fu_18))));
+  hl_18 = p2g_f2h_rn(fl_18);
+  hu_18 = p2g_f2h_rn(fu_18);
+  uint r1437 = hl_18 | (hu_18 << 16u);
+  uint r1439 = p2g_hfma2(r1437, r1408, r1326);
+  uint r1443 = p2g_hadd2(r1330, r1437);
+  int t137 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1433 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1348 & 0xFFFFu)));
+  bool p179 = (bitfieldExtract(int((t137 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs1074 = ((r1433 >> 16u) & 0xFFFFu);
+  int t138 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1074)), floatBitsToUint(p2g_h2f((r1348 >> 16u) & 0xFFFFu)));
+  uint rs1076 = (t138 == 1) ? 1u : 0u;
+  uint rs1662 = p179 ? (r1433 & 0xFFFFu) : (r1348 & 0xFFFFu);
+  bool p180 = (bitfieldExtract(int(rs1076), 0, 16)) != 0;
+  uint rs1663 = p180 ? ((r1433 >> 16u) & 0xFFFFu) : ((r1348 >> 16u) & 0xFFFFu);
+  uint r1461 = rs1662 | (rs1663 << 16u);
+  uint rs1664 = p179 ? (r1408 & 0xFFFFu) : (r1353 & 0xFFFFu);
+  uint rs1665 = p180 ? ((r1408 >> 16u) & 0xFFFFu) : ((r1353 >> 16u) & 0xFFFFu);
+  uint r1466 = rs1664 | (rs1665 << 16u);
+  uint r1467 = p2g_hsub2(r1409, r379);
+  uint r1470 = p2g_hsub2(r1410, r381);
+  uint r1482 = p2g_hfma2(p2g_hmul2(r377, r1467), r1470, p2g_hmul2(r375, p2g_hmul2(r1467, r1467)));
+  uint r1489 = p2g_hfma2(p2g_hmul2(r376, r1470), r1470, r1482);
+  uint hl_19 = (r1489 & 0xFFFFu);
+  uint hu_19 = ((r1489 >> 16u) & 0xFFFFu);
+  uint fl_19 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_19))));
+  uint fu_19 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_19))));
+  fl_19 = p2g_sfu_ex2(fl_19, true);
+  fu_19 = p2g_sfu_ex2(fu_19, true);
+  uint ULP_19 = 0x33800000u;
+  fl_19 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_19)), p2g_in(uintBitsToFloat(ULP_19)),
+      p2g_in(uintBitsToFloat(fl_19))));
+  fu_19 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_19)), p2g_in(uintBitsToFloat(ULP_19)),
+      p2g_in(uintBitsToFloat(fu_19))));
+  hl_19 = p2g_f2h_rn(fl_19);
+  hu_19 = p2g_f2h_rn(fu_19);
+  uint r1493 = hl_19 | (hu_19 << 16u);
+  uint r1495 = p2g_hfma2(r1493, r1408, r1382);
+  uint r1499 = p2g_hadd2(r1386, r1493);
+  int t139 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1489 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1397 & 0xFFFFu)));
+  bool p183 = (bitfieldExtract(int((t139 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs1097 = ((r1489 >> 16u) & 0xFFFFu);
+  int t140 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1097)), floatBitsToUint(p2g_h2f((r1397 >> 16u) & 0xFFFFu)));
+  uint rs1099 = (t140 == 1) ? 1u : 0u;
+  uint rs1666 = p183 ? (r1489 & 0xFFFFu) : (r1397 & 0xFFFFu);
+  bool p184 = (bitfieldExtract(int(rs1099), 0, 16)) != 0;
+  uint rs1667 = p184 ? ((r1489 >> 16u) & 0xFFFFu) : ((r1397 >> 16u) & 0xFFFFu);
+  uint r1510 = rs1666 | (rs1667 << 16u);
+  uint rs1668 = p183 ? (r1408 & 0xFFFFu) : (r1402 & 0xFFFFu);
+  uint rs1669 = p184 ? ((r1408 >> 16u) & 0xFFFFu) : ((r1402 >> 16u) & 0xFFFFu);
+  uint r1515 = rs1668 | (rs1669 << 16u);
+  uint rs1115 = p2g_hadd(rs1057, p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4)));
+  uint r1559 = uint(int(r1406) + 1);
+  uint r1565 = uint(int(sh_sColor) + int(uint(int(p97 ? r1405 : r1559) * 24 + int(p97 ? r1559 : r1405)) << 3u));
+  uint rs1118 = p2g_lds16(r1565);
+  uint r1517 = rs1118 | (rs1118 << 16u);
+  uint r1518 = rs1047 | (rs1047 << 16u);
+  uint r1519 = rs1115 | (rs1115 << 16u);
+  uint r1520 = p2g_hsub2(r1518, r378);
+  uint r1523 = p2g_hsub2(r1519, r380);
+  uint r1535 = p2g_hfma2(p2g_hmul2(r377, r1520), r1523, p2g_hmul2(r375, p2g_hmul2(r1520, r1520)));
+  uint r1542 = p2g_hfma2(p2g_hmul2(r376, r1523), r1523, r1535);
+  uint hl_20 = (r1542 & 0xFFFFu);
+  uint hu_20 = ((r1542 >> 16u) & 0xFFFFu);
+  uint fl_20 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_20))));
+  uint fu_20 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_20))));
+  fl_20 = p2g_sfu_ex2(fl_20, true);
+  fu_20 = p2g_sfu_ex2(fu_20, true);
+  uint ULP_20 = 0x33800000u;
+  fl_20 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_20)), p2g_in(uintBitsToFloat(ULP_20)),
+      p2g_in(uintBitsToFloat(fl_20))));
+  fu_20 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_20)), p2g_in(uintBitsToFloat(ULP_20)),
+      p2g_in(uintBitsToFloat(fu_20))));
+  hl_20 = p2g_f2h_rn(fl_20);
+  hu_20 = p2g_f2h_rn(fu_20);
+  uint r1546 = hl_20 | (hu_20 << 16u);
+  uint r1548 = p2g_hfma2(r1546, r1517, r1439);
+  uint r1552 = p2g_hadd2(r1443, r1546);
+  int t141 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1542 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1461 & 0xFFFFu)));
+  bool p188 = (bitfieldExtract(int((t141 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs1126 = ((r1542 >> 16u) & 0xFFFFu);
+  int t142 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1126)), floatBitsToUint(p2g_h2f((r1461 >> 16u) & 0xFFFFu)));
+  uint rs1128 = (t142 == 1) ? 1u : 0u;
+  uint rs1670 = p188 ? (r1542 & 0xFFFFu) : (r1461 & 0xFFFFu);
+  bool p189 = (bitfieldExtract(int(rs1128), 0, 16)) != 0;
+  uint rs1671 = p189 ? ((r1542 >> 16u) & 0xFFFFu) : ((r1461 >> 16u) & 0xFFFFu);
+  uint r1570 = rs1670 | (rs1671 << 16u);
+  uint rs1672 = p188 ? (r1517 & 0xFFFFu) : (r1466 & 0xFFFFu);
+  uint rs1673 = p189 ? ((r1517 >> 16u) & 0xFFFFu) : ((r1466 >> 16u) & 0xFFFFu);
+  uint r1575 = rs1672 | (rs1673 << 16u);
+  uint r1576 = p2g_hsub2(r1518, r379);
+  uint r1579 = p2g_hsub2(r1519, r381);
+  uint r1591 = p2g_hfma2(p2g_hmul2(r377, r1576), r1579, p2g_hmul2(r375, p2g_hmul2(r1576, r1576)));
+  uint r1598 = p2g_hfma2(p2g_hmul2(r376, r1579), r1579, r1591);
+  uint hl_21 = (r1598 & 0xFFFFu);
+  uint hu_21 = ((r1598 >> 16u) & 0xFFFFu);
+  uint fl_21 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_21))));
+  uint fu_21 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_21))));
+  fl_21 = p2g_sfu_ex2(fl_21, true);
+  fu_21 = p2g_sfu_ex2(fu_21, true);
+  uint ULP_21 = 0x33800000u;
+  fl_21 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_21)), p2g_in(uintBitsToFloat(ULP_21)),
+      p2g_in(uintBitsToFloat(fl_21))));
+  fu_21 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_21)), p2g_in(uintBitsToFloat(ULP_21)),
+      p2g_in(uintBitsToFloat(fu_21))));
+  hl_21 = p2g_f2h_rn(fl_21);
+  hu_21 = p2g_f2h_rn(fu_21);
+  uint r1602 = hl_21 | (hu_21 << 16u);
+  uint r1604 = p2g_hfma2(r1602, r1517, r1495);
+  uint r1608 = p2g_hadd2(r1499, r1602);
+  int t143 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1598 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1510 & 0xFFFFu)));
+  bool p192 = (bitfieldExtract(int((t143 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs1149 = ((r1598 >> 16u) & 0xFFFFu);
+  int t144 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1149)), floatBitsToUint(p2g_h2f((r1510 >> 16u) & 0xFFFFu)));
+  uint rs1151 = (t144 == 1) ? 1u : 0u;
+  uint rs1674 = p192 ? (r1598 & 0xFFFFu) : (r1510 & 0xFFFFu);
+  bool p193 = (bitfieldExtract(int(rs1151), 0, 16)) != 0;
+  uint rs1675 = p193 ? ((r1598 >> 16u) & 0xFFFFu) : ((r1510 >> 16u) & 0xFFFFu);
+  uint r1619 = rs1674 | (rs1675 << 16u);
+  uint rs1676 = p192 ? (r1517 & 0xFFFFu) : (r1515 & 0xFFFFu);
+  uint rs1677 = p193 ? ((r1517 >> 16u) & 0xFFFFu) : ((r1515 >> 16u) & 0xFFFFu);
+  uint r1624 = rs1676 | (rs1677 << 16u);
+  uint rs1167 = p2g_hadd(rs1057, p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4)));
+  uint r1668 = uint(int(r1406) + 2);
+  uint r1674 = uint(int(sh_sColor) + int(uint(int(p97 ? r1405 : r1668) * 24 + int(p97 ? r1668 : r1405)) << 3u));
+  uint rs1170 = p2g_lds16(r1674);
+  uint r1626 = rs1170 | (rs1170 << 16u);
+  uint r1627 = rs1047 | (rs1047 << 16u);
+  uint r1628 = rs1167 | (rs1167 << 16u);
+  uint r1629 = p2g_hsub2(r1627, r378);
+  uint r1632 = p2g_hsub2(r1628, r380);
+  uint r1644 = p2g_hfma2(p2g_hmul2(r377, r1629), r1632, p2g_hmul2(r375, p2g_hmul2(r1629, r1629)));
+  uint r1651 = p2g_hfma2(p2g_hmul2(r376, r1632), r1632, r1644);
+  uint hl_22 = (r1651 & 0xFFFFu);
+  uint hu_22 = ((r1651 >> 16u) & 0xFFFFu);
+  uint fl_22 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_22))));
+  uint fu_22 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_22))));
+  fl_22 = p2g_sfu_ex2(fl_22, true);
+  fu_22 = p2g_sfu_ex2(fu_22, true);
+  uint ULP_22 = 0x33800000u;
+  fl_22 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_22)), p2g_in(uintBitsToFloat(ULP_22)),
+      p2g_in(uintBitsToFloat(fl_22))));
+  fu_22 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_22)), p2g_in(uintBitsToFloat(ULP_22)),
+      p2g_in(uintBitsToFloat(fu_22))));
+  hl_22 = p2g_f2h_rn(fl_22);
+  hu_22 = p2g_f2h_rn(fu_22);
+  uint r1655 = hl_22 | (hu_22 << 16u);
+  r1657 = p2g_hfma2(r1655, r1626, r1548);
+  r1661 = p2g_hadd2(r1552, r1655);
+  int t145 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1651 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1570 & 0xFFFFu)));
+  bool p197 = (bitfieldExtract(int((t145 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs1178 = ((r1651 >> 16u) & 0xFFFFu);
+  int t146 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1178)), floatBitsToUint(p2g_h2f((r1570 >> 16u) & 0xFFFFu)));
+  uint rs1180 = (t146 == 1) ? 1u : 0u;
+  uint rs1678 = p197 ? (r1651 & 0xFFFFu) : (r1570 & 0xFFFFu);
+  bool p198 = (bitfieldExtract(int(rs1180), 0, 16)) != 0;
+  uint rs1679 = p198 ? ((r1651 >> 16u) & 0xFFFFu) : ((r1570 >> 16u) & 0xFFFFu);
+  r1679 = rs1678 | (rs1679 << 16u);
+  uint rs1680 = p197 ? (r1626 & 0xFFFFu) : (r1575 & 0xFFFFu);
+  uint rs1681 = p198 ? ((r1626 >> 16u) & 0xFFFFu) : ((r1575 >> 16u) & 0xFFFFu);
+  r1684 = rs1680 | (rs1681 << 16u);
+  uint r1685 = p2g_hsub2(r1627, r379);
+  uint r1688 = p2g_hsub2(r1628, r381);
+  uint r1700 = p2g_hfma2(p2g_hmul2(r377, r1685), r1688, p2g_hmul2(r375, p2g_hmul2(r1685, r1685)));
+  uint r1707 = p2g_hfma2(p2g_hmul2(r376, r1688), r1688, r1700);
+  uint hl_23 = (r1707 & 0xFFFFu);
+  uint hu_23 = ((r1707 >> 16u) & 0xFFFFu);
+  uint fl_23 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_23))));
+  uint fu_23 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_23))));
+  fl_23 = p2g_sfu_ex2(fl_23, true);
+  fu_23 = p2g_sfu_ex2(fu_23, true);
+  uint ULP_23 = 0x33800000u;
+  fl_23 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_23)), p2g_in(uintBitsToFloat(ULP_23)),
+      p2g_in(uintBitsToFloat(fl_23))));
+  fu_23 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_23)), p2g_in(uintBitsToFloat(ULP_23)),
+      p2g_in(uintBitsToFloat(fu_23))));
+  hl_23 = p2g_f2h_rn(fl_23);
+  hu_23 = p2g_f2h_rn(fu_23);
+  uint r1711 = hl_23 | (hu_23 << 16u);
+  r1713 = p2g_hfma2(r1711, r1626, r1604);
+  r1717 = p2g_hadd2(r1608, r1711);
+  int t147 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1707 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1619 & 0xFFFFu)));
+  bool p201 = (bitfieldExtract(int((t147 == 1) ? 1u : 0u), 0, 16)) != 0;
+  uint rs1201 = ((r1707 >> 16u) & 0xFFFFu);
+  int t148 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1201)), floatBitsToUint(p2g_h2f((r1619 >> 16u) & 0xFFFFu)));
+  uint rs1203 = (t148 == 1) ? 1u : 0u;
+  uint rs1682 = p201 ? (r1707 & 0xFFFFu) : (r1619 & 0xFFFFu);
+  bool p202 = (bitfieldExtract(int(rs1203), 0, 16)) != 0;
+  uint rs1683 = p202 ? ((r1707 >> 16u) & 0xFFFFu) : ((r1619 >> 16u) & 0xFFFFu);
+  r1728 = rs1682 | (rs1683 << 16u);
+  uint rs1684 = p201 ? (r1626 & 0xFFFFu) : (r1624 & 0xFFFFu);
+  uint rs1685 = p202 ? ((r1626 >> 16u) & 0xFFFFu) : ((r1624 >> 16u) & 0xFFFFu);
+  r1733 = rs1684 | (rs1685 << 16u);
+  f907 = p2g_f32_canon(floatBitsToUint(p2g_h2f(r1657 & 0xFFFFu)));
+  f908 = p2g_f32_canon(floatBitsToUint(p2g_h2f(r1661 & 0xFFFFu)));
+  f909 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f908), true));
+  f911 = p2g_fmulz(p2g_in(f907), p2g_in(f909));
+  if (p2g_redo()) p2g_exact_48(f94, p176_f32, f112, p188_u16, rs1588, rs1589, f93, f91, p180_f32, r36, p280_u64, r450,
+      r451, p97, rs536, p48_f32, p52_f32, p16_f32, p20_f32, r26, f95, r27, f96, rs507, rs511, rs508, rs512, rs509,
+      rs513, rs510, rs514, rs414, rs413, f882, r363, r1657, r1661, r1679, r1684, r1713, r1717, r1728, r1733, f907, f908,
+      f909, f911);
+}
 void p2g_exact_49(float f908, float f911, float f907, float f909, out uint rs1686) {
   precise float f915 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f908) ^ 0x80000000u)), f911, f907, 0, false);
   rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f909, f915, f911, 0, false)));
 }
+void p2g_check_49(float f908, float f911, float f907, float f909, out uint rs1686) {
+  precise float f915 = p2g_ffmaz(p2g_in(-f908), p2g_in(f911), p2g_in(f907));
+  rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_in(f909), f915, f911)));
+  if (p2g_redo()) p2g_exact_49(f908, f911, f907, f909, rs1686);
+}
 void p2g_exact_50(float f916, float f918, out precise float f920) {
   f920 = p2g_fmul(f916, f918, false);
+}
+void p2g_check_50(float f916, float f918, out precise float f920) {
+  f920 = p2g_fmulz(p2g_in(f916), p2g_in(f918));
+  if (p2g_redo()) p2g_exact_50(f916, f918, f920);
 }
 void p2g_exact_51(float f917, float f920, float f916, float f918, out uint rs1687) {
   precise float f924 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f917) ^ 0x80000000u)), f920, f916, 0, false);
   rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f918, f924, f920, 0, false)));
 }
+void p2g_check_51(float f917, float f920, float f916, float f918, out uint rs1687) {
+  precise float f924 = p2g_ffmaz(p2g_in(-f917), p2g_in(f920), p2g_in(f916));
+  rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_in(f918), f924, f920)));
+  if (p2g_redo()) p2g_exact_51(f917, f920, f916, f918, rs1687);
+}
 void p2g_exact_52(float f925, float f927, out precise float f929) {
   f929 = p2g_fmul(f925, f927, false);
+}
+void p2g_check_52(float f925, float f927, out precise float f929) {
+  f929 = p2g_fmulz(p2g_in(f925), p2g_in(f927));
+  if (p2g_redo()) p2g_exact_52(f925, f927, f929);
 }
 void p2g_exact_53(float f926, float f929, float f925, float f927, out uint rs1688) {
   precise float f933 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f926) ^ 0x80000000u)), f929, f925, 0, false);
   rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f927, f933, f929, 0, false)));
 }
+void p2g_check_53(float f926, float f929, float f925, float f927, out uint rs1688) {
+  precise float f933 = p2g_ffmaz(p2g_in(-f926), p2g_in(f929), p2g_in(f925));
+  rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_in(f927), f933, f929)));
+  if (p2g_redo()) p2g_exact_53(f926, f929, f925, f927, rs1688);
+}
 void p2g_exact_54(float f934, float f936, out precise float f938) {
   f938 = p2g_fmul(f934, f936, false);
+}
+void p2g_check_54(float f934, float f936, out precise float f938) {
+  f938 = p2g_fmulz(p2g_in(f934), p2g_in(f936));
+  if (p2g_redo()) p2g_exact_54(f934, f936, f938);
 }
 void p2g_exact_55(float f935, float f938, float f934, float f936, out uint rs1689) {
   precise float f942 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f935) ^ 0x80000000u)), f938, f934, 0, false);
   rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f936, f942, f938, 0, false)));
+}
+void p2g_check_55(float f935, float f938, float f934, float f936, out uint rs1689) {
+  precise float f942 = p2g_ffmaz(p2g_in(-f935), p2g_in(f938), p2g_in(f934));
+  rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_in(f936), f942, f938)));
+  if (p2g_redo()) p2g_exact_55(f935, f938, f934, f936, rs1689);
 }
 void p2g_exact_56(float f954, uint rs1693, float f105, out precise float f971, out bool p219, out precise float f973) {
   f971 = p2g_ffma(f954, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693))), f105, false), f105, 0, false);
@@ -3014,12 +4812,30 @@ void p2g_exact_56(float f954, uint rs1693, float f105, out precise float f971, o
   precise float f972 = p2g_fadd(f971, uintBitsToFloat(0xBF7D70A4u), false);
   f973 = p2g_ffma(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
 }
+void p2g_check_56(float f954, uint rs1693, float f105, out precise float f971, out bool p219, out precise float f973) {
+  f971 = p2g_ffmaz(p2g_in(f954), p2g_fsubz(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693)))), p2g_in(f105)),
+      f105);
+  int t164 = p2g_fcmp(floatBitsToUint(f971), 0x3F7D70A4u);
+  p219 = t164 == -1;
+  precise float f972 = p2g_faddz(f971, uintBitsToFloat(0xBF7D70A4u));
+  f973 = p2g_ffmaz(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u));
+  if (p2g_redo()) p2g_exact_56(f954, rs1693, f105, f971, p219, f973);
+}
 void p2g_exact_57(float f957, uint rs1692, float f106, out precise float f975, out bool p220, out precise float f977) {
   f975 = p2g_ffma(f957, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692))), f106, false), f106, 0, false);
   int t165 = p2g_fcmp(floatBitsToUint(f975), 0x3F7D70A4u);
   p220 = t165 == -1;
   precise float f976 = p2g_fadd(f975, uintBitsToFloat(0xBF7D70A4u), false);
   f977 = p2g_ffma(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
+}
+void p2g_check_57(float f957, uint rs1692, float f106, out precise float f975, out bool p220, out precise float f977) {
+  f975 = p2g_ffmaz(p2g_in(f957), p2g_fsubz(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692)))), p2g_in(f106)),
+      f106);
+  int t165 = p2g_fcmp(floatBitsToUint(f975), 0x3F7D70A4u);
+  p220 = t165 == -1;
+  precise float f976 = p2g_faddz(f975, uintBitsToFloat(0xBF7D70A4u));
+  f977 = p2g_ffmaz(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u));
+  if (p2g_redo()) p2g_exact_57(f957, rs1692, f106, f975, p220, f977);
 }
 void p2g_exact_58(float f960, uint rs1691, float f107, out precise float f979, out bool p221, out precise float f981) {
   f979 = p2g_ffma(f960, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691))), f107, false), f107, 0, false);
@@ -3028,12 +4844,30 @@ void p2g_exact_58(float f960, uint rs1691, float f107, out precise float f979, o
   precise float f980 = p2g_fadd(f979, uintBitsToFloat(0xBF7D70A4u), false);
   f981 = p2g_ffma(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
 }
+void p2g_check_58(float f960, uint rs1691, float f107, out precise float f979, out bool p221, out precise float f981) {
+  f979 = p2g_ffmaz(p2g_in(f960), p2g_fsubz(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691)))), p2g_in(f107)),
+      f107);
+  int t166 = p2g_fcmp(floatBitsToUint(f979), 0x3F7D70A4u);
+  p221 = t166 == -1;
+  precise float f980 = p2g_faddz(f979, uintBitsToFloat(0xBF7D70A4u));
+  f981 = p2g_ffmaz(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u));
+  if (p2g_redo()) p2g_exact_58(f960, rs1691, f107, f979, p221, f981);
+}
 void p2g_exact_59(float f963, uint rs1690, float f108, out precise float f983, out bool p222, out precise float f985) {
   f983 = p2g_ffma(f963, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690))), f108, false), f108, 0, false);
   int t167 = p2g_fcmp(floatBitsToUint(f983), 0x3F7D70A4u);
   p222 = t167 == -1;
   precise float f984 = p2g_fadd(f983, uintBitsToFloat(0xBF7D70A4u), false);
   f985 = p2g_ffma(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
+}
+void p2g_check_59(float f963, uint rs1690, float f108, out precise float f983, out bool p222, out precise float f985) {
+  f983 = p2g_ffmaz(p2g_in(f963), p2g_fsubz(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690)))), p2g_in(f108)),
+      f108);
+  int t167 = p2g_fcmp(floatBitsToUint(f983), 0x3F7D70A4u);
+  p222 = t167 == -1;
+  precise float f984 = p2g_faddz(f983, uintBitsToFloat(0xBF7D70A4u));
+  f985 = p2g_ffmaz(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u));
+  if (p2g_redo()) p2g_exact_59(f963, rs1690, f108, f983, p222, f985);
 }
 void p2g_exact_60(float f1109, float f966, uint rs1694, float f109, float f110, uint rs1695, float f111, uint rs1696,
     out precise float f993, float f971, float f975, float f979, float f983, out precise float f129,
@@ -3049,6 +4883,23 @@ void p2g_exact_60(float f1109, float f966, uint rs1694, float f109, float f110, 
   f997 = uintBitsToFloat(0x3727C5ACu);
   f998 = p2g_fmax(f989, f997);
   f130 = p2g_fmul(p2g_div32(f991, f998, 0, false), f129, false);
+}
+void p2g_check_60(float f1109, float f966, uint rs1694, float f109, float f110, uint rs1695, float f111, uint rs1696,
+    out precise float f993, float f971, float f975, float f979, float f983, out precise float f129,
+    out precise float f997, out precise float f998, out precise float f130) {
+  precise float f987 = p2g_fsubz(p2g_in(f1109), p2g_in(f966));
+  precise float f989 = p2g_ffmaz(f966, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1694)))), p2g_fmulz(p2g_in(f109),
+      f987));
+  precise float f991 = p2g_ffmaz(p2g_in(f110), f987, p2g_fmulz(f966,
+      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1695))))));
+  f993 = p2g_ffmaz(p2g_in(f111), f987, p2g_fmulz(f966, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1696))))));
+  precise float f996 = p2g_faddz(p2g_faddz(p2g_faddz(p2g_in(f971), p2g_in(f975)), p2g_in(f979)), p2g_in(f983));
+  f129 = p2g_fmulz(f996, 0.25);
+  f997 = uintBitsToFloat(0x3727C5ACu);
+  f998 = p2g_nmax(f989, f997);
+  f130 = p2g_fmulz(p2g_in(p2g_div32(f991, f998, 0, false)), f129);
+  if (p2g_redo()) p2g_exact_60(f1109, f966, rs1694, f109, f110, rs1695, f111, rs1696, f993, f971, f975, f979, f983,
+      f129, f997, f998, f130);
 }
 void p2g_exact_61(bool p228, float f131, float f129, out precise float f134, uint rs1697, out precise float f1000,
     out precise float f136, float f997, float f133, out precise float f1014, out bool p231, out precise float f1020) {
@@ -3073,9 +4924,38 @@ void p2g_exact_61(bool p228, float f131, float f129, out precise float f134, uin
   p231 = t170 == -1;
   f1020 = p2g_fadd(p2g_fadd(f133, f134, false), uintBitsToFloat(0x3727C5ACu), false);
 }
+void p2g_check_61(bool p228, float f131, float f129, out precise float f134, uint rs1697, out precise float f1000,
+    out precise float f136, float f997, float f133, out precise float f1014, out bool p231, out precise float f1020) {
+  f134 = p228 ? -0.25 : p2g_fmulz(p2g_in(f131), p2g_in(f129));
+  f1000 = p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1697)));
+  precise float f1003 = p2g_faddz(p2g_in(f134), uintBitsToFloat(0xB727C5ACu));
+  f136 = p2g_nmax(f129, 0.0);
+  precise float f1005 = p2g_canon(uintBitsToFloat(floatBitsToUint(f136) ^ 0x80000000u));
+  int t168 = p2g_fcmp(floatBitsToUint(f1003), floatBitsToUint(f1005));
+  bool p229 = t168 == -1;
+  precise float f1008 = p229 ? p2g_fsubz(p2g_in(f997), p2g_in(f134)) : f136;
+  precise float f1010 = p2g_faddz(p2g_fsubz(p2g_in(f133), p2g_in(f134)), uintBitsToFloat(0xB727C5ACu));
+  precise float f1011 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1008) ^ 0x80000000u));
+  int t169 = p2g_fcmp(floatBitsToUint(f1010), floatBitsToUint(f1011));
+  bool p230 = t169 == -1;
+  precise float f1013 = p2g_faddz(p2g_fsubz(p2g_in(f134), f133), uintBitsToFloat(0x3727C5ACu));
+  f1014 = p230 ? f1013 : f1008;
+  precise float f1016 = p2g_fsubz(-f133, p2g_in(f134));
+  precise float f1017 = p2g_faddz(f1016, uintBitsToFloat(0xB727C5ACu));
+  precise float f1018 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1014) ^ 0x80000000u));
+  int t170 = p2g_fcmp(floatBitsToUint(f1017), floatBitsToUint(f1018));
+  p231 = t170 == -1;
+  f1020 = p2g_faddz(p2g_faddz(f133, p2g_in(f134)), uintBitsToFloat(0x3727C5ACu));
+  if (p2g_redo()) p2g_exact_61(p228, f131, f129, f134, rs1697, f1000, f136, f997, f133, f1014, p231, f1020);
+}
 void p2g_exact_62(float f133, float f1109, out uint rs1559, float f134, out uint rs1560) {
   rs1559 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(f133, f1109, false)));
   rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(f134, f1109, false)));
+}
+void p2g_check_62(float f133, float f1109, out uint rs1559, float f134, out uint rs1560) {
+  rs1559 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_in(f133), p2g_in(f1109))));
+  rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_in(f134), f1109)));
+  if (p2g_redo()) p2g_exact_62(f133, f1109, rs1559, f134, rs1560);
 }
 void p2g_exact_63(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uint r26, out uint r1797, out uint r1798,
     out uint r1799, out uint r1800, out uint r1801) {
@@ -3114,8 +4994,69 @@ void p2g_exact_63(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uin
   r1800 = floatBitsToUint(p2g_fmul(f1074, f1064, false));
   r1801 = floatBitsToUint(p2g_fmul(f1074, f1071, false));
 }
+void p2g_check_63(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uint r26, out uint r1797, out uint r1798,
+    out uint r1799, out uint r1800, out uint r1801) {
+  precise float f1045 = p2g_faddz(p2g_in_nan(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 6ul)).v))))),
+      0.0);
+  precise float f1046 = p2g_faddz(f1045, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 8ul)).v))))));
+  precise float f1047 = p2g_faddz(f1046,
+      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 10ul)).v))))));
+  precise float f1048 = p2g_faddz(f1047,
+      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 12ul)).v))))));
+  precise float f1049 = p2g_faddz(f1048,
+      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 14ul)).v))))));
+  precise float f1050 = p2g_fmulz(f1049, uintBitsToFloat(0x3E4CCCCDu));
+  precise float f1052 = p2g_faddz(p2g_in_nan(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 26ul)).v))))),
+      0.0);
+  precise float f1053 = p2g_faddz(f1052,
+      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 28ul)).v))))));
+  precise float f1054 = p2g_faddz(f1053,
+      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 30ul)).v))))));
+  precise float f1055 = p2g_faddz(f1054,
+      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 32ul)).v))))));
+  precise float f1056 = p2g_faddz(f1055,
+      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 34ul)).v))))));
+  precise float f1057 = p2g_fmulz(f1056, uintBitsToFloat(0x3E4CCCCDu));
+  precise float f1058 = p2g_ffmaz(f1057, f1057, p2g_ffmaz(f1050, f1050, 0.0));
+  precise float f1059 = p2g_faddz(p2g_in_nan(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 46ul)).v))))),
+      0.0);
+  precise float f1060 = p2g_faddz(f1059,
+      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 48ul)).v))))));
+  precise float f1061 = p2g_faddz(f1060,
+      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 50ul)).v))))));
+  precise float f1062 = p2g_faddz(f1061,
+      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 52ul)).v))))));
+  precise float f1063 = p2g_faddz(f1062,
+      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 54ul)).v))))));
+  precise float f1064 = p2g_fmulz(f1063, uintBitsToFloat(0x3E4CCCCDu));
+  precise float f1065 = p2g_ffmaz(f1064, f1064, f1058);
+  precise float f1066 = p2g_faddz(p2g_in_nan(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 66ul)).v))))),
+      0.0);
+  precise float f1067 = p2g_faddz(f1066,
+      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 68ul)).v))))));
+  precise float f1068 = p2g_faddz(f1067,
+      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 70ul)).v))))));
+  precise float f1069 = p2g_faddz(f1068,
+      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 72ul)).v))))));
+  precise float f1070 = p2g_faddz(f1069,
+      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 74ul)).v))))));
+  precise float f1071 = p2g_fmulz(f1070, uintBitsToFloat(0x3E4CCCCDu));
+  precise float f1073 = p2g_faddz(p2g_ffmaz(f1071, f1071, f1065), 1.0);
+  precise float f1074 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f1073), false));
+  rd36 = p304_u64;
+  r1797 = r26 << 4u;
+  r1798 = floatBitsToUint(p2g_fmulz(p2g_in(f1074), f1050));
+  r1799 = floatBitsToUint(p2g_fmulz(p2g_in(f1074), f1057));
+  r1800 = floatBitsToUint(p2g_fmulz(p2g_in(f1074), f1064));
+  r1801 = floatBitsToUint(p2g_fmulz(p2g_in(f1074), f1071));
+  if (p2g_redo()) p2g_exact_63(rd35, p304_u64, rd36, r26, r1797, r1798, r1799, r1800, r1801);
+}
 void p2g_exact_64(float f132, out precise float f1110) {
   f1110 = p2g_div32(1.0, p2g_fsub(1.0, f132, false), 0, false);
+}
+void p2g_check_64(float f132, out precise float f1110) {
+  f1110 = p2g_div32(1.0, p2g_fsubz(1.0, p2g_in(f132)), 0, false);
+  if (p2g_redo()) p2g_exact_64(f132, f1110);
 }
 void p2g_exact_65(float f132, out precise float f1110) {
   precise float f1081 = p2g_fmul(p2g_fadd(f132, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
@@ -3123,16 +5064,36 @@ void p2g_exact_65(float f132, out precise float f1110) {
   precise float f1083 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f1082), false));
   f1110 = p2g_div32(p2g_fadd(f1083, -1.0, false), p2g_fmul(f132, 9.0, false), 0, false);
 }
+void p2g_check_65(float f132, out precise float f1110) {
+  precise float f1081 = p2g_fmulz(p2g_faddz(p2g_in(f132), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
+  precise float f1082 = p2g_fmulz(f1081, uintBitsToFloat(0x3FB8AA3Bu));
+  precise float f1083 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f1082), false));
+  f1110 = p2g_div32(p2g_faddz(p2g_in(f1083), -1.0), p2g_fmulz(f132, 9.0), 0, false);
+  if (p2g_redo()) p2g_exact_65(f132, f1110);
+}
 void p2g_exact_66(float f132, float f1111, out precise float f145, float f133, out precise float f146, float f134,
     out precise float f147) {
   f145 = p2g_fmul(f132, f1111, false);
   f146 = p2g_fmul(f133, f1111, false);
   f147 = p2g_fmul(f134, f1111, false);
 }
+void p2g_check_66(float f132, float f1111, out precise float f145, float f133, out precise float f146, float f134,
+    out precise float f147) {
+  f145 = p2g_fmulz(p2g_in(f132), p2g_in(f1111));
+  f146 = p2g_fmulz(p2g_in(f133), f1111);
+  f147 = p2g_fmulz(p2g_in(f134), f1111);
+  if (p2g_redo()) p2g_exact_66(f132, f1111, f145, f133, f146, f134, f147);
+}
 void p2g_exact_67(float f145, float f146, float f147, out uint rs1583, out uint rs1584, out uint rs1585) {
   rs1583 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(p2g_fadd(f145, f146, false), f147, false)));
   rs1584 = p2g_f2h_rn(floatBitsToUint(p2g_fadd(f145, f147, false)));
   rs1585 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(p2g_fsub(f145, f146, false), f147, false)));
+}
+void p2g_check_67(float f145, float f146, float f147, out uint rs1583, out uint rs1584, out uint rs1585) {
+  rs1583 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(p2g_faddz(p2g_in(f145), p2g_in(f146)), p2g_in(f147))));
+  rs1584 = p2g_f2h_rn(floatBitsToUint(p2g_faddz(f145, f147)));
+  rs1585 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(p2g_fsubz(f145, f146), f147)));
+  if (p2g_redo()) p2g_exact_67(f145, f146, f147, rs1583, rs1584, rs1585);
 }
 
 void main() {
@@ -3231,14 +5192,14 @@ void main() {
   // ptx:35  mov.f32 	%f148, 0f3F000000;
   precise float f148 = 0.5;
   // ptx:36  tex.2d.v4.f32.f32 	{%f149, %f150, %f151, %f152}, [%rd7, {%f148, %f148}];
-  uvec4 t1 = p2g_tex(p264_u64, vec3(f148, f148, 0.0), 0, 2u);
+  uvec4 t1 = p2g_tex(p264_u64, P2G_IMG6, vec3(f148, f148, 0.0), 0, 2u);
   precise float f149 = uintBitsToFloat(t1.x);
   precise float f150 = uintBitsToFloat(t1.y);
   precise float f151 = uintBitsToFloat(t1.z);
   precise float f152 = uintBitsToFloat(t1.w);
   // ptx:37  ld.param.u64 	%rd8, [k_output_param_0+256];
   // ptx:38  tex.2d.v4.f32.f32 	{%f153, %f154, %f155, %f156}, [%rd8, {%f148, %f148}];
-  uvec4 t2 = p2g_tex(p256_u64, vec3(f148, f148, 0.0), 0, 2u);
+  uvec4 t2 = p2g_tex(p256_u64, P2G_IMG5, vec3(f148, f148, 0.0), 0, 2u);
   precise float f153 = uintBitsToFloat(t2.x);
   precise float f154 = uintBitsToFloat(t2.y);
   precise float f155 = uintBitsToFloat(t2.z);
@@ -3318,7 +5279,7 @@ void main() {
   // ptx:81  add.f32 	%f191, %f180, 0f41780000;
   // ptx:82  fma.rn.f32 	%f192, %f191, %f169, %f173;
   precise float f192 = p2g_ffma(p2g_fadd(p2g_in(f180), 15.5), p2g_in(f169), p2g_in(f173));
-  if (p2g_redo()) p2g_exact_1(f159, t4, f153, p168_f32, f1, t3, f149, f2, r1, r218, r2, p40_f32, p44_f32, p16_f32,
+  if (p2g_redo()) p2g_check_1(f159, t4, f153, p168_f32, f1, t3, f149, f2, r1, r218, r2, p40_f32, p44_f32, p16_f32,
       p20_f32, f148, r220, r3, r221, r4, f190, f192);
   // ptx:83  copysign.f32 	%f193, %f192, %f148;
   precise float f193 = uintBitsToFloat((floatBitsToUint(f192) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
@@ -3398,7 +5359,7 @@ void main() {
           // ptx:128  selp.b32 	%r239, %r244, %r231, %p11;
           uint r239 = p11 ? min(uint(int(r231) + int(r24)), r233) : r231;
           // ptx:130  tex.2d.v4.f32.s32 {%f196, %f197, %f198, %f199}, [%rd2, {%r238, %r239}];
-          uvec4 t6 = p2g_texi(rd2 /* p200_u64 */, ivec3(int(r238), int(r239), 0), 0, 2u);
+          uvec4 t6 = p2g_texi(rd2 /* p200_u64 */, P2G_IMG0, ivec3(int(r238), int(r239), 0), 0, 2u);
           precise float f196 = uintBitsToFloat(t6.x);
           precise float f197 = uintBitsToFloat(t6.y);
           precise float f198 = uintBitsToFloat(t6.z);
@@ -3429,7 +5390,7 @@ void main() {
           precise float f5 = p2g_fsub(p2g_fsub(f205, f204), f207);
           // ptx:146  mul.f32 	%f6, %f1, %f208;
           precise float f6 = p2g_fmul(p2g_in(f1), p2g_fadd(p2g_fadd(f204, f205), f207));
-          if (p2g_redo()) p2g_exact_2(f196, f200, f198, f197, f4, f5, f1, f6);
+          if (p2g_redo()) p2g_check_2(f196, f200, f198, f197, f4, f5, f1, f6);
           // ptx:147  setp.lt.f32 	%p12, %f6, 0f447A0000;
           int t7 = p2g_fcmp(floatBitsToUint(f6), floatBitsToUint(1000.0));
           bool p12 = t7 == -1;
@@ -3438,7 +5399,7 @@ void main() {
             // ptx:152  add.f32 	%f248, %f6, 0f3F800000;
             // ptx:153  rcp.rn.f32 	%f1095, %f248;
             f1095 = p2g_div32(1.0, p2g_fadd(p2g_in(f6), 1.0), 0, false);
-            if (p2g_redo()) p2g_exact_3(f6, f1095);
+            if (p2g_redo()) p2g_check_3(f6, f1095);
             // ptx:154  bra.uni 	$L__BB0_8;
           } else {
             // ptx:149  bra.uni 	$L__BB0_4;
@@ -3501,7 +5462,7 @@ void main() {
             precise float f242 = p2g_ffma(f219, uintBitsToFloat(0x3FB8AA3Bu), f240);
             // ptx:194  add.f32 	%f1094, %f218, %f242;
             precise float f1094 = p2g_fadd(f218, f242);
-            if (p2g_redo()) p2g_exact_4(f6, f7, r245, f1094);
+            if (p2g_redo()) p2g_check_4(f6, f7, r245, f1094);
             // ptx:195  setp.lt.u32 	%p14, %r245, 2139095040;
             // ptx:196  @%p14 bra 	$L__BB0_6;
             if (!(r245 < 0x7F800000u)) {
@@ -3509,7 +5470,7 @@ void main() {
               precise float f243 = uintBitsToFloat(0x7F800000u);
               // ptx:199  fma.rn.f32 	%f1094, %f7, %f243, %f243;
               f1094 = p2g_ffma(p2g_in(f7), p2g_in(f243), f243);
-              if (p2g_redo()) p2g_exact_5(f7, f243, f1094);
+              if (p2g_redo()) p2g_check_5(f7, f243, f1094);
             }
             // ptx:202  mul.f32 	%f244, %f1094, 0f3F317218;
             // ptx:203  div.rn.f32 	%f245, %f244, 0f41100000;
@@ -3519,7 +5480,7 @@ void main() {
             int t9 = p2g_fcmp(floatBitsToUint(f7), floatBitsToUint(0.0));
             // ptx:206  selp.f32 	%f247, 0fFF800000, %f246, %p15;
             f247 = (t9 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(p2g_in(f245), uintBitsToFloat(0xBC4FAEFFu));
-            if (p2g_redo()) p2g_exact_6(f1094, f7, f247);
+            if (p2g_redo()) p2g_check_6(f1094, f7, f247);
             // ptx:207  div.rn.f32 	%f1095, %f247, %f6;
             f1095 = p2g_div32(f247, f6, 0, false);
           }
@@ -3539,7 +5500,7 @@ void main() {
           // ptx:224  { cvt.rn.f16x2.f32 %r250, %f199, %f251; }
           uint t12 = p2g_f2h_rn(floatBitsToUint(f199));
           uint t13 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_fmul(f1, p2g_in(f5)), f1095)));
-          if (p2g_redo()) p2g_exact_7(f1, f4, f1095, t10, f6, t11, f199, t12, f5, t13);
+          if (p2g_redo()) p2g_check_7(f1, f4, f1095, t10, f6, t11, f199, t12, f5, t13);
           // ptx:227  st.shared.v2.u32 	[%r256], {%r249, %r250};
           uint t14 = uint(int(sh_sColor) + int(r253 << 3u));
           p2g_sts32(t14, ((t10 << 16) | t11));
@@ -3553,7 +5514,7 @@ void main() {
           // ptx:233  selp.b32 	%r252, %r260, %r235, %p11;
           uint r252 = p11 ? min(uint(int(r235) + int(r24)), r237) : r235;
           // ptx:235  tex.2d.v4.f32.s32 {%f253, %f254, %f255, %f256}, [%rd3, {%r251, %r252}];
-          uvec4 t15 = p2g_texi(rd3 /* p248_u64 */, ivec3(int(r251), int(r252), 0), 0, 2u);
+          uvec4 t15 = p2g_texi(rd3 /* p248_u64 */, P2G_IMG4, ivec3(int(r251), int(r252), 0), 0, 2u);
           precise float f253 = uintBitsToFloat(t15.x);
           precise float f254 = uintBitsToFloat(t15.y);
           precise float f255 = uintBitsToFloat(t15.z);
@@ -3626,7 +5587,7 @@ void main() {
       // ptx:281  {  cvt.f32.f16 %f259, %rs410;}
       // ptx:284  mul.f32 	%f16, %f259, 0f3F000000;
       precise float f16 = p2g_fmul(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd4 + 18ul)).v))))), 0.5);
-      if (p2g_redo()) p2g_exact_8(f261, f14, r2, r7, r27, f15, f262, p272_u64, p80_u32, rd4, f16);
+      if (p2g_redo()) p2g_check_8(f261, f14, r2, r7, r27, f15, f262, p272_u64, p80_u32, rd4, f16);
       // ptx:285  setp.lt.f32 	%p19, %f16, 0fC0400000;
       int t17 = p2g_fcmp(floatBitsToUint(f16), floatBitsToUint(-3.0));
       bool p19 = t17 == -1;
@@ -3650,7 +5611,7 @@ void main() {
           precise float f275 = p2g_div32(f272, p2g_ffma(f16, p2g_fmul(f16, 9.0), 27.0), 0, false);
           // ptx:299  add.f32 	%f1096, %f275, 0f3F000000;
           f1096 = p2g_fadd(p2g_in(f275), 0.5);
-          if (p2g_redo()) p2g_exact_9(f16, f1096);
+          if (p2g_redo()) p2g_check_9(f16, f1096);
         }
       }
       // ptx:302  ld.param.v2.f32 	{%f276, %f277}, [%rd1+-208];
@@ -3719,7 +5680,7 @@ void main() {
       // ptx:335  mul.f32 	%f298, %f297, 0f3F000000;
       // ptx:336  sub.f32 	%f299, %f298, %f295;
       precise float f299 = p2g_ffma(p2g_fadd(p2g_in(f25), p2g_in(f24)), 0.5, neg5771);
-      if (p2g_redo()) p2g_exact_10(f14, f19, p16_f32, p20_f32, f276, r28, f15, f20, f277, r29, r4, r3, f21, f22, f23,
+      if (p2g_redo()) p2g_check_10(f14, f19, p16_f32, p20_f32, f276, r28, f15, f20, f277, r29, r4, r3, f21, f22, f23,
           t19, f24, f25, f299);
       // ptx:337  setp.geu.f32 	%p22, %f23, %f299;
       int t20 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f299));
@@ -3779,7 +5740,7 @@ void main() {
       // ptx:371  selp.b32 	%r293, %r307, %r295, %p31;
       uint r293 = (int(r305) > 0) ? min(uint(int(r295) + int(r305)), r299) : r295;
       // ptx:373  tex.2d.v4.f32.s32 {%f303, %f304, %f305, %f306}, [%rd17, {%r292, %r293}];
-      uvec4 t25 = p2g_texi(rd17 /* p240_u64 */, ivec3(int(r292), int(r293), 0), 0, 2u);
+      uvec4 t25 = p2g_texi(rd17 /* p240_u64 */, P2G_IMG3, ivec3(int(r292), int(r293), 0), 0, 2u);
       precise float f303 = uintBitsToFloat(t25.x);
       precise float f304 = uintBitsToFloat(t25.y);
       precise float f305 = uintBitsToFloat(t25.z);
@@ -3807,7 +5768,7 @@ void main() {
       // ptx:385  mov.f32 	%f323, 0f00000000;
       precise float f323 = 0.0;
       // ptx:386  tex.level.2d.v4.f32.f32 	{%f28, %f29, %f30, %f31}, [%rd18, {%f321, %f322}], %f323;
-      uvec4 t26 = p2g_tex(rd18 /* p224_u64 */, vec3(f321, p2g_fmul(f27, p2g_in(f318)), 0.0), 0, 2u);
+      uvec4 t26 = p2g_tex(rd18 /* p224_u64 */, P2G_IMG1, vec3(f321, p2g_fmul(f27, p2g_in(f318)), 0.0), 0, 2u);
       f28 = uintBitsToFloat(t26.x);
       f29 = uintBitsToFloat(t26.y);
       f30 = uintBitsToFloat(t26.z);
@@ -3895,7 +5856,7 @@ void main() {
       // ptx:435  mul.f32 	%f371, %f367, %f370;
       precise float f371 = p2g_fmul(f367, p2g_fadd(f333, -0.5));
       // ptx:436  tld4.r.2d.v4.f32.f32 	{%f372, %f373, %f374, %f375}, [%rd19, {%f369, %f371}];
-      uvec4 t27 = p2g_tld4(rd19 /* p232_u64 */, vec2(f369, f371), 0, 0u);
+      uvec4 t27 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f371), 0, 0u);
       precise float f372 = uintBitsToFloat(t27.x);
       precise float f373 = uintBitsToFloat(t27.y);
       precise float f374 = uintBitsToFloat(t27.z);
@@ -3938,7 +5899,7 @@ void main() {
       // ptx:454  mul.f32 	%f389, %f366, %f388;
       precise float f389 = p2g_fmul(f366, p2g_fadd(f330, 1.5));
       // ptx:455  tld4.r.2d.v4.f32.f32 	{%f390, %f391, %f392, %f393}, [%rd19, {%f389, %f371}];
-      uvec4 t32 = p2g_tld4(rd19 /* p232_u64 */, vec2(f389, f371), 0, 0u);
+      uvec4 t32 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f371), 0, 0u);
       precise float f390 = uintBitsToFloat(t32.x);
       precise float f391 = uintBitsToFloat(t32.y);
       precise float f392 = uintBitsToFloat(t32.z);
@@ -3983,7 +5944,7 @@ void main() {
       // ptx:473  mul.f32 	%f407, %f366, %f406;
       precise float f407 = p2g_fmul(f366, p2g_fadd(f330, 3.5));
       // ptx:474  tld4.r.2d.v4.f32.f32 	{%f408, %f409, %f410, %f411}, [%rd19, {%f407, %f371}];
-      uvec4 t37 = p2g_tld4(rd19 /* p232_u64 */, vec2(f407, f371), 0, 0u);
+      uvec4 t37 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f371), 0, 0u);
       precise float f408 = uintBitsToFloat(t37.x);
       precise float f409 = uintBitsToFloat(t37.y);
       precise float f410 = uintBitsToFloat(t37.z);
@@ -4008,7 +5969,7 @@ void main() {
       // ptx:484  mul.f32 	%f419, %f367, %f418;
       precise float f419 = p2g_fmul(f367, p2g_fadd(f333, 1.5));
       // ptx:485  tld4.r.2d.v4.f32.f32 	{%f420, %f421, %f422, %f423}, [%rd19, {%f369, %f419}];
-      uvec4 t40 = p2g_tld4(rd19 /* p232_u64 */, vec2(f369, f419), 0, 0u);
+      uvec4 t40 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f419), 0, 0u);
       precise float f420 = uintBitsToFloat(t40.x);
       precise float f421 = uintBitsToFloat(t40.y);
       precise float f422 = uintBitsToFloat(t40.z);
@@ -4048,7 +6009,7 @@ void main() {
       // ptx:501  selp.f32 	%f435, %f421, %f434, %p45;
       precise float f435 = p45 ? f421 : f434;
       // ptx:502  tld4.r.2d.v4.f32.f32 	{%f436, %f437, %f438, %f439}, [%rd19, {%f389, %f419}];
-      uvec4 t45 = p2g_tld4(rd19 /* p232_u64 */, vec2(f389, f419), 0, 0u);
+      uvec4 t45 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f419), 0, 0u);
       precise float f436 = uintBitsToFloat(t45.x);
       precise float f437 = uintBitsToFloat(t45.y);
       precise float f438 = uintBitsToFloat(t45.z);
@@ -4090,7 +6051,7 @@ void main() {
       // ptx:518  selp.f32 	%f451, %f437, %f450, %p49;
       precise float f451 = p49 ? f437 : f450;
       // ptx:519  tld4.r.2d.v4.f32.f32 	{%f452, %f453, %f454, %f455}, [%rd19, {%f407, %f419}];
-      uvec4 t50 = p2g_tld4(rd19 /* p232_u64 */, vec2(f407, f419), 0, 0u);
+      uvec4 t50 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f419), 0, 0u);
       precise float f452 = uintBitsToFloat(t50.x);
       precise float f453 = uintBitsToFloat(t50.y);
       precise float f454 = uintBitsToFloat(t50.z);
@@ -4115,7 +6076,7 @@ void main() {
       // ptx:529  mul.f32 	%f463, %f367, %f462;
       precise float f463 = p2g_fmul(f367, p2g_fadd(f333, 3.5));
       // ptx:530  tld4.r.2d.v4.f32.f32 	{%f464, %f465, %f466, %f467}, [%rd19, {%f369, %f463}];
-      uvec4 t53 = p2g_tld4(rd19 /* p232_u64 */, vec2(f369, f463), 0, 0u);
+      uvec4 t53 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f463), 0, 0u);
       precise float f464 = uintBitsToFloat(t53.x);
       precise float f465 = uintBitsToFloat(t53.y);
       precise float f466 = uintBitsToFloat(t53.z);
@@ -4138,7 +6099,7 @@ void main() {
       // ptx:538  selp.f32 	%f473, %f466, %f472, %p53;
       precise float f473 = p53 ? f466 : f472;
       // ptx:539  tld4.r.2d.v4.f32.f32 	{%f474, %f475, %f476, %f477}, [%rd19, {%f389, %f463}];
-      uvec4 t56 = p2g_tld4(rd19 /* p232_u64 */, vec2(f389, f463), 0, 0u);
+      uvec4 t56 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f463), 0, 0u);
       precise float f474 = uintBitsToFloat(t56.x);
       precise float f475 = uintBitsToFloat(t56.y);
       precise float f476 = uintBitsToFloat(t56.z);
@@ -4162,7 +6123,7 @@ void main() {
       // ptx:547  selp.f32 	%f483, %f476, %f482, %p55;
       precise float f483 = p55 ? f476 : f482;
       // ptx:548  tld4.r.2d.v4.f32.f32 	{%f484, %f485, %f486, %f487}, [%rd19, {%f407, %f463}];
-      uvec4 t59 = p2g_tld4(rd19 /* p232_u64 */, vec2(f407, f463), 0, 0u);
+      uvec4 t59 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f463), 0, 0u);
       precise float f484 = uintBitsToFloat(t59.x);
       precise float f485 = uintBitsToFloat(t59.y);
       precise float f486 = uintBitsToFloat(t59.z);
@@ -4443,7 +6404,7 @@ void main() {
       // ptx:726  min.f32 	%f37, %f661, %f660;
       f37 = p2g_nmin(p2g_in(p2g_nmax(f656, p2g_in(p2g_nmin(p2g_in(f643), p2g_in(p2g_nmin(p2g_in(f448),
           p2g_in(f451))))))), p2g_in(p2g_nmax(p2g_in(f646), p2g_in(p2g_nmax(p2g_in(f448), p2g_in(f451))))));
-      if (p2g_redo()) p2g_exact_11(f307, f303, f311, f19, f26, f308, f304, f312, f20, f27, p224_u64, p144_f32, p148_f32,
+      if (p2g_redo()) p2g_check_11(f307, f303, f311, f19, f26, f308, f304, f312, f20, f27, p224_u64, p144_f32, p148_f32,
           f28, f29, f30, f31, f345, p232_u64, p152_f32, f488, p156_f32, f489, p172_f32, f34, f35, f36, f37);
       // ptx:727  setp.lt.f32 	%p57, %f34, 0f3F7FBE77;
       int t61 = p2g_fcmp(floatBitsToUint(f34), 0x3F7FBE77u);
@@ -4452,7 +6413,7 @@ void main() {
       if (p57) {
         // ptx:732  sub.f32 	%f668, %f345, %f34;
         precise float f668 = p2g_fsub(p2g_in(f345), p2g_in(f34));
-        if (p2g_redo()) p2g_exact_12(f345, f34, f668);
+        if (p2g_redo()) p2g_check_12(f345, f34, f668);
         // ptx:733  div.approx.f32 	%f1097, %f34, %f668;
         f1097 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f34), floatBitsToUint(f668), false));
         // ptx:734  bra.uni 	$L__BB0_17;
@@ -4466,7 +6427,7 @@ void main() {
         // ptx:740  ex2.approx.f32 	%f665, %f664;
         // ptx:741  add.f32 	%f666, %f665, 0fBF800000;
         precise float f666 = p2g_fadd(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false))), -1.0);
-        if (p2g_redo()) p2g_exact_13(f34, f666);
+        if (p2g_redo()) p2g_check_13(f34, f666);
         // ptx:742  div.rn.f32 	%f1097, %f666, 0f41100000;
         f1097 = p2g_div32(f666, 9.0, 0, false);
       }
@@ -4476,7 +6437,7 @@ void main() {
       f42 = p2g_fmul(p2g_in(f489), p2g_in(f27));
       // ptx:747  mul.f32 	%f43, %f2, %f1097;
       precise float f43 = p2g_fmul(p2g_in(f2), p2g_in(f1097));
-      if (p2g_redo()) p2g_exact_14(f26, f488, f41, f489, f27, f42, f2, f1097, f43);
+      if (p2g_redo()) p2g_check_14(f26, f488, f41, f489, f27, f42, f2, f1097, f43);
       // ptx:748  setp.lt.f32 	%p58, %f43, 0f447A0000;
       int t62 = p2g_fcmp(floatBitsToUint(f43), floatBitsToUint(1000.0));
       bool p58 = t62 == -1;
@@ -4485,7 +6446,7 @@ void main() {
         // ptx:753  add.f32 	%f705, %f43, 0f3F800000;
         // ptx:754  rcp.rn.f32 	%f1099, %f705;
         f1099 = p2g_div32(1.0, p2g_fadd(p2g_in(f43), 1.0), 0, false);
-        if (p2g_redo()) p2g_exact_15(f43, f1099);
+        if (p2g_redo()) p2g_check_15(f43, f1099);
         // ptx:755  bra.uni 	$L__BB0_22;
       } else {
         // ptx:750  bra.uni 	$L__BB0_18;
@@ -4548,7 +6509,7 @@ void main() {
         precise float f699 = p2g_ffma(f676, uintBitsToFloat(0x3FB8AA3Bu), f697);
         // ptx:795  add.f32 	%f1098, %f675, %f699;
         precise float f1098 = p2g_fadd(f675, f699);
-        if (p2g_redo()) p2g_exact_16(f43, f44, r308, f1098);
+        if (p2g_redo()) p2g_check_16(f43, f44, r308, f1098);
         // ptx:796  setp.lt.u32 	%p60, %r308, 2139095040;
         // ptx:797  @%p60 bra 	$L__BB0_20;
         if (!(r308 < 0x7F800000u)) {
@@ -4556,7 +6517,7 @@ void main() {
           precise float f700 = uintBitsToFloat(0x7F800000u);
           // ptx:800  fma.rn.f32 	%f1098, %f44, %f700, %f700;
           f1098 = p2g_ffma(p2g_in(f44), p2g_in(f700), f700);
-          if (p2g_redo()) p2g_exact_17(f44, f700, f1098);
+          if (p2g_redo()) p2g_check_17(f44, f700, f1098);
         }
         // ptx:803  mul.f32 	%f701, %f1098, 0f3F317218;
         // ptx:804  div.rn.f32 	%f702, %f701, 0f41100000;
@@ -4566,7 +6527,7 @@ void main() {
         int t64 = p2g_fcmp(floatBitsToUint(f44), floatBitsToUint(0.0));
         // ptx:807  selp.f32 	%f704, 0fFF800000, %f703, %p61;
         f704 = (t64 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(p2g_in(f702), uintBitsToFloat(0xBC4FAEFFu));
-        if (p2g_redo()) p2g_exact_18(f1098, f44, f704);
+        if (p2g_redo()) p2g_check_18(f1098, f44, f704);
         // ptx:808  div.rn.f32 	%f1099, %f704, %f43;
         f1099 = p2g_div32(f704, f43, 0, false);
       }
@@ -4576,7 +6537,7 @@ void main() {
       // ptx:813  ld.param.u8 	%rs1587, [%rd49+-232];
       // ptx:814  mul.f32 	%f51, %f43, %f1099;
       f51 = p2g_fmul(p2g_in(f43), p2g_in(f1099));
-      if (p2g_redo()) p2g_exact_19(f43, f1099, f51);
+      if (p2g_redo()) p2g_check_19(f43, f1099, f51);
       // ptx:815  setp.lt.f32 	%p62, %f35, 0f3F7FBE77;
       int t65 = p2g_fcmp(floatBitsToUint(f35), 0x3F7FBE77u);
       bool p62 = t65 == -1;
@@ -4594,7 +6555,7 @@ void main() {
         // ptx:825  mov.f32 	%f711, 0f3F800000;
         // ptx:826  sub.f32 	%f712, %f711, %f35;
         precise float f712 = p2g_fsub(1.0, p2g_in(f35));
-        if (p2g_redo()) p2g_exact_20(f35, f712);
+        if (p2g_redo()) p2g_check_20(f35, f712);
         // ptx:827  div.approx.f32 	%f1100, %f35, %f712;
         f1100 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f35), floatBitsToUint(f712), false));
         // ptx:828  bra.uni 	$L__BB0_25;
@@ -4608,13 +6569,13 @@ void main() {
         // ptx:834  ex2.approx.f32 	%f709, %f708;
         // ptx:835  add.f32 	%f710, %f709, 0fBF800000;
         precise float f710 = p2g_fadd(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false))), -1.0);
-        if (p2g_redo()) p2g_exact_21(f35, f710);
+        if (p2g_redo()) p2g_check_21(f35, f710);
         // ptx:836  div.rn.f32 	%f1100, %f710, 0f41100000;
         f1100 = p2g_div32(f710, 9.0, 0, false);
       }
       // ptx:839  mul.f32 	%f55, %f2, %f1100;
       precise float f55 = p2g_fmul(p2g_in(f2), p2g_in(f1100));
-      if (p2g_redo()) p2g_exact_22(f2, f1100, f55);
+      if (p2g_redo()) p2g_check_22(f2, f1100, f55);
       // ptx:840  setp.lt.f32 	%p67, %f55, 0f447A0000;
       int t68 = p2g_fcmp(floatBitsToUint(f55), floatBitsToUint(1000.0));
       bool p67 = t68 == -1;
@@ -4623,7 +6584,7 @@ void main() {
         // ptx:845  add.f32 	%f749, %f55, 0f3F800000;
         // ptx:846  rcp.rn.f32 	%f1102, %f749;
         f1102 = p2g_div32(1.0, p2g_fadd(p2g_in(f55), 1.0), 0, false);
-        if (p2g_redo()) p2g_exact_23(f55, f1102);
+        if (p2g_redo()) p2g_check_23(f55, f1102);
         // ptx:847  bra.uni 	$L__BB0_30;
       } else {
         // ptx:842  bra.uni 	$L__BB0_26;
@@ -4686,7 +6647,7 @@ void main() {
         precise float f743 = p2g_ffma(f720, uintBitsToFloat(0x3FB8AA3Bu), f741);
         // ptx:887  add.f32 	%f1101, %f719, %f743;
         precise float f1101 = p2g_fadd(f719, f743);
-        if (p2g_redo()) p2g_exact_24(f55, f56, r312, f1101);
+        if (p2g_redo()) p2g_check_24(f55, f56, r312, f1101);
         // ptx:888  setp.lt.u32 	%p69, %r312, 2139095040;
         // ptx:889  @%p69 bra 	$L__BB0_28;
         if (!(r312 < 0x7F800000u)) {
@@ -4694,7 +6655,7 @@ void main() {
           precise float f744 = uintBitsToFloat(0x7F800000u);
           // ptx:892  fma.rn.f32 	%f1101, %f56, %f744, %f744;
           f1101 = p2g_ffma(p2g_in(f56), p2g_in(f744), f744);
-          if (p2g_redo()) p2g_exact_25(f56, f744, f1101);
+          if (p2g_redo()) p2g_check_25(f56, f744, f1101);
         }
         // ptx:895  mul.f32 	%f745, %f1101, 0f3F317218;
         // ptx:896  div.rn.f32 	%f746, %f745, 0f41100000;
@@ -4704,13 +6665,13 @@ void main() {
         int t70 = p2g_fcmp(floatBitsToUint(f56), floatBitsToUint(0.0));
         // ptx:899  selp.f32 	%f748, 0fFF800000, %f747, %p70;
         f748 = (t70 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(p2g_in(f746), uintBitsToFloat(0xBC4FAEFFu));
-        if (p2g_redo()) p2g_exact_26(f1101, f56, f748);
+        if (p2g_redo()) p2g_check_26(f1101, f56, f748);
         // ptx:900  div.rn.f32 	%f1102, %f748, %f55;
         f1102 = p2g_div32(f748, f55, 0, false);
       }
       // ptx:903  mul.f32 	%f63, %f55, %f1102;
       f63 = p2g_fmul(p2g_in(f55), p2g_in(f1102));
-      if (p2g_redo()) p2g_exact_27(f55, f1102, f63);
+      if (p2g_redo()) p2g_check_27(f55, f1102, f63);
       // ptx:904  setp.lt.f32 	%p71, %f36, 0f3F7FBE77;
       int t71 = p2g_fcmp(floatBitsToUint(f36), 0x3F7FBE77u);
       bool p71 = t71 == -1;
@@ -4719,7 +6680,7 @@ void main() {
         // ptx:909  mov.f32 	%f755, 0f3F800000;
         // ptx:910  sub.f32 	%f756, %f755, %f36;
         precise float f756 = p2g_fsub(1.0, p2g_in(f36));
-        if (p2g_redo()) p2g_exact_28(f36, f756);
+        if (p2g_redo()) p2g_check_28(f36, f756);
         // ptx:911  div.approx.f32 	%f1103, %f36, %f756;
         f1103 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f36), floatBitsToUint(f756), false));
         // ptx:912  bra.uni 	$L__BB0_33;
@@ -4733,13 +6694,13 @@ void main() {
         // ptx:918  ex2.approx.f32 	%f753, %f752;
         // ptx:919  add.f32 	%f754, %f753, 0fBF800000;
         precise float f754 = p2g_fadd(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false))), -1.0);
-        if (p2g_redo()) p2g_exact_29(f36, f754);
+        if (p2g_redo()) p2g_check_29(f36, f754);
         // ptx:920  div.rn.f32 	%f1103, %f754, 0f41100000;
         f1103 = p2g_div32(f754, 9.0, 0, false);
       }
       // ptx:923  mul.f32 	%f67, %f2, %f1103;
       precise float f67 = p2g_fmul(p2g_in(f2), p2g_in(f1103));
-      if (p2g_redo()) p2g_exact_30(f2, f1103, f67);
+      if (p2g_redo()) p2g_check_30(f2, f1103, f67);
       // ptx:924  setp.lt.f32 	%p72, %f67, 0f447A0000;
       int t72 = p2g_fcmp(floatBitsToUint(f67), floatBitsToUint(1000.0));
       bool p72 = t72 == -1;
@@ -4748,7 +6709,7 @@ void main() {
         // ptx:929  add.f32 	%f793, %f67, 0f3F800000;
         // ptx:930  rcp.rn.f32 	%f1105, %f793;
         f1105 = p2g_div32(1.0, p2g_fadd(p2g_in(f67), 1.0), 0, false);
-        if (p2g_redo()) p2g_exact_31(f67, f1105);
+        if (p2g_redo()) p2g_check_31(f67, f1105);
         // ptx:931  bra.uni 	$L__BB0_38;
       } else {
         // ptx:926  bra.uni 	$L__BB0_34;
@@ -4811,7 +6772,7 @@ void main() {
         precise float f787 = p2g_ffma(f764, uintBitsToFloat(0x3FB8AA3Bu), f785);
         // ptx:971  add.f32 	%f1104, %f763, %f787;
         precise float f1104 = p2g_fadd(f763, f787);
-        if (p2g_redo()) p2g_exact_32(f67, f68, r316, f1104);
+        if (p2g_redo()) p2g_check_32(f67, f68, r316, f1104);
         // ptx:972  setp.lt.u32 	%p74, %r316, 2139095040;
         // ptx:973  @%p74 bra 	$L__BB0_36;
         if (!(r316 < 0x7F800000u)) {
@@ -4819,7 +6780,7 @@ void main() {
           precise float f788 = uintBitsToFloat(0x7F800000u);
           // ptx:976  fma.rn.f32 	%f1104, %f68, %f788, %f788;
           f1104 = p2g_ffma(p2g_in(f68), p2g_in(f788), f788);
-          if (p2g_redo()) p2g_exact_33(f68, f788, f1104);
+          if (p2g_redo()) p2g_check_33(f68, f788, f1104);
         }
         // ptx:979  mul.f32 	%f789, %f1104, 0f3F317218;
         // ptx:980  div.rn.f32 	%f790, %f789, 0f41100000;
@@ -4829,13 +6790,13 @@ void main() {
         int t74 = p2g_fcmp(floatBitsToUint(f68), floatBitsToUint(0.0));
         // ptx:983  selp.f32 	%f792, 0fFF800000, %f791, %p75;
         f792 = (t74 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(p2g_in(f790), uintBitsToFloat(0xBC4FAEFFu));
-        if (p2g_redo()) p2g_exact_34(f1104, f68, f792);
+        if (p2g_redo()) p2g_check_34(f1104, f68, f792);
         // ptx:984  div.rn.f32 	%f1105, %f792, %f67;
         f1105 = p2g_div32(f792, f67, 0, false);
       }
       // ptx:987  mul.f32 	%f75, %f67, %f1105;
       f75 = p2g_fmul(p2g_in(f67), p2g_in(f1105));
-      if (p2g_redo()) p2g_exact_35(f67, f1105, f75);
+      if (p2g_redo()) p2g_check_35(f67, f1105, f75);
       // ptx:988  setp.lt.f32 	%p76, %f37, 0f3F7FBE77;
       int t75 = p2g_fcmp(floatBitsToUint(f37), 0x3F7FBE77u);
       bool p76 = t75 == -1;
@@ -4844,7 +6805,7 @@ void main() {
         // ptx:993  mov.f32 	%f799, 0f3F800000;
         // ptx:994  sub.f32 	%f800, %f799, %f37;
         precise float f800 = p2g_fsub(1.0, p2g_in(f37));
-        if (p2g_redo()) p2g_exact_36(f37, f800);
+        if (p2g_redo()) p2g_check_36(f37, f800);
         // ptx:995  div.approx.f32 	%f1106, %f37, %f800;
         f1106 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f37), floatBitsToUint(f800), false));
         // ptx:996  bra.uni 	$L__BB0_41;
@@ -4858,13 +6819,13 @@ void main() {
         // ptx:1002  ex2.approx.f32 	%f797, %f796;
         // ptx:1003  add.f32 	%f798, %f797, 0fBF800000;
         precise float f798 = p2g_fadd(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false))), -1.0);
-        if (p2g_redo()) p2g_exact_37(f37, f798);
+        if (p2g_redo()) p2g_check_37(f37, f798);
         // ptx:1004  div.rn.f32 	%f1106, %f798, 0f41100000;
         f1106 = p2g_div32(f798, 9.0, 0, false);
       }
       // ptx:1007  mul.f32 	%f79, %f2, %f1106;
       f79 = p2g_fmul(p2g_in(f2), p2g_in(f1106));
-      if (p2g_redo()) p2g_exact_38(f2, f1106, f79);
+      if (p2g_redo()) p2g_check_38(f2, f1106, f79);
       // ptx:1008  setp.lt.f32 	%p77, %f79, 0f447A0000;
       int t76 = p2g_fcmp(floatBitsToUint(f79), floatBitsToUint(1000.0));
       bool p77 = t76 == -1;
@@ -4873,7 +6834,7 @@ void main() {
         // ptx:1013  add.f32 	%f837, %f79, 0f3F800000;
         // ptx:1014  rcp.rn.f32 	%f1108, %f837;
         f1108 = p2g_div32(1.0, p2g_fadd(p2g_in(f79), 1.0), 0, false);
-        if (p2g_redo()) p2g_exact_39(f79, f1108);
+        if (p2g_redo()) p2g_check_39(f79, f1108);
         // ptx:1015  bra.uni 	$L__BB0_46;
       } else {
         // ptx:1010  bra.uni 	$L__BB0_42;
@@ -4936,7 +6897,7 @@ void main() {
         precise float f831 = p2g_ffma(f808, uintBitsToFloat(0x3FB8AA3Bu), f829);
         // ptx:1055  add.f32 	%f1107, %f807, %f831;
         precise float f1107 = p2g_fadd(f807, f831);
-        if (p2g_redo()) p2g_exact_40(f79, f80, r320, f1107);
+        if (p2g_redo()) p2g_check_40(f79, f80, r320, f1107);
         // ptx:1056  setp.lt.u32 	%p79, %r320, 2139095040;
         // ptx:1057  @%p79 bra 	$L__BB0_44;
         if (!(r320 < 0x7F800000u)) {
@@ -4944,7 +6905,7 @@ void main() {
           precise float f832 = uintBitsToFloat(0x7F800000u);
           // ptx:1060  fma.rn.f32 	%f1107, %f80, %f832, %f832;
           f1107 = p2g_ffma(p2g_in(f80), p2g_in(f832), f832);
-          if (p2g_redo()) p2g_exact_41(f80, f832, f1107);
+          if (p2g_redo()) p2g_check_41(f80, f832, f1107);
         }
         // ptx:1063  mul.f32 	%f833, %f1107, 0f3F317218;
         // ptx:1064  div.rn.f32 	%f834, %f833, 0f41100000;
@@ -4954,7 +6915,7 @@ void main() {
         int t78 = p2g_fcmp(floatBitsToUint(f80), floatBitsToUint(0.0));
         // ptx:1067  selp.f32 	%f836, 0fFF800000, %f835, %p80;
         f836 = (t78 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(p2g_in(f834), uintBitsToFloat(0xBC4FAEFFu));
-        if (p2g_redo()) p2g_exact_42(f1107, f80, f836);
+        if (p2g_redo()) p2g_check_42(f1107, f80, f836);
         // ptx:1068  div.rn.f32 	%f1108, %f836, %f79;
         f1108 = p2g_div32(f836, f79, 0, false);
       }
@@ -5033,7 +6994,7 @@ void main() {
       f96 = p2g_f32_canon(p2g_s2f32(int(int(r4)), 0));
       // ptx:1111  sub.f32 	%f840, %f862, %f96;
       precise float f840 = p2g_fsub(f862, p2g_in(f96));
-      if (p2g_redo()) p2g_exact_43(f79, f1108, f90, f63, f51, f75, f28, f29, f1096, f91, f30, p85, p84, p2, f31, f841,
+      if (p2g_redo()) p2g_check_43(f79, f1108, f90, f63, f51, f75, f28, f29, f1096, f91, f30, p85, p84, p2, f31, f841,
           f93, f94, rs412, p40_f32, p16_f32, f19, r3, f95, rs413, p44_f32, p20_f32, f20, r4, f96, f840);
       // ptx:1113  {  cvt.rn.f16.f32 %rs414, %f840;}
       rs414 = p2g_f2h_rn(floatBitsToUint(f840));
@@ -5175,7 +7136,7 @@ void main() {
       f845 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f844), true));
       // ptx:1270  mul.f32 	%f847, %f843, %f845;
       f847 = p2g_fmul(p2g_in(f843), p2g_in(f845));
-      if (p2g_redo()) p2g_exact_44(f843, f845, f847);
+      if (p2g_redo()) p2g_check_44(f843, f845, f847);
       // ptx:1272  {  cvt.rn.f16.f32 %rs1588, %f847;}
       rs1588 = p2g_f2h_rn(floatBitsToUint(f847));
       // ptx:1276  {abs.f16 %rs463,%rs1588;
@@ -5209,7 +7170,7 @@ void main() {
           // ptx:1303  fma.rn.f32 	%f864, %f845, %f866, %f847;
           // ptx:1305  {  cvt.rn.f16.f32 %rs1588, %f864;}
           rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f845), f866, f847)));
-          if (p2g_redo()) p2g_exact_45(f844, f847, f843, f845, rs1588);
+          if (p2g_redo()) p2g_check_45(f844, f847, f843, f845, rs1588);
         }
       }
       // ptx:1310  ld.global.u16 	%rs474, [%rd4+2];
@@ -5224,7 +7185,7 @@ void main() {
       precise float f869 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f868), true));
       // ptx:1331  mul.f32 	%f871, %f867, %f869;
       precise float f871 = p2g_fmul(p2g_in(f867), p2g_in(f869));
-      if (p2g_redo()) p2g_exact_46(f867, f869, f871);
+      if (p2g_redo()) p2g_check_46(f867, f869, f871);
       // ptx:1333  {  cvt.rn.f16.f32 %rs1589, %f871;}
       uint rs1589 = p2g_f2h_rn(floatBitsToUint(f871));
       // ptx:1337  {abs.f16 %rs481,%rs1589;
@@ -5252,7 +7213,7 @@ void main() {
           // ptx:1363  fma.rn.f32 	%f873, %f869, %f875, %f871;
           // ptx:1365  {  cvt.rn.f16.f32 %rs1589, %f873;}
           rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f869), f875, f871)));
-          if (p2g_redo()) p2g_exact_47(f868, f871, f867, f869, rs1589);
+          if (p2g_redo()) p2g_check_47(f868, f871, f867, f869, rs1589);
         }
       }
       // ptx:1370  mov.b64 	%rd54, k_output_param_0;
@@ -8089,7 +10050,7 @@ void main() {
       precise float f909 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f908), true));
       // ptx:6142  mul.f32 	%f911, %f907, %f909;
       precise float f911 = p2g_fmul(p2g_in(f907), p2g_in(f909));
-      if (p2g_redo()) p2g_exact_48(f94, p176_f32, f112, p188_u16, rs1588, rs1589, f93, f91, p180_f32, r36, p280_u64,
+      if (p2g_redo()) p2g_check_48(f94, p176_f32, f112, p188_u16, rs1588, rs1589, f93, f91, p180_f32, r36, p280_u64,
           r450, r451, p97, rs536, p48_f32, p52_f32, p16_f32, p20_f32, r26, f95, r27, f96, rs507, rs511, rs508, rs512,
           rs509, rs513, rs510, rs514, rs414, rs413, f882, r363, r1657, r1661, r1679, r1684, r1713, r1717, r1728, r1733,
           f907, f908, f909, f911);
@@ -8122,7 +10083,7 @@ void main() {
           // ptx:6175  fma.rn.f32 	%f913, %f909, %f915, %f911;
           // ptx:6177  {  cvt.rn.f16.f32 %rs1686, %f913;}
           rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f909), f915, f911)));
-          if (p2g_redo()) p2g_exact_49(f908, f911, f907, f909, rs1686);
+          if (p2g_redo()) p2g_check_49(f908, f911, f907, f909, rs1686);
         }
       }
       // ptx:6184  mov.b32 {low,high}, %r1657;
@@ -8137,7 +10098,7 @@ void main() {
       precise float f918 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f917), true));
       // ptx:6204  mul.f32 	%f920, %f916, %f918;
       precise float f920 = p2g_fmul(p2g_in(f916), p2g_in(f918));
-      if (p2g_redo()) p2g_exact_50(f916, f918, f920);
+      if (p2g_redo()) p2g_check_50(f916, f918, f920);
       // ptx:6206  {  cvt.rn.f16.f32 %rs1687, %f920;}
       uint rs1687 = p2g_f2h_rn(floatBitsToUint(f920));
       // ptx:6210  {abs.f16 %rs1238,%rs1687;
@@ -8165,7 +10126,7 @@ void main() {
           // ptx:6236  fma.rn.f32 	%f922, %f918, %f924, %f920;
           // ptx:6238  {  cvt.rn.f16.f32 %rs1687, %f922;}
           rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f918), f924, f920)));
-          if (p2g_redo()) p2g_exact_51(f917, f920, f916, f918, rs1687);
+          if (p2g_redo()) p2g_check_51(f917, f920, f916, f918, rs1687);
         }
       }
       // ptx:6244  {  mov.b32 %r1738, {%rs1686,%rs1687};}
@@ -8182,7 +10143,7 @@ void main() {
       precise float f927 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f926), true));
       // ptx:6269  mul.f32 	%f929, %f925, %f927;
       precise float f929 = p2g_fmul(p2g_in(f925), p2g_in(f927));
-      if (p2g_redo()) p2g_exact_52(f925, f927, f929);
+      if (p2g_redo()) p2g_check_52(f925, f927, f929);
       // ptx:6271  {  cvt.rn.f16.f32 %rs1688, %f929;}
       uint rs1688 = p2g_f2h_rn(floatBitsToUint(f929));
       // ptx:6275  {abs.f16 %rs1255,%rs1688;
@@ -8212,7 +10173,7 @@ void main() {
           // ptx:6302  fma.rn.f32 	%f931, %f927, %f933, %f929;
           // ptx:6304  {  cvt.rn.f16.f32 %rs1688, %f931;}
           rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f927), f933, f929)));
-          if (p2g_redo()) p2g_exact_53(f926, f929, f925, f927, rs1688);
+          if (p2g_redo()) p2g_check_53(f926, f929, f925, f927, rs1688);
         }
       }
       // ptx:6311  mov.b32 {low,high}, %r1713;
@@ -8227,7 +10188,7 @@ void main() {
       precise float f936 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f935), true));
       // ptx:6331  mul.f32 	%f938, %f934, %f936;
       precise float f938 = p2g_fmul(p2g_in(f934), p2g_in(f936));
-      if (p2g_redo()) p2g_exact_54(f934, f936, f938);
+      if (p2g_redo()) p2g_check_54(f934, f936, f938);
       // ptx:6333  {  cvt.rn.f16.f32 %rs1689, %f938;}
       uint rs1689 = p2g_f2h_rn(floatBitsToUint(f938));
       // ptx:6337  {abs.f16 %rs1270,%rs1689;
@@ -8255,7 +10216,7 @@ void main() {
           // ptx:6363  fma.rn.f32 	%f940, %f936, %f942, %f938;
           // ptx:6365  {  cvt.rn.f16.f32 %rs1689, %f940;}
           rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f936), f942, f938)));
-          if (p2g_redo()) p2g_exact_55(f935, f938, f934, f936, rs1689);
+          if (p2g_redo()) p2g_check_55(f935, f938, f934, f936, rs1689);
         }
       }
       // ptx:6370  mov.b64 	%rd41, k_output_param_0;
@@ -8515,12 +10476,12 @@ void main() {
       precise float f972 = p2g_fadd(f971, uintBitsToFloat(0xBF7D70A4u));
       // ptx:6825  fma.rn.f32 	%f973, %f972, 0f447A0000, 0f3F7D70A4;
       precise float f973 = p2g_ffma(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u));
-      if (p2g_redo()) p2g_exact_56(f954, rs1693, f105, f971, p219, f973);
+      if (p2g_redo()) p2g_check_56(f954, rs1693, f105, f971, p219, f973);
       // ptx:6826  selp.f32 	%f956, %f971, %f973, %p219;
       // ptx:6828  {  cvt.rn.f16.f32 %rs1520, %f956;}
       uint rs1520 = p2g_f2h_rn(floatBitsToUint(p219 ? f971 : f973));
       // ptx:6831  sust.b.2d.b16.zero 	[%rd26, {%r1766, %r1830}], {%rs1520};
-      p2g_sust(rd26 /* p296_u64 */, ivec3(int(r1766), int(r1830), 0), 0, 2u, 2u, 2u, rs1520);
+      p2g_sust(rd26 /* p296_u64 */, P2G_IMG8, ivec3(int(r1766), int(r1830), 0), 0, 2u, 2u, 2u, rs1520);
       // ptx:6833  {sub.f16 %rs1521,%rs1460,%rs1470;
       // ptx:6837  {fma.rn.sat.f16 %rs1524,%rs1378,%rs1521,%rs1470;
       // ptx:6841  {  cvt.f32.f16 %f957, %rs1524;}
@@ -8537,14 +10498,14 @@ void main() {
       precise float f976 = p2g_fadd(f975, uintBitsToFloat(0xBF7D70A4u));
       // ptx:6852  fma.rn.f32 	%f977, %f976, 0f447A0000, 0f3F7D70A4;
       precise float f977 = p2g_ffma(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u));
-      if (p2g_redo()) p2g_exact_57(f957, rs1692, f106, f975, p220, f977);
+      if (p2g_redo()) p2g_check_57(f957, rs1692, f106, f975, p220, f977);
       // ptx:6853  selp.f32 	%f959, %f975, %f977, %p220;
       // ptx:6855  {  cvt.rn.f16.f32 %rs1530, %f959;}
       uint rs1530 = p2g_f2h_rn(floatBitsToUint(p220 ? f975 : f977));
       // ptx:6858  or.b32  	%r1772, %r1766, 2;
       uint r1772 = r1766 | 2u;
       // ptx:6859  sust.b.2d.b16.zero 	[%rd26, {%r1772, %r1830}], {%rs1530};
-      p2g_sust(rd26 /* p296_u64 */, ivec3(int(r1772), int(r1830), 0), 0, 2u, 2u, 2u, rs1530);
+      p2g_sust(rd26 /* p296_u64 */, P2G_IMG8, ivec3(int(r1772), int(r1830), 0), 0, 2u, 2u, 2u, rs1530);
       // ptx:6861  {sub.f16 %rs1531,%rs1460,%rs1470;
       // ptx:6865  {fma.rn.sat.f16 %rs1534,%rs1414,%rs1531,%rs1470;
       // ptx:6869  {  cvt.f32.f16 %f960, %rs1534;}
@@ -8561,12 +10522,12 @@ void main() {
       precise float f980 = p2g_fadd(f979, uintBitsToFloat(0xBF7D70A4u));
       // ptx:6880  fma.rn.f32 	%f981, %f980, 0f447A0000, 0f3F7D70A4;
       precise float f981 = p2g_ffma(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u));
-      if (p2g_redo()) p2g_exact_58(f960, rs1691, f107, f979, p221, f981);
+      if (p2g_redo()) p2g_check_58(f960, rs1691, f107, f979, p221, f981);
       // ptx:6881  selp.f32 	%f962, %f979, %f981, %p221;
       // ptx:6883  {  cvt.rn.f16.f32 %rs1540, %f962;}
       uint rs1540 = p2g_f2h_rn(floatBitsToUint(p221 ? f979 : f981));
       // ptx:6886  sust.b.2d.b16.zero 	[%rd26, {%r1766, %r1829}], {%rs1540};
-      p2g_sust(rd26 /* p296_u64 */, ivec3(int(r1766), int(r1829), 0), 0, 2u, 2u, 2u, rs1540);
+      p2g_sust(rd26 /* p296_u64 */, P2G_IMG8, ivec3(int(r1766), int(r1829), 0), 0, 2u, 2u, 2u, rs1540);
       // ptx:6888  {sub.f16 %rs1541,%rs1460,%rs1470;
       // ptx:6892  {fma.rn.sat.f16 %rs1544,%rs1450,%rs1541,%rs1470;
       // ptx:6896  {  cvt.f32.f16 %f963, %rs1544;}
@@ -8583,12 +10544,12 @@ void main() {
       precise float f984 = p2g_fadd(f983, uintBitsToFloat(0xBF7D70A4u));
       // ptx:6907  fma.rn.f32 	%f985, %f984, 0f447A0000, 0f3F7D70A4;
       precise float f985 = p2g_ffma(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u));
-      if (p2g_redo()) p2g_exact_59(f963, rs1690, f108, f983, p222, f985);
+      if (p2g_redo()) p2g_check_59(f963, rs1690, f108, f983, p222, f985);
       // ptx:6908  selp.f32 	%f965, %f983, %f985, %p222;
       // ptx:6910  {  cvt.rn.f16.f32 %rs1550, %f965;}
       uint rs1550 = p2g_f2h_rn(floatBitsToUint(p222 ? f983 : f985));
       // ptx:6913  sust.b.2d.b16.zero 	[%rd26, {%r1772, %r1829}], {%rs1550};
-      p2g_sust(rd26 /* p296_u64 */, ivec3(int(r1772), int(r1829), 0), 0, 2u, 2u, 2u, rs1550);
+      p2g_sust(rd26 /* p296_u64 */, P2G_IMG8, ivec3(int(r1772), int(r1829), 0), 0, 2u, 2u, 2u, rs1550);
       // ptx:6915  {  cvt.f32.f16 %f966, %rs1482;}
       precise float f966 = p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1482)));
       // ptx:6919  {  cvt.f32.f16 %f967, %rs1694;}
@@ -8620,7 +10581,7 @@ void main() {
       // ptx:6944  div.rn.f32 	%f999, %f991, %f998;
       // ptx:6945  mul.f32 	%f130, %f999, %f129;
       precise float f130 = p2g_fmul(p2g_in(p2g_div32(f991, f998, 0, false)), f129);
-      if (p2g_redo()) p2g_exact_60(f1109, f966, rs1694, f109, f110, rs1695, f111, rs1696, f993, f971, f975, f979, f983,
+      if (p2g_redo()) p2g_check_60(f1109, f966, rs1694, f109, f110, rs1695, f111, rs1696, f993, f971, f975, f979, f983,
           f129, f997, f998, f130);
       // ptx:6946  div.rn.f32 	%f131, %f993, %f998;
       precise float f131 = p2g_div32(f993, f998, 0, false);
@@ -8685,7 +10646,7 @@ void main() {
         // ptx:6984  add.f32 	%f1019, %f133, %f134;
         // ptx:6985  add.f32 	%f1020, %f1019, 0f3727C5AC;
         precise float f1020 = p2g_fadd(p2g_fadd(f133, p2g_in(f134)), uintBitsToFloat(0x3727C5ACu));
-        if (p2g_redo()) p2g_exact_61(p228, f131, f129, f134, rs1697, f1000, f136, f997, f133, f1014, p231, f1020);
+        if (p2g_redo()) p2g_check_61(p228, f131, f129, f134, rs1697, f1000, f136, f997, f133, f1014, p231, f1020);
         // ptx:6986  selp.f32 	%f137, %f1020, %f1014, %p231;
         precise float f137 = p231 ? f1020 : f1014;
         // ptx:6987  setp.le.f32 	%p232, %f137, %f136;
@@ -8708,15 +10669,15 @@ void main() {
         // ptx:7004  mul.f32 	%f1023, %f134, %f1109;
         // ptx:7006  {  cvt.rn.f16.f32 %rs1560, %f1023;}
         uint rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_in(f134), f1109)));
-        if (p2g_redo()) p2g_exact_62(f133, f1109, rs1559, f134, rs1560);
+        if (p2g_redo()) p2g_check_62(f133, f1109, rs1559, f134, rs1560);
         // ptx:7009  cvt.sat.f32.f32 	%f1024, %f112;
         // ptx:7011  {  cvt.rn.f16.f32 %rs1561, %f1024;}
         uint rs1561 = p2g_f2h_rn(floatBitsToUint(p2g_sat(p2g_f32_canon(floatBitsToUint(f112)))));
         // ptx:7014  shl.b32 	%r1778, %r26, 3;
         uint r1778 = r26 << 3u;
         // ptx:7015  sust.b.2d.v4.b16.zero 	[%rd29, {%r1778, %r27}], {%rs1558, %rs1559, %rs1560, %rs1561};
-        p2g_sustv(rd29 /* p288_u64 */, ivec3(int(r1778), int(r27), 0), 0, 2u, 2u, 4u, 2u, uvec4(rs1558, rs1559, rs1560,
-            rs1561));
+        p2g_sustv(rd29 /* p288_u64 */, P2G_IMG7, ivec3(int(r1778), int(r27), 0), 0, 2u, 2u, 4u, 2u, uvec4(rs1558,
+            rs1559, rs1560, rs1561));
         // ptx:7016  ld.param.v2.u32 	{%r1783, %r1784}, [%rd44+80];
         uint r1783 = p80_u32;
         uint r1784 = p84_u32;
@@ -8851,10 +10812,10 @@ void main() {
           uint r1800 = floatBitsToUint(p2g_fmul(p2g_in(f1074), f1064));
           // ptx:7169  mov.b32 	%r1801, %f1078;
           uint r1801 = floatBitsToUint(p2g_fmul(p2g_in(f1074), f1071));
-          if (p2g_redo()) p2g_exact_63(rd35, p304_u64, rd36, r26, r1797, r1798, r1799, r1800, r1801);
+          if (p2g_redo()) p2g_check_63(rd35, p304_u64, rd36, r26, r1797, r1798, r1799, r1800, r1801);
           // ptx:7170  sust.b.2d.v4.b32.trap 	[%rd36, {%r1797, %r27}], {%r1798, %r1799, %r1800, %r1801};
-          p2g_sustv(rd36 /* p304_u64 */, ivec3(int(r1797), int(r27), 0), 0, 2u, 4u, 4u, 0u, uvec4(r1798, r1799, r1800,
-              r1801));
+          p2g_sustv(rd36 /* p304_u64 */, P2G_IMG9, ivec3(int(r1797), int(r27), 0), 0, 2u, 4u, 4u, 0u, uvec4(r1798,
+              r1799, r1800, r1801));
         }
         // ptx:7173  mov.b64 	%rd45, k_output_param_0;
         uint64_t rd45 = uint64_t(0ul);
@@ -8873,7 +10834,7 @@ void main() {
             // ptx:7185  sub.f32 	%f1087, %f1086, %f132;
             // ptx:7186  rcp.rn.f32 	%f1110, %f1087;
             f1110 = p2g_div32(1.0, p2g_fsub(1.0, p2g_in(f132)), 0, false);
-            if (p2g_redo()) p2g_exact_64(f132, f1110);
+            if (p2g_redo()) p2g_check_64(f132, f1110);
             // ptx:7187  bra.uni 	$L__BB0_363;
           } else {
             // ptx:7181  bra.uni 	$L__BB0_361;
@@ -8888,7 +10849,7 @@ void main() {
             // ptx:7195  mul.f32 	%f1085, %f132, 0f41100000;
             // ptx:7196  div.rn.f32 	%f1110, %f1084, %f1085;
             f1110 = p2g_div32(p2g_fadd(p2g_in(f1083), -1.0), p2g_fmul(f132, 9.0), 0, false);
-            if (p2g_redo()) p2g_exact_65(f132, f1110);
+            if (p2g_redo()) p2g_check_65(f132, f1110);
           }
           // ptx:7199  div.rn.f32 	%f1111, %f1110, %f1;
           f1111 = p2g_div32(f1110, f1, 0, false);
@@ -8901,7 +10862,7 @@ void main() {
         precise float f146 = p2g_fmul(p2g_in(f133), f1111);
         // ptx:7205  mul.f32 	%f147, %f134, %f1111;
         precise float f147 = p2g_fmul(p2g_in(f134), f1111);
-        if (p2g_redo()) p2g_exact_66(f132, f1111, f145, f133, f146, f134, f147);
+        if (p2g_redo()) p2g_check_66(f132, f1111, f145, f133, f146, f134, f147);
         // ptx:7206  ld.param.v2.u32 	{%r1802, %r1803}, [%rd46+136];
         uint r1802 = p136_u32;
         uint r1803 = p140_u32;
@@ -8931,14 +10892,14 @@ void main() {
           uint rs1584 = p2g_f2h_rn(floatBitsToUint(p2g_fadd(f145, f147)));
           // ptx:7231  {  cvt.rn.f16.f32 %rs1585, %f1090;}
           uint rs1585 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(p2g_fsub(f145, f146), f147)));
-          if (p2g_redo()) p2g_exact_67(f145, f146, f147, rs1583, rs1584, rs1585);
+          if (p2g_redo()) p2g_check_67(f145, f146, f147, rs1583, rs1584, rs1585);
           // ptx:7235  {  cvt.rn.f16.f32 %rs1586, %f1000;}
           uint rs1586 = p2g_f2h_rn(floatBitsToUint(f1000));
           // ptx:7238  shl.b32 	%r1828, %r1822, 3;
           uint r1828 = uint(int(r1814) + int(r26)) << 3u;
           // ptx:7239  sust.b.2d.v4.b16.trap 	[%rd40, {%r1828, %r1827}], {%rs1583, %rs1584, %rs1585, %rs1586};
-          p2g_sustv(rd40 /* p312_u64 */, ivec3(int(r1828), int(r1827), 0), 0, 2u, 2u, 4u, 0u, uvec4(rs1583, rs1584,
-              rs1585, rs1586));
+          p2g_sustv(rd40 /* p312_u64 */, P2G_IMG10, ivec3(int(r1828), int(r1827), 0), 0, 2u, 2u, 4u, 0u, uvec4(rs1583,
+              rs1584, rs1585, rs1586));
         }
       }
     }

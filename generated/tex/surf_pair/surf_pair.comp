@@ -30,23 +30,37 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer P2G
   uint addr0, addr1, addr2, normalized, flags, channels;
 };
 
+// What the runner knew of the image when it created the pipeline: the specialization constant P2G_IMG<slot> of the
+// instruction's image (one per image of the manifest's `images`). 0: nothing, every field is read from the record;
+// else bit 31 and the record's own values (runtime/common/images.h imageState): the helpers, inlined per call, then
+// fold away the formats, filters and address modes that the image does not have.
+struct P2GImgState { uint format, channels, cbytes, filterMode, addr0, addr1, addr2, normalized, flags; };
+P2GImgState p2g_img_state(P2GImage d, uint s) {
+  if (s < 0x80000000u)
+    return P2GImgState(d.format, d.channels, d.texelBytes / d.channels, d.filterMode, d.addr0, d.addr1, d.addr2,
+                       d.normalized, d.flags);
+  return P2GImgState(s & 15u, (s >> 4) & 7u, (s >> 8) & 7u, (s >> 12) & 1u, (s >> 13) & 3u, (s >> 15) & 3u,
+                     (s >> 17) & 3u, (s >> 19) & 1u, (s >> 20) & 0x3FFu);
+}
+
 // txq/suq: 0 width, 1 height, 2 depth, 3 normalized_coords, 4 filter_mode, 5..7 addr_mode_0..2, 8 array_size,
 // 9 num_mipmap_levels. Address modes in PTX's numbering (wrap 0, mirror 1, clamp_to_edge 3, clamp_to_border 4).
 uint p2g_txq_addr(uint m) { return m == 0u ? 0u : m == 1u ? 3u : m == 2u ? 1u : 4u; }
-uint p2g_txq(uint64_t h, uint what) {
+uint p2g_txq(uint64_t h, uint s, uint what) {
   P2GImage d = P2GImage(h);
-  bool layered = (d.flags & 1u) != 0u;
+  P2GImgState st = p2g_img_state(d, s);
+  bool layered = (st.flags & 1u) != 0u;
   switch (what) {
     case 0u: return d.width;
     case 1u: return d.height;
     // depth: measured on the H200 (tex/txq_dims): 0 for 1D/2D textures and 2D surfaces, the layer count for a
     // layered texture, the depth of a 3D image.
-    case 2u: return layered || ((d.flags >> 8) & 0xFFu) == 3u ? d.depth : 0u;
-    case 3u: return d.normalized;
-    case 4u: return d.filterMode;
-    case 5u: return p2g_txq_addr(d.addr0);
-    case 6u: return p2g_txq_addr(d.addr1);
-    case 7u: return p2g_txq_addr(d.addr2);
+    case 2u: return layered || ((st.flags >> 8) & 0xFFu) == 3u ? d.depth : 0u;
+    case 3u: return st.normalized;
+    case 4u: return st.filterMode;
+    case 5u: return p2g_txq_addr(st.addr0);
+    case 6u: return p2g_txq_addr(st.addr1);
+    case 7u: return p2g_txq_addr(st.addr2);
     case 8u: return layered ? d.depth : 1u;
     default: return 1u;
   }
@@ -55,10 +69,11 @@ uint p2g_txq(uint64_t h, uint what) {
 // suld.b/sust.b: the byte offset of an access of `n` components of `cb` bytes at byte x. False when the access must
 // not happen (.trap and .zero out of range: mode 0/2); .clamp (mode 1) moves it to the nearest texel. The offset is
 // aligned down to the component size (hypothesis: the hardware ignores those address bits; docs/TEXTURES.md).
-bool p2g_surf_off(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode, out uint off) {
+bool p2g_surf_off(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode, out uint off) {
   P2GImage d = P2GImage(h);
-  bool layered = (d.flags & 1u) != 0u;
-  int wb = int(d.width * d.texelBytes), size = int(cb * n);
+  P2GImgState st = p2g_img_state(d, s);
+  bool layered = (st.flags & 1u) != 0u;
+  int wb = int(d.width * (st.cbytes * st.channels)), size = int(cb * n);
   int hh = dims > 1u ? int(d.height) : 1;
   int zn = (layered || dims > 2u) ? int(d.depth) : 1;
   int x = c.x, y = dims > 1u ? c.y : 0, z = layered ? layer : dims > 2u ? c.z : 0;
@@ -100,31 +115,31 @@ void p2g_surf_st64(uint64_t h, uint off, uint64_t v) {
 }
 
 // suld.b/sust.b of one component: the load gives 0 where the access must not happen, the store does nothing there
-uint p2g_suld(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint mode) {
+uint p2g_suld(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint cb, uint mode) {
   uint off;
-  if (!p2g_surf_off(h, c, layer, dims, cb, 1u, mode, off)) return 0u;
+  if (!p2g_surf_off(h, s, c, layer, dims, cb, 1u, mode, off)) return 0u;
   return p2g_surf_ld(h, off, cb);
 }
-uint64_t p2g_suld64(uint64_t h, ivec3 c, int layer, uint dims, uint mode) {
+uint64_t p2g_suld64(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint mode) {
   uint off;
-  if (!p2g_surf_off(h, c, layer, dims, 8u, 1u, mode, off)) return 0ul;
+  if (!p2g_surf_off(h, s, c, layer, dims, 8u, 1u, mode, off)) return 0ul;
   return p2g_surf_ld64(h, off);
 }
-void p2g_sust(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint mode, uint v) {
+void p2g_sust(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint cb, uint mode, uint v) {
   uint off;
-  if (p2g_surf_off(h, c, layer, dims, cb, 1u, mode, off)) p2g_surf_st(h, off, cb, v);
+  if (p2g_surf_off(h, s, c, layer, dims, cb, 1u, mode, off)) p2g_surf_st(h, off, cb, v);
 }
 // ... and of n = 2 or 4 components of at most 32 bits (v.x first; no loop: lavapipe's loop budget counts loops)
-uvec4 p2g_suldv(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode) {
+uvec4 p2g_suldv(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode) {
   uint off;
-  if (!p2g_surf_off(h, c, layer, dims, cb, n, mode, off)) return uvec4(0u);
+  if (!p2g_surf_off(h, s, c, layer, dims, cb, n, mode, off)) return uvec4(0u);
   uvec4 v = uvec4(p2g_surf_ld(h, off, cb), p2g_surf_ld(h, off + cb, cb), 0u, 0u);
   if (n > 2u) v.zw = uvec2(p2g_surf_ld(h, off + 2u * cb, cb), p2g_surf_ld(h, off + 3u * cb, cb));
   return v;
 }
-void p2g_sustv(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode, uvec4 v) {
+void p2g_sustv(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode, uvec4 v) {
   uint off;
-  if (!p2g_surf_off(h, c, layer, dims, cb, n, mode, off)) return;
+  if (!p2g_surf_off(h, s, c, layer, dims, cb, n, mode, off)) return;
   // 8/16-bit components that fill whole 32-bit words from a word boundary (v2/v4.b16, v4.b8): one 32-bit store per
   // word, the same bytes. On NVIDIA's Vulkan driver 16-bit stores are slow: K's 16-bit surface stores were 6.7 of
   // its 11.6 ms native, and a pair of them as one 32-bit store took 80 % of the pair's cost away (docs/GPU_BENCH.md,
@@ -146,10 +161,12 @@ void p2g_sustv(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint 
     p2g_surf_st(h, off + 3u * cb, cb, v.w);
   }
 }
-void p2g_sust64(uint64_t h, ivec3 c, int layer, uint dims, uint mode, uint64_t v) {
+void p2g_sust64(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint mode, uint64_t v) {
   uint off;
-  if (p2g_surf_off(h, c, layer, dims, 8u, 1u, mode, off)) p2g_surf_st64(h, off, v);
+  if (p2g_surf_off(h, s, c, layer, dims, 8u, 1u, mode, off)) p2g_surf_st64(h, off, v);
 }
+// The image state of each image of the manifest (its slot), set by the runner (P2GImgState above).
+layout(constant_id = 256) const uint P2G_IMG0 = 0u;  // surface at parameter offset 0
 
 void main() {
   uint rs4 = 0u;
@@ -181,41 +198,41 @@ void main() {
   // ptx:37  mov.u32 	%r8, 0;
   uint r8 = 0u;
   // ptx:38  sust.b.2d.b16.zero 	[%rd1, {%r6, %r8}], {%rs4};
-  p2g_sust(rd1 /* p0_u64 */, ivec3(int(r6), int(r8), 0), 0, 2u, 2u, 2u, rs4);
+  p2g_sust(rd1 /* p0_u64 */, P2G_IMG0, ivec3(int(r6), int(r8), 0), 0, 2u, 2u, 2u, rs4);
   // ptx:39  add.s16 	%rs5, %rs4, 1;
   uint rs5 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs4), 0, 16) + 1), 0, 16)) & 0x0000FFFFu);
   // ptx:40  or.b32  	%r9, %r6, 2;
   uint r9 = r6 | 2u;
   // ptx:41  sust.b.2d.b16.zero 	[%rd1, {%r9, %r8}], {%rs5};
-  p2g_sust(rd1 /* p0_u64 */, ivec3(int(r9), int(r8), 0), 0, 2u, 2u, 2u, rs5);
+  p2g_sust(rd1 /* p0_u64 */, P2G_IMG0, ivec3(int(r9), int(r8), 0), 0, 2u, 2u, 2u, rs5);
   // ptx:42  add.s16 	%rs6, %rs4, 2;
   uint rs6 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs4), 0, 16) + 2), 0, 16)) & 0x0000FFFFu);
   // ptx:43  mov.u32 	%r10, 1;
   uint r10 = 1u;
   // ptx:44  sust.b.2d.b16.zero 	[%rd1, {%r9, %r10}], {%rs6};
-  p2g_sust(rd1 /* p0_u64 */, ivec3(int(r9), int(r10), 0), 0, 2u, 2u, 2u, rs6);
+  p2g_sust(rd1 /* p0_u64 */, P2G_IMG0, ivec3(int(r9), int(r10), 0), 0, 2u, 2u, 2u, rs6);
   // ptx:45  add.s16 	%rs7, %rs4, 3;
   uint rs7 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs4), 0, 16) + 3), 0, 16)) & 0x0000FFFFu);
   // ptx:46  add.s32 	%r11, %r6, 4;
   // ptx:47  sust.b.2d.b16.zero 	[%rd1, {%r11, %r10}], {%rs7};
-  p2g_sust(rd1 /* p0_u64 */, ivec3(int(uint(int(r6) + 4)), int(r10), 0), 0, 2u, 2u, 2u, rs7);
+  p2g_sust(rd1 /* p0_u64 */, P2G_IMG0, ivec3(int(uint(int(r6) + 4)), int(r10), 0), 0, 2u, 2u, 2u, rs7);
   // ptx:48  add.s16 	%rs8, %rs4, 4;
   uint rs8 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs4), 0, 16) + 4), 0, 16)) & 0x0000FFFFu);
   // ptx:49  sust.b.2d.b16.zero 	[%rd1, {%r6, %r7}], {%rs8};
-  p2g_sust(rd1 /* p0_u64 */, ivec3(int(r6), int(r7), 0), 0, 2u, 2u, 2u, rs8);
+  p2g_sust(rd1 /* p0_u64 */, P2G_IMG0, ivec3(int(r6), int(r7), 0), 0, 2u, 2u, 2u, rs8);
   // ptx:50  add.s16 	%rs9, %rs4, 5;
   uint rs9 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs4), 0, 16) + 5), 0, 16)) & 0x0000FFFFu);
   // ptx:51  sust.b.2d.b16.zero 	[%rd1, {%r6, %r7}], {%rs9};
-  p2g_sust(rd1 /* p0_u64 */, ivec3(int(r6), int(r7), 0), 0, 2u, 2u, 2u, rs9);
+  p2g_sust(rd1 /* p0_u64 */, P2G_IMG0, ivec3(int(r6), int(r7), 0), 0, 2u, 2u, 2u, rs9);
   // ptx:52  add.s16 	%rs10, %rs4, 6;
   uint rs10 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs4), 0, 16) + 6), 0, 16)) & 0x0000FFFFu);
   // ptx:53  sust.b.2d.b16.zero 	[%rd1, {%r6, %r5}], {%rs10};
-  p2g_sust(rd1 /* p0_u64 */, ivec3(int(r6), int(r5), 0), 0, 2u, 2u, 2u, rs10);
+  p2g_sust(rd1 /* p0_u64 */, P2G_IMG0, ivec3(int(r6), int(r5), 0), 0, 2u, 2u, 2u, rs10);
   // ptx:54  add.s16 	%rs11, %rs4, 7;
   uint rs11 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs4), 0, 16) + 7), 0, 16)) & 0x0000FFFFu);
   // ptx:55  add.s32 	%r12, %r6, 6;
   // ptx:56  sust.b.2d.b16.zero 	[%rd1, {%r12, %r5}], {%rs11};
-  p2g_sust(rd1 /* p0_u64 */, ivec3(int(uint(int(r6) + 6)), int(r5), 0), 0, 2u, 2u, 2u, rs11);
+  p2g_sust(rd1 /* p0_u64 */, P2G_IMG0, ivec3(int(uint(int(r6) + 6)), int(r5), 0), 0, 2u, 2u, 2u, rs11);
   // ptx:57  ret;
   return;
 }

@@ -236,7 +236,14 @@ float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
 // Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
 // by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal one
 // fails it). p2g_redo() after the region: true when a result was tiny (|r| <= 2^-126, zeros included) or the device
-// fact P2G_F32_FAST does not hold; then the region's exact replay computes every value again. NaN needs no replay
+// fact P2G_F32_FAST does not hold; then the region's check p2g_check_<n> runs the device's pass again with the
+// zero-aware forms below (p2g_faddz ...), and only if a result is still tiny does the exact replay compute every
+// value again. A zero that is exact on every device is no reason to replay: a sum of opposite operands (a == -b),
+// and a product or fma with a zero factor (fma then gives c, which is not subnormal either). The operands of a
+// region's operations are never subnormal (p2g_in; a tiny result fails the region anyway), so these zeros are
+// IEEE's results on a device that flushes subnormals too. Counting every zero replayed 2.30 % of K's region
+// executions on its 720p inputs (39.7 % of one region's); without those zeros 0.011 %. The zero test is in the
+// check only: in every operation it cost bench/f32_heavy 4.17 -> 9.71 ms on the H200 (docs/GPU_BENCH.md). NaN needs no replay
 // where the fact holds: the device's NaN results are PTX's 0x7FFFFFFF, and min(p2g_m, NaN) leaves p2g_m (a device
 // whose min() gave NaN would only replay more). Testing NaN too made bench/f32_heavy, whose values mostly end as
 // NaN, replay nearly every region: 53 ms against 4.3 ms (docs/GPU_BENCH.md). The short forms hold no exact path
@@ -256,6 +263,23 @@ float p2g_fmul(float a, float b) {
 float p2g_ffma(float a, float b, float c) {
   precise float r = fma(a, b, c);
   p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+// The zero-aware forms of a region's check: an exact zero (opposite operands; a zero factor) counts as no tiny result.
+float p2g_faddz(float a, float b) {
+  precise float r = a + b;
+  p2g_m = min(p2g_m, a == -b ? 1.0 : abs(r));
+  return r;
+}
+float p2g_fsubz(float a, float b) { return p2g_faddz(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmulz(float a, float b) {
+  precise float r = a * b;
+  p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r));
+  return r;
+}
+float p2g_ffmaz(float a, float b, float c) {
+  precise float r = fma(a, b, c);
+  p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r));
   return r;
 }
 float p2g_in(float x) {
@@ -288,23 +312,37 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer P2G
   uint addr0, addr1, addr2, normalized, flags, channels;
 };
 
+// What the runner knew of the image when it created the pipeline: the specialization constant P2G_IMG<slot> of the
+// instruction's image (one per image of the manifest's `images`). 0: nothing, every field is read from the record;
+// else bit 31 and the record's own values (runtime/common/images.h imageState): the helpers, inlined per call, then
+// fold away the formats, filters and address modes that the image does not have.
+struct P2GImgState { uint format, channels, cbytes, filterMode, addr0, addr1, addr2, normalized, flags; };
+P2GImgState p2g_img_state(P2GImage d, uint s) {
+  if (s < 0x80000000u)
+    return P2GImgState(d.format, d.channels, d.texelBytes / d.channels, d.filterMode, d.addr0, d.addr1, d.addr2,
+                       d.normalized, d.flags);
+  return P2GImgState(s & 15u, (s >> 4) & 7u, (s >> 8) & 7u, (s >> 12) & 1u, (s >> 13) & 3u, (s >> 15) & 3u,
+                     (s >> 17) & 3u, (s >> 19) & 1u, (s >> 20) & 0x3FFu);
+}
+
 // txq/suq: 0 width, 1 height, 2 depth, 3 normalized_coords, 4 filter_mode, 5..7 addr_mode_0..2, 8 array_size,
 // 9 num_mipmap_levels. Address modes in PTX's numbering (wrap 0, mirror 1, clamp_to_edge 3, clamp_to_border 4).
 uint p2g_txq_addr(uint m) { return m == 0u ? 0u : m == 1u ? 3u : m == 2u ? 1u : 4u; }
-uint p2g_txq(uint64_t h, uint what) {
+uint p2g_txq(uint64_t h, uint s, uint what) {
   P2GImage d = P2GImage(h);
-  bool layered = (d.flags & 1u) != 0u;
+  P2GImgState st = p2g_img_state(d, s);
+  bool layered = (st.flags & 1u) != 0u;
   switch (what) {
     case 0u: return d.width;
     case 1u: return d.height;
     // depth: measured on the H200 (tex/txq_dims): 0 for 1D/2D textures and 2D surfaces, the layer count for a
     // layered texture, the depth of a 3D image.
-    case 2u: return layered || ((d.flags >> 8) & 0xFFu) == 3u ? d.depth : 0u;
-    case 3u: return d.normalized;
-    case 4u: return d.filterMode;
-    case 5u: return p2g_txq_addr(d.addr0);
-    case 6u: return p2g_txq_addr(d.addr1);
-    case 7u: return p2g_txq_addr(d.addr2);
+    case 2u: return layered || ((st.flags >> 8) & 0xFFu) == 3u ? d.depth : 0u;
+    case 3u: return st.normalized;
+    case 4u: return st.filterMode;
+    case 5u: return p2g_txq_addr(st.addr0);
+    case 6u: return p2g_txq_addr(st.addr1);
+    case 7u: return p2g_txq_addr(st.addr2);
     case 8u: return layered ? d.depth : 1u;
     default: return 1u;
   }
@@ -313,10 +351,11 @@ uint p2g_txq(uint64_t h, uint what) {
 // suld.b/sust.b: the byte offset of an access of `n` components of `cb` bytes at byte x. False when the access must
 // not happen (.trap and .zero out of range: mode 0/2); .clamp (mode 1) moves it to the nearest texel. The offset is
 // aligned down to the component size (hypothesis: the hardware ignores those address bits; docs/TEXTURES.md).
-bool p2g_surf_off(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode, out uint off) {
+bool p2g_surf_off(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode, out uint off) {
   P2GImage d = P2GImage(h);
-  bool layered = (d.flags & 1u) != 0u;
-  int wb = int(d.width * d.texelBytes), size = int(cb * n);
+  P2GImgState st = p2g_img_state(d, s);
+  bool layered = (st.flags & 1u) != 0u;
+  int wb = int(d.width * (st.cbytes * st.channels)), size = int(cb * n);
   int hh = dims > 1u ? int(d.height) : 1;
   int zn = (layered || dims > 2u) ? int(d.depth) : 1;
   int x = c.x, y = dims > 1u ? c.y : 0, z = layered ? layer : dims > 2u ? c.z : 0;
@@ -358,31 +397,31 @@ void p2g_surf_st64(uint64_t h, uint off, uint64_t v) {
 }
 
 // suld.b/sust.b of one component: the load gives 0 where the access must not happen, the store does nothing there
-uint p2g_suld(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint mode) {
+uint p2g_suld(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint cb, uint mode) {
   uint off;
-  if (!p2g_surf_off(h, c, layer, dims, cb, 1u, mode, off)) return 0u;
+  if (!p2g_surf_off(h, s, c, layer, dims, cb, 1u, mode, off)) return 0u;
   return p2g_surf_ld(h, off, cb);
 }
-uint64_t p2g_suld64(uint64_t h, ivec3 c, int layer, uint dims, uint mode) {
+uint64_t p2g_suld64(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint mode) {
   uint off;
-  if (!p2g_surf_off(h, c, layer, dims, 8u, 1u, mode, off)) return 0ul;
+  if (!p2g_surf_off(h, s, c, layer, dims, 8u, 1u, mode, off)) return 0ul;
   return p2g_surf_ld64(h, off);
 }
-void p2g_sust(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint mode, uint v) {
+void p2g_sust(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint cb, uint mode, uint v) {
   uint off;
-  if (p2g_surf_off(h, c, layer, dims, cb, 1u, mode, off)) p2g_surf_st(h, off, cb, v);
+  if (p2g_surf_off(h, s, c, layer, dims, cb, 1u, mode, off)) p2g_surf_st(h, off, cb, v);
 }
 // ... and of n = 2 or 4 components of at most 32 bits (v.x first; no loop: lavapipe's loop budget counts loops)
-uvec4 p2g_suldv(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode) {
+uvec4 p2g_suldv(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode) {
   uint off;
-  if (!p2g_surf_off(h, c, layer, dims, cb, n, mode, off)) return uvec4(0u);
+  if (!p2g_surf_off(h, s, c, layer, dims, cb, n, mode, off)) return uvec4(0u);
   uvec4 v = uvec4(p2g_surf_ld(h, off, cb), p2g_surf_ld(h, off + cb, cb), 0u, 0u);
   if (n > 2u) v.zw = uvec2(p2g_surf_ld(h, off + 2u * cb, cb), p2g_surf_ld(h, off + 3u * cb, cb));
   return v;
 }
-void p2g_sustv(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode, uvec4 v) {
+void p2g_sustv(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode, uvec4 v) {
   uint off;
-  if (!p2g_surf_off(h, c, layer, dims, cb, n, mode, off)) return;
+  if (!p2g_surf_off(h, s, c, layer, dims, cb, n, mode, off)) return;
   // 8/16-bit components that fill whole 32-bit words from a word boundary (v2/v4.b16, v4.b8): one 32-bit store per
   // word, the same bytes. On NVIDIA's Vulkan driver 16-bit stores are slow: K's 16-bit surface stores were 6.7 of
   // its 11.6 ms native, and a pair of them as one 32-bit store took 80 % of the pair's cost away (docs/GPU_BENCH.md,
@@ -404,16 +443,29 @@ void p2g_sustv(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint 
     p2g_surf_st(h, off + 3u * cb, cb, v.w);
   }
 }
-void p2g_sust64(uint64_t h, ivec3 c, int layer, uint dims, uint mode, uint64_t v) {
+void p2g_sust64(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint mode, uint64_t v) {
   uint off;
-  if (p2g_surf_off(h, c, layer, dims, 8u, 1u, mode, off)) p2g_surf_st64(h, off, v);
+  if (p2g_surf_off(h, s, c, layer, dims, 8u, 1u, mode, off)) p2g_surf_st64(h, off, v);
 }
+// The image state of each image of the manifest (its slot), set by the runner (P2GImgState above).
+layout(constant_id = 256) const uint P2G_IMG0 = 0u;  // surface at parameter offset 0
+layout(constant_id = 257) const uint P2G_IMG1 = 0u;  // surface at parameter offset 8
+layout(constant_id = 258) const uint P2G_IMG2 = 0u;  // surface at parameter offset 16
+layout(constant_id = 259) const uint P2G_IMG3 = 0u;  // surface at parameter offset 24
+layout(constant_id = 260) const uint P2G_IMG4 = 0u;  // surface at parameter offset 32
+layout(constant_id = 261) const uint P2G_IMG5 = 0u;  // surface at parameter offset 40
+layout(constant_id = 262) const uint P2G_IMG6 = 0u;  // surface at parameter offset 48
+layout(constant_id = 263) const uint P2G_IMG7 = 0u;  // surface at parameter offset 56
 
 // The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
 // statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
 // a result that was not normal.
 void p2g_exact_1(float f1, uint r6, out uint r21) {
   r21 = floatBitsToUint(p2g_fmul(f1, uintBitsToFloat(r6), false));
+}
+void p2g_check_1(float f1, uint r6, out uint r21) {
+  r21 = floatBitsToUint(p2g_fmulz(p2g_in(f1), p2g_in(uintBitsToFloat(r6))));
+  if (p2g_redo()) p2g_exact_1(f1, r6, r21);
 }
 
 void main() {
@@ -471,32 +523,33 @@ void main() {
     uint r17 = uint(int(r4) + -16);
     // ptx:51  add.s32 	%r18, %r2, -1;
     // ptx:52  suld.b.2d.v4.b16.zero {%rs1, %rs10, %rs11, %rs12}, [%rd2, {%r17, %r18}];
-    uvec4 t1 = p2g_suldv(rd2 /* p0_u64 */, ivec3(int(r17), int(uint(int(r2) + -1)), 0), 0, 2u, 2u, 4u, 2u);
+    uvec4 t1 = p2g_suldv(rd2 /* p0_u64 */, P2G_IMG0, ivec3(int(r17), int(uint(int(r2) + -1)), 0), 0, 2u, 2u, 4u, 2u);
     uint rs1 = t1.x;
     uint rs10 = t1.y;
     uint rs11 = t1.z;
     uint rs12 = t1.w;
     // ptx:53  sust.b.2d.v4.b16.trap 	[%rd3, {%r4, %r2}], {%rs1, %rs10, %rs11, %rs12};
-    p2g_sustv(rd3 /* p8_u64 */, ivec3(int(r4), int(r2), 0), 0, 2u, 2u, 4u, 0u, uvec4(rs1, rs10, rs11, rs12));
+    p2g_sustv(rd3 /* p8_u64 */, P2G_IMG1, ivec3(int(r4), int(r2), 0), 0, 2u, 2u, 4u, 0u, uvec4(rs1, rs10, rs11, rs12));
     // ptx:54  shl.b32 	%r5, %r1, 2;
     uint r5 = r1 << 2u;
     // ptx:55  add.s32 	%r19, %r5, -12;
+    uint r19 = uint(int(r5) + -12);
     // ptx:56  add.s32 	%r20, %r2, 2;
     // ptx:57  suld.b.2d.b32.clamp {%r6}, [%rd4, {%r19, %r20}];
-    uint r6 = p2g_suld(rd4 /* p16_u64 */, ivec3(int(uint(int(r5) + -12)), int(uint(int(r2) + 2)), 0), 0, 2u, 4u, 1u);
+    uint r6 = p2g_suld(rd4 /* p16_u64 */, P2G_IMG2, ivec3(int(r19), int(uint(int(r2) + 2)), 0), 0, 2u, 4u, 1u);
     // ptx:58  mov.b32 	%f2, %r6;
     // ptx:59  mul.f32 	%f3, %f1, %f2;
     // ptx:60  mov.b32 	%r21, %f3;
     uint r21 = floatBitsToUint(p2g_fmul(p2g_in(f1), p2g_in(uintBitsToFloat(r6))));
-    if (p2g_redo()) p2g_exact_1(f1, r6, r21);
+    if (p2g_redo()) p2g_check_1(f1, r6, r21);
     // ptx:61  sust.b.2d.b32.trap 	[%rd5, {%r5, %r2}], {%r21};
-    p2g_sust(rd5 /* p24_u64 */, ivec3(int(r5), int(r2), 0), 0, 2u, 4u, 0u, r21);
+    p2g_sust(rd5 /* p24_u64 */, P2G_IMG3, ivec3(int(r5), int(r2), 0), 0, 2u, 4u, 0u, r21);
     // ptx:62  setp.eq.s32 	%p4, %r1, 0;
     // ptx:63  @%p4 bra 	$L__BB0_5;
     if (int(r1) == 0) {
       // ptx:77  mov.u32 	%r27, -20;
       // ptx:78  sust.b.2d.b32.clamp 	[%rd6, {%r27, %r2}], {%r6};
-      p2g_sust(rd6 /* p32_u64 */, ivec3(int(0xFFFFFFECu), int(r2), 0), 0, 2u, 4u, 1u, r6);
+      p2g_sust(rd6 /* p32_u64 */, P2G_IMG4, ivec3(int(0xFFFFFFECu), int(r2), 0), 0, 2u, 4u, 1u, r6);
       // ptx:79  bra.uni 	$L__BB0_6;
     } else {
       // ptx:65  add.s32 	%r22, %r9, -1;
@@ -506,7 +559,7 @@ void main() {
         // ptx:71  shl.b32 	%r25, %r9, 2;
         // ptx:72  add.s32 	%r26, %r25, 12;
         // ptx:73  sust.b.2d.b32.clamp 	[%rd6, {%r26, %r2}], {%r6};
-        p2g_sust(rd6 /* p32_u64 */, ivec3(int(uint(int(r9 << 2u) + 12)), int(r2), 0), 0, 2u, 4u, 1u, r6);
+        p2g_sust(rd6 /* p32_u64 */, P2G_IMG4, ivec3(int(uint(int(r9 << 2u) + 12)), int(r2), 0), 0, 2u, 4u, 1u, r6);
         // ptx:74  bra.uni 	$L__BB0_6;
       } else {
         // ptx:68  bra.uni 	$L__BB0_3;
@@ -515,29 +568,32 @@ void main() {
         // ptx:84  mov.b32 	%r24, %f4;
         uint r24 = floatBitsToUint(p2g_f32_canon(p2g_s2f32(int(int(uint(int(r1) * 100 + int(r2)))), 0)));
         // ptx:85  sust.b.2d.b32.trap 	[%rd6, {%r5, %r2}], {%r24};
-        p2g_sust(rd6 /* p32_u64 */, ivec3(int(r5), int(r2), 0), 0, 2u, 4u, 0u, r24);
+        p2g_sust(rd6 /* p32_u64 */, P2G_IMG4, ivec3(int(r5), int(r2), 0), 0, 2u, 4u, 0u, r24);
       }
     }
     // ptx:88  add.s32 	%r28, %r9, %r1;
     // ptx:89  shl.b32 	%r29, %r28, 2;
+    uint r29 = uint(int(r9) + int(r1)) << 2u;
     // ptx:90  mov.u32 	%r30, -1082130432;
     // ptx:91  sust.b.2d.b32.zero 	[%rd6, {%r29, %r2}], {%r30};
-    p2g_sust(rd6 /* p32_u64 */, ivec3(int(uint(int(r9) + int(r1)) << 2u), int(r2), 0), 0, 2u, 4u, 2u, 0xBF800000u);
+    p2g_sust(rd6 /* p32_u64 */, P2G_IMG4, ivec3(int(r29), int(r2), 0), 0, 2u, 4u, 2u, 0xBF800000u);
     // ptx:92  cvt.u16.u32 	%rs13, %r1;
     uint64_t t2 = uint64_t(r1);
     // ptx:93  xor.b16  	%rs14, %rs1, %rs13;
+    uint rs14 = rs1 ^ (uint(uint64_t(t2)) & 65535u);
     // ptx:94  shl.b32 	%r31, %r1, 1;
     // ptx:95  sust.b.2d.b16.trap 	[%rd7, {%r31, %r2}], {%rs14};
-    p2g_sust(rd7 /* p40_u64 */, ivec3(int(r1 << 1u), int(r2), 0), 0, 2u, 2u, 0u, (rs1 ^ (uint(uint64_t(t2)) & 65535u)));
+    p2g_sust(rd7 /* p40_u64 */, P2G_IMG5, ivec3(int(r1 << 1u), int(r2), 0), 0, 2u, 2u, 0u, rs14);
     // ptx:96  mul.lo.s32 	%r32, %r2, 13;
     // ptx:97  mad.lo.s32 	%r33, %r1, 7, %r32;
     // ptx:98  cvt.u16.u32 	%rs15, %r33;
     uint64_t t3 = uint64_t(uint(int(r1) * 7 + int(uint(int(r2) * 13))));
     // ptx:99  and.b16  	%rs16, %rs15, 255;
+    uint rs16 = (uint(uint64_t(t3)) & 65535u) & 255u;
     // ptx:100  sust.b.2d.b8.trap 	[%rd8, {%r1, %r2}], {%rs16};
-    p2g_sust(rd8 /* p48_u64 */, ivec3(int(r1), int(r2), 0), 0, 2u, 1u, 0u, ((uint(uint64_t(t3)) & 65535u) & 255u));
+    p2g_sust(rd8 /* p48_u64 */, P2G_IMG6, ivec3(int(r1), int(r2), 0), 0, 2u, 1u, 0u, rs16);
     // ptx:101  suld.b.2d.b64.trap {%rd10}, [%rd9, {%r4, %r2}];
-    uint64_t rd10 = p2g_suld64(rd9 /* p56_u64 */, ivec3(int(r4), int(r2), 0), 0, 2u, 0u);
+    uint64_t rd10 = p2g_suld64(rd9 /* p56_u64 */, P2G_IMG7, ivec3(int(r4), int(r2), 0), 0, 2u, 0u);
     // ptx:102  add.s32 	%r34, %r1, 1;
     // ptx:103  cvt.u64.u32 	%rd11, %r34;
     uint64_t t4 = uint64_t(uint(int(r1) + 1));
@@ -545,7 +601,7 @@ void main() {
     // ptx:105  xor.b64  	%rd13, %rd10, %rd12;
     uint64_t rd13 = packUint2x32(unpackUint2x32(rd10) ^ unpackUint2x32(uint64_t(t4) << 40u));
     // ptx:106  sust.b.2d.b64.trap 	[%rd9, {%r4, %r2}], {%rd13};
-    p2g_sust64(rd9 /* p56_u64 */, ivec3(int(r4), int(r2), 0), 0, 2u, 0u, rd13);
+    p2g_sust64(rd9 /* p56_u64 */, P2G_IMG7, ivec3(int(r4), int(r2), 0), 0, 2u, 0u, rd13);
   }
   // ptx:109  ret;
   return;

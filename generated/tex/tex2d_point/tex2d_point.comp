@@ -56,23 +56,37 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer P2G
   uint addr0, addr1, addr2, normalized, flags, channels;
 };
 
+// What the runner knew of the image when it created the pipeline: the specialization constant P2G_IMG<slot> of the
+// instruction's image (one per image of the manifest's `images`). 0: nothing, every field is read from the record;
+// else bit 31 and the record's own values (runtime/common/images.h imageState): the helpers, inlined per call, then
+// fold away the formats, filters and address modes that the image does not have.
+struct P2GImgState { uint format, channels, cbytes, filterMode, addr0, addr1, addr2, normalized, flags; };
+P2GImgState p2g_img_state(P2GImage d, uint s) {
+  if (s < 0x80000000u)
+    return P2GImgState(d.format, d.channels, d.texelBytes / d.channels, d.filterMode, d.addr0, d.addr1, d.addr2,
+                       d.normalized, d.flags);
+  return P2GImgState(s & 15u, (s >> 4) & 7u, (s >> 8) & 7u, (s >> 12) & 1u, (s >> 13) & 3u, (s >> 15) & 3u,
+                     (s >> 17) & 3u, (s >> 19) & 1u, (s >> 20) & 0x3FFu);
+}
+
 // txq/suq: 0 width, 1 height, 2 depth, 3 normalized_coords, 4 filter_mode, 5..7 addr_mode_0..2, 8 array_size,
 // 9 num_mipmap_levels. Address modes in PTX's numbering (wrap 0, mirror 1, clamp_to_edge 3, clamp_to_border 4).
 uint p2g_txq_addr(uint m) { return m == 0u ? 0u : m == 1u ? 3u : m == 2u ? 1u : 4u; }
-uint p2g_txq(uint64_t h, uint what) {
+uint p2g_txq(uint64_t h, uint s, uint what) {
   P2GImage d = P2GImage(h);
-  bool layered = (d.flags & 1u) != 0u;
+  P2GImgState st = p2g_img_state(d, s);
+  bool layered = (st.flags & 1u) != 0u;
   switch (what) {
     case 0u: return d.width;
     case 1u: return d.height;
     // depth: measured on the H200 (tex/txq_dims): 0 for 1D/2D textures and 2D surfaces, the layer count for a
     // layered texture, the depth of a 3D image.
-    case 2u: return layered || ((d.flags >> 8) & 0xFFu) == 3u ? d.depth : 0u;
-    case 3u: return d.normalized;
-    case 4u: return d.filterMode;
-    case 5u: return p2g_txq_addr(d.addr0);
-    case 6u: return p2g_txq_addr(d.addr1);
-    case 7u: return p2g_txq_addr(d.addr2);
+    case 2u: return layered || ((st.flags >> 8) & 0xFFu) == 3u ? d.depth : 0u;
+    case 3u: return st.normalized;
+    case 4u: return st.filterMode;
+    case 5u: return p2g_txq_addr(st.addr0);
+    case 6u: return p2g_txq_addr(st.addr1);
+    case 7u: return p2g_txq_addr(st.addr2);
     case 8u: return layered ? d.depth : 1u;
     default: return 1u;
   }
@@ -118,9 +132,9 @@ uint p2g_unorm8(uint b) { return p2g_tex_unorm(b, 8); }
 // integer channels as stored. Channels the format lacks read as 0, alpha included (measured: an r32f texture gives
 // (r, 0, 0, 0), ptx_corpus/tex/tex2d_point). Each 32-bit word of the texel is read once: texels of 1 or 2 bytes
 // sit inside one word, and larger ones start on a word (the record's pitches are multiples of the texel size).
-uvec4 p2g_img_texel(P2GImage d, int x, int y, int z, bool raw) {
-  uint off = uint(z) * d.slicePitch + uint(y) * d.rowPitch + uint(x) * d.texelBytes;
-  uint cb = d.texelBytes / d.channels, n = d.channels;
+uvec4 p2g_img_texel(P2GImage d, P2GImgState st, int x, int y, int z, bool raw) {
+  uint cb = st.cbytes, n = st.channels;
+  uint off = uint(z) * d.slicePitch + uint(y) * d.rowPitch + uint(x) * (cb * n);
   uint64_t a = d.texels + uint64_t(off & ~3u);
   uint w0 = P2GU32(a).v;
   uvec4 r = uvec4(0u);
@@ -209,12 +223,12 @@ ivec4 p2g_tex_wslice(int ax, int ay, int W) {
 
 // One tap: address modes per axis, then the texel (raw: as stored, see p2g_img_texel); border taps are the border
 // colour (0, 0, 0, 0).
-uvec4 p2g_tex_tap(P2GImage d, int x, int y, int z, uint dims, bool raw) {
-  x = p2g_tex_address(x, int(d.width), d.addr0);
-  if (dims > 1u) y = p2g_tex_address(y, int(d.height), d.addr1);
-  if (dims > 2u) z = p2g_tex_address(z, int(d.depth), d.addr2);
+uvec4 p2g_tex_tap(P2GImage d, P2GImgState st, int x, int y, int z, uint dims, bool raw) {
+  x = p2g_tex_address(x, int(d.width), st.addr0);
+  if (dims > 1u) y = p2g_tex_address(y, int(d.height), st.addr1);
+  if (dims > 2u) z = p2g_tex_address(z, int(d.depth), st.addr2);
   if (x < 0 || y < 0 || z < 0) return uvec4(0u);
-  return p2g_img_texel(d, x, y, z, raw);
+  return p2g_img_texel(d, st, x, y, z, raw);
 }
 
 // Float texels (f16 or f32 bits per component; f16: mb 10 fraction bits, eb 5 exponent bits; f32: 23 and 8) as
@@ -357,46 +371,47 @@ uint p2g_tex_fin(int64_t Sa, int ea, int64_t Sb, int eb, bool isH) {
 // Results are bits (f32 for float and unorm formats). `layer` selects the slice of a layered texture (clamped to
 // the layers there are). Taps are spelled out rather than indexed: llvmpipe lowers indexed local arrays to
 // if-ladders.
-uvec4 p2g_tex(uint64_t h, vec3 c, int layer, uint dims) {
+uvec4 p2g_tex(uint64_t h, uint s, vec3 c, int layer, uint dims) {
   P2GImage d = P2GImage(h);
-  int zl = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
-  int64_t px = p2g_tex_pos(c.x, d.width, d.normalized, d.addr0);
-  int64_t py = dims > 1u ? p2g_tex_pos(c.y, d.height, d.normalized, d.addr1) : int64_t(0);
-  int64_t pz = dims > 2u ? p2g_tex_pos(c.z, d.depth, d.normalized, d.addr2) : int64_t(0);
-  if (d.filterMode != 1u) {
+  P2GImgState st = p2g_img_state(d, s);
+  int zl = (st.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
+  int64_t px = p2g_tex_pos(c.x, d.width, st.normalized, st.addr0);
+  int64_t py = dims > 1u ? p2g_tex_pos(c.y, d.height, st.normalized, st.addr1) : int64_t(0);
+  int64_t pz = dims > 2u ? p2g_tex_pos(c.z, d.depth, st.normalized, st.addr2) : int64_t(0);
+  if (st.filterMode != 1u) {
     int z = dims > 2u ? int(pz >> P2G_TEX_FIX_BITS) : zl;
-    return p2g_tex_tap(d, int(px >> P2G_TEX_FIX_BITS), int(py >> P2G_TEX_FIX_BITS), z, dims, false);
+    return p2g_tex_tap(d, st, int(px >> P2G_TEX_FIX_BITS), int(py >> P2G_TEX_FIX_BITS), z, dims, false);
   }
   int qx = p2g_tex_lin(px), qy = dims > 1u ? p2g_tex_lin(py) : 0, qz = dims > 2u ? p2g_tex_lin(pz) : zl << 8;
   // A 1D texture is filtered as a 2D one of height 1 sampled at y = 0, i.e. half a texel above its row: under the
   // border mode the row above is the border colour (0) with weight 1/2, which halves every linear sample
   // (ptx_corpus/outside/tex_coord_range_1d nBorderL, uBorderL: 0.25 between texels 0 and 1, 63.75 between 127 and
   // 128 on the H200); under the other modes that row is the same texel and nothing changes. Layered 1D: unmeasured.
-  bool halfBorder = dims == 1u && (d.flags & 1u) == 0u && d.addr1 == 3u;
+  bool halfBorder = dims == 1u && (st.flags & 1u) == 0u && st.addr1 == 3u;
   if (halfBorder) qy = -128;
-  if (d.addr0 == 1u) qx = clamp(qx, 0, int(d.width - 1u) << 8);
-  if (dims > 1u && d.addr1 == 1u) qy = clamp(qy, 0, int(d.height - 1u) << 8);
-  if (dims > 2u && d.addr2 == 1u) qz = clamp(qz, 0, int(d.depth - 1u) << 8);
+  if (st.addr0 == 1u) qx = clamp(qx, 0, int(d.width - 1u) << 8);
+  if (dims > 1u && st.addr1 == 1u) qy = clamp(qy, 0, int(d.height - 1u) << 8);
+  if (dims > 2u && st.addr2 == 1u) qz = clamp(qz, 0, int(d.depth - 1u) << 8);
   int x = qx >> 8, y = qy >> 8, z = qz >> 8;
   int ax = qx & 255, ay = qy & 255, az = qz & 255;
   ivec4 wa = p2g_tex_wslice(ax, ay, 256 - az), wb = az != 0 ? p2g_tex_wslice(ax, ay, az) : ivec4(0);
   // The taps as stored; taps with weight 0 are not read.
   uvec4 z4 = uvec4(0u);
-  uvec4 a0 = wa.x != 0 && !halfBorder ? p2g_tex_tap(d, x, y, z, dims, true) : z4;
-  uvec4 a1 = wa.y != 0 && !halfBorder ? p2g_tex_tap(d, x + 1, y, z, dims, true) : z4;
-  uvec4 a2 = wa.z != 0 ? p2g_tex_tap(d, x, y + 1, z, dims, true) : z4;
-  uvec4 a3 = wa.w != 0 ? p2g_tex_tap(d, x + 1, y + 1, z, dims, true) : z4;
-  uvec4 b0 = wb.x != 0 ? p2g_tex_tap(d, x, y, z + 1, dims, true) : z4;
-  uvec4 b1 = wb.y != 0 ? p2g_tex_tap(d, x + 1, y, z + 1, dims, true) : z4;
-  uvec4 b2 = wb.z != 0 ? p2g_tex_tap(d, x, y + 1, z + 1, dims, true) : z4;
-  uvec4 b3 = wb.w != 0 ? p2g_tex_tap(d, x + 1, y + 1, z + 1, dims, true) : z4;
-  if (d.format <= 2u) {  // unorm8
+  uvec4 a0 = wa.x != 0 && !halfBorder ? p2g_tex_tap(d, st, x, y, z, dims, true) : z4;
+  uvec4 a1 = wa.y != 0 && !halfBorder ? p2g_tex_tap(d, st, x + 1, y, z, dims, true) : z4;
+  uvec4 a2 = wa.z != 0 ? p2g_tex_tap(d, st, x, y + 1, z, dims, true) : z4;
+  uvec4 a3 = wa.w != 0 ? p2g_tex_tap(d, st, x + 1, y + 1, z, dims, true) : z4;
+  uvec4 b0 = wb.x != 0 ? p2g_tex_tap(d, st, x, y, z + 1, dims, true) : z4;
+  uvec4 b1 = wb.y != 0 ? p2g_tex_tap(d, st, x + 1, y, z + 1, dims, true) : z4;
+  uvec4 b2 = wb.z != 0 ? p2g_tex_tap(d, st, x, y + 1, z + 1, dims, true) : z4;
+  uvec4 b3 = wb.w != 0 ? p2g_tex_tap(d, st, x + 1, y + 1, z + 1, dims, true) : z4;
+  if (st.format <= 2u) {  // unorm8
     uvec4 S = uvec4(wa.x) * a0 + uvec4(wa.y) * a1 + uvec4(wa.z) * a2 + uvec4(wa.w) * a3 + uvec4(wb.x) * b0 +
               uvec4(wb.y) * b1 + uvec4(wb.z) * b2 + uvec4(wb.w) * b3;
     uvec4 u = min(S + ((S + 128u) >> 8), uvec4(65535u));
     return uvec4(p2g_tex_unorm(u.x, 16), p2g_tex_unorm(u.y, 16), p2g_tex_unorm(u.z, 16), p2g_tex_unorm(u.w, 16));
   }
-  bool isH = d.format <= 5u;
+  bool isH = st.format <= 5u;
   uvec4 inf = p2g_tex_inf(a0, a1, a2, a3, wa, isH) | p2g_tex_inf(b0, b1, b2, b3, wb, isH);
   uvec4 r;
   if (isH && wb == ivec4(0)) {  // f16 texels, one slice: 32-bit integers
@@ -421,25 +436,33 @@ uvec4 p2g_tex(uint64_t h, vec3 c, int layer, uint dims) {
 
 // tex with integer coordinates: the texel at those indices. Outside the image the result is 0 whatever the
 // address mode (measured for clamp and border: tex2d_intcoord); a layered texture's layer is clamped.
-uvec4 p2g_texi(uint64_t h, ivec3 c, int layer, uint dims) {
+uvec4 p2g_texi(uint64_t h, uint s, ivec3 c, int layer, uint dims) {
   P2GImage d = P2GImage(h);
-  int z = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : c.z;
+  P2GImgState st = p2g_img_state(d, s);
+  int z = (st.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : c.z;
   bool outside = c.x < 0 || c.x >= int(d.width) || (dims > 1u && (c.y < 0 || c.y >= int(d.height))) ||
              (dims > 2u && (z < 0 || z >= int(d.depth)));
   return outside ? uvec4(0u)
-                 : p2g_img_texel(d, c.x, dims > 1u ? c.y : 0, dims > 2u || (d.flags & 1u) != 0u ? z : 0, false);
+                 : p2g_img_texel(d, st, c.x, dims > 1u ? c.y : 0, dims > 2u || (st.flags & 1u) != 0u ? z : 0, false);
 }
 
 // tld4 (tex2Dgather): component `comp` of the 2x2 footprint linear filtering would use, in the order
 // (i0, j1), (i1, j1), (i1, j0), (i0, j0) (PTX ISA "tld4").
-uvec4 p2g_tld4(uint64_t h, vec2 c, int layer, uint comp) {
+uvec4 p2g_tld4(uint64_t h, uint s, vec2 c, int layer, uint comp) {
   P2GImage d = P2GImage(h);
-  int z = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
-  int x = p2g_tex_lin(p2g_tex_pos(c.x, d.width, d.normalized, d.addr0)) >> 8;
-  int y = p2g_tex_lin(p2g_tex_pos(c.y, d.height, d.normalized, d.addr1)) >> 8;
-  return uvec4(p2g_tex_tap(d, x, y + 1, z, 2u, false)[comp], p2g_tex_tap(d, x + 1, y + 1, z, 2u, false)[comp],
-               p2g_tex_tap(d, x + 1, y, z, 2u, false)[comp], p2g_tex_tap(d, x, y, z, 2u, false)[comp]);
+  P2GImgState st = p2g_img_state(d, s);
+  int z = (st.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
+  int x = p2g_tex_lin(p2g_tex_pos(c.x, d.width, st.normalized, st.addr0)) >> 8;
+  int y = p2g_tex_lin(p2g_tex_pos(c.y, d.height, st.normalized, st.addr1)) >> 8;
+  return uvec4(p2g_tex_tap(d, st, x, y + 1, z, 2u, false)[comp], p2g_tex_tap(d, st, x + 1, y + 1, z, 2u, false)[comp],
+               p2g_tex_tap(d, st, x + 1, y, z, 2u, false)[comp], p2g_tex_tap(d, st, x, y, z, 2u, false)[comp]);
 }
+// The image state of each image of the manifest (its slot), set by the runner (P2GImgState above).
+layout(constant_id = 256) const uint P2G_IMG0 = 0u;  // texture at parameter offset 0
+layout(constant_id = 257) const uint P2G_IMG1 = 0u;  // texture at parameter offset 8
+layout(constant_id = 258) const uint P2G_IMG2 = 0u;  // texture at parameter offset 16
+layout(constant_id = 259) const uint P2G_IMG3 = 0u;  // texture at parameter offset 24
+layout(constant_id = 260) const uint P2G_IMG4 = 0u;  // texture at parameter offset 32
 
 void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
@@ -501,7 +524,7 @@ void main() {
     // ptx:59  add.s64 	%rd16, %rd14, %rd15;
     uint64_t rd16 = uint64_t(int64_t(rd8) + int64_t(uint64_t(int64_t(int(uint(int(r1) * 5))) * int64_t(16))));
     // ptx:60  tex.2d.v4.f32.f32 	{%f9, %f10, %f11, %f12}, [%rd1, {%f1, %f2}];
-    uvec4 t7 = p2g_tex(rd1 /* p0_u64 */, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t7 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f1, f2, 0.0), 0, 2u);
     precise float f9 = uintBitsToFloat(t7.x);
     precise float f10 = uintBitsToFloat(t7.y);
     precise float f11 = uintBitsToFloat(t7.z);
@@ -512,7 +535,7 @@ void main() {
     P2GU32((rd16 + 8ul)).v = floatBitsToUint(f11);
     P2GU32((rd16 + 12ul)).v = floatBitsToUint(f12);
     // ptx:62  tex.2d.v4.f32.f32 	{%f13, %f14, %f15, %f16}, [%rd2, {%f5, %f6}];
-    uvec4 t8 = p2g_tex(rd2 /* p8_u64 */, vec3(f5, f6, 0.0), 0, 2u);
+    uvec4 t8 = p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f5, f6, 0.0), 0, 2u);
     precise float f13 = uintBitsToFloat(t8.x);
     precise float f14 = uintBitsToFloat(t8.y);
     precise float f15 = uintBitsToFloat(t8.z);
@@ -524,7 +547,7 @@ void main() {
     P2GU32((t9 + 8ul)).v = floatBitsToUint(f15);
     P2GU32((t9 + 12ul)).v = floatBitsToUint(f16);
     // ptx:64  tex.2d.v4.f32.f32 	{%f17, %f18, %f19, %f20}, [%rd3, {%f5, %f6}];
-    uvec4 t10 = p2g_tex(rd3 /* p16_u64 */, vec3(f5, f6, 0.0), 0, 2u);
+    uvec4 t10 = p2g_tex(rd3 /* p16_u64 */, P2G_IMG2, vec3(f5, f6, 0.0), 0, 2u);
     precise float f17 = uintBitsToFloat(t10.x);
     precise float f18 = uintBitsToFloat(t10.y);
     precise float f19 = uintBitsToFloat(t10.z);
@@ -536,7 +559,7 @@ void main() {
     P2GU32((t11 + 8ul)).v = floatBitsToUint(f19);
     P2GU32((t11 + 12ul)).v = floatBitsToUint(f20);
     // ptx:66  tex.2d.v4.f32.f32 	{%f21, %f22, %f23, %f24}, [%rd4, {%f5, %f6}];
-    uvec4 t12 = p2g_tex(rd4 /* p24_u64 */, vec3(f5, f6, 0.0), 0, 2u);
+    uvec4 t12 = p2g_tex(rd4 /* p24_u64 */, P2G_IMG3, vec3(f5, f6, 0.0), 0, 2u);
     precise float f21 = uintBitsToFloat(t12.x);
     precise float f22 = uintBitsToFloat(t12.y);
     precise float f23 = uintBitsToFloat(t12.z);
@@ -548,7 +571,7 @@ void main() {
     P2GU32((t13 + 8ul)).v = floatBitsToUint(f23);
     P2GU32((t13 + 12ul)).v = floatBitsToUint(f24);
     // ptx:68  tex.2d.v4.f32.f32 	{%f25, %f26, %f27, %f28}, [%rd5, {%f5, %f6}];
-    uvec4 t14 = p2g_tex(rd5 /* p32_u64 */, vec3(f5, f6, 0.0), 0, 2u);
+    uvec4 t14 = p2g_tex(rd5 /* p32_u64 */, P2G_IMG4, vec3(f5, f6, 0.0), 0, 2u);
     precise float f25 = uintBitsToFloat(t14.x);
     precise float f26 = uintBitsToFloat(t14.y);
     precise float f27 = uintBitsToFloat(t14.z);

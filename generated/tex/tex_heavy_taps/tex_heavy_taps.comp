@@ -286,7 +286,14 @@ float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
 // Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
 // by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal one
 // fails it). p2g_redo() after the region: true when a result was tiny (|r| <= 2^-126, zeros included) or the device
-// fact P2G_F32_FAST does not hold; then the region's exact replay computes every value again. NaN needs no replay
+// fact P2G_F32_FAST does not hold; then the region's check p2g_check_<n> runs the device's pass again with the
+// zero-aware forms below (p2g_faddz ...), and only if a result is still tiny does the exact replay compute every
+// value again. A zero that is exact on every device is no reason to replay: a sum of opposite operands (a == -b),
+// and a product or fma with a zero factor (fma then gives c, which is not subnormal either). The operands of a
+// region's operations are never subnormal (p2g_in; a tiny result fails the region anyway), so these zeros are
+// IEEE's results on a device that flushes subnormals too. Counting every zero replayed 2.30 % of K's region
+// executions on its 720p inputs (39.7 % of one region's); without those zeros 0.011 %. The zero test is in the
+// check only: in every operation it cost bench/f32_heavy 4.17 -> 9.71 ms on the H200 (docs/GPU_BENCH.md). NaN needs no replay
 // where the fact holds: the device's NaN results are PTX's 0x7FFFFFFF, and min(p2g_m, NaN) leaves p2g_m (a device
 // whose min() gave NaN would only replay more). Testing NaN too made bench/f32_heavy, whose values mostly end as
 // NaN, replay nearly every region: 53 ms against 4.3 ms (docs/GPU_BENCH.md). The short forms hold no exact path
@@ -306,6 +313,23 @@ float p2g_fmul(float a, float b) {
 float p2g_ffma(float a, float b, float c) {
   precise float r = fma(a, b, c);
   p2g_m = min(p2g_m, abs(r));
+  return r;
+}
+// The zero-aware forms of a region's check: an exact zero (opposite operands; a zero factor) counts as no tiny result.
+float p2g_faddz(float a, float b) {
+  precise float r = a + b;
+  p2g_m = min(p2g_m, a == -b ? 1.0 : abs(r));
+  return r;
+}
+float p2g_fsubz(float a, float b) { return p2g_faddz(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmulz(float a, float b) {
+  precise float r = a * b;
+  p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r));
+  return r;
+}
+float p2g_ffmaz(float a, float b, float c) {
+  precise float r = fma(a, b, c);
+  p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r));
   return r;
 }
 float p2g_in(float x) {
@@ -338,23 +362,37 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer P2G
   uint addr0, addr1, addr2, normalized, flags, channels;
 };
 
+// What the runner knew of the image when it created the pipeline: the specialization constant P2G_IMG<slot> of the
+// instruction's image (one per image of the manifest's `images`). 0: nothing, every field is read from the record;
+// else bit 31 and the record's own values (runtime/common/images.h imageState): the helpers, inlined per call, then
+// fold away the formats, filters and address modes that the image does not have.
+struct P2GImgState { uint format, channels, cbytes, filterMode, addr0, addr1, addr2, normalized, flags; };
+P2GImgState p2g_img_state(P2GImage d, uint s) {
+  if (s < 0x80000000u)
+    return P2GImgState(d.format, d.channels, d.texelBytes / d.channels, d.filterMode, d.addr0, d.addr1, d.addr2,
+                       d.normalized, d.flags);
+  return P2GImgState(s & 15u, (s >> 4) & 7u, (s >> 8) & 7u, (s >> 12) & 1u, (s >> 13) & 3u, (s >> 15) & 3u,
+                     (s >> 17) & 3u, (s >> 19) & 1u, (s >> 20) & 0x3FFu);
+}
+
 // txq/suq: 0 width, 1 height, 2 depth, 3 normalized_coords, 4 filter_mode, 5..7 addr_mode_0..2, 8 array_size,
 // 9 num_mipmap_levels. Address modes in PTX's numbering (wrap 0, mirror 1, clamp_to_edge 3, clamp_to_border 4).
 uint p2g_txq_addr(uint m) { return m == 0u ? 0u : m == 1u ? 3u : m == 2u ? 1u : 4u; }
-uint p2g_txq(uint64_t h, uint what) {
+uint p2g_txq(uint64_t h, uint s, uint what) {
   P2GImage d = P2GImage(h);
-  bool layered = (d.flags & 1u) != 0u;
+  P2GImgState st = p2g_img_state(d, s);
+  bool layered = (st.flags & 1u) != 0u;
   switch (what) {
     case 0u: return d.width;
     case 1u: return d.height;
     // depth: measured on the H200 (tex/txq_dims): 0 for 1D/2D textures and 2D surfaces, the layer count for a
     // layered texture, the depth of a 3D image.
-    case 2u: return layered || ((d.flags >> 8) & 0xFFu) == 3u ? d.depth : 0u;
-    case 3u: return d.normalized;
-    case 4u: return d.filterMode;
-    case 5u: return p2g_txq_addr(d.addr0);
-    case 6u: return p2g_txq_addr(d.addr1);
-    case 7u: return p2g_txq_addr(d.addr2);
+    case 2u: return layered || ((st.flags >> 8) & 0xFFu) == 3u ? d.depth : 0u;
+    case 3u: return st.normalized;
+    case 4u: return st.filterMode;
+    case 5u: return p2g_txq_addr(st.addr0);
+    case 6u: return p2g_txq_addr(st.addr1);
+    case 7u: return p2g_txq_addr(st.addr2);
     case 8u: return layered ? d.depth : 1u;
     default: return 1u;
   }
@@ -400,9 +438,9 @@ uint p2g_unorm8(uint b) { return p2g_tex_unorm(b, 8); }
 // integer channels as stored. Channels the format lacks read as 0, alpha included (measured: an r32f texture gives
 // (r, 0, 0, 0), ptx_corpus/tex/tex2d_point). Each 32-bit word of the texel is read once: texels of 1 or 2 bytes
 // sit inside one word, and larger ones start on a word (the record's pitches are multiples of the texel size).
-uvec4 p2g_img_texel(P2GImage d, int x, int y, int z, bool raw) {
-  uint off = uint(z) * d.slicePitch + uint(y) * d.rowPitch + uint(x) * d.texelBytes;
-  uint cb = d.texelBytes / d.channels, n = d.channels;
+uvec4 p2g_img_texel(P2GImage d, P2GImgState st, int x, int y, int z, bool raw) {
+  uint cb = st.cbytes, n = st.channels;
+  uint off = uint(z) * d.slicePitch + uint(y) * d.rowPitch + uint(x) * (cb * n);
   uint64_t a = d.texels + uint64_t(off & ~3u);
   uint w0 = P2GU32(a).v;
   uvec4 r = uvec4(0u);
@@ -491,12 +529,12 @@ ivec4 p2g_tex_wslice(int ax, int ay, int W) {
 
 // One tap: address modes per axis, then the texel (raw: as stored, see p2g_img_texel); border taps are the border
 // colour (0, 0, 0, 0).
-uvec4 p2g_tex_tap(P2GImage d, int x, int y, int z, uint dims, bool raw) {
-  x = p2g_tex_address(x, int(d.width), d.addr0);
-  if (dims > 1u) y = p2g_tex_address(y, int(d.height), d.addr1);
-  if (dims > 2u) z = p2g_tex_address(z, int(d.depth), d.addr2);
+uvec4 p2g_tex_tap(P2GImage d, P2GImgState st, int x, int y, int z, uint dims, bool raw) {
+  x = p2g_tex_address(x, int(d.width), st.addr0);
+  if (dims > 1u) y = p2g_tex_address(y, int(d.height), st.addr1);
+  if (dims > 2u) z = p2g_tex_address(z, int(d.depth), st.addr2);
   if (x < 0 || y < 0 || z < 0) return uvec4(0u);
-  return p2g_img_texel(d, x, y, z, raw);
+  return p2g_img_texel(d, st, x, y, z, raw);
 }
 
 // Float texels (f16 or f32 bits per component; f16: mb 10 fraction bits, eb 5 exponent bits; f32: 23 and 8) as
@@ -639,46 +677,47 @@ uint p2g_tex_fin(int64_t Sa, int ea, int64_t Sb, int eb, bool isH) {
 // Results are bits (f32 for float and unorm formats). `layer` selects the slice of a layered texture (clamped to
 // the layers there are). Taps are spelled out rather than indexed: llvmpipe lowers indexed local arrays to
 // if-ladders.
-uvec4 p2g_tex(uint64_t h, vec3 c, int layer, uint dims) {
+uvec4 p2g_tex(uint64_t h, uint s, vec3 c, int layer, uint dims) {
   P2GImage d = P2GImage(h);
-  int zl = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
-  int64_t px = p2g_tex_pos(c.x, d.width, d.normalized, d.addr0);
-  int64_t py = dims > 1u ? p2g_tex_pos(c.y, d.height, d.normalized, d.addr1) : int64_t(0);
-  int64_t pz = dims > 2u ? p2g_tex_pos(c.z, d.depth, d.normalized, d.addr2) : int64_t(0);
-  if (d.filterMode != 1u) {
+  P2GImgState st = p2g_img_state(d, s);
+  int zl = (st.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
+  int64_t px = p2g_tex_pos(c.x, d.width, st.normalized, st.addr0);
+  int64_t py = dims > 1u ? p2g_tex_pos(c.y, d.height, st.normalized, st.addr1) : int64_t(0);
+  int64_t pz = dims > 2u ? p2g_tex_pos(c.z, d.depth, st.normalized, st.addr2) : int64_t(0);
+  if (st.filterMode != 1u) {
     int z = dims > 2u ? int(pz >> P2G_TEX_FIX_BITS) : zl;
-    return p2g_tex_tap(d, int(px >> P2G_TEX_FIX_BITS), int(py >> P2G_TEX_FIX_BITS), z, dims, false);
+    return p2g_tex_tap(d, st, int(px >> P2G_TEX_FIX_BITS), int(py >> P2G_TEX_FIX_BITS), z, dims, false);
   }
   int qx = p2g_tex_lin(px), qy = dims > 1u ? p2g_tex_lin(py) : 0, qz = dims > 2u ? p2g_tex_lin(pz) : zl << 8;
   // A 1D texture is filtered as a 2D one of height 1 sampled at y = 0, i.e. half a texel above its row: under the
   // border mode the row above is the border colour (0) with weight 1/2, which halves every linear sample
   // (ptx_corpus/outside/tex_coord_range_1d nBorderL, uBorderL: 0.25 between texels 0 and 1, 63.75 between 127 and
   // 128 on the H200); under the other modes that row is the same texel and nothing changes. Layered 1D: unmeasured.
-  bool halfBorder = dims == 1u && (d.flags & 1u) == 0u && d.addr1 == 3u;
+  bool halfBorder = dims == 1u && (st.flags & 1u) == 0u && st.addr1 == 3u;
   if (halfBorder) qy = -128;
-  if (d.addr0 == 1u) qx = clamp(qx, 0, int(d.width - 1u) << 8);
-  if (dims > 1u && d.addr1 == 1u) qy = clamp(qy, 0, int(d.height - 1u) << 8);
-  if (dims > 2u && d.addr2 == 1u) qz = clamp(qz, 0, int(d.depth - 1u) << 8);
+  if (st.addr0 == 1u) qx = clamp(qx, 0, int(d.width - 1u) << 8);
+  if (dims > 1u && st.addr1 == 1u) qy = clamp(qy, 0, int(d.height - 1u) << 8);
+  if (dims > 2u && st.addr2 == 1u) qz = clamp(qz, 0, int(d.depth - 1u) << 8);
   int x = qx >> 8, y = qy >> 8, z = qz >> 8;
   int ax = qx & 255, ay = qy & 255, az = qz & 255;
   ivec4 wa = p2g_tex_wslice(ax, ay, 256 - az), wb = az != 0 ? p2g_tex_wslice(ax, ay, az) : ivec4(0);
   // The taps as stored; taps with weight 0 are not read.
   uvec4 z4 = uvec4(0u);
-  uvec4 a0 = wa.x != 0 && !halfBorder ? p2g_tex_tap(d, x, y, z, dims, true) : z4;
-  uvec4 a1 = wa.y != 0 && !halfBorder ? p2g_tex_tap(d, x + 1, y, z, dims, true) : z4;
-  uvec4 a2 = wa.z != 0 ? p2g_tex_tap(d, x, y + 1, z, dims, true) : z4;
-  uvec4 a3 = wa.w != 0 ? p2g_tex_tap(d, x + 1, y + 1, z, dims, true) : z4;
-  uvec4 b0 = wb.x != 0 ? p2g_tex_tap(d, x, y, z + 1, dims, true) : z4;
-  uvec4 b1 = wb.y != 0 ? p2g_tex_tap(d, x + 1, y, z + 1, dims, true) : z4;
-  uvec4 b2 = wb.z != 0 ? p2g_tex_tap(d, x, y + 1, z + 1, dims, true) : z4;
-  uvec4 b3 = wb.w != 0 ? p2g_tex_tap(d, x + 1, y + 1, z + 1, dims, true) : z4;
-  if (d.format <= 2u) {  // unorm8
+  uvec4 a0 = wa.x != 0 && !halfBorder ? p2g_tex_tap(d, st, x, y, z, dims, true) : z4;
+  uvec4 a1 = wa.y != 0 && !halfBorder ? p2g_tex_tap(d, st, x + 1, y, z, dims, true) : z4;
+  uvec4 a2 = wa.z != 0 ? p2g_tex_tap(d, st, x, y + 1, z, dims, true) : z4;
+  uvec4 a3 = wa.w != 0 ? p2g_tex_tap(d, st, x + 1, y + 1, z, dims, true) : z4;
+  uvec4 b0 = wb.x != 0 ? p2g_tex_tap(d, st, x, y, z + 1, dims, true) : z4;
+  uvec4 b1 = wb.y != 0 ? p2g_tex_tap(d, st, x + 1, y, z + 1, dims, true) : z4;
+  uvec4 b2 = wb.z != 0 ? p2g_tex_tap(d, st, x, y + 1, z + 1, dims, true) : z4;
+  uvec4 b3 = wb.w != 0 ? p2g_tex_tap(d, st, x + 1, y + 1, z + 1, dims, true) : z4;
+  if (st.format <= 2u) {  // unorm8
     uvec4 S = uvec4(wa.x) * a0 + uvec4(wa.y) * a1 + uvec4(wa.z) * a2 + uvec4(wa.w) * a3 + uvec4(wb.x) * b0 +
               uvec4(wb.y) * b1 + uvec4(wb.z) * b2 + uvec4(wb.w) * b3;
     uvec4 u = min(S + ((S + 128u) >> 8), uvec4(65535u));
     return uvec4(p2g_tex_unorm(u.x, 16), p2g_tex_unorm(u.y, 16), p2g_tex_unorm(u.z, 16), p2g_tex_unorm(u.w, 16));
   }
-  bool isH = d.format <= 5u;
+  bool isH = st.format <= 5u;
   uvec4 inf = p2g_tex_inf(a0, a1, a2, a3, wa, isH) | p2g_tex_inf(b0, b1, b2, b3, wb, isH);
   uvec4 r;
   if (isH && wb == ivec4(0)) {  // f16 texels, one slice: 32-bit integers
@@ -703,25 +742,30 @@ uvec4 p2g_tex(uint64_t h, vec3 c, int layer, uint dims) {
 
 // tex with integer coordinates: the texel at those indices. Outside the image the result is 0 whatever the
 // address mode (measured for clamp and border: tex2d_intcoord); a layered texture's layer is clamped.
-uvec4 p2g_texi(uint64_t h, ivec3 c, int layer, uint dims) {
+uvec4 p2g_texi(uint64_t h, uint s, ivec3 c, int layer, uint dims) {
   P2GImage d = P2GImage(h);
-  int z = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : c.z;
+  P2GImgState st = p2g_img_state(d, s);
+  int z = (st.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : c.z;
   bool outside = c.x < 0 || c.x >= int(d.width) || (dims > 1u && (c.y < 0 || c.y >= int(d.height))) ||
              (dims > 2u && (z < 0 || z >= int(d.depth)));
   return outside ? uvec4(0u)
-                 : p2g_img_texel(d, c.x, dims > 1u ? c.y : 0, dims > 2u || (d.flags & 1u) != 0u ? z : 0, false);
+                 : p2g_img_texel(d, st, c.x, dims > 1u ? c.y : 0, dims > 2u || (st.flags & 1u) != 0u ? z : 0, false);
 }
 
 // tld4 (tex2Dgather): component `comp` of the 2x2 footprint linear filtering would use, in the order
 // (i0, j1), (i1, j1), (i1, j0), (i0, j0) (PTX ISA "tld4").
-uvec4 p2g_tld4(uint64_t h, vec2 c, int layer, uint comp) {
+uvec4 p2g_tld4(uint64_t h, uint s, vec2 c, int layer, uint comp) {
   P2GImage d = P2GImage(h);
-  int z = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
-  int x = p2g_tex_lin(p2g_tex_pos(c.x, d.width, d.normalized, d.addr0)) >> 8;
-  int y = p2g_tex_lin(p2g_tex_pos(c.y, d.height, d.normalized, d.addr1)) >> 8;
-  return uvec4(p2g_tex_tap(d, x, y + 1, z, 2u, false)[comp], p2g_tex_tap(d, x + 1, y + 1, z, 2u, false)[comp],
-               p2g_tex_tap(d, x + 1, y, z, 2u, false)[comp], p2g_tex_tap(d, x, y, z, 2u, false)[comp]);
+  P2GImgState st = p2g_img_state(d, s);
+  int z = (st.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
+  int x = p2g_tex_lin(p2g_tex_pos(c.x, d.width, st.normalized, st.addr0)) >> 8;
+  int y = p2g_tex_lin(p2g_tex_pos(c.y, d.height, st.normalized, st.addr1)) >> 8;
+  return uvec4(p2g_tex_tap(d, st, x, y + 1, z, 2u, false)[comp], p2g_tex_tap(d, st, x + 1, y + 1, z, 2u, false)[comp],
+               p2g_tex_tap(d, st, x + 1, y, z, 2u, false)[comp], p2g_tex_tap(d, st, x, y, z, 2u, false)[comp]);
 }
+// The image state of each image of the manifest (its slot), set by the runner (P2GImgState above).
+layout(constant_id = 256) const uint P2G_IMG0 = 0u;  // texture at parameter offset 0
+layout(constant_id = 257) const uint P2G_IMG1 = 0u;  // texture at parameter offset 8
 
 // The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
 // statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
@@ -738,12 +782,36 @@ void p2g_exact_1(uint r10, float f3, uint r3, uint r12, uint r4, uint r1, uint64
   uint r19 = uint(int(uint(p2g_rem_s32(int(uint(int(r1) * 7)), int(r4)))) - int(r15));
   precise float f12 = p2g_f32_canon(p2g_s2f32(int(int(r19)), 0));
   precise float f14 = p2g_div32(p2g_fmul(f12, uintBitsToFloat(0x3E947AE1u), false), f7, 0, false);
-  uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(f11, f4, false), p2g_fadd(f8, f14, false), 0.0), 0, 2u);
+  precise float f15 = p2g_fadd(f11, f4, false);
+  uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f15, p2g_fadd(f8, f14, false), 0.0), 0, 2u);
   f17 = uintBitsToFloat(t1.x);
   f18 = uintBitsToFloat(t1.y);
   f19 = uintBitsToFloat(t1.z);
   f20 = uintBitsToFloat(t1.w);
-  t2 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(f4, f14, false), p2g_fadd(f11, f8, false), 0.0), 0, 2u);
+  precise float f21 = p2g_fsub(f4, f14, false);
+  t2 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f21, p2g_fadd(f11, f8, false), 0.0), 0, 2u);
+}
+void p2g_check_1(uint r10, float f3, uint r3, uint r12, uint r4, uint r1, uint64_t rd1, const uint64_t p0_u64,
+    out precise float f17, out precise float f18, out precise float f19, out precise float f20, out uvec4 t2) {
+  precise float f4 = p2g_div32(p2g_faddz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r10)), 0))), 0.5), f3, 0, false);
+  precise float f7 = p2g_f32_canon(p2g_s2f32(int(int(r3)), 0));
+  precise float f8 = p2g_div32(p2g_faddz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r12)), 0))), 0.5), f7, 0, false);
+  uint r15 = uint(int(uint(int(r4) + int(r4 >> 31u))) >> 1u);
+  precise float f9 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r1) - int(r15)))), 0));
+  precise float f10 = p2g_fmulz(p2g_in(f9), uintBitsToFloat(0x3EBD70A4u));
+  precise float f11 = p2g_div32(f10, f3, 0, false);
+  uint r19 = uint(int(uint(p2g_rem_s32(int(uint(int(r1) * 7)), int(r4)))) - int(r15));
+  precise float f12 = p2g_f32_canon(p2g_s2f32(int(int(r19)), 0));
+  precise float f14 = p2g_div32(p2g_fmulz(p2g_in(f12), uintBitsToFloat(0x3E947AE1u)), f7, 0, false);
+  precise float f15 = p2g_faddz(p2g_in(f11), p2g_in(f4));
+  uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f15, p2g_faddz(p2g_in(f8), p2g_in(f14)), 0.0), 0, 2u);
+  f17 = uintBitsToFloat(t1.x);
+  f18 = uintBitsToFloat(t1.y);
+  f19 = uintBitsToFloat(t1.z);
+  f20 = uintBitsToFloat(t1.w);
+  precise float f21 = p2g_fsubz(p2g_in(f4), p2g_in(f14));
+  t2 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f21, p2g_faddz(p2g_in(f11), p2g_in(f8)), 0.0), 0, 2u);
+  if (p2g_redo()) p2g_exact_1(r10, f3, r3, r12, r4, r1, rd1, p0_u64, f17, f18, f19, f20, t2);
 }
 
 void main() {
@@ -816,20 +884,20 @@ void main() {
     // ptx:68  div.rn.f32 	%f14, %f13, %f7;
     precise float f14 = p2g_div32(p2g_fmul(p2g_in(f12), uintBitsToFloat(0x3E947AE1u)), f7, 0, false);
     // ptx:69  add.f32 	%f15, %f11, %f4;
+    precise float f15 = p2g_fadd(p2g_in(f11), p2g_in(f4));
     // ptx:70  add.f32 	%f16, %f8, %f14;
     // ptx:71  tex.2d.v4.f32.f32 	{%f17, %f18, %f19, %f20}, [%rd1, {%f15, %f16}];
-    uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fadd(p2g_in(f11), p2g_in(f4)), p2g_fadd(p2g_in(f8), p2g_in(f14)),
-        0.0), 0, 2u);
+    uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f15, p2g_fadd(p2g_in(f8), p2g_in(f14)), 0.0), 0, 2u);
     precise float f17 = uintBitsToFloat(t1.x);
     precise float f18 = uintBitsToFloat(t1.y);
     precise float f19 = uintBitsToFloat(t1.z);
     precise float f20 = uintBitsToFloat(t1.w);
     // ptx:72  sub.f32 	%f21, %f4, %f14;
+    precise float f21 = p2g_fsub(p2g_in(f4), p2g_in(f14));
     // ptx:73  add.f32 	%f22, %f11, %f8;
     // ptx:74  tex.2d.v4.f32.f32 	{%f23, %f24, %f25, %f26}, [%rd1, {%f21, %f22}];
-    uvec4 t2 = p2g_tex(rd1 /* p0_u64 */, vec3(p2g_fsub(p2g_in(f4), p2g_in(f14)), p2g_fadd(p2g_in(f11), p2g_in(f8)),
-        0.0), 0, 2u);
-    if (p2g_redo()) p2g_exact_1(r10, f3, r3, r12, r4, r1, rd1, p0_u64, f17, f18, f19, f20, t2);
+    uvec4 t2 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f21, p2g_fadd(p2g_in(f11), p2g_in(f8)), 0.0), 0, 2u);
+    if (p2g_redo()) p2g_check_1(r10, f3, r3, r12, r4, r1, rd1, p0_u64, f17, f18, f19, f20, t2);
     precise float f23 = uintBitsToFloat(t2.x);
     precise float f24 = uintBitsToFloat(t2.y);
     precise float f25 = uintBitsToFloat(t2.z);
@@ -843,7 +911,7 @@ void main() {
     // ptx:80  cvt.rn.f32.s32 	%f28, %r23;
     precise float f28 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r1) * 3 + int(r12)) & 255u)), 0));
     // ptx:81  tex.2d.v4.f32.f32 	{%f29, %f30, %f31, %f32}, [%rd2, {%f27, %f28}];
-    uvec4 t3 = p2g_tex(rd2 /* p8_u64 */, vec3(f27, f28, 0.0), 0, 2u);
+    uvec4 t3 = p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f27, f28, 0.0), 0, 2u);
     precise float f29 = uintBitsToFloat(t3.x);
     precise float f30 = uintBitsToFloat(t3.y);
     precise float f31 = uintBitsToFloat(t3.z);

@@ -62,23 +62,37 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer P2G
   uint addr0, addr1, addr2, normalized, flags, channels;
 };
 
+// What the runner knew of the image when it created the pipeline: the specialization constant P2G_IMG<slot> of the
+// instruction's image (one per image of the manifest's `images`). 0: nothing, every field is read from the record;
+// else bit 31 and the record's own values (runtime/common/images.h imageState): the helpers, inlined per call, then
+// fold away the formats, filters and address modes that the image does not have.
+struct P2GImgState { uint format, channels, cbytes, filterMode, addr0, addr1, addr2, normalized, flags; };
+P2GImgState p2g_img_state(P2GImage d, uint s) {
+  if (s < 0x80000000u)
+    return P2GImgState(d.format, d.channels, d.texelBytes / d.channels, d.filterMode, d.addr0, d.addr1, d.addr2,
+                       d.normalized, d.flags);
+  return P2GImgState(s & 15u, (s >> 4) & 7u, (s >> 8) & 7u, (s >> 12) & 1u, (s >> 13) & 3u, (s >> 15) & 3u,
+                     (s >> 17) & 3u, (s >> 19) & 1u, (s >> 20) & 0x3FFu);
+}
+
 // txq/suq: 0 width, 1 height, 2 depth, 3 normalized_coords, 4 filter_mode, 5..7 addr_mode_0..2, 8 array_size,
 // 9 num_mipmap_levels. Address modes in PTX's numbering (wrap 0, mirror 1, clamp_to_edge 3, clamp_to_border 4).
 uint p2g_txq_addr(uint m) { return m == 0u ? 0u : m == 1u ? 3u : m == 2u ? 1u : 4u; }
-uint p2g_txq(uint64_t h, uint what) {
+uint p2g_txq(uint64_t h, uint s, uint what) {
   P2GImage d = P2GImage(h);
-  bool layered = (d.flags & 1u) != 0u;
+  P2GImgState st = p2g_img_state(d, s);
+  bool layered = (st.flags & 1u) != 0u;
   switch (what) {
     case 0u: return d.width;
     case 1u: return d.height;
     // depth: measured on the H200 (tex/txq_dims): 0 for 1D/2D textures and 2D surfaces, the layer count for a
     // layered texture, the depth of a 3D image.
-    case 2u: return layered || ((d.flags >> 8) & 0xFFu) == 3u ? d.depth : 0u;
-    case 3u: return d.normalized;
-    case 4u: return d.filterMode;
-    case 5u: return p2g_txq_addr(d.addr0);
-    case 6u: return p2g_txq_addr(d.addr1);
-    case 7u: return p2g_txq_addr(d.addr2);
+    case 2u: return layered || ((st.flags >> 8) & 0xFFu) == 3u ? d.depth : 0u;
+    case 3u: return st.normalized;
+    case 4u: return st.filterMode;
+    case 5u: return p2g_txq_addr(st.addr0);
+    case 6u: return p2g_txq_addr(st.addr1);
+    case 7u: return p2g_txq_addr(st.addr2);
     case 8u: return layered ? d.depth : 1u;
     default: return 1u;
   }
@@ -124,9 +138,9 @@ uint p2g_unorm8(uint b) { return p2g_tex_unorm(b, 8); }
 // integer channels as stored. Channels the format lacks read as 0, alpha included (measured: an r32f texture gives
 // (r, 0, 0, 0), ptx_corpus/tex/tex2d_point). Each 32-bit word of the texel is read once: texels of 1 or 2 bytes
 // sit inside one word, and larger ones start on a word (the record's pitches are multiples of the texel size).
-uvec4 p2g_img_texel(P2GImage d, int x, int y, int z, bool raw) {
-  uint off = uint(z) * d.slicePitch + uint(y) * d.rowPitch + uint(x) * d.texelBytes;
-  uint cb = d.texelBytes / d.channels, n = d.channels;
+uvec4 p2g_img_texel(P2GImage d, P2GImgState st, int x, int y, int z, bool raw) {
+  uint cb = st.cbytes, n = st.channels;
+  uint off = uint(z) * d.slicePitch + uint(y) * d.rowPitch + uint(x) * (cb * n);
   uint64_t a = d.texels + uint64_t(off & ~3u);
   uint w0 = P2GU32(a).v;
   uvec4 r = uvec4(0u);
@@ -215,12 +229,12 @@ ivec4 p2g_tex_wslice(int ax, int ay, int W) {
 
 // One tap: address modes per axis, then the texel (raw: as stored, see p2g_img_texel); border taps are the border
 // colour (0, 0, 0, 0).
-uvec4 p2g_tex_tap(P2GImage d, int x, int y, int z, uint dims, bool raw) {
-  x = p2g_tex_address(x, int(d.width), d.addr0);
-  if (dims > 1u) y = p2g_tex_address(y, int(d.height), d.addr1);
-  if (dims > 2u) z = p2g_tex_address(z, int(d.depth), d.addr2);
+uvec4 p2g_tex_tap(P2GImage d, P2GImgState st, int x, int y, int z, uint dims, bool raw) {
+  x = p2g_tex_address(x, int(d.width), st.addr0);
+  if (dims > 1u) y = p2g_tex_address(y, int(d.height), st.addr1);
+  if (dims > 2u) z = p2g_tex_address(z, int(d.depth), st.addr2);
   if (x < 0 || y < 0 || z < 0) return uvec4(0u);
-  return p2g_img_texel(d, x, y, z, raw);
+  return p2g_img_texel(d, st, x, y, z, raw);
 }
 
 // Float texels (f16 or f32 bits per component; f16: mb 10 fraction bits, eb 5 exponent bits; f32: 23 and 8) as
@@ -363,46 +377,47 @@ uint p2g_tex_fin(int64_t Sa, int ea, int64_t Sb, int eb, bool isH) {
 // Results are bits (f32 for float and unorm formats). `layer` selects the slice of a layered texture (clamped to
 // the layers there are). Taps are spelled out rather than indexed: llvmpipe lowers indexed local arrays to
 // if-ladders.
-uvec4 p2g_tex(uint64_t h, vec3 c, int layer, uint dims) {
+uvec4 p2g_tex(uint64_t h, uint s, vec3 c, int layer, uint dims) {
   P2GImage d = P2GImage(h);
-  int zl = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
-  int64_t px = p2g_tex_pos(c.x, d.width, d.normalized, d.addr0);
-  int64_t py = dims > 1u ? p2g_tex_pos(c.y, d.height, d.normalized, d.addr1) : int64_t(0);
-  int64_t pz = dims > 2u ? p2g_tex_pos(c.z, d.depth, d.normalized, d.addr2) : int64_t(0);
-  if (d.filterMode != 1u) {
+  P2GImgState st = p2g_img_state(d, s);
+  int zl = (st.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
+  int64_t px = p2g_tex_pos(c.x, d.width, st.normalized, st.addr0);
+  int64_t py = dims > 1u ? p2g_tex_pos(c.y, d.height, st.normalized, st.addr1) : int64_t(0);
+  int64_t pz = dims > 2u ? p2g_tex_pos(c.z, d.depth, st.normalized, st.addr2) : int64_t(0);
+  if (st.filterMode != 1u) {
     int z = dims > 2u ? int(pz >> P2G_TEX_FIX_BITS) : zl;
-    return p2g_tex_tap(d, int(px >> P2G_TEX_FIX_BITS), int(py >> P2G_TEX_FIX_BITS), z, dims, false);
+    return p2g_tex_tap(d, st, int(px >> P2G_TEX_FIX_BITS), int(py >> P2G_TEX_FIX_BITS), z, dims, false);
   }
   int qx = p2g_tex_lin(px), qy = dims > 1u ? p2g_tex_lin(py) : 0, qz = dims > 2u ? p2g_tex_lin(pz) : zl << 8;
   // A 1D texture is filtered as a 2D one of height 1 sampled at y = 0, i.e. half a texel above its row: under the
   // border mode the row above is the border colour (0) with weight 1/2, which halves every linear sample
   // (ptx_corpus/outside/tex_coord_range_1d nBorderL, uBorderL: 0.25 between texels 0 and 1, 63.75 between 127 and
   // 128 on the H200); under the other modes that row is the same texel and nothing changes. Layered 1D: unmeasured.
-  bool halfBorder = dims == 1u && (d.flags & 1u) == 0u && d.addr1 == 3u;
+  bool halfBorder = dims == 1u && (st.flags & 1u) == 0u && st.addr1 == 3u;
   if (halfBorder) qy = -128;
-  if (d.addr0 == 1u) qx = clamp(qx, 0, int(d.width - 1u) << 8);
-  if (dims > 1u && d.addr1 == 1u) qy = clamp(qy, 0, int(d.height - 1u) << 8);
-  if (dims > 2u && d.addr2 == 1u) qz = clamp(qz, 0, int(d.depth - 1u) << 8);
+  if (st.addr0 == 1u) qx = clamp(qx, 0, int(d.width - 1u) << 8);
+  if (dims > 1u && st.addr1 == 1u) qy = clamp(qy, 0, int(d.height - 1u) << 8);
+  if (dims > 2u && st.addr2 == 1u) qz = clamp(qz, 0, int(d.depth - 1u) << 8);
   int x = qx >> 8, y = qy >> 8, z = qz >> 8;
   int ax = qx & 255, ay = qy & 255, az = qz & 255;
   ivec4 wa = p2g_tex_wslice(ax, ay, 256 - az), wb = az != 0 ? p2g_tex_wslice(ax, ay, az) : ivec4(0);
   // The taps as stored; taps with weight 0 are not read.
   uvec4 z4 = uvec4(0u);
-  uvec4 a0 = wa.x != 0 && !halfBorder ? p2g_tex_tap(d, x, y, z, dims, true) : z4;
-  uvec4 a1 = wa.y != 0 && !halfBorder ? p2g_tex_tap(d, x + 1, y, z, dims, true) : z4;
-  uvec4 a2 = wa.z != 0 ? p2g_tex_tap(d, x, y + 1, z, dims, true) : z4;
-  uvec4 a3 = wa.w != 0 ? p2g_tex_tap(d, x + 1, y + 1, z, dims, true) : z4;
-  uvec4 b0 = wb.x != 0 ? p2g_tex_tap(d, x, y, z + 1, dims, true) : z4;
-  uvec4 b1 = wb.y != 0 ? p2g_tex_tap(d, x + 1, y, z + 1, dims, true) : z4;
-  uvec4 b2 = wb.z != 0 ? p2g_tex_tap(d, x, y + 1, z + 1, dims, true) : z4;
-  uvec4 b3 = wb.w != 0 ? p2g_tex_tap(d, x + 1, y + 1, z + 1, dims, true) : z4;
-  if (d.format <= 2u) {  // unorm8
+  uvec4 a0 = wa.x != 0 && !halfBorder ? p2g_tex_tap(d, st, x, y, z, dims, true) : z4;
+  uvec4 a1 = wa.y != 0 && !halfBorder ? p2g_tex_tap(d, st, x + 1, y, z, dims, true) : z4;
+  uvec4 a2 = wa.z != 0 ? p2g_tex_tap(d, st, x, y + 1, z, dims, true) : z4;
+  uvec4 a3 = wa.w != 0 ? p2g_tex_tap(d, st, x + 1, y + 1, z, dims, true) : z4;
+  uvec4 b0 = wb.x != 0 ? p2g_tex_tap(d, st, x, y, z + 1, dims, true) : z4;
+  uvec4 b1 = wb.y != 0 ? p2g_tex_tap(d, st, x + 1, y, z + 1, dims, true) : z4;
+  uvec4 b2 = wb.z != 0 ? p2g_tex_tap(d, st, x, y + 1, z + 1, dims, true) : z4;
+  uvec4 b3 = wb.w != 0 ? p2g_tex_tap(d, st, x + 1, y + 1, z + 1, dims, true) : z4;
+  if (st.format <= 2u) {  // unorm8
     uvec4 S = uvec4(wa.x) * a0 + uvec4(wa.y) * a1 + uvec4(wa.z) * a2 + uvec4(wa.w) * a3 + uvec4(wb.x) * b0 +
               uvec4(wb.y) * b1 + uvec4(wb.z) * b2 + uvec4(wb.w) * b3;
     uvec4 u = min(S + ((S + 128u) >> 8), uvec4(65535u));
     return uvec4(p2g_tex_unorm(u.x, 16), p2g_tex_unorm(u.y, 16), p2g_tex_unorm(u.z, 16), p2g_tex_unorm(u.w, 16));
   }
-  bool isH = d.format <= 5u;
+  bool isH = st.format <= 5u;
   uvec4 inf = p2g_tex_inf(a0, a1, a2, a3, wa, isH) | p2g_tex_inf(b0, b1, b2, b3, wb, isH);
   uvec4 r;
   if (isH && wb == ivec4(0)) {  // f16 texels, one slice: 32-bit integers
@@ -427,33 +442,36 @@ uvec4 p2g_tex(uint64_t h, vec3 c, int layer, uint dims) {
 
 // tex with integer coordinates: the texel at those indices. Outside the image the result is 0 whatever the
 // address mode (measured for clamp and border: tex2d_intcoord); a layered texture's layer is clamped.
-uvec4 p2g_texi(uint64_t h, ivec3 c, int layer, uint dims) {
+uvec4 p2g_texi(uint64_t h, uint s, ivec3 c, int layer, uint dims) {
   P2GImage d = P2GImage(h);
-  int z = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : c.z;
+  P2GImgState st = p2g_img_state(d, s);
+  int z = (st.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : c.z;
   bool outside = c.x < 0 || c.x >= int(d.width) || (dims > 1u && (c.y < 0 || c.y >= int(d.height))) ||
              (dims > 2u && (z < 0 || z >= int(d.depth)));
   return outside ? uvec4(0u)
-                 : p2g_img_texel(d, c.x, dims > 1u ? c.y : 0, dims > 2u || (d.flags & 1u) != 0u ? z : 0, false);
+                 : p2g_img_texel(d, st, c.x, dims > 1u ? c.y : 0, dims > 2u || (st.flags & 1u) != 0u ? z : 0, false);
 }
 
 // tld4 (tex2Dgather): component `comp` of the 2x2 footprint linear filtering would use, in the order
 // (i0, j1), (i1, j1), (i1, j0), (i0, j0) (PTX ISA "tld4").
-uvec4 p2g_tld4(uint64_t h, vec2 c, int layer, uint comp) {
+uvec4 p2g_tld4(uint64_t h, uint s, vec2 c, int layer, uint comp) {
   P2GImage d = P2GImage(h);
-  int z = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
-  int x = p2g_tex_lin(p2g_tex_pos(c.x, d.width, d.normalized, d.addr0)) >> 8;
-  int y = p2g_tex_lin(p2g_tex_pos(c.y, d.height, d.normalized, d.addr1)) >> 8;
-  return uvec4(p2g_tex_tap(d, x, y + 1, z, 2u, false)[comp], p2g_tex_tap(d, x + 1, y + 1, z, 2u, false)[comp],
-               p2g_tex_tap(d, x + 1, y, z, 2u, false)[comp], p2g_tex_tap(d, x, y, z, 2u, false)[comp]);
+  P2GImgState st = p2g_img_state(d, s);
+  int z = (st.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
+  int x = p2g_tex_lin(p2g_tex_pos(c.x, d.width, st.normalized, st.addr0)) >> 8;
+  int y = p2g_tex_lin(p2g_tex_pos(c.y, d.height, st.normalized, st.addr1)) >> 8;
+  return uvec4(p2g_tex_tap(d, st, x, y + 1, z, 2u, false)[comp], p2g_tex_tap(d, st, x + 1, y + 1, z, 2u, false)[comp],
+               p2g_tex_tap(d, st, x + 1, y, z, 2u, false)[comp], p2g_tex_tap(d, st, x, y, z, 2u, false)[comp]);
 }
 
 // suld.b/sust.b: the byte offset of an access of `n` components of `cb` bytes at byte x. False when the access must
 // not happen (.trap and .zero out of range: mode 0/2); .clamp (mode 1) moves it to the nearest texel. The offset is
 // aligned down to the component size (hypothesis: the hardware ignores those address bits; docs/TEXTURES.md).
-bool p2g_surf_off(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode, out uint off) {
+bool p2g_surf_off(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode, out uint off) {
   P2GImage d = P2GImage(h);
-  bool layered = (d.flags & 1u) != 0u;
-  int wb = int(d.width * d.texelBytes), size = int(cb * n);
+  P2GImgState st = p2g_img_state(d, s);
+  bool layered = (st.flags & 1u) != 0u;
+  int wb = int(d.width * (st.cbytes * st.channels)), size = int(cb * n);
   int hh = dims > 1u ? int(d.height) : 1;
   int zn = (layered || dims > 2u) ? int(d.depth) : 1;
   int x = c.x, y = dims > 1u ? c.y : 0, z = layered ? layer : dims > 2u ? c.z : 0;
@@ -495,31 +513,31 @@ void p2g_surf_st64(uint64_t h, uint off, uint64_t v) {
 }
 
 // suld.b/sust.b of one component: the load gives 0 where the access must not happen, the store does nothing there
-uint p2g_suld(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint mode) {
+uint p2g_suld(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint cb, uint mode) {
   uint off;
-  if (!p2g_surf_off(h, c, layer, dims, cb, 1u, mode, off)) return 0u;
+  if (!p2g_surf_off(h, s, c, layer, dims, cb, 1u, mode, off)) return 0u;
   return p2g_surf_ld(h, off, cb);
 }
-uint64_t p2g_suld64(uint64_t h, ivec3 c, int layer, uint dims, uint mode) {
+uint64_t p2g_suld64(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint mode) {
   uint off;
-  if (!p2g_surf_off(h, c, layer, dims, 8u, 1u, mode, off)) return 0ul;
+  if (!p2g_surf_off(h, s, c, layer, dims, 8u, 1u, mode, off)) return 0ul;
   return p2g_surf_ld64(h, off);
 }
-void p2g_sust(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint mode, uint v) {
+void p2g_sust(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint cb, uint mode, uint v) {
   uint off;
-  if (p2g_surf_off(h, c, layer, dims, cb, 1u, mode, off)) p2g_surf_st(h, off, cb, v);
+  if (p2g_surf_off(h, s, c, layer, dims, cb, 1u, mode, off)) p2g_surf_st(h, off, cb, v);
 }
 // ... and of n = 2 or 4 components of at most 32 bits (v.x first; no loop: lavapipe's loop budget counts loops)
-uvec4 p2g_suldv(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode) {
+uvec4 p2g_suldv(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode) {
   uint off;
-  if (!p2g_surf_off(h, c, layer, dims, cb, n, mode, off)) return uvec4(0u);
+  if (!p2g_surf_off(h, s, c, layer, dims, cb, n, mode, off)) return uvec4(0u);
   uvec4 v = uvec4(p2g_surf_ld(h, off, cb), p2g_surf_ld(h, off + cb, cb), 0u, 0u);
   if (n > 2u) v.zw = uvec2(p2g_surf_ld(h, off + 2u * cb, cb), p2g_surf_ld(h, off + 3u * cb, cb));
   return v;
 }
-void p2g_sustv(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode, uvec4 v) {
+void p2g_sustv(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode, uvec4 v) {
   uint off;
-  if (!p2g_surf_off(h, c, layer, dims, cb, n, mode, off)) return;
+  if (!p2g_surf_off(h, s, c, layer, dims, cb, n, mode, off)) return;
   // 8/16-bit components that fill whole 32-bit words from a word boundary (v2/v4.b16, v4.b8): one 32-bit store per
   // word, the same bytes. On NVIDIA's Vulkan driver 16-bit stores are slow: K's 16-bit surface stores were 6.7 of
   // its 11.6 ms native, and a pair of them as one 32-bit store took 80 % of the pair's cost away (docs/GPU_BENCH.md,
@@ -541,10 +559,17 @@ void p2g_sustv(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint 
     p2g_surf_st(h, off + 3u * cb, cb, v.w);
   }
 }
-void p2g_sust64(uint64_t h, ivec3 c, int layer, uint dims, uint mode, uint64_t v) {
+void p2g_sust64(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint mode, uint64_t v) {
   uint off;
-  if (p2g_surf_off(h, c, layer, dims, 8u, 1u, mode, off)) p2g_surf_st64(h, off, v);
+  if (p2g_surf_off(h, s, c, layer, dims, 8u, 1u, mode, off)) p2g_surf_st64(h, off, v);
 }
+// The image state of each image of the manifest (its slot), set by the runner (P2GImgState above).
+layout(constant_id = 256) const uint P2G_IMG0 = 0u;  // texture at parameter offset 0
+layout(constant_id = 257) const uint P2G_IMG1 = 0u;  // texture at parameter offset 8
+layout(constant_id = 258) const uint P2G_IMG2 = 0u;  // texture at parameter offset 16
+layout(constant_id = 259) const uint P2G_IMG3 = 0u;  // texture at parameter offset 24
+layout(constant_id = 260) const uint P2G_IMG4 = 0u;  // surface at parameter offset 32
+layout(constant_id = 261) const uint P2G_IMG5 = 0u;  // surface at parameter offset 40
 
 void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
@@ -571,15 +596,15 @@ void main() {
   // ptx:31  cvta.to.global.u64 	%rd20, %rd19;
   uint64_t rd20 = p48_u64;
   // ptx:33  txq.width.b32 %r1, [%rd1];
-  uint r1 = p2g_txq(rd1 /* p0_u64 */, 0u);
+  uint r1 = p2g_txq(rd1 /* p0_u64 */, P2G_IMG0, 0u);
   // ptx:35  st.global.u32 	[%rd20], %r1;
   P2GU32(rd20).v = r1;
   // ptx:37  txq.height.b32 %r2, [%rd1];
-  uint r2 = p2g_txq(rd1 /* p0_u64 */, 1u);
+  uint r2 = p2g_txq(rd1 /* p0_u64 */, P2G_IMG0, 1u);
   // ptx:39  st.global.u32 	[%rd20+4], %r2;
   P2GU32((rd20 + 4ul)).v = r2;
   // ptx:41  txq.depth.b32 %r3, [%rd1];
-  uint r3 = p2g_txq(rd1 /* p0_u64 */, 2u);
+  uint r3 = p2g_txq(rd1 /* p0_u64 */, P2G_IMG0, 2u);
   // ptx:43  st.global.u32 	[%rd20+8], %r3;
   P2GU32((rd20 + 8ul)).v = r3;
   // ptx:44  mov.u32 	%r19, -1515870811;
@@ -587,57 +612,57 @@ void main() {
   // ptx:45  st.global.u32 	[%rd20+12], %r19;
   P2GU32((rd20 + 12ul)).v = r19;
   // ptx:47  txq.width.b32 %r4, [%rd4];
-  uint r4 = p2g_txq(rd4 /* p8_u64 */, 0u);
+  uint r4 = p2g_txq(rd4 /* p8_u64 */, P2G_IMG1, 0u);
   // ptx:49  st.global.u32 	[%rd20+16], %r4;
   P2GU32((rd20 + 16ul)).v = r4;
   // ptx:51  txq.height.b32 %r5, [%rd4];
-  uint r5 = p2g_txq(rd4 /* p8_u64 */, 1u);
+  uint r5 = p2g_txq(rd4 /* p8_u64 */, P2G_IMG1, 1u);
   // ptx:53  st.global.u32 	[%rd20+20], %r5;
   P2GU32((rd20 + 20ul)).v = r5;
   // ptx:55  txq.depth.b32 %r6, [%rd4];
-  uint r6 = p2g_txq(rd4 /* p8_u64 */, 2u);
+  uint r6 = p2g_txq(rd4 /* p8_u64 */, P2G_IMG1, 2u);
   // ptx:57  st.global.u32 	[%rd20+24], %r6;
   P2GU32((rd20 + 24ul)).v = r6;
   // ptx:58  st.global.u32 	[%rd20+28], %r19;
   P2GU32((rd20 + 28ul)).v = r19;
   // ptx:60  txq.width.b32 %r7, [%rd7];
-  uint r7 = p2g_txq(rd7 /* p16_u64 */, 0u);
+  uint r7 = p2g_txq(rd7 /* p16_u64 */, P2G_IMG2, 0u);
   // ptx:62  st.global.u32 	[%rd20+32], %r7;
   P2GU32((rd20 + 32ul)).v = r7;
   // ptx:64  txq.height.b32 %r8, [%rd7];
-  uint r8 = p2g_txq(rd7 /* p16_u64 */, 1u);
+  uint r8 = p2g_txq(rd7 /* p16_u64 */, P2G_IMG2, 1u);
   // ptx:66  st.global.u32 	[%rd20+36], %r8;
   P2GU32((rd20 + 36ul)).v = r8;
   // ptx:68  txq.depth.b32 %r9, [%rd7];
-  uint r9 = p2g_txq(rd7 /* p16_u64 */, 2u);
+  uint r9 = p2g_txq(rd7 /* p16_u64 */, P2G_IMG2, 2u);
   // ptx:70  st.global.u32 	[%rd20+40], %r9;
   P2GU32((rd20 + 40ul)).v = r9;
   // ptx:71  st.global.u32 	[%rd20+44], %r19;
   P2GU32((rd20 + 44ul)).v = r19;
   // ptx:73  txq.width.b32 %r10, [%rd10];
-  uint r10 = p2g_txq(rd10 /* p24_u64 */, 0u);
+  uint r10 = p2g_txq(rd10 /* p24_u64 */, P2G_IMG3, 0u);
   // ptx:75  st.global.u32 	[%rd20+48], %r10;
   P2GU32((rd20 + 48ul)).v = r10;
   // ptx:77  txq.height.b32 %r11, [%rd10];
-  uint r11 = p2g_txq(rd10 /* p24_u64 */, 1u);
+  uint r11 = p2g_txq(rd10 /* p24_u64 */, P2G_IMG3, 1u);
   // ptx:79  st.global.u32 	[%rd20+52], %r11;
   P2GU32((rd20 + 52ul)).v = r11;
   // ptx:81  txq.depth.b32 %r12, [%rd10];
-  uint r12 = p2g_txq(rd10 /* p24_u64 */, 2u);
+  uint r12 = p2g_txq(rd10 /* p24_u64 */, P2G_IMG3, 2u);
   // ptx:83  st.global.u32 	[%rd20+56], %r12;
   P2GU32((rd20 + 56ul)).v = r12;
   // ptx:84  st.global.u32 	[%rd20+60], %r19;
   P2GU32((rd20 + 60ul)).v = r19;
   // ptx:86  suq.width.b32 %r13, [%rd13];
-  uint r13 = p2g_txq(rd13 /* p32_u64 */, 0u);
+  uint r13 = p2g_txq(rd13 /* p32_u64 */, P2G_IMG4, 0u);
   // ptx:88  st.global.u32 	[%rd20+64], %r13;
   P2GU32((rd20 + 64ul)).v = r13;
   // ptx:90  suq.height.b32 %r14, [%rd13];
-  uint r14 = p2g_txq(rd13 /* p32_u64 */, 1u);
+  uint r14 = p2g_txq(rd13 /* p32_u64 */, P2G_IMG4, 1u);
   // ptx:92  st.global.u32 	[%rd20+68], %r14;
   P2GU32((rd20 + 68ul)).v = r14;
   // ptx:94  suq.depth.b32 %r15, [%rd13];
-  uint r15 = p2g_txq(rd13 /* p32_u64 */, 2u);
+  uint r15 = p2g_txq(rd13 /* p32_u64 */, P2G_IMG4, 2u);
   // ptx:96  st.global.u32 	[%rd20+72], %r15;
   P2GU32((rd20 + 72ul)).v = r15;
   // ptx:97  mov.u32 	%r20, 1515870810;
@@ -645,15 +670,15 @@ void main() {
   // ptx:98  st.global.u32 	[%rd20+76], %r20;
   P2GU32((rd20 + 76ul)).v = r20;
   // ptx:100  suq.width.b32 %r16, [%rd16];
-  uint r16 = p2g_txq(rd16 /* p40_u64 */, 0u);
+  uint r16 = p2g_txq(rd16 /* p40_u64 */, P2G_IMG5, 0u);
   // ptx:102  st.global.u32 	[%rd20+80], %r16;
   P2GU32((rd20 + 80ul)).v = r16;
   // ptx:104  suq.height.b32 %r17, [%rd16];
-  uint r17 = p2g_txq(rd16 /* p40_u64 */, 1u);
+  uint r17 = p2g_txq(rd16 /* p40_u64 */, P2G_IMG5, 1u);
   // ptx:106  st.global.u32 	[%rd20+84], %r17;
   P2GU32((rd20 + 84ul)).v = r17;
   // ptx:108  suq.depth.b32 %r18, [%rd16];
-  uint r18 = p2g_txq(rd16 /* p40_u64 */, 2u);
+  uint r18 = p2g_txq(rd16 /* p40_u64 */, P2G_IMG5, 2u);
   // ptx:110  st.global.u32 	[%rd20+88], %r18;
   P2GU32((rd20 + 88ul)).v = r18;
   // ptx:111  st.global.u32 	[%rd20+92], %r20;
