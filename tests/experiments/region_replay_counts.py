@@ -3,9 +3,9 @@
 
 Makes a copy of a case whose parameter block is a struct (K: rrlite/k_output_720p) with one more field, a `dbg`
 buffer at a free byte offset of the block, and a variant of the kernel's exact GLSL in which every region's
-`p2g_redo()` also adds 1 to dbg[2n] (the region ran) and, when its smallest |result| is tiny or zero, to dbg[2n+1].
-The variant tests the smallest |result| whatever the device facts say, so on lavapipe (where every region replays
-anyway) it counts what NVIDIA's first pass would see. Then run it and summarize:
+`p2g_redo()` also adds 1 to dbg[2n] (the region ran) and, when its verdict is "check" (a nonzero magnitude below
+2^-40), to dbg[2n+1]. The variant tests that whatever the device facts say, so on lavapipe (where every region
+replays anyway) it counts what NVIDIA's first pass would see. Then run it and summarize:
 
   python3 tests/experiments/region_replay_counts.py make CASE GLSL OFFSET OUTDIR
   ptx2glsl run OUTDIR/case --glsl OUTDIR/count.comp --out OUTDIR/run      # outputs have no expected/: ignore
@@ -57,21 +57,32 @@ def make(case, glsl, offset, out):
     os.makedirs(d, exist_ok=True)
     json.dump(c, open(os.path.join(d, "case.json"), "w"), indent=1)
     src = open(glsl).read()
-    counter = """bool p2g_redo_n(uint n) {
-  bool r = !(p2g_m > 1.17549435e-38);
+    # the first pass's verdict (p2g_redo: the smallest nonzero magnitude p2g_u below 2^-40) and the check's
+    # (p2g_redoz: a tiny result, exact zeros let through, p2g_m), each counted whatever the device facts say
+    counter = """void p2g_count_n(uint n, bool r) {
   uint64_t a = P2GU64(pc.params + %dul).v + uint64_t(8u * n);
   atomicAdd(P2GU32(a).v, 1u);
   if (r) atomicAdd(P2GU32(a + 4ul).v, 1u);
+}
+bool p2g_redo_n(uint n) {
+  bool r = p2g_u < 0x56FFFFFEu;
+  p2g_count_n(n, r);
+  p2g_u = 0xFFFFFFFFu;
+  return r;
+}
+bool p2g_redoz_n(uint n) {
+  bool r = !(p2g_m > 1.17549435e-38);
+  p2g_count_n(n, r);
   p2g_m = 1.0;
   return r;
 }
 bool p2g_redo() {""" % offset
-    if src.count("bool p2g_redo() {") != 1:
-        sys.exit("no p2g_redo() in %s" % glsl)
+    if src.count("bool p2g_redo() {") != 1 or src.count("bool p2g_redoz() {") != 1:
+        sys.exit("no p2g_redo() and p2g_redoz() in %s" % glsl)
     src = src.replace("bool p2g_redo() {", counter)
     # the first pass's test of region n (`if (p2g_redo()) p2g_check_n(`, or with values to restore
     # `if (p2g_redo()) { ... if (p2g_check_n(`), and the check's own verdict as region 1000 + n (its
-    # `  if (p2g_redo()) p2g_exact_n(` or `  return p2g_redo();`)
+    # `  if (p2g_redoz()) p2g_exact_n(` or `  return p2g_redoz();`)
     sites = checks = 0
     lines, inside = src.split("\n"), None
     for i, l in enumerate(lines):
@@ -80,8 +91,8 @@ bool p2g_redo() {""" % offset
             inside = int(m.group(1))
         elif l.startswith("}"):
             inside = None
-        elif inside is not None and (l.startswith("  if (p2g_redo()) p2g_exact_") or l == "  return p2g_redo();"):
-            lines[i] = l.replace("p2g_redo()", "p2g_redo_n(%du)" % (1000 + inside), 1)
+        elif inside is not None and (l.startswith("  if (p2g_redoz()) p2g_exact_") or l == "  return p2g_redoz();"):
+            lines[i] = l.replace("p2g_redoz()", "p2g_redoz_n(%du)" % (1000 + inside), 1)
             checks += 1
         elif inside is None:
             m = re.search(r"if \(p2g_redo\(\)\)(?: p2g_check_| \{.*? if \(p2g_check_)(\d+)\(", l)

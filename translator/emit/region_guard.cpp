@@ -187,14 +187,21 @@ bool wholeCall(string_view e, string_view f, Args& args) {
   return callArgs(e, f.size(), close, args) && close == e.size() - 1;
 }
 
-// The device's pass with the zero-aware short forms (p2g_faddz ...: f32_prelude.cpp), for a region's check function:
-// every short-form call (2 operands, fma 3) of `e` renamed; the exact forms (with ftz and mode) stay.
+// The device's pass with the precise forms (p2g_faddz ..., p2g_inz, p2g_in_nanz: f32_prelude.cpp), for a
+// region's check function: every short-form call (2 operands, fma 3) and entry test of `e` renamed; the exact
+// forms (with ftz and mode) stay.
 std::string zeroAware(string_view e) {
   std::string out;
   out.reserve(e.size() + 16);
   size_t done = 0;
-  for (size_t i = 0; i + 8 < e.size(); ++i) {
-    if (e[i] != 'p' || e.compare(i, 5, "p2g_f") != 0) continue;
+  for (size_t i = 0; i + 6 < e.size(); ++i) {
+    if (e[i] != 'p' || e.compare(i, 4, "p2g_") != 0) continue;
+    for (string_view f : {string_view("p2g_in"), string_view("p2g_in_nan")}) {
+      if (!callAt(e, i, f)) continue;
+      out.append(e.substr(done, i + f.size() - done)) += 'z';
+      done = i + f.size();
+    }
+    if (i + 8 >= e.size() || e.compare(i, 5, "p2g_f") != 0) continue;
     for (string_view f : kGuarded) {
       if (!callAt(e, i, f)) continue;
       size_t close = 0;
@@ -245,10 +252,11 @@ size_t deviceOperandUses(string_view e, string_view n) {
   return count;
 }
 
-// f32 bits that are neither subnormal nor NaN: what a region may take in untested.
+// f32 bits that a region may take in untested: zero, infinity, or a number of magnitude 2^-40 or more (the first
+// pass's bound, f32_prelude.cpp p2g_region: every nonzero operand of a region's operation is at least that).
 bool plainBits(uint32_t u) {
-  uint32_t e = u & 0x7F800000u;
-  return (u << 1) == 0 || (e != 0 && (e != 0x7F800000u || (u & 0x7FFFFFu) == 0));
+  uint32_t a = u & 0x7FFFFFFFu;
+  return a == 0 || (a >= 0x2B800000u && a <= 0x7F800000u);
 }
 
 // The f32 bits of a literal as the emitter writes them (uintBitsToFloat(0x...u) or a decimal that is an exact
@@ -791,8 +799,8 @@ int guardRegions(std::string& body, std::string& functions,
         else functions.append(s.rhs);
         functions += ";\n";
       }
-      if (pass == 0 && restores.empty()) functions += "  if (p2g_redo()) " + fn + "(" + argList + ");\n";
-      else if (pass == 0) functions += "  return p2g_redo();\n";
+      if (pass == 0 && restores.empty()) functions += "  if (p2g_redoz()) " + fn + "(" + argList + ");\n";
+      else if (pass == 0) functions += "  return p2g_redoz();\n";
       functions += "}\n";
     }
     li = end;

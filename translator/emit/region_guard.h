@@ -10,22 +10,30 @@
 //     if (p2g_redo()) p2g_check_3(<the values the run read and wrote>);
 //
 // Where the device fact P2G_F32_FAST holds, the short forms return the device's result and keep the smallest
-// |result| in p2g_m (one min per operation); a value that enters the run from outside it is tested for subnormal
-// at its first use (p2g_in). A normal smallest |result| proves every result equal to IEEE's: the device flushed
-// nothing and no subnormal went in. NaN needs no replay: the device's NaN results are PTX's 0x7FFFFFFF, and
-// min(p2g_m, NaN) leaves p2g_m on NVIDIA. Otherwise p2g_exact_3, the run's statements with the exact helpers,
-// computes the results again from the values the run started with (saved before it, restored for the call).
-// Before it, p2g_check_3 runs the device's pass again with the zero-aware short forms (p2g_fmulz ...: a zero
-// from opposite operands or a zero factor is exact on every device) and writes the same results; only if a result
-// is still tiny does it call the replay (with values to restore it returns that verdict to main() instead).
-// Zeros are common (K's 720p inputs: 2.30 % of region executions had one, 0.011 % a truly tiny result) and
-// testing them in every operation doubled bench/f32_heavy (docs/GPU_BENCH.md), hence the second pass, which runs
-// only where the first found a tiny or zero result.
+// nonzero magnitude in p2g_u (an integer min per operation: zeros wrap to the top, NaN sorts above every number);
+// a value that enters the run from outside it is tested at its first use (p2g_in: its magnitude joins the min).
+// If that smallest nonzero magnitude is 2^-40 or more, every result is IEEE's: every nonzero operand of every
+// operation was at least 2^-40, so no exact result lay strictly between 0 and 2^-126, the device flushed nothing
+// and no subnormal went in. The proof: a nonzero f32 of magnitude >= 2^-40 is a multiple of 2^-63, so a sum of
+// two is 0 or at least 2^-63, a product at least 2^-80, and an fma's exact a*b + c a multiple of 2^-126 (a zero
+// operand leaves the other, itself 0 or >= 2^-40); the device, IEEE's wherever no operand is subnormal and the
+// result is normal, infinite or an exact zero (the fact), then gave IEEE's result; every operand of a region's
+// operation is a result of an earlier one, a literal (0, infinite or >= 2^-40: plainBits) or a tested value.
+// Zeros, exact or not, need no test of their own: a flushed result needs a nonzero operand below 2^-40. NaN needs no replay: the device's NaN results are
+// PTX's 0x7FFFFFFF. Otherwise p2g_check_3 runs the device's pass again with the precise forms (p2g_fmulz,
+// p2g_inz ...: a result below 2^-126 is tiny unless it is the exact zero of opposite operands or a zero factor)
+// and writes the same results; only if a result is still tiny (p2g_redoz) does it call p2g_exact_3, the run's
+// statements with the exact helpers, from the values the run started with (saved before it, restored for the
+// call; with values to restore the check returns its verdict to main() instead). History, measured on the H200
+// (docs/GPU_BENCH.md): counting every zero as tiny replayed 2.30 % of K's region executions on its 720p inputs;
+// a compare and a select per operation to tell exact zeros (3ea4b77) cost bench/f32_heavy 4.17 -> 9.71 ms; a
+// second pass with those selects, run where the first found a tiny or zero result (5028ced), gave f32_heavy back
+// (4.01 ms) but cost K 7.55 -> 11.73 ms, since a zero in one lane ran the check for its whole warp.
 // Where the fact does not hold (lavapipe, unmeasured devices) p2g_redo() is always true: the device's results
 // are computed and thrown away, the replay gives every value. The replays are functions above main(), so main()
-// reads as before. Measured on the H200 (docs/GPU_BENCH.md; bench/f32_heavy, whose values end NaN in most lanes):
-// while NaN counted as "not normal" nearly every region replayed (53-64 ms whatever else was tried, no faster than
-// one guard per operation); with NaN let through, 8.6 ms. The helpers a run calls (p2g_fmin/p2g_fmax, p2g_canon,
+// reads as before. Also measured on the H200 (bench/f32_heavy, whose values end NaN in most lanes): while NaN
+// counted as "not normal" nearly every region replayed (53-64 ms whatever else was tried, no faster than one
+// guard per operation); with NaN let through, 8.6 ms. The helpers a run calls (p2g_fmin/p2g_fmax, p2g_canon,
 // p2g_in) select between plain variables, which glslang emits as OpSelect, not branches.
 #pragma once
 #include <functional>

@@ -265,39 +265,51 @@ float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
   }
   return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
 }
-// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
-// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal one
-// fails it). p2g_redo() after the region: true when a result was tiny (|r| <= 2^-126, zeros included) or the device
-// fact P2G_F32_FAST does not hold; then the region's check p2g_check_<n> runs the device's pass again with the
-// zero-aware forms below (p2g_faddz ...), and only if a result is still tiny does the exact replay compute every
-// value again. A zero that is exact on every device is no reason to replay: a sum of opposite operands (a == -b),
-// and a product or fma with a zero factor (fma then gives c, which is not subnormal either). The operands of a
-// region's operations are never subnormal (p2g_in; a tiny result fails the region anyway), so these zeros are
-// IEEE's results on a device that flushes subnormals too. Counting every zero replayed 2.30 % of K's region
-// executions on its 720p inputs (39.7 % of one region's); without those zeros 0.011 %. The zero test is in the
-// check only: in every operation it cost bench/f32_heavy 4.17 -> 9.71 ms on the H200 (docs/GPU_BENCH.md). NaN needs no replay
-// where the fact holds: the device's NaN results are PTX's 0x7FFFFFFF, and min(p2g_m, NaN) leaves p2g_m (a device
-// whose min() gave NaN would only replay more). Testing NaN too made bench/f32_heavy, whose values mostly end as
-// NaN, replay nearly every region: 53 ms against 4.3 ms (docs/GPU_BENCH.md). The short forms hold no exact path
-// and no branch: the device's operation and one min.
+// Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
+// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result and of every
+// value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
+// every number). p2g_redo(): true when that magnitude is below 2^-40 (at or above it no operation can have flushed
+// a result) or the device fact P2G_F32_FAST does not hold. Then the region's check p2g_check_<n> runs the device's
+// pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
+// operands or a zero factor let through), and only if p2g_redoz() finds a result below 2^-126 does the exact
+// replay compute every value again. NaN needs no replay where the fact holds: the device's NaN results are PTX's
+// 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a copy, x * 1.0). No exact path, no branch.
+uint p2g_u = 0xFFFFFFFFu;
 float p2g_m = 1.0;
+uint p2g_nz(float x) { return (floatBitsToUint(x) << 1u) - 2u; }
 float p2g_fadd(float a, float b) {
   precise float r = a + b;
-  p2g_m = min(p2g_m, abs(r));
+  p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
 float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
 float p2g_fmul(float a, float b) {
   precise float r = a * b;
-  p2g_m = min(p2g_m, abs(r));
+  p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
 float p2g_ffma(float a, float b, float c) {
   precise float r = fma(a, b, c);
-  p2g_m = min(p2g_m, abs(r));
+  p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
-// The zero-aware forms of a region's check: an exact zero (opposite operands; a zero factor) counts as no tiny result.
+float p2g_in(float x) {
+  p2g_u = min(p2g_u, p2g_nz(x));
+  return x;
+}
+float p2g_in_nan(float x) {
+  // also NaN: an operand of a region operation with a literal 1, -1 or 0, which a compiler may turn into a copy
+  // (x * 1.0 -> x) that would keep a NaN's payload where PTX gives 0x7FFFFFFF
+  p2g_u = (floatBitsToUint(x) & 0x7FFFFFFFu) > 0x7F800000u ? 0u : min(p2g_u, p2g_nz(x));
+  return x;
+}
+bool p2g_redo() {
+  bool redo = !P2G_F32_FAST || p2g_u < 0x56FFFFFEu;  // p2g_nz(2^-40)
+  p2g_u = 0xFFFFFFFFu;
+  return redo;
+}
+// The check's forms: an exact zero (opposite operands; a zero factor) counts as no tiny result, any other result
+// below 2^-126 as tiny, and so does a subnormal value entering the region (p2g_inz).
 float p2g_faddz(float a, float b) {
   precise float r = a + b;
   p2g_m = min(p2g_m, a == -b ? 1.0 : abs(r));
@@ -314,22 +326,20 @@ float p2g_ffmaz(float a, float b, float c) {
   p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r));
   return r;
 }
-float p2g_in(float x) {
+float p2g_inz(float x) {
   // |x| - 1 (wrapping): subnormals fall in [0, 0x007FFFFE], every other value above. A float select: no branch
   // among the device's operations.
   uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 1u;
   p2g_m = t < 0x007FFFFFu ? 0.0 : p2g_m;
   return x;
 }
-float p2g_in_nan(float x) {
-  // also NaN: an operand of a region operation with a literal 1, -1 or 0, which a compiler may turn into a copy
-  // (x * 1.0 -> x) that would keep a NaN's payload where PTX gives 0x7FFFFFFF
+float p2g_in_nanz(float x) {
   uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 1u;  // subnormals [0, 0x007FFFFE], NaN [0x7F800000, 0x7FFFFFFE]
   uint bad = uint(t < 0x007FFFFFu) | uint(t >= 0x7F800000u);
   p2g_m = bad != 0u ? 0.0 : p2g_m;
   return x;
 }
-bool p2g_redo() {
+bool p2g_redoz() {
   bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
   p2g_m = 1.0;
   return redo;
@@ -350,164 +360,164 @@ void p2g_exact_1(float f1, uint64_t rd10, out precise float f19, out precise flo
   f22 = p2g_fmax(f17, p2g_canon(uintBitsToFloat(floatBitsToUint(f18) & 0x7FFFFFFFu)));
 }
 void p2g_check_1(float f1, uint64_t rd10, out precise float f19, out precise float f20, out precise float f22) {
-  precise float f7 = p2g_nmax(0.0, p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f1) & 0x7FFFFFFFu))));
+  precise float f7 = p2g_nmax(0.0, p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f1) & 0x7FFFFFFFu))));
   precise float f8 = uintBitsToFloat(P2GU32((rd10 + 512ul)).v);
-  precise float f12 = p2g_nmax(p2g_in(f7), p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f8) & 0x7FFFFFFFu))));
+  precise float f12 = p2g_nmax(p2g_inz(f7), p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f8) & 0x7FFFFFFFu))));
   precise float f13 = uintBitsToFloat(P2GU32((rd10 + 1024ul)).v);
-  precise float f17 = p2g_nmax(p2g_in(f12), p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f13) & 0x7FFFFFFFu))));
+  precise float f17 = p2g_nmax(p2g_inz(f12), p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f13) & 0x7FFFFFFFu))));
   precise float f18 = uintBitsToFloat(P2GU32((rd10 + 1536ul)).v);
-  f19 = p2g_faddz(p2g_faddz(p2g_faddz(p2g_faddz(p2g_in_nan(f1), 0.0), p2g_in(f8)), p2g_in(f13)), p2g_in(f18));
-  f20 = p2g_nmin(p2g_in(p2g_nmin(p2g_in(p2g_nmin(p2g_nmin(uintBitsToFloat(0x7F61B1E6u), f1), p2g_in(f8))),
-      p2g_in(f13))), p2g_in(f18));
-  f22 = p2g_nmax(p2g_in(f17), p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f18) & 0x7FFFFFFFu))));
-  if (p2g_redo()) p2g_exact_1(f1, rd10, f19, f20, f22);
+  f19 = p2g_faddz(p2g_faddz(p2g_faddz(p2g_faddz(p2g_in_nanz(f1), 0.0), p2g_inz(f8)), p2g_inz(f13)), p2g_inz(f18));
+  f20 = p2g_nmin(p2g_inz(p2g_nmin(p2g_inz(p2g_nmin(p2g_nmin(uintBitsToFloat(0x7F61B1E6u), f1), p2g_inz(f8))),
+      p2g_inz(f13))), p2g_inz(f18));
+  f22 = p2g_nmax(p2g_inz(f17), p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f18) & 0x7FFFFFFFu))));
+  if (p2g_redoz()) p2g_exact_1(f1, rd10, f19, f20, f22);
 }
 void p2g_exact_2(float f23, float f24, out precise float f25) {
   f25 = p2g_fadd(f23, f24, false);
 }
 void p2g_check_2(float f23, float f24, out precise float f25) {
-  f25 = p2g_faddz(p2g_in(f23), p2g_in(f24));
-  if (p2g_redo()) p2g_exact_2(f23, f24, f25);
+  f25 = p2g_faddz(p2g_inz(f23), p2g_inz(f24));
+  if (p2g_redoz()) p2g_exact_2(f23, f24, f25);
 }
 void p2g_exact_3(uint r3, float f26, out precise float f28) {
   f28 = p2g_fmin(uintBitsToFloat(p2g_lds32(r3)), f26);
 }
 void p2g_check_3(uint r3, float f26, out precise float f28) {
-  f28 = p2g_nmin(p2g_in(uintBitsToFloat(p2g_lds32(r3))), p2g_in(f26));
-  if (p2g_redo()) p2g_exact_3(r3, f26, f28);
+  f28 = p2g_nmin(p2g_inz(uintBitsToFloat(p2g_lds32(r3))), p2g_inz(f26));
+  if (p2g_redoz()) p2g_exact_3(r3, f26, f28);
 }
 void p2g_exact_4(uint r4, float f29, out precise float f31) {
   f31 = p2g_fmax(uintBitsToFloat(p2g_lds32(r4)), f29);
 }
 void p2g_check_4(uint r4, float f29, out precise float f31) {
-  f31 = p2g_nmax(p2g_in(uintBitsToFloat(p2g_lds32(r4))), p2g_in(f29));
-  if (p2g_redo()) p2g_exact_4(r4, f29, f31);
+  f31 = p2g_nmax(p2g_inz(uintBitsToFloat(p2g_lds32(r4))), p2g_inz(f29));
+  if (p2g_redoz()) p2g_exact_4(r4, f29, f31);
 }
 void p2g_exact_5(float f32, float f33, out precise float f34) {
   f34 = p2g_fadd(f32, f33, false);
 }
 void p2g_check_5(float f32, float f33, out precise float f34) {
-  f34 = p2g_faddz(p2g_in(f32), p2g_in(f33));
-  if (p2g_redo()) p2g_exact_5(f32, f33, f34);
+  f34 = p2g_faddz(p2g_inz(f32), p2g_inz(f33));
+  if (p2g_redoz()) p2g_exact_5(f32, f33, f34);
 }
 void p2g_exact_6(uint r3, float f35, out precise float f37) {
   f37 = p2g_fmin(uintBitsToFloat(p2g_lds32(r3)), f35);
 }
 void p2g_check_6(uint r3, float f35, out precise float f37) {
-  f37 = p2g_nmin(p2g_in(uintBitsToFloat(p2g_lds32(r3))), p2g_in(f35));
-  if (p2g_redo()) p2g_exact_6(r3, f35, f37);
+  f37 = p2g_nmin(p2g_inz(uintBitsToFloat(p2g_lds32(r3))), p2g_inz(f35));
+  if (p2g_redoz()) p2g_exact_6(r3, f35, f37);
 }
 void p2g_exact_7(uint r4, float f38, out precise float f40) {
   f40 = p2g_fmax(uintBitsToFloat(p2g_lds32(r4)), f38);
 }
 void p2g_check_7(uint r4, float f38, out precise float f40) {
-  f40 = p2g_nmax(p2g_in(uintBitsToFloat(p2g_lds32(r4))), p2g_in(f38));
-  if (p2g_redo()) p2g_exact_7(r4, f38, f40);
+  f40 = p2g_nmax(p2g_inz(uintBitsToFloat(p2g_lds32(r4))), p2g_inz(f38));
+  if (p2g_redoz()) p2g_exact_7(r4, f38, f40);
 }
 void p2g_exact_8(float f41, float f42, out precise float f43) {
   f43 = p2g_fadd(f41, f42, false);
 }
 void p2g_check_8(float f41, float f42, out precise float f43) {
-  f43 = p2g_faddz(p2g_in(f41), p2g_in(f42));
-  if (p2g_redo()) p2g_exact_8(f41, f42, f43);
+  f43 = p2g_faddz(p2g_inz(f41), p2g_inz(f42));
+  if (p2g_redoz()) p2g_exact_8(f41, f42, f43);
 }
 void p2g_exact_9(uint r3, float f44, out precise float f46) {
   f46 = p2g_fmin(uintBitsToFloat(p2g_lds32(r3)), f44);
 }
 void p2g_check_9(uint r3, float f44, out precise float f46) {
-  f46 = p2g_nmin(p2g_in(uintBitsToFloat(p2g_lds32(r3))), p2g_in(f44));
-  if (p2g_redo()) p2g_exact_9(r3, f44, f46);
+  f46 = p2g_nmin(p2g_inz(uintBitsToFloat(p2g_lds32(r3))), p2g_inz(f44));
+  if (p2g_redoz()) p2g_exact_9(r3, f44, f46);
 }
 void p2g_exact_10(uint r4, float f47, out precise float f49) {
   f49 = p2g_fmax(uintBitsToFloat(p2g_lds32(r4)), f47);
 }
 void p2g_check_10(uint r4, float f47, out precise float f49) {
-  f49 = p2g_nmax(p2g_in(uintBitsToFloat(p2g_lds32(r4))), p2g_in(f47));
-  if (p2g_redo()) p2g_exact_10(r4, f47, f49);
+  f49 = p2g_nmax(p2g_inz(uintBitsToFloat(p2g_lds32(r4))), p2g_inz(f47));
+  if (p2g_redoz()) p2g_exact_10(r4, f47, f49);
 }
 void p2g_exact_11(float f50, float f51, out precise float f52) {
   f52 = p2g_fadd(f50, f51, false);
 }
 void p2g_check_11(float f50, float f51, out precise float f52) {
-  f52 = p2g_faddz(p2g_in(f50), p2g_in(f51));
-  if (p2g_redo()) p2g_exact_11(f50, f51, f52);
+  f52 = p2g_faddz(p2g_inz(f50), p2g_inz(f51));
+  if (p2g_redoz()) p2g_exact_11(f50, f51, f52);
 }
 void p2g_exact_12(uint r3, float f53, out precise float f55) {
   f55 = p2g_fmin(uintBitsToFloat(p2g_lds32(r3)), f53);
 }
 void p2g_check_12(uint r3, float f53, out precise float f55) {
-  f55 = p2g_nmin(p2g_in(uintBitsToFloat(p2g_lds32(r3))), p2g_in(f53));
-  if (p2g_redo()) p2g_exact_12(r3, f53, f55);
+  f55 = p2g_nmin(p2g_inz(uintBitsToFloat(p2g_lds32(r3))), p2g_inz(f53));
+  if (p2g_redoz()) p2g_exact_12(r3, f53, f55);
 }
 void p2g_exact_13(uint r4, float f56, out precise float f58) {
   f58 = p2g_fmax(uintBitsToFloat(p2g_lds32(r4)), f56);
 }
 void p2g_check_13(uint r4, float f56, out precise float f58) {
-  f58 = p2g_nmax(p2g_in(uintBitsToFloat(p2g_lds32(r4))), p2g_in(f56));
-  if (p2g_redo()) p2g_exact_13(r4, f56, f58);
+  f58 = p2g_nmax(p2g_inz(uintBitsToFloat(p2g_lds32(r4))), p2g_inz(f56));
+  if (p2g_redoz()) p2g_exact_13(r4, f56, f58);
 }
 void p2g_exact_14(float f59, float f60, out precise float f61) {
   f61 = p2g_fadd(f59, f60, false);
 }
 void p2g_check_14(float f59, float f60, out precise float f61) {
-  f61 = p2g_faddz(p2g_in(f59), p2g_in(f60));
-  if (p2g_redo()) p2g_exact_14(f59, f60, f61);
+  f61 = p2g_faddz(p2g_inz(f59), p2g_inz(f60));
+  if (p2g_redoz()) p2g_exact_14(f59, f60, f61);
 }
 void p2g_exact_15(uint r3, float f62, out precise float f64) {
   f64 = p2g_fmin(uintBitsToFloat(p2g_lds32(r3)), f62);
 }
 void p2g_check_15(uint r3, float f62, out precise float f64) {
-  f64 = p2g_nmin(p2g_in(uintBitsToFloat(p2g_lds32(r3))), p2g_in(f62));
-  if (p2g_redo()) p2g_exact_15(r3, f62, f64);
+  f64 = p2g_nmin(p2g_inz(uintBitsToFloat(p2g_lds32(r3))), p2g_inz(f62));
+  if (p2g_redoz()) p2g_exact_15(r3, f62, f64);
 }
 void p2g_exact_16(uint r4, float f65, out precise float f67) {
   f67 = p2g_fmax(uintBitsToFloat(p2g_lds32(r4)), f65);
 }
 void p2g_check_16(uint r4, float f65, out precise float f67) {
-  f67 = p2g_nmax(p2g_in(uintBitsToFloat(p2g_lds32(r4))), p2g_in(f65));
-  if (p2g_redo()) p2g_exact_16(r4, f65, f67);
+  f67 = p2g_nmax(p2g_inz(uintBitsToFloat(p2g_lds32(r4))), p2g_inz(f65));
+  if (p2g_redoz()) p2g_exact_16(r4, f65, f67);
 }
 void p2g_exact_17(float f68, float f69, out precise float f70) {
   f70 = p2g_fadd(f68, f69, false);
 }
 void p2g_check_17(float f68, float f69, out precise float f70) {
-  f70 = p2g_faddz(p2g_in(f68), p2g_in(f69));
-  if (p2g_redo()) p2g_exact_17(f68, f69, f70);
+  f70 = p2g_faddz(p2g_inz(f68), p2g_inz(f69));
+  if (p2g_redoz()) p2g_exact_17(f68, f69, f70);
 }
 void p2g_exact_18(uint r3, float f71, out precise float f73) {
   f73 = p2g_fmin(uintBitsToFloat(p2g_lds32(r3)), f71);
 }
 void p2g_check_18(uint r3, float f71, out precise float f73) {
-  f73 = p2g_nmin(p2g_in(uintBitsToFloat(p2g_lds32(r3))), p2g_in(f71));
-  if (p2g_redo()) p2g_exact_18(r3, f71, f73);
+  f73 = p2g_nmin(p2g_inz(uintBitsToFloat(p2g_lds32(r3))), p2g_inz(f71));
+  if (p2g_redoz()) p2g_exact_18(r3, f71, f73);
 }
 void p2g_exact_19(uint r4, float f74, out precise float f76) {
   f76 = p2g_fmax(uintBitsToFloat(p2g_lds32(r4)), f74);
 }
 void p2g_check_19(uint r4, float f74, out precise float f76) {
-  f76 = p2g_nmax(p2g_in(uintBitsToFloat(p2g_lds32(r4))), p2g_in(f74));
-  if (p2g_redo()) p2g_exact_19(r4, f74, f76);
+  f76 = p2g_nmax(p2g_inz(uintBitsToFloat(p2g_lds32(r4))), p2g_inz(f74));
+  if (p2g_redoz()) p2g_exact_19(r4, f74, f76);
 }
 void p2g_exact_20(float f77, float f78, out precise float f79) {
   f79 = p2g_fadd(f77, f78, false);
 }
 void p2g_check_20(float f77, float f78, out precise float f79) {
-  f79 = p2g_faddz(p2g_in(f77), p2g_in(f78));
-  if (p2g_redo()) p2g_exact_20(f77, f78, f79);
+  f79 = p2g_faddz(p2g_inz(f77), p2g_inz(f78));
+  if (p2g_redoz()) p2g_exact_20(f77, f78, f79);
 }
 void p2g_exact_21(uint r3, float f80, out precise float f82) {
   f82 = p2g_fmin(uintBitsToFloat(p2g_lds32(r3)), f80);
 }
 void p2g_check_21(uint r3, float f80, out precise float f82) {
-  f82 = p2g_nmin(p2g_in(uintBitsToFloat(p2g_lds32(r3))), p2g_in(f80));
-  if (p2g_redo()) p2g_exact_21(r3, f80, f82);
+  f82 = p2g_nmin(p2g_inz(uintBitsToFloat(p2g_lds32(r3))), p2g_inz(f80));
+  if (p2g_redoz()) p2g_exact_21(r3, f80, f82);
 }
 void p2g_exact_22(uint r4, float f83, out precise float f85) {
   f85 = p2g_fmax(uintBitsToFloat(p2g_lds32(r4)), f83);
 }
 void p2g_check_22(uint r4, float f83, out precise float f85) {
-  f85 = p2g_nmax(p2g_in(uintBitsToFloat(p2g_lds32(r4))), p2g_in(f83));
-  if (p2g_redo()) p2g_exact_22(r4, f83, f85);
+  f85 = p2g_nmax(p2g_inz(uintBitsToFloat(p2g_lds32(r4))), p2g_inz(f83));
+  if (p2g_redoz()) p2g_exact_22(r4, f83, f85);
 }
 
 void main() {

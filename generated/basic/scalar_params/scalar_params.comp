@@ -316,39 +316,51 @@ float p2g_fmul(float a, float b, bool ftz) {
   // (a NaN from the device is not trusted here: a flushing device gives NaN for subnormal * infinity)
   return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
 }
-// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
-// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal one
-// fails it). p2g_redo() after the region: true when a result was tiny (|r| <= 2^-126, zeros included) or the device
-// fact P2G_F32_FAST does not hold; then the region's check p2g_check_<n> runs the device's pass again with the
-// zero-aware forms below (p2g_faddz ...), and only if a result is still tiny does the exact replay compute every
-// value again. A zero that is exact on every device is no reason to replay: a sum of opposite operands (a == -b),
-// and a product or fma with a zero factor (fma then gives c, which is not subnormal either). The operands of a
-// region's operations are never subnormal (p2g_in; a tiny result fails the region anyway), so these zeros are
-// IEEE's results on a device that flushes subnormals too. Counting every zero replayed 2.30 % of K's region
-// executions on its 720p inputs (39.7 % of one region's); without those zeros 0.011 %. The zero test is in the
-// check only: in every operation it cost bench/f32_heavy 4.17 -> 9.71 ms on the H200 (docs/GPU_BENCH.md). NaN needs no replay
-// where the fact holds: the device's NaN results are PTX's 0x7FFFFFFF, and min(p2g_m, NaN) leaves p2g_m (a device
-// whose min() gave NaN would only replay more). Testing NaN too made bench/f32_heavy, whose values mostly end as
-// NaN, replay nearly every region: 53 ms against 4.3 ms (docs/GPU_BENCH.md). The short forms hold no exact path
-// and no branch: the device's operation and one min.
+// Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
+// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result and of every
+// value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
+// every number). p2g_redo(): true when that magnitude is below 2^-40 (at or above it no operation can have flushed
+// a result) or the device fact P2G_F32_FAST does not hold. Then the region's check p2g_check_<n> runs the device's
+// pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
+// operands or a zero factor let through), and only if p2g_redoz() finds a result below 2^-126 does the exact
+// replay compute every value again. NaN needs no replay where the fact holds: the device's NaN results are PTX's
+// 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a copy, x * 1.0). No exact path, no branch.
+uint p2g_u = 0xFFFFFFFFu;
 float p2g_m = 1.0;
+uint p2g_nz(float x) { return (floatBitsToUint(x) << 1u) - 2u; }
 float p2g_fadd(float a, float b) {
   precise float r = a + b;
-  p2g_m = min(p2g_m, abs(r));
+  p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
 float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
 float p2g_fmul(float a, float b) {
   precise float r = a * b;
-  p2g_m = min(p2g_m, abs(r));
+  p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
 float p2g_ffma(float a, float b, float c) {
   precise float r = fma(a, b, c);
-  p2g_m = min(p2g_m, abs(r));
+  p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
-// The zero-aware forms of a region's check: an exact zero (opposite operands; a zero factor) counts as no tiny result.
+float p2g_in(float x) {
+  p2g_u = min(p2g_u, p2g_nz(x));
+  return x;
+}
+float p2g_in_nan(float x) {
+  // also NaN: an operand of a region operation with a literal 1, -1 or 0, which a compiler may turn into a copy
+  // (x * 1.0 -> x) that would keep a NaN's payload where PTX gives 0x7FFFFFFF
+  p2g_u = (floatBitsToUint(x) & 0x7FFFFFFFu) > 0x7F800000u ? 0u : min(p2g_u, p2g_nz(x));
+  return x;
+}
+bool p2g_redo() {
+  bool redo = !P2G_F32_FAST || p2g_u < 0x56FFFFFEu;  // p2g_nz(2^-40)
+  p2g_u = 0xFFFFFFFFu;
+  return redo;
+}
+// The check's forms: an exact zero (opposite operands; a zero factor) counts as no tiny result, any other result
+// below 2^-126 as tiny, and so does a subnormal value entering the region (p2g_inz).
 float p2g_faddz(float a, float b) {
   precise float r = a + b;
   p2g_m = min(p2g_m, a == -b ? 1.0 : abs(r));
@@ -365,22 +377,20 @@ float p2g_ffmaz(float a, float b, float c) {
   p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r));
   return r;
 }
-float p2g_in(float x) {
+float p2g_inz(float x) {
   // |x| - 1 (wrapping): subnormals fall in [0, 0x007FFFFE], every other value above. A float select: no branch
   // among the device's operations.
   uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 1u;
   p2g_m = t < 0x007FFFFFu ? 0.0 : p2g_m;
   return x;
 }
-float p2g_in_nan(float x) {
-  // also NaN: an operand of a region operation with a literal 1, -1 or 0, which a compiler may turn into a copy
-  // (x * 1.0 -> x) that would keep a NaN's payload where PTX gives 0x7FFFFFFF
+float p2g_in_nanz(float x) {
   uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 1u;  // subnormals [0, 0x007FFFFE], NaN [0x7F800000, 0x7FFFFFFE]
   uint bad = uint(t < 0x007FFFFFu) | uint(t >= 0x7F800000u);
   p2g_m = bad != 0u ? 0.0 : p2g_m;
   return x;
 }
-bool p2g_redo() {
+bool p2g_redoz() {
   bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
   p2g_m = 1.0;
   return redo;
@@ -393,15 +403,15 @@ void p2g_exact_1(float f5, float f4, uint64_t rd2, out precise float f10) {
   f10 = p2g_ffma(f5, f4, uintBitsToFloat(P2GU32(rd2).v), 0, false);
 }
 void p2g_check_1(float f5, float f4, uint64_t rd2, out precise float f10) {
-  f10 = p2g_ffmaz(p2g_in(f5), p2g_in(f4), p2g_in(uintBitsToFloat(P2GU32(rd2).v)));
-  if (p2g_redo()) p2g_exact_1(f5, f4, rd2, f10);
+  f10 = p2g_ffmaz(p2g_inz(f5), p2g_inz(f4), p2g_inz(uintBitsToFloat(P2GU32(rd2).v)));
+  if (p2g_redoz()) p2g_exact_1(f5, f4, rd2, f10);
 }
 void p2g_exact_2(inout precise float f10, uint r8) {
   f10 = p2g_fadd(f10, p2g_f32_canon(p2g_s2f32(int(int(r8)), 0)), false);
 }
 bool p2g_check_2(inout precise float f10, uint r8) {
-  f10 = p2g_faddz(p2g_in(f10), p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r8)), 0))));
-  return p2g_redo();
+  f10 = p2g_faddz(p2g_inz(f10), p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r8)), 0))));
+  return p2g_redoz();
 }
 
 void main() {

@@ -409,39 +409,51 @@ float p2g_fmul(float a, float b, bool ftz) {
   // (a NaN from the device is not trusted here: a flushing device gives NaN for subnormal * infinity)
   return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
 }
-// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
-// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal one
-// fails it). p2g_redo() after the region: true when a result was tiny (|r| <= 2^-126, zeros included) or the device
-// fact P2G_F32_FAST does not hold; then the region's check p2g_check_<n> runs the device's pass again with the
-// zero-aware forms below (p2g_faddz ...), and only if a result is still tiny does the exact replay compute every
-// value again. A zero that is exact on every device is no reason to replay: a sum of opposite operands (a == -b),
-// and a product or fma with a zero factor (fma then gives c, which is not subnormal either). The operands of a
-// region's operations are never subnormal (p2g_in; a tiny result fails the region anyway), so these zeros are
-// IEEE's results on a device that flushes subnormals too. Counting every zero replayed 2.30 % of K's region
-// executions on its 720p inputs (39.7 % of one region's); without those zeros 0.011 %. The zero test is in the
-// check only: in every operation it cost bench/f32_heavy 4.17 -> 9.71 ms on the H200 (docs/GPU_BENCH.md). NaN needs no replay
-// where the fact holds: the device's NaN results are PTX's 0x7FFFFFFF, and min(p2g_m, NaN) leaves p2g_m (a device
-// whose min() gave NaN would only replay more). Testing NaN too made bench/f32_heavy, whose values mostly end as
-// NaN, replay nearly every region: 53 ms against 4.3 ms (docs/GPU_BENCH.md). The short forms hold no exact path
-// and no branch: the device's operation and one min.
+// Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
+// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result and of every
+// value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
+// every number). p2g_redo(): true when that magnitude is below 2^-40 (at or above it no operation can have flushed
+// a result) or the device fact P2G_F32_FAST does not hold. Then the region's check p2g_check_<n> runs the device's
+// pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
+// operands or a zero factor let through), and only if p2g_redoz() finds a result below 2^-126 does the exact
+// replay compute every value again. NaN needs no replay where the fact holds: the device's NaN results are PTX's
+// 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a copy, x * 1.0). No exact path, no branch.
+uint p2g_u = 0xFFFFFFFFu;
 float p2g_m = 1.0;
+uint p2g_nz(float x) { return (floatBitsToUint(x) << 1u) - 2u; }
 float p2g_fadd(float a, float b) {
   precise float r = a + b;
-  p2g_m = min(p2g_m, abs(r));
+  p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
 float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
 float p2g_fmul(float a, float b) {
   precise float r = a * b;
-  p2g_m = min(p2g_m, abs(r));
+  p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
 float p2g_ffma(float a, float b, float c) {
   precise float r = fma(a, b, c);
-  p2g_m = min(p2g_m, abs(r));
+  p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
-// The zero-aware forms of a region's check: an exact zero (opposite operands; a zero factor) counts as no tiny result.
+float p2g_in(float x) {
+  p2g_u = min(p2g_u, p2g_nz(x));
+  return x;
+}
+float p2g_in_nan(float x) {
+  // also NaN: an operand of a region operation with a literal 1, -1 or 0, which a compiler may turn into a copy
+  // (x * 1.0 -> x) that would keep a NaN's payload where PTX gives 0x7FFFFFFF
+  p2g_u = (floatBitsToUint(x) & 0x7FFFFFFFu) > 0x7F800000u ? 0u : min(p2g_u, p2g_nz(x));
+  return x;
+}
+bool p2g_redo() {
+  bool redo = !P2G_F32_FAST || p2g_u < 0x56FFFFFEu;  // p2g_nz(2^-40)
+  p2g_u = 0xFFFFFFFFu;
+  return redo;
+}
+// The check's forms: an exact zero (opposite operands; a zero factor) counts as no tiny result, any other result
+// below 2^-126 as tiny, and so does a subnormal value entering the region (p2g_inz).
 float p2g_faddz(float a, float b) {
   precise float r = a + b;
   p2g_m = min(p2g_m, a == -b ? 1.0 : abs(r));
@@ -458,22 +470,20 @@ float p2g_ffmaz(float a, float b, float c) {
   p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r));
   return r;
 }
-float p2g_in(float x) {
+float p2g_inz(float x) {
   // |x| - 1 (wrapping): subnormals fall in [0, 0x007FFFFE], every other value above. A float select: no branch
   // among the device's operations.
   uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 1u;
   p2g_m = t < 0x007FFFFFu ? 0.0 : p2g_m;
   return x;
 }
-float p2g_in_nan(float x) {
-  // also NaN: an operand of a region operation with a literal 1, -1 or 0, which a compiler may turn into a copy
-  // (x * 1.0 -> x) that would keep a NaN's payload where PTX gives 0x7FFFFFFF
+float p2g_in_nanz(float x) {
   uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 1u;  // subnormals [0, 0x007FFFFE], NaN [0x7F800000, 0x7FFFFFFE]
   uint bad = uint(t < 0x007FFFFFu) | uint(t >= 0x7F800000u);
   p2g_m = bad != 0u ? 0.0 : p2g_m;
   return x;
 }
-bool p2g_redo() {
+bool p2g_redoz() {
   bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
   p2g_m = 1.0;
   return redo;
@@ -902,103 +912,103 @@ void p2g_exact_1(inout precise float f245, inout precise float f246) {
   f246 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f245) & 0x7FFFFFFFu)), 0.5, 0.125, 0, false);
 }
 bool p2g_check_1(inout precise float f245, inout precise float f246) {
-  precise float f35 = p2g_fmulz(p2g_fmulz(p2g_in(f245), 0.5), uintBitsToFloat(0x3FB8AA3Bu));
+  precise float f35 = p2g_fmulz(p2g_fmulz(p2g_inz(f245), 0.5), uintBitsToFloat(0x3FB8AA3Bu));
   precise float f36 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f35), false));
-  precise float f38 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(p2g_in(f246), p2g_in(f36))), false));
-  precise float f39 = p2g_fmulz(p2g_in(f38), uintBitsToFloat(0x3F317218u));
+  precise float f38 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(p2g_inz(f246), p2g_inz(f36))), false));
+  precise float f39 = p2g_fmulz(p2g_inz(f38), uintBitsToFloat(0x3F317218u));
   precise float f41 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulz(f39, 3.0))));
-  precise float f43 = p2g_faddz(p2g_in(f41), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f245)))));
-  precise float f45 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_in(f36), 0.25)), false));
-  precise float f18 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f43, p2g_in(f45)))));
-  precise float f47 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f39), floatBitsToUint(p2g_faddz(p2g_in(f36), 1.0)),
-      false));
-  precise float f48 = p2g_faddz(p2g_in(f18), p2g_in(f47));
-  precise float f50 = p2g_ffmaz(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f48) & 0x7FFFFFFFu))), 0.5, 0.125);
+  precise float f43 = p2g_faddz(p2g_inz(f41), p2g_inz(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f245)))));
+  precise float f45 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_inz(f36), 0.25)), false));
+  precise float f18 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f43, p2g_inz(f45)))));
+  precise float f47 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f39), floatBitsToUint(p2g_faddz(p2g_inz(f36),
+      1.0)), false));
+  precise float f48 = p2g_faddz(p2g_inz(f18), p2g_inz(f47));
+  precise float f50 = p2g_ffmaz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f48) & 0x7FFFFFFFu))), 0.5, 0.125);
   precise float f52 = p2g_fmulz(p2g_fmulz(f48, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
   precise float f53 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f52), false));
-  precise float f55 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(f50, p2g_in(f53))), false));
-  precise float f56 = p2g_fmulz(p2g_in(f55), uintBitsToFloat(0x3F317218u));
+  precise float f55 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(f50, p2g_inz(f53))), false));
+  precise float f56 = p2g_fmulz(p2g_inz(f55), uintBitsToFloat(0x3F317218u));
   precise float f58 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulz(f56, 3.0))));
-  precise float f60 = p2g_faddz(p2g_in(f58), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f48)))));
-  precise float f62 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_in(f53), 0.25)), false));
-  precise float f20 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f60, p2g_in(f62)))));
-  precise float f64 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f56), floatBitsToUint(p2g_faddz(p2g_in(f53), 1.0)),
-      false));
-  precise float f65 = p2g_faddz(p2g_in(f20), p2g_in(f64));
-  precise float f67 = p2g_ffmaz(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f65) & 0x7FFFFFFFu))), 0.5, 0.125);
+  precise float f60 = p2g_faddz(p2g_inz(f58), p2g_inz(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f48)))));
+  precise float f62 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_inz(f53), 0.25)), false));
+  precise float f20 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f60, p2g_inz(f62)))));
+  precise float f64 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f56), floatBitsToUint(p2g_faddz(p2g_inz(f53),
+      1.0)), false));
+  precise float f65 = p2g_faddz(p2g_inz(f20), p2g_inz(f64));
+  precise float f67 = p2g_ffmaz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f65) & 0x7FFFFFFFu))), 0.5, 0.125);
   precise float f69 = p2g_fmulz(p2g_fmulz(f65, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
   precise float f70 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f69), false));
-  precise float f72 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(f67, p2g_in(f70))), false));
-  precise float f73 = p2g_fmulz(p2g_in(f72), uintBitsToFloat(0x3F317218u));
+  precise float f72 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(f67, p2g_inz(f70))), false));
+  precise float f73 = p2g_fmulz(p2g_inz(f72), uintBitsToFloat(0x3F317218u));
   precise float f75 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulz(f73, 3.0))));
-  precise float f77 = p2g_faddz(p2g_in(f75), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f65)))));
-  precise float f79 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_in(f70), 0.25)), false));
-  precise float f22 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f77, p2g_in(f79)))));
-  precise float f81 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f73), floatBitsToUint(p2g_faddz(p2g_in(f70), 1.0)),
-      false));
-  precise float f82 = p2g_faddz(p2g_in(f22), p2g_in(f81));
-  precise float f84 = p2g_ffmaz(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f82) & 0x7FFFFFFFu))), 0.5, 0.125);
+  precise float f77 = p2g_faddz(p2g_inz(f75), p2g_inz(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f65)))));
+  precise float f79 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_inz(f70), 0.25)), false));
+  precise float f22 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f77, p2g_inz(f79)))));
+  precise float f81 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f73), floatBitsToUint(p2g_faddz(p2g_inz(f70),
+      1.0)), false));
+  precise float f82 = p2g_faddz(p2g_inz(f22), p2g_inz(f81));
+  precise float f84 = p2g_ffmaz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f82) & 0x7FFFFFFFu))), 0.5, 0.125);
   precise float f86 = p2g_fmulz(p2g_fmulz(f82, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
   precise float f87 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f86), false));
-  precise float f89 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(f84, p2g_in(f87))), false));
-  precise float f90 = p2g_fmulz(p2g_in(f89), uintBitsToFloat(0x3F317218u));
+  precise float f89 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(f84, p2g_inz(f87))), false));
+  precise float f90 = p2g_fmulz(p2g_inz(f89), uintBitsToFloat(0x3F317218u));
   precise float f92 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulz(f90, 3.0))));
-  precise float f94 = p2g_faddz(p2g_in(f92), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f82)))));
-  precise float f96 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_in(f87), 0.25)), false));
-  precise float f24 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f94, p2g_in(f96)))));
-  precise float f98 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f90), floatBitsToUint(p2g_faddz(p2g_in(f87), 1.0)),
-      false));
-  precise float f99 = p2g_faddz(p2g_in(f24), p2g_in(f98));
-  precise float f101 = p2g_ffmaz(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f99) & 0x7FFFFFFFu))), 0.5, 0.125);
+  precise float f94 = p2g_faddz(p2g_inz(f92), p2g_inz(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f82)))));
+  precise float f96 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_inz(f87), 0.25)), false));
+  precise float f24 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f94, p2g_inz(f96)))));
+  precise float f98 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f90), floatBitsToUint(p2g_faddz(p2g_inz(f87),
+      1.0)), false));
+  precise float f99 = p2g_faddz(p2g_inz(f24), p2g_inz(f98));
+  precise float f101 = p2g_ffmaz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f99) & 0x7FFFFFFFu))), 0.5, 0.125);
   precise float f103 = p2g_fmulz(p2g_fmulz(f99, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
   precise float f104 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f103), false));
-  precise float f106 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(f101, p2g_in(f104))), false));
-  precise float f107 = p2g_fmulz(p2g_in(f106), uintBitsToFloat(0x3F317218u));
+  precise float f106 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(f101, p2g_inz(f104))), false));
+  precise float f107 = p2g_fmulz(p2g_inz(f106), uintBitsToFloat(0x3F317218u));
   precise float f109 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulz(f107, 3.0))));
-  precise float f111 = p2g_faddz(p2g_in(f109), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f99)))));
-  precise float f113 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_in(f104), 0.25)), false));
-  precise float f26 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f111, p2g_in(f113)))));
-  precise float f114 = p2g_faddz(p2g_in(f104), 1.0);
+  precise float f111 = p2g_faddz(p2g_inz(f109), p2g_inz(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f99)))));
+  precise float f113 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_inz(f104), 0.25)), false));
+  precise float f26 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f111, p2g_inz(f113)))));
+  precise float f114 = p2g_faddz(p2g_inz(f104), 1.0);
   precise float f115 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f107), floatBitsToUint(f114), false));
-  precise float f116 = p2g_faddz(p2g_in(f26), p2g_in(f115));
-  precise float f118 = p2g_ffmaz(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f116) & 0x7FFFFFFFu))), 0.5, 0.125);
+  precise float f116 = p2g_faddz(p2g_inz(f26), p2g_inz(f115));
+  precise float f118 = p2g_ffmaz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f116) & 0x7FFFFFFFu))), 0.5, 0.125);
   precise float f120 = p2g_fmulz(p2g_fmulz(f116, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
   precise float f121 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f120), false));
-  precise float f123 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(f118, p2g_in(f121))), false));
-  precise float f124 = p2g_fmulz(p2g_in(f123), uintBitsToFloat(0x3F317218u));
+  precise float f123 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(f118, p2g_inz(f121))), false));
+  precise float f124 = p2g_fmulz(p2g_inz(f123), uintBitsToFloat(0x3F317218u));
   precise float f126 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulz(f124, 3.0))));
-  precise float f128 = p2g_faddz(p2g_in(f126), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f116)))));
-  precise float f130 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_in(f121), 0.25)), false));
-  precise float f28 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f128, p2g_in(f130)))));
-  precise float f131 = p2g_faddz(p2g_in(f121), 1.0);
+  precise float f128 = p2g_faddz(p2g_inz(f126), p2g_inz(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f116)))));
+  precise float f130 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_inz(f121), 0.25)), false));
+  precise float f28 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f128, p2g_inz(f130)))));
+  precise float f131 = p2g_faddz(p2g_inz(f121), 1.0);
   precise float f132 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f124), floatBitsToUint(f131), false));
-  precise float f133 = p2g_faddz(p2g_in(f28), p2g_in(f132));
-  precise float f135 = p2g_ffmaz(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f133) & 0x7FFFFFFFu))), 0.5, 0.125);
+  precise float f133 = p2g_faddz(p2g_inz(f28), p2g_inz(f132));
+  precise float f135 = p2g_ffmaz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f133) & 0x7FFFFFFFu))), 0.5, 0.125);
   precise float f137 = p2g_fmulz(p2g_fmulz(f133, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
   precise float f138 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f137), false));
-  precise float f140 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(f135, p2g_in(f138))), false));
-  precise float f141 = p2g_fmulz(p2g_in(f140), uintBitsToFloat(0x3F317218u));
+  precise float f140 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(f135, p2g_inz(f138))), false));
+  precise float f141 = p2g_fmulz(p2g_inz(f140), uintBitsToFloat(0x3F317218u));
   precise float f143 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulz(f141, 3.0))));
-  precise float f145 = p2g_faddz(p2g_in(f143), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f133)))));
-  precise float f147 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_in(f138), 0.25)), false));
-  precise float f30 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f145, p2g_in(f147)))));
-  precise float f148 = p2g_faddz(p2g_in(f138), 1.0);
+  precise float f145 = p2g_faddz(p2g_inz(f143), p2g_inz(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f133)))));
+  precise float f147 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_inz(f138), 0.25)), false));
+  precise float f30 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f145, p2g_inz(f147)))));
+  precise float f148 = p2g_faddz(p2g_inz(f138), 1.0);
   precise float f149 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f141), floatBitsToUint(f148), false));
-  precise float f150 = p2g_faddz(p2g_in(f30), p2g_in(f149));
-  precise float f152 = p2g_ffmaz(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f150) & 0x7FFFFFFFu))), 0.5, 0.125);
+  precise float f150 = p2g_faddz(p2g_inz(f30), p2g_inz(f149));
+  precise float f152 = p2g_ffmaz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f150) & 0x7FFFFFFFu))), 0.5, 0.125);
   precise float f154 = p2g_fmulz(p2g_fmulz(f150, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
   precise float f155 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f154), false));
-  precise float f157 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(f152, p2g_in(f155))), false));
-  precise float f158 = p2g_fmulz(p2g_in(f157), uintBitsToFloat(0x3F317218u));
+  precise float f157 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(f152, p2g_inz(f155))), false));
+  precise float f158 = p2g_fmulz(p2g_inz(f157), uintBitsToFloat(0x3F317218u));
   precise float f160 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulz(f158, 3.0))));
-  precise float f162 = p2g_faddz(p2g_in(f160), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f150)))));
-  precise float f164 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_in(f155), 0.25)), false));
-  precise float f32 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f162, p2g_in(f164)))));
-  precise float f165 = p2g_faddz(p2g_in(f155), 1.0);
+  precise float f162 = p2g_faddz(p2g_inz(f160), p2g_inz(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f150)))));
+  precise float f164 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_inz(f155), 0.25)), false));
+  precise float f32 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f162, p2g_inz(f164)))));
+  precise float f165 = p2g_faddz(p2g_inz(f155), 1.0);
   precise float f166 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f158), floatBitsToUint(f165), false));
-  f245 = p2g_faddz(p2g_in(f32), p2g_in(f166));
-  f246 = p2g_ffmaz(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f245) & 0x7FFFFFFFu))), 0.5, 0.125);
-  return p2g_redo();
+  f245 = p2g_faddz(p2g_inz(f32), p2g_inz(f166));
+  f246 = p2g_ffmaz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f245) & 0x7FFFFFFFu))), 0.5, 0.125);
+  return p2g_redoz();
 }
 void p2g_exact_2(inout precise float f245, inout precise float f246) {
   precise float f177 = p2g_fmul(p2g_fmul(f245, 0.5, false), uintBitsToFloat(0x3FB8AA3Bu), false);
@@ -1051,55 +1061,55 @@ void p2g_exact_2(inout precise float f245, inout precise float f246) {
   f246 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f245) & 0x7FFFFFFFu)), 0.5, 0.125, 0, false);
 }
 bool p2g_check_2(inout precise float f245, inout precise float f246) {
-  precise float f177 = p2g_fmulz(p2g_fmulz(p2g_in(f245), 0.5), uintBitsToFloat(0x3FB8AA3Bu));
+  precise float f177 = p2g_fmulz(p2g_fmulz(p2g_inz(f245), 0.5), uintBitsToFloat(0x3FB8AA3Bu));
   precise float f178 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f177), false));
-  precise float f180 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(p2g_in(f246), p2g_in(f178))), false));
-  precise float f181 = p2g_fmulz(p2g_in(f180), uintBitsToFloat(0x3F317218u));
+  precise float f180 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(p2g_inz(f246), p2g_inz(f178))), false));
+  precise float f181 = p2g_fmulz(p2g_inz(f180), uintBitsToFloat(0x3F317218u));
   precise float f183 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulz(f181, 3.0))));
-  precise float f185 = p2g_faddz(p2g_in(f183), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f245)))));
-  precise float f187 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_in(f178), 0.25)), false));
-  precise float f168 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f185, p2g_in(f187)))));
-  precise float f189 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f181), floatBitsToUint(p2g_faddz(p2g_in(f178),
+  precise float f185 = p2g_faddz(p2g_inz(f183), p2g_inz(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f245)))));
+  precise float f187 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_inz(f178), 0.25)), false));
+  precise float f168 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f185, p2g_inz(f187)))));
+  precise float f189 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f181), floatBitsToUint(p2g_faddz(p2g_inz(f178),
       1.0)), false));
-  precise float f190 = p2g_faddz(p2g_in(f168), p2g_in(f189));
-  precise float f192 = p2g_ffmaz(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f190) & 0x7FFFFFFFu))), 0.5, 0.125);
+  precise float f190 = p2g_faddz(p2g_inz(f168), p2g_inz(f189));
+  precise float f192 = p2g_ffmaz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f190) & 0x7FFFFFFFu))), 0.5, 0.125);
   precise float f194 = p2g_fmulz(p2g_fmulz(f190, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
   precise float f195 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f194), false));
-  precise float f197 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(f192, p2g_in(f195))), false));
-  precise float f198 = p2g_fmulz(p2g_in(f197), uintBitsToFloat(0x3F317218u));
+  precise float f197 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(f192, p2g_inz(f195))), false));
+  precise float f198 = p2g_fmulz(p2g_inz(f197), uintBitsToFloat(0x3F317218u));
   precise float f200 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulz(f198, 3.0))));
-  precise float f202 = p2g_faddz(p2g_in(f200), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f190)))));
-  precise float f204 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_in(f195), 0.25)), false));
-  precise float f170 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f202, p2g_in(f204)))));
-  precise float f206 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f198), floatBitsToUint(p2g_faddz(p2g_in(f195),
+  precise float f202 = p2g_faddz(p2g_inz(f200), p2g_inz(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f190)))));
+  precise float f204 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_inz(f195), 0.25)), false));
+  precise float f170 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f202, p2g_inz(f204)))));
+  precise float f206 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f198), floatBitsToUint(p2g_faddz(p2g_inz(f195),
       1.0)), false));
-  precise float f207 = p2g_faddz(p2g_in(f170), p2g_in(f206));
-  precise float f209 = p2g_ffmaz(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f207) & 0x7FFFFFFFu))), 0.5, 0.125);
+  precise float f207 = p2g_faddz(p2g_inz(f170), p2g_inz(f206));
+  precise float f209 = p2g_ffmaz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f207) & 0x7FFFFFFFu))), 0.5, 0.125);
   precise float f211 = p2g_fmulz(p2g_fmulz(f207, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
   precise float f212 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f211), false));
-  precise float f214 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(f209, p2g_in(f212))), false));
-  precise float f215 = p2g_fmulz(p2g_in(f214), uintBitsToFloat(0x3F317218u));
+  precise float f214 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(f209, p2g_inz(f212))), false));
+  precise float f215 = p2g_fmulz(p2g_inz(f214), uintBitsToFloat(0x3F317218u));
   precise float f217 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulz(f215, 3.0))));
-  precise float f219 = p2g_faddz(p2g_in(f217), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f207)))));
-  precise float f221 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_in(f212), 0.25)), false));
-  precise float f172 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f219, p2g_in(f221)))));
-  precise float f223 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f215), floatBitsToUint(p2g_faddz(p2g_in(f212),
+  precise float f219 = p2g_faddz(p2g_inz(f217), p2g_inz(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f207)))));
+  precise float f221 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_inz(f212), 0.25)), false));
+  precise float f172 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f219, p2g_inz(f221)))));
+  precise float f223 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f215), floatBitsToUint(p2g_faddz(p2g_inz(f212),
       1.0)), false));
-  precise float f224 = p2g_faddz(p2g_in(f172), p2g_in(f223));
-  precise float f226 = p2g_ffmaz(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f224) & 0x7FFFFFFFu))), 0.5, 0.125);
+  precise float f224 = p2g_faddz(p2g_inz(f172), p2g_inz(f223));
+  precise float f226 = p2g_ffmaz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f224) & 0x7FFFFFFFu))), 0.5, 0.125);
   precise float f228 = p2g_fmulz(p2g_fmulz(f224, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
   precise float f229 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f228), false));
-  precise float f231 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(f226, p2g_in(f229))), false));
-  precise float f232 = p2g_fmulz(p2g_in(f231), uintBitsToFloat(0x3F317218u));
+  precise float f231 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(f226, p2g_inz(f229))), false));
+  precise float f232 = p2g_fmulz(p2g_inz(f231), uintBitsToFloat(0x3F317218u));
   precise float f234 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulz(f232, 3.0))));
-  precise float f236 = p2g_faddz(p2g_in(f234), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f224)))));
-  precise float f238 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_in(f229), 0.25)), false));
-  precise float f174 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f236, p2g_in(f238)))));
-  precise float f240 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f232), floatBitsToUint(p2g_faddz(p2g_in(f229),
+  precise float f236 = p2g_faddz(p2g_inz(f234), p2g_inz(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f224)))));
+  precise float f238 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_inz(f229), 0.25)), false));
+  precise float f174 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f236, p2g_inz(f238)))));
+  precise float f240 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f232), floatBitsToUint(p2g_faddz(p2g_inz(f229),
       1.0)), false));
-  f245 = p2g_faddz(p2g_in(f174), p2g_in(f240));
-  f246 = p2g_ffmaz(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f245) & 0x7FFFFFFFu))), 0.5, 0.125);
-  return p2g_redo();
+  f245 = p2g_faddz(p2g_inz(f174), p2g_inz(f240));
+  f246 = p2g_ffmaz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f245) & 0x7FFFFFFFu))), 0.5, 0.125);
+  return p2g_redoz();
 }
 
 void main() {

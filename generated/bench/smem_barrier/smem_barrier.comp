@@ -243,39 +243,51 @@ uint p2g_s2f(int64_t v, int mode) { return p2g_i2f(v < 0l ? uint64_t(-v) : uint6
 uint p2g_s2f32(int v, int mode) { return p2g_i2f(uint64_t(v < 0 ? 0u - uint(v) : uint(v)), v < 0, mode); }
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
-// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
-// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal one
-// fails it). p2g_redo() after the region: true when a result was tiny (|r| <= 2^-126, zeros included) or the device
-// fact P2G_F32_FAST does not hold; then the region's check p2g_check_<n> runs the device's pass again with the
-// zero-aware forms below (p2g_faddz ...), and only if a result is still tiny does the exact replay compute every
-// value again. A zero that is exact on every device is no reason to replay: a sum of opposite operands (a == -b),
-// and a product or fma with a zero factor (fma then gives c, which is not subnormal either). The operands of a
-// region's operations are never subnormal (p2g_in; a tiny result fails the region anyway), so these zeros are
-// IEEE's results on a device that flushes subnormals too. Counting every zero replayed 2.30 % of K's region
-// executions on its 720p inputs (39.7 % of one region's); without those zeros 0.011 %. The zero test is in the
-// check only: in every operation it cost bench/f32_heavy 4.17 -> 9.71 ms on the H200 (docs/GPU_BENCH.md). NaN needs no replay
-// where the fact holds: the device's NaN results are PTX's 0x7FFFFFFF, and min(p2g_m, NaN) leaves p2g_m (a device
-// whose min() gave NaN would only replay more). Testing NaN too made bench/f32_heavy, whose values mostly end as
-// NaN, replay nearly every region: 53 ms against 4.3 ms (docs/GPU_BENCH.md). The short forms hold no exact path
-// and no branch: the device's operation and one min.
+// Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
+// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result and of every
+// value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
+// every number). p2g_redo(): true when that magnitude is below 2^-40 (at or above it no operation can have flushed
+// a result) or the device fact P2G_F32_FAST does not hold. Then the region's check p2g_check_<n> runs the device's
+// pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
+// operands or a zero factor let through), and only if p2g_redoz() finds a result below 2^-126 does the exact
+// replay compute every value again. NaN needs no replay where the fact holds: the device's NaN results are PTX's
+// 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a copy, x * 1.0). No exact path, no branch.
+uint p2g_u = 0xFFFFFFFFu;
 float p2g_m = 1.0;
+uint p2g_nz(float x) { return (floatBitsToUint(x) << 1u) - 2u; }
 float p2g_fadd(float a, float b) {
   precise float r = a + b;
-  p2g_m = min(p2g_m, abs(r));
+  p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
 float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
 float p2g_fmul(float a, float b) {
   precise float r = a * b;
-  p2g_m = min(p2g_m, abs(r));
+  p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
 float p2g_ffma(float a, float b, float c) {
   precise float r = fma(a, b, c);
-  p2g_m = min(p2g_m, abs(r));
+  p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
-// The zero-aware forms of a region's check: an exact zero (opposite operands; a zero factor) counts as no tiny result.
+float p2g_in(float x) {
+  p2g_u = min(p2g_u, p2g_nz(x));
+  return x;
+}
+float p2g_in_nan(float x) {
+  // also NaN: an operand of a region operation with a literal 1, -1 or 0, which a compiler may turn into a copy
+  // (x * 1.0 -> x) that would keep a NaN's payload where PTX gives 0x7FFFFFFF
+  p2g_u = (floatBitsToUint(x) & 0x7FFFFFFFu) > 0x7F800000u ? 0u : min(p2g_u, p2g_nz(x));
+  return x;
+}
+bool p2g_redo() {
+  bool redo = !P2G_F32_FAST || p2g_u < 0x56FFFFFEu;  // p2g_nz(2^-40)
+  p2g_u = 0xFFFFFFFFu;
+  return redo;
+}
+// The check's forms: an exact zero (opposite operands; a zero factor) counts as no tiny result, any other result
+// below 2^-126 as tiny, and so does a subnormal value entering the region (p2g_inz).
 float p2g_faddz(float a, float b) {
   precise float r = a + b;
   p2g_m = min(p2g_m, a == -b ? 1.0 : abs(r));
@@ -292,22 +304,20 @@ float p2g_ffmaz(float a, float b, float c) {
   p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r));
   return r;
 }
-float p2g_in(float x) {
+float p2g_inz(float x) {
   // |x| - 1 (wrapping): subnormals fall in [0, 0x007FFFFE], every other value above. A float select: no branch
   // among the device's operations.
   uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 1u;
   p2g_m = t < 0x007FFFFFu ? 0.0 : p2g_m;
   return x;
 }
-float p2g_in_nan(float x) {
-  // also NaN: an operand of a region operation with a literal 1, -1 or 0, which a compiler may turn into a copy
-  // (x * 1.0 -> x) that would keep a NaN's payload where PTX gives 0x7FFFFFFF
+float p2g_in_nanz(float x) {
   uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 1u;  // subnormals [0, 0x007FFFFE], NaN [0x7F800000, 0x7FFFFFFE]
   uint bad = uint(t < 0x007FFFFFu) | uint(t >= 0x7F800000u);
   p2g_m = bad != 0u ? 0.0 : p2g_m;
   return x;
 }
-bool p2g_redo() {
+bool p2g_redoz() {
   bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
   p2g_m = 1.0;
   return redo;
@@ -336,21 +346,21 @@ void p2g_exact_1(float f4, float f3, uint r7, out precise float f9) {
   f9 = p2g_fadd(f7, f8, false);
 }
 void p2g_check_1(float f4, float f3, uint r7, out precise float f9) {
-  precise float f5 = p2g_faddz(p2g_in(f4), p2g_in(f3));
+  precise float f5 = p2g_faddz(p2g_inz(f4), p2g_inz(f3));
   precise float f6 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
-  precise float f7 = p2g_faddz(f5, p2g_in(f6));
+  precise float f7 = p2g_faddz(f5, p2g_inz(f6));
   precise float f8 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
-  f9 = p2g_faddz(f7, p2g_in(f8));
-  if (p2g_redo()) p2g_exact_1(f4, f3, r7, f9);
+  f9 = p2g_faddz(f7, p2g_inz(f8));
+  if (p2g_redoz()) p2g_exact_1(f4, f3, r7, f9);
 }
 void p2g_exact_2(float f10, float f9, uint r54, out precise float f14) {
   precise float f12 = p2g_ffma(f10, 0.5, p2g_fmul(f9, 0.125, false), 0, false);
   f14 = p2g_ffma(p2g_f32_canon(p2g_s2f32(int(int(r54 & 4u)), 0)), uintBitsToFloat(0x3A83126Fu), f12, 0, false);
 }
 void p2g_check_2(float f10, float f9, uint r54, out precise float f14) {
-  precise float f12 = p2g_ffmaz(p2g_in(f10), 0.5, p2g_fmulz(p2g_in(f9), 0.125));
-  f14 = p2g_ffmaz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r54 & 4u)), 0))), uintBitsToFloat(0x3A83126Fu), f12);
-  if (p2g_redo()) p2g_exact_2(f10, f9, r54, f14);
+  precise float f12 = p2g_ffmaz(p2g_inz(f10), 0.5, p2g_fmulz(p2g_inz(f9), 0.125));
+  f14 = p2g_ffmaz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r54 & 4u)), 0))), uintBitsToFloat(0x3A83126Fu), f12);
+  if (p2g_redoz()) p2g_exact_2(f10, f9, r54, f14);
 }
 void p2g_exact_3(float f16, float f15, uint r7, out precise float f21) {
   precise float f17 = p2g_fadd(f16, f15, false);
@@ -360,12 +370,12 @@ void p2g_exact_3(float f16, float f15, uint r7, out precise float f21) {
   f21 = p2g_fadd(f19, f20, false);
 }
 void p2g_check_3(float f16, float f15, uint r7, out precise float f21) {
-  precise float f17 = p2g_faddz(p2g_in(f16), p2g_in(f15));
+  precise float f17 = p2g_faddz(p2g_inz(f16), p2g_inz(f15));
   precise float f18 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
-  precise float f19 = p2g_faddz(f17, p2g_in(f18));
+  precise float f19 = p2g_faddz(f17, p2g_inz(f18));
   precise float f20 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
-  f21 = p2g_faddz(f19, p2g_in(f20));
-  if (p2g_redo()) p2g_exact_3(f16, f15, r7, f21);
+  f21 = p2g_faddz(f19, p2g_inz(f20));
+  if (p2g_redoz()) p2g_exact_3(f16, f15, r7, f21);
 }
 void p2g_exact_4(float f22, float f21, uint r54, out precise float f26) {
   precise float f24 = p2g_ffma(f22, 0.5, p2g_fmul(f21, 0.125, false), 0, false);
@@ -373,10 +383,10 @@ void p2g_exact_4(float f22, float f21, uint r54, out precise float f26) {
   f26 = p2g_ffma(f25, uintBitsToFloat(0x3A83126Fu), f24, 0, false);
 }
 void p2g_check_4(float f22, float f21, uint r54, out precise float f26) {
-  precise float f24 = p2g_ffmaz(p2g_in(f22), 0.5, p2g_fmulz(p2g_in(f21), 0.125));
+  precise float f24 = p2g_ffmaz(p2g_inz(f22), 0.5, p2g_fmulz(p2g_inz(f21), 0.125));
   precise float f25 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 1) & 5u)), 0));
-  f26 = p2g_ffmaz(p2g_in(f25), uintBitsToFloat(0x3A83126Fu), f24);
-  if (p2g_redo()) p2g_exact_4(f22, f21, r54, f26);
+  f26 = p2g_ffmaz(p2g_inz(f25), uintBitsToFloat(0x3A83126Fu), f24);
+  if (p2g_redoz()) p2g_exact_4(f22, f21, r54, f26);
 }
 void p2g_exact_5(float f28, float f27, uint r7, out precise float f33) {
   precise float f29 = p2g_fadd(f28, f27, false);
@@ -386,12 +396,12 @@ void p2g_exact_5(float f28, float f27, uint r7, out precise float f33) {
   f33 = p2g_fadd(f31, f32, false);
 }
 void p2g_check_5(float f28, float f27, uint r7, out precise float f33) {
-  precise float f29 = p2g_faddz(p2g_in(f28), p2g_in(f27));
+  precise float f29 = p2g_faddz(p2g_inz(f28), p2g_inz(f27));
   precise float f30 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
-  precise float f31 = p2g_faddz(f29, p2g_in(f30));
+  precise float f31 = p2g_faddz(f29, p2g_inz(f30));
   precise float f32 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
-  f33 = p2g_faddz(f31, p2g_in(f32));
-  if (p2g_redo()) p2g_exact_5(f28, f27, r7, f33);
+  f33 = p2g_faddz(f31, p2g_inz(f32));
+  if (p2g_redoz()) p2g_exact_5(f28, f27, r7, f33);
 }
 void p2g_exact_6(float f34, float f33, uint r54, out precise float f38) {
   precise float f36 = p2g_ffma(f34, 0.5, p2g_fmul(f33, 0.125, false), 0, false);
@@ -399,10 +409,10 @@ void p2g_exact_6(float f34, float f33, uint r54, out precise float f38) {
   f38 = p2g_ffma(f37, uintBitsToFloat(0x3A83126Fu), f36, 0, false);
 }
 void p2g_check_6(float f34, float f33, uint r54, out precise float f38) {
-  precise float f36 = p2g_ffmaz(p2g_in(f34), 0.5, p2g_fmulz(p2g_in(f33), 0.125));
+  precise float f36 = p2g_ffmaz(p2g_inz(f34), 0.5, p2g_fmulz(p2g_inz(f33), 0.125));
   precise float f37 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 2) & 6u)), 0));
-  f38 = p2g_ffmaz(p2g_in(f37), uintBitsToFloat(0x3A83126Fu), f36);
-  if (p2g_redo()) p2g_exact_6(f34, f33, r54, f38);
+  f38 = p2g_ffmaz(p2g_inz(f37), uintBitsToFloat(0x3A83126Fu), f36);
+  if (p2g_redoz()) p2g_exact_6(f34, f33, r54, f38);
 }
 void p2g_exact_7(float f40, float f39, uint r7, out precise float f45) {
   precise float f41 = p2g_fadd(f40, f39, false);
@@ -412,12 +422,12 @@ void p2g_exact_7(float f40, float f39, uint r7, out precise float f45) {
   f45 = p2g_fadd(f43, f44, false);
 }
 void p2g_check_7(float f40, float f39, uint r7, out precise float f45) {
-  precise float f41 = p2g_faddz(p2g_in(f40), p2g_in(f39));
+  precise float f41 = p2g_faddz(p2g_inz(f40), p2g_inz(f39));
   precise float f42 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
-  precise float f43 = p2g_faddz(f41, p2g_in(f42));
+  precise float f43 = p2g_faddz(f41, p2g_inz(f42));
   precise float f44 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
-  f45 = p2g_faddz(f43, p2g_in(f44));
-  if (p2g_redo()) p2g_exact_7(f40, f39, r7, f45);
+  f45 = p2g_faddz(f43, p2g_inz(f44));
+  if (p2g_redoz()) p2g_exact_7(f40, f39, r7, f45);
 }
 void p2g_exact_8(float f46, float f45, uint r54, out precise float f50) {
   precise float f48 = p2g_ffma(f46, 0.5, p2g_fmul(f45, 0.125, false), 0, false);
@@ -425,10 +435,10 @@ void p2g_exact_8(float f46, float f45, uint r54, out precise float f50) {
   f50 = p2g_ffma(f49, uintBitsToFloat(0x3A83126Fu), f48, 0, false);
 }
 void p2g_check_8(float f46, float f45, uint r54, out precise float f50) {
-  precise float f48 = p2g_ffmaz(p2g_in(f46), 0.5, p2g_fmulz(p2g_in(f45), 0.125));
+  precise float f48 = p2g_ffmaz(p2g_inz(f46), 0.5, p2g_fmulz(p2g_inz(f45), 0.125));
   precise float f49 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 3) & 7u)), 0));
-  f50 = p2g_ffmaz(p2g_in(f49), uintBitsToFloat(0x3A83126Fu), f48);
-  if (p2g_redo()) p2g_exact_8(f46, f45, r54, f50);
+  f50 = p2g_ffmaz(p2g_inz(f49), uintBitsToFloat(0x3A83126Fu), f48);
+  if (p2g_redoz()) p2g_exact_8(f46, f45, r54, f50);
 }
 void p2g_exact_9(float f52, float f51, uint r7, out precise float f57) {
   precise float f53 = p2g_fadd(f52, f51, false);
@@ -438,77 +448,77 @@ void p2g_exact_9(float f52, float f51, uint r7, out precise float f57) {
   f57 = p2g_fadd(f55, f56, false);
 }
 void p2g_check_9(float f52, float f51, uint r7, out precise float f57) {
-  precise float f53 = p2g_faddz(p2g_in(f52), p2g_in(f51));
+  precise float f53 = p2g_faddz(p2g_inz(f52), p2g_inz(f51));
   precise float f54 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
-  precise float f55 = p2g_faddz(f53, p2g_in(f54));
+  precise float f55 = p2g_faddz(f53, p2g_inz(f54));
   precise float f56 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
-  f57 = p2g_faddz(f55, p2g_in(f56));
-  if (p2g_redo()) p2g_exact_9(f52, f51, r7, f57);
+  f57 = p2g_faddz(f55, p2g_inz(f56));
+  if (p2g_redoz()) p2g_exact_9(f52, f51, r7, f57);
 }
 void p2g_exact_10(float f58, float f57, uint r54, out precise float f62) {
   precise float f60 = p2g_ffma(f58, 0.5, p2g_fmul(f57, 0.125, false), 0, false);
   f62 = p2g_ffma(p2g_f32_canon(p2g_s2f32(int(int(r54 & 7u)), 0)), uintBitsToFloat(0x3A83126Fu), f60, 0, false);
 }
 void p2g_check_10(float f58, float f57, uint r54, out precise float f62) {
-  precise float f60 = p2g_ffmaz(p2g_in(f58), 0.5, p2g_fmulz(p2g_in(f57), 0.125));
-  f62 = p2g_ffmaz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r54 & 7u)), 0))), uintBitsToFloat(0x3A83126Fu), f60);
-  if (p2g_redo()) p2g_exact_10(f58, f57, r54, f62);
+  precise float f60 = p2g_ffmaz(p2g_inz(f58), 0.5, p2g_fmulz(p2g_inz(f57), 0.125));
+  f62 = p2g_ffmaz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r54 & 7u)), 0))), uintBitsToFloat(0x3A83126Fu), f60);
+  if (p2g_redoz()) p2g_exact_10(f58, f57, r54, f62);
 }
 void p2g_exact_11(float f64, float f63, out precise float f65) {
   f65 = p2g_fadd(f64, f63, false);
 }
 void p2g_check_11(float f64, float f63, out precise float f65) {
-  f65 = p2g_faddz(p2g_in(f64), p2g_in(f63));
-  if (p2g_redo()) p2g_exact_11(f64, f63, f65);
+  f65 = p2g_faddz(p2g_inz(f64), p2g_inz(f63));
+  if (p2g_redoz()) p2g_exact_11(f64, f63, f65);
 }
 void p2g_exact_12(float f67, float f66, out precise float f68) {
   f68 = p2g_fadd(f67, f66, false);
 }
 void p2g_check_12(float f67, float f66, out precise float f68) {
-  f68 = p2g_faddz(p2g_in(f67), p2g_in(f66));
-  if (p2g_redo()) p2g_exact_12(f67, f66, f68);
+  f68 = p2g_faddz(p2g_inz(f67), p2g_inz(f66));
+  if (p2g_redoz()) p2g_exact_12(f67, f66, f68);
 }
 void p2g_exact_13(float f70, float f69, out precise float f71) {
   f71 = p2g_fadd(f70, f69, false);
 }
 void p2g_check_13(float f70, float f69, out precise float f71) {
-  f71 = p2g_faddz(p2g_in(f70), p2g_in(f69));
-  if (p2g_redo()) p2g_exact_13(f70, f69, f71);
+  f71 = p2g_faddz(p2g_inz(f70), p2g_inz(f69));
+  if (p2g_redoz()) p2g_exact_13(f70, f69, f71);
 }
 void p2g_exact_14(float f73, float f72, out precise float f74) {
   f74 = p2g_fadd(f73, f72, false);
 }
 void p2g_check_14(float f73, float f72, out precise float f74) {
-  f74 = p2g_faddz(p2g_in(f73), p2g_in(f72));
-  if (p2g_redo()) p2g_exact_14(f73, f72, f74);
+  f74 = p2g_faddz(p2g_inz(f73), p2g_inz(f72));
+  if (p2g_redoz()) p2g_exact_14(f73, f72, f74);
 }
 void p2g_exact_15(float f76, float f75, out precise float f77) {
   f77 = p2g_fadd(f76, f75, false);
 }
 void p2g_check_15(float f76, float f75, out precise float f77) {
-  f77 = p2g_faddz(p2g_in(f76), p2g_in(f75));
-  if (p2g_redo()) p2g_exact_15(f76, f75, f77);
+  f77 = p2g_faddz(p2g_inz(f76), p2g_inz(f75));
+  if (p2g_redoz()) p2g_exact_15(f76, f75, f77);
 }
 void p2g_exact_16(float f79, float f78, out precise float f80) {
   f80 = p2g_fadd(f79, f78, false);
 }
 void p2g_check_16(float f79, float f78, out precise float f80) {
-  f80 = p2g_faddz(p2g_in(f79), p2g_in(f78));
-  if (p2g_redo()) p2g_exact_16(f79, f78, f80);
+  f80 = p2g_faddz(p2g_inz(f79), p2g_inz(f78));
+  if (p2g_redoz()) p2g_exact_16(f79, f78, f80);
 }
 void p2g_exact_17(float f82, float f81, out precise float f83) {
   f83 = p2g_fadd(f82, f81, false);
 }
 void p2g_check_17(float f82, float f81, out precise float f83) {
-  f83 = p2g_faddz(p2g_in(f82), p2g_in(f81));
-  if (p2g_redo()) p2g_exact_17(f82, f81, f83);
+  f83 = p2g_faddz(p2g_inz(f82), p2g_inz(f81));
+  if (p2g_redoz()) p2g_exact_17(f82, f81, f83);
 }
 void p2g_exact_18(float f84, uint r19, out precise float f86) {
   f86 = p2g_fadd(f84, uintBitsToFloat(p2g_lds32(r19)), false);
 }
 void p2g_check_18(float f84, uint r19, out precise float f86) {
-  f86 = p2g_faddz(p2g_in(f84), p2g_in(uintBitsToFloat(p2g_lds32(r19))));
-  if (p2g_redo()) p2g_exact_18(f84, r19, f86);
+  f86 = p2g_faddz(p2g_inz(f84), p2g_inz(uintBitsToFloat(p2g_lds32(r19))));
+  if (p2g_redoz()) p2g_exact_18(f84, r19, f86);
 }
 
 void main() {

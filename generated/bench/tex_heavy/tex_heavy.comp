@@ -284,39 +284,51 @@ uint p2g_i2f(uint64_t mag, bool neg, int mode) {
 }
 uint p2g_s2f(int64_t v, int mode) { return p2g_i2f(v < 0l ? uint64_t(-v) : uint64_t(v), v < 0l, mode); }
 uint p2g_s2f32(int v, int mode) { return p2g_i2f(uint64_t(v < 0 ? 0u - uint(v) : uint(v)), v < 0, mode); }
-// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
-// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal one
-// fails it). p2g_redo() after the region: true when a result was tiny (|r| <= 2^-126, zeros included) or the device
-// fact P2G_F32_FAST does not hold; then the region's check p2g_check_<n> runs the device's pass again with the
-// zero-aware forms below (p2g_faddz ...), and only if a result is still tiny does the exact replay compute every
-// value again. A zero that is exact on every device is no reason to replay: a sum of opposite operands (a == -b),
-// and a product or fma with a zero factor (fma then gives c, which is not subnormal either). The operands of a
-// region's operations are never subnormal (p2g_in; a tiny result fails the region anyway), so these zeros are
-// IEEE's results on a device that flushes subnormals too. Counting every zero replayed 2.30 % of K's region
-// executions on its 720p inputs (39.7 % of one region's); without those zeros 0.011 %. The zero test is in the
-// check only: in every operation it cost bench/f32_heavy 4.17 -> 9.71 ms on the H200 (docs/GPU_BENCH.md). NaN needs no replay
-// where the fact holds: the device's NaN results are PTX's 0x7FFFFFFF, and min(p2g_m, NaN) leaves p2g_m (a device
-// whose min() gave NaN would only replay more). Testing NaN too made bench/f32_heavy, whose values mostly end as
-// NaN, replay nearly every region: 53 ms against 4.3 ms (docs/GPU_BENCH.md). The short forms hold no exact path
-// and no branch: the device's operation and one min.
+// Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
+// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result and of every
+// value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
+// every number). p2g_redo(): true when that magnitude is below 2^-40 (at or above it no operation can have flushed
+// a result) or the device fact P2G_F32_FAST does not hold. Then the region's check p2g_check_<n> runs the device's
+// pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
+// operands or a zero factor let through), and only if p2g_redoz() finds a result below 2^-126 does the exact
+// replay compute every value again. NaN needs no replay where the fact holds: the device's NaN results are PTX's
+// 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a copy, x * 1.0). No exact path, no branch.
+uint p2g_u = 0xFFFFFFFFu;
 float p2g_m = 1.0;
+uint p2g_nz(float x) { return (floatBitsToUint(x) << 1u) - 2u; }
 float p2g_fadd(float a, float b) {
   precise float r = a + b;
-  p2g_m = min(p2g_m, abs(r));
+  p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
 float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
 float p2g_fmul(float a, float b) {
   precise float r = a * b;
-  p2g_m = min(p2g_m, abs(r));
+  p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
 float p2g_ffma(float a, float b, float c) {
   precise float r = fma(a, b, c);
-  p2g_m = min(p2g_m, abs(r));
+  p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
-// The zero-aware forms of a region's check: an exact zero (opposite operands; a zero factor) counts as no tiny result.
+float p2g_in(float x) {
+  p2g_u = min(p2g_u, p2g_nz(x));
+  return x;
+}
+float p2g_in_nan(float x) {
+  // also NaN: an operand of a region operation with a literal 1, -1 or 0, which a compiler may turn into a copy
+  // (x * 1.0 -> x) that would keep a NaN's payload where PTX gives 0x7FFFFFFF
+  p2g_u = (floatBitsToUint(x) & 0x7FFFFFFFu) > 0x7F800000u ? 0u : min(p2g_u, p2g_nz(x));
+  return x;
+}
+bool p2g_redo() {
+  bool redo = !P2G_F32_FAST || p2g_u < 0x56FFFFFEu;  // p2g_nz(2^-40)
+  p2g_u = 0xFFFFFFFFu;
+  return redo;
+}
+// The check's forms: an exact zero (opposite operands; a zero factor) counts as no tiny result, any other result
+// below 2^-126 as tiny, and so does a subnormal value entering the region (p2g_inz).
 float p2g_faddz(float a, float b) {
   precise float r = a + b;
   p2g_m = min(p2g_m, a == -b ? 1.0 : abs(r));
@@ -333,22 +345,20 @@ float p2g_ffmaz(float a, float b, float c) {
   p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r));
   return r;
 }
-float p2g_in(float x) {
+float p2g_inz(float x) {
   // |x| - 1 (wrapping): subnormals fall in [0, 0x007FFFFE], every other value above. A float select: no branch
   // among the device's operations.
   uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 1u;
   p2g_m = t < 0x007FFFFFu ? 0.0 : p2g_m;
   return x;
 }
-float p2g_in_nan(float x) {
-  // also NaN: an operand of a region operation with a literal 1, -1 or 0, which a compiler may turn into a copy
-  // (x * 1.0 -> x) that would keep a NaN's payload where PTX gives 0x7FFFFFFF
+float p2g_in_nanz(float x) {
   uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 1u;  // subnormals [0, 0x007FFFFE], NaN [0x7F800000, 0x7FFFFFFE]
   uint bad = uint(t < 0x007FFFFFu) | uint(t >= 0x7F800000u);
   p2g_m = bad != 0u ? 0.0 : p2g_m;
   return x;
 }
-bool p2g_redo() {
+bool p2g_redoz() {
   bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
   p2g_m = 1.0;
   return redo;
@@ -791,10 +801,10 @@ void p2g_exact_1(uint r3, float f1, out precise float f2, uint r29, out precise 
 }
 void p2g_check_1(uint r3, float f1, out precise float f2, uint r29, out precise float f3, uint r4,
     out precise float f4) {
-  f2 = p2g_div32(p2g_faddz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r3)), 0))), 0.5), f1, 0, false);
+  f2 = p2g_div32(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r3)), 0))), 0.5), f1, 0, false);
   f3 = p2g_f32_canon(p2g_s2f32(int(int(r29)), 0));
-  f4 = p2g_div32(p2g_faddz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r4)), 0))), 0.5), f3, 0, false);
-  if (p2g_redo()) p2g_exact_1(r3, f1, f2, r29, f3, r4, f4);
+  f4 = p2g_div32(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r4)), 0))), 0.5), f3, 0, false);
+  if (p2g_redoz()) p2g_exact_1(r3, f1, f2, r29, f3, r4, f4);
 }
 void p2g_exact_2(float f50, float f1, uint r82, uint r30, uint r5, float f3, float f2, uint64_t rd1,
     const uint64_t p0_u64, float f4, uint r3, uint r4, uint64_t rd2, const uint64_t p8_u64, inout precise float f236,
@@ -922,19 +932,19 @@ void p2g_exact_2(float f50, float f1, uint r82, uint r30, uint r5, float f3, flo
 bool p2g_check_2(float f50, float f1, uint r82, uint r30, uint r5, float f3, float f2, uint64_t rd1,
     const uint64_t p0_u64, float f4, uint r3, uint r4, uint64_t rd2, const uint64_t p8_u64, inout precise float f236,
     inout precise float f237, inout precise float f238, inout precise float f239) {
-  precise float f51 = p2g_fmulz(p2g_in(f50), uintBitsToFloat(0x3EBD70A4u));
+  precise float f51 = p2g_fmulz(p2g_inz(f50), uintBitsToFloat(0x3EBD70A4u));
   precise float f52 = p2g_div32(f51, f1, 0, false);
   uint r40 = uint(int(r82) * 7);
   precise float f53 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(uint(p2g_rem_s32(int(r40), int(r30)))) - int(r5)))), 0));
-  precise float f55 = p2g_div32(p2g_fmulz(p2g_in(f53), uintBitsToFloat(0x3E947AE1u)), f3, 0, false);
-  precise float f56 = p2g_faddz(p2g_in(f2), p2g_in(f52));
-  uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f56, p2g_faddz(p2g_in(f4), p2g_in(f55)), 0.0), 0, 2u);
+  precise float f55 = p2g_div32(p2g_fmulz(p2g_inz(f53), uintBitsToFloat(0x3E947AE1u)), f3, 0, false);
+  precise float f56 = p2g_faddz(p2g_inz(f2), p2g_inz(f52));
+  uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f56, p2g_faddz(p2g_inz(f4), p2g_inz(f55)), 0.0), 0, 2u);
   precise float f58 = uintBitsToFloat(t1.x);
   precise float f59 = uintBitsToFloat(t1.y);
   precise float f60 = uintBitsToFloat(t1.z);
   precise float f61 = uintBitsToFloat(t1.w);
-  precise float f62 = p2g_fsubz(f2, p2g_in(f55));
-  uvec4 t2 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f62, p2g_faddz(f4, p2g_in(f52)), 0.0), 0, 2u);
+  precise float f62 = p2g_fsubz(f2, p2g_inz(f55));
+  uvec4 t2 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f62, p2g_faddz(f4, p2g_inz(f52)), 0.0), 0, 2u);
   precise float f64 = uintBitsToFloat(t2.x);
   precise float f65 = uintBitsToFloat(t2.y);
   precise float f66 = uintBitsToFloat(t2.z);
@@ -947,25 +957,25 @@ bool p2g_check_2(float f50, float f1, uint r82, uint r30, uint r5, float f3, flo
   precise float f71 = uintBitsToFloat(t3.y);
   precise float f72 = uintBitsToFloat(t3.z);
   precise float f73 = uintBitsToFloat(t3.w);
-  precise float f76 = p2g_faddz(p2g_in(f236), p2g_faddz(p2g_faddz(p2g_in(f58), p2g_in(f65)), p2g_in(f70)));
-  precise float f79 = p2g_faddz(p2g_in(f237), p2g_faddz(p2g_faddz(p2g_in(f59), p2g_in(f66)), p2g_in(f71)));
-  precise float f82 = p2g_faddz(p2g_in(f238), p2g_faddz(p2g_faddz(p2g_in(f60), p2g_in(f64)), p2g_in(f72)));
-  precise float f84 = p2g_faddz(p2g_in(f239), p2g_ffmaz(p2g_in(f61), p2g_in(f67), p2g_in(f73)));
+  precise float f76 = p2g_faddz(p2g_inz(f236), p2g_faddz(p2g_faddz(p2g_inz(f58), p2g_inz(f65)), p2g_inz(f70)));
+  precise float f79 = p2g_faddz(p2g_inz(f237), p2g_faddz(p2g_faddz(p2g_inz(f59), p2g_inz(f66)), p2g_inz(f71)));
+  precise float f82 = p2g_faddz(p2g_inz(f238), p2g_faddz(p2g_faddz(p2g_inz(f60), p2g_inz(f64)), p2g_inz(f72)));
+  precise float f84 = p2g_faddz(p2g_inz(f239), p2g_ffmaz(p2g_inz(f61), p2g_inz(f67), p2g_inz(f73)));
   uint r47 = uint(int(r82) + 1);
   precise float f85 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r47) - int(r5)))), 0));
-  precise float f86 = p2g_fmulz(p2g_in(f85), uintBitsToFloat(0x3EBD70A4u));
+  precise float f86 = p2g_fmulz(p2g_inz(f85), uintBitsToFloat(0x3EBD70A4u));
   precise float f87 = p2g_div32(f86, f1, 0, false);
   uint r51 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 7)), int(r30)))) - int(r5));
-  precise float f89 = p2g_fmulz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r51)), 0))), uintBitsToFloat(0x3E947AE1u));
+  precise float f89 = p2g_fmulz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r51)), 0))), uintBitsToFloat(0x3E947AE1u));
   precise float f90 = p2g_div32(f89, f3, 0, false);
-  precise float f91 = p2g_faddz(f2, p2g_in(f87));
-  uvec4 t4 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f91, p2g_faddz(f4, p2g_in(f90)), 0.0), 0, 2u);
+  precise float f91 = p2g_faddz(f2, p2g_inz(f87));
+  uvec4 t4 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f91, p2g_faddz(f4, p2g_inz(f90)), 0.0), 0, 2u);
   precise float f93 = uintBitsToFloat(t4.x);
   precise float f94 = uintBitsToFloat(t4.y);
   precise float f95 = uintBitsToFloat(t4.z);
   precise float f96 = uintBitsToFloat(t4.w);
-  precise float f97 = p2g_fsubz(f2, p2g_in(f90));
-  uvec4 t5 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f97, p2g_faddz(f4, p2g_in(f87)), 0.0), 0, 2u);
+  precise float f97 = p2g_fsubz(f2, p2g_inz(f90));
+  uvec4 t5 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f97, p2g_faddz(f4, p2g_inz(f87)), 0.0), 0, 2u);
   precise float f99 = uintBitsToFloat(t5.x);
   precise float f100 = uintBitsToFloat(t5.y);
   precise float f101 = uintBitsToFloat(t5.z);
@@ -977,25 +987,25 @@ bool p2g_check_2(float f50, float f1, uint r82, uint r30, uint r5, float f3, flo
   precise float f106 = uintBitsToFloat(t6.y);
   precise float f107 = uintBitsToFloat(t6.z);
   precise float f108 = uintBitsToFloat(t6.w);
-  precise float f111 = p2g_faddz(f76, p2g_faddz(p2g_faddz(p2g_in(f93), p2g_in(f100)), p2g_in(f105)));
-  precise float f114 = p2g_faddz(f79, p2g_faddz(p2g_faddz(p2g_in(f94), p2g_in(f101)), p2g_in(f106)));
-  precise float f117 = p2g_faddz(f82, p2g_faddz(p2g_faddz(p2g_in(f95), p2g_in(f99)), p2g_in(f107)));
-  precise float f119 = p2g_faddz(f84, p2g_ffmaz(p2g_in(f96), p2g_in(f102), p2g_in(f108)));
+  precise float f111 = p2g_faddz(f76, p2g_faddz(p2g_faddz(p2g_inz(f93), p2g_inz(f100)), p2g_inz(f105)));
+  precise float f114 = p2g_faddz(f79, p2g_faddz(p2g_faddz(p2g_inz(f94), p2g_inz(f101)), p2g_inz(f106)));
+  precise float f117 = p2g_faddz(f82, p2g_faddz(p2g_faddz(p2g_inz(f95), p2g_inz(f99)), p2g_inz(f107)));
+  precise float f119 = p2g_faddz(f84, p2g_ffmaz(p2g_inz(f96), p2g_inz(f102), p2g_inz(f108)));
   uint r56 = uint(int(r82) + 2);
   precise float f120 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r56) - int(r5)))), 0));
-  precise float f121 = p2g_fmulz(p2g_in(f120), uintBitsToFloat(0x3EBD70A4u));
+  precise float f121 = p2g_fmulz(p2g_inz(f120), uintBitsToFloat(0x3EBD70A4u));
   precise float f122 = p2g_div32(f121, f1, 0, false);
   uint r60 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 14)), int(r30)))) - int(r5));
-  precise float f124 = p2g_fmulz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r60)), 0))), uintBitsToFloat(0x3E947AE1u));
+  precise float f124 = p2g_fmulz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r60)), 0))), uintBitsToFloat(0x3E947AE1u));
   precise float f125 = p2g_div32(f124, f3, 0, false);
-  precise float f126 = p2g_faddz(f2, p2g_in(f122));
-  uvec4 t7 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f126, p2g_faddz(f4, p2g_in(f125)), 0.0), 0, 2u);
+  precise float f126 = p2g_faddz(f2, p2g_inz(f122));
+  uvec4 t7 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f126, p2g_faddz(f4, p2g_inz(f125)), 0.0), 0, 2u);
   precise float f128 = uintBitsToFloat(t7.x);
   precise float f129 = uintBitsToFloat(t7.y);
   precise float f130 = uintBitsToFloat(t7.z);
   precise float f131 = uintBitsToFloat(t7.w);
-  precise float f132 = p2g_fsubz(f2, p2g_in(f125));
-  uvec4 t8 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f132, p2g_faddz(f4, p2g_in(f122)), 0.0), 0, 2u);
+  precise float f132 = p2g_fsubz(f2, p2g_inz(f125));
+  uvec4 t8 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f132, p2g_faddz(f4, p2g_inz(f122)), 0.0), 0, 2u);
   precise float f134 = uintBitsToFloat(t8.x);
   precise float f135 = uintBitsToFloat(t8.y);
   precise float f136 = uintBitsToFloat(t8.z);
@@ -1007,25 +1017,25 @@ bool p2g_check_2(float f50, float f1, uint r82, uint r30, uint r5, float f3, flo
   precise float f141 = uintBitsToFloat(t9.y);
   precise float f142 = uintBitsToFloat(t9.z);
   precise float f143 = uintBitsToFloat(t9.w);
-  precise float f146 = p2g_faddz(f111, p2g_faddz(p2g_faddz(p2g_in(f128), p2g_in(f135)), p2g_in(f140)));
-  precise float f149 = p2g_faddz(f114, p2g_faddz(p2g_faddz(p2g_in(f129), p2g_in(f136)), p2g_in(f141)));
-  precise float f152 = p2g_faddz(f117, p2g_faddz(p2g_faddz(p2g_in(f130), p2g_in(f134)), p2g_in(f142)));
-  precise float f154 = p2g_faddz(f119, p2g_ffmaz(p2g_in(f131), p2g_in(f137), p2g_in(f143)));
+  precise float f146 = p2g_faddz(f111, p2g_faddz(p2g_faddz(p2g_inz(f128), p2g_inz(f135)), p2g_inz(f140)));
+  precise float f149 = p2g_faddz(f114, p2g_faddz(p2g_faddz(p2g_inz(f129), p2g_inz(f136)), p2g_inz(f141)));
+  precise float f152 = p2g_faddz(f117, p2g_faddz(p2g_faddz(p2g_inz(f130), p2g_inz(f134)), p2g_inz(f142)));
+  precise float f154 = p2g_faddz(f119, p2g_ffmaz(p2g_inz(f131), p2g_inz(f137), p2g_inz(f143)));
   uint r65 = uint(int(r82) + 3);
   precise float f155 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r65) - int(r5)))), 0));
-  precise float f156 = p2g_fmulz(p2g_in(f155), uintBitsToFloat(0x3EBD70A4u));
+  precise float f156 = p2g_fmulz(p2g_inz(f155), uintBitsToFloat(0x3EBD70A4u));
   precise float f157 = p2g_div32(f156, f1, 0, false);
   uint r69 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 21)), int(r30)))) - int(r5));
-  precise float f159 = p2g_fmulz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r69)), 0))), uintBitsToFloat(0x3E947AE1u));
+  precise float f159 = p2g_fmulz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r69)), 0))), uintBitsToFloat(0x3E947AE1u));
   precise float f160 = p2g_div32(f159, f3, 0, false);
-  precise float f161 = p2g_faddz(f2, p2g_in(f157));
-  uvec4 t10 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f161, p2g_faddz(f4, p2g_in(f160)), 0.0), 0, 2u);
+  precise float f161 = p2g_faddz(f2, p2g_inz(f157));
+  uvec4 t10 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f161, p2g_faddz(f4, p2g_inz(f160)), 0.0), 0, 2u);
   precise float f163 = uintBitsToFloat(t10.x);
   precise float f164 = uintBitsToFloat(t10.y);
   precise float f165 = uintBitsToFloat(t10.z);
   precise float f166 = uintBitsToFloat(t10.w);
-  precise float f167 = p2g_fsubz(f2, p2g_in(f160));
-  uvec4 t11 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f167, p2g_faddz(f4, p2g_in(f157)), 0.0), 0, 2u);
+  precise float f167 = p2g_fsubz(f2, p2g_inz(f160));
+  uvec4 t11 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f167, p2g_faddz(f4, p2g_inz(f157)), 0.0), 0, 2u);
   precise float f169 = uintBitsToFloat(t11.x);
   precise float f170 = uintBitsToFloat(t11.y);
   precise float f171 = uintBitsToFloat(t11.z);
@@ -1037,11 +1047,11 @@ bool p2g_check_2(float f50, float f1, uint r82, uint r30, uint r5, float f3, flo
   precise float f176 = uintBitsToFloat(t12.y);
   precise float f177 = uintBitsToFloat(t12.z);
   precise float f178 = uintBitsToFloat(t12.w);
-  f236 = p2g_faddz(f146, p2g_faddz(p2g_faddz(p2g_in(f163), p2g_in(f170)), p2g_in(f175)));
-  f237 = p2g_faddz(f149, p2g_faddz(p2g_faddz(p2g_in(f164), p2g_in(f171)), p2g_in(f176)));
-  f238 = p2g_faddz(f152, p2g_faddz(p2g_faddz(p2g_in(f165), p2g_in(f169)), p2g_in(f177)));
-  f239 = p2g_faddz(f154, p2g_ffmaz(p2g_in(f166), p2g_in(f172), p2g_in(f178)));
-  return p2g_redo();
+  f236 = p2g_faddz(f146, p2g_faddz(p2g_faddz(p2g_inz(f163), p2g_inz(f170)), p2g_inz(f175)));
+  f237 = p2g_faddz(f149, p2g_faddz(p2g_faddz(p2g_inz(f164), p2g_inz(f171)), p2g_inz(f176)));
+  f238 = p2g_faddz(f152, p2g_faddz(p2g_faddz(p2g_inz(f165), p2g_inz(f169)), p2g_inz(f177)));
+  f239 = p2g_faddz(f154, p2g_ffmaz(p2g_inz(f166), p2g_inz(f172), p2g_inz(f178)));
+  return p2g_redoz();
 }
 void p2g_exact_3(uint r84, float f1, uint r85, uint r30, uint r5, float f3, float f2, uint64_t rd1,
     const uint64_t p0_u64, float f4, uint r86, uint r87, uint64_t rd2, const uint64_t p8_u64, inout precise float f236,
@@ -1078,19 +1088,19 @@ void p2g_exact_3(uint r84, float f1, uint r85, uint r30, uint r5, float f3, floa
 bool p2g_check_3(uint r84, float f1, uint r85, uint r30, uint r5, float f3, float f2, uint64_t rd1,
     const uint64_t p0_u64, float f4, uint r86, uint r87, uint64_t rd2, const uint64_t p8_u64, inout precise float f236,
     inout precise float f237, inout precise float f238, inout precise float f239) {
-  precise float f187 = p2g_fmulz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r84)), 0))), uintBitsToFloat(0x3EBD70A4u));
+  precise float f187 = p2g_fmulz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r84)), 0))), uintBitsToFloat(0x3EBD70A4u));
   precise float f188 = p2g_div32(f187, f1, 0, false);
   precise float f189 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(uint(p2g_rem_s32(int(r85), int(r30)))) - int(r5)))),
       0));
-  precise float f191 = p2g_div32(p2g_fmulz(p2g_in(f189), uintBitsToFloat(0x3E947AE1u)), f3, 0, false);
-  precise float f192 = p2g_faddz(p2g_in(f2), p2g_in(f188));
-  uvec4 t13 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f192, p2g_faddz(p2g_in(f4), p2g_in(f191)), 0.0), 0, 2u);
+  precise float f191 = p2g_div32(p2g_fmulz(p2g_inz(f189), uintBitsToFloat(0x3E947AE1u)), f3, 0, false);
+  precise float f192 = p2g_faddz(p2g_inz(f2), p2g_inz(f188));
+  uvec4 t13 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f192, p2g_faddz(p2g_inz(f4), p2g_inz(f191)), 0.0), 0, 2u);
   precise float f194 = uintBitsToFloat(t13.x);
   precise float f195 = uintBitsToFloat(t13.y);
   precise float f196 = uintBitsToFloat(t13.z);
   precise float f197 = uintBitsToFloat(t13.w);
-  precise float f198 = p2g_fsubz(f2, p2g_in(f191));
-  uvec4 t14 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f198, p2g_faddz(f4, p2g_in(f188)), 0.0), 0, 2u);
+  precise float f198 = p2g_fsubz(f2, p2g_inz(f191));
+  uvec4 t14 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f198, p2g_faddz(f4, p2g_inz(f188)), 0.0), 0, 2u);
   precise float f200 = uintBitsToFloat(t14.x);
   precise float f201 = uintBitsToFloat(t14.y);
   precise float f202 = uintBitsToFloat(t14.z);
@@ -1102,18 +1112,18 @@ bool p2g_check_3(uint r84, float f1, uint r85, uint r30, uint r5, float f3, floa
   precise float f207 = uintBitsToFloat(t15.y);
   precise float f208 = uintBitsToFloat(t15.z);
   precise float f209 = uintBitsToFloat(t15.w);
-  f236 = p2g_faddz(p2g_in(f236), p2g_faddz(p2g_faddz(p2g_in(f194), p2g_in(f201)), p2g_in(f206)));
-  f237 = p2g_faddz(p2g_in(f237), p2g_faddz(p2g_faddz(p2g_in(f195), p2g_in(f202)), p2g_in(f207)));
-  f238 = p2g_faddz(p2g_in(f238), p2g_faddz(p2g_faddz(p2g_in(f196), p2g_in(f200)), p2g_in(f208)));
-  f239 = p2g_faddz(p2g_in(f239), p2g_ffmaz(p2g_in(f197), p2g_in(f203), p2g_in(f209)));
-  return p2g_redo();
+  f236 = p2g_faddz(p2g_inz(f236), p2g_faddz(p2g_faddz(p2g_inz(f194), p2g_inz(f201)), p2g_inz(f206)));
+  f237 = p2g_faddz(p2g_inz(f237), p2g_faddz(p2g_faddz(p2g_inz(f195), p2g_inz(f202)), p2g_inz(f207)));
+  f238 = p2g_faddz(p2g_inz(f238), p2g_faddz(p2g_faddz(p2g_inz(f196), p2g_inz(f200)), p2g_inz(f208)));
+  f239 = p2g_faddz(p2g_inz(f239), p2g_ffmaz(p2g_inz(f197), p2g_inz(f203), p2g_inz(f209)));
+  return p2g_redoz();
 }
 void p2g_exact_4(float f236, float f237, float f238, float f239, out precise float f219) {
   f219 = p2g_fadd(p2g_fadd(f236, f237, false), p2g_fadd(f238, f239, false), false);
 }
 void p2g_check_4(float f236, float f237, float f238, float f239, out precise float f219) {
-  f219 = p2g_faddz(p2g_faddz(p2g_in(f236), p2g_in(f237)), p2g_faddz(p2g_in(f238), p2g_in(f239)));
-  if (p2g_redo()) p2g_exact_4(f236, f237, f238, f239, f219);
+  f219 = p2g_faddz(p2g_faddz(p2g_inz(f236), p2g_inz(f237)), p2g_faddz(p2g_inz(f238), p2g_inz(f239)));
+  if (p2g_redoz()) p2g_exact_4(f236, f237, f238, f239, f219);
 }
 
 void main() {

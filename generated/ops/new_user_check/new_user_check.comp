@@ -425,39 +425,51 @@ uint p2g_narrow32(uint w, int m, int bias, int eb, int mode, uint nanBits) {
 // Both are computed and one is selected by the constant: the driver drops the other.
 float p2g_nmin(float a, float b) { float d = min(a, b), e = p2g_fmin(a, b); return P2G_F32_MINMAX ? d : e; }
 float p2g_nmax(float a, float b) { float d = max(a, b), e = p2g_fmax(a, b); return P2G_F32_MINMAX ? d : e; }
-// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
-// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal one
-// fails it). p2g_redo() after the region: true when a result was tiny (|r| <= 2^-126, zeros included) or the device
-// fact P2G_F32_FAST does not hold; then the region's check p2g_check_<n> runs the device's pass again with the
-// zero-aware forms below (p2g_faddz ...), and only if a result is still tiny does the exact replay compute every
-// value again. A zero that is exact on every device is no reason to replay: a sum of opposite operands (a == -b),
-// and a product or fma with a zero factor (fma then gives c, which is not subnormal either). The operands of a
-// region's operations are never subnormal (p2g_in; a tiny result fails the region anyway), so these zeros are
-// IEEE's results on a device that flushes subnormals too. Counting every zero replayed 2.30 % of K's region
-// executions on its 720p inputs (39.7 % of one region's); without those zeros 0.011 %. The zero test is in the
-// check only: in every operation it cost bench/f32_heavy 4.17 -> 9.71 ms on the H200 (docs/GPU_BENCH.md). NaN needs no replay
-// where the fact holds: the device's NaN results are PTX's 0x7FFFFFFF, and min(p2g_m, NaN) leaves p2g_m (a device
-// whose min() gave NaN would only replay more). Testing NaN too made bench/f32_heavy, whose values mostly end as
-// NaN, replay nearly every region: 53 ms against 4.3 ms (docs/GPU_BENCH.md). The short forms hold no exact path
-// and no branch: the device's operation and one min.
+// Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
+// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result and of every
+// value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
+// every number). p2g_redo(): true when that magnitude is below 2^-40 (at or above it no operation can have flushed
+// a result) or the device fact P2G_F32_FAST does not hold. Then the region's check p2g_check_<n> runs the device's
+// pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
+// operands or a zero factor let through), and only if p2g_redoz() finds a result below 2^-126 does the exact
+// replay compute every value again. NaN needs no replay where the fact holds: the device's NaN results are PTX's
+// 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a copy, x * 1.0). No exact path, no branch.
+uint p2g_u = 0xFFFFFFFFu;
 float p2g_m = 1.0;
+uint p2g_nz(float x) { return (floatBitsToUint(x) << 1u) - 2u; }
 float p2g_fadd(float a, float b) {
   precise float r = a + b;
-  p2g_m = min(p2g_m, abs(r));
+  p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
 float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
 float p2g_fmul(float a, float b) {
   precise float r = a * b;
-  p2g_m = min(p2g_m, abs(r));
+  p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
 float p2g_ffma(float a, float b, float c) {
   precise float r = fma(a, b, c);
-  p2g_m = min(p2g_m, abs(r));
+  p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
-// The zero-aware forms of a region's check: an exact zero (opposite operands; a zero factor) counts as no tiny result.
+float p2g_in(float x) {
+  p2g_u = min(p2g_u, p2g_nz(x));
+  return x;
+}
+float p2g_in_nan(float x) {
+  // also NaN: an operand of a region operation with a literal 1, -1 or 0, which a compiler may turn into a copy
+  // (x * 1.0 -> x) that would keep a NaN's payload where PTX gives 0x7FFFFFFF
+  p2g_u = (floatBitsToUint(x) & 0x7FFFFFFFu) > 0x7F800000u ? 0u : min(p2g_u, p2g_nz(x));
+  return x;
+}
+bool p2g_redo() {
+  bool redo = !P2G_F32_FAST || p2g_u < 0x56FFFFFEu;  // p2g_nz(2^-40)
+  p2g_u = 0xFFFFFFFFu;
+  return redo;
+}
+// The check's forms: an exact zero (opposite operands; a zero factor) counts as no tiny result, any other result
+// below 2^-126 as tiny, and so does a subnormal value entering the region (p2g_inz).
 float p2g_faddz(float a, float b) {
   precise float r = a + b;
   p2g_m = min(p2g_m, a == -b ? 1.0 : abs(r));
@@ -474,22 +486,20 @@ float p2g_ffmaz(float a, float b, float c) {
   p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r));
   return r;
 }
-float p2g_in(float x) {
+float p2g_inz(float x) {
   // |x| - 1 (wrapping): subnormals fall in [0, 0x007FFFFE], every other value above. A float select: no branch
   // among the device's operations.
   uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 1u;
   p2g_m = t < 0x007FFFFFu ? 0.0 : p2g_m;
   return x;
 }
-float p2g_in_nan(float x) {
-  // also NaN: an operand of a region operation with a literal 1, -1 or 0, which a compiler may turn into a copy
-  // (x * 1.0 -> x) that would keep a NaN's payload where PTX gives 0x7FFFFFFF
+float p2g_in_nanz(float x) {
   uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 1u;  // subnormals [0, 0x007FFFFE], NaN [0x7F800000, 0x7FFFFFFE]
   uint bad = uint(t < 0x007FFFFFu) | uint(t >= 0x7F800000u);
   p2g_m = bad != 0u ? 0.0 : p2g_m;
   return x;
 }
-bool p2g_redo() {
+bool p2g_redoz() {
   bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
   p2g_m = 1.0;
   return redo;
@@ -529,20 +539,20 @@ void p2g_exact_1(float f1, float f5, out precise float f10, uint64_t rd8, uint64
 }
 void p2g_check_1(float f1, float f5, out precise float f10, uint64_t rd8, uint64_t rd10, out precise float f3,
     uint64_t rd12, out precise float f12, out precise float f16, out precise float f18, out precise float f24) {
-  f10 = p2g_fmulz(p2g_in(f1), p2g_in(f5));
+  f10 = p2g_fmulz(p2g_inz(f1), p2g_inz(f5));
   f3 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd8) + int64_t(rd10))).v);
   f12 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd8) + int64_t(rd12))).v);
-  f16 = p2g_div32(f3, p2g_faddz(f5, uintBitsToFloat(0x0DA24260u)), 0, false);
+  f16 = p2g_div32(f3, p2g_faddz(f5, p2g_inz(uintBitsToFloat(0x0DA24260u))), 0, false);
   f18 = p2g_sqrt32(p2g_canon(uintBitsToFloat(floatBitsToUint(f12) & 0x7FFFFFFFu)), 0, false);
-  f24 = p2g_ffmaz(p2g_fmulz(f1, p2g_in(uintBitsToFloat(0x000AE398u))), 3.0, p2g_in(uintBitsToFloat(0x000116C2u)));
-  if (p2g_redo()) p2g_exact_1(f1, f5, f10, rd8, rd10, f3, rd12, f12, f16, f18, f24);
+  f24 = p2g_ffmaz(p2g_fmulz(f1, p2g_inz(uintBitsToFloat(0x000AE398u))), 3.0, p2g_inz(uintBitsToFloat(0x000116C2u)));
+  if (p2g_redoz()) p2g_exact_1(f1, f5, f10, rd8, rd10, f3, rd12, f12, f16, f18, f24);
 }
 void p2g_exact_2(float f1, float f5, out precise float f31) {
   f31 = p2g_fadd(p2g_div32(f1, 3.0, 0, false), p2g_sqrt32(p2g_fmul(f5, f5, false), 0, false), false);
 }
 void p2g_check_2(float f1, float f5, out precise float f31) {
-  f31 = p2g_faddz(p2g_in(p2g_div32(f1, 3.0, 0, false)), p2g_in(p2g_sqrt32(p2g_fmulz(p2g_in(f5), f5), 0, false)));
-  if (p2g_redo()) p2g_exact_2(f1, f5, f31);
+  f31 = p2g_faddz(p2g_inz(p2g_div32(f1, 3.0, 0, false)), p2g_inz(p2g_sqrt32(p2g_fmulz(p2g_inz(f5), f5), 0, false)));
+  if (p2g_redoz()) p2g_exact_2(f1, f5, f31);
 }
 void p2g_exact_3(float f5, out uint rs2, float f3, out uint rs23, uint rs1, out uint rs6, float f1, out uint r9,
     out uint r16, out precise float f32) {
@@ -563,7 +573,7 @@ void p2g_exact_3(float f5, out uint rs2, float f3, out uint rs23, uint rs1, out 
 }
 void p2g_check_3(float f5, out uint rs2, float f3, out uint rs23, uint rs1, out uint rs6, float f1, out uint r9,
     out uint r16, out precise float f32) {
-  rs2 = p2g_narrow32(floatBitsToUint(p2g_fmulz(p2g_in(f5), 100.0)), 10, 15, 5, 1, 0x7FFFu);
+  rs2 = p2g_narrow32(floatBitsToUint(p2g_fmulz(p2g_inz(f5), 100.0)), 10, 15, 5, 1, 0x7FFFu);
   uint64_t t1 = uint64_t(floatBitsToUint(f3));
   rs23 = (uint(uint64_t(t1)) & 65535u);
   rs6 = p2g_hsat(p2g_hfma(rs1, rs2, rs23));
@@ -576,8 +586,8 @@ void p2g_check_3(float f5, out uint rs2, float f3, out uint rs23, uint rs1, out 
   r16 = p2g_hsat2(p2g_hfma2(r6, r6, r7));
   precise float f8 = p2g_f32_canon(floatBitsToUint(p2g_h2f(r9 & 0xFFFFu)));
   precise float f9 = p2g_f32_canon(floatBitsToUint(p2g_h2f((r16 >> 16u) & 0xFFFFu)));
-  f32 = p2g_ffmaz(p2g_in(f8), p2g_in(f9), p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs6)))));
-  if (p2g_redo()) p2g_exact_3(f5, rs2, f3, rs23, rs1, rs6, f1, r9, r16, f32);
+  f32 = p2g_ffmaz(p2g_inz(f8), p2g_inz(f9), p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs6)))));
+  if (p2g_redoz()) p2g_exact_3(f5, rs2, f3, rs23, rs1, rs6, f1, r9, r16, f32);
 }
 
 void main() {
@@ -645,7 +655,7 @@ void main() {
     // ptx:65  fma.rn.f32 	%f14, %f10, 0f3F000000, %f13;
     // ptx:66  add.f32 	%f15, %f5, 0f0DA24260;
     // ptx:67  div.rn.f32 	%f16, %f3, %f15;
-    precise float f16 = p2g_div32(f3, p2g_fadd(f5, uintBitsToFloat(0x0DA24260u)), 0, false);
+    precise float f16 = p2g_div32(f3, p2g_fadd(f5, p2g_in(uintBitsToFloat(0x0DA24260u))), 0, false);
     // ptx:68  abs.f32 	%f17, %f12;
     // ptx:69  sqrt.rn.f32 	%f18, %f17;
     precise float f18 = p2g_sqrt32(p2g_canon(uintBitsToFloat(floatBitsToUint(f12) & 0x7FFFFFFFu)), 0, false);

@@ -739,39 +739,51 @@ void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
 // Both are computed and one is selected by the constant: the driver drops the other.
 float p2g_nmin(float a, float b) { float d = min(a, b), e = p2g_fmin(a, b); return P2G_F32_MINMAX ? d : e; }
 float p2g_nmax(float a, float b) { float d = max(a, b), e = p2g_fmax(a, b); return P2G_F32_MINMAX ? d : e; }
-// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
-// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal one
-// fails it). p2g_redo() after the region: true when a result was tiny (|r| <= 2^-126, zeros included) or the device
-// fact P2G_F32_FAST does not hold; then the region's check p2g_check_<n> runs the device's pass again with the
-// zero-aware forms below (p2g_faddz ...), and only if a result is still tiny does the exact replay compute every
-// value again. A zero that is exact on every device is no reason to replay: a sum of opposite operands (a == -b),
-// and a product or fma with a zero factor (fma then gives c, which is not subnormal either). The operands of a
-// region's operations are never subnormal (p2g_in; a tiny result fails the region anyway), so these zeros are
-// IEEE's results on a device that flushes subnormals too. Counting every zero replayed 2.30 % of K's region
-// executions on its 720p inputs (39.7 % of one region's); without those zeros 0.011 %. The zero test is in the
-// check only: in every operation it cost bench/f32_heavy 4.17 -> 9.71 ms on the H200 (docs/GPU_BENCH.md). NaN needs no replay
-// where the fact holds: the device's NaN results are PTX's 0x7FFFFFFF, and min(p2g_m, NaN) leaves p2g_m (a device
-// whose min() gave NaN would only replay more). Testing NaN too made bench/f32_heavy, whose values mostly end as
-// NaN, replay nearly every region: 53 ms against 4.3 ms (docs/GPU_BENCH.md). The short forms hold no exact path
-// and no branch: the device's operation and one min.
+// Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
+// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result and of every
+// value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
+// every number). p2g_redo(): true when that magnitude is below 2^-40 (at or above it no operation can have flushed
+// a result) or the device fact P2G_F32_FAST does not hold. Then the region's check p2g_check_<n> runs the device's
+// pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
+// operands or a zero factor let through), and only if p2g_redoz() finds a result below 2^-126 does the exact
+// replay compute every value again. NaN needs no replay where the fact holds: the device's NaN results are PTX's
+// 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a copy, x * 1.0). No exact path, no branch.
+uint p2g_u = 0xFFFFFFFFu;
 float p2g_m = 1.0;
+uint p2g_nz(float x) { return (floatBitsToUint(x) << 1u) - 2u; }
 float p2g_fadd(float a, float b) {
   precise float r = a + b;
-  p2g_m = min(p2g_m, abs(r));
+  p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
 float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
 float p2g_fmul(float a, float b) {
   precise float r = a * b;
-  p2g_m = min(p2g_m, abs(r));
+  p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
 float p2g_ffma(float a, float b, float c) {
   precise float r = fma(a, b, c);
-  p2g_m = min(p2g_m, abs(r));
+  p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
-// The zero-aware forms of a region's check: an exact zero (opposite operands; a zero factor) counts as no tiny result.
+float p2g_in(float x) {
+  p2g_u = min(p2g_u, p2g_nz(x));
+  return x;
+}
+float p2g_in_nan(float x) {
+  // also NaN: an operand of a region operation with a literal 1, -1 or 0, which a compiler may turn into a copy
+  // (x * 1.0 -> x) that would keep a NaN's payload where PTX gives 0x7FFFFFFF
+  p2g_u = (floatBitsToUint(x) & 0x7FFFFFFFu) > 0x7F800000u ? 0u : min(p2g_u, p2g_nz(x));
+  return x;
+}
+bool p2g_redo() {
+  bool redo = !P2G_F32_FAST || p2g_u < 0x56FFFFFEu;  // p2g_nz(2^-40)
+  p2g_u = 0xFFFFFFFFu;
+  return redo;
+}
+// The check's forms: an exact zero (opposite operands; a zero factor) counts as no tiny result, any other result
+// below 2^-126 as tiny, and so does a subnormal value entering the region (p2g_inz).
 float p2g_faddz(float a, float b) {
   precise float r = a + b;
   p2g_m = min(p2g_m, a == -b ? 1.0 : abs(r));
@@ -788,22 +800,20 @@ float p2g_ffmaz(float a, float b, float c) {
   p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r));
   return r;
 }
-float p2g_in(float x) {
+float p2g_inz(float x) {
   // |x| - 1 (wrapping): subnormals fall in [0, 0x007FFFFE], every other value above. A float select: no branch
   // among the device's operations.
   uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 1u;
   p2g_m = t < 0x007FFFFFu ? 0.0 : p2g_m;
   return x;
 }
-float p2g_in_nan(float x) {
-  // also NaN: an operand of a region operation with a literal 1, -1 or 0, which a compiler may turn into a copy
-  // (x * 1.0 -> x) that would keep a NaN's payload where PTX gives 0x7FFFFFFF
+float p2g_in_nanz(float x) {
   uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 1u;  // subnormals [0, 0x007FFFFE], NaN [0x7F800000, 0x7FFFFFFE]
   uint bad = uint(t < 0x007FFFFFu) | uint(t >= 0x7F800000u);
   p2g_m = bad != 0u ? 0.0 : p2g_m;
   return x;
 }
-bool p2g_redo() {
+bool p2g_redoz() {
   bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
   p2g_m = 1.0;
   return redo;
@@ -1478,11 +1488,11 @@ void p2g_check_1(float f159, int t4, float f153, const float p168_f32, out preci
     out precise float f2, out uint r1, out uint r218, out uint r2, const float p40_f32, const float p44_f32,
     const float p16_f32, const float p20_f32, float f148, out uint r220, out uint r3, out uint r221, out uint r4,
     out precise float f190, out precise float f192) {
-  precise float f163 = p2g_fmulz(p2g_in(f159), p2g_in(((t4 == 0) ? 1.0 : f153)));
-  precise float f165 = p2g_fmulz(p2g_in(p168_f32), f163);
+  precise float f163 = p2g_fmulz(p2g_inz(f159), p2g_inz(((t4 == 0) ? 1.0 : f153)));
+  precise float f165 = p2g_fmulz(p2g_inz(p168_f32), f163);
   int t5 = p2g_fcmp(floatBitsToUint(f165), floatBitsToUint(0.0));
   f1 = (t5 == 0) ? 1.0 : f165;
-  f2 = p2g_div32(f163, p2g_fmulz(f159, p2g_in(((t3 == 0) ? 1.0 : f149))), 0, false);
+  f2 = p2g_div32(f163, p2g_fmulz(f159, p2g_inz(((t3 == 0) ? 1.0 : f149))), 0, false);
   r1 = gl_WorkGroupID.x << 4u;
   r218 = 4u;
   r2 = gl_WorkGroupID.y << 4u;
@@ -1491,22 +1501,22 @@ void p2g_check_1(float f159, int t4, float f153, const float p168_f32, out preci
   precise float f169 = p44_f32;
   precise float f172 = p16_f32;
   precise float f173 = p20_f32;
-  precise float f176 = p2g_ffmaz(p2g_faddz(p2g_in(f166), 0.5), p2g_in(f168), p2g_in(f172));
+  precise float f176 = p2g_ffmaz(p2g_faddz(p2g_inz(f166), 0.5), p2g_inz(f168), p2g_inz(f172));
   precise float f177 = uintBitsToFloat((floatBitsToUint(f176) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
   precise float f179 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f176, 1.0, f177, 1, false)), 1));
   r220 = uint(int(p2g_f2i32(floatBitsToUint(f179), 1, true, 32)));
   r3 = uint(int(r220) + -4);
   precise float f180 = p2g_f32_canon(p2g_s2f32(int(int(r2)), 0));
-  precise float f182 = p2g_ffmaz(p2g_faddz(p2g_in(f180), 0.5), p2g_in(f169), p2g_in(f173));
+  precise float f182 = p2g_ffmaz(p2g_faddz(p2g_inz(f180), 0.5), p2g_inz(f169), p2g_inz(f173));
   precise float f183 = uintBitsToFloat((floatBitsToUint(f182) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
   precise float f185 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f182, 1.0, f183, 1, false)), 1));
   r221 = uint(int(p2g_f2i32(floatBitsToUint(f185), 1, true, 32)));
   r4 = uint(int(r221) + -4);
-  precise float f187 = p2g_ffmaz(p2g_faddz(p2g_in(f166), 15.5), p2g_in(f168), p2g_in(f172));
+  precise float f187 = p2g_ffmaz(p2g_faddz(p2g_inz(f166), 15.5), p2g_inz(f168), p2g_inz(f172));
   precise float f188 = uintBitsToFloat((floatBitsToUint(f187) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
   f190 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f187, 1.0, f188, 1, false)), 1));
-  f192 = p2g_ffmaz(p2g_faddz(p2g_in(f180), 15.5), p2g_in(f169), p2g_in(f173));
-  if (p2g_redo()) p2g_exact_1(f159, t4, f153, p168_f32, f1, t3, f149, f2, r1, r218, r2, p40_f32, p44_f32, p16_f32,
+  f192 = p2g_ffmaz(p2g_faddz(p2g_inz(f180), 15.5), p2g_inz(f169), p2g_inz(f173));
+  if (p2g_redoz()) p2g_exact_1(f159, t4, f153, p168_f32, f1, t3, f149, f2, r1, r218, r2, p40_f32, p44_f32, p16_f32,
       p20_f32, f148, r220, r3, r221, r4, f190, f192);
 }
 void p2g_exact_2(float f196, float f200, float f198, float f197, out precise float f4, out precise float f5, float f1,
@@ -1523,23 +1533,23 @@ void p2g_exact_2(float f196, float f200, float f198, float f197, out precise flo
 }
 void p2g_check_2(float f196, float f200, float f198, float f197, out precise float f4, out precise float f5, float f1,
     out precise float f6) {
-  precise float f201 = p2g_nmax(p2g_in(f196), p2g_in(f200));
-  precise float f203 = p2g_nmax(p2g_in(f198), f200);
-  precise float f204 = p2g_fmulz(p2g_in(f201), 0.25);
-  precise float f205 = p2g_fmulz(p2g_nmax(p2g_in(f197), f200), 0.5);
-  precise float f207 = p2g_fmulz(p2g_in(f203), 0.25);
-  precise float neg5769 = -(p2g_fmulz(p2g_in(f203), 0.5));
-  f4 = p2g_ffmaz(p2g_in(f201), 0.5, neg5769);
+  precise float f201 = p2g_nmax(p2g_inz(f196), p2g_inz(f200));
+  precise float f203 = p2g_nmax(p2g_inz(f198), f200);
+  precise float f204 = p2g_fmulz(p2g_inz(f201), 0.25);
+  precise float f205 = p2g_fmulz(p2g_nmax(p2g_inz(f197), f200), 0.5);
+  precise float f207 = p2g_fmulz(p2g_inz(f203), 0.25);
+  precise float neg5769 = -(p2g_fmulz(p2g_inz(f203), 0.5));
+  f4 = p2g_ffmaz(p2g_inz(f201), 0.5, neg5769);
   f5 = p2g_fsubz(p2g_fsubz(f205, f204), f207);
-  f6 = p2g_fmulz(p2g_in(f1), p2g_faddz(p2g_faddz(f204, f205), f207));
-  if (p2g_redo()) p2g_exact_2(f196, f200, f198, f197, f4, f5, f1, f6);
+  f6 = p2g_fmulz(p2g_inz(f1), p2g_faddz(p2g_faddz(f204, f205), f207));
+  if (p2g_redoz()) p2g_exact_2(f196, f200, f198, f197, f4, f5, f1, f6);
 }
 void p2g_exact_3(float f6, out precise float f1095) {
   f1095 = p2g_div32(1.0, p2g_fadd(f6, 1.0, false), 0, false);
 }
 void p2g_check_3(float f6, out precise float f1095) {
-  f1095 = p2g_div32(1.0, p2g_faddz(p2g_in(f6), 1.0), 0, false);
-  if (p2g_redo()) p2g_exact_3(f6, f1095);
+  f1095 = p2g_div32(1.0, p2g_faddz(p2g_inz(f6), 1.0), 0, false);
+  if (p2g_redoz()) p2g_exact_3(f6, f1095);
 }
 void p2g_exact_4(float f6, out precise float f7, out uint r245, out precise float f1094) {
   precise float f212 = p2g_ffma(f6, 9.0, 1.0, 0, false);
@@ -1565,15 +1575,15 @@ void p2g_exact_4(float f6, out precise float f7, out uint r245, out precise floa
   f1094 = p2g_fadd(f218, f242, false);
 }
 void p2g_check_4(float f6, out precise float f7, out uint r245, out precise float f1094) {
-  precise float f212 = p2g_ffmaz(p2g_in(f6), 9.0, 1.0);
+  precise float f212 = p2g_ffmaz(p2g_inz(f6), 9.0, 1.0);
   int t8 = p2g_fcmp(floatBitsToUint(f212), 0x00800000u);
   bool p13 = t8 == -1;
   f7 = p13 ? p2g_fmulz(f212, 8388608.0) : f212;
   r245 = floatBitsToUint(f7);
   uint r247 = uint(int(r245) + -1060439283) & 0xFF800000u;
   precise float f216 = p2g_f32_canon(p2g_s2f32(int(int(r247)), 0));
-  precise float f218 = p2g_ffmaz(p2g_in(f216), uintBitsToFloat(0x34000000u), p2g_in((p13 ? -23.0 : 0.0)));
-  precise float f219 = p2g_faddz(p2g_in(uintBitsToFloat(uint(int(r245) - int(r247)))), -1.0);
+  precise float f218 = p2g_ffmaz(p2g_inz(f216), uintBitsToFloat(0x34000000u), p2g_inz((p13 ? -23.0 : 0.0)));
+  precise float f219 = p2g_faddz(p2g_inz(uintBitsToFloat(uint(int(r245) - int(r247)))), -1.0);
   precise float f222 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f219, uintBitsToFloat(0xBE2C7F30u));
   precise float f224 = p2g_ffmaz(f222, f219, uintBitsToFloat(0x3E2FCF2Au));
   precise float f226 = p2g_ffmaz(f224, f219, uintBitsToFloat(0xBE374E43u));
@@ -1586,14 +1596,14 @@ void p2g_check_4(float f6, out precise float f7, out uint r245, out precise floa
   precise float f240 = p2g_fmulz(f219, p2g_fmulz(f219, f238));
   precise float f242 = p2g_ffmaz(f219, uintBitsToFloat(0x3FB8AA3Bu), f240);
   f1094 = p2g_faddz(f218, f242);
-  if (p2g_redo()) p2g_exact_4(f6, f7, r245, f1094);
+  if (p2g_redoz()) p2g_exact_4(f6, f7, r245, f1094);
 }
 void p2g_exact_5(float f7, float f243, out precise float f1094) {
   f1094 = p2g_ffma(f7, f243, f243, 0, false);
 }
 void p2g_check_5(float f7, float f243, out precise float f1094) {
-  f1094 = p2g_ffmaz(p2g_in(f7), p2g_in(f243), f243);
-  if (p2g_redo()) p2g_exact_5(f7, f243, f1094);
+  f1094 = p2g_ffmaz(p2g_inz(f7), p2g_inz(f243), f243);
+  if (p2g_redoz()) p2g_exact_5(f7, f243, f1094);
 }
 void p2g_exact_6(float f1094, float f7, out precise float f247) {
   precise float f245 = p2g_div32(p2g_fmul(f1094, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
@@ -1601,10 +1611,10 @@ void p2g_exact_6(float f1094, float f7, out precise float f247) {
   f247 = (t9 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f245, uintBitsToFloat(0xBC4FAEFFu), false);
 }
 void p2g_check_6(float f1094, float f7, out precise float f247) {
-  precise float f245 = p2g_div32(p2g_fmulz(p2g_in(f1094), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
+  precise float f245 = p2g_div32(p2g_fmulz(p2g_inz(f1094), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
   int t9 = p2g_fcmp(floatBitsToUint(f7), floatBitsToUint(0.0));
-  f247 = (t9 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_in(f245), uintBitsToFloat(0xBC4FAEFFu));
-  if (p2g_redo()) p2g_exact_6(f1094, f7, f247);
+  f247 = (t9 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f245), uintBitsToFloat(0xBC4FAEFFu));
+  if (p2g_redoz()) p2g_exact_6(f1094, f7, f247);
 }
 void p2g_exact_7(float f1, float f4, float f1095, out uint t10, float f6, out uint t11, float f199, out uint t12,
     float f5, out uint t13) {
@@ -1615,11 +1625,11 @@ void p2g_exact_7(float f1, float f4, float f1095, out uint t10, float f6, out ui
 }
 void p2g_check_7(float f1, float f4, float f1095, out uint t10, float f6, out uint t11, float f199, out uint t12,
     float f5, out uint t13) {
-  t10 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_fmulz(p2g_in(f1), p2g_in(f4)), p2g_in(f1095))));
-  t11 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_in(f6), f1095)));
+  t10 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_fmulz(p2g_inz(f1), p2g_inz(f4)), p2g_inz(f1095))));
+  t11 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_inz(f6), f1095)));
   t12 = p2g_f2h_rn(floatBitsToUint(f199));
-  t13 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_fmulz(f1, p2g_in(f5)), f1095)));
-  if (p2g_redo()) p2g_exact_7(f1, f4, f1095, t10, f6, t11, f199, t12, f5, t13);
+  t13 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_fmulz(f1, p2g_inz(f5)), f1095)));
+  if (p2g_redoz()) p2g_exact_7(f1, f4, f1095, t10, f6, t11, f199, t12, f5, t13);
 }
 void p2g_exact_8(float f261, float f14, uint r2, uint r7, out uint r27, out precise float f15, float f262,
     const uint64_t p272_u64, const uint p80_u32, out uint64_t rd4, out precise float f16) {
@@ -1639,20 +1649,20 @@ void p2g_exact_8(float f261, float f14, uint r2, uint r7, out uint r27, out prec
 }
 void p2g_check_8(float f261, float f14, uint r2, uint r7, out uint r27, out precise float f15, float f262,
     const uint64_t p272_u64, const uint p80_u32, out uint64_t rd4, out precise float f16) {
-  uint r264 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulz(p2g_in(f261), p2g_in(f14))), 1, true, 32)));
+  uint r264 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulz(p2g_inz(f261), p2g_inz(f14))), 1, true, 32)));
   r27 = uint(int(r2) + int(r7));
   f15 = p2g_f32_canon(p2g_s2f32(int(int(r27)), 0));
-  uint r268 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulz(p2g_in(f262), p2g_in(f15))), 1, true, 32)));
+  uint r268 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulz(p2g_inz(f262), p2g_inz(f15))), 1, true, 32)));
   uint r271 = uint(int(uint(int(r268) + int(r268 >> 31u))) >> 1u);
-  uint r272 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulz(p2g_in(f15), 0.5)), 1, true, 32)));
+  uint r272 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulz(p2g_inz(f15), 0.5)), 1, true, 32)));
   uint r274 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulz(f14, 0.5)), 1, true, 32)));
   uint64_t rd12 = p272_u64;
   uint r278 = uint(int(p80_u32) * int(r271) + int(uint(int(uint(int(r264) + int(r264 >> 31u))) >> 1u)));
   uint64_t t16 = uint64_t(uint(int(p2g_bfi_32((r272 & 1u), (r274 & 1u), 1u, 1u)) * 10));
   uint64_t rd15 = uint64_t(int64_t(uint64_t(r278) * uint64_t(40u)) + int64_t(uint64_t(t16)));
   rd4 = uint64_t(int64_t(rd12) + int64_t(rd15 << 1u));
-  f16 = p2g_fmulz(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd4 + 18ul)).v))))), 0.5);
-  if (p2g_redo()) p2g_exact_8(f261, f14, r2, r7, r27, f15, f262, p272_u64, p80_u32, rd4, f16);
+  f16 = p2g_fmulz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd4 + 18ul)).v))))), 0.5);
+  if (p2g_redoz()) p2g_exact_8(f261, f14, r2, r7, r27, f15, f262, p272_u64, p80_u32, rd4, f16);
 }
 void p2g_exact_9(float f16, out precise float f1096) {
   precise float f272 = p2g_fmul(p2g_fmul(f16, 0.5, false), p2g_ffma(f16, f16, 27.0, 0, false), false);
@@ -1660,10 +1670,10 @@ void p2g_exact_9(float f16, out precise float f1096) {
   f1096 = p2g_fadd(f275, 0.5, false);
 }
 void p2g_check_9(float f16, out precise float f1096) {
-  precise float f272 = p2g_fmulz(p2g_fmulz(p2g_in(f16), 0.5), p2g_ffmaz(f16, f16, 27.0));
+  precise float f272 = p2g_fmulz(p2g_fmulz(p2g_inz(f16), 0.5), p2g_ffmaz(f16, f16, 27.0));
   precise float f275 = p2g_div32(f272, p2g_ffmaz(f16, p2g_fmulz(f16, 9.0), 27.0), 0, false);
-  f1096 = p2g_faddz(p2g_in(f275), 0.5);
-  if (p2g_redo()) p2g_exact_9(f16, f1096);
+  f1096 = p2g_faddz(p2g_inz(f275), 0.5);
+  if (p2g_redoz()) p2g_exact_9(f16, f1096);
 }
 void p2g_exact_10(float f14, out precise float f19, const float p16_f32, const float p20_f32, float f276, out uint r28,
     float f15, out precise float f20, float f277, out uint r29, uint r4, uint r3, out precise float f21,
@@ -1700,16 +1710,16 @@ void p2g_check_10(float f14, out precise float f19, const float p16_f32, const f
     float f15, out precise float f20, float f277, out uint r29, uint r4, uint r3, out precise float f21,
     out precise float f22, out precise float f23, out int t19, out precise float f24, out precise float f25,
     out precise float f299) {
-  f19 = p2g_faddz(p2g_in(f14), 0.5);
+  f19 = p2g_faddz(p2g_inz(f14), 0.5);
   precise float f280 = 0.5;
   precise float f281 = p16_f32;
   precise float f282 = p20_f32;
-  precise float f285 = p2g_ffmaz(f19, p2g_in(f276), p2g_in(f281));
+  precise float f285 = p2g_ffmaz(f19, p2g_inz(f276), p2g_inz(f281));
   precise float f286 = uintBitsToFloat((floatBitsToUint(f285) & 0x80000000u) | (floatBitsToUint(f280) & 0x7FFFFFFFu));
   precise float f288 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f285, 1.0, f286, 1, false)), 1));
   r28 = uint(int(p2g_f2i32(floatBitsToUint(f288), 1, true, 32)));
-  f20 = p2g_faddz(p2g_in(f15), 0.5);
-  precise float f289 = p2g_ffmaz(f20, p2g_in(f277), p2g_in(f282));
+  f20 = p2g_faddz(p2g_inz(f15), 0.5);
+  precise float f289 = p2g_ffmaz(f20, p2g_inz(f277), p2g_inz(f282));
   precise float f290 = uintBitsToFloat((floatBitsToUint(f289) & 0x80000000u) | (floatBitsToUint(f280) & 0x7FFFFFFFu));
   precise float f292 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f289, 1.0, f290, 1, false)), 1));
   r29 = uint(int(p2g_f2i32(floatBitsToUint(f292), 1, true, 32)));
@@ -1718,15 +1728,15 @@ void p2g_check_10(float f14, out precise float f19, const float p16_f32, const f
   f21 = uintBitsToFloat(p2g_lds32((r287 + 100u)));
   f22 = uintBitsToFloat(p2g_lds32((r287 - 100u)));
   f23 = uintBitsToFloat(p2g_lds32(r287));
-  precise float f295 = p2g_fmulz(p2g_in(f23), uintBitsToFloat(0x3A83126Fu));
+  precise float f295 = p2g_fmulz(p2g_inz(f23), uintBitsToFloat(0x3A83126Fu));
   precise float neg5770 = -f295;
-  precise float f296 = p2g_ffmaz(p2g_faddz(p2g_in(f22), p2g_in(f21)), 0.5, neg5770);
+  precise float f296 = p2g_ffmaz(p2g_faddz(p2g_inz(f22), p2g_inz(f21)), 0.5, neg5770);
   t19 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f296));
   f24 = uintBitsToFloat(p2g_lds32((r287 + 92u)));
   f25 = uintBitsToFloat(p2g_lds32((r287 - 92u)));
   precise float neg5771 = -f295;
-  f299 = p2g_ffmaz(p2g_faddz(p2g_in(f25), p2g_in(f24)), 0.5, neg5771);
-  if (p2g_redo()) p2g_exact_10(f14, f19, p16_f32, p20_f32, f276, r28, f15, f20, f277, r29, r4, r3, f21, f22, f23, t19,
+  f299 = p2g_ffmaz(p2g_faddz(p2g_inz(f25), p2g_inz(f24)), 0.5, neg5771);
+  if (p2g_redoz()) p2g_exact_10(f14, f19, p16_f32, p20_f32, f276, r28, f15, f20, f277, r29, r4, r3, f21, f22, f23, t19,
       f24, f25, f299);
 }
 void p2g_exact_11(float f307, float f303, float f311, float f19, out precise float f26, float f308, float f304,
@@ -2037,14 +2047,14 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     out precise float f28, out precise float f29, out precise float f30, out precise float f31, out precise float f345,
     const uint64_t p232_u64, const float p152_f32, out precise float f488, const float p156_f32, out precise float f489,
     const float p172_f32, out precise float f34, out precise float f35, out precise float f36, out precise float f37) {
-  f26 = p2g_ffmaz(p2g_in(f307), p2g_faddz(p2g_in(f303), p2g_in(f311)), p2g_in(f19));
-  f27 = p2g_ffmaz(p2g_in(f308), p2g_faddz(p2g_in(f304), p2g_in(f312)), p2g_in(f20));
+  f26 = p2g_ffmaz(p2g_inz(f307), p2g_faddz(p2g_inz(f303), p2g_inz(f311)), p2g_inz(f19));
+  f27 = p2g_ffmaz(p2g_inz(f308), p2g_faddz(p2g_inz(f304), p2g_inz(f312)), p2g_inz(f20));
   uint64_t rd18 = p224_u64;
   precise float f317 = p144_f32;
   precise float f318 = p148_f32;
-  precise float f321 = p2g_fmulz(f26, p2g_in(f317));
+  precise float f321 = p2g_fmulz(f26, p2g_inz(f317));
   precise float f323 = 0.0;
-  uvec4 t26 = p2g_tex(rd18 /* p224_u64 */, P2G_IMG1, vec3(f321, p2g_fmulz(f27, p2g_in(f318)), 0.0), 0, 2u);
+  uvec4 t26 = p2g_tex(rd18 /* p224_u64 */, P2G_IMG1, vec3(f321, p2g_fmulz(f27, p2g_inz(f318)), 0.0), 0, 2u);
   f28 = uintBitsToFloat(t26.x);
   f29 = uintBitsToFloat(t26.y);
   f30 = uintBitsToFloat(t26.z);
@@ -2052,13 +2062,13 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
   precise float f325 = p2g_ffmaz(p2g_faddz(f26, -0.5), 2.0, 0.5);
   precise float f327 = p2g_ffmaz(p2g_faddz(f27, -0.5), 2.0, 0.5);
   precise float f329 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_faddz(f325, -0.5)), 2));
-  precise float f330 = p2g_faddz(p2g_in(f329), 0.5);
+  precise float f330 = p2g_faddz(p2g_inz(f329), 0.5);
   precise float f332 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_faddz(f327, -0.5)), 2));
-  precise float f333 = p2g_faddz(p2g_in(f332), 0.5);
+  precise float f333 = p2g_faddz(p2g_inz(f332), 0.5);
   precise float f335 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubz(f325, f330))));
-  precise float f336 = p2g_fmulz(p2g_in(f335), p2g_in(f335));
-  precise float f337 = p2g_fmulz(p2g_in(f335), f336);
-  precise float neg5772 = -(p2g_faddz(p2g_in(f335), f337));
+  precise float f336 = p2g_fmulz(p2g_inz(f335), p2g_inz(f335));
+  precise float f337 = p2g_fmulz(p2g_inz(f335), f336);
+  precise float neg5772 = -(p2g_faddz(p2g_inz(f335), f337));
   precise float f340 = p2g_ffmaz(neg5772, 0.5, f336);
   precise float neg5773 = -(p2g_fmulz(f336, 2.5));
   precise float f344 = p2g_faddz(p2g_ffmaz(f337, 1.5, neg5773), 1.0);
@@ -2066,15 +2076,15 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
   precise float f347 = p2g_fmulz(p2g_fsubz(f337, f336), 0.5);
   precise float f350 = p2g_fsubz(p2g_fsubz(p2g_fsubz(f345, f340), f344), f347);
   precise float f352 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubz(f327, f333))));
-  precise float f353 = p2g_fmulz(p2g_in(f352), p2g_in(f352));
-  precise float f354 = p2g_fmulz(p2g_in(f352), f353);
-  precise float neg5774 = -(p2g_faddz(p2g_in(f352), f354));
+  precise float f353 = p2g_fmulz(p2g_inz(f352), p2g_inz(f352));
+  precise float f354 = p2g_fmulz(p2g_inz(f352), f353);
+  precise float neg5774 = -(p2g_faddz(p2g_inz(f352), f354));
   precise float f357 = p2g_ffmaz(neg5774, 0.5, f353);
   precise float neg5775 = -(p2g_fmulz(f353, 2.5));
   precise float f361 = p2g_faddz(p2g_ffmaz(f354, 1.5, neg5775), 1.0);
   precise float f363 = p2g_fmulz(p2g_fsubz(f354, f353), 0.5);
-  precise float f366 = p2g_fmulz(p2g_in(f317), 0.5);
-  precise float f367 = p2g_fmulz(p2g_in(f318), 0.5);
+  precise float f366 = p2g_fmulz(p2g_inz(f317), 0.5);
+  precise float f367 = p2g_fmulz(p2g_inz(f318), 0.5);
   uint64_t rd19 = p232_u64;
   precise float f369 = p2g_fmulz(f366, p2g_faddz(f330, -0.5));
   precise float f371 = p2g_fmulz(f367, p2g_faddz(f333, -0.5));
@@ -2085,20 +2095,20 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
   precise float f375 = uintBitsToFloat(t27.w);
   int t28 = p2g_fcmp(floatBitsToUint(f375), 0x3F7D70A4u);
   bool p32 = t28 == -1;
-  precise float f376 = p2g_faddz(p2g_in(f375), uintBitsToFloat(0xBF7D70A4u));
+  precise float f376 = p2g_faddz(p2g_inz(f375), uintBitsToFloat(0xBF7D70A4u));
   precise float f377 = p2g_ffmaz(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
   int t29 = p2g_fcmp(floatBitsToUint(f374), 0x3F7D70A4u);
   bool p33 = t29 == -1;
-  precise float f379 = p2g_faddz(p2g_in(f374), uintBitsToFloat(0xBF7D70A4u));
+  precise float f379 = p2g_faddz(p2g_inz(f374), uintBitsToFloat(0xBF7D70A4u));
   precise float f380 = p2g_ffmaz(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
   precise float f381 = p33 ? f374 : f380;
   int t30 = p2g_fcmp(floatBitsToUint(f372), 0x3F7D70A4u);
   bool p34 = t30 == -1;
-  precise float f382 = p2g_faddz(p2g_in(f372), uintBitsToFloat(0xBF7D70A4u));
+  precise float f382 = p2g_faddz(p2g_inz(f372), uintBitsToFloat(0xBF7D70A4u));
   precise float f383 = p2g_ffmaz(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
   int t31 = p2g_fcmp(floatBitsToUint(f373), 0x3F7D70A4u);
   bool p35 = t31 == -1;
-  precise float f385 = p2g_faddz(p2g_in(f373), uintBitsToFloat(0xBF7D70A4u));
+  precise float f385 = p2g_faddz(p2g_inz(f373), uintBitsToFloat(0xBF7D70A4u));
   precise float f386 = p2g_ffmaz(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
   precise float f387 = p35 ? f373 : f386;
   precise float f389 = p2g_fmulz(f366, p2g_faddz(f330, 1.5));
@@ -2109,22 +2119,22 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
   precise float f393 = uintBitsToFloat(t32.w);
   int t33 = p2g_fcmp(floatBitsToUint(f393), 0x3F7D70A4u);
   bool p36 = t33 == -1;
-  precise float f394 = p2g_faddz(p2g_in(f393), uintBitsToFloat(0xBF7D70A4u));
+  precise float f394 = p2g_faddz(p2g_inz(f393), uintBitsToFloat(0xBF7D70A4u));
   precise float f395 = p2g_ffmaz(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
   precise float f396 = p36 ? f393 : f395;
   int t34 = p2g_fcmp(floatBitsToUint(f392), 0x3F7D70A4u);
   bool p37 = t34 == -1;
-  precise float f397 = p2g_faddz(p2g_in(f392), uintBitsToFloat(0xBF7D70A4u));
+  precise float f397 = p2g_faddz(p2g_inz(f392), uintBitsToFloat(0xBF7D70A4u));
   precise float f398 = p2g_ffmaz(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
   precise float f399 = p37 ? f392 : f398;
   int t35 = p2g_fcmp(floatBitsToUint(f390), 0x3F7D70A4u);
   bool p38 = t35 == -1;
-  precise float f400 = p2g_faddz(p2g_in(f390), uintBitsToFloat(0xBF7D70A4u));
+  precise float f400 = p2g_faddz(p2g_inz(f390), uintBitsToFloat(0xBF7D70A4u));
   precise float f401 = p2g_ffmaz(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
   precise float f402 = p38 ? f390 : f401;
   int t36 = p2g_fcmp(floatBitsToUint(f391), 0x3F7D70A4u);
   bool p39 = t36 == -1;
-  precise float f403 = p2g_faddz(p2g_in(f391), uintBitsToFloat(0xBF7D70A4u));
+  precise float f403 = p2g_faddz(p2g_inz(f391), uintBitsToFloat(0xBF7D70A4u));
   precise float f404 = p2g_ffmaz(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
   precise float f405 = p39 ? f391 : f404;
   precise float f407 = p2g_fmulz(f366, p2g_faddz(f330, 3.5));
@@ -2135,11 +2145,11 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
   precise float f411 = uintBitsToFloat(t37.w);
   int t38 = p2g_fcmp(floatBitsToUint(f411), 0x3F7D70A4u);
   bool p40 = t38 == -1;
-  precise float f412 = p2g_faddz(p2g_in(f411), uintBitsToFloat(0xBF7D70A4u));
+  precise float f412 = p2g_faddz(p2g_inz(f411), uintBitsToFloat(0xBF7D70A4u));
   precise float f413 = p2g_ffmaz(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
   int t39 = p2g_fcmp(floatBitsToUint(f408), 0x3F7D70A4u);
   bool p41 = t39 == -1;
-  precise float f415 = p2g_faddz(p2g_in(f408), uintBitsToFloat(0xBF7D70A4u));
+  precise float f415 = p2g_faddz(p2g_inz(f408), uintBitsToFloat(0xBF7D70A4u));
   precise float f416 = p2g_ffmaz(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
   precise float f419 = p2g_fmulz(f367, p2g_faddz(f333, 1.5));
   uvec4 t40 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f419), 0, 0u);
@@ -2149,20 +2159,20 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
   precise float f423 = uintBitsToFloat(t40.w);
   int t41 = p2g_fcmp(floatBitsToUint(f423), 0x3F7D70A4u);
   bool p42 = t41 == -1;
-  precise float f424 = p2g_faddz(p2g_in(f423), uintBitsToFloat(0xBF7D70A4u));
+  precise float f424 = p2g_faddz(p2g_inz(f423), uintBitsToFloat(0xBF7D70A4u));
   precise float f425 = p2g_ffmaz(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
   int t42 = p2g_fcmp(floatBitsToUint(f422), 0x3F7D70A4u);
   bool p43 = t42 == -1;
-  precise float f427 = p2g_faddz(p2g_in(f422), uintBitsToFloat(0xBF7D70A4u));
+  precise float f427 = p2g_faddz(p2g_inz(f422), uintBitsToFloat(0xBF7D70A4u));
   precise float f428 = p2g_ffmaz(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
   precise float f429 = p43 ? f422 : f428;
   int t43 = p2g_fcmp(floatBitsToUint(f420), 0x3F7D70A4u);
   bool p44 = t43 == -1;
-  precise float f430 = p2g_faddz(p2g_in(f420), uintBitsToFloat(0xBF7D70A4u));
+  precise float f430 = p2g_faddz(p2g_inz(f420), uintBitsToFloat(0xBF7D70A4u));
   precise float f431 = p2g_ffmaz(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
   int t44 = p2g_fcmp(floatBitsToUint(f421), 0x3F7D70A4u);
   bool p45 = t44 == -1;
-  precise float f433 = p2g_faddz(p2g_in(f421), uintBitsToFloat(0xBF7D70A4u));
+  precise float f433 = p2g_faddz(p2g_inz(f421), uintBitsToFloat(0xBF7D70A4u));
   precise float f434 = p2g_ffmaz(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
   precise float f435 = p45 ? f421 : f434;
   uvec4 t45 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f419), 0, 0u);
@@ -2172,22 +2182,22 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
   precise float f439 = uintBitsToFloat(t45.w);
   int t46 = p2g_fcmp(floatBitsToUint(f439), 0x3F7D70A4u);
   bool p46 = t46 == -1;
-  precise float f440 = p2g_faddz(p2g_in(f439), uintBitsToFloat(0xBF7D70A4u));
+  precise float f440 = p2g_faddz(p2g_inz(f439), uintBitsToFloat(0xBF7D70A4u));
   precise float f441 = p2g_ffmaz(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
   precise float f442 = p46 ? f439 : f441;
   int t47 = p2g_fcmp(floatBitsToUint(f438), 0x3F7D70A4u);
   bool p47 = t47 == -1;
-  precise float f443 = p2g_faddz(p2g_in(f438), uintBitsToFloat(0xBF7D70A4u));
+  precise float f443 = p2g_faddz(p2g_inz(f438), uintBitsToFloat(0xBF7D70A4u));
   precise float f444 = p2g_ffmaz(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
   precise float f445 = p47 ? f438 : f444;
   int t48 = p2g_fcmp(floatBitsToUint(f436), 0x3F7D70A4u);
   bool p48 = t48 == -1;
-  precise float f446 = p2g_faddz(p2g_in(f436), uintBitsToFloat(0xBF7D70A4u));
+  precise float f446 = p2g_faddz(p2g_inz(f436), uintBitsToFloat(0xBF7D70A4u));
   precise float f447 = p2g_ffmaz(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
   precise float f448 = p48 ? f436 : f447;
   int t49 = p2g_fcmp(floatBitsToUint(f437), 0x3F7D70A4u);
   bool p49 = t49 == -1;
-  precise float f449 = p2g_faddz(p2g_in(f437), uintBitsToFloat(0xBF7D70A4u));
+  precise float f449 = p2g_faddz(p2g_inz(f437), uintBitsToFloat(0xBF7D70A4u));
   precise float f450 = p2g_ffmaz(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
   precise float f451 = p49 ? f437 : f450;
   uvec4 t50 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f419), 0, 0u);
@@ -2197,11 +2207,11 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
   precise float f455 = uintBitsToFloat(t50.w);
   int t51 = p2g_fcmp(floatBitsToUint(f455), 0x3F7D70A4u);
   bool p50 = t51 == -1;
-  precise float f456 = p2g_faddz(p2g_in(f455), uintBitsToFloat(0xBF7D70A4u));
+  precise float f456 = p2g_faddz(p2g_inz(f455), uintBitsToFloat(0xBF7D70A4u));
   precise float f457 = p2g_ffmaz(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
   int t52 = p2g_fcmp(floatBitsToUint(f452), 0x3F7D70A4u);
   bool p51 = t52 == -1;
-  precise float f459 = p2g_faddz(p2g_in(f452), uintBitsToFloat(0xBF7D70A4u));
+  precise float f459 = p2g_faddz(p2g_inz(f452), uintBitsToFloat(0xBF7D70A4u));
   precise float f460 = p2g_ffmaz(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
   precise float f463 = p2g_fmulz(f367, p2g_faddz(f333, 3.5));
   uvec4 t53 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f463), 0, 0u);
@@ -2211,11 +2221,11 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
   precise float f467 = uintBitsToFloat(t53.w);
   int t54 = p2g_fcmp(floatBitsToUint(f467), 0x3F7D70A4u);
   bool p52 = t54 == -1;
-  precise float f468 = p2g_faddz(p2g_in(f467), uintBitsToFloat(0xBF7D70A4u));
+  precise float f468 = p2g_faddz(p2g_inz(f467), uintBitsToFloat(0xBF7D70A4u));
   precise float f469 = p2g_ffmaz(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
   int t55 = p2g_fcmp(floatBitsToUint(f466), 0x3F7D70A4u);
   bool p53 = t55 == -1;
-  precise float f471 = p2g_faddz(p2g_in(f466), uintBitsToFloat(0xBF7D70A4u));
+  precise float f471 = p2g_faddz(p2g_inz(f466), uintBitsToFloat(0xBF7D70A4u));
   precise float f472 = p2g_ffmaz(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
   precise float f473 = p53 ? f466 : f472;
   uvec4 t56 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f463), 0, 0u);
@@ -2225,12 +2235,12 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
   precise float f477 = uintBitsToFloat(t56.w);
   int t57 = p2g_fcmp(floatBitsToUint(f477), 0x3F7D70A4u);
   bool p54 = t57 == -1;
-  precise float f478 = p2g_faddz(p2g_in(f477), uintBitsToFloat(0xBF7D70A4u));
+  precise float f478 = p2g_faddz(p2g_inz(f477), uintBitsToFloat(0xBF7D70A4u));
   precise float f479 = p2g_ffmaz(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
   precise float f480 = p54 ? f477 : f479;
   int t58 = p2g_fcmp(floatBitsToUint(f476), 0x3F7D70A4u);
   bool p55 = t58 == -1;
-  precise float f481 = p2g_faddz(p2g_in(f476), uintBitsToFloat(0xBF7D70A4u));
+  precise float f481 = p2g_faddz(p2g_inz(f476), uintBitsToFloat(0xBF7D70A4u));
   precise float f482 = p2g_ffmaz(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
   precise float f483 = p55 ? f476 : f482;
   uvec4 t59 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f463), 0, 0u);
@@ -2242,121 +2252,121 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
   f489 = p156_f32;
   int t60 = p2g_fcmp(floatBitsToUint(f487), 0x3F7D70A4u);
   bool p56 = t60 == -1;
-  precise float f490 = p2g_faddz(p2g_in(f487), uintBitsToFloat(0xBF7D70A4u));
+  precise float f490 = p2g_faddz(p2g_inz(f487), uintBitsToFloat(0xBF7D70A4u));
   precise float f491 = p2g_ffmaz(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
   precise float f493 = p2g_fsubz(p2g_fsubz(p2g_fsubz(f345, f357), f361), f363);
   precise float f495 = p2g_div32(f344, p2g_faddz(f344, f350), 0, false);
-  precise float f496 = p2g_fsubz(f345, p2g_in(f495));
+  precise float f496 = p2g_fsubz(f345, p2g_inz(f495));
   precise float f498 = p2g_div32(f361, p2g_faddz(f361, f493), 0, false);
-  precise float f499 = p2g_fsubz(f345, p2g_in(f498));
-  precise float f500 = p2g_fsubz(f344, p2g_in(f495));
+  precise float f499 = p2g_fsubz(f345, p2g_inz(f498));
+  precise float f500 = p2g_fsubz(f344, p2g_inz(f495));
   precise float f501 = p2g_fsubz(f350, f496);
   precise float f502 = p2g_sat(p2g_f32_canon(floatBitsToUint(p32 ? f375 : f377)));
   precise float f503 = p2g_sat(p2g_f32_canon(floatBitsToUint(f381)));
-  precise float f505 = p2g_ffmaz(f340, p2g_in(f502), p2g_fmulz(f500, p2g_in(f503)));
+  precise float f505 = p2g_ffmaz(f340, p2g_inz(f502), p2g_fmulz(f500, p2g_inz(f503)));
   precise float f506 = p2g_sat(p2g_f32_canon(floatBitsToUint(f396)));
   precise float f508 = p2g_sat(p2g_f32_canon(floatBitsToUint(f399)));
-  precise float f509 = p2g_ffmaz(f347, p2g_in(f508), p2g_ffmaz(f501, p2g_in(f506), f505));
+  precise float f509 = p2g_ffmaz(f347, p2g_inz(f508), p2g_ffmaz(f501, p2g_inz(f506), f505));
   precise float f512 = p172_f32;
-  precise float f513 = p2g_ffmaz(p2g_in(f512), f509, p2g_ffmaz(p2g_in(f495), p2g_in(f381), p2g_fmulz(f496,
-      p2g_in(f396))));
+  precise float f513 = p2g_ffmaz(p2g_inz(f512), f509, p2g_ffmaz(p2g_inz(f495), p2g_inz(f381), p2g_fmulz(f496,
+      p2g_inz(f396))));
   precise float f514 = p2g_sat(p2g_f32_canon(floatBitsToUint(p34 ? f372 : f383)));
   precise float f515 = p2g_sat(p2g_f32_canon(floatBitsToUint(f387)));
-  precise float f517 = p2g_ffmaz(f340, p2g_in(f514), p2g_fmulz(f500, p2g_in(f515)));
+  precise float f517 = p2g_ffmaz(f340, p2g_inz(f514), p2g_fmulz(f500, p2g_inz(f515)));
   precise float f518 = p2g_sat(p2g_f32_canon(floatBitsToUint(f402)));
   precise float f520 = p2g_sat(p2g_f32_canon(floatBitsToUint(f405)));
-  precise float f521 = p2g_ffmaz(f347, p2g_in(f520), p2g_ffmaz(f501, p2g_in(f518), f517));
-  precise float f524 = p2g_ffmaz(p2g_in(f512), f521, p2g_ffmaz(p2g_in(f495), p2g_in(f387), p2g_fmulz(f496,
-      p2g_in(f402))));
+  precise float f521 = p2g_ffmaz(f347, p2g_inz(f520), p2g_ffmaz(f501, p2g_inz(f518), f517));
+  precise float f524 = p2g_ffmaz(p2g_inz(f512), f521, p2g_ffmaz(p2g_inz(f495), p2g_inz(f387), p2g_fmulz(f496,
+      p2g_inz(f402))));
   precise float f525 = p2g_sat(p2g_f32_canon(floatBitsToUint(p42 ? f423 : f425)));
   precise float f526 = p2g_sat(p2g_f32_canon(floatBitsToUint(f429)));
-  precise float f528 = p2g_ffmaz(f340, p2g_in(f525), p2g_fmulz(f500, p2g_in(f526)));
+  precise float f528 = p2g_ffmaz(f340, p2g_inz(f525), p2g_fmulz(f500, p2g_inz(f526)));
   precise float f529 = p2g_sat(p2g_f32_canon(floatBitsToUint(f442)));
   precise float f531 = p2g_sat(p2g_f32_canon(floatBitsToUint(f445)));
-  precise float f532 = p2g_ffmaz(f347, p2g_in(f531), p2g_ffmaz(f501, p2g_in(f529), f528));
-  precise float f535 = p2g_ffmaz(p2g_in(f512), f532, p2g_ffmaz(p2g_in(f495), p2g_in(f429), p2g_fmulz(f496,
-      p2g_in(f442))));
+  precise float f532 = p2g_ffmaz(f347, p2g_inz(f531), p2g_ffmaz(f501, p2g_inz(f529), f528));
+  precise float f535 = p2g_ffmaz(p2g_inz(f512), f532, p2g_ffmaz(p2g_inz(f495), p2g_inz(f429), p2g_fmulz(f496,
+      p2g_inz(f442))));
   precise float f536 = p2g_sat(p2g_f32_canon(floatBitsToUint(p44 ? f420 : f431)));
   precise float f537 = p2g_sat(p2g_f32_canon(floatBitsToUint(f435)));
-  precise float f539 = p2g_ffmaz(f340, p2g_in(f536), p2g_fmulz(f500, p2g_in(f537)));
+  precise float f539 = p2g_ffmaz(f340, p2g_inz(f536), p2g_fmulz(f500, p2g_inz(f537)));
   precise float f540 = p2g_sat(p2g_f32_canon(floatBitsToUint(f448)));
   precise float f542 = p2g_sat(p2g_f32_canon(floatBitsToUint(f451)));
-  precise float f543 = p2g_ffmaz(f347, p2g_in(f542), p2g_ffmaz(f501, p2g_in(f540), f539));
-  precise float f546 = p2g_ffmaz(p2g_in(f512), f543, p2g_ffmaz(p2g_in(f495), p2g_in(f435), p2g_fmulz(f496,
-      p2g_in(f448))));
+  precise float f543 = p2g_ffmaz(f347, p2g_inz(f542), p2g_ffmaz(f501, p2g_inz(f540), f539));
+  precise float f546 = p2g_ffmaz(p2g_inz(f512), f543, p2g_ffmaz(p2g_inz(f495), p2g_inz(f435), p2g_fmulz(f496,
+      p2g_inz(f448))));
   precise float f547 = p2g_sat(p2g_f32_canon(floatBitsToUint(p52 ? f467 : f469)));
   precise float f548 = p2g_sat(p2g_f32_canon(floatBitsToUint(f473)));
-  precise float f550 = p2g_ffmaz(f340, p2g_in(f547), p2g_fmulz(f500, p2g_in(f548)));
+  precise float f550 = p2g_ffmaz(f340, p2g_inz(f547), p2g_fmulz(f500, p2g_inz(f548)));
   precise float f551 = p2g_sat(p2g_f32_canon(floatBitsToUint(f480)));
   precise float f553 = p2g_sat(p2g_f32_canon(floatBitsToUint(f483)));
-  precise float f554 = p2g_ffmaz(f347, p2g_in(f553), p2g_ffmaz(f501, p2g_in(f551), f550));
-  precise float f557 = p2g_ffmaz(p2g_in(f512), f554, p2g_ffmaz(p2g_in(f495), p2g_in(f473), p2g_fmulz(f496,
-      p2g_in(f480))));
-  precise float f560 = p2g_ffmaz(f501, p2g_in(f508), p2g_ffmaz(f340, p2g_in(f503), p2g_fmulz(f500, p2g_in(f506))));
-  precise float f562 = p2g_ffmaz(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p40 ? f411 : f413)))), f560);
-  precise float f565 = p2g_ffmaz(p2g_in(f512), f562, p2g_ffmaz(p2g_in(f495), p2g_in(f396), p2g_fmulz(f496,
-      p2g_in(f399))));
-  precise float f568 = p2g_ffmaz(f501, p2g_in(f520), p2g_ffmaz(f340, p2g_in(f515), p2g_fmulz(f500, p2g_in(f518))));
-  precise float f570 = p2g_ffmaz(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p41 ? f408 : f416)))), f568);
-  precise float f573 = p2g_ffmaz(p2g_in(f512), f570, p2g_ffmaz(p2g_in(f495), p2g_in(f402), p2g_fmulz(f496,
-      p2g_in(f405))));
-  precise float f576 = p2g_ffmaz(f501, p2g_in(f531), p2g_ffmaz(f340, p2g_in(f526), p2g_fmulz(f500, p2g_in(f529))));
-  precise float f578 = p2g_ffmaz(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p50 ? f455 : f457)))), f576);
-  precise float f581 = p2g_ffmaz(p2g_in(f512), f578, p2g_ffmaz(p2g_in(f495), p2g_in(f442), p2g_fmulz(f496,
-      p2g_in(f445))));
-  precise float f584 = p2g_ffmaz(f501, p2g_in(f542), p2g_ffmaz(f340, p2g_in(f537), p2g_fmulz(f500, p2g_in(f540))));
-  precise float f586 = p2g_ffmaz(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p51 ? f452 : f460)))), f584);
-  precise float f589 = p2g_ffmaz(p2g_in(f512), f586, p2g_ffmaz(p2g_in(f495), p2g_in(f448), p2g_fmulz(f496,
-      p2g_in(f451))));
-  precise float f592 = p2g_ffmaz(f501, p2g_in(f553), p2g_ffmaz(f340, p2g_in(f548), p2g_fmulz(f500, p2g_in(f551))));
-  precise float f594 = p2g_ffmaz(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p56 ? f487 : f491)))), f592);
-  precise float f597 = p2g_ffmaz(p2g_in(f512), f594, p2g_ffmaz(p2g_in(f495), p2g_in(f480), p2g_fmulz(f496,
-      p2g_in(f483))));
-  precise float f598 = p2g_fsubz(f361, p2g_in(f498));
+  precise float f554 = p2g_ffmaz(f347, p2g_inz(f553), p2g_ffmaz(f501, p2g_inz(f551), f550));
+  precise float f557 = p2g_ffmaz(p2g_inz(f512), f554, p2g_ffmaz(p2g_inz(f495), p2g_inz(f473), p2g_fmulz(f496,
+      p2g_inz(f480))));
+  precise float f560 = p2g_ffmaz(f501, p2g_inz(f508), p2g_ffmaz(f340, p2g_inz(f503), p2g_fmulz(f500, p2g_inz(f506))));
+  precise float f562 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p40 ? f411 : f413)))), f560);
+  precise float f565 = p2g_ffmaz(p2g_inz(f512), f562, p2g_ffmaz(p2g_inz(f495), p2g_inz(f396), p2g_fmulz(f496,
+      p2g_inz(f399))));
+  precise float f568 = p2g_ffmaz(f501, p2g_inz(f520), p2g_ffmaz(f340, p2g_inz(f515), p2g_fmulz(f500, p2g_inz(f518))));
+  precise float f570 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p41 ? f408 : f416)))), f568);
+  precise float f573 = p2g_ffmaz(p2g_inz(f512), f570, p2g_ffmaz(p2g_inz(f495), p2g_inz(f402), p2g_fmulz(f496,
+      p2g_inz(f405))));
+  precise float f576 = p2g_ffmaz(f501, p2g_inz(f531), p2g_ffmaz(f340, p2g_inz(f526), p2g_fmulz(f500, p2g_inz(f529))));
+  precise float f578 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p50 ? f455 : f457)))), f576);
+  precise float f581 = p2g_ffmaz(p2g_inz(f512), f578, p2g_ffmaz(p2g_inz(f495), p2g_inz(f442), p2g_fmulz(f496,
+      p2g_inz(f445))));
+  precise float f584 = p2g_ffmaz(f501, p2g_inz(f542), p2g_ffmaz(f340, p2g_inz(f537), p2g_fmulz(f500, p2g_inz(f540))));
+  precise float f586 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p51 ? f452 : f460)))), f584);
+  precise float f589 = p2g_ffmaz(p2g_inz(f512), f586, p2g_ffmaz(p2g_inz(f495), p2g_inz(f448), p2g_fmulz(f496,
+      p2g_inz(f451))));
+  precise float f592 = p2g_ffmaz(f501, p2g_inz(f553), p2g_ffmaz(f340, p2g_inz(f548), p2g_fmulz(f500, p2g_inz(f551))));
+  precise float f594 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p56 ? f487 : f491)))), f592);
+  precise float f597 = p2g_ffmaz(p2g_inz(f512), f594, p2g_ffmaz(p2g_inz(f495), p2g_inz(f480), p2g_fmulz(f496,
+      p2g_inz(f483))));
+  precise float f598 = p2g_fsubz(f361, p2g_inz(f498));
   precise float f599 = p2g_fsubz(f493, f499);
   precise float f601 = p2g_sat(p2g_f32_canon(floatBitsToUint(f524)));
-  precise float f603 = p2g_ffmaz(f357, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f513)))), p2g_fmulz(f598,
-      p2g_in(f601)));
+  precise float f603 = p2g_ffmaz(f357, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f513)))), p2g_fmulz(f598,
+      p2g_inz(f601)));
   precise float f604 = p2g_sat(p2g_f32_canon(floatBitsToUint(f535)));
-  precise float f605 = p2g_ffmaz(f599, p2g_in(f604), f603);
+  precise float f605 = p2g_ffmaz(f599, p2g_inz(f604), f603);
   precise float f606 = p2g_sat(p2g_f32_canon(floatBitsToUint(f546)));
-  precise float f609 = p2g_ffmaz(p2g_in(f498), f524, p2g_fmulz(f499, f535));
-  precise float f610 = p2g_ffmaz(p2g_in(f512), p2g_ffmaz(f363, p2g_in(f606), f605), f609);
-  precise float f612 = p2g_nmin(p2g_in(f429), p2g_in(f442));
-  precise float f615 = p2g_nmax(p2g_in(f429), p2g_in(f442));
-  f34 = p2g_nmin(p2g_in(p2g_nmax(f610, p2g_in(p2g_nmin(p2g_in(p2g_nmin(p2g_in(f387), p2g_in(f402))), p2g_in(f612))))),
-      p2g_in(p2g_nmax(p2g_in(p2g_nmax(p2g_in(f387), p2g_in(f402))), p2g_in(f615))));
-  precise float f620 = p2g_ffmaz(f599, p2g_in(f606), p2g_ffmaz(f357, p2g_in(f601), p2g_fmulz(f598, p2g_in(f604))));
-  precise float f622 = p2g_ffmaz(f363, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f557)))), f620);
-  precise float f625 = p2g_ffmaz(p2g_in(f512), f622, p2g_ffmaz(p2g_in(f498), f535, p2g_fmulz(f499, f546)));
-  f35 = p2g_nmin(p2g_in(p2g_nmax(f625, p2g_in(p2g_nmin(p2g_in(f612), p2g_in(p2g_nmin(p2g_in(f435), p2g_in(f448))))))),
-      p2g_in(p2g_nmax(p2g_in(f615), p2g_in(p2g_nmax(p2g_in(f435), p2g_in(f448))))));
+  precise float f609 = p2g_ffmaz(p2g_inz(f498), f524, p2g_fmulz(f499, f535));
+  precise float f610 = p2g_ffmaz(p2g_inz(f512), p2g_ffmaz(f363, p2g_inz(f606), f605), f609);
+  precise float f612 = p2g_nmin(p2g_inz(f429), p2g_inz(f442));
+  precise float f615 = p2g_nmax(p2g_inz(f429), p2g_inz(f442));
+  f34 = p2g_nmin(p2g_inz(p2g_nmax(f610, p2g_inz(p2g_nmin(p2g_inz(p2g_nmin(p2g_inz(f387), p2g_inz(f402))),
+      p2g_inz(f612))))), p2g_inz(p2g_nmax(p2g_inz(p2g_nmax(p2g_inz(f387), p2g_inz(f402))), p2g_inz(f615))));
+  precise float f620 = p2g_ffmaz(f599, p2g_inz(f606), p2g_ffmaz(f357, p2g_inz(f601), p2g_fmulz(f598, p2g_inz(f604))));
+  precise float f622 = p2g_ffmaz(f363, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f557)))), f620);
+  precise float f625 = p2g_ffmaz(p2g_inz(f512), f622, p2g_ffmaz(p2g_inz(f498), f535, p2g_fmulz(f499, f546)));
+  f35 = p2g_nmin(p2g_inz(p2g_nmax(f625, p2g_inz(p2g_nmin(p2g_inz(f612), p2g_inz(p2g_nmin(p2g_inz(f435),
+      p2g_inz(f448))))))), p2g_inz(p2g_nmax(p2g_inz(f615), p2g_inz(p2g_nmax(p2g_inz(f435), p2g_inz(f448))))));
   precise float f632 = p2g_sat(p2g_f32_canon(floatBitsToUint(f573)));
-  precise float f634 = p2g_ffmaz(f357, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f565)))), p2g_fmulz(f598,
-      p2g_in(f632)));
+  precise float f634 = p2g_ffmaz(f357, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f565)))), p2g_fmulz(f598,
+      p2g_inz(f632)));
   precise float f635 = p2g_sat(p2g_f32_canon(floatBitsToUint(f581)));
-  precise float f636 = p2g_ffmaz(f599, p2g_in(f635), f634);
+  precise float f636 = p2g_ffmaz(f599, p2g_inz(f635), f634);
   precise float f637 = p2g_sat(p2g_f32_canon(floatBitsToUint(f589)));
-  precise float f640 = p2g_ffmaz(p2g_in(f498), f573, p2g_fmulz(f499, f581));
-  precise float f641 = p2g_ffmaz(p2g_in(f512), p2g_ffmaz(f363, p2g_in(f637), f636), f640);
-  precise float f643 = p2g_nmin(p2g_in(f442), p2g_in(f445));
-  precise float f646 = p2g_nmax(p2g_in(f442), p2g_in(f445));
-  f36 = p2g_nmin(p2g_in(p2g_nmax(f641, p2g_in(p2g_nmin(p2g_in(p2g_nmin(p2g_in(f402), p2g_in(f405))), p2g_in(f643))))),
-      p2g_in(p2g_nmax(p2g_in(p2g_nmax(p2g_in(f402), p2g_in(f405))), p2g_in(f646))));
-  precise float f651 = p2g_ffmaz(f599, p2g_in(f637), p2g_ffmaz(f357, p2g_in(f632), p2g_fmulz(f598, p2g_in(f635))));
-  precise float f653 = p2g_ffmaz(f363, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f597)))), f651);
-  precise float f656 = p2g_ffmaz(p2g_in(f512), f653, p2g_ffmaz(p2g_in(f498), f581, p2g_fmulz(f499, f589)));
-  f37 = p2g_nmin(p2g_in(p2g_nmax(f656, p2g_in(p2g_nmin(p2g_in(f643), p2g_in(p2g_nmin(p2g_in(f448), p2g_in(f451))))))),
-      p2g_in(p2g_nmax(p2g_in(f646), p2g_in(p2g_nmax(p2g_in(f448), p2g_in(f451))))));
-  if (p2g_redo()) p2g_exact_11(f307, f303, f311, f19, f26, f308, f304, f312, f20, f27, p224_u64, p144_f32, p148_f32,
+  precise float f640 = p2g_ffmaz(p2g_inz(f498), f573, p2g_fmulz(f499, f581));
+  precise float f641 = p2g_ffmaz(p2g_inz(f512), p2g_ffmaz(f363, p2g_inz(f637), f636), f640);
+  precise float f643 = p2g_nmin(p2g_inz(f442), p2g_inz(f445));
+  precise float f646 = p2g_nmax(p2g_inz(f442), p2g_inz(f445));
+  f36 = p2g_nmin(p2g_inz(p2g_nmax(f641, p2g_inz(p2g_nmin(p2g_inz(p2g_nmin(p2g_inz(f402), p2g_inz(f405))),
+      p2g_inz(f643))))), p2g_inz(p2g_nmax(p2g_inz(p2g_nmax(p2g_inz(f402), p2g_inz(f405))), p2g_inz(f646))));
+  precise float f651 = p2g_ffmaz(f599, p2g_inz(f637), p2g_ffmaz(f357, p2g_inz(f632), p2g_fmulz(f598, p2g_inz(f635))));
+  precise float f653 = p2g_ffmaz(f363, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f597)))), f651);
+  precise float f656 = p2g_ffmaz(p2g_inz(f512), f653, p2g_ffmaz(p2g_inz(f498), f581, p2g_fmulz(f499, f589)));
+  f37 = p2g_nmin(p2g_inz(p2g_nmax(f656, p2g_inz(p2g_nmin(p2g_inz(f643), p2g_inz(p2g_nmin(p2g_inz(f448),
+      p2g_inz(f451))))))), p2g_inz(p2g_nmax(p2g_inz(f646), p2g_inz(p2g_nmax(p2g_inz(f448), p2g_inz(f451))))));
+  if (p2g_redoz()) p2g_exact_11(f307, f303, f311, f19, f26, f308, f304, f312, f20, f27, p224_u64, p144_f32, p148_f32,
       f28, f29, f30, f31, f345, p232_u64, p152_f32, f488, p156_f32, f489, p172_f32, f34, f35, f36, f37);
 }
 void p2g_exact_12(float f345, float f34, out precise float f668) {
   f668 = p2g_fsub(f345, f34, false);
 }
 void p2g_check_12(float f345, float f34, out precise float f668) {
-  f668 = p2g_fsubz(p2g_in(f345), p2g_in(f34));
-  if (p2g_redo()) p2g_exact_12(f345, f34, f668);
+  f668 = p2g_fsubz(p2g_inz(f345), p2g_inz(f34));
+  if (p2g_redoz()) p2g_exact_12(f345, f34, f668);
 }
 void p2g_exact_13(float f34, out precise float f666) {
   precise float f663 = p2g_fmul(p2g_fadd(f34, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
@@ -2364,10 +2374,10 @@ void p2g_exact_13(float f34, out precise float f666) {
   f666 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false)), -1.0, false);
 }
 void p2g_check_13(float f34, out precise float f666) {
-  precise float f663 = p2g_fmulz(p2g_faddz(p2g_in(f34), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
+  precise float f663 = p2g_fmulz(p2g_faddz(p2g_inz(f34), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
   precise float f664 = p2g_fmulz(f663, uintBitsToFloat(0x3FB8AA3Bu));
-  f666 = p2g_faddz(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false))), -1.0);
-  if (p2g_redo()) p2g_exact_13(f34, f666);
+  f666 = p2g_faddz(p2g_inz(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false))), -1.0);
+  if (p2g_redoz()) p2g_exact_13(f34, f666);
 }
 void p2g_exact_14(float f26, float f488, out precise float f41, float f489, float f27, out precise float f42, float f2,
     float f1097, out precise float f43) {
@@ -2377,17 +2387,17 @@ void p2g_exact_14(float f26, float f488, out precise float f41, float f489, floa
 }
 void p2g_check_14(float f26, float f488, out precise float f41, float f489, float f27, out precise float f42, float f2,
     float f1097, out precise float f43) {
-  f41 = p2g_fmulz(p2g_in(f26), p2g_in(f488));
-  f42 = p2g_fmulz(p2g_in(f489), p2g_in(f27));
-  f43 = p2g_fmulz(p2g_in(f2), p2g_in(f1097));
-  if (p2g_redo()) p2g_exact_14(f26, f488, f41, f489, f27, f42, f2, f1097, f43);
+  f41 = p2g_fmulz(p2g_inz(f26), p2g_inz(f488));
+  f42 = p2g_fmulz(p2g_inz(f489), p2g_inz(f27));
+  f43 = p2g_fmulz(p2g_inz(f2), p2g_inz(f1097));
+  if (p2g_redoz()) p2g_exact_14(f26, f488, f41, f489, f27, f42, f2, f1097, f43);
 }
 void p2g_exact_15(float f43, out precise float f1099) {
   f1099 = p2g_div32(1.0, p2g_fadd(f43, 1.0, false), 0, false);
 }
 void p2g_check_15(float f43, out precise float f1099) {
-  f1099 = p2g_div32(1.0, p2g_faddz(p2g_in(f43), 1.0), 0, false);
-  if (p2g_redo()) p2g_exact_15(f43, f1099);
+  f1099 = p2g_div32(1.0, p2g_faddz(p2g_inz(f43), 1.0), 0, false);
+  if (p2g_redoz()) p2g_exact_15(f43, f1099);
 }
 void p2g_exact_16(float f43, out precise float f44, out uint r308, out precise float f1098) {
   precise float f669 = p2g_ffma(f43, 9.0, 1.0, 0, false);
@@ -2413,15 +2423,15 @@ void p2g_exact_16(float f43, out precise float f44, out uint r308, out precise f
   f1098 = p2g_fadd(f675, f699, false);
 }
 void p2g_check_16(float f43, out precise float f44, out uint r308, out precise float f1098) {
-  precise float f669 = p2g_ffmaz(p2g_in(f43), 9.0, 1.0);
+  precise float f669 = p2g_ffmaz(p2g_inz(f43), 9.0, 1.0);
   int t63 = p2g_fcmp(floatBitsToUint(f669), 0x00800000u);
   bool p59 = t63 == -1;
   f44 = p59 ? p2g_fmulz(f669, 8388608.0) : f669;
   r308 = floatBitsToUint(f44);
   uint r310 = uint(int(r308) + -1060439283) & 0xFF800000u;
   precise float f673 = p2g_f32_canon(p2g_s2f32(int(int(r310)), 0));
-  precise float f675 = p2g_ffmaz(p2g_in(f673), uintBitsToFloat(0x34000000u), p2g_in((p59 ? -23.0 : 0.0)));
-  precise float f676 = p2g_faddz(p2g_in(uintBitsToFloat(uint(int(r308) - int(r310)))), -1.0);
+  precise float f675 = p2g_ffmaz(p2g_inz(f673), uintBitsToFloat(0x34000000u), p2g_inz((p59 ? -23.0 : 0.0)));
+  precise float f676 = p2g_faddz(p2g_inz(uintBitsToFloat(uint(int(r308) - int(r310)))), -1.0);
   precise float f679 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f676, uintBitsToFloat(0xBE2C7F30u));
   precise float f681 = p2g_ffmaz(f679, f676, uintBitsToFloat(0x3E2FCF2Au));
   precise float f683 = p2g_ffmaz(f681, f676, uintBitsToFloat(0xBE374E43u));
@@ -2434,14 +2444,14 @@ void p2g_check_16(float f43, out precise float f44, out uint r308, out precise f
   precise float f697 = p2g_fmulz(f676, p2g_fmulz(f676, f695));
   precise float f699 = p2g_ffmaz(f676, uintBitsToFloat(0x3FB8AA3Bu), f697);
   f1098 = p2g_faddz(f675, f699);
-  if (p2g_redo()) p2g_exact_16(f43, f44, r308, f1098);
+  if (p2g_redoz()) p2g_exact_16(f43, f44, r308, f1098);
 }
 void p2g_exact_17(float f44, float f700, out precise float f1098) {
   f1098 = p2g_ffma(f44, f700, f700, 0, false);
 }
 void p2g_check_17(float f44, float f700, out precise float f1098) {
-  f1098 = p2g_ffmaz(p2g_in(f44), p2g_in(f700), f700);
-  if (p2g_redo()) p2g_exact_17(f44, f700, f1098);
+  f1098 = p2g_ffmaz(p2g_inz(f44), p2g_inz(f700), f700);
+  if (p2g_redoz()) p2g_exact_17(f44, f700, f1098);
 }
 void p2g_exact_18(float f1098, float f44, out precise float f704) {
   precise float f702 = p2g_div32(p2g_fmul(f1098, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
@@ -2449,24 +2459,24 @@ void p2g_exact_18(float f1098, float f44, out precise float f704) {
   f704 = (t64 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f702, uintBitsToFloat(0xBC4FAEFFu), false);
 }
 void p2g_check_18(float f1098, float f44, out precise float f704) {
-  precise float f702 = p2g_div32(p2g_fmulz(p2g_in(f1098), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
+  precise float f702 = p2g_div32(p2g_fmulz(p2g_inz(f1098), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
   int t64 = p2g_fcmp(floatBitsToUint(f44), floatBitsToUint(0.0));
-  f704 = (t64 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_in(f702), uintBitsToFloat(0xBC4FAEFFu));
-  if (p2g_redo()) p2g_exact_18(f1098, f44, f704);
+  f704 = (t64 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f702), uintBitsToFloat(0xBC4FAEFFu));
+  if (p2g_redoz()) p2g_exact_18(f1098, f44, f704);
 }
 void p2g_exact_19(float f43, float f1099, out precise float f51) {
   f51 = p2g_fmul(f43, f1099, false);
 }
 void p2g_check_19(float f43, float f1099, out precise float f51) {
-  f51 = p2g_fmulz(p2g_in(f43), p2g_in(f1099));
-  if (p2g_redo()) p2g_exact_19(f43, f1099, f51);
+  f51 = p2g_fmulz(p2g_inz(f43), p2g_inz(f1099));
+  if (p2g_redoz()) p2g_exact_19(f43, f1099, f51);
 }
 void p2g_exact_20(float f35, out precise float f712) {
   f712 = p2g_fsub(1.0, f35, false);
 }
 void p2g_check_20(float f35, out precise float f712) {
-  f712 = p2g_fsubz(1.0, p2g_in(f35));
-  if (p2g_redo()) p2g_exact_20(f35, f712);
+  f712 = p2g_fsubz(1.0, p2g_inz(f35));
+  if (p2g_redoz()) p2g_exact_20(f35, f712);
 }
 void p2g_exact_21(float f35, out precise float f710) {
   precise float f707 = p2g_fmul(p2g_fadd(f35, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
@@ -2474,24 +2484,24 @@ void p2g_exact_21(float f35, out precise float f710) {
   f710 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false)), -1.0, false);
 }
 void p2g_check_21(float f35, out precise float f710) {
-  precise float f707 = p2g_fmulz(p2g_faddz(p2g_in(f35), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
+  precise float f707 = p2g_fmulz(p2g_faddz(p2g_inz(f35), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
   precise float f708 = p2g_fmulz(f707, uintBitsToFloat(0x3FB8AA3Bu));
-  f710 = p2g_faddz(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false))), -1.0);
-  if (p2g_redo()) p2g_exact_21(f35, f710);
+  f710 = p2g_faddz(p2g_inz(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false))), -1.0);
+  if (p2g_redoz()) p2g_exact_21(f35, f710);
 }
 void p2g_exact_22(float f2, float f1100, out precise float f55) {
   f55 = p2g_fmul(f2, f1100, false);
 }
 void p2g_check_22(float f2, float f1100, out precise float f55) {
-  f55 = p2g_fmulz(p2g_in(f2), p2g_in(f1100));
-  if (p2g_redo()) p2g_exact_22(f2, f1100, f55);
+  f55 = p2g_fmulz(p2g_inz(f2), p2g_inz(f1100));
+  if (p2g_redoz()) p2g_exact_22(f2, f1100, f55);
 }
 void p2g_exact_23(float f55, out precise float f1102) {
   f1102 = p2g_div32(1.0, p2g_fadd(f55, 1.0, false), 0, false);
 }
 void p2g_check_23(float f55, out precise float f1102) {
-  f1102 = p2g_div32(1.0, p2g_faddz(p2g_in(f55), 1.0), 0, false);
-  if (p2g_redo()) p2g_exact_23(f55, f1102);
+  f1102 = p2g_div32(1.0, p2g_faddz(p2g_inz(f55), 1.0), 0, false);
+  if (p2g_redoz()) p2g_exact_23(f55, f1102);
 }
 void p2g_exact_24(float f55, out precise float f56, out uint r312, out precise float f1101) {
   precise float f713 = p2g_ffma(f55, 9.0, 1.0, 0, false);
@@ -2517,15 +2527,15 @@ void p2g_exact_24(float f55, out precise float f56, out uint r312, out precise f
   f1101 = p2g_fadd(f719, f743, false);
 }
 void p2g_check_24(float f55, out precise float f56, out uint r312, out precise float f1101) {
-  precise float f713 = p2g_ffmaz(p2g_in(f55), 9.0, 1.0);
+  precise float f713 = p2g_ffmaz(p2g_inz(f55), 9.0, 1.0);
   int t69 = p2g_fcmp(floatBitsToUint(f713), 0x00800000u);
   bool p68 = t69 == -1;
   f56 = p68 ? p2g_fmulz(f713, 8388608.0) : f713;
   r312 = floatBitsToUint(f56);
   uint r314 = uint(int(r312) + -1060439283) & 0xFF800000u;
   precise float f717 = p2g_f32_canon(p2g_s2f32(int(int(r314)), 0));
-  precise float f719 = p2g_ffmaz(p2g_in(f717), uintBitsToFloat(0x34000000u), p2g_in((p68 ? -23.0 : 0.0)));
-  precise float f720 = p2g_faddz(p2g_in(uintBitsToFloat(uint(int(r312) - int(r314)))), -1.0);
+  precise float f719 = p2g_ffmaz(p2g_inz(f717), uintBitsToFloat(0x34000000u), p2g_inz((p68 ? -23.0 : 0.0)));
+  precise float f720 = p2g_faddz(p2g_inz(uintBitsToFloat(uint(int(r312) - int(r314)))), -1.0);
   precise float f723 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f720, uintBitsToFloat(0xBE2C7F30u));
   precise float f725 = p2g_ffmaz(f723, f720, uintBitsToFloat(0x3E2FCF2Au));
   precise float f727 = p2g_ffmaz(f725, f720, uintBitsToFloat(0xBE374E43u));
@@ -2538,14 +2548,14 @@ void p2g_check_24(float f55, out precise float f56, out uint r312, out precise f
   precise float f741 = p2g_fmulz(f720, p2g_fmulz(f720, f739));
   precise float f743 = p2g_ffmaz(f720, uintBitsToFloat(0x3FB8AA3Bu), f741);
   f1101 = p2g_faddz(f719, f743);
-  if (p2g_redo()) p2g_exact_24(f55, f56, r312, f1101);
+  if (p2g_redoz()) p2g_exact_24(f55, f56, r312, f1101);
 }
 void p2g_exact_25(float f56, float f744, out precise float f1101) {
   f1101 = p2g_ffma(f56, f744, f744, 0, false);
 }
 void p2g_check_25(float f56, float f744, out precise float f1101) {
-  f1101 = p2g_ffmaz(p2g_in(f56), p2g_in(f744), f744);
-  if (p2g_redo()) p2g_exact_25(f56, f744, f1101);
+  f1101 = p2g_ffmaz(p2g_inz(f56), p2g_inz(f744), f744);
+  if (p2g_redoz()) p2g_exact_25(f56, f744, f1101);
 }
 void p2g_exact_26(float f1101, float f56, out precise float f748) {
   precise float f746 = p2g_div32(p2g_fmul(f1101, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
@@ -2553,24 +2563,24 @@ void p2g_exact_26(float f1101, float f56, out precise float f748) {
   f748 = (t70 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f746, uintBitsToFloat(0xBC4FAEFFu), false);
 }
 void p2g_check_26(float f1101, float f56, out precise float f748) {
-  precise float f746 = p2g_div32(p2g_fmulz(p2g_in(f1101), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
+  precise float f746 = p2g_div32(p2g_fmulz(p2g_inz(f1101), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
   int t70 = p2g_fcmp(floatBitsToUint(f56), floatBitsToUint(0.0));
-  f748 = (t70 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_in(f746), uintBitsToFloat(0xBC4FAEFFu));
-  if (p2g_redo()) p2g_exact_26(f1101, f56, f748);
+  f748 = (t70 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f746), uintBitsToFloat(0xBC4FAEFFu));
+  if (p2g_redoz()) p2g_exact_26(f1101, f56, f748);
 }
 void p2g_exact_27(float f55, float f1102, out precise float f63) {
   f63 = p2g_fmul(f55, f1102, false);
 }
 void p2g_check_27(float f55, float f1102, out precise float f63) {
-  f63 = p2g_fmulz(p2g_in(f55), p2g_in(f1102));
-  if (p2g_redo()) p2g_exact_27(f55, f1102, f63);
+  f63 = p2g_fmulz(p2g_inz(f55), p2g_inz(f1102));
+  if (p2g_redoz()) p2g_exact_27(f55, f1102, f63);
 }
 void p2g_exact_28(float f36, out precise float f756) {
   f756 = p2g_fsub(1.0, f36, false);
 }
 void p2g_check_28(float f36, out precise float f756) {
-  f756 = p2g_fsubz(1.0, p2g_in(f36));
-  if (p2g_redo()) p2g_exact_28(f36, f756);
+  f756 = p2g_fsubz(1.0, p2g_inz(f36));
+  if (p2g_redoz()) p2g_exact_28(f36, f756);
 }
 void p2g_exact_29(float f36, out precise float f754) {
   precise float f751 = p2g_fmul(p2g_fadd(f36, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
@@ -2578,24 +2588,24 @@ void p2g_exact_29(float f36, out precise float f754) {
   f754 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false)), -1.0, false);
 }
 void p2g_check_29(float f36, out precise float f754) {
-  precise float f751 = p2g_fmulz(p2g_faddz(p2g_in(f36), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
+  precise float f751 = p2g_fmulz(p2g_faddz(p2g_inz(f36), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
   precise float f752 = p2g_fmulz(f751, uintBitsToFloat(0x3FB8AA3Bu));
-  f754 = p2g_faddz(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false))), -1.0);
-  if (p2g_redo()) p2g_exact_29(f36, f754);
+  f754 = p2g_faddz(p2g_inz(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false))), -1.0);
+  if (p2g_redoz()) p2g_exact_29(f36, f754);
 }
 void p2g_exact_30(float f2, float f1103, out precise float f67) {
   f67 = p2g_fmul(f2, f1103, false);
 }
 void p2g_check_30(float f2, float f1103, out precise float f67) {
-  f67 = p2g_fmulz(p2g_in(f2), p2g_in(f1103));
-  if (p2g_redo()) p2g_exact_30(f2, f1103, f67);
+  f67 = p2g_fmulz(p2g_inz(f2), p2g_inz(f1103));
+  if (p2g_redoz()) p2g_exact_30(f2, f1103, f67);
 }
 void p2g_exact_31(float f67, out precise float f1105) {
   f1105 = p2g_div32(1.0, p2g_fadd(f67, 1.0, false), 0, false);
 }
 void p2g_check_31(float f67, out precise float f1105) {
-  f1105 = p2g_div32(1.0, p2g_faddz(p2g_in(f67), 1.0), 0, false);
-  if (p2g_redo()) p2g_exact_31(f67, f1105);
+  f1105 = p2g_div32(1.0, p2g_faddz(p2g_inz(f67), 1.0), 0, false);
+  if (p2g_redoz()) p2g_exact_31(f67, f1105);
 }
 void p2g_exact_32(float f67, out precise float f68, out uint r316, out precise float f1104) {
   precise float f757 = p2g_ffma(f67, 9.0, 1.0, 0, false);
@@ -2621,15 +2631,15 @@ void p2g_exact_32(float f67, out precise float f68, out uint r316, out precise f
   f1104 = p2g_fadd(f763, f787, false);
 }
 void p2g_check_32(float f67, out precise float f68, out uint r316, out precise float f1104) {
-  precise float f757 = p2g_ffmaz(p2g_in(f67), 9.0, 1.0);
+  precise float f757 = p2g_ffmaz(p2g_inz(f67), 9.0, 1.0);
   int t73 = p2g_fcmp(floatBitsToUint(f757), 0x00800000u);
   bool p73 = t73 == -1;
   f68 = p73 ? p2g_fmulz(f757, 8388608.0) : f757;
   r316 = floatBitsToUint(f68);
   uint r318 = uint(int(r316) + -1060439283) & 0xFF800000u;
   precise float f761 = p2g_f32_canon(p2g_s2f32(int(int(r318)), 0));
-  precise float f763 = p2g_ffmaz(p2g_in(f761), uintBitsToFloat(0x34000000u), p2g_in((p73 ? -23.0 : 0.0)));
-  precise float f764 = p2g_faddz(p2g_in(uintBitsToFloat(uint(int(r316) - int(r318)))), -1.0);
+  precise float f763 = p2g_ffmaz(p2g_inz(f761), uintBitsToFloat(0x34000000u), p2g_inz((p73 ? -23.0 : 0.0)));
+  precise float f764 = p2g_faddz(p2g_inz(uintBitsToFloat(uint(int(r316) - int(r318)))), -1.0);
   precise float f767 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f764, uintBitsToFloat(0xBE2C7F30u));
   precise float f769 = p2g_ffmaz(f767, f764, uintBitsToFloat(0x3E2FCF2Au));
   precise float f771 = p2g_ffmaz(f769, f764, uintBitsToFloat(0xBE374E43u));
@@ -2642,14 +2652,14 @@ void p2g_check_32(float f67, out precise float f68, out uint r316, out precise f
   precise float f785 = p2g_fmulz(f764, p2g_fmulz(f764, f783));
   precise float f787 = p2g_ffmaz(f764, uintBitsToFloat(0x3FB8AA3Bu), f785);
   f1104 = p2g_faddz(f763, f787);
-  if (p2g_redo()) p2g_exact_32(f67, f68, r316, f1104);
+  if (p2g_redoz()) p2g_exact_32(f67, f68, r316, f1104);
 }
 void p2g_exact_33(float f68, float f788, out precise float f1104) {
   f1104 = p2g_ffma(f68, f788, f788, 0, false);
 }
 void p2g_check_33(float f68, float f788, out precise float f1104) {
-  f1104 = p2g_ffmaz(p2g_in(f68), p2g_in(f788), f788);
-  if (p2g_redo()) p2g_exact_33(f68, f788, f1104);
+  f1104 = p2g_ffmaz(p2g_inz(f68), p2g_inz(f788), f788);
+  if (p2g_redoz()) p2g_exact_33(f68, f788, f1104);
 }
 void p2g_exact_34(float f1104, float f68, out precise float f792) {
   precise float f790 = p2g_div32(p2g_fmul(f1104, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
@@ -2657,24 +2667,24 @@ void p2g_exact_34(float f1104, float f68, out precise float f792) {
   f792 = (t74 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f790, uintBitsToFloat(0xBC4FAEFFu), false);
 }
 void p2g_check_34(float f1104, float f68, out precise float f792) {
-  precise float f790 = p2g_div32(p2g_fmulz(p2g_in(f1104), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
+  precise float f790 = p2g_div32(p2g_fmulz(p2g_inz(f1104), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
   int t74 = p2g_fcmp(floatBitsToUint(f68), floatBitsToUint(0.0));
-  f792 = (t74 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_in(f790), uintBitsToFloat(0xBC4FAEFFu));
-  if (p2g_redo()) p2g_exact_34(f1104, f68, f792);
+  f792 = (t74 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f790), uintBitsToFloat(0xBC4FAEFFu));
+  if (p2g_redoz()) p2g_exact_34(f1104, f68, f792);
 }
 void p2g_exact_35(float f67, float f1105, out precise float f75) {
   f75 = p2g_fmul(f67, f1105, false);
 }
 void p2g_check_35(float f67, float f1105, out precise float f75) {
-  f75 = p2g_fmulz(p2g_in(f67), p2g_in(f1105));
-  if (p2g_redo()) p2g_exact_35(f67, f1105, f75);
+  f75 = p2g_fmulz(p2g_inz(f67), p2g_inz(f1105));
+  if (p2g_redoz()) p2g_exact_35(f67, f1105, f75);
 }
 void p2g_exact_36(float f37, out precise float f800) {
   f800 = p2g_fsub(1.0, f37, false);
 }
 void p2g_check_36(float f37, out precise float f800) {
-  f800 = p2g_fsubz(1.0, p2g_in(f37));
-  if (p2g_redo()) p2g_exact_36(f37, f800);
+  f800 = p2g_fsubz(1.0, p2g_inz(f37));
+  if (p2g_redoz()) p2g_exact_36(f37, f800);
 }
 void p2g_exact_37(float f37, out precise float f798) {
   precise float f795 = p2g_fmul(p2g_fadd(f37, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
@@ -2682,24 +2692,24 @@ void p2g_exact_37(float f37, out precise float f798) {
   f798 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false)), -1.0, false);
 }
 void p2g_check_37(float f37, out precise float f798) {
-  precise float f795 = p2g_fmulz(p2g_faddz(p2g_in(f37), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
+  precise float f795 = p2g_fmulz(p2g_faddz(p2g_inz(f37), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
   precise float f796 = p2g_fmulz(f795, uintBitsToFloat(0x3FB8AA3Bu));
-  f798 = p2g_faddz(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false))), -1.0);
-  if (p2g_redo()) p2g_exact_37(f37, f798);
+  f798 = p2g_faddz(p2g_inz(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false))), -1.0);
+  if (p2g_redoz()) p2g_exact_37(f37, f798);
 }
 void p2g_exact_38(float f2, float f1106, out precise float f79) {
   f79 = p2g_fmul(f2, f1106, false);
 }
 void p2g_check_38(float f2, float f1106, out precise float f79) {
-  f79 = p2g_fmulz(p2g_in(f2), p2g_in(f1106));
-  if (p2g_redo()) p2g_exact_38(f2, f1106, f79);
+  f79 = p2g_fmulz(p2g_inz(f2), p2g_inz(f1106));
+  if (p2g_redoz()) p2g_exact_38(f2, f1106, f79);
 }
 void p2g_exact_39(float f79, out precise float f1108) {
   f1108 = p2g_div32(1.0, p2g_fadd(f79, 1.0, false), 0, false);
 }
 void p2g_check_39(float f79, out precise float f1108) {
-  f1108 = p2g_div32(1.0, p2g_faddz(p2g_in(f79), 1.0), 0, false);
-  if (p2g_redo()) p2g_exact_39(f79, f1108);
+  f1108 = p2g_div32(1.0, p2g_faddz(p2g_inz(f79), 1.0), 0, false);
+  if (p2g_redoz()) p2g_exact_39(f79, f1108);
 }
 void p2g_exact_40(float f79, out precise float f80, out uint r320, out precise float f1107) {
   precise float f801 = p2g_ffma(f79, 9.0, 1.0, 0, false);
@@ -2725,15 +2735,15 @@ void p2g_exact_40(float f79, out precise float f80, out uint r320, out precise f
   f1107 = p2g_fadd(f807, f831, false);
 }
 void p2g_check_40(float f79, out precise float f80, out uint r320, out precise float f1107) {
-  precise float f801 = p2g_ffmaz(p2g_in(f79), 9.0, 1.0);
+  precise float f801 = p2g_ffmaz(p2g_inz(f79), 9.0, 1.0);
   int t77 = p2g_fcmp(floatBitsToUint(f801), 0x00800000u);
   bool p78 = t77 == -1;
   f80 = p78 ? p2g_fmulz(f801, 8388608.0) : f801;
   r320 = floatBitsToUint(f80);
   uint r322 = uint(int(r320) + -1060439283) & 0xFF800000u;
   precise float f805 = p2g_f32_canon(p2g_s2f32(int(int(r322)), 0));
-  precise float f807 = p2g_ffmaz(p2g_in(f805), uintBitsToFloat(0x34000000u), p2g_in((p78 ? -23.0 : 0.0)));
-  precise float f808 = p2g_faddz(p2g_in(uintBitsToFloat(uint(int(r320) - int(r322)))), -1.0);
+  precise float f807 = p2g_ffmaz(p2g_inz(f805), uintBitsToFloat(0x34000000u), p2g_inz((p78 ? -23.0 : 0.0)));
+  precise float f808 = p2g_faddz(p2g_inz(uintBitsToFloat(uint(int(r320) - int(r322)))), -1.0);
   precise float f811 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f808, uintBitsToFloat(0xBE2C7F30u));
   precise float f813 = p2g_ffmaz(f811, f808, uintBitsToFloat(0x3E2FCF2Au));
   precise float f815 = p2g_ffmaz(f813, f808, uintBitsToFloat(0xBE374E43u));
@@ -2746,14 +2756,14 @@ void p2g_check_40(float f79, out precise float f80, out uint r320, out precise f
   precise float f829 = p2g_fmulz(f808, p2g_fmulz(f808, f827));
   precise float f831 = p2g_ffmaz(f808, uintBitsToFloat(0x3FB8AA3Bu), f829);
   f1107 = p2g_faddz(f807, f831);
-  if (p2g_redo()) p2g_exact_40(f79, f80, r320, f1107);
+  if (p2g_redoz()) p2g_exact_40(f79, f80, r320, f1107);
 }
 void p2g_exact_41(float f80, float f832, out precise float f1107) {
   f1107 = p2g_ffma(f80, f832, f832, 0, false);
 }
 void p2g_check_41(float f80, float f832, out precise float f1107) {
-  f1107 = p2g_ffmaz(p2g_in(f80), p2g_in(f832), f832);
-  if (p2g_redo()) p2g_exact_41(f80, f832, f1107);
+  f1107 = p2g_ffmaz(p2g_inz(f80), p2g_inz(f832), f832);
+  if (p2g_redoz()) p2g_exact_41(f80, f832, f1107);
 }
 void p2g_exact_42(float f1107, float f80, out precise float f836) {
   precise float f834 = p2g_div32(p2g_fmul(f1107, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
@@ -2761,10 +2771,10 @@ void p2g_exact_42(float f1107, float f80, out precise float f836) {
   f836 = (t78 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f834, uintBitsToFloat(0xBC4FAEFFu), false);
 }
 void p2g_check_42(float f1107, float f80, out precise float f836) {
-  precise float f834 = p2g_div32(p2g_fmulz(p2g_in(f1107), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
+  precise float f834 = p2g_div32(p2g_fmulz(p2g_inz(f1107), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
   int t78 = p2g_fcmp(floatBitsToUint(f80), floatBitsToUint(0.0));
-  f836 = (t78 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_in(f834), uintBitsToFloat(0xBC4FAEFFu));
-  if (p2g_redo()) p2g_exact_42(f1107, f80, f836);
+  f836 = (t78 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f834), uintBitsToFloat(0xBC4FAEFFu));
+  if (p2g_redoz()) p2g_exact_42(f1107, f80, f836);
 }
 void p2g_exact_43(float f79, float f1108, out precise float f90, float f63, float f51, float f75, float f28, float f29,
     float f1096, out precise float f91, float f30, out bool p85, bool p84, out bool p2, float f31, float f841,
@@ -2806,69 +2816,69 @@ void p2g_check_43(float f79, float f1108, out precise float f90, float f63, floa
     out precise float f93, out precise float f94, out uint rs412, const float p40_f32, const float p16_f32, float f19,
     uint r3, out precise float f95, out uint rs413, const float p44_f32, const float p20_f32, float f20, uint r4,
     out precise float f96, out precise float f840) {
-  f90 = p2g_fmulz(p2g_in(f79), p2g_in(f1108));
-  precise float f848 = p2g_fmulz(p2g_in(f63), f90);
-  precise float f849 = p2g_ffmaz(p2g_in(f51), p2g_in(f75), f848);
-  precise float f850 = p2g_ffmaz(p2g_in(f28), p2g_in(f29), f849);
+  f90 = p2g_fmulz(p2g_inz(f79), p2g_inz(f1108));
+  precise float f848 = p2g_fmulz(p2g_inz(f63), f90);
+  precise float f849 = p2g_ffmaz(p2g_inz(f51), p2g_inz(f75), f848);
+  precise float f850 = p2g_ffmaz(p2g_inz(f28), p2g_inz(f29), f849);
   f91 = p2g_sat(p2g_f32_canon(floatBitsToUint(f1096)));
-  precise float f851 = p2g_ffmaz(p2g_in(f30), p2g_in(f91), f850);
+  precise float f851 = p2g_ffmaz(p2g_inz(f30), p2g_inz(f91), f850);
   precise float f92 = p2g_canon(uintBitsToFloat(floatBitsToUint(f851) & 0x7FFFFFFFu));
   int t81 = p2g_fcmp(floatBitsToUint(f92), 0x7F800000u);
   p85 = t81 >= 0;
   p2 = p84 || p85;
   precise float f852 = p2 ? 1.0 : f91;
   precise float f853 = p2 ? 1.0 : f31;
-  precise float f854 = p2g_fsubz(p2g_in(f841), p2g_in(f853));
-  f93 = p2g_ffmaz(p2g_in(f852), f854, p2g_in(f853));
-  precise float f855 = p2g_fmulz(p2g_in(f852), p2g_in(f852));
+  precise float f854 = p2g_fsubz(p2g_inz(f841), p2g_inz(f853));
+  f93 = p2g_ffmaz(p2g_inz(f852), f854, p2g_inz(f853));
+  precise float f855 = p2g_fmulz(p2g_inz(f852), p2g_inz(f852));
   precise float f856 = p2g_fsubz(f841, f855);
-  f94 = p2g_ffmaz(p2g_in(f853), f856, f855);
+  f94 = p2g_ffmaz(p2g_inz(f853), f856, f855);
   rs412 = p2g_f2h_rn(floatBitsToUint(f841));
   precise float f857 = p40_f32;
   precise float f858 = p16_f32;
-  precise float f859 = p2g_ffmaz(p2g_in(f19), p2g_in(f857), p2g_in(f858));
+  precise float f859 = p2g_ffmaz(p2g_inz(f19), p2g_inz(f857), p2g_inz(f858));
   f95 = p2g_f32_canon(p2g_s2f32(int(int(r3)), 0));
-  precise float f839 = p2g_fsubz(f859, p2g_in(f95));
+  precise float f839 = p2g_fsubz(f859, p2g_inz(f95));
   rs413 = p2g_f2h_rn(floatBitsToUint(f839));
   precise float f860 = p44_f32;
   precise float f861 = p20_f32;
-  precise float f862 = p2g_ffmaz(p2g_in(f20), p2g_in(f860), p2g_in(f861));
+  precise float f862 = p2g_ffmaz(p2g_inz(f20), p2g_inz(f860), p2g_inz(f861));
   f96 = p2g_f32_canon(p2g_s2f32(int(int(r4)), 0));
-  f840 = p2g_fsubz(f862, p2g_in(f96));
-  if (p2g_redo()) p2g_exact_43(f79, f1108, f90, f63, f51, f75, f28, f29, f1096, f91, f30, p85, p84, p2, f31, f841, f93,
+  f840 = p2g_fsubz(f862, p2g_inz(f96));
+  if (p2g_redoz()) p2g_exact_43(f79, f1108, f90, f63, f51, f75, f28, f29, f1096, f91, f30, p85, p84, p2, f31, f841, f93,
       f94, rs412, p40_f32, p16_f32, f19, r3, f95, rs413, p44_f32, p20_f32, f20, r4, f96, f840);
 }
 void p2g_exact_44(float f843, float f845, out precise float f847) {
   f847 = p2g_fmul(f843, f845, false);
 }
 void p2g_check_44(float f843, float f845, out precise float f847) {
-  f847 = p2g_fmulz(p2g_in(f843), p2g_in(f845));
-  if (p2g_redo()) p2g_exact_44(f843, f845, f847);
+  f847 = p2g_fmulz(p2g_inz(f843), p2g_inz(f845));
+  if (p2g_redoz()) p2g_exact_44(f843, f845, f847);
 }
 void p2g_exact_45(float f844, float f847, float f843, float f845, out uint rs1588) {
   precise float f866 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f844) ^ 0x80000000u)), f847, f843, 0, false);
   rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f845, f866, f847, 0, false)));
 }
 void p2g_check_45(float f844, float f847, float f843, float f845, out uint rs1588) {
-  precise float f866 = p2g_ffmaz(p2g_in(-f844), p2g_in(f847), p2g_in(f843));
-  rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_in(f845), f866, f847)));
-  if (p2g_redo()) p2g_exact_45(f844, f847, f843, f845, rs1588);
+  precise float f866 = p2g_ffmaz(p2g_inz(-f844), p2g_inz(f847), p2g_inz(f843));
+  rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f845), f866, f847)));
+  if (p2g_redoz()) p2g_exact_45(f844, f847, f843, f845, rs1588);
 }
 void p2g_exact_46(float f867, float f869, out precise float f871) {
   f871 = p2g_fmul(f867, f869, false);
 }
 void p2g_check_46(float f867, float f869, out precise float f871) {
-  f871 = p2g_fmulz(p2g_in(f867), p2g_in(f869));
-  if (p2g_redo()) p2g_exact_46(f867, f869, f871);
+  f871 = p2g_fmulz(p2g_inz(f867), p2g_inz(f869));
+  if (p2g_redoz()) p2g_exact_46(f867, f869, f871);
 }
 void p2g_exact_47(float f868, float f871, float f867, float f869, out uint rs1589) {
   precise float f875 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f868) ^ 0x80000000u)), f871, f867, 0, false);
   rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f869, f875, f871, 0, false)));
 }
 void p2g_check_47(float f868, float f871, float f867, float f869, out uint rs1589) {
-  precise float f875 = p2g_ffmaz(p2g_in(-f868), p2g_in(f871), p2g_in(f867));
-  rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_in(f869), f875, f871)));
-  if (p2g_redo()) p2g_exact_47(f868, f871, f867, f869, rs1589);
+  precise float f875 = p2g_ffmaz(p2g_inz(-f868), p2g_inz(f871), p2g_inz(f867));
+  rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f869), f875, f871)));
+  if (p2g_redoz()) p2g_exact_47(f868, f871, f867, f869, rs1589);
 }
 void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const uint p188_u16, uint rs1588,
     uint rs1589, float f93, float f91, const float p180_f32, uint r36, const uint64_t p280_u64, out uint r450,
@@ -3791,7 +3801,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r363, out uint r1657, out uint r1661, out uint r1679, out uint r1684, out uint r1713, out uint r1717,
     out uint r1728, out uint r1733, out precise float f907, out precise float f908, out precise float f909,
     out precise float f911) {
-  f112 = p2g_nmax(p2g_in(p2g_div32(f94, p2g_faddz(p2g_in(f94), 1.0), 0, false)), p2g_in(p176_f32));
+  f112 = p2g_nmax(p2g_inz(p2g_div32(f94, p2g_faddz(p2g_inz(f94), 1.0), 0, false)), p2g_inz(p176_f32));
   uint rs493 = p188_u16;
   uint r373 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(p2g_hmul(rs1588, rs493))), 0, true, 32)));
   uint r390 = 0u;
@@ -3823,18 +3833,18 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   precise float f891 = p16_f32;
   precise float f892 = p20_f32;
   uint r453 = r26 << 1u;
-  precise float f897 = p2g_ffmaz(p2g_faddz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r453)), 0))), 0.5), p2g_in(f887),
-      p2g_in(f891));
-  uint rs499 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(f897, p2g_in(f95))));
+  precise float f897 = p2g_ffmaz(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r453)), 0))), 0.5), p2g_inz(f887),
+      p2g_inz(f891));
+  uint rs499 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(f897, p2g_inz(f95))));
   uint r454 = r27 << 1u;
-  precise float f900 = p2g_ffmaz(p2g_faddz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r454)), 0))), 0.5), p2g_in(f888),
-      p2g_in(f892));
-  uint rs500 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(f900, p2g_in(f96))));
-  precise float f903 = p2g_ffmaz(p2g_faddz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r453 | 1u)), 0))), 0.5), p2g_in(f887),
-      p2g_in(f891));
+  precise float f900 = p2g_ffmaz(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r454)), 0))), 0.5), p2g_inz(f888),
+      p2g_inz(f892));
+  uint rs500 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(f900, p2g_inz(f96))));
+  precise float f903 = p2g_ffmaz(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r453 | 1u)), 0))), 0.5),
+      p2g_inz(f887), p2g_inz(f891));
   uint rs501 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(f903, f95)));
-  precise float f906 = p2g_ffmaz(p2g_faddz(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r454 | 1u)), 0))), 0.5), p2g_in(f888),
-      p2g_in(f892));
+  precise float f906 = p2g_ffmaz(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r454 | 1u)), 0))), 0.5),
+      p2g_inz(f888), p2g_inz(f892));
   uint rs502 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(f906, f96)));
   rs507 = p97 ? rs500 : rs499;
   rs511 = p97 ? rs499 : rs500;
@@ -3890,10 +3900,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   fl = p2g_sfu_ex2(fl, true);
   fu = p2g_sfu_ex2(fu, true);
   uint ULP = 0x33800000u;
-  fl = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl)), p2g_in(uintBitsToFloat(ULP)),
-      p2g_in(uintBitsToFloat(fl))));
-  fu = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu)), p2g_in(uintBitsToFloat(ULP)),
-      p2g_in(uintBitsToFloat(fu))));
+  fl = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl)), p2g_inz(uintBitsToFloat(ULP)),
+      p2g_inz(uintBitsToFloat(fl))));
+  fu = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu)), p2g_inz(uintBitsToFloat(ULP)),
+      p2g_inz(uintBitsToFloat(fu))));
   hl = p2g_f2h_rn(fl);
   hu = p2g_f2h_rn(fu);
   uint r420 = hl | (hu << 16u);
@@ -3922,10 +3932,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   fl_1 = p2g_sfu_ex2(fl_1, true);
   fu_1 = p2g_sfu_ex2(fu_1, true);
   uint ULP_1 = 0x33800000u;
-  fl_1 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_1)), p2g_in(uintBitsToFloat(ULP_1)),
-      p2g_in(uintBitsToFloat(fl_1))));
-  fu_1 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_1)), p2g_in(uintBitsToFloat(ULP_1)),
-      p2g_in(uintBitsToFloat(fu_1))));
+  fl_1 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_1)), p2g_inz(uintBitsToFloat(ULP_1)),
+      p2g_inz(uintBitsToFloat(fl_1))));
+  fu_1 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_1)), p2g_inz(uintBitsToFloat(ULP_1)),
+      p2g_inz(uintBitsToFloat(fu_1))));
   hl_1 = p2g_f2h_rn(fl_1);
   hu_1 = p2g_f2h_rn(fu_1);
   uint r500 = hl_1 | (hu_1 << 16u);
@@ -3961,10 +3971,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   fl_2 = p2g_sfu_ex2(fl_2, true);
   fu_2 = p2g_sfu_ex2(fu_2, true);
   uint ULP_2 = 0x33800000u;
-  fl_2 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_2)), p2g_in(uintBitsToFloat(ULP_2)),
-      p2g_in(uintBitsToFloat(fl_2))));
-  fu_2 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_2)), p2g_in(uintBitsToFloat(ULP_2)),
-      p2g_in(uintBitsToFloat(fu_2))));
+  fl_2 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_2)), p2g_inz(uintBitsToFloat(ULP_2)),
+      p2g_inz(uintBitsToFloat(fl_2))));
+  fu_2 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_2)), p2g_inz(uintBitsToFloat(ULP_2)),
+      p2g_inz(uintBitsToFloat(fu_2))));
   hl_2 = p2g_f2h_rn(fl_2);
   hu_2 = p2g_f2h_rn(fu_2);
   uint r553 = hl_2 | (hu_2 << 16u);
@@ -3993,10 +4003,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   fl_3 = p2g_sfu_ex2(fl_3, true);
   fu_3 = p2g_sfu_ex2(fu_3, true);
   uint ULP_3 = 0x33800000u;
-  fl_3 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_3)), p2g_in(uintBitsToFloat(ULP_3)),
-      p2g_in(uintBitsToFloat(fl_3))));
-  fu_3 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_3)), p2g_in(uintBitsToFloat(ULP_3)),
-      p2g_in(uintBitsToFloat(fu_3))));
+  fl_3 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_3)), p2g_inz(uintBitsToFloat(ULP_3)),
+      p2g_inz(uintBitsToFloat(fl_3))));
+  fu_3 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_3)), p2g_inz(uintBitsToFloat(ULP_3)),
+      p2g_inz(uintBitsToFloat(fu_3))));
   hl_3 = p2g_f2h_rn(fl_3);
   hu_3 = p2g_f2h_rn(fu_3);
   uint r609 = hl_3 | (hu_3 << 16u);
@@ -4032,10 +4042,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   fl_4 = p2g_sfu_ex2(fl_4, true);
   fu_4 = p2g_sfu_ex2(fu_4, true);
   uint ULP_4 = 0x33800000u;
-  fl_4 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_4)), p2g_in(uintBitsToFloat(ULP_4)),
-      p2g_in(uintBitsToFloat(fl_4))));
-  fu_4 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_4)), p2g_in(uintBitsToFloat(ULP_4)),
-      p2g_in(uintBitsToFloat(fu_4))));
+  fl_4 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_4)), p2g_inz(uintBitsToFloat(ULP_4)),
+      p2g_inz(uintBitsToFloat(fl_4))));
+  fu_4 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_4)), p2g_inz(uintBitsToFloat(ULP_4)),
+      p2g_inz(uintBitsToFloat(fu_4))));
   hl_4 = p2g_f2h_rn(fl_4);
   hu_4 = p2g_f2h_rn(fu_4);
   uint r662 = hl_4 | (hu_4 << 16u);
@@ -4064,10 +4074,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   fl_5 = p2g_sfu_ex2(fl_5, true);
   fu_5 = p2g_sfu_ex2(fu_5, true);
   uint ULP_5 = 0x33800000u;
-  fl_5 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_5)), p2g_in(uintBitsToFloat(ULP_5)),
-      p2g_in(uintBitsToFloat(fl_5))));
-  fu_5 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_5)), p2g_in(uintBitsToFloat(ULP_5)),
-      p2g_in(uintBitsToFloat(fu_5))));
+  fl_5 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_5)), p2g_inz(uintBitsToFloat(ULP_5)),
+      p2g_inz(uintBitsToFloat(fl_5))));
+  fu_5 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_5)), p2g_inz(uintBitsToFloat(ULP_5)),
+      p2g_inz(uintBitsToFloat(fu_5))));
   hl_5 = p2g_f2h_rn(fl_5);
   hu_5 = p2g_f2h_rn(fu_5);
   uint r718 = hl_5 | (hu_5 << 16u);
@@ -4108,10 +4118,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   fl_6 = p2g_sfu_ex2(fl_6, true);
   fu_6 = p2g_sfu_ex2(fu_6, true);
   uint ULP_6 = 0x33800000u;
-  fl_6 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_6)), p2g_in(uintBitsToFloat(ULP_6)),
-      p2g_in(uintBitsToFloat(fl_6))));
-  fu_6 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_6)), p2g_in(uintBitsToFloat(ULP_6)),
-      p2g_in(uintBitsToFloat(fu_6))));
+  fl_6 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_6)), p2g_inz(uintBitsToFloat(ULP_6)),
+      p2g_inz(uintBitsToFloat(fl_6))));
+  fu_6 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_6)), p2g_inz(uintBitsToFloat(ULP_6)),
+      p2g_inz(uintBitsToFloat(fu_6))));
   hl_6 = p2g_f2h_rn(fl_6);
   hu_6 = p2g_f2h_rn(fu_6);
   uint r775 = hl_6 | (hu_6 << 16u);
@@ -4140,10 +4150,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   fl_7 = p2g_sfu_ex2(fl_7, true);
   fu_7 = p2g_sfu_ex2(fu_7, true);
   uint ULP_7 = 0x33800000u;
-  fl_7 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_7)), p2g_in(uintBitsToFloat(ULP_7)),
-      p2g_in(uintBitsToFloat(fl_7))));
-  fu_7 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_7)), p2g_in(uintBitsToFloat(ULP_7)),
-      p2g_in(uintBitsToFloat(fu_7))));
+  fl_7 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_7)), p2g_inz(uintBitsToFloat(ULP_7)),
+      p2g_inz(uintBitsToFloat(fl_7))));
+  fu_7 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_7)), p2g_inz(uintBitsToFloat(ULP_7)),
+      p2g_inz(uintBitsToFloat(fu_7))));
   hl_7 = p2g_f2h_rn(fl_7);
   hu_7 = p2g_f2h_rn(fu_7);
   uint r831 = hl_7 | (hu_7 << 16u);
@@ -4179,10 +4189,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   fl_8 = p2g_sfu_ex2(fl_8, true);
   fu_8 = p2g_sfu_ex2(fu_8, true);
   uint ULP_8 = 0x33800000u;
-  fl_8 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_8)), p2g_in(uintBitsToFloat(ULP_8)),
-      p2g_in(uintBitsToFloat(fl_8))));
-  fu_8 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_8)), p2g_in(uintBitsToFloat(ULP_8)),
-      p2g_in(uintBitsToFloat(fu_8))));
+  fl_8 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_8)), p2g_inz(uintBitsToFloat(ULP_8)),
+      p2g_inz(uintBitsToFloat(fl_8))));
+  fu_8 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_8)), p2g_inz(uintBitsToFloat(ULP_8)),
+      p2g_inz(uintBitsToFloat(fu_8))));
   hl_8 = p2g_f2h_rn(fl_8);
   hu_8 = p2g_f2h_rn(fu_8);
   uint r884 = hl_8 | (hu_8 << 16u);
@@ -4211,10 +4221,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   fl_9 = p2g_sfu_ex2(fl_9, true);
   fu_9 = p2g_sfu_ex2(fu_9, true);
   uint ULP_9 = 0x33800000u;
-  fl_9 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_9)), p2g_in(uintBitsToFloat(ULP_9)),
-      p2g_in(uintBitsToFloat(fl_9))));
-  fu_9 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_9)), p2g_in(uintBitsToFloat(ULP_9)),
-      p2g_in(uintBitsToFloat(fu_9))));
+  fl_9 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_9)), p2g_inz(uintBitsToFloat(ULP_9)),
+      p2g_inz(uintBitsToFloat(fl_9))));
+  fu_9 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_9)), p2g_inz(uintBitsToFloat(ULP_9)),
+      p2g_inz(uintBitsToFloat(fu_9))));
   hl_9 = p2g_f2h_rn(fl_9);
   hu_9 = p2g_f2h_rn(fu_9);
   uint r940 = hl_9 | (hu_9 << 16u);
@@ -4250,10 +4260,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   fl_10 = p2g_sfu_ex2(fl_10, true);
   fu_10 = p2g_sfu_ex2(fu_10, true);
   uint ULP_10 = 0x33800000u;
-  fl_10 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_10)), p2g_in(uintBitsToFloat(ULP_10)),
-      p2g_in(uintBitsToFloat(fl_10))));
-  fu_10 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_10)), p2g_in(uintBitsToFloat(ULP_10)),
-      p2g_in(uintBitsToFloat(fu_10))));
+  fl_10 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_10)), p2g_inz(uintBitsToFloat(ULP_10)),
+      p2g_inz(uintBitsToFloat(fl_10))));
+  fu_10 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_10)), p2g_inz(uintBitsToFloat(ULP_10)),
+      p2g_inz(uintBitsToFloat(fu_10))));
   hl_10 = p2g_f2h_rn(fl_10);
   hu_10 = p2g_f2h_rn(fu_10);
   uint r993 = hl_10 | (hu_10 << 16u);
@@ -4282,10 +4292,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   fl_11 = p2g_sfu_ex2(fl_11, true);
   fu_11 = p2g_sfu_ex2(fu_11, true);
   uint ULP_11 = 0x33800000u;
-  fl_11 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_11)), p2g_in(uintBitsToFloat(ULP_11)),
-      p2g_in(uintBitsToFloat(fl_11))));
-  fu_11 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_11)), p2g_in(uintBitsToFloat(ULP_11)),
-      p2g_in(uintBitsToFloat(fu_11))));
+  fl_11 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_11)), p2g_inz(uintBitsToFloat(ULP_11)),
+      p2g_inz(uintBitsToFloat(fl_11))));
+  fu_11 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_11)), p2g_inz(uintBitsToFloat(ULP_11)),
+      p2g_inz(uintBitsToFloat(fu_11))));
   hl_11 = p2g_f2h_rn(fl_11);
   hu_11 = p2g_f2h_rn(fu_11);
   uint r1049 = hl_11 | (hu_11 << 16u);
@@ -4326,10 +4336,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   fl_12 = p2g_sfu_ex2(fl_12, true);
   fu_12 = p2g_sfu_ex2(fu_12, true);
   uint ULP_12 = 0x33800000u;
-  fl_12 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_12)), p2g_in(uintBitsToFloat(ULP_12)),
-      p2g_in(uintBitsToFloat(fl_12))));
-  fu_12 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_12)), p2g_in(uintBitsToFloat(ULP_12)),
-      p2g_in(uintBitsToFloat(fu_12))));
+  fl_12 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_12)), p2g_inz(uintBitsToFloat(ULP_12)),
+      p2g_inz(uintBitsToFloat(fl_12))));
+  fu_12 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_12)), p2g_inz(uintBitsToFloat(ULP_12)),
+      p2g_inz(uintBitsToFloat(fu_12))));
   hl_12 = p2g_f2h_rn(fl_12);
   hu_12 = p2g_f2h_rn(fu_12);
   uint r1106 = hl_12 | (hu_12 << 16u);
@@ -4358,10 +4368,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   fl_13 = p2g_sfu_ex2(fl_13, true);
   fu_13 = p2g_sfu_ex2(fu_13, true);
   uint ULP_13 = 0x33800000u;
-  fl_13 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_13)), p2g_in(uintBitsToFloat(ULP_13)),
-      p2g_in(uintBitsToFloat(fl_13))));
-  fu_13 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_13)), p2g_in(uintBitsToFloat(ULP_13)),
-      p2g_in(uintBitsToFloat(fu_13))));
+  fl_13 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_13)), p2g_inz(uintBitsToFloat(ULP_13)),
+      p2g_inz(uintBitsToFloat(fl_13))));
+  fu_13 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_13)), p2g_inz(uintBitsToFloat(ULP_13)),
+      p2g_inz(uintBitsToFloat(fu_13))));
   hl_13 = p2g_f2h_rn(fl_13);
   hu_13 = p2g_f2h_rn(fu_13);
   uint r1162 = hl_13 | (hu_13 << 16u);
@@ -4397,10 +4407,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   fl_14 = p2g_sfu_ex2(fl_14, true);
   fu_14 = p2g_sfu_ex2(fu_14, true);
   uint ULP_14 = 0x33800000u;
-  fl_14 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_14)), p2g_in(uintBitsToFloat(ULP_14)),
-      p2g_in(uintBitsToFloat(fl_14))));
-  fu_14 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_14)), p2g_in(uintBitsToFloat(ULP_14)),
-      p2g_in(uintBitsToFloat(fu_14))));
+  fl_14 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_14)), p2g_inz(uintBitsToFloat(ULP_14)),
+      p2g_inz(uintBitsToFloat(fl_14))));
+  fu_14 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_14)), p2g_inz(uintBitsToFloat(ULP_14)),
+      p2g_inz(uintBitsToFloat(fu_14))));
   hl_14 = p2g_f2h_rn(fl_14);
   hu_14 = p2g_f2h_rn(fu_14);
   uint r1215 = hl_14 | (hu_14 << 16u);
@@ -4429,10 +4439,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   fl_15 = p2g_sfu_ex2(fl_15, true);
   fu_15 = p2g_sfu_ex2(fu_15, true);
   uint ULP_15 = 0x33800000u;
-  fl_15 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_15)), p2g_in(uintBitsToFloat(ULP_15)),
-      p2g_in(uintBitsToFloat(fl_15))));
-  fu_15 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_15)), p2g_in(uintBitsToFloat(ULP_15)),
-      p2g_in(uintBitsToFloat(fu_15))));
+  fl_15 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_15)), p2g_inz(uintBitsToFloat(ULP_15)),
+      p2g_inz(uintBitsToFloat(fl_15))));
+  fu_15 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_15)), p2g_inz(uintBitsToFloat(ULP_15)),
+      p2g_inz(uintBitsToFloat(fu_15))));
   hl_15 = p2g_f2h_rn(fl_15);
   hu_15 = p2g_f2h_rn(fu_15);
   uint r1271 = hl_15 | (hu_15 << 16u);
@@ -4468,10 +4478,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   fl_16 = p2g_sfu_ex2(fl_16, true);
   fu_16 = p2g_sfu_ex2(fu_16, true);
   uint ULP_16 = 0x33800000u;
-  fl_16 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_16)), p2g_in(uintBitsToFloat(ULP_16)),
-      p2g_in(uintBitsToFloat(fl_16))));
-  fu_16 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_16)), p2g_in(uintBitsToFloat(ULP_16)),
-      p2g_in(uintBitsToFloat(fu_16))));
+  fl_16 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_16)), p2g_inz(uintBitsToFloat(ULP_16)),
+      p2g_inz(uintBitsToFloat(fl_16))));
+  fu_16 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_16)), p2g_inz(uintBitsToFloat(ULP_16)),
+      p2g_inz(uintBitsToFloat(fu_16))));
   hl_16 = p2g_f2h_rn(fl_16);
   hu_16 = p2g_f2h_rn(fu_16);
   uint r1324 = hl_16 | (hu_16 << 16u);
@@ -4500,10 +4510,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   fl_17 = p2g_sfu_ex2(fl_17, true);
   fu_17 = p2g_sfu_ex2(fu_17, true);
   uint ULP_17 = 0x33800000u;
-  fl_17 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_17)), p2g_in(uintBitsToFloat(ULP_17)),
-      p2g_in(uintBitsToFloat(fl_17))));
-  fu_17 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_17)), p2g_in(uintBitsToFloat(ULP_17)),
-      p2g_in(uintBitsToFloat(fu_17))));
+  fl_17 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_17)), p2g_inz(uintBitsToFloat(ULP_17)),
+      p2g_inz(uintBitsToFloat(fl_17))));
+  fu_17 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_17)), p2g_inz(uintBitsToFloat(ULP_17)),
+      p2g_inz(uintBitsToFloat(fu_17))));
   hl_17 = p2g_f2h_rn(fl_17);
   hu_17 = p2g_f2h_rn(fu_17);
   uint r1380 = hl_17 | (hu_17 << 16u);
@@ -4544,10 +4554,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   fl_18 = p2g_sfu_ex2(fl_18, true);
   fu_18 = p2g_sfu_ex2(fu_18, true);
   uint ULP_18 = 0x33800000u;
-  fl_18 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_18)), p2g_in(uintBitsToFloat(ULP_18)),
-      p2g_in(uintBitsToFloat(fl_18))));
-  fu_18 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_18)), p2g_in(uintBitsToFloat(ULP_18)),
-      p2g_in(uintBitsToFloat(fu_18))));
+  fl_18 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_18)), p2g_inz(uintBitsToFloat(ULP_18)),
+      p2g_inz(uintBitsToFloat(fl_18))));
+  fu_18 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_18)), p2g_inz(uintBitsToFloat(ULP_18)),
+      p2g_inz(uintBitsToFloat(fu_18))));
   hl_18 = p2g_f2h_rn(fl_18);
   hu_18 = p2g_f2h_rn(fu_18);
   uint r1437 = hl_18 | (hu_18 << 16u);
@@ -4576,10 +4586,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   fl_19 = p2g_sfu_ex2(fl_19, true);
   fu_19 = p2g_sfu_ex2(fu_19, true);
   uint ULP_19 = 0x33800000u;
-  fl_19 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_19)), p2g_in(uintBitsToFloat(ULP_19)),
-      p2g_in(uintBitsToFloat(fl_19))));
-  fu_19 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_19)), p2g_in(uintBitsToFloat(ULP_19)),
-      p2g_in(uintBitsToFloat(fu_19))));
+  fl_19 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_19)), p2g_inz(uintBitsToFloat(ULP_19)),
+      p2g_inz(uintBitsToFloat(fl_19))));
+  fu_19 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_19)), p2g_inz(uintBitsToFloat(ULP_19)),
+      p2g_inz(uintBitsToFloat(fu_19))));
   hl_19 = p2g_f2h_rn(fl_19);
   hu_19 = p2g_f2h_rn(fu_19);
   uint r1493 = hl_19 | (hu_19 << 16u);
@@ -4615,10 +4625,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   fl_20 = p2g_sfu_ex2(fl_20, true);
   fu_20 = p2g_sfu_ex2(fu_20, true);
   uint ULP_20 = 0x33800000u;
-  fl_20 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_20)), p2g_in(uintBitsToFloat(ULP_20)),
-      p2g_in(uintBitsToFloat(fl_20))));
-  fu_20 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_20)), p2g_in(uintBitsToFloat(ULP_20)),
-      p2g_in(uintBitsToFloat(fu_20))));
+  fl_20 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_20)), p2g_inz(uintBitsToFloat(ULP_20)),
+      p2g_inz(uintBitsToFloat(fl_20))));
+  fu_20 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_20)), p2g_inz(uintBitsToFloat(ULP_20)),
+      p2g_inz(uintBitsToFloat(fu_20))));
   hl_20 = p2g_f2h_rn(fl_20);
   hu_20 = p2g_f2h_rn(fu_20);
   uint r1546 = hl_20 | (hu_20 << 16u);
@@ -4647,10 +4657,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   fl_21 = p2g_sfu_ex2(fl_21, true);
   fu_21 = p2g_sfu_ex2(fu_21, true);
   uint ULP_21 = 0x33800000u;
-  fl_21 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_21)), p2g_in(uintBitsToFloat(ULP_21)),
-      p2g_in(uintBitsToFloat(fl_21))));
-  fu_21 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_21)), p2g_in(uintBitsToFloat(ULP_21)),
-      p2g_in(uintBitsToFloat(fu_21))));
+  fl_21 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_21)), p2g_inz(uintBitsToFloat(ULP_21)),
+      p2g_inz(uintBitsToFloat(fl_21))));
+  fu_21 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_21)), p2g_inz(uintBitsToFloat(ULP_21)),
+      p2g_inz(uintBitsToFloat(fu_21))));
   hl_21 = p2g_f2h_rn(fl_21);
   hu_21 = p2g_f2h_rn(fu_21);
   uint r1602 = hl_21 | (hu_21 << 16u);
@@ -4686,10 +4696,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   fl_22 = p2g_sfu_ex2(fl_22, true);
   fu_22 = p2g_sfu_ex2(fu_22, true);
   uint ULP_22 = 0x33800000u;
-  fl_22 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_22)), p2g_in(uintBitsToFloat(ULP_22)),
-      p2g_in(uintBitsToFloat(fl_22))));
-  fu_22 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_22)), p2g_in(uintBitsToFloat(ULP_22)),
-      p2g_in(uintBitsToFloat(fu_22))));
+  fl_22 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_22)), p2g_inz(uintBitsToFloat(ULP_22)),
+      p2g_inz(uintBitsToFloat(fl_22))));
+  fu_22 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_22)), p2g_inz(uintBitsToFloat(ULP_22)),
+      p2g_inz(uintBitsToFloat(fu_22))));
   hl_22 = p2g_f2h_rn(fl_22);
   hu_22 = p2g_f2h_rn(fu_22);
   uint r1655 = hl_22 | (hu_22 << 16u);
@@ -4718,10 +4728,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   fl_23 = p2g_sfu_ex2(fl_23, true);
   fu_23 = p2g_sfu_ex2(fu_23, true);
   uint ULP_23 = 0x33800000u;
-  fl_23 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fl_23)), p2g_in(uintBitsToFloat(ULP_23)),
-      p2g_in(uintBitsToFloat(fl_23))));
-  fu_23 = floatBitsToUint(p2g_ffmaz(p2g_in(uintBitsToFloat(fu_23)), p2g_in(uintBitsToFloat(ULP_23)),
-      p2g_in(uintBitsToFloat(fu_23))));
+  fl_23 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_23)), p2g_inz(uintBitsToFloat(ULP_23)),
+      p2g_inz(uintBitsToFloat(fl_23))));
+  fu_23 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_23)), p2g_inz(uintBitsToFloat(ULP_23)),
+      p2g_inz(uintBitsToFloat(fu_23))));
   hl_23 = p2g_f2h_rn(fl_23);
   hu_23 = p2g_f2h_rn(fu_23);
   uint r1711 = hl_23 | (hu_23 << 16u);
@@ -4742,8 +4752,8 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
   f907 = p2g_f32_canon(floatBitsToUint(p2g_h2f(r1657 & 0xFFFFu)));
   f908 = p2g_f32_canon(floatBitsToUint(p2g_h2f(r1661 & 0xFFFFu)));
   f909 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f908), true));
-  f911 = p2g_fmulz(p2g_in(f907), p2g_in(f909));
-  if (p2g_redo()) p2g_exact_48(f94, p176_f32, f112, p188_u16, rs1588, rs1589, f93, f91, p180_f32, r36, p280_u64, r450,
+  f911 = p2g_fmulz(p2g_inz(f907), p2g_inz(f909));
+  if (p2g_redoz()) p2g_exact_48(f94, p176_f32, f112, p188_u16, rs1588, rs1589, f93, f91, p180_f32, r36, p280_u64, r450,
       r451, p97, rs536, p48_f32, p52_f32, p16_f32, p20_f32, r26, f95, r27, f96, rs507, rs511, rs508, rs512, rs509,
       rs513, rs510, rs514, rs414, rs413, f882, r363, r1657, r1661, r1679, r1684, r1713, r1717, r1728, r1733, f907, f908,
       f909, f911);
@@ -4753,57 +4763,57 @@ void p2g_exact_49(float f908, float f911, float f907, float f909, out uint rs168
   rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f909, f915, f911, 0, false)));
 }
 void p2g_check_49(float f908, float f911, float f907, float f909, out uint rs1686) {
-  precise float f915 = p2g_ffmaz(p2g_in(-f908), p2g_in(f911), p2g_in(f907));
-  rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_in(f909), f915, f911)));
-  if (p2g_redo()) p2g_exact_49(f908, f911, f907, f909, rs1686);
+  precise float f915 = p2g_ffmaz(p2g_inz(-f908), p2g_inz(f911), p2g_inz(f907));
+  rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f909), f915, f911)));
+  if (p2g_redoz()) p2g_exact_49(f908, f911, f907, f909, rs1686);
 }
 void p2g_exact_50(float f916, float f918, out precise float f920) {
   f920 = p2g_fmul(f916, f918, false);
 }
 void p2g_check_50(float f916, float f918, out precise float f920) {
-  f920 = p2g_fmulz(p2g_in(f916), p2g_in(f918));
-  if (p2g_redo()) p2g_exact_50(f916, f918, f920);
+  f920 = p2g_fmulz(p2g_inz(f916), p2g_inz(f918));
+  if (p2g_redoz()) p2g_exact_50(f916, f918, f920);
 }
 void p2g_exact_51(float f917, float f920, float f916, float f918, out uint rs1687) {
   precise float f924 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f917) ^ 0x80000000u)), f920, f916, 0, false);
   rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f918, f924, f920, 0, false)));
 }
 void p2g_check_51(float f917, float f920, float f916, float f918, out uint rs1687) {
-  precise float f924 = p2g_ffmaz(p2g_in(-f917), p2g_in(f920), p2g_in(f916));
-  rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_in(f918), f924, f920)));
-  if (p2g_redo()) p2g_exact_51(f917, f920, f916, f918, rs1687);
+  precise float f924 = p2g_ffmaz(p2g_inz(-f917), p2g_inz(f920), p2g_inz(f916));
+  rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f918), f924, f920)));
+  if (p2g_redoz()) p2g_exact_51(f917, f920, f916, f918, rs1687);
 }
 void p2g_exact_52(float f925, float f927, out precise float f929) {
   f929 = p2g_fmul(f925, f927, false);
 }
 void p2g_check_52(float f925, float f927, out precise float f929) {
-  f929 = p2g_fmulz(p2g_in(f925), p2g_in(f927));
-  if (p2g_redo()) p2g_exact_52(f925, f927, f929);
+  f929 = p2g_fmulz(p2g_inz(f925), p2g_inz(f927));
+  if (p2g_redoz()) p2g_exact_52(f925, f927, f929);
 }
 void p2g_exact_53(float f926, float f929, float f925, float f927, out uint rs1688) {
   precise float f933 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f926) ^ 0x80000000u)), f929, f925, 0, false);
   rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f927, f933, f929, 0, false)));
 }
 void p2g_check_53(float f926, float f929, float f925, float f927, out uint rs1688) {
-  precise float f933 = p2g_ffmaz(p2g_in(-f926), p2g_in(f929), p2g_in(f925));
-  rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_in(f927), f933, f929)));
-  if (p2g_redo()) p2g_exact_53(f926, f929, f925, f927, rs1688);
+  precise float f933 = p2g_ffmaz(p2g_inz(-f926), p2g_inz(f929), p2g_inz(f925));
+  rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f927), f933, f929)));
+  if (p2g_redoz()) p2g_exact_53(f926, f929, f925, f927, rs1688);
 }
 void p2g_exact_54(float f934, float f936, out precise float f938) {
   f938 = p2g_fmul(f934, f936, false);
 }
 void p2g_check_54(float f934, float f936, out precise float f938) {
-  f938 = p2g_fmulz(p2g_in(f934), p2g_in(f936));
-  if (p2g_redo()) p2g_exact_54(f934, f936, f938);
+  f938 = p2g_fmulz(p2g_inz(f934), p2g_inz(f936));
+  if (p2g_redoz()) p2g_exact_54(f934, f936, f938);
 }
 void p2g_exact_55(float f935, float f938, float f934, float f936, out uint rs1689) {
   precise float f942 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f935) ^ 0x80000000u)), f938, f934, 0, false);
   rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f936, f942, f938, 0, false)));
 }
 void p2g_check_55(float f935, float f938, float f934, float f936, out uint rs1689) {
-  precise float f942 = p2g_ffmaz(p2g_in(-f935), p2g_in(f938), p2g_in(f934));
-  rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_in(f936), f942, f938)));
-  if (p2g_redo()) p2g_exact_55(f935, f938, f934, f936, rs1689);
+  precise float f942 = p2g_ffmaz(p2g_inz(-f935), p2g_inz(f938), p2g_inz(f934));
+  rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f936), f942, f938)));
+  if (p2g_redoz()) p2g_exact_55(f935, f938, f934, f936, rs1689);
 }
 void p2g_exact_56(float f954, uint rs1693, float f105, out precise float f971, out bool p219, out precise float f973) {
   f971 = p2g_ffma(f954, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693))), f105, false), f105, 0, false);
@@ -4813,13 +4823,13 @@ void p2g_exact_56(float f954, uint rs1693, float f105, out precise float f971, o
   f973 = p2g_ffma(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
 }
 void p2g_check_56(float f954, uint rs1693, float f105, out precise float f971, out bool p219, out precise float f973) {
-  f971 = p2g_ffmaz(p2g_in(f954), p2g_fsubz(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693)))), p2g_in(f105)),
+  f971 = p2g_ffmaz(p2g_inz(f954), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693)))), p2g_inz(f105)),
       f105);
   int t164 = p2g_fcmp(floatBitsToUint(f971), 0x3F7D70A4u);
   p219 = t164 == -1;
   precise float f972 = p2g_faddz(f971, uintBitsToFloat(0xBF7D70A4u));
   f973 = p2g_ffmaz(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u));
-  if (p2g_redo()) p2g_exact_56(f954, rs1693, f105, f971, p219, f973);
+  if (p2g_redoz()) p2g_exact_56(f954, rs1693, f105, f971, p219, f973);
 }
 void p2g_exact_57(float f957, uint rs1692, float f106, out precise float f975, out bool p220, out precise float f977) {
   f975 = p2g_ffma(f957, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692))), f106, false), f106, 0, false);
@@ -4829,13 +4839,13 @@ void p2g_exact_57(float f957, uint rs1692, float f106, out precise float f975, o
   f977 = p2g_ffma(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
 }
 void p2g_check_57(float f957, uint rs1692, float f106, out precise float f975, out bool p220, out precise float f977) {
-  f975 = p2g_ffmaz(p2g_in(f957), p2g_fsubz(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692)))), p2g_in(f106)),
+  f975 = p2g_ffmaz(p2g_inz(f957), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692)))), p2g_inz(f106)),
       f106);
   int t165 = p2g_fcmp(floatBitsToUint(f975), 0x3F7D70A4u);
   p220 = t165 == -1;
   precise float f976 = p2g_faddz(f975, uintBitsToFloat(0xBF7D70A4u));
   f977 = p2g_ffmaz(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u));
-  if (p2g_redo()) p2g_exact_57(f957, rs1692, f106, f975, p220, f977);
+  if (p2g_redoz()) p2g_exact_57(f957, rs1692, f106, f975, p220, f977);
 }
 void p2g_exact_58(float f960, uint rs1691, float f107, out precise float f979, out bool p221, out precise float f981) {
   f979 = p2g_ffma(f960, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691))), f107, false), f107, 0, false);
@@ -4845,13 +4855,13 @@ void p2g_exact_58(float f960, uint rs1691, float f107, out precise float f979, o
   f981 = p2g_ffma(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
 }
 void p2g_check_58(float f960, uint rs1691, float f107, out precise float f979, out bool p221, out precise float f981) {
-  f979 = p2g_ffmaz(p2g_in(f960), p2g_fsubz(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691)))), p2g_in(f107)),
+  f979 = p2g_ffmaz(p2g_inz(f960), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691)))), p2g_inz(f107)),
       f107);
   int t166 = p2g_fcmp(floatBitsToUint(f979), 0x3F7D70A4u);
   p221 = t166 == -1;
   precise float f980 = p2g_faddz(f979, uintBitsToFloat(0xBF7D70A4u));
   f981 = p2g_ffmaz(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u));
-  if (p2g_redo()) p2g_exact_58(f960, rs1691, f107, f979, p221, f981);
+  if (p2g_redoz()) p2g_exact_58(f960, rs1691, f107, f979, p221, f981);
 }
 void p2g_exact_59(float f963, uint rs1690, float f108, out precise float f983, out bool p222, out precise float f985) {
   f983 = p2g_ffma(f963, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690))), f108, false), f108, 0, false);
@@ -4861,13 +4871,13 @@ void p2g_exact_59(float f963, uint rs1690, float f108, out precise float f983, o
   f985 = p2g_ffma(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
 }
 void p2g_check_59(float f963, uint rs1690, float f108, out precise float f983, out bool p222, out precise float f985) {
-  f983 = p2g_ffmaz(p2g_in(f963), p2g_fsubz(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690)))), p2g_in(f108)),
+  f983 = p2g_ffmaz(p2g_inz(f963), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690)))), p2g_inz(f108)),
       f108);
   int t167 = p2g_fcmp(floatBitsToUint(f983), 0x3F7D70A4u);
   p222 = t167 == -1;
   precise float f984 = p2g_faddz(f983, uintBitsToFloat(0xBF7D70A4u));
   f985 = p2g_ffmaz(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u));
-  if (p2g_redo()) p2g_exact_59(f963, rs1690, f108, f983, p222, f985);
+  if (p2g_redoz()) p2g_exact_59(f963, rs1690, f108, f983, p222, f985);
 }
 void p2g_exact_60(float f1109, float f966, uint rs1694, float f109, float f110, uint rs1695, float f111, uint rs1696,
     out precise float f993, float f971, float f975, float f979, float f983, out precise float f129,
@@ -4887,18 +4897,18 @@ void p2g_exact_60(float f1109, float f966, uint rs1694, float f109, float f110, 
 void p2g_check_60(float f1109, float f966, uint rs1694, float f109, float f110, uint rs1695, float f111, uint rs1696,
     out precise float f993, float f971, float f975, float f979, float f983, out precise float f129,
     out precise float f997, out precise float f998, out precise float f130) {
-  precise float f987 = p2g_fsubz(p2g_in(f1109), p2g_in(f966));
-  precise float f989 = p2g_ffmaz(f966, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1694)))), p2g_fmulz(p2g_in(f109),
-      f987));
-  precise float f991 = p2g_ffmaz(p2g_in(f110), f987, p2g_fmulz(f966,
-      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1695))))));
-  f993 = p2g_ffmaz(p2g_in(f111), f987, p2g_fmulz(f966, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1696))))));
-  precise float f996 = p2g_faddz(p2g_faddz(p2g_faddz(p2g_in(f971), p2g_in(f975)), p2g_in(f979)), p2g_in(f983));
+  precise float f987 = p2g_fsubz(p2g_inz(f1109), p2g_inz(f966));
+  precise float f989 = p2g_ffmaz(f966, p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1694)))),
+      p2g_fmulz(p2g_inz(f109), f987));
+  precise float f991 = p2g_ffmaz(p2g_inz(f110), f987, p2g_fmulz(f966,
+      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1695))))));
+  f993 = p2g_ffmaz(p2g_inz(f111), f987, p2g_fmulz(f966, p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1696))))));
+  precise float f996 = p2g_faddz(p2g_faddz(p2g_faddz(p2g_inz(f971), p2g_inz(f975)), p2g_inz(f979)), p2g_inz(f983));
   f129 = p2g_fmulz(f996, 0.25);
   f997 = uintBitsToFloat(0x3727C5ACu);
   f998 = p2g_nmax(f989, f997);
-  f130 = p2g_fmulz(p2g_in(p2g_div32(f991, f998, 0, false)), f129);
-  if (p2g_redo()) p2g_exact_60(f1109, f966, rs1694, f109, f110, rs1695, f111, rs1696, f993, f971, f975, f979, f983,
+  f130 = p2g_fmulz(p2g_inz(p2g_div32(f991, f998, 0, false)), f129);
+  if (p2g_redoz()) p2g_exact_60(f1109, f966, rs1694, f109, f110, rs1695, f111, rs1696, f993, f971, f975, f979, f983,
       f129, f997, f998, f130);
 }
 void p2g_exact_61(bool p228, float f131, float f129, out precise float f134, uint rs1697, out precise float f1000,
@@ -4926,36 +4936,36 @@ void p2g_exact_61(bool p228, float f131, float f129, out precise float f134, uin
 }
 void p2g_check_61(bool p228, float f131, float f129, out precise float f134, uint rs1697, out precise float f1000,
     out precise float f136, float f997, float f133, out precise float f1014, out bool p231, out precise float f1020) {
-  f134 = p228 ? -0.25 : p2g_fmulz(p2g_in(f131), p2g_in(f129));
+  f134 = p228 ? -0.25 : p2g_fmulz(p2g_inz(f131), p2g_inz(f129));
   f1000 = p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1697)));
-  precise float f1003 = p2g_faddz(p2g_in(f134), uintBitsToFloat(0xB727C5ACu));
+  precise float f1003 = p2g_faddz(p2g_inz(f134), uintBitsToFloat(0xB727C5ACu));
   f136 = p2g_nmax(f129, 0.0);
   precise float f1005 = p2g_canon(uintBitsToFloat(floatBitsToUint(f136) ^ 0x80000000u));
   int t168 = p2g_fcmp(floatBitsToUint(f1003), floatBitsToUint(f1005));
   bool p229 = t168 == -1;
-  precise float f1008 = p229 ? p2g_fsubz(p2g_in(f997), p2g_in(f134)) : f136;
-  precise float f1010 = p2g_faddz(p2g_fsubz(p2g_in(f133), p2g_in(f134)), uintBitsToFloat(0xB727C5ACu));
+  precise float f1008 = p229 ? p2g_fsubz(p2g_inz(f997), p2g_inz(f134)) : f136;
+  precise float f1010 = p2g_faddz(p2g_fsubz(p2g_inz(f133), p2g_inz(f134)), uintBitsToFloat(0xB727C5ACu));
   precise float f1011 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1008) ^ 0x80000000u));
   int t169 = p2g_fcmp(floatBitsToUint(f1010), floatBitsToUint(f1011));
   bool p230 = t169 == -1;
-  precise float f1013 = p2g_faddz(p2g_fsubz(p2g_in(f134), f133), uintBitsToFloat(0x3727C5ACu));
+  precise float f1013 = p2g_faddz(p2g_fsubz(p2g_inz(f134), f133), uintBitsToFloat(0x3727C5ACu));
   f1014 = p230 ? f1013 : f1008;
-  precise float f1016 = p2g_fsubz(-f133, p2g_in(f134));
+  precise float f1016 = p2g_fsubz(-f133, p2g_inz(f134));
   precise float f1017 = p2g_faddz(f1016, uintBitsToFloat(0xB727C5ACu));
   precise float f1018 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1014) ^ 0x80000000u));
   int t170 = p2g_fcmp(floatBitsToUint(f1017), floatBitsToUint(f1018));
   p231 = t170 == -1;
-  f1020 = p2g_faddz(p2g_faddz(f133, p2g_in(f134)), uintBitsToFloat(0x3727C5ACu));
-  if (p2g_redo()) p2g_exact_61(p228, f131, f129, f134, rs1697, f1000, f136, f997, f133, f1014, p231, f1020);
+  f1020 = p2g_faddz(p2g_faddz(f133, p2g_inz(f134)), uintBitsToFloat(0x3727C5ACu));
+  if (p2g_redoz()) p2g_exact_61(p228, f131, f129, f134, rs1697, f1000, f136, f997, f133, f1014, p231, f1020);
 }
 void p2g_exact_62(float f133, float f1109, out uint rs1559, float f134, out uint rs1560) {
   rs1559 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(f133, f1109, false)));
   rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(f134, f1109, false)));
 }
 void p2g_check_62(float f133, float f1109, out uint rs1559, float f134, out uint rs1560) {
-  rs1559 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_in(f133), p2g_in(f1109))));
-  rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_in(f134), f1109)));
-  if (p2g_redo()) p2g_exact_62(f133, f1109, rs1559, f134, rs1560);
+  rs1559 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_inz(f133), p2g_inz(f1109))));
+  rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_inz(f134), f1109)));
+  if (p2g_redoz()) p2g_exact_62(f133, f1109, rs1559, f134, rs1560);
 }
 void p2g_exact_63(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uint r26, out uint r1797, out uint r1798,
     out uint r1799, out uint r1800, out uint r1801) {
@@ -4996,67 +5006,68 @@ void p2g_exact_63(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uin
 }
 void p2g_check_63(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uint r26, out uint r1797, out uint r1798,
     out uint r1799, out uint r1800, out uint r1801) {
-  precise float f1045 = p2g_faddz(p2g_in_nan(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 6ul)).v))))),
+  precise float f1045 = p2g_faddz(p2g_in_nanz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 6ul)).v))))),
       0.0);
-  precise float f1046 = p2g_faddz(f1045, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 8ul)).v))))));
+  precise float f1046 = p2g_faddz(f1045,
+      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 8ul)).v))))));
   precise float f1047 = p2g_faddz(f1046,
-      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 10ul)).v))))));
+      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 10ul)).v))))));
   precise float f1048 = p2g_faddz(f1047,
-      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 12ul)).v))))));
+      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 12ul)).v))))));
   precise float f1049 = p2g_faddz(f1048,
-      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 14ul)).v))))));
+      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 14ul)).v))))));
   precise float f1050 = p2g_fmulz(f1049, uintBitsToFloat(0x3E4CCCCDu));
-  precise float f1052 = p2g_faddz(p2g_in_nan(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 26ul)).v))))),
+  precise float f1052 = p2g_faddz(p2g_in_nanz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 26ul)).v))))),
       0.0);
   precise float f1053 = p2g_faddz(f1052,
-      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 28ul)).v))))));
+      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 28ul)).v))))));
   precise float f1054 = p2g_faddz(f1053,
-      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 30ul)).v))))));
+      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 30ul)).v))))));
   precise float f1055 = p2g_faddz(f1054,
-      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 32ul)).v))))));
+      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 32ul)).v))))));
   precise float f1056 = p2g_faddz(f1055,
-      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 34ul)).v))))));
+      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 34ul)).v))))));
   precise float f1057 = p2g_fmulz(f1056, uintBitsToFloat(0x3E4CCCCDu));
   precise float f1058 = p2g_ffmaz(f1057, f1057, p2g_ffmaz(f1050, f1050, 0.0));
-  precise float f1059 = p2g_faddz(p2g_in_nan(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 46ul)).v))))),
+  precise float f1059 = p2g_faddz(p2g_in_nanz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 46ul)).v))))),
       0.0);
   precise float f1060 = p2g_faddz(f1059,
-      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 48ul)).v))))));
+      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 48ul)).v))))));
   precise float f1061 = p2g_faddz(f1060,
-      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 50ul)).v))))));
+      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 50ul)).v))))));
   precise float f1062 = p2g_faddz(f1061,
-      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 52ul)).v))))));
+      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 52ul)).v))))));
   precise float f1063 = p2g_faddz(f1062,
-      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 54ul)).v))))));
+      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 54ul)).v))))));
   precise float f1064 = p2g_fmulz(f1063, uintBitsToFloat(0x3E4CCCCDu));
   precise float f1065 = p2g_ffmaz(f1064, f1064, f1058);
-  precise float f1066 = p2g_faddz(p2g_in_nan(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 66ul)).v))))),
+  precise float f1066 = p2g_faddz(p2g_in_nanz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 66ul)).v))))),
       0.0);
   precise float f1067 = p2g_faddz(f1066,
-      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 68ul)).v))))));
+      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 68ul)).v))))));
   precise float f1068 = p2g_faddz(f1067,
-      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 70ul)).v))))));
+      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 70ul)).v))))));
   precise float f1069 = p2g_faddz(f1068,
-      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 72ul)).v))))));
+      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 72ul)).v))))));
   precise float f1070 = p2g_faddz(f1069,
-      p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 74ul)).v))))));
+      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 74ul)).v))))));
   precise float f1071 = p2g_fmulz(f1070, uintBitsToFloat(0x3E4CCCCDu));
   precise float f1073 = p2g_faddz(p2g_ffmaz(f1071, f1071, f1065), 1.0);
   precise float f1074 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f1073), false));
   rd36 = p304_u64;
   r1797 = r26 << 4u;
-  r1798 = floatBitsToUint(p2g_fmulz(p2g_in(f1074), f1050));
-  r1799 = floatBitsToUint(p2g_fmulz(p2g_in(f1074), f1057));
-  r1800 = floatBitsToUint(p2g_fmulz(p2g_in(f1074), f1064));
-  r1801 = floatBitsToUint(p2g_fmulz(p2g_in(f1074), f1071));
-  if (p2g_redo()) p2g_exact_63(rd35, p304_u64, rd36, r26, r1797, r1798, r1799, r1800, r1801);
+  r1798 = floatBitsToUint(p2g_fmulz(p2g_inz(f1074), f1050));
+  r1799 = floatBitsToUint(p2g_fmulz(p2g_inz(f1074), f1057));
+  r1800 = floatBitsToUint(p2g_fmulz(p2g_inz(f1074), f1064));
+  r1801 = floatBitsToUint(p2g_fmulz(p2g_inz(f1074), f1071));
+  if (p2g_redoz()) p2g_exact_63(rd35, p304_u64, rd36, r26, r1797, r1798, r1799, r1800, r1801);
 }
 void p2g_exact_64(float f132, out precise float f1110) {
   f1110 = p2g_div32(1.0, p2g_fsub(1.0, f132, false), 0, false);
 }
 void p2g_check_64(float f132, out precise float f1110) {
-  f1110 = p2g_div32(1.0, p2g_fsubz(1.0, p2g_in(f132)), 0, false);
-  if (p2g_redo()) p2g_exact_64(f132, f1110);
+  f1110 = p2g_div32(1.0, p2g_fsubz(1.0, p2g_inz(f132)), 0, false);
+  if (p2g_redoz()) p2g_exact_64(f132, f1110);
 }
 void p2g_exact_65(float f132, out precise float f1110) {
   precise float f1081 = p2g_fmul(p2g_fadd(f132, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
@@ -5065,11 +5076,11 @@ void p2g_exact_65(float f132, out precise float f1110) {
   f1110 = p2g_div32(p2g_fadd(f1083, -1.0, false), p2g_fmul(f132, 9.0, false), 0, false);
 }
 void p2g_check_65(float f132, out precise float f1110) {
-  precise float f1081 = p2g_fmulz(p2g_faddz(p2g_in(f132), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
+  precise float f1081 = p2g_fmulz(p2g_faddz(p2g_inz(f132), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
   precise float f1082 = p2g_fmulz(f1081, uintBitsToFloat(0x3FB8AA3Bu));
   precise float f1083 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f1082), false));
-  f1110 = p2g_div32(p2g_faddz(p2g_in(f1083), -1.0), p2g_fmulz(f132, 9.0), 0, false);
-  if (p2g_redo()) p2g_exact_65(f132, f1110);
+  f1110 = p2g_div32(p2g_faddz(p2g_inz(f1083), -1.0), p2g_fmulz(f132, 9.0), 0, false);
+  if (p2g_redoz()) p2g_exact_65(f132, f1110);
 }
 void p2g_exact_66(float f132, float f1111, out precise float f145, float f133, out precise float f146, float f134,
     out precise float f147) {
@@ -5079,10 +5090,10 @@ void p2g_exact_66(float f132, float f1111, out precise float f145, float f133, o
 }
 void p2g_check_66(float f132, float f1111, out precise float f145, float f133, out precise float f146, float f134,
     out precise float f147) {
-  f145 = p2g_fmulz(p2g_in(f132), p2g_in(f1111));
-  f146 = p2g_fmulz(p2g_in(f133), f1111);
-  f147 = p2g_fmulz(p2g_in(f134), f1111);
-  if (p2g_redo()) p2g_exact_66(f132, f1111, f145, f133, f146, f134, f147);
+  f145 = p2g_fmulz(p2g_inz(f132), p2g_inz(f1111));
+  f146 = p2g_fmulz(p2g_inz(f133), f1111);
+  f147 = p2g_fmulz(p2g_inz(f134), f1111);
+  if (p2g_redoz()) p2g_exact_66(f132, f1111, f145, f133, f146, f134, f147);
 }
 void p2g_exact_67(float f145, float f146, float f147, out uint rs1583, out uint rs1584, out uint rs1585) {
   rs1583 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(p2g_fadd(f145, f146, false), f147, false)));
@@ -5090,10 +5101,10 @@ void p2g_exact_67(float f145, float f146, float f147, out uint rs1583, out uint 
   rs1585 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(p2g_fsub(f145, f146, false), f147, false)));
 }
 void p2g_check_67(float f145, float f146, float f147, out uint rs1583, out uint rs1584, out uint rs1585) {
-  rs1583 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(p2g_faddz(p2g_in(f145), p2g_in(f146)), p2g_in(f147))));
+  rs1583 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(p2g_faddz(p2g_inz(f145), p2g_inz(f146)), p2g_inz(f147))));
   rs1584 = p2g_f2h_rn(floatBitsToUint(p2g_faddz(f145, f147)));
   rs1585 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(p2g_fsubz(f145, f146), f147)));
-  if (p2g_redo()) p2g_exact_67(f145, f146, f147, rs1583, rs1584, rs1585);
+  if (p2g_redoz()) p2g_exact_67(f145, f146, f147, rs1583, rs1584, rs1585);
 }
 
 void main() {

@@ -224,39 +224,51 @@ float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
   }
   return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
 }
-// Guarded regions (translator/emit/region_guard.h). Inside a region the short forms are add/sub/mul/fma.rn.f32
-// by the device, p2g_m keeping the smallest |result|; p2g_in tests a value that enters the region (a subnormal one
-// fails it). p2g_redo() after the region: true when a result was tiny (|r| <= 2^-126, zeros included) or the device
-// fact P2G_F32_FAST does not hold; then the region's check p2g_check_<n> runs the device's pass again with the
-// zero-aware forms below (p2g_faddz ...), and only if a result is still tiny does the exact replay compute every
-// value again. A zero that is exact on every device is no reason to replay: a sum of opposite operands (a == -b),
-// and a product or fma with a zero factor (fma then gives c, which is not subnormal either). The operands of a
-// region's operations are never subnormal (p2g_in; a tiny result fails the region anyway), so these zeros are
-// IEEE's results on a device that flushes subnormals too. Counting every zero replayed 2.30 % of K's region
-// executions on its 720p inputs (39.7 % of one region's); without those zeros 0.011 %. The zero test is in the
-// check only: in every operation it cost bench/f32_heavy 4.17 -> 9.71 ms on the H200 (docs/GPU_BENCH.md). NaN needs no replay
-// where the fact holds: the device's NaN results are PTX's 0x7FFFFFFF, and min(p2g_m, NaN) leaves p2g_m (a device
-// whose min() gave NaN would only replay more). Testing NaN too made bench/f32_heavy, whose values mostly end as
-// NaN, replay nearly every region: 53 ms against 4.3 ms (docs/GPU_BENCH.md). The short forms hold no exact path
-// and no branch: the device's operation and one min.
+// Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
+// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result and of every
+// value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
+// every number). p2g_redo(): true when that magnitude is below 2^-40 (at or above it no operation can have flushed
+// a result) or the device fact P2G_F32_FAST does not hold. Then the region's check p2g_check_<n> runs the device's
+// pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
+// operands or a zero factor let through), and only if p2g_redoz() finds a result below 2^-126 does the exact
+// replay compute every value again. NaN needs no replay where the fact holds: the device's NaN results are PTX's
+// 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a copy, x * 1.0). No exact path, no branch.
+uint p2g_u = 0xFFFFFFFFu;
 float p2g_m = 1.0;
+uint p2g_nz(float x) { return (floatBitsToUint(x) << 1u) - 2u; }
 float p2g_fadd(float a, float b) {
   precise float r = a + b;
-  p2g_m = min(p2g_m, abs(r));
+  p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
 float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
 float p2g_fmul(float a, float b) {
   precise float r = a * b;
-  p2g_m = min(p2g_m, abs(r));
+  p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
 float p2g_ffma(float a, float b, float c) {
   precise float r = fma(a, b, c);
-  p2g_m = min(p2g_m, abs(r));
+  p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
-// The zero-aware forms of a region's check: an exact zero (opposite operands; a zero factor) counts as no tiny result.
+float p2g_in(float x) {
+  p2g_u = min(p2g_u, p2g_nz(x));
+  return x;
+}
+float p2g_in_nan(float x) {
+  // also NaN: an operand of a region operation with a literal 1, -1 or 0, which a compiler may turn into a copy
+  // (x * 1.0 -> x) that would keep a NaN's payload where PTX gives 0x7FFFFFFF
+  p2g_u = (floatBitsToUint(x) & 0x7FFFFFFFu) > 0x7F800000u ? 0u : min(p2g_u, p2g_nz(x));
+  return x;
+}
+bool p2g_redo() {
+  bool redo = !P2G_F32_FAST || p2g_u < 0x56FFFFFEu;  // p2g_nz(2^-40)
+  p2g_u = 0xFFFFFFFFu;
+  return redo;
+}
+// The check's forms: an exact zero (opposite operands; a zero factor) counts as no tiny result, any other result
+// below 2^-126 as tiny, and so does a subnormal value entering the region (p2g_inz).
 float p2g_faddz(float a, float b) {
   precise float r = a + b;
   p2g_m = min(p2g_m, a == -b ? 1.0 : abs(r));
@@ -273,22 +285,20 @@ float p2g_ffmaz(float a, float b, float c) {
   p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r));
   return r;
 }
-float p2g_in(float x) {
+float p2g_inz(float x) {
   // |x| - 1 (wrapping): subnormals fall in [0, 0x007FFFFE], every other value above. A float select: no branch
   // among the device's operations.
   uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 1u;
   p2g_m = t < 0x007FFFFFu ? 0.0 : p2g_m;
   return x;
 }
-float p2g_in_nan(float x) {
-  // also NaN: an operand of a region operation with a literal 1, -1 or 0, which a compiler may turn into a copy
-  // (x * 1.0 -> x) that would keep a NaN's payload where PTX gives 0x7FFFFFFF
+float p2g_in_nanz(float x) {
   uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 1u;  // subnormals [0, 0x007FFFFE], NaN [0x7F800000, 0x7FFFFFFE]
   uint bad = uint(t < 0x007FFFFFu) | uint(t >= 0x7F800000u);
   p2g_m = bad != 0u ? 0.0 : p2g_m;
   return x;
 }
-bool p2g_redo() {
+bool p2g_redoz() {
   bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
   p2g_m = 1.0;
   return redo;
@@ -313,43 +323,44 @@ void p2g_exact_1(float f76, float f18, float f17, float f15, float f16, out prec
   f2 = p2g_fadd(f76, p2g_fadd(f18, p2g_fadd(f17, p2g_fadd(f15, f16, false), false), false), false);
 }
 void p2g_check_1(float f76, float f18, float f17, float f15, float f16, out precise float f2) {
-  f2 = p2g_faddz(p2g_in(f76), p2g_faddz(p2g_in(f18), p2g_faddz(p2g_in(f17), p2g_faddz(p2g_in(f15), p2g_in(f16)))));
-  if (p2g_redo()) p2g_exact_1(f76, f18, f17, f15, f16, f2);
+  f2 = p2g_faddz(p2g_inz(f76), p2g_faddz(p2g_inz(f18), p2g_faddz(p2g_inz(f17), p2g_faddz(p2g_inz(f15), p2g_inz(f16)))));
+  if (p2g_redoz()) p2g_exact_1(f76, f18, f17, f15, f16, f2);
 }
 void p2g_exact_2(float f2, float f29, float f28, float f26, float f27, out precise float f3) {
   f3 = p2g_fadd(f2, p2g_fadd(f29, p2g_fadd(f28, p2g_fadd(f26, f27, false), false), false), false);
 }
 void p2g_check_2(float f2, float f29, float f28, float f26, float f27, out precise float f3) {
-  f3 = p2g_faddz(p2g_in(f2), p2g_faddz(p2g_in(f29), p2g_faddz(p2g_in(f28), p2g_faddz(p2g_in(f26), p2g_in(f27)))));
-  if (p2g_redo()) p2g_exact_2(f2, f29, f28, f26, f27, f3);
+  f3 = p2g_faddz(p2g_inz(f2), p2g_faddz(p2g_inz(f29), p2g_faddz(p2g_inz(f28), p2g_faddz(p2g_inz(f26), p2g_inz(f27)))));
+  if (p2g_redoz()) p2g_exact_2(f2, f29, f28, f26, f27, f3);
 }
 void p2g_exact_3(float f3, float f40, float f39, float f37, float f38, out precise float f4) {
   f4 = p2g_fadd(f3, p2g_fadd(f40, p2g_fadd(f39, p2g_fadd(f37, f38, false), false), false), false);
 }
 void p2g_check_3(float f3, float f40, float f39, float f37, float f38, out precise float f4) {
-  f4 = p2g_faddz(p2g_in(f3), p2g_faddz(p2g_in(f40), p2g_faddz(p2g_in(f39), p2g_faddz(p2g_in(f37), p2g_in(f38)))));
-  if (p2g_redo()) p2g_exact_3(f3, f40, f39, f37, f38, f4);
+  f4 = p2g_faddz(p2g_inz(f3), p2g_faddz(p2g_inz(f40), p2g_faddz(p2g_inz(f39), p2g_faddz(p2g_inz(f37), p2g_inz(f38)))));
+  if (p2g_redoz()) p2g_exact_3(f3, f40, f39, f37, f38, f4);
 }
 void p2g_exact_4(float f4, float f51, float f50, float f48, float f49, out precise float f76) {
   f76 = p2g_fadd(f4, p2g_fadd(f51, p2g_fadd(f50, p2g_fadd(f48, f49, false), false), false), false);
 }
 void p2g_check_4(float f4, float f51, float f50, float f48, float f49, out precise float f76) {
-  f76 = p2g_faddz(p2g_in(f4), p2g_faddz(p2g_in(f51), p2g_faddz(p2g_in(f50), p2g_faddz(p2g_in(f48), p2g_in(f49)))));
-  if (p2g_redo()) p2g_exact_4(f4, f51, f50, f48, f49, f76);
+  f76 = p2g_faddz(p2g_inz(f4), p2g_faddz(p2g_inz(f51), p2g_faddz(p2g_inz(f50), p2g_faddz(p2g_inz(f48), p2g_inz(f49)))));
+  if (p2g_redoz()) p2g_exact_4(f4, f51, f50, f48, f49, f76);
 }
 void p2g_exact_5(inout precise float f76, float f62, float f61, float f59, float f60) {
   f76 = p2g_fadd(f76, p2g_fadd(f62, p2g_fadd(f61, p2g_fadd(f59, f60, false), false), false), false);
 }
 bool p2g_check_5(inout precise float f76, float f62, float f61, float f59, float f60) {
-  f76 = p2g_faddz(p2g_in(f76), p2g_faddz(p2g_in(f62), p2g_faddz(p2g_in(f61), p2g_faddz(p2g_in(f59), p2g_in(f60)))));
-  return p2g_redo();
+  f76 = p2g_faddz(p2g_inz(f76), p2g_faddz(p2g_inz(f62), p2g_faddz(p2g_inz(f61), p2g_faddz(p2g_inz(f59),
+      p2g_inz(f60)))));
+  return p2g_redoz();
 }
 void p2g_exact_6(float f76, uint r3, out precise float f71) {
   f71 = p2g_fadd(f76, uintBitsToFloat(p2g_lds32(r3)), false);
 }
 void p2g_check_6(float f76, uint r3, out precise float f71) {
-  f71 = p2g_faddz(p2g_in(f76), p2g_in(uintBitsToFloat(p2g_lds32(r3))));
-  if (p2g_redo()) p2g_exact_6(f76, r3, f71);
+  f71 = p2g_faddz(p2g_inz(f76), p2g_inz(uintBitsToFloat(p2g_lds32(r3))));
+  if (p2g_redoz()) p2g_exact_6(f76, r3, f71);
 }
 
 void main() {
