@@ -355,6 +355,7 @@ void p2g_exact_1(inout precise float f20, float f8) {
   f20 = p2g_ffma(f15, f8, 0.5, 0, false);
 }
 bool p2g_check_1(inout precise float f20, float f8) {
+  if (!P2G_F32_FAST) return true;
   precise float f15 = p2g_ffmaz(p2g_ffmaz(p2g_ffmaz(p2g_inz(f20), p2g_inz(f8), 0.5), f8, 0.5), f8, 0.5);
   f20 = p2g_ffmaz(f15, f8, 0.5);
   return p2g_redoz();
@@ -363,6 +364,7 @@ void p2g_exact_2(inout precise float f20, float f8) {
   f20 = p2g_ffma(f20, f8, 0.5, 0, false);
 }
 bool p2g_check_2(inout precise float f20, float f8) {
+  if (!P2G_F32_FAST) return true;
   f20 = p2g_ffmaz(p2g_inz(f20), p2g_inz(f8), 0.5);
   return p2g_redoz();
 }
@@ -376,6 +378,7 @@ void p2g_exact_3(inout precise float f24, uint64_t rd9_1) {
   f24 = p2g_fadd(f17_1, f18_1, false);
 }
 bool p2g_check_3(inout precise float f24, uint64_t rd9_1) {
+  if (!P2G_F32_FAST) return true;
   precise float f13_1 = p2g_faddz(p2g_inz(f24), p2g_inz(uintBitsToFloat(P2GU32(rd9_1).v)));
   precise float f14_1 = uintBitsToFloat(P2GU32((rd9_1 + 4ul)).v);
   precise float f15_1 = p2g_faddz(f13_1, p2g_inz(f14_1));
@@ -389,6 +392,7 @@ void p2g_exact_4(inout precise float f24, uint64_t rd10_1) {
   f24 = p2g_fadd(f24, uintBitsToFloat(P2GU32(rd10_1).v), false);
 }
 bool p2g_check_4(inout precise float f24, uint64_t rd10_1) {
+  if (!P2G_F32_FAST) return true;
   f24 = p2g_faddz(p2g_inz(f24), p2g_inz(uintBitsToFloat(P2GU32(rd10_1).v)));
   return p2g_redoz();
 }
@@ -396,6 +400,7 @@ void p2g_exact_5(inout precise float f6) {
   f6 = p2g_fadd(f6, uintBitsToFloat(p2g_ldl32(84u)), false);
 }
 bool p2g_check_5(inout precise float f6) {
+  if (!P2G_F32_FAST) return true;
   f6 = p2g_faddz(p2g_inz(f6), p2g_inz(uintBitsToFloat(p2g_ldl32(84u))));
   return p2g_redoz();
 }

@@ -317,6 +317,7 @@ void p2g_exact_1(inout precise float f35, float f26) {
   f35 = p2g_fadd(f35, f26, false);
 }
 bool p2g_check_1(inout precise float f35, float f26) {
+  if (!P2G_F32_FAST) return true;
   f35 = p2g_faddz(p2g_inz(f35), p2g_inz(f26));
   return p2g_redoz();
 }
@@ -324,6 +325,7 @@ void p2g_exact_2(inout precise float f36, float f27) {
   f36 = p2g_fadd(f36, f27, false);
 }
 bool p2g_check_2(inout precise float f36, float f27) {
+  if (!P2G_F32_FAST) return true;
   f36 = p2g_faddz(p2g_inz(f36), p2g_inz(f27));
   return p2g_redoz();
 }
@@ -331,6 +333,7 @@ void p2g_exact_3(inout precise float f37, float f28) {
   f37 = p2g_fadd(f37, f28, false);
 }
 bool p2g_check_3(inout precise float f37, float f28) {
+  if (!P2G_F32_FAST) return true;
   f37 = p2g_faddz(p2g_inz(f37), p2g_inz(f28));
   return p2g_redoz();
 }
@@ -338,6 +341,7 @@ void p2g_exact_4(inout precise float f38, float f29) {
   f38 = p2g_fadd(f38, f29, false);
 }
 bool p2g_check_4(inout precise float f38, float f29) {
+  if (!P2G_F32_FAST) return true;
   f38 = p2g_faddz(p2g_inz(f38), p2g_inz(f29));
   return p2g_redoz();
 }
@@ -345,6 +349,7 @@ void p2g_exact_5(inout precise float f39, float f30) {
   f39 = p2g_fadd(f39, f30, false);
 }
 bool p2g_check_5(inout precise float f39, float f30) {
+  if (!P2G_F32_FAST) return true;
   f39 = p2g_faddz(p2g_inz(f39), p2g_inz(f30));
   return p2g_redoz();
 }
@@ -352,6 +357,7 @@ void p2g_exact_6(inout precise float f40, float f31) {
   f40 = p2g_fadd(f40, f31, false);
 }
 bool p2g_check_6(inout precise float f40, float f31) {
+  if (!P2G_F32_FAST) return true;
   f40 = p2g_faddz(p2g_inz(f40), p2g_inz(f31));
   return p2g_redoz();
 }
@@ -359,6 +365,7 @@ void p2g_exact_7(inout precise float f41, float f32) {
   f41 = p2g_fadd(f41, f32, false);
 }
 bool p2g_check_7(inout precise float f41, float f32) {
+  if (!P2G_F32_FAST) return true;
   f41 = p2g_faddz(p2g_inz(f41), p2g_inz(f32));
   return p2g_redoz();
 }
@@ -366,6 +373,7 @@ void p2g_exact_8(inout precise float f42, float f33) {
   f42 = p2g_fadd(f42, f33, false);
 }
 bool p2g_check_8(inout precise float f42, float f33) {
+  if (!P2G_F32_FAST) return true;
   f42 = p2g_faddz(p2g_inz(f42), p2g_inz(f33));
   return p2g_redoz();
 }

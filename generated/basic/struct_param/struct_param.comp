@@ -385,6 +385,7 @@ void p2g_exact_1(float f3, uint64_t rd1, uint64_t rd7, float f4, uint rs1, uint 
 }
 void p2g_check_1(float f3, uint64_t rd1, uint64_t rd7, float f4, uint rs1, uint rs2, out uint r3, uint r1, double fd1,
     out precise float f10) {
+  if (!P2G_F32_FAST) { p2g_exact_1(f3, rd1, rd7, f4, rs1, rs2, r3, r1, fd1, f10); return; }
   precise float f6 = p2g_ffmaz(p2g_inz(f3), p2g_inz(uintBitsToFloat(P2GU32(uint64_t(int64_t(rd1) + int64_t(rd7))).v)),
       p2g_inz(f4));
   precise float f8 = ((bitfieldExtract(int(rs1), 0,

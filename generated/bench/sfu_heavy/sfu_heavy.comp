@@ -912,6 +912,7 @@ void p2g_exact_1(inout precise float f245, inout precise float f246) {
   f246 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f245) & 0x7FFFFFFFu)), 0.5, 0.125, 0, false);
 }
 bool p2g_check_1(inout precise float f245, inout precise float f246) {
+  if (!P2G_F32_FAST) return true;
   precise float f35 = p2g_fmulz(p2g_fmulz(p2g_inz(f245), 0.5), uintBitsToFloat(0x3FB8AA3Bu));
   precise float f36 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f35), false));
   precise float f38 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(p2g_inz(f246), p2g_inz(f36))), false));
@@ -1061,6 +1062,7 @@ void p2g_exact_2(inout precise float f245, inout precise float f246) {
   f246 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f245) & 0x7FFFFFFFu)), 0.5, 0.125, 0, false);
 }
 bool p2g_check_2(inout precise float f245, inout precise float f246) {
+  if (!P2G_F32_FAST) return true;
   precise float f177 = p2g_fmulz(p2g_fmulz(p2g_inz(f245), 0.5), uintBitsToFloat(0x3FB8AA3Bu));
   precise float f178 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f177), false));
   precise float f180 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddz(p2g_inz(f246), p2g_inz(f178))), false));

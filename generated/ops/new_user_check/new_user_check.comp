@@ -539,6 +539,7 @@ void p2g_exact_1(float f1, float f5, out precise float f10, uint64_t rd8, uint64
 }
 void p2g_check_1(float f1, float f5, out precise float f10, uint64_t rd8, uint64_t rd10, out precise float f3,
     uint64_t rd12, out precise float f12, out precise float f16, out precise float f18, out precise float f24) {
+  if (!P2G_F32_FAST) { p2g_exact_1(f1, f5, f10, rd8, rd10, f3, rd12, f12, f16, f18, f24); return; }
   f10 = p2g_fmulz(p2g_inz(f1), p2g_inz(f5));
   f3 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd8) + int64_t(rd10))).v);
   f12 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd8) + int64_t(rd12))).v);
@@ -551,6 +552,7 @@ void p2g_exact_2(float f1, float f5, out precise float f31) {
   f31 = p2g_fadd(p2g_div32(f1, 3.0, 0, false), p2g_sqrt32(p2g_fmul(f5, f5, false), 0, false), false);
 }
 void p2g_check_2(float f1, float f5, out precise float f31) {
+  if (!P2G_F32_FAST) { p2g_exact_2(f1, f5, f31); return; }
   f31 = p2g_faddz(p2g_inz(p2g_div32(f1, 3.0, 0, false)), p2g_inz(p2g_sqrt32(p2g_fmulz(p2g_inz(f5), f5), 0, false)));
   if (p2g_redoz()) p2g_exact_2(f1, f5, f31);
 }
@@ -573,6 +575,7 @@ void p2g_exact_3(float f5, out uint rs2, float f3, out uint rs23, uint rs1, out 
 }
 void p2g_check_3(float f5, out uint rs2, float f3, out uint rs23, uint rs1, out uint rs6, float f1, out uint r9,
     out uint r16, out precise float f32) {
+  if (!P2G_F32_FAST) { p2g_exact_3(f5, rs2, f3, rs23, rs1, rs6, f1, r9, r16, f32); return; }
   rs2 = p2g_narrow32(floatBitsToUint(p2g_fmulz(p2g_inz(f5), 100.0)), 10, 15, 5, 1, 0x7FFFu);
   uint64_t t1 = uint64_t(floatBitsToUint(f3));
   rs23 = (uint(uint64_t(t1)) & 65535u);

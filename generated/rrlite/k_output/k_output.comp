@@ -1488,6 +1488,8 @@ void p2g_check_1(float f159, int t4, float f153, const float p168_f32, out preci
     out precise float f2, out uint r1, out uint r218, out uint r2, const float p40_f32, const float p44_f32,
     const float p16_f32, const float p20_f32, float f148, out uint r220, out uint r3, out uint r221, out uint r4,
     out precise float f190, out precise float f192) {
+  if (!P2G_F32_FAST) { p2g_exact_1(f159, t4, f153, p168_f32, f1, t3, f149, f2, r1, r218, r2, p40_f32, p44_f32, p16_f32,
+      p20_f32, f148, r220, r3, r221, r4, f190, f192); return; }
   precise float f163 = p2g_fmulz(p2g_inz(f159), p2g_inz(((t4 == 0) ? 1.0 : f153)));
   precise float f165 = p2g_fmulz(p2g_inz(p168_f32), f163);
   int t5 = p2g_fcmp(floatBitsToUint(f165), floatBitsToUint(0.0));
@@ -1533,6 +1535,7 @@ void p2g_exact_2(float f196, float f200, float f198, float f197, out precise flo
 }
 void p2g_check_2(float f196, float f200, float f198, float f197, out precise float f4, out precise float f5, float f1,
     out precise float f6) {
+  if (!P2G_F32_FAST) { p2g_exact_2(f196, f200, f198, f197, f4, f5, f1, f6); return; }
   precise float f201 = p2g_nmax(p2g_inz(f196), p2g_inz(f200));
   precise float f203 = p2g_nmax(p2g_inz(f198), f200);
   precise float f204 = p2g_fmulz(p2g_inz(f201), 0.25);
@@ -1548,6 +1551,7 @@ void p2g_exact_3(float f6, out precise float f1095) {
   f1095 = p2g_div32(1.0, p2g_fadd(f6, 1.0, false), 0, false);
 }
 void p2g_check_3(float f6, out precise float f1095) {
+  if (!P2G_F32_FAST) { p2g_exact_3(f6, f1095); return; }
   f1095 = p2g_div32(1.0, p2g_faddz(p2g_inz(f6), 1.0), 0, false);
   if (p2g_redoz()) p2g_exact_3(f6, f1095);
 }
@@ -1575,6 +1579,7 @@ void p2g_exact_4(float f6, out precise float f7, out uint r245, out precise floa
   f1094 = p2g_fadd(f218, f242, false);
 }
 void p2g_check_4(float f6, out precise float f7, out uint r245, out precise float f1094) {
+  if (!P2G_F32_FAST) { p2g_exact_4(f6, f7, r245, f1094); return; }
   precise float f212 = p2g_ffmaz(p2g_inz(f6), 9.0, 1.0);
   int t8 = p2g_fcmp(floatBitsToUint(f212), 0x00800000u);
   bool p13 = t8 == -1;
@@ -1602,6 +1607,7 @@ void p2g_exact_5(float f7, float f243, out precise float f1094) {
   f1094 = p2g_ffma(f7, f243, f243, 0, false);
 }
 void p2g_check_5(float f7, float f243, out precise float f1094) {
+  if (!P2G_F32_FAST) { p2g_exact_5(f7, f243, f1094); return; }
   f1094 = p2g_ffmaz(p2g_inz(f7), p2g_inz(f243), f243);
   if (p2g_redoz()) p2g_exact_5(f7, f243, f1094);
 }
@@ -1611,6 +1617,7 @@ void p2g_exact_6(float f1094, float f7, out precise float f247) {
   f247 = (t9 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f245, uintBitsToFloat(0xBC4FAEFFu), false);
 }
 void p2g_check_6(float f1094, float f7, out precise float f247) {
+  if (!P2G_F32_FAST) { p2g_exact_6(f1094, f7, f247); return; }
   precise float f245 = p2g_div32(p2g_fmulz(p2g_inz(f1094), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
   int t9 = p2g_fcmp(floatBitsToUint(f7), floatBitsToUint(0.0));
   f247 = (t9 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f245), uintBitsToFloat(0xBC4FAEFFu));
@@ -1625,6 +1632,7 @@ void p2g_exact_7(float f1, float f4, float f1095, out uint t10, float f6, out ui
 }
 void p2g_check_7(float f1, float f4, float f1095, out uint t10, float f6, out uint t11, float f199, out uint t12,
     float f5, out uint t13) {
+  if (!P2G_F32_FAST) { p2g_exact_7(f1, f4, f1095, t10, f6, t11, f199, t12, f5, t13); return; }
   t10 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_fmulz(p2g_inz(f1), p2g_inz(f4)), p2g_inz(f1095))));
   t11 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_inz(f6), f1095)));
   t12 = p2g_f2h_rn(floatBitsToUint(f199));
@@ -1649,6 +1657,7 @@ void p2g_exact_8(float f261, float f14, uint r2, uint r7, out uint r27, out prec
 }
 void p2g_check_8(float f261, float f14, uint r2, uint r7, out uint r27, out precise float f15, float f262,
     const uint64_t p272_u64, const uint p80_u32, out uint64_t rd4, out precise float f16) {
+  if (!P2G_F32_FAST) { p2g_exact_8(f261, f14, r2, r7, r27, f15, f262, p272_u64, p80_u32, rd4, f16); return; }
   uint r264 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulz(p2g_inz(f261), p2g_inz(f14))), 1, true, 32)));
   r27 = uint(int(r2) + int(r7));
   f15 = p2g_f32_canon(p2g_s2f32(int(int(r27)), 0));
@@ -1670,6 +1679,7 @@ void p2g_exact_9(float f16, out precise float f1096) {
   f1096 = p2g_fadd(f275, 0.5, false);
 }
 void p2g_check_9(float f16, out precise float f1096) {
+  if (!P2G_F32_FAST) { p2g_exact_9(f16, f1096); return; }
   precise float f272 = p2g_fmulz(p2g_fmulz(p2g_inz(f16), 0.5), p2g_ffmaz(f16, f16, 27.0));
   precise float f275 = p2g_div32(f272, p2g_ffmaz(f16, p2g_fmulz(f16, 9.0), 27.0), 0, false);
   f1096 = p2g_faddz(p2g_inz(f275), 0.5);
@@ -1710,6 +1720,8 @@ void p2g_check_10(float f14, out precise float f19, const float p16_f32, const f
     float f15, out precise float f20, float f277, out uint r29, uint r4, uint r3, out precise float f21,
     out precise float f22, out precise float f23, out int t19, out precise float f24, out precise float f25,
     out precise float f299) {
+  if (!P2G_F32_FAST) { p2g_exact_10(f14, f19, p16_f32, p20_f32, f276, r28, f15, f20, f277, r29, r4, r3, f21, f22, f23,
+      t19, f24, f25, f299); return; }
   f19 = p2g_faddz(p2g_inz(f14), 0.5);
   precise float f280 = 0.5;
   precise float f281 = p16_f32;
@@ -2047,6 +2059,9 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     out precise float f28, out precise float f29, out precise float f30, out precise float f31, out precise float f345,
     const uint64_t p232_u64, const float p152_f32, out precise float f488, const float p156_f32, out precise float f489,
     const float p172_f32, out precise float f34, out precise float f35, out precise float f36, out precise float f37) {
+  if (!P2G_F32_FAST) { p2g_exact_11(f307, f303, f311, f19, f26, f308, f304, f312, f20, f27, p224_u64, p144_f32,
+      p148_f32, f28, f29, f30, f31, f345, p232_u64, p152_f32, f488, p156_f32, f489, p172_f32, f34, f35, f36,
+      f37); return; }
   f26 = p2g_ffmaz(p2g_inz(f307), p2g_faddz(p2g_inz(f303), p2g_inz(f311)), p2g_inz(f19));
   f27 = p2g_ffmaz(p2g_inz(f308), p2g_faddz(p2g_inz(f304), p2g_inz(f312)), p2g_inz(f20));
   uint64_t rd18 = p224_u64;
@@ -2365,6 +2380,7 @@ void p2g_exact_12(float f345, float f34, out precise float f668) {
   f668 = p2g_fsub(f345, f34, false);
 }
 void p2g_check_12(float f345, float f34, out precise float f668) {
+  if (!P2G_F32_FAST) { p2g_exact_12(f345, f34, f668); return; }
   f668 = p2g_fsubz(p2g_inz(f345), p2g_inz(f34));
   if (p2g_redoz()) p2g_exact_12(f345, f34, f668);
 }
@@ -2374,6 +2390,7 @@ void p2g_exact_13(float f34, out precise float f666) {
   f666 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false)), -1.0, false);
 }
 void p2g_check_13(float f34, out precise float f666) {
+  if (!P2G_F32_FAST) { p2g_exact_13(f34, f666); return; }
   precise float f663 = p2g_fmulz(p2g_faddz(p2g_inz(f34), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
   precise float f664 = p2g_fmulz(f663, uintBitsToFloat(0x3FB8AA3Bu));
   f666 = p2g_faddz(p2g_inz(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false))), -1.0);
@@ -2387,6 +2404,7 @@ void p2g_exact_14(float f26, float f488, out precise float f41, float f489, floa
 }
 void p2g_check_14(float f26, float f488, out precise float f41, float f489, float f27, out precise float f42, float f2,
     float f1097, out precise float f43) {
+  if (!P2G_F32_FAST) { p2g_exact_14(f26, f488, f41, f489, f27, f42, f2, f1097, f43); return; }
   f41 = p2g_fmulz(p2g_inz(f26), p2g_inz(f488));
   f42 = p2g_fmulz(p2g_inz(f489), p2g_inz(f27));
   f43 = p2g_fmulz(p2g_inz(f2), p2g_inz(f1097));
@@ -2396,6 +2414,7 @@ void p2g_exact_15(float f43, out precise float f1099) {
   f1099 = p2g_div32(1.0, p2g_fadd(f43, 1.0, false), 0, false);
 }
 void p2g_check_15(float f43, out precise float f1099) {
+  if (!P2G_F32_FAST) { p2g_exact_15(f43, f1099); return; }
   f1099 = p2g_div32(1.0, p2g_faddz(p2g_inz(f43), 1.0), 0, false);
   if (p2g_redoz()) p2g_exact_15(f43, f1099);
 }
@@ -2423,6 +2442,7 @@ void p2g_exact_16(float f43, out precise float f44, out uint r308, out precise f
   f1098 = p2g_fadd(f675, f699, false);
 }
 void p2g_check_16(float f43, out precise float f44, out uint r308, out precise float f1098) {
+  if (!P2G_F32_FAST) { p2g_exact_16(f43, f44, r308, f1098); return; }
   precise float f669 = p2g_ffmaz(p2g_inz(f43), 9.0, 1.0);
   int t63 = p2g_fcmp(floatBitsToUint(f669), 0x00800000u);
   bool p59 = t63 == -1;
@@ -2450,6 +2470,7 @@ void p2g_exact_17(float f44, float f700, out precise float f1098) {
   f1098 = p2g_ffma(f44, f700, f700, 0, false);
 }
 void p2g_check_17(float f44, float f700, out precise float f1098) {
+  if (!P2G_F32_FAST) { p2g_exact_17(f44, f700, f1098); return; }
   f1098 = p2g_ffmaz(p2g_inz(f44), p2g_inz(f700), f700);
   if (p2g_redoz()) p2g_exact_17(f44, f700, f1098);
 }
@@ -2459,6 +2480,7 @@ void p2g_exact_18(float f1098, float f44, out precise float f704) {
   f704 = (t64 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f702, uintBitsToFloat(0xBC4FAEFFu), false);
 }
 void p2g_check_18(float f1098, float f44, out precise float f704) {
+  if (!P2G_F32_FAST) { p2g_exact_18(f1098, f44, f704); return; }
   precise float f702 = p2g_div32(p2g_fmulz(p2g_inz(f1098), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
   int t64 = p2g_fcmp(floatBitsToUint(f44), floatBitsToUint(0.0));
   f704 = (t64 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f702), uintBitsToFloat(0xBC4FAEFFu));
@@ -2468,6 +2490,7 @@ void p2g_exact_19(float f43, float f1099, out precise float f51) {
   f51 = p2g_fmul(f43, f1099, false);
 }
 void p2g_check_19(float f43, float f1099, out precise float f51) {
+  if (!P2G_F32_FAST) { p2g_exact_19(f43, f1099, f51); return; }
   f51 = p2g_fmulz(p2g_inz(f43), p2g_inz(f1099));
   if (p2g_redoz()) p2g_exact_19(f43, f1099, f51);
 }
@@ -2475,6 +2498,7 @@ void p2g_exact_20(float f35, out precise float f712) {
   f712 = p2g_fsub(1.0, f35, false);
 }
 void p2g_check_20(float f35, out precise float f712) {
+  if (!P2G_F32_FAST) { p2g_exact_20(f35, f712); return; }
   f712 = p2g_fsubz(1.0, p2g_inz(f35));
   if (p2g_redoz()) p2g_exact_20(f35, f712);
 }
@@ -2484,6 +2508,7 @@ void p2g_exact_21(float f35, out precise float f710) {
   f710 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false)), -1.0, false);
 }
 void p2g_check_21(float f35, out precise float f710) {
+  if (!P2G_F32_FAST) { p2g_exact_21(f35, f710); return; }
   precise float f707 = p2g_fmulz(p2g_faddz(p2g_inz(f35), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
   precise float f708 = p2g_fmulz(f707, uintBitsToFloat(0x3FB8AA3Bu));
   f710 = p2g_faddz(p2g_inz(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false))), -1.0);
@@ -2493,6 +2518,7 @@ void p2g_exact_22(float f2, float f1100, out precise float f55) {
   f55 = p2g_fmul(f2, f1100, false);
 }
 void p2g_check_22(float f2, float f1100, out precise float f55) {
+  if (!P2G_F32_FAST) { p2g_exact_22(f2, f1100, f55); return; }
   f55 = p2g_fmulz(p2g_inz(f2), p2g_inz(f1100));
   if (p2g_redoz()) p2g_exact_22(f2, f1100, f55);
 }
@@ -2500,6 +2526,7 @@ void p2g_exact_23(float f55, out precise float f1102) {
   f1102 = p2g_div32(1.0, p2g_fadd(f55, 1.0, false), 0, false);
 }
 void p2g_check_23(float f55, out precise float f1102) {
+  if (!P2G_F32_FAST) { p2g_exact_23(f55, f1102); return; }
   f1102 = p2g_div32(1.0, p2g_faddz(p2g_inz(f55), 1.0), 0, false);
   if (p2g_redoz()) p2g_exact_23(f55, f1102);
 }
@@ -2527,6 +2554,7 @@ void p2g_exact_24(float f55, out precise float f56, out uint r312, out precise f
   f1101 = p2g_fadd(f719, f743, false);
 }
 void p2g_check_24(float f55, out precise float f56, out uint r312, out precise float f1101) {
+  if (!P2G_F32_FAST) { p2g_exact_24(f55, f56, r312, f1101); return; }
   precise float f713 = p2g_ffmaz(p2g_inz(f55), 9.0, 1.0);
   int t69 = p2g_fcmp(floatBitsToUint(f713), 0x00800000u);
   bool p68 = t69 == -1;
@@ -2554,6 +2582,7 @@ void p2g_exact_25(float f56, float f744, out precise float f1101) {
   f1101 = p2g_ffma(f56, f744, f744, 0, false);
 }
 void p2g_check_25(float f56, float f744, out precise float f1101) {
+  if (!P2G_F32_FAST) { p2g_exact_25(f56, f744, f1101); return; }
   f1101 = p2g_ffmaz(p2g_inz(f56), p2g_inz(f744), f744);
   if (p2g_redoz()) p2g_exact_25(f56, f744, f1101);
 }
@@ -2563,6 +2592,7 @@ void p2g_exact_26(float f1101, float f56, out precise float f748) {
   f748 = (t70 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f746, uintBitsToFloat(0xBC4FAEFFu), false);
 }
 void p2g_check_26(float f1101, float f56, out precise float f748) {
+  if (!P2G_F32_FAST) { p2g_exact_26(f1101, f56, f748); return; }
   precise float f746 = p2g_div32(p2g_fmulz(p2g_inz(f1101), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
   int t70 = p2g_fcmp(floatBitsToUint(f56), floatBitsToUint(0.0));
   f748 = (t70 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f746), uintBitsToFloat(0xBC4FAEFFu));
@@ -2572,6 +2602,7 @@ void p2g_exact_27(float f55, float f1102, out precise float f63) {
   f63 = p2g_fmul(f55, f1102, false);
 }
 void p2g_check_27(float f55, float f1102, out precise float f63) {
+  if (!P2G_F32_FAST) { p2g_exact_27(f55, f1102, f63); return; }
   f63 = p2g_fmulz(p2g_inz(f55), p2g_inz(f1102));
   if (p2g_redoz()) p2g_exact_27(f55, f1102, f63);
 }
@@ -2579,6 +2610,7 @@ void p2g_exact_28(float f36, out precise float f756) {
   f756 = p2g_fsub(1.0, f36, false);
 }
 void p2g_check_28(float f36, out precise float f756) {
+  if (!P2G_F32_FAST) { p2g_exact_28(f36, f756); return; }
   f756 = p2g_fsubz(1.0, p2g_inz(f36));
   if (p2g_redoz()) p2g_exact_28(f36, f756);
 }
@@ -2588,6 +2620,7 @@ void p2g_exact_29(float f36, out precise float f754) {
   f754 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false)), -1.0, false);
 }
 void p2g_check_29(float f36, out precise float f754) {
+  if (!P2G_F32_FAST) { p2g_exact_29(f36, f754); return; }
   precise float f751 = p2g_fmulz(p2g_faddz(p2g_inz(f36), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
   precise float f752 = p2g_fmulz(f751, uintBitsToFloat(0x3FB8AA3Bu));
   f754 = p2g_faddz(p2g_inz(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false))), -1.0);
@@ -2597,6 +2630,7 @@ void p2g_exact_30(float f2, float f1103, out precise float f67) {
   f67 = p2g_fmul(f2, f1103, false);
 }
 void p2g_check_30(float f2, float f1103, out precise float f67) {
+  if (!P2G_F32_FAST) { p2g_exact_30(f2, f1103, f67); return; }
   f67 = p2g_fmulz(p2g_inz(f2), p2g_inz(f1103));
   if (p2g_redoz()) p2g_exact_30(f2, f1103, f67);
 }
@@ -2604,6 +2638,7 @@ void p2g_exact_31(float f67, out precise float f1105) {
   f1105 = p2g_div32(1.0, p2g_fadd(f67, 1.0, false), 0, false);
 }
 void p2g_check_31(float f67, out precise float f1105) {
+  if (!P2G_F32_FAST) { p2g_exact_31(f67, f1105); return; }
   f1105 = p2g_div32(1.0, p2g_faddz(p2g_inz(f67), 1.0), 0, false);
   if (p2g_redoz()) p2g_exact_31(f67, f1105);
 }
@@ -2631,6 +2666,7 @@ void p2g_exact_32(float f67, out precise float f68, out uint r316, out precise f
   f1104 = p2g_fadd(f763, f787, false);
 }
 void p2g_check_32(float f67, out precise float f68, out uint r316, out precise float f1104) {
+  if (!P2G_F32_FAST) { p2g_exact_32(f67, f68, r316, f1104); return; }
   precise float f757 = p2g_ffmaz(p2g_inz(f67), 9.0, 1.0);
   int t73 = p2g_fcmp(floatBitsToUint(f757), 0x00800000u);
   bool p73 = t73 == -1;
@@ -2658,6 +2694,7 @@ void p2g_exact_33(float f68, float f788, out precise float f1104) {
   f1104 = p2g_ffma(f68, f788, f788, 0, false);
 }
 void p2g_check_33(float f68, float f788, out precise float f1104) {
+  if (!P2G_F32_FAST) { p2g_exact_33(f68, f788, f1104); return; }
   f1104 = p2g_ffmaz(p2g_inz(f68), p2g_inz(f788), f788);
   if (p2g_redoz()) p2g_exact_33(f68, f788, f1104);
 }
@@ -2667,6 +2704,7 @@ void p2g_exact_34(float f1104, float f68, out precise float f792) {
   f792 = (t74 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f790, uintBitsToFloat(0xBC4FAEFFu), false);
 }
 void p2g_check_34(float f1104, float f68, out precise float f792) {
+  if (!P2G_F32_FAST) { p2g_exact_34(f1104, f68, f792); return; }
   precise float f790 = p2g_div32(p2g_fmulz(p2g_inz(f1104), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
   int t74 = p2g_fcmp(floatBitsToUint(f68), floatBitsToUint(0.0));
   f792 = (t74 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f790), uintBitsToFloat(0xBC4FAEFFu));
@@ -2676,6 +2714,7 @@ void p2g_exact_35(float f67, float f1105, out precise float f75) {
   f75 = p2g_fmul(f67, f1105, false);
 }
 void p2g_check_35(float f67, float f1105, out precise float f75) {
+  if (!P2G_F32_FAST) { p2g_exact_35(f67, f1105, f75); return; }
   f75 = p2g_fmulz(p2g_inz(f67), p2g_inz(f1105));
   if (p2g_redoz()) p2g_exact_35(f67, f1105, f75);
 }
@@ -2683,6 +2722,7 @@ void p2g_exact_36(float f37, out precise float f800) {
   f800 = p2g_fsub(1.0, f37, false);
 }
 void p2g_check_36(float f37, out precise float f800) {
+  if (!P2G_F32_FAST) { p2g_exact_36(f37, f800); return; }
   f800 = p2g_fsubz(1.0, p2g_inz(f37));
   if (p2g_redoz()) p2g_exact_36(f37, f800);
 }
@@ -2692,6 +2732,7 @@ void p2g_exact_37(float f37, out precise float f798) {
   f798 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false)), -1.0, false);
 }
 void p2g_check_37(float f37, out precise float f798) {
+  if (!P2G_F32_FAST) { p2g_exact_37(f37, f798); return; }
   precise float f795 = p2g_fmulz(p2g_faddz(p2g_inz(f37), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
   precise float f796 = p2g_fmulz(f795, uintBitsToFloat(0x3FB8AA3Bu));
   f798 = p2g_faddz(p2g_inz(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false))), -1.0);
@@ -2701,6 +2742,7 @@ void p2g_exact_38(float f2, float f1106, out precise float f79) {
   f79 = p2g_fmul(f2, f1106, false);
 }
 void p2g_check_38(float f2, float f1106, out precise float f79) {
+  if (!P2G_F32_FAST) { p2g_exact_38(f2, f1106, f79); return; }
   f79 = p2g_fmulz(p2g_inz(f2), p2g_inz(f1106));
   if (p2g_redoz()) p2g_exact_38(f2, f1106, f79);
 }
@@ -2708,6 +2750,7 @@ void p2g_exact_39(float f79, out precise float f1108) {
   f1108 = p2g_div32(1.0, p2g_fadd(f79, 1.0, false), 0, false);
 }
 void p2g_check_39(float f79, out precise float f1108) {
+  if (!P2G_F32_FAST) { p2g_exact_39(f79, f1108); return; }
   f1108 = p2g_div32(1.0, p2g_faddz(p2g_inz(f79), 1.0), 0, false);
   if (p2g_redoz()) p2g_exact_39(f79, f1108);
 }
@@ -2735,6 +2778,7 @@ void p2g_exact_40(float f79, out precise float f80, out uint r320, out precise f
   f1107 = p2g_fadd(f807, f831, false);
 }
 void p2g_check_40(float f79, out precise float f80, out uint r320, out precise float f1107) {
+  if (!P2G_F32_FAST) { p2g_exact_40(f79, f80, r320, f1107); return; }
   precise float f801 = p2g_ffmaz(p2g_inz(f79), 9.0, 1.0);
   int t77 = p2g_fcmp(floatBitsToUint(f801), 0x00800000u);
   bool p78 = t77 == -1;
@@ -2762,6 +2806,7 @@ void p2g_exact_41(float f80, float f832, out precise float f1107) {
   f1107 = p2g_ffma(f80, f832, f832, 0, false);
 }
 void p2g_check_41(float f80, float f832, out precise float f1107) {
+  if (!P2G_F32_FAST) { p2g_exact_41(f80, f832, f1107); return; }
   f1107 = p2g_ffmaz(p2g_inz(f80), p2g_inz(f832), f832);
   if (p2g_redoz()) p2g_exact_41(f80, f832, f1107);
 }
@@ -2771,6 +2816,7 @@ void p2g_exact_42(float f1107, float f80, out precise float f836) {
   f836 = (t78 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f834, uintBitsToFloat(0xBC4FAEFFu), false);
 }
 void p2g_check_42(float f1107, float f80, out precise float f836) {
+  if (!P2G_F32_FAST) { p2g_exact_42(f1107, f80, f836); return; }
   precise float f834 = p2g_div32(p2g_fmulz(p2g_inz(f1107), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
   int t78 = p2g_fcmp(floatBitsToUint(f80), floatBitsToUint(0.0));
   f836 = (t78 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f834), uintBitsToFloat(0xBC4FAEFFu));
@@ -2816,6 +2862,8 @@ void p2g_check_43(float f79, float f1108, out precise float f90, float f63, floa
     out precise float f93, out precise float f94, out uint rs412, const float p40_f32, const float p16_f32, float f19,
     uint r3, out precise float f95, out uint rs413, const float p44_f32, const float p20_f32, float f20, uint r4,
     out precise float f96, out precise float f840) {
+  if (!P2G_F32_FAST) { p2g_exact_43(f79, f1108, f90, f63, f51, f75, f28, f29, f1096, f91, f30, p85, p84, p2, f31, f841,
+      f93, f94, rs412, p40_f32, p16_f32, f19, r3, f95, rs413, p44_f32, p20_f32, f20, r4, f96, f840); return; }
   f90 = p2g_fmulz(p2g_inz(f79), p2g_inz(f1108));
   precise float f848 = p2g_fmulz(p2g_inz(f63), f90);
   precise float f849 = p2g_ffmaz(p2g_inz(f51), p2g_inz(f75), f848);
@@ -2852,6 +2900,7 @@ void p2g_exact_44(float f843, float f845, out precise float f847) {
   f847 = p2g_fmul(f843, f845, false);
 }
 void p2g_check_44(float f843, float f845, out precise float f847) {
+  if (!P2G_F32_FAST) { p2g_exact_44(f843, f845, f847); return; }
   f847 = p2g_fmulz(p2g_inz(f843), p2g_inz(f845));
   if (p2g_redoz()) p2g_exact_44(f843, f845, f847);
 }
@@ -2860,6 +2909,7 @@ void p2g_exact_45(float f844, float f847, float f843, float f845, out uint rs158
   rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f845, f866, f847, 0, false)));
 }
 void p2g_check_45(float f844, float f847, float f843, float f845, out uint rs1588) {
+  if (!P2G_F32_FAST) { p2g_exact_45(f844, f847, f843, f845, rs1588); return; }
   precise float f866 = p2g_ffmaz(p2g_inz(-f844), p2g_inz(f847), p2g_inz(f843));
   rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f845), f866, f847)));
   if (p2g_redoz()) p2g_exact_45(f844, f847, f843, f845, rs1588);
@@ -2868,6 +2918,7 @@ void p2g_exact_46(float f867, float f869, out precise float f871) {
   f871 = p2g_fmul(f867, f869, false);
 }
 void p2g_check_46(float f867, float f869, out precise float f871) {
+  if (!P2G_F32_FAST) { p2g_exact_46(f867, f869, f871); return; }
   f871 = p2g_fmulz(p2g_inz(f867), p2g_inz(f869));
   if (p2g_redoz()) p2g_exact_46(f867, f869, f871);
 }
@@ -2876,6 +2927,7 @@ void p2g_exact_47(float f868, float f871, float f867, float f869, out uint rs158
   rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f869, f875, f871, 0, false)));
 }
 void p2g_check_47(float f868, float f871, float f867, float f869, out uint rs1589) {
+  if (!P2G_F32_FAST) { p2g_exact_47(f868, f871, f867, f869, rs1589); return; }
   precise float f875 = p2g_ffmaz(p2g_inz(-f868), p2g_inz(f871), p2g_inz(f867));
   rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f869), f875, f871)));
   if (p2g_redoz()) p2g_exact_47(f868, f871, f867, f869, rs1589);
@@ -3801,6 +3853,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r363, out uint r1657, out uint r1661, out uint r1679, out uint r1684, out uint r1713, out uint r1717,
     out uint r1728, out uint r1733, out precise float f907, out precise float f908, out precise float f909,
     out precise float f911) {
+  if (!P2G_F32_FAST) { p2g_exact_48(f94, p176_f32, f112, p188_u16, rs1588, rs1589, f93, f91, p180_f32, r36, p280_u64,
+      r450, r451, p97, rs536, p48_f32, p52_f32, p16_f32, p20_f32, r26, f95, r27, f96, rs507, rs511, rs508, rs512, rs509,
+      rs513, rs510, rs514, rs414, rs413, f882, r363, r1657, r1661, r1679, r1684, r1713, r1717, r1728, r1733, f907, f908,
+      f909, f911); return; }
   f112 = p2g_nmax(p2g_inz(p2g_div32(f94, p2g_faddz(p2g_inz(f94), 1.0), 0, false)), p2g_inz(p176_f32));
   uint rs493 = p188_u16;
   uint r373 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(p2g_hmul(rs1588, rs493))), 0, true, 32)));
@@ -4763,6 +4819,7 @@ void p2g_exact_49(float f908, float f911, float f907, float f909, out uint rs168
   rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f909, f915, f911, 0, false)));
 }
 void p2g_check_49(float f908, float f911, float f907, float f909, out uint rs1686) {
+  if (!P2G_F32_FAST) { p2g_exact_49(f908, f911, f907, f909, rs1686); return; }
   precise float f915 = p2g_ffmaz(p2g_inz(-f908), p2g_inz(f911), p2g_inz(f907));
   rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f909), f915, f911)));
   if (p2g_redoz()) p2g_exact_49(f908, f911, f907, f909, rs1686);
@@ -4771,6 +4828,7 @@ void p2g_exact_50(float f916, float f918, out precise float f920) {
   f920 = p2g_fmul(f916, f918, false);
 }
 void p2g_check_50(float f916, float f918, out precise float f920) {
+  if (!P2G_F32_FAST) { p2g_exact_50(f916, f918, f920); return; }
   f920 = p2g_fmulz(p2g_inz(f916), p2g_inz(f918));
   if (p2g_redoz()) p2g_exact_50(f916, f918, f920);
 }
@@ -4779,6 +4837,7 @@ void p2g_exact_51(float f917, float f920, float f916, float f918, out uint rs168
   rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f918, f924, f920, 0, false)));
 }
 void p2g_check_51(float f917, float f920, float f916, float f918, out uint rs1687) {
+  if (!P2G_F32_FAST) { p2g_exact_51(f917, f920, f916, f918, rs1687); return; }
   precise float f924 = p2g_ffmaz(p2g_inz(-f917), p2g_inz(f920), p2g_inz(f916));
   rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f918), f924, f920)));
   if (p2g_redoz()) p2g_exact_51(f917, f920, f916, f918, rs1687);
@@ -4787,6 +4846,7 @@ void p2g_exact_52(float f925, float f927, out precise float f929) {
   f929 = p2g_fmul(f925, f927, false);
 }
 void p2g_check_52(float f925, float f927, out precise float f929) {
+  if (!P2G_F32_FAST) { p2g_exact_52(f925, f927, f929); return; }
   f929 = p2g_fmulz(p2g_inz(f925), p2g_inz(f927));
   if (p2g_redoz()) p2g_exact_52(f925, f927, f929);
 }
@@ -4795,6 +4855,7 @@ void p2g_exact_53(float f926, float f929, float f925, float f927, out uint rs168
   rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f927, f933, f929, 0, false)));
 }
 void p2g_check_53(float f926, float f929, float f925, float f927, out uint rs1688) {
+  if (!P2G_F32_FAST) { p2g_exact_53(f926, f929, f925, f927, rs1688); return; }
   precise float f933 = p2g_ffmaz(p2g_inz(-f926), p2g_inz(f929), p2g_inz(f925));
   rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f927), f933, f929)));
   if (p2g_redoz()) p2g_exact_53(f926, f929, f925, f927, rs1688);
@@ -4803,6 +4864,7 @@ void p2g_exact_54(float f934, float f936, out precise float f938) {
   f938 = p2g_fmul(f934, f936, false);
 }
 void p2g_check_54(float f934, float f936, out precise float f938) {
+  if (!P2G_F32_FAST) { p2g_exact_54(f934, f936, f938); return; }
   f938 = p2g_fmulz(p2g_inz(f934), p2g_inz(f936));
   if (p2g_redoz()) p2g_exact_54(f934, f936, f938);
 }
@@ -4811,6 +4873,7 @@ void p2g_exact_55(float f935, float f938, float f934, float f936, out uint rs168
   rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f936, f942, f938, 0, false)));
 }
 void p2g_check_55(float f935, float f938, float f934, float f936, out uint rs1689) {
+  if (!P2G_F32_FAST) { p2g_exact_55(f935, f938, f934, f936, rs1689); return; }
   precise float f942 = p2g_ffmaz(p2g_inz(-f935), p2g_inz(f938), p2g_inz(f934));
   rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f936), f942, f938)));
   if (p2g_redoz()) p2g_exact_55(f935, f938, f934, f936, rs1689);
@@ -4823,6 +4886,7 @@ void p2g_exact_56(float f954, uint rs1693, float f105, out precise float f971, o
   f973 = p2g_ffma(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
 }
 void p2g_check_56(float f954, uint rs1693, float f105, out precise float f971, out bool p219, out precise float f973) {
+  if (!P2G_F32_FAST) { p2g_exact_56(f954, rs1693, f105, f971, p219, f973); return; }
   f971 = p2g_ffmaz(p2g_inz(f954), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693)))), p2g_inz(f105)),
       f105);
   int t164 = p2g_fcmp(floatBitsToUint(f971), 0x3F7D70A4u);
@@ -4839,6 +4903,7 @@ void p2g_exact_57(float f957, uint rs1692, float f106, out precise float f975, o
   f977 = p2g_ffma(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
 }
 void p2g_check_57(float f957, uint rs1692, float f106, out precise float f975, out bool p220, out precise float f977) {
+  if (!P2G_F32_FAST) { p2g_exact_57(f957, rs1692, f106, f975, p220, f977); return; }
   f975 = p2g_ffmaz(p2g_inz(f957), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692)))), p2g_inz(f106)),
       f106);
   int t165 = p2g_fcmp(floatBitsToUint(f975), 0x3F7D70A4u);
@@ -4855,6 +4920,7 @@ void p2g_exact_58(float f960, uint rs1691, float f107, out precise float f979, o
   f981 = p2g_ffma(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
 }
 void p2g_check_58(float f960, uint rs1691, float f107, out precise float f979, out bool p221, out precise float f981) {
+  if (!P2G_F32_FAST) { p2g_exact_58(f960, rs1691, f107, f979, p221, f981); return; }
   f979 = p2g_ffmaz(p2g_inz(f960), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691)))), p2g_inz(f107)),
       f107);
   int t166 = p2g_fcmp(floatBitsToUint(f979), 0x3F7D70A4u);
@@ -4871,6 +4937,7 @@ void p2g_exact_59(float f963, uint rs1690, float f108, out precise float f983, o
   f985 = p2g_ffma(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
 }
 void p2g_check_59(float f963, uint rs1690, float f108, out precise float f983, out bool p222, out precise float f985) {
+  if (!P2G_F32_FAST) { p2g_exact_59(f963, rs1690, f108, f983, p222, f985); return; }
   f983 = p2g_ffmaz(p2g_inz(f963), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690)))), p2g_inz(f108)),
       f108);
   int t167 = p2g_fcmp(floatBitsToUint(f983), 0x3F7D70A4u);
@@ -4897,6 +4964,8 @@ void p2g_exact_60(float f1109, float f966, uint rs1694, float f109, float f110, 
 void p2g_check_60(float f1109, float f966, uint rs1694, float f109, float f110, uint rs1695, float f111, uint rs1696,
     out precise float f993, float f971, float f975, float f979, float f983, out precise float f129,
     out precise float f997, out precise float f998, out precise float f130) {
+  if (!P2G_F32_FAST) { p2g_exact_60(f1109, f966, rs1694, f109, f110, rs1695, f111, rs1696, f993, f971, f975, f979, f983,
+      f129, f997, f998, f130); return; }
   precise float f987 = p2g_fsubz(p2g_inz(f1109), p2g_inz(f966));
   precise float f989 = p2g_ffmaz(f966, p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1694)))),
       p2g_fmulz(p2g_inz(f109), f987));
@@ -4936,6 +5005,8 @@ void p2g_exact_61(bool p228, float f131, float f129, out precise float f134, uin
 }
 void p2g_check_61(bool p228, float f131, float f129, out precise float f134, uint rs1697, out precise float f1000,
     out precise float f136, float f997, float f133, out precise float f1014, out bool p231, out precise float f1020) {
+  if (!P2G_F32_FAST) { p2g_exact_61(p228, f131, f129, f134, rs1697, f1000, f136, f997, f133, f1014, p231,
+      f1020); return; }
   f134 = p228 ? -0.25 : p2g_fmulz(p2g_inz(f131), p2g_inz(f129));
   f1000 = p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1697)));
   precise float f1003 = p2g_faddz(p2g_inz(f134), uintBitsToFloat(0xB727C5ACu));
@@ -4963,6 +5034,7 @@ void p2g_exact_62(float f133, float f1109, out uint rs1559, float f134, out uint
   rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(f134, f1109, false)));
 }
 void p2g_check_62(float f133, float f1109, out uint rs1559, float f134, out uint rs1560) {
+  if (!P2G_F32_FAST) { p2g_exact_62(f133, f1109, rs1559, f134, rs1560); return; }
   rs1559 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_inz(f133), p2g_inz(f1109))));
   rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_inz(f134), f1109)));
   if (p2g_redoz()) p2g_exact_62(f133, f1109, rs1559, f134, rs1560);
@@ -5006,6 +5078,7 @@ void p2g_exact_63(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uin
 }
 void p2g_check_63(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uint r26, out uint r1797, out uint r1798,
     out uint r1799, out uint r1800, out uint r1801) {
+  if (!P2G_F32_FAST) { p2g_exact_63(rd35, p304_u64, rd36, r26, r1797, r1798, r1799, r1800, r1801); return; }
   precise float f1045 = p2g_faddz(p2g_in_nanz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 6ul)).v))))),
       0.0);
   precise float f1046 = p2g_faddz(f1045,
@@ -5066,6 +5139,7 @@ void p2g_exact_64(float f132, out precise float f1110) {
   f1110 = p2g_div32(1.0, p2g_fsub(1.0, f132, false), 0, false);
 }
 void p2g_check_64(float f132, out precise float f1110) {
+  if (!P2G_F32_FAST) { p2g_exact_64(f132, f1110); return; }
   f1110 = p2g_div32(1.0, p2g_fsubz(1.0, p2g_inz(f132)), 0, false);
   if (p2g_redoz()) p2g_exact_64(f132, f1110);
 }
@@ -5076,6 +5150,7 @@ void p2g_exact_65(float f132, out precise float f1110) {
   f1110 = p2g_div32(p2g_fadd(f1083, -1.0, false), p2g_fmul(f132, 9.0, false), 0, false);
 }
 void p2g_check_65(float f132, out precise float f1110) {
+  if (!P2G_F32_FAST) { p2g_exact_65(f132, f1110); return; }
   precise float f1081 = p2g_fmulz(p2g_faddz(p2g_inz(f132), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
   precise float f1082 = p2g_fmulz(f1081, uintBitsToFloat(0x3FB8AA3Bu));
   precise float f1083 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f1082), false));
@@ -5090,6 +5165,7 @@ void p2g_exact_66(float f132, float f1111, out precise float f145, float f133, o
 }
 void p2g_check_66(float f132, float f1111, out precise float f145, float f133, out precise float f146, float f134,
     out precise float f147) {
+  if (!P2G_F32_FAST) { p2g_exact_66(f132, f1111, f145, f133, f146, f134, f147); return; }
   f145 = p2g_fmulz(p2g_inz(f132), p2g_inz(f1111));
   f146 = p2g_fmulz(p2g_inz(f133), f1111);
   f147 = p2g_fmulz(p2g_inz(f134), f1111);
@@ -5101,6 +5177,7 @@ void p2g_exact_67(float f145, float f146, float f147, out uint rs1583, out uint 
   rs1585 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(p2g_fsub(f145, f146, false), f147, false)));
 }
 void p2g_check_67(float f145, float f146, float f147, out uint rs1583, out uint rs1584, out uint rs1585) {
+  if (!P2G_F32_FAST) { p2g_exact_67(f145, f146, f147, rs1583, rs1584, rs1585); return; }
   rs1583 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(p2g_faddz(p2g_inz(f145), p2g_inz(f146)), p2g_inz(f147))));
   rs1584 = p2g_f2h_rn(floatBitsToUint(p2g_faddz(f145, f147)));
   rs1585 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(p2g_fsubz(f145, f146), f147)));

@@ -803,6 +803,7 @@ void p2g_exact_1(uint r10, float f3, uint r3, uint r12, uint r4, uint r1, uint64
 }
 void p2g_check_1(uint r10, float f3, uint r3, uint r12, uint r4, uint r1, uint64_t rd1, const uint64_t p0_u64,
     out precise float f17, out precise float f18, out precise float f19, out precise float f20, out uvec4 t2) {
+  if (!P2G_F32_FAST) { p2g_exact_1(r10, f3, r3, r12, r4, r1, rd1, p0_u64, f17, f18, f19, f20, t2); return; }
   precise float f4 = p2g_div32(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r10)), 0))), 0.5), f3, 0, false);
   precise float f7 = p2g_f32_canon(p2g_s2f32(int(int(r3)), 0));
   precise float f8 = p2g_div32(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r12)), 0))), 0.5), f7, 0, false);
