@@ -786,13 +786,16 @@ int guardRegions(std::string& body, std::string& functions,
       functions += pass == 0 ? (restores.empty() ? "void " : "bool ") + check + "(" : "void " + fn + "(";
       for (size_t i = 0; i < params.size(); ++i) functions += (i ? ", " : "") + params[i];
       functions += ") {\n";
-      // where the fact does not hold the check's verdict is known (replay): its device pass folds away
-      if (pass == 0 && restores.empty()) functions += "  if (!P2G_F32_FAST) { " + fn + "(" + argList + "); return; }\n";
+      // where the fact does not hold the check's verdict is known (replay): its device pass folds away. The check
+      // that calls the replay itself calls it from one place (the replay is inlined once there, not twice before
+      // the constant folds one copy away: lavapipe's NIR inlines every call before it folds the constant)
+      const bool calls = pass == 0 && restores.empty();
+      if (calls) functions += "  if (P2G_F32_FAST) {\n";
       else if (pass == 0) functions += "  if (!P2G_F32_FAST) return true;\n";
       for (size_t k = li; k < end; ++k) {
         if (kind[k] != 2) continue;
         const Stmt& s = st[k];
-        functions += "  ";
+        functions += calls ? "    " : "  ";
         if (declared[k - li]) {
           functions += type(names.id(s.lhs));
           functions += ' ';
@@ -802,7 +805,7 @@ int guardRegions(std::string& body, std::string& functions,
         else functions.append(s.rhs);
         functions += ";\n";
       }
-      if (pass == 0 && restores.empty()) functions += "  if (p2g_redoz()) " + fn + "(" + argList + ");\n";
+      if (calls) functions += "    if (!p2g_redoz()) return;\n  }\n  " + fn + "(" + argList + ");\n";
       else if (pass == 0) functions += "  return p2g_redoz();\n";
       functions += "}\n";
     }

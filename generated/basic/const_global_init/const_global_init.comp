@@ -304,13 +304,15 @@ void p2g_exact_1(float f1, float f2, uint r5, out uint64_t rd13, out precise flo
   f6 = p2g_ffma(f1, f4, f5, 0, false);
 }
 void p2g_check_1(float f1, float f2, uint r5, out uint64_t rd13, out precise float f6) {
-  if (!P2G_F32_FAST) { p2g_exact_1(f1, f2, r5, rd13, f6); return; }
-  precise float f4 = p2g_ffmaz(p2g_inz(f1), p2g_inz(f2), p2g_inz(uintBitsToFloat(p2g_ldc32(12u))));
-  uint64_t t1 = uint64_t(r5 << 2u);
-  rd13 = packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(28ul));
-  precise float f5 = uintBitsToFloat(p2g_ldc32(uint(uint64_t(int64_t(uint64_t(0ul)) + int64_t(rd13)))));
-  f6 = p2g_ffmaz(f1, f4, p2g_inz(f5));
-  if (p2g_redoz()) p2g_exact_1(f1, f2, r5, rd13, f6);
+  if (P2G_F32_FAST) {
+    precise float f4 = p2g_ffmaz(p2g_inz(f1), p2g_inz(f2), p2g_inz(uintBitsToFloat(p2g_ldc32(12u))));
+    uint64_t t1 = uint64_t(r5 << 2u);
+    rd13 = packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(28ul));
+    precise float f5 = uintBitsToFloat(p2g_ldc32(uint(uint64_t(int64_t(uint64_t(0ul)) + int64_t(rd13)))));
+    f6 = p2g_ffmaz(f1, f4, p2g_inz(f5));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_1(f1, f2, r5, rd13, f6);
 }
 
 void main() {

@@ -375,10 +375,12 @@ void p2g_exact_1(float f2, float f1, uint r4, out precise float f8) {
   f8 = p2g_div32(p2g_fadd(f2, p2g_fadd(f1, uintBitsToFloat(p2g_lds32(r4)), false), false), 3.0, 0, false);
 }
 void p2g_check_1(float f2, float f1, uint r4, out precise float f8) {
-  if (!P2G_F32_FAST) { p2g_exact_1(f2, f1, r4, f8); return; }
-  f8 = p2g_div32(p2g_faddz(p2g_inz(f2), p2g_faddz(p2g_inz(f1), p2g_inz(uintBitsToFloat(p2g_lds32(r4))))), 3.0, 0,
-      false);
-  if (p2g_redoz()) p2g_exact_1(f2, f1, r4, f8);
+  if (P2G_F32_FAST) {
+    f8 = p2g_div32(p2g_faddz(p2g_inz(f2), p2g_faddz(p2g_inz(f1), p2g_inz(uintBitsToFloat(p2g_lds32(r4))))), 3.0, 0,
+        false);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_1(f2, f1, r4, f8);
 }
 
 void main() {

@@ -415,10 +415,12 @@ void p2g_exact_1(uint rs3, uint rs4, float f3, float f4, out precise float f15) 
   f15 = p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hadd(rs3, rs4)))), p2g_fadd(f3, f4, false), false);
 }
 void p2g_check_1(uint rs3, uint rs4, float f3, float f4, out precise float f15) {
-  if (!P2G_F32_FAST) { p2g_exact_1(rs3, rs4, f3, f4, f15); return; }
-  f15 = p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hadd(rs3, rs4))))), p2g_faddz(p2g_inz(f3),
-      p2g_inz(f4)));
-  if (p2g_redoz()) p2g_exact_1(rs3, rs4, f3, f4, f15);
+  if (P2G_F32_FAST) {
+    f15 = p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hadd(rs3, rs4))))), p2g_faddz(p2g_inz(f3),
+        p2g_inz(f4)));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_1(rs3, rs4, f3, f4, f15);
 }
 
 void main() {

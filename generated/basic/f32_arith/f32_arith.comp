@@ -428,91 +428,113 @@ void p2g_exact_1(float f1, float f2, out precise float f4, float f3, out precise
   f5 = p2g_fadd(f4, f3, false);
 }
 void p2g_check_1(float f1, float f2, out precise float f4, float f3, out precise float f5) {
-  if (!P2G_F32_FAST) { p2g_exact_1(f1, f2, f4, f3, f5); return; }
-  f4 = p2g_fmulz(p2g_inz(f1), p2g_inz(f2));
-  f5 = p2g_faddz(f4, p2g_inz(f3));
-  if (p2g_redoz()) p2g_exact_1(f1, f2, f4, f3, f5);
+  if (P2G_F32_FAST) {
+    f4 = p2g_fmulz(p2g_inz(f1), p2g_inz(f2));
+    f5 = p2g_faddz(f4, p2g_inz(f3));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_1(f1, f2, f4, f3, f5);
 }
 void p2g_exact_2(float f3, float f4, out precise float f7) {
   f7 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f3) ^ 0x80000000u)), 0.5, f4, 0, false);
 }
 void p2g_check_2(float f3, float f4, out precise float f7) {
-  if (!P2G_F32_FAST) { p2g_exact_2(f3, f4, f7); return; }
-  f7 = p2g_ffmaz(p2g_inz(-f3), 0.5, p2g_inz(f4));
-  if (p2g_redoz()) p2g_exact_2(f3, f4, f7);
+  if (P2G_F32_FAST) {
+    f7 = p2g_ffmaz(p2g_inz(-f3), 0.5, p2g_inz(f4));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_2(f3, f4, f7);
 }
 void p2g_exact_3(float f2, float f3, float f4, out precise float f9) {
   f9 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f2) ^ 0x80000000u)), f3, f4, 0, false);
 }
 void p2g_check_3(float f2, float f3, float f4, out precise float f9) {
-  if (!P2G_F32_FAST) { p2g_exact_3(f2, f3, f4, f9); return; }
-  f9 = p2g_ffmaz(p2g_inz(-f2), p2g_inz(f3), p2g_inz(f4));
-  if (p2g_redoz()) p2g_exact_3(f2, f3, f4, f9);
+  if (P2G_F32_FAST) {
+    f9 = p2g_ffmaz(p2g_inz(-f2), p2g_inz(f3), p2g_inz(f4));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_3(f2, f3, f4, f9);
 }
 void p2g_exact_4(float f1, float f2, out precise float f18) {
   f18 = p2g_fsub(f1, f2, false);
 }
 void p2g_check_4(float f1, float f2, out precise float f18) {
-  if (!P2G_F32_FAST) { p2g_exact_4(f1, f2, f18); return; }
-  f18 = p2g_fsubz(p2g_inz(f1), p2g_inz(f2));
-  if (p2g_redoz()) p2g_exact_4(f1, f2, f18);
+  if (P2G_F32_FAST) {
+    f18 = p2g_fsubz(p2g_inz(f1), p2g_inz(f2));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_4(f1, f2, f18);
 }
 void p2g_exact_5(float f1, out precise float f20) {
   f20 = p2g_fmul(f1, 3.0, false);
 }
 void p2g_check_5(float f1, out precise float f20) {
-  if (!P2G_F32_FAST) { p2g_exact_5(f1, f20); return; }
-  f20 = p2g_fmulz(p2g_inz(f1), 3.0);
-  if (p2g_redoz()) p2g_exact_5(f1, f20);
+  if (P2G_F32_FAST) {
+    f20 = p2g_fmulz(p2g_inz(f1), 3.0);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_5(f1, f20);
 }
 void p2g_exact_6(float f2, out precise float f22) {
   f22 = p2g_fmul(f2, 3.0, false);
 }
 void p2g_check_6(float f2, out precise float f22) {
-  if (!P2G_F32_FAST) { p2g_exact_6(f2, f22); return; }
-  f22 = p2g_fmulz(p2g_inz(f2), 3.0);
-  if (p2g_redoz()) p2g_exact_6(f2, f22);
+  if (P2G_F32_FAST) {
+    f22 = p2g_fmulz(p2g_inz(f2), 3.0);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_6(f2, f22);
 }
 void p2g_exact_7(float f20, out precise float f27) {
   f27 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_fadd(f20, 0.5, false)), 0));
 }
 void p2g_check_7(float f20, out precise float f27) {
-  if (!P2G_F32_FAST) { p2g_exact_7(f20, f27); return; }
-  f27 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_faddz(p2g_inz(f20), 0.5)), 0));
-  if (p2g_redoz()) p2g_exact_7(f20, f27);
+  if (P2G_F32_FAST) {
+    f27 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_faddz(p2g_inz(f20), 0.5)), 0));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_7(f20, f27);
 }
 void p2g_exact_8(float f1, out precise float f30) {
   f30 = p2g_ffma(f1, p2g_ffma(f1, p2g_ffma(f1, 0.25, 0.5, 0, false), -1.25, 0, false), 2.0, 0, false);
 }
 void p2g_check_8(float f1, out precise float f30) {
-  if (!P2G_F32_FAST) { p2g_exact_8(f1, f30); return; }
-  f30 = p2g_ffmaz(p2g_inz(f1), p2g_ffmaz(f1, p2g_ffmaz(f1, 0.25, 0.5), -1.25), 2.0);
-  if (p2g_redoz()) p2g_exact_8(f1, f30);
+  if (P2G_F32_FAST) {
+    f30 = p2g_ffmaz(p2g_inz(f1), p2g_ffmaz(f1, p2g_ffmaz(f1, 0.25, 0.5), -1.25), 2.0);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_8(f1, f30);
 }
 void p2g_exact_9(float f1, float f2, float f18, float f3, out precise float f34) {
   f34 = p2g_div32(p2g_fmul(p2g_fadd(f1, f2, false), f18, false), p2g_ffma(f3, f3, 1.0, 0, false), 0, false);
 }
 void p2g_check_9(float f1, float f2, float f18, float f3, out precise float f34) {
-  if (!P2G_F32_FAST) { p2g_exact_9(f1, f2, f18, f3, f34); return; }
-  f34 = p2g_div32(p2g_fmulz(p2g_faddz(p2g_inz(f1), p2g_inz(f2)), p2g_inz(f18)), p2g_ffmaz(p2g_inz(f3), f3, 1.0), 0,
-      false);
-  if (p2g_redoz()) p2g_exact_9(f1, f2, f18, f3, f34);
+  if (P2G_F32_FAST) {
+    f34 = p2g_div32(p2g_fmulz(p2g_faddz(p2g_inz(f1), p2g_inz(f2)), p2g_inz(f18)), p2g_ffmaz(p2g_inz(f3), f3, 1.0), 0,
+        false);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_9(f1, f2, f18, f3, f34);
 }
 void p2g_exact_10(float f4, float f3, out precise float f36) {
   f36 = p2g_fsub(p2g_canon(uintBitsToFloat(floatBitsToUint(f4) ^ 0x80000000u)), f3, false);
 }
 void p2g_check_10(float f4, float f3, out precise float f36) {
-  if (!P2G_F32_FAST) { p2g_exact_10(f4, f3, f36); return; }
-  f36 = p2g_fsubz(p2g_inz(-f4), p2g_inz(f3));
-  if (p2g_redoz()) p2g_exact_10(f4, f3, f36);
+  if (P2G_F32_FAST) {
+    f36 = p2g_fsubz(p2g_inz(-f4), p2g_inz(f3));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_10(f4, f3, f36);
 }
 void p2g_exact_11(float f1, float f2, out precise float f38) {
   f38 = p2g_ffma(f1, uintBitsToFloat(0x3DCCCCCDu), p2g_fmul(f2, uintBitsToFloat(0x3E4CCCCDu), false), 0, false);
 }
 void p2g_check_11(float f1, float f2, out precise float f38) {
-  if (!P2G_F32_FAST) { p2g_exact_11(f1, f2, f38); return; }
-  f38 = p2g_ffmaz(p2g_inz(f1), uintBitsToFloat(0x3DCCCCCDu), p2g_fmulz(p2g_inz(f2), uintBitsToFloat(0x3E4CCCCDu)));
-  if (p2g_redoz()) p2g_exact_11(f1, f2, f38);
+  if (P2G_F32_FAST) {
+    f38 = p2g_ffmaz(p2g_inz(f1), uintBitsToFloat(0x3DCCCCCDu), p2g_fmulz(p2g_inz(f2), uintBitsToFloat(0x3E4CCCCDu)));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_11(f1, f2, f38);
 }
 void p2g_exact_12(float f1, float f2, float f22, out precise float f53) {
   precise float f42 = p2g_ffma(f1, p2g_ffma(f1, 0.0, f2, 0, false), p2g_fadd(f2, f2, false), 0, false);
@@ -522,12 +544,14 @@ void p2g_exact_12(float f1, float f2, float f22, out precise float f53) {
   f53 = p2g_ffma(f1, p2g_ffma(f1, f49, p2g_fmul(f2, 7.0, false), 0, false), p2g_fmul(f2, 8.0, false), 0, false);
 }
 void p2g_check_12(float f1, float f2, float f22, out precise float f53) {
-  if (!P2G_F32_FAST) { p2g_exact_12(f1, f2, f22, f53); return; }
-  precise float f42 = p2g_ffmaz(p2g_inz(f1), p2g_ffmaz(f1, 0.0, p2g_inz(f2)), p2g_faddz(f2, f2));
-  precise float f45 = p2g_ffmaz(f1, p2g_ffmaz(f1, f42, p2g_inz(f22)), p2g_fmulz(f2, 4.0));
-  precise float f49 = p2g_ffmaz(f1, p2g_ffmaz(f1, f45, p2g_fmulz(f2, 5.0)), p2g_fmulz(f2, 6.0));
-  f53 = p2g_ffmaz(f1, p2g_ffmaz(f1, f49, p2g_fmulz(f2, 7.0)), p2g_fmulz(f2, 8.0));
-  if (p2g_redoz()) p2g_exact_12(f1, f2, f22, f53);
+  if (P2G_F32_FAST) {
+    precise float f42 = p2g_ffmaz(p2g_inz(f1), p2g_ffmaz(f1, 0.0, p2g_inz(f2)), p2g_faddz(f2, f2));
+    precise float f45 = p2g_ffmaz(f1, p2g_ffmaz(f1, f42, p2g_inz(f22)), p2g_fmulz(f2, 4.0));
+    precise float f49 = p2g_ffmaz(f1, p2g_ffmaz(f1, f45, p2g_fmulz(f2, 5.0)), p2g_fmulz(f2, 6.0));
+    f53 = p2g_ffmaz(f1, p2g_ffmaz(f1, f49, p2g_fmulz(f2, 7.0)), p2g_fmulz(f2, 8.0));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_12(f1, f2, f22, f53);
 }
 
 void main() {

@@ -466,17 +466,21 @@ void p2g_exact_1(float f17, float f2, out precise float f19) {
   f19 = p2g_fadd(f17, p2g_f32_canon(p2g_frint32(floatBitsToUint(f2), 3)), false);
 }
 void p2g_check_1(float f17, float f2, out precise float f19) {
-  if (!P2G_F32_FAST) { p2g_exact_1(f17, f2, f19); return; }
-  f19 = p2g_faddz(p2g_inz(f17), p2g_inz(p2g_f32_canon(p2g_frint32(floatBitsToUint(f2), 3))));
-  if (p2g_redoz()) p2g_exact_1(f17, f2, f19);
+  if (P2G_F32_FAST) {
+    f19 = p2g_faddz(p2g_inz(f17), p2g_inz(p2g_f32_canon(p2g_frint32(floatBitsToUint(f2), 3))));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_1(f17, f2, f19);
 }
 void p2g_exact_2(float f1, float f2, out precise float f21) {
   f21 = p2g_fsub(p2g_canon(uintBitsToFloat(floatBitsToUint(f1) & 0x7FFFFFFFu)), f2, false);
 }
 void p2g_check_2(float f1, float f2, out precise float f21) {
-  if (!P2G_F32_FAST) { p2g_exact_2(f1, f2, f21); return; }
-  f21 = p2g_fsubz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f1) & 0x7FFFFFFFu))), p2g_inz(f2));
-  if (p2g_redoz()) p2g_exact_2(f1, f2, f21);
+  if (P2G_F32_FAST) {
+    f21 = p2g_fsubz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f1) & 0x7FFFFFFFu))), p2g_inz(f2));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_2(f1, f2, f21);
 }
 
 void main() {

@@ -330,9 +330,11 @@ void p2g_exact_1(float f2, uint64_t rd22, out precise float f4) {
   f4 = p2g_ffma(f2, 0.5, uintBitsToFloat(p2g_ldl32(uint(rd22))), 0, false);
 }
 void p2g_check_1(float f2, uint64_t rd22, out precise float f4) {
-  if (!P2G_F32_FAST) { p2g_exact_1(f2, rd22, f4); return; }
-  f4 = p2g_ffmaz(p2g_inz(f2), 0.5, p2g_inz(uintBitsToFloat(p2g_ldl32(uint(rd22)))));
-  if (p2g_redoz()) p2g_exact_1(f2, rd22, f4);
+  if (P2G_F32_FAST) {
+    f4 = p2g_ffmaz(p2g_inz(f2), 0.5, p2g_inz(uintBitsToFloat(p2g_ldl32(uint(rd22)))));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_1(f2, rd22, f4);
 }
 
 void main() {

@@ -360,186 +360,230 @@ void p2g_exact_1(float f1, uint64_t rd10, out precise float f19, out precise flo
   f22 = p2g_fmax(f17, p2g_canon(uintBitsToFloat(floatBitsToUint(f18) & 0x7FFFFFFFu)));
 }
 void p2g_check_1(float f1, uint64_t rd10, out precise float f19, out precise float f20, out precise float f22) {
-  if (!P2G_F32_FAST) { p2g_exact_1(f1, rd10, f19, f20, f22); return; }
-  precise float f7 = p2g_nmax(0.0, p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f1) & 0x7FFFFFFFu))));
-  precise float f8 = uintBitsToFloat(P2GU32((rd10 + 512ul)).v);
-  precise float f12 = p2g_nmax(p2g_inz(f7), p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f8) & 0x7FFFFFFFu))));
-  precise float f13 = uintBitsToFloat(P2GU32((rd10 + 1024ul)).v);
-  precise float f17 = p2g_nmax(p2g_inz(f12), p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f13) & 0x7FFFFFFFu))));
-  precise float f18 = uintBitsToFloat(P2GU32((rd10 + 1536ul)).v);
-  f19 = p2g_faddz(p2g_faddz(p2g_faddz(p2g_faddz(p2g_in_nanz(f1), 0.0), p2g_inz(f8)), p2g_inz(f13)), p2g_inz(f18));
-  f20 = p2g_nmin(p2g_inz(p2g_nmin(p2g_inz(p2g_nmin(p2g_nmin(uintBitsToFloat(0x7F61B1E6u), f1), p2g_inz(f8))),
-      p2g_inz(f13))), p2g_inz(f18));
-  f22 = p2g_nmax(p2g_inz(f17), p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f18) & 0x7FFFFFFFu))));
-  if (p2g_redoz()) p2g_exact_1(f1, rd10, f19, f20, f22);
+  if (P2G_F32_FAST) {
+    precise float f7 = p2g_nmax(0.0, p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f1) & 0x7FFFFFFFu))));
+    precise float f8 = uintBitsToFloat(P2GU32((rd10 + 512ul)).v);
+    precise float f12 = p2g_nmax(p2g_inz(f7), p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f8) & 0x7FFFFFFFu))));
+    precise float f13 = uintBitsToFloat(P2GU32((rd10 + 1024ul)).v);
+    precise float f17 = p2g_nmax(p2g_inz(f12), p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f13) & 0x7FFFFFFFu))));
+    precise float f18 = uintBitsToFloat(P2GU32((rd10 + 1536ul)).v);
+    f19 = p2g_faddz(p2g_faddz(p2g_faddz(p2g_faddz(p2g_in_nanz(f1), 0.0), p2g_inz(f8)), p2g_inz(f13)), p2g_inz(f18));
+    f20 = p2g_nmin(p2g_inz(p2g_nmin(p2g_inz(p2g_nmin(p2g_nmin(uintBitsToFloat(0x7F61B1E6u), f1), p2g_inz(f8))),
+        p2g_inz(f13))), p2g_inz(f18));
+    f22 = p2g_nmax(p2g_inz(f17), p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f18) & 0x7FFFFFFFu))));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_1(f1, rd10, f19, f20, f22);
 }
 void p2g_exact_2(float f23, float f24, out precise float f25) {
   f25 = p2g_fadd(f23, f24, false);
 }
 void p2g_check_2(float f23, float f24, out precise float f25) {
-  if (!P2G_F32_FAST) { p2g_exact_2(f23, f24, f25); return; }
-  f25 = p2g_faddz(p2g_inz(f23), p2g_inz(f24));
-  if (p2g_redoz()) p2g_exact_2(f23, f24, f25);
+  if (P2G_F32_FAST) {
+    f25 = p2g_faddz(p2g_inz(f23), p2g_inz(f24));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_2(f23, f24, f25);
 }
 void p2g_exact_3(uint r3, float f26, out precise float f28) {
   f28 = p2g_fmin(uintBitsToFloat(p2g_lds32(r3)), f26);
 }
 void p2g_check_3(uint r3, float f26, out precise float f28) {
-  if (!P2G_F32_FAST) { p2g_exact_3(r3, f26, f28); return; }
-  f28 = p2g_nmin(p2g_inz(uintBitsToFloat(p2g_lds32(r3))), p2g_inz(f26));
-  if (p2g_redoz()) p2g_exact_3(r3, f26, f28);
+  if (P2G_F32_FAST) {
+    f28 = p2g_nmin(p2g_inz(uintBitsToFloat(p2g_lds32(r3))), p2g_inz(f26));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_3(r3, f26, f28);
 }
 void p2g_exact_4(uint r4, float f29, out precise float f31) {
   f31 = p2g_fmax(uintBitsToFloat(p2g_lds32(r4)), f29);
 }
 void p2g_check_4(uint r4, float f29, out precise float f31) {
-  if (!P2G_F32_FAST) { p2g_exact_4(r4, f29, f31); return; }
-  f31 = p2g_nmax(p2g_inz(uintBitsToFloat(p2g_lds32(r4))), p2g_inz(f29));
-  if (p2g_redoz()) p2g_exact_4(r4, f29, f31);
+  if (P2G_F32_FAST) {
+    f31 = p2g_nmax(p2g_inz(uintBitsToFloat(p2g_lds32(r4))), p2g_inz(f29));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_4(r4, f29, f31);
 }
 void p2g_exact_5(float f32, float f33, out precise float f34) {
   f34 = p2g_fadd(f32, f33, false);
 }
 void p2g_check_5(float f32, float f33, out precise float f34) {
-  if (!P2G_F32_FAST) { p2g_exact_5(f32, f33, f34); return; }
-  f34 = p2g_faddz(p2g_inz(f32), p2g_inz(f33));
-  if (p2g_redoz()) p2g_exact_5(f32, f33, f34);
+  if (P2G_F32_FAST) {
+    f34 = p2g_faddz(p2g_inz(f32), p2g_inz(f33));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_5(f32, f33, f34);
 }
 void p2g_exact_6(uint r3, float f35, out precise float f37) {
   f37 = p2g_fmin(uintBitsToFloat(p2g_lds32(r3)), f35);
 }
 void p2g_check_6(uint r3, float f35, out precise float f37) {
-  if (!P2G_F32_FAST) { p2g_exact_6(r3, f35, f37); return; }
-  f37 = p2g_nmin(p2g_inz(uintBitsToFloat(p2g_lds32(r3))), p2g_inz(f35));
-  if (p2g_redoz()) p2g_exact_6(r3, f35, f37);
+  if (P2G_F32_FAST) {
+    f37 = p2g_nmin(p2g_inz(uintBitsToFloat(p2g_lds32(r3))), p2g_inz(f35));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_6(r3, f35, f37);
 }
 void p2g_exact_7(uint r4, float f38, out precise float f40) {
   f40 = p2g_fmax(uintBitsToFloat(p2g_lds32(r4)), f38);
 }
 void p2g_check_7(uint r4, float f38, out precise float f40) {
-  if (!P2G_F32_FAST) { p2g_exact_7(r4, f38, f40); return; }
-  f40 = p2g_nmax(p2g_inz(uintBitsToFloat(p2g_lds32(r4))), p2g_inz(f38));
-  if (p2g_redoz()) p2g_exact_7(r4, f38, f40);
+  if (P2G_F32_FAST) {
+    f40 = p2g_nmax(p2g_inz(uintBitsToFloat(p2g_lds32(r4))), p2g_inz(f38));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_7(r4, f38, f40);
 }
 void p2g_exact_8(float f41, float f42, out precise float f43) {
   f43 = p2g_fadd(f41, f42, false);
 }
 void p2g_check_8(float f41, float f42, out precise float f43) {
-  if (!P2G_F32_FAST) { p2g_exact_8(f41, f42, f43); return; }
-  f43 = p2g_faddz(p2g_inz(f41), p2g_inz(f42));
-  if (p2g_redoz()) p2g_exact_8(f41, f42, f43);
+  if (P2G_F32_FAST) {
+    f43 = p2g_faddz(p2g_inz(f41), p2g_inz(f42));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_8(f41, f42, f43);
 }
 void p2g_exact_9(uint r3, float f44, out precise float f46) {
   f46 = p2g_fmin(uintBitsToFloat(p2g_lds32(r3)), f44);
 }
 void p2g_check_9(uint r3, float f44, out precise float f46) {
-  if (!P2G_F32_FAST) { p2g_exact_9(r3, f44, f46); return; }
-  f46 = p2g_nmin(p2g_inz(uintBitsToFloat(p2g_lds32(r3))), p2g_inz(f44));
-  if (p2g_redoz()) p2g_exact_9(r3, f44, f46);
+  if (P2G_F32_FAST) {
+    f46 = p2g_nmin(p2g_inz(uintBitsToFloat(p2g_lds32(r3))), p2g_inz(f44));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_9(r3, f44, f46);
 }
 void p2g_exact_10(uint r4, float f47, out precise float f49) {
   f49 = p2g_fmax(uintBitsToFloat(p2g_lds32(r4)), f47);
 }
 void p2g_check_10(uint r4, float f47, out precise float f49) {
-  if (!P2G_F32_FAST) { p2g_exact_10(r4, f47, f49); return; }
-  f49 = p2g_nmax(p2g_inz(uintBitsToFloat(p2g_lds32(r4))), p2g_inz(f47));
-  if (p2g_redoz()) p2g_exact_10(r4, f47, f49);
+  if (P2G_F32_FAST) {
+    f49 = p2g_nmax(p2g_inz(uintBitsToFloat(p2g_lds32(r4))), p2g_inz(f47));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_10(r4, f47, f49);
 }
 void p2g_exact_11(float f50, float f51, out precise float f52) {
   f52 = p2g_fadd(f50, f51, false);
 }
 void p2g_check_11(float f50, float f51, out precise float f52) {
-  if (!P2G_F32_FAST) { p2g_exact_11(f50, f51, f52); return; }
-  f52 = p2g_faddz(p2g_inz(f50), p2g_inz(f51));
-  if (p2g_redoz()) p2g_exact_11(f50, f51, f52);
+  if (P2G_F32_FAST) {
+    f52 = p2g_faddz(p2g_inz(f50), p2g_inz(f51));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_11(f50, f51, f52);
 }
 void p2g_exact_12(uint r3, float f53, out precise float f55) {
   f55 = p2g_fmin(uintBitsToFloat(p2g_lds32(r3)), f53);
 }
 void p2g_check_12(uint r3, float f53, out precise float f55) {
-  if (!P2G_F32_FAST) { p2g_exact_12(r3, f53, f55); return; }
-  f55 = p2g_nmin(p2g_inz(uintBitsToFloat(p2g_lds32(r3))), p2g_inz(f53));
-  if (p2g_redoz()) p2g_exact_12(r3, f53, f55);
+  if (P2G_F32_FAST) {
+    f55 = p2g_nmin(p2g_inz(uintBitsToFloat(p2g_lds32(r3))), p2g_inz(f53));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_12(r3, f53, f55);
 }
 void p2g_exact_13(uint r4, float f56, out precise float f58) {
   f58 = p2g_fmax(uintBitsToFloat(p2g_lds32(r4)), f56);
 }
 void p2g_check_13(uint r4, float f56, out precise float f58) {
-  if (!P2G_F32_FAST) { p2g_exact_13(r4, f56, f58); return; }
-  f58 = p2g_nmax(p2g_inz(uintBitsToFloat(p2g_lds32(r4))), p2g_inz(f56));
-  if (p2g_redoz()) p2g_exact_13(r4, f56, f58);
+  if (P2G_F32_FAST) {
+    f58 = p2g_nmax(p2g_inz(uintBitsToFloat(p2g_lds32(r4))), p2g_inz(f56));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_13(r4, f56, f58);
 }
 void p2g_exact_14(float f59, float f60, out precise float f61) {
   f61 = p2g_fadd(f59, f60, false);
 }
 void p2g_check_14(float f59, float f60, out precise float f61) {
-  if (!P2G_F32_FAST) { p2g_exact_14(f59, f60, f61); return; }
-  f61 = p2g_faddz(p2g_inz(f59), p2g_inz(f60));
-  if (p2g_redoz()) p2g_exact_14(f59, f60, f61);
+  if (P2G_F32_FAST) {
+    f61 = p2g_faddz(p2g_inz(f59), p2g_inz(f60));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_14(f59, f60, f61);
 }
 void p2g_exact_15(uint r3, float f62, out precise float f64) {
   f64 = p2g_fmin(uintBitsToFloat(p2g_lds32(r3)), f62);
 }
 void p2g_check_15(uint r3, float f62, out precise float f64) {
-  if (!P2G_F32_FAST) { p2g_exact_15(r3, f62, f64); return; }
-  f64 = p2g_nmin(p2g_inz(uintBitsToFloat(p2g_lds32(r3))), p2g_inz(f62));
-  if (p2g_redoz()) p2g_exact_15(r3, f62, f64);
+  if (P2G_F32_FAST) {
+    f64 = p2g_nmin(p2g_inz(uintBitsToFloat(p2g_lds32(r3))), p2g_inz(f62));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_15(r3, f62, f64);
 }
 void p2g_exact_16(uint r4, float f65, out precise float f67) {
   f67 = p2g_fmax(uintBitsToFloat(p2g_lds32(r4)), f65);
 }
 void p2g_check_16(uint r4, float f65, out precise float f67) {
-  if (!P2G_F32_FAST) { p2g_exact_16(r4, f65, f67); return; }
-  f67 = p2g_nmax(p2g_inz(uintBitsToFloat(p2g_lds32(r4))), p2g_inz(f65));
-  if (p2g_redoz()) p2g_exact_16(r4, f65, f67);
+  if (P2G_F32_FAST) {
+    f67 = p2g_nmax(p2g_inz(uintBitsToFloat(p2g_lds32(r4))), p2g_inz(f65));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_16(r4, f65, f67);
 }
 void p2g_exact_17(float f68, float f69, out precise float f70) {
   f70 = p2g_fadd(f68, f69, false);
 }
 void p2g_check_17(float f68, float f69, out precise float f70) {
-  if (!P2G_F32_FAST) { p2g_exact_17(f68, f69, f70); return; }
-  f70 = p2g_faddz(p2g_inz(f68), p2g_inz(f69));
-  if (p2g_redoz()) p2g_exact_17(f68, f69, f70);
+  if (P2G_F32_FAST) {
+    f70 = p2g_faddz(p2g_inz(f68), p2g_inz(f69));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_17(f68, f69, f70);
 }
 void p2g_exact_18(uint r3, float f71, out precise float f73) {
   f73 = p2g_fmin(uintBitsToFloat(p2g_lds32(r3)), f71);
 }
 void p2g_check_18(uint r3, float f71, out precise float f73) {
-  if (!P2G_F32_FAST) { p2g_exact_18(r3, f71, f73); return; }
-  f73 = p2g_nmin(p2g_inz(uintBitsToFloat(p2g_lds32(r3))), p2g_inz(f71));
-  if (p2g_redoz()) p2g_exact_18(r3, f71, f73);
+  if (P2G_F32_FAST) {
+    f73 = p2g_nmin(p2g_inz(uintBitsToFloat(p2g_lds32(r3))), p2g_inz(f71));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_18(r3, f71, f73);
 }
 void p2g_exact_19(uint r4, float f74, out precise float f76) {
   f76 = p2g_fmax(uintBitsToFloat(p2g_lds32(r4)), f74);
 }
 void p2g_check_19(uint r4, float f74, out precise float f76) {
-  if (!P2G_F32_FAST) { p2g_exact_19(r4, f74, f76); return; }
-  f76 = p2g_nmax(p2g_inz(uintBitsToFloat(p2g_lds32(r4))), p2g_inz(f74));
-  if (p2g_redoz()) p2g_exact_19(r4, f74, f76);
+  if (P2G_F32_FAST) {
+    f76 = p2g_nmax(p2g_inz(uintBitsToFloat(p2g_lds32(r4))), p2g_inz(f74));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_19(r4, f74, f76);
 }
 void p2g_exact_20(float f77, float f78, out precise float f79) {
   f79 = p2g_fadd(f77, f78, false);
 }
 void p2g_check_20(float f77, float f78, out precise float f79) {
-  if (!P2G_F32_FAST) { p2g_exact_20(f77, f78, f79); return; }
-  f79 = p2g_faddz(p2g_inz(f77), p2g_inz(f78));
-  if (p2g_redoz()) p2g_exact_20(f77, f78, f79);
+  if (P2G_F32_FAST) {
+    f79 = p2g_faddz(p2g_inz(f77), p2g_inz(f78));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_20(f77, f78, f79);
 }
 void p2g_exact_21(uint r3, float f80, out precise float f82) {
   f82 = p2g_fmin(uintBitsToFloat(p2g_lds32(r3)), f80);
 }
 void p2g_check_21(uint r3, float f80, out precise float f82) {
-  if (!P2G_F32_FAST) { p2g_exact_21(r3, f80, f82); return; }
-  f82 = p2g_nmin(p2g_inz(uintBitsToFloat(p2g_lds32(r3))), p2g_inz(f80));
-  if (p2g_redoz()) p2g_exact_21(r3, f80, f82);
+  if (P2G_F32_FAST) {
+    f82 = p2g_nmin(p2g_inz(uintBitsToFloat(p2g_lds32(r3))), p2g_inz(f80));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_21(r3, f80, f82);
 }
 void p2g_exact_22(uint r4, float f83, out precise float f85) {
   f85 = p2g_fmax(uintBitsToFloat(p2g_lds32(r4)), f83);
 }
 void p2g_check_22(uint r4, float f83, out precise float f85) {
-  if (!P2G_F32_FAST) { p2g_exact_22(r4, f83, f85); return; }
-  f85 = p2g_nmax(p2g_inz(uintBitsToFloat(p2g_lds32(r4))), p2g_inz(f83));
-  if (p2g_redoz()) p2g_exact_22(r4, f83, f85);
+  if (P2G_F32_FAST) {
+    f85 = p2g_nmax(p2g_inz(uintBitsToFloat(p2g_lds32(r4))), p2g_inz(f83));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_22(r4, f83, f85);
 }
 
 void main() {

@@ -403,9 +403,11 @@ void p2g_exact_1(float f5, float f4, uint64_t rd2, out precise float f10) {
   f10 = p2g_ffma(f5, f4, uintBitsToFloat(P2GU32(rd2).v), 0, false);
 }
 void p2g_check_1(float f5, float f4, uint64_t rd2, out precise float f10) {
-  if (!P2G_F32_FAST) { p2g_exact_1(f5, f4, rd2, f10); return; }
-  f10 = p2g_ffmaz(p2g_inz(f5), p2g_inz(f4), p2g_inz(uintBitsToFloat(P2GU32(rd2).v)));
-  if (p2g_redoz()) p2g_exact_1(f5, f4, rd2, f10);
+  if (P2G_F32_FAST) {
+    f10 = p2g_ffmaz(p2g_inz(f5), p2g_inz(f4), p2g_inz(uintBitsToFloat(P2GU32(rd2).v)));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_1(f5, f4, rd2, f10);
 }
 void p2g_exact_2(inout precise float f10, uint r8) {
   f10 = p2g_fadd(f10, p2g_f32_canon(p2g_s2f32(int(int(r8)), 0)), false);

@@ -385,19 +385,21 @@ void p2g_exact_1(float f3, uint64_t rd1, uint64_t rd7, float f4, uint rs1, uint 
 }
 void p2g_check_1(float f3, uint64_t rd1, uint64_t rd7, float f4, uint rs1, uint rs2, out uint r3, uint r1, double fd1,
     out precise float f10) {
-  if (!P2G_F32_FAST) { p2g_exact_1(f3, rd1, rd7, f4, rs1, rs2, r3, r1, fd1, f10); return; }
-  precise float f6 = p2g_ffmaz(p2g_inz(f3), p2g_inz(uintBitsToFloat(P2GU32(uint64_t(int64_t(rd1) + int64_t(rd7))).v)),
-      p2g_inz(f4));
-  precise float f8 = ((bitfieldExtract(int(rs1), 0,
-      16)) == 0) ? f6 : p2g_canon(uintBitsToFloat(floatBitsToUint(f6) ^ 0x80000000u));
-  uint64_t t1 = uint64_t(rs2);
-  r3 = uint(uint64_t(t1));
-  precise double t2 = double(r3 >= 32u ? 0u : r1 >> r3);
-  precise double t3 = fd1;
-  precise double t4 = (isnan(t2) ? uint64BitsToDouble(0x7FFFFFFFFFFFFFFFul) : t2);
-  precise double t5 = t3 * t4;
-  f10 = p2g_faddz(p2g_inz(f8), p2g_inz(p2g_d2f(p2g_dnan2(t5, t3, t4), 0)));
-  if (p2g_redoz()) p2g_exact_1(f3, rd1, rd7, f4, rs1, rs2, r3, r1, fd1, f10);
+  if (P2G_F32_FAST) {
+    precise float f6 = p2g_ffmaz(p2g_inz(f3), p2g_inz(uintBitsToFloat(P2GU32(uint64_t(int64_t(rd1) + int64_t(rd7))).v)),
+        p2g_inz(f4));
+    precise float f8 = ((bitfieldExtract(int(rs1), 0,
+        16)) == 0) ? f6 : p2g_canon(uintBitsToFloat(floatBitsToUint(f6) ^ 0x80000000u));
+    uint64_t t1 = uint64_t(rs2);
+    r3 = uint(uint64_t(t1));
+    precise double t2 = double(r3 >= 32u ? 0u : r1 >> r3);
+    precise double t3 = fd1;
+    precise double t4 = (isnan(t2) ? uint64BitsToDouble(0x7FFFFFFFFFFFFFFFul) : t2);
+    precise double t5 = t3 * t4;
+    f10 = p2g_faddz(p2g_inz(f8), p2g_inz(p2g_d2f(p2g_dnan2(t5, t3, t4), 0)));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_1(f3, rd1, rd7, f4, rs1, rs2, r3, r1, fd1, f10);
 }
 
 void main() {

@@ -328,10 +328,12 @@ void p2g_exact_1(uint64_t rd5, uint r6, out precise float f3) {
   f3 = p2g_fmul(uintBitsToFloat(P2GU32(rd5).v), p2g_f32_canon(p2g_s2f32(int(int(uint(int(r6) + 1))), 0)), false);
 }
 void p2g_check_1(uint64_t rd5, uint r6, out precise float f3) {
-  if (!P2G_F32_FAST) { p2g_exact_1(rd5, r6, f3); return; }
-  f3 = p2g_fmulz(p2g_inz(uintBitsToFloat(P2GU32(rd5).v)), p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(uint(int(r6) + 1))),
-      0))));
-  if (p2g_redoz()) p2g_exact_1(rd5, r6, f3);
+  if (P2G_F32_FAST) {
+    f3 = p2g_fmulz(p2g_inz(uintBitsToFloat(P2GU32(rd5).v)), p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(uint(int(r6) + 1))),
+        0))));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_1(rd5, r6, f3);
 }
 
 void main() {

@@ -354,12 +354,14 @@ void p2g_exact_1(uint64_t rd8, out precise float f114, uint64_t rd4, uint64_t rd
 }
 void p2g_check_1(uint64_t rd8, out precise float f114, uint64_t rd4, uint64_t rd5, out precise float f115,
     out precise float f116, out precise float f117) {
-  if (!P2G_F32_FAST) { p2g_exact_1(rd8, f114, rd4, rd5, f115, f116, f117); return; }
-  f114 = p2g_fmulz(p2g_inz(uintBitsToFloat(P2GU32(rd8).v)), 0.5);
-  f115 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd4) + int64_t(rd5))).v);
-  f116 = p2g_ffmaz(p2g_inz(f115), 0.25, 1.0);
-  f117 = p2g_fsubz(0.75, f114);
-  if (p2g_redoz()) p2g_exact_1(rd8, f114, rd4, rd5, f115, f116, f117);
+  if (P2G_F32_FAST) {
+    f114 = p2g_fmulz(p2g_inz(uintBitsToFloat(P2GU32(rd8).v)), 0.5);
+    f115 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd4) + int64_t(rd5))).v);
+    f116 = p2g_ffmaz(p2g_inz(f115), 0.25, 1.0);
+    f117 = p2g_fsubz(0.75, f114);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_1(rd8, f114, rd4, rd5, f115, f116, f117);
 }
 void p2g_exact_2(inout precise float f114, inout precise float f115, inout precise float f116,
     inout precise float f117) {
@@ -484,9 +486,11 @@ void p2g_exact_3(float f114, float f115, float f116, float f117, out precise flo
   f109 = p2g_ffma(p2g_fadd(f114, f115, false), 0.5, p2g_fsub(f116, f117, false), 0, false);
 }
 void p2g_check_3(float f114, float f115, float f116, float f117, out precise float f109) {
-  if (!P2G_F32_FAST) { p2g_exact_3(f114, f115, f116, f117, f109); return; }
-  f109 = p2g_ffmaz(p2g_faddz(p2g_inz(f114), p2g_inz(f115)), 0.5, p2g_fsubz(p2g_inz(f116), p2g_inz(f117)));
-  if (p2g_redoz()) p2g_exact_3(f114, f115, f116, f117, f109);
+  if (P2G_F32_FAST) {
+    f109 = p2g_ffmaz(p2g_faddz(p2g_inz(f114), p2g_inz(f115)), 0.5, p2g_fsubz(p2g_inz(f116), p2g_inz(f117)));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_3(f114, f115, f116, f117, f109);
 }
 
 void main() {

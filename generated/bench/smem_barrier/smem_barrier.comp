@@ -346,23 +346,27 @@ void p2g_exact_1(float f4, float f3, uint r7, out precise float f9) {
   f9 = p2g_fadd(f7, f8, false);
 }
 void p2g_check_1(float f4, float f3, uint r7, out precise float f9) {
-  if (!P2G_F32_FAST) { p2g_exact_1(f4, f3, r7, f9); return; }
-  precise float f5 = p2g_faddz(p2g_inz(f4), p2g_inz(f3));
-  precise float f6 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
-  precise float f7 = p2g_faddz(f5, p2g_inz(f6));
-  precise float f8 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
-  f9 = p2g_faddz(f7, p2g_inz(f8));
-  if (p2g_redoz()) p2g_exact_1(f4, f3, r7, f9);
+  if (P2G_F32_FAST) {
+    precise float f5 = p2g_faddz(p2g_inz(f4), p2g_inz(f3));
+    precise float f6 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
+    precise float f7 = p2g_faddz(f5, p2g_inz(f6));
+    precise float f8 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
+    f9 = p2g_faddz(f7, p2g_inz(f8));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_1(f4, f3, r7, f9);
 }
 void p2g_exact_2(float f10, float f9, uint r54, out precise float f14) {
   precise float f12 = p2g_ffma(f10, 0.5, p2g_fmul(f9, 0.125, false), 0, false);
   f14 = p2g_ffma(p2g_f32_canon(p2g_s2f32(int(int(r54 & 4u)), 0)), uintBitsToFloat(0x3A83126Fu), f12, 0, false);
 }
 void p2g_check_2(float f10, float f9, uint r54, out precise float f14) {
-  if (!P2G_F32_FAST) { p2g_exact_2(f10, f9, r54, f14); return; }
-  precise float f12 = p2g_ffmaz(p2g_inz(f10), 0.5, p2g_fmulz(p2g_inz(f9), 0.125));
-  f14 = p2g_ffmaz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r54 & 4u)), 0))), uintBitsToFloat(0x3A83126Fu), f12);
-  if (p2g_redoz()) p2g_exact_2(f10, f9, r54, f14);
+  if (P2G_F32_FAST) {
+    precise float f12 = p2g_ffmaz(p2g_inz(f10), 0.5, p2g_fmulz(p2g_inz(f9), 0.125));
+    f14 = p2g_ffmaz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r54 & 4u)), 0))), uintBitsToFloat(0x3A83126Fu), f12);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_2(f10, f9, r54, f14);
 }
 void p2g_exact_3(float f16, float f15, uint r7, out precise float f21) {
   precise float f17 = p2g_fadd(f16, f15, false);
@@ -372,13 +376,15 @@ void p2g_exact_3(float f16, float f15, uint r7, out precise float f21) {
   f21 = p2g_fadd(f19, f20, false);
 }
 void p2g_check_3(float f16, float f15, uint r7, out precise float f21) {
-  if (!P2G_F32_FAST) { p2g_exact_3(f16, f15, r7, f21); return; }
-  precise float f17 = p2g_faddz(p2g_inz(f16), p2g_inz(f15));
-  precise float f18 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
-  precise float f19 = p2g_faddz(f17, p2g_inz(f18));
-  precise float f20 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
-  f21 = p2g_faddz(f19, p2g_inz(f20));
-  if (p2g_redoz()) p2g_exact_3(f16, f15, r7, f21);
+  if (P2G_F32_FAST) {
+    precise float f17 = p2g_faddz(p2g_inz(f16), p2g_inz(f15));
+    precise float f18 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
+    precise float f19 = p2g_faddz(f17, p2g_inz(f18));
+    precise float f20 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
+    f21 = p2g_faddz(f19, p2g_inz(f20));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_3(f16, f15, r7, f21);
 }
 void p2g_exact_4(float f22, float f21, uint r54, out precise float f26) {
   precise float f24 = p2g_ffma(f22, 0.5, p2g_fmul(f21, 0.125, false), 0, false);
@@ -386,11 +392,13 @@ void p2g_exact_4(float f22, float f21, uint r54, out precise float f26) {
   f26 = p2g_ffma(f25, uintBitsToFloat(0x3A83126Fu), f24, 0, false);
 }
 void p2g_check_4(float f22, float f21, uint r54, out precise float f26) {
-  if (!P2G_F32_FAST) { p2g_exact_4(f22, f21, r54, f26); return; }
-  precise float f24 = p2g_ffmaz(p2g_inz(f22), 0.5, p2g_fmulz(p2g_inz(f21), 0.125));
-  precise float f25 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 1) & 5u)), 0));
-  f26 = p2g_ffmaz(p2g_inz(f25), uintBitsToFloat(0x3A83126Fu), f24);
-  if (p2g_redoz()) p2g_exact_4(f22, f21, r54, f26);
+  if (P2G_F32_FAST) {
+    precise float f24 = p2g_ffmaz(p2g_inz(f22), 0.5, p2g_fmulz(p2g_inz(f21), 0.125));
+    precise float f25 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 1) & 5u)), 0));
+    f26 = p2g_ffmaz(p2g_inz(f25), uintBitsToFloat(0x3A83126Fu), f24);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_4(f22, f21, r54, f26);
 }
 void p2g_exact_5(float f28, float f27, uint r7, out precise float f33) {
   precise float f29 = p2g_fadd(f28, f27, false);
@@ -400,13 +408,15 @@ void p2g_exact_5(float f28, float f27, uint r7, out precise float f33) {
   f33 = p2g_fadd(f31, f32, false);
 }
 void p2g_check_5(float f28, float f27, uint r7, out precise float f33) {
-  if (!P2G_F32_FAST) { p2g_exact_5(f28, f27, r7, f33); return; }
-  precise float f29 = p2g_faddz(p2g_inz(f28), p2g_inz(f27));
-  precise float f30 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
-  precise float f31 = p2g_faddz(f29, p2g_inz(f30));
-  precise float f32 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
-  f33 = p2g_faddz(f31, p2g_inz(f32));
-  if (p2g_redoz()) p2g_exact_5(f28, f27, r7, f33);
+  if (P2G_F32_FAST) {
+    precise float f29 = p2g_faddz(p2g_inz(f28), p2g_inz(f27));
+    precise float f30 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
+    precise float f31 = p2g_faddz(f29, p2g_inz(f30));
+    precise float f32 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
+    f33 = p2g_faddz(f31, p2g_inz(f32));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_5(f28, f27, r7, f33);
 }
 void p2g_exact_6(float f34, float f33, uint r54, out precise float f38) {
   precise float f36 = p2g_ffma(f34, 0.5, p2g_fmul(f33, 0.125, false), 0, false);
@@ -414,11 +424,13 @@ void p2g_exact_6(float f34, float f33, uint r54, out precise float f38) {
   f38 = p2g_ffma(f37, uintBitsToFloat(0x3A83126Fu), f36, 0, false);
 }
 void p2g_check_6(float f34, float f33, uint r54, out precise float f38) {
-  if (!P2G_F32_FAST) { p2g_exact_6(f34, f33, r54, f38); return; }
-  precise float f36 = p2g_ffmaz(p2g_inz(f34), 0.5, p2g_fmulz(p2g_inz(f33), 0.125));
-  precise float f37 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 2) & 6u)), 0));
-  f38 = p2g_ffmaz(p2g_inz(f37), uintBitsToFloat(0x3A83126Fu), f36);
-  if (p2g_redoz()) p2g_exact_6(f34, f33, r54, f38);
+  if (P2G_F32_FAST) {
+    precise float f36 = p2g_ffmaz(p2g_inz(f34), 0.5, p2g_fmulz(p2g_inz(f33), 0.125));
+    precise float f37 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 2) & 6u)), 0));
+    f38 = p2g_ffmaz(p2g_inz(f37), uintBitsToFloat(0x3A83126Fu), f36);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_6(f34, f33, r54, f38);
 }
 void p2g_exact_7(float f40, float f39, uint r7, out precise float f45) {
   precise float f41 = p2g_fadd(f40, f39, false);
@@ -428,13 +440,15 @@ void p2g_exact_7(float f40, float f39, uint r7, out precise float f45) {
   f45 = p2g_fadd(f43, f44, false);
 }
 void p2g_check_7(float f40, float f39, uint r7, out precise float f45) {
-  if (!P2G_F32_FAST) { p2g_exact_7(f40, f39, r7, f45); return; }
-  precise float f41 = p2g_faddz(p2g_inz(f40), p2g_inz(f39));
-  precise float f42 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
-  precise float f43 = p2g_faddz(f41, p2g_inz(f42));
-  precise float f44 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
-  f45 = p2g_faddz(f43, p2g_inz(f44));
-  if (p2g_redoz()) p2g_exact_7(f40, f39, r7, f45);
+  if (P2G_F32_FAST) {
+    precise float f41 = p2g_faddz(p2g_inz(f40), p2g_inz(f39));
+    precise float f42 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
+    precise float f43 = p2g_faddz(f41, p2g_inz(f42));
+    precise float f44 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
+    f45 = p2g_faddz(f43, p2g_inz(f44));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_7(f40, f39, r7, f45);
 }
 void p2g_exact_8(float f46, float f45, uint r54, out precise float f50) {
   precise float f48 = p2g_ffma(f46, 0.5, p2g_fmul(f45, 0.125, false), 0, false);
@@ -442,11 +456,13 @@ void p2g_exact_8(float f46, float f45, uint r54, out precise float f50) {
   f50 = p2g_ffma(f49, uintBitsToFloat(0x3A83126Fu), f48, 0, false);
 }
 void p2g_check_8(float f46, float f45, uint r54, out precise float f50) {
-  if (!P2G_F32_FAST) { p2g_exact_8(f46, f45, r54, f50); return; }
-  precise float f48 = p2g_ffmaz(p2g_inz(f46), 0.5, p2g_fmulz(p2g_inz(f45), 0.125));
-  precise float f49 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 3) & 7u)), 0));
-  f50 = p2g_ffmaz(p2g_inz(f49), uintBitsToFloat(0x3A83126Fu), f48);
-  if (p2g_redoz()) p2g_exact_8(f46, f45, r54, f50);
+  if (P2G_F32_FAST) {
+    precise float f48 = p2g_ffmaz(p2g_inz(f46), 0.5, p2g_fmulz(p2g_inz(f45), 0.125));
+    precise float f49 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 3) & 7u)), 0));
+    f50 = p2g_ffmaz(p2g_inz(f49), uintBitsToFloat(0x3A83126Fu), f48);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_8(f46, f45, r54, f50);
 }
 void p2g_exact_9(float f52, float f51, uint r7, out precise float f57) {
   precise float f53 = p2g_fadd(f52, f51, false);
@@ -456,87 +472,107 @@ void p2g_exact_9(float f52, float f51, uint r7, out precise float f57) {
   f57 = p2g_fadd(f55, f56, false);
 }
 void p2g_check_9(float f52, float f51, uint r7, out precise float f57) {
-  if (!P2G_F32_FAST) { p2g_exact_9(f52, f51, r7, f57); return; }
-  precise float f53 = p2g_faddz(p2g_inz(f52), p2g_inz(f51));
-  precise float f54 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
-  precise float f55 = p2g_faddz(f53, p2g_inz(f54));
-  precise float f56 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
-  f57 = p2g_faddz(f55, p2g_inz(f56));
-  if (p2g_redoz()) p2g_exact_9(f52, f51, r7, f57);
+  if (P2G_F32_FAST) {
+    precise float f53 = p2g_faddz(p2g_inz(f52), p2g_inz(f51));
+    precise float f54 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
+    precise float f55 = p2g_faddz(f53, p2g_inz(f54));
+    precise float f56 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
+    f57 = p2g_faddz(f55, p2g_inz(f56));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_9(f52, f51, r7, f57);
 }
 void p2g_exact_10(float f58, float f57, uint r54, out precise float f62) {
   precise float f60 = p2g_ffma(f58, 0.5, p2g_fmul(f57, 0.125, false), 0, false);
   f62 = p2g_ffma(p2g_f32_canon(p2g_s2f32(int(int(r54 & 7u)), 0)), uintBitsToFloat(0x3A83126Fu), f60, 0, false);
 }
 void p2g_check_10(float f58, float f57, uint r54, out precise float f62) {
-  if (!P2G_F32_FAST) { p2g_exact_10(f58, f57, r54, f62); return; }
-  precise float f60 = p2g_ffmaz(p2g_inz(f58), 0.5, p2g_fmulz(p2g_inz(f57), 0.125));
-  f62 = p2g_ffmaz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r54 & 7u)), 0))), uintBitsToFloat(0x3A83126Fu), f60);
-  if (p2g_redoz()) p2g_exact_10(f58, f57, r54, f62);
+  if (P2G_F32_FAST) {
+    precise float f60 = p2g_ffmaz(p2g_inz(f58), 0.5, p2g_fmulz(p2g_inz(f57), 0.125));
+    f62 = p2g_ffmaz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r54 & 7u)), 0))), uintBitsToFloat(0x3A83126Fu), f60);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_10(f58, f57, r54, f62);
 }
 void p2g_exact_11(float f64, float f63, out precise float f65) {
   f65 = p2g_fadd(f64, f63, false);
 }
 void p2g_check_11(float f64, float f63, out precise float f65) {
-  if (!P2G_F32_FAST) { p2g_exact_11(f64, f63, f65); return; }
-  f65 = p2g_faddz(p2g_inz(f64), p2g_inz(f63));
-  if (p2g_redoz()) p2g_exact_11(f64, f63, f65);
+  if (P2G_F32_FAST) {
+    f65 = p2g_faddz(p2g_inz(f64), p2g_inz(f63));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_11(f64, f63, f65);
 }
 void p2g_exact_12(float f67, float f66, out precise float f68) {
   f68 = p2g_fadd(f67, f66, false);
 }
 void p2g_check_12(float f67, float f66, out precise float f68) {
-  if (!P2G_F32_FAST) { p2g_exact_12(f67, f66, f68); return; }
-  f68 = p2g_faddz(p2g_inz(f67), p2g_inz(f66));
-  if (p2g_redoz()) p2g_exact_12(f67, f66, f68);
+  if (P2G_F32_FAST) {
+    f68 = p2g_faddz(p2g_inz(f67), p2g_inz(f66));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_12(f67, f66, f68);
 }
 void p2g_exact_13(float f70, float f69, out precise float f71) {
   f71 = p2g_fadd(f70, f69, false);
 }
 void p2g_check_13(float f70, float f69, out precise float f71) {
-  if (!P2G_F32_FAST) { p2g_exact_13(f70, f69, f71); return; }
-  f71 = p2g_faddz(p2g_inz(f70), p2g_inz(f69));
-  if (p2g_redoz()) p2g_exact_13(f70, f69, f71);
+  if (P2G_F32_FAST) {
+    f71 = p2g_faddz(p2g_inz(f70), p2g_inz(f69));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_13(f70, f69, f71);
 }
 void p2g_exact_14(float f73, float f72, out precise float f74) {
   f74 = p2g_fadd(f73, f72, false);
 }
 void p2g_check_14(float f73, float f72, out precise float f74) {
-  if (!P2G_F32_FAST) { p2g_exact_14(f73, f72, f74); return; }
-  f74 = p2g_faddz(p2g_inz(f73), p2g_inz(f72));
-  if (p2g_redoz()) p2g_exact_14(f73, f72, f74);
+  if (P2G_F32_FAST) {
+    f74 = p2g_faddz(p2g_inz(f73), p2g_inz(f72));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_14(f73, f72, f74);
 }
 void p2g_exact_15(float f76, float f75, out precise float f77) {
   f77 = p2g_fadd(f76, f75, false);
 }
 void p2g_check_15(float f76, float f75, out precise float f77) {
-  if (!P2G_F32_FAST) { p2g_exact_15(f76, f75, f77); return; }
-  f77 = p2g_faddz(p2g_inz(f76), p2g_inz(f75));
-  if (p2g_redoz()) p2g_exact_15(f76, f75, f77);
+  if (P2G_F32_FAST) {
+    f77 = p2g_faddz(p2g_inz(f76), p2g_inz(f75));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_15(f76, f75, f77);
 }
 void p2g_exact_16(float f79, float f78, out precise float f80) {
   f80 = p2g_fadd(f79, f78, false);
 }
 void p2g_check_16(float f79, float f78, out precise float f80) {
-  if (!P2G_F32_FAST) { p2g_exact_16(f79, f78, f80); return; }
-  f80 = p2g_faddz(p2g_inz(f79), p2g_inz(f78));
-  if (p2g_redoz()) p2g_exact_16(f79, f78, f80);
+  if (P2G_F32_FAST) {
+    f80 = p2g_faddz(p2g_inz(f79), p2g_inz(f78));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_16(f79, f78, f80);
 }
 void p2g_exact_17(float f82, float f81, out precise float f83) {
   f83 = p2g_fadd(f82, f81, false);
 }
 void p2g_check_17(float f82, float f81, out precise float f83) {
-  if (!P2G_F32_FAST) { p2g_exact_17(f82, f81, f83); return; }
-  f83 = p2g_faddz(p2g_inz(f82), p2g_inz(f81));
-  if (p2g_redoz()) p2g_exact_17(f82, f81, f83);
+  if (P2G_F32_FAST) {
+    f83 = p2g_faddz(p2g_inz(f82), p2g_inz(f81));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_17(f82, f81, f83);
 }
 void p2g_exact_18(float f84, uint r19, out precise float f86) {
   f86 = p2g_fadd(f84, uintBitsToFloat(p2g_lds32(r19)), false);
 }
 void p2g_check_18(float f84, uint r19, out precise float f86) {
-  if (!P2G_F32_FAST) { p2g_exact_18(f84, r19, f86); return; }
-  f86 = p2g_faddz(p2g_inz(f84), p2g_inz(uintBitsToFloat(p2g_lds32(r19))));
-  if (p2g_redoz()) p2g_exact_18(f84, r19, f86);
+  if (P2G_F32_FAST) {
+    f86 = p2g_faddz(p2g_inz(f84), p2g_inz(uintBitsToFloat(p2g_lds32(r19))));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_18(f84, r19, f86);
 }
 
 void main() {

@@ -801,11 +801,13 @@ void p2g_exact_1(uint r3, float f1, out precise float f2, uint r29, out precise 
 }
 void p2g_check_1(uint r3, float f1, out precise float f2, uint r29, out precise float f3, uint r4,
     out precise float f4) {
-  if (!P2G_F32_FAST) { p2g_exact_1(r3, f1, f2, r29, f3, r4, f4); return; }
-  f2 = p2g_div32(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r3)), 0))), 0.5), f1, 0, false);
-  f3 = p2g_f32_canon(p2g_s2f32(int(int(r29)), 0));
-  f4 = p2g_div32(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r4)), 0))), 0.5), f3, 0, false);
-  if (p2g_redoz()) p2g_exact_1(r3, f1, f2, r29, f3, r4, f4);
+  if (P2G_F32_FAST) {
+    f2 = p2g_div32(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r3)), 0))), 0.5), f1, 0, false);
+    f3 = p2g_f32_canon(p2g_s2f32(int(int(r29)), 0));
+    f4 = p2g_div32(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r4)), 0))), 0.5), f3, 0, false);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_1(r3, f1, f2, r29, f3, r4, f4);
 }
 void p2g_exact_2(float f50, float f1, uint r82, uint r30, uint r5, float f3, float f2, uint64_t rd1,
     const uint64_t p0_u64, float f4, uint r3, uint r4, uint64_t rd2, const uint64_t p8_u64, inout precise float f236,
@@ -1125,9 +1127,11 @@ void p2g_exact_4(float f236, float f237, float f238, float f239, out precise flo
   f219 = p2g_fadd(p2g_fadd(f236, f237, false), p2g_fadd(f238, f239, false), false);
 }
 void p2g_check_4(float f236, float f237, float f238, float f239, out precise float f219) {
-  if (!P2G_F32_FAST) { p2g_exact_4(f236, f237, f238, f239, f219); return; }
-  f219 = p2g_faddz(p2g_faddz(p2g_inz(f236), p2g_inz(f237)), p2g_faddz(p2g_inz(f238), p2g_inz(f239)));
-  if (p2g_redoz()) p2g_exact_4(f236, f237, f238, f239, f219);
+  if (P2G_F32_FAST) {
+    f219 = p2g_faddz(p2g_faddz(p2g_inz(f236), p2g_inz(f237)), p2g_faddz(p2g_inz(f238), p2g_inz(f239)));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_4(f236, f237, f238, f239, f219);
 }
 
 void main() {

@@ -539,22 +539,26 @@ void p2g_exact_1(float f1, float f5, out precise float f10, uint64_t rd8, uint64
 }
 void p2g_check_1(float f1, float f5, out precise float f10, uint64_t rd8, uint64_t rd10, out precise float f3,
     uint64_t rd12, out precise float f12, out precise float f16, out precise float f18, out precise float f24) {
-  if (!P2G_F32_FAST) { p2g_exact_1(f1, f5, f10, rd8, rd10, f3, rd12, f12, f16, f18, f24); return; }
-  f10 = p2g_fmulz(p2g_inz(f1), p2g_inz(f5));
-  f3 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd8) + int64_t(rd10))).v);
-  f12 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd8) + int64_t(rd12))).v);
-  f16 = p2g_div32(f3, p2g_faddz(f5, p2g_inz(uintBitsToFloat(0x0DA24260u))), 0, false);
-  f18 = p2g_sqrt32(p2g_canon(uintBitsToFloat(floatBitsToUint(f12) & 0x7FFFFFFFu)), 0, false);
-  f24 = p2g_ffmaz(p2g_fmulz(f1, p2g_inz(uintBitsToFloat(0x000AE398u))), 3.0, p2g_inz(uintBitsToFloat(0x000116C2u)));
-  if (p2g_redoz()) p2g_exact_1(f1, f5, f10, rd8, rd10, f3, rd12, f12, f16, f18, f24);
+  if (P2G_F32_FAST) {
+    f10 = p2g_fmulz(p2g_inz(f1), p2g_inz(f5));
+    f3 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd8) + int64_t(rd10))).v);
+    f12 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd8) + int64_t(rd12))).v);
+    f16 = p2g_div32(f3, p2g_faddz(f5, p2g_inz(uintBitsToFloat(0x0DA24260u))), 0, false);
+    f18 = p2g_sqrt32(p2g_canon(uintBitsToFloat(floatBitsToUint(f12) & 0x7FFFFFFFu)), 0, false);
+    f24 = p2g_ffmaz(p2g_fmulz(f1, p2g_inz(uintBitsToFloat(0x000AE398u))), 3.0, p2g_inz(uintBitsToFloat(0x000116C2u)));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_1(f1, f5, f10, rd8, rd10, f3, rd12, f12, f16, f18, f24);
 }
 void p2g_exact_2(float f1, float f5, out precise float f31) {
   f31 = p2g_fadd(p2g_div32(f1, 3.0, 0, false), p2g_sqrt32(p2g_fmul(f5, f5, false), 0, false), false);
 }
 void p2g_check_2(float f1, float f5, out precise float f31) {
-  if (!P2G_F32_FAST) { p2g_exact_2(f1, f5, f31); return; }
-  f31 = p2g_faddz(p2g_inz(p2g_div32(f1, 3.0, 0, false)), p2g_inz(p2g_sqrt32(p2g_fmulz(p2g_inz(f5), f5), 0, false)));
-  if (p2g_redoz()) p2g_exact_2(f1, f5, f31);
+  if (P2G_F32_FAST) {
+    f31 = p2g_faddz(p2g_inz(p2g_div32(f1, 3.0, 0, false)), p2g_inz(p2g_sqrt32(p2g_fmulz(p2g_inz(f5), f5), 0, false)));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_2(f1, f5, f31);
 }
 void p2g_exact_3(float f5, out uint rs2, float f3, out uint rs23, uint rs1, out uint rs6, float f1, out uint r9,
     out uint r16, out precise float f32) {
@@ -575,22 +579,24 @@ void p2g_exact_3(float f5, out uint rs2, float f3, out uint rs23, uint rs1, out 
 }
 void p2g_check_3(float f5, out uint rs2, float f3, out uint rs23, uint rs1, out uint rs6, float f1, out uint r9,
     out uint r16, out precise float f32) {
-  if (!P2G_F32_FAST) { p2g_exact_3(f5, rs2, f3, rs23, rs1, rs6, f1, r9, r16, f32); return; }
-  rs2 = p2g_narrow32(floatBitsToUint(p2g_fmulz(p2g_inz(f5), 100.0)), 10, 15, 5, 1, 0x7FFFu);
-  uint64_t t1 = uint64_t(floatBitsToUint(f3));
-  rs23 = (uint(uint64_t(t1)) & 65535u);
-  rs6 = p2g_hsat(p2g_hfma(rs1, rs2, rs23));
-  uint t2 = p2g_f2h_rn(floatBitsToUint(f5));
-  uint t3 = p2g_f2h_rn(floatBitsToUint(f1));
-  uint r6 = (t2 << 16) | t3;
-  uint r7 = rs23 | (rs2 << 16u);
-  uint low = p2g_f2h_rn(floatBitsToUint(0.25));
-  r9 = p2g_hfma2(r6, r7, (low | (low << 16u)));
-  r16 = p2g_hsat2(p2g_hfma2(r6, r6, r7));
-  precise float f8 = p2g_f32_canon(floatBitsToUint(p2g_h2f(r9 & 0xFFFFu)));
-  precise float f9 = p2g_f32_canon(floatBitsToUint(p2g_h2f((r16 >> 16u) & 0xFFFFu)));
-  f32 = p2g_ffmaz(p2g_inz(f8), p2g_inz(f9), p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs6)))));
-  if (p2g_redoz()) p2g_exact_3(f5, rs2, f3, rs23, rs1, rs6, f1, r9, r16, f32);
+  if (P2G_F32_FAST) {
+    rs2 = p2g_narrow32(floatBitsToUint(p2g_fmulz(p2g_inz(f5), 100.0)), 10, 15, 5, 1, 0x7FFFu);
+    uint64_t t1 = uint64_t(floatBitsToUint(f3));
+    rs23 = (uint(uint64_t(t1)) & 65535u);
+    rs6 = p2g_hsat(p2g_hfma(rs1, rs2, rs23));
+    uint t2 = p2g_f2h_rn(floatBitsToUint(f5));
+    uint t3 = p2g_f2h_rn(floatBitsToUint(f1));
+    uint r6 = (t2 << 16) | t3;
+    uint r7 = rs23 | (rs2 << 16u);
+    uint low = p2g_f2h_rn(floatBitsToUint(0.25));
+    r9 = p2g_hfma2(r6, r7, (low | (low << 16u)));
+    r16 = p2g_hsat2(p2g_hfma2(r6, r6, r7));
+    precise float f8 = p2g_f32_canon(floatBitsToUint(p2g_h2f(r9 & 0xFFFFu)));
+    precise float f9 = p2g_f32_canon(floatBitsToUint(p2g_h2f((r16 >> 16u) & 0xFFFFu)));
+    f32 = p2g_ffmaz(p2g_inz(f8), p2g_inz(f9), p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs6)))));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_3(f5, rs2, f3, rs23, rs1, rs6, f1, r9, r16, f32);
 }
 
 void main() {

@@ -798,17 +798,21 @@ void p2g_exact_1(uint r30, out precise float f2) {
   f2 = p2g_fmul(p2g_f32_canon(p2g_s2f32(int(int(r30)), 0)), uintBitsToFloat(0x35800000u), false);
 }
 void p2g_check_1(uint r30, out precise float f2) {
-  if (!P2G_F32_FAST) { p2g_exact_1(r30, f2); return; }
-  f2 = p2g_fmulz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r30)), 0))), uintBitsToFloat(0x35800000u));
-  if (p2g_redoz()) p2g_exact_1(r30, f2);
+  if (P2G_F32_FAST) {
+    f2 = p2g_fmulz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r30)), 0))), uintBitsToFloat(0x35800000u));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_1(r30, f2);
 }
 void p2g_exact_2(uint r34, out precise float f4) {
   f4 = p2g_fmul(p2g_f32_canon(p2g_s2f32(int(int(r34)), 0)), uintBitsToFloat(0x37800000u), false);
 }
 void p2g_check_2(uint r34, out precise float f4) {
-  if (!P2G_F32_FAST) { p2g_exact_2(r34, f4); return; }
-  f4 = p2g_fmulz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r34)), 0))), uintBitsToFloat(0x37800000u));
-  if (p2g_redoz()) p2g_exact_2(r34, f4);
+  if (P2G_F32_FAST) {
+    f4 = p2g_fmulz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r34)), 0))), uintBitsToFloat(0x37800000u));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_2(r34, f4);
 }
 
 void main() {

@@ -1488,38 +1488,39 @@ void p2g_check_1(float f159, int t4, float f153, const float p168_f32, out preci
     out precise float f2, out uint r1, out uint r218, out uint r2, const float p40_f32, const float p44_f32,
     const float p16_f32, const float p20_f32, float f148, out uint r220, out uint r3, out uint r221, out uint r4,
     out precise float f190, out precise float f192) {
-  if (!P2G_F32_FAST) { p2g_exact_1(f159, t4, f153, p168_f32, f1, t3, f149, f2, r1, r218, r2, p40_f32, p44_f32, p16_f32,
-      p20_f32, f148, r220, r3, r221, r4, f190, f192); return; }
-  precise float f163 = p2g_fmulz(p2g_inz(f159), p2g_inz(((t4 == 0) ? 1.0 : f153)));
-  precise float f165 = p2g_fmulz(p2g_inz(p168_f32), f163);
-  int t5 = p2g_fcmp(floatBitsToUint(f165), floatBitsToUint(0.0));
-  f1 = (t5 == 0) ? 1.0 : f165;
-  f2 = p2g_div32(f163, p2g_fmulz(f159, p2g_inz(((t3 == 0) ? 1.0 : f149))), 0, false);
-  r1 = gl_WorkGroupID.x << 4u;
-  r218 = 4u;
-  r2 = gl_WorkGroupID.y << 4u;
-  precise float f166 = p2g_f32_canon(p2g_s2f32(int(int(r1)), 0));
-  precise float f168 = p40_f32;
-  precise float f169 = p44_f32;
-  precise float f172 = p16_f32;
-  precise float f173 = p20_f32;
-  precise float f176 = p2g_ffmaz(p2g_faddz(p2g_inz(f166), 0.5), p2g_inz(f168), p2g_inz(f172));
-  precise float f177 = uintBitsToFloat((floatBitsToUint(f176) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
-  precise float f179 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f176, 1.0, f177, 1, false)), 1));
-  r220 = uint(int(p2g_f2i32(floatBitsToUint(f179), 1, true, 32)));
-  r3 = uint(int(r220) + -4);
-  precise float f180 = p2g_f32_canon(p2g_s2f32(int(int(r2)), 0));
-  precise float f182 = p2g_ffmaz(p2g_faddz(p2g_inz(f180), 0.5), p2g_inz(f169), p2g_inz(f173));
-  precise float f183 = uintBitsToFloat((floatBitsToUint(f182) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
-  precise float f185 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f182, 1.0, f183, 1, false)), 1));
-  r221 = uint(int(p2g_f2i32(floatBitsToUint(f185), 1, true, 32)));
-  r4 = uint(int(r221) + -4);
-  precise float f187 = p2g_ffmaz(p2g_faddz(p2g_inz(f166), 15.5), p2g_inz(f168), p2g_inz(f172));
-  precise float f188 = uintBitsToFloat((floatBitsToUint(f187) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
-  f190 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f187, 1.0, f188, 1, false)), 1));
-  f192 = p2g_ffmaz(p2g_faddz(p2g_inz(f180), 15.5), p2g_inz(f169), p2g_inz(f173));
-  if (p2g_redoz()) p2g_exact_1(f159, t4, f153, p168_f32, f1, t3, f149, f2, r1, r218, r2, p40_f32, p44_f32, p16_f32,
-      p20_f32, f148, r220, r3, r221, r4, f190, f192);
+  if (P2G_F32_FAST) {
+    precise float f163 = p2g_fmulz(p2g_inz(f159), p2g_inz(((t4 == 0) ? 1.0 : f153)));
+    precise float f165 = p2g_fmulz(p2g_inz(p168_f32), f163);
+    int t5 = p2g_fcmp(floatBitsToUint(f165), floatBitsToUint(0.0));
+    f1 = (t5 == 0) ? 1.0 : f165;
+    f2 = p2g_div32(f163, p2g_fmulz(f159, p2g_inz(((t3 == 0) ? 1.0 : f149))), 0, false);
+    r1 = gl_WorkGroupID.x << 4u;
+    r218 = 4u;
+    r2 = gl_WorkGroupID.y << 4u;
+    precise float f166 = p2g_f32_canon(p2g_s2f32(int(int(r1)), 0));
+    precise float f168 = p40_f32;
+    precise float f169 = p44_f32;
+    precise float f172 = p16_f32;
+    precise float f173 = p20_f32;
+    precise float f176 = p2g_ffmaz(p2g_faddz(p2g_inz(f166), 0.5), p2g_inz(f168), p2g_inz(f172));
+    precise float f177 = uintBitsToFloat((floatBitsToUint(f176) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
+    precise float f179 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f176, 1.0, f177, 1, false)), 1));
+    r220 = uint(int(p2g_f2i32(floatBitsToUint(f179), 1, true, 32)));
+    r3 = uint(int(r220) + -4);
+    precise float f180 = p2g_f32_canon(p2g_s2f32(int(int(r2)), 0));
+    precise float f182 = p2g_ffmaz(p2g_faddz(p2g_inz(f180), 0.5), p2g_inz(f169), p2g_inz(f173));
+    precise float f183 = uintBitsToFloat((floatBitsToUint(f182) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
+    precise float f185 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f182, 1.0, f183, 1, false)), 1));
+    r221 = uint(int(p2g_f2i32(floatBitsToUint(f185), 1, true, 32)));
+    r4 = uint(int(r221) + -4);
+    precise float f187 = p2g_ffmaz(p2g_faddz(p2g_inz(f166), 15.5), p2g_inz(f168), p2g_inz(f172));
+    precise float f188 = uintBitsToFloat((floatBitsToUint(f187) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
+    f190 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f187, 1.0, f188, 1, false)), 1));
+    f192 = p2g_ffmaz(p2g_faddz(p2g_inz(f180), 15.5), p2g_inz(f169), p2g_inz(f173));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_1(f159, t4, f153, p168_f32, f1, t3, f149, f2, r1, r218, r2, p40_f32, p44_f32, p16_f32, p20_f32, f148, r220,
+      r3, r221, r4, f190, f192);
 }
 void p2g_exact_2(float f196, float f200, float f198, float f197, out precise float f4, out precise float f5, float f1,
     out precise float f6) {
@@ -1535,25 +1536,29 @@ void p2g_exact_2(float f196, float f200, float f198, float f197, out precise flo
 }
 void p2g_check_2(float f196, float f200, float f198, float f197, out precise float f4, out precise float f5, float f1,
     out precise float f6) {
-  if (!P2G_F32_FAST) { p2g_exact_2(f196, f200, f198, f197, f4, f5, f1, f6); return; }
-  precise float f201 = p2g_nmax(p2g_inz(f196), p2g_inz(f200));
-  precise float f203 = p2g_nmax(p2g_inz(f198), f200);
-  precise float f204 = p2g_fmulz(p2g_inz(f201), 0.25);
-  precise float f205 = p2g_fmulz(p2g_nmax(p2g_inz(f197), f200), 0.5);
-  precise float f207 = p2g_fmulz(p2g_inz(f203), 0.25);
-  precise float neg5769 = -(p2g_fmulz(p2g_inz(f203), 0.5));
-  f4 = p2g_ffmaz(p2g_inz(f201), 0.5, neg5769);
-  f5 = p2g_fsubz(p2g_fsubz(f205, f204), f207);
-  f6 = p2g_fmulz(p2g_inz(f1), p2g_faddz(p2g_faddz(f204, f205), f207));
-  if (p2g_redoz()) p2g_exact_2(f196, f200, f198, f197, f4, f5, f1, f6);
+  if (P2G_F32_FAST) {
+    precise float f201 = p2g_nmax(p2g_inz(f196), p2g_inz(f200));
+    precise float f203 = p2g_nmax(p2g_inz(f198), f200);
+    precise float f204 = p2g_fmulz(p2g_inz(f201), 0.25);
+    precise float f205 = p2g_fmulz(p2g_nmax(p2g_inz(f197), f200), 0.5);
+    precise float f207 = p2g_fmulz(p2g_inz(f203), 0.25);
+    precise float neg5769 = -(p2g_fmulz(p2g_inz(f203), 0.5));
+    f4 = p2g_ffmaz(p2g_inz(f201), 0.5, neg5769);
+    f5 = p2g_fsubz(p2g_fsubz(f205, f204), f207);
+    f6 = p2g_fmulz(p2g_inz(f1), p2g_faddz(p2g_faddz(f204, f205), f207));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_2(f196, f200, f198, f197, f4, f5, f1, f6);
 }
 void p2g_exact_3(float f6, out precise float f1095) {
   f1095 = p2g_div32(1.0, p2g_fadd(f6, 1.0, false), 0, false);
 }
 void p2g_check_3(float f6, out precise float f1095) {
-  if (!P2G_F32_FAST) { p2g_exact_3(f6, f1095); return; }
-  f1095 = p2g_div32(1.0, p2g_faddz(p2g_inz(f6), 1.0), 0, false);
-  if (p2g_redoz()) p2g_exact_3(f6, f1095);
+  if (P2G_F32_FAST) {
+    f1095 = p2g_div32(1.0, p2g_faddz(p2g_inz(f6), 1.0), 0, false);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_3(f6, f1095);
 }
 void p2g_exact_4(float f6, out precise float f7, out uint r245, out precise float f1094) {
   precise float f212 = p2g_ffma(f6, 9.0, 1.0, 0, false);
@@ -1579,37 +1584,41 @@ void p2g_exact_4(float f6, out precise float f7, out uint r245, out precise floa
   f1094 = p2g_fadd(f218, f242, false);
 }
 void p2g_check_4(float f6, out precise float f7, out uint r245, out precise float f1094) {
-  if (!P2G_F32_FAST) { p2g_exact_4(f6, f7, r245, f1094); return; }
-  precise float f212 = p2g_ffmaz(p2g_inz(f6), 9.0, 1.0);
-  int t8 = p2g_fcmp(floatBitsToUint(f212), 0x00800000u);
-  bool p13 = t8 == -1;
-  f7 = p13 ? p2g_fmulz(f212, 8388608.0) : f212;
-  r245 = floatBitsToUint(f7);
-  uint r247 = uint(int(r245) + -1060439283) & 0xFF800000u;
-  precise float f216 = p2g_f32_canon(p2g_s2f32(int(int(r247)), 0));
-  precise float f218 = p2g_ffmaz(p2g_inz(f216), uintBitsToFloat(0x34000000u), p2g_inz((p13 ? -23.0 : 0.0)));
-  precise float f219 = p2g_faddz(p2g_inz(uintBitsToFloat(uint(int(r245) - int(r247)))), -1.0);
-  precise float f222 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f219, uintBitsToFloat(0xBE2C7F30u));
-  precise float f224 = p2g_ffmaz(f222, f219, uintBitsToFloat(0x3E2FCF2Au));
-  precise float f226 = p2g_ffmaz(f224, f219, uintBitsToFloat(0xBE374E43u));
-  precise float f228 = p2g_ffmaz(f226, f219, uintBitsToFloat(0x3E520BF4u));
-  precise float f230 = p2g_ffmaz(f228, f219, uintBitsToFloat(0xBE763C8Bu));
-  precise float f232 = p2g_ffmaz(f230, f219, uintBitsToFloat(0x3E93BF99u));
-  precise float f234 = p2g_ffmaz(f232, f219, uintBitsToFloat(0xBEB8AA49u));
-  precise float f236 = p2g_ffmaz(f234, f219, uintBitsToFloat(0x3EF6384Au));
-  precise float f238 = p2g_ffmaz(f236, f219, uintBitsToFloat(0xBF38AA3Bu));
-  precise float f240 = p2g_fmulz(f219, p2g_fmulz(f219, f238));
-  precise float f242 = p2g_ffmaz(f219, uintBitsToFloat(0x3FB8AA3Bu), f240);
-  f1094 = p2g_faddz(f218, f242);
-  if (p2g_redoz()) p2g_exact_4(f6, f7, r245, f1094);
+  if (P2G_F32_FAST) {
+    precise float f212 = p2g_ffmaz(p2g_inz(f6), 9.0, 1.0);
+    int t8 = p2g_fcmp(floatBitsToUint(f212), 0x00800000u);
+    bool p13 = t8 == -1;
+    f7 = p13 ? p2g_fmulz(f212, 8388608.0) : f212;
+    r245 = floatBitsToUint(f7);
+    uint r247 = uint(int(r245) + -1060439283) & 0xFF800000u;
+    precise float f216 = p2g_f32_canon(p2g_s2f32(int(int(r247)), 0));
+    precise float f218 = p2g_ffmaz(p2g_inz(f216), uintBitsToFloat(0x34000000u), p2g_inz((p13 ? -23.0 : 0.0)));
+    precise float f219 = p2g_faddz(p2g_inz(uintBitsToFloat(uint(int(r245) - int(r247)))), -1.0);
+    precise float f222 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f219, uintBitsToFloat(0xBE2C7F30u));
+    precise float f224 = p2g_ffmaz(f222, f219, uintBitsToFloat(0x3E2FCF2Au));
+    precise float f226 = p2g_ffmaz(f224, f219, uintBitsToFloat(0xBE374E43u));
+    precise float f228 = p2g_ffmaz(f226, f219, uintBitsToFloat(0x3E520BF4u));
+    precise float f230 = p2g_ffmaz(f228, f219, uintBitsToFloat(0xBE763C8Bu));
+    precise float f232 = p2g_ffmaz(f230, f219, uintBitsToFloat(0x3E93BF99u));
+    precise float f234 = p2g_ffmaz(f232, f219, uintBitsToFloat(0xBEB8AA49u));
+    precise float f236 = p2g_ffmaz(f234, f219, uintBitsToFloat(0x3EF6384Au));
+    precise float f238 = p2g_ffmaz(f236, f219, uintBitsToFloat(0xBF38AA3Bu));
+    precise float f240 = p2g_fmulz(f219, p2g_fmulz(f219, f238));
+    precise float f242 = p2g_ffmaz(f219, uintBitsToFloat(0x3FB8AA3Bu), f240);
+    f1094 = p2g_faddz(f218, f242);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_4(f6, f7, r245, f1094);
 }
 void p2g_exact_5(float f7, float f243, out precise float f1094) {
   f1094 = p2g_ffma(f7, f243, f243, 0, false);
 }
 void p2g_check_5(float f7, float f243, out precise float f1094) {
-  if (!P2G_F32_FAST) { p2g_exact_5(f7, f243, f1094); return; }
-  f1094 = p2g_ffmaz(p2g_inz(f7), p2g_inz(f243), f243);
-  if (p2g_redoz()) p2g_exact_5(f7, f243, f1094);
+  if (P2G_F32_FAST) {
+    f1094 = p2g_ffmaz(p2g_inz(f7), p2g_inz(f243), f243);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_5(f7, f243, f1094);
 }
 void p2g_exact_6(float f1094, float f7, out precise float f247) {
   precise float f245 = p2g_div32(p2g_fmul(f1094, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
@@ -1617,11 +1626,13 @@ void p2g_exact_6(float f1094, float f7, out precise float f247) {
   f247 = (t9 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f245, uintBitsToFloat(0xBC4FAEFFu), false);
 }
 void p2g_check_6(float f1094, float f7, out precise float f247) {
-  if (!P2G_F32_FAST) { p2g_exact_6(f1094, f7, f247); return; }
-  precise float f245 = p2g_div32(p2g_fmulz(p2g_inz(f1094), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
-  int t9 = p2g_fcmp(floatBitsToUint(f7), floatBitsToUint(0.0));
-  f247 = (t9 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f245), uintBitsToFloat(0xBC4FAEFFu));
-  if (p2g_redoz()) p2g_exact_6(f1094, f7, f247);
+  if (P2G_F32_FAST) {
+    precise float f245 = p2g_div32(p2g_fmulz(p2g_inz(f1094), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
+    int t9 = p2g_fcmp(floatBitsToUint(f7), floatBitsToUint(0.0));
+    f247 = (t9 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f245), uintBitsToFloat(0xBC4FAEFFu));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_6(f1094, f7, f247);
 }
 void p2g_exact_7(float f1, float f4, float f1095, out uint t10, float f6, out uint t11, float f199, out uint t12,
     float f5, out uint t13) {
@@ -1632,12 +1643,14 @@ void p2g_exact_7(float f1, float f4, float f1095, out uint t10, float f6, out ui
 }
 void p2g_check_7(float f1, float f4, float f1095, out uint t10, float f6, out uint t11, float f199, out uint t12,
     float f5, out uint t13) {
-  if (!P2G_F32_FAST) { p2g_exact_7(f1, f4, f1095, t10, f6, t11, f199, t12, f5, t13); return; }
-  t10 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_fmulz(p2g_inz(f1), p2g_inz(f4)), p2g_inz(f1095))));
-  t11 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_inz(f6), f1095)));
-  t12 = p2g_f2h_rn(floatBitsToUint(f199));
-  t13 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_fmulz(f1, p2g_inz(f5)), f1095)));
-  if (p2g_redoz()) p2g_exact_7(f1, f4, f1095, t10, f6, t11, f199, t12, f5, t13);
+  if (P2G_F32_FAST) {
+    t10 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_fmulz(p2g_inz(f1), p2g_inz(f4)), p2g_inz(f1095))));
+    t11 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_inz(f6), f1095)));
+    t12 = p2g_f2h_rn(floatBitsToUint(f199));
+    t13 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_fmulz(f1, p2g_inz(f5)), f1095)));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_7(f1, f4, f1095, t10, f6, t11, f199, t12, f5, t13);
 }
 void p2g_exact_8(float f261, float f14, uint r2, uint r7, out uint r27, out precise float f15, float f262,
     const uint64_t p272_u64, const uint p80_u32, out uint64_t rd4, out precise float f16) {
@@ -1657,21 +1670,23 @@ void p2g_exact_8(float f261, float f14, uint r2, uint r7, out uint r27, out prec
 }
 void p2g_check_8(float f261, float f14, uint r2, uint r7, out uint r27, out precise float f15, float f262,
     const uint64_t p272_u64, const uint p80_u32, out uint64_t rd4, out precise float f16) {
-  if (!P2G_F32_FAST) { p2g_exact_8(f261, f14, r2, r7, r27, f15, f262, p272_u64, p80_u32, rd4, f16); return; }
-  uint r264 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulz(p2g_inz(f261), p2g_inz(f14))), 1, true, 32)));
-  r27 = uint(int(r2) + int(r7));
-  f15 = p2g_f32_canon(p2g_s2f32(int(int(r27)), 0));
-  uint r268 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulz(p2g_inz(f262), p2g_inz(f15))), 1, true, 32)));
-  uint r271 = uint(int(uint(int(r268) + int(r268 >> 31u))) >> 1u);
-  uint r272 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulz(p2g_inz(f15), 0.5)), 1, true, 32)));
-  uint r274 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulz(f14, 0.5)), 1, true, 32)));
-  uint64_t rd12 = p272_u64;
-  uint r278 = uint(int(p80_u32) * int(r271) + int(uint(int(uint(int(r264) + int(r264 >> 31u))) >> 1u)));
-  uint64_t t16 = uint64_t(uint(int(p2g_bfi_32((r272 & 1u), (r274 & 1u), 1u, 1u)) * 10));
-  uint64_t rd15 = uint64_t(int64_t(uint64_t(r278) * uint64_t(40u)) + int64_t(uint64_t(t16)));
-  rd4 = uint64_t(int64_t(rd12) + int64_t(rd15 << 1u));
-  f16 = p2g_fmulz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd4 + 18ul)).v))))), 0.5);
-  if (p2g_redoz()) p2g_exact_8(f261, f14, r2, r7, r27, f15, f262, p272_u64, p80_u32, rd4, f16);
+  if (P2G_F32_FAST) {
+    uint r264 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulz(p2g_inz(f261), p2g_inz(f14))), 1, true, 32)));
+    r27 = uint(int(r2) + int(r7));
+    f15 = p2g_f32_canon(p2g_s2f32(int(int(r27)), 0));
+    uint r268 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulz(p2g_inz(f262), p2g_inz(f15))), 1, true, 32)));
+    uint r271 = uint(int(uint(int(r268) + int(r268 >> 31u))) >> 1u);
+    uint r272 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulz(p2g_inz(f15), 0.5)), 1, true, 32)));
+    uint r274 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulz(f14, 0.5)), 1, true, 32)));
+    uint64_t rd12 = p272_u64;
+    uint r278 = uint(int(p80_u32) * int(r271) + int(uint(int(uint(int(r264) + int(r264 >> 31u))) >> 1u)));
+    uint64_t t16 = uint64_t(uint(int(p2g_bfi_32((r272 & 1u), (r274 & 1u), 1u, 1u)) * 10));
+    uint64_t rd15 = uint64_t(int64_t(uint64_t(r278) * uint64_t(40u)) + int64_t(uint64_t(t16)));
+    rd4 = uint64_t(int64_t(rd12) + int64_t(rd15 << 1u));
+    f16 = p2g_fmulz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd4 + 18ul)).v))))), 0.5);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_8(f261, f14, r2, r7, r27, f15, f262, p272_u64, p80_u32, rd4, f16);
 }
 void p2g_exact_9(float f16, out precise float f1096) {
   precise float f272 = p2g_fmul(p2g_fmul(f16, 0.5, false), p2g_ffma(f16, f16, 27.0, 0, false), false);
@@ -1679,11 +1694,13 @@ void p2g_exact_9(float f16, out precise float f1096) {
   f1096 = p2g_fadd(f275, 0.5, false);
 }
 void p2g_check_9(float f16, out precise float f1096) {
-  if (!P2G_F32_FAST) { p2g_exact_9(f16, f1096); return; }
-  precise float f272 = p2g_fmulz(p2g_fmulz(p2g_inz(f16), 0.5), p2g_ffmaz(f16, f16, 27.0));
-  precise float f275 = p2g_div32(f272, p2g_ffmaz(f16, p2g_fmulz(f16, 9.0), 27.0), 0, false);
-  f1096 = p2g_faddz(p2g_inz(f275), 0.5);
-  if (p2g_redoz()) p2g_exact_9(f16, f1096);
+  if (P2G_F32_FAST) {
+    precise float f272 = p2g_fmulz(p2g_fmulz(p2g_inz(f16), 0.5), p2g_ffmaz(f16, f16, 27.0));
+    precise float f275 = p2g_div32(f272, p2g_ffmaz(f16, p2g_fmulz(f16, 9.0), 27.0), 0, false);
+    f1096 = p2g_faddz(p2g_inz(f275), 0.5);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_9(f16, f1096);
 }
 void p2g_exact_10(float f14, out precise float f19, const float p16_f32, const float p20_f32, float f276, out uint r28,
     float f15, out precise float f20, float f277, out uint r29, uint r4, uint r3, out precise float f21,
@@ -1720,36 +1737,36 @@ void p2g_check_10(float f14, out precise float f19, const float p16_f32, const f
     float f15, out precise float f20, float f277, out uint r29, uint r4, uint r3, out precise float f21,
     out precise float f22, out precise float f23, out int t19, out precise float f24, out precise float f25,
     out precise float f299) {
-  if (!P2G_F32_FAST) { p2g_exact_10(f14, f19, p16_f32, p20_f32, f276, r28, f15, f20, f277, r29, r4, r3, f21, f22, f23,
-      t19, f24, f25, f299); return; }
-  f19 = p2g_faddz(p2g_inz(f14), 0.5);
-  precise float f280 = 0.5;
-  precise float f281 = p16_f32;
-  precise float f282 = p20_f32;
-  precise float f285 = p2g_ffmaz(f19, p2g_inz(f276), p2g_inz(f281));
-  precise float f286 = uintBitsToFloat((floatBitsToUint(f285) & 0x80000000u) | (floatBitsToUint(f280) & 0x7FFFFFFFu));
-  precise float f288 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f285, 1.0, f286, 1, false)), 1));
-  r28 = uint(int(p2g_f2i32(floatBitsToUint(f288), 1, true, 32)));
-  f20 = p2g_faddz(p2g_inz(f15), 0.5);
-  precise float f289 = p2g_ffmaz(f20, p2g_inz(f277), p2g_inz(f282));
-  precise float f290 = uintBitsToFloat((floatBitsToUint(f289) & 0x80000000u) | (floatBitsToUint(f280) & 0x7FFFFFFFu));
-  precise float f292 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f289, 1.0, f290, 1, false)), 1));
-  r29 = uint(int(p2g_f2i32(floatBitsToUint(f292), 1, true, 32)));
-  uint r285 = uint(int(uint(int(r29) - int(r4))) * 24 + int(uint(int(r28) - int(r3)))) << 2u;
-  uint r287 = uint(int(sh_sDepth) + int(r285));
-  f21 = uintBitsToFloat(p2g_lds32((r287 + 100u)));
-  f22 = uintBitsToFloat(p2g_lds32((r287 - 100u)));
-  f23 = uintBitsToFloat(p2g_lds32(r287));
-  precise float f295 = p2g_fmulz(p2g_inz(f23), uintBitsToFloat(0x3A83126Fu));
-  precise float neg5770 = -f295;
-  precise float f296 = p2g_ffmaz(p2g_faddz(p2g_inz(f22), p2g_inz(f21)), 0.5, neg5770);
-  t19 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f296));
-  f24 = uintBitsToFloat(p2g_lds32((r287 + 92u)));
-  f25 = uintBitsToFloat(p2g_lds32((r287 - 92u)));
-  precise float neg5771 = -f295;
-  f299 = p2g_ffmaz(p2g_faddz(p2g_inz(f25), p2g_inz(f24)), 0.5, neg5771);
-  if (p2g_redoz()) p2g_exact_10(f14, f19, p16_f32, p20_f32, f276, r28, f15, f20, f277, r29, r4, r3, f21, f22, f23, t19,
-      f24, f25, f299);
+  if (P2G_F32_FAST) {
+    f19 = p2g_faddz(p2g_inz(f14), 0.5);
+    precise float f280 = 0.5;
+    precise float f281 = p16_f32;
+    precise float f282 = p20_f32;
+    precise float f285 = p2g_ffmaz(f19, p2g_inz(f276), p2g_inz(f281));
+    precise float f286 = uintBitsToFloat((floatBitsToUint(f285) & 0x80000000u) | (floatBitsToUint(f280) & 0x7FFFFFFFu));
+    precise float f288 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f285, 1.0, f286, 1, false)), 1));
+    r28 = uint(int(p2g_f2i32(floatBitsToUint(f288), 1, true, 32)));
+    f20 = p2g_faddz(p2g_inz(f15), 0.5);
+    precise float f289 = p2g_ffmaz(f20, p2g_inz(f277), p2g_inz(f282));
+    precise float f290 = uintBitsToFloat((floatBitsToUint(f289) & 0x80000000u) | (floatBitsToUint(f280) & 0x7FFFFFFFu));
+    precise float f292 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f289, 1.0, f290, 1, false)), 1));
+    r29 = uint(int(p2g_f2i32(floatBitsToUint(f292), 1, true, 32)));
+    uint r285 = uint(int(uint(int(r29) - int(r4))) * 24 + int(uint(int(r28) - int(r3)))) << 2u;
+    uint r287 = uint(int(sh_sDepth) + int(r285));
+    f21 = uintBitsToFloat(p2g_lds32((r287 + 100u)));
+    f22 = uintBitsToFloat(p2g_lds32((r287 - 100u)));
+    f23 = uintBitsToFloat(p2g_lds32(r287));
+    precise float f295 = p2g_fmulz(p2g_inz(f23), uintBitsToFloat(0x3A83126Fu));
+    precise float neg5770 = -f295;
+    precise float f296 = p2g_ffmaz(p2g_faddz(p2g_inz(f22), p2g_inz(f21)), 0.5, neg5770);
+    t19 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f296));
+    f24 = uintBitsToFloat(p2g_lds32((r287 + 92u)));
+    f25 = uintBitsToFloat(p2g_lds32((r287 - 92u)));
+    precise float neg5771 = -f295;
+    f299 = p2g_ffmaz(p2g_faddz(p2g_inz(f25), p2g_inz(f24)), 0.5, neg5771);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_10(f14, f19, p16_f32, p20_f32, f276, r28, f15, f20, f277, r29, r4, r3, f21, f22, f23, t19, f24, f25, f299);
 }
 void p2g_exact_11(float f307, float f303, float f311, float f19, out precise float f26, float f308, float f304,
     float f312, float f20, out precise float f27, const uint64_t p224_u64, const float p144_f32, const float p148_f32,
@@ -2059,330 +2076,332 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     out precise float f28, out precise float f29, out precise float f30, out precise float f31, out precise float f345,
     const uint64_t p232_u64, const float p152_f32, out precise float f488, const float p156_f32, out precise float f489,
     const float p172_f32, out precise float f34, out precise float f35, out precise float f36, out precise float f37) {
-  if (!P2G_F32_FAST) { p2g_exact_11(f307, f303, f311, f19, f26, f308, f304, f312, f20, f27, p224_u64, p144_f32,
-      p148_f32, f28, f29, f30, f31, f345, p232_u64, p152_f32, f488, p156_f32, f489, p172_f32, f34, f35, f36,
-      f37); return; }
-  f26 = p2g_ffmaz(p2g_inz(f307), p2g_faddz(p2g_inz(f303), p2g_inz(f311)), p2g_inz(f19));
-  f27 = p2g_ffmaz(p2g_inz(f308), p2g_faddz(p2g_inz(f304), p2g_inz(f312)), p2g_inz(f20));
-  uint64_t rd18 = p224_u64;
-  precise float f317 = p144_f32;
-  precise float f318 = p148_f32;
-  precise float f321 = p2g_fmulz(f26, p2g_inz(f317));
-  precise float f323 = 0.0;
-  uvec4 t26 = p2g_tex(rd18 /* p224_u64 */, P2G_IMG1, vec3(f321, p2g_fmulz(f27, p2g_inz(f318)), 0.0), 0, 2u);
-  f28 = uintBitsToFloat(t26.x);
-  f29 = uintBitsToFloat(t26.y);
-  f30 = uintBitsToFloat(t26.z);
-  f31 = uintBitsToFloat(t26.w);
-  precise float f325 = p2g_ffmaz(p2g_faddz(f26, -0.5), 2.0, 0.5);
-  precise float f327 = p2g_ffmaz(p2g_faddz(f27, -0.5), 2.0, 0.5);
-  precise float f329 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_faddz(f325, -0.5)), 2));
-  precise float f330 = p2g_faddz(p2g_inz(f329), 0.5);
-  precise float f332 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_faddz(f327, -0.5)), 2));
-  precise float f333 = p2g_faddz(p2g_inz(f332), 0.5);
-  precise float f335 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubz(f325, f330))));
-  precise float f336 = p2g_fmulz(p2g_inz(f335), p2g_inz(f335));
-  precise float f337 = p2g_fmulz(p2g_inz(f335), f336);
-  precise float neg5772 = -(p2g_faddz(p2g_inz(f335), f337));
-  precise float f340 = p2g_ffmaz(neg5772, 0.5, f336);
-  precise float neg5773 = -(p2g_fmulz(f336, 2.5));
-  precise float f344 = p2g_faddz(p2g_ffmaz(f337, 1.5, neg5773), 1.0);
-  f345 = 1.0;
-  precise float f347 = p2g_fmulz(p2g_fsubz(f337, f336), 0.5);
-  precise float f350 = p2g_fsubz(p2g_fsubz(p2g_fsubz(f345, f340), f344), f347);
-  precise float f352 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubz(f327, f333))));
-  precise float f353 = p2g_fmulz(p2g_inz(f352), p2g_inz(f352));
-  precise float f354 = p2g_fmulz(p2g_inz(f352), f353);
-  precise float neg5774 = -(p2g_faddz(p2g_inz(f352), f354));
-  precise float f357 = p2g_ffmaz(neg5774, 0.5, f353);
-  precise float neg5775 = -(p2g_fmulz(f353, 2.5));
-  precise float f361 = p2g_faddz(p2g_ffmaz(f354, 1.5, neg5775), 1.0);
-  precise float f363 = p2g_fmulz(p2g_fsubz(f354, f353), 0.5);
-  precise float f366 = p2g_fmulz(p2g_inz(f317), 0.5);
-  precise float f367 = p2g_fmulz(p2g_inz(f318), 0.5);
-  uint64_t rd19 = p232_u64;
-  precise float f369 = p2g_fmulz(f366, p2g_faddz(f330, -0.5));
-  precise float f371 = p2g_fmulz(f367, p2g_faddz(f333, -0.5));
-  uvec4 t27 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f371), 0, 0u);
-  precise float f372 = uintBitsToFloat(t27.x);
-  precise float f373 = uintBitsToFloat(t27.y);
-  precise float f374 = uintBitsToFloat(t27.z);
-  precise float f375 = uintBitsToFloat(t27.w);
-  int t28 = p2g_fcmp(floatBitsToUint(f375), 0x3F7D70A4u);
-  bool p32 = t28 == -1;
-  precise float f376 = p2g_faddz(p2g_inz(f375), uintBitsToFloat(0xBF7D70A4u));
-  precise float f377 = p2g_ffmaz(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-  int t29 = p2g_fcmp(floatBitsToUint(f374), 0x3F7D70A4u);
-  bool p33 = t29 == -1;
-  precise float f379 = p2g_faddz(p2g_inz(f374), uintBitsToFloat(0xBF7D70A4u));
-  precise float f380 = p2g_ffmaz(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-  precise float f381 = p33 ? f374 : f380;
-  int t30 = p2g_fcmp(floatBitsToUint(f372), 0x3F7D70A4u);
-  bool p34 = t30 == -1;
-  precise float f382 = p2g_faddz(p2g_inz(f372), uintBitsToFloat(0xBF7D70A4u));
-  precise float f383 = p2g_ffmaz(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-  int t31 = p2g_fcmp(floatBitsToUint(f373), 0x3F7D70A4u);
-  bool p35 = t31 == -1;
-  precise float f385 = p2g_faddz(p2g_inz(f373), uintBitsToFloat(0xBF7D70A4u));
-  precise float f386 = p2g_ffmaz(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-  precise float f387 = p35 ? f373 : f386;
-  precise float f389 = p2g_fmulz(f366, p2g_faddz(f330, 1.5));
-  uvec4 t32 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f371), 0, 0u);
-  precise float f390 = uintBitsToFloat(t32.x);
-  precise float f391 = uintBitsToFloat(t32.y);
-  precise float f392 = uintBitsToFloat(t32.z);
-  precise float f393 = uintBitsToFloat(t32.w);
-  int t33 = p2g_fcmp(floatBitsToUint(f393), 0x3F7D70A4u);
-  bool p36 = t33 == -1;
-  precise float f394 = p2g_faddz(p2g_inz(f393), uintBitsToFloat(0xBF7D70A4u));
-  precise float f395 = p2g_ffmaz(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-  precise float f396 = p36 ? f393 : f395;
-  int t34 = p2g_fcmp(floatBitsToUint(f392), 0x3F7D70A4u);
-  bool p37 = t34 == -1;
-  precise float f397 = p2g_faddz(p2g_inz(f392), uintBitsToFloat(0xBF7D70A4u));
-  precise float f398 = p2g_ffmaz(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-  precise float f399 = p37 ? f392 : f398;
-  int t35 = p2g_fcmp(floatBitsToUint(f390), 0x3F7D70A4u);
-  bool p38 = t35 == -1;
-  precise float f400 = p2g_faddz(p2g_inz(f390), uintBitsToFloat(0xBF7D70A4u));
-  precise float f401 = p2g_ffmaz(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-  precise float f402 = p38 ? f390 : f401;
-  int t36 = p2g_fcmp(floatBitsToUint(f391), 0x3F7D70A4u);
-  bool p39 = t36 == -1;
-  precise float f403 = p2g_faddz(p2g_inz(f391), uintBitsToFloat(0xBF7D70A4u));
-  precise float f404 = p2g_ffmaz(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-  precise float f405 = p39 ? f391 : f404;
-  precise float f407 = p2g_fmulz(f366, p2g_faddz(f330, 3.5));
-  uvec4 t37 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f371), 0, 0u);
-  precise float f408 = uintBitsToFloat(t37.x);
-  precise float f409 = uintBitsToFloat(t37.y);
-  precise float f410 = uintBitsToFloat(t37.z);
-  precise float f411 = uintBitsToFloat(t37.w);
-  int t38 = p2g_fcmp(floatBitsToUint(f411), 0x3F7D70A4u);
-  bool p40 = t38 == -1;
-  precise float f412 = p2g_faddz(p2g_inz(f411), uintBitsToFloat(0xBF7D70A4u));
-  precise float f413 = p2g_ffmaz(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-  int t39 = p2g_fcmp(floatBitsToUint(f408), 0x3F7D70A4u);
-  bool p41 = t39 == -1;
-  precise float f415 = p2g_faddz(p2g_inz(f408), uintBitsToFloat(0xBF7D70A4u));
-  precise float f416 = p2g_ffmaz(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-  precise float f419 = p2g_fmulz(f367, p2g_faddz(f333, 1.5));
-  uvec4 t40 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f419), 0, 0u);
-  precise float f420 = uintBitsToFloat(t40.x);
-  precise float f421 = uintBitsToFloat(t40.y);
-  precise float f422 = uintBitsToFloat(t40.z);
-  precise float f423 = uintBitsToFloat(t40.w);
-  int t41 = p2g_fcmp(floatBitsToUint(f423), 0x3F7D70A4u);
-  bool p42 = t41 == -1;
-  precise float f424 = p2g_faddz(p2g_inz(f423), uintBitsToFloat(0xBF7D70A4u));
-  precise float f425 = p2g_ffmaz(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-  int t42 = p2g_fcmp(floatBitsToUint(f422), 0x3F7D70A4u);
-  bool p43 = t42 == -1;
-  precise float f427 = p2g_faddz(p2g_inz(f422), uintBitsToFloat(0xBF7D70A4u));
-  precise float f428 = p2g_ffmaz(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-  precise float f429 = p43 ? f422 : f428;
-  int t43 = p2g_fcmp(floatBitsToUint(f420), 0x3F7D70A4u);
-  bool p44 = t43 == -1;
-  precise float f430 = p2g_faddz(p2g_inz(f420), uintBitsToFloat(0xBF7D70A4u));
-  precise float f431 = p2g_ffmaz(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-  int t44 = p2g_fcmp(floatBitsToUint(f421), 0x3F7D70A4u);
-  bool p45 = t44 == -1;
-  precise float f433 = p2g_faddz(p2g_inz(f421), uintBitsToFloat(0xBF7D70A4u));
-  precise float f434 = p2g_ffmaz(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-  precise float f435 = p45 ? f421 : f434;
-  uvec4 t45 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f419), 0, 0u);
-  precise float f436 = uintBitsToFloat(t45.x);
-  precise float f437 = uintBitsToFloat(t45.y);
-  precise float f438 = uintBitsToFloat(t45.z);
-  precise float f439 = uintBitsToFloat(t45.w);
-  int t46 = p2g_fcmp(floatBitsToUint(f439), 0x3F7D70A4u);
-  bool p46 = t46 == -1;
-  precise float f440 = p2g_faddz(p2g_inz(f439), uintBitsToFloat(0xBF7D70A4u));
-  precise float f441 = p2g_ffmaz(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-  precise float f442 = p46 ? f439 : f441;
-  int t47 = p2g_fcmp(floatBitsToUint(f438), 0x3F7D70A4u);
-  bool p47 = t47 == -1;
-  precise float f443 = p2g_faddz(p2g_inz(f438), uintBitsToFloat(0xBF7D70A4u));
-  precise float f444 = p2g_ffmaz(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-  precise float f445 = p47 ? f438 : f444;
-  int t48 = p2g_fcmp(floatBitsToUint(f436), 0x3F7D70A4u);
-  bool p48 = t48 == -1;
-  precise float f446 = p2g_faddz(p2g_inz(f436), uintBitsToFloat(0xBF7D70A4u));
-  precise float f447 = p2g_ffmaz(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-  precise float f448 = p48 ? f436 : f447;
-  int t49 = p2g_fcmp(floatBitsToUint(f437), 0x3F7D70A4u);
-  bool p49 = t49 == -1;
-  precise float f449 = p2g_faddz(p2g_inz(f437), uintBitsToFloat(0xBF7D70A4u));
-  precise float f450 = p2g_ffmaz(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-  precise float f451 = p49 ? f437 : f450;
-  uvec4 t50 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f419), 0, 0u);
-  precise float f452 = uintBitsToFloat(t50.x);
-  precise float f453 = uintBitsToFloat(t50.y);
-  precise float f454 = uintBitsToFloat(t50.z);
-  precise float f455 = uintBitsToFloat(t50.w);
-  int t51 = p2g_fcmp(floatBitsToUint(f455), 0x3F7D70A4u);
-  bool p50 = t51 == -1;
-  precise float f456 = p2g_faddz(p2g_inz(f455), uintBitsToFloat(0xBF7D70A4u));
-  precise float f457 = p2g_ffmaz(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-  int t52 = p2g_fcmp(floatBitsToUint(f452), 0x3F7D70A4u);
-  bool p51 = t52 == -1;
-  precise float f459 = p2g_faddz(p2g_inz(f452), uintBitsToFloat(0xBF7D70A4u));
-  precise float f460 = p2g_ffmaz(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-  precise float f463 = p2g_fmulz(f367, p2g_faddz(f333, 3.5));
-  uvec4 t53 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f463), 0, 0u);
-  precise float f464 = uintBitsToFloat(t53.x);
-  precise float f465 = uintBitsToFloat(t53.y);
-  precise float f466 = uintBitsToFloat(t53.z);
-  precise float f467 = uintBitsToFloat(t53.w);
-  int t54 = p2g_fcmp(floatBitsToUint(f467), 0x3F7D70A4u);
-  bool p52 = t54 == -1;
-  precise float f468 = p2g_faddz(p2g_inz(f467), uintBitsToFloat(0xBF7D70A4u));
-  precise float f469 = p2g_ffmaz(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-  int t55 = p2g_fcmp(floatBitsToUint(f466), 0x3F7D70A4u);
-  bool p53 = t55 == -1;
-  precise float f471 = p2g_faddz(p2g_inz(f466), uintBitsToFloat(0xBF7D70A4u));
-  precise float f472 = p2g_ffmaz(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-  precise float f473 = p53 ? f466 : f472;
-  uvec4 t56 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f463), 0, 0u);
-  precise float f474 = uintBitsToFloat(t56.x);
-  precise float f475 = uintBitsToFloat(t56.y);
-  precise float f476 = uintBitsToFloat(t56.z);
-  precise float f477 = uintBitsToFloat(t56.w);
-  int t57 = p2g_fcmp(floatBitsToUint(f477), 0x3F7D70A4u);
-  bool p54 = t57 == -1;
-  precise float f478 = p2g_faddz(p2g_inz(f477), uintBitsToFloat(0xBF7D70A4u));
-  precise float f479 = p2g_ffmaz(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-  precise float f480 = p54 ? f477 : f479;
-  int t58 = p2g_fcmp(floatBitsToUint(f476), 0x3F7D70A4u);
-  bool p55 = t58 == -1;
-  precise float f481 = p2g_faddz(p2g_inz(f476), uintBitsToFloat(0xBF7D70A4u));
-  precise float f482 = p2g_ffmaz(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-  precise float f483 = p55 ? f476 : f482;
-  uvec4 t59 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f463), 0, 0u);
-  precise float f484 = uintBitsToFloat(t59.x);
-  precise float f485 = uintBitsToFloat(t59.y);
-  precise float f486 = uintBitsToFloat(t59.z);
-  precise float f487 = uintBitsToFloat(t59.w);
-  f488 = p152_f32;
-  f489 = p156_f32;
-  int t60 = p2g_fcmp(floatBitsToUint(f487), 0x3F7D70A4u);
-  bool p56 = t60 == -1;
-  precise float f490 = p2g_faddz(p2g_inz(f487), uintBitsToFloat(0xBF7D70A4u));
-  precise float f491 = p2g_ffmaz(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-  precise float f493 = p2g_fsubz(p2g_fsubz(p2g_fsubz(f345, f357), f361), f363);
-  precise float f495 = p2g_div32(f344, p2g_faddz(f344, f350), 0, false);
-  precise float f496 = p2g_fsubz(f345, p2g_inz(f495));
-  precise float f498 = p2g_div32(f361, p2g_faddz(f361, f493), 0, false);
-  precise float f499 = p2g_fsubz(f345, p2g_inz(f498));
-  precise float f500 = p2g_fsubz(f344, p2g_inz(f495));
-  precise float f501 = p2g_fsubz(f350, f496);
-  precise float f502 = p2g_sat(p2g_f32_canon(floatBitsToUint(p32 ? f375 : f377)));
-  precise float f503 = p2g_sat(p2g_f32_canon(floatBitsToUint(f381)));
-  precise float f505 = p2g_ffmaz(f340, p2g_inz(f502), p2g_fmulz(f500, p2g_inz(f503)));
-  precise float f506 = p2g_sat(p2g_f32_canon(floatBitsToUint(f396)));
-  precise float f508 = p2g_sat(p2g_f32_canon(floatBitsToUint(f399)));
-  precise float f509 = p2g_ffmaz(f347, p2g_inz(f508), p2g_ffmaz(f501, p2g_inz(f506), f505));
-  precise float f512 = p172_f32;
-  precise float f513 = p2g_ffmaz(p2g_inz(f512), f509, p2g_ffmaz(p2g_inz(f495), p2g_inz(f381), p2g_fmulz(f496,
-      p2g_inz(f396))));
-  precise float f514 = p2g_sat(p2g_f32_canon(floatBitsToUint(p34 ? f372 : f383)));
-  precise float f515 = p2g_sat(p2g_f32_canon(floatBitsToUint(f387)));
-  precise float f517 = p2g_ffmaz(f340, p2g_inz(f514), p2g_fmulz(f500, p2g_inz(f515)));
-  precise float f518 = p2g_sat(p2g_f32_canon(floatBitsToUint(f402)));
-  precise float f520 = p2g_sat(p2g_f32_canon(floatBitsToUint(f405)));
-  precise float f521 = p2g_ffmaz(f347, p2g_inz(f520), p2g_ffmaz(f501, p2g_inz(f518), f517));
-  precise float f524 = p2g_ffmaz(p2g_inz(f512), f521, p2g_ffmaz(p2g_inz(f495), p2g_inz(f387), p2g_fmulz(f496,
-      p2g_inz(f402))));
-  precise float f525 = p2g_sat(p2g_f32_canon(floatBitsToUint(p42 ? f423 : f425)));
-  precise float f526 = p2g_sat(p2g_f32_canon(floatBitsToUint(f429)));
-  precise float f528 = p2g_ffmaz(f340, p2g_inz(f525), p2g_fmulz(f500, p2g_inz(f526)));
-  precise float f529 = p2g_sat(p2g_f32_canon(floatBitsToUint(f442)));
-  precise float f531 = p2g_sat(p2g_f32_canon(floatBitsToUint(f445)));
-  precise float f532 = p2g_ffmaz(f347, p2g_inz(f531), p2g_ffmaz(f501, p2g_inz(f529), f528));
-  precise float f535 = p2g_ffmaz(p2g_inz(f512), f532, p2g_ffmaz(p2g_inz(f495), p2g_inz(f429), p2g_fmulz(f496,
-      p2g_inz(f442))));
-  precise float f536 = p2g_sat(p2g_f32_canon(floatBitsToUint(p44 ? f420 : f431)));
-  precise float f537 = p2g_sat(p2g_f32_canon(floatBitsToUint(f435)));
-  precise float f539 = p2g_ffmaz(f340, p2g_inz(f536), p2g_fmulz(f500, p2g_inz(f537)));
-  precise float f540 = p2g_sat(p2g_f32_canon(floatBitsToUint(f448)));
-  precise float f542 = p2g_sat(p2g_f32_canon(floatBitsToUint(f451)));
-  precise float f543 = p2g_ffmaz(f347, p2g_inz(f542), p2g_ffmaz(f501, p2g_inz(f540), f539));
-  precise float f546 = p2g_ffmaz(p2g_inz(f512), f543, p2g_ffmaz(p2g_inz(f495), p2g_inz(f435), p2g_fmulz(f496,
-      p2g_inz(f448))));
-  precise float f547 = p2g_sat(p2g_f32_canon(floatBitsToUint(p52 ? f467 : f469)));
-  precise float f548 = p2g_sat(p2g_f32_canon(floatBitsToUint(f473)));
-  precise float f550 = p2g_ffmaz(f340, p2g_inz(f547), p2g_fmulz(f500, p2g_inz(f548)));
-  precise float f551 = p2g_sat(p2g_f32_canon(floatBitsToUint(f480)));
-  precise float f553 = p2g_sat(p2g_f32_canon(floatBitsToUint(f483)));
-  precise float f554 = p2g_ffmaz(f347, p2g_inz(f553), p2g_ffmaz(f501, p2g_inz(f551), f550));
-  precise float f557 = p2g_ffmaz(p2g_inz(f512), f554, p2g_ffmaz(p2g_inz(f495), p2g_inz(f473), p2g_fmulz(f496,
-      p2g_inz(f480))));
-  precise float f560 = p2g_ffmaz(f501, p2g_inz(f508), p2g_ffmaz(f340, p2g_inz(f503), p2g_fmulz(f500, p2g_inz(f506))));
-  precise float f562 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p40 ? f411 : f413)))), f560);
-  precise float f565 = p2g_ffmaz(p2g_inz(f512), f562, p2g_ffmaz(p2g_inz(f495), p2g_inz(f396), p2g_fmulz(f496,
-      p2g_inz(f399))));
-  precise float f568 = p2g_ffmaz(f501, p2g_inz(f520), p2g_ffmaz(f340, p2g_inz(f515), p2g_fmulz(f500, p2g_inz(f518))));
-  precise float f570 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p41 ? f408 : f416)))), f568);
-  precise float f573 = p2g_ffmaz(p2g_inz(f512), f570, p2g_ffmaz(p2g_inz(f495), p2g_inz(f402), p2g_fmulz(f496,
-      p2g_inz(f405))));
-  precise float f576 = p2g_ffmaz(f501, p2g_inz(f531), p2g_ffmaz(f340, p2g_inz(f526), p2g_fmulz(f500, p2g_inz(f529))));
-  precise float f578 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p50 ? f455 : f457)))), f576);
-  precise float f581 = p2g_ffmaz(p2g_inz(f512), f578, p2g_ffmaz(p2g_inz(f495), p2g_inz(f442), p2g_fmulz(f496,
-      p2g_inz(f445))));
-  precise float f584 = p2g_ffmaz(f501, p2g_inz(f542), p2g_ffmaz(f340, p2g_inz(f537), p2g_fmulz(f500, p2g_inz(f540))));
-  precise float f586 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p51 ? f452 : f460)))), f584);
-  precise float f589 = p2g_ffmaz(p2g_inz(f512), f586, p2g_ffmaz(p2g_inz(f495), p2g_inz(f448), p2g_fmulz(f496,
-      p2g_inz(f451))));
-  precise float f592 = p2g_ffmaz(f501, p2g_inz(f553), p2g_ffmaz(f340, p2g_inz(f548), p2g_fmulz(f500, p2g_inz(f551))));
-  precise float f594 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p56 ? f487 : f491)))), f592);
-  precise float f597 = p2g_ffmaz(p2g_inz(f512), f594, p2g_ffmaz(p2g_inz(f495), p2g_inz(f480), p2g_fmulz(f496,
-      p2g_inz(f483))));
-  precise float f598 = p2g_fsubz(f361, p2g_inz(f498));
-  precise float f599 = p2g_fsubz(f493, f499);
-  precise float f601 = p2g_sat(p2g_f32_canon(floatBitsToUint(f524)));
-  precise float f603 = p2g_ffmaz(f357, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f513)))), p2g_fmulz(f598,
-      p2g_inz(f601)));
-  precise float f604 = p2g_sat(p2g_f32_canon(floatBitsToUint(f535)));
-  precise float f605 = p2g_ffmaz(f599, p2g_inz(f604), f603);
-  precise float f606 = p2g_sat(p2g_f32_canon(floatBitsToUint(f546)));
-  precise float f609 = p2g_ffmaz(p2g_inz(f498), f524, p2g_fmulz(f499, f535));
-  precise float f610 = p2g_ffmaz(p2g_inz(f512), p2g_ffmaz(f363, p2g_inz(f606), f605), f609);
-  precise float f612 = p2g_nmin(p2g_inz(f429), p2g_inz(f442));
-  precise float f615 = p2g_nmax(p2g_inz(f429), p2g_inz(f442));
-  f34 = p2g_nmin(p2g_inz(p2g_nmax(f610, p2g_inz(p2g_nmin(p2g_inz(p2g_nmin(p2g_inz(f387), p2g_inz(f402))),
-      p2g_inz(f612))))), p2g_inz(p2g_nmax(p2g_inz(p2g_nmax(p2g_inz(f387), p2g_inz(f402))), p2g_inz(f615))));
-  precise float f620 = p2g_ffmaz(f599, p2g_inz(f606), p2g_ffmaz(f357, p2g_inz(f601), p2g_fmulz(f598, p2g_inz(f604))));
-  precise float f622 = p2g_ffmaz(f363, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f557)))), f620);
-  precise float f625 = p2g_ffmaz(p2g_inz(f512), f622, p2g_ffmaz(p2g_inz(f498), f535, p2g_fmulz(f499, f546)));
-  f35 = p2g_nmin(p2g_inz(p2g_nmax(f625, p2g_inz(p2g_nmin(p2g_inz(f612), p2g_inz(p2g_nmin(p2g_inz(f435),
-      p2g_inz(f448))))))), p2g_inz(p2g_nmax(p2g_inz(f615), p2g_inz(p2g_nmax(p2g_inz(f435), p2g_inz(f448))))));
-  precise float f632 = p2g_sat(p2g_f32_canon(floatBitsToUint(f573)));
-  precise float f634 = p2g_ffmaz(f357, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f565)))), p2g_fmulz(f598,
-      p2g_inz(f632)));
-  precise float f635 = p2g_sat(p2g_f32_canon(floatBitsToUint(f581)));
-  precise float f636 = p2g_ffmaz(f599, p2g_inz(f635), f634);
-  precise float f637 = p2g_sat(p2g_f32_canon(floatBitsToUint(f589)));
-  precise float f640 = p2g_ffmaz(p2g_inz(f498), f573, p2g_fmulz(f499, f581));
-  precise float f641 = p2g_ffmaz(p2g_inz(f512), p2g_ffmaz(f363, p2g_inz(f637), f636), f640);
-  precise float f643 = p2g_nmin(p2g_inz(f442), p2g_inz(f445));
-  precise float f646 = p2g_nmax(p2g_inz(f442), p2g_inz(f445));
-  f36 = p2g_nmin(p2g_inz(p2g_nmax(f641, p2g_inz(p2g_nmin(p2g_inz(p2g_nmin(p2g_inz(f402), p2g_inz(f405))),
-      p2g_inz(f643))))), p2g_inz(p2g_nmax(p2g_inz(p2g_nmax(p2g_inz(f402), p2g_inz(f405))), p2g_inz(f646))));
-  precise float f651 = p2g_ffmaz(f599, p2g_inz(f637), p2g_ffmaz(f357, p2g_inz(f632), p2g_fmulz(f598, p2g_inz(f635))));
-  precise float f653 = p2g_ffmaz(f363, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f597)))), f651);
-  precise float f656 = p2g_ffmaz(p2g_inz(f512), f653, p2g_ffmaz(p2g_inz(f498), f581, p2g_fmulz(f499, f589)));
-  f37 = p2g_nmin(p2g_inz(p2g_nmax(f656, p2g_inz(p2g_nmin(p2g_inz(f643), p2g_inz(p2g_nmin(p2g_inz(f448),
-      p2g_inz(f451))))))), p2g_inz(p2g_nmax(p2g_inz(f646), p2g_inz(p2g_nmax(p2g_inz(f448), p2g_inz(f451))))));
-  if (p2g_redoz()) p2g_exact_11(f307, f303, f311, f19, f26, f308, f304, f312, f20, f27, p224_u64, p144_f32, p148_f32,
-      f28, f29, f30, f31, f345, p232_u64, p152_f32, f488, p156_f32, f489, p172_f32, f34, f35, f36, f37);
+  if (P2G_F32_FAST) {
+    f26 = p2g_ffmaz(p2g_inz(f307), p2g_faddz(p2g_inz(f303), p2g_inz(f311)), p2g_inz(f19));
+    f27 = p2g_ffmaz(p2g_inz(f308), p2g_faddz(p2g_inz(f304), p2g_inz(f312)), p2g_inz(f20));
+    uint64_t rd18 = p224_u64;
+    precise float f317 = p144_f32;
+    precise float f318 = p148_f32;
+    precise float f321 = p2g_fmulz(f26, p2g_inz(f317));
+    precise float f323 = 0.0;
+    uvec4 t26 = p2g_tex(rd18 /* p224_u64 */, P2G_IMG1, vec3(f321, p2g_fmulz(f27, p2g_inz(f318)), 0.0), 0, 2u);
+    f28 = uintBitsToFloat(t26.x);
+    f29 = uintBitsToFloat(t26.y);
+    f30 = uintBitsToFloat(t26.z);
+    f31 = uintBitsToFloat(t26.w);
+    precise float f325 = p2g_ffmaz(p2g_faddz(f26, -0.5), 2.0, 0.5);
+    precise float f327 = p2g_ffmaz(p2g_faddz(f27, -0.5), 2.0, 0.5);
+    precise float f329 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_faddz(f325, -0.5)), 2));
+    precise float f330 = p2g_faddz(p2g_inz(f329), 0.5);
+    precise float f332 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_faddz(f327, -0.5)), 2));
+    precise float f333 = p2g_faddz(p2g_inz(f332), 0.5);
+    precise float f335 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubz(f325, f330))));
+    precise float f336 = p2g_fmulz(p2g_inz(f335), p2g_inz(f335));
+    precise float f337 = p2g_fmulz(p2g_inz(f335), f336);
+    precise float neg5772 = -(p2g_faddz(p2g_inz(f335), f337));
+    precise float f340 = p2g_ffmaz(neg5772, 0.5, f336);
+    precise float neg5773 = -(p2g_fmulz(f336, 2.5));
+    precise float f344 = p2g_faddz(p2g_ffmaz(f337, 1.5, neg5773), 1.0);
+    f345 = 1.0;
+    precise float f347 = p2g_fmulz(p2g_fsubz(f337, f336), 0.5);
+    precise float f350 = p2g_fsubz(p2g_fsubz(p2g_fsubz(f345, f340), f344), f347);
+    precise float f352 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubz(f327, f333))));
+    precise float f353 = p2g_fmulz(p2g_inz(f352), p2g_inz(f352));
+    precise float f354 = p2g_fmulz(p2g_inz(f352), f353);
+    precise float neg5774 = -(p2g_faddz(p2g_inz(f352), f354));
+    precise float f357 = p2g_ffmaz(neg5774, 0.5, f353);
+    precise float neg5775 = -(p2g_fmulz(f353, 2.5));
+    precise float f361 = p2g_faddz(p2g_ffmaz(f354, 1.5, neg5775), 1.0);
+    precise float f363 = p2g_fmulz(p2g_fsubz(f354, f353), 0.5);
+    precise float f366 = p2g_fmulz(p2g_inz(f317), 0.5);
+    precise float f367 = p2g_fmulz(p2g_inz(f318), 0.5);
+    uint64_t rd19 = p232_u64;
+    precise float f369 = p2g_fmulz(f366, p2g_faddz(f330, -0.5));
+    precise float f371 = p2g_fmulz(f367, p2g_faddz(f333, -0.5));
+    uvec4 t27 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f371), 0, 0u);
+    precise float f372 = uintBitsToFloat(t27.x);
+    precise float f373 = uintBitsToFloat(t27.y);
+    precise float f374 = uintBitsToFloat(t27.z);
+    precise float f375 = uintBitsToFloat(t27.w);
+    int t28 = p2g_fcmp(floatBitsToUint(f375), 0x3F7D70A4u);
+    bool p32 = t28 == -1;
+    precise float f376 = p2g_faddz(p2g_inz(f375), uintBitsToFloat(0xBF7D70A4u));
+    precise float f377 = p2g_ffmaz(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    int t29 = p2g_fcmp(floatBitsToUint(f374), 0x3F7D70A4u);
+    bool p33 = t29 == -1;
+    precise float f379 = p2g_faddz(p2g_inz(f374), uintBitsToFloat(0xBF7D70A4u));
+    precise float f380 = p2g_ffmaz(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f381 = p33 ? f374 : f380;
+    int t30 = p2g_fcmp(floatBitsToUint(f372), 0x3F7D70A4u);
+    bool p34 = t30 == -1;
+    precise float f382 = p2g_faddz(p2g_inz(f372), uintBitsToFloat(0xBF7D70A4u));
+    precise float f383 = p2g_ffmaz(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    int t31 = p2g_fcmp(floatBitsToUint(f373), 0x3F7D70A4u);
+    bool p35 = t31 == -1;
+    precise float f385 = p2g_faddz(p2g_inz(f373), uintBitsToFloat(0xBF7D70A4u));
+    precise float f386 = p2g_ffmaz(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f387 = p35 ? f373 : f386;
+    precise float f389 = p2g_fmulz(f366, p2g_faddz(f330, 1.5));
+    uvec4 t32 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f371), 0, 0u);
+    precise float f390 = uintBitsToFloat(t32.x);
+    precise float f391 = uintBitsToFloat(t32.y);
+    precise float f392 = uintBitsToFloat(t32.z);
+    precise float f393 = uintBitsToFloat(t32.w);
+    int t33 = p2g_fcmp(floatBitsToUint(f393), 0x3F7D70A4u);
+    bool p36 = t33 == -1;
+    precise float f394 = p2g_faddz(p2g_inz(f393), uintBitsToFloat(0xBF7D70A4u));
+    precise float f395 = p2g_ffmaz(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f396 = p36 ? f393 : f395;
+    int t34 = p2g_fcmp(floatBitsToUint(f392), 0x3F7D70A4u);
+    bool p37 = t34 == -1;
+    precise float f397 = p2g_faddz(p2g_inz(f392), uintBitsToFloat(0xBF7D70A4u));
+    precise float f398 = p2g_ffmaz(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f399 = p37 ? f392 : f398;
+    int t35 = p2g_fcmp(floatBitsToUint(f390), 0x3F7D70A4u);
+    bool p38 = t35 == -1;
+    precise float f400 = p2g_faddz(p2g_inz(f390), uintBitsToFloat(0xBF7D70A4u));
+    precise float f401 = p2g_ffmaz(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f402 = p38 ? f390 : f401;
+    int t36 = p2g_fcmp(floatBitsToUint(f391), 0x3F7D70A4u);
+    bool p39 = t36 == -1;
+    precise float f403 = p2g_faddz(p2g_inz(f391), uintBitsToFloat(0xBF7D70A4u));
+    precise float f404 = p2g_ffmaz(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f405 = p39 ? f391 : f404;
+    precise float f407 = p2g_fmulz(f366, p2g_faddz(f330, 3.5));
+    uvec4 t37 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f371), 0, 0u);
+    precise float f408 = uintBitsToFloat(t37.x);
+    precise float f409 = uintBitsToFloat(t37.y);
+    precise float f410 = uintBitsToFloat(t37.z);
+    precise float f411 = uintBitsToFloat(t37.w);
+    int t38 = p2g_fcmp(floatBitsToUint(f411), 0x3F7D70A4u);
+    bool p40 = t38 == -1;
+    precise float f412 = p2g_faddz(p2g_inz(f411), uintBitsToFloat(0xBF7D70A4u));
+    precise float f413 = p2g_ffmaz(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    int t39 = p2g_fcmp(floatBitsToUint(f408), 0x3F7D70A4u);
+    bool p41 = t39 == -1;
+    precise float f415 = p2g_faddz(p2g_inz(f408), uintBitsToFloat(0xBF7D70A4u));
+    precise float f416 = p2g_ffmaz(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f419 = p2g_fmulz(f367, p2g_faddz(f333, 1.5));
+    uvec4 t40 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f419), 0, 0u);
+    precise float f420 = uintBitsToFloat(t40.x);
+    precise float f421 = uintBitsToFloat(t40.y);
+    precise float f422 = uintBitsToFloat(t40.z);
+    precise float f423 = uintBitsToFloat(t40.w);
+    int t41 = p2g_fcmp(floatBitsToUint(f423), 0x3F7D70A4u);
+    bool p42 = t41 == -1;
+    precise float f424 = p2g_faddz(p2g_inz(f423), uintBitsToFloat(0xBF7D70A4u));
+    precise float f425 = p2g_ffmaz(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    int t42 = p2g_fcmp(floatBitsToUint(f422), 0x3F7D70A4u);
+    bool p43 = t42 == -1;
+    precise float f427 = p2g_faddz(p2g_inz(f422), uintBitsToFloat(0xBF7D70A4u));
+    precise float f428 = p2g_ffmaz(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f429 = p43 ? f422 : f428;
+    int t43 = p2g_fcmp(floatBitsToUint(f420), 0x3F7D70A4u);
+    bool p44 = t43 == -1;
+    precise float f430 = p2g_faddz(p2g_inz(f420), uintBitsToFloat(0xBF7D70A4u));
+    precise float f431 = p2g_ffmaz(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    int t44 = p2g_fcmp(floatBitsToUint(f421), 0x3F7D70A4u);
+    bool p45 = t44 == -1;
+    precise float f433 = p2g_faddz(p2g_inz(f421), uintBitsToFloat(0xBF7D70A4u));
+    precise float f434 = p2g_ffmaz(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f435 = p45 ? f421 : f434;
+    uvec4 t45 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f419), 0, 0u);
+    precise float f436 = uintBitsToFloat(t45.x);
+    precise float f437 = uintBitsToFloat(t45.y);
+    precise float f438 = uintBitsToFloat(t45.z);
+    precise float f439 = uintBitsToFloat(t45.w);
+    int t46 = p2g_fcmp(floatBitsToUint(f439), 0x3F7D70A4u);
+    bool p46 = t46 == -1;
+    precise float f440 = p2g_faddz(p2g_inz(f439), uintBitsToFloat(0xBF7D70A4u));
+    precise float f441 = p2g_ffmaz(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f442 = p46 ? f439 : f441;
+    int t47 = p2g_fcmp(floatBitsToUint(f438), 0x3F7D70A4u);
+    bool p47 = t47 == -1;
+    precise float f443 = p2g_faddz(p2g_inz(f438), uintBitsToFloat(0xBF7D70A4u));
+    precise float f444 = p2g_ffmaz(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f445 = p47 ? f438 : f444;
+    int t48 = p2g_fcmp(floatBitsToUint(f436), 0x3F7D70A4u);
+    bool p48 = t48 == -1;
+    precise float f446 = p2g_faddz(p2g_inz(f436), uintBitsToFloat(0xBF7D70A4u));
+    precise float f447 = p2g_ffmaz(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f448 = p48 ? f436 : f447;
+    int t49 = p2g_fcmp(floatBitsToUint(f437), 0x3F7D70A4u);
+    bool p49 = t49 == -1;
+    precise float f449 = p2g_faddz(p2g_inz(f437), uintBitsToFloat(0xBF7D70A4u));
+    precise float f450 = p2g_ffmaz(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f451 = p49 ? f437 : f450;
+    uvec4 t50 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f419), 0, 0u);
+    precise float f452 = uintBitsToFloat(t50.x);
+    precise float f453 = uintBitsToFloat(t50.y);
+    precise float f454 = uintBitsToFloat(t50.z);
+    precise float f455 = uintBitsToFloat(t50.w);
+    int t51 = p2g_fcmp(floatBitsToUint(f455), 0x3F7D70A4u);
+    bool p50 = t51 == -1;
+    precise float f456 = p2g_faddz(p2g_inz(f455), uintBitsToFloat(0xBF7D70A4u));
+    precise float f457 = p2g_ffmaz(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    int t52 = p2g_fcmp(floatBitsToUint(f452), 0x3F7D70A4u);
+    bool p51 = t52 == -1;
+    precise float f459 = p2g_faddz(p2g_inz(f452), uintBitsToFloat(0xBF7D70A4u));
+    precise float f460 = p2g_ffmaz(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f463 = p2g_fmulz(f367, p2g_faddz(f333, 3.5));
+    uvec4 t53 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f463), 0, 0u);
+    precise float f464 = uintBitsToFloat(t53.x);
+    precise float f465 = uintBitsToFloat(t53.y);
+    precise float f466 = uintBitsToFloat(t53.z);
+    precise float f467 = uintBitsToFloat(t53.w);
+    int t54 = p2g_fcmp(floatBitsToUint(f467), 0x3F7D70A4u);
+    bool p52 = t54 == -1;
+    precise float f468 = p2g_faddz(p2g_inz(f467), uintBitsToFloat(0xBF7D70A4u));
+    precise float f469 = p2g_ffmaz(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    int t55 = p2g_fcmp(floatBitsToUint(f466), 0x3F7D70A4u);
+    bool p53 = t55 == -1;
+    precise float f471 = p2g_faddz(p2g_inz(f466), uintBitsToFloat(0xBF7D70A4u));
+    precise float f472 = p2g_ffmaz(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f473 = p53 ? f466 : f472;
+    uvec4 t56 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f463), 0, 0u);
+    precise float f474 = uintBitsToFloat(t56.x);
+    precise float f475 = uintBitsToFloat(t56.y);
+    precise float f476 = uintBitsToFloat(t56.z);
+    precise float f477 = uintBitsToFloat(t56.w);
+    int t57 = p2g_fcmp(floatBitsToUint(f477), 0x3F7D70A4u);
+    bool p54 = t57 == -1;
+    precise float f478 = p2g_faddz(p2g_inz(f477), uintBitsToFloat(0xBF7D70A4u));
+    precise float f479 = p2g_ffmaz(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f480 = p54 ? f477 : f479;
+    int t58 = p2g_fcmp(floatBitsToUint(f476), 0x3F7D70A4u);
+    bool p55 = t58 == -1;
+    precise float f481 = p2g_faddz(p2g_inz(f476), uintBitsToFloat(0xBF7D70A4u));
+    precise float f482 = p2g_ffmaz(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f483 = p55 ? f476 : f482;
+    uvec4 t59 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f463), 0, 0u);
+    precise float f484 = uintBitsToFloat(t59.x);
+    precise float f485 = uintBitsToFloat(t59.y);
+    precise float f486 = uintBitsToFloat(t59.z);
+    precise float f487 = uintBitsToFloat(t59.w);
+    f488 = p152_f32;
+    f489 = p156_f32;
+    int t60 = p2g_fcmp(floatBitsToUint(f487), 0x3F7D70A4u);
+    bool p56 = t60 == -1;
+    precise float f490 = p2g_faddz(p2g_inz(f487), uintBitsToFloat(0xBF7D70A4u));
+    precise float f491 = p2g_ffmaz(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f493 = p2g_fsubz(p2g_fsubz(p2g_fsubz(f345, f357), f361), f363);
+    precise float f495 = p2g_div32(f344, p2g_faddz(f344, f350), 0, false);
+    precise float f496 = p2g_fsubz(f345, p2g_inz(f495));
+    precise float f498 = p2g_div32(f361, p2g_faddz(f361, f493), 0, false);
+    precise float f499 = p2g_fsubz(f345, p2g_inz(f498));
+    precise float f500 = p2g_fsubz(f344, p2g_inz(f495));
+    precise float f501 = p2g_fsubz(f350, f496);
+    precise float f502 = p2g_sat(p2g_f32_canon(floatBitsToUint(p32 ? f375 : f377)));
+    precise float f503 = p2g_sat(p2g_f32_canon(floatBitsToUint(f381)));
+    precise float f505 = p2g_ffmaz(f340, p2g_inz(f502), p2g_fmulz(f500, p2g_inz(f503)));
+    precise float f506 = p2g_sat(p2g_f32_canon(floatBitsToUint(f396)));
+    precise float f508 = p2g_sat(p2g_f32_canon(floatBitsToUint(f399)));
+    precise float f509 = p2g_ffmaz(f347, p2g_inz(f508), p2g_ffmaz(f501, p2g_inz(f506), f505));
+    precise float f512 = p172_f32;
+    precise float f513 = p2g_ffmaz(p2g_inz(f512), f509, p2g_ffmaz(p2g_inz(f495), p2g_inz(f381), p2g_fmulz(f496,
+        p2g_inz(f396))));
+    precise float f514 = p2g_sat(p2g_f32_canon(floatBitsToUint(p34 ? f372 : f383)));
+    precise float f515 = p2g_sat(p2g_f32_canon(floatBitsToUint(f387)));
+    precise float f517 = p2g_ffmaz(f340, p2g_inz(f514), p2g_fmulz(f500, p2g_inz(f515)));
+    precise float f518 = p2g_sat(p2g_f32_canon(floatBitsToUint(f402)));
+    precise float f520 = p2g_sat(p2g_f32_canon(floatBitsToUint(f405)));
+    precise float f521 = p2g_ffmaz(f347, p2g_inz(f520), p2g_ffmaz(f501, p2g_inz(f518), f517));
+    precise float f524 = p2g_ffmaz(p2g_inz(f512), f521, p2g_ffmaz(p2g_inz(f495), p2g_inz(f387), p2g_fmulz(f496,
+        p2g_inz(f402))));
+    precise float f525 = p2g_sat(p2g_f32_canon(floatBitsToUint(p42 ? f423 : f425)));
+    precise float f526 = p2g_sat(p2g_f32_canon(floatBitsToUint(f429)));
+    precise float f528 = p2g_ffmaz(f340, p2g_inz(f525), p2g_fmulz(f500, p2g_inz(f526)));
+    precise float f529 = p2g_sat(p2g_f32_canon(floatBitsToUint(f442)));
+    precise float f531 = p2g_sat(p2g_f32_canon(floatBitsToUint(f445)));
+    precise float f532 = p2g_ffmaz(f347, p2g_inz(f531), p2g_ffmaz(f501, p2g_inz(f529), f528));
+    precise float f535 = p2g_ffmaz(p2g_inz(f512), f532, p2g_ffmaz(p2g_inz(f495), p2g_inz(f429), p2g_fmulz(f496,
+        p2g_inz(f442))));
+    precise float f536 = p2g_sat(p2g_f32_canon(floatBitsToUint(p44 ? f420 : f431)));
+    precise float f537 = p2g_sat(p2g_f32_canon(floatBitsToUint(f435)));
+    precise float f539 = p2g_ffmaz(f340, p2g_inz(f536), p2g_fmulz(f500, p2g_inz(f537)));
+    precise float f540 = p2g_sat(p2g_f32_canon(floatBitsToUint(f448)));
+    precise float f542 = p2g_sat(p2g_f32_canon(floatBitsToUint(f451)));
+    precise float f543 = p2g_ffmaz(f347, p2g_inz(f542), p2g_ffmaz(f501, p2g_inz(f540), f539));
+    precise float f546 = p2g_ffmaz(p2g_inz(f512), f543, p2g_ffmaz(p2g_inz(f495), p2g_inz(f435), p2g_fmulz(f496,
+        p2g_inz(f448))));
+    precise float f547 = p2g_sat(p2g_f32_canon(floatBitsToUint(p52 ? f467 : f469)));
+    precise float f548 = p2g_sat(p2g_f32_canon(floatBitsToUint(f473)));
+    precise float f550 = p2g_ffmaz(f340, p2g_inz(f547), p2g_fmulz(f500, p2g_inz(f548)));
+    precise float f551 = p2g_sat(p2g_f32_canon(floatBitsToUint(f480)));
+    precise float f553 = p2g_sat(p2g_f32_canon(floatBitsToUint(f483)));
+    precise float f554 = p2g_ffmaz(f347, p2g_inz(f553), p2g_ffmaz(f501, p2g_inz(f551), f550));
+    precise float f557 = p2g_ffmaz(p2g_inz(f512), f554, p2g_ffmaz(p2g_inz(f495), p2g_inz(f473), p2g_fmulz(f496,
+        p2g_inz(f480))));
+    precise float f560 = p2g_ffmaz(f501, p2g_inz(f508), p2g_ffmaz(f340, p2g_inz(f503), p2g_fmulz(f500, p2g_inz(f506))));
+    precise float f562 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p40 ? f411 : f413)))), f560);
+    precise float f565 = p2g_ffmaz(p2g_inz(f512), f562, p2g_ffmaz(p2g_inz(f495), p2g_inz(f396), p2g_fmulz(f496,
+        p2g_inz(f399))));
+    precise float f568 = p2g_ffmaz(f501, p2g_inz(f520), p2g_ffmaz(f340, p2g_inz(f515), p2g_fmulz(f500, p2g_inz(f518))));
+    precise float f570 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p41 ? f408 : f416)))), f568);
+    precise float f573 = p2g_ffmaz(p2g_inz(f512), f570, p2g_ffmaz(p2g_inz(f495), p2g_inz(f402), p2g_fmulz(f496,
+        p2g_inz(f405))));
+    precise float f576 = p2g_ffmaz(f501, p2g_inz(f531), p2g_ffmaz(f340, p2g_inz(f526), p2g_fmulz(f500, p2g_inz(f529))));
+    precise float f578 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p50 ? f455 : f457)))), f576);
+    precise float f581 = p2g_ffmaz(p2g_inz(f512), f578, p2g_ffmaz(p2g_inz(f495), p2g_inz(f442), p2g_fmulz(f496,
+        p2g_inz(f445))));
+    precise float f584 = p2g_ffmaz(f501, p2g_inz(f542), p2g_ffmaz(f340, p2g_inz(f537), p2g_fmulz(f500, p2g_inz(f540))));
+    precise float f586 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p51 ? f452 : f460)))), f584);
+    precise float f589 = p2g_ffmaz(p2g_inz(f512), f586, p2g_ffmaz(p2g_inz(f495), p2g_inz(f448), p2g_fmulz(f496,
+        p2g_inz(f451))));
+    precise float f592 = p2g_ffmaz(f501, p2g_inz(f553), p2g_ffmaz(f340, p2g_inz(f548), p2g_fmulz(f500, p2g_inz(f551))));
+    precise float f594 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p56 ? f487 : f491)))), f592);
+    precise float f597 = p2g_ffmaz(p2g_inz(f512), f594, p2g_ffmaz(p2g_inz(f495), p2g_inz(f480), p2g_fmulz(f496,
+        p2g_inz(f483))));
+    precise float f598 = p2g_fsubz(f361, p2g_inz(f498));
+    precise float f599 = p2g_fsubz(f493, f499);
+    precise float f601 = p2g_sat(p2g_f32_canon(floatBitsToUint(f524)));
+    precise float f603 = p2g_ffmaz(f357, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f513)))), p2g_fmulz(f598,
+        p2g_inz(f601)));
+    precise float f604 = p2g_sat(p2g_f32_canon(floatBitsToUint(f535)));
+    precise float f605 = p2g_ffmaz(f599, p2g_inz(f604), f603);
+    precise float f606 = p2g_sat(p2g_f32_canon(floatBitsToUint(f546)));
+    precise float f609 = p2g_ffmaz(p2g_inz(f498), f524, p2g_fmulz(f499, f535));
+    precise float f610 = p2g_ffmaz(p2g_inz(f512), p2g_ffmaz(f363, p2g_inz(f606), f605), f609);
+    precise float f612 = p2g_nmin(p2g_inz(f429), p2g_inz(f442));
+    precise float f615 = p2g_nmax(p2g_inz(f429), p2g_inz(f442));
+    f34 = p2g_nmin(p2g_inz(p2g_nmax(f610, p2g_inz(p2g_nmin(p2g_inz(p2g_nmin(p2g_inz(f387), p2g_inz(f402))),
+        p2g_inz(f612))))), p2g_inz(p2g_nmax(p2g_inz(p2g_nmax(p2g_inz(f387), p2g_inz(f402))), p2g_inz(f615))));
+    precise float f620 = p2g_ffmaz(f599, p2g_inz(f606), p2g_ffmaz(f357, p2g_inz(f601), p2g_fmulz(f598, p2g_inz(f604))));
+    precise float f622 = p2g_ffmaz(f363, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f557)))), f620);
+    precise float f625 = p2g_ffmaz(p2g_inz(f512), f622, p2g_ffmaz(p2g_inz(f498), f535, p2g_fmulz(f499, f546)));
+    f35 = p2g_nmin(p2g_inz(p2g_nmax(f625, p2g_inz(p2g_nmin(p2g_inz(f612), p2g_inz(p2g_nmin(p2g_inz(f435),
+        p2g_inz(f448))))))), p2g_inz(p2g_nmax(p2g_inz(f615), p2g_inz(p2g_nmax(p2g_inz(f435), p2g_inz(f448))))));
+    precise float f632 = p2g_sat(p2g_f32_canon(floatBitsToUint(f573)));
+    precise float f634 = p2g_ffmaz(f357, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f565)))), p2g_fmulz(f598,
+        p2g_inz(f632)));
+    precise float f635 = p2g_sat(p2g_f32_canon(floatBitsToUint(f581)));
+    precise float f636 = p2g_ffmaz(f599, p2g_inz(f635), f634);
+    precise float f637 = p2g_sat(p2g_f32_canon(floatBitsToUint(f589)));
+    precise float f640 = p2g_ffmaz(p2g_inz(f498), f573, p2g_fmulz(f499, f581));
+    precise float f641 = p2g_ffmaz(p2g_inz(f512), p2g_ffmaz(f363, p2g_inz(f637), f636), f640);
+    precise float f643 = p2g_nmin(p2g_inz(f442), p2g_inz(f445));
+    precise float f646 = p2g_nmax(p2g_inz(f442), p2g_inz(f445));
+    f36 = p2g_nmin(p2g_inz(p2g_nmax(f641, p2g_inz(p2g_nmin(p2g_inz(p2g_nmin(p2g_inz(f402), p2g_inz(f405))),
+        p2g_inz(f643))))), p2g_inz(p2g_nmax(p2g_inz(p2g_nmax(p2g_inz(f402), p2g_inz(f405))), p2g_inz(f646))));
+    precise float f651 = p2g_ffmaz(f599, p2g_inz(f637), p2g_ffmaz(f357, p2g_inz(f632), p2g_fmulz(f598, p2g_inz(f635))));
+    precise float f653 = p2g_ffmaz(f363, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f597)))), f651);
+    precise float f656 = p2g_ffmaz(p2g_inz(f512), f653, p2g_ffmaz(p2g_inz(f498), f581, p2g_fmulz(f499, f589)));
+    f37 = p2g_nmin(p2g_inz(p2g_nmax(f656, p2g_inz(p2g_nmin(p2g_inz(f643), p2g_inz(p2g_nmin(p2g_inz(f448),
+        p2g_inz(f451))))))), p2g_inz(p2g_nmax(p2g_inz(f646), p2g_inz(p2g_nmax(p2g_inz(f448), p2g_inz(f451))))));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_11(f307, f303, f311, f19, f26, f308, f304, f312, f20, f27, p224_u64, p144_f32, p148_f32, f28, f29, f30, f31,
+      f345, p232_u64, p152_f32, f488, p156_f32, f489, p172_f32, f34, f35, f36, f37);
 }
 void p2g_exact_12(float f345, float f34, out precise float f668) {
   f668 = p2g_fsub(f345, f34, false);
 }
 void p2g_check_12(float f345, float f34, out precise float f668) {
-  if (!P2G_F32_FAST) { p2g_exact_12(f345, f34, f668); return; }
-  f668 = p2g_fsubz(p2g_inz(f345), p2g_inz(f34));
-  if (p2g_redoz()) p2g_exact_12(f345, f34, f668);
+  if (P2G_F32_FAST) {
+    f668 = p2g_fsubz(p2g_inz(f345), p2g_inz(f34));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_12(f345, f34, f668);
 }
 void p2g_exact_13(float f34, out precise float f666) {
   precise float f663 = p2g_fmul(p2g_fadd(f34, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
@@ -2390,11 +2409,13 @@ void p2g_exact_13(float f34, out precise float f666) {
   f666 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false)), -1.0, false);
 }
 void p2g_check_13(float f34, out precise float f666) {
-  if (!P2G_F32_FAST) { p2g_exact_13(f34, f666); return; }
-  precise float f663 = p2g_fmulz(p2g_faddz(p2g_inz(f34), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
-  precise float f664 = p2g_fmulz(f663, uintBitsToFloat(0x3FB8AA3Bu));
-  f666 = p2g_faddz(p2g_inz(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false))), -1.0);
-  if (p2g_redoz()) p2g_exact_13(f34, f666);
+  if (P2G_F32_FAST) {
+    precise float f663 = p2g_fmulz(p2g_faddz(p2g_inz(f34), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
+    precise float f664 = p2g_fmulz(f663, uintBitsToFloat(0x3FB8AA3Bu));
+    f666 = p2g_faddz(p2g_inz(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false))), -1.0);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_13(f34, f666);
 }
 void p2g_exact_14(float f26, float f488, out precise float f41, float f489, float f27, out precise float f42, float f2,
     float f1097, out precise float f43) {
@@ -2404,19 +2425,23 @@ void p2g_exact_14(float f26, float f488, out precise float f41, float f489, floa
 }
 void p2g_check_14(float f26, float f488, out precise float f41, float f489, float f27, out precise float f42, float f2,
     float f1097, out precise float f43) {
-  if (!P2G_F32_FAST) { p2g_exact_14(f26, f488, f41, f489, f27, f42, f2, f1097, f43); return; }
-  f41 = p2g_fmulz(p2g_inz(f26), p2g_inz(f488));
-  f42 = p2g_fmulz(p2g_inz(f489), p2g_inz(f27));
-  f43 = p2g_fmulz(p2g_inz(f2), p2g_inz(f1097));
-  if (p2g_redoz()) p2g_exact_14(f26, f488, f41, f489, f27, f42, f2, f1097, f43);
+  if (P2G_F32_FAST) {
+    f41 = p2g_fmulz(p2g_inz(f26), p2g_inz(f488));
+    f42 = p2g_fmulz(p2g_inz(f489), p2g_inz(f27));
+    f43 = p2g_fmulz(p2g_inz(f2), p2g_inz(f1097));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_14(f26, f488, f41, f489, f27, f42, f2, f1097, f43);
 }
 void p2g_exact_15(float f43, out precise float f1099) {
   f1099 = p2g_div32(1.0, p2g_fadd(f43, 1.0, false), 0, false);
 }
 void p2g_check_15(float f43, out precise float f1099) {
-  if (!P2G_F32_FAST) { p2g_exact_15(f43, f1099); return; }
-  f1099 = p2g_div32(1.0, p2g_faddz(p2g_inz(f43), 1.0), 0, false);
-  if (p2g_redoz()) p2g_exact_15(f43, f1099);
+  if (P2G_F32_FAST) {
+    f1099 = p2g_div32(1.0, p2g_faddz(p2g_inz(f43), 1.0), 0, false);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_15(f43, f1099);
 }
 void p2g_exact_16(float f43, out precise float f44, out uint r308, out precise float f1098) {
   precise float f669 = p2g_ffma(f43, 9.0, 1.0, 0, false);
@@ -2442,37 +2467,41 @@ void p2g_exact_16(float f43, out precise float f44, out uint r308, out precise f
   f1098 = p2g_fadd(f675, f699, false);
 }
 void p2g_check_16(float f43, out precise float f44, out uint r308, out precise float f1098) {
-  if (!P2G_F32_FAST) { p2g_exact_16(f43, f44, r308, f1098); return; }
-  precise float f669 = p2g_ffmaz(p2g_inz(f43), 9.0, 1.0);
-  int t63 = p2g_fcmp(floatBitsToUint(f669), 0x00800000u);
-  bool p59 = t63 == -1;
-  f44 = p59 ? p2g_fmulz(f669, 8388608.0) : f669;
-  r308 = floatBitsToUint(f44);
-  uint r310 = uint(int(r308) + -1060439283) & 0xFF800000u;
-  precise float f673 = p2g_f32_canon(p2g_s2f32(int(int(r310)), 0));
-  precise float f675 = p2g_ffmaz(p2g_inz(f673), uintBitsToFloat(0x34000000u), p2g_inz((p59 ? -23.0 : 0.0)));
-  precise float f676 = p2g_faddz(p2g_inz(uintBitsToFloat(uint(int(r308) - int(r310)))), -1.0);
-  precise float f679 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f676, uintBitsToFloat(0xBE2C7F30u));
-  precise float f681 = p2g_ffmaz(f679, f676, uintBitsToFloat(0x3E2FCF2Au));
-  precise float f683 = p2g_ffmaz(f681, f676, uintBitsToFloat(0xBE374E43u));
-  precise float f685 = p2g_ffmaz(f683, f676, uintBitsToFloat(0x3E520BF4u));
-  precise float f687 = p2g_ffmaz(f685, f676, uintBitsToFloat(0xBE763C8Bu));
-  precise float f689 = p2g_ffmaz(f687, f676, uintBitsToFloat(0x3E93BF99u));
-  precise float f691 = p2g_ffmaz(f689, f676, uintBitsToFloat(0xBEB8AA49u));
-  precise float f693 = p2g_ffmaz(f691, f676, uintBitsToFloat(0x3EF6384Au));
-  precise float f695 = p2g_ffmaz(f693, f676, uintBitsToFloat(0xBF38AA3Bu));
-  precise float f697 = p2g_fmulz(f676, p2g_fmulz(f676, f695));
-  precise float f699 = p2g_ffmaz(f676, uintBitsToFloat(0x3FB8AA3Bu), f697);
-  f1098 = p2g_faddz(f675, f699);
-  if (p2g_redoz()) p2g_exact_16(f43, f44, r308, f1098);
+  if (P2G_F32_FAST) {
+    precise float f669 = p2g_ffmaz(p2g_inz(f43), 9.0, 1.0);
+    int t63 = p2g_fcmp(floatBitsToUint(f669), 0x00800000u);
+    bool p59 = t63 == -1;
+    f44 = p59 ? p2g_fmulz(f669, 8388608.0) : f669;
+    r308 = floatBitsToUint(f44);
+    uint r310 = uint(int(r308) + -1060439283) & 0xFF800000u;
+    precise float f673 = p2g_f32_canon(p2g_s2f32(int(int(r310)), 0));
+    precise float f675 = p2g_ffmaz(p2g_inz(f673), uintBitsToFloat(0x34000000u), p2g_inz((p59 ? -23.0 : 0.0)));
+    precise float f676 = p2g_faddz(p2g_inz(uintBitsToFloat(uint(int(r308) - int(r310)))), -1.0);
+    precise float f679 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f676, uintBitsToFloat(0xBE2C7F30u));
+    precise float f681 = p2g_ffmaz(f679, f676, uintBitsToFloat(0x3E2FCF2Au));
+    precise float f683 = p2g_ffmaz(f681, f676, uintBitsToFloat(0xBE374E43u));
+    precise float f685 = p2g_ffmaz(f683, f676, uintBitsToFloat(0x3E520BF4u));
+    precise float f687 = p2g_ffmaz(f685, f676, uintBitsToFloat(0xBE763C8Bu));
+    precise float f689 = p2g_ffmaz(f687, f676, uintBitsToFloat(0x3E93BF99u));
+    precise float f691 = p2g_ffmaz(f689, f676, uintBitsToFloat(0xBEB8AA49u));
+    precise float f693 = p2g_ffmaz(f691, f676, uintBitsToFloat(0x3EF6384Au));
+    precise float f695 = p2g_ffmaz(f693, f676, uintBitsToFloat(0xBF38AA3Bu));
+    precise float f697 = p2g_fmulz(f676, p2g_fmulz(f676, f695));
+    precise float f699 = p2g_ffmaz(f676, uintBitsToFloat(0x3FB8AA3Bu), f697);
+    f1098 = p2g_faddz(f675, f699);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_16(f43, f44, r308, f1098);
 }
 void p2g_exact_17(float f44, float f700, out precise float f1098) {
   f1098 = p2g_ffma(f44, f700, f700, 0, false);
 }
 void p2g_check_17(float f44, float f700, out precise float f1098) {
-  if (!P2G_F32_FAST) { p2g_exact_17(f44, f700, f1098); return; }
-  f1098 = p2g_ffmaz(p2g_inz(f44), p2g_inz(f700), f700);
-  if (p2g_redoz()) p2g_exact_17(f44, f700, f1098);
+  if (P2G_F32_FAST) {
+    f1098 = p2g_ffmaz(p2g_inz(f44), p2g_inz(f700), f700);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_17(f44, f700, f1098);
 }
 void p2g_exact_18(float f1098, float f44, out precise float f704) {
   precise float f702 = p2g_div32(p2g_fmul(f1098, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
@@ -2480,27 +2509,33 @@ void p2g_exact_18(float f1098, float f44, out precise float f704) {
   f704 = (t64 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f702, uintBitsToFloat(0xBC4FAEFFu), false);
 }
 void p2g_check_18(float f1098, float f44, out precise float f704) {
-  if (!P2G_F32_FAST) { p2g_exact_18(f1098, f44, f704); return; }
-  precise float f702 = p2g_div32(p2g_fmulz(p2g_inz(f1098), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
-  int t64 = p2g_fcmp(floatBitsToUint(f44), floatBitsToUint(0.0));
-  f704 = (t64 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f702), uintBitsToFloat(0xBC4FAEFFu));
-  if (p2g_redoz()) p2g_exact_18(f1098, f44, f704);
+  if (P2G_F32_FAST) {
+    precise float f702 = p2g_div32(p2g_fmulz(p2g_inz(f1098), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
+    int t64 = p2g_fcmp(floatBitsToUint(f44), floatBitsToUint(0.0));
+    f704 = (t64 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f702), uintBitsToFloat(0xBC4FAEFFu));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_18(f1098, f44, f704);
 }
 void p2g_exact_19(float f43, float f1099, out precise float f51) {
   f51 = p2g_fmul(f43, f1099, false);
 }
 void p2g_check_19(float f43, float f1099, out precise float f51) {
-  if (!P2G_F32_FAST) { p2g_exact_19(f43, f1099, f51); return; }
-  f51 = p2g_fmulz(p2g_inz(f43), p2g_inz(f1099));
-  if (p2g_redoz()) p2g_exact_19(f43, f1099, f51);
+  if (P2G_F32_FAST) {
+    f51 = p2g_fmulz(p2g_inz(f43), p2g_inz(f1099));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_19(f43, f1099, f51);
 }
 void p2g_exact_20(float f35, out precise float f712) {
   f712 = p2g_fsub(1.0, f35, false);
 }
 void p2g_check_20(float f35, out precise float f712) {
-  if (!P2G_F32_FAST) { p2g_exact_20(f35, f712); return; }
-  f712 = p2g_fsubz(1.0, p2g_inz(f35));
-  if (p2g_redoz()) p2g_exact_20(f35, f712);
+  if (P2G_F32_FAST) {
+    f712 = p2g_fsubz(1.0, p2g_inz(f35));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_20(f35, f712);
 }
 void p2g_exact_21(float f35, out precise float f710) {
   precise float f707 = p2g_fmul(p2g_fadd(f35, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
@@ -2508,27 +2543,33 @@ void p2g_exact_21(float f35, out precise float f710) {
   f710 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false)), -1.0, false);
 }
 void p2g_check_21(float f35, out precise float f710) {
-  if (!P2G_F32_FAST) { p2g_exact_21(f35, f710); return; }
-  precise float f707 = p2g_fmulz(p2g_faddz(p2g_inz(f35), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
-  precise float f708 = p2g_fmulz(f707, uintBitsToFloat(0x3FB8AA3Bu));
-  f710 = p2g_faddz(p2g_inz(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false))), -1.0);
-  if (p2g_redoz()) p2g_exact_21(f35, f710);
+  if (P2G_F32_FAST) {
+    precise float f707 = p2g_fmulz(p2g_faddz(p2g_inz(f35), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
+    precise float f708 = p2g_fmulz(f707, uintBitsToFloat(0x3FB8AA3Bu));
+    f710 = p2g_faddz(p2g_inz(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false))), -1.0);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_21(f35, f710);
 }
 void p2g_exact_22(float f2, float f1100, out precise float f55) {
   f55 = p2g_fmul(f2, f1100, false);
 }
 void p2g_check_22(float f2, float f1100, out precise float f55) {
-  if (!P2G_F32_FAST) { p2g_exact_22(f2, f1100, f55); return; }
-  f55 = p2g_fmulz(p2g_inz(f2), p2g_inz(f1100));
-  if (p2g_redoz()) p2g_exact_22(f2, f1100, f55);
+  if (P2G_F32_FAST) {
+    f55 = p2g_fmulz(p2g_inz(f2), p2g_inz(f1100));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_22(f2, f1100, f55);
 }
 void p2g_exact_23(float f55, out precise float f1102) {
   f1102 = p2g_div32(1.0, p2g_fadd(f55, 1.0, false), 0, false);
 }
 void p2g_check_23(float f55, out precise float f1102) {
-  if (!P2G_F32_FAST) { p2g_exact_23(f55, f1102); return; }
-  f1102 = p2g_div32(1.0, p2g_faddz(p2g_inz(f55), 1.0), 0, false);
-  if (p2g_redoz()) p2g_exact_23(f55, f1102);
+  if (P2G_F32_FAST) {
+    f1102 = p2g_div32(1.0, p2g_faddz(p2g_inz(f55), 1.0), 0, false);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_23(f55, f1102);
 }
 void p2g_exact_24(float f55, out precise float f56, out uint r312, out precise float f1101) {
   precise float f713 = p2g_ffma(f55, 9.0, 1.0, 0, false);
@@ -2554,37 +2595,41 @@ void p2g_exact_24(float f55, out precise float f56, out uint r312, out precise f
   f1101 = p2g_fadd(f719, f743, false);
 }
 void p2g_check_24(float f55, out precise float f56, out uint r312, out precise float f1101) {
-  if (!P2G_F32_FAST) { p2g_exact_24(f55, f56, r312, f1101); return; }
-  precise float f713 = p2g_ffmaz(p2g_inz(f55), 9.0, 1.0);
-  int t69 = p2g_fcmp(floatBitsToUint(f713), 0x00800000u);
-  bool p68 = t69 == -1;
-  f56 = p68 ? p2g_fmulz(f713, 8388608.0) : f713;
-  r312 = floatBitsToUint(f56);
-  uint r314 = uint(int(r312) + -1060439283) & 0xFF800000u;
-  precise float f717 = p2g_f32_canon(p2g_s2f32(int(int(r314)), 0));
-  precise float f719 = p2g_ffmaz(p2g_inz(f717), uintBitsToFloat(0x34000000u), p2g_inz((p68 ? -23.0 : 0.0)));
-  precise float f720 = p2g_faddz(p2g_inz(uintBitsToFloat(uint(int(r312) - int(r314)))), -1.0);
-  precise float f723 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f720, uintBitsToFloat(0xBE2C7F30u));
-  precise float f725 = p2g_ffmaz(f723, f720, uintBitsToFloat(0x3E2FCF2Au));
-  precise float f727 = p2g_ffmaz(f725, f720, uintBitsToFloat(0xBE374E43u));
-  precise float f729 = p2g_ffmaz(f727, f720, uintBitsToFloat(0x3E520BF4u));
-  precise float f731 = p2g_ffmaz(f729, f720, uintBitsToFloat(0xBE763C8Bu));
-  precise float f733 = p2g_ffmaz(f731, f720, uintBitsToFloat(0x3E93BF99u));
-  precise float f735 = p2g_ffmaz(f733, f720, uintBitsToFloat(0xBEB8AA49u));
-  precise float f737 = p2g_ffmaz(f735, f720, uintBitsToFloat(0x3EF6384Au));
-  precise float f739 = p2g_ffmaz(f737, f720, uintBitsToFloat(0xBF38AA3Bu));
-  precise float f741 = p2g_fmulz(f720, p2g_fmulz(f720, f739));
-  precise float f743 = p2g_ffmaz(f720, uintBitsToFloat(0x3FB8AA3Bu), f741);
-  f1101 = p2g_faddz(f719, f743);
-  if (p2g_redoz()) p2g_exact_24(f55, f56, r312, f1101);
+  if (P2G_F32_FAST) {
+    precise float f713 = p2g_ffmaz(p2g_inz(f55), 9.0, 1.0);
+    int t69 = p2g_fcmp(floatBitsToUint(f713), 0x00800000u);
+    bool p68 = t69 == -1;
+    f56 = p68 ? p2g_fmulz(f713, 8388608.0) : f713;
+    r312 = floatBitsToUint(f56);
+    uint r314 = uint(int(r312) + -1060439283) & 0xFF800000u;
+    precise float f717 = p2g_f32_canon(p2g_s2f32(int(int(r314)), 0));
+    precise float f719 = p2g_ffmaz(p2g_inz(f717), uintBitsToFloat(0x34000000u), p2g_inz((p68 ? -23.0 : 0.0)));
+    precise float f720 = p2g_faddz(p2g_inz(uintBitsToFloat(uint(int(r312) - int(r314)))), -1.0);
+    precise float f723 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f720, uintBitsToFloat(0xBE2C7F30u));
+    precise float f725 = p2g_ffmaz(f723, f720, uintBitsToFloat(0x3E2FCF2Au));
+    precise float f727 = p2g_ffmaz(f725, f720, uintBitsToFloat(0xBE374E43u));
+    precise float f729 = p2g_ffmaz(f727, f720, uintBitsToFloat(0x3E520BF4u));
+    precise float f731 = p2g_ffmaz(f729, f720, uintBitsToFloat(0xBE763C8Bu));
+    precise float f733 = p2g_ffmaz(f731, f720, uintBitsToFloat(0x3E93BF99u));
+    precise float f735 = p2g_ffmaz(f733, f720, uintBitsToFloat(0xBEB8AA49u));
+    precise float f737 = p2g_ffmaz(f735, f720, uintBitsToFloat(0x3EF6384Au));
+    precise float f739 = p2g_ffmaz(f737, f720, uintBitsToFloat(0xBF38AA3Bu));
+    precise float f741 = p2g_fmulz(f720, p2g_fmulz(f720, f739));
+    precise float f743 = p2g_ffmaz(f720, uintBitsToFloat(0x3FB8AA3Bu), f741);
+    f1101 = p2g_faddz(f719, f743);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_24(f55, f56, r312, f1101);
 }
 void p2g_exact_25(float f56, float f744, out precise float f1101) {
   f1101 = p2g_ffma(f56, f744, f744, 0, false);
 }
 void p2g_check_25(float f56, float f744, out precise float f1101) {
-  if (!P2G_F32_FAST) { p2g_exact_25(f56, f744, f1101); return; }
-  f1101 = p2g_ffmaz(p2g_inz(f56), p2g_inz(f744), f744);
-  if (p2g_redoz()) p2g_exact_25(f56, f744, f1101);
+  if (P2G_F32_FAST) {
+    f1101 = p2g_ffmaz(p2g_inz(f56), p2g_inz(f744), f744);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_25(f56, f744, f1101);
 }
 void p2g_exact_26(float f1101, float f56, out precise float f748) {
   precise float f746 = p2g_div32(p2g_fmul(f1101, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
@@ -2592,27 +2637,33 @@ void p2g_exact_26(float f1101, float f56, out precise float f748) {
   f748 = (t70 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f746, uintBitsToFloat(0xBC4FAEFFu), false);
 }
 void p2g_check_26(float f1101, float f56, out precise float f748) {
-  if (!P2G_F32_FAST) { p2g_exact_26(f1101, f56, f748); return; }
-  precise float f746 = p2g_div32(p2g_fmulz(p2g_inz(f1101), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
-  int t70 = p2g_fcmp(floatBitsToUint(f56), floatBitsToUint(0.0));
-  f748 = (t70 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f746), uintBitsToFloat(0xBC4FAEFFu));
-  if (p2g_redoz()) p2g_exact_26(f1101, f56, f748);
+  if (P2G_F32_FAST) {
+    precise float f746 = p2g_div32(p2g_fmulz(p2g_inz(f1101), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
+    int t70 = p2g_fcmp(floatBitsToUint(f56), floatBitsToUint(0.0));
+    f748 = (t70 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f746), uintBitsToFloat(0xBC4FAEFFu));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_26(f1101, f56, f748);
 }
 void p2g_exact_27(float f55, float f1102, out precise float f63) {
   f63 = p2g_fmul(f55, f1102, false);
 }
 void p2g_check_27(float f55, float f1102, out precise float f63) {
-  if (!P2G_F32_FAST) { p2g_exact_27(f55, f1102, f63); return; }
-  f63 = p2g_fmulz(p2g_inz(f55), p2g_inz(f1102));
-  if (p2g_redoz()) p2g_exact_27(f55, f1102, f63);
+  if (P2G_F32_FAST) {
+    f63 = p2g_fmulz(p2g_inz(f55), p2g_inz(f1102));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_27(f55, f1102, f63);
 }
 void p2g_exact_28(float f36, out precise float f756) {
   f756 = p2g_fsub(1.0, f36, false);
 }
 void p2g_check_28(float f36, out precise float f756) {
-  if (!P2G_F32_FAST) { p2g_exact_28(f36, f756); return; }
-  f756 = p2g_fsubz(1.0, p2g_inz(f36));
-  if (p2g_redoz()) p2g_exact_28(f36, f756);
+  if (P2G_F32_FAST) {
+    f756 = p2g_fsubz(1.0, p2g_inz(f36));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_28(f36, f756);
 }
 void p2g_exact_29(float f36, out precise float f754) {
   precise float f751 = p2g_fmul(p2g_fadd(f36, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
@@ -2620,27 +2671,33 @@ void p2g_exact_29(float f36, out precise float f754) {
   f754 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false)), -1.0, false);
 }
 void p2g_check_29(float f36, out precise float f754) {
-  if (!P2G_F32_FAST) { p2g_exact_29(f36, f754); return; }
-  precise float f751 = p2g_fmulz(p2g_faddz(p2g_inz(f36), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
-  precise float f752 = p2g_fmulz(f751, uintBitsToFloat(0x3FB8AA3Bu));
-  f754 = p2g_faddz(p2g_inz(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false))), -1.0);
-  if (p2g_redoz()) p2g_exact_29(f36, f754);
+  if (P2G_F32_FAST) {
+    precise float f751 = p2g_fmulz(p2g_faddz(p2g_inz(f36), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
+    precise float f752 = p2g_fmulz(f751, uintBitsToFloat(0x3FB8AA3Bu));
+    f754 = p2g_faddz(p2g_inz(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false))), -1.0);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_29(f36, f754);
 }
 void p2g_exact_30(float f2, float f1103, out precise float f67) {
   f67 = p2g_fmul(f2, f1103, false);
 }
 void p2g_check_30(float f2, float f1103, out precise float f67) {
-  if (!P2G_F32_FAST) { p2g_exact_30(f2, f1103, f67); return; }
-  f67 = p2g_fmulz(p2g_inz(f2), p2g_inz(f1103));
-  if (p2g_redoz()) p2g_exact_30(f2, f1103, f67);
+  if (P2G_F32_FAST) {
+    f67 = p2g_fmulz(p2g_inz(f2), p2g_inz(f1103));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_30(f2, f1103, f67);
 }
 void p2g_exact_31(float f67, out precise float f1105) {
   f1105 = p2g_div32(1.0, p2g_fadd(f67, 1.0, false), 0, false);
 }
 void p2g_check_31(float f67, out precise float f1105) {
-  if (!P2G_F32_FAST) { p2g_exact_31(f67, f1105); return; }
-  f1105 = p2g_div32(1.0, p2g_faddz(p2g_inz(f67), 1.0), 0, false);
-  if (p2g_redoz()) p2g_exact_31(f67, f1105);
+  if (P2G_F32_FAST) {
+    f1105 = p2g_div32(1.0, p2g_faddz(p2g_inz(f67), 1.0), 0, false);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_31(f67, f1105);
 }
 void p2g_exact_32(float f67, out precise float f68, out uint r316, out precise float f1104) {
   precise float f757 = p2g_ffma(f67, 9.0, 1.0, 0, false);
@@ -2666,37 +2723,41 @@ void p2g_exact_32(float f67, out precise float f68, out uint r316, out precise f
   f1104 = p2g_fadd(f763, f787, false);
 }
 void p2g_check_32(float f67, out precise float f68, out uint r316, out precise float f1104) {
-  if (!P2G_F32_FAST) { p2g_exact_32(f67, f68, r316, f1104); return; }
-  precise float f757 = p2g_ffmaz(p2g_inz(f67), 9.0, 1.0);
-  int t73 = p2g_fcmp(floatBitsToUint(f757), 0x00800000u);
-  bool p73 = t73 == -1;
-  f68 = p73 ? p2g_fmulz(f757, 8388608.0) : f757;
-  r316 = floatBitsToUint(f68);
-  uint r318 = uint(int(r316) + -1060439283) & 0xFF800000u;
-  precise float f761 = p2g_f32_canon(p2g_s2f32(int(int(r318)), 0));
-  precise float f763 = p2g_ffmaz(p2g_inz(f761), uintBitsToFloat(0x34000000u), p2g_inz((p73 ? -23.0 : 0.0)));
-  precise float f764 = p2g_faddz(p2g_inz(uintBitsToFloat(uint(int(r316) - int(r318)))), -1.0);
-  precise float f767 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f764, uintBitsToFloat(0xBE2C7F30u));
-  precise float f769 = p2g_ffmaz(f767, f764, uintBitsToFloat(0x3E2FCF2Au));
-  precise float f771 = p2g_ffmaz(f769, f764, uintBitsToFloat(0xBE374E43u));
-  precise float f773 = p2g_ffmaz(f771, f764, uintBitsToFloat(0x3E520BF4u));
-  precise float f775 = p2g_ffmaz(f773, f764, uintBitsToFloat(0xBE763C8Bu));
-  precise float f777 = p2g_ffmaz(f775, f764, uintBitsToFloat(0x3E93BF99u));
-  precise float f779 = p2g_ffmaz(f777, f764, uintBitsToFloat(0xBEB8AA49u));
-  precise float f781 = p2g_ffmaz(f779, f764, uintBitsToFloat(0x3EF6384Au));
-  precise float f783 = p2g_ffmaz(f781, f764, uintBitsToFloat(0xBF38AA3Bu));
-  precise float f785 = p2g_fmulz(f764, p2g_fmulz(f764, f783));
-  precise float f787 = p2g_ffmaz(f764, uintBitsToFloat(0x3FB8AA3Bu), f785);
-  f1104 = p2g_faddz(f763, f787);
-  if (p2g_redoz()) p2g_exact_32(f67, f68, r316, f1104);
+  if (P2G_F32_FAST) {
+    precise float f757 = p2g_ffmaz(p2g_inz(f67), 9.0, 1.0);
+    int t73 = p2g_fcmp(floatBitsToUint(f757), 0x00800000u);
+    bool p73 = t73 == -1;
+    f68 = p73 ? p2g_fmulz(f757, 8388608.0) : f757;
+    r316 = floatBitsToUint(f68);
+    uint r318 = uint(int(r316) + -1060439283) & 0xFF800000u;
+    precise float f761 = p2g_f32_canon(p2g_s2f32(int(int(r318)), 0));
+    precise float f763 = p2g_ffmaz(p2g_inz(f761), uintBitsToFloat(0x34000000u), p2g_inz((p73 ? -23.0 : 0.0)));
+    precise float f764 = p2g_faddz(p2g_inz(uintBitsToFloat(uint(int(r316) - int(r318)))), -1.0);
+    precise float f767 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f764, uintBitsToFloat(0xBE2C7F30u));
+    precise float f769 = p2g_ffmaz(f767, f764, uintBitsToFloat(0x3E2FCF2Au));
+    precise float f771 = p2g_ffmaz(f769, f764, uintBitsToFloat(0xBE374E43u));
+    precise float f773 = p2g_ffmaz(f771, f764, uintBitsToFloat(0x3E520BF4u));
+    precise float f775 = p2g_ffmaz(f773, f764, uintBitsToFloat(0xBE763C8Bu));
+    precise float f777 = p2g_ffmaz(f775, f764, uintBitsToFloat(0x3E93BF99u));
+    precise float f779 = p2g_ffmaz(f777, f764, uintBitsToFloat(0xBEB8AA49u));
+    precise float f781 = p2g_ffmaz(f779, f764, uintBitsToFloat(0x3EF6384Au));
+    precise float f783 = p2g_ffmaz(f781, f764, uintBitsToFloat(0xBF38AA3Bu));
+    precise float f785 = p2g_fmulz(f764, p2g_fmulz(f764, f783));
+    precise float f787 = p2g_ffmaz(f764, uintBitsToFloat(0x3FB8AA3Bu), f785);
+    f1104 = p2g_faddz(f763, f787);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_32(f67, f68, r316, f1104);
 }
 void p2g_exact_33(float f68, float f788, out precise float f1104) {
   f1104 = p2g_ffma(f68, f788, f788, 0, false);
 }
 void p2g_check_33(float f68, float f788, out precise float f1104) {
-  if (!P2G_F32_FAST) { p2g_exact_33(f68, f788, f1104); return; }
-  f1104 = p2g_ffmaz(p2g_inz(f68), p2g_inz(f788), f788);
-  if (p2g_redoz()) p2g_exact_33(f68, f788, f1104);
+  if (P2G_F32_FAST) {
+    f1104 = p2g_ffmaz(p2g_inz(f68), p2g_inz(f788), f788);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_33(f68, f788, f1104);
 }
 void p2g_exact_34(float f1104, float f68, out precise float f792) {
   precise float f790 = p2g_div32(p2g_fmul(f1104, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
@@ -2704,27 +2765,33 @@ void p2g_exact_34(float f1104, float f68, out precise float f792) {
   f792 = (t74 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f790, uintBitsToFloat(0xBC4FAEFFu), false);
 }
 void p2g_check_34(float f1104, float f68, out precise float f792) {
-  if (!P2G_F32_FAST) { p2g_exact_34(f1104, f68, f792); return; }
-  precise float f790 = p2g_div32(p2g_fmulz(p2g_inz(f1104), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
-  int t74 = p2g_fcmp(floatBitsToUint(f68), floatBitsToUint(0.0));
-  f792 = (t74 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f790), uintBitsToFloat(0xBC4FAEFFu));
-  if (p2g_redoz()) p2g_exact_34(f1104, f68, f792);
+  if (P2G_F32_FAST) {
+    precise float f790 = p2g_div32(p2g_fmulz(p2g_inz(f1104), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
+    int t74 = p2g_fcmp(floatBitsToUint(f68), floatBitsToUint(0.0));
+    f792 = (t74 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f790), uintBitsToFloat(0xBC4FAEFFu));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_34(f1104, f68, f792);
 }
 void p2g_exact_35(float f67, float f1105, out precise float f75) {
   f75 = p2g_fmul(f67, f1105, false);
 }
 void p2g_check_35(float f67, float f1105, out precise float f75) {
-  if (!P2G_F32_FAST) { p2g_exact_35(f67, f1105, f75); return; }
-  f75 = p2g_fmulz(p2g_inz(f67), p2g_inz(f1105));
-  if (p2g_redoz()) p2g_exact_35(f67, f1105, f75);
+  if (P2G_F32_FAST) {
+    f75 = p2g_fmulz(p2g_inz(f67), p2g_inz(f1105));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_35(f67, f1105, f75);
 }
 void p2g_exact_36(float f37, out precise float f800) {
   f800 = p2g_fsub(1.0, f37, false);
 }
 void p2g_check_36(float f37, out precise float f800) {
-  if (!P2G_F32_FAST) { p2g_exact_36(f37, f800); return; }
-  f800 = p2g_fsubz(1.0, p2g_inz(f37));
-  if (p2g_redoz()) p2g_exact_36(f37, f800);
+  if (P2G_F32_FAST) {
+    f800 = p2g_fsubz(1.0, p2g_inz(f37));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_36(f37, f800);
 }
 void p2g_exact_37(float f37, out precise float f798) {
   precise float f795 = p2g_fmul(p2g_fadd(f37, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
@@ -2732,27 +2799,33 @@ void p2g_exact_37(float f37, out precise float f798) {
   f798 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false)), -1.0, false);
 }
 void p2g_check_37(float f37, out precise float f798) {
-  if (!P2G_F32_FAST) { p2g_exact_37(f37, f798); return; }
-  precise float f795 = p2g_fmulz(p2g_faddz(p2g_inz(f37), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
-  precise float f796 = p2g_fmulz(f795, uintBitsToFloat(0x3FB8AA3Bu));
-  f798 = p2g_faddz(p2g_inz(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false))), -1.0);
-  if (p2g_redoz()) p2g_exact_37(f37, f798);
+  if (P2G_F32_FAST) {
+    precise float f795 = p2g_fmulz(p2g_faddz(p2g_inz(f37), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
+    precise float f796 = p2g_fmulz(f795, uintBitsToFloat(0x3FB8AA3Bu));
+    f798 = p2g_faddz(p2g_inz(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false))), -1.0);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_37(f37, f798);
 }
 void p2g_exact_38(float f2, float f1106, out precise float f79) {
   f79 = p2g_fmul(f2, f1106, false);
 }
 void p2g_check_38(float f2, float f1106, out precise float f79) {
-  if (!P2G_F32_FAST) { p2g_exact_38(f2, f1106, f79); return; }
-  f79 = p2g_fmulz(p2g_inz(f2), p2g_inz(f1106));
-  if (p2g_redoz()) p2g_exact_38(f2, f1106, f79);
+  if (P2G_F32_FAST) {
+    f79 = p2g_fmulz(p2g_inz(f2), p2g_inz(f1106));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_38(f2, f1106, f79);
 }
 void p2g_exact_39(float f79, out precise float f1108) {
   f1108 = p2g_div32(1.0, p2g_fadd(f79, 1.0, false), 0, false);
 }
 void p2g_check_39(float f79, out precise float f1108) {
-  if (!P2G_F32_FAST) { p2g_exact_39(f79, f1108); return; }
-  f1108 = p2g_div32(1.0, p2g_faddz(p2g_inz(f79), 1.0), 0, false);
-  if (p2g_redoz()) p2g_exact_39(f79, f1108);
+  if (P2G_F32_FAST) {
+    f1108 = p2g_div32(1.0, p2g_faddz(p2g_inz(f79), 1.0), 0, false);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_39(f79, f1108);
 }
 void p2g_exact_40(float f79, out precise float f80, out uint r320, out precise float f1107) {
   precise float f801 = p2g_ffma(f79, 9.0, 1.0, 0, false);
@@ -2778,37 +2851,41 @@ void p2g_exact_40(float f79, out precise float f80, out uint r320, out precise f
   f1107 = p2g_fadd(f807, f831, false);
 }
 void p2g_check_40(float f79, out precise float f80, out uint r320, out precise float f1107) {
-  if (!P2G_F32_FAST) { p2g_exact_40(f79, f80, r320, f1107); return; }
-  precise float f801 = p2g_ffmaz(p2g_inz(f79), 9.0, 1.0);
-  int t77 = p2g_fcmp(floatBitsToUint(f801), 0x00800000u);
-  bool p78 = t77 == -1;
-  f80 = p78 ? p2g_fmulz(f801, 8388608.0) : f801;
-  r320 = floatBitsToUint(f80);
-  uint r322 = uint(int(r320) + -1060439283) & 0xFF800000u;
-  precise float f805 = p2g_f32_canon(p2g_s2f32(int(int(r322)), 0));
-  precise float f807 = p2g_ffmaz(p2g_inz(f805), uintBitsToFloat(0x34000000u), p2g_inz((p78 ? -23.0 : 0.0)));
-  precise float f808 = p2g_faddz(p2g_inz(uintBitsToFloat(uint(int(r320) - int(r322)))), -1.0);
-  precise float f811 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f808, uintBitsToFloat(0xBE2C7F30u));
-  precise float f813 = p2g_ffmaz(f811, f808, uintBitsToFloat(0x3E2FCF2Au));
-  precise float f815 = p2g_ffmaz(f813, f808, uintBitsToFloat(0xBE374E43u));
-  precise float f817 = p2g_ffmaz(f815, f808, uintBitsToFloat(0x3E520BF4u));
-  precise float f819 = p2g_ffmaz(f817, f808, uintBitsToFloat(0xBE763C8Bu));
-  precise float f821 = p2g_ffmaz(f819, f808, uintBitsToFloat(0x3E93BF99u));
-  precise float f823 = p2g_ffmaz(f821, f808, uintBitsToFloat(0xBEB8AA49u));
-  precise float f825 = p2g_ffmaz(f823, f808, uintBitsToFloat(0x3EF6384Au));
-  precise float f827 = p2g_ffmaz(f825, f808, uintBitsToFloat(0xBF38AA3Bu));
-  precise float f829 = p2g_fmulz(f808, p2g_fmulz(f808, f827));
-  precise float f831 = p2g_ffmaz(f808, uintBitsToFloat(0x3FB8AA3Bu), f829);
-  f1107 = p2g_faddz(f807, f831);
-  if (p2g_redoz()) p2g_exact_40(f79, f80, r320, f1107);
+  if (P2G_F32_FAST) {
+    precise float f801 = p2g_ffmaz(p2g_inz(f79), 9.0, 1.0);
+    int t77 = p2g_fcmp(floatBitsToUint(f801), 0x00800000u);
+    bool p78 = t77 == -1;
+    f80 = p78 ? p2g_fmulz(f801, 8388608.0) : f801;
+    r320 = floatBitsToUint(f80);
+    uint r322 = uint(int(r320) + -1060439283) & 0xFF800000u;
+    precise float f805 = p2g_f32_canon(p2g_s2f32(int(int(r322)), 0));
+    precise float f807 = p2g_ffmaz(p2g_inz(f805), uintBitsToFloat(0x34000000u), p2g_inz((p78 ? -23.0 : 0.0)));
+    precise float f808 = p2g_faddz(p2g_inz(uintBitsToFloat(uint(int(r320) - int(r322)))), -1.0);
+    precise float f811 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f808, uintBitsToFloat(0xBE2C7F30u));
+    precise float f813 = p2g_ffmaz(f811, f808, uintBitsToFloat(0x3E2FCF2Au));
+    precise float f815 = p2g_ffmaz(f813, f808, uintBitsToFloat(0xBE374E43u));
+    precise float f817 = p2g_ffmaz(f815, f808, uintBitsToFloat(0x3E520BF4u));
+    precise float f819 = p2g_ffmaz(f817, f808, uintBitsToFloat(0xBE763C8Bu));
+    precise float f821 = p2g_ffmaz(f819, f808, uintBitsToFloat(0x3E93BF99u));
+    precise float f823 = p2g_ffmaz(f821, f808, uintBitsToFloat(0xBEB8AA49u));
+    precise float f825 = p2g_ffmaz(f823, f808, uintBitsToFloat(0x3EF6384Au));
+    precise float f827 = p2g_ffmaz(f825, f808, uintBitsToFloat(0xBF38AA3Bu));
+    precise float f829 = p2g_fmulz(f808, p2g_fmulz(f808, f827));
+    precise float f831 = p2g_ffmaz(f808, uintBitsToFloat(0x3FB8AA3Bu), f829);
+    f1107 = p2g_faddz(f807, f831);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_40(f79, f80, r320, f1107);
 }
 void p2g_exact_41(float f80, float f832, out precise float f1107) {
   f1107 = p2g_ffma(f80, f832, f832, 0, false);
 }
 void p2g_check_41(float f80, float f832, out precise float f1107) {
-  if (!P2G_F32_FAST) { p2g_exact_41(f80, f832, f1107); return; }
-  f1107 = p2g_ffmaz(p2g_inz(f80), p2g_inz(f832), f832);
-  if (p2g_redoz()) p2g_exact_41(f80, f832, f1107);
+  if (P2G_F32_FAST) {
+    f1107 = p2g_ffmaz(p2g_inz(f80), p2g_inz(f832), f832);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_41(f80, f832, f1107);
 }
 void p2g_exact_42(float f1107, float f80, out precise float f836) {
   precise float f834 = p2g_div32(p2g_fmul(f1107, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
@@ -2816,11 +2893,13 @@ void p2g_exact_42(float f1107, float f80, out precise float f836) {
   f836 = (t78 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f834, uintBitsToFloat(0xBC4FAEFFu), false);
 }
 void p2g_check_42(float f1107, float f80, out precise float f836) {
-  if (!P2G_F32_FAST) { p2g_exact_42(f1107, f80, f836); return; }
-  precise float f834 = p2g_div32(p2g_fmulz(p2g_inz(f1107), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
-  int t78 = p2g_fcmp(floatBitsToUint(f80), floatBitsToUint(0.0));
-  f836 = (t78 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f834), uintBitsToFloat(0xBC4FAEFFu));
-  if (p2g_redoz()) p2g_exact_42(f1107, f80, f836);
+  if (P2G_F32_FAST) {
+    precise float f834 = p2g_div32(p2g_fmulz(p2g_inz(f1107), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
+    int t78 = p2g_fcmp(floatBitsToUint(f80), floatBitsToUint(0.0));
+    f836 = (t78 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f834), uintBitsToFloat(0xBC4FAEFFu));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_42(f1107, f80, f836);
 }
 void p2g_exact_43(float f79, float f1108, out precise float f90, float f63, float f51, float f75, float f28, float f29,
     float f1096, out precise float f91, float f30, out bool p85, bool p84, out bool p2, float f31, float f841,
@@ -2862,75 +2941,84 @@ void p2g_check_43(float f79, float f1108, out precise float f90, float f63, floa
     out precise float f93, out precise float f94, out uint rs412, const float p40_f32, const float p16_f32, float f19,
     uint r3, out precise float f95, out uint rs413, const float p44_f32, const float p20_f32, float f20, uint r4,
     out precise float f96, out precise float f840) {
-  if (!P2G_F32_FAST) { p2g_exact_43(f79, f1108, f90, f63, f51, f75, f28, f29, f1096, f91, f30, p85, p84, p2, f31, f841,
-      f93, f94, rs412, p40_f32, p16_f32, f19, r3, f95, rs413, p44_f32, p20_f32, f20, r4, f96, f840); return; }
-  f90 = p2g_fmulz(p2g_inz(f79), p2g_inz(f1108));
-  precise float f848 = p2g_fmulz(p2g_inz(f63), f90);
-  precise float f849 = p2g_ffmaz(p2g_inz(f51), p2g_inz(f75), f848);
-  precise float f850 = p2g_ffmaz(p2g_inz(f28), p2g_inz(f29), f849);
-  f91 = p2g_sat(p2g_f32_canon(floatBitsToUint(f1096)));
-  precise float f851 = p2g_ffmaz(p2g_inz(f30), p2g_inz(f91), f850);
-  precise float f92 = p2g_canon(uintBitsToFloat(floatBitsToUint(f851) & 0x7FFFFFFFu));
-  int t81 = p2g_fcmp(floatBitsToUint(f92), 0x7F800000u);
-  p85 = t81 >= 0;
-  p2 = p84 || p85;
-  precise float f852 = p2 ? 1.0 : f91;
-  precise float f853 = p2 ? 1.0 : f31;
-  precise float f854 = p2g_fsubz(p2g_inz(f841), p2g_inz(f853));
-  f93 = p2g_ffmaz(p2g_inz(f852), f854, p2g_inz(f853));
-  precise float f855 = p2g_fmulz(p2g_inz(f852), p2g_inz(f852));
-  precise float f856 = p2g_fsubz(f841, f855);
-  f94 = p2g_ffmaz(p2g_inz(f853), f856, f855);
-  rs412 = p2g_f2h_rn(floatBitsToUint(f841));
-  precise float f857 = p40_f32;
-  precise float f858 = p16_f32;
-  precise float f859 = p2g_ffmaz(p2g_inz(f19), p2g_inz(f857), p2g_inz(f858));
-  f95 = p2g_f32_canon(p2g_s2f32(int(int(r3)), 0));
-  precise float f839 = p2g_fsubz(f859, p2g_inz(f95));
-  rs413 = p2g_f2h_rn(floatBitsToUint(f839));
-  precise float f860 = p44_f32;
-  precise float f861 = p20_f32;
-  precise float f862 = p2g_ffmaz(p2g_inz(f20), p2g_inz(f860), p2g_inz(f861));
-  f96 = p2g_f32_canon(p2g_s2f32(int(int(r4)), 0));
-  f840 = p2g_fsubz(f862, p2g_inz(f96));
-  if (p2g_redoz()) p2g_exact_43(f79, f1108, f90, f63, f51, f75, f28, f29, f1096, f91, f30, p85, p84, p2, f31, f841, f93,
-      f94, rs412, p40_f32, p16_f32, f19, r3, f95, rs413, p44_f32, p20_f32, f20, r4, f96, f840);
+  if (P2G_F32_FAST) {
+    f90 = p2g_fmulz(p2g_inz(f79), p2g_inz(f1108));
+    precise float f848 = p2g_fmulz(p2g_inz(f63), f90);
+    precise float f849 = p2g_ffmaz(p2g_inz(f51), p2g_inz(f75), f848);
+    precise float f850 = p2g_ffmaz(p2g_inz(f28), p2g_inz(f29), f849);
+    f91 = p2g_sat(p2g_f32_canon(floatBitsToUint(f1096)));
+    precise float f851 = p2g_ffmaz(p2g_inz(f30), p2g_inz(f91), f850);
+    precise float f92 = p2g_canon(uintBitsToFloat(floatBitsToUint(f851) & 0x7FFFFFFFu));
+    int t81 = p2g_fcmp(floatBitsToUint(f92), 0x7F800000u);
+    p85 = t81 >= 0;
+    p2 = p84 || p85;
+    precise float f852 = p2 ? 1.0 : f91;
+    precise float f853 = p2 ? 1.0 : f31;
+    precise float f854 = p2g_fsubz(p2g_inz(f841), p2g_inz(f853));
+    f93 = p2g_ffmaz(p2g_inz(f852), f854, p2g_inz(f853));
+    precise float f855 = p2g_fmulz(p2g_inz(f852), p2g_inz(f852));
+    precise float f856 = p2g_fsubz(f841, f855);
+    f94 = p2g_ffmaz(p2g_inz(f853), f856, f855);
+    rs412 = p2g_f2h_rn(floatBitsToUint(f841));
+    precise float f857 = p40_f32;
+    precise float f858 = p16_f32;
+    precise float f859 = p2g_ffmaz(p2g_inz(f19), p2g_inz(f857), p2g_inz(f858));
+    f95 = p2g_f32_canon(p2g_s2f32(int(int(r3)), 0));
+    precise float f839 = p2g_fsubz(f859, p2g_inz(f95));
+    rs413 = p2g_f2h_rn(floatBitsToUint(f839));
+    precise float f860 = p44_f32;
+    precise float f861 = p20_f32;
+    precise float f862 = p2g_ffmaz(p2g_inz(f20), p2g_inz(f860), p2g_inz(f861));
+    f96 = p2g_f32_canon(p2g_s2f32(int(int(r4)), 0));
+    f840 = p2g_fsubz(f862, p2g_inz(f96));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_43(f79, f1108, f90, f63, f51, f75, f28, f29, f1096, f91, f30, p85, p84, p2, f31, f841, f93, f94, rs412,
+      p40_f32, p16_f32, f19, r3, f95, rs413, p44_f32, p20_f32, f20, r4, f96, f840);
 }
 void p2g_exact_44(float f843, float f845, out precise float f847) {
   f847 = p2g_fmul(f843, f845, false);
 }
 void p2g_check_44(float f843, float f845, out precise float f847) {
-  if (!P2G_F32_FAST) { p2g_exact_44(f843, f845, f847); return; }
-  f847 = p2g_fmulz(p2g_inz(f843), p2g_inz(f845));
-  if (p2g_redoz()) p2g_exact_44(f843, f845, f847);
+  if (P2G_F32_FAST) {
+    f847 = p2g_fmulz(p2g_inz(f843), p2g_inz(f845));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_44(f843, f845, f847);
 }
 void p2g_exact_45(float f844, float f847, float f843, float f845, out uint rs1588) {
   precise float f866 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f844) ^ 0x80000000u)), f847, f843, 0, false);
   rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f845, f866, f847, 0, false)));
 }
 void p2g_check_45(float f844, float f847, float f843, float f845, out uint rs1588) {
-  if (!P2G_F32_FAST) { p2g_exact_45(f844, f847, f843, f845, rs1588); return; }
-  precise float f866 = p2g_ffmaz(p2g_inz(-f844), p2g_inz(f847), p2g_inz(f843));
-  rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f845), f866, f847)));
-  if (p2g_redoz()) p2g_exact_45(f844, f847, f843, f845, rs1588);
+  if (P2G_F32_FAST) {
+    precise float f866 = p2g_ffmaz(p2g_inz(-f844), p2g_inz(f847), p2g_inz(f843));
+    rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f845), f866, f847)));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_45(f844, f847, f843, f845, rs1588);
 }
 void p2g_exact_46(float f867, float f869, out precise float f871) {
   f871 = p2g_fmul(f867, f869, false);
 }
 void p2g_check_46(float f867, float f869, out precise float f871) {
-  if (!P2G_F32_FAST) { p2g_exact_46(f867, f869, f871); return; }
-  f871 = p2g_fmulz(p2g_inz(f867), p2g_inz(f869));
-  if (p2g_redoz()) p2g_exact_46(f867, f869, f871);
+  if (P2G_F32_FAST) {
+    f871 = p2g_fmulz(p2g_inz(f867), p2g_inz(f869));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_46(f867, f869, f871);
 }
 void p2g_exact_47(float f868, float f871, float f867, float f869, out uint rs1589) {
   precise float f875 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f868) ^ 0x80000000u)), f871, f867, 0, false);
   rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f869, f875, f871, 0, false)));
 }
 void p2g_check_47(float f868, float f871, float f867, float f869, out uint rs1589) {
-  if (!P2G_F32_FAST) { p2g_exact_47(f868, f871, f867, f869, rs1589); return; }
-  precise float f875 = p2g_ffmaz(p2g_inz(-f868), p2g_inz(f871), p2g_inz(f867));
-  rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f869), f875, f871)));
-  if (p2g_redoz()) p2g_exact_47(f868, f871, f867, f869, rs1589);
+  if (P2G_F32_FAST) {
+    precise float f875 = p2g_ffmaz(p2g_inz(-f868), p2g_inz(f871), p2g_inz(f867));
+    rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f869), f875, f871)));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_47(f868, f871, f867, f869, rs1589);
 }
 void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const uint p188_u16, uint rs1588,
     uint rs1589, float f93, float f91, const float p180_f32, uint r36, const uint64_t p280_u64, out uint r450,
@@ -3853,1030 +3941,1042 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r363, out uint r1657, out uint r1661, out uint r1679, out uint r1684, out uint r1713, out uint r1717,
     out uint r1728, out uint r1733, out precise float f907, out precise float f908, out precise float f909,
     out precise float f911) {
-  if (!P2G_F32_FAST) { p2g_exact_48(f94, p176_f32, f112, p188_u16, rs1588, rs1589, f93, f91, p180_f32, r36, p280_u64,
-      r450, r451, p97, rs536, p48_f32, p52_f32, p16_f32, p20_f32, r26, f95, r27, f96, rs507, rs511, rs508, rs512, rs509,
-      rs513, rs510, rs514, rs414, rs413, f882, r363, r1657, r1661, r1679, r1684, r1713, r1717, r1728, r1733, f907, f908,
-      f909, f911); return; }
-  f112 = p2g_nmax(p2g_inz(p2g_div32(f94, p2g_faddz(p2g_inz(f94), 1.0), 0, false)), p2g_inz(p176_f32));
-  uint rs493 = p188_u16;
-  uint r373 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(p2g_hmul(rs1588, rs493))), 0, true, 32)));
-  uint r390 = 0u;
-  uint r374 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(p2g_hmul(rs1589, rs493))), 0, true, 32)));
-  int t89 = p2g_fcmp(floatBitsToUint(f93), floatBitsToUint(0.25));
-  bool p93 = t89 == -1;
-  int t90 = p2g_fcmp(floatBitsToUint(f91), floatBitsToUint(0.25));
-  bool p94 = t90 == -1;
-  int t91 = p2g_fcmp(floatBitsToUint(p180_f32), floatBitsToUint(f93));
-  uint r443 = ((r36 << 2u) | (uint((p94 && p93) ? 1u : 0u) * uint(2u))) | ((t91 == 1) ? 1u : 0u);
-  uint r445 = uint(min(int(uint(max(int(uint(int(r373) + 8)), 0))), 15)) << 4u;
-  uint r446 = uint(min(int(uint(max(int(uint(int(r374) + 8)), 0))), 15)) | r445;
-  uint r447 = r446 | (r443 << 8u);
-  uint64_t rd23 = uint64_t(int64_t(p280_u64) + int64_t(uint64_t(r447) * uint64_t(16u)));
-  uint t92 = P2GU32(rd23).v;
-  uint t93 = P2GU32((rd23 + 4ul)).v;
-  uint t94 = P2GU32((rd23 + 8ul)).v;
-  uint t95 = P2GU32((rd23 + 12ul)).v;
-  uint r448 = t92;
-  uint r449 = t93;
-  r450 = t94;
-  r451 = t95;
-  uint64_t t96 = uint64_t(r450);
-  p97 = (bitfieldExtract(int(uint(uint64_t(t96)) & 65535u), 0, 16)) == 0;
-  uint64_t t97 = uint64_t(r449 >> 16u);
-  rs536 = (uint(uint64_t(t97)) & 65535u);
-  precise float f887 = p48_f32;
-  precise float f888 = p52_f32;
-  precise float f891 = p16_f32;
-  precise float f892 = p20_f32;
-  uint r453 = r26 << 1u;
-  precise float f897 = p2g_ffmaz(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r453)), 0))), 0.5), p2g_inz(f887),
-      p2g_inz(f891));
-  uint rs499 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(f897, p2g_inz(f95))));
-  uint r454 = r27 << 1u;
-  precise float f900 = p2g_ffmaz(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r454)), 0))), 0.5), p2g_inz(f888),
-      p2g_inz(f892));
-  uint rs500 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(f900, p2g_inz(f96))));
-  precise float f903 = p2g_ffmaz(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r453 | 1u)), 0))), 0.5),
-      p2g_inz(f887), p2g_inz(f891));
-  uint rs501 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(f903, f95)));
-  precise float f906 = p2g_ffmaz(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r454 | 1u)), 0))), 0.5),
-      p2g_inz(f888), p2g_inz(f892));
-  uint rs502 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(f906, f96)));
-  rs507 = p97 ? rs500 : rs499;
-  rs511 = p97 ? rs499 : rs500;
-  rs508 = p97 ? rs500 : rs501;
-  rs512 = p97 ? rs501 : rs500;
-  rs509 = p97 ? rs502 : rs499;
-  rs513 = p97 ? rs499 : rs502;
-  rs510 = p97 ? rs502 : rs501;
-  rs514 = p97 ? rs501 : rs502;
-  uint rs524 = p97 ? rs414 : rs413;
-  uint64_t t98 = uint64_t(r448);
-  uint rs503 = (uint(uint64_t(t98)) & 65535u);
-  uint r375 = rs503 | (rs503 << 16u);
-  uint64_t t99 = uint64_t(r448 >> 16u);
-  uint rs504 = (uint(uint64_t(t99)) & 65535u);
-  uint r376 = rs504 | (rs504 << 16u);
-  uint64_t t100 = uint64_t(r449);
-  uint rs505 = (uint(uint64_t(t100)) & 65535u);
-  uint r377 = rs505 | (rs505 << 16u);
-  uint rs506 = p2g_f2h_rn(floatBitsToUint(1.0));
-  uint r378 = rs507 | (rs508 << 16u);
-  uint r379 = rs509 | (rs510 << 16u);
-  uint r380 = rs511 | (rs512 << 16u);
-  uint r381 = rs513 | (rs514 << 16u);
-  uint low_1 = p2g_f2h_rn(floatBitsToUint(f882));
-  uint r382 = low_1 | (low_1 << 16u);
-  uint rs516 = 64512u;
-  uint r383 = rs516 | (rs516 << 16u);
-  uint low_2 = p2g_f2h_rn(floatBitsToUint(f882));
-  uint r384 = low_2 | (low_2 << 16u);
-  uint r385 = rs516 | (rs516 << 16u);
-  uint rs519 = p2g_hsub(p2g_hrint(rs524, 2), rs506);
-  uint rs525 = p2g_hfma(p2g_hsub(rs519, rs524), rs536, (p97 ? rs413 : rs414));
-  uint rs530 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4)));
-  uint rs538 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4)), rs536, rs525), 0);
-  uint rs540 = p2g_hsub(rs538, rs506);
-  uint r388 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs530)), 1, true, 32)));
-  uint r389 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs540)), 1, true, 32)));
-  uint rs546 = p2g_hadd(rs540, p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4)));
-  uint r463 = uint(int(r363) + int(uint(int(p97 ? r388 : r389) * 24 + int(p97 ? r389 : r388)) << 3u));
-  uint rs549 = p2g_lds16(r463);
-  uint r391 = rs549 | (rs549 << 16u);
-  uint r392 = rs530 | (rs530 << 16u);
-  uint r393 = rs546 | (rs546 << 16u);
-  uint r394 = p2g_hsub2(r392, r378);
-  uint r397 = p2g_hsub2(r393, r380);
-  uint r409 = p2g_hfma2(p2g_hmul2(r377, r394), r397, p2g_hmul2(r375, p2g_hmul2(r394, r394)));
-  uint r416 = p2g_hfma2(p2g_hmul2(r376, r397), r397, r409);
-  uint hl = (r416 & 0xFFFFu);
-  uint hu = ((r416 >> 16u) & 0xFFFFu);
-  uint fl = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl))));
-  uint fu = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu))));
-  fl = p2g_sfu_ex2(fl, true);
-  fu = p2g_sfu_ex2(fu, true);
-  uint ULP = 0x33800000u;
-  fl = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl)), p2g_inz(uintBitsToFloat(ULP)),
-      p2g_inz(uintBitsToFloat(fl))));
-  fu = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu)), p2g_inz(uintBitsToFloat(ULP)),
-      p2g_inz(uintBitsToFloat(fu))));
-  hl = p2g_f2h_rn(fl);
-  hu = p2g_f2h_rn(fu);
-  uint r420 = hl | (hu << 16u);
-  uint r422 = p2g_hfma2(r420, r391, r382);
-  uint r426 = p2g_hadd2(r382, r420);
-  int t101 = p2g_fcmp(floatBitsToUint(p2g_h2f(r416 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r383 & 0xFFFFu)));
-  bool p98 = (bitfieldExtract(int((t101 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs557 = ((r416 >> 16u) & 0xFFFFu);
-  int t102 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs557)), floatBitsToUint(p2g_h2f((r383 >> 16u) & 0xFFFFu)));
-  uint rs559 = (t102 == 1) ? 1u : 0u;
-  uint rs1590 = p98 ? (r416 & 0xFFFFu) : (r383 & 0xFFFFu);
-  bool p99 = (bitfieldExtract(int(rs559), 0, 16)) != 0;
-  uint rs1591 = p99 ? ((r416 >> 16u) & 0xFFFFu) : ((r383 >> 16u) & 0xFFFFu);
-  uint r468 = rs1590 | (rs1591 << 16u);
-  uint rs1592 = p98 ? (r391 & 0xFFFFu) : (r382 & 0xFFFFu);
-  uint rs1593 = p99 ? ((r391 >> 16u) & 0xFFFFu) : ((r382 >> 16u) & 0xFFFFu);
-  uint r473 = rs1592 | (rs1593 << 16u);
-  uint r474 = p2g_hsub2(r392, r379);
-  uint r477 = p2g_hsub2(r393, r381);
-  uint r489 = p2g_hfma2(p2g_hmul2(r377, r474), r477, p2g_hmul2(r375, p2g_hmul2(r474, r474)));
-  uint r496 = p2g_hfma2(p2g_hmul2(r376, r477), r477, r489);
-  uint hl_1 = (r496 & 0xFFFFu);
-  uint hu_1 = ((r496 >> 16u) & 0xFFFFu);
-  uint fl_1 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_1))));
-  uint fu_1 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_1))));
-  fl_1 = p2g_sfu_ex2(fl_1, true);
-  fu_1 = p2g_sfu_ex2(fu_1, true);
-  uint ULP_1 = 0x33800000u;
-  fl_1 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_1)), p2g_inz(uintBitsToFloat(ULP_1)),
-      p2g_inz(uintBitsToFloat(fl_1))));
-  fu_1 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_1)), p2g_inz(uintBitsToFloat(ULP_1)),
-      p2g_inz(uintBitsToFloat(fu_1))));
-  hl_1 = p2g_f2h_rn(fl_1);
-  hu_1 = p2g_f2h_rn(fu_1);
-  uint r500 = hl_1 | (hu_1 << 16u);
-  uint r502 = p2g_hfma2(r500, r391, r384);
-  uint r506 = p2g_hadd2(r384, r500);
-  int t103 = p2g_fcmp(floatBitsToUint(p2g_h2f(r496 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r385 & 0xFFFFu)));
-  bool p102 = (bitfieldExtract(int((t103 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs581 = ((r496 >> 16u) & 0xFFFFu);
-  int t104 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs581)), floatBitsToUint(p2g_h2f((r385 >> 16u) & 0xFFFFu)));
-  uint rs583 = (t104 == 1) ? 1u : 0u;
-  uint rs1594 = p102 ? (r496 & 0xFFFFu) : (r385 & 0xFFFFu);
-  bool p103 = (bitfieldExtract(int(rs583), 0, 16)) != 0;
-  uint rs1595 = p103 ? ((r496 >> 16u) & 0xFFFFu) : ((r385 >> 16u) & 0xFFFFu);
-  uint r517 = rs1594 | (rs1595 << 16u);
-  uint rs1596 = p102 ? (r391 & 0xFFFFu) : (r384 & 0xFFFFu);
-  uint rs1597 = p103 ? ((r391 >> 16u) & 0xFFFFu) : ((r384 >> 16u) & 0xFFFFu);
-  uint r522 = rs1596 | (rs1597 << 16u);
-  uint rs599 = p2g_hadd(rs540, p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4)));
-  uint r566 = uint(int(r389) + 1);
-  uint r572 = uint(int(sh_sColor) + int(uint(int(p97 ? r388 : r566) * 24 + int(p97 ? r566 : r388)) << 3u));
-  uint rs602 = p2g_lds16(r572);
-  uint r524 = rs602 | (rs602 << 16u);
-  uint r525 = rs530 | (rs530 << 16u);
-  uint r526 = rs599 | (rs599 << 16u);
-  uint r527 = p2g_hsub2(r525, r378);
-  uint r530 = p2g_hsub2(r526, r380);
-  uint r542 = p2g_hfma2(p2g_hmul2(r377, r527), r530, p2g_hmul2(r375, p2g_hmul2(r527, r527)));
-  uint r549 = p2g_hfma2(p2g_hmul2(r376, r530), r530, r542);
-  uint hl_2 = (r549 & 0xFFFFu);
-  uint hu_2 = ((r549 >> 16u) & 0xFFFFu);
-  uint fl_2 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_2))));
-  uint fu_2 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_2))));
-  fl_2 = p2g_sfu_ex2(fl_2, true);
-  fu_2 = p2g_sfu_ex2(fu_2, true);
-  uint ULP_2 = 0x33800000u;
-  fl_2 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_2)), p2g_inz(uintBitsToFloat(ULP_2)),
-      p2g_inz(uintBitsToFloat(fl_2))));
-  fu_2 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_2)), p2g_inz(uintBitsToFloat(ULP_2)),
-      p2g_inz(uintBitsToFloat(fu_2))));
-  hl_2 = p2g_f2h_rn(fl_2);
-  hu_2 = p2g_f2h_rn(fu_2);
-  uint r553 = hl_2 | (hu_2 << 16u);
-  uint r555 = p2g_hfma2(r553, r524, r422);
-  uint r559 = p2g_hadd2(r426, r553);
-  int t105 = p2g_fcmp(floatBitsToUint(p2g_h2f(r549 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r468 & 0xFFFFu)));
-  bool p107 = (bitfieldExtract(int((t105 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs610 = ((r549 >> 16u) & 0xFFFFu);
-  int t106 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs610)), floatBitsToUint(p2g_h2f((r468 >> 16u) & 0xFFFFu)));
-  uint rs612 = (t106 == 1) ? 1u : 0u;
-  uint rs1598 = p107 ? (r549 & 0xFFFFu) : (r468 & 0xFFFFu);
-  bool p108 = (bitfieldExtract(int(rs612), 0, 16)) != 0;
-  uint rs1599 = p108 ? ((r549 >> 16u) & 0xFFFFu) : ((r468 >> 16u) & 0xFFFFu);
-  uint r577 = rs1598 | (rs1599 << 16u);
-  uint rs1600 = p107 ? (r524 & 0xFFFFu) : (r473 & 0xFFFFu);
-  uint rs1601 = p108 ? ((r524 >> 16u) & 0xFFFFu) : ((r473 >> 16u) & 0xFFFFu);
-  uint r582 = rs1600 | (rs1601 << 16u);
-  uint r583 = p2g_hsub2(r525, r379);
-  uint r586 = p2g_hsub2(r526, r381);
-  uint r598 = p2g_hfma2(p2g_hmul2(r377, r583), r586, p2g_hmul2(r375, p2g_hmul2(r583, r583)));
-  uint r605 = p2g_hfma2(p2g_hmul2(r376, r586), r586, r598);
-  uint hl_3 = (r605 & 0xFFFFu);
-  uint hu_3 = ((r605 >> 16u) & 0xFFFFu);
-  uint fl_3 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_3))));
-  uint fu_3 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_3))));
-  fl_3 = p2g_sfu_ex2(fl_3, true);
-  fu_3 = p2g_sfu_ex2(fu_3, true);
-  uint ULP_3 = 0x33800000u;
-  fl_3 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_3)), p2g_inz(uintBitsToFloat(ULP_3)),
-      p2g_inz(uintBitsToFloat(fl_3))));
-  fu_3 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_3)), p2g_inz(uintBitsToFloat(ULP_3)),
-      p2g_inz(uintBitsToFloat(fu_3))));
-  hl_3 = p2g_f2h_rn(fl_3);
-  hu_3 = p2g_f2h_rn(fu_3);
-  uint r609 = hl_3 | (hu_3 << 16u);
-  uint r611 = p2g_hfma2(r609, r524, r502);
-  uint r615 = p2g_hadd2(r506, r609);
-  int t107 = p2g_fcmp(floatBitsToUint(p2g_h2f(r605 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r517 & 0xFFFFu)));
-  bool p111 = (bitfieldExtract(int((t107 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs633 = ((r605 >> 16u) & 0xFFFFu);
-  int t108 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs633)), floatBitsToUint(p2g_h2f((r517 >> 16u) & 0xFFFFu)));
-  uint rs635 = (t108 == 1) ? 1u : 0u;
-  uint rs1602 = p111 ? (r605 & 0xFFFFu) : (r517 & 0xFFFFu);
-  bool p112 = (bitfieldExtract(int(rs635), 0, 16)) != 0;
-  uint rs1603 = p112 ? ((r605 >> 16u) & 0xFFFFu) : ((r517 >> 16u) & 0xFFFFu);
-  uint r626 = rs1602 | (rs1603 << 16u);
-  uint rs1604 = p111 ? (r524 & 0xFFFFu) : (r522 & 0xFFFFu);
-  uint rs1605 = p112 ? ((r524 >> 16u) & 0xFFFFu) : ((r522 >> 16u) & 0xFFFFu);
-  uint r631 = rs1604 | (rs1605 << 16u);
-  uint rs651 = p2g_hadd(rs540, p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4)));
-  uint r675 = uint(int(r389) + 2);
-  uint r681 = uint(int(sh_sColor) + int(uint(int(p97 ? r388 : r675) * 24 + int(p97 ? r675 : r388)) << 3u));
-  uint rs654 = p2g_lds16(r681);
-  uint r633 = rs654 | (rs654 << 16u);
-  uint r634 = rs530 | (rs530 << 16u);
-  uint r635 = rs651 | (rs651 << 16u);
-  uint r636 = p2g_hsub2(r634, r378);
-  uint r639 = p2g_hsub2(r635, r380);
-  uint r651 = p2g_hfma2(p2g_hmul2(r377, r636), r639, p2g_hmul2(r375, p2g_hmul2(r636, r636)));
-  uint r658 = p2g_hfma2(p2g_hmul2(r376, r639), r639, r651);
-  uint hl_4 = (r658 & 0xFFFFu);
-  uint hu_4 = ((r658 >> 16u) & 0xFFFFu);
-  uint fl_4 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_4))));
-  uint fu_4 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_4))));
-  fl_4 = p2g_sfu_ex2(fl_4, true);
-  fu_4 = p2g_sfu_ex2(fu_4, true);
-  uint ULP_4 = 0x33800000u;
-  fl_4 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_4)), p2g_inz(uintBitsToFloat(ULP_4)),
-      p2g_inz(uintBitsToFloat(fl_4))));
-  fu_4 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_4)), p2g_inz(uintBitsToFloat(ULP_4)),
-      p2g_inz(uintBitsToFloat(fu_4))));
-  hl_4 = p2g_f2h_rn(fl_4);
-  hu_4 = p2g_f2h_rn(fu_4);
-  uint r662 = hl_4 | (hu_4 << 16u);
-  uint r664 = p2g_hfma2(r662, r633, r555);
-  uint r668 = p2g_hadd2(r559, r662);
-  int t109 = p2g_fcmp(floatBitsToUint(p2g_h2f(r658 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r577 & 0xFFFFu)));
-  bool p116 = (bitfieldExtract(int((t109 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs662 = ((r658 >> 16u) & 0xFFFFu);
-  int t110 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs662)), floatBitsToUint(p2g_h2f((r577 >> 16u) & 0xFFFFu)));
-  uint rs664 = (t110 == 1) ? 1u : 0u;
-  uint rs1606 = p116 ? (r658 & 0xFFFFu) : (r577 & 0xFFFFu);
-  bool p117 = (bitfieldExtract(int(rs664), 0, 16)) != 0;
-  uint rs1607 = p117 ? ((r658 >> 16u) & 0xFFFFu) : ((r577 >> 16u) & 0xFFFFu);
-  uint r686 = rs1606 | (rs1607 << 16u);
-  uint rs1608 = p116 ? (r633 & 0xFFFFu) : (r582 & 0xFFFFu);
-  uint rs1609 = p117 ? ((r633 >> 16u) & 0xFFFFu) : ((r582 >> 16u) & 0xFFFFu);
-  uint r691 = rs1608 | (rs1609 << 16u);
-  uint r692 = p2g_hsub2(r634, r379);
-  uint r695 = p2g_hsub2(r635, r381);
-  uint r707 = p2g_hfma2(p2g_hmul2(r377, r692), r695, p2g_hmul2(r375, p2g_hmul2(r692, r692)));
-  uint r714 = p2g_hfma2(p2g_hmul2(r376, r695), r695, r707);
-  uint hl_5 = (r714 & 0xFFFFu);
-  uint hu_5 = ((r714 >> 16u) & 0xFFFFu);
-  uint fl_5 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_5))));
-  uint fu_5 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_5))));
-  fl_5 = p2g_sfu_ex2(fl_5, true);
-  fu_5 = p2g_sfu_ex2(fu_5, true);
-  uint ULP_5 = 0x33800000u;
-  fl_5 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_5)), p2g_inz(uintBitsToFloat(ULP_5)),
-      p2g_inz(uintBitsToFloat(fl_5))));
-  fu_5 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_5)), p2g_inz(uintBitsToFloat(ULP_5)),
-      p2g_inz(uintBitsToFloat(fu_5))));
-  hl_5 = p2g_f2h_rn(fl_5);
-  hu_5 = p2g_f2h_rn(fu_5);
-  uint r718 = hl_5 | (hu_5 << 16u);
-  uint r720 = p2g_hfma2(r718, r633, r611);
-  uint r724 = p2g_hadd2(r615, r718);
-  int t111 = p2g_fcmp(floatBitsToUint(p2g_h2f(r714 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r626 & 0xFFFFu)));
-  bool p120 = (bitfieldExtract(int((t111 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs685 = ((r714 >> 16u) & 0xFFFFu);
-  int t112 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs685)), floatBitsToUint(p2g_h2f((r626 >> 16u) & 0xFFFFu)));
-  uint rs687 = (t112 == 1) ? 1u : 0u;
-  uint rs1610 = p120 ? (r714 & 0xFFFFu) : (r626 & 0xFFFFu);
-  bool p121 = (bitfieldExtract(int(rs687), 0, 16)) != 0;
-  uint rs1611 = p121 ? ((r714 >> 16u) & 0xFFFFu) : ((r626 >> 16u) & 0xFFFFu);
-  uint r735 = rs1610 | (rs1611 << 16u);
-  uint rs1612 = p120 ? (r633 & 0xFFFFu) : (r631 & 0xFFFFu);
-  uint rs1613 = p121 ? ((r633 >> 16u) & 0xFFFFu) : ((r631 >> 16u) & 0xFFFFu);
-  uint r740 = rs1612 | (rs1613 << 16u);
-  uint r742 = 1u;
-  uint rs703 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r742)), 4)));
-  uint rs711 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r742)), 4)), rs536, rs525), 0);
-  uint rs713 = p2g_hsub(rs711, rs506);
-  uint r743 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs703)), 1, true, 32)));
-  uint r744 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs713)), 1, true, 32)));
-  uint rs719 = p2g_hadd(rs713, p2g_f2h_rn(p2g_s2f32(int(int(0u)), 4)));
-  uint r794 = uint(int(sh_sColor) + int(uint(int(p97 ? r743 : r744) * 24 + int(p97 ? r744 : r743)) << 3u));
-  uint rs722 = p2g_lds16(r794);
-  uint r746 = rs722 | (rs722 << 16u);
-  uint r747 = rs703 | (rs703 << 16u);
-  uint r748 = rs719 | (rs719 << 16u);
-  uint r749 = p2g_hsub2(r747, r378);
-  uint r752 = p2g_hsub2(r748, r380);
-  uint r764 = p2g_hfma2(p2g_hmul2(r377, r749), r752, p2g_hmul2(r375, p2g_hmul2(r749, r749)));
-  uint r771 = p2g_hfma2(p2g_hmul2(r376, r752), r752, r764);
-  uint hl_6 = (r771 & 0xFFFFu);
-  uint hu_6 = ((r771 >> 16u) & 0xFFFFu);
-  uint fl_6 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_6))));
-  uint fu_6 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_6))));
-  fl_6 = p2g_sfu_ex2(fl_6, true);
-  fu_6 = p2g_sfu_ex2(fu_6, true);
-  uint ULP_6 = 0x33800000u;
-  fl_6 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_6)), p2g_inz(uintBitsToFloat(ULP_6)),
-      p2g_inz(uintBitsToFloat(fl_6))));
-  fu_6 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_6)), p2g_inz(uintBitsToFloat(ULP_6)),
-      p2g_inz(uintBitsToFloat(fu_6))));
-  hl_6 = p2g_f2h_rn(fl_6);
-  hu_6 = p2g_f2h_rn(fu_6);
-  uint r775 = hl_6 | (hu_6 << 16u);
-  uint r777 = p2g_hfma2(r775, r746, r664);
-  uint r781 = p2g_hadd2(r668, r775);
-  int t113 = p2g_fcmp(floatBitsToUint(p2g_h2f(r771 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r686 & 0xFFFFu)));
-  bool p125 = (bitfieldExtract(int((t113 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs730 = ((r771 >> 16u) & 0xFFFFu);
-  int t114 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs730)), floatBitsToUint(p2g_h2f((r686 >> 16u) & 0xFFFFu)));
-  uint rs732 = (t114 == 1) ? 1u : 0u;
-  uint rs1614 = p125 ? (r771 & 0xFFFFu) : (r686 & 0xFFFFu);
-  bool p126 = (bitfieldExtract(int(rs732), 0, 16)) != 0;
-  uint rs1615 = p126 ? ((r771 >> 16u) & 0xFFFFu) : ((r686 >> 16u) & 0xFFFFu);
-  uint r799 = rs1614 | (rs1615 << 16u);
-  uint rs1616 = p125 ? (r746 & 0xFFFFu) : (r691 & 0xFFFFu);
-  uint rs1617 = p126 ? ((r746 >> 16u) & 0xFFFFu) : ((r691 >> 16u) & 0xFFFFu);
-  uint r804 = rs1616 | (rs1617 << 16u);
-  uint r805 = p2g_hsub2(r747, r379);
-  uint r808 = p2g_hsub2(r748, r381);
-  uint r820 = p2g_hfma2(p2g_hmul2(r377, r805), r808, p2g_hmul2(r375, p2g_hmul2(r805, r805)));
-  uint r827 = p2g_hfma2(p2g_hmul2(r376, r808), r808, r820);
-  uint hl_7 = (r827 & 0xFFFFu);
-  uint hu_7 = ((r827 >> 16u) & 0xFFFFu);
-  uint fl_7 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_7))));
-  uint fu_7 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_7))));
-  fl_7 = p2g_sfu_ex2(fl_7, true);
-  fu_7 = p2g_sfu_ex2(fu_7, true);
-  uint ULP_7 = 0x33800000u;
-  fl_7 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_7)), p2g_inz(uintBitsToFloat(ULP_7)),
-      p2g_inz(uintBitsToFloat(fl_7))));
-  fu_7 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_7)), p2g_inz(uintBitsToFloat(ULP_7)),
-      p2g_inz(uintBitsToFloat(fu_7))));
-  hl_7 = p2g_f2h_rn(fl_7);
-  hu_7 = p2g_f2h_rn(fu_7);
-  uint r831 = hl_7 | (hu_7 << 16u);
-  uint r833 = p2g_hfma2(r831, r746, r720);
-  uint r837 = p2g_hadd2(r724, r831);
-  int t115 = p2g_fcmp(floatBitsToUint(p2g_h2f(r827 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r735 & 0xFFFFu)));
-  bool p129 = (bitfieldExtract(int((t115 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs753 = ((r827 >> 16u) & 0xFFFFu);
-  int t116 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs753)), floatBitsToUint(p2g_h2f((r735 >> 16u) & 0xFFFFu)));
-  uint rs755 = (t116 == 1) ? 1u : 0u;
-  uint rs1618 = p129 ? (r827 & 0xFFFFu) : (r735 & 0xFFFFu);
-  bool p130 = (bitfieldExtract(int(rs755), 0, 16)) != 0;
-  uint rs1619 = p130 ? ((r827 >> 16u) & 0xFFFFu) : ((r735 >> 16u) & 0xFFFFu);
-  uint r848 = rs1618 | (rs1619 << 16u);
-  uint rs1620 = p129 ? (r746 & 0xFFFFu) : (r740 & 0xFFFFu);
-  uint rs1621 = p130 ? ((r746 >> 16u) & 0xFFFFu) : ((r740 >> 16u) & 0xFFFFu);
-  uint r853 = rs1620 | (rs1621 << 16u);
-  uint rs771 = p2g_hadd(rs713, p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4)));
-  uint r897 = uint(int(r744) + 1);
-  uint r903 = uint(int(sh_sColor) + int(uint(int(p97 ? r743 : r897) * 24 + int(p97 ? r897 : r743)) << 3u));
-  uint rs774 = p2g_lds16(r903);
-  uint r855 = rs774 | (rs774 << 16u);
-  uint r856 = rs703 | (rs703 << 16u);
-  uint r857 = rs771 | (rs771 << 16u);
-  uint r858 = p2g_hsub2(r856, r378);
-  uint r861 = p2g_hsub2(r857, r380);
-  uint r873 = p2g_hfma2(p2g_hmul2(r377, r858), r861, p2g_hmul2(r375, p2g_hmul2(r858, r858)));
-  uint r880 = p2g_hfma2(p2g_hmul2(r376, r861), r861, r873);
-  uint hl_8 = (r880 & 0xFFFFu);
-  uint hu_8 = ((r880 >> 16u) & 0xFFFFu);
-  uint fl_8 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_8))));
-  uint fu_8 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_8))));
-  fl_8 = p2g_sfu_ex2(fl_8, true);
-  fu_8 = p2g_sfu_ex2(fu_8, true);
-  uint ULP_8 = 0x33800000u;
-  fl_8 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_8)), p2g_inz(uintBitsToFloat(ULP_8)),
-      p2g_inz(uintBitsToFloat(fl_8))));
-  fu_8 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_8)), p2g_inz(uintBitsToFloat(ULP_8)),
-      p2g_inz(uintBitsToFloat(fu_8))));
-  hl_8 = p2g_f2h_rn(fl_8);
-  hu_8 = p2g_f2h_rn(fu_8);
-  uint r884 = hl_8 | (hu_8 << 16u);
-  uint r886 = p2g_hfma2(r884, r855, r777);
-  uint r890 = p2g_hadd2(r781, r884);
-  int t117 = p2g_fcmp(floatBitsToUint(p2g_h2f(r880 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r799 & 0xFFFFu)));
-  bool p134 = (bitfieldExtract(int((t117 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs782 = ((r880 >> 16u) & 0xFFFFu);
-  int t118 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs782)), floatBitsToUint(p2g_h2f((r799 >> 16u) & 0xFFFFu)));
-  uint rs784 = (t118 == 1) ? 1u : 0u;
-  uint rs1622 = p134 ? (r880 & 0xFFFFu) : (r799 & 0xFFFFu);
-  bool p135 = (bitfieldExtract(int(rs784), 0, 16)) != 0;
-  uint rs1623 = p135 ? ((r880 >> 16u) & 0xFFFFu) : ((r799 >> 16u) & 0xFFFFu);
-  uint r908 = rs1622 | (rs1623 << 16u);
-  uint rs1624 = p134 ? (r855 & 0xFFFFu) : (r804 & 0xFFFFu);
-  uint rs1625 = p135 ? ((r855 >> 16u) & 0xFFFFu) : ((r804 >> 16u) & 0xFFFFu);
-  uint r913 = rs1624 | (rs1625 << 16u);
-  uint r914 = p2g_hsub2(r856, r379);
-  uint r917 = p2g_hsub2(r857, r381);
-  uint r929 = p2g_hfma2(p2g_hmul2(r377, r914), r917, p2g_hmul2(r375, p2g_hmul2(r914, r914)));
-  uint r936 = p2g_hfma2(p2g_hmul2(r376, r917), r917, r929);
-  uint hl_9 = (r936 & 0xFFFFu);
-  uint hu_9 = ((r936 >> 16u) & 0xFFFFu);
-  uint fl_9 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_9))));
-  uint fu_9 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_9))));
-  fl_9 = p2g_sfu_ex2(fl_9, true);
-  fu_9 = p2g_sfu_ex2(fu_9, true);
-  uint ULP_9 = 0x33800000u;
-  fl_9 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_9)), p2g_inz(uintBitsToFloat(ULP_9)),
-      p2g_inz(uintBitsToFloat(fl_9))));
-  fu_9 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_9)), p2g_inz(uintBitsToFloat(ULP_9)),
-      p2g_inz(uintBitsToFloat(fu_9))));
-  hl_9 = p2g_f2h_rn(fl_9);
-  hu_9 = p2g_f2h_rn(fu_9);
-  uint r940 = hl_9 | (hu_9 << 16u);
-  uint r942 = p2g_hfma2(r940, r855, r833);
-  uint r946 = p2g_hadd2(r837, r940);
-  int t119 = p2g_fcmp(floatBitsToUint(p2g_h2f(r936 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r848 & 0xFFFFu)));
-  bool p138 = (bitfieldExtract(int((t119 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs805 = ((r936 >> 16u) & 0xFFFFu);
-  int t120 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs805)), floatBitsToUint(p2g_h2f((r848 >> 16u) & 0xFFFFu)));
-  uint rs807 = (t120 == 1) ? 1u : 0u;
-  uint rs1626 = p138 ? (r936 & 0xFFFFu) : (r848 & 0xFFFFu);
-  bool p139 = (bitfieldExtract(int(rs807), 0, 16)) != 0;
-  uint rs1627 = p139 ? ((r936 >> 16u) & 0xFFFFu) : ((r848 >> 16u) & 0xFFFFu);
-  uint r957 = rs1626 | (rs1627 << 16u);
-  uint rs1628 = p138 ? (r855 & 0xFFFFu) : (r853 & 0xFFFFu);
-  uint rs1629 = p139 ? ((r855 >> 16u) & 0xFFFFu) : ((r853 >> 16u) & 0xFFFFu);
-  uint r962 = rs1628 | (rs1629 << 16u);
-  uint rs823 = p2g_hadd(rs713, p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4)));
-  uint r1006 = uint(int(r744) + 2);
-  uint r1012 = uint(int(sh_sColor) + int(uint(int(p97 ? r743 : r1006) * 24 + int(p97 ? r1006 : r743)) << 3u));
-  uint rs826 = p2g_lds16(r1012);
-  uint r964 = rs826 | (rs826 << 16u);
-  uint r965 = rs703 | (rs703 << 16u);
-  uint r966 = rs823 | (rs823 << 16u);
-  uint r967 = p2g_hsub2(r965, r378);
-  uint r970 = p2g_hsub2(r966, r380);
-  uint r982 = p2g_hfma2(p2g_hmul2(r377, r967), r970, p2g_hmul2(r375, p2g_hmul2(r967, r967)));
-  uint r989 = p2g_hfma2(p2g_hmul2(r376, r970), r970, r982);
-  uint hl_10 = (r989 & 0xFFFFu);
-  uint hu_10 = ((r989 >> 16u) & 0xFFFFu);
-  uint fl_10 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_10))));
-  uint fu_10 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_10))));
-  fl_10 = p2g_sfu_ex2(fl_10, true);
-  fu_10 = p2g_sfu_ex2(fu_10, true);
-  uint ULP_10 = 0x33800000u;
-  fl_10 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_10)), p2g_inz(uintBitsToFloat(ULP_10)),
-      p2g_inz(uintBitsToFloat(fl_10))));
-  fu_10 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_10)), p2g_inz(uintBitsToFloat(ULP_10)),
-      p2g_inz(uintBitsToFloat(fu_10))));
-  hl_10 = p2g_f2h_rn(fl_10);
-  hu_10 = p2g_f2h_rn(fu_10);
-  uint r993 = hl_10 | (hu_10 << 16u);
-  uint r995 = p2g_hfma2(r993, r964, r886);
-  uint r999 = p2g_hadd2(r890, r993);
-  int t121 = p2g_fcmp(floatBitsToUint(p2g_h2f(r989 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r908 & 0xFFFFu)));
-  bool p143 = (bitfieldExtract(int((t121 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs834 = ((r989 >> 16u) & 0xFFFFu);
-  int t122 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs834)), floatBitsToUint(p2g_h2f((r908 >> 16u) & 0xFFFFu)));
-  uint rs836 = (t122 == 1) ? 1u : 0u;
-  uint rs1630 = p143 ? (r989 & 0xFFFFu) : (r908 & 0xFFFFu);
-  bool p144 = (bitfieldExtract(int(rs836), 0, 16)) != 0;
-  uint rs1631 = p144 ? ((r989 >> 16u) & 0xFFFFu) : ((r908 >> 16u) & 0xFFFFu);
-  uint r1017 = rs1630 | (rs1631 << 16u);
-  uint rs1632 = p143 ? (r964 & 0xFFFFu) : (r913 & 0xFFFFu);
-  uint rs1633 = p144 ? ((r964 >> 16u) & 0xFFFFu) : ((r913 >> 16u) & 0xFFFFu);
-  uint r1022 = rs1632 | (rs1633 << 16u);
-  uint r1023 = p2g_hsub2(r965, r379);
-  uint r1026 = p2g_hsub2(r966, r381);
-  uint r1038 = p2g_hfma2(p2g_hmul2(r377, r1023), r1026, p2g_hmul2(r375, p2g_hmul2(r1023, r1023)));
-  uint r1045 = p2g_hfma2(p2g_hmul2(r376, r1026), r1026, r1038);
-  uint hl_11 = (r1045 & 0xFFFFu);
-  uint hu_11 = ((r1045 >> 16u) & 0xFFFFu);
-  uint fl_11 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_11))));
-  uint fu_11 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_11))));
-  fl_11 = p2g_sfu_ex2(fl_11, true);
-  fu_11 = p2g_sfu_ex2(fu_11, true);
-  uint ULP_11 = 0x33800000u;
-  fl_11 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_11)), p2g_inz(uintBitsToFloat(ULP_11)),
-      p2g_inz(uintBitsToFloat(fl_11))));
-  fu_11 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_11)), p2g_inz(uintBitsToFloat(ULP_11)),
-      p2g_inz(uintBitsToFloat(fu_11))));
-  hl_11 = p2g_f2h_rn(fl_11);
-  hu_11 = p2g_f2h_rn(fu_11);
-  uint r1049 = hl_11 | (hu_11 << 16u);
-  uint r1051 = p2g_hfma2(r1049, r964, r942);
-  uint r1055 = p2g_hadd2(r946, r1049);
-  int t123 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1045 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r957 & 0xFFFFu)));
-  bool p147 = (bitfieldExtract(int((t123 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs857 = ((r1045 >> 16u) & 0xFFFFu);
-  int t124 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs857)), floatBitsToUint(p2g_h2f((r957 >> 16u) & 0xFFFFu)));
-  uint rs859 = (t124 == 1) ? 1u : 0u;
-  uint rs1634 = p147 ? (r1045 & 0xFFFFu) : (r957 & 0xFFFFu);
-  bool p148 = (bitfieldExtract(int(rs859), 0, 16)) != 0;
-  uint rs1635 = p148 ? ((r1045 >> 16u) & 0xFFFFu) : ((r957 >> 16u) & 0xFFFFu);
-  uint r1066 = rs1634 | (rs1635 << 16u);
-  uint rs1636 = p147 ? (r964 & 0xFFFFu) : (r962 & 0xFFFFu);
-  uint rs1637 = p148 ? ((r964 >> 16u) & 0xFFFFu) : ((r962 >> 16u) & 0xFFFFu);
-  uint r1073 = 2u;
-  uint r1071 = rs1636 | (rs1637 << 16u);
-  uint rs875 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r1073)), 4)));
-  uint rs883 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r1073)), 4)), rs536, rs525), 0);
-  uint rs885 = p2g_hsub(rs883, rs506);
-  uint r1074 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs875)), 1, true, 32)));
-  uint r1075 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs885)), 1, true, 32)));
-  uint rs891 = p2g_hadd(rs885, p2g_f2h_rn(p2g_s2f32(int(int(0u)), 4)));
-  uint r1125 = uint(int(sh_sColor) + int(uint(int(p97 ? r1074 : r1075) * 24 + int(p97 ? r1075 : r1074)) << 3u));
-  uint rs894 = p2g_lds16(r1125);
-  uint r1077 = rs894 | (rs894 << 16u);
-  uint r1078 = rs875 | (rs875 << 16u);
-  uint r1079 = rs891 | (rs891 << 16u);
-  uint r1080 = p2g_hsub2(r1078, r378);
-  uint r1083 = p2g_hsub2(r1079, r380);
-  uint r1095 = p2g_hfma2(p2g_hmul2(r377, r1080), r1083, p2g_hmul2(r375, p2g_hmul2(r1080, r1080)));
-  uint r1102 = p2g_hfma2(p2g_hmul2(r376, r1083), r1083, r1095);
-  uint hl_12 = (r1102 & 0xFFFFu);
-  uint hu_12 = ((r1102 >> 16u) & 0xFFFFu);
-  uint fl_12 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_12))));
-  uint fu_12 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_12))));
-  fl_12 = p2g_sfu_ex2(fl_12, true);
-  fu_12 = p2g_sfu_ex2(fu_12, true);
-  uint ULP_12 = 0x33800000u;
-  fl_12 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_12)), p2g_inz(uintBitsToFloat(ULP_12)),
-      p2g_inz(uintBitsToFloat(fl_12))));
-  fu_12 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_12)), p2g_inz(uintBitsToFloat(ULP_12)),
-      p2g_inz(uintBitsToFloat(fu_12))));
-  hl_12 = p2g_f2h_rn(fl_12);
-  hu_12 = p2g_f2h_rn(fu_12);
-  uint r1106 = hl_12 | (hu_12 << 16u);
-  uint r1108 = p2g_hfma2(r1106, r1077, r995);
-  uint r1112 = p2g_hadd2(r999, r1106);
-  int t125 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1102 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1017 & 0xFFFFu)));
-  bool p152 = (bitfieldExtract(int((t125 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs902 = ((r1102 >> 16u) & 0xFFFFu);
-  int t126 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs902)), floatBitsToUint(p2g_h2f((r1017 >> 16u) & 0xFFFFu)));
-  uint rs904 = (t126 == 1) ? 1u : 0u;
-  uint rs1638 = p152 ? (r1102 & 0xFFFFu) : (r1017 & 0xFFFFu);
-  bool p153 = (bitfieldExtract(int(rs904), 0, 16)) != 0;
-  uint rs1639 = p153 ? ((r1102 >> 16u) & 0xFFFFu) : ((r1017 >> 16u) & 0xFFFFu);
-  uint r1130 = rs1638 | (rs1639 << 16u);
-  uint rs1640 = p152 ? (r1077 & 0xFFFFu) : (r1022 & 0xFFFFu);
-  uint rs1641 = p153 ? ((r1077 >> 16u) & 0xFFFFu) : ((r1022 >> 16u) & 0xFFFFu);
-  uint r1135 = rs1640 | (rs1641 << 16u);
-  uint r1136 = p2g_hsub2(r1078, r379);
-  uint r1139 = p2g_hsub2(r1079, r381);
-  uint r1151 = p2g_hfma2(p2g_hmul2(r377, r1136), r1139, p2g_hmul2(r375, p2g_hmul2(r1136, r1136)));
-  uint r1158 = p2g_hfma2(p2g_hmul2(r376, r1139), r1139, r1151);
-  uint hl_13 = (r1158 & 0xFFFFu);
-  uint hu_13 = ((r1158 >> 16u) & 0xFFFFu);
-  uint fl_13 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_13))));
-  uint fu_13 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_13))));
-  fl_13 = p2g_sfu_ex2(fl_13, true);
-  fu_13 = p2g_sfu_ex2(fu_13, true);
-  uint ULP_13 = 0x33800000u;
-  fl_13 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_13)), p2g_inz(uintBitsToFloat(ULP_13)),
-      p2g_inz(uintBitsToFloat(fl_13))));
-  fu_13 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_13)), p2g_inz(uintBitsToFloat(ULP_13)),
-      p2g_inz(uintBitsToFloat(fu_13))));
-  hl_13 = p2g_f2h_rn(fl_13);
-  hu_13 = p2g_f2h_rn(fu_13);
-  uint r1162 = hl_13 | (hu_13 << 16u);
-  uint r1164 = p2g_hfma2(r1162, r1077, r1051);
-  uint r1168 = p2g_hadd2(r1055, r1162);
-  int t127 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1158 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1066 & 0xFFFFu)));
-  bool p156 = (bitfieldExtract(int((t127 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs925 = ((r1158 >> 16u) & 0xFFFFu);
-  int t128 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs925)), floatBitsToUint(p2g_h2f((r1066 >> 16u) & 0xFFFFu)));
-  uint rs927 = (t128 == 1) ? 1u : 0u;
-  uint rs1642 = p156 ? (r1158 & 0xFFFFu) : (r1066 & 0xFFFFu);
-  bool p157 = (bitfieldExtract(int(rs927), 0, 16)) != 0;
-  uint rs1643 = p157 ? ((r1158 >> 16u) & 0xFFFFu) : ((r1066 >> 16u) & 0xFFFFu);
-  uint r1179 = rs1642 | (rs1643 << 16u);
-  uint rs1644 = p156 ? (r1077 & 0xFFFFu) : (r1071 & 0xFFFFu);
-  uint rs1645 = p157 ? ((r1077 >> 16u) & 0xFFFFu) : ((r1071 >> 16u) & 0xFFFFu);
-  uint r1184 = rs1644 | (rs1645 << 16u);
-  uint rs943 = p2g_hadd(rs885, p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4)));
-  uint r1228 = uint(int(r1075) + 1);
-  uint r1234 = uint(int(sh_sColor) + int(uint(int(p97 ? r1074 : r1228) * 24 + int(p97 ? r1228 : r1074)) << 3u));
-  uint rs946 = p2g_lds16(r1234);
-  uint r1186 = rs946 | (rs946 << 16u);
-  uint r1187 = rs875 | (rs875 << 16u);
-  uint r1188 = rs943 | (rs943 << 16u);
-  uint r1189 = p2g_hsub2(r1187, r378);
-  uint r1192 = p2g_hsub2(r1188, r380);
-  uint r1204 = p2g_hfma2(p2g_hmul2(r377, r1189), r1192, p2g_hmul2(r375, p2g_hmul2(r1189, r1189)));
-  uint r1211 = p2g_hfma2(p2g_hmul2(r376, r1192), r1192, r1204);
-  uint hl_14 = (r1211 & 0xFFFFu);
-  uint hu_14 = ((r1211 >> 16u) & 0xFFFFu);
-  uint fl_14 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_14))));
-  uint fu_14 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_14))));
-  fl_14 = p2g_sfu_ex2(fl_14, true);
-  fu_14 = p2g_sfu_ex2(fu_14, true);
-  uint ULP_14 = 0x33800000u;
-  fl_14 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_14)), p2g_inz(uintBitsToFloat(ULP_14)),
-      p2g_inz(uintBitsToFloat(fl_14))));
-  fu_14 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_14)), p2g_inz(uintBitsToFloat(ULP_14)),
-      p2g_inz(uintBitsToFloat(fu_14))));
-  hl_14 = p2g_f2h_rn(fl_14);
-  hu_14 = p2g_f2h_rn(fu_14);
-  uint r1215 = hl_14 | (hu_14 << 16u);
-  uint r1217 = p2g_hfma2(r1215, r1186, r1108);
-  uint r1221 = p2g_hadd2(r1112, r1215);
-  int t129 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1211 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1130 & 0xFFFFu)));
-  bool p161 = (bitfieldExtract(int((t129 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs954 = ((r1211 >> 16u) & 0xFFFFu);
-  int t130 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs954)), floatBitsToUint(p2g_h2f((r1130 >> 16u) & 0xFFFFu)));
-  uint rs956 = (t130 == 1) ? 1u : 0u;
-  uint rs1646 = p161 ? (r1211 & 0xFFFFu) : (r1130 & 0xFFFFu);
-  bool p162 = (bitfieldExtract(int(rs956), 0, 16)) != 0;
-  uint rs1647 = p162 ? ((r1211 >> 16u) & 0xFFFFu) : ((r1130 >> 16u) & 0xFFFFu);
-  uint r1239 = rs1646 | (rs1647 << 16u);
-  uint rs1648 = p161 ? (r1186 & 0xFFFFu) : (r1135 & 0xFFFFu);
-  uint rs1649 = p162 ? ((r1186 >> 16u) & 0xFFFFu) : ((r1135 >> 16u) & 0xFFFFu);
-  uint r1244 = rs1648 | (rs1649 << 16u);
-  uint r1245 = p2g_hsub2(r1187, r379);
-  uint r1248 = p2g_hsub2(r1188, r381);
-  uint r1260 = p2g_hfma2(p2g_hmul2(r377, r1245), r1248, p2g_hmul2(r375, p2g_hmul2(r1245, r1245)));
-  uint r1267 = p2g_hfma2(p2g_hmul2(r376, r1248), r1248, r1260);
-  uint hl_15 = (r1267 & 0xFFFFu);
-  uint hu_15 = ((r1267 >> 16u) & 0xFFFFu);
-  uint fl_15 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_15))));
-  uint fu_15 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_15))));
-  fl_15 = p2g_sfu_ex2(fl_15, true);
-  fu_15 = p2g_sfu_ex2(fu_15, true);
-  uint ULP_15 = 0x33800000u;
-  fl_15 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_15)), p2g_inz(uintBitsToFloat(ULP_15)),
-      p2g_inz(uintBitsToFloat(fl_15))));
-  fu_15 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_15)), p2g_inz(uintBitsToFloat(ULP_15)),
-      p2g_inz(uintBitsToFloat(fu_15))));
-  hl_15 = p2g_f2h_rn(fl_15);
-  hu_15 = p2g_f2h_rn(fu_15);
-  uint r1271 = hl_15 | (hu_15 << 16u);
-  uint r1273 = p2g_hfma2(r1271, r1186, r1164);
-  uint r1277 = p2g_hadd2(r1168, r1271);
-  int t131 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1267 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1179 & 0xFFFFu)));
-  bool p165 = (bitfieldExtract(int((t131 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs977 = ((r1267 >> 16u) & 0xFFFFu);
-  int t132 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs977)), floatBitsToUint(p2g_h2f((r1179 >> 16u) & 0xFFFFu)));
-  uint rs979 = (t132 == 1) ? 1u : 0u;
-  uint rs1650 = p165 ? (r1267 & 0xFFFFu) : (r1179 & 0xFFFFu);
-  bool p166 = (bitfieldExtract(int(rs979), 0, 16)) != 0;
-  uint rs1651 = p166 ? ((r1267 >> 16u) & 0xFFFFu) : ((r1179 >> 16u) & 0xFFFFu);
-  uint r1288 = rs1650 | (rs1651 << 16u);
-  uint rs1652 = p165 ? (r1186 & 0xFFFFu) : (r1184 & 0xFFFFu);
-  uint rs1653 = p166 ? ((r1186 >> 16u) & 0xFFFFu) : ((r1184 >> 16u) & 0xFFFFu);
-  uint r1293 = rs1652 | (rs1653 << 16u);
-  uint rs995 = p2g_hadd(rs885, p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4)));
-  uint r1337 = uint(int(r1075) + 2);
-  uint r1343 = uint(int(sh_sColor) + int(uint(int(p97 ? r1074 : r1337) * 24 + int(p97 ? r1337 : r1074)) << 3u));
-  uint rs998 = p2g_lds16(r1343);
-  uint r1295 = rs998 | (rs998 << 16u);
-  uint r1296 = rs875 | (rs875 << 16u);
-  uint r1297 = rs995 | (rs995 << 16u);
-  uint r1298 = p2g_hsub2(r1296, r378);
-  uint r1301 = p2g_hsub2(r1297, r380);
-  uint r1313 = p2g_hfma2(p2g_hmul2(r377, r1298), r1301, p2g_hmul2(r375, p2g_hmul2(r1298, r1298)));
-  uint r1320 = p2g_hfma2(p2g_hmul2(r376, r1301), r1301, r1313);
-  uint hl_16 = (r1320 & 0xFFFFu);
-  uint hu_16 = ((r1320 >> 16u) & 0xFFFFu);
-  uint fl_16 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_16))));
-  uint fu_16 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_16))));
-  fl_16 = p2g_sfu_ex2(fl_16, true);
-  fu_16 = p2g_sfu_ex2(fu_16, true);
-  uint ULP_16 = 0x33800000u;
-  fl_16 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_16)), p2g_inz(uintBitsToFloat(ULP_16)),
-      p2g_inz(uintBitsToFloat(fl_16))));
-  fu_16 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_16)), p2g_inz(uintBitsToFloat(ULP_16)),
-      p2g_inz(uintBitsToFloat(fu_16))));
-  hl_16 = p2g_f2h_rn(fl_16);
-  hu_16 = p2g_f2h_rn(fu_16);
-  uint r1324 = hl_16 | (hu_16 << 16u);
-  uint r1326 = p2g_hfma2(r1324, r1295, r1217);
-  uint r1330 = p2g_hadd2(r1221, r1324);
-  int t133 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1320 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1239 & 0xFFFFu)));
-  bool p170 = (bitfieldExtract(int((t133 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs1006 = ((r1320 >> 16u) & 0xFFFFu);
-  int t134 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1006)), floatBitsToUint(p2g_h2f((r1239 >> 16u) & 0xFFFFu)));
-  uint rs1008 = (t134 == 1) ? 1u : 0u;
-  uint rs1654 = p170 ? (r1320 & 0xFFFFu) : (r1239 & 0xFFFFu);
-  bool p171 = (bitfieldExtract(int(rs1008), 0, 16)) != 0;
-  uint rs1655 = p171 ? ((r1320 >> 16u) & 0xFFFFu) : ((r1239 >> 16u) & 0xFFFFu);
-  uint r1348 = rs1654 | (rs1655 << 16u);
-  uint rs1656 = p170 ? (r1295 & 0xFFFFu) : (r1244 & 0xFFFFu);
-  uint rs1657 = p171 ? ((r1295 >> 16u) & 0xFFFFu) : ((r1244 >> 16u) & 0xFFFFu);
-  uint r1353 = rs1656 | (rs1657 << 16u);
-  uint r1354 = p2g_hsub2(r1296, r379);
-  uint r1357 = p2g_hsub2(r1297, r381);
-  uint r1369 = p2g_hfma2(p2g_hmul2(r377, r1354), r1357, p2g_hmul2(r375, p2g_hmul2(r1354, r1354)));
-  uint r1376 = p2g_hfma2(p2g_hmul2(r376, r1357), r1357, r1369);
-  uint hl_17 = (r1376 & 0xFFFFu);
-  uint hu_17 = ((r1376 >> 16u) & 0xFFFFu);
-  uint fl_17 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_17))));
-  uint fu_17 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_17))));
-  fl_17 = p2g_sfu_ex2(fl_17, true);
-  fu_17 = p2g_sfu_ex2(fu_17, true);
-  uint ULP_17 = 0x33800000u;
-  fl_17 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_17)), p2g_inz(uintBitsToFloat(ULP_17)),
-      p2g_inz(uintBitsToFloat(fl_17))));
-  fu_17 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_17)), p2g_inz(uintBitsToFloat(ULP_17)),
-      p2g_inz(uintBitsToFloat(fu_17))));
-  hl_17 = p2g_f2h_rn(fl_17);
-  hu_17 = p2g_f2h_rn(fu_17);
-  uint r1380 = hl_17 | (hu_17 << 16u);
-  uint r1382 = p2g_hfma2(r1380, r1295, r1273);
-  uint r1386 = p2g_hadd2(r1277, r1380);
-  int t135 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1376 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1288 & 0xFFFFu)));
-  bool p174 = (bitfieldExtract(int((t135 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs1029 = ((r1376 >> 16u) & 0xFFFFu);
-  int t136 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1029)), floatBitsToUint(p2g_h2f((r1288 >> 16u) & 0xFFFFu)));
-  uint rs1031 = (t136 == 1) ? 1u : 0u;
-  uint rs1658 = p174 ? (r1376 & 0xFFFFu) : (r1288 & 0xFFFFu);
-  bool p175 = (bitfieldExtract(int(rs1031), 0, 16)) != 0;
-  uint rs1659 = p175 ? ((r1376 >> 16u) & 0xFFFFu) : ((r1288 >> 16u) & 0xFFFFu);
-  uint r1397 = rs1658 | (rs1659 << 16u);
-  uint rs1660 = p174 ? (r1295 & 0xFFFFu) : (r1293 & 0xFFFFu);
-  uint rs1661 = p175 ? ((r1295 >> 16u) & 0xFFFFu) : ((r1293 >> 16u) & 0xFFFFu);
-  uint r1402 = rs1660 | (rs1661 << 16u);
-  uint r1404 = 3u;
-  uint rs1047 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r1404)), 4)));
-  uint rs1055 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r1404)), 4)), rs536, rs525), 0);
-  uint rs1057 = p2g_hsub(rs1055, rs506);
-  uint r1405 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs1047)), 1, true, 32)));
-  uint r1406 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs1057)), 1, true, 32)));
-  uint rs1063 = p2g_hadd(rs1057, p2g_f2h_rn(p2g_s2f32(int(int(0u)), 4)));
-  uint r1456 = uint(int(sh_sColor) + int(uint(int(p97 ? r1405 : r1406) * 24 + int(p97 ? r1406 : r1405)) << 3u));
-  uint rs1066 = p2g_lds16(r1456);
-  uint r1408 = rs1066 | (rs1066 << 16u);
-  uint r1409 = rs1047 | (rs1047 << 16u);
-  uint r1410 = rs1063 | (rs1063 << 16u);
-  uint r1411 = p2g_hsub2(r1409, r378);
-  uint r1414 = p2g_hsub2(r1410, r380);
-  uint r1426 = p2g_hfma2(p2g_hmul2(r377, r1411), r1414, p2g_hmul2(r375, p2g_hmul2(r1411, r1411)));
-  uint r1433 = p2g_hfma2(p2g_hmul2(r376, r1414), r1414, r1426);
-  uint hl_18 = (r1433 & 0xFFFFu);
-  uint hu_18 = ((r1433 >> 16u) & 0xFFFFu);
-  uint fl_18 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_18))));
-  uint fu_18 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_18))));
-  fl_18 = p2g_sfu_ex2(fl_18, true);
-  fu_18 = p2g_sfu_ex2(fu_18, true);
-  uint ULP_18 = 0x33800000u;
-  fl_18 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_18)), p2g_inz(uintBitsToFloat(ULP_18)),
-      p2g_inz(uintBitsToFloat(fl_18))));
-  fu_18 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_18)), p2g_inz(uintBitsToFloat(ULP_18)),
-      p2g_inz(uintBitsToFloat(fu_18))));
-  hl_18 = p2g_f2h_rn(fl_18);
-  hu_18 = p2g_f2h_rn(fu_18);
-  uint r1437 = hl_18 | (hu_18 << 16u);
-  uint r1439 = p2g_hfma2(r1437, r1408, r1326);
-  uint r1443 = p2g_hadd2(r1330, r1437);
-  int t137 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1433 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1348 & 0xFFFFu)));
-  bool p179 = (bitfieldExtract(int((t137 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs1074 = ((r1433 >> 16u) & 0xFFFFu);
-  int t138 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1074)), floatBitsToUint(p2g_h2f((r1348 >> 16u) & 0xFFFFu)));
-  uint rs1076 = (t138 == 1) ? 1u : 0u;
-  uint rs1662 = p179 ? (r1433 & 0xFFFFu) : (r1348 & 0xFFFFu);
-  bool p180 = (bitfieldExtract(int(rs1076), 0, 16)) != 0;
-  uint rs1663 = p180 ? ((r1433 >> 16u) & 0xFFFFu) : ((r1348 >> 16u) & 0xFFFFu);
-  uint r1461 = rs1662 | (rs1663 << 16u);
-  uint rs1664 = p179 ? (r1408 & 0xFFFFu) : (r1353 & 0xFFFFu);
-  uint rs1665 = p180 ? ((r1408 >> 16u) & 0xFFFFu) : ((r1353 >> 16u) & 0xFFFFu);
-  uint r1466 = rs1664 | (rs1665 << 16u);
-  uint r1467 = p2g_hsub2(r1409, r379);
-  uint r1470 = p2g_hsub2(r1410, r381);
-  uint r1482 = p2g_hfma2(p2g_hmul2(r377, r1467), r1470, p2g_hmul2(r375, p2g_hmul2(r1467, r1467)));
-  uint r1489 = p2g_hfma2(p2g_hmul2(r376, r1470), r1470, r1482);
-  uint hl_19 = (r1489 & 0xFFFFu);
-  uint hu_19 = ((r1489 >> 16u) & 0xFFFFu);
-  uint fl_19 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_19))));
-  uint fu_19 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_19))));
-  fl_19 = p2g_sfu_ex2(fl_19, true);
-  fu_19 = p2g_sfu_ex2(fu_19, true);
-  uint ULP_19 = 0x33800000u;
-  fl_19 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_19)), p2g_inz(uintBitsToFloat(ULP_19)),
-      p2g_inz(uintBitsToFloat(fl_19))));
-  fu_19 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_19)), p2g_inz(uintBitsToFloat(ULP_19)),
-      p2g_inz(uintBitsToFloat(fu_19))));
-  hl_19 = p2g_f2h_rn(fl_19);
-  hu_19 = p2g_f2h_rn(fu_19);
-  uint r1493 = hl_19 | (hu_19 << 16u);
-  uint r1495 = p2g_hfma2(r1493, r1408, r1382);
-  uint r1499 = p2g_hadd2(r1386, r1493);
-  int t139 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1489 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1397 & 0xFFFFu)));
-  bool p183 = (bitfieldExtract(int((t139 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs1097 = ((r1489 >> 16u) & 0xFFFFu);
-  int t140 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1097)), floatBitsToUint(p2g_h2f((r1397 >> 16u) & 0xFFFFu)));
-  uint rs1099 = (t140 == 1) ? 1u : 0u;
-  uint rs1666 = p183 ? (r1489 & 0xFFFFu) : (r1397 & 0xFFFFu);
-  bool p184 = (bitfieldExtract(int(rs1099), 0, 16)) != 0;
-  uint rs1667 = p184 ? ((r1489 >> 16u) & 0xFFFFu) : ((r1397 >> 16u) & 0xFFFFu);
-  uint r1510 = rs1666 | (rs1667 << 16u);
-  uint rs1668 = p183 ? (r1408 & 0xFFFFu) : (r1402 & 0xFFFFu);
-  uint rs1669 = p184 ? ((r1408 >> 16u) & 0xFFFFu) : ((r1402 >> 16u) & 0xFFFFu);
-  uint r1515 = rs1668 | (rs1669 << 16u);
-  uint rs1115 = p2g_hadd(rs1057, p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4)));
-  uint r1559 = uint(int(r1406) + 1);
-  uint r1565 = uint(int(sh_sColor) + int(uint(int(p97 ? r1405 : r1559) * 24 + int(p97 ? r1559 : r1405)) << 3u));
-  uint rs1118 = p2g_lds16(r1565);
-  uint r1517 = rs1118 | (rs1118 << 16u);
-  uint r1518 = rs1047 | (rs1047 << 16u);
-  uint r1519 = rs1115 | (rs1115 << 16u);
-  uint r1520 = p2g_hsub2(r1518, r378);
-  uint r1523 = p2g_hsub2(r1519, r380);
-  uint r1535 = p2g_hfma2(p2g_hmul2(r377, r1520), r1523, p2g_hmul2(r375, p2g_hmul2(r1520, r1520)));
-  uint r1542 = p2g_hfma2(p2g_hmul2(r376, r1523), r1523, r1535);
-  uint hl_20 = (r1542 & 0xFFFFu);
-  uint hu_20 = ((r1542 >> 16u) & 0xFFFFu);
-  uint fl_20 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_20))));
-  uint fu_20 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_20))));
-  fl_20 = p2g_sfu_ex2(fl_20, true);
-  fu_20 = p2g_sfu_ex2(fu_20, true);
-  uint ULP_20 = 0x33800000u;
-  fl_20 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_20)), p2g_inz(uintBitsToFloat(ULP_20)),
-      p2g_inz(uintBitsToFloat(fl_20))));
-  fu_20 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_20)), p2g_inz(uintBitsToFloat(ULP_20)),
-      p2g_inz(uintBitsToFloat(fu_20))));
-  hl_20 = p2g_f2h_rn(fl_20);
-  hu_20 = p2g_f2h_rn(fu_20);
-  uint r1546 = hl_20 | (hu_20 << 16u);
-  uint r1548 = p2g_hfma2(r1546, r1517, r1439);
-  uint r1552 = p2g_hadd2(r1443, r1546);
-  int t141 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1542 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1461 & 0xFFFFu)));
-  bool p188 = (bitfieldExtract(int((t141 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs1126 = ((r1542 >> 16u) & 0xFFFFu);
-  int t142 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1126)), floatBitsToUint(p2g_h2f((r1461 >> 16u) & 0xFFFFu)));
-  uint rs1128 = (t142 == 1) ? 1u : 0u;
-  uint rs1670 = p188 ? (r1542 & 0xFFFFu) : (r1461 & 0xFFFFu);
-  bool p189 = (bitfieldExtract(int(rs1128), 0, 16)) != 0;
-  uint rs1671 = p189 ? ((r1542 >> 16u) & 0xFFFFu) : ((r1461 >> 16u) & 0xFFFFu);
-  uint r1570 = rs1670 | (rs1671 << 16u);
-  uint rs1672 = p188 ? (r1517 & 0xFFFFu) : (r1466 & 0xFFFFu);
-  uint rs1673 = p189 ? ((r1517 >> 16u) & 0xFFFFu) : ((r1466 >> 16u) & 0xFFFFu);
-  uint r1575 = rs1672 | (rs1673 << 16u);
-  uint r1576 = p2g_hsub2(r1518, r379);
-  uint r1579 = p2g_hsub2(r1519, r381);
-  uint r1591 = p2g_hfma2(p2g_hmul2(r377, r1576), r1579, p2g_hmul2(r375, p2g_hmul2(r1576, r1576)));
-  uint r1598 = p2g_hfma2(p2g_hmul2(r376, r1579), r1579, r1591);
-  uint hl_21 = (r1598 & 0xFFFFu);
-  uint hu_21 = ((r1598 >> 16u) & 0xFFFFu);
-  uint fl_21 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_21))));
-  uint fu_21 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_21))));
-  fl_21 = p2g_sfu_ex2(fl_21, true);
-  fu_21 = p2g_sfu_ex2(fu_21, true);
-  uint ULP_21 = 0x33800000u;
-  fl_21 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_21)), p2g_inz(uintBitsToFloat(ULP_21)),
-      p2g_inz(uintBitsToFloat(fl_21))));
-  fu_21 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_21)), p2g_inz(uintBitsToFloat(ULP_21)),
-      p2g_inz(uintBitsToFloat(fu_21))));
-  hl_21 = p2g_f2h_rn(fl_21);
-  hu_21 = p2g_f2h_rn(fu_21);
-  uint r1602 = hl_21 | (hu_21 << 16u);
-  uint r1604 = p2g_hfma2(r1602, r1517, r1495);
-  uint r1608 = p2g_hadd2(r1499, r1602);
-  int t143 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1598 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1510 & 0xFFFFu)));
-  bool p192 = (bitfieldExtract(int((t143 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs1149 = ((r1598 >> 16u) & 0xFFFFu);
-  int t144 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1149)), floatBitsToUint(p2g_h2f((r1510 >> 16u) & 0xFFFFu)));
-  uint rs1151 = (t144 == 1) ? 1u : 0u;
-  uint rs1674 = p192 ? (r1598 & 0xFFFFu) : (r1510 & 0xFFFFu);
-  bool p193 = (bitfieldExtract(int(rs1151), 0, 16)) != 0;
-  uint rs1675 = p193 ? ((r1598 >> 16u) & 0xFFFFu) : ((r1510 >> 16u) & 0xFFFFu);
-  uint r1619 = rs1674 | (rs1675 << 16u);
-  uint rs1676 = p192 ? (r1517 & 0xFFFFu) : (r1515 & 0xFFFFu);
-  uint rs1677 = p193 ? ((r1517 >> 16u) & 0xFFFFu) : ((r1515 >> 16u) & 0xFFFFu);
-  uint r1624 = rs1676 | (rs1677 << 16u);
-  uint rs1167 = p2g_hadd(rs1057, p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4)));
-  uint r1668 = uint(int(r1406) + 2);
-  uint r1674 = uint(int(sh_sColor) + int(uint(int(p97 ? r1405 : r1668) * 24 + int(p97 ? r1668 : r1405)) << 3u));
-  uint rs1170 = p2g_lds16(r1674);
-  uint r1626 = rs1170 | (rs1170 << 16u);
-  uint r1627 = rs1047 | (rs1047 << 16u);
-  uint r1628 = rs1167 | (rs1167 << 16u);
-  uint r1629 = p2g_hsub2(r1627, r378);
-  uint r1632 = p2g_hsub2(r1628, r380);
-  uint r1644 = p2g_hfma2(p2g_hmul2(r377, r1629), r1632, p2g_hmul2(r375, p2g_hmul2(r1629, r1629)));
-  uint r1651 = p2g_hfma2(p2g_hmul2(r376, r1632), r1632, r1644);
-  uint hl_22 = (r1651 & 0xFFFFu);
-  uint hu_22 = ((r1651 >> 16u) & 0xFFFFu);
-  uint fl_22 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_22))));
-  uint fu_22 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_22))));
-  fl_22 = p2g_sfu_ex2(fl_22, true);
-  fu_22 = p2g_sfu_ex2(fu_22, true);
-  uint ULP_22 = 0x33800000u;
-  fl_22 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_22)), p2g_inz(uintBitsToFloat(ULP_22)),
-      p2g_inz(uintBitsToFloat(fl_22))));
-  fu_22 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_22)), p2g_inz(uintBitsToFloat(ULP_22)),
-      p2g_inz(uintBitsToFloat(fu_22))));
-  hl_22 = p2g_f2h_rn(fl_22);
-  hu_22 = p2g_f2h_rn(fu_22);
-  uint r1655 = hl_22 | (hu_22 << 16u);
-  r1657 = p2g_hfma2(r1655, r1626, r1548);
-  r1661 = p2g_hadd2(r1552, r1655);
-  int t145 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1651 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1570 & 0xFFFFu)));
-  bool p197 = (bitfieldExtract(int((t145 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs1178 = ((r1651 >> 16u) & 0xFFFFu);
-  int t146 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1178)), floatBitsToUint(p2g_h2f((r1570 >> 16u) & 0xFFFFu)));
-  uint rs1180 = (t146 == 1) ? 1u : 0u;
-  uint rs1678 = p197 ? (r1651 & 0xFFFFu) : (r1570 & 0xFFFFu);
-  bool p198 = (bitfieldExtract(int(rs1180), 0, 16)) != 0;
-  uint rs1679 = p198 ? ((r1651 >> 16u) & 0xFFFFu) : ((r1570 >> 16u) & 0xFFFFu);
-  r1679 = rs1678 | (rs1679 << 16u);
-  uint rs1680 = p197 ? (r1626 & 0xFFFFu) : (r1575 & 0xFFFFu);
-  uint rs1681 = p198 ? ((r1626 >> 16u) & 0xFFFFu) : ((r1575 >> 16u) & 0xFFFFu);
-  r1684 = rs1680 | (rs1681 << 16u);
-  uint r1685 = p2g_hsub2(r1627, r379);
-  uint r1688 = p2g_hsub2(r1628, r381);
-  uint r1700 = p2g_hfma2(p2g_hmul2(r377, r1685), r1688, p2g_hmul2(r375, p2g_hmul2(r1685, r1685)));
-  uint r1707 = p2g_hfma2(p2g_hmul2(r376, r1688), r1688, r1700);
-  uint hl_23 = (r1707 & 0xFFFFu);
-  uint hu_23 = ((r1707 >> 16u) & 0xFFFFu);
-  uint fl_23 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_23))));
-  uint fu_23 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_23))));
-  fl_23 = p2g_sfu_ex2(fl_23, true);
-  fu_23 = p2g_sfu_ex2(fu_23, true);
-  uint ULP_23 = 0x33800000u;
-  fl_23 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_23)), p2g_inz(uintBitsToFloat(ULP_23)),
-      p2g_inz(uintBitsToFloat(fl_23))));
-  fu_23 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_23)), p2g_inz(uintBitsToFloat(ULP_23)),
-      p2g_inz(uintBitsToFloat(fu_23))));
-  hl_23 = p2g_f2h_rn(fl_23);
-  hu_23 = p2g_f2h_rn(fu_23);
-  uint r1711 = hl_23 | (hu_23 << 16u);
-  r1713 = p2g_hfma2(r1711, r1626, r1604);
-  r1717 = p2g_hadd2(r1608, r1711);
-  int t147 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1707 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1619 & 0xFFFFu)));
-  bool p201 = (bitfieldExtract(int((t147 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs1201 = ((r1707 >> 16u) & 0xFFFFu);
-  int t148 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1201)), floatBitsToUint(p2g_h2f((r1619 >> 16u) & 0xFFFFu)));
-  uint rs1203 = (t148 == 1) ? 1u : 0u;
-  uint rs1682 = p201 ? (r1707 & 0xFFFFu) : (r1619 & 0xFFFFu);
-  bool p202 = (bitfieldExtract(int(rs1203), 0, 16)) != 0;
-  uint rs1683 = p202 ? ((r1707 >> 16u) & 0xFFFFu) : ((r1619 >> 16u) & 0xFFFFu);
-  r1728 = rs1682 | (rs1683 << 16u);
-  uint rs1684 = p201 ? (r1626 & 0xFFFFu) : (r1624 & 0xFFFFu);
-  uint rs1685 = p202 ? ((r1626 >> 16u) & 0xFFFFu) : ((r1624 >> 16u) & 0xFFFFu);
-  r1733 = rs1684 | (rs1685 << 16u);
-  f907 = p2g_f32_canon(floatBitsToUint(p2g_h2f(r1657 & 0xFFFFu)));
-  f908 = p2g_f32_canon(floatBitsToUint(p2g_h2f(r1661 & 0xFFFFu)));
-  f909 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f908), true));
-  f911 = p2g_fmulz(p2g_inz(f907), p2g_inz(f909));
-  if (p2g_redoz()) p2g_exact_48(f94, p176_f32, f112, p188_u16, rs1588, rs1589, f93, f91, p180_f32, r36, p280_u64, r450,
-      r451, p97, rs536, p48_f32, p52_f32, p16_f32, p20_f32, r26, f95, r27, f96, rs507, rs511, rs508, rs512, rs509,
-      rs513, rs510, rs514, rs414, rs413, f882, r363, r1657, r1661, r1679, r1684, r1713, r1717, r1728, r1733, f907, f908,
-      f909, f911);
+  if (P2G_F32_FAST) {
+    f112 = p2g_nmax(p2g_inz(p2g_div32(f94, p2g_faddz(p2g_inz(f94), 1.0), 0, false)), p2g_inz(p176_f32));
+    uint rs493 = p188_u16;
+    uint r373 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(p2g_hmul(rs1588, rs493))), 0, true, 32)));
+    uint r390 = 0u;
+    uint r374 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(p2g_hmul(rs1589, rs493))), 0, true, 32)));
+    int t89 = p2g_fcmp(floatBitsToUint(f93), floatBitsToUint(0.25));
+    bool p93 = t89 == -1;
+    int t90 = p2g_fcmp(floatBitsToUint(f91), floatBitsToUint(0.25));
+    bool p94 = t90 == -1;
+    int t91 = p2g_fcmp(floatBitsToUint(p180_f32), floatBitsToUint(f93));
+    uint r443 = ((r36 << 2u) | (uint((p94 && p93) ? 1u : 0u) * uint(2u))) | ((t91 == 1) ? 1u : 0u);
+    uint r445 = uint(min(int(uint(max(int(uint(int(r373) + 8)), 0))), 15)) << 4u;
+    uint r446 = uint(min(int(uint(max(int(uint(int(r374) + 8)), 0))), 15)) | r445;
+    uint r447 = r446 | (r443 << 8u);
+    uint64_t rd23 = uint64_t(int64_t(p280_u64) + int64_t(uint64_t(r447) * uint64_t(16u)));
+    uint t92 = P2GU32(rd23).v;
+    uint t93 = P2GU32((rd23 + 4ul)).v;
+    uint t94 = P2GU32((rd23 + 8ul)).v;
+    uint t95 = P2GU32((rd23 + 12ul)).v;
+    uint r448 = t92;
+    uint r449 = t93;
+    r450 = t94;
+    r451 = t95;
+    uint64_t t96 = uint64_t(r450);
+    p97 = (bitfieldExtract(int(uint(uint64_t(t96)) & 65535u), 0, 16)) == 0;
+    uint64_t t97 = uint64_t(r449 >> 16u);
+    rs536 = (uint(uint64_t(t97)) & 65535u);
+    precise float f887 = p48_f32;
+    precise float f888 = p52_f32;
+    precise float f891 = p16_f32;
+    precise float f892 = p20_f32;
+    uint r453 = r26 << 1u;
+    precise float f897 = p2g_ffmaz(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r453)), 0))), 0.5), p2g_inz(f887),
+        p2g_inz(f891));
+    uint rs499 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(f897, p2g_inz(f95))));
+    uint r454 = r27 << 1u;
+    precise float f900 = p2g_ffmaz(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r454)), 0))), 0.5), p2g_inz(f888),
+        p2g_inz(f892));
+    uint rs500 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(f900, p2g_inz(f96))));
+    precise float f903 = p2g_ffmaz(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r453 | 1u)), 0))), 0.5),
+        p2g_inz(f887), p2g_inz(f891));
+    uint rs501 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(f903, f95)));
+    precise float f906 = p2g_ffmaz(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r454 | 1u)), 0))), 0.5),
+        p2g_inz(f888), p2g_inz(f892));
+    uint rs502 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(f906, f96)));
+    rs507 = p97 ? rs500 : rs499;
+    rs511 = p97 ? rs499 : rs500;
+    rs508 = p97 ? rs500 : rs501;
+    rs512 = p97 ? rs501 : rs500;
+    rs509 = p97 ? rs502 : rs499;
+    rs513 = p97 ? rs499 : rs502;
+    rs510 = p97 ? rs502 : rs501;
+    rs514 = p97 ? rs501 : rs502;
+    uint rs524 = p97 ? rs414 : rs413;
+    uint64_t t98 = uint64_t(r448);
+    uint rs503 = (uint(uint64_t(t98)) & 65535u);
+    uint r375 = rs503 | (rs503 << 16u);
+    uint64_t t99 = uint64_t(r448 >> 16u);
+    uint rs504 = (uint(uint64_t(t99)) & 65535u);
+    uint r376 = rs504 | (rs504 << 16u);
+    uint64_t t100 = uint64_t(r449);
+    uint rs505 = (uint(uint64_t(t100)) & 65535u);
+    uint r377 = rs505 | (rs505 << 16u);
+    uint rs506 = p2g_f2h_rn(floatBitsToUint(1.0));
+    uint r378 = rs507 | (rs508 << 16u);
+    uint r379 = rs509 | (rs510 << 16u);
+    uint r380 = rs511 | (rs512 << 16u);
+    uint r381 = rs513 | (rs514 << 16u);
+    uint low_1 = p2g_f2h_rn(floatBitsToUint(f882));
+    uint r382 = low_1 | (low_1 << 16u);
+    uint rs516 = 64512u;
+    uint r383 = rs516 | (rs516 << 16u);
+    uint low_2 = p2g_f2h_rn(floatBitsToUint(f882));
+    uint r384 = low_2 | (low_2 << 16u);
+    uint r385 = rs516 | (rs516 << 16u);
+    uint rs519 = p2g_hsub(p2g_hrint(rs524, 2), rs506);
+    uint rs525 = p2g_hfma(p2g_hsub(rs519, rs524), rs536, (p97 ? rs413 : rs414));
+    uint rs530 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4)));
+    uint rs538 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4)), rs536, rs525), 0);
+    uint rs540 = p2g_hsub(rs538, rs506);
+    uint r388 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs530)), 1, true, 32)));
+    uint r389 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs540)), 1, true, 32)));
+    uint rs546 = p2g_hadd(rs540, p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4)));
+    uint r463 = uint(int(r363) + int(uint(int(p97 ? r388 : r389) * 24 + int(p97 ? r389 : r388)) << 3u));
+    uint rs549 = p2g_lds16(r463);
+    uint r391 = rs549 | (rs549 << 16u);
+    uint r392 = rs530 | (rs530 << 16u);
+    uint r393 = rs546 | (rs546 << 16u);
+    uint r394 = p2g_hsub2(r392, r378);
+    uint r397 = p2g_hsub2(r393, r380);
+    uint r409 = p2g_hfma2(p2g_hmul2(r377, r394), r397, p2g_hmul2(r375, p2g_hmul2(r394, r394)));
+    uint r416 = p2g_hfma2(p2g_hmul2(r376, r397), r397, r409);
+    uint hl = (r416 & 0xFFFFu);
+    uint hu = ((r416 >> 16u) & 0xFFFFu);
+    uint fl = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl))));
+    uint fu = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu))));
+    fl = p2g_sfu_ex2(fl, true);
+    fu = p2g_sfu_ex2(fu, true);
+    uint ULP = 0x33800000u;
+    fl = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl)), p2g_inz(uintBitsToFloat(ULP)),
+        p2g_inz(uintBitsToFloat(fl))));
+    fu = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu)), p2g_inz(uintBitsToFloat(ULP)),
+        p2g_inz(uintBitsToFloat(fu))));
+    hl = p2g_f2h_rn(fl);
+    hu = p2g_f2h_rn(fu);
+    uint r420 = hl | (hu << 16u);
+    uint r422 = p2g_hfma2(r420, r391, r382);
+    uint r426 = p2g_hadd2(r382, r420);
+    int t101 = p2g_fcmp(floatBitsToUint(p2g_h2f(r416 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r383 & 0xFFFFu)));
+    bool p98 = (bitfieldExtract(int((t101 == 1) ? 1u : 0u), 0, 16)) != 0;
+    uint rs557 = ((r416 >> 16u) & 0xFFFFu);
+    int t102 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs557)), floatBitsToUint(p2g_h2f((r383 >> 16u) & 0xFFFFu)));
+    uint rs559 = (t102 == 1) ? 1u : 0u;
+    uint rs1590 = p98 ? (r416 & 0xFFFFu) : (r383 & 0xFFFFu);
+    bool p99 = (bitfieldExtract(int(rs559), 0, 16)) != 0;
+    uint rs1591 = p99 ? ((r416 >> 16u) & 0xFFFFu) : ((r383 >> 16u) & 0xFFFFu);
+    uint r468 = rs1590 | (rs1591 << 16u);
+    uint rs1592 = p98 ? (r391 & 0xFFFFu) : (r382 & 0xFFFFu);
+    uint rs1593 = p99 ? ((r391 >> 16u) & 0xFFFFu) : ((r382 >> 16u) & 0xFFFFu);
+    uint r473 = rs1592 | (rs1593 << 16u);
+    uint r474 = p2g_hsub2(r392, r379);
+    uint r477 = p2g_hsub2(r393, r381);
+    uint r489 = p2g_hfma2(p2g_hmul2(r377, r474), r477, p2g_hmul2(r375, p2g_hmul2(r474, r474)));
+    uint r496 = p2g_hfma2(p2g_hmul2(r376, r477), r477, r489);
+    uint hl_1 = (r496 & 0xFFFFu);
+    uint hu_1 = ((r496 >> 16u) & 0xFFFFu);
+    uint fl_1 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_1))));
+    uint fu_1 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_1))));
+    fl_1 = p2g_sfu_ex2(fl_1, true);
+    fu_1 = p2g_sfu_ex2(fu_1, true);
+    uint ULP_1 = 0x33800000u;
+    fl_1 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_1)), p2g_inz(uintBitsToFloat(ULP_1)),
+        p2g_inz(uintBitsToFloat(fl_1))));
+    fu_1 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_1)), p2g_inz(uintBitsToFloat(ULP_1)),
+        p2g_inz(uintBitsToFloat(fu_1))));
+    hl_1 = p2g_f2h_rn(fl_1);
+    hu_1 = p2g_f2h_rn(fu_1);
+    uint r500 = hl_1 | (hu_1 << 16u);
+    uint r502 = p2g_hfma2(r500, r391, r384);
+    uint r506 = p2g_hadd2(r384, r500);
+    int t103 = p2g_fcmp(floatBitsToUint(p2g_h2f(r496 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r385 & 0xFFFFu)));
+    bool p102 = (bitfieldExtract(int((t103 == 1) ? 1u : 0u), 0, 16)) != 0;
+    uint rs581 = ((r496 >> 16u) & 0xFFFFu);
+    int t104 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs581)), floatBitsToUint(p2g_h2f((r385 >> 16u) & 0xFFFFu)));
+    uint rs583 = (t104 == 1) ? 1u : 0u;
+    uint rs1594 = p102 ? (r496 & 0xFFFFu) : (r385 & 0xFFFFu);
+    bool p103 = (bitfieldExtract(int(rs583), 0, 16)) != 0;
+    uint rs1595 = p103 ? ((r496 >> 16u) & 0xFFFFu) : ((r385 >> 16u) & 0xFFFFu);
+    uint r517 = rs1594 | (rs1595 << 16u);
+    uint rs1596 = p102 ? (r391 & 0xFFFFu) : (r384 & 0xFFFFu);
+    uint rs1597 = p103 ? ((r391 >> 16u) & 0xFFFFu) : ((r384 >> 16u) & 0xFFFFu);
+    uint r522 = rs1596 | (rs1597 << 16u);
+    uint rs599 = p2g_hadd(rs540, p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4)));
+    uint r566 = uint(int(r389) + 1);
+    uint r572 = uint(int(sh_sColor) + int(uint(int(p97 ? r388 : r566) * 24 + int(p97 ? r566 : r388)) << 3u));
+    uint rs602 = p2g_lds16(r572);
+    uint r524 = rs602 | (rs602 << 16u);
+    uint r525 = rs530 | (rs530 << 16u);
+    uint r526 = rs599 | (rs599 << 16u);
+    uint r527 = p2g_hsub2(r525, r378);
+    uint r530 = p2g_hsub2(r526, r380);
+    uint r542 = p2g_hfma2(p2g_hmul2(r377, r527), r530, p2g_hmul2(r375, p2g_hmul2(r527, r527)));
+    uint r549 = p2g_hfma2(p2g_hmul2(r376, r530), r530, r542);
+    uint hl_2 = (r549 & 0xFFFFu);
+    uint hu_2 = ((r549 >> 16u) & 0xFFFFu);
+    uint fl_2 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_2))));
+    uint fu_2 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_2))));
+    fl_2 = p2g_sfu_ex2(fl_2, true);
+    fu_2 = p2g_sfu_ex2(fu_2, true);
+    uint ULP_2 = 0x33800000u;
+    fl_2 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_2)), p2g_inz(uintBitsToFloat(ULP_2)),
+        p2g_inz(uintBitsToFloat(fl_2))));
+    fu_2 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_2)), p2g_inz(uintBitsToFloat(ULP_2)),
+        p2g_inz(uintBitsToFloat(fu_2))));
+    hl_2 = p2g_f2h_rn(fl_2);
+    hu_2 = p2g_f2h_rn(fu_2);
+    uint r553 = hl_2 | (hu_2 << 16u);
+    uint r555 = p2g_hfma2(r553, r524, r422);
+    uint r559 = p2g_hadd2(r426, r553);
+    int t105 = p2g_fcmp(floatBitsToUint(p2g_h2f(r549 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r468 & 0xFFFFu)));
+    bool p107 = (bitfieldExtract(int((t105 == 1) ? 1u : 0u), 0, 16)) != 0;
+    uint rs610 = ((r549 >> 16u) & 0xFFFFu);
+    int t106 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs610)), floatBitsToUint(p2g_h2f((r468 >> 16u) & 0xFFFFu)));
+    uint rs612 = (t106 == 1) ? 1u : 0u;
+    uint rs1598 = p107 ? (r549 & 0xFFFFu) : (r468 & 0xFFFFu);
+    bool p108 = (bitfieldExtract(int(rs612), 0, 16)) != 0;
+    uint rs1599 = p108 ? ((r549 >> 16u) & 0xFFFFu) : ((r468 >> 16u) & 0xFFFFu);
+    uint r577 = rs1598 | (rs1599 << 16u);
+    uint rs1600 = p107 ? (r524 & 0xFFFFu) : (r473 & 0xFFFFu);
+    uint rs1601 = p108 ? ((r524 >> 16u) & 0xFFFFu) : ((r473 >> 16u) & 0xFFFFu);
+    uint r582 = rs1600 | (rs1601 << 16u);
+    uint r583 = p2g_hsub2(r525, r379);
+    uint r586 = p2g_hsub2(r526, r381);
+    uint r598 = p2g_hfma2(p2g_hmul2(r377, r583), r586, p2g_hmul2(r375, p2g_hmul2(r583, r583)));
+    uint r605 = p2g_hfma2(p2g_hmul2(r376, r586), r586, r598);
+    uint hl_3 = (r605 & 0xFFFFu);
+    uint hu_3 = ((r605 >> 16u) & 0xFFFFu);
+    uint fl_3 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_3))));
+    uint fu_3 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_3))));
+    fl_3 = p2g_sfu_ex2(fl_3, true);
+    fu_3 = p2g_sfu_ex2(fu_3, true);
+    uint ULP_3 = 0x33800000u;
+    fl_3 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_3)), p2g_inz(uintBitsToFloat(ULP_3)),
+        p2g_inz(uintBitsToFloat(fl_3))));
+    fu_3 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_3)), p2g_inz(uintBitsToFloat(ULP_3)),
+        p2g_inz(uintBitsToFloat(fu_3))));
+    hl_3 = p2g_f2h_rn(fl_3);
+    hu_3 = p2g_f2h_rn(fu_3);
+    uint r609 = hl_3 | (hu_3 << 16u);
+    uint r611 = p2g_hfma2(r609, r524, r502);
+    uint r615 = p2g_hadd2(r506, r609);
+    int t107 = p2g_fcmp(floatBitsToUint(p2g_h2f(r605 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r517 & 0xFFFFu)));
+    bool p111 = (bitfieldExtract(int((t107 == 1) ? 1u : 0u), 0, 16)) != 0;
+    uint rs633 = ((r605 >> 16u) & 0xFFFFu);
+    int t108 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs633)), floatBitsToUint(p2g_h2f((r517 >> 16u) & 0xFFFFu)));
+    uint rs635 = (t108 == 1) ? 1u : 0u;
+    uint rs1602 = p111 ? (r605 & 0xFFFFu) : (r517 & 0xFFFFu);
+    bool p112 = (bitfieldExtract(int(rs635), 0, 16)) != 0;
+    uint rs1603 = p112 ? ((r605 >> 16u) & 0xFFFFu) : ((r517 >> 16u) & 0xFFFFu);
+    uint r626 = rs1602 | (rs1603 << 16u);
+    uint rs1604 = p111 ? (r524 & 0xFFFFu) : (r522 & 0xFFFFu);
+    uint rs1605 = p112 ? ((r524 >> 16u) & 0xFFFFu) : ((r522 >> 16u) & 0xFFFFu);
+    uint r631 = rs1604 | (rs1605 << 16u);
+    uint rs651 = p2g_hadd(rs540, p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4)));
+    uint r675 = uint(int(r389) + 2);
+    uint r681 = uint(int(sh_sColor) + int(uint(int(p97 ? r388 : r675) * 24 + int(p97 ? r675 : r388)) << 3u));
+    uint rs654 = p2g_lds16(r681);
+    uint r633 = rs654 | (rs654 << 16u);
+    uint r634 = rs530 | (rs530 << 16u);
+    uint r635 = rs651 | (rs651 << 16u);
+    uint r636 = p2g_hsub2(r634, r378);
+    uint r639 = p2g_hsub2(r635, r380);
+    uint r651 = p2g_hfma2(p2g_hmul2(r377, r636), r639, p2g_hmul2(r375, p2g_hmul2(r636, r636)));
+    uint r658 = p2g_hfma2(p2g_hmul2(r376, r639), r639, r651);
+    uint hl_4 = (r658 & 0xFFFFu);
+    uint hu_4 = ((r658 >> 16u) & 0xFFFFu);
+    uint fl_4 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_4))));
+    uint fu_4 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_4))));
+    fl_4 = p2g_sfu_ex2(fl_4, true);
+    fu_4 = p2g_sfu_ex2(fu_4, true);
+    uint ULP_4 = 0x33800000u;
+    fl_4 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_4)), p2g_inz(uintBitsToFloat(ULP_4)),
+        p2g_inz(uintBitsToFloat(fl_4))));
+    fu_4 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_4)), p2g_inz(uintBitsToFloat(ULP_4)),
+        p2g_inz(uintBitsToFloat(fu_4))));
+    hl_4 = p2g_f2h_rn(fl_4);
+    hu_4 = p2g_f2h_rn(fu_4);
+    uint r662 = hl_4 | (hu_4 << 16u);
+    uint r664 = p2g_hfma2(r662, r633, r555);
+    uint r668 = p2g_hadd2(r559, r662);
+    int t109 = p2g_fcmp(floatBitsToUint(p2g_h2f(r658 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r577 & 0xFFFFu)));
+    bool p116 = (bitfieldExtract(int((t109 == 1) ? 1u : 0u), 0, 16)) != 0;
+    uint rs662 = ((r658 >> 16u) & 0xFFFFu);
+    int t110 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs662)), floatBitsToUint(p2g_h2f((r577 >> 16u) & 0xFFFFu)));
+    uint rs664 = (t110 == 1) ? 1u : 0u;
+    uint rs1606 = p116 ? (r658 & 0xFFFFu) : (r577 & 0xFFFFu);
+    bool p117 = (bitfieldExtract(int(rs664), 0, 16)) != 0;
+    uint rs1607 = p117 ? ((r658 >> 16u) & 0xFFFFu) : ((r577 >> 16u) & 0xFFFFu);
+    uint r686 = rs1606 | (rs1607 << 16u);
+    uint rs1608 = p116 ? (r633 & 0xFFFFu) : (r582 & 0xFFFFu);
+    uint rs1609 = p117 ? ((r633 >> 16u) & 0xFFFFu) : ((r582 >> 16u) & 0xFFFFu);
+    uint r691 = rs1608 | (rs1609 << 16u);
+    uint r692 = p2g_hsub2(r634, r379);
+    uint r695 = p2g_hsub2(r635, r381);
+    uint r707 = p2g_hfma2(p2g_hmul2(r377, r692), r695, p2g_hmul2(r375, p2g_hmul2(r692, r692)));
+    uint r714 = p2g_hfma2(p2g_hmul2(r376, r695), r695, r707);
+    uint hl_5 = (r714 & 0xFFFFu);
+    uint hu_5 = ((r714 >> 16u) & 0xFFFFu);
+    uint fl_5 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_5))));
+    uint fu_5 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_5))));
+    fl_5 = p2g_sfu_ex2(fl_5, true);
+    fu_5 = p2g_sfu_ex2(fu_5, true);
+    uint ULP_5 = 0x33800000u;
+    fl_5 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_5)), p2g_inz(uintBitsToFloat(ULP_5)),
+        p2g_inz(uintBitsToFloat(fl_5))));
+    fu_5 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_5)), p2g_inz(uintBitsToFloat(ULP_5)),
+        p2g_inz(uintBitsToFloat(fu_5))));
+    hl_5 = p2g_f2h_rn(fl_5);
+    hu_5 = p2g_f2h_rn(fu_5);
+    uint r718 = hl_5 | (hu_5 << 16u);
+    uint r720 = p2g_hfma2(r718, r633, r611);
+    uint r724 = p2g_hadd2(r615, r718);
+    int t111 = p2g_fcmp(floatBitsToUint(p2g_h2f(r714 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r626 & 0xFFFFu)));
+    bool p120 = (bitfieldExtract(int((t111 == 1) ? 1u : 0u), 0, 16)) != 0;
+    uint rs685 = ((r714 >> 16u) & 0xFFFFu);
+    int t112 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs685)), floatBitsToUint(p2g_h2f((r626 >> 16u) & 0xFFFFu)));
+    uint rs687 = (t112 == 1) ? 1u : 0u;
+    uint rs1610 = p120 ? (r714 & 0xFFFFu) : (r626 & 0xFFFFu);
+    bool p121 = (bitfieldExtract(int(rs687), 0, 16)) != 0;
+    uint rs1611 = p121 ? ((r714 >> 16u) & 0xFFFFu) : ((r626 >> 16u) & 0xFFFFu);
+    uint r735 = rs1610 | (rs1611 << 16u);
+    uint rs1612 = p120 ? (r633 & 0xFFFFu) : (r631 & 0xFFFFu);
+    uint rs1613 = p121 ? ((r633 >> 16u) & 0xFFFFu) : ((r631 >> 16u) & 0xFFFFu);
+    uint r740 = rs1612 | (rs1613 << 16u);
+    uint r742 = 1u;
+    uint rs703 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r742)), 4)));
+    uint rs711 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r742)), 4)), rs536, rs525), 0);
+    uint rs713 = p2g_hsub(rs711, rs506);
+    uint r743 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs703)), 1, true, 32)));
+    uint r744 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs713)), 1, true, 32)));
+    uint rs719 = p2g_hadd(rs713, p2g_f2h_rn(p2g_s2f32(int(int(0u)), 4)));
+    uint r794 = uint(int(sh_sColor) + int(uint(int(p97 ? r743 : r744) * 24 + int(p97 ? r744 : r743)) << 3u));
+    uint rs722 = p2g_lds16(r794);
+    uint r746 = rs722 | (rs722 << 16u);
+    uint r747 = rs703 | (rs703 << 16u);
+    uint r748 = rs719 | (rs719 << 16u);
+    uint r749 = p2g_hsub2(r747, r378);
+    uint r752 = p2g_hsub2(r748, r380);
+    uint r764 = p2g_hfma2(p2g_hmul2(r377, r749), r752, p2g_hmul2(r375, p2g_hmul2(r749, r749)));
+    uint r771 = p2g_hfma2(p2g_hmul2(r376, r752), r752, r764);
+    uint hl_6 = (r771 & 0xFFFFu);
+    uint hu_6 = ((r771 >> 16u) & 0xFFFFu);
+    uint fl_6 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_6))));
+    uint fu_6 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_6))));
+    fl_6 = p2g_sfu_ex2(fl_6, true);
+    fu_6 = p2g_sfu_ex2(fu_6, true);
+    uint ULP_6 = 0x33800000u;
+    fl_6 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_6)), p2g_inz(uintBitsToFloat(ULP_6)),
+        p2g_inz(uintBitsToFloat(fl_6))));
+    fu_6 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_6)), p2g_inz(uintBitsToFloat(ULP_6)),
+        p2g_inz(uintBitsToFloat(fu_6))));
+    hl_6 = p2g_f2h_rn(fl_6);
+    hu_6 = p2g_f2h_rn(fu_6);
+    uint r775 = hl_6 | (hu_6 << 16u);
+    uint r777 = p2g_hfma2(r775, r746, r664);
+    uint r781 = p2g_hadd2(r668, r775);
+    int t113 = p2g_fcmp(floatBitsToUint(p2g_h2f(r771 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r686 & 0xFFFFu)));
+    bool p125 = (bitfieldExtract(int((t113 == 1) ? 1u : 0u), 0, 16)) != 0;
+    uint rs730 = ((r771 >> 16u) & 0xFFFFu);
+    int t114 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs730)), floatBitsToUint(p2g_h2f((r686 >> 16u) & 0xFFFFu)));
+    uint rs732 = (t114 == 1) ? 1u : 0u;
+    uint rs1614 = p125 ? (r771 & 0xFFFFu) : (r686 & 0xFFFFu);
+    bool p126 = (bitfieldExtract(int(rs732), 0, 16)) != 0;
+    uint rs1615 = p126 ? ((r771 >> 16u) & 0xFFFFu) : ((r686 >> 16u) & 0xFFFFu);
+    uint r799 = rs1614 | (rs1615 << 16u);
+    uint rs1616 = p125 ? (r746 & 0xFFFFu) : (r691 & 0xFFFFu);
+    uint rs1617 = p126 ? ((r746 >> 16u) & 0xFFFFu) : ((r691 >> 16u) & 0xFFFFu);
+    uint r804 = rs1616 | (rs1617 << 16u);
+    uint r805 = p2g_hsub2(r747, r379);
+    uint r808 = p2g_hsub2(r748, r381);
+    uint r820 = p2g_hfma2(p2g_hmul2(r377, r805), r808, p2g_hmul2(r375, p2g_hmul2(r805, r805)));
+    uint r827 = p2g_hfma2(p2g_hmul2(r376, r808), r808, r820);
+    uint hl_7 = (r827 & 0xFFFFu);
+    uint hu_7 = ((r827 >> 16u) & 0xFFFFu);
+    uint fl_7 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_7))));
+    uint fu_7 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_7))));
+    fl_7 = p2g_sfu_ex2(fl_7, true);
+    fu_7 = p2g_sfu_ex2(fu_7, true);
+    uint ULP_7 = 0x33800000u;
+    fl_7 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_7)), p2g_inz(uintBitsToFloat(ULP_7)),
+        p2g_inz(uintBitsToFloat(fl_7))));
+    fu_7 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_7)), p2g_inz(uintBitsToFloat(ULP_7)),
+        p2g_inz(uintBitsToFloat(fu_7))));
+    hl_7 = p2g_f2h_rn(fl_7);
+    hu_7 = p2g_f2h_rn(fu_7);
+    uint r831 = hl_7 | (hu_7 << 16u);
+    uint r833 = p2g_hfma2(r831, r746, r720);
+    uint r837 = p2g_hadd2(r724, r831);
+    int t115 = p2g_fcmp(floatBitsToUint(p2g_h2f(r827 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r735 & 0xFFFFu)));
+    bool p129 = (bitfieldExtract(int((t115 == 1) ? 1u : 0u), 0, 16)) != 0;
+    uint rs753 = ((r827 >> 16u) & 0xFFFFu);
+    int t116 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs753)), floatBitsToUint(p2g_h2f((r735 >> 16u) & 0xFFFFu)));
+    uint rs755 = (t116 == 1) ? 1u : 0u;
+    uint rs1618 = p129 ? (r827 & 0xFFFFu) : (r735 & 0xFFFFu);
+    bool p130 = (bitfieldExtract(int(rs755), 0, 16)) != 0;
+    uint rs1619 = p130 ? ((r827 >> 16u) & 0xFFFFu) : ((r735 >> 16u) & 0xFFFFu);
+    uint r848 = rs1618 | (rs1619 << 16u);
+    uint rs1620 = p129 ? (r746 & 0xFFFFu) : (r740 & 0xFFFFu);
+    uint rs1621 = p130 ? ((r746 >> 16u) & 0xFFFFu) : ((r740 >> 16u) & 0xFFFFu);
+    uint r853 = rs1620 | (rs1621 << 16u);
+    uint rs771 = p2g_hadd(rs713, p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4)));
+    uint r897 = uint(int(r744) + 1);
+    uint r903 = uint(int(sh_sColor) + int(uint(int(p97 ? r743 : r897) * 24 + int(p97 ? r897 : r743)) << 3u));
+    uint rs774 = p2g_lds16(r903);
+    uint r855 = rs774 | (rs774 << 16u);
+    uint r856 = rs703 | (rs703 << 16u);
+    uint r857 = rs771 | (rs771 << 16u);
+    uint r858 = p2g_hsub2(r856, r378);
+    uint r861 = p2g_hsub2(r857, r380);
+    uint r873 = p2g_hfma2(p2g_hmul2(r377, r858), r861, p2g_hmul2(r375, p2g_hmul2(r858, r858)));
+    uint r880 = p2g_hfma2(p2g_hmul2(r376, r861), r861, r873);
+    uint hl_8 = (r880 & 0xFFFFu);
+    uint hu_8 = ((r880 >> 16u) & 0xFFFFu);
+    uint fl_8 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_8))));
+    uint fu_8 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_8))));
+    fl_8 = p2g_sfu_ex2(fl_8, true);
+    fu_8 = p2g_sfu_ex2(fu_8, true);
+    uint ULP_8 = 0x33800000u;
+    fl_8 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_8)), p2g_inz(uintBitsToFloat(ULP_8)),
+        p2g_inz(uintBitsToFloat(fl_8))));
+    fu_8 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_8)), p2g_inz(uintBitsToFloat(ULP_8)),
+        p2g_inz(uintBitsToFloat(fu_8))));
+    hl_8 = p2g_f2h_rn(fl_8);
+    hu_8 = p2g_f2h_rn(fu_8);
+    uint r884 = hl_8 | (hu_8 << 16u);
+    uint r886 = p2g_hfma2(r884, r855, r777);
+    uint r890 = p2g_hadd2(r781, r884);
+    int t117 = p2g_fcmp(floatBitsToUint(p2g_h2f(r880 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r799 & 0xFFFFu)));
+    bool p134 = (bitfieldExtract(int((t117 == 1) ? 1u : 0u), 0, 16)) != 0;
+    uint rs782 = ((r880 >> 16u) & 0xFFFFu);
+    int t118 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs782)), floatBitsToUint(p2g_h2f((r799 >> 16u) & 0xFFFFu)));
+    uint rs784 = (t118 == 1) ? 1u : 0u;
+    uint rs1622 = p134 ? (r880 & 0xFFFFu) : (r799 & 0xFFFFu);
+    bool p135 = (bitfieldExtract(int(rs784), 0, 16)) != 0;
+    uint rs1623 = p135 ? ((r880 >> 16u) & 0xFFFFu) : ((r799 >> 16u) & 0xFFFFu);
+    uint r908 = rs1622 | (rs1623 << 16u);
+    uint rs1624 = p134 ? (r855 & 0xFFFFu) : (r804 & 0xFFFFu);
+    uint rs1625 = p135 ? ((r855 >> 16u) & 0xFFFFu) : ((r804 >> 16u) & 0xFFFFu);
+    uint r913 = rs1624 | (rs1625 << 16u);
+    uint r914 = p2g_hsub2(r856, r379);
+    uint r917 = p2g_hsub2(r857, r381);
+    uint r929 = p2g_hfma2(p2g_hmul2(r377, r914), r917, p2g_hmul2(r375, p2g_hmul2(r914, r914)));
+    uint r936 = p2g_hfma2(p2g_hmul2(r376, r917), r917, r929);
+    uint hl_9 = (r936 & 0xFFFFu);
+    uint hu_9 = ((r936 >> 16u) & 0xFFFFu);
+    uint fl_9 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_9))));
+    uint fu_9 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_9))));
+    fl_9 = p2g_sfu_ex2(fl_9, true);
+    fu_9 = p2g_sfu_ex2(fu_9, true);
+    uint ULP_9 = 0x33800000u;
+    fl_9 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_9)), p2g_inz(uintBitsToFloat(ULP_9)),
+        p2g_inz(uintBitsToFloat(fl_9))));
+    fu_9 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_9)), p2g_inz(uintBitsToFloat(ULP_9)),
+        p2g_inz(uintBitsToFloat(fu_9))));
+    hl_9 = p2g_f2h_rn(fl_9);
+    hu_9 = p2g_f2h_rn(fu_9);
+    uint r940 = hl_9 | (hu_9 << 16u);
+    uint r942 = p2g_hfma2(r940, r855, r833);
+    uint r946 = p2g_hadd2(r837, r940);
+    int t119 = p2g_fcmp(floatBitsToUint(p2g_h2f(r936 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r848 & 0xFFFFu)));
+    bool p138 = (bitfieldExtract(int((t119 == 1) ? 1u : 0u), 0, 16)) != 0;
+    uint rs805 = ((r936 >> 16u) & 0xFFFFu);
+    int t120 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs805)), floatBitsToUint(p2g_h2f((r848 >> 16u) & 0xFFFFu)));
+    uint rs807 = (t120 == 1) ? 1u : 0u;
+    uint rs1626 = p138 ? (r936 & 0xFFFFu) : (r848 & 0xFFFFu);
+    bool p139 = (bitfieldExtract(int(rs807), 0, 16)) != 0;
+    uint rs1627 = p139 ? ((r936 >> 16u) & 0xFFFFu) : ((r848 >> 16u) & 0xFFFFu);
+    uint r957 = rs1626 | (rs1627 << 16u);
+    uint rs1628 = p138 ? (r855 & 0xFFFFu) : (r853 & 0xFFFFu);
+    uint rs1629 = p139 ? ((r855 >> 16u) & 0xFFFFu) : ((r853 >> 16u) & 0xFFFFu);
+    uint r962 = rs1628 | (rs1629 << 16u);
+    uint rs823 = p2g_hadd(rs713, p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4)));
+    uint r1006 = uint(int(r744) + 2);
+    uint r1012 = uint(int(sh_sColor) + int(uint(int(p97 ? r743 : r1006) * 24 + int(p97 ? r1006 : r743)) << 3u));
+    uint rs826 = p2g_lds16(r1012);
+    uint r964 = rs826 | (rs826 << 16u);
+    uint r965 = rs703 | (rs703 << 16u);
+    uint r966 = rs823 | (rs823 << 16u);
+    uint r967 = p2g_hsub2(r965, r378);
+    uint r970 = p2g_hsub2(r966, r380);
+    uint r982 = p2g_hfma2(p2g_hmul2(r377, r967), r970, p2g_hmul2(r375, p2g_hmul2(r967, r967)));
+    uint r989 = p2g_hfma2(p2g_hmul2(r376, r970), r970, r982);
+    uint hl_10 = (r989 & 0xFFFFu);
+    uint hu_10 = ((r989 >> 16u) & 0xFFFFu);
+    uint fl_10 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_10))));
+    uint fu_10 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_10))));
+    fl_10 = p2g_sfu_ex2(fl_10, true);
+    fu_10 = p2g_sfu_ex2(fu_10, true);
+    uint ULP_10 = 0x33800000u;
+    fl_10 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_10)), p2g_inz(uintBitsToFloat(ULP_10)),
+        p2g_inz(uintBitsToFloat(fl_10))));
+    fu_10 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_10)), p2g_inz(uintBitsToFloat(ULP_10)),
+        p2g_inz(uintBitsToFloat(fu_10))));
+    hl_10 = p2g_f2h_rn(fl_10);
+    hu_10 = p2g_f2h_rn(fu_10);
+    uint r993 = hl_10 | (hu_10 << 16u);
+    uint r995 = p2g_hfma2(r993, r964, r886);
+    uint r999 = p2g_hadd2(r890, r993);
+    int t121 = p2g_fcmp(floatBitsToUint(p2g_h2f(r989 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r908 & 0xFFFFu)));
+    bool p143 = (bitfieldExtract(int((t121 == 1) ? 1u : 0u), 0, 16)) != 0;
+    uint rs834 = ((r989 >> 16u) & 0xFFFFu);
+    int t122 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs834)), floatBitsToUint(p2g_h2f((r908 >> 16u) & 0xFFFFu)));
+    uint rs836 = (t122 == 1) ? 1u : 0u;
+    uint rs1630 = p143 ? (r989 & 0xFFFFu) : (r908 & 0xFFFFu);
+    bool p144 = (bitfieldExtract(int(rs836), 0, 16)) != 0;
+    uint rs1631 = p144 ? ((r989 >> 16u) & 0xFFFFu) : ((r908 >> 16u) & 0xFFFFu);
+    uint r1017 = rs1630 | (rs1631 << 16u);
+    uint rs1632 = p143 ? (r964 & 0xFFFFu) : (r913 & 0xFFFFu);
+    uint rs1633 = p144 ? ((r964 >> 16u) & 0xFFFFu) : ((r913 >> 16u) & 0xFFFFu);
+    uint r1022 = rs1632 | (rs1633 << 16u);
+    uint r1023 = p2g_hsub2(r965, r379);
+    uint r1026 = p2g_hsub2(r966, r381);
+    uint r1038 = p2g_hfma2(p2g_hmul2(r377, r1023), r1026, p2g_hmul2(r375, p2g_hmul2(r1023, r1023)));
+    uint r1045 = p2g_hfma2(p2g_hmul2(r376, r1026), r1026, r1038);
+    uint hl_11 = (r1045 & 0xFFFFu);
+    uint hu_11 = ((r1045 >> 16u) & 0xFFFFu);
+    uint fl_11 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_11))));
+    uint fu_11 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_11))));
+    fl_11 = p2g_sfu_ex2(fl_11, true);
+    fu_11 = p2g_sfu_ex2(fu_11, true);
+    uint ULP_11 = 0x33800000u;
+    fl_11 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_11)), p2g_inz(uintBitsToFloat(ULP_11)),
+        p2g_inz(uintBitsToFloat(fl_11))));
+    fu_11 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_11)), p2g_inz(uintBitsToFloat(ULP_11)),
+        p2g_inz(uintBitsToFloat(fu_11))));
+    hl_11 = p2g_f2h_rn(fl_11);
+    hu_11 = p2g_f2h_rn(fu_11);
+    uint r1049 = hl_11 | (hu_11 << 16u);
+    uint r1051 = p2g_hfma2(r1049, r964, r942);
+    uint r1055 = p2g_hadd2(r946, r1049);
+    int t123 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1045 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r957 & 0xFFFFu)));
+    bool p147 = (bitfieldExtract(int((t123 == 1) ? 1u : 0u), 0, 16)) != 0;
+    uint rs857 = ((r1045 >> 16u) & 0xFFFFu);
+    int t124 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs857)), floatBitsToUint(p2g_h2f((r957 >> 16u) & 0xFFFFu)));
+    uint rs859 = (t124 == 1) ? 1u : 0u;
+    uint rs1634 = p147 ? (r1045 & 0xFFFFu) : (r957 & 0xFFFFu);
+    bool p148 = (bitfieldExtract(int(rs859), 0, 16)) != 0;
+    uint rs1635 = p148 ? ((r1045 >> 16u) & 0xFFFFu) : ((r957 >> 16u) & 0xFFFFu);
+    uint r1066 = rs1634 | (rs1635 << 16u);
+    uint rs1636 = p147 ? (r964 & 0xFFFFu) : (r962 & 0xFFFFu);
+    uint rs1637 = p148 ? ((r964 >> 16u) & 0xFFFFu) : ((r962 >> 16u) & 0xFFFFu);
+    uint r1073 = 2u;
+    uint r1071 = rs1636 | (rs1637 << 16u);
+    uint rs875 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r1073)), 4)));
+    uint rs883 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r1073)), 4)), rs536, rs525), 0);
+    uint rs885 = p2g_hsub(rs883, rs506);
+    uint r1074 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs875)), 1, true, 32)));
+    uint r1075 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs885)), 1, true, 32)));
+    uint rs891 = p2g_hadd(rs885, p2g_f2h_rn(p2g_s2f32(int(int(0u)), 4)));
+    uint r1125 = uint(int(sh_sColor) + int(uint(int(p97 ? r1074 : r1075) * 24 + int(p97 ? r1075 : r1074)) << 3u));
+    uint rs894 = p2g_lds16(r1125);
+    uint r1077 = rs894 | (rs894 << 16u);
+    uint r1078 = rs875 | (rs875 << 16u);
+    uint r1079 = rs891 | (rs891 << 16u);
+    uint r1080 = p2g_hsub2(r1078, r378);
+    uint r1083 = p2g_hsub2(r1079, r380);
+    uint r1095 = p2g_hfma2(p2g_hmul2(r377, r1080), r1083, p2g_hmul2(r375, p2g_hmul2(r1080, r1080)));
+    uint r1102 = p2g_hfma2(p2g_hmul2(r376, r1083), r1083, r1095);
+    uint hl_12 = (r1102 & 0xFFFFu);
+    uint hu_12 = ((r1102 >> 16u) & 0xFFFFu);
+    uint fl_12 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_12))));
+    uint fu_12 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_12))));
+    fl_12 = p2g_sfu_ex2(fl_12, true);
+    fu_12 = p2g_sfu_ex2(fu_12, true);
+    uint ULP_12 = 0x33800000u;
+    fl_12 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_12)), p2g_inz(uintBitsToFloat(ULP_12)),
+        p2g_inz(uintBitsToFloat(fl_12))));
+    fu_12 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_12)), p2g_inz(uintBitsToFloat(ULP_12)),
+        p2g_inz(uintBitsToFloat(fu_12))));
+    hl_12 = p2g_f2h_rn(fl_12);
+    hu_12 = p2g_f2h_rn(fu_12);
+    uint r1106 = hl_12 | (hu_12 << 16u);
+    uint r1108 = p2g_hfma2(r1106, r1077, r995);
+    uint r1112 = p2g_hadd2(r999, r1106);
+    int t125 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1102 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1017 & 0xFFFFu)));
+    bool p152 = (bitfieldExtract(int((t125 == 1) ? 1u : 0u), 0, 16)) != 0;
+    uint rs902 = ((r1102 >> 16u) & 0xFFFFu);
+    int t126 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs902)), floatBitsToUint(p2g_h2f((r1017 >> 16u) & 0xFFFFu)));
+    uint rs904 = (t126 == 1) ? 1u : 0u;
+    uint rs1638 = p152 ? (r1102 & 0xFFFFu) : (r1017 & 0xFFFFu);
+    bool p153 = (bitfieldExtract(int(rs904), 0, 16)) != 0;
+    uint rs1639 = p153 ? ((r1102 >> 16u) & 0xFFFFu) : ((r1017 >> 16u) & 0xFFFFu);
+    uint r1130 = rs1638 | (rs1639 << 16u);
+    uint rs1640 = p152 ? (r1077 & 0xFFFFu) : (r1022 & 0xFFFFu);
+    uint rs1641 = p153 ? ((r1077 >> 16u) & 0xFFFFu) : ((r1022 >> 16u) & 0xFFFFu);
+    uint r1135 = rs1640 | (rs1641 << 16u);
+    uint r1136 = p2g_hsub2(r1078, r379);
+    uint r1139 = p2g_hsub2(r1079, r381);
+    uint r1151 = p2g_hfma2(p2g_hmul2(r377, r1136), r1139, p2g_hmul2(r375, p2g_hmul2(r1136, r1136)));
+    uint r1158 = p2g_hfma2(p2g_hmul2(r376, r1139), r1139, r1151);
+    uint hl_13 = (r1158 & 0xFFFFu);
+    uint hu_13 = ((r1158 >> 16u) & 0xFFFFu);
+    uint fl_13 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_13))));
+    uint fu_13 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_13))));
+    fl_13 = p2g_sfu_ex2(fl_13, true);
+    fu_13 = p2g_sfu_ex2(fu_13, true);
+    uint ULP_13 = 0x33800000u;
+    fl_13 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_13)), p2g_inz(uintBitsToFloat(ULP_13)),
+        p2g_inz(uintBitsToFloat(fl_13))));
+    fu_13 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_13)), p2g_inz(uintBitsToFloat(ULP_13)),
+        p2g_inz(uintBitsToFloat(fu_13))));
+    hl_13 = p2g_f2h_rn(fl_13);
+    hu_13 = p2g_f2h_rn(fu_13);
+    uint r1162 = hl_13 | (hu_13 << 16u);
+    uint r1164 = p2g_hfma2(r1162, r1077, r1051);
+    uint r1168 = p2g_hadd2(r1055, r1162);
+    int t127 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1158 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1066 & 0xFFFFu)));
+    bool p156 = (bitfieldExtract(int((t127 == 1) ? 1u : 0u), 0, 16)) != 0;
+    uint rs925 = ((r1158 >> 16u) & 0xFFFFu);
+    int t128 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs925)), floatBitsToUint(p2g_h2f((r1066 >> 16u) & 0xFFFFu)));
+    uint rs927 = (t128 == 1) ? 1u : 0u;
+    uint rs1642 = p156 ? (r1158 & 0xFFFFu) : (r1066 & 0xFFFFu);
+    bool p157 = (bitfieldExtract(int(rs927), 0, 16)) != 0;
+    uint rs1643 = p157 ? ((r1158 >> 16u) & 0xFFFFu) : ((r1066 >> 16u) & 0xFFFFu);
+    uint r1179 = rs1642 | (rs1643 << 16u);
+    uint rs1644 = p156 ? (r1077 & 0xFFFFu) : (r1071 & 0xFFFFu);
+    uint rs1645 = p157 ? ((r1077 >> 16u) & 0xFFFFu) : ((r1071 >> 16u) & 0xFFFFu);
+    uint r1184 = rs1644 | (rs1645 << 16u);
+    uint rs943 = p2g_hadd(rs885, p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4)));
+    uint r1228 = uint(int(r1075) + 1);
+    uint r1234 = uint(int(sh_sColor) + int(uint(int(p97 ? r1074 : r1228) * 24 + int(p97 ? r1228 : r1074)) << 3u));
+    uint rs946 = p2g_lds16(r1234);
+    uint r1186 = rs946 | (rs946 << 16u);
+    uint r1187 = rs875 | (rs875 << 16u);
+    uint r1188 = rs943 | (rs943 << 16u);
+    uint r1189 = p2g_hsub2(r1187, r378);
+    uint r1192 = p2g_hsub2(r1188, r380);
+    uint r1204 = p2g_hfma2(p2g_hmul2(r377, r1189), r1192, p2g_hmul2(r375, p2g_hmul2(r1189, r1189)));
+    uint r1211 = p2g_hfma2(p2g_hmul2(r376, r1192), r1192, r1204);
+    uint hl_14 = (r1211 & 0xFFFFu);
+    uint hu_14 = ((r1211 >> 16u) & 0xFFFFu);
+    uint fl_14 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_14))));
+    uint fu_14 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_14))));
+    fl_14 = p2g_sfu_ex2(fl_14, true);
+    fu_14 = p2g_sfu_ex2(fu_14, true);
+    uint ULP_14 = 0x33800000u;
+    fl_14 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_14)), p2g_inz(uintBitsToFloat(ULP_14)),
+        p2g_inz(uintBitsToFloat(fl_14))));
+    fu_14 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_14)), p2g_inz(uintBitsToFloat(ULP_14)),
+        p2g_inz(uintBitsToFloat(fu_14))));
+    hl_14 = p2g_f2h_rn(fl_14);
+    hu_14 = p2g_f2h_rn(fu_14);
+    uint r1215 = hl_14 | (hu_14 << 16u);
+    uint r1217 = p2g_hfma2(r1215, r1186, r1108);
+    uint r1221 = p2g_hadd2(r1112, r1215);
+    int t129 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1211 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1130 & 0xFFFFu)));
+    bool p161 = (bitfieldExtract(int((t129 == 1) ? 1u : 0u), 0, 16)) != 0;
+    uint rs954 = ((r1211 >> 16u) & 0xFFFFu);
+    int t130 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs954)), floatBitsToUint(p2g_h2f((r1130 >> 16u) & 0xFFFFu)));
+    uint rs956 = (t130 == 1) ? 1u : 0u;
+    uint rs1646 = p161 ? (r1211 & 0xFFFFu) : (r1130 & 0xFFFFu);
+    bool p162 = (bitfieldExtract(int(rs956), 0, 16)) != 0;
+    uint rs1647 = p162 ? ((r1211 >> 16u) & 0xFFFFu) : ((r1130 >> 16u) & 0xFFFFu);
+    uint r1239 = rs1646 | (rs1647 << 16u);
+    uint rs1648 = p161 ? (r1186 & 0xFFFFu) : (r1135 & 0xFFFFu);
+    uint rs1649 = p162 ? ((r1186 >> 16u) & 0xFFFFu) : ((r1135 >> 16u) & 0xFFFFu);
+    uint r1244 = rs1648 | (rs1649 << 16u);
+    uint r1245 = p2g_hsub2(r1187, r379);
+    uint r1248 = p2g_hsub2(r1188, r381);
+    uint r1260 = p2g_hfma2(p2g_hmul2(r377, r1245), r1248, p2g_hmul2(r375, p2g_hmul2(r1245, r1245)));
+    uint r1267 = p2g_hfma2(p2g_hmul2(r376, r1248), r1248, r1260);
+    uint hl_15 = (r1267 & 0xFFFFu);
+    uint hu_15 = ((r1267 >> 16u) & 0xFFFFu);
+    uint fl_15 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_15))));
+    uint fu_15 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_15))));
+    fl_15 = p2g_sfu_ex2(fl_15, true);
+    fu_15 = p2g_sfu_ex2(fu_15, true);
+    uint ULP_15 = 0x33800000u;
+    fl_15 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_15)), p2g_inz(uintBitsToFloat(ULP_15)),
+        p2g_inz(uintBitsToFloat(fl_15))));
+    fu_15 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_15)), p2g_inz(uintBitsToFloat(ULP_15)),
+        p2g_inz(uintBitsToFloat(fu_15))));
+    hl_15 = p2g_f2h_rn(fl_15);
+    hu_15 = p2g_f2h_rn(fu_15);
+    uint r1271 = hl_15 | (hu_15 << 16u);
+    uint r1273 = p2g_hfma2(r1271, r1186, r1164);
+    uint r1277 = p2g_hadd2(r1168, r1271);
+    int t131 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1267 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1179 & 0xFFFFu)));
+    bool p165 = (bitfieldExtract(int((t131 == 1) ? 1u : 0u), 0, 16)) != 0;
+    uint rs977 = ((r1267 >> 16u) & 0xFFFFu);
+    int t132 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs977)), floatBitsToUint(p2g_h2f((r1179 >> 16u) & 0xFFFFu)));
+    uint rs979 = (t132 == 1) ? 1u : 0u;
+    uint rs1650 = p165 ? (r1267 & 0xFFFFu) : (r1179 & 0xFFFFu);
+    bool p166 = (bitfieldExtract(int(rs979), 0, 16)) != 0;
+    uint rs1651 = p166 ? ((r1267 >> 16u) & 0xFFFFu) : ((r1179 >> 16u) & 0xFFFFu);
+    uint r1288 = rs1650 | (rs1651 << 16u);
+    uint rs1652 = p165 ? (r1186 & 0xFFFFu) : (r1184 & 0xFFFFu);
+    uint rs1653 = p166 ? ((r1186 >> 16u) & 0xFFFFu) : ((r1184 >> 16u) & 0xFFFFu);
+    uint r1293 = rs1652 | (rs1653 << 16u);
+    uint rs995 = p2g_hadd(rs885, p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4)));
+    uint r1337 = uint(int(r1075) + 2);
+    uint r1343 = uint(int(sh_sColor) + int(uint(int(p97 ? r1074 : r1337) * 24 + int(p97 ? r1337 : r1074)) << 3u));
+    uint rs998 = p2g_lds16(r1343);
+    uint r1295 = rs998 | (rs998 << 16u);
+    uint r1296 = rs875 | (rs875 << 16u);
+    uint r1297 = rs995 | (rs995 << 16u);
+    uint r1298 = p2g_hsub2(r1296, r378);
+    uint r1301 = p2g_hsub2(r1297, r380);
+    uint r1313 = p2g_hfma2(p2g_hmul2(r377, r1298), r1301, p2g_hmul2(r375, p2g_hmul2(r1298, r1298)));
+    uint r1320 = p2g_hfma2(p2g_hmul2(r376, r1301), r1301, r1313);
+    uint hl_16 = (r1320 & 0xFFFFu);
+    uint hu_16 = ((r1320 >> 16u) & 0xFFFFu);
+    uint fl_16 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_16))));
+    uint fu_16 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_16))));
+    fl_16 = p2g_sfu_ex2(fl_16, true);
+    fu_16 = p2g_sfu_ex2(fu_16, true);
+    uint ULP_16 = 0x33800000u;
+    fl_16 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_16)), p2g_inz(uintBitsToFloat(ULP_16)),
+        p2g_inz(uintBitsToFloat(fl_16))));
+    fu_16 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_16)), p2g_inz(uintBitsToFloat(ULP_16)),
+        p2g_inz(uintBitsToFloat(fu_16))));
+    hl_16 = p2g_f2h_rn(fl_16);
+    hu_16 = p2g_f2h_rn(fu_16);
+    uint r1324 = hl_16 | (hu_16 << 16u);
+    uint r1326 = p2g_hfma2(r1324, r1295, r1217);
+    uint r1330 = p2g_hadd2(r1221, r1324);
+    int t133 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1320 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1239 & 0xFFFFu)));
+    bool p170 = (bitfieldExtract(int((t133 == 1) ? 1u : 0u), 0, 16)) != 0;
+    uint rs1006 = ((r1320 >> 16u) & 0xFFFFu);
+    int t134 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1006)), floatBitsToUint(p2g_h2f((r1239 >> 16u) & 0xFFFFu)));
+    uint rs1008 = (t134 == 1) ? 1u : 0u;
+    uint rs1654 = p170 ? (r1320 & 0xFFFFu) : (r1239 & 0xFFFFu);
+    bool p171 = (bitfieldExtract(int(rs1008), 0, 16)) != 0;
+    uint rs1655 = p171 ? ((r1320 >> 16u) & 0xFFFFu) : ((r1239 >> 16u) & 0xFFFFu);
+    uint r1348 = rs1654 | (rs1655 << 16u);
+    uint rs1656 = p170 ? (r1295 & 0xFFFFu) : (r1244 & 0xFFFFu);
+    uint rs1657 = p171 ? ((r1295 >> 16u) & 0xFFFFu) : ((r1244 >> 16u) & 0xFFFFu);
+    uint r1353 = rs1656 | (rs1657 << 16u);
+    uint r1354 = p2g_hsub2(r1296, r379);
+    uint r1357 = p2g_hsub2(r1297, r381);
+    uint r1369 = p2g_hfma2(p2g_hmul2(r377, r1354), r1357, p2g_hmul2(r375, p2g_hmul2(r1354, r1354)));
+    uint r1376 = p2g_hfma2(p2g_hmul2(r376, r1357), r1357, r1369);
+    uint hl_17 = (r1376 & 0xFFFFu);
+    uint hu_17 = ((r1376 >> 16u) & 0xFFFFu);
+    uint fl_17 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_17))));
+    uint fu_17 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_17))));
+    fl_17 = p2g_sfu_ex2(fl_17, true);
+    fu_17 = p2g_sfu_ex2(fu_17, true);
+    uint ULP_17 = 0x33800000u;
+    fl_17 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_17)), p2g_inz(uintBitsToFloat(ULP_17)),
+        p2g_inz(uintBitsToFloat(fl_17))));
+    fu_17 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_17)), p2g_inz(uintBitsToFloat(ULP_17)),
+        p2g_inz(uintBitsToFloat(fu_17))));
+    hl_17 = p2g_f2h_rn(fl_17);
+    hu_17 = p2g_f2h_rn(fu_17);
+    uint r1380 = hl_17 | (hu_17 << 16u);
+    uint r1382 = p2g_hfma2(r1380, r1295, r1273);
+    uint r1386 = p2g_hadd2(r1277, r1380);
+    int t135 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1376 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1288 & 0xFFFFu)));
+    bool p174 = (bitfieldExtract(int((t135 == 1) ? 1u : 0u), 0, 16)) != 0;
+    uint rs1029 = ((r1376 >> 16u) & 0xFFFFu);
+    int t136 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1029)), floatBitsToUint(p2g_h2f((r1288 >> 16u) & 0xFFFFu)));
+    uint rs1031 = (t136 == 1) ? 1u : 0u;
+    uint rs1658 = p174 ? (r1376 & 0xFFFFu) : (r1288 & 0xFFFFu);
+    bool p175 = (bitfieldExtract(int(rs1031), 0, 16)) != 0;
+    uint rs1659 = p175 ? ((r1376 >> 16u) & 0xFFFFu) : ((r1288 >> 16u) & 0xFFFFu);
+    uint r1397 = rs1658 | (rs1659 << 16u);
+    uint rs1660 = p174 ? (r1295 & 0xFFFFu) : (r1293 & 0xFFFFu);
+    uint rs1661 = p175 ? ((r1295 >> 16u) & 0xFFFFu) : ((r1293 >> 16u) & 0xFFFFu);
+    uint r1402 = rs1660 | (rs1661 << 16u);
+    uint r1404 = 3u;
+    uint rs1047 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r1404)), 4)));
+    uint rs1055 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r1404)), 4)), rs536, rs525), 0);
+    uint rs1057 = p2g_hsub(rs1055, rs506);
+    uint r1405 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs1047)), 1, true, 32)));
+    uint r1406 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs1057)), 1, true, 32)));
+    uint rs1063 = p2g_hadd(rs1057, p2g_f2h_rn(p2g_s2f32(int(int(0u)), 4)));
+    uint r1456 = uint(int(sh_sColor) + int(uint(int(p97 ? r1405 : r1406) * 24 + int(p97 ? r1406 : r1405)) << 3u));
+    uint rs1066 = p2g_lds16(r1456);
+    uint r1408 = rs1066 | (rs1066 << 16u);
+    uint r1409 = rs1047 | (rs1047 << 16u);
+    uint r1410 = rs1063 | (rs1063 << 16u);
+    uint r1411 = p2g_hsub2(r1409, r378);
+    uint r1414 = p2g_hsub2(r1410, r380);
+    uint r1426 = p2g_hfma2(p2g_hmul2(r377, r1411), r1414, p2g_hmul2(r375, p2g_hmul2(r1411, r1411)));
+    uint r1433 = p2g_hfma2(p2g_hmul2(r376, r1414), r1414, r1426);
+    uint hl_18 = (r1433 & 0xFFFFu);
+    uint hu_18 = ((r1433 >> 16u) & 0xFFFFu);
+    uint fl_18 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_18))));
+    uint fu_18 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_18))));
+    fl_18 = p2g_sfu_ex2(fl_18, true);
+    fu_18 = p2g_sfu_ex2(fu_18, true);
+    uint ULP_18 = 0x33800000u;
+    fl_18 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_18)), p2g_inz(uintBitsToFloat(ULP_18)),
+        p2g_inz(uintBitsToFloat(fl_18))));
+    fu_18 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_18)), p2g_inz(uintBitsToFloat(ULP_18)),
+        p2g_inz(uintBitsToFloat(fu_18))));
+    hl_18 = p2g_f2h_rn(fl_18);
+    hu_18 = p2g_f2h_rn(fu_18);
+    uint r1437 = hl_18 | (hu_18 << 16u);
+    uint r1439 = p2g_hfma2(r1437, r1408, r1326);
+    uint r1443 = p2g_hadd2(r1330, r1437);
+    int t137 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1433 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1348 & 0xFFFFu)));
+    bool p179 = (bitfieldExtract(int((t137 == 1) ? 1u : 0u), 0, 16)) != 0;
+    uint rs1074 = ((r1433 >> 16u) & 0xFFFFu);
+    int t138 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1074)), floatBitsToUint(p2g_h2f((r1348 >> 16u) & 0xFFFFu)));
+    uint rs1076 = (t138 == 1) ? 1u : 0u;
+    uint rs1662 = p179 ? (r1433 & 0xFFFFu) : (r1348 & 0xFFFFu);
+    bool p180 = (bitfieldExtract(int(rs1076), 0, 16)) != 0;
+    uint rs1663 = p180 ? ((r1433 >> 16u) & 0xFFFFu) : ((r1348 >> 16u) & 0xFFFFu);
+    uint r1461 = rs1662 | (rs1663 << 16u);
+    uint rs1664 = p179 ? (r1408 & 0xFFFFu) : (r1353 & 0xFFFFu);
+    uint rs1665 = p180 ? ((r1408 >> 16u) & 0xFFFFu) : ((r1353 >> 16u) & 0xFFFFu);
+    uint r1466 = rs1664 | (rs1665 << 16u);
+    uint r1467 = p2g_hsub2(r1409, r379);
+    uint r1470 = p2g_hsub2(r1410, r381);
+    uint r1482 = p2g_hfma2(p2g_hmul2(r377, r1467), r1470, p2g_hmul2(r375, p2g_hmul2(r1467, r1467)));
+    uint r1489 = p2g_hfma2(p2g_hmul2(r376, r1470), r1470, r1482);
+    uint hl_19 = (r1489 & 0xFFFFu);
+    uint hu_19 = ((r1489 >> 16u) & 0xFFFFu);
+    uint fl_19 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_19))));
+    uint fu_19 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_19))));
+    fl_19 = p2g_sfu_ex2(fl_19, true);
+    fu_19 = p2g_sfu_ex2(fu_19, true);
+    uint ULP_19 = 0x33800000u;
+    fl_19 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_19)), p2g_inz(uintBitsToFloat(ULP_19)),
+        p2g_inz(uintBitsToFloat(fl_19))));
+    fu_19 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_19)), p2g_inz(uintBitsToFloat(ULP_19)),
+        p2g_inz(uintBitsToFloat(fu_19))));
+    hl_19 = p2g_f2h_rn(fl_19);
+    hu_19 = p2g_f2h_rn(fu_19);
+    uint r1493 = hl_19 | (hu_19 << 16u);
+    uint r1495 = p2g_hfma2(r1493, r1408, r1382);
+    uint r1499 = p2g_hadd2(r1386, r1493);
+    int t139 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1489 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1397 & 0xFFFFu)));
+    bool p183 = (bitfieldExtract(int((t139 == 1) ? 1u : 0u), 0, 16)) != 0;
+    uint rs1097 = ((r1489 >> 16u) & 0xFFFFu);
+    int t140 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1097)), floatBitsToUint(p2g_h2f((r1397 >> 16u) & 0xFFFFu)));
+    uint rs1099 = (t140 == 1) ? 1u : 0u;
+    uint rs1666 = p183 ? (r1489 & 0xFFFFu) : (r1397 & 0xFFFFu);
+    bool p184 = (bitfieldExtract(int(rs1099), 0, 16)) != 0;
+    uint rs1667 = p184 ? ((r1489 >> 16u) & 0xFFFFu) : ((r1397 >> 16u) & 0xFFFFu);
+    uint r1510 = rs1666 | (rs1667 << 16u);
+    uint rs1668 = p183 ? (r1408 & 0xFFFFu) : (r1402 & 0xFFFFu);
+    uint rs1669 = p184 ? ((r1408 >> 16u) & 0xFFFFu) : ((r1402 >> 16u) & 0xFFFFu);
+    uint r1515 = rs1668 | (rs1669 << 16u);
+    uint rs1115 = p2g_hadd(rs1057, p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4)));
+    uint r1559 = uint(int(r1406) + 1);
+    uint r1565 = uint(int(sh_sColor) + int(uint(int(p97 ? r1405 : r1559) * 24 + int(p97 ? r1559 : r1405)) << 3u));
+    uint rs1118 = p2g_lds16(r1565);
+    uint r1517 = rs1118 | (rs1118 << 16u);
+    uint r1518 = rs1047 | (rs1047 << 16u);
+    uint r1519 = rs1115 | (rs1115 << 16u);
+    uint r1520 = p2g_hsub2(r1518, r378);
+    uint r1523 = p2g_hsub2(r1519, r380);
+    uint r1535 = p2g_hfma2(p2g_hmul2(r377, r1520), r1523, p2g_hmul2(r375, p2g_hmul2(r1520, r1520)));
+    uint r1542 = p2g_hfma2(p2g_hmul2(r376, r1523), r1523, r1535);
+    uint hl_20 = (r1542 & 0xFFFFu);
+    uint hu_20 = ((r1542 >> 16u) & 0xFFFFu);
+    uint fl_20 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_20))));
+    uint fu_20 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_20))));
+    fl_20 = p2g_sfu_ex2(fl_20, true);
+    fu_20 = p2g_sfu_ex2(fu_20, true);
+    uint ULP_20 = 0x33800000u;
+    fl_20 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_20)), p2g_inz(uintBitsToFloat(ULP_20)),
+        p2g_inz(uintBitsToFloat(fl_20))));
+    fu_20 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_20)), p2g_inz(uintBitsToFloat(ULP_20)),
+        p2g_inz(uintBitsToFloat(fu_20))));
+    hl_20 = p2g_f2h_rn(fl_20);
+    hu_20 = p2g_f2h_rn(fu_20);
+    uint r1546 = hl_20 | (hu_20 << 16u);
+    uint r1548 = p2g_hfma2(r1546, r1517, r1439);
+    uint r1552 = p2g_hadd2(r1443, r1546);
+    int t141 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1542 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1461 & 0xFFFFu)));
+    bool p188 = (bitfieldExtract(int((t141 == 1) ? 1u : 0u), 0, 16)) != 0;
+    uint rs1126 = ((r1542 >> 16u) & 0xFFFFu);
+    int t142 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1126)), floatBitsToUint(p2g_h2f((r1461 >> 16u) & 0xFFFFu)));
+    uint rs1128 = (t142 == 1) ? 1u : 0u;
+    uint rs1670 = p188 ? (r1542 & 0xFFFFu) : (r1461 & 0xFFFFu);
+    bool p189 = (bitfieldExtract(int(rs1128), 0, 16)) != 0;
+    uint rs1671 = p189 ? ((r1542 >> 16u) & 0xFFFFu) : ((r1461 >> 16u) & 0xFFFFu);
+    uint r1570 = rs1670 | (rs1671 << 16u);
+    uint rs1672 = p188 ? (r1517 & 0xFFFFu) : (r1466 & 0xFFFFu);
+    uint rs1673 = p189 ? ((r1517 >> 16u) & 0xFFFFu) : ((r1466 >> 16u) & 0xFFFFu);
+    uint r1575 = rs1672 | (rs1673 << 16u);
+    uint r1576 = p2g_hsub2(r1518, r379);
+    uint r1579 = p2g_hsub2(r1519, r381);
+    uint r1591 = p2g_hfma2(p2g_hmul2(r377, r1576), r1579, p2g_hmul2(r375, p2g_hmul2(r1576, r1576)));
+    uint r1598 = p2g_hfma2(p2g_hmul2(r376, r1579), r1579, r1591);
+    uint hl_21 = (r1598 & 0xFFFFu);
+    uint hu_21 = ((r1598 >> 16u) & 0xFFFFu);
+    uint fl_21 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_21))));
+    uint fu_21 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_21))));
+    fl_21 = p2g_sfu_ex2(fl_21, true);
+    fu_21 = p2g_sfu_ex2(fu_21, true);
+    uint ULP_21 = 0x33800000u;
+    fl_21 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_21)), p2g_inz(uintBitsToFloat(ULP_21)),
+        p2g_inz(uintBitsToFloat(fl_21))));
+    fu_21 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_21)), p2g_inz(uintBitsToFloat(ULP_21)),
+        p2g_inz(uintBitsToFloat(fu_21))));
+    hl_21 = p2g_f2h_rn(fl_21);
+    hu_21 = p2g_f2h_rn(fu_21);
+    uint r1602 = hl_21 | (hu_21 << 16u);
+    uint r1604 = p2g_hfma2(r1602, r1517, r1495);
+    uint r1608 = p2g_hadd2(r1499, r1602);
+    int t143 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1598 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1510 & 0xFFFFu)));
+    bool p192 = (bitfieldExtract(int((t143 == 1) ? 1u : 0u), 0, 16)) != 0;
+    uint rs1149 = ((r1598 >> 16u) & 0xFFFFu);
+    int t144 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1149)), floatBitsToUint(p2g_h2f((r1510 >> 16u) & 0xFFFFu)));
+    uint rs1151 = (t144 == 1) ? 1u : 0u;
+    uint rs1674 = p192 ? (r1598 & 0xFFFFu) : (r1510 & 0xFFFFu);
+    bool p193 = (bitfieldExtract(int(rs1151), 0, 16)) != 0;
+    uint rs1675 = p193 ? ((r1598 >> 16u) & 0xFFFFu) : ((r1510 >> 16u) & 0xFFFFu);
+    uint r1619 = rs1674 | (rs1675 << 16u);
+    uint rs1676 = p192 ? (r1517 & 0xFFFFu) : (r1515 & 0xFFFFu);
+    uint rs1677 = p193 ? ((r1517 >> 16u) & 0xFFFFu) : ((r1515 >> 16u) & 0xFFFFu);
+    uint r1624 = rs1676 | (rs1677 << 16u);
+    uint rs1167 = p2g_hadd(rs1057, p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4)));
+    uint r1668 = uint(int(r1406) + 2);
+    uint r1674 = uint(int(sh_sColor) + int(uint(int(p97 ? r1405 : r1668) * 24 + int(p97 ? r1668 : r1405)) << 3u));
+    uint rs1170 = p2g_lds16(r1674);
+    uint r1626 = rs1170 | (rs1170 << 16u);
+    uint r1627 = rs1047 | (rs1047 << 16u);
+    uint r1628 = rs1167 | (rs1167 << 16u);
+    uint r1629 = p2g_hsub2(r1627, r378);
+    uint r1632 = p2g_hsub2(r1628, r380);
+    uint r1644 = p2g_hfma2(p2g_hmul2(r377, r1629), r1632, p2g_hmul2(r375, p2g_hmul2(r1629, r1629)));
+    uint r1651 = p2g_hfma2(p2g_hmul2(r376, r1632), r1632, r1644);
+    uint hl_22 = (r1651 & 0xFFFFu);
+    uint hu_22 = ((r1651 >> 16u) & 0xFFFFu);
+    uint fl_22 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_22))));
+    uint fu_22 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_22))));
+    fl_22 = p2g_sfu_ex2(fl_22, true);
+    fu_22 = p2g_sfu_ex2(fu_22, true);
+    uint ULP_22 = 0x33800000u;
+    fl_22 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_22)), p2g_inz(uintBitsToFloat(ULP_22)),
+        p2g_inz(uintBitsToFloat(fl_22))));
+    fu_22 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_22)), p2g_inz(uintBitsToFloat(ULP_22)),
+        p2g_inz(uintBitsToFloat(fu_22))));
+    hl_22 = p2g_f2h_rn(fl_22);
+    hu_22 = p2g_f2h_rn(fu_22);
+    uint r1655 = hl_22 | (hu_22 << 16u);
+    r1657 = p2g_hfma2(r1655, r1626, r1548);
+    r1661 = p2g_hadd2(r1552, r1655);
+    int t145 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1651 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1570 & 0xFFFFu)));
+    bool p197 = (bitfieldExtract(int((t145 == 1) ? 1u : 0u), 0, 16)) != 0;
+    uint rs1178 = ((r1651 >> 16u) & 0xFFFFu);
+    int t146 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1178)), floatBitsToUint(p2g_h2f((r1570 >> 16u) & 0xFFFFu)));
+    uint rs1180 = (t146 == 1) ? 1u : 0u;
+    uint rs1678 = p197 ? (r1651 & 0xFFFFu) : (r1570 & 0xFFFFu);
+    bool p198 = (bitfieldExtract(int(rs1180), 0, 16)) != 0;
+    uint rs1679 = p198 ? ((r1651 >> 16u) & 0xFFFFu) : ((r1570 >> 16u) & 0xFFFFu);
+    r1679 = rs1678 | (rs1679 << 16u);
+    uint rs1680 = p197 ? (r1626 & 0xFFFFu) : (r1575 & 0xFFFFu);
+    uint rs1681 = p198 ? ((r1626 >> 16u) & 0xFFFFu) : ((r1575 >> 16u) & 0xFFFFu);
+    r1684 = rs1680 | (rs1681 << 16u);
+    uint r1685 = p2g_hsub2(r1627, r379);
+    uint r1688 = p2g_hsub2(r1628, r381);
+    uint r1700 = p2g_hfma2(p2g_hmul2(r377, r1685), r1688, p2g_hmul2(r375, p2g_hmul2(r1685, r1685)));
+    uint r1707 = p2g_hfma2(p2g_hmul2(r376, r1688), r1688, r1700);
+    uint hl_23 = (r1707 & 0xFFFFu);
+    uint hu_23 = ((r1707 >> 16u) & 0xFFFFu);
+    uint fl_23 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_23))));
+    uint fu_23 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hu_23))));
+    fl_23 = p2g_sfu_ex2(fl_23, true);
+    fu_23 = p2g_sfu_ex2(fu_23, true);
+    uint ULP_23 = 0x33800000u;
+    fl_23 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fl_23)), p2g_inz(uintBitsToFloat(ULP_23)),
+        p2g_inz(uintBitsToFloat(fl_23))));
+    fu_23 = floatBitsToUint(p2g_ffmaz(p2g_inz(uintBitsToFloat(fu_23)), p2g_inz(uintBitsToFloat(ULP_23)),
+        p2g_inz(uintBitsToFloat(fu_23))));
+    hl_23 = p2g_f2h_rn(fl_23);
+    hu_23 = p2g_f2h_rn(fu_23);
+    uint r1711 = hl_23 | (hu_23 << 16u);
+    r1713 = p2g_hfma2(r1711, r1626, r1604);
+    r1717 = p2g_hadd2(r1608, r1711);
+    int t147 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1707 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1619 & 0xFFFFu)));
+    bool p201 = (bitfieldExtract(int((t147 == 1) ? 1u : 0u), 0, 16)) != 0;
+    uint rs1201 = ((r1707 >> 16u) & 0xFFFFu);
+    int t148 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1201)), floatBitsToUint(p2g_h2f((r1619 >> 16u) & 0xFFFFu)));
+    uint rs1203 = (t148 == 1) ? 1u : 0u;
+    uint rs1682 = p201 ? (r1707 & 0xFFFFu) : (r1619 & 0xFFFFu);
+    bool p202 = (bitfieldExtract(int(rs1203), 0, 16)) != 0;
+    uint rs1683 = p202 ? ((r1707 >> 16u) & 0xFFFFu) : ((r1619 >> 16u) & 0xFFFFu);
+    r1728 = rs1682 | (rs1683 << 16u);
+    uint rs1684 = p201 ? (r1626 & 0xFFFFu) : (r1624 & 0xFFFFu);
+    uint rs1685 = p202 ? ((r1626 >> 16u) & 0xFFFFu) : ((r1624 >> 16u) & 0xFFFFu);
+    r1733 = rs1684 | (rs1685 << 16u);
+    f907 = p2g_f32_canon(floatBitsToUint(p2g_h2f(r1657 & 0xFFFFu)));
+    f908 = p2g_f32_canon(floatBitsToUint(p2g_h2f(r1661 & 0xFFFFu)));
+    f909 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f908), true));
+    f911 = p2g_fmulz(p2g_inz(f907), p2g_inz(f909));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_48(f94, p176_f32, f112, p188_u16, rs1588, rs1589, f93, f91, p180_f32, r36, p280_u64, r450, r451, p97, rs536,
+      p48_f32, p52_f32, p16_f32, p20_f32, r26, f95, r27, f96, rs507, rs511, rs508, rs512, rs509, rs513, rs510, rs514,
+      rs414, rs413, f882, r363, r1657, r1661, r1679, r1684, r1713, r1717, r1728, r1733, f907, f908, f909, f911);
 }
 void p2g_exact_49(float f908, float f911, float f907, float f909, out uint rs1686) {
   precise float f915 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f908) ^ 0x80000000u)), f911, f907, 0, false);
   rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f909, f915, f911, 0, false)));
 }
 void p2g_check_49(float f908, float f911, float f907, float f909, out uint rs1686) {
-  if (!P2G_F32_FAST) { p2g_exact_49(f908, f911, f907, f909, rs1686); return; }
-  precise float f915 = p2g_ffmaz(p2g_inz(-f908), p2g_inz(f911), p2g_inz(f907));
-  rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f909), f915, f911)));
-  if (p2g_redoz()) p2g_exact_49(f908, f911, f907, f909, rs1686);
+  if (P2G_F32_FAST) {
+    precise float f915 = p2g_ffmaz(p2g_inz(-f908), p2g_inz(f911), p2g_inz(f907));
+    rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f909), f915, f911)));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_49(f908, f911, f907, f909, rs1686);
 }
 void p2g_exact_50(float f916, float f918, out precise float f920) {
   f920 = p2g_fmul(f916, f918, false);
 }
 void p2g_check_50(float f916, float f918, out precise float f920) {
-  if (!P2G_F32_FAST) { p2g_exact_50(f916, f918, f920); return; }
-  f920 = p2g_fmulz(p2g_inz(f916), p2g_inz(f918));
-  if (p2g_redoz()) p2g_exact_50(f916, f918, f920);
+  if (P2G_F32_FAST) {
+    f920 = p2g_fmulz(p2g_inz(f916), p2g_inz(f918));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_50(f916, f918, f920);
 }
 void p2g_exact_51(float f917, float f920, float f916, float f918, out uint rs1687) {
   precise float f924 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f917) ^ 0x80000000u)), f920, f916, 0, false);
   rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f918, f924, f920, 0, false)));
 }
 void p2g_check_51(float f917, float f920, float f916, float f918, out uint rs1687) {
-  if (!P2G_F32_FAST) { p2g_exact_51(f917, f920, f916, f918, rs1687); return; }
-  precise float f924 = p2g_ffmaz(p2g_inz(-f917), p2g_inz(f920), p2g_inz(f916));
-  rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f918), f924, f920)));
-  if (p2g_redoz()) p2g_exact_51(f917, f920, f916, f918, rs1687);
+  if (P2G_F32_FAST) {
+    precise float f924 = p2g_ffmaz(p2g_inz(-f917), p2g_inz(f920), p2g_inz(f916));
+    rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f918), f924, f920)));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_51(f917, f920, f916, f918, rs1687);
 }
 void p2g_exact_52(float f925, float f927, out precise float f929) {
   f929 = p2g_fmul(f925, f927, false);
 }
 void p2g_check_52(float f925, float f927, out precise float f929) {
-  if (!P2G_F32_FAST) { p2g_exact_52(f925, f927, f929); return; }
-  f929 = p2g_fmulz(p2g_inz(f925), p2g_inz(f927));
-  if (p2g_redoz()) p2g_exact_52(f925, f927, f929);
+  if (P2G_F32_FAST) {
+    f929 = p2g_fmulz(p2g_inz(f925), p2g_inz(f927));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_52(f925, f927, f929);
 }
 void p2g_exact_53(float f926, float f929, float f925, float f927, out uint rs1688) {
   precise float f933 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f926) ^ 0x80000000u)), f929, f925, 0, false);
   rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f927, f933, f929, 0, false)));
 }
 void p2g_check_53(float f926, float f929, float f925, float f927, out uint rs1688) {
-  if (!P2G_F32_FAST) { p2g_exact_53(f926, f929, f925, f927, rs1688); return; }
-  precise float f933 = p2g_ffmaz(p2g_inz(-f926), p2g_inz(f929), p2g_inz(f925));
-  rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f927), f933, f929)));
-  if (p2g_redoz()) p2g_exact_53(f926, f929, f925, f927, rs1688);
+  if (P2G_F32_FAST) {
+    precise float f933 = p2g_ffmaz(p2g_inz(-f926), p2g_inz(f929), p2g_inz(f925));
+    rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f927), f933, f929)));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_53(f926, f929, f925, f927, rs1688);
 }
 void p2g_exact_54(float f934, float f936, out precise float f938) {
   f938 = p2g_fmul(f934, f936, false);
 }
 void p2g_check_54(float f934, float f936, out precise float f938) {
-  if (!P2G_F32_FAST) { p2g_exact_54(f934, f936, f938); return; }
-  f938 = p2g_fmulz(p2g_inz(f934), p2g_inz(f936));
-  if (p2g_redoz()) p2g_exact_54(f934, f936, f938);
+  if (P2G_F32_FAST) {
+    f938 = p2g_fmulz(p2g_inz(f934), p2g_inz(f936));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_54(f934, f936, f938);
 }
 void p2g_exact_55(float f935, float f938, float f934, float f936, out uint rs1689) {
   precise float f942 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f935) ^ 0x80000000u)), f938, f934, 0, false);
   rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f936, f942, f938, 0, false)));
 }
 void p2g_check_55(float f935, float f938, float f934, float f936, out uint rs1689) {
-  if (!P2G_F32_FAST) { p2g_exact_55(f935, f938, f934, f936, rs1689); return; }
-  precise float f942 = p2g_ffmaz(p2g_inz(-f935), p2g_inz(f938), p2g_inz(f934));
-  rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f936), f942, f938)));
-  if (p2g_redoz()) p2g_exact_55(f935, f938, f934, f936, rs1689);
+  if (P2G_F32_FAST) {
+    precise float f942 = p2g_ffmaz(p2g_inz(-f935), p2g_inz(f938), p2g_inz(f934));
+    rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f936), f942, f938)));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_55(f935, f938, f934, f936, rs1689);
 }
 void p2g_exact_56(float f954, uint rs1693, float f105, out precise float f971, out bool p219, out precise float f973) {
   f971 = p2g_ffma(f954, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693))), f105, false), f105, 0, false);
@@ -4886,14 +4986,16 @@ void p2g_exact_56(float f954, uint rs1693, float f105, out precise float f971, o
   f973 = p2g_ffma(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
 }
 void p2g_check_56(float f954, uint rs1693, float f105, out precise float f971, out bool p219, out precise float f973) {
-  if (!P2G_F32_FAST) { p2g_exact_56(f954, rs1693, f105, f971, p219, f973); return; }
-  f971 = p2g_ffmaz(p2g_inz(f954), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693)))), p2g_inz(f105)),
-      f105);
-  int t164 = p2g_fcmp(floatBitsToUint(f971), 0x3F7D70A4u);
-  p219 = t164 == -1;
-  precise float f972 = p2g_faddz(f971, uintBitsToFloat(0xBF7D70A4u));
-  f973 = p2g_ffmaz(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u));
-  if (p2g_redoz()) p2g_exact_56(f954, rs1693, f105, f971, p219, f973);
+  if (P2G_F32_FAST) {
+    f971 = p2g_ffmaz(p2g_inz(f954), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693)))), p2g_inz(f105)),
+        f105);
+    int t164 = p2g_fcmp(floatBitsToUint(f971), 0x3F7D70A4u);
+    p219 = t164 == -1;
+    precise float f972 = p2g_faddz(f971, uintBitsToFloat(0xBF7D70A4u));
+    f973 = p2g_ffmaz(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_56(f954, rs1693, f105, f971, p219, f973);
 }
 void p2g_exact_57(float f957, uint rs1692, float f106, out precise float f975, out bool p220, out precise float f977) {
   f975 = p2g_ffma(f957, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692))), f106, false), f106, 0, false);
@@ -4903,14 +5005,16 @@ void p2g_exact_57(float f957, uint rs1692, float f106, out precise float f975, o
   f977 = p2g_ffma(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
 }
 void p2g_check_57(float f957, uint rs1692, float f106, out precise float f975, out bool p220, out precise float f977) {
-  if (!P2G_F32_FAST) { p2g_exact_57(f957, rs1692, f106, f975, p220, f977); return; }
-  f975 = p2g_ffmaz(p2g_inz(f957), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692)))), p2g_inz(f106)),
-      f106);
-  int t165 = p2g_fcmp(floatBitsToUint(f975), 0x3F7D70A4u);
-  p220 = t165 == -1;
-  precise float f976 = p2g_faddz(f975, uintBitsToFloat(0xBF7D70A4u));
-  f977 = p2g_ffmaz(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u));
-  if (p2g_redoz()) p2g_exact_57(f957, rs1692, f106, f975, p220, f977);
+  if (P2G_F32_FAST) {
+    f975 = p2g_ffmaz(p2g_inz(f957), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692)))), p2g_inz(f106)),
+        f106);
+    int t165 = p2g_fcmp(floatBitsToUint(f975), 0x3F7D70A4u);
+    p220 = t165 == -1;
+    precise float f976 = p2g_faddz(f975, uintBitsToFloat(0xBF7D70A4u));
+    f977 = p2g_ffmaz(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_57(f957, rs1692, f106, f975, p220, f977);
 }
 void p2g_exact_58(float f960, uint rs1691, float f107, out precise float f979, out bool p221, out precise float f981) {
   f979 = p2g_ffma(f960, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691))), f107, false), f107, 0, false);
@@ -4920,14 +5024,16 @@ void p2g_exact_58(float f960, uint rs1691, float f107, out precise float f979, o
   f981 = p2g_ffma(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
 }
 void p2g_check_58(float f960, uint rs1691, float f107, out precise float f979, out bool p221, out precise float f981) {
-  if (!P2G_F32_FAST) { p2g_exact_58(f960, rs1691, f107, f979, p221, f981); return; }
-  f979 = p2g_ffmaz(p2g_inz(f960), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691)))), p2g_inz(f107)),
-      f107);
-  int t166 = p2g_fcmp(floatBitsToUint(f979), 0x3F7D70A4u);
-  p221 = t166 == -1;
-  precise float f980 = p2g_faddz(f979, uintBitsToFloat(0xBF7D70A4u));
-  f981 = p2g_ffmaz(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u));
-  if (p2g_redoz()) p2g_exact_58(f960, rs1691, f107, f979, p221, f981);
+  if (P2G_F32_FAST) {
+    f979 = p2g_ffmaz(p2g_inz(f960), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691)))), p2g_inz(f107)),
+        f107);
+    int t166 = p2g_fcmp(floatBitsToUint(f979), 0x3F7D70A4u);
+    p221 = t166 == -1;
+    precise float f980 = p2g_faddz(f979, uintBitsToFloat(0xBF7D70A4u));
+    f981 = p2g_ffmaz(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_58(f960, rs1691, f107, f979, p221, f981);
 }
 void p2g_exact_59(float f963, uint rs1690, float f108, out precise float f983, out bool p222, out precise float f985) {
   f983 = p2g_ffma(f963, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690))), f108, false), f108, 0, false);
@@ -4937,14 +5043,16 @@ void p2g_exact_59(float f963, uint rs1690, float f108, out precise float f983, o
   f985 = p2g_ffma(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
 }
 void p2g_check_59(float f963, uint rs1690, float f108, out precise float f983, out bool p222, out precise float f985) {
-  if (!P2G_F32_FAST) { p2g_exact_59(f963, rs1690, f108, f983, p222, f985); return; }
-  f983 = p2g_ffmaz(p2g_inz(f963), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690)))), p2g_inz(f108)),
-      f108);
-  int t167 = p2g_fcmp(floatBitsToUint(f983), 0x3F7D70A4u);
-  p222 = t167 == -1;
-  precise float f984 = p2g_faddz(f983, uintBitsToFloat(0xBF7D70A4u));
-  f985 = p2g_ffmaz(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u));
-  if (p2g_redoz()) p2g_exact_59(f963, rs1690, f108, f983, p222, f985);
+  if (P2G_F32_FAST) {
+    f983 = p2g_ffmaz(p2g_inz(f963), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690)))), p2g_inz(f108)),
+        f108);
+    int t167 = p2g_fcmp(floatBitsToUint(f983), 0x3F7D70A4u);
+    p222 = t167 == -1;
+    precise float f984 = p2g_faddz(f983, uintBitsToFloat(0xBF7D70A4u));
+    f985 = p2g_ffmaz(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_59(f963, rs1690, f108, f983, p222, f985);
 }
 void p2g_exact_60(float f1109, float f966, uint rs1694, float f109, float f110, uint rs1695, float f111, uint rs1696,
     out precise float f993, float f971, float f975, float f979, float f983, out precise float f129,
@@ -4964,21 +5072,22 @@ void p2g_exact_60(float f1109, float f966, uint rs1694, float f109, float f110, 
 void p2g_check_60(float f1109, float f966, uint rs1694, float f109, float f110, uint rs1695, float f111, uint rs1696,
     out precise float f993, float f971, float f975, float f979, float f983, out precise float f129,
     out precise float f997, out precise float f998, out precise float f130) {
-  if (!P2G_F32_FAST) { p2g_exact_60(f1109, f966, rs1694, f109, f110, rs1695, f111, rs1696, f993, f971, f975, f979, f983,
-      f129, f997, f998, f130); return; }
-  precise float f987 = p2g_fsubz(p2g_inz(f1109), p2g_inz(f966));
-  precise float f989 = p2g_ffmaz(f966, p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1694)))),
-      p2g_fmulz(p2g_inz(f109), f987));
-  precise float f991 = p2g_ffmaz(p2g_inz(f110), f987, p2g_fmulz(f966,
-      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1695))))));
-  f993 = p2g_ffmaz(p2g_inz(f111), f987, p2g_fmulz(f966, p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1696))))));
-  precise float f996 = p2g_faddz(p2g_faddz(p2g_faddz(p2g_inz(f971), p2g_inz(f975)), p2g_inz(f979)), p2g_inz(f983));
-  f129 = p2g_fmulz(f996, 0.25);
-  f997 = uintBitsToFloat(0x3727C5ACu);
-  f998 = p2g_nmax(f989, f997);
-  f130 = p2g_fmulz(p2g_inz(p2g_div32(f991, f998, 0, false)), f129);
-  if (p2g_redoz()) p2g_exact_60(f1109, f966, rs1694, f109, f110, rs1695, f111, rs1696, f993, f971, f975, f979, f983,
-      f129, f997, f998, f130);
+  if (P2G_F32_FAST) {
+    precise float f987 = p2g_fsubz(p2g_inz(f1109), p2g_inz(f966));
+    precise float f989 = p2g_ffmaz(f966, p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1694)))),
+        p2g_fmulz(p2g_inz(f109), f987));
+    precise float f991 = p2g_ffmaz(p2g_inz(f110), f987, p2g_fmulz(f966,
+        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1695))))));
+    f993 = p2g_ffmaz(p2g_inz(f111), f987, p2g_fmulz(f966, p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1696))))));
+    precise float f996 = p2g_faddz(p2g_faddz(p2g_faddz(p2g_inz(f971), p2g_inz(f975)), p2g_inz(f979)), p2g_inz(f983));
+    f129 = p2g_fmulz(f996, 0.25);
+    f997 = uintBitsToFloat(0x3727C5ACu);
+    f998 = p2g_nmax(f989, f997);
+    f130 = p2g_fmulz(p2g_inz(p2g_div32(f991, f998, 0, false)), f129);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_60(f1109, f966, rs1694, f109, f110, rs1695, f111, rs1696, f993, f971, f975, f979, f983, f129, f997, f998,
+      f130);
 }
 void p2g_exact_61(bool p228, float f131, float f129, out precise float f134, uint rs1697, out precise float f1000,
     out precise float f136, float f997, float f133, out precise float f1014, out bool p231, out precise float f1020) {
@@ -5005,39 +5114,42 @@ void p2g_exact_61(bool p228, float f131, float f129, out precise float f134, uin
 }
 void p2g_check_61(bool p228, float f131, float f129, out precise float f134, uint rs1697, out precise float f1000,
     out precise float f136, float f997, float f133, out precise float f1014, out bool p231, out precise float f1020) {
-  if (!P2G_F32_FAST) { p2g_exact_61(p228, f131, f129, f134, rs1697, f1000, f136, f997, f133, f1014, p231,
-      f1020); return; }
-  f134 = p228 ? -0.25 : p2g_fmulz(p2g_inz(f131), p2g_inz(f129));
-  f1000 = p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1697)));
-  precise float f1003 = p2g_faddz(p2g_inz(f134), uintBitsToFloat(0xB727C5ACu));
-  f136 = p2g_nmax(f129, 0.0);
-  precise float f1005 = p2g_canon(uintBitsToFloat(floatBitsToUint(f136) ^ 0x80000000u));
-  int t168 = p2g_fcmp(floatBitsToUint(f1003), floatBitsToUint(f1005));
-  bool p229 = t168 == -1;
-  precise float f1008 = p229 ? p2g_fsubz(p2g_inz(f997), p2g_inz(f134)) : f136;
-  precise float f1010 = p2g_faddz(p2g_fsubz(p2g_inz(f133), p2g_inz(f134)), uintBitsToFloat(0xB727C5ACu));
-  precise float f1011 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1008) ^ 0x80000000u));
-  int t169 = p2g_fcmp(floatBitsToUint(f1010), floatBitsToUint(f1011));
-  bool p230 = t169 == -1;
-  precise float f1013 = p2g_faddz(p2g_fsubz(p2g_inz(f134), f133), uintBitsToFloat(0x3727C5ACu));
-  f1014 = p230 ? f1013 : f1008;
-  precise float f1016 = p2g_fsubz(-f133, p2g_inz(f134));
-  precise float f1017 = p2g_faddz(f1016, uintBitsToFloat(0xB727C5ACu));
-  precise float f1018 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1014) ^ 0x80000000u));
-  int t170 = p2g_fcmp(floatBitsToUint(f1017), floatBitsToUint(f1018));
-  p231 = t170 == -1;
-  f1020 = p2g_faddz(p2g_faddz(f133, p2g_inz(f134)), uintBitsToFloat(0x3727C5ACu));
-  if (p2g_redoz()) p2g_exact_61(p228, f131, f129, f134, rs1697, f1000, f136, f997, f133, f1014, p231, f1020);
+  if (P2G_F32_FAST) {
+    f134 = p228 ? -0.25 : p2g_fmulz(p2g_inz(f131), p2g_inz(f129));
+    f1000 = p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1697)));
+    precise float f1003 = p2g_faddz(p2g_inz(f134), uintBitsToFloat(0xB727C5ACu));
+    f136 = p2g_nmax(f129, 0.0);
+    precise float f1005 = p2g_canon(uintBitsToFloat(floatBitsToUint(f136) ^ 0x80000000u));
+    int t168 = p2g_fcmp(floatBitsToUint(f1003), floatBitsToUint(f1005));
+    bool p229 = t168 == -1;
+    precise float f1008 = p229 ? p2g_fsubz(p2g_inz(f997), p2g_inz(f134)) : f136;
+    precise float f1010 = p2g_faddz(p2g_fsubz(p2g_inz(f133), p2g_inz(f134)), uintBitsToFloat(0xB727C5ACu));
+    precise float f1011 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1008) ^ 0x80000000u));
+    int t169 = p2g_fcmp(floatBitsToUint(f1010), floatBitsToUint(f1011));
+    bool p230 = t169 == -1;
+    precise float f1013 = p2g_faddz(p2g_fsubz(p2g_inz(f134), f133), uintBitsToFloat(0x3727C5ACu));
+    f1014 = p230 ? f1013 : f1008;
+    precise float f1016 = p2g_fsubz(-f133, p2g_inz(f134));
+    precise float f1017 = p2g_faddz(f1016, uintBitsToFloat(0xB727C5ACu));
+    precise float f1018 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1014) ^ 0x80000000u));
+    int t170 = p2g_fcmp(floatBitsToUint(f1017), floatBitsToUint(f1018));
+    p231 = t170 == -1;
+    f1020 = p2g_faddz(p2g_faddz(f133, p2g_inz(f134)), uintBitsToFloat(0x3727C5ACu));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_61(p228, f131, f129, f134, rs1697, f1000, f136, f997, f133, f1014, p231, f1020);
 }
 void p2g_exact_62(float f133, float f1109, out uint rs1559, float f134, out uint rs1560) {
   rs1559 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(f133, f1109, false)));
   rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(f134, f1109, false)));
 }
 void p2g_check_62(float f133, float f1109, out uint rs1559, float f134, out uint rs1560) {
-  if (!P2G_F32_FAST) { p2g_exact_62(f133, f1109, rs1559, f134, rs1560); return; }
-  rs1559 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_inz(f133), p2g_inz(f1109))));
-  rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_inz(f134), f1109)));
-  if (p2g_redoz()) p2g_exact_62(f133, f1109, rs1559, f134, rs1560);
+  if (P2G_F32_FAST) {
+    rs1559 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_inz(f133), p2g_inz(f1109))));
+    rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_inz(f134), f1109)));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_62(f133, f1109, rs1559, f134, rs1560);
 }
 void p2g_exact_63(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uint r26, out uint r1797, out uint r1798,
     out uint r1799, out uint r1800, out uint r1801) {
@@ -5078,70 +5190,74 @@ void p2g_exact_63(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uin
 }
 void p2g_check_63(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uint r26, out uint r1797, out uint r1798,
     out uint r1799, out uint r1800, out uint r1801) {
-  if (!P2G_F32_FAST) { p2g_exact_63(rd35, p304_u64, rd36, r26, r1797, r1798, r1799, r1800, r1801); return; }
-  precise float f1045 = p2g_faddz(p2g_in_nanz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 6ul)).v))))),
-      0.0);
-  precise float f1046 = p2g_faddz(f1045,
-      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 8ul)).v))))));
-  precise float f1047 = p2g_faddz(f1046,
-      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 10ul)).v))))));
-  precise float f1048 = p2g_faddz(f1047,
-      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 12ul)).v))))));
-  precise float f1049 = p2g_faddz(f1048,
-      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 14ul)).v))))));
-  precise float f1050 = p2g_fmulz(f1049, uintBitsToFloat(0x3E4CCCCDu));
-  precise float f1052 = p2g_faddz(p2g_in_nanz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 26ul)).v))))),
-      0.0);
-  precise float f1053 = p2g_faddz(f1052,
-      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 28ul)).v))))));
-  precise float f1054 = p2g_faddz(f1053,
-      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 30ul)).v))))));
-  precise float f1055 = p2g_faddz(f1054,
-      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 32ul)).v))))));
-  precise float f1056 = p2g_faddz(f1055,
-      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 34ul)).v))))));
-  precise float f1057 = p2g_fmulz(f1056, uintBitsToFloat(0x3E4CCCCDu));
-  precise float f1058 = p2g_ffmaz(f1057, f1057, p2g_ffmaz(f1050, f1050, 0.0));
-  precise float f1059 = p2g_faddz(p2g_in_nanz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 46ul)).v))))),
-      0.0);
-  precise float f1060 = p2g_faddz(f1059,
-      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 48ul)).v))))));
-  precise float f1061 = p2g_faddz(f1060,
-      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 50ul)).v))))));
-  precise float f1062 = p2g_faddz(f1061,
-      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 52ul)).v))))));
-  precise float f1063 = p2g_faddz(f1062,
-      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 54ul)).v))))));
-  precise float f1064 = p2g_fmulz(f1063, uintBitsToFloat(0x3E4CCCCDu));
-  precise float f1065 = p2g_ffmaz(f1064, f1064, f1058);
-  precise float f1066 = p2g_faddz(p2g_in_nanz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 66ul)).v))))),
-      0.0);
-  precise float f1067 = p2g_faddz(f1066,
-      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 68ul)).v))))));
-  precise float f1068 = p2g_faddz(f1067,
-      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 70ul)).v))))));
-  precise float f1069 = p2g_faddz(f1068,
-      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 72ul)).v))))));
-  precise float f1070 = p2g_faddz(f1069,
-      p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 74ul)).v))))));
-  precise float f1071 = p2g_fmulz(f1070, uintBitsToFloat(0x3E4CCCCDu));
-  precise float f1073 = p2g_faddz(p2g_ffmaz(f1071, f1071, f1065), 1.0);
-  precise float f1074 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f1073), false));
-  rd36 = p304_u64;
-  r1797 = r26 << 4u;
-  r1798 = floatBitsToUint(p2g_fmulz(p2g_inz(f1074), f1050));
-  r1799 = floatBitsToUint(p2g_fmulz(p2g_inz(f1074), f1057));
-  r1800 = floatBitsToUint(p2g_fmulz(p2g_inz(f1074), f1064));
-  r1801 = floatBitsToUint(p2g_fmulz(p2g_inz(f1074), f1071));
-  if (p2g_redoz()) p2g_exact_63(rd35, p304_u64, rd36, r26, r1797, r1798, r1799, r1800, r1801);
+  if (P2G_F32_FAST) {
+    precise float f1045 = p2g_faddz(p2g_in_nanz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 6ul)).v))))),
+        0.0);
+    precise float f1046 = p2g_faddz(f1045,
+        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 8ul)).v))))));
+    precise float f1047 = p2g_faddz(f1046,
+        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 10ul)).v))))));
+    precise float f1048 = p2g_faddz(f1047,
+        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 12ul)).v))))));
+    precise float f1049 = p2g_faddz(f1048,
+        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 14ul)).v))))));
+    precise float f1050 = p2g_fmulz(f1049, uintBitsToFloat(0x3E4CCCCDu));
+    precise float f1052 = p2g_faddz(p2g_in_nanz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 26ul)).v))))),
+        0.0);
+    precise float f1053 = p2g_faddz(f1052,
+        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 28ul)).v))))));
+    precise float f1054 = p2g_faddz(f1053,
+        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 30ul)).v))))));
+    precise float f1055 = p2g_faddz(f1054,
+        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 32ul)).v))))));
+    precise float f1056 = p2g_faddz(f1055,
+        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 34ul)).v))))));
+    precise float f1057 = p2g_fmulz(f1056, uintBitsToFloat(0x3E4CCCCDu));
+    precise float f1058 = p2g_ffmaz(f1057, f1057, p2g_ffmaz(f1050, f1050, 0.0));
+    precise float f1059 = p2g_faddz(p2g_in_nanz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 46ul)).v))))),
+        0.0);
+    precise float f1060 = p2g_faddz(f1059,
+        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 48ul)).v))))));
+    precise float f1061 = p2g_faddz(f1060,
+        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 50ul)).v))))));
+    precise float f1062 = p2g_faddz(f1061,
+        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 52ul)).v))))));
+    precise float f1063 = p2g_faddz(f1062,
+        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 54ul)).v))))));
+    precise float f1064 = p2g_fmulz(f1063, uintBitsToFloat(0x3E4CCCCDu));
+    precise float f1065 = p2g_ffmaz(f1064, f1064, f1058);
+    precise float f1066 = p2g_faddz(p2g_in_nanz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 66ul)).v))))),
+        0.0);
+    precise float f1067 = p2g_faddz(f1066,
+        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 68ul)).v))))));
+    precise float f1068 = p2g_faddz(f1067,
+        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 70ul)).v))))));
+    precise float f1069 = p2g_faddz(f1068,
+        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 72ul)).v))))));
+    precise float f1070 = p2g_faddz(f1069,
+        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 74ul)).v))))));
+    precise float f1071 = p2g_fmulz(f1070, uintBitsToFloat(0x3E4CCCCDu));
+    precise float f1073 = p2g_faddz(p2g_ffmaz(f1071, f1071, f1065), 1.0);
+    precise float f1074 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f1073), false));
+    rd36 = p304_u64;
+    r1797 = r26 << 4u;
+    r1798 = floatBitsToUint(p2g_fmulz(p2g_inz(f1074), f1050));
+    r1799 = floatBitsToUint(p2g_fmulz(p2g_inz(f1074), f1057));
+    r1800 = floatBitsToUint(p2g_fmulz(p2g_inz(f1074), f1064));
+    r1801 = floatBitsToUint(p2g_fmulz(p2g_inz(f1074), f1071));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_63(rd35, p304_u64, rd36, r26, r1797, r1798, r1799, r1800, r1801);
 }
 void p2g_exact_64(float f132, out precise float f1110) {
   f1110 = p2g_div32(1.0, p2g_fsub(1.0, f132, false), 0, false);
 }
 void p2g_check_64(float f132, out precise float f1110) {
-  if (!P2G_F32_FAST) { p2g_exact_64(f132, f1110); return; }
-  f1110 = p2g_div32(1.0, p2g_fsubz(1.0, p2g_inz(f132)), 0, false);
-  if (p2g_redoz()) p2g_exact_64(f132, f1110);
+  if (P2G_F32_FAST) {
+    f1110 = p2g_div32(1.0, p2g_fsubz(1.0, p2g_inz(f132)), 0, false);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_64(f132, f1110);
 }
 void p2g_exact_65(float f132, out precise float f1110) {
   precise float f1081 = p2g_fmul(p2g_fadd(f132, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
@@ -5150,12 +5266,14 @@ void p2g_exact_65(float f132, out precise float f1110) {
   f1110 = p2g_div32(p2g_fadd(f1083, -1.0, false), p2g_fmul(f132, 9.0, false), 0, false);
 }
 void p2g_check_65(float f132, out precise float f1110) {
-  if (!P2G_F32_FAST) { p2g_exact_65(f132, f1110); return; }
-  precise float f1081 = p2g_fmulz(p2g_faddz(p2g_inz(f132), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
-  precise float f1082 = p2g_fmulz(f1081, uintBitsToFloat(0x3FB8AA3Bu));
-  precise float f1083 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f1082), false));
-  f1110 = p2g_div32(p2g_faddz(p2g_inz(f1083), -1.0), p2g_fmulz(f132, 9.0), 0, false);
-  if (p2g_redoz()) p2g_exact_65(f132, f1110);
+  if (P2G_F32_FAST) {
+    precise float f1081 = p2g_fmulz(p2g_faddz(p2g_inz(f132), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
+    precise float f1082 = p2g_fmulz(f1081, uintBitsToFloat(0x3FB8AA3Bu));
+    precise float f1083 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f1082), false));
+    f1110 = p2g_div32(p2g_faddz(p2g_inz(f1083), -1.0), p2g_fmulz(f132, 9.0), 0, false);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_65(f132, f1110);
 }
 void p2g_exact_66(float f132, float f1111, out precise float f145, float f133, out precise float f146, float f134,
     out precise float f147) {
@@ -5165,11 +5283,13 @@ void p2g_exact_66(float f132, float f1111, out precise float f145, float f133, o
 }
 void p2g_check_66(float f132, float f1111, out precise float f145, float f133, out precise float f146, float f134,
     out precise float f147) {
-  if (!P2G_F32_FAST) { p2g_exact_66(f132, f1111, f145, f133, f146, f134, f147); return; }
-  f145 = p2g_fmulz(p2g_inz(f132), p2g_inz(f1111));
-  f146 = p2g_fmulz(p2g_inz(f133), f1111);
-  f147 = p2g_fmulz(p2g_inz(f134), f1111);
-  if (p2g_redoz()) p2g_exact_66(f132, f1111, f145, f133, f146, f134, f147);
+  if (P2G_F32_FAST) {
+    f145 = p2g_fmulz(p2g_inz(f132), p2g_inz(f1111));
+    f146 = p2g_fmulz(p2g_inz(f133), f1111);
+    f147 = p2g_fmulz(p2g_inz(f134), f1111);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_66(f132, f1111, f145, f133, f146, f134, f147);
 }
 void p2g_exact_67(float f145, float f146, float f147, out uint rs1583, out uint rs1584, out uint rs1585) {
   rs1583 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(p2g_fadd(f145, f146, false), f147, false)));
@@ -5177,11 +5297,13 @@ void p2g_exact_67(float f145, float f146, float f147, out uint rs1583, out uint 
   rs1585 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(p2g_fsub(f145, f146, false), f147, false)));
 }
 void p2g_check_67(float f145, float f146, float f147, out uint rs1583, out uint rs1584, out uint rs1585) {
-  if (!P2G_F32_FAST) { p2g_exact_67(f145, f146, f147, rs1583, rs1584, rs1585); return; }
-  rs1583 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(p2g_faddz(p2g_inz(f145), p2g_inz(f146)), p2g_inz(f147))));
-  rs1584 = p2g_f2h_rn(floatBitsToUint(p2g_faddz(f145, f147)));
-  rs1585 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(p2g_fsubz(f145, f146), f147)));
-  if (p2g_redoz()) p2g_exact_67(f145, f146, f147, rs1583, rs1584, rs1585);
+  if (P2G_F32_FAST) {
+    rs1583 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(p2g_faddz(p2g_inz(f145), p2g_inz(f146)), p2g_inz(f147))));
+    rs1584 = p2g_f2h_rn(floatBitsToUint(p2g_faddz(f145, f147)));
+    rs1585 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(p2g_fsubz(f145, f146), f147)));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_67(f145, f146, f147, rs1583, rs1584, rs1585);
 }
 
 void main() {

@@ -323,33 +323,45 @@ void p2g_exact_1(float f76, float f18, float f17, float f15, float f16, out prec
   f2 = p2g_fadd(f76, p2g_fadd(f18, p2g_fadd(f17, p2g_fadd(f15, f16, false), false), false), false);
 }
 void p2g_check_1(float f76, float f18, float f17, float f15, float f16, out precise float f2) {
-  if (!P2G_F32_FAST) { p2g_exact_1(f76, f18, f17, f15, f16, f2); return; }
-  f2 = p2g_faddz(p2g_inz(f76), p2g_faddz(p2g_inz(f18), p2g_faddz(p2g_inz(f17), p2g_faddz(p2g_inz(f15), p2g_inz(f16)))));
-  if (p2g_redoz()) p2g_exact_1(f76, f18, f17, f15, f16, f2);
+  if (P2G_F32_FAST) {
+    f2 = p2g_faddz(p2g_inz(f76), p2g_faddz(p2g_inz(f18), p2g_faddz(p2g_inz(f17), p2g_faddz(p2g_inz(f15),
+        p2g_inz(f16)))));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_1(f76, f18, f17, f15, f16, f2);
 }
 void p2g_exact_2(float f2, float f29, float f28, float f26, float f27, out precise float f3) {
   f3 = p2g_fadd(f2, p2g_fadd(f29, p2g_fadd(f28, p2g_fadd(f26, f27, false), false), false), false);
 }
 void p2g_check_2(float f2, float f29, float f28, float f26, float f27, out precise float f3) {
-  if (!P2G_F32_FAST) { p2g_exact_2(f2, f29, f28, f26, f27, f3); return; }
-  f3 = p2g_faddz(p2g_inz(f2), p2g_faddz(p2g_inz(f29), p2g_faddz(p2g_inz(f28), p2g_faddz(p2g_inz(f26), p2g_inz(f27)))));
-  if (p2g_redoz()) p2g_exact_2(f2, f29, f28, f26, f27, f3);
+  if (P2G_F32_FAST) {
+    f3 = p2g_faddz(p2g_inz(f2), p2g_faddz(p2g_inz(f29), p2g_faddz(p2g_inz(f28), p2g_faddz(p2g_inz(f26),
+        p2g_inz(f27)))));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_2(f2, f29, f28, f26, f27, f3);
 }
 void p2g_exact_3(float f3, float f40, float f39, float f37, float f38, out precise float f4) {
   f4 = p2g_fadd(f3, p2g_fadd(f40, p2g_fadd(f39, p2g_fadd(f37, f38, false), false), false), false);
 }
 void p2g_check_3(float f3, float f40, float f39, float f37, float f38, out precise float f4) {
-  if (!P2G_F32_FAST) { p2g_exact_3(f3, f40, f39, f37, f38, f4); return; }
-  f4 = p2g_faddz(p2g_inz(f3), p2g_faddz(p2g_inz(f40), p2g_faddz(p2g_inz(f39), p2g_faddz(p2g_inz(f37), p2g_inz(f38)))));
-  if (p2g_redoz()) p2g_exact_3(f3, f40, f39, f37, f38, f4);
+  if (P2G_F32_FAST) {
+    f4 = p2g_faddz(p2g_inz(f3), p2g_faddz(p2g_inz(f40), p2g_faddz(p2g_inz(f39), p2g_faddz(p2g_inz(f37),
+        p2g_inz(f38)))));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_3(f3, f40, f39, f37, f38, f4);
 }
 void p2g_exact_4(float f4, float f51, float f50, float f48, float f49, out precise float f76) {
   f76 = p2g_fadd(f4, p2g_fadd(f51, p2g_fadd(f50, p2g_fadd(f48, f49, false), false), false), false);
 }
 void p2g_check_4(float f4, float f51, float f50, float f48, float f49, out precise float f76) {
-  if (!P2G_F32_FAST) { p2g_exact_4(f4, f51, f50, f48, f49, f76); return; }
-  f76 = p2g_faddz(p2g_inz(f4), p2g_faddz(p2g_inz(f51), p2g_faddz(p2g_inz(f50), p2g_faddz(p2g_inz(f48), p2g_inz(f49)))));
-  if (p2g_redoz()) p2g_exact_4(f4, f51, f50, f48, f49, f76);
+  if (P2G_F32_FAST) {
+    f76 = p2g_faddz(p2g_inz(f4), p2g_faddz(p2g_inz(f51), p2g_faddz(p2g_inz(f50), p2g_faddz(p2g_inz(f48),
+        p2g_inz(f49)))));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_4(f4, f51, f50, f48, f49, f76);
 }
 void p2g_exact_5(inout precise float f76, float f62, float f61, float f59, float f60) {
   f76 = p2g_fadd(f76, p2g_fadd(f62, p2g_fadd(f61, p2g_fadd(f59, f60, false), false), false), false);
@@ -364,9 +376,11 @@ void p2g_exact_6(float f76, uint r3, out precise float f71) {
   f71 = p2g_fadd(f76, uintBitsToFloat(p2g_lds32(r3)), false);
 }
 void p2g_check_6(float f76, uint r3, out precise float f71) {
-  if (!P2G_F32_FAST) { p2g_exact_6(f76, r3, f71); return; }
-  f71 = p2g_faddz(p2g_inz(f76), p2g_inz(uintBitsToFloat(p2g_lds32(r3))));
-  if (p2g_redoz()) p2g_exact_6(f76, r3, f71);
+  if (P2G_F32_FAST) {
+    f71 = p2g_faddz(p2g_inz(f76), p2g_inz(uintBitsToFloat(p2g_lds32(r3))));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_6(f76, r3, f71);
 }
 
 void main() {

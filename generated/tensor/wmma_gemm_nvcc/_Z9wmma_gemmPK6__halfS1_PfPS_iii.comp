@@ -445,65 +445,81 @@ void p2g_exact_1(float f170, out uint t142) {
   t142 = floatBitsToUint(p2g_fmul(f170, 0.5, false));
 }
 void p2g_check_1(float f170, out uint t142) {
-  if (!P2G_F32_FAST) { p2g_exact_1(f170, t142); return; }
-  t142 = floatBitsToUint(p2g_fmulz(p2g_inz(f170), 0.5));
-  if (p2g_redoz()) p2g_exact_1(f170, t142);
+  if (P2G_F32_FAST) {
+    t142 = floatBitsToUint(p2g_fmulz(p2g_inz(f170), 0.5));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_1(f170, t142);
 }
 void p2g_exact_2(float f169, out uint t143) {
   t143 = floatBitsToUint(p2g_fmul(f169, 0.5, false));
 }
 void p2g_check_2(float f169, out uint t143) {
-  if (!P2G_F32_FAST) { p2g_exact_2(f169, t143); return; }
-  t143 = floatBitsToUint(p2g_fmulz(p2g_inz(f169), 0.5));
-  if (p2g_redoz()) p2g_exact_2(f169, t143);
+  if (P2G_F32_FAST) {
+    t143 = floatBitsToUint(p2g_fmulz(p2g_inz(f169), 0.5));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_2(f169, t143);
 }
 void p2g_exact_3(float f168, out uint t144) {
   t144 = floatBitsToUint(p2g_fmul(f168, 0.5, false));
 }
 void p2g_check_3(float f168, out uint t144) {
-  if (!P2G_F32_FAST) { p2g_exact_3(f168, t144); return; }
-  t144 = floatBitsToUint(p2g_fmulz(p2g_inz(f168), 0.5));
-  if (p2g_redoz()) p2g_exact_3(f168, t144);
+  if (P2G_F32_FAST) {
+    t144 = floatBitsToUint(p2g_fmulz(p2g_inz(f168), 0.5));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_3(f168, t144);
 }
 void p2g_exact_4(float f167, out uint t145) {
   t145 = floatBitsToUint(p2g_fmul(f167, 0.5, false));
 }
 void p2g_check_4(float f167, out uint t145) {
-  if (!P2G_F32_FAST) { p2g_exact_4(f167, t145); return; }
-  t145 = floatBitsToUint(p2g_fmulz(p2g_inz(f167), 0.5));
-  if (p2g_redoz()) p2g_exact_4(f167, t145);
+  if (P2G_F32_FAST) {
+    t145 = floatBitsToUint(p2g_fmulz(p2g_inz(f167), 0.5));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_4(f167, t145);
 }
 void p2g_exact_5(float f166, out uint t146) {
   t146 = floatBitsToUint(p2g_fmul(f166, 0.5, false));
 }
 void p2g_check_5(float f166, out uint t146) {
-  if (!P2G_F32_FAST) { p2g_exact_5(f166, t146); return; }
-  t146 = floatBitsToUint(p2g_fmulz(p2g_inz(f166), 0.5));
-  if (p2g_redoz()) p2g_exact_5(f166, t146);
+  if (P2G_F32_FAST) {
+    t146 = floatBitsToUint(p2g_fmulz(p2g_inz(f166), 0.5));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_5(f166, t146);
 }
 void p2g_exact_6(float f165, out uint t147) {
   t147 = floatBitsToUint(p2g_fmul(f165, 0.5, false));
 }
 void p2g_check_6(float f165, out uint t147) {
-  if (!P2G_F32_FAST) { p2g_exact_6(f165, t147); return; }
-  t147 = floatBitsToUint(p2g_fmulz(p2g_inz(f165), 0.5));
-  if (p2g_redoz()) p2g_exact_6(f165, t147);
+  if (P2G_F32_FAST) {
+    t147 = floatBitsToUint(p2g_fmulz(p2g_inz(f165), 0.5));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_6(f165, t147);
 }
 void p2g_exact_7(float f164, out uint t148) {
   t148 = floatBitsToUint(p2g_fmul(f164, 0.5, false));
 }
 void p2g_check_7(float f164, out uint t148) {
-  if (!P2G_F32_FAST) { p2g_exact_7(f164, t148); return; }
-  t148 = floatBitsToUint(p2g_fmulz(p2g_inz(f164), 0.5));
-  if (p2g_redoz()) p2g_exact_7(f164, t148);
+  if (P2G_F32_FAST) {
+    t148 = floatBitsToUint(p2g_fmulz(p2g_inz(f164), 0.5));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_7(f164, t148);
 }
 void p2g_exact_8(float f163, out uint t149) {
   t149 = floatBitsToUint(p2g_fmul(f163, 0.5, false));
 }
 void p2g_check_8(float f163, out uint t149) {
-  if (!P2G_F32_FAST) { p2g_exact_8(f163, t149); return; }
-  t149 = floatBitsToUint(p2g_fmulz(p2g_inz(f163), 0.5));
-  if (p2g_redoz()) p2g_exact_8(f163, t149);
+  if (P2G_F32_FAST) {
+    t149 = floatBitsToUint(p2g_fmulz(p2g_inz(f163), 0.5));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_8(f163, t149);
 }
 
 void main() {

@@ -474,9 +474,11 @@ void p2g_exact_1(float f1, uint r6, out uint r21) {
   r21 = floatBitsToUint(p2g_fmul(f1, uintBitsToFloat(r6), false));
 }
 void p2g_check_1(float f1, uint r6, out uint r21) {
-  if (!P2G_F32_FAST) { p2g_exact_1(f1, r6, r21); return; }
-  r21 = floatBitsToUint(p2g_fmulz(p2g_inz(f1), p2g_inz(uintBitsToFloat(r6))));
-  if (p2g_redoz()) p2g_exact_1(f1, r6, r21);
+  if (P2G_F32_FAST) {
+    r21 = floatBitsToUint(p2g_fmulz(p2g_inz(f1), p2g_inz(uintBitsToFloat(r6))));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_1(f1, r6, r21);
 }
 
 void main() {

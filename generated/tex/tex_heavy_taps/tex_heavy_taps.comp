@@ -803,26 +803,28 @@ void p2g_exact_1(uint r10, float f3, uint r3, uint r12, uint r4, uint r1, uint64
 }
 void p2g_check_1(uint r10, float f3, uint r3, uint r12, uint r4, uint r1, uint64_t rd1, const uint64_t p0_u64,
     out precise float f17, out precise float f18, out precise float f19, out precise float f20, out uvec4 t2) {
-  if (!P2G_F32_FAST) { p2g_exact_1(r10, f3, r3, r12, r4, r1, rd1, p0_u64, f17, f18, f19, f20, t2); return; }
-  precise float f4 = p2g_div32(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r10)), 0))), 0.5), f3, 0, false);
-  precise float f7 = p2g_f32_canon(p2g_s2f32(int(int(r3)), 0));
-  precise float f8 = p2g_div32(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r12)), 0))), 0.5), f7, 0, false);
-  uint r15 = uint(int(uint(int(r4) + int(r4 >> 31u))) >> 1u);
-  precise float f9 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r1) - int(r15)))), 0));
-  precise float f10 = p2g_fmulz(p2g_inz(f9), uintBitsToFloat(0x3EBD70A4u));
-  precise float f11 = p2g_div32(f10, f3, 0, false);
-  uint r19 = uint(int(uint(p2g_rem_s32(int(uint(int(r1) * 7)), int(r4)))) - int(r15));
-  precise float f12 = p2g_f32_canon(p2g_s2f32(int(int(r19)), 0));
-  precise float f14 = p2g_div32(p2g_fmulz(p2g_inz(f12), uintBitsToFloat(0x3E947AE1u)), f7, 0, false);
-  precise float f15 = p2g_faddz(p2g_inz(f11), p2g_inz(f4));
-  uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f15, p2g_faddz(p2g_inz(f8), p2g_inz(f14)), 0.0), 0, 2u);
-  f17 = uintBitsToFloat(t1.x);
-  f18 = uintBitsToFloat(t1.y);
-  f19 = uintBitsToFloat(t1.z);
-  f20 = uintBitsToFloat(t1.w);
-  precise float f21 = p2g_fsubz(p2g_inz(f4), p2g_inz(f14));
-  t2 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f21, p2g_faddz(p2g_inz(f11), p2g_inz(f8)), 0.0), 0, 2u);
-  if (p2g_redoz()) p2g_exact_1(r10, f3, r3, r12, r4, r1, rd1, p0_u64, f17, f18, f19, f20, t2);
+  if (P2G_F32_FAST) {
+    precise float f4 = p2g_div32(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r10)), 0))), 0.5), f3, 0, false);
+    precise float f7 = p2g_f32_canon(p2g_s2f32(int(int(r3)), 0));
+    precise float f8 = p2g_div32(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r12)), 0))), 0.5), f7, 0, false);
+    uint r15 = uint(int(uint(int(r4) + int(r4 >> 31u))) >> 1u);
+    precise float f9 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r1) - int(r15)))), 0));
+    precise float f10 = p2g_fmulz(p2g_inz(f9), uintBitsToFloat(0x3EBD70A4u));
+    precise float f11 = p2g_div32(f10, f3, 0, false);
+    uint r19 = uint(int(uint(p2g_rem_s32(int(uint(int(r1) * 7)), int(r4)))) - int(r15));
+    precise float f12 = p2g_f32_canon(p2g_s2f32(int(int(r19)), 0));
+    precise float f14 = p2g_div32(p2g_fmulz(p2g_inz(f12), uintBitsToFloat(0x3E947AE1u)), f7, 0, false);
+    precise float f15 = p2g_faddz(p2g_inz(f11), p2g_inz(f4));
+    uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f15, p2g_faddz(p2g_inz(f8), p2g_inz(f14)), 0.0), 0, 2u);
+    f17 = uintBitsToFloat(t1.x);
+    f18 = uintBitsToFloat(t1.y);
+    f19 = uintBitsToFloat(t1.z);
+    f20 = uintBitsToFloat(t1.w);
+    precise float f21 = p2g_fsubz(p2g_inz(f4), p2g_inz(f14));
+    t2 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f21, p2g_faddz(p2g_inz(f11), p2g_inz(f8)), 0.0), 0, 2u);
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_1(r10, f3, r3, r12, r4, r1, rd1, p0_u64, f17, f18, f19, f20, t2);
 }
 
 void main() {
