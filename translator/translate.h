@@ -18,6 +18,7 @@ struct TranslateOptions {
   bool spirv = true;           // compile and validate
   bool f16Variant = false;     // also the f16 module variant (EntryResult::spirvF16) of kernels with f16 arithmetic
   bool dumpIr = false;
+  int threads = 0;             // entries translated at once (0 = one per core; results and messages in file order)
 };
 
 struct EntryResult {
