@@ -116,7 +116,7 @@ TEST_CASE("literals that are normal or zero need no test; min/max and negation o
   CHECK(body.find("p2g_fmul(p2g_in(f1), 0.5)") != std::string::npos);
   // a subnormal literal is tested like a value from outside
   // (min/max take the device's form, p2g_nmin, in the device's pass)
-  CHECK(body.find("p2g_fadd(p2g_nmin(f3, 4.0), p2g_in(uintBitsToFloat(0x00000001u)))") != std::string::npos);
+  CHECK(body.find("p2g_faddc(p2g_nmin(f3, 4.0), p2g_in(uintBitsToFloat(0x00000001u)))") != std::string::npos);
   // a negation that is an operand of a guarded call is a plain one in the device's pass
   CHECK(body.find("f5 = p2g_fmul(-f4, f3);") != std::string::npos);
   // the replay keeps the exact forms
@@ -183,7 +183,8 @@ TEST_CASE("a variable named only inside the region is the replay's own; an unkno
 
 TEST_CASE("an entering operand is tested for NaN too where a literal could make the operation a copy") {
   // x + 0.0, x * 1.0 and fma(x, 1.0, -0.0) may compile to x, keeping a NaN's payload: p2g_in_nan; x + 1.0 and
-  // fma(x, 1.0, 2.0) round through the device's unit, whose NaN is PTX's 0x7FFFFFFF: p2g_in (subnormals only)
+  // fma(x, 1.0, 2.0) round through the device's unit, whose NaN is PTX's 0x7FFFFFFF: p2g_in (subnormals only);
+  // every result here is a multiple of 2^-63 by its operands: the untested short forms
   std::string body =
       "  f3 = p2g_fadd(f1, 0.0, false);\n"
       "  f4 = p2g_fmul(uintBitsToFloat(0x3F800000u), f2, false);\n"
@@ -193,13 +194,13 @@ TEST_CASE("an entering operand is tested for NaN too where a literal could make 
       "  f11 = p2g_fmul(f3, 1.0, false);\n";
   std::string fns;
   CHECK(guardRegions(body, fns, typeOf) == 1);
-  CHECK(body.find("f3 = p2g_fadd(p2g_in_nan(f1), 0.0);") != std::string::npos);
-  CHECK(body.find("f4 = p2g_fmul(uintBitsToFloat(0x3F800000u), p2g_in_nan(f2));") != std::string::npos);
-  CHECK(body.find("f5 = p2g_ffma(p2g_in_nan(f6), 1.0, -0.0);") != std::string::npos);
-  CHECK(body.find("f7 = p2g_fadd(p2g_in(f8), 1.0);") != std::string::npos);
-  CHECK(body.find("f9 = p2g_ffma(p2g_in(f10), 1.0, 2.0);") != std::string::npos);
+  CHECK(body.find("f3 = p2g_faddc(p2g_in_nan(f1), 0.0);") != std::string::npos);
+  CHECK(body.find("f4 = p2g_fmulc(uintBitsToFloat(0x3F800000u), p2g_in_nan(f2));") != std::string::npos);
+  CHECK(body.find("f5 = p2g_ffmac(p2g_in_nan(f6), 1.0, -0.0);") != std::string::npos);
+  CHECK(body.find("f7 = p2g_faddc(p2g_in(f8), 1.0);") != std::string::npos);
+  CHECK(body.find("f9 = p2g_ffmac(p2g_in(f10), 1.0, 2.0);") != std::string::npos);
   // f3 is the region's own result: a NaN in it came from the device, 0x7FFFFFFF already
-  CHECK(body.find("f11 = p2g_fmul(f3, 1.0);") != std::string::npos);
+  CHECK(body.find("f11 = p2g_fmulc(f3, 1.0);") != std::string::npos);
   // the check repeats the device's pass, its tests included; the replay has none
   CHECK(fns.find("f3 = p2g_faddz(p2g_in_nanz(f1), 0.0);") != std::string::npos);
   CHECK(fns.find("p2g_in") > fns.find("void p2g_check_1("));
@@ -217,8 +218,42 @@ TEST_CASE("a literal below 2^-40 in magnitude is tested where it is used, 2^-40 
   CHECK(body.find("p2g_fmul(p2g_in(f1), p2g_in(uintBitsToFloat(0x2B7FFFFFu)))") != std::string::npos);
   CHECK(body.find("uintBitsToFloat(0x2B800000u))") != std::string::npos);
   CHECK(body.find("p2g_in(uintBitsToFloat(0x2B800000u))") == std::string::npos);
-  CHECK(body.find("f4 = p2g_fadd(f3, uintBitsToFloat(0x7F800000u));") != std::string::npos);
-  CHECK(body.find("f5 = p2g_fadd(f4, p2g_in(uintBitsToFloat(0x00000001u)));") != std::string::npos);
+  // (sums of values of the run: multiples of 2^-63, untested)
+  CHECK(body.find("f4 = p2g_faddc(f3, uintBitsToFloat(0x7F800000u));") != std::string::npos);
+  CHECK(body.find("f5 = p2g_faddc(f4, p2g_in(uintBitsToFloat(0x00000001u)));") != std::string::npos);
   // in the check the same values are tested for subnormal only (p2g_inz)
   CHECK(fns.find("p2g_inz(uintBitsToFloat(0x2B7FFFFFu))") != std::string::npos);
+}
+
+TEST_CASE("a result whose exact value is a multiple of 2^-63 by its operands takes the untested short form") {
+  // every value a region operation reads is a multiple of 2^-63 (a tested value: 0 or >= 2^-40); a sum of two
+  // stays one, and so does a product with a literal without fraction bits, so neither needs a test of its own
+  std::string body =
+      "  f3 = p2g_fadd(f1, f2, false);\n"
+      "  f4 = p2g_fmul(f3, 0.5, false);\n"
+      "  f5 = p2g_fmul(f3, 2.0, false);\n"
+      "  f6 = p2g_fmul(f4, f5, false);\n"
+      "  f7 = p2g_ffma(0.5, 0.25, f5, 0, false);\n"
+      "  f8 = p2g_fsub(f7, p2g_fmul(0.5, 0.25, false), false);\n"
+      "  f9 = p2g_fmul(f8, 0.5, false);\n";
+  std::string fns;
+  CHECK(guardRegions(body, fns, typeOf) == 1);
+  CHECK(body.find("f3 = p2g_faddc(p2g_in(f1), p2g_in(f2));") != std::string::npos);
+  // 0.5 = 2^-1: f3 * 0.5 may be a multiple of 2^-64 only: tested
+  CHECK(body.find("f4 = p2g_fmul(f3, 0.5);") != std::string::npos);
+  CHECK(body.find("f5 = p2g_fmulc(f3, 2.0);") != std::string::npos);
+  CHECK(body.find("f6 = p2g_fmul(f4, f5);") != std::string::npos);
+  // 0.5 * 0.25 is a multiple of 2^-3, f5 of 2^-63
+  CHECK(body.find("f7 = p2g_ffmac(0.5, 0.25, f5);") != std::string::npos);
+  // literals alone: 2^-3; the difference with f7 a multiple of 2^-63; halved, 2^-64: tested
+  CHECK(body.find("f8 = p2g_fsubc(f7, p2g_fmulc(0.5, 0.25));") != std::string::npos);
+  CHECK(body.find("f9 = p2g_fmul(f8, 0.5);") != std::string::npos);
+  // the check tests every result (the zero-aware forms), the replay computes them all exactly
+  size_t check = fns.find("void p2g_check_1(");
+  REQUIRE(check != std::string::npos);
+  CHECK(after(fns, "f3 = p2g_faddz(p2g_inz(f1), p2g_inz(f2));", check));
+  CHECK(after(fns, "f5 = p2g_fmulz(f3, 2.0);", check));
+  CHECK(after(fns, "f8 = p2g_fsubz(f7, p2g_fmulz(0.5, 0.25));", check));
+  for (const char* c : {"p2g_faddc(", "p2g_fsubc(", "p2g_fmulc(", "p2g_ffmac("}) CHECK(fns.find(c) == std::string::npos);
+  CHECK(fns.find("f3 = p2g_fadd(f1, f2, false);") != std::string::npos);
 }

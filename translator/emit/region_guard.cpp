@@ -157,6 +157,9 @@ bool callArgs(string_view e, size_t open, size_t& close, Args& args) {
 }
 
 constexpr string_view kGuarded[] = {"p2g_fadd", "p2g_fsub", "p2g_fmul", "p2g_ffma"};
+// The guarded calls' untested short forms (f32_prelude.cpp p2g_region): the same device operation, no test of
+// the result, for a result whose exact value is a multiple of 2^-63 whatever the operands are (Region::coarse).
+constexpr string_view kCoarse[] = {"p2g_faddc", "p2g_fsubc", "p2g_fmulc", "p2g_ffmac"};
 // min/max.f32 (two operands): in the device's pass the device's min()/max() where the fact P2G_F32_MINMAX holds
 // (p2g_nmin/p2g_nmax), their operands tested like the guarded calls' (a subnormal one fails the region).
 constexpr string_view kMinMax[] = {"p2g_fmin", "p2g_fmax"};
@@ -202,13 +205,17 @@ std::string zeroAware(string_view e) {
       done = i + f.size();
     }
     if (i + 8 >= e.size() || e.compare(i, 5, "p2g_f") != 0) continue;
-    for (string_view f : kGuarded) {
-      if (!callAt(e, i, f)) continue;
+    for (size_t k = 0; k < 4; ++k) {
+      // a short form, tested or untested (p2g_fmul, p2g_fmulc): the check tests every result
+      string_view f = kGuarded[k];
+      bool c = callAt(e, i, kCoarse[k]);
+      if (!c && !callAt(e, i, f)) continue;
       size_t close = 0;
       Args a;
-      if (callArgs(e, i + f.size(), close, a) && a.n == (f == "p2g_ffma" ? 3u : 2u)) {
+      size_t n = f.size() + (c ? 1 : 0);
+      if (callArgs(e, i + n, close, a) && a.n == (f == "p2g_ffma" ? 3u : 2u)) {
         out.append(e.substr(done, i + f.size() - done)) += 'z';
-        done = i + f.size();
+        done = i + n;
       }
       break;
     }
@@ -232,9 +239,10 @@ std::string plainNeg(const std::string& x) { return isIdent(x) ? "-" + x : "-(" 
 size_t deviceOperandUses(string_view e, string_view n) {
   size_t count = 0;
   for (size_t i = e.find("p2g_f"); i != npos; i = e.find("p2g_f", i + 1)) {
-    for (auto g : kGuarded) {
-      size_t L = g.size();
-      if (!callAt(e, i, g)) continue;
+    for (size_t j = 0; j < 4; ++j) {
+      string_view g = kGuarded[j];
+      size_t L = callAt(e, i, kCoarse[j]) ? g.size() + 1 : g.size();  // p2g_fmulc too
+      if (L == g.size() && !callAt(e, i, g)) continue;
       size_t close = 0;
       Args a;
       size_t ops = g == "p2g_ffma" ? 3 : 2;
@@ -284,6 +292,17 @@ bool safeLiteral(string_view e) {
   return literalBits(e, u) && plainBits(u);
 }
 
+// The grid of a plain f32 (plainBits): g such that the value is a multiple of 2^-g, at least 0 (0 for zero and
+// infinity). A number of magnitude 2^-40 or more is a multiple of its ulp, 2^-63 or coarser: g <= 63.
+int bitsGrid(uint32_t u) {
+  uint32_t a = u & 0x7FFFFFFFu;
+  if (a == 0 || a >= 0x7F800000u) return 0;
+  uint32_t sig = (a & 0x7FFFFFu) | 0x800000u;
+  int low = int(a >> 23) - 150 + __builtin_ctz(sig);  // the exponent of the lowest set bit of the value
+  return low >= 0 ? 0 : -low;
+}
+
+
 // Literal operands that may let a compiler turn an operation into a copy or a negation (x * 1.0 -> x,
 // x + -0.0 -> x, fma(x, 1.0, -0.0) -> x): an entering NaN would then keep its payload where PTX's operation gives
 // 0x7FFFFFFF. litClass: 1 for +-1, 0 for +-0, -1 for anything else.
@@ -323,6 +342,8 @@ class Names {
  public:
   struct Info {
     uint32_t safe = 0, written = 0, tested = 0, named = 0, readBefore = 0, local = 0;
+    uint32_t gridR = 0;  // `grid` holds for region gridR
+    uint8_t grid = 63;   // a safe variable's value is a multiple of 2^-grid (coarseGrid)
     bool mentioned = false;
     uint8_t pureCall = 0;  // as a function called: 0 not yet asked, 1 pure, 2 not (pureStmt)
     int type = -1;         // as a variable: its type, an index into guardRegions' types (-1: not yet asked)
@@ -406,6 +427,41 @@ class Region {
     return false;
   }
 
+  // The grid of a safe expression (original text; safe(e) holds or it is tested at its use): g such that its
+  // value is a multiple of 2^-g. Every value a region operation reads in the device's pass is a multiple of
+  // 2^-63: a value tested on entering or a tested result is 0, infinite, NaN or at least 2^-40 in magnitude (a
+  // multiple of its ulp, 2^-63 or coarser), a literal is plain, and a result left untested (coarse) has a grid of
+  // 63 or less by construction. So 63 is the answer for anything not known better.
+  int gridOf(string_view e) {
+    Args a;
+    for (auto g : kGuarded)
+      if (wholeCall(e, g, a)) return guardedForm(g, a) ? std::min(resultGrid(g, a), 63) : 63;
+    uint32_t u;
+    if (literalBits(e, u) && plainBits(u)) return bitsGrid(u);
+    if ((wholeCall(e, "p2g_fmin", a) || wholeCall(e, "p2g_fmax", a)) && a.n == 2)
+      return std::max(gridOf(a[0]), gridOf(a[1]));
+    string_view x;
+    if (negation(e, x)) return gridOf(x);
+    if (isIdent(e)) {
+      const Names::Info& I = names[names.id(e)];
+      if (I.safe == r && I.gridR == r) return I.grid;
+    }
+    return 63;
+  }
+  // The grid of a guarded call's exact result from its operands' grids (2^-g, the step of each operand's
+  // multiples): a sum is a multiple of the finer step, a product of the product of the steps (fma: both).
+  int resultGrid(string_view g, const Args& a) {
+    if (g == "p2g_fadd" || g == "p2g_fsub") return std::max(gridOf(a[0]), gridOf(a[1]));
+    int p = gridOf(a[0]) + gridOf(a[1]);
+    return g == "p2g_ffma" ? std::max(p, gridOf(a[2])) : p;
+  }
+  // The result needs no test of its own (the untested short form) when its exact value is a multiple of 2^-63:
+  // then it is what a test would have established (zero, or at least 2^-63: a multiple of 2^-126 is the bound the
+  // operation itself needs), and the device's rounded result stays a multiple of 2^-63 (a float rounded from a
+  // multiple of 2^-g with |x| >= 2^-126 is one too: either its ulp is a multiple of 2^-g, or the exact value has
+  // at most 24 significant bits and is the result).
+  bool coarse(string_view g, const Args& a) { return resultGrid(g, a) <= 63; }
+
   // Wraps the rewritten operand that `out` holds from `at` on in `test` ("p2g_in(", "p2g_in_nan(") when not null;
   // a variable `name` from outside the region so tested counts as tested for the rest of the region (its value on
   // entry).
@@ -474,6 +530,7 @@ class Region {
         if (!callArgs(e, i + n, close, args) || !guardedForm(g, args)) break;
         ++guarded;
         out += g;
+        if (coarse(g, args)) out += 'c';  // the untested short form
         out += '(';
         size_t operands = g == "p2g_ffma" ? 3 : 2;
         bool identity = mayBeCopy(g, args);  // then an entering operand is tested for NaN too
@@ -670,6 +727,8 @@ int guardRegions(std::string& body, std::string& functions,
       if (names[lhs].named != r) names[lhs].named = r, order.push_back(lhs);
       rhs[k - li] = R.rewrite(s.rhs);
       bool plain = R.safe(s.rhs, false);
+      names[lhs].grid = uint8_t(plain ? R.gridOf(s.rhs) : 63);
+      names[lhs].gridR = r;
       names[lhs].safe = plain ? r : 0;
       names[lhs].written = r;
     }

@@ -12,13 +12,18 @@
 // Where the device fact P2G_F32_FAST holds, the short forms return the device's result and keep the smallest
 // nonzero magnitude in p2g_u (an integer min per operation: zeros wrap to the top, NaN sorts above every number);
 // a value that enters the run from outside it is tested at its first use (p2g_in: its magnitude joins the min).
-// If that smallest nonzero magnitude is 2^-40 or more, every result is IEEE's: every nonzero operand of every
-// operation was at least 2^-40, so no exact result lay strictly between 0 and 2^-126, the device flushed nothing
-// and no subnormal went in. The proof: a nonzero f32 of magnitude >= 2^-40 is a multiple of 2^-63, so a sum of
-// two is 0 or at least 2^-63, a product at least 2^-80, and an fma's exact a*b + c a multiple of 2^-126 (a zero
-// operand leaves the other, itself 0 or >= 2^-40); the device, IEEE's wherever no operand is subnormal and the
-// result is normal, infinite or an exact zero (the fact), then gave IEEE's result; every operand of a region's
-// operation is a result of an earlier one, a literal (0, infinite or >= 2^-40: plainBits) or a tested value.
+// A result whose exact value is a multiple of 2^-63 by its operands alone takes the untested short form
+// (p2g_faddc, p2g_fmulc ...): the sum or difference of two values of the run, a product with a literal of few
+// fraction bits (0.5, 2, 3) of a value known to lie on a coarser grid (Region::gridOf, resultGrid).
+// If that smallest nonzero magnitude is 2^-40 or more, every result is IEEE's: every finite operand of every
+// operation was a multiple of 2^-63, so no exact result lay strictly between 0 and 2^-126, the device flushed
+// nothing and no subnormal went in. The proof: a nonzero f32 of magnitude >= 2^-40 is a multiple of its ulp,
+// 2^-63 or coarser, so a sum of two such multiples is 0 or at least 2^-63, a product and an fma's exact a*b + c
+// multiples of 2^-126; the device, IEEE's wherever no operand is subnormal and the result is normal, infinite or
+// an exact zero (the fact), then gave IEEE's result; every operand of a region's operation is a tested result of
+// an earlier one, an untested result whose exact value was a multiple of 2^-63 (its rounded value is one too: a
+// float rounded from a multiple of 2^-g of magnitude >= 2^-126 is either a multiple of its ulp, itself a multiple
+// of 2^-g, or that exact value), a literal (0, infinite or >= 2^-40: plainBits) or a tested value.
 // Zeros, exact or not, need no test of their own: a flushed result needs a nonzero operand below 2^-40. NaN needs no replay: the device's NaN results are
 // PTX's 0x7FFFFFFF. Otherwise p2g_check_3 runs the device's pass again with the precise forms (p2g_fmulz,
 // p2g_inz ...: a result below 2^-126 is tiny unless it is the exact zero of opposite operands or a zero factor)

@@ -256,8 +256,8 @@ float p2g_fmul(float a, float b, bool ftz) {
   return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
 }
 // Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
-// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result and of every
-// value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
+// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
+// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
 // every number). p2g_redo(): true when that magnitude is below 2^-40 (at or above it no operation can have flushed
 // a result) or the device fact P2G_F32_FAST does not hold. Then the region's check p2g_check_<n> runs the device's
 // pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
@@ -283,6 +283,13 @@ float p2g_ffma(float a, float b, float c) {
   p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
+// The untested short forms: a result whose exact value is a multiple of 2^-63 by its operands (the sum of two
+// values of the region, a product with a literal such as 2 or 0.5 of a value known coarser; region_guard.cpp
+// Region::coarse) is what a test would establish, so it is not tested.
+float p2g_faddc(float a, float b) { precise float r = a + b; return r; }
+float p2g_fsubc(float a, float b) { return p2g_faddc(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmulc(float a, float b) { precise float r = a * b; return r; }
+float p2g_ffmac(float a, float b, float c) { precise float r = fma(a, b, c); return r; }
 float p2g_in(float x) {
   p2g_u = min(p2g_u, p2g_nz(x));
   return x;
@@ -671,19 +678,19 @@ void main() {
           // ptx:154  ld.global.f32 	%f12, [%rd9];
           // ptx:155  add.f32 	%f13, %f24, %f12;
           precise float p2g_was_f24 = f24;
-          precise float f13_1 = p2g_fadd(p2g_in(f24), p2g_in(uintBitsToFloat(P2GU32(rd9_1).v)));
+          precise float f13_1 = p2g_faddc(p2g_in(f24), p2g_in(uintBitsToFloat(P2GU32(rd9_1).v)));
           // ptx:156  ld.global.f32 	%f14, [%rd9+4];
           precise float f14_1 = uintBitsToFloat(P2GU32((rd9_1 + 4ul)).v);
           // ptx:157  add.f32 	%f15, %f13, %f14;
-          precise float f15_1 = p2g_fadd(f13_1, p2g_in(f14_1));
+          precise float f15_1 = p2g_faddc(f13_1, p2g_in(f14_1));
           // ptx:158  ld.global.f32 	%f16, [%rd9+8];
           precise float f16_1 = uintBitsToFloat(P2GU32((rd9_1 + 8ul)).v);
           // ptx:159  add.f32 	%f17, %f15, %f16;
-          precise float f17_1 = p2g_fadd(f15_1, p2g_in(f16_1));
+          precise float f17_1 = p2g_faddc(f15_1, p2g_in(f16_1));
           // ptx:160  ld.global.f32 	%f18, [%rd9+12];
           precise float f18_1 = uintBitsToFloat(P2GU32((rd9_1 + 12ul)).v);
           // ptx:161  add.f32 	%f24, %f17, %f18;
-          f24 = p2g_fadd(f17_1, p2g_in(f18_1));
+          f24 = p2g_faddc(f17_1, p2g_in(f18_1));
           if (p2g_redo()) { f24 = p2g_was_f24; if (p2g_check_3(f24, rd9_1)) { f24 = p2g_was_f24; p2g_exact_3(f24,
               rd9_1); } }
           // ptx:162  add.s32 	%r16, %r16, 4;
@@ -710,7 +717,7 @@ void main() {
           // ptx:177  ld.global.f32 	%f19, [%rd10];
           // ptx:178  add.f32 	%f24, %f24, %f19;
           precise float p2g_was_f24 = f24;
-          f24 = p2g_fadd(p2g_in(f24), p2g_in(uintBitsToFloat(P2GU32(rd10_1).v)));
+          f24 = p2g_faddc(p2g_in(f24), p2g_in(uintBitsToFloat(P2GU32(rd10_1).v)));
           if (p2g_redo()) { f24 = p2g_was_f24; if (p2g_check_4(f24, rd10_1)) { f24 = p2g_was_f24; p2g_exact_4(f24,
               rd10_1); } }
           // ptx:179  add.s64 	%rd10, %rd10, 4;
@@ -731,7 +738,7 @@ void main() {
     // ptx:319  ld.param.f32 	%f5, [retval0+0];
     // ptx:321  add.f32 	%f6, %f6, %f5;
     precise float p2g_was_f6 = f6;
-    f6 = p2g_fadd(p2g_in(f6), p2g_in(uintBitsToFloat(p2g_ldl32(84u))));
+    f6 = p2g_faddc(p2g_in(f6), p2g_in(uintBitsToFloat(p2g_ldl32(84u))));
     if (p2g_redo()) { f6 = p2g_was_f6; if (p2g_check_5(f6)) { f6 = p2g_was_f6; p2g_exact_5(f6); } }
   }
   // ptx:324  cvta.to.global.u64 	%rd17, %rd3;

@@ -321,8 +321,8 @@ uint64_t p2g_f2i64(uint w, int mode, bool sgn) {
   return neg ? (0ul - m) : m;
 }
 // Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
-// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result and of every
-// value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
+// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
+// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
 // every number). p2g_redo(): true when that magnitude is below 2^-40 (at or above it no operation can have flushed
 // a result) or the device fact P2G_F32_FAST does not hold. Then the region's check p2g_check_<n> runs the device's
 // pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
@@ -348,6 +348,13 @@ float p2g_ffma(float a, float b, float c) {
   p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
+// The untested short forms: a result whose exact value is a multiple of 2^-63 by its operands (the sum of two
+// values of the region, a product with a literal such as 2 or 0.5 of a value known coarser; region_guard.cpp
+// Region::coarse) is what a test would establish, so it is not tested.
+float p2g_faddc(float a, float b) { precise float r = a + b; return r; }
+float p2g_fsubc(float a, float b) { return p2g_faddc(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmulc(float a, float b) { precise float r = a * b; return r; }
+float p2g_ffmac(float a, float b, float c) { precise float r = fma(a, b, c); return r; }
 float p2g_in(float x) {
   p2g_u = min(p2g_u, p2g_nz(x));
   return x;
@@ -592,7 +599,7 @@ void main() {
   // ptx:49  mul.f32 	%f4, %f1, %f2;
   precise float f4 = p2g_fmul(p2g_in(f1), p2g_in(f2));
   // ptx:50  add.f32 	%f5, %f4, %f3;
-  precise float f5 = p2g_fadd(f4, p2g_in(f3));
+  precise float f5 = p2g_faddc(f4, p2g_in(f3));
   if (p2g_redo()) p2g_check_1(f1, f2, f4, f3, f5);
   // ptx:51  st.global.f32 	[%rd14], %f5;
   P2GU32(rd14).v = floatBitsToUint(f5);
@@ -634,19 +641,19 @@ void main() {
   // ptx:72  st.global.f32 	[%rd14+36], %f17;
   P2GU32((rd14 + 36ul)).v = floatBitsToUint(p2g_fmax(f1, f3));
   // ptx:73  sub.f32 	%f18, %f1, %f2;
-  precise float f18 = p2g_fsub(p2g_in(f1), p2g_in(f2));
+  precise float f18 = p2g_fsubc(p2g_in(f1), p2g_in(f2));
   if (p2g_redo()) p2g_check_4(f1, f2, f18);
   // ptx:74  abs.f32 	%f19, %f18;
   // ptx:75  st.global.f32 	[%rd14+40], %f19;
   P2GU32((rd14 + 40ul)).v = floatBitsToUint(p2g_canon(uintBitsToFloat(floatBitsToUint(f18) & 0x7FFFFFFFu)));
   // ptx:76  mul.f32 	%f20, %f1, 0f40400000;
-  precise float f20 = p2g_fmul(p2g_in(f1), 3.0);
+  precise float f20 = p2g_fmulc(p2g_in(f1), 3.0);
   if (p2g_redo()) p2g_check_5(f1, f20);
   // ptx:77  cvt.rmi.f32.f32 	%f21, %f20;
   // ptx:78  st.global.f32 	[%rd14+44], %f21;
   P2GU32((rd14 + 44ul)).v = floatBitsToUint(p2g_f32_canon(p2g_frint32(floatBitsToUint(f20), 2)));
   // ptx:79  mul.f32 	%f22, %f2, 0f40400000;
-  precise float f22 = p2g_fmul(p2g_in(f2), 3.0);
+  precise float f22 = p2g_fmulc(p2g_in(f2), 3.0);
   if (p2g_redo()) p2g_check_6(f2, f22);
   // ptx:80  cvt.rpi.f32.f32 	%f23, %f22;
   // ptx:81  st.global.f32 	[%rd14+48], %f23;
@@ -657,7 +664,7 @@ void main() {
   P2GU32((rd14 + 52ul)).v = floatBitsToUint(p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_fmul(f3, 3.0, false)), 1)));
   // ptx:85  add.f32 	%f26, %f20, 0f3F000000;
   // ptx:86  cvt.rni.f32.f32 	%f27, %f26;
-  precise float f27 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_fadd(p2g_in(f20), 0.5)), 0));
+  precise float f27 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_faddc(p2g_in(f20), 0.5)), 0));
   if (p2g_redo()) p2g_check_7(f20, f27);
   // ptx:87  st.global.f32 	[%rd14+56], %f27;
   P2GU32((rd14 + 56ul)).v = floatBitsToUint(f27);
@@ -672,13 +679,13 @@ void main() {
   // ptx:93  mul.f32 	%f32, %f31, %f18;
   // ptx:94  fma.rn.f32 	%f33, %f3, %f3, 0f3F800000;
   // ptx:95  div.rn.f32 	%f34, %f32, %f33;
-  f34 = p2g_div32(p2g_fmul(p2g_fadd(p2g_in(f1), p2g_in(f2)), p2g_in(f18)), p2g_ffma(p2g_in(f3), f3, 1.0), 0, false);
+  f34 = p2g_div32(p2g_fmul(p2g_faddc(p2g_in(f1), p2g_in(f2)), p2g_in(f18)), p2g_ffma(p2g_in(f3), f3, 1.0), 0, false);
   if (p2g_redo()) p2g_check_9(f1, f2, f18, f3, f34);
   // ptx:96  st.global.f32 	[%rd14+64], %f34;
   P2GU32((rd14 + 64ul)).v = floatBitsToUint(f34);
   // ptx:97  neg.f32 	%f35, %f4;
   // ptx:98  sub.f32 	%f36, %f35, %f3;
-  precise float f36 = p2g_fsub(p2g_in(-f4), p2g_in(f3));
+  precise float f36 = p2g_fsubc(p2g_in(-f4), p2g_in(f3));
   if (p2g_redo()) p2g_check_10(f4, f3, f36);
   // ptx:99  st.global.f32 	[%rd14+68], %f36;
   P2GU32((rd14 + 68ul)).v = floatBitsToUint(f36);
@@ -692,21 +699,21 @@ void main() {
   // ptx:104  fma.rn.f32 	%f40, %f1, 0f00000000, %f2;
   // ptx:105  add.f32 	%f41, %f2, %f2;
   // ptx:106  fma.rn.f32 	%f42, %f1, %f40, %f41;
-  precise float f42 = p2g_ffma(p2g_in(f1), p2g_ffma(f1, 0.0, p2g_in(f2)), p2g_fadd(f2, f2));
+  precise float f42 = p2g_ffma(p2g_in(f1), p2g_ffmac(f1, 0.0, p2g_in(f2)), p2g_faddc(f2, f2));
   // ptx:107  fma.rn.f32 	%f43, %f1, %f42, %f22;
   // ptx:108  mul.f32 	%f44, %f2, 0f40800000;
   // ptx:109  fma.rn.f32 	%f45, %f1, %f43, %f44;
-  precise float f45 = p2g_ffma(f1, p2g_ffma(f1, f42, p2g_in(f22)), p2g_fmul(f2, 4.0));
+  precise float f45 = p2g_ffma(f1, p2g_ffma(f1, f42, p2g_in(f22)), p2g_fmulc(f2, 4.0));
   // ptx:110  mul.f32 	%f46, %f2, 0f40A00000;
   // ptx:111  fma.rn.f32 	%f47, %f1, %f45, %f46;
   // ptx:112  mul.f32 	%f48, %f2, 0f40C00000;
   // ptx:113  fma.rn.f32 	%f49, %f1, %f47, %f48;
-  precise float f49 = p2g_ffma(f1, p2g_ffma(f1, f45, p2g_fmul(f2, 5.0)), p2g_fmul(f2, 6.0));
+  precise float f49 = p2g_ffma(f1, p2g_ffma(f1, f45, p2g_fmulc(f2, 5.0)), p2g_fmulc(f2, 6.0));
   // ptx:114  mul.f32 	%f50, %f2, 0f40E00000;
   // ptx:115  fma.rn.f32 	%f51, %f1, %f49, %f50;
   // ptx:116  mul.f32 	%f52, %f2, 0f41000000;
   // ptx:117  fma.rn.f32 	%f53, %f1, %f51, %f52;
-  precise float f53 = p2g_ffma(f1, p2g_ffma(f1, f49, p2g_fmul(f2, 7.0)), p2g_fmul(f2, 8.0));
+  precise float f53 = p2g_ffma(f1, p2g_ffma(f1, f49, p2g_fmulc(f2, 7.0)), p2g_fmulc(f2, 8.0));
   if (p2g_redo()) p2g_check_12(f1, f2, f22, f53);
   // ptx:118  st.global.f32 	[%rd14+76], %f53;
   P2GU32((rd14 + 76ul)).v = floatBitsToUint(f53);

@@ -360,8 +360,8 @@ uint p2g_i2f(uint64_t mag, bool neg, int mode) {
 uint p2g_s2f(int64_t v, int mode) { return p2g_i2f(v < 0l ? uint64_t(-v) : uint64_t(v), v < 0l, mode); }
 uint p2g_s2f32(int v, int mode) { return p2g_i2f(uint64_t(v < 0 ? 0u - uint(v) : uint(v)), v < 0, mode); }
 // Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
-// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result and of every
-// value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
+// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
+// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
 // every number). p2g_redo(): true when that magnitude is below 2^-40 (at or above it no operation can have flushed
 // a result) or the device fact P2G_F32_FAST does not hold. Then the region's check p2g_check_<n> runs the device's
 // pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
@@ -387,6 +387,13 @@ float p2g_ffma(float a, float b, float c) {
   p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
+// The untested short forms: a result whose exact value is a multiple of 2^-63 by its operands (the sum of two
+// values of the region, a product with a literal such as 2 or 0.5 of a value known coarser; region_guard.cpp
+// Region::coarse) is what a test would establish, so it is not tested.
+float p2g_faddc(float a, float b) { precise float r = a + b; return r; }
+float p2g_fsubc(float a, float b) { return p2g_faddc(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmulc(float a, float b) { precise float r = a * b; return r; }
+float p2g_ffmac(float a, float b, float c) { precise float r = fma(a, b, c); return r; }
 float p2g_in(float x) {
   p2g_u = min(p2g_u, p2g_nz(x));
   return x;
@@ -599,7 +606,7 @@ void main() {
   precise float f17 = p2g_f32_canon(p2g_frint32(floatBitsToUint(f4), 2));
   // ptx:101  cvt.rpi.f32.f32 	%f18, %f2;
   // ptx:102  add.f32 	%f19, %f17, %f18;
-  precise float f19 = p2g_fadd(p2g_in(f17), p2g_in(p2g_f32_canon(p2g_frint32(floatBitsToUint(f2), 3))));
+  precise float f19 = p2g_faddc(p2g_in(f17), p2g_in(p2g_f32_canon(p2g_frint32(floatBitsToUint(f2), 3))));
   if (p2g_redo()) p2g_check_1(f17, f2, f19);
   // ptx:103  st.global.f32 	[%rd8+80], %f19;
   P2GU32((rd8 + 80ul)).v = floatBitsToUint(f19);
@@ -633,7 +640,7 @@ void main() {
   P2GU32((rd8 + 84ul)).v = r28;
   // ptx:122  abs.f32 	%f20, %f1;
   // ptx:123  sub.f32 	%f21, %f20, %f2;
-  precise float f21 = p2g_fsub(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f1) & 0x7FFFFFFFu))), p2g_in(f2));
+  precise float f21 = p2g_fsubc(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f1) & 0x7FFFFFFFu))), p2g_in(f2));
   if (p2g_redo()) p2g_check_2(f1, f2, f21);
   // ptx:124  st.global.f32 	[%rd8+88], %f21;
   P2GU32((rd8 + 88ul)).v = floatBitsToUint(f21);

@@ -266,8 +266,8 @@ float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
   return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
 }
 // Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
-// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result and of every
-// value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
+// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
+// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
 // every number). p2g_redo(): true when that magnitude is below 2^-40 (at or above it no operation can have flushed
 // a result) or the device fact P2G_F32_FAST does not hold. Then the region's check p2g_check_<n> runs the device's
 // pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
@@ -293,6 +293,13 @@ float p2g_ffma(float a, float b, float c) {
   p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
+// The untested short forms: a result whose exact value is a multiple of 2^-63 by its operands (the sum of two
+// values of the region, a product with a literal such as 2 or 0.5 of a value known coarser; region_guard.cpp
+// Region::coarse) is what a test would establish, so it is not tested.
+float p2g_faddc(float a, float b) { precise float r = a + b; return r; }
+float p2g_fsubc(float a, float b) { return p2g_faddc(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmulc(float a, float b) { precise float r = a * b; return r; }
+float p2g_ffmac(float a, float b, float c) { precise float r = fma(a, b, c); return r; }
 float p2g_in(float x) {
   p2g_u = min(p2g_u, p2g_nz(x));
   return x;
@@ -587,7 +594,7 @@ void p2g_check_22(uint r4, float f83, out precise float f85) {
 }
 
 void main() {
-  precise float f20 = 0.0;
+  precise float f19 = 0.0, f20 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // reduce_f32_tree_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // reduce_f32_tree_param_1
@@ -640,7 +647,7 @@ void main() {
   // ptx:66  ld.global.f32 	%f18, [%rd10+1536];
   precise float f18 = uintBitsToFloat(P2GU32((rd10 + 1536ul)).v);
   // ptx:67  add.f32 	%f19, %f14, %f18;
-  precise float f19 = p2g_fadd(p2g_fadd(p2g_fadd(p2g_fadd(p2g_in_nan(f1), 0.0), p2g_in(f8)), p2g_in(f13)), p2g_in(f18));
+  f19 = p2g_faddc(p2g_faddc(p2g_faddc(p2g_faddc(p2g_in_nan(f1), 0.0), p2g_in(f8)), p2g_in(f13)), p2g_in(f18));
   // ptx:68  min.f32 	%f20, %f15, %f18;
   f20 = p2g_nmin(p2g_in(p2g_nmin(p2g_in(p2g_nmin(p2g_nmin(uintBitsToFloat(0x7F61B1E6u), f1), p2g_in(f8))),
       p2g_in(f13))), p2g_in(f18));
@@ -675,7 +682,7 @@ void main() {
     // ptx:86  ld.shared.f32 	%f24, [%r2+256];
     precise float f24 = uintBitsToFloat(p2g_lds32((r2 + 256u)));
     // ptx:87  add.f32 	%f25, %f23, %f24;
-    precise float f25 = p2g_fadd(p2g_in(f23), p2g_in(f24));
+    precise float f25 = p2g_faddc(p2g_in(f23), p2g_in(f24));
     if (p2g_redo()) p2g_check_2(f23, f24, f25);
     // ptx:88  st.shared.f32 	[%r2], %f25;
     p2g_sts32(r2, floatBitsToUint(f25));
@@ -706,7 +713,7 @@ void main() {
     // ptx:104  ld.shared.f32 	%f33, [%r2+128];
     precise float f33 = uintBitsToFloat(p2g_lds32((r2 + 128u)));
     // ptx:105  add.f32 	%f34, %f32, %f33;
-    precise float f34 = p2g_fadd(p2g_in(f32), p2g_in(f33));
+    precise float f34 = p2g_faddc(p2g_in(f32), p2g_in(f33));
     if (p2g_redo()) p2g_check_5(f32, f33, f34);
     // ptx:106  st.shared.f32 	[%r2], %f34;
     p2g_sts32(r2, floatBitsToUint(f34));
@@ -737,7 +744,7 @@ void main() {
     // ptx:122  ld.shared.f32 	%f42, [%r2+64];
     precise float f42 = uintBitsToFloat(p2g_lds32((r2 + 64u)));
     // ptx:123  add.f32 	%f43, %f41, %f42;
-    precise float f43 = p2g_fadd(p2g_in(f41), p2g_in(f42));
+    precise float f43 = p2g_faddc(p2g_in(f41), p2g_in(f42));
     if (p2g_redo()) p2g_check_8(f41, f42, f43);
     // ptx:124  st.shared.f32 	[%r2], %f43;
     p2g_sts32(r2, floatBitsToUint(f43));
@@ -768,7 +775,7 @@ void main() {
     // ptx:140  ld.shared.f32 	%f51, [%r2+32];
     precise float f51 = uintBitsToFloat(p2g_lds32((r2 + 32u)));
     // ptx:141  add.f32 	%f52, %f50, %f51;
-    precise float f52 = p2g_fadd(p2g_in(f50), p2g_in(f51));
+    precise float f52 = p2g_faddc(p2g_in(f50), p2g_in(f51));
     if (p2g_redo()) p2g_check_11(f50, f51, f52);
     // ptx:142  st.shared.f32 	[%r2], %f52;
     p2g_sts32(r2, floatBitsToUint(f52));
@@ -799,7 +806,7 @@ void main() {
     // ptx:158  ld.shared.f32 	%f60, [%r2+16];
     precise float f60 = uintBitsToFloat(p2g_lds32((r2 + 16u)));
     // ptx:159  add.f32 	%f61, %f59, %f60;
-    precise float f61 = p2g_fadd(p2g_in(f59), p2g_in(f60));
+    precise float f61 = p2g_faddc(p2g_in(f59), p2g_in(f60));
     if (p2g_redo()) p2g_check_14(f59, f60, f61);
     // ptx:160  st.shared.f32 	[%r2], %f61;
     p2g_sts32(r2, floatBitsToUint(f61));
@@ -830,7 +837,7 @@ void main() {
     // ptx:176  ld.shared.f32 	%f69, [%r2+8];
     precise float f69 = uintBitsToFloat(p2g_lds32((r2 + 8u)));
     // ptx:177  add.f32 	%f70, %f68, %f69;
-    precise float f70 = p2g_fadd(p2g_in(f68), p2g_in(f69));
+    precise float f70 = p2g_faddc(p2g_in(f68), p2g_in(f69));
     if (p2g_redo()) p2g_check_17(f68, f69, f70);
     // ptx:178  st.shared.f32 	[%r2], %f70;
     p2g_sts32(r2, floatBitsToUint(f70));
@@ -862,7 +869,7 @@ void main() {
     // ptx:194  ld.shared.f32 	%f78, [_ZZ15reduce_f32_treeE4ssum+4];
     precise float f78 = uintBitsToFloat(p2g_lds32((sh_ssum + 4u)));
     // ptx:195  add.f32 	%f79, %f77, %f78;
-    precise float f79 = p2g_fadd(p2g_in(f77), p2g_in(f78));
+    precise float f79 = p2g_faddc(p2g_in(f77), p2g_in(f78));
     if (p2g_redo()) p2g_check_20(f77, f78, f79);
     // ptx:196  st.shared.f32 	[%r2], %f79;
     p2g_sts32(r2, floatBitsToUint(f79));

@@ -231,8 +231,8 @@ float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
   return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
 }
 // Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
-// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result and of every
-// value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
+// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
+// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
 // every number). p2g_redo(): true when that magnitude is below 2^-40 (at or above it no operation can have flushed
 // a result) or the device fact P2G_F32_FAST does not hold. Then the region's check p2g_check_<n> runs the device's
 // pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
@@ -258,6 +258,13 @@ float p2g_ffma(float a, float b, float c) {
   p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
+// The untested short forms: a result whose exact value is a multiple of 2^-63 by its operands (the sum of two
+// values of the region, a product with a literal such as 2 or 0.5 of a value known coarser; region_guard.cpp
+// Region::coarse) is what a test would establish, so it is not tested.
+float p2g_faddc(float a, float b) { precise float r = a + b; return r; }
+float p2g_fsubc(float a, float b) { return p2g_faddc(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmulc(float a, float b) { precise float r = a * b; return r; }
+float p2g_ffmac(float a, float b, float c) { precise float r = fma(a, b, c); return r; }
 float p2g_in(float x) {
   p2g_u = min(p2g_u, p2g_nz(x));
   return x;
@@ -430,7 +437,7 @@ void main() {
     precise float f26 = uintBitsToFloat(p2g_lds32((r2 - 4u)));
     // ptx:60  add.f32 	%f35, %f35, %f26;
     precise float p2g_was_f35 = f35;
-    f35 = p2g_fadd(p2g_in(f35), p2g_in(f26));
+    f35 = p2g_faddc(p2g_in(f35), p2g_in(f26));
     if (p2g_redo()) { f35 = p2g_was_f35; if (p2g_check_1(f35, f26)) { f35 = p2g_was_f35; p2g_exact_1(f35, f26); } }
     // ptx:61  ld.shared.u32 	%r37, [%r3+-4];
     // ptx:62  add.s32 	%r46, %r37, %r46;
@@ -453,7 +460,7 @@ void main() {
     precise float f27 = uintBitsToFloat(p2g_lds32((r2 + 1016u)));
     // ptx:74  add.f32 	%f36, %f36, %f27;
     precise float p2g_was_f36 = f36;
-    f36 = p2g_fadd(p2g_in(f36), p2g_in(f27));
+    f36 = p2g_faddc(p2g_in(f36), p2g_in(f27));
     if (p2g_redo()) { f36 = p2g_was_f36; if (p2g_check_2(f36, f27)) { f36 = p2g_was_f36; p2g_exact_2(f36, f27); } }
     // ptx:75  ld.shared.u32 	%r38, [%r3+1016];
     // ptx:76  add.s32 	%r47, %r38, %r47;
@@ -476,7 +483,7 @@ void main() {
     precise float f28 = uintBitsToFloat(p2g_lds32((r2 - 16u)));
     // ptx:88  add.f32 	%f37, %f37, %f28;
     precise float p2g_was_f37 = f37;
-    f37 = p2g_fadd(p2g_in(f37), p2g_in(f28));
+    f37 = p2g_faddc(p2g_in(f37), p2g_in(f28));
     if (p2g_redo()) { f37 = p2g_was_f37; if (p2g_check_3(f37, f28)) { f37 = p2g_was_f37; p2g_exact_3(f37, f28); } }
     // ptx:89  ld.shared.u32 	%r39, [%r3+-16];
     // ptx:90  add.s32 	%r48, %r39, %r48;
@@ -499,7 +506,7 @@ void main() {
     precise float f29 = uintBitsToFloat(p2g_lds32((r2 + 992u)));
     // ptx:102  add.f32 	%f38, %f38, %f29;
     precise float p2g_was_f38 = f38;
-    f38 = p2g_fadd(p2g_in(f38), p2g_in(f29));
+    f38 = p2g_faddc(p2g_in(f38), p2g_in(f29));
     if (p2g_redo()) { f38 = p2g_was_f38; if (p2g_check_4(f38, f29)) { f38 = p2g_was_f38; p2g_exact_4(f38, f29); } }
     // ptx:103  ld.shared.u32 	%r40, [%r3+992];
     // ptx:104  add.s32 	%r49, %r40, %r49;
@@ -522,7 +529,7 @@ void main() {
     precise float f30 = uintBitsToFloat(p2g_lds32((r2 - 64u)));
     // ptx:116  add.f32 	%f39, %f39, %f30;
     precise float p2g_was_f39 = f39;
-    f39 = p2g_fadd(p2g_in(f39), p2g_in(f30));
+    f39 = p2g_faddc(p2g_in(f39), p2g_in(f30));
     if (p2g_redo()) { f39 = p2g_was_f39; if (p2g_check_5(f39, f30)) { f39 = p2g_was_f39; p2g_exact_5(f39, f30); } }
     // ptx:117  ld.shared.u32 	%r41, [%r3+-64];
     // ptx:118  add.s32 	%r50, %r41, %r50;
@@ -545,7 +552,7 @@ void main() {
     precise float f31 = uintBitsToFloat(p2g_lds32((r2 + 896u)));
     // ptx:130  add.f32 	%f40, %f40, %f31;
     precise float p2g_was_f40 = f40;
-    f40 = p2g_fadd(p2g_in(f40), p2g_in(f31));
+    f40 = p2g_faddc(p2g_in(f40), p2g_in(f31));
     if (p2g_redo()) { f40 = p2g_was_f40; if (p2g_check_6(f40, f31)) { f40 = p2g_was_f40; p2g_exact_6(f40, f31); } }
     // ptx:131  ld.shared.u32 	%r42, [%r3+896];
     // ptx:132  add.s32 	%r51, %r42, %r51;
@@ -568,7 +575,7 @@ void main() {
     precise float f32 = uintBitsToFloat(p2g_lds32((r2 - 256u)));
     // ptx:144  add.f32 	%f41, %f41, %f32;
     precise float p2g_was_f41 = f41;
-    f41 = p2g_fadd(p2g_in(f41), p2g_in(f32));
+    f41 = p2g_faddc(p2g_in(f41), p2g_in(f32));
     if (p2g_redo()) { f41 = p2g_was_f41; if (p2g_check_7(f41, f32)) { f41 = p2g_was_f41; p2g_exact_7(f41, f32); } }
     // ptx:145  ld.shared.u32 	%r43, [%r3+-256];
     // ptx:146  add.s32 	%r52, %r43, %r52;
@@ -591,7 +598,7 @@ void main() {
     precise float f33 = uintBitsToFloat(p2g_lds32((r2 + 512u)));
     // ptx:158  add.f32 	%f42, %f42, %f33;
     precise float p2g_was_f42 = f42;
-    f42 = p2g_fadd(p2g_in(f42), p2g_in(f33));
+    f42 = p2g_faddc(p2g_in(f42), p2g_in(f33));
     if (p2g_redo()) { f42 = p2g_was_f42; if (p2g_check_8(f42, f33)) { f42 = p2g_was_f42; p2g_exact_8(f42, f33); } }
     // ptx:159  ld.shared.u32 	%r44, [%r3+512];
     // ptx:160  add.s32 	%r53, %r44, %r53;

@@ -288,8 +288,8 @@ float p2g_fmul(float a, float b, bool ftz) {
   return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
 }
 // Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
-// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result and of every
-// value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
+// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
+// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
 // every number). p2g_redo(): true when that magnitude is below 2^-40 (at or above it no operation can have flushed
 // a result) or the device fact P2G_F32_FAST does not hold. Then the region's check p2g_check_<n> runs the device's
 // pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
@@ -315,6 +315,13 @@ float p2g_ffma(float a, float b, float c) {
   p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
+// The untested short forms: a result whose exact value is a multiple of 2^-63 by its operands (the sum of two
+// values of the region, a product with a literal such as 2 or 0.5 of a value known coarser; region_guard.cpp
+// Region::coarse) is what a test would establish, so it is not tested.
+float p2g_faddc(float a, float b) { precise float r = a + b; return r; }
+float p2g_fsubc(float a, float b) { return p2g_faddc(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmulc(float a, float b) { precise float r = a * b; return r; }
+float p2g_ffmac(float a, float b, float c) { precise float r = fma(a, b, c); return r; }
 float p2g_in(float x) {
   p2g_u = min(p2g_u, p2g_nz(x));
   return x;
@@ -466,7 +473,7 @@ void main() {
     precise double t5 = t3 * t4;
     // ptx:57  cvt.rn.f32.f64 	%f9, %fd3;
     // ptx:58  add.f32 	%f10, %f8, %f9;
-    precise float f10 = p2g_fadd(p2g_in(f8), p2g_in(p2g_d2f(p2g_dnan2(t5, t3, t4), 0)));
+    precise float f10 = p2g_faddc(p2g_in(f8), p2g_in(p2g_d2f(p2g_dnan2(t5, t3, t4), 0)));
     if (p2g_redo()) p2g_check_1(f3, rd1, rd7, f4, rs1, rs2, r3, r1, fd1, f10);
     // ptx:59  add.s64 	%rd9, %rd5, %rd7;
     // ptx:60  st.global.f32 	[%rd9], %f10;

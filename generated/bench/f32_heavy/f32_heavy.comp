@@ -251,8 +251,8 @@ float p2g_fmul(float a, float b, bool ftz) {
 float p2g_nmin(float a, float b) { float d = min(a, b), e = p2g_fmin(a, b); return P2G_F32_MINMAX ? d : e; }
 float p2g_nmax(float a, float b) { float d = max(a, b), e = p2g_fmax(a, b); return P2G_F32_MINMAX ? d : e; }
 // Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
-// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result and of every
-// value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
+// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
+// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
 // every number). p2g_redo(): true when that magnitude is below 2^-40 (at or above it no operation can have flushed
 // a result) or the device fact P2G_F32_FAST does not hold. Then the region's check p2g_check_<n> runs the device's
 // pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
@@ -278,6 +278,13 @@ float p2g_ffma(float a, float b, float c) {
   p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
+// The untested short forms: a result whose exact value is a multiple of 2^-63 by its operands (the sum of two
+// values of the region, a product with a literal such as 2 or 0.5 of a value known coarser; region_guard.cpp
+// Region::coarse) is what a test would establish, so it is not tested.
+float p2g_faddc(float a, float b) { precise float r = a + b; return r; }
+float p2g_fsubc(float a, float b) { return p2g_faddc(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmulc(float a, float b) { precise float r = a * b; return r; }
+float p2g_ffmac(float a, float b, float c) { precise float r = fma(a, b, c); return r; }
 float p2g_in(float x) {
   p2g_u = min(p2g_u, p2g_nz(x));
   return x;
@@ -529,7 +536,7 @@ void main() {
   precise float f116 = p2g_ffma(p2g_in(f115), 0.25, 1.0);
   // ptx:44  mov.f32 	%f18, 0f3F400000;
   // ptx:45  sub.f32 	%f117, %f18, %f114;
-  precise float f117 = p2g_fsub(0.75, f114);
+  precise float f117 = p2g_fsubc(0.75, f114);
   if (p2g_redo()) p2g_check_1(rd8, f114, rd4, rd5, f115, f116, f117);
   // ptx:46  setp.lt.s32 	%p1, %r3, 1;
   // ptx:47  @%p1 bra 	$L__BB0_3;
@@ -704,7 +711,7 @@ void main() {
   // ptx:149  add.f32 	%f107, %f114, %f115;
   // ptx:150  sub.f32 	%f108, %f116, %f117;
   // ptx:151  fma.rn.f32 	%f109, %f107, 0f3F000000, %f108;
-  precise float f109 = p2g_ffma(p2g_fadd(p2g_in(f114), p2g_in(f115)), 0.5, p2g_fsub(p2g_in(f116), p2g_in(f117)));
+  precise float f109 = p2g_ffma(p2g_faddc(p2g_in(f114), p2g_in(f115)), 0.5, p2g_fsubc(p2g_in(f116), p2g_in(f117)));
   if (p2g_redo()) p2g_check_3(f114, f115, f116, f117, f109);
   // ptx:152  cvta.to.global.u64 	%rd9, %rd2;
   // ptx:153  shl.b64 	%rd10, %rd1, 2;

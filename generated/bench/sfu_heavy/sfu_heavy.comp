@@ -410,8 +410,8 @@ float p2g_fmul(float a, float b, bool ftz) {
   return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
 }
 // Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
-// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result and of every
-// value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
+// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
+// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
 // every number). p2g_redo(): true when that magnitude is below 2^-40 (at or above it no operation can have flushed
 // a result) or the device fact P2G_F32_FAST does not hold. Then the region's check p2g_check_<n> runs the device's
 // pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
@@ -437,6 +437,13 @@ float p2g_ffma(float a, float b, float c) {
   p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
+// The untested short forms: a result whose exact value is a multiple of 2^-63 by its operands (the sum of two
+// values of the region, a product with a literal such as 2 or 0.5 of a value known coarser; region_guard.cpp
+// Region::coarse) is what a test would establish, so it is not tested.
+float p2g_faddc(float a, float b) { precise float r = a + b; return r; }
+float p2g_fsubc(float a, float b) { return p2g_faddc(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmulc(float a, float b) { precise float r = a * b; return r; }
+float p2g_ffmac(float a, float b, float c) { precise float r = fma(a, b, c); return r; }
 float p2g_in(float x) {
   p2g_u = min(p2g_u, p2g_nz(x));
   return x;
@@ -1168,26 +1175,27 @@ void main() {
         precise float f36 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f35), false));
         // ptx:55  add.f32 	%f37, %f246, %f36;
         // ptx:56  lg2.approx.f32 	%f38, %f37;
-        precise float f38 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_fadd(p2g_in(f246), p2g_in(f36))), false));
+        precise float f38 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddc(p2g_in(f246), p2g_in(f36))), false));
         // ptx:57  mul.f32 	%f39, %f38, 0f3F317218;
         precise float f39 = p2g_fmul(p2g_in(f38), uintBitsToFloat(0x3F317218u));
         // ptx:58  mul.f32 	%f40, %f39, 0f40400000;
         // ptx:59  sin.approx.f32 	%f41, %f40;
-        precise float f41 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmul(f39, 3.0))));
+        precise float f41 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulc(f39, 3.0))));
         // ptx:60  cos.approx.f32 	%f42, %f245;
         // ptx:61  add.f32 	%f43, %f41, %f42;
-        precise float f43 = p2g_fadd(p2g_in(f41), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f245)))));
+        precise float f43 = p2g_faddc(p2g_in(f41), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f245)))));
         // ptx:62  add.f32 	%f44, %f36, 0f3E800000;
         // ptx:63  rsqrt.approx.f32 	%f45, %f44;
-        precise float f45 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_fadd(p2g_in(f36), 0.25)), false));
+        precise float f45 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(p2g_in(f36), 0.25)), false));
         // ptx:64  mul.f32 	%f19, %f43, %f45;
         // ptx:66  tanh.approx.f32 %f18, %f19;
         precise float f18 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f43, p2g_in(f45)))));
         // ptx:68  add.f32 	%f46, %f36, 0f3F800000;
         // ptx:69  div.approx.f32 	%f47, %f39, %f46;
-        f47 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f39), floatBitsToUint(p2g_fadd(p2g_in(f36), 1.0)), false));
+        f47 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f39), floatBitsToUint(p2g_faddc(p2g_in(f36), 1.0)),
+            false));
         // ptx:70  add.f32 	%f48, %f18, %f47;
-        precise float f48 = p2g_fadd(p2g_in(f18), p2g_in(f47));
+        precise float f48 = p2g_faddc(p2g_in(f18), p2g_in(f47));
         // ptx:71  abs.f32 	%f49, %f48;
         // ptx:72  fma.rn.f32 	%f50, %f49, 0f3F000000, 0f3E000000;
         f50 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f48) & 0x7FFFFFFFu))), 0.5, 0.125);
@@ -1198,26 +1206,27 @@ void main() {
         precise float f53 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f52), false));
         // ptx:76  add.f32 	%f54, %f50, %f53;
         // ptx:77  lg2.approx.f32 	%f55, %f54;
-        precise float f55 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_fadd(f50, p2g_in(f53))), false));
+        precise float f55 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddc(f50, p2g_in(f53))), false));
         // ptx:78  mul.f32 	%f56, %f55, 0f3F317218;
         precise float f56 = p2g_fmul(p2g_in(f55), uintBitsToFloat(0x3F317218u));
         // ptx:79  mul.f32 	%f57, %f56, 0f40400000;
         // ptx:80  sin.approx.f32 	%f58, %f57;
-        precise float f58 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmul(f56, 3.0))));
+        precise float f58 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulc(f56, 3.0))));
         // ptx:81  cos.approx.f32 	%f59, %f48;
         // ptx:82  add.f32 	%f60, %f58, %f59;
-        precise float f60 = p2g_fadd(p2g_in(f58), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f48)))));
+        precise float f60 = p2g_faddc(p2g_in(f58), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f48)))));
         // ptx:83  add.f32 	%f61, %f53, 0f3E800000;
         // ptx:84  rsqrt.approx.f32 	%f62, %f61;
-        precise float f62 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_fadd(p2g_in(f53), 0.25)), false));
+        precise float f62 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(p2g_in(f53), 0.25)), false));
         // ptx:85  mul.f32 	%f21, %f60, %f62;
         // ptx:87  tanh.approx.f32 %f20, %f21;
         precise float f20 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f60, p2g_in(f62)))));
         // ptx:89  add.f32 	%f63, %f53, 0f3F800000;
         // ptx:90  div.approx.f32 	%f64, %f56, %f63;
-        f64 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f56), floatBitsToUint(p2g_fadd(p2g_in(f53), 1.0)), false));
+        f64 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f56), floatBitsToUint(p2g_faddc(p2g_in(f53), 1.0)),
+            false));
         // ptx:91  add.f32 	%f65, %f20, %f64;
-        precise float f65 = p2g_fadd(p2g_in(f20), p2g_in(f64));
+        precise float f65 = p2g_faddc(p2g_in(f20), p2g_in(f64));
         // ptx:92  abs.f32 	%f66, %f65;
         // ptx:93  fma.rn.f32 	%f67, %f66, 0f3F000000, 0f3E000000;
         f67 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f65) & 0x7FFFFFFFu))), 0.5, 0.125);
@@ -1228,26 +1237,27 @@ void main() {
         precise float f70 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f69), false));
         // ptx:97  add.f32 	%f71, %f67, %f70;
         // ptx:98  lg2.approx.f32 	%f72, %f71;
-        precise float f72 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_fadd(f67, p2g_in(f70))), false));
+        precise float f72 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddc(f67, p2g_in(f70))), false));
         // ptx:99  mul.f32 	%f73, %f72, 0f3F317218;
         precise float f73 = p2g_fmul(p2g_in(f72), uintBitsToFloat(0x3F317218u));
         // ptx:100  mul.f32 	%f74, %f73, 0f40400000;
         // ptx:101  sin.approx.f32 	%f75, %f74;
-        precise float f75 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmul(f73, 3.0))));
+        precise float f75 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulc(f73, 3.0))));
         // ptx:102  cos.approx.f32 	%f76, %f65;
         // ptx:103  add.f32 	%f77, %f75, %f76;
-        precise float f77 = p2g_fadd(p2g_in(f75), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f65)))));
+        precise float f77 = p2g_faddc(p2g_in(f75), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f65)))));
         // ptx:104  add.f32 	%f78, %f70, 0f3E800000;
         // ptx:105  rsqrt.approx.f32 	%f79, %f78;
-        precise float f79 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_fadd(p2g_in(f70), 0.25)), false));
+        precise float f79 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(p2g_in(f70), 0.25)), false));
         // ptx:106  mul.f32 	%f23, %f77, %f79;
         // ptx:108  tanh.approx.f32 %f22, %f23;
         precise float f22 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f77, p2g_in(f79)))));
         // ptx:110  add.f32 	%f80, %f70, 0f3F800000;
         // ptx:111  div.approx.f32 	%f81, %f73, %f80;
-        f81 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f73), floatBitsToUint(p2g_fadd(p2g_in(f70), 1.0)), false));
+        f81 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f73), floatBitsToUint(p2g_faddc(p2g_in(f70), 1.0)),
+            false));
         // ptx:112  add.f32 	%f82, %f22, %f81;
-        precise float f82 = p2g_fadd(p2g_in(f22), p2g_in(f81));
+        precise float f82 = p2g_faddc(p2g_in(f22), p2g_in(f81));
         // ptx:113  abs.f32 	%f83, %f82;
         // ptx:114  fma.rn.f32 	%f84, %f83, 0f3F000000, 0f3E000000;
         f84 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f82) & 0x7FFFFFFFu))), 0.5, 0.125);
@@ -1258,26 +1268,27 @@ void main() {
         precise float f87 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f86), false));
         // ptx:118  add.f32 	%f88, %f84, %f87;
         // ptx:119  lg2.approx.f32 	%f89, %f88;
-        precise float f89 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_fadd(f84, p2g_in(f87))), false));
+        precise float f89 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddc(f84, p2g_in(f87))), false));
         // ptx:120  mul.f32 	%f90, %f89, 0f3F317218;
         precise float f90 = p2g_fmul(p2g_in(f89), uintBitsToFloat(0x3F317218u));
         // ptx:121  mul.f32 	%f91, %f90, 0f40400000;
         // ptx:122  sin.approx.f32 	%f92, %f91;
-        precise float f92 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmul(f90, 3.0))));
+        precise float f92 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulc(f90, 3.0))));
         // ptx:123  cos.approx.f32 	%f93, %f82;
         // ptx:124  add.f32 	%f94, %f92, %f93;
-        precise float f94 = p2g_fadd(p2g_in(f92), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f82)))));
+        precise float f94 = p2g_faddc(p2g_in(f92), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f82)))));
         // ptx:125  add.f32 	%f95, %f87, 0f3E800000;
         // ptx:126  rsqrt.approx.f32 	%f96, %f95;
-        precise float f96 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_fadd(p2g_in(f87), 0.25)), false));
+        precise float f96 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(p2g_in(f87), 0.25)), false));
         // ptx:127  mul.f32 	%f25, %f94, %f96;
         // ptx:129  tanh.approx.f32 %f24, %f25;
         precise float f24 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f94, p2g_in(f96)))));
         // ptx:131  add.f32 	%f97, %f87, 0f3F800000;
         // ptx:132  div.approx.f32 	%f98, %f90, %f97;
-        f98 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f90), floatBitsToUint(p2g_fadd(p2g_in(f87), 1.0)), false));
+        f98 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f90), floatBitsToUint(p2g_faddc(p2g_in(f87), 1.0)),
+            false));
         // ptx:133  add.f32 	%f99, %f24, %f98;
-        precise float f99 = p2g_fadd(p2g_in(f24), p2g_in(f98));
+        precise float f99 = p2g_faddc(p2g_in(f24), p2g_in(f98));
         // ptx:134  abs.f32 	%f100, %f99;
         // ptx:135  fma.rn.f32 	%f101, %f100, 0f3F000000, 0f3E000000;
         f101 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f99) & 0x7FFFFFFFu))), 0.5, 0.125);
@@ -1288,27 +1299,27 @@ void main() {
         precise float f104 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f103), false));
         // ptx:139  add.f32 	%f105, %f101, %f104;
         // ptx:140  lg2.approx.f32 	%f106, %f105;
-        precise float f106 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_fadd(f101, p2g_in(f104))), false));
+        precise float f106 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddc(f101, p2g_in(f104))), false));
         // ptx:141  mul.f32 	%f107, %f106, 0f3F317218;
         precise float f107 = p2g_fmul(p2g_in(f106), uintBitsToFloat(0x3F317218u));
         // ptx:142  mul.f32 	%f108, %f107, 0f40400000;
         // ptx:143  sin.approx.f32 	%f109, %f108;
-        precise float f109 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmul(f107, 3.0))));
+        precise float f109 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulc(f107, 3.0))));
         // ptx:144  cos.approx.f32 	%f110, %f99;
         // ptx:145  add.f32 	%f111, %f109, %f110;
-        precise float f111 = p2g_fadd(p2g_in(f109), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f99)))));
+        precise float f111 = p2g_faddc(p2g_in(f109), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f99)))));
         // ptx:146  add.f32 	%f112, %f104, 0f3E800000;
         // ptx:147  rsqrt.approx.f32 	%f113, %f112;
-        precise float f113 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_fadd(p2g_in(f104), 0.25)), false));
+        precise float f113 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(p2g_in(f104), 0.25)), false));
         // ptx:148  mul.f32 	%f27, %f111, %f113;
         // ptx:150  tanh.approx.f32 %f26, %f27;
         precise float f26 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f111, p2g_in(f113)))));
         // ptx:152  add.f32 	%f114, %f104, 0f3F800000;
-        precise float f114 = p2g_fadd(p2g_in(f104), 1.0);
+        precise float f114 = p2g_faddc(p2g_in(f104), 1.0);
         // ptx:153  div.approx.f32 	%f115, %f107, %f114;
         precise float f115 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f107), floatBitsToUint(f114), false));
         // ptx:154  add.f32 	%f116, %f26, %f115;
-        precise float f116 = p2g_fadd(p2g_in(f26), p2g_in(f115));
+        precise float f116 = p2g_faddc(p2g_in(f26), p2g_in(f115));
         // ptx:155  abs.f32 	%f117, %f116;
         // ptx:156  fma.rn.f32 	%f118, %f117, 0f3F000000, 0f3E000000;
         f118 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f116) & 0x7FFFFFFFu))), 0.5, 0.125);
@@ -1319,27 +1330,27 @@ void main() {
         precise float f121 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f120), false));
         // ptx:160  add.f32 	%f122, %f118, %f121;
         // ptx:161  lg2.approx.f32 	%f123, %f122;
-        precise float f123 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_fadd(f118, p2g_in(f121))), false));
+        precise float f123 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddc(f118, p2g_in(f121))), false));
         // ptx:162  mul.f32 	%f124, %f123, 0f3F317218;
         precise float f124 = p2g_fmul(p2g_in(f123), uintBitsToFloat(0x3F317218u));
         // ptx:163  mul.f32 	%f125, %f124, 0f40400000;
         // ptx:164  sin.approx.f32 	%f126, %f125;
-        precise float f126 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmul(f124, 3.0))));
+        precise float f126 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulc(f124, 3.0))));
         // ptx:165  cos.approx.f32 	%f127, %f116;
         // ptx:166  add.f32 	%f128, %f126, %f127;
-        precise float f128 = p2g_fadd(p2g_in(f126), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f116)))));
+        precise float f128 = p2g_faddc(p2g_in(f126), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f116)))));
         // ptx:167  add.f32 	%f129, %f121, 0f3E800000;
         // ptx:168  rsqrt.approx.f32 	%f130, %f129;
-        precise float f130 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_fadd(p2g_in(f121), 0.25)), false));
+        precise float f130 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(p2g_in(f121), 0.25)), false));
         // ptx:169  mul.f32 	%f29, %f128, %f130;
         // ptx:171  tanh.approx.f32 %f28, %f29;
         precise float f28 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f128, p2g_in(f130)))));
         // ptx:173  add.f32 	%f131, %f121, 0f3F800000;
-        precise float f131 = p2g_fadd(p2g_in(f121), 1.0);
+        precise float f131 = p2g_faddc(p2g_in(f121), 1.0);
         // ptx:174  div.approx.f32 	%f132, %f124, %f131;
         precise float f132 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f124), floatBitsToUint(f131), false));
         // ptx:175  add.f32 	%f133, %f28, %f132;
-        precise float f133 = p2g_fadd(p2g_in(f28), p2g_in(f132));
+        precise float f133 = p2g_faddc(p2g_in(f28), p2g_in(f132));
         // ptx:176  abs.f32 	%f134, %f133;
         // ptx:177  fma.rn.f32 	%f135, %f134, 0f3F000000, 0f3E000000;
         f135 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f133) & 0x7FFFFFFFu))), 0.5, 0.125);
@@ -1350,27 +1361,27 @@ void main() {
         precise float f138 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f137), false));
         // ptx:181  add.f32 	%f139, %f135, %f138;
         // ptx:182  lg2.approx.f32 	%f140, %f139;
-        precise float f140 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_fadd(f135, p2g_in(f138))), false));
+        precise float f140 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddc(f135, p2g_in(f138))), false));
         // ptx:183  mul.f32 	%f141, %f140, 0f3F317218;
         precise float f141 = p2g_fmul(p2g_in(f140), uintBitsToFloat(0x3F317218u));
         // ptx:184  mul.f32 	%f142, %f141, 0f40400000;
         // ptx:185  sin.approx.f32 	%f143, %f142;
-        precise float f143 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmul(f141, 3.0))));
+        precise float f143 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulc(f141, 3.0))));
         // ptx:186  cos.approx.f32 	%f144, %f133;
         // ptx:187  add.f32 	%f145, %f143, %f144;
-        precise float f145 = p2g_fadd(p2g_in(f143), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f133)))));
+        precise float f145 = p2g_faddc(p2g_in(f143), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f133)))));
         // ptx:188  add.f32 	%f146, %f138, 0f3E800000;
         // ptx:189  rsqrt.approx.f32 	%f147, %f146;
-        precise float f147 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_fadd(p2g_in(f138), 0.25)), false));
+        precise float f147 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(p2g_in(f138), 0.25)), false));
         // ptx:190  mul.f32 	%f31, %f145, %f147;
         // ptx:192  tanh.approx.f32 %f30, %f31;
         precise float f30 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f145, p2g_in(f147)))));
         // ptx:194  add.f32 	%f148, %f138, 0f3F800000;
-        precise float f148 = p2g_fadd(p2g_in(f138), 1.0);
+        precise float f148 = p2g_faddc(p2g_in(f138), 1.0);
         // ptx:195  div.approx.f32 	%f149, %f141, %f148;
         precise float f149 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f141), floatBitsToUint(f148), false));
         // ptx:196  add.f32 	%f150, %f30, %f149;
-        precise float f150 = p2g_fadd(p2g_in(f30), p2g_in(f149));
+        precise float f150 = p2g_faddc(p2g_in(f30), p2g_in(f149));
         // ptx:197  abs.f32 	%f151, %f150;
         // ptx:198  fma.rn.f32 	%f152, %f151, 0f3F000000, 0f3E000000;
         f152 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f150) & 0x7FFFFFFFu))), 0.5, 0.125);
@@ -1381,27 +1392,27 @@ void main() {
         precise float f155 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f154), false));
         // ptx:202  add.f32 	%f156, %f152, %f155;
         // ptx:203  lg2.approx.f32 	%f157, %f156;
-        precise float f157 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_fadd(f152, p2g_in(f155))), false));
+        precise float f157 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddc(f152, p2g_in(f155))), false));
         // ptx:204  mul.f32 	%f158, %f157, 0f3F317218;
         precise float f158 = p2g_fmul(p2g_in(f157), uintBitsToFloat(0x3F317218u));
         // ptx:205  mul.f32 	%f159, %f158, 0f40400000;
         // ptx:206  sin.approx.f32 	%f160, %f159;
-        precise float f160 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmul(f158, 3.0))));
+        precise float f160 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulc(f158, 3.0))));
         // ptx:207  cos.approx.f32 	%f161, %f150;
         // ptx:208  add.f32 	%f162, %f160, %f161;
-        precise float f162 = p2g_fadd(p2g_in(f160), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f150)))));
+        precise float f162 = p2g_faddc(p2g_in(f160), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f150)))));
         // ptx:209  add.f32 	%f163, %f155, 0f3E800000;
         // ptx:210  rsqrt.approx.f32 	%f164, %f163;
-        precise float f164 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_fadd(p2g_in(f155), 0.25)), false));
+        precise float f164 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(p2g_in(f155), 0.25)), false));
         // ptx:211  mul.f32 	%f33, %f162, %f164;
         // ptx:213  tanh.approx.f32 %f32, %f33;
         precise float f32 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f162, p2g_in(f164)))));
         // ptx:215  add.f32 	%f165, %f155, 0f3F800000;
-        precise float f165 = p2g_fadd(p2g_in(f155), 1.0);
+        precise float f165 = p2g_faddc(p2g_in(f155), 1.0);
         // ptx:216  div.approx.f32 	%f166, %f158, %f165;
         precise float f166 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f158), floatBitsToUint(f165), false));
         // ptx:217  add.f32 	%f245, %f32, %f166;
-        f245 = p2g_fadd(p2g_in(f32), p2g_in(f166));
+        f245 = p2g_faddc(p2g_in(f32), p2g_in(f166));
         // ptx:218  abs.f32 	%f167, %f245;
         // ptx:219  fma.rn.f32 	%f246, %f167, 0f3F000000, 0f3E000000;
         f246 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f245) & 0x7FFFFFFFu))), 0.5, 0.125);
@@ -1427,27 +1438,27 @@ void main() {
       precise float f178 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f177), false));
       // ptx:231  add.f32 	%f179, %f246, %f178;
       // ptx:232  lg2.approx.f32 	%f180, %f179;
-      precise float f180 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_fadd(p2g_in(f246), p2g_in(f178))), false));
+      precise float f180 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddc(p2g_in(f246), p2g_in(f178))), false));
       // ptx:233  mul.f32 	%f181, %f180, 0f3F317218;
       precise float f181 = p2g_fmul(p2g_in(f180), uintBitsToFloat(0x3F317218u));
       // ptx:234  mul.f32 	%f182, %f181, 0f40400000;
       // ptx:235  sin.approx.f32 	%f183, %f182;
-      precise float f183 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmul(f181, 3.0))));
+      precise float f183 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulc(f181, 3.0))));
       // ptx:236  cos.approx.f32 	%f184, %f245;
       // ptx:237  add.f32 	%f185, %f183, %f184;
-      precise float f185 = p2g_fadd(p2g_in(f183), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f245)))));
+      precise float f185 = p2g_faddc(p2g_in(f183), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f245)))));
       // ptx:238  add.f32 	%f186, %f178, 0f3E800000;
       // ptx:239  rsqrt.approx.f32 	%f187, %f186;
-      precise float f187 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_fadd(p2g_in(f178), 0.25)), false));
+      precise float f187 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(p2g_in(f178), 0.25)), false));
       // ptx:240  mul.f32 	%f169, %f185, %f187;
       // ptx:242  tanh.approx.f32 %f168, %f169;
       precise float f168 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f185, p2g_in(f187)))));
       // ptx:244  add.f32 	%f188, %f178, 0f3F800000;
       // ptx:245  div.approx.f32 	%f189, %f181, %f188;
-      f189 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f181), floatBitsToUint(p2g_fadd(p2g_in(f178), 1.0)),
+      f189 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f181), floatBitsToUint(p2g_faddc(p2g_in(f178), 1.0)),
           false));
       // ptx:246  add.f32 	%f190, %f168, %f189;
-      precise float f190 = p2g_fadd(p2g_in(f168), p2g_in(f189));
+      precise float f190 = p2g_faddc(p2g_in(f168), p2g_in(f189));
       // ptx:247  abs.f32 	%f191, %f190;
       // ptx:248  fma.rn.f32 	%f192, %f191, 0f3F000000, 0f3E000000;
       f192 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f190) & 0x7FFFFFFFu))), 0.5, 0.125);
@@ -1458,27 +1469,27 @@ void main() {
       precise float f195 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f194), false));
       // ptx:252  add.f32 	%f196, %f192, %f195;
       // ptx:253  lg2.approx.f32 	%f197, %f196;
-      precise float f197 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_fadd(f192, p2g_in(f195))), false));
+      precise float f197 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddc(f192, p2g_in(f195))), false));
       // ptx:254  mul.f32 	%f198, %f197, 0f3F317218;
       precise float f198 = p2g_fmul(p2g_in(f197), uintBitsToFloat(0x3F317218u));
       // ptx:255  mul.f32 	%f199, %f198, 0f40400000;
       // ptx:256  sin.approx.f32 	%f200, %f199;
-      precise float f200 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmul(f198, 3.0))));
+      precise float f200 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulc(f198, 3.0))));
       // ptx:257  cos.approx.f32 	%f201, %f190;
       // ptx:258  add.f32 	%f202, %f200, %f201;
-      precise float f202 = p2g_fadd(p2g_in(f200), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f190)))));
+      precise float f202 = p2g_faddc(p2g_in(f200), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f190)))));
       // ptx:259  add.f32 	%f203, %f195, 0f3E800000;
       // ptx:260  rsqrt.approx.f32 	%f204, %f203;
-      precise float f204 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_fadd(p2g_in(f195), 0.25)), false));
+      precise float f204 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(p2g_in(f195), 0.25)), false));
       // ptx:261  mul.f32 	%f171, %f202, %f204;
       // ptx:263  tanh.approx.f32 %f170, %f171;
       precise float f170 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f202, p2g_in(f204)))));
       // ptx:265  add.f32 	%f205, %f195, 0f3F800000;
       // ptx:266  div.approx.f32 	%f206, %f198, %f205;
-      f206 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f198), floatBitsToUint(p2g_fadd(p2g_in(f195), 1.0)),
+      f206 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f198), floatBitsToUint(p2g_faddc(p2g_in(f195), 1.0)),
           false));
       // ptx:267  add.f32 	%f207, %f170, %f206;
-      precise float f207 = p2g_fadd(p2g_in(f170), p2g_in(f206));
+      precise float f207 = p2g_faddc(p2g_in(f170), p2g_in(f206));
       // ptx:268  abs.f32 	%f208, %f207;
       // ptx:269  fma.rn.f32 	%f209, %f208, 0f3F000000, 0f3E000000;
       f209 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f207) & 0x7FFFFFFFu))), 0.5, 0.125);
@@ -1489,27 +1500,27 @@ void main() {
       precise float f212 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f211), false));
       // ptx:273  add.f32 	%f213, %f209, %f212;
       // ptx:274  lg2.approx.f32 	%f214, %f213;
-      precise float f214 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_fadd(f209, p2g_in(f212))), false));
+      precise float f214 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddc(f209, p2g_in(f212))), false));
       // ptx:275  mul.f32 	%f215, %f214, 0f3F317218;
       precise float f215 = p2g_fmul(p2g_in(f214), uintBitsToFloat(0x3F317218u));
       // ptx:276  mul.f32 	%f216, %f215, 0f40400000;
       // ptx:277  sin.approx.f32 	%f217, %f216;
-      precise float f217 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmul(f215, 3.0))));
+      precise float f217 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulc(f215, 3.0))));
       // ptx:278  cos.approx.f32 	%f218, %f207;
       // ptx:279  add.f32 	%f219, %f217, %f218;
-      precise float f219 = p2g_fadd(p2g_in(f217), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f207)))));
+      precise float f219 = p2g_faddc(p2g_in(f217), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f207)))));
       // ptx:280  add.f32 	%f220, %f212, 0f3E800000;
       // ptx:281  rsqrt.approx.f32 	%f221, %f220;
-      precise float f221 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_fadd(p2g_in(f212), 0.25)), false));
+      precise float f221 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(p2g_in(f212), 0.25)), false));
       // ptx:282  mul.f32 	%f173, %f219, %f221;
       // ptx:284  tanh.approx.f32 %f172, %f173;
       precise float f172 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f219, p2g_in(f221)))));
       // ptx:286  add.f32 	%f222, %f212, 0f3F800000;
       // ptx:287  div.approx.f32 	%f223, %f215, %f222;
-      f223 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f215), floatBitsToUint(p2g_fadd(p2g_in(f212), 1.0)),
+      f223 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f215), floatBitsToUint(p2g_faddc(p2g_in(f212), 1.0)),
           false));
       // ptx:288  add.f32 	%f224, %f172, %f223;
-      precise float f224 = p2g_fadd(p2g_in(f172), p2g_in(f223));
+      precise float f224 = p2g_faddc(p2g_in(f172), p2g_in(f223));
       // ptx:289  abs.f32 	%f225, %f224;
       // ptx:290  fma.rn.f32 	%f226, %f225, 0f3F000000, 0f3E000000;
       f226 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f224) & 0x7FFFFFFFu))), 0.5, 0.125);
@@ -1520,27 +1531,27 @@ void main() {
       precise float f229 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f228), false));
       // ptx:294  add.f32 	%f230, %f226, %f229;
       // ptx:295  lg2.approx.f32 	%f231, %f230;
-      precise float f231 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_fadd(f226, p2g_in(f229))), false));
+      precise float f231 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddc(f226, p2g_in(f229))), false));
       // ptx:296  mul.f32 	%f232, %f231, 0f3F317218;
       precise float f232 = p2g_fmul(p2g_in(f231), uintBitsToFloat(0x3F317218u));
       // ptx:297  mul.f32 	%f233, %f232, 0f40400000;
       // ptx:298  sin.approx.f32 	%f234, %f233;
-      precise float f234 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmul(f232, 3.0))));
+      precise float f234 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulc(f232, 3.0))));
       // ptx:299  cos.approx.f32 	%f235, %f224;
       // ptx:300  add.f32 	%f236, %f234, %f235;
-      precise float f236 = p2g_fadd(p2g_in(f234), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f224)))));
+      precise float f236 = p2g_faddc(p2g_in(f234), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f224)))));
       // ptx:301  add.f32 	%f237, %f229, 0f3E800000;
       // ptx:302  rsqrt.approx.f32 	%f238, %f237;
-      precise float f238 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_fadd(p2g_in(f229), 0.25)), false));
+      precise float f238 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(p2g_in(f229), 0.25)), false));
       // ptx:303  mul.f32 	%f175, %f236, %f238;
       // ptx:305  tanh.approx.f32 %f174, %f175;
       precise float f174 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f236, p2g_in(f238)))));
       // ptx:307  add.f32 	%f239, %f229, 0f3F800000;
       // ptx:308  div.approx.f32 	%f240, %f232, %f239;
-      f240 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f232), floatBitsToUint(p2g_fadd(p2g_in(f229), 1.0)),
+      f240 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f232), floatBitsToUint(p2g_faddc(p2g_in(f229), 1.0)),
           false));
       // ptx:309  add.f32 	%f245, %f174, %f240;
-      f245 = p2g_fadd(p2g_in(f174), p2g_in(f240));
+      f245 = p2g_faddc(p2g_in(f174), p2g_in(f240));
       // ptx:310  abs.f32 	%f241, %f245;
       // ptx:311  fma.rn.f32 	%f246, %f241, 0f3F000000, 0f3E000000;
       f246 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f245) & 0x7FFFFFFFu))), 0.5, 0.125);

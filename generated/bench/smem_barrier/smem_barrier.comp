@@ -244,8 +244,8 @@ uint p2g_s2f32(int v, int mode) { return p2g_i2f(uint64_t(v < 0 ? 0u - uint(v) :
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
 // Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
-// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result and of every
-// value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
+// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
+// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
 // every number). p2g_redo(): true when that magnitude is below 2^-40 (at or above it no operation can have flushed
 // a result) or the device fact P2G_F32_FAST does not hold. Then the region's check p2g_check_<n> runs the device's
 // pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
@@ -271,6 +271,13 @@ float p2g_ffma(float a, float b, float c) {
   p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
+// The untested short forms: a result whose exact value is a multiple of 2^-63 by its operands (the sum of two
+// values of the region, a product with a literal such as 2 or 0.5 of a value known coarser; region_guard.cpp
+// Region::coarse) is what a test would establish, so it is not tested.
+float p2g_faddc(float a, float b) { precise float r = a + b; return r; }
+float p2g_fsubc(float a, float b) { return p2g_faddc(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmulc(float a, float b) { precise float r = a * b; return r; }
+float p2g_ffmac(float a, float b, float c) { precise float r = fma(a, b, c); return r; }
 float p2g_in(float x) {
   p2g_u = min(p2g_u, p2g_nz(x));
   return x;
@@ -684,15 +691,15 @@ void main() {
         // ptx:105  ld.shared.f32 	%f4, [%r7+4];
         precise float f4 = uintBitsToFloat(p2g_lds32((r7 + 4u)));
         // ptx:106  add.f32 	%f5, %f4, %f3;
-        precise float f5 = p2g_fadd(p2g_in(f4), p2g_in(f3));
+        precise float f5 = p2g_faddc(p2g_in(f4), p2g_in(f3));
         // ptx:107  ld.shared.f32 	%f6, [%r7+72];
         precise float f6 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
         // ptx:108  add.f32 	%f7, %f5, %f6;
-        precise float f7 = p2g_fadd(f5, p2g_in(f6));
+        precise float f7 = p2g_faddc(f5, p2g_in(f6));
         // ptx:109  ld.shared.f32 	%f8, [%r7+80];
         precise float f8 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
         // ptx:110  add.f32 	%f9, %f7, %f8;
-        precise float f9 = p2g_fadd(f7, p2g_in(f8));
+        precise float f9 = p2g_faddc(f7, p2g_in(f8));
         if (p2g_redo()) p2g_check_1(f4, f3, r7, f9);
         // ptx:111  ld.shared.f32 	%f10, [%r7+76];
         precise float f10 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
@@ -715,15 +722,15 @@ void main() {
         // ptx:121  ld.shared.f32 	%f16, [%r7+4];
         precise float f16 = uintBitsToFloat(p2g_lds32((r7 + 4u)));
         // ptx:122  add.f32 	%f17, %f16, %f15;
-        precise float f17 = p2g_fadd(p2g_in(f16), p2g_in(f15));
+        precise float f17 = p2g_faddc(p2g_in(f16), p2g_in(f15));
         // ptx:123  ld.shared.f32 	%f18, [%r7+72];
         precise float f18 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
         // ptx:124  add.f32 	%f19, %f17, %f18;
-        precise float f19 = p2g_fadd(f17, p2g_in(f18));
+        precise float f19 = p2g_faddc(f17, p2g_in(f18));
         // ptx:125  ld.shared.f32 	%f20, [%r7+80];
         precise float f20 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
         // ptx:126  add.f32 	%f21, %f19, %f20;
-        precise float f21 = p2g_fadd(f19, p2g_in(f20));
+        precise float f21 = p2g_faddc(f19, p2g_in(f20));
         if (p2g_redo()) p2g_check_3(f16, f15, r7, f21);
         // ptx:127  ld.shared.f32 	%f22, [%r7+76];
         precise float f22 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
@@ -748,15 +755,15 @@ void main() {
         // ptx:138  ld.shared.f32 	%f28, [%r7+4];
         precise float f28 = uintBitsToFloat(p2g_lds32((r7 + 4u)));
         // ptx:139  add.f32 	%f29, %f28, %f27;
-        precise float f29 = p2g_fadd(p2g_in(f28), p2g_in(f27));
+        precise float f29 = p2g_faddc(p2g_in(f28), p2g_in(f27));
         // ptx:140  ld.shared.f32 	%f30, [%r7+72];
         precise float f30 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
         // ptx:141  add.f32 	%f31, %f29, %f30;
-        precise float f31 = p2g_fadd(f29, p2g_in(f30));
+        precise float f31 = p2g_faddc(f29, p2g_in(f30));
         // ptx:142  ld.shared.f32 	%f32, [%r7+80];
         precise float f32 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
         // ptx:143  add.f32 	%f33, %f31, %f32;
-        precise float f33 = p2g_fadd(f31, p2g_in(f32));
+        precise float f33 = p2g_faddc(f31, p2g_in(f32));
         if (p2g_redo()) p2g_check_5(f28, f27, r7, f33);
         // ptx:144  ld.shared.f32 	%f34, [%r7+76];
         precise float f34 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
@@ -781,15 +788,15 @@ void main() {
         // ptx:155  ld.shared.f32 	%f40, [%r7+4];
         precise float f40 = uintBitsToFloat(p2g_lds32((r7 + 4u)));
         // ptx:156  add.f32 	%f41, %f40, %f39;
-        precise float f41 = p2g_fadd(p2g_in(f40), p2g_in(f39));
+        precise float f41 = p2g_faddc(p2g_in(f40), p2g_in(f39));
         // ptx:157  ld.shared.f32 	%f42, [%r7+72];
         precise float f42 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
         // ptx:158  add.f32 	%f43, %f41, %f42;
-        precise float f43 = p2g_fadd(f41, p2g_in(f42));
+        precise float f43 = p2g_faddc(f41, p2g_in(f42));
         // ptx:159  ld.shared.f32 	%f44, [%r7+80];
         precise float f44 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
         // ptx:160  add.f32 	%f45, %f43, %f44;
-        precise float f45 = p2g_fadd(f43, p2g_in(f44));
+        precise float f45 = p2g_faddc(f43, p2g_in(f44));
         if (p2g_redo()) p2g_check_7(f40, f39, r7, f45);
         // ptx:161  ld.shared.f32 	%f46, [%r7+76];
         precise float f46 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
@@ -830,15 +837,15 @@ void main() {
         // ptx:183  ld.shared.f32 	%f52, [%r7+4];
         precise float f52 = uintBitsToFloat(p2g_lds32((r7 + 4u)));
         // ptx:184  add.f32 	%f53, %f52, %f51;
-        precise float f53 = p2g_fadd(p2g_in(f52), p2g_in(f51));
+        precise float f53 = p2g_faddc(p2g_in(f52), p2g_in(f51));
         // ptx:185  ld.shared.f32 	%f54, [%r7+72];
         precise float f54 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
         // ptx:186  add.f32 	%f55, %f53, %f54;
-        precise float f55 = p2g_fadd(f53, p2g_in(f54));
+        precise float f55 = p2g_faddc(f53, p2g_in(f54));
         // ptx:187  ld.shared.f32 	%f56, [%r7+80];
         precise float f56 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
         // ptx:188  add.f32 	%f57, %f55, %f56;
-        precise float f57 = p2g_fadd(f55, p2g_in(f56));
+        precise float f57 = p2g_faddc(f55, p2g_in(f56));
         if (p2g_redo()) p2g_check_9(f52, f51, r7, f57);
         // ptx:189  ld.shared.f32 	%f58, [%r7+76];
         precise float f58 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
@@ -897,7 +904,7 @@ void main() {
     // ptx:224  ld.shared.f32 	%f64, [%r19+512];
     precise float f64 = uintBitsToFloat(p2g_lds32((r19 + 512u)));
     // ptx:225  add.f32 	%f65, %f64, %f63;
-    precise float f65 = p2g_fadd(p2g_in(f64), p2g_in(f63));
+    precise float f65 = p2g_faddc(p2g_in(f64), p2g_in(f63));
     if (p2g_redo()) p2g_check_11(f64, f63, f65);
     // ptx:226  st.shared.f32 	[%r19], %f65;
     p2g_sts32(r19, floatBitsToUint(f65));
@@ -912,7 +919,7 @@ void main() {
     // ptx:234  ld.shared.f32 	%f67, [%r19+256];
     precise float f67 = uintBitsToFloat(p2g_lds32((r19 + 256u)));
     // ptx:235  add.f32 	%f68, %f67, %f66;
-    precise float f68 = p2g_fadd(p2g_in(f67), p2g_in(f66));
+    precise float f68 = p2g_faddc(p2g_in(f67), p2g_in(f66));
     if (p2g_redo()) p2g_check_12(f67, f66, f68);
     // ptx:236  st.shared.f32 	[%r19], %f68;
     p2g_sts32(r19, floatBitsToUint(f68));
@@ -927,7 +934,7 @@ void main() {
     // ptx:244  ld.shared.f32 	%f70, [%r19+128];
     precise float f70 = uintBitsToFloat(p2g_lds32((r19 + 128u)));
     // ptx:245  add.f32 	%f71, %f70, %f69;
-    precise float f71 = p2g_fadd(p2g_in(f70), p2g_in(f69));
+    precise float f71 = p2g_faddc(p2g_in(f70), p2g_in(f69));
     if (p2g_redo()) p2g_check_13(f70, f69, f71);
     // ptx:246  st.shared.f32 	[%r19], %f71;
     p2g_sts32(r19, floatBitsToUint(f71));
@@ -942,7 +949,7 @@ void main() {
     // ptx:254  ld.shared.f32 	%f73, [%r19+64];
     precise float f73 = uintBitsToFloat(p2g_lds32((r19 + 64u)));
     // ptx:255  add.f32 	%f74, %f73, %f72;
-    precise float f74 = p2g_fadd(p2g_in(f73), p2g_in(f72));
+    precise float f74 = p2g_faddc(p2g_in(f73), p2g_in(f72));
     if (p2g_redo()) p2g_check_14(f73, f72, f74);
     // ptx:256  st.shared.f32 	[%r19], %f74;
     p2g_sts32(r19, floatBitsToUint(f74));
@@ -957,7 +964,7 @@ void main() {
     // ptx:264  ld.shared.f32 	%f76, [%r19+32];
     precise float f76 = uintBitsToFloat(p2g_lds32((r19 + 32u)));
     // ptx:265  add.f32 	%f77, %f76, %f75;
-    precise float f77 = p2g_fadd(p2g_in(f76), p2g_in(f75));
+    precise float f77 = p2g_faddc(p2g_in(f76), p2g_in(f75));
     if (p2g_redo()) p2g_check_15(f76, f75, f77);
     // ptx:266  st.shared.f32 	[%r19], %f77;
     p2g_sts32(r19, floatBitsToUint(f77));
@@ -972,7 +979,7 @@ void main() {
     // ptx:274  ld.shared.f32 	%f79, [%r19+16];
     precise float f79 = uintBitsToFloat(p2g_lds32((r19 + 16u)));
     // ptx:275  add.f32 	%f80, %f79, %f78;
-    precise float f80 = p2g_fadd(p2g_in(f79), p2g_in(f78));
+    precise float f80 = p2g_faddc(p2g_in(f79), p2g_in(f78));
     if (p2g_redo()) p2g_check_16(f79, f78, f80);
     // ptx:276  st.shared.f32 	[%r19], %f80;
     p2g_sts32(r19, floatBitsToUint(f80));
@@ -987,7 +994,7 @@ void main() {
     // ptx:284  ld.shared.f32 	%f82, [%r19+8];
     precise float f82 = uintBitsToFloat(p2g_lds32((r19 + 8u)));
     // ptx:285  add.f32 	%f83, %f82, %f81;
-    precise float f83 = p2g_fadd(p2g_in(f82), p2g_in(f81));
+    precise float f83 = p2g_faddc(p2g_in(f82), p2g_in(f81));
     if (p2g_redo()) p2g_check_17(f82, f81, f83);
     // ptx:286  st.shared.f32 	[%r19], %f83;
     p2g_sts32(r19, floatBitsToUint(f83));
@@ -1000,7 +1007,7 @@ void main() {
     precise float f84 = uintBitsToFloat(p2g_lds32((sh_sum + 4u)));
     // ptx:293  ld.shared.f32 	%f85, [%r19];
     // ptx:294  add.f32 	%f86, %f84, %f85;
-    precise float f86 = p2g_fadd(p2g_in(f84), p2g_in(uintBitsToFloat(p2g_lds32(r19))));
+    precise float f86 = p2g_faddc(p2g_in(f84), p2g_in(uintBitsToFloat(p2g_lds32(r19))));
     if (p2g_redo()) p2g_check_18(f84, r19, f86);
     // ptx:295  st.shared.f32 	[%r19], %f86;
     p2g_sts32(r19, floatBitsToUint(f86));

@@ -285,8 +285,8 @@ uint p2g_i2f(uint64_t mag, bool neg, int mode) {
 uint p2g_s2f(int64_t v, int mode) { return p2g_i2f(v < 0l ? uint64_t(-v) : uint64_t(v), v < 0l, mode); }
 uint p2g_s2f32(int v, int mode) { return p2g_i2f(uint64_t(v < 0 ? 0u - uint(v) : uint(v)), v < 0, mode); }
 // Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
-// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result and of every
-// value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
+// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
+// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
 // every number). p2g_redo(): true when that magnitude is below 2^-40 (at or above it no operation can have flushed
 // a result) or the device fact P2G_F32_FAST does not hold. Then the region's check p2g_check_<n> runs the device's
 // pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
@@ -312,6 +312,13 @@ float p2g_ffma(float a, float b, float c) {
   p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
+// The untested short forms: a result whose exact value is a multiple of 2^-63 by its operands (the sum of two
+// values of the region, a product with a literal such as 2 or 0.5 of a value known coarser; region_guard.cpp
+// Region::coarse) is what a test would establish, so it is not tested.
+float p2g_faddc(float a, float b) { precise float r = a + b; return r; }
+float p2g_fsubc(float a, float b) { return p2g_faddc(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmulc(float a, float b) { precise float r = a * b; return r; }
+float p2g_ffmac(float a, float b, float c) { precise float r = fma(a, b, c); return r; }
 float p2g_in(float x) {
   p2g_u = min(p2g_u, p2g_nz(x));
   return x;
@@ -1180,13 +1187,13 @@ void main() {
     // ptx:52  cvt.rn.f32.s32 	%f1, %r28;
     precise float f1 = p2g_f32_canon(p2g_s2f32(int(int(r28)), 0));
     // ptx:53  div.rn.f32 	%f2, %f38, %f1;
-    precise float f2 = p2g_div32(p2g_fadd(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r3)), 0))), 0.5), f1, 0, false);
+    precise float f2 = p2g_div32(p2g_faddc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r3)), 0))), 0.5), f1, 0, false);
     // ptx:54  cvt.rn.f32.s32 	%f39, %r4;
     // ptx:55  add.f32 	%f40, %f39, 0f3F000000;
     // ptx:56  cvt.rn.f32.s32 	%f3, %r29;
     precise float f3 = p2g_f32_canon(p2g_s2f32(int(int(r29)), 0));
     // ptx:57  div.rn.f32 	%f4, %f40, %f3;
-    precise float f4 = p2g_div32(p2g_fadd(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r4)), 0))), 0.5), f3, 0, false);
+    precise float f4 = p2g_div32(p2g_faddc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r4)), 0))), 0.5), f3, 0, false);
     if (p2g_redo()) p2g_check_1(r3, f1, f2, r29, f3, r4, f4);
     // ptx:58  setp.lt.s32 	%p4, %r30, 1;
     // ptx:59  mov.f32 	%f236, 0f00000000;
@@ -1243,19 +1250,19 @@ void main() {
           // ptx:90  div.rn.f32 	%f55, %f54, %f3;
           precise float f55 = p2g_div32(p2g_fmul(p2g_in(f53), uintBitsToFloat(0x3E947AE1u)), f3, 0, false);
           // ptx:91  add.f32 	%f56, %f2, %f52;
-          precise float f56 = p2g_fadd(p2g_in(f2), p2g_in(f52));
+          precise float f56 = p2g_faddc(p2g_in(f2), p2g_in(f52));
           // ptx:92  add.f32 	%f57, %f4, %f55;
           // ptx:93  tex.2d.v4.f32.f32 	{%f58, %f59, %f60, %f61}, [%rd1, {%f56, %f57}];
-          uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f56, p2g_fadd(p2g_in(f4), p2g_in(f55)), 0.0), 0, 2u);
+          uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f56, p2g_faddc(p2g_in(f4), p2g_in(f55)), 0.0), 0, 2u);
           precise float f58 = uintBitsToFloat(t1.x);
           precise float f59 = uintBitsToFloat(t1.y);
           precise float f60 = uintBitsToFloat(t1.z);
           precise float f61 = uintBitsToFloat(t1.w);
           // ptx:94  sub.f32 	%f62, %f2, %f55;
-          precise float f62 = p2g_fsub(f2, p2g_in(f55));
+          precise float f62 = p2g_fsubc(f2, p2g_in(f55));
           // ptx:95  add.f32 	%f63, %f4, %f52;
           // ptx:96  tex.2d.v4.f32.f32 	{%f64, %f65, %f66, %f67}, [%rd1, {%f62, %f63}];
-          uvec4 t2 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f62, p2g_fadd(f4, p2g_in(f52)), 0.0), 0, 2u);
+          uvec4 t2 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f62, p2g_faddc(f4, p2g_in(f52)), 0.0), 0, 2u);
           precise float f64 = uintBitsToFloat(t2.x);
           precise float f65 = uintBitsToFloat(t2.y);
           precise float f66 = uintBitsToFloat(t2.z);
@@ -1278,18 +1285,18 @@ void main() {
           // ptx:104  add.f32 	%f74, %f58, %f65;
           // ptx:105  add.f32 	%f75, %f74, %f70;
           // ptx:106  add.f32 	%f76, %f236, %f75;
-          precise float f76 = p2g_fadd(p2g_in(f236), p2g_fadd(p2g_fadd(p2g_in(f58), p2g_in(f65)), p2g_in(f70)));
+          precise float f76 = p2g_faddc(p2g_in(f236), p2g_faddc(p2g_faddc(p2g_in(f58), p2g_in(f65)), p2g_in(f70)));
           // ptx:107  add.f32 	%f77, %f59, %f66;
           // ptx:108  add.f32 	%f78, %f77, %f71;
           // ptx:109  add.f32 	%f79, %f237, %f78;
-          precise float f79 = p2g_fadd(p2g_in(f237), p2g_fadd(p2g_fadd(p2g_in(f59), p2g_in(f66)), p2g_in(f71)));
+          precise float f79 = p2g_faddc(p2g_in(f237), p2g_faddc(p2g_faddc(p2g_in(f59), p2g_in(f66)), p2g_in(f71)));
           // ptx:110  add.f32 	%f80, %f60, %f64;
           // ptx:111  add.f32 	%f81, %f80, %f72;
           // ptx:112  add.f32 	%f82, %f238, %f81;
-          precise float f82 = p2g_fadd(p2g_in(f238), p2g_fadd(p2g_fadd(p2g_in(f60), p2g_in(f64)), p2g_in(f72)));
+          precise float f82 = p2g_faddc(p2g_in(f238), p2g_faddc(p2g_faddc(p2g_in(f60), p2g_in(f64)), p2g_in(f72)));
           // ptx:113  fma.rn.f32 	%f83, %f61, %f67, %f73;
           // ptx:114  add.f32 	%f84, %f239, %f83;
-          precise float f84 = p2g_fadd(p2g_in(f239), p2g_ffma(p2g_in(f61), p2g_in(f67), p2g_in(f73)));
+          precise float f84 = p2g_faddc(p2g_in(f239), p2g_ffma(p2g_in(f61), p2g_in(f67), p2g_in(f73)));
           // ptx:115  add.s32 	%r47, %r82, 1;
           uint r47 = uint(int(r82) + 1);
           // ptx:116  sub.s32 	%r48, %r47, %r5;
@@ -1309,19 +1316,19 @@ void main() {
           // ptx:125  div.rn.f32 	%f90, %f89, %f3;
           precise float f90 = p2g_div32(f89, f3, 0, false);
           // ptx:126  add.f32 	%f91, %f2, %f87;
-          precise float f91 = p2g_fadd(f2, p2g_in(f87));
+          precise float f91 = p2g_faddc(f2, p2g_in(f87));
           // ptx:127  add.f32 	%f92, %f4, %f90;
           // ptx:128  tex.2d.v4.f32.f32 	{%f93, %f94, %f95, %f96}, [%rd1, {%f91, %f92}];
-          uvec4 t4 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f91, p2g_fadd(f4, p2g_in(f90)), 0.0), 0, 2u);
+          uvec4 t4 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f91, p2g_faddc(f4, p2g_in(f90)), 0.0), 0, 2u);
           precise float f93 = uintBitsToFloat(t4.x);
           precise float f94 = uintBitsToFloat(t4.y);
           precise float f95 = uintBitsToFloat(t4.z);
           precise float f96 = uintBitsToFloat(t4.w);
           // ptx:129  sub.f32 	%f97, %f2, %f90;
-          precise float f97 = p2g_fsub(f2, p2g_in(f90));
+          precise float f97 = p2g_fsubc(f2, p2g_in(f90));
           // ptx:130  add.f32 	%f98, %f4, %f87;
           // ptx:131  tex.2d.v4.f32.f32 	{%f99, %f100, %f101, %f102}, [%rd1, {%f97, %f98}];
-          uvec4 t5 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f97, p2g_fadd(f4, p2g_in(f87)), 0.0), 0, 2u);
+          uvec4 t5 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f97, p2g_faddc(f4, p2g_in(f87)), 0.0), 0, 2u);
           precise float f99 = uintBitsToFloat(t5.x);
           precise float f100 = uintBitsToFloat(t5.y);
           precise float f101 = uintBitsToFloat(t5.z);
@@ -1343,18 +1350,18 @@ void main() {
           // ptx:139  add.f32 	%f109, %f93, %f100;
           // ptx:140  add.f32 	%f110, %f109, %f105;
           // ptx:141  add.f32 	%f111, %f76, %f110;
-          precise float f111 = p2g_fadd(f76, p2g_fadd(p2g_fadd(p2g_in(f93), p2g_in(f100)), p2g_in(f105)));
+          precise float f111 = p2g_faddc(f76, p2g_faddc(p2g_faddc(p2g_in(f93), p2g_in(f100)), p2g_in(f105)));
           // ptx:142  add.f32 	%f112, %f94, %f101;
           // ptx:143  add.f32 	%f113, %f112, %f106;
           // ptx:144  add.f32 	%f114, %f79, %f113;
-          precise float f114 = p2g_fadd(f79, p2g_fadd(p2g_fadd(p2g_in(f94), p2g_in(f101)), p2g_in(f106)));
+          precise float f114 = p2g_faddc(f79, p2g_faddc(p2g_faddc(p2g_in(f94), p2g_in(f101)), p2g_in(f106)));
           // ptx:145  add.f32 	%f115, %f95, %f99;
           // ptx:146  add.f32 	%f116, %f115, %f107;
           // ptx:147  add.f32 	%f117, %f82, %f116;
-          precise float f117 = p2g_fadd(f82, p2g_fadd(p2g_fadd(p2g_in(f95), p2g_in(f99)), p2g_in(f107)));
+          precise float f117 = p2g_faddc(f82, p2g_faddc(p2g_faddc(p2g_in(f95), p2g_in(f99)), p2g_in(f107)));
           // ptx:148  fma.rn.f32 	%f118, %f96, %f102, %f108;
           // ptx:149  add.f32 	%f119, %f84, %f118;
-          precise float f119 = p2g_fadd(f84, p2g_ffma(p2g_in(f96), p2g_in(f102), p2g_in(f108)));
+          precise float f119 = p2g_faddc(f84, p2g_ffma(p2g_in(f96), p2g_in(f102), p2g_in(f108)));
           // ptx:150  add.s32 	%r56, %r82, 2;
           uint r56 = uint(int(r82) + 2);
           // ptx:151  sub.s32 	%r57, %r56, %r5;
@@ -1374,19 +1381,19 @@ void main() {
           // ptx:160  div.rn.f32 	%f125, %f124, %f3;
           precise float f125 = p2g_div32(f124, f3, 0, false);
           // ptx:161  add.f32 	%f126, %f2, %f122;
-          precise float f126 = p2g_fadd(f2, p2g_in(f122));
+          precise float f126 = p2g_faddc(f2, p2g_in(f122));
           // ptx:162  add.f32 	%f127, %f4, %f125;
           // ptx:163  tex.2d.v4.f32.f32 	{%f128, %f129, %f130, %f131}, [%rd1, {%f126, %f127}];
-          uvec4 t7 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f126, p2g_fadd(f4, p2g_in(f125)), 0.0), 0, 2u);
+          uvec4 t7 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f126, p2g_faddc(f4, p2g_in(f125)), 0.0), 0, 2u);
           precise float f128 = uintBitsToFloat(t7.x);
           precise float f129 = uintBitsToFloat(t7.y);
           precise float f130 = uintBitsToFloat(t7.z);
           precise float f131 = uintBitsToFloat(t7.w);
           // ptx:164  sub.f32 	%f132, %f2, %f125;
-          precise float f132 = p2g_fsub(f2, p2g_in(f125));
+          precise float f132 = p2g_fsubc(f2, p2g_in(f125));
           // ptx:165  add.f32 	%f133, %f4, %f122;
           // ptx:166  tex.2d.v4.f32.f32 	{%f134, %f135, %f136, %f137}, [%rd1, {%f132, %f133}];
-          uvec4 t8 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f132, p2g_fadd(f4, p2g_in(f122)), 0.0), 0, 2u);
+          uvec4 t8 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f132, p2g_faddc(f4, p2g_in(f122)), 0.0), 0, 2u);
           precise float f134 = uintBitsToFloat(t8.x);
           precise float f135 = uintBitsToFloat(t8.y);
           precise float f136 = uintBitsToFloat(t8.z);
@@ -1408,18 +1415,18 @@ void main() {
           // ptx:174  add.f32 	%f144, %f128, %f135;
           // ptx:175  add.f32 	%f145, %f144, %f140;
           // ptx:176  add.f32 	%f146, %f111, %f145;
-          precise float f146 = p2g_fadd(f111, p2g_fadd(p2g_fadd(p2g_in(f128), p2g_in(f135)), p2g_in(f140)));
+          precise float f146 = p2g_faddc(f111, p2g_faddc(p2g_faddc(p2g_in(f128), p2g_in(f135)), p2g_in(f140)));
           // ptx:177  add.f32 	%f147, %f129, %f136;
           // ptx:178  add.f32 	%f148, %f147, %f141;
           // ptx:179  add.f32 	%f149, %f114, %f148;
-          precise float f149 = p2g_fadd(f114, p2g_fadd(p2g_fadd(p2g_in(f129), p2g_in(f136)), p2g_in(f141)));
+          precise float f149 = p2g_faddc(f114, p2g_faddc(p2g_faddc(p2g_in(f129), p2g_in(f136)), p2g_in(f141)));
           // ptx:180  add.f32 	%f150, %f130, %f134;
           // ptx:181  add.f32 	%f151, %f150, %f142;
           // ptx:182  add.f32 	%f152, %f117, %f151;
-          precise float f152 = p2g_fadd(f117, p2g_fadd(p2g_fadd(p2g_in(f130), p2g_in(f134)), p2g_in(f142)));
+          precise float f152 = p2g_faddc(f117, p2g_faddc(p2g_faddc(p2g_in(f130), p2g_in(f134)), p2g_in(f142)));
           // ptx:183  fma.rn.f32 	%f153, %f131, %f137, %f143;
           // ptx:184  add.f32 	%f154, %f119, %f153;
-          precise float f154 = p2g_fadd(f119, p2g_ffma(p2g_in(f131), p2g_in(f137), p2g_in(f143)));
+          precise float f154 = p2g_faddc(f119, p2g_ffma(p2g_in(f131), p2g_in(f137), p2g_in(f143)));
           // ptx:185  add.s32 	%r65, %r82, 3;
           uint r65 = uint(int(r82) + 3);
           // ptx:186  sub.s32 	%r66, %r65, %r5;
@@ -1439,19 +1446,19 @@ void main() {
           // ptx:195  div.rn.f32 	%f160, %f159, %f3;
           precise float f160 = p2g_div32(f159, f3, 0, false);
           // ptx:196  add.f32 	%f161, %f2, %f157;
-          precise float f161 = p2g_fadd(f2, p2g_in(f157));
+          precise float f161 = p2g_faddc(f2, p2g_in(f157));
           // ptx:197  add.f32 	%f162, %f4, %f160;
           // ptx:198  tex.2d.v4.f32.f32 	{%f163, %f164, %f165, %f166}, [%rd1, {%f161, %f162}];
-          uvec4 t10 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f161, p2g_fadd(f4, p2g_in(f160)), 0.0), 0, 2u);
+          uvec4 t10 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f161, p2g_faddc(f4, p2g_in(f160)), 0.0), 0, 2u);
           precise float f163 = uintBitsToFloat(t10.x);
           precise float f164 = uintBitsToFloat(t10.y);
           precise float f165 = uintBitsToFloat(t10.z);
           precise float f166 = uintBitsToFloat(t10.w);
           // ptx:199  sub.f32 	%f167, %f2, %f160;
-          precise float f167 = p2g_fsub(f2, p2g_in(f160));
+          precise float f167 = p2g_fsubc(f2, p2g_in(f160));
           // ptx:200  add.f32 	%f168, %f4, %f157;
           // ptx:201  tex.2d.v4.f32.f32 	{%f169, %f170, %f171, %f172}, [%rd1, {%f167, %f168}];
-          uvec4 t11 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f167, p2g_fadd(f4, p2g_in(f157)), 0.0), 0, 2u);
+          uvec4 t11 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f167, p2g_faddc(f4, p2g_in(f157)), 0.0), 0, 2u);
           precise float f169 = uintBitsToFloat(t11.x);
           precise float f170 = uintBitsToFloat(t11.y);
           precise float f171 = uintBitsToFloat(t11.z);
@@ -1473,18 +1480,18 @@ void main() {
           // ptx:209  add.f32 	%f179, %f163, %f170;
           // ptx:210  add.f32 	%f180, %f179, %f175;
           // ptx:211  add.f32 	%f236, %f146, %f180;
-          f236 = p2g_fadd(f146, p2g_fadd(p2g_fadd(p2g_in(f163), p2g_in(f170)), p2g_in(f175)));
+          f236 = p2g_faddc(f146, p2g_faddc(p2g_faddc(p2g_in(f163), p2g_in(f170)), p2g_in(f175)));
           // ptx:212  add.f32 	%f181, %f164, %f171;
           // ptx:213  add.f32 	%f182, %f181, %f176;
           // ptx:214  add.f32 	%f237, %f149, %f182;
-          f237 = p2g_fadd(f149, p2g_fadd(p2g_fadd(p2g_in(f164), p2g_in(f171)), p2g_in(f176)));
+          f237 = p2g_faddc(f149, p2g_faddc(p2g_faddc(p2g_in(f164), p2g_in(f171)), p2g_in(f176)));
           // ptx:215  add.f32 	%f183, %f165, %f169;
           // ptx:216  add.f32 	%f184, %f183, %f177;
           // ptx:217  add.f32 	%f238, %f152, %f184;
-          f238 = p2g_fadd(f152, p2g_fadd(p2g_fadd(p2g_in(f165), p2g_in(f169)), p2g_in(f177)));
+          f238 = p2g_faddc(f152, p2g_faddc(p2g_faddc(p2g_in(f165), p2g_in(f169)), p2g_in(f177)));
           // ptx:218  fma.rn.f32 	%f185, %f166, %f172, %f178;
           // ptx:219  add.f32 	%f239, %f154, %f185;
-          f239 = p2g_fadd(f154, p2g_ffma(p2g_in(f166), p2g_in(f172), p2g_in(f178)));
+          f239 = p2g_faddc(f154, p2g_ffma(p2g_in(f166), p2g_in(f172), p2g_in(f178)));
           if (p2g_redo()) { f236 = p2g_was_f236; f237 = p2g_was_f237; f238 = p2g_was_f238; f239 = p2g_was_f239; if (p2g_check_2(f50, f1, r82, r30, r5, f3, f2, rd1, p0_u64, f4, r3, r4, rd2, p8_u64, f236, f237, f238, f239)) { f236 = p2g_was_f236; f237 = p2g_was_f237; f238 = p2g_was_f238; f239 = p2g_was_f239; p2g_exact_2(f50, f1, r82, r30, r5, f3, f2, rd1, p0_u64, f4, r3, r4, rd2, p8_u64, f236, f237, f238, f239); } }
           // ptx:220  add.s32 	%r82, %r82, 4;
           r82 = uint(int(r82) + 4);
@@ -1527,19 +1534,19 @@ void main() {
           // ptx:245  div.rn.f32 	%f191, %f190, %f3;
           precise float f191 = p2g_div32(p2g_fmul(p2g_in(f189), uintBitsToFloat(0x3E947AE1u)), f3, 0, false);
           // ptx:246  add.f32 	%f192, %f2, %f188;
-          precise float f192 = p2g_fadd(p2g_in(f2), p2g_in(f188));
+          precise float f192 = p2g_faddc(p2g_in(f2), p2g_in(f188));
           // ptx:247  add.f32 	%f193, %f4, %f191;
           // ptx:248  tex.2d.v4.f32.f32 	{%f194, %f195, %f196, %f197}, [%rd1, {%f192, %f193}];
-          uvec4 t13 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f192, p2g_fadd(p2g_in(f4), p2g_in(f191)), 0.0), 0, 2u);
+          uvec4 t13 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f192, p2g_faddc(p2g_in(f4), p2g_in(f191)), 0.0), 0, 2u);
           precise float f194 = uintBitsToFloat(t13.x);
           precise float f195 = uintBitsToFloat(t13.y);
           precise float f196 = uintBitsToFloat(t13.z);
           precise float f197 = uintBitsToFloat(t13.w);
           // ptx:249  sub.f32 	%f198, %f2, %f191;
-          precise float f198 = p2g_fsub(f2, p2g_in(f191));
+          precise float f198 = p2g_fsubc(f2, p2g_in(f191));
           // ptx:250  add.f32 	%f199, %f4, %f188;
           // ptx:251  tex.2d.v4.f32.f32 	{%f200, %f201, %f202, %f203}, [%rd1, {%f198, %f199}];
-          uvec4 t14 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f198, p2g_fadd(f4, p2g_in(f188)), 0.0), 0, 2u);
+          uvec4 t14 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f198, p2g_faddc(f4, p2g_in(f188)), 0.0), 0, 2u);
           precise float f200 = uintBitsToFloat(t14.x);
           precise float f201 = uintBitsToFloat(t14.y);
           precise float f202 = uintBitsToFloat(t14.z);
@@ -1559,18 +1566,18 @@ void main() {
           // ptx:257  add.f32 	%f210, %f194, %f201;
           // ptx:258  add.f32 	%f211, %f210, %f206;
           // ptx:259  add.f32 	%f236, %f236, %f211;
-          f236 = p2g_fadd(p2g_in(f236), p2g_fadd(p2g_fadd(p2g_in(f194), p2g_in(f201)), p2g_in(f206)));
+          f236 = p2g_faddc(p2g_in(f236), p2g_faddc(p2g_faddc(p2g_in(f194), p2g_in(f201)), p2g_in(f206)));
           // ptx:260  add.f32 	%f212, %f195, %f202;
           // ptx:261  add.f32 	%f213, %f212, %f207;
           // ptx:262  add.f32 	%f237, %f237, %f213;
-          f237 = p2g_fadd(p2g_in(f237), p2g_fadd(p2g_fadd(p2g_in(f195), p2g_in(f202)), p2g_in(f207)));
+          f237 = p2g_faddc(p2g_in(f237), p2g_faddc(p2g_faddc(p2g_in(f195), p2g_in(f202)), p2g_in(f207)));
           // ptx:263  add.f32 	%f214, %f196, %f200;
           // ptx:264  add.f32 	%f215, %f214, %f208;
           // ptx:265  add.f32 	%f238, %f238, %f215;
-          f238 = p2g_fadd(p2g_in(f238), p2g_fadd(p2g_fadd(p2g_in(f196), p2g_in(f200)), p2g_in(f208)));
+          f238 = p2g_faddc(p2g_in(f238), p2g_faddc(p2g_faddc(p2g_in(f196), p2g_in(f200)), p2g_in(f208)));
           // ptx:266  fma.rn.f32 	%f216, %f197, %f203, %f209;
           // ptx:267  add.f32 	%f239, %f239, %f216;
-          f239 = p2g_fadd(p2g_in(f239), p2g_ffma(p2g_in(f197), p2g_in(f203), p2g_in(f209)));
+          f239 = p2g_faddc(p2g_in(f239), p2g_ffma(p2g_in(f197), p2g_in(f203), p2g_in(f209)));
           if (p2g_redo()) { f236 = p2g_was_f236; f237 = p2g_was_f237; f238 = p2g_was_f238; f239 = p2g_was_f239; if (p2g_check_3(r84, f1, r85, r30, r5, f3, f2, rd1, p0_u64, f4, r86, r87, rd2, p8_u64, f236, f237, f238, f239)) { f236 = p2g_was_f236; f237 = p2g_was_f237; f238 = p2g_was_f238; f239 = p2g_was_f239; p2g_exact_3(r84, f1, r85, r30, r5, f3, f2, rd1, p0_u64, f4, r86, r87, rd2, p8_u64, f236, f237, f238, f239); } }
           // ptx:268  add.s32 	%r87, %r87, 3;
           r87 = uint(int(r87) + 3);
@@ -1593,7 +1600,7 @@ void main() {
     // ptx:277  add.f32 	%f217, %f238, %f239;
     // ptx:278  add.f32 	%f218, %f236, %f237;
     // ptx:279  add.f32 	%f219, %f218, %f217;
-    precise float f219 = p2g_fadd(p2g_fadd(p2g_in(f236), p2g_in(f237)), p2g_fadd(p2g_in(f238), p2g_in(f239)));
+    precise float f219 = p2g_faddc(p2g_faddc(p2g_in(f236), p2g_in(f237)), p2g_faddc(p2g_in(f238), p2g_in(f239)));
     if (p2g_redo()) p2g_check_4(f236, f237, f238, f239, f219);
     // ptx:280  mad.lo.s32 	%r79, %r4, %r28, %r3;
     // ptx:281  cvta.to.global.u64 	%rd4, %rd3;

@@ -426,8 +426,8 @@ uint p2g_narrow32(uint w, int m, int bias, int eb, int mode, uint nanBits) {
 float p2g_nmin(float a, float b) { float d = min(a, b), e = p2g_fmin(a, b); return P2G_F32_MINMAX ? d : e; }
 float p2g_nmax(float a, float b) { float d = max(a, b), e = p2g_fmax(a, b); return P2G_F32_MINMAX ? d : e; }
 // Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
-// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result and of every
-// value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
+// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
+// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
 // every number). p2g_redo(): true when that magnitude is below 2^-40 (at or above it no operation can have flushed
 // a result) or the device fact P2G_F32_FAST does not hold. Then the region's check p2g_check_<n> runs the device's
 // pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
@@ -453,6 +453,13 @@ float p2g_ffma(float a, float b, float c) {
   p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
+// The untested short forms: a result whose exact value is a multiple of 2^-63 by its operands (the sum of two
+// values of the region, a product with a literal such as 2 or 0.5 of a value known coarser; region_guard.cpp
+// Region::coarse) is what a test would establish, so it is not tested.
+float p2g_faddc(float a, float b) { precise float r = a + b; return r; }
+float p2g_fsubc(float a, float b) { return p2g_faddc(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmulc(float a, float b) { precise float r = a * b; return r; }
+float p2g_ffmac(float a, float b, float c) { precise float r = fma(a, b, c); return r; }
 float p2g_in(float x) {
   p2g_u = min(p2g_u, p2g_nz(x));
   return x;
@@ -664,7 +671,7 @@ void main() {
     // ptx:65  fma.rn.f32 	%f14, %f10, 0f3F000000, %f13;
     // ptx:66  add.f32 	%f15, %f5, 0f0DA24260;
     // ptx:67  div.rn.f32 	%f16, %f3, %f15;
-    precise float f16 = p2g_div32(f3, p2g_fadd(f5, p2g_in(uintBitsToFloat(0x0DA24260u))), 0, false);
+    precise float f16 = p2g_div32(f3, p2g_faddc(f5, p2g_in(uintBitsToFloat(0x0DA24260u))), 0, false);
     // ptx:68  abs.f32 	%f17, %f12;
     // ptx:69  sqrt.rn.f32 	%f18, %f17;
     precise float f18 = p2g_sqrt32(p2g_canon(uintBitsToFloat(floatBitsToUint(f12) & 0x7FFFFFFFu)), 0, false);
@@ -674,7 +681,7 @@ void main() {
     // ptx:73  mul.f32 	%f22, %f1, 0f000AE398;
     // ptx:74  mov.f32 	%f23, 0f40400000;
     // ptx:75  fma.rn.f32 	%f24, %f22, 0f40400000, 0f000116C2;
-    f24 = p2g_ffma(p2g_fmul(f1, p2g_in(uintBitsToFloat(0x000AE398u))), 3.0, p2g_in(uintBitsToFloat(0x000116C2u)));
+    f24 = p2g_ffmac(p2g_fmul(f1, p2g_in(uintBitsToFloat(0x000AE398u))), 3.0, p2g_in(uintBitsToFloat(0x000116C2u)));
     if (p2g_redo()) p2g_check_1(f1, f5, f10, rd8, rd10, f3, rd12, f12, f16, f18, f24);
     // ptx:76  shl.b32 	%r29, %r1, 3;
     uint r29 = r1 << 3u;
@@ -707,7 +714,7 @@ void main() {
     // ptx:94  mul.f32 	%f29, %f5, %f5;
     // ptx:95  sqrt.rn.f32 	%f30, %f29;
     // ptx:96  add.f32 	%f31, %f28, %f30;
-    f31 = p2g_fadd(p2g_in(p2g_div32(f1, 3.0, 0, false)), p2g_in(p2g_sqrt32(p2g_fmul(p2g_in(f5), f5), 0, false)));
+    f31 = p2g_faddc(p2g_in(p2g_div32(f1, 3.0, 0, false)), p2g_in(p2g_sqrt32(p2g_fmul(p2g_in(f5), f5), 0, false)));
     if (p2g_redo()) p2g_check_2(f1, f5, f31);
     // ptx:97  st.global.f32 	[%rd18+28], %f31;
     P2GU32((rd18 + 28ul)).v = floatBitsToUint(f31);
@@ -715,7 +722,7 @@ void main() {
     uint rs1 = p2g_f2h_rn(floatBitsToUint(f1));
     // ptx:102  mul.f32 	%f2, %f5, 0f42C80000;
     // ptx:104  {  cvt.rz.f16.f32 %rs2, %f2;}
-    uint rs2 = p2g_narrow32(floatBitsToUint(p2g_fmul(p2g_in(f5), 100.0)), 10, 15, 5, 1, 0x7FFFu);
+    uint rs2 = p2g_narrow32(floatBitsToUint(p2g_fmulc(p2g_in(f5), 100.0)), 10, 15, 5, 1, 0x7FFFu);
     // ptx:107  mov.b32 	%r32, %f3;
     // ptx:108  cvt.u16.u32 	%rs23, %r32;
     uint64_t t1 = uint64_t(floatBitsToUint(f3));

@@ -740,8 +740,8 @@ void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
 float p2g_nmin(float a, float b) { float d = min(a, b), e = p2g_fmin(a, b); return P2G_F32_MINMAX ? d : e; }
 float p2g_nmax(float a, float b) { float d = max(a, b), e = p2g_fmax(a, b); return P2G_F32_MINMAX ? d : e; }
 // Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
-// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result and of every
-// value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
+// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
+// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
 // every number). p2g_redo(): true when that magnitude is below 2^-40 (at or above it no operation can have flushed
 // a result) or the device fact P2G_F32_FAST does not hold. Then the region's check p2g_check_<n> runs the device's
 // pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
@@ -767,6 +767,13 @@ float p2g_ffma(float a, float b, float c) {
   p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
+// The untested short forms: a result whose exact value is a multiple of 2^-63 by its operands (the sum of two
+// values of the region, a product with a literal such as 2 or 0.5 of a value known coarser; region_guard.cpp
+// Region::coarse) is what a test would establish, so it is not tested.
+float p2g_faddc(float a, float b) { precise float r = a + b; return r; }
+float p2g_fsubc(float a, float b) { return p2g_faddc(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmulc(float a, float b) { precise float r = a * b; return r; }
+float p2g_ffmac(float a, float b, float c) { precise float r = fma(a, b, c); return r; }
 float p2g_in(float x) {
   p2g_u = min(p2g_u, p2g_nz(x));
   return x;
@@ -5453,7 +5460,7 @@ void main() {
   precise float f172 = p16_f32;
   precise float f173 = p20_f32;
   // ptx:61  fma.rn.f32 	%f176, %f167, %f168, %f172;
-  precise float f176 = p2g_ffma(p2g_fadd(p2g_in(f166), 0.5), p2g_in(f168), p2g_in(f172));
+  precise float f176 = p2g_ffma(p2g_faddc(p2g_in(f166), 0.5), p2g_in(f168), p2g_in(f172));
   // ptx:62  copysign.f32 	%f177, %f176, %f148;
   precise float f177 = uintBitsToFloat((floatBitsToUint(f176) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
   // ptx:63  add.rz.f32 	%f178, %f176, %f177;
@@ -5467,7 +5474,7 @@ void main() {
   precise float f180 = p2g_f32_canon(p2g_s2f32(int(int(r2)), 0));
   // ptx:68  add.f32 	%f181, %f180, 0f3F000000;
   // ptx:69  fma.rn.f32 	%f182, %f181, %f169, %f173;
-  precise float f182 = p2g_ffma(p2g_fadd(p2g_in(f180), 0.5), p2g_in(f169), p2g_in(f173));
+  precise float f182 = p2g_ffma(p2g_faddc(p2g_in(f180), 0.5), p2g_in(f169), p2g_in(f173));
   // ptx:70  copysign.f32 	%f183, %f182, %f148;
   precise float f183 = uintBitsToFloat((floatBitsToUint(f182) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
   // ptx:71  add.rz.f32 	%f184, %f182, %f183;
@@ -5479,7 +5486,7 @@ void main() {
   uint r4 = uint(int(r221) + -4);
   // ptx:75  add.f32 	%f186, %f166, 0f41780000;
   // ptx:76  fma.rn.f32 	%f187, %f186, %f168, %f172;
-  precise float f187 = p2g_ffma(p2g_fadd(p2g_in(f166), 15.5), p2g_in(f168), p2g_in(f172));
+  precise float f187 = p2g_ffma(p2g_faddc(p2g_in(f166), 15.5), p2g_in(f168), p2g_in(f172));
   // ptx:77  copysign.f32 	%f188, %f187, %f148;
   precise float f188 = uintBitsToFloat((floatBitsToUint(f187) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
   // ptx:78  add.rz.f32 	%f189, %f187, %f188;
@@ -5488,7 +5495,7 @@ void main() {
   // ptx:80  cvt.rzi.s32.f32 	%r222, %f190;
   // ptx:81  add.f32 	%f191, %f180, 0f41780000;
   // ptx:82  fma.rn.f32 	%f192, %f191, %f169, %f173;
-  precise float f192 = p2g_ffma(p2g_fadd(p2g_in(f180), 15.5), p2g_in(f169), p2g_in(f173));
+  precise float f192 = p2g_ffma(p2g_faddc(p2g_in(f180), 15.5), p2g_in(f169), p2g_in(f173));
   if (p2g_redo()) p2g_check_1(f159, t4, f153, p168_f32, f1, t3, f149, f2, r1, r218, r2, p40_f32, p44_f32, p16_f32,
       p20_f32, f148, r220, r3, r221, r4, f190, f192);
   // ptx:83  copysign.f32 	%f193, %f192, %f148;
@@ -5597,9 +5604,9 @@ void main() {
           precise float f4 = p2g_ffma(p2g_in(f201), 0.5, neg5769);
           // ptx:144  sub.f32 	%f211, %f205, %f204;
           // ptx:145  sub.f32 	%f5, %f211, %f207;
-          precise float f5 = p2g_fsub(p2g_fsub(f205, f204), f207);
+          precise float f5 = p2g_fsubc(p2g_fsubc(f205, f204), f207);
           // ptx:146  mul.f32 	%f6, %f1, %f208;
-          precise float f6 = p2g_fmul(p2g_in(f1), p2g_fadd(p2g_fadd(f204, f205), f207));
+          precise float f6 = p2g_fmul(p2g_in(f1), p2g_faddc(p2g_faddc(f204, f205), f207));
           if (p2g_redo()) p2g_check_2(f196, f200, f198, f197, f4, f5, f1, f6);
           // ptx:147  setp.lt.f32 	%p12, %f6, 0f447A0000;
           int t7 = p2g_fcmp(floatBitsToUint(f6), floatBitsToUint(1000.0));
@@ -5608,19 +5615,19 @@ void main() {
           if (p12) {
             // ptx:152  add.f32 	%f248, %f6, 0f3F800000;
             // ptx:153  rcp.rn.f32 	%f1095, %f248;
-            f1095 = p2g_div32(1.0, p2g_fadd(p2g_in(f6), 1.0), 0, false);
+            f1095 = p2g_div32(1.0, p2g_faddc(p2g_in(f6), 1.0), 0, false);
             if (p2g_redo()) p2g_check_3(f6, f1095);
             // ptx:154  bra.uni 	$L__BB0_8;
           } else {
             // ptx:149  bra.uni 	$L__BB0_4;
             // ptx:157  fma.rn.f32 	%f212, %f6, 0f41100000, 0f3F800000;
-            precise float f212 = p2g_ffma(p2g_in(f6), 9.0, 1.0);
+            precise float f212 = p2g_ffmac(p2g_in(f6), 9.0, 1.0);
             // ptx:158  setp.lt.f32 	%p13, %f212, 0f00800000;
             int t8 = p2g_fcmp(floatBitsToUint(f212), 0x00800000u);
             bool p13 = t8 == -1;
             // ptx:159  mul.f32 	%f213, %f212, 0f4B000000;
             // ptx:160  selp.f32 	%f7, %f213, %f212, %p13;
-            precise float f7 = p13 ? p2g_fmul(f212, 8388608.0) : f212;
+            precise float f7 = p13 ? p2g_fmulc(f212, 8388608.0) : f212;
             // ptx:161  selp.f32 	%f214, 0fC1B80000, 0f00000000, %p13;
             // ptx:162  mov.b32 	%r245, %f7;
             uint r245 = floatBitsToUint(f7);
@@ -5635,7 +5642,7 @@ void main() {
             // ptx:169  fma.rn.f32 	%f218, %f216, %f217, %f214;
             precise float f218 = p2g_ffma(p2g_in(f216), uintBitsToFloat(0x34000000u), p2g_in((p13 ? -23.0 : 0.0)));
             // ptx:170  add.f32 	%f219, %f215, 0fBF800000;
-            precise float f219 = p2g_fadd(p2g_in(uintBitsToFloat(uint(int(r245) - int(r247)))), -1.0);
+            precise float f219 = p2g_faddc(p2g_in(uintBitsToFloat(uint(int(r245) - int(r247)))), -1.0);
             // ptx:171  mov.f32 	%f220, 0fBE2C7F30;
             // ptx:172  mov.f32 	%f221, 0f3DC6B27F;
             // ptx:173  fma.rn.f32 	%f222, %f221, %f219, %f220;
@@ -5671,7 +5678,7 @@ void main() {
             // ptx:193  fma.rn.f32 	%f242, %f219, %f241, %f240;
             precise float f242 = p2g_ffma(f219, uintBitsToFloat(0x3FB8AA3Bu), f240);
             // ptx:194  add.f32 	%f1094, %f218, %f242;
-            precise float f1094 = p2g_fadd(f218, f242);
+            precise float f1094 = p2g_faddc(f218, f242);
             if (p2g_redo()) p2g_check_4(f6, f7, r245, f1094);
             // ptx:195  setp.lt.u32 	%p14, %r245, 2139095040;
             // ptx:196  @%p14 bra 	$L__BB0_6;
@@ -5689,7 +5696,7 @@ void main() {
             // ptx:205  setp.eq.f32 	%p15, %f7, 0f00000000;
             int t9 = p2g_fcmp(floatBitsToUint(f7), floatBitsToUint(0.0));
             // ptx:206  selp.f32 	%f247, 0fFF800000, %f246, %p15;
-            f247 = (t9 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(p2g_in(f245), uintBitsToFloat(0xBC4FAEFFu));
+            f247 = (t9 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddc(p2g_in(f245), uintBitsToFloat(0xBC4FAEFFu));
             if (p2g_redo()) p2g_check_6(f1094, f7, f247);
             // ptx:207  div.rn.f32 	%f1095, %f247, %f6;
             f1095 = p2g_div32(f247, f6, 0, false);
@@ -5818,9 +5825,9 @@ void main() {
           // ptx:296  mul.f32 	%f273, %f16, 0f41100000;
           // ptx:297  fma.rn.f32 	%f274, %f16, %f273, 0f41D80000;
           // ptx:298  div.rn.f32 	%f275, %f272, %f274;
-          precise float f275 = p2g_div32(f272, p2g_ffma(f16, p2g_fmul(f16, 9.0), 27.0), 0, false);
+          precise float f275 = p2g_div32(f272, p2g_ffma(f16, p2g_fmulc(f16, 9.0), 27.0), 0, false);
           // ptx:299  add.f32 	%f1096, %f275, 0f3F000000;
-          f1096 = p2g_fadd(p2g_in(f275), 0.5);
+          f1096 = p2g_faddc(p2g_in(f275), 0.5);
           if (p2g_redo()) p2g_check_9(f16, f1096);
         }
       }
@@ -5830,7 +5837,7 @@ void main() {
       // ptx:303  mov.u32 	%r1847, 0;
       uint r1847 = 0u;
       // ptx:304  add.f32 	%f19, %f14, 0f3F000000;
-      f19 = p2g_fadd(p2g_in(f14), 0.5);
+      f19 = p2g_faddc(p2g_in(f14), 0.5);
       // ptx:305  mov.f32 	%f280, 0f3F000000;
       precise float f280 = 0.5;
       // ptx:306  ld.param.v2.f32 	{%f281, %f282}, [%rd1+-248];
@@ -5846,7 +5853,7 @@ void main() {
       // ptx:311  cvt.rzi.s32.f32 	%r28, %f288;
       uint r28 = uint(int(p2g_f2i32(floatBitsToUint(f288), 1, true, 32)));
       // ptx:312  add.f32 	%f20, %f15, 0f3F000000;
-      f20 = p2g_fadd(p2g_in(f15), 0.5);
+      f20 = p2g_faddc(p2g_in(f15), 0.5);
       // ptx:313  fma.rn.f32 	%f289, %f20, %f277, %f282;
       precise float f289 = p2g_ffma(f20, p2g_in(f277), p2g_in(f282));
       // ptx:314  copysign.f32 	%f290, %f289, %f280;
@@ -5877,7 +5884,7 @@ void main() {
       precise float neg5770 = -f295;
       // ptx:327  mul.f32 	%f294, %f293, 0f3F000000;
       // ptx:330  sub.f32 	%f296, %f294, %f295;
-      precise float f296 = p2g_ffma(p2g_fadd(p2g_in(f22), p2g_in(f21)), 0.5, neg5770);
+      precise float f296 = p2g_ffma(p2g_faddc(p2g_in(f22), p2g_in(f21)), 0.5, neg5770);
       // ptx:331  setp.geu.f32 	%p21, %f23, %f296;
       int t19 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f296));
       // ptx:332  ld.shared.f32 	%f24, [%r287+92];
@@ -5889,7 +5896,7 @@ void main() {
       precise float neg5771 = -f295;
       // ptx:335  mul.f32 	%f298, %f297, 0f3F000000;
       // ptx:336  sub.f32 	%f299, %f298, %f295;
-      precise float f299 = p2g_ffma(p2g_fadd(p2g_in(f25), p2g_in(f24)), 0.5, neg5771);
+      precise float f299 = p2g_ffma(p2g_faddc(p2g_in(f25), p2g_in(f24)), 0.5, neg5771);
       if (p2g_redo()) p2g_check_10(f14, f19, p16_f32, p20_f32, f276, r28, f15, f20, f277, r29, r4, r3, f21, f22, f23,
           t19, f24, f25, f299);
       // ptx:337  setp.geu.f32 	%p22, %f23, %f299;
@@ -5963,10 +5970,10 @@ void main() {
       precise float f312 = p12_f32;
       // ptx:377  add.f32 	%f315, %f303, %f311;
       // ptx:378  fma.rn.f32 	%f26, %f307, %f315, %f19;
-      precise float f26 = p2g_ffma(p2g_in(f307), p2g_fadd(p2g_in(f303), p2g_in(f311)), p2g_in(f19));
+      precise float f26 = p2g_ffma(p2g_in(f307), p2g_faddc(p2g_in(f303), p2g_in(f311)), p2g_in(f19));
       // ptx:379  add.f32 	%f316, %f304, %f312;
       // ptx:380  fma.rn.f32 	%f27, %f308, %f316, %f20;
-      precise float f27 = p2g_ffma(p2g_in(f308), p2g_fadd(p2g_in(f304), p2g_in(f312)), p2g_in(f20));
+      precise float f27 = p2g_ffma(p2g_in(f308), p2g_faddc(p2g_in(f304), p2g_in(f312)), p2g_in(f20));
       // ptx:381  ld.param.u64 	%rd18, [%rd1+-40];
       uint64_t rd18 = p224_u64;
       // ptx:382  ld.param.v2.f32 	{%f317, %f318}, [%rd1+-120];
@@ -5985,30 +5992,30 @@ void main() {
       f31 = uintBitsToFloat(t26.w);
       // ptx:387  add.f32 	%f324, %f26, 0fBF000000;
       // ptx:388  fma.rn.f32 	%f325, %f324, 0f40000000, 0f3F000000;
-      precise float f325 = p2g_ffma(p2g_fadd(f26, -0.5), 2.0, 0.5);
+      precise float f325 = p2g_ffmac(p2g_faddc(f26, -0.5), 2.0, 0.5);
       // ptx:389  add.f32 	%f326, %f27, 0fBF000000;
       // ptx:390  fma.rn.f32 	%f327, %f326, 0f40000000, 0f3F000000;
-      precise float f327 = p2g_ffma(p2g_fadd(f27, -0.5), 2.0, 0.5);
+      precise float f327 = p2g_ffmac(p2g_faddc(f27, -0.5), 2.0, 0.5);
       // ptx:391  add.f32 	%f328, %f325, 0fBF000000;
       // ptx:392  cvt.rmi.f32.f32 	%f329, %f328;
-      precise float f329 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_fadd(f325, -0.5)), 2));
+      precise float f329 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_faddc(f325, -0.5)), 2));
       // ptx:393  add.f32 	%f330, %f329, 0f3F000000;
-      precise float f330 = p2g_fadd(p2g_in(f329), 0.5);
+      precise float f330 = p2g_faddc(p2g_in(f329), 0.5);
       // ptx:394  add.f32 	%f331, %f327, 0fBF000000;
       // ptx:395  cvt.rmi.f32.f32 	%f332, %f331;
-      precise float f332 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_fadd(f327, -0.5)), 2));
+      precise float f332 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_faddc(f327, -0.5)), 2));
       // ptx:396  add.f32 	%f333, %f332, 0f3F000000;
-      precise float f333 = p2g_fadd(p2g_in(f332), 0.5);
+      precise float f333 = p2g_faddc(p2g_in(f332), 0.5);
       // ptx:397  sub.f32 	%f334, %f325, %f330;
       // ptx:398  cvt.sat.f32.f32 	%f335, %f334;
-      precise float f335 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsub(f325, f330))));
+      precise float f335 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubc(f325, f330))));
       // ptx:399  mul.f32 	%f336, %f335, %f335;
       precise float f336 = p2g_fmul(p2g_in(f335), p2g_in(f335));
       // ptx:400  mul.f32 	%f337, %f335, %f336;
       precise float f337 = p2g_fmul(p2g_in(f335), f336);
       // ptx:401  add.f32 	%f338, %f335, %f337;
       // ptx:403  sub.f32 	%f340, %f336, %f339;
-      precise float neg5772 = -(p2g_fadd(p2g_in(f335), f337));
+      precise float neg5772 = -(p2g_faddc(p2g_in(f335), f337));
       // ptx:402  mul.f32 	%f339, %f338, 0f3F000000;
       // ptx:403  sub.f32 	%f340, %f336, %f339;
       precise float f340 = p2g_ffma(neg5772, 0.5, f336);
@@ -6018,26 +6025,26 @@ void main() {
       // ptx:404  mul.f32 	%f341, %f337, 0f3FC00000;
       // ptx:406  sub.f32 	%f343, %f341, %f342;
       // ptx:407  add.f32 	%f344, %f343, 0f3F800000;
-      precise float f344 = p2g_fadd(p2g_ffma(f337, 1.5, neg5773), 1.0);
+      precise float f344 = p2g_faddc(p2g_ffma(f337, 1.5, neg5773), 1.0);
       // ptx:408  mov.f32 	%f345, 0f3F800000;
       precise float f345 = 1.0;
       // ptx:409  sub.f32 	%f346, %f337, %f336;
       // ptx:410  mul.f32 	%f347, %f346, 0f3F000000;
-      precise float f347 = p2g_fmul(p2g_fsub(f337, f336), 0.5);
+      precise float f347 = p2g_fmul(p2g_fsubc(f337, f336), 0.5);
       // ptx:411  sub.f32 	%f348, %f345, %f340;
       // ptx:412  sub.f32 	%f349, %f348, %f344;
       // ptx:413  sub.f32 	%f350, %f349, %f347;
-      precise float f350 = p2g_fsub(p2g_fsub(p2g_fsub(f345, f340), f344), f347);
+      precise float f350 = p2g_fsubc(p2g_fsubc(p2g_fsubc(f345, f340), f344), f347);
       // ptx:414  sub.f32 	%f351, %f327, %f333;
       // ptx:415  cvt.sat.f32.f32 	%f352, %f351;
-      precise float f352 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsub(f327, f333))));
+      precise float f352 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubc(f327, f333))));
       // ptx:416  mul.f32 	%f353, %f352, %f352;
       precise float f353 = p2g_fmul(p2g_in(f352), p2g_in(f352));
       // ptx:417  mul.f32 	%f354, %f352, %f353;
       precise float f354 = p2g_fmul(p2g_in(f352), f353);
       // ptx:418  add.f32 	%f355, %f352, %f354;
       // ptx:420  sub.f32 	%f357, %f353, %f356;
-      precise float neg5774 = -(p2g_fadd(p2g_in(f352), f354));
+      precise float neg5774 = -(p2g_faddc(p2g_in(f352), f354));
       // ptx:419  mul.f32 	%f356, %f355, 0f3F000000;
       // ptx:420  sub.f32 	%f357, %f353, %f356;
       precise float f357 = p2g_ffma(neg5774, 0.5, f353);
@@ -6047,10 +6054,10 @@ void main() {
       // ptx:421  mul.f32 	%f358, %f354, 0f3FC00000;
       // ptx:423  sub.f32 	%f360, %f358, %f359;
       // ptx:424  add.f32 	%f361, %f360, 0f3F800000;
-      precise float f361 = p2g_fadd(p2g_ffma(f354, 1.5, neg5775), 1.0);
+      precise float f361 = p2g_faddc(p2g_ffma(f354, 1.5, neg5775), 1.0);
       // ptx:425  sub.f32 	%f362, %f354, %f353;
       // ptx:426  mul.f32 	%f363, %f362, 0f3F000000;
-      precise float f363 = p2g_fmul(p2g_fsub(f354, f353), 0.5);
+      precise float f363 = p2g_fmul(p2g_fsubc(f354, f353), 0.5);
       // ptx:427  sub.f32 	%f364, %f345, %f357;
       // ptx:428  sub.f32 	%f365, %f364, %f361;
       // ptx:429  mul.f32 	%f366, %f317, 0f3F000000;
@@ -6061,10 +6068,10 @@ void main() {
       uint64_t rd19 = p232_u64;
       // ptx:432  add.f32 	%f368, %f330, 0fBF000000;
       // ptx:433  mul.f32 	%f369, %f366, %f368;
-      precise float f369 = p2g_fmul(f366, p2g_fadd(f330, -0.5));
+      precise float f369 = p2g_fmul(f366, p2g_faddc(f330, -0.5));
       // ptx:434  add.f32 	%f370, %f333, 0fBF000000;
       // ptx:435  mul.f32 	%f371, %f367, %f370;
-      precise float f371 = p2g_fmul(f367, p2g_fadd(f333, -0.5));
+      precise float f371 = p2g_fmul(f367, p2g_faddc(f333, -0.5));
       // ptx:436  tld4.r.2d.v4.f32.f32 	{%f372, %f373, %f374, %f375}, [%rd19, {%f369, %f371}];
       uvec4 t27 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f371), 0, 0u);
       precise float f372 = uintBitsToFloat(t27.x);
@@ -6075,7 +6082,7 @@ void main() {
       int t28 = p2g_fcmp(floatBitsToUint(f375), 0x3F7D70A4u);
       bool p32 = t28 == -1;
       // ptx:438  add.f32 	%f376, %f375, 0fBF7D70A4;
-      precise float f376 = p2g_fadd(p2g_in(f375), uintBitsToFloat(0xBF7D70A4u));
+      precise float f376 = p2g_faddc(p2g_in(f375), uintBitsToFloat(0xBF7D70A4u));
       // ptx:439  fma.rn.f32 	%f377, %f376, 0f3A83126F, 0f3F7D70A4;
       precise float f377 = p2g_ffma(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:440  selp.f32 	%f378, %f375, %f377, %p32;
@@ -6083,7 +6090,7 @@ void main() {
       int t29 = p2g_fcmp(floatBitsToUint(f374), 0x3F7D70A4u);
       bool p33 = t29 == -1;
       // ptx:442  add.f32 	%f379, %f374, 0fBF7D70A4;
-      precise float f379 = p2g_fadd(p2g_in(f374), uintBitsToFloat(0xBF7D70A4u));
+      precise float f379 = p2g_faddc(p2g_in(f374), uintBitsToFloat(0xBF7D70A4u));
       // ptx:443  fma.rn.f32 	%f380, %f379, 0f3A83126F, 0f3F7D70A4;
       precise float f380 = p2g_ffma(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:444  selp.f32 	%f381, %f374, %f380, %p33;
@@ -6092,7 +6099,7 @@ void main() {
       int t30 = p2g_fcmp(floatBitsToUint(f372), 0x3F7D70A4u);
       bool p34 = t30 == -1;
       // ptx:446  add.f32 	%f382, %f372, 0fBF7D70A4;
-      precise float f382 = p2g_fadd(p2g_in(f372), uintBitsToFloat(0xBF7D70A4u));
+      precise float f382 = p2g_faddc(p2g_in(f372), uintBitsToFloat(0xBF7D70A4u));
       // ptx:447  fma.rn.f32 	%f383, %f382, 0f3A83126F, 0f3F7D70A4;
       precise float f383 = p2g_ffma(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:448  selp.f32 	%f384, %f372, %f383, %p34;
@@ -6100,14 +6107,14 @@ void main() {
       int t31 = p2g_fcmp(floatBitsToUint(f373), 0x3F7D70A4u);
       bool p35 = t31 == -1;
       // ptx:450  add.f32 	%f385, %f373, 0fBF7D70A4;
-      precise float f385 = p2g_fadd(p2g_in(f373), uintBitsToFloat(0xBF7D70A4u));
+      precise float f385 = p2g_faddc(p2g_in(f373), uintBitsToFloat(0xBF7D70A4u));
       // ptx:451  fma.rn.f32 	%f386, %f385, 0f3A83126F, 0f3F7D70A4;
       precise float f386 = p2g_ffma(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:452  selp.f32 	%f387, %f373, %f386, %p35;
       precise float f387 = p35 ? f373 : f386;
       // ptx:453  add.f32 	%f388, %f330, 0f3FC00000;
       // ptx:454  mul.f32 	%f389, %f366, %f388;
-      precise float f389 = p2g_fmul(f366, p2g_fadd(f330, 1.5));
+      precise float f389 = p2g_fmul(f366, p2g_faddc(f330, 1.5));
       // ptx:455  tld4.r.2d.v4.f32.f32 	{%f390, %f391, %f392, %f393}, [%rd19, {%f389, %f371}];
       uvec4 t32 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f371), 0, 0u);
       precise float f390 = uintBitsToFloat(t32.x);
@@ -6118,7 +6125,7 @@ void main() {
       int t33 = p2g_fcmp(floatBitsToUint(f393), 0x3F7D70A4u);
       bool p36 = t33 == -1;
       // ptx:457  add.f32 	%f394, %f393, 0fBF7D70A4;
-      precise float f394 = p2g_fadd(p2g_in(f393), uintBitsToFloat(0xBF7D70A4u));
+      precise float f394 = p2g_faddc(p2g_in(f393), uintBitsToFloat(0xBF7D70A4u));
       // ptx:458  fma.rn.f32 	%f395, %f394, 0f3A83126F, 0f3F7D70A4;
       precise float f395 = p2g_ffma(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:459  selp.f32 	%f396, %f393, %f395, %p36;
@@ -6127,7 +6134,7 @@ void main() {
       int t34 = p2g_fcmp(floatBitsToUint(f392), 0x3F7D70A4u);
       bool p37 = t34 == -1;
       // ptx:461  add.f32 	%f397, %f392, 0fBF7D70A4;
-      precise float f397 = p2g_fadd(p2g_in(f392), uintBitsToFloat(0xBF7D70A4u));
+      precise float f397 = p2g_faddc(p2g_in(f392), uintBitsToFloat(0xBF7D70A4u));
       // ptx:462  fma.rn.f32 	%f398, %f397, 0f3A83126F, 0f3F7D70A4;
       precise float f398 = p2g_ffma(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:463  selp.f32 	%f399, %f392, %f398, %p37;
@@ -6136,7 +6143,7 @@ void main() {
       int t35 = p2g_fcmp(floatBitsToUint(f390), 0x3F7D70A4u);
       bool p38 = t35 == -1;
       // ptx:465  add.f32 	%f400, %f390, 0fBF7D70A4;
-      precise float f400 = p2g_fadd(p2g_in(f390), uintBitsToFloat(0xBF7D70A4u));
+      precise float f400 = p2g_faddc(p2g_in(f390), uintBitsToFloat(0xBF7D70A4u));
       // ptx:466  fma.rn.f32 	%f401, %f400, 0f3A83126F, 0f3F7D70A4;
       precise float f401 = p2g_ffma(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:467  selp.f32 	%f402, %f390, %f401, %p38;
@@ -6145,14 +6152,14 @@ void main() {
       int t36 = p2g_fcmp(floatBitsToUint(f391), 0x3F7D70A4u);
       bool p39 = t36 == -1;
       // ptx:469  add.f32 	%f403, %f391, 0fBF7D70A4;
-      precise float f403 = p2g_fadd(p2g_in(f391), uintBitsToFloat(0xBF7D70A4u));
+      precise float f403 = p2g_faddc(p2g_in(f391), uintBitsToFloat(0xBF7D70A4u));
       // ptx:470  fma.rn.f32 	%f404, %f403, 0f3A83126F, 0f3F7D70A4;
       precise float f404 = p2g_ffma(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:471  selp.f32 	%f405, %f391, %f404, %p39;
       precise float f405 = p39 ? f391 : f404;
       // ptx:472  add.f32 	%f406, %f330, 0f40600000;
       // ptx:473  mul.f32 	%f407, %f366, %f406;
-      precise float f407 = p2g_fmul(f366, p2g_fadd(f330, 3.5));
+      precise float f407 = p2g_fmul(f366, p2g_faddc(f330, 3.5));
       // ptx:474  tld4.r.2d.v4.f32.f32 	{%f408, %f409, %f410, %f411}, [%rd19, {%f407, %f371}];
       uvec4 t37 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f371), 0, 0u);
       precise float f408 = uintBitsToFloat(t37.x);
@@ -6163,7 +6170,7 @@ void main() {
       int t38 = p2g_fcmp(floatBitsToUint(f411), 0x3F7D70A4u);
       bool p40 = t38 == -1;
       // ptx:476  add.f32 	%f412, %f411, 0fBF7D70A4;
-      precise float f412 = p2g_fadd(p2g_in(f411), uintBitsToFloat(0xBF7D70A4u));
+      precise float f412 = p2g_faddc(p2g_in(f411), uintBitsToFloat(0xBF7D70A4u));
       // ptx:477  fma.rn.f32 	%f413, %f412, 0f3A83126F, 0f3F7D70A4;
       precise float f413 = p2g_ffma(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:478  selp.f32 	%f414, %f411, %f413, %p40;
@@ -6171,13 +6178,13 @@ void main() {
       int t39 = p2g_fcmp(floatBitsToUint(f408), 0x3F7D70A4u);
       bool p41 = t39 == -1;
       // ptx:480  add.f32 	%f415, %f408, 0fBF7D70A4;
-      precise float f415 = p2g_fadd(p2g_in(f408), uintBitsToFloat(0xBF7D70A4u));
+      precise float f415 = p2g_faddc(p2g_in(f408), uintBitsToFloat(0xBF7D70A4u));
       // ptx:481  fma.rn.f32 	%f416, %f415, 0f3A83126F, 0f3F7D70A4;
       precise float f416 = p2g_ffma(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:482  selp.f32 	%f417, %f408, %f416, %p41;
       // ptx:483  add.f32 	%f418, %f333, 0f3FC00000;
       // ptx:484  mul.f32 	%f419, %f367, %f418;
-      precise float f419 = p2g_fmul(f367, p2g_fadd(f333, 1.5));
+      precise float f419 = p2g_fmul(f367, p2g_faddc(f333, 1.5));
       // ptx:485  tld4.r.2d.v4.f32.f32 	{%f420, %f421, %f422, %f423}, [%rd19, {%f369, %f419}];
       uvec4 t40 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f419), 0, 0u);
       precise float f420 = uintBitsToFloat(t40.x);
@@ -6188,7 +6195,7 @@ void main() {
       int t41 = p2g_fcmp(floatBitsToUint(f423), 0x3F7D70A4u);
       bool p42 = t41 == -1;
       // ptx:487  add.f32 	%f424, %f423, 0fBF7D70A4;
-      precise float f424 = p2g_fadd(p2g_in(f423), uintBitsToFloat(0xBF7D70A4u));
+      precise float f424 = p2g_faddc(p2g_in(f423), uintBitsToFloat(0xBF7D70A4u));
       // ptx:488  fma.rn.f32 	%f425, %f424, 0f3A83126F, 0f3F7D70A4;
       precise float f425 = p2g_ffma(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:489  selp.f32 	%f426, %f423, %f425, %p42;
@@ -6196,7 +6203,7 @@ void main() {
       int t42 = p2g_fcmp(floatBitsToUint(f422), 0x3F7D70A4u);
       bool p43 = t42 == -1;
       // ptx:491  add.f32 	%f427, %f422, 0fBF7D70A4;
-      precise float f427 = p2g_fadd(p2g_in(f422), uintBitsToFloat(0xBF7D70A4u));
+      precise float f427 = p2g_faddc(p2g_in(f422), uintBitsToFloat(0xBF7D70A4u));
       // ptx:492  fma.rn.f32 	%f428, %f427, 0f3A83126F, 0f3F7D70A4;
       precise float f428 = p2g_ffma(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:493  selp.f32 	%f429, %f422, %f428, %p43;
@@ -6205,7 +6212,7 @@ void main() {
       int t43 = p2g_fcmp(floatBitsToUint(f420), 0x3F7D70A4u);
       bool p44 = t43 == -1;
       // ptx:495  add.f32 	%f430, %f420, 0fBF7D70A4;
-      precise float f430 = p2g_fadd(p2g_in(f420), uintBitsToFloat(0xBF7D70A4u));
+      precise float f430 = p2g_faddc(p2g_in(f420), uintBitsToFloat(0xBF7D70A4u));
       // ptx:496  fma.rn.f32 	%f431, %f430, 0f3A83126F, 0f3F7D70A4;
       precise float f431 = p2g_ffma(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:497  selp.f32 	%f432, %f420, %f431, %p44;
@@ -6213,7 +6220,7 @@ void main() {
       int t44 = p2g_fcmp(floatBitsToUint(f421), 0x3F7D70A4u);
       bool p45 = t44 == -1;
       // ptx:499  add.f32 	%f433, %f421, 0fBF7D70A4;
-      precise float f433 = p2g_fadd(p2g_in(f421), uintBitsToFloat(0xBF7D70A4u));
+      precise float f433 = p2g_faddc(p2g_in(f421), uintBitsToFloat(0xBF7D70A4u));
       // ptx:500  fma.rn.f32 	%f434, %f433, 0f3A83126F, 0f3F7D70A4;
       precise float f434 = p2g_ffma(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:501  selp.f32 	%f435, %f421, %f434, %p45;
@@ -6228,7 +6235,7 @@ void main() {
       int t46 = p2g_fcmp(floatBitsToUint(f439), 0x3F7D70A4u);
       bool p46 = t46 == -1;
       // ptx:504  add.f32 	%f440, %f439, 0fBF7D70A4;
-      precise float f440 = p2g_fadd(p2g_in(f439), uintBitsToFloat(0xBF7D70A4u));
+      precise float f440 = p2g_faddc(p2g_in(f439), uintBitsToFloat(0xBF7D70A4u));
       // ptx:505  fma.rn.f32 	%f441, %f440, 0f3A83126F, 0f3F7D70A4;
       precise float f441 = p2g_ffma(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:506  selp.f32 	%f442, %f439, %f441, %p46;
@@ -6237,7 +6244,7 @@ void main() {
       int t47 = p2g_fcmp(floatBitsToUint(f438), 0x3F7D70A4u);
       bool p47 = t47 == -1;
       // ptx:508  add.f32 	%f443, %f438, 0fBF7D70A4;
-      precise float f443 = p2g_fadd(p2g_in(f438), uintBitsToFloat(0xBF7D70A4u));
+      precise float f443 = p2g_faddc(p2g_in(f438), uintBitsToFloat(0xBF7D70A4u));
       // ptx:509  fma.rn.f32 	%f444, %f443, 0f3A83126F, 0f3F7D70A4;
       precise float f444 = p2g_ffma(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:510  selp.f32 	%f445, %f438, %f444, %p47;
@@ -6246,7 +6253,7 @@ void main() {
       int t48 = p2g_fcmp(floatBitsToUint(f436), 0x3F7D70A4u);
       bool p48 = t48 == -1;
       // ptx:512  add.f32 	%f446, %f436, 0fBF7D70A4;
-      precise float f446 = p2g_fadd(p2g_in(f436), uintBitsToFloat(0xBF7D70A4u));
+      precise float f446 = p2g_faddc(p2g_in(f436), uintBitsToFloat(0xBF7D70A4u));
       // ptx:513  fma.rn.f32 	%f447, %f446, 0f3A83126F, 0f3F7D70A4;
       precise float f447 = p2g_ffma(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:514  selp.f32 	%f448, %f436, %f447, %p48;
@@ -6255,7 +6262,7 @@ void main() {
       int t49 = p2g_fcmp(floatBitsToUint(f437), 0x3F7D70A4u);
       bool p49 = t49 == -1;
       // ptx:516  add.f32 	%f449, %f437, 0fBF7D70A4;
-      precise float f449 = p2g_fadd(p2g_in(f437), uintBitsToFloat(0xBF7D70A4u));
+      precise float f449 = p2g_faddc(p2g_in(f437), uintBitsToFloat(0xBF7D70A4u));
       // ptx:517  fma.rn.f32 	%f450, %f449, 0f3A83126F, 0f3F7D70A4;
       precise float f450 = p2g_ffma(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:518  selp.f32 	%f451, %f437, %f450, %p49;
@@ -6270,7 +6277,7 @@ void main() {
       int t51 = p2g_fcmp(floatBitsToUint(f455), 0x3F7D70A4u);
       bool p50 = t51 == -1;
       // ptx:521  add.f32 	%f456, %f455, 0fBF7D70A4;
-      precise float f456 = p2g_fadd(p2g_in(f455), uintBitsToFloat(0xBF7D70A4u));
+      precise float f456 = p2g_faddc(p2g_in(f455), uintBitsToFloat(0xBF7D70A4u));
       // ptx:522  fma.rn.f32 	%f457, %f456, 0f3A83126F, 0f3F7D70A4;
       precise float f457 = p2g_ffma(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:523  selp.f32 	%f458, %f455, %f457, %p50;
@@ -6278,13 +6285,13 @@ void main() {
       int t52 = p2g_fcmp(floatBitsToUint(f452), 0x3F7D70A4u);
       bool p51 = t52 == -1;
       // ptx:525  add.f32 	%f459, %f452, 0fBF7D70A4;
-      precise float f459 = p2g_fadd(p2g_in(f452), uintBitsToFloat(0xBF7D70A4u));
+      precise float f459 = p2g_faddc(p2g_in(f452), uintBitsToFloat(0xBF7D70A4u));
       // ptx:526  fma.rn.f32 	%f460, %f459, 0f3A83126F, 0f3F7D70A4;
       precise float f460 = p2g_ffma(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:527  selp.f32 	%f461, %f452, %f460, %p51;
       // ptx:528  add.f32 	%f462, %f333, 0f40600000;
       // ptx:529  mul.f32 	%f463, %f367, %f462;
-      precise float f463 = p2g_fmul(f367, p2g_fadd(f333, 3.5));
+      precise float f463 = p2g_fmul(f367, p2g_faddc(f333, 3.5));
       // ptx:530  tld4.r.2d.v4.f32.f32 	{%f464, %f465, %f466, %f467}, [%rd19, {%f369, %f463}];
       uvec4 t53 = p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f463), 0, 0u);
       precise float f464 = uintBitsToFloat(t53.x);
@@ -6295,7 +6302,7 @@ void main() {
       int t54 = p2g_fcmp(floatBitsToUint(f467), 0x3F7D70A4u);
       bool p52 = t54 == -1;
       // ptx:532  add.f32 	%f468, %f467, 0fBF7D70A4;
-      precise float f468 = p2g_fadd(p2g_in(f467), uintBitsToFloat(0xBF7D70A4u));
+      precise float f468 = p2g_faddc(p2g_in(f467), uintBitsToFloat(0xBF7D70A4u));
       // ptx:533  fma.rn.f32 	%f469, %f468, 0f3A83126F, 0f3F7D70A4;
       precise float f469 = p2g_ffma(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:534  selp.f32 	%f470, %f467, %f469, %p52;
@@ -6303,7 +6310,7 @@ void main() {
       int t55 = p2g_fcmp(floatBitsToUint(f466), 0x3F7D70A4u);
       bool p53 = t55 == -1;
       // ptx:536  add.f32 	%f471, %f466, 0fBF7D70A4;
-      precise float f471 = p2g_fadd(p2g_in(f466), uintBitsToFloat(0xBF7D70A4u));
+      precise float f471 = p2g_faddc(p2g_in(f466), uintBitsToFloat(0xBF7D70A4u));
       // ptx:537  fma.rn.f32 	%f472, %f471, 0f3A83126F, 0f3F7D70A4;
       precise float f472 = p2g_ffma(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:538  selp.f32 	%f473, %f466, %f472, %p53;
@@ -6318,7 +6325,7 @@ void main() {
       int t57 = p2g_fcmp(floatBitsToUint(f477), 0x3F7D70A4u);
       bool p54 = t57 == -1;
       // ptx:541  add.f32 	%f478, %f477, 0fBF7D70A4;
-      precise float f478 = p2g_fadd(p2g_in(f477), uintBitsToFloat(0xBF7D70A4u));
+      precise float f478 = p2g_faddc(p2g_in(f477), uintBitsToFloat(0xBF7D70A4u));
       // ptx:542  fma.rn.f32 	%f479, %f478, 0f3A83126F, 0f3F7D70A4;
       precise float f479 = p2g_ffma(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:543  selp.f32 	%f480, %f477, %f479, %p54;
@@ -6327,7 +6334,7 @@ void main() {
       int t58 = p2g_fcmp(floatBitsToUint(f476), 0x3F7D70A4u);
       bool p55 = t58 == -1;
       // ptx:545  add.f32 	%f481, %f476, 0fBF7D70A4;
-      precise float f481 = p2g_fadd(p2g_in(f476), uintBitsToFloat(0xBF7D70A4u));
+      precise float f481 = p2g_faddc(p2g_in(f476), uintBitsToFloat(0xBF7D70A4u));
       // ptx:546  fma.rn.f32 	%f482, %f481, 0f3A83126F, 0f3F7D70A4;
       precise float f482 = p2g_ffma(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:547  selp.f32 	%f483, %f476, %f482, %p55;
@@ -6345,26 +6352,26 @@ void main() {
       int t60 = p2g_fcmp(floatBitsToUint(f487), 0x3F7D70A4u);
       bool p56 = t60 == -1;
       // ptx:551  add.f32 	%f490, %f487, 0fBF7D70A4;
-      precise float f490 = p2g_fadd(p2g_in(f487), uintBitsToFloat(0xBF7D70A4u));
+      precise float f490 = p2g_faddc(p2g_in(f487), uintBitsToFloat(0xBF7D70A4u));
       // ptx:552  fma.rn.f32 	%f491, %f490, 0f3A83126F, 0f3F7D70A4;
       precise float f491 = p2g_ffma(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:553  selp.f32 	%f492, %f487, %f491, %p56;
       // ptx:554  sub.f32 	%f493, %f365, %f363;
-      precise float f493 = p2g_fsub(p2g_fsub(p2g_fsub(f345, f357), f361), f363);
+      precise float f493 = p2g_fsubc(p2g_fsubc(p2g_fsubc(f345, f357), f361), f363);
       // ptx:555  add.f32 	%f494, %f344, %f350;
       // ptx:556  div.rn.f32 	%f495, %f344, %f494;
-      precise float f495 = p2g_div32(f344, p2g_fadd(f344, f350), 0, false);
+      precise float f495 = p2g_div32(f344, p2g_faddc(f344, f350), 0, false);
       // ptx:557  sub.f32 	%f496, %f345, %f495;
-      precise float f496 = p2g_fsub(f345, p2g_in(f495));
+      precise float f496 = p2g_fsubc(f345, p2g_in(f495));
       // ptx:558  add.f32 	%f497, %f361, %f493;
       // ptx:559  div.rn.f32 	%f498, %f361, %f497;
-      precise float f498 = p2g_div32(f361, p2g_fadd(f361, f493), 0, false);
+      precise float f498 = p2g_div32(f361, p2g_faddc(f361, f493), 0, false);
       // ptx:560  sub.f32 	%f499, %f345, %f498;
-      precise float f499 = p2g_fsub(f345, p2g_in(f498));
+      precise float f499 = p2g_fsubc(f345, p2g_in(f498));
       // ptx:561  sub.f32 	%f500, %f344, %f495;
-      precise float f500 = p2g_fsub(f344, p2g_in(f495));
+      precise float f500 = p2g_fsubc(f344, p2g_in(f495));
       // ptx:562  sub.f32 	%f501, %f350, %f496;
-      precise float f501 = p2g_fsub(f350, f496);
+      precise float f501 = p2g_fsubc(f350, f496);
       // ptx:563  cvt.sat.f32.f32 	%f502, %f378;
       precise float f502 = p2g_sat(p2g_f32_canon(floatBitsToUint(p32 ? f375 : f377)));
       // ptx:564  cvt.sat.f32.f32 	%f503, %f381;
@@ -6513,9 +6520,9 @@ void main() {
       // ptx:658  fma.rn.f32 	%f597, %f512, %f594, %f596;
       f597 = p2g_ffma(p2g_in(f512), f594, p2g_ffma(p2g_in(f495), p2g_in(f480), p2g_fmul(f496, p2g_in(f483))));
       // ptx:659  sub.f32 	%f598, %f361, %f498;
-      precise float f598 = p2g_fsub(f361, p2g_in(f498));
+      precise float f598 = p2g_fsubc(f361, p2g_in(f498));
       // ptx:660  sub.f32 	%f599, %f493, %f499;
-      precise float f599 = p2g_fsub(f493, f499);
+      precise float f599 = p2g_fsubc(f493, f499);
       // ptx:661  cvt.sat.f32.f32 	%f600, %f513;
       // ptx:662  cvt.sat.f32.f32 	%f601, %f524;
       precise float f601 = p2g_sat(p2g_f32_canon(floatBitsToUint(f524)));
@@ -6622,7 +6629,7 @@ void main() {
       // ptx:728  @%p57 bra 	$L__BB0_16;
       if (p57) {
         // ptx:732  sub.f32 	%f668, %f345, %f34;
-        precise float f668 = p2g_fsub(p2g_in(f345), p2g_in(f34));
+        precise float f668 = p2g_fsubc(p2g_in(f345), p2g_in(f34));
         if (p2g_redo()) p2g_check_12(f345, f34, f668);
         // ptx:733  div.approx.f32 	%f1097, %f34, %f668;
         f1097 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f34), floatBitsToUint(f668), false));
@@ -6631,12 +6638,12 @@ void main() {
         // ptx:729  bra.uni 	$L__BB0_15;
         // ptx:737  add.f32 	%f662, %f34, 0f3C4FAEFF;
         // ptx:738  mul.f32 	%f663, %f662, 0f41100000;
-        precise float f663 = p2g_fmul(p2g_fadd(p2g_in(f34), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
+        precise float f663 = p2g_fmulc(p2g_faddc(p2g_in(f34), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
         // ptx:739  mul.f32 	%f664, %f663, 0f3FB8AA3B;
         precise float f664 = p2g_fmul(f663, uintBitsToFloat(0x3FB8AA3Bu));
         // ptx:740  ex2.approx.f32 	%f665, %f664;
         // ptx:741  add.f32 	%f666, %f665, 0fBF800000;
-        precise float f666 = p2g_fadd(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false))), -1.0);
+        precise float f666 = p2g_faddc(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false))), -1.0);
         if (p2g_redo()) p2g_check_13(f34, f666);
         // ptx:742  div.rn.f32 	%f1097, %f666, 0f41100000;
         f1097 = p2g_div32(f666, 9.0, 0, false);
@@ -6655,19 +6662,19 @@ void main() {
       if (p58) {
         // ptx:753  add.f32 	%f705, %f43, 0f3F800000;
         // ptx:754  rcp.rn.f32 	%f1099, %f705;
-        f1099 = p2g_div32(1.0, p2g_fadd(p2g_in(f43), 1.0), 0, false);
+        f1099 = p2g_div32(1.0, p2g_faddc(p2g_in(f43), 1.0), 0, false);
         if (p2g_redo()) p2g_check_15(f43, f1099);
         // ptx:755  bra.uni 	$L__BB0_22;
       } else {
         // ptx:750  bra.uni 	$L__BB0_18;
         // ptx:758  fma.rn.f32 	%f669, %f43, 0f41100000, 0f3F800000;
-        precise float f669 = p2g_ffma(p2g_in(f43), 9.0, 1.0);
+        precise float f669 = p2g_ffmac(p2g_in(f43), 9.0, 1.0);
         // ptx:759  setp.lt.f32 	%p59, %f669, 0f00800000;
         int t63 = p2g_fcmp(floatBitsToUint(f669), 0x00800000u);
         bool p59 = t63 == -1;
         // ptx:760  mul.f32 	%f670, %f669, 0f4B000000;
         // ptx:761  selp.f32 	%f44, %f670, %f669, %p59;
-        precise float f44 = p59 ? p2g_fmul(f669, 8388608.0) : f669;
+        precise float f44 = p59 ? p2g_fmulc(f669, 8388608.0) : f669;
         // ptx:762  selp.f32 	%f671, 0fC1B80000, 0f00000000, %p59;
         // ptx:763  mov.b32 	%r308, %f44;
         uint r308 = floatBitsToUint(f44);
@@ -6682,7 +6689,7 @@ void main() {
         // ptx:770  fma.rn.f32 	%f675, %f673, %f674, %f671;
         precise float f675 = p2g_ffma(p2g_in(f673), uintBitsToFloat(0x34000000u), p2g_in((p59 ? -23.0 : 0.0)));
         // ptx:771  add.f32 	%f676, %f672, 0fBF800000;
-        precise float f676 = p2g_fadd(p2g_in(uintBitsToFloat(uint(int(r308) - int(r310)))), -1.0);
+        precise float f676 = p2g_faddc(p2g_in(uintBitsToFloat(uint(int(r308) - int(r310)))), -1.0);
         // ptx:772  mov.f32 	%f677, 0fBE2C7F30;
         // ptx:773  mov.f32 	%f678, 0f3DC6B27F;
         // ptx:774  fma.rn.f32 	%f679, %f678, %f676, %f677;
@@ -6718,7 +6725,7 @@ void main() {
         // ptx:794  fma.rn.f32 	%f699, %f676, %f698, %f697;
         precise float f699 = p2g_ffma(f676, uintBitsToFloat(0x3FB8AA3Bu), f697);
         // ptx:795  add.f32 	%f1098, %f675, %f699;
-        precise float f1098 = p2g_fadd(f675, f699);
+        precise float f1098 = p2g_faddc(f675, f699);
         if (p2g_redo()) p2g_check_16(f43, f44, r308, f1098);
         // ptx:796  setp.lt.u32 	%p60, %r308, 2139095040;
         // ptx:797  @%p60 bra 	$L__BB0_20;
@@ -6736,7 +6743,7 @@ void main() {
         // ptx:806  setp.eq.f32 	%p61, %f44, 0f00000000;
         int t64 = p2g_fcmp(floatBitsToUint(f44), floatBitsToUint(0.0));
         // ptx:807  selp.f32 	%f704, 0fFF800000, %f703, %p61;
-        f704 = (t64 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(p2g_in(f702), uintBitsToFloat(0xBC4FAEFFu));
+        f704 = (t64 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddc(p2g_in(f702), uintBitsToFloat(0xBC4FAEFFu));
         if (p2g_redo()) p2g_check_18(f1098, f44, f704);
         // ptx:808  div.rn.f32 	%f1099, %f704, %f43;
         f1099 = p2g_div32(f704, f43, 0, false);
@@ -6764,7 +6771,7 @@ void main() {
       if (p62) {
         // ptx:825  mov.f32 	%f711, 0f3F800000;
         // ptx:826  sub.f32 	%f712, %f711, %f35;
-        precise float f712 = p2g_fsub(1.0, p2g_in(f35));
+        precise float f712 = p2g_fsubc(1.0, p2g_in(f35));
         if (p2g_redo()) p2g_check_20(f35, f712);
         // ptx:827  div.approx.f32 	%f1100, %f35, %f712;
         f1100 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f35), floatBitsToUint(f712), false));
@@ -6773,12 +6780,12 @@ void main() {
         // ptx:822  bra.uni 	$L__BB0_23;
         // ptx:831  add.f32 	%f706, %f35, 0f3C4FAEFF;
         // ptx:832  mul.f32 	%f707, %f706, 0f41100000;
-        precise float f707 = p2g_fmul(p2g_fadd(p2g_in(f35), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
+        precise float f707 = p2g_fmulc(p2g_faddc(p2g_in(f35), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
         // ptx:833  mul.f32 	%f708, %f707, 0f3FB8AA3B;
         precise float f708 = p2g_fmul(f707, uintBitsToFloat(0x3FB8AA3Bu));
         // ptx:834  ex2.approx.f32 	%f709, %f708;
         // ptx:835  add.f32 	%f710, %f709, 0fBF800000;
-        precise float f710 = p2g_fadd(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false))), -1.0);
+        precise float f710 = p2g_faddc(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false))), -1.0);
         if (p2g_redo()) p2g_check_21(f35, f710);
         // ptx:836  div.rn.f32 	%f1100, %f710, 0f41100000;
         f1100 = p2g_div32(f710, 9.0, 0, false);
@@ -6793,19 +6800,19 @@ void main() {
       if (p67) {
         // ptx:845  add.f32 	%f749, %f55, 0f3F800000;
         // ptx:846  rcp.rn.f32 	%f1102, %f749;
-        f1102 = p2g_div32(1.0, p2g_fadd(p2g_in(f55), 1.0), 0, false);
+        f1102 = p2g_div32(1.0, p2g_faddc(p2g_in(f55), 1.0), 0, false);
         if (p2g_redo()) p2g_check_23(f55, f1102);
         // ptx:847  bra.uni 	$L__BB0_30;
       } else {
         // ptx:842  bra.uni 	$L__BB0_26;
         // ptx:850  fma.rn.f32 	%f713, %f55, 0f41100000, 0f3F800000;
-        precise float f713 = p2g_ffma(p2g_in(f55), 9.0, 1.0);
+        precise float f713 = p2g_ffmac(p2g_in(f55), 9.0, 1.0);
         // ptx:851  setp.lt.f32 	%p68, %f713, 0f00800000;
         int t69 = p2g_fcmp(floatBitsToUint(f713), 0x00800000u);
         bool p68 = t69 == -1;
         // ptx:852  mul.f32 	%f714, %f713, 0f4B000000;
         // ptx:853  selp.f32 	%f56, %f714, %f713, %p68;
-        precise float f56 = p68 ? p2g_fmul(f713, 8388608.0) : f713;
+        precise float f56 = p68 ? p2g_fmulc(f713, 8388608.0) : f713;
         // ptx:854  selp.f32 	%f715, 0fC1B80000, 0f00000000, %p68;
         // ptx:855  mov.b32 	%r312, %f56;
         uint r312 = floatBitsToUint(f56);
@@ -6820,7 +6827,7 @@ void main() {
         // ptx:862  fma.rn.f32 	%f719, %f717, %f718, %f715;
         precise float f719 = p2g_ffma(p2g_in(f717), uintBitsToFloat(0x34000000u), p2g_in((p68 ? -23.0 : 0.0)));
         // ptx:863  add.f32 	%f720, %f716, 0fBF800000;
-        precise float f720 = p2g_fadd(p2g_in(uintBitsToFloat(uint(int(r312) - int(r314)))), -1.0);
+        precise float f720 = p2g_faddc(p2g_in(uintBitsToFloat(uint(int(r312) - int(r314)))), -1.0);
         // ptx:864  mov.f32 	%f721, 0fBE2C7F30;
         // ptx:865  mov.f32 	%f722, 0f3DC6B27F;
         // ptx:866  fma.rn.f32 	%f723, %f722, %f720, %f721;
@@ -6856,7 +6863,7 @@ void main() {
         // ptx:886  fma.rn.f32 	%f743, %f720, %f742, %f741;
         precise float f743 = p2g_ffma(f720, uintBitsToFloat(0x3FB8AA3Bu), f741);
         // ptx:887  add.f32 	%f1101, %f719, %f743;
-        precise float f1101 = p2g_fadd(f719, f743);
+        precise float f1101 = p2g_faddc(f719, f743);
         if (p2g_redo()) p2g_check_24(f55, f56, r312, f1101);
         // ptx:888  setp.lt.u32 	%p69, %r312, 2139095040;
         // ptx:889  @%p69 bra 	$L__BB0_28;
@@ -6874,7 +6881,7 @@ void main() {
         // ptx:898  setp.eq.f32 	%p70, %f56, 0f00000000;
         int t70 = p2g_fcmp(floatBitsToUint(f56), floatBitsToUint(0.0));
         // ptx:899  selp.f32 	%f748, 0fFF800000, %f747, %p70;
-        f748 = (t70 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(p2g_in(f746), uintBitsToFloat(0xBC4FAEFFu));
+        f748 = (t70 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddc(p2g_in(f746), uintBitsToFloat(0xBC4FAEFFu));
         if (p2g_redo()) p2g_check_26(f1101, f56, f748);
         // ptx:900  div.rn.f32 	%f1102, %f748, %f55;
         f1102 = p2g_div32(f748, f55, 0, false);
@@ -6889,7 +6896,7 @@ void main() {
       if (p71) {
         // ptx:909  mov.f32 	%f755, 0f3F800000;
         // ptx:910  sub.f32 	%f756, %f755, %f36;
-        precise float f756 = p2g_fsub(1.0, p2g_in(f36));
+        precise float f756 = p2g_fsubc(1.0, p2g_in(f36));
         if (p2g_redo()) p2g_check_28(f36, f756);
         // ptx:911  div.approx.f32 	%f1103, %f36, %f756;
         f1103 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f36), floatBitsToUint(f756), false));
@@ -6898,12 +6905,12 @@ void main() {
         // ptx:906  bra.uni 	$L__BB0_31;
         // ptx:915  add.f32 	%f750, %f36, 0f3C4FAEFF;
         // ptx:916  mul.f32 	%f751, %f750, 0f41100000;
-        precise float f751 = p2g_fmul(p2g_fadd(p2g_in(f36), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
+        precise float f751 = p2g_fmulc(p2g_faddc(p2g_in(f36), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
         // ptx:917  mul.f32 	%f752, %f751, 0f3FB8AA3B;
         precise float f752 = p2g_fmul(f751, uintBitsToFloat(0x3FB8AA3Bu));
         // ptx:918  ex2.approx.f32 	%f753, %f752;
         // ptx:919  add.f32 	%f754, %f753, 0fBF800000;
-        precise float f754 = p2g_fadd(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false))), -1.0);
+        precise float f754 = p2g_faddc(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false))), -1.0);
         if (p2g_redo()) p2g_check_29(f36, f754);
         // ptx:920  div.rn.f32 	%f1103, %f754, 0f41100000;
         f1103 = p2g_div32(f754, 9.0, 0, false);
@@ -6918,19 +6925,19 @@ void main() {
       if (p72) {
         // ptx:929  add.f32 	%f793, %f67, 0f3F800000;
         // ptx:930  rcp.rn.f32 	%f1105, %f793;
-        f1105 = p2g_div32(1.0, p2g_fadd(p2g_in(f67), 1.0), 0, false);
+        f1105 = p2g_div32(1.0, p2g_faddc(p2g_in(f67), 1.0), 0, false);
         if (p2g_redo()) p2g_check_31(f67, f1105);
         // ptx:931  bra.uni 	$L__BB0_38;
       } else {
         // ptx:926  bra.uni 	$L__BB0_34;
         // ptx:934  fma.rn.f32 	%f757, %f67, 0f41100000, 0f3F800000;
-        precise float f757 = p2g_ffma(p2g_in(f67), 9.0, 1.0);
+        precise float f757 = p2g_ffmac(p2g_in(f67), 9.0, 1.0);
         // ptx:935  setp.lt.f32 	%p73, %f757, 0f00800000;
         int t73 = p2g_fcmp(floatBitsToUint(f757), 0x00800000u);
         bool p73 = t73 == -1;
         // ptx:936  mul.f32 	%f758, %f757, 0f4B000000;
         // ptx:937  selp.f32 	%f68, %f758, %f757, %p73;
-        precise float f68 = p73 ? p2g_fmul(f757, 8388608.0) : f757;
+        precise float f68 = p73 ? p2g_fmulc(f757, 8388608.0) : f757;
         // ptx:938  selp.f32 	%f759, 0fC1B80000, 0f00000000, %p73;
         // ptx:939  mov.b32 	%r316, %f68;
         uint r316 = floatBitsToUint(f68);
@@ -6945,7 +6952,7 @@ void main() {
         // ptx:946  fma.rn.f32 	%f763, %f761, %f762, %f759;
         precise float f763 = p2g_ffma(p2g_in(f761), uintBitsToFloat(0x34000000u), p2g_in((p73 ? -23.0 : 0.0)));
         // ptx:947  add.f32 	%f764, %f760, 0fBF800000;
-        precise float f764 = p2g_fadd(p2g_in(uintBitsToFloat(uint(int(r316) - int(r318)))), -1.0);
+        precise float f764 = p2g_faddc(p2g_in(uintBitsToFloat(uint(int(r316) - int(r318)))), -1.0);
         // ptx:948  mov.f32 	%f765, 0fBE2C7F30;
         // ptx:949  mov.f32 	%f766, 0f3DC6B27F;
         // ptx:950  fma.rn.f32 	%f767, %f766, %f764, %f765;
@@ -6981,7 +6988,7 @@ void main() {
         // ptx:970  fma.rn.f32 	%f787, %f764, %f786, %f785;
         precise float f787 = p2g_ffma(f764, uintBitsToFloat(0x3FB8AA3Bu), f785);
         // ptx:971  add.f32 	%f1104, %f763, %f787;
-        precise float f1104 = p2g_fadd(f763, f787);
+        precise float f1104 = p2g_faddc(f763, f787);
         if (p2g_redo()) p2g_check_32(f67, f68, r316, f1104);
         // ptx:972  setp.lt.u32 	%p74, %r316, 2139095040;
         // ptx:973  @%p74 bra 	$L__BB0_36;
@@ -6999,7 +7006,7 @@ void main() {
         // ptx:982  setp.eq.f32 	%p75, %f68, 0f00000000;
         int t74 = p2g_fcmp(floatBitsToUint(f68), floatBitsToUint(0.0));
         // ptx:983  selp.f32 	%f792, 0fFF800000, %f791, %p75;
-        f792 = (t74 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(p2g_in(f790), uintBitsToFloat(0xBC4FAEFFu));
+        f792 = (t74 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddc(p2g_in(f790), uintBitsToFloat(0xBC4FAEFFu));
         if (p2g_redo()) p2g_check_34(f1104, f68, f792);
         // ptx:984  div.rn.f32 	%f1105, %f792, %f67;
         f1105 = p2g_div32(f792, f67, 0, false);
@@ -7014,7 +7021,7 @@ void main() {
       if (p76) {
         // ptx:993  mov.f32 	%f799, 0f3F800000;
         // ptx:994  sub.f32 	%f800, %f799, %f37;
-        precise float f800 = p2g_fsub(1.0, p2g_in(f37));
+        precise float f800 = p2g_fsubc(1.0, p2g_in(f37));
         if (p2g_redo()) p2g_check_36(f37, f800);
         // ptx:995  div.approx.f32 	%f1106, %f37, %f800;
         f1106 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f37), floatBitsToUint(f800), false));
@@ -7023,12 +7030,12 @@ void main() {
         // ptx:990  bra.uni 	$L__BB0_39;
         // ptx:999  add.f32 	%f794, %f37, 0f3C4FAEFF;
         // ptx:1000  mul.f32 	%f795, %f794, 0f41100000;
-        precise float f795 = p2g_fmul(p2g_fadd(p2g_in(f37), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
+        precise float f795 = p2g_fmulc(p2g_faddc(p2g_in(f37), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
         // ptx:1001  mul.f32 	%f796, %f795, 0f3FB8AA3B;
         precise float f796 = p2g_fmul(f795, uintBitsToFloat(0x3FB8AA3Bu));
         // ptx:1002  ex2.approx.f32 	%f797, %f796;
         // ptx:1003  add.f32 	%f798, %f797, 0fBF800000;
-        precise float f798 = p2g_fadd(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false))), -1.0);
+        precise float f798 = p2g_faddc(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false))), -1.0);
         if (p2g_redo()) p2g_check_37(f37, f798);
         // ptx:1004  div.rn.f32 	%f1106, %f798, 0f41100000;
         f1106 = p2g_div32(f798, 9.0, 0, false);
@@ -7043,19 +7050,19 @@ void main() {
       if (p77) {
         // ptx:1013  add.f32 	%f837, %f79, 0f3F800000;
         // ptx:1014  rcp.rn.f32 	%f1108, %f837;
-        f1108 = p2g_div32(1.0, p2g_fadd(p2g_in(f79), 1.0), 0, false);
+        f1108 = p2g_div32(1.0, p2g_faddc(p2g_in(f79), 1.0), 0, false);
         if (p2g_redo()) p2g_check_39(f79, f1108);
         // ptx:1015  bra.uni 	$L__BB0_46;
       } else {
         // ptx:1010  bra.uni 	$L__BB0_42;
         // ptx:1018  fma.rn.f32 	%f801, %f79, 0f41100000, 0f3F800000;
-        precise float f801 = p2g_ffma(p2g_in(f79), 9.0, 1.0);
+        precise float f801 = p2g_ffmac(p2g_in(f79), 9.0, 1.0);
         // ptx:1019  setp.lt.f32 	%p78, %f801, 0f00800000;
         int t77 = p2g_fcmp(floatBitsToUint(f801), 0x00800000u);
         bool p78 = t77 == -1;
         // ptx:1020  mul.f32 	%f802, %f801, 0f4B000000;
         // ptx:1021  selp.f32 	%f80, %f802, %f801, %p78;
-        precise float f80 = p78 ? p2g_fmul(f801, 8388608.0) : f801;
+        precise float f80 = p78 ? p2g_fmulc(f801, 8388608.0) : f801;
         // ptx:1022  selp.f32 	%f803, 0fC1B80000, 0f00000000, %p78;
         // ptx:1023  mov.b32 	%r320, %f80;
         uint r320 = floatBitsToUint(f80);
@@ -7070,7 +7077,7 @@ void main() {
         // ptx:1030  fma.rn.f32 	%f807, %f805, %f806, %f803;
         precise float f807 = p2g_ffma(p2g_in(f805), uintBitsToFloat(0x34000000u), p2g_in((p78 ? -23.0 : 0.0)));
         // ptx:1031  add.f32 	%f808, %f804, 0fBF800000;
-        precise float f808 = p2g_fadd(p2g_in(uintBitsToFloat(uint(int(r320) - int(r322)))), -1.0);
+        precise float f808 = p2g_faddc(p2g_in(uintBitsToFloat(uint(int(r320) - int(r322)))), -1.0);
         // ptx:1032  mov.f32 	%f809, 0fBE2C7F30;
         // ptx:1033  mov.f32 	%f810, 0f3DC6B27F;
         // ptx:1034  fma.rn.f32 	%f811, %f810, %f808, %f809;
@@ -7106,7 +7113,7 @@ void main() {
         // ptx:1054  fma.rn.f32 	%f831, %f808, %f830, %f829;
         precise float f831 = p2g_ffma(f808, uintBitsToFloat(0x3FB8AA3Bu), f829);
         // ptx:1055  add.f32 	%f1107, %f807, %f831;
-        precise float f1107 = p2g_fadd(f807, f831);
+        precise float f1107 = p2g_faddc(f807, f831);
         if (p2g_redo()) p2g_check_40(f79, f80, r320, f1107);
         // ptx:1056  setp.lt.u32 	%p79, %r320, 2139095040;
         // ptx:1057  @%p79 bra 	$L__BB0_44;
@@ -7124,7 +7131,7 @@ void main() {
         // ptx:1066  setp.eq.f32 	%p80, %f80, 0f00000000;
         int t78 = p2g_fcmp(floatBitsToUint(f80), floatBitsToUint(0.0));
         // ptx:1067  selp.f32 	%f836, 0fFF800000, %f835, %p80;
-        f836 = (t78 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(p2g_in(f834), uintBitsToFloat(0xBC4FAEFFu));
+        f836 = (t78 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddc(p2g_in(f834), uintBitsToFloat(0xBC4FAEFFu));
         if (p2g_redo()) p2g_check_42(f1107, f80, f836);
         // ptx:1068  div.rn.f32 	%f1108, %f836, %f79;
         f1108 = p2g_div32(f836, f79, 0, false);
@@ -7171,13 +7178,13 @@ void main() {
       // ptx:1088  selp.f32 	%f853, 0f3F800000, %f31, %p2;
       precise float f853 = p2 ? 1.0 : f31;
       // ptx:1089  sub.f32 	%f854, %f841, %f853;
-      precise float f854 = p2g_fsub(p2g_in(f841), p2g_in(f853));
+      precise float f854 = p2g_fsubc(p2g_in(f841), p2g_in(f853));
       // ptx:1090  fma.rn.f32 	%f93, %f852, %f854, %f853;
       f93 = p2g_ffma(p2g_in(f852), f854, p2g_in(f853));
       // ptx:1091  mul.f32 	%f855, %f852, %f852;
       precise float f855 = p2g_fmul(p2g_in(f852), p2g_in(f852));
       // ptx:1092  sub.f32 	%f856, %f841, %f855;
-      precise float f856 = p2g_fsub(f841, f855);
+      precise float f856 = p2g_fsubc(f841, f855);
       // ptx:1093  fma.rn.f32 	%f94, %f853, %f856, %f855;
       f94 = p2g_ffma(p2g_in(f853), f856, f855);
       // ptx:1095  {  cvt.rn.f16.f32 %rs412, %f841;}
@@ -7191,7 +7198,7 @@ void main() {
       // ptx:1101  cvt.rn.f32.s32 	%f95, %r3;
       f95 = p2g_f32_canon(p2g_s2f32(int(int(r3)), 0));
       // ptx:1102  sub.f32 	%f839, %f859, %f95;
-      precise float f839 = p2g_fsub(f859, p2g_in(f95));
+      precise float f839 = p2g_fsubc(f859, p2g_in(f95));
       // ptx:1104  {  cvt.rn.f16.f32 %rs413, %f839;}
       rs413 = p2g_f2h_rn(floatBitsToUint(f839));
       // ptx:1107  ld.param.f32 	%f860, [%rd51+-220];
@@ -7203,7 +7210,7 @@ void main() {
       // ptx:1110  cvt.rn.f32.s32 	%f96, %r4;
       f96 = p2g_f32_canon(p2g_s2f32(int(int(r4)), 0));
       // ptx:1111  sub.f32 	%f840, %f862, %f96;
-      precise float f840 = p2g_fsub(f862, p2g_in(f96));
+      precise float f840 = p2g_fsubc(f862, p2g_in(f96));
       if (p2g_redo()) p2g_check_43(f79, f1108, f90, f63, f51, f75, f28, f29, f1096, f91, f30, p85, p84, p2, f31, f841,
           f93, f94, rs412, p40_f32, p16_f32, f19, r3, f95, rs413, p44_f32, p20_f32, f20, r4, f96, f840);
       // ptx:1113  {  cvt.rn.f16.f32 %rs414, %f840;}
@@ -7450,7 +7457,7 @@ void main() {
       // ptx:1382  div.rn.f32 	%f884, %f94, %f883;
       // ptx:1383  ld.param.f32 	%f885, [%rd53+-88];
       // ptx:1384  max.f32 	%f112, %f884, %f885;
-      precise float f112 = p2g_nmax(p2g_in(p2g_div32(f94, p2g_fadd(p2g_in(f94), 1.0), 0, false)), p2g_in(p176_f32));
+      precise float f112 = p2g_nmax(p2g_in(p2g_div32(f94, p2g_faddc(p2g_in(f94), 1.0), 0, false)), p2g_in(p176_f32));
       // ptx:1385  ld.param.u16 	%rs493, [%rd53+-76];
       uint rs493 = p188_u16;
       // ptx:1387  {mul.f16 %rs491,%rs1588,%rs493;
@@ -7524,37 +7531,37 @@ void main() {
       // ptx:1434  cvt.rn.f32.s32 	%f895, %r453;
       // ptx:1435  add.f32 	%f896, %f895, 0f3F000000;
       // ptx:1436  fma.rn.f32 	%f897, %f896, %f887, %f891;
-      f897 = p2g_ffma(p2g_fadd(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r453)), 0))), 0.5), p2g_in(f887), p2g_in(f891));
+      f897 = p2g_ffma(p2g_faddc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r453)), 0))), 0.5), p2g_in(f887), p2g_in(f891));
       // ptx:1437  sub.f32 	%f876, %f897, %f95;
       // ptx:1439  {  cvt.rn.f16.f32 %rs499, %f876;}
-      uint rs499 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(f897, p2g_in(f95))));
+      uint rs499 = p2g_f2h_rn(floatBitsToUint(p2g_fsubc(f897, p2g_in(f95))));
       // ptx:1442  shl.b32 	%r454, %r27, 1;
       uint r454 = r27 << 1u;
       // ptx:1443  cvt.rn.f32.s32 	%f898, %r454;
       // ptx:1444  add.f32 	%f899, %f898, 0f3F000000;
       // ptx:1445  fma.rn.f32 	%f900, %f899, %f888, %f892;
-      f900 = p2g_ffma(p2g_fadd(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r454)), 0))), 0.5), p2g_in(f888), p2g_in(f892));
+      f900 = p2g_ffma(p2g_faddc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r454)), 0))), 0.5), p2g_in(f888), p2g_in(f892));
       // ptx:1446  sub.f32 	%f877, %f900, %f96;
       // ptx:1448  {  cvt.rn.f16.f32 %rs500, %f877;}
-      uint rs500 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(f900, p2g_in(f96))));
+      uint rs500 = p2g_f2h_rn(floatBitsToUint(p2g_fsubc(f900, p2g_in(f96))));
       // ptx:1451  or.b32  	%r455, %r453, 1;
       // ptx:1452  cvt.rn.f32.s32 	%f901, %r455;
       // ptx:1453  add.f32 	%f902, %f901, 0f3F000000;
       // ptx:1454  fma.rn.f32 	%f903, %f902, %f887, %f891;
-      f903 = p2g_ffma(p2g_fadd(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r453 | 1u)), 0))), 0.5), p2g_in(f887),
+      f903 = p2g_ffma(p2g_faddc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r453 | 1u)), 0))), 0.5), p2g_in(f887),
           p2g_in(f891));
       // ptx:1455  sub.f32 	%f878, %f903, %f95;
       // ptx:1457  {  cvt.rn.f16.f32 %rs501, %f878;}
-      uint rs501 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(f903, f95)));
+      uint rs501 = p2g_f2h_rn(floatBitsToUint(p2g_fsubc(f903, f95)));
       // ptx:1460  or.b32  	%r456, %r454, 1;
       // ptx:1461  cvt.rn.f32.s32 	%f904, %r456;
       // ptx:1462  add.f32 	%f905, %f904, 0f3F000000;
       // ptx:1463  fma.rn.f32 	%f906, %f905, %f888, %f892;
-      f906 = p2g_ffma(p2g_fadd(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r454 | 1u)), 0))), 0.5), p2g_in(f888),
+      f906 = p2g_ffma(p2g_faddc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r454 | 1u)), 0))), 0.5), p2g_in(f888),
           p2g_in(f892));
       // ptx:1464  sub.f32 	%f879, %f906, %f96;
       // ptx:1466  {  cvt.rn.f16.f32 %rs502, %f879;}
-      uint rs502 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(f906, f96)));
+      uint rs502 = p2g_f2h_rn(floatBitsToUint(p2g_fsubc(f906, f96)));
       // ptx:1469  selp.b16 	%rs507, %rs500, %rs499, %p97;
       uint rs507 = p97 ? rs500 : rs499;
       // ptx:1470  selp.b16 	%rs511, %rs499, %rs500, %p97;
@@ -10677,15 +10684,15 @@ void main() {
       // ptx:6818  {  cvt.f32.f16 %f955, %rs1693;}
       // ptx:6821  sub.f32 	%f970, %f955, %f105;
       // ptx:6822  fma.rn.f32 	%f971, %f954, %f970, %f105;
-      f971 = p2g_ffma(p2g_in(f954), p2g_fsub(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693)))), p2g_in(f105)),
+      f971 = p2g_ffma(p2g_in(f954), p2g_fsubc(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693)))), p2g_in(f105)),
           f105);
       // ptx:6823  setp.lt.f32 	%p219, %f971, 0f3F7D70A4;
       int t164 = p2g_fcmp(floatBitsToUint(f971), 0x3F7D70A4u);
       bool p219 = t164 == -1;
       // ptx:6824  add.f32 	%f972, %f971, 0fBF7D70A4;
-      precise float f972 = p2g_fadd(f971, uintBitsToFloat(0xBF7D70A4u));
+      precise float f972 = p2g_faddc(f971, uintBitsToFloat(0xBF7D70A4u));
       // ptx:6825  fma.rn.f32 	%f973, %f972, 0f447A0000, 0f3F7D70A4;
-      precise float f973 = p2g_ffma(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u));
+      precise float f973 = p2g_ffmac(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u));
       if (p2g_redo()) p2g_check_56(f954, rs1693, f105, f971, p219, f973);
       // ptx:6826  selp.f32 	%f956, %f971, %f973, %p219;
       // ptx:6828  {  cvt.rn.f16.f32 %rs1520, %f956;}
@@ -10699,15 +10706,15 @@ void main() {
       // ptx:6845  {  cvt.f32.f16 %f958, %rs1692;}
       // ptx:6848  sub.f32 	%f974, %f958, %f106;
       // ptx:6849  fma.rn.f32 	%f975, %f957, %f974, %f106;
-      f975 = p2g_ffma(p2g_in(f957), p2g_fsub(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692)))), p2g_in(f106)),
+      f975 = p2g_ffma(p2g_in(f957), p2g_fsubc(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692)))), p2g_in(f106)),
           f106);
       // ptx:6850  setp.lt.f32 	%p220, %f975, 0f3F7D70A4;
       int t165 = p2g_fcmp(floatBitsToUint(f975), 0x3F7D70A4u);
       bool p220 = t165 == -1;
       // ptx:6851  add.f32 	%f976, %f975, 0fBF7D70A4;
-      precise float f976 = p2g_fadd(f975, uintBitsToFloat(0xBF7D70A4u));
+      precise float f976 = p2g_faddc(f975, uintBitsToFloat(0xBF7D70A4u));
       // ptx:6852  fma.rn.f32 	%f977, %f976, 0f447A0000, 0f3F7D70A4;
-      precise float f977 = p2g_ffma(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u));
+      precise float f977 = p2g_ffmac(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u));
       if (p2g_redo()) p2g_check_57(f957, rs1692, f106, f975, p220, f977);
       // ptx:6853  selp.f32 	%f959, %f975, %f977, %p220;
       // ptx:6855  {  cvt.rn.f16.f32 %rs1530, %f959;}
@@ -10723,15 +10730,15 @@ void main() {
       // ptx:6873  {  cvt.f32.f16 %f961, %rs1691;}
       // ptx:6876  sub.f32 	%f978, %f961, %f107;
       // ptx:6877  fma.rn.f32 	%f979, %f960, %f978, %f107;
-      f979 = p2g_ffma(p2g_in(f960), p2g_fsub(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691)))), p2g_in(f107)),
+      f979 = p2g_ffma(p2g_in(f960), p2g_fsubc(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691)))), p2g_in(f107)),
           f107);
       // ptx:6878  setp.lt.f32 	%p221, %f979, 0f3F7D70A4;
       int t166 = p2g_fcmp(floatBitsToUint(f979), 0x3F7D70A4u);
       bool p221 = t166 == -1;
       // ptx:6879  add.f32 	%f980, %f979, 0fBF7D70A4;
-      precise float f980 = p2g_fadd(f979, uintBitsToFloat(0xBF7D70A4u));
+      precise float f980 = p2g_faddc(f979, uintBitsToFloat(0xBF7D70A4u));
       // ptx:6880  fma.rn.f32 	%f981, %f980, 0f447A0000, 0f3F7D70A4;
-      precise float f981 = p2g_ffma(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u));
+      precise float f981 = p2g_ffmac(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u));
       if (p2g_redo()) p2g_check_58(f960, rs1691, f107, f979, p221, f981);
       // ptx:6881  selp.f32 	%f962, %f979, %f981, %p221;
       // ptx:6883  {  cvt.rn.f16.f32 %rs1540, %f962;}
@@ -10745,15 +10752,15 @@ void main() {
       // ptx:6900  {  cvt.f32.f16 %f964, %rs1690;}
       // ptx:6903  sub.f32 	%f982, %f964, %f108;
       // ptx:6904  fma.rn.f32 	%f983, %f963, %f982, %f108;
-      f983 = p2g_ffma(p2g_in(f963), p2g_fsub(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690)))), p2g_in(f108)),
+      f983 = p2g_ffma(p2g_in(f963), p2g_fsubc(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690)))), p2g_in(f108)),
           f108);
       // ptx:6905  setp.lt.f32 	%p222, %f983, 0f3F7D70A4;
       int t167 = p2g_fcmp(floatBitsToUint(f983), 0x3F7D70A4u);
       bool p222 = t167 == -1;
       // ptx:6906  add.f32 	%f984, %f983, 0fBF7D70A4;
-      precise float f984 = p2g_fadd(f983, uintBitsToFloat(0xBF7D70A4u));
+      precise float f984 = p2g_faddc(f983, uintBitsToFloat(0xBF7D70A4u));
       // ptx:6907  fma.rn.f32 	%f985, %f984, 0f447A0000, 0f3F7D70A4;
-      precise float f985 = p2g_ffma(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u));
+      precise float f985 = p2g_ffmac(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u));
       if (p2g_redo()) p2g_check_59(f963, rs1690, f108, f983, p222, f985);
       // ptx:6908  selp.f32 	%f965, %f983, %f985, %p222;
       // ptx:6910  {  cvt.rn.f16.f32 %rs1550, %f965;}
@@ -10766,7 +10773,7 @@ void main() {
       // ptx:6922  mov.f32 	%f1109, 0f3F800000;
       precise float f1109 = 1.0;
       // ptx:6923  sub.f32 	%f987, %f1109, %f966;
-      precise float f987 = p2g_fsub(p2g_in(f1109), p2g_in(f966));
+      precise float f987 = p2g_fsubc(p2g_in(f1109), p2g_in(f966));
       // ptx:6924  mul.f32 	%f988, %f109, %f987;
       // ptx:6925  fma.rn.f32 	%f989, %f966, %f967, %f988;
       f989 = p2g_ffma(f966, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1694)))), p2g_fmul(p2g_in(f109), f987));
@@ -10781,7 +10788,7 @@ void main() {
       // ptx:6938  add.f32 	%f994, %f971, %f975;
       // ptx:6939  add.f32 	%f995, %f994, %f979;
       // ptx:6940  add.f32 	%f996, %f995, %f983;
-      precise float f996 = p2g_fadd(p2g_fadd(p2g_fadd(p2g_in(f971), p2g_in(f975)), p2g_in(f979)), p2g_in(f983));
+      precise float f996 = p2g_faddc(p2g_faddc(p2g_faddc(p2g_in(f971), p2g_in(f975)), p2g_in(f979)), p2g_in(f983));
       // ptx:6941  mul.f32 	%f129, %f996, 0f3E800000;
       precise float f129 = p2g_fmul(f996, 0.25);
       // ptx:6942  mov.f32 	%f997, 0f3727C5AC;
@@ -10818,7 +10825,7 @@ void main() {
         // ptx:6962  {  cvt.f32.f16 %f1000, %rs1697;}
         precise float f1000 = p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1697)));
         // ptx:6965  add.f32 	%f1003, %f134, 0fB727C5AC;
-        precise float f1003 = p2g_fadd(p2g_in(f134), uintBitsToFloat(0xB727C5ACu));
+        precise float f1003 = p2g_faddc(p2g_in(f134), uintBitsToFloat(0xB727C5ACu));
         // ptx:6966  mov.f32 	%f1004, 0f00000000;
         // ptx:6967  max.f32 	%f136, %f129, %f1004;
         precise float f136 = p2g_nmax(f129, 0.0);
@@ -10829,10 +10836,10 @@ void main() {
         bool p229 = t168 == -1;
         // ptx:6970  sub.f32 	%f1007, %f997, %f134;
         // ptx:6971  selp.f32 	%f1008, %f1007, %f136, %p229;
-        precise float f1008 = p229 ? p2g_fsub(p2g_in(f997), p2g_in(f134)) : f136;
+        precise float f1008 = p229 ? p2g_fsubc(p2g_in(f997), p2g_in(f134)) : f136;
         // ptx:6972  sub.f32 	%f1009, %f133, %f134;
         // ptx:6973  add.f32 	%f1010, %f1009, 0fB727C5AC;
-        precise float f1010 = p2g_fadd(p2g_fsub(p2g_in(f133), p2g_in(f134)), uintBitsToFloat(0xB727C5ACu));
+        precise float f1010 = p2g_faddc(p2g_fsubc(p2g_in(f133), p2g_in(f134)), uintBitsToFloat(0xB727C5ACu));
         // ptx:6974  neg.f32 	%f1011, %f1008;
         precise float f1011 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1008) ^ 0x80000000u));
         // ptx:6975  setp.lt.f32 	%p230, %f1010, %f1011;
@@ -10840,14 +10847,14 @@ void main() {
         bool p230 = t169 == -1;
         // ptx:6976  sub.f32 	%f1012, %f134, %f133;
         // ptx:6977  add.f32 	%f1013, %f1012, 0f3727C5AC;
-        precise float f1013 = p2g_fadd(p2g_fsub(p2g_in(f134), f133), uintBitsToFloat(0x3727C5ACu));
+        precise float f1013 = p2g_faddc(p2g_fsubc(p2g_in(f134), f133), uintBitsToFloat(0x3727C5ACu));
         // ptx:6978  selp.f32 	%f1014, %f1013, %f1008, %p230;
         precise float f1014 = p230 ? f1013 : f1008;
         // ptx:6979  neg.f32 	%f1015, %f133;
         // ptx:6980  sub.f32 	%f1016, %f1015, %f134;
-        precise float f1016 = p2g_fsub(-f133, p2g_in(f134));
+        precise float f1016 = p2g_fsubc(-f133, p2g_in(f134));
         // ptx:6981  add.f32 	%f1017, %f1016, 0fB727C5AC;
-        precise float f1017 = p2g_fadd(f1016, uintBitsToFloat(0xB727C5ACu));
+        precise float f1017 = p2g_faddc(f1016, uintBitsToFloat(0xB727C5ACu));
         // ptx:6982  neg.f32 	%f1018, %f1014;
         precise float f1018 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1014) ^ 0x80000000u));
         // ptx:6983  setp.lt.f32 	%p231, %f1017, %f1018;
@@ -10855,7 +10862,7 @@ void main() {
         bool p231 = t170 == -1;
         // ptx:6984  add.f32 	%f1019, %f133, %f134;
         // ptx:6985  add.f32 	%f1020, %f1019, 0f3727C5AC;
-        precise float f1020 = p2g_fadd(p2g_fadd(f133, p2g_in(f134)), uintBitsToFloat(0x3727C5ACu));
+        precise float f1020 = p2g_faddc(p2g_faddc(f133, p2g_in(f134)), uintBitsToFloat(0x3727C5ACu));
         if (p2g_redo()) p2g_check_61(p228, f131, f129, f134, rs1697, f1000, f136, f997, f133, f1014, p231, f1020);
         // ptx:6986  selp.f32 	%f137, %f1020, %f1014, %p231;
         precise float f137 = p231 ? f1020 : f1014;
@@ -10911,46 +10918,46 @@ void main() {
           // ptx:7030  ld.global.u16 	%rs1562, [%rd35+6];
           // ptx:7032  {  cvt.f32.f16 %f1025, %rs1562;}
           // ptx:7035  add.f32 	%f1045, %f1025, 0f00000000;
-          f1045 = p2g_fadd(p2g_in_nan(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 6ul)).v))))), 0.0);
+          f1045 = p2g_faddc(p2g_in_nan(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 6ul)).v))))), 0.0);
           // ptx:7036  ld.global.u16 	%rs1563, [%rd35+8];
           // ptx:7038  {  cvt.f32.f16 %f1026, %rs1563;}
           // ptx:7041  add.f32 	%f1046, %f1045, %f1026;
-          f1046 = p2g_fadd(f1045, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 8ul)).v))))));
+          f1046 = p2g_faddc(f1045, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 8ul)).v))))));
           // ptx:7042  ld.global.u16 	%rs1564, [%rd35+10];
           // ptx:7044  {  cvt.f32.f16 %f1027, %rs1564;}
           // ptx:7047  add.f32 	%f1047, %f1046, %f1027;
-          f1047 = p2g_fadd(f1046, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 10ul)).v))))));
+          f1047 = p2g_faddc(f1046, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 10ul)).v))))));
           // ptx:7048  ld.global.u16 	%rs1565, [%rd35+12];
           // ptx:7050  {  cvt.f32.f16 %f1028, %rs1565;}
           // ptx:7053  add.f32 	%f1048, %f1047, %f1028;
-          f1048 = p2g_fadd(f1047, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 12ul)).v))))));
+          f1048 = p2g_faddc(f1047, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 12ul)).v))))));
           // ptx:7054  ld.global.u16 	%rs1566, [%rd35+14];
           // ptx:7056  {  cvt.f32.f16 %f1029, %rs1566;}
           // ptx:7059  add.f32 	%f1049, %f1048, %f1029;
-          f1049 = p2g_fadd(f1048, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 14ul)).v))))));
+          f1049 = p2g_faddc(f1048, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 14ul)).v))))));
           // ptx:7060  mul.f32 	%f1050, %f1049, 0f3E4CCCCD;
           precise float f1050 = p2g_fmul(f1049, uintBitsToFloat(0x3E4CCCCDu));
           // ptx:7061  fma.rn.f32 	%f1051, %f1050, %f1050, 0f00000000;
           // ptx:7062  ld.global.u16 	%rs1567, [%rd35+26];
           // ptx:7064  {  cvt.f32.f16 %f1030, %rs1567;}
           // ptx:7067  add.f32 	%f1052, %f1030, 0f00000000;
-          f1052 = p2g_fadd(p2g_in_nan(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 26ul)).v))))), 0.0);
+          f1052 = p2g_faddc(p2g_in_nan(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 26ul)).v))))), 0.0);
           // ptx:7068  ld.global.u16 	%rs1568, [%rd35+28];
           // ptx:7070  {  cvt.f32.f16 %f1031, %rs1568;}
           // ptx:7073  add.f32 	%f1053, %f1052, %f1031;
-          f1053 = p2g_fadd(f1052, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 28ul)).v))))));
+          f1053 = p2g_faddc(f1052, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 28ul)).v))))));
           // ptx:7074  ld.global.u16 	%rs1569, [%rd35+30];
           // ptx:7076  {  cvt.f32.f16 %f1032, %rs1569;}
           // ptx:7079  add.f32 	%f1054, %f1053, %f1032;
-          f1054 = p2g_fadd(f1053, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 30ul)).v))))));
+          f1054 = p2g_faddc(f1053, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 30ul)).v))))));
           // ptx:7080  ld.global.u16 	%rs1570, [%rd35+32];
           // ptx:7082  {  cvt.f32.f16 %f1033, %rs1570;}
           // ptx:7085  add.f32 	%f1055, %f1054, %f1033;
-          f1055 = p2g_fadd(f1054, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 32ul)).v))))));
+          f1055 = p2g_faddc(f1054, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 32ul)).v))))));
           // ptx:7086  ld.global.u16 	%rs1571, [%rd35+34];
           // ptx:7088  {  cvt.f32.f16 %f1034, %rs1571;}
           // ptx:7091  add.f32 	%f1056, %f1055, %f1034;
-          f1056 = p2g_fadd(f1055, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 34ul)).v))))));
+          f1056 = p2g_faddc(f1055, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 34ul)).v))))));
           // ptx:7092  mul.f32 	%f1057, %f1056, 0f3E4CCCCD;
           precise float f1057 = p2g_fmul(f1056, uintBitsToFloat(0x3E4CCCCDu));
           // ptx:7093  fma.rn.f32 	%f1058, %f1057, %f1057, %f1051;
@@ -10958,23 +10965,23 @@ void main() {
           // ptx:7094  ld.global.u16 	%rs1572, [%rd35+46];
           // ptx:7096  {  cvt.f32.f16 %f1035, %rs1572;}
           // ptx:7099  add.f32 	%f1059, %f1035, 0f00000000;
-          f1059 = p2g_fadd(p2g_in_nan(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 46ul)).v))))), 0.0);
+          f1059 = p2g_faddc(p2g_in_nan(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 46ul)).v))))), 0.0);
           // ptx:7100  ld.global.u16 	%rs1573, [%rd35+48];
           // ptx:7102  {  cvt.f32.f16 %f1036, %rs1573;}
           // ptx:7105  add.f32 	%f1060, %f1059, %f1036;
-          f1060 = p2g_fadd(f1059, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 48ul)).v))))));
+          f1060 = p2g_faddc(f1059, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 48ul)).v))))));
           // ptx:7106  ld.global.u16 	%rs1574, [%rd35+50];
           // ptx:7108  {  cvt.f32.f16 %f1037, %rs1574;}
           // ptx:7111  add.f32 	%f1061, %f1060, %f1037;
-          f1061 = p2g_fadd(f1060, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 50ul)).v))))));
+          f1061 = p2g_faddc(f1060, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 50ul)).v))))));
           // ptx:7112  ld.global.u16 	%rs1575, [%rd35+52];
           // ptx:7114  {  cvt.f32.f16 %f1038, %rs1575;}
           // ptx:7117  add.f32 	%f1062, %f1061, %f1038;
-          f1062 = p2g_fadd(f1061, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 52ul)).v))))));
+          f1062 = p2g_faddc(f1061, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 52ul)).v))))));
           // ptx:7118  ld.global.u16 	%rs1576, [%rd35+54];
           // ptx:7120  {  cvt.f32.f16 %f1039, %rs1576;}
           // ptx:7123  add.f32 	%f1063, %f1062, %f1039;
-          f1063 = p2g_fadd(f1062, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 54ul)).v))))));
+          f1063 = p2g_faddc(f1062, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 54ul)).v))))));
           // ptx:7124  mul.f32 	%f1064, %f1063, 0f3E4CCCCD;
           precise float f1064 = p2g_fmul(f1063, uintBitsToFloat(0x3E4CCCCDu));
           // ptx:7125  fma.rn.f32 	%f1065, %f1064, %f1064, %f1058;
@@ -10982,28 +10989,28 @@ void main() {
           // ptx:7126  ld.global.u16 	%rs1577, [%rd35+66];
           // ptx:7128  {  cvt.f32.f16 %f1040, %rs1577;}
           // ptx:7131  add.f32 	%f1066, %f1040, 0f00000000;
-          f1066 = p2g_fadd(p2g_in_nan(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 66ul)).v))))), 0.0);
+          f1066 = p2g_faddc(p2g_in_nan(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 66ul)).v))))), 0.0);
           // ptx:7132  ld.global.u16 	%rs1578, [%rd35+68];
           // ptx:7134  {  cvt.f32.f16 %f1041, %rs1578;}
           // ptx:7137  add.f32 	%f1067, %f1066, %f1041;
-          f1067 = p2g_fadd(f1066, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 68ul)).v))))));
+          f1067 = p2g_faddc(f1066, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 68ul)).v))))));
           // ptx:7138  ld.global.u16 	%rs1579, [%rd35+70];
           // ptx:7140  {  cvt.f32.f16 %f1042, %rs1579;}
           // ptx:7143  add.f32 	%f1068, %f1067, %f1042;
-          f1068 = p2g_fadd(f1067, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 70ul)).v))))));
+          f1068 = p2g_faddc(f1067, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 70ul)).v))))));
           // ptx:7144  ld.global.u16 	%rs1580, [%rd35+72];
           // ptx:7146  {  cvt.f32.f16 %f1043, %rs1580;}
           // ptx:7149  add.f32 	%f1069, %f1068, %f1043;
-          f1069 = p2g_fadd(f1068, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 72ul)).v))))));
+          f1069 = p2g_faddc(f1068, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 72ul)).v))))));
           // ptx:7150  ld.global.u16 	%rs1581, [%rd35+74];
           // ptx:7152  {  cvt.f32.f16 %f1044, %rs1581;}
           // ptx:7155  add.f32 	%f1070, %f1069, %f1044;
-          f1070 = p2g_fadd(f1069, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 74ul)).v))))));
+          f1070 = p2g_faddc(f1069, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 74ul)).v))))));
           // ptx:7156  mul.f32 	%f1071, %f1070, 0f3E4CCCCD;
           precise float f1071 = p2g_fmul(f1070, uintBitsToFloat(0x3E4CCCCDu));
           // ptx:7157  fma.rn.f32 	%f1072, %f1071, %f1071, %f1065;
           // ptx:7158  add.f32 	%f1073, %f1072, 0f3F800000;
-          precise float f1073 = p2g_fadd(p2g_ffma(f1071, f1071, f1065), 1.0);
+          precise float f1073 = p2g_faddc(p2g_ffma(f1071, f1071, f1065), 1.0);
           // ptx:7159  rsqrt.approx.f32 	%f1074, %f1073;
           precise float f1074 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f1073), false));
           // ptx:7160  mul.f32 	%f1075, %f1074, %f1050;
@@ -11043,14 +11050,14 @@ void main() {
             // ptx:7184  mov.f32 	%f1086, 0f3F800000;
             // ptx:7185  sub.f32 	%f1087, %f1086, %f132;
             // ptx:7186  rcp.rn.f32 	%f1110, %f1087;
-            f1110 = p2g_div32(1.0, p2g_fsub(1.0, p2g_in(f132)), 0, false);
+            f1110 = p2g_div32(1.0, p2g_fsubc(1.0, p2g_in(f132)), 0, false);
             if (p2g_redo()) p2g_check_64(f132, f1110);
             // ptx:7187  bra.uni 	$L__BB0_363;
           } else {
             // ptx:7181  bra.uni 	$L__BB0_361;
             // ptx:7190  add.f32 	%f1080, %f132, 0f3C4FAEFF;
             // ptx:7191  mul.f32 	%f1081, %f1080, 0f41100000;
-            precise float f1081 = p2g_fmul(p2g_fadd(p2g_in(f132), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
+            precise float f1081 = p2g_fmulc(p2g_faddc(p2g_in(f132), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
             // ptx:7192  mul.f32 	%f1082, %f1081, 0f3FB8AA3B;
             precise float f1082 = p2g_fmul(f1081, uintBitsToFloat(0x3FB8AA3Bu));
             // ptx:7193  ex2.approx.f32 	%f1083, %f1082;
@@ -11058,7 +11065,7 @@ void main() {
             // ptx:7194  add.f32 	%f1084, %f1083, 0fBF800000;
             // ptx:7195  mul.f32 	%f1085, %f132, 0f41100000;
             // ptx:7196  div.rn.f32 	%f1110, %f1084, %f1085;
-            f1110 = p2g_div32(p2g_fadd(p2g_in(f1083), -1.0), p2g_fmul(f132, 9.0), 0, false);
+            f1110 = p2g_div32(p2g_faddc(p2g_in(f1083), -1.0), p2g_fmulc(f132, 9.0), 0, false);
             if (p2g_redo()) p2g_check_65(f132, f1110);
           }
           // ptx:7199  div.rn.f32 	%f1111, %f1110, %f1;
@@ -11096,12 +11103,12 @@ void main() {
           // ptx:7219  sub.f32 	%f1093, %f145, %f146;
           // ptx:7220  sub.f32 	%f1090, %f1093, %f147;
           // ptx:7222  {  cvt.rn.f16.f32 %rs1583, %f1088;}
-          uint rs1583 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(p2g_fadd(p2g_in(f145), p2g_in(f146)), p2g_in(f147))));
+          uint rs1583 = p2g_f2h_rn(floatBitsToUint(p2g_fsubc(p2g_faddc(p2g_in(f145), p2g_in(f146)), p2g_in(f147))));
           // ptx:7225  add.f32 	%f1089, %f145, %f147;
           // ptx:7227  {  cvt.rn.f16.f32 %rs1584, %f1089;}
-          uint rs1584 = p2g_f2h_rn(floatBitsToUint(p2g_fadd(f145, f147)));
+          uint rs1584 = p2g_f2h_rn(floatBitsToUint(p2g_faddc(f145, f147)));
           // ptx:7231  {  cvt.rn.f16.f32 %rs1585, %f1090;}
-          uint rs1585 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(p2g_fsub(f145, f146), f147)));
+          uint rs1585 = p2g_f2h_rn(floatBitsToUint(p2g_fsubc(p2g_fsubc(f145, f146), f147)));
           if (p2g_redo()) p2g_check_67(f145, f146, f147, rs1583, rs1584, rs1585);
           // ptx:7235  {  cvt.rn.f16.f32 %rs1586, %f1000;}
           uint rs1586 = p2g_f2h_rn(floatBitsToUint(f1000));

@@ -225,8 +225,8 @@ float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
   return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
 }
 // Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
-// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result and of every
-// value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
+// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
+// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
 // every number). p2g_redo(): true when that magnitude is below 2^-40 (at or above it no operation can have flushed
 // a result) or the device fact P2G_F32_FAST does not hold. Then the region's check p2g_check_<n> runs the device's
 // pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
@@ -252,6 +252,13 @@ float p2g_ffma(float a, float b, float c) {
   p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
+// The untested short forms: a result whose exact value is a multiple of 2^-63 by its operands (the sum of two
+// values of the region, a product with a literal such as 2 or 0.5 of a value known coarser; region_guard.cpp
+// Region::coarse) is what a test would establish, so it is not tested.
+float p2g_faddc(float a, float b) { precise float r = a + b; return r; }
+float p2g_fsubc(float a, float b) { return p2g_faddc(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmulc(float a, float b) { precise float r = a * b; return r; }
+float p2g_ffmac(float a, float b, float c) { precise float r = fma(a, b, c); return r; }
 float p2g_in(float x) {
   p2g_u = min(p2g_u, p2g_nz(x));
   return x;
@@ -595,7 +602,8 @@ void main() {
         // ptx:114  add.f32 	%f24, %f17, %f23;
         // ptx:115  add.f32 	%f25, %f18, %f24;
         // ptx:116  add.f32 	%f2, %f76, %f25;
-        f2 = p2g_fadd(p2g_in(f76), p2g_fadd(p2g_in(f18), p2g_fadd(p2g_in(f17), p2g_fadd(p2g_in(f15), p2g_in(f16)))));
+        f2 = p2g_faddc(p2g_in(f76), p2g_faddc(p2g_in(f18), p2g_faddc(p2g_in(f17), p2g_faddc(p2g_in(f15),
+            p2g_in(f16)))));
         if (p2g_redo()) p2g_check_1(f76, f18, f17, f15, f16, f2);
         // ptx:117  bar.sync 	0;
         p2g_bar_sync();
@@ -668,7 +676,7 @@ void main() {
         // ptx:139  add.f32 	%f35, %f28, %f34;
         // ptx:140  add.f32 	%f36, %f29, %f35;
         // ptx:141  add.f32 	%f3, %f2, %f36;
-        f3 = p2g_fadd(p2g_in(f2), p2g_fadd(p2g_in(f29), p2g_fadd(p2g_in(f28), p2g_fadd(p2g_in(f26), p2g_in(f27)))));
+        f3 = p2g_faddc(p2g_in(f2), p2g_faddc(p2g_in(f29), p2g_faddc(p2g_in(f28), p2g_faddc(p2g_in(f26), p2g_in(f27)))));
         if (p2g_redo()) p2g_check_2(f2, f29, f28, f26, f27, f3);
         // ptx:142  bar.sync 	0;
         p2g_bar_sync();
@@ -740,7 +748,7 @@ void main() {
         // ptx:164  add.f32 	%f46, %f39, %f45;
         // ptx:165  add.f32 	%f47, %f40, %f46;
         // ptx:166  add.f32 	%f4, %f3, %f47;
-        f4 = p2g_fadd(p2g_in(f3), p2g_fadd(p2g_in(f40), p2g_fadd(p2g_in(f39), p2g_fadd(p2g_in(f37), p2g_in(f38)))));
+        f4 = p2g_faddc(p2g_in(f3), p2g_faddc(p2g_in(f40), p2g_faddc(p2g_in(f39), p2g_faddc(p2g_in(f37), p2g_in(f38)))));
         if (p2g_redo()) p2g_check_3(f3, f40, f39, f37, f38, f4);
         // ptx:167  bar.sync 	0;
         p2g_bar_sync();
@@ -813,7 +821,8 @@ void main() {
         // ptx:188  add.f32 	%f57, %f50, %f56;
         // ptx:189  add.f32 	%f58, %f51, %f57;
         // ptx:190  add.f32 	%f76, %f4, %f58;
-        f76 = p2g_fadd(p2g_in(f4), p2g_fadd(p2g_in(f51), p2g_fadd(p2g_in(f50), p2g_fadd(p2g_in(f48), p2g_in(f49)))));
+        f76 = p2g_faddc(p2g_in(f4), p2g_faddc(p2g_in(f51), p2g_faddc(p2g_in(f50), p2g_faddc(p2g_in(f48),
+            p2g_in(f49)))));
         if (p2g_redo()) p2g_check_4(f4, f51, f50, f48, f49, f76);
         // ptx:191  bar.sync 	0;
         p2g_bar_sync();
@@ -917,7 +926,8 @@ void main() {
         // ptx:238  add.f32 	%f69, %f62, %f68;
         // ptx:239  add.f32 	%f76, %f76, %f69;
         precise float p2g_was_f76 = f76;
-        f76 = p2g_fadd(p2g_in(f76), p2g_fadd(p2g_in(f62), p2g_fadd(p2g_in(f61), p2g_fadd(p2g_in(f59), p2g_in(f60)))));
+        f76 = p2g_faddc(p2g_in(f76), p2g_faddc(p2g_in(f62), p2g_faddc(p2g_in(f61), p2g_faddc(p2g_in(f59),
+            p2g_in(f60)))));
         if (p2g_redo()) { f76 = p2g_was_f76; if (p2g_check_5(f76, f62, f61, f59,
             f60)) { f76 = p2g_was_f76; p2g_exact_5(f76, f62, f61, f59, f60); } }
         // ptx:240  bar.sync 	0;
@@ -940,7 +950,7 @@ void main() {
   // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
   // ptx:251  ld.shared.f32 	%f70, [%r3];
   // ptx:252  add.f32 	%f71, %f76, %f70;
-  precise float f71 = p2g_fadd(p2g_in(f76), p2g_in(uintBitsToFloat(p2g_lds32(r3))));
+  precise float f71 = p2g_faddc(p2g_in(f76), p2g_in(uintBitsToFloat(p2g_lds32(r3))));
   if (p2g_redo()) p2g_check_6(f76, r3, f71);
   // ptx:253  mov.u32 	%r66, %ctaid.x;
   // ptx:254  shl.b32 	%r67, %r66, 7;

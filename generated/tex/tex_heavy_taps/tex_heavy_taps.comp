@@ -284,8 +284,8 @@ float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
   return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
 }
 // Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
-// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result and of every
-// value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
+// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
+// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
 // every number). p2g_redo(): true when that magnitude is below 2^-40 (at or above it no operation can have flushed
 // a result) or the device fact P2G_F32_FAST does not hold. Then the region's check p2g_check_<n> runs the device's
 // pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
@@ -311,6 +311,13 @@ float p2g_ffma(float a, float b, float c) {
   p2g_u = min(p2g_u, p2g_nz(r));
   return r;
 }
+// The untested short forms: a result whose exact value is a multiple of 2^-63 by its operands (the sum of two
+// values of the region, a product with a literal such as 2 or 0.5 of a value known coarser; region_guard.cpp
+// Region::coarse) is what a test would establish, so it is not tested.
+float p2g_faddc(float a, float b) { precise float r = a + b; return r; }
+float p2g_fsubc(float a, float b) { return p2g_faddc(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmulc(float a, float b) { precise float r = a * b; return r; }
+float p2g_ffmac(float a, float b, float c) { precise float r = fma(a, b, c); return r; }
 float p2g_in(float x) {
   p2g_u = min(p2g_u, p2g_nz(x));
   return x;
@@ -869,13 +876,13 @@ void main() {
     // ptx:50  cvt.rn.f32.s32 	%f3, %r2;
     precise float f3 = p2g_f32_canon(p2g_s2f32(int(int(r2)), 0));
     // ptx:51  div.rn.f32 	%f4, %f2, %f3;
-    precise float f4 = p2g_div32(p2g_fadd(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r10)), 0))), 0.5), f3, 0, false);
+    precise float f4 = p2g_div32(p2g_faddc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r10)), 0))), 0.5), f3, 0, false);
     // ptx:52  cvt.rn.f32.s32 	%f5, %r12;
     // ptx:53  add.f32 	%f6, %f5, 0f3F000000;
     // ptx:54  cvt.rn.f32.s32 	%f7, %r3;
     precise float f7 = p2g_f32_canon(p2g_s2f32(int(int(r3)), 0));
     // ptx:55  div.rn.f32 	%f8, %f6, %f7;
-    precise float f8 = p2g_div32(p2g_fadd(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r12)), 0))), 0.5), f7, 0, false);
+    precise float f8 = p2g_div32(p2g_faddc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r12)), 0))), 0.5), f7, 0, false);
     // ptx:56  shr.u32 	%r13, %r4, 31;
     // ptx:57  add.s32 	%r14, %r4, %r13;
     // ptx:58  shr.s32 	%r15, %r14, 1;
@@ -897,19 +904,19 @@ void main() {
     // ptx:68  div.rn.f32 	%f14, %f13, %f7;
     precise float f14 = p2g_div32(p2g_fmul(p2g_in(f12), uintBitsToFloat(0x3E947AE1u)), f7, 0, false);
     // ptx:69  add.f32 	%f15, %f11, %f4;
-    precise float f15 = p2g_fadd(p2g_in(f11), p2g_in(f4));
+    precise float f15 = p2g_faddc(p2g_in(f11), p2g_in(f4));
     // ptx:70  add.f32 	%f16, %f8, %f14;
     // ptx:71  tex.2d.v4.f32.f32 	{%f17, %f18, %f19, %f20}, [%rd1, {%f15, %f16}];
-    uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f15, p2g_fadd(p2g_in(f8), p2g_in(f14)), 0.0), 0, 2u);
+    uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f15, p2g_faddc(p2g_in(f8), p2g_in(f14)), 0.0), 0, 2u);
     precise float f17 = uintBitsToFloat(t1.x);
     precise float f18 = uintBitsToFloat(t1.y);
     precise float f19 = uintBitsToFloat(t1.z);
     precise float f20 = uintBitsToFloat(t1.w);
     // ptx:72  sub.f32 	%f21, %f4, %f14;
-    precise float f21 = p2g_fsub(p2g_in(f4), p2g_in(f14));
+    precise float f21 = p2g_fsubc(p2g_in(f4), p2g_in(f14));
     // ptx:73  add.f32 	%f22, %f11, %f8;
     // ptx:74  tex.2d.v4.f32.f32 	{%f23, %f24, %f25, %f26}, [%rd1, {%f21, %f22}];
-    uvec4 t2 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f21, p2g_fadd(p2g_in(f11), p2g_in(f8)), 0.0), 0, 2u);
+    uvec4 t2 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f21, p2g_faddc(p2g_in(f11), p2g_in(f8)), 0.0), 0, 2u);
     if (p2g_redo()) p2g_check_1(r10, f3, r3, r12, r4, r1, rd1, p0_u64, f17, f18, f19, f20, t2);
     precise float f23 = uintBitsToFloat(t2.x);
     precise float f24 = uintBitsToFloat(t2.y);
