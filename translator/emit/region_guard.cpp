@@ -302,7 +302,6 @@ int bitsGrid(uint32_t u) {
   return low >= 0 ? 0 : -low;
 }
 
-
 // Literal operands that may let a compiler turn an operation into a copy or a negation (x * 1.0 -> x,
 // x + -0.0 -> x, fma(x, 1.0, -0.0) -> x): an entering NaN would then keep its payload where PTX's operation gives
 // 0x7FFFFFFF. litClass: 1 for +-1, 0 for +-0, -1 for anything else.
@@ -343,7 +342,7 @@ class Names {
   struct Info {
     uint32_t safe = 0, written = 0, tested = 0, named = 0, readBefore = 0, local = 0;
     uint32_t gridR = 0;  // `grid` holds for region gridR
-    uint8_t grid = 63;   // a safe variable's value is a multiple of 2^-grid (coarseGrid)
+    uint8_t grid = 63;   // a safe variable's value is a multiple of 2^-grid (Region::gridOf)
     bool mentioned = false;
     uint8_t pureCall = 0;  // as a function called: 0 not yet asked, 1 pure, 2 not (pureStmt)
     int type = -1;         // as a variable: its type, an index into guardRegions' types (-1: not yet asked)
