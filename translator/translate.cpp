@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <system_error>
 #include <thread>
 
 #include "handles.h"
@@ -232,7 +233,13 @@ bool translateParsed(const ptx::SourceManager& sm, int buf, const ptx::Module& m
     }
   };
   std::vector<std::thread> pool;
-  for (unsigned k = 1; k < threads; ++k) pool.emplace_back(work);
+  for (unsigned k = 1; k < threads; ++k) {
+    try {
+      pool.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;  // no more threads to be had: the ones running (this one at least) take every entry
+    }
+  }
   work();
   for (auto& th : pool) th.join();
   for (auto& s : slots) {
