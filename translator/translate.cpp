@@ -83,10 +83,7 @@ bool translateEntry(const ptx::SourceManager& sm, int buf, const ptx::Module& mo
   em.setImages(r.manifest.images);
   std::vector<std::string> features, warnings;
   if (!em.emit(tree, r.glsl, features, warnings)) return false;
-  if (timings) {
-    timings->emitMs += msSince(te);
-    timings->liftToGlslMs += msSince(t1);
-  }
+  if (timings) timings->emitMs += msSince(te);
   if (opt.spirv) {
     auto t2 = std::chrono::steady_clock::now();
     std::string log;
@@ -171,7 +168,7 @@ bool translateEntry(const ptx::SourceManager& sm, int buf, const ptx::Module& mo
 }
 
 void addTimings(Timings& to, const Timings& t) {
-  to.parseMs += t.parseMs, to.liftToGlslMs += t.liftToGlslMs, to.glslangMs += t.glslangMs;
+  to.parseMs += t.parseMs, to.glslangMs += t.glslangMs;
   to.validateMs += t.validateMs, to.liftMs += t.liftMs, to.passesMs += t.passesMs;
   to.structurizeMs += t.structurizeMs, to.emitMs += t.emitMs;
 }

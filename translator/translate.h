@@ -31,8 +31,8 @@ struct EntryResult {
 };
 
 struct Timings {
-  double parseMs = 0, liftToGlslMs = 0, glslangMs = 0, validateMs = 0;
-  double liftMs = 0, passesMs = 0, structurizeMs = 0, emitMs = 0;  // the parts of liftToGlslMs
+  double parseMs = 0, glslangMs = 0, validateMs = 0;
+  double liftMs = 0, passesMs = 0, structurizeMs = 0, emitMs = 0;  // PTX to GLSL after the parse, per stage
 };
 
 // Translates `ptxPath` (already loaded as buffer `buf` of `sm`). Errors and warnings go to `diags`; returns false
