@@ -2,6 +2,7 @@
 
 #include "contract.h"
 #include "exact_marks.h"
+#include "pair_sust.h"
 #include "pass.h"
 
 namespace p2g {
@@ -17,6 +18,7 @@ const std::vector<PassInfo>& passRegistry() {
       {"exact_half", "f16/bf16 conversions in integer code, no foldable float16_t (HAZARDS.md #1, #2)", runExactHalf},
       {"exact_fp8", "e4m3x2/e5m2x2 conversions in integer code (HAZARDS.md #13)", runExactFp8},
       {"exact_sfu", "NVIDIA's SFU approximations (.approx, div.full) by exact software models (HAZARDS.md #8)", runExactSfu},
+      {"pair_sust", "neighbouring 16-bit surface stores as one pair store, a 32-bit word where it fits (speed only)", runPairSust},
   };
   return r;
 }
@@ -28,7 +30,7 @@ const PassInfo* findPass(const std::string& name) {
 }
 
 std::vector<std::string> defaultPipeline() {
-  return {"contract", "exact_f32", "exact_fma", "exact_rounding", "exact_divsqrt", "exact_nan", "exact_half", "exact_fp8", "exact_sfu"};
+  return {"contract", "exact_f32", "exact_fma", "exact_rounding", "exact_divsqrt", "exact_nan", "exact_half", "exact_fp8", "exact_sfu", "pair_sust"};
 }
 
 // --native keeps contract (it is PTX semantics, not a device workaround), the NaN rules, the half and fp8

@@ -21,8 +21,11 @@ DeviceFacts deviceFacts(const DeviceInfo& d, bool enabled) {
   // two NaN give 0x7FFFFFFF); f32 subnormal operands are flushed, so only non-subnormal operands take it.
   f.f32MinMax = d.driver.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY;
   f.halfCvt = d.driver.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY || d.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
-  // f16-native: where measured (docs/DEVICE_FACTS.md; forced with `run --fact f16-native` elsewhere)
-  f.f16Native = false;
+  // f16-native: NVIDIA's f16 add/sub/mul/fma are PTX's, operation by operation (the f16 op sweeps, every f16
+  // corpus case and K), once each result passes through the opaque zero of the f16 variant (f32_prelude.cpp
+  // P2G_OPAQUE0; without it the driver's compiler changed K's chained f16 fma results). H100, driver 580.159.04,
+  // 2026-12-06 (docs/DEVICE_FACTS.md). Forced elsewhere with `run --fact f16-native`.
+  f.f16Native = d.driver.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY && d.shaderFloat16;
   return f;
 }
 

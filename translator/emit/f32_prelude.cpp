@@ -433,23 +433,29 @@ uint p2g_f2bf_rn(uint b) {
       // The module variant for devices whose f16 arithmetic was measured to be PTX's (translate.cpp compiles the
       // GLSL a second time with P2G_F16_NATIVE defined; the runtime takes that module where the fact f16-native
       // holds: docs/DEVICE_FACTS.md): the device's own f16 operations, `precise` so none is fused with another.
+      // Each result leaves as bits xor P2G_OPAQUE0, a zero the compiler cannot see: without it NVIDIA's compiler
+      // changed K's chained f16 fma results (477,572 of history_out's values differ, max 50 ulp) though every
+      // operation alone gives PTX's bytes; with it, K gives the bytes of the emulated helpers (H100, driver
+      // 580.159.04, 2026-12-06: docs/GPU_BENCH.md "The f16 variant with an opaque barrier"). The zero: a CUDA grid
+      // has gridDim.x < 2^31 (runtime/common/case.cpp refuses more) and the runner dispatches the grid as it is.
       text += "#ifdef P2G_F16_NATIVE\n"
+              "#define P2G_OPAQUE0 (gl_NumWorkGroups.x >> 31u)\n"
               "float16_t p2g_h16(uint x) { return unpackFloat2x16(x).x; }  // the low half\n"
-              "uint p2g_h16b(float16_t v) { return packFloat2x16(f16vec2(v)) & 0xFFFFu; }\n"
+              "uint p2g_h16b(float16_t v) { return (packFloat2x16(f16vec2(v)) & 0xFFFFu) ^ P2G_OPAQUE0; }\n"
               "uint p2g_hadd(uint a, uint b) { precise float16_t r = p2g_h16(a) + p2g_h16(b); return p2g_h16b(r); }\n"
               "uint p2g_hmul(uint a, uint b) { precise float16_t r = p2g_h16(a) * p2g_h16(b); return p2g_h16b(r); }\n"
               "uint p2g_hfma(uint a, uint b, uint c) {\n"
               "  precise float16_t r = fma(p2g_h16(a), p2g_h16(b), p2g_h16(c));\n"
               "  return p2g_h16b(r);\n}\n"
               "uint p2g_hadd2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) + unpackFloat2x16(b); "
-              "return packFloat2x16(r); }\n"
+              "return packFloat2x16(r) ^ P2G_OPAQUE0; }\n"
               "uint p2g_hsub2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) - unpackFloat2x16(b); "
-              "return packFloat2x16(r); }\n"
+              "return packFloat2x16(r) ^ P2G_OPAQUE0; }\n"
               "uint p2g_hmul2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) * unpackFloat2x16(b); "
-              "return packFloat2x16(r); }\n"
+              "return packFloat2x16(r) ^ P2G_OPAQUE0; }\n"
               "uint p2g_hfma2(uint a, uint b, uint c) {\n"
               "  precise f16vec2 r = fma(unpackFloat2x16(a), unpackFloat2x16(b), unpackFloat2x16(c));\n"
-              "  return packFloat2x16(r);\n}\n"
+              "  return packFloat2x16(r) ^ P2G_OPAQUE0;\n}\n"
               "#else\n";
       text += "uint " + p + "add(uint a, uint b) {\n  return " + round + "(floatBitsToUint(p2g_fadd_x(" + wid("a") +
               ", " + wid("b") + ")));\n}\n";

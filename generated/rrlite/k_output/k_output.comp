@@ -660,20 +660,21 @@ float p2g_h2f(uint h) {
 }
 // f16 a + b, a - b, a * b, a * b + c rounded once to nearest (f32 step first: a rounded sum, an exact product, an fma's sum rounded to odd)
 #ifdef P2G_F16_NATIVE
+#define P2G_OPAQUE0 (gl_NumWorkGroups.x >> 31u)
 float16_t p2g_h16(uint x) { return unpackFloat2x16(x).x; }  // the low half
-uint p2g_h16b(float16_t v) { return packFloat2x16(f16vec2(v)) & 0xFFFFu; }
+uint p2g_h16b(float16_t v) { return (packFloat2x16(f16vec2(v)) & 0xFFFFu) ^ P2G_OPAQUE0; }
 uint p2g_hadd(uint a, uint b) { precise float16_t r = p2g_h16(a) + p2g_h16(b); return p2g_h16b(r); }
 uint p2g_hmul(uint a, uint b) { precise float16_t r = p2g_h16(a) * p2g_h16(b); return p2g_h16b(r); }
 uint p2g_hfma(uint a, uint b, uint c) {
   precise float16_t r = fma(p2g_h16(a), p2g_h16(b), p2g_h16(c));
   return p2g_h16b(r);
 }
-uint p2g_hadd2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) + unpackFloat2x16(b); return packFloat2x16(r); }
-uint p2g_hsub2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) - unpackFloat2x16(b); return packFloat2x16(r); }
-uint p2g_hmul2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) * unpackFloat2x16(b); return packFloat2x16(r); }
+uint p2g_hadd2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) + unpackFloat2x16(b); return packFloat2x16(r) ^ P2G_OPAQUE0; }
+uint p2g_hsub2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) - unpackFloat2x16(b); return packFloat2x16(r) ^ P2G_OPAQUE0; }
+uint p2g_hmul2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) * unpackFloat2x16(b); return packFloat2x16(r) ^ P2G_OPAQUE0; }
 uint p2g_hfma2(uint a, uint b, uint c) {
   precise f16vec2 r = fma(unpackFloat2x16(a), unpackFloat2x16(b), unpackFloat2x16(c));
-  return packFloat2x16(r);
+  return packFloat2x16(r) ^ P2G_OPAQUE0;
 }
 #else
 uint p2g_hadd(uint a, uint b) {
@@ -1345,7 +1346,7 @@ uvec4 p2g_tld4(uint64_t h, uint s, vec2 c, int layer, uint comp) {
 
 // suld.b/sust.b: the byte offset of an access of `n` components of `cb` bytes at byte x. False when the access must
 // not happen (.trap and .zero out of range: mode 0/2); .clamp (mode 1) moves it to the nearest texel. The offset is
-// aligned down to the component size (hypothesis: the hardware ignores those address bits; docs/TEXTURES.md).
+// aligned down to the component size (on the H100 a misaligned .b16 store is an error instead: docs/TEXTURES.md).
 bool p2g_surf_off(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode, out uint off) {
   P2GImage d = P2GImage(h);
   P2GImgState st = p2g_img_state(d, s);
@@ -1437,6 +1438,19 @@ void p2g_sustv(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint cb, uint 
     p2g_surf_st(h, off + 2u * cb, cb, v.z);
     p2g_surf_st(h, off + 3u * cb, cb, v.w);
   }
+}
+// Two scalar 16-bit stores paired by passes/pair_sust: va at c, vb at byte xb of the same row. One 32-bit word
+// where xb is c.x + 2, both texels are inside the image and the word is aligned (16-bit stores are slow on NVIDIA:
+// docs/GPU_BENCH.md "Paired 16-bit surface stores"); otherwise the two stores in their order, as PTX has them. The
+// range test uses the .zero rule (false outside) whatever the mode: inside, every mode stores the same bytes.
+void p2g_sust2(uint64_t h, uint s, ivec3 c, int layer, uint dims, int xb, uint mode, uint va, uint vb) {
+  uint off;
+  if (xb == c.x + 2 && p2g_surf_off(h, s, c, layer, dims, 2u, 2u, 2u, off) && (off & 3u) == 0u) {
+    P2GU32(P2GImage(h).texels + uint64_t(off)).v = (va & 0xFFFFu) | ((vb & 0xFFFFu) << 16);
+    return;
+  }
+  p2g_sust(h, s, c, layer, dims, 2u, mode, va);
+  p2g_sust(h, s, ivec3(xb, c.y, c.z), layer, dims, 2u, mode, vb);
 }
 void p2g_sust64(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint mode, uint64_t v) {
   uint off;
@@ -4985,34 +4999,34 @@ void p2g_check_55(float f935, float f938, float f934, float f936, out uint rs168
   }
   p2g_exact_55(f935, f938, f934, f936, rs1689);
 }
-void p2g_exact_56(float f954, uint rs1693, float f105, out precise float f971, out bool p219, out precise float f973) {
+void p2g_exact_56(float f954, uint rs1693, float f105, out precise float f971, out uint rs1520, uint rs1378,
+    uint rs1460, uint rs1470, uint rs1692, float f106, out precise float f975, out bool p220, out precise float f977) {
   f971 = p2g_ffma(f954, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693))), f105, false), f105, 0, false);
   int t164 = p2g_fcmp(floatBitsToUint(f971), 0x3F7D70A4u);
-  p219 = t164 == -1;
+  bool p219 = t164 == -1;
   precise float f972 = p2g_fadd(f971, uintBitsToFloat(0xBF7D70A4u), false);
-  f973 = p2g_ffma(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
-}
-void p2g_check_56(float f954, uint rs1693, float f105, out precise float f971, out bool p219, out precise float f973) {
-  if (P2G_F32_FAST) {
-    f971 = p2g_ffmaz(p2g_inz(f954), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693)))), p2g_inz(f105)),
-        f105);
-    int t164 = p2g_fcmp(floatBitsToUint(f971), 0x3F7D70A4u);
-    p219 = t164 == -1;
-    precise float f972 = p2g_faddz(f971, uintBitsToFloat(0xBF7D70A4u));
-    f973 = p2g_ffmaz(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u));
-    if (!p2g_redoz()) return;
-  }
-  p2g_exact_56(f954, rs1693, f105, f971, p219, f973);
-}
-void p2g_exact_57(float f957, uint rs1692, float f106, out precise float f975, out bool p220, out precise float f977) {
+  precise float f973 = p2g_ffma(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
+  rs1520 = p2g_f2h_rn(floatBitsToUint(p219 ? f971 : f973));
+  precise float f957 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma(rs1378, p2g_hsub(rs1460, rs1470),
+      rs1470)))));
   f975 = p2g_ffma(f957, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692))), f106, false), f106, 0, false);
   int t165 = p2g_fcmp(floatBitsToUint(f975), 0x3F7D70A4u);
   p220 = t165 == -1;
   precise float f976 = p2g_fadd(f975, uintBitsToFloat(0xBF7D70A4u), false);
   f977 = p2g_ffma(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
 }
-void p2g_check_57(float f957, uint rs1692, float f106, out precise float f975, out bool p220, out precise float f977) {
+void p2g_check_56(float f954, uint rs1693, float f105, out precise float f971, out uint rs1520, uint rs1378,
+    uint rs1460, uint rs1470, uint rs1692, float f106, out precise float f975, out bool p220, out precise float f977) {
   if (P2G_F32_FAST) {
+    f971 = p2g_ffmaz(p2g_inz(f954), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693)))), p2g_inz(f105)),
+        f105);
+    int t164 = p2g_fcmp(floatBitsToUint(f971), 0x3F7D70A4u);
+    bool p219 = t164 == -1;
+    precise float f972 = p2g_faddz(f971, uintBitsToFloat(0xBF7D70A4u));
+    precise float f973 = p2g_ffmaz(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u));
+    rs1520 = p2g_f2h_rn(floatBitsToUint(p219 ? f971 : f973));
+    precise float f957 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma(rs1378, p2g_hsub(rs1460, rs1470),
+        rs1470)))));
     f975 = p2g_ffmaz(p2g_inz(f957), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692)))), p2g_inz(f106)),
         f106);
     int t165 = p2g_fcmp(floatBitsToUint(f975), 0x3F7D70A4u);
@@ -5021,36 +5035,36 @@ void p2g_check_57(float f957, uint rs1692, float f106, out precise float f975, o
     f977 = p2g_ffmaz(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_57(f957, rs1692, f106, f975, p220, f977);
+  p2g_exact_56(f954, rs1693, f105, f971, rs1520, rs1378, rs1460, rs1470, rs1692, f106, f975, p220, f977);
 }
-void p2g_exact_58(float f960, uint rs1691, float f107, out precise float f979, out bool p221, out precise float f981) {
+void p2g_exact_57(float f960, uint rs1691, float f107, out precise float f979, out uint rs1540, uint rs1450,
+    uint rs1460, uint rs1470, uint rs1690, float f108, out precise float f983, out bool p222, out precise float f985) {
   f979 = p2g_ffma(f960, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691))), f107, false), f107, 0, false);
   int t166 = p2g_fcmp(floatBitsToUint(f979), 0x3F7D70A4u);
-  p221 = t166 == -1;
+  bool p221 = t166 == -1;
   precise float f980 = p2g_fadd(f979, uintBitsToFloat(0xBF7D70A4u), false);
-  f981 = p2g_ffma(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
-}
-void p2g_check_58(float f960, uint rs1691, float f107, out precise float f979, out bool p221, out precise float f981) {
-  if (P2G_F32_FAST) {
-    f979 = p2g_ffmaz(p2g_inz(f960), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691)))), p2g_inz(f107)),
-        f107);
-    int t166 = p2g_fcmp(floatBitsToUint(f979), 0x3F7D70A4u);
-    p221 = t166 == -1;
-    precise float f980 = p2g_faddz(f979, uintBitsToFloat(0xBF7D70A4u));
-    f981 = p2g_ffmaz(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u));
-    if (!p2g_redoz()) return;
-  }
-  p2g_exact_58(f960, rs1691, f107, f979, p221, f981);
-}
-void p2g_exact_59(float f963, uint rs1690, float f108, out precise float f983, out bool p222, out precise float f985) {
+  precise float f981 = p2g_ffma(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
+  rs1540 = p2g_f2h_rn(floatBitsToUint(p221 ? f979 : f981));
+  precise float f963 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma(rs1450, p2g_hsub(rs1460, rs1470),
+      rs1470)))));
   f983 = p2g_ffma(f963, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690))), f108, false), f108, 0, false);
   int t167 = p2g_fcmp(floatBitsToUint(f983), 0x3F7D70A4u);
   p222 = t167 == -1;
   precise float f984 = p2g_fadd(f983, uintBitsToFloat(0xBF7D70A4u), false);
   f985 = p2g_ffma(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
 }
-void p2g_check_59(float f963, uint rs1690, float f108, out precise float f983, out bool p222, out precise float f985) {
+void p2g_check_57(float f960, uint rs1691, float f107, out precise float f979, out uint rs1540, uint rs1450,
+    uint rs1460, uint rs1470, uint rs1690, float f108, out precise float f983, out bool p222, out precise float f985) {
   if (P2G_F32_FAST) {
+    f979 = p2g_ffmaz(p2g_inz(f960), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691)))), p2g_inz(f107)),
+        f107);
+    int t166 = p2g_fcmp(floatBitsToUint(f979), 0x3F7D70A4u);
+    bool p221 = t166 == -1;
+    precise float f980 = p2g_faddz(f979, uintBitsToFloat(0xBF7D70A4u));
+    precise float f981 = p2g_ffmaz(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u));
+    rs1540 = p2g_f2h_rn(floatBitsToUint(p221 ? f979 : f981));
+    precise float f963 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma(rs1450, p2g_hsub(rs1460, rs1470),
+        rs1470)))));
     f983 = p2g_ffmaz(p2g_inz(f963), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690)))), p2g_inz(f108)),
         f108);
     int t167 = p2g_fcmp(floatBitsToUint(f983), 0x3F7D70A4u);
@@ -5059,9 +5073,9 @@ void p2g_check_59(float f963, uint rs1690, float f108, out precise float f983, o
     f985 = p2g_ffmaz(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_59(f963, rs1690, f108, f983, p222, f985);
+  p2g_exact_57(f960, rs1691, f107, f979, rs1540, rs1450, rs1460, rs1470, rs1690, f108, f983, p222, f985);
 }
-void p2g_exact_60(float f1109, float f966, uint rs1694, float f109, float f110, uint rs1695, float f111, uint rs1696,
+void p2g_exact_58(float f1109, float f966, uint rs1694, float f109, float f110, uint rs1695, float f111, uint rs1696,
     out precise float f993, float f971, float f975, float f979, float f983, out precise float f129,
     out precise float f997, out precise float f998, out precise float f130) {
   precise float f987 = p2g_fsub(f1109, f966, false);
@@ -5076,7 +5090,7 @@ void p2g_exact_60(float f1109, float f966, uint rs1694, float f109, float f110, 
   f998 = p2g_fmax(f989, f997);
   f130 = p2g_fmul(p2g_div32(f991, f998, 0, false), f129, false);
 }
-void p2g_check_60(float f1109, float f966, uint rs1694, float f109, float f110, uint rs1695, float f111, uint rs1696,
+void p2g_check_58(float f1109, float f966, uint rs1694, float f109, float f110, uint rs1695, float f111, uint rs1696,
     out precise float f993, float f971, float f975, float f979, float f983, out precise float f129,
     out precise float f997, out precise float f998, out precise float f130) {
   if (P2G_F32_FAST) {
@@ -5093,10 +5107,10 @@ void p2g_check_60(float f1109, float f966, uint rs1694, float f109, float f110, 
     f130 = p2g_fmulz(p2g_inz(p2g_div32(f991, f998, 0, false)), f129);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_60(f1109, f966, rs1694, f109, f110, rs1695, f111, rs1696, f993, f971, f975, f979, f983, f129, f997, f998,
+  p2g_exact_58(f1109, f966, rs1694, f109, f110, rs1695, f111, rs1696, f993, f971, f975, f979, f983, f129, f997, f998,
       f130);
 }
-void p2g_exact_61(bool p228, float f131, float f129, out precise float f134, uint rs1697, out precise float f1000,
+void p2g_exact_59(bool p228, float f131, float f129, out precise float f134, uint rs1697, out precise float f1000,
     out precise float f136, float f997, float f133, out precise float f1014, out bool p231, out precise float f1020) {
   f134 = p228 ? -0.25 : p2g_fmul(f131, f129, false);
   f1000 = p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1697)));
@@ -5119,7 +5133,7 @@ void p2g_exact_61(bool p228, float f131, float f129, out precise float f134, uin
   p231 = t170 == -1;
   f1020 = p2g_fadd(p2g_fadd(f133, f134, false), uintBitsToFloat(0x3727C5ACu), false);
 }
-void p2g_check_61(bool p228, float f131, float f129, out precise float f134, uint rs1697, out precise float f1000,
+void p2g_check_59(bool p228, float f131, float f129, out precise float f134, uint rs1697, out precise float f1000,
     out precise float f136, float f997, float f133, out precise float f1014, out bool p231, out precise float f1020) {
   if (P2G_F32_FAST) {
     f134 = p228 ? -0.25 : p2g_fmulz(p2g_inz(f131), p2g_inz(f129));
@@ -5144,21 +5158,21 @@ void p2g_check_61(bool p228, float f131, float f129, out precise float f134, uin
     f1020 = p2g_faddz(p2g_faddz(f133, p2g_inz(f134)), uintBitsToFloat(0x3727C5ACu));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_61(p228, f131, f129, f134, rs1697, f1000, f136, f997, f133, f1014, p231, f1020);
+  p2g_exact_59(p228, f131, f129, f134, rs1697, f1000, f136, f997, f133, f1014, p231, f1020);
 }
-void p2g_exact_62(float f133, float f1109, out uint rs1559, float f134, out uint rs1560) {
+void p2g_exact_60(float f133, float f1109, out uint rs1559, float f134, out uint rs1560) {
   rs1559 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(f133, f1109, false)));
   rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(f134, f1109, false)));
 }
-void p2g_check_62(float f133, float f1109, out uint rs1559, float f134, out uint rs1560) {
+void p2g_check_60(float f133, float f1109, out uint rs1559, float f134, out uint rs1560) {
   if (P2G_F32_FAST) {
     rs1559 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_inz(f133), p2g_inz(f1109))));
     rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_inz(f134), f1109)));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_62(f133, f1109, rs1559, f134, rs1560);
+  p2g_exact_60(f133, f1109, rs1559, f134, rs1560);
 }
-void p2g_exact_63(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uint r26, out uint r1797, out uint r1798,
+void p2g_exact_61(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uint r26, out uint r1797, out uint r1798,
     out uint r1799, out uint r1800, out uint r1801) {
   precise float f1045 = p2g_fadd(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 6ul)).v)))), 0.0, false);
   precise float f1046 = p2g_fadd(f1045, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 8ul)).v)))), false);
@@ -5195,7 +5209,7 @@ void p2g_exact_63(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uin
   r1800 = floatBitsToUint(p2g_fmul(f1074, f1064, false));
   r1801 = floatBitsToUint(p2g_fmul(f1074, f1071, false));
 }
-void p2g_check_63(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uint r26, out uint r1797, out uint r1798,
+void p2g_check_61(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uint r26, out uint r1797, out uint r1798,
     out uint r1799, out uint r1800, out uint r1801) {
   if (P2G_F32_FAST) {
     precise float f1045 = p2g_faddz(p2g_in_nanz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 6ul)).v))))),
@@ -5254,25 +5268,25 @@ void p2g_check_63(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uin
     r1801 = floatBitsToUint(p2g_fmulz(p2g_inz(f1074), f1071));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_63(rd35, p304_u64, rd36, r26, r1797, r1798, r1799, r1800, r1801);
+  p2g_exact_61(rd35, p304_u64, rd36, r26, r1797, r1798, r1799, r1800, r1801);
 }
-void p2g_exact_64(float f132, out precise float f1110) {
+void p2g_exact_62(float f132, out precise float f1110) {
   f1110 = p2g_div32(1.0, p2g_fsub(1.0, f132, false), 0, false);
 }
-void p2g_check_64(float f132, out precise float f1110) {
+void p2g_check_62(float f132, out precise float f1110) {
   if (P2G_F32_FAST) {
     f1110 = p2g_div32(1.0, p2g_fsubz(1.0, p2g_inz(f132)), 0, false);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_64(f132, f1110);
+  p2g_exact_62(f132, f1110);
 }
-void p2g_exact_65(float f132, out precise float f1110) {
+void p2g_exact_63(float f132, out precise float f1110) {
   precise float f1081 = p2g_fmul(p2g_fadd(f132, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
   precise float f1082 = p2g_fmul(f1081, uintBitsToFloat(0x3FB8AA3Bu), false);
   precise float f1083 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f1082), false));
   f1110 = p2g_div32(p2g_fadd(f1083, -1.0, false), p2g_fmul(f132, 9.0, false), 0, false);
 }
-void p2g_check_65(float f132, out precise float f1110) {
+void p2g_check_63(float f132, out precise float f1110) {
   if (P2G_F32_FAST) {
     precise float f1081 = p2g_fmulz(p2g_faddz(p2g_inz(f132), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
     precise float f1082 = p2g_fmulz(f1081, uintBitsToFloat(0x3FB8AA3Bu));
@@ -5280,15 +5294,15 @@ void p2g_check_65(float f132, out precise float f1110) {
     f1110 = p2g_div32(p2g_faddz(p2g_inz(f1083), -1.0), p2g_fmulz(f132, 9.0), 0, false);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_65(f132, f1110);
+  p2g_exact_63(f132, f1110);
 }
-void p2g_exact_66(float f132, float f1111, out precise float f145, float f133, out precise float f146, float f134,
+void p2g_exact_64(float f132, float f1111, out precise float f145, float f133, out precise float f146, float f134,
     out precise float f147) {
   f145 = p2g_fmul(f132, f1111, false);
   f146 = p2g_fmul(f133, f1111, false);
   f147 = p2g_fmul(f134, f1111, false);
 }
-void p2g_check_66(float f132, float f1111, out precise float f145, float f133, out precise float f146, float f134,
+void p2g_check_64(float f132, float f1111, out precise float f145, float f133, out precise float f146, float f134,
     out precise float f147) {
   if (P2G_F32_FAST) {
     f145 = p2g_fmulz(p2g_inz(f132), p2g_inz(f1111));
@@ -5296,21 +5310,21 @@ void p2g_check_66(float f132, float f1111, out precise float f145, float f133, o
     f147 = p2g_fmulz(p2g_inz(f134), f1111);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_66(f132, f1111, f145, f133, f146, f134, f147);
+  p2g_exact_64(f132, f1111, f145, f133, f146, f134, f147);
 }
-void p2g_exact_67(float f145, float f146, float f147, out uint rs1583, out uint rs1584, out uint rs1585) {
+void p2g_exact_65(float f145, float f146, float f147, out uint rs1583, out uint rs1584, out uint rs1585) {
   rs1583 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(p2g_fadd(f145, f146, false), f147, false)));
   rs1584 = p2g_f2h_rn(floatBitsToUint(p2g_fadd(f145, f147, false)));
   rs1585 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(p2g_fsub(f145, f146, false), f147, false)));
 }
-void p2g_check_67(float f145, float f146, float f147, out uint rs1583, out uint rs1584, out uint rs1585) {
+void p2g_check_65(float f145, float f146, float f147, out uint rs1583, out uint rs1584, out uint rs1585) {
   if (P2G_F32_FAST) {
     rs1583 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(p2g_faddz(p2g_inz(f145), p2g_inz(f146)), p2g_inz(f147))));
     rs1584 = p2g_f2h_rn(floatBitsToUint(p2g_faddz(f145, f147)));
     rs1585 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(p2g_fsubz(f145, f146), f147)));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_67(f145, f146, f147, rs1583, rs1584, rs1585);
+  p2g_exact_65(f145, f146, f147, rs1583, rs1584, rs1585);
 }
 
 void main() {
@@ -10693,12 +10707,9 @@ void main() {
       precise float f972 = p2g_faddc(f971, uintBitsToFloat(0xBF7D70A4u));
       // ptx:6825  fma.rn.f32 	%f973, %f972, 0f447A0000, 0f3F7D70A4;
       precise float f973 = p2g_ffmac(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u));
-      if (p2g_redo()) p2g_check_56(f954, rs1693, f105, f971, p219, f973);
       // ptx:6826  selp.f32 	%f956, %f971, %f973, %p219;
       // ptx:6828  {  cvt.rn.f16.f32 %rs1520, %f956;}
       uint rs1520 = p2g_f2h_rn(floatBitsToUint(p219 ? f971 : f973));
-      // ptx:6831  sust.b.2d.b16.zero 	[%rd26, {%r1766, %r1830}], {%rs1520};
-      p2g_sust(rd26 /* p296_u64 */, P2G_IMG8, ivec3(int(r1766), int(r1830), 0), 0, 2u, 2u, 2u, rs1520);
       // ptx:6833  {sub.f16 %rs1521,%rs1460,%rs1470;
       // ptx:6837  {fma.rn.sat.f16 %rs1524,%rs1378,%rs1521,%rs1470;
       // ptx:6841  {  cvt.f32.f16 %f957, %rs1524;}
@@ -10715,14 +10726,16 @@ void main() {
       precise float f976 = p2g_faddc(f975, uintBitsToFloat(0xBF7D70A4u));
       // ptx:6852  fma.rn.f32 	%f977, %f976, 0f447A0000, 0f3F7D70A4;
       precise float f977 = p2g_ffmac(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u));
-      if (p2g_redo()) p2g_check_57(f957, rs1692, f106, f975, p220, f977);
+      if (p2g_redo()) p2g_check_56(f954, rs1693, f105, f971, rs1520, rs1378, rs1460, rs1470, rs1692, f106, f975, p220,
+          f977);
       // ptx:6853  selp.f32 	%f959, %f975, %f977, %p220;
       // ptx:6855  {  cvt.rn.f16.f32 %rs1530, %f959;}
       uint rs1530 = p2g_f2h_rn(floatBitsToUint(p220 ? f975 : f977));
       // ptx:6858  or.b32  	%r1772, %r1766, 2;
       uint r1772 = r1766 | 2u;
+      // ptx:6831  sust.b.2d.b16.zero 	[%rd26, {%r1766, %r1830}], {%rs1520};
       // ptx:6859  sust.b.2d.b16.zero 	[%rd26, {%r1772, %r1830}], {%rs1530};
-      p2g_sust(rd26 /* p296_u64 */, P2G_IMG8, ivec3(int(r1772), int(r1830), 0), 0, 2u, 2u, 2u, rs1530);
+      p2g_sust2(rd26 /* p296_u64 */, P2G_IMG8, ivec3(int(r1766), int(r1830), 0), 0, 2u, int(r1772), 2u, rs1520, rs1530);
       // ptx:6861  {sub.f16 %rs1531,%rs1460,%rs1470;
       // ptx:6865  {fma.rn.sat.f16 %rs1534,%rs1414,%rs1531,%rs1470;
       // ptx:6869  {  cvt.f32.f16 %f960, %rs1534;}
@@ -10739,12 +10752,9 @@ void main() {
       precise float f980 = p2g_faddc(f979, uintBitsToFloat(0xBF7D70A4u));
       // ptx:6880  fma.rn.f32 	%f981, %f980, 0f447A0000, 0f3F7D70A4;
       precise float f981 = p2g_ffmac(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u));
-      if (p2g_redo()) p2g_check_58(f960, rs1691, f107, f979, p221, f981);
       // ptx:6881  selp.f32 	%f962, %f979, %f981, %p221;
       // ptx:6883  {  cvt.rn.f16.f32 %rs1540, %f962;}
       uint rs1540 = p2g_f2h_rn(floatBitsToUint(p221 ? f979 : f981));
-      // ptx:6886  sust.b.2d.b16.zero 	[%rd26, {%r1766, %r1829}], {%rs1540};
-      p2g_sust(rd26 /* p296_u64 */, P2G_IMG8, ivec3(int(r1766), int(r1829), 0), 0, 2u, 2u, 2u, rs1540);
       // ptx:6888  {sub.f16 %rs1541,%rs1460,%rs1470;
       // ptx:6892  {fma.rn.sat.f16 %rs1544,%rs1450,%rs1541,%rs1470;
       // ptx:6896  {  cvt.f32.f16 %f963, %rs1544;}
@@ -10761,12 +10771,14 @@ void main() {
       precise float f984 = p2g_faddc(f983, uintBitsToFloat(0xBF7D70A4u));
       // ptx:6907  fma.rn.f32 	%f985, %f984, 0f447A0000, 0f3F7D70A4;
       precise float f985 = p2g_ffmac(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u));
-      if (p2g_redo()) p2g_check_59(f963, rs1690, f108, f983, p222, f985);
+      if (p2g_redo()) p2g_check_57(f960, rs1691, f107, f979, rs1540, rs1450, rs1460, rs1470, rs1690, f108, f983, p222,
+          f985);
       // ptx:6908  selp.f32 	%f965, %f983, %f985, %p222;
       // ptx:6910  {  cvt.rn.f16.f32 %rs1550, %f965;}
       uint rs1550 = p2g_f2h_rn(floatBitsToUint(p222 ? f983 : f985));
+      // ptx:6886  sust.b.2d.b16.zero 	[%rd26, {%r1766, %r1829}], {%rs1540};
       // ptx:6913  sust.b.2d.b16.zero 	[%rd26, {%r1772, %r1829}], {%rs1550};
-      p2g_sust(rd26 /* p296_u64 */, P2G_IMG8, ivec3(int(r1772), int(r1829), 0), 0, 2u, 2u, 2u, rs1550);
+      p2g_sust2(rd26 /* p296_u64 */, P2G_IMG8, ivec3(int(r1766), int(r1829), 0), 0, 2u, int(r1772), 2u, rs1540, rs1550);
       // ptx:6915  {  cvt.f32.f16 %f966, %rs1482;}
       precise float f966 = p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1482)));
       // ptx:6919  {  cvt.f32.f16 %f967, %rs1694;}
@@ -10798,7 +10810,7 @@ void main() {
       // ptx:6944  div.rn.f32 	%f999, %f991, %f998;
       // ptx:6945  mul.f32 	%f130, %f999, %f129;
       precise float f130 = p2g_fmul(p2g_in(p2g_div32(f991, f998, 0, false)), f129);
-      if (p2g_redo()) p2g_check_60(f1109, f966, rs1694, f109, f110, rs1695, f111, rs1696, f993, f971, f975, f979, f983,
+      if (p2g_redo()) p2g_check_58(f1109, f966, rs1694, f109, f110, rs1695, f111, rs1696, f993, f971, f975, f979, f983,
           f129, f997, f998, f130);
       // ptx:6946  div.rn.f32 	%f131, %f993, %f998;
       precise float f131 = p2g_div32(f993, f998, 0, false);
@@ -10863,7 +10875,7 @@ void main() {
         // ptx:6984  add.f32 	%f1019, %f133, %f134;
         // ptx:6985  add.f32 	%f1020, %f1019, 0f3727C5AC;
         precise float f1020 = p2g_faddc(p2g_faddc(f133, p2g_in(f134)), uintBitsToFloat(0x3727C5ACu));
-        if (p2g_redo()) p2g_check_61(p228, f131, f129, f134, rs1697, f1000, f136, f997, f133, f1014, p231, f1020);
+        if (p2g_redo()) p2g_check_59(p228, f131, f129, f134, rs1697, f1000, f136, f997, f133, f1014, p231, f1020);
         // ptx:6986  selp.f32 	%f137, %f1020, %f1014, %p231;
         precise float f137 = p231 ? f1020 : f1014;
         // ptx:6987  setp.le.f32 	%p232, %f137, %f136;
@@ -10886,7 +10898,7 @@ void main() {
         // ptx:7004  mul.f32 	%f1023, %f134, %f1109;
         // ptx:7006  {  cvt.rn.f16.f32 %rs1560, %f1023;}
         uint rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_in(f134), f1109)));
-        if (p2g_redo()) p2g_check_62(f133, f1109, rs1559, f134, rs1560);
+        if (p2g_redo()) p2g_check_60(f133, f1109, rs1559, f134, rs1560);
         // ptx:7009  cvt.sat.f32.f32 	%f1024, %f112;
         // ptx:7011  {  cvt.rn.f16.f32 %rs1561, %f1024;}
         uint rs1561 = p2g_f2h_rn(floatBitsToUint(p2g_sat(p2g_f32_canon(floatBitsToUint(f112)))));
@@ -11029,7 +11041,7 @@ void main() {
           uint r1800 = floatBitsToUint(p2g_fmul(p2g_in(f1074), f1064));
           // ptx:7169  mov.b32 	%r1801, %f1078;
           uint r1801 = floatBitsToUint(p2g_fmul(p2g_in(f1074), f1071));
-          if (p2g_redo()) p2g_check_63(rd35, p304_u64, rd36, r26, r1797, r1798, r1799, r1800, r1801);
+          if (p2g_redo()) p2g_check_61(rd35, p304_u64, rd36, r26, r1797, r1798, r1799, r1800, r1801);
           // ptx:7170  sust.b.2d.v4.b32.trap 	[%rd36, {%r1797, %r27}], {%r1798, %r1799, %r1800, %r1801};
           p2g_sustv(rd36 /* p304_u64 */, P2G_IMG9, ivec3(int(r1797), int(r27), 0), 0, 2u, 4u, 4u, 0u, uvec4(r1798,
               r1799, r1800, r1801));
@@ -11051,7 +11063,7 @@ void main() {
             // ptx:7185  sub.f32 	%f1087, %f1086, %f132;
             // ptx:7186  rcp.rn.f32 	%f1110, %f1087;
             f1110 = p2g_div32(1.0, p2g_fsubc(1.0, p2g_in(f132)), 0, false);
-            if (p2g_redo()) p2g_check_64(f132, f1110);
+            if (p2g_redo()) p2g_check_62(f132, f1110);
             // ptx:7187  bra.uni 	$L__BB0_363;
           } else {
             // ptx:7181  bra.uni 	$L__BB0_361;
@@ -11066,7 +11078,7 @@ void main() {
             // ptx:7195  mul.f32 	%f1085, %f132, 0f41100000;
             // ptx:7196  div.rn.f32 	%f1110, %f1084, %f1085;
             f1110 = p2g_div32(p2g_faddc(p2g_in(f1083), -1.0), p2g_fmulc(f132, 9.0), 0, false);
-            if (p2g_redo()) p2g_check_65(f132, f1110);
+            if (p2g_redo()) p2g_check_63(f132, f1110);
           }
           // ptx:7199  div.rn.f32 	%f1111, %f1110, %f1;
           f1111 = p2g_div32(f1110, f1, 0, false);
@@ -11079,7 +11091,7 @@ void main() {
         precise float f146 = p2g_fmul(p2g_in(f133), f1111);
         // ptx:7205  mul.f32 	%f147, %f134, %f1111;
         precise float f147 = p2g_fmul(p2g_in(f134), f1111);
-        if (p2g_redo()) p2g_check_66(f132, f1111, f145, f133, f146, f134, f147);
+        if (p2g_redo()) p2g_check_64(f132, f1111, f145, f133, f146, f134, f147);
         // ptx:7206  ld.param.v2.u32 	{%r1802, %r1803}, [%rd46+136];
         uint r1802 = p136_u32;
         uint r1803 = p140_u32;
@@ -11109,7 +11121,7 @@ void main() {
           uint rs1584 = p2g_f2h_rn(floatBitsToUint(p2g_faddc(f145, f147)));
           // ptx:7231  {  cvt.rn.f16.f32 %rs1585, %f1090;}
           uint rs1585 = p2g_f2h_rn(floatBitsToUint(p2g_fsubc(p2g_fsubc(f145, f146), f147)));
-          if (p2g_redo()) p2g_check_67(f145, f146, f147, rs1583, rs1584, rs1585);
+          if (p2g_redo()) p2g_check_65(f145, f146, f147, rs1583, rs1584, rs1585);
           // ptx:7235  {  cvt.rn.f16.f32 %rs1586, %f1000;}
           uint rs1586 = p2g_f2h_rn(floatBitsToUint(f1000));
           // ptx:7238  shl.b32 	%r1828, %r1822, 3;

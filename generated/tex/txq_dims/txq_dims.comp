@@ -466,7 +466,7 @@ uvec4 p2g_tld4(uint64_t h, uint s, vec2 c, int layer, uint comp) {
 
 // suld.b/sust.b: the byte offset of an access of `n` components of `cb` bytes at byte x. False when the access must
 // not happen (.trap and .zero out of range: mode 0/2); .clamp (mode 1) moves it to the nearest texel. The offset is
-// aligned down to the component size (hypothesis: the hardware ignores those address bits; docs/TEXTURES.md).
+// aligned down to the component size (on the H100 a misaligned .b16 store is an error instead: docs/TEXTURES.md).
 bool p2g_surf_off(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode, out uint off) {
   P2GImage d = P2GImage(h);
   P2GImgState st = p2g_img_state(d, s);
@@ -558,6 +558,19 @@ void p2g_sustv(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint cb, uint 
     p2g_surf_st(h, off + 2u * cb, cb, v.z);
     p2g_surf_st(h, off + 3u * cb, cb, v.w);
   }
+}
+// Two scalar 16-bit stores paired by passes/pair_sust: va at c, vb at byte xb of the same row. One 32-bit word
+// where xb is c.x + 2, both texels are inside the image and the word is aligned (16-bit stores are slow on NVIDIA:
+// docs/GPU_BENCH.md "Paired 16-bit surface stores"); otherwise the two stores in their order, as PTX has them. The
+// range test uses the .zero rule (false outside) whatever the mode: inside, every mode stores the same bytes.
+void p2g_sust2(uint64_t h, uint s, ivec3 c, int layer, uint dims, int xb, uint mode, uint va, uint vb) {
+  uint off;
+  if (xb == c.x + 2 && p2g_surf_off(h, s, c, layer, dims, 2u, 2u, 2u, off) && (off & 3u) == 0u) {
+    P2GU32(P2GImage(h).texels + uint64_t(off)).v = (va & 0xFFFFu) | ((vb & 0xFFFFu) << 16);
+    return;
+  }
+  p2g_sust(h, s, c, layer, dims, 2u, mode, va);
+  p2g_sust(h, s, ivec3(xb, c.y, c.z), layer, dims, 2u, mode, vb);
 }
 void p2g_sust64(uint64_t h, uint s, ivec3 c, int layer, uint dims, uint mode, uint64_t v) {
   uint off;
