@@ -344,12 +344,16 @@ uvec4 p2g_tex(uint64_t h, uint s, vec3 c, int layer, uint dims) {
   int x = qx >> 8, y = qy >> 8, z = qz >> 8;
   int ax = qx & 255, ay = qy & 255, az = qz & 255;
   ivec4 wa = p2g_tex_wslice(ax, ay, 256 - az), wb = az != 0 ? p2g_tex_wslice(ax, ay, az) : ivec4(0);
-  // The taps as stored; taps with weight 0 are not read.
+  // The taps as stored. Those of the first slice are read whatever their weight (a tap of weight 0 adds nothing:
+  // p2g_tex_emax, p2g_tex_inf and the sums skip it or multiply it by 0), which beats a test per tap on NVIDIA
+  // (docs/GPU_BENCH.md, 2026-12-06); after the address mode each lies inside the image, but for the row below a 1D
+  // texture's (y + 1 = 1 of a texture one row high: weight 0, not read).
   uvec4 z4 = uvec4(0u);
-  uvec4 a0 = wa.x != 0 && !halfBorder ? p2g_tex_tap(d, st, x, y, z, dims, true) : z4;
-  uvec4 a1 = wa.y != 0 && !halfBorder ? p2g_tex_tap(d, st, x + 1, y, z, dims, true) : z4;
-  uvec4 a2 = wa.z != 0 ? p2g_tex_tap(d, st, x, y + 1, z, dims, true) : z4;
-  uvec4 a3 = wa.w != 0 ? p2g_tex_tap(d, st, x + 1, y + 1, z, dims, true) : z4;
+  bool row1 = dims > 1u || halfBorder;
+  uvec4 a0 = !halfBorder ? p2g_tex_tap(d, st, x, y, z, dims, true) : z4;
+  uvec4 a1 = !halfBorder ? p2g_tex_tap(d, st, x + 1, y, z, dims, true) : z4;
+  uvec4 a2 = row1 ? p2g_tex_tap(d, st, x, y + 1, z, dims, true) : z4;
+  uvec4 a3 = row1 ? p2g_tex_tap(d, st, x + 1, y + 1, z, dims, true) : z4;
   uvec4 b0 = wb.x != 0 ? p2g_tex_tap(d, st, x, y, z + 1, dims, true) : z4;
   uvec4 b1 = wb.y != 0 ? p2g_tex_tap(d, st, x + 1, y, z + 1, dims, true) : z4;
   uvec4 b2 = wb.z != 0 ? p2g_tex_tap(d, st, x, y + 1, z + 1, dims, true) : z4;
