@@ -248,19 +248,18 @@ bool surfForm(Emitter& E, const ir::Inst& in, SurfForm& f) {
 
 // A pair of scalar 16-bit stores made by passes/pair_sust (operands {A's address, A's value, B's value, B's
 // address}): one call to p2g_sust2, which stores one 32-bit word where the pair is inside the image and aligned.
-void emitSurfacePair(Emitter& E, const ir::Inst& in, const SurfForm& f, int h, const std::vector<Opnd>& c) {
-  std::string xyz[3], layer, bxyz[3], blayer;
-  if (!splitCoords(E, in, f.g, c, Ty{Ty::K::S, 32}, xyz, layer)) return;
+// `where` is A's part of the arguments (emitSurface); B differs from A only in x.
+void emitSurfacePair(Emitter& E, const ir::Inst& in, const SurfForm& f, const std::string& where) {
   ir::Inst b = in;
   b.ops = {in.ops[3]};
   std::vector<Opnd> cb;
+  std::string bxyz[3], blayer;
   if (!coordOperands(E, b, 0, cb) || !splitCoords(E, in, f.g, cb, Ty{Ty::K::S, 32}, bxyz, blayer)) return;
   auto va = destinations(in.ops[1]), vb = destinations(in.ops[2]);
   if (va.size() != 1 || vb.size() != 1) return E.error(in, "expected one data operand per store of the pair");
   Ty w{Ty::K::B, 32};
-  E.line("p2g_sust2(" + handleOf(E, in, h) + ", " + imageState(E, in, h) + ", ivec3(" + xyz[0] + ", " + xyz[1] +
-         ", " + xyz[2] + "), " + layer + ", " + str(f.g.dims) + ", " + bxyz[0] + ", " + str(f.mode) + ", " +
-         E.src(*va[0], w) + ", " + E.src(*vb[0], w) + ");");
+  E.line("p2g_sust2(" + where + ", " + bxyz[0] + ", " + str(f.mode) + ", " + E.src(*va[0], w) + ", " +
+         E.src(*vb[0], w) + ");");
 }
 
 void emitSurface(Emitter& E, const ir::Inst& in) {
@@ -275,7 +274,6 @@ void emitSurface(Emitter& E, const ir::Inst& in) {
   if (!splitCoords(E, in, f.g, c, Ty{Ty::K::S, 32}, xyz, layer)) return;
   const Opnd& data = in.ops[load ? 0 : 1];
   auto vals = destinations(data);
-  if (!load && in.hasMod(kMarkPair)) return emitSurfacePair(E, in, f, h, c);
   if (vals.size() != f.n) return E.error(in, "expected " + std::to_string(f.n) + " data operands");
   unsigned cb = f.bits / 8;
   std::string hv = handleOf(E, in, h);
@@ -283,6 +281,7 @@ void emitSurface(Emitter& E, const ir::Inst& in) {
   // the arguments every surface helper starts with: the image and its state, the coordinates, the layer, the
   // dimensions
   std::string where = hv + ", " + imageState(E, in, h) + ", ivec3(" + xyz[0] + ", " + xyz[1] + ", " + xyz[2] + "), " + layer + ", " + str(f.g.dims);
+  if (!load && in.hasMod(kMarkPair)) return emitSurfacePair(E, in, f, where);
   if (f.n == 1) {  // one component: one call (tex_prelude.cpp p2g_suld/p2g_sust)
     bool w = f.bits == 64;
     std::string args = where + (w ? "" : ", " + str(cb)) + ", " + str(f.mode);
