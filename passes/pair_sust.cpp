@@ -82,11 +82,11 @@ std::vector<int> readsOf(const ir::Inst& a) {
   return r;
 }
 
-// B's x is `or xA, 2` / `add xA, 2` (either order of the operands), its last definition in [lo, hi) of the block,
-// with xA unchanged from there to hi.
-bool xIsNeighbour(const ir::Block& blk, size_t lo, size_t hi, const ir::Opnd& xA, const ir::Opnd& xB) {
+// B's x is `or xA, 2` / `add xA, 2` (either order of the operands): its last definition before index hi of the
+// block, with xA unchanged from there to hi.
+bool xIsNeighbour(const ir::Block& blk, size_t hi, const ir::Opnd& xA, const ir::Opnd& xB) {
   if (xB.kind != ir::Opnd::Kind::Reg || xA.kind != ir::Opnd::Kind::Reg) return false;
-  for (size_t k = hi; k-- > lo;) {
+  for (size_t k = hi; k-- > 0;) {
     const ir::Inst& d = blk.insts[k];
     if (!writesReg(d, xB.reg)) continue;
     if ((d.op != "or" && d.op != "add") || d.ops.size() != 3 || d.guardReg >= 0) return false;
@@ -127,7 +127,7 @@ PassResult runPairSust(ir::Function& f, std::string&) {
       for (; j < blk.insts.size(); ++j) {
         const ir::Inst& b = blk.insts[j];
         if (isScalarSust16(b) && sameForm(a, b) &&
-            xIsNeighbour(blk, 0, j, coordsOf(a)[xIndex(a)], coordsOf(b)[xIndex(b)])) {
+            xIsNeighbour(blk, j, coordsOf(a)[xIndex(a)], coordsOf(b)[xIndex(b)])) {
           found = true;
           break;
         }
@@ -137,11 +137,10 @@ PassResult runPairSust(ir::Function& f, std::string&) {
         if (clobbers) break;
       }
       if (!found) continue;
-      ir::Inst pair = blk.insts[j];
-      pair.ops = {a.ops[0], a.ops[1], blk.insts[j].ops[1], blk.insts[j].ops[0]};
-      pair.mods.push_back(kMarkPair);
-      pair.fusedSpan = a.span;
-      blk.insts[j] = pair;
+      ir::Inst& b = blk.insts[j];  // becomes the pair, at B's place
+      b.ops = {a.ops[0], a.ops[1], b.ops[1], b.ops[0]};
+      b.mods.push_back(kMarkPair);
+      b.fusedSpan = a.span;
       blk.insts.erase(blk.insts.begin() + long(i));
       --i;
       changed = true;
