@@ -3,6 +3,7 @@
 #include "facts.h"
 #include "sfu_tables.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -439,7 +440,9 @@ bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repe
   // kWarmupMs of wall time, so that the GPU has left its idle clock (the H200 idles at 345 MHz and reaches 1980 MHz
   // only some 0.3-0.6 s into a busy period, which made the first dispatches after pipeline creation up to 5.7x
   // slower: docs/GPU_BENCH.md "GPU clocks"); then `repeat` timed dispatches.
-  constexpr double kWarmupMs = 1000.0;
+  // PTX2GLSL_WARMUP_MS overrides the 1 s (a measurement knob: docs/GPU_BENCH.md).
+  double kWarmupMs = 1000.0;
+  if (const char* w = std::getenv("PTX2GLSL_WARMUP_MS")) kWarmupMs = std::max(0.0, std::atof(w));
   const int timed = repeat > 1 ? repeat : 0;
   std::chrono::steady_clock::time_point warmStart;
   bool warming = false;

@@ -329,8 +329,12 @@ void emitSurface(Emitter& E, const ir::Inst& in) {
 }  // namespace
 
 void emitImage(Emitter& E, const ir::Inst& in) {
-  // the texture helpers (tex_prelude.cpp) round filtered values with p2g_rnd32 (f32_prelude.cpp)
-  if (in.op == "tex" || in.op == "tld4" || in.op == "txq") E.use("p2g_rnd32");
+  // the texture helpers (tex_prelude.cpp) round filtered values with p2g_rnd32 and read f16 texels with the fact
+  // P2G_HALF_CVT (f32_prelude.cpp)
+  if (in.op == "tex" || in.op == "tld4" || in.op == "txq") {
+    E.use("p2g_rnd32");
+    E.use("p2g_half_cvt");
+  }
   if (in.op == "tex") return emitTex(E, in);
   if (in.op == "tld4") return emitTld4(E, in);
   if (in.op == "txq" || in.op == "suq") return emitQuery(E, in);

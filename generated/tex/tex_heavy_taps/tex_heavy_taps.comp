@@ -199,6 +199,10 @@ float p2g_fmul(float a, float b, bool ftz) {
   // (a NaN from the device is not trusted here: a flushing device gives NaN for subnormal * infinity)
   return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
 }
+// Device fact (specialization constant 8, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): the device's
+// unpackHalf2x16 gives every finite f16 exactly and packHalf2x16 rounds a finite f32 to the nearest f16, ties to
+// even, f16 subnormals kept, overflow to infinity; p2g_h2f and p2g_f2h_rn then convert with them.
+layout(constant_id = 8) const bool P2G_HALF_CVT = false;
 // An integer (magnitude and sign) to f32 bits rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd).
 uint p2g_i2f(uint64_t mag, bool neg, int mode) {
   if (mag == 0ul) return 0u;
@@ -588,33 +592,6 @@ i64vec4 p2g_tex_slice(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, bool isH,
          int64_t(w.z) * i64vec4(p2g_tex_align(t2, em, mb, eb)) + int64_t(w.w) * i64vec4(p2g_tex_align(t3, em, mb, eb));
 }
 
-// p2g_tex_slice for f16 texels in 32-bit integers, when the footprint is one slice (1D and 2D): each aligned
-// significand has at most 11 + 4 bits and the weights sum to 256, so |S| < 2^23.
-ivec4 p2g_tex_slice16(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, out ivec4 ex) {
-  uvec4 em = p2g_tex_emax(t0, t1, t2, t3, w, 10u, 5u);
-  ex = ivec4(em) - (15 + 22);
-  return w.x * p2g_tex_align(t0, em, 10u, 5u) + w.y * p2g_tex_align(t1, em, 10u, 5u) +
-         w.z * p2g_tex_align(t2, em, 10u, 5u) + w.w * p2g_tex_align(t3, em, 10u, 5u);
-}
-
-// p2g_tex_fin of one slice of f16 texels (S * 2^x, |S| < 2^23): rounded once to f16 precision with ties away from
-// zero (subnormal halves; 65520 and above to infinity), as f32 bits. The same rounding as p2g_tex_fin's (there S is
-// exact in f32, so its round-to-odd step changes nothing), in 32-bit integers.
-uint p2g_tex_fin16(int S, int x) {
-  if (S == 0) return 0u;
-  uint s = S < 0 ? 0x80000000u : 0u, r = uint(abs(S));
-  int lsb = max(x + findMSB(r) - 10, -24);  // the f16 result's last place
-  int sh = lsb - x;
-  uint q;
-  if (sh <= 0) q = r << uint(min(-sh, 31));
-  else if (sh >= 32) q = 0u;  // far below half an f16 step (r < 2^23)
-  else q = (r >> uint(sh)) + ((r >> uint(sh - 1)) & 1u);  // ties away: the bit below the last place decides
-  if (q == 0u) return s;
-  int k = findMSB(q), V = lsb + k;
-  if (V >= 16) return s | 0x7F800000u;
-  return s | (uint(V + 127) << 23) | ((q << uint(23 - k)) & 0x7FFFFFu);
-}
-
 // Infinite and NaN texels with a non-zero weight (unmeasured), per component: bit 0 a +inf, bit 1 a -inf, bit 2 a
 // NaN. The result is then IEEE's sum: NaN for a NaN or infinities of both signs, else the infinity.
 uvec4 p2g_tex_inf(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, bool isH) {
@@ -628,6 +605,52 @@ uvec4 p2g_tex_inf(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, bool isH) {
     f |= mix(uvec4(0u), uvec4(4u), greaterThan(mag, uvec4(inf)));
   }
   return f;
+}
+
+// p2g_tex_slice and p2g_tex_fin for one slice of f16 texels (1D and 2D), in f32 arithmetic where no operation
+// rounds: a texel (taps of weight 0 taken as 0) is an f32 exactly (the device's unpackHalf2x16 where P2G_HALF_CVT
+// holds; else its bits moved into an f32's); aligned to the grid g = 2^(em - 29)
+// (em the largest biased exponent among the taps, at least 1: 4 bits below that texel's last place) as trunc(v / g),
+// an integer below 2^15, by a power-of-two scale; times its weight (<= 256) and summed, every partial sum below
+// 2^23; then scaled by g / 256. So R = S * 2^(em - 37) exactly, every value an f32 normal (>= 2^-36 or 0): a device
+// that flushes f32 subnormals or contracts to fma gives the same bits. R rounded to f16 precision with ties away
+// from zero (subnormal halves, 65520 and above to infinity) on its bits. The same bits as the integer forms
+// (tests/textures/tex_int_equiv.cpp: every S and em, and every weight split with edge and random texels); an
+// infinity or NaN among the weighted taps gives IEEE's sum (p2g_tex_inf).
+vec4 p2g_tex_hv(uvec4 t) {
+  uvec4 mag = t & 0x7FFFu;
+  bvec4 sub = equal(mag >> 10u, uvec4(0u));  // a subnormal half is taken as 1.m * 2^-14, less 2^-14
+  vec4 v = uintBitsToFloat((mag << 13u) + mix(uvec4(0x38000000u), uvec4(0x38800000u), sub)) -
+           mix(vec4(0.0), vec4(6.103515625e-05), sub);
+  vec4 h = vec4(unpackHalf2x16(t.x).x, unpackHalf2x16(t.y).x, unpackHalf2x16(t.z).x, unpackHalf2x16(t.w).x);
+  return P2G_HALF_CVT ? h : mix(v, -v, notEqual(t & 0x8000u, uvec4(0u)));
+}
+uvec4 p2g_tex_lin16(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w) {
+  uvec4 z = uvec4(0u), k = uvec4(0x7FFFu);
+  t0 = w.x != 0 ? t0 : z;
+  t1 = w.y != 0 ? t1 : z;
+  t2 = w.z != 0 ? t2 : z;
+  t3 = w.w != 0 ? t3 : z;
+  uvec4 mx = max(max(t0 & k, t1 & k), max(t2 & k, t3 & k));
+  uvec4 em = max(mx >> 10u, uvec4(1u));
+  vec4 ig = uintBitsToFloat((uvec4(156u) - em) << 23u);  // 1 / g = 2^(29 - em)
+  vec4 S = trunc(p2g_tex_hv(t0) * ig) * float(w.x) + trunc(p2g_tex_hv(t1) * ig) * float(w.y) +
+           trunc(p2g_tex_hv(t2) * ig) * float(w.z) + trunc(p2g_tex_hv(t3) * ig) * float(w.w);
+  uvec4 u = floatBitsToUint(S * uintBitsToFloat((em + 90u) << 23u));  // R = S * 2^(em - 37)
+  uvec4 a = u & 0x7FFFFFFFu, sg = u & 0x80000000u;
+  ivec4 E = ivec4(a >> 23u) - 127;
+  uvec4 sh = uvec4(clamp(-1 - E, 13, 23));  // the bits below the f16 result's last place
+  uvec4 one = uvec4(1u), q = (a + (one << (sh - 1u))) & ~((one << sh) - 1u);
+  q = mix(q, uvec4(0x7F800000u), greaterThanEqual(q, uvec4(0x47800000u)));  // 65536 and above: infinity
+  q = mix(q, uvec4(0x33800000u), equal(E, ivec4(-25)));                    // [2^-25, 2^-24): 2^-24
+  q = mix(q, uvec4(0u), lessThan(E, ivec4(-25)));
+  uvec4 r = mix(sg | q, uvec4(0u), equal(a, uvec4(0u)));
+  if (any(greaterThanEqual(mx, uvec4(0x7C00u)))) {
+    uvec4 inf = p2g_tex_inf(t0, t1, t2, t3, w, true);
+    for (int i = 0; i < 4; ++i)
+      if (inf[i] != 0u) r[i] = ((inf[i] & 4u) != 0u || inf[i] == 3u) ? 0x7FFFFFFFu : (inf[i] == 1u ? 0x7F800000u : 0xFF800000u);
+  }
+  return r;
 }
 
 // The sum of the two slices' exact values Sa * 2^ea + Sb * 2^eb rounded once, as f32 bits: to f32 with ties away
@@ -739,17 +762,9 @@ uvec4 p2g_tex(uint64_t h, uint s, vec3 c, int layer, uint dims) {
     return uvec4(p2g_tex_unorm(u.x, 16), p2g_tex_unorm(u.y, 16), p2g_tex_unorm(u.z, 16), p2g_tex_unorm(u.w, 16));
   }
   bool isH = st.format <= 5u;
+  if (isH && wb == ivec4(0)) return p2g_tex_lin16(a0, a1, a2, a3, wa);  // f16 texels, one slice: f32 arithmetic
   uvec4 inf = p2g_tex_inf(a0, a1, a2, a3, wa, isH) | p2g_tex_inf(b0, b1, b2, b3, wb, isH);
   uvec4 r;
-  if (isH && wb == ivec4(0)) {  // f16 texels, one slice: 32-bit integers
-    ivec4 e16;
-    ivec4 S = p2g_tex_slice16(a0, a1, a2, a3, wa, e16);
-    for (int i = 0; i < 4; ++i)
-      r[i] = inf[i] == 0u ? p2g_tex_fin16(S[i], e16[i])
-                          : ((inf[i] & 4u) != 0u || inf[i] == 3u) ? 0x7FFFFFFFu
-                                                                   : (inf[i] == 1u ? 0x7F800000u : 0xFF800000u);
-    return r;
-  }
   ivec4 ea, eb = ivec4(0);
   i64vec4 va = p2g_tex_slice(a0, a1, a2, a3, wa, isH, ea);
   i64vec4 vb = wb != ivec4(0) ? p2g_tex_slice(b0, b1, b2, b3, wb, isH, eb) : i64vec4(0);
