@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "barrier_mem.h"
 #include "contract.h"
 #include "exact_marks.h"
 #include "pair_sust.h"
@@ -19,6 +20,7 @@ const std::vector<PassInfo>& passRegistry() {
       {"exact_fp8", "e4m3x2/e5m2x2 conversions in integer code (HAZARDS.md #13)", runExactFp8},
       {"exact_sfu", "NVIDIA's SFU approximations (.approx, div.full) by exact software models (HAZARDS.md #8)", runExactSfu},
       {"pair_sust", "neighbouring 16-bit surface stores as one pair store, a 32-bit word where it fits (speed only)", runPairSust},
+      {"barrier_mem", "CTA barriers order buffer and image memory only where accesses across them may meet (speed only)", runBarrierMem},
   };
   return r;
 }
@@ -30,7 +32,7 @@ const PassInfo* findPass(const std::string& name) {
 }
 
 std::vector<std::string> defaultPipeline() {
-  return {"contract", "exact_f32", "exact_fma", "exact_rounding", "exact_divsqrt", "exact_nan", "exact_half", "exact_fp8", "exact_sfu", "pair_sust"};
+  return {"contract", "exact_f32", "exact_fma", "exact_rounding", "exact_divsqrt", "exact_nan", "exact_half", "exact_fp8", "exact_sfu", "pair_sust", "barrier_mem"};
 }
 
 // --native keeps contract (it is PTX semantics, not a device workaround), the NaN rules, the half and fp8

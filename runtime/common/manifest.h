@@ -25,6 +25,10 @@ namespace p2g {
 // The buffers the kernel may address: kBoundsSlots (base address, size) pairs of 64-bit specialization constants,
 // base i at id kBoundsSpecId + 2i, size i at kBoundsSpecId + 2i + 1; unused pairs stay 0.
 constexpr uint32_t kBoundsSlots = 64;
+// Case fact (specialization constant 11, a VkBool32): every pointer parameter of the launch (buffer parameters and
+// struct fields) names a buffer of its own, so accesses through different parameters never meet
+// (passes/barrier_mem.cpp, translator/emit/prelude.cpp p2g_bar_sync_p).
+constexpr uint32_t kSpecParamsDisjoint = 11;
 constexpr uint32_t kBoundsSpecId = 16;  // ids 6..15: device facts (runtime/vulkan/facts.h)
 constexpr uint32_t kBoundsBytes = 56;
 // Image state (docs/TEXTURES.md "Image state"): one 32-bit specialization constant per image slot of the manifest,

@@ -101,18 +101,30 @@ bool createPipeline(Resources& R, const CaseSpec& c, const TranslatedKernel& k, 
   // 6 = P2G_F32_IEEE, 7 = P2G_FMA_FUSED, 8 = P2G_HALF_CVT, 9 = P2G_F32_FAST, 10 = P2G_F32_MINMAX (facts.h); with
   // --check-bounds the 64-bit bounds table
   // from kBoundsSpecId on (manifest.h).
+  // 11 = P2G_PARAMS_DISJOINT (manifest.h kSpecParamsDisjoint: no two pointer parameters name the same buffer)
+  std::vector<std::string> named;
+  bool disjoint = true;
+  auto addParam = [&](const ParamValue& pv) {
+    if (pv.kind != ParamValue::Kind::Buffer) return;
+    if (std::find(named.begin(), named.end(), pv.name) != named.end()) disjoint = false;
+    named.push_back(pv.name);
+  };
+  for (const ParamValue& pv : c.params) {
+    addParam(pv);
+    for (const ParamValue& fv : pv.fields) addParam(fv);
+  }
   uint32_t sg = R.ctx.info.subgroupSize;
-  uint32_t spec[11] = {c.block[0], c.block[1], c.block[2], c.dynamicSharedBytes,
+  uint32_t spec[12] = {c.block[0], c.block[1], c.block[2], c.dynamicSharedBytes,
                       k.manifest.loopGuard && isLavapipe(R.ctx.info) ? 1u : 0u, sg >= 32 && sg % 32 == 0 ? 1u : 0u,
                       facts.f32Ieee ? 1u : 0u, facts.fmaFused ? 1u : 0u, facts.halfCvt ? 1u : 0u, facts.f32Fast ? 1u : 0u,
-                      facts.f32MinMax ? 1u : 0u};
+                      facts.f32MinMax ? 1u : 0u, disjoint ? 1u : 0u};
   static_assert(kSpecF32Ieee == 6 && kSpecFmaFused == 7 && kSpecHalfCvt == 8 && kSpecF32Fast == 9 &&
-                    kSpecF32MinMax == 10 && kBoundsSpecId >= 11,
+                    kSpecF32MinMax == 10 && kSpecParamsDisjoint == 11 && kBoundsSpecId >= 12,
                 "the spec array's order");
   std::vector<uint8_t> data(sizeof spec + 8 * boundsTable.size());
   std::memcpy(data.data(), spec, sizeof spec);
   std::vector<VkSpecializationMapEntry> entries;
-  for (uint32_t i = 0; i < 11; ++i) entries.push_back({i, i * 4, 4});
+  for (uint32_t i = 0; i < 12; ++i) entries.push_back({i, i * 4, 4});
   for (uint32_t i = 0; i < boundsTable.size(); ++i) {
     std::memcpy(data.data() + sizeof spec + 8 * i, &boundsTable[i], 8);
     entries.push_back({kBoundsSpecId + i, uint32_t(sizeof spec + 8 * i), 8});

@@ -9,6 +9,7 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "barrier_mem.h"
 #include "emitter.h"
 
 namespace p2g {
@@ -561,8 +562,11 @@ void emitSync(Emitter& E, const ir::Inst& in) {
   if (nIds == 2 && !E.barrierCount(in, in.ops[idAt + 1])) return;
   if (in.hasMod("arrive") && nIds != 2) return E.error(in, "bar.arrive: the thread count is missing");
   if (!red) {
-    E.use("p2g_bar_sync");
-    E.line("p2g_bar_sync();");
+    // passes/barrier_mem: the memory it must order (all three unless proven otherwise)
+    const char* h = in.hasMod(kMarkBarShared) ? "p2g_bar_sync_s" : in.hasMod(kMarkBarParams) ? "p2g_bar_sync_p"
+                                                                                             : "p2g_bar_sync";
+    E.use(h);
+    E.line(std::string(h) + "();");
     return;
   }
   Ty p{Ty::K::Pred, 1}, u{Ty::K::U, 32};

@@ -373,6 +373,28 @@ void p2g_bar_sync() {
                  gl_SemanticsAcquireRelease);
 }
 )"};
+    // passes/barrier_mem: barriers across which no two accesses to buffer or image memory can meet (one of them a
+    // write) order shared memory alone (_s); those where only accesses through different pointer parameters can
+    // meet do so where the runtime found the parameters pointing into distinct buffers (_p). NVIDIA's driver makes
+    // the buffer and image semantics most of a barrier's cost (docs/GPU_BENCH.md "Barrier memory semantics").
+    m["p2g_bar_sync_s"] = {{}, {}, R"(// bar.sync 0 with the whole block, ordering shared memory only (passes/barrier_mem proved no buffer or image
+// access before it can meet one after it).
+void p2g_bar_sync_s() {
+  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
+}
+)"};
+    m["p2g_params_disjoint"] = {{}, {}, R"(// Case fact (specialization constant 11, runtime/common/manifest.h kSpecParamsDisjoint): every pointer parameter
+// of the launch points into its own buffer (no two name the same one), so accesses through different parameters
+// never meet.
+layout(constant_id = 11) const bool P2G_PARAMS_DISJOINT = false;
+)"};
+    m["p2g_bar_sync_p"] = {{"p2g_params_disjoint", "p2g_bar_sync", "p2g_bar_sync_s"}, {}, R"(// bar.sync 0 with the whole block where only accesses through different pointer parameters can meet across it
+// (passes/barrier_mem): shared memory only when those parameters point into distinct buffers.
+void p2g_bar_sync_p() {
+  if (P2G_PARAMS_DISJOINT) p2g_bar_sync_s();
+  else p2g_bar_sync();
+}
+)"};
     m["p2g_fence_cta"] = {{}, {}, R"(// membar.cta / fence.cta, and the memory order of bar.warp.sync: the thread's earlier accesses (shared, global,
 // surfaces) are ordered before its later ones for the other threads of its block.
 void p2g_fence_cta() {

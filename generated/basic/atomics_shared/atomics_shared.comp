@@ -26,12 +26,27 @@ const uint sh_hist = 0u;  // _ZZ14atomics_sharedE4hist, 256 bytes
 const uint sh_acc32 = 256u;  // _ZZ14atomics_sharedE5acc32, 48 bytes
 const uint sh_acc64 = 304u;  // _ZZ14atomics_sharedE5acc64, 48 bytes
 
+// Case fact (specialization constant 11, runtime/common/manifest.h kSpecParamsDisjoint): every pointer parameter
+// of the launch points into its own buffer (no two name the same one), so accesses through different parameters
+// never meet.
+layout(constant_id = 11) const bool P2G_PARAMS_DISJOINT = false;
 // bar.sync 0 / barrier.sync 0 with the whole block: the block's threads meet; their earlier memory accesses
 // (shared, global, surfaces) are visible to each other after it (one OpControlBarrier at workgroup scope).
 void p2g_bar_sync() {
   controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,
                  gl_StorageSemanticsShared | gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
                  gl_SemanticsAcquireRelease);
+}
+// bar.sync 0 with the whole block, ordering shared memory only (passes/barrier_mem proved no buffer or image
+// access before it can meet one after it).
+void p2g_bar_sync_s() {
+  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
+}
+// bar.sync 0 with the whole block where only accesses through different pointer parameters can meet across it
+// (passes/barrier_mem): shared memory only when those parameters point into distinct buffers.
+void p2g_bar_sync_p() {
+  if (P2G_PARAMS_DISJOINT) p2g_bar_sync_s();
+  else p2g_bar_sync();
 }
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
@@ -141,7 +156,7 @@ void main() {
   // ptx:84  mov.u32 	%r3, %ctaid.x;
   uint r3 = gl_WorkGroupID.x;
   // ptx:85  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_s();
   // ptx:86  shl.b32 	%r19, %r3, 8;
   // ptx:87  add.s32 	%r4, %r19, %r1;
   uint r4 = uint(int(r3 << 8u) + int(r1));
@@ -317,7 +332,7 @@ void main() {
   // ptx:175  atom.shared.or.b64 	%rd24, [%r72], %rd23;
   uint64_t rd24 = atomicOr(smem64[0u + ((uint(int(r65) + 40)) - 304u) / 8u], rd23);
   // ptx:176  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:177  @%p1 bra 	$L__BB0_13;
   if (!p1) {
     // ptx:179  ld.shared.u32 	%r73, [%r2];

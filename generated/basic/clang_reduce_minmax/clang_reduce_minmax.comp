@@ -22,12 +22,27 @@ const uint sh_smin = 0u;  // _ZZ19clang_reduce_minmaxE4smin, 512 bytes
 const uint sh_smax = 512u;  // _ZZ19clang_reduce_minmaxE4smax, 512 bytes
 const uint sh_ssum = 1024u;  // _ZZ19clang_reduce_minmaxE4ssum, 512 bytes
 
+// Case fact (specialization constant 11, runtime/common/manifest.h kSpecParamsDisjoint): every pointer parameter
+// of the launch points into its own buffer (no two name the same one), so accesses through different parameters
+// never meet.
+layout(constant_id = 11) const bool P2G_PARAMS_DISJOINT = false;
 // bar.sync 0 / barrier.sync 0 with the whole block: the block's threads meet; their earlier memory accesses
 // (shared, global, surfaces) are visible to each other after it (one OpControlBarrier at workgroup scope).
 void p2g_bar_sync() {
   controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,
                  gl_StorageSemanticsShared | gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
                  gl_SemanticsAcquireRelease);
+}
+// bar.sync 0 with the whole block, ordering shared memory only (passes/barrier_mem proved no buffer or image
+// access before it can meet one after it).
+void p2g_bar_sync_s() {
+  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
+}
+// bar.sync 0 with the whole block where only accesses through different pointer parameters can meet across it
+// (passes/barrier_mem): shared memory only when those parameters point into distinct buffers.
+void p2g_bar_sync_p() {
+  if (P2G_PARAMS_DISJOINT) p2g_bar_sync_s();
+  else p2g_bar_sync();
 }
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
@@ -101,7 +116,7 @@ void main() {
   // ptx:71  st.shared.u32 	[%rd6], %r35;
   p2g_sts32(uint(rd6), uint(int(r32) + int(uint(int(r27) + int(uint(int(r22) + int(r20)))))));
   // ptx:72  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:73  setp.gt.u32 	%p1, %r1, 63;
   // ptx:74  @%p1 bra 	$L__BB0_6;
   if (!(r1 > 63u)) {
@@ -132,7 +147,7 @@ void main() {
     p2g_sts32(uint(rd6), r40);
   }
   // ptx:92  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:93  setp.gt.u32 	%p4, %r1, 31;
   // ptx:94  @%p4 bra 	$L__BB0_12;
   if (!(r1 > 31u)) {
@@ -163,7 +178,7 @@ void main() {
     p2g_sts32(uint(rd6), r45);
   }
   // ptx:112  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:113  setp.gt.u32 	%p7, %r1, 15;
   // ptx:114  @%p7 bra 	$L__BB0_18;
   if (!(r1 > 15u)) {
@@ -194,7 +209,7 @@ void main() {
     p2g_sts32(uint(rd6), r50);
   }
   // ptx:132  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:133  setp.gt.u32 	%p10, %r1, 7;
   // ptx:134  @%p10 bra 	$L__BB0_24;
   if (!(r1 > 7u)) {
@@ -225,7 +240,7 @@ void main() {
     p2g_sts32(uint(rd6), r55);
   }
   // ptx:152  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:153  setp.gt.u32 	%p13, %r1, 3;
   // ptx:154  @%p13 bra 	$L__BB0_30;
   if (!(r1 > 3u)) {
@@ -256,7 +271,7 @@ void main() {
     p2g_sts32(uint(rd6), r60);
   }
   // ptx:172  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:173  setp.gt.u32 	%p16, %r1, 1;
   // ptx:174  @%p16 bra 	$L__BB0_36;
   if (!(r1 > 1u)) {
@@ -287,7 +302,7 @@ void main() {
     p2g_sts32(uint(rd6), r65);
   }
   // ptx:192  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:193  setp.ne.s32 	%p19, %r1, 0;
   bool p19 = int(r1) != 0;
   // ptx:194  @%p19 bra 	$L__BB0_42;
@@ -319,7 +334,7 @@ void main() {
     p2g_sts32(uint(rd6), r70);
   }
   // ptx:212  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:213  @%p19 bra 	$L__BB0_44;
   if (!p19) {
     // ptx:214  ld.param.u64 	%rd8, [clang_reduce_minmax_param_3];

@@ -21,12 +21,27 @@ shared uint smem[0u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
 // byte offsets of the .shared variables in smem
 const uint sh_dyn_smem = 0u;  // dyn_smem (extern, dynamic)
 
+// Case fact (specialization constant 11, runtime/common/manifest.h kSpecParamsDisjoint): every pointer parameter
+// of the launch points into its own buffer (no two name the same one), so accesses through different parameters
+// never meet.
+layout(constant_id = 11) const bool P2G_PARAMS_DISJOINT = false;
 // bar.sync 0 / barrier.sync 0 with the whole block: the block's threads meet; their earlier memory accesses
 // (shared, global, surfaces) are visible to each other after it (one OpControlBarrier at workgroup scope).
 void p2g_bar_sync() {
   controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,
                  gl_StorageSemanticsShared | gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
                  gl_SemanticsAcquireRelease);
+}
+// bar.sync 0 with the whole block, ordering shared memory only (passes/barrier_mem proved no buffer or image
+// access before it can meet one after it).
+void p2g_bar_sync_s() {
+  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
+}
+// bar.sync 0 with the whole block where only accesses through different pointer parameters can meet across it
+// (passes/barrier_mem): shared memory only when those parameters point into distinct buffers.
+void p2g_bar_sync_p() {
+  if (P2G_PARAMS_DISJOINT) p2g_bar_sync_s();
+  else p2g_bar_sync();
 }
 int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
 // (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
@@ -437,7 +452,7 @@ void main() {
   // ptx:50  st.shared.u32 	[%r3], %r23;
   p2g_sts32(r3, (floatBitsToUint(f3) & 255u));
   // ptx:51  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:52  not.b32 	%r24, %r18;
   // ptx:53  add.s32 	%r25, %r1, %r24;
   // ptx:54  shl.b32 	%r26, %r25, 2;
@@ -451,7 +466,7 @@ void main() {
   // ptx:60  st.shared.f32 	[%r4], %f4;
   p2g_sts32(r4, floatBitsToUint(f4));
   // ptx:61  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:62  add.s32 	%r30, %r28, -1;
   // ptx:63  rem.u32 	%r31, %r30, %r1;
   // ptx:64  add.s32 	%r32, %r31, %r1;

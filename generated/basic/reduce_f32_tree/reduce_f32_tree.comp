@@ -22,12 +22,27 @@ const uint sh_ssum = 0u;  // _ZZ15reduce_f32_treeE4ssum, 512 bytes
 const uint sh_smin = 512u;  // _ZZ15reduce_f32_treeE4smin, 512 bytes
 const uint sh_smax = 1024u;  // _ZZ15reduce_f32_treeE4smax, 512 bytes
 
+// Case fact (specialization constant 11, runtime/common/manifest.h kSpecParamsDisjoint): every pointer parameter
+// of the launch points into its own buffer (no two name the same one), so accesses through different parameters
+// never meet.
+layout(constant_id = 11) const bool P2G_PARAMS_DISJOINT = false;
 // bar.sync 0 / barrier.sync 0 with the whole block: the block's threads meet; their earlier memory accesses
 // (shared, global, surfaces) are visible to each other after it (one OpControlBarrier at workgroup scope).
 void p2g_bar_sync() {
   controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,
                  gl_StorageSemanticsShared | gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
                  gl_SemanticsAcquireRelease);
+}
+// bar.sync 0 with the whole block, ordering shared memory only (passes/barrier_mem proved no buffer or image
+// access before it can meet one after it).
+void p2g_bar_sync_s() {
+  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
+}
+// bar.sync 0 with the whole block where only accesses through different pointer parameters can meet across it
+// (passes/barrier_mem): shared memory only when those parameters point into distinct buffers.
+void p2g_bar_sync_p() {
+  if (P2G_PARAMS_DISJOINT) p2g_bar_sync_s();
+  else p2g_bar_sync();
 }
 // NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
 float p2g_canon(float x) {
@@ -673,7 +688,7 @@ void main() {
   // ptx:80  st.shared.f32 	[%r4], %f22;
   p2g_sts32(r4, floatBitsToUint(f22));
   // ptx:81  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:82  setp.gt.u32 	%p1, %r1, 63;
   // ptx:83  @%p1 bra 	$L__BB0_2;
   if (!(r1 > 63u)) {
@@ -704,7 +719,7 @@ void main() {
     p2g_sts32(r4, floatBitsToUint(f31));
   }
   // ptx:99  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:100  setp.gt.u32 	%p2, %r1, 31;
   // ptx:101  @%p2 bra 	$L__BB0_4;
   if (!(r1 > 31u)) {
@@ -735,7 +750,7 @@ void main() {
     p2g_sts32(r4, floatBitsToUint(f40));
   }
   // ptx:117  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:118  setp.gt.u32 	%p3, %r1, 15;
   // ptx:119  @%p3 bra 	$L__BB0_6;
   if (!(r1 > 15u)) {
@@ -766,7 +781,7 @@ void main() {
     p2g_sts32(r4, floatBitsToUint(f49));
   }
   // ptx:135  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:136  setp.gt.u32 	%p4, %r1, 7;
   // ptx:137  @%p4 bra 	$L__BB0_8;
   if (!(r1 > 7u)) {
@@ -797,7 +812,7 @@ void main() {
     p2g_sts32(r4, floatBitsToUint(f58));
   }
   // ptx:153  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:154  setp.gt.u32 	%p5, %r1, 3;
   // ptx:155  @%p5 bra 	$L__BB0_10;
   if (!(r1 > 3u)) {
@@ -828,7 +843,7 @@ void main() {
     p2g_sts32(r4, floatBitsToUint(f67));
   }
   // ptx:171  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:172  setp.gt.u32 	%p6, %r1, 1;
   // ptx:173  @%p6 bra 	$L__BB0_12;
   if (!(r1 > 1u)) {
@@ -859,7 +874,7 @@ void main() {
     p2g_sts32(r4, floatBitsToUint(f76));
   }
   // ptx:189  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:190  setp.ne.s32 	%p7, %r1, 0;
   bool p7 = int(r1) != 0;
   // ptx:191  @%p7 bra 	$L__BB0_14;
@@ -891,7 +906,7 @@ void main() {
     p2g_sts32(r4, floatBitsToUint(f85));
   }
   // ptx:207  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:208  @%p7 bra 	$L__BB0_16;
   if (!p7) {
     // ptx:210  ld.shared.f32 	%f86, [_ZZ15reduce_f32_treeE4ssum];

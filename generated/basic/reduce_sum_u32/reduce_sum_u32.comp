@@ -20,12 +20,27 @@ shared uint smem[256u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
 // byte offsets of the .shared variables in smem
 const uint sh_s = 0u;  // _ZZ14reduce_sum_u32E1s, 1024 bytes
 
+// Case fact (specialization constant 11, runtime/common/manifest.h kSpecParamsDisjoint): every pointer parameter
+// of the launch points into its own buffer (no two name the same one), so accesses through different parameters
+// never meet.
+layout(constant_id = 11) const bool P2G_PARAMS_DISJOINT = false;
 // bar.sync 0 / barrier.sync 0 with the whole block: the block's threads meet; their earlier memory accesses
 // (shared, global, surfaces) are visible to each other after it (one OpControlBarrier at workgroup scope).
 void p2g_bar_sync() {
   controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,
                  gl_StorageSemanticsShared | gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
                  gl_SemanticsAcquireRelease);
+}
+// bar.sync 0 with the whole block, ordering shared memory only (passes/barrier_mem proved no buffer or image
+// access before it can meet one after it).
+void p2g_bar_sync_s() {
+  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
+}
+// bar.sync 0 with the whole block where only accesses through different pointer parameters can meet across it
+// (passes/barrier_mem): shared memory only when those parameters point into distinct buffers.
+void p2g_bar_sync_p() {
+  if (P2G_PARAMS_DISJOINT) p2g_bar_sync_s();
+  else p2g_bar_sync();
 }
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
@@ -78,7 +93,7 @@ void main() {
   // ptx:58  st.shared.u32 	[%r9], %r42;
   p2g_sts32(r9, r42);
   // ptx:59  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:60  setp.gt.u32 	%p3, %r2, 127;
   // ptx:61  @%p3 bra 	$L__BB0_6;
   if (!(r2 > 127u)) {
@@ -91,7 +106,7 @@ void main() {
     p2g_sts32(r9, r18);
   }
   // ptx:69  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:70  setp.gt.u32 	%p4, %r2, 63;
   // ptx:71  @%p4 bra 	$L__BB0_8;
   if (!(r2 > 63u)) {
@@ -104,7 +119,7 @@ void main() {
     p2g_sts32(r9, r21);
   }
   // ptx:79  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:80  setp.gt.u32 	%p5, %r2, 31;
   // ptx:81  @%p5 bra 	$L__BB0_10;
   if (!(r2 > 31u)) {
@@ -117,7 +132,7 @@ void main() {
     p2g_sts32(r9, r24);
   }
   // ptx:89  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:90  setp.gt.u32 	%p6, %r2, 15;
   // ptx:91  @%p6 bra 	$L__BB0_12;
   if (!(r2 > 15u)) {
@@ -130,7 +145,7 @@ void main() {
     p2g_sts32(r9, r27);
   }
   // ptx:99  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:100  setp.gt.u32 	%p7, %r2, 7;
   // ptx:101  @%p7 bra 	$L__BB0_14;
   if (!(r2 > 7u)) {
@@ -143,7 +158,7 @@ void main() {
     p2g_sts32(r9, r30);
   }
   // ptx:109  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:110  setp.gt.u32 	%p8, %r2, 3;
   // ptx:111  @%p8 bra 	$L__BB0_16;
   if (!(r2 > 3u)) {
@@ -156,7 +171,7 @@ void main() {
     p2g_sts32(r9, r33);
   }
   // ptx:119  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:120  setp.gt.u32 	%p9, %r2, 1;
   // ptx:121  @%p9 bra 	$L__BB0_18;
   if (!(r2 > 1u)) {
@@ -169,7 +184,7 @@ void main() {
     p2g_sts32(r9, r36);
   }
   // ptx:129  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:130  setp.ne.s32 	%p10, %r2, 0;
   bool p10 = int(r2) != 0;
   // ptx:131  @%p10 bra 	$L__BB0_20;
@@ -183,7 +198,7 @@ void main() {
     p2g_sts32(r9, r39);
   }
   // ptx:139  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:140  @%p10 bra 	$L__BB0_22;
   if (!p10) {
     // ptx:142  ld.shared.u32 	%r40, [_ZZ14reduce_sum_u32E1s];

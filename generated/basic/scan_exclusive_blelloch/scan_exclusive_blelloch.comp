@@ -20,12 +20,27 @@ shared uint smem[512u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
 // byte offsets of the .shared variables in smem
 const uint sh_s = 0u;  // _ZZ23scan_exclusive_blellochE1s, 2048 bytes
 
+// Case fact (specialization constant 11, runtime/common/manifest.h kSpecParamsDisjoint): every pointer parameter
+// of the launch points into its own buffer (no two name the same one), so accesses through different parameters
+// never meet.
+layout(constant_id = 11) const bool P2G_PARAMS_DISJOINT = false;
 // bar.sync 0 / barrier.sync 0 with the whole block: the block's threads meet; their earlier memory accesses
 // (shared, global, surfaces) are visible to each other after it (one OpControlBarrier at workgroup scope).
 void p2g_bar_sync() {
   controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,
                  gl_StorageSemanticsShared | gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
                  gl_SemanticsAcquireRelease);
+}
+// bar.sync 0 with the whole block, ordering shared memory only (passes/barrier_mem proved no buffer or image
+// access before it can meet one after it).
+void p2g_bar_sync_s() {
+  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
+}
+// bar.sync 0 with the whole block where only accesses through different pointer parameters can meet across it
+// (passes/barrier_mem): shared memory only when those parameters point into distinct buffers.
+void p2g_bar_sync_p() {
+  if (P2G_PARAMS_DISJOINT) p2g_bar_sync_s();
+  else p2g_bar_sync();
 }
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
@@ -73,7 +88,7 @@ void main() {
   // ptx:48  st.shared.u32 	[%r3+4], %r18;
   p2g_sts32((r3 + 4u), r18);
   // ptx:49  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:50  setp.gt.u32 	%p1, %r2, 255;
   bool p1 = r2 > 255u;
   // ptx:51  @%p1 bra 	$L__BB0_2;
@@ -87,7 +102,7 @@ void main() {
     p2g_sts32((r3 + 4u), r21);
   }
   // ptx:59  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:60  shl.b32 	%r22, %r4, 3;
   // ptx:61  add.s32 	%r24, %r17, %r22;
   uint r24 = uint(int(r17) + int(r4 << 3u));
@@ -107,7 +122,7 @@ void main() {
     p2g_sts32((uint(int(r24) + -4) + 8u), r27);
   }
   // ptx:74  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:75  shl.b32 	%r28, %r4, 4;
   // ptx:76  add.s32 	%r30, %r17, %r28;
   uint r30 = uint(int(r17) + int(r4 << 4u));
@@ -127,7 +142,7 @@ void main() {
     p2g_sts32((uint(int(r30) + -4) + 16u), r33);
   }
   // ptx:89  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:90  shl.b32 	%r34, %r4, 5;
   // ptx:91  add.s32 	%r36, %r17, %r34;
   uint r36 = uint(int(r17) + int(r4 << 5u));
@@ -147,7 +162,7 @@ void main() {
     p2g_sts32((uint(int(r36) + -4) + 32u), r39);
   }
   // ptx:104  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:105  shl.b32 	%r40, %r4, 6;
   // ptx:106  add.s32 	%r42, %r17, %r40;
   uint r42 = uint(int(r17) + int(r4 << 6u));
@@ -167,7 +182,7 @@ void main() {
     p2g_sts32((uint(int(r42) + -4) + 64u), r45);
   }
   // ptx:119  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:120  shl.b32 	%r46, %r4, 7;
   // ptx:121  add.s32 	%r48, %r17, %r46;
   uint r48 = uint(int(r17) + int(r4 << 7u));
@@ -187,7 +202,7 @@ void main() {
     p2g_sts32((uint(int(r48) + -4) + 128u), r51);
   }
   // ptx:134  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:135  shl.b32 	%r52, %r4, 8;
   // ptx:136  add.s32 	%r54, %r17, %r52;
   uint r54 = uint(int(r17) + int(r4 << 8u));
@@ -207,7 +222,7 @@ void main() {
     p2g_sts32((uint(int(r54) + -4) + 256u), r57);
   }
   // ptx:149  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:150  shl.b32 	%r58, %r4, 9;
   // ptx:151  add.s32 	%r60, %r17, %r58;
   uint r60 = uint(int(r17) + int(r4 << 9u));
@@ -227,7 +242,7 @@ void main() {
     p2g_sts32((uint(int(r60) + -4) + 512u), r63);
   }
   // ptx:164  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:165  shl.b32 	%r64, %r4, 10;
   // ptx:166  add.s32 	%r66, %r17, %r64;
   uint r66 = uint(int(r17) + int(r4 << 10u));
@@ -257,7 +272,7 @@ void main() {
     p2g_sts32((sh_s + 2044u), 0u);
   }
   // ptx:186  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:187  @%p9 bra 	$L__BB0_20;
   if (!p9) {
     // ptx:189  add.s32 	%r125, %r66, -4;
@@ -275,7 +290,7 @@ void main() {
     p2g_sts32((uint(int(r66) + -4) + 1024u), uint(int(r73) + int(r72)));
   }
   // ptx:200  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:201  @%p8 bra 	$L__BB0_22;
   if (!p8) {
     // ptx:203  add.s32 	%r129, %r60, -4;
@@ -293,7 +308,7 @@ void main() {
     p2g_sts32((uint(int(r60) + -4) + 512u), uint(int(r76) + int(r75)));
   }
   // ptx:214  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:215  @%p7 bra 	$L__BB0_24;
   if (!p7) {
     // ptx:217  add.s32 	%r133, %r54, -4;
@@ -311,7 +326,7 @@ void main() {
     p2g_sts32((uint(int(r54) + -4) + 256u), uint(int(r79) + int(r78)));
   }
   // ptx:228  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:229  @%p6 bra 	$L__BB0_26;
   if (!p6) {
     // ptx:231  add.s32 	%r137, %r48, -4;
@@ -329,7 +344,7 @@ void main() {
     p2g_sts32((uint(int(r48) + -4) + 128u), uint(int(r82) + int(r81)));
   }
   // ptx:242  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:243  @%p5 bra 	$L__BB0_28;
   if (!p5) {
     // ptx:245  add.s32 	%r141, %r42, -4;
@@ -347,7 +362,7 @@ void main() {
     p2g_sts32((uint(int(r42) + -4) + 64u), uint(int(r85) + int(r84)));
   }
   // ptx:256  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:257  @%p4 bra 	$L__BB0_30;
   if (!p4) {
     // ptx:259  add.s32 	%r145, %r36, -4;
@@ -365,7 +380,7 @@ void main() {
     p2g_sts32((uint(int(r36) + -4) + 32u), uint(int(r88) + int(r87)));
   }
   // ptx:270  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:271  @%p3 bra 	$L__BB0_32;
   if (!p3) {
     // ptx:273  add.s32 	%r149, %r30, -4;
@@ -383,7 +398,7 @@ void main() {
     p2g_sts32((uint(int(r30) + -4) + 16u), uint(int(r91) + int(r90)));
   }
   // ptx:284  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:285  @%p2 bra 	$L__BB0_34;
   if (!p2) {
     // ptx:287  add.s32 	%r153, %r24, -4;
@@ -401,7 +416,7 @@ void main() {
     p2g_sts32((uint(int(r24) + -4) + 8u), uint(int(r94) + int(r93)));
   }
   // ptx:298  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:299  @%p1 bra 	$L__BB0_36;
   if (!p1) {
     // ptx:301  ld.shared.u32 	%r96, [%r3];
@@ -415,7 +430,7 @@ void main() {
     p2g_sts32((r3 + 4u), uint(int(r97) + int(r96)));
   }
   // ptx:308  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:309  ld.shared.u32 	%r99, [%r3];
   uint r99 = p2g_lds32(r3);
   // ptx:310  cvta.to.global.u64 	%rd13, %rd2;

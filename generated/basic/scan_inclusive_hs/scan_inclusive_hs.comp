@@ -21,12 +21,27 @@ shared uint smem[1024u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
 const uint sh_buf = 0u;  // _ZZ17scan_inclusive_hsE3buf, 2048 bytes
 const uint sh_cnt = 2048u;  // _ZZ17scan_inclusive_hsE3cnt, 2048 bytes
 
+// Case fact (specialization constant 11, runtime/common/manifest.h kSpecParamsDisjoint): every pointer parameter
+// of the launch points into its own buffer (no two name the same one), so accesses through different parameters
+// never meet.
+layout(constant_id = 11) const bool P2G_PARAMS_DISJOINT = false;
 // bar.sync 0 / barrier.sync 0 with the whole block: the block's threads meet; their earlier memory accesses
 // (shared, global, surfaces) are visible to each other after it (one OpControlBarrier at workgroup scope).
 void p2g_bar_sync() {
   controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,
                  gl_StorageSemanticsShared | gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
                  gl_SemanticsAcquireRelease);
+}
+// bar.sync 0 with the whole block, ordering shared memory only (passes/barrier_mem proved no buffer or image
+// access before it can meet one after it).
+void p2g_bar_sync_s() {
+  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
+}
+// bar.sync 0 with the whole block where only accesses through different pointer parameters can meet across it
+// (passes/barrier_mem): shared memory only when those parameters point into distinct buffers.
+void p2g_bar_sync_p() {
+  if (P2G_PARAMS_DISJOINT) p2g_bar_sync_s();
+  else p2g_bar_sync();
 }
 int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
 // (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
@@ -425,7 +440,7 @@ void main() {
   // ptx:52  st.shared.u32 	[%r3], %r35;
   p2g_sts32(r3, ((t2 == 1) ? 1u : 0u));
   // ptx:53  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:54  ld.shared.f32 	%f35, [%r2];
   precise float f35 = uintBitsToFloat(p2g_lds32(r2));
   // ptx:55  ld.shared.u32 	%r46, [%r3];
@@ -448,7 +463,7 @@ void main() {
   // ptx:66  st.shared.u32 	[%r3+1024], %r46;
   p2g_sts32((r3 + 1024u), r46);
   // ptx:67  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:68  ld.shared.f32 	%f36, [%r2+1024];
   precise float f36 = uintBitsToFloat(p2g_lds32((r2 + 1024u)));
   // ptx:69  ld.shared.u32 	%r47, [%r3+1024];
@@ -471,7 +486,7 @@ void main() {
   // ptx:80  st.shared.u32 	[%r3], %r47;
   p2g_sts32(r3, r47);
   // ptx:81  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:82  ld.shared.f32 	%f37, [%r2];
   precise float f37 = uintBitsToFloat(p2g_lds32(r2));
   // ptx:83  ld.shared.u32 	%r48, [%r3];
@@ -494,7 +509,7 @@ void main() {
   // ptx:94  st.shared.u32 	[%r3+1024], %r48;
   p2g_sts32((r3 + 1024u), r48);
   // ptx:95  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:96  ld.shared.f32 	%f38, [%r2+1024];
   precise float f38 = uintBitsToFloat(p2g_lds32((r2 + 1024u)));
   // ptx:97  ld.shared.u32 	%r49, [%r3+1024];
@@ -517,7 +532,7 @@ void main() {
   // ptx:108  st.shared.u32 	[%r3], %r49;
   p2g_sts32(r3, r49);
   // ptx:109  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:110  ld.shared.f32 	%f39, [%r2];
   precise float f39 = uintBitsToFloat(p2g_lds32(r2));
   // ptx:111  ld.shared.u32 	%r50, [%r3];
@@ -540,7 +555,7 @@ void main() {
   // ptx:122  st.shared.u32 	[%r3+1024], %r50;
   p2g_sts32((r3 + 1024u), r50);
   // ptx:123  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:124  ld.shared.f32 	%f40, [%r2+1024];
   precise float f40 = uintBitsToFloat(p2g_lds32((r2 + 1024u)));
   // ptx:125  ld.shared.u32 	%r51, [%r3+1024];
@@ -563,7 +578,7 @@ void main() {
   // ptx:136  st.shared.u32 	[%r3], %r51;
   p2g_sts32(r3, r51);
   // ptx:137  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:138  ld.shared.f32 	%f41, [%r2];
   precise float f41 = uintBitsToFloat(p2g_lds32(r2));
   // ptx:139  ld.shared.u32 	%r52, [%r3];
@@ -586,7 +601,7 @@ void main() {
   // ptx:150  st.shared.u32 	[%r3+1024], %r52;
   p2g_sts32((r3 + 1024u), r52);
   // ptx:151  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:152  ld.shared.f32 	%f42, [%r2+1024];
   precise float f42 = uintBitsToFloat(p2g_lds32((r2 + 1024u)));
   // ptx:153  ld.shared.u32 	%r53, [%r3+1024];
@@ -609,7 +624,7 @@ void main() {
   // ptx:164  st.shared.u32 	[%r3], %r53;
   p2g_sts32(r3, r53);
   // ptx:165  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:166  ld.shared.f32 	%f34, [%r2];
   precise float f34 = uintBitsToFloat(p2g_lds32(r2));
   // ptx:167  cvta.to.global.u64 	%rd8, %rd2;

@@ -20,12 +20,27 @@ shared uint smem[272u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
 // byte offsets of the .shared variables in smem
 const uint sh_tile = 0u;  // _ZZ12transpose_2dE4tile, 1088 bytes
 
+// Case fact (specialization constant 11, runtime/common/manifest.h kSpecParamsDisjoint): every pointer parameter
+// of the launch points into its own buffer (no two name the same one), so accesses through different parameters
+// never meet.
+layout(constant_id = 11) const bool P2G_PARAMS_DISJOINT = false;
 // bar.sync 0 / barrier.sync 0 with the whole block: the block's threads meet; their earlier memory accesses
 // (shared, global, surfaces) are visible to each other after it (one OpControlBarrier at workgroup scope).
 void p2g_bar_sync() {
   controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,
                  gl_StorageSemanticsShared | gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
                  gl_SemanticsAcquireRelease);
+}
+// bar.sync 0 with the whole block, ordering shared memory only (passes/barrier_mem proved no buffer or image
+// access before it can meet one after it).
+void p2g_bar_sync_s() {
+  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
+}
+// bar.sync 0 with the whole block where only accesses through different pointer parameters can meet across it
+// (passes/barrier_mem): shared memory only when those parameters point into distinct buffers.
+void p2g_bar_sync_p() {
+  if (P2G_PARAMS_DISJOINT) p2g_bar_sync_s();
+  else p2g_bar_sync();
 }
 // f32 bits as a float, a NaN as the canonical NaN 0x7FFFFFFF (cvt to f32 on the H200).
 float p2g_f32_canon(uint b) { return uintBitsToFloat((b & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : b); }
@@ -398,7 +413,7 @@ void main() {
     p2g_sts32(uint(int(uint(int(r5) * 68 + int(sh_tile))) + int(r2 << 2u)), floatBitsToUint(f3));
   }
   // ptx:62  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:63  add.s32 	%r7, %r4, %r2;
   uint r7 = uint(int(r4) + int(r2));
   // ptx:64  setp.ge.s32 	%p4, %r7, %r10;

@@ -29,6 +29,21 @@ void p2g_bar_sync() {
                  gl_StorageSemanticsShared | gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
                  gl_SemanticsAcquireRelease);
 }
+// Case fact (specialization constant 11, runtime/common/manifest.h kSpecParamsDisjoint): every pointer parameter
+// of the launch points into its own buffer (no two name the same one), so accesses through different parameters
+// never meet.
+layout(constant_id = 11) const bool P2G_PARAMS_DISJOINT = false;
+// bar.sync 0 with the whole block, ordering shared memory only (passes/barrier_mem proved no buffer or image
+// access before it can meet one after it).
+void p2g_bar_sync_s() {
+  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
+}
+// bar.sync 0 with the whole block where only accesses through different pointer parameters can meet across it
+// (passes/barrier_mem): shared memory only when those parameters point into distinct buffers.
+void p2g_bar_sync_p() {
+  if (P2G_PARAMS_DISJOINT) p2g_bar_sync_s();
+  else p2g_bar_sync();
+}
 // f32 bits as a float, a NaN as the canonical NaN 0x7FFFFFFF (cvt to f32 on the H200).
 float p2g_f32_canon(uint b) { return uintBitsToFloat((b & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : b); }
 int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
@@ -668,7 +683,7 @@ void main() {
   // ptx:89  st.shared.f32 	[%r7+76], %f1;
   p2g_sts32((r7 + 76u), floatBitsToUint(f1));
   // ptx:90  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:91  setp.lt.s32 	%p6, %r20, 1;
   // ptx:92  @%p6 bra 	$L__BB0_16;
   if (!(int(r20) < 1)) {
@@ -704,7 +719,7 @@ void main() {
         // ptx:111  ld.shared.f32 	%f10, [%r7+76];
         precise float f10 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
         // ptx:112  bar.sync 	0;
-        p2g_bar_sync();
+        p2g_bar_sync_p();
         // ptx:113  mul.f32 	%f11, %f9, 0f3E000000;
         // ptx:114  fma.rn.f32 	%f12, %f10, 0f3F000000, %f11;
         precise float f12 = p2g_ffma(p2g_in(f10), 0.5, p2g_fmul(p2g_in(f9), 0.125));
@@ -716,7 +731,7 @@ void main() {
         // ptx:118  st.shared.f32 	[%r7+76], %f14;
         p2g_sts32((r7 + 76u), floatBitsToUint(f14));
         // ptx:119  bar.sync 	0;
-        p2g_bar_sync();
+        p2g_bar_sync_p();
         // ptx:120  ld.shared.f32 	%f15, [%r7+148];
         precise float f15 = uintBitsToFloat(p2g_lds32((r7 + 148u)));
         // ptx:121  ld.shared.f32 	%f16, [%r7+4];
@@ -735,7 +750,7 @@ void main() {
         // ptx:127  ld.shared.f32 	%f22, [%r7+76];
         precise float f22 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
         // ptx:128  bar.sync 	0;
-        p2g_bar_sync();
+        p2g_bar_sync_p();
         // ptx:129  mul.f32 	%f23, %f21, 0f3E000000;
         // ptx:130  fma.rn.f32 	%f24, %f22, 0f3F000000, %f23;
         precise float f24 = p2g_ffma(p2g_in(f22), 0.5, p2g_fmul(p2g_in(f21), 0.125));
@@ -749,7 +764,7 @@ void main() {
         // ptx:135  st.shared.f32 	[%r7+76], %f26;
         p2g_sts32((r7 + 76u), floatBitsToUint(f26));
         // ptx:136  bar.sync 	0;
-        p2g_bar_sync();
+        p2g_bar_sync_p();
         // ptx:137  ld.shared.f32 	%f27, [%r7+148];
         precise float f27 = uintBitsToFloat(p2g_lds32((r7 + 148u)));
         // ptx:138  ld.shared.f32 	%f28, [%r7+4];
@@ -768,7 +783,7 @@ void main() {
         // ptx:144  ld.shared.f32 	%f34, [%r7+76];
         precise float f34 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
         // ptx:145  bar.sync 	0;
-        p2g_bar_sync();
+        p2g_bar_sync_p();
         // ptx:146  mul.f32 	%f35, %f33, 0f3E000000;
         // ptx:147  fma.rn.f32 	%f36, %f34, 0f3F000000, %f35;
         precise float f36 = p2g_ffma(p2g_in(f34), 0.5, p2g_fmul(p2g_in(f33), 0.125));
@@ -782,7 +797,7 @@ void main() {
         // ptx:152  st.shared.f32 	[%r7+76], %f38;
         p2g_sts32((r7 + 76u), floatBitsToUint(f38));
         // ptx:153  bar.sync 	0;
-        p2g_bar_sync();
+        p2g_bar_sync_p();
         // ptx:154  ld.shared.f32 	%f39, [%r7+148];
         precise float f39 = uintBitsToFloat(p2g_lds32((r7 + 148u)));
         // ptx:155  ld.shared.f32 	%f40, [%r7+4];
@@ -801,7 +816,7 @@ void main() {
         // ptx:161  ld.shared.f32 	%f46, [%r7+76];
         precise float f46 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
         // ptx:162  bar.sync 	0;
-        p2g_bar_sync();
+        p2g_bar_sync_p();
         // ptx:163  mul.f32 	%f47, %f45, 0f3E000000;
         // ptx:164  fma.rn.f32 	%f48, %f46, 0f3F000000, %f47;
         precise float f48 = p2g_ffma(p2g_in(f46), 0.5, p2g_fmul(p2g_in(f45), 0.125));
@@ -815,7 +830,7 @@ void main() {
         // ptx:169  st.shared.f32 	[%r7+76], %f50;
         p2g_sts32((r7 + 76u), floatBitsToUint(f50));
         // ptx:170  bar.sync 	0;
-        p2g_bar_sync();
+        p2g_bar_sync_p();
         // ptx:171  add.s32 	%r54, %r54, 4;
         r54 = uint(int(r54) + 4);
         // ptx:172  add.s32 	%r53, %r53, -4;
@@ -850,7 +865,7 @@ void main() {
         // ptx:189  ld.shared.f32 	%f58, [%r7+76];
         precise float f58 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
         // ptx:190  bar.sync 	0;
-        p2g_bar_sync();
+        p2g_bar_sync_p();
         // ptx:191  mul.f32 	%f59, %f57, 0f3E000000;
         // ptx:192  fma.rn.f32 	%f60, %f58, 0f3F000000, %f59;
         precise float f60 = p2g_ffma(p2g_in(f58), 0.5, p2g_fmul(p2g_in(f57), 0.125));
@@ -862,7 +877,7 @@ void main() {
         // ptx:196  st.shared.f32 	[%r7+76], %f62;
         p2g_sts32((r7 + 76u), floatBitsToUint(f62));
         // ptx:197  bar.sync 	0;
-        p2g_bar_sync();
+        p2g_bar_sync_p();
         // ptx:198  add.s32 	%r54, %r54, 1;
         r54 = uint(int(r54) + 1);
         // ptx:199  add.s32 	%r56, %r56, -1;

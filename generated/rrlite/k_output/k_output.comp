@@ -78,12 +78,10 @@ bool p2g_loop_any(bool x) { return p2g_warp_x(x, true, 0u).w != 0u; }
 // P2G_WARP_NATIVE: the subgroup ballot of `x`, restricted to this lane's warp (a subgroup of 64 or 128 holds 2 or 4).
 uint p2g_warp_ballot(bool x) { return subgroupBallot(x)[gl_SubgroupInvocationID >> 5u]; }
 
-// bar.sync 0 / barrier.sync 0 with the whole block: the block's threads meet; their earlier memory accesses
-// (shared, global, surfaces) are visible to each other after it (one OpControlBarrier at workgroup scope).
-void p2g_bar_sync() {
-  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,
-                 gl_StorageSemanticsShared | gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
-                 gl_SemanticsAcquireRelease);
+// bar.sync 0 with the whole block, ordering shared memory only (passes/barrier_mem proved no buffer or image
+// access before it can meet one after it).
+void p2g_bar_sync_s() {
+  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
 }
 // bfi: insert the low `len` bits of f into b at `pos` (low 8 bits of each); out-of-range leaves b.
 uint p2g_bfi_32(uint f, uint b, uint c, uint d) {
@@ -5780,7 +5778,7 @@ void main() {
         }
       }
       // ptx:246  bar.sync 	0;
-      p2g_bar_sync();
+      p2g_bar_sync_s();
       // ptx:247  add.s32 	%r26, %r1, %r8;
       r26 = uint(int(r1) + int(r8));
       // ptx:248  cvt.rn.f32.s32 	%f14, %r26;

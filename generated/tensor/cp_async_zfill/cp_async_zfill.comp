@@ -31,6 +31,11 @@ void p2g_bar_sync() {
                  gl_StorageSemanticsShared | gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
                  gl_SemanticsAcquireRelease);
 }
+// bar.sync 0 with the whole block, ordering shared memory only (passes/barrier_mem proved no buffer or image
+// access before it can meet one after it).
+void p2g_bar_sync_s() {
+  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
+}
 // Division by zero is undefined in PTX; these give what NVIDIA's code does (measured: docs/HAZARDS.md).
 uint p2g_div_u32(uint a, uint b) { return b == 0u ? 0xFFFFFFFFu : a / b; }
 uint p2g_rem_u32(uint a, uint b) { return b == 0u ? a : a % b; }
@@ -96,7 +101,7 @@ void main() {
   p2g_sts32(r3, r9);
   p2g_sts32((r3 + 4u), r9);
   // ptx:44  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_s();
   // ptx:45  shl.b32 	%r12, %r6, 2;
   uint r12 = r6 << 2u;
   // ptx:46  cvt.s64.s32 	%rd1, %r12;

@@ -23,12 +23,27 @@ const uint sh_region = 0u;  // _ZZ18stmatrix_movmatrixE6region, 6144 bytes
 // ldmatrix/stmatrix/movmatrix/wmma exchange (emit_tensor.cpp): eight words per thread, for whole warps
 shared uint p2g_tc_x[((gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z + 31u) & ~31u) * 8u];
 
+// Case fact (specialization constant 11, runtime/common/manifest.h kSpecParamsDisjoint): every pointer parameter
+// of the launch points into its own buffer (no two name the same one), so accesses through different parameters
+// never meet.
+layout(constant_id = 11) const bool P2G_PARAMS_DISJOINT = false;
 // bar.sync 0 / barrier.sync 0 with the whole block: the block's threads meet; their earlier memory accesses
 // (shared, global, surfaces) are visible to each other after it (one OpControlBarrier at workgroup scope).
 void p2g_bar_sync() {
   controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,
                  gl_StorageSemanticsShared | gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
                  gl_SemanticsAcquireRelease);
+}
+// bar.sync 0 with the whole block, ordering shared memory only (passes/barrier_mem proved no buffer or image
+// access before it can meet one after it).
+void p2g_bar_sync_s() {
+  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
+}
+// bar.sync 0 with the whole block where only accesses through different pointer parameters can meet across it
+// (passes/barrier_mem): shared memory only when those parameters point into distinct buffers.
+void p2g_bar_sync_p() {
+  if (P2G_PARAMS_DISJOINT) p2g_bar_sync_s();
+  else p2g_bar_sync();
 }
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
@@ -136,7 +151,7 @@ void main() {
     }
   }
   // ptx:83  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_s();
   // ptx:84  shl.b32 	%r67, %r97, 2;
   uint r67 = r97 << 2u;
   // ptx:85  cvta.to.global.u64 	%rd12, %rd9;
@@ -320,7 +335,7 @@ void main() {
   // ptx:129  st.global.u32 	[%rd17], %r65;
   P2GU32(rd17).v = r65;
   // ptx:130  bar.sync 	0;
-  p2g_bar_sync();
+  p2g_bar_sync_p();
   // ptx:131  @%p1 bra 	$L__BB0_14;
   if (!p1) {
     // ptx:133  max.s32 	%r74, %r97, 1472;

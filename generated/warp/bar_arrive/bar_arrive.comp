@@ -20,12 +20,27 @@ shared uint smem[64u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
 // byte offsets of the .shared variables in smem
 const uint sh_hand = 0u;  // _ZZ10bar_arriveE4hand, 256 bytes
 
+// Case fact (specialization constant 11, runtime/common/manifest.h kSpecParamsDisjoint): every pointer parameter
+// of the launch points into its own buffer (no two name the same one), so accesses through different parameters
+// never meet.
+layout(constant_id = 11) const bool P2G_PARAMS_DISJOINT = false;
 // bar.sync 0 / barrier.sync 0 with the whole block: the block's threads meet; their earlier memory accesses
 // (shared, global, surfaces) are visible to each other after it (one OpControlBarrier at workgroup scope).
 void p2g_bar_sync() {
   controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,
                  gl_StorageSemanticsShared | gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
                  gl_SemanticsAcquireRelease);
+}
+// bar.sync 0 with the whole block, ordering shared memory only (passes/barrier_mem proved no buffer or image
+// access before it can meet one after it).
+void p2g_bar_sync_s() {
+  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
+}
+// bar.sync 0 with the whole block where only accesses through different pointer parameters can meet across it
+// (passes/barrier_mem): shared memory only when those parameters point into distinct buffers.
+void p2g_bar_sync_p() {
+  if (P2G_PARAMS_DISJOINT) p2g_bar_sync_s();
+  else p2g_bar_sync();
 }
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
@@ -64,14 +79,14 @@ void main() {
     // ptx:50  st.shared.u32 	[%r2], %r11;
     p2g_sts32(r2, uint(int(r10) * 7 + 1));
     // ptx:52  bar.arrive 0, 128;
-    p2g_bar_sync();
+    p2g_bar_sync_p();
     // ptx:54  st.global.u32 	[%rd1], %r10;
     P2GU32(rd1).v = r10;
     // ptx:55  bra.uni 	$L__BB0_3;
   } else {
     // ptx:42  bra.uni 	$L__BB0_1;
     // ptx:59  bar.sync 0, 128;
-    p2g_bar_sync();
+    p2g_bar_sync_s();
     // ptx:61  ld.shared.u32 	%r9, [%r2+-256];
     uint r9 = p2g_lds32((r2 - 256u));
     // ptx:62  st.global.u32 	[%rd1+4], %r9;
