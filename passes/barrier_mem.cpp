@@ -12,6 +12,11 @@
 // barrier is marked kMarkBarParams: shared memory only when the runtime finds those parameters point into distinct
 // buffers (specialization constant P2G_PARAMS_DISJOINT, manifest.h kSpecParamsDisjoint), all three otherwise.
 //
+// The analysis is per barrier instruction: bar.sync and bar.arrive are barrier.{sync,arrive}.aligned, which every
+// thread of the CTA executes at the same instruction (PTX ISA "barrier"). With a barrier without .aligned in the
+// kernel, threads may meet at different barrier instructions, so every barrier is judged on the accesses around
+// all of them together.
+//
 // Conservative everywhere: "before" is every instruction of a block that can reach the barrier's block (and the
 // whole block when it lies on a cycle), "after" likewise forward; a pointer's provenance is the union over every
 // instruction that writes its register of the provenance of what it reads; a value loaded from memory (but a
@@ -210,34 +215,60 @@ PassResult runBarrierMem(ir::Function& f, std::string&) {
   std::vector<std::vector<Access>> acc(f.blocks.size());
   for (size_t b = 0; b < f.blocks.size(); ++b)
     for (auto& in : f.blocks[b].insts) acc[b].push_back(an.access(in));
+  // the accesses that may run before and after the barrier at (b, k), added to `before` and `after`
+  auto around = [&](size_t b, size_t k, std::vector<const Access*>& before, std::vector<const Access*>& after) {
+    std::vector<char> fwd = reach(f, int(b), true), back = reach(f, int(b), false);
+    bool cycle = fwd[b];
+    for (size_t c = 0; c < f.blocks.size(); ++c)
+      for (size_t i = 0; i < acc[c].size(); ++i) {
+        const Access* a = &acc[c][i];
+        if (!a->buffer && !a->image) continue;
+        bool here = c == b;
+        if ((here && (i < k || cycle)) || (!here && back[c])) before.push_back(a);
+        if ((here && (i > k || cycle)) || (!here && fwd[c])) after.push_back(a);
+      }
+  };
+  // 0: buffer and image memory; 1: only where the parameters may share a buffer; 2: shared memory only
+  auto judge = [&](const std::vector<const Access*>& before, const std::vector<const Access*>& after) {
+    bool params = false;
+    for (const Access* x : before)
+      for (const Access* y : after) {
+        if (!(x->write || y->write)) continue;
+        if (x->image && y->image) return 0;
+        if (x->buffer && y->buffer) {
+          if (overlap(x->prov, y->prov)) return 0;
+          params = true;
+        }
+      }
+    return params ? 1 : 2;
+  };
+  bool aligned = true;
+  for (auto& b : f.blocks)
+    for (auto& in : b.insts)
+      if (in.op == "barrier" && !in.hasMod("warp") && !in.hasMod("aligned")) aligned = false;
+  int common = -1;  // the one verdict for every barrier when one is not aligned
+  if (!aligned) {
+    std::vector<const Access*> before, after;
+    for (size_t b = 0; b < f.blocks.size(); ++b)
+      for (size_t k = 0; k < f.blocks[b].insts.size(); ++k) {
+        const ir::Inst& in = f.blocks[b].insts[k];
+        if ((in.op == "bar" || in.op == "barrier") && !in.hasMod("warp")) around(b, k, before, after);
+      }
+    common = judge(before, after);
+  }
   bool changed = false;
   for (size_t b = 0; b < f.blocks.size(); ++b)
     for (size_t k = 0; k < f.blocks[b].insts.size(); ++k) {
       ir::Inst& bar = f.blocks[b].insts[k];
       if (!isBarrier(bar)) continue;
-      std::vector<char> fwd = reach(f, int(b), true), back = reach(f, int(b), false);
-      bool cycle = fwd[b];
-      std::vector<const Access*> before, after;
-      for (size_t c = 0; c < f.blocks.size(); ++c)
-        for (size_t i = 0; i < acc[c].size(); ++i) {
-          const Access* a = &acc[c][i];
-          if (!a->buffer && !a->image) continue;
-          bool here = c == b;
-          if ((here && (i < k || cycle)) || (!here && back[c])) before.push_back(a);
-          if ((here && (i > k || cycle)) || (!here && fwd[c])) after.push_back(a);
-        }
-      bool full = false, params = false;
-      for (const Access* x : before)
-        for (const Access* y : after) {
-          if (!(x->write || y->write)) continue;
-          if (x->image && y->image) full = true;
-          if (x->buffer && y->buffer) {
-            if (overlap(x->prov, y->prov)) full = true;
-            else params = true;
-          }
-        }
-      if (full) continue;
-      bar.mods.push_back(params ? kMarkBarParams : kMarkBarShared);
+      int v = common;
+      if (v < 0) {
+        std::vector<const Access*> before, after;
+        around(b, k, before, after);
+        v = judge(before, after);
+      }
+      if (v == 0) continue;
+      bar.mods.push_back(v == 1 ? kMarkBarParams : kMarkBarShared);
       changed = true;
     }
   return changed ? PassResult::Changed : PassResult::Unchanged;

@@ -131,3 +131,22 @@ TEST_CASE("bar.red keeps its full barriers") {
   CHECK(count(m, "p2g_bar_red(") == 1);
   CHECK(count(m, "p2g_bar_sync_s();") + count(m, "p2g_bar_sync_p();") == 0);
 }
+
+TEST_CASE("barriers without .aligned are judged together: threads may wait at different ones") {
+  // a thread of the first branch writes through a and waits at its barrier; one of the second waits at the other
+  // and reads through a: with barrier.sync (not aligned) the two barriers are one phase
+  auto twoBranches = [](const std::string& bar) {
+    return ".version 8.0\n.target sm_90\n.address_size 64\n"
+           ".visible .entry k(.param .u64 a)\n{\n  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+           "  ld.param.u64 %rd1, [a];\n  cvta.to.global.u64 %rd2, %rd1;\n  mov.u32 %r1, %tid.x;\n"
+           "  setp.lt.u32 %p1, %r1, 32;\n  @%p1 bra W;\n  " + bar + "\n  ld.global.u32 %r2, [%rd2];\n"
+           "  st.global.u32 [%rd2+4], %r2;\n  ret;\nW:\n  st.global.u32 [%rd2], %r1;\n  " + bar + "\n  ret;\n}\n";
+  };
+  std::string m = mainOf(twoBranches("barrier.sync 0;"));
+  CHECK(count(m, "p2g_bar_sync();") == 2);
+  CHECK(count(m, "p2g_bar_sync_s();") + count(m, "p2g_bar_sync_p();") == 0);
+  // the aligned form: every thread of the CTA executes the same barrier instruction (PTX ISA "barrier"), so each is
+  // judged alone (here the write's barrier has nothing after it, the read's nothing before it)
+  std::string a = mainOf(twoBranches("barrier.sync.aligned 0;"));
+  CHECK(count(a, "p2g_bar_sync_s();") == 2);
+}
