@@ -177,22 +177,17 @@ class Analysis {
   std::vector<Prov> prov_;
 };
 
-// Blocks reachable from `from` by one or more edges (forward) or reaching it (backward).
-std::vector<char> reach(const ir::Function& f, int from, bool forward) {
-  std::vector<std::vector<int>> pred(f.blocks.size());
-  if (!forward)
-    for (size_t b = 0; b < f.blocks.size(); ++b)
-      for (int t : f.blocks[b].term.targets) pred[size_t(t)].push_back(int(b));
-  std::vector<char> seen(f.blocks.size(), 0);
-  std::vector<int> work;
-  auto next = [&](int b) -> const std::vector<int>& { return forward ? f.blocks[size_t(b)].term.targets : pred[size_t(b)]; };
-  for (int n : next(from)) work.push_back(n);
+// Blocks reachable from `from` by one or more of the edges `next` (successors: forward; predecessors: backward).
+using Edges = std::vector<std::vector<int>>;
+std::vector<char> reach(const Edges& next, int from) {
+  std::vector<char> seen(next.size(), 0);
+  std::vector<int> work(next[size_t(from)]);
   while (!work.empty()) {
     int b = work.back();
     work.pop_back();
     if (seen[size_t(b)]) continue;
     seen[size_t(b)] = 1;
-    for (int n : next(b)) work.push_back(n);
+    for (int n : next[size_t(b)]) work.push_back(n);
   }
   return seen;
 }
@@ -215,9 +210,15 @@ PassResult runBarrierMem(ir::Function& f, std::string&) {
   std::vector<std::vector<Access>> acc(f.blocks.size());
   for (size_t b = 0; b < f.blocks.size(); ++b)
     for (auto& in : f.blocks[b].insts) acc[b].push_back(an.access(in));
+  Edges succ(f.blocks.size()), pred(f.blocks.size());
+  for (size_t b = 0; b < f.blocks.size(); ++b)
+    for (int t : f.blocks[b].term.targets) {
+      succ[b].push_back(t);
+      pred[size_t(t)].push_back(int(b));
+    }
   // the accesses that may run before and after the barrier at (b, k), added to `before` and `after`
   auto around = [&](size_t b, size_t k, std::vector<const Access*>& before, std::vector<const Access*>& after) {
-    std::vector<char> fwd = reach(f, int(b), true), back = reach(f, int(b), false);
+    std::vector<char> fwd = reach(succ, int(b)), back = reach(pred, int(b));
     bool cycle = fwd[b];
     for (size_t c = 0; c < f.blocks.size(); ++c)
       for (size_t i = 0; i < acc[c].size(); ++i) {
