@@ -270,7 +270,7 @@ i64vec4 p2g_tex_slice(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, bool isH,
 }
 
 // Infinite and NaN texels with a non-zero weight (unmeasured), per component: bit 0 a +inf, bit 1 a -inf, bit 2 a
-// NaN. The result is then IEEE's sum: NaN for a NaN or infinities of both signs, else the infinity.
+// NaN. The result is then IEEE's sum (p2g_tex_infsum): NaN for a NaN or infinities of both signs, else the infinity.
 uvec4 p2g_tex_inf(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, bool isH) {
   uint sb = isH ? 15u : 31u, inf = isH ? 0x7C00u : 0x7F800000u;
   uvec4 f = uvec4(0u);
@@ -283,6 +283,8 @@ uvec4 p2g_tex_inf(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, bool isH) {
   }
   return f;
 }
+// The filtered value, as f32 bits, of a component whose p2g_tex_inf flags `f` are not 0.
+uint p2g_tex_infsum(uint f) { return ((f & 4u) != 0u || f == 3u) ? 0x7FFFFFFFu : (f == 1u ? 0x7F800000u : 0xFF800000u); }
 
 // p2g_tex_slice and p2g_tex_fin for one slice of f16 texels (1D and 2D), in f32 arithmetic where no operation
 // rounds: a texel (taps of weight 0 taken as 0) is an f32 exactly (the device's unpackHalf2x16 where P2G_HALF_CVT
@@ -325,7 +327,7 @@ uvec4 p2g_tex_lin16(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w) {
   if (any(greaterThanEqual(mx, uvec4(0x7C00u)))) {
     uvec4 inf = p2g_tex_inf(t0, t1, t2, t3, w, true);
     for (int i = 0; i < 4; ++i)
-      if (inf[i] != 0u) r[i] = ((inf[i] & 4u) != 0u || inf[i] == 3u) ? 0x7FFFFFFFu : (inf[i] == 1u ? 0x7F800000u : 0xFF800000u);
+      if (inf[i] != 0u) r[i] = p2g_tex_infsum(inf[i]);
   }
   return r;
 }
@@ -447,8 +449,7 @@ uvec4 p2g_tex(uint64_t h, uint s, vec3 c, int layer, uint dims) {
   i64vec4 vb = wb != ivec4(0) ? p2g_tex_slice(b0, b1, b2, b3, wb, isH, eb) : i64vec4(0);
   for (int i = 0; i < 4; ++i) {
     uint f = inf[i];
-    r[i] = f == 0u ? p2g_tex_fin(va[i], ea[i], vb[i], eb[i], isH)
-                   : ((f & 4u) != 0u || f == 3u) ? 0x7FFFFFFFu : (f == 1u ? 0x7F800000u : 0xFF800000u);
+    r[i] = f == 0u ? p2g_tex_fin(va[i], ea[i], vb[i], eb[i], isH) : p2g_tex_infsum(f);
   }
   return r;
 }
