@@ -316,6 +316,14 @@ static void emitHalf(Emitter& E, const ir::Inst& in, Ty t) {
     E.store(in.ops[0], Ty{Ty::K::B, x2 ? 32u : 16u}, e);
     return;
   }
+  if (!bf && (op == "min" || op == "max") && n == 3 && !ftz && !in.hasMod("NaN") && !in.hasMod("xorsign")) {
+    // plain f16 min/max: one helper call as the arithmetic above (p2g_hminmax)
+    E.use("p2g_hminmax");
+    E.store(in.ops[0], Ty{Ty::K::B, x2 ? 32u : 16u},
+            "p2g_h" + op + (x2 ? "2(" : "(") + E.src(in.ops[1], Ty{Ty::K::B, x2 ? 32u : 16u}) + ", " +
+                E.src(in.ops[2], Ty{Ty::K::B, x2 ? 32u : 16u}) + ")");
+    return;
+  }
   if (ftz) E.use("p2g_h_ftz");
   std::vector<std::string> srcs;
   for (size_t i = 1; i < n; ++i) {

@@ -15,6 +15,11 @@
 // A result whose exact value is a multiple of 2^-63 by its operands alone takes the untested short form
 // (p2g_faddc, p2g_fmulc ...): the sum or difference of two values of the run, a product with a literal of few
 // fraction bits (0.5, 2, 3) of a value known to lie on a coarser grid (Region::gridOf, resultGrid).
+// A second accumulator, p2g_w (a float min per operation, the untested forms' results and entering values too),
+// keeps the smallest magnitude of all of them, zeros included: if it is above 2^-126, no value was zero, tiny or
+// subnormal, so the device flushed nothing and each operation was IEEE's (the fact); this way needs no grid.
+// p2g_redo() runs the check only when both ways fail (tests/regions/first_pass_model.cpp checks the decision on a
+// model of a flushing device against IEEE arithmetic).
 // If that smallest nonzero magnitude is 2^-40 or more, every result is IEEE's: every finite operand of every
 // operation was a multiple of 2^-63, so no exact result lay strictly between 0 and 2^-126, the device flushed
 // nothing and no subnormal went in. The proof: a nonzero f32 of magnitude >= 2^-40 is a multiple of its ulp,
@@ -35,7 +40,8 @@
 // second pass with those selects, run where the first found a tiny or zero result (5028ced), gave f32_heavy back
 // (4.01 ms) but cost K 7.55 -> 11.73 ms, since a zero in one lane ran the check for its whole warp. The 2^-40
 // bound costs f32_heavy in turn (H100, 2026-12-06): its finite lanes hold normal values below 2^-40, so its regions
-// run the check pass: 9.93 ms, 8.86 with a float min at the same bound, 3.80 with the float min at 2^-126.
+// run the check pass: 9.93 ms, 8.86 with a float min at the same bound, 3.80 with the float min at 2^-126; with
+// both ways (p2g_u and p2g_w, 2026-12-06) 6.28 ms, K exact unchanged (6.00 ms, 4/4 identical).
 // Where the fact does not hold (lavapipe, unmeasured devices) p2g_redo() is always true: the device's results
 // are computed and thrown away, the replay gives every value. The replays are functions above main(), so main()
 // reads as before. Also measured on the H200 (bench/f32_heavy, whose values end NaN in most lanes): while NaN

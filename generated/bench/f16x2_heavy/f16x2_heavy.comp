@@ -180,6 +180,28 @@ layout(constant_id = 10) const bool P2G_F32_MINMAX = false;
 // Both are computed and one is selected by the constant: the driver drops the other.
 float p2g_nmin(float a, float b) { float d = min(a, b), e = p2g_fmin(a, b); return P2G_F32_MINMAX ? d : e; }
 float p2g_nmax(float a, float b) { float d = max(a, b), e = p2g_fmax(a, b); return P2G_F32_MINMAX ? d : e; }
+// min.f16 / max.f16 (f16x2: lane by lane) without .ftz, .NaN or .xorsign: the min/max of the exact f32 widenings
+// is one of them (or the canonical NaN), so narrowing it back is exact. Where the fact P2G_HALF_CVT holds that is
+// the device's conversion (faster on NVIDIA than anything else measured: docs/GPU_BENCH.md, 2026-12-06, last
+// section); elsewhere the f16 bits are picked from the operands by comparing the widenings (p2g_h_pick), not
+// rounded by p2g_f2h_rn's integer code. The operands' low 16 bits are the half.
+uint p2g_h_pick(uint r, float a, float b, uint x, uint y) {
+  // r is a's or b's bits (-0 below +0 included), or 0x7FFFFFFF for two NaN operands: 0x7FFF, as p2g_f2h_rn gives
+  uint v = r == floatBitsToUint(b) ? y : x;
+  return (r & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFu : v;
+}
+uint p2g_hmin(uint x, uint y) {
+  float a = p2g_h2f(x & 0xFFFFu), b = p2g_h2f(y & 0xFFFFu);
+  uint r = floatBitsToUint(p2g_nmin(a, b)), d = p2g_f2h_rn(r), e = p2g_h_pick(r, a, b, x & 0xFFFFu, y & 0xFFFFu);
+  return P2G_HALF_CVT ? d : e;
+}
+uint p2g_hmax(uint x, uint y) {
+  float a = p2g_h2f(x & 0xFFFFu), b = p2g_h2f(y & 0xFFFFu);
+  uint r = floatBitsToUint(p2g_nmax(a, b)), d = p2g_f2h_rn(r), e = p2g_h_pick(r, a, b, x & 0xFFFFu, y & 0xFFFFu);
+  return P2G_HALF_CVT ? d : e;
+}
+uint p2g_hmin2(uint x, uint y) { return p2g_hmin(x, y) | (p2g_hmin(x >> 16, y >> 16) << 16); }
+uint p2g_hmax2(uint x, uint y) { return p2g_hmax(x, y) | (p2g_hmax(x >> 16, y >> 16) << 16); }
 
 // lavapipe's loop budget (65,535 loop iterations per subgroup, then every loop ends silently): counted
 // when the runtime sets P2G_LOOP_GUARD (lavapipe only), reported through the uint at P2G_LOOP_FLAG.
@@ -195,10 +217,6 @@ void p2g_loop_tick() {
 
 void main() {
   if (P2G_LOOP_GUARD) p2g_loop_iters[min(gl_SubgroupID, 255u)] = 0u;
-  uint r942 = 0u, r975 = 0u, r978 = 0u, r1011 = 0u, r1014 = 0u, r1047 = 0u, r1050 = 0u, r1083 = 0u, r1086 = 0u;
-  uint r1119 = 0u, r1122 = 0u, r1155 = 0u, r1158 = 0u, r1191 = 0u, r1227 = 0u, r1230 = 0u, r1263 = 0u;
-  uint r1266 = 0u, r1299 = 0u, r1302 = 0u, r1335 = 0u, r1338 = 0u, r1371 = 0u, r1374 = 0u, r1407 = 0u;
-  uint r1410 = 0u, r1443 = 0u, r1446 = 0u, r1479 = 0u;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f16x2_heavy_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f16x2_heavy_param_1
@@ -279,13 +297,8 @@ void main() {
         uint r67 = p2g_hfma2(r1539, r50, p2g_hmul2(r1537, r51));
         // ptx:117  {fma.rn.f16x2 %r71,%r1538,%r50,%r61;
         // ptx:121  {min.f16x2 %r75,%r71,%r53;
-        uint t1 = p2g_hfma2(r1538, r50, r61);
-        uint t2 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t1 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        uint r75 = (t2 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t1 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:125  {max.f16x2 %r78,%r75,%r52;
-        uint t3 = r75;
-        uint t4 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t3 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        uint r78 = (t4 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t3 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r78 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r1538, r50, r61), r53), r52);
         // ptx:133  {sub.f16x2 %r84,%r61,%r1536;
         // ptx:129  {mul.f16x2 %r81,%r1537,%r54;
         // ptx:137  {add.f16x2 %r87,%r81,%r84;
@@ -300,13 +313,8 @@ void main() {
         uint r103 = p2g_hfma2(r67, r50, p2g_hmul2(r87, r51));
         // ptx:161  {fma.rn.f16x2 %r107,%r78,%r50,%r97;
         // ptx:165  {min.f16x2 %r111,%r107,%r53;
-        uint t5 = p2g_hfma2(r78, r50, r97);
-        uint t6 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t5 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        uint r111 = (t6 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t5 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:169  {max.f16x2 %r114,%r111,%r52;
-        uint t7 = r111;
-        uint t8 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t7 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        uint r114 = (t8 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t7 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r114 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r78, r50, r97), r53), r52);
         // ptx:177  {sub.f16x2 %r120,%r97,%r93;
         // ptx:173  {mul.f16x2 %r117,%r87,%r54;
         // ptx:181  {add.f16x2 %r123,%r117,%r120;
@@ -321,13 +329,8 @@ void main() {
         uint r139 = p2g_hfma2(r103, r50, p2g_hmul2(r123, r51));
         // ptx:205  {fma.rn.f16x2 %r143,%r114,%r50,%r133;
         // ptx:209  {min.f16x2 %r147,%r143,%r53;
-        uint t9 = p2g_hfma2(r114, r50, r133);
-        uint t10 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t9 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        uint r147 = (t10 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t9 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:213  {max.f16x2 %r150,%r147,%r52;
-        uint t11 = r147;
-        uint t12 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t11 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        uint r150 = (t12 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t11 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r150 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r114, r50, r133), r53), r52);
         // ptx:221  {sub.f16x2 %r156,%r133,%r129;
         // ptx:217  {mul.f16x2 %r153,%r123,%r54;
         // ptx:225  {add.f16x2 %r159,%r153,%r156;
@@ -342,13 +345,8 @@ void main() {
         uint r175 = p2g_hfma2(r139, r50, p2g_hmul2(r159, r51));
         // ptx:249  {fma.rn.f16x2 %r179,%r150,%r50,%r169;
         // ptx:253  {min.f16x2 %r183,%r179,%r53;
-        uint t13 = p2g_hfma2(r150, r50, r169);
-        uint t14 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t13 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        uint r183 = (t14 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t13 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:257  {max.f16x2 %r186,%r183,%r52;
-        uint t15 = r183;
-        uint t16 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t15 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        uint r186 = (t16 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t15 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r186 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r150, r50, r169), r53), r52);
         // ptx:265  {sub.f16x2 %r192,%r169,%r165;
         // ptx:261  {mul.f16x2 %r189,%r159,%r54;
         // ptx:269  {add.f16x2 %r195,%r189,%r192;
@@ -363,13 +361,8 @@ void main() {
         uint r211 = p2g_hfma2(r175, r50, p2g_hmul2(r195, r51));
         // ptx:293  {fma.rn.f16x2 %r215,%r186,%r50,%r205;
         // ptx:297  {min.f16x2 %r219,%r215,%r53;
-        uint t17 = p2g_hfma2(r186, r50, r205);
-        uint t18 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t17 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        uint r219 = (t18 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t17 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:301  {max.f16x2 %r222,%r219,%r52;
-        uint t19 = r219;
-        uint t20 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t19 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        uint r222 = (t20 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t19 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r222 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r186, r50, r205), r53), r52);
         // ptx:309  {sub.f16x2 %r228,%r205,%r201;
         // ptx:305  {mul.f16x2 %r225,%r195,%r54;
         // ptx:313  {add.f16x2 %r231,%r225,%r228;
@@ -384,13 +377,8 @@ void main() {
         uint r247 = p2g_hfma2(r211, r50, p2g_hmul2(r231, r51));
         // ptx:337  {fma.rn.f16x2 %r251,%r222,%r50,%r241;
         // ptx:341  {min.f16x2 %r255,%r251,%r53;
-        uint t21 = p2g_hfma2(r222, r50, r241);
-        uint t22 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t21 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        uint r255 = (t22 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t21 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:345  {max.f16x2 %r258,%r255,%r52;
-        uint t23 = r255;
-        uint t24 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t23 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        uint r258 = (t24 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t23 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r258 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r222, r50, r241), r53), r52);
         // ptx:353  {sub.f16x2 %r264,%r241,%r237;
         // ptx:349  {mul.f16x2 %r261,%r231,%r54;
         // ptx:357  {add.f16x2 %r267,%r261,%r264;
@@ -405,13 +393,8 @@ void main() {
         uint r283 = p2g_hfma2(r247, r50, p2g_hmul2(r267, r51));
         // ptx:381  {fma.rn.f16x2 %r287,%r258,%r50,%r277;
         // ptx:385  {min.f16x2 %r291,%r287,%r53;
-        uint t25 = p2g_hfma2(r258, r50, r277);
-        uint t26 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t25 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        uint r291 = (t26 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t25 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:389  {max.f16x2 %r294,%r291,%r52;
-        uint t27 = r291;
-        uint t28 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t27 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        uint r294 = (t28 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t27 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r294 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r258, r50, r277), r53), r52);
         // ptx:397  {sub.f16x2 %r300,%r277,%r273;
         // ptx:393  {mul.f16x2 %r297,%r267,%r54;
         // ptx:401  {add.f16x2 %r303,%r297,%r300;
@@ -426,13 +409,8 @@ void main() {
         uint r319 = p2g_hfma2(r283, r50, p2g_hmul2(r303, r51));
         // ptx:425  {fma.rn.f16x2 %r323,%r294,%r50,%r313;
         // ptx:429  {min.f16x2 %r327,%r323,%r53;
-        uint t29 = p2g_hfma2(r294, r50, r313);
-        uint t30 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t29 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        uint r327 = (t30 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t29 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:433  {max.f16x2 %r330,%r327,%r52;
-        uint t31 = r327;
-        uint t32 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t31 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        uint r330 = (t32 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t31 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r330 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r294, r50, r313), r53), r52);
         // ptx:441  {sub.f16x2 %r336,%r313,%r309;
         // ptx:437  {mul.f16x2 %r333,%r303,%r54;
         // ptx:445  {add.f16x2 %r339,%r333,%r336;
@@ -447,13 +425,8 @@ void main() {
         uint r355 = p2g_hfma2(r319, r50, p2g_hmul2(r339, r51));
         // ptx:469  {fma.rn.f16x2 %r359,%r330,%r50,%r349;
         // ptx:473  {min.f16x2 %r363,%r359,%r53;
-        uint t33 = p2g_hfma2(r330, r50, r349);
-        uint t34 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t33 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        uint r363 = (t34 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t33 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:477  {max.f16x2 %r366,%r363,%r52;
-        uint t35 = r363;
-        uint t36 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t35 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        uint r366 = (t36 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t35 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r366 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r330, r50, r349), r53), r52);
         // ptx:485  {sub.f16x2 %r372,%r349,%r345;
         // ptx:481  {mul.f16x2 %r369,%r339,%r54;
         // ptx:489  {add.f16x2 %r375,%r369,%r372;
@@ -468,13 +441,8 @@ void main() {
         uint r391 = p2g_hfma2(r355, r50, p2g_hmul2(r375, r51));
         // ptx:513  {fma.rn.f16x2 %r395,%r366,%r50,%r385;
         // ptx:517  {min.f16x2 %r399,%r395,%r53;
-        uint t37 = p2g_hfma2(r366, r50, r385);
-        uint t38 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t37 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        uint r399 = (t38 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t37 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:521  {max.f16x2 %r402,%r399,%r52;
-        uint t39 = r399;
-        uint t40 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t39 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        uint r402 = (t40 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t39 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r402 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r366, r50, r385), r53), r52);
         // ptx:529  {sub.f16x2 %r408,%r385,%r381;
         // ptx:525  {mul.f16x2 %r405,%r375,%r54;
         // ptx:533  {add.f16x2 %r411,%r405,%r408;
@@ -489,13 +457,8 @@ void main() {
         uint r427 = p2g_hfma2(r391, r50, p2g_hmul2(r411, r51));
         // ptx:557  {fma.rn.f16x2 %r431,%r402,%r50,%r421;
         // ptx:561  {min.f16x2 %r435,%r431,%r53;
-        uint t41 = p2g_hfma2(r402, r50, r421);
-        uint t42 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t41 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        uint r435 = (t42 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t41 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:565  {max.f16x2 %r438,%r435,%r52;
-        uint t43 = r435;
-        uint t44 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t43 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        uint r438 = (t44 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t43 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r438 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r402, r50, r421), r53), r52);
         // ptx:573  {sub.f16x2 %r444,%r421,%r417;
         // ptx:569  {mul.f16x2 %r441,%r411,%r54;
         // ptx:577  {add.f16x2 %r447,%r441,%r444;
@@ -510,13 +473,8 @@ void main() {
         uint r463 = p2g_hfma2(r427, r50, p2g_hmul2(r447, r51));
         // ptx:601  {fma.rn.f16x2 %r467,%r438,%r50,%r457;
         // ptx:605  {min.f16x2 %r471,%r467,%r53;
-        uint t45 = p2g_hfma2(r438, r50, r457);
-        uint t46 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t45 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        uint r471 = (t46 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t45 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:609  {max.f16x2 %r474,%r471,%r52;
-        uint t47 = r471;
-        uint t48 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t47 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        uint r474 = (t48 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t47 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r474 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r438, r50, r457), r53), r52);
         // ptx:617  {sub.f16x2 %r480,%r457,%r453;
         // ptx:613  {mul.f16x2 %r477,%r447,%r54;
         // ptx:621  {add.f16x2 %r483,%r477,%r480;
@@ -531,13 +489,8 @@ void main() {
         uint r499 = p2g_hfma2(r463, r50, p2g_hmul2(r483, r51));
         // ptx:645  {fma.rn.f16x2 %r503,%r474,%r50,%r493;
         // ptx:649  {min.f16x2 %r507,%r503,%r53;
-        uint t49 = p2g_hfma2(r474, r50, r493);
-        uint t50 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t49 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        uint r507 = (t50 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t49 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:653  {max.f16x2 %r510,%r507,%r52;
-        uint t51 = r507;
-        uint t52 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t51 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        uint r510 = (t52 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t51 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r510 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r474, r50, r493), r53), r52);
         // ptx:661  {sub.f16x2 %r516,%r493,%r489;
         // ptx:657  {mul.f16x2 %r513,%r483,%r54;
         // ptx:665  {add.f16x2 %r519,%r513,%r516;
@@ -552,13 +505,8 @@ void main() {
         uint r535 = p2g_hfma2(r499, r50, p2g_hmul2(r519, r51));
         // ptx:689  {fma.rn.f16x2 %r539,%r510,%r50,%r529;
         // ptx:693  {min.f16x2 %r543,%r539,%r53;
-        uint t53 = p2g_hfma2(r510, r50, r529);
-        uint t54 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t53 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        uint r543 = (t54 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t53 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:697  {max.f16x2 %r546,%r543,%r52;
-        uint t55 = r543;
-        uint t56 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t55 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        uint r546 = (t56 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t55 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r546 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r510, r50, r529), r53), r52);
         // ptx:705  {sub.f16x2 %r552,%r529,%r525;
         // ptx:701  {mul.f16x2 %r549,%r519,%r54;
         // ptx:709  {add.f16x2 %r555,%r549,%r552;
@@ -573,13 +521,8 @@ void main() {
         uint r571 = p2g_hfma2(r535, r50, p2g_hmul2(r555, r51));
         // ptx:733  {fma.rn.f16x2 %r575,%r546,%r50,%r565;
         // ptx:737  {min.f16x2 %r579,%r575,%r53;
-        uint t57 = p2g_hfma2(r546, r50, r565);
-        uint t58 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t57 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        uint r579 = (t58 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t57 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:741  {max.f16x2 %r582,%r579,%r52;
-        uint t59 = r579;
-        uint t60 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t59 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        uint r582 = (t60 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t59 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r582 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r546, r50, r565), r53), r52);
         // ptx:749  {sub.f16x2 %r588,%r565,%r561;
         // ptx:745  {mul.f16x2 %r585,%r555,%r54;
         // ptx:753  {add.f16x2 %r591,%r585,%r588;
@@ -594,13 +537,8 @@ void main() {
         uint r607 = p2g_hfma2(r571, r50, p2g_hmul2(r591, r51));
         // ptx:777  {fma.rn.f16x2 %r611,%r582,%r50,%r601;
         // ptx:781  {min.f16x2 %r615,%r611,%r53;
-        uint t61 = p2g_hfma2(r582, r50, r601);
-        uint t62 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t61 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        uint r615 = (t62 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t61 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:785  {max.f16x2 %r618,%r615,%r52;
-        uint t63 = r615;
-        uint t64 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t63 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        uint r618 = (t64 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t63 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r618 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r582, r50, r601), r53), r52);
         // ptx:793  {sub.f16x2 %r624,%r601,%r597;
         // ptx:789  {mul.f16x2 %r621,%r591,%r54;
         // ptx:797  {add.f16x2 %r627,%r621,%r624;
@@ -615,13 +553,8 @@ void main() {
         uint r643 = p2g_hfma2(r607, r50, p2g_hmul2(r627, r51));
         // ptx:821  {fma.rn.f16x2 %r647,%r618,%r50,%r637;
         // ptx:825  {min.f16x2 %r651,%r647,%r53;
-        uint t65 = p2g_hfma2(r618, r50, r637);
-        uint t66 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t65 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        uint r651 = (t66 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t65 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:829  {max.f16x2 %r654,%r651,%r52;
-        uint t67 = r651;
-        uint t68 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t67 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        uint r654 = (t68 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t67 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r654 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r618, r50, r637), r53), r52);
         // ptx:837  {sub.f16x2 %r660,%r637,%r633;
         // ptx:833  {mul.f16x2 %r657,%r627,%r54;
         // ptx:841  {add.f16x2 %r663,%r657,%r660;
@@ -636,13 +569,8 @@ void main() {
         uint r679 = p2g_hfma2(r643, r50, p2g_hmul2(r663, r51));
         // ptx:865  {fma.rn.f16x2 %r683,%r654,%r50,%r673;
         // ptx:869  {min.f16x2 %r687,%r683,%r53;
-        uint t69 = p2g_hfma2(r654, r50, r673);
-        uint t70 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t69 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        uint r687 = (t70 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t69 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:873  {max.f16x2 %r690,%r687,%r52;
-        uint t71 = r687;
-        uint t72 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t71 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        uint r690 = (t72 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t71 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r690 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r654, r50, r673), r53), r52);
         // ptx:881  {sub.f16x2 %r696,%r673,%r669;
         // ptx:877  {mul.f16x2 %r693,%r663,%r54;
         // ptx:885  {add.f16x2 %r699,%r693,%r696;
@@ -657,13 +585,8 @@ void main() {
         uint r715 = p2g_hfma2(r679, r50, p2g_hmul2(r699, r51));
         // ptx:909  {fma.rn.f16x2 %r719,%r690,%r50,%r709;
         // ptx:913  {min.f16x2 %r723,%r719,%r53;
-        uint t73 = p2g_hfma2(r690, r50, r709);
-        uint t74 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t73 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        uint r723 = (t74 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t73 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:917  {max.f16x2 %r726,%r723,%r52;
-        uint t75 = r723;
-        uint t76 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t75 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        uint r726 = (t76 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t75 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r726 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r690, r50, r709), r53), r52);
         // ptx:925  {sub.f16x2 %r732,%r709,%r705;
         // ptx:921  {mul.f16x2 %r729,%r699,%r54;
         // ptx:929  {add.f16x2 %r735,%r729,%r732;
@@ -678,13 +601,8 @@ void main() {
         uint r751 = p2g_hfma2(r715, r50, p2g_hmul2(r735, r51));
         // ptx:953  {fma.rn.f16x2 %r755,%r726,%r50,%r745;
         // ptx:957  {min.f16x2 %r759,%r755,%r53;
-        uint t77 = p2g_hfma2(r726, r50, r745);
-        uint t78 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t77 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        uint r759 = (t78 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t77 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:961  {max.f16x2 %r762,%r759,%r52;
-        uint t79 = r759;
-        uint t80 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t79 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        uint r762 = (t80 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t79 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r762 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r726, r50, r745), r53), r52);
         // ptx:969  {sub.f16x2 %r768,%r745,%r741;
         // ptx:965  {mul.f16x2 %r765,%r735,%r54;
         // ptx:973  {add.f16x2 %r771,%r765,%r768;
@@ -699,13 +617,8 @@ void main() {
         uint r787 = p2g_hfma2(r751, r50, p2g_hmul2(r771, r51));
         // ptx:997  {fma.rn.f16x2 %r791,%r762,%r50,%r781;
         // ptx:1001  {min.f16x2 %r795,%r791,%r53;
-        uint t81 = p2g_hfma2(r762, r50, r781);
-        uint t82 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t81 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        uint r795 = (t82 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t81 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:1005  {max.f16x2 %r798,%r795,%r52;
-        uint t83 = r795;
-        uint t84 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t83 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        uint r798 = (t84 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t83 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r798 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r762, r50, r781), r53), r52);
         // ptx:1013  {sub.f16x2 %r804,%r781,%r777;
         // ptx:1009  {mul.f16x2 %r801,%r771,%r54;
         // ptx:1017  {add.f16x2 %r807,%r801,%r804;
@@ -720,13 +633,8 @@ void main() {
         uint r823 = p2g_hfma2(r787, r50, p2g_hmul2(r807, r51));
         // ptx:1041  {fma.rn.f16x2 %r827,%r798,%r50,%r817;
         // ptx:1045  {min.f16x2 %r831,%r827,%r53;
-        uint t85 = p2g_hfma2(r798, r50, r817);
-        uint t86 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t85 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        uint r831 = (t86 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t85 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:1049  {max.f16x2 %r834,%r831,%r52;
-        uint t87 = r831;
-        uint t88 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t87 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        uint r834 = (t88 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t87 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r834 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r798, r50, r817), r53), r52);
         // ptx:1057  {sub.f16x2 %r840,%r817,%r813;
         // ptx:1053  {mul.f16x2 %r837,%r807,%r54;
         // ptx:1061  {add.f16x2 %r843,%r837,%r840;
@@ -741,13 +649,8 @@ void main() {
         uint r859 = p2g_hfma2(r823, r50, p2g_hmul2(r843, r51));
         // ptx:1085  {fma.rn.f16x2 %r863,%r834,%r50,%r853;
         // ptx:1089  {min.f16x2 %r867,%r863,%r53;
-        uint t89 = p2g_hfma2(r834, r50, r853);
-        uint t90 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t89 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        uint r867 = (t90 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t89 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:1093  {max.f16x2 %r870,%r867,%r52;
-        uint t91 = r867;
-        uint t92 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t91 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        uint r870 = (t92 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t91 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r870 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r834, r50, r853), r53), r52);
         // ptx:1101  {sub.f16x2 %r876,%r853,%r849;
         // ptx:1097  {mul.f16x2 %r873,%r843,%r54;
         // ptx:1105  {add.f16x2 %r879,%r873,%r876;
@@ -762,13 +665,8 @@ void main() {
         uint r895 = p2g_hfma2(r859, r50, p2g_hmul2(r879, r51));
         // ptx:1129  {fma.rn.f16x2 %r899,%r870,%r50,%r889;
         // ptx:1133  {min.f16x2 %r903,%r899,%r53;
-        uint t93 = p2g_hfma2(r870, r50, r889);
-        uint t94 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t93 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        uint r903 = (t94 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t93 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:1137  {max.f16x2 %r906,%r903,%r52;
-        uint t95 = r903;
-        uint t96 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t95 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        uint r906 = (t96 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t95 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r906 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r870, r50, r889), r53), r52);
         // ptx:1145  {sub.f16x2 %r912,%r889,%r885;
         // ptx:1141  {mul.f16x2 %r909,%r879,%r54;
         // ptx:1149  {add.f16x2 %r915,%r909,%r912;
@@ -783,13 +681,8 @@ void main() {
         uint r931 = p2g_hfma2(r895, r50, p2g_hmul2(r915, r51));
         // ptx:1173  {fma.rn.f16x2 %r935,%r906,%r50,%r925;
         // ptx:1177  {min.f16x2 %r939,%r935,%r53;
-        uint t97 = p2g_hfma2(r906, r50, r925);
-        uint t98 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t97 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        uint r939 = (t98 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t97 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:1181  {max.f16x2 %r942,%r939,%r52;
-        uint t99 = r939;
-        uint t100 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t99 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        r942 = (t100 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t99 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r942 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r906, r50, r925), r53), r52);
         // ptx:1189  {sub.f16x2 %r948,%r925,%r921;
         // ptx:1185  {mul.f16x2 %r945,%r915,%r54;
         // ptx:1193  {add.f16x2 %r951,%r945,%r948;
@@ -804,13 +697,8 @@ void main() {
         uint r967 = p2g_hfma2(r931, r50, p2g_hmul2(r951, r51));
         // ptx:1217  {fma.rn.f16x2 %r971,%r942,%r50,%r961;
         // ptx:1221  {min.f16x2 %r975,%r971,%r53;
-        uint t101 = p2g_hfma2(r942, r50, r961);
-        uint t102 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t101 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        r975 = (t102 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t101 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:1225  {max.f16x2 %r978,%r975,%r52;
-        uint t103 = r975;
-        uint t104 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t103 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        r978 = (t104 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t103 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r978 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r942, r50, r961), r53), r52);
         // ptx:1233  {sub.f16x2 %r984,%r961,%r957;
         // ptx:1229  {mul.f16x2 %r981,%r951,%r54;
         // ptx:1237  {add.f16x2 %r987,%r981,%r984;
@@ -825,13 +713,8 @@ void main() {
         uint r1003 = p2g_hfma2(r967, r50, p2g_hmul2(r987, r51));
         // ptx:1261  {fma.rn.f16x2 %r1007,%r978,%r50,%r997;
         // ptx:1265  {min.f16x2 %r1011,%r1007,%r53;
-        uint t105 = p2g_hfma2(r978, r50, r997);
-        uint t106 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t105 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        r1011 = (t106 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t105 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:1269  {max.f16x2 %r1014,%r1011,%r52;
-        uint t107 = r1011;
-        uint t108 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t107 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        r1014 = (t108 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t107 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r1014 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r978, r50, r997), r53), r52);
         // ptx:1277  {sub.f16x2 %r1020,%r997,%r993;
         // ptx:1273  {mul.f16x2 %r1017,%r987,%r54;
         // ptx:1281  {add.f16x2 %r1023,%r1017,%r1020;
@@ -846,13 +729,8 @@ void main() {
         uint r1039 = p2g_hfma2(r1003, r50, p2g_hmul2(r1023, r51));
         // ptx:1305  {fma.rn.f16x2 %r1043,%r1014,%r50,%r1033;
         // ptx:1309  {min.f16x2 %r1047,%r1043,%r53;
-        uint t109 = p2g_hfma2(r1014, r50, r1033);
-        uint t110 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t109 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        r1047 = (t110 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t109 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:1313  {max.f16x2 %r1050,%r1047,%r52;
-        uint t111 = r1047;
-        uint t112 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t111 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        r1050 = (t112 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t111 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r1050 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r1014, r50, r1033), r53), r52);
         // ptx:1321  {sub.f16x2 %r1056,%r1033,%r1029;
         // ptx:1317  {mul.f16x2 %r1053,%r1023,%r54;
         // ptx:1325  {add.f16x2 %r1059,%r1053,%r1056;
@@ -867,13 +745,8 @@ void main() {
         uint r1075 = p2g_hfma2(r1039, r50, p2g_hmul2(r1059, r51));
         // ptx:1349  {fma.rn.f16x2 %r1079,%r1050,%r50,%r1069;
         // ptx:1353  {min.f16x2 %r1083,%r1079,%r53;
-        uint t113 = p2g_hfma2(r1050, r50, r1069);
-        uint t114 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t113 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        r1083 = (t114 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t113 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:1357  {max.f16x2 %r1086,%r1083,%r52;
-        uint t115 = r1083;
-        uint t116 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t115 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        r1086 = (t116 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t115 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r1086 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r1050, r50, r1069), r53), r52);
         // ptx:1365  {sub.f16x2 %r1092,%r1069,%r1065;
         // ptx:1361  {mul.f16x2 %r1089,%r1059,%r54;
         // ptx:1369  {add.f16x2 %r1095,%r1089,%r1092;
@@ -888,13 +761,8 @@ void main() {
         uint r1111 = p2g_hfma2(r1075, r50, p2g_hmul2(r1095, r51));
         // ptx:1393  {fma.rn.f16x2 %r1115,%r1086,%r50,%r1105;
         // ptx:1397  {min.f16x2 %r1119,%r1115,%r53;
-        uint t117 = p2g_hfma2(r1086, r50, r1105);
-        uint t118 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t117 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        r1119 = (t118 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t117 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:1401  {max.f16x2 %r1122,%r1119,%r52;
-        uint t119 = r1119;
-        uint t120 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t119 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        r1122 = (t120 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t119 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r1122 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r1086, r50, r1105), r53), r52);
         // ptx:1409  {sub.f16x2 %r1128,%r1105,%r1101;
         // ptx:1405  {mul.f16x2 %r1125,%r1095,%r54;
         // ptx:1413  {add.f16x2 %r1131,%r1125,%r1128;
@@ -909,13 +777,8 @@ void main() {
         uint r1147 = p2g_hfma2(r1111, r50, p2g_hmul2(r1131, r51));
         // ptx:1437  {fma.rn.f16x2 %r1151,%r1122,%r50,%r1141;
         // ptx:1441  {min.f16x2 %r1155,%r1151,%r53;
-        uint t121 = p2g_hfma2(r1122, r50, r1141);
-        uint t122 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t121 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        r1155 = (t122 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t121 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:1445  {max.f16x2 %r1158,%r1155,%r52;
-        uint t123 = r1155;
-        uint t124 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t123 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        r1158 = (t124 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t123 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r1158 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r1122, r50, r1141), r53), r52);
         // ptx:1453  {sub.f16x2 %r1164,%r1141,%r1137;
         // ptx:1449  {mul.f16x2 %r1161,%r1131,%r54;
         // ptx:1457  {add.f16x2 %r1167,%r1161,%r1164;
@@ -930,13 +793,8 @@ void main() {
         r1539 = p2g_hfma2(r1147, r50, p2g_hmul2(r1167, r51));
         // ptx:1481  {fma.rn.f16x2 %r1187,%r1158,%r50,%r1177;
         // ptx:1485  {min.f16x2 %r1191,%r1187,%r53;
-        uint t125 = p2g_hfma2(r1158, r50, r1177);
-        uint t126 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t125 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        r1191 = (t126 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t125 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:1489  {max.f16x2 %r1538,%r1191,%r52;
-        uint t127 = r1191;
-        uint t128 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t127 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        r1538 = (t128 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t127 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        r1538 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r1158, r50, r1177), r53), r52);
         // ptx:1497  {sub.f16x2 %r1200,%r1177,%r1173;
         // ptx:1493  {mul.f16x2 %r1197,%r1167,%r54;
         // ptx:1501  {add.f16x2 %r1537,%r1197,%r1200;
@@ -970,13 +828,8 @@ void main() {
         uint r1219 = p2g_hfma2(r1539, r50, p2g_hmul2(r1537, r51));
         // ptx:1540  {fma.rn.f16x2 %r1223,%r1538,%r50,%r1213;
         // ptx:1544  {min.f16x2 %r1227,%r1223,%r53;
-        uint t129 = p2g_hfma2(r1538, r50, r1213);
-        uint t130 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t129 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        r1227 = (t130 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t129 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:1548  {max.f16x2 %r1230,%r1227,%r52;
-        uint t131 = r1227;
-        uint t132 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t131 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        r1230 = (t132 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t131 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r1230 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r1538, r50, r1213), r53), r52);
         // ptx:1556  {sub.f16x2 %r1236,%r1213,%r1536;
         // ptx:1552  {mul.f16x2 %r1233,%r1537,%r54;
         // ptx:1560  {add.f16x2 %r1239,%r1233,%r1236;
@@ -991,13 +844,8 @@ void main() {
         uint r1255 = p2g_hfma2(r1219, r50, p2g_hmul2(r1239, r51));
         // ptx:1584  {fma.rn.f16x2 %r1259,%r1230,%r50,%r1249;
         // ptx:1588  {min.f16x2 %r1263,%r1259,%r53;
-        uint t133 = p2g_hfma2(r1230, r50, r1249);
-        uint t134 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t133 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        r1263 = (t134 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t133 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:1592  {max.f16x2 %r1266,%r1263,%r52;
-        uint t135 = r1263;
-        uint t136 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t135 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        r1266 = (t136 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t135 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r1266 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r1230, r50, r1249), r53), r52);
         // ptx:1600  {sub.f16x2 %r1272,%r1249,%r1245;
         // ptx:1596  {mul.f16x2 %r1269,%r1239,%r54;
         // ptx:1604  {add.f16x2 %r1275,%r1269,%r1272;
@@ -1012,13 +860,8 @@ void main() {
         uint r1291 = p2g_hfma2(r1255, r50, p2g_hmul2(r1275, r51));
         // ptx:1628  {fma.rn.f16x2 %r1295,%r1266,%r50,%r1285;
         // ptx:1632  {min.f16x2 %r1299,%r1295,%r53;
-        uint t137 = p2g_hfma2(r1266, r50, r1285);
-        uint t138 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t137 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        r1299 = (t138 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t137 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:1636  {max.f16x2 %r1302,%r1299,%r52;
-        uint t139 = r1299;
-        uint t140 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t139 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        r1302 = (t140 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t139 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r1302 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r1266, r50, r1285), r53), r52);
         // ptx:1644  {sub.f16x2 %r1308,%r1285,%r1281;
         // ptx:1640  {mul.f16x2 %r1305,%r1275,%r54;
         // ptx:1648  {add.f16x2 %r1311,%r1305,%r1308;
@@ -1033,13 +876,8 @@ void main() {
         uint r1327 = p2g_hfma2(r1291, r50, p2g_hmul2(r1311, r51));
         // ptx:1672  {fma.rn.f16x2 %r1331,%r1302,%r50,%r1321;
         // ptx:1676  {min.f16x2 %r1335,%r1331,%r53;
-        uint t141 = p2g_hfma2(r1302, r50, r1321);
-        uint t142 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t141 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        r1335 = (t142 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t141 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:1680  {max.f16x2 %r1338,%r1335,%r52;
-        uint t143 = r1335;
-        uint t144 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t143 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        r1338 = (t144 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t143 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r1338 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r1302, r50, r1321), r53), r52);
         // ptx:1688  {sub.f16x2 %r1344,%r1321,%r1317;
         // ptx:1684  {mul.f16x2 %r1341,%r1311,%r54;
         // ptx:1692  {add.f16x2 %r1347,%r1341,%r1344;
@@ -1054,13 +892,8 @@ void main() {
         uint r1363 = p2g_hfma2(r1327, r50, p2g_hmul2(r1347, r51));
         // ptx:1716  {fma.rn.f16x2 %r1367,%r1338,%r50,%r1357;
         // ptx:1720  {min.f16x2 %r1371,%r1367,%r53;
-        uint t145 = p2g_hfma2(r1338, r50, r1357);
-        uint t146 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t145 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        r1371 = (t146 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t145 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:1724  {max.f16x2 %r1374,%r1371,%r52;
-        uint t147 = r1371;
-        uint t148 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t147 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        r1374 = (t148 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t147 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r1374 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r1338, r50, r1357), r53), r52);
         // ptx:1732  {sub.f16x2 %r1380,%r1357,%r1353;
         // ptx:1728  {mul.f16x2 %r1377,%r1347,%r54;
         // ptx:1736  {add.f16x2 %r1383,%r1377,%r1380;
@@ -1075,13 +908,8 @@ void main() {
         uint r1399 = p2g_hfma2(r1363, r50, p2g_hmul2(r1383, r51));
         // ptx:1760  {fma.rn.f16x2 %r1403,%r1374,%r50,%r1393;
         // ptx:1764  {min.f16x2 %r1407,%r1403,%r53;
-        uint t149 = p2g_hfma2(r1374, r50, r1393);
-        uint t150 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t149 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        r1407 = (t150 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t149 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:1768  {max.f16x2 %r1410,%r1407,%r52;
-        uint t151 = r1407;
-        uint t152 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t151 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        r1410 = (t152 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t151 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r1410 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r1374, r50, r1393), r53), r52);
         // ptx:1776  {sub.f16x2 %r1416,%r1393,%r1389;
         // ptx:1772  {mul.f16x2 %r1413,%r1383,%r54;
         // ptx:1780  {add.f16x2 %r1419,%r1413,%r1416;
@@ -1096,13 +924,8 @@ void main() {
         uint r1435 = p2g_hfma2(r1399, r50, p2g_hmul2(r1419, r51));
         // ptx:1804  {fma.rn.f16x2 %r1439,%r1410,%r50,%r1429;
         // ptx:1808  {min.f16x2 %r1443,%r1439,%r53;
-        uint t153 = p2g_hfma2(r1410, r50, r1429);
-        uint t154 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t153 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        r1443 = (t154 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t153 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:1812  {max.f16x2 %r1446,%r1443,%r52;
-        uint t155 = r1443;
-        uint t156 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t155 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        r1446 = (t156 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t155 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        uint r1446 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r1410, r50, r1429), r53), r52);
         // ptx:1820  {sub.f16x2 %r1452,%r1429,%r1425;
         // ptx:1816  {mul.f16x2 %r1449,%r1419,%r54;
         // ptx:1824  {add.f16x2 %r1455,%r1449,%r1452;
@@ -1117,13 +940,8 @@ void main() {
         r1539 = p2g_hfma2(r1435, r50, p2g_hmul2(r1455, r51));
         // ptx:1848  {fma.rn.f16x2 %r1475,%r1446,%r50,%r1465;
         // ptx:1852  {min.f16x2 %r1479,%r1475,%r53;
-        uint t157 = p2g_hfma2(r1446, r50, r1465);
-        uint t158 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t157 & 0xFFFFu)), p2g_h2f((r53 & 0xFFFFu)))));
-        r1479 = (t158 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((t157 >> 16)), p2g_h2f((r53 >> 16)))))) << 16));
         // ptx:1856  {max.f16x2 %r1538,%r1479,%r52;
-        uint t159 = r1479;
-        uint t160 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t159 & 0xFFFFu)), p2g_h2f((r52 & 0xFFFFu)))));
-        r1538 = (t160 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((t159 >> 16)), p2g_h2f((r52 >> 16)))))) << 16));
+        r1538 = p2g_hmax2(p2g_hmin2(p2g_hfma2(r1446, r50, r1465), r53), r52);
         // ptx:1864  {sub.f16x2 %r1488,%r1465,%r1461;
         // ptx:1860  {mul.f16x2 %r1485,%r1455,%r54;
         // ptx:1868  {add.f16x2 %r1537,%r1485,%r1488;
@@ -1147,7 +965,7 @@ void main() {
   // ptx:1887  mad.lo.s32 	%r1510, %r1511, %r1512, %r1513;
   uint r1510 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // ptx:1888  cvt.s64.s32 	%rd13, %r1510;
-  int64_t t161 = int64_t(int(r1510));
+  int64_t t1 = int64_t(int(r1510));
   // ptx:1889  ld.param.u64 	%rd12, [f16x2_heavy_param_1];
   // ptx:1891  {add.f16x2 %r1501,%r1539,%r1538;
   // ptx:1895  {sub.f16x2 %r1504,%r1537,%r1536;
@@ -1155,7 +973,7 @@ void main() {
   // ptx:1902  cvta.to.global.u64 	%rd9, %rd12;
   // ptx:1903  shl.b64 	%rd10, %rd13, 2;
   // ptx:1904  add.s64 	%rd11, %rd9, %rd10;
-  uint64_t rd11 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(int64_t(uint64_t(t161))) << 2u));
+  uint64_t rd11 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(int64_t(uint64_t(t1))) << 2u));
   // ptx:1905  st.global.u32 	[%rd11], %r1507;
   P2GU32(rd11).v = p2g_hadd2(p2g_hadd2(r1539, r1538), p2g_hsub2(r1537, r1536));
   // ptx:1906  ret;

@@ -106,7 +106,6 @@ float p2g_h2f(uint h) {
   return uintBitsToFloat(s | ((e + 112u) << 23) | (f << 13));
 }
 uint p2g_h_ftz(uint h) { return (h & 0x7C00u) == 0u ? (h & 0x8000u) : h; }
-uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 // Device fact (specialization constant 6, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): set by the runtime where
 // the device's f32 add/sub/mul/fma in round to nearest were measured to give PTX's bytes (subnormals kept, NaN
 // 0x7FFFFFFF, fma fused). The guarded paths below then reduce to the device's operation; elsewhere it stays false.
@@ -127,6 +126,29 @@ layout(constant_id = 10) const bool P2G_F32_MINMAX = false;
 // Both are computed and one is selected by the constant: the driver drops the other.
 float p2g_nmin(float a, float b) { float d = min(a, b), e = p2g_fmin(a, b); return P2G_F32_MINMAX ? d : e; }
 float p2g_nmax(float a, float b) { float d = max(a, b), e = p2g_fmax(a, b); return P2G_F32_MINMAX ? d : e; }
+// min.f16 / max.f16 (f16x2: lane by lane) without .ftz, .NaN or .xorsign: the min/max of the exact f32 widenings
+// is one of them (or the canonical NaN), so narrowing it back is exact. Where the fact P2G_HALF_CVT holds that is
+// the device's conversion (faster on NVIDIA than anything else measured: docs/GPU_BENCH.md, 2026-12-06, last
+// section); elsewhere the f16 bits are picked from the operands by comparing the widenings (p2g_h_pick), not
+// rounded by p2g_f2h_rn's integer code. The operands' low 16 bits are the half.
+uint p2g_h_pick(uint r, float a, float b, uint x, uint y) {
+  // r is a's or b's bits (-0 below +0 included), or 0x7FFFFFFF for two NaN operands: 0x7FFF, as p2g_f2h_rn gives
+  uint v = r == floatBitsToUint(b) ? y : x;
+  return (r & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFu : v;
+}
+uint p2g_hmin(uint x, uint y) {
+  float a = p2g_h2f(x & 0xFFFFu), b = p2g_h2f(y & 0xFFFFu);
+  uint r = floatBitsToUint(p2g_nmin(a, b)), d = p2g_f2h_rn(r), e = p2g_h_pick(r, a, b, x & 0xFFFFu, y & 0xFFFFu);
+  return P2G_HALF_CVT ? d : e;
+}
+uint p2g_hmax(uint x, uint y) {
+  float a = p2g_h2f(x & 0xFFFFu), b = p2g_h2f(y & 0xFFFFu);
+  uint r = floatBitsToUint(p2g_nmax(a, b)), d = p2g_f2h_rn(r), e = p2g_h_pick(r, a, b, x & 0xFFFFu, y & 0xFFFFu);
+  return P2G_HALF_CVT ? d : e;
+}
+uint p2g_hmin2(uint x, uint y) { return p2g_hmin(x, y) | (p2g_hmin(x >> 16, y >> 16) << 16); }
+uint p2g_hmax2(uint x, uint y) { return p2g_hmax(x, y) | (p2g_hmax(x >> 16, y >> 16) << 16); }
+uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 
 void main() {
   uint rs7 = 0u, rs10 = 0u, rs13 = 0u, rs16 = 0u, r101 = 0u, r105 = 0u;
@@ -370,19 +392,17 @@ void main() {
   uint64_t t4 = uint64_t(r1);
   uint rs20 = (uint(uint64_t(t4)) & 65535u);
   // ptx:234  min.f16 %rs1, %rs20, %rs21;
-  uint rs1 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((rs20 & 0xFFFFu)), p2g_h2f((rs21 & 0xFFFFu)))));
   // ptx:236  cvta.to.global.u64 	%rd18, %rd1;
   // ptx:237  mul.wide.u32 	%rd19, %r1, 2;
   uint64_t rd19 = uint64_t(r1) * uint64_t(2u);
   // ptx:238  add.s64 	%rd20, %rd18, %rd19;
   // ptx:239  st.global.u16 	[%rd20], %rs1;
-  P2GU16(uint64_t(int64_t(rd1) + int64_t(rd19))).v = uint16_t(rs1);
+  P2GU16(uint64_t(int64_t(rd1) + int64_t(rd19))).v = uint16_t(p2g_hmin(rs20, rs21));
   // ptx:241  max.f16 %rs4, %rs20, %rs21;
-  uint rs4 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((rs20 & 0xFFFFu)), p2g_h2f((rs21 & 0xFFFFu)))));
   // ptx:243  cvta.to.global.u64 	%rd21, %rd2;
   // ptx:244  add.s64 	%rd22, %rd21, %rd19;
   // ptx:245  st.global.u16 	[%rd22], %rs4;
-  P2GU16(uint64_t(int64_t(rd2) + int64_t(rd19))).v = uint16_t(rs4);
+  P2GU16(uint64_t(int64_t(rd2) + int64_t(rd19))).v = uint16_t(p2g_hmax(rs20, rs21));
   // ptx:247  min.NaN.f16 %rs7, %rs20, %rs21;
   rs7 = p2g_f2h_rn(((((rs20 & 0xFFFFu) & 0x7FFFu) > 0x7C00u || ((rs21 & 0xFFFFu) & 0x7FFFu) > 0x7C00u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_nmin(p2g_h2f((rs20 & 0xFFFFu)), p2g_h2f((rs21 & 0xFFFFu))))));
   // ptx:249  cvta.to.global.u64 	%rd23, %rd3;
@@ -417,17 +437,15 @@ void main() {
   // ptx:275  st.global.u16 	[%rd32], %rs19;
   P2GU16(uint64_t(int64_t(rd7) + int64_t(rd19))).v = uint16_t(t5 == 0x7FFFu ? t5 : (t5 | t6));
   // ptx:277  min.f16x2 %r98, %r102, %r105;
-  uint t7 = p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((r102 & 0xFFFFu)), p2g_h2f((r105 & 0xFFFFu)))));
-  uint r98 = (t7 | ((p2g_f2h_rn(floatBitsToUint(p2g_nmin(p2g_h2f((r102 >> 16)), p2g_h2f((r105 >> 16)))))) << 16));
   // ptx:279  cvta.to.global.u64 	%rd33, %rd8;
   // ptx:280  mul.wide.u32 	%rd34, %r1, 4;
   uint64_t rd34 = uint64_t(r1) * uint64_t(4u);
   // ptx:281  add.s64 	%rd35, %rd33, %rd34;
   // ptx:282  st.global.u32 	[%rd35], %r98;
-  P2GU32(uint64_t(int64_t(rd8) + int64_t(rd34))).v = r98;
+  P2GU32(uint64_t(int64_t(rd8) + int64_t(rd34))).v = p2g_hmin2(r102, r105);
   // ptx:284  max.NaN.f16x2 %r101, %r102, %r105;
-  uint t8 = p2g_f2h_rn(((((r102 & 0xFFFFu) & 0x7FFFu) > 0x7C00u || ((r105 & 0xFFFFu) & 0x7FFFu) > 0x7C00u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_nmax(p2g_h2f((r102 & 0xFFFFu)), p2g_h2f((r105 & 0xFFFFu))))));
-  r101 = (t8 | ((p2g_f2h_rn(((((r102 >> 16) & 0x7FFFu) > 0x7C00u || ((r105 >> 16) & 0x7FFFu) > 0x7C00u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_nmax(p2g_h2f((r102 >> 16)), p2g_h2f((r105 >> 16))))))) << 16));
+  uint t7 = p2g_f2h_rn(((((r102 & 0xFFFFu) & 0x7FFFu) > 0x7C00u || ((r105 & 0xFFFFu) & 0x7FFFu) > 0x7C00u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_nmax(p2g_h2f((r102 & 0xFFFFu)), p2g_h2f((r105 & 0xFFFFu))))));
+  r101 = (t7 | ((p2g_f2h_rn(((((r102 >> 16) & 0x7FFFu) > 0x7C00u || ((r105 >> 16) & 0x7FFFu) > 0x7C00u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_nmax(p2g_h2f((r102 >> 16)), p2g_h2f((r105 >> 16))))))) << 16));
   // ptx:286  cvta.to.global.u64 	%rd36, %rd9;
   // ptx:287  add.s64 	%rd37, %rd36, %rd34;
   // ptx:288  st.global.u32 	[%rd37], %r101;

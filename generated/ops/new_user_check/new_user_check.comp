@@ -394,6 +394,33 @@ uint p2g_hsub2(uint a, uint b) { return p2g_hsub(a, b) | (p2g_hsub(a >> 16, b >>
 uint p2g_hmul2(uint a, uint b) { return p2g_hmul(a, b) | (p2g_hmul(a >> 16, b >> 16) << 16); }
 uint p2g_hfma2(uint a, uint b, uint c) { return p2g_hfma(a, b, c) | (p2g_hfma(a >> 16, b >> 16, c >> 16) << 16); }
 #endif
+// min/max.f32 of operands that are not subnormal (f16 widenings, and a guarded region's values, which p2g_in
+// tests): the device's min()/max() where the fact P2G_F32_MINMAX holds, the bit-exact p2g_fmin/p2g_fmax elsewhere.
+// Both are computed and one is selected by the constant: the driver drops the other.
+float p2g_nmin(float a, float b) { float d = min(a, b), e = p2g_fmin(a, b); return P2G_F32_MINMAX ? d : e; }
+float p2g_nmax(float a, float b) { float d = max(a, b), e = p2g_fmax(a, b); return P2G_F32_MINMAX ? d : e; }
+// min.f16 / max.f16 (f16x2: lane by lane) without .ftz, .NaN or .xorsign: the min/max of the exact f32 widenings
+// is one of them (or the canonical NaN), so narrowing it back is exact. Where the fact P2G_HALF_CVT holds that is
+// the device's conversion (faster on NVIDIA than anything else measured: docs/GPU_BENCH.md, 2026-12-06, last
+// section); elsewhere the f16 bits are picked from the operands by comparing the widenings (p2g_h_pick), not
+// rounded by p2g_f2h_rn's integer code. The operands' low 16 bits are the half.
+uint p2g_h_pick(uint r, float a, float b, uint x, uint y) {
+  // r is a's or b's bits (-0 below +0 included), or 0x7FFFFFFF for two NaN operands: 0x7FFF, as p2g_f2h_rn gives
+  uint v = r == floatBitsToUint(b) ? y : x;
+  return (r & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFu : v;
+}
+uint p2g_hmin(uint x, uint y) {
+  float a = p2g_h2f(x & 0xFFFFu), b = p2g_h2f(y & 0xFFFFu);
+  uint r = floatBitsToUint(p2g_nmin(a, b)), d = p2g_f2h_rn(r), e = p2g_h_pick(r, a, b, x & 0xFFFFu, y & 0xFFFFu);
+  return P2G_HALF_CVT ? d : e;
+}
+uint p2g_hmax(uint x, uint y) {
+  float a = p2g_h2f(x & 0xFFFFu), b = p2g_h2f(y & 0xFFFFu);
+  uint r = floatBitsToUint(p2g_nmax(a, b)), d = p2g_f2h_rn(r), e = p2g_h_pick(r, a, b, x & 0xFFFFu, y & 0xFFFFu);
+  return P2G_HALF_CVT ? d : e;
+}
+uint p2g_hmin2(uint x, uint y) { return p2g_hmin(x, y) | (p2g_hmin(x >> 16, y >> 16) << 16); }
+uint p2g_hmax2(uint x, uint y) { return p2g_hmax(x, y) | (p2g_hmax(x >> 16, y >> 16) << 16); }
 // f32 bits rounded to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
 // mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp; subnormal results exact; NaN gives `nanBits`. Returns the
 // narrow format's bits (sign at bit m + eb).
@@ -421,59 +448,69 @@ uint p2g_narrow32(uint w, int m, int bias, int eb, int mode, uint nanBits) {
   }
   return signOut | r;
 }
-// min/max.f32 of operands that are not subnormal (f16 widenings, and a guarded region's values, which p2g_in
-// tests): the device's min()/max() where the fact P2G_F32_MINMAX holds, the bit-exact p2g_fmin/p2g_fmax elsewhere.
-// Both are computed and one is selected by the constant: the driver drops the other.
-float p2g_nmin(float a, float b) { float d = min(a, b), e = p2g_fmin(a, b); return P2G_F32_MINMAX ? d : e; }
-float p2g_nmax(float a, float b) { float d = max(a, b), e = p2g_fmax(a, b); return P2G_F32_MINMAX ? d : e; }
 // Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
 // are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
 // of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
-// every number). p2g_redo(): true when that magnitude is below 2^-40 (at or above it no operation can have flushed
-// a result) or the device fact P2G_F32_FAST does not hold. Then the region's check p2g_check_<n> runs the device's
-// pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
+// every number). p2g_w keeps the smallest |value| of every result, the untested forms' too, and of every entering
+// value, zeros included (a NaN entering p2g_in_nan makes it 0; the device's min() leaves a NaN result out, and a
+// min() that returned it would only fail the test). p2g_redo(): true when the device fact P2G_F32_FAST does not
+// hold, or when both ways fail: the nonzero magnitude is below 2^-40 (at or above it no operation can have flushed
+// a result: zeros are then exact), and p2g_w is not above 2^-126 (above it no value is zero, tiny or subnormal:
+// nothing was flushed, every operation was IEEE's). Then the region's check p2g_check_<n> runs the device's pass
+// again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
 // operands or a zero factor let through), and only if p2g_redoz() finds a result below 2^-126 does the exact
 // replay compute every value again. NaN needs no replay where the fact holds: the device's NaN results are PTX's
 // 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a copy, x * 1.0). No exact path, no branch.
 uint p2g_u = 0xFFFFFFFFu;
+float p2g_w = 1.0;
 float p2g_m = 1.0;
 uint p2g_nz(float x) { return (floatBitsToUint(x) << 1u) - 2u; }
 float p2g_fadd(float a, float b) {
   precise float r = a + b;
   p2g_u = min(p2g_u, p2g_nz(r));
+  p2g_w = min(p2g_w, abs(r));
   return r;
 }
 float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
 float p2g_fmul(float a, float b) {
   precise float r = a * b;
   p2g_u = min(p2g_u, p2g_nz(r));
+  p2g_w = min(p2g_w, abs(r));
   return r;
 }
 float p2g_ffma(float a, float b, float c) {
   precise float r = fma(a, b, c);
   p2g_u = min(p2g_u, p2g_nz(r));
+  p2g_w = min(p2g_w, abs(r));
   return r;
 }
 // The untested short forms: a result whose exact value is a multiple of 2^-63 by its operands (the sum of two
 // values of the region, a product with a literal such as 2 or 0.5 of a value known coarser; region_guard.cpp
 // Region::coarse) is what a test would establish, so it is not tested.
-float p2g_faddc(float a, float b) { precise float r = a + b; return r; }
+// Their grid holds only where every tested value is 2^-40 or more; p2g_w, the other way through p2g_redo, counts
+// them too.
+float p2g_faddc(float a, float b) { precise float r = a + b; p2g_w = min(p2g_w, abs(r)); return r; }
 float p2g_fsubc(float a, float b) { return p2g_faddc(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
-float p2g_fmulc(float a, float b) { precise float r = a * b; return r; }
-float p2g_ffmac(float a, float b, float c) { precise float r = fma(a, b, c); return r; }
+float p2g_fmulc(float a, float b) { precise float r = a * b; p2g_w = min(p2g_w, abs(r)); return r; }
+float p2g_ffmac(float a, float b, float c) { precise float r = fma(a, b, c); p2g_w = min(p2g_w, abs(r)); return r; }
 float p2g_in(float x) {
   p2g_u = min(p2g_u, p2g_nz(x));
+  p2g_w = min(p2g_w, abs(x));
   return x;
 }
 float p2g_in_nan(float x) {
   // also NaN: an operand of a region operation with a literal 1, -1 or 0, which a compiler may turn into a copy
   // (x * 1.0 -> x) that would keep a NaN's payload where PTX gives 0x7FFFFFFF
-  p2g_u = (floatBitsToUint(x) & 0x7FFFFFFFu) > 0x7F800000u ? 0u : min(p2g_u, p2g_nz(x));
+  bool n = (floatBitsToUint(x) & 0x7FFFFFFFu) > 0x7F800000u;
+  p2g_u = n ? 0u : min(p2g_u, p2g_nz(x));
+  p2g_w = n ? 0.0 : min(p2g_w, abs(x));
   return x;
 }
 bool p2g_redo() {
-  bool redo = !P2G_F32_FAST || p2g_u < 0x56FFFFFEu;  // p2g_nz(2^-40)
+  // p2g_nz(2^-40); 2^-126
+  bool redo = !P2G_F32_FAST || (p2g_u < 0x56FFFFFEu && !(p2g_w > 1.17549435e-38));
   p2g_u = 0xFFFFFFFFu;
+  p2g_w = 1.0;
   return redo;
 }
 // The check's forms: an exact zero (opposite operands; a zero factor) counts as no tiny result, any other result
@@ -769,7 +806,6 @@ void main() {
     // ptx:185  st.global.u32 	[%rd22], %r33;
     P2GU32(rd22).v = (rs6 | (p2g_hfma(rs1, rs2, p2g_f2h_rn(floatBitsToUint(f3))) << 16u));
     // ptx:187  {max.f16 %rs21,%rs1,%rs23;
-    uint rs21 = p2g_f2h_rn(floatBitsToUint(p2g_nmax(p2g_h2f((rs1 & 0xFFFFu)), p2g_h2f((rs23 & 0xFFFFu)))));
     // ptx:190  mov.b32 	%r35, {%rs14, %rs21};
     // ptx:191  shl.b32 	%r36, %r1, 1;
     // ptx:192  sub.s32 	%r37, %r30, %r36;
@@ -777,7 +813,7 @@ void main() {
     // ptx:194  add.s64 	%rd24, %rd6, %rd23;
     rd24 = uint64_t(int64_t(rd6) + int64_t(uint64_t(int64_t(int(uint(int(r29 | 1u) - int(r1 << 1u)))) * int64_t(4))));
     // ptx:195  st.global.u32 	[%rd24], %r35;
-    P2GU32(rd24).v = ((p2g_hsat(p2g_hfma(rs23, rs1, rs2))) | (rs21 << 16u));
+    P2GU32(rd24).v = ((p2g_hsat(p2g_hfma(rs23, rs1, rs2))) | (p2g_hmax(rs1, rs23) << 16u));
     // ptx:196  st.global.u32 	[%rd24+4], %r9;
     P2GU32((rd24 + 4ul)).v = r9;
     // ptx:197  st.global.u32 	[%rd24+8], %r16;
