@@ -11,7 +11,8 @@
 #   hashes = after ref, write OUTDIR/sweep_ref_hashes.json (sweep_hashes.py: block hashes of the references, small
 #   enough to bring back); lavapipe-local = on a machine without the GPU, run the sweep copies on lavapipe and
 #   compare them with OUTDIR/sweep_ref_hashes.json (writes OUTDIR/sweep_lavapipe.log).
-#   env: WORK (default /tmp/p2g-sweep), MIN_VALUES (default 1048576), SALT (default 0x5EED2024)
+#   env: WORK (default /tmp/p2g-sweep), MIN_VALUES (default 1048576), SALT (default 0x5EED2024), CASES (default:
+#   every ops case with an "ops" table)
 # Then, on any machine: python3 docs/make_ops_table.py --results OUTDIR   (rewrites docs/OPS_TABLE.md)
 set -u
 cd "$(dirname "$0")/../.."
@@ -25,6 +26,8 @@ MIN_VALUES=${MIN_VALUES:-1048576}
 SALT=${SALT:-0x5EED2024}
 P2G=${PTX2GLSL:-build/translator/ptx2glsl}
 mapfile -t cases < <(ls -d ptx_corpus/ops/*/ | sed 's:/$::' | while read -r c; do grep -q '"ops"' "$c/case.json" && echo "$c"; done)
+# CASES="ptx_corpus/ops/a ptx_corpus/ops/b": sweep only these (a change that touches a few instructions)
+[ -n "${CASES:-}" ] && read -ra cases <<< "$CASES"
 
 # Sweep copies: grid and output buffers scaled so every instruction sees >= MIN_VALUES inputs, another salt.
 mkdir -p "$WORK"

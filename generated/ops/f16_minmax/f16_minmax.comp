@@ -4,6 +4,9 @@
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
 #extension GL_EXT_shader_16bit_storage : require
+#ifdef P2G_F16_NATIVE  // defined for the module variant with the device's f16 arithmetic
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#endif
 
 // Block size and dynamic shared memory come from specialization constants (runtime ABI).
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
@@ -106,6 +109,73 @@ float p2g_h2f(uint h) {
   return uintBitsToFloat(s | ((e + 112u) << 23) | (f << 13));
 }
 uint p2g_h_ftz(uint h) { return (h & 0x7C00u) == 0u ? (h & 0x8000u) : h; }
+// a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
+float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
+// a + b in f32 for f16 operands: rounding it to f16 afterwards gives the f16 sum rounded once, since rounding twice
+// is innocuous for addition when the wider format has q >= 2p + 1 bits (S. A. Figueroa, SIGNUM Newsletter 30(3),
+// 1995; q = 24, p = 11). f16 sums are multiples of 2^-24 below 2^17: never f32 subnormal or overflowing, so a
+// device that flushes f32 subnormals computes it too.
+float p2g_fadd_x(float a, float b) { precise float s = a + b; return s; }
+uint p2g_odd_sumf(float a, float b) {
+  precise float s = a + b;
+  precise float bb = s - a;
+  precise float e = (a - (s - bb)) + (b - bb);
+  // s itself when exact, infinite or NaN, or already odd; else the odd neighbour on the side of the error.
+  // Without branches (`||` and `?:` over expressions would make glslang branch among the device's operations).
+  uint w = floatBitsToUint(s), up = w | 1u, down = w - 1u;
+  bool above = ((floatBitsToUint(e) ^ w) >> 31) == 0u;
+  uint odd = above ? up : down;
+  uint keep = uint(e == 0.0) | uint((w & 0x7F800000u) == 0x7F800000u) | (w & 1u);
+  w = keep != 0u ? w : odd;
+  return w;
+}
+// f16 a + b, a - b, a * b, a * b + c rounded once to nearest (f32 step first: a rounded sum, an exact product, an fma's sum rounded to odd)
+#ifdef P2G_F16_NATIVE
+#define P2G_OPAQUE0 (gl_NumWorkGroups.x >> 31u)
+float16_t p2g_h16(uint x) { return unpackFloat2x16(x).x; }  // the low half
+uint p2g_h16b(float16_t v) { return (packFloat2x16(f16vec2(v)) & 0xFFFFu) ^ P2G_OPAQUE0; }
+uint p2g_hadd(uint a, uint b) { precise float16_t r = p2g_h16(a) + p2g_h16(b); return p2g_h16b(r); }
+uint p2g_hmul(uint a, uint b) { precise float16_t r = p2g_h16(a) * p2g_h16(b); return p2g_h16b(r); }
+uint p2g_hfma(uint a, uint b, uint c) {
+  precise float16_t r = fma(p2g_h16(a), p2g_h16(b), p2g_h16(c));
+  return p2g_h16b(r);
+}
+uint p2g_hadd2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) + unpackFloat2x16(b); return packFloat2x16(r) ^ P2G_OPAQUE0; }
+uint p2g_hsub2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) - unpackFloat2x16(b); return packFloat2x16(r) ^ P2G_OPAQUE0; }
+uint p2g_hmul2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) * unpackFloat2x16(b); return packFloat2x16(r) ^ P2G_OPAQUE0; }
+uint p2g_hfma2(uint a, uint b, uint c) {
+  precise f16vec2 r = fma(unpackFloat2x16(a), unpackFloat2x16(b), unpackFloat2x16(c));
+  return packFloat2x16(r) ^ P2G_OPAQUE0;
+}
+#else
+uint p2g_hadd(uint a, uint b) {
+  return p2g_f2h_rn(floatBitsToUint(p2g_fadd_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu))));
+}
+uint p2g_hmul(uint a, uint b) {
+  return p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu))));
+}
+uint p2g_hfma(uint a, uint b, uint c) {
+  return p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu)), p2g_h2f(c & 0xFFFFu)));
+}
+#endif
+uint p2g_hsub(uint a, uint b) { return p2g_hadd(a, b ^ 0x8000u); }
+uint p2g_hsat(uint v) { v &= 0xFFFFu; return v > 0x7C00u ? 0u : (v >= 0x3C00u ? 0x3C00u : v); }
+uint p2g_hrelu(uint v) {
+  v &= 0xFFFFu;
+  return (v & 0x7FFFu) > 0x7C00u ? 0x7FFFu : ((v & 0x8000u) != 0u ? 0u : v);
+}
+uint p2g_hneg(uint v) { v &= 0xFFFFu; return (v & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (v ^ 0x8000u); }
+uint p2g_habs(uint v) { v &= 0x7FFFu; return v > 0x7C00u ? 0x7FFFu : v; }
+uint p2g_hsat2(uint v) { return p2g_hsat(v) | (p2g_hsat(v >> 16) << 16); }
+uint p2g_hrelu2(uint v) { return p2g_hrelu(v) | (p2g_hrelu(v >> 16) << 16); }
+uint p2g_hneg2(uint v) { return p2g_hneg(v) | (p2g_hneg(v >> 16) << 16); }
+uint p2g_habs2(uint v) { return p2g_habs(v) | (p2g_habs(v >> 16) << 16); }
+#ifndef P2G_F16_NATIVE
+uint p2g_hadd2(uint a, uint b) { return p2g_hadd(a, b) | (p2g_hadd(a >> 16, b >> 16) << 16); }
+uint p2g_hsub2(uint a, uint b) { return p2g_hsub(a, b) | (p2g_hsub(a >> 16, b >> 16) << 16); }
+uint p2g_hmul2(uint a, uint b) { return p2g_hmul(a, b) | (p2g_hmul(a >> 16, b >> 16) << 16); }
+uint p2g_hfma2(uint a, uint b, uint c) { return p2g_hfma(a, b, c) | (p2g_hfma(a >> 16, b >> 16, c >> 16) << 16); }
+#endif
 // Device fact (specialization constant 6, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): set by the runtime where
 // the device's f32 add/sub/mul/fma in round to nearest were measured to give PTX's bytes (subnormals kept, NaN
 // 0x7FFFFFFF, fma fused). The guarded paths below then reduce to the device's operation; elsewhere it stays false.
@@ -126,11 +196,25 @@ layout(constant_id = 10) const bool P2G_F32_MINMAX = false;
 // Both are computed and one is selected by the constant: the driver drops the other.
 float p2g_nmin(float a, float b) { float d = min(a, b), e = p2g_fmin(a, b); return P2G_F32_MINMAX ? d : e; }
 float p2g_nmax(float a, float b) { float d = max(a, b), e = p2g_fmax(a, b); return P2G_F32_MINMAX ? d : e; }
-// min.f16 / max.f16 (f16x2: lane by lane) without .ftz, .NaN or .xorsign: the min/max of the exact f32 widenings
-// is one of them (or the canonical NaN), so narrowing it back is exact. Where the fact P2G_HALF_CVT holds that is
-// the device's conversion (faster on NVIDIA than anything else measured: docs/GPU_BENCH.md, 2026-12-06, last
-// section); elsewhere the f16 bits are picked from the operands by comparing the widenings (p2g_h_pick), not
-// rounded by p2g_f2h_rn's integer code. The operands' low 16 bits are the half.
+// min.f16 / max.f16 (f16x2: lane by lane) without .ftz, .NaN or .xorsign. In the f16 variant (the fact
+// f16-native: docs/DEVICE_FACTS.md) the device's f16 min()/max(), its results leaving through P2G_OPAQUE0 as the
+// arithmetic's do. Otherwise the min/max of the exact f32 widenings, which is one of them (or the canonical NaN),
+// so narrowing it back is exact: where the fact P2G_HALF_CVT holds that is the device's conversion (faster on
+// NVIDIA than picking the operand: docs/GPU_BENCH.md, 2026-12-06, night); elsewhere the f16 bits are picked from
+// the operands by comparing the widenings (p2g_h_pick), not rounded by p2g_f2h_rn's integer code. The operands'
+// low 16 bits are the half.
+#ifdef P2G_F16_NATIVE
+uint p2g_hmin(uint x, uint y) { precise float16_t r = min(p2g_h16(x), p2g_h16(y)); return p2g_h16b(r); }
+uint p2g_hmax(uint x, uint y) { precise float16_t r = max(p2g_h16(x), p2g_h16(y)); return p2g_h16b(r); }
+uint p2g_hmin2(uint x, uint y) {
+  precise f16vec2 r = min(unpackFloat2x16(x), unpackFloat2x16(y));
+  return packFloat2x16(r) ^ P2G_OPAQUE0;
+}
+uint p2g_hmax2(uint x, uint y) {
+  precise f16vec2 r = max(unpackFloat2x16(x), unpackFloat2x16(y));
+  return packFloat2x16(r) ^ P2G_OPAQUE0;
+}
+#else
 uint p2g_h_pick(uint r, float a, float b, uint x, uint y) {
   // r is a's or b's bits (-0 below +0 included), or 0x7FFFFFFF for two NaN operands: 0x7FFF, as p2g_f2h_rn gives
   uint v = r == floatBitsToUint(b) ? y : x;
@@ -148,6 +232,7 @@ uint p2g_hmax(uint x, uint y) {
 }
 uint p2g_hmin2(uint x, uint y) { return p2g_hmin(x, y) | (p2g_hmin(x >> 16, y >> 16) << 16); }
 uint p2g_hmax2(uint x, uint y) { return p2g_hmax(x, y) | (p2g_hmax(x >> 16, y >> 16) << 16); }
+#endif
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 
 void main() {

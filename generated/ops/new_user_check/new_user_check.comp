@@ -399,11 +399,25 @@ uint p2g_hfma2(uint a, uint b, uint c) { return p2g_hfma(a, b, c) | (p2g_hfma(a 
 // Both are computed and one is selected by the constant: the driver drops the other.
 float p2g_nmin(float a, float b) { float d = min(a, b), e = p2g_fmin(a, b); return P2G_F32_MINMAX ? d : e; }
 float p2g_nmax(float a, float b) { float d = max(a, b), e = p2g_fmax(a, b); return P2G_F32_MINMAX ? d : e; }
-// min.f16 / max.f16 (f16x2: lane by lane) without .ftz, .NaN or .xorsign: the min/max of the exact f32 widenings
-// is one of them (or the canonical NaN), so narrowing it back is exact. Where the fact P2G_HALF_CVT holds that is
-// the device's conversion (faster on NVIDIA than anything else measured: docs/GPU_BENCH.md, 2026-12-06, last
-// section); elsewhere the f16 bits are picked from the operands by comparing the widenings (p2g_h_pick), not
-// rounded by p2g_f2h_rn's integer code. The operands' low 16 bits are the half.
+// min.f16 / max.f16 (f16x2: lane by lane) without .ftz, .NaN or .xorsign. In the f16 variant (the fact
+// f16-native: docs/DEVICE_FACTS.md) the device's f16 min()/max(), its results leaving through P2G_OPAQUE0 as the
+// arithmetic's do. Otherwise the min/max of the exact f32 widenings, which is one of them (or the canonical NaN),
+// so narrowing it back is exact: where the fact P2G_HALF_CVT holds that is the device's conversion (faster on
+// NVIDIA than picking the operand: docs/GPU_BENCH.md, 2026-12-06, night); elsewhere the f16 bits are picked from
+// the operands by comparing the widenings (p2g_h_pick), not rounded by p2g_f2h_rn's integer code. The operands'
+// low 16 bits are the half.
+#ifdef P2G_F16_NATIVE
+uint p2g_hmin(uint x, uint y) { precise float16_t r = min(p2g_h16(x), p2g_h16(y)); return p2g_h16b(r); }
+uint p2g_hmax(uint x, uint y) { precise float16_t r = max(p2g_h16(x), p2g_h16(y)); return p2g_h16b(r); }
+uint p2g_hmin2(uint x, uint y) {
+  precise f16vec2 r = min(unpackFloat2x16(x), unpackFloat2x16(y));
+  return packFloat2x16(r) ^ P2G_OPAQUE0;
+}
+uint p2g_hmax2(uint x, uint y) {
+  precise f16vec2 r = max(unpackFloat2x16(x), unpackFloat2x16(y));
+  return packFloat2x16(r) ^ P2G_OPAQUE0;
+}
+#else
 uint p2g_h_pick(uint r, float a, float b, uint x, uint y) {
   // r is a's or b's bits (-0 below +0 included), or 0x7FFFFFFF for two NaN operands: 0x7FFF, as p2g_f2h_rn gives
   uint v = r == floatBitsToUint(b) ? y : x;
@@ -421,6 +435,7 @@ uint p2g_hmax(uint x, uint y) {
 }
 uint p2g_hmin2(uint x, uint y) { return p2g_hmin(x, y) | (p2g_hmin(x >> 16, y >> 16) << 16); }
 uint p2g_hmax2(uint x, uint y) { return p2g_hmax(x, y) | (p2g_hmax(x >> 16, y >> 16) << 16); }
+#endif
 // f32 bits rounded to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
 // mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp; subnormal results exact; NaN gives `nanBits`. Returns the
 // narrow format's bits (sign at bit m + eb).
