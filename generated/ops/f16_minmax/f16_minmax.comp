@@ -215,20 +215,20 @@ uint p2g_hmax2(uint x, uint y) {
   return packFloat2x16(r) ^ P2G_OPAQUE0;
 }
 #else
-uint p2g_h_pick(uint r, float a, float b, uint x, uint y) {
-  // r is a's or b's bits (-0 below +0 included), or 0x7FFFFFFF for two NaN operands: 0x7FFF, as p2g_f2h_rn gives
-  uint v = r == floatBitsToUint(b) ? y : x;
-  return (r & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFu : v;
+// r: the f32 min/max of the widenings a, b of the halves x, y, back to f16 bits. r is a's or b's bits (-0 below +0
+// included), or 0x7FFFFFFF for two NaN operands: 0x7FFF, as p2g_f2h_rn gives.
+uint p2g_h_pick(float r, float a, float b, uint x, uint y) {
+  uint u = floatBitsToUint(r), d = p2g_f2h_rn(u), v = u == floatBitsToUint(b) ? y : x;
+  v = (u & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFu : v;
+  return P2G_HALF_CVT ? d : v;
 }
 uint p2g_hmin(uint x, uint y) {
   float a = p2g_h2f(x & 0xFFFFu), b = p2g_h2f(y & 0xFFFFu);
-  uint r = floatBitsToUint(p2g_nmin(a, b)), d = p2g_f2h_rn(r), e = p2g_h_pick(r, a, b, x & 0xFFFFu, y & 0xFFFFu);
-  return P2G_HALF_CVT ? d : e;
+  return p2g_h_pick(p2g_nmin(a, b), a, b, x & 0xFFFFu, y & 0xFFFFu);
 }
 uint p2g_hmax(uint x, uint y) {
   float a = p2g_h2f(x & 0xFFFFu), b = p2g_h2f(y & 0xFFFFu);
-  uint r = floatBitsToUint(p2g_nmax(a, b)), d = p2g_f2h_rn(r), e = p2g_h_pick(r, a, b, x & 0xFFFFu, y & 0xFFFFu);
-  return P2G_HALF_CVT ? d : e;
+  return p2g_h_pick(p2g_nmax(a, b), a, b, x & 0xFFFFu, y & 0xFFFFu);
 }
 uint p2g_hmin2(uint x, uint y) { return p2g_hmin(x, y) | (p2g_hmin(x >> 16, y >> 16) << 16); }
 uint p2g_hmax2(uint x, uint y) { return p2g_hmax(x, y) | (p2g_hmax(x >> 16, y >> 16) << 16); }
