@@ -23,6 +23,7 @@ inline constexpr std::string_view kMarkNan = "p2g.nan";        // NVIDIA's NaN, 
 inline constexpr std::string_view kMarkHalf = "p2g.h16";       // f16/bf16 conversions in integer code (rows 1, 2)
 inline constexpr std::string_view kMarkFp8 = "p2g.fp8";        // fp8 conversions in integer code (row 13)
 inline constexpr std::string_view kMarkSfu = "p2g.sfu";        // NVIDIA's SFU approximations as models (row 8)
+inline constexpr std::string_view kMarkSignOnly = "p2g.signonly";  // neg/abs.f32 whose NaN no one sees (row 14)
 
 PassResult runExactF32(ir::Function& f, std::string& error);
 PassResult runExactFma(ir::Function& f, std::string& error);

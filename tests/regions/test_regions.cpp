@@ -165,6 +165,31 @@ TEST_CASE("a negation read only by the region's guarded calls is plain; one read
   CHECK(other.find("f9 = p2g_canon(") != std::string::npos);
 }
 
+TEST_CASE("a negated entering value is tested inside the minus (a flushing device may flush in -x)") {
+  // NVIDIA's driver flushed a subnormal x in `-x`, so `p2g_in(-x)` saw a zero: basic/neg_operand, 2,796 values
+  std::string body =
+      "  f5 = p2g_fmul(p2g_canon(uintBitsToFloat(floatBitsToUint(f1) ^ 0x80000000u)), f2, false);\n";
+  std::string fns;
+  CHECK(guardRegions(body, fns, typeOf) == 1);
+  CHECK(body.find("f5 = p2g_fmul(-(p2g_in(f1)), p2g_in(f2));") != std::string::npos);
+  CHECK(body.find("p2g_in(-") == std::string::npos);
+  CHECK(fns.find("p2g_fmulz(-(p2g_inz(f1)), p2g_inz(f2))") != std::string::npos);  // the check's pass too
+  // a negation's variable inside the region set from an entering value: the value tested before the minus
+  std::string var =
+      "  f3 = p2g_fmul(f1, f2, false);\n"
+      "  f9 = p2g_canon(uintBitsToFloat(floatBitsToUint(f6) ^ 0x80000000u));\n"
+      "  f4 = p2g_ffma(f9, 0.5, f3, 0, false);\n";
+  CHECK(guardRegions(var, fns, typeOf) == 1);
+  CHECK(var.find("f9 = -(p2g_in(f6));") != std::string::npos);
+  // of a guarded result (tested as a result): the plain negation
+  std::string res =
+      "  f3 = p2g_fmul(f1, f2, false);\n"
+      "  f9 = p2g_canon(uintBitsToFloat(floatBitsToUint(f3) ^ 0x80000000u));\n"
+      "  f4 = p2g_ffma(f9, 0.5, f1, 0, false);\n";
+  CHECK(guardRegions(res, fns, typeOf) == 1);
+  CHECK(res.find("f9 = -f3;") != std::string::npos);
+}
+
 TEST_CASE("a variable named only inside the region is the replay's own; an unknown type leaves the run alone") {
   std::string body =
       "  f3 = p2g_fmul(f1, f2, false);\n"

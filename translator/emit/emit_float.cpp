@@ -8,6 +8,7 @@
 // device's doubles, or the integer f64 helpers where a pass asks for exactness.
 #include "emitter.h"
 #include "exact_marks.h"
+#include "glsl_text.h"
 
 namespace p2g {
 
@@ -167,6 +168,13 @@ static void emitF32(Emitter& E, const ir::Inst& in) {
   if ((op == "abs" || op == "neg") && n == 2) {
     // Sign-bit operations, but a NaN comes out canonical: measured on the H200, neg.f32 of a NaN with a payload
     // gives 0x7FFFFFFF (ptxas lowers it to an FADD), ptx_corpus/basic/f32_bits_convert row 23.
+    // Read only as operands of f32 arithmetic (pass exact_nan's kMarkSignOnly), whose NaN results are canonical
+    // whatever the operand's sign: the plain sign operation, which the device folds into the consumer. Exact
+    // mode keeps the bit form, which the guarded regions recognise (region_guard.cpp, negation).
+    if (in.hasMod(kMarkSignOnly)) {
+      std::string a = arg(1);
+      return finish(op == "abs" ? "abs(" + a + ")" : isIdent(a) ? "-" + a : "-(" + a + ")", false);
+    }
     std::string x = bitsOf(arg(1));
     return finish(op == "abs" ? "uintBitsToFloat(" + x + " & 0x7FFFFFFFu)" : "uintBitsToFloat(" + x + " ^ 0x80000000u)", true);
   }

@@ -537,17 +537,8 @@ class Region {
           if (k) out += ", ";
           size_t from = out.size();
           string_view negated;
-          if (negation(args[k], negated)) {  // plainNeg of the rewritten operand
-            rewriteInto(out, negated);
-            if (isIdent(string_view(out).substr(from))) {
-              out.insert(from, "-");
-            } else {
-              out.insert(from, "-(");
-              out += ')';
-            }
-          } else {
-            rewriteInto(out, args[k]);
-          }
+          bool neg = negation(args[k], negated);
+          rewriteInto(out, neg ? negated : args[k]);
           const char* test = nullptr;
           bool ident = isIdent(args[k]);
           if (identity && !safeLiteral(args[k]) && !guardedResult(args[k]) &&
@@ -555,7 +546,19 @@ class Region {
             test = "p2g_in_nan(";
           else if (!safe(args[k]))
             test = "p2g_in(";
+          // A negation (plainNeg of the rewritten operand) is tested inside the minus, on the negated value's
+          // bits: a device that flushes f32 subnormals may flush in `-x` too (NVIDIA's driver does, folding the
+          // sign into an operation: ptx_corpus/basic/neg_operand, 2,796 wrong values with `p2g_in(-x)`), so a
+          // test of `-x` can see the flushed zero instead of the subnormal x.
           operand(out, from, test, ident ? args[k] : string_view());
+          if (neg) {
+            if (isIdent(string_view(out).substr(from))) {
+              out.insert(from, "-");
+            } else {
+              out.insert(from, "-(");
+              out += ')';
+            }
+          }
         }
         out += ')';
         i = close + 1;
@@ -752,8 +755,12 @@ int guardRegions(std::string& body, std::string& functions,
         uses += reads;
       }
       if (!only || uses == 0) continue;
+      // the negated value tested on its bits first unless it was safe where the negation stands (a literal, a
+      // guarded result: then the negation's variable is safe, names[id].safe, set once): `-x` of a subnormal x may
+      // be flushed by the device, and a test of the negation's variable would see that zero (as above)
       string_view rx;
-      if (negation(rhs[k - li], rx)) rhs[k - li] = plainNeg(std::string(rx));
+      if (negation(rhs[k - li], rx))
+        rhs[k - li] = plainNeg(names[id].safe == r ? std::string(rx) : "p2g_in(" + std::string(rx) + ")");
     }
     // the exact replay's parameters: values from outside (in), results (out), both (inout: restored first)
     std::vector<std::string> params;

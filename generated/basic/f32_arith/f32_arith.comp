@@ -462,7 +462,7 @@ void p2g_exact_2(float f3, float f4, out precise float f7) {
 }
 void p2g_check_2(float f3, float f4, out precise float f7) {
   if (P2G_F32_FAST) {
-    f7 = p2g_ffmaz(p2g_inz(-f3), 0.5, p2g_inz(f4));
+    f7 = p2g_ffmaz(-(p2g_inz(f3)), 0.5, p2g_inz(f4));
     if (!p2g_redoz()) return;
   }
   p2g_exact_2(f3, f4, f7);
@@ -472,7 +472,7 @@ void p2g_exact_3(float f2, float f3, float f4, out precise float f9) {
 }
 void p2g_check_3(float f2, float f3, float f4, out precise float f9) {
   if (P2G_F32_FAST) {
-    f9 = p2g_ffmaz(p2g_inz(-f2), p2g_inz(f3), p2g_inz(f4));
+    f9 = p2g_ffmaz(-(p2g_inz(f2)), p2g_inz(f3), p2g_inz(f4));
     if (!p2g_redoz()) return;
   }
   p2g_exact_3(f2, f3, f4, f9);
@@ -543,7 +543,7 @@ void p2g_exact_10(float f4, float f3, out precise float f36) {
 }
 void p2g_check_10(float f4, float f3, out precise float f36) {
   if (P2G_F32_FAST) {
-    f36 = p2g_fsubz(p2g_inz(-f4), p2g_inz(f3));
+    f36 = p2g_fsubz(-(p2g_inz(f4)), p2g_inz(f3));
     if (!p2g_redoz()) return;
   }
   p2g_exact_10(f4, f3, f36);
@@ -623,14 +623,14 @@ void main() {
   // ptx:54  sub.f32 	%f7, %f4, %f6;
   // ptx:53  mul.f32 	%f6, %f3, 0f3F000000;
   // ptx:54  sub.f32 	%f7, %f4, %f6;
-  precise float f7 = p2g_ffma(p2g_in(-f3), 0.5, p2g_in(f4));
+  precise float f7 = p2g_ffma(-(p2g_in(f3)), 0.5, p2g_in(f4));
   if (p2g_redo()) p2g_check_2(f3, f4, f7);
   // ptx:55  st.global.f32 	[%rd14+8], %f7;
   P2GU32((rd14 + 8ul)).v = floatBitsToUint(f7);
   // ptx:57  sub.f32 	%f9, %f4, %f8;
   // ptx:56  mul.f32 	%f8, %f2, %f3;
   // ptx:57  sub.f32 	%f9, %f4, %f8;
-  precise float f9 = p2g_ffma(p2g_in(-f2), p2g_in(f3), p2g_in(f4));
+  precise float f9 = p2g_ffma(-(p2g_in(f2)), p2g_in(f3), p2g_in(f4));
   if (p2g_redo()) p2g_check_3(f2, f3, f4, f9);
   // ptx:58  st.global.f32 	[%rd14+12], %f9;
   P2GU32((rd14 + 12ul)).v = floatBitsToUint(f9);
@@ -700,7 +700,7 @@ void main() {
   P2GU32((rd14 + 64ul)).v = floatBitsToUint(f34);
   // ptx:97  neg.f32 	%f35, %f4;
   // ptx:98  sub.f32 	%f36, %f35, %f3;
-  precise float f36 = p2g_fsubc(p2g_in(-f4), p2g_in(f3));
+  precise float f36 = p2g_fsubc(-(p2g_in(f4)), p2g_in(f3));
   if (p2g_redo()) p2g_check_10(f4, f3, f36);
   // ptx:99  st.global.f32 	[%rd14+68], %f36;
   P2GU32((rd14 + 68ul)).v = floatBitsToUint(f36);

@@ -3042,7 +3042,7 @@ void p2g_exact_45(float f844, float f847, float f843, float f845, out uint rs158
 }
 void p2g_check_45(float f844, float f847, float f843, float f845, out uint rs1588) {
   if (P2G_F32_FAST) {
-    precise float f866 = p2g_ffmaz(p2g_inz(-f844), p2g_inz(f847), p2g_inz(f843));
+    precise float f866 = p2g_ffmaz(-(p2g_inz(f844)), p2g_inz(f847), p2g_inz(f843));
     rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f845), f866, f847)));
     if (!p2g_redoz()) return;
   }
@@ -3064,7 +3064,7 @@ void p2g_exact_47(float f868, float f871, float f867, float f869, out uint rs158
 }
 void p2g_check_47(float f868, float f871, float f867, float f869, out uint rs1589) {
   if (P2G_F32_FAST) {
-    precise float f875 = p2g_ffmaz(p2g_inz(-f868), p2g_inz(f871), p2g_inz(f867));
+    precise float f875 = p2g_ffmaz(-(p2g_inz(f868)), p2g_inz(f871), p2g_inz(f867));
     rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f869), f875, f871)));
     if (!p2g_redoz()) return;
   }
@@ -4956,7 +4956,7 @@ void p2g_exact_49(float f908, float f911, float f907, float f909, out uint rs168
 }
 void p2g_check_49(float f908, float f911, float f907, float f909, out uint rs1686) {
   if (P2G_F32_FAST) {
-    precise float f915 = p2g_ffmaz(p2g_inz(-f908), p2g_inz(f911), p2g_inz(f907));
+    precise float f915 = p2g_ffmaz(-(p2g_inz(f908)), p2g_inz(f911), p2g_inz(f907));
     rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f909), f915, f911)));
     if (!p2g_redoz()) return;
   }
@@ -4978,7 +4978,7 @@ void p2g_exact_51(float f917, float f920, float f916, float f918, out uint rs168
 }
 void p2g_check_51(float f917, float f920, float f916, float f918, out uint rs1687) {
   if (P2G_F32_FAST) {
-    precise float f924 = p2g_ffmaz(p2g_inz(-f917), p2g_inz(f920), p2g_inz(f916));
+    precise float f924 = p2g_ffmaz(-(p2g_inz(f917)), p2g_inz(f920), p2g_inz(f916));
     rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f918), f924, f920)));
     if (!p2g_redoz()) return;
   }
@@ -5000,7 +5000,7 @@ void p2g_exact_53(float f926, float f929, float f925, float f927, out uint rs168
 }
 void p2g_check_53(float f926, float f929, float f925, float f927, out uint rs1688) {
   if (P2G_F32_FAST) {
-    precise float f933 = p2g_ffmaz(p2g_inz(-f926), p2g_inz(f929), p2g_inz(f925));
+    precise float f933 = p2g_ffmaz(-(p2g_inz(f926)), p2g_inz(f929), p2g_inz(f925));
     rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f927), f933, f929)));
     if (!p2g_redoz()) return;
   }
@@ -5022,7 +5022,7 @@ void p2g_exact_55(float f935, float f938, float f934, float f936, out uint rs168
 }
 void p2g_check_55(float f935, float f938, float f934, float f936, out uint rs1689) {
   if (P2G_F32_FAST) {
-    precise float f942 = p2g_ffmaz(p2g_inz(-f935), p2g_inz(f938), p2g_inz(f934));
+    precise float f942 = p2g_ffmaz(-(p2g_inz(f935)), p2g_inz(f938), p2g_inz(f934));
     rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f936), f942, f938)));
     if (!p2g_redoz()) return;
   }
@@ -7426,7 +7426,7 @@ void main() {
         if (!((bitfieldExtract(int(temp3_2 ? 1u : 0u), 0, 16)) == 0)) {
           // ptx:1301  neg.f32 	%f865, %f844;
           // ptx:1302  fma.rn.f32 	%f866, %f865, %f847, %f843;
-          precise float f866 = p2g_ffma(p2g_in(-f844), p2g_in(f847), p2g_in(f843));
+          precise float f866 = p2g_ffma(-(p2g_in(f844)), p2g_in(f847), p2g_in(f843));
           // ptx:1303  fma.rn.f32 	%f864, %f845, %f866, %f847;
           // ptx:1305  {  cvt.rn.f16.f32 %rs1588, %f864;}
           rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f845), f866, f847)));
@@ -7469,7 +7469,7 @@ void main() {
         if (!((bitfieldExtract(int(temp3_4 ? 1u : 0u), 0, 16)) == 0)) {
           // ptx:1361  neg.f32 	%f874, %f868;
           // ptx:1362  fma.rn.f32 	%f875, %f874, %f871, %f867;
-          precise float f875 = p2g_ffma(p2g_in(-f868), p2g_in(f871), p2g_in(f867));
+          precise float f875 = p2g_ffma(-(p2g_in(f868)), p2g_in(f871), p2g_in(f867));
           // ptx:1363  fma.rn.f32 	%f873, %f869, %f875, %f871;
           // ptx:1365  {  cvt.rn.f16.f32 %rs1589, %f873;}
           rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f869), f875, f871)));
@@ -10339,7 +10339,7 @@ void main() {
         if (!((bitfieldExtract(int(temp3_54 ? 1u : 0u), 0, 16)) == 0)) {
           // ptx:6173  neg.f32 	%f914, %f908;
           // ptx:6174  fma.rn.f32 	%f915, %f914, %f911, %f907;
-          precise float f915 = p2g_ffma(p2g_in(-f908), p2g_in(f911), p2g_in(f907));
+          precise float f915 = p2g_ffma(-(p2g_in(f908)), p2g_in(f911), p2g_in(f907));
           // ptx:6175  fma.rn.f32 	%f913, %f909, %f915, %f911;
           // ptx:6177  {  cvt.rn.f16.f32 %rs1686, %f913;}
           rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f909), f915, f911)));
@@ -10382,7 +10382,7 @@ void main() {
         if (!((bitfieldExtract(int(temp3_56 ? 1u : 0u), 0, 16)) == 0)) {
           // ptx:6234  neg.f32 	%f923, %f917;
           // ptx:6235  fma.rn.f32 	%f924, %f923, %f920, %f916;
-          precise float f924 = p2g_ffma(p2g_in(-f917), p2g_in(f920), p2g_in(f916));
+          precise float f924 = p2g_ffma(-(p2g_in(f917)), p2g_in(f920), p2g_in(f916));
           // ptx:6236  fma.rn.f32 	%f922, %f918, %f924, %f920;
           // ptx:6238  {  cvt.rn.f16.f32 %rs1687, %f922;}
           rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f918), f924, f920)));
@@ -10429,7 +10429,7 @@ void main() {
         if (!((bitfieldExtract(int(temp3_58 ? 1u : 0u), 0, 16)) == 0)) {
           // ptx:6300  neg.f32 	%f932, %f926;
           // ptx:6301  fma.rn.f32 	%f933, %f932, %f929, %f925;
-          precise float f933 = p2g_ffma(p2g_in(-f926), p2g_in(f929), p2g_in(f925));
+          precise float f933 = p2g_ffma(-(p2g_in(f926)), p2g_in(f929), p2g_in(f925));
           // ptx:6302  fma.rn.f32 	%f931, %f927, %f933, %f929;
           // ptx:6304  {  cvt.rn.f16.f32 %rs1688, %f931;}
           rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f927), f933, f929)));
@@ -10472,7 +10472,7 @@ void main() {
         if (!((bitfieldExtract(int(temp3_60 ? 1u : 0u), 0, 16)) == 0)) {
           // ptx:6361  neg.f32 	%f941, %f935;
           // ptx:6362  fma.rn.f32 	%f942, %f941, %f938, %f934;
-          precise float f942 = p2g_ffma(p2g_in(-f935), p2g_in(f938), p2g_in(f934));
+          precise float f942 = p2g_ffma(-(p2g_in(f935)), p2g_in(f938), p2g_in(f934));
           // ptx:6363  fma.rn.f32 	%f940, %f936, %f942, %f938;
           // ptx:6365  {  cvt.rn.f16.f32 %rs1689, %f940;}
           rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f936), f942, f938)));
