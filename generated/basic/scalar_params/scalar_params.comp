@@ -318,13 +318,14 @@ float p2g_fmul(float a, float b, bool ftz) {
 }
 // Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
 // are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
-// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
-// every number). p2g_w keeps the smallest |value| of every result, the untested forms' too, and of every entering
-// value, zeros included (a NaN entering p2g_in_nan makes it 0; the device's min() leaves a NaN result out, and a
-// min() that returned it would only fail the test). p2g_redo(): true when the device fact P2G_F32_FAST does not
-// hold, or when both ways fail: the nonzero magnitude is below 2^-40 (at or above it no operation can have flushed
-// a result: zeros are then exact), and p2g_w is not above 2^-126 (above it no value is zero, tiny or subnormal:
-// nothing was flushed, every operation was IEEE's). Then the region's check p2g_check_<n> runs the device's pass
+// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on
+// entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above every number; a NaN
+// entering p2g_in_nan makes it 0). p2g_w keeps the smallest |value| of every result, the untested forms' too,
+// zeros included (the device's min() leaves a NaN result out, and a min() that returned it would only fail the
+// test). p2g_redo(): true when the device fact P2G_F32_FAST does not hold, or when both ways fail: the nonzero
+// magnitude is below 2^-40 (at or above it no operation can have flushed a result: zeros are then exact), and not
+// both p2g_w above 2^-126 and p2g_u at least p2g_nz(2^-126) (then no result is zero, tiny or subnormal and no
+// operand entered subnormal: nothing was flushed, every operation was IEEE's). Then the region's check p2g_check_<n> runs the device's pass
 // again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
 // operands or a zero factor let through), and only if p2g_redoz() finds a result below 2^-126 does the exact
 // replay compute every value again. NaN needs no replay where the fact holds: the device's NaN results are PTX's
@@ -363,20 +364,17 @@ float p2g_fmulc(float a, float b) { precise float r = a * b; p2g_w = min(p2g_w, 
 float p2g_ffmac(float a, float b, float c) { precise float r = fma(a, b, c); p2g_w = min(p2g_w, abs(r)); return r; }
 float p2g_in(float x) {
   p2g_u = min(p2g_u, p2g_nz(x));
-  p2g_w = min(p2g_w, abs(x));
   return x;
 }
 float p2g_in_nan(float x) {
   // also NaN: an operand of a region operation with a literal 1, -1 or 0, which a compiler may turn into a copy
   // (x * 1.0 -> x) that would keep a NaN's payload where PTX gives 0x7FFFFFFF
-  bool n = (floatBitsToUint(x) & 0x7FFFFFFFu) > 0x7F800000u;
-  p2g_u = n ? 0u : min(p2g_u, p2g_nz(x));
-  p2g_w = n ? 0.0 : min(p2g_w, abs(x));
+  p2g_u = (floatBitsToUint(x) & 0x7FFFFFFFu) > 0x7F800000u ? 0u : min(p2g_u, p2g_nz(x));
   return x;
 }
 bool p2g_redo() {
-  // p2g_nz(2^-40); 2^-126
-  bool redo = !P2G_F32_FAST || (p2g_u < 0x56FFFFFEu && !(p2g_w > 1.17549435e-38));
+  // p2g_nz(2^-40); 2^-126 and p2g_nz(2^-126)
+  bool redo = !P2G_F32_FAST || (p2g_u < 0x56FFFFFEu && !(p2g_w > 1.17549435e-38 && p2g_u >= 0x00FFFFFEu));
   p2g_u = 0xFFFFFFFFu;
   p2g_w = 1.0;
   return redo;

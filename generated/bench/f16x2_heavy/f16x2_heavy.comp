@@ -85,16 +85,16 @@ uint p2g_odd_sumf(float a, float b) {
 #ifdef P2G_F16_NATIVE
 #define P2G_OPAQUE0 (gl_NumWorkGroups.x >> 31u)
 float16_t p2g_h16(uint x) { return unpackFloat2x16(x).x; }  // the low half
-uint p2g_h16b(float16_t v) { return (packFloat2x16(f16vec2(v)) & 0xFFFFu) ^ P2G_OPAQUE0; }
+uint p2g_h16b(float16_t v) { return packFloat2x16(f16vec2(v)) & 0xFFFFu; }
 uint p2g_hadd(uint a, uint b) { precise float16_t r = p2g_h16(a) + p2g_h16(b); return p2g_h16b(r); }
 uint p2g_hmul(uint a, uint b) { precise float16_t r = p2g_h16(a) * p2g_h16(b); return p2g_h16b(r); }
 uint p2g_hfma(uint a, uint b, uint c) {
   precise float16_t r = fma(p2g_h16(a), p2g_h16(b), p2g_h16(c));
-  return p2g_h16b(r);
+  return p2g_h16b(r) ^ P2G_OPAQUE0;
 }
-uint p2g_hadd2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) + unpackFloat2x16(b); return packFloat2x16(r) ^ P2G_OPAQUE0; }
-uint p2g_hsub2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) - unpackFloat2x16(b); return packFloat2x16(r) ^ P2G_OPAQUE0; }
-uint p2g_hmul2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) * unpackFloat2x16(b); return packFloat2x16(r) ^ P2G_OPAQUE0; }
+uint p2g_hadd2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) + unpackFloat2x16(b); return packFloat2x16(r); }
+uint p2g_hsub2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) - unpackFloat2x16(b); return packFloat2x16(r); }
+uint p2g_hmul2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) * unpackFloat2x16(b); return packFloat2x16(r); }
 uint p2g_hfma2(uint a, uint b, uint c) {
   precise f16vec2 r = fma(unpackFloat2x16(a), unpackFloat2x16(b), unpackFloat2x16(c));
   return packFloat2x16(r) ^ P2G_OPAQUE0;
@@ -181,10 +181,10 @@ layout(constant_id = 10) const bool P2G_F32_MINMAX = false;
 float p2g_nmin(float a, float b) { float d = min(a, b), e = p2g_fmin(a, b); return P2G_F32_MINMAX ? d : e; }
 float p2g_nmax(float a, float b) { float d = max(a, b), e = p2g_fmax(a, b); return P2G_F32_MINMAX ? d : e; }
 // min.f16 / max.f16 (f16x2: lane by lane) without .ftz, .NaN or .xorsign. In the f16 variant (the fact
-// f16-native: docs/DEVICE_FACTS.md) the device's f16 min()/max(), its results leaving through P2G_OPAQUE0 as the
-// arithmetic's do. Otherwise the min/max of the exact f32 widenings, which is one of them (or the canonical NaN),
-// so narrowing it back is exact: where the fact P2G_HALF_CVT holds that is the device's conversion (faster on
-// NVIDIA than picking the operand: docs/GPU_BENCH.md, 2026-12-06, night); elsewhere the f16 bits are picked from
+// f16-native: docs/DEVICE_FACTS.md) the device's f16 min()/max() (no opaque barrier: only fma results need
+// one). Otherwise the min/max of the exact f32 widenings, which is one of them (or the canonical NaN), so narrowing
+// it back is exact: where the fact P2G_HALF_CVT holds that is the device's conversion (faster on NVIDIA than
+// picking the operand: docs/GPU_BENCH.md, 2026-12-06, night); elsewhere the f16 bits are picked from
 // the operands by comparing the widenings (p2g_h_pick), not rounded by p2g_f2h_rn's integer code. The operands'
 // low 16 bits are the half.
 #ifdef P2G_F16_NATIVE
@@ -192,11 +192,11 @@ uint p2g_hmin(uint x, uint y) { precise float16_t r = min(p2g_h16(x), p2g_h16(y)
 uint p2g_hmax(uint x, uint y) { precise float16_t r = max(p2g_h16(x), p2g_h16(y)); return p2g_h16b(r); }
 uint p2g_hmin2(uint x, uint y) {
   precise f16vec2 r = min(unpackFloat2x16(x), unpackFloat2x16(y));
-  return packFloat2x16(r) ^ P2G_OPAQUE0;
+  return packFloat2x16(r);
 }
 uint p2g_hmax2(uint x, uint y) {
   precise f16vec2 r = max(unpackFloat2x16(x), unpackFloat2x16(y));
-  return packFloat2x16(r) ^ P2G_OPAQUE0;
+  return packFloat2x16(r);
 }
 #else
 // r: the f32 min/max of the widenings a, b of the halves x, y, back to f16 bits. r is a's or b's bits (-0 below +0

@@ -103,16 +103,16 @@ uint p2g_odd_sumf(float a, float b) {
 #ifdef P2G_F16_NATIVE
 #define P2G_OPAQUE0 (gl_NumWorkGroups.x >> 31u)
 float16_t p2g_h16(uint x) { return unpackFloat2x16(x).x; }  // the low half
-uint p2g_h16b(float16_t v) { return (packFloat2x16(f16vec2(v)) & 0xFFFFu) ^ P2G_OPAQUE0; }
+uint p2g_h16b(float16_t v) { return packFloat2x16(f16vec2(v)) & 0xFFFFu; }
 uint p2g_hadd(uint a, uint b) { precise float16_t r = p2g_h16(a) + p2g_h16(b); return p2g_h16b(r); }
 uint p2g_hmul(uint a, uint b) { precise float16_t r = p2g_h16(a) * p2g_h16(b); return p2g_h16b(r); }
 uint p2g_hfma(uint a, uint b, uint c) {
   precise float16_t r = fma(p2g_h16(a), p2g_h16(b), p2g_h16(c));
-  return p2g_h16b(r);
+  return p2g_h16b(r) ^ P2G_OPAQUE0;
 }
-uint p2g_hadd2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) + unpackFloat2x16(b); return packFloat2x16(r) ^ P2G_OPAQUE0; }
-uint p2g_hsub2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) - unpackFloat2x16(b); return packFloat2x16(r) ^ P2G_OPAQUE0; }
-uint p2g_hmul2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) * unpackFloat2x16(b); return packFloat2x16(r) ^ P2G_OPAQUE0; }
+uint p2g_hadd2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) + unpackFloat2x16(b); return packFloat2x16(r); }
+uint p2g_hsub2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) - unpackFloat2x16(b); return packFloat2x16(r); }
+uint p2g_hmul2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) * unpackFloat2x16(b); return packFloat2x16(r); }
 uint p2g_hfma2(uint a, uint b, uint c) {
   precise f16vec2 r = fma(unpackFloat2x16(a), unpackFloat2x16(b), unpackFloat2x16(c));
   return packFloat2x16(r) ^ P2G_OPAQUE0;

@@ -351,16 +351,16 @@ float p2g_h2f(uint h) {
 #ifdef P2G_F16_NATIVE
 #define P2G_OPAQUE0 (gl_NumWorkGroups.x >> 31u)
 float16_t p2g_h16(uint x) { return unpackFloat2x16(x).x; }  // the low half
-uint p2g_h16b(float16_t v) { return (packFloat2x16(f16vec2(v)) & 0xFFFFu) ^ P2G_OPAQUE0; }
+uint p2g_h16b(float16_t v) { return packFloat2x16(f16vec2(v)) & 0xFFFFu; }
 uint p2g_hadd(uint a, uint b) { precise float16_t r = p2g_h16(a) + p2g_h16(b); return p2g_h16b(r); }
 uint p2g_hmul(uint a, uint b) { precise float16_t r = p2g_h16(a) * p2g_h16(b); return p2g_h16b(r); }
 uint p2g_hfma(uint a, uint b, uint c) {
   precise float16_t r = fma(p2g_h16(a), p2g_h16(b), p2g_h16(c));
-  return p2g_h16b(r);
+  return p2g_h16b(r) ^ P2G_OPAQUE0;
 }
-uint p2g_hadd2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) + unpackFloat2x16(b); return packFloat2x16(r) ^ P2G_OPAQUE0; }
-uint p2g_hsub2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) - unpackFloat2x16(b); return packFloat2x16(r) ^ P2G_OPAQUE0; }
-uint p2g_hmul2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) * unpackFloat2x16(b); return packFloat2x16(r) ^ P2G_OPAQUE0; }
+uint p2g_hadd2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) + unpackFloat2x16(b); return packFloat2x16(r); }
+uint p2g_hsub2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) - unpackFloat2x16(b); return packFloat2x16(r); }
+uint p2g_hmul2(uint a, uint b) { precise f16vec2 r = unpackFloat2x16(a) * unpackFloat2x16(b); return packFloat2x16(r); }
 uint p2g_hfma2(uint a, uint b, uint c) {
   precise f16vec2 r = fma(unpackFloat2x16(a), unpackFloat2x16(b), unpackFloat2x16(c));
   return packFloat2x16(r) ^ P2G_OPAQUE0;
@@ -400,10 +400,10 @@ uint p2g_hfma2(uint a, uint b, uint c) { return p2g_hfma(a, b, c) | (p2g_hfma(a 
 float p2g_nmin(float a, float b) { float d = min(a, b), e = p2g_fmin(a, b); return P2G_F32_MINMAX ? d : e; }
 float p2g_nmax(float a, float b) { float d = max(a, b), e = p2g_fmax(a, b); return P2G_F32_MINMAX ? d : e; }
 // min.f16 / max.f16 (f16x2: lane by lane) without .ftz, .NaN or .xorsign. In the f16 variant (the fact
-// f16-native: docs/DEVICE_FACTS.md) the device's f16 min()/max(), its results leaving through P2G_OPAQUE0 as the
-// arithmetic's do. Otherwise the min/max of the exact f32 widenings, which is one of them (or the canonical NaN),
-// so narrowing it back is exact: where the fact P2G_HALF_CVT holds that is the device's conversion (faster on
-// NVIDIA than picking the operand: docs/GPU_BENCH.md, 2026-12-06, night); elsewhere the f16 bits are picked from
+// f16-native: docs/DEVICE_FACTS.md) the device's f16 min()/max() (no opaque barrier: only fma results need
+// one). Otherwise the min/max of the exact f32 widenings, which is one of them (or the canonical NaN), so narrowing
+// it back is exact: where the fact P2G_HALF_CVT holds that is the device's conversion (faster on NVIDIA than
+// picking the operand: docs/GPU_BENCH.md, 2026-12-06, night); elsewhere the f16 bits are picked from
 // the operands by comparing the widenings (p2g_h_pick), not rounded by p2g_f2h_rn's integer code. The operands'
 // low 16 bits are the half.
 #ifdef P2G_F16_NATIVE
@@ -411,11 +411,11 @@ uint p2g_hmin(uint x, uint y) { precise float16_t r = min(p2g_h16(x), p2g_h16(y)
 uint p2g_hmax(uint x, uint y) { precise float16_t r = max(p2g_h16(x), p2g_h16(y)); return p2g_h16b(r); }
 uint p2g_hmin2(uint x, uint y) {
   precise f16vec2 r = min(unpackFloat2x16(x), unpackFloat2x16(y));
-  return packFloat2x16(r) ^ P2G_OPAQUE0;
+  return packFloat2x16(r);
 }
 uint p2g_hmax2(uint x, uint y) {
   precise f16vec2 r = max(unpackFloat2x16(x), unpackFloat2x16(y));
-  return packFloat2x16(r) ^ P2G_OPAQUE0;
+  return packFloat2x16(r);
 }
 #else
 // r: the f32 min/max of the widenings a, b of the halves x, y, back to f16 bits. r is a's or b's bits (-0 below +0
@@ -465,13 +465,14 @@ uint p2g_narrow32(uint w, int m, int bias, int eb, int mode, uint nanBits) {
 }
 // Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
 // are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
-// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above
-// every number). p2g_w keeps the smallest |value| of every result, the untested forms' too, and of every entering
-// value, zeros included (a NaN entering p2g_in_nan makes it 0; the device's min() leaves a NaN result out, and a
-// min() that returned it would only fail the test). p2g_redo(): true when the device fact P2G_F32_FAST does not
-// hold, or when both ways fail: the nonzero magnitude is below 2^-40 (at or above it no operation can have flushed
-// a result: zeros are then exact), and p2g_w is not above 2^-126 (above it no value is zero, tiny or subnormal:
-// nothing was flushed, every operation was IEEE's). Then the region's check p2g_check_<n> runs the device's pass
+// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on
+// entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above every number; a NaN
+// entering p2g_in_nan makes it 0). p2g_w keeps the smallest |value| of every result, the untested forms' too,
+// zeros included (the device's min() leaves a NaN result out, and a min() that returned it would only fail the
+// test). p2g_redo(): true when the device fact P2G_F32_FAST does not hold, or when both ways fail: the nonzero
+// magnitude is below 2^-40 (at or above it no operation can have flushed a result: zeros are then exact), and not
+// both p2g_w above 2^-126 and p2g_u at least p2g_nz(2^-126) (then no result is zero, tiny or subnormal and no
+// operand entered subnormal: nothing was flushed, every operation was IEEE's). Then the region's check p2g_check_<n> runs the device's pass
 // again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest |result|, exact zeros of opposite
 // operands or a zero factor let through), and only if p2g_redoz() finds a result below 2^-126 does the exact
 // replay compute every value again. NaN needs no replay where the fact holds: the device's NaN results are PTX's
@@ -510,20 +511,17 @@ float p2g_fmulc(float a, float b) { precise float r = a * b; p2g_w = min(p2g_w, 
 float p2g_ffmac(float a, float b, float c) { precise float r = fma(a, b, c); p2g_w = min(p2g_w, abs(r)); return r; }
 float p2g_in(float x) {
   p2g_u = min(p2g_u, p2g_nz(x));
-  p2g_w = min(p2g_w, abs(x));
   return x;
 }
 float p2g_in_nan(float x) {
   // also NaN: an operand of a region operation with a literal 1, -1 or 0, which a compiler may turn into a copy
   // (x * 1.0 -> x) that would keep a NaN's payload where PTX gives 0x7FFFFFFF
-  bool n = (floatBitsToUint(x) & 0x7FFFFFFFu) > 0x7F800000u;
-  p2g_u = n ? 0u : min(p2g_u, p2g_nz(x));
-  p2g_w = n ? 0.0 : min(p2g_w, abs(x));
+  p2g_u = (floatBitsToUint(x) & 0x7FFFFFFFu) > 0x7F800000u ? 0u : min(p2g_u, p2g_nz(x));
   return x;
 }
 bool p2g_redo() {
-  // p2g_nz(2^-40); 2^-126
-  bool redo = !P2G_F32_FAST || (p2g_u < 0x56FFFFFEu && !(p2g_w > 1.17549435e-38));
+  // p2g_nz(2^-40); 2^-126 and p2g_nz(2^-126)
+  bool redo = !P2G_F32_FAST || (p2g_u < 0x56FFFFFEu && !(p2g_w > 1.17549435e-38 && p2g_u >= 0x00FFFFFEu));
   p2g_u = 0xFFFFFFFFu;
   p2g_w = 1.0;
   return redo;
