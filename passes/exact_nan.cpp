@@ -18,8 +18,7 @@
 namespace p2g {
 namespace {
 
-// Registers read by an instruction as anything but an operand of f32 add/sub/mul/fma/mad (operand index >= 1),
-// and registers written by a sign operation: both counted per register.
+// Marks every register that operand `o` names (vector elements and addresses included) in `other`.
 void mentions(const ir::Opnd& o, std::vector<uint8_t>& other) {
   if ((o.kind == ir::Opnd::Kind::Reg || o.kind == ir::Opnd::Kind::RegAddr) && o.reg >= 0) other[o.reg] = 1;
   for (auto& e : o.elems) mentions(e, other);
