@@ -10,10 +10,23 @@ int_bits"): variants of translated GLSL, run with `ptx2glsl run CASE --device nv
     ib_shf32   p2g_shf_l in 32-bit shifts (n == 0 -> b, n == 32 -> a, else b << n | a >> 32 - n; exact)
     ib_noshf   p2g_shf_l returns b (timing only)
     ib_noprmt  p2g_prmt returns a ^ c (timing only)
+    ib_u8      p2g_prmt's default mode on 8-bit vectors (unpack8, a byte picked by index, pack32; exact), to see
+               whether NVIDIA's compiler makes its PRMT of that (not yet run on NVIDIA)
 usage: barrier_shf_variants.py OUTDIR NAME=FILE.comp ...  (names starting with ib take the int_bits variants,
        the others the barrier variants)"""
 import sys
 out = sys.argv[1]
+U8_PRMT = '''uint p2g_prmt(uint a, uint b, uint c, int mode) {
+  if (mode == 0) {
+    u8vec4 lo = unpack8(a), hi = unpack8(b), r;
+    for (int i = 0; i < 4; ++i) {
+      uint s = (c >> (4 * i)) & 0xFu;
+      uint8_t v = (s & 4u) != 0u ? hi[s & 3u] : lo[s & 3u];
+      r[i] = (s & 8u) != 0u ? ((v & uint8_t(0x80)) != uint8_t(0) ? uint8_t(0xFF) : uint8_t(0)) : v;
+    }
+    return pack32(r);
+  }
+'''
 def w(name, s): open(f'{out}/{name}.comp', 'w').write(s)
 def rep(s, old, new):
     assert old in s, old[:70]
@@ -43,10 +56,12 @@ for arg in sys.argv[2:]:
     s = open(path).read()
     if name.startswith('ib'):
         w(name, s)
-        w(name + '_shf32', rep(s, 'uint p2g_shf_l(uint a, uint b, uint n) { return unpackUint2x32(packUint2x32(uvec2(a, b)) << n).y; }',
+        if 'uint p2g_shf_l(' in s: w(name + '_shf32', rep(s, 'uint p2g_shf_l(uint a, uint b, uint n) { return unpackUint2x32(packUint2x32(uvec2(a, b)) << n).y; }',
                           'uint p2g_shf_l(uint a, uint b, uint n) { return n == 0u ? b : (n >= 32u ? a : (b << n) | (a >> (32u - n))); }'))
-        w(name + '_noshf', rep(s, 'uint p2g_shf_l(uint a, uint b, uint n) {', 'uint p2g_shf_l(uint a, uint b, uint n) { return b;'))
+        if 'uint p2g_shf_l(' in s: w(name + '_noshf', rep(s, 'uint p2g_shf_l(uint a, uint b, uint n) {', 'uint p2g_shf_l(uint a, uint b, uint n) { return b;'))
         w(name + '_noprmt', rep(s, 'uint p2g_prmt(uint a, uint b, uint c, int mode) {', 'uint p2g_prmt(uint a, uint b, uint c, int mode) {\n  return a ^ c;'))
+        u8 = rep(s, '#version 460\n', '#version 460\n#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require\n')
+        w(name + '_u8', rep(u8, 'uint p2g_prmt(uint a, uint b, uint c, int mode) {', U8_PRMT))
     else:
         w(name, s)
         w(name + '_fma', barrier(s, {'fma'}))
