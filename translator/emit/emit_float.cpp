@@ -173,7 +173,7 @@ static void emitF32(Emitter& E, const ir::Inst& in) {
     // mode keeps the bit form, which the guarded regions recognise (region_guard.cpp, negation).
     if (in.hasMod(kMarkSignOnly)) {
       std::string a = arg(1);
-      return finish(op == "abs" ? "abs(" + a + ")" : isIdent(a) ? "-" + a : "-(" + a + ")", false);
+      return finish(op == "abs" ? "abs(" + a + ")" : negatedText(a), false);
     }
     std::string x = bitsOf(arg(1));
     return finish(op == "abs" ? "uintBitsToFloat(" + x + " & 0x7FFFFFFFu)" : "uintBitsToFloat(" + x + " ^ 0x80000000u)", true);

@@ -8,6 +8,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace p2g {
@@ -35,6 +36,12 @@ inline bool isIdent(std::string_view s) {
   for (char c : s)
     if (!identChar(c)) return false;
   return true;
+}
+
+// `-x` as GLSL text: `-name` for an identifier, `-(expr)` otherwise.
+inline std::string negatedText(std::string_view x) {
+  std::string s(x);
+  return isIdent(x) ? "-" + s : "-(" + s + ")";
 }
 
 // Where " = " first stands in `s` (npos when nowhere): s.find(" = ") without a memchr call per space.

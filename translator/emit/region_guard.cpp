@@ -232,7 +232,7 @@ bool guardedForm(string_view f, const Args& a) {
 // `-x` for the device's pass: a negation read only as an operand of the device's add/sub/mul/fma needs no
 // canonical NaN of its own, since their NaN result is 0x7FFFFFFF whatever the operand's sign and payload (the fact
 // P2G_F32_FAST); the device folds the sign into the operation.
-std::string plainNeg(const std::string& x) { return isIdent(x) ? "-" + x : "-(" + x + ")"; }
+std::string plainNeg(std::string_view x) { return negatedText(x); }
 
 // How often `n` stands as a whole operand (bare, or in p2g_in/p2g_in_nan) of a short-form guarded call in the
 // rewritten expression `e`, at any depth.
@@ -552,12 +552,8 @@ class Region {
           // test of `-x` can see the flushed zero instead of the subnormal x.
           operand(out, from, test, ident ? args[k] : string_view());
           if (neg) {
-            if (isIdent(string_view(out).substr(from))) {
-              out.insert(from, "-");
-            } else {
-              out.insert(from, "-(");
-              out += ')';
-            }
+            std::string minus = plainNeg(string_view(out).substr(from));
+            out.replace(from, npos, minus);
           }
         }
         out += ')';

@@ -262,8 +262,9 @@ float p2g_nmax(float a, float b) { float d = max(a, b), e = p2g_fmax(a, b); retu
 // operand entered subnormal: nothing was flushed, every operation was IEEE's). Then the region's check
 // p2g_check_<n> runs the device's pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest
 // |result|, exact zeros of opposite operands or a zero factor let through), and only if p2g_redoz() finds a result
-// below 2^-126 does the exact replay compute every value again. NaN needs no replay where the fact holds: the device's NaN results are PTX's
-// 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a copy, x * 1.0). No exact path, no branch.
+// below 2^-126 does the exact replay compute every value again. NaN needs no replay where the fact holds: the
+// device's NaN results are PTX's 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a copy, x * 1.0).
+// No exact path, no branch.
 uint p2g_u = 0xFFFFFFFFu;
 float p2g_w = 1.0;
 float p2g_m = 1.0;
