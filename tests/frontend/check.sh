@@ -173,6 +173,23 @@ run comment_bytes 0 "$bin" translate "$tmp/cbytes.ptx" -o "$tmp/o" &&
 printf '%s\tst.global.u32 [2], %%r1;\n%s' "$hdr" "$tail_" >"$tmp/constaddr.ptx"
 run const_address 0 "$bin" translate "$tmp/constaddr.ptx" -o "$tmp/o" && ok
 
+# ld.volatile/st.volatile become relaxed atomics (emit_mem.cpp, the comment above Emitter::load): a shared word,
+# a shared byte (a compare-and-swap of its word), a global 64-bit vector and a generic 16-bit store
+printf '%s\t.shared .align 8 .b8 sv[64];\n\tmov.u32 %%r2, sv;\n\tld.volatile.shared.u32 %%r1, [%%r2+4];\n\tst.volatile.shared.u8 [%%r2+1], %%r1;\n\tld.volatile.global.v2.u64 {%%rd2, %%rd3}, [%%rd1];\n\tst.volatile.u16 [%%rd1+8], %%r1;\n%s' "$hdr" "$tail_" >"$tmp/volatile.ptx"
+run volatile 0 "$bin" translate "$tmp/volatile.ptx" -o "$tmp/o" &&
+  if grep -qF 'atomicLoad(smem[a >> 2], gl_ScopeWorkgroup, gl_StorageSemanticsNone, gl_SemanticsRelaxed)' "$tmp/o/k.comp" &&
+     grep -qF 'atomicCompSwap(smem[a >> 2], w, bitfieldInsert(w, v, int((a & 3u) * 8u), 8))' "$tmp/o/k.comp" &&
+     grep -qF 'atomicLoad(P2GU64(a).v, gl_ScopeDevice, gl_StorageSemanticsNone, gl_SemanticsRelaxed)' "$tmp/o/k.comp" &&
+     grep -qF 'p2g_vstg16(' "$tmp/o/k.comp" && [ "$(grep -c 'p2g_vldg64(' "$tmp/o/k.comp")" -eq 3 ]; then ok
+  else fail volatile "k.comp lacks the relaxed atomics of ld/st.volatile"; fi
+
+# a volatile load between exact f32 operations stays out of the guarded regions' replays (region_guard.cpp
+# pureHelper): replayed, it would read memory a second time
+printf '%s\t.reg .f32 %%f<10>;\n\tld.volatile.global.f32 %%f1, [%%rd1];\n\tmul.rn.f32 %%f2, %%f1, %%f1;\n\tadd.rn.f32 %%f9, %%f2, %%f2;\n\tld.volatile.global.f32 %%f3, [%%rd1+4];\n\tmul.rn.f32 %%f4, %%f9, %%f3;\n\tadd.rn.f32 %%f5, %%f4, %%f4;\n\tmul.rn.f32 %%f6, %%f5, %%f2;\n\tst.global.f32 [%%rd1+8], %%f6;\n\tst.global.f32 [%%rd1+12], %%f4;\n%s' "$hdr" "$tail_" >"$tmp/volatile_region.ptx"
+run volatile_region 0 "$bin" translate "$tmp/volatile_region.ptx" -o "$tmp/o" &&
+  if grep -q '^void p2g_exact_' "$tmp/o/k.comp" && ! sed -n '/^void p2g_exact_/,/^}/p' "$tmp/o/k.comp" | grep -q 'p2g_vld'; then ok
+  else fail volatile_region "a guarded region's replay reads a volatile location again"; fi
+
 # inputs that are not PTX files
 mkdir -p "$tmp/adir"
 run input_dir 1 "$bin" translate "$tmp/adir" -o "$tmp/o" && has input_dir "is not a regular file (a directory)" && ok

@@ -82,8 +82,31 @@ static const char* winName(ptx::Space s) {
   return s == ptx::Space::Shared ? "s" : s == ptx::Space::Local ? "l" : "c";
 }
 
-std::string Emitter::load(ptx::Space space, const std::string& a, unsigned bits) {
+// ld.volatile / st.volatile. PTX ISA 8.4.2 "volatile Operation": "The semantics of volatile operations are
+// equivalent to a relaxed memory operation with system-scope", plus two implementation constraints: the number of
+// volatile instructions executed is preserved, and volatile instructions are not reordered around each other.
+// The ld/st sections allow .volatile only on .global and .shared and on generic addresses that point there, not
+// with .relaxed/.acquire/.release or cache operators (table.cpp holds those forms).
+// Lowering: a relaxed atomic at the widest scope the space has in Vulkan, OpAtomicLoad/OpAtomicStore with
+// GL_KHR_memory_scope_semantics (prelude.cpp volatileHelpers): device scope for global memory (nothing outside the
+// dispatch touches memory while it runs, as for the relaxed atomics of the table), workgroup scope for .shared,
+// which no other workgroup can address. A relaxed atomic is never merged, cached in a register or dropped, is
+// single-copy atomic and coherent per location, and is ordered with the thread's later accesses to the same
+// location, so a flag another thread polls is read again each time and a warp's shared-memory reduction sees
+// the other lanes' writes once the __syncwarp()/__syncthreads() between its steps has ordered them. 8- and
+// 16-bit accesses go through the aligned word that holds them (a word atomic load, and a compare-and-swap that
+// replaces only the lane); a 64-bit .shared access is two 32-bit relaxed words (smem is a word array), and a
+// shared64 variable (shared64.h) its one 64-bit element. The ordering of volatile accesses to different
+// locations is not something relaxed atomics promise; compilers keep them in program order in practice.
+std::string Emitter::load(ptx::Space space, const std::string& a, unsigned bits, MemOrder order) {
   if (space == ptx::Space::None && !genericMayBeWindow()) space = ptx::Space::Global;
+  if (order == MemOrder::Volatile && (space == ptx::Space::Global || space == ptx::Space::Shared ||
+                                      space == ptx::Space::None)) {
+    std::string h = space == ptx::Space::Global ? "p2g_vldg" : space == ptx::Space::Shared ? "p2g_vlds" : "p2g_gen_vld";
+    h += std::to_string(bits);
+    use(h);
+    return h + "(" + a + ")";
+  }
   if (space == ptx::Space::Global || space == ptx::Space::Param) {
     switch (bits) {
       case 8: feature("storage8"); feature("int8"); return "uint(P2GU8(" + a + ").v)";
@@ -102,8 +125,16 @@ std::string Emitter::load(ptx::Space space, const std::string& a, unsigned bits)
   return h + "(" + a + ")";
 }
 
-void Emitter::storeMem(ptx::Space space, const std::string& addr, unsigned bits, const std::string& v) {
+void Emitter::storeMem(ptx::Space space, const std::string& addr, unsigned bits, const std::string& v, MemOrder order) {
   if (space == ptx::Space::None && !genericMayBeWindow()) space = ptx::Space::Global;
+  if (order == MemOrder::Volatile && (space == ptx::Space::Global || space == ptx::Space::Shared ||
+                                      space == ptx::Space::None)) {  // the comment above Emitter::load
+    std::string h = space == ptx::Space::Global ? "p2g_vstg" : space == ptx::Space::Shared ? "p2g_vsts" : "p2g_gen_vst";
+    h += std::to_string(bits);
+    use(h);
+    line(h + "(" + addr + ", " + v + ");");
+    return;
+  }
   std::string a = addr;
   if (space == ptx::Space::Global || space == ptx::Space::Param) {
     // A constant address (`st.global.u32 [2], %r;`, legal PTX): glslang makes a buffer reference built from a
@@ -224,6 +255,18 @@ static WideForm wideForm(Emitter& E, const ir::Inst& in, Ty t, const Opnd& o, bo
   return WideForm::Refused;
 }
 
+static MemOrder memOrder(const ir::Inst& in) { return in.hasMod("volatile") ? MemOrder::Volatile : MemOrder::Weak; }
+
+// The smem64 element of a shared64 variable (shared64.h), read and written as `order` says.
+static std::string wideLoad(const std::string& elem, MemOrder order) {
+  if (order == MemOrder::Weak) return elem;
+  return "atomicLoad(" + elem + ", gl_ScopeWorkgroup, gl_StorageSemanticsNone, gl_SemanticsRelaxed)";
+}
+static std::string wideStore(const std::string& elem, const std::string& v, MemOrder order) {
+  if (order == MemOrder::Weak) return elem + " = " + v + ";";
+  return "atomicStore(" + elem + ", " + v + ", gl_ScopeWorkgroup, gl_StorageSemanticsNone, gl_SemanticsRelaxed);";
+}
+
 static void emitLd(Emitter& E, const ir::Inst& in) {
   Ty t = instrType(in);
   if (t.k == Ty::K::None || in.ops.size() != 2) {
@@ -256,10 +299,11 @@ static void emitLd(Emitter& E, const ir::Inst& in) {
       return;
     }
   }
+  MemOrder order = memOrder(in);
   std::string a = E.addressOf(in.ops[1], sp);
   if (n == 1) {
     std::string wide = sp == ptx::Space::Shared ? E.wideSharedElem(in, a) : "";
-    E.store(in.ops[0], t, fromBits(t, wide.empty() ? E.load(sp, a, memBits) : wide));
+    E.store(in.ops[0], t, fromBits(t, wide.empty() ? E.load(sp, a, memBits, order) : wideLoad(wide, order)));
     return;
   }
   if (in.ops[0].kind != Opnd::Kind::Vec || in.ops[0].elems.size() != n) {
@@ -277,7 +321,7 @@ static void emitLd(Emitter& E, const ir::Inst& in) {
     }
     std::string ai = i ? "(" + base + " + " + std::to_string(i * memBits / 8) + (wide ? "ul)" : "u)") : base;
     std::string v = E.tmpOf(memBits == 64 ? "uint64_t" : "uint");
-    E.line(v + " = " + E.load(sp, ai, memBits) + ";");
+    E.line(v + " = " + E.load(sp, ai, memBits, order) + ";");
     vals.push_back(v);
   }
   for (unsigned i = 0; i < n; ++i)
@@ -300,6 +344,7 @@ static void emitSt(Emitter& E, const ir::Inst& in) {
   unsigned n = vecWidth(in);
   unsigned memBits = t.bits < 8 ? 8 : t.bits;
   Ty raw{Ty::K::B, memBits};
+  MemOrder order = memOrder(in);
   std::string a = E.addressOf(in.ops[0], sp);
   if (n == 1) {
     std::string v = E.src(in.ops[1], raw);
@@ -308,8 +353,8 @@ static void emitSt(Emitter& E, const ir::Inst& in) {
       v = "p2g_i2f(" + E.src(in.ops[1], Ty{Ty::K::U, 64}) + ", false, 0)";
     }
     std::string wide = sp == ptx::Space::Shared ? E.wideSharedElem(in, a) : "";
-    if (!wide.empty()) E.line(wide + " = " + v + ";");
-    else E.storeMem(sp, a, memBits, v);
+    if (!wide.empty()) E.line(wideStore(wide, v, order));
+    else E.storeMem(sp, a, memBits, v, order);
     return;
   }
   if (in.ops[1].kind != Opnd::Kind::Vec || in.ops[1].elems.size() != n) {
@@ -320,7 +365,7 @@ static void emitSt(Emitter& E, const ir::Inst& in) {
   std::string base = E.letOf(wide ? "uint64_t" : "uint", a);
   for (unsigned i = 0; i < n; ++i) {
     std::string ai = i ? "(" + base + " + " + std::to_string(i * memBits / 8) + (wide ? "ul)" : "u)") : base;
-    E.storeMem(sp, ai, memBits, E.src(in.ops[1].elems[i], raw));
+    E.storeMem(sp, ai, memBits, E.src(in.ops[1].elems[i], raw), order);
   }
 }
 

@@ -1540,7 +1540,8 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
   // window's own loads (p2g_ldc*) read `cmem`, so it must exist even in a kernel that names no .const variable
   // (found by tests/fuzz/fuzz_spirv: glslang rejected it; the second: ld.const through a register, tests/frontend).
   for (auto& h : helpers_)
-    if (h.rfind("p2g_gen_ld", 0) == 0 || h.rfind("p2g_ldc", 0) == 0) usesConst_ = true;
+    if (h.rfind("p2g_gen_ld", 0) == 0 || h.rfind("p2g_gen_vld", 0) == 0 || h.rfind("p2g_ldc", 0) == 0)
+      usesConst_ = true;
 
   std::string out;
   out += "#version 460\n";
@@ -1566,8 +1567,10 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
     out += "#ifdef P2G_F16_NATIVE  // defined for the module variant with the device's f16 arithmetic\n"
            "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n"
            "#endif\n";
-  // scoped barriers and fences (prelude.cpp p2g_bar_sync, p2g_fence_cta): a GLSL extension, no device feature
-  if (prelude.find("gl_ScopeWorkgroup") != std::string::npos)
+  // scoped barriers, fences and atomics (prelude.cpp p2g_bar_sync, p2g_fence_cta, volatileHelpers; emit_mem.cpp's
+  // volatile smem64 accesses): a GLSL extension, no device feature
+  if (prelude.find("gl_Scope") != std::string::npos || body_.find("gl_Scope") != std::string::npos ||
+      replays_.find("gl_Scope") != std::string::npos)
     out += "#extension GL_KHR_memory_scope_semantics : require\n";
   if (hasLoops_ || warpKernel_) out += "#extension GL_KHR_shader_subgroup_basic : require\n";
   if (warpKernel_)

@@ -41,6 +41,11 @@ unsigned regDeclBits(std::string_view ptxType);  // a register's declared width 
 std::string bitsOf(const std::string& f);
 std::string floatOf(const std::string& u);
 
+// How a ld/st reaches memory: Weak (no qualifier, .weak, cache operators) or Volatile (ld.volatile/st.volatile:
+// relaxed atomics, the comment above Emitter::load in emit_mem.cpp). Chosen by the instruction's modifiers, which
+// the instruction table (table.cpp) admits.
+enum class MemOrder { Weak, Volatile };
+
 struct EmitOptions {
   bool annotate = true;   // PTX source lines as comments
   bool native = false;    // use device operations where measured identical (not the exact lowering)
@@ -96,8 +101,11 @@ class Emitter {
   std::string doubleLit(uint64_t bits);
   // Memory: address of an operand in its state space (uint64_t for global/param/generic, uint for the windows).
   std::string addressOf(const ir::Opnd& o, ptx::Space space);
-  std::string load(ptx::Space space, const std::string& addr, unsigned bits);   // -> uint (<=32) or uint64_t
-  void storeMem(ptx::Space space, const std::string& addr, unsigned bits, const std::string& valueBits);
+  // `order`: MemOrder::Volatile for ld.volatile/st.volatile (the comment above Emitter::load in emit_mem.cpp).
+  std::string load(ptx::Space space, const std::string& addr, unsigned bits,
+                   MemOrder order = MemOrder::Weak);  // -> uint (<=32) or uint64_t
+  void storeMem(ptx::Space space, const std::string& addr, unsigned bits, const std::string& valueBits,
+                MemOrder order = MemOrder::Weak);
   ptx::Space spaceOf(const ir::Inst& in) const;             // from the modifiers; Generic when none
   bool genericMayBeWindow() const { return usesWindowCvta_; }
   const EmitOptions& options() const { return opt_; }

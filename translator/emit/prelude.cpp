@@ -51,27 +51,72 @@ std::string windowHelpers(char w, unsigned bits) {
   return s;
 }
 
+// ld.volatile / st.volatile (emit_mem.cpp, Emitter::load): relaxed atomics at the widest scope of the space, on the
+// aligned 32-bit word that holds the access (64-bit global: one 64-bit atomic). w = 's': .shared (`smem`, workgroup
+// scope), 'g': global (buffer references, device scope).
+std::string volatileHelpers(char w, unsigned bits) {
+  bool g = w == 'g';
+  std::string W(1, w), b = std::to_string(bits);
+  std::string A = g ? "uint64_t" : "uint";
+  std::string rel = std::string(g ? ", gl_ScopeDevice" : ", gl_ScopeWorkgroup") +
+                    ", gl_StorageSemanticsNone, gl_SemanticsRelaxed)";
+  std::string s;
+  if (bits == 32 || (g && bits == 64))
+    s += std::string("// ld/st.volatile on ") + (g ? "global memory: device" : ".shared: workgroup") +
+         "-scope relaxed atomics (PTX ISA 8.4.2, emit_mem.cpp)\n";
+  if (bits == 32 || (g && bits == 64)) {
+    std::string T = bits == 64 ? "uint64_t" : "uint";
+    std::string word = g ? "P2G" + std::string(bits == 64 ? "U64" : "U32") + "(a).v" : "smem[a >> 2]";
+    s += T + " p2g_vld" + W + b + "(" + A + " a) {\n  return atomicLoad(" + word + rel + ";\n}\n";
+    s += "void p2g_vst" + W + b + "(" + A + " a, " + T + " v) {\n  atomicStore(" + word + ", v" + rel + ";\n}\n";
+  } else if (bits == 64) {
+    // smem is a word array: two relaxed words, low then high (a 64-bit shared atomic needs smem64, shared64.h)
+    s += "uint64_t p2g_vlds64(uint a) { return packUint2x32(uvec2(p2g_vlds32(a), p2g_vlds32(a + 4u))); }\n";
+    s += "void p2g_vsts64(uint a, uint64_t v) {\n  uvec2 p = unpackUint2x32(v);\n  p2g_vsts32(a, p.x);\n"
+         "  p2g_vsts32(a + 4u, p.y);\n}\n";
+  } else {
+    std::string wa = g ? "a & ~3ul" : "a", sh = g ? "int((uint(a) & 3u) * 8u)" : "int((a & 3u) * 8u)";
+    s += "uint p2g_vld" + W + b + "(" + A + " a) { return bitfieldExtract(p2g_vld" + W + "32(" + wa + "), " + sh + ", " +
+         b + "); }\n";
+    s += "// a sub-word store: one compare-and-swap of the word with the lane replaced, so that the other lanes, which\n"
+         "// other threads may be writing, are kept and no reader sees a value that was never stored\n";
+    s += "void p2g_vst" + W + b + "(" + A + " a, uint v) {\n";
+    if (g) s += "  uint64_t wa = a & ~3ul;\n";
+    std::string at = g ? "wa" : "a", lval = g ? "P2GU32(wa).v" : "smem[a >> 2]";
+    s += "  uint w = p2g_vld" + W + "32(" + at + ");\n";
+    s += "  for (;;) {\n";
+    s += "    uint seen = atomicCompSwap(" + lval + ", w, bitfieldInsert(w, v, " + sh + ", " + b + "));\n";
+    s += "    if (seen == w) break;\n";
+    s += "    w = seen;\n";
+    s += "  }\n}\n";
+  }
+  return s;
+}
+
 // Generic addresses: global unless the top byte is 0xFF, then the next byte names the window (emit_mem.cpp).
-std::string genericHelper(bool store, unsigned bits) {
+// `vol`: ld.volatile/st.volatile, whose address points into global or shared memory (PTX ISA "ld"); an address
+// in another window gets the plain access.
+std::string genericHelper(bool store, unsigned bits, bool vol = false) {
   std::string b = std::to_string(bits);
   std::string T = bits == 64 ? "uint64_t" : "uint";
   std::string g;
   std::string glob = bits == 8 ? "P2GU8(a).v" : bits == 16 ? "P2GU16(a).v" : bits == 32 ? "P2GU32(a).v" : "P2GU64(a).v";
+  std::string V = vol ? "v" : "";
   if (!store) {
-    g += T + " p2g_gen_ld" + b + "(uint64_t a) {\n";
+    g += T + " p2g_gen_" + V + "ld" + b + "(uint64_t a) {\n";
     g += "  uint w = uint(a >> 48);\n";
-    g += "  if (w == 0xFF01u) return p2g_lds" + b + "(uint(a));\n";
+    g += "  if (w == 0xFF01u) return p2g_" + V + "lds" + b + "(uint(a));\n";
     g += "  if (w == 0xFF02u) return p2g_ldl" + b + "(uint(a));\n";
     g += "  if (w == 0xFF03u) return p2g_ldc" + b + "(uint(a));\n";
     g += "  if (w == 0xFF04u) a = pc.params + (a & 0xFFFFFFFFul);\n";
-    g += "  return " + T + "(" + glob + ");\n}\n";
+    g += vol ? "  return p2g_vldg" + b + "(a);\n}\n" : "  return " + T + "(" + glob + ");\n}\n";
   } else {
-    g += "void p2g_gen_st" + b + "(uint64_t a, " + T + " v) {\n";
+    g += "void p2g_gen_" + V + "st" + b + "(uint64_t a, " + T + " v) {\n";
     g += "  uint w = uint(a >> 48);\n";
-    g += "  if (w == 0xFF01u) { p2g_sts" + b + "(uint(a), v); return; }\n";
+    g += "  if (w == 0xFF01u) { p2g_" + V + "sts" + b + "(uint(a), v); return; }\n";
     g += "  if (w == 0xFF02u) { p2g_stl" + b + "(uint(a), v); return; }\n";
     std::string cast = bits == 8 ? "uint8_t(v)" : bits == 16 ? "uint16_t(v)" : "v";
-    g += "  " + glob + " = " + cast + ";\n}\n";
+    g += vol ? "  p2g_vstg" + b + "(a, v);\n}\n" : "  " + glob + " = " + cast + ";\n}\n";
   }
   return g;
 }
@@ -89,6 +134,17 @@ const std::map<std::string, Helper>& table() {
       std::string b = std::to_string(bits);
       m["p2g_gen_ld" + b] = {{"p2g_lds" + b, "p2g_ldl" + b, "p2g_ldc" + b}, {}, genericHelper(false, bits)};
       m["p2g_gen_st" + b] = {{"p2g_sts" + b, "p2g_stl" + b}, {}, genericHelper(true, bits)};
+      for (char w : {'s', 'g'}) {
+        std::string W(1, w);
+        std::vector<std::string> deps;
+        if (bits != 32 && !(w == 'g' && bits == 64)) deps = {"p2g_vld" + W + "32"};
+        std::vector<std::string> feats;
+        if (w == 'g' && bits == 64) feats = {"atomic64"};
+        m["p2g_vld" + W + b] = {deps, feats, volatileHelpers(w, bits)};
+        m["p2g_vst" + W + b] = {{"p2g_vld" + W + b}, {}, ""};
+      }
+      m["p2g_gen_vld" + b] = {{"p2g_vlds" + b, "p2g_vldg" + b, "p2g_ldl" + b, "p2g_ldc" + b}, {}, genericHelper(false, bits, true)};
+      m["p2g_gen_vst" + b] = {{"p2g_vsts" + b, "p2g_vstg" + b, "p2g_stl" + b}, {}, genericHelper(true, bits, true)};
     }
 
     // ---- floating point (HAZARDS.md #3-#7, #14) ----

@@ -42,9 +42,11 @@ bool pureBuiltin(string_view f) {
 
 // p2g_ helpers with side effects (stores, exchanges, barriers, the loop counter) or that read shared state a
 // statement of the run may not replay; every other p2g_ helper is a pure function of its arguments and memory.
+// The ld.volatile helpers (p2g_vldg/p2g_vlds/p2g_gen_vld, emit_mem.cpp) are not: a volatile read is performed once
+// (PTX ISA 8.4.2), and a replay would read again what another thread may have written since.
 bool pureHelper(string_view f) {
   static const char* const bad[] = {"bar", "loop", "shfl", "warp", "mma", "atom", "vote", "ballot", "elect",
-                                    "match", "fence", "sync", "redo", "exact_", "p2g_in"};
+                                    "match", "fence", "sync", "redo", "exact_", "p2g_in", "vld", "vst"};
   if (f.compare(0, 4, "p2g_") != 0) return false;
   if (f.compare(0, 6, "p2g_st") == 0 || f.compare(0, 8, "p2g_sust") == 0 || f.compare(0, 11, "p2g_surf_st") == 0)
     return false;

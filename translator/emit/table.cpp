@@ -44,6 +44,9 @@ constexpr std::string_view kRelaxed =
     "a relaxed atomic at cta/gpu/sys scope: GLSL atomics are relaxed device-scope atomics, at least as strong, and "
     "nothing outside the dispatch touches memory while it runs";
 
+constexpr std::string_view kPrefetch =
+    "the prefetch size asks the L2 cache to fetch the lines around the access; the bytes read are the same";
+
 const std::vector<FormClass> kClasses = {
     {"int", "u16 u32 u64 s16 s32 s64"},
     {"sint", "s16 s32 s64"},
@@ -265,7 +268,9 @@ const std::vector<FormLine> kLines = {
     {"cvt",   emitCvt, ".rn .relu? .f16x2 $fp8",           "d:T0+, a:T1+"},
     {"cvt",   emitCvt, ".rna .satfinite? .tf32 .f32",      "d:32, a:32"},
 
-    // ---- data movement and memory (emit_mem.cpp)
+    // ---- data movement and memory (emit_mem.cpp). ld/st.volatile: relaxed atomics (PTX ISA 8.4.2; the comment
+    // above Emitter::load); the ISA allows them on .global, .shared and generic addresses, without cache operators
+    // and eviction hints, and ld with a prefetch size
     {"mov",   emitMov, ".pred",                            "q, p"},
     {"mov",   emitMov, "$selt",                            "d, a"},
     {"mov",   emitMov, ".{b16,b32,b64}",                   "U, a"},
@@ -273,8 +278,11 @@ const std::vector<FormLine> kLines = {
     {"mov",   emitMov, ".{v2,v4} $selt",                   "V, v"},
     {"ld",    kMem,  ".weak? $space? $ldcop? $hint? $hint? $vec? $ldt", "V:T+, m", kCacheHint},
     {"ld",    kMem,  ".weak? .global .nc $ldcop? $hint? $hint? $vec? $ldt", "V:T+, m", kCacheHint},
+    {"ld",    kMem,  ".volatile .{global,shared}? .{v2,v4}? $ldt", "V:T+, m"},
+    {"ld",    kMem,  ".volatile .global? .{L2::64B,L2::128B,L2::256B} .{v2,v4}? $ldt", "V:T+, m", kPrefetch},
     {"ldu",   kMem,  ".global? $vec? $ldt",                "V:T+, m"},
     {"st",    kMem,  ".weak? .{global,shared,local,param}? $stcop? $hint? $vec? $ldt", "m, v:T+", kCacheHint},
+    {"st",    kMem,  ".volatile .{global,shared}? .{v2,v4}? $ldt", "m, v:T+"},
     {"cvta",  kMem,  "$space .u64",                        "d, a"},
     {"cvta",  kMem,  ".to $space .{u32,u64}",              "d, a:64"},
     {"prefetch",  kMem, ".{global,local}? .{L1,L2}",       "m", "a prefetch only warms a cache"},
