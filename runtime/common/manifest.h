@@ -63,6 +63,19 @@ struct ManifestImage {
   std::vector<std::string> uses;   // instruction forms, "tex.2d.v4.f32.f32", "sust.b.2d.b32.trap", ...
 };
 
+// Device-sampled images (docs/TEXTURES.md "Device sampling"): a texture slot of this form gets a combined image
+// sampler `layout(set = 0, binding = <slot>) uniform sampler<dims>D p2g_hw<slot>` in the shader, and the runtime
+// binds one there for every such slot (a real image of the case's texture where it can, else a 1-texel dummy).
+// One rule for both sides, so that the shader's bindings and the runtime's descriptor set agree.
+inline bool deviceSampled(const ManifestImage& im) {
+  return im.kind == "texture" && im.texref.empty() && !im.layered && im.dims >= 1 && im.dims <= 3 &&
+         im.slot < kImageSpecSlots;
+}
+// Bit 30 of an image state (images.h imageState): the runtime bound a real image and sampler for the slot, made
+// from the same texels and sampler state, and the device fact hw-tex holds: the shader may sample it with the
+// device's texture unit instead of its software filter.
+constexpr uint32_t kImageStateDeviceSampled = 1u << 30;
+
 // One field of the parameter space as the kernel reads it (translator/emit/handles.h mapParamBlock).
 struct ManifestParamField {
   uint32_t offset = 0;            // byte offset in the parameter block
