@@ -83,6 +83,33 @@ std::string imageState(Emitter& E, const ir::Inst& in, int h) {
   return "0u";
 }
 
+// The manifest image of the instruction's handle when it comes from exactly one parameter of the manifest, and
+// that image is sampled by the device where the runner can (manifest.h deviceSampled): else nullptr.
+const ManifestImage* sampledImage(Emitter& E, const ir::Inst& in, int h, const Geometry& g) {
+  const std::vector<ManifestImage>* ims = E.images();
+  std::vector<HandleSource> from;
+  std::string why;
+  if (!ims || g.layered || !E.handles().trace(in.ops[h].reg, from, why) || from.size() != 1 || from[0].isTexref)
+    return nullptr;
+  for (const ManifestImage& im : *ims)
+    if (im.texref.empty() && im.offset == from[0].offset)
+      return deviceSampled(im) && im.dims == g.dims ? &im : nullptr;
+  return nullptr;
+}
+
+// `soft` (a call of the software helper) or, where the runner set the state's device-sampling bit
+// (tex_prelude.cpp p2g_hw_on), `hw`: a specialization constant, so the driver keeps one of the two.
+std::string orDeviceSampled(const std::string& cond, const std::string& hw, const std::string& soft) {
+  return cond + " ? " + hw + " : " + soft;
+}
+
+// The coordinate argument of a GLSL texture function of `dims` dimensions.
+std::string coordVec(uint32_t dims, const std::string xyz[3], bool integer) {
+  if (dims == 1) return xyz[0];
+  std::string v = std::string(integer ? "ivec" : "vec") + std::to_string(dims) + "(" + xyz[0] + ", " + xyz[1];
+  return v + (dims == 3 ? ", " + xyz[2] : "") + ")";
+}
+
 // The first two arguments of every image helper: the handle and its image state.
 std::string imageArgs(Emitter& E, const ir::Inst& in, int h) { return handleOf(E, in, h) + ", " + imageState(E, in, h); }
 
@@ -159,12 +186,29 @@ void emitTex(Emitter& E, const ir::Inst& in) {
   std::string xyz[3], layer;
   if (!splitCoords(E, in, g, c, ctype, xyz, layer)) return;
   std::string t = E.tmpOf("uvec4");
+  std::string soft;
   if (ctype.k == Ty::K::F)
-    E.line(t + " = p2g_tex(" + imageArgs(E, in, h) + ", vec3(" + xyz[0] + ", " + xyz[1] + ", " + xyz[2] + "), " +
-           layer + ", " + str(g.dims) + ");");
+    soft = "p2g_tex(" + imageArgs(E, in, h) + ", vec3(" + xyz[0] + ", " + xyz[1] + ", " + xyz[2] + "), " + layer +
+           ", " + str(g.dims) + ")";
   else
-    E.line(t + " = p2g_texi(" + imageArgs(E, in, h) + ", ivec3(" + xyz[0] + ", " + xyz[1] + ", " + xyz[2] + "), " +
-           layer + ", " + str(g.dims) + ");");
+    soft = "p2g_texi(" + imageArgs(E, in, h) + ", ivec3(" + xyz[0] + ", " + xyz[1] + ", " + xyz[2] + "), " + layer +
+           ", " + str(g.dims) + ")";
+  // Device sampling: level 0 (the runner's images have one level, as the software path assumes); integer
+  // coordinates read the texel as stored, 0 outside the image (p2g_texi's rule) without the sampler.
+  if (const ManifestImage* im = sampledImage(E, in, h, g)) {
+    std::string n = std::to_string(im->slot), s = "P2G_IMG" + n, hw;
+    if (ctype.k == Ty::K::F) {
+      hw = "floatBitsToUint(textureLod(p2g_hw" + n + ", " + coordVec(g.dims, xyz, false) + ", 0.0))";
+    } else {
+      std::string d = std::to_string(g.dims), c = E.letOf(g.dims == 1 ? "int" : "ivec" + d, coordVec(g.dims, xyz, true));
+      std::string size = "textureSize(p2g_hw" + n + ", 0)";
+      std::string inside = g.dims == 1 ? "uint(" + c + ") < uint(" + size + ")"
+                                       : "all(lessThan(uvec" + d + "(" + c + "), uvec" + d + "(" + size + ")))";
+      hw = "(" + inside + " ? floatBitsToUint(texelFetch(p2g_hw" + n + ", " + c + ", 0)) : uvec4(0u))";
+    }
+    soft = orDeviceSampled("p2g_hw_on(" + s + ")", hw, soft);
+  }
+  E.line(t + " = " + soft + ";");
   storeResults(E, in, in.ops[0], dtype, t);
 }
 
@@ -182,8 +226,18 @@ void emitTld4(Emitter& E, const ir::Inst& in) {
   std::string xyz[3], layer;
   if (!splitCoords(E, in, g, c, ctype, xyz, layer)) return;
   std::string t = E.tmpOf("uvec4");
-  E.line(t + " = p2g_tld4(" + imageArgs(E, in, h) + ", vec2(" + xyz[0] + ", " + xyz[1] + "), " + layer + ", " +
-         str(uint32_t(comp)) + ");");
+  std::string soft = "p2g_tld4(" + imageArgs(E, in, h) + ", vec2(" + xyz[0] + ", " + xyz[1] + "), " + layer + ", " +
+                     str(uint32_t(comp)) + ")";
+  // Device sampling: textureGather gives the footprint in tld4's order, (i0, j1), (i1, j1), (i1, j0), (i0, j0)
+  // (Vulkan specification "Texel Gathering"; PTX ISA "tld4"), with normalized coordinates only.
+  if (const ManifestImage* im = sampledImage(E, in, h, g)) {
+    std::string n = std::to_string(im->slot);
+    soft = orDeviceSampled("p2g_hw_norm(P2G_IMG" + n + ")",
+                           "floatBitsToUint(textureGather(p2g_hw" + n + ", vec2(" + xyz[0] + ", " + xyz[1] + "), " +
+                               std::to_string(comp) + "))",
+                           soft);
+  }
+  E.line(t + " = " + soft + ";");
   storeResults(E, in, in.ops[0], dtype, t);
 }
 
@@ -358,6 +412,14 @@ std::string texturePreludeFor(const ir::Function& f, const std::vector<ManifestI
     decl += "layout(constant_id = " + std::to_string(kImageSpecId + im.slot) + ") const uint P2G_IMG" +
             std::to_string(im.slot) + " = 0u;  // " + what + "\n";
   }
+  // the device-sampled texture slots (manifest.h deviceSampled): the runner binds an image at each
+  std::string hw;
+  for (const ManifestImage& im : *images)
+    if (deviceSampled(im))
+      hw += "layout(set = 0, binding = " + std::to_string(im.slot) + ") uniform sampler" + std::to_string(im.dims) +
+            "D p2g_hw" + std::to_string(im.slot) + ";\n";
+  if (!hw.empty())
+    decl += "// The same textures as images the device samples, where the runner sets a state's bit 30 (p2g_hw_on).\n" + hw;
   return s + decl;
 }
 
