@@ -22,6 +22,12 @@ std::string vkResultName(VkResult r) {
   }
 }
 
+bool vkOk(VkResult r, const char* what, std::string& err) {
+  if (r == VK_SUCCESS) return true;
+  err = std::string(what) + " failed: " + vkResultName(r);
+  return false;
+}
+
 namespace {
 
 // The device features a shader may need, queried and enabled as one chain (Vulkan 1.1/1.2/1.3 core structs).

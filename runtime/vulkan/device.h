@@ -79,6 +79,8 @@ class Context {
   // A host-visible buffer of `bytes` usable bytes with `guard` canary bytes on each side (filled here).
   bool createBuffer(uint64_t bytes, Buffer& b, std::string& err, uint64_t guard = 0);
   void destroyBuffer(Buffer& b);
+  // The first memory type of `typeBits` with every property of `want`, UINT32_MAX when none.
+  uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags want) const;
 
   VkInstance instance = VK_NULL_HANDLE;
   DeviceInfo info;
@@ -106,9 +108,10 @@ class Context {
  private:
   VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
   std::vector<ValidationMessage> ownLog_;
-  uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags want) const;
 };
 
 std::string vkResultName(VkResult r);
+// True on VK_SUCCESS; else false with `err` = "<what> failed: <result name>".
+bool vkOk(VkResult r, const char* what, std::string& err);
 
 }  // namespace p2g::vk

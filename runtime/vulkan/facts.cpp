@@ -26,6 +26,9 @@ DeviceFacts deviceFacts(const DeviceInfo& d, bool enabled) {
   // P2G_OPAQUE0; without it the driver's compiler changed K's chained f16 fma results). H100, driver 580.159.04,
   // 2026-12-06 (docs/DEVICE_FACTS.md). Forced elsewhere with `run --fact f16-native`.
   f.f16Native = d.driver.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY && d.shaderFloat16;
+  // hw-tex: no device's texture unit has been compared with CUDA's yet (Vulkan requires only 4 sub-texel bits of
+  // filtering precision: HAZARDS.md #11), so it holds nowhere; `run --fact hw-tex` forces it to measure one.
+  f.hwTex = false;
   return f;
 }
 
@@ -36,7 +39,8 @@ struct FactName {
 };
 const FactName kFactNames[] = {{"f32-ieee", &DeviceFacts::f32Ieee},     {"fma-fused", &DeviceFacts::fmaFused},
                                {"half-cvt", &DeviceFacts::halfCvt},     {"f32-fast", &DeviceFacts::f32Fast},
-                               {"f32-minmax", &DeviceFacts::f32MinMax}, {"f16-native", &DeviceFacts::f16Native}};
+                               {"f32-minmax", &DeviceFacts::f32MinMax}, {"f16-native", &DeviceFacts::f16Native},
+                               {"hw-tex", &DeviceFacts::hwTex}};
 
 const FactName* findFact(const std::string& name) {
   for (auto& c : kFactNames)

@@ -46,6 +46,13 @@ struct DeviceFacts {
   // shaderDenormPreserveFloat16. Not a specialization constant: a module without the Float16 capability must
   // stay creatable on devices without f16 arithmetic.
   bool f16Native = false;
+  // The device's texture unit, sampling a real image with the case's sampler state (runtime/vulkan/
+  // device_images.h), gives CUDA's tex/tld4 bytes: the runtime then binds real images and sets
+  // kImageStateDeviceSampled in the image state of each slot it bound (manifest.h deviceSampled), and the shader
+  // samples them instead of filtering in software. Not yet measured on any device, so deviceFacts() leaves it false
+  // everywhere; `ptx2glsl run --fact hw-tex` forces it for measurements. Not a specialization constant: the shader
+  // learns it per slot through the state bit.
+  bool hwTex = false;
 };
 
 // The facts that hold on `d` (none when `enabled` is false: `ptx2glsl run --no-device-facts`), and those of

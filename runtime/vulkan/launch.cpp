@@ -1,5 +1,6 @@
 #include "launch.h"
 
+#include "device_images.h"
 #include "facts.h"
 #include "sfu_tables.h"
 
@@ -27,10 +28,14 @@ struct Resources {
   // per image slot of the manifest: its image state (images.h imageState; 0 = unknown), specialization constant
   // kImageSpecId + slot
   std::vector<uint32_t> imageStates;
+  // per image slot of the manifest: the index in `images` of the image whose record the parameter block holds at
+  // the slot's offset, -1 for none
+  std::vector<int> slotImages;
   Buffer params;
   Buffer globals;  // the module's .global variables (manifest globalsBytes), absent when there are none
   Buffer bounds;   // --check-bounds: the buffer table and the first out-of-bounds access (manifest.h)
   std::vector<Region> regions;  // every buffer above, named, for the guard check and the --check-bounds table
+  DeviceImages hw;  // descriptor set 0: the samplers of device-sampled textures (device_images.h)
   VkShaderModule module = VK_NULL_HANDLE;
   VkPipelineLayout layout = VK_NULL_HANDLE;
   VkPipeline pipeline = VK_NULL_HANDLE;
@@ -48,6 +53,7 @@ struct Resources {
     if (pipeline) vkDestroyPipeline(d, pipeline, nullptr);
     if (layout) vkDestroyPipelineLayout(d, layout, nullptr);
     if (module) vkDestroyShaderModule(d, module, nullptr);
+    hw.destroy(d);
     ctx.destroyBuffer(params);
     ctx.destroyBuffer(globals);
     ctx.destroyBuffer(bounds);
@@ -56,12 +62,6 @@ struct Resources {
     for (auto& b : bufs) ctx.destroyBuffer(b);
   }
 };
-
-bool vkOk(VkResult r, const char* what, std::string& err) {
-  if (r == VK_SUCCESS) return true;
-  err = std::string(what) + " failed: " + vkResultName(r);
-  return false;
-}
 
 // `boundsTable`: with --check-bounds, the buffers' (base, size) pairs for the specialization constants from
 // kBoundsSpecId (manifest.h); empty otherwise.
@@ -90,7 +90,10 @@ bool createPipeline(Resources& R, const CaseSpec& c, const TranslatedKernel& k, 
   // The ABI of manifest.h: 16 bytes of push constants, the parameter block's address then the globals' address,
   // and with --check-bounds the bounds buffer's address.
   VkPushConstantRange pcr{VK_SHADER_STAGE_COMPUTE_BIT, 0, k.manifest.checkBounds ? 24u : 16u};
+  // Set 0 only where the shader samples images with the device (device_images.h).
   VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  plci.setLayoutCount = R.hw.setLayout ? 1 : 0;
+  plci.pSetLayouts = &R.hw.setLayout;
   plci.pushConstantRangeCount = 1;
   plci.pPushConstantRanges = &pcr;
   if (!vkOk(vkCreatePipelineLayout(d, &plci, nullptr, &R.layout), "vkCreatePipelineLayout", err)) return false;
@@ -214,6 +217,8 @@ bool recordCommands(Resources& R, const CaseSpec& c, bool checkBounds, std::stri
     vkCmdWriteTimestamp(R.cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, R.queries, 0);
   }
   vkCmdBindPipeline(R.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, R.pipeline);
+  if (R.hw.set)
+    vkCmdBindDescriptorSets(R.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, R.layout, 0, 1, &R.hw.set, 0, nullptr);
   uint64_t addrs[3] = {R.params.addr, R.globals.addr, R.bounds.addr};
   vkCmdPushConstants(R.cmd, R.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, checkBounds ? 24 : 16, addrs);
   vkCmdDispatch(R.cmd, c.grid[0], c.grid[1], c.grid[2]);
@@ -335,6 +340,8 @@ bool createResources(Resources& R, const CaseSpec& c, const Manifest& m, Inputs&
     if (!generateInit(in.imgs[i]->init, bytes, c.dir, what, in.texels[i], err)) return false;
     // Padding: the shader reads whole aligned words, also around the last texel of a 1- or 2-byte format.
     if (!ctx.createBuffer((bytes + 15) / 16 * 16 + 16, R.images[i], err, kGuardBytes)) return false;
+    // written here once too (every dispatch rewrites them): device-sampled textures are uploaded from these bytes
+    if (!in.texels[i].empty()) std::memcpy(R.images[i].map, in.texels[i].data(), in.texels[i].size());
     std::vector<uint8_t> rec = imageRecord(*in.imgs[i], surface, R.images[i].addr);
     std::memcpy((uint8_t*)R.records.map + i * kImageRecordBytes, rec.data(), rec.size());
     states[i] = imageState(rec);
@@ -353,12 +360,16 @@ bool createResources(Resources& R, const CaseSpec& c, const Manifest& m, Inputs&
   // Each manifest image's state is that of the record whose address the parameter block holds at the image's
   // offset (what the shader will read there); anything else (no record there, a texref) stays unknown.
   R.imageStates.assign(m.images.size(), 0u);
+  R.slotImages.assign(m.images.size(), -1);
   for (const ManifestImage& im : m.images) {
     if (!im.texref.empty() || im.slot >= R.imageStates.size() || uint64_t(im.offset) + 8 > block.size()) continue;
     uint64_t h;
     std::memcpy(&h, block.data() + im.offset, 8);
     for (size_t i = 0; i < in.imgs.size(); ++i)
-      if (h == R.records.addr + i * kImageRecordBytes) R.imageStates[im.slot] = states[i];
+      if (h == R.records.addr + i * kImageRecordBytes) {
+        R.imageStates[im.slot] = states[i];
+        R.slotImages[im.slot] = int(i);
+      }
   }
   if (!ctx.createBuffer(block.size(), R.params, err, kGuardBytes)) return false;
   std::memcpy(R.params.map, block.data(), block.size());
@@ -437,6 +448,15 @@ bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repe
   const Manifest& m = k.manifest;
   Inputs in;
   if (!createResources(R, c, m, in, err)) return false;
+  // The textures each device-sampled slot names (textures come first in R.images; a surface is none).
+  std::vector<SlotTexture> slots(R.slotImages.size());
+  for (size_t slot = 0; slot < slots.size(); ++slot) {
+    int i = R.slotImages[slot];
+    if (i >= 0 && size_t(i) < c.textures.size()) slots[slot] = {in.imgs[i], &R.images[i]};
+  }
+  if (!createDeviceImages(ctx, m, slots, R.imageStates, R.hw, err)) return false;
+  if (std::getenv("PTX2GLSL_VERBOSE"))
+    for (auto& line : R.hw.report) fprintf(stderr, "%s: device sampling, %s\n", c.name.c_str(), line.c_str());
   std::vector<uint64_t> table;
   if (m.checkBounds && !boundsTable(R.regions, table, err)) return false;
   auto tp = std::chrono::steady_clock::now();
@@ -507,6 +527,10 @@ bool timePipeline(Context& ctx, const std::vector<uint32_t>& spirv, const uint32
   for (int i = 0; i < 3; ++i) c.block[i] = block[i];
   TranslatedKernel k;
   k.spirv = spirv;
+  // No manifest here: the module's own sampler bindings give the set layout (device_images.h).
+  std::vector<uint32_t> bindings;
+  if (!spirvSamplerBindings(spirv, bindings, err)) return false;
+  if (!bindings.empty() && !createSamplerSetLayout(ctx, bindings, R.hw.setLayout, err)) return false;
   auto t0 = std::chrono::steady_clock::now();
   if (!createPipeline(R, c, k, {}, err)) return false;
   ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
