@@ -32,12 +32,6 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer P2G
 // else bit 31 and the record's own values (runtime/common/images.h imageState): the helpers, inlined per call, then
 // fold away the formats, filters and address modes that the image does not have.
 struct P2GImgState { uint format, channels, cbytes, filterMode, addr0, addr1, addr2, normalized, flags; };
-// Device sampling (docs/TEXTURES.md "Device sampling"): the runner sets bit 30 of a known state where it bound a real
-// image and sampler of the same texels and sampler state at binding <slot> (p2g_hw<slot>) and the device fact hw-tex
-// holds, i.e. where the device's texture unit was measured to give CUDA's bytes; the instruction then samples it
-// (emit_tex.cpp). p2g_hw_norm: with normalized coordinates, which gather needs (Vulkan allows no unnormalized gather).
-bool p2g_hw_on(uint s) { return s >= 0xC0000000u; }
-bool p2g_hw_norm(uint s) { return s >= 0xC0000000u && ((s >> 19) & 1u) != 0u; }
 P2GImgState p2g_img_state(P2GImage d, uint s) {
   if (s < 0x80000000u)
     return P2GImgState(d.format, d.channels, d.texelBytes / d.channels, d.filterMode, d.addr0, d.addr1, d.addr2,
@@ -48,6 +42,13 @@ P2GImgState p2g_img_state(P2GImage d, uint s) {
 )";
 
 const char* kTexHelpers = R"(
+// Device sampling (docs/TEXTURES.md "Device sampling"): the runner sets bit 30 of a known state where it bound a real
+// image and sampler of the same texels and sampler state at binding <slot> (p2g_hw<slot>) and the device fact hw-tex
+// holds, i.e. where the device's texture unit was measured to give CUDA's bytes; the instruction then samples it
+// (emit_tex.cpp). p2g_hw_norm: with normalized coordinates, which gather needs (Vulkan allows no unnormalized gather).
+bool p2g_hw_on(uint s) { return s >= 0xC0000000u; }
+bool p2g_hw_norm(uint s) { return s >= 0xC0000000u && ((s >> 19) & 1u) != 0u; }
+
 // f16 bits -> f32 bits, exactly, in integer code (subnormal halves become normal floats; NaN payloads kept).
 uint p2g_tex_h2f(uint h) {
   uint s = (h & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;

@@ -97,6 +97,13 @@ uint p2g_txq(uint64_t h, uint s, uint what) {
 }
 const int P2G_TEX_FIX_BITS = 20;  // see tex_prelude.cpp
 
+// Device sampling (docs/TEXTURES.md "Device sampling"): the runner sets bit 30 of a known state where it bound a real
+// image and sampler of the same texels and sampler state at binding <slot> (p2g_hw<slot>) and the device fact hw-tex
+// holds, i.e. where the device's texture unit was measured to give CUDA's bytes; the instruction then samples it
+// (emit_tex.cpp). p2g_hw_norm: with normalized coordinates, which gather needs (Vulkan allows no unnormalized gather).
+bool p2g_hw_on(uint s) { return s >= 0xC0000000u; }
+bool p2g_hw_norm(uint s) { return s >= 0xC0000000u && ((s >> 19) & 1u) != 0u; }
+
 // f16 bits -> f32 bits, exactly, in integer code (subnormal halves become normal floats; NaN payloads kept).
 uint p2g_tex_h2f(uint h) {
   uint s = (h & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
@@ -482,6 +489,11 @@ layout(constant_id = 256) const uint P2G_IMG0 = 0u;  // texture at parameter off
 layout(constant_id = 257) const uint P2G_IMG1 = 0u;  // texture at parameter offset 8
 layout(constant_id = 258) const uint P2G_IMG2 = 0u;  // texture at parameter offset 16
 layout(constant_id = 259) const uint P2G_IMG3 = 0u;  // texture at parameter offset 24
+// The same textures as images the device samples, where the runner sets a state's bit 30 (p2g_hw_on).
+layout(set = 0, binding = 0) uniform sampler2D p2g_hw0;
+layout(set = 0, binding = 1) uniform sampler2D p2g_hw1;
+layout(set = 0, binding = 2) uniform sampler2D p2g_hw2;
+layout(set = 0, binding = 3) uniform sampler2D p2g_hw3;
 
 void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
@@ -540,7 +552,8 @@ void main() {
     // ptx:57  add.s64 	%rd15, %rd13, %rd14;
     uint64_t rd15 = uint64_t(int64_t(rd7) + int64_t(uint64_t(int64_t(int(r1 << 2u)) * int64_t(16))));
     // ptx:58  tex.2d.v4.f32.f32 	{%f9, %f10, %f11, %f12}, [%rd1, {%f5, %f6}];
-    uvec4 t7 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f5, f6, 0.0), 0, 2u);
+    uvec4 t7 = p2g_hw_on(P2G_IMG0) ? floatBitsToUint(textureLod(p2g_hw0, vec2(f5, f6), 0.0)) : p2g_tex(rd1 /* p0_u64 */,
+        P2G_IMG0, vec3(f5, f6, 0.0), 0, 2u);
     precise float f9 = uintBitsToFloat(t7.x);
     precise float f10 = uintBitsToFloat(t7.y);
     precise float f11 = uintBitsToFloat(t7.z);
@@ -551,7 +564,8 @@ void main() {
     P2GU32((rd15 + 8ul)).v = floatBitsToUint(f11);
     P2GU32((rd15 + 12ul)).v = floatBitsToUint(f12);
     // ptx:60  tex.2d.v4.f32.f32 	{%f13, %f14, %f15, %f16}, [%rd2, {%f1, %f2}];
-    uvec4 t8 = p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t8 = p2g_hw_on(P2G_IMG1) ? floatBitsToUint(textureLod(p2g_hw1, vec2(f1, f2), 0.0)) : p2g_tex(rd2 /* p8_u64 */,
+        P2G_IMG1, vec3(f1, f2, 0.0), 0, 2u);
     precise float f13 = uintBitsToFloat(t8.x);
     precise float f14 = uintBitsToFloat(t8.y);
     precise float f15 = uintBitsToFloat(t8.z);
@@ -563,7 +577,8 @@ void main() {
     P2GU32((t9 + 8ul)).v = floatBitsToUint(f15);
     P2GU32((t9 + 12ul)).v = floatBitsToUint(f16);
     // ptx:62  tex.2d.v4.f32.f32 	{%f17, %f18, %f19, %f20}, [%rd3, {%f5, %f6}];
-    uvec4 t10 = p2g_tex(rd3 /* p16_u64 */, P2G_IMG2, vec3(f5, f6, 0.0), 0, 2u);
+    uvec4 t10 = p2g_hw_on(P2G_IMG2) ? floatBitsToUint(textureLod(p2g_hw2, vec2(f5, f6),
+        0.0)) : p2g_tex(rd3 /* p16_u64 */, P2G_IMG2, vec3(f5, f6, 0.0), 0, 2u);
     precise float f17 = uintBitsToFloat(t10.x);
     precise float f18 = uintBitsToFloat(t10.y);
     precise float f19 = uintBitsToFloat(t10.z);
@@ -575,7 +590,8 @@ void main() {
     P2GU32((t11 + 8ul)).v = floatBitsToUint(f19);
     P2GU32((t11 + 12ul)).v = floatBitsToUint(f20);
     // ptx:64  tex.2d.v4.f32.f32 	{%f21, %f22, %f23, %f24}, [%rd4, {%f5, %f6}];
-    uvec4 t12 = p2g_tex(rd4 /* p24_u64 */, P2G_IMG3, vec3(f5, f6, 0.0), 0, 2u);
+    uvec4 t12 = p2g_hw_on(P2G_IMG3) ? floatBitsToUint(textureLod(p2g_hw3, vec2(f5, f6),
+        0.0)) : p2g_tex(rd4 /* p24_u64 */, P2G_IMG3, vec3(f5, f6, 0.0), 0, 2u);
     precise float f21 = uintBitsToFloat(t12.x);
     precise float f22 = uintBitsToFloat(t12.y);
     precise float f23 = uintBitsToFloat(t12.z);

@@ -434,6 +434,13 @@ uint p2g_txq(uint64_t h, uint s, uint what) {
 }
 const int P2G_TEX_FIX_BITS = 20;  // see tex_prelude.cpp
 
+// Device sampling (docs/TEXTURES.md "Device sampling"): the runner sets bit 30 of a known state where it bound a real
+// image and sampler of the same texels and sampler state at binding <slot> (p2g_hw<slot>) and the device fact hw-tex
+// holds, i.e. where the device's texture unit was measured to give CUDA's bytes; the instruction then samples it
+// (emit_tex.cpp). p2g_hw_norm: with normalized coordinates, which gather needs (Vulkan allows no unnormalized gather).
+bool p2g_hw_on(uint s) { return s >= 0xC0000000u; }
+bool p2g_hw_norm(uint s) { return s >= 0xC0000000u && ((s >> 19) & 1u) != 0u; }
+
 // f16 bits -> f32 bits, exactly, in integer code (subnormal halves become normal floats; NaN payloads kept).
 uint p2g_tex_h2f(uint h) {
   uint s = (h & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
@@ -817,55 +824,58 @@ uvec4 p2g_tld4(uint64_t h, uint s, vec2 c, int layer, uint comp) {
 // The image state of each image of the manifest (its slot), set by the runner (P2GImgState above).
 layout(constant_id = 256) const uint P2G_IMG0 = 0u;  // texture at parameter offset 0
 layout(constant_id = 257) const uint P2G_IMG1 = 0u;  // texture at parameter offset 8
+// The same textures as images the device samples, where the runner sets a state's bit 30 (p2g_hw_on).
+layout(set = 0, binding = 0) uniform sampler2D p2g_hw0;
+layout(set = 0, binding = 1) uniform sampler2D p2g_hw1;
 
 // The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
 // statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
 // a result that was not normal.
-void p2g_exact_1(uint r10, float f3, uint r3, uint r12, uint r4, uint r1, uint64_t rd1, const uint64_t p0_u64,
-    out precise float f17, out precise float f18, out precise float f19, out precise float f20, out uvec4 t2) {
-  precise float f4 = p2g_div32(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r10)), 0)), 0.5, false), f3, 0, false);
+void p2g_exact_1(uint r10, float f3, out precise float f4, uint r3, uint r12, out precise float f8, uint r4, uint r1,
+    out precise float f11, out precise float f14, out precise float f15, out precise float f16) {
+  f4 = p2g_div32(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r10)), 0)), 0.5, false), f3, 0, false);
   precise float f7 = p2g_f32_canon(p2g_s2f32(int(int(r3)), 0));
-  precise float f8 = p2g_div32(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r12)), 0)), 0.5, false), f7, 0, false);
+  f8 = p2g_div32(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r12)), 0)), 0.5, false), f7, 0, false);
   uint r15 = uint(int(uint(int(r4) + int(r4 >> 31u))) >> 1u);
   precise float f9 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r1) - int(r15)))), 0));
   precise float f10 = p2g_fmul(f9, uintBitsToFloat(0x3EBD70A4u), false);
-  precise float f11 = p2g_div32(f10, f3, 0, false);
+  f11 = p2g_div32(f10, f3, 0, false);
   uint r19 = uint(int(uint(p2g_rem_s32(int(uint(int(r1) * 7)), int(r4)))) - int(r15));
   precise float f12 = p2g_f32_canon(p2g_s2f32(int(int(r19)), 0));
-  precise float f14 = p2g_div32(p2g_fmul(f12, uintBitsToFloat(0x3E947AE1u), false), f7, 0, false);
-  precise float f15 = p2g_fadd(f11, f4, false);
-  uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f15, p2g_fadd(f8, f14, false), 0.0), 0, 2u);
-  f17 = uintBitsToFloat(t1.x);
-  f18 = uintBitsToFloat(t1.y);
-  f19 = uintBitsToFloat(t1.z);
-  f20 = uintBitsToFloat(t1.w);
-  precise float f21 = p2g_fsub(f4, f14, false);
-  t2 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f21, p2g_fadd(f11, f8, false), 0.0), 0, 2u);
+  f14 = p2g_div32(p2g_fmul(f12, uintBitsToFloat(0x3E947AE1u), false), f7, 0, false);
+  f15 = p2g_fadd(f11, f4, false);
+  f16 = p2g_fadd(f8, f14, false);
 }
-void p2g_check_1(uint r10, float f3, uint r3, uint r12, uint r4, uint r1, uint64_t rd1, const uint64_t p0_u64,
-    out precise float f17, out precise float f18, out precise float f19, out precise float f20, out uvec4 t2) {
+void p2g_check_1(uint r10, float f3, out precise float f4, uint r3, uint r12, out precise float f8, uint r4, uint r1,
+    out precise float f11, out precise float f14, out precise float f15, out precise float f16) {
   if (P2G_F32_FAST) {
-    precise float f4 = p2g_div32(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r10)), 0))), 0.5), f3, 0, false);
+    f4 = p2g_div32(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r10)), 0))), 0.5), f3, 0, false);
     precise float f7 = p2g_f32_canon(p2g_s2f32(int(int(r3)), 0));
-    precise float f8 = p2g_div32(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r12)), 0))), 0.5), f7, 0, false);
+    f8 = p2g_div32(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r12)), 0))), 0.5), f7, 0, false);
     uint r15 = uint(int(uint(int(r4) + int(r4 >> 31u))) >> 1u);
     precise float f9 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r1) - int(r15)))), 0));
     precise float f10 = p2g_fmulz(p2g_inz(f9), uintBitsToFloat(0x3EBD70A4u));
-    precise float f11 = p2g_div32(f10, f3, 0, false);
+    f11 = p2g_div32(f10, f3, 0, false);
     uint r19 = uint(int(uint(p2g_rem_s32(int(uint(int(r1) * 7)), int(r4)))) - int(r15));
     precise float f12 = p2g_f32_canon(p2g_s2f32(int(int(r19)), 0));
-    precise float f14 = p2g_div32(p2g_fmulz(p2g_inz(f12), uintBitsToFloat(0x3E947AE1u)), f7, 0, false);
-    precise float f15 = p2g_faddz(p2g_inz(f11), p2g_inz(f4));
-    uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f15, p2g_faddz(p2g_inz(f8), p2g_inz(f14)), 0.0), 0, 2u);
-    f17 = uintBitsToFloat(t1.x);
-    f18 = uintBitsToFloat(t1.y);
-    f19 = uintBitsToFloat(t1.z);
-    f20 = uintBitsToFloat(t1.w);
-    precise float f21 = p2g_fsubz(p2g_inz(f4), p2g_inz(f14));
-    t2 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f21, p2g_faddz(p2g_inz(f11), p2g_inz(f8)), 0.0), 0, 2u);
+    f14 = p2g_div32(p2g_fmulz(p2g_inz(f12), uintBitsToFloat(0x3E947AE1u)), f7, 0, false);
+    f15 = p2g_faddz(p2g_inz(f11), p2g_inz(f4));
+    f16 = p2g_faddz(p2g_inz(f8), p2g_inz(f14));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_1(r10, f3, r3, r12, r4, r1, rd1, p0_u64, f17, f18, f19, f20, t2);
+  p2g_exact_1(r10, f3, f4, r3, r12, f8, r4, r1, f11, f14, f15, f16);
+}
+void p2g_exact_2(float f4, float f14, out precise float f21, float f11, float f8, out precise float f22) {
+  f21 = p2g_fsub(f4, f14, false);
+  f22 = p2g_fadd(f11, f8, false);
+}
+void p2g_check_2(float f4, float f14, out precise float f21, float f11, float f8, out precise float f22) {
+  if (P2G_F32_FAST) {
+    f21 = p2g_fsubz(p2g_inz(f4), p2g_inz(f14));
+    f22 = p2g_faddz(p2g_inz(f11), p2g_inz(f8));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_2(f4, f14, f21, f11, f8, f22);
 }
 
 void main() {
@@ -940,8 +950,11 @@ void main() {
     // ptx:69  add.f32 	%f15, %f11, %f4;
     precise float f15 = p2g_faddc(p2g_in(f11), p2g_in(f4));
     // ptx:70  add.f32 	%f16, %f8, %f14;
+    precise float f16 = p2g_faddc(p2g_in(f8), p2g_in(f14));
+    if (p2g_redo()) p2g_check_1(r10, f3, f4, r3, r12, f8, r4, r1, f11, f14, f15, f16);
     // ptx:71  tex.2d.v4.f32.f32 	{%f17, %f18, %f19, %f20}, [%rd1, {%f15, %f16}];
-    uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f15, p2g_faddc(p2g_in(f8), p2g_in(f14)), 0.0), 0, 2u);
+    uvec4 t1 = p2g_hw_on(P2G_IMG0) ? floatBitsToUint(textureLod(p2g_hw0, vec2(f15, f16),
+        0.0)) : p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f15, f16, 0.0), 0, 2u);
     precise float f17 = uintBitsToFloat(t1.x);
     precise float f18 = uintBitsToFloat(t1.y);
     precise float f19 = uintBitsToFloat(t1.z);
@@ -949,9 +962,11 @@ void main() {
     // ptx:72  sub.f32 	%f21, %f4, %f14;
     precise float f21 = p2g_fsubc(p2g_in(f4), p2g_in(f14));
     // ptx:73  add.f32 	%f22, %f11, %f8;
+    precise float f22 = p2g_faddc(p2g_in(f11), p2g_in(f8));
+    if (p2g_redo()) p2g_check_2(f4, f14, f21, f11, f8, f22);
     // ptx:74  tex.2d.v4.f32.f32 	{%f23, %f24, %f25, %f26}, [%rd1, {%f21, %f22}];
-    uvec4 t2 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f21, p2g_faddc(p2g_in(f11), p2g_in(f8)), 0.0), 0, 2u);
-    if (p2g_redo()) p2g_check_1(r10, f3, r3, r12, r4, r1, rd1, p0_u64, f17, f18, f19, f20, t2);
+    uvec4 t2 = p2g_hw_on(P2G_IMG0) ? floatBitsToUint(textureLod(p2g_hw0, vec2(f21, f22),
+        0.0)) : p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f21, f22, 0.0), 0, 2u);
     precise float f23 = uintBitsToFloat(t2.x);
     precise float f24 = uintBitsToFloat(t2.y);
     precise float f25 = uintBitsToFloat(t2.z);
@@ -965,7 +980,8 @@ void main() {
     // ptx:80  cvt.rn.f32.s32 	%f28, %r23;
     precise float f28 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r1) * 3 + int(r12)) & 255u)), 0));
     // ptx:81  tex.2d.v4.f32.f32 	{%f29, %f30, %f31, %f32}, [%rd2, {%f27, %f28}];
-    uvec4 t3 = p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f27, f28, 0.0), 0, 2u);
+    uvec4 t3 = p2g_hw_on(P2G_IMG1) ? floatBitsToUint(textureLod(p2g_hw1, vec2(f27, f28),
+        0.0)) : p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f27, f28, 0.0), 0, 2u);
     precise float f29 = uintBitsToFloat(t3.x);
     precise float f30 = uintBitsToFloat(t3.y);
     precise float f31 = uintBitsToFloat(t3.z);

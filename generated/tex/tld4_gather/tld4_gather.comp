@@ -97,6 +97,13 @@ uint p2g_txq(uint64_t h, uint s, uint what) {
 }
 const int P2G_TEX_FIX_BITS = 20;  // see tex_prelude.cpp
 
+// Device sampling (docs/TEXTURES.md "Device sampling"): the runner sets bit 30 of a known state where it bound a real
+// image and sampler of the same texels and sampler state at binding <slot> (p2g_hw<slot>) and the device fact hw-tex
+// holds, i.e. where the device's texture unit was measured to give CUDA's bytes; the instruction then samples it
+// (emit_tex.cpp). p2g_hw_norm: with normalized coordinates, which gather needs (Vulkan allows no unnormalized gather).
+bool p2g_hw_on(uint s) { return s >= 0xC0000000u; }
+bool p2g_hw_norm(uint s) { return s >= 0xC0000000u && ((s >> 19) & 1u) != 0u; }
+
 // f16 bits -> f32 bits, exactly, in integer code (subnormal halves become normal floats; NaN payloads kept).
 uint p2g_tex_h2f(uint h) {
   uint s = (h & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
@@ -480,6 +487,9 @@ uvec4 p2g_tld4(uint64_t h, uint s, vec2 c, int layer, uint comp) {
 // The image state of each image of the manifest (its slot), set by the runner (P2GImgState above).
 layout(constant_id = 256) const uint P2G_IMG0 = 0u;  // texture at parameter offset 0
 layout(constant_id = 257) const uint P2G_IMG1 = 0u;  // texture at parameter offset 8
+// The same textures as images the device samples, where the runner sets a state's bit 30 (p2g_hw_on).
+layout(set = 0, binding = 0) uniform sampler2D p2g_hw0;
+layout(set = 0, binding = 1) uniform sampler2D p2g_hw1;
 
 void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
@@ -532,7 +542,8 @@ void main() {
     // ptx:53  add.s64 	%rd13, %rd11, %rd12;
     uint64_t rd13 = uint64_t(int64_t(rd5) + int64_t(uint64_t(int64_t(int(uint(int(r1) * 6))) * int64_t(16))));
     // ptx:54  tld4.r.2d.v4.f32.f32 	{%f9, %f10, %f11, %f12}, [%rd1, {%f1, %f2}];
-    uvec4 t7 = p2g_tld4(rd1 /* p0_u64 */, P2G_IMG0, vec2(f1, f2), 0, 0u);
+    uvec4 t7 = p2g_hw_norm(P2G_IMG0) ? floatBitsToUint(textureGather(p2g_hw0, vec2(f1, f2),
+        0)) : p2g_tld4(rd1 /* p0_u64 */, P2G_IMG0, vec2(f1, f2), 0, 0u);
     precise float f9 = uintBitsToFloat(t7.x);
     precise float f10 = uintBitsToFloat(t7.y);
     precise float f11 = uintBitsToFloat(t7.z);
@@ -543,7 +554,8 @@ void main() {
     P2GU32((rd13 + 8ul)).v = floatBitsToUint(f11);
     P2GU32((rd13 + 12ul)).v = floatBitsToUint(f12);
     // ptx:56  tld4.g.2d.v4.f32.f32 	{%f13, %f14, %f15, %f16}, [%rd1, {%f1, %f2}];
-    uvec4 t8 = p2g_tld4(rd1 /* p0_u64 */, P2G_IMG0, vec2(f1, f2), 0, 1u);
+    uvec4 t8 = p2g_hw_norm(P2G_IMG0) ? floatBitsToUint(textureGather(p2g_hw0, vec2(f1, f2),
+        1)) : p2g_tld4(rd1 /* p0_u64 */, P2G_IMG0, vec2(f1, f2), 0, 1u);
     precise float f13 = uintBitsToFloat(t8.x);
     precise float f14 = uintBitsToFloat(t8.y);
     precise float f15 = uintBitsToFloat(t8.z);
@@ -555,7 +567,8 @@ void main() {
     P2GU32((t9 + 8ul)).v = floatBitsToUint(f15);
     P2GU32((t9 + 12ul)).v = floatBitsToUint(f16);
     // ptx:58  tld4.b.2d.v4.f32.f32 	{%f17, %f18, %f19, %f20}, [%rd1, {%f1, %f2}];
-    uvec4 t10 = p2g_tld4(rd1 /* p0_u64 */, P2G_IMG0, vec2(f1, f2), 0, 2u);
+    uvec4 t10 = p2g_hw_norm(P2G_IMG0) ? floatBitsToUint(textureGather(p2g_hw0, vec2(f1, f2),
+        2)) : p2g_tld4(rd1 /* p0_u64 */, P2G_IMG0, vec2(f1, f2), 0, 2u);
     precise float f17 = uintBitsToFloat(t10.x);
     precise float f18 = uintBitsToFloat(t10.y);
     precise float f19 = uintBitsToFloat(t10.z);
@@ -567,7 +580,8 @@ void main() {
     P2GU32((t11 + 8ul)).v = floatBitsToUint(f19);
     P2GU32((t11 + 12ul)).v = floatBitsToUint(f20);
     // ptx:60  tld4.a.2d.v4.f32.f32 	{%f21, %f22, %f23, %f24}, [%rd1, {%f1, %f2}];
-    uvec4 t12 = p2g_tld4(rd1 /* p0_u64 */, P2G_IMG0, vec2(f1, f2), 0, 3u);
+    uvec4 t12 = p2g_hw_norm(P2G_IMG0) ? floatBitsToUint(textureGather(p2g_hw0, vec2(f1, f2),
+        3)) : p2g_tld4(rd1 /* p0_u64 */, P2G_IMG0, vec2(f1, f2), 0, 3u);
     precise float f21 = uintBitsToFloat(t12.x);
     precise float f22 = uintBitsToFloat(t12.y);
     precise float f23 = uintBitsToFloat(t12.z);
@@ -579,7 +593,8 @@ void main() {
     P2GU32((t13 + 8ul)).v = floatBitsToUint(f23);
     P2GU32((t13 + 12ul)).v = floatBitsToUint(f24);
     // ptx:62  tld4.r.2d.v4.f32.f32 	{%f25, %f26, %f27, %f28}, [%rd2, {%f5, %f6}];
-    uvec4 t14 = p2g_tld4(rd2 /* p8_u64 */, P2G_IMG1, vec2(f5, f6), 0, 0u);
+    uvec4 t14 = p2g_hw_norm(P2G_IMG1) ? floatBitsToUint(textureGather(p2g_hw1, vec2(f5, f6),
+        0)) : p2g_tld4(rd2 /* p8_u64 */, P2G_IMG1, vec2(f5, f6), 0, 0u);
     precise float f25 = uintBitsToFloat(t14.x);
     precise float f26 = uintBitsToFloat(t14.y);
     precise float f27 = uintBitsToFloat(t14.z);
@@ -591,7 +606,8 @@ void main() {
     P2GU32((t15 + 8ul)).v = floatBitsToUint(f27);
     P2GU32((t15 + 12ul)).v = floatBitsToUint(f28);
     // ptx:64  tld4.g.2d.v4.f32.f32 	{%f29, %f30, %f31, %f32}, [%rd2, {%f5, %f6}];
-    uvec4 t16 = p2g_tld4(rd2 /* p8_u64 */, P2G_IMG1, vec2(f5, f6), 0, 1u);
+    uvec4 t16 = p2g_hw_norm(P2G_IMG1) ? floatBitsToUint(textureGather(p2g_hw1, vec2(f5, f6),
+        1)) : p2g_tld4(rd2 /* p8_u64 */, P2G_IMG1, vec2(f5, f6), 0, 1u);
     precise float f29 = uintBitsToFloat(t16.x);
     precise float f30 = uintBitsToFloat(t16.y);
     precise float f31 = uintBitsToFloat(t16.z);

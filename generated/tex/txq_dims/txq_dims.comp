@@ -103,6 +103,13 @@ uint p2g_txq(uint64_t h, uint s, uint what) {
 }
 const int P2G_TEX_FIX_BITS = 20;  // see tex_prelude.cpp
 
+// Device sampling (docs/TEXTURES.md "Device sampling"): the runner sets bit 30 of a known state where it bound a real
+// image and sampler of the same texels and sampler state at binding <slot> (p2g_hw<slot>) and the device fact hw-tex
+// holds, i.e. where the device's texture unit was measured to give CUDA's bytes; the instruction then samples it
+// (emit_tex.cpp). p2g_hw_norm: with normalized coordinates, which gather needs (Vulkan allows no unnormalized gather).
+bool p2g_hw_on(uint s) { return s >= 0xC0000000u; }
+bool p2g_hw_norm(uint s) { return s >= 0xC0000000u && ((s >> 19) & 1u) != 0u; }
+
 // f16 bits -> f32 bits, exactly, in integer code (subnormal halves become normal floats; NaN payloads kept).
 uint p2g_tex_h2f(uint h) {
   uint s = (h & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
