@@ -97,12 +97,6 @@ const ManifestImage* sampledImage(Emitter& E, const ir::Inst& in, int h, const G
   return nullptr;
 }
 
-// `soft` (a call of the software helper) or, where the runner set the state's device-sampling bit
-// (tex_prelude.cpp p2g_hw_on), `hw`: a specialization constant, so the driver keeps one of the two.
-std::string orDeviceSampled(const std::string& cond, const std::string& hw, const std::string& soft) {
-  return cond + " ? " + hw + " : " + soft;
-}
-
 // The coordinate argument of a GLSL texture function of `dims` dimensions.
 std::string coordVec(uint32_t dims, const std::string xyz[3], bool integer) {
   if (dims == 1) return xyz[0];
@@ -193,20 +187,12 @@ void emitTex(Emitter& E, const ir::Inst& in) {
   else
     soft = "p2g_texi(" + imageArgs(E, in, h) + ", ivec3(" + xyz[0] + ", " + xyz[1] + ", " + xyz[2] + "), " + layer +
            ", " + str(g.dims) + ")";
-  // Device sampling: level 0 (the runner's images have one level, as the software path assumes); integer
-  // coordinates read the texel as stored, 0 outside the image (p2g_texi's rule) without the sampler.
+  // Device sampling (p2g_tex<dims>/p2g_texi<dims>, texturePreludeFor): the same call with the slot's sampler first
   if (const ManifestImage* im = sampledImage(E, in, h, g)) {
-    std::string n = std::to_string(im->slot), s = "P2G_IMG" + n, hw;
-    if (ctype.k == Ty::K::F) {
-      hw = "floatBitsToUint(textureLod(p2g_hw" + n + ", " + coordVec(g.dims, xyz, false) + ", 0.0))";
-    } else {
-      std::string d = std::to_string(g.dims), c = E.letOf(g.dims == 1 ? "int" : "ivec" + d, coordVec(g.dims, xyz, true));
-      std::string size = "textureSize(p2g_hw" + n + ", 0)";
-      std::string inside = g.dims == 1 ? "uint(" + c + ") < uint(" + size + ")"
-                                       : "all(lessThan(uvec" + d + "(" + c + "), uvec" + d + "(" + size + ")))";
-      hw = "(" + inside + " ? floatBitsToUint(texelFetch(p2g_hw" + n + ", " + c + ", 0)) : uvec4(0u))";
-    }
-    soft = orDeviceSampled("p2g_hw_on(" + s + ")", hw, soft);
+    std::string n = std::to_string(im->slot), d = std::to_string(g.dims);
+    bool f = ctype.k == Ty::K::F;
+    soft = std::string(f ? "p2g_tex" : "p2g_texi") + d + "(p2g_hw" + n + ", " + handleOf(E, in, h) + ", P2G_IMG" + n +
+           ", " + coordVec(g.dims, xyz, !f) + ")";
   }
   E.line(t + " = " + soft + ";");
   storeResults(E, in, in.ops[0], dtype, t);
@@ -228,14 +214,11 @@ void emitTld4(Emitter& E, const ir::Inst& in) {
   std::string t = E.tmpOf("uvec4");
   std::string soft = "p2g_tld4(" + imageArgs(E, in, h) + ", vec2(" + xyz[0] + ", " + xyz[1] + "), " + layer + ", " +
                      str(uint32_t(comp)) + ")";
-  // Device sampling: textureGather gives the footprint in tld4's order, (i0, j1), (i1, j1), (i1, j0), (i0, j0)
-  // (Vulkan specification "Texel Gathering"; PTX ISA "tld4"), with normalized coordinates only.
+  // Device sampling (p2g_tld4s, texturePreludeFor): the same call with the slot's sampler first
   if (const ManifestImage* im = sampledImage(E, in, h, g)) {
     std::string n = std::to_string(im->slot);
-    soft = orDeviceSampled("p2g_hw_norm(P2G_IMG" + n + ")",
-                           "floatBitsToUint(textureGather(p2g_hw" + n + ", vec2(" + xyz[0] + ", " + xyz[1] + "), " +
-                               std::to_string(comp) + "))",
-                           soft);
+    soft = "p2g_tld4s(p2g_hw" + n + ", " + handleOf(E, in, h) + ", P2G_IMG" + n + ", vec2(" + xyz[0] + ", " + xyz[1] +
+           "), " + str(uint32_t(comp)) + ")";
   }
   E.line(t + " = " + soft + ";");
   storeResults(E, in, in.ops[0], dtype, t);
@@ -414,12 +397,43 @@ std::string texturePreludeFor(const ir::Function& f, const std::vector<ManifestI
   }
   // the device-sampled texture slots (manifest.h deviceSampled): the runner binds an image at each
   std::string hw;
+  bool dimsUsed[4] = {false, false, false, false};
   for (const ManifestImage& im : *images)
-    if (deviceSampled(im))
+    if (deviceSampled(im)) {
       hw += "layout(set = 0, binding = " + std::to_string(im.slot) + ") uniform sampler" + std::to_string(im.dims) +
             "D p2g_hw" + std::to_string(im.slot) + ";\n";
-  if (!hw.empty())
-    decl += "// The same textures as images the device samples, where the runner sets a state's bit 30 (p2g_hw_on).\n" + hw;
+      dimsUsed[im.dims] = true;
+    }
+  if (hw.empty()) return s + decl;
+  decl += "// The same textures as images the device samples, where the runner sets a state's bit 30 (p2g_hw_on).\n" + hw;
+  decl += "// tex/tld4 of those slots: the device's sampler where the state's bit 30 is set, the software helper elsewhere\n"
+          "// (the state is a specialization constant: the driver keeps one of the two). tex: level 0, as the software\n"
+          "// path; integer coordinates: the texel as stored inside the image, 0 outside (p2g_texi's rule), no sampler;\n"
+          "// tld4: textureGather, whose order is tld4's, (i0, j1), (i1, j1), (i1, j0), (i0, j0) (Vulkan specification\n"
+          "// \"Texel Gathering\"; PTX ISA \"tld4\"), with normalized coordinates only (Vulkan has no unnormalized gather).\n";
+  static const char* kVec[4] = {"", "float", "vec2", "vec3"};
+  static const char* kIvec[4] = {"", "int", "ivec2", "ivec3"};
+  static const char* kUvec[4] = {"", "uint", "uvec2", "uvec3"};
+  static const char* kSoft[4] = {"", "vec3(c, 0.0, 0.0)", "vec3(c, 0.0)", "c"};
+  static const char* kSofti[4] = {"", "ivec3(c, 0, 0)", "ivec3(c, 0)", "c"};
+  for (int d = 1; d <= 3; ++d) {
+    if (!dimsUsed[d]) continue;
+    std::string D = std::to_string(d), smp = "sampler" + D + "D hw";
+    std::string inside = d == 1 ? "uint(c) < uint(textureSize(hw, 0))"
+                                : std::string("all(lessThan(") + kUvec[d] + "(c), " + kUvec[d] + "(textureSize(hw, 0))))";
+    decl += "uvec4 p2g_tex" + D + "(" + smp + ", uint64_t h, uint s, " + kVec[d] + " c) {\n"
+            "  return p2g_hw_on(s) ? floatBitsToUint(textureLod(hw, c, 0.0)) : p2g_tex(h, s, " + kSoft[d] + ", 0, " + D +
+            "u);\n}\n";
+    decl += "uvec4 p2g_texi" + D + "(" + smp + ", uint64_t h, uint s, " + kIvec[d] + " c) {\n"
+            "  if (!p2g_hw_on(s)) return p2g_texi(h, s, " + kSofti[d] + ", 0, " + D + "u);\n"
+            "  return " + inside + " ? floatBitsToUint(texelFetch(hw, c, 0)) : uvec4(0u);\n}\n";
+    if (d == 2)
+      decl += "uvec4 p2g_tld4s(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {\n"
+              "  if (!p2g_hw_norm(s)) return p2g_tld4(h, s, c, 0, comp);\n"
+              "  vec4 g = comp == 0u ? textureGather(hw, c, 0) : comp == 1u ? textureGather(hw, c, 1)\n"
+              "         : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);\n"
+              "  return floatBitsToUint(g);\n}\n";
+  }
   return s + decl;
 }
 

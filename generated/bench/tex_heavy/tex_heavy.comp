@@ -840,6 +840,24 @@ layout(constant_id = 257) const uint P2G_IMG1 = 0u;  // texture at parameter off
 // The same textures as images the device samples, where the runner sets a state's bit 30 (p2g_hw_on).
 layout(set = 0, binding = 0) uniform sampler2D p2g_hw0;
 layout(set = 0, binding = 1) uniform sampler2D p2g_hw1;
+// tex/tld4 of those slots: the device's sampler where the state's bit 30 is set, the software helper elsewhere
+// (the state is a specialization constant: the driver keeps one of the two). tex: level 0, as the software
+// path; integer coordinates: the texel as stored inside the image, 0 outside (p2g_texi's rule), no sampler;
+// tld4: textureGather, whose order is tld4's, (i0, j1), (i1, j1), (i1, j0), (i0, j0) (Vulkan specification
+// "Texel Gathering"; PTX ISA "tld4"), with normalized coordinates only (Vulkan has no unnormalized gather).
+uvec4 p2g_tex2(sampler2D hw, uint64_t h, uint s, vec2 c) {
+  return p2g_hw_on(s) ? floatBitsToUint(textureLod(hw, c, 0.0)) : p2g_tex(h, s, vec3(c, 0.0), 0, 2u);
+}
+uvec4 p2g_texi2(sampler2D hw, uint64_t h, uint s, ivec2 c) {
+  if (!p2g_hw_on(s)) return p2g_texi(h, s, ivec3(c, 0), 0, 2u);
+  return all(lessThan(uvec2(c), uvec2(textureSize(hw, 0)))) ? floatBitsToUint(texelFetch(hw, c, 0)) : uvec4(0u);
+}
+uvec4 p2g_tld4s(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {
+  if (!p2g_hw_norm(s)) return p2g_tld4(h, s, c, 0, comp);
+  vec4 g = comp == 0u ? textureGather(hw, c, 0) : comp == 1u ? textureGather(hw, c, 1)
+         : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);
+  return floatBitsToUint(g);
+}
 
 // The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
 // statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
@@ -860,298 +878,21 @@ void p2g_check_1(uint r3, float f1, out precise float f2, uint r29, out precise 
   }
   p2g_exact_1(r3, f1, f2, r29, f3, r4, f4);
 }
-void p2g_exact_2(float f50, float f1, out precise float f52, uint r82, out uint r40, uint r30, uint r5, float f3,
-    out precise float f55, float f2, out precise float f56, float f4, out precise float f57) {
-  precise float f51 = p2g_fmul(f50, uintBitsToFloat(0x3EBD70A4u), false);
-  f52 = p2g_div32(f51, f1, 0, false);
-  r40 = uint(int(r82) * 7);
-  precise float f53 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(uint(p2g_rem_s32(int(r40), int(r30)))) - int(r5)))), 0));
-  f55 = p2g_div32(p2g_fmul(f53, uintBitsToFloat(0x3E947AE1u), false), f3, 0, false);
-  f56 = p2g_fadd(f2, f52, false);
-  f57 = p2g_fadd(f4, f55, false);
-}
-void p2g_check_2(float f50, float f1, out precise float f52, uint r82, out uint r40, uint r30, uint r5, float f3,
-    out precise float f55, float f2, out precise float f56, float f4, out precise float f57) {
-  if (P2G_F32_FAST) {
-    precise float f51 = p2g_fmulz(p2g_inz(f50), uintBitsToFloat(0x3EBD70A4u));
-    f52 = p2g_div32(f51, f1, 0, false);
-    r40 = uint(int(r82) * 7);
-    precise float f53 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(uint(p2g_rem_s32(int(r40), int(r30)))) - int(r5)))),
-        0));
-    f55 = p2g_div32(p2g_fmulz(p2g_inz(f53), uintBitsToFloat(0x3E947AE1u)), f3, 0, false);
-    f56 = p2g_faddz(p2g_inz(f2), p2g_inz(f52));
-    f57 = p2g_faddz(p2g_inz(f4), p2g_inz(f55));
-    if (!p2g_redoz()) return;
-  }
-  p2g_exact_2(f50, f1, f52, r82, r40, r30, r5, f3, f55, f2, f56, f4, f57);
-}
-void p2g_exact_3(float f2, float f55, out precise float f62, float f4, float f52, out precise float f63) {
-  f62 = p2g_fsub(f2, f55, false);
-  f63 = p2g_fadd(f4, f52, false);
-}
-void p2g_check_3(float f2, float f55, out precise float f62, float f4, float f52, out precise float f63) {
-  if (P2G_F32_FAST) {
-    f62 = p2g_fsubz(p2g_inz(f2), p2g_inz(f55));
-    f63 = p2g_faddz(p2g_inz(f4), p2g_inz(f52));
-    if (!p2g_redoz()) return;
-  }
-  p2g_exact_3(f2, f55, f62, f4, f52, f63);
-}
-void p2g_exact_4(float f236, float f58, float f65, float f70, out precise float f76, float f237, float f59, float f66,
-    float f71, out precise float f79, float f238, float f60, float f64, float f72, out precise float f82, float f239,
-    float f61, float f67, float f73, out precise float f84, uint r82, out uint r47, uint r5, float f1,
-    out precise float f87, uint r40, uint r30, float f3, out precise float f90, float f2, out precise float f91,
-    float f4, out precise float f92) {
-  f76 = p2g_fadd(f236, p2g_fadd(p2g_fadd(f58, f65, false), f70, false), false);
-  f79 = p2g_fadd(f237, p2g_fadd(p2g_fadd(f59, f66, false), f71, false), false);
-  f82 = p2g_fadd(f238, p2g_fadd(p2g_fadd(f60, f64, false), f72, false), false);
-  f84 = p2g_fadd(f239, p2g_ffma(f61, f67, f73, 0, false), false);
-  r47 = uint(int(r82) + 1);
-  precise float f85 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r47) - int(r5)))), 0));
-  precise float f86 = p2g_fmul(f85, uintBitsToFloat(0x3EBD70A4u), false);
-  f87 = p2g_div32(f86, f1, 0, false);
-  uint r51 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 7)), int(r30)))) - int(r5));
-  precise float f89 = p2g_fmul(p2g_f32_canon(p2g_s2f32(int(int(r51)), 0)), uintBitsToFloat(0x3E947AE1u), false);
-  f90 = p2g_div32(f89, f3, 0, false);
-  f91 = p2g_fadd(f2, f87, false);
-  f92 = p2g_fadd(f4, f90, false);
-}
-void p2g_check_4(float f236, float f58, float f65, float f70, out precise float f76, float f237, float f59, float f66,
-    float f71, out precise float f79, float f238, float f60, float f64, float f72, out precise float f82, float f239,
-    float f61, float f67, float f73, out precise float f84, uint r82, out uint r47, uint r5, float f1,
-    out precise float f87, uint r40, uint r30, float f3, out precise float f90, float f2, out precise float f91,
-    float f4, out precise float f92) {
-  if (P2G_F32_FAST) {
-    f76 = p2g_faddz(p2g_inz(f236), p2g_faddz(p2g_faddz(p2g_inz(f58), p2g_inz(f65)), p2g_inz(f70)));
-    f79 = p2g_faddz(p2g_inz(f237), p2g_faddz(p2g_faddz(p2g_inz(f59), p2g_inz(f66)), p2g_inz(f71)));
-    f82 = p2g_faddz(p2g_inz(f238), p2g_faddz(p2g_faddz(p2g_inz(f60), p2g_inz(f64)), p2g_inz(f72)));
-    f84 = p2g_faddz(p2g_inz(f239), p2g_ffmaz(p2g_inz(f61), p2g_inz(f67), p2g_inz(f73)));
-    r47 = uint(int(r82) + 1);
-    precise float f85 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r47) - int(r5)))), 0));
-    precise float f86 = p2g_fmulz(p2g_inz(f85), uintBitsToFloat(0x3EBD70A4u));
-    f87 = p2g_div32(f86, f1, 0, false);
-    uint r51 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 7)), int(r30)))) - int(r5));
-    precise float f89 = p2g_fmulz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r51)), 0))), uintBitsToFloat(0x3E947AE1u));
-    f90 = p2g_div32(f89, f3, 0, false);
-    f91 = p2g_faddz(p2g_inz(f2), p2g_inz(f87));
-    f92 = p2g_faddz(p2g_inz(f4), p2g_inz(f90));
-    if (!p2g_redoz()) return;
-  }
-  p2g_exact_4(f236, f58, f65, f70, f76, f237, f59, f66, f71, f79, f238, f60, f64, f72, f82, f239, f61, f67, f73, f84,
-      r82, r47, r5, f1, f87, r40, r30, f3, f90, f2, f91, f4, f92);
-}
-void p2g_exact_5(float f2, float f90, out precise float f97, float f4, float f87, out precise float f98) {
-  f97 = p2g_fsub(f2, f90, false);
-  f98 = p2g_fadd(f4, f87, false);
-}
-void p2g_check_5(float f2, float f90, out precise float f97, float f4, float f87, out precise float f98) {
-  if (P2G_F32_FAST) {
-    f97 = p2g_fsubz(p2g_inz(f2), p2g_inz(f90));
-    f98 = p2g_faddz(p2g_inz(f4), p2g_inz(f87));
-    if (!p2g_redoz()) return;
-  }
-  p2g_exact_5(f2, f90, f97, f4, f87, f98);
-}
-void p2g_exact_6(float f76, float f93, float f100, float f105, out precise float f111, float f79, float f94, float f101,
-    float f106, out precise float f114, float f82, float f95, float f99, float f107, out precise float f117, float f84,
-    float f96, float f102, float f108, out precise float f119, uint r82, out uint r56, uint r5, float f1,
-    out precise float f122, uint r40, uint r30, float f3, out precise float f125, float f2, out precise float f126,
-    float f4, out precise float f127) {
-  f111 = p2g_fadd(f76, p2g_fadd(p2g_fadd(f93, f100, false), f105, false), false);
-  f114 = p2g_fadd(f79, p2g_fadd(p2g_fadd(f94, f101, false), f106, false), false);
-  f117 = p2g_fadd(f82, p2g_fadd(p2g_fadd(f95, f99, false), f107, false), false);
-  f119 = p2g_fadd(f84, p2g_ffma(f96, f102, f108, 0, false), false);
-  r56 = uint(int(r82) + 2);
-  precise float f120 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r56) - int(r5)))), 0));
-  precise float f121 = p2g_fmul(f120, uintBitsToFloat(0x3EBD70A4u), false);
-  f122 = p2g_div32(f121, f1, 0, false);
-  uint r60 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 14)), int(r30)))) - int(r5));
-  precise float f124 = p2g_fmul(p2g_f32_canon(p2g_s2f32(int(int(r60)), 0)), uintBitsToFloat(0x3E947AE1u), false);
-  f125 = p2g_div32(f124, f3, 0, false);
-  f126 = p2g_fadd(f2, f122, false);
-  f127 = p2g_fadd(f4, f125, false);
-}
-void p2g_check_6(float f76, float f93, float f100, float f105, out precise float f111, float f79, float f94, float f101,
-    float f106, out precise float f114, float f82, float f95, float f99, float f107, out precise float f117, float f84,
-    float f96, float f102, float f108, out precise float f119, uint r82, out uint r56, uint r5, float f1,
-    out precise float f122, uint r40, uint r30, float f3, out precise float f125, float f2, out precise float f126,
-    float f4, out precise float f127) {
-  if (P2G_F32_FAST) {
-    f111 = p2g_faddz(p2g_inz(f76), p2g_faddz(p2g_faddz(p2g_inz(f93), p2g_inz(f100)), p2g_inz(f105)));
-    f114 = p2g_faddz(p2g_inz(f79), p2g_faddz(p2g_faddz(p2g_inz(f94), p2g_inz(f101)), p2g_inz(f106)));
-    f117 = p2g_faddz(p2g_inz(f82), p2g_faddz(p2g_faddz(p2g_inz(f95), p2g_inz(f99)), p2g_inz(f107)));
-    f119 = p2g_faddz(p2g_inz(f84), p2g_ffmaz(p2g_inz(f96), p2g_inz(f102), p2g_inz(f108)));
-    r56 = uint(int(r82) + 2);
-    precise float f120 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r56) - int(r5)))), 0));
-    precise float f121 = p2g_fmulz(p2g_inz(f120), uintBitsToFloat(0x3EBD70A4u));
-    f122 = p2g_div32(f121, f1, 0, false);
-    uint r60 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 14)), int(r30)))) - int(r5));
-    precise float f124 = p2g_fmulz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r60)), 0))), uintBitsToFloat(0x3E947AE1u));
-    f125 = p2g_div32(f124, f3, 0, false);
-    f126 = p2g_faddz(p2g_inz(f2), p2g_inz(f122));
-    f127 = p2g_faddz(p2g_inz(f4), p2g_inz(f125));
-    if (!p2g_redoz()) return;
-  }
-  p2g_exact_6(f76, f93, f100, f105, f111, f79, f94, f101, f106, f114, f82, f95, f99, f107, f117, f84, f96, f102, f108,
-      f119, r82, r56, r5, f1, f122, r40, r30, f3, f125, f2, f126, f4, f127);
-}
-void p2g_exact_7(float f2, float f125, out precise float f132, float f4, float f122, out precise float f133) {
-  f132 = p2g_fsub(f2, f125, false);
-  f133 = p2g_fadd(f4, f122, false);
-}
-void p2g_check_7(float f2, float f125, out precise float f132, float f4, float f122, out precise float f133) {
-  if (P2G_F32_FAST) {
-    f132 = p2g_fsubz(p2g_inz(f2), p2g_inz(f125));
-    f133 = p2g_faddz(p2g_inz(f4), p2g_inz(f122));
-    if (!p2g_redoz()) return;
-  }
-  p2g_exact_7(f2, f125, f132, f4, f122, f133);
-}
-void p2g_exact_8(float f111, float f128, float f135, float f140, out precise float f146, float f114, float f129,
-    float f136, float f141, out precise float f149, float f117, float f130, float f134, float f142,
-    out precise float f152, float f119, float f131, float f137, float f143, out precise float f154, uint r82,
-    out uint r65, uint r5, float f1, out precise float f157, uint r40, uint r30, float f3, out precise float f160,
-    float f2, out precise float f161, float f4, out precise float f162) {
-  f146 = p2g_fadd(f111, p2g_fadd(p2g_fadd(f128, f135, false), f140, false), false);
-  f149 = p2g_fadd(f114, p2g_fadd(p2g_fadd(f129, f136, false), f141, false), false);
-  f152 = p2g_fadd(f117, p2g_fadd(p2g_fadd(f130, f134, false), f142, false), false);
-  f154 = p2g_fadd(f119, p2g_ffma(f131, f137, f143, 0, false), false);
-  r65 = uint(int(r82) + 3);
-  precise float f155 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r65) - int(r5)))), 0));
-  precise float f156 = p2g_fmul(f155, uintBitsToFloat(0x3EBD70A4u), false);
-  f157 = p2g_div32(f156, f1, 0, false);
-  uint r69 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 21)), int(r30)))) - int(r5));
-  precise float f159 = p2g_fmul(p2g_f32_canon(p2g_s2f32(int(int(r69)), 0)), uintBitsToFloat(0x3E947AE1u), false);
-  f160 = p2g_div32(f159, f3, 0, false);
-  f161 = p2g_fadd(f2, f157, false);
-  f162 = p2g_fadd(f4, f160, false);
-}
-void p2g_check_8(float f111, float f128, float f135, float f140, out precise float f146, float f114, float f129,
-    float f136, float f141, out precise float f149, float f117, float f130, float f134, float f142,
-    out precise float f152, float f119, float f131, float f137, float f143, out precise float f154, uint r82,
-    out uint r65, uint r5, float f1, out precise float f157, uint r40, uint r30, float f3, out precise float f160,
-    float f2, out precise float f161, float f4, out precise float f162) {
-  if (P2G_F32_FAST) {
-    f146 = p2g_faddz(p2g_inz(f111), p2g_faddz(p2g_faddz(p2g_inz(f128), p2g_inz(f135)), p2g_inz(f140)));
-    f149 = p2g_faddz(p2g_inz(f114), p2g_faddz(p2g_faddz(p2g_inz(f129), p2g_inz(f136)), p2g_inz(f141)));
-    f152 = p2g_faddz(p2g_inz(f117), p2g_faddz(p2g_faddz(p2g_inz(f130), p2g_inz(f134)), p2g_inz(f142)));
-    f154 = p2g_faddz(p2g_inz(f119), p2g_ffmaz(p2g_inz(f131), p2g_inz(f137), p2g_inz(f143)));
-    r65 = uint(int(r82) + 3);
-    precise float f155 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r65) - int(r5)))), 0));
-    precise float f156 = p2g_fmulz(p2g_inz(f155), uintBitsToFloat(0x3EBD70A4u));
-    f157 = p2g_div32(f156, f1, 0, false);
-    uint r69 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 21)), int(r30)))) - int(r5));
-    precise float f159 = p2g_fmulz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r69)), 0))), uintBitsToFloat(0x3E947AE1u));
-    f160 = p2g_div32(f159, f3, 0, false);
-    f161 = p2g_faddz(p2g_inz(f2), p2g_inz(f157));
-    f162 = p2g_faddz(p2g_inz(f4), p2g_inz(f160));
-    if (!p2g_redoz()) return;
-  }
-  p2g_exact_8(f111, f128, f135, f140, f146, f114, f129, f136, f141, f149, f117, f130, f134, f142, f152, f119, f131,
-      f137, f143, f154, r82, r65, r5, f1, f157, r40, r30, f3, f160, f2, f161, f4, f162);
-}
-void p2g_exact_9(float f2, float f160, out precise float f167, float f4, float f157, out precise float f168) {
-  f167 = p2g_fsub(f2, f160, false);
-  f168 = p2g_fadd(f4, f157, false);
-}
-void p2g_check_9(float f2, float f160, out precise float f167, float f4, float f157, out precise float f168) {
-  if (P2G_F32_FAST) {
-    f167 = p2g_fsubz(p2g_inz(f2), p2g_inz(f160));
-    f168 = p2g_faddz(p2g_inz(f4), p2g_inz(f157));
-    if (!p2g_redoz()) return;
-  }
-  p2g_exact_9(f2, f160, f167, f4, f157, f168);
-}
-void p2g_exact_10(float f146, float f163, float f170, float f175, out precise float f236, float f149, float f164,
-    float f171, float f176, out precise float f237, float f152, float f165, float f169, float f177,
-    out precise float f238, float f154, float f166, float f172, float f178, out precise float f239) {
-  f236 = p2g_fadd(f146, p2g_fadd(p2g_fadd(f163, f170, false), f175, false), false);
-  f237 = p2g_fadd(f149, p2g_fadd(p2g_fadd(f164, f171, false), f176, false), false);
-  f238 = p2g_fadd(f152, p2g_fadd(p2g_fadd(f165, f169, false), f177, false), false);
-  f239 = p2g_fadd(f154, p2g_ffma(f166, f172, f178, 0, false), false);
-}
-void p2g_check_10(float f146, float f163, float f170, float f175, out precise float f236, float f149, float f164,
-    float f171, float f176, out precise float f237, float f152, float f165, float f169, float f177,
-    out precise float f238, float f154, float f166, float f172, float f178, out precise float f239) {
-  if (P2G_F32_FAST) {
-    f236 = p2g_faddz(p2g_inz(f146), p2g_faddz(p2g_faddz(p2g_inz(f163), p2g_inz(f170)), p2g_inz(f175)));
-    f237 = p2g_faddz(p2g_inz(f149), p2g_faddz(p2g_faddz(p2g_inz(f164), p2g_inz(f171)), p2g_inz(f176)));
-    f238 = p2g_faddz(p2g_inz(f152), p2g_faddz(p2g_faddz(p2g_inz(f165), p2g_inz(f169)), p2g_inz(f177)));
-    f239 = p2g_faddz(p2g_inz(f154), p2g_ffmaz(p2g_inz(f166), p2g_inz(f172), p2g_inz(f178)));
-    if (!p2g_redoz()) return;
-  }
-  p2g_exact_10(f146, f163, f170, f175, f236, f149, f164, f171, f176, f237, f152, f165, f169, f177, f238, f154, f166,
-      f172, f178, f239);
-}
-void p2g_exact_11(uint r84, float f1, out precise float f188, uint r85, uint r30, uint r5, float f3,
-    out precise float f191, float f2, out precise float f192, float f4, out precise float f193) {
-  precise float f187 = p2g_fmul(p2g_f32_canon(p2g_s2f32(int(int(r84)), 0)), uintBitsToFloat(0x3EBD70A4u), false);
-  f188 = p2g_div32(f187, f1, 0, false);
-  precise float f189 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(uint(p2g_rem_s32(int(r85), int(r30)))) - int(r5)))),
-      0));
-  f191 = p2g_div32(p2g_fmul(f189, uintBitsToFloat(0x3E947AE1u), false), f3, 0, false);
-  f192 = p2g_fadd(f2, f188, false);
-  f193 = p2g_fadd(f4, f191, false);
-}
-void p2g_check_11(uint r84, float f1, out precise float f188, uint r85, uint r30, uint r5, float f3,
-    out precise float f191, float f2, out precise float f192, float f4, out precise float f193) {
-  if (P2G_F32_FAST) {
-    precise float f187 = p2g_fmulz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r84)), 0))), uintBitsToFloat(0x3EBD70A4u));
-    f188 = p2g_div32(f187, f1, 0, false);
-    precise float f189 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(uint(p2g_rem_s32(int(r85), int(r30)))) - int(r5)))),
-        0));
-    f191 = p2g_div32(p2g_fmulz(p2g_inz(f189), uintBitsToFloat(0x3E947AE1u)), f3, 0, false);
-    f192 = p2g_faddz(p2g_inz(f2), p2g_inz(f188));
-    f193 = p2g_faddz(p2g_inz(f4), p2g_inz(f191));
-    if (!p2g_redoz()) return;
-  }
-  p2g_exact_11(r84, f1, f188, r85, r30, r5, f3, f191, f2, f192, f4, f193);
-}
-void p2g_exact_12(float f2, float f191, out precise float f198, float f4, float f188, out precise float f199) {
-  f198 = p2g_fsub(f2, f191, false);
-  f199 = p2g_fadd(f4, f188, false);
-}
-void p2g_check_12(float f2, float f191, out precise float f198, float f4, float f188, out precise float f199) {
-  if (P2G_F32_FAST) {
-    f198 = p2g_fsubz(p2g_inz(f2), p2g_inz(f191));
-    f199 = p2g_faddz(p2g_inz(f4), p2g_inz(f188));
-    if (!p2g_redoz()) return;
-  }
-  p2g_exact_12(f2, f191, f198, f4, f188, f199);
-}
-void p2g_exact_13(inout precise float f236, float f194, float f201, float f206, inout precise float f237, float f195,
-    float f202, float f207, inout precise float f238, float f196, float f200, float f208, inout precise float f239,
-    float f197, float f203, float f209) {
-  f236 = p2g_fadd(f236, p2g_fadd(p2g_fadd(f194, f201, false), f206, false), false);
-  f237 = p2g_fadd(f237, p2g_fadd(p2g_fadd(f195, f202, false), f207, false), false);
-  f238 = p2g_fadd(f238, p2g_fadd(p2g_fadd(f196, f200, false), f208, false), false);
-  f239 = p2g_fadd(f239, p2g_ffma(f197, f203, f209, 0, false), false);
-}
-bool p2g_check_13(inout precise float f236, float f194, float f201, float f206, inout precise float f237, float f195,
-    float f202, float f207, inout precise float f238, float f196, float f200, float f208, inout precise float f239,
-    float f197, float f203, float f209) {
-  if (!P2G_F32_FAST) return true;
-  f236 = p2g_faddz(p2g_inz(f236), p2g_faddz(p2g_faddz(p2g_inz(f194), p2g_inz(f201)), p2g_inz(f206)));
-  f237 = p2g_faddz(p2g_inz(f237), p2g_faddz(p2g_faddz(p2g_inz(f195), p2g_inz(f202)), p2g_inz(f207)));
-  f238 = p2g_faddz(p2g_inz(f238), p2g_faddz(p2g_faddz(p2g_inz(f196), p2g_inz(f200)), p2g_inz(f208)));
-  f239 = p2g_faddz(p2g_inz(f239), p2g_ffmaz(p2g_inz(f197), p2g_inz(f203), p2g_inz(f209)));
-  return p2g_redoz();
-}
-void p2g_exact_14(float f236, float f237, float f238, float f239, out precise float f219) {
+void p2g_exact_2(float f236, float f237, float f238, float f239, out precise float f219) {
   f219 = p2g_fadd(p2g_fadd(f236, f237, false), p2g_fadd(f238, f239, false), false);
 }
-void p2g_check_14(float f236, float f237, float f238, float f239, out precise float f219) {
+void p2g_check_2(float f236, float f237, float f238, float f239, out precise float f219) {
   if (P2G_F32_FAST) {
     f219 = p2g_faddz(p2g_faddz(p2g_inz(f236), p2g_inz(f237)), p2g_faddz(p2g_inz(f238), p2g_inz(f239)));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_14(f236, f237, f238, f239, f219);
+  p2g_exact_2(f236, f237, f238, f239, f219);
 }
 
 void main() {
   if (P2G_LOOP_GUARD) p2g_loop_iters[min(gl_SubgroupID, 255u)] = 0u;
   uint64_t rd6 = 0ul;
-  precise float f53 = 0.0, f89 = 0.0, f124 = 0.0, f159 = 0.0, f187 = 0.0, f189 = 0.0;
+  precise float f53 = 0.0, f124 = 0.0, f159 = 0.0, f187 = 0.0, f189 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // tex_heavy_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // tex_heavy_param_1
@@ -1243,7 +984,7 @@ void main() {
           // ptx:82  cvt.rn.f32.s32 	%f50, %r39;
           precise float f50 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r82) - int(r5)))), 0));
           // ptx:83  mul.f32 	%f51, %f50, 0f3EBD70A4;
-          precise float f51 = p2g_fmul(p2g_in(f50), uintBitsToFloat(0x3EBD70A4u));
+          precise float f51 = p2g_fmul(f50, uintBitsToFloat(0x3EBD70A4u), false);
           // ptx:84  div.rn.f32 	%f52, %f51, %f1;
           precise float f52 = p2g_div32(f51, f1, 0, false);
           // ptx:85  mul.lo.s32 	%r40, %r82, 7;
@@ -1254,27 +995,21 @@ void main() {
           f53 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(uint(p2g_rem_s32(int(r40), int(r30)))) - int(r5)))), 0));
           // ptx:89  mul.f32 	%f54, %f53, 0f3E947AE1;
           // ptx:90  div.rn.f32 	%f55, %f54, %f3;
-          precise float f55 = p2g_div32(p2g_fmul(p2g_in(f53), uintBitsToFloat(0x3E947AE1u)), f3, 0, false);
+          precise float f55 = p2g_div32(p2g_fmul(f53, uintBitsToFloat(0x3E947AE1u), false), f3, 0, false);
           // ptx:91  add.f32 	%f56, %f2, %f52;
-          precise float f56 = p2g_faddc(p2g_in(f2), p2g_in(f52));
+          precise float f56 = p2g_fadd(f2, f52, false);
           // ptx:92  add.f32 	%f57, %f4, %f55;
-          precise float f57 = p2g_faddc(p2g_in(f4), p2g_in(f55));
-          if (p2g_redo()) p2g_check_2(f50, f1, f52, r82, r40, r30, r5, f3, f55, f2, f56, f4, f57);
           // ptx:93  tex.2d.v4.f32.f32 	{%f58, %f59, %f60, %f61}, [%rd1, {%f56, %f57}];
-          uvec4 t1 = p2g_hw_on(P2G_IMG0) ? floatBitsToUint(textureLod(p2g_hw0, vec2(f56, f57),
-              0.0)) : p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f56, f57, 0.0), 0, 2u);
+          uvec4 t1 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f56, p2g_fadd(f4, f55, false)));
           precise float f58 = uintBitsToFloat(t1.x);
           precise float f59 = uintBitsToFloat(t1.y);
           precise float f60 = uintBitsToFloat(t1.z);
           precise float f61 = uintBitsToFloat(t1.w);
           // ptx:94  sub.f32 	%f62, %f2, %f55;
-          precise float f62 = p2g_fsubc(p2g_in(f2), p2g_in(f55));
+          precise float f62 = p2g_fsub(f2, f55, false);
           // ptx:95  add.f32 	%f63, %f4, %f52;
-          precise float f63 = p2g_faddc(p2g_in(f4), p2g_in(f52));
-          if (p2g_redo()) p2g_check_3(f2, f55, f62, f4, f52, f63);
           // ptx:96  tex.2d.v4.f32.f32 	{%f64, %f65, %f66, %f67}, [%rd1, {%f62, %f63}];
-          uvec4 t2 = p2g_hw_on(P2G_IMG0) ? floatBitsToUint(textureLod(p2g_hw0, vec2(f62, f63),
-              0.0)) : p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f62, f63, 0.0), 0, 2u);
+          uvec4 t2 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f62, p2g_fadd(f4, f52, false)));
           precise float f64 = uintBitsToFloat(t2.x);
           precise float f65 = uintBitsToFloat(t2.y);
           precise float f66 = uintBitsToFloat(t2.z);
@@ -1289,8 +1024,7 @@ void main() {
           // ptx:102  cvt.rn.f32.s32 	%f69, %r46;
           precise float f69 = p2g_f32_canon(p2g_s2f32(int(int(r45 & 255u)), 0));
           // ptx:103  tex.2d.v4.f32.f32 	{%f70, %f71, %f72, %f73}, [%rd2, {%f68, %f69}];
-          uvec4 t3 = p2g_hw_on(P2G_IMG1) ? floatBitsToUint(textureLod(p2g_hw1, vec2(f68, f69),
-              0.0)) : p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f68, f69, 0.0), 0, 2u);
+          uvec4 t3 = p2g_tex2(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f68, f69));
           precise float f70 = uintBitsToFloat(t3.x);
           precise float f71 = uintBitsToFloat(t3.y);
           precise float f72 = uintBitsToFloat(t3.z);
@@ -1298,25 +1032,25 @@ void main() {
           // ptx:104  add.f32 	%f74, %f58, %f65;
           // ptx:105  add.f32 	%f75, %f74, %f70;
           // ptx:106  add.f32 	%f76, %f236, %f75;
-          precise float f76 = p2g_faddc(p2g_in(f236), p2g_faddc(p2g_faddc(p2g_in(f58), p2g_in(f65)), p2g_in(f70)));
+          precise float f76 = p2g_fadd(f236, p2g_fadd(p2g_fadd(f58, f65, false), f70, false), false);
           // ptx:107  add.f32 	%f77, %f59, %f66;
           // ptx:108  add.f32 	%f78, %f77, %f71;
           // ptx:109  add.f32 	%f79, %f237, %f78;
-          precise float f79 = p2g_faddc(p2g_in(f237), p2g_faddc(p2g_faddc(p2g_in(f59), p2g_in(f66)), p2g_in(f71)));
+          precise float f79 = p2g_fadd(f237, p2g_fadd(p2g_fadd(f59, f66, false), f71, false), false);
           // ptx:110  add.f32 	%f80, %f60, %f64;
           // ptx:111  add.f32 	%f81, %f80, %f72;
           // ptx:112  add.f32 	%f82, %f238, %f81;
-          precise float f82 = p2g_faddc(p2g_in(f238), p2g_faddc(p2g_faddc(p2g_in(f60), p2g_in(f64)), p2g_in(f72)));
+          precise float f82 = p2g_fadd(f238, p2g_fadd(p2g_fadd(f60, f64, false), f72, false), false);
           // ptx:113  fma.rn.f32 	%f83, %f61, %f67, %f73;
           // ptx:114  add.f32 	%f84, %f239, %f83;
-          precise float f84 = p2g_faddc(p2g_in(f239), p2g_ffma(p2g_in(f61), p2g_in(f67), p2g_in(f73)));
+          precise float f84 = p2g_fadd(f239, p2g_ffma(f61, f67, f73, 0, false), false);
           // ptx:115  add.s32 	%r47, %r82, 1;
           uint r47 = uint(int(r82) + 1);
           // ptx:116  sub.s32 	%r48, %r47, %r5;
           // ptx:117  cvt.rn.f32.s32 	%f85, %r48;
           precise float f85 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r47) - int(r5)))), 0));
           // ptx:118  mul.f32 	%f86, %f85, 0f3EBD70A4;
-          precise float f86 = p2g_fmul(p2g_in(f85), uintBitsToFloat(0x3EBD70A4u));
+          precise float f86 = p2g_fmul(f85, uintBitsToFloat(0x3EBD70A4u), false);
           // ptx:119  div.rn.f32 	%f87, %f86, %f1;
           precise float f87 = p2g_div32(f86, f1, 0, false);
           // ptx:120  add.s32 	%r49, %r40, 7;
@@ -1325,30 +1059,23 @@ void main() {
           uint r51 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 7)), int(r30)))) - int(r5));
           // ptx:123  cvt.rn.f32.s32 	%f88, %r51;
           // ptx:124  mul.f32 	%f89, %f88, 0f3E947AE1;
-          f89 = p2g_fmul(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r51)), 0))), uintBitsToFloat(0x3E947AE1u));
+          precise float f89 = p2g_fmul(p2g_f32_canon(p2g_s2f32(int(int(r51)), 0)), uintBitsToFloat(0x3E947AE1u), false);
           // ptx:125  div.rn.f32 	%f90, %f89, %f3;
           precise float f90 = p2g_div32(f89, f3, 0, false);
           // ptx:126  add.f32 	%f91, %f2, %f87;
-          precise float f91 = p2g_faddc(p2g_in(f2), p2g_in(f87));
+          precise float f91 = p2g_fadd(f2, f87, false);
           // ptx:127  add.f32 	%f92, %f4, %f90;
-          precise float f92 = p2g_faddc(p2g_in(f4), p2g_in(f90));
-          if (p2g_redo()) p2g_check_4(f236, f58, f65, f70, f76, f237, f59, f66, f71, f79, f238, f60, f64, f72, f82,
-              f239, f61, f67, f73, f84, r82, r47, r5, f1, f87, r40, r30, f3, f90, f2, f91, f4, f92);
           // ptx:128  tex.2d.v4.f32.f32 	{%f93, %f94, %f95, %f96}, [%rd1, {%f91, %f92}];
-          uvec4 t4 = p2g_hw_on(P2G_IMG0) ? floatBitsToUint(textureLod(p2g_hw0, vec2(f91, f92),
-              0.0)) : p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f91, f92, 0.0), 0, 2u);
+          uvec4 t4 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f91, p2g_fadd(f4, f90, false)));
           precise float f93 = uintBitsToFloat(t4.x);
           precise float f94 = uintBitsToFloat(t4.y);
           precise float f95 = uintBitsToFloat(t4.z);
           precise float f96 = uintBitsToFloat(t4.w);
           // ptx:129  sub.f32 	%f97, %f2, %f90;
-          precise float f97 = p2g_fsubc(p2g_in(f2), p2g_in(f90));
+          precise float f97 = p2g_fsub(f2, f90, false);
           // ptx:130  add.f32 	%f98, %f4, %f87;
-          precise float f98 = p2g_faddc(p2g_in(f4), p2g_in(f87));
-          if (p2g_redo()) p2g_check_5(f2, f90, f97, f4, f87, f98);
           // ptx:131  tex.2d.v4.f32.f32 	{%f99, %f100, %f101, %f102}, [%rd1, {%f97, %f98}];
-          uvec4 t5 = p2g_hw_on(P2G_IMG0) ? floatBitsToUint(textureLod(p2g_hw0, vec2(f97, f98),
-              0.0)) : p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f97, f98, 0.0), 0, 2u);
+          uvec4 t5 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f97, p2g_fadd(f4, f87, false)));
           precise float f99 = uintBitsToFloat(t5.x);
           precise float f100 = uintBitsToFloat(t5.y);
           precise float f101 = uintBitsToFloat(t5.z);
@@ -1362,8 +1089,7 @@ void main() {
           // ptx:137  cvt.rn.f32.s32 	%f104, %r55;
           precise float f104 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r45) + 3) & 255u)), 0));
           // ptx:138  tex.2d.v4.f32.f32 	{%f105, %f106, %f107, %f108}, [%rd2, {%f103, %f104}];
-          uvec4 t6 = p2g_hw_on(P2G_IMG1) ? floatBitsToUint(textureLod(p2g_hw1, vec2(f103, f104),
-              0.0)) : p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f103, f104, 0.0), 0, 2u);
+          uvec4 t6 = p2g_tex2(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f103, f104));
           precise float f105 = uintBitsToFloat(t6.x);
           precise float f106 = uintBitsToFloat(t6.y);
           precise float f107 = uintBitsToFloat(t6.z);
@@ -1371,25 +1097,25 @@ void main() {
           // ptx:139  add.f32 	%f109, %f93, %f100;
           // ptx:140  add.f32 	%f110, %f109, %f105;
           // ptx:141  add.f32 	%f111, %f76, %f110;
-          precise float f111 = p2g_faddc(p2g_in(f76), p2g_faddc(p2g_faddc(p2g_in(f93), p2g_in(f100)), p2g_in(f105)));
+          precise float f111 = p2g_fadd(f76, p2g_fadd(p2g_fadd(f93, f100, false), f105, false), false);
           // ptx:142  add.f32 	%f112, %f94, %f101;
           // ptx:143  add.f32 	%f113, %f112, %f106;
           // ptx:144  add.f32 	%f114, %f79, %f113;
-          precise float f114 = p2g_faddc(p2g_in(f79), p2g_faddc(p2g_faddc(p2g_in(f94), p2g_in(f101)), p2g_in(f106)));
+          precise float f114 = p2g_fadd(f79, p2g_fadd(p2g_fadd(f94, f101, false), f106, false), false);
           // ptx:145  add.f32 	%f115, %f95, %f99;
           // ptx:146  add.f32 	%f116, %f115, %f107;
           // ptx:147  add.f32 	%f117, %f82, %f116;
-          precise float f117 = p2g_faddc(p2g_in(f82), p2g_faddc(p2g_faddc(p2g_in(f95), p2g_in(f99)), p2g_in(f107)));
+          precise float f117 = p2g_fadd(f82, p2g_fadd(p2g_fadd(f95, f99, false), f107, false), false);
           // ptx:148  fma.rn.f32 	%f118, %f96, %f102, %f108;
           // ptx:149  add.f32 	%f119, %f84, %f118;
-          precise float f119 = p2g_faddc(p2g_in(f84), p2g_ffma(p2g_in(f96), p2g_in(f102), p2g_in(f108)));
+          precise float f119 = p2g_fadd(f84, p2g_ffma(f96, f102, f108, 0, false), false);
           // ptx:150  add.s32 	%r56, %r82, 2;
           uint r56 = uint(int(r82) + 2);
           // ptx:151  sub.s32 	%r57, %r56, %r5;
           // ptx:152  cvt.rn.f32.s32 	%f120, %r57;
           precise float f120 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r56) - int(r5)))), 0));
           // ptx:153  mul.f32 	%f121, %f120, 0f3EBD70A4;
-          precise float f121 = p2g_fmul(p2g_in(f120), uintBitsToFloat(0x3EBD70A4u));
+          precise float f121 = p2g_fmul(f120, uintBitsToFloat(0x3EBD70A4u), false);
           // ptx:154  div.rn.f32 	%f122, %f121, %f1;
           precise float f122 = p2g_div32(f121, f1, 0, false);
           // ptx:155  add.s32 	%r58, %r40, 14;
@@ -1398,30 +1124,23 @@ void main() {
           uint r60 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 14)), int(r30)))) - int(r5));
           // ptx:158  cvt.rn.f32.s32 	%f123, %r60;
           // ptx:159  mul.f32 	%f124, %f123, 0f3E947AE1;
-          f124 = p2g_fmul(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r60)), 0))), uintBitsToFloat(0x3E947AE1u));
+          f124 = p2g_fmul(p2g_f32_canon(p2g_s2f32(int(int(r60)), 0)), uintBitsToFloat(0x3E947AE1u), false);
           // ptx:160  div.rn.f32 	%f125, %f124, %f3;
           precise float f125 = p2g_div32(f124, f3, 0, false);
           // ptx:161  add.f32 	%f126, %f2, %f122;
-          precise float f126 = p2g_faddc(p2g_in(f2), p2g_in(f122));
+          precise float f126 = p2g_fadd(f2, f122, false);
           // ptx:162  add.f32 	%f127, %f4, %f125;
-          precise float f127 = p2g_faddc(p2g_in(f4), p2g_in(f125));
-          if (p2g_redo()) p2g_check_6(f76, f93, f100, f105, f111, f79, f94, f101, f106, f114, f82, f95, f99, f107, f117,
-              f84, f96, f102, f108, f119, r82, r56, r5, f1, f122, r40, r30, f3, f125, f2, f126, f4, f127);
           // ptx:163  tex.2d.v4.f32.f32 	{%f128, %f129, %f130, %f131}, [%rd1, {%f126, %f127}];
-          uvec4 t7 = p2g_hw_on(P2G_IMG0) ? floatBitsToUint(textureLod(p2g_hw0, vec2(f126, f127),
-              0.0)) : p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f126, f127, 0.0), 0, 2u);
+          uvec4 t7 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f126, p2g_fadd(f4, f125, false)));
           precise float f128 = uintBitsToFloat(t7.x);
           precise float f129 = uintBitsToFloat(t7.y);
           precise float f130 = uintBitsToFloat(t7.z);
           precise float f131 = uintBitsToFloat(t7.w);
           // ptx:164  sub.f32 	%f132, %f2, %f125;
-          precise float f132 = p2g_fsubc(p2g_in(f2), p2g_in(f125));
+          precise float f132 = p2g_fsub(f2, f125, false);
           // ptx:165  add.f32 	%f133, %f4, %f122;
-          precise float f133 = p2g_faddc(p2g_in(f4), p2g_in(f122));
-          if (p2g_redo()) p2g_check_7(f2, f125, f132, f4, f122, f133);
           // ptx:166  tex.2d.v4.f32.f32 	{%f134, %f135, %f136, %f137}, [%rd1, {%f132, %f133}];
-          uvec4 t8 = p2g_hw_on(P2G_IMG0) ? floatBitsToUint(textureLod(p2g_hw0, vec2(f132, f133),
-              0.0)) : p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f132, f133, 0.0), 0, 2u);
+          uvec4 t8 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f132, p2g_fadd(f4, f122, false)));
           precise float f134 = uintBitsToFloat(t8.x);
           precise float f135 = uintBitsToFloat(t8.y);
           precise float f136 = uintBitsToFloat(t8.z);
@@ -1435,8 +1154,7 @@ void main() {
           // ptx:172  cvt.rn.f32.s32 	%f139, %r64;
           precise float f139 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r45) + 6) & 255u)), 0));
           // ptx:173  tex.2d.v4.f32.f32 	{%f140, %f141, %f142, %f143}, [%rd2, {%f138, %f139}];
-          uvec4 t9 = p2g_hw_on(P2G_IMG1) ? floatBitsToUint(textureLod(p2g_hw1, vec2(f138, f139),
-              0.0)) : p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f138, f139, 0.0), 0, 2u);
+          uvec4 t9 = p2g_tex2(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f138, f139));
           precise float f140 = uintBitsToFloat(t9.x);
           precise float f141 = uintBitsToFloat(t9.y);
           precise float f142 = uintBitsToFloat(t9.z);
@@ -1444,25 +1162,25 @@ void main() {
           // ptx:174  add.f32 	%f144, %f128, %f135;
           // ptx:175  add.f32 	%f145, %f144, %f140;
           // ptx:176  add.f32 	%f146, %f111, %f145;
-          precise float f146 = p2g_faddc(p2g_in(f111), p2g_faddc(p2g_faddc(p2g_in(f128), p2g_in(f135)), p2g_in(f140)));
+          precise float f146 = p2g_fadd(f111, p2g_fadd(p2g_fadd(f128, f135, false), f140, false), false);
           // ptx:177  add.f32 	%f147, %f129, %f136;
           // ptx:178  add.f32 	%f148, %f147, %f141;
           // ptx:179  add.f32 	%f149, %f114, %f148;
-          precise float f149 = p2g_faddc(p2g_in(f114), p2g_faddc(p2g_faddc(p2g_in(f129), p2g_in(f136)), p2g_in(f141)));
+          precise float f149 = p2g_fadd(f114, p2g_fadd(p2g_fadd(f129, f136, false), f141, false), false);
           // ptx:180  add.f32 	%f150, %f130, %f134;
           // ptx:181  add.f32 	%f151, %f150, %f142;
           // ptx:182  add.f32 	%f152, %f117, %f151;
-          precise float f152 = p2g_faddc(p2g_in(f117), p2g_faddc(p2g_faddc(p2g_in(f130), p2g_in(f134)), p2g_in(f142)));
+          precise float f152 = p2g_fadd(f117, p2g_fadd(p2g_fadd(f130, f134, false), f142, false), false);
           // ptx:183  fma.rn.f32 	%f153, %f131, %f137, %f143;
           // ptx:184  add.f32 	%f154, %f119, %f153;
-          precise float f154 = p2g_faddc(p2g_in(f119), p2g_ffma(p2g_in(f131), p2g_in(f137), p2g_in(f143)));
+          precise float f154 = p2g_fadd(f119, p2g_ffma(f131, f137, f143, 0, false), false);
           // ptx:185  add.s32 	%r65, %r82, 3;
           uint r65 = uint(int(r82) + 3);
           // ptx:186  sub.s32 	%r66, %r65, %r5;
           // ptx:187  cvt.rn.f32.s32 	%f155, %r66;
           precise float f155 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r65) - int(r5)))), 0));
           // ptx:188  mul.f32 	%f156, %f155, 0f3EBD70A4;
-          precise float f156 = p2g_fmul(p2g_in(f155), uintBitsToFloat(0x3EBD70A4u));
+          precise float f156 = p2g_fmul(f155, uintBitsToFloat(0x3EBD70A4u), false);
           // ptx:189  div.rn.f32 	%f157, %f156, %f1;
           precise float f157 = p2g_div32(f156, f1, 0, false);
           // ptx:190  add.s32 	%r67, %r40, 21;
@@ -1471,30 +1189,23 @@ void main() {
           uint r69 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 21)), int(r30)))) - int(r5));
           // ptx:193  cvt.rn.f32.s32 	%f158, %r69;
           // ptx:194  mul.f32 	%f159, %f158, 0f3E947AE1;
-          f159 = p2g_fmul(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r69)), 0))), uintBitsToFloat(0x3E947AE1u));
+          f159 = p2g_fmul(p2g_f32_canon(p2g_s2f32(int(int(r69)), 0)), uintBitsToFloat(0x3E947AE1u), false);
           // ptx:195  div.rn.f32 	%f160, %f159, %f3;
           precise float f160 = p2g_div32(f159, f3, 0, false);
           // ptx:196  add.f32 	%f161, %f2, %f157;
-          precise float f161 = p2g_faddc(p2g_in(f2), p2g_in(f157));
+          precise float f161 = p2g_fadd(f2, f157, false);
           // ptx:197  add.f32 	%f162, %f4, %f160;
-          precise float f162 = p2g_faddc(p2g_in(f4), p2g_in(f160));
-          if (p2g_redo()) p2g_check_8(f111, f128, f135, f140, f146, f114, f129, f136, f141, f149, f117, f130, f134,
-              f142, f152, f119, f131, f137, f143, f154, r82, r65, r5, f1, f157, r40, r30, f3, f160, f2, f161, f4, f162);
           // ptx:198  tex.2d.v4.f32.f32 	{%f163, %f164, %f165, %f166}, [%rd1, {%f161, %f162}];
-          uvec4 t10 = p2g_hw_on(P2G_IMG0) ? floatBitsToUint(textureLod(p2g_hw0, vec2(f161, f162),
-              0.0)) : p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f161, f162, 0.0), 0, 2u);
+          uvec4 t10 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f161, p2g_fadd(f4, f160, false)));
           precise float f163 = uintBitsToFloat(t10.x);
           precise float f164 = uintBitsToFloat(t10.y);
           precise float f165 = uintBitsToFloat(t10.z);
           precise float f166 = uintBitsToFloat(t10.w);
           // ptx:199  sub.f32 	%f167, %f2, %f160;
-          precise float f167 = p2g_fsubc(p2g_in(f2), p2g_in(f160));
+          precise float f167 = p2g_fsub(f2, f160, false);
           // ptx:200  add.f32 	%f168, %f4, %f157;
-          precise float f168 = p2g_faddc(p2g_in(f4), p2g_in(f157));
-          if (p2g_redo()) p2g_check_9(f2, f160, f167, f4, f157, f168);
           // ptx:201  tex.2d.v4.f32.f32 	{%f169, %f170, %f171, %f172}, [%rd1, {%f167, %f168}];
-          uvec4 t11 = p2g_hw_on(P2G_IMG0) ? floatBitsToUint(textureLod(p2g_hw0, vec2(f167, f168),
-              0.0)) : p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f167, f168, 0.0), 0, 2u);
+          uvec4 t11 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f167, p2g_fadd(f4, f157, false)));
           precise float f169 = uintBitsToFloat(t11.x);
           precise float f170 = uintBitsToFloat(t11.y);
           precise float f171 = uintBitsToFloat(t11.z);
@@ -1508,8 +1219,7 @@ void main() {
           // ptx:207  cvt.rn.f32.s32 	%f174, %r73;
           precise float f174 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r45) + 9) & 255u)), 0));
           // ptx:208  tex.2d.v4.f32.f32 	{%f175, %f176, %f177, %f178}, [%rd2, {%f173, %f174}];
-          uvec4 t12 = p2g_hw_on(P2G_IMG1) ? floatBitsToUint(textureLod(p2g_hw1, vec2(f173, f174),
-              0.0)) : p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f173, f174, 0.0), 0, 2u);
+          uvec4 t12 = p2g_tex2(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f173, f174));
           precise float f175 = uintBitsToFloat(t12.x);
           precise float f176 = uintBitsToFloat(t12.y);
           precise float f177 = uintBitsToFloat(t12.z);
@@ -1517,20 +1227,18 @@ void main() {
           // ptx:209  add.f32 	%f179, %f163, %f170;
           // ptx:210  add.f32 	%f180, %f179, %f175;
           // ptx:211  add.f32 	%f236, %f146, %f180;
-          f236 = p2g_faddc(p2g_in(f146), p2g_faddc(p2g_faddc(p2g_in(f163), p2g_in(f170)), p2g_in(f175)));
+          f236 = p2g_fadd(f146, p2g_fadd(p2g_fadd(f163, f170, false), f175, false), false);
           // ptx:212  add.f32 	%f181, %f164, %f171;
           // ptx:213  add.f32 	%f182, %f181, %f176;
           // ptx:214  add.f32 	%f237, %f149, %f182;
-          f237 = p2g_faddc(p2g_in(f149), p2g_faddc(p2g_faddc(p2g_in(f164), p2g_in(f171)), p2g_in(f176)));
+          f237 = p2g_fadd(f149, p2g_fadd(p2g_fadd(f164, f171, false), f176, false), false);
           // ptx:215  add.f32 	%f183, %f165, %f169;
           // ptx:216  add.f32 	%f184, %f183, %f177;
           // ptx:217  add.f32 	%f238, %f152, %f184;
-          f238 = p2g_faddc(p2g_in(f152), p2g_faddc(p2g_faddc(p2g_in(f165), p2g_in(f169)), p2g_in(f177)));
+          f238 = p2g_fadd(f152, p2g_fadd(p2g_fadd(f165, f169, false), f177, false), false);
           // ptx:218  fma.rn.f32 	%f185, %f166, %f172, %f178;
           // ptx:219  add.f32 	%f239, %f154, %f185;
-          f239 = p2g_faddc(p2g_in(f154), p2g_ffma(p2g_in(f166), p2g_in(f172), p2g_in(f178)));
-          if (p2g_redo()) p2g_check_10(f146, f163, f170, f175, f236, f149, f164, f171, f176, f237, f152, f165, f169,
-              f177, f238, f154, f166, f172, f178, f239);
+          f239 = p2g_fadd(f154, p2g_ffma(f166, f172, f178, 0, false), false);
           // ptx:220  add.s32 	%r82, %r82, 4;
           r82 = uint(int(r82) + 4);
           // ptx:221  add.s32 	%r81, %r81, -4;
@@ -1560,7 +1268,7 @@ void main() {
           p2g_loop_tick();
           // ptx:238  cvt.rn.f32.s32 	%f186, %r84;
           // ptx:239  mul.f32 	%f187, %f186, 0f3EBD70A4;
-          f187 = p2g_fmul(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r84)), 0))), uintBitsToFloat(0x3EBD70A4u));
+          f187 = p2g_fmul(p2g_f32_canon(p2g_s2f32(int(int(r84)), 0)), uintBitsToFloat(0x3EBD70A4u), false);
           // ptx:240  div.rn.f32 	%f188, %f187, %f1;
           precise float f188 = p2g_div32(f187, f1, 0, false);
           // ptx:241  rem.s32 	%r75, %r85, %r30;
@@ -1569,27 +1277,21 @@ void main() {
           f189 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(uint(p2g_rem_s32(int(r85), int(r30)))) - int(r5)))), 0));
           // ptx:244  mul.f32 	%f190, %f189, 0f3E947AE1;
           // ptx:245  div.rn.f32 	%f191, %f190, %f3;
-          precise float f191 = p2g_div32(p2g_fmul(p2g_in(f189), uintBitsToFloat(0x3E947AE1u)), f3, 0, false);
+          precise float f191 = p2g_div32(p2g_fmul(f189, uintBitsToFloat(0x3E947AE1u), false), f3, 0, false);
           // ptx:246  add.f32 	%f192, %f2, %f188;
-          precise float f192 = p2g_faddc(p2g_in(f2), p2g_in(f188));
+          precise float f192 = p2g_fadd(f2, f188, false);
           // ptx:247  add.f32 	%f193, %f4, %f191;
-          precise float f193 = p2g_faddc(p2g_in(f4), p2g_in(f191));
-          if (p2g_redo()) p2g_check_11(r84, f1, f188, r85, r30, r5, f3, f191, f2, f192, f4, f193);
           // ptx:248  tex.2d.v4.f32.f32 	{%f194, %f195, %f196, %f197}, [%rd1, {%f192, %f193}];
-          uvec4 t13 = p2g_hw_on(P2G_IMG0) ? floatBitsToUint(textureLod(p2g_hw0, vec2(f192, f193),
-              0.0)) : p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f192, f193, 0.0), 0, 2u);
+          uvec4 t13 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f192, p2g_fadd(f4, f191, false)));
           precise float f194 = uintBitsToFloat(t13.x);
           precise float f195 = uintBitsToFloat(t13.y);
           precise float f196 = uintBitsToFloat(t13.z);
           precise float f197 = uintBitsToFloat(t13.w);
           // ptx:249  sub.f32 	%f198, %f2, %f191;
-          precise float f198 = p2g_fsubc(p2g_in(f2), p2g_in(f191));
+          precise float f198 = p2g_fsub(f2, f191, false);
           // ptx:250  add.f32 	%f199, %f4, %f188;
-          precise float f199 = p2g_faddc(p2g_in(f4), p2g_in(f188));
-          if (p2g_redo()) p2g_check_12(f2, f191, f198, f4, f188, f199);
           // ptx:251  tex.2d.v4.f32.f32 	{%f200, %f201, %f202, %f203}, [%rd1, {%f198, %f199}];
-          uvec4 t14 = p2g_hw_on(P2G_IMG0) ? floatBitsToUint(textureLod(p2g_hw0, vec2(f198, f199),
-              0.0)) : p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f198, f199, 0.0), 0, 2u);
+          uvec4 t14 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f198, p2g_fadd(f4, f188, false)));
           precise float f200 = uintBitsToFloat(t14.x);
           precise float f201 = uintBitsToFloat(t14.y);
           precise float f202 = uintBitsToFloat(t14.z);
@@ -1601,8 +1303,7 @@ void main() {
           // ptx:255  cvt.rn.f32.s32 	%f205, %r78;
           precise float f205 = p2g_f32_canon(p2g_s2f32(int(int(r87 & 255u)), 0));
           // ptx:256  tex.2d.v4.f32.f32 	{%f206, %f207, %f208, %f209}, [%rd2, {%f204, %f205}];
-          uvec4 t15 = p2g_hw_on(P2G_IMG1) ? floatBitsToUint(textureLod(p2g_hw1, vec2(f204, f205),
-              0.0)) : p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f204, f205, 0.0), 0, 2u);
+          uvec4 t15 = p2g_tex2(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f204, f205));
           precise float f206 = uintBitsToFloat(t15.x);
           precise float f207 = uintBitsToFloat(t15.y);
           precise float f208 = uintBitsToFloat(t15.z);
@@ -1610,20 +1311,18 @@ void main() {
           // ptx:257  add.f32 	%f210, %f194, %f201;
           // ptx:258  add.f32 	%f211, %f210, %f206;
           // ptx:259  add.f32 	%f236, %f236, %f211;
-          precise float p2g_was_f236 = f236, p2g_was_f237 = f237, p2g_was_f238 = f238, p2g_was_f239 = f239;
-          f236 = p2g_faddc(p2g_in(f236), p2g_faddc(p2g_faddc(p2g_in(f194), p2g_in(f201)), p2g_in(f206)));
+          f236 = p2g_fadd(f236, p2g_fadd(p2g_fadd(f194, f201, false), f206, false), false);
           // ptx:260  add.f32 	%f212, %f195, %f202;
           // ptx:261  add.f32 	%f213, %f212, %f207;
           // ptx:262  add.f32 	%f237, %f237, %f213;
-          f237 = p2g_faddc(p2g_in(f237), p2g_faddc(p2g_faddc(p2g_in(f195), p2g_in(f202)), p2g_in(f207)));
+          f237 = p2g_fadd(f237, p2g_fadd(p2g_fadd(f195, f202, false), f207, false), false);
           // ptx:263  add.f32 	%f214, %f196, %f200;
           // ptx:264  add.f32 	%f215, %f214, %f208;
           // ptx:265  add.f32 	%f238, %f238, %f215;
-          f238 = p2g_faddc(p2g_in(f238), p2g_faddc(p2g_faddc(p2g_in(f196), p2g_in(f200)), p2g_in(f208)));
+          f238 = p2g_fadd(f238, p2g_fadd(p2g_fadd(f196, f200, false), f208, false), false);
           // ptx:266  fma.rn.f32 	%f216, %f197, %f203, %f209;
           // ptx:267  add.f32 	%f239, %f239, %f216;
-          f239 = p2g_faddc(p2g_in(f239), p2g_ffma(p2g_in(f197), p2g_in(f203), p2g_in(f209)));
-          if (p2g_redo()) { f236 = p2g_was_f236; f237 = p2g_was_f237; f238 = p2g_was_f238; f239 = p2g_was_f239; if (p2g_check_13(f236, f194, f201, f206, f237, f195, f202, f207, f238, f196, f200, f208, f239, f197, f203, f209)) { f236 = p2g_was_f236; f237 = p2g_was_f237; f238 = p2g_was_f238; f239 = p2g_was_f239; p2g_exact_13(f236, f194, f201, f206, f237, f195, f202, f207, f238, f196, f200, f208, f239, f197, f203, f209); } }
+          f239 = p2g_fadd(f239, p2g_ffma(f197, f203, f209, 0, false), false);
           // ptx:268  add.s32 	%r87, %r87, 3;
           r87 = uint(int(r87) + 3);
           // ptx:269  add.s32 	%r86, %r86, 1;
@@ -1646,7 +1345,7 @@ void main() {
     // ptx:278  add.f32 	%f218, %f236, %f237;
     // ptx:279  add.f32 	%f219, %f218, %f217;
     precise float f219 = p2g_faddc(p2g_faddc(p2g_in(f236), p2g_in(f237)), p2g_faddc(p2g_in(f238), p2g_in(f239)));
-    if (p2g_redo()) p2g_check_14(f236, f237, f238, f239, f219);
+    if (p2g_redo()) p2g_check_2(f236, f237, f238, f239, f219);
     // ptx:280  mad.lo.s32 	%r79, %r4, %r28, %r3;
     // ptx:281  cvta.to.global.u64 	%rd4, %rd3;
     // ptx:282  mul.wide.s32 	%rd5, %r79, 4;

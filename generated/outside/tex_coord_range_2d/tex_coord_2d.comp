@@ -512,6 +512,24 @@ layout(set = 0, binding = 9) uniform sampler2D p2g_hw9;
 layout(set = 0, binding = 10) uniform sampler2D p2g_hw10;
 layout(set = 0, binding = 11) uniform sampler2D p2g_hw11;
 layout(set = 0, binding = 12) uniform sampler2D p2g_hw12;
+// tex/tld4 of those slots: the device's sampler where the state's bit 30 is set, the software helper elsewhere
+// (the state is a specialization constant: the driver keeps one of the two). tex: level 0, as the software
+// path; integer coordinates: the texel as stored inside the image, 0 outside (p2g_texi's rule), no sampler;
+// tld4: textureGather, whose order is tld4's, (i0, j1), (i1, j1), (i1, j0), (i0, j0) (Vulkan specification
+// "Texel Gathering"; PTX ISA "tld4"), with normalized coordinates only (Vulkan has no unnormalized gather).
+uvec4 p2g_tex2(sampler2D hw, uint64_t h, uint s, vec2 c) {
+  return p2g_hw_on(s) ? floatBitsToUint(textureLod(hw, c, 0.0)) : p2g_tex(h, s, vec3(c, 0.0), 0, 2u);
+}
+uvec4 p2g_texi2(sampler2D hw, uint64_t h, uint s, ivec2 c) {
+  if (!p2g_hw_on(s)) return p2g_texi(h, s, ivec3(c, 0), 0, 2u);
+  return all(lessThan(uvec2(c), uvec2(textureSize(hw, 0)))) ? floatBitsToUint(texelFetch(hw, c, 0)) : uvec4(0u);
+}
+uvec4 p2g_tld4s(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {
+  if (!p2g_hw_norm(s)) return p2g_tld4(h, s, c, 0, comp);
+  vec4 g = comp == 0u ? textureGather(hw, c, 0) : comp == 1u ? textureGather(hw, c, 1)
+         : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);
+  return floatBitsToUint(g);
+}
 
 void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
@@ -587,8 +605,7 @@ void main() {
     // ptx:69  add.s64 	%rd21, %rd16, %rd20;
     uint64_t rd21 = uint64_t(int64_t(rd16) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(16))));
     // ptx:70  tex.2d.v4.f32.f32 	{%f5, %f6, %f7, %f8}, [%rd1, {%f1, %f2}];
-    uvec4 t4 = p2g_hw_on(P2G_IMG0) ? floatBitsToUint(textureLod(p2g_hw0, vec2(f1, f2), 0.0)) : p2g_tex(rd1 /* p0_u64 */,
-        P2G_IMG0, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t4 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f1, f2));
     precise float f5 = uintBitsToFloat(t4.x);
     precise float f6 = uintBitsToFloat(t4.y);
     precise float f7 = uintBitsToFloat(t4.z);
@@ -602,8 +619,7 @@ void main() {
     uint64_t rd22 = uint64_t(int64_t(int(r2)) * int64_t(16));
     // ptx:73  add.s64 	%rd23, %rd21, %rd22;
     // ptx:74  tex.2d.v4.f32.f32 	{%f9, %f10, %f11, %f12}, [%rd2, {%f1, %f2}];
-    uvec4 t5 = p2g_hw_on(P2G_IMG1) ? floatBitsToUint(textureLod(p2g_hw1, vec2(f1, f2), 0.0)) : p2g_tex(rd2 /* p8_u64 */,
-        P2G_IMG1, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t5 = p2g_tex2(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f1, f2));
     precise float f9 = uintBitsToFloat(t5.x);
     precise float f10 = uintBitsToFloat(t5.y);
     precise float f11 = uintBitsToFloat(t5.z);
@@ -621,8 +637,7 @@ void main() {
     // ptx:79  add.s64 	%rd25, %rd16, %rd24;
     uint64_t rd25 = uint64_t(int64_t(rd16) + int64_t(rd24));
     // ptx:80  tex.2d.v4.f32.f32 	{%f13, %f14, %f15, %f16}, [%rd3, {%f1, %f2}];
-    uvec4 t7 = p2g_hw_on(P2G_IMG2) ? floatBitsToUint(textureLod(p2g_hw2, vec2(f1, f2),
-        0.0)) : p2g_tex(rd3 /* p16_u64 */, P2G_IMG2, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t7 = p2g_tex2(p2g_hw2, rd3 /* p16_u64 */, P2G_IMG2, vec2(f1, f2));
     precise float f13 = uintBitsToFloat(t7.x);
     precise float f14 = uintBitsToFloat(t7.y);
     precise float f15 = uintBitsToFloat(t7.z);
@@ -633,8 +648,7 @@ void main() {
     P2GU32((rd25 + 8ul)).v = floatBitsToUint(f15);
     P2GU32((rd25 + 12ul)).v = floatBitsToUint(f16);
     // ptx:82  tex.2d.v4.f32.f32 	{%f17, %f18, %f19, %f20}, [%rd4, {%f1, %f2}];
-    uvec4 t8 = p2g_hw_on(P2G_IMG3) ? floatBitsToUint(textureLod(p2g_hw3, vec2(f1, f2),
-        0.0)) : p2g_tex(rd4 /* p24_u64 */, P2G_IMG3, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t8 = p2g_tex2(p2g_hw3, rd4 /* p24_u64 */, P2G_IMG3, vec2(f1, f2));
     precise float f17 = uintBitsToFloat(t8.x);
     precise float f18 = uintBitsToFloat(t8.y);
     precise float f19 = uintBitsToFloat(t8.z);
@@ -647,8 +661,7 @@ void main() {
     P2GU32((rd26 + 8ul)).v = floatBitsToUint(f19);
     P2GU32((rd26 + 12ul)).v = floatBitsToUint(f20);
     // ptx:85  tex.2d.v4.f32.f32 	{%f21, %f22, %f23, %f24}, [%rd5, {%f1, %f2}];
-    uvec4 t9 = p2g_hw_on(P2G_IMG4) ? floatBitsToUint(textureLod(p2g_hw4, vec2(f1, f2),
-        0.0)) : p2g_tex(rd5 /* p32_u64 */, P2G_IMG4, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t9 = p2g_tex2(p2g_hw4, rd5 /* p32_u64 */, P2G_IMG4, vec2(f1, f2));
     precise float f21 = uintBitsToFloat(t9.x);
     precise float f22 = uintBitsToFloat(t9.y);
     precise float f23 = uintBitsToFloat(t9.z);
@@ -661,8 +674,7 @@ void main() {
     P2GU32((rd27 + 8ul)).v = floatBitsToUint(f23);
     P2GU32((rd27 + 12ul)).v = floatBitsToUint(f24);
     // ptx:88  tex.2d.v4.f32.f32 	{%f25, %f26, %f27, %f28}, [%rd6, {%f1, %f2}];
-    uvec4 t10 = p2g_hw_on(P2G_IMG5) ? floatBitsToUint(textureLod(p2g_hw5, vec2(f1, f2),
-        0.0)) : p2g_tex(rd6 /* p40_u64 */, P2G_IMG5, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t10 = p2g_tex2(p2g_hw5, rd6 /* p40_u64 */, P2G_IMG5, vec2(f1, f2));
     precise float f25 = uintBitsToFloat(t10.x);
     precise float f26 = uintBitsToFloat(t10.y);
     precise float f27 = uintBitsToFloat(t10.z);
@@ -675,8 +687,7 @@ void main() {
     P2GU32((rd28 + 8ul)).v = floatBitsToUint(f27);
     P2GU32((rd28 + 12ul)).v = floatBitsToUint(f28);
     // ptx:91  tex.2d.v4.f32.f32 	{%f29, %f30, %f31, %f32}, [%rd7, {%f1, %f2}];
-    uvec4 t11 = p2g_hw_on(P2G_IMG6) ? floatBitsToUint(textureLod(p2g_hw6, vec2(f1, f2),
-        0.0)) : p2g_tex(rd7 /* p48_u64 */, P2G_IMG6, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t11 = p2g_tex2(p2g_hw6, rd7 /* p48_u64 */, P2G_IMG6, vec2(f1, f2));
     precise float f29 = uintBitsToFloat(t11.x);
     precise float f30 = uintBitsToFloat(t11.y);
     precise float f31 = uintBitsToFloat(t11.z);
@@ -689,8 +700,7 @@ void main() {
     P2GU32((rd29 + 8ul)).v = floatBitsToUint(f31);
     P2GU32((rd29 + 12ul)).v = floatBitsToUint(f32);
     // ptx:94  tex.2d.v4.f32.f32 	{%f33, %f34, %f35, %f36}, [%rd8, {%f1, %f2}];
-    uvec4 t12 = p2g_hw_on(P2G_IMG7) ? floatBitsToUint(textureLod(p2g_hw7, vec2(f1, f2),
-        0.0)) : p2g_tex(rd8 /* p56_u64 */, P2G_IMG7, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t12 = p2g_tex2(p2g_hw7, rd8 /* p56_u64 */, P2G_IMG7, vec2(f1, f2));
     precise float f33 = uintBitsToFloat(t12.x);
     precise float f34 = uintBitsToFloat(t12.y);
     precise float f35 = uintBitsToFloat(t12.z);
@@ -703,8 +713,7 @@ void main() {
     P2GU32((rd30 + 8ul)).v = floatBitsToUint(f35);
     P2GU32((rd30 + 12ul)).v = floatBitsToUint(f36);
     // ptx:97  tex.2d.v4.f32.f32 	{%f37, %f38, %f39, %f40}, [%rd9, {%f1, %f2}];
-    uvec4 t13 = p2g_hw_on(P2G_IMG8) ? floatBitsToUint(textureLod(p2g_hw8, vec2(f1, f2),
-        0.0)) : p2g_tex(rd9 /* p64_u64 */, P2G_IMG8, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t13 = p2g_tex2(p2g_hw8, rd9 /* p64_u64 */, P2G_IMG8, vec2(f1, f2));
     precise float f37 = uintBitsToFloat(t13.x);
     precise float f38 = uintBitsToFloat(t13.y);
     precise float f39 = uintBitsToFloat(t13.z);
@@ -717,8 +726,7 @@ void main() {
     P2GU32((rd31 + 8ul)).v = floatBitsToUint(f39);
     P2GU32((rd31 + 12ul)).v = floatBitsToUint(f40);
     // ptx:100  tex.2d.v4.f32.f32 	{%f41, %f42, %f43, %f44}, [%rd10, {%f1, %f2}];
-    uvec4 t14 = p2g_hw_on(P2G_IMG9) ? floatBitsToUint(textureLod(p2g_hw9, vec2(f1, f2),
-        0.0)) : p2g_tex(rd10 /* p72_u64 */, P2G_IMG9, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t14 = p2g_tex2(p2g_hw9, rd10 /* p72_u64 */, P2G_IMG9, vec2(f1, f2));
     precise float f41 = uintBitsToFloat(t14.x);
     precise float f42 = uintBitsToFloat(t14.y);
     precise float f43 = uintBitsToFloat(t14.z);
@@ -731,8 +739,7 @@ void main() {
     P2GU32((rd32 + 8ul)).v = floatBitsToUint(f43);
     P2GU32((rd32 + 12ul)).v = floatBitsToUint(f44);
     // ptx:103  tex.2d.v4.f32.f32 	{%f45, %f46, %f47, %f48}, [%rd11, {%f1, %f2}];
-    uvec4 t15 = p2g_hw_on(P2G_IMG10) ? floatBitsToUint(textureLod(p2g_hw10, vec2(f1, f2),
-        0.0)) : p2g_tex(rd11 /* p80_u64 */, P2G_IMG10, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t15 = p2g_tex2(p2g_hw10, rd11 /* p80_u64 */, P2G_IMG10, vec2(f1, f2));
     precise float f45 = uintBitsToFloat(t15.x);
     precise float f46 = uintBitsToFloat(t15.y);
     precise float f47 = uintBitsToFloat(t15.z);
@@ -745,8 +752,7 @@ void main() {
     P2GU32((rd33 + 8ul)).v = floatBitsToUint(f47);
     P2GU32((rd33 + 12ul)).v = floatBitsToUint(f48);
     // ptx:106  tex.2d.v4.f32.f32 	{%f49, %f50, %f51, %f52}, [%rd12, {%f1, %f2}];
-    uvec4 t16 = p2g_hw_on(P2G_IMG11) ? floatBitsToUint(textureLod(p2g_hw11, vec2(f1, f2),
-        0.0)) : p2g_tex(rd12 /* p88_u64 */, P2G_IMG11, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t16 = p2g_tex2(p2g_hw11, rd12 /* p88_u64 */, P2G_IMG11, vec2(f1, f2));
     precise float f49 = uintBitsToFloat(t16.x);
     precise float f50 = uintBitsToFloat(t16.y);
     precise float f51 = uintBitsToFloat(t16.z);
@@ -759,8 +765,7 @@ void main() {
     P2GU32((rd34 + 8ul)).v = floatBitsToUint(f51);
     P2GU32((rd34 + 12ul)).v = floatBitsToUint(f52);
     // ptx:109  tex.2d.v4.f32.f32 	{%f53, %f54, %f55, %f56}, [%rd13, {%f1, %f2}];
-    uvec4 t17 = p2g_hw_on(P2G_IMG12) ? floatBitsToUint(textureLod(p2g_hw12, vec2(f1, f2),
-        0.0)) : p2g_tex(rd13 /* p96_u64 */, P2G_IMG12, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t17 = p2g_tex2(p2g_hw12, rd13 /* p96_u64 */, P2G_IMG12, vec2(f1, f2));
     precise float f53 = uintBitsToFloat(t17.x);
     precise float f54 = uintBitsToFloat(t17.y);
     precise float f55 = uintBitsToFloat(t17.z);
@@ -773,8 +778,7 @@ void main() {
     P2GU32((rd35 + 8ul)).v = floatBitsToUint(f55);
     P2GU32((rd35 + 12ul)).v = floatBitsToUint(f56);
     // ptx:112  tld4.r.2d.v4.f32.f32 	{%f57, %f58, %f59, %f60}, [%rd1, {%f1, %f2}];
-    uvec4 t18 = p2g_hw_norm(P2G_IMG0) ? floatBitsToUint(textureGather(p2g_hw0, vec2(f1, f2),
-        0)) : p2g_tld4(rd1 /* p0_u64 */, P2G_IMG0, vec2(f1, f2), 0, 0u);
+    uvec4 t18 = p2g_tld4s(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f1, f2), 0u);
     precise float f57 = uintBitsToFloat(t18.x);
     precise float f58 = uintBitsToFloat(t18.y);
     precise float f59 = uintBitsToFloat(t18.z);
@@ -787,8 +791,7 @@ void main() {
     P2GU32((rd36 + 8ul)).v = floatBitsToUint(f59);
     P2GU32((rd36 + 12ul)).v = floatBitsToUint(f60);
     // ptx:115  tld4.r.2d.v4.f32.f32 	{%f61, %f62, %f63, %f64}, [%rd3, {%f1, %f2}];
-    uvec4 t19 = p2g_hw_norm(P2G_IMG2) ? floatBitsToUint(textureGather(p2g_hw2, vec2(f1, f2),
-        0)) : p2g_tld4(rd3 /* p16_u64 */, P2G_IMG2, vec2(f1, f2), 0, 0u);
+    uvec4 t19 = p2g_tld4s(p2g_hw2, rd3 /* p16_u64 */, P2G_IMG2, vec2(f1, f2), 0u);
     precise float f61 = uintBitsToFloat(t19.x);
     precise float f62 = uintBitsToFloat(t19.y);
     precise float f63 = uintBitsToFloat(t19.z);
@@ -801,8 +804,7 @@ void main() {
     P2GU32((rd37 + 8ul)).v = floatBitsToUint(f63);
     P2GU32((rd37 + 12ul)).v = floatBitsToUint(f64);
     // ptx:118  tld4.r.2d.v4.f32.f32 	{%f65, %f66, %f67, %f68}, [%rd5, {%f1, %f2}];
-    uvec4 t20 = p2g_hw_norm(P2G_IMG4) ? floatBitsToUint(textureGather(p2g_hw4, vec2(f1, f2),
-        0)) : p2g_tld4(rd5 /* p32_u64 */, P2G_IMG4, vec2(f1, f2), 0, 0u);
+    uvec4 t20 = p2g_tld4s(p2g_hw4, rd5 /* p32_u64 */, P2G_IMG4, vec2(f1, f2), 0u);
     precise float f65 = uintBitsToFloat(t20.x);
     precise float f66 = uintBitsToFloat(t20.y);
     precise float f67 = uintBitsToFloat(t20.z);
@@ -815,8 +817,7 @@ void main() {
     P2GU32((rd38 + 8ul)).v = floatBitsToUint(f67);
     P2GU32((rd38 + 12ul)).v = floatBitsToUint(f68);
     // ptx:121  tld4.r.2d.v4.f32.f32 	{%f69, %f70, %f71, %f72}, [%rd7, {%f1, %f2}];
-    uvec4 t21 = p2g_hw_norm(P2G_IMG6) ? floatBitsToUint(textureGather(p2g_hw6, vec2(f1, f2),
-        0)) : p2g_tld4(rd7 /* p48_u64 */, P2G_IMG6, vec2(f1, f2), 0, 0u);
+    uvec4 t21 = p2g_tld4s(p2g_hw6, rd7 /* p48_u64 */, P2G_IMG6, vec2(f1, f2), 0u);
     precise float f69 = uintBitsToFloat(t21.x);
     precise float f70 = uintBitsToFloat(t21.y);
     precise float f71 = uintBitsToFloat(t21.z);
@@ -829,8 +830,7 @@ void main() {
     P2GU32((rd39 + 8ul)).v = floatBitsToUint(f71);
     P2GU32((rd39 + 12ul)).v = floatBitsToUint(f72);
     // ptx:124  tld4.r.2d.v4.f32.f32 	{%f73, %f74, %f75, %f76}, [%rd9, {%f1, %f2}];
-    uvec4 t22 = p2g_hw_norm(P2G_IMG8) ? floatBitsToUint(textureGather(p2g_hw8, vec2(f1, f2),
-        0)) : p2g_tld4(rd9 /* p64_u64 */, P2G_IMG8, vec2(f1, f2), 0, 0u);
+    uvec4 t22 = p2g_tld4s(p2g_hw8, rd9 /* p64_u64 */, P2G_IMG8, vec2(f1, f2), 0u);
     precise float f73 = uintBitsToFloat(t22.x);
     precise float f74 = uintBitsToFloat(t22.y);
     precise float f75 = uintBitsToFloat(t22.z);
@@ -843,8 +843,7 @@ void main() {
     P2GU32((rd40 + 8ul)).v = floatBitsToUint(f75);
     P2GU32((rd40 + 12ul)).v = floatBitsToUint(f76);
     // ptx:127  tld4.r.2d.v4.f32.f32 	{%f77, %f78, %f79, %f80}, [%rd11, {%f1, %f2}];
-    uvec4 t23 = p2g_hw_norm(P2G_IMG10) ? floatBitsToUint(textureGather(p2g_hw10, vec2(f1, f2),
-        0)) : p2g_tld4(rd11 /* p80_u64 */, P2G_IMG10, vec2(f1, f2), 0, 0u);
+    uvec4 t23 = p2g_tld4s(p2g_hw10, rd11 /* p80_u64 */, P2G_IMG10, vec2(f1, f2), 0u);
     precise float f77 = uintBitsToFloat(t23.x);
     precise float f78 = uintBitsToFloat(t23.y);
     precise float f79 = uintBitsToFloat(t23.z);
@@ -857,8 +856,7 @@ void main() {
     P2GU32((rd41 + 8ul)).v = floatBitsToUint(f79);
     P2GU32((rd41 + 12ul)).v = floatBitsToUint(f80);
     // ptx:130  tld4.r.2d.v4.f32.f32 	{%f81, %f82, %f83, %f84}, [%rd13, {%f1, %f2}];
-    uvec4 t24 = p2g_hw_norm(P2G_IMG12) ? floatBitsToUint(textureGather(p2g_hw12, vec2(f1, f2),
-        0)) : p2g_tld4(rd13 /* p96_u64 */, P2G_IMG12, vec2(f1, f2), 0, 0u);
+    uvec4 t24 = p2g_tld4s(p2g_hw12, rd13 /* p96_u64 */, P2G_IMG12, vec2(f1, f2), 0u);
     precise float f81 = uintBitsToFloat(t24.x);
     precise float f82 = uintBitsToFloat(t24.y);
     precise float f83 = uintBitsToFloat(t24.z);

@@ -1511,6 +1511,24 @@ layout(set = 0, binding = 3) uniform sampler2D p2g_hw3;
 layout(set = 0, binding = 4) uniform sampler2D p2g_hw4;
 layout(set = 0, binding = 5) uniform sampler2D p2g_hw5;
 layout(set = 0, binding = 6) uniform sampler2D p2g_hw6;
+// tex/tld4 of those slots: the device's sampler where the state's bit 30 is set, the software helper elsewhere
+// (the state is a specialization constant: the driver keeps one of the two). tex: level 0, as the software
+// path; integer coordinates: the texel as stored inside the image, 0 outside (p2g_texi's rule), no sampler;
+// tld4: textureGather, whose order is tld4's, (i0, j1), (i1, j1), (i1, j0), (i0, j0) (Vulkan specification
+// "Texel Gathering"; PTX ISA "tld4"), with normalized coordinates only (Vulkan has no unnormalized gather).
+uvec4 p2g_tex2(sampler2D hw, uint64_t h, uint s, vec2 c) {
+  return p2g_hw_on(s) ? floatBitsToUint(textureLod(hw, c, 0.0)) : p2g_tex(h, s, vec3(c, 0.0), 0, 2u);
+}
+uvec4 p2g_texi2(sampler2D hw, uint64_t h, uint s, ivec2 c) {
+  if (!p2g_hw_on(s)) return p2g_texi(h, s, ivec3(c, 0), 0, 2u);
+  return all(lessThan(uvec2(c), uvec2(textureSize(hw, 0)))) ? floatBitsToUint(texelFetch(hw, c, 0)) : uvec4(0u);
+}
+uvec4 p2g_tld4s(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {
+  if (!p2g_hw_norm(s)) return p2g_tld4(h, s, c, 0, comp);
+  vec4 g = comp == 0u ? textureGather(hw, c, 0) : comp == 1u ? textureGather(hw, c, 1)
+         : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);
+  return floatBitsToUint(g);
+}
 
 // The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
 // statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
@@ -1626,8 +1644,8 @@ void p2g_check_3(float f6, out precise float f1095) {
 }
 void p2g_exact_4(float f6, out precise float f7, out uint r245, out precise float f1094) {
   precise float f212 = p2g_ffma(f6, 9.0, 1.0, 0, false);
-  int t9 = p2g_fcmp(floatBitsToUint(f212), 0x00800000u);
-  bool p13 = t9 == -1;
+  int t8 = p2g_fcmp(floatBitsToUint(f212), 0x00800000u);
+  bool p13 = t8 == -1;
   f7 = p13 ? p2g_fmul(f212, 8388608.0, false) : f212;
   r245 = floatBitsToUint(f7);
   uint r247 = uint(int(r245) + -1060439283) & 0xFF800000u;
@@ -1650,8 +1668,8 @@ void p2g_exact_4(float f6, out precise float f7, out uint r245, out precise floa
 void p2g_check_4(float f6, out precise float f7, out uint r245, out precise float f1094) {
   if (P2G_F32_FAST) {
     precise float f212 = p2g_ffmaz(p2g_inz(f6), 9.0, 1.0);
-    int t9 = p2g_fcmp(floatBitsToUint(f212), 0x00800000u);
-    bool p13 = t9 == -1;
+    int t8 = p2g_fcmp(floatBitsToUint(f212), 0x00800000u);
+    bool p13 = t8 == -1;
     f7 = p13 ? p2g_fmulz(f212, 8388608.0) : f212;
     r245 = floatBitsToUint(f7);
     uint r247 = uint(int(r245) + -1060439283) & 0xFF800000u;
@@ -1686,35 +1704,35 @@ void p2g_check_5(float f7, float f243, out precise float f1094) {
 }
 void p2g_exact_6(float f1094, float f7, out precise float f247) {
   precise float f245 = p2g_div32(p2g_fmul(f1094, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
-  int t10 = p2g_fcmp(floatBitsToUint(f7), floatBitsToUint(0.0));
-  f247 = (t10 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f245, uintBitsToFloat(0xBC4FAEFFu), false);
+  int t9 = p2g_fcmp(floatBitsToUint(f7), floatBitsToUint(0.0));
+  f247 = (t9 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f245, uintBitsToFloat(0xBC4FAEFFu), false);
 }
 void p2g_check_6(float f1094, float f7, out precise float f247) {
   if (P2G_F32_FAST) {
     precise float f245 = p2g_div32(p2g_fmulz(p2g_inz(f1094), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
-    int t10 = p2g_fcmp(floatBitsToUint(f7), floatBitsToUint(0.0));
-    f247 = (t10 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f245), uintBitsToFloat(0xBC4FAEFFu));
+    int t9 = p2g_fcmp(floatBitsToUint(f7), floatBitsToUint(0.0));
+    f247 = (t9 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f245), uintBitsToFloat(0xBC4FAEFFu));
     if (!p2g_redoz()) return;
   }
   p2g_exact_6(f1094, f7, f247);
 }
-void p2g_exact_7(float f1, float f4, float f1095, out uint t11, float f6, out uint t12, float f199, out uint t13,
-    float f5, out uint t14) {
-  t11 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_fmul(f1, f4, false), f1095, false)));
-  t12 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(f6, f1095, false)));
-  t13 = p2g_f2h_rn(floatBitsToUint(f199));
-  t14 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_fmul(f1, f5, false), f1095, false)));
+void p2g_exact_7(float f1, float f4, float f1095, out uint t10, float f6, out uint t11, float f199, out uint t12,
+    float f5, out uint t13) {
+  t10 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_fmul(f1, f4, false), f1095, false)));
+  t11 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(f6, f1095, false)));
+  t12 = p2g_f2h_rn(floatBitsToUint(f199));
+  t13 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_fmul(f1, f5, false), f1095, false)));
 }
-void p2g_check_7(float f1, float f4, float f1095, out uint t11, float f6, out uint t12, float f199, out uint t13,
-    float f5, out uint t14) {
+void p2g_check_7(float f1, float f4, float f1095, out uint t10, float f6, out uint t11, float f199, out uint t12,
+    float f5, out uint t13) {
   if (P2G_F32_FAST) {
-    t11 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_fmulz(p2g_inz(f1), p2g_inz(f4)), p2g_inz(f1095))));
-    t12 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_inz(f6), f1095)));
-    t13 = p2g_f2h_rn(floatBitsToUint(f199));
-    t14 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_fmulz(f1, p2g_inz(f5)), f1095)));
+    t10 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_fmulz(p2g_inz(f1), p2g_inz(f4)), p2g_inz(f1095))));
+    t11 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_inz(f6), f1095)));
+    t12 = p2g_f2h_rn(floatBitsToUint(f199));
+    t13 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_fmulz(f1, p2g_inz(f5)), f1095)));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_7(f1, f4, f1095, t11, f6, t12, f199, t13, f5, t14);
+  p2g_exact_7(f1, f4, f1095, t10, f6, t11, f199, t12, f5, t13);
 }
 void p2g_exact_8(float f261, float f14, uint r2, uint r7, out uint r27, out precise float f15, float f262,
     const uint64_t p272_u64, const uint p80_u32, out uint64_t rd4, out precise float f16) {
@@ -1727,8 +1745,8 @@ void p2g_exact_8(float f261, float f14, uint r2, uint r7, out uint r27, out prec
   uint r274 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmul(f14, 0.5, false)), 1, true, 32)));
   uint64_t rd12 = p272_u64;
   uint r278 = uint(int(p80_u32) * int(r271) + int(uint(int(uint(int(r264) + int(r264 >> 31u))) >> 1u)));
-  uint64_t t18 = uint64_t(uint(int(p2g_bfi_32((r272 & 1u), (r274 & 1u), 1u, 1u)) * 10));
-  uint64_t rd15 = uint64_t(int64_t(uint64_t(r278) * uint64_t(40u)) + int64_t(uint64_t(t18)));
+  uint64_t t16 = uint64_t(uint(int(p2g_bfi_32((r272 & 1u), (r274 & 1u), 1u, 1u)) * 10));
+  uint64_t rd15 = uint64_t(int64_t(uint64_t(r278) * uint64_t(40u)) + int64_t(uint64_t(t16)));
   rd4 = uint64_t(int64_t(rd12) + int64_t(rd15 << 1u));
   f16 = p2g_fmul(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd4 + 18ul)).v)))), 0.5, false);
 }
@@ -1744,8 +1762,8 @@ void p2g_check_8(float f261, float f14, uint r2, uint r7, out uint r27, out prec
     uint r274 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulz(f14, 0.5)), 1, true, 32)));
     uint64_t rd12 = p272_u64;
     uint r278 = uint(int(p80_u32) * int(r271) + int(uint(int(uint(int(r264) + int(r264 >> 31u))) >> 1u)));
-    uint64_t t18 = uint64_t(uint(int(p2g_bfi_32((r272 & 1u), (r274 & 1u), 1u, 1u)) * 10));
-    uint64_t rd15 = uint64_t(int64_t(uint64_t(r278) * uint64_t(40u)) + int64_t(uint64_t(t18)));
+    uint64_t t16 = uint64_t(uint(int(p2g_bfi_32((r272 & 1u), (r274 & 1u), 1u, 1u)) * 10));
+    uint64_t rd15 = uint64_t(int64_t(uint64_t(r278) * uint64_t(40u)) + int64_t(uint64_t(t16)));
     rd4 = uint64_t(int64_t(rd12) + int64_t(rd15 << 1u));
     f16 = p2g_fmulz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd4 + 18ul)).v))))), 0.5);
     if (!p2g_redoz()) return;
@@ -1768,7 +1786,7 @@ void p2g_check_9(float f16, out precise float f1096) {
 }
 void p2g_exact_10(float f14, out precise float f19, const float p16_f32, const float p20_f32, float f276, out uint r28,
     float f15, out precise float f20, float f277, out uint r29, uint r4, uint r3, out precise float f21,
-    out precise float f22, out precise float f23, out int t21, out precise float f24, out precise float f25,
+    out precise float f22, out precise float f23, out int t19, out precise float f24, out precise float f25,
     out precise float f299) {
   f19 = p2g_fadd(f14, 0.5, false);
   precise float f280 = 0.5;
@@ -1791,7 +1809,7 @@ void p2g_exact_10(float f14, out precise float f19, const float p16_f32, const f
   precise float f295 = p2g_fmul(f23, uintBitsToFloat(0x3A83126Fu), false);
   precise float neg5770 = p2g_canon(uintBitsToFloat(floatBitsToUint(f295) ^ 0x80000000u));
   precise float f296 = p2g_ffma(p2g_fadd(f22, f21, false), 0.5, neg5770, 0, false);
-  t21 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f296));
+  t19 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f296));
   f24 = uintBitsToFloat(p2g_lds32((r287 + 92u)));
   f25 = uintBitsToFloat(p2g_lds32((r287 - 92u)));
   precise float neg5771 = p2g_canon(uintBitsToFloat(floatBitsToUint(f295) ^ 0x80000000u));
@@ -1799,7 +1817,7 @@ void p2g_exact_10(float f14, out precise float f19, const float p16_f32, const f
 }
 void p2g_check_10(float f14, out precise float f19, const float p16_f32, const float p20_f32, float f276, out uint r28,
     float f15, out precise float f20, float f277, out uint r29, uint r4, uint r3, out precise float f21,
-    out precise float f22, out precise float f23, out int t21, out precise float f24, out precise float f25,
+    out precise float f22, out precise float f23, out int t19, out precise float f24, out precise float f25,
     out precise float f299) {
   if (P2G_F32_FAST) {
     f19 = p2g_faddz(p2g_inz(f14), 0.5);
@@ -1823,632 +1841,46 @@ void p2g_check_10(float f14, out precise float f19, const float p16_f32, const f
     precise float f295 = p2g_fmulz(p2g_inz(f23), uintBitsToFloat(0x3A83126Fu));
     precise float neg5770 = -f295;
     precise float f296 = p2g_ffmaz(p2g_faddz(p2g_inz(f22), p2g_inz(f21)), 0.5, neg5770);
-    t21 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f296));
+    t19 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f296));
     f24 = uintBitsToFloat(p2g_lds32((r287 + 92u)));
     f25 = uintBitsToFloat(p2g_lds32((r287 - 92u)));
     precise float neg5771 = -f295;
     f299 = p2g_ffmaz(p2g_faddz(p2g_inz(f25), p2g_inz(f24)), 0.5, neg5771);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_10(f14, f19, p16_f32, p20_f32, f276, r28, f15, f20, f277, r29, r4, r3, f21, f22, f23, t21, f24, f25, f299);
+  p2g_exact_10(f14, f19, p16_f32, p20_f32, f276, r28, f15, f20, f277, r29, r4, r3, f21, f22, f23, t19, f24, f25, f299);
 }
-void p2g_exact_11(float f307, float f303, float f311, float f19, out precise float f26, float f308, float f304,
-    float f312, float f20, out precise float f27, const uint64_t p224_u64, out uint64_t rd18, const float p144_f32,
-    out precise float f317, const float p148_f32, out precise float f318, out precise float f321,
-    out precise float f322) {
-  f26 = p2g_ffma(f307, p2g_fadd(f303, f311, false), f19, 0, false);
-  f27 = p2g_ffma(f308, p2g_fadd(f304, f312, false), f20, 0, false);
-  rd18 = p224_u64;
-  f317 = p144_f32;
-  f318 = p148_f32;
-  f321 = p2g_fmul(f26, f317, false);
-  f322 = p2g_fmul(f27, f318, false);
-}
-void p2g_check_11(float f307, float f303, float f311, float f19, out precise float f26, float f308, float f304,
-    float f312, float f20, out precise float f27, const uint64_t p224_u64, out uint64_t rd18, const float p144_f32,
-    out precise float f317, const float p148_f32, out precise float f318, out precise float f321,
-    out precise float f322) {
-  if (P2G_F32_FAST) {
-    f26 = p2g_ffmaz(p2g_inz(f307), p2g_faddz(p2g_inz(f303), p2g_inz(f311)), p2g_inz(f19));
-    f27 = p2g_ffmaz(p2g_inz(f308), p2g_faddz(p2g_inz(f304), p2g_inz(f312)), p2g_inz(f20));
-    rd18 = p224_u64;
-    f317 = p144_f32;
-    f318 = p148_f32;
-    f321 = p2g_fmulz(f26, p2g_inz(f317));
-    f322 = p2g_fmulz(f27, p2g_inz(f318));
-    if (!p2g_redoz()) return;
-  }
-  p2g_exact_11(f307, f303, f311, f19, f26, f308, f304, f312, f20, f27, p224_u64, rd18, p144_f32, f317, p148_f32, f318,
-      f321, f322);
-}
-void p2g_exact_12(float f26, float f27, out precise float f330, out precise float f333, out precise float f340,
-    out precise float f344, out precise float f345, out precise float f347, out precise float f350,
-    out precise float f357, out precise float f361, out precise float f363, float f317, out precise float f366,
-    float f318, out precise float f367, const uint64_t p232_u64, out uint64_t rd19, out precise float f369,
-    out precise float f371) {
-  precise float f325 = p2g_ffma(p2g_fadd(f26, -0.5, false), 2.0, 0.5, 0, false);
-  precise float f327 = p2g_ffma(p2g_fadd(f27, -0.5, false), 2.0, 0.5, 0, false);
-  precise float f329 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_fadd(f325, -0.5, false)), 2));
-  f330 = p2g_fadd(f329, 0.5, false);
-  precise float f332 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_fadd(f327, -0.5, false)), 2));
-  f333 = p2g_fadd(f332, 0.5, false);
-  precise float f335 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsub(f325, f330, false))));
-  precise float f336 = p2g_fmul(f335, f335, false);
-  precise float f337 = p2g_fmul(f335, f336, false);
-  precise float neg5772 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fadd(f335, f337, false)) ^ 0x80000000u));
-  f340 = p2g_ffma(neg5772, 0.5, f336, 0, false);
-  precise float neg5773 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fmul(f336, 2.5, false)) ^ 0x80000000u));
-  f344 = p2g_fadd(p2g_ffma(f337, 1.5, neg5773, 0, false), 1.0, false);
-  f345 = 1.0;
-  f347 = p2g_fmul(p2g_fsub(f337, f336, false), 0.5, false);
-  f350 = p2g_fsub(p2g_fsub(p2g_fsub(f345, f340, false), f344, false), f347, false);
-  precise float f352 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsub(f327, f333, false))));
-  precise float f353 = p2g_fmul(f352, f352, false);
-  precise float f354 = p2g_fmul(f352, f353, false);
-  precise float neg5774 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fadd(f352, f354, false)) ^ 0x80000000u));
-  f357 = p2g_ffma(neg5774, 0.5, f353, 0, false);
-  precise float neg5775 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fmul(f353, 2.5, false)) ^ 0x80000000u));
-  f361 = p2g_fadd(p2g_ffma(f354, 1.5, neg5775, 0, false), 1.0, false);
-  f363 = p2g_fmul(p2g_fsub(f354, f353, false), 0.5, false);
-  f366 = p2g_fmul(f317, 0.5, false);
-  f367 = p2g_fmul(f318, 0.5, false);
-  rd19 = p232_u64;
-  f369 = p2g_fmul(f366, p2g_fadd(f330, -0.5, false), false);
-  f371 = p2g_fmul(f367, p2g_fadd(f333, -0.5, false), false);
-}
-void p2g_check_12(float f26, float f27, out precise float f330, out precise float f333, out precise float f340,
-    out precise float f344, out precise float f345, out precise float f347, out precise float f350,
-    out precise float f357, out precise float f361, out precise float f363, float f317, out precise float f366,
-    float f318, out precise float f367, const uint64_t p232_u64, out uint64_t rd19, out precise float f369,
-    out precise float f371) {
-  if (P2G_F32_FAST) {
-    precise float f325 = p2g_ffmaz(p2g_faddz(p2g_inz(f26), -0.5), 2.0, 0.5);
-    precise float f327 = p2g_ffmaz(p2g_faddz(p2g_inz(f27), -0.5), 2.0, 0.5);
-    precise float f329 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_faddz(f325, -0.5)), 2));
-    f330 = p2g_faddz(p2g_inz(f329), 0.5);
-    precise float f332 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_faddz(f327, -0.5)), 2));
-    f333 = p2g_faddz(p2g_inz(f332), 0.5);
-    precise float f335 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubz(f325, f330))));
-    precise float f336 = p2g_fmulz(p2g_inz(f335), p2g_inz(f335));
-    precise float f337 = p2g_fmulz(p2g_inz(f335), f336);
-    precise float neg5772 = -(p2g_faddz(p2g_inz(f335), f337));
-    f340 = p2g_ffmaz(neg5772, 0.5, f336);
-    precise float neg5773 = -(p2g_fmulz(f336, 2.5));
-    f344 = p2g_faddz(p2g_ffmaz(f337, 1.5, neg5773), 1.0);
-    f345 = 1.0;
-    f347 = p2g_fmulz(p2g_fsubz(f337, f336), 0.5);
-    f350 = p2g_fsubz(p2g_fsubz(p2g_fsubz(f345, f340), f344), f347);
-    precise float f352 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubz(f327, f333))));
-    precise float f353 = p2g_fmulz(p2g_inz(f352), p2g_inz(f352));
-    precise float f354 = p2g_fmulz(p2g_inz(f352), f353);
-    precise float neg5774 = -(p2g_faddz(p2g_inz(f352), f354));
-    f357 = p2g_ffmaz(neg5774, 0.5, f353);
-    precise float neg5775 = -(p2g_fmulz(f353, 2.5));
-    f361 = p2g_faddz(p2g_ffmaz(f354, 1.5, neg5775), 1.0);
-    f363 = p2g_fmulz(p2g_fsubz(f354, f353), 0.5);
-    f366 = p2g_fmulz(p2g_inz(f317), 0.5);
-    f367 = p2g_fmulz(p2g_inz(f318), 0.5);
-    rd19 = p232_u64;
-    f369 = p2g_fmulz(f366, p2g_faddz(f330, -0.5));
-    f371 = p2g_fmulz(f367, p2g_faddz(f333, -0.5));
-    if (!p2g_redoz()) return;
-  }
-  p2g_exact_12(f26, f27, f330, f333, f340, f344, f345, f347, f350, f357, f361, f363, f317, f366, f318, f367, p232_u64,
-      rd19, f369, f371);
-}
-void p2g_exact_13(float f375, out precise float f377, float f374, out precise float f381, float f372, out bool p34,
-    out precise float f383, float f373, out precise float f387, float f366, float f330, out precise float f389) {
-  precise float f376 = p2g_fadd(f375, uintBitsToFloat(0xBF7D70A4u), false);
-  f377 = p2g_ffma(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-  int t32 = p2g_fcmp(floatBitsToUint(f374), 0x3F7D70A4u);
-  bool p33 = t32 == -1;
-  precise float f379 = p2g_fadd(f374, uintBitsToFloat(0xBF7D70A4u), false);
-  precise float f380 = p2g_ffma(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-  f381 = p33 ? f374 : f380;
-  int t33 = p2g_fcmp(floatBitsToUint(f372), 0x3F7D70A4u);
-  p34 = t33 == -1;
-  precise float f382 = p2g_fadd(f372, uintBitsToFloat(0xBF7D70A4u), false);
-  f383 = p2g_ffma(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-  int t34 = p2g_fcmp(floatBitsToUint(f373), 0x3F7D70A4u);
-  bool p35 = t34 == -1;
-  precise float f385 = p2g_fadd(f373, uintBitsToFloat(0xBF7D70A4u), false);
-  precise float f386 = p2g_ffma(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-  f387 = p35 ? f373 : f386;
-  f389 = p2g_fmul(f366, p2g_fadd(f330, 1.5, false), false);
-}
-void p2g_check_13(float f375, out precise float f377, float f374, out precise float f381, float f372, out bool p34,
-    out precise float f383, float f373, out precise float f387, float f366, float f330, out precise float f389) {
-  if (P2G_F32_FAST) {
-    precise float f376 = p2g_faddz(p2g_inz(f375), uintBitsToFloat(0xBF7D70A4u));
-    f377 = p2g_ffmaz(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    int t32 = p2g_fcmp(floatBitsToUint(f374), 0x3F7D70A4u);
-    bool p33 = t32 == -1;
-    precise float f379 = p2g_faddz(p2g_inz(f374), uintBitsToFloat(0xBF7D70A4u));
-    precise float f380 = p2g_ffmaz(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    f381 = p33 ? f374 : f380;
-    int t33 = p2g_fcmp(floatBitsToUint(f372), 0x3F7D70A4u);
-    p34 = t33 == -1;
-    precise float f382 = p2g_faddz(p2g_inz(f372), uintBitsToFloat(0xBF7D70A4u));
-    f383 = p2g_ffmaz(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    int t34 = p2g_fcmp(floatBitsToUint(f373), 0x3F7D70A4u);
-    bool p35 = t34 == -1;
-    precise float f385 = p2g_faddz(p2g_inz(f373), uintBitsToFloat(0xBF7D70A4u));
-    precise float f386 = p2g_ffmaz(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    f387 = p35 ? f373 : f386;
-    f389 = p2g_fmulz(p2g_inz(f366), p2g_faddz(p2g_inz(f330), 1.5));
-    if (!p2g_redoz()) return;
-  }
-  p2g_exact_13(f375, f377, f374, f381, f372, p34, f383, f373, f387, f366, f330, f389);
-}
-void p2g_exact_14(float f393, bool p36, out precise float f396, float f392, out precise float f399, float f390,
-    out precise float f402, float f391, out precise float f405, float f366, float f330, out precise float f407) {
-  precise float f394 = p2g_fadd(f393, uintBitsToFloat(0xBF7D70A4u), false);
-  precise float f395 = p2g_ffma(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-  f396 = p36 ? f393 : f395;
-  int t37 = p2g_fcmp(floatBitsToUint(f392), 0x3F7D70A4u);
-  bool p37 = t37 == -1;
-  precise float f397 = p2g_fadd(f392, uintBitsToFloat(0xBF7D70A4u), false);
-  precise float f398 = p2g_ffma(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-  f399 = p37 ? f392 : f398;
-  int t38 = p2g_fcmp(floatBitsToUint(f390), 0x3F7D70A4u);
-  bool p38 = t38 == -1;
-  precise float f400 = p2g_fadd(f390, uintBitsToFloat(0xBF7D70A4u), false);
-  precise float f401 = p2g_ffma(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-  f402 = p38 ? f390 : f401;
-  int t39 = p2g_fcmp(floatBitsToUint(f391), 0x3F7D70A4u);
-  bool p39 = t39 == -1;
-  precise float f403 = p2g_fadd(f391, uintBitsToFloat(0xBF7D70A4u), false);
-  precise float f404 = p2g_ffma(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-  f405 = p39 ? f391 : f404;
-  f407 = p2g_fmul(f366, p2g_fadd(f330, 3.5, false), false);
-}
-void p2g_check_14(float f393, bool p36, out precise float f396, float f392, out precise float f399, float f390,
-    out precise float f402, float f391, out precise float f405, float f366, float f330, out precise float f407) {
-  if (P2G_F32_FAST) {
-    precise float f394 = p2g_faddz(p2g_inz(f393), uintBitsToFloat(0xBF7D70A4u));
-    precise float f395 = p2g_ffmaz(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    f396 = p36 ? f393 : f395;
-    int t37 = p2g_fcmp(floatBitsToUint(f392), 0x3F7D70A4u);
-    bool p37 = t37 == -1;
-    precise float f397 = p2g_faddz(p2g_inz(f392), uintBitsToFloat(0xBF7D70A4u));
-    precise float f398 = p2g_ffmaz(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    f399 = p37 ? f392 : f398;
-    int t38 = p2g_fcmp(floatBitsToUint(f390), 0x3F7D70A4u);
-    bool p38 = t38 == -1;
-    precise float f400 = p2g_faddz(p2g_inz(f390), uintBitsToFloat(0xBF7D70A4u));
-    precise float f401 = p2g_ffmaz(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    f402 = p38 ? f390 : f401;
-    int t39 = p2g_fcmp(floatBitsToUint(f391), 0x3F7D70A4u);
-    bool p39 = t39 == -1;
-    precise float f403 = p2g_faddz(p2g_inz(f391), uintBitsToFloat(0xBF7D70A4u));
-    precise float f404 = p2g_ffmaz(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    f405 = p39 ? f391 : f404;
-    f407 = p2g_fmulz(p2g_inz(f366), p2g_faddz(p2g_inz(f330), 3.5));
-    if (!p2g_redoz()) return;
-  }
-  p2g_exact_14(f393, p36, f396, f392, f399, f390, f402, f391, f405, f366, f330, f407);
-}
-void p2g_exact_15(float f411, out precise float f413, float f408, out bool p41, out precise float f416, float f367,
-    float f333, out precise float f419) {
-  precise float f412 = p2g_fadd(f411, uintBitsToFloat(0xBF7D70A4u), false);
-  f413 = p2g_ffma(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-  int t42 = p2g_fcmp(floatBitsToUint(f408), 0x3F7D70A4u);
-  p41 = t42 == -1;
-  precise float f415 = p2g_fadd(f408, uintBitsToFloat(0xBF7D70A4u), false);
-  f416 = p2g_ffma(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-  f419 = p2g_fmul(f367, p2g_fadd(f333, 1.5, false), false);
-}
-void p2g_check_15(float f411, out precise float f413, float f408, out bool p41, out precise float f416, float f367,
-    float f333, out precise float f419) {
-  if (P2G_F32_FAST) {
-    precise float f412 = p2g_faddz(p2g_inz(f411), uintBitsToFloat(0xBF7D70A4u));
-    f413 = p2g_ffmaz(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    int t42 = p2g_fcmp(floatBitsToUint(f408), 0x3F7D70A4u);
-    p41 = t42 == -1;
-    precise float f415 = p2g_faddz(p2g_inz(f408), uintBitsToFloat(0xBF7D70A4u));
-    f416 = p2g_ffmaz(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    f419 = p2g_fmulz(p2g_inz(f367), p2g_faddz(p2g_inz(f333), 1.5));
-    if (!p2g_redoz()) return;
-  }
-  p2g_exact_15(f411, f413, f408, p41, f416, f367, f333, f419);
-}
-void p2g_exact_16(float f423, out precise float f425, float f422, out precise float f429, float f420, out bool p44,
-    out precise float f431, float f421, out bool p45, out precise float f434) {
-  precise float f424 = p2g_fadd(f423, uintBitsToFloat(0xBF7D70A4u), false);
-  f425 = p2g_ffma(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-  int t45 = p2g_fcmp(floatBitsToUint(f422), 0x3F7D70A4u);
-  bool p43 = t45 == -1;
-  precise float f427 = p2g_fadd(f422, uintBitsToFloat(0xBF7D70A4u), false);
-  precise float f428 = p2g_ffma(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-  f429 = p43 ? f422 : f428;
-  int t46 = p2g_fcmp(floatBitsToUint(f420), 0x3F7D70A4u);
-  p44 = t46 == -1;
-  precise float f430 = p2g_fadd(f420, uintBitsToFloat(0xBF7D70A4u), false);
-  f431 = p2g_ffma(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-  int t47 = p2g_fcmp(floatBitsToUint(f421), 0x3F7D70A4u);
-  p45 = t47 == -1;
-  precise float f433 = p2g_fadd(f421, uintBitsToFloat(0xBF7D70A4u), false);
-  f434 = p2g_ffma(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-}
-void p2g_check_16(float f423, out precise float f425, float f422, out precise float f429, float f420, out bool p44,
-    out precise float f431, float f421, out bool p45, out precise float f434) {
-  if (P2G_F32_FAST) {
-    precise float f424 = p2g_faddz(p2g_inz(f423), uintBitsToFloat(0xBF7D70A4u));
-    f425 = p2g_ffmaz(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    int t45 = p2g_fcmp(floatBitsToUint(f422), 0x3F7D70A4u);
-    bool p43 = t45 == -1;
-    precise float f427 = p2g_faddz(p2g_inz(f422), uintBitsToFloat(0xBF7D70A4u));
-    precise float f428 = p2g_ffmaz(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    f429 = p43 ? f422 : f428;
-    int t46 = p2g_fcmp(floatBitsToUint(f420), 0x3F7D70A4u);
-    p44 = t46 == -1;
-    precise float f430 = p2g_faddz(p2g_inz(f420), uintBitsToFloat(0xBF7D70A4u));
-    f431 = p2g_ffmaz(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    int t47 = p2g_fcmp(floatBitsToUint(f421), 0x3F7D70A4u);
-    p45 = t47 == -1;
-    precise float f433 = p2g_faddz(p2g_inz(f421), uintBitsToFloat(0xBF7D70A4u));
-    f434 = p2g_ffmaz(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    if (!p2g_redoz()) return;
-  }
-  p2g_exact_16(f423, f425, f422, f429, f420, p44, f431, f421, p45, f434);
-}
-void p2g_exact_17(float f439, bool p46, out precise float f442, float f438, out precise float f445, float f436,
-    out precise float f448, float f437, out bool p49, out precise float f450) {
-  precise float f440 = p2g_fadd(f439, uintBitsToFloat(0xBF7D70A4u), false);
-  precise float f441 = p2g_ffma(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-  f442 = p46 ? f439 : f441;
-  int t50 = p2g_fcmp(floatBitsToUint(f438), 0x3F7D70A4u);
-  bool p47 = t50 == -1;
-  precise float f443 = p2g_fadd(f438, uintBitsToFloat(0xBF7D70A4u), false);
-  precise float f444 = p2g_ffma(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-  f445 = p47 ? f438 : f444;
-  int t51 = p2g_fcmp(floatBitsToUint(f436), 0x3F7D70A4u);
-  bool p48 = t51 == -1;
-  precise float f446 = p2g_fadd(f436, uintBitsToFloat(0xBF7D70A4u), false);
-  precise float f447 = p2g_ffma(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-  f448 = p48 ? f436 : f447;
-  int t52 = p2g_fcmp(floatBitsToUint(f437), 0x3F7D70A4u);
-  p49 = t52 == -1;
-  precise float f449 = p2g_fadd(f437, uintBitsToFloat(0xBF7D70A4u), false);
-  f450 = p2g_ffma(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-}
-void p2g_check_17(float f439, bool p46, out precise float f442, float f438, out precise float f445, float f436,
-    out precise float f448, float f437, out bool p49, out precise float f450) {
-  if (P2G_F32_FAST) {
-    precise float f440 = p2g_faddz(p2g_inz(f439), uintBitsToFloat(0xBF7D70A4u));
-    precise float f441 = p2g_ffmaz(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    f442 = p46 ? f439 : f441;
-    int t50 = p2g_fcmp(floatBitsToUint(f438), 0x3F7D70A4u);
-    bool p47 = t50 == -1;
-    precise float f443 = p2g_faddz(p2g_inz(f438), uintBitsToFloat(0xBF7D70A4u));
-    precise float f444 = p2g_ffmaz(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    f445 = p47 ? f438 : f444;
-    int t51 = p2g_fcmp(floatBitsToUint(f436), 0x3F7D70A4u);
-    bool p48 = t51 == -1;
-    precise float f446 = p2g_faddz(p2g_inz(f436), uintBitsToFloat(0xBF7D70A4u));
-    precise float f447 = p2g_ffmaz(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    f448 = p48 ? f436 : f447;
-    int t52 = p2g_fcmp(floatBitsToUint(f437), 0x3F7D70A4u);
-    p49 = t52 == -1;
-    precise float f449 = p2g_faddz(p2g_inz(f437), uintBitsToFloat(0xBF7D70A4u));
-    f450 = p2g_ffmaz(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    if (!p2g_redoz()) return;
-  }
-  p2g_exact_17(f439, p46, f442, f438, f445, f436, f448, f437, p49, f450);
-}
-void p2g_exact_18(float f455, out precise float f457, float f452, out bool p51, out precise float f460, float f367,
-    float f333, out precise float f463) {
-  precise float f456 = p2g_fadd(f455, uintBitsToFloat(0xBF7D70A4u), false);
-  f457 = p2g_ffma(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-  int t55 = p2g_fcmp(floatBitsToUint(f452), 0x3F7D70A4u);
-  p51 = t55 == -1;
-  precise float f459 = p2g_fadd(f452, uintBitsToFloat(0xBF7D70A4u), false);
-  f460 = p2g_ffma(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-  f463 = p2g_fmul(f367, p2g_fadd(f333, 3.5, false), false);
-}
-void p2g_check_18(float f455, out precise float f457, float f452, out bool p51, out precise float f460, float f367,
-    float f333, out precise float f463) {
-  if (P2G_F32_FAST) {
-    precise float f456 = p2g_faddz(p2g_inz(f455), uintBitsToFloat(0xBF7D70A4u));
-    f457 = p2g_ffmaz(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    int t55 = p2g_fcmp(floatBitsToUint(f452), 0x3F7D70A4u);
-    p51 = t55 == -1;
-    precise float f459 = p2g_faddz(p2g_inz(f452), uintBitsToFloat(0xBF7D70A4u));
-    f460 = p2g_ffmaz(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    f463 = p2g_fmulz(p2g_inz(f367), p2g_faddz(p2g_inz(f333), 3.5));
-    if (!p2g_redoz()) return;
-  }
-  p2g_exact_18(f455, f457, f452, p51, f460, f367, f333, f463);
-}
-void p2g_exact_19(float f467, out precise float f469, float f466, out bool p53, out precise float f472) {
-  precise float f468 = p2g_fadd(f467, uintBitsToFloat(0xBF7D70A4u), false);
-  f469 = p2g_ffma(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-  int t58 = p2g_fcmp(floatBitsToUint(f466), 0x3F7D70A4u);
-  p53 = t58 == -1;
-  precise float f471 = p2g_fadd(f466, uintBitsToFloat(0xBF7D70A4u), false);
-  f472 = p2g_ffma(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-}
-void p2g_check_19(float f467, out precise float f469, float f466, out bool p53, out precise float f472) {
-  if (P2G_F32_FAST) {
-    precise float f468 = p2g_faddz(p2g_inz(f467), uintBitsToFloat(0xBF7D70A4u));
-    f469 = p2g_ffmaz(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    int t58 = p2g_fcmp(floatBitsToUint(f466), 0x3F7D70A4u);
-    p53 = t58 == -1;
-    precise float f471 = p2g_faddz(p2g_inz(f466), uintBitsToFloat(0xBF7D70A4u));
-    f472 = p2g_ffmaz(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    if (!p2g_redoz()) return;
-  }
-  p2g_exact_19(f467, f469, f466, p53, f472);
-}
-void p2g_exact_20(float f477, bool p54, out precise float f480, float f476, out bool p55, out precise float f482) {
-  precise float f478 = p2g_fadd(f477, uintBitsToFloat(0xBF7D70A4u), false);
-  precise float f479 = p2g_ffma(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-  f480 = p54 ? f477 : f479;
-  int t61 = p2g_fcmp(floatBitsToUint(f476), 0x3F7D70A4u);
-  p55 = t61 == -1;
-  precise float f481 = p2g_fadd(f476, uintBitsToFloat(0xBF7D70A4u), false);
-  f482 = p2g_ffma(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-}
-void p2g_check_20(float f477, bool p54, out precise float f480, float f476, out bool p55, out precise float f482) {
-  if (P2G_F32_FAST) {
-    precise float f478 = p2g_faddz(p2g_inz(f477), uintBitsToFloat(0xBF7D70A4u));
-    precise float f479 = p2g_ffmaz(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    f480 = p54 ? f477 : f479;
-    int t61 = p2g_fcmp(floatBitsToUint(f476), 0x3F7D70A4u);
-    p55 = t61 == -1;
-    precise float f481 = p2g_faddz(p2g_inz(f476), uintBitsToFloat(0xBF7D70A4u));
-    f482 = p2g_ffmaz(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    if (!p2g_redoz()) return;
-  }
-  p2g_exact_20(f477, p54, f480, f476, p55, f482);
-}
-void p2g_exact_21(float f487, float f345, float f357, float f361, float f363, float f344, float f350, bool p32,
-    float f375, float f377, float f381, float f340, float f396, float f399, float f347, const float p172_f32, bool p34,
-    float f372, float f383, float f387, float f402, float f405, bool p42, float f423, float f425, float f429,
-    float f442, float f445, bool p44, float f420, float f431, float f435, float f448, float f451, bool p52, float f467,
-    float f469, float f473, float f480, float f483, bool p40, float f411, float f413, bool p41, float f408, float f416,
-    bool p50, float f455, float f457, bool p51, float f452, float f460, bool p56, out precise float f34,
-    out precise float f35, out precise float f36, out precise float f37) {
-  precise float f490 = p2g_fadd(f487, uintBitsToFloat(0xBF7D70A4u), false);
-  precise float f491 = p2g_ffma(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
-  precise float f493 = p2g_fsub(p2g_fsub(p2g_fsub(f345, f357, false), f361, false), f363, false);
-  precise float f495 = p2g_div32(f344, p2g_fadd(f344, f350, false), 0, false);
-  precise float f496 = p2g_fsub(f345, f495, false);
-  precise float f498 = p2g_div32(f361, p2g_fadd(f361, f493, false), 0, false);
-  precise float f499 = p2g_fsub(f345, f498, false);
-  precise float f500 = p2g_fsub(f344, f495, false);
-  precise float f501 = p2g_fsub(f350, f496, false);
-  precise float f502 = p2g_sat(p2g_f32_canon(floatBitsToUint(p32 ? f375 : f377)));
-  precise float f503 = p2g_sat(p2g_f32_canon(floatBitsToUint(f381)));
-  precise float f505 = p2g_ffma(f340, f502, p2g_fmul(f500, f503, false), 0, false);
-  precise float f506 = p2g_sat(p2g_f32_canon(floatBitsToUint(f396)));
-  precise float f508 = p2g_sat(p2g_f32_canon(floatBitsToUint(f399)));
-  precise float f509 = p2g_ffma(f347, f508, p2g_ffma(f501, f506, f505, 0, false), 0, false);
-  precise float f512 = p172_f32;
-  precise float f513 = p2g_ffma(f512, f509, p2g_ffma(f495, f381, p2g_fmul(f496, f396, false), 0, false), 0, false);
-  precise float f514 = p2g_sat(p2g_f32_canon(floatBitsToUint(p34 ? f372 : f383)));
-  precise float f515 = p2g_sat(p2g_f32_canon(floatBitsToUint(f387)));
-  precise float f517 = p2g_ffma(f340, f514, p2g_fmul(f500, f515, false), 0, false);
-  precise float f518 = p2g_sat(p2g_f32_canon(floatBitsToUint(f402)));
-  precise float f520 = p2g_sat(p2g_f32_canon(floatBitsToUint(f405)));
-  precise float f521 = p2g_ffma(f347, f520, p2g_ffma(f501, f518, f517, 0, false), 0, false);
-  precise float f524 = p2g_ffma(f512, f521, p2g_ffma(f495, f387, p2g_fmul(f496, f402, false), 0, false), 0, false);
-  precise float f525 = p2g_sat(p2g_f32_canon(floatBitsToUint(p42 ? f423 : f425)));
-  precise float f526 = p2g_sat(p2g_f32_canon(floatBitsToUint(f429)));
-  precise float f528 = p2g_ffma(f340, f525, p2g_fmul(f500, f526, false), 0, false);
-  precise float f529 = p2g_sat(p2g_f32_canon(floatBitsToUint(f442)));
-  precise float f531 = p2g_sat(p2g_f32_canon(floatBitsToUint(f445)));
-  precise float f532 = p2g_ffma(f347, f531, p2g_ffma(f501, f529, f528, 0, false), 0, false);
-  precise float f535 = p2g_ffma(f512, f532, p2g_ffma(f495, f429, p2g_fmul(f496, f442, false), 0, false), 0, false);
-  precise float f536 = p2g_sat(p2g_f32_canon(floatBitsToUint(p44 ? f420 : f431)));
-  precise float f537 = p2g_sat(p2g_f32_canon(floatBitsToUint(f435)));
-  precise float f539 = p2g_ffma(f340, f536, p2g_fmul(f500, f537, false), 0, false);
-  precise float f540 = p2g_sat(p2g_f32_canon(floatBitsToUint(f448)));
-  precise float f542 = p2g_sat(p2g_f32_canon(floatBitsToUint(f451)));
-  precise float f543 = p2g_ffma(f347, f542, p2g_ffma(f501, f540, f539, 0, false), 0, false);
-  precise float f546 = p2g_ffma(f512, f543, p2g_ffma(f495, f435, p2g_fmul(f496, f448, false), 0, false), 0, false);
-  precise float f547 = p2g_sat(p2g_f32_canon(floatBitsToUint(p52 ? f467 : f469)));
-  precise float f548 = p2g_sat(p2g_f32_canon(floatBitsToUint(f473)));
-  precise float f550 = p2g_ffma(f340, f547, p2g_fmul(f500, f548, false), 0, false);
-  precise float f551 = p2g_sat(p2g_f32_canon(floatBitsToUint(f480)));
-  precise float f553 = p2g_sat(p2g_f32_canon(floatBitsToUint(f483)));
-  precise float f554 = p2g_ffma(f347, f553, p2g_ffma(f501, f551, f550, 0, false), 0, false);
-  precise float f557 = p2g_ffma(f512, f554, p2g_ffma(f495, f473, p2g_fmul(f496, f480, false), 0, false), 0, false);
-  precise float f560 = p2g_ffma(f501, f508, p2g_ffma(f340, f503, p2g_fmul(f500, f506, false), 0, false), 0, false);
-  precise float f562 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p40 ? f411 : f413))), f560, 0, false);
-  precise float f565 = p2g_ffma(f512, f562, p2g_ffma(f495, f396, p2g_fmul(f496, f399, false), 0, false), 0, false);
-  precise float f568 = p2g_ffma(f501, f520, p2g_ffma(f340, f515, p2g_fmul(f500, f518, false), 0, false), 0, false);
-  precise float f570 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p41 ? f408 : f416))), f568, 0, false);
-  precise float f573 = p2g_ffma(f512, f570, p2g_ffma(f495, f402, p2g_fmul(f496, f405, false), 0, false), 0, false);
-  precise float f576 = p2g_ffma(f501, f531, p2g_ffma(f340, f526, p2g_fmul(f500, f529, false), 0, false), 0, false);
-  precise float f578 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p50 ? f455 : f457))), f576, 0, false);
-  precise float f581 = p2g_ffma(f512, f578, p2g_ffma(f495, f442, p2g_fmul(f496, f445, false), 0, false), 0, false);
-  precise float f584 = p2g_ffma(f501, f542, p2g_ffma(f340, f537, p2g_fmul(f500, f540, false), 0, false), 0, false);
-  precise float f586 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p51 ? f452 : f460))), f584, 0, false);
-  precise float f589 = p2g_ffma(f512, f586, p2g_ffma(f495, f448, p2g_fmul(f496, f451, false), 0, false), 0, false);
-  precise float f592 = p2g_ffma(f501, f553, p2g_ffma(f340, f548, p2g_fmul(f500, f551, false), 0, false), 0, false);
-  precise float f594 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p56 ? f487 : f491))), f592, 0, false);
-  precise float f597 = p2g_ffma(f512, f594, p2g_ffma(f495, f480, p2g_fmul(f496, f483, false), 0, false), 0, false);
-  precise float f598 = p2g_fsub(f361, f498, false);
-  precise float f599 = p2g_fsub(f493, f499, false);
-  precise float f601 = p2g_sat(p2g_f32_canon(floatBitsToUint(f524)));
-  precise float f603 = p2g_ffma(f357, p2g_sat(p2g_f32_canon(floatBitsToUint(f513))), p2g_fmul(f598, f601, false), 0,
-      false);
-  precise float f604 = p2g_sat(p2g_f32_canon(floatBitsToUint(f535)));
-  precise float f605 = p2g_ffma(f599, f604, f603, 0, false);
-  precise float f606 = p2g_sat(p2g_f32_canon(floatBitsToUint(f546)));
-  precise float f609 = p2g_ffma(f498, f524, p2g_fmul(f499, f535, false), 0, false);
-  precise float f610 = p2g_ffma(f512, p2g_ffma(f363, f606, f605, 0, false), f609, 0, false);
-  precise float f612 = p2g_fmin(f429, f442);
-  precise float f615 = p2g_fmax(f429, f442);
-  f34 = p2g_fmin(p2g_fmax(f610, p2g_fmin(p2g_fmin(f387, f402), f612)), p2g_fmax(p2g_fmax(f387, f402), f615));
-  precise float f620 = p2g_ffma(f599, f606, p2g_ffma(f357, f601, p2g_fmul(f598, f604, false), 0, false), 0, false);
-  precise float f622 = p2g_ffma(f363, p2g_sat(p2g_f32_canon(floatBitsToUint(f557))), f620, 0, false);
-  precise float f625 = p2g_ffma(f512, f622, p2g_ffma(f498, f535, p2g_fmul(f499, f546, false), 0, false), 0, false);
-  f35 = p2g_fmin(p2g_fmax(f625, p2g_fmin(f612, p2g_fmin(f435, f448))), p2g_fmax(f615, p2g_fmax(f435, f448)));
-  precise float f632 = p2g_sat(p2g_f32_canon(floatBitsToUint(f573)));
-  precise float f634 = p2g_ffma(f357, p2g_sat(p2g_f32_canon(floatBitsToUint(f565))), p2g_fmul(f598, f632, false), 0,
-      false);
-  precise float f635 = p2g_sat(p2g_f32_canon(floatBitsToUint(f581)));
-  precise float f636 = p2g_ffma(f599, f635, f634, 0, false);
-  precise float f637 = p2g_sat(p2g_f32_canon(floatBitsToUint(f589)));
-  precise float f640 = p2g_ffma(f498, f573, p2g_fmul(f499, f581, false), 0, false);
-  precise float f641 = p2g_ffma(f512, p2g_ffma(f363, f637, f636, 0, false), f640, 0, false);
-  precise float f643 = p2g_fmin(f442, f445);
-  precise float f646 = p2g_fmax(f442, f445);
-  f36 = p2g_fmin(p2g_fmax(f641, p2g_fmin(p2g_fmin(f402, f405), f643)), p2g_fmax(p2g_fmax(f402, f405), f646));
-  precise float f651 = p2g_ffma(f599, f637, p2g_ffma(f357, f632, p2g_fmul(f598, f635, false), 0, false), 0, false);
-  precise float f653 = p2g_ffma(f363, p2g_sat(p2g_f32_canon(floatBitsToUint(f597))), f651, 0, false);
-  precise float f656 = p2g_ffma(f512, f653, p2g_ffma(f498, f581, p2g_fmul(f499, f589, false), 0, false), 0, false);
-  f37 = p2g_fmin(p2g_fmax(f656, p2g_fmin(f643, p2g_fmin(f448, f451))), p2g_fmax(f646, p2g_fmax(f448, f451)));
-}
-void p2g_check_21(float f487, float f345, float f357, float f361, float f363, float f344, float f350, bool p32,
-    float f375, float f377, float f381, float f340, float f396, float f399, float f347, const float p172_f32, bool p34,
-    float f372, float f383, float f387, float f402, float f405, bool p42, float f423, float f425, float f429,
-    float f442, float f445, bool p44, float f420, float f431, float f435, float f448, float f451, bool p52, float f467,
-    float f469, float f473, float f480, float f483, bool p40, float f411, float f413, bool p41, float f408, float f416,
-    bool p50, float f455, float f457, bool p51, float f452, float f460, bool p56, out precise float f34,
-    out precise float f35, out precise float f36, out precise float f37) {
-  if (P2G_F32_FAST) {
-    precise float f490 = p2g_faddz(p2g_inz(f487), uintBitsToFloat(0xBF7D70A4u));
-    precise float f491 = p2g_ffmaz(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    precise float f493 = p2g_fsubz(p2g_fsubz(p2g_fsubz(p2g_inz(f345), p2g_inz(f357)), p2g_inz(f361)), p2g_inz(f363));
-    precise float f495 = p2g_div32(f344, p2g_faddz(p2g_inz(f344), p2g_inz(f350)), 0, false);
-    precise float f496 = p2g_fsubz(f345, p2g_inz(f495));
-    precise float f498 = p2g_div32(f361, p2g_faddz(f361, f493), 0, false);
-    precise float f499 = p2g_fsubz(f345, p2g_inz(f498));
-    precise float f500 = p2g_fsubz(f344, p2g_inz(f495));
-    precise float f501 = p2g_fsubz(f350, f496);
-    precise float f502 = p2g_sat(p2g_f32_canon(floatBitsToUint(p32 ? f375 : f377)));
-    precise float f503 = p2g_sat(p2g_f32_canon(floatBitsToUint(f381)));
-    precise float f505 = p2g_ffmaz(p2g_inz(f340), p2g_inz(f502), p2g_fmulz(f500, p2g_inz(f503)));
-    precise float f506 = p2g_sat(p2g_f32_canon(floatBitsToUint(f396)));
-    precise float f508 = p2g_sat(p2g_f32_canon(floatBitsToUint(f399)));
-    precise float f509 = p2g_ffmaz(p2g_inz(f347), p2g_inz(f508), p2g_ffmaz(f501, p2g_inz(f506), f505));
-    precise float f512 = p172_f32;
-    precise float f513 = p2g_ffmaz(p2g_inz(f512), f509, p2g_ffmaz(p2g_inz(f495), p2g_inz(f381), p2g_fmulz(f496,
-        p2g_inz(f396))));
-    precise float f514 = p2g_sat(p2g_f32_canon(floatBitsToUint(p34 ? f372 : f383)));
-    precise float f515 = p2g_sat(p2g_f32_canon(floatBitsToUint(f387)));
-    precise float f517 = p2g_ffmaz(f340, p2g_inz(f514), p2g_fmulz(f500, p2g_inz(f515)));
-    precise float f518 = p2g_sat(p2g_f32_canon(floatBitsToUint(f402)));
-    precise float f520 = p2g_sat(p2g_f32_canon(floatBitsToUint(f405)));
-    precise float f521 = p2g_ffmaz(f347, p2g_inz(f520), p2g_ffmaz(f501, p2g_inz(f518), f517));
-    precise float f524 = p2g_ffmaz(p2g_inz(f512), f521, p2g_ffmaz(p2g_inz(f495), p2g_inz(f387), p2g_fmulz(f496,
-        p2g_inz(f402))));
-    precise float f525 = p2g_sat(p2g_f32_canon(floatBitsToUint(p42 ? f423 : f425)));
-    precise float f526 = p2g_sat(p2g_f32_canon(floatBitsToUint(f429)));
-    precise float f528 = p2g_ffmaz(f340, p2g_inz(f525), p2g_fmulz(f500, p2g_inz(f526)));
-    precise float f529 = p2g_sat(p2g_f32_canon(floatBitsToUint(f442)));
-    precise float f531 = p2g_sat(p2g_f32_canon(floatBitsToUint(f445)));
-    precise float f532 = p2g_ffmaz(f347, p2g_inz(f531), p2g_ffmaz(f501, p2g_inz(f529), f528));
-    precise float f535 = p2g_ffmaz(p2g_inz(f512), f532, p2g_ffmaz(p2g_inz(f495), p2g_inz(f429), p2g_fmulz(f496,
-        p2g_inz(f442))));
-    precise float f536 = p2g_sat(p2g_f32_canon(floatBitsToUint(p44 ? f420 : f431)));
-    precise float f537 = p2g_sat(p2g_f32_canon(floatBitsToUint(f435)));
-    precise float f539 = p2g_ffmaz(f340, p2g_inz(f536), p2g_fmulz(f500, p2g_inz(f537)));
-    precise float f540 = p2g_sat(p2g_f32_canon(floatBitsToUint(f448)));
-    precise float f542 = p2g_sat(p2g_f32_canon(floatBitsToUint(f451)));
-    precise float f543 = p2g_ffmaz(f347, p2g_inz(f542), p2g_ffmaz(f501, p2g_inz(f540), f539));
-    precise float f546 = p2g_ffmaz(p2g_inz(f512), f543, p2g_ffmaz(p2g_inz(f495), p2g_inz(f435), p2g_fmulz(f496,
-        p2g_inz(f448))));
-    precise float f547 = p2g_sat(p2g_f32_canon(floatBitsToUint(p52 ? f467 : f469)));
-    precise float f548 = p2g_sat(p2g_f32_canon(floatBitsToUint(f473)));
-    precise float f550 = p2g_ffmaz(f340, p2g_inz(f547), p2g_fmulz(f500, p2g_inz(f548)));
-    precise float f551 = p2g_sat(p2g_f32_canon(floatBitsToUint(f480)));
-    precise float f553 = p2g_sat(p2g_f32_canon(floatBitsToUint(f483)));
-    precise float f554 = p2g_ffmaz(f347, p2g_inz(f553), p2g_ffmaz(f501, p2g_inz(f551), f550));
-    precise float f557 = p2g_ffmaz(p2g_inz(f512), f554, p2g_ffmaz(p2g_inz(f495), p2g_inz(f473), p2g_fmulz(f496,
-        p2g_inz(f480))));
-    precise float f560 = p2g_ffmaz(f501, p2g_inz(f508), p2g_ffmaz(f340, p2g_inz(f503), p2g_fmulz(f500, p2g_inz(f506))));
-    precise float f562 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p40 ? f411 : f413)))), f560);
-    precise float f565 = p2g_ffmaz(p2g_inz(f512), f562, p2g_ffmaz(p2g_inz(f495), f396, p2g_fmulz(f496, p2g_inz(f399))));
-    precise float f568 = p2g_ffmaz(f501, p2g_inz(f520), p2g_ffmaz(f340, p2g_inz(f515), p2g_fmulz(f500, p2g_inz(f518))));
-    precise float f570 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p41 ? f408 : f416)))), f568);
-    precise float f573 = p2g_ffmaz(p2g_inz(f512), f570, p2g_ffmaz(p2g_inz(f495), f402, p2g_fmulz(f496, p2g_inz(f405))));
-    precise float f576 = p2g_ffmaz(f501, p2g_inz(f531), p2g_ffmaz(f340, p2g_inz(f526), p2g_fmulz(f500, p2g_inz(f529))));
-    precise float f578 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p50 ? f455 : f457)))), f576);
-    precise float f581 = p2g_ffmaz(p2g_inz(f512), f578, p2g_ffmaz(p2g_inz(f495), f442, p2g_fmulz(f496, p2g_inz(f445))));
-    precise float f584 = p2g_ffmaz(f501, p2g_inz(f542), p2g_ffmaz(f340, p2g_inz(f537), p2g_fmulz(f500, p2g_inz(f540))));
-    precise float f586 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p51 ? f452 : f460)))), f584);
-    precise float f589 = p2g_ffmaz(p2g_inz(f512), f586, p2g_ffmaz(p2g_inz(f495), f448, p2g_fmulz(f496, p2g_inz(f451))));
-    precise float f592 = p2g_ffmaz(f501, p2g_inz(f553), p2g_ffmaz(f340, p2g_inz(f548), p2g_fmulz(f500, p2g_inz(f551))));
-    precise float f594 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p56 ? f487 : f491)))), f592);
-    precise float f597 = p2g_ffmaz(p2g_inz(f512), f594, p2g_ffmaz(p2g_inz(f495), f480, p2g_fmulz(f496, p2g_inz(f483))));
-    precise float f598 = p2g_fsubz(f361, p2g_inz(f498));
-    precise float f599 = p2g_fsubz(f493, f499);
-    precise float f601 = p2g_sat(p2g_f32_canon(floatBitsToUint(f524)));
-    precise float f603 = p2g_ffmaz(f357, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f513)))), p2g_fmulz(f598,
-        p2g_inz(f601)));
-    precise float f604 = p2g_sat(p2g_f32_canon(floatBitsToUint(f535)));
-    precise float f605 = p2g_ffmaz(f599, p2g_inz(f604), f603);
-    precise float f606 = p2g_sat(p2g_f32_canon(floatBitsToUint(f546)));
-    precise float f609 = p2g_ffmaz(p2g_inz(f498), f524, p2g_fmulz(f499, f535));
-    precise float f610 = p2g_ffmaz(p2g_inz(f512), p2g_ffmaz(f363, p2g_inz(f606), f605), f609);
-    precise float f612 = p2g_nmin(f429, f442);
-    precise float f615 = p2g_nmax(f429, f442);
-    f34 = p2g_nmin(p2g_inz(p2g_nmax(f610, p2g_inz(p2g_nmin(p2g_nmin(f387, f402), p2g_inz(f612))))),
-        p2g_inz(p2g_nmax(p2g_nmax(f387, f402), p2g_inz(f615))));
-    precise float f620 = p2g_ffmaz(f599, p2g_inz(f606), p2g_ffmaz(f357, p2g_inz(f601), p2g_fmulz(f598, p2g_inz(f604))));
-    precise float f622 = p2g_ffmaz(f363, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f557)))), f620);
-    precise float f625 = p2g_ffmaz(p2g_inz(f512), f622, p2g_ffmaz(p2g_inz(f498), f535, p2g_fmulz(f499, f546)));
-    f35 = p2g_nmin(p2g_inz(p2g_nmax(f625, p2g_inz(p2g_nmin(p2g_inz(f612), p2g_nmin(f435, f448))))),
-        p2g_inz(p2g_nmax(p2g_inz(f615), p2g_nmax(f435, f448))));
-    precise float f632 = p2g_sat(p2g_f32_canon(floatBitsToUint(f573)));
-    precise float f634 = p2g_ffmaz(f357, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f565)))), p2g_fmulz(f598,
-        p2g_inz(f632)));
-    precise float f635 = p2g_sat(p2g_f32_canon(floatBitsToUint(f581)));
-    precise float f636 = p2g_ffmaz(f599, p2g_inz(f635), f634);
-    precise float f637 = p2g_sat(p2g_f32_canon(floatBitsToUint(f589)));
-    precise float f640 = p2g_ffmaz(p2g_inz(f498), f573, p2g_fmulz(f499, f581));
-    precise float f641 = p2g_ffmaz(p2g_inz(f512), p2g_ffmaz(f363, p2g_inz(f637), f636), f640);
-    precise float f643 = p2g_nmin(f442, f445);
-    precise float f646 = p2g_nmax(f442, f445);
-    f36 = p2g_nmin(p2g_inz(p2g_nmax(f641, p2g_inz(p2g_nmin(p2g_nmin(f402, f405), p2g_inz(f643))))),
-        p2g_inz(p2g_nmax(p2g_nmax(f402, f405), p2g_inz(f646))));
-    precise float f651 = p2g_ffmaz(f599, p2g_inz(f637), p2g_ffmaz(f357, p2g_inz(f632), p2g_fmulz(f598, p2g_inz(f635))));
-    precise float f653 = p2g_ffmaz(f363, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f597)))), f651);
-    precise float f656 = p2g_ffmaz(p2g_inz(f512), f653, p2g_ffmaz(p2g_inz(f498), f581, p2g_fmulz(f499, f589)));
-    f37 = p2g_nmin(p2g_inz(p2g_nmax(f656, p2g_inz(p2g_nmin(p2g_inz(f643), p2g_nmin(f448, f451))))),
-        p2g_inz(p2g_nmax(p2g_inz(f646), p2g_nmax(f448, f451))));
-    if (!p2g_redoz()) return;
-  }
-  p2g_exact_21(f487, f345, f357, f361, f363, f344, f350, p32, f375, f377, f381, f340, f396, f399, f347, p172_f32, p34,
-      f372, f383, f387, f402, f405, p42, f423, f425, f429, f442, f445, p44, f420, f431, f435, f448, f451, p52, f467,
-      f469, f473, f480, f483, p40, f411, f413, p41, f408, f416, p50, f455, f457, p51, f452, f460, p56, f34, f35, f36,
-      f37);
-}
-void p2g_exact_22(float f345, float f34, out precise float f668) {
+void p2g_exact_11(float f345, float f34, out precise float f668) {
   f668 = p2g_fsub(f345, f34, false);
 }
-void p2g_check_22(float f345, float f34, out precise float f668) {
+void p2g_check_11(float f345, float f34, out precise float f668) {
   if (P2G_F32_FAST) {
     f668 = p2g_fsubz(p2g_inz(f345), p2g_inz(f34));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_22(f345, f34, f668);
+  p2g_exact_11(f345, f34, f668);
 }
-void p2g_exact_23(float f34, out precise float f666) {
+void p2g_exact_12(float f34, out precise float f666) {
   precise float f663 = p2g_fmul(p2g_fadd(f34, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
   precise float f664 = p2g_fmul(f663, uintBitsToFloat(0x3FB8AA3Bu), false);
   f666 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false)), -1.0, false);
 }
-void p2g_check_23(float f34, out precise float f666) {
+void p2g_check_12(float f34, out precise float f666) {
   if (P2G_F32_FAST) {
     precise float f663 = p2g_fmulz(p2g_faddz(p2g_inz(f34), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
     precise float f664 = p2g_fmulz(f663, uintBitsToFloat(0x3FB8AA3Bu));
     f666 = p2g_faddz(p2g_inz(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false))), -1.0);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_23(f34, f666);
+  p2g_exact_12(f34, f666);
 }
-void p2g_exact_24(float f26, float f488, out precise float f41, float f489, float f27, out precise float f42, float f2,
+void p2g_exact_13(float f26, float f488, out precise float f41, float f489, float f27, out precise float f42, float f2,
     float f1097, out precise float f43) {
   f41 = p2g_fmul(f26, f488, false);
   f42 = p2g_fmul(f489, f27, false);
   f43 = p2g_fmul(f2, f1097, false);
 }
-void p2g_check_24(float f26, float f488, out precise float f41, float f489, float f27, out precise float f42, float f2,
+void p2g_check_13(float f26, float f488, out precise float f41, float f489, float f27, out precise float f42, float f2,
     float f1097, out precise float f43) {
   if (P2G_F32_FAST) {
     f41 = p2g_fmulz(p2g_inz(f26), p2g_inz(f488));
@@ -2456,22 +1888,22 @@ void p2g_check_24(float f26, float f488, out precise float f41, float f489, floa
     f43 = p2g_fmulz(p2g_inz(f2), p2g_inz(f1097));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_24(f26, f488, f41, f489, f27, f42, f2, f1097, f43);
+  p2g_exact_13(f26, f488, f41, f489, f27, f42, f2, f1097, f43);
 }
-void p2g_exact_25(float f43, out precise float f1099) {
+void p2g_exact_14(float f43, out precise float f1099) {
   f1099 = p2g_div32(1.0, p2g_fadd(f43, 1.0, false), 0, false);
 }
-void p2g_check_25(float f43, out precise float f1099) {
+void p2g_check_14(float f43, out precise float f1099) {
   if (P2G_F32_FAST) {
     f1099 = p2g_div32(1.0, p2g_faddz(p2g_inz(f43), 1.0), 0, false);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_25(f43, f1099);
+  p2g_exact_14(f43, f1099);
 }
-void p2g_exact_26(float f43, out precise float f44, out uint r308, out precise float f1098) {
+void p2g_exact_15(float f43, out precise float f44, out uint r308, out precise float f1098) {
   precise float f669 = p2g_ffma(f43, 9.0, 1.0, 0, false);
-  int t66 = p2g_fcmp(floatBitsToUint(f669), 0x00800000u);
-  bool p59 = t66 == -1;
+  int t63 = p2g_fcmp(floatBitsToUint(f669), 0x00800000u);
+  bool p59 = t63 == -1;
   f44 = p59 ? p2g_fmul(f669, 8388608.0, false) : f669;
   r308 = floatBitsToUint(f44);
   uint r310 = uint(int(r308) + -1060439283) & 0xFF800000u;
@@ -2491,11 +1923,11 @@ void p2g_exact_26(float f43, out precise float f44, out uint r308, out precise f
   precise float f699 = p2g_ffma(f676, uintBitsToFloat(0x3FB8AA3Bu), f697, 0, false);
   f1098 = p2g_fadd(f675, f699, false);
 }
-void p2g_check_26(float f43, out precise float f44, out uint r308, out precise float f1098) {
+void p2g_check_15(float f43, out precise float f44, out uint r308, out precise float f1098) {
   if (P2G_F32_FAST) {
     precise float f669 = p2g_ffmaz(p2g_inz(f43), 9.0, 1.0);
-    int t66 = p2g_fcmp(floatBitsToUint(f669), 0x00800000u);
-    bool p59 = t66 == -1;
+    int t63 = p2g_fcmp(floatBitsToUint(f669), 0x00800000u);
+    bool p59 = t63 == -1;
     f44 = p59 ? p2g_fmulz(f669, 8388608.0) : f669;
     r308 = floatBitsToUint(f44);
     uint r310 = uint(int(r308) + -1060439283) & 0xFF800000u;
@@ -2516,90 +1948,90 @@ void p2g_check_26(float f43, out precise float f44, out uint r308, out precise f
     f1098 = p2g_faddz(f675, f699);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_26(f43, f44, r308, f1098);
+  p2g_exact_15(f43, f44, r308, f1098);
 }
-void p2g_exact_27(float f44, float f700, out precise float f1098) {
+void p2g_exact_16(float f44, float f700, out precise float f1098) {
   f1098 = p2g_ffma(f44, f700, f700, 0, false);
 }
-void p2g_check_27(float f44, float f700, out precise float f1098) {
+void p2g_check_16(float f44, float f700, out precise float f1098) {
   if (P2G_F32_FAST) {
     f1098 = p2g_ffmaz(p2g_inz(f44), p2g_inz(f700), f700);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_27(f44, f700, f1098);
+  p2g_exact_16(f44, f700, f1098);
 }
-void p2g_exact_28(float f1098, float f44, out precise float f704) {
+void p2g_exact_17(float f1098, float f44, out precise float f704) {
   precise float f702 = p2g_div32(p2g_fmul(f1098, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
-  int t67 = p2g_fcmp(floatBitsToUint(f44), floatBitsToUint(0.0));
-  f704 = (t67 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f702, uintBitsToFloat(0xBC4FAEFFu), false);
+  int t64 = p2g_fcmp(floatBitsToUint(f44), floatBitsToUint(0.0));
+  f704 = (t64 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f702, uintBitsToFloat(0xBC4FAEFFu), false);
 }
-void p2g_check_28(float f1098, float f44, out precise float f704) {
+void p2g_check_17(float f1098, float f44, out precise float f704) {
   if (P2G_F32_FAST) {
     precise float f702 = p2g_div32(p2g_fmulz(p2g_inz(f1098), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
-    int t67 = p2g_fcmp(floatBitsToUint(f44), floatBitsToUint(0.0));
-    f704 = (t67 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f702), uintBitsToFloat(0xBC4FAEFFu));
+    int t64 = p2g_fcmp(floatBitsToUint(f44), floatBitsToUint(0.0));
+    f704 = (t64 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f702), uintBitsToFloat(0xBC4FAEFFu));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_28(f1098, f44, f704);
+  p2g_exact_17(f1098, f44, f704);
 }
-void p2g_exact_29(float f43, float f1099, out precise float f51) {
+void p2g_exact_18(float f43, float f1099, out precise float f51) {
   f51 = p2g_fmul(f43, f1099, false);
 }
-void p2g_check_29(float f43, float f1099, out precise float f51) {
+void p2g_check_18(float f43, float f1099, out precise float f51) {
   if (P2G_F32_FAST) {
     f51 = p2g_fmulz(p2g_inz(f43), p2g_inz(f1099));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_29(f43, f1099, f51);
+  p2g_exact_18(f43, f1099, f51);
 }
-void p2g_exact_30(float f35, out precise float f712) {
+void p2g_exact_19(float f35, out precise float f712) {
   f712 = p2g_fsub(1.0, f35, false);
 }
-void p2g_check_30(float f35, out precise float f712) {
+void p2g_check_19(float f35, out precise float f712) {
   if (P2G_F32_FAST) {
     f712 = p2g_fsubz(1.0, p2g_inz(f35));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_30(f35, f712);
+  p2g_exact_19(f35, f712);
 }
-void p2g_exact_31(float f35, out precise float f710) {
+void p2g_exact_20(float f35, out precise float f710) {
   precise float f707 = p2g_fmul(p2g_fadd(f35, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
   precise float f708 = p2g_fmul(f707, uintBitsToFloat(0x3FB8AA3Bu), false);
   f710 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false)), -1.0, false);
 }
-void p2g_check_31(float f35, out precise float f710) {
+void p2g_check_20(float f35, out precise float f710) {
   if (P2G_F32_FAST) {
     precise float f707 = p2g_fmulz(p2g_faddz(p2g_inz(f35), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
     precise float f708 = p2g_fmulz(f707, uintBitsToFloat(0x3FB8AA3Bu));
     f710 = p2g_faddz(p2g_inz(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false))), -1.0);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_31(f35, f710);
+  p2g_exact_20(f35, f710);
 }
-void p2g_exact_32(float f2, float f1100, out precise float f55) {
+void p2g_exact_21(float f2, float f1100, out precise float f55) {
   f55 = p2g_fmul(f2, f1100, false);
 }
-void p2g_check_32(float f2, float f1100, out precise float f55) {
+void p2g_check_21(float f2, float f1100, out precise float f55) {
   if (P2G_F32_FAST) {
     f55 = p2g_fmulz(p2g_inz(f2), p2g_inz(f1100));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_32(f2, f1100, f55);
+  p2g_exact_21(f2, f1100, f55);
 }
-void p2g_exact_33(float f55, out precise float f1102) {
+void p2g_exact_22(float f55, out precise float f1102) {
   f1102 = p2g_div32(1.0, p2g_fadd(f55, 1.0, false), 0, false);
 }
-void p2g_check_33(float f55, out precise float f1102) {
+void p2g_check_22(float f55, out precise float f1102) {
   if (P2G_F32_FAST) {
     f1102 = p2g_div32(1.0, p2g_faddz(p2g_inz(f55), 1.0), 0, false);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_33(f55, f1102);
+  p2g_exact_22(f55, f1102);
 }
-void p2g_exact_34(float f55, out precise float f56, out uint r312, out precise float f1101) {
+void p2g_exact_23(float f55, out precise float f56, out uint r312, out precise float f1101) {
   precise float f713 = p2g_ffma(f55, 9.0, 1.0, 0, false);
-  int t72 = p2g_fcmp(floatBitsToUint(f713), 0x00800000u);
-  bool p68 = t72 == -1;
+  int t69 = p2g_fcmp(floatBitsToUint(f713), 0x00800000u);
+  bool p68 = t69 == -1;
   f56 = p68 ? p2g_fmul(f713, 8388608.0, false) : f713;
   r312 = floatBitsToUint(f56);
   uint r314 = uint(int(r312) + -1060439283) & 0xFF800000u;
@@ -2619,11 +2051,11 @@ void p2g_exact_34(float f55, out precise float f56, out uint r312, out precise f
   precise float f743 = p2g_ffma(f720, uintBitsToFloat(0x3FB8AA3Bu), f741, 0, false);
   f1101 = p2g_fadd(f719, f743, false);
 }
-void p2g_check_34(float f55, out precise float f56, out uint r312, out precise float f1101) {
+void p2g_check_23(float f55, out precise float f56, out uint r312, out precise float f1101) {
   if (P2G_F32_FAST) {
     precise float f713 = p2g_ffmaz(p2g_inz(f55), 9.0, 1.0);
-    int t72 = p2g_fcmp(floatBitsToUint(f713), 0x00800000u);
-    bool p68 = t72 == -1;
+    int t69 = p2g_fcmp(floatBitsToUint(f713), 0x00800000u);
+    bool p68 = t69 == -1;
     f56 = p68 ? p2g_fmulz(f713, 8388608.0) : f713;
     r312 = floatBitsToUint(f56);
     uint r314 = uint(int(r312) + -1060439283) & 0xFF800000u;
@@ -2644,90 +2076,90 @@ void p2g_check_34(float f55, out precise float f56, out uint r312, out precise f
     f1101 = p2g_faddz(f719, f743);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_34(f55, f56, r312, f1101);
+  p2g_exact_23(f55, f56, r312, f1101);
 }
-void p2g_exact_35(float f56, float f744, out precise float f1101) {
+void p2g_exact_24(float f56, float f744, out precise float f1101) {
   f1101 = p2g_ffma(f56, f744, f744, 0, false);
 }
-void p2g_check_35(float f56, float f744, out precise float f1101) {
+void p2g_check_24(float f56, float f744, out precise float f1101) {
   if (P2G_F32_FAST) {
     f1101 = p2g_ffmaz(p2g_inz(f56), p2g_inz(f744), f744);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_35(f56, f744, f1101);
+  p2g_exact_24(f56, f744, f1101);
 }
-void p2g_exact_36(float f1101, float f56, out precise float f748) {
+void p2g_exact_25(float f1101, float f56, out precise float f748) {
   precise float f746 = p2g_div32(p2g_fmul(f1101, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
-  int t73 = p2g_fcmp(floatBitsToUint(f56), floatBitsToUint(0.0));
-  f748 = (t73 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f746, uintBitsToFloat(0xBC4FAEFFu), false);
+  int t70 = p2g_fcmp(floatBitsToUint(f56), floatBitsToUint(0.0));
+  f748 = (t70 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f746, uintBitsToFloat(0xBC4FAEFFu), false);
 }
-void p2g_check_36(float f1101, float f56, out precise float f748) {
+void p2g_check_25(float f1101, float f56, out precise float f748) {
   if (P2G_F32_FAST) {
     precise float f746 = p2g_div32(p2g_fmulz(p2g_inz(f1101), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
-    int t73 = p2g_fcmp(floatBitsToUint(f56), floatBitsToUint(0.0));
-    f748 = (t73 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f746), uintBitsToFloat(0xBC4FAEFFu));
+    int t70 = p2g_fcmp(floatBitsToUint(f56), floatBitsToUint(0.0));
+    f748 = (t70 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f746), uintBitsToFloat(0xBC4FAEFFu));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_36(f1101, f56, f748);
+  p2g_exact_25(f1101, f56, f748);
 }
-void p2g_exact_37(float f55, float f1102, out precise float f63) {
+void p2g_exact_26(float f55, float f1102, out precise float f63) {
   f63 = p2g_fmul(f55, f1102, false);
 }
-void p2g_check_37(float f55, float f1102, out precise float f63) {
+void p2g_check_26(float f55, float f1102, out precise float f63) {
   if (P2G_F32_FAST) {
     f63 = p2g_fmulz(p2g_inz(f55), p2g_inz(f1102));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_37(f55, f1102, f63);
+  p2g_exact_26(f55, f1102, f63);
 }
-void p2g_exact_38(float f36, out precise float f756) {
+void p2g_exact_27(float f36, out precise float f756) {
   f756 = p2g_fsub(1.0, f36, false);
 }
-void p2g_check_38(float f36, out precise float f756) {
+void p2g_check_27(float f36, out precise float f756) {
   if (P2G_F32_FAST) {
     f756 = p2g_fsubz(1.0, p2g_inz(f36));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_38(f36, f756);
+  p2g_exact_27(f36, f756);
 }
-void p2g_exact_39(float f36, out precise float f754) {
+void p2g_exact_28(float f36, out precise float f754) {
   precise float f751 = p2g_fmul(p2g_fadd(f36, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
   precise float f752 = p2g_fmul(f751, uintBitsToFloat(0x3FB8AA3Bu), false);
   f754 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false)), -1.0, false);
 }
-void p2g_check_39(float f36, out precise float f754) {
+void p2g_check_28(float f36, out precise float f754) {
   if (P2G_F32_FAST) {
     precise float f751 = p2g_fmulz(p2g_faddz(p2g_inz(f36), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
     precise float f752 = p2g_fmulz(f751, uintBitsToFloat(0x3FB8AA3Bu));
     f754 = p2g_faddz(p2g_inz(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false))), -1.0);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_39(f36, f754);
+  p2g_exact_28(f36, f754);
 }
-void p2g_exact_40(float f2, float f1103, out precise float f67) {
+void p2g_exact_29(float f2, float f1103, out precise float f67) {
   f67 = p2g_fmul(f2, f1103, false);
 }
-void p2g_check_40(float f2, float f1103, out precise float f67) {
+void p2g_check_29(float f2, float f1103, out precise float f67) {
   if (P2G_F32_FAST) {
     f67 = p2g_fmulz(p2g_inz(f2), p2g_inz(f1103));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_40(f2, f1103, f67);
+  p2g_exact_29(f2, f1103, f67);
 }
-void p2g_exact_41(float f67, out precise float f1105) {
+void p2g_exact_30(float f67, out precise float f1105) {
   f1105 = p2g_div32(1.0, p2g_fadd(f67, 1.0, false), 0, false);
 }
-void p2g_check_41(float f67, out precise float f1105) {
+void p2g_check_30(float f67, out precise float f1105) {
   if (P2G_F32_FAST) {
     f1105 = p2g_div32(1.0, p2g_faddz(p2g_inz(f67), 1.0), 0, false);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_41(f67, f1105);
+  p2g_exact_30(f67, f1105);
 }
-void p2g_exact_42(float f67, out precise float f68, out uint r316, out precise float f1104) {
+void p2g_exact_31(float f67, out precise float f68, out uint r316, out precise float f1104) {
   precise float f757 = p2g_ffma(f67, 9.0, 1.0, 0, false);
-  int t76 = p2g_fcmp(floatBitsToUint(f757), 0x00800000u);
-  bool p73 = t76 == -1;
+  int t73 = p2g_fcmp(floatBitsToUint(f757), 0x00800000u);
+  bool p73 = t73 == -1;
   f68 = p73 ? p2g_fmul(f757, 8388608.0, false) : f757;
   r316 = floatBitsToUint(f68);
   uint r318 = uint(int(r316) + -1060439283) & 0xFF800000u;
@@ -2747,11 +2179,11 @@ void p2g_exact_42(float f67, out precise float f68, out uint r316, out precise f
   precise float f787 = p2g_ffma(f764, uintBitsToFloat(0x3FB8AA3Bu), f785, 0, false);
   f1104 = p2g_fadd(f763, f787, false);
 }
-void p2g_check_42(float f67, out precise float f68, out uint r316, out precise float f1104) {
+void p2g_check_31(float f67, out precise float f68, out uint r316, out precise float f1104) {
   if (P2G_F32_FAST) {
     precise float f757 = p2g_ffmaz(p2g_inz(f67), 9.0, 1.0);
-    int t76 = p2g_fcmp(floatBitsToUint(f757), 0x00800000u);
-    bool p73 = t76 == -1;
+    int t73 = p2g_fcmp(floatBitsToUint(f757), 0x00800000u);
+    bool p73 = t73 == -1;
     f68 = p73 ? p2g_fmulz(f757, 8388608.0) : f757;
     r316 = floatBitsToUint(f68);
     uint r318 = uint(int(r316) + -1060439283) & 0xFF800000u;
@@ -2772,90 +2204,90 @@ void p2g_check_42(float f67, out precise float f68, out uint r316, out precise f
     f1104 = p2g_faddz(f763, f787);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_42(f67, f68, r316, f1104);
+  p2g_exact_31(f67, f68, r316, f1104);
 }
-void p2g_exact_43(float f68, float f788, out precise float f1104) {
+void p2g_exact_32(float f68, float f788, out precise float f1104) {
   f1104 = p2g_ffma(f68, f788, f788, 0, false);
 }
-void p2g_check_43(float f68, float f788, out precise float f1104) {
+void p2g_check_32(float f68, float f788, out precise float f1104) {
   if (P2G_F32_FAST) {
     f1104 = p2g_ffmaz(p2g_inz(f68), p2g_inz(f788), f788);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_43(f68, f788, f1104);
+  p2g_exact_32(f68, f788, f1104);
 }
-void p2g_exact_44(float f1104, float f68, out precise float f792) {
+void p2g_exact_33(float f1104, float f68, out precise float f792) {
   precise float f790 = p2g_div32(p2g_fmul(f1104, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
-  int t77 = p2g_fcmp(floatBitsToUint(f68), floatBitsToUint(0.0));
-  f792 = (t77 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f790, uintBitsToFloat(0xBC4FAEFFu), false);
+  int t74 = p2g_fcmp(floatBitsToUint(f68), floatBitsToUint(0.0));
+  f792 = (t74 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f790, uintBitsToFloat(0xBC4FAEFFu), false);
 }
-void p2g_check_44(float f1104, float f68, out precise float f792) {
+void p2g_check_33(float f1104, float f68, out precise float f792) {
   if (P2G_F32_FAST) {
     precise float f790 = p2g_div32(p2g_fmulz(p2g_inz(f1104), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
-    int t77 = p2g_fcmp(floatBitsToUint(f68), floatBitsToUint(0.0));
-    f792 = (t77 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f790), uintBitsToFloat(0xBC4FAEFFu));
+    int t74 = p2g_fcmp(floatBitsToUint(f68), floatBitsToUint(0.0));
+    f792 = (t74 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f790), uintBitsToFloat(0xBC4FAEFFu));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_44(f1104, f68, f792);
+  p2g_exact_33(f1104, f68, f792);
 }
-void p2g_exact_45(float f67, float f1105, out precise float f75) {
+void p2g_exact_34(float f67, float f1105, out precise float f75) {
   f75 = p2g_fmul(f67, f1105, false);
 }
-void p2g_check_45(float f67, float f1105, out precise float f75) {
+void p2g_check_34(float f67, float f1105, out precise float f75) {
   if (P2G_F32_FAST) {
     f75 = p2g_fmulz(p2g_inz(f67), p2g_inz(f1105));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_45(f67, f1105, f75);
+  p2g_exact_34(f67, f1105, f75);
 }
-void p2g_exact_46(float f37, out precise float f800) {
+void p2g_exact_35(float f37, out precise float f800) {
   f800 = p2g_fsub(1.0, f37, false);
 }
-void p2g_check_46(float f37, out precise float f800) {
+void p2g_check_35(float f37, out precise float f800) {
   if (P2G_F32_FAST) {
     f800 = p2g_fsubz(1.0, p2g_inz(f37));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_46(f37, f800);
+  p2g_exact_35(f37, f800);
 }
-void p2g_exact_47(float f37, out precise float f798) {
+void p2g_exact_36(float f37, out precise float f798) {
   precise float f795 = p2g_fmul(p2g_fadd(f37, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
   precise float f796 = p2g_fmul(f795, uintBitsToFloat(0x3FB8AA3Bu), false);
   f798 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false)), -1.0, false);
 }
-void p2g_check_47(float f37, out precise float f798) {
+void p2g_check_36(float f37, out precise float f798) {
   if (P2G_F32_FAST) {
     precise float f795 = p2g_fmulz(p2g_faddz(p2g_inz(f37), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
     precise float f796 = p2g_fmulz(f795, uintBitsToFloat(0x3FB8AA3Bu));
     f798 = p2g_faddz(p2g_inz(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false))), -1.0);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_47(f37, f798);
+  p2g_exact_36(f37, f798);
 }
-void p2g_exact_48(float f2, float f1106, out precise float f79) {
+void p2g_exact_37(float f2, float f1106, out precise float f79) {
   f79 = p2g_fmul(f2, f1106, false);
 }
-void p2g_check_48(float f2, float f1106, out precise float f79) {
+void p2g_check_37(float f2, float f1106, out precise float f79) {
   if (P2G_F32_FAST) {
     f79 = p2g_fmulz(p2g_inz(f2), p2g_inz(f1106));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_48(f2, f1106, f79);
+  p2g_exact_37(f2, f1106, f79);
 }
-void p2g_exact_49(float f79, out precise float f1108) {
+void p2g_exact_38(float f79, out precise float f1108) {
   f1108 = p2g_div32(1.0, p2g_fadd(f79, 1.0, false), 0, false);
 }
-void p2g_check_49(float f79, out precise float f1108) {
+void p2g_check_38(float f79, out precise float f1108) {
   if (P2G_F32_FAST) {
     f1108 = p2g_div32(1.0, p2g_faddz(p2g_inz(f79), 1.0), 0, false);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_49(f79, f1108);
+  p2g_exact_38(f79, f1108);
 }
-void p2g_exact_50(float f79, out precise float f80, out uint r320, out precise float f1107) {
+void p2g_exact_39(float f79, out precise float f80, out uint r320, out precise float f1107) {
   precise float f801 = p2g_ffma(f79, 9.0, 1.0, 0, false);
-  int t80 = p2g_fcmp(floatBitsToUint(f801), 0x00800000u);
-  bool p78 = t80 == -1;
+  int t77 = p2g_fcmp(floatBitsToUint(f801), 0x00800000u);
+  bool p78 = t77 == -1;
   f80 = p78 ? p2g_fmul(f801, 8388608.0, false) : f801;
   r320 = floatBitsToUint(f80);
   uint r322 = uint(int(r320) + -1060439283) & 0xFF800000u;
@@ -2875,11 +2307,11 @@ void p2g_exact_50(float f79, out precise float f80, out uint r320, out precise f
   precise float f831 = p2g_ffma(f808, uintBitsToFloat(0x3FB8AA3Bu), f829, 0, false);
   f1107 = p2g_fadd(f807, f831, false);
 }
-void p2g_check_50(float f79, out precise float f80, out uint r320, out precise float f1107) {
+void p2g_check_39(float f79, out precise float f80, out uint r320, out precise float f1107) {
   if (P2G_F32_FAST) {
     precise float f801 = p2g_ffmaz(p2g_inz(f79), 9.0, 1.0);
-    int t80 = p2g_fcmp(floatBitsToUint(f801), 0x00800000u);
-    bool p78 = t80 == -1;
+    int t77 = p2g_fcmp(floatBitsToUint(f801), 0x00800000u);
+    bool p78 = t77 == -1;
     f80 = p78 ? p2g_fmulz(f801, 8388608.0) : f801;
     r320 = floatBitsToUint(f80);
     uint r322 = uint(int(r320) + -1060439283) & 0xFF800000u;
@@ -2900,33 +2332,33 @@ void p2g_check_50(float f79, out precise float f80, out uint r320, out precise f
     f1107 = p2g_faddz(f807, f831);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_50(f79, f80, r320, f1107);
+  p2g_exact_39(f79, f80, r320, f1107);
 }
-void p2g_exact_51(float f80, float f832, out precise float f1107) {
+void p2g_exact_40(float f80, float f832, out precise float f1107) {
   f1107 = p2g_ffma(f80, f832, f832, 0, false);
 }
-void p2g_check_51(float f80, float f832, out precise float f1107) {
+void p2g_check_40(float f80, float f832, out precise float f1107) {
   if (P2G_F32_FAST) {
     f1107 = p2g_ffmaz(p2g_inz(f80), p2g_inz(f832), f832);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_51(f80, f832, f1107);
+  p2g_exact_40(f80, f832, f1107);
 }
-void p2g_exact_52(float f1107, float f80, out precise float f836) {
+void p2g_exact_41(float f1107, float f80, out precise float f836) {
   precise float f834 = p2g_div32(p2g_fmul(f1107, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
-  int t81 = p2g_fcmp(floatBitsToUint(f80), floatBitsToUint(0.0));
-  f836 = (t81 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f834, uintBitsToFloat(0xBC4FAEFFu), false);
+  int t78 = p2g_fcmp(floatBitsToUint(f80), floatBitsToUint(0.0));
+  f836 = (t78 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f834, uintBitsToFloat(0xBC4FAEFFu), false);
 }
-void p2g_check_52(float f1107, float f80, out precise float f836) {
+void p2g_check_41(float f1107, float f80, out precise float f836) {
   if (P2G_F32_FAST) {
     precise float f834 = p2g_div32(p2g_fmulz(p2g_inz(f1107), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
-    int t81 = p2g_fcmp(floatBitsToUint(f80), floatBitsToUint(0.0));
-    f836 = (t81 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f834), uintBitsToFloat(0xBC4FAEFFu));
+    int t78 = p2g_fcmp(floatBitsToUint(f80), floatBitsToUint(0.0));
+    f836 = (t78 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f834), uintBitsToFloat(0xBC4FAEFFu));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_52(f1107, f80, f836);
+  p2g_exact_41(f1107, f80, f836);
 }
-void p2g_exact_53(float f79, float f1108, out precise float f90, float f63, float f51, float f75, float f28, float f29,
+void p2g_exact_42(float f79, float f1108, out precise float f90, float f63, float f51, float f75, float f28, float f29,
     float f1096, out precise float f91, float f30, out bool p85, bool p84, out bool p2, float f31, float f841,
     out precise float f93, out precise float f94, out uint rs412, const float p40_f32, const float p16_f32, float f19,
     uint r3, out precise float f95, out uint rs413, const float p44_f32, const float p20_f32, float f20, uint r4,
@@ -2938,8 +2370,8 @@ void p2g_exact_53(float f79, float f1108, out precise float f90, float f63, floa
   f91 = p2g_sat(p2g_f32_canon(floatBitsToUint(f1096)));
   precise float f851 = p2g_ffma(f30, f91, f850, 0, false);
   precise float f92 = p2g_canon(uintBitsToFloat(floatBitsToUint(f851) & 0x7FFFFFFFu));
-  int t84 = p2g_fcmp(floatBitsToUint(f92), 0x7F800000u);
-  p85 = t84 >= 0;
+  int t81 = p2g_fcmp(floatBitsToUint(f92), 0x7F800000u);
+  p85 = t81 >= 0;
   p2 = p84 || p85;
   precise float f852 = p2 ? 1.0 : f91;
   precise float f853 = p2 ? 1.0 : f31;
@@ -2961,7 +2393,7 @@ void p2g_exact_53(float f79, float f1108, out precise float f90, float f63, floa
   f96 = p2g_f32_canon(p2g_s2f32(int(int(r4)), 0));
   f840 = p2g_fsub(f862, f96, false);
 }
-void p2g_check_53(float f79, float f1108, out precise float f90, float f63, float f51, float f75, float f28, float f29,
+void p2g_check_42(float f79, float f1108, out precise float f90, float f63, float f51, float f75, float f28, float f29,
     float f1096, out precise float f91, float f30, out bool p85, bool p84, out bool p2, float f31, float f841,
     out precise float f93, out precise float f94, out uint rs412, const float p40_f32, const float p16_f32, float f19,
     uint r3, out precise float f95, out uint rs413, const float p44_f32, const float p20_f32, float f20, uint r4,
@@ -2974,8 +2406,8 @@ void p2g_check_53(float f79, float f1108, out precise float f90, float f63, floa
     f91 = p2g_sat(p2g_f32_canon(floatBitsToUint(f1096)));
     precise float f851 = p2g_ffmaz(p2g_inz(f30), p2g_inz(f91), f850);
     precise float f92 = p2g_canon(uintBitsToFloat(floatBitsToUint(f851) & 0x7FFFFFFFu));
-    int t84 = p2g_fcmp(floatBitsToUint(f92), 0x7F800000u);
-    p85 = t84 >= 0;
+    int t81 = p2g_fcmp(floatBitsToUint(f92), 0x7F800000u);
+    p85 = t81 >= 0;
     p2 = p84 || p85;
     precise float f852 = p2 ? 1.0 : f91;
     precise float f853 = p2 ? 1.0 : f31;
@@ -2998,54 +2430,54 @@ void p2g_check_53(float f79, float f1108, out precise float f90, float f63, floa
     f840 = p2g_fsubz(f862, p2g_inz(f96));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_53(f79, f1108, f90, f63, f51, f75, f28, f29, f1096, f91, f30, p85, p84, p2, f31, f841, f93, f94, rs412,
+  p2g_exact_42(f79, f1108, f90, f63, f51, f75, f28, f29, f1096, f91, f30, p85, p84, p2, f31, f841, f93, f94, rs412,
       p40_f32, p16_f32, f19, r3, f95, rs413, p44_f32, p20_f32, f20, r4, f96, f840);
 }
-void p2g_exact_54(float f843, float f845, out precise float f847) {
+void p2g_exact_43(float f843, float f845, out precise float f847) {
   f847 = p2g_fmul(f843, f845, false);
 }
-void p2g_check_54(float f843, float f845, out precise float f847) {
+void p2g_check_43(float f843, float f845, out precise float f847) {
   if (P2G_F32_FAST) {
     f847 = p2g_fmulz(p2g_inz(f843), p2g_inz(f845));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_54(f843, f845, f847);
+  p2g_exact_43(f843, f845, f847);
 }
-void p2g_exact_55(float f844, float f847, float f843, float f845, out uint rs1588) {
+void p2g_exact_44(float f844, float f847, float f843, float f845, out uint rs1588) {
   precise float f866 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f844) ^ 0x80000000u)), f847, f843, 0, false);
   rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f845, f866, f847, 0, false)));
 }
-void p2g_check_55(float f844, float f847, float f843, float f845, out uint rs1588) {
+void p2g_check_44(float f844, float f847, float f843, float f845, out uint rs1588) {
   if (P2G_F32_FAST) {
     precise float f866 = p2g_ffmaz(-(p2g_inz(f844)), p2g_inz(f847), p2g_inz(f843));
     rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f845), f866, f847)));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_55(f844, f847, f843, f845, rs1588);
+  p2g_exact_44(f844, f847, f843, f845, rs1588);
 }
-void p2g_exact_56(float f867, float f869, out precise float f871) {
+void p2g_exact_45(float f867, float f869, out precise float f871) {
   f871 = p2g_fmul(f867, f869, false);
 }
-void p2g_check_56(float f867, float f869, out precise float f871) {
+void p2g_check_45(float f867, float f869, out precise float f871) {
   if (P2G_F32_FAST) {
     f871 = p2g_fmulz(p2g_inz(f867), p2g_inz(f869));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_56(f867, f869, f871);
+  p2g_exact_45(f867, f869, f871);
 }
-void p2g_exact_57(float f868, float f871, float f867, float f869, out uint rs1589) {
+void p2g_exact_46(float f868, float f871, float f867, float f869, out uint rs1589) {
   precise float f875 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f868) ^ 0x80000000u)), f871, f867, 0, false);
   rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f869, f875, f871, 0, false)));
 }
-void p2g_check_57(float f868, float f871, float f867, float f869, out uint rs1589) {
+void p2g_check_46(float f868, float f871, float f867, float f869, out uint rs1589) {
   if (P2G_F32_FAST) {
     precise float f875 = p2g_ffmaz(-(p2g_inz(f868)), p2g_inz(f871), p2g_inz(f867));
     rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f869), f875, f871)));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_57(f868, f871, f867, f869, rs1589);
+  p2g_exact_46(f868, f871, f867, f869, rs1589);
 }
-void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const uint p188_u16, uint rs1588,
+void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const uint p188_u16, uint rs1588,
     uint rs1589, float f93, float f91, const float p180_f32, uint r36, const uint64_t p280_u64, out uint r450,
     out uint r451, out bool p97, out uint rs536, const float p48_f32, const float p52_f32, const float p16_f32,
     const float p20_f32, uint r26, float f95, uint r27, float f96, out uint rs507, out uint rs511, out uint rs508,
@@ -3058,28 +2490,28 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   uint r373 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(p2g_hmul(rs1588, rs493))), 0, true, 32)));
   uint r390 = 0u;
   uint r374 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(p2g_hmul(rs1589, rs493))), 0, true, 32)));
-  int t92 = p2g_fcmp(floatBitsToUint(f93), floatBitsToUint(0.25));
-  bool p93 = t92 == -1;
-  int t93 = p2g_fcmp(floatBitsToUint(f91), floatBitsToUint(0.25));
-  bool p94 = t93 == -1;
-  int t94 = p2g_fcmp(floatBitsToUint(p180_f32), floatBitsToUint(f93));
-  uint r443 = ((r36 << 2u) | (uint((p94 && p93) ? 1u : 0u) * uint(2u))) | ((t94 == 1) ? 1u : 0u);
+  int t89 = p2g_fcmp(floatBitsToUint(f93), floatBitsToUint(0.25));
+  bool p93 = t89 == -1;
+  int t90 = p2g_fcmp(floatBitsToUint(f91), floatBitsToUint(0.25));
+  bool p94 = t90 == -1;
+  int t91 = p2g_fcmp(floatBitsToUint(p180_f32), floatBitsToUint(f93));
+  uint r443 = ((r36 << 2u) | (uint((p94 && p93) ? 1u : 0u) * uint(2u))) | ((t91 == 1) ? 1u : 0u);
   uint r445 = uint(min(int(uint(max(int(uint(int(r373) + 8)), 0))), 15)) << 4u;
   uint r446 = uint(min(int(uint(max(int(uint(int(r374) + 8)), 0))), 15)) | r445;
   uint r447 = r446 | (r443 << 8u);
   uint64_t rd23 = uint64_t(int64_t(p280_u64) + int64_t(uint64_t(r447) * uint64_t(16u)));
-  uint t95 = P2GU32(rd23).v;
-  uint t96 = P2GU32((rd23 + 4ul)).v;
-  uint t97 = P2GU32((rd23 + 8ul)).v;
-  uint t98 = P2GU32((rd23 + 12ul)).v;
-  uint r448 = t95;
-  uint r449 = t96;
-  r450 = t97;
-  r451 = t98;
-  uint64_t t99 = uint64_t(r450);
-  p97 = (bitfieldExtract(int(uint(uint64_t(t99)) & 65535u), 0, 16)) == 0;
-  uint64_t t100 = uint64_t(r449 >> 16u);
-  rs536 = (uint(uint64_t(t100)) & 65535u);
+  uint t92 = P2GU32(rd23).v;
+  uint t93 = P2GU32((rd23 + 4ul)).v;
+  uint t94 = P2GU32((rd23 + 8ul)).v;
+  uint t95 = P2GU32((rd23 + 12ul)).v;
+  uint r448 = t92;
+  uint r449 = t93;
+  r450 = t94;
+  r451 = t95;
+  uint64_t t96 = uint64_t(r450);
+  p97 = (bitfieldExtract(int(uint(uint64_t(t96)) & 65535u), 0, 16)) == 0;
+  uint64_t t97 = uint64_t(r449 >> 16u);
+  rs536 = (uint(uint64_t(t97)) & 65535u);
   precise float f887 = p48_f32;
   precise float f888 = p52_f32;
   precise float f891 = p16_f32;
@@ -3107,14 +2539,14 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   rs510 = p97 ? rs502 : rs501;
   rs514 = p97 ? rs501 : rs502;
   uint rs524 = p97 ? rs414 : rs413;
-  uint64_t t101 = uint64_t(r448);
-  uint rs503 = (uint(uint64_t(t101)) & 65535u);
+  uint64_t t98 = uint64_t(r448);
+  uint rs503 = (uint(uint64_t(t98)) & 65535u);
   uint r375 = rs503 | (rs503 << 16u);
-  uint64_t t102 = uint64_t(r448 >> 16u);
-  uint rs504 = (uint(uint64_t(t102)) & 65535u);
+  uint64_t t99 = uint64_t(r448 >> 16u);
+  uint rs504 = (uint(uint64_t(t99)) & 65535u);
   uint r376 = rs504 | (rs504 << 16u);
-  uint64_t t103 = uint64_t(r449);
-  uint rs505 = (uint(uint64_t(t103)) & 65535u);
+  uint64_t t100 = uint64_t(r449);
+  uint rs505 = (uint(uint64_t(t100)) & 65535u);
   uint r377 = rs505 | (rs505 << 16u);
   uint rs506 = p2g_f2h_rn(floatBitsToUint(1.0));
   uint r378 = rs507 | (rs508 << 16u);
@@ -3159,11 +2591,11 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   uint r420 = hl | (hu << 16u);
   uint r422 = p2g_hfma2(r420, r391, r382);
   uint r426 = p2g_hadd2(r382, r420);
-  int t104 = p2g_fcmp(floatBitsToUint(p2g_h2f(r416 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r383 & 0xFFFFu)));
-  bool p98 = (bitfieldExtract(int((t104 == 1) ? 1u : 0u), 0, 16)) != 0;
+  int t101 = p2g_fcmp(floatBitsToUint(p2g_h2f(r416 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r383 & 0xFFFFu)));
+  bool p98 = (bitfieldExtract(int((t101 == 1) ? 1u : 0u), 0, 16)) != 0;
   uint rs557 = ((r416 >> 16u) & 0xFFFFu);
-  int t105 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs557)), floatBitsToUint(p2g_h2f((r383 >> 16u) & 0xFFFFu)));
-  uint rs559 = (t105 == 1) ? 1u : 0u;
+  int t102 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs557)), floatBitsToUint(p2g_h2f((r383 >> 16u) & 0xFFFFu)));
+  uint rs559 = (t102 == 1) ? 1u : 0u;
   uint rs1590 = p98 ? (r416 & 0xFFFFu) : (r383 & 0xFFFFu);
   bool p99 = (bitfieldExtract(int(rs559), 0, 16)) != 0;
   uint rs1591 = p99 ? ((r416 >> 16u) & 0xFFFFu) : ((r383 >> 16u) & 0xFFFFu);
@@ -3189,11 +2621,11 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   uint r500 = hl_1 | (hu_1 << 16u);
   uint r502 = p2g_hfma2(r500, r391, r384);
   uint r506 = p2g_hadd2(r384, r500);
-  int t106 = p2g_fcmp(floatBitsToUint(p2g_h2f(r496 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r385 & 0xFFFFu)));
-  bool p102 = (bitfieldExtract(int((t106 == 1) ? 1u : 0u), 0, 16)) != 0;
+  int t103 = p2g_fcmp(floatBitsToUint(p2g_h2f(r496 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r385 & 0xFFFFu)));
+  bool p102 = (bitfieldExtract(int((t103 == 1) ? 1u : 0u), 0, 16)) != 0;
   uint rs581 = ((r496 >> 16u) & 0xFFFFu);
-  int t107 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs581)), floatBitsToUint(p2g_h2f((r385 >> 16u) & 0xFFFFu)));
-  uint rs583 = (t107 == 1) ? 1u : 0u;
+  int t104 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs581)), floatBitsToUint(p2g_h2f((r385 >> 16u) & 0xFFFFu)));
+  uint rs583 = (t104 == 1) ? 1u : 0u;
   uint rs1594 = p102 ? (r496 & 0xFFFFu) : (r385 & 0xFFFFu);
   bool p103 = (bitfieldExtract(int(rs583), 0, 16)) != 0;
   uint rs1595 = p103 ? ((r496 >> 16u) & 0xFFFFu) : ((r385 >> 16u) & 0xFFFFu);
@@ -3226,11 +2658,11 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   uint r553 = hl_2 | (hu_2 << 16u);
   uint r555 = p2g_hfma2(r553, r524, r422);
   uint r559 = p2g_hadd2(r426, r553);
-  int t108 = p2g_fcmp(floatBitsToUint(p2g_h2f(r549 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r468 & 0xFFFFu)));
-  bool p107 = (bitfieldExtract(int((t108 == 1) ? 1u : 0u), 0, 16)) != 0;
+  int t105 = p2g_fcmp(floatBitsToUint(p2g_h2f(r549 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r468 & 0xFFFFu)));
+  bool p107 = (bitfieldExtract(int((t105 == 1) ? 1u : 0u), 0, 16)) != 0;
   uint rs610 = ((r549 >> 16u) & 0xFFFFu);
-  int t109 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs610)), floatBitsToUint(p2g_h2f((r468 >> 16u) & 0xFFFFu)));
-  uint rs612 = (t109 == 1) ? 1u : 0u;
+  int t106 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs610)), floatBitsToUint(p2g_h2f((r468 >> 16u) & 0xFFFFu)));
+  uint rs612 = (t106 == 1) ? 1u : 0u;
   uint rs1598 = p107 ? (r549 & 0xFFFFu) : (r468 & 0xFFFFu);
   bool p108 = (bitfieldExtract(int(rs612), 0, 16)) != 0;
   uint rs1599 = p108 ? ((r549 >> 16u) & 0xFFFFu) : ((r468 >> 16u) & 0xFFFFu);
@@ -3256,11 +2688,11 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   uint r609 = hl_3 | (hu_3 << 16u);
   uint r611 = p2g_hfma2(r609, r524, r502);
   uint r615 = p2g_hadd2(r506, r609);
-  int t110 = p2g_fcmp(floatBitsToUint(p2g_h2f(r605 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r517 & 0xFFFFu)));
-  bool p111 = (bitfieldExtract(int((t110 == 1) ? 1u : 0u), 0, 16)) != 0;
+  int t107 = p2g_fcmp(floatBitsToUint(p2g_h2f(r605 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r517 & 0xFFFFu)));
+  bool p111 = (bitfieldExtract(int((t107 == 1) ? 1u : 0u), 0, 16)) != 0;
   uint rs633 = ((r605 >> 16u) & 0xFFFFu);
-  int t111 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs633)), floatBitsToUint(p2g_h2f((r517 >> 16u) & 0xFFFFu)));
-  uint rs635 = (t111 == 1) ? 1u : 0u;
+  int t108 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs633)), floatBitsToUint(p2g_h2f((r517 >> 16u) & 0xFFFFu)));
+  uint rs635 = (t108 == 1) ? 1u : 0u;
   uint rs1602 = p111 ? (r605 & 0xFFFFu) : (r517 & 0xFFFFu);
   bool p112 = (bitfieldExtract(int(rs635), 0, 16)) != 0;
   uint rs1603 = p112 ? ((r605 >> 16u) & 0xFFFFu) : ((r517 >> 16u) & 0xFFFFu);
@@ -3293,11 +2725,11 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   uint r662 = hl_4 | (hu_4 << 16u);
   uint r664 = p2g_hfma2(r662, r633, r555);
   uint r668 = p2g_hadd2(r559, r662);
-  int t112 = p2g_fcmp(floatBitsToUint(p2g_h2f(r658 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r577 & 0xFFFFu)));
-  bool p116 = (bitfieldExtract(int((t112 == 1) ? 1u : 0u), 0, 16)) != 0;
+  int t109 = p2g_fcmp(floatBitsToUint(p2g_h2f(r658 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r577 & 0xFFFFu)));
+  bool p116 = (bitfieldExtract(int((t109 == 1) ? 1u : 0u), 0, 16)) != 0;
   uint rs662 = ((r658 >> 16u) & 0xFFFFu);
-  int t113 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs662)), floatBitsToUint(p2g_h2f((r577 >> 16u) & 0xFFFFu)));
-  uint rs664 = (t113 == 1) ? 1u : 0u;
+  int t110 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs662)), floatBitsToUint(p2g_h2f((r577 >> 16u) & 0xFFFFu)));
+  uint rs664 = (t110 == 1) ? 1u : 0u;
   uint rs1606 = p116 ? (r658 & 0xFFFFu) : (r577 & 0xFFFFu);
   bool p117 = (bitfieldExtract(int(rs664), 0, 16)) != 0;
   uint rs1607 = p117 ? ((r658 >> 16u) & 0xFFFFu) : ((r577 >> 16u) & 0xFFFFu);
@@ -3323,11 +2755,11 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   uint r718 = hl_5 | (hu_5 << 16u);
   uint r720 = p2g_hfma2(r718, r633, r611);
   uint r724 = p2g_hadd2(r615, r718);
-  int t114 = p2g_fcmp(floatBitsToUint(p2g_h2f(r714 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r626 & 0xFFFFu)));
-  bool p120 = (bitfieldExtract(int((t114 == 1) ? 1u : 0u), 0, 16)) != 0;
+  int t111 = p2g_fcmp(floatBitsToUint(p2g_h2f(r714 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r626 & 0xFFFFu)));
+  bool p120 = (bitfieldExtract(int((t111 == 1) ? 1u : 0u), 0, 16)) != 0;
   uint rs685 = ((r714 >> 16u) & 0xFFFFu);
-  int t115 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs685)), floatBitsToUint(p2g_h2f((r626 >> 16u) & 0xFFFFu)));
-  uint rs687 = (t115 == 1) ? 1u : 0u;
+  int t112 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs685)), floatBitsToUint(p2g_h2f((r626 >> 16u) & 0xFFFFu)));
+  uint rs687 = (t112 == 1) ? 1u : 0u;
   uint rs1610 = p120 ? (r714 & 0xFFFFu) : (r626 & 0xFFFFu);
   bool p121 = (bitfieldExtract(int(rs687), 0, 16)) != 0;
   uint rs1611 = p121 ? ((r714 >> 16u) & 0xFFFFu) : ((r626 >> 16u) & 0xFFFFu);
@@ -3365,11 +2797,11 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   uint r775 = hl_6 | (hu_6 << 16u);
   uint r777 = p2g_hfma2(r775, r746, r664);
   uint r781 = p2g_hadd2(r668, r775);
-  int t116 = p2g_fcmp(floatBitsToUint(p2g_h2f(r771 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r686 & 0xFFFFu)));
-  bool p125 = (bitfieldExtract(int((t116 == 1) ? 1u : 0u), 0, 16)) != 0;
+  int t113 = p2g_fcmp(floatBitsToUint(p2g_h2f(r771 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r686 & 0xFFFFu)));
+  bool p125 = (bitfieldExtract(int((t113 == 1) ? 1u : 0u), 0, 16)) != 0;
   uint rs730 = ((r771 >> 16u) & 0xFFFFu);
-  int t117 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs730)), floatBitsToUint(p2g_h2f((r686 >> 16u) & 0xFFFFu)));
-  uint rs732 = (t117 == 1) ? 1u : 0u;
+  int t114 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs730)), floatBitsToUint(p2g_h2f((r686 >> 16u) & 0xFFFFu)));
+  uint rs732 = (t114 == 1) ? 1u : 0u;
   uint rs1614 = p125 ? (r771 & 0xFFFFu) : (r686 & 0xFFFFu);
   bool p126 = (bitfieldExtract(int(rs732), 0, 16)) != 0;
   uint rs1615 = p126 ? ((r771 >> 16u) & 0xFFFFu) : ((r686 >> 16u) & 0xFFFFu);
@@ -3395,11 +2827,11 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   uint r831 = hl_7 | (hu_7 << 16u);
   uint r833 = p2g_hfma2(r831, r746, r720);
   uint r837 = p2g_hadd2(r724, r831);
-  int t118 = p2g_fcmp(floatBitsToUint(p2g_h2f(r827 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r735 & 0xFFFFu)));
-  bool p129 = (bitfieldExtract(int((t118 == 1) ? 1u : 0u), 0, 16)) != 0;
+  int t115 = p2g_fcmp(floatBitsToUint(p2g_h2f(r827 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r735 & 0xFFFFu)));
+  bool p129 = (bitfieldExtract(int((t115 == 1) ? 1u : 0u), 0, 16)) != 0;
   uint rs753 = ((r827 >> 16u) & 0xFFFFu);
-  int t119 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs753)), floatBitsToUint(p2g_h2f((r735 >> 16u) & 0xFFFFu)));
-  uint rs755 = (t119 == 1) ? 1u : 0u;
+  int t116 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs753)), floatBitsToUint(p2g_h2f((r735 >> 16u) & 0xFFFFu)));
+  uint rs755 = (t116 == 1) ? 1u : 0u;
   uint rs1618 = p129 ? (r827 & 0xFFFFu) : (r735 & 0xFFFFu);
   bool p130 = (bitfieldExtract(int(rs755), 0, 16)) != 0;
   uint rs1619 = p130 ? ((r827 >> 16u) & 0xFFFFu) : ((r735 >> 16u) & 0xFFFFu);
@@ -3432,11 +2864,11 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   uint r884 = hl_8 | (hu_8 << 16u);
   uint r886 = p2g_hfma2(r884, r855, r777);
   uint r890 = p2g_hadd2(r781, r884);
-  int t120 = p2g_fcmp(floatBitsToUint(p2g_h2f(r880 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r799 & 0xFFFFu)));
-  bool p134 = (bitfieldExtract(int((t120 == 1) ? 1u : 0u), 0, 16)) != 0;
+  int t117 = p2g_fcmp(floatBitsToUint(p2g_h2f(r880 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r799 & 0xFFFFu)));
+  bool p134 = (bitfieldExtract(int((t117 == 1) ? 1u : 0u), 0, 16)) != 0;
   uint rs782 = ((r880 >> 16u) & 0xFFFFu);
-  int t121 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs782)), floatBitsToUint(p2g_h2f((r799 >> 16u) & 0xFFFFu)));
-  uint rs784 = (t121 == 1) ? 1u : 0u;
+  int t118 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs782)), floatBitsToUint(p2g_h2f((r799 >> 16u) & 0xFFFFu)));
+  uint rs784 = (t118 == 1) ? 1u : 0u;
   uint rs1622 = p134 ? (r880 & 0xFFFFu) : (r799 & 0xFFFFu);
   bool p135 = (bitfieldExtract(int(rs784), 0, 16)) != 0;
   uint rs1623 = p135 ? ((r880 >> 16u) & 0xFFFFu) : ((r799 >> 16u) & 0xFFFFu);
@@ -3462,11 +2894,11 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   uint r940 = hl_9 | (hu_9 << 16u);
   uint r942 = p2g_hfma2(r940, r855, r833);
   uint r946 = p2g_hadd2(r837, r940);
-  int t122 = p2g_fcmp(floatBitsToUint(p2g_h2f(r936 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r848 & 0xFFFFu)));
-  bool p138 = (bitfieldExtract(int((t122 == 1) ? 1u : 0u), 0, 16)) != 0;
+  int t119 = p2g_fcmp(floatBitsToUint(p2g_h2f(r936 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r848 & 0xFFFFu)));
+  bool p138 = (bitfieldExtract(int((t119 == 1) ? 1u : 0u), 0, 16)) != 0;
   uint rs805 = ((r936 >> 16u) & 0xFFFFu);
-  int t123 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs805)), floatBitsToUint(p2g_h2f((r848 >> 16u) & 0xFFFFu)));
-  uint rs807 = (t123 == 1) ? 1u : 0u;
+  int t120 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs805)), floatBitsToUint(p2g_h2f((r848 >> 16u) & 0xFFFFu)));
+  uint rs807 = (t120 == 1) ? 1u : 0u;
   uint rs1626 = p138 ? (r936 & 0xFFFFu) : (r848 & 0xFFFFu);
   bool p139 = (bitfieldExtract(int(rs807), 0, 16)) != 0;
   uint rs1627 = p139 ? ((r936 >> 16u) & 0xFFFFu) : ((r848 >> 16u) & 0xFFFFu);
@@ -3499,11 +2931,11 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   uint r993 = hl_10 | (hu_10 << 16u);
   uint r995 = p2g_hfma2(r993, r964, r886);
   uint r999 = p2g_hadd2(r890, r993);
-  int t124 = p2g_fcmp(floatBitsToUint(p2g_h2f(r989 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r908 & 0xFFFFu)));
-  bool p143 = (bitfieldExtract(int((t124 == 1) ? 1u : 0u), 0, 16)) != 0;
+  int t121 = p2g_fcmp(floatBitsToUint(p2g_h2f(r989 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r908 & 0xFFFFu)));
+  bool p143 = (bitfieldExtract(int((t121 == 1) ? 1u : 0u), 0, 16)) != 0;
   uint rs834 = ((r989 >> 16u) & 0xFFFFu);
-  int t125 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs834)), floatBitsToUint(p2g_h2f((r908 >> 16u) & 0xFFFFu)));
-  uint rs836 = (t125 == 1) ? 1u : 0u;
+  int t122 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs834)), floatBitsToUint(p2g_h2f((r908 >> 16u) & 0xFFFFu)));
+  uint rs836 = (t122 == 1) ? 1u : 0u;
   uint rs1630 = p143 ? (r989 & 0xFFFFu) : (r908 & 0xFFFFu);
   bool p144 = (bitfieldExtract(int(rs836), 0, 16)) != 0;
   uint rs1631 = p144 ? ((r989 >> 16u) & 0xFFFFu) : ((r908 >> 16u) & 0xFFFFu);
@@ -3529,11 +2961,11 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   uint r1049 = hl_11 | (hu_11 << 16u);
   uint r1051 = p2g_hfma2(r1049, r964, r942);
   uint r1055 = p2g_hadd2(r946, r1049);
-  int t126 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1045 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r957 & 0xFFFFu)));
-  bool p147 = (bitfieldExtract(int((t126 == 1) ? 1u : 0u), 0, 16)) != 0;
+  int t123 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1045 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r957 & 0xFFFFu)));
+  bool p147 = (bitfieldExtract(int((t123 == 1) ? 1u : 0u), 0, 16)) != 0;
   uint rs857 = ((r1045 >> 16u) & 0xFFFFu);
-  int t127 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs857)), floatBitsToUint(p2g_h2f((r957 >> 16u) & 0xFFFFu)));
-  uint rs859 = (t127 == 1) ? 1u : 0u;
+  int t124 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs857)), floatBitsToUint(p2g_h2f((r957 >> 16u) & 0xFFFFu)));
+  uint rs859 = (t124 == 1) ? 1u : 0u;
   uint rs1634 = p147 ? (r1045 & 0xFFFFu) : (r957 & 0xFFFFu);
   bool p148 = (bitfieldExtract(int(rs859), 0, 16)) != 0;
   uint rs1635 = p148 ? ((r1045 >> 16u) & 0xFFFFu) : ((r957 >> 16u) & 0xFFFFu);
@@ -3571,11 +3003,11 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   uint r1106 = hl_12 | (hu_12 << 16u);
   uint r1108 = p2g_hfma2(r1106, r1077, r995);
   uint r1112 = p2g_hadd2(r999, r1106);
-  int t128 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1102 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1017 & 0xFFFFu)));
-  bool p152 = (bitfieldExtract(int((t128 == 1) ? 1u : 0u), 0, 16)) != 0;
+  int t125 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1102 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1017 & 0xFFFFu)));
+  bool p152 = (bitfieldExtract(int((t125 == 1) ? 1u : 0u), 0, 16)) != 0;
   uint rs902 = ((r1102 >> 16u) & 0xFFFFu);
-  int t129 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs902)), floatBitsToUint(p2g_h2f((r1017 >> 16u) & 0xFFFFu)));
-  uint rs904 = (t129 == 1) ? 1u : 0u;
+  int t126 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs902)), floatBitsToUint(p2g_h2f((r1017 >> 16u) & 0xFFFFu)));
+  uint rs904 = (t126 == 1) ? 1u : 0u;
   uint rs1638 = p152 ? (r1102 & 0xFFFFu) : (r1017 & 0xFFFFu);
   bool p153 = (bitfieldExtract(int(rs904), 0, 16)) != 0;
   uint rs1639 = p153 ? ((r1102 >> 16u) & 0xFFFFu) : ((r1017 >> 16u) & 0xFFFFu);
@@ -3601,11 +3033,11 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   uint r1162 = hl_13 | (hu_13 << 16u);
   uint r1164 = p2g_hfma2(r1162, r1077, r1051);
   uint r1168 = p2g_hadd2(r1055, r1162);
-  int t130 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1158 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1066 & 0xFFFFu)));
-  bool p156 = (bitfieldExtract(int((t130 == 1) ? 1u : 0u), 0, 16)) != 0;
+  int t127 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1158 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1066 & 0xFFFFu)));
+  bool p156 = (bitfieldExtract(int((t127 == 1) ? 1u : 0u), 0, 16)) != 0;
   uint rs925 = ((r1158 >> 16u) & 0xFFFFu);
-  int t131 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs925)), floatBitsToUint(p2g_h2f((r1066 >> 16u) & 0xFFFFu)));
-  uint rs927 = (t131 == 1) ? 1u : 0u;
+  int t128 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs925)), floatBitsToUint(p2g_h2f((r1066 >> 16u) & 0xFFFFu)));
+  uint rs927 = (t128 == 1) ? 1u : 0u;
   uint rs1642 = p156 ? (r1158 & 0xFFFFu) : (r1066 & 0xFFFFu);
   bool p157 = (bitfieldExtract(int(rs927), 0, 16)) != 0;
   uint rs1643 = p157 ? ((r1158 >> 16u) & 0xFFFFu) : ((r1066 >> 16u) & 0xFFFFu);
@@ -3638,11 +3070,11 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   uint r1215 = hl_14 | (hu_14 << 16u);
   uint r1217 = p2g_hfma2(r1215, r1186, r1108);
   uint r1221 = p2g_hadd2(r1112, r1215);
-  int t132 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1211 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1130 & 0xFFFFu)));
-  bool p161 = (bitfieldExtract(int((t132 == 1) ? 1u : 0u), 0, 16)) != 0;
+  int t129 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1211 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1130 & 0xFFFFu)));
+  bool p161 = (bitfieldExtract(int((t129 == 1) ? 1u : 0u), 0, 16)) != 0;
   uint rs954 = ((r1211 >> 16u) & 0xFFFFu);
-  int t133 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs954)), floatBitsToUint(p2g_h2f((r1130 >> 16u) & 0xFFFFu)));
-  uint rs956 = (t133 == 1) ? 1u : 0u;
+  int t130 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs954)), floatBitsToUint(p2g_h2f((r1130 >> 16u) & 0xFFFFu)));
+  uint rs956 = (t130 == 1) ? 1u : 0u;
   uint rs1646 = p161 ? (r1211 & 0xFFFFu) : (r1130 & 0xFFFFu);
   bool p162 = (bitfieldExtract(int(rs956), 0, 16)) != 0;
   uint rs1647 = p162 ? ((r1211 >> 16u) & 0xFFFFu) : ((r1130 >> 16u) & 0xFFFFu);
@@ -3668,11 +3100,11 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   uint r1271 = hl_15 | (hu_15 << 16u);
   uint r1273 = p2g_hfma2(r1271, r1186, r1164);
   uint r1277 = p2g_hadd2(r1168, r1271);
-  int t134 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1267 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1179 & 0xFFFFu)));
-  bool p165 = (bitfieldExtract(int((t134 == 1) ? 1u : 0u), 0, 16)) != 0;
+  int t131 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1267 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1179 & 0xFFFFu)));
+  bool p165 = (bitfieldExtract(int((t131 == 1) ? 1u : 0u), 0, 16)) != 0;
   uint rs977 = ((r1267 >> 16u) & 0xFFFFu);
-  int t135 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs977)), floatBitsToUint(p2g_h2f((r1179 >> 16u) & 0xFFFFu)));
-  uint rs979 = (t135 == 1) ? 1u : 0u;
+  int t132 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs977)), floatBitsToUint(p2g_h2f((r1179 >> 16u) & 0xFFFFu)));
+  uint rs979 = (t132 == 1) ? 1u : 0u;
   uint rs1650 = p165 ? (r1267 & 0xFFFFu) : (r1179 & 0xFFFFu);
   bool p166 = (bitfieldExtract(int(rs979), 0, 16)) != 0;
   uint rs1651 = p166 ? ((r1267 >> 16u) & 0xFFFFu) : ((r1179 >> 16u) & 0xFFFFu);
@@ -3705,11 +3137,11 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   uint r1324 = hl_16 | (hu_16 << 16u);
   uint r1326 = p2g_hfma2(r1324, r1295, r1217);
   uint r1330 = p2g_hadd2(r1221, r1324);
-  int t136 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1320 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1239 & 0xFFFFu)));
-  bool p170 = (bitfieldExtract(int((t136 == 1) ? 1u : 0u), 0, 16)) != 0;
+  int t133 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1320 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1239 & 0xFFFFu)));
+  bool p170 = (bitfieldExtract(int((t133 == 1) ? 1u : 0u), 0, 16)) != 0;
   uint rs1006 = ((r1320 >> 16u) & 0xFFFFu);
-  int t137 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1006)), floatBitsToUint(p2g_h2f((r1239 >> 16u) & 0xFFFFu)));
-  uint rs1008 = (t137 == 1) ? 1u : 0u;
+  int t134 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1006)), floatBitsToUint(p2g_h2f((r1239 >> 16u) & 0xFFFFu)));
+  uint rs1008 = (t134 == 1) ? 1u : 0u;
   uint rs1654 = p170 ? (r1320 & 0xFFFFu) : (r1239 & 0xFFFFu);
   bool p171 = (bitfieldExtract(int(rs1008), 0, 16)) != 0;
   uint rs1655 = p171 ? ((r1320 >> 16u) & 0xFFFFu) : ((r1239 >> 16u) & 0xFFFFu);
@@ -3735,11 +3167,11 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   uint r1380 = hl_17 | (hu_17 << 16u);
   uint r1382 = p2g_hfma2(r1380, r1295, r1273);
   uint r1386 = p2g_hadd2(r1277, r1380);
-  int t138 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1376 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1288 & 0xFFFFu)));
-  bool p174 = (bitfieldExtract(int((t138 == 1) ? 1u : 0u), 0, 16)) != 0;
+  int t135 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1376 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1288 & 0xFFFFu)));
+  bool p174 = (bitfieldExtract(int((t135 == 1) ? 1u : 0u), 0, 16)) != 0;
   uint rs1029 = ((r1376 >> 16u) & 0xFFFFu);
-  int t139 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1029)), floatBitsToUint(p2g_h2f((r1288 >> 16u) & 0xFFFFu)));
-  uint rs1031 = (t139 == 1) ? 1u : 0u;
+  int t136 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1029)), floatBitsToUint(p2g_h2f((r1288 >> 16u) & 0xFFFFu)));
+  uint rs1031 = (t136 == 1) ? 1u : 0u;
   uint rs1658 = p174 ? (r1376 & 0xFFFFu) : (r1288 & 0xFFFFu);
   bool p175 = (bitfieldExtract(int(rs1031), 0, 16)) != 0;
   uint rs1659 = p175 ? ((r1376 >> 16u) & 0xFFFFu) : ((r1288 >> 16u) & 0xFFFFu);
@@ -3777,11 +3209,11 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   uint r1437 = hl_18 | (hu_18 << 16u);
   uint r1439 = p2g_hfma2(r1437, r1408, r1326);
   uint r1443 = p2g_hadd2(r1330, r1437);
-  int t140 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1433 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1348 & 0xFFFFu)));
-  bool p179 = (bitfieldExtract(int((t140 == 1) ? 1u : 0u), 0, 16)) != 0;
+  int t137 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1433 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1348 & 0xFFFFu)));
+  bool p179 = (bitfieldExtract(int((t137 == 1) ? 1u : 0u), 0, 16)) != 0;
   uint rs1074 = ((r1433 >> 16u) & 0xFFFFu);
-  int t141 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1074)), floatBitsToUint(p2g_h2f((r1348 >> 16u) & 0xFFFFu)));
-  uint rs1076 = (t141 == 1) ? 1u : 0u;
+  int t138 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1074)), floatBitsToUint(p2g_h2f((r1348 >> 16u) & 0xFFFFu)));
+  uint rs1076 = (t138 == 1) ? 1u : 0u;
   uint rs1662 = p179 ? (r1433 & 0xFFFFu) : (r1348 & 0xFFFFu);
   bool p180 = (bitfieldExtract(int(rs1076), 0, 16)) != 0;
   uint rs1663 = p180 ? ((r1433 >> 16u) & 0xFFFFu) : ((r1348 >> 16u) & 0xFFFFu);
@@ -3807,11 +3239,11 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   uint r1493 = hl_19 | (hu_19 << 16u);
   uint r1495 = p2g_hfma2(r1493, r1408, r1382);
   uint r1499 = p2g_hadd2(r1386, r1493);
-  int t142 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1489 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1397 & 0xFFFFu)));
-  bool p183 = (bitfieldExtract(int((t142 == 1) ? 1u : 0u), 0, 16)) != 0;
+  int t139 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1489 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1397 & 0xFFFFu)));
+  bool p183 = (bitfieldExtract(int((t139 == 1) ? 1u : 0u), 0, 16)) != 0;
   uint rs1097 = ((r1489 >> 16u) & 0xFFFFu);
-  int t143 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1097)), floatBitsToUint(p2g_h2f((r1397 >> 16u) & 0xFFFFu)));
-  uint rs1099 = (t143 == 1) ? 1u : 0u;
+  int t140 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1097)), floatBitsToUint(p2g_h2f((r1397 >> 16u) & 0xFFFFu)));
+  uint rs1099 = (t140 == 1) ? 1u : 0u;
   uint rs1666 = p183 ? (r1489 & 0xFFFFu) : (r1397 & 0xFFFFu);
   bool p184 = (bitfieldExtract(int(rs1099), 0, 16)) != 0;
   uint rs1667 = p184 ? ((r1489 >> 16u) & 0xFFFFu) : ((r1397 >> 16u) & 0xFFFFu);
@@ -3844,11 +3276,11 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   uint r1546 = hl_20 | (hu_20 << 16u);
   uint r1548 = p2g_hfma2(r1546, r1517, r1439);
   uint r1552 = p2g_hadd2(r1443, r1546);
-  int t144 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1542 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1461 & 0xFFFFu)));
-  bool p188 = (bitfieldExtract(int((t144 == 1) ? 1u : 0u), 0, 16)) != 0;
+  int t141 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1542 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1461 & 0xFFFFu)));
+  bool p188 = (bitfieldExtract(int((t141 == 1) ? 1u : 0u), 0, 16)) != 0;
   uint rs1126 = ((r1542 >> 16u) & 0xFFFFu);
-  int t145 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1126)), floatBitsToUint(p2g_h2f((r1461 >> 16u) & 0xFFFFu)));
-  uint rs1128 = (t145 == 1) ? 1u : 0u;
+  int t142 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1126)), floatBitsToUint(p2g_h2f((r1461 >> 16u) & 0xFFFFu)));
+  uint rs1128 = (t142 == 1) ? 1u : 0u;
   uint rs1670 = p188 ? (r1542 & 0xFFFFu) : (r1461 & 0xFFFFu);
   bool p189 = (bitfieldExtract(int(rs1128), 0, 16)) != 0;
   uint rs1671 = p189 ? ((r1542 >> 16u) & 0xFFFFu) : ((r1461 >> 16u) & 0xFFFFu);
@@ -3874,11 +3306,11 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   uint r1602 = hl_21 | (hu_21 << 16u);
   uint r1604 = p2g_hfma2(r1602, r1517, r1495);
   uint r1608 = p2g_hadd2(r1499, r1602);
-  int t146 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1598 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1510 & 0xFFFFu)));
-  bool p192 = (bitfieldExtract(int((t146 == 1) ? 1u : 0u), 0, 16)) != 0;
+  int t143 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1598 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1510 & 0xFFFFu)));
+  bool p192 = (bitfieldExtract(int((t143 == 1) ? 1u : 0u), 0, 16)) != 0;
   uint rs1149 = ((r1598 >> 16u) & 0xFFFFu);
-  int t147 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1149)), floatBitsToUint(p2g_h2f((r1510 >> 16u) & 0xFFFFu)));
-  uint rs1151 = (t147 == 1) ? 1u : 0u;
+  int t144 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1149)), floatBitsToUint(p2g_h2f((r1510 >> 16u) & 0xFFFFu)));
+  uint rs1151 = (t144 == 1) ? 1u : 0u;
   uint rs1674 = p192 ? (r1598 & 0xFFFFu) : (r1510 & 0xFFFFu);
   bool p193 = (bitfieldExtract(int(rs1151), 0, 16)) != 0;
   uint rs1675 = p193 ? ((r1598 >> 16u) & 0xFFFFu) : ((r1510 >> 16u) & 0xFFFFu);
@@ -3911,11 +3343,11 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   uint r1655 = hl_22 | (hu_22 << 16u);
   r1657 = p2g_hfma2(r1655, r1626, r1548);
   r1661 = p2g_hadd2(r1552, r1655);
-  int t148 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1651 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1570 & 0xFFFFu)));
-  bool p197 = (bitfieldExtract(int((t148 == 1) ? 1u : 0u), 0, 16)) != 0;
+  int t145 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1651 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1570 & 0xFFFFu)));
+  bool p197 = (bitfieldExtract(int((t145 == 1) ? 1u : 0u), 0, 16)) != 0;
   uint rs1178 = ((r1651 >> 16u) & 0xFFFFu);
-  int t149 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1178)), floatBitsToUint(p2g_h2f((r1570 >> 16u) & 0xFFFFu)));
-  uint rs1180 = (t149 == 1) ? 1u : 0u;
+  int t146 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1178)), floatBitsToUint(p2g_h2f((r1570 >> 16u) & 0xFFFFu)));
+  uint rs1180 = (t146 == 1) ? 1u : 0u;
   uint rs1678 = p197 ? (r1651 & 0xFFFFu) : (r1570 & 0xFFFFu);
   bool p198 = (bitfieldExtract(int(rs1180), 0, 16)) != 0;
   uint rs1679 = p198 ? ((r1651 >> 16u) & 0xFFFFu) : ((r1570 >> 16u) & 0xFFFFu);
@@ -3941,11 +3373,11 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   uint r1711 = hl_23 | (hu_23 << 16u);
   r1713 = p2g_hfma2(r1711, r1626, r1604);
   r1717 = p2g_hadd2(r1608, r1711);
-  int t150 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1707 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1619 & 0xFFFFu)));
-  bool p201 = (bitfieldExtract(int((t150 == 1) ? 1u : 0u), 0, 16)) != 0;
+  int t147 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1707 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1619 & 0xFFFFu)));
+  bool p201 = (bitfieldExtract(int((t147 == 1) ? 1u : 0u), 0, 16)) != 0;
   uint rs1201 = ((r1707 >> 16u) & 0xFFFFu);
-  int t151 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1201)), floatBitsToUint(p2g_h2f((r1619 >> 16u) & 0xFFFFu)));
-  uint rs1203 = (t151 == 1) ? 1u : 0u;
+  int t148 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1201)), floatBitsToUint(p2g_h2f((r1619 >> 16u) & 0xFFFFu)));
+  uint rs1203 = (t148 == 1) ? 1u : 0u;
   uint rs1682 = p201 ? (r1707 & 0xFFFFu) : (r1619 & 0xFFFFu);
   bool p202 = (bitfieldExtract(int(rs1203), 0, 16)) != 0;
   uint rs1683 = p202 ? ((r1707 >> 16u) & 0xFFFFu) : ((r1619 >> 16u) & 0xFFFFu);
@@ -3958,7 +3390,7 @@ void p2g_exact_58(float f94, const float p176_f32, out precise float f112, const
   f909 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f908), true));
   f911 = p2g_fmul(f907, f909, false);
 }
-void p2g_check_58(float f94, const float p176_f32, out precise float f112, const uint p188_u16, uint rs1588,
+void p2g_check_47(float f94, const float p176_f32, out precise float f112, const uint p188_u16, uint rs1588,
     uint rs1589, float f93, float f91, const float p180_f32, uint r36, const uint64_t p280_u64, out uint r450,
     out uint r451, out bool p97, out uint rs536, const float p48_f32, const float p52_f32, const float p16_f32,
     const float p20_f32, uint r26, float f95, uint r27, float f96, out uint rs507, out uint rs511, out uint rs508,
@@ -3972,28 +3404,28 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     uint r373 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(p2g_hmul(rs1588, rs493))), 0, true, 32)));
     uint r390 = 0u;
     uint r374 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(p2g_hmul(rs1589, rs493))), 0, true, 32)));
-    int t92 = p2g_fcmp(floatBitsToUint(f93), floatBitsToUint(0.25));
-    bool p93 = t92 == -1;
-    int t93 = p2g_fcmp(floatBitsToUint(f91), floatBitsToUint(0.25));
-    bool p94 = t93 == -1;
-    int t94 = p2g_fcmp(floatBitsToUint(p180_f32), floatBitsToUint(f93));
-    uint r443 = ((r36 << 2u) | (uint((p94 && p93) ? 1u : 0u) * uint(2u))) | ((t94 == 1) ? 1u : 0u);
+    int t89 = p2g_fcmp(floatBitsToUint(f93), floatBitsToUint(0.25));
+    bool p93 = t89 == -1;
+    int t90 = p2g_fcmp(floatBitsToUint(f91), floatBitsToUint(0.25));
+    bool p94 = t90 == -1;
+    int t91 = p2g_fcmp(floatBitsToUint(p180_f32), floatBitsToUint(f93));
+    uint r443 = ((r36 << 2u) | (uint((p94 && p93) ? 1u : 0u) * uint(2u))) | ((t91 == 1) ? 1u : 0u);
     uint r445 = uint(min(int(uint(max(int(uint(int(r373) + 8)), 0))), 15)) << 4u;
     uint r446 = uint(min(int(uint(max(int(uint(int(r374) + 8)), 0))), 15)) | r445;
     uint r447 = r446 | (r443 << 8u);
     uint64_t rd23 = uint64_t(int64_t(p280_u64) + int64_t(uint64_t(r447) * uint64_t(16u)));
-    uint t95 = P2GU32(rd23).v;
-    uint t96 = P2GU32((rd23 + 4ul)).v;
-    uint t97 = P2GU32((rd23 + 8ul)).v;
-    uint t98 = P2GU32((rd23 + 12ul)).v;
-    uint r448 = t95;
-    uint r449 = t96;
-    r450 = t97;
-    r451 = t98;
-    uint64_t t99 = uint64_t(r450);
-    p97 = (bitfieldExtract(int(uint(uint64_t(t99)) & 65535u), 0, 16)) == 0;
-    uint64_t t100 = uint64_t(r449 >> 16u);
-    rs536 = (uint(uint64_t(t100)) & 65535u);
+    uint t92 = P2GU32(rd23).v;
+    uint t93 = P2GU32((rd23 + 4ul)).v;
+    uint t94 = P2GU32((rd23 + 8ul)).v;
+    uint t95 = P2GU32((rd23 + 12ul)).v;
+    uint r448 = t92;
+    uint r449 = t93;
+    r450 = t94;
+    r451 = t95;
+    uint64_t t96 = uint64_t(r450);
+    p97 = (bitfieldExtract(int(uint(uint64_t(t96)) & 65535u), 0, 16)) == 0;
+    uint64_t t97 = uint64_t(r449 >> 16u);
+    rs536 = (uint(uint64_t(t97)) & 65535u);
     precise float f887 = p48_f32;
     precise float f888 = p52_f32;
     precise float f891 = p16_f32;
@@ -4021,14 +3453,14 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     rs510 = p97 ? rs502 : rs501;
     rs514 = p97 ? rs501 : rs502;
     uint rs524 = p97 ? rs414 : rs413;
-    uint64_t t101 = uint64_t(r448);
-    uint rs503 = (uint(uint64_t(t101)) & 65535u);
+    uint64_t t98 = uint64_t(r448);
+    uint rs503 = (uint(uint64_t(t98)) & 65535u);
     uint r375 = rs503 | (rs503 << 16u);
-    uint64_t t102 = uint64_t(r448 >> 16u);
-    uint rs504 = (uint(uint64_t(t102)) & 65535u);
+    uint64_t t99 = uint64_t(r448 >> 16u);
+    uint rs504 = (uint(uint64_t(t99)) & 65535u);
     uint r376 = rs504 | (rs504 << 16u);
-    uint64_t t103 = uint64_t(r449);
-    uint rs505 = (uint(uint64_t(t103)) & 65535u);
+    uint64_t t100 = uint64_t(r449);
+    uint rs505 = (uint(uint64_t(t100)) & 65535u);
     uint r377 = rs505 | (rs505 << 16u);
     uint rs506 = p2g_f2h_rn(floatBitsToUint(1.0));
     uint r378 = rs507 | (rs508 << 16u);
@@ -4075,11 +3507,11 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     uint r420 = hl | (hu << 16u);
     uint r422 = p2g_hfma2(r420, r391, r382);
     uint r426 = p2g_hadd2(r382, r420);
-    int t104 = p2g_fcmp(floatBitsToUint(p2g_h2f(r416 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r383 & 0xFFFFu)));
-    bool p98 = (bitfieldExtract(int((t104 == 1) ? 1u : 0u), 0, 16)) != 0;
+    int t101 = p2g_fcmp(floatBitsToUint(p2g_h2f(r416 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r383 & 0xFFFFu)));
+    bool p98 = (bitfieldExtract(int((t101 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs557 = ((r416 >> 16u) & 0xFFFFu);
-    int t105 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs557)), floatBitsToUint(p2g_h2f((r383 >> 16u) & 0xFFFFu)));
-    uint rs559 = (t105 == 1) ? 1u : 0u;
+    int t102 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs557)), floatBitsToUint(p2g_h2f((r383 >> 16u) & 0xFFFFu)));
+    uint rs559 = (t102 == 1) ? 1u : 0u;
     uint rs1590 = p98 ? (r416 & 0xFFFFu) : (r383 & 0xFFFFu);
     bool p99 = (bitfieldExtract(int(rs559), 0, 16)) != 0;
     uint rs1591 = p99 ? ((r416 >> 16u) & 0xFFFFu) : ((r383 >> 16u) & 0xFFFFu);
@@ -4107,11 +3539,11 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     uint r500 = hl_1 | (hu_1 << 16u);
     uint r502 = p2g_hfma2(r500, r391, r384);
     uint r506 = p2g_hadd2(r384, r500);
-    int t106 = p2g_fcmp(floatBitsToUint(p2g_h2f(r496 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r385 & 0xFFFFu)));
-    bool p102 = (bitfieldExtract(int((t106 == 1) ? 1u : 0u), 0, 16)) != 0;
+    int t103 = p2g_fcmp(floatBitsToUint(p2g_h2f(r496 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r385 & 0xFFFFu)));
+    bool p102 = (bitfieldExtract(int((t103 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs581 = ((r496 >> 16u) & 0xFFFFu);
-    int t107 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs581)), floatBitsToUint(p2g_h2f((r385 >> 16u) & 0xFFFFu)));
-    uint rs583 = (t107 == 1) ? 1u : 0u;
+    int t104 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs581)), floatBitsToUint(p2g_h2f((r385 >> 16u) & 0xFFFFu)));
+    uint rs583 = (t104 == 1) ? 1u : 0u;
     uint rs1594 = p102 ? (r496 & 0xFFFFu) : (r385 & 0xFFFFu);
     bool p103 = (bitfieldExtract(int(rs583), 0, 16)) != 0;
     uint rs1595 = p103 ? ((r496 >> 16u) & 0xFFFFu) : ((r385 >> 16u) & 0xFFFFu);
@@ -4146,11 +3578,11 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     uint r553 = hl_2 | (hu_2 << 16u);
     uint r555 = p2g_hfma2(r553, r524, r422);
     uint r559 = p2g_hadd2(r426, r553);
-    int t108 = p2g_fcmp(floatBitsToUint(p2g_h2f(r549 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r468 & 0xFFFFu)));
-    bool p107 = (bitfieldExtract(int((t108 == 1) ? 1u : 0u), 0, 16)) != 0;
+    int t105 = p2g_fcmp(floatBitsToUint(p2g_h2f(r549 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r468 & 0xFFFFu)));
+    bool p107 = (bitfieldExtract(int((t105 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs610 = ((r549 >> 16u) & 0xFFFFu);
-    int t109 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs610)), floatBitsToUint(p2g_h2f((r468 >> 16u) & 0xFFFFu)));
-    uint rs612 = (t109 == 1) ? 1u : 0u;
+    int t106 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs610)), floatBitsToUint(p2g_h2f((r468 >> 16u) & 0xFFFFu)));
+    uint rs612 = (t106 == 1) ? 1u : 0u;
     uint rs1598 = p107 ? (r549 & 0xFFFFu) : (r468 & 0xFFFFu);
     bool p108 = (bitfieldExtract(int(rs612), 0, 16)) != 0;
     uint rs1599 = p108 ? ((r549 >> 16u) & 0xFFFFu) : ((r468 >> 16u) & 0xFFFFu);
@@ -4178,11 +3610,11 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     uint r609 = hl_3 | (hu_3 << 16u);
     uint r611 = p2g_hfma2(r609, r524, r502);
     uint r615 = p2g_hadd2(r506, r609);
-    int t110 = p2g_fcmp(floatBitsToUint(p2g_h2f(r605 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r517 & 0xFFFFu)));
-    bool p111 = (bitfieldExtract(int((t110 == 1) ? 1u : 0u), 0, 16)) != 0;
+    int t107 = p2g_fcmp(floatBitsToUint(p2g_h2f(r605 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r517 & 0xFFFFu)));
+    bool p111 = (bitfieldExtract(int((t107 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs633 = ((r605 >> 16u) & 0xFFFFu);
-    int t111 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs633)), floatBitsToUint(p2g_h2f((r517 >> 16u) & 0xFFFFu)));
-    uint rs635 = (t111 == 1) ? 1u : 0u;
+    int t108 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs633)), floatBitsToUint(p2g_h2f((r517 >> 16u) & 0xFFFFu)));
+    uint rs635 = (t108 == 1) ? 1u : 0u;
     uint rs1602 = p111 ? (r605 & 0xFFFFu) : (r517 & 0xFFFFu);
     bool p112 = (bitfieldExtract(int(rs635), 0, 16)) != 0;
     uint rs1603 = p112 ? ((r605 >> 16u) & 0xFFFFu) : ((r517 >> 16u) & 0xFFFFu);
@@ -4217,11 +3649,11 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     uint r662 = hl_4 | (hu_4 << 16u);
     uint r664 = p2g_hfma2(r662, r633, r555);
     uint r668 = p2g_hadd2(r559, r662);
-    int t112 = p2g_fcmp(floatBitsToUint(p2g_h2f(r658 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r577 & 0xFFFFu)));
-    bool p116 = (bitfieldExtract(int((t112 == 1) ? 1u : 0u), 0, 16)) != 0;
+    int t109 = p2g_fcmp(floatBitsToUint(p2g_h2f(r658 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r577 & 0xFFFFu)));
+    bool p116 = (bitfieldExtract(int((t109 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs662 = ((r658 >> 16u) & 0xFFFFu);
-    int t113 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs662)), floatBitsToUint(p2g_h2f((r577 >> 16u) & 0xFFFFu)));
-    uint rs664 = (t113 == 1) ? 1u : 0u;
+    int t110 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs662)), floatBitsToUint(p2g_h2f((r577 >> 16u) & 0xFFFFu)));
+    uint rs664 = (t110 == 1) ? 1u : 0u;
     uint rs1606 = p116 ? (r658 & 0xFFFFu) : (r577 & 0xFFFFu);
     bool p117 = (bitfieldExtract(int(rs664), 0, 16)) != 0;
     uint rs1607 = p117 ? ((r658 >> 16u) & 0xFFFFu) : ((r577 >> 16u) & 0xFFFFu);
@@ -4249,11 +3681,11 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     uint r718 = hl_5 | (hu_5 << 16u);
     uint r720 = p2g_hfma2(r718, r633, r611);
     uint r724 = p2g_hadd2(r615, r718);
-    int t114 = p2g_fcmp(floatBitsToUint(p2g_h2f(r714 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r626 & 0xFFFFu)));
-    bool p120 = (bitfieldExtract(int((t114 == 1) ? 1u : 0u), 0, 16)) != 0;
+    int t111 = p2g_fcmp(floatBitsToUint(p2g_h2f(r714 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r626 & 0xFFFFu)));
+    bool p120 = (bitfieldExtract(int((t111 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs685 = ((r714 >> 16u) & 0xFFFFu);
-    int t115 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs685)), floatBitsToUint(p2g_h2f((r626 >> 16u) & 0xFFFFu)));
-    uint rs687 = (t115 == 1) ? 1u : 0u;
+    int t112 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs685)), floatBitsToUint(p2g_h2f((r626 >> 16u) & 0xFFFFu)));
+    uint rs687 = (t112 == 1) ? 1u : 0u;
     uint rs1610 = p120 ? (r714 & 0xFFFFu) : (r626 & 0xFFFFu);
     bool p121 = (bitfieldExtract(int(rs687), 0, 16)) != 0;
     uint rs1611 = p121 ? ((r714 >> 16u) & 0xFFFFu) : ((r626 >> 16u) & 0xFFFFu);
@@ -4293,11 +3725,11 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     uint r775 = hl_6 | (hu_6 << 16u);
     uint r777 = p2g_hfma2(r775, r746, r664);
     uint r781 = p2g_hadd2(r668, r775);
-    int t116 = p2g_fcmp(floatBitsToUint(p2g_h2f(r771 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r686 & 0xFFFFu)));
-    bool p125 = (bitfieldExtract(int((t116 == 1) ? 1u : 0u), 0, 16)) != 0;
+    int t113 = p2g_fcmp(floatBitsToUint(p2g_h2f(r771 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r686 & 0xFFFFu)));
+    bool p125 = (bitfieldExtract(int((t113 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs730 = ((r771 >> 16u) & 0xFFFFu);
-    int t117 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs730)), floatBitsToUint(p2g_h2f((r686 >> 16u) & 0xFFFFu)));
-    uint rs732 = (t117 == 1) ? 1u : 0u;
+    int t114 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs730)), floatBitsToUint(p2g_h2f((r686 >> 16u) & 0xFFFFu)));
+    uint rs732 = (t114 == 1) ? 1u : 0u;
     uint rs1614 = p125 ? (r771 & 0xFFFFu) : (r686 & 0xFFFFu);
     bool p126 = (bitfieldExtract(int(rs732), 0, 16)) != 0;
     uint rs1615 = p126 ? ((r771 >> 16u) & 0xFFFFu) : ((r686 >> 16u) & 0xFFFFu);
@@ -4325,11 +3757,11 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     uint r831 = hl_7 | (hu_7 << 16u);
     uint r833 = p2g_hfma2(r831, r746, r720);
     uint r837 = p2g_hadd2(r724, r831);
-    int t118 = p2g_fcmp(floatBitsToUint(p2g_h2f(r827 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r735 & 0xFFFFu)));
-    bool p129 = (bitfieldExtract(int((t118 == 1) ? 1u : 0u), 0, 16)) != 0;
+    int t115 = p2g_fcmp(floatBitsToUint(p2g_h2f(r827 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r735 & 0xFFFFu)));
+    bool p129 = (bitfieldExtract(int((t115 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs753 = ((r827 >> 16u) & 0xFFFFu);
-    int t119 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs753)), floatBitsToUint(p2g_h2f((r735 >> 16u) & 0xFFFFu)));
-    uint rs755 = (t119 == 1) ? 1u : 0u;
+    int t116 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs753)), floatBitsToUint(p2g_h2f((r735 >> 16u) & 0xFFFFu)));
+    uint rs755 = (t116 == 1) ? 1u : 0u;
     uint rs1618 = p129 ? (r827 & 0xFFFFu) : (r735 & 0xFFFFu);
     bool p130 = (bitfieldExtract(int(rs755), 0, 16)) != 0;
     uint rs1619 = p130 ? ((r827 >> 16u) & 0xFFFFu) : ((r735 >> 16u) & 0xFFFFu);
@@ -4364,11 +3796,11 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     uint r884 = hl_8 | (hu_8 << 16u);
     uint r886 = p2g_hfma2(r884, r855, r777);
     uint r890 = p2g_hadd2(r781, r884);
-    int t120 = p2g_fcmp(floatBitsToUint(p2g_h2f(r880 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r799 & 0xFFFFu)));
-    bool p134 = (bitfieldExtract(int((t120 == 1) ? 1u : 0u), 0, 16)) != 0;
+    int t117 = p2g_fcmp(floatBitsToUint(p2g_h2f(r880 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r799 & 0xFFFFu)));
+    bool p134 = (bitfieldExtract(int((t117 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs782 = ((r880 >> 16u) & 0xFFFFu);
-    int t121 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs782)), floatBitsToUint(p2g_h2f((r799 >> 16u) & 0xFFFFu)));
-    uint rs784 = (t121 == 1) ? 1u : 0u;
+    int t118 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs782)), floatBitsToUint(p2g_h2f((r799 >> 16u) & 0xFFFFu)));
+    uint rs784 = (t118 == 1) ? 1u : 0u;
     uint rs1622 = p134 ? (r880 & 0xFFFFu) : (r799 & 0xFFFFu);
     bool p135 = (bitfieldExtract(int(rs784), 0, 16)) != 0;
     uint rs1623 = p135 ? ((r880 >> 16u) & 0xFFFFu) : ((r799 >> 16u) & 0xFFFFu);
@@ -4396,11 +3828,11 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     uint r940 = hl_9 | (hu_9 << 16u);
     uint r942 = p2g_hfma2(r940, r855, r833);
     uint r946 = p2g_hadd2(r837, r940);
-    int t122 = p2g_fcmp(floatBitsToUint(p2g_h2f(r936 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r848 & 0xFFFFu)));
-    bool p138 = (bitfieldExtract(int((t122 == 1) ? 1u : 0u), 0, 16)) != 0;
+    int t119 = p2g_fcmp(floatBitsToUint(p2g_h2f(r936 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r848 & 0xFFFFu)));
+    bool p138 = (bitfieldExtract(int((t119 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs805 = ((r936 >> 16u) & 0xFFFFu);
-    int t123 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs805)), floatBitsToUint(p2g_h2f((r848 >> 16u) & 0xFFFFu)));
-    uint rs807 = (t123 == 1) ? 1u : 0u;
+    int t120 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs805)), floatBitsToUint(p2g_h2f((r848 >> 16u) & 0xFFFFu)));
+    uint rs807 = (t120 == 1) ? 1u : 0u;
     uint rs1626 = p138 ? (r936 & 0xFFFFu) : (r848 & 0xFFFFu);
     bool p139 = (bitfieldExtract(int(rs807), 0, 16)) != 0;
     uint rs1627 = p139 ? ((r936 >> 16u) & 0xFFFFu) : ((r848 >> 16u) & 0xFFFFu);
@@ -4435,11 +3867,11 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     uint r993 = hl_10 | (hu_10 << 16u);
     uint r995 = p2g_hfma2(r993, r964, r886);
     uint r999 = p2g_hadd2(r890, r993);
-    int t124 = p2g_fcmp(floatBitsToUint(p2g_h2f(r989 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r908 & 0xFFFFu)));
-    bool p143 = (bitfieldExtract(int((t124 == 1) ? 1u : 0u), 0, 16)) != 0;
+    int t121 = p2g_fcmp(floatBitsToUint(p2g_h2f(r989 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r908 & 0xFFFFu)));
+    bool p143 = (bitfieldExtract(int((t121 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs834 = ((r989 >> 16u) & 0xFFFFu);
-    int t125 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs834)), floatBitsToUint(p2g_h2f((r908 >> 16u) & 0xFFFFu)));
-    uint rs836 = (t125 == 1) ? 1u : 0u;
+    int t122 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs834)), floatBitsToUint(p2g_h2f((r908 >> 16u) & 0xFFFFu)));
+    uint rs836 = (t122 == 1) ? 1u : 0u;
     uint rs1630 = p143 ? (r989 & 0xFFFFu) : (r908 & 0xFFFFu);
     bool p144 = (bitfieldExtract(int(rs836), 0, 16)) != 0;
     uint rs1631 = p144 ? ((r989 >> 16u) & 0xFFFFu) : ((r908 >> 16u) & 0xFFFFu);
@@ -4467,11 +3899,11 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     uint r1049 = hl_11 | (hu_11 << 16u);
     uint r1051 = p2g_hfma2(r1049, r964, r942);
     uint r1055 = p2g_hadd2(r946, r1049);
-    int t126 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1045 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r957 & 0xFFFFu)));
-    bool p147 = (bitfieldExtract(int((t126 == 1) ? 1u : 0u), 0, 16)) != 0;
+    int t123 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1045 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r957 & 0xFFFFu)));
+    bool p147 = (bitfieldExtract(int((t123 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs857 = ((r1045 >> 16u) & 0xFFFFu);
-    int t127 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs857)), floatBitsToUint(p2g_h2f((r957 >> 16u) & 0xFFFFu)));
-    uint rs859 = (t127 == 1) ? 1u : 0u;
+    int t124 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs857)), floatBitsToUint(p2g_h2f((r957 >> 16u) & 0xFFFFu)));
+    uint rs859 = (t124 == 1) ? 1u : 0u;
     uint rs1634 = p147 ? (r1045 & 0xFFFFu) : (r957 & 0xFFFFu);
     bool p148 = (bitfieldExtract(int(rs859), 0, 16)) != 0;
     uint rs1635 = p148 ? ((r1045 >> 16u) & 0xFFFFu) : ((r957 >> 16u) & 0xFFFFu);
@@ -4511,11 +3943,11 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     uint r1106 = hl_12 | (hu_12 << 16u);
     uint r1108 = p2g_hfma2(r1106, r1077, r995);
     uint r1112 = p2g_hadd2(r999, r1106);
-    int t128 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1102 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1017 & 0xFFFFu)));
-    bool p152 = (bitfieldExtract(int((t128 == 1) ? 1u : 0u), 0, 16)) != 0;
+    int t125 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1102 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1017 & 0xFFFFu)));
+    bool p152 = (bitfieldExtract(int((t125 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs902 = ((r1102 >> 16u) & 0xFFFFu);
-    int t129 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs902)), floatBitsToUint(p2g_h2f((r1017 >> 16u) & 0xFFFFu)));
-    uint rs904 = (t129 == 1) ? 1u : 0u;
+    int t126 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs902)), floatBitsToUint(p2g_h2f((r1017 >> 16u) & 0xFFFFu)));
+    uint rs904 = (t126 == 1) ? 1u : 0u;
     uint rs1638 = p152 ? (r1102 & 0xFFFFu) : (r1017 & 0xFFFFu);
     bool p153 = (bitfieldExtract(int(rs904), 0, 16)) != 0;
     uint rs1639 = p153 ? ((r1102 >> 16u) & 0xFFFFu) : ((r1017 >> 16u) & 0xFFFFu);
@@ -4543,11 +3975,11 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     uint r1162 = hl_13 | (hu_13 << 16u);
     uint r1164 = p2g_hfma2(r1162, r1077, r1051);
     uint r1168 = p2g_hadd2(r1055, r1162);
-    int t130 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1158 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1066 & 0xFFFFu)));
-    bool p156 = (bitfieldExtract(int((t130 == 1) ? 1u : 0u), 0, 16)) != 0;
+    int t127 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1158 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1066 & 0xFFFFu)));
+    bool p156 = (bitfieldExtract(int((t127 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs925 = ((r1158 >> 16u) & 0xFFFFu);
-    int t131 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs925)), floatBitsToUint(p2g_h2f((r1066 >> 16u) & 0xFFFFu)));
-    uint rs927 = (t131 == 1) ? 1u : 0u;
+    int t128 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs925)), floatBitsToUint(p2g_h2f((r1066 >> 16u) & 0xFFFFu)));
+    uint rs927 = (t128 == 1) ? 1u : 0u;
     uint rs1642 = p156 ? (r1158 & 0xFFFFu) : (r1066 & 0xFFFFu);
     bool p157 = (bitfieldExtract(int(rs927), 0, 16)) != 0;
     uint rs1643 = p157 ? ((r1158 >> 16u) & 0xFFFFu) : ((r1066 >> 16u) & 0xFFFFu);
@@ -4582,11 +4014,11 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     uint r1215 = hl_14 | (hu_14 << 16u);
     uint r1217 = p2g_hfma2(r1215, r1186, r1108);
     uint r1221 = p2g_hadd2(r1112, r1215);
-    int t132 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1211 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1130 & 0xFFFFu)));
-    bool p161 = (bitfieldExtract(int((t132 == 1) ? 1u : 0u), 0, 16)) != 0;
+    int t129 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1211 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1130 & 0xFFFFu)));
+    bool p161 = (bitfieldExtract(int((t129 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs954 = ((r1211 >> 16u) & 0xFFFFu);
-    int t133 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs954)), floatBitsToUint(p2g_h2f((r1130 >> 16u) & 0xFFFFu)));
-    uint rs956 = (t133 == 1) ? 1u : 0u;
+    int t130 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs954)), floatBitsToUint(p2g_h2f((r1130 >> 16u) & 0xFFFFu)));
+    uint rs956 = (t130 == 1) ? 1u : 0u;
     uint rs1646 = p161 ? (r1211 & 0xFFFFu) : (r1130 & 0xFFFFu);
     bool p162 = (bitfieldExtract(int(rs956), 0, 16)) != 0;
     uint rs1647 = p162 ? ((r1211 >> 16u) & 0xFFFFu) : ((r1130 >> 16u) & 0xFFFFu);
@@ -4614,11 +4046,11 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     uint r1271 = hl_15 | (hu_15 << 16u);
     uint r1273 = p2g_hfma2(r1271, r1186, r1164);
     uint r1277 = p2g_hadd2(r1168, r1271);
-    int t134 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1267 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1179 & 0xFFFFu)));
-    bool p165 = (bitfieldExtract(int((t134 == 1) ? 1u : 0u), 0, 16)) != 0;
+    int t131 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1267 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1179 & 0xFFFFu)));
+    bool p165 = (bitfieldExtract(int((t131 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs977 = ((r1267 >> 16u) & 0xFFFFu);
-    int t135 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs977)), floatBitsToUint(p2g_h2f((r1179 >> 16u) & 0xFFFFu)));
-    uint rs979 = (t135 == 1) ? 1u : 0u;
+    int t132 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs977)), floatBitsToUint(p2g_h2f((r1179 >> 16u) & 0xFFFFu)));
+    uint rs979 = (t132 == 1) ? 1u : 0u;
     uint rs1650 = p165 ? (r1267 & 0xFFFFu) : (r1179 & 0xFFFFu);
     bool p166 = (bitfieldExtract(int(rs979), 0, 16)) != 0;
     uint rs1651 = p166 ? ((r1267 >> 16u) & 0xFFFFu) : ((r1179 >> 16u) & 0xFFFFu);
@@ -4653,11 +4085,11 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     uint r1324 = hl_16 | (hu_16 << 16u);
     uint r1326 = p2g_hfma2(r1324, r1295, r1217);
     uint r1330 = p2g_hadd2(r1221, r1324);
-    int t136 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1320 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1239 & 0xFFFFu)));
-    bool p170 = (bitfieldExtract(int((t136 == 1) ? 1u : 0u), 0, 16)) != 0;
+    int t133 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1320 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1239 & 0xFFFFu)));
+    bool p170 = (bitfieldExtract(int((t133 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs1006 = ((r1320 >> 16u) & 0xFFFFu);
-    int t137 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1006)), floatBitsToUint(p2g_h2f((r1239 >> 16u) & 0xFFFFu)));
-    uint rs1008 = (t137 == 1) ? 1u : 0u;
+    int t134 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1006)), floatBitsToUint(p2g_h2f((r1239 >> 16u) & 0xFFFFu)));
+    uint rs1008 = (t134 == 1) ? 1u : 0u;
     uint rs1654 = p170 ? (r1320 & 0xFFFFu) : (r1239 & 0xFFFFu);
     bool p171 = (bitfieldExtract(int(rs1008), 0, 16)) != 0;
     uint rs1655 = p171 ? ((r1320 >> 16u) & 0xFFFFu) : ((r1239 >> 16u) & 0xFFFFu);
@@ -4685,11 +4117,11 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     uint r1380 = hl_17 | (hu_17 << 16u);
     uint r1382 = p2g_hfma2(r1380, r1295, r1273);
     uint r1386 = p2g_hadd2(r1277, r1380);
-    int t138 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1376 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1288 & 0xFFFFu)));
-    bool p174 = (bitfieldExtract(int((t138 == 1) ? 1u : 0u), 0, 16)) != 0;
+    int t135 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1376 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1288 & 0xFFFFu)));
+    bool p174 = (bitfieldExtract(int((t135 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs1029 = ((r1376 >> 16u) & 0xFFFFu);
-    int t139 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1029)), floatBitsToUint(p2g_h2f((r1288 >> 16u) & 0xFFFFu)));
-    uint rs1031 = (t139 == 1) ? 1u : 0u;
+    int t136 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1029)), floatBitsToUint(p2g_h2f((r1288 >> 16u) & 0xFFFFu)));
+    uint rs1031 = (t136 == 1) ? 1u : 0u;
     uint rs1658 = p174 ? (r1376 & 0xFFFFu) : (r1288 & 0xFFFFu);
     bool p175 = (bitfieldExtract(int(rs1031), 0, 16)) != 0;
     uint rs1659 = p175 ? ((r1376 >> 16u) & 0xFFFFu) : ((r1288 >> 16u) & 0xFFFFu);
@@ -4729,11 +4161,11 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     uint r1437 = hl_18 | (hu_18 << 16u);
     uint r1439 = p2g_hfma2(r1437, r1408, r1326);
     uint r1443 = p2g_hadd2(r1330, r1437);
-    int t140 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1433 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1348 & 0xFFFFu)));
-    bool p179 = (bitfieldExtract(int((t140 == 1) ? 1u : 0u), 0, 16)) != 0;
+    int t137 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1433 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1348 & 0xFFFFu)));
+    bool p179 = (bitfieldExtract(int((t137 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs1074 = ((r1433 >> 16u) & 0xFFFFu);
-    int t141 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1074)), floatBitsToUint(p2g_h2f((r1348 >> 16u) & 0xFFFFu)));
-    uint rs1076 = (t141 == 1) ? 1u : 0u;
+    int t138 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1074)), floatBitsToUint(p2g_h2f((r1348 >> 16u) & 0xFFFFu)));
+    uint rs1076 = (t138 == 1) ? 1u : 0u;
     uint rs1662 = p179 ? (r1433 & 0xFFFFu) : (r1348 & 0xFFFFu);
     bool p180 = (bitfieldExtract(int(rs1076), 0, 16)) != 0;
     uint rs1663 = p180 ? ((r1433 >> 16u) & 0xFFFFu) : ((r1348 >> 16u) & 0xFFFFu);
@@ -4761,11 +4193,11 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     uint r1493 = hl_19 | (hu_19 << 16u);
     uint r1495 = p2g_hfma2(r1493, r1408, r1382);
     uint r1499 = p2g_hadd2(r1386, r1493);
-    int t142 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1489 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1397 & 0xFFFFu)));
-    bool p183 = (bitfieldExtract(int((t142 == 1) ? 1u : 0u), 0, 16)) != 0;
+    int t139 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1489 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1397 & 0xFFFFu)));
+    bool p183 = (bitfieldExtract(int((t139 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs1097 = ((r1489 >> 16u) & 0xFFFFu);
-    int t143 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1097)), floatBitsToUint(p2g_h2f((r1397 >> 16u) & 0xFFFFu)));
-    uint rs1099 = (t143 == 1) ? 1u : 0u;
+    int t140 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1097)), floatBitsToUint(p2g_h2f((r1397 >> 16u) & 0xFFFFu)));
+    uint rs1099 = (t140 == 1) ? 1u : 0u;
     uint rs1666 = p183 ? (r1489 & 0xFFFFu) : (r1397 & 0xFFFFu);
     bool p184 = (bitfieldExtract(int(rs1099), 0, 16)) != 0;
     uint rs1667 = p184 ? ((r1489 >> 16u) & 0xFFFFu) : ((r1397 >> 16u) & 0xFFFFu);
@@ -4800,11 +4232,11 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     uint r1546 = hl_20 | (hu_20 << 16u);
     uint r1548 = p2g_hfma2(r1546, r1517, r1439);
     uint r1552 = p2g_hadd2(r1443, r1546);
-    int t144 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1542 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1461 & 0xFFFFu)));
-    bool p188 = (bitfieldExtract(int((t144 == 1) ? 1u : 0u), 0, 16)) != 0;
+    int t141 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1542 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1461 & 0xFFFFu)));
+    bool p188 = (bitfieldExtract(int((t141 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs1126 = ((r1542 >> 16u) & 0xFFFFu);
-    int t145 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1126)), floatBitsToUint(p2g_h2f((r1461 >> 16u) & 0xFFFFu)));
-    uint rs1128 = (t145 == 1) ? 1u : 0u;
+    int t142 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1126)), floatBitsToUint(p2g_h2f((r1461 >> 16u) & 0xFFFFu)));
+    uint rs1128 = (t142 == 1) ? 1u : 0u;
     uint rs1670 = p188 ? (r1542 & 0xFFFFu) : (r1461 & 0xFFFFu);
     bool p189 = (bitfieldExtract(int(rs1128), 0, 16)) != 0;
     uint rs1671 = p189 ? ((r1542 >> 16u) & 0xFFFFu) : ((r1461 >> 16u) & 0xFFFFu);
@@ -4832,11 +4264,11 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     uint r1602 = hl_21 | (hu_21 << 16u);
     uint r1604 = p2g_hfma2(r1602, r1517, r1495);
     uint r1608 = p2g_hadd2(r1499, r1602);
-    int t146 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1598 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1510 & 0xFFFFu)));
-    bool p192 = (bitfieldExtract(int((t146 == 1) ? 1u : 0u), 0, 16)) != 0;
+    int t143 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1598 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1510 & 0xFFFFu)));
+    bool p192 = (bitfieldExtract(int((t143 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs1149 = ((r1598 >> 16u) & 0xFFFFu);
-    int t147 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1149)), floatBitsToUint(p2g_h2f((r1510 >> 16u) & 0xFFFFu)));
-    uint rs1151 = (t147 == 1) ? 1u : 0u;
+    int t144 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1149)), floatBitsToUint(p2g_h2f((r1510 >> 16u) & 0xFFFFu)));
+    uint rs1151 = (t144 == 1) ? 1u : 0u;
     uint rs1674 = p192 ? (r1598 & 0xFFFFu) : (r1510 & 0xFFFFu);
     bool p193 = (bitfieldExtract(int(rs1151), 0, 16)) != 0;
     uint rs1675 = p193 ? ((r1598 >> 16u) & 0xFFFFu) : ((r1510 >> 16u) & 0xFFFFu);
@@ -4871,11 +4303,11 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     uint r1655 = hl_22 | (hu_22 << 16u);
     r1657 = p2g_hfma2(r1655, r1626, r1548);
     r1661 = p2g_hadd2(r1552, r1655);
-    int t148 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1651 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1570 & 0xFFFFu)));
-    bool p197 = (bitfieldExtract(int((t148 == 1) ? 1u : 0u), 0, 16)) != 0;
+    int t145 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1651 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1570 & 0xFFFFu)));
+    bool p197 = (bitfieldExtract(int((t145 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs1178 = ((r1651 >> 16u) & 0xFFFFu);
-    int t149 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1178)), floatBitsToUint(p2g_h2f((r1570 >> 16u) & 0xFFFFu)));
-    uint rs1180 = (t149 == 1) ? 1u : 0u;
+    int t146 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1178)), floatBitsToUint(p2g_h2f((r1570 >> 16u) & 0xFFFFu)));
+    uint rs1180 = (t146 == 1) ? 1u : 0u;
     uint rs1678 = p197 ? (r1651 & 0xFFFFu) : (r1570 & 0xFFFFu);
     bool p198 = (bitfieldExtract(int(rs1180), 0, 16)) != 0;
     uint rs1679 = p198 ? ((r1651 >> 16u) & 0xFFFFu) : ((r1570 >> 16u) & 0xFFFFu);
@@ -4903,11 +4335,11 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     uint r1711 = hl_23 | (hu_23 << 16u);
     r1713 = p2g_hfma2(r1711, r1626, r1604);
     r1717 = p2g_hadd2(r1608, r1711);
-    int t150 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1707 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1619 & 0xFFFFu)));
-    bool p201 = (bitfieldExtract(int((t150 == 1) ? 1u : 0u), 0, 16)) != 0;
+    int t147 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1707 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1619 & 0xFFFFu)));
+    bool p201 = (bitfieldExtract(int((t147 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs1201 = ((r1707 >> 16u) & 0xFFFFu);
-    int t151 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1201)), floatBitsToUint(p2g_h2f((r1619 >> 16u) & 0xFFFFu)));
-    uint rs1203 = (t151 == 1) ? 1u : 0u;
+    int t148 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1201)), floatBitsToUint(p2g_h2f((r1619 >> 16u) & 0xFFFFu)));
+    uint rs1203 = (t148 == 1) ? 1u : 0u;
     uint rs1682 = p201 ? (r1707 & 0xFFFFu) : (r1619 & 0xFFFFu);
     bool p202 = (bitfieldExtract(int(rs1203), 0, 16)) != 0;
     uint rs1683 = p202 ? ((r1707 >> 16u) & 0xFFFFu) : ((r1619 >> 16u) & 0xFFFFu);
@@ -4921,111 +4353,111 @@ void p2g_check_58(float f94, const float p176_f32, out precise float f112, const
     f911 = p2g_fmulz(p2g_inz(f907), p2g_inz(f909));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_58(f94, p176_f32, f112, p188_u16, rs1588, rs1589, f93, f91, p180_f32, r36, p280_u64, r450, r451, p97, rs536,
+  p2g_exact_47(f94, p176_f32, f112, p188_u16, rs1588, rs1589, f93, f91, p180_f32, r36, p280_u64, r450, r451, p97, rs536,
       p48_f32, p52_f32, p16_f32, p20_f32, r26, f95, r27, f96, rs507, rs511, rs508, rs512, rs509, rs513, rs510, rs514,
       rs414, rs413, f882, r363, r1657, r1661, r1679, r1684, r1713, r1717, r1728, r1733, f907, f908, f909, f911);
 }
-void p2g_exact_59(float f908, float f911, float f907, float f909, out uint rs1686) {
+void p2g_exact_48(float f908, float f911, float f907, float f909, out uint rs1686) {
   precise float f915 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f908) ^ 0x80000000u)), f911, f907, 0, false);
   rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f909, f915, f911, 0, false)));
 }
-void p2g_check_59(float f908, float f911, float f907, float f909, out uint rs1686) {
+void p2g_check_48(float f908, float f911, float f907, float f909, out uint rs1686) {
   if (P2G_F32_FAST) {
     precise float f915 = p2g_ffmaz(-(p2g_inz(f908)), p2g_inz(f911), p2g_inz(f907));
     rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f909), f915, f911)));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_59(f908, f911, f907, f909, rs1686);
+  p2g_exact_48(f908, f911, f907, f909, rs1686);
 }
-void p2g_exact_60(float f916, float f918, out precise float f920) {
+void p2g_exact_49(float f916, float f918, out precise float f920) {
   f920 = p2g_fmul(f916, f918, false);
 }
-void p2g_check_60(float f916, float f918, out precise float f920) {
+void p2g_check_49(float f916, float f918, out precise float f920) {
   if (P2G_F32_FAST) {
     f920 = p2g_fmulz(p2g_inz(f916), p2g_inz(f918));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_60(f916, f918, f920);
+  p2g_exact_49(f916, f918, f920);
 }
-void p2g_exact_61(float f917, float f920, float f916, float f918, out uint rs1687) {
+void p2g_exact_50(float f917, float f920, float f916, float f918, out uint rs1687) {
   precise float f924 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f917) ^ 0x80000000u)), f920, f916, 0, false);
   rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f918, f924, f920, 0, false)));
 }
-void p2g_check_61(float f917, float f920, float f916, float f918, out uint rs1687) {
+void p2g_check_50(float f917, float f920, float f916, float f918, out uint rs1687) {
   if (P2G_F32_FAST) {
     precise float f924 = p2g_ffmaz(-(p2g_inz(f917)), p2g_inz(f920), p2g_inz(f916));
     rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f918), f924, f920)));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_61(f917, f920, f916, f918, rs1687);
+  p2g_exact_50(f917, f920, f916, f918, rs1687);
 }
-void p2g_exact_62(float f925, float f927, out precise float f929) {
+void p2g_exact_51(float f925, float f927, out precise float f929) {
   f929 = p2g_fmul(f925, f927, false);
 }
-void p2g_check_62(float f925, float f927, out precise float f929) {
+void p2g_check_51(float f925, float f927, out precise float f929) {
   if (P2G_F32_FAST) {
     f929 = p2g_fmulz(p2g_inz(f925), p2g_inz(f927));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_62(f925, f927, f929);
+  p2g_exact_51(f925, f927, f929);
 }
-void p2g_exact_63(float f926, float f929, float f925, float f927, out uint rs1688) {
+void p2g_exact_52(float f926, float f929, float f925, float f927, out uint rs1688) {
   precise float f933 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f926) ^ 0x80000000u)), f929, f925, 0, false);
   rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f927, f933, f929, 0, false)));
 }
-void p2g_check_63(float f926, float f929, float f925, float f927, out uint rs1688) {
+void p2g_check_52(float f926, float f929, float f925, float f927, out uint rs1688) {
   if (P2G_F32_FAST) {
     precise float f933 = p2g_ffmaz(-(p2g_inz(f926)), p2g_inz(f929), p2g_inz(f925));
     rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f927), f933, f929)));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_63(f926, f929, f925, f927, rs1688);
+  p2g_exact_52(f926, f929, f925, f927, rs1688);
 }
-void p2g_exact_64(float f934, float f936, out precise float f938) {
+void p2g_exact_53(float f934, float f936, out precise float f938) {
   f938 = p2g_fmul(f934, f936, false);
 }
-void p2g_check_64(float f934, float f936, out precise float f938) {
+void p2g_check_53(float f934, float f936, out precise float f938) {
   if (P2G_F32_FAST) {
     f938 = p2g_fmulz(p2g_inz(f934), p2g_inz(f936));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_64(f934, f936, f938);
+  p2g_exact_53(f934, f936, f938);
 }
-void p2g_exact_65(float f935, float f938, float f934, float f936, out uint rs1689) {
+void p2g_exact_54(float f935, float f938, float f934, float f936, out uint rs1689) {
   precise float f942 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f935) ^ 0x80000000u)), f938, f934, 0, false);
   rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f936, f942, f938, 0, false)));
 }
-void p2g_check_65(float f935, float f938, float f934, float f936, out uint rs1689) {
+void p2g_check_54(float f935, float f938, float f934, float f936, out uint rs1689) {
   if (P2G_F32_FAST) {
     precise float f942 = p2g_ffmaz(-(p2g_inz(f935)), p2g_inz(f938), p2g_inz(f934));
     rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f936), f942, f938)));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_65(f935, f938, f934, f936, rs1689);
+  p2g_exact_54(f935, f938, f934, f936, rs1689);
 }
-void p2g_exact_66(float f954, uint rs1693, float f105, out precise float f971, out uint rs1520, uint rs1378,
+void p2g_exact_55(float f954, uint rs1693, float f105, out precise float f971, out uint rs1520, uint rs1378,
     uint rs1460, uint rs1470, uint rs1692, float f106, out precise float f975, out bool p220, out precise float f977) {
   f971 = p2g_ffma(f954, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693))), f105, false), f105, 0, false);
-  int t167 = p2g_fcmp(floatBitsToUint(f971), 0x3F7D70A4u);
-  bool p219 = t167 == -1;
+  int t164 = p2g_fcmp(floatBitsToUint(f971), 0x3F7D70A4u);
+  bool p219 = t164 == -1;
   precise float f972 = p2g_fadd(f971, uintBitsToFloat(0xBF7D70A4u), false);
   precise float f973 = p2g_ffma(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
   rs1520 = p2g_f2h_rn(floatBitsToUint(p219 ? f971 : f973));
   precise float f957 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma(rs1378, p2g_hsub(rs1460, rs1470),
       rs1470)))));
   f975 = p2g_ffma(f957, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692))), f106, false), f106, 0, false);
-  int t168 = p2g_fcmp(floatBitsToUint(f975), 0x3F7D70A4u);
-  p220 = t168 == -1;
+  int t165 = p2g_fcmp(floatBitsToUint(f975), 0x3F7D70A4u);
+  p220 = t165 == -1;
   precise float f976 = p2g_fadd(f975, uintBitsToFloat(0xBF7D70A4u), false);
   f977 = p2g_ffma(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
 }
-void p2g_check_66(float f954, uint rs1693, float f105, out precise float f971, out uint rs1520, uint rs1378,
+void p2g_check_55(float f954, uint rs1693, float f105, out precise float f971, out uint rs1520, uint rs1378,
     uint rs1460, uint rs1470, uint rs1692, float f106, out precise float f975, out bool p220, out precise float f977) {
   if (P2G_F32_FAST) {
     f971 = p2g_ffmaz(p2g_inz(f954), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693)))), p2g_inz(f105)),
         f105);
-    int t167 = p2g_fcmp(floatBitsToUint(f971), 0x3F7D70A4u);
-    bool p219 = t167 == -1;
+    int t164 = p2g_fcmp(floatBitsToUint(f971), 0x3F7D70A4u);
+    bool p219 = t164 == -1;
     precise float f972 = p2g_faddz(f971, uintBitsToFloat(0xBF7D70A4u));
     precise float f973 = p2g_ffmaz(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u));
     rs1520 = p2g_f2h_rn(floatBitsToUint(p219 ? f971 : f973));
@@ -5033,37 +4465,37 @@ void p2g_check_66(float f954, uint rs1693, float f105, out precise float f971, o
         rs1470)))));
     f975 = p2g_ffmaz(p2g_inz(f957), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692)))), p2g_inz(f106)),
         f106);
-    int t168 = p2g_fcmp(floatBitsToUint(f975), 0x3F7D70A4u);
-    p220 = t168 == -1;
+    int t165 = p2g_fcmp(floatBitsToUint(f975), 0x3F7D70A4u);
+    p220 = t165 == -1;
     precise float f976 = p2g_faddz(f975, uintBitsToFloat(0xBF7D70A4u));
     f977 = p2g_ffmaz(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_66(f954, rs1693, f105, f971, rs1520, rs1378, rs1460, rs1470, rs1692, f106, f975, p220, f977);
+  p2g_exact_55(f954, rs1693, f105, f971, rs1520, rs1378, rs1460, rs1470, rs1692, f106, f975, p220, f977);
 }
-void p2g_exact_67(float f960, uint rs1691, float f107, out precise float f979, out uint rs1540, uint rs1450,
+void p2g_exact_56(float f960, uint rs1691, float f107, out precise float f979, out uint rs1540, uint rs1450,
     uint rs1460, uint rs1470, uint rs1690, float f108, out precise float f983, out bool p222, out precise float f985) {
   f979 = p2g_ffma(f960, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691))), f107, false), f107, 0, false);
-  int t169 = p2g_fcmp(floatBitsToUint(f979), 0x3F7D70A4u);
-  bool p221 = t169 == -1;
+  int t166 = p2g_fcmp(floatBitsToUint(f979), 0x3F7D70A4u);
+  bool p221 = t166 == -1;
   precise float f980 = p2g_fadd(f979, uintBitsToFloat(0xBF7D70A4u), false);
   precise float f981 = p2g_ffma(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
   rs1540 = p2g_f2h_rn(floatBitsToUint(p221 ? f979 : f981));
   precise float f963 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma(rs1450, p2g_hsub(rs1460, rs1470),
       rs1470)))));
   f983 = p2g_ffma(f963, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690))), f108, false), f108, 0, false);
-  int t170 = p2g_fcmp(floatBitsToUint(f983), 0x3F7D70A4u);
-  p222 = t170 == -1;
+  int t167 = p2g_fcmp(floatBitsToUint(f983), 0x3F7D70A4u);
+  p222 = t167 == -1;
   precise float f984 = p2g_fadd(f983, uintBitsToFloat(0xBF7D70A4u), false);
   f985 = p2g_ffma(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
 }
-void p2g_check_67(float f960, uint rs1691, float f107, out precise float f979, out uint rs1540, uint rs1450,
+void p2g_check_56(float f960, uint rs1691, float f107, out precise float f979, out uint rs1540, uint rs1450,
     uint rs1460, uint rs1470, uint rs1690, float f108, out precise float f983, out bool p222, out precise float f985) {
   if (P2G_F32_FAST) {
     f979 = p2g_ffmaz(p2g_inz(f960), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691)))), p2g_inz(f107)),
         f107);
-    int t169 = p2g_fcmp(floatBitsToUint(f979), 0x3F7D70A4u);
-    bool p221 = t169 == -1;
+    int t166 = p2g_fcmp(floatBitsToUint(f979), 0x3F7D70A4u);
+    bool p221 = t166 == -1;
     precise float f980 = p2g_faddz(f979, uintBitsToFloat(0xBF7D70A4u));
     precise float f981 = p2g_ffmaz(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u));
     rs1540 = p2g_f2h_rn(floatBitsToUint(p221 ? f979 : f981));
@@ -5071,15 +4503,15 @@ void p2g_check_67(float f960, uint rs1691, float f107, out precise float f979, o
         rs1470)))));
     f983 = p2g_ffmaz(p2g_inz(f963), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690)))), p2g_inz(f108)),
         f108);
-    int t170 = p2g_fcmp(floatBitsToUint(f983), 0x3F7D70A4u);
-    p222 = t170 == -1;
+    int t167 = p2g_fcmp(floatBitsToUint(f983), 0x3F7D70A4u);
+    p222 = t167 == -1;
     precise float f984 = p2g_faddz(f983, uintBitsToFloat(0xBF7D70A4u));
     f985 = p2g_ffmaz(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_67(f960, rs1691, f107, f979, rs1540, rs1450, rs1460, rs1470, rs1690, f108, f983, p222, f985);
+  p2g_exact_56(f960, rs1691, f107, f979, rs1540, rs1450, rs1460, rs1470, rs1690, f108, f983, p222, f985);
 }
-void p2g_exact_68(float f1109, float f966, uint rs1694, float f109, float f110, uint rs1695, float f111, uint rs1696,
+void p2g_exact_57(float f1109, float f966, uint rs1694, float f109, float f110, uint rs1695, float f111, uint rs1696,
     out precise float f993, float f971, float f975, float f979, float f983, out precise float f129,
     out precise float f997, out precise float f998, out precise float f130) {
   precise float f987 = p2g_fsub(f1109, f966, false);
@@ -5094,7 +4526,7 @@ void p2g_exact_68(float f1109, float f966, uint rs1694, float f109, float f110, 
   f998 = p2g_fmax(f989, f997);
   f130 = p2g_fmul(p2g_div32(f991, f998, 0, false), f129, false);
 }
-void p2g_check_68(float f1109, float f966, uint rs1694, float f109, float f110, uint rs1695, float f111, uint rs1696,
+void p2g_check_57(float f1109, float f966, uint rs1694, float f109, float f110, uint rs1695, float f111, uint rs1696,
     out precise float f993, float f971, float f975, float f979, float f983, out precise float f129,
     out precise float f997, out precise float f998, out precise float f130) {
   if (P2G_F32_FAST) {
@@ -5111,33 +4543,33 @@ void p2g_check_68(float f1109, float f966, uint rs1694, float f109, float f110, 
     f130 = p2g_fmulz(p2g_inz(p2g_div32(f991, f998, 0, false)), f129);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_68(f1109, f966, rs1694, f109, f110, rs1695, f111, rs1696, f993, f971, f975, f979, f983, f129, f997, f998,
+  p2g_exact_57(f1109, f966, rs1694, f109, f110, rs1695, f111, rs1696, f993, f971, f975, f979, f983, f129, f997, f998,
       f130);
 }
-void p2g_exact_69(bool p228, float f131, float f129, out precise float f134, uint rs1697, out precise float f1000,
+void p2g_exact_58(bool p228, float f131, float f129, out precise float f134, uint rs1697, out precise float f1000,
     out precise float f136, float f997, float f133, out precise float f1014, out bool p231, out precise float f1020) {
   f134 = p228 ? -0.25 : p2g_fmul(f131, f129, false);
   f1000 = p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1697)));
   precise float f1003 = p2g_fadd(f134, uintBitsToFloat(0xB727C5ACu), false);
   f136 = p2g_fmax(f129, 0.0);
   precise float f1005 = p2g_canon(uintBitsToFloat(floatBitsToUint(f136) ^ 0x80000000u));
-  int t171 = p2g_fcmp(floatBitsToUint(f1003), floatBitsToUint(f1005));
-  bool p229 = t171 == -1;
+  int t168 = p2g_fcmp(floatBitsToUint(f1003), floatBitsToUint(f1005));
+  bool p229 = t168 == -1;
   precise float f1008 = p229 ? p2g_fsub(f997, f134, false) : f136;
   precise float f1010 = p2g_fadd(p2g_fsub(f133, f134, false), uintBitsToFloat(0xB727C5ACu), false);
   precise float f1011 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1008) ^ 0x80000000u));
-  int t172 = p2g_fcmp(floatBitsToUint(f1010), floatBitsToUint(f1011));
-  bool p230 = t172 == -1;
+  int t169 = p2g_fcmp(floatBitsToUint(f1010), floatBitsToUint(f1011));
+  bool p230 = t169 == -1;
   precise float f1013 = p2g_fadd(p2g_fsub(f134, f133, false), uintBitsToFloat(0x3727C5ACu), false);
   f1014 = p230 ? f1013 : f1008;
   precise float f1016 = p2g_fsub(p2g_canon(uintBitsToFloat(floatBitsToUint(f133) ^ 0x80000000u)), f134, false);
   precise float f1017 = p2g_fadd(f1016, uintBitsToFloat(0xB727C5ACu), false);
   precise float f1018 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1014) ^ 0x80000000u));
-  int t173 = p2g_fcmp(floatBitsToUint(f1017), floatBitsToUint(f1018));
-  p231 = t173 == -1;
+  int t170 = p2g_fcmp(floatBitsToUint(f1017), floatBitsToUint(f1018));
+  p231 = t170 == -1;
   f1020 = p2g_fadd(p2g_fadd(f133, f134, false), uintBitsToFloat(0x3727C5ACu), false);
 }
-void p2g_check_69(bool p228, float f131, float f129, out precise float f134, uint rs1697, out precise float f1000,
+void p2g_check_58(bool p228, float f131, float f129, out precise float f134, uint rs1697, out precise float f1000,
     out precise float f136, float f997, float f133, out precise float f1014, out bool p231, out precise float f1020) {
   if (P2G_F32_FAST) {
     f134 = p228 ? -0.25 : p2g_fmulz(p2g_inz(f131), p2g_inz(f129));
@@ -5145,38 +4577,38 @@ void p2g_check_69(bool p228, float f131, float f129, out precise float f134, uin
     precise float f1003 = p2g_faddz(p2g_inz(f134), uintBitsToFloat(0xB727C5ACu));
     f136 = p2g_nmax(f129, 0.0);
     precise float f1005 = p2g_canon(uintBitsToFloat(floatBitsToUint(f136) ^ 0x80000000u));
-    int t171 = p2g_fcmp(floatBitsToUint(f1003), floatBitsToUint(f1005));
-    bool p229 = t171 == -1;
+    int t168 = p2g_fcmp(floatBitsToUint(f1003), floatBitsToUint(f1005));
+    bool p229 = t168 == -1;
     precise float f1008 = p229 ? p2g_fsubz(p2g_inz(f997), p2g_inz(f134)) : f136;
     precise float f1010 = p2g_faddz(p2g_fsubz(p2g_inz(f133), p2g_inz(f134)), uintBitsToFloat(0xB727C5ACu));
     precise float f1011 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1008) ^ 0x80000000u));
-    int t172 = p2g_fcmp(floatBitsToUint(f1010), floatBitsToUint(f1011));
-    bool p230 = t172 == -1;
+    int t169 = p2g_fcmp(floatBitsToUint(f1010), floatBitsToUint(f1011));
+    bool p230 = t169 == -1;
     precise float f1013 = p2g_faddz(p2g_fsubz(p2g_inz(f134), f133), uintBitsToFloat(0x3727C5ACu));
     f1014 = p230 ? f1013 : f1008;
     precise float f1016 = p2g_fsubz(-f133, p2g_inz(f134));
     precise float f1017 = p2g_faddz(f1016, uintBitsToFloat(0xB727C5ACu));
     precise float f1018 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1014) ^ 0x80000000u));
-    int t173 = p2g_fcmp(floatBitsToUint(f1017), floatBitsToUint(f1018));
-    p231 = t173 == -1;
+    int t170 = p2g_fcmp(floatBitsToUint(f1017), floatBitsToUint(f1018));
+    p231 = t170 == -1;
     f1020 = p2g_faddz(p2g_faddz(f133, p2g_inz(f134)), uintBitsToFloat(0x3727C5ACu));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_69(p228, f131, f129, f134, rs1697, f1000, f136, f997, f133, f1014, p231, f1020);
+  p2g_exact_58(p228, f131, f129, f134, rs1697, f1000, f136, f997, f133, f1014, p231, f1020);
 }
-void p2g_exact_70(float f133, float f1109, out uint rs1559, float f134, out uint rs1560) {
+void p2g_exact_59(float f133, float f1109, out uint rs1559, float f134, out uint rs1560) {
   rs1559 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(f133, f1109, false)));
   rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(f134, f1109, false)));
 }
-void p2g_check_70(float f133, float f1109, out uint rs1559, float f134, out uint rs1560) {
+void p2g_check_59(float f133, float f1109, out uint rs1559, float f134, out uint rs1560) {
   if (P2G_F32_FAST) {
     rs1559 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_inz(f133), p2g_inz(f1109))));
     rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_inz(f134), f1109)));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_70(f133, f1109, rs1559, f134, rs1560);
+  p2g_exact_59(f133, f1109, rs1559, f134, rs1560);
 }
-void p2g_exact_71(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uint r26, out uint r1797, out uint r1798,
+void p2g_exact_60(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uint r26, out uint r1797, out uint r1798,
     out uint r1799, out uint r1800, out uint r1801) {
   precise float f1045 = p2g_fadd(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 6ul)).v)))), 0.0, false);
   precise float f1046 = p2g_fadd(f1045, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 8ul)).v)))), false);
@@ -5213,7 +4645,7 @@ void p2g_exact_71(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uin
   r1800 = floatBitsToUint(p2g_fmul(f1074, f1064, false));
   r1801 = floatBitsToUint(p2g_fmul(f1074, f1071, false));
 }
-void p2g_check_71(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uint r26, out uint r1797, out uint r1798,
+void p2g_check_60(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uint r26, out uint r1797, out uint r1798,
     out uint r1799, out uint r1800, out uint r1801) {
   if (P2G_F32_FAST) {
     precise float f1045 = p2g_faddz(p2g_in_nanz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 6ul)).v))))),
@@ -5272,25 +4704,25 @@ void p2g_check_71(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uin
     r1801 = floatBitsToUint(p2g_fmulz(p2g_inz(f1074), f1071));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_71(rd35, p304_u64, rd36, r26, r1797, r1798, r1799, r1800, r1801);
+  p2g_exact_60(rd35, p304_u64, rd36, r26, r1797, r1798, r1799, r1800, r1801);
 }
-void p2g_exact_72(float f132, out precise float f1110) {
+void p2g_exact_61(float f132, out precise float f1110) {
   f1110 = p2g_div32(1.0, p2g_fsub(1.0, f132, false), 0, false);
 }
-void p2g_check_72(float f132, out precise float f1110) {
+void p2g_check_61(float f132, out precise float f1110) {
   if (P2G_F32_FAST) {
     f1110 = p2g_div32(1.0, p2g_fsubz(1.0, p2g_inz(f132)), 0, false);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_72(f132, f1110);
+  p2g_exact_61(f132, f1110);
 }
-void p2g_exact_73(float f132, out precise float f1110) {
+void p2g_exact_62(float f132, out precise float f1110) {
   precise float f1081 = p2g_fmul(p2g_fadd(f132, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
   precise float f1082 = p2g_fmul(f1081, uintBitsToFloat(0x3FB8AA3Bu), false);
   precise float f1083 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f1082), false));
   f1110 = p2g_div32(p2g_fadd(f1083, -1.0, false), p2g_fmul(f132, 9.0, false), 0, false);
 }
-void p2g_check_73(float f132, out precise float f1110) {
+void p2g_check_62(float f132, out precise float f1110) {
   if (P2G_F32_FAST) {
     precise float f1081 = p2g_fmulz(p2g_faddz(p2g_inz(f132), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
     precise float f1082 = p2g_fmulz(f1081, uintBitsToFloat(0x3FB8AA3Bu));
@@ -5298,15 +4730,15 @@ void p2g_check_73(float f132, out precise float f1110) {
     f1110 = p2g_div32(p2g_faddz(p2g_inz(f1083), -1.0), p2g_fmulz(f132, 9.0), 0, false);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_73(f132, f1110);
+  p2g_exact_62(f132, f1110);
 }
-void p2g_exact_74(float f132, float f1111, out precise float f145, float f133, out precise float f146, float f134,
+void p2g_exact_63(float f132, float f1111, out precise float f145, float f133, out precise float f146, float f134,
     out precise float f147) {
   f145 = p2g_fmul(f132, f1111, false);
   f146 = p2g_fmul(f133, f1111, false);
   f147 = p2g_fmul(f134, f1111, false);
 }
-void p2g_check_74(float f132, float f1111, out precise float f145, float f133, out precise float f146, float f134,
+void p2g_check_63(float f132, float f1111, out precise float f145, float f133, out precise float f146, float f134,
     out precise float f147) {
   if (P2G_F32_FAST) {
     f145 = p2g_fmulz(p2g_inz(f132), p2g_inz(f1111));
@@ -5314,21 +4746,21 @@ void p2g_check_74(float f132, float f1111, out precise float f145, float f133, o
     f147 = p2g_fmulz(p2g_inz(f134), f1111);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_74(f132, f1111, f145, f133, f146, f134, f147);
+  p2g_exact_63(f132, f1111, f145, f133, f146, f134, f147);
 }
-void p2g_exact_75(float f145, float f146, float f147, out uint rs1583, out uint rs1584, out uint rs1585) {
+void p2g_exact_64(float f145, float f146, float f147, out uint rs1583, out uint rs1584, out uint rs1585) {
   rs1583 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(p2g_fadd(f145, f146, false), f147, false)));
   rs1584 = p2g_f2h_rn(floatBitsToUint(p2g_fadd(f145, f147, false)));
   rs1585 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(p2g_fsub(f145, f146, false), f147, false)));
 }
-void p2g_check_75(float f145, float f146, float f147, out uint rs1583, out uint rs1584, out uint rs1585) {
+void p2g_check_64(float f145, float f146, float f147, out uint rs1583, out uint rs1584, out uint rs1585) {
   if (P2G_F32_FAST) {
     rs1583 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(p2g_faddz(p2g_inz(f145), p2g_inz(f146)), p2g_inz(f147))));
     rs1584 = p2g_f2h_rn(floatBitsToUint(p2g_faddz(f145, f147)));
     rs1585 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(p2g_fsubz(f145, f146), f147)));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_75(f145, f146, f147, rs1583, rs1584, rs1585);
+  p2g_exact_64(f145, f146, f147, rs1583, rs1584, rs1585);
 }
 
 void main() {
@@ -5346,15 +4778,14 @@ void main() {
   precise float f19 = 0.0, f20 = 0.0, f28 = 0.0, f29 = 0.0, f30 = 0.0, f31 = 0.0, f34 = 0.0, f35 = 0.0;
   precise float f36 = 0.0, f37 = 0.0, f42 = 0.0, f51 = 0.0, f63 = 0.0, f75 = 0.0, f79 = 0.0, f90 = 0.0;
   precise float f91 = 0.0, f93 = 0.0, f94 = 0.0, f95 = 0.0, f96 = 0.0, f247 = 0.0, f286 = 0.0, f290 = 0.0;
-  precise float f513 = 0.0, f524 = 0.0, f535 = 0.0, f546 = 0.0, f557 = 0.0, f603 = 0.0, f634 = 0.0, f704 = 0.0;
-  precise float f748 = 0.0, f792 = 0.0, f836 = 0.0, f843 = 0.0, f844 = 0.0, f845 = 0.0, f847 = 0.0, f897 = 0.0;
-  precise float f900 = 0.0, f903 = 0.0, f906 = 0.0, f954 = 0.0, f957 = 0.0, f960 = 0.0, f963 = 0.0, f971 = 0.0;
-  precise float f975 = 0.0, f979 = 0.0, f983 = 0.0, f989 = 0.0, f991 = 0.0, f993 = 0.0, f1045 = 0.0;
-  precise float f1046 = 0.0, f1047 = 0.0, f1048 = 0.0, f1049 = 0.0, f1052 = 0.0, f1053 = 0.0, f1054 = 0.0;
-  precise float f1055 = 0.0, f1056 = 0.0, f1059 = 0.0, f1060 = 0.0, f1061 = 0.0, f1062 = 0.0, f1063 = 0.0;
-  precise float f1066 = 0.0, f1067 = 0.0, f1068 = 0.0, f1069 = 0.0, f1070 = 0.0, f1095 = 0.0, f1096 = 0.0;
-  precise float f1097 = 0.0, f1099 = 0.0, f1100 = 0.0, f1102 = 0.0, f1103 = 0.0, f1105 = 0.0, f1106 = 0.0;
-  precise float f1108 = 0.0, f1110 = 0.0;
+  precise float f603 = 0.0, f634 = 0.0, f704 = 0.0, f748 = 0.0, f792 = 0.0, f836 = 0.0, f843 = 0.0, f844 = 0.0;
+  precise float f845 = 0.0, f847 = 0.0, f897 = 0.0, f900 = 0.0, f903 = 0.0, f906 = 0.0, f954 = 0.0, f957 = 0.0;
+  precise float f960 = 0.0, f963 = 0.0, f971 = 0.0, f975 = 0.0, f979 = 0.0, f983 = 0.0, f989 = 0.0, f991 = 0.0;
+  precise float f993 = 0.0, f1045 = 0.0, f1046 = 0.0, f1047 = 0.0, f1048 = 0.0, f1049 = 0.0, f1052 = 0.0;
+  precise float f1053 = 0.0, f1054 = 0.0, f1055 = 0.0, f1056 = 0.0, f1059 = 0.0, f1060 = 0.0, f1061 = 0.0;
+  precise float f1062 = 0.0, f1063 = 0.0, f1066 = 0.0, f1067 = 0.0, f1068 = 0.0, f1069 = 0.0, f1070 = 0.0;
+  precise float f1095 = 0.0, f1096 = 0.0, f1097 = 0.0, f1099 = 0.0, f1100 = 0.0, f1102 = 0.0, f1103 = 0.0;
+  precise float f1105 = 0.0, f1106 = 0.0, f1108 = 0.0, f1110 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const float p0_f32 = uintBitsToFloat(P2GU32((pc.params)).v);  // k_output_param_0
   const float p4_f32 = uintBitsToFloat(P2GU32((pc.params + 4ul)).v);  // k_output_param_0+4
@@ -5424,21 +4855,17 @@ void main() {
   // ptx:33  add.s64 	%rd1, %rd5, 264;
   uint64_t rd1 = uint64_t(int64_t(uint64_t(0ul)) + 264l);
   // ptx:34  ld.param.u64 	%rd7, [k_output_param_0+264];
-  uint64_t rd7 = p264_u64;
   // ptx:35  mov.f32 	%f148, 0f3F000000;
   precise float f148 = 0.5;
   // ptx:36  tex.2d.v4.f32.f32 	{%f149, %f150, %f151, %f152}, [%rd7, {%f148, %f148}];
-  uvec4 t1 = p2g_hw_on(P2G_IMG6) ? floatBitsToUint(textureLod(p2g_hw6, vec2(f148, f148), 0.0)) : p2g_tex(rd7, P2G_IMG6,
-      vec3(f148, f148, 0.0), 0, 2u);
+  uvec4 t1 = p2g_tex2(p2g_hw6, p264_u64, P2G_IMG6, vec2(f148, f148));
   precise float f149 = uintBitsToFloat(t1.x);
   precise float f150 = uintBitsToFloat(t1.y);
   precise float f151 = uintBitsToFloat(t1.z);
   precise float f152 = uintBitsToFloat(t1.w);
   // ptx:37  ld.param.u64 	%rd8, [k_output_param_0+256];
-  uint64_t rd8 = p256_u64;
   // ptx:38  tex.2d.v4.f32.f32 	{%f153, %f154, %f155, %f156}, [%rd8, {%f148, %f148}];
-  uvec4 t2 = p2g_hw_on(P2G_IMG5) ? floatBitsToUint(textureLod(p2g_hw5, vec2(f148, f148), 0.0)) : p2g_tex(rd8, P2G_IMG5,
-      vec3(f148, f148, 0.0), 0, 2u);
+  uvec4 t2 = p2g_tex2(p2g_hw5, p256_u64, P2G_IMG5, vec2(f148, f148));
   precise float f153 = uintBitsToFloat(t2.x);
   precise float f154 = uintBitsToFloat(t2.y);
   precise float f155 = uintBitsToFloat(t2.z);
@@ -5598,10 +5025,7 @@ void main() {
           // ptx:128  selp.b32 	%r239, %r244, %r231, %p11;
           uint r239 = p11 ? min(uint(int(r231) + int(r24)), r233) : r231;
           // ptx:130  tex.2d.v4.f32.s32 {%f196, %f197, %f198, %f199}, [%rd2, {%r238, %r239}];
-          ivec2 t7 = ivec2(int(r238), int(r239));
-          uvec4 t6 = p2g_hw_on(P2G_IMG0) ? (all(lessThan(uvec2(t7), uvec2(textureSize(p2g_hw0,
-              0)))) ? floatBitsToUint(texelFetch(p2g_hw0, t7, 0)) : uvec4(0u)) : p2g_texi(rd2 /* p200_u64 */, P2G_IMG0,
-              ivec3(int(r238), int(r239), 0), 0, 2u);
+          uvec4 t6 = p2g_texi2(p2g_hw0, rd2 /* p200_u64 */, P2G_IMG0, ivec2(int(r238), int(r239)));
           precise float f196 = uintBitsToFloat(t6.x);
           precise float f197 = uintBitsToFloat(t6.y);
           precise float f198 = uintBitsToFloat(t6.z);
@@ -5634,8 +5058,8 @@ void main() {
           precise float f6 = p2g_fmul(p2g_in(f1), p2g_faddc(p2g_faddc(f204, f205), f207));
           if (p2g_redo()) p2g_check_2(f196, f200, f198, f197, f4, f5, f1, f6);
           // ptx:147  setp.lt.f32 	%p12, %f6, 0f447A0000;
-          int t8 = p2g_fcmp(floatBitsToUint(f6), floatBitsToUint(1000.0));
-          bool p12 = t8 == -1;
+          int t7 = p2g_fcmp(floatBitsToUint(f6), floatBitsToUint(1000.0));
+          bool p12 = t7 == -1;
           // ptx:148  @%p12 bra 	$L__BB0_7;
           if (p12) {
             // ptx:152  add.f32 	%f248, %f6, 0f3F800000;
@@ -5648,8 +5072,8 @@ void main() {
             // ptx:157  fma.rn.f32 	%f212, %f6, 0f41100000, 0f3F800000;
             precise float f212 = p2g_ffmac(p2g_in(f6), 9.0, 1.0);
             // ptx:158  setp.lt.f32 	%p13, %f212, 0f00800000;
-            int t9 = p2g_fcmp(floatBitsToUint(f212), 0x00800000u);
-            bool p13 = t9 == -1;
+            int t8 = p2g_fcmp(floatBitsToUint(f212), 0x00800000u);
+            bool p13 = t8 == -1;
             // ptx:159  mul.f32 	%f213, %f212, 0f4B000000;
             // ptx:160  selp.f32 	%f7, %f213, %f212, %p13;
             precise float f7 = p13 ? p2g_fmulc(f212, 8388608.0) : f212;
@@ -5719,9 +5143,9 @@ void main() {
             precise float f245 = p2g_div32(p2g_fmul(p2g_in(f1094), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
             // ptx:204  add.f32 	%f246, %f245, 0fBC4FAEFF;
             // ptx:205  setp.eq.f32 	%p15, %f7, 0f00000000;
-            int t10 = p2g_fcmp(floatBitsToUint(f7), floatBitsToUint(0.0));
+            int t9 = p2g_fcmp(floatBitsToUint(f7), floatBitsToUint(0.0));
             // ptx:206  selp.f32 	%f247, 0fFF800000, %f246, %p15;
-            f247 = (t10 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddc(p2g_in(f245), uintBitsToFloat(0xBC4FAEFFu));
+            f247 = (t9 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddc(p2g_in(f245), uintBitsToFloat(0xBC4FAEFFu));
             if (p2g_redo()) p2g_check_6(f1094, f7, f247);
             // ptx:207  div.rn.f32 	%f1095, %f247, %f6;
             f1095 = p2g_div32(f247, f6, 0, false);
@@ -5737,16 +5161,16 @@ void main() {
           // ptx:217  mov.u32 	%r255, _ZZ8k_outputE6sColor;
           // ptx:218  add.s32 	%r256, %r255, %r254;
           // ptx:220  { cvt.rn.f16x2.f32 %r249, %f250, %f249; }
-          uint t11 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_fmul(p2g_in(f1), p2g_in(f4)), p2g_in(f1095))));
-          uint t12 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_in(f6), f1095)));
+          uint t10 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_fmul(p2g_in(f1), p2g_in(f4)), p2g_in(f1095))));
+          uint t11 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_in(f6), f1095)));
           // ptx:224  { cvt.rn.f16x2.f32 %r250, %f199, %f251; }
-          uint t13 = p2g_f2h_rn(floatBitsToUint(f199));
-          uint t14 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_fmul(f1, p2g_in(f5)), f1095)));
-          if (p2g_redo()) p2g_check_7(f1, f4, f1095, t11, f6, t12, f199, t13, f5, t14);
+          uint t12 = p2g_f2h_rn(floatBitsToUint(f199));
+          uint t13 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_fmul(f1, p2g_in(f5)), f1095)));
+          if (p2g_redo()) p2g_check_7(f1, f4, f1095, t10, f6, t11, f199, t12, f5, t13);
           // ptx:227  st.shared.v2.u32 	[%r256], {%r249, %r250};
-          uint t15 = uint(int(sh_sColor) + int(r253 << 3u));
-          p2g_sts32(t15, ((t11 << 16) | t12));
-          p2g_sts32((t15 + 4u), ((t13 << 16) | t14));
+          uint t14 = uint(int(sh_sColor) + int(r253 << 3u));
+          p2g_sts32(t14, ((t10 << 16) | t11));
+          p2g_sts32((t14 + 4u), ((t12 << 16) | t13));
           // ptx:228  add.s32 	%r257, %r234, %r22;
           // ptx:229  min.u32 	%r258, %r257, %r236;
           // ptx:230  selp.b32 	%r251, %r258, %r234, %p10;
@@ -5756,14 +5180,11 @@ void main() {
           // ptx:233  selp.b32 	%r252, %r260, %r235, %p11;
           uint r252 = p11 ? min(uint(int(r235) + int(r24)), r237) : r235;
           // ptx:235  tex.2d.v4.f32.s32 {%f253, %f254, %f255, %f256}, [%rd3, {%r251, %r252}];
-          ivec2 t17 = ivec2(int(r251), int(r252));
-          uvec4 t16 = p2g_hw_on(P2G_IMG4) ? (all(lessThan(uvec2(t17), uvec2(textureSize(p2g_hw4,
-              0)))) ? floatBitsToUint(texelFetch(p2g_hw4, t17, 0)) : uvec4(0u)) : p2g_texi(rd3 /* p248_u64 */, P2G_IMG4,
-              ivec3(int(r251), int(r252), 0), 0, 2u);
-          precise float f253 = uintBitsToFloat(t16.x);
-          precise float f254 = uintBitsToFloat(t16.y);
-          precise float f255 = uintBitsToFloat(t16.z);
-          precise float f256 = uintBitsToFloat(t16.w);
+          uvec4 t15 = p2g_texi2(p2g_hw4, rd3 /* p248_u64 */, P2G_IMG4, ivec2(int(r251), int(r252)));
+          precise float f253 = uintBitsToFloat(t15.x);
+          precise float f254 = uintBitsToFloat(t15.y);
+          precise float f255 = uintBitsToFloat(t15.z);
+          precise float f256 = uintBitsToFloat(t15.w);
           // ptx:237  shl.b32 	%r261, %r253, 2;
           // ptx:238  mov.u32 	%r262, _ZZ8k_outputE6sDepth;
           // ptx:239  add.s32 	%r263, %r262, %r261;
@@ -5822,9 +5243,9 @@ void main() {
       // ptx:273  mul.wide.u32 	%rd13, %r278, 40;
       // ptx:274  mul.lo.s32 	%r279, %r276, 10;
       // ptx:275  cvt.u64.u32 	%rd14, %r279;
-      uint64_t t18 = uint64_t(uint(int(p2g_bfi_32((r272 & 1u), (r274 & 1u), 1u, 1u)) * 10));
+      uint64_t t16 = uint64_t(uint(int(p2g_bfi_32((r272 & 1u), (r274 & 1u), 1u, 1u)) * 10));
       // ptx:276  add.s64 	%rd15, %rd13, %rd14;
-      uint64_t rd15 = uint64_t(int64_t(uint64_t(r278) * uint64_t(40u)) + int64_t(uint64_t(t18)));
+      uint64_t rd15 = uint64_t(int64_t(uint64_t(r278) * uint64_t(40u)) + int64_t(uint64_t(t16)));
       // ptx:277  shl.b64 	%rd16, %rd15, 1;
       // ptx:278  add.s64 	%rd4, %rd12, %rd16;
       rd4 = uint64_t(int64_t(rd12) + int64_t(rd15 << 1u));
@@ -5834,18 +5255,18 @@ void main() {
       precise float f16 = p2g_fmul(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd4 + 18ul)).v))))), 0.5);
       if (p2g_redo()) p2g_check_8(f261, f14, r2, r7, r27, f15, f262, p272_u64, p80_u32, rd4, f16);
       // ptx:285  setp.lt.f32 	%p19, %f16, 0fC0400000;
-      int t19 = p2g_fcmp(floatBitsToUint(f16), floatBitsToUint(-3.0));
-      bool p19 = t19 == -1;
+      int t17 = p2g_fcmp(floatBitsToUint(f16), floatBitsToUint(-3.0));
+      bool p19 = t17 == -1;
       // ptx:286  mov.f32 	%f1096, 0f00000000;
       f1096 = 0.0;
       // ptx:287  @%p19 bra 	$L__BB0_12;
       if (!p19) {
         // ptx:289  setp.gt.f32 	%p20, %f16, 0f40400000;
-        int t20 = p2g_fcmp(floatBitsToUint(f16), floatBitsToUint(3.0));
+        int t18 = p2g_fcmp(floatBitsToUint(f16), floatBitsToUint(3.0));
         // ptx:290  mov.f32 	%f1096, 0f3F800000;
         f1096 = 1.0;
         // ptx:291  @%p20 bra 	$L__BB0_12;
-        if (!(t20 == 1)) {
+        if (!(t18 == 1)) {
           // ptx:293  mul.f32 	%f270, %f16, 0f3F000000;
           // ptx:294  fma.rn.f32 	%f271, %f16, %f16, 0f41D80000;
           // ptx:295  mul.f32 	%f272, %f270, %f271;
@@ -5914,7 +5335,7 @@ void main() {
       // ptx:330  sub.f32 	%f296, %f294, %f295;
       precise float f296 = p2g_ffma(p2g_faddc(p2g_in(f22), p2g_in(f21)), 0.5, neg5770);
       // ptx:331  setp.geu.f32 	%p21, %f23, %f296;
-      int t21 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f296));
+      int t19 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f296));
       // ptx:332  ld.shared.f32 	%f24, [%r287+92];
       precise float f24 = uintBitsToFloat(p2g_lds32((r287 + 92u)));
       // ptx:333  ld.shared.f32 	%f25, [%r287+-92];
@@ -5926,36 +5347,36 @@ void main() {
       // ptx:336  sub.f32 	%f299, %f298, %f295;
       precise float f299 = p2g_ffma(p2g_faddc(p2g_in(f25), p2g_in(f24)), 0.5, neg5771);
       if (p2g_redo()) p2g_check_10(f14, f19, p16_f32, p20_f32, f276, r28, f15, f20, f277, r29, r4, r3, f21, f22, f23,
-          t21, f24, f25, f299);
+          t19, f24, f25, f299);
       // ptx:337  setp.geu.f32 	%p22, %f23, %f299;
-      int t22 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f299));
+      int t20 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f299));
       // ptx:338  and.pred  	%p23, %p22, %p21;
       // ptx:339  mov.u32 	%r1848, %r1847;
       uint r1848 = r1847;
       // ptx:340  @%p23 bra 	$L__BB0_14;
-      if (!((t22 >= 0) && (t21 >= 0))) {
+      if (!((t20 >= 0) && (t19 >= 0))) {
         // ptx:342  setp.gt.f32 	%p24, %f22, %f23;
-        int t23 = p2g_fcmp(floatBitsToUint(f22), floatBitsToUint(f23));
-        bool p24 = t23 == 1;
+        int t21 = p2g_fcmp(floatBitsToUint(f22), floatBitsToUint(f23));
+        bool p24 = t21 == 1;
         // ptx:343  selp.b32 	%r288, -1, 0, %p24;
         // ptx:344  selp.f32 	%f300, %f22, %f23, %p24;
         precise float f300 = p24 ? f22 : f23;
         // ptx:345  setp.gt.f32 	%p25, %f25, %f300;
-        int t24 = p2g_fcmp(floatBitsToUint(f25), floatBitsToUint(f300));
-        bool p25 = t24 == 1;
+        int t22 = p2g_fcmp(floatBitsToUint(f25), floatBitsToUint(f300));
+        bool p25 = t22 == 1;
         // ptx:346  selp.b32 	%r289, 1, %r288, %p25;
         // ptx:347  or.pred  	%p26, %p24, %p25;
         // ptx:348  selp.s32 	%r290, -1, 0, %p26;
         // ptx:349  selp.f32 	%f301, %f25, %f300, %p25;
         precise float f301 = p25 ? f25 : f300;
         // ptx:350  setp.gt.f32 	%p27, %f24, %f301;
-        int t25 = p2g_fcmp(floatBitsToUint(f24), floatBitsToUint(f301));
-        bool p27 = t25 == 1;
+        int t23 = p2g_fcmp(floatBitsToUint(f24), floatBitsToUint(f301));
+        bool p27 = t23 == 1;
         // ptx:351  selp.b32 	%r291, -1, %r289, %p27;
         // ptx:352  selp.f32 	%f302, %f24, %f301, %p27;
         // ptx:353  setp.gt.f32 	%p28, %f21, %f302;
-        int t26 = p2g_fcmp(floatBitsToUint(f21), floatBitsToUint(p27 ? f24 : f301));
-        bool p28 = t26 == 1;
+        int t24 = p2g_fcmp(floatBitsToUint(f21), floatBitsToUint(p27 ? f24 : f301));
+        bool p28 = t24 == 1;
         // ptx:354  selp.b32 	%r1847, 1, %r291, %p28;
         r1847 = p28 ? 1u : (p27 ? 0xFFFFFFFFu : (p25 ? 1u : (p24 ? 0xFFFFFFFFu : 0u)));
         // ptx:355  or.pred  	%p29, %p27, %p28;
@@ -5985,14 +5406,11 @@ void main() {
       // ptx:371  selp.b32 	%r293, %r307, %r295, %p31;
       uint r293 = (int(r305) > 0) ? min(uint(int(r295) + int(r305)), r299) : r295;
       // ptx:373  tex.2d.v4.f32.s32 {%f303, %f304, %f305, %f306}, [%rd17, {%r292, %r293}];
-      ivec2 t28 = ivec2(int(r292), int(r293));
-      uvec4 t27 = p2g_hw_on(P2G_IMG3) ? (all(lessThan(uvec2(t28), uvec2(textureSize(p2g_hw3,
-          0)))) ? floatBitsToUint(texelFetch(p2g_hw3, t28, 0)) : uvec4(0u)) : p2g_texi(rd17 /* p240_u64 */, P2G_IMG3,
-          ivec3(int(r292), int(r293), 0), 0, 2u);
-      precise float f303 = uintBitsToFloat(t27.x);
-      precise float f304 = uintBitsToFloat(t27.y);
-      precise float f305 = uintBitsToFloat(t27.z);
-      precise float f306 = uintBitsToFloat(t27.w);
+      uvec4 t25 = p2g_texi2(p2g_hw3, rd17 /* p240_u64 */, P2G_IMG3, ivec2(int(r292), int(r293)));
+      precise float f303 = uintBitsToFloat(t25.x);
+      precise float f304 = uintBitsToFloat(t25.y);
+      precise float f305 = uintBitsToFloat(t25.z);
+      precise float f306 = uintBitsToFloat(t25.w);
       // ptx:375  ld.param.v2.f32 	{%f307, %f308}, [%rd1+-264];
       precise float f307 = p0_f32;
       precise float f308 = p4_f32;
@@ -6001,692 +5419,661 @@ void main() {
       precise float f312 = p12_f32;
       // ptx:377  add.f32 	%f315, %f303, %f311;
       // ptx:378  fma.rn.f32 	%f26, %f307, %f315, %f19;
-      precise float f26 = p2g_ffma(p2g_in(f307), p2g_faddc(p2g_in(f303), p2g_in(f311)), p2g_in(f19));
+      precise float f26 = p2g_ffma(f307, p2g_fadd(f303, f311, false), f19, 0, false);
       // ptx:379  add.f32 	%f316, %f304, %f312;
       // ptx:380  fma.rn.f32 	%f27, %f308, %f316, %f20;
-      precise float f27 = p2g_ffma(p2g_in(f308), p2g_faddc(p2g_in(f304), p2g_in(f312)), p2g_in(f20));
+      precise float f27 = p2g_ffma(f308, p2g_fadd(f304, f312, false), f20, 0, false);
       // ptx:381  ld.param.u64 	%rd18, [%rd1+-40];
       uint64_t rd18 = p224_u64;
       // ptx:382  ld.param.v2.f32 	{%f317, %f318}, [%rd1+-120];
       precise float f317 = p144_f32;
       precise float f318 = p148_f32;
       // ptx:383  mul.f32 	%f321, %f26, %f317;
-      precise float f321 = p2g_fmul(f26, p2g_in(f317));
+      precise float f321 = p2g_fmul(f26, f317, false);
       // ptx:384  mul.f32 	%f322, %f27, %f318;
-      precise float f322 = p2g_fmul(f27, p2g_in(f318));
-      if (p2g_redo()) p2g_check_11(f307, f303, f311, f19, f26, f308, f304, f312, f20, f27, p224_u64, rd18, p144_f32,
-          f317, p148_f32, f318, f321, f322);
       // ptx:385  mov.f32 	%f323, 0f00000000;
       precise float f323 = 0.0;
       // ptx:386  tex.level.2d.v4.f32.f32 	{%f28, %f29, %f30, %f31}, [%rd18, {%f321, %f322}], %f323;
-      uvec4 t29 = p2g_hw_on(P2G_IMG1) ? floatBitsToUint(textureLod(p2g_hw1, vec2(f321, f322),
-          0.0)) : p2g_tex(rd18 /* p224_u64 */, P2G_IMG1, vec3(f321, f322, 0.0), 0, 2u);
-      f28 = uintBitsToFloat(t29.x);
-      f29 = uintBitsToFloat(t29.y);
-      f30 = uintBitsToFloat(t29.z);
-      f31 = uintBitsToFloat(t29.w);
+      uvec4 t26 = p2g_tex2(p2g_hw1, rd18 /* p224_u64 */, P2G_IMG1, vec2(f321, p2g_fmul(f27, f318, false)));
+      f28 = uintBitsToFloat(t26.x);
+      f29 = uintBitsToFloat(t26.y);
+      f30 = uintBitsToFloat(t26.z);
+      f31 = uintBitsToFloat(t26.w);
       // ptx:387  add.f32 	%f324, %f26, 0fBF000000;
       // ptx:388  fma.rn.f32 	%f325, %f324, 0f40000000, 0f3F000000;
-      precise float f325 = p2g_ffmac(p2g_faddc(p2g_in(f26), -0.5), 2.0, 0.5);
+      precise float f325 = p2g_ffma(p2g_fadd(f26, -0.5, false), 2.0, 0.5, 0, false);
       // ptx:389  add.f32 	%f326, %f27, 0fBF000000;
       // ptx:390  fma.rn.f32 	%f327, %f326, 0f40000000, 0f3F000000;
-      precise float f327 = p2g_ffmac(p2g_faddc(p2g_in(f27), -0.5), 2.0, 0.5);
+      precise float f327 = p2g_ffma(p2g_fadd(f27, -0.5, false), 2.0, 0.5, 0, false);
       // ptx:391  add.f32 	%f328, %f325, 0fBF000000;
       // ptx:392  cvt.rmi.f32.f32 	%f329, %f328;
-      precise float f329 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_faddc(f325, -0.5)), 2));
+      precise float f329 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_fadd(f325, -0.5, false)), 2));
       // ptx:393  add.f32 	%f330, %f329, 0f3F000000;
-      precise float f330 = p2g_faddc(p2g_in(f329), 0.5);
+      precise float f330 = p2g_fadd(f329, 0.5, false);
       // ptx:394  add.f32 	%f331, %f327, 0fBF000000;
       // ptx:395  cvt.rmi.f32.f32 	%f332, %f331;
-      precise float f332 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_faddc(f327, -0.5)), 2));
+      precise float f332 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_fadd(f327, -0.5, false)), 2));
       // ptx:396  add.f32 	%f333, %f332, 0f3F000000;
-      precise float f333 = p2g_faddc(p2g_in(f332), 0.5);
+      precise float f333 = p2g_fadd(f332, 0.5, false);
       // ptx:397  sub.f32 	%f334, %f325, %f330;
       // ptx:398  cvt.sat.f32.f32 	%f335, %f334;
-      precise float f335 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubc(f325, f330))));
+      precise float f335 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsub(f325, f330, false))));
       // ptx:399  mul.f32 	%f336, %f335, %f335;
-      precise float f336 = p2g_fmul(p2g_in(f335), p2g_in(f335));
+      precise float f336 = p2g_fmul(f335, f335, false);
       // ptx:400  mul.f32 	%f337, %f335, %f336;
-      precise float f337 = p2g_fmul(p2g_in(f335), f336);
+      precise float f337 = p2g_fmul(f335, f336, false);
       // ptx:401  add.f32 	%f338, %f335, %f337;
       // ptx:403  sub.f32 	%f340, %f336, %f339;
-      precise float neg5772 = -(p2g_faddc(p2g_in(f335), f337));
+      precise float neg5772 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fadd(f335, f337, false)) ^ 0x80000000u));
       // ptx:402  mul.f32 	%f339, %f338, 0f3F000000;
       // ptx:403  sub.f32 	%f340, %f336, %f339;
-      precise float f340 = p2g_ffma(neg5772, 0.5, f336);
+      precise float f340 = p2g_ffma(neg5772, 0.5, f336, 0, false);
       // ptx:405  mul.f32 	%f342, %f336, 0f40200000;
       // ptx:406  sub.f32 	%f343, %f341, %f342;
-      precise float neg5773 = -(p2g_fmul(f336, 2.5));
+      precise float neg5773 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fmul(f336, 2.5, false)) ^ 0x80000000u));
       // ptx:404  mul.f32 	%f341, %f337, 0f3FC00000;
       // ptx:406  sub.f32 	%f343, %f341, %f342;
       // ptx:407  add.f32 	%f344, %f343, 0f3F800000;
-      precise float f344 = p2g_faddc(p2g_ffma(f337, 1.5, neg5773), 1.0);
+      precise float f344 = p2g_fadd(p2g_ffma(f337, 1.5, neg5773, 0, false), 1.0, false);
       // ptx:408  mov.f32 	%f345, 0f3F800000;
       precise float f345 = 1.0;
       // ptx:409  sub.f32 	%f346, %f337, %f336;
       // ptx:410  mul.f32 	%f347, %f346, 0f3F000000;
-      precise float f347 = p2g_fmul(p2g_fsubc(f337, f336), 0.5);
+      precise float f347 = p2g_fmul(p2g_fsub(f337, f336, false), 0.5, false);
       // ptx:411  sub.f32 	%f348, %f345, %f340;
       // ptx:412  sub.f32 	%f349, %f348, %f344;
       // ptx:413  sub.f32 	%f350, %f349, %f347;
-      precise float f350 = p2g_fsubc(p2g_fsubc(p2g_fsubc(f345, f340), f344), f347);
+      precise float f350 = p2g_fsub(p2g_fsub(p2g_fsub(f345, f340, false), f344, false), f347, false);
       // ptx:414  sub.f32 	%f351, %f327, %f333;
       // ptx:415  cvt.sat.f32.f32 	%f352, %f351;
-      precise float f352 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubc(f327, f333))));
+      precise float f352 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsub(f327, f333, false))));
       // ptx:416  mul.f32 	%f353, %f352, %f352;
-      precise float f353 = p2g_fmul(p2g_in(f352), p2g_in(f352));
+      precise float f353 = p2g_fmul(f352, f352, false);
       // ptx:417  mul.f32 	%f354, %f352, %f353;
-      precise float f354 = p2g_fmul(p2g_in(f352), f353);
+      precise float f354 = p2g_fmul(f352, f353, false);
       // ptx:418  add.f32 	%f355, %f352, %f354;
       // ptx:420  sub.f32 	%f357, %f353, %f356;
-      precise float neg5774 = -(p2g_faddc(p2g_in(f352), f354));
+      precise float neg5774 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fadd(f352, f354, false)) ^ 0x80000000u));
       // ptx:419  mul.f32 	%f356, %f355, 0f3F000000;
       // ptx:420  sub.f32 	%f357, %f353, %f356;
-      precise float f357 = p2g_ffma(neg5774, 0.5, f353);
+      precise float f357 = p2g_ffma(neg5774, 0.5, f353, 0, false);
       // ptx:422  mul.f32 	%f359, %f353, 0f40200000;
       // ptx:423  sub.f32 	%f360, %f358, %f359;
-      precise float neg5775 = -(p2g_fmul(f353, 2.5));
+      precise float neg5775 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fmul(f353, 2.5, false)) ^ 0x80000000u));
       // ptx:421  mul.f32 	%f358, %f354, 0f3FC00000;
       // ptx:423  sub.f32 	%f360, %f358, %f359;
       // ptx:424  add.f32 	%f361, %f360, 0f3F800000;
-      precise float f361 = p2g_faddc(p2g_ffma(f354, 1.5, neg5775), 1.0);
+      precise float f361 = p2g_fadd(p2g_ffma(f354, 1.5, neg5775, 0, false), 1.0, false);
       // ptx:425  sub.f32 	%f362, %f354, %f353;
       // ptx:426  mul.f32 	%f363, %f362, 0f3F000000;
-      precise float f363 = p2g_fmul(p2g_fsubc(f354, f353), 0.5);
+      precise float f363 = p2g_fmul(p2g_fsub(f354, f353, false), 0.5, false);
       // ptx:427  sub.f32 	%f364, %f345, %f357;
       // ptx:428  sub.f32 	%f365, %f364, %f361;
       // ptx:429  mul.f32 	%f366, %f317, 0f3F000000;
-      precise float f366 = p2g_fmul(p2g_in(f317), 0.5);
+      precise float f366 = p2g_fmul(f317, 0.5, false);
       // ptx:430  mul.f32 	%f367, %f318, 0f3F000000;
-      precise float f367 = p2g_fmul(p2g_in(f318), 0.5);
+      precise float f367 = p2g_fmul(f318, 0.5, false);
       // ptx:431  ld.param.u64 	%rd19, [%rd1+-32];
       uint64_t rd19 = p232_u64;
       // ptx:432  add.f32 	%f368, %f330, 0fBF000000;
       // ptx:433  mul.f32 	%f369, %f366, %f368;
-      precise float f369 = p2g_fmul(f366, p2g_faddc(f330, -0.5));
+      precise float f369 = p2g_fmul(f366, p2g_fadd(f330, -0.5, false), false);
       // ptx:434  add.f32 	%f370, %f333, 0fBF000000;
       // ptx:435  mul.f32 	%f371, %f367, %f370;
-      precise float f371 = p2g_fmul(f367, p2g_faddc(f333, -0.5));
-      if (p2g_redo()) p2g_check_12(f26, f27, f330, f333, f340, f344, f345, f347, f350, f357, f361, f363, f317, f366,
-          f318, f367, p232_u64, rd19, f369, f371);
+      precise float f371 = p2g_fmul(f367, p2g_fadd(f333, -0.5, false), false);
       // ptx:436  tld4.r.2d.v4.f32.f32 	{%f372, %f373, %f374, %f375}, [%rd19, {%f369, %f371}];
-      uvec4 t30 = p2g_hw_norm(P2G_IMG2) ? floatBitsToUint(textureGather(p2g_hw2, vec2(f369, f371),
-          0)) : p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f371), 0, 0u);
-      precise float f372 = uintBitsToFloat(t30.x);
-      precise float f373 = uintBitsToFloat(t30.y);
-      precise float f374 = uintBitsToFloat(t30.z);
-      precise float f375 = uintBitsToFloat(t30.w);
+      uvec4 t27 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f371), 0u);
+      precise float f372 = uintBitsToFloat(t27.x);
+      precise float f373 = uintBitsToFloat(t27.y);
+      precise float f374 = uintBitsToFloat(t27.z);
+      precise float f375 = uintBitsToFloat(t27.w);
       // ptx:437  setp.lt.f32 	%p32, %f375, 0f3F7D70A4;
-      int t31 = p2g_fcmp(floatBitsToUint(f375), 0x3F7D70A4u);
-      bool p32 = t31 == -1;
+      int t28 = p2g_fcmp(floatBitsToUint(f375), 0x3F7D70A4u);
+      bool p32 = t28 == -1;
       // ptx:438  add.f32 	%f376, %f375, 0fBF7D70A4;
-      precise float f376 = p2g_faddc(p2g_in(f375), uintBitsToFloat(0xBF7D70A4u));
+      precise float f376 = p2g_fadd(f375, uintBitsToFloat(0xBF7D70A4u), false);
       // ptx:439  fma.rn.f32 	%f377, %f376, 0f3A83126F, 0f3F7D70A4;
-      precise float f377 = p2g_ffma(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f377 = p2g_ffma(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // ptx:440  selp.f32 	%f378, %f375, %f377, %p32;
       // ptx:441  setp.lt.f32 	%p33, %f374, 0f3F7D70A4;
-      int t32 = p2g_fcmp(floatBitsToUint(f374), 0x3F7D70A4u);
-      bool p33 = t32 == -1;
+      int t29 = p2g_fcmp(floatBitsToUint(f374), 0x3F7D70A4u);
+      bool p33 = t29 == -1;
       // ptx:442  add.f32 	%f379, %f374, 0fBF7D70A4;
-      precise float f379 = p2g_faddc(p2g_in(f374), uintBitsToFloat(0xBF7D70A4u));
+      precise float f379 = p2g_fadd(f374, uintBitsToFloat(0xBF7D70A4u), false);
       // ptx:443  fma.rn.f32 	%f380, %f379, 0f3A83126F, 0f3F7D70A4;
-      precise float f380 = p2g_ffma(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f380 = p2g_ffma(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // ptx:444  selp.f32 	%f381, %f374, %f380, %p33;
       precise float f381 = p33 ? f374 : f380;
       // ptx:445  setp.lt.f32 	%p34, %f372, 0f3F7D70A4;
-      int t33 = p2g_fcmp(floatBitsToUint(f372), 0x3F7D70A4u);
-      bool p34 = t33 == -1;
+      int t30 = p2g_fcmp(floatBitsToUint(f372), 0x3F7D70A4u);
+      bool p34 = t30 == -1;
       // ptx:446  add.f32 	%f382, %f372, 0fBF7D70A4;
-      precise float f382 = p2g_faddc(p2g_in(f372), uintBitsToFloat(0xBF7D70A4u));
+      precise float f382 = p2g_fadd(f372, uintBitsToFloat(0xBF7D70A4u), false);
       // ptx:447  fma.rn.f32 	%f383, %f382, 0f3A83126F, 0f3F7D70A4;
-      precise float f383 = p2g_ffma(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f383 = p2g_ffma(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // ptx:448  selp.f32 	%f384, %f372, %f383, %p34;
       // ptx:449  setp.lt.f32 	%p35, %f373, 0f3F7D70A4;
-      int t34 = p2g_fcmp(floatBitsToUint(f373), 0x3F7D70A4u);
-      bool p35 = t34 == -1;
+      int t31 = p2g_fcmp(floatBitsToUint(f373), 0x3F7D70A4u);
+      bool p35 = t31 == -1;
       // ptx:450  add.f32 	%f385, %f373, 0fBF7D70A4;
-      precise float f385 = p2g_faddc(p2g_in(f373), uintBitsToFloat(0xBF7D70A4u));
+      precise float f385 = p2g_fadd(f373, uintBitsToFloat(0xBF7D70A4u), false);
       // ptx:451  fma.rn.f32 	%f386, %f385, 0f3A83126F, 0f3F7D70A4;
-      precise float f386 = p2g_ffma(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f386 = p2g_ffma(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // ptx:452  selp.f32 	%f387, %f373, %f386, %p35;
       precise float f387 = p35 ? f373 : f386;
       // ptx:453  add.f32 	%f388, %f330, 0f3FC00000;
       // ptx:454  mul.f32 	%f389, %f366, %f388;
-      precise float f389 = p2g_fmul(p2g_in(f366), p2g_faddc(p2g_in(f330), 1.5));
-      if (p2g_redo()) p2g_check_13(f375, f377, f374, f381, f372, p34, f383, f373, f387, f366, f330, f389);
+      precise float f389 = p2g_fmul(f366, p2g_fadd(f330, 1.5, false), false);
       // ptx:455  tld4.r.2d.v4.f32.f32 	{%f390, %f391, %f392, %f393}, [%rd19, {%f389, %f371}];
-      uvec4 t35 = p2g_hw_norm(P2G_IMG2) ? floatBitsToUint(textureGather(p2g_hw2, vec2(f389, f371),
-          0)) : p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f371), 0, 0u);
-      precise float f390 = uintBitsToFloat(t35.x);
-      precise float f391 = uintBitsToFloat(t35.y);
-      precise float f392 = uintBitsToFloat(t35.z);
-      precise float f393 = uintBitsToFloat(t35.w);
+      uvec4 t32 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f371), 0u);
+      precise float f390 = uintBitsToFloat(t32.x);
+      precise float f391 = uintBitsToFloat(t32.y);
+      precise float f392 = uintBitsToFloat(t32.z);
+      precise float f393 = uintBitsToFloat(t32.w);
       // ptx:456  setp.lt.f32 	%p36, %f393, 0f3F7D70A4;
-      int t36 = p2g_fcmp(floatBitsToUint(f393), 0x3F7D70A4u);
-      bool p36 = t36 == -1;
+      int t33 = p2g_fcmp(floatBitsToUint(f393), 0x3F7D70A4u);
+      bool p36 = t33 == -1;
       // ptx:457  add.f32 	%f394, %f393, 0fBF7D70A4;
-      precise float f394 = p2g_faddc(p2g_in(f393), uintBitsToFloat(0xBF7D70A4u));
+      precise float f394 = p2g_fadd(f393, uintBitsToFloat(0xBF7D70A4u), false);
       // ptx:458  fma.rn.f32 	%f395, %f394, 0f3A83126F, 0f3F7D70A4;
-      precise float f395 = p2g_ffma(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f395 = p2g_ffma(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // ptx:459  selp.f32 	%f396, %f393, %f395, %p36;
       precise float f396 = p36 ? f393 : f395;
       // ptx:460  setp.lt.f32 	%p37, %f392, 0f3F7D70A4;
-      int t37 = p2g_fcmp(floatBitsToUint(f392), 0x3F7D70A4u);
-      bool p37 = t37 == -1;
+      int t34 = p2g_fcmp(floatBitsToUint(f392), 0x3F7D70A4u);
+      bool p37 = t34 == -1;
       // ptx:461  add.f32 	%f397, %f392, 0fBF7D70A4;
-      precise float f397 = p2g_faddc(p2g_in(f392), uintBitsToFloat(0xBF7D70A4u));
+      precise float f397 = p2g_fadd(f392, uintBitsToFloat(0xBF7D70A4u), false);
       // ptx:462  fma.rn.f32 	%f398, %f397, 0f3A83126F, 0f3F7D70A4;
-      precise float f398 = p2g_ffma(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f398 = p2g_ffma(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // ptx:463  selp.f32 	%f399, %f392, %f398, %p37;
       precise float f399 = p37 ? f392 : f398;
       // ptx:464  setp.lt.f32 	%p38, %f390, 0f3F7D70A4;
-      int t38 = p2g_fcmp(floatBitsToUint(f390), 0x3F7D70A4u);
-      bool p38 = t38 == -1;
+      int t35 = p2g_fcmp(floatBitsToUint(f390), 0x3F7D70A4u);
+      bool p38 = t35 == -1;
       // ptx:465  add.f32 	%f400, %f390, 0fBF7D70A4;
-      precise float f400 = p2g_faddc(p2g_in(f390), uintBitsToFloat(0xBF7D70A4u));
+      precise float f400 = p2g_fadd(f390, uintBitsToFloat(0xBF7D70A4u), false);
       // ptx:466  fma.rn.f32 	%f401, %f400, 0f3A83126F, 0f3F7D70A4;
-      precise float f401 = p2g_ffma(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f401 = p2g_ffma(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // ptx:467  selp.f32 	%f402, %f390, %f401, %p38;
       precise float f402 = p38 ? f390 : f401;
       // ptx:468  setp.lt.f32 	%p39, %f391, 0f3F7D70A4;
-      int t39 = p2g_fcmp(floatBitsToUint(f391), 0x3F7D70A4u);
-      bool p39 = t39 == -1;
+      int t36 = p2g_fcmp(floatBitsToUint(f391), 0x3F7D70A4u);
+      bool p39 = t36 == -1;
       // ptx:469  add.f32 	%f403, %f391, 0fBF7D70A4;
-      precise float f403 = p2g_faddc(p2g_in(f391), uintBitsToFloat(0xBF7D70A4u));
+      precise float f403 = p2g_fadd(f391, uintBitsToFloat(0xBF7D70A4u), false);
       // ptx:470  fma.rn.f32 	%f404, %f403, 0f3A83126F, 0f3F7D70A4;
-      precise float f404 = p2g_ffma(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f404 = p2g_ffma(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // ptx:471  selp.f32 	%f405, %f391, %f404, %p39;
       precise float f405 = p39 ? f391 : f404;
       // ptx:472  add.f32 	%f406, %f330, 0f40600000;
       // ptx:473  mul.f32 	%f407, %f366, %f406;
-      precise float f407 = p2g_fmul(p2g_in(f366), p2g_faddc(p2g_in(f330), 3.5));
-      if (p2g_redo()) p2g_check_14(f393, p36, f396, f392, f399, f390, f402, f391, f405, f366, f330, f407);
+      precise float f407 = p2g_fmul(f366, p2g_fadd(f330, 3.5, false), false);
       // ptx:474  tld4.r.2d.v4.f32.f32 	{%f408, %f409, %f410, %f411}, [%rd19, {%f407, %f371}];
-      uvec4 t40 = p2g_hw_norm(P2G_IMG2) ? floatBitsToUint(textureGather(p2g_hw2, vec2(f407, f371),
-          0)) : p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f371), 0, 0u);
-      precise float f408 = uintBitsToFloat(t40.x);
-      precise float f409 = uintBitsToFloat(t40.y);
-      precise float f410 = uintBitsToFloat(t40.z);
-      precise float f411 = uintBitsToFloat(t40.w);
+      uvec4 t37 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f371), 0u);
+      precise float f408 = uintBitsToFloat(t37.x);
+      precise float f409 = uintBitsToFloat(t37.y);
+      precise float f410 = uintBitsToFloat(t37.z);
+      precise float f411 = uintBitsToFloat(t37.w);
       // ptx:475  setp.lt.f32 	%p40, %f411, 0f3F7D70A4;
-      int t41 = p2g_fcmp(floatBitsToUint(f411), 0x3F7D70A4u);
-      bool p40 = t41 == -1;
+      int t38 = p2g_fcmp(floatBitsToUint(f411), 0x3F7D70A4u);
+      bool p40 = t38 == -1;
       // ptx:476  add.f32 	%f412, %f411, 0fBF7D70A4;
-      precise float f412 = p2g_faddc(p2g_in(f411), uintBitsToFloat(0xBF7D70A4u));
+      precise float f412 = p2g_fadd(f411, uintBitsToFloat(0xBF7D70A4u), false);
       // ptx:477  fma.rn.f32 	%f413, %f412, 0f3A83126F, 0f3F7D70A4;
-      precise float f413 = p2g_ffma(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f413 = p2g_ffma(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // ptx:478  selp.f32 	%f414, %f411, %f413, %p40;
       // ptx:479  setp.lt.f32 	%p41, %f408, 0f3F7D70A4;
-      int t42 = p2g_fcmp(floatBitsToUint(f408), 0x3F7D70A4u);
-      bool p41 = t42 == -1;
+      int t39 = p2g_fcmp(floatBitsToUint(f408), 0x3F7D70A4u);
+      bool p41 = t39 == -1;
       // ptx:480  add.f32 	%f415, %f408, 0fBF7D70A4;
-      precise float f415 = p2g_faddc(p2g_in(f408), uintBitsToFloat(0xBF7D70A4u));
+      precise float f415 = p2g_fadd(f408, uintBitsToFloat(0xBF7D70A4u), false);
       // ptx:481  fma.rn.f32 	%f416, %f415, 0f3A83126F, 0f3F7D70A4;
-      precise float f416 = p2g_ffma(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f416 = p2g_ffma(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // ptx:482  selp.f32 	%f417, %f408, %f416, %p41;
       // ptx:483  add.f32 	%f418, %f333, 0f3FC00000;
       // ptx:484  mul.f32 	%f419, %f367, %f418;
-      precise float f419 = p2g_fmul(p2g_in(f367), p2g_faddc(p2g_in(f333), 1.5));
-      if (p2g_redo()) p2g_check_15(f411, f413, f408, p41, f416, f367, f333, f419);
+      precise float f419 = p2g_fmul(f367, p2g_fadd(f333, 1.5, false), false);
       // ptx:485  tld4.r.2d.v4.f32.f32 	{%f420, %f421, %f422, %f423}, [%rd19, {%f369, %f419}];
-      uvec4 t43 = p2g_hw_norm(P2G_IMG2) ? floatBitsToUint(textureGather(p2g_hw2, vec2(f369, f419),
-          0)) : p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f419), 0, 0u);
-      precise float f420 = uintBitsToFloat(t43.x);
-      precise float f421 = uintBitsToFloat(t43.y);
-      precise float f422 = uintBitsToFloat(t43.z);
-      precise float f423 = uintBitsToFloat(t43.w);
+      uvec4 t40 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f419), 0u);
+      precise float f420 = uintBitsToFloat(t40.x);
+      precise float f421 = uintBitsToFloat(t40.y);
+      precise float f422 = uintBitsToFloat(t40.z);
+      precise float f423 = uintBitsToFloat(t40.w);
       // ptx:486  setp.lt.f32 	%p42, %f423, 0f3F7D70A4;
-      int t44 = p2g_fcmp(floatBitsToUint(f423), 0x3F7D70A4u);
-      bool p42 = t44 == -1;
+      int t41 = p2g_fcmp(floatBitsToUint(f423), 0x3F7D70A4u);
+      bool p42 = t41 == -1;
       // ptx:487  add.f32 	%f424, %f423, 0fBF7D70A4;
-      precise float f424 = p2g_faddc(p2g_in(f423), uintBitsToFloat(0xBF7D70A4u));
+      precise float f424 = p2g_fadd(f423, uintBitsToFloat(0xBF7D70A4u), false);
       // ptx:488  fma.rn.f32 	%f425, %f424, 0f3A83126F, 0f3F7D70A4;
-      precise float f425 = p2g_ffma(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f425 = p2g_ffma(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // ptx:489  selp.f32 	%f426, %f423, %f425, %p42;
       // ptx:490  setp.lt.f32 	%p43, %f422, 0f3F7D70A4;
-      int t45 = p2g_fcmp(floatBitsToUint(f422), 0x3F7D70A4u);
-      bool p43 = t45 == -1;
+      int t42 = p2g_fcmp(floatBitsToUint(f422), 0x3F7D70A4u);
+      bool p43 = t42 == -1;
       // ptx:491  add.f32 	%f427, %f422, 0fBF7D70A4;
-      precise float f427 = p2g_faddc(p2g_in(f422), uintBitsToFloat(0xBF7D70A4u));
+      precise float f427 = p2g_fadd(f422, uintBitsToFloat(0xBF7D70A4u), false);
       // ptx:492  fma.rn.f32 	%f428, %f427, 0f3A83126F, 0f3F7D70A4;
-      precise float f428 = p2g_ffma(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f428 = p2g_ffma(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // ptx:493  selp.f32 	%f429, %f422, %f428, %p43;
       precise float f429 = p43 ? f422 : f428;
       // ptx:494  setp.lt.f32 	%p44, %f420, 0f3F7D70A4;
-      int t46 = p2g_fcmp(floatBitsToUint(f420), 0x3F7D70A4u);
-      bool p44 = t46 == -1;
+      int t43 = p2g_fcmp(floatBitsToUint(f420), 0x3F7D70A4u);
+      bool p44 = t43 == -1;
       // ptx:495  add.f32 	%f430, %f420, 0fBF7D70A4;
-      precise float f430 = p2g_faddc(p2g_in(f420), uintBitsToFloat(0xBF7D70A4u));
+      precise float f430 = p2g_fadd(f420, uintBitsToFloat(0xBF7D70A4u), false);
       // ptx:496  fma.rn.f32 	%f431, %f430, 0f3A83126F, 0f3F7D70A4;
-      precise float f431 = p2g_ffma(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f431 = p2g_ffma(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // ptx:497  selp.f32 	%f432, %f420, %f431, %p44;
       // ptx:498  setp.lt.f32 	%p45, %f421, 0f3F7D70A4;
-      int t47 = p2g_fcmp(floatBitsToUint(f421), 0x3F7D70A4u);
-      bool p45 = t47 == -1;
+      int t44 = p2g_fcmp(floatBitsToUint(f421), 0x3F7D70A4u);
+      bool p45 = t44 == -1;
       // ptx:499  add.f32 	%f433, %f421, 0fBF7D70A4;
-      precise float f433 = p2g_faddc(p2g_in(f421), uintBitsToFloat(0xBF7D70A4u));
+      precise float f433 = p2g_fadd(f421, uintBitsToFloat(0xBF7D70A4u), false);
       // ptx:500  fma.rn.f32 	%f434, %f433, 0f3A83126F, 0f3F7D70A4;
-      precise float f434 = p2g_ffma(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-      if (p2g_redo()) p2g_check_16(f423, f425, f422, f429, f420, p44, f431, f421, p45, f434);
+      precise float f434 = p2g_ffma(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // ptx:501  selp.f32 	%f435, %f421, %f434, %p45;
       precise float f435 = p45 ? f421 : f434;
       // ptx:502  tld4.r.2d.v4.f32.f32 	{%f436, %f437, %f438, %f439}, [%rd19, {%f389, %f419}];
-      uvec4 t48 = p2g_hw_norm(P2G_IMG2) ? floatBitsToUint(textureGather(p2g_hw2, vec2(f389, f419),
-          0)) : p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f419), 0, 0u);
-      precise float f436 = uintBitsToFloat(t48.x);
-      precise float f437 = uintBitsToFloat(t48.y);
-      precise float f438 = uintBitsToFloat(t48.z);
-      precise float f439 = uintBitsToFloat(t48.w);
+      uvec4 t45 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f419), 0u);
+      precise float f436 = uintBitsToFloat(t45.x);
+      precise float f437 = uintBitsToFloat(t45.y);
+      precise float f438 = uintBitsToFloat(t45.z);
+      precise float f439 = uintBitsToFloat(t45.w);
       // ptx:503  setp.lt.f32 	%p46, %f439, 0f3F7D70A4;
-      int t49 = p2g_fcmp(floatBitsToUint(f439), 0x3F7D70A4u);
-      bool p46 = t49 == -1;
+      int t46 = p2g_fcmp(floatBitsToUint(f439), 0x3F7D70A4u);
+      bool p46 = t46 == -1;
       // ptx:504  add.f32 	%f440, %f439, 0fBF7D70A4;
-      precise float f440 = p2g_faddc(p2g_in(f439), uintBitsToFloat(0xBF7D70A4u));
+      precise float f440 = p2g_fadd(f439, uintBitsToFloat(0xBF7D70A4u), false);
       // ptx:505  fma.rn.f32 	%f441, %f440, 0f3A83126F, 0f3F7D70A4;
-      precise float f441 = p2g_ffma(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f441 = p2g_ffma(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // ptx:506  selp.f32 	%f442, %f439, %f441, %p46;
       precise float f442 = p46 ? f439 : f441;
       // ptx:507  setp.lt.f32 	%p47, %f438, 0f3F7D70A4;
-      int t50 = p2g_fcmp(floatBitsToUint(f438), 0x3F7D70A4u);
-      bool p47 = t50 == -1;
+      int t47 = p2g_fcmp(floatBitsToUint(f438), 0x3F7D70A4u);
+      bool p47 = t47 == -1;
       // ptx:508  add.f32 	%f443, %f438, 0fBF7D70A4;
-      precise float f443 = p2g_faddc(p2g_in(f438), uintBitsToFloat(0xBF7D70A4u));
+      precise float f443 = p2g_fadd(f438, uintBitsToFloat(0xBF7D70A4u), false);
       // ptx:509  fma.rn.f32 	%f444, %f443, 0f3A83126F, 0f3F7D70A4;
-      precise float f444 = p2g_ffma(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f444 = p2g_ffma(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // ptx:510  selp.f32 	%f445, %f438, %f444, %p47;
       precise float f445 = p47 ? f438 : f444;
       // ptx:511  setp.lt.f32 	%p48, %f436, 0f3F7D70A4;
-      int t51 = p2g_fcmp(floatBitsToUint(f436), 0x3F7D70A4u);
-      bool p48 = t51 == -1;
+      int t48 = p2g_fcmp(floatBitsToUint(f436), 0x3F7D70A4u);
+      bool p48 = t48 == -1;
       // ptx:512  add.f32 	%f446, %f436, 0fBF7D70A4;
-      precise float f446 = p2g_faddc(p2g_in(f436), uintBitsToFloat(0xBF7D70A4u));
+      precise float f446 = p2g_fadd(f436, uintBitsToFloat(0xBF7D70A4u), false);
       // ptx:513  fma.rn.f32 	%f447, %f446, 0f3A83126F, 0f3F7D70A4;
-      precise float f447 = p2g_ffma(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f447 = p2g_ffma(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // ptx:514  selp.f32 	%f448, %f436, %f447, %p48;
       precise float f448 = p48 ? f436 : f447;
       // ptx:515  setp.lt.f32 	%p49, %f437, 0f3F7D70A4;
-      int t52 = p2g_fcmp(floatBitsToUint(f437), 0x3F7D70A4u);
-      bool p49 = t52 == -1;
+      int t49 = p2g_fcmp(floatBitsToUint(f437), 0x3F7D70A4u);
+      bool p49 = t49 == -1;
       // ptx:516  add.f32 	%f449, %f437, 0fBF7D70A4;
-      precise float f449 = p2g_faddc(p2g_in(f437), uintBitsToFloat(0xBF7D70A4u));
+      precise float f449 = p2g_fadd(f437, uintBitsToFloat(0xBF7D70A4u), false);
       // ptx:517  fma.rn.f32 	%f450, %f449, 0f3A83126F, 0f3F7D70A4;
-      precise float f450 = p2g_ffma(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-      if (p2g_redo()) p2g_check_17(f439, p46, f442, f438, f445, f436, f448, f437, p49, f450);
+      precise float f450 = p2g_ffma(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // ptx:518  selp.f32 	%f451, %f437, %f450, %p49;
       precise float f451 = p49 ? f437 : f450;
       // ptx:519  tld4.r.2d.v4.f32.f32 	{%f452, %f453, %f454, %f455}, [%rd19, {%f407, %f419}];
-      uvec4 t53 = p2g_hw_norm(P2G_IMG2) ? floatBitsToUint(textureGather(p2g_hw2, vec2(f407, f419),
-          0)) : p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f419), 0, 0u);
-      precise float f452 = uintBitsToFloat(t53.x);
-      precise float f453 = uintBitsToFloat(t53.y);
-      precise float f454 = uintBitsToFloat(t53.z);
-      precise float f455 = uintBitsToFloat(t53.w);
+      uvec4 t50 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f419), 0u);
+      precise float f452 = uintBitsToFloat(t50.x);
+      precise float f453 = uintBitsToFloat(t50.y);
+      precise float f454 = uintBitsToFloat(t50.z);
+      precise float f455 = uintBitsToFloat(t50.w);
       // ptx:520  setp.lt.f32 	%p50, %f455, 0f3F7D70A4;
-      int t54 = p2g_fcmp(floatBitsToUint(f455), 0x3F7D70A4u);
-      bool p50 = t54 == -1;
+      int t51 = p2g_fcmp(floatBitsToUint(f455), 0x3F7D70A4u);
+      bool p50 = t51 == -1;
       // ptx:521  add.f32 	%f456, %f455, 0fBF7D70A4;
-      precise float f456 = p2g_faddc(p2g_in(f455), uintBitsToFloat(0xBF7D70A4u));
+      precise float f456 = p2g_fadd(f455, uintBitsToFloat(0xBF7D70A4u), false);
       // ptx:522  fma.rn.f32 	%f457, %f456, 0f3A83126F, 0f3F7D70A4;
-      precise float f457 = p2g_ffma(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f457 = p2g_ffma(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // ptx:523  selp.f32 	%f458, %f455, %f457, %p50;
       // ptx:524  setp.lt.f32 	%p51, %f452, 0f3F7D70A4;
-      int t55 = p2g_fcmp(floatBitsToUint(f452), 0x3F7D70A4u);
-      bool p51 = t55 == -1;
+      int t52 = p2g_fcmp(floatBitsToUint(f452), 0x3F7D70A4u);
+      bool p51 = t52 == -1;
       // ptx:525  add.f32 	%f459, %f452, 0fBF7D70A4;
-      precise float f459 = p2g_faddc(p2g_in(f452), uintBitsToFloat(0xBF7D70A4u));
+      precise float f459 = p2g_fadd(f452, uintBitsToFloat(0xBF7D70A4u), false);
       // ptx:526  fma.rn.f32 	%f460, %f459, 0f3A83126F, 0f3F7D70A4;
-      precise float f460 = p2g_ffma(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f460 = p2g_ffma(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // ptx:527  selp.f32 	%f461, %f452, %f460, %p51;
       // ptx:528  add.f32 	%f462, %f333, 0f40600000;
       // ptx:529  mul.f32 	%f463, %f367, %f462;
-      precise float f463 = p2g_fmul(p2g_in(f367), p2g_faddc(p2g_in(f333), 3.5));
-      if (p2g_redo()) p2g_check_18(f455, f457, f452, p51, f460, f367, f333, f463);
+      precise float f463 = p2g_fmul(f367, p2g_fadd(f333, 3.5, false), false);
       // ptx:530  tld4.r.2d.v4.f32.f32 	{%f464, %f465, %f466, %f467}, [%rd19, {%f369, %f463}];
-      uvec4 t56 = p2g_hw_norm(P2G_IMG2) ? floatBitsToUint(textureGather(p2g_hw2, vec2(f369, f463),
-          0)) : p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f463), 0, 0u);
-      precise float f464 = uintBitsToFloat(t56.x);
-      precise float f465 = uintBitsToFloat(t56.y);
-      precise float f466 = uintBitsToFloat(t56.z);
-      precise float f467 = uintBitsToFloat(t56.w);
+      uvec4 t53 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f463), 0u);
+      precise float f464 = uintBitsToFloat(t53.x);
+      precise float f465 = uintBitsToFloat(t53.y);
+      precise float f466 = uintBitsToFloat(t53.z);
+      precise float f467 = uintBitsToFloat(t53.w);
       // ptx:531  setp.lt.f32 	%p52, %f467, 0f3F7D70A4;
-      int t57 = p2g_fcmp(floatBitsToUint(f467), 0x3F7D70A4u);
-      bool p52 = t57 == -1;
+      int t54 = p2g_fcmp(floatBitsToUint(f467), 0x3F7D70A4u);
+      bool p52 = t54 == -1;
       // ptx:532  add.f32 	%f468, %f467, 0fBF7D70A4;
-      precise float f468 = p2g_faddc(p2g_in(f467), uintBitsToFloat(0xBF7D70A4u));
+      precise float f468 = p2g_fadd(f467, uintBitsToFloat(0xBF7D70A4u), false);
       // ptx:533  fma.rn.f32 	%f469, %f468, 0f3A83126F, 0f3F7D70A4;
-      precise float f469 = p2g_ffma(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f469 = p2g_ffma(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // ptx:534  selp.f32 	%f470, %f467, %f469, %p52;
       // ptx:535  setp.lt.f32 	%p53, %f466, 0f3F7D70A4;
-      int t58 = p2g_fcmp(floatBitsToUint(f466), 0x3F7D70A4u);
-      bool p53 = t58 == -1;
+      int t55 = p2g_fcmp(floatBitsToUint(f466), 0x3F7D70A4u);
+      bool p53 = t55 == -1;
       // ptx:536  add.f32 	%f471, %f466, 0fBF7D70A4;
-      precise float f471 = p2g_faddc(p2g_in(f466), uintBitsToFloat(0xBF7D70A4u));
+      precise float f471 = p2g_fadd(f466, uintBitsToFloat(0xBF7D70A4u), false);
       // ptx:537  fma.rn.f32 	%f472, %f471, 0f3A83126F, 0f3F7D70A4;
-      precise float f472 = p2g_ffma(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-      if (p2g_redo()) p2g_check_19(f467, f469, f466, p53, f472);
+      precise float f472 = p2g_ffma(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // ptx:538  selp.f32 	%f473, %f466, %f472, %p53;
       precise float f473 = p53 ? f466 : f472;
       // ptx:539  tld4.r.2d.v4.f32.f32 	{%f474, %f475, %f476, %f477}, [%rd19, {%f389, %f463}];
-      uvec4 t59 = p2g_hw_norm(P2G_IMG2) ? floatBitsToUint(textureGather(p2g_hw2, vec2(f389, f463),
-          0)) : p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f463), 0, 0u);
-      precise float f474 = uintBitsToFloat(t59.x);
-      precise float f475 = uintBitsToFloat(t59.y);
-      precise float f476 = uintBitsToFloat(t59.z);
-      precise float f477 = uintBitsToFloat(t59.w);
+      uvec4 t56 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f463), 0u);
+      precise float f474 = uintBitsToFloat(t56.x);
+      precise float f475 = uintBitsToFloat(t56.y);
+      precise float f476 = uintBitsToFloat(t56.z);
+      precise float f477 = uintBitsToFloat(t56.w);
       // ptx:540  setp.lt.f32 	%p54, %f477, 0f3F7D70A4;
-      int t60 = p2g_fcmp(floatBitsToUint(f477), 0x3F7D70A4u);
-      bool p54 = t60 == -1;
+      int t57 = p2g_fcmp(floatBitsToUint(f477), 0x3F7D70A4u);
+      bool p54 = t57 == -1;
       // ptx:541  add.f32 	%f478, %f477, 0fBF7D70A4;
-      precise float f478 = p2g_faddc(p2g_in(f477), uintBitsToFloat(0xBF7D70A4u));
+      precise float f478 = p2g_fadd(f477, uintBitsToFloat(0xBF7D70A4u), false);
       // ptx:542  fma.rn.f32 	%f479, %f478, 0f3A83126F, 0f3F7D70A4;
-      precise float f479 = p2g_ffma(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f479 = p2g_ffma(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // ptx:543  selp.f32 	%f480, %f477, %f479, %p54;
       precise float f480 = p54 ? f477 : f479;
       // ptx:544  setp.lt.f32 	%p55, %f476, 0f3F7D70A4;
-      int t61 = p2g_fcmp(floatBitsToUint(f476), 0x3F7D70A4u);
-      bool p55 = t61 == -1;
+      int t58 = p2g_fcmp(floatBitsToUint(f476), 0x3F7D70A4u);
+      bool p55 = t58 == -1;
       // ptx:545  add.f32 	%f481, %f476, 0fBF7D70A4;
-      precise float f481 = p2g_faddc(p2g_in(f476), uintBitsToFloat(0xBF7D70A4u));
+      precise float f481 = p2g_fadd(f476, uintBitsToFloat(0xBF7D70A4u), false);
       // ptx:546  fma.rn.f32 	%f482, %f481, 0f3A83126F, 0f3F7D70A4;
-      precise float f482 = p2g_ffma(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-      if (p2g_redo()) p2g_check_20(f477, p54, f480, f476, p55, f482);
+      precise float f482 = p2g_ffma(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // ptx:547  selp.f32 	%f483, %f476, %f482, %p55;
       precise float f483 = p55 ? f476 : f482;
       // ptx:548  tld4.r.2d.v4.f32.f32 	{%f484, %f485, %f486, %f487}, [%rd19, {%f407, %f463}];
-      uvec4 t62 = p2g_hw_norm(P2G_IMG2) ? floatBitsToUint(textureGather(p2g_hw2, vec2(f407, f463),
-          0)) : p2g_tld4(rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f463), 0, 0u);
-      precise float f484 = uintBitsToFloat(t62.x);
-      precise float f485 = uintBitsToFloat(t62.y);
-      precise float f486 = uintBitsToFloat(t62.z);
-      precise float f487 = uintBitsToFloat(t62.w);
+      uvec4 t59 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f463), 0u);
+      precise float f484 = uintBitsToFloat(t59.x);
+      precise float f485 = uintBitsToFloat(t59.y);
+      precise float f486 = uintBitsToFloat(t59.z);
+      precise float f487 = uintBitsToFloat(t59.w);
       // ptx:549  ld.param.v2.f32 	{%f488, %f489}, [%rd1+-112];
       precise float f488 = p152_f32;
       precise float f489 = p156_f32;
       // ptx:550  setp.lt.f32 	%p56, %f487, 0f3F7D70A4;
-      int t63 = p2g_fcmp(floatBitsToUint(f487), 0x3F7D70A4u);
-      bool p56 = t63 == -1;
+      int t60 = p2g_fcmp(floatBitsToUint(f487), 0x3F7D70A4u);
+      bool p56 = t60 == -1;
       // ptx:551  add.f32 	%f490, %f487, 0fBF7D70A4;
-      precise float f490 = p2g_faddc(p2g_in(f487), uintBitsToFloat(0xBF7D70A4u));
+      precise float f490 = p2g_fadd(f487, uintBitsToFloat(0xBF7D70A4u), false);
       // ptx:552  fma.rn.f32 	%f491, %f490, 0f3A83126F, 0f3F7D70A4;
-      precise float f491 = p2g_ffma(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f491 = p2g_ffma(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // ptx:553  selp.f32 	%f492, %f487, %f491, %p56;
       // ptx:554  sub.f32 	%f493, %f365, %f363;
-      precise float f493 = p2g_fsubc(p2g_fsubc(p2g_fsubc(p2g_in(f345), p2g_in(f357)), p2g_in(f361)), p2g_in(f363));
+      precise float f493 = p2g_fsub(p2g_fsub(p2g_fsub(f345, f357, false), f361, false), f363, false);
       // ptx:555  add.f32 	%f494, %f344, %f350;
       // ptx:556  div.rn.f32 	%f495, %f344, %f494;
-      precise float f495 = p2g_div32(f344, p2g_faddc(p2g_in(f344), p2g_in(f350)), 0, false);
+      precise float f495 = p2g_div32(f344, p2g_fadd(f344, f350, false), 0, false);
       // ptx:557  sub.f32 	%f496, %f345, %f495;
-      precise float f496 = p2g_fsubc(f345, p2g_in(f495));
+      precise float f496 = p2g_fsub(f345, f495, false);
       // ptx:558  add.f32 	%f497, %f361, %f493;
       // ptx:559  div.rn.f32 	%f498, %f361, %f497;
-      precise float f498 = p2g_div32(f361, p2g_faddc(f361, f493), 0, false);
+      precise float f498 = p2g_div32(f361, p2g_fadd(f361, f493, false), 0, false);
       // ptx:560  sub.f32 	%f499, %f345, %f498;
-      precise float f499 = p2g_fsubc(f345, p2g_in(f498));
+      precise float f499 = p2g_fsub(f345, f498, false);
       // ptx:561  sub.f32 	%f500, %f344, %f495;
-      precise float f500 = p2g_fsubc(f344, p2g_in(f495));
+      precise float f500 = p2g_fsub(f344, f495, false);
       // ptx:562  sub.f32 	%f501, %f350, %f496;
-      precise float f501 = p2g_fsubc(f350, f496);
+      precise float f501 = p2g_fsub(f350, f496, false);
       // ptx:563  cvt.sat.f32.f32 	%f502, %f378;
       precise float f502 = p2g_sat(p2g_f32_canon(floatBitsToUint(p32 ? f375 : f377)));
       // ptx:564  cvt.sat.f32.f32 	%f503, %f381;
       precise float f503 = p2g_sat(p2g_f32_canon(floatBitsToUint(f381)));
       // ptx:565  mul.f32 	%f504, %f500, %f503;
       // ptx:566  fma.rn.f32 	%f505, %f340, %f502, %f504;
-      precise float f505 = p2g_ffma(p2g_in(f340), p2g_in(f502), p2g_fmul(f500, p2g_in(f503)));
+      precise float f505 = p2g_ffma(f340, f502, p2g_fmul(f500, f503, false), 0, false);
       // ptx:567  cvt.sat.f32.f32 	%f506, %f396;
       precise float f506 = p2g_sat(p2g_f32_canon(floatBitsToUint(f396)));
       // ptx:568  fma.rn.f32 	%f507, %f501, %f506, %f505;
       // ptx:569  cvt.sat.f32.f32 	%f508, %f399;
       precise float f508 = p2g_sat(p2g_f32_canon(floatBitsToUint(f399)));
       // ptx:570  fma.rn.f32 	%f509, %f347, %f508, %f507;
-      precise float f509 = p2g_ffma(p2g_in(f347), p2g_in(f508), p2g_ffma(f501, p2g_in(f506), f505));
+      precise float f509 = p2g_ffma(f347, f508, p2g_ffma(f501, f506, f505, 0, false), 0, false);
       // ptx:571  mul.f32 	%f510, %f496, %f396;
       // ptx:572  fma.rn.f32 	%f511, %f495, %f381, %f510;
       // ptx:573  ld.param.f32 	%f512, [%rd1+-92];
       precise float f512 = p172_f32;
       // ptx:574  fma.rn.f32 	%f513, %f512, %f509, %f511;
-      f513 = p2g_ffma(p2g_in(f512), f509, p2g_ffma(p2g_in(f495), p2g_in(f381), p2g_fmul(f496, p2g_in(f396))));
+      precise float f513 = p2g_ffma(f512, f509, p2g_ffma(f495, f381, p2g_fmul(f496, f396, false), 0, false), 0, false);
       // ptx:575  cvt.sat.f32.f32 	%f514, %f384;
       precise float f514 = p2g_sat(p2g_f32_canon(floatBitsToUint(p34 ? f372 : f383)));
       // ptx:576  cvt.sat.f32.f32 	%f515, %f387;
       precise float f515 = p2g_sat(p2g_f32_canon(floatBitsToUint(f387)));
       // ptx:577  mul.f32 	%f516, %f500, %f515;
       // ptx:578  fma.rn.f32 	%f517, %f340, %f514, %f516;
-      precise float f517 = p2g_ffma(f340, p2g_in(f514), p2g_fmul(f500, p2g_in(f515)));
+      precise float f517 = p2g_ffma(f340, f514, p2g_fmul(f500, f515, false), 0, false);
       // ptx:579  cvt.sat.f32.f32 	%f518, %f402;
       precise float f518 = p2g_sat(p2g_f32_canon(floatBitsToUint(f402)));
       // ptx:580  fma.rn.f32 	%f519, %f501, %f518, %f517;
       // ptx:581  cvt.sat.f32.f32 	%f520, %f405;
       precise float f520 = p2g_sat(p2g_f32_canon(floatBitsToUint(f405)));
       // ptx:582  fma.rn.f32 	%f521, %f347, %f520, %f519;
-      precise float f521 = p2g_ffma(f347, p2g_in(f520), p2g_ffma(f501, p2g_in(f518), f517));
+      precise float f521 = p2g_ffma(f347, f520, p2g_ffma(f501, f518, f517, 0, false), 0, false);
       // ptx:583  mul.f32 	%f522, %f496, %f402;
       // ptx:584  fma.rn.f32 	%f523, %f495, %f387, %f522;
       // ptx:585  fma.rn.f32 	%f524, %f512, %f521, %f523;
-      f524 = p2g_ffma(p2g_in(f512), f521, p2g_ffma(p2g_in(f495), p2g_in(f387), p2g_fmul(f496, p2g_in(f402))));
+      precise float f524 = p2g_ffma(f512, f521, p2g_ffma(f495, f387, p2g_fmul(f496, f402, false), 0, false), 0, false);
       // ptx:586  cvt.sat.f32.f32 	%f525, %f426;
       precise float f525 = p2g_sat(p2g_f32_canon(floatBitsToUint(p42 ? f423 : f425)));
       // ptx:587  cvt.sat.f32.f32 	%f526, %f429;
       precise float f526 = p2g_sat(p2g_f32_canon(floatBitsToUint(f429)));
       // ptx:588  mul.f32 	%f527, %f500, %f526;
       // ptx:589  fma.rn.f32 	%f528, %f340, %f525, %f527;
-      precise float f528 = p2g_ffma(f340, p2g_in(f525), p2g_fmul(f500, p2g_in(f526)));
+      precise float f528 = p2g_ffma(f340, f525, p2g_fmul(f500, f526, false), 0, false);
       // ptx:590  cvt.sat.f32.f32 	%f529, %f442;
       precise float f529 = p2g_sat(p2g_f32_canon(floatBitsToUint(f442)));
       // ptx:591  fma.rn.f32 	%f530, %f501, %f529, %f528;
       // ptx:592  cvt.sat.f32.f32 	%f531, %f445;
       precise float f531 = p2g_sat(p2g_f32_canon(floatBitsToUint(f445)));
       // ptx:593  fma.rn.f32 	%f532, %f347, %f531, %f530;
-      precise float f532 = p2g_ffma(f347, p2g_in(f531), p2g_ffma(f501, p2g_in(f529), f528));
+      precise float f532 = p2g_ffma(f347, f531, p2g_ffma(f501, f529, f528, 0, false), 0, false);
       // ptx:594  mul.f32 	%f533, %f496, %f442;
       // ptx:595  fma.rn.f32 	%f534, %f495, %f429, %f533;
       // ptx:596  fma.rn.f32 	%f535, %f512, %f532, %f534;
-      f535 = p2g_ffma(p2g_in(f512), f532, p2g_ffma(p2g_in(f495), p2g_in(f429), p2g_fmul(f496, p2g_in(f442))));
+      precise float f535 = p2g_ffma(f512, f532, p2g_ffma(f495, f429, p2g_fmul(f496, f442, false), 0, false), 0, false);
       // ptx:597  cvt.sat.f32.f32 	%f536, %f432;
       precise float f536 = p2g_sat(p2g_f32_canon(floatBitsToUint(p44 ? f420 : f431)));
       // ptx:598  cvt.sat.f32.f32 	%f537, %f435;
       precise float f537 = p2g_sat(p2g_f32_canon(floatBitsToUint(f435)));
       // ptx:599  mul.f32 	%f538, %f500, %f537;
       // ptx:600  fma.rn.f32 	%f539, %f340, %f536, %f538;
-      precise float f539 = p2g_ffma(f340, p2g_in(f536), p2g_fmul(f500, p2g_in(f537)));
+      precise float f539 = p2g_ffma(f340, f536, p2g_fmul(f500, f537, false), 0, false);
       // ptx:601  cvt.sat.f32.f32 	%f540, %f448;
       precise float f540 = p2g_sat(p2g_f32_canon(floatBitsToUint(f448)));
       // ptx:602  fma.rn.f32 	%f541, %f501, %f540, %f539;
       // ptx:603  cvt.sat.f32.f32 	%f542, %f451;
       precise float f542 = p2g_sat(p2g_f32_canon(floatBitsToUint(f451)));
       // ptx:604  fma.rn.f32 	%f543, %f347, %f542, %f541;
-      precise float f543 = p2g_ffma(f347, p2g_in(f542), p2g_ffma(f501, p2g_in(f540), f539));
+      precise float f543 = p2g_ffma(f347, f542, p2g_ffma(f501, f540, f539, 0, false), 0, false);
       // ptx:605  mul.f32 	%f544, %f496, %f448;
       // ptx:606  fma.rn.f32 	%f545, %f495, %f435, %f544;
       // ptx:607  fma.rn.f32 	%f546, %f512, %f543, %f545;
-      f546 = p2g_ffma(p2g_in(f512), f543, p2g_ffma(p2g_in(f495), p2g_in(f435), p2g_fmul(f496, p2g_in(f448))));
+      precise float f546 = p2g_ffma(f512, f543, p2g_ffma(f495, f435, p2g_fmul(f496, f448, false), 0, false), 0, false);
       // ptx:608  cvt.sat.f32.f32 	%f547, %f470;
       precise float f547 = p2g_sat(p2g_f32_canon(floatBitsToUint(p52 ? f467 : f469)));
       // ptx:609  cvt.sat.f32.f32 	%f548, %f473;
       precise float f548 = p2g_sat(p2g_f32_canon(floatBitsToUint(f473)));
       // ptx:610  mul.f32 	%f549, %f500, %f548;
       // ptx:611  fma.rn.f32 	%f550, %f340, %f547, %f549;
-      precise float f550 = p2g_ffma(f340, p2g_in(f547), p2g_fmul(f500, p2g_in(f548)));
+      precise float f550 = p2g_ffma(f340, f547, p2g_fmul(f500, f548, false), 0, false);
       // ptx:612  cvt.sat.f32.f32 	%f551, %f480;
       precise float f551 = p2g_sat(p2g_f32_canon(floatBitsToUint(f480)));
       // ptx:613  fma.rn.f32 	%f552, %f501, %f551, %f550;
       // ptx:614  cvt.sat.f32.f32 	%f553, %f483;
       precise float f553 = p2g_sat(p2g_f32_canon(floatBitsToUint(f483)));
       // ptx:615  fma.rn.f32 	%f554, %f347, %f553, %f552;
-      precise float f554 = p2g_ffma(f347, p2g_in(f553), p2g_ffma(f501, p2g_in(f551), f550));
+      precise float f554 = p2g_ffma(f347, f553, p2g_ffma(f501, f551, f550, 0, false), 0, false);
       // ptx:616  mul.f32 	%f555, %f496, %f480;
       // ptx:617  fma.rn.f32 	%f556, %f495, %f473, %f555;
       // ptx:618  fma.rn.f32 	%f557, %f512, %f554, %f556;
-      f557 = p2g_ffma(p2g_in(f512), f554, p2g_ffma(p2g_in(f495), p2g_in(f473), p2g_fmul(f496, p2g_in(f480))));
+      precise float f557 = p2g_ffma(f512, f554, p2g_ffma(f495, f473, p2g_fmul(f496, f480, false), 0, false), 0, false);
       // ptx:619  mul.f32 	%f558, %f500, %f506;
       // ptx:620  fma.rn.f32 	%f559, %f340, %f503, %f558;
       // ptx:621  fma.rn.f32 	%f560, %f501, %f508, %f559;
-      precise float f560 = p2g_ffma(f501, p2g_in(f508), p2g_ffma(f340, p2g_in(f503), p2g_fmul(f500, p2g_in(f506))));
+      precise float f560 = p2g_ffma(f501, f508, p2g_ffma(f340, f503, p2g_fmul(f500, f506, false), 0, false), 0, false);
       // ptx:622  cvt.sat.f32.f32 	%f561, %f414;
       // ptx:623  fma.rn.f32 	%f562, %f347, %f561, %f560;
-      precise float f562 = p2g_ffma(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p40 ? f411 : f413)))), f560);
+      precise float f562 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p40 ? f411 : f413))), f560, 0, false);
       // ptx:624  mul.f32 	%f563, %f496, %f399;
       // ptx:625  fma.rn.f32 	%f564, %f495, %f396, %f563;
       // ptx:626  fma.rn.f32 	%f565, %f512, %f562, %f564;
-      precise float f565 = p2g_ffma(p2g_in(f512), f562, p2g_ffma(p2g_in(f495), f396, p2g_fmul(f496, p2g_in(f399))));
+      precise float f565 = p2g_ffma(f512, f562, p2g_ffma(f495, f396, p2g_fmul(f496, f399, false), 0, false), 0, false);
       // ptx:627  mul.f32 	%f566, %f500, %f518;
       // ptx:628  fma.rn.f32 	%f567, %f340, %f515, %f566;
       // ptx:629  fma.rn.f32 	%f568, %f501, %f520, %f567;
-      precise float f568 = p2g_ffma(f501, p2g_in(f520), p2g_ffma(f340, p2g_in(f515), p2g_fmul(f500, p2g_in(f518))));
+      precise float f568 = p2g_ffma(f501, f520, p2g_ffma(f340, f515, p2g_fmul(f500, f518, false), 0, false), 0, false);
       // ptx:630  cvt.sat.f32.f32 	%f569, %f417;
       // ptx:631  fma.rn.f32 	%f570, %f347, %f569, %f568;
-      precise float f570 = p2g_ffma(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p41 ? f408 : f416)))), f568);
+      precise float f570 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p41 ? f408 : f416))), f568, 0, false);
       // ptx:632  mul.f32 	%f571, %f496, %f405;
       // ptx:633  fma.rn.f32 	%f572, %f495, %f402, %f571;
       // ptx:634  fma.rn.f32 	%f573, %f512, %f570, %f572;
-      precise float f573 = p2g_ffma(p2g_in(f512), f570, p2g_ffma(p2g_in(f495), f402, p2g_fmul(f496, p2g_in(f405))));
+      precise float f573 = p2g_ffma(f512, f570, p2g_ffma(f495, f402, p2g_fmul(f496, f405, false), 0, false), 0, false);
       // ptx:635  mul.f32 	%f574, %f500, %f529;
       // ptx:636  fma.rn.f32 	%f575, %f340, %f526, %f574;
       // ptx:637  fma.rn.f32 	%f576, %f501, %f531, %f575;
-      precise float f576 = p2g_ffma(f501, p2g_in(f531), p2g_ffma(f340, p2g_in(f526), p2g_fmul(f500, p2g_in(f529))));
+      precise float f576 = p2g_ffma(f501, f531, p2g_ffma(f340, f526, p2g_fmul(f500, f529, false), 0, false), 0, false);
       // ptx:638  cvt.sat.f32.f32 	%f577, %f458;
       // ptx:639  fma.rn.f32 	%f578, %f347, %f577, %f576;
-      precise float f578 = p2g_ffma(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p50 ? f455 : f457)))), f576);
+      precise float f578 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p50 ? f455 : f457))), f576, 0, false);
       // ptx:640  mul.f32 	%f579, %f496, %f445;
       // ptx:641  fma.rn.f32 	%f580, %f495, %f442, %f579;
       // ptx:642  fma.rn.f32 	%f581, %f512, %f578, %f580;
-      precise float f581 = p2g_ffma(p2g_in(f512), f578, p2g_ffma(p2g_in(f495), f442, p2g_fmul(f496, p2g_in(f445))));
+      precise float f581 = p2g_ffma(f512, f578, p2g_ffma(f495, f442, p2g_fmul(f496, f445, false), 0, false), 0, false);
       // ptx:643  mul.f32 	%f582, %f500, %f540;
       // ptx:644  fma.rn.f32 	%f583, %f340, %f537, %f582;
       // ptx:645  fma.rn.f32 	%f584, %f501, %f542, %f583;
-      precise float f584 = p2g_ffma(f501, p2g_in(f542), p2g_ffma(f340, p2g_in(f537), p2g_fmul(f500, p2g_in(f540))));
+      precise float f584 = p2g_ffma(f501, f542, p2g_ffma(f340, f537, p2g_fmul(f500, f540, false), 0, false), 0, false);
       // ptx:646  cvt.sat.f32.f32 	%f585, %f461;
       // ptx:647  fma.rn.f32 	%f586, %f347, %f585, %f584;
-      precise float f586 = p2g_ffma(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p51 ? f452 : f460)))), f584);
+      precise float f586 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p51 ? f452 : f460))), f584, 0, false);
       // ptx:648  mul.f32 	%f587, %f496, %f451;
       // ptx:649  fma.rn.f32 	%f588, %f495, %f448, %f587;
       // ptx:650  fma.rn.f32 	%f589, %f512, %f586, %f588;
-      precise float f589 = p2g_ffma(p2g_in(f512), f586, p2g_ffma(p2g_in(f495), f448, p2g_fmul(f496, p2g_in(f451))));
+      precise float f589 = p2g_ffma(f512, f586, p2g_ffma(f495, f448, p2g_fmul(f496, f451, false), 0, false), 0, false);
       // ptx:651  mul.f32 	%f590, %f500, %f551;
       // ptx:652  fma.rn.f32 	%f591, %f340, %f548, %f590;
       // ptx:653  fma.rn.f32 	%f592, %f501, %f553, %f591;
-      precise float f592 = p2g_ffma(f501, p2g_in(f553), p2g_ffma(f340, p2g_in(f548), p2g_fmul(f500, p2g_in(f551))));
+      precise float f592 = p2g_ffma(f501, f553, p2g_ffma(f340, f548, p2g_fmul(f500, f551, false), 0, false), 0, false);
       // ptx:654  cvt.sat.f32.f32 	%f593, %f492;
       // ptx:655  fma.rn.f32 	%f594, %f347, %f593, %f592;
-      precise float f594 = p2g_ffma(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p56 ? f487 : f491)))), f592);
+      precise float f594 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p56 ? f487 : f491))), f592, 0, false);
       // ptx:656  mul.f32 	%f595, %f496, %f483;
       // ptx:657  fma.rn.f32 	%f596, %f495, %f480, %f595;
       // ptx:658  fma.rn.f32 	%f597, %f512, %f594, %f596;
-      precise float f597 = p2g_ffma(p2g_in(f512), f594, p2g_ffma(p2g_in(f495), f480, p2g_fmul(f496, p2g_in(f483))));
+      precise float f597 = p2g_ffma(f512, f594, p2g_ffma(f495, f480, p2g_fmul(f496, f483, false), 0, false), 0, false);
       // ptx:659  sub.f32 	%f598, %f361, %f498;
-      precise float f598 = p2g_fsubc(f361, p2g_in(f498));
+      precise float f598 = p2g_fsub(f361, f498, false);
       // ptx:660  sub.f32 	%f599, %f493, %f499;
-      precise float f599 = p2g_fsubc(f493, f499);
+      precise float f599 = p2g_fsub(f493, f499, false);
       // ptx:661  cvt.sat.f32.f32 	%f600, %f513;
       // ptx:662  cvt.sat.f32.f32 	%f601, %f524;
       precise float f601 = p2g_sat(p2g_f32_canon(floatBitsToUint(f524)));
       // ptx:663  mul.f32 	%f602, %f598, %f601;
       // ptx:664  fma.rn.f32 	%f603, %f357, %f600, %f602;
-      f603 = p2g_ffma(f357, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f513)))), p2g_fmul(f598, p2g_in(f601)));
+      f603 = p2g_ffma(f357, p2g_sat(p2g_f32_canon(floatBitsToUint(f513))), p2g_fmul(f598, f601, false), 0, false);
       // ptx:665  cvt.sat.f32.f32 	%f604, %f535;
       precise float f604 = p2g_sat(p2g_f32_canon(floatBitsToUint(f535)));
       // ptx:666  fma.rn.f32 	%f605, %f599, %f604, %f603;
-      precise float f605 = p2g_ffma(f599, p2g_in(f604), f603);
+      precise float f605 = p2g_ffma(f599, f604, f603, 0, false);
       // ptx:667  cvt.sat.f32.f32 	%f606, %f546;
       precise float f606 = p2g_sat(p2g_f32_canon(floatBitsToUint(f546)));
       // ptx:668  fma.rn.f32 	%f607, %f363, %f606, %f605;
       // ptx:669  mul.f32 	%f608, %f499, %f535;
       // ptx:670  fma.rn.f32 	%f609, %f498, %f524, %f608;
-      precise float f609 = p2g_ffma(p2g_in(f498), f524, p2g_fmul(f499, f535));
+      precise float f609 = p2g_ffma(f498, f524, p2g_fmul(f499, f535, false), 0, false);
       // ptx:671  fma.rn.f32 	%f610, %f512, %f607, %f609;
-      precise float f610 = p2g_ffma(p2g_in(f512), p2g_ffma(f363, p2g_in(f606), f605), f609);
+      precise float f610 = p2g_ffma(f512, p2g_ffma(f363, f606, f605, 0, false), f609, 0, false);
       // ptx:672  min.f32 	%f611, %f387, %f402;
       // ptx:673  min.f32 	%f612, %f429, %f442;
-      precise float f612 = p2g_nmin(f429, f442);
+      precise float f612 = p2g_fmin(f429, f442);
       // ptx:674  min.f32 	%f613, %f611, %f612;
       // ptx:675  max.f32 	%f614, %f387, %f402;
       // ptx:676  max.f32 	%f615, %f429, %f442;
-      precise float f615 = p2g_nmax(f429, f442);
+      precise float f615 = p2g_fmax(f429, f442);
       // ptx:677  max.f32 	%f616, %f614, %f615;
       // ptx:678  max.f32 	%f617, %f610, %f613;
       // ptx:679  min.f32 	%f34, %f617, %f616;
-      f34 = p2g_nmin(p2g_in(p2g_nmax(f610, p2g_in(p2g_nmin(p2g_nmin(f387, f402), p2g_in(f612))))),
-          p2g_in(p2g_nmax(p2g_nmax(f387, f402), p2g_in(f615))));
+      f34 = p2g_fmin(p2g_fmax(f610, p2g_fmin(p2g_fmin(f387, f402), f612)), p2g_fmax(p2g_fmax(f387, f402), f615));
       // ptx:680  mul.f32 	%f618, %f598, %f604;
       // ptx:681  fma.rn.f32 	%f619, %f357, %f601, %f618;
       // ptx:682  fma.rn.f32 	%f620, %f599, %f606, %f619;
-      precise float f620 = p2g_ffma(f599, p2g_in(f606), p2g_ffma(f357, p2g_in(f601), p2g_fmul(f598, p2g_in(f604))));
+      precise float f620 = p2g_ffma(f599, f606, p2g_ffma(f357, f601, p2g_fmul(f598, f604, false), 0, false), 0, false);
       // ptx:683  cvt.sat.f32.f32 	%f621, %f557;
       // ptx:684  fma.rn.f32 	%f622, %f363, %f621, %f620;
-      precise float f622 = p2g_ffma(f363, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f557)))), f620);
+      precise float f622 = p2g_ffma(f363, p2g_sat(p2g_f32_canon(floatBitsToUint(f557))), f620, 0, false);
       // ptx:685  mul.f32 	%f623, %f499, %f546;
       // ptx:686  fma.rn.f32 	%f624, %f498, %f535, %f623;
       // ptx:687  fma.rn.f32 	%f625, %f512, %f622, %f624;
-      precise float f625 = p2g_ffma(p2g_in(f512), f622, p2g_ffma(p2g_in(f498), f535, p2g_fmul(f499, f546)));
+      precise float f625 = p2g_ffma(f512, f622, p2g_ffma(f498, f535, p2g_fmul(f499, f546, false), 0, false), 0, false);
       // ptx:688  min.f32 	%f626, %f435, %f448;
       // ptx:689  min.f32 	%f627, %f612, %f626;
       // ptx:690  max.f32 	%f628, %f435, %f448;
       // ptx:691  max.f32 	%f629, %f615, %f628;
       // ptx:692  max.f32 	%f630, %f625, %f627;
       // ptx:693  min.f32 	%f35, %f630, %f629;
-      f35 = p2g_nmin(p2g_in(p2g_nmax(f625, p2g_in(p2g_nmin(p2g_in(f612), p2g_nmin(f435, f448))))),
-          p2g_in(p2g_nmax(p2g_in(f615), p2g_nmax(f435, f448))));
+      f35 = p2g_fmin(p2g_fmax(f625, p2g_fmin(f612, p2g_fmin(f435, f448))), p2g_fmax(f615, p2g_fmax(f435, f448)));
       // ptx:694  cvt.sat.f32.f32 	%f631, %f565;
       // ptx:695  cvt.sat.f32.f32 	%f632, %f573;
       precise float f632 = p2g_sat(p2g_f32_canon(floatBitsToUint(f573)));
       // ptx:696  mul.f32 	%f633, %f598, %f632;
       // ptx:697  fma.rn.f32 	%f634, %f357, %f631, %f633;
-      f634 = p2g_ffma(f357, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f565)))), p2g_fmul(f598, p2g_in(f632)));
+      f634 = p2g_ffma(f357, p2g_sat(p2g_f32_canon(floatBitsToUint(f565))), p2g_fmul(f598, f632, false), 0, false);
       // ptx:698  cvt.sat.f32.f32 	%f635, %f581;
       precise float f635 = p2g_sat(p2g_f32_canon(floatBitsToUint(f581)));
       // ptx:699  fma.rn.f32 	%f636, %f599, %f635, %f634;
-      precise float f636 = p2g_ffma(f599, p2g_in(f635), f634);
+      precise float f636 = p2g_ffma(f599, f635, f634, 0, false);
       // ptx:700  cvt.sat.f32.f32 	%f637, %f589;
       precise float f637 = p2g_sat(p2g_f32_canon(floatBitsToUint(f589)));
       // ptx:701  fma.rn.f32 	%f638, %f363, %f637, %f636;
       // ptx:702  mul.f32 	%f639, %f499, %f581;
       // ptx:703  fma.rn.f32 	%f640, %f498, %f573, %f639;
-      precise float f640 = p2g_ffma(p2g_in(f498), f573, p2g_fmul(f499, f581));
+      precise float f640 = p2g_ffma(f498, f573, p2g_fmul(f499, f581, false), 0, false);
       // ptx:704  fma.rn.f32 	%f641, %f512, %f638, %f640;
-      precise float f641 = p2g_ffma(p2g_in(f512), p2g_ffma(f363, p2g_in(f637), f636), f640);
+      precise float f641 = p2g_ffma(f512, p2g_ffma(f363, f637, f636, 0, false), f640, 0, false);
       // ptx:705  min.f32 	%f642, %f402, %f405;
       // ptx:706  min.f32 	%f643, %f442, %f445;
-      precise float f643 = p2g_nmin(f442, f445);
+      precise float f643 = p2g_fmin(f442, f445);
       // ptx:707  min.f32 	%f644, %f642, %f643;
       // ptx:708  max.f32 	%f645, %f402, %f405;
       // ptx:709  max.f32 	%f646, %f442, %f445;
-      precise float f646 = p2g_nmax(f442, f445);
+      precise float f646 = p2g_fmax(f442, f445);
       // ptx:710  max.f32 	%f647, %f645, %f646;
       // ptx:711  max.f32 	%f648, %f641, %f644;
       // ptx:712  min.f32 	%f36, %f648, %f647;
-      f36 = p2g_nmin(p2g_in(p2g_nmax(f641, p2g_in(p2g_nmin(p2g_nmin(f402, f405), p2g_in(f643))))),
-          p2g_in(p2g_nmax(p2g_nmax(f402, f405), p2g_in(f646))));
+      f36 = p2g_fmin(p2g_fmax(f641, p2g_fmin(p2g_fmin(f402, f405), f643)), p2g_fmax(p2g_fmax(f402, f405), f646));
       // ptx:713  mul.f32 	%f649, %f598, %f635;
       // ptx:714  fma.rn.f32 	%f650, %f357, %f632, %f649;
       // ptx:715  fma.rn.f32 	%f651, %f599, %f637, %f650;
-      precise float f651 = p2g_ffma(f599, p2g_in(f637), p2g_ffma(f357, p2g_in(f632), p2g_fmul(f598, p2g_in(f635))));
+      precise float f651 = p2g_ffma(f599, f637, p2g_ffma(f357, f632, p2g_fmul(f598, f635, false), 0, false), 0, false);
       // ptx:716  cvt.sat.f32.f32 	%f652, %f597;
       // ptx:717  fma.rn.f32 	%f653, %f363, %f652, %f651;
-      precise float f653 = p2g_ffma(f363, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f597)))), f651);
+      precise float f653 = p2g_ffma(f363, p2g_sat(p2g_f32_canon(floatBitsToUint(f597))), f651, 0, false);
       // ptx:718  mul.f32 	%f654, %f499, %f589;
       // ptx:719  fma.rn.f32 	%f655, %f498, %f581, %f654;
       // ptx:720  fma.rn.f32 	%f656, %f512, %f653, %f655;
-      precise float f656 = p2g_ffma(p2g_in(f512), f653, p2g_ffma(p2g_in(f498), f581, p2g_fmul(f499, f589)));
+      precise float f656 = p2g_ffma(f512, f653, p2g_ffma(f498, f581, p2g_fmul(f499, f589, false), 0, false), 0, false);
       // ptx:721  min.f32 	%f657, %f448, %f451;
       // ptx:722  min.f32 	%f658, %f643, %f657;
       // ptx:723  max.f32 	%f659, %f448, %f451;
       // ptx:724  max.f32 	%f660, %f646, %f659;
       // ptx:725  max.f32 	%f661, %f656, %f658;
       // ptx:726  min.f32 	%f37, %f661, %f660;
-      f37 = p2g_nmin(p2g_in(p2g_nmax(f656, p2g_in(p2g_nmin(p2g_in(f643), p2g_nmin(f448, f451))))),
-          p2g_in(p2g_nmax(p2g_in(f646), p2g_nmax(f448, f451))));
-      if (p2g_redo()) p2g_check_21(f487, f345, f357, f361, f363, f344, f350, p32, f375, f377, f381, f340, f396, f399,
-          f347, p172_f32, p34, f372, f383, f387, f402, f405, p42, f423, f425, f429, f442, f445, p44, f420, f431, f435,
-          f448, f451, p52, f467, f469, f473, f480, f483, p40, f411, f413, p41, f408, f416, p50, f455, f457, p51, f452,
-          f460, p56, f34, f35, f36, f37);
+      f37 = p2g_fmin(p2g_fmax(f656, p2g_fmin(f643, p2g_fmin(f448, f451))), p2g_fmax(f646, p2g_fmax(f448, f451)));
       // ptx:727  setp.lt.f32 	%p57, %f34, 0f3F7FBE77;
-      int t64 = p2g_fcmp(floatBitsToUint(f34), 0x3F7FBE77u);
-      bool p57 = t64 == -1;
+      int t61 = p2g_fcmp(floatBitsToUint(f34), 0x3F7FBE77u);
+      bool p57 = t61 == -1;
       // ptx:728  @%p57 bra 	$L__BB0_16;
       if (p57) {
         // ptx:732  sub.f32 	%f668, %f345, %f34;
         precise float f668 = p2g_fsubc(p2g_in(f345), p2g_in(f34));
-        if (p2g_redo()) p2g_check_22(f345, f34, f668);
+        if (p2g_redo()) p2g_check_11(f345, f34, f668);
         // ptx:733  div.approx.f32 	%f1097, %f34, %f668;
         f1097 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f34), floatBitsToUint(f668), false));
         // ptx:734  bra.uni 	$L__BB0_17;
@@ -6700,7 +6087,7 @@ void main() {
         // ptx:740  ex2.approx.f32 	%f665, %f664;
         // ptx:741  add.f32 	%f666, %f665, 0fBF800000;
         precise float f666 = p2g_faddc(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false))), -1.0);
-        if (p2g_redo()) p2g_check_23(f34, f666);
+        if (p2g_redo()) p2g_check_12(f34, f666);
         // ptx:742  div.rn.f32 	%f1097, %f666, 0f41100000;
         f1097 = p2g_div32(f666, 9.0, 0, false);
       }
@@ -6710,24 +6097,24 @@ void main() {
       f42 = p2g_fmul(p2g_in(f489), p2g_in(f27));
       // ptx:747  mul.f32 	%f43, %f2, %f1097;
       precise float f43 = p2g_fmul(p2g_in(f2), p2g_in(f1097));
-      if (p2g_redo()) p2g_check_24(f26, f488, f41, f489, f27, f42, f2, f1097, f43);
+      if (p2g_redo()) p2g_check_13(f26, f488, f41, f489, f27, f42, f2, f1097, f43);
       // ptx:748  setp.lt.f32 	%p58, %f43, 0f447A0000;
-      int t65 = p2g_fcmp(floatBitsToUint(f43), floatBitsToUint(1000.0));
-      bool p58 = t65 == -1;
+      int t62 = p2g_fcmp(floatBitsToUint(f43), floatBitsToUint(1000.0));
+      bool p58 = t62 == -1;
       // ptx:749  @%p58 bra 	$L__BB0_21;
       if (p58) {
         // ptx:753  add.f32 	%f705, %f43, 0f3F800000;
         // ptx:754  rcp.rn.f32 	%f1099, %f705;
         f1099 = p2g_div32(1.0, p2g_faddc(p2g_in(f43), 1.0), 0, false);
-        if (p2g_redo()) p2g_check_25(f43, f1099);
+        if (p2g_redo()) p2g_check_14(f43, f1099);
         // ptx:755  bra.uni 	$L__BB0_22;
       } else {
         // ptx:750  bra.uni 	$L__BB0_18;
         // ptx:758  fma.rn.f32 	%f669, %f43, 0f41100000, 0f3F800000;
         precise float f669 = p2g_ffmac(p2g_in(f43), 9.0, 1.0);
         // ptx:759  setp.lt.f32 	%p59, %f669, 0f00800000;
-        int t66 = p2g_fcmp(floatBitsToUint(f669), 0x00800000u);
-        bool p59 = t66 == -1;
+        int t63 = p2g_fcmp(floatBitsToUint(f669), 0x00800000u);
+        bool p59 = t63 == -1;
         // ptx:760  mul.f32 	%f670, %f669, 0f4B000000;
         // ptx:761  selp.f32 	%f44, %f670, %f669, %p59;
         precise float f44 = p59 ? p2g_fmulc(f669, 8388608.0) : f669;
@@ -6782,7 +6169,7 @@ void main() {
         precise float f699 = p2g_ffma(f676, uintBitsToFloat(0x3FB8AA3Bu), f697);
         // ptx:795  add.f32 	%f1098, %f675, %f699;
         precise float f1098 = p2g_faddc(f675, f699);
-        if (p2g_redo()) p2g_check_26(f43, f44, r308, f1098);
+        if (p2g_redo()) p2g_check_15(f43, f44, r308, f1098);
         // ptx:796  setp.lt.u32 	%p60, %r308, 2139095040;
         // ptx:797  @%p60 bra 	$L__BB0_20;
         if (!(r308 < 0x7F800000u)) {
@@ -6790,17 +6177,17 @@ void main() {
           precise float f700 = uintBitsToFloat(0x7F800000u);
           // ptx:800  fma.rn.f32 	%f1098, %f44, %f700, %f700;
           f1098 = p2g_ffma(p2g_in(f44), p2g_in(f700), f700);
-          if (p2g_redo()) p2g_check_27(f44, f700, f1098);
+          if (p2g_redo()) p2g_check_16(f44, f700, f1098);
         }
         // ptx:803  mul.f32 	%f701, %f1098, 0f3F317218;
         // ptx:804  div.rn.f32 	%f702, %f701, 0f41100000;
         precise float f702 = p2g_div32(p2g_fmul(p2g_in(f1098), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
         // ptx:805  add.f32 	%f703, %f702, 0fBC4FAEFF;
         // ptx:806  setp.eq.f32 	%p61, %f44, 0f00000000;
-        int t67 = p2g_fcmp(floatBitsToUint(f44), floatBitsToUint(0.0));
+        int t64 = p2g_fcmp(floatBitsToUint(f44), floatBitsToUint(0.0));
         // ptx:807  selp.f32 	%f704, 0fFF800000, %f703, %p61;
-        f704 = (t67 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddc(p2g_in(f702), uintBitsToFloat(0xBC4FAEFFu));
-        if (p2g_redo()) p2g_check_28(f1098, f44, f704);
+        f704 = (t64 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddc(p2g_in(f702), uintBitsToFloat(0xBC4FAEFFu));
+        if (p2g_redo()) p2g_check_17(f1098, f44, f704);
         // ptx:808  div.rn.f32 	%f1099, %f704, %f43;
         f1099 = p2g_div32(f704, f43, 0, false);
       }
@@ -6810,25 +6197,25 @@ void main() {
       // ptx:813  ld.param.u8 	%rs1587, [%rd49+-232];
       // ptx:814  mul.f32 	%f51, %f43, %f1099;
       f51 = p2g_fmul(p2g_in(f43), p2g_in(f1099));
-      if (p2g_redo()) p2g_check_29(f43, f1099, f51);
+      if (p2g_redo()) p2g_check_18(f43, f1099, f51);
       // ptx:815  setp.lt.f32 	%p62, %f35, 0f3F7FBE77;
-      int t68 = p2g_fcmp(floatBitsToUint(f35), 0x3F7FBE77u);
-      bool p62 = t68 == -1;
+      int t65 = p2g_fcmp(floatBitsToUint(f35), 0x3F7FBE77u);
+      bool p62 = t65 == -1;
       // ptx:816  setp.ne.s16 	%p63, %rs1587, 0;
       // ptx:817  setp.lt.f32 	%p64, %f41, 0f00000000;
-      int t69 = p2g_fcmp(floatBitsToUint(f41), floatBitsToUint(0.0));
-      bool p64 = t69 == -1;
+      int t66 = p2g_fcmp(floatBitsToUint(f41), floatBitsToUint(0.0));
+      bool p64 = t66 == -1;
       // ptx:818  or.pred  	%p65, %p64, %p63;
       // ptx:819  setp.gt.f32 	%p66, %f41, 0f3F800000;
-      int t70 = p2g_fcmp(floatBitsToUint(f41), floatBitsToUint(1.0));
+      int t67 = p2g_fcmp(floatBitsToUint(f41), floatBitsToUint(1.0));
       // ptx:820  or.pred  	%p1, %p66, %p65;
-      p1 = (t70 == 1) || (p64 || ((bitfieldExtract(int(p32_u8 & 0x0000FFFFu), 0, 16)) != 0));
+      p1 = (t67 == 1) || (p64 || ((bitfieldExtract(int(p32_u8 & 0x0000FFFFu), 0, 16)) != 0));
       // ptx:821  @%p62 bra 	$L__BB0_24;
       if (p62) {
         // ptx:825  mov.f32 	%f711, 0f3F800000;
         // ptx:826  sub.f32 	%f712, %f711, %f35;
         precise float f712 = p2g_fsubc(1.0, p2g_in(f35));
-        if (p2g_redo()) p2g_check_30(f35, f712);
+        if (p2g_redo()) p2g_check_19(f35, f712);
         // ptx:827  div.approx.f32 	%f1100, %f35, %f712;
         f1100 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f35), floatBitsToUint(f712), false));
         // ptx:828  bra.uni 	$L__BB0_25;
@@ -6842,30 +6229,30 @@ void main() {
         // ptx:834  ex2.approx.f32 	%f709, %f708;
         // ptx:835  add.f32 	%f710, %f709, 0fBF800000;
         precise float f710 = p2g_faddc(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false))), -1.0);
-        if (p2g_redo()) p2g_check_31(f35, f710);
+        if (p2g_redo()) p2g_check_20(f35, f710);
         // ptx:836  div.rn.f32 	%f1100, %f710, 0f41100000;
         f1100 = p2g_div32(f710, 9.0, 0, false);
       }
       // ptx:839  mul.f32 	%f55, %f2, %f1100;
       precise float f55 = p2g_fmul(p2g_in(f2), p2g_in(f1100));
-      if (p2g_redo()) p2g_check_32(f2, f1100, f55);
+      if (p2g_redo()) p2g_check_21(f2, f1100, f55);
       // ptx:840  setp.lt.f32 	%p67, %f55, 0f447A0000;
-      int t71 = p2g_fcmp(floatBitsToUint(f55), floatBitsToUint(1000.0));
-      bool p67 = t71 == -1;
+      int t68 = p2g_fcmp(floatBitsToUint(f55), floatBitsToUint(1000.0));
+      bool p67 = t68 == -1;
       // ptx:841  @%p67 bra 	$L__BB0_29;
       if (p67) {
         // ptx:845  add.f32 	%f749, %f55, 0f3F800000;
         // ptx:846  rcp.rn.f32 	%f1102, %f749;
         f1102 = p2g_div32(1.0, p2g_faddc(p2g_in(f55), 1.0), 0, false);
-        if (p2g_redo()) p2g_check_33(f55, f1102);
+        if (p2g_redo()) p2g_check_22(f55, f1102);
         // ptx:847  bra.uni 	$L__BB0_30;
       } else {
         // ptx:842  bra.uni 	$L__BB0_26;
         // ptx:850  fma.rn.f32 	%f713, %f55, 0f41100000, 0f3F800000;
         precise float f713 = p2g_ffmac(p2g_in(f55), 9.0, 1.0);
         // ptx:851  setp.lt.f32 	%p68, %f713, 0f00800000;
-        int t72 = p2g_fcmp(floatBitsToUint(f713), 0x00800000u);
-        bool p68 = t72 == -1;
+        int t69 = p2g_fcmp(floatBitsToUint(f713), 0x00800000u);
+        bool p68 = t69 == -1;
         // ptx:852  mul.f32 	%f714, %f713, 0f4B000000;
         // ptx:853  selp.f32 	%f56, %f714, %f713, %p68;
         precise float f56 = p68 ? p2g_fmulc(f713, 8388608.0) : f713;
@@ -6920,7 +6307,7 @@ void main() {
         precise float f743 = p2g_ffma(f720, uintBitsToFloat(0x3FB8AA3Bu), f741);
         // ptx:887  add.f32 	%f1101, %f719, %f743;
         precise float f1101 = p2g_faddc(f719, f743);
-        if (p2g_redo()) p2g_check_34(f55, f56, r312, f1101);
+        if (p2g_redo()) p2g_check_23(f55, f56, r312, f1101);
         // ptx:888  setp.lt.u32 	%p69, %r312, 2139095040;
         // ptx:889  @%p69 bra 	$L__BB0_28;
         if (!(r312 < 0x7F800000u)) {
@@ -6928,32 +6315,32 @@ void main() {
           precise float f744 = uintBitsToFloat(0x7F800000u);
           // ptx:892  fma.rn.f32 	%f1101, %f56, %f744, %f744;
           f1101 = p2g_ffma(p2g_in(f56), p2g_in(f744), f744);
-          if (p2g_redo()) p2g_check_35(f56, f744, f1101);
+          if (p2g_redo()) p2g_check_24(f56, f744, f1101);
         }
         // ptx:895  mul.f32 	%f745, %f1101, 0f3F317218;
         // ptx:896  div.rn.f32 	%f746, %f745, 0f41100000;
         precise float f746 = p2g_div32(p2g_fmul(p2g_in(f1101), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
         // ptx:897  add.f32 	%f747, %f746, 0fBC4FAEFF;
         // ptx:898  setp.eq.f32 	%p70, %f56, 0f00000000;
-        int t73 = p2g_fcmp(floatBitsToUint(f56), floatBitsToUint(0.0));
+        int t70 = p2g_fcmp(floatBitsToUint(f56), floatBitsToUint(0.0));
         // ptx:899  selp.f32 	%f748, 0fFF800000, %f747, %p70;
-        f748 = (t73 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddc(p2g_in(f746), uintBitsToFloat(0xBC4FAEFFu));
-        if (p2g_redo()) p2g_check_36(f1101, f56, f748);
+        f748 = (t70 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddc(p2g_in(f746), uintBitsToFloat(0xBC4FAEFFu));
+        if (p2g_redo()) p2g_check_25(f1101, f56, f748);
         // ptx:900  div.rn.f32 	%f1102, %f748, %f55;
         f1102 = p2g_div32(f748, f55, 0, false);
       }
       // ptx:903  mul.f32 	%f63, %f55, %f1102;
       f63 = p2g_fmul(p2g_in(f55), p2g_in(f1102));
-      if (p2g_redo()) p2g_check_37(f55, f1102, f63);
+      if (p2g_redo()) p2g_check_26(f55, f1102, f63);
       // ptx:904  setp.lt.f32 	%p71, %f36, 0f3F7FBE77;
-      int t74 = p2g_fcmp(floatBitsToUint(f36), 0x3F7FBE77u);
-      bool p71 = t74 == -1;
+      int t71 = p2g_fcmp(floatBitsToUint(f36), 0x3F7FBE77u);
+      bool p71 = t71 == -1;
       // ptx:905  @%p71 bra 	$L__BB0_32;
       if (p71) {
         // ptx:909  mov.f32 	%f755, 0f3F800000;
         // ptx:910  sub.f32 	%f756, %f755, %f36;
         precise float f756 = p2g_fsubc(1.0, p2g_in(f36));
-        if (p2g_redo()) p2g_check_38(f36, f756);
+        if (p2g_redo()) p2g_check_27(f36, f756);
         // ptx:911  div.approx.f32 	%f1103, %f36, %f756;
         f1103 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f36), floatBitsToUint(f756), false));
         // ptx:912  bra.uni 	$L__BB0_33;
@@ -6967,30 +6354,30 @@ void main() {
         // ptx:918  ex2.approx.f32 	%f753, %f752;
         // ptx:919  add.f32 	%f754, %f753, 0fBF800000;
         precise float f754 = p2g_faddc(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false))), -1.0);
-        if (p2g_redo()) p2g_check_39(f36, f754);
+        if (p2g_redo()) p2g_check_28(f36, f754);
         // ptx:920  div.rn.f32 	%f1103, %f754, 0f41100000;
         f1103 = p2g_div32(f754, 9.0, 0, false);
       }
       // ptx:923  mul.f32 	%f67, %f2, %f1103;
       precise float f67 = p2g_fmul(p2g_in(f2), p2g_in(f1103));
-      if (p2g_redo()) p2g_check_40(f2, f1103, f67);
+      if (p2g_redo()) p2g_check_29(f2, f1103, f67);
       // ptx:924  setp.lt.f32 	%p72, %f67, 0f447A0000;
-      int t75 = p2g_fcmp(floatBitsToUint(f67), floatBitsToUint(1000.0));
-      bool p72 = t75 == -1;
+      int t72 = p2g_fcmp(floatBitsToUint(f67), floatBitsToUint(1000.0));
+      bool p72 = t72 == -1;
       // ptx:925  @%p72 bra 	$L__BB0_37;
       if (p72) {
         // ptx:929  add.f32 	%f793, %f67, 0f3F800000;
         // ptx:930  rcp.rn.f32 	%f1105, %f793;
         f1105 = p2g_div32(1.0, p2g_faddc(p2g_in(f67), 1.0), 0, false);
-        if (p2g_redo()) p2g_check_41(f67, f1105);
+        if (p2g_redo()) p2g_check_30(f67, f1105);
         // ptx:931  bra.uni 	$L__BB0_38;
       } else {
         // ptx:926  bra.uni 	$L__BB0_34;
         // ptx:934  fma.rn.f32 	%f757, %f67, 0f41100000, 0f3F800000;
         precise float f757 = p2g_ffmac(p2g_in(f67), 9.0, 1.0);
         // ptx:935  setp.lt.f32 	%p73, %f757, 0f00800000;
-        int t76 = p2g_fcmp(floatBitsToUint(f757), 0x00800000u);
-        bool p73 = t76 == -1;
+        int t73 = p2g_fcmp(floatBitsToUint(f757), 0x00800000u);
+        bool p73 = t73 == -1;
         // ptx:936  mul.f32 	%f758, %f757, 0f4B000000;
         // ptx:937  selp.f32 	%f68, %f758, %f757, %p73;
         precise float f68 = p73 ? p2g_fmulc(f757, 8388608.0) : f757;
@@ -7045,7 +6432,7 @@ void main() {
         precise float f787 = p2g_ffma(f764, uintBitsToFloat(0x3FB8AA3Bu), f785);
         // ptx:971  add.f32 	%f1104, %f763, %f787;
         precise float f1104 = p2g_faddc(f763, f787);
-        if (p2g_redo()) p2g_check_42(f67, f68, r316, f1104);
+        if (p2g_redo()) p2g_check_31(f67, f68, r316, f1104);
         // ptx:972  setp.lt.u32 	%p74, %r316, 2139095040;
         // ptx:973  @%p74 bra 	$L__BB0_36;
         if (!(r316 < 0x7F800000u)) {
@@ -7053,32 +6440,32 @@ void main() {
           precise float f788 = uintBitsToFloat(0x7F800000u);
           // ptx:976  fma.rn.f32 	%f1104, %f68, %f788, %f788;
           f1104 = p2g_ffma(p2g_in(f68), p2g_in(f788), f788);
-          if (p2g_redo()) p2g_check_43(f68, f788, f1104);
+          if (p2g_redo()) p2g_check_32(f68, f788, f1104);
         }
         // ptx:979  mul.f32 	%f789, %f1104, 0f3F317218;
         // ptx:980  div.rn.f32 	%f790, %f789, 0f41100000;
         precise float f790 = p2g_div32(p2g_fmul(p2g_in(f1104), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
         // ptx:981  add.f32 	%f791, %f790, 0fBC4FAEFF;
         // ptx:982  setp.eq.f32 	%p75, %f68, 0f00000000;
-        int t77 = p2g_fcmp(floatBitsToUint(f68), floatBitsToUint(0.0));
+        int t74 = p2g_fcmp(floatBitsToUint(f68), floatBitsToUint(0.0));
         // ptx:983  selp.f32 	%f792, 0fFF800000, %f791, %p75;
-        f792 = (t77 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddc(p2g_in(f790), uintBitsToFloat(0xBC4FAEFFu));
-        if (p2g_redo()) p2g_check_44(f1104, f68, f792);
+        f792 = (t74 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddc(p2g_in(f790), uintBitsToFloat(0xBC4FAEFFu));
+        if (p2g_redo()) p2g_check_33(f1104, f68, f792);
         // ptx:984  div.rn.f32 	%f1105, %f792, %f67;
         f1105 = p2g_div32(f792, f67, 0, false);
       }
       // ptx:987  mul.f32 	%f75, %f67, %f1105;
       f75 = p2g_fmul(p2g_in(f67), p2g_in(f1105));
-      if (p2g_redo()) p2g_check_45(f67, f1105, f75);
+      if (p2g_redo()) p2g_check_34(f67, f1105, f75);
       // ptx:988  setp.lt.f32 	%p76, %f37, 0f3F7FBE77;
-      int t78 = p2g_fcmp(floatBitsToUint(f37), 0x3F7FBE77u);
-      bool p76 = t78 == -1;
+      int t75 = p2g_fcmp(floatBitsToUint(f37), 0x3F7FBE77u);
+      bool p76 = t75 == -1;
       // ptx:989  @%p76 bra 	$L__BB0_40;
       if (p76) {
         // ptx:993  mov.f32 	%f799, 0f3F800000;
         // ptx:994  sub.f32 	%f800, %f799, %f37;
         precise float f800 = p2g_fsubc(1.0, p2g_in(f37));
-        if (p2g_redo()) p2g_check_46(f37, f800);
+        if (p2g_redo()) p2g_check_35(f37, f800);
         // ptx:995  div.approx.f32 	%f1106, %f37, %f800;
         f1106 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f37), floatBitsToUint(f800), false));
         // ptx:996  bra.uni 	$L__BB0_41;
@@ -7092,30 +6479,30 @@ void main() {
         // ptx:1002  ex2.approx.f32 	%f797, %f796;
         // ptx:1003  add.f32 	%f798, %f797, 0fBF800000;
         precise float f798 = p2g_faddc(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false))), -1.0);
-        if (p2g_redo()) p2g_check_47(f37, f798);
+        if (p2g_redo()) p2g_check_36(f37, f798);
         // ptx:1004  div.rn.f32 	%f1106, %f798, 0f41100000;
         f1106 = p2g_div32(f798, 9.0, 0, false);
       }
       // ptx:1007  mul.f32 	%f79, %f2, %f1106;
       f79 = p2g_fmul(p2g_in(f2), p2g_in(f1106));
-      if (p2g_redo()) p2g_check_48(f2, f1106, f79);
+      if (p2g_redo()) p2g_check_37(f2, f1106, f79);
       // ptx:1008  setp.lt.f32 	%p77, %f79, 0f447A0000;
-      int t79 = p2g_fcmp(floatBitsToUint(f79), floatBitsToUint(1000.0));
-      bool p77 = t79 == -1;
+      int t76 = p2g_fcmp(floatBitsToUint(f79), floatBitsToUint(1000.0));
+      bool p77 = t76 == -1;
       // ptx:1009  @%p77 bra 	$L__BB0_45;
       if (p77) {
         // ptx:1013  add.f32 	%f837, %f79, 0f3F800000;
         // ptx:1014  rcp.rn.f32 	%f1108, %f837;
         f1108 = p2g_div32(1.0, p2g_faddc(p2g_in(f79), 1.0), 0, false);
-        if (p2g_redo()) p2g_check_49(f79, f1108);
+        if (p2g_redo()) p2g_check_38(f79, f1108);
         // ptx:1015  bra.uni 	$L__BB0_46;
       } else {
         // ptx:1010  bra.uni 	$L__BB0_42;
         // ptx:1018  fma.rn.f32 	%f801, %f79, 0f41100000, 0f3F800000;
         precise float f801 = p2g_ffmac(p2g_in(f79), 9.0, 1.0);
         // ptx:1019  setp.lt.f32 	%p78, %f801, 0f00800000;
-        int t80 = p2g_fcmp(floatBitsToUint(f801), 0x00800000u);
-        bool p78 = t80 == -1;
+        int t77 = p2g_fcmp(floatBitsToUint(f801), 0x00800000u);
+        bool p78 = t77 == -1;
         // ptx:1020  mul.f32 	%f802, %f801, 0f4B000000;
         // ptx:1021  selp.f32 	%f80, %f802, %f801, %p78;
         precise float f80 = p78 ? p2g_fmulc(f801, 8388608.0) : f801;
@@ -7170,7 +6557,7 @@ void main() {
         precise float f831 = p2g_ffma(f808, uintBitsToFloat(0x3FB8AA3Bu), f829);
         // ptx:1055  add.f32 	%f1107, %f807, %f831;
         precise float f1107 = p2g_faddc(f807, f831);
-        if (p2g_redo()) p2g_check_50(f79, f80, r320, f1107);
+        if (p2g_redo()) p2g_check_39(f79, f80, r320, f1107);
         // ptx:1056  setp.lt.u32 	%p79, %r320, 2139095040;
         // ptx:1057  @%p79 bra 	$L__BB0_44;
         if (!(r320 < 0x7F800000u)) {
@@ -7178,17 +6565,17 @@ void main() {
           precise float f832 = uintBitsToFloat(0x7F800000u);
           // ptx:1060  fma.rn.f32 	%f1107, %f80, %f832, %f832;
           f1107 = p2g_ffma(p2g_in(f80), p2g_in(f832), f832);
-          if (p2g_redo()) p2g_check_51(f80, f832, f1107);
+          if (p2g_redo()) p2g_check_40(f80, f832, f1107);
         }
         // ptx:1063  mul.f32 	%f833, %f1107, 0f3F317218;
         // ptx:1064  div.rn.f32 	%f834, %f833, 0f41100000;
         precise float f834 = p2g_div32(p2g_fmul(p2g_in(f1107), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
         // ptx:1065  add.f32 	%f835, %f834, 0fBC4FAEFF;
         // ptx:1066  setp.eq.f32 	%p80, %f80, 0f00000000;
-        int t81 = p2g_fcmp(floatBitsToUint(f80), floatBitsToUint(0.0));
+        int t78 = p2g_fcmp(floatBitsToUint(f80), floatBitsToUint(0.0));
         // ptx:1067  selp.f32 	%f836, 0fFF800000, %f835, %p80;
-        f836 = (t81 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddc(p2g_in(f834), uintBitsToFloat(0xBC4FAEFFu));
-        if (p2g_redo()) p2g_check_52(f1107, f80, f836);
+        f836 = (t78 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddc(p2g_in(f834), uintBitsToFloat(0xBC4FAEFFu));
+        if (p2g_redo()) p2g_check_41(f1107, f80, f836);
         // ptx:1068  div.rn.f32 	%f1108, %f836, %f79;
         f1108 = p2g_div32(f836, f79, 0, false);
       }
@@ -7199,13 +6586,13 @@ void main() {
       // ptx:1072  add.s64 	%rd51, %rd52, 264;
       uint64_t rd51 = uint64_t(int64_t(rd52) + 264l);
       // ptx:1073  setp.lt.f32 	%p81, %f42, 0f00000000;
-      int t82 = p2g_fcmp(floatBitsToUint(f42), floatBitsToUint(0.0));
-      bool p81 = t82 == -1;
+      int t79 = p2g_fcmp(floatBitsToUint(f42), floatBitsToUint(0.0));
+      bool p81 = t79 == -1;
       // ptx:1074  or.pred  	%p82, %p81, %p1;
       bool p82 = p81 || p1;
       // ptx:1075  setp.gt.f32 	%p83, %f42, 0f3F800000;
-      int t83 = p2g_fcmp(floatBitsToUint(f42), floatBitsToUint(1.0));
-      bool p83 = t83 == 1;
+      int t80 = p2g_fcmp(floatBitsToUint(f42), floatBitsToUint(1.0));
+      bool p83 = t80 == 1;
       // ptx:1076  mov.f32 	%f841, 0f3F800000;
       precise float f841 = 1.0;
       // ptx:1077  or.pred  	%p84, %p83, %p82;
@@ -7225,8 +6612,8 @@ void main() {
       // ptx:1084  abs.f32 	%f92, %f851;
       precise float f92 = p2g_canon(uintBitsToFloat(floatBitsToUint(f851) & 0x7FFFFFFFu));
       // ptx:1085  setp.geu.f32 	%p85, %f92, 0f7F800000;
-      int t84 = p2g_fcmp(floatBitsToUint(f92), 0x7F800000u);
-      p85 = t84 >= 0;
+      int t81 = p2g_fcmp(floatBitsToUint(f92), 0x7F800000u);
+      p85 = t81 >= 0;
       // ptx:1086  or.pred  	%p2, %p84, %p85;
       p2 = p84 || p85;
       // ptx:1087  selp.f32 	%f852, 0f3F800000, %f91, %p2;
@@ -7267,7 +6654,7 @@ void main() {
       f96 = p2g_f32_canon(p2g_s2f32(int(int(r4)), 0));
       // ptx:1111  sub.f32 	%f840, %f862, %f96;
       precise float f840 = p2g_fsubc(f862, p2g_in(f96));
-      if (p2g_redo()) p2g_check_53(f79, f1108, f90, f63, f51, f75, f28, f29, f1096, f91, f30, p85, p84, p2, f31, f841,
+      if (p2g_redo()) p2g_check_42(f79, f1108, f90, f63, f51, f75, f28, f29, f1096, f91, f30, p85, p84, p2, f31, f841,
           f93, f94, rs412, p40_f32, p16_f32, f19, r3, f95, rs413, p44_f32, p20_f32, f20, r4, f96, f840);
       // ptx:1113  {  cvt.rn.f16.f32 %rs414, %f840;}
       rs414 = p2g_f2h_rn(floatBitsToUint(f840));
@@ -7355,8 +6742,8 @@ void main() {
       // ptx:1231  {  cvt.rn.f16.f32 %rs451, %f842;}
       uint rs451 = p2g_f2h_rn(floatBitsToUint(f842));
       // ptx:1236  setp.gt.f16  __$temp3, %rs450, %rs451;
-      int t85 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs450)), floatBitsToUint(p2g_h2f(rs451)));
-      bool temp3 = t85 == 1;
+      int t82 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs450)), floatBitsToUint(p2g_h2f(rs451)));
+      bool temp3 = t82 == 1;
       // ptx:1237  selp.u16 %rs452, 1, 0, __$temp3;}
       uint rs452 = temp3 ? 1u : 0u;
       // ptx:1239  setp.ne.s16 	%p86, %rs452, 0;
@@ -7371,9 +6758,9 @@ void main() {
       uint r368 = 0xFFFFFFFFu;
     }
     // ptx:1244  shfl.sync.bfly.b32 	%r369|%p87, %r365, %r367, %r366, %r368;
-    uint t86 = p2g_shfl_bfly(p2g_act1, r365, r367, r366);
+    uint t83 = p2g_shfl_bfly(p2g_act1, r365, r367, r366);
     if (p2g_act1) {
-      r369 = t86;
+      r369 = t83;
     }
     if (p2g_act1) {
       bool p87 = p2g_shfl_bfly_ok(r367, r366);
@@ -7385,9 +6772,9 @@ void main() {
       r371 = 1u;
     }
     // ptx:1247  shfl.sync.bfly.b32 	%r372|%p88, %r370, %r371, %r366, %r368;
-    uint t87 = p2g_shfl_bfly(p2g_act1, r370, r371, r366);
+    uint t84 = p2g_shfl_bfly(p2g_act1, r370, r371, r366);
     if (p2g_act1) {
-      r372 = t87;
+      r372 = t84;
     }
     if (p2g_act1) {
       bool p88 = p2g_shfl_bfly_ok(r371, r366);
@@ -7409,7 +6796,7 @@ void main() {
       f845 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f844), true));
       // ptx:1270  mul.f32 	%f847, %f843, %f845;
       f847 = p2g_fmul(p2g_in(f843), p2g_in(f845));
-      if (p2g_redo()) p2g_check_54(f843, f845, f847);
+      if (p2g_redo()) p2g_check_43(f843, f845, f847);
       // ptx:1272  {  cvt.rn.f16.f32 %rs1588, %f847;}
       rs1588 = p2g_f2h_rn(floatBitsToUint(f847));
       // ptx:1276  {abs.f16 %rs463,%rs1588;
@@ -7417,8 +6804,8 @@ void main() {
       // ptx:1279  mov.u16 	%rs467, 143;
       rs467 = 143u;
       // ptx:1282  setp.lt.f16  __$temp3, %rs463, %rs467;
-      int t88 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs463)), floatBitsToUint(p2g_h2f(rs467)));
-      bool temp3_1 = t88 == -1;
+      int t85 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs463)), floatBitsToUint(p2g_h2f(rs467)));
+      bool temp3_1 = t85 == -1;
       // ptx:1283  selp.u16 %rs465, 1, 0, __$temp3;}
       uint rs465 = temp3_1 ? 1u : 0u;
       // ptx:1285  setp.eq.s16 	%p89, %rs465, 0;
@@ -7431,8 +6818,8 @@ void main() {
         // ptx:1290  {  cvt.rn.f16.f32 %rs468, %f863;}
         uint rs468 = p2g_f2h_rn(floatBitsToUint(0.0));
         // ptx:1295  setp.lt.f16  __$temp3, %rs468, %rs463;
-        int t89 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs468)), floatBitsToUint(p2g_h2f(rs463)));
-        bool temp3_2 = t89 == -1;
+        int t86 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs468)), floatBitsToUint(p2g_h2f(rs463)));
+        bool temp3_2 = t86 == -1;
         // ptx:1296  selp.u16 %rs469, 1, 0, __$temp3;}
         // ptx:1298  setp.eq.s16 	%p90, %rs469, 0;
         // ptx:1299  @%p90 bra 	$L__BB0_49;
@@ -7443,7 +6830,7 @@ void main() {
           // ptx:1303  fma.rn.f32 	%f864, %f845, %f866, %f847;
           // ptx:1305  {  cvt.rn.f16.f32 %rs1588, %f864;}
           rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f845), f866, f847)));
-          if (p2g_redo()) p2g_check_55(f844, f847, f843, f845, rs1588);
+          if (p2g_redo()) p2g_check_44(f844, f847, f843, f845, rs1588);
         }
       }
       // ptx:1310  ld.global.u16 	%rs474, [%rd4+2];
@@ -7458,14 +6845,14 @@ void main() {
       precise float f869 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f868), true));
       // ptx:1331  mul.f32 	%f871, %f867, %f869;
       precise float f871 = p2g_fmul(p2g_in(f867), p2g_in(f869));
-      if (p2g_redo()) p2g_check_56(f867, f869, f871);
+      if (p2g_redo()) p2g_check_45(f867, f869, f871);
       // ptx:1333  {  cvt.rn.f16.f32 %rs1589, %f871;}
       uint rs1589 = p2g_f2h_rn(floatBitsToUint(f871));
       // ptx:1337  {abs.f16 %rs481,%rs1589;
       uint rs481 = p2g_habs(rs1589);
       // ptx:1342  setp.lt.f16  __$temp3, %rs481, %rs467;
-      int t90 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs481)), floatBitsToUint(p2g_h2f(rs467)));
-      bool temp3_3 = t90 == -1;
+      int t87 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs481)), floatBitsToUint(p2g_h2f(rs467)));
+      bool temp3_3 = t87 == -1;
       // ptx:1343  selp.u16 %rs483, 1, 0, __$temp3;}
       // ptx:1345  setp.eq.s16 	%p91, %rs483, 0;
       // ptx:1346  @%p91 bra 	$L__BB0_52;
@@ -7474,8 +6861,8 @@ void main() {
         // ptx:1350  {  cvt.rn.f16.f32 %rs486, %f872;}
         uint rs486 = p2g_f2h_rn(floatBitsToUint(0.0));
         // ptx:1355  setp.lt.f16  __$temp3, %rs486, %rs481;
-        int t91 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs486)), floatBitsToUint(p2g_h2f(rs481)));
-        bool temp3_4 = t91 == -1;
+        int t88 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs486)), floatBitsToUint(p2g_h2f(rs481)));
+        bool temp3_4 = t88 == -1;
         // ptx:1356  selp.u16 %rs487, 1, 0, __$temp3;}
         // ptx:1358  setp.eq.s16 	%p92, %rs487, 0;
         // ptx:1359  @%p92 bra 	$L__BB0_52;
@@ -7486,7 +6873,7 @@ void main() {
           // ptx:1363  fma.rn.f32 	%f873, %f869, %f875, %f871;
           // ptx:1365  {  cvt.rn.f16.f32 %rs1589, %f873;}
           rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f869), f875, f871)));
-          if (p2g_redo()) p2g_check_57(f868, f871, f867, f869, rs1589);
+          if (p2g_redo()) p2g_check_46(f868, f871, f867, f869, rs1589);
         }
       }
       // ptx:1370  mov.b64 	%rd54, k_output_param_0;
@@ -7531,22 +6918,22 @@ void main() {
       // ptx:1405  max.s32 	%r437, %r436, 0;
       // ptx:1406  min.s32 	%r438, %r437, 15;
       // ptx:1407  setp.lt.f32 	%p93, %f93, 0f3E800000;
-      int t92 = p2g_fcmp(floatBitsToUint(f93), floatBitsToUint(0.25));
-      bool p93 = t92 == -1;
+      int t89 = p2g_fcmp(floatBitsToUint(f93), floatBitsToUint(0.25));
+      bool p93 = t89 == -1;
       // ptx:1408  setp.lt.f32 	%p94, %f91, 0f3E800000;
-      int t93 = p2g_fcmp(floatBitsToUint(f91), floatBitsToUint(0.25));
-      bool p94 = t93 == -1;
+      int t90 = p2g_fcmp(floatBitsToUint(f91), floatBitsToUint(0.25));
+      bool p94 = t90 == -1;
       // ptx:1409  and.pred  	%p95, %p94, %p93;
       // ptx:1410  ld.param.f32 	%f886, [%rd53+-84];
       // ptx:1411  setp.gt.f32 	%p96, %f886, %f93;
-      int t94 = p2g_fcmp(floatBitsToUint(p180_f32), floatBitsToUint(f93));
+      int t91 = p2g_fcmp(floatBitsToUint(p180_f32), floatBitsToUint(f93));
       // ptx:1412  selp.u32 	%r439, 1, 0, %p96;
       // ptx:1413  selp.u16 	%rs562, 1, 0, %p95;
       // ptx:1414  mul.wide.u16 	%r440, %rs562, 2;
       // ptx:1415  shl.b32 	%r441, %r36, 2;
       // ptx:1416  or.b32  	%r442, %r441, %r440;
       // ptx:1417  or.b32  	%r443, %r442, %r439;
-      uint r443 = ((r36 << 2u) | (uint((p94 && p93) ? 1u : 0u) * uint(2u))) | ((t94 == 1) ? 1u : 0u);
+      uint r443 = ((r36 << 2u) | (uint((p94 && p93) ? 1u : 0u) * uint(2u))) | ((t91 == 1) ? 1u : 0u);
       // ptx:1418  shl.b32 	%r444, %r443, 8;
       // ptx:1419  shl.b32 	%r445, %r435, 4;
       uint r445 = uint(min(int(uint(max(int(uint(int(r373) + 8)), 0))), 15)) << 4u;
@@ -7560,22 +6947,22 @@ void main() {
       // ptx:1425  add.s64 	%rd23, %rd21, %rd22;
       uint64_t rd23 = uint64_t(int64_t(p280_u64) + int64_t(uint64_t(r447) * uint64_t(16u)));
       // ptx:1426  ld.global.v4.u32 	{%r448, %r449, %r450, %r451}, [%rd23];
-      uint t95 = P2GU32(rd23).v;
-      uint t96 = P2GU32((rd23 + 4ul)).v;
-      uint t97 = P2GU32((rd23 + 8ul)).v;
-      uint t98 = P2GU32((rd23 + 12ul)).v;
-      uint r448 = t95;
-      uint r449 = t96;
-      uint r450 = t97;
-      uint r451 = t98;
+      uint t92 = P2GU32(rd23).v;
+      uint t93 = P2GU32((rd23 + 4ul)).v;
+      uint t94 = P2GU32((rd23 + 8ul)).v;
+      uint t95 = P2GU32((rd23 + 12ul)).v;
+      uint r448 = t92;
+      uint r449 = t93;
+      uint r450 = t94;
+      uint r451 = t95;
       // ptx:1427  cvt.u16.u32 	%rs563, %r450;
-      uint64_t t99 = uint64_t(r450);
+      uint64_t t96 = uint64_t(r450);
       // ptx:1428  setp.eq.s16 	%p97, %rs563, 0;
-      bool p97 = (bitfieldExtract(int(uint(uint64_t(t99)) & 65535u), 0, 16)) == 0;
+      bool p97 = (bitfieldExtract(int(uint(uint64_t(t96)) & 65535u), 0, 16)) == 0;
       // ptx:1429  shr.u32 	%r452, %r449, 16;
       // ptx:1430  cvt.u16.u32 	%rs536, %r452;
-      uint64_t t100 = uint64_t(r449 >> 16u);
-      uint rs536 = (uint(uint64_t(t100)) & 65535u);
+      uint64_t t97 = uint64_t(r449 >> 16u);
+      uint rs536 = (uint(uint64_t(t97)) & 65535u);
       // ptx:1431  ld.param.v2.f32 	{%f887, %f888}, [%rd53+-216];
       precise float f887 = p48_f32;
       precise float f888 = p52_f32;
@@ -7638,19 +7025,19 @@ void main() {
       uint rs524 = p97 ? rs414 : rs413;
       // ptx:1478  selp.b16 	%rs528, %rs413, %rs414, %p97;
       // ptx:1479  cvt.u16.u32 	%rs503, %r448;
-      uint64_t t101 = uint64_t(r448);
-      uint rs503 = (uint(uint64_t(t101)) & 65535u);
+      uint64_t t98 = uint64_t(r448);
+      uint rs503 = (uint(uint64_t(t98)) & 65535u);
       // ptx:1481  {  mov.b32 %r375, {%rs503,%rs503};}
       uint r375 = rs503 | (rs503 << 16u);
       // ptx:1484  shr.u32 	%r457, %r448, 16;
       // ptx:1485  cvt.u16.u32 	%rs504, %r457;
-      uint64_t t102 = uint64_t(r448 >> 16u);
-      uint rs504 = (uint(uint64_t(t102)) & 65535u);
+      uint64_t t99 = uint64_t(r448 >> 16u);
+      uint rs504 = (uint(uint64_t(t99)) & 65535u);
       // ptx:1487  {  mov.b32 %r376, {%rs504,%rs504};}
       uint r376 = rs504 | (rs504 << 16u);
       // ptx:1490  cvt.u16.u32 	%rs505, %r449;
-      uint64_t t103 = uint64_t(r449);
-      uint rs505 = (uint(uint64_t(t103)) & 65535u);
+      uint64_t t100 = uint64_t(r449);
+      uint rs505 = (uint(uint64_t(t100)) & 65535u);
       // ptx:1492  {  mov.b32 %r377, {%rs505,%rs505};}
       uint r377 = rs505 | (rs505 << 16u);
       // ptx:1496  {  cvt.rn.f16.f32 %rs506, %f880;}
@@ -7759,19 +7146,19 @@ void main() {
       // ptx:1666  mov.b32 {low,high}, %r383;
       // ptx:1667  mov.b16 %rs553, low;}
       // ptx:1671  setp.gt.f16  __$temp3, %rs552, %rs553;
-      int t104 = p2g_fcmp(floatBitsToUint(p2g_h2f(r416 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r383 & 0xFFFFu)));
+      int t101 = p2g_fcmp(floatBitsToUint(p2g_h2f(r416 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r383 & 0xFFFFu)));
       // ptx:1672  selp.u16 %rs554, 1, 0, __$temp3;}
       // ptx:1674  setp.ne.s16 	%p98, %rs554, 0;
-      bool p98 = (bitfieldExtract(int((t104 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p98 = (bitfieldExtract(int((t101 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:1677  mov.b32 {low,high}, %r416;
       // ptx:1678  mov.b16 %rs557, high;}
       uint rs557 = ((r416 >> 16u) & 0xFFFFu);
       // ptx:1682  mov.b32 {low,high}, %r383;
       // ptx:1683  mov.b16 %rs558, high;}
       // ptx:1687  setp.gt.f16  __$temp3, %rs557, %rs558;
-      int t105 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs557)), floatBitsToUint(p2g_h2f((r383 >> 16u) & 0xFFFFu)));
+      int t102 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs557)), floatBitsToUint(p2g_h2f((r383 >> 16u) & 0xFFFFu)));
       // ptx:1688  selp.u16 %rs559, 1, 0, __$temp3;}
-      uint rs559 = (t105 == 1) ? 1u : 0u;
+      uint rs559 = (t102 == 1) ? 1u : 0u;
       // ptx:1690  @%p98 bra 	$L__BB0_54;
       // ptx:1696  mov.b32 {low,high}, %r416;
       // ptx:1697  mov.b16 %rs1590, low;}
@@ -7856,19 +7243,19 @@ void main() {
       // ptx:1838  mov.b32 {low,high}, %r385;
       // ptx:1839  mov.b16 %rs577, low;}
       // ptx:1843  setp.gt.f16  __$temp3, %rs576, %rs577;
-      int t106 = p2g_fcmp(floatBitsToUint(p2g_h2f(r496 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r385 & 0xFFFFu)));
+      int t103 = p2g_fcmp(floatBitsToUint(p2g_h2f(r496 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r385 & 0xFFFFu)));
       // ptx:1844  selp.u16 %rs578, 1, 0, __$temp3;}
       // ptx:1846  setp.ne.s16 	%p102, %rs578, 0;
-      bool p102 = (bitfieldExtract(int((t106 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p102 = (bitfieldExtract(int((t103 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:1849  mov.b32 {low,high}, %r496;
       // ptx:1850  mov.b16 %rs581, high;}
       uint rs581 = ((r496 >> 16u) & 0xFFFFu);
       // ptx:1854  mov.b32 {low,high}, %r385;
       // ptx:1855  mov.b16 %rs582, high;}
       // ptx:1859  setp.gt.f16  __$temp3, %rs581, %rs582;
-      int t107 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs581)), floatBitsToUint(p2g_h2f((r385 >> 16u) & 0xFFFFu)));
+      int t104 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs581)), floatBitsToUint(p2g_h2f((r385 >> 16u) & 0xFFFFu)));
       // ptx:1860  selp.u16 %rs583, 1, 0, __$temp3;}
-      uint rs583 = (t107 == 1) ? 1u : 0u;
+      uint rs583 = (t104 == 1) ? 1u : 0u;
       // ptx:1862  @%p102 bra 	$L__BB0_66;
       // ptx:1868  mov.b32 {low,high}, %r496;
       // ptx:1869  mov.b16 %rs1594, low;}
@@ -7974,19 +7361,19 @@ void main() {
       // ptx:2038  mov.b32 {low,high}, %r468;
       // ptx:2039  mov.b16 %rs606, low;}
       // ptx:2043  setp.gt.f16  __$temp3, %rs605, %rs606;
-      int t108 = p2g_fcmp(floatBitsToUint(p2g_h2f(r549 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r468 & 0xFFFFu)));
+      int t105 = p2g_fcmp(floatBitsToUint(p2g_h2f(r549 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r468 & 0xFFFFu)));
       // ptx:2044  selp.u16 %rs607, 1, 0, __$temp3;}
       // ptx:2046  setp.ne.s16 	%p107, %rs607, 0;
-      bool p107 = (bitfieldExtract(int((t108 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p107 = (bitfieldExtract(int((t105 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:2049  mov.b32 {low,high}, %r549;
       // ptx:2050  mov.b16 %rs610, high;}
       uint rs610 = ((r549 >> 16u) & 0xFFFFu);
       // ptx:2054  mov.b32 {low,high}, %r468;
       // ptx:2055  mov.b16 %rs611, high;}
       // ptx:2059  setp.gt.f16  __$temp3, %rs610, %rs611;
-      int t109 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs610)), floatBitsToUint(p2g_h2f((r468 >> 16u) & 0xFFFFu)));
+      int t106 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs610)), floatBitsToUint(p2g_h2f((r468 >> 16u) & 0xFFFFu)));
       // ptx:2060  selp.u16 %rs612, 1, 0, __$temp3;}
-      uint rs612 = (t109 == 1) ? 1u : 0u;
+      uint rs612 = (t106 == 1) ? 1u : 0u;
       // ptx:2062  @%p107 bra 	$L__BB0_78;
       // ptx:2068  mov.b32 {low,high}, %r549;
       // ptx:2069  mov.b16 %rs1598, low;}
@@ -8071,19 +7458,19 @@ void main() {
       // ptx:2210  mov.b32 {low,high}, %r517;
       // ptx:2211  mov.b16 %rs629, low;}
       // ptx:2215  setp.gt.f16  __$temp3, %rs628, %rs629;
-      int t110 = p2g_fcmp(floatBitsToUint(p2g_h2f(r605 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r517 & 0xFFFFu)));
+      int t107 = p2g_fcmp(floatBitsToUint(p2g_h2f(r605 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r517 & 0xFFFFu)));
       // ptx:2216  selp.u16 %rs630, 1, 0, __$temp3;}
       // ptx:2218  setp.ne.s16 	%p111, %rs630, 0;
-      bool p111 = (bitfieldExtract(int((t110 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p111 = (bitfieldExtract(int((t107 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:2221  mov.b32 {low,high}, %r605;
       // ptx:2222  mov.b16 %rs633, high;}
       uint rs633 = ((r605 >> 16u) & 0xFFFFu);
       // ptx:2226  mov.b32 {low,high}, %r517;
       // ptx:2227  mov.b16 %rs634, high;}
       // ptx:2231  setp.gt.f16  __$temp3, %rs633, %rs634;
-      int t111 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs633)), floatBitsToUint(p2g_h2f((r517 >> 16u) & 0xFFFFu)));
+      int t108 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs633)), floatBitsToUint(p2g_h2f((r517 >> 16u) & 0xFFFFu)));
       // ptx:2232  selp.u16 %rs635, 1, 0, __$temp3;}
-      uint rs635 = (t111 == 1) ? 1u : 0u;
+      uint rs635 = (t108 == 1) ? 1u : 0u;
       // ptx:2234  @%p111 bra 	$L__BB0_90;
       // ptx:2240  mov.b32 {low,high}, %r605;
       // ptx:2241  mov.b16 %rs1602, low;}
@@ -8189,19 +7576,19 @@ void main() {
       // ptx:2410  mov.b32 {low,high}, %r577;
       // ptx:2411  mov.b16 %rs658, low;}
       // ptx:2415  setp.gt.f16  __$temp3, %rs657, %rs658;
-      int t112 = p2g_fcmp(floatBitsToUint(p2g_h2f(r658 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r577 & 0xFFFFu)));
+      int t109 = p2g_fcmp(floatBitsToUint(p2g_h2f(r658 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r577 & 0xFFFFu)));
       // ptx:2416  selp.u16 %rs659, 1, 0, __$temp3;}
       // ptx:2418  setp.ne.s16 	%p116, %rs659, 0;
-      bool p116 = (bitfieldExtract(int((t112 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p116 = (bitfieldExtract(int((t109 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:2421  mov.b32 {low,high}, %r658;
       // ptx:2422  mov.b16 %rs662, high;}
       uint rs662 = ((r658 >> 16u) & 0xFFFFu);
       // ptx:2426  mov.b32 {low,high}, %r577;
       // ptx:2427  mov.b16 %rs663, high;}
       // ptx:2431  setp.gt.f16  __$temp3, %rs662, %rs663;
-      int t113 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs662)), floatBitsToUint(p2g_h2f((r577 >> 16u) & 0xFFFFu)));
+      int t110 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs662)), floatBitsToUint(p2g_h2f((r577 >> 16u) & 0xFFFFu)));
       // ptx:2432  selp.u16 %rs664, 1, 0, __$temp3;}
-      uint rs664 = (t113 == 1) ? 1u : 0u;
+      uint rs664 = (t110 == 1) ? 1u : 0u;
       // ptx:2434  @%p116 bra 	$L__BB0_102;
       // ptx:2440  mov.b32 {low,high}, %r658;
       // ptx:2441  mov.b16 %rs1606, low;}
@@ -8286,19 +7673,19 @@ void main() {
       // ptx:2582  mov.b32 {low,high}, %r626;
       // ptx:2583  mov.b16 %rs681, low;}
       // ptx:2587  setp.gt.f16  __$temp3, %rs680, %rs681;
-      int t114 = p2g_fcmp(floatBitsToUint(p2g_h2f(r714 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r626 & 0xFFFFu)));
+      int t111 = p2g_fcmp(floatBitsToUint(p2g_h2f(r714 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r626 & 0xFFFFu)));
       // ptx:2588  selp.u16 %rs682, 1, 0, __$temp3;}
       // ptx:2590  setp.ne.s16 	%p120, %rs682, 0;
-      bool p120 = (bitfieldExtract(int((t114 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p120 = (bitfieldExtract(int((t111 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:2593  mov.b32 {low,high}, %r714;
       // ptx:2594  mov.b16 %rs685, high;}
       uint rs685 = ((r714 >> 16u) & 0xFFFFu);
       // ptx:2598  mov.b32 {low,high}, %r626;
       // ptx:2599  mov.b16 %rs686, high;}
       // ptx:2603  setp.gt.f16  __$temp3, %rs685, %rs686;
-      int t115 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs685)), floatBitsToUint(p2g_h2f((r626 >> 16u) & 0xFFFFu)));
+      int t112 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs685)), floatBitsToUint(p2g_h2f((r626 >> 16u) & 0xFFFFu)));
       // ptx:2604  selp.u16 %rs687, 1, 0, __$temp3;}
-      uint rs687 = (t115 == 1) ? 1u : 0u;
+      uint rs687 = (t112 == 1) ? 1u : 0u;
       // ptx:2606  @%p120 bra 	$L__BB0_114;
       // ptx:2612  mov.b32 {low,high}, %r714;
       // ptx:2613  mov.b16 %rs1610, low;}
@@ -8417,19 +7804,19 @@ void main() {
       // ptx:2809  mov.b32 {low,high}, %r686;
       // ptx:2810  mov.b16 %rs726, low;}
       // ptx:2814  setp.gt.f16  __$temp3, %rs725, %rs726;
-      int t116 = p2g_fcmp(floatBitsToUint(p2g_h2f(r771 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r686 & 0xFFFFu)));
+      int t113 = p2g_fcmp(floatBitsToUint(p2g_h2f(r771 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r686 & 0xFFFFu)));
       // ptx:2815  selp.u16 %rs727, 1, 0, __$temp3;}
       // ptx:2817  setp.ne.s16 	%p125, %rs727, 0;
-      bool p125 = (bitfieldExtract(int((t116 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p125 = (bitfieldExtract(int((t113 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:2820  mov.b32 {low,high}, %r771;
       // ptx:2821  mov.b16 %rs730, high;}
       uint rs730 = ((r771 >> 16u) & 0xFFFFu);
       // ptx:2825  mov.b32 {low,high}, %r686;
       // ptx:2826  mov.b16 %rs731, high;}
       // ptx:2830  setp.gt.f16  __$temp3, %rs730, %rs731;
-      int t117 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs730)), floatBitsToUint(p2g_h2f((r686 >> 16u) & 0xFFFFu)));
+      int t114 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs730)), floatBitsToUint(p2g_h2f((r686 >> 16u) & 0xFFFFu)));
       // ptx:2831  selp.u16 %rs732, 1, 0, __$temp3;}
-      uint rs732 = (t117 == 1) ? 1u : 0u;
+      uint rs732 = (t114 == 1) ? 1u : 0u;
       // ptx:2833  @%p125 bra 	$L__BB0_126;
       // ptx:2839  mov.b32 {low,high}, %r771;
       // ptx:2840  mov.b16 %rs1614, low;}
@@ -8514,19 +7901,19 @@ void main() {
       // ptx:2981  mov.b32 {low,high}, %r735;
       // ptx:2982  mov.b16 %rs749, low;}
       // ptx:2986  setp.gt.f16  __$temp3, %rs748, %rs749;
-      int t118 = p2g_fcmp(floatBitsToUint(p2g_h2f(r827 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r735 & 0xFFFFu)));
+      int t115 = p2g_fcmp(floatBitsToUint(p2g_h2f(r827 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r735 & 0xFFFFu)));
       // ptx:2987  selp.u16 %rs750, 1, 0, __$temp3;}
       // ptx:2989  setp.ne.s16 	%p129, %rs750, 0;
-      bool p129 = (bitfieldExtract(int((t118 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p129 = (bitfieldExtract(int((t115 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:2992  mov.b32 {low,high}, %r827;
       // ptx:2993  mov.b16 %rs753, high;}
       uint rs753 = ((r827 >> 16u) & 0xFFFFu);
       // ptx:2997  mov.b32 {low,high}, %r735;
       // ptx:2998  mov.b16 %rs754, high;}
       // ptx:3002  setp.gt.f16  __$temp3, %rs753, %rs754;
-      int t119 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs753)), floatBitsToUint(p2g_h2f((r735 >> 16u) & 0xFFFFu)));
+      int t116 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs753)), floatBitsToUint(p2g_h2f((r735 >> 16u) & 0xFFFFu)));
       // ptx:3003  selp.u16 %rs755, 1, 0, __$temp3;}
-      uint rs755 = (t119 == 1) ? 1u : 0u;
+      uint rs755 = (t116 == 1) ? 1u : 0u;
       // ptx:3005  @%p129 bra 	$L__BB0_138;
       // ptx:3011  mov.b32 {low,high}, %r827;
       // ptx:3012  mov.b16 %rs1618, low;}
@@ -8632,19 +8019,19 @@ void main() {
       // ptx:3181  mov.b32 {low,high}, %r799;
       // ptx:3182  mov.b16 %rs778, low;}
       // ptx:3186  setp.gt.f16  __$temp3, %rs777, %rs778;
-      int t120 = p2g_fcmp(floatBitsToUint(p2g_h2f(r880 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r799 & 0xFFFFu)));
+      int t117 = p2g_fcmp(floatBitsToUint(p2g_h2f(r880 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r799 & 0xFFFFu)));
       // ptx:3187  selp.u16 %rs779, 1, 0, __$temp3;}
       // ptx:3189  setp.ne.s16 	%p134, %rs779, 0;
-      bool p134 = (bitfieldExtract(int((t120 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p134 = (bitfieldExtract(int((t117 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:3192  mov.b32 {low,high}, %r880;
       // ptx:3193  mov.b16 %rs782, high;}
       uint rs782 = ((r880 >> 16u) & 0xFFFFu);
       // ptx:3197  mov.b32 {low,high}, %r799;
       // ptx:3198  mov.b16 %rs783, high;}
       // ptx:3202  setp.gt.f16  __$temp3, %rs782, %rs783;
-      int t121 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs782)), floatBitsToUint(p2g_h2f((r799 >> 16u) & 0xFFFFu)));
+      int t118 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs782)), floatBitsToUint(p2g_h2f((r799 >> 16u) & 0xFFFFu)));
       // ptx:3203  selp.u16 %rs784, 1, 0, __$temp3;}
-      uint rs784 = (t121 == 1) ? 1u : 0u;
+      uint rs784 = (t118 == 1) ? 1u : 0u;
       // ptx:3205  @%p134 bra 	$L__BB0_150;
       // ptx:3211  mov.b32 {low,high}, %r880;
       // ptx:3212  mov.b16 %rs1622, low;}
@@ -8729,19 +8116,19 @@ void main() {
       // ptx:3353  mov.b32 {low,high}, %r848;
       // ptx:3354  mov.b16 %rs801, low;}
       // ptx:3358  setp.gt.f16  __$temp3, %rs800, %rs801;
-      int t122 = p2g_fcmp(floatBitsToUint(p2g_h2f(r936 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r848 & 0xFFFFu)));
+      int t119 = p2g_fcmp(floatBitsToUint(p2g_h2f(r936 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r848 & 0xFFFFu)));
       // ptx:3359  selp.u16 %rs802, 1, 0, __$temp3;}
       // ptx:3361  setp.ne.s16 	%p138, %rs802, 0;
-      bool p138 = (bitfieldExtract(int((t122 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p138 = (bitfieldExtract(int((t119 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:3364  mov.b32 {low,high}, %r936;
       // ptx:3365  mov.b16 %rs805, high;}
       uint rs805 = ((r936 >> 16u) & 0xFFFFu);
       // ptx:3369  mov.b32 {low,high}, %r848;
       // ptx:3370  mov.b16 %rs806, high;}
       // ptx:3374  setp.gt.f16  __$temp3, %rs805, %rs806;
-      int t123 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs805)), floatBitsToUint(p2g_h2f((r848 >> 16u) & 0xFFFFu)));
+      int t120 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs805)), floatBitsToUint(p2g_h2f((r848 >> 16u) & 0xFFFFu)));
       // ptx:3375  selp.u16 %rs807, 1, 0, __$temp3;}
-      uint rs807 = (t123 == 1) ? 1u : 0u;
+      uint rs807 = (t120 == 1) ? 1u : 0u;
       // ptx:3377  @%p138 bra 	$L__BB0_162;
       // ptx:3383  mov.b32 {low,high}, %r936;
       // ptx:3384  mov.b16 %rs1626, low;}
@@ -8847,19 +8234,19 @@ void main() {
       // ptx:3553  mov.b32 {low,high}, %r908;
       // ptx:3554  mov.b16 %rs830, low;}
       // ptx:3558  setp.gt.f16  __$temp3, %rs829, %rs830;
-      int t124 = p2g_fcmp(floatBitsToUint(p2g_h2f(r989 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r908 & 0xFFFFu)));
+      int t121 = p2g_fcmp(floatBitsToUint(p2g_h2f(r989 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r908 & 0xFFFFu)));
       // ptx:3559  selp.u16 %rs831, 1, 0, __$temp3;}
       // ptx:3561  setp.ne.s16 	%p143, %rs831, 0;
-      bool p143 = (bitfieldExtract(int((t124 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p143 = (bitfieldExtract(int((t121 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:3564  mov.b32 {low,high}, %r989;
       // ptx:3565  mov.b16 %rs834, high;}
       uint rs834 = ((r989 >> 16u) & 0xFFFFu);
       // ptx:3569  mov.b32 {low,high}, %r908;
       // ptx:3570  mov.b16 %rs835, high;}
       // ptx:3574  setp.gt.f16  __$temp3, %rs834, %rs835;
-      int t125 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs834)), floatBitsToUint(p2g_h2f((r908 >> 16u) & 0xFFFFu)));
+      int t122 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs834)), floatBitsToUint(p2g_h2f((r908 >> 16u) & 0xFFFFu)));
       // ptx:3575  selp.u16 %rs836, 1, 0, __$temp3;}
-      uint rs836 = (t125 == 1) ? 1u : 0u;
+      uint rs836 = (t122 == 1) ? 1u : 0u;
       // ptx:3577  @%p143 bra 	$L__BB0_174;
       // ptx:3583  mov.b32 {low,high}, %r989;
       // ptx:3584  mov.b16 %rs1630, low;}
@@ -8944,19 +8331,19 @@ void main() {
       // ptx:3725  mov.b32 {low,high}, %r957;
       // ptx:3726  mov.b16 %rs853, low;}
       // ptx:3730  setp.gt.f16  __$temp3, %rs852, %rs853;
-      int t126 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1045 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r957 & 0xFFFFu)));
+      int t123 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1045 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r957 & 0xFFFFu)));
       // ptx:3731  selp.u16 %rs854, 1, 0, __$temp3;}
       // ptx:3733  setp.ne.s16 	%p147, %rs854, 0;
-      bool p147 = (bitfieldExtract(int((t126 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p147 = (bitfieldExtract(int((t123 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:3736  mov.b32 {low,high}, %r1045;
       // ptx:3737  mov.b16 %rs857, high;}
       uint rs857 = ((r1045 >> 16u) & 0xFFFFu);
       // ptx:3741  mov.b32 {low,high}, %r957;
       // ptx:3742  mov.b16 %rs858, high;}
       // ptx:3746  setp.gt.f16  __$temp3, %rs857, %rs858;
-      int t127 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs857)), floatBitsToUint(p2g_h2f((r957 >> 16u) & 0xFFFFu)));
+      int t124 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs857)), floatBitsToUint(p2g_h2f((r957 >> 16u) & 0xFFFFu)));
       // ptx:3747  selp.u16 %rs859, 1, 0, __$temp3;}
-      uint rs859 = (t127 == 1) ? 1u : 0u;
+      uint rs859 = (t124 == 1) ? 1u : 0u;
       // ptx:3749  @%p147 bra 	$L__BB0_186;
       // ptx:3755  mov.b32 {low,high}, %r1045;
       // ptx:3756  mov.b16 %rs1634, low;}
@@ -9075,19 +8462,19 @@ void main() {
       // ptx:3952  mov.b32 {low,high}, %r1017;
       // ptx:3953  mov.b16 %rs898, low;}
       // ptx:3957  setp.gt.f16  __$temp3, %rs897, %rs898;
-      int t128 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1102 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1017 & 0xFFFFu)));
+      int t125 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1102 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1017 & 0xFFFFu)));
       // ptx:3958  selp.u16 %rs899, 1, 0, __$temp3;}
       // ptx:3960  setp.ne.s16 	%p152, %rs899, 0;
-      bool p152 = (bitfieldExtract(int((t128 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p152 = (bitfieldExtract(int((t125 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:3963  mov.b32 {low,high}, %r1102;
       // ptx:3964  mov.b16 %rs902, high;}
       uint rs902 = ((r1102 >> 16u) & 0xFFFFu);
       // ptx:3968  mov.b32 {low,high}, %r1017;
       // ptx:3969  mov.b16 %rs903, high;}
       // ptx:3973  setp.gt.f16  __$temp3, %rs902, %rs903;
-      int t129 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs902)), floatBitsToUint(p2g_h2f((r1017 >> 16u) & 0xFFFFu)));
+      int t126 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs902)), floatBitsToUint(p2g_h2f((r1017 >> 16u) & 0xFFFFu)));
       // ptx:3974  selp.u16 %rs904, 1, 0, __$temp3;}
-      uint rs904 = (t129 == 1) ? 1u : 0u;
+      uint rs904 = (t126 == 1) ? 1u : 0u;
       // ptx:3976  @%p152 bra 	$L__BB0_198;
       // ptx:3982  mov.b32 {low,high}, %r1102;
       // ptx:3983  mov.b16 %rs1638, low;}
@@ -9172,19 +8559,19 @@ void main() {
       // ptx:4124  mov.b32 {low,high}, %r1066;
       // ptx:4125  mov.b16 %rs921, low;}
       // ptx:4129  setp.gt.f16  __$temp3, %rs920, %rs921;
-      int t130 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1158 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1066 & 0xFFFFu)));
+      int t127 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1158 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1066 & 0xFFFFu)));
       // ptx:4130  selp.u16 %rs922, 1, 0, __$temp3;}
       // ptx:4132  setp.ne.s16 	%p156, %rs922, 0;
-      bool p156 = (bitfieldExtract(int((t130 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p156 = (bitfieldExtract(int((t127 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:4135  mov.b32 {low,high}, %r1158;
       // ptx:4136  mov.b16 %rs925, high;}
       uint rs925 = ((r1158 >> 16u) & 0xFFFFu);
       // ptx:4140  mov.b32 {low,high}, %r1066;
       // ptx:4141  mov.b16 %rs926, high;}
       // ptx:4145  setp.gt.f16  __$temp3, %rs925, %rs926;
-      int t131 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs925)), floatBitsToUint(p2g_h2f((r1066 >> 16u) & 0xFFFFu)));
+      int t128 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs925)), floatBitsToUint(p2g_h2f((r1066 >> 16u) & 0xFFFFu)));
       // ptx:4146  selp.u16 %rs927, 1, 0, __$temp3;}
-      uint rs927 = (t131 == 1) ? 1u : 0u;
+      uint rs927 = (t128 == 1) ? 1u : 0u;
       // ptx:4148  @%p156 bra 	$L__BB0_210;
       // ptx:4154  mov.b32 {low,high}, %r1158;
       // ptx:4155  mov.b16 %rs1642, low;}
@@ -9290,19 +8677,19 @@ void main() {
       // ptx:4324  mov.b32 {low,high}, %r1130;
       // ptx:4325  mov.b16 %rs950, low;}
       // ptx:4329  setp.gt.f16  __$temp3, %rs949, %rs950;
-      int t132 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1211 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1130 & 0xFFFFu)));
+      int t129 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1211 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1130 & 0xFFFFu)));
       // ptx:4330  selp.u16 %rs951, 1, 0, __$temp3;}
       // ptx:4332  setp.ne.s16 	%p161, %rs951, 0;
-      bool p161 = (bitfieldExtract(int((t132 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p161 = (bitfieldExtract(int((t129 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:4335  mov.b32 {low,high}, %r1211;
       // ptx:4336  mov.b16 %rs954, high;}
       uint rs954 = ((r1211 >> 16u) & 0xFFFFu);
       // ptx:4340  mov.b32 {low,high}, %r1130;
       // ptx:4341  mov.b16 %rs955, high;}
       // ptx:4345  setp.gt.f16  __$temp3, %rs954, %rs955;
-      int t133 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs954)), floatBitsToUint(p2g_h2f((r1130 >> 16u) & 0xFFFFu)));
+      int t130 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs954)), floatBitsToUint(p2g_h2f((r1130 >> 16u) & 0xFFFFu)));
       // ptx:4346  selp.u16 %rs956, 1, 0, __$temp3;}
-      uint rs956 = (t133 == 1) ? 1u : 0u;
+      uint rs956 = (t130 == 1) ? 1u : 0u;
       // ptx:4348  @%p161 bra 	$L__BB0_222;
       // ptx:4354  mov.b32 {low,high}, %r1211;
       // ptx:4355  mov.b16 %rs1646, low;}
@@ -9387,19 +8774,19 @@ void main() {
       // ptx:4496  mov.b32 {low,high}, %r1179;
       // ptx:4497  mov.b16 %rs973, low;}
       // ptx:4501  setp.gt.f16  __$temp3, %rs972, %rs973;
-      int t134 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1267 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1179 & 0xFFFFu)));
+      int t131 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1267 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1179 & 0xFFFFu)));
       // ptx:4502  selp.u16 %rs974, 1, 0, __$temp3;}
       // ptx:4504  setp.ne.s16 	%p165, %rs974, 0;
-      bool p165 = (bitfieldExtract(int((t134 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p165 = (bitfieldExtract(int((t131 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:4507  mov.b32 {low,high}, %r1267;
       // ptx:4508  mov.b16 %rs977, high;}
       uint rs977 = ((r1267 >> 16u) & 0xFFFFu);
       // ptx:4512  mov.b32 {low,high}, %r1179;
       // ptx:4513  mov.b16 %rs978, high;}
       // ptx:4517  setp.gt.f16  __$temp3, %rs977, %rs978;
-      int t135 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs977)), floatBitsToUint(p2g_h2f((r1179 >> 16u) & 0xFFFFu)));
+      int t132 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs977)), floatBitsToUint(p2g_h2f((r1179 >> 16u) & 0xFFFFu)));
       // ptx:4518  selp.u16 %rs979, 1, 0, __$temp3;}
-      uint rs979 = (t135 == 1) ? 1u : 0u;
+      uint rs979 = (t132 == 1) ? 1u : 0u;
       // ptx:4520  @%p165 bra 	$L__BB0_234;
       // ptx:4526  mov.b32 {low,high}, %r1267;
       // ptx:4527  mov.b16 %rs1650, low;}
@@ -9505,19 +8892,19 @@ void main() {
       // ptx:4696  mov.b32 {low,high}, %r1239;
       // ptx:4697  mov.b16 %rs1002, low;}
       // ptx:4701  setp.gt.f16  __$temp3, %rs1001, %rs1002;
-      int t136 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1320 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1239 & 0xFFFFu)));
+      int t133 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1320 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1239 & 0xFFFFu)));
       // ptx:4702  selp.u16 %rs1003, 1, 0, __$temp3;}
       // ptx:4704  setp.ne.s16 	%p170, %rs1003, 0;
-      bool p170 = (bitfieldExtract(int((t136 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p170 = (bitfieldExtract(int((t133 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:4707  mov.b32 {low,high}, %r1320;
       // ptx:4708  mov.b16 %rs1006, high;}
       uint rs1006 = ((r1320 >> 16u) & 0xFFFFu);
       // ptx:4712  mov.b32 {low,high}, %r1239;
       // ptx:4713  mov.b16 %rs1007, high;}
       // ptx:4717  setp.gt.f16  __$temp3, %rs1006, %rs1007;
-      int t137 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1006)), floatBitsToUint(p2g_h2f((r1239 >> 16u) & 0xFFFFu)));
+      int t134 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1006)), floatBitsToUint(p2g_h2f((r1239 >> 16u) & 0xFFFFu)));
       // ptx:4718  selp.u16 %rs1008, 1, 0, __$temp3;}
-      uint rs1008 = (t137 == 1) ? 1u : 0u;
+      uint rs1008 = (t134 == 1) ? 1u : 0u;
       // ptx:4720  @%p170 bra 	$L__BB0_246;
       // ptx:4726  mov.b32 {low,high}, %r1320;
       // ptx:4727  mov.b16 %rs1654, low;}
@@ -9602,19 +8989,19 @@ void main() {
       // ptx:4868  mov.b32 {low,high}, %r1288;
       // ptx:4869  mov.b16 %rs1025, low;}
       // ptx:4873  setp.gt.f16  __$temp3, %rs1024, %rs1025;
-      int t138 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1376 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1288 & 0xFFFFu)));
+      int t135 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1376 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1288 & 0xFFFFu)));
       // ptx:4874  selp.u16 %rs1026, 1, 0, __$temp3;}
       // ptx:4876  setp.ne.s16 	%p174, %rs1026, 0;
-      bool p174 = (bitfieldExtract(int((t138 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p174 = (bitfieldExtract(int((t135 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:4879  mov.b32 {low,high}, %r1376;
       // ptx:4880  mov.b16 %rs1029, high;}
       uint rs1029 = ((r1376 >> 16u) & 0xFFFFu);
       // ptx:4884  mov.b32 {low,high}, %r1288;
       // ptx:4885  mov.b16 %rs1030, high;}
       // ptx:4889  setp.gt.f16  __$temp3, %rs1029, %rs1030;
-      int t139 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1029)), floatBitsToUint(p2g_h2f((r1288 >> 16u) & 0xFFFFu)));
+      int t136 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1029)), floatBitsToUint(p2g_h2f((r1288 >> 16u) & 0xFFFFu)));
       // ptx:4890  selp.u16 %rs1031, 1, 0, __$temp3;}
-      uint rs1031 = (t139 == 1) ? 1u : 0u;
+      uint rs1031 = (t136 == 1) ? 1u : 0u;
       // ptx:4892  @%p174 bra 	$L__BB0_258;
       // ptx:4898  mov.b32 {low,high}, %r1376;
       // ptx:4899  mov.b16 %rs1658, low;}
@@ -9733,19 +9120,19 @@ void main() {
       // ptx:5095  mov.b32 {low,high}, %r1348;
       // ptx:5096  mov.b16 %rs1070, low;}
       // ptx:5100  setp.gt.f16  __$temp3, %rs1069, %rs1070;
-      int t140 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1433 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1348 & 0xFFFFu)));
+      int t137 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1433 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1348 & 0xFFFFu)));
       // ptx:5101  selp.u16 %rs1071, 1, 0, __$temp3;}
       // ptx:5103  setp.ne.s16 	%p179, %rs1071, 0;
-      bool p179 = (bitfieldExtract(int((t140 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p179 = (bitfieldExtract(int((t137 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:5106  mov.b32 {low,high}, %r1433;
       // ptx:5107  mov.b16 %rs1074, high;}
       uint rs1074 = ((r1433 >> 16u) & 0xFFFFu);
       // ptx:5111  mov.b32 {low,high}, %r1348;
       // ptx:5112  mov.b16 %rs1075, high;}
       // ptx:5116  setp.gt.f16  __$temp3, %rs1074, %rs1075;
-      int t141 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1074)), floatBitsToUint(p2g_h2f((r1348 >> 16u) & 0xFFFFu)));
+      int t138 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1074)), floatBitsToUint(p2g_h2f((r1348 >> 16u) & 0xFFFFu)));
       // ptx:5117  selp.u16 %rs1076, 1, 0, __$temp3;}
-      uint rs1076 = (t141 == 1) ? 1u : 0u;
+      uint rs1076 = (t138 == 1) ? 1u : 0u;
       // ptx:5119  @%p179 bra 	$L__BB0_270;
       // ptx:5125  mov.b32 {low,high}, %r1433;
       // ptx:5126  mov.b16 %rs1662, low;}
@@ -9830,19 +9217,19 @@ void main() {
       // ptx:5267  mov.b32 {low,high}, %r1397;
       // ptx:5268  mov.b16 %rs1093, low;}
       // ptx:5272  setp.gt.f16  __$temp3, %rs1092, %rs1093;
-      int t142 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1489 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1397 & 0xFFFFu)));
+      int t139 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1489 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1397 & 0xFFFFu)));
       // ptx:5273  selp.u16 %rs1094, 1, 0, __$temp3;}
       // ptx:5275  setp.ne.s16 	%p183, %rs1094, 0;
-      bool p183 = (bitfieldExtract(int((t142 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p183 = (bitfieldExtract(int((t139 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:5278  mov.b32 {low,high}, %r1489;
       // ptx:5279  mov.b16 %rs1097, high;}
       uint rs1097 = ((r1489 >> 16u) & 0xFFFFu);
       // ptx:5283  mov.b32 {low,high}, %r1397;
       // ptx:5284  mov.b16 %rs1098, high;}
       // ptx:5288  setp.gt.f16  __$temp3, %rs1097, %rs1098;
-      int t143 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1097)), floatBitsToUint(p2g_h2f((r1397 >> 16u) & 0xFFFFu)));
+      int t140 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1097)), floatBitsToUint(p2g_h2f((r1397 >> 16u) & 0xFFFFu)));
       // ptx:5289  selp.u16 %rs1099, 1, 0, __$temp3;}
-      uint rs1099 = (t143 == 1) ? 1u : 0u;
+      uint rs1099 = (t140 == 1) ? 1u : 0u;
       // ptx:5291  @%p183 bra 	$L__BB0_282;
       // ptx:5297  mov.b32 {low,high}, %r1489;
       // ptx:5298  mov.b16 %rs1666, low;}
@@ -9948,19 +9335,19 @@ void main() {
       // ptx:5467  mov.b32 {low,high}, %r1461;
       // ptx:5468  mov.b16 %rs1122, low;}
       // ptx:5472  setp.gt.f16  __$temp3, %rs1121, %rs1122;
-      int t144 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1542 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1461 & 0xFFFFu)));
+      int t141 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1542 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1461 & 0xFFFFu)));
       // ptx:5473  selp.u16 %rs1123, 1, 0, __$temp3;}
       // ptx:5475  setp.ne.s16 	%p188, %rs1123, 0;
-      bool p188 = (bitfieldExtract(int((t144 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p188 = (bitfieldExtract(int((t141 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:5478  mov.b32 {low,high}, %r1542;
       // ptx:5479  mov.b16 %rs1126, high;}
       uint rs1126 = ((r1542 >> 16u) & 0xFFFFu);
       // ptx:5483  mov.b32 {low,high}, %r1461;
       // ptx:5484  mov.b16 %rs1127, high;}
       // ptx:5488  setp.gt.f16  __$temp3, %rs1126, %rs1127;
-      int t145 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1126)), floatBitsToUint(p2g_h2f((r1461 >> 16u) & 0xFFFFu)));
+      int t142 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1126)), floatBitsToUint(p2g_h2f((r1461 >> 16u) & 0xFFFFu)));
       // ptx:5489  selp.u16 %rs1128, 1, 0, __$temp3;}
-      uint rs1128 = (t145 == 1) ? 1u : 0u;
+      uint rs1128 = (t142 == 1) ? 1u : 0u;
       // ptx:5491  @%p188 bra 	$L__BB0_294;
       // ptx:5497  mov.b32 {low,high}, %r1542;
       // ptx:5498  mov.b16 %rs1670, low;}
@@ -10045,19 +9432,19 @@ void main() {
       // ptx:5639  mov.b32 {low,high}, %r1510;
       // ptx:5640  mov.b16 %rs1145, low;}
       // ptx:5644  setp.gt.f16  __$temp3, %rs1144, %rs1145;
-      int t146 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1598 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1510 & 0xFFFFu)));
+      int t143 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1598 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1510 & 0xFFFFu)));
       // ptx:5645  selp.u16 %rs1146, 1, 0, __$temp3;}
       // ptx:5647  setp.ne.s16 	%p192, %rs1146, 0;
-      bool p192 = (bitfieldExtract(int((t146 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p192 = (bitfieldExtract(int((t143 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:5650  mov.b32 {low,high}, %r1598;
       // ptx:5651  mov.b16 %rs1149, high;}
       uint rs1149 = ((r1598 >> 16u) & 0xFFFFu);
       // ptx:5655  mov.b32 {low,high}, %r1510;
       // ptx:5656  mov.b16 %rs1150, high;}
       // ptx:5660  setp.gt.f16  __$temp3, %rs1149, %rs1150;
-      int t147 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1149)), floatBitsToUint(p2g_h2f((r1510 >> 16u) & 0xFFFFu)));
+      int t144 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1149)), floatBitsToUint(p2g_h2f((r1510 >> 16u) & 0xFFFFu)));
       // ptx:5661  selp.u16 %rs1151, 1, 0, __$temp3;}
-      uint rs1151 = (t147 == 1) ? 1u : 0u;
+      uint rs1151 = (t144 == 1) ? 1u : 0u;
       // ptx:5663  @%p192 bra 	$L__BB0_306;
       // ptx:5669  mov.b32 {low,high}, %r1598;
       // ptx:5670  mov.b16 %rs1674, low;}
@@ -10163,19 +9550,19 @@ void main() {
       // ptx:5839  mov.b32 {low,high}, %r1570;
       // ptx:5840  mov.b16 %rs1174, low;}
       // ptx:5844  setp.gt.f16  __$temp3, %rs1173, %rs1174;
-      int t148 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1651 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1570 & 0xFFFFu)));
+      int t145 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1651 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1570 & 0xFFFFu)));
       // ptx:5845  selp.u16 %rs1175, 1, 0, __$temp3;}
       // ptx:5847  setp.ne.s16 	%p197, %rs1175, 0;
-      bool p197 = (bitfieldExtract(int((t148 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p197 = (bitfieldExtract(int((t145 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:5850  mov.b32 {low,high}, %r1651;
       // ptx:5851  mov.b16 %rs1178, high;}
       uint rs1178 = ((r1651 >> 16u) & 0xFFFFu);
       // ptx:5855  mov.b32 {low,high}, %r1570;
       // ptx:5856  mov.b16 %rs1179, high;}
       // ptx:5860  setp.gt.f16  __$temp3, %rs1178, %rs1179;
-      int t149 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1178)), floatBitsToUint(p2g_h2f((r1570 >> 16u) & 0xFFFFu)));
+      int t146 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1178)), floatBitsToUint(p2g_h2f((r1570 >> 16u) & 0xFFFFu)));
       // ptx:5861  selp.u16 %rs1180, 1, 0, __$temp3;}
-      uint rs1180 = (t149 == 1) ? 1u : 0u;
+      uint rs1180 = (t146 == 1) ? 1u : 0u;
       // ptx:5863  @%p197 bra 	$L__BB0_318;
       // ptx:5869  mov.b32 {low,high}, %r1651;
       // ptx:5870  mov.b16 %rs1678, low;}
@@ -10260,19 +9647,19 @@ void main() {
       // ptx:6011  mov.b32 {low,high}, %r1619;
       // ptx:6012  mov.b16 %rs1197, low;}
       // ptx:6016  setp.gt.f16  __$temp3, %rs1196, %rs1197;
-      int t150 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1707 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1619 & 0xFFFFu)));
+      int t147 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1707 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1619 & 0xFFFFu)));
       // ptx:6017  selp.u16 %rs1198, 1, 0, __$temp3;}
       // ptx:6019  setp.ne.s16 	%p201, %rs1198, 0;
-      bool p201 = (bitfieldExtract(int((t150 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p201 = (bitfieldExtract(int((t147 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:6022  mov.b32 {low,high}, %r1707;
       // ptx:6023  mov.b16 %rs1201, high;}
       uint rs1201 = ((r1707 >> 16u) & 0xFFFFu);
       // ptx:6027  mov.b32 {low,high}, %r1619;
       // ptx:6028  mov.b16 %rs1202, high;}
       // ptx:6032  setp.gt.f16  __$temp3, %rs1201, %rs1202;
-      int t151 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1201)), floatBitsToUint(p2g_h2f((r1619 >> 16u) & 0xFFFFu)));
+      int t148 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1201)), floatBitsToUint(p2g_h2f((r1619 >> 16u) & 0xFFFFu)));
       // ptx:6033  selp.u16 %rs1203, 1, 0, __$temp3;}
-      uint rs1203 = (t151 == 1) ? 1u : 0u;
+      uint rs1203 = (t148 == 1) ? 1u : 0u;
       // ptx:6035  @%p201 bra 	$L__BB0_330;
       // ptx:6041  mov.b32 {low,high}, %r1707;
       // ptx:6042  mov.b16 %rs1682, low;}
@@ -10323,7 +9710,7 @@ void main() {
       precise float f909 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f908), true));
       // ptx:6142  mul.f32 	%f911, %f907, %f909;
       precise float f911 = p2g_fmul(p2g_in(f907), p2g_in(f909));
-      if (p2g_redo()) p2g_check_58(f94, p176_f32, f112, p188_u16, rs1588, rs1589, f93, f91, p180_f32, r36, p280_u64,
+      if (p2g_redo()) p2g_check_47(f94, p176_f32, f112, p188_u16, rs1588, rs1589, f93, f91, p180_f32, r36, p280_u64,
           r450, r451, p97, rs536, p48_f32, p52_f32, p16_f32, p20_f32, r26, f95, r27, f96, rs507, rs511, rs508, rs512,
           rs509, rs513, rs510, rs514, rs414, rs413, f882, r363, r1657, r1661, r1679, r1684, r1713, r1717, r1728, r1733,
           f907, f908, f909, f911);
@@ -10334,8 +9721,8 @@ void main() {
       // ptx:6151  mov.u16 	%rs1227, 143;
       uint rs1227 = 143u;
       // ptx:6154  setp.lt.f16  __$temp3, %rs1223, %rs1227;
-      int t152 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1223)), floatBitsToUint(p2g_h2f(rs1227)));
-      bool temp3_53 = t152 == -1;
+      int t149 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1223)), floatBitsToUint(p2g_h2f(rs1227)));
+      bool temp3_53 = t149 == -1;
       // ptx:6155  selp.u16 %rs1225, 1, 0, __$temp3;}
       // ptx:6157  setp.eq.s16 	%p205, %rs1225, 0;
       // ptx:6158  @%p205 bra 	$L__BB0_343;
@@ -10344,8 +9731,8 @@ void main() {
         // ptx:6162  {  cvt.rn.f16.f32 %rs1228, %f912;}
         uint rs1228 = p2g_f2h_rn(floatBitsToUint(0.0));
         // ptx:6167  setp.lt.f16  __$temp3, %rs1228, %rs1223;
-        int t153 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1228)), floatBitsToUint(p2g_h2f(rs1223)));
-        bool temp3_54 = t153 == -1;
+        int t150 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1228)), floatBitsToUint(p2g_h2f(rs1223)));
+        bool temp3_54 = t150 == -1;
         // ptx:6168  selp.u16 %rs1229, 1, 0, __$temp3;}
         // ptx:6170  setp.eq.s16 	%p206, %rs1229, 0;
         // ptx:6171  @%p206 bra 	$L__BB0_343;
@@ -10356,7 +9743,7 @@ void main() {
           // ptx:6175  fma.rn.f32 	%f913, %f909, %f915, %f911;
           // ptx:6177  {  cvt.rn.f16.f32 %rs1686, %f913;}
           rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f909), f915, f911)));
-          if (p2g_redo()) p2g_check_59(f908, f911, f907, f909, rs1686);
+          if (p2g_redo()) p2g_check_48(f908, f911, f907, f909, rs1686);
         }
       }
       // ptx:6184  mov.b32 {low,high}, %r1657;
@@ -10371,14 +9758,14 @@ void main() {
       precise float f918 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f917), true));
       // ptx:6204  mul.f32 	%f920, %f916, %f918;
       precise float f920 = p2g_fmul(p2g_in(f916), p2g_in(f918));
-      if (p2g_redo()) p2g_check_60(f916, f918, f920);
+      if (p2g_redo()) p2g_check_49(f916, f918, f920);
       // ptx:6206  {  cvt.rn.f16.f32 %rs1687, %f920;}
       uint rs1687 = p2g_f2h_rn(floatBitsToUint(f920));
       // ptx:6210  {abs.f16 %rs1238,%rs1687;
       uint rs1238 = p2g_habs(rs1687);
       // ptx:6215  setp.lt.f16  __$temp3, %rs1238, %rs1227;
-      int t154 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1238)), floatBitsToUint(p2g_h2f(rs1227)));
-      bool temp3_55 = t154 == -1;
+      int t151 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1238)), floatBitsToUint(p2g_h2f(rs1227)));
+      bool temp3_55 = t151 == -1;
       // ptx:6216  selp.u16 %rs1240, 1, 0, __$temp3;}
       // ptx:6218  setp.eq.s16 	%p207, %rs1240, 0;
       // ptx:6219  @%p207 bra 	$L__BB0_346;
@@ -10387,8 +9774,8 @@ void main() {
         // ptx:6223  {  cvt.rn.f16.f32 %rs1243, %f921;}
         uint rs1243 = p2g_f2h_rn(floatBitsToUint(0.0));
         // ptx:6228  setp.lt.f16  __$temp3, %rs1243, %rs1238;
-        int t155 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1243)), floatBitsToUint(p2g_h2f(rs1238)));
-        bool temp3_56 = t155 == -1;
+        int t152 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1243)), floatBitsToUint(p2g_h2f(rs1238)));
+        bool temp3_56 = t152 == -1;
         // ptx:6229  selp.u16 %rs1244, 1, 0, __$temp3;}
         // ptx:6231  setp.eq.s16 	%p208, %rs1244, 0;
         // ptx:6232  @%p208 bra 	$L__BB0_346;
@@ -10399,7 +9786,7 @@ void main() {
           // ptx:6236  fma.rn.f32 	%f922, %f918, %f924, %f920;
           // ptx:6238  {  cvt.rn.f16.f32 %rs1687, %f922;}
           rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f918), f924, f920)));
-          if (p2g_redo()) p2g_check_61(f917, f920, f916, f918, rs1687);
+          if (p2g_redo()) p2g_check_50(f917, f920, f916, f918, rs1687);
         }
       }
       // ptx:6244  {  mov.b32 %r1738, {%rs1686,%rs1687};}
@@ -10416,7 +9803,7 @@ void main() {
       precise float f927 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f926), true));
       // ptx:6269  mul.f32 	%f929, %f925, %f927;
       precise float f929 = p2g_fmul(p2g_in(f925), p2g_in(f927));
-      if (p2g_redo()) p2g_check_62(f925, f927, f929);
+      if (p2g_redo()) p2g_check_51(f925, f927, f929);
       // ptx:6271  {  cvt.rn.f16.f32 %rs1688, %f929;}
       uint rs1688 = p2g_f2h_rn(floatBitsToUint(f929));
       // ptx:6275  {abs.f16 %rs1255,%rs1688;
@@ -10424,8 +9811,8 @@ void main() {
       // ptx:6278  mov.u16 	%rs1259, 143;
       uint rs1259 = 143u;
       // ptx:6281  setp.lt.f16  __$temp3, %rs1255, %rs1259;
-      int t156 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1255)), floatBitsToUint(p2g_h2f(rs1259)));
-      bool temp3_57 = t156 == -1;
+      int t153 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1255)), floatBitsToUint(p2g_h2f(rs1259)));
+      bool temp3_57 = t153 == -1;
       // ptx:6282  selp.u16 %rs1257, 1, 0, __$temp3;}
       // ptx:6284  setp.eq.s16 	%p209, %rs1257, 0;
       // ptx:6285  @%p209 bra 	$L__BB0_349;
@@ -10434,8 +9821,8 @@ void main() {
         // ptx:6289  {  cvt.rn.f16.f32 %rs1260, %f930;}
         uint rs1260 = p2g_f2h_rn(floatBitsToUint(0.0));
         // ptx:6294  setp.lt.f16  __$temp3, %rs1260, %rs1255;
-        int t157 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1260)), floatBitsToUint(p2g_h2f(rs1255)));
-        bool temp3_58 = t157 == -1;
+        int t154 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1260)), floatBitsToUint(p2g_h2f(rs1255)));
+        bool temp3_58 = t154 == -1;
         // ptx:6295  selp.u16 %rs1261, 1, 0, __$temp3;}
         // ptx:6297  setp.eq.s16 	%p210, %rs1261, 0;
         // ptx:6298  @%p210 bra 	$L__BB0_349;
@@ -10446,7 +9833,7 @@ void main() {
           // ptx:6302  fma.rn.f32 	%f931, %f927, %f933, %f929;
           // ptx:6304  {  cvt.rn.f16.f32 %rs1688, %f931;}
           rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f927), f933, f929)));
-          if (p2g_redo()) p2g_check_63(f926, f929, f925, f927, rs1688);
+          if (p2g_redo()) p2g_check_52(f926, f929, f925, f927, rs1688);
         }
       }
       // ptx:6311  mov.b32 {low,high}, %r1713;
@@ -10461,14 +9848,14 @@ void main() {
       precise float f936 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f935), true));
       // ptx:6331  mul.f32 	%f938, %f934, %f936;
       precise float f938 = p2g_fmul(p2g_in(f934), p2g_in(f936));
-      if (p2g_redo()) p2g_check_64(f934, f936, f938);
+      if (p2g_redo()) p2g_check_53(f934, f936, f938);
       // ptx:6333  {  cvt.rn.f16.f32 %rs1689, %f938;}
       uint rs1689 = p2g_f2h_rn(floatBitsToUint(f938));
       // ptx:6337  {abs.f16 %rs1270,%rs1689;
       uint rs1270 = p2g_habs(rs1689);
       // ptx:6342  setp.lt.f16  __$temp3, %rs1270, %rs1259;
-      int t158 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1270)), floatBitsToUint(p2g_h2f(rs1259)));
-      bool temp3_59 = t158 == -1;
+      int t155 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1270)), floatBitsToUint(p2g_h2f(rs1259)));
+      bool temp3_59 = t155 == -1;
       // ptx:6343  selp.u16 %rs1272, 1, 0, __$temp3;}
       // ptx:6345  setp.eq.s16 	%p211, %rs1272, 0;
       // ptx:6346  @%p211 bra 	$L__BB0_352;
@@ -10477,8 +9864,8 @@ void main() {
         // ptx:6350  {  cvt.rn.f16.f32 %rs1275, %f939;}
         uint rs1275 = p2g_f2h_rn(floatBitsToUint(0.0));
         // ptx:6355  setp.lt.f16  __$temp3, %rs1275, %rs1270;
-        int t159 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1275)), floatBitsToUint(p2g_h2f(rs1270)));
-        bool temp3_60 = t159 == -1;
+        int t156 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1275)), floatBitsToUint(p2g_h2f(rs1270)));
+        bool temp3_60 = t156 == -1;
         // ptx:6356  selp.u16 %rs1276, 1, 0, __$temp3;}
         // ptx:6358  setp.eq.s16 	%p212, %rs1276, 0;
         // ptx:6359  @%p212 bra 	$L__BB0_352;
@@ -10489,7 +9876,7 @@ void main() {
           // ptx:6363  fma.rn.f32 	%f940, %f936, %f942, %f938;
           // ptx:6365  {  cvt.rn.f16.f32 %rs1689, %f940;}
           rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f936), f942, f938)));
-          if (p2g_redo()) p2g_check_65(f935, f938, f934, f936, rs1689);
+          if (p2g_redo()) p2g_check_54(f935, f938, f934, f936, rs1689);
         }
       }
       // ptx:6370  mov.b64 	%rd41, k_output_param_0;
@@ -10507,8 +9894,8 @@ void main() {
       // ptx:6392  {  cvt.rn.f16.f32 %rs1285, %f946;}
       uint rs1285 = p2g_f2h_rn(floatBitsToUint(f946));
       // ptx:6397  setp.lt.f16  __$temp3, %rs1283, %rs1285;
-      int t160 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1679 & 0xFFFFu)), floatBitsToUint(p2g_h2f(rs1285)));
-      bool temp3_61 = t160 == -1;
+      int t157 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1679 & 0xFFFFu)), floatBitsToUint(p2g_h2f(rs1285)));
+      bool temp3_61 = t157 == -1;
       // ptx:6398  selp.u16 %rs1286, 1, 0, __$temp3;}
       // ptx:6400  setp.eq.s16 	%p214, %rs1286, 0;
       // ptx:6401  selp.b16 	%rs1693, %rs1282, %rs1284, %p214;
@@ -10522,8 +9909,8 @@ void main() {
       // ptx:6418  {  cvt.rn.f16.f32 %rs1292, %f946;}
       uint rs1292 = p2g_f2h_rn(floatBitsToUint(f946));
       // ptx:6423  setp.lt.f16  __$temp3, %rs1290, %rs1292;
-      int t161 = p2g_fcmp(floatBitsToUint(p2g_h2f((r1679 >> 16u) & 0xFFFFu)), floatBitsToUint(p2g_h2f(rs1292)));
-      bool temp3_62 = t161 == -1;
+      int t158 = p2g_fcmp(floatBitsToUint(p2g_h2f((r1679 >> 16u) & 0xFFFFu)), floatBitsToUint(p2g_h2f(rs1292)));
+      bool temp3_62 = t158 == -1;
       // ptx:6424  selp.u16 %rs1293, 1, 0, __$temp3;}
       // ptx:6426  setp.eq.s16 	%p215, %rs1293, 0;
       bool p215 = (bitfieldExtract(int(temp3_62 ? 1u : 0u), 0, 16)) == 0;
@@ -10538,8 +9925,8 @@ void main() {
       // ptx:6444  {  cvt.rn.f16.f32 %rs1299, %f946;}
       uint rs1299 = p2g_f2h_rn(floatBitsToUint(f946));
       // ptx:6449  setp.lt.f16  __$temp3, %rs1297, %rs1299;
-      int t162 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1728 & 0xFFFFu)), floatBitsToUint(p2g_h2f(rs1299)));
-      bool temp3_63 = t162 == -1;
+      int t159 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1728 & 0xFFFFu)), floatBitsToUint(p2g_h2f(rs1299)));
+      bool temp3_63 = t159 == -1;
       // ptx:6450  selp.u16 %rs1300, 1, 0, __$temp3;}
       // ptx:6452  setp.eq.s16 	%p216, %rs1300, 0;
       // ptx:6453  selp.b16 	%rs1691, %rs1296, %rs1298, %p216;
@@ -10553,8 +9940,8 @@ void main() {
       // ptx:6470  {  cvt.rn.f16.f32 %rs1306, %f946;}
       uint rs1306 = p2g_f2h_rn(floatBitsToUint(f946));
       // ptx:6475  setp.lt.f16  __$temp3, %rs1304, %rs1306;
-      int t163 = p2g_fcmp(floatBitsToUint(p2g_h2f((r1728 >> 16u) & 0xFFFFu)), floatBitsToUint(p2g_h2f(rs1306)));
-      bool temp3_64 = t163 == -1;
+      int t160 = p2g_fcmp(floatBitsToUint(p2g_h2f((r1728 >> 16u) & 0xFFFFu)), floatBitsToUint(p2g_h2f(rs1306)));
+      bool temp3_64 = t160 == -1;
       // ptx:6476  selp.u16 %rs1307, 1, 0, __$temp3;}
       // ptx:6478  setp.eq.s16 	%p217, %rs1307, 0;
       bool p217 = (bitfieldExtract(int(temp3_64 ? 1u : 0u), 0, 16)) == 0;
@@ -10588,11 +9975,11 @@ void main() {
       // ptx:6525  {fma.rn.sat.f16 %rs1334,%rs1332,%rs1444,%rs1310;
       // ptx:6528  shr.u32 	%r1761, %r450, 16;
       // ptx:6529  cvt.u16.u32 	%rs1448, %r1761;
-      uint64_t t164 = uint64_t(r450 >> 16u);
-      uint rs1448 = (uint(uint64_t(t164)) & 65535u);
+      uint64_t t161 = uint64_t(r450 >> 16u);
+      uint rs1448 = (uint(uint64_t(t161)) & 65535u);
       // ptx:6530  cvt.u16.u32 	%rs1449, %r451;
-      uint64_t t165 = uint64_t(r451);
-      uint rs1449 = (uint(uint64_t(t165)) & 65535u);
+      uint64_t t162 = uint64_t(r451);
+      uint rs1449 = (uint(uint64_t(t162)) & 65535u);
       // ptx:6532  {fma.rn.f16 %rs1338,%rs1334,%rs1448,%rs1449;
       uint rs1338 = p2g_hfma(p2g_hsat(p2g_hfma(p2g_habs(rs1314), rs1444, rs1310)), rs1448, rs1449);
       // ptx:6536  {mul.f16 %rs1342,%rs1338,%rs1328;
@@ -10695,8 +10082,8 @@ void main() {
       // ptx:6771  {abs.f16 %rs1502,%rs1499;
       // ptx:6774  mov.u16 	%rs1506, 31744;
       // ptx:6777  setp.lt.f16  __$temp3, %rs1502, %rs1506;
-      int t166 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_habs(rs1499))), floatBitsToUint(p2g_h2f(31744u)));
-      bool temp3_65 = t166 == -1;
+      int t163 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_habs(rs1499))), floatBitsToUint(p2g_h2f(31744u)));
+      bool temp3_65 = t163 == -1;
       // ptx:6778  selp.u16 %rs1504, 1, 0, __$temp3;}
       uint rs1504 = temp3_65 ? 1u : 0u;
       // ptx:6780  setp.ne.s16 	%p218, %rs1504, 0;
@@ -10743,8 +10130,8 @@ void main() {
       f971 = p2g_ffma(p2g_in(f954), p2g_fsubc(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693)))), p2g_in(f105)),
           f105);
       // ptx:6823  setp.lt.f32 	%p219, %f971, 0f3F7D70A4;
-      int t167 = p2g_fcmp(floatBitsToUint(f971), 0x3F7D70A4u);
-      bool p219 = t167 == -1;
+      int t164 = p2g_fcmp(floatBitsToUint(f971), 0x3F7D70A4u);
+      bool p219 = t164 == -1;
       // ptx:6824  add.f32 	%f972, %f971, 0fBF7D70A4;
       precise float f972 = p2g_faddc(f971, uintBitsToFloat(0xBF7D70A4u));
       // ptx:6825  fma.rn.f32 	%f973, %f972, 0f447A0000, 0f3F7D70A4;
@@ -10762,13 +10149,13 @@ void main() {
       f975 = p2g_ffma(p2g_in(f957), p2g_fsubc(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692)))), p2g_in(f106)),
           f106);
       // ptx:6850  setp.lt.f32 	%p220, %f975, 0f3F7D70A4;
-      int t168 = p2g_fcmp(floatBitsToUint(f975), 0x3F7D70A4u);
-      bool p220 = t168 == -1;
+      int t165 = p2g_fcmp(floatBitsToUint(f975), 0x3F7D70A4u);
+      bool p220 = t165 == -1;
       // ptx:6851  add.f32 	%f976, %f975, 0fBF7D70A4;
       precise float f976 = p2g_faddc(f975, uintBitsToFloat(0xBF7D70A4u));
       // ptx:6852  fma.rn.f32 	%f977, %f976, 0f447A0000, 0f3F7D70A4;
       precise float f977 = p2g_ffmac(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u));
-      if (p2g_redo()) p2g_check_66(f954, rs1693, f105, f971, rs1520, rs1378, rs1460, rs1470, rs1692, f106, f975, p220,
+      if (p2g_redo()) p2g_check_55(f954, rs1693, f105, f971, rs1520, rs1378, rs1460, rs1470, rs1692, f106, f975, p220,
           f977);
       // ptx:6853  selp.f32 	%f959, %f975, %f977, %p220;
       // ptx:6855  {  cvt.rn.f16.f32 %rs1530, %f959;}
@@ -10788,8 +10175,8 @@ void main() {
       f979 = p2g_ffma(p2g_in(f960), p2g_fsubc(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691)))), p2g_in(f107)),
           f107);
       // ptx:6878  setp.lt.f32 	%p221, %f979, 0f3F7D70A4;
-      int t169 = p2g_fcmp(floatBitsToUint(f979), 0x3F7D70A4u);
-      bool p221 = t169 == -1;
+      int t166 = p2g_fcmp(floatBitsToUint(f979), 0x3F7D70A4u);
+      bool p221 = t166 == -1;
       // ptx:6879  add.f32 	%f980, %f979, 0fBF7D70A4;
       precise float f980 = p2g_faddc(f979, uintBitsToFloat(0xBF7D70A4u));
       // ptx:6880  fma.rn.f32 	%f981, %f980, 0f447A0000, 0f3F7D70A4;
@@ -10807,13 +10194,13 @@ void main() {
       f983 = p2g_ffma(p2g_in(f963), p2g_fsubc(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690)))), p2g_in(f108)),
           f108);
       // ptx:6905  setp.lt.f32 	%p222, %f983, 0f3F7D70A4;
-      int t170 = p2g_fcmp(floatBitsToUint(f983), 0x3F7D70A4u);
-      bool p222 = t170 == -1;
+      int t167 = p2g_fcmp(floatBitsToUint(f983), 0x3F7D70A4u);
+      bool p222 = t167 == -1;
       // ptx:6906  add.f32 	%f984, %f983, 0fBF7D70A4;
       precise float f984 = p2g_faddc(f983, uintBitsToFloat(0xBF7D70A4u));
       // ptx:6907  fma.rn.f32 	%f985, %f984, 0f447A0000, 0f3F7D70A4;
       precise float f985 = p2g_ffmac(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u));
-      if (p2g_redo()) p2g_check_67(f960, rs1691, f107, f979, rs1540, rs1450, rs1460, rs1470, rs1690, f108, f983, p222,
+      if (p2g_redo()) p2g_check_56(f960, rs1691, f107, f979, rs1540, rs1450, rs1460, rs1470, rs1690, f108, f983, p222,
           f985);
       // ptx:6908  selp.f32 	%f965, %f983, %f985, %p222;
       // ptx:6910  {  cvt.rn.f16.f32 %rs1550, %f965;}
@@ -10852,7 +10239,7 @@ void main() {
       // ptx:6944  div.rn.f32 	%f999, %f991, %f998;
       // ptx:6945  mul.f32 	%f130, %f999, %f129;
       precise float f130 = p2g_fmul(p2g_in(p2g_div32(f991, f998, 0, false)), f129);
-      if (p2g_redo()) p2g_check_68(f1109, f966, rs1694, f109, f110, rs1695, f111, rs1696, f993, f971, f975, f979, f983,
+      if (p2g_redo()) p2g_check_57(f1109, f966, rs1694, f109, f110, rs1695, f111, rs1696, f993, f971, f975, f979, f983,
           f129, f997, f998, f130);
       // ptx:6946  div.rn.f32 	%f131, %f993, %f998;
       precise float f131 = p2g_div32(f993, f998, 0, false);
@@ -10886,8 +10273,8 @@ void main() {
         // ptx:6968  neg.f32 	%f1005, %f136;
         precise float f1005 = p2g_canon(uintBitsToFloat(floatBitsToUint(f136) ^ 0x80000000u));
         // ptx:6969  setp.lt.f32 	%p229, %f1003, %f1005;
-        int t171 = p2g_fcmp(floatBitsToUint(f1003), floatBitsToUint(f1005));
-        bool p229 = t171 == -1;
+        int t168 = p2g_fcmp(floatBitsToUint(f1003), floatBitsToUint(f1005));
+        bool p229 = t168 == -1;
         // ptx:6970  sub.f32 	%f1007, %f997, %f134;
         // ptx:6971  selp.f32 	%f1008, %f1007, %f136, %p229;
         precise float f1008 = p229 ? p2g_fsubc(p2g_in(f997), p2g_in(f134)) : f136;
@@ -10897,8 +10284,8 @@ void main() {
         // ptx:6974  neg.f32 	%f1011, %f1008;
         precise float f1011 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1008) ^ 0x80000000u));
         // ptx:6975  setp.lt.f32 	%p230, %f1010, %f1011;
-        int t172 = p2g_fcmp(floatBitsToUint(f1010), floatBitsToUint(f1011));
-        bool p230 = t172 == -1;
+        int t169 = p2g_fcmp(floatBitsToUint(f1010), floatBitsToUint(f1011));
+        bool p230 = t169 == -1;
         // ptx:6976  sub.f32 	%f1012, %f134, %f133;
         // ptx:6977  add.f32 	%f1013, %f1012, 0f3727C5AC;
         precise float f1013 = p2g_faddc(p2g_fsubc(p2g_in(f134), f133), uintBitsToFloat(0x3727C5ACu));
@@ -10912,17 +10299,17 @@ void main() {
         // ptx:6982  neg.f32 	%f1018, %f1014;
         precise float f1018 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1014) ^ 0x80000000u));
         // ptx:6983  setp.lt.f32 	%p231, %f1017, %f1018;
-        int t173 = p2g_fcmp(floatBitsToUint(f1017), floatBitsToUint(f1018));
-        bool p231 = t173 == -1;
+        int t170 = p2g_fcmp(floatBitsToUint(f1017), floatBitsToUint(f1018));
+        bool p231 = t170 == -1;
         // ptx:6984  add.f32 	%f1019, %f133, %f134;
         // ptx:6985  add.f32 	%f1020, %f1019, 0f3727C5AC;
         precise float f1020 = p2g_faddc(p2g_faddc(f133, p2g_in(f134)), uintBitsToFloat(0x3727C5ACu));
-        if (p2g_redo()) p2g_check_69(p228, f131, f129, f134, rs1697, f1000, f136, f997, f133, f1014, p231, f1020);
+        if (p2g_redo()) p2g_check_58(p228, f131, f129, f134, rs1697, f1000, f136, f997, f133, f1014, p231, f1020);
         // ptx:6986  selp.f32 	%f137, %f1020, %f1014, %p231;
         precise float f137 = p231 ? f1020 : f1014;
         // ptx:6987  setp.le.f32 	%p232, %f137, %f136;
-        int t174 = p2g_fcmp(floatBitsToUint(f137), floatBitsToUint(f136));
-        bool p232 = (t174 == -1 || t174 == 0);
+        int t171 = p2g_fcmp(floatBitsToUint(f137), floatBitsToUint(f136));
+        bool p232 = (t171 == -1 || t171 == 0);
         // ptx:6988  @%p232 bra 	$L__BB0_357;
         if (!p232) {
           // ptx:6990  div.rn.f32 	%f1109, %f136, %f137;
@@ -10940,7 +10327,7 @@ void main() {
         // ptx:7004  mul.f32 	%f1023, %f134, %f1109;
         // ptx:7006  {  cvt.rn.f16.f32 %rs1560, %f1023;}
         uint rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_in(f134), f1109)));
-        if (p2g_redo()) p2g_check_70(f133, f1109, rs1559, f134, rs1560);
+        if (p2g_redo()) p2g_check_59(f133, f1109, rs1559, f134, rs1560);
         // ptx:7009  cvt.sat.f32.f32 	%f1024, %f112;
         // ptx:7011  {  cvt.rn.f16.f32 %rs1561, %f1024;}
         uint rs1561 = p2g_f2h_rn(floatBitsToUint(p2g_sat(p2g_f32_canon(floatBitsToUint(f112)))));
@@ -11083,7 +10470,7 @@ void main() {
           uint r1800 = floatBitsToUint(p2g_fmul(p2g_in(f1074), f1064));
           // ptx:7169  mov.b32 	%r1801, %f1078;
           uint r1801 = floatBitsToUint(p2g_fmul(p2g_in(f1074), f1071));
-          if (p2g_redo()) p2g_check_71(rd35, p304_u64, rd36, r26, r1797, r1798, r1799, r1800, r1801);
+          if (p2g_redo()) p2g_check_60(rd35, p304_u64, rd36, r26, r1797, r1798, r1799, r1800, r1801);
           // ptx:7170  sust.b.2d.v4.b32.trap 	[%rd36, {%r1797, %r27}], {%r1798, %r1799, %r1800, %r1801};
           p2g_sustv(rd36 /* p304_u64 */, P2G_IMG9, ivec3(int(r1797), int(r27), 0), 0, 2u, 4u, 4u, 0u, uvec4(r1798,
               r1799, r1800, r1801));
@@ -11097,15 +10484,15 @@ void main() {
         // ptx:7177  @%p236 bra 	$L__BB0_364;
         if (!((bitfieldExtract(int(p91_u8 & 0x0000FFFFu), 0, 16)) != 0)) {
           // ptx:7179  setp.lt.f32 	%p237, %f132, 0f3F7FBE77;
-          int t175 = p2g_fcmp(floatBitsToUint(f132), 0x3F7FBE77u);
-          bool p237 = t175 == -1;
+          int t172 = p2g_fcmp(floatBitsToUint(f132), 0x3F7FBE77u);
+          bool p237 = t172 == -1;
           // ptx:7180  @%p237 bra 	$L__BB0_362;
           if (p237) {
             // ptx:7184  mov.f32 	%f1086, 0f3F800000;
             // ptx:7185  sub.f32 	%f1087, %f1086, %f132;
             // ptx:7186  rcp.rn.f32 	%f1110, %f1087;
             f1110 = p2g_div32(1.0, p2g_fsubc(1.0, p2g_in(f132)), 0, false);
-            if (p2g_redo()) p2g_check_72(f132, f1110);
+            if (p2g_redo()) p2g_check_61(f132, f1110);
             // ptx:7187  bra.uni 	$L__BB0_363;
           } else {
             // ptx:7181  bra.uni 	$L__BB0_361;
@@ -11120,7 +10507,7 @@ void main() {
             // ptx:7195  mul.f32 	%f1085, %f132, 0f41100000;
             // ptx:7196  div.rn.f32 	%f1110, %f1084, %f1085;
             f1110 = p2g_div32(p2g_faddc(p2g_in(f1083), -1.0), p2g_fmulc(f132, 9.0), 0, false);
-            if (p2g_redo()) p2g_check_73(f132, f1110);
+            if (p2g_redo()) p2g_check_62(f132, f1110);
           }
           // ptx:7199  div.rn.f32 	%f1111, %f1110, %f1;
           f1111 = p2g_div32(f1110, f1, 0, false);
@@ -11133,7 +10520,7 @@ void main() {
         precise float f146 = p2g_fmul(p2g_in(f133), f1111);
         // ptx:7205  mul.f32 	%f147, %f134, %f1111;
         precise float f147 = p2g_fmul(p2g_in(f134), f1111);
-        if (p2g_redo()) p2g_check_74(f132, f1111, f145, f133, f146, f134, f147);
+        if (p2g_redo()) p2g_check_63(f132, f1111, f145, f133, f146, f134, f147);
         // ptx:7206  ld.param.v2.u32 	{%r1802, %r1803}, [%rd46+136];
         uint r1802 = p136_u32;
         uint r1803 = p140_u32;
@@ -11163,7 +10550,7 @@ void main() {
           uint rs1584 = p2g_f2h_rn(floatBitsToUint(p2g_faddc(f145, f147)));
           // ptx:7231  {  cvt.rn.f16.f32 %rs1585, %f1090;}
           uint rs1585 = p2g_f2h_rn(floatBitsToUint(p2g_fsubc(p2g_fsubc(f145, f146), f147)));
-          if (p2g_redo()) p2g_check_75(f145, f146, f147, rs1583, rs1584, rs1585);
+          if (p2g_redo()) p2g_check_64(f145, f146, f147, rs1583, rs1584, rs1585);
           // ptx:7235  {  cvt.rn.f16.f32 %rs1586, %f1000;}
           uint rs1586 = p2g_f2h_rn(floatBitsToUint(f1000));
           // ptx:7238  shl.b32 	%r1828, %r1822, 3;

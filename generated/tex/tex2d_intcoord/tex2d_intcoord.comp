@@ -492,6 +492,24 @@ layout(constant_id = 258) const uint P2G_IMG2 = 0u;  // texture at parameter off
 layout(set = 0, binding = 0) uniform sampler2D p2g_hw0;
 layout(set = 0, binding = 1) uniform sampler2D p2g_hw1;
 layout(set = 0, binding = 2) uniform sampler2D p2g_hw2;
+// tex/tld4 of those slots: the device's sampler where the state's bit 30 is set, the software helper elsewhere
+// (the state is a specialization constant: the driver keeps one of the two). tex: level 0, as the software
+// path; integer coordinates: the texel as stored inside the image, 0 outside (p2g_texi's rule), no sampler;
+// tld4: textureGather, whose order is tld4's, (i0, j1), (i1, j1), (i1, j0), (i0, j0) (Vulkan specification
+// "Texel Gathering"; PTX ISA "tld4"), with normalized coordinates only (Vulkan has no unnormalized gather).
+uvec4 p2g_tex2(sampler2D hw, uint64_t h, uint s, vec2 c) {
+  return p2g_hw_on(s) ? floatBitsToUint(textureLod(hw, c, 0.0)) : p2g_tex(h, s, vec3(c, 0.0), 0, 2u);
+}
+uvec4 p2g_texi2(sampler2D hw, uint64_t h, uint s, ivec2 c) {
+  if (!p2g_hw_on(s)) return p2g_texi(h, s, ivec3(c, 0), 0, 2u);
+  return all(lessThan(uvec2(c), uvec2(textureSize(hw, 0)))) ? floatBitsToUint(texelFetch(hw, c, 0)) : uvec4(0u);
+}
+uvec4 p2g_tld4s(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {
+  if (!p2g_hw_norm(s)) return p2g_tld4(h, s, c, 0, comp);
+  vec4 g = comp == 0u ? textureGather(hw, c, 0) : comp == 1u ? textureGather(hw, c, 1)
+         : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);
+  return floatBitsToUint(g);
+}
 
 void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
@@ -500,11 +518,8 @@ void main() {
   const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // tex2d_intcoord_param_2
   const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // tex2d_intcoord_param_3
   // ptx:27  ld.param.u64 	%rd1, [tex2d_intcoord_param_0];
-  uint64_t rd1 = p0_u64;
   // ptx:28  ld.param.u64 	%rd2, [tex2d_intcoord_param_1];
-  uint64_t rd2 = p8_u64;
   // ptx:29  ld.param.u64 	%rd3, [tex2d_intcoord_param_2];
-  uint64_t rd3 = p16_u64;
   // ptx:30  ld.param.u64 	%rd4, [tex2d_intcoord_param_3];
   // ptx:31  cvta.to.global.u64 	%rd5, %rd4;
   // ptx:32  mov.u32 	%r7, %tid.x;
@@ -523,10 +538,7 @@ void main() {
   // ptx:40  add.s64 	%rd7, %rd5, %rd6;
   uint64_t rd7 = uint64_t(int64_t(p24_u64) + int64_t(rd6));
   // ptx:42  tex.2d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r5, %r6}];
-  ivec2 t2 = ivec2(int(r5), int(r6));
-  uvec4 t1 = p2g_hw_on(P2G_IMG0) ? (all(lessThan(uvec2(t2), uvec2(textureSize(p2g_hw0,
-      0)))) ? floatBitsToUint(texelFetch(p2g_hw0, t2, 0)) : uvec4(0u)) : p2g_texi(rd1, P2G_IMG0, ivec3(int(r5), int(r6),
-      0), 0, 2u);
+  uvec4 t1 = p2g_texi2(p2g_hw0, p0_u64, P2G_IMG0, ivec2(int(r5), int(r6)));
   precise float f1 = uintBitsToFloat(t1.x);
   precise float f2 = uintBitsToFloat(t1.y);
   precise float f3 = uintBitsToFloat(t1.z);
@@ -537,35 +549,29 @@ void main() {
   P2GU32((rd7 + 8ul)).v = floatBitsToUint(f3);
   P2GU32((rd7 + 12ul)).v = floatBitsToUint(f4);
   // ptx:46  tex.2d.v4.f32.s32 {%f5, %f6, %f7, %f8}, [%rd2, {%r5, %r6}];
-  ivec2 t4 = ivec2(int(r5), int(r6));
-  uvec4 t3 = p2g_hw_on(P2G_IMG1) ? (all(lessThan(uvec2(t4), uvec2(textureSize(p2g_hw1,
-      0)))) ? floatBitsToUint(texelFetch(p2g_hw1, t4, 0)) : uvec4(0u)) : p2g_texi(rd2, P2G_IMG1, ivec3(int(r5), int(r6),
-      0), 0, 2u);
-  precise float f5 = uintBitsToFloat(t3.x);
-  precise float f6 = uintBitsToFloat(t3.y);
-  precise float f7 = uintBitsToFloat(t3.z);
-  precise float f8 = uintBitsToFloat(t3.w);
+  uvec4 t2 = p2g_texi2(p2g_hw1, p8_u64, P2G_IMG1, ivec2(int(r5), int(r6)));
+  precise float f5 = uintBitsToFloat(t2.x);
+  precise float f6 = uintBitsToFloat(t2.y);
+  precise float f7 = uintBitsToFloat(t2.z);
+  precise float f8 = uintBitsToFloat(t2.w);
   // ptx:48  st.global.v4.f32 	[%rd7+16], {%f5, %f6, %f7, %f8};
-  uint64_t t5 = (rd7 + 16ul);
-  P2GU32(t5).v = floatBitsToUint(f5);
-  P2GU32((t5 + 4ul)).v = floatBitsToUint(f6);
-  P2GU32((t5 + 8ul)).v = floatBitsToUint(f7);
-  P2GU32((t5 + 12ul)).v = floatBitsToUint(f8);
+  uint64_t t3 = (rd7 + 16ul);
+  P2GU32(t3).v = floatBitsToUint(f5);
+  P2GU32((t3 + 4ul)).v = floatBitsToUint(f6);
+  P2GU32((t3 + 8ul)).v = floatBitsToUint(f7);
+  P2GU32((t3 + 12ul)).v = floatBitsToUint(f8);
   // ptx:50  tex.2d.v4.f32.s32 {%f9, %f10, %f11, %f12}, [%rd3, {%r5, %r6}];
-  ivec2 t7 = ivec2(int(r5), int(r6));
-  uvec4 t6 = p2g_hw_on(P2G_IMG2) ? (all(lessThan(uvec2(t7), uvec2(textureSize(p2g_hw2,
-      0)))) ? floatBitsToUint(texelFetch(p2g_hw2, t7, 0)) : uvec4(0u)) : p2g_texi(rd3, P2G_IMG2, ivec3(int(r5), int(r6),
-      0), 0, 2u);
-  precise float f9 = uintBitsToFloat(t6.x);
-  precise float f10 = uintBitsToFloat(t6.y);
-  precise float f11 = uintBitsToFloat(t6.z);
-  precise float f12 = uintBitsToFloat(t6.w);
+  uvec4 t4 = p2g_texi2(p2g_hw2, p16_u64, P2G_IMG2, ivec2(int(r5), int(r6)));
+  precise float f9 = uintBitsToFloat(t4.x);
+  precise float f10 = uintBitsToFloat(t4.y);
+  precise float f11 = uintBitsToFloat(t4.z);
+  precise float f12 = uintBitsToFloat(t4.w);
   // ptx:52  st.global.v4.f32 	[%rd7+32], {%f9, %f10, %f11, %f12};
-  uint64_t t8 = (rd7 + 32ul);
-  P2GU32(t8).v = floatBitsToUint(f9);
-  P2GU32((t8 + 4ul)).v = floatBitsToUint(f10);
-  P2GU32((t8 + 8ul)).v = floatBitsToUint(f11);
-  P2GU32((t8 + 12ul)).v = floatBitsToUint(f12);
+  uint64_t t5 = (rd7 + 32ul);
+  P2GU32(t5).v = floatBitsToUint(f9);
+  P2GU32((t5 + 4ul)).v = floatBitsToUint(f10);
+  P2GU32((t5 + 8ul)).v = floatBitsToUint(f11);
+  P2GU32((t5 + 12ul)).v = floatBitsToUint(f12);
   // ptx:53  ret;
   return;
 }

@@ -494,6 +494,24 @@ layout(set = 0, binding = 0) uniform sampler2D p2g_hw0;
 layout(set = 0, binding = 1) uniform sampler2D p2g_hw1;
 layout(set = 0, binding = 2) uniform sampler2D p2g_hw2;
 layout(set = 0, binding = 3) uniform sampler2D p2g_hw3;
+// tex/tld4 of those slots: the device's sampler where the state's bit 30 is set, the software helper elsewhere
+// (the state is a specialization constant: the driver keeps one of the two). tex: level 0, as the software
+// path; integer coordinates: the texel as stored inside the image, 0 outside (p2g_texi's rule), no sampler;
+// tld4: textureGather, whose order is tld4's, (i0, j1), (i1, j1), (i1, j0), (i0, j0) (Vulkan specification
+// "Texel Gathering"; PTX ISA "tld4"), with normalized coordinates only (Vulkan has no unnormalized gather).
+uvec4 p2g_tex2(sampler2D hw, uint64_t h, uint s, vec2 c) {
+  return p2g_hw_on(s) ? floatBitsToUint(textureLod(hw, c, 0.0)) : p2g_tex(h, s, vec3(c, 0.0), 0, 2u);
+}
+uvec4 p2g_texi2(sampler2D hw, uint64_t h, uint s, ivec2 c) {
+  if (!p2g_hw_on(s)) return p2g_texi(h, s, ivec3(c, 0), 0, 2u);
+  return all(lessThan(uvec2(c), uvec2(textureSize(hw, 0)))) ? floatBitsToUint(texelFetch(hw, c, 0)) : uvec4(0u);
+}
+uvec4 p2g_tld4s(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {
+  if (!p2g_hw_norm(s)) return p2g_tld4(h, s, c, 0, comp);
+  vec4 g = comp == 0u ? textureGather(hw, c, 0) : comp == 1u ? textureGather(hw, c, 1)
+         : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);
+  return floatBitsToUint(g);
+}
 
 void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
@@ -552,8 +570,7 @@ void main() {
     // ptx:57  add.s64 	%rd15, %rd13, %rd14;
     uint64_t rd15 = uint64_t(int64_t(rd7) + int64_t(uint64_t(int64_t(int(r1 << 2u)) * int64_t(16))));
     // ptx:58  tex.2d.v4.f32.f32 	{%f9, %f10, %f11, %f12}, [%rd1, {%f5, %f6}];
-    uvec4 t7 = p2g_hw_on(P2G_IMG0) ? floatBitsToUint(textureLod(p2g_hw0, vec2(f5, f6), 0.0)) : p2g_tex(rd1 /* p0_u64 */,
-        P2G_IMG0, vec3(f5, f6, 0.0), 0, 2u);
+    uvec4 t7 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f5, f6));
     precise float f9 = uintBitsToFloat(t7.x);
     precise float f10 = uintBitsToFloat(t7.y);
     precise float f11 = uintBitsToFloat(t7.z);
@@ -564,8 +581,7 @@ void main() {
     P2GU32((rd15 + 8ul)).v = floatBitsToUint(f11);
     P2GU32((rd15 + 12ul)).v = floatBitsToUint(f12);
     // ptx:60  tex.2d.v4.f32.f32 	{%f13, %f14, %f15, %f16}, [%rd2, {%f1, %f2}];
-    uvec4 t8 = p2g_hw_on(P2G_IMG1) ? floatBitsToUint(textureLod(p2g_hw1, vec2(f1, f2), 0.0)) : p2g_tex(rd2 /* p8_u64 */,
-        P2G_IMG1, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t8 = p2g_tex2(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f1, f2));
     precise float f13 = uintBitsToFloat(t8.x);
     precise float f14 = uintBitsToFloat(t8.y);
     precise float f15 = uintBitsToFloat(t8.z);
@@ -577,8 +593,7 @@ void main() {
     P2GU32((t9 + 8ul)).v = floatBitsToUint(f15);
     P2GU32((t9 + 12ul)).v = floatBitsToUint(f16);
     // ptx:62  tex.2d.v4.f32.f32 	{%f17, %f18, %f19, %f20}, [%rd3, {%f5, %f6}];
-    uvec4 t10 = p2g_hw_on(P2G_IMG2) ? floatBitsToUint(textureLod(p2g_hw2, vec2(f5, f6),
-        0.0)) : p2g_tex(rd3 /* p16_u64 */, P2G_IMG2, vec3(f5, f6, 0.0), 0, 2u);
+    uvec4 t10 = p2g_tex2(p2g_hw2, rd3 /* p16_u64 */, P2G_IMG2, vec2(f5, f6));
     precise float f17 = uintBitsToFloat(t10.x);
     precise float f18 = uintBitsToFloat(t10.y);
     precise float f19 = uintBitsToFloat(t10.z);
@@ -590,8 +605,7 @@ void main() {
     P2GU32((t11 + 8ul)).v = floatBitsToUint(f19);
     P2GU32((t11 + 12ul)).v = floatBitsToUint(f20);
     // ptx:64  tex.2d.v4.f32.f32 	{%f21, %f22, %f23, %f24}, [%rd4, {%f5, %f6}];
-    uvec4 t12 = p2g_hw_on(P2G_IMG3) ? floatBitsToUint(textureLod(p2g_hw3, vec2(f5, f6),
-        0.0)) : p2g_tex(rd4 /* p24_u64 */, P2G_IMG3, vec3(f5, f6, 0.0), 0, 2u);
+    uvec4 t12 = p2g_tex2(p2g_hw3, rd4 /* p24_u64 */, P2G_IMG3, vec2(f5, f6));
     precise float f21 = uintBitsToFloat(t12.x);
     precise float f22 = uintBitsToFloat(t12.y);
     precise float f23 = uintBitsToFloat(t12.z);
