@@ -67,8 +67,11 @@ struct ManifestImage {
 // sampler `layout(set = 0, binding = <slot>) uniform sampler<dims>D p2g_hw<slot>` in the shader, and the runtime
 // binds one there for every such slot (a real image of the case's texture where it can, else a 1-texel dummy).
 // One rule for both sides, so that the shader's bindings and the runtime's descriptor set agree.
+// 2D and 3D only: NVIDIA's sampler gave CUDA's bytes on every 2D and 3D texture case but not on a 1D one
+// (ptx_corpus/outside/tex_coord_range_1d: 109 of 12,288 values differ with hw-tex forced, H100, driver 580.159.04,
+// 2026-12-06; CUDA filters a 1D texture as a 2D one of height 1, docs/TEXTURES.md), so 1D keeps the software path.
 inline bool deviceSampled(const ManifestImage& im) {
-  return im.kind == "texture" && im.texref.empty() && !im.layered && im.dims >= 1 && im.dims <= 3 &&
+  return im.kind == "texture" && im.texref.empty() && !im.layered && im.dims >= 2 && im.dims <= 3 &&
          im.slot < kImageSpecSlots;
 }
 // Bit 30 of an image state (images.h imageState): the runtime bound a real image and sampler for the slot, made

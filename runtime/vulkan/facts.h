@@ -49,9 +49,10 @@ struct DeviceFacts {
   // The device's texture unit, sampling a real image with the case's sampler state (runtime/vulkan/
   // device_images.h), gives CUDA's tex/tld4 bytes: the runtime then binds real images and sets
   // kImageStateDeviceSampled in the image state of each slot it bound (manifest.h deviceSampled), and the shader
-  // samples them instead of filtering in software. Not yet measured on any device, so deviceFacts() leaves it false
-  // everywhere; `ptx2glsl run --fact hw-tex` forces it for measurements. Not a specialization constant: the shader
-  // learns it per slot through the state bit.
+  // samples them instead of filtering in software. NVIDIA's proprietary driver (H100, driver 580.159.04,
+  // 2026-12-06: every 2D/3D texture case and K identical, docs/DEVICE_FACTS.md); not lavapipe (its filtering and
+  // unorm decoding differ, docs/TEXTURES.md); `ptx2glsl run --fact hw-tex` forces it for measurements. Not a
+  // specialization constant: the shader learns it per slot through the state bit.
   bool hwTex = false;
 };
 

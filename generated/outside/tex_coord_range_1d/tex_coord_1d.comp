@@ -497,31 +497,6 @@ layout(constant_id = 264) const uint P2G_IMG8 = 0u;  // texture at parameter off
 layout(constant_id = 265) const uint P2G_IMG9 = 0u;  // texture at parameter offset 72
 layout(constant_id = 266) const uint P2G_IMG10 = 0u;  // texture at parameter offset 80
 layout(constant_id = 267) const uint P2G_IMG11 = 0u;  // texture at parameter offset 88
-// The same textures as images the device samples, where the runner sets a state's bit 30 (p2g_hw_on).
-layout(set = 0, binding = 0) uniform sampler1D p2g_hw0;
-layout(set = 0, binding = 1) uniform sampler1D p2g_hw1;
-layout(set = 0, binding = 2) uniform sampler1D p2g_hw2;
-layout(set = 0, binding = 3) uniform sampler1D p2g_hw3;
-layout(set = 0, binding = 4) uniform sampler1D p2g_hw4;
-layout(set = 0, binding = 5) uniform sampler1D p2g_hw5;
-layout(set = 0, binding = 6) uniform sampler1D p2g_hw6;
-layout(set = 0, binding = 7) uniform sampler1D p2g_hw7;
-layout(set = 0, binding = 8) uniform sampler1D p2g_hw8;
-layout(set = 0, binding = 9) uniform sampler1D p2g_hw9;
-layout(set = 0, binding = 10) uniform sampler1D p2g_hw10;
-layout(set = 0, binding = 11) uniform sampler1D p2g_hw11;
-// tex/tld4 of those slots: the device's sampler where the state's bit 30 is set, the software helper elsewhere
-// (the state is a specialization constant: the driver keeps one of the two). tex: level 0, as the software
-// path; integer coordinates: the texel as stored inside the image, 0 outside (p2g_texi's rule), no sampler;
-// tld4: textureGather, whose order is tld4's, (i0, j1), (i1, j1), (i1, j0), (i0, j0) (Vulkan specification
-// "Texel Gathering"; PTX ISA "tld4"), with normalized coordinates only (Vulkan has no unnormalized gather).
-uvec4 p2g_tex1(sampler1D hw, uint64_t h, uint s, float c) {
-  return p2g_hw_on(s) ? floatBitsToUint(textureLod(hw, c, 0.0)) : p2g_tex(h, s, vec3(c, 0.0, 0.0), 0, 1u);
-}
-uvec4 p2g_texi1(sampler1D hw, uint64_t h, uint s, int c) {
-  if (!p2g_hw_on(s)) return p2g_texi(h, s, ivec3(c, 0, 0), 0, 1u);
-  return uint(c) < uint(textureSize(hw, 0)) ? floatBitsToUint(texelFetch(hw, c, 0)) : uvec4(0u);
-}
 
 void main() {
   // kernel parameters read at constant offsets (read-only: read once here)
@@ -587,7 +562,7 @@ void main() {
     // ptx:65  ld.global.nc.f32 	%f1, [%rd18];
     precise float f1 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd13) + int64_t(rd17))).v);
     // ptx:66  tex.1d.v4.f32.f32 	{%f2, %f3, %f4, %f5}, [%rd1, {%f1}];
-    uvec4 t1 = p2g_tex1(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, f1);
+    uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, P2G_IMG0, vec3(f1, 0.0, 0.0), 0, 1u);
     precise float f2 = uintBitsToFloat(t1.x);
     precise float f3 = uintBitsToFloat(t1.y);
     precise float f4 = uintBitsToFloat(t1.z);
@@ -597,7 +572,7 @@ void main() {
     // ptx:68  st.global.f32 	[%rd19], %f2;
     P2GU32(rd19).v = floatBitsToUint(f2);
     // ptx:69  tex.1d.v4.f32.f32 	{%f6, %f7, %f8, %f9}, [%rd2, {%f1}];
-    uvec4 t2 = p2g_tex1(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, f1);
+    uvec4 t2 = p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f1, 0.0, 0.0), 0, 1u);
     precise float f6 = uintBitsToFloat(t2.x);
     precise float f7 = uintBitsToFloat(t2.y);
     precise float f8 = uintBitsToFloat(t2.z);
@@ -608,7 +583,7 @@ void main() {
     // ptx:72  st.global.f32 	[%rd21], %f6;
     P2GU32(uint64_t(int64_t(rd19) + int64_t(rd20))).v = floatBitsToUint(f6);
     // ptx:73  tex.1d.v4.f32.f32 	{%f10, %f11, %f12, %f13}, [%rd3, {%f1}];
-    uvec4 t3 = p2g_tex1(p2g_hw2, rd3 /* p16_u64 */, P2G_IMG2, f1);
+    uvec4 t3 = p2g_tex(rd3 /* p16_u64 */, P2G_IMG2, vec3(f1, 0.0, 0.0), 0, 1u);
     precise float f10 = uintBitsToFloat(t3.x);
     precise float f11 = uintBitsToFloat(t3.y);
     precise float f12 = uintBitsToFloat(t3.z);
@@ -622,7 +597,7 @@ void main() {
     // ptx:78  st.global.f32 	[%rd23], %f10;
     P2GU32(rd23).v = floatBitsToUint(f10);
     // ptx:79  tex.1d.v4.f32.f32 	{%f14, %f15, %f16, %f17}, [%rd4, {%f1}];
-    uvec4 t4 = p2g_tex1(p2g_hw3, rd4 /* p24_u64 */, P2G_IMG3, f1);
+    uvec4 t4 = p2g_tex(rd4 /* p24_u64 */, P2G_IMG3, vec3(f1, 0.0, 0.0), 0, 1u);
     precise float f14 = uintBitsToFloat(t4.x);
     precise float f15 = uintBitsToFloat(t4.y);
     precise float f16 = uintBitsToFloat(t4.z);
@@ -632,7 +607,7 @@ void main() {
     // ptx:81  st.global.f32 	[%rd24], %f14;
     P2GU32(rd24).v = floatBitsToUint(f14);
     // ptx:82  tex.1d.v4.f32.f32 	{%f18, %f19, %f20, %f21}, [%rd5, {%f1}];
-    uvec4 t5 = p2g_tex1(p2g_hw4, rd5 /* p32_u64 */, P2G_IMG4, f1);
+    uvec4 t5 = p2g_tex(rd5 /* p32_u64 */, P2G_IMG4, vec3(f1, 0.0, 0.0), 0, 1u);
     precise float f18 = uintBitsToFloat(t5.x);
     precise float f19 = uintBitsToFloat(t5.y);
     precise float f20 = uintBitsToFloat(t5.z);
@@ -642,7 +617,7 @@ void main() {
     // ptx:84  st.global.f32 	[%rd25], %f18;
     P2GU32(rd25).v = floatBitsToUint(f18);
     // ptx:85  tex.1d.v4.f32.f32 	{%f22, %f23, %f24, %f25}, [%rd6, {%f1}];
-    uvec4 t6 = p2g_tex1(p2g_hw5, rd6 /* p40_u64 */, P2G_IMG5, f1);
+    uvec4 t6 = p2g_tex(rd6 /* p40_u64 */, P2G_IMG5, vec3(f1, 0.0, 0.0), 0, 1u);
     precise float f22 = uintBitsToFloat(t6.x);
     precise float f23 = uintBitsToFloat(t6.y);
     precise float f24 = uintBitsToFloat(t6.z);
@@ -652,7 +627,7 @@ void main() {
     // ptx:87  st.global.f32 	[%rd26], %f22;
     P2GU32(rd26).v = floatBitsToUint(f22);
     // ptx:88  tex.1d.v4.f32.f32 	{%f26, %f27, %f28, %f29}, [%rd7, {%f1}];
-    uvec4 t7 = p2g_tex1(p2g_hw6, rd7 /* p48_u64 */, P2G_IMG6, f1);
+    uvec4 t7 = p2g_tex(rd7 /* p48_u64 */, P2G_IMG6, vec3(f1, 0.0, 0.0), 0, 1u);
     precise float f26 = uintBitsToFloat(t7.x);
     precise float f27 = uintBitsToFloat(t7.y);
     precise float f28 = uintBitsToFloat(t7.z);
@@ -662,7 +637,7 @@ void main() {
     // ptx:90  st.global.f32 	[%rd27], %f26;
     P2GU32(rd27).v = floatBitsToUint(f26);
     // ptx:91  tex.1d.v4.f32.f32 	{%f30, %f31, %f32, %f33}, [%rd8, {%f1}];
-    uvec4 t8 = p2g_tex1(p2g_hw7, rd8 /* p56_u64 */, P2G_IMG7, f1);
+    uvec4 t8 = p2g_tex(rd8 /* p56_u64 */, P2G_IMG7, vec3(f1, 0.0, 0.0), 0, 1u);
     precise float f30 = uintBitsToFloat(t8.x);
     precise float f31 = uintBitsToFloat(t8.y);
     precise float f32 = uintBitsToFloat(t8.z);
@@ -672,7 +647,7 @@ void main() {
     // ptx:93  st.global.f32 	[%rd28], %f30;
     P2GU32(rd28).v = floatBitsToUint(f30);
     // ptx:94  tex.1d.v4.f32.f32 	{%f34, %f35, %f36, %f37}, [%rd9, {%f1}];
-    uvec4 t9 = p2g_tex1(p2g_hw8, rd9 /* p64_u64 */, P2G_IMG8, f1);
+    uvec4 t9 = p2g_tex(rd9 /* p64_u64 */, P2G_IMG8, vec3(f1, 0.0, 0.0), 0, 1u);
     precise float f34 = uintBitsToFloat(t9.x);
     precise float f35 = uintBitsToFloat(t9.y);
     precise float f36 = uintBitsToFloat(t9.z);
@@ -682,7 +657,7 @@ void main() {
     // ptx:96  st.global.f32 	[%rd29], %f34;
     P2GU32(rd29).v = floatBitsToUint(f34);
     // ptx:97  tex.1d.v4.f32.f32 	{%f38, %f39, %f40, %f41}, [%rd10, {%f1}];
-    uvec4 t10 = p2g_tex1(p2g_hw9, rd10 /* p72_u64 */, P2G_IMG9, f1);
+    uvec4 t10 = p2g_tex(rd10 /* p72_u64 */, P2G_IMG9, vec3(f1, 0.0, 0.0), 0, 1u);
     precise float f38 = uintBitsToFloat(t10.x);
     precise float f39 = uintBitsToFloat(t10.y);
     precise float f40 = uintBitsToFloat(t10.z);
@@ -692,7 +667,7 @@ void main() {
     // ptx:99  st.global.f32 	[%rd30], %f38;
     P2GU32(rd30).v = floatBitsToUint(f38);
     // ptx:100  tex.1d.v4.f32.f32 	{%f42, %f43, %f44, %f45}, [%rd11, {%f1}];
-    uvec4 t11 = p2g_tex1(p2g_hw10, rd11 /* p80_u64 */, P2G_IMG10, f1);
+    uvec4 t11 = p2g_tex(rd11 /* p80_u64 */, P2G_IMG10, vec3(f1, 0.0, 0.0), 0, 1u);
     precise float f42 = uintBitsToFloat(t11.x);
     precise float f43 = uintBitsToFloat(t11.y);
     precise float f44 = uintBitsToFloat(t11.z);
@@ -702,7 +677,7 @@ void main() {
     // ptx:102  st.global.f32 	[%rd31], %f42;
     P2GU32(rd31).v = floatBitsToUint(f42);
     // ptx:103  tex.1d.v4.f32.f32 	{%f46, %f47, %f48, %f49}, [%rd12, {%f1}];
-    uvec4 t12 = p2g_tex1(p2g_hw11, rd12 /* p88_u64 */, P2G_IMG11, f1);
+    uvec4 t12 = p2g_tex(rd12 /* p88_u64 */, P2G_IMG11, vec3(f1, 0.0, 0.0), 0, 1u);
     precise float f46 = uintBitsToFloat(t12.x);
     precise float f47 = uintBitsToFloat(t12.y);
     precise float f48 = uintBitsToFloat(t12.z);

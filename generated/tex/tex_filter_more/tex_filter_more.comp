@@ -492,7 +492,6 @@ layout(constant_id = 259) const uint P2G_IMG3 = 0u;  // texture at parameter off
 layout(constant_id = 260) const uint P2G_IMG4 = 0u;  // texture at parameter offset 32
 // The same textures as images the device samples, where the runner sets a state's bit 30 (p2g_hw_on).
 layout(set = 0, binding = 0) uniform sampler2D p2g_hw0;
-layout(set = 0, binding = 1) uniform sampler1D p2g_hw1;
 layout(set = 0, binding = 2) uniform sampler3D p2g_hw2;
 layout(set = 0, binding = 3) uniform sampler3D p2g_hw3;
 layout(set = 0, binding = 4) uniform sampler3D p2g_hw4;
@@ -501,13 +500,6 @@ layout(set = 0, binding = 4) uniform sampler3D p2g_hw4;
 // path; integer coordinates: the texel as stored inside the image, 0 outside (p2g_texi's rule), no sampler;
 // tld4: textureGather, whose order is tld4's, (i0, j1), (i1, j1), (i1, j0), (i0, j0) (Vulkan specification
 // "Texel Gathering"; PTX ISA "tld4"), with normalized coordinates only (Vulkan has no unnormalized gather).
-uvec4 p2g_tex1(sampler1D hw, uint64_t h, uint s, float c) {
-  return p2g_hw_on(s) ? floatBitsToUint(textureLod(hw, c, 0.0)) : p2g_tex(h, s, vec3(c, 0.0, 0.0), 0, 1u);
-}
-uvec4 p2g_texi1(sampler1D hw, uint64_t h, uint s, int c) {
-  if (!p2g_hw_on(s)) return p2g_texi(h, s, ivec3(c, 0, 0), 0, 1u);
-  return uint(c) < uint(textureSize(hw, 0)) ? floatBitsToUint(texelFetch(hw, c, 0)) : uvec4(0u);
-}
 uvec4 p2g_tex2(sampler2D hw, uint64_t h, uint s, vec2 c) {
   return p2g_hw_on(s) ? floatBitsToUint(textureLod(hw, c, 0.0)) : p2g_tex(h, s, vec3(c, 0.0), 0, 2u);
 }
@@ -606,7 +598,7 @@ void main() {
     P2GU32((rd17 + 8ul)).v = floatBitsToUint(f15);
     P2GU32((rd17 + 12ul)).v = floatBitsToUint(f16);
     // ptx:63  tex.1d.v4.f32.f32 	{%f17, %f18, %f19, %f20}, [%rd2, {%f8}];
-    uvec4 t10 = p2g_tex1(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, f8);
+    uvec4 t10 = p2g_tex(rd2 /* p8_u64 */, P2G_IMG1, vec3(f8, 0.0, 0.0), 0, 1u);
     precise float f17 = uintBitsToFloat(t10.x);
     precise float f18 = uintBitsToFloat(t10.y);
     precise float f19 = uintBitsToFloat(t10.z);
