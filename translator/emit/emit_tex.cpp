@@ -69,37 +69,35 @@ std::string handleOf(Emitter& E, const ir::Inst& in, int h) {
   return label == E.foldedValue(v) ? v : v + " /* " + label + " */";
 }
 
+// The manifest image the instruction's handle comes from, when it comes from exactly one parameter (not a
+// .texref), else nullptr.
+const ManifestImage* manifestImage(Emitter& E, const ir::Inst& in, int h) {
+  const std::vector<ManifestImage>* ims = E.images();
+  std::vector<HandleSource> from;
+  std::string why;
+  if (!ims || !E.handles().trace(in.ops[h].reg, from, why) || from.size() != 1 || from[0].isTexref) return nullptr;
+  for (const ManifestImage& im : *ims)
+    if (im.texref.empty() && im.offset == from[0].offset) return &im;
+  return nullptr;
+}
+
 // The image-state specialization constant of the instruction's image (tex_prelude.cpp P2GImgState, docs/TEXTURES.md
 // "Image state"): P2G_IMG<slot> when the handle comes from exactly one image of the manifest, else 0u (nothing
 // known: the helpers read every field from the record).
 std::string imageState(Emitter& E, const ir::Inst& in, int h) {
-  const std::vector<ManifestImage>* ims = E.images();
-  std::vector<HandleSource> from;
-  std::string why;
-  if (!ims || !E.handles().trace(in.ops[h].reg, from, why) || from.size() != 1 || from[0].isTexref) return "0u";
-  for (const ManifestImage& im : *ims)
-    if (im.texref.empty() && im.offset == from[0].offset && im.slot < kImageSpecSlots)
-      return "P2G_IMG" + std::to_string(im.slot);
-  return "0u";
+  const ManifestImage* im = manifestImage(E, in, h);
+  return im && im->slot < kImageSpecSlots ? "P2G_IMG" + std::to_string(im->slot) : "0u";
 }
 
-// The manifest image of the instruction's handle when it comes from exactly one parameter of the manifest, and
-// that image is sampled by the device where the runner can (manifest.h deviceSampled): else nullptr.
+// The instruction's manifest image where the device samples it (manifest.h deviceSampled) with the instruction's
+// geometry, else nullptr.
 const ManifestImage* sampledImage(Emitter& E, const ir::Inst& in, int h, const Geometry& g) {
-  const std::vector<ManifestImage>* ims = E.images();
-  std::vector<HandleSource> from;
-  std::string why;
-  if (!ims || g.layered || !E.handles().trace(in.ops[h].reg, from, why) || from.size() != 1 || from[0].isTexref)
-    return nullptr;
-  for (const ManifestImage& im : *ims)
-    if (im.texref.empty() && im.offset == from[0].offset)
-      return deviceSampled(im) && im.dims == g.dims ? &im : nullptr;
-  return nullptr;
+  const ManifestImage* im = manifestImage(E, in, h);
+  return im && !g.layered && deviceSampled(*im) && im->dims == g.dims ? im : nullptr;
 }
 
-// The coordinate argument of a GLSL texture function of `dims` dimensions.
+// The coordinate argument of a GLSL texture function of `dims` dimensions (2 or 3: manifest.h deviceSampled).
 std::string coordVec(uint32_t dims, const std::string xyz[3], bool integer) {
-  if (dims == 1) return xyz[0];
   std::string v = std::string(integer ? "ivec" : "vec") + std::to_string(dims) + "(" + xyz[0] + ", " + xyz[1];
   return v + (dims == 3 ? ", " + xyz[2] : "") + ")";
 }
@@ -180,21 +178,19 @@ void emitTex(Emitter& E, const ir::Inst& in) {
   std::string xyz[3], layer;
   if (!splitCoords(E, in, g, c, ctype, xyz, layer)) return;
   std::string t = E.tmpOf("uvec4");
-  std::string soft;
-  if (ctype.k == Ty::K::F)
-    soft = "p2g_tex(" + imageArgs(E, in, h) + ", vec3(" + xyz[0] + ", " + xyz[1] + ", " + xyz[2] + "), " + layer +
-           ", " + str(g.dims) + ")";
-  else
-    soft = "p2g_texi(" + imageArgs(E, in, h) + ", ivec3(" + xyz[0] + ", " + xyz[1] + ", " + xyz[2] + "), " + layer +
-           ", " + str(g.dims) + ")";
-  // Device sampling (p2g_tex<dims>/p2g_texi<dims>, texturePreludeFor): the same call with the slot's sampler first
+  bool f = ctype.k == Ty::K::F;
+  std::string call;
+  // Device sampling (p2g_tex<dims>/p2g_texi<dims>, texturePreludeFor): the slot's sampler first, then what the
+  // software helpers take
   if (const ManifestImage* im = sampledImage(E, in, h, g)) {
-    std::string n = std::to_string(im->slot), d = std::to_string(g.dims);
-    bool f = ctype.k == Ty::K::F;
-    soft = std::string(f ? "p2g_tex" : "p2g_texi") + d + "(p2g_hw" + n + ", " + handleOf(E, in, h) + ", P2G_IMG" + n +
-           ", " + coordVec(g.dims, xyz, !f) + ")";
+    std::string n = std::to_string(im->slot);
+    call = std::string(f ? "p2g_tex" : "p2g_texi") + std::to_string(g.dims) + "(p2g_hw" + n + ", " +
+           handleOf(E, in, h) + ", P2G_IMG" + n + ", " + coordVec(g.dims, xyz, !f) + ")";
+  } else {
+    call = std::string(f ? "p2g_tex(" : "p2g_texi(") + imageArgs(E, in, h) + (f ? ", vec3(" : ", ivec3(") + xyz[0] +
+           ", " + xyz[1] + ", " + xyz[2] + "), " + layer + ", " + str(g.dims) + ")";
   }
-  E.line(t + " = " + soft + ";");
+  E.line(t + " = " + call + ";");
   storeResults(E, in, in.ops[0], dtype, t);
 }
 
@@ -212,15 +208,14 @@ void emitTld4(Emitter& E, const ir::Inst& in) {
   std::string xyz[3], layer;
   if (!splitCoords(E, in, g, c, ctype, xyz, layer)) return;
   std::string t = E.tmpOf("uvec4");
-  std::string soft = "p2g_tld4(" + imageArgs(E, in, h) + ", vec2(" + xyz[0] + ", " + xyz[1] + "), " + layer + ", " +
-                     str(uint32_t(comp)) + ")";
-  // Device sampling (p2g_tld4s, texturePreludeFor): the same call with the slot's sampler first
+  std::string coords = "vec2(" + xyz[0] + ", " + xyz[1] + ")", cs = str(uint32_t(comp));
+  // Device sampling (p2g_tld4s, texturePreludeFor): the slot's sampler first, then what p2g_tld4 takes
   if (const ManifestImage* im = sampledImage(E, in, h, g)) {
     std::string n = std::to_string(im->slot);
-    soft = "p2g_tld4s(p2g_hw" + n + ", " + handleOf(E, in, h) + ", P2G_IMG" + n + ", vec2(" + xyz[0] + ", " + xyz[1] +
-           "), " + str(uint32_t(comp)) + ")";
+    E.line(t + " = p2g_tld4s(p2g_hw" + n + ", " + handleOf(E, in, h) + ", P2G_IMG" + n + ", " + coords + ", " + cs + ");");
+  } else {
+    E.line(t + " = p2g_tld4(" + imageArgs(E, in, h) + ", " + coords + ", " + layer + ", " + cs + ");");
   }
-  E.line(t + " = " + soft + ";");
   storeResults(E, in, in.ops[0], dtype, t);
 }
 
@@ -411,22 +406,17 @@ std::string texturePreludeFor(const ir::Function& f, const std::vector<ManifestI
           "// path; integer coordinates: the texel as stored inside the image, 0 outside (p2g_texi's rule), no sampler;\n"
           "// tld4: textureGather, whose order is tld4's, (i0, j1), (i1, j1), (i1, j0), (i0, j0) (Vulkan specification\n"
           "// \"Texel Gathering\"; PTX ISA \"tld4\"), with normalized coordinates only (Vulkan has no unnormalized gather).\n";
-  static const char* kVec[4] = {"", "float", "vec2", "vec3"};
-  static const char* kIvec[4] = {"", "int", "ivec2", "ivec3"};
-  static const char* kUvec[4] = {"", "uint", "uvec2", "uvec3"};
-  static const char* kSoft[4] = {"", "vec3(c, 0.0, 0.0)", "vec3(c, 0.0)", "c"};
-  static const char* kSofti[4] = {"", "ivec3(c, 0, 0)", "ivec3(c, 0)", "c"};
-  for (int d = 1; d <= 3; ++d) {
+  for (int d = 2; d <= 3; ++d) {  // deviceSampled: 2D and 3D slots only
     if (!dimsUsed[d]) continue;
     std::string D = std::to_string(d), smp = "sampler" + D + "D hw";
-    std::string inside = d == 1 ? "uint(c) < uint(textureSize(hw, 0))"
-                                : std::string("all(lessThan(") + kUvec[d] + "(c), " + kUvec[d] + "(textureSize(hw, 0))))";
-    decl += "uvec4 p2g_tex" + D + "(" + smp + ", uint64_t h, uint s, " + kVec[d] + " c) {\n"
-            "  return p2g_hw_on(s) ? floatBitsToUint(textureLod(hw, c, 0.0)) : p2g_tex(h, s, " + kSoft[d] + ", 0, " + D +
+    std::string soft = d == 2 ? "vec3(c, 0.0)" : "c", softi = d == 2 ? "ivec3(c, 0)" : "c";
+    decl += "uvec4 p2g_tex" + D + "(" + smp + ", uint64_t h, uint s, vec" + D + " c) {\n"
+            "  return p2g_hw_on(s) ? floatBitsToUint(textureLod(hw, c, 0.0)) : p2g_tex(h, s, " + soft + ", 0, " + D +
             "u);\n}\n";
-    decl += "uvec4 p2g_texi" + D + "(" + smp + ", uint64_t h, uint s, " + kIvec[d] + " c) {\n"
-            "  if (!p2g_hw_on(s)) return p2g_texi(h, s, " + kSofti[d] + ", 0, " + D + "u);\n"
-            "  return " + inside + " ? floatBitsToUint(texelFetch(hw, c, 0)) : uvec4(0u);\n}\n";
+    decl += "uvec4 p2g_texi" + D + "(" + smp + ", uint64_t h, uint s, ivec" + D + " c) {\n"
+            "  if (!p2g_hw_on(s)) return p2g_texi(h, s, " + softi + ", 0, " + D + "u);\n"
+            "  return all(lessThan(uvec" + D + "(c), uvec" + D + "(textureSize(hw, 0)))) ? floatBitsToUint(texelFetch(hw, "
+            "c, 0)) : uvec4(0u);\n}\n";
     if (d == 2)
       decl += "uvec4 p2g_tld4s(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {\n"
               "  if (!p2g_hw_norm(s)) return p2g_tld4(h, s, c, 0, comp);\n"
