@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <cstring>
 
 namespace p2g::vk {
@@ -399,51 +400,115 @@ uint32_t Context::findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags want) 
   return UINT32_MAX;
 }
 
-bool Context::createBuffer(uint64_t bytes, Buffer& b, std::string& err, uint64_t guard) {
-  b = Buffer();
-  b.size = bytes;
+namespace {
+
+// One VkBuffer of `bytes` bytes with a device address, in memory of a type that has `want`; `got` is that type's
+// property flags.
+bool makeBuffer(const Context& ctx, uint64_t bytes, VkMemoryPropertyFlags want, VkBuffer& buf, VkDeviceMemory& mem,
+                VkMemoryPropertyFlags& got, std::string& err) {
   VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  // Vulkan forbids empty buffers; a 0-byte case buffer still gets an address (and its guards, when it has any).
-  bci.size = std::max<uint64_t>(guard + bytes + guard, 16);
+  bci.size = bytes;
   bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  VkResult r = vkCreateBuffer(dev, &bci, nullptr, &b.buf);
+  VkResult r = vkCreateBuffer(ctx.dev, &bci, nullptr, &buf);
   if (r != VK_SUCCESS) {
     err = "vkCreateBuffer(" + std::to_string(bytes) + " bytes) failed: " + vkResultName(r);
-    b.buf = VK_NULL_HANDLE;
+    buf = VK_NULL_HANDLE;
     return false;
   }
   VkMemoryRequirements req;
-  vkGetBufferMemoryRequirements(dev, b.buf, &req);
-  uint32_t type = findMemoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  vkGetBufferMemoryRequirements(ctx.dev, buf, &req);
+  uint32_t type = ctx.findMemoryType(req.memoryTypeBits, want);
   if (type == UINT32_MAX) {
-    err = "no host-visible coherent memory type for a buffer";
-    destroyBuffer(b);
+    err = (want & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) ? "no host-visible coherent memory type for a buffer"
+                                                         : "no device-local memory type for a buffer";
     return false;
   }
+  VkPhysicalDeviceMemoryProperties mp;
+  vkGetPhysicalDeviceMemoryProperties(ctx.info.pd, &mp);
+  got = mp.memoryTypes[type].propertyFlags;
   VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
   flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
   VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   ai.pNext = &flags;
   ai.allocationSize = req.size;
   ai.memoryTypeIndex = type;
-  r = vkAllocateMemory(dev, &ai, nullptr, &b.mem);
+  r = vkAllocateMemory(ctx.dev, &ai, nullptr, &mem);
   if (r != VK_SUCCESS) {
     err = "vkAllocateMemory(" + std::to_string(req.size) + " bytes) failed: " + vkResultName(r);
-    b.mem = VK_NULL_HANDLE;
+    mem = VK_NULL_HANDLE;
+    return false;
+  }
+  vkBindBufferMemory(ctx.dev, buf, mem, 0);
+  return true;
+}
+
+uint64_t deviceAddress(VkDevice dev, VkBuffer buf) {
+  VkBufferDeviceAddressInfo bai{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
+  bai.buffer = buf;
+  return vkGetBufferDeviceAddress(dev, &bai);
+}
+
+// Copies every twinned buffer between its two VkBuffers, between two barriers.
+void recordCopies(VkCommandBuffer cmd, const std::vector<const Buffer*>& bufs, bool in) {
+  bool any = false;
+  for (const Buffer* b : bufs) any = any || (b && b->dev);
+  if (!any) return;
+  VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  before.srcAccessMask = in ? VK_ACCESS_HOST_WRITE_BIT : VK_ACCESS_SHADER_WRITE_BIT;
+  before.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  vkCmdPipelineBarrier(cmd, in ? VK_PIPELINE_STAGE_HOST_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &before, 0, nullptr, 0, nullptr);
+  for (const Buffer* b : bufs) {
+    if (!b || !b->dev) continue;
+    VkBufferCopy region{0, 0, b->total};
+    vkCmdCopyBuffer(cmd, in ? b->buf : b->dev, in ? b->dev : b->buf, 1, &region);
+  }
+  VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  after.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  after.dstAccessMask = in ? VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT : VK_ACCESS_HOST_READ_BIT;
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       in ? VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT : VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &after, 0,
+                       nullptr, 0, nullptr);
+}
+
+}  // namespace
+
+void recordUploads(VkCommandBuffer cmd, const std::vector<const Buffer*>& bufs) { recordCopies(cmd, bufs, true); }
+void recordDownloads(VkCommandBuffer cmd, const std::vector<const Buffer*>& bufs) { recordCopies(cmd, bufs, false); }
+
+bool Context::createBuffer(uint64_t bytes, Buffer& b, std::string& err, uint64_t guard) {
+  b = Buffer();
+  b.size = bytes;
+  // Vulkan forbids empty buffers; a 0-byte case buffer still gets an address (and its guards, when it has any).
+  b.total = std::max<uint64_t>(guard + bytes + guard, 16);
+  VkMemoryPropertyFlags got = 0;
+  if (!makeBuffer(*this, b.total, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, b.buf,
+                  b.mem, got, err)) {
     destroyBuffer(b);
     return false;
   }
-  vkBindBufferMemory(dev, b.buf, b.mem, 0);
-  r = vkMapMemory(dev, b.mem, 0, VK_WHOLE_SIZE, 0, &b.map);
+  VkResult r = vkMapMemory(dev, b.mem, 0, VK_WHOLE_SIZE, 0, &b.map);
   if (r != VK_SUCCESS) {
     err = "vkMapMemory failed: " + vkResultName(r);
+    b.map = nullptr;
     destroyBuffer(b);
     return false;
   }
-  VkBufferDeviceAddressInfo bai{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
-  bai.buffer = b.buf;
-  b.addr = vkGetBufferDeviceAddress(dev, &bai) + guard;
+  b.addr = deviceAddress(dev, b.buf) + guard;
+  // PTX2GLSL_BUFFERS=host: never a twin; =twin: always one (tests the copies on lavapipe); else where needed.
+  const char* mode = std::getenv("PTX2GLSL_BUFFERS");
+  bool twin = !(got & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  if (mode && std::strcmp(mode, "host") == 0) twin = false;
+  if (mode && std::strcmp(mode, "twin") == 0) twin = true;
+  if (twin) {
+    VkMemoryPropertyFlags devGot = 0;
+    if (!makeBuffer(*this, b.total, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, b.dev, b.devMem, devGot, err)) {
+      destroyBuffer(b);
+      return false;
+    }
+    b.addr = deviceAddress(dev, b.dev) + guard;
+  }
   b.map = (uint8_t*)b.map + guard;
   b.guard = guard;
   fillGuards(b);
@@ -454,6 +519,8 @@ void Context::destroyBuffer(Buffer& b) {
   if (b.map) vkUnmapMemory(dev, b.mem);
   if (b.buf) vkDestroyBuffer(dev, b.buf, nullptr);
   if (b.mem) vkFreeMemory(dev, b.mem, nullptr);
+  if (b.dev) vkDestroyBuffer(dev, b.dev, nullptr);
+  if (b.devMem) vkFreeMemory(dev, b.devMem, nullptr);
   b = Buffer();
 }
 

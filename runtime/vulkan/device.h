@@ -19,22 +19,36 @@ struct DeviceInfo {
   bool shaderFloat16 = false;  // VkPhysicalDeviceVulkan12Features::shaderFloat16 (f16 arithmetic in shaders)
 };
 
-// A buffer the shader reaches through its device address; host-visible and coherent so that inputs are written
-// and outputs read through the mapping (lavapipe's memory is host memory anyway; on NVIDIA it is ReBAR/sysmem,
-// slower for the kernel but timing is not the goal of exact runs).
+// A buffer the shader reaches through its device address. The host writes inputs and reads outputs through `map`,
+// a host-visible coherent mapping. Where that memory is not device-local (NVIDIA: system memory, which the kernel
+// reached across PCIe; docs/GPU_BENCH.md "Buffers in device memory"), the buffer has a device-local twin `dev`
+// of the same bytes: `addr` is the twin's, and every dispatch copies the whole host buffer in before it and back
+// after it (recordUploads / recordDownloads), outside the timed span. lavapipe's one memory type is both, so it has
+// no twin. PTX2GLSL_BUFFERS=host keeps the kernel on the host memory (A/B timing); PTX2GLSL_BUFFERS=twin gives
+// every buffer a twin (the copies tested on lavapipe).
 //
 // A buffer may carry guard zones (docs/RUNNER_SAFETY.md): `guard` bytes before and after [addr, addr + size) in the
 // same allocation, filled with a canary. On lavapipe device memory is the runner's own heap, so an access past the
 // end of an unguarded buffer corrupts or reads the process's memory; with guards it lands in the canary, and a
-// damaged canary is found after the dispatch. `map` and `addr` point at the usable bytes, past the first guard.
+// damaged canary is found after the dispatch (the twin's zones come back with its bytes). `map` and `addr` point at
+// the usable bytes, past the first guard.
 struct Buffer {
   VkBuffer buf = VK_NULL_HANDLE;
   VkDeviceMemory mem = VK_NULL_HANDLE;
+  VkBuffer dev = VK_NULL_HANDLE;  // the device-local twin, or none
+  VkDeviceMemory devMem = VK_NULL_HANDLE;
   void* map = nullptr;
   uint64_t size = 0;
   uint64_t addr = 0;
   uint64_t guard = 0;
+  uint64_t total = 0;  // bytes of each VkBuffer: guards and usable bytes
 };
+
+// Records, for every buffer of `bufs` that has a device-local twin, the copy of its host bytes into the twin and a
+// barrier that makes them visible to compute shaders; recordDownloads the copy back after a dispatch and a barrier
+// that makes them visible to the host. Nothing where no buffer has a twin.
+void recordUploads(VkCommandBuffer cmd, const std::vector<const Buffer*>& bufs);
+void recordDownloads(VkCommandBuffer cmd, const std::vector<const Buffer*>& bufs);
 
 // The canary of the guard zones: this 8-byte pattern repeated from the first byte of each zone (the words
 // 0xDEADBEEF 0xCAFEF00D, little-endian).

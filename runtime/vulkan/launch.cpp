@@ -212,10 +212,18 @@ bool recordCommands(Resources& R, const CaseSpec& c, bool checkBounds, std::stri
   }
   VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   vkBeginCommandBuffer(R.cmd, &bi);
-  if (R.queries) {
-    vkCmdResetQueryPool(R.cmd, R.queries, 0, 2);
-    vkCmdWriteTimestamp(R.cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, R.queries, 0);
+  // Every buffer of the launch: where it has a device-local twin (device.h Buffer), its host bytes are copied in
+  // before the first timestamp, which then waits for the copies (the transfer stage), and back after the second.
+  std::vector<const Buffer*> all;
+  bool twins = false;
+  for (const Region& g : R.regions) {
+    all.push_back(g.buf);
+    twins = twins || g.buf->dev;
   }
+  if (R.queries) vkCmdResetQueryPool(R.cmd, R.queries, 0, 2);
+  recordUploads(R.cmd, all);
+  if (R.queries)
+    vkCmdWriteTimestamp(R.cmd, twins ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, R.queries, 0);
   vkCmdBindPipeline(R.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, R.pipeline);
   if (R.hw.set)
     vkCmdBindDescriptorSets(R.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, R.layout, 0, 1, &R.hw.set, 0, nullptr);
@@ -223,6 +231,7 @@ bool recordCommands(Resources& R, const CaseSpec& c, bool checkBounds, std::stri
   vkCmdPushConstants(R.cmd, R.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, checkBounds ? 24 : 16, addrs);
   vkCmdDispatch(R.cmd, c.grid[0], c.grid[1], c.grid[2]);
   if (R.queries) vkCmdWriteTimestamp(R.cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, R.queries, 1);
+  recordDownloads(R.cmd, all);
   // Make the shader's writes visible to the host mapping.
   VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
@@ -457,6 +466,12 @@ bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repe
   if (!createDeviceImages(ctx, m, slots, R.imageStates, R.hw, err)) return false;
   if (std::getenv("PTX2GLSL_VERBOSE"))
     for (auto& line : R.hw.report) fprintf(stderr, "%s: device sampling, %s\n", c.name.c_str(), line.c_str());
+  if (std::getenv("PTX2GLSL_VERBOSE")) {
+    size_t twins = 0;
+    for (const Region& g : R.regions) twins += g.buf->dev ? 1 : 0;
+    fprintf(stderr, "%s: %zu of %zu buffers in device-local twins (device.h Buffer)\n", c.name.c_str(), twins,
+            R.regions.size());
+  }
   std::vector<uint64_t> table;
   if (m.checkBounds && !boundsTable(R.regions, table, err)) return false;
   auto tp = std::chrono::steady_clock::now();
