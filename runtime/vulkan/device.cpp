@@ -496,6 +496,7 @@ bool Context::createBuffer(uint64_t bytes, Buffer& b, std::string& err, uint64_t
     return false;
   }
   b.addr = deviceAddress(dev, b.buf) + guard;
+  b.hostFlags = got;
   // PTX2GLSL_BUFFERS=host: never a twin; =twin: always one (tests the copies on lavapipe); else where needed.
   const char* mode = std::getenv("PTX2GLSL_BUFFERS");
   bool twin = !(got & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);

@@ -42,6 +42,7 @@ struct Buffer {
   uint64_t addr = 0;
   uint64_t guard = 0;
   uint64_t total = 0;  // bytes of each VkBuffer: guards and usable bytes
+  VkMemoryPropertyFlags hostFlags = 0;  // the property flags of the mapped memory's type
 };
 
 // Records, for every buffer of `bufs` that has a device-local twin, the copy of its host bytes into the twin and a

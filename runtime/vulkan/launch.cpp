@@ -469,8 +469,8 @@ bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repe
   if (std::getenv("PTX2GLSL_VERBOSE")) {
     size_t twins = 0;
     for (const Region& g : R.regions) twins += g.buf->dev ? 1 : 0;
-    fprintf(stderr, "%s: %zu of %zu buffers in device-local twins (device.h Buffer)\n", c.name.c_str(), twins,
-            R.regions.size());
+    fprintf(stderr, "%s: %zu of %zu buffers in device-local twins (device.h Buffer; mapped memory flags 0x%x)\n",
+            c.name.c_str(), twins, R.regions.size(), R.regions.empty() ? 0u : unsigned(R.regions[0].buf->hostFlags));
   }
   std::vector<uint64_t> table;
   if (m.checkBounds && !boundsTable(R.regions, table, err)) return false;
