@@ -392,11 +392,14 @@ bool Context::checkFeatures(const std::vector<std::string>& features, std::strin
   return true;
 }
 
-uint32_t Context::findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags want) const {
+uint32_t Context::findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags want, VkMemoryPropertyFlags* flags) const {
   VkPhysicalDeviceMemoryProperties mp;
   vkGetPhysicalDeviceMemoryProperties(info.pd, &mp);
   for (uint32_t i = 0; i < mp.memoryTypeCount; ++i)
-    if ((typeBits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want) return i;
+    if ((typeBits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want) {
+      if (flags) *flags = mp.memoryTypes[i].propertyFlags;
+      return i;
+    }
   return UINT32_MAX;
 }
 
@@ -418,15 +421,12 @@ bool makeBuffer(const Context& ctx, uint64_t bytes, VkMemoryPropertyFlags want, 
   }
   VkMemoryRequirements req;
   vkGetBufferMemoryRequirements(ctx.dev, buf, &req);
-  uint32_t type = ctx.findMemoryType(req.memoryTypeBits, want);
+  uint32_t type = ctx.findMemoryType(req.memoryTypeBits, want, &got);
   if (type == UINT32_MAX) {
     err = (want & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) ? "no host-visible coherent memory type for a buffer"
                                                          : "no device-local memory type for a buffer";
     return false;
   }
-  VkPhysicalDeviceMemoryProperties mp;
-  vkGetPhysicalDeviceMemoryProperties(ctx.info.pd, &mp);
-  got = mp.memoryTypes[type].propertyFlags;
   VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
   flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
   VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};

@@ -95,7 +95,8 @@ class Context {
   bool createBuffer(uint64_t bytes, Buffer& b, std::string& err, uint64_t guard = 0);
   void destroyBuffer(Buffer& b);
   // The first memory type of `typeBits` with every property of `want`, UINT32_MAX when none.
-  uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags want) const;
+  // The first memory type of typeBits with every flag of `want` (UINT32_MAX: none); `flags` gets all of its flags.
+  uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags want, VkMemoryPropertyFlags* flags = nullptr) const;
 
   VkInstance instance = VK_NULL_HANDLE;
   DeviceInfo info;
