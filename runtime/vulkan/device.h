@@ -21,7 +21,7 @@ struct DeviceInfo {
 
 // A buffer the shader reaches through its device address. The host writes inputs and reads outputs through `map`,
 // a host-visible coherent mapping. Where that memory is not device-local (NVIDIA: system memory, which the kernel
-// reached across PCIe; docs/GPU_BENCH.md "Buffers in device memory"), the buffer has a device-local twin `dev`
+// reached across PCIe; docs/GPU_BENCH.md "Buffers in system memory"), the buffer has a device-local twin `dev`
 // of the same bytes: `addr` is the twin's, and every dispatch copies the whole host buffer in before it and back
 // after it (recordUploads / recordDownloads), outside the timed span. lavapipe's one memory type is both, so it has
 // no twin. PTX2GLSL_BUFFERS=host keeps the kernel on the host memory (A/B timing); PTX2GLSL_BUFFERS=twin gives
@@ -94,7 +94,6 @@ class Context {
   // A host-visible buffer of `bytes` usable bytes with `guard` canary bytes on each side (filled here).
   bool createBuffer(uint64_t bytes, Buffer& b, std::string& err, uint64_t guard = 0);
   void destroyBuffer(Buffer& b);
-  // The first memory type of `typeBits` with every property of `want`, UINT32_MAX when none.
   // The first memory type of typeBits with every flag of `want` (UINT32_MAX: none); `flags` gets all of its flags.
   uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags want, VkMemoryPropertyFlags* flags = nullptr) const;
 

@@ -464,9 +464,8 @@ bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repe
     if (i >= 0 && size_t(i) < c.textures.size()) slots[slot] = {in.imgs[i], &R.images[i]};
   }
   if (!createDeviceImages(ctx, m, slots, R.imageStates, R.hw, err)) return false;
-  if (std::getenv("PTX2GLSL_VERBOSE"))
-    for (auto& line : R.hw.report) fprintf(stderr, "%s: device sampling, %s\n", c.name.c_str(), line.c_str());
   if (std::getenv("PTX2GLSL_VERBOSE")) {
+    for (auto& line : R.hw.report) fprintf(stderr, "%s: device sampling, %s\n", c.name.c_str(), line.c_str());
     size_t twins = 0;
     for (const Region& g : R.regions) twins += g.buf->dev ? 1 : 0;
     fprintf(stderr, "%s: %zu of %zu buffers in device-local twins (device.h Buffer; mapped memory flags 0x%x)\n",
