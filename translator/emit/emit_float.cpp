@@ -316,7 +316,9 @@ static void emitHalf(Emitter& E, const ir::Inst& in, Ty t) {
   if (!ftz && (arith || sign)) {
     E.use(bf ? "p2g_bfarith" : "p2g_harith");
     std::string p = bf ? "p2g_bf" : "p2g_h", two = x2 ? "2(" : "(";
-    std::string e = p + op + two;
+    // f16 fma: the opaque barrier only where the result reaches another fma's addend (halfFmaAddend)
+    bool end = !bf && op == "fma" && in.ops[0].kind == ir::Opnd::Kind::Reg && !E.halfFmaAddend(in.ops[0].reg);
+    std::string e = p + op + (x2 ? "2" : "") + (end ? "_end(" : "(");
     for (size_t i = 1; i < n; ++i) e += (i > 1 ? ", " : "") + E.src(in.ops[i], Ty{Ty::K::B, x2 ? 32u : 16u});
     e += ")";
     if (sat) e = p + "sat" + two + e + ")";

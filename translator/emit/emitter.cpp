@@ -356,6 +356,31 @@ std::string Emitter::src(const Opnd& o, Ty t) {
   }
 }
 
+bool Emitter::halfFmaAddend(int reg) {
+  if (halfAddend_.empty()) {
+    halfAddend_.assign(F.regs.size() + 1, false);
+    auto isHalf = [](const ir::Inst& in) { return in.hasMod("f16") || in.hasMod("f16x2"); };
+    for (const ir::Block& b : F.blocks)
+      for (const ir::Inst& in : b.insts)
+        if ((in.op == "fma" || in.op == "mad") && isHalf(in) && in.ops.size() == 4 &&
+            in.ops[3].kind == Opnd::Kind::Reg && in.ops[3].reg >= 0)
+          halfAddend_[in.ops[3].reg] = true;
+    // backwards through register copies, until nothing changes (a copy chain is short)
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (const ir::Block& b : F.blocks)
+        for (const ir::Inst& in : b.insts)
+          if (in.op == "mov" && in.ops.size() == 2 && in.ops[0].kind == Opnd::Kind::Reg &&
+              in.ops[1].kind == Opnd::Kind::Reg && in.ops[0].reg >= 0 && in.ops[1].reg >= 0 &&
+              halfAddend_[in.ops[0].reg] && !halfAddend_[in.ops[1].reg]) {
+            halfAddend_[in.ops[1].reg] = true;
+            grew = true;
+          }
+    }
+  }
+  return reg < 0 || size_t(reg) >= halfAddend_.size() || halfAddend_[reg];
+}
+
 bool Emitter::barrierCount(const ir::Inst& in, const Opnd& count) {
   if (count.kind != Opnd::Kind::Imm) {
     diags_.error(count.span, "a barrier's thread count must be an immediate (only barrier 0 with the whole block is "

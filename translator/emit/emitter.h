@@ -146,6 +146,9 @@ class Emitter {
   // without .reqntid, one count for every barrier of the kernel, which the runtime checks at launch
   // (blockThreads()). Reports the error and returns false otherwise.
   bool barrierCount(const ir::Inst& in, const ir::Opnd& count);
+  // Whether register `reg` (an f16/f16x2 fma's destination) reaches the addend of an f16/f16x2 fma, directly or
+  // through movs: such results keep the f16 variant's opaque barrier (f32_prelude.cpp, p2g_hfma / p2g_hfma_end).
+  bool halfFmaAddend(int reg);
   uint32_t blockThreads() const { return blockThreads_; }
 
  private:
@@ -183,6 +186,7 @@ class Emitter {
   std::map<const ir::Inst*, uint64_t> paramLoads_;  // ld.param at a constant offset -> that offset in the block
   std::map<int, std::string> sharedNames_;  // .shared variable -> the const holding its offset
   std::set<int> sharedUsed_;
+  std::vector<bool> halfAddend_;  // per register, filled by the first halfFmaAddend call
   void planNames();
   std::string paramDeclarations() const;
   std::string sharedDeclarations() const;

@@ -512,6 +512,13 @@ uint p2g_f2bf_rn(uint b) {
               "uint p2g_hfma2(uint a, uint b, uint c) {\n"
               "  precise f16vec2 r = fma(unpackFloat2x16(a), unpackFloat2x16(b), unpackFloat2x16(c));\n"
               "  return packFloat2x16(r) ^ P2G_OPAQUE0;\n}\n"
+              "// an fma that ends a chain: its result reaches no other fma's addend (Emitter::halfFmaAddend)\n"
+              "uint p2g_hfma_end(uint a, uint b, uint c) {\n"
+              "  precise float16_t r = fma(p2g_h16(a), p2g_h16(b), p2g_h16(c));\n"
+              "  return p2g_h16b(r);\n}\n"
+              "uint p2g_hfma2_end(uint a, uint b, uint c) {\n"
+              "  precise f16vec2 r = fma(unpackFloat2x16(a), unpackFloat2x16(b), unpackFloat2x16(c));\n"
+              "  return packFloat2x16(r);\n}\n"
               "#else\n";
       text += "uint " + p + "add(uint a, uint b) {\n  return " + round + "(floatBitsToUint(p2g_fadd_x(" + wid("a") +
               ", " + wid("b") + ")));\n}\n";
@@ -541,7 +548,10 @@ uint p2g_f2bf_rn(uint b) {
               "(a >> 16, b >> 16) << 16); }\n";
     text += "uint " + p + "fma2(uint a, uint b, uint c) { return " + p + "fma(a, b, c) | (" + p +
             "fma(a >> 16, b >> 16, c >> 16) << 16); }\n";
-    if (!bf) text += "#endif\n";
+    if (!bf)
+      text += "uint p2g_hfma_end(uint a, uint b, uint c) { return p2g_hfma(a, b, c); }\n"
+              "uint p2g_hfma2_end(uint a, uint b, uint c) { return p2g_hfma2(a, b, c); }\n"
+              "#endif\n";
     std::vector<std::string> deps = bf ? std::vector<std::string>{"p2g_sf32", round}
                                        : std::vector<std::string>{"p2g_h2f", "p2g_odd_sumf", round};
     h.push_back({p + "arith", deps, {}, text});

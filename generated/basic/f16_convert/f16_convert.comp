@@ -229,6 +229,15 @@ uint p2g_hfma2(uint a, uint b, uint c) {
   precise f16vec2 r = fma(unpackFloat2x16(a), unpackFloat2x16(b), unpackFloat2x16(c));
   return packFloat2x16(r) ^ P2G_OPAQUE0;
 }
+// an fma that ends a chain: its result reaches no other fma's addend (Emitter::halfFmaAddend)
+uint p2g_hfma_end(uint a, uint b, uint c) {
+  precise float16_t r = fma(p2g_h16(a), p2g_h16(b), p2g_h16(c));
+  return p2g_h16b(r);
+}
+uint p2g_hfma2_end(uint a, uint b, uint c) {
+  precise f16vec2 r = fma(unpackFloat2x16(a), unpackFloat2x16(b), unpackFloat2x16(c));
+  return packFloat2x16(r);
+}
 #else
 uint p2g_hadd(uint a, uint b) {
   return p2g_f2h_rn(floatBitsToUint(p2g_fadd_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu))));
@@ -257,6 +266,8 @@ uint p2g_hadd2(uint a, uint b) { return p2g_hadd(a, b) | (p2g_hadd(a >> 16, b >>
 uint p2g_hsub2(uint a, uint b) { return p2g_hsub(a, b) | (p2g_hsub(a >> 16, b >> 16) << 16); }
 uint p2g_hmul2(uint a, uint b) { return p2g_hmul(a, b) | (p2g_hmul(a >> 16, b >> 16) << 16); }
 uint p2g_hfma2(uint a, uint b, uint c) { return p2g_hfma(a, b, c) | (p2g_hfma(a >> 16, b >> 16, c >> 16) << 16); }
+uint p2g_hfma_end(uint a, uint b, uint c) { return p2g_hfma(a, b, c); }
+uint p2g_hfma2_end(uint a, uint b, uint c) { return p2g_hfma2(a, b, c); }
 #endif
 // f32 bits rounded to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
 // mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp; subnormal results exact; NaN gives `nanBits`. Returns the
@@ -518,12 +529,12 @@ void main() {
   P2GU16((rd14 + 6ul)).v = uint16_t(p2g_hmul(rs3, rs4));
   // ptx:94  {fma.rn.f16 %rs11,%rs3,%rs4,%rs1;
   // ptx:97  st.global.u16 	[%rd14+8], %rs11;
-  P2GU16((rd14 + 8ul)).v = uint16_t(p2g_hfma(rs3, rs4, rs1));
+  P2GU16((rd14 + 8ul)).v = uint16_t(p2g_hfma_end(rs3, rs4, rs1));
   // ptx:103  {sub.f16 %rs18,%rs15,%rs4;
   // ptx:99  {mul.f16 %rs15,%rs3,%rs3;
   // ptx:103  {sub.f16 %rs18,%rs15,%rs4;
   // ptx:106  st.global.u16 	[%rd14+10], %rs18;
-  P2GU16((rd14 + 10ul)).v = uint16_t(p2g_hfma(rs3, rs3, p2g_hneg(rs4)));
+  P2GU16((rd14 + 10ul)).v = uint16_t(p2g_hfma_end(rs3, rs3, p2g_hneg(rs4)));
   // ptx:109  mov.b32 {low,high}, %r1;
   // ptx:110  mov.b16 %rs21, low;}
   // ptx:112  st.global.u16 	[%rd14+12], %rs21;

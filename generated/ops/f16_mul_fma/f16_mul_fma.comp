@@ -120,6 +120,15 @@ uint p2g_hfma2(uint a, uint b, uint c) {
   precise f16vec2 r = fma(unpackFloat2x16(a), unpackFloat2x16(b), unpackFloat2x16(c));
   return packFloat2x16(r) ^ P2G_OPAQUE0;
 }
+// an fma that ends a chain: its result reaches no other fma's addend (Emitter::halfFmaAddend)
+uint p2g_hfma_end(uint a, uint b, uint c) {
+  precise float16_t r = fma(p2g_h16(a), p2g_h16(b), p2g_h16(c));
+  return p2g_h16b(r);
+}
+uint p2g_hfma2_end(uint a, uint b, uint c) {
+  precise f16vec2 r = fma(unpackFloat2x16(a), unpackFloat2x16(b), unpackFloat2x16(c));
+  return packFloat2x16(r);
+}
 #else
 uint p2g_hadd(uint a, uint b) {
   return p2g_f2h_rn(floatBitsToUint(p2g_fadd_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu))));
@@ -148,6 +157,8 @@ uint p2g_hadd2(uint a, uint b) { return p2g_hadd(a, b) | (p2g_hadd(a >> 16, b >>
 uint p2g_hsub2(uint a, uint b) { return p2g_hsub(a, b) | (p2g_hsub(a >> 16, b >> 16) << 16); }
 uint p2g_hmul2(uint a, uint b) { return p2g_hmul(a, b) | (p2g_hmul(a >> 16, b >> 16) << 16); }
 uint p2g_hfma2(uint a, uint b, uint c) { return p2g_hfma(a, b, c) | (p2g_hfma(a >> 16, b >> 16, c >> 16) << 16); }
+uint p2g_hfma_end(uint a, uint b, uint c) { return p2g_hfma(a, b, c); }
+uint p2g_hfma2_end(uint a, uint b, uint c) { return p2g_hfma2(a, b, c); }
 #endif
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 
@@ -470,12 +481,12 @@ void main() {
   // ptx:310  cvta.to.global.u64 	%rd27, %rd4;
   // ptx:311  add.s64 	%rd28, %rd27, %rd21;
   // ptx:312  st.global.u16 	[%rd28], %rs10;
-  P2GU16(uint64_t(int64_t(rd4) + int64_t(rd21))).v = uint16_t(p2g_hfma(rs23, rs24, rs25));
+  P2GU16(uint64_t(int64_t(rd4) + int64_t(rd21))).v = uint16_t(p2g_hfma_end(rs23, rs24, rs25));
   // ptx:314  fma.rn.sat.f16 %rs14, %rs23, %rs24, %rs25;
   // ptx:316  cvta.to.global.u64 	%rd29, %rd5;
   // ptx:317  add.s64 	%rd30, %rd29, %rd21;
   // ptx:318  st.global.u16 	[%rd30], %rs14;
-  P2GU16(uint64_t(int64_t(rd5) + int64_t(rd21))).v = uint16_t(p2g_hsat(p2g_hfma(rs23, rs24, rs25)));
+  P2GU16(uint64_t(int64_t(rd5) + int64_t(rd21))).v = uint16_t(p2g_hsat(p2g_hfma_end(rs23, rs24, rs25)));
   // ptx:320  fma.rn.ftz.f16 %rs18, %rs23, %rs24, %rs25;
   uint t8 = p2g_odd_sumf(p2g_fmul_x(p2g_h2f(p2g_h_ftz((rs23 & 0xFFFFu))), p2g_h2f(p2g_h_ftz((rs24 & 0xFFFFu)))),
       p2g_h2f(p2g_h_ftz((rs25 & 0xFFFFu))));
@@ -488,7 +499,7 @@ void main() {
   // ptx:328  cvta.to.global.u64 	%rd33, %rd7;
   // ptx:329  add.s64 	%rd34, %rd33, %rd21;
   // ptx:330  st.global.u16 	[%rd34], %rs22;
-  P2GU16(uint64_t(int64_t(rd7) + int64_t(rd21))).v = uint16_t(p2g_hrelu(p2g_hfma(rs23, rs24, rs25)));
+  P2GU16(uint64_t(int64_t(rd7) + int64_t(rd21))).v = uint16_t(p2g_hrelu(p2g_hfma_end(rs23, rs24, rs25)));
   // ptx:331  ret;
   return;
 }

@@ -211,6 +211,15 @@ uint p2g_hfma2(uint a, uint b, uint c) {
   precise f16vec2 r = fma(unpackFloat2x16(a), unpackFloat2x16(b), unpackFloat2x16(c));
   return packFloat2x16(r) ^ P2G_OPAQUE0;
 }
+// an fma that ends a chain: its result reaches no other fma's addend (Emitter::halfFmaAddend)
+uint p2g_hfma_end(uint a, uint b, uint c) {
+  precise float16_t r = fma(p2g_h16(a), p2g_h16(b), p2g_h16(c));
+  return p2g_h16b(r);
+}
+uint p2g_hfma2_end(uint a, uint b, uint c) {
+  precise f16vec2 r = fma(unpackFloat2x16(a), unpackFloat2x16(b), unpackFloat2x16(c));
+  return packFloat2x16(r);
+}
 #else
 uint p2g_hadd(uint a, uint b) {
   return p2g_f2h_rn(floatBitsToUint(p2g_fadd_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu))));
@@ -239,6 +248,8 @@ uint p2g_hadd2(uint a, uint b) { return p2g_hadd(a, b) | (p2g_hadd(a >> 16, b >>
 uint p2g_hsub2(uint a, uint b) { return p2g_hsub(a, b) | (p2g_hsub(a >> 16, b >> 16) << 16); }
 uint p2g_hmul2(uint a, uint b) { return p2g_hmul(a, b) | (p2g_hmul(a >> 16, b >> 16) << 16); }
 uint p2g_hfma2(uint a, uint b, uint c) { return p2g_hfma(a, b, c) | (p2g_hfma(a >> 16, b >> 16, c >> 16) << 16); }
+uint p2g_hfma_end(uint a, uint b, uint c) { return p2g_hfma(a, b, c); }
+uint p2g_hfma2_end(uint a, uint b, uint c) { return p2g_hfma2(a, b, c); }
 #endif
 
 void main() {

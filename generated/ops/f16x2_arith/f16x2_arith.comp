@@ -117,6 +117,15 @@ uint p2g_hfma2(uint a, uint b, uint c) {
   precise f16vec2 r = fma(unpackFloat2x16(a), unpackFloat2x16(b), unpackFloat2x16(c));
   return packFloat2x16(r) ^ P2G_OPAQUE0;
 }
+// an fma that ends a chain: its result reaches no other fma's addend (Emitter::halfFmaAddend)
+uint p2g_hfma_end(uint a, uint b, uint c) {
+  precise float16_t r = fma(p2g_h16(a), p2g_h16(b), p2g_h16(c));
+  return p2g_h16b(r);
+}
+uint p2g_hfma2_end(uint a, uint b, uint c) {
+  precise f16vec2 r = fma(unpackFloat2x16(a), unpackFloat2x16(b), unpackFloat2x16(c));
+  return packFloat2x16(r);
+}
 #else
 uint p2g_hadd(uint a, uint b) {
   return p2g_f2h_rn(floatBitsToUint(p2g_fadd_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu))));
@@ -145,6 +154,8 @@ uint p2g_hadd2(uint a, uint b) { return p2g_hadd(a, b) | (p2g_hadd(a >> 16, b >>
 uint p2g_hsub2(uint a, uint b) { return p2g_hsub(a, b) | (p2g_hsub(a >> 16, b >> 16) << 16); }
 uint p2g_hmul2(uint a, uint b) { return p2g_hmul(a, b) | (p2g_hmul(a >> 16, b >> 16) << 16); }
 uint p2g_hfma2(uint a, uint b, uint c) { return p2g_hfma(a, b, c) | (p2g_hfma(a >> 16, b >> 16, c >> 16) << 16); }
+uint p2g_hfma_end(uint a, uint b, uint c) { return p2g_hfma(a, b, c); }
+uint p2g_hfma2_end(uint a, uint b, uint c) { return p2g_hfma2(a, b, c); }
 #endif
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 
@@ -605,12 +616,12 @@ void main() {
   // ptx:433  cvta.to.global.u64 	%rd30, %rd4;
   // ptx:434  add.s64 	%rd31, %rd30, %rd24;
   // ptx:435  st.global.u32 	[%rd31], %r206;
-  P2GU32(uint64_t(int64_t(rd4) + int64_t(rd24))).v = p2g_hfma2(r31, r32, r217);
+  P2GU32(uint64_t(int64_t(rd4) + int64_t(rd24))).v = p2g_hfma2_end(r31, r32, r217);
   // ptx:437  fma.rn.relu.f16x2 %r210, %r31, %r32, %r217;
   // ptx:439  cvta.to.global.u64 	%rd32, %rd5;
   // ptx:440  add.s64 	%rd33, %rd32, %rd24;
   // ptx:441  st.global.u32 	[%rd33], %r210;
-  P2GU32(uint64_t(int64_t(rd5) + int64_t(rd24))).v = p2g_hrelu2(p2g_hfma2(r31, r32, r217));
+  P2GU32(uint64_t(int64_t(rd5) + int64_t(rd24))).v = p2g_hrelu2(p2g_hfma2_end(r31, r32, r217));
   // ptx:443  fma.rn.ftz.sat.f16x2 %r214, %r31, %r32, %r217;
   uint t8 = p2g_odd_sumf(p2g_fmul_x(p2g_h2f(p2g_h_ftz((r31 & 0xFFFFu))), p2g_h2f(p2g_h_ftz((r32 & 0xFFFFu)))),
       p2g_h2f(p2g_h_ftz((r217 & 0xFFFFu))));

@@ -365,6 +365,15 @@ uint p2g_hfma2(uint a, uint b, uint c) {
   precise f16vec2 r = fma(unpackFloat2x16(a), unpackFloat2x16(b), unpackFloat2x16(c));
   return packFloat2x16(r) ^ P2G_OPAQUE0;
 }
+// an fma that ends a chain: its result reaches no other fma's addend (Emitter::halfFmaAddend)
+uint p2g_hfma_end(uint a, uint b, uint c) {
+  precise float16_t r = fma(p2g_h16(a), p2g_h16(b), p2g_h16(c));
+  return p2g_h16b(r);
+}
+uint p2g_hfma2_end(uint a, uint b, uint c) {
+  precise f16vec2 r = fma(unpackFloat2x16(a), unpackFloat2x16(b), unpackFloat2x16(c));
+  return packFloat2x16(r);
+}
 #else
 uint p2g_hadd(uint a, uint b) {
   return p2g_f2h_rn(floatBitsToUint(p2g_fadd_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu))));
@@ -393,6 +402,8 @@ uint p2g_hadd2(uint a, uint b) { return p2g_hadd(a, b) | (p2g_hadd(a >> 16, b >>
 uint p2g_hsub2(uint a, uint b) { return p2g_hsub(a, b) | (p2g_hsub(a >> 16, b >> 16) << 16); }
 uint p2g_hmul2(uint a, uint b) { return p2g_hmul(a, b) | (p2g_hmul(a >> 16, b >> 16) << 16); }
 uint p2g_hfma2(uint a, uint b, uint c) { return p2g_hfma(a, b, c) | (p2g_hfma(a >> 16, b >> 16, c >> 16) << 16); }
+uint p2g_hfma_end(uint a, uint b, uint c) { return p2g_hfma(a, b, c); }
+uint p2g_hfma2_end(uint a, uint b, uint c) { return p2g_hfma2(a, b, c); }
 #endif
 // min/max.f32 of operands that are not subnormal (f16 widenings, and a guarded region's values, which p2g_in
 // tests): the device's min()/max() where the fact P2G_F32_MINMAX holds, the bit-exact p2g_fmin/p2g_fmax elsewhere.
@@ -624,14 +635,14 @@ void p2g_exact_3(float f5, out uint rs2, float f3, out uint rs23, uint rs1, out 
   rs2 = p2g_narrow32(floatBitsToUint(p2g_fmul(f5, 100.0, false)), 10, 15, 5, 1, 0x7FFFu);
   uint64_t t1 = uint64_t(floatBitsToUint(f3));
   rs23 = (uint(uint64_t(t1)) & 65535u);
-  rs6 = p2g_hsat(p2g_hfma(rs1, rs2, rs23));
+  rs6 = p2g_hsat(p2g_hfma_end(rs1, rs2, rs23));
   uint t2 = p2g_f2h_rn(floatBitsToUint(f5));
   uint t3 = p2g_f2h_rn(floatBitsToUint(f1));
   uint r6 = (t2 << 16) | t3;
   uint r7 = rs23 | (rs2 << 16u);
   uint low = p2g_f2h_rn(floatBitsToUint(0.25));
-  r9 = p2g_hfma2(r6, r7, (low | (low << 16u)));
-  r16 = p2g_hsat2(p2g_hfma2(r6, r6, r7));
+  r9 = p2g_hfma2_end(r6, r7, (low | (low << 16u)));
+  r16 = p2g_hsat2(p2g_hfma2_end(r6, r6, r7));
   precise float f8 = p2g_f32_canon(floatBitsToUint(p2g_h2f(r9 & 0xFFFFu)));
   precise float f9 = p2g_f32_canon(floatBitsToUint(p2g_h2f((r16 >> 16u) & 0xFFFFu)));
   f32 = p2g_ffma(f8, f9, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs6))), 0, false);
@@ -642,14 +653,14 @@ void p2g_check_3(float f5, out uint rs2, float f3, out uint rs23, uint rs1, out 
     rs2 = p2g_narrow32(floatBitsToUint(p2g_fmulz(p2g_inz(f5), 100.0)), 10, 15, 5, 1, 0x7FFFu);
     uint64_t t1 = uint64_t(floatBitsToUint(f3));
     rs23 = (uint(uint64_t(t1)) & 65535u);
-    rs6 = p2g_hsat(p2g_hfma(rs1, rs2, rs23));
+    rs6 = p2g_hsat(p2g_hfma_end(rs1, rs2, rs23));
     uint t2 = p2g_f2h_rn(floatBitsToUint(f5));
     uint t3 = p2g_f2h_rn(floatBitsToUint(f1));
     uint r6 = (t2 << 16) | t3;
     uint r7 = rs23 | (rs2 << 16u);
     uint low = p2g_f2h_rn(floatBitsToUint(0.25));
-    r9 = p2g_hfma2(r6, r7, (low | (low << 16u)));
-    r16 = p2g_hsat2(p2g_hfma2(r6, r6, r7));
+    r9 = p2g_hfma2_end(r6, r7, (low | (low << 16u)));
+    r16 = p2g_hsat2(p2g_hfma2_end(r6, r6, r7));
     precise float f8 = p2g_f32_canon(floatBitsToUint(p2g_h2f(r9 & 0xFFFFu)));
     precise float f9 = p2g_f32_canon(floatBitsToUint(p2g_h2f((r16 >> 16u) & 0xFFFFu)));
     f32 = p2g_ffmaz(p2g_inz(f8), p2g_inz(f9), p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs6)))));
@@ -781,7 +792,7 @@ void main() {
     uint rs23 = (uint(uint64_t(t1)) & 65535u);
     // ptx:110  {mul.f16 %rs3,%rs1,%rs2;
     // ptx:114  {add.sat.f16 %rs6,%rs3,%rs23;
-    uint rs6 = p2g_hsat(p2g_hfma(rs1, rs2, rs23));
+    uint rs6 = p2g_hsat(p2g_hfma_end(rs1, rs2, rs23));
     // ptx:118  {  cvt.rn.f16.f32 %rs9, %f3;}
     // ptx:122  {fma.rn.f16 %rs10,%rs1,%rs2,%rs9;
     // ptx:126  {fma.rn.sat.f16 %rs14,%rs23,%rs1,%rs2;
@@ -796,10 +807,10 @@ void main() {
     uint low = p2g_f2h_rn(floatBitsToUint(0.25));
     // ptx:141  mov.b32 %r8, {low,low};}
     // ptx:145  {fma.rn.f16x2 %r9,%r6,%r7,%r8;
-    uint r9 = p2g_hfma2(r6, r7, (low | (low << 16u)));
+    uint r9 = p2g_hfma2_end(r6, r7, (low | (low << 16u)));
     // ptx:149  {mul.f16x2 %r13,%r6,%r6;
     // ptx:153  {add.sat.f16x2 %r16,%r13,%r7;
-    uint r16 = p2g_hsat2(p2g_hfma2(r6, r6, r7));
+    uint r16 = p2g_hsat2(p2g_hfma2_end(r6, r6, r7));
     // ptx:157  {sub.f16x2 %r19,%r9,%r16;
     // ptx:161  {neg.f16x2 %r22,%r19;
     // ptx:165  {  cvt.f32.f16 %f7, %rs6;}
@@ -818,16 +829,17 @@ void main() {
     // ptx:184  add.s64 	%rd22, %rd6, %rd21;
     uint64_t rd22 = uint64_t(int64_t(rd6) + int64_t(uint64_t(int64_t(int(uint(int(r1) * 6))) * int64_t(4))));
     // ptx:185  st.global.u32 	[%rd22], %r33;
-    P2GU32(rd22).v = (rs6 | (p2g_hfma(rs1, rs2, p2g_f2h_rn(floatBitsToUint(f3))) << 16u));
+    P2GU32(rd22).v = (rs6 | (p2g_hfma_end(rs1, rs2, p2g_f2h_rn(floatBitsToUint(f3))) << 16u));
     // ptx:187  {max.f16 %rs21,%rs1,%rs23;
     // ptx:190  mov.b32 	%r35, {%rs14, %rs21};
+    uint r35 = (p2g_hsat(p2g_hfma_end(rs23, rs1, rs2))) | (p2g_hmax(rs1, rs23) << 16u);
     // ptx:191  shl.b32 	%r36, %r1, 1;
     // ptx:192  sub.s32 	%r37, %r30, %r36;
     // ptx:193  mul.wide.s32 	%rd23, %r37, 4;
     // ptx:194  add.s64 	%rd24, %rd6, %rd23;
     rd24 = uint64_t(int64_t(rd6) + int64_t(uint64_t(int64_t(int(uint(int(r29 | 1u) - int(r1 << 1u)))) * int64_t(4))));
     // ptx:195  st.global.u32 	[%rd24], %r35;
-    P2GU32(rd24).v = ((p2g_hsat(p2g_hfma(rs23, rs1, rs2))) | (p2g_hmax(rs1, rs23) << 16u));
+    P2GU32(rd24).v = r35;
     // ptx:196  st.global.u32 	[%rd24+4], %r9;
     P2GU32((rd24 + 4ul)).v = r9;
     // ptx:197  st.global.u32 	[%rd24+8], %r16;

@@ -674,6 +674,15 @@ uint p2g_hfma2(uint a, uint b, uint c) {
   precise f16vec2 r = fma(unpackFloat2x16(a), unpackFloat2x16(b), unpackFloat2x16(c));
   return packFloat2x16(r) ^ P2G_OPAQUE0;
 }
+// an fma that ends a chain: its result reaches no other fma's addend (Emitter::halfFmaAddend)
+uint p2g_hfma_end(uint a, uint b, uint c) {
+  precise float16_t r = fma(p2g_h16(a), p2g_h16(b), p2g_h16(c));
+  return p2g_h16b(r);
+}
+uint p2g_hfma2_end(uint a, uint b, uint c) {
+  precise f16vec2 r = fma(unpackFloat2x16(a), unpackFloat2x16(b), unpackFloat2x16(c));
+  return packFloat2x16(r);
+}
 #else
 uint p2g_hadd(uint a, uint b) {
   return p2g_f2h_rn(floatBitsToUint(p2g_fadd_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu))));
@@ -702,6 +711,8 @@ uint p2g_hadd2(uint a, uint b) { return p2g_hadd(a, b) | (p2g_hadd(a >> 16, b >>
 uint p2g_hsub2(uint a, uint b) { return p2g_hsub(a, b) | (p2g_hsub(a >> 16, b >> 16) << 16); }
 uint p2g_hmul2(uint a, uint b) { return p2g_hmul(a, b) | (p2g_hmul(a >> 16, b >> 16) << 16); }
 uint p2g_hfma2(uint a, uint b, uint c) { return p2g_hfma(a, b, c) | (p2g_hfma(a >> 16, b >> 16, c >> 16) << 16); }
+uint p2g_hfma_end(uint a, uint b, uint c) { return p2g_hfma(a, b, c); }
+uint p2g_hfma2_end(uint a, uint b, uint c) { return p2g_hfma2(a, b, c); }
 #endif
 // cvt.rni/rzi/rmi/rpi.f16.f16 (mode 0-3): the value rounded to an integer, which f16 holds exactly
 uint p2g_hrint(uint a, int mode) { return p2g_f2h_rn(p2g_frint32(floatBitsToUint(p2g_h2f(a & 0xFFFFu)), mode)); }
@@ -2563,7 +2574,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint rs519 = p2g_hsub(p2g_hrint(rs524, 2), rs506);
   uint rs525 = p2g_hfma(p2g_hsub(rs519, rs524), rs536, (p97 ? rs413 : rs414));
   uint rs530 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4)));
-  uint rs538 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4)), rs536, rs525), 0);
+  uint rs538 = p2g_hrint(p2g_hfma_end(p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4)), rs536, rs525), 0);
   uint rs540 = p2g_hsub(rs538, rs506);
   uint r388 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs530)), 1, true, 32)));
   uint r389 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs540)), 1, true, 32)));
@@ -2576,7 +2587,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r394 = p2g_hsub2(r392, r378);
   uint r397 = p2g_hsub2(r393, r380);
   uint r409 = p2g_hfma2(p2g_hmul2(r377, r394), r397, p2g_hmul2(r375, p2g_hmul2(r394, r394)));
-  uint r416 = p2g_hfma2(p2g_hmul2(r376, r397), r397, r409);
+  uint r416 = p2g_hfma2_end(p2g_hmul2(r376, r397), r397, r409);
   uint hl = (r416 & 0xFFFFu);
   uint hu = ((r416 >> 16u) & 0xFFFFu);
   uint fl = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl))));
@@ -2606,7 +2617,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r474 = p2g_hsub2(r392, r379);
   uint r477 = p2g_hsub2(r393, r381);
   uint r489 = p2g_hfma2(p2g_hmul2(r377, r474), r477, p2g_hmul2(r375, p2g_hmul2(r474, r474)));
-  uint r496 = p2g_hfma2(p2g_hmul2(r376, r477), r477, r489);
+  uint r496 = p2g_hfma2_end(p2g_hmul2(r376, r477), r477, r489);
   uint hl_1 = (r496 & 0xFFFFu);
   uint hu_1 = ((r496 >> 16u) & 0xFFFFu);
   uint fl_1 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_1))));
@@ -2643,7 +2654,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r527 = p2g_hsub2(r525, r378);
   uint r530 = p2g_hsub2(r526, r380);
   uint r542 = p2g_hfma2(p2g_hmul2(r377, r527), r530, p2g_hmul2(r375, p2g_hmul2(r527, r527)));
-  uint r549 = p2g_hfma2(p2g_hmul2(r376, r530), r530, r542);
+  uint r549 = p2g_hfma2_end(p2g_hmul2(r376, r530), r530, r542);
   uint hl_2 = (r549 & 0xFFFFu);
   uint hu_2 = ((r549 >> 16u) & 0xFFFFu);
   uint fl_2 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_2))));
@@ -2673,7 +2684,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r583 = p2g_hsub2(r525, r379);
   uint r586 = p2g_hsub2(r526, r381);
   uint r598 = p2g_hfma2(p2g_hmul2(r377, r583), r586, p2g_hmul2(r375, p2g_hmul2(r583, r583)));
-  uint r605 = p2g_hfma2(p2g_hmul2(r376, r586), r586, r598);
+  uint r605 = p2g_hfma2_end(p2g_hmul2(r376, r586), r586, r598);
   uint hl_3 = (r605 & 0xFFFFu);
   uint hu_3 = ((r605 >> 16u) & 0xFFFFu);
   uint fl_3 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_3))));
@@ -2710,7 +2721,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r636 = p2g_hsub2(r634, r378);
   uint r639 = p2g_hsub2(r635, r380);
   uint r651 = p2g_hfma2(p2g_hmul2(r377, r636), r639, p2g_hmul2(r375, p2g_hmul2(r636, r636)));
-  uint r658 = p2g_hfma2(p2g_hmul2(r376, r639), r639, r651);
+  uint r658 = p2g_hfma2_end(p2g_hmul2(r376, r639), r639, r651);
   uint hl_4 = (r658 & 0xFFFFu);
   uint hu_4 = ((r658 >> 16u) & 0xFFFFu);
   uint fl_4 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_4))));
@@ -2740,7 +2751,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r692 = p2g_hsub2(r634, r379);
   uint r695 = p2g_hsub2(r635, r381);
   uint r707 = p2g_hfma2(p2g_hmul2(r377, r692), r695, p2g_hmul2(r375, p2g_hmul2(r692, r692)));
-  uint r714 = p2g_hfma2(p2g_hmul2(r376, r695), r695, r707);
+  uint r714 = p2g_hfma2_end(p2g_hmul2(r376, r695), r695, r707);
   uint hl_5 = (r714 & 0xFFFFu);
   uint hu_5 = ((r714 >> 16u) & 0xFFFFu);
   uint fl_5 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_5))));
@@ -2769,7 +2780,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r740 = rs1612 | (rs1613 << 16u);
   uint r742 = 1u;
   uint rs703 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r742)), 4)));
-  uint rs711 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r742)), 4)), rs536, rs525), 0);
+  uint rs711 = p2g_hrint(p2g_hfma_end(p2g_f2h_rn(p2g_s2f32(int(int(r742)), 4)), rs536, rs525), 0);
   uint rs713 = p2g_hsub(rs711, rs506);
   uint r743 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs703)), 1, true, 32)));
   uint r744 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs713)), 1, true, 32)));
@@ -2782,7 +2793,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r749 = p2g_hsub2(r747, r378);
   uint r752 = p2g_hsub2(r748, r380);
   uint r764 = p2g_hfma2(p2g_hmul2(r377, r749), r752, p2g_hmul2(r375, p2g_hmul2(r749, r749)));
-  uint r771 = p2g_hfma2(p2g_hmul2(r376, r752), r752, r764);
+  uint r771 = p2g_hfma2_end(p2g_hmul2(r376, r752), r752, r764);
   uint hl_6 = (r771 & 0xFFFFu);
   uint hu_6 = ((r771 >> 16u) & 0xFFFFu);
   uint fl_6 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_6))));
@@ -2812,7 +2823,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r805 = p2g_hsub2(r747, r379);
   uint r808 = p2g_hsub2(r748, r381);
   uint r820 = p2g_hfma2(p2g_hmul2(r377, r805), r808, p2g_hmul2(r375, p2g_hmul2(r805, r805)));
-  uint r827 = p2g_hfma2(p2g_hmul2(r376, r808), r808, r820);
+  uint r827 = p2g_hfma2_end(p2g_hmul2(r376, r808), r808, r820);
   uint hl_7 = (r827 & 0xFFFFu);
   uint hu_7 = ((r827 >> 16u) & 0xFFFFu);
   uint fl_7 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_7))));
@@ -2849,7 +2860,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r858 = p2g_hsub2(r856, r378);
   uint r861 = p2g_hsub2(r857, r380);
   uint r873 = p2g_hfma2(p2g_hmul2(r377, r858), r861, p2g_hmul2(r375, p2g_hmul2(r858, r858)));
-  uint r880 = p2g_hfma2(p2g_hmul2(r376, r861), r861, r873);
+  uint r880 = p2g_hfma2_end(p2g_hmul2(r376, r861), r861, r873);
   uint hl_8 = (r880 & 0xFFFFu);
   uint hu_8 = ((r880 >> 16u) & 0xFFFFu);
   uint fl_8 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_8))));
@@ -2879,7 +2890,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r914 = p2g_hsub2(r856, r379);
   uint r917 = p2g_hsub2(r857, r381);
   uint r929 = p2g_hfma2(p2g_hmul2(r377, r914), r917, p2g_hmul2(r375, p2g_hmul2(r914, r914)));
-  uint r936 = p2g_hfma2(p2g_hmul2(r376, r917), r917, r929);
+  uint r936 = p2g_hfma2_end(p2g_hmul2(r376, r917), r917, r929);
   uint hl_9 = (r936 & 0xFFFFu);
   uint hu_9 = ((r936 >> 16u) & 0xFFFFu);
   uint fl_9 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_9))));
@@ -2916,7 +2927,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r967 = p2g_hsub2(r965, r378);
   uint r970 = p2g_hsub2(r966, r380);
   uint r982 = p2g_hfma2(p2g_hmul2(r377, r967), r970, p2g_hmul2(r375, p2g_hmul2(r967, r967)));
-  uint r989 = p2g_hfma2(p2g_hmul2(r376, r970), r970, r982);
+  uint r989 = p2g_hfma2_end(p2g_hmul2(r376, r970), r970, r982);
   uint hl_10 = (r989 & 0xFFFFu);
   uint hu_10 = ((r989 >> 16u) & 0xFFFFu);
   uint fl_10 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_10))));
@@ -2946,7 +2957,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r1023 = p2g_hsub2(r965, r379);
   uint r1026 = p2g_hsub2(r966, r381);
   uint r1038 = p2g_hfma2(p2g_hmul2(r377, r1023), r1026, p2g_hmul2(r375, p2g_hmul2(r1023, r1023)));
-  uint r1045 = p2g_hfma2(p2g_hmul2(r376, r1026), r1026, r1038);
+  uint r1045 = p2g_hfma2_end(p2g_hmul2(r376, r1026), r1026, r1038);
   uint hl_11 = (r1045 & 0xFFFFu);
   uint hu_11 = ((r1045 >> 16u) & 0xFFFFu);
   uint fl_11 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_11))));
@@ -2975,7 +2986,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r1073 = 2u;
   uint r1071 = rs1636 | (rs1637 << 16u);
   uint rs875 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r1073)), 4)));
-  uint rs883 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r1073)), 4)), rs536, rs525), 0);
+  uint rs883 = p2g_hrint(p2g_hfma_end(p2g_f2h_rn(p2g_s2f32(int(int(r1073)), 4)), rs536, rs525), 0);
   uint rs885 = p2g_hsub(rs883, rs506);
   uint r1074 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs875)), 1, true, 32)));
   uint r1075 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs885)), 1, true, 32)));
@@ -2988,7 +2999,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r1080 = p2g_hsub2(r1078, r378);
   uint r1083 = p2g_hsub2(r1079, r380);
   uint r1095 = p2g_hfma2(p2g_hmul2(r377, r1080), r1083, p2g_hmul2(r375, p2g_hmul2(r1080, r1080)));
-  uint r1102 = p2g_hfma2(p2g_hmul2(r376, r1083), r1083, r1095);
+  uint r1102 = p2g_hfma2_end(p2g_hmul2(r376, r1083), r1083, r1095);
   uint hl_12 = (r1102 & 0xFFFFu);
   uint hu_12 = ((r1102 >> 16u) & 0xFFFFu);
   uint fl_12 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_12))));
@@ -3018,7 +3029,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r1136 = p2g_hsub2(r1078, r379);
   uint r1139 = p2g_hsub2(r1079, r381);
   uint r1151 = p2g_hfma2(p2g_hmul2(r377, r1136), r1139, p2g_hmul2(r375, p2g_hmul2(r1136, r1136)));
-  uint r1158 = p2g_hfma2(p2g_hmul2(r376, r1139), r1139, r1151);
+  uint r1158 = p2g_hfma2_end(p2g_hmul2(r376, r1139), r1139, r1151);
   uint hl_13 = (r1158 & 0xFFFFu);
   uint hu_13 = ((r1158 >> 16u) & 0xFFFFu);
   uint fl_13 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_13))));
@@ -3055,7 +3066,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r1189 = p2g_hsub2(r1187, r378);
   uint r1192 = p2g_hsub2(r1188, r380);
   uint r1204 = p2g_hfma2(p2g_hmul2(r377, r1189), r1192, p2g_hmul2(r375, p2g_hmul2(r1189, r1189)));
-  uint r1211 = p2g_hfma2(p2g_hmul2(r376, r1192), r1192, r1204);
+  uint r1211 = p2g_hfma2_end(p2g_hmul2(r376, r1192), r1192, r1204);
   uint hl_14 = (r1211 & 0xFFFFu);
   uint hu_14 = ((r1211 >> 16u) & 0xFFFFu);
   uint fl_14 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_14))));
@@ -3085,7 +3096,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r1245 = p2g_hsub2(r1187, r379);
   uint r1248 = p2g_hsub2(r1188, r381);
   uint r1260 = p2g_hfma2(p2g_hmul2(r377, r1245), r1248, p2g_hmul2(r375, p2g_hmul2(r1245, r1245)));
-  uint r1267 = p2g_hfma2(p2g_hmul2(r376, r1248), r1248, r1260);
+  uint r1267 = p2g_hfma2_end(p2g_hmul2(r376, r1248), r1248, r1260);
   uint hl_15 = (r1267 & 0xFFFFu);
   uint hu_15 = ((r1267 >> 16u) & 0xFFFFu);
   uint fl_15 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_15))));
@@ -3122,7 +3133,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r1298 = p2g_hsub2(r1296, r378);
   uint r1301 = p2g_hsub2(r1297, r380);
   uint r1313 = p2g_hfma2(p2g_hmul2(r377, r1298), r1301, p2g_hmul2(r375, p2g_hmul2(r1298, r1298)));
-  uint r1320 = p2g_hfma2(p2g_hmul2(r376, r1301), r1301, r1313);
+  uint r1320 = p2g_hfma2_end(p2g_hmul2(r376, r1301), r1301, r1313);
   uint hl_16 = (r1320 & 0xFFFFu);
   uint hu_16 = ((r1320 >> 16u) & 0xFFFFu);
   uint fl_16 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_16))));
@@ -3152,7 +3163,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r1354 = p2g_hsub2(r1296, r379);
   uint r1357 = p2g_hsub2(r1297, r381);
   uint r1369 = p2g_hfma2(p2g_hmul2(r377, r1354), r1357, p2g_hmul2(r375, p2g_hmul2(r1354, r1354)));
-  uint r1376 = p2g_hfma2(p2g_hmul2(r376, r1357), r1357, r1369);
+  uint r1376 = p2g_hfma2_end(p2g_hmul2(r376, r1357), r1357, r1369);
   uint hl_17 = (r1376 & 0xFFFFu);
   uint hu_17 = ((r1376 >> 16u) & 0xFFFFu);
   uint fl_17 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_17))));
@@ -3181,7 +3192,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r1402 = rs1660 | (rs1661 << 16u);
   uint r1404 = 3u;
   uint rs1047 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r1404)), 4)));
-  uint rs1055 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r1404)), 4)), rs536, rs525), 0);
+  uint rs1055 = p2g_hrint(p2g_hfma_end(p2g_f2h_rn(p2g_s2f32(int(int(r1404)), 4)), rs536, rs525), 0);
   uint rs1057 = p2g_hsub(rs1055, rs506);
   uint r1405 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs1047)), 1, true, 32)));
   uint r1406 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs1057)), 1, true, 32)));
@@ -3194,7 +3205,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r1411 = p2g_hsub2(r1409, r378);
   uint r1414 = p2g_hsub2(r1410, r380);
   uint r1426 = p2g_hfma2(p2g_hmul2(r377, r1411), r1414, p2g_hmul2(r375, p2g_hmul2(r1411, r1411)));
-  uint r1433 = p2g_hfma2(p2g_hmul2(r376, r1414), r1414, r1426);
+  uint r1433 = p2g_hfma2_end(p2g_hmul2(r376, r1414), r1414, r1426);
   uint hl_18 = (r1433 & 0xFFFFu);
   uint hu_18 = ((r1433 >> 16u) & 0xFFFFu);
   uint fl_18 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_18))));
@@ -3224,7 +3235,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r1467 = p2g_hsub2(r1409, r379);
   uint r1470 = p2g_hsub2(r1410, r381);
   uint r1482 = p2g_hfma2(p2g_hmul2(r377, r1467), r1470, p2g_hmul2(r375, p2g_hmul2(r1467, r1467)));
-  uint r1489 = p2g_hfma2(p2g_hmul2(r376, r1470), r1470, r1482);
+  uint r1489 = p2g_hfma2_end(p2g_hmul2(r376, r1470), r1470, r1482);
   uint hl_19 = (r1489 & 0xFFFFu);
   uint hu_19 = ((r1489 >> 16u) & 0xFFFFu);
   uint fl_19 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_19))));
@@ -3261,7 +3272,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r1520 = p2g_hsub2(r1518, r378);
   uint r1523 = p2g_hsub2(r1519, r380);
   uint r1535 = p2g_hfma2(p2g_hmul2(r377, r1520), r1523, p2g_hmul2(r375, p2g_hmul2(r1520, r1520)));
-  uint r1542 = p2g_hfma2(p2g_hmul2(r376, r1523), r1523, r1535);
+  uint r1542 = p2g_hfma2_end(p2g_hmul2(r376, r1523), r1523, r1535);
   uint hl_20 = (r1542 & 0xFFFFu);
   uint hu_20 = ((r1542 >> 16u) & 0xFFFFu);
   uint fl_20 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_20))));
@@ -3291,7 +3302,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r1576 = p2g_hsub2(r1518, r379);
   uint r1579 = p2g_hsub2(r1519, r381);
   uint r1591 = p2g_hfma2(p2g_hmul2(r377, r1576), r1579, p2g_hmul2(r375, p2g_hmul2(r1576, r1576)));
-  uint r1598 = p2g_hfma2(p2g_hmul2(r376, r1579), r1579, r1591);
+  uint r1598 = p2g_hfma2_end(p2g_hmul2(r376, r1579), r1579, r1591);
   uint hl_21 = (r1598 & 0xFFFFu);
   uint hu_21 = ((r1598 >> 16u) & 0xFFFFu);
   uint fl_21 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_21))));
@@ -3328,7 +3339,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r1629 = p2g_hsub2(r1627, r378);
   uint r1632 = p2g_hsub2(r1628, r380);
   uint r1644 = p2g_hfma2(p2g_hmul2(r377, r1629), r1632, p2g_hmul2(r375, p2g_hmul2(r1629, r1629)));
-  uint r1651 = p2g_hfma2(p2g_hmul2(r376, r1632), r1632, r1644);
+  uint r1651 = p2g_hfma2_end(p2g_hmul2(r376, r1632), r1632, r1644);
   uint hl_22 = (r1651 & 0xFFFFu);
   uint hu_22 = ((r1651 >> 16u) & 0xFFFFu);
   uint fl_22 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_22))));
@@ -3341,7 +3352,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   hl_22 = p2g_f2h_rn(fl_22);
   hu_22 = p2g_f2h_rn(fu_22);
   uint r1655 = hl_22 | (hu_22 << 16u);
-  r1657 = p2g_hfma2(r1655, r1626, r1548);
+  r1657 = p2g_hfma2_end(r1655, r1626, r1548);
   r1661 = p2g_hadd2(r1552, r1655);
   int t145 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1651 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1570 & 0xFFFFu)));
   bool p197 = (bitfieldExtract(int((t145 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -3358,7 +3369,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   uint r1685 = p2g_hsub2(r1627, r379);
   uint r1688 = p2g_hsub2(r1628, r381);
   uint r1700 = p2g_hfma2(p2g_hmul2(r377, r1685), r1688, p2g_hmul2(r375, p2g_hmul2(r1685, r1685)));
-  uint r1707 = p2g_hfma2(p2g_hmul2(r376, r1688), r1688, r1700);
+  uint r1707 = p2g_hfma2_end(p2g_hmul2(r376, r1688), r1688, r1700);
   uint hl_23 = (r1707 & 0xFFFFu);
   uint hu_23 = ((r1707 >> 16u) & 0xFFFFu);
   uint fl_23 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_23))));
@@ -3371,7 +3382,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   hl_23 = p2g_f2h_rn(fl_23);
   hu_23 = p2g_f2h_rn(fu_23);
   uint r1711 = hl_23 | (hu_23 << 16u);
-  r1713 = p2g_hfma2(r1711, r1626, r1604);
+  r1713 = p2g_hfma2_end(r1711, r1626, r1604);
   r1717 = p2g_hadd2(r1608, r1711);
   int t147 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1707 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1619 & 0xFFFFu)));
   bool p201 = (bitfieldExtract(int((t147 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -3477,7 +3488,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint rs519 = p2g_hsub(p2g_hrint(rs524, 2), rs506);
     uint rs525 = p2g_hfma(p2g_hsub(rs519, rs524), rs536, (p97 ? rs413 : rs414));
     uint rs530 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4)));
-    uint rs538 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4)), rs536, rs525), 0);
+    uint rs538 = p2g_hrint(p2g_hfma_end(p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4)), rs536, rs525), 0);
     uint rs540 = p2g_hsub(rs538, rs506);
     uint r388 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs530)), 1, true, 32)));
     uint r389 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs540)), 1, true, 32)));
@@ -3490,7 +3501,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r394 = p2g_hsub2(r392, r378);
     uint r397 = p2g_hsub2(r393, r380);
     uint r409 = p2g_hfma2(p2g_hmul2(r377, r394), r397, p2g_hmul2(r375, p2g_hmul2(r394, r394)));
-    uint r416 = p2g_hfma2(p2g_hmul2(r376, r397), r397, r409);
+    uint r416 = p2g_hfma2_end(p2g_hmul2(r376, r397), r397, r409);
     uint hl = (r416 & 0xFFFFu);
     uint hu = ((r416 >> 16u) & 0xFFFFu);
     uint fl = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl))));
@@ -3522,7 +3533,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r474 = p2g_hsub2(r392, r379);
     uint r477 = p2g_hsub2(r393, r381);
     uint r489 = p2g_hfma2(p2g_hmul2(r377, r474), r477, p2g_hmul2(r375, p2g_hmul2(r474, r474)));
-    uint r496 = p2g_hfma2(p2g_hmul2(r376, r477), r477, r489);
+    uint r496 = p2g_hfma2_end(p2g_hmul2(r376, r477), r477, r489);
     uint hl_1 = (r496 & 0xFFFFu);
     uint hu_1 = ((r496 >> 16u) & 0xFFFFu);
     uint fl_1 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_1))));
@@ -3561,7 +3572,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r527 = p2g_hsub2(r525, r378);
     uint r530 = p2g_hsub2(r526, r380);
     uint r542 = p2g_hfma2(p2g_hmul2(r377, r527), r530, p2g_hmul2(r375, p2g_hmul2(r527, r527)));
-    uint r549 = p2g_hfma2(p2g_hmul2(r376, r530), r530, r542);
+    uint r549 = p2g_hfma2_end(p2g_hmul2(r376, r530), r530, r542);
     uint hl_2 = (r549 & 0xFFFFu);
     uint hu_2 = ((r549 >> 16u) & 0xFFFFu);
     uint fl_2 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_2))));
@@ -3593,7 +3604,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r583 = p2g_hsub2(r525, r379);
     uint r586 = p2g_hsub2(r526, r381);
     uint r598 = p2g_hfma2(p2g_hmul2(r377, r583), r586, p2g_hmul2(r375, p2g_hmul2(r583, r583)));
-    uint r605 = p2g_hfma2(p2g_hmul2(r376, r586), r586, r598);
+    uint r605 = p2g_hfma2_end(p2g_hmul2(r376, r586), r586, r598);
     uint hl_3 = (r605 & 0xFFFFu);
     uint hu_3 = ((r605 >> 16u) & 0xFFFFu);
     uint fl_3 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_3))));
@@ -3632,7 +3643,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r636 = p2g_hsub2(r634, r378);
     uint r639 = p2g_hsub2(r635, r380);
     uint r651 = p2g_hfma2(p2g_hmul2(r377, r636), r639, p2g_hmul2(r375, p2g_hmul2(r636, r636)));
-    uint r658 = p2g_hfma2(p2g_hmul2(r376, r639), r639, r651);
+    uint r658 = p2g_hfma2_end(p2g_hmul2(r376, r639), r639, r651);
     uint hl_4 = (r658 & 0xFFFFu);
     uint hu_4 = ((r658 >> 16u) & 0xFFFFu);
     uint fl_4 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_4))));
@@ -3664,7 +3675,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r692 = p2g_hsub2(r634, r379);
     uint r695 = p2g_hsub2(r635, r381);
     uint r707 = p2g_hfma2(p2g_hmul2(r377, r692), r695, p2g_hmul2(r375, p2g_hmul2(r692, r692)));
-    uint r714 = p2g_hfma2(p2g_hmul2(r376, r695), r695, r707);
+    uint r714 = p2g_hfma2_end(p2g_hmul2(r376, r695), r695, r707);
     uint hl_5 = (r714 & 0xFFFFu);
     uint hu_5 = ((r714 >> 16u) & 0xFFFFu);
     uint fl_5 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_5))));
@@ -3695,7 +3706,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r740 = rs1612 | (rs1613 << 16u);
     uint r742 = 1u;
     uint rs703 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r742)), 4)));
-    uint rs711 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r742)), 4)), rs536, rs525), 0);
+    uint rs711 = p2g_hrint(p2g_hfma_end(p2g_f2h_rn(p2g_s2f32(int(int(r742)), 4)), rs536, rs525), 0);
     uint rs713 = p2g_hsub(rs711, rs506);
     uint r743 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs703)), 1, true, 32)));
     uint r744 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs713)), 1, true, 32)));
@@ -3708,7 +3719,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r749 = p2g_hsub2(r747, r378);
     uint r752 = p2g_hsub2(r748, r380);
     uint r764 = p2g_hfma2(p2g_hmul2(r377, r749), r752, p2g_hmul2(r375, p2g_hmul2(r749, r749)));
-    uint r771 = p2g_hfma2(p2g_hmul2(r376, r752), r752, r764);
+    uint r771 = p2g_hfma2_end(p2g_hmul2(r376, r752), r752, r764);
     uint hl_6 = (r771 & 0xFFFFu);
     uint hu_6 = ((r771 >> 16u) & 0xFFFFu);
     uint fl_6 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_6))));
@@ -3740,7 +3751,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r805 = p2g_hsub2(r747, r379);
     uint r808 = p2g_hsub2(r748, r381);
     uint r820 = p2g_hfma2(p2g_hmul2(r377, r805), r808, p2g_hmul2(r375, p2g_hmul2(r805, r805)));
-    uint r827 = p2g_hfma2(p2g_hmul2(r376, r808), r808, r820);
+    uint r827 = p2g_hfma2_end(p2g_hmul2(r376, r808), r808, r820);
     uint hl_7 = (r827 & 0xFFFFu);
     uint hu_7 = ((r827 >> 16u) & 0xFFFFu);
     uint fl_7 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_7))));
@@ -3779,7 +3790,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r858 = p2g_hsub2(r856, r378);
     uint r861 = p2g_hsub2(r857, r380);
     uint r873 = p2g_hfma2(p2g_hmul2(r377, r858), r861, p2g_hmul2(r375, p2g_hmul2(r858, r858)));
-    uint r880 = p2g_hfma2(p2g_hmul2(r376, r861), r861, r873);
+    uint r880 = p2g_hfma2_end(p2g_hmul2(r376, r861), r861, r873);
     uint hl_8 = (r880 & 0xFFFFu);
     uint hu_8 = ((r880 >> 16u) & 0xFFFFu);
     uint fl_8 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_8))));
@@ -3811,7 +3822,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r914 = p2g_hsub2(r856, r379);
     uint r917 = p2g_hsub2(r857, r381);
     uint r929 = p2g_hfma2(p2g_hmul2(r377, r914), r917, p2g_hmul2(r375, p2g_hmul2(r914, r914)));
-    uint r936 = p2g_hfma2(p2g_hmul2(r376, r917), r917, r929);
+    uint r936 = p2g_hfma2_end(p2g_hmul2(r376, r917), r917, r929);
     uint hl_9 = (r936 & 0xFFFFu);
     uint hu_9 = ((r936 >> 16u) & 0xFFFFu);
     uint fl_9 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_9))));
@@ -3850,7 +3861,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r967 = p2g_hsub2(r965, r378);
     uint r970 = p2g_hsub2(r966, r380);
     uint r982 = p2g_hfma2(p2g_hmul2(r377, r967), r970, p2g_hmul2(r375, p2g_hmul2(r967, r967)));
-    uint r989 = p2g_hfma2(p2g_hmul2(r376, r970), r970, r982);
+    uint r989 = p2g_hfma2_end(p2g_hmul2(r376, r970), r970, r982);
     uint hl_10 = (r989 & 0xFFFFu);
     uint hu_10 = ((r989 >> 16u) & 0xFFFFu);
     uint fl_10 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_10))));
@@ -3882,7 +3893,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r1023 = p2g_hsub2(r965, r379);
     uint r1026 = p2g_hsub2(r966, r381);
     uint r1038 = p2g_hfma2(p2g_hmul2(r377, r1023), r1026, p2g_hmul2(r375, p2g_hmul2(r1023, r1023)));
-    uint r1045 = p2g_hfma2(p2g_hmul2(r376, r1026), r1026, r1038);
+    uint r1045 = p2g_hfma2_end(p2g_hmul2(r376, r1026), r1026, r1038);
     uint hl_11 = (r1045 & 0xFFFFu);
     uint hu_11 = ((r1045 >> 16u) & 0xFFFFu);
     uint fl_11 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_11))));
@@ -3913,7 +3924,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r1073 = 2u;
     uint r1071 = rs1636 | (rs1637 << 16u);
     uint rs875 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r1073)), 4)));
-    uint rs883 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r1073)), 4)), rs536, rs525), 0);
+    uint rs883 = p2g_hrint(p2g_hfma_end(p2g_f2h_rn(p2g_s2f32(int(int(r1073)), 4)), rs536, rs525), 0);
     uint rs885 = p2g_hsub(rs883, rs506);
     uint r1074 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs875)), 1, true, 32)));
     uint r1075 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs885)), 1, true, 32)));
@@ -3926,7 +3937,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r1080 = p2g_hsub2(r1078, r378);
     uint r1083 = p2g_hsub2(r1079, r380);
     uint r1095 = p2g_hfma2(p2g_hmul2(r377, r1080), r1083, p2g_hmul2(r375, p2g_hmul2(r1080, r1080)));
-    uint r1102 = p2g_hfma2(p2g_hmul2(r376, r1083), r1083, r1095);
+    uint r1102 = p2g_hfma2_end(p2g_hmul2(r376, r1083), r1083, r1095);
     uint hl_12 = (r1102 & 0xFFFFu);
     uint hu_12 = ((r1102 >> 16u) & 0xFFFFu);
     uint fl_12 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_12))));
@@ -3958,7 +3969,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r1136 = p2g_hsub2(r1078, r379);
     uint r1139 = p2g_hsub2(r1079, r381);
     uint r1151 = p2g_hfma2(p2g_hmul2(r377, r1136), r1139, p2g_hmul2(r375, p2g_hmul2(r1136, r1136)));
-    uint r1158 = p2g_hfma2(p2g_hmul2(r376, r1139), r1139, r1151);
+    uint r1158 = p2g_hfma2_end(p2g_hmul2(r376, r1139), r1139, r1151);
     uint hl_13 = (r1158 & 0xFFFFu);
     uint hu_13 = ((r1158 >> 16u) & 0xFFFFu);
     uint fl_13 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_13))));
@@ -3997,7 +4008,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r1189 = p2g_hsub2(r1187, r378);
     uint r1192 = p2g_hsub2(r1188, r380);
     uint r1204 = p2g_hfma2(p2g_hmul2(r377, r1189), r1192, p2g_hmul2(r375, p2g_hmul2(r1189, r1189)));
-    uint r1211 = p2g_hfma2(p2g_hmul2(r376, r1192), r1192, r1204);
+    uint r1211 = p2g_hfma2_end(p2g_hmul2(r376, r1192), r1192, r1204);
     uint hl_14 = (r1211 & 0xFFFFu);
     uint hu_14 = ((r1211 >> 16u) & 0xFFFFu);
     uint fl_14 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_14))));
@@ -4029,7 +4040,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r1245 = p2g_hsub2(r1187, r379);
     uint r1248 = p2g_hsub2(r1188, r381);
     uint r1260 = p2g_hfma2(p2g_hmul2(r377, r1245), r1248, p2g_hmul2(r375, p2g_hmul2(r1245, r1245)));
-    uint r1267 = p2g_hfma2(p2g_hmul2(r376, r1248), r1248, r1260);
+    uint r1267 = p2g_hfma2_end(p2g_hmul2(r376, r1248), r1248, r1260);
     uint hl_15 = (r1267 & 0xFFFFu);
     uint hu_15 = ((r1267 >> 16u) & 0xFFFFu);
     uint fl_15 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_15))));
@@ -4068,7 +4079,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r1298 = p2g_hsub2(r1296, r378);
     uint r1301 = p2g_hsub2(r1297, r380);
     uint r1313 = p2g_hfma2(p2g_hmul2(r377, r1298), r1301, p2g_hmul2(r375, p2g_hmul2(r1298, r1298)));
-    uint r1320 = p2g_hfma2(p2g_hmul2(r376, r1301), r1301, r1313);
+    uint r1320 = p2g_hfma2_end(p2g_hmul2(r376, r1301), r1301, r1313);
     uint hl_16 = (r1320 & 0xFFFFu);
     uint hu_16 = ((r1320 >> 16u) & 0xFFFFu);
     uint fl_16 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_16))));
@@ -4100,7 +4111,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r1354 = p2g_hsub2(r1296, r379);
     uint r1357 = p2g_hsub2(r1297, r381);
     uint r1369 = p2g_hfma2(p2g_hmul2(r377, r1354), r1357, p2g_hmul2(r375, p2g_hmul2(r1354, r1354)));
-    uint r1376 = p2g_hfma2(p2g_hmul2(r376, r1357), r1357, r1369);
+    uint r1376 = p2g_hfma2_end(p2g_hmul2(r376, r1357), r1357, r1369);
     uint hl_17 = (r1376 & 0xFFFFu);
     uint hu_17 = ((r1376 >> 16u) & 0xFFFFu);
     uint fl_17 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_17))));
@@ -4131,7 +4142,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r1402 = rs1660 | (rs1661 << 16u);
     uint r1404 = 3u;
     uint rs1047 = p2g_hadd(rs519, p2g_f2h_rn(p2g_s2f32(int(int(r1404)), 4)));
-    uint rs1055 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r1404)), 4)), rs536, rs525), 0);
+    uint rs1055 = p2g_hrint(p2g_hfma_end(p2g_f2h_rn(p2g_s2f32(int(int(r1404)), 4)), rs536, rs525), 0);
     uint rs1057 = p2g_hsub(rs1055, rs506);
     uint r1405 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs1047)), 1, true, 32)));
     uint r1406 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs1057)), 1, true, 32)));
@@ -4144,7 +4155,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r1411 = p2g_hsub2(r1409, r378);
     uint r1414 = p2g_hsub2(r1410, r380);
     uint r1426 = p2g_hfma2(p2g_hmul2(r377, r1411), r1414, p2g_hmul2(r375, p2g_hmul2(r1411, r1411)));
-    uint r1433 = p2g_hfma2(p2g_hmul2(r376, r1414), r1414, r1426);
+    uint r1433 = p2g_hfma2_end(p2g_hmul2(r376, r1414), r1414, r1426);
     uint hl_18 = (r1433 & 0xFFFFu);
     uint hu_18 = ((r1433 >> 16u) & 0xFFFFu);
     uint fl_18 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_18))));
@@ -4176,7 +4187,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r1467 = p2g_hsub2(r1409, r379);
     uint r1470 = p2g_hsub2(r1410, r381);
     uint r1482 = p2g_hfma2(p2g_hmul2(r377, r1467), r1470, p2g_hmul2(r375, p2g_hmul2(r1467, r1467)));
-    uint r1489 = p2g_hfma2(p2g_hmul2(r376, r1470), r1470, r1482);
+    uint r1489 = p2g_hfma2_end(p2g_hmul2(r376, r1470), r1470, r1482);
     uint hl_19 = (r1489 & 0xFFFFu);
     uint hu_19 = ((r1489 >> 16u) & 0xFFFFu);
     uint fl_19 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_19))));
@@ -4215,7 +4226,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r1520 = p2g_hsub2(r1518, r378);
     uint r1523 = p2g_hsub2(r1519, r380);
     uint r1535 = p2g_hfma2(p2g_hmul2(r377, r1520), r1523, p2g_hmul2(r375, p2g_hmul2(r1520, r1520)));
-    uint r1542 = p2g_hfma2(p2g_hmul2(r376, r1523), r1523, r1535);
+    uint r1542 = p2g_hfma2_end(p2g_hmul2(r376, r1523), r1523, r1535);
     uint hl_20 = (r1542 & 0xFFFFu);
     uint hu_20 = ((r1542 >> 16u) & 0xFFFFu);
     uint fl_20 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_20))));
@@ -4247,7 +4258,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r1576 = p2g_hsub2(r1518, r379);
     uint r1579 = p2g_hsub2(r1519, r381);
     uint r1591 = p2g_hfma2(p2g_hmul2(r377, r1576), r1579, p2g_hmul2(r375, p2g_hmul2(r1576, r1576)));
-    uint r1598 = p2g_hfma2(p2g_hmul2(r376, r1579), r1579, r1591);
+    uint r1598 = p2g_hfma2_end(p2g_hmul2(r376, r1579), r1579, r1591);
     uint hl_21 = (r1598 & 0xFFFFu);
     uint hu_21 = ((r1598 >> 16u) & 0xFFFFu);
     uint fl_21 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_21))));
@@ -4286,7 +4297,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r1629 = p2g_hsub2(r1627, r378);
     uint r1632 = p2g_hsub2(r1628, r380);
     uint r1644 = p2g_hfma2(p2g_hmul2(r377, r1629), r1632, p2g_hmul2(r375, p2g_hmul2(r1629, r1629)));
-    uint r1651 = p2g_hfma2(p2g_hmul2(r376, r1632), r1632, r1644);
+    uint r1651 = p2g_hfma2_end(p2g_hmul2(r376, r1632), r1632, r1644);
     uint hl_22 = (r1651 & 0xFFFFu);
     uint hu_22 = ((r1651 >> 16u) & 0xFFFFu);
     uint fl_22 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_22))));
@@ -4301,7 +4312,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     hl_22 = p2g_f2h_rn(fl_22);
     hu_22 = p2g_f2h_rn(fu_22);
     uint r1655 = hl_22 | (hu_22 << 16u);
-    r1657 = p2g_hfma2(r1655, r1626, r1548);
+    r1657 = p2g_hfma2_end(r1655, r1626, r1548);
     r1661 = p2g_hadd2(r1552, r1655);
     int t145 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1651 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1570 & 0xFFFFu)));
     bool p197 = (bitfieldExtract(int((t145 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -4318,7 +4329,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     uint r1685 = p2g_hsub2(r1627, r379);
     uint r1688 = p2g_hsub2(r1628, r381);
     uint r1700 = p2g_hfma2(p2g_hmul2(r377, r1685), r1688, p2g_hmul2(r375, p2g_hmul2(r1685, r1685)));
-    uint r1707 = p2g_hfma2(p2g_hmul2(r376, r1688), r1688, r1700);
+    uint r1707 = p2g_hfma2_end(p2g_hmul2(r376, r1688), r1688, r1700);
     uint hl_23 = (r1707 & 0xFFFFu);
     uint hu_23 = ((r1707 >> 16u) & 0xFFFFu);
     uint fl_23 = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(hl_23))));
@@ -4333,7 +4344,7 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     hl_23 = p2g_f2h_rn(fl_23);
     hu_23 = p2g_f2h_rn(fu_23);
     uint r1711 = hl_23 | (hu_23 << 16u);
-    r1713 = p2g_hfma2(r1711, r1626, r1604);
+    r1713 = p2g_hfma2_end(r1711, r1626, r1604);
     r1717 = p2g_hadd2(r1608, r1711);
     int t147 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1707 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1619 & 0xFFFFu)));
     bool p201 = (bitfieldExtract(int((t147 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -4443,7 +4454,7 @@ void p2g_exact_55(float f954, uint rs1693, float f105, out precise float f971, o
   precise float f972 = p2g_fadd(f971, uintBitsToFloat(0xBF7D70A4u), false);
   precise float f973 = p2g_ffma(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
   rs1520 = p2g_f2h_rn(floatBitsToUint(p219 ? f971 : f973));
-  precise float f957 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma(rs1378, p2g_hsub(rs1460, rs1470),
+  precise float f957 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma_end(rs1378, p2g_hsub(rs1460, rs1470),
       rs1470)))));
   f975 = p2g_ffma(f957, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692))), f106, false), f106, 0, false);
   int t165 = p2g_fcmp(floatBitsToUint(f975), 0x3F7D70A4u);
@@ -4461,7 +4472,7 @@ void p2g_check_55(float f954, uint rs1693, float f105, out precise float f971, o
     precise float f972 = p2g_faddz(f971, uintBitsToFloat(0xBF7D70A4u));
     precise float f973 = p2g_ffmaz(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u));
     rs1520 = p2g_f2h_rn(floatBitsToUint(p219 ? f971 : f973));
-    precise float f957 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma(rs1378, p2g_hsub(rs1460, rs1470),
+    precise float f957 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma_end(rs1378, p2g_hsub(rs1460, rs1470),
         rs1470)))));
     f975 = p2g_ffmaz(p2g_inz(f957), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692)))), p2g_inz(f106)),
         f106);
@@ -4481,7 +4492,7 @@ void p2g_exact_56(float f960, uint rs1691, float f107, out precise float f979, o
   precise float f980 = p2g_fadd(f979, uintBitsToFloat(0xBF7D70A4u), false);
   precise float f981 = p2g_ffma(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
   rs1540 = p2g_f2h_rn(floatBitsToUint(p221 ? f979 : f981));
-  precise float f963 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma(rs1450, p2g_hsub(rs1460, rs1470),
+  precise float f963 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma_end(rs1450, p2g_hsub(rs1460, rs1470),
       rs1470)))));
   f983 = p2g_ffma(f963, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690))), f108, false), f108, 0, false);
   int t167 = p2g_fcmp(floatBitsToUint(f983), 0x3F7D70A4u);
@@ -4499,7 +4510,7 @@ void p2g_check_56(float f960, uint rs1691, float f107, out precise float f979, o
     precise float f980 = p2g_faddz(f979, uintBitsToFloat(0xBF7D70A4u));
     precise float f981 = p2g_ffmaz(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u));
     rs1540 = p2g_f2h_rn(floatBitsToUint(p221 ? f979 : f981));
-    precise float f963 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma(rs1450, p2g_hsub(rs1460, rs1470),
+    precise float f963 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma_end(rs1450, p2g_hsub(rs1460, rs1470),
         rs1470)))));
     f983 = p2g_ffmaz(p2g_inz(f963), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690)))), p2g_inz(f108)),
         f108);
@@ -6727,11 +6738,11 @@ void main() {
       // ptx:1214  ld.shared.u32 	%r353, [%r364+200];
       uint r353 = p2g_lds32((r364 + 200u));
       // ptx:1216  {fma.rn.f16x2 %r352,%r353,%r329,%r344;
-      r352 = p2g_hfma2(r353, r329, r344);
+      r352 = p2g_hfma2_end(r353, r329, r344);
       // ptx:1219  ld.shared.u32 	%r357, [%r364+204];
       uint r357 = p2g_lds32((r364 + 204u));
       // ptx:1221  {fma.rn.f16x2 %r356,%r357,%r329,%r348;
-      r356 = p2g_hfma2(r357, r329, r348);
+      r356 = p2g_hfma2_end(r357, r329, r348);
       // ptx:1226  mov.b32 {low,high}, %r352;
       uint low = (r352 & 0xFFFFu);
       uint high = ((r352 >> 16u) & 0xFFFFu);
@@ -7076,7 +7087,7 @@ void main() {
       // ptx:1559  cvt.rn.f16.s32 %rs533, %r390;
       // ptx:1562  {fma.rn.f16 %rs534,%rs533,%rs536,%rs525;
       // ptx:1566  cvt.rni.f16.f16 %rs538, %rs534;
-      uint rs538 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4)), rs536, rs525), 0);
+      uint rs538 = p2g_hrint(p2g_hfma_end(p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4)), rs536, rs525), 0);
       // ptx:1569  {sub.f16 %rs540,%rs538,%rs506;
       uint rs540 = p2g_hsub(rs538, rs506);
       // ptx:1573  cvt.rzi.s32.f16 %r388, %rs530;
@@ -7111,7 +7122,7 @@ void main() {
       uint r409 = p2g_hfma2(p2g_hmul2(r377, r394), r397, p2g_hmul2(r375, p2g_hmul2(r394, r394)));
       // ptx:1628  {mul.f16x2 %r413,%r376,%r397;
       // ptx:1632  {fma.rn.f16x2 %r416,%r413,%r397,%r409;
-      uint r416 = p2g_hfma2(p2g_hmul2(r376, r397), r397, r409);
+      uint r416 = p2g_hfma2_end(p2g_hmul2(r376, r397), r397, r409);
       // ptx:1638  mov.b32         {hl, hu}, %r416;   
       uint hl = (r416 & 0xFFFFu);
       uint hu = ((r416 >> 16u) & 0xFFFFu);
@@ -7208,7 +7219,7 @@ void main() {
       uint r489 = p2g_hfma2(p2g_hmul2(r377, r474), r477, p2g_hmul2(r375, p2g_hmul2(r474, r474)));
       // ptx:1800  {mul.f16x2 %r493,%r376,%r477;
       // ptx:1804  {fma.rn.f16x2 %r496,%r493,%r477,%r489;
-      uint r496 = p2g_hfma2(p2g_hmul2(r376, r477), r477, r489);
+      uint r496 = p2g_hfma2_end(p2g_hmul2(r376, r477), r477, r489);
       // ptx:1810  mov.b32         {hl, hu}, %r496;   
       uint hl_1 = (r496 & 0xFFFFu);
       uint hu_1 = ((r496 >> 16u) & 0xFFFFu);
@@ -7326,7 +7337,7 @@ void main() {
       uint r542 = p2g_hfma2(p2g_hmul2(r377, r527), r530, p2g_hmul2(r375, p2g_hmul2(r527, r527)));
       // ptx:2000  {mul.f16x2 %r546,%r376,%r530;
       // ptx:2004  {fma.rn.f16x2 %r549,%r546,%r530,%r542;
-      uint r549 = p2g_hfma2(p2g_hmul2(r376, r530), r530, r542);
+      uint r549 = p2g_hfma2_end(p2g_hmul2(r376, r530), r530, r542);
       // ptx:2010  mov.b32         {hl, hu}, %r549;   
       uint hl_2 = (r549 & 0xFFFFu);
       uint hu_2 = ((r549 >> 16u) & 0xFFFFu);
@@ -7423,7 +7434,7 @@ void main() {
       uint r598 = p2g_hfma2(p2g_hmul2(r377, r583), r586, p2g_hmul2(r375, p2g_hmul2(r583, r583)));
       // ptx:2172  {mul.f16x2 %r602,%r376,%r586;
       // ptx:2176  {fma.rn.f16x2 %r605,%r602,%r586,%r598;
-      uint r605 = p2g_hfma2(p2g_hmul2(r376, r586), r586, r598);
+      uint r605 = p2g_hfma2_end(p2g_hmul2(r376, r586), r586, r598);
       // ptx:2182  mov.b32         {hl, hu}, %r605;   
       uint hl_3 = (r605 & 0xFFFFu);
       uint hu_3 = ((r605 >> 16u) & 0xFFFFu);
@@ -7541,7 +7552,7 @@ void main() {
       uint r651 = p2g_hfma2(p2g_hmul2(r377, r636), r639, p2g_hmul2(r375, p2g_hmul2(r636, r636)));
       // ptx:2372  {mul.f16x2 %r655,%r376,%r639;
       // ptx:2376  {fma.rn.f16x2 %r658,%r655,%r639,%r651;
-      uint r658 = p2g_hfma2(p2g_hmul2(r376, r639), r639, r651);
+      uint r658 = p2g_hfma2_end(p2g_hmul2(r376, r639), r639, r651);
       // ptx:2382  mov.b32         {hl, hu}, %r658;   
       uint hl_4 = (r658 & 0xFFFFu);
       uint hu_4 = ((r658 >> 16u) & 0xFFFFu);
@@ -7638,7 +7649,7 @@ void main() {
       uint r707 = p2g_hfma2(p2g_hmul2(r377, r692), r695, p2g_hmul2(r375, p2g_hmul2(r692, r692)));
       // ptx:2544  {mul.f16x2 %r711,%r376,%r695;
       // ptx:2548  {fma.rn.f16x2 %r714,%r711,%r695,%r707;
-      uint r714 = p2g_hfma2(p2g_hmul2(r376, r695), r695, r707);
+      uint r714 = p2g_hfma2_end(p2g_hmul2(r376, r695), r695, r707);
       // ptx:2554  mov.b32         {hl, hu}, %r714;   
       uint hl_5 = (r714 & 0xFFFFu);
       uint hu_5 = ((r714 >> 16u) & 0xFFFFu);
@@ -7734,7 +7745,7 @@ void main() {
       // ptx:2702  cvt.rn.f16.s32 %rs706, %r742;
       // ptx:2705  {fma.rn.f16 %rs707,%rs706,%rs536,%rs525;
       // ptx:2709  cvt.rni.f16.f16 %rs711, %rs707;
-      uint rs711 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r742)), 4)), rs536, rs525), 0);
+      uint rs711 = p2g_hrint(p2g_hfma_end(p2g_f2h_rn(p2g_s2f32(int(int(r742)), 4)), rs536, rs525), 0);
       // ptx:2712  {sub.f16 %rs713,%rs711,%rs506;
       uint rs713 = p2g_hsub(rs711, rs506);
       // ptx:2716  cvt.rzi.s32.f16 %r743, %rs703;
@@ -7769,7 +7780,7 @@ void main() {
       uint r764 = p2g_hfma2(p2g_hmul2(r377, r749), r752, p2g_hmul2(r375, p2g_hmul2(r749, r749)));
       // ptx:2771  {mul.f16x2 %r768,%r376,%r752;
       // ptx:2775  {fma.rn.f16x2 %r771,%r768,%r752,%r764;
-      uint r771 = p2g_hfma2(p2g_hmul2(r376, r752), r752, r764);
+      uint r771 = p2g_hfma2_end(p2g_hmul2(r376, r752), r752, r764);
       // ptx:2781  mov.b32         {hl, hu}, %r771;   
       uint hl_6 = (r771 & 0xFFFFu);
       uint hu_6 = ((r771 >> 16u) & 0xFFFFu);
@@ -7866,7 +7877,7 @@ void main() {
       uint r820 = p2g_hfma2(p2g_hmul2(r377, r805), r808, p2g_hmul2(r375, p2g_hmul2(r805, r805)));
       // ptx:2943  {mul.f16x2 %r824,%r376,%r808;
       // ptx:2947  {fma.rn.f16x2 %r827,%r824,%r808,%r820;
-      uint r827 = p2g_hfma2(p2g_hmul2(r376, r808), r808, r820);
+      uint r827 = p2g_hfma2_end(p2g_hmul2(r376, r808), r808, r820);
       // ptx:2953  mov.b32         {hl, hu}, %r827;   
       uint hl_7 = (r827 & 0xFFFFu);
       uint hu_7 = ((r827 >> 16u) & 0xFFFFu);
@@ -7984,7 +7995,7 @@ void main() {
       uint r873 = p2g_hfma2(p2g_hmul2(r377, r858), r861, p2g_hmul2(r375, p2g_hmul2(r858, r858)));
       // ptx:3143  {mul.f16x2 %r877,%r376,%r861;
       // ptx:3147  {fma.rn.f16x2 %r880,%r877,%r861,%r873;
-      uint r880 = p2g_hfma2(p2g_hmul2(r376, r861), r861, r873);
+      uint r880 = p2g_hfma2_end(p2g_hmul2(r376, r861), r861, r873);
       // ptx:3153  mov.b32         {hl, hu}, %r880;   
       uint hl_8 = (r880 & 0xFFFFu);
       uint hu_8 = ((r880 >> 16u) & 0xFFFFu);
@@ -8081,7 +8092,7 @@ void main() {
       uint r929 = p2g_hfma2(p2g_hmul2(r377, r914), r917, p2g_hmul2(r375, p2g_hmul2(r914, r914)));
       // ptx:3315  {mul.f16x2 %r933,%r376,%r917;
       // ptx:3319  {fma.rn.f16x2 %r936,%r933,%r917,%r929;
-      uint r936 = p2g_hfma2(p2g_hmul2(r376, r917), r917, r929);
+      uint r936 = p2g_hfma2_end(p2g_hmul2(r376, r917), r917, r929);
       // ptx:3325  mov.b32         {hl, hu}, %r936;   
       uint hl_9 = (r936 & 0xFFFFu);
       uint hu_9 = ((r936 >> 16u) & 0xFFFFu);
@@ -8199,7 +8210,7 @@ void main() {
       uint r982 = p2g_hfma2(p2g_hmul2(r377, r967), r970, p2g_hmul2(r375, p2g_hmul2(r967, r967)));
       // ptx:3515  {mul.f16x2 %r986,%r376,%r970;
       // ptx:3519  {fma.rn.f16x2 %r989,%r986,%r970,%r982;
-      uint r989 = p2g_hfma2(p2g_hmul2(r376, r970), r970, r982);
+      uint r989 = p2g_hfma2_end(p2g_hmul2(r376, r970), r970, r982);
       // ptx:3525  mov.b32         {hl, hu}, %r989;   
       uint hl_10 = (r989 & 0xFFFFu);
       uint hu_10 = ((r989 >> 16u) & 0xFFFFu);
@@ -8296,7 +8307,7 @@ void main() {
       uint r1038 = p2g_hfma2(p2g_hmul2(r377, r1023), r1026, p2g_hmul2(r375, p2g_hmul2(r1023, r1023)));
       // ptx:3687  {mul.f16x2 %r1042,%r376,%r1026;
       // ptx:3691  {fma.rn.f16x2 %r1045,%r1042,%r1026,%r1038;
-      uint r1045 = p2g_hfma2(p2g_hmul2(r376, r1026), r1026, r1038);
+      uint r1045 = p2g_hfma2_end(p2g_hmul2(r376, r1026), r1026, r1038);
       // ptx:3697  mov.b32         {hl, hu}, %r1045;   
       uint hl_11 = (r1045 & 0xFFFFu);
       uint hu_11 = ((r1045 >> 16u) & 0xFFFFu);
@@ -8392,7 +8403,7 @@ void main() {
       // ptx:3845  cvt.rn.f16.s32 %rs878, %r1073;
       // ptx:3848  {fma.rn.f16 %rs879,%rs878,%rs536,%rs525;
       // ptx:3852  cvt.rni.f16.f16 %rs883, %rs879;
-      uint rs883 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r1073)), 4)), rs536, rs525), 0);
+      uint rs883 = p2g_hrint(p2g_hfma_end(p2g_f2h_rn(p2g_s2f32(int(int(r1073)), 4)), rs536, rs525), 0);
       // ptx:3855  {sub.f16 %rs885,%rs883,%rs506;
       uint rs885 = p2g_hsub(rs883, rs506);
       // ptx:3859  cvt.rzi.s32.f16 %r1074, %rs875;
@@ -8427,7 +8438,7 @@ void main() {
       uint r1095 = p2g_hfma2(p2g_hmul2(r377, r1080), r1083, p2g_hmul2(r375, p2g_hmul2(r1080, r1080)));
       // ptx:3914  {mul.f16x2 %r1099,%r376,%r1083;
       // ptx:3918  {fma.rn.f16x2 %r1102,%r1099,%r1083,%r1095;
-      uint r1102 = p2g_hfma2(p2g_hmul2(r376, r1083), r1083, r1095);
+      uint r1102 = p2g_hfma2_end(p2g_hmul2(r376, r1083), r1083, r1095);
       // ptx:3924  mov.b32         {hl, hu}, %r1102;   
       uint hl_12 = (r1102 & 0xFFFFu);
       uint hu_12 = ((r1102 >> 16u) & 0xFFFFu);
@@ -8524,7 +8535,7 @@ void main() {
       uint r1151 = p2g_hfma2(p2g_hmul2(r377, r1136), r1139, p2g_hmul2(r375, p2g_hmul2(r1136, r1136)));
       // ptx:4086  {mul.f16x2 %r1155,%r376,%r1139;
       // ptx:4090  {fma.rn.f16x2 %r1158,%r1155,%r1139,%r1151;
-      uint r1158 = p2g_hfma2(p2g_hmul2(r376, r1139), r1139, r1151);
+      uint r1158 = p2g_hfma2_end(p2g_hmul2(r376, r1139), r1139, r1151);
       // ptx:4096  mov.b32         {hl, hu}, %r1158;   
       uint hl_13 = (r1158 & 0xFFFFu);
       uint hu_13 = ((r1158 >> 16u) & 0xFFFFu);
@@ -8642,7 +8653,7 @@ void main() {
       uint r1204 = p2g_hfma2(p2g_hmul2(r377, r1189), r1192, p2g_hmul2(r375, p2g_hmul2(r1189, r1189)));
       // ptx:4286  {mul.f16x2 %r1208,%r376,%r1192;
       // ptx:4290  {fma.rn.f16x2 %r1211,%r1208,%r1192,%r1204;
-      uint r1211 = p2g_hfma2(p2g_hmul2(r376, r1192), r1192, r1204);
+      uint r1211 = p2g_hfma2_end(p2g_hmul2(r376, r1192), r1192, r1204);
       // ptx:4296  mov.b32         {hl, hu}, %r1211;   
       uint hl_14 = (r1211 & 0xFFFFu);
       uint hu_14 = ((r1211 >> 16u) & 0xFFFFu);
@@ -8739,7 +8750,7 @@ void main() {
       uint r1260 = p2g_hfma2(p2g_hmul2(r377, r1245), r1248, p2g_hmul2(r375, p2g_hmul2(r1245, r1245)));
       // ptx:4458  {mul.f16x2 %r1264,%r376,%r1248;
       // ptx:4462  {fma.rn.f16x2 %r1267,%r1264,%r1248,%r1260;
-      uint r1267 = p2g_hfma2(p2g_hmul2(r376, r1248), r1248, r1260);
+      uint r1267 = p2g_hfma2_end(p2g_hmul2(r376, r1248), r1248, r1260);
       // ptx:4468  mov.b32         {hl, hu}, %r1267;   
       uint hl_15 = (r1267 & 0xFFFFu);
       uint hu_15 = ((r1267 >> 16u) & 0xFFFFu);
@@ -8857,7 +8868,7 @@ void main() {
       uint r1313 = p2g_hfma2(p2g_hmul2(r377, r1298), r1301, p2g_hmul2(r375, p2g_hmul2(r1298, r1298)));
       // ptx:4658  {mul.f16x2 %r1317,%r376,%r1301;
       // ptx:4662  {fma.rn.f16x2 %r1320,%r1317,%r1301,%r1313;
-      uint r1320 = p2g_hfma2(p2g_hmul2(r376, r1301), r1301, r1313);
+      uint r1320 = p2g_hfma2_end(p2g_hmul2(r376, r1301), r1301, r1313);
       // ptx:4668  mov.b32         {hl, hu}, %r1320;   
       uint hl_16 = (r1320 & 0xFFFFu);
       uint hu_16 = ((r1320 >> 16u) & 0xFFFFu);
@@ -8954,7 +8965,7 @@ void main() {
       uint r1369 = p2g_hfma2(p2g_hmul2(r377, r1354), r1357, p2g_hmul2(r375, p2g_hmul2(r1354, r1354)));
       // ptx:4830  {mul.f16x2 %r1373,%r376,%r1357;
       // ptx:4834  {fma.rn.f16x2 %r1376,%r1373,%r1357,%r1369;
-      uint r1376 = p2g_hfma2(p2g_hmul2(r376, r1357), r1357, r1369);
+      uint r1376 = p2g_hfma2_end(p2g_hmul2(r376, r1357), r1357, r1369);
       // ptx:4840  mov.b32         {hl, hu}, %r1376;   
       uint hl_17 = (r1376 & 0xFFFFu);
       uint hu_17 = ((r1376 >> 16u) & 0xFFFFu);
@@ -9050,7 +9061,7 @@ void main() {
       // ptx:4988  cvt.rn.f16.s32 %rs1050, %r1404;
       // ptx:4991  {fma.rn.f16 %rs1051,%rs1050,%rs536,%rs525;
       // ptx:4995  cvt.rni.f16.f16 %rs1055, %rs1051;
-      uint rs1055 = p2g_hrint(p2g_hfma(p2g_f2h_rn(p2g_s2f32(int(int(r1404)), 4)), rs536, rs525), 0);
+      uint rs1055 = p2g_hrint(p2g_hfma_end(p2g_f2h_rn(p2g_s2f32(int(int(r1404)), 4)), rs536, rs525), 0);
       // ptx:4998  {sub.f16 %rs1057,%rs1055,%rs506;
       uint rs1057 = p2g_hsub(rs1055, rs506);
       // ptx:5002  cvt.rzi.s32.f16 %r1405, %rs1047;
@@ -9085,7 +9096,7 @@ void main() {
       uint r1426 = p2g_hfma2(p2g_hmul2(r377, r1411), r1414, p2g_hmul2(r375, p2g_hmul2(r1411, r1411)));
       // ptx:5057  {mul.f16x2 %r1430,%r376,%r1414;
       // ptx:5061  {fma.rn.f16x2 %r1433,%r1430,%r1414,%r1426;
-      uint r1433 = p2g_hfma2(p2g_hmul2(r376, r1414), r1414, r1426);
+      uint r1433 = p2g_hfma2_end(p2g_hmul2(r376, r1414), r1414, r1426);
       // ptx:5067  mov.b32         {hl, hu}, %r1433;   
       uint hl_18 = (r1433 & 0xFFFFu);
       uint hu_18 = ((r1433 >> 16u) & 0xFFFFu);
@@ -9182,7 +9193,7 @@ void main() {
       uint r1482 = p2g_hfma2(p2g_hmul2(r377, r1467), r1470, p2g_hmul2(r375, p2g_hmul2(r1467, r1467)));
       // ptx:5229  {mul.f16x2 %r1486,%r376,%r1470;
       // ptx:5233  {fma.rn.f16x2 %r1489,%r1486,%r1470,%r1482;
-      uint r1489 = p2g_hfma2(p2g_hmul2(r376, r1470), r1470, r1482);
+      uint r1489 = p2g_hfma2_end(p2g_hmul2(r376, r1470), r1470, r1482);
       // ptx:5239  mov.b32         {hl, hu}, %r1489;   
       uint hl_19 = (r1489 & 0xFFFFu);
       uint hu_19 = ((r1489 >> 16u) & 0xFFFFu);
@@ -9300,7 +9311,7 @@ void main() {
       uint r1535 = p2g_hfma2(p2g_hmul2(r377, r1520), r1523, p2g_hmul2(r375, p2g_hmul2(r1520, r1520)));
       // ptx:5429  {mul.f16x2 %r1539,%r376,%r1523;
       // ptx:5433  {fma.rn.f16x2 %r1542,%r1539,%r1523,%r1535;
-      uint r1542 = p2g_hfma2(p2g_hmul2(r376, r1523), r1523, r1535);
+      uint r1542 = p2g_hfma2_end(p2g_hmul2(r376, r1523), r1523, r1535);
       // ptx:5439  mov.b32         {hl, hu}, %r1542;   
       uint hl_20 = (r1542 & 0xFFFFu);
       uint hu_20 = ((r1542 >> 16u) & 0xFFFFu);
@@ -9397,7 +9408,7 @@ void main() {
       uint r1591 = p2g_hfma2(p2g_hmul2(r377, r1576), r1579, p2g_hmul2(r375, p2g_hmul2(r1576, r1576)));
       // ptx:5601  {mul.f16x2 %r1595,%r376,%r1579;
       // ptx:5605  {fma.rn.f16x2 %r1598,%r1595,%r1579,%r1591;
-      uint r1598 = p2g_hfma2(p2g_hmul2(r376, r1579), r1579, r1591);
+      uint r1598 = p2g_hfma2_end(p2g_hmul2(r376, r1579), r1579, r1591);
       // ptx:5611  mov.b32         {hl, hu}, %r1598;   
       uint hl_21 = (r1598 & 0xFFFFu);
       uint hu_21 = ((r1598 >> 16u) & 0xFFFFu);
@@ -9515,7 +9526,7 @@ void main() {
       uint r1644 = p2g_hfma2(p2g_hmul2(r377, r1629), r1632, p2g_hmul2(r375, p2g_hmul2(r1629, r1629)));
       // ptx:5801  {mul.f16x2 %r1648,%r376,%r1632;
       // ptx:5805  {fma.rn.f16x2 %r1651,%r1648,%r1632,%r1644;
-      uint r1651 = p2g_hfma2(p2g_hmul2(r376, r1632), r1632, r1644);
+      uint r1651 = p2g_hfma2_end(p2g_hmul2(r376, r1632), r1632, r1644);
       // ptx:5811  mov.b32         {hl, hu}, %r1651;   
       uint hl_22 = (r1651 & 0xFFFFu);
       uint hu_22 = ((r1651 >> 16u) & 0xFFFFu);
@@ -9542,7 +9553,7 @@ void main() {
       // ptx:5821  mov.b32         %r1655, {hl, hu};   
       uint r1655 = hl_22 | (hu_22 << 16u);
       // ptx:5825  {fma.rn.f16x2 %r1657,%r1655,%r1626,%r1548;
-      uint r1657 = p2g_hfma2(r1655, r1626, r1548);
+      uint r1657 = p2g_hfma2_end(r1655, r1626, r1548);
       // ptx:5829  {add.f16x2 %r1661,%r1552,%r1655;
       uint r1661 = p2g_hadd2(r1552, r1655);
       // ptx:5834  mov.b32 {low,high}, %r1651;
@@ -9612,7 +9623,7 @@ void main() {
       uint r1700 = p2g_hfma2(p2g_hmul2(r377, r1685), r1688, p2g_hmul2(r375, p2g_hmul2(r1685, r1685)));
       // ptx:5973  {mul.f16x2 %r1704,%r376,%r1688;
       // ptx:5977  {fma.rn.f16x2 %r1707,%r1704,%r1688,%r1700;
-      uint r1707 = p2g_hfma2(p2g_hmul2(r376, r1688), r1688, r1700);
+      uint r1707 = p2g_hfma2_end(p2g_hmul2(r376, r1688), r1688, r1700);
       // ptx:5983  mov.b32         {hl, hu}, %r1707;   
       uint hl_23 = (r1707 & 0xFFFFu);
       uint hu_23 = ((r1707 >> 16u) & 0xFFFFu);
@@ -9639,7 +9650,7 @@ void main() {
       // ptx:5993  mov.b32         %r1711, {hl, hu};   
       uint r1711 = hl_23 | (hu_23 << 16u);
       // ptx:5997  {fma.rn.f16x2 %r1713,%r1711,%r1626,%r1604;
-      uint r1713 = p2g_hfma2(r1711, r1626, r1604);
+      uint r1713 = p2g_hfma2_end(r1711, r1626, r1604);
       // ptx:6001  {add.f16x2 %r1717,%r1608,%r1711;
       uint r1717 = p2g_hadd2(r1608, r1711);
       // ptx:6006  mov.b32 {low,high}, %r1707;
@@ -9965,12 +9976,12 @@ void main() {
       // ptx:6498  {sub.f16 %rs1314,%rs1312,%rs507;
       uint rs1314 = p2g_hsub(p2g_hrint(rs507, 0), rs507);
       // ptx:6502  {fma.rn.f16 %rs1317,%rs1314,%rs536,%rs511;
-      uint rs1317 = p2g_hfma(rs1314, rs536, rs511);
+      uint rs1317 = p2g_hfma_end(rs1314, rs536, rs511);
       // ptx:6506  cvt.rni.f16.f16 %rs1321, %rs1317;
       // ptx:6509  {sub.f16 %rs1323,%rs1321,%rs1317;
       // ptx:6513  {abs.f16 %rs1326,%rs1323;
       // ptx:6517  {fma.rn.sat.f16 %rs1328,%rs1326,%rs1438,%rs1310;
-      uint rs1328 = p2g_hsat(p2g_hfma(p2g_habs(p2g_hsub(p2g_hrint(rs1317, 0), rs1317)), rs1438, rs1310));
+      uint rs1328 = p2g_hsat(p2g_hfma_end(p2g_habs(p2g_hsub(p2g_hrint(rs1317, 0), rs1317)), rs1438, rs1310));
       // ptx:6521  {abs.f16 %rs1332,%rs1314;
       // ptx:6525  {fma.rn.sat.f16 %rs1334,%rs1332,%rs1444,%rs1310;
       // ptx:6528  shr.u32 	%r1761, %r450, 16;
@@ -9981,7 +9992,7 @@ void main() {
       uint64_t t162 = uint64_t(r451);
       uint rs1449 = (uint(uint64_t(t162)) & 65535u);
       // ptx:6532  {fma.rn.f16 %rs1338,%rs1334,%rs1448,%rs1449;
-      uint rs1338 = p2g_hfma(p2g_hsat(p2g_hfma(p2g_habs(rs1314), rs1444, rs1310)), rs1448, rs1449);
+      uint rs1338 = p2g_hfma_end(p2g_hsat(p2g_hfma_end(p2g_habs(rs1314), rs1444, rs1310)), rs1448, rs1449);
       // ptx:6536  {mul.f16 %rs1342,%rs1338,%rs1328;
       uint rs1342 = p2g_hmul(rs1338, rs1328);
       // ptx:6540  {add.f16 %rs1345,%rs1311,%rs1342;
@@ -9989,16 +10000,16 @@ void main() {
       // ptx:6547  {sub.f16 %rs1350,%rs1348,%rs508;
       uint rs1350 = p2g_hsub(p2g_hrint(rs508, 0), rs508);
       // ptx:6551  {fma.rn.f16 %rs1353,%rs1350,%rs536,%rs512;
-      uint rs1353 = p2g_hfma(rs1350, rs536, rs512);
+      uint rs1353 = p2g_hfma_end(rs1350, rs536, rs512);
       // ptx:6555  cvt.rni.f16.f16 %rs1357, %rs1353;
       // ptx:6558  {sub.f16 %rs1359,%rs1357,%rs1353;
       // ptx:6562  {abs.f16 %rs1362,%rs1359;
       // ptx:6566  {fma.rn.sat.f16 %rs1364,%rs1362,%rs1438,%rs1310;
-      uint rs1364 = p2g_hsat(p2g_hfma(p2g_habs(p2g_hsub(p2g_hrint(rs1353, 0), rs1353)), rs1438, rs1310));
+      uint rs1364 = p2g_hsat(p2g_hfma_end(p2g_habs(p2g_hsub(p2g_hrint(rs1353, 0), rs1353)), rs1438, rs1310));
       // ptx:6570  {abs.f16 %rs1368,%rs1350;
       // ptx:6574  {fma.rn.sat.f16 %rs1370,%rs1368,%rs1444,%rs1310;
       // ptx:6578  {fma.rn.f16 %rs1374,%rs1370,%rs1448,%rs1449;
-      uint rs1374 = p2g_hfma(p2g_hsat(p2g_hfma(p2g_habs(rs1350), rs1444, rs1310)), rs1448, rs1449);
+      uint rs1374 = p2g_hfma_end(p2g_hsat(p2g_hfma_end(p2g_habs(rs1350), rs1444, rs1310)), rs1448, rs1449);
       // ptx:6582  {mul.f16 %rs1378,%rs1374,%rs1364;
       uint rs1378 = p2g_hmul(rs1374, rs1364);
       // ptx:6586  {add.f16 %rs1381,%rs1345,%rs1378;
@@ -10006,16 +10017,16 @@ void main() {
       // ptx:6593  {sub.f16 %rs1386,%rs1384,%rs509;
       uint rs1386 = p2g_hsub(p2g_hrint(rs509, 0), rs509);
       // ptx:6597  {fma.rn.f16 %rs1389,%rs1386,%rs536,%rs513;
-      uint rs1389 = p2g_hfma(rs1386, rs536, rs513);
+      uint rs1389 = p2g_hfma_end(rs1386, rs536, rs513);
       // ptx:6601  cvt.rni.f16.f16 %rs1393, %rs1389;
       // ptx:6604  {sub.f16 %rs1395,%rs1393,%rs1389;
       // ptx:6608  {abs.f16 %rs1398,%rs1395;
       // ptx:6612  {fma.rn.sat.f16 %rs1400,%rs1398,%rs1438,%rs1310;
-      uint rs1400 = p2g_hsat(p2g_hfma(p2g_habs(p2g_hsub(p2g_hrint(rs1389, 0), rs1389)), rs1438, rs1310));
+      uint rs1400 = p2g_hsat(p2g_hfma_end(p2g_habs(p2g_hsub(p2g_hrint(rs1389, 0), rs1389)), rs1438, rs1310));
       // ptx:6616  {abs.f16 %rs1404,%rs1386;
       // ptx:6620  {fma.rn.sat.f16 %rs1406,%rs1404,%rs1444,%rs1310;
       // ptx:6624  {fma.rn.f16 %rs1410,%rs1406,%rs1448,%rs1449;
-      uint rs1410 = p2g_hfma(p2g_hsat(p2g_hfma(p2g_habs(rs1386), rs1444, rs1310)), rs1448, rs1449);
+      uint rs1410 = p2g_hfma_end(p2g_hsat(p2g_hfma_end(p2g_habs(rs1386), rs1444, rs1310)), rs1448, rs1449);
       // ptx:6628  {mul.f16 %rs1414,%rs1410,%rs1400;
       uint rs1414 = p2g_hmul(rs1410, rs1400);
       // ptx:6632  {add.f16 %rs1417,%rs1381,%rs1414;
@@ -10024,16 +10035,16 @@ void main() {
       // ptx:6639  {sub.f16 %rs1422,%rs1420,%rs510;
       uint rs1422 = p2g_hsub(p2g_hrint(rs510, 0), rs510);
       // ptx:6643  {fma.rn.f16 %rs1425,%rs1422,%rs536,%rs514;
-      uint rs1425 = p2g_hfma(rs1422, rs536, rs514);
+      uint rs1425 = p2g_hfma_end(rs1422, rs536, rs514);
       // ptx:6647  cvt.rni.f16.f16 %rs1429, %rs1425;
       // ptx:6650  {sub.f16 %rs1431,%rs1429,%rs1425;
       // ptx:6654  {abs.f16 %rs1434,%rs1431;
       // ptx:6658  {fma.rn.sat.f16 %rs1436,%rs1434,%rs1438,%rs1310;
-      uint rs1436 = p2g_hsat(p2g_hfma(p2g_habs(p2g_hsub(p2g_hrint(rs1425, 0), rs1425)), rs1438, rs1310));
+      uint rs1436 = p2g_hsat(p2g_hfma_end(p2g_habs(p2g_hsub(p2g_hrint(rs1425, 0), rs1425)), rs1438, rs1310));
       // ptx:6662  {abs.f16 %rs1440,%rs1422;
       // ptx:6666  {fma.rn.sat.f16 %rs1442,%rs1440,%rs1444,%rs1310;
       // ptx:6670  {fma.rn.f16 %rs1446,%rs1442,%rs1448,%rs1449;
-      uint rs1446 = p2g_hfma(p2g_hsat(p2g_hfma(p2g_habs(rs1422), rs1444, rs1310)), rs1448, rs1449);
+      uint rs1446 = p2g_hfma_end(p2g_hsat(p2g_hfma_end(p2g_habs(rs1422), rs1444, rs1310)), rs1448, rs1449);
       // ptx:6674  {mul.f16 %rs1450,%rs1446,%rs1436;
       uint rs1450 = p2g_hmul(rs1446, rs1436);
       // ptx:6678  {add.f16 %rs1453,%rs1417,%rs1450;
@@ -10048,7 +10059,7 @@ void main() {
       // ptx:6699  mov.f32 	%f952, 0f3DCCCCCD;
       // ptx:6701  {  cvt.rn.f16.f32 %rs1462, %f952;}
       // ptx:6705  {fma.rn.f16 %rs1463,%rs1461,%rs1460,%rs1462;
-      uint rs1463 = p2g_hfma(p2g_f2h_rn(0x3F666666u), rs1460, p2g_f2h_rn(0x3DCCCCCDu));
+      uint rs1463 = p2g_hfma_end(p2g_f2h_rn(0x3F666666u), rs1460, p2g_f2h_rn(0x3DCCCCCDu));
       // ptx:6708  ld.param.u16 	%rs1469, [%rd41+184];
       uint rs1469 = p184_u16;
       // ptx:6710  {sub.f16 %rs1467,%rs1460,%rs1469;
@@ -10061,7 +10072,7 @@ void main() {
       uint rs1476 = p2g_hmul(p2g_hsub(rs1463, rs1469), rs1472);
       // ptx:6727  {sub.f16 %rs1479,%rs1463,%rs1476;
       // ptx:6731  {fma.rn.sat.f16 %rs1482,%rs1457,%rs1479,%rs1476;
-      uint rs1482 = p2g_hsat(p2g_hfma(rs1457, p2g_hsub(rs1463, rs1476), rs1476));
+      uint rs1482 = p2g_hsat(p2g_hfma_end(rs1457, p2g_hsub(rs1463, rs1476), rs1476));
       // ptx:6736  mov.b32 {low,high}, %r352;
       // ptx:6737  mov.b16 %rs1694, low;}
       uint rs1694 = (r352 & 0xFFFFu);
@@ -10123,7 +10134,7 @@ void main() {
       // ptx:6806  {sub.f16 %rs1511,%rs1460,%rs1470;
       // ptx:6810  {fma.rn.sat.f16 %rs1514,%rs1342,%rs1511,%rs1470;
       // ptx:6814  {  cvt.f32.f16 %f954, %rs1514;}
-      f954 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma(rs1342, p2g_hsub(rs1460, rs1470), rs1470)))));
+      f954 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma_end(rs1342, p2g_hsub(rs1460, rs1470), rs1470)))));
       // ptx:6818  {  cvt.f32.f16 %f955, %rs1693;}
       // ptx:6821  sub.f32 	%f970, %f955, %f105;
       // ptx:6822  fma.rn.f32 	%f971, %f954, %f970, %f105;
@@ -10142,7 +10153,7 @@ void main() {
       // ptx:6833  {sub.f16 %rs1521,%rs1460,%rs1470;
       // ptx:6837  {fma.rn.sat.f16 %rs1524,%rs1378,%rs1521,%rs1470;
       // ptx:6841  {  cvt.f32.f16 %f957, %rs1524;}
-      f957 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma(rs1378, p2g_hsub(rs1460, rs1470), rs1470)))));
+      f957 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma_end(rs1378, p2g_hsub(rs1460, rs1470), rs1470)))));
       // ptx:6845  {  cvt.f32.f16 %f958, %rs1692;}
       // ptx:6848  sub.f32 	%f974, %f958, %f106;
       // ptx:6849  fma.rn.f32 	%f975, %f957, %f974, %f106;
@@ -10168,7 +10179,7 @@ void main() {
       // ptx:6861  {sub.f16 %rs1531,%rs1460,%rs1470;
       // ptx:6865  {fma.rn.sat.f16 %rs1534,%rs1414,%rs1531,%rs1470;
       // ptx:6869  {  cvt.f32.f16 %f960, %rs1534;}
-      f960 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma(rs1414, p2g_hsub(rs1460, rs1470), rs1470)))));
+      f960 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma_end(rs1414, p2g_hsub(rs1460, rs1470), rs1470)))));
       // ptx:6873  {  cvt.f32.f16 %f961, %rs1691;}
       // ptx:6876  sub.f32 	%f978, %f961, %f107;
       // ptx:6877  fma.rn.f32 	%f979, %f960, %f978, %f107;
@@ -10187,7 +10198,7 @@ void main() {
       // ptx:6888  {sub.f16 %rs1541,%rs1460,%rs1470;
       // ptx:6892  {fma.rn.sat.f16 %rs1544,%rs1450,%rs1541,%rs1470;
       // ptx:6896  {  cvt.f32.f16 %f963, %rs1544;}
-      f963 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma(rs1450, p2g_hsub(rs1460, rs1470), rs1470)))));
+      f963 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma_end(rs1450, p2g_hsub(rs1460, rs1470), rs1470)))));
       // ptx:6900  {  cvt.f32.f16 %f964, %rs1690;}
       // ptx:6903  sub.f32 	%f982, %f964, %f108;
       // ptx:6904  fma.rn.f32 	%f983, %f963, %f982, %f108;
