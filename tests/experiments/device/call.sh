@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# One device call (the `run` tool, repository root on an NVIDIA machine), prepared here and carried: `carry`
+# [".gl", ".dev"] with .gl = the Vulkan loader .debs (libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0
+# libgles2, `apt-get download` for amd64; without the glvnd ones vkCreateInstance fails with
+# VK_ERROR_INCOMPATIBLE_DRIVER) and .dev/ptx2glsl.gz = `strip -o /tmp/p2g build/translator/ptx2glsl; gzip -c
+# /tmp/p2g > .dev/ptx2glsl.gz`. Stage the tree first (stage.sh). Everything goes to $OUT/log.txt as it comes, so a
+# call cut short still returns what it measured; keep each line's filter on the "GPU ms" line (a `tail` once kept
+# the wrong lines and lost a whole call's timings).
+#   usage: bash tests/experiments/device/call.sh SECTION...
+#   sections: recreate  K 720p native, fresh pipeline (disk cache off) against PTX2GLSL_PIPELINE_RECREATE=1 and 2
+#             kexact    K 720p exact: cold pipeline creation and GPU time (--pipeline-stats; up to 400 s)
+#             bench     every bench case but sfu_heavy exact, exact and native, disk cache on (second run cached)
+#             suites    every suite staged, exact and native (identity)
+#             cuda      ptx2glsl-cudaref --time 30 of K 720p and the bench cases (also writes K 720p's expected/)
+set -u
+T0=$(date +%s)
+L=${OUT:-/tmp}/log.txt
+say() { echo "[$(( $(date +%s) - T0 ))s] $*" >> "$L"; }
+keep() { grep -E "GPU ms|statistics|outputs identical|differ,|cache data|twins|error" | grep -v ": identical$"; }
+for f in .gl/*.deb; do dpkg -x "$f" /; done
+ldconfig
+export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+export PTX2GLSL_SFU_TABLES=$PWD/translator/sfu/tables
+gunzip -c .dev/ptx2glsl.gz > /tmp/p2g && chmod +x /tmp/p2g
+P=/tmp/p2g
+R=build-cuda/runtime/cuda_ref/ptx2glsl-cudaref
+K=ptx_corpus/rrlite/k_output_720p
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> "$L"
+$P devices >> "$L" 2>&1 || { ls -la /usr/local/nvidia/share/vulkan/icd.d/ >> "$L" 2>&1; exit 1; }
+cudaref() {
+  [ -x $R ] || { cmake -S . -B build-cuda -DPTX2GLSL_TRANSLATOR=OFF -DCMAKE_BUILD_TYPE=Release > /tmp/cc.log 2>&1 &&
+    cmake --build build-cuda -j 8 --target ptx2glsl-cudaref >> /tmp/cc.log 2>&1 || tail -5 /tmp/cc.log >> "$L"; }
+  [ -f $K/expected/output.bin ] || $R $K > /dev/null 2>&1
+}
+for s in "$@"; do
+  say "== $s"
+  case $s in
+    recreate)
+      for i in 1 2; do for m in 0 1 2; do
+        __GL_SHADER_DISK_CACHE=0 PTX2GLSL_VERBOSE=1 PTX2GLSL_PIPELINE_RECREATE=$m $P run $K --device nvidia --native \
+          --repeat 30 --pipeline-stats 2>&1 | keep | sed "s/^/recreate=$m round $i: /" >> "$L"
+      done; done ;;
+    kexact)
+      cudaref
+      __GL_SHADER_DISK_CACHE=0 PTX2GLSL_VERBOSE=1 timeout 400 $P run $K --device nvidia --repeat 20 --pipeline-stats 2>&1 |
+        grep -E "pipeline created|GPU ms|statistics|outputs" | sed "s/^/K exact cold: /" >> "$L" ;;
+    bench)
+      for c in ptx_corpus/bench/*/; do c=${c%/}
+        for md in native exact; do
+          [ "$c" = ptx_corpus/bench/sfu_heavy ] && [ $md = exact ] && continue
+          fl=; [ $md = native ] && fl=--native
+          for i in 1 2; do $P run $c --device nvidia $fl --repeat 30 2>&1 | keep | tr '\n' ' ' | sed "s/^/$md $i: /" >> "$L"; echo >> "$L"; done
+        done
+      done ;;
+    suites)
+      for md in exact native; do fl=; [ $md = native ] && fl=--native
+        $P run $(ls -d ptx_corpus/*/*/ | grep -v -E "rrlite|sfu_heavy") --device nvidia $fl > /tmp/suites_$md.log 2>&1
+        grep -v ": identical$" /tmp/suites_$md.log | grep -v "^\s" | tail -30 | sed "s/^/$md: /" >> "$L"
+      done ;;
+    cuda)
+      cudaref
+      for c in $K ptx_corpus/bench/*/; do $R --time 30 ${c%/} 2>&1 | grep "GPU ms" >> "$L"; done ;;
+    *) say "unknown section $s" ;;
+  esac
+done
+say end
