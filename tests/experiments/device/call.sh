@@ -12,6 +12,7 @@
 #             bench     every bench case but sfu_heavy exact, exact and native, disk cache on (second run cached)
 #             suites    every suite staged, exact and native (identity)
 #             cuda      ptx2glsl-cudaref --time 30 of K 720p and the bench cases (also writes K 720p's expected/)
+#             rounds    kexact with .dev/ptx2glsl-rounds.gz, a build with tests/experiments/replay_rounds.patch
 set -u
 T0=$(date +%s)
 L=${OUT:-/tmp}/log.txt
@@ -44,6 +45,11 @@ for s in "$@"; do
       cudaref
       __GL_SHADER_DISK_CACHE=0 PTX2GLSL_VERBOSE=1 timeout 400 $P run $K --device nvidia --repeat 20 --pipeline-stats 2>&1 |
         grep -E "pipeline created|GPU ms|statistics|outputs" | sed "s/^/K exact cold: /" >> "$L" ;;
+    rounds)
+      cudaref
+      gunzip -c .dev/ptx2glsl-rounds.gz > /tmp/p2g-rounds && chmod +x /tmp/p2g-rounds
+      __GL_SHADER_DISK_CACHE=0 PTX2GLSL_VERBOSE=1 timeout 400 /tmp/p2g-rounds run $K --device nvidia --repeat 20 \
+        --pipeline-stats 2>&1 | grep -E "pipeline created|GPU ms|statistics|outputs" | sed "s/^/K exact rounds cold: /" >> "$L" ;;
     bench)
       for c in ptx_corpus/bench/*/; do c=${c%/}
         for md in native exact; do
