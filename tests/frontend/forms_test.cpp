@@ -355,3 +355,46 @@ TEST_CASE("vector registers, video selectors and WARP_SZ resolve as operands") {
     CHECK(t.diags.find(p.message) != std::string::npos);
   }
 }
+
+TEST_CASE("an f16 fma keeps the f16 variant's barrier where its result reaches another f16 fma's addend") {
+  // Emitter::halfFmaAddend: p2g_hfma / p2g_hfma2 (the result xor P2G_OPAQUE0) where the destination reaches an
+  // f16 fma's addend, directly or through mov (vector packs and unpacks included) and selp; p2g_hfma_end /
+  // p2g_hfma2_end elsewhere. Each snippet's first fma, `first`(h2, h3, h4), writes %h1.
+  struct Case {
+    const char* body;
+    const char* first;
+  };
+  const Case cases[] = {
+      {"\tfma.rn.f16 %h1, %h2, %h3, %h4;\n\tfma.rn.f16 %h5, %h2, %h3, %h1;\n", "p2g_hfma("},
+      {"\tfma.rn.f16 %h1, %h2, %h3, %h4;\n\tmov.b16 %h6, %h1;\n\tfma.rn.f16 %h5, %h2, %h3, %h6;\n", "p2g_hfma("},
+      {"\tfma.rn.f16 %h1, %h2, %h3, %h4;\n\tmov.b32 %r1, {%h1, %h2};\n\tfma.rn.f16x2 %r2, %r3, %r4, %r1;\n",
+       "p2g_hfma("},
+      {"\tfma.rn.f16 %h1, %h2, %h3, %h4;\n\tselp.b16 %h6, %h1, %h2, %p2;\n\tfma.rn.f16 %h5, %h2, %h3, %h6;\n",
+       "p2g_hfma("},
+      // the result only as a multiplicand, or only stored: no barrier
+      {"\tfma.rn.f16 %h1, %h2, %h3, %h4;\n\tfma.rn.f16 %h5, %h1, %h3, %h2;\n", "p2g_hfma_end("},
+      {"\tfma.rn.f16 %h1, %h2, %h3, %h4;\n", "p2g_hfma_end("},
+  };
+  for (const Case& c : cases) {
+    std::string text = kernel(std::string("\tld.global.b16 %h2, [%d7];\n\tld.global.b16 %h3, [%d7+2];\n"
+                                          "\tld.global.b16 %h4, [%d7+4];\n\tld.global.b32 %r3, [%d7+8];\n"
+                                          "\tld.global.b32 %r4, [%d7+12];\n") +
+                                  c.body + "\tst.global.b16 [%d7+16], %h5;\n\tst.global.b32 [%d7+20], %r2;\n"
+                                  "\tst.global.b16 [%d7+24], %h1;\n",  // a second use: %h1 gets a variable
+                              0);
+    ptx::SourceManager sm;
+    int buf = sm.add("probe.ptx", text);
+    ptx::DiagEngine diags(sm);
+    std::vector<EntryResult> res;
+    TranslateOptions opt;
+    opt.spirv = false;
+    INFO(c.body, diags.formatAll());
+    REQUIRE(translateBuffer(sm, buf, opt, diags, res));
+    REQUIRE(res.size() == 1);
+    const std::string& g = res[0].glsl;
+    size_t body = g.find("void main()");
+    REQUIRE(body != std::string::npos);
+    INFO(g.substr(body));
+    CHECK(g.find(std::string(c.first) + "h2, h3, h4)", body) != std::string::npos);
+  }
+}

@@ -365,17 +365,28 @@ bool Emitter::halfFmaAddend(int reg) {
         if ((in.op == "fma" || in.op == "mad") && isHalf(in) && in.ops.size() == 4 &&
             in.ops[3].kind == Opnd::Kind::Reg && in.ops[3].reg >= 0)
           halfAddend_[in.ops[3].reg] = true;
-    // backwards through register copies, until nothing changes (a copy chain is short)
+    // backwards through the instructions that move bits without arithmetic (mov, with vector packs and unpacks
+    // such as `mov.b32 %r, {%h0, %h1}`, and selp), until nothing changes: where any register the move writes is
+    // marked, every register it reads is
+    auto regs = [](const Opnd& o, auto&& f) {
+      if (o.kind == Opnd::Kind::Reg && o.reg >= 0) f(o.reg);
+      if (o.kind == Opnd::Kind::Vec)
+        for (const Opnd& e : o.elems)
+          if (e.kind == Opnd::Kind::Reg && e.reg >= 0) f(e.reg);
+    };
     for (bool grew = true; grew;) {
       grew = false;
       for (const ir::Block& b : F.blocks)
-        for (const ir::Inst& in : b.insts)
-          if (in.op == "mov" && in.ops.size() == 2 && in.ops[0].kind == Opnd::Kind::Reg &&
-              in.ops[1].kind == Opnd::Kind::Reg && in.ops[0].reg >= 0 && in.ops[1].reg >= 0 &&
-              halfAddend_[in.ops[0].reg] && !halfAddend_[in.ops[1].reg]) {
-            halfAddend_[in.ops[1].reg] = true;
-            grew = true;
-          }
+        for (const ir::Inst& in : b.insts) {
+          if ((in.op != "mov" && in.op != "selp") || in.ops.size() < 2) continue;
+          bool marked = false;
+          regs(in.ops[0], [&](int r) { marked = marked || halfAddend_[r]; });
+          if (!marked) continue;
+          for (size_t i = 1; i < in.ops.size(); ++i)
+            regs(in.ops[i], [&](int r) {
+              if (!halfAddend_[r]) halfAddend_[r] = grew = true;
+            });
+        }
     }
   }
   return reg < 0 || size_t(reg) >= halfAddend_.size() || halfAddend_[reg];

@@ -147,7 +147,8 @@ class Emitter {
   // (blockThreads()). Reports the error and returns false otherwise.
   bool barrierCount(const ir::Inst& in, const ir::Opnd& count);
   // Whether register `reg` (an f16/f16x2 fma's destination) reaches the addend of an f16/f16x2 fma, directly or
-  // through movs: such results keep the f16 variant's opaque barrier (f32_prelude.cpp, p2g_hfma / p2g_hfma_end).
+  // through mov (packs and unpacks included) and selp: such results keep the f16 variant's opaque barrier
+  // (f32_prelude.cpp, p2g_hfma / p2g_hfma_end).
   bool halfFmaAddend(int reg);
   uint32_t blockThreads() const { return blockThreads_; }
 
