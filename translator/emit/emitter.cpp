@@ -359,10 +359,9 @@ std::string Emitter::src(const Opnd& o, Ty t) {
 bool Emitter::halfFmaAddend(int reg) {
   if (halfAddend_.empty()) {
     halfAddend_.assign(F.regs.size() + 1, false);
-    auto isHalf = [](const ir::Inst& in) { return in.hasMod("f16") || in.hasMod("f16x2"); };
     for (const ir::Block& b : F.blocks)
-      for (const ir::Inst& in : b.insts)
-        if ((in.op == "fma" || in.op == "mad") && isHalf(in) && in.ops.size() == 4 &&
+      for (const ir::Inst& in : b.insts)  // (PTX has no f16 mad: fma is the only f16 form with an addend)
+        if (in.op == "fma" && (in.hasMod("f16") || in.hasMod("f16x2")) && in.ops.size() == 4 &&
             in.ops[3].kind == Opnd::Kind::Reg && in.ops[3].reg >= 0)
           halfAddend_[in.ops[3].reg] = true;
     // backwards through the instructions that move bits without arithmetic (mov, with vector packs and unpacks
