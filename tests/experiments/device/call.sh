@@ -7,11 +7,14 @@
 # call cut short still returns what it measured; keep each line's filter on the "GPU ms" line (a `tail` once kept
 # the wrong lines and lost a whole call's timings).
 #   usage: bash tests/experiments/device/call.sh SECTION...
-#   sections: recreate  K 720p native, fresh pipeline (disk cache off) against PTX2GLSL_PIPELINE_RECREATE=1 and 2
+#   sections: recreate  K 720p native, fresh pipeline (disk cache off) against PTX2GLSL_PIPELINE_RECREATE=1 and 2,
+#                       a fresh one after 15 s of warm-up, and the disk-cached one
 #             kexact    K 720p exact: cold pipeline creation and GPU time (--pipeline-stats; up to 400 s)
 #             bench     every bench case but sfu_heavy exact, exact and native, disk cache on (second run cached)
 #             suites    every suite staged, exact and native (identity)
 #             cuda      ptx2glsl-cudaref --time 30 of K 720p and the bench cases (also writes K 720p's expected/)
+#             sfusweep  the 23 SFU sweeps (STAGE=suites)
+#             opsweep   the op sweeps (gpu_sweep.sh ref nvidia ci) and the basic+ops cases native (STAGE=sweeps)
 #             rounds    kexact with .dev/ptx2glsl-rounds.gz, a build with tests/experiments/replay_rounds.patch
 set -u
 T0=$(date +%s)
@@ -37,10 +40,24 @@ for s in "$@"; do
   say "== $s"
   case $s in
     recreate)
+      cudaref
       for i in 1 2; do for m in 0 1 2; do
         __GL_SHADER_DISK_CACHE=0 PTX2GLSL_VERBOSE=1 PTX2GLSL_PIPELINE_RECREATE=$m $P run $K --device nvidia --native \
           --repeat 30 --pipeline-stats 2>&1 | keep | sed "s/^/recreate=$m round $i: /" >> "$L"
-      done; done ;;
+      done; done
+      # a fresh pipeline given 15 s of untimed dispatches first (does the driver swap in a better binary later?)
+      __GL_SHADER_DISK_CACHE=0 PTX2GLSL_WARMUP_MS=15000 $P run $K --device nvidia --native --repeat 30 2>&1 | keep |
+        sed "s/^/fresh, 15 s warm-up: /" >> "$L"
+      $P run $K --device nvidia --native --repeat 30 2>&1 | keep | sed "s/^/disk cache on: /" >> "$L"
+      $P run $K --device nvidia --native --repeat 30 2>&1 | keep | sed "s/^/disk cache on, again: /" >> "$L" ;;
+    sfusweep)
+      bash ptx_corpus/sfu_sweep/run.sh --device nvidia --bin $P 2>&1 | grep -v "blocks [0-9]" >> "$L" ;;
+    opsweep)
+      WORK=/tmp/sw PTX2GLSL=$P bash ptx_corpus/ops/gpu_sweep.sh /tmp/opsw ref nvidia ci 2>&1 | tail -12 >> "$L"
+      grep -v ": identical$" /tmp/opsw/sweep_nvidia.log | tail -8 >> "$L"
+      grep -v ": identical$" /tmp/opsw/ci_nvidia.log | tail -8 >> "$L"
+      $P run ptx_corpus/basic/* ptx_corpus/ops/*/ --device nvidia --native 2>&1 | grep -v ": identical$" | tail -8 |
+        sed "s/^/native: /" >> "$L" ;;
     kexact)
       cudaref
       __GL_SHADER_DISK_CACHE=0 PTX2GLSL_VERBOSE=1 timeout 400 $P run $K --device nvidia --repeat 20 --pipeline-stats 2>&1 |
@@ -60,7 +77,7 @@ for s in "$@"; do
       done ;;
     suites)
       for md in exact native; do fl=; [ $md = native ] && fl=--native
-        $P run $(ls -d ptx_corpus/*/*/ | grep -v -E "rrlite|sfu_heavy") --device nvidia $fl > /tmp/suites_$md.log 2>&1
+        $P run $(ls -d ptx_corpus/*/*/ | grep -v -E "rrlite|sfu_heavy|sfu_sweep") --device nvidia $fl > /tmp/suites_$md.log 2>&1
         grep -v ": identical$" /tmp/suites_$md.log | grep -v "^\s" | tail -30 | sed "s/^/$md: /" >> "$L"
       done ;;
     cuda)
