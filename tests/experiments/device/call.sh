@@ -15,6 +15,7 @@
 #             cuda      ptx2glsl-cudaref --time 30 of K 720p and the bench cases (also writes K 720p's expected/)
 #             sfusweep  the 23 SFU sweeps (STAGE=suites)
 #             opsweep   the op sweeps (gpu_sweep.sh ref nvidia ci) and the basic+ops cases native (STAGE=sweeps)
+#             variants  K 720p with each GLSL of .dev/kv/*.comp (--glsl; KV_MODE= for exact mode), two rounds
 #             rounds    kexact with .dev/ptx2glsl-rounds.gz, a build with tests/experiments/replay_rounds.patch
 set -u
 T0=$(date +%s)
@@ -58,6 +59,14 @@ for s in "$@"; do
       grep -v ": identical$" /tmp/opsw/ci_nvidia.log | tail -8 >> "$L"
       $P run ptx_corpus/basic/* ptx_corpus/ops/*/ --device nvidia --native 2>&1 | grep -v ": identical$" | tail -8 |
         sed "s/^/native: /" >> "$L" ;;
+    variants)
+      # GLSL variants of K 720p (--glsl: the translation's parameters, buffers and comparison), two rounds
+      # alternated: .dev/kv/<name>.comp, native mode unless KV_MODE is empty; the timing, not the outputs
+      cudaref
+      for i in 1 2; do for v in .dev/kv/*.comp; do
+        $P run $K --device nvidia ${KV_MODE---native} --glsl $v --repeat 30 --pipeline-stats 2>&1 | grep -E "GPU ms|statistics" |
+          sed "s|^|$(basename $v .comp) round $i: |" >> "$L"
+      done; done ;;
     kexact)
       cudaref
       __GL_SHADER_DISK_CACHE=0 PTX2GLSL_VERBOSE=1 timeout 400 $P run $K --device nvidia --repeat 20 --pipeline-stats 2>&1 |
@@ -78,7 +87,7 @@ for s in "$@"; do
     suites)
       for md in exact native; do fl=; [ $md = native ] && fl=--native
         $P run $(ls -d ptx_corpus/*/*/ | grep -v -E "rrlite|sfu_heavy|sfu_sweep") --device nvidia $fl > /tmp/suites_$md.log 2>&1
-        grep -v ": identical$" /tmp/suites_$md.log | grep -v "^\s" | tail -30 | sed "s/^/$md: /" >> "$L"
+        grep -E "differ|cases," /tmp/suites_$md.log | tail -30 | sed "s/^/$md: /" >> "$L"
       done ;;
     cuda)
       cudaref

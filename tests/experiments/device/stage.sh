@@ -11,10 +11,10 @@ cd "$(dirname "$0")/../../.."
 # K 720p's expected/ (22 MB) is rewritten on the device by ptx2glsl-cudaref before it is compared.
 # STAGE=sweeps keeps ptx_corpus/ops (29 MB, the op sweeps: ptx_corpus/ops/gpu_sweep.sh) and drops rrlite instead.
 # STAGE=suites keeps ptx_corpus/sfu_sweep and ptx_corpus/mma (the SFU sweeps, the mma suite) and drops the ops and
-# the 360p K.
+# the 360p K's expected/ (the 720p case reads its PTX and lut.bin).
 case "${STAGE:-}" in
   sweeps) big="ptx_corpus/rrlite ptx_corpus/sfu_sweep ptx_corpus/mma" ;;
-  suites) big="ptx_corpus/ops ptx_corpus/rrlite/k_output ptx_corpus/rrlite/k_output_720p/expected" ;;
+  suites) big="ptx_corpus/ops ptx_corpus/rrlite/k_output/expected ptx_corpus/rrlite/k_output_720p/expected" ;;
   *) big="ptx_corpus/ops ptx_corpus/rrlite/k_output_720p/expected ptx_corpus/sfu_sweep ptx_corpus/mma" ;;
 esac
 rm -rf generated ptx_corpus/sfu tests/fatbin tests/parse_stress $big "$@"
