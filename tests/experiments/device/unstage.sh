@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Restores what stage.sh deleted.
+# Restores what stage.sh deleted (only the deleted files: edits made while staged stay).
 set -eu
 cd "$(dirname "$0")/../../.."
-git checkout -- .
+git ls-files -z --deleted | xargs -0 -r git checkout --
 git status --short
