@@ -150,38 +150,10 @@ bool createPipeline(Resources& R, const CaseSpec& c, const TranslatedKernel& k, 
   cpci.stage.pSpecializationInfo = &si;
   cpci.layout = R.layout;
   if (R.ctx.pipelineStats) cpci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
-  // PTX2GLSL_PIPELINE_RECREATE=1|2, an A/B switch: create the pipeline through a VkPipelineCache, destroy it and
-  // create it again from that cache (1: the same cache object; 2: a new cache made from vkGetPipelineCacheData's
-  // bytes). On NVIDIA, K native ran 5x slower from a freshly compiled pipeline than from the driver's disk cache,
-  // with the same registers and binary size (docs/GPU_BENCH.md, 2026-12-07 later): this tells whether a second
-  // creation from a cache gives the fast one. The creation time reported covers both creations.
-  const char* again = std::getenv("PTX2GLSL_PIPELINE_RECREATE");
-  if (!again || (again[0] != '1' && again[0] != '2'))
-    return vkOk(vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &cpci, nullptr, &R.pipeline),
-                "vkCreateComputePipelines", err);
-  VkPipelineCacheCreateInfo pcci{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
-  VkPipelineCache cache = VK_NULL_HANDLE;
-  if (!vkOk(vkCreatePipelineCache(d, &pcci, nullptr, &cache), "vkCreatePipelineCache", err)) return false;
-  bool ok = vkOk(vkCreateComputePipelines(d, cache, 1, &cpci, nullptr, &R.pipeline), "vkCreateComputePipelines", err);
-  if (ok) {
-    vkDestroyPipeline(d, R.pipeline, nullptr);
-    R.pipeline = VK_NULL_HANDLE;
-  }
-  if (ok && again[0] == '2') {
-    size_t n = 0;
-    ok = vkOk(vkGetPipelineCacheData(d, cache, &n, nullptr), "vkGetPipelineCacheData", err);
-    std::vector<uint8_t> blob(n);
-    ok = ok && vkOk(vkGetPipelineCacheData(d, cache, &n, blob.data()), "vkGetPipelineCacheData", err);
-    vkDestroyPipelineCache(d, cache, nullptr);
-    cache = VK_NULL_HANDLE;
-    if (std::getenv("PTX2GLSL_VERBOSE")) fprintf(stderr, "%s: pipeline cache data %zu bytes\n", c.name.c_str(), n);
-    pcci.initialDataSize = n;
-    pcci.pInitialData = blob.data();
-    ok = ok && vkOk(vkCreatePipelineCache(d, &pcci, nullptr, &cache), "vkCreatePipelineCache", err);
-  }
-  ok = ok && vkOk(vkCreateComputePipelines(d, cache, 1, &cpci, nullptr, &R.pipeline), "vkCreateComputePipelines", err);
-  if (cache != VK_NULL_HANDLE) vkDestroyPipelineCache(d, cache, nullptr);
-  return ok;
+  // (PTX2GLSL_PIPELINE_RECREATE, a second creation from a VkPipelineCache, was tried here and taken out: no faster
+  // on NVIDIA, docs/GPU_BENCH.md 2026-12-07 evening)
+  return vkOk(vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &cpci, nullptr, &R.pipeline), "vkCreateComputePipelines",
+              err);
 }
 
 // The driver's statistics of each executable of the pipeline (VK_KHR_pipeline_executable_properties; Vulkan 1.3

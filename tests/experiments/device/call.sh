@@ -7,8 +7,8 @@
 # call cut short still returns what it measured; keep each line's filter on the "GPU ms" line (a `tail` once kept
 # the wrong lines and lost a whole call's timings).
 #   usage: bash tests/experiments/device/call.sh SECTION...
-#   sections: recreate  K 720p native, fresh pipeline (disk cache off) against PTX2GLSL_PIPELINE_RECREATE=1 and 2,
-#                       a fresh one after 15 s of warm-up, and the disk-cached one
+#   sections: fresh     K 720p native in separate processes: fresh pipelines (disk cache off), one after 15 s of
+#                       warm-up, and the disk-cached one
 #             kexact    K 720p exact: cold pipeline creation and GPU time (--pipeline-stats; up to 400 s)
 #             bench     every bench case but sfu_heavy exact, exact and native, disk cache on (second run cached)
 #             suites    every suite staged, exact and native (identity)
@@ -40,13 +40,14 @@ cudaref() {
 for s in "$@"; do
   say "== $s"
   case $s in
-    recreate)
+    fresh)
+      # K 720p native in separate processes: fresh pipelines (disk cache off), one after 15 s of warm-up, then the
+      # disk-cached one (some processes run 3-5x slower: docs/GPU_BENCH.md, 2026-12-07 evening)
       cudaref
-      for i in 1 2; do for m in 0 1 2; do
-        __GL_SHADER_DISK_CACHE=0 PTX2GLSL_VERBOSE=1 PTX2GLSL_PIPELINE_RECREATE=$m $P run $K --device nvidia --native \
-          --repeat 30 --pipeline-stats 2>&1 | keep | sed "s/^/recreate=$m round $i: /" >> "$L"
-      done; done
-      # a fresh pipeline given 15 s of untimed dispatches first (does the driver swap in a better binary later?)
+      for i in 1 2 3 4; do
+        __GL_SHADER_DISK_CACHE=0 $P run $K --device nvidia --native --repeat 30 --pipeline-stats 2>&1 | keep |
+          sed "s/^/fresh $i: /" >> "$L"
+      done
       __GL_SHADER_DISK_CACHE=0 PTX2GLSL_WARMUP_MS=15000 $P run $K --device nvidia --native --repeat 30 2>&1 | keep |
         sed "s/^/fresh, 15 s warm-up: /" >> "$L"
       $P run $K --device nvidia --native --repeat 30 2>&1 | keep | sed "s/^/disk cache on: /" >> "$L"
