@@ -15,7 +15,8 @@
 #             cuda      ptx2glsl-cudaref --time 30 of K 720p and the bench cases (also writes K 720p's expected/)
 #             sfusweep  the 23 SFU sweeps (STAGE=suites)
 #             opsweep   the op sweeps (gpu_sweep.sh ref nvidia ci) and the basic+ops cases native (STAGE=sweeps)
-#             variants  K 720p with each GLSL of .dev/kv/*.comp (--glsl; KV_MODE= for exact mode), two rounds
+#             variants  K 720p with each GLSL of .dev/kv/*.comp (--glsl; KV_DIR=other folder, KV_MODE= for exact
+#                       mode), two rounds
 #             rounds    kexact with .dev/ptx2glsl-rounds.gz, a build with tests/experiments/replay_rounds.patch
 set -u
 T0=$(date +%s)
@@ -64,7 +65,7 @@ for s in "$@"; do
       # GLSL variants of K 720p (--glsl: the translation's parameters, buffers and comparison), two rounds
       # alternated: .dev/kv/<name>.comp, native mode unless KV_MODE is empty; the timing, not the outputs
       cudaref
-      for i in 1 2; do for v in .dev/kv/*.comp; do
+      for i in 1 2; do for v in ${KV_DIR:-.dev/kv}/*.comp; do
         $P run $K --device nvidia ${KV_MODE---native} --glsl $v --repeat 30 --pipeline-stats 2>&1 | grep -E "GPU ms|statistics" |
           sed "s|^|$(basename $v .comp) round $i: |" >> "$L"
       done; done ;;
