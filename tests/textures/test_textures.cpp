@@ -182,6 +182,42 @@ TEST_CASE("handles: one that does not come from a parameter is refused at its li
   CHECK(t.diags.find("unsupported modifier '.cube' of 'tex'") != std::string::npos);
 }
 
+TEST_CASE("texture reads between f32 operations stay inside one guarded region") {
+  // A 2D texture the device may sample (manifest.h deviceSampled) is read through its sampler p2g_hw<slot>, a
+  // global of the module. The region pass must know that name (emitter.cpp typeOf): an unknown one makes it leave
+  // the whole run to one guard per operation, as it did for K's 647-line run and bench/tex_heavy's loop body
+  // until 2026-12-07 (210 and 85 guarded operations in main()).
+  std::string ptx = std::string(kHeader) + R"(
+.visible .entry k(.param .u64 k_tex, .param .u64 k_out, .param .f32 k_s)
+{
+  .reg .f32 %f<16>; .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [k_tex];
+  ld.param.u64 %rd2, [k_out];
+  ld.param.f32 %f1, [k_s];
+  mul.f32 %f2, %f1, %f1;
+  add.f32 %f3, %f2, 0f3F000000;
+  tex.2d.v4.f32.f32 {%f4, %f5, %f6, %f7}, [%rd1, {%f3, %f2}];
+  mul.f32 %f8, %f4, %f1;
+  fma.rn.f32 %f9, %f5, %f2, %f8;
+  add.f32 %f10, %f9, %f6;
+  st.global.f32 [%rd2], %f10;
+  st.global.f32 [%rd2+4], %f10;
+  ret;
+}
+)";
+  Translated t = translatePtx(ptx);
+  REQUIRE(t.ok);
+  REQUIRE(t.res.size() == 1);
+  const std::string& g = t.res[0].glsl;
+  size_t mainAt = g.find("\nvoid main()");
+  REQUIRE(mainAt != std::string::npos);
+  std::string body = g.substr(mainAt);
+  CHECK(body.find("p2g_tex2(p2g_hw0") != std::string::npos);
+  CHECK(body.find("if (p2g_redo()) p2g_check_1(") != std::string::npos);
+  // no operation of the run left to its own guard (the exact forms end in ", false)")
+  CHECK(body.find(", false)") == std::string::npos);
+}
+
 TEST_CASE("images: case validation and descriptor records") {
   ImageSpec s;
   s.name = "t";

@@ -1552,6 +1552,10 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
     locals.emplace("p2g_cc", "uint");
     std::set<std::string> globals{"smem", "smem64", "lmem", "cmem", "pc"};
     for (auto& [i, n] : sharedNames_) globals.insert(n);
+    // the device-sampled textures' samplers (emit_tex.cpp): a region that reads a texture names them
+    if (images_)
+      for (const ManifestImage& im : *images_)
+        if (deviceSampled(im)) globals.insert("p2g_hw" + std::to_string(im.slot));
     auto typeOf = [&](const std::string& n) -> std::string {
       int r = regNamed(n);
       if (r >= 0) {

@@ -1861,37 +1861,662 @@ void p2g_check_10(float f14, out precise float f19, const float p16_f32, const f
   }
   p2g_exact_10(f14, f19, p16_f32, p20_f32, f276, r28, f15, f20, f277, r29, r4, r3, f21, f22, f23, t19, f24, f25, f299);
 }
-void p2g_exact_11(float f345, float f34, out precise float f668) {
+void p2g_exact_11(float f307, float f303, float f311, float f19, out precise float f26, float f308, float f304,
+    float f312, float f20, out precise float f27, const uint64_t p224_u64, const float p144_f32, const float p148_f32,
+    out precise float f28, out precise float f29, out precise float f30, out precise float f31, out precise float f345,
+    const uint64_t p232_u64, const float p152_f32, out precise float f488, const float p156_f32, out precise float f489,
+    const float p172_f32, out precise float f34, out precise float f35, out precise float f36, out precise float f37) {
+  f26 = p2g_ffma(f307, p2g_fadd(f303, f311, false), f19, 0, false);
+  f27 = p2g_ffma(f308, p2g_fadd(f304, f312, false), f20, 0, false);
+  uint64_t rd18 = p224_u64;
+  precise float f317 = p144_f32;
+  precise float f318 = p148_f32;
+  precise float f321 = p2g_fmul(f26, f317, false);
+  precise float f323 = 0.0;
+  uvec4 t26 = p2g_tex2(p2g_hw1, rd18 /* p224_u64 */, P2G_IMG1, vec2(f321, p2g_fmul(f27, f318, false)));
+  f28 = uintBitsToFloat(t26.x);
+  f29 = uintBitsToFloat(t26.y);
+  f30 = uintBitsToFloat(t26.z);
+  f31 = uintBitsToFloat(t26.w);
+  precise float f325 = p2g_ffma(p2g_fadd(f26, -0.5, false), 2.0, 0.5, 0, false);
+  precise float f327 = p2g_ffma(p2g_fadd(f27, -0.5, false), 2.0, 0.5, 0, false);
+  precise float f329 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_fadd(f325, -0.5, false)), 2));
+  precise float f330 = p2g_fadd(f329, 0.5, false);
+  precise float f332 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_fadd(f327, -0.5, false)), 2));
+  precise float f333 = p2g_fadd(f332, 0.5, false);
+  precise float f335 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsub(f325, f330, false))));
+  precise float f336 = p2g_fmul(f335, f335, false);
+  precise float f337 = p2g_fmul(f335, f336, false);
+  precise float neg5772 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fadd(f335, f337, false)) ^ 0x80000000u));
+  precise float f340 = p2g_ffma(neg5772, 0.5, f336, 0, false);
+  precise float neg5773 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fmul(f336, 2.5, false)) ^ 0x80000000u));
+  precise float f344 = p2g_fadd(p2g_ffma(f337, 1.5, neg5773, 0, false), 1.0, false);
+  f345 = 1.0;
+  precise float f347 = p2g_fmul(p2g_fsub(f337, f336, false), 0.5, false);
+  precise float f350 = p2g_fsub(p2g_fsub(p2g_fsub(f345, f340, false), f344, false), f347, false);
+  precise float f352 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsub(f327, f333, false))));
+  precise float f353 = p2g_fmul(f352, f352, false);
+  precise float f354 = p2g_fmul(f352, f353, false);
+  precise float neg5774 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fadd(f352, f354, false)) ^ 0x80000000u));
+  precise float f357 = p2g_ffma(neg5774, 0.5, f353, 0, false);
+  precise float neg5775 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fmul(f353, 2.5, false)) ^ 0x80000000u));
+  precise float f361 = p2g_fadd(p2g_ffma(f354, 1.5, neg5775, 0, false), 1.0, false);
+  precise float f363 = p2g_fmul(p2g_fsub(f354, f353, false), 0.5, false);
+  precise float f366 = p2g_fmul(f317, 0.5, false);
+  precise float f367 = p2g_fmul(f318, 0.5, false);
+  uint64_t rd19 = p232_u64;
+  precise float f369 = p2g_fmul(f366, p2g_fadd(f330, -0.5, false), false);
+  precise float f371 = p2g_fmul(f367, p2g_fadd(f333, -0.5, false), false);
+  uvec4 t27 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f371), 0u);
+  precise float f372 = uintBitsToFloat(t27.x);
+  precise float f373 = uintBitsToFloat(t27.y);
+  precise float f374 = uintBitsToFloat(t27.z);
+  precise float f375 = uintBitsToFloat(t27.w);
+  int t28 = p2g_fcmp(floatBitsToUint(f375), 0x3F7D70A4u);
+  bool p32 = t28 == -1;
+  precise float f376 = p2g_fadd(f375, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f377 = p2g_ffma(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  int t29 = p2g_fcmp(floatBitsToUint(f374), 0x3F7D70A4u);
+  bool p33 = t29 == -1;
+  precise float f379 = p2g_fadd(f374, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f380 = p2g_ffma(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f381 = p33 ? f374 : f380;
+  int t30 = p2g_fcmp(floatBitsToUint(f372), 0x3F7D70A4u);
+  bool p34 = t30 == -1;
+  precise float f382 = p2g_fadd(f372, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f383 = p2g_ffma(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  int t31 = p2g_fcmp(floatBitsToUint(f373), 0x3F7D70A4u);
+  bool p35 = t31 == -1;
+  precise float f385 = p2g_fadd(f373, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f386 = p2g_ffma(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f387 = p35 ? f373 : f386;
+  precise float f389 = p2g_fmul(f366, p2g_fadd(f330, 1.5, false), false);
+  uvec4 t32 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f371), 0u);
+  precise float f390 = uintBitsToFloat(t32.x);
+  precise float f391 = uintBitsToFloat(t32.y);
+  precise float f392 = uintBitsToFloat(t32.z);
+  precise float f393 = uintBitsToFloat(t32.w);
+  int t33 = p2g_fcmp(floatBitsToUint(f393), 0x3F7D70A4u);
+  bool p36 = t33 == -1;
+  precise float f394 = p2g_fadd(f393, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f395 = p2g_ffma(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f396 = p36 ? f393 : f395;
+  int t34 = p2g_fcmp(floatBitsToUint(f392), 0x3F7D70A4u);
+  bool p37 = t34 == -1;
+  precise float f397 = p2g_fadd(f392, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f398 = p2g_ffma(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f399 = p37 ? f392 : f398;
+  int t35 = p2g_fcmp(floatBitsToUint(f390), 0x3F7D70A4u);
+  bool p38 = t35 == -1;
+  precise float f400 = p2g_fadd(f390, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f401 = p2g_ffma(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f402 = p38 ? f390 : f401;
+  int t36 = p2g_fcmp(floatBitsToUint(f391), 0x3F7D70A4u);
+  bool p39 = t36 == -1;
+  precise float f403 = p2g_fadd(f391, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f404 = p2g_ffma(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f405 = p39 ? f391 : f404;
+  precise float f407 = p2g_fmul(f366, p2g_fadd(f330, 3.5, false), false);
+  uvec4 t37 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f371), 0u);
+  precise float f408 = uintBitsToFloat(t37.x);
+  precise float f409 = uintBitsToFloat(t37.y);
+  precise float f410 = uintBitsToFloat(t37.z);
+  precise float f411 = uintBitsToFloat(t37.w);
+  int t38 = p2g_fcmp(floatBitsToUint(f411), 0x3F7D70A4u);
+  bool p40 = t38 == -1;
+  precise float f412 = p2g_fadd(f411, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f413 = p2g_ffma(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  int t39 = p2g_fcmp(floatBitsToUint(f408), 0x3F7D70A4u);
+  bool p41 = t39 == -1;
+  precise float f415 = p2g_fadd(f408, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f416 = p2g_ffma(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f419 = p2g_fmul(f367, p2g_fadd(f333, 1.5, false), false);
+  uvec4 t40 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f419), 0u);
+  precise float f420 = uintBitsToFloat(t40.x);
+  precise float f421 = uintBitsToFloat(t40.y);
+  precise float f422 = uintBitsToFloat(t40.z);
+  precise float f423 = uintBitsToFloat(t40.w);
+  int t41 = p2g_fcmp(floatBitsToUint(f423), 0x3F7D70A4u);
+  bool p42 = t41 == -1;
+  precise float f424 = p2g_fadd(f423, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f425 = p2g_ffma(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  int t42 = p2g_fcmp(floatBitsToUint(f422), 0x3F7D70A4u);
+  bool p43 = t42 == -1;
+  precise float f427 = p2g_fadd(f422, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f428 = p2g_ffma(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f429 = p43 ? f422 : f428;
+  int t43 = p2g_fcmp(floatBitsToUint(f420), 0x3F7D70A4u);
+  bool p44 = t43 == -1;
+  precise float f430 = p2g_fadd(f420, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f431 = p2g_ffma(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  int t44 = p2g_fcmp(floatBitsToUint(f421), 0x3F7D70A4u);
+  bool p45 = t44 == -1;
+  precise float f433 = p2g_fadd(f421, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f434 = p2g_ffma(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f435 = p45 ? f421 : f434;
+  uvec4 t45 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f419), 0u);
+  precise float f436 = uintBitsToFloat(t45.x);
+  precise float f437 = uintBitsToFloat(t45.y);
+  precise float f438 = uintBitsToFloat(t45.z);
+  precise float f439 = uintBitsToFloat(t45.w);
+  int t46 = p2g_fcmp(floatBitsToUint(f439), 0x3F7D70A4u);
+  bool p46 = t46 == -1;
+  precise float f440 = p2g_fadd(f439, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f441 = p2g_ffma(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f442 = p46 ? f439 : f441;
+  int t47 = p2g_fcmp(floatBitsToUint(f438), 0x3F7D70A4u);
+  bool p47 = t47 == -1;
+  precise float f443 = p2g_fadd(f438, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f444 = p2g_ffma(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f445 = p47 ? f438 : f444;
+  int t48 = p2g_fcmp(floatBitsToUint(f436), 0x3F7D70A4u);
+  bool p48 = t48 == -1;
+  precise float f446 = p2g_fadd(f436, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f447 = p2g_ffma(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f448 = p48 ? f436 : f447;
+  int t49 = p2g_fcmp(floatBitsToUint(f437), 0x3F7D70A4u);
+  bool p49 = t49 == -1;
+  precise float f449 = p2g_fadd(f437, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f450 = p2g_ffma(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f451 = p49 ? f437 : f450;
+  uvec4 t50 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f419), 0u);
+  precise float f452 = uintBitsToFloat(t50.x);
+  precise float f453 = uintBitsToFloat(t50.y);
+  precise float f454 = uintBitsToFloat(t50.z);
+  precise float f455 = uintBitsToFloat(t50.w);
+  int t51 = p2g_fcmp(floatBitsToUint(f455), 0x3F7D70A4u);
+  bool p50 = t51 == -1;
+  precise float f456 = p2g_fadd(f455, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f457 = p2g_ffma(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  int t52 = p2g_fcmp(floatBitsToUint(f452), 0x3F7D70A4u);
+  bool p51 = t52 == -1;
+  precise float f459 = p2g_fadd(f452, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f460 = p2g_ffma(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f463 = p2g_fmul(f367, p2g_fadd(f333, 3.5, false), false);
+  uvec4 t53 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f463), 0u);
+  precise float f464 = uintBitsToFloat(t53.x);
+  precise float f465 = uintBitsToFloat(t53.y);
+  precise float f466 = uintBitsToFloat(t53.z);
+  precise float f467 = uintBitsToFloat(t53.w);
+  int t54 = p2g_fcmp(floatBitsToUint(f467), 0x3F7D70A4u);
+  bool p52 = t54 == -1;
+  precise float f468 = p2g_fadd(f467, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f469 = p2g_ffma(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  int t55 = p2g_fcmp(floatBitsToUint(f466), 0x3F7D70A4u);
+  bool p53 = t55 == -1;
+  precise float f471 = p2g_fadd(f466, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f472 = p2g_ffma(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f473 = p53 ? f466 : f472;
+  uvec4 t56 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f463), 0u);
+  precise float f474 = uintBitsToFloat(t56.x);
+  precise float f475 = uintBitsToFloat(t56.y);
+  precise float f476 = uintBitsToFloat(t56.z);
+  precise float f477 = uintBitsToFloat(t56.w);
+  int t57 = p2g_fcmp(floatBitsToUint(f477), 0x3F7D70A4u);
+  bool p54 = t57 == -1;
+  precise float f478 = p2g_fadd(f477, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f479 = p2g_ffma(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f480 = p54 ? f477 : f479;
+  int t58 = p2g_fcmp(floatBitsToUint(f476), 0x3F7D70A4u);
+  bool p55 = t58 == -1;
+  precise float f481 = p2g_fadd(f476, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f482 = p2g_ffma(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f483 = p55 ? f476 : f482;
+  uvec4 t59 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f463), 0u);
+  precise float f484 = uintBitsToFloat(t59.x);
+  precise float f485 = uintBitsToFloat(t59.y);
+  precise float f486 = uintBitsToFloat(t59.z);
+  precise float f487 = uintBitsToFloat(t59.w);
+  f488 = p152_f32;
+  f489 = p156_f32;
+  int t60 = p2g_fcmp(floatBitsToUint(f487), 0x3F7D70A4u);
+  bool p56 = t60 == -1;
+  precise float f490 = p2g_fadd(f487, uintBitsToFloat(0xBF7D70A4u), false);
+  precise float f491 = p2g_ffma(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+  precise float f493 = p2g_fsub(p2g_fsub(p2g_fsub(f345, f357, false), f361, false), f363, false);
+  precise float f495 = p2g_div32(f344, p2g_fadd(f344, f350, false), 0, false);
+  precise float f496 = p2g_fsub(f345, f495, false);
+  precise float f498 = p2g_div32(f361, p2g_fadd(f361, f493, false), 0, false);
+  precise float f499 = p2g_fsub(f345, f498, false);
+  precise float f500 = p2g_fsub(f344, f495, false);
+  precise float f501 = p2g_fsub(f350, f496, false);
+  precise float f502 = p2g_sat(p2g_f32_canon(floatBitsToUint(p32 ? f375 : f377)));
+  precise float f503 = p2g_sat(p2g_f32_canon(floatBitsToUint(f381)));
+  precise float f505 = p2g_ffma(f340, f502, p2g_fmul(f500, f503, false), 0, false);
+  precise float f506 = p2g_sat(p2g_f32_canon(floatBitsToUint(f396)));
+  precise float f508 = p2g_sat(p2g_f32_canon(floatBitsToUint(f399)));
+  precise float f509 = p2g_ffma(f347, f508, p2g_ffma(f501, f506, f505, 0, false), 0, false);
+  precise float f512 = p172_f32;
+  precise float f513 = p2g_ffma(f512, f509, p2g_ffma(f495, f381, p2g_fmul(f496, f396, false), 0, false), 0, false);
+  precise float f514 = p2g_sat(p2g_f32_canon(floatBitsToUint(p34 ? f372 : f383)));
+  precise float f515 = p2g_sat(p2g_f32_canon(floatBitsToUint(f387)));
+  precise float f517 = p2g_ffma(f340, f514, p2g_fmul(f500, f515, false), 0, false);
+  precise float f518 = p2g_sat(p2g_f32_canon(floatBitsToUint(f402)));
+  precise float f520 = p2g_sat(p2g_f32_canon(floatBitsToUint(f405)));
+  precise float f521 = p2g_ffma(f347, f520, p2g_ffma(f501, f518, f517, 0, false), 0, false);
+  precise float f524 = p2g_ffma(f512, f521, p2g_ffma(f495, f387, p2g_fmul(f496, f402, false), 0, false), 0, false);
+  precise float f525 = p2g_sat(p2g_f32_canon(floatBitsToUint(p42 ? f423 : f425)));
+  precise float f526 = p2g_sat(p2g_f32_canon(floatBitsToUint(f429)));
+  precise float f528 = p2g_ffma(f340, f525, p2g_fmul(f500, f526, false), 0, false);
+  precise float f529 = p2g_sat(p2g_f32_canon(floatBitsToUint(f442)));
+  precise float f531 = p2g_sat(p2g_f32_canon(floatBitsToUint(f445)));
+  precise float f532 = p2g_ffma(f347, f531, p2g_ffma(f501, f529, f528, 0, false), 0, false);
+  precise float f535 = p2g_ffma(f512, f532, p2g_ffma(f495, f429, p2g_fmul(f496, f442, false), 0, false), 0, false);
+  precise float f536 = p2g_sat(p2g_f32_canon(floatBitsToUint(p44 ? f420 : f431)));
+  precise float f537 = p2g_sat(p2g_f32_canon(floatBitsToUint(f435)));
+  precise float f539 = p2g_ffma(f340, f536, p2g_fmul(f500, f537, false), 0, false);
+  precise float f540 = p2g_sat(p2g_f32_canon(floatBitsToUint(f448)));
+  precise float f542 = p2g_sat(p2g_f32_canon(floatBitsToUint(f451)));
+  precise float f543 = p2g_ffma(f347, f542, p2g_ffma(f501, f540, f539, 0, false), 0, false);
+  precise float f546 = p2g_ffma(f512, f543, p2g_ffma(f495, f435, p2g_fmul(f496, f448, false), 0, false), 0, false);
+  precise float f547 = p2g_sat(p2g_f32_canon(floatBitsToUint(p52 ? f467 : f469)));
+  precise float f548 = p2g_sat(p2g_f32_canon(floatBitsToUint(f473)));
+  precise float f550 = p2g_ffma(f340, f547, p2g_fmul(f500, f548, false), 0, false);
+  precise float f551 = p2g_sat(p2g_f32_canon(floatBitsToUint(f480)));
+  precise float f553 = p2g_sat(p2g_f32_canon(floatBitsToUint(f483)));
+  precise float f554 = p2g_ffma(f347, f553, p2g_ffma(f501, f551, f550, 0, false), 0, false);
+  precise float f557 = p2g_ffma(f512, f554, p2g_ffma(f495, f473, p2g_fmul(f496, f480, false), 0, false), 0, false);
+  precise float f560 = p2g_ffma(f501, f508, p2g_ffma(f340, f503, p2g_fmul(f500, f506, false), 0, false), 0, false);
+  precise float f562 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p40 ? f411 : f413))), f560, 0, false);
+  precise float f565 = p2g_ffma(f512, f562, p2g_ffma(f495, f396, p2g_fmul(f496, f399, false), 0, false), 0, false);
+  precise float f568 = p2g_ffma(f501, f520, p2g_ffma(f340, f515, p2g_fmul(f500, f518, false), 0, false), 0, false);
+  precise float f570 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p41 ? f408 : f416))), f568, 0, false);
+  precise float f573 = p2g_ffma(f512, f570, p2g_ffma(f495, f402, p2g_fmul(f496, f405, false), 0, false), 0, false);
+  precise float f576 = p2g_ffma(f501, f531, p2g_ffma(f340, f526, p2g_fmul(f500, f529, false), 0, false), 0, false);
+  precise float f578 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p50 ? f455 : f457))), f576, 0, false);
+  precise float f581 = p2g_ffma(f512, f578, p2g_ffma(f495, f442, p2g_fmul(f496, f445, false), 0, false), 0, false);
+  precise float f584 = p2g_ffma(f501, f542, p2g_ffma(f340, f537, p2g_fmul(f500, f540, false), 0, false), 0, false);
+  precise float f586 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p51 ? f452 : f460))), f584, 0, false);
+  precise float f589 = p2g_ffma(f512, f586, p2g_ffma(f495, f448, p2g_fmul(f496, f451, false), 0, false), 0, false);
+  precise float f592 = p2g_ffma(f501, f553, p2g_ffma(f340, f548, p2g_fmul(f500, f551, false), 0, false), 0, false);
+  precise float f594 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p56 ? f487 : f491))), f592, 0, false);
+  precise float f597 = p2g_ffma(f512, f594, p2g_ffma(f495, f480, p2g_fmul(f496, f483, false), 0, false), 0, false);
+  precise float f598 = p2g_fsub(f361, f498, false);
+  precise float f599 = p2g_fsub(f493, f499, false);
+  precise float f601 = p2g_sat(p2g_f32_canon(floatBitsToUint(f524)));
+  precise float f603 = p2g_ffma(f357, p2g_sat(p2g_f32_canon(floatBitsToUint(f513))), p2g_fmul(f598, f601, false), 0,
+      false);
+  precise float f604 = p2g_sat(p2g_f32_canon(floatBitsToUint(f535)));
+  precise float f605 = p2g_ffma(f599, f604, f603, 0, false);
+  precise float f606 = p2g_sat(p2g_f32_canon(floatBitsToUint(f546)));
+  precise float f609 = p2g_ffma(f498, f524, p2g_fmul(f499, f535, false), 0, false);
+  precise float f610 = p2g_ffma(f512, p2g_ffma(f363, f606, f605, 0, false), f609, 0, false);
+  precise float f612 = p2g_fmin(f429, f442);
+  precise float f615 = p2g_fmax(f429, f442);
+  f34 = p2g_fmin(p2g_fmax(f610, p2g_fmin(p2g_fmin(f387, f402), f612)), p2g_fmax(p2g_fmax(f387, f402), f615));
+  precise float f620 = p2g_ffma(f599, f606, p2g_ffma(f357, f601, p2g_fmul(f598, f604, false), 0, false), 0, false);
+  precise float f622 = p2g_ffma(f363, p2g_sat(p2g_f32_canon(floatBitsToUint(f557))), f620, 0, false);
+  precise float f625 = p2g_ffma(f512, f622, p2g_ffma(f498, f535, p2g_fmul(f499, f546, false), 0, false), 0, false);
+  f35 = p2g_fmin(p2g_fmax(f625, p2g_fmin(f612, p2g_fmin(f435, f448))), p2g_fmax(f615, p2g_fmax(f435, f448)));
+  precise float f632 = p2g_sat(p2g_f32_canon(floatBitsToUint(f573)));
+  precise float f634 = p2g_ffma(f357, p2g_sat(p2g_f32_canon(floatBitsToUint(f565))), p2g_fmul(f598, f632, false), 0,
+      false);
+  precise float f635 = p2g_sat(p2g_f32_canon(floatBitsToUint(f581)));
+  precise float f636 = p2g_ffma(f599, f635, f634, 0, false);
+  precise float f637 = p2g_sat(p2g_f32_canon(floatBitsToUint(f589)));
+  precise float f640 = p2g_ffma(f498, f573, p2g_fmul(f499, f581, false), 0, false);
+  precise float f641 = p2g_ffma(f512, p2g_ffma(f363, f637, f636, 0, false), f640, 0, false);
+  precise float f643 = p2g_fmin(f442, f445);
+  precise float f646 = p2g_fmax(f442, f445);
+  f36 = p2g_fmin(p2g_fmax(f641, p2g_fmin(p2g_fmin(f402, f405), f643)), p2g_fmax(p2g_fmax(f402, f405), f646));
+  precise float f651 = p2g_ffma(f599, f637, p2g_ffma(f357, f632, p2g_fmul(f598, f635, false), 0, false), 0, false);
+  precise float f653 = p2g_ffma(f363, p2g_sat(p2g_f32_canon(floatBitsToUint(f597))), f651, 0, false);
+  precise float f656 = p2g_ffma(f512, f653, p2g_ffma(f498, f581, p2g_fmul(f499, f589, false), 0, false), 0, false);
+  f37 = p2g_fmin(p2g_fmax(f656, p2g_fmin(f643, p2g_fmin(f448, f451))), p2g_fmax(f646, p2g_fmax(f448, f451)));
+}
+void p2g_check_11(float f307, float f303, float f311, float f19, out precise float f26, float f308, float f304,
+    float f312, float f20, out precise float f27, const uint64_t p224_u64, const float p144_f32, const float p148_f32,
+    out precise float f28, out precise float f29, out precise float f30, out precise float f31, out precise float f345,
+    const uint64_t p232_u64, const float p152_f32, out precise float f488, const float p156_f32, out precise float f489,
+    const float p172_f32, out precise float f34, out precise float f35, out precise float f36, out precise float f37) {
+  if (P2G_F32_FAST) {
+    f26 = p2g_ffmaz(p2g_inz(f307), p2g_faddz(p2g_inz(f303), p2g_inz(f311)), p2g_inz(f19));
+    f27 = p2g_ffmaz(p2g_inz(f308), p2g_faddz(p2g_inz(f304), p2g_inz(f312)), p2g_inz(f20));
+    uint64_t rd18 = p224_u64;
+    precise float f317 = p144_f32;
+    precise float f318 = p148_f32;
+    precise float f321 = p2g_fmulz(f26, p2g_inz(f317));
+    precise float f323 = 0.0;
+    uvec4 t26 = p2g_tex2(p2g_hw1, rd18 /* p224_u64 */, P2G_IMG1, vec2(f321, p2g_fmulz(f27, p2g_inz(f318))));
+    f28 = uintBitsToFloat(t26.x);
+    f29 = uintBitsToFloat(t26.y);
+    f30 = uintBitsToFloat(t26.z);
+    f31 = uintBitsToFloat(t26.w);
+    precise float f325 = p2g_ffmaz(p2g_faddz(f26, -0.5), 2.0, 0.5);
+    precise float f327 = p2g_ffmaz(p2g_faddz(f27, -0.5), 2.0, 0.5);
+    precise float f329 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_faddz(f325, -0.5)), 2));
+    precise float f330 = p2g_faddz(p2g_inz(f329), 0.5);
+    precise float f332 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_faddz(f327, -0.5)), 2));
+    precise float f333 = p2g_faddz(p2g_inz(f332), 0.5);
+    precise float f335 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubz(f325, f330))));
+    precise float f336 = p2g_fmulz(p2g_inz(f335), p2g_inz(f335));
+    precise float f337 = p2g_fmulz(p2g_inz(f335), f336);
+    precise float neg5772 = -(p2g_faddz(p2g_inz(f335), f337));
+    precise float f340 = p2g_ffmaz(neg5772, 0.5, f336);
+    precise float neg5773 = -(p2g_fmulz(f336, 2.5));
+    precise float f344 = p2g_faddz(p2g_ffmaz(f337, 1.5, neg5773), 1.0);
+    f345 = 1.0;
+    precise float f347 = p2g_fmulz(p2g_fsubz(f337, f336), 0.5);
+    precise float f350 = p2g_fsubz(p2g_fsubz(p2g_fsubz(f345, f340), f344), f347);
+    precise float f352 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubz(f327, f333))));
+    precise float f353 = p2g_fmulz(p2g_inz(f352), p2g_inz(f352));
+    precise float f354 = p2g_fmulz(p2g_inz(f352), f353);
+    precise float neg5774 = -(p2g_faddz(p2g_inz(f352), f354));
+    precise float f357 = p2g_ffmaz(neg5774, 0.5, f353);
+    precise float neg5775 = -(p2g_fmulz(f353, 2.5));
+    precise float f361 = p2g_faddz(p2g_ffmaz(f354, 1.5, neg5775), 1.0);
+    precise float f363 = p2g_fmulz(p2g_fsubz(f354, f353), 0.5);
+    precise float f366 = p2g_fmulz(p2g_inz(f317), 0.5);
+    precise float f367 = p2g_fmulz(p2g_inz(f318), 0.5);
+    uint64_t rd19 = p232_u64;
+    precise float f369 = p2g_fmulz(f366, p2g_faddz(f330, -0.5));
+    precise float f371 = p2g_fmulz(f367, p2g_faddz(f333, -0.5));
+    uvec4 t27 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f371), 0u);
+    precise float f372 = uintBitsToFloat(t27.x);
+    precise float f373 = uintBitsToFloat(t27.y);
+    precise float f374 = uintBitsToFloat(t27.z);
+    precise float f375 = uintBitsToFloat(t27.w);
+    int t28 = p2g_fcmp(floatBitsToUint(f375), 0x3F7D70A4u);
+    bool p32 = t28 == -1;
+    precise float f376 = p2g_faddz(p2g_inz(f375), uintBitsToFloat(0xBF7D70A4u));
+    precise float f377 = p2g_ffmaz(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    int t29 = p2g_fcmp(floatBitsToUint(f374), 0x3F7D70A4u);
+    bool p33 = t29 == -1;
+    precise float f379 = p2g_faddz(p2g_inz(f374), uintBitsToFloat(0xBF7D70A4u));
+    precise float f380 = p2g_ffmaz(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f381 = p33 ? f374 : f380;
+    int t30 = p2g_fcmp(floatBitsToUint(f372), 0x3F7D70A4u);
+    bool p34 = t30 == -1;
+    precise float f382 = p2g_faddz(p2g_inz(f372), uintBitsToFloat(0xBF7D70A4u));
+    precise float f383 = p2g_ffmaz(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    int t31 = p2g_fcmp(floatBitsToUint(f373), 0x3F7D70A4u);
+    bool p35 = t31 == -1;
+    precise float f385 = p2g_faddz(p2g_inz(f373), uintBitsToFloat(0xBF7D70A4u));
+    precise float f386 = p2g_ffmaz(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f387 = p35 ? f373 : f386;
+    precise float f389 = p2g_fmulz(f366, p2g_faddz(f330, 1.5));
+    uvec4 t32 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f371), 0u);
+    precise float f390 = uintBitsToFloat(t32.x);
+    precise float f391 = uintBitsToFloat(t32.y);
+    precise float f392 = uintBitsToFloat(t32.z);
+    precise float f393 = uintBitsToFloat(t32.w);
+    int t33 = p2g_fcmp(floatBitsToUint(f393), 0x3F7D70A4u);
+    bool p36 = t33 == -1;
+    precise float f394 = p2g_faddz(p2g_inz(f393), uintBitsToFloat(0xBF7D70A4u));
+    precise float f395 = p2g_ffmaz(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f396 = p36 ? f393 : f395;
+    int t34 = p2g_fcmp(floatBitsToUint(f392), 0x3F7D70A4u);
+    bool p37 = t34 == -1;
+    precise float f397 = p2g_faddz(p2g_inz(f392), uintBitsToFloat(0xBF7D70A4u));
+    precise float f398 = p2g_ffmaz(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f399 = p37 ? f392 : f398;
+    int t35 = p2g_fcmp(floatBitsToUint(f390), 0x3F7D70A4u);
+    bool p38 = t35 == -1;
+    precise float f400 = p2g_faddz(p2g_inz(f390), uintBitsToFloat(0xBF7D70A4u));
+    precise float f401 = p2g_ffmaz(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f402 = p38 ? f390 : f401;
+    int t36 = p2g_fcmp(floatBitsToUint(f391), 0x3F7D70A4u);
+    bool p39 = t36 == -1;
+    precise float f403 = p2g_faddz(p2g_inz(f391), uintBitsToFloat(0xBF7D70A4u));
+    precise float f404 = p2g_ffmaz(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f405 = p39 ? f391 : f404;
+    precise float f407 = p2g_fmulz(f366, p2g_faddz(f330, 3.5));
+    uvec4 t37 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f371), 0u);
+    precise float f408 = uintBitsToFloat(t37.x);
+    precise float f409 = uintBitsToFloat(t37.y);
+    precise float f410 = uintBitsToFloat(t37.z);
+    precise float f411 = uintBitsToFloat(t37.w);
+    int t38 = p2g_fcmp(floatBitsToUint(f411), 0x3F7D70A4u);
+    bool p40 = t38 == -1;
+    precise float f412 = p2g_faddz(p2g_inz(f411), uintBitsToFloat(0xBF7D70A4u));
+    precise float f413 = p2g_ffmaz(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    int t39 = p2g_fcmp(floatBitsToUint(f408), 0x3F7D70A4u);
+    bool p41 = t39 == -1;
+    precise float f415 = p2g_faddz(p2g_inz(f408), uintBitsToFloat(0xBF7D70A4u));
+    precise float f416 = p2g_ffmaz(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f419 = p2g_fmulz(f367, p2g_faddz(f333, 1.5));
+    uvec4 t40 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f419), 0u);
+    precise float f420 = uintBitsToFloat(t40.x);
+    precise float f421 = uintBitsToFloat(t40.y);
+    precise float f422 = uintBitsToFloat(t40.z);
+    precise float f423 = uintBitsToFloat(t40.w);
+    int t41 = p2g_fcmp(floatBitsToUint(f423), 0x3F7D70A4u);
+    bool p42 = t41 == -1;
+    precise float f424 = p2g_faddz(p2g_inz(f423), uintBitsToFloat(0xBF7D70A4u));
+    precise float f425 = p2g_ffmaz(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    int t42 = p2g_fcmp(floatBitsToUint(f422), 0x3F7D70A4u);
+    bool p43 = t42 == -1;
+    precise float f427 = p2g_faddz(p2g_inz(f422), uintBitsToFloat(0xBF7D70A4u));
+    precise float f428 = p2g_ffmaz(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f429 = p43 ? f422 : f428;
+    int t43 = p2g_fcmp(floatBitsToUint(f420), 0x3F7D70A4u);
+    bool p44 = t43 == -1;
+    precise float f430 = p2g_faddz(p2g_inz(f420), uintBitsToFloat(0xBF7D70A4u));
+    precise float f431 = p2g_ffmaz(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    int t44 = p2g_fcmp(floatBitsToUint(f421), 0x3F7D70A4u);
+    bool p45 = t44 == -1;
+    precise float f433 = p2g_faddz(p2g_inz(f421), uintBitsToFloat(0xBF7D70A4u));
+    precise float f434 = p2g_ffmaz(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f435 = p45 ? f421 : f434;
+    uvec4 t45 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f419), 0u);
+    precise float f436 = uintBitsToFloat(t45.x);
+    precise float f437 = uintBitsToFloat(t45.y);
+    precise float f438 = uintBitsToFloat(t45.z);
+    precise float f439 = uintBitsToFloat(t45.w);
+    int t46 = p2g_fcmp(floatBitsToUint(f439), 0x3F7D70A4u);
+    bool p46 = t46 == -1;
+    precise float f440 = p2g_faddz(p2g_inz(f439), uintBitsToFloat(0xBF7D70A4u));
+    precise float f441 = p2g_ffmaz(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f442 = p46 ? f439 : f441;
+    int t47 = p2g_fcmp(floatBitsToUint(f438), 0x3F7D70A4u);
+    bool p47 = t47 == -1;
+    precise float f443 = p2g_faddz(p2g_inz(f438), uintBitsToFloat(0xBF7D70A4u));
+    precise float f444 = p2g_ffmaz(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f445 = p47 ? f438 : f444;
+    int t48 = p2g_fcmp(floatBitsToUint(f436), 0x3F7D70A4u);
+    bool p48 = t48 == -1;
+    precise float f446 = p2g_faddz(p2g_inz(f436), uintBitsToFloat(0xBF7D70A4u));
+    precise float f447 = p2g_ffmaz(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f448 = p48 ? f436 : f447;
+    int t49 = p2g_fcmp(floatBitsToUint(f437), 0x3F7D70A4u);
+    bool p49 = t49 == -1;
+    precise float f449 = p2g_faddz(p2g_inz(f437), uintBitsToFloat(0xBF7D70A4u));
+    precise float f450 = p2g_ffmaz(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f451 = p49 ? f437 : f450;
+    uvec4 t50 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f419), 0u);
+    precise float f452 = uintBitsToFloat(t50.x);
+    precise float f453 = uintBitsToFloat(t50.y);
+    precise float f454 = uintBitsToFloat(t50.z);
+    precise float f455 = uintBitsToFloat(t50.w);
+    int t51 = p2g_fcmp(floatBitsToUint(f455), 0x3F7D70A4u);
+    bool p50 = t51 == -1;
+    precise float f456 = p2g_faddz(p2g_inz(f455), uintBitsToFloat(0xBF7D70A4u));
+    precise float f457 = p2g_ffmaz(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    int t52 = p2g_fcmp(floatBitsToUint(f452), 0x3F7D70A4u);
+    bool p51 = t52 == -1;
+    precise float f459 = p2g_faddz(p2g_inz(f452), uintBitsToFloat(0xBF7D70A4u));
+    precise float f460 = p2g_ffmaz(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f463 = p2g_fmulz(f367, p2g_faddz(f333, 3.5));
+    uvec4 t53 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f463), 0u);
+    precise float f464 = uintBitsToFloat(t53.x);
+    precise float f465 = uintBitsToFloat(t53.y);
+    precise float f466 = uintBitsToFloat(t53.z);
+    precise float f467 = uintBitsToFloat(t53.w);
+    int t54 = p2g_fcmp(floatBitsToUint(f467), 0x3F7D70A4u);
+    bool p52 = t54 == -1;
+    precise float f468 = p2g_faddz(p2g_inz(f467), uintBitsToFloat(0xBF7D70A4u));
+    precise float f469 = p2g_ffmaz(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    int t55 = p2g_fcmp(floatBitsToUint(f466), 0x3F7D70A4u);
+    bool p53 = t55 == -1;
+    precise float f471 = p2g_faddz(p2g_inz(f466), uintBitsToFloat(0xBF7D70A4u));
+    precise float f472 = p2g_ffmaz(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f473 = p53 ? f466 : f472;
+    uvec4 t56 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f463), 0u);
+    precise float f474 = uintBitsToFloat(t56.x);
+    precise float f475 = uintBitsToFloat(t56.y);
+    precise float f476 = uintBitsToFloat(t56.z);
+    precise float f477 = uintBitsToFloat(t56.w);
+    int t57 = p2g_fcmp(floatBitsToUint(f477), 0x3F7D70A4u);
+    bool p54 = t57 == -1;
+    precise float f478 = p2g_faddz(p2g_inz(f477), uintBitsToFloat(0xBF7D70A4u));
+    precise float f479 = p2g_ffmaz(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f480 = p54 ? f477 : f479;
+    int t58 = p2g_fcmp(floatBitsToUint(f476), 0x3F7D70A4u);
+    bool p55 = t58 == -1;
+    precise float f481 = p2g_faddz(p2g_inz(f476), uintBitsToFloat(0xBF7D70A4u));
+    precise float f482 = p2g_ffmaz(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f483 = p55 ? f476 : f482;
+    uvec4 t59 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f463), 0u);
+    precise float f484 = uintBitsToFloat(t59.x);
+    precise float f485 = uintBitsToFloat(t59.y);
+    precise float f486 = uintBitsToFloat(t59.z);
+    precise float f487 = uintBitsToFloat(t59.w);
+    f488 = p152_f32;
+    f489 = p156_f32;
+    int t60 = p2g_fcmp(floatBitsToUint(f487), 0x3F7D70A4u);
+    bool p56 = t60 == -1;
+    precise float f490 = p2g_faddz(p2g_inz(f487), uintBitsToFloat(0xBF7D70A4u));
+    precise float f491 = p2g_ffmaz(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+    precise float f493 = p2g_fsubz(p2g_fsubz(p2g_fsubz(f345, f357), f361), f363);
+    precise float f495 = p2g_div32(f344, p2g_faddz(f344, f350), 0, false);
+    precise float f496 = p2g_fsubz(f345, p2g_inz(f495));
+    precise float f498 = p2g_div32(f361, p2g_faddz(f361, f493), 0, false);
+    precise float f499 = p2g_fsubz(f345, p2g_inz(f498));
+    precise float f500 = p2g_fsubz(f344, p2g_inz(f495));
+    precise float f501 = p2g_fsubz(f350, f496);
+    precise float f502 = p2g_sat(p2g_f32_canon(floatBitsToUint(p32 ? f375 : f377)));
+    precise float f503 = p2g_sat(p2g_f32_canon(floatBitsToUint(f381)));
+    precise float f505 = p2g_ffmaz(f340, p2g_inz(f502), p2g_fmulz(f500, p2g_inz(f503)));
+    precise float f506 = p2g_sat(p2g_f32_canon(floatBitsToUint(f396)));
+    precise float f508 = p2g_sat(p2g_f32_canon(floatBitsToUint(f399)));
+    precise float f509 = p2g_ffmaz(f347, p2g_inz(f508), p2g_ffmaz(f501, p2g_inz(f506), f505));
+    precise float f512 = p172_f32;
+    precise float f513 = p2g_ffmaz(p2g_inz(f512), f509, p2g_ffmaz(p2g_inz(f495), p2g_inz(f381), p2g_fmulz(f496,
+        p2g_inz(f396))));
+    precise float f514 = p2g_sat(p2g_f32_canon(floatBitsToUint(p34 ? f372 : f383)));
+    precise float f515 = p2g_sat(p2g_f32_canon(floatBitsToUint(f387)));
+    precise float f517 = p2g_ffmaz(f340, p2g_inz(f514), p2g_fmulz(f500, p2g_inz(f515)));
+    precise float f518 = p2g_sat(p2g_f32_canon(floatBitsToUint(f402)));
+    precise float f520 = p2g_sat(p2g_f32_canon(floatBitsToUint(f405)));
+    precise float f521 = p2g_ffmaz(f347, p2g_inz(f520), p2g_ffmaz(f501, p2g_inz(f518), f517));
+    precise float f524 = p2g_ffmaz(p2g_inz(f512), f521, p2g_ffmaz(p2g_inz(f495), p2g_inz(f387), p2g_fmulz(f496,
+        p2g_inz(f402))));
+    precise float f525 = p2g_sat(p2g_f32_canon(floatBitsToUint(p42 ? f423 : f425)));
+    precise float f526 = p2g_sat(p2g_f32_canon(floatBitsToUint(f429)));
+    precise float f528 = p2g_ffmaz(f340, p2g_inz(f525), p2g_fmulz(f500, p2g_inz(f526)));
+    precise float f529 = p2g_sat(p2g_f32_canon(floatBitsToUint(f442)));
+    precise float f531 = p2g_sat(p2g_f32_canon(floatBitsToUint(f445)));
+    precise float f532 = p2g_ffmaz(f347, p2g_inz(f531), p2g_ffmaz(f501, p2g_inz(f529), f528));
+    precise float f535 = p2g_ffmaz(p2g_inz(f512), f532, p2g_ffmaz(p2g_inz(f495), p2g_inz(f429), p2g_fmulz(f496,
+        p2g_inz(f442))));
+    precise float f536 = p2g_sat(p2g_f32_canon(floatBitsToUint(p44 ? f420 : f431)));
+    precise float f537 = p2g_sat(p2g_f32_canon(floatBitsToUint(f435)));
+    precise float f539 = p2g_ffmaz(f340, p2g_inz(f536), p2g_fmulz(f500, p2g_inz(f537)));
+    precise float f540 = p2g_sat(p2g_f32_canon(floatBitsToUint(f448)));
+    precise float f542 = p2g_sat(p2g_f32_canon(floatBitsToUint(f451)));
+    precise float f543 = p2g_ffmaz(f347, p2g_inz(f542), p2g_ffmaz(f501, p2g_inz(f540), f539));
+    precise float f546 = p2g_ffmaz(p2g_inz(f512), f543, p2g_ffmaz(p2g_inz(f495), p2g_inz(f435), p2g_fmulz(f496,
+        p2g_inz(f448))));
+    precise float f547 = p2g_sat(p2g_f32_canon(floatBitsToUint(p52 ? f467 : f469)));
+    precise float f548 = p2g_sat(p2g_f32_canon(floatBitsToUint(f473)));
+    precise float f550 = p2g_ffmaz(f340, p2g_inz(f547), p2g_fmulz(f500, p2g_inz(f548)));
+    precise float f551 = p2g_sat(p2g_f32_canon(floatBitsToUint(f480)));
+    precise float f553 = p2g_sat(p2g_f32_canon(floatBitsToUint(f483)));
+    precise float f554 = p2g_ffmaz(f347, p2g_inz(f553), p2g_ffmaz(f501, p2g_inz(f551), f550));
+    precise float f557 = p2g_ffmaz(p2g_inz(f512), f554, p2g_ffmaz(p2g_inz(f495), p2g_inz(f473), p2g_fmulz(f496,
+        p2g_inz(f480))));
+    precise float f560 = p2g_ffmaz(f501, p2g_inz(f508), p2g_ffmaz(f340, p2g_inz(f503), p2g_fmulz(f500, p2g_inz(f506))));
+    precise float f562 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p40 ? f411 : f413)))), f560);
+    precise float f565 = p2g_ffmaz(p2g_inz(f512), f562, p2g_ffmaz(p2g_inz(f495), p2g_inz(f396), p2g_fmulz(f496,
+        p2g_inz(f399))));
+    precise float f568 = p2g_ffmaz(f501, p2g_inz(f520), p2g_ffmaz(f340, p2g_inz(f515), p2g_fmulz(f500, p2g_inz(f518))));
+    precise float f570 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p41 ? f408 : f416)))), f568);
+    precise float f573 = p2g_ffmaz(p2g_inz(f512), f570, p2g_ffmaz(p2g_inz(f495), p2g_inz(f402), p2g_fmulz(f496,
+        p2g_inz(f405))));
+    precise float f576 = p2g_ffmaz(f501, p2g_inz(f531), p2g_ffmaz(f340, p2g_inz(f526), p2g_fmulz(f500, p2g_inz(f529))));
+    precise float f578 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p50 ? f455 : f457)))), f576);
+    precise float f581 = p2g_ffmaz(p2g_inz(f512), f578, p2g_ffmaz(p2g_inz(f495), p2g_inz(f442), p2g_fmulz(f496,
+        p2g_inz(f445))));
+    precise float f584 = p2g_ffmaz(f501, p2g_inz(f542), p2g_ffmaz(f340, p2g_inz(f537), p2g_fmulz(f500, p2g_inz(f540))));
+    precise float f586 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p51 ? f452 : f460)))), f584);
+    precise float f589 = p2g_ffmaz(p2g_inz(f512), f586, p2g_ffmaz(p2g_inz(f495), p2g_inz(f448), p2g_fmulz(f496,
+        p2g_inz(f451))));
+    precise float f592 = p2g_ffmaz(f501, p2g_inz(f553), p2g_ffmaz(f340, p2g_inz(f548), p2g_fmulz(f500, p2g_inz(f551))));
+    precise float f594 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p56 ? f487 : f491)))), f592);
+    precise float f597 = p2g_ffmaz(p2g_inz(f512), f594, p2g_ffmaz(p2g_inz(f495), p2g_inz(f480), p2g_fmulz(f496,
+        p2g_inz(f483))));
+    precise float f598 = p2g_fsubz(f361, p2g_inz(f498));
+    precise float f599 = p2g_fsubz(f493, f499);
+    precise float f601 = p2g_sat(p2g_f32_canon(floatBitsToUint(f524)));
+    precise float f603 = p2g_ffmaz(f357, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f513)))), p2g_fmulz(f598,
+        p2g_inz(f601)));
+    precise float f604 = p2g_sat(p2g_f32_canon(floatBitsToUint(f535)));
+    precise float f605 = p2g_ffmaz(f599, p2g_inz(f604), f603);
+    precise float f606 = p2g_sat(p2g_f32_canon(floatBitsToUint(f546)));
+    precise float f609 = p2g_ffmaz(p2g_inz(f498), f524, p2g_fmulz(f499, f535));
+    precise float f610 = p2g_ffmaz(p2g_inz(f512), p2g_ffmaz(f363, p2g_inz(f606), f605), f609);
+    precise float f612 = p2g_nmin(p2g_inz(f429), p2g_inz(f442));
+    precise float f615 = p2g_nmax(p2g_inz(f429), p2g_inz(f442));
+    f34 = p2g_nmin(p2g_inz(p2g_nmax(f610, p2g_inz(p2g_nmin(p2g_inz(p2g_nmin(p2g_inz(f387), p2g_inz(f402))),
+        p2g_inz(f612))))), p2g_inz(p2g_nmax(p2g_inz(p2g_nmax(p2g_inz(f387), p2g_inz(f402))), p2g_inz(f615))));
+    precise float f620 = p2g_ffmaz(f599, p2g_inz(f606), p2g_ffmaz(f357, p2g_inz(f601), p2g_fmulz(f598, p2g_inz(f604))));
+    precise float f622 = p2g_ffmaz(f363, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f557)))), f620);
+    precise float f625 = p2g_ffmaz(p2g_inz(f512), f622, p2g_ffmaz(p2g_inz(f498), f535, p2g_fmulz(f499, f546)));
+    f35 = p2g_nmin(p2g_inz(p2g_nmax(f625, p2g_inz(p2g_nmin(p2g_inz(f612), p2g_inz(p2g_nmin(p2g_inz(f435),
+        p2g_inz(f448))))))), p2g_inz(p2g_nmax(p2g_inz(f615), p2g_inz(p2g_nmax(p2g_inz(f435), p2g_inz(f448))))));
+    precise float f632 = p2g_sat(p2g_f32_canon(floatBitsToUint(f573)));
+    precise float f634 = p2g_ffmaz(f357, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f565)))), p2g_fmulz(f598,
+        p2g_inz(f632)));
+    precise float f635 = p2g_sat(p2g_f32_canon(floatBitsToUint(f581)));
+    precise float f636 = p2g_ffmaz(f599, p2g_inz(f635), f634);
+    precise float f637 = p2g_sat(p2g_f32_canon(floatBitsToUint(f589)));
+    precise float f640 = p2g_ffmaz(p2g_inz(f498), f573, p2g_fmulz(f499, f581));
+    precise float f641 = p2g_ffmaz(p2g_inz(f512), p2g_ffmaz(f363, p2g_inz(f637), f636), f640);
+    precise float f643 = p2g_nmin(p2g_inz(f442), p2g_inz(f445));
+    precise float f646 = p2g_nmax(p2g_inz(f442), p2g_inz(f445));
+    f36 = p2g_nmin(p2g_inz(p2g_nmax(f641, p2g_inz(p2g_nmin(p2g_inz(p2g_nmin(p2g_inz(f402), p2g_inz(f405))),
+        p2g_inz(f643))))), p2g_inz(p2g_nmax(p2g_inz(p2g_nmax(p2g_inz(f402), p2g_inz(f405))), p2g_inz(f646))));
+    precise float f651 = p2g_ffmaz(f599, p2g_inz(f637), p2g_ffmaz(f357, p2g_inz(f632), p2g_fmulz(f598, p2g_inz(f635))));
+    precise float f653 = p2g_ffmaz(f363, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f597)))), f651);
+    precise float f656 = p2g_ffmaz(p2g_inz(f512), f653, p2g_ffmaz(p2g_inz(f498), f581, p2g_fmulz(f499, f589)));
+    f37 = p2g_nmin(p2g_inz(p2g_nmax(f656, p2g_inz(p2g_nmin(p2g_inz(f643), p2g_inz(p2g_nmin(p2g_inz(f448),
+        p2g_inz(f451))))))), p2g_inz(p2g_nmax(p2g_inz(f646), p2g_inz(p2g_nmax(p2g_inz(f448), p2g_inz(f451))))));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_11(f307, f303, f311, f19, f26, f308, f304, f312, f20, f27, p224_u64, p144_f32, p148_f32, f28, f29, f30, f31,
+      f345, p232_u64, p152_f32, f488, p156_f32, f489, p172_f32, f34, f35, f36, f37);
+}
+void p2g_exact_12(float f345, float f34, out precise float f668) {
   f668 = p2g_fsub(f345, f34, false);
 }
-void p2g_check_11(float f345, float f34, out precise float f668) {
+void p2g_check_12(float f345, float f34, out precise float f668) {
   if (P2G_F32_FAST) {
     f668 = p2g_fsubz(p2g_inz(f345), p2g_inz(f34));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_11(f345, f34, f668);
+  p2g_exact_12(f345, f34, f668);
 }
-void p2g_exact_12(float f34, out precise float f666) {
+void p2g_exact_13(float f34, out precise float f666) {
   precise float f663 = p2g_fmul(p2g_fadd(f34, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
   precise float f664 = p2g_fmul(f663, uintBitsToFloat(0x3FB8AA3Bu), false);
   f666 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false)), -1.0, false);
 }
-void p2g_check_12(float f34, out precise float f666) {
+void p2g_check_13(float f34, out precise float f666) {
   if (P2G_F32_FAST) {
     precise float f663 = p2g_fmulz(p2g_faddz(p2g_inz(f34), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
     precise float f664 = p2g_fmulz(f663, uintBitsToFloat(0x3FB8AA3Bu));
     f666 = p2g_faddz(p2g_inz(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false))), -1.0);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_12(f34, f666);
+  p2g_exact_13(f34, f666);
 }
-void p2g_exact_13(float f26, float f488, out precise float f41, float f489, float f27, out precise float f42, float f2,
+void p2g_exact_14(float f26, float f488, out precise float f41, float f489, float f27, out precise float f42, float f2,
     float f1097, out precise float f43) {
   f41 = p2g_fmul(f26, f488, false);
   f42 = p2g_fmul(f489, f27, false);
   f43 = p2g_fmul(f2, f1097, false);
 }
-void p2g_check_13(float f26, float f488, out precise float f41, float f489, float f27, out precise float f42, float f2,
+void p2g_check_14(float f26, float f488, out precise float f41, float f489, float f27, out precise float f42, float f2,
     float f1097, out precise float f43) {
   if (P2G_F32_FAST) {
     f41 = p2g_fmulz(p2g_inz(f26), p2g_inz(f488));
@@ -1899,19 +2524,19 @@ void p2g_check_13(float f26, float f488, out precise float f41, float f489, floa
     f43 = p2g_fmulz(p2g_inz(f2), p2g_inz(f1097));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_13(f26, f488, f41, f489, f27, f42, f2, f1097, f43);
+  p2g_exact_14(f26, f488, f41, f489, f27, f42, f2, f1097, f43);
 }
-void p2g_exact_14(float f43, out precise float f1099) {
+void p2g_exact_15(float f43, out precise float f1099) {
   f1099 = p2g_div32(1.0, p2g_fadd(f43, 1.0, false), 0, false);
 }
-void p2g_check_14(float f43, out precise float f1099) {
+void p2g_check_15(float f43, out precise float f1099) {
   if (P2G_F32_FAST) {
     f1099 = p2g_div32(1.0, p2g_faddz(p2g_inz(f43), 1.0), 0, false);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_14(f43, f1099);
+  p2g_exact_15(f43, f1099);
 }
-void p2g_exact_15(float f43, out precise float f44, out uint r308, out precise float f1098) {
+void p2g_exact_16(float f43, out precise float f44, out uint r308, out precise float f1098) {
   precise float f669 = p2g_ffma(f43, 9.0, 1.0, 0, false);
   int t63 = p2g_fcmp(floatBitsToUint(f669), 0x00800000u);
   bool p59 = t63 == -1;
@@ -1934,7 +2559,7 @@ void p2g_exact_15(float f43, out precise float f44, out uint r308, out precise f
   precise float f699 = p2g_ffma(f676, uintBitsToFloat(0x3FB8AA3Bu), f697, 0, false);
   f1098 = p2g_fadd(f675, f699, false);
 }
-void p2g_check_15(float f43, out precise float f44, out uint r308, out precise float f1098) {
+void p2g_check_16(float f43, out precise float f44, out uint r308, out precise float f1098) {
   if (P2G_F32_FAST) {
     precise float f669 = p2g_ffmaz(p2g_inz(f43), 9.0, 1.0);
     int t63 = p2g_fcmp(floatBitsToUint(f669), 0x00800000u);
@@ -1959,87 +2584,87 @@ void p2g_check_15(float f43, out precise float f44, out uint r308, out precise f
     f1098 = p2g_faddz(f675, f699);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_15(f43, f44, r308, f1098);
+  p2g_exact_16(f43, f44, r308, f1098);
 }
-void p2g_exact_16(float f44, float f700, out precise float f1098) {
+void p2g_exact_17(float f44, float f700, out precise float f1098) {
   f1098 = p2g_ffma(f44, f700, f700, 0, false);
 }
-void p2g_check_16(float f44, float f700, out precise float f1098) {
+void p2g_check_17(float f44, float f700, out precise float f1098) {
   if (P2G_F32_FAST) {
     f1098 = p2g_ffmaz(p2g_inz(f44), p2g_inz(f700), f700);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_16(f44, f700, f1098);
+  p2g_exact_17(f44, f700, f1098);
 }
-void p2g_exact_17(float f1098, float f44, out precise float f704) {
+void p2g_exact_18(float f1098, float f44, out precise float f704) {
   precise float f702 = p2g_div32(p2g_fmul(f1098, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
   int t64 = p2g_fcmp(floatBitsToUint(f44), floatBitsToUint(0.0));
   f704 = (t64 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f702, uintBitsToFloat(0xBC4FAEFFu), false);
 }
-void p2g_check_17(float f1098, float f44, out precise float f704) {
+void p2g_check_18(float f1098, float f44, out precise float f704) {
   if (P2G_F32_FAST) {
     precise float f702 = p2g_div32(p2g_fmulz(p2g_inz(f1098), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
     int t64 = p2g_fcmp(floatBitsToUint(f44), floatBitsToUint(0.0));
     f704 = (t64 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f702), uintBitsToFloat(0xBC4FAEFFu));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_17(f1098, f44, f704);
+  p2g_exact_18(f1098, f44, f704);
 }
-void p2g_exact_18(float f43, float f1099, out precise float f51) {
+void p2g_exact_19(float f43, float f1099, out precise float f51) {
   f51 = p2g_fmul(f43, f1099, false);
 }
-void p2g_check_18(float f43, float f1099, out precise float f51) {
+void p2g_check_19(float f43, float f1099, out precise float f51) {
   if (P2G_F32_FAST) {
     f51 = p2g_fmulz(p2g_inz(f43), p2g_inz(f1099));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_18(f43, f1099, f51);
+  p2g_exact_19(f43, f1099, f51);
 }
-void p2g_exact_19(float f35, out precise float f712) {
+void p2g_exact_20(float f35, out precise float f712) {
   f712 = p2g_fsub(1.0, f35, false);
 }
-void p2g_check_19(float f35, out precise float f712) {
+void p2g_check_20(float f35, out precise float f712) {
   if (P2G_F32_FAST) {
     f712 = p2g_fsubz(1.0, p2g_inz(f35));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_19(f35, f712);
+  p2g_exact_20(f35, f712);
 }
-void p2g_exact_20(float f35, out precise float f710) {
+void p2g_exact_21(float f35, out precise float f710) {
   precise float f707 = p2g_fmul(p2g_fadd(f35, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
   precise float f708 = p2g_fmul(f707, uintBitsToFloat(0x3FB8AA3Bu), false);
   f710 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false)), -1.0, false);
 }
-void p2g_check_20(float f35, out precise float f710) {
+void p2g_check_21(float f35, out precise float f710) {
   if (P2G_F32_FAST) {
     precise float f707 = p2g_fmulz(p2g_faddz(p2g_inz(f35), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
     precise float f708 = p2g_fmulz(f707, uintBitsToFloat(0x3FB8AA3Bu));
     f710 = p2g_faddz(p2g_inz(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false))), -1.0);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_20(f35, f710);
+  p2g_exact_21(f35, f710);
 }
-void p2g_exact_21(float f2, float f1100, out precise float f55) {
+void p2g_exact_22(float f2, float f1100, out precise float f55) {
   f55 = p2g_fmul(f2, f1100, false);
 }
-void p2g_check_21(float f2, float f1100, out precise float f55) {
+void p2g_check_22(float f2, float f1100, out precise float f55) {
   if (P2G_F32_FAST) {
     f55 = p2g_fmulz(p2g_inz(f2), p2g_inz(f1100));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_21(f2, f1100, f55);
+  p2g_exact_22(f2, f1100, f55);
 }
-void p2g_exact_22(float f55, out precise float f1102) {
+void p2g_exact_23(float f55, out precise float f1102) {
   f1102 = p2g_div32(1.0, p2g_fadd(f55, 1.0, false), 0, false);
 }
-void p2g_check_22(float f55, out precise float f1102) {
+void p2g_check_23(float f55, out precise float f1102) {
   if (P2G_F32_FAST) {
     f1102 = p2g_div32(1.0, p2g_faddz(p2g_inz(f55), 1.0), 0, false);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_22(f55, f1102);
+  p2g_exact_23(f55, f1102);
 }
-void p2g_exact_23(float f55, out precise float f56, out uint r312, out precise float f1101) {
+void p2g_exact_24(float f55, out precise float f56, out uint r312, out precise float f1101) {
   precise float f713 = p2g_ffma(f55, 9.0, 1.0, 0, false);
   int t69 = p2g_fcmp(floatBitsToUint(f713), 0x00800000u);
   bool p68 = t69 == -1;
@@ -2062,7 +2687,7 @@ void p2g_exact_23(float f55, out precise float f56, out uint r312, out precise f
   precise float f743 = p2g_ffma(f720, uintBitsToFloat(0x3FB8AA3Bu), f741, 0, false);
   f1101 = p2g_fadd(f719, f743, false);
 }
-void p2g_check_23(float f55, out precise float f56, out uint r312, out precise float f1101) {
+void p2g_check_24(float f55, out precise float f56, out uint r312, out precise float f1101) {
   if (P2G_F32_FAST) {
     precise float f713 = p2g_ffmaz(p2g_inz(f55), 9.0, 1.0);
     int t69 = p2g_fcmp(floatBitsToUint(f713), 0x00800000u);
@@ -2087,87 +2712,87 @@ void p2g_check_23(float f55, out precise float f56, out uint r312, out precise f
     f1101 = p2g_faddz(f719, f743);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_23(f55, f56, r312, f1101);
+  p2g_exact_24(f55, f56, r312, f1101);
 }
-void p2g_exact_24(float f56, float f744, out precise float f1101) {
+void p2g_exact_25(float f56, float f744, out precise float f1101) {
   f1101 = p2g_ffma(f56, f744, f744, 0, false);
 }
-void p2g_check_24(float f56, float f744, out precise float f1101) {
+void p2g_check_25(float f56, float f744, out precise float f1101) {
   if (P2G_F32_FAST) {
     f1101 = p2g_ffmaz(p2g_inz(f56), p2g_inz(f744), f744);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_24(f56, f744, f1101);
+  p2g_exact_25(f56, f744, f1101);
 }
-void p2g_exact_25(float f1101, float f56, out precise float f748) {
+void p2g_exact_26(float f1101, float f56, out precise float f748) {
   precise float f746 = p2g_div32(p2g_fmul(f1101, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
   int t70 = p2g_fcmp(floatBitsToUint(f56), floatBitsToUint(0.0));
   f748 = (t70 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f746, uintBitsToFloat(0xBC4FAEFFu), false);
 }
-void p2g_check_25(float f1101, float f56, out precise float f748) {
+void p2g_check_26(float f1101, float f56, out precise float f748) {
   if (P2G_F32_FAST) {
     precise float f746 = p2g_div32(p2g_fmulz(p2g_inz(f1101), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
     int t70 = p2g_fcmp(floatBitsToUint(f56), floatBitsToUint(0.0));
     f748 = (t70 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f746), uintBitsToFloat(0xBC4FAEFFu));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_25(f1101, f56, f748);
+  p2g_exact_26(f1101, f56, f748);
 }
-void p2g_exact_26(float f55, float f1102, out precise float f63) {
+void p2g_exact_27(float f55, float f1102, out precise float f63) {
   f63 = p2g_fmul(f55, f1102, false);
 }
-void p2g_check_26(float f55, float f1102, out precise float f63) {
+void p2g_check_27(float f55, float f1102, out precise float f63) {
   if (P2G_F32_FAST) {
     f63 = p2g_fmulz(p2g_inz(f55), p2g_inz(f1102));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_26(f55, f1102, f63);
+  p2g_exact_27(f55, f1102, f63);
 }
-void p2g_exact_27(float f36, out precise float f756) {
+void p2g_exact_28(float f36, out precise float f756) {
   f756 = p2g_fsub(1.0, f36, false);
 }
-void p2g_check_27(float f36, out precise float f756) {
+void p2g_check_28(float f36, out precise float f756) {
   if (P2G_F32_FAST) {
     f756 = p2g_fsubz(1.0, p2g_inz(f36));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_27(f36, f756);
+  p2g_exact_28(f36, f756);
 }
-void p2g_exact_28(float f36, out precise float f754) {
+void p2g_exact_29(float f36, out precise float f754) {
   precise float f751 = p2g_fmul(p2g_fadd(f36, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
   precise float f752 = p2g_fmul(f751, uintBitsToFloat(0x3FB8AA3Bu), false);
   f754 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false)), -1.0, false);
 }
-void p2g_check_28(float f36, out precise float f754) {
+void p2g_check_29(float f36, out precise float f754) {
   if (P2G_F32_FAST) {
     precise float f751 = p2g_fmulz(p2g_faddz(p2g_inz(f36), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
     precise float f752 = p2g_fmulz(f751, uintBitsToFloat(0x3FB8AA3Bu));
     f754 = p2g_faddz(p2g_inz(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false))), -1.0);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_28(f36, f754);
+  p2g_exact_29(f36, f754);
 }
-void p2g_exact_29(float f2, float f1103, out precise float f67) {
+void p2g_exact_30(float f2, float f1103, out precise float f67) {
   f67 = p2g_fmul(f2, f1103, false);
 }
-void p2g_check_29(float f2, float f1103, out precise float f67) {
+void p2g_check_30(float f2, float f1103, out precise float f67) {
   if (P2G_F32_FAST) {
     f67 = p2g_fmulz(p2g_inz(f2), p2g_inz(f1103));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_29(f2, f1103, f67);
+  p2g_exact_30(f2, f1103, f67);
 }
-void p2g_exact_30(float f67, out precise float f1105) {
+void p2g_exact_31(float f67, out precise float f1105) {
   f1105 = p2g_div32(1.0, p2g_fadd(f67, 1.0, false), 0, false);
 }
-void p2g_check_30(float f67, out precise float f1105) {
+void p2g_check_31(float f67, out precise float f1105) {
   if (P2G_F32_FAST) {
     f1105 = p2g_div32(1.0, p2g_faddz(p2g_inz(f67), 1.0), 0, false);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_30(f67, f1105);
+  p2g_exact_31(f67, f1105);
 }
-void p2g_exact_31(float f67, out precise float f68, out uint r316, out precise float f1104) {
+void p2g_exact_32(float f67, out precise float f68, out uint r316, out precise float f1104) {
   precise float f757 = p2g_ffma(f67, 9.0, 1.0, 0, false);
   int t73 = p2g_fcmp(floatBitsToUint(f757), 0x00800000u);
   bool p73 = t73 == -1;
@@ -2190,7 +2815,7 @@ void p2g_exact_31(float f67, out precise float f68, out uint r316, out precise f
   precise float f787 = p2g_ffma(f764, uintBitsToFloat(0x3FB8AA3Bu), f785, 0, false);
   f1104 = p2g_fadd(f763, f787, false);
 }
-void p2g_check_31(float f67, out precise float f68, out uint r316, out precise float f1104) {
+void p2g_check_32(float f67, out precise float f68, out uint r316, out precise float f1104) {
   if (P2G_F32_FAST) {
     precise float f757 = p2g_ffmaz(p2g_inz(f67), 9.0, 1.0);
     int t73 = p2g_fcmp(floatBitsToUint(f757), 0x00800000u);
@@ -2215,87 +2840,87 @@ void p2g_check_31(float f67, out precise float f68, out uint r316, out precise f
     f1104 = p2g_faddz(f763, f787);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_31(f67, f68, r316, f1104);
+  p2g_exact_32(f67, f68, r316, f1104);
 }
-void p2g_exact_32(float f68, float f788, out precise float f1104) {
+void p2g_exact_33(float f68, float f788, out precise float f1104) {
   f1104 = p2g_ffma(f68, f788, f788, 0, false);
 }
-void p2g_check_32(float f68, float f788, out precise float f1104) {
+void p2g_check_33(float f68, float f788, out precise float f1104) {
   if (P2G_F32_FAST) {
     f1104 = p2g_ffmaz(p2g_inz(f68), p2g_inz(f788), f788);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_32(f68, f788, f1104);
+  p2g_exact_33(f68, f788, f1104);
 }
-void p2g_exact_33(float f1104, float f68, out precise float f792) {
+void p2g_exact_34(float f1104, float f68, out precise float f792) {
   precise float f790 = p2g_div32(p2g_fmul(f1104, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
   int t74 = p2g_fcmp(floatBitsToUint(f68), floatBitsToUint(0.0));
   f792 = (t74 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f790, uintBitsToFloat(0xBC4FAEFFu), false);
 }
-void p2g_check_33(float f1104, float f68, out precise float f792) {
+void p2g_check_34(float f1104, float f68, out precise float f792) {
   if (P2G_F32_FAST) {
     precise float f790 = p2g_div32(p2g_fmulz(p2g_inz(f1104), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
     int t74 = p2g_fcmp(floatBitsToUint(f68), floatBitsToUint(0.0));
     f792 = (t74 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f790), uintBitsToFloat(0xBC4FAEFFu));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_33(f1104, f68, f792);
+  p2g_exact_34(f1104, f68, f792);
 }
-void p2g_exact_34(float f67, float f1105, out precise float f75) {
+void p2g_exact_35(float f67, float f1105, out precise float f75) {
   f75 = p2g_fmul(f67, f1105, false);
 }
-void p2g_check_34(float f67, float f1105, out precise float f75) {
+void p2g_check_35(float f67, float f1105, out precise float f75) {
   if (P2G_F32_FAST) {
     f75 = p2g_fmulz(p2g_inz(f67), p2g_inz(f1105));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_34(f67, f1105, f75);
+  p2g_exact_35(f67, f1105, f75);
 }
-void p2g_exact_35(float f37, out precise float f800) {
+void p2g_exact_36(float f37, out precise float f800) {
   f800 = p2g_fsub(1.0, f37, false);
 }
-void p2g_check_35(float f37, out precise float f800) {
+void p2g_check_36(float f37, out precise float f800) {
   if (P2G_F32_FAST) {
     f800 = p2g_fsubz(1.0, p2g_inz(f37));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_35(f37, f800);
+  p2g_exact_36(f37, f800);
 }
-void p2g_exact_36(float f37, out precise float f798) {
+void p2g_exact_37(float f37, out precise float f798) {
   precise float f795 = p2g_fmul(p2g_fadd(f37, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
   precise float f796 = p2g_fmul(f795, uintBitsToFloat(0x3FB8AA3Bu), false);
   f798 = p2g_fadd(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false)), -1.0, false);
 }
-void p2g_check_36(float f37, out precise float f798) {
+void p2g_check_37(float f37, out precise float f798) {
   if (P2G_F32_FAST) {
     precise float f795 = p2g_fmulz(p2g_faddz(p2g_inz(f37), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
     precise float f796 = p2g_fmulz(f795, uintBitsToFloat(0x3FB8AA3Bu));
     f798 = p2g_faddz(p2g_inz(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false))), -1.0);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_36(f37, f798);
+  p2g_exact_37(f37, f798);
 }
-void p2g_exact_37(float f2, float f1106, out precise float f79) {
+void p2g_exact_38(float f2, float f1106, out precise float f79) {
   f79 = p2g_fmul(f2, f1106, false);
 }
-void p2g_check_37(float f2, float f1106, out precise float f79) {
+void p2g_check_38(float f2, float f1106, out precise float f79) {
   if (P2G_F32_FAST) {
     f79 = p2g_fmulz(p2g_inz(f2), p2g_inz(f1106));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_37(f2, f1106, f79);
+  p2g_exact_38(f2, f1106, f79);
 }
-void p2g_exact_38(float f79, out precise float f1108) {
+void p2g_exact_39(float f79, out precise float f1108) {
   f1108 = p2g_div32(1.0, p2g_fadd(f79, 1.0, false), 0, false);
 }
-void p2g_check_38(float f79, out precise float f1108) {
+void p2g_check_39(float f79, out precise float f1108) {
   if (P2G_F32_FAST) {
     f1108 = p2g_div32(1.0, p2g_faddz(p2g_inz(f79), 1.0), 0, false);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_38(f79, f1108);
+  p2g_exact_39(f79, f1108);
 }
-void p2g_exact_39(float f79, out precise float f80, out uint r320, out precise float f1107) {
+void p2g_exact_40(float f79, out precise float f80, out uint r320, out precise float f1107) {
   precise float f801 = p2g_ffma(f79, 9.0, 1.0, 0, false);
   int t77 = p2g_fcmp(floatBitsToUint(f801), 0x00800000u);
   bool p78 = t77 == -1;
@@ -2318,7 +2943,7 @@ void p2g_exact_39(float f79, out precise float f80, out uint r320, out precise f
   precise float f831 = p2g_ffma(f808, uintBitsToFloat(0x3FB8AA3Bu), f829, 0, false);
   f1107 = p2g_fadd(f807, f831, false);
 }
-void p2g_check_39(float f79, out precise float f80, out uint r320, out precise float f1107) {
+void p2g_check_40(float f79, out precise float f80, out uint r320, out precise float f1107) {
   if (P2G_F32_FAST) {
     precise float f801 = p2g_ffmaz(p2g_inz(f79), 9.0, 1.0);
     int t77 = p2g_fcmp(floatBitsToUint(f801), 0x00800000u);
@@ -2343,33 +2968,33 @@ void p2g_check_39(float f79, out precise float f80, out uint r320, out precise f
     f1107 = p2g_faddz(f807, f831);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_39(f79, f80, r320, f1107);
+  p2g_exact_40(f79, f80, r320, f1107);
 }
-void p2g_exact_40(float f80, float f832, out precise float f1107) {
+void p2g_exact_41(float f80, float f832, out precise float f1107) {
   f1107 = p2g_ffma(f80, f832, f832, 0, false);
 }
-void p2g_check_40(float f80, float f832, out precise float f1107) {
+void p2g_check_41(float f80, float f832, out precise float f1107) {
   if (P2G_F32_FAST) {
     f1107 = p2g_ffmaz(p2g_inz(f80), p2g_inz(f832), f832);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_40(f80, f832, f1107);
+  p2g_exact_41(f80, f832, f1107);
 }
-void p2g_exact_41(float f1107, float f80, out precise float f836) {
+void p2g_exact_42(float f1107, float f80, out precise float f836) {
   precise float f834 = p2g_div32(p2g_fmul(f1107, uintBitsToFloat(0x3F317218u), false), 9.0, 0, false);
   int t78 = p2g_fcmp(floatBitsToUint(f80), floatBitsToUint(0.0));
   f836 = (t78 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_fadd(f834, uintBitsToFloat(0xBC4FAEFFu), false);
 }
-void p2g_check_41(float f1107, float f80, out precise float f836) {
+void p2g_check_42(float f1107, float f80, out precise float f836) {
   if (P2G_F32_FAST) {
     precise float f834 = p2g_div32(p2g_fmulz(p2g_inz(f1107), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
     int t78 = p2g_fcmp(floatBitsToUint(f80), floatBitsToUint(0.0));
     f836 = (t78 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f834), uintBitsToFloat(0xBC4FAEFFu));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_41(f1107, f80, f836);
+  p2g_exact_42(f1107, f80, f836);
 }
-void p2g_exact_42(float f79, float f1108, out precise float f90, float f63, float f51, float f75, float f28, float f29,
+void p2g_exact_43(float f79, float f1108, out precise float f90, float f63, float f51, float f75, float f28, float f29,
     float f1096, out precise float f91, float f30, out bool p85, bool p84, out bool p2, float f31, float f841,
     out precise float f93, out precise float f94, out uint rs412, const float p40_f32, const float p16_f32, float f19,
     uint r3, out precise float f95, out uint rs413, const float p44_f32, const float p20_f32, float f20, uint r4,
@@ -2404,7 +3029,7 @@ void p2g_exact_42(float f79, float f1108, out precise float f90, float f63, floa
   f96 = p2g_f32_canon(p2g_s2f32(int(int(r4)), 0));
   f840 = p2g_fsub(f862, f96, false);
 }
-void p2g_check_42(float f79, float f1108, out precise float f90, float f63, float f51, float f75, float f28, float f29,
+void p2g_check_43(float f79, float f1108, out precise float f90, float f63, float f51, float f75, float f28, float f29,
     float f1096, out precise float f91, float f30, out bool p85, bool p84, out bool p2, float f31, float f841,
     out precise float f93, out precise float f94, out uint rs412, const float p40_f32, const float p16_f32, float f19,
     uint r3, out precise float f95, out uint rs413, const float p44_f32, const float p20_f32, float f20, uint r4,
@@ -2441,54 +3066,54 @@ void p2g_check_42(float f79, float f1108, out precise float f90, float f63, floa
     f840 = p2g_fsubz(f862, p2g_inz(f96));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_42(f79, f1108, f90, f63, f51, f75, f28, f29, f1096, f91, f30, p85, p84, p2, f31, f841, f93, f94, rs412,
+  p2g_exact_43(f79, f1108, f90, f63, f51, f75, f28, f29, f1096, f91, f30, p85, p84, p2, f31, f841, f93, f94, rs412,
       p40_f32, p16_f32, f19, r3, f95, rs413, p44_f32, p20_f32, f20, r4, f96, f840);
 }
-void p2g_exact_43(float f843, float f845, out precise float f847) {
+void p2g_exact_44(float f843, float f845, out precise float f847) {
   f847 = p2g_fmul(f843, f845, false);
 }
-void p2g_check_43(float f843, float f845, out precise float f847) {
+void p2g_check_44(float f843, float f845, out precise float f847) {
   if (P2G_F32_FAST) {
     f847 = p2g_fmulz(p2g_inz(f843), p2g_inz(f845));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_43(f843, f845, f847);
+  p2g_exact_44(f843, f845, f847);
 }
-void p2g_exact_44(float f844, float f847, float f843, float f845, out uint rs1588) {
+void p2g_exact_45(float f844, float f847, float f843, float f845, out uint rs1588) {
   precise float f866 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f844) ^ 0x80000000u)), f847, f843, 0, false);
   rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f845, f866, f847, 0, false)));
 }
-void p2g_check_44(float f844, float f847, float f843, float f845, out uint rs1588) {
+void p2g_check_45(float f844, float f847, float f843, float f845, out uint rs1588) {
   if (P2G_F32_FAST) {
     precise float f866 = p2g_ffmaz(-(p2g_inz(f844)), p2g_inz(f847), p2g_inz(f843));
     rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f845), f866, f847)));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_44(f844, f847, f843, f845, rs1588);
+  p2g_exact_45(f844, f847, f843, f845, rs1588);
 }
-void p2g_exact_45(float f867, float f869, out precise float f871) {
+void p2g_exact_46(float f867, float f869, out precise float f871) {
   f871 = p2g_fmul(f867, f869, false);
 }
-void p2g_check_45(float f867, float f869, out precise float f871) {
+void p2g_check_46(float f867, float f869, out precise float f871) {
   if (P2G_F32_FAST) {
     f871 = p2g_fmulz(p2g_inz(f867), p2g_inz(f869));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_45(f867, f869, f871);
+  p2g_exact_46(f867, f869, f871);
 }
-void p2g_exact_46(float f868, float f871, float f867, float f869, out uint rs1589) {
+void p2g_exact_47(float f868, float f871, float f867, float f869, out uint rs1589) {
   precise float f875 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f868) ^ 0x80000000u)), f871, f867, 0, false);
   rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f869, f875, f871, 0, false)));
 }
-void p2g_check_46(float f868, float f871, float f867, float f869, out uint rs1589) {
+void p2g_check_47(float f868, float f871, float f867, float f869, out uint rs1589) {
   if (P2G_F32_FAST) {
     precise float f875 = p2g_ffmaz(-(p2g_inz(f868)), p2g_inz(f871), p2g_inz(f867));
     rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f869), f875, f871)));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_46(f868, f871, f867, f869, rs1589);
+  p2g_exact_47(f868, f871, f867, f869, rs1589);
 }
-void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const uint p188_u16, uint rs1588,
+void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const uint p188_u16, uint rs1588,
     uint rs1589, float f93, float f91, const float p180_f32, uint r36, const uint64_t p280_u64, out uint r450,
     out uint r451, out bool p97, out uint rs536, const float p48_f32, const float p52_f32, const float p16_f32,
     const float p20_f32, uint r26, float f95, uint r27, float f96, out uint rs507, out uint rs511, out uint rs508,
@@ -3401,7 +4026,7 @@ void p2g_exact_47(float f94, const float p176_f32, out precise float f112, const
   f909 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f908), true));
   f911 = p2g_fmul(f907, f909, false);
 }
-void p2g_check_47(float f94, const float p176_f32, out precise float f112, const uint p188_u16, uint rs1588,
+void p2g_check_48(float f94, const float p176_f32, out precise float f112, const uint p188_u16, uint rs1588,
     uint rs1589, float f93, float f91, const float p180_f32, uint r36, const uint64_t p280_u64, out uint r450,
     out uint r451, out bool p97, out uint rs536, const float p48_f32, const float p52_f32, const float p16_f32,
     const float p20_f32, uint r26, float f95, uint r27, float f96, out uint rs507, out uint rs511, out uint rs508,
@@ -4364,89 +4989,89 @@ void p2g_check_47(float f94, const float p176_f32, out precise float f112, const
     f911 = p2g_fmulz(p2g_inz(f907), p2g_inz(f909));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_47(f94, p176_f32, f112, p188_u16, rs1588, rs1589, f93, f91, p180_f32, r36, p280_u64, r450, r451, p97, rs536,
+  p2g_exact_48(f94, p176_f32, f112, p188_u16, rs1588, rs1589, f93, f91, p180_f32, r36, p280_u64, r450, r451, p97, rs536,
       p48_f32, p52_f32, p16_f32, p20_f32, r26, f95, r27, f96, rs507, rs511, rs508, rs512, rs509, rs513, rs510, rs514,
       rs414, rs413, f882, r363, r1657, r1661, r1679, r1684, r1713, r1717, r1728, r1733, f907, f908, f909, f911);
 }
-void p2g_exact_48(float f908, float f911, float f907, float f909, out uint rs1686) {
+void p2g_exact_49(float f908, float f911, float f907, float f909, out uint rs1686) {
   precise float f915 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f908) ^ 0x80000000u)), f911, f907, 0, false);
   rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f909, f915, f911, 0, false)));
 }
-void p2g_check_48(float f908, float f911, float f907, float f909, out uint rs1686) {
+void p2g_check_49(float f908, float f911, float f907, float f909, out uint rs1686) {
   if (P2G_F32_FAST) {
     precise float f915 = p2g_ffmaz(-(p2g_inz(f908)), p2g_inz(f911), p2g_inz(f907));
     rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f909), f915, f911)));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_48(f908, f911, f907, f909, rs1686);
+  p2g_exact_49(f908, f911, f907, f909, rs1686);
 }
-void p2g_exact_49(float f916, float f918, out precise float f920) {
+void p2g_exact_50(float f916, float f918, out precise float f920) {
   f920 = p2g_fmul(f916, f918, false);
 }
-void p2g_check_49(float f916, float f918, out precise float f920) {
+void p2g_check_50(float f916, float f918, out precise float f920) {
   if (P2G_F32_FAST) {
     f920 = p2g_fmulz(p2g_inz(f916), p2g_inz(f918));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_49(f916, f918, f920);
+  p2g_exact_50(f916, f918, f920);
 }
-void p2g_exact_50(float f917, float f920, float f916, float f918, out uint rs1687) {
+void p2g_exact_51(float f917, float f920, float f916, float f918, out uint rs1687) {
   precise float f924 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f917) ^ 0x80000000u)), f920, f916, 0, false);
   rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f918, f924, f920, 0, false)));
 }
-void p2g_check_50(float f917, float f920, float f916, float f918, out uint rs1687) {
+void p2g_check_51(float f917, float f920, float f916, float f918, out uint rs1687) {
   if (P2G_F32_FAST) {
     precise float f924 = p2g_ffmaz(-(p2g_inz(f917)), p2g_inz(f920), p2g_inz(f916));
     rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f918), f924, f920)));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_50(f917, f920, f916, f918, rs1687);
+  p2g_exact_51(f917, f920, f916, f918, rs1687);
 }
-void p2g_exact_51(float f925, float f927, out precise float f929) {
+void p2g_exact_52(float f925, float f927, out precise float f929) {
   f929 = p2g_fmul(f925, f927, false);
 }
-void p2g_check_51(float f925, float f927, out precise float f929) {
+void p2g_check_52(float f925, float f927, out precise float f929) {
   if (P2G_F32_FAST) {
     f929 = p2g_fmulz(p2g_inz(f925), p2g_inz(f927));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_51(f925, f927, f929);
+  p2g_exact_52(f925, f927, f929);
 }
-void p2g_exact_52(float f926, float f929, float f925, float f927, out uint rs1688) {
+void p2g_exact_53(float f926, float f929, float f925, float f927, out uint rs1688) {
   precise float f933 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f926) ^ 0x80000000u)), f929, f925, 0, false);
   rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f927, f933, f929, 0, false)));
 }
-void p2g_check_52(float f926, float f929, float f925, float f927, out uint rs1688) {
+void p2g_check_53(float f926, float f929, float f925, float f927, out uint rs1688) {
   if (P2G_F32_FAST) {
     precise float f933 = p2g_ffmaz(-(p2g_inz(f926)), p2g_inz(f929), p2g_inz(f925));
     rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f927), f933, f929)));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_52(f926, f929, f925, f927, rs1688);
+  p2g_exact_53(f926, f929, f925, f927, rs1688);
 }
-void p2g_exact_53(float f934, float f936, out precise float f938) {
+void p2g_exact_54(float f934, float f936, out precise float f938) {
   f938 = p2g_fmul(f934, f936, false);
 }
-void p2g_check_53(float f934, float f936, out precise float f938) {
+void p2g_check_54(float f934, float f936, out precise float f938) {
   if (P2G_F32_FAST) {
     f938 = p2g_fmulz(p2g_inz(f934), p2g_inz(f936));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_53(f934, f936, f938);
+  p2g_exact_54(f934, f936, f938);
 }
-void p2g_exact_54(float f935, float f938, float f934, float f936, out uint rs1689) {
+void p2g_exact_55(float f935, float f938, float f934, float f936, out uint rs1689) {
   precise float f942 = p2g_ffma(p2g_canon(uintBitsToFloat(floatBitsToUint(f935) ^ 0x80000000u)), f938, f934, 0, false);
   rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(f936, f942, f938, 0, false)));
 }
-void p2g_check_54(float f935, float f938, float f934, float f936, out uint rs1689) {
+void p2g_check_55(float f935, float f938, float f934, float f936, out uint rs1689) {
   if (P2G_F32_FAST) {
     precise float f942 = p2g_ffmaz(-(p2g_inz(f935)), p2g_inz(f938), p2g_inz(f934));
     rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f936), f942, f938)));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_54(f935, f938, f934, f936, rs1689);
+  p2g_exact_55(f935, f938, f934, f936, rs1689);
 }
-void p2g_exact_55(float f954, uint rs1693, float f105, out precise float f971, out uint rs1520, uint rs1378,
+void p2g_exact_56(float f954, uint rs1693, float f105, out precise float f971, out uint rs1520, uint rs1378,
     uint rs1460, uint rs1470, uint rs1692, float f106, out precise float f975, out bool p220, out precise float f977) {
   f971 = p2g_ffma(f954, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693))), f105, false), f105, 0, false);
   int t164 = p2g_fcmp(floatBitsToUint(f971), 0x3F7D70A4u);
@@ -4462,7 +5087,7 @@ void p2g_exact_55(float f954, uint rs1693, float f105, out precise float f971, o
   precise float f976 = p2g_fadd(f975, uintBitsToFloat(0xBF7D70A4u), false);
   f977 = p2g_ffma(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
 }
-void p2g_check_55(float f954, uint rs1693, float f105, out precise float f971, out uint rs1520, uint rs1378,
+void p2g_check_56(float f954, uint rs1693, float f105, out precise float f971, out uint rs1520, uint rs1378,
     uint rs1460, uint rs1470, uint rs1692, float f106, out precise float f975, out bool p220, out precise float f977) {
   if (P2G_F32_FAST) {
     f971 = p2g_ffmaz(p2g_inz(f954), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693)))), p2g_inz(f105)),
@@ -4482,9 +5107,9 @@ void p2g_check_55(float f954, uint rs1693, float f105, out precise float f971, o
     f977 = p2g_ffmaz(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_55(f954, rs1693, f105, f971, rs1520, rs1378, rs1460, rs1470, rs1692, f106, f975, p220, f977);
+  p2g_exact_56(f954, rs1693, f105, f971, rs1520, rs1378, rs1460, rs1470, rs1692, f106, f975, p220, f977);
 }
-void p2g_exact_56(float f960, uint rs1691, float f107, out precise float f979, out uint rs1540, uint rs1450,
+void p2g_exact_57(float f960, uint rs1691, float f107, out precise float f979, out uint rs1540, uint rs1450,
     uint rs1460, uint rs1470, uint rs1690, float f108, out precise float f983, out bool p222, out precise float f985) {
   f979 = p2g_ffma(f960, p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691))), f107, false), f107, 0, false);
   int t166 = p2g_fcmp(floatBitsToUint(f979), 0x3F7D70A4u);
@@ -4500,7 +5125,7 @@ void p2g_exact_56(float f960, uint rs1691, float f107, out precise float f979, o
   precise float f984 = p2g_fadd(f983, uintBitsToFloat(0xBF7D70A4u), false);
   f985 = p2g_ffma(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
 }
-void p2g_check_56(float f960, uint rs1691, float f107, out precise float f979, out uint rs1540, uint rs1450,
+void p2g_check_57(float f960, uint rs1691, float f107, out precise float f979, out uint rs1540, uint rs1450,
     uint rs1460, uint rs1470, uint rs1690, float f108, out precise float f983, out bool p222, out precise float f985) {
   if (P2G_F32_FAST) {
     f979 = p2g_ffmaz(p2g_inz(f960), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691)))), p2g_inz(f107)),
@@ -4520,9 +5145,9 @@ void p2g_check_56(float f960, uint rs1691, float f107, out precise float f979, o
     f985 = p2g_ffmaz(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_56(f960, rs1691, f107, f979, rs1540, rs1450, rs1460, rs1470, rs1690, f108, f983, p222, f985);
+  p2g_exact_57(f960, rs1691, f107, f979, rs1540, rs1450, rs1460, rs1470, rs1690, f108, f983, p222, f985);
 }
-void p2g_exact_57(float f1109, float f966, uint rs1694, float f109, float f110, uint rs1695, float f111, uint rs1696,
+void p2g_exact_58(float f1109, float f966, uint rs1694, float f109, float f110, uint rs1695, float f111, uint rs1696,
     out precise float f993, float f971, float f975, float f979, float f983, out precise float f129,
     out precise float f997, out precise float f998, out precise float f130) {
   precise float f987 = p2g_fsub(f1109, f966, false);
@@ -4537,7 +5162,7 @@ void p2g_exact_57(float f1109, float f966, uint rs1694, float f109, float f110, 
   f998 = p2g_fmax(f989, f997);
   f130 = p2g_fmul(p2g_div32(f991, f998, 0, false), f129, false);
 }
-void p2g_check_57(float f1109, float f966, uint rs1694, float f109, float f110, uint rs1695, float f111, uint rs1696,
+void p2g_check_58(float f1109, float f966, uint rs1694, float f109, float f110, uint rs1695, float f111, uint rs1696,
     out precise float f993, float f971, float f975, float f979, float f983, out precise float f129,
     out precise float f997, out precise float f998, out precise float f130) {
   if (P2G_F32_FAST) {
@@ -4554,10 +5179,10 @@ void p2g_check_57(float f1109, float f966, uint rs1694, float f109, float f110, 
     f130 = p2g_fmulz(p2g_inz(p2g_div32(f991, f998, 0, false)), f129);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_57(f1109, f966, rs1694, f109, f110, rs1695, f111, rs1696, f993, f971, f975, f979, f983, f129, f997, f998,
+  p2g_exact_58(f1109, f966, rs1694, f109, f110, rs1695, f111, rs1696, f993, f971, f975, f979, f983, f129, f997, f998,
       f130);
 }
-void p2g_exact_58(bool p228, float f131, float f129, out precise float f134, uint rs1697, out precise float f1000,
+void p2g_exact_59(bool p228, float f131, float f129, out precise float f134, uint rs1697, out precise float f1000,
     out precise float f136, float f997, float f133, out precise float f1014, out bool p231, out precise float f1020) {
   f134 = p228 ? -0.25 : p2g_fmul(f131, f129, false);
   f1000 = p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1697)));
@@ -4580,7 +5205,7 @@ void p2g_exact_58(bool p228, float f131, float f129, out precise float f134, uin
   p231 = t170 == -1;
   f1020 = p2g_fadd(p2g_fadd(f133, f134, false), uintBitsToFloat(0x3727C5ACu), false);
 }
-void p2g_check_58(bool p228, float f131, float f129, out precise float f134, uint rs1697, out precise float f1000,
+void p2g_check_59(bool p228, float f131, float f129, out precise float f134, uint rs1697, out precise float f1000,
     out precise float f136, float f997, float f133, out precise float f1014, out bool p231, out precise float f1020) {
   if (P2G_F32_FAST) {
     f134 = p228 ? -0.25 : p2g_fmulz(p2g_inz(f131), p2g_inz(f129));
@@ -4605,21 +5230,21 @@ void p2g_check_58(bool p228, float f131, float f129, out precise float f134, uin
     f1020 = p2g_faddz(p2g_faddz(f133, p2g_inz(f134)), uintBitsToFloat(0x3727C5ACu));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_58(p228, f131, f129, f134, rs1697, f1000, f136, f997, f133, f1014, p231, f1020);
+  p2g_exact_59(p228, f131, f129, f134, rs1697, f1000, f136, f997, f133, f1014, p231, f1020);
 }
-void p2g_exact_59(float f133, float f1109, out uint rs1559, float f134, out uint rs1560) {
+void p2g_exact_60(float f133, float f1109, out uint rs1559, float f134, out uint rs1560) {
   rs1559 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(f133, f1109, false)));
   rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(f134, f1109, false)));
 }
-void p2g_check_59(float f133, float f1109, out uint rs1559, float f134, out uint rs1560) {
+void p2g_check_60(float f133, float f1109, out uint rs1559, float f134, out uint rs1560) {
   if (P2G_F32_FAST) {
     rs1559 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_inz(f133), p2g_inz(f1109))));
     rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_inz(f134), f1109)));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_59(f133, f1109, rs1559, f134, rs1560);
+  p2g_exact_60(f133, f1109, rs1559, f134, rs1560);
 }
-void p2g_exact_60(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uint r26, out uint r1797, out uint r1798,
+void p2g_exact_61(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uint r26, out uint r1797, out uint r1798,
     out uint r1799, out uint r1800, out uint r1801) {
   precise float f1045 = p2g_fadd(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 6ul)).v)))), 0.0, false);
   precise float f1046 = p2g_fadd(f1045, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 8ul)).v)))), false);
@@ -4656,7 +5281,7 @@ void p2g_exact_60(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uin
   r1800 = floatBitsToUint(p2g_fmul(f1074, f1064, false));
   r1801 = floatBitsToUint(p2g_fmul(f1074, f1071, false));
 }
-void p2g_check_60(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uint r26, out uint r1797, out uint r1798,
+void p2g_check_61(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uint r26, out uint r1797, out uint r1798,
     out uint r1799, out uint r1800, out uint r1801) {
   if (P2G_F32_FAST) {
     precise float f1045 = p2g_faddz(p2g_in_nanz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 6ul)).v))))),
@@ -4715,25 +5340,25 @@ void p2g_check_60(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uin
     r1801 = floatBitsToUint(p2g_fmulz(p2g_inz(f1074), f1071));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_60(rd35, p304_u64, rd36, r26, r1797, r1798, r1799, r1800, r1801);
+  p2g_exact_61(rd35, p304_u64, rd36, r26, r1797, r1798, r1799, r1800, r1801);
 }
-void p2g_exact_61(float f132, out precise float f1110) {
+void p2g_exact_62(float f132, out precise float f1110) {
   f1110 = p2g_div32(1.0, p2g_fsub(1.0, f132, false), 0, false);
 }
-void p2g_check_61(float f132, out precise float f1110) {
+void p2g_check_62(float f132, out precise float f1110) {
   if (P2G_F32_FAST) {
     f1110 = p2g_div32(1.0, p2g_fsubz(1.0, p2g_inz(f132)), 0, false);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_61(f132, f1110);
+  p2g_exact_62(f132, f1110);
 }
-void p2g_exact_62(float f132, out precise float f1110) {
+void p2g_exact_63(float f132, out precise float f1110) {
   precise float f1081 = p2g_fmul(p2g_fadd(f132, uintBitsToFloat(0x3C4FAEFFu), false), 9.0, false);
   precise float f1082 = p2g_fmul(f1081, uintBitsToFloat(0x3FB8AA3Bu), false);
   precise float f1083 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f1082), false));
   f1110 = p2g_div32(p2g_fadd(f1083, -1.0, false), p2g_fmul(f132, 9.0, false), 0, false);
 }
-void p2g_check_62(float f132, out precise float f1110) {
+void p2g_check_63(float f132, out precise float f1110) {
   if (P2G_F32_FAST) {
     precise float f1081 = p2g_fmulz(p2g_faddz(p2g_inz(f132), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
     precise float f1082 = p2g_fmulz(f1081, uintBitsToFloat(0x3FB8AA3Bu));
@@ -4741,15 +5366,15 @@ void p2g_check_62(float f132, out precise float f1110) {
     f1110 = p2g_div32(p2g_faddz(p2g_inz(f1083), -1.0), p2g_fmulz(f132, 9.0), 0, false);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_62(f132, f1110);
+  p2g_exact_63(f132, f1110);
 }
-void p2g_exact_63(float f132, float f1111, out precise float f145, float f133, out precise float f146, float f134,
+void p2g_exact_64(float f132, float f1111, out precise float f145, float f133, out precise float f146, float f134,
     out precise float f147) {
   f145 = p2g_fmul(f132, f1111, false);
   f146 = p2g_fmul(f133, f1111, false);
   f147 = p2g_fmul(f134, f1111, false);
 }
-void p2g_check_63(float f132, float f1111, out precise float f145, float f133, out precise float f146, float f134,
+void p2g_check_64(float f132, float f1111, out precise float f145, float f133, out precise float f146, float f134,
     out precise float f147) {
   if (P2G_F32_FAST) {
     f145 = p2g_fmulz(p2g_inz(f132), p2g_inz(f1111));
@@ -4757,21 +5382,21 @@ void p2g_check_63(float f132, float f1111, out precise float f145, float f133, o
     f147 = p2g_fmulz(p2g_inz(f134), f1111);
     if (!p2g_redoz()) return;
   }
-  p2g_exact_63(f132, f1111, f145, f133, f146, f134, f147);
+  p2g_exact_64(f132, f1111, f145, f133, f146, f134, f147);
 }
-void p2g_exact_64(float f145, float f146, float f147, out uint rs1583, out uint rs1584, out uint rs1585) {
+void p2g_exact_65(float f145, float f146, float f147, out uint rs1583, out uint rs1584, out uint rs1585) {
   rs1583 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(p2g_fadd(f145, f146, false), f147, false)));
   rs1584 = p2g_f2h_rn(floatBitsToUint(p2g_fadd(f145, f147, false)));
   rs1585 = p2g_f2h_rn(floatBitsToUint(p2g_fsub(p2g_fsub(f145, f146, false), f147, false)));
 }
-void p2g_check_64(float f145, float f146, float f147, out uint rs1583, out uint rs1584, out uint rs1585) {
+void p2g_check_65(float f145, float f146, float f147, out uint rs1583, out uint rs1584, out uint rs1585) {
   if (P2G_F32_FAST) {
     rs1583 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(p2g_faddz(p2g_inz(f145), p2g_inz(f146)), p2g_inz(f147))));
     rs1584 = p2g_f2h_rn(floatBitsToUint(p2g_faddz(f145, f147)));
     rs1585 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(p2g_fsubz(f145, f146), f147)));
     if (!p2g_redoz()) return;
   }
-  p2g_exact_64(f145, f146, f147, rs1583, rs1584, rs1585);
+  p2g_exact_65(f145, f146, f147, rs1583, rs1584, rs1585);
 }
 
 void main() {
@@ -4789,14 +5414,15 @@ void main() {
   precise float f19 = 0.0, f20 = 0.0, f28 = 0.0, f29 = 0.0, f30 = 0.0, f31 = 0.0, f34 = 0.0, f35 = 0.0;
   precise float f36 = 0.0, f37 = 0.0, f42 = 0.0, f51 = 0.0, f63 = 0.0, f75 = 0.0, f79 = 0.0, f90 = 0.0;
   precise float f91 = 0.0, f93 = 0.0, f94 = 0.0, f95 = 0.0, f96 = 0.0, f247 = 0.0, f286 = 0.0, f290 = 0.0;
-  precise float f603 = 0.0, f634 = 0.0, f704 = 0.0, f748 = 0.0, f792 = 0.0, f836 = 0.0, f843 = 0.0, f844 = 0.0;
-  precise float f845 = 0.0, f847 = 0.0, f897 = 0.0, f900 = 0.0, f903 = 0.0, f906 = 0.0, f954 = 0.0, f957 = 0.0;
-  precise float f960 = 0.0, f963 = 0.0, f971 = 0.0, f975 = 0.0, f979 = 0.0, f983 = 0.0, f989 = 0.0, f991 = 0.0;
-  precise float f993 = 0.0, f1045 = 0.0, f1046 = 0.0, f1047 = 0.0, f1048 = 0.0, f1049 = 0.0, f1052 = 0.0;
-  precise float f1053 = 0.0, f1054 = 0.0, f1055 = 0.0, f1056 = 0.0, f1059 = 0.0, f1060 = 0.0, f1061 = 0.0;
-  precise float f1062 = 0.0, f1063 = 0.0, f1066 = 0.0, f1067 = 0.0, f1068 = 0.0, f1069 = 0.0, f1070 = 0.0;
-  precise float f1095 = 0.0, f1096 = 0.0, f1097 = 0.0, f1099 = 0.0, f1100 = 0.0, f1102 = 0.0, f1103 = 0.0;
-  precise float f1105 = 0.0, f1106 = 0.0, f1108 = 0.0, f1110 = 0.0;
+  precise float f513 = 0.0, f524 = 0.0, f535 = 0.0, f546 = 0.0, f557 = 0.0, f565 = 0.0, f573 = 0.0, f581 = 0.0;
+  precise float f589 = 0.0, f597 = 0.0, f603 = 0.0, f634 = 0.0, f704 = 0.0, f748 = 0.0, f792 = 0.0, f836 = 0.0;
+  precise float f843 = 0.0, f844 = 0.0, f845 = 0.0, f847 = 0.0, f897 = 0.0, f900 = 0.0, f903 = 0.0, f906 = 0.0;
+  precise float f954 = 0.0, f957 = 0.0, f960 = 0.0, f963 = 0.0, f971 = 0.0, f975 = 0.0, f979 = 0.0, f983 = 0.0;
+  precise float f989 = 0.0, f991 = 0.0, f993 = 0.0, f1045 = 0.0, f1046 = 0.0, f1047 = 0.0, f1048 = 0.0;
+  precise float f1049 = 0.0, f1052 = 0.0, f1053 = 0.0, f1054 = 0.0, f1055 = 0.0, f1056 = 0.0, f1059 = 0.0;
+  precise float f1060 = 0.0, f1061 = 0.0, f1062 = 0.0, f1063 = 0.0, f1066 = 0.0, f1067 = 0.0, f1068 = 0.0;
+  precise float f1069 = 0.0, f1070 = 0.0, f1095 = 0.0, f1096 = 0.0, f1097 = 0.0, f1099 = 0.0, f1100 = 0.0;
+  precise float f1102 = 0.0, f1103 = 0.0, f1105 = 0.0, f1106 = 0.0, f1108 = 0.0, f1110 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const float p0_f32 = uintBitsToFloat(P2GU32((pc.params)).v);  // k_output_param_0
   const float p4_f32 = uintBitsToFloat(P2GU32((pc.params + 4ul)).v);  // k_output_param_0+4
@@ -5430,108 +6056,108 @@ void main() {
       precise float f312 = p12_f32;
       // ptx:377  add.f32 	%f315, %f303, %f311;
       // ptx:378  fma.rn.f32 	%f26, %f307, %f315, %f19;
-      precise float f26 = p2g_ffma(f307, p2g_fadd(f303, f311, false), f19, 0, false);
+      precise float f26 = p2g_ffma(p2g_in(f307), p2g_faddc(p2g_in(f303), p2g_in(f311)), p2g_in(f19));
       // ptx:379  add.f32 	%f316, %f304, %f312;
       // ptx:380  fma.rn.f32 	%f27, %f308, %f316, %f20;
-      precise float f27 = p2g_ffma(f308, p2g_fadd(f304, f312, false), f20, 0, false);
+      precise float f27 = p2g_ffma(p2g_in(f308), p2g_faddc(p2g_in(f304), p2g_in(f312)), p2g_in(f20));
       // ptx:381  ld.param.u64 	%rd18, [%rd1+-40];
       uint64_t rd18 = p224_u64;
       // ptx:382  ld.param.v2.f32 	{%f317, %f318}, [%rd1+-120];
       precise float f317 = p144_f32;
       precise float f318 = p148_f32;
       // ptx:383  mul.f32 	%f321, %f26, %f317;
-      precise float f321 = p2g_fmul(f26, f317, false);
+      precise float f321 = p2g_fmul(f26, p2g_in(f317));
       // ptx:384  mul.f32 	%f322, %f27, %f318;
       // ptx:385  mov.f32 	%f323, 0f00000000;
       precise float f323 = 0.0;
       // ptx:386  tex.level.2d.v4.f32.f32 	{%f28, %f29, %f30, %f31}, [%rd18, {%f321, %f322}], %f323;
-      uvec4 t26 = p2g_tex2(p2g_hw1, rd18 /* p224_u64 */, P2G_IMG1, vec2(f321, p2g_fmul(f27, f318, false)));
+      uvec4 t26 = p2g_tex2(p2g_hw1, rd18 /* p224_u64 */, P2G_IMG1, vec2(f321, p2g_fmul(f27, p2g_in(f318))));
       f28 = uintBitsToFloat(t26.x);
       f29 = uintBitsToFloat(t26.y);
       f30 = uintBitsToFloat(t26.z);
       f31 = uintBitsToFloat(t26.w);
       // ptx:387  add.f32 	%f324, %f26, 0fBF000000;
       // ptx:388  fma.rn.f32 	%f325, %f324, 0f40000000, 0f3F000000;
-      precise float f325 = p2g_ffma(p2g_fadd(f26, -0.5, false), 2.0, 0.5, 0, false);
+      precise float f325 = p2g_ffmac(p2g_faddc(f26, -0.5), 2.0, 0.5);
       // ptx:389  add.f32 	%f326, %f27, 0fBF000000;
       // ptx:390  fma.rn.f32 	%f327, %f326, 0f40000000, 0f3F000000;
-      precise float f327 = p2g_ffma(p2g_fadd(f27, -0.5, false), 2.0, 0.5, 0, false);
+      precise float f327 = p2g_ffmac(p2g_faddc(f27, -0.5), 2.0, 0.5);
       // ptx:391  add.f32 	%f328, %f325, 0fBF000000;
       // ptx:392  cvt.rmi.f32.f32 	%f329, %f328;
-      precise float f329 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_fadd(f325, -0.5, false)), 2));
+      precise float f329 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_faddc(f325, -0.5)), 2));
       // ptx:393  add.f32 	%f330, %f329, 0f3F000000;
-      precise float f330 = p2g_fadd(f329, 0.5, false);
+      precise float f330 = p2g_faddc(p2g_in(f329), 0.5);
       // ptx:394  add.f32 	%f331, %f327, 0fBF000000;
       // ptx:395  cvt.rmi.f32.f32 	%f332, %f331;
-      precise float f332 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_fadd(f327, -0.5, false)), 2));
+      precise float f332 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_faddc(f327, -0.5)), 2));
       // ptx:396  add.f32 	%f333, %f332, 0f3F000000;
-      precise float f333 = p2g_fadd(f332, 0.5, false);
+      precise float f333 = p2g_faddc(p2g_in(f332), 0.5);
       // ptx:397  sub.f32 	%f334, %f325, %f330;
       // ptx:398  cvt.sat.f32.f32 	%f335, %f334;
-      precise float f335 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsub(f325, f330, false))));
+      precise float f335 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubc(f325, f330))));
       // ptx:399  mul.f32 	%f336, %f335, %f335;
-      precise float f336 = p2g_fmul(f335, f335, false);
+      precise float f336 = p2g_fmul(p2g_in(f335), p2g_in(f335));
       // ptx:400  mul.f32 	%f337, %f335, %f336;
-      precise float f337 = p2g_fmul(f335, f336, false);
+      precise float f337 = p2g_fmul(p2g_in(f335), f336);
       // ptx:401  add.f32 	%f338, %f335, %f337;
       // ptx:403  sub.f32 	%f340, %f336, %f339;
-      precise float neg5772 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fadd(f335, f337, false)) ^ 0x80000000u));
+      precise float neg5772 = -(p2g_faddc(p2g_in(f335), f337));
       // ptx:402  mul.f32 	%f339, %f338, 0f3F000000;
       // ptx:403  sub.f32 	%f340, %f336, %f339;
-      precise float f340 = p2g_ffma(neg5772, 0.5, f336, 0, false);
+      precise float f340 = p2g_ffma(neg5772, 0.5, f336);
       // ptx:405  mul.f32 	%f342, %f336, 0f40200000;
       // ptx:406  sub.f32 	%f343, %f341, %f342;
-      precise float neg5773 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fmul(f336, 2.5, false)) ^ 0x80000000u));
+      precise float neg5773 = -(p2g_fmul(f336, 2.5));
       // ptx:404  mul.f32 	%f341, %f337, 0f3FC00000;
       // ptx:406  sub.f32 	%f343, %f341, %f342;
       // ptx:407  add.f32 	%f344, %f343, 0f3F800000;
-      precise float f344 = p2g_fadd(p2g_ffma(f337, 1.5, neg5773, 0, false), 1.0, false);
+      precise float f344 = p2g_faddc(p2g_ffma(f337, 1.5, neg5773), 1.0);
       // ptx:408  mov.f32 	%f345, 0f3F800000;
       precise float f345 = 1.0;
       // ptx:409  sub.f32 	%f346, %f337, %f336;
       // ptx:410  mul.f32 	%f347, %f346, 0f3F000000;
-      precise float f347 = p2g_fmul(p2g_fsub(f337, f336, false), 0.5, false);
+      precise float f347 = p2g_fmul(p2g_fsubc(f337, f336), 0.5);
       // ptx:411  sub.f32 	%f348, %f345, %f340;
       // ptx:412  sub.f32 	%f349, %f348, %f344;
       // ptx:413  sub.f32 	%f350, %f349, %f347;
-      precise float f350 = p2g_fsub(p2g_fsub(p2g_fsub(f345, f340, false), f344, false), f347, false);
+      precise float f350 = p2g_fsubc(p2g_fsubc(p2g_fsubc(f345, f340), f344), f347);
       // ptx:414  sub.f32 	%f351, %f327, %f333;
       // ptx:415  cvt.sat.f32.f32 	%f352, %f351;
-      precise float f352 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsub(f327, f333, false))));
+      precise float f352 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubc(f327, f333))));
       // ptx:416  mul.f32 	%f353, %f352, %f352;
-      precise float f353 = p2g_fmul(f352, f352, false);
+      precise float f353 = p2g_fmul(p2g_in(f352), p2g_in(f352));
       // ptx:417  mul.f32 	%f354, %f352, %f353;
-      precise float f354 = p2g_fmul(f352, f353, false);
+      precise float f354 = p2g_fmul(p2g_in(f352), f353);
       // ptx:418  add.f32 	%f355, %f352, %f354;
       // ptx:420  sub.f32 	%f357, %f353, %f356;
-      precise float neg5774 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fadd(f352, f354, false)) ^ 0x80000000u));
+      precise float neg5774 = -(p2g_faddc(p2g_in(f352), f354));
       // ptx:419  mul.f32 	%f356, %f355, 0f3F000000;
       // ptx:420  sub.f32 	%f357, %f353, %f356;
-      precise float f357 = p2g_ffma(neg5774, 0.5, f353, 0, false);
+      precise float f357 = p2g_ffma(neg5774, 0.5, f353);
       // ptx:422  mul.f32 	%f359, %f353, 0f40200000;
       // ptx:423  sub.f32 	%f360, %f358, %f359;
-      precise float neg5775 = p2g_canon(uintBitsToFloat(floatBitsToUint(p2g_fmul(f353, 2.5, false)) ^ 0x80000000u));
+      precise float neg5775 = -(p2g_fmul(f353, 2.5));
       // ptx:421  mul.f32 	%f358, %f354, 0f3FC00000;
       // ptx:423  sub.f32 	%f360, %f358, %f359;
       // ptx:424  add.f32 	%f361, %f360, 0f3F800000;
-      precise float f361 = p2g_fadd(p2g_ffma(f354, 1.5, neg5775, 0, false), 1.0, false);
+      precise float f361 = p2g_faddc(p2g_ffma(f354, 1.5, neg5775), 1.0);
       // ptx:425  sub.f32 	%f362, %f354, %f353;
       // ptx:426  mul.f32 	%f363, %f362, 0f3F000000;
-      precise float f363 = p2g_fmul(p2g_fsub(f354, f353, false), 0.5, false);
+      precise float f363 = p2g_fmul(p2g_fsubc(f354, f353), 0.5);
       // ptx:427  sub.f32 	%f364, %f345, %f357;
       // ptx:428  sub.f32 	%f365, %f364, %f361;
       // ptx:429  mul.f32 	%f366, %f317, 0f3F000000;
-      precise float f366 = p2g_fmul(f317, 0.5, false);
+      precise float f366 = p2g_fmul(p2g_in(f317), 0.5);
       // ptx:430  mul.f32 	%f367, %f318, 0f3F000000;
-      precise float f367 = p2g_fmul(f318, 0.5, false);
+      precise float f367 = p2g_fmul(p2g_in(f318), 0.5);
       // ptx:431  ld.param.u64 	%rd19, [%rd1+-32];
       uint64_t rd19 = p232_u64;
       // ptx:432  add.f32 	%f368, %f330, 0fBF000000;
       // ptx:433  mul.f32 	%f369, %f366, %f368;
-      precise float f369 = p2g_fmul(f366, p2g_fadd(f330, -0.5, false), false);
+      precise float f369 = p2g_fmul(f366, p2g_faddc(f330, -0.5));
       // ptx:434  add.f32 	%f370, %f333, 0fBF000000;
       // ptx:435  mul.f32 	%f371, %f367, %f370;
-      precise float f371 = p2g_fmul(f367, p2g_fadd(f333, -0.5, false), false);
+      precise float f371 = p2g_fmul(f367, p2g_faddc(f333, -0.5));
       // ptx:436  tld4.r.2d.v4.f32.f32 	{%f372, %f373, %f374, %f375}, [%rd19, {%f369, %f371}];
       uvec4 t27 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f371), 0u);
       precise float f372 = uintBitsToFloat(t27.x);
@@ -5542,39 +6168,39 @@ void main() {
       int t28 = p2g_fcmp(floatBitsToUint(f375), 0x3F7D70A4u);
       bool p32 = t28 == -1;
       // ptx:438  add.f32 	%f376, %f375, 0fBF7D70A4;
-      precise float f376 = p2g_fadd(f375, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f376 = p2g_faddc(p2g_in(f375), uintBitsToFloat(0xBF7D70A4u));
       // ptx:439  fma.rn.f32 	%f377, %f376, 0f3A83126F, 0f3F7D70A4;
-      precise float f377 = p2g_ffma(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f377 = p2g_ffma(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:440  selp.f32 	%f378, %f375, %f377, %p32;
       // ptx:441  setp.lt.f32 	%p33, %f374, 0f3F7D70A4;
       int t29 = p2g_fcmp(floatBitsToUint(f374), 0x3F7D70A4u);
       bool p33 = t29 == -1;
       // ptx:442  add.f32 	%f379, %f374, 0fBF7D70A4;
-      precise float f379 = p2g_fadd(f374, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f379 = p2g_faddc(p2g_in(f374), uintBitsToFloat(0xBF7D70A4u));
       // ptx:443  fma.rn.f32 	%f380, %f379, 0f3A83126F, 0f3F7D70A4;
-      precise float f380 = p2g_ffma(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f380 = p2g_ffma(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:444  selp.f32 	%f381, %f374, %f380, %p33;
       precise float f381 = p33 ? f374 : f380;
       // ptx:445  setp.lt.f32 	%p34, %f372, 0f3F7D70A4;
       int t30 = p2g_fcmp(floatBitsToUint(f372), 0x3F7D70A4u);
       bool p34 = t30 == -1;
       // ptx:446  add.f32 	%f382, %f372, 0fBF7D70A4;
-      precise float f382 = p2g_fadd(f372, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f382 = p2g_faddc(p2g_in(f372), uintBitsToFloat(0xBF7D70A4u));
       // ptx:447  fma.rn.f32 	%f383, %f382, 0f3A83126F, 0f3F7D70A4;
-      precise float f383 = p2g_ffma(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f383 = p2g_ffma(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:448  selp.f32 	%f384, %f372, %f383, %p34;
       // ptx:449  setp.lt.f32 	%p35, %f373, 0f3F7D70A4;
       int t31 = p2g_fcmp(floatBitsToUint(f373), 0x3F7D70A4u);
       bool p35 = t31 == -1;
       // ptx:450  add.f32 	%f385, %f373, 0fBF7D70A4;
-      precise float f385 = p2g_fadd(f373, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f385 = p2g_faddc(p2g_in(f373), uintBitsToFloat(0xBF7D70A4u));
       // ptx:451  fma.rn.f32 	%f386, %f385, 0f3A83126F, 0f3F7D70A4;
-      precise float f386 = p2g_ffma(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f386 = p2g_ffma(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:452  selp.f32 	%f387, %f373, %f386, %p35;
       precise float f387 = p35 ? f373 : f386;
       // ptx:453  add.f32 	%f388, %f330, 0f3FC00000;
       // ptx:454  mul.f32 	%f389, %f366, %f388;
-      precise float f389 = p2g_fmul(f366, p2g_fadd(f330, 1.5, false), false);
+      precise float f389 = p2g_fmul(f366, p2g_faddc(f330, 1.5));
       // ptx:455  tld4.r.2d.v4.f32.f32 	{%f390, %f391, %f392, %f393}, [%rd19, {%f389, %f371}];
       uvec4 t32 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f371), 0u);
       precise float f390 = uintBitsToFloat(t32.x);
@@ -5585,41 +6211,41 @@ void main() {
       int t33 = p2g_fcmp(floatBitsToUint(f393), 0x3F7D70A4u);
       bool p36 = t33 == -1;
       // ptx:457  add.f32 	%f394, %f393, 0fBF7D70A4;
-      precise float f394 = p2g_fadd(f393, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f394 = p2g_faddc(p2g_in(f393), uintBitsToFloat(0xBF7D70A4u));
       // ptx:458  fma.rn.f32 	%f395, %f394, 0f3A83126F, 0f3F7D70A4;
-      precise float f395 = p2g_ffma(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f395 = p2g_ffma(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:459  selp.f32 	%f396, %f393, %f395, %p36;
       precise float f396 = p36 ? f393 : f395;
       // ptx:460  setp.lt.f32 	%p37, %f392, 0f3F7D70A4;
       int t34 = p2g_fcmp(floatBitsToUint(f392), 0x3F7D70A4u);
       bool p37 = t34 == -1;
       // ptx:461  add.f32 	%f397, %f392, 0fBF7D70A4;
-      precise float f397 = p2g_fadd(f392, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f397 = p2g_faddc(p2g_in(f392), uintBitsToFloat(0xBF7D70A4u));
       // ptx:462  fma.rn.f32 	%f398, %f397, 0f3A83126F, 0f3F7D70A4;
-      precise float f398 = p2g_ffma(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f398 = p2g_ffma(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:463  selp.f32 	%f399, %f392, %f398, %p37;
       precise float f399 = p37 ? f392 : f398;
       // ptx:464  setp.lt.f32 	%p38, %f390, 0f3F7D70A4;
       int t35 = p2g_fcmp(floatBitsToUint(f390), 0x3F7D70A4u);
       bool p38 = t35 == -1;
       // ptx:465  add.f32 	%f400, %f390, 0fBF7D70A4;
-      precise float f400 = p2g_fadd(f390, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f400 = p2g_faddc(p2g_in(f390), uintBitsToFloat(0xBF7D70A4u));
       // ptx:466  fma.rn.f32 	%f401, %f400, 0f3A83126F, 0f3F7D70A4;
-      precise float f401 = p2g_ffma(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f401 = p2g_ffma(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:467  selp.f32 	%f402, %f390, %f401, %p38;
       precise float f402 = p38 ? f390 : f401;
       // ptx:468  setp.lt.f32 	%p39, %f391, 0f3F7D70A4;
       int t36 = p2g_fcmp(floatBitsToUint(f391), 0x3F7D70A4u);
       bool p39 = t36 == -1;
       // ptx:469  add.f32 	%f403, %f391, 0fBF7D70A4;
-      precise float f403 = p2g_fadd(f391, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f403 = p2g_faddc(p2g_in(f391), uintBitsToFloat(0xBF7D70A4u));
       // ptx:470  fma.rn.f32 	%f404, %f403, 0f3A83126F, 0f3F7D70A4;
-      precise float f404 = p2g_ffma(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f404 = p2g_ffma(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:471  selp.f32 	%f405, %f391, %f404, %p39;
       precise float f405 = p39 ? f391 : f404;
       // ptx:472  add.f32 	%f406, %f330, 0f40600000;
       // ptx:473  mul.f32 	%f407, %f366, %f406;
-      precise float f407 = p2g_fmul(f366, p2g_fadd(f330, 3.5, false), false);
+      precise float f407 = p2g_fmul(f366, p2g_faddc(f330, 3.5));
       // ptx:474  tld4.r.2d.v4.f32.f32 	{%f408, %f409, %f410, %f411}, [%rd19, {%f407, %f371}];
       uvec4 t37 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f371), 0u);
       precise float f408 = uintBitsToFloat(t37.x);
@@ -5630,21 +6256,21 @@ void main() {
       int t38 = p2g_fcmp(floatBitsToUint(f411), 0x3F7D70A4u);
       bool p40 = t38 == -1;
       // ptx:476  add.f32 	%f412, %f411, 0fBF7D70A4;
-      precise float f412 = p2g_fadd(f411, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f412 = p2g_faddc(p2g_in(f411), uintBitsToFloat(0xBF7D70A4u));
       // ptx:477  fma.rn.f32 	%f413, %f412, 0f3A83126F, 0f3F7D70A4;
-      precise float f413 = p2g_ffma(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f413 = p2g_ffma(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:478  selp.f32 	%f414, %f411, %f413, %p40;
       // ptx:479  setp.lt.f32 	%p41, %f408, 0f3F7D70A4;
       int t39 = p2g_fcmp(floatBitsToUint(f408), 0x3F7D70A4u);
       bool p41 = t39 == -1;
       // ptx:480  add.f32 	%f415, %f408, 0fBF7D70A4;
-      precise float f415 = p2g_fadd(f408, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f415 = p2g_faddc(p2g_in(f408), uintBitsToFloat(0xBF7D70A4u));
       // ptx:481  fma.rn.f32 	%f416, %f415, 0f3A83126F, 0f3F7D70A4;
-      precise float f416 = p2g_ffma(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f416 = p2g_ffma(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:482  selp.f32 	%f417, %f408, %f416, %p41;
       // ptx:483  add.f32 	%f418, %f333, 0f3FC00000;
       // ptx:484  mul.f32 	%f419, %f367, %f418;
-      precise float f419 = p2g_fmul(f367, p2g_fadd(f333, 1.5, false), false);
+      precise float f419 = p2g_fmul(f367, p2g_faddc(f333, 1.5));
       // ptx:485  tld4.r.2d.v4.f32.f32 	{%f420, %f421, %f422, %f423}, [%rd19, {%f369, %f419}];
       uvec4 t40 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f419), 0u);
       precise float f420 = uintBitsToFloat(t40.x);
@@ -5655,34 +6281,34 @@ void main() {
       int t41 = p2g_fcmp(floatBitsToUint(f423), 0x3F7D70A4u);
       bool p42 = t41 == -1;
       // ptx:487  add.f32 	%f424, %f423, 0fBF7D70A4;
-      precise float f424 = p2g_fadd(f423, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f424 = p2g_faddc(p2g_in(f423), uintBitsToFloat(0xBF7D70A4u));
       // ptx:488  fma.rn.f32 	%f425, %f424, 0f3A83126F, 0f3F7D70A4;
-      precise float f425 = p2g_ffma(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f425 = p2g_ffma(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:489  selp.f32 	%f426, %f423, %f425, %p42;
       // ptx:490  setp.lt.f32 	%p43, %f422, 0f3F7D70A4;
       int t42 = p2g_fcmp(floatBitsToUint(f422), 0x3F7D70A4u);
       bool p43 = t42 == -1;
       // ptx:491  add.f32 	%f427, %f422, 0fBF7D70A4;
-      precise float f427 = p2g_fadd(f422, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f427 = p2g_faddc(p2g_in(f422), uintBitsToFloat(0xBF7D70A4u));
       // ptx:492  fma.rn.f32 	%f428, %f427, 0f3A83126F, 0f3F7D70A4;
-      precise float f428 = p2g_ffma(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f428 = p2g_ffma(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:493  selp.f32 	%f429, %f422, %f428, %p43;
       precise float f429 = p43 ? f422 : f428;
       // ptx:494  setp.lt.f32 	%p44, %f420, 0f3F7D70A4;
       int t43 = p2g_fcmp(floatBitsToUint(f420), 0x3F7D70A4u);
       bool p44 = t43 == -1;
       // ptx:495  add.f32 	%f430, %f420, 0fBF7D70A4;
-      precise float f430 = p2g_fadd(f420, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f430 = p2g_faddc(p2g_in(f420), uintBitsToFloat(0xBF7D70A4u));
       // ptx:496  fma.rn.f32 	%f431, %f430, 0f3A83126F, 0f3F7D70A4;
-      precise float f431 = p2g_ffma(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f431 = p2g_ffma(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:497  selp.f32 	%f432, %f420, %f431, %p44;
       // ptx:498  setp.lt.f32 	%p45, %f421, 0f3F7D70A4;
       int t44 = p2g_fcmp(floatBitsToUint(f421), 0x3F7D70A4u);
       bool p45 = t44 == -1;
       // ptx:499  add.f32 	%f433, %f421, 0fBF7D70A4;
-      precise float f433 = p2g_fadd(f421, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f433 = p2g_faddc(p2g_in(f421), uintBitsToFloat(0xBF7D70A4u));
       // ptx:500  fma.rn.f32 	%f434, %f433, 0f3A83126F, 0f3F7D70A4;
-      precise float f434 = p2g_ffma(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f434 = p2g_ffma(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:501  selp.f32 	%f435, %f421, %f434, %p45;
       precise float f435 = p45 ? f421 : f434;
       // ptx:502  tld4.r.2d.v4.f32.f32 	{%f436, %f437, %f438, %f439}, [%rd19, {%f389, %f419}];
@@ -5695,36 +6321,36 @@ void main() {
       int t46 = p2g_fcmp(floatBitsToUint(f439), 0x3F7D70A4u);
       bool p46 = t46 == -1;
       // ptx:504  add.f32 	%f440, %f439, 0fBF7D70A4;
-      precise float f440 = p2g_fadd(f439, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f440 = p2g_faddc(p2g_in(f439), uintBitsToFloat(0xBF7D70A4u));
       // ptx:505  fma.rn.f32 	%f441, %f440, 0f3A83126F, 0f3F7D70A4;
-      precise float f441 = p2g_ffma(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f441 = p2g_ffma(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:506  selp.f32 	%f442, %f439, %f441, %p46;
       precise float f442 = p46 ? f439 : f441;
       // ptx:507  setp.lt.f32 	%p47, %f438, 0f3F7D70A4;
       int t47 = p2g_fcmp(floatBitsToUint(f438), 0x3F7D70A4u);
       bool p47 = t47 == -1;
       // ptx:508  add.f32 	%f443, %f438, 0fBF7D70A4;
-      precise float f443 = p2g_fadd(f438, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f443 = p2g_faddc(p2g_in(f438), uintBitsToFloat(0xBF7D70A4u));
       // ptx:509  fma.rn.f32 	%f444, %f443, 0f3A83126F, 0f3F7D70A4;
-      precise float f444 = p2g_ffma(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f444 = p2g_ffma(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:510  selp.f32 	%f445, %f438, %f444, %p47;
       precise float f445 = p47 ? f438 : f444;
       // ptx:511  setp.lt.f32 	%p48, %f436, 0f3F7D70A4;
       int t48 = p2g_fcmp(floatBitsToUint(f436), 0x3F7D70A4u);
       bool p48 = t48 == -1;
       // ptx:512  add.f32 	%f446, %f436, 0fBF7D70A4;
-      precise float f446 = p2g_fadd(f436, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f446 = p2g_faddc(p2g_in(f436), uintBitsToFloat(0xBF7D70A4u));
       // ptx:513  fma.rn.f32 	%f447, %f446, 0f3A83126F, 0f3F7D70A4;
-      precise float f447 = p2g_ffma(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f447 = p2g_ffma(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:514  selp.f32 	%f448, %f436, %f447, %p48;
       precise float f448 = p48 ? f436 : f447;
       // ptx:515  setp.lt.f32 	%p49, %f437, 0f3F7D70A4;
       int t49 = p2g_fcmp(floatBitsToUint(f437), 0x3F7D70A4u);
       bool p49 = t49 == -1;
       // ptx:516  add.f32 	%f449, %f437, 0fBF7D70A4;
-      precise float f449 = p2g_fadd(f437, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f449 = p2g_faddc(p2g_in(f437), uintBitsToFloat(0xBF7D70A4u));
       // ptx:517  fma.rn.f32 	%f450, %f449, 0f3A83126F, 0f3F7D70A4;
-      precise float f450 = p2g_ffma(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f450 = p2g_ffma(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:518  selp.f32 	%f451, %f437, %f450, %p49;
       precise float f451 = p49 ? f437 : f450;
       // ptx:519  tld4.r.2d.v4.f32.f32 	{%f452, %f453, %f454, %f455}, [%rd19, {%f407, %f419}];
@@ -5737,21 +6363,21 @@ void main() {
       int t51 = p2g_fcmp(floatBitsToUint(f455), 0x3F7D70A4u);
       bool p50 = t51 == -1;
       // ptx:521  add.f32 	%f456, %f455, 0fBF7D70A4;
-      precise float f456 = p2g_fadd(f455, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f456 = p2g_faddc(p2g_in(f455), uintBitsToFloat(0xBF7D70A4u));
       // ptx:522  fma.rn.f32 	%f457, %f456, 0f3A83126F, 0f3F7D70A4;
-      precise float f457 = p2g_ffma(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f457 = p2g_ffma(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:523  selp.f32 	%f458, %f455, %f457, %p50;
       // ptx:524  setp.lt.f32 	%p51, %f452, 0f3F7D70A4;
       int t52 = p2g_fcmp(floatBitsToUint(f452), 0x3F7D70A4u);
       bool p51 = t52 == -1;
       // ptx:525  add.f32 	%f459, %f452, 0fBF7D70A4;
-      precise float f459 = p2g_fadd(f452, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f459 = p2g_faddc(p2g_in(f452), uintBitsToFloat(0xBF7D70A4u));
       // ptx:526  fma.rn.f32 	%f460, %f459, 0f3A83126F, 0f3F7D70A4;
-      precise float f460 = p2g_ffma(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f460 = p2g_ffma(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:527  selp.f32 	%f461, %f452, %f460, %p51;
       // ptx:528  add.f32 	%f462, %f333, 0f40600000;
       // ptx:529  mul.f32 	%f463, %f367, %f462;
-      precise float f463 = p2g_fmul(f367, p2g_fadd(f333, 3.5, false), false);
+      precise float f463 = p2g_fmul(f367, p2g_faddc(f333, 3.5));
       // ptx:530  tld4.r.2d.v4.f32.f32 	{%f464, %f465, %f466, %f467}, [%rd19, {%f369, %f463}];
       uvec4 t53 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f463), 0u);
       precise float f464 = uintBitsToFloat(t53.x);
@@ -5762,17 +6388,17 @@ void main() {
       int t54 = p2g_fcmp(floatBitsToUint(f467), 0x3F7D70A4u);
       bool p52 = t54 == -1;
       // ptx:532  add.f32 	%f468, %f467, 0fBF7D70A4;
-      precise float f468 = p2g_fadd(f467, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f468 = p2g_faddc(p2g_in(f467), uintBitsToFloat(0xBF7D70A4u));
       // ptx:533  fma.rn.f32 	%f469, %f468, 0f3A83126F, 0f3F7D70A4;
-      precise float f469 = p2g_ffma(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f469 = p2g_ffma(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:534  selp.f32 	%f470, %f467, %f469, %p52;
       // ptx:535  setp.lt.f32 	%p53, %f466, 0f3F7D70A4;
       int t55 = p2g_fcmp(floatBitsToUint(f466), 0x3F7D70A4u);
       bool p53 = t55 == -1;
       // ptx:536  add.f32 	%f471, %f466, 0fBF7D70A4;
-      precise float f471 = p2g_fadd(f466, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f471 = p2g_faddc(p2g_in(f466), uintBitsToFloat(0xBF7D70A4u));
       // ptx:537  fma.rn.f32 	%f472, %f471, 0f3A83126F, 0f3F7D70A4;
-      precise float f472 = p2g_ffma(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f472 = p2g_ffma(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:538  selp.f32 	%f473, %f466, %f472, %p53;
       precise float f473 = p53 ? f466 : f472;
       // ptx:539  tld4.r.2d.v4.f32.f32 	{%f474, %f475, %f476, %f477}, [%rd19, {%f389, %f463}];
@@ -5785,18 +6411,18 @@ void main() {
       int t57 = p2g_fcmp(floatBitsToUint(f477), 0x3F7D70A4u);
       bool p54 = t57 == -1;
       // ptx:541  add.f32 	%f478, %f477, 0fBF7D70A4;
-      precise float f478 = p2g_fadd(f477, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f478 = p2g_faddc(p2g_in(f477), uintBitsToFloat(0xBF7D70A4u));
       // ptx:542  fma.rn.f32 	%f479, %f478, 0f3A83126F, 0f3F7D70A4;
-      precise float f479 = p2g_ffma(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f479 = p2g_ffma(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:543  selp.f32 	%f480, %f477, %f479, %p54;
       precise float f480 = p54 ? f477 : f479;
       // ptx:544  setp.lt.f32 	%p55, %f476, 0f3F7D70A4;
       int t58 = p2g_fcmp(floatBitsToUint(f476), 0x3F7D70A4u);
       bool p55 = t58 == -1;
       // ptx:545  add.f32 	%f481, %f476, 0fBF7D70A4;
-      precise float f481 = p2g_fadd(f476, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f481 = p2g_faddc(p2g_in(f476), uintBitsToFloat(0xBF7D70A4u));
       // ptx:546  fma.rn.f32 	%f482, %f481, 0f3A83126F, 0f3F7D70A4;
-      precise float f482 = p2g_ffma(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f482 = p2g_ffma(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:547  selp.f32 	%f483, %f476, %f482, %p55;
       precise float f483 = p55 ? f476 : f482;
       // ptx:548  tld4.r.2d.v4.f32.f32 	{%f484, %f485, %f486, %f487}, [%rd19, {%f407, %f463}];
@@ -5812,271 +6438,277 @@ void main() {
       int t60 = p2g_fcmp(floatBitsToUint(f487), 0x3F7D70A4u);
       bool p56 = t60 == -1;
       // ptx:551  add.f32 	%f490, %f487, 0fBF7D70A4;
-      precise float f490 = p2g_fadd(f487, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f490 = p2g_faddc(p2g_in(f487), uintBitsToFloat(0xBF7D70A4u));
       // ptx:552  fma.rn.f32 	%f491, %f490, 0f3A83126F, 0f3F7D70A4;
-      precise float f491 = p2g_ffma(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f491 = p2g_ffma(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:553  selp.f32 	%f492, %f487, %f491, %p56;
       // ptx:554  sub.f32 	%f493, %f365, %f363;
-      precise float f493 = p2g_fsub(p2g_fsub(p2g_fsub(f345, f357, false), f361, false), f363, false);
+      precise float f493 = p2g_fsubc(p2g_fsubc(p2g_fsubc(f345, f357), f361), f363);
       // ptx:555  add.f32 	%f494, %f344, %f350;
       // ptx:556  div.rn.f32 	%f495, %f344, %f494;
-      precise float f495 = p2g_div32(f344, p2g_fadd(f344, f350, false), 0, false);
+      precise float f495 = p2g_div32(f344, p2g_faddc(f344, f350), 0, false);
       // ptx:557  sub.f32 	%f496, %f345, %f495;
-      precise float f496 = p2g_fsub(f345, f495, false);
+      precise float f496 = p2g_fsubc(f345, p2g_in(f495));
       // ptx:558  add.f32 	%f497, %f361, %f493;
       // ptx:559  div.rn.f32 	%f498, %f361, %f497;
-      precise float f498 = p2g_div32(f361, p2g_fadd(f361, f493, false), 0, false);
+      precise float f498 = p2g_div32(f361, p2g_faddc(f361, f493), 0, false);
       // ptx:560  sub.f32 	%f499, %f345, %f498;
-      precise float f499 = p2g_fsub(f345, f498, false);
+      precise float f499 = p2g_fsubc(f345, p2g_in(f498));
       // ptx:561  sub.f32 	%f500, %f344, %f495;
-      precise float f500 = p2g_fsub(f344, f495, false);
+      precise float f500 = p2g_fsubc(f344, p2g_in(f495));
       // ptx:562  sub.f32 	%f501, %f350, %f496;
-      precise float f501 = p2g_fsub(f350, f496, false);
+      precise float f501 = p2g_fsubc(f350, f496);
       // ptx:563  cvt.sat.f32.f32 	%f502, %f378;
       precise float f502 = p2g_sat(p2g_f32_canon(floatBitsToUint(p32 ? f375 : f377)));
       // ptx:564  cvt.sat.f32.f32 	%f503, %f381;
       precise float f503 = p2g_sat(p2g_f32_canon(floatBitsToUint(f381)));
       // ptx:565  mul.f32 	%f504, %f500, %f503;
       // ptx:566  fma.rn.f32 	%f505, %f340, %f502, %f504;
-      precise float f505 = p2g_ffma(f340, f502, p2g_fmul(f500, f503, false), 0, false);
+      precise float f505 = p2g_ffma(f340, p2g_in(f502), p2g_fmul(f500, p2g_in(f503)));
       // ptx:567  cvt.sat.f32.f32 	%f506, %f396;
       precise float f506 = p2g_sat(p2g_f32_canon(floatBitsToUint(f396)));
       // ptx:568  fma.rn.f32 	%f507, %f501, %f506, %f505;
       // ptx:569  cvt.sat.f32.f32 	%f508, %f399;
       precise float f508 = p2g_sat(p2g_f32_canon(floatBitsToUint(f399)));
       // ptx:570  fma.rn.f32 	%f509, %f347, %f508, %f507;
-      precise float f509 = p2g_ffma(f347, f508, p2g_ffma(f501, f506, f505, 0, false), 0, false);
+      precise float f509 = p2g_ffma(f347, p2g_in(f508), p2g_ffma(f501, p2g_in(f506), f505));
       // ptx:571  mul.f32 	%f510, %f496, %f396;
       // ptx:572  fma.rn.f32 	%f511, %f495, %f381, %f510;
       // ptx:573  ld.param.f32 	%f512, [%rd1+-92];
       precise float f512 = p172_f32;
       // ptx:574  fma.rn.f32 	%f513, %f512, %f509, %f511;
-      precise float f513 = p2g_ffma(f512, f509, p2g_ffma(f495, f381, p2g_fmul(f496, f396, false), 0, false), 0, false);
+      f513 = p2g_ffma(p2g_in(f512), f509, p2g_ffma(p2g_in(f495), p2g_in(f381), p2g_fmul(f496, p2g_in(f396))));
       // ptx:575  cvt.sat.f32.f32 	%f514, %f384;
       precise float f514 = p2g_sat(p2g_f32_canon(floatBitsToUint(p34 ? f372 : f383)));
       // ptx:576  cvt.sat.f32.f32 	%f515, %f387;
       precise float f515 = p2g_sat(p2g_f32_canon(floatBitsToUint(f387)));
       // ptx:577  mul.f32 	%f516, %f500, %f515;
       // ptx:578  fma.rn.f32 	%f517, %f340, %f514, %f516;
-      precise float f517 = p2g_ffma(f340, f514, p2g_fmul(f500, f515, false), 0, false);
+      precise float f517 = p2g_ffma(f340, p2g_in(f514), p2g_fmul(f500, p2g_in(f515)));
       // ptx:579  cvt.sat.f32.f32 	%f518, %f402;
       precise float f518 = p2g_sat(p2g_f32_canon(floatBitsToUint(f402)));
       // ptx:580  fma.rn.f32 	%f519, %f501, %f518, %f517;
       // ptx:581  cvt.sat.f32.f32 	%f520, %f405;
       precise float f520 = p2g_sat(p2g_f32_canon(floatBitsToUint(f405)));
       // ptx:582  fma.rn.f32 	%f521, %f347, %f520, %f519;
-      precise float f521 = p2g_ffma(f347, f520, p2g_ffma(f501, f518, f517, 0, false), 0, false);
+      precise float f521 = p2g_ffma(f347, p2g_in(f520), p2g_ffma(f501, p2g_in(f518), f517));
       // ptx:583  mul.f32 	%f522, %f496, %f402;
       // ptx:584  fma.rn.f32 	%f523, %f495, %f387, %f522;
       // ptx:585  fma.rn.f32 	%f524, %f512, %f521, %f523;
-      precise float f524 = p2g_ffma(f512, f521, p2g_ffma(f495, f387, p2g_fmul(f496, f402, false), 0, false), 0, false);
+      f524 = p2g_ffma(p2g_in(f512), f521, p2g_ffma(p2g_in(f495), p2g_in(f387), p2g_fmul(f496, p2g_in(f402))));
       // ptx:586  cvt.sat.f32.f32 	%f525, %f426;
       precise float f525 = p2g_sat(p2g_f32_canon(floatBitsToUint(p42 ? f423 : f425)));
       // ptx:587  cvt.sat.f32.f32 	%f526, %f429;
       precise float f526 = p2g_sat(p2g_f32_canon(floatBitsToUint(f429)));
       // ptx:588  mul.f32 	%f527, %f500, %f526;
       // ptx:589  fma.rn.f32 	%f528, %f340, %f525, %f527;
-      precise float f528 = p2g_ffma(f340, f525, p2g_fmul(f500, f526, false), 0, false);
+      precise float f528 = p2g_ffma(f340, p2g_in(f525), p2g_fmul(f500, p2g_in(f526)));
       // ptx:590  cvt.sat.f32.f32 	%f529, %f442;
       precise float f529 = p2g_sat(p2g_f32_canon(floatBitsToUint(f442)));
       // ptx:591  fma.rn.f32 	%f530, %f501, %f529, %f528;
       // ptx:592  cvt.sat.f32.f32 	%f531, %f445;
       precise float f531 = p2g_sat(p2g_f32_canon(floatBitsToUint(f445)));
       // ptx:593  fma.rn.f32 	%f532, %f347, %f531, %f530;
-      precise float f532 = p2g_ffma(f347, f531, p2g_ffma(f501, f529, f528, 0, false), 0, false);
+      precise float f532 = p2g_ffma(f347, p2g_in(f531), p2g_ffma(f501, p2g_in(f529), f528));
       // ptx:594  mul.f32 	%f533, %f496, %f442;
       // ptx:595  fma.rn.f32 	%f534, %f495, %f429, %f533;
       // ptx:596  fma.rn.f32 	%f535, %f512, %f532, %f534;
-      precise float f535 = p2g_ffma(f512, f532, p2g_ffma(f495, f429, p2g_fmul(f496, f442, false), 0, false), 0, false);
+      f535 = p2g_ffma(p2g_in(f512), f532, p2g_ffma(p2g_in(f495), p2g_in(f429), p2g_fmul(f496, p2g_in(f442))));
       // ptx:597  cvt.sat.f32.f32 	%f536, %f432;
       precise float f536 = p2g_sat(p2g_f32_canon(floatBitsToUint(p44 ? f420 : f431)));
       // ptx:598  cvt.sat.f32.f32 	%f537, %f435;
       precise float f537 = p2g_sat(p2g_f32_canon(floatBitsToUint(f435)));
       // ptx:599  mul.f32 	%f538, %f500, %f537;
       // ptx:600  fma.rn.f32 	%f539, %f340, %f536, %f538;
-      precise float f539 = p2g_ffma(f340, f536, p2g_fmul(f500, f537, false), 0, false);
+      precise float f539 = p2g_ffma(f340, p2g_in(f536), p2g_fmul(f500, p2g_in(f537)));
       // ptx:601  cvt.sat.f32.f32 	%f540, %f448;
       precise float f540 = p2g_sat(p2g_f32_canon(floatBitsToUint(f448)));
       // ptx:602  fma.rn.f32 	%f541, %f501, %f540, %f539;
       // ptx:603  cvt.sat.f32.f32 	%f542, %f451;
       precise float f542 = p2g_sat(p2g_f32_canon(floatBitsToUint(f451)));
       // ptx:604  fma.rn.f32 	%f543, %f347, %f542, %f541;
-      precise float f543 = p2g_ffma(f347, f542, p2g_ffma(f501, f540, f539, 0, false), 0, false);
+      precise float f543 = p2g_ffma(f347, p2g_in(f542), p2g_ffma(f501, p2g_in(f540), f539));
       // ptx:605  mul.f32 	%f544, %f496, %f448;
       // ptx:606  fma.rn.f32 	%f545, %f495, %f435, %f544;
       // ptx:607  fma.rn.f32 	%f546, %f512, %f543, %f545;
-      precise float f546 = p2g_ffma(f512, f543, p2g_ffma(f495, f435, p2g_fmul(f496, f448, false), 0, false), 0, false);
+      f546 = p2g_ffma(p2g_in(f512), f543, p2g_ffma(p2g_in(f495), p2g_in(f435), p2g_fmul(f496, p2g_in(f448))));
       // ptx:608  cvt.sat.f32.f32 	%f547, %f470;
       precise float f547 = p2g_sat(p2g_f32_canon(floatBitsToUint(p52 ? f467 : f469)));
       // ptx:609  cvt.sat.f32.f32 	%f548, %f473;
       precise float f548 = p2g_sat(p2g_f32_canon(floatBitsToUint(f473)));
       // ptx:610  mul.f32 	%f549, %f500, %f548;
       // ptx:611  fma.rn.f32 	%f550, %f340, %f547, %f549;
-      precise float f550 = p2g_ffma(f340, f547, p2g_fmul(f500, f548, false), 0, false);
+      precise float f550 = p2g_ffma(f340, p2g_in(f547), p2g_fmul(f500, p2g_in(f548)));
       // ptx:612  cvt.sat.f32.f32 	%f551, %f480;
       precise float f551 = p2g_sat(p2g_f32_canon(floatBitsToUint(f480)));
       // ptx:613  fma.rn.f32 	%f552, %f501, %f551, %f550;
       // ptx:614  cvt.sat.f32.f32 	%f553, %f483;
       precise float f553 = p2g_sat(p2g_f32_canon(floatBitsToUint(f483)));
       // ptx:615  fma.rn.f32 	%f554, %f347, %f553, %f552;
-      precise float f554 = p2g_ffma(f347, f553, p2g_ffma(f501, f551, f550, 0, false), 0, false);
+      precise float f554 = p2g_ffma(f347, p2g_in(f553), p2g_ffma(f501, p2g_in(f551), f550));
       // ptx:616  mul.f32 	%f555, %f496, %f480;
       // ptx:617  fma.rn.f32 	%f556, %f495, %f473, %f555;
       // ptx:618  fma.rn.f32 	%f557, %f512, %f554, %f556;
-      precise float f557 = p2g_ffma(f512, f554, p2g_ffma(f495, f473, p2g_fmul(f496, f480, false), 0, false), 0, false);
+      f557 = p2g_ffma(p2g_in(f512), f554, p2g_ffma(p2g_in(f495), p2g_in(f473), p2g_fmul(f496, p2g_in(f480))));
       // ptx:619  mul.f32 	%f558, %f500, %f506;
       // ptx:620  fma.rn.f32 	%f559, %f340, %f503, %f558;
       // ptx:621  fma.rn.f32 	%f560, %f501, %f508, %f559;
-      precise float f560 = p2g_ffma(f501, f508, p2g_ffma(f340, f503, p2g_fmul(f500, f506, false), 0, false), 0, false);
+      precise float f560 = p2g_ffma(f501, p2g_in(f508), p2g_ffma(f340, p2g_in(f503), p2g_fmul(f500, p2g_in(f506))));
       // ptx:622  cvt.sat.f32.f32 	%f561, %f414;
       // ptx:623  fma.rn.f32 	%f562, %f347, %f561, %f560;
-      precise float f562 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p40 ? f411 : f413))), f560, 0, false);
+      precise float f562 = p2g_ffma(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p40 ? f411 : f413)))), f560);
       // ptx:624  mul.f32 	%f563, %f496, %f399;
       // ptx:625  fma.rn.f32 	%f564, %f495, %f396, %f563;
       // ptx:626  fma.rn.f32 	%f565, %f512, %f562, %f564;
-      precise float f565 = p2g_ffma(f512, f562, p2g_ffma(f495, f396, p2g_fmul(f496, f399, false), 0, false), 0, false);
+      f565 = p2g_ffma(p2g_in(f512), f562, p2g_ffma(p2g_in(f495), p2g_in(f396), p2g_fmul(f496, p2g_in(f399))));
       // ptx:627  mul.f32 	%f566, %f500, %f518;
       // ptx:628  fma.rn.f32 	%f567, %f340, %f515, %f566;
       // ptx:629  fma.rn.f32 	%f568, %f501, %f520, %f567;
-      precise float f568 = p2g_ffma(f501, f520, p2g_ffma(f340, f515, p2g_fmul(f500, f518, false), 0, false), 0, false);
+      precise float f568 = p2g_ffma(f501, p2g_in(f520), p2g_ffma(f340, p2g_in(f515), p2g_fmul(f500, p2g_in(f518))));
       // ptx:630  cvt.sat.f32.f32 	%f569, %f417;
       // ptx:631  fma.rn.f32 	%f570, %f347, %f569, %f568;
-      precise float f570 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p41 ? f408 : f416))), f568, 0, false);
+      precise float f570 = p2g_ffma(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p41 ? f408 : f416)))), f568);
       // ptx:632  mul.f32 	%f571, %f496, %f405;
       // ptx:633  fma.rn.f32 	%f572, %f495, %f402, %f571;
       // ptx:634  fma.rn.f32 	%f573, %f512, %f570, %f572;
-      precise float f573 = p2g_ffma(f512, f570, p2g_ffma(f495, f402, p2g_fmul(f496, f405, false), 0, false), 0, false);
+      f573 = p2g_ffma(p2g_in(f512), f570, p2g_ffma(p2g_in(f495), p2g_in(f402), p2g_fmul(f496, p2g_in(f405))));
       // ptx:635  mul.f32 	%f574, %f500, %f529;
       // ptx:636  fma.rn.f32 	%f575, %f340, %f526, %f574;
       // ptx:637  fma.rn.f32 	%f576, %f501, %f531, %f575;
-      precise float f576 = p2g_ffma(f501, f531, p2g_ffma(f340, f526, p2g_fmul(f500, f529, false), 0, false), 0, false);
+      precise float f576 = p2g_ffma(f501, p2g_in(f531), p2g_ffma(f340, p2g_in(f526), p2g_fmul(f500, p2g_in(f529))));
       // ptx:638  cvt.sat.f32.f32 	%f577, %f458;
       // ptx:639  fma.rn.f32 	%f578, %f347, %f577, %f576;
-      precise float f578 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p50 ? f455 : f457))), f576, 0, false);
+      precise float f578 = p2g_ffma(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p50 ? f455 : f457)))), f576);
       // ptx:640  mul.f32 	%f579, %f496, %f445;
       // ptx:641  fma.rn.f32 	%f580, %f495, %f442, %f579;
       // ptx:642  fma.rn.f32 	%f581, %f512, %f578, %f580;
-      precise float f581 = p2g_ffma(f512, f578, p2g_ffma(f495, f442, p2g_fmul(f496, f445, false), 0, false), 0, false);
+      f581 = p2g_ffma(p2g_in(f512), f578, p2g_ffma(p2g_in(f495), p2g_in(f442), p2g_fmul(f496, p2g_in(f445))));
       // ptx:643  mul.f32 	%f582, %f500, %f540;
       // ptx:644  fma.rn.f32 	%f583, %f340, %f537, %f582;
       // ptx:645  fma.rn.f32 	%f584, %f501, %f542, %f583;
-      precise float f584 = p2g_ffma(f501, f542, p2g_ffma(f340, f537, p2g_fmul(f500, f540, false), 0, false), 0, false);
+      precise float f584 = p2g_ffma(f501, p2g_in(f542), p2g_ffma(f340, p2g_in(f537), p2g_fmul(f500, p2g_in(f540))));
       // ptx:646  cvt.sat.f32.f32 	%f585, %f461;
       // ptx:647  fma.rn.f32 	%f586, %f347, %f585, %f584;
-      precise float f586 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p51 ? f452 : f460))), f584, 0, false);
+      precise float f586 = p2g_ffma(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p51 ? f452 : f460)))), f584);
       // ptx:648  mul.f32 	%f587, %f496, %f451;
       // ptx:649  fma.rn.f32 	%f588, %f495, %f448, %f587;
       // ptx:650  fma.rn.f32 	%f589, %f512, %f586, %f588;
-      precise float f589 = p2g_ffma(f512, f586, p2g_ffma(f495, f448, p2g_fmul(f496, f451, false), 0, false), 0, false);
+      f589 = p2g_ffma(p2g_in(f512), f586, p2g_ffma(p2g_in(f495), p2g_in(f448), p2g_fmul(f496, p2g_in(f451))));
       // ptx:651  mul.f32 	%f590, %f500, %f551;
       // ptx:652  fma.rn.f32 	%f591, %f340, %f548, %f590;
       // ptx:653  fma.rn.f32 	%f592, %f501, %f553, %f591;
-      precise float f592 = p2g_ffma(f501, f553, p2g_ffma(f340, f548, p2g_fmul(f500, f551, false), 0, false), 0, false);
+      precise float f592 = p2g_ffma(f501, p2g_in(f553), p2g_ffma(f340, p2g_in(f548), p2g_fmul(f500, p2g_in(f551))));
       // ptx:654  cvt.sat.f32.f32 	%f593, %f492;
       // ptx:655  fma.rn.f32 	%f594, %f347, %f593, %f592;
-      precise float f594 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p56 ? f487 : f491))), f592, 0, false);
+      precise float f594 = p2g_ffma(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p56 ? f487 : f491)))), f592);
       // ptx:656  mul.f32 	%f595, %f496, %f483;
       // ptx:657  fma.rn.f32 	%f596, %f495, %f480, %f595;
       // ptx:658  fma.rn.f32 	%f597, %f512, %f594, %f596;
-      precise float f597 = p2g_ffma(f512, f594, p2g_ffma(f495, f480, p2g_fmul(f496, f483, false), 0, false), 0, false);
+      f597 = p2g_ffma(p2g_in(f512), f594, p2g_ffma(p2g_in(f495), p2g_in(f480), p2g_fmul(f496, p2g_in(f483))));
       // ptx:659  sub.f32 	%f598, %f361, %f498;
-      precise float f598 = p2g_fsub(f361, f498, false);
+      precise float f598 = p2g_fsubc(f361, p2g_in(f498));
       // ptx:660  sub.f32 	%f599, %f493, %f499;
-      precise float f599 = p2g_fsub(f493, f499, false);
+      precise float f599 = p2g_fsubc(f493, f499);
       // ptx:661  cvt.sat.f32.f32 	%f600, %f513;
       // ptx:662  cvt.sat.f32.f32 	%f601, %f524;
       precise float f601 = p2g_sat(p2g_f32_canon(floatBitsToUint(f524)));
       // ptx:663  mul.f32 	%f602, %f598, %f601;
       // ptx:664  fma.rn.f32 	%f603, %f357, %f600, %f602;
-      f603 = p2g_ffma(f357, p2g_sat(p2g_f32_canon(floatBitsToUint(f513))), p2g_fmul(f598, f601, false), 0, false);
+      f603 = p2g_ffma(f357, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f513)))), p2g_fmul(f598, p2g_in(f601)));
       // ptx:665  cvt.sat.f32.f32 	%f604, %f535;
       precise float f604 = p2g_sat(p2g_f32_canon(floatBitsToUint(f535)));
       // ptx:666  fma.rn.f32 	%f605, %f599, %f604, %f603;
-      precise float f605 = p2g_ffma(f599, f604, f603, 0, false);
+      precise float f605 = p2g_ffma(f599, p2g_in(f604), f603);
       // ptx:667  cvt.sat.f32.f32 	%f606, %f546;
       precise float f606 = p2g_sat(p2g_f32_canon(floatBitsToUint(f546)));
       // ptx:668  fma.rn.f32 	%f607, %f363, %f606, %f605;
       // ptx:669  mul.f32 	%f608, %f499, %f535;
       // ptx:670  fma.rn.f32 	%f609, %f498, %f524, %f608;
-      precise float f609 = p2g_ffma(f498, f524, p2g_fmul(f499, f535, false), 0, false);
+      precise float f609 = p2g_ffma(p2g_in(f498), f524, p2g_fmul(f499, f535));
       // ptx:671  fma.rn.f32 	%f610, %f512, %f607, %f609;
-      precise float f610 = p2g_ffma(f512, p2g_ffma(f363, f606, f605, 0, false), f609, 0, false);
+      precise float f610 = p2g_ffma(p2g_in(f512), p2g_ffma(f363, p2g_in(f606), f605), f609);
       // ptx:672  min.f32 	%f611, %f387, %f402;
       // ptx:673  min.f32 	%f612, %f429, %f442;
-      precise float f612 = p2g_fmin(f429, f442);
+      precise float f612 = p2g_nmin(p2g_in(f429), p2g_in(f442));
       // ptx:674  min.f32 	%f613, %f611, %f612;
       // ptx:675  max.f32 	%f614, %f387, %f402;
       // ptx:676  max.f32 	%f615, %f429, %f442;
-      precise float f615 = p2g_fmax(f429, f442);
+      precise float f615 = p2g_nmax(p2g_in(f429), p2g_in(f442));
       // ptx:677  max.f32 	%f616, %f614, %f615;
       // ptx:678  max.f32 	%f617, %f610, %f613;
       // ptx:679  min.f32 	%f34, %f617, %f616;
-      f34 = p2g_fmin(p2g_fmax(f610, p2g_fmin(p2g_fmin(f387, f402), f612)), p2g_fmax(p2g_fmax(f387, f402), f615));
+      f34 = p2g_nmin(p2g_in(p2g_nmax(f610, p2g_in(p2g_nmin(p2g_in(p2g_nmin(p2g_in(f387), p2g_in(f402))),
+          p2g_in(f612))))), p2g_in(p2g_nmax(p2g_in(p2g_nmax(p2g_in(f387), p2g_in(f402))), p2g_in(f615))));
       // ptx:680  mul.f32 	%f618, %f598, %f604;
       // ptx:681  fma.rn.f32 	%f619, %f357, %f601, %f618;
       // ptx:682  fma.rn.f32 	%f620, %f599, %f606, %f619;
-      precise float f620 = p2g_ffma(f599, f606, p2g_ffma(f357, f601, p2g_fmul(f598, f604, false), 0, false), 0, false);
+      precise float f620 = p2g_ffma(f599, p2g_in(f606), p2g_ffma(f357, p2g_in(f601), p2g_fmul(f598, p2g_in(f604))));
       // ptx:683  cvt.sat.f32.f32 	%f621, %f557;
       // ptx:684  fma.rn.f32 	%f622, %f363, %f621, %f620;
-      precise float f622 = p2g_ffma(f363, p2g_sat(p2g_f32_canon(floatBitsToUint(f557))), f620, 0, false);
+      precise float f622 = p2g_ffma(f363, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f557)))), f620);
       // ptx:685  mul.f32 	%f623, %f499, %f546;
       // ptx:686  fma.rn.f32 	%f624, %f498, %f535, %f623;
       // ptx:687  fma.rn.f32 	%f625, %f512, %f622, %f624;
-      precise float f625 = p2g_ffma(f512, f622, p2g_ffma(f498, f535, p2g_fmul(f499, f546, false), 0, false), 0, false);
+      precise float f625 = p2g_ffma(p2g_in(f512), f622, p2g_ffma(p2g_in(f498), f535, p2g_fmul(f499, f546)));
       // ptx:688  min.f32 	%f626, %f435, %f448;
       // ptx:689  min.f32 	%f627, %f612, %f626;
       // ptx:690  max.f32 	%f628, %f435, %f448;
       // ptx:691  max.f32 	%f629, %f615, %f628;
       // ptx:692  max.f32 	%f630, %f625, %f627;
       // ptx:693  min.f32 	%f35, %f630, %f629;
-      f35 = p2g_fmin(p2g_fmax(f625, p2g_fmin(f612, p2g_fmin(f435, f448))), p2g_fmax(f615, p2g_fmax(f435, f448)));
+      f35 = p2g_nmin(p2g_in(p2g_nmax(f625, p2g_in(p2g_nmin(p2g_in(f612), p2g_in(p2g_nmin(p2g_in(f435),
+          p2g_in(f448))))))), p2g_in(p2g_nmax(p2g_in(f615), p2g_in(p2g_nmax(p2g_in(f435), p2g_in(f448))))));
       // ptx:694  cvt.sat.f32.f32 	%f631, %f565;
       // ptx:695  cvt.sat.f32.f32 	%f632, %f573;
       precise float f632 = p2g_sat(p2g_f32_canon(floatBitsToUint(f573)));
       // ptx:696  mul.f32 	%f633, %f598, %f632;
       // ptx:697  fma.rn.f32 	%f634, %f357, %f631, %f633;
-      f634 = p2g_ffma(f357, p2g_sat(p2g_f32_canon(floatBitsToUint(f565))), p2g_fmul(f598, f632, false), 0, false);
+      f634 = p2g_ffma(f357, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f565)))), p2g_fmul(f598, p2g_in(f632)));
       // ptx:698  cvt.sat.f32.f32 	%f635, %f581;
       precise float f635 = p2g_sat(p2g_f32_canon(floatBitsToUint(f581)));
       // ptx:699  fma.rn.f32 	%f636, %f599, %f635, %f634;
-      precise float f636 = p2g_ffma(f599, f635, f634, 0, false);
+      precise float f636 = p2g_ffma(f599, p2g_in(f635), f634);
       // ptx:700  cvt.sat.f32.f32 	%f637, %f589;
       precise float f637 = p2g_sat(p2g_f32_canon(floatBitsToUint(f589)));
       // ptx:701  fma.rn.f32 	%f638, %f363, %f637, %f636;
       // ptx:702  mul.f32 	%f639, %f499, %f581;
       // ptx:703  fma.rn.f32 	%f640, %f498, %f573, %f639;
-      precise float f640 = p2g_ffma(f498, f573, p2g_fmul(f499, f581, false), 0, false);
+      precise float f640 = p2g_ffma(p2g_in(f498), f573, p2g_fmul(f499, f581));
       // ptx:704  fma.rn.f32 	%f641, %f512, %f638, %f640;
-      precise float f641 = p2g_ffma(f512, p2g_ffma(f363, f637, f636, 0, false), f640, 0, false);
+      precise float f641 = p2g_ffma(p2g_in(f512), p2g_ffma(f363, p2g_in(f637), f636), f640);
       // ptx:705  min.f32 	%f642, %f402, %f405;
       // ptx:706  min.f32 	%f643, %f442, %f445;
-      precise float f643 = p2g_fmin(f442, f445);
+      precise float f643 = p2g_nmin(p2g_in(f442), p2g_in(f445));
       // ptx:707  min.f32 	%f644, %f642, %f643;
       // ptx:708  max.f32 	%f645, %f402, %f405;
       // ptx:709  max.f32 	%f646, %f442, %f445;
-      precise float f646 = p2g_fmax(f442, f445);
+      precise float f646 = p2g_nmax(p2g_in(f442), p2g_in(f445));
       // ptx:710  max.f32 	%f647, %f645, %f646;
       // ptx:711  max.f32 	%f648, %f641, %f644;
       // ptx:712  min.f32 	%f36, %f648, %f647;
-      f36 = p2g_fmin(p2g_fmax(f641, p2g_fmin(p2g_fmin(f402, f405), f643)), p2g_fmax(p2g_fmax(f402, f405), f646));
+      f36 = p2g_nmin(p2g_in(p2g_nmax(f641, p2g_in(p2g_nmin(p2g_in(p2g_nmin(p2g_in(f402), p2g_in(f405))),
+          p2g_in(f643))))), p2g_in(p2g_nmax(p2g_in(p2g_nmax(p2g_in(f402), p2g_in(f405))), p2g_in(f646))));
       // ptx:713  mul.f32 	%f649, %f598, %f635;
       // ptx:714  fma.rn.f32 	%f650, %f357, %f632, %f649;
       // ptx:715  fma.rn.f32 	%f651, %f599, %f637, %f650;
-      precise float f651 = p2g_ffma(f599, f637, p2g_ffma(f357, f632, p2g_fmul(f598, f635, false), 0, false), 0, false);
+      precise float f651 = p2g_ffma(f599, p2g_in(f637), p2g_ffma(f357, p2g_in(f632), p2g_fmul(f598, p2g_in(f635))));
       // ptx:716  cvt.sat.f32.f32 	%f652, %f597;
       // ptx:717  fma.rn.f32 	%f653, %f363, %f652, %f651;
-      precise float f653 = p2g_ffma(f363, p2g_sat(p2g_f32_canon(floatBitsToUint(f597))), f651, 0, false);
+      precise float f653 = p2g_ffma(f363, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f597)))), f651);
       // ptx:718  mul.f32 	%f654, %f499, %f589;
       // ptx:719  fma.rn.f32 	%f655, %f498, %f581, %f654;
       // ptx:720  fma.rn.f32 	%f656, %f512, %f653, %f655;
-      precise float f656 = p2g_ffma(f512, f653, p2g_ffma(f498, f581, p2g_fmul(f499, f589, false), 0, false), 0, false);
+      precise float f656 = p2g_ffma(p2g_in(f512), f653, p2g_ffma(p2g_in(f498), f581, p2g_fmul(f499, f589)));
       // ptx:721  min.f32 	%f657, %f448, %f451;
       // ptx:722  min.f32 	%f658, %f643, %f657;
       // ptx:723  max.f32 	%f659, %f448, %f451;
       // ptx:724  max.f32 	%f660, %f646, %f659;
       // ptx:725  max.f32 	%f661, %f656, %f658;
       // ptx:726  min.f32 	%f37, %f661, %f660;
-      f37 = p2g_fmin(p2g_fmax(f656, p2g_fmin(f643, p2g_fmin(f448, f451))), p2g_fmax(f646, p2g_fmax(f448, f451)));
+      f37 = p2g_nmin(p2g_in(p2g_nmax(f656, p2g_in(p2g_nmin(p2g_in(f643), p2g_in(p2g_nmin(p2g_in(f448),
+          p2g_in(f451))))))), p2g_in(p2g_nmax(p2g_in(f646), p2g_in(p2g_nmax(p2g_in(f448), p2g_in(f451))))));
+      if (p2g_redo()) p2g_check_11(f307, f303, f311, f19, f26, f308, f304, f312, f20, f27, p224_u64, p144_f32, p148_f32,
+          f28, f29, f30, f31, f345, p232_u64, p152_f32, f488, p156_f32, f489, p172_f32, f34, f35, f36, f37);
       // ptx:727  setp.lt.f32 	%p57, %f34, 0f3F7FBE77;
       int t61 = p2g_fcmp(floatBitsToUint(f34), 0x3F7FBE77u);
       bool p57 = t61 == -1;
@@ -6084,7 +6716,7 @@ void main() {
       if (p57) {
         // ptx:732  sub.f32 	%f668, %f345, %f34;
         precise float f668 = p2g_fsubc(p2g_in(f345), p2g_in(f34));
-        if (p2g_redo()) p2g_check_11(f345, f34, f668);
+        if (p2g_redo()) p2g_check_12(f345, f34, f668);
         // ptx:733  div.approx.f32 	%f1097, %f34, %f668;
         f1097 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f34), floatBitsToUint(f668), false));
         // ptx:734  bra.uni 	$L__BB0_17;
@@ -6098,7 +6730,7 @@ void main() {
         // ptx:740  ex2.approx.f32 	%f665, %f664;
         // ptx:741  add.f32 	%f666, %f665, 0fBF800000;
         precise float f666 = p2g_faddc(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false))), -1.0);
-        if (p2g_redo()) p2g_check_12(f34, f666);
+        if (p2g_redo()) p2g_check_13(f34, f666);
         // ptx:742  div.rn.f32 	%f1097, %f666, 0f41100000;
         f1097 = p2g_div32(f666, 9.0, 0, false);
       }
@@ -6108,7 +6740,7 @@ void main() {
       f42 = p2g_fmul(p2g_in(f489), p2g_in(f27));
       // ptx:747  mul.f32 	%f43, %f2, %f1097;
       precise float f43 = p2g_fmul(p2g_in(f2), p2g_in(f1097));
-      if (p2g_redo()) p2g_check_13(f26, f488, f41, f489, f27, f42, f2, f1097, f43);
+      if (p2g_redo()) p2g_check_14(f26, f488, f41, f489, f27, f42, f2, f1097, f43);
       // ptx:748  setp.lt.f32 	%p58, %f43, 0f447A0000;
       int t62 = p2g_fcmp(floatBitsToUint(f43), floatBitsToUint(1000.0));
       bool p58 = t62 == -1;
@@ -6117,7 +6749,7 @@ void main() {
         // ptx:753  add.f32 	%f705, %f43, 0f3F800000;
         // ptx:754  rcp.rn.f32 	%f1099, %f705;
         f1099 = p2g_div32(1.0, p2g_faddc(p2g_in(f43), 1.0), 0, false);
-        if (p2g_redo()) p2g_check_14(f43, f1099);
+        if (p2g_redo()) p2g_check_15(f43, f1099);
         // ptx:755  bra.uni 	$L__BB0_22;
       } else {
         // ptx:750  bra.uni 	$L__BB0_18;
@@ -6180,7 +6812,7 @@ void main() {
         precise float f699 = p2g_ffma(f676, uintBitsToFloat(0x3FB8AA3Bu), f697);
         // ptx:795  add.f32 	%f1098, %f675, %f699;
         precise float f1098 = p2g_faddc(f675, f699);
-        if (p2g_redo()) p2g_check_15(f43, f44, r308, f1098);
+        if (p2g_redo()) p2g_check_16(f43, f44, r308, f1098);
         // ptx:796  setp.lt.u32 	%p60, %r308, 2139095040;
         // ptx:797  @%p60 bra 	$L__BB0_20;
         if (!(r308 < 0x7F800000u)) {
@@ -6188,7 +6820,7 @@ void main() {
           precise float f700 = uintBitsToFloat(0x7F800000u);
           // ptx:800  fma.rn.f32 	%f1098, %f44, %f700, %f700;
           f1098 = p2g_ffma(p2g_in(f44), p2g_in(f700), f700);
-          if (p2g_redo()) p2g_check_16(f44, f700, f1098);
+          if (p2g_redo()) p2g_check_17(f44, f700, f1098);
         }
         // ptx:803  mul.f32 	%f701, %f1098, 0f3F317218;
         // ptx:804  div.rn.f32 	%f702, %f701, 0f41100000;
@@ -6198,7 +6830,7 @@ void main() {
         int t64 = p2g_fcmp(floatBitsToUint(f44), floatBitsToUint(0.0));
         // ptx:807  selp.f32 	%f704, 0fFF800000, %f703, %p61;
         f704 = (t64 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddc(p2g_in(f702), uintBitsToFloat(0xBC4FAEFFu));
-        if (p2g_redo()) p2g_check_17(f1098, f44, f704);
+        if (p2g_redo()) p2g_check_18(f1098, f44, f704);
         // ptx:808  div.rn.f32 	%f1099, %f704, %f43;
         f1099 = p2g_div32(f704, f43, 0, false);
       }
@@ -6208,7 +6840,7 @@ void main() {
       // ptx:813  ld.param.u8 	%rs1587, [%rd49+-232];
       // ptx:814  mul.f32 	%f51, %f43, %f1099;
       f51 = p2g_fmul(p2g_in(f43), p2g_in(f1099));
-      if (p2g_redo()) p2g_check_18(f43, f1099, f51);
+      if (p2g_redo()) p2g_check_19(f43, f1099, f51);
       // ptx:815  setp.lt.f32 	%p62, %f35, 0f3F7FBE77;
       int t65 = p2g_fcmp(floatBitsToUint(f35), 0x3F7FBE77u);
       bool p62 = t65 == -1;
@@ -6226,7 +6858,7 @@ void main() {
         // ptx:825  mov.f32 	%f711, 0f3F800000;
         // ptx:826  sub.f32 	%f712, %f711, %f35;
         precise float f712 = p2g_fsubc(1.0, p2g_in(f35));
-        if (p2g_redo()) p2g_check_19(f35, f712);
+        if (p2g_redo()) p2g_check_20(f35, f712);
         // ptx:827  div.approx.f32 	%f1100, %f35, %f712;
         f1100 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f35), floatBitsToUint(f712), false));
         // ptx:828  bra.uni 	$L__BB0_25;
@@ -6240,13 +6872,13 @@ void main() {
         // ptx:834  ex2.approx.f32 	%f709, %f708;
         // ptx:835  add.f32 	%f710, %f709, 0fBF800000;
         precise float f710 = p2g_faddc(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false))), -1.0);
-        if (p2g_redo()) p2g_check_20(f35, f710);
+        if (p2g_redo()) p2g_check_21(f35, f710);
         // ptx:836  div.rn.f32 	%f1100, %f710, 0f41100000;
         f1100 = p2g_div32(f710, 9.0, 0, false);
       }
       // ptx:839  mul.f32 	%f55, %f2, %f1100;
       precise float f55 = p2g_fmul(p2g_in(f2), p2g_in(f1100));
-      if (p2g_redo()) p2g_check_21(f2, f1100, f55);
+      if (p2g_redo()) p2g_check_22(f2, f1100, f55);
       // ptx:840  setp.lt.f32 	%p67, %f55, 0f447A0000;
       int t68 = p2g_fcmp(floatBitsToUint(f55), floatBitsToUint(1000.0));
       bool p67 = t68 == -1;
@@ -6255,7 +6887,7 @@ void main() {
         // ptx:845  add.f32 	%f749, %f55, 0f3F800000;
         // ptx:846  rcp.rn.f32 	%f1102, %f749;
         f1102 = p2g_div32(1.0, p2g_faddc(p2g_in(f55), 1.0), 0, false);
-        if (p2g_redo()) p2g_check_22(f55, f1102);
+        if (p2g_redo()) p2g_check_23(f55, f1102);
         // ptx:847  bra.uni 	$L__BB0_30;
       } else {
         // ptx:842  bra.uni 	$L__BB0_26;
@@ -6318,7 +6950,7 @@ void main() {
         precise float f743 = p2g_ffma(f720, uintBitsToFloat(0x3FB8AA3Bu), f741);
         // ptx:887  add.f32 	%f1101, %f719, %f743;
         precise float f1101 = p2g_faddc(f719, f743);
-        if (p2g_redo()) p2g_check_23(f55, f56, r312, f1101);
+        if (p2g_redo()) p2g_check_24(f55, f56, r312, f1101);
         // ptx:888  setp.lt.u32 	%p69, %r312, 2139095040;
         // ptx:889  @%p69 bra 	$L__BB0_28;
         if (!(r312 < 0x7F800000u)) {
@@ -6326,7 +6958,7 @@ void main() {
           precise float f744 = uintBitsToFloat(0x7F800000u);
           // ptx:892  fma.rn.f32 	%f1101, %f56, %f744, %f744;
           f1101 = p2g_ffma(p2g_in(f56), p2g_in(f744), f744);
-          if (p2g_redo()) p2g_check_24(f56, f744, f1101);
+          if (p2g_redo()) p2g_check_25(f56, f744, f1101);
         }
         // ptx:895  mul.f32 	%f745, %f1101, 0f3F317218;
         // ptx:896  div.rn.f32 	%f746, %f745, 0f41100000;
@@ -6336,13 +6968,13 @@ void main() {
         int t70 = p2g_fcmp(floatBitsToUint(f56), floatBitsToUint(0.0));
         // ptx:899  selp.f32 	%f748, 0fFF800000, %f747, %p70;
         f748 = (t70 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddc(p2g_in(f746), uintBitsToFloat(0xBC4FAEFFu));
-        if (p2g_redo()) p2g_check_25(f1101, f56, f748);
+        if (p2g_redo()) p2g_check_26(f1101, f56, f748);
         // ptx:900  div.rn.f32 	%f1102, %f748, %f55;
         f1102 = p2g_div32(f748, f55, 0, false);
       }
       // ptx:903  mul.f32 	%f63, %f55, %f1102;
       f63 = p2g_fmul(p2g_in(f55), p2g_in(f1102));
-      if (p2g_redo()) p2g_check_26(f55, f1102, f63);
+      if (p2g_redo()) p2g_check_27(f55, f1102, f63);
       // ptx:904  setp.lt.f32 	%p71, %f36, 0f3F7FBE77;
       int t71 = p2g_fcmp(floatBitsToUint(f36), 0x3F7FBE77u);
       bool p71 = t71 == -1;
@@ -6351,7 +6983,7 @@ void main() {
         // ptx:909  mov.f32 	%f755, 0f3F800000;
         // ptx:910  sub.f32 	%f756, %f755, %f36;
         precise float f756 = p2g_fsubc(1.0, p2g_in(f36));
-        if (p2g_redo()) p2g_check_27(f36, f756);
+        if (p2g_redo()) p2g_check_28(f36, f756);
         // ptx:911  div.approx.f32 	%f1103, %f36, %f756;
         f1103 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f36), floatBitsToUint(f756), false));
         // ptx:912  bra.uni 	$L__BB0_33;
@@ -6365,13 +6997,13 @@ void main() {
         // ptx:918  ex2.approx.f32 	%f753, %f752;
         // ptx:919  add.f32 	%f754, %f753, 0fBF800000;
         precise float f754 = p2g_faddc(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false))), -1.0);
-        if (p2g_redo()) p2g_check_28(f36, f754);
+        if (p2g_redo()) p2g_check_29(f36, f754);
         // ptx:920  div.rn.f32 	%f1103, %f754, 0f41100000;
         f1103 = p2g_div32(f754, 9.0, 0, false);
       }
       // ptx:923  mul.f32 	%f67, %f2, %f1103;
       precise float f67 = p2g_fmul(p2g_in(f2), p2g_in(f1103));
-      if (p2g_redo()) p2g_check_29(f2, f1103, f67);
+      if (p2g_redo()) p2g_check_30(f2, f1103, f67);
       // ptx:924  setp.lt.f32 	%p72, %f67, 0f447A0000;
       int t72 = p2g_fcmp(floatBitsToUint(f67), floatBitsToUint(1000.0));
       bool p72 = t72 == -1;
@@ -6380,7 +7012,7 @@ void main() {
         // ptx:929  add.f32 	%f793, %f67, 0f3F800000;
         // ptx:930  rcp.rn.f32 	%f1105, %f793;
         f1105 = p2g_div32(1.0, p2g_faddc(p2g_in(f67), 1.0), 0, false);
-        if (p2g_redo()) p2g_check_30(f67, f1105);
+        if (p2g_redo()) p2g_check_31(f67, f1105);
         // ptx:931  bra.uni 	$L__BB0_38;
       } else {
         // ptx:926  bra.uni 	$L__BB0_34;
@@ -6443,7 +7075,7 @@ void main() {
         precise float f787 = p2g_ffma(f764, uintBitsToFloat(0x3FB8AA3Bu), f785);
         // ptx:971  add.f32 	%f1104, %f763, %f787;
         precise float f1104 = p2g_faddc(f763, f787);
-        if (p2g_redo()) p2g_check_31(f67, f68, r316, f1104);
+        if (p2g_redo()) p2g_check_32(f67, f68, r316, f1104);
         // ptx:972  setp.lt.u32 	%p74, %r316, 2139095040;
         // ptx:973  @%p74 bra 	$L__BB0_36;
         if (!(r316 < 0x7F800000u)) {
@@ -6451,7 +7083,7 @@ void main() {
           precise float f788 = uintBitsToFloat(0x7F800000u);
           // ptx:976  fma.rn.f32 	%f1104, %f68, %f788, %f788;
           f1104 = p2g_ffma(p2g_in(f68), p2g_in(f788), f788);
-          if (p2g_redo()) p2g_check_32(f68, f788, f1104);
+          if (p2g_redo()) p2g_check_33(f68, f788, f1104);
         }
         // ptx:979  mul.f32 	%f789, %f1104, 0f3F317218;
         // ptx:980  div.rn.f32 	%f790, %f789, 0f41100000;
@@ -6461,13 +7093,13 @@ void main() {
         int t74 = p2g_fcmp(floatBitsToUint(f68), floatBitsToUint(0.0));
         // ptx:983  selp.f32 	%f792, 0fFF800000, %f791, %p75;
         f792 = (t74 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddc(p2g_in(f790), uintBitsToFloat(0xBC4FAEFFu));
-        if (p2g_redo()) p2g_check_33(f1104, f68, f792);
+        if (p2g_redo()) p2g_check_34(f1104, f68, f792);
         // ptx:984  div.rn.f32 	%f1105, %f792, %f67;
         f1105 = p2g_div32(f792, f67, 0, false);
       }
       // ptx:987  mul.f32 	%f75, %f67, %f1105;
       f75 = p2g_fmul(p2g_in(f67), p2g_in(f1105));
-      if (p2g_redo()) p2g_check_34(f67, f1105, f75);
+      if (p2g_redo()) p2g_check_35(f67, f1105, f75);
       // ptx:988  setp.lt.f32 	%p76, %f37, 0f3F7FBE77;
       int t75 = p2g_fcmp(floatBitsToUint(f37), 0x3F7FBE77u);
       bool p76 = t75 == -1;
@@ -6476,7 +7108,7 @@ void main() {
         // ptx:993  mov.f32 	%f799, 0f3F800000;
         // ptx:994  sub.f32 	%f800, %f799, %f37;
         precise float f800 = p2g_fsubc(1.0, p2g_in(f37));
-        if (p2g_redo()) p2g_check_35(f37, f800);
+        if (p2g_redo()) p2g_check_36(f37, f800);
         // ptx:995  div.approx.f32 	%f1106, %f37, %f800;
         f1106 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f37), floatBitsToUint(f800), false));
         // ptx:996  bra.uni 	$L__BB0_41;
@@ -6490,13 +7122,13 @@ void main() {
         // ptx:1002  ex2.approx.f32 	%f797, %f796;
         // ptx:1003  add.f32 	%f798, %f797, 0fBF800000;
         precise float f798 = p2g_faddc(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false))), -1.0);
-        if (p2g_redo()) p2g_check_36(f37, f798);
+        if (p2g_redo()) p2g_check_37(f37, f798);
         // ptx:1004  div.rn.f32 	%f1106, %f798, 0f41100000;
         f1106 = p2g_div32(f798, 9.0, 0, false);
       }
       // ptx:1007  mul.f32 	%f79, %f2, %f1106;
       f79 = p2g_fmul(p2g_in(f2), p2g_in(f1106));
-      if (p2g_redo()) p2g_check_37(f2, f1106, f79);
+      if (p2g_redo()) p2g_check_38(f2, f1106, f79);
       // ptx:1008  setp.lt.f32 	%p77, %f79, 0f447A0000;
       int t76 = p2g_fcmp(floatBitsToUint(f79), floatBitsToUint(1000.0));
       bool p77 = t76 == -1;
@@ -6505,7 +7137,7 @@ void main() {
         // ptx:1013  add.f32 	%f837, %f79, 0f3F800000;
         // ptx:1014  rcp.rn.f32 	%f1108, %f837;
         f1108 = p2g_div32(1.0, p2g_faddc(p2g_in(f79), 1.0), 0, false);
-        if (p2g_redo()) p2g_check_38(f79, f1108);
+        if (p2g_redo()) p2g_check_39(f79, f1108);
         // ptx:1015  bra.uni 	$L__BB0_46;
       } else {
         // ptx:1010  bra.uni 	$L__BB0_42;
@@ -6568,7 +7200,7 @@ void main() {
         precise float f831 = p2g_ffma(f808, uintBitsToFloat(0x3FB8AA3Bu), f829);
         // ptx:1055  add.f32 	%f1107, %f807, %f831;
         precise float f1107 = p2g_faddc(f807, f831);
-        if (p2g_redo()) p2g_check_39(f79, f80, r320, f1107);
+        if (p2g_redo()) p2g_check_40(f79, f80, r320, f1107);
         // ptx:1056  setp.lt.u32 	%p79, %r320, 2139095040;
         // ptx:1057  @%p79 bra 	$L__BB0_44;
         if (!(r320 < 0x7F800000u)) {
@@ -6576,7 +7208,7 @@ void main() {
           precise float f832 = uintBitsToFloat(0x7F800000u);
           // ptx:1060  fma.rn.f32 	%f1107, %f80, %f832, %f832;
           f1107 = p2g_ffma(p2g_in(f80), p2g_in(f832), f832);
-          if (p2g_redo()) p2g_check_40(f80, f832, f1107);
+          if (p2g_redo()) p2g_check_41(f80, f832, f1107);
         }
         // ptx:1063  mul.f32 	%f833, %f1107, 0f3F317218;
         // ptx:1064  div.rn.f32 	%f834, %f833, 0f41100000;
@@ -6586,7 +7218,7 @@ void main() {
         int t78 = p2g_fcmp(floatBitsToUint(f80), floatBitsToUint(0.0));
         // ptx:1067  selp.f32 	%f836, 0fFF800000, %f835, %p80;
         f836 = (t78 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddc(p2g_in(f834), uintBitsToFloat(0xBC4FAEFFu));
-        if (p2g_redo()) p2g_check_41(f1107, f80, f836);
+        if (p2g_redo()) p2g_check_42(f1107, f80, f836);
         // ptx:1068  div.rn.f32 	%f1108, %f836, %f79;
         f1108 = p2g_div32(f836, f79, 0, false);
       }
@@ -6665,7 +7297,7 @@ void main() {
       f96 = p2g_f32_canon(p2g_s2f32(int(int(r4)), 0));
       // ptx:1111  sub.f32 	%f840, %f862, %f96;
       precise float f840 = p2g_fsubc(f862, p2g_in(f96));
-      if (p2g_redo()) p2g_check_42(f79, f1108, f90, f63, f51, f75, f28, f29, f1096, f91, f30, p85, p84, p2, f31, f841,
+      if (p2g_redo()) p2g_check_43(f79, f1108, f90, f63, f51, f75, f28, f29, f1096, f91, f30, p85, p84, p2, f31, f841,
           f93, f94, rs412, p40_f32, p16_f32, f19, r3, f95, rs413, p44_f32, p20_f32, f20, r4, f96, f840);
       // ptx:1113  {  cvt.rn.f16.f32 %rs414, %f840;}
       rs414 = p2g_f2h_rn(floatBitsToUint(f840));
@@ -6807,7 +7439,7 @@ void main() {
       f845 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f844), true));
       // ptx:1270  mul.f32 	%f847, %f843, %f845;
       f847 = p2g_fmul(p2g_in(f843), p2g_in(f845));
-      if (p2g_redo()) p2g_check_43(f843, f845, f847);
+      if (p2g_redo()) p2g_check_44(f843, f845, f847);
       // ptx:1272  {  cvt.rn.f16.f32 %rs1588, %f847;}
       rs1588 = p2g_f2h_rn(floatBitsToUint(f847));
       // ptx:1276  {abs.f16 %rs463,%rs1588;
@@ -6841,7 +7473,7 @@ void main() {
           // ptx:1303  fma.rn.f32 	%f864, %f845, %f866, %f847;
           // ptx:1305  {  cvt.rn.f16.f32 %rs1588, %f864;}
           rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f845), f866, f847)));
-          if (p2g_redo()) p2g_check_44(f844, f847, f843, f845, rs1588);
+          if (p2g_redo()) p2g_check_45(f844, f847, f843, f845, rs1588);
         }
       }
       // ptx:1310  ld.global.u16 	%rs474, [%rd4+2];
@@ -6856,7 +7488,7 @@ void main() {
       precise float f869 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f868), true));
       // ptx:1331  mul.f32 	%f871, %f867, %f869;
       precise float f871 = p2g_fmul(p2g_in(f867), p2g_in(f869));
-      if (p2g_redo()) p2g_check_45(f867, f869, f871);
+      if (p2g_redo()) p2g_check_46(f867, f869, f871);
       // ptx:1333  {  cvt.rn.f16.f32 %rs1589, %f871;}
       uint rs1589 = p2g_f2h_rn(floatBitsToUint(f871));
       // ptx:1337  {abs.f16 %rs481,%rs1589;
@@ -6884,7 +7516,7 @@ void main() {
           // ptx:1363  fma.rn.f32 	%f873, %f869, %f875, %f871;
           // ptx:1365  {  cvt.rn.f16.f32 %rs1589, %f873;}
           rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f869), f875, f871)));
-          if (p2g_redo()) p2g_check_46(f868, f871, f867, f869, rs1589);
+          if (p2g_redo()) p2g_check_47(f868, f871, f867, f869, rs1589);
         }
       }
       // ptx:1370  mov.b64 	%rd54, k_output_param_0;
@@ -9721,7 +10353,7 @@ void main() {
       precise float f909 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f908), true));
       // ptx:6142  mul.f32 	%f911, %f907, %f909;
       precise float f911 = p2g_fmul(p2g_in(f907), p2g_in(f909));
-      if (p2g_redo()) p2g_check_47(f94, p176_f32, f112, p188_u16, rs1588, rs1589, f93, f91, p180_f32, r36, p280_u64,
+      if (p2g_redo()) p2g_check_48(f94, p176_f32, f112, p188_u16, rs1588, rs1589, f93, f91, p180_f32, r36, p280_u64,
           r450, r451, p97, rs536, p48_f32, p52_f32, p16_f32, p20_f32, r26, f95, r27, f96, rs507, rs511, rs508, rs512,
           rs509, rs513, rs510, rs514, rs414, rs413, f882, r363, r1657, r1661, r1679, r1684, r1713, r1717, r1728, r1733,
           f907, f908, f909, f911);
@@ -9754,7 +10386,7 @@ void main() {
           // ptx:6175  fma.rn.f32 	%f913, %f909, %f915, %f911;
           // ptx:6177  {  cvt.rn.f16.f32 %rs1686, %f913;}
           rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f909), f915, f911)));
-          if (p2g_redo()) p2g_check_48(f908, f911, f907, f909, rs1686);
+          if (p2g_redo()) p2g_check_49(f908, f911, f907, f909, rs1686);
         }
       }
       // ptx:6184  mov.b32 {low,high}, %r1657;
@@ -9769,7 +10401,7 @@ void main() {
       precise float f918 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f917), true));
       // ptx:6204  mul.f32 	%f920, %f916, %f918;
       precise float f920 = p2g_fmul(p2g_in(f916), p2g_in(f918));
-      if (p2g_redo()) p2g_check_49(f916, f918, f920);
+      if (p2g_redo()) p2g_check_50(f916, f918, f920);
       // ptx:6206  {  cvt.rn.f16.f32 %rs1687, %f920;}
       uint rs1687 = p2g_f2h_rn(floatBitsToUint(f920));
       // ptx:6210  {abs.f16 %rs1238,%rs1687;
@@ -9797,7 +10429,7 @@ void main() {
           // ptx:6236  fma.rn.f32 	%f922, %f918, %f924, %f920;
           // ptx:6238  {  cvt.rn.f16.f32 %rs1687, %f922;}
           rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f918), f924, f920)));
-          if (p2g_redo()) p2g_check_50(f917, f920, f916, f918, rs1687);
+          if (p2g_redo()) p2g_check_51(f917, f920, f916, f918, rs1687);
         }
       }
       // ptx:6244  {  mov.b32 %r1738, {%rs1686,%rs1687};}
@@ -9814,7 +10446,7 @@ void main() {
       precise float f927 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f926), true));
       // ptx:6269  mul.f32 	%f929, %f925, %f927;
       precise float f929 = p2g_fmul(p2g_in(f925), p2g_in(f927));
-      if (p2g_redo()) p2g_check_51(f925, f927, f929);
+      if (p2g_redo()) p2g_check_52(f925, f927, f929);
       // ptx:6271  {  cvt.rn.f16.f32 %rs1688, %f929;}
       uint rs1688 = p2g_f2h_rn(floatBitsToUint(f929));
       // ptx:6275  {abs.f16 %rs1255,%rs1688;
@@ -9844,7 +10476,7 @@ void main() {
           // ptx:6302  fma.rn.f32 	%f931, %f927, %f933, %f929;
           // ptx:6304  {  cvt.rn.f16.f32 %rs1688, %f931;}
           rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f927), f933, f929)));
-          if (p2g_redo()) p2g_check_52(f926, f929, f925, f927, rs1688);
+          if (p2g_redo()) p2g_check_53(f926, f929, f925, f927, rs1688);
         }
       }
       // ptx:6311  mov.b32 {low,high}, %r1713;
@@ -9859,7 +10491,7 @@ void main() {
       precise float f936 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f935), true));
       // ptx:6331  mul.f32 	%f938, %f934, %f936;
       precise float f938 = p2g_fmul(p2g_in(f934), p2g_in(f936));
-      if (p2g_redo()) p2g_check_53(f934, f936, f938);
+      if (p2g_redo()) p2g_check_54(f934, f936, f938);
       // ptx:6333  {  cvt.rn.f16.f32 %rs1689, %f938;}
       uint rs1689 = p2g_f2h_rn(floatBitsToUint(f938));
       // ptx:6337  {abs.f16 %rs1270,%rs1689;
@@ -9887,7 +10519,7 @@ void main() {
           // ptx:6363  fma.rn.f32 	%f940, %f936, %f942, %f938;
           // ptx:6365  {  cvt.rn.f16.f32 %rs1689, %f940;}
           rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f936), f942, f938)));
-          if (p2g_redo()) p2g_check_54(f935, f938, f934, f936, rs1689);
+          if (p2g_redo()) p2g_check_55(f935, f938, f934, f936, rs1689);
         }
       }
       // ptx:6370  mov.b64 	%rd41, k_output_param_0;
@@ -10166,7 +10798,7 @@ void main() {
       precise float f976 = p2g_faddc(f975, uintBitsToFloat(0xBF7D70A4u));
       // ptx:6852  fma.rn.f32 	%f977, %f976, 0f447A0000, 0f3F7D70A4;
       precise float f977 = p2g_ffmac(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u));
-      if (p2g_redo()) p2g_check_55(f954, rs1693, f105, f971, rs1520, rs1378, rs1460, rs1470, rs1692, f106, f975, p220,
+      if (p2g_redo()) p2g_check_56(f954, rs1693, f105, f971, rs1520, rs1378, rs1460, rs1470, rs1692, f106, f975, p220,
           f977);
       // ptx:6853  selp.f32 	%f959, %f975, %f977, %p220;
       // ptx:6855  {  cvt.rn.f16.f32 %rs1530, %f959;}
@@ -10211,7 +10843,7 @@ void main() {
       precise float f984 = p2g_faddc(f983, uintBitsToFloat(0xBF7D70A4u));
       // ptx:6907  fma.rn.f32 	%f985, %f984, 0f447A0000, 0f3F7D70A4;
       precise float f985 = p2g_ffmac(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u));
-      if (p2g_redo()) p2g_check_56(f960, rs1691, f107, f979, rs1540, rs1450, rs1460, rs1470, rs1690, f108, f983, p222,
+      if (p2g_redo()) p2g_check_57(f960, rs1691, f107, f979, rs1540, rs1450, rs1460, rs1470, rs1690, f108, f983, p222,
           f985);
       // ptx:6908  selp.f32 	%f965, %f983, %f985, %p222;
       // ptx:6910  {  cvt.rn.f16.f32 %rs1550, %f965;}
@@ -10250,7 +10882,7 @@ void main() {
       // ptx:6944  div.rn.f32 	%f999, %f991, %f998;
       // ptx:6945  mul.f32 	%f130, %f999, %f129;
       precise float f130 = p2g_fmul(p2g_in(p2g_div32(f991, f998, 0, false)), f129);
-      if (p2g_redo()) p2g_check_57(f1109, f966, rs1694, f109, f110, rs1695, f111, rs1696, f993, f971, f975, f979, f983,
+      if (p2g_redo()) p2g_check_58(f1109, f966, rs1694, f109, f110, rs1695, f111, rs1696, f993, f971, f975, f979, f983,
           f129, f997, f998, f130);
       // ptx:6946  div.rn.f32 	%f131, %f993, %f998;
       precise float f131 = p2g_div32(f993, f998, 0, false);
@@ -10315,7 +10947,7 @@ void main() {
         // ptx:6984  add.f32 	%f1019, %f133, %f134;
         // ptx:6985  add.f32 	%f1020, %f1019, 0f3727C5AC;
         precise float f1020 = p2g_faddc(p2g_faddc(f133, p2g_in(f134)), uintBitsToFloat(0x3727C5ACu));
-        if (p2g_redo()) p2g_check_58(p228, f131, f129, f134, rs1697, f1000, f136, f997, f133, f1014, p231, f1020);
+        if (p2g_redo()) p2g_check_59(p228, f131, f129, f134, rs1697, f1000, f136, f997, f133, f1014, p231, f1020);
         // ptx:6986  selp.f32 	%f137, %f1020, %f1014, %p231;
         precise float f137 = p231 ? f1020 : f1014;
         // ptx:6987  setp.le.f32 	%p232, %f137, %f136;
@@ -10338,7 +10970,7 @@ void main() {
         // ptx:7004  mul.f32 	%f1023, %f134, %f1109;
         // ptx:7006  {  cvt.rn.f16.f32 %rs1560, %f1023;}
         uint rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_in(f134), f1109)));
-        if (p2g_redo()) p2g_check_59(f133, f1109, rs1559, f134, rs1560);
+        if (p2g_redo()) p2g_check_60(f133, f1109, rs1559, f134, rs1560);
         // ptx:7009  cvt.sat.f32.f32 	%f1024, %f112;
         // ptx:7011  {  cvt.rn.f16.f32 %rs1561, %f1024;}
         uint rs1561 = p2g_f2h_rn(floatBitsToUint(p2g_sat(p2g_f32_canon(floatBitsToUint(f112)))));
@@ -10481,7 +11113,7 @@ void main() {
           uint r1800 = floatBitsToUint(p2g_fmul(p2g_in(f1074), f1064));
           // ptx:7169  mov.b32 	%r1801, %f1078;
           uint r1801 = floatBitsToUint(p2g_fmul(p2g_in(f1074), f1071));
-          if (p2g_redo()) p2g_check_60(rd35, p304_u64, rd36, r26, r1797, r1798, r1799, r1800, r1801);
+          if (p2g_redo()) p2g_check_61(rd35, p304_u64, rd36, r26, r1797, r1798, r1799, r1800, r1801);
           // ptx:7170  sust.b.2d.v4.b32.trap 	[%rd36, {%r1797, %r27}], {%r1798, %r1799, %r1800, %r1801};
           p2g_sustv(rd36 /* p304_u64 */, P2G_IMG9, ivec3(int(r1797), int(r27), 0), 0, 2u, 4u, 4u, 0u, uvec4(r1798,
               r1799, r1800, r1801));
@@ -10503,7 +11135,7 @@ void main() {
             // ptx:7185  sub.f32 	%f1087, %f1086, %f132;
             // ptx:7186  rcp.rn.f32 	%f1110, %f1087;
             f1110 = p2g_div32(1.0, p2g_fsubc(1.0, p2g_in(f132)), 0, false);
-            if (p2g_redo()) p2g_check_61(f132, f1110);
+            if (p2g_redo()) p2g_check_62(f132, f1110);
             // ptx:7187  bra.uni 	$L__BB0_363;
           } else {
             // ptx:7181  bra.uni 	$L__BB0_361;
@@ -10518,7 +11150,7 @@ void main() {
             // ptx:7195  mul.f32 	%f1085, %f132, 0f41100000;
             // ptx:7196  div.rn.f32 	%f1110, %f1084, %f1085;
             f1110 = p2g_div32(p2g_faddc(p2g_in(f1083), -1.0), p2g_fmulc(f132, 9.0), 0, false);
-            if (p2g_redo()) p2g_check_62(f132, f1110);
+            if (p2g_redo()) p2g_check_63(f132, f1110);
           }
           // ptx:7199  div.rn.f32 	%f1111, %f1110, %f1;
           f1111 = p2g_div32(f1110, f1, 0, false);
@@ -10531,7 +11163,7 @@ void main() {
         precise float f146 = p2g_fmul(p2g_in(f133), f1111);
         // ptx:7205  mul.f32 	%f147, %f134, %f1111;
         precise float f147 = p2g_fmul(p2g_in(f134), f1111);
-        if (p2g_redo()) p2g_check_63(f132, f1111, f145, f133, f146, f134, f147);
+        if (p2g_redo()) p2g_check_64(f132, f1111, f145, f133, f146, f134, f147);
         // ptx:7206  ld.param.v2.u32 	{%r1802, %r1803}, [%rd46+136];
         uint r1802 = p136_u32;
         uint r1803 = p140_u32;
@@ -10561,7 +11193,7 @@ void main() {
           uint rs1584 = p2g_f2h_rn(floatBitsToUint(p2g_faddc(f145, f147)));
           // ptx:7231  {  cvt.rn.f16.f32 %rs1585, %f1090;}
           uint rs1585 = p2g_f2h_rn(floatBitsToUint(p2g_fsubc(p2g_fsubc(f145, f146), f147)));
-          if (p2g_redo()) p2g_check_64(f145, f146, f147, rs1583, rs1584, rs1585);
+          if (p2g_redo()) p2g_check_65(f145, f146, f147, rs1583, rs1584, rs1585);
           // ptx:7235  {  cvt.rn.f16.f32 %rs1586, %f1000;}
           uint rs1586 = p2g_f2h_rn(floatBitsToUint(f1000));
           // ptx:7238  shl.b32 	%r1828, %r1822, 3;

@@ -223,6 +223,170 @@ uint p2g_i2f(uint64_t mag, bool neg, int mode) {
 }
 uint p2g_s2f(int64_t v, int mode) { return p2g_i2f(v < 0l ? uint64_t(-v) : uint64_t(v), v < 0l, mode); }
 uint p2g_s2f32(int v, int mode) { return p2g_i2f(uint64_t(v < 0 ? 0u - uint(v) : uint(v)), v < 0, mode); }
+// a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
+float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
+// a + b in f32 for f16 operands: rounding it to f16 afterwards gives the f16 sum rounded once, since rounding twice
+// is innocuous for addition when the wider format has q >= 2p + 1 bits (S. A. Figueroa, SIGNUM Newsletter 30(3),
+// 1995; q = 24, p = 11). f16 sums are multiples of 2^-24 below 2^17: never f32 subnormal or overflowing, so a
+// device that flushes f32 subnormals computes it too.
+float p2g_fadd_x(float a, float b) { precise float s = a + b; return s; }
+uint p2g_odd_sumf(float a, float b) {
+  precise float s = a + b;
+  precise float bb = s - a;
+  precise float e = (a - (s - bb)) + (b - bb);
+  // s itself when exact, infinite or NaN, or already odd; else the odd neighbour on the side of the error.
+  // Without branches (`||` and `?:` over expressions would make glslang branch among the device's operations).
+  uint w = floatBitsToUint(s), up = w | 1u, down = w - 1u;
+  bool above = ((floatBitsToUint(e) ^ w) >> 31) == 0u;
+  uint odd = above ? up : down;
+  uint keep = uint(e == 0.0) | uint((w & 0x7F800000u) == 0x7F800000u) | (w & 1u);
+  w = keep != 0u ? w : odd;
+  return w;
+}
+// fma.f32 rounded once. Round to nearest without a fused device operation: Dekker's exact product (Veltkamp split
+// by 4097) and Knuth's TwoSum give a*b + c = th + tl + ul exactly, and z = RN(th + RO(tl + ul)) is the correctly
+// rounded result (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding
+// to odd", IEEE TC 2008). The bounds keep every intermediate finite and a multiple of 2^-123 (so normal when not
+// zero), which makes a device that flushes subnormals compute the same: |a|, |b| in [2^-60, 2^60], c zero or in
+// [2^-100, 2^120], |RN(a*b)| >= 2^-74, and a normal result. Everything else, and directed rounding, runs p2g_sf32.
+// Checked on the host against fmaf: 0 of 158,033,923 fast-path samples differ (random bits, near-cancellations).
+float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
+  if (P2G_F32_IEEE && mode == 0 && !ftz) {
+    precise float f = fma(a, b, c);
+    return f;
+  }
+  if (P2G_FMA_FUSED && mode == 0) {
+    // no subnormal operand and a normal or infinite result: what a fused fma gives, flushing or not (.ftz too)
+    precise float f = fma(a, b, c);
+    uint uf = floatBitsToUint(f) & 0x7FFFFFFFu;
+    if (uf > 0x00800000u && uf <= 0x7F800000u && !p2g_dn32(floatBitsToUint(a)) && !p2g_dn32(floatBitsToUint(b)) &&
+        !p2g_dn32(floatBitsToUint(c)))
+      return f;
+  }
+  uint ua = floatBitsToUint(a) & 0x7FFFFFFFu, ub = floatBitsToUint(b) & 0x7FFFFFFFu;
+  uint uc = floatBitsToUint(c) & 0x7FFFFFFFu;
+  // (with the fused-fma fact every input of this path was taken above: left out, the driver drops its code)
+  if (!P2G_FMA_FUSED && mode == 0 && ua >= 0x21800000u && ua <= 0x5D800000u && ub >= 0x21800000u && ub <= 0x5D800000u &&
+      (uc == 0u || (uc >= 0x0D800000u && uc <= 0x7B800000u))) {
+    precise float uh = a * b;
+    if ((floatBitsToUint(uh) & 0x7FFFFFFFu) >= 0x1A800000u) {
+      precise float ta = 4097.0 * a;
+      precise float ah = ta - (ta - a);
+      precise float al = a - ah;
+      precise float tb = 4097.0 * b;
+      precise float bh = tb - (tb - b);
+      precise float bl = b - bh;
+      precise float ul = ((ah * bh - uh) + ah * bl + al * bh) + al * bl;
+      precise float th = c + uh;
+      precise float bb = th - c;
+      precise float tl = (c - (th - bb)) + (uh - bb);
+      precise float z = th + uintBitsToFloat(p2g_odd_sumf(tl, ul));
+      uint uz = floatBitsToUint(z) & 0x7FFFFFFFu;
+      if (uz > 0x00800000u && uz < 0x7F800000u) return z;
+    }
+  }
+  return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
+}
+// Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
+// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
+// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on
+// entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above every number; a NaN
+// entering p2g_in_nan makes it 0). p2g_w keeps the smallest |value| of every result, the untested forms' too,
+// zeros included (the device's min() leaves a NaN result out, and a min() that returned it would only fail the
+// test). p2g_redo(): true when the device fact P2G_F32_FAST does not hold, or when both ways fail: the nonzero
+// magnitude is below 2^-40 (at or above it no operation can have flushed a result: zeros are then exact), and not
+// both p2g_w above 2^-126 and p2g_u at least p2g_nz(2^-126) (then no result is zero, tiny or subnormal and no
+// operand entered subnormal: nothing was flushed, every operation was IEEE's). Then the region's check
+// p2g_check_<n> runs the device's pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest
+// |result|, exact zeros of opposite operands or a zero factor let through), and only if p2g_redoz() finds a result
+// below 2^-126 does the exact replay compute every value again. NaN needs no replay where the fact holds: the
+// device's NaN results are PTX's 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a copy, x * 1.0).
+// No exact path, no branch.
+uint p2g_u = 0xFFFFFFFFu;
+float p2g_w = 1.0;
+float p2g_m = 1.0;
+uint p2g_nz(float x) { return (floatBitsToUint(x) << 1u) - 2u; }
+float p2g_fadd(float a, float b) {
+  precise float r = a + b;
+  p2g_u = min(p2g_u, p2g_nz(r));
+  p2g_w = min(p2g_w, abs(r));
+  return r;
+}
+float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmul(float a, float b) {
+  precise float r = a * b;
+  p2g_u = min(p2g_u, p2g_nz(r));
+  p2g_w = min(p2g_w, abs(r));
+  return r;
+}
+float p2g_ffma(float a, float b, float c) {
+  precise float r = fma(a, b, c);
+  p2g_u = min(p2g_u, p2g_nz(r));
+  p2g_w = min(p2g_w, abs(r));
+  return r;
+}
+// The untested short forms: a result whose exact value is a multiple of 2^-63 by its operands (the sum of two
+// values of the region, a product with a literal such as 2 or 0.5 of a value known coarser; region_guard.cpp
+// Region::coarse) is what a test would establish, so it is not tested.
+// Their grid holds only where every tested value is 2^-40 or more; p2g_w, the other way through p2g_redo, counts
+// them too.
+float p2g_faddc(float a, float b) { precise float r = a + b; p2g_w = min(p2g_w, abs(r)); return r; }
+float p2g_fsubc(float a, float b) { return p2g_faddc(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmulc(float a, float b) { precise float r = a * b; p2g_w = min(p2g_w, abs(r)); return r; }
+float p2g_ffmac(float a, float b, float c) { precise float r = fma(a, b, c); p2g_w = min(p2g_w, abs(r)); return r; }
+float p2g_in(float x) {
+  p2g_u = min(p2g_u, p2g_nz(x));
+  return x;
+}
+float p2g_in_nan(float x) {
+  // also NaN: an operand of a region operation with a literal 1, -1 or 0, which a compiler may turn into a copy
+  // (x * 1.0 -> x) that would keep a NaN's payload where PTX gives 0x7FFFFFFF
+  p2g_u = (floatBitsToUint(x) & 0x7FFFFFFFu) > 0x7F800000u ? 0u : min(p2g_u, p2g_nz(x));
+  return x;
+}
+bool p2g_redo() {
+  // p2g_nz(2^-40); 2^-126 and p2g_nz(2^-126)
+  bool redo = !P2G_F32_FAST || (p2g_u < 0x56FFFFFEu && !(p2g_w > 1.17549435e-38 && p2g_u >= 0x00FFFFFEu));
+  p2g_u = 0xFFFFFFFFu;
+  p2g_w = 1.0;
+  return redo;
+}
+// The check's forms: an exact zero (opposite operands; a zero factor) counts as no tiny result, any other result
+// below 2^-126 as tiny, and so does a subnormal value entering the region (p2g_inz).
+float p2g_faddz(float a, float b) {
+  precise float r = a + b;
+  p2g_m = min(p2g_m, a == -b ? 1.0 : abs(r));
+  return r;
+}
+float p2g_fsubz(float a, float b) { return p2g_faddz(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
+float p2g_fmulz(float a, float b) {
+  precise float r = a * b;
+  p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r));
+  return r;
+}
+float p2g_ffmaz(float a, float b, float c) {
+  precise float r = fma(a, b, c);
+  p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r));
+  return r;
+}
+float p2g_inz(float x) {
+  // |x| - 1 (wrapping): subnormals fall in [0, 0x007FFFFE], every other value above. A float select: no branch
+  // among the device's operations.
+  uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 1u;
+  p2g_m = t < 0x007FFFFFu ? 0.0 : p2g_m;
+  return x;
+}
+float p2g_in_nanz(float x) {
+  uint t = (floatBitsToUint(x) & 0x7FFFFFFFu) - 1u;  // subnormals [0, 0x007FFFFE], NaN [0x7F800000, 0x7FFFFFFE]
+  uint bad = uint(t < 0x007FFFFFu) | uint(t >= 0x7F800000u);
+  p2g_m = bad != 0u ? 0.0 : p2g_m;
+  return x;
+}
+bool p2g_redoz() {
+  bool redo = !P2G_F32_FAST || !(p2g_m > 1.17549435e-38);
+  p2g_m = 1.0;
+  return redo;
+}
 
 // ---- Textures and surfaces (translator/emit/emit_tex.cpp, docs/TEXTURES.md) ----
 // A texture or surface handle is the device address of the 64-byte descriptor record the runtime wrote
@@ -682,6 +846,54 @@ uvec4 p2g_tld4s(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {
   return floatBitsToUint(g);
 }
 
+// The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
+// statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
+// a result that was not normal.
+void p2g_exact_1(uint r10, float f3, uint r3, uint r12, uint r4, uint r1, uint64_t rd1, const uint64_t p0_u64,
+    out precise float f17, out precise float f18, out precise float f19, out precise float f20, out uvec4 t2) {
+  precise float f4 = p2g_div32(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r10)), 0)), 0.5, false), f3, 0, false);
+  precise float f7 = p2g_f32_canon(p2g_s2f32(int(int(r3)), 0));
+  precise float f8 = p2g_div32(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r12)), 0)), 0.5, false), f7, 0, false);
+  uint r15 = uint(int(uint(int(r4) + int(r4 >> 31u))) >> 1u);
+  precise float f9 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r1) - int(r15)))), 0));
+  precise float f10 = p2g_fmul(f9, uintBitsToFloat(0x3EBD70A4u), false);
+  precise float f11 = p2g_div32(f10, f3, 0, false);
+  uint r19 = uint(int(uint(p2g_rem_s32(int(uint(int(r1) * 7)), int(r4)))) - int(r15));
+  precise float f12 = p2g_f32_canon(p2g_s2f32(int(int(r19)), 0));
+  precise float f14 = p2g_div32(p2g_fmul(f12, uintBitsToFloat(0x3E947AE1u), false), f7, 0, false);
+  uvec4 t1 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(p2g_fadd(f11, f4, false), p2g_fadd(f8, f14, false)));
+  f17 = uintBitsToFloat(t1.x);
+  f18 = uintBitsToFloat(t1.y);
+  f19 = uintBitsToFloat(t1.z);
+  f20 = uintBitsToFloat(t1.w);
+  t2 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(p2g_fsub(f4, f14, false), p2g_fadd(f11, f8, false)));
+}
+void p2g_check_1(uint r10, float f3, uint r3, uint r12, uint r4, uint r1, uint64_t rd1, const uint64_t p0_u64,
+    out precise float f17, out precise float f18, out precise float f19, out precise float f20, out uvec4 t2) {
+  if (P2G_F32_FAST) {
+    precise float f4 = p2g_div32(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r10)), 0))), 0.5), f3, 0, false);
+    precise float f7 = p2g_f32_canon(p2g_s2f32(int(int(r3)), 0));
+    precise float f8 = p2g_div32(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r12)), 0))), 0.5), f7, 0, false);
+    uint r15 = uint(int(uint(int(r4) + int(r4 >> 31u))) >> 1u);
+    precise float f9 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r1) - int(r15)))), 0));
+    precise float f10 = p2g_fmulz(p2g_inz(f9), uintBitsToFloat(0x3EBD70A4u));
+    precise float f11 = p2g_div32(f10, f3, 0, false);
+    uint r19 = uint(int(uint(p2g_rem_s32(int(uint(int(r1) * 7)), int(r4)))) - int(r15));
+    precise float f12 = p2g_f32_canon(p2g_s2f32(int(int(r19)), 0));
+    precise float f14 = p2g_div32(p2g_fmulz(p2g_inz(f12), uintBitsToFloat(0x3E947AE1u)), f7, 0, false);
+    uvec4 t1 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(p2g_faddz(p2g_inz(f11), p2g_inz(f4)),
+        p2g_faddz(p2g_inz(f8), p2g_inz(f14))));
+    f17 = uintBitsToFloat(t1.x);
+    f18 = uintBitsToFloat(t1.y);
+    f19 = uintBitsToFloat(t1.z);
+    f20 = uintBitsToFloat(t1.w);
+    t2 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(p2g_fsubz(p2g_inz(f4), p2g_inz(f14)),
+        p2g_faddz(p2g_inz(f11), p2g_inz(f8))));
+    if (!p2g_redoz()) return;
+  }
+  p2g_exact_1(r10, f3, r3, r12, r4, r1, rd1, p0_u64, f17, f18, f19, f20, t2);
+}
+
 void main() {
   uint64_t rd6 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
@@ -724,13 +936,13 @@ void main() {
     // ptx:50  cvt.rn.f32.s32 	%f3, %r2;
     precise float f3 = p2g_f32_canon(p2g_s2f32(int(int(r2)), 0));
     // ptx:51  div.rn.f32 	%f4, %f2, %f3;
-    precise float f4 = p2g_div32(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r10)), 0)), 0.5, false), f3, 0, false);
+    precise float f4 = p2g_div32(p2g_faddc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r10)), 0))), 0.5), f3, 0, false);
     // ptx:52  cvt.rn.f32.s32 	%f5, %r12;
     // ptx:53  add.f32 	%f6, %f5, 0f3F000000;
     // ptx:54  cvt.rn.f32.s32 	%f7, %r3;
     precise float f7 = p2g_f32_canon(p2g_s2f32(int(int(r3)), 0));
     // ptx:55  div.rn.f32 	%f8, %f6, %f7;
-    precise float f8 = p2g_div32(p2g_fadd(p2g_f32_canon(p2g_s2f32(int(int(r12)), 0)), 0.5, false), f7, 0, false);
+    precise float f8 = p2g_div32(p2g_faddc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r12)), 0))), 0.5), f7, 0, false);
     // ptx:56  shr.u32 	%r13, %r4, 31;
     // ptx:57  add.s32 	%r14, %r4, %r13;
     // ptx:58  shr.s32 	%r15, %r14, 1;
@@ -739,7 +951,7 @@ void main() {
     // ptx:60  cvt.rn.f32.s32 	%f9, %r16;
     precise float f9 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r1) - int(r15)))), 0));
     // ptx:61  mul.f32 	%f10, %f9, 0f3EBD70A4;
-    precise float f10 = p2g_fmul(f9, uintBitsToFloat(0x3EBD70A4u), false);
+    precise float f10 = p2g_fmul(p2g_in(f9), uintBitsToFloat(0x3EBD70A4u));
     // ptx:62  div.rn.f32 	%f11, %f10, %f3;
     precise float f11 = p2g_div32(f10, f3, 0, false);
     // ptx:63  mul.lo.s32 	%r17, %r1, 7;
@@ -750,11 +962,12 @@ void main() {
     precise float f12 = p2g_f32_canon(p2g_s2f32(int(int(r19)), 0));
     // ptx:67  mul.f32 	%f13, %f12, 0f3E947AE1;
     // ptx:68  div.rn.f32 	%f14, %f13, %f7;
-    precise float f14 = p2g_div32(p2g_fmul(f12, uintBitsToFloat(0x3E947AE1u), false), f7, 0, false);
+    precise float f14 = p2g_div32(p2g_fmul(p2g_in(f12), uintBitsToFloat(0x3E947AE1u)), f7, 0, false);
     // ptx:69  add.f32 	%f15, %f11, %f4;
     // ptx:70  add.f32 	%f16, %f8, %f14;
     // ptx:71  tex.2d.v4.f32.f32 	{%f17, %f18, %f19, %f20}, [%rd1, {%f15, %f16}];
-    uvec4 t1 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(p2g_fadd(f11, f4, false), p2g_fadd(f8, f14, false)));
+    uvec4 t1 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(p2g_faddc(p2g_in(f11), p2g_in(f4)),
+        p2g_faddc(p2g_in(f8), p2g_in(f14))));
     precise float f17 = uintBitsToFloat(t1.x);
     precise float f18 = uintBitsToFloat(t1.y);
     precise float f19 = uintBitsToFloat(t1.z);
@@ -762,7 +975,9 @@ void main() {
     // ptx:72  sub.f32 	%f21, %f4, %f14;
     // ptx:73  add.f32 	%f22, %f11, %f8;
     // ptx:74  tex.2d.v4.f32.f32 	{%f23, %f24, %f25, %f26}, [%rd1, {%f21, %f22}];
-    uvec4 t2 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(p2g_fsub(f4, f14, false), p2g_fadd(f11, f8, false)));
+    uvec4 t2 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(p2g_fsubc(p2g_in(f4), p2g_in(f14)),
+        p2g_faddc(p2g_in(f11), p2g_in(f8))));
+    if (p2g_redo()) p2g_check_1(r10, f3, r3, r12, r4, r1, rd1, p0_u64, f17, f18, f19, f20, t2);
     precise float f23 = uintBitsToFloat(t2.x);
     precise float f24 = uintBitsToFloat(t2.y);
     precise float f25 = uintBitsToFloat(t2.z);
