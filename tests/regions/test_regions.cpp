@@ -190,7 +190,7 @@ TEST_CASE("a negated entering value is tested inside the minus (a flushing devic
   CHECK(res.find("f9 = -f3;") != std::string::npos);
 }
 
-TEST_CASE("a variable named only inside the region is the replay's own; an unknown type leaves the run alone") {
+TEST_CASE("a variable named only inside the region is the replay's own; an unknown type ends the run") {
   std::string body =
       "  f3 = p2g_fmul(f1, f2, false);\n"
       "  f4 = p2g_fadd(f3, f1, false);\n"
@@ -204,6 +204,20 @@ TEST_CASE("a variable named only inside the region is the replay's own; an unkno
   std::string before = unknown;
   CHECK(guardRegions(unknown, fns, typeOf) == 0);
   CHECK(unknown == before);
+  // A statement naming such a variable ends the run: the statements before and after it still form regions (a
+  // whole run left to one guard per operation for one such name cost K exact half its time, docs/GPU_BENCH.md
+  // 2026-12-07 "Texture reads inside guarded regions").
+  std::string split =
+      "  f3 = p2g_fmul(f1, f2, false);\n"
+      "  f4 = p2g_fadd(f3, f1, false);\n"
+      "  f5 = p2g_fmul(q1, f4, false);\n"
+      "  f6 = p2g_fmul(f5, f2, false);\n"
+      "  f7 = p2g_fadd(f6, f1, false);\n";
+  std::string fns2;
+  CHECK(guardRegions(split, fns2, typeOf) == 2);
+  CHECK(split.find("  f5 = p2g_fmul(q1, f4, false);\n") != std::string::npos);  // as it was
+  CHECK(count(split, "if (p2g_redo())") == 2);
+  CHECK(fns2.find("q1") == std::string::npos);
 }
 
 TEST_CASE("an entering operand is tested for NaN too where a literal could make the operation a copy") {

@@ -672,9 +672,15 @@ int guardRegions(std::string& body, std::string& functions,
       ++li;
       continue;
     }
-    // the run of pure statements and comments at this statement's indentation
+    // the run of pure statements and comments at this statement's indentation; a statement that names a variable
+    // whose type is unknown here (nothing the replay could take as a parameter) ends the run, so it costs its own
+    // operations their region, not the whole run's
     auto pure = [&](size_t k) {
-      if (pureLine[k] < 0) pureLine[k] = pureStmt(st[k], names);
+      if (pureLine[k] < 0) {
+        bool known = !type(names.id(st[k].lhs)).empty();
+        if (known) forEachRead(st[k].rhs, [&](string_view v) { known = known && !type(names.id(v)).empty(); });
+        pureLine[k] = known && pureStmt(st[k], names);
+      }
       return pureLine[k] > 0;
     };
     if (!pure(li)) {
