@@ -92,7 +92,7 @@ const char* kRunHelp =
     "  --validate      enable the Vulkan validation layer (vulkan-validationlayers); every message is printed and\n"
     "                  counted, and any message makes the exit status 1\n"
     "  --fact NAME     force a device fact on (f32-ieee, fma-fused, half-cvt, f32-fast, f32-minmax, f16-native,\n"
-    "                  hw-tex),\n"
+    "                  hw-tex, f32-div-fast),\n"
     "                  to measure it on a device where it was never measured: run the op cases with it, and the\n"
     "                  fact holds there only if every output stays identical (docs/DEVICE_FACTS.md)\n"
     "  --pipeline-stats  print the driver's statistics of each pipeline (VK_KHR_pipeline_executable_properties:\n"

@@ -1,5 +1,7 @@
 #include "facts.h"
 
+#include <algorithm>
+
 namespace p2g::vk {
 
 DeviceFacts deviceFacts(const DeviceInfo& d, bool enabled) {
@@ -44,7 +46,7 @@ struct FactName {
 const FactName kFactNames[] = {{"f32-ieee", &DeviceFacts::f32Ieee},     {"fma-fused", &DeviceFacts::fmaFused},
                                {"half-cvt", &DeviceFacts::halfCvt},     {"f32-fast", &DeviceFacts::f32Fast},
                                {"f32-minmax", &DeviceFacts::f32MinMax}, {"f16-native", &DeviceFacts::f16Native},
-                               {"hw-tex", &DeviceFacts::hwTex}};
+                               {"hw-tex", &DeviceFacts::hwTex},         {"f32-div-fast", &DeviceFacts::f32DivFast}};
 
 const FactName* findFact(const std::string& name) {
   for (auto& c : kFactNames)
@@ -69,6 +71,12 @@ bool forceFacts(DeviceFacts& f, const std::vector<std::string>& forced, const De
     // keeps f16 subnormals anyway is then part of what the run measures)
     if (k->field == &DeviceFacts::f16Native && !d.shaderFloat16) {
       err = "--fact f16-native: the device has no f16 arithmetic (shaderFloat16)";
+      return false;
+    }
+    // the fast division's proof assumes f32-fast: on a device without it, both are forced or neither
+    if (k->field == &DeviceFacts::f32DivFast && !f.f32Fast &&
+        std::find(forced.begin(), forced.end(), "f32-fast") == forced.end()) {
+      err = "--fact f32-div-fast: its proof needs the fact f32-fast, which this device does not hold (force both)";
       return false;
     }
     f.*(k->field) = true;

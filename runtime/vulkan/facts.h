@@ -16,6 +16,7 @@ constexpr uint32_t kSpecFmaFused = 7;
 constexpr uint32_t kSpecHalfCvt = 8;
 constexpr uint32_t kSpecF32Fast = 9;
 constexpr uint32_t kSpecF32MinMax = 10;
+constexpr uint32_t kSpecF32DivFast = 12;
 
 struct DeviceFacts {
   // The device's f32 add, sub, mul and fma (round to nearest even) give PTX's add/sub/mul/fma.rn.f32 bit for bit:
@@ -40,6 +41,11 @@ struct DeviceFacts {
   // ignored, two NaN give 0x7FFFFFFF, -0.0 is below +0.0. f16 min/max and guarded regions then use them
   // (translator/emit/f32_prelude.cpp p2g_nmin). NVIDIA's proprietary driver (the op sweeps: docs/DEVICE_FACTS.md).
   bool f32MinMax = false;
+  // div.rn.f32 of operands in [2^-40, 2^40) may take the device's reciprocal, an fma correction and a remainder
+  // test that proves the quotient (translator/emit/f32_prelude.cpp p2g_div32; the proof assumes only f32Fast, and
+  // tests/ops/div_fast_model.cpp checks it on the host). Held by no device until the op sweeps of div.rn.f32 show
+  // it on one: `ptx2glsl run --fact f32-div-fast` forces it for that measurement (docs/DEVICE_FACTS.md).
+  bool f32DivFast = false;
   // The device's f16 add, sub, mul and fma() (f16vec2 too, NoContraction) give PTX's add/sub/mul/fma.rn.f16(x2)
   // bit for bit (subnormals kept: the module runs with DenormPreserve 16; NaN results 0x7FFF): the runtime takes
   // the kernel's f16 module variant (Manifest::spirvF16, the GLSL with P2G_F16_NATIVE). Needs shaderFloat16 and

@@ -101,7 +101,8 @@ bool createPipeline(Resources& R, const CaseSpec& c, const TranslatedKernel& k, 
   // Specialization constants 0..2 = block size, 3 = dynamic shared bytes, 4 = the loop budget guard (a VkBool32,
   // on for lavapipe only: manifest.h loopGuard), 5 = P2G_WARP_NATIVE (a VkBool32: the device's subgroups hold whole
   // warps of 32, so warp instructions are subgroup operations; translator/emit/warp_flow.cpp, docs/WARP.md);
-  // 6 = P2G_F32_IEEE, 7 = P2G_FMA_FUSED, 8 = P2G_HALF_CVT, 9 = P2G_F32_FAST, 10 = P2G_F32_MINMAX (facts.h); with
+  // 6 = P2G_F32_IEEE, 7 = P2G_FMA_FUSED, 8 = P2G_HALF_CVT, 9 = P2G_F32_FAST, 10 = P2G_F32_MINMAX, 12 =
+  // P2G_F32_DIV_FAST (facts.h); with
   // --check-bounds the 64-bit bounds table
   // from kBoundsSpecId on (manifest.h).
   // 11 = P2G_PARAMS_DISJOINT (manifest.h kSpecParamsDisjoint: no two pointer parameters name the same buffer)
@@ -117,17 +118,17 @@ bool createPipeline(Resources& R, const CaseSpec& c, const TranslatedKernel& k, 
     for (const ParamValue& fv : pv.fields) addParam(fv);
   }
   uint32_t sg = R.ctx.info.subgroupSize;
-  uint32_t spec[12] = {c.block[0], c.block[1], c.block[2], c.dynamicSharedBytes,
+  uint32_t spec[13] = {c.block[0], c.block[1], c.block[2], c.dynamicSharedBytes,
                       k.manifest.loopGuard && isLavapipe(R.ctx.info) ? 1u : 0u, sg >= 32 && sg % 32 == 0 ? 1u : 0u,
                       facts.f32Ieee ? 1u : 0u, facts.fmaFused ? 1u : 0u, facts.halfCvt ? 1u : 0u, facts.f32Fast ? 1u : 0u,
-                      facts.f32MinMax ? 1u : 0u, disjoint ? 1u : 0u};
+                      facts.f32MinMax ? 1u : 0u, disjoint ? 1u : 0u, facts.f32DivFast ? 1u : 0u};
   static_assert(kSpecF32Ieee == 6 && kSpecFmaFused == 7 && kSpecHalfCvt == 8 && kSpecF32Fast == 9 &&
-                    kSpecF32MinMax == 10 && kSpecParamsDisjoint == 11 && kBoundsSpecId >= 12,
+                    kSpecF32MinMax == 10 && kSpecParamsDisjoint == 11 && kSpecF32DivFast == 12 && kBoundsSpecId >= 13,
                 "the spec array's order");
   std::vector<uint8_t> data(sizeof spec + 8 * boundsTable.size());
   std::memcpy(data.data(), spec, sizeof spec);
   std::vector<VkSpecializationMapEntry> entries;
-  for (uint32_t i = 0; i < 12; ++i) entries.push_back({i, i * 4, 4});
+  for (uint32_t i = 0; i < 13; ++i) entries.push_back({i, i * 4, 4});
   for (uint32_t i = 0; i < boundsTable.size(); ++i) {
     std::memcpy(data.data() + sizeof spec + 8 * i, &boundsTable[i], 8);
     entries.push_back({kBoundsSpecId + i, uint32_t(sizeof spec + 8 * i), 8});

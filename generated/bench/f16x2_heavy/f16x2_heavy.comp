@@ -186,6 +186,9 @@ layout(constant_id = 9) const bool P2G_F32_FAST = false;
 // Device fact (specialization constant 10): the device's min() and max() on f32 give PTX's min.f32/max.f32 for
 // operands that are not subnormal: a NaN operand ignored, two NaN give 0x7FFFFFFF, -0.0 below +0.0 (HAZARDS.md #14).
 layout(constant_id = 10) const bool P2G_F32_MINMAX = false;
+// Device fact (specialization constant 12): div.rn.f32 may take p2g_div32's fast path (its proof needs only
+// P2G_F32_FAST; the runtime sets it nowhere until measured, `ptx2glsl run --fact f32-div-fast`).
+layout(constant_id = 12) const bool P2G_F32_DIV_FAST = false;
 // min/max.f32 of operands that are not subnormal (f16 widenings, and a guarded region's values, which p2g_in
 // tests): the device's min()/max() where the fact P2G_F32_MINMAX holds, the bit-exact p2g_fmin/p2g_fmax elsewhere.
 // Both are computed and one is selected by the constant: the driver drops the other.

@@ -137,6 +137,9 @@ layout(constant_id = 9) const bool P2G_F32_FAST = false;
 // Device fact (specialization constant 10): the device's min() and max() on f32 give PTX's min.f32/max.f32 for
 // operands that are not subnormal: a NaN operand ignored, two NaN give 0x7FFFFFFF, -0.0 below +0.0 (HAZARDS.md #14).
 layout(constant_id = 10) const bool P2G_F32_MINMAX = false;
+// Device fact (specialization constant 12): div.rn.f32 may take p2g_div32's fast path (its proof needs only
+// P2G_F32_FAST; the runtime sets it nowhere until measured, `ptx2glsl run --fact f32-div-fast`).
+layout(constant_id = 12) const bool P2G_F32_DIV_FAST = false;
 bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // f32 subnormal
 // fma.f32 rounded once. Round to nearest without a fused device operation: Dekker's exact product (Veltkamp split
 // by 4097) and Knuth's TwoSum give a*b + c = th + tl + ul exactly, and z = RN(th + RO(tl + ul)) is the correctly

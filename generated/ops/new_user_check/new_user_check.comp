@@ -56,9 +56,34 @@ uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
   }
   return (s << 31) | uint(bits);
 }
+// Device fact (specialization constant 6, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): set by the runtime where
+// the device's f32 add/sub/mul/fma in round to nearest were measured to give PTX's bytes (subnormals kept, NaN
+// 0x7FFFFFFF, fma fused). The guarded paths below then reduce to the device's operation; elsewhere it stays false.
+layout(constant_id = 6) const bool P2G_F32_IEEE = false;
+// Device fact (specialization constant 7): the device's fma() rounds once, to nearest even, wherever no operand and
+// not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
+layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
+// Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
+// result, rounded once, whenever no operand is subnormal and the result is normal or infinite, and every NaN result
+// (a NaN operand, inf - inf, 0 * inf) is 0x7FFFFFFF, as PTX's are (HAZARDS.md #14). Guarded regions
+// (translator/emit/region_guard.h) then run on the device's operations.
+layout(constant_id = 9) const bool P2G_F32_FAST = false;
+// Device fact (specialization constant 10): the device's min() and max() on f32 give PTX's min.f32/max.f32 for
+// operands that are not subnormal: a NaN operand ignored, two NaN give 0x7FFFFFFF, -0.0 below +0.0 (HAZARDS.md #14).
+layout(constant_id = 10) const bool P2G_F32_MINMAX = false;
+// Device fact (specialization constant 12): div.rn.f32 may take p2g_div32's fast path (its proof needs only
+// P2G_F32_FAST; the runtime sets it nowhere until measured, `ptx2glsl run --fact f32-div-fast`).
+layout(constant_id = 12) const bool P2G_F32_DIV_FAST = false;
 // div.rn/rz/rm/rp.f32 correctly rounded on every device (HAZARDS.md #7): the significands divided with 64-bit
 // integer division; the 40-41-bit quotient with the remainder as a sticky bit is rounded once (p2g_rnd32).
 // a / b on the bits of the operands (.ftz: the caller flushed them); NaN -> 0x7FFFFFFF.
+// Where the facts P2G_F32_DIV_FAST and P2G_F32_FAST hold, div.rn of operands in [2^-40, 2^40) in magnitude first tries the device: its
+// reciprocal (any accuracy), q = x * r, one fma correction, then a proof: the remainder x - q * y, exact by an fma
+// when q is within an ulp of x / y, is below half an ulp of q times |y| (no quotient of two f32 lies halfway
+// between two f32, so the test is strict; a q that is a power of two is left to the integer path, the gap below
+// it being half the gap above). Every value there is normal: the fact makes each operation IEEE's, and a q that
+// fails the test takes the integer path (tests/ops/div_fast_model.cpp: the same steps on the host against correctly
+// rounded division, with reciprocals up to many ulps off).
 void p2g_dec32(uint b, out uint m, out int e) {  // finite non-zero magnitude b = m * 2^e, m in [2^23, 2^24)
   uint x = b >> 23;
   m = b & 0x7FFFFFu;
@@ -67,6 +92,16 @@ void p2g_dec32(uint b, out uint m, out int e) {  // finite non-zero magnitude b 
 }
 float p2g_div32(float x, float y, int mode, bool ftz) {
   uint a = floatBitsToUint(x), b = floatBitsToUint(y);
+  if (P2G_F32_DIV_FAST && P2G_F32_FAST && mode == 0 && ((a >> 23) & 0xFFu) - 87u < 80u && ((b >> 23) & 0xFFu) - 87u < 80u) {
+    precise float r = 1.0 / y;
+    precise float q = x * r;
+    precise float e = fma(-q, y, x);
+    q = fma(e, r, q);
+    precise float rem = fma(-q, y, x);
+    uint qb = floatBitsToUint(q);
+    precise float h = abs(y) * uintBitsToFloat((((qb >> 23) & 0xFFu) - 24u) << 23);  // |y| * ulp(q) / 2
+    if ((qb & 0x7FFFFFu) != 0u && abs(rem) < h) return q;
+  }
   uint s = (a ^ b) >> 31, aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu;
   if (aa > 0x7F800000u || bb > 0x7F800000u || (aa == bb && (aa == 0u || aa == 0x7F800000u)))
     return uintBitsToFloat(0x7FFFFFFFu);
@@ -188,21 +223,6 @@ uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
   return p2g_rnd32(s, r, x1, mode, ftz);
 }
 bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // f32 subnormal
-// Device fact (specialization constant 6, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): set by the runtime where
-// the device's f32 add/sub/mul/fma in round to nearest were measured to give PTX's bytes (subnormals kept, NaN
-// 0x7FFFFFFF, fma fused). The guarded paths below then reduce to the device's operation; elsewhere it stays false.
-layout(constant_id = 6) const bool P2G_F32_IEEE = false;
-// Device fact (specialization constant 7): the device's fma() rounds once, to nearest even, wherever no operand and
-// not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
-layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
-// Device fact (specialization constant 9): the device's f32 add, sub, mul and fma() give IEEE's round-to-nearest
-// result, rounded once, whenever no operand is subnormal and the result is normal or infinite, and every NaN result
-// (a NaN operand, inf - inf, 0 * inf) is 0x7FFFFFFF, as PTX's are (HAZARDS.md #14). Guarded regions
-// (translator/emit/region_guard.h) then run on the device's operations.
-layout(constant_id = 9) const bool P2G_F32_FAST = false;
-// Device fact (specialization constant 10): the device's min() and max() on f32 give PTX's min.f32/max.f32 for
-// operands that are not subnormal: a NaN operand ignored, two NaN give 0x7FFFFFFF, -0.0 below +0.0 (HAZARDS.md #14).
-layout(constant_id = 10) const bool P2G_F32_MINMAX = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
 float p2g_fadd(float a, float b, bool ftz) {

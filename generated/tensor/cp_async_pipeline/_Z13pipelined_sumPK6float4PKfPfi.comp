@@ -128,6 +128,9 @@ layout(constant_id = 9) const bool P2G_F32_FAST = false;
 // Device fact (specialization constant 10): the device's min() and max() on f32 give PTX's min.f32/max.f32 for
 // operands that are not subnormal: a NaN operand ignored, two NaN give 0x7FFFFFFF, -0.0 below +0.0 (HAZARDS.md #14).
 layout(constant_id = 10) const bool P2G_F32_MINMAX = false;
+// Device fact (specialization constant 12): div.rn.f32 may take p2g_div32's fast path (its proof needs only
+// P2G_F32_FAST; the runtime sets it nowhere until measured, `ptx2glsl run --fact f32-div-fast`).
+layout(constant_id = 12) const bool P2G_F32_DIV_FAST = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
 float p2g_fadd(float a, float b, bool ftz) {

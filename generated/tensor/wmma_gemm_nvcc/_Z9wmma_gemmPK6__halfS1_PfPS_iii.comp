@@ -141,6 +141,9 @@ layout(constant_id = 9) const bool P2G_F32_FAST = false;
 // Device fact (specialization constant 10): the device's min() and max() on f32 give PTX's min.f32/max.f32 for
 // operands that are not subnormal: a NaN operand ignored, two NaN give 0x7FFFFFFF, -0.0 below +0.0 (HAZARDS.md #14).
 layout(constant_id = 10) const bool P2G_F32_MINMAX = false;
+// Device fact (specialization constant 12): div.rn.f32 may take p2g_div32's fast path (its proof needs only
+// P2G_F32_FAST; the runtime sets it nowhere until measured, `ptx2glsl run --fact f32-div-fast`).
+layout(constant_id = 12) const bool P2G_F32_DIV_FAST = false;
 // mul.rn.f32: the device's product where it is IEEE's (no subnormal operand and a normal or infinite result, or a
 // zero operand), p2g_sf32 for the rest (adding a zero of the product's sign, which leaves every product alone).
 float p2g_fmul(float a, float b, bool ftz) {
