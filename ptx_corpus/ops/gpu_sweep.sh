@@ -12,7 +12,8 @@
 #   enough to bring back); lavapipe-local = on a machine without the GPU, run the sweep copies on lavapipe and
 #   compare them with OUTDIR/sweep_ref_hashes.json (writes OUTDIR/sweep_lavapipe.log).
 #   env: WORK (default /tmp/p2g-sweep), MIN_VALUES (default 1048576), SALT (default 0x5EED2024), CASES (default:
-#   every ops case with an "ops" table)
+#   every ops case with an "ops" table), FACTS (device facts the nvidia/lavapipe steps force, e.g. "f32-fast
+#   f32-div-fast")
 # Then, on any machine: python3 docs/make_ops_table.py --results OUTDIR   (rewrites docs/OPS_TABLE.md)
 set -u
 cd "$(dirname "$0")/../.."
@@ -47,6 +48,10 @@ for c in sys.argv[4:]:
     shutil.copy(os.path.join(c, "kernel.ptx"), d)
     json.dump(j, open(os.path.join(d, "case.json"), "w"), indent=1)
 EOF
+# FACTS="f32-fast f32-div-fast": the nvidia/lavapipe steps force these device facts (`run --fact`), to measure a
+# fact on a device before facts.cpp sets it there
+factArgs=()
+for f in ${FACTS:-}; do factArgs+=(--fact "$f"); done
 sweep=()
 for c in "${cases[@]}"; do sweep+=("$WORK/$(basename "$c")"); done
 
@@ -61,7 +66,7 @@ for step in $steps; do
       tail -3 "$out/sweep_ref.log" ;;
     nvidia | lavapipe)
       echo "== sweep on $step"
-      "$P2G" run "${sweep[@]}" --device "$step" >"$out/sweep_$step.log" 2>&1
+      "$P2G" run "${sweep[@]}" --device "$step" ${factArgs[@]+"${factArgs[@]}"} >"$out/sweep_$step.log" 2>&1
       tail -1 "$out/sweep_$step.log" ;;
     hashes)
       python3 ptx_corpus/ops/sweep_hashes.py make "$WORK" "$out/sweep_ref_hashes.json" ;;
