@@ -108,13 +108,13 @@ uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
   h.push_back({"p2g_div32", {"p2g_rnd32", "p2g_f32_ieee"}, {}, R"(// div.rn/rz/rm/rp.f32 correctly rounded on every device (HAZARDS.md #7): the significands divided with 64-bit
 // integer division; the 40-41-bit quotient with the remainder as a sticky bit is rounded once (p2g_rnd32).
 // a / b on the bits of the operands (.ftz: the caller flushed them); NaN -> 0x7FFFFFFF.
-// Where the facts P2G_F32_DIV_FAST and P2G_F32_FAST hold, div.rn of operands in [2^-40, 2^40) in magnitude first tries the device: its
-// reciprocal (any accuracy), q = x * r, one fma correction, then a proof: the remainder x - q * y, exact by an fma
-// when q is within an ulp of x / y, is below half an ulp of q times |y| (no quotient of two f32 lies halfway
-// between two f32, so the test is strict; a q that is a power of two is left to the integer path, the gap below
-// it being half the gap above). Every value there is normal: the fact makes each operation IEEE's, and a q that
-// fails the test takes the integer path (tests/ops/div_fast_model.cpp: the same steps on the host against correctly
-// rounded division, with reciprocals up to many ulps off).
+// Where the facts P2G_F32_DIV_FAST and P2G_F32_FAST hold, div.rn of operands in [2^-40, 2^40) in magnitude first
+// tries the device: its reciprocal (any accuracy), q = x * r, one fma correction, then a proof: the remainder
+// x - q * y, exact by an fma when q is within an ulp of x / y, is below half an ulp of q times |y| (no quotient of
+// two f32 lies halfway between two f32, so the test is strict; a q that is a power of two is left to the integer
+// path, the gap below it being half the gap above). Every value there is normal: the fact makes each operation
+// IEEE's, and a q that fails the test takes the integer path (tests/ops/div_fast_model.cpp: the same steps on the
+// host against correctly rounded division, with reciprocals up to many ulps off).
 void p2g_dec32(uint b, out uint m, out int e) {  // finite non-zero magnitude b = m * 2^e, m in [2^23, 2^24)
   uint x = b >> 23;
   m = b & 0x7FFFFFu;
@@ -123,7 +123,8 @@ void p2g_dec32(uint b, out uint m, out int e) {  // finite non-zero magnitude b 
 }
 float p2g_div32(float x, float y, int mode, bool ftz) {
   uint a = floatBitsToUint(x), b = floatBitsToUint(y);
-  if (P2G_F32_DIV_FAST && P2G_F32_FAST && mode == 0 && ((a >> 23) & 0xFFu) - 87u < 80u && ((b >> 23) & 0xFFu) - 87u < 80u) {
+  bool inRange = ((a >> 23) & 0xFFu) - 87u < 80u && ((b >> 23) & 0xFFu) - 87u < 80u;  // 2^-40 <= |x|, |y| < 2^40
+  if (P2G_F32_DIV_FAST && P2G_F32_FAST && mode == 0 && inRange) {
     precise float r = 1.0 / y;
     precise float q = x * r;
     precise float e = fma(-q, y, x);
