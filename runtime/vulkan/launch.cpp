@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 
 #include "images.h"
 #include "inputs.h"
@@ -101,11 +102,9 @@ bool createPipeline(Resources& R, const CaseSpec& c, const TranslatedKernel& k, 
   // Specialization constants 0..2 = block size, 3 = dynamic shared bytes, 4 = the loop budget guard (a VkBool32,
   // on for lavapipe only: manifest.h loopGuard), 5 = P2G_WARP_NATIVE (a VkBool32: the device's subgroups hold whole
   // warps of 32, so warp instructions are subgroup operations; translator/emit/warp_flow.cpp, docs/WARP.md);
-  // 6 = P2G_F32_IEEE, 7 = P2G_FMA_FUSED, 8 = P2G_HALF_CVT, 9 = P2G_F32_FAST, 10 = P2G_F32_MINMAX, 12 =
-  // P2G_F32_DIV_FAST (facts.h); with
-  // --check-bounds the 64-bit bounds table
-  // from kBoundsSpecId on (manifest.h).
-  // 11 = P2G_PARAMS_DISJOINT (manifest.h kSpecParamsDisjoint: no two pointer parameters name the same buffer)
+  // 6 = P2G_F32_IEEE, 7 = P2G_FMA_FUSED, 8 = P2G_HALF_CVT, 9 = P2G_F32_FAST, 10 = P2G_F32_MINMAX (facts.h),
+  // 11 = P2G_PARAMS_DISJOINT (manifest.h kSpecParamsDisjoint: no two pointer parameters name the same buffer),
+  // 12 = P2G_F32_DIV_FAST (facts.h); with --check-bounds the 64-bit bounds table from kBoundsSpecId on (manifest.h).
   std::vector<std::string> named;
   bool disjoint = true;
   auto addParam = [&](const ParamValue& pv) {
@@ -128,7 +127,7 @@ bool createPipeline(Resources& R, const CaseSpec& c, const TranslatedKernel& k, 
   std::vector<uint8_t> data(sizeof spec + 8 * boundsTable.size());
   std::memcpy(data.data(), spec, sizeof spec);
   std::vector<VkSpecializationMapEntry> entries;
-  for (uint32_t i = 0; i < 13; ++i) entries.push_back({i, i * 4, 4});
+  for (uint32_t i = 0; i < std::size(spec); ++i) entries.push_back({i, i * 4, 4});
   for (uint32_t i = 0; i < boundsTable.size(); ++i) {
     std::memcpy(data.data() + sizeof spec + 8 * i, &boundsTable[i], 8);
     entries.push_back({kBoundsSpecId + i, uint32_t(sizeof spec + 8 * i), 8});

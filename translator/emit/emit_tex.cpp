@@ -184,7 +184,7 @@ void emitTex(Emitter& E, const ir::Inst& in) {
   // software helpers take
   if (const ManifestImage* im = sampledImage(E, in, h, g)) {
     std::string n = std::to_string(im->slot);
-    call = std::string(f ? "p2g_tex" : "p2g_texi") + std::to_string(g.dims) + "(p2g_hw" + n + ", " +
+    call = std::string(f ? "p2g_tex" : "p2g_texi") + std::to_string(g.dims) + "(" + hwSamplerName(im->slot) + ", " +
            handleOf(E, in, h) + ", P2G_IMG" + n + ", " + coordVec(g.dims, xyz, !f) + ")";
   } else {
     call = std::string(f ? "p2g_tex(" : "p2g_texi(") + imageArgs(E, in, h) + (f ? ", vec3(" : ", ivec3(") + xyz[0] +
@@ -212,7 +212,8 @@ void emitTld4(Emitter& E, const ir::Inst& in) {
   // Device sampling (p2g_tld4s, texturePreludeFor): the slot's sampler first, then what p2g_tld4 takes
   if (const ManifestImage* im = sampledImage(E, in, h, g)) {
     std::string n = std::to_string(im->slot);
-    E.line(t + " = p2g_tld4s(p2g_hw" + n + ", " + handleOf(E, in, h) + ", P2G_IMG" + n + ", " + coords + ", " + cs + ");");
+    E.line(t + " = p2g_tld4s(" + hwSamplerName(im->slot) + ", " + handleOf(E, in, h) + ", P2G_IMG" + n + ", " + coords +
+           ", " + cs + ");");
   } else {
     E.line(t + " = p2g_tld4(" + imageArgs(E, in, h) + ", " + coords + ", " + layer + ", " + cs + ");");
   }
@@ -396,7 +397,7 @@ std::string texturePreludeFor(const ir::Function& f, const std::vector<ManifestI
   for (const ManifestImage& im : *images)
     if (deviceSampled(im)) {
       hw += "layout(set = 0, binding = " + std::to_string(im.slot) + ") uniform sampler" + std::to_string(im.dims) +
-            "D p2g_hw" + std::to_string(im.slot) + ";\n";
+            "D " + hwSamplerName(im.slot) + ";\n";
       dimsUsed[im.dims] = true;
     }
   if (hw.empty()) return s + decl;

@@ -1555,7 +1555,7 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
     // the device-sampled textures' samplers (emit_tex.cpp): a region that reads a texture names them
     if (images_)
       for (const ManifestImage& im : *images_)
-        if (deviceSampled(im)) globals.insert("p2g_hw" + std::to_string(im.slot));
+        if (deviceSampled(im)) globals.insert(hwSamplerName(im.slot));
     auto typeOf = [&](const std::string& n) -> std::string {
       int r = regNamed(n);
       if (r >= 0) {

@@ -306,6 +306,9 @@ std::string texturePrelude(bool textures, bool surfaces);
 // The texture/surface helpers the function needs, and one image-state specialization constant per slot of
 // `images` (emit_tex.cpp, docs/TEXTURES.md "Image state").
 std::string texturePreludeFor(const ir::Function& f, const std::vector<ManifestImage>* images);
+// The GLSL global that texturePreludeFor declares as the sampler of a device-sampled texture slot (p2g_hw<slot>);
+// tex/tld4 pass it to their helpers, and the region pass must know it as a global (Emitter::emit).
+inline std::string hwSamplerName(uint32_t slot) { return "p2g_hw" + std::to_string(slot); }
 
 // Prelude: GLSL helper functions by name, with their dependencies; deterministic order.
 struct PreludeHelper {

@@ -770,6 +770,7 @@ int guardRegions(std::string& body, std::string& functions,
     std::vector<std::string> params;
     std::vector<string_view> args, restores;
     std::map<std::string, std::vector<string_view>> saves;  // type -> names whose starting value is saved
+    // (every name has a type: a statement naming one without ended the run, in `pure`)
     bool ok = R.guarded > 0;
     for (int id : order) {
       if (!ok) break;
@@ -777,10 +778,6 @@ int guardRegions(std::string& body, std::string& functions,
       bool in = names[id].readBefore == r, outp = names[id].written == r;
       std::string t = type(id);
       if (t == "-") continue;  // a global: the replay reads it as main() does
-      if (t.empty()) {
-        ok = false;  // a name the run reads whose type is unknown here (not a local of main: nothing to pass)
-        break;
-      }
       auto m = mentionRange(id);
       if (outp && !in && m.first >= li && m.second < end) {
         names[id].local = r;  // set and read only inside the region: a local of the replay
