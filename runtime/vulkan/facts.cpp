@@ -35,6 +35,10 @@ DeviceFacts deviceFacts(const DeviceInfo& d, bool enabled) {
   // deviceSampled). By driver, not vendor. Vulkan itself asks only 4 sub-texel bits of filtering precision
   // (HAZARDS.md #11): lavapipe's differ from CUDA's (docs/TEXTURES.md), so it holds nowhere else.
   f.hwTex = d.driver.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY;
+  // sfu-native: NVIDIA's Vulkan driver compiles exp2/log2/inversesqrt/sqrt/1.0 / x/sin/cos to the MUFU
+  // instructions ptxas gives the .approx.ftz.f32 forms: the SFU sweeps (every input of the 23 forms) identical with
+  // the fact on (docs/DEVICE_FACTS.md). Measured in modules without DenormPreserve 32 only, so not with f32Ieee.
+  f.sfuNative = d.driver.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY && !f.f32Ieee;
   return f;
 }
 
@@ -46,7 +50,8 @@ struct FactName {
 const FactName kFactNames[] = {{"f32-ieee", &DeviceFacts::f32Ieee},     {"fma-fused", &DeviceFacts::fmaFused},
                                {"half-cvt", &DeviceFacts::halfCvt},     {"f32-fast", &DeviceFacts::f32Fast},
                                {"f32-minmax", &DeviceFacts::f32MinMax}, {"f16-native", &DeviceFacts::f16Native},
-                               {"hw-tex", &DeviceFacts::hwTex},         {"f32-div-fast", &DeviceFacts::f32DivFast}};
+                               {"hw-tex", &DeviceFacts::hwTex},         {"f32-div-fast", &DeviceFacts::f32DivFast},
+                               {"sfu-native", &DeviceFacts::sfuNative}};
 
 const FactName* findFact(const std::string& name) {
   for (auto& c : kFactNames)

@@ -17,6 +17,7 @@ constexpr uint32_t kSpecHalfCvt = 8;
 constexpr uint32_t kSpecF32Fast = 9;
 constexpr uint32_t kSpecF32MinMax = 10;
 constexpr uint32_t kSpecF32DivFast = 12;
+constexpr uint32_t kSpecSfuNative = 13;
 
 struct DeviceFacts {
   // The device's f32 add, sub, mul and fma (round to nearest even) give PTX's add/sub/mul/fma.rn.f32 bit for bit:
@@ -46,6 +47,11 @@ struct DeviceFacts {
   // tests/ops/div_fast_model.cpp checks it on the host). Held by no device until the op sweeps of div.rn.f32 show
   // it on one: `ptx2glsl run --fact f32-div-fast` forces it for that measurement (docs/DEVICE_FACTS.md).
   bool f32DivFast = false;
+  // The device's 1.0 / x, inversesqrt, sqrt, exp2, log2, sin and cos on f32 give rcp/rsqrt/sqrt/ex2/lg2/sin/
+  // cos.approx.ftz.f32's bits for every input, in a module without DenormPreserve 32: the SFU models take them for
+  // every input of the .ftz forms and for normal operands and results of the others (translator/emit/
+  // sfu_prelude.cpp p2g_sfu_dev). NVIDIA's proprietary driver (the SFU sweeps, every input: docs/DEVICE_FACTS.md).
+  bool sfuNative = false;
   // The device's f16 add, sub, mul and fma() (f16vec2 too, NoContraction) give PTX's add/sub/mul/fma.rn.f16(x2)
   // bit for bit (subnormals kept: the module runs with DenormPreserve 16; NaN results 0x7FFF): the runtime takes
   // the kernel's f16 module variant (Manifest::spirvF16, the GLSL with P2G_F16_NATIVE). Needs shaderFloat16 and

@@ -146,8 +146,34 @@ void p2g_sfu_split(uint x, out uint M, out int e) {
   e = -126 - s;
 }
 )"});
-  h.push_back({"p2g_sfu_rcp", {"p2g_sfu_core"}, {}, R"(// rcp.approx{.ftz}.f32: rcp(m * 2^e) = rcp(m) * 2^-e for every normal input (exhaustive on the H200).
+  h.push_back({"p2g_sfu_dev", {}, {}, R"(// Device fact (specialization constant 13, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): the device's own
+// 1.0 / x, inversesqrt, sqrt, exp2, log2, sin and cos give the bits of rcp/rsqrt/sqrt/ex2/lg2/sin/cos.approx.ftz.f32
+// for every input (NVIDIA's driver compiles them to the MUFU instructions ptxas gives the PTX forms). Each model
+// below then starts with the device's function, for every input of a .ftz form and for the inputs of a non-ftz
+// form where it equals the .ftz form (normal operands and results). Elsewhere it stays false and the driver drops
+// the device's branch.
+layout(constant_id = 13) const bool P2G_SFU_NATIVE = false;
+// the operand as a .ftz form reads it (a subnormal is a zero of its sign), xor a zero no compiler can see
+// (gl_NumWorkGroups.x < 2^31), so that no compiler evaluates the function of a constant operand its own way
+float p2g_sfu_arg(uint x) {
+  return uintBitsToFloat(((x & 0x7F800000u) == 0u ? x & 0x80000000u : x) ^ (gl_NumWorkGroups.x >> 31u));
+}
+// the device's result as the .ftz form gives it: a NaN is 0x7FFFFFFF, a subnormal a zero of its sign
+uint p2g_sfu_res(float r) {
+  uint u = floatBitsToUint(r), q = 0x7FFFFFFFu;
+  u = (u & 0x7F800000u) == 0u ? u & 0x80000000u : u;
+  bool n = isnan(r);
+  return n ? q : u;
+}
+)"});
+  h.push_back({"p2g_sfu_rcp", {"p2g_sfu_core", "p2g_sfu_dev"}, {}, R"(// rcp.approx{.ftz}.f32: rcp(m * 2^e) = rcp(m) * 2^-e for every normal input (exhaustive on the H200).
 uint p2g_sfu_rcp(uint x, bool ftz) {
+  // the device's 1.0 / x: non-ftz where x and its reciprocal are normal (biased exponent 1..251; the guards of
+  // the non-ftz forms: tests/sfu/test_sfu.cpp "the device's path")
+  if (P2G_SFU_NATIVE && (ftz || ((x >> 23) & 0xFFu) - 1u < 251u)) {
+    precise float r = 1.0 / p2g_sfu_arg(x);
+    return p2g_sfu_res(r);
+  }
   uint sign = x & 0x80000000u, ax = x & 0x7FFFFFFFu;
   if (ax > 0x7F800000u) return 0x7FFFFFFFu;
   if (ax == 0x7F800000u) return sign;
@@ -189,8 +215,13 @@ double p2g_rsqrt64(double x) {
   return p2g_dmul_r(p2g_rsqrt64_fast(p2g_dmul_r(x, 18014398509481984.0lf, 0)), 134217728.0lf, 0);
 }
 )"});
-  h.push_back({"p2g_sfu_rsqrt", {"p2g_sfu_core"}, {}, R"(// rsqrt.approx{.ftz}.f32: rsqrt(m * 2^p * 4^k) = rsqrt(m * 2^p) * 2^-k, p in {0, 1}: two tables.
+  h.push_back({"p2g_sfu_rsqrt", {"p2g_sfu_core", "p2g_sfu_dev"}, {}, R"(// rsqrt.approx{.ftz}.f32: rsqrt(m * 2^p * 4^k) = rsqrt(m * 2^p) * 2^-k, p in {0, 1}: two tables.
 uint p2g_sfu_rsqrt(uint x, bool ftz) {
+  // the device's inversesqrt: non-ftz where x is positive and normal
+  if (P2G_SFU_NATIVE && (ftz || x - 0x00800000u < 0x7F000000u)) {
+    precise float r = inversesqrt(p2g_sfu_arg(x));
+    return p2g_sfu_res(r);
+  }
   uint sign = x & 0x80000000u, ax = x & 0x7FFFFFFFu;
   if (ax > 0x7F800000u) return 0x7FFFFFFFu;
   if (ax == 0u || (ftz && ax < 0x00800000u)) return sign | 0x7F800000u;
@@ -203,8 +234,13 @@ uint p2g_sfu_rsqrt(uint x, bool ftz) {
   return p2g_sfu_make(uint64_t(Y), scale - (e - p) / 2, 0u, ftz);
 }
 )"});
-  h.push_back({"p2g_sfu_sqrt", {"p2g_sfu_core"}, {}, R"(// sqrt.approx{.ftz}.f32: sqrt(m * 2^p * 4^k) = sqrt(m * 2^p) * 2^k, p in {0, 1}: two tables.
+  h.push_back({"p2g_sfu_sqrt", {"p2g_sfu_core", "p2g_sfu_dev"}, {}, R"(// sqrt.approx{.ftz}.f32: sqrt(m * 2^p * 4^k) = sqrt(m * 2^p) * 2^k, p in {0, 1}: two tables.
 uint p2g_sfu_sqrt(uint x, bool ftz) {
+  // the device's sqrt: non-ftz where x is positive and normal
+  if (P2G_SFU_NATIVE && (ftz || x - 0x00800000u < 0x7F000000u)) {
+    precise float r = sqrt(p2g_sfu_arg(x));
+    return p2g_sfu_res(r);
+  }
   uint sign = x & 0x80000000u, ax = x & 0x7FFFFFFFu;
   if (ax > 0x7F800000u) return 0x7FFFFFFFu;
   if (ax == 0u || (ftz && ax < 0x00800000u)) return sign;
@@ -217,7 +253,7 @@ uint p2g_sfu_sqrt(uint x, bool ftz) {
   return p2g_sfu_make(uint64_t(Y), scale + (e - p) / 2, 0u, ftz);
 }
 )"});
-  h.push_back({"p2g_sfu_ex2", {"p2g_sfu_core"}, {}, R"(// ex2.approx{.ftz}.f32: the operand truncated to sign-magnitude fixed point with 23 fraction bits; 2^n * 2^f for
+  h.push_back({"p2g_sfu_ex2", {"p2g_sfu_core", "p2g_sfu_dev"}, {}, R"(// ex2.approx{.ftz}.f32: the operand truncated to sign-magnitude fixed point with 23 fraction bits; 2^n * 2^f for
 // x >= 0 and 2^-n * 2^-f for x < 0, each side from its own table (measured). Non-ftz, x < -126: ex2(x/2) squared
 // by an f32 multiply (measured: ex2(-127) = 0x003FFFFF).
 uint p2g_sfu_ex2_core(uint x, bool ftz) {
@@ -251,6 +287,11 @@ uint p2g_sfu_round(uint64_t Y, int e2, uint sign) {
   return sign | uint(r);
 }
 uint p2g_sfu_ex2(uint x, bool ftz) {
+  // the device's exp2: non-ftz where the result is normal (x >= -125, or x positive: a NaN too)
+  if (P2G_SFU_NATIVE && (ftz || (x & 0x80000000u) == 0u || (x & 0x7FFFFFFFu) <= 0x42FA0000u)) {
+    precise float r = exp2(p2g_sfu_arg(x));
+    return p2g_sfu_res(r);
+  }
   // one p2g_sfu_ex2_core call site: the non-ftz x < -126 path evaluates ex2(x / 2) flushing, then squares it
   bool sq = !ftz && (x & 0x80000000u) != 0u && (x & 0x7FFFFFFFu) > 0x42FC0000u && (x & 0x7FFFFFFFu) <= 0x7F800000u;
   uint h = p2g_sfu_ex2_core(sq ? x - 0x00800000u : x, ftz || sq);

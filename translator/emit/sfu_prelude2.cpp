@@ -170,23 +170,31 @@ uint p2g_sfu2_sin_fixed(uint F) {
   return q >= 2u ? v | 0x80000000u : v;
 }
 )"});
-  h.push_back({"p2g_sfu_sin", {"p2g_sfu2_sincos"}, {}, R"(// sin.approx{.ftz}.f32: both forms flush denormal inputs (identical on all 2^32 inputs); exactly odd; inf/NaN: NaN.
+  h.push_back({"p2g_sfu_sin", {"p2g_sfu2_sincos", "p2g_sfu_dev"}, {}, R"(// sin.approx{.ftz}.f32: both forms flush denormal inputs (identical on all 2^32 inputs); exactly odd; inf/NaN: NaN.
 uint p2g_sfu_sin(uint x) {
+  if (P2G_SFU_NATIVE) {  // the device's sin (sfu_prelude.cpp p2g_sfu_dev)
+    precise float r = sin(p2g_sfu_arg(x));
+    return p2g_sfu_res(r);
+  }
   uint sign = x & 0x80000000u, ax = x & 0x7FFFFFFFu;
   if (ax >= 0x7F800000u) return 0x7FFFFFFFu;
   uint F = ax < 0x00800000u ? 0u : p2g_sfu2_sincos_F(ax);
   return p2g_sfu2_sin_fixed(F) ^ sign;
 }
 )"});
-  h.push_back({"p2g_sfu_cos", {"p2g_sfu2_sincos"}, {}, R"(// cos.approx{.ftz}.f32: cos(F) = sin(F + 2^23) (measured, no exception); even; inf/NaN: NaN.
+  h.push_back({"p2g_sfu_cos", {"p2g_sfu2_sincos", "p2g_sfu_dev"}, {}, R"(// cos.approx{.ftz}.f32: cos(F) = sin(F + 2^23) (measured, no exception); even; inf/NaN: NaN.
 uint p2g_sfu_cos(uint x) {
+  if (P2G_SFU_NATIVE) {  // the device's cos
+    precise float r = cos(p2g_sfu_arg(x));
+    return p2g_sfu_res(r);
+  }
   uint ax = x & 0x7FFFFFFFu;
   if (ax >= 0x7F800000u) return 0x7FFFFFFFu;
   uint F = ax < 0x00800000u ? 0u : p2g_sfu2_sincos_F(ax);
   return p2g_sfu2_sin_fixed((F + 0x800000u) & 0x1FFFFFFu);
 }
 )"});
-  h.push_back({"p2g_sfu_lg2", {"p2g_sfu2_fquad"}, {}, R"(// lg2.approx{.ftz}.f32 (sfu_lg2): x = (1 + m 2^-23) 2^e, s = e 2^38 + V_L(m) in two's complement (V_L: the
+  h.push_back({"p2g_sfu_lg2", {"p2g_sfu2_fquad", "p2g_sfu_dev"}, {}, R"(// lg2.approx{.ftz}.f32 (sfu_lg2): x = (1 + m 2^-23) 2^e, s = e 2^38 + V_L(m) in two's complement (V_L: the
 // recovered interpolator LG2P, 2^-38 units); s >= 0: RZ(trunc36(s)), s < 0: -RZ(trunc36(-s - 1)); lg2(1) = +0.
 uint p2g_sfu2_lg2_normal(uint ax) {  // positive normal ax
   int e = int(ax >> 23) - 127;
@@ -212,6 +220,11 @@ uint64_t p2g_sfu2_f2d(uint f) {
   return sign | (uint64_t(E + 896u) << 52) | (uint64_t(m) << 29);
 }
 uint p2g_sfu_lg2(uint x, bool ftz) {
+  // the device's log2: non-ftz where x is positive and normal
+  if (P2G_SFU_NATIVE && (ftz || x - 0x00800000u < 0x7F000000u)) {
+    precise float r = log2(p2g_sfu_arg(x));
+    return p2g_sfu_res(r);
+  }
   uint ax = x & 0x7FFFFFFFu;
   if (ax > 0x7F800000u) return 0x7FFFFFFFu;
   if (ax == 0u) return 0xFF800000u;  // +-0 -> -inf

@@ -273,8 +273,33 @@ void p2g_sfu_split(uint x, out uint M, out int e) {
   M = m << uint(s);
   e = -126 - s;
 }
+// Device fact (specialization constant 13, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): the device's own
+// 1.0 / x, inversesqrt, sqrt, exp2, log2, sin and cos give the bits of rcp/rsqrt/sqrt/ex2/lg2/sin/cos.approx.ftz.f32
+// for every input (NVIDIA's driver compiles them to the MUFU instructions ptxas gives the PTX forms). Each model
+// below then starts with the device's function, for every input of a .ftz form and for the inputs of a non-ftz
+// form where it equals the .ftz form (normal operands and results). Elsewhere it stays false and the driver drops
+// the device's branch.
+layout(constant_id = 13) const bool P2G_SFU_NATIVE = false;
+// the operand as a .ftz form reads it (a subnormal is a zero of its sign), xor a zero no compiler can see
+// (gl_NumWorkGroups.x < 2^31), so that no compiler evaluates the function of a constant operand its own way
+float p2g_sfu_arg(uint x) {
+  return uintBitsToFloat(((x & 0x7F800000u) == 0u ? x & 0x80000000u : x) ^ (gl_NumWorkGroups.x >> 31u));
+}
+// the device's result as the .ftz form gives it: a NaN is 0x7FFFFFFF, a subnormal a zero of its sign
+uint p2g_sfu_res(float r) {
+  uint u = floatBitsToUint(r), q = 0x7FFFFFFFu;
+  u = (u & 0x7F800000u) == 0u ? u & 0x80000000u : u;
+  bool n = isnan(r);
+  return n ? q : u;
+}
 // rcp.approx{.ftz}.f32: rcp(m * 2^e) = rcp(m) * 2^-e for every normal input (exhaustive on the H200).
 uint p2g_sfu_rcp(uint x, bool ftz) {
+  // the device's 1.0 / x: non-ftz where x and its reciprocal are normal (biased exponent 1..251; the guards of
+  // the non-ftz forms: tests/sfu/test_sfu.cpp "the device's path")
+  if (P2G_SFU_NATIVE && (ftz || ((x >> 23) & 0xFFu) - 1u < 251u)) {
+    precise float r = 1.0 / p2g_sfu_arg(x);
+    return p2g_sfu_res(r);
+  }
   uint sign = x & 0x80000000u, ax = x & 0x7FFFFFFFu;
   if (ax > 0x7F800000u) return 0x7FFFFFFFu;
   if (ax == 0x7F800000u) return sign;

@@ -664,8 +664,31 @@ uint p2g_sfu2_sin_fixed(uint F) {
   uint v = g != 0u ? p2g_sfu2_fquad(p2g_sfu2_off(P2G_SFU_T_SINP), g) : 0u;
   return q >= 2u ? v | 0x80000000u : v;
 }
+// Device fact (specialization constant 13, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): the device's own
+// 1.0 / x, inversesqrt, sqrt, exp2, log2, sin and cos give the bits of rcp/rsqrt/sqrt/ex2/lg2/sin/cos.approx.ftz.f32
+// for every input (NVIDIA's driver compiles them to the MUFU instructions ptxas gives the PTX forms). Each model
+// below then starts with the device's function, for every input of a .ftz form and for the inputs of a non-ftz
+// form where it equals the .ftz form (normal operands and results). Elsewhere it stays false and the driver drops
+// the device's branch.
+layout(constant_id = 13) const bool P2G_SFU_NATIVE = false;
+// the operand as a .ftz form reads it (a subnormal is a zero of its sign), xor a zero no compiler can see
+// (gl_NumWorkGroups.x < 2^31), so that no compiler evaluates the function of a constant operand its own way
+float p2g_sfu_arg(uint x) {
+  return uintBitsToFloat(((x & 0x7F800000u) == 0u ? x & 0x80000000u : x) ^ (gl_NumWorkGroups.x >> 31u));
+}
+// the device's result as the .ftz form gives it: a NaN is 0x7FFFFFFF, a subnormal a zero of its sign
+uint p2g_sfu_res(float r) {
+  uint u = floatBitsToUint(r), q = 0x7FFFFFFFu;
+  u = (u & 0x7F800000u) == 0u ? u & 0x80000000u : u;
+  bool n = isnan(r);
+  return n ? q : u;
+}
 // cos.approx{.ftz}.f32: cos(F) = sin(F + 2^23) (measured, no exception); even; inf/NaN: NaN.
 uint p2g_sfu_cos(uint x) {
+  if (P2G_SFU_NATIVE) {  // the device's cos
+    precise float r = cos(p2g_sfu_arg(x));
+    return p2g_sfu_res(r);
+  }
   uint ax = x & 0x7FFFFFFFu;
   if (ax >= 0x7F800000u) return 0x7FFFFFFFu;
   uint F = ax < 0x00800000u ? 0u : p2g_sfu2_sincos_F(ax);
@@ -705,6 +728,11 @@ uint p2g_sfu_round(uint64_t Y, int e2, uint sign) {
   return sign | uint(r);
 }
 uint p2g_sfu_ex2(uint x, bool ftz) {
+  // the device's exp2: non-ftz where the result is normal (x >= -125, or x positive: a NaN too)
+  if (P2G_SFU_NATIVE && (ftz || (x & 0x80000000u) == 0u || (x & 0x7FFFFFFFu) <= 0x42FA0000u)) {
+    precise float r = exp2(p2g_sfu_arg(x));
+    return p2g_sfu_res(r);
+  }
   // one p2g_sfu_ex2_core call site: the non-ftz x < -126 path evaluates ex2(x / 2) flushing, then squares it
   bool sq = !ftz && (x & 0x80000000u) != 0u && (x & 0x7FFFFFFFu) > 0x42FC0000u && (x & 0x7FFFFFFFu) <= 0x7F800000u;
   uint h = p2g_sfu_ex2_core(sq ? x - 0x00800000u : x, ftz || sq);
@@ -739,6 +767,11 @@ uint64_t p2g_sfu2_f2d(uint f) {
   return sign | (uint64_t(E + 896u) << 52) | (uint64_t(m) << 29);
 }
 uint p2g_sfu_lg2(uint x, bool ftz) {
+  // the device's log2: non-ftz where x is positive and normal
+  if (P2G_SFU_NATIVE && (ftz || x - 0x00800000u < 0x7F000000u)) {
+    precise float r = log2(p2g_sfu_arg(x));
+    return p2g_sfu_res(r);
+  }
   uint ax = x & 0x7FFFFFFFu;
   if (ax > 0x7F800000u) return 0x7FFFFFFFu;
   if (ax == 0u) return 0xFF800000u;  // +-0 -> -inf
@@ -758,6 +791,12 @@ uint p2g_sfu_lg2(uint x, bool ftz) {
 }
 // rcp.approx{.ftz}.f32: rcp(m * 2^e) = rcp(m) * 2^-e for every normal input (exhaustive on the H200).
 uint p2g_sfu_rcp(uint x, bool ftz) {
+  // the device's 1.0 / x: non-ftz where x and its reciprocal are normal (biased exponent 1..251; the guards of
+  // the non-ftz forms: tests/sfu/test_sfu.cpp "the device's path")
+  if (P2G_SFU_NATIVE && (ftz || ((x >> 23) & 0xFFu) - 1u < 251u)) {
+    precise float r = 1.0 / p2g_sfu_arg(x);
+    return p2g_sfu_res(r);
+  }
   uint sign = x & 0x80000000u, ax = x & 0x7FFFFFFFu;
   if (ax > 0x7F800000u) return 0x7FFFFFFFu;
   if (ax == 0x7F800000u) return sign;
@@ -769,6 +808,11 @@ uint p2g_sfu_rcp(uint x, bool ftz) {
 }
 // rsqrt.approx{.ftz}.f32: rsqrt(m * 2^p * 4^k) = rsqrt(m * 2^p) * 2^-k, p in {0, 1}: two tables.
 uint p2g_sfu_rsqrt(uint x, bool ftz) {
+  // the device's inversesqrt: non-ftz where x is positive and normal
+  if (P2G_SFU_NATIVE && (ftz || x - 0x00800000u < 0x7F000000u)) {
+    precise float r = inversesqrt(p2g_sfu_arg(x));
+    return p2g_sfu_res(r);
+  }
   uint sign = x & 0x80000000u, ax = x & 0x7FFFFFFFu;
   if (ax > 0x7F800000u) return 0x7FFFFFFFu;
   if (ax == 0u || (ftz && ax < 0x00800000u)) return sign | 0x7F800000u;
@@ -782,6 +826,10 @@ uint p2g_sfu_rsqrt(uint x, bool ftz) {
 }
 // sin.approx{.ftz}.f32: both forms flush denormal inputs (identical on all 2^32 inputs); exactly odd; inf/NaN: NaN.
 uint p2g_sfu_sin(uint x) {
+  if (P2G_SFU_NATIVE) {  // the device's sin (sfu_prelude.cpp p2g_sfu_dev)
+    precise float r = sin(p2g_sfu_arg(x));
+    return p2g_sfu_res(r);
+  }
   uint sign = x & 0x80000000u, ax = x & 0x7FFFFFFFu;
   if (ax >= 0x7F800000u) return 0x7FFFFFFFu;
   uint F = ax < 0x00800000u ? 0u : p2g_sfu2_sincos_F(ax);
@@ -789,6 +837,11 @@ uint p2g_sfu_sin(uint x) {
 }
 // sqrt.approx{.ftz}.f32: sqrt(m * 2^p * 4^k) = sqrt(m * 2^p) * 2^k, p in {0, 1}: two tables.
 uint p2g_sfu_sqrt(uint x, bool ftz) {
+  // the device's sqrt: non-ftz where x is positive and normal
+  if (P2G_SFU_NATIVE && (ftz || x - 0x00800000u < 0x7F000000u)) {
+    precise float r = sqrt(p2g_sfu_arg(x));
+    return p2g_sfu_res(r);
+  }
   uint sign = x & 0x80000000u, ax = x & 0x7FFFFFFFu;
   if (ax > 0x7F800000u) return 0x7FFFFFFFu;
   if (ax == 0u || (ftz && ax < 0x00800000u)) return sign;

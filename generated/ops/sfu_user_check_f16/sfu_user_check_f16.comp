@@ -151,6 +151,25 @@ void p2g_sfu_split(uint x, out uint M, out int e) {
   M = m << uint(s);
   e = -126 - s;
 }
+// Device fact (specialization constant 13, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): the device's own
+// 1.0 / x, inversesqrt, sqrt, exp2, log2, sin and cos give the bits of rcp/rsqrt/sqrt/ex2/lg2/sin/cos.approx.ftz.f32
+// for every input (NVIDIA's driver compiles them to the MUFU instructions ptxas gives the PTX forms). Each model
+// below then starts with the device's function, for every input of a .ftz form and for the inputs of a non-ftz
+// form where it equals the .ftz form (normal operands and results). Elsewhere it stays false and the driver drops
+// the device's branch.
+layout(constant_id = 13) const bool P2G_SFU_NATIVE = false;
+// the operand as a .ftz form reads it (a subnormal is a zero of its sign), xor a zero no compiler can see
+// (gl_NumWorkGroups.x < 2^31), so that no compiler evaluates the function of a constant operand its own way
+float p2g_sfu_arg(uint x) {
+  return uintBitsToFloat(((x & 0x7F800000u) == 0u ? x & 0x80000000u : x) ^ (gl_NumWorkGroups.x >> 31u));
+}
+// the device's result as the .ftz form gives it: a NaN is 0x7FFFFFFF, a subnormal a zero of its sign
+uint p2g_sfu_res(float r) {
+  uint u = floatBitsToUint(r), q = 0x7FFFFFFFu;
+  u = (u & 0x7F800000u) == 0u ? u & 0x80000000u : u;
+  bool n = isnan(r);
+  return n ? q : u;
+}
 // ex2.approx{.ftz}.f32: the operand truncated to sign-magnitude fixed point with 23 fraction bits; 2^n * 2^f for
 // x >= 0 and 2^-n * 2^-f for x < 0, each side from its own table (measured). Non-ftz, x < -126: ex2(x/2) squared
 // by an f32 multiply (measured: ex2(-127) = 0x003FFFFF).
@@ -185,6 +204,11 @@ uint p2g_sfu_round(uint64_t Y, int e2, uint sign) {
   return sign | uint(r);
 }
 uint p2g_sfu_ex2(uint x, bool ftz) {
+  // the device's exp2: non-ftz where the result is normal (x >= -125, or x positive: a NaN too)
+  if (P2G_SFU_NATIVE && (ftz || (x & 0x80000000u) == 0u || (x & 0x7FFFFFFFu) <= 0x42FA0000u)) {
+    precise float r = exp2(p2g_sfu_arg(x));
+    return p2g_sfu_res(r);
+  }
   // one p2g_sfu_ex2_core call site: the non-ftz x < -126 path evaluates ex2(x / 2) flushing, then squares it
   bool sq = !ftz && (x & 0x80000000u) != 0u && (x & 0x7FFFFFFFu) > 0x42FC0000u && (x & 0x7FFFFFFFu) <= 0x7F800000u;
   uint h = p2g_sfu_ex2_core(sq ? x - 0x00800000u : x, ftz || sq);

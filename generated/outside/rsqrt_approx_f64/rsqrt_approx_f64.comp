@@ -136,8 +136,32 @@ void p2g_sfu_split(uint x, out uint M, out int e) {
   M = m << uint(s);
   e = -126 - s;
 }
+// Device fact (specialization constant 13, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): the device's own
+// 1.0 / x, inversesqrt, sqrt, exp2, log2, sin and cos give the bits of rcp/rsqrt/sqrt/ex2/lg2/sin/cos.approx.ftz.f32
+// for every input (NVIDIA's driver compiles them to the MUFU instructions ptxas gives the PTX forms). Each model
+// below then starts with the device's function, for every input of a .ftz form and for the inputs of a non-ftz
+// form where it equals the .ftz form (normal operands and results). Elsewhere it stays false and the driver drops
+// the device's branch.
+layout(constant_id = 13) const bool P2G_SFU_NATIVE = false;
+// the operand as a .ftz form reads it (a subnormal is a zero of its sign), xor a zero no compiler can see
+// (gl_NumWorkGroups.x < 2^31), so that no compiler evaluates the function of a constant operand its own way
+float p2g_sfu_arg(uint x) {
+  return uintBitsToFloat(((x & 0x7F800000u) == 0u ? x & 0x80000000u : x) ^ (gl_NumWorkGroups.x >> 31u));
+}
+// the device's result as the .ftz form gives it: a NaN is 0x7FFFFFFF, a subnormal a zero of its sign
+uint p2g_sfu_res(float r) {
+  uint u = floatBitsToUint(r), q = 0x7FFFFFFFu;
+  u = (u & 0x7F800000u) == 0u ? u & 0x80000000u : u;
+  bool n = isnan(r);
+  return n ? q : u;
+}
 // rsqrt.approx{.ftz}.f32: rsqrt(m * 2^p * 4^k) = rsqrt(m * 2^p) * 2^-k, p in {0, 1}: two tables.
 uint p2g_sfu_rsqrt(uint x, bool ftz) {
+  // the device's inversesqrt: non-ftz where x is positive and normal
+  if (P2G_SFU_NATIVE && (ftz || x - 0x00800000u < 0x7F000000u)) {
+    precise float r = inversesqrt(p2g_sfu_arg(x));
+    return p2g_sfu_res(r);
+  }
   uint sign = x & 0x80000000u, ax = x & 0x7FFFFFFFu;
   if (ax > 0x7F800000u) return 0x7FFFFFFFu;
   if (ax == 0u || (ftz && ax < 0x00800000u)) return sign | 0x7F800000u;

@@ -10,16 +10,19 @@
 #   sections: fresh     K 720p native in separate processes: fresh pipelines (disk cache off), one after 15 s of
 #                       warm-up, and the disk-cached one
 #             kexact    K 720p exact: cold pipeline creation and GPU time (--pipeline-stats; up to 400 s)
-#             bench     every bench case but sfu_heavy exact, exact and native, disk cache on (second run cached)
-#             suites    every suite staged, exact and native (identity)
+#             bench     every bench case but sfu_heavy exact (SFU_EXACT=1: that too), exact and native, disk
+#                       cache on (second run cached)
+#             suites    every suite staged, exact and native (identity; SUITE_MODES="exact" for one mode)
 #             cuda      ptx2glsl-cudaref --time 30 of K 720p and the bench cases (also writes K 720p's expected/)
 #             sfusweep  the 23 SFU sweeps (STAGE=suites)
 #             opsweep   the op sweeps (gpu_sweep.sh ref nvidia ci) and the basic+ops cases native (STAGE=sweeps)
 #             variants  K 720p with each GLSL of .dev/kv/*.comp (--glsl; KV_DIR=other folder, KV_MODE= for exact
 #                       mode), two rounds
 #             rounds    kexact with .dev/ptx2glsl-rounds.gz, a build with tests/experiments/replay_rounds.patch
+#   env: FACTS="f32-div-fast ..." device facts forced (`run --fact`) in every run step (and the op sweeps')
 set -u
 T0=$(date +%s)
+FX=; for f in ${FACTS:-}; do FX="$FX --fact $f"; done
 L=${OUT:-/tmp}/log.txt
 say() { echo "[$(( $(date +%s) - T0 ))s] $*" >> "$L"; }
 keep() { grep -E "GPU ms|statistics|outputs identical|differ,|cache data|twins|error" | grep -v ": identical$"; }
@@ -56,10 +59,10 @@ for s in "$@"; do
     sfusweep)
       bash ptx_corpus/sfu_sweep/run.sh --device nvidia --bin $P 2>&1 | grep -v "blocks [0-9]" >> "$L" ;;
     opsweep)
-      WORK=/tmp/sw PTX2GLSL=$P bash ptx_corpus/ops/gpu_sweep.sh /tmp/opsw ref nvidia ci 2>&1 | tail -12 >> "$L"
+      WORK=/tmp/sw PTX2GLSL=$P FACTS="${FACTS:-}" bash ptx_corpus/ops/gpu_sweep.sh /tmp/opsw ref nvidia ci 2>&1 | tail -12 >> "$L"
       grep -v ": identical$" /tmp/opsw/sweep_nvidia.log | tail -8 >> "$L"
       grep -v ": identical$" /tmp/opsw/ci_nvidia.log | tail -8 >> "$L"
-      $P run ptx_corpus/basic/* ptx_corpus/ops/*/ --device nvidia --native 2>&1 | grep -v ": identical$" | tail -8 |
+      $P run ptx_corpus/basic/* ptx_corpus/ops/*/ --device nvidia --native $FX 2>&1 | grep -v ": identical$" | tail -8 |
         sed "s/^/native: /" >> "$L" ;;
     variants)
       # GLSL variants of K 720p (--glsl: the translation's parameters, buffers and comparison), two rounds
@@ -71,7 +74,7 @@ for s in "$@"; do
       done; done ;;
     kexact)
       cudaref
-      __GL_SHADER_DISK_CACHE=0 PTX2GLSL_VERBOSE=1 timeout 400 $P run $K --device nvidia --repeat 20 --pipeline-stats 2>&1 |
+      __GL_SHADER_DISK_CACHE=0 PTX2GLSL_VERBOSE=1 timeout 400 $P run $K --device nvidia --repeat 20 --pipeline-stats $FX 2>&1 |
         grep -E "pipeline created|GPU ms|statistics|outputs" | sed "s/^/K exact cold: /" >> "$L" ;;
     rounds)
       cudaref
@@ -81,14 +84,14 @@ for s in "$@"; do
     bench)
       for c in ptx_corpus/bench/*/; do c=${c%/}
         for md in native exact; do
-          [ "$c" = ptx_corpus/bench/sfu_heavy ] && [ $md = exact ] && continue
+          [ "$c" = ptx_corpus/bench/sfu_heavy ] && [ $md = exact ] && [ -z "${SFU_EXACT:-}" ] && continue
           fl=; [ $md = native ] && fl=--native
-          for i in 1 2; do $P run $c --device nvidia $fl --repeat 30 2>&1 | keep | tr '\n' ' ' | sed "s/^/$md $i: /" >> "$L"; echo >> "$L"; done
+          for i in 1 2; do $P run $c --device nvidia $fl --repeat 30 $FX 2>&1 | keep | tr '\n' ' ' | sed "s/^/$md $i: /" >> "$L"; echo >> "$L"; done
         done
       done ;;
     suites)
-      for md in exact native; do fl=; [ $md = native ] && fl=--native
-        $P run $(ls -d ptx_corpus/*/*/ | grep -v -E "rrlite|sfu_heavy|sfu_sweep") --device nvidia $fl > /tmp/suites_$md.log 2>&1
+      for md in ${SUITE_MODES:-exact native}; do fl=; [ $md = native ] && fl=--native
+        $P run $(ls -d ptx_corpus/*/*/ | grep -v -E "rrlite|sfu_heavy|sfu_sweep") --device nvidia $fl $FX > /tmp/suites_$md.log 2>&1
         grep -E "differ|cases," /tmp/suites_$md.log | tail -30 | sed "s/^/$md: /" >> "$L"
       done ;;
     cuda)
