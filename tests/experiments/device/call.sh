@@ -11,7 +11,7 @@
 #                       warm-up, and the disk-cached one
 #             kexact    K 720p exact: cold pipeline creation and GPU time (--pipeline-stats; up to 400 s)
 #             bench     every bench case but sfu_heavy exact (SFU_EXACT=1: that too), exact and native, disk
-#                       cache on (second run cached)
+#                       cache on (second run cached); BENCH_CASES="ptx_corpus/bench/a ...", BENCH_MODES="exact"
 #             suites    every suite staged, exact and native (identity; SUITE_MODES="exact" for one mode)
 #             cuda      ptx2glsl-cudaref --time 30 of K 720p and the bench cases (also writes K 720p's expected/)
 #             sfusweep  the 23 SFU sweeps (STAGE=suites)
@@ -82,8 +82,8 @@ for s in "$@"; do
       __GL_SHADER_DISK_CACHE=0 PTX2GLSL_VERBOSE=1 timeout 400 /tmp/p2g-rounds run $K --device nvidia --repeat 20 \
         --pipeline-stats 2>&1 | grep -E "pipeline created|GPU ms|statistics|outputs" | sed "s/^/K exact rounds cold: /" >> "$L" ;;
     bench)
-      for c in ptx_corpus/bench/*/; do c=${c%/}
-        for md in native exact; do
+      for c in ${BENCH_CASES:-ptx_corpus/bench/*/}; do c=${c%/}
+        for md in ${BENCH_MODES:-native exact}; do
           [ "$c" = ptx_corpus/bench/sfu_heavy ] && [ $md = exact ] && [ -z "${SFU_EXACT:-}" ] && continue
           fl=; [ $md = native ] && fl=--native
           for i in 1 2; do $P run $c --device nvidia $fl --repeat 30 $FX 2>&1 | keep | tr '\n' ' ' | sed "s/^/$md $i: /" >> "$L"; echo >> "$L"; done
