@@ -94,6 +94,58 @@ TEST_CASE("16-bit forms are the f32 instruction truncated (measured rule)") {
   }
 }
 
+// The device's path of the SFU models (translator/emit/sfu_prelude.cpp p2g_sfu_dev, the fact sfu-native): where the
+// fact holds, the device's function gives the .ftz form's bits (the SFU sweeps on NVIDIA, docs/DEVICE_FACTS.md), and
+// a non-ftz form takes it only where its guard in the GLSL holds (restated here). Wherever a guard holds, the non-ftz
+// form must equal the .ftz form: every mantissa of the exponents at the guards' edges, every 997th input elsewhere.
+// Each guard must also be needed: some input it leaves out differs between the two forms.
+namespace {
+template <class Model>
+void checkGuard(const char* name, Model model, bool (*guard)(uint32_t), std::initializer_list<uint32_t> edges) {
+  uint64_t taken = 0, bad = 0, leftOutDiffer = 0;
+  uint32_t first = 0;
+  auto one = [&](uint32_t x) {
+    bool same = model(x, false) == model(x, true);
+    if (guard(x)) {
+      taken++;
+      if (!same && !bad++) first = x;
+    } else {
+      leftOutDiffer += !same;
+    }
+  };
+  for (uint32_t se = 0; se < 512; se++) {
+    uint32_t base = (se >> 8) << 31 | (se & 0xFFu) << 23;
+    bool edge = false;
+    for (uint32_t e : edges) edge = edge || (se & 0xFFu) == e;
+    for (uint32_t m = 0; m < (1u << 23); m += edge ? 1 : 997) one(base | m);
+  }
+  char where[16];
+  snprintf(where, sizeof where, "%08x", first);
+  INFO(std::string(name) << ": " << bad << " of " << taken << " guarded inputs differ, the first " << where);
+  CHECK(bad == 0);
+  CHECK(taken > 1000000);
+  CHECK(leftOutDiffer > 0);
+}
+}  // namespace
+
+TEST_CASE("the non-ftz forms equal the .ftz forms wherever the device's path takes them") {
+  REQUIRE(fx().ok);
+  const SfuTables& T = fx().T;
+  auto rcp = [&](uint32_t x, bool ftz) { return sfu_rcp(T, x, ftz); };
+  auto rsqrt = [&](uint32_t x, bool ftz) { return sfu_rsqrt(T, x, ftz); };
+  auto sqrt = [&](uint32_t x, bool ftz) { return sfu_sqrt(T, x, ftz); };
+  auto ex2 = [&](uint32_t x, bool ftz) { return sfu_ex2(T, x, ftz); };
+  // x and 1/x normal: biased exponent 1..251
+  checkGuard("rcp", rcp, [](uint32_t x) { return ((x >> 23) & 0xFFu) - 1u < 251u; }, {0, 1, 250, 251, 252, 253});
+  // x positive and normal
+  auto posNormal = [](uint32_t x) { return x - 0x00800000u < 0x7F000000u; };
+  checkGuard("rsqrt", rsqrt, posNormal, {0, 1, 254});
+  checkGuard("sqrt", sqrt, posNormal, {0, 1, 254});
+  // x positive (NaN, +inf included) or x >= -125 (0xC2FA0000; biased exponent 133)
+  checkGuard("ex2", ex2, [](uint32_t x) { return (x & 0x80000000u) == 0u || (x & 0x7FFFFFFFu) <= 0x42FA0000u; },
+             {0, 133});
+}
+
 TEST_CASE("special operands (from the H200 summary)") {
   REQUIRE(fx().ok);
   const SfuTables& T = fx().T;
