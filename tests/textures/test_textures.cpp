@@ -218,6 +218,76 @@ TEST_CASE("texture reads between f32 operations stay inside one guarded region")
   CHECK(body.find(", false)") == std::string::npos);
 }
 
+TEST_CASE("a guarded region's check reads textures through the device's sampler only, or asks for the replay") {
+  // The check (p2g_check_<n>, region_guard.cpp) is the device's pass again. It reads textures with the check forms
+  // (p2g_tex2_chk ...), which hold no software filter: lavapipe's compiler inlined one per read before it folded
+  // the check away. A slot the device does not sample fails the check (p2g_m = 0), so the replay reads it.
+  // Here s = 2^-50: an entering value below 2^-40 and an exact zero result (s - s) fail the first pass's tests,
+  // so the check runs; it lets both through (s * s = 2^-100 is normal), so only the texture decides whether it
+  // asks for the replay. On lavapipe with the fact f32-fast forced the check is live and the slot is not
+  // device-sampled: the output must be the emulated run's.
+  std::string ptx = std::string(kHeader) + R"(
+.visible .entry k(.param .u64 k_tex, .param .u64 k_out, .param .f32 k_s)
+{
+  .reg .f32 %f<16>; .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [k_tex];
+  ld.param.u64 %rd2, [k_out];
+  ld.param.f32 %f1, [k_s];
+  mul.f32 %f2, %f1, %f1;
+  add.f32 %f3, %f2, 0f3F000000;
+  tex.2d.v4.f32.f32 {%f4, %f5, %f6, %f7}, [%rd1, {%f3, %f2}];
+  mul.f32 %f8, %f4, %f1;
+  add.f32 %f9, %f5, %f8;
+  add.f32 %f10, %f9, %f6;
+  sub.f32 %f11, %f1, %f1;
+  add.f32 %f12, %f10, %f11;
+  st.global.f32 [%rd2], %f12;
+  st.global.f32 [%rd2+4], %f2;
+  ret;
+}
+)";
+  Translated t = translatePtx(ptx);
+  REQUIRE(t.ok);
+  REQUIRE(t.res.size() == 1);
+  const std::string& g = t.res[0].glsl;
+  size_t checkAt = g.find("void p2g_check_1("), mainAt = g.find("\nvoid main()");
+  REQUIRE(checkAt != std::string::npos);
+  REQUIRE(mainAt != std::string::npos);
+  std::string check = g.substr(checkAt, g.find("\n}\n", checkAt) - checkAt);
+  CHECK(check.find("p2g_tex2_chk(p2g_hw0") != std::string::npos);
+  CHECK(check.find("p2g_tex2(") == std::string::npos);
+  CHECK(g.substr(mainAt).find("p2g_tex2(p2g_hw0") != std::string::npos);  // the first pass reads as before
+
+  fs::path dir = fs::temp_directory_path() / "p2g_tex_check_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "inputs");
+  std::ofstream(dir / "kernel.ptx") << ptx;
+  std::vector<float> texels = {1.5f, 2.25f, 3.125f, 4.0f, 5.5f, 6.75f, 7.0f, 8.5f};  // 2x1 rgba32f
+  std::ofstream(dir / "inputs" / "t.bin", std::ios::binary).write((const char*)texels.data(), 32);
+  std::ofstream(dir / "case.json") << R"({"kernel": "k", "grid": [1,1,1], "block": [1,1,1],
+    "textures": {"t": {"format": "rgba32f", "width": 2, "height": 1, "filter": "linear", "address": "clamp",
+                       "normalized": true, "init": {"file": "inputs/t.bin"}}},
+    "buffers": {"out": {"bytes": 8}},
+    "params": [{"texture": "t"}, {"buffer": "out"}, {"f32": 8.881784197001252e-16}]})";
+  std::vector<uint8_t> got[2];
+  for (int forced = 0; forced < 2; ++forced) {
+    fs::path outDir = dir / ("out" + std::to_string(forced));
+    RunOptions opt;
+    opt.outDir = outDir.string();
+    if (forced) opt.forcedFacts = {"f32-fast"};
+    std::ostringstream log;
+    opt.log = &log;
+    runCases({dir.string()}, opt, translateFn());
+    INFO(log.str());
+    got[forced] = readBytes((outDir / dir.filename() / "out.bin").string());
+    REQUIRE(got[forced].size() == 8);
+  }
+  // the texels' sum (the check's zeros, taken, would give 0)
+  CHECK(f32At(got[0], 0) > 1.0f);
+  CHECK(got[1] == got[0]);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("images: case validation and descriptor records") {
   ImageSpec s;
   s.name = "t";

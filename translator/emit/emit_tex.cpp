@@ -375,7 +375,7 @@ void emitImage(Emitter& E, const ir::Inst& in) {
   E.error(in, "'" + std::string(in.op) + "' (surface reductions) is not supported yet");
 }
 
-std::string texturePreludeFor(const ir::Function& f, const std::vector<ManifestImage>* images) {
+std::string texturePreludeFor(const ir::Function& f, const std::vector<ManifestImage>* images, bool checkForms) {
   bool tex = false, surf = false;
   for (auto& b : f.blocks)
     for (auto& in : b.insts) {
@@ -421,6 +421,23 @@ std::string texturePreludeFor(const ir::Function& f, const std::vector<ManifestI
     if (d == 2)
       decl += "uvec4 p2g_tld4s(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {\n"
               "  if (!p2g_hw_norm(s)) return p2g_tld4(h, s, c, 0, comp);\n"
+              "  vec4 g = comp == 0u ? textureGather(hw, c, 0) : comp == 1u ? textureGather(hw, c, 1)\n"
+              "         : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);\n"
+              "  return floatBitsToUint(g);\n}\n";
+    if (!checkForms) continue;
+    // The check of a guarded region (region_guard.cpp) reads its textures with these: the device's sampler only.
+    // A slot the device does not sample fails the check (p2g_m = 0: p2g_redoz() asks for the replay, which reads
+    // it in software), so no check holds a software filter: lavapipe's compiler inlined each one before folding
+    // the check away (its facts do not hold), 12 s of K's pipeline there (docs/GPU_BENCH.md, 2026-12-07).
+    std::string fail = "  if (!p2g_hw_on(s)) { p2g_m = 0.0; return uvec4(0u); }\n";
+    decl += "uvec4 p2g_tex" + D + "_chk(" + smp + ", uint64_t h, uint s, vec" + D + " c) {\n" + fail +
+            "  return floatBitsToUint(textureLod(hw, c, 0.0));\n}\n";
+    decl += "uvec4 p2g_texi" + D + "_chk(" + smp + ", uint64_t h, uint s, ivec" + D + " c) {\n" + fail +
+            "  return all(lessThan(uvec" + D + "(c), uvec" + D + "(textureSize(hw, 0)))) ? floatBitsToUint(texelFetch(hw, "
+            "c, 0)) : uvec4(0u);\n}\n";
+    if (d == 2)
+      decl += "uvec4 p2g_tld4s_chk(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {\n"
+              "  if (!p2g_hw_norm(s)) { p2g_m = 0.0; return uvec4(0u); }\n"
               "  vec4 g = comp == 0u ? textureGather(hw, c, 0) : comp == 1u ? textureGather(hw, c, 1)\n"
               "         : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);\n"
               "  return floatBitsToUint(g);\n}\n";

@@ -1590,7 +1590,7 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
   features_.insert("int64");
   std::set<std::string> prelFeatures;
   std::string prelude = preludeText(helpers_, prelFeatures);
-  std::string imageHelpers = texturePreludeFor(F, images_);
+  std::string imageHelpers = texturePreludeFor(F, images_, replays_.find("_chk(") != std::string::npos);
   // the body, the replays (and their wrapped lines), the helpers, the rest: written once, never moved
   out.reserve(body_.size() + replays_.size() + (replays_.size() >> 4) + prelude.size() + imageHelpers.size() + 65536);
   for (auto& f : prelFeatures) features_.insert(f);

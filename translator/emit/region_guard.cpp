@@ -194,7 +194,8 @@ bool wholeCall(string_view e, string_view f, Args& args) {
 
 // The device's pass with the precise forms (p2g_faddz ..., p2g_inz, p2g_in_nanz: f32_prelude.cpp), for a
 // region's check function: every short-form call (2 operands, fma 3) and entry test of `e` renamed; the exact
-// forms (with ftz and mode) stay.
+// forms (with ftz and mode) stay; texture reads take their check forms (p2g_tex2_chk ...: the device's sampler or
+// a failed check, never the software filter).
 std::string zeroAware(string_view e) {
   std::string out;
   out.reserve(e.size() + 16);
@@ -204,6 +205,13 @@ std::string zeroAware(string_view e) {
     for (string_view f : {string_view("p2g_in"), string_view("p2g_in_nan")}) {
       if (!callAt(e, i, f)) continue;
       out.append(e.substr(done, i + f.size() - done)) += 'z';
+      done = i + f.size();
+    }
+    // a texture read: its check form, the device's sampler only (emit_tex.cpp texturePreludeFor)
+    for (string_view f : {string_view("p2g_tex2"), string_view("p2g_tex3"), string_view("p2g_texi2"),
+                          string_view("p2g_texi3"), string_view("p2g_tld4s")}) {
+      if (!callAt(e, i, f)) continue;
+      out.append(e.substr(done, i + f.size() - done)) += "_chk";
       done = i + f.size();
     }
     if (i + 8 >= e.size() || e.compare(i, 5, "p2g_f") != 0) continue;

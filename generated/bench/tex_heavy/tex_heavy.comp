@@ -879,6 +879,20 @@ uvec4 p2g_tld4s(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {
          : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);
   return floatBitsToUint(g);
 }
+uvec4 p2g_tex2_chk(sampler2D hw, uint64_t h, uint s, vec2 c) {
+  if (!p2g_hw_on(s)) { p2g_m = 0.0; return uvec4(0u); }
+  return floatBitsToUint(textureLod(hw, c, 0.0));
+}
+uvec4 p2g_texi2_chk(sampler2D hw, uint64_t h, uint s, ivec2 c) {
+  if (!p2g_hw_on(s)) { p2g_m = 0.0; return uvec4(0u); }
+  return all(lessThan(uvec2(c), uvec2(textureSize(hw, 0)))) ? floatBitsToUint(texelFetch(hw, c, 0)) : uvec4(0u);
+}
+uvec4 p2g_tld4s_chk(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {
+  if (!p2g_hw_norm(s)) { p2g_m = 0.0; return uvec4(0u); }
+  vec4 g = comp == 0u ? textureGather(hw, c, 0) : comp == 1u ? textureGather(hw, c, 1)
+         : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);
+  return floatBitsToUint(g);
+}
 
 // The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
 // statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
@@ -1032,13 +1046,13 @@ bool p2g_check_2(float f50, float f1, uint r82, uint r30, uint r5, float f3, flo
   precise float f53 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(uint(p2g_rem_s32(int(r40), int(r30)))) - int(r5)))), 0));
   precise float f55 = p2g_div32(p2g_fmulz(p2g_inz(f53), uintBitsToFloat(0x3E947AE1u)), f3, 0, false);
   precise float f56 = p2g_faddz(p2g_inz(f2), p2g_inz(f52));
-  uvec4 t1 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f56, p2g_faddz(p2g_inz(f4), p2g_inz(f55))));
+  uvec4 t1 = p2g_tex2_chk(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f56, p2g_faddz(p2g_inz(f4), p2g_inz(f55))));
   precise float f58 = uintBitsToFloat(t1.x);
   precise float f59 = uintBitsToFloat(t1.y);
   precise float f60 = uintBitsToFloat(t1.z);
   precise float f61 = uintBitsToFloat(t1.w);
   precise float f62 = p2g_fsubz(f2, p2g_inz(f55));
-  uvec4 t2 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f62, p2g_faddz(f4, p2g_inz(f52))));
+  uvec4 t2 = p2g_tex2_chk(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f62, p2g_faddz(f4, p2g_inz(f52))));
   precise float f64 = uintBitsToFloat(t2.x);
   precise float f65 = uintBitsToFloat(t2.y);
   precise float f66 = uintBitsToFloat(t2.z);
@@ -1046,7 +1060,7 @@ bool p2g_check_2(float f50, float f1, uint r82, uint r30, uint r5, float f3, flo
   precise float f68 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r82) + int(r3)) & 255u)), 0));
   uint r45 = uint(int(r82) * 3 + int(r4));
   precise float f69 = p2g_f32_canon(p2g_s2f32(int(int(r45 & 255u)), 0));
-  uvec4 t3 = p2g_tex2(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f68, f69));
+  uvec4 t3 = p2g_tex2_chk(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f68, f69));
   precise float f70 = uintBitsToFloat(t3.x);
   precise float f71 = uintBitsToFloat(t3.y);
   precise float f72 = uintBitsToFloat(t3.z);
@@ -1063,20 +1077,20 @@ bool p2g_check_2(float f50, float f1, uint r82, uint r30, uint r5, float f3, flo
   precise float f89 = p2g_fmulz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r51)), 0))), uintBitsToFloat(0x3E947AE1u));
   precise float f90 = p2g_div32(f89, f3, 0, false);
   precise float f91 = p2g_faddz(f2, p2g_inz(f87));
-  uvec4 t4 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f91, p2g_faddz(f4, p2g_inz(f90))));
+  uvec4 t4 = p2g_tex2_chk(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f91, p2g_faddz(f4, p2g_inz(f90))));
   precise float f93 = uintBitsToFloat(t4.x);
   precise float f94 = uintBitsToFloat(t4.y);
   precise float f95 = uintBitsToFloat(t4.z);
   precise float f96 = uintBitsToFloat(t4.w);
   precise float f97 = p2g_fsubz(f2, p2g_inz(f90));
-  uvec4 t5 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f97, p2g_faddz(f4, p2g_inz(f87))));
+  uvec4 t5 = p2g_tex2_chk(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f97, p2g_faddz(f4, p2g_inz(f87))));
   precise float f99 = uintBitsToFloat(t5.x);
   precise float f100 = uintBitsToFloat(t5.y);
   precise float f101 = uintBitsToFloat(t5.z);
   precise float f102 = uintBitsToFloat(t5.w);
   precise float f103 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r47) + int(r3)) & 255u)), 0));
   precise float f104 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r45) + 3) & 255u)), 0));
-  uvec4 t6 = p2g_tex2(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f103, f104));
+  uvec4 t6 = p2g_tex2_chk(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f103, f104));
   precise float f105 = uintBitsToFloat(t6.x);
   precise float f106 = uintBitsToFloat(t6.y);
   precise float f107 = uintBitsToFloat(t6.z);
@@ -1093,20 +1107,20 @@ bool p2g_check_2(float f50, float f1, uint r82, uint r30, uint r5, float f3, flo
   precise float f124 = p2g_fmulz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r60)), 0))), uintBitsToFloat(0x3E947AE1u));
   precise float f125 = p2g_div32(f124, f3, 0, false);
   precise float f126 = p2g_faddz(f2, p2g_inz(f122));
-  uvec4 t7 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f126, p2g_faddz(f4, p2g_inz(f125))));
+  uvec4 t7 = p2g_tex2_chk(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f126, p2g_faddz(f4, p2g_inz(f125))));
   precise float f128 = uintBitsToFloat(t7.x);
   precise float f129 = uintBitsToFloat(t7.y);
   precise float f130 = uintBitsToFloat(t7.z);
   precise float f131 = uintBitsToFloat(t7.w);
   precise float f132 = p2g_fsubz(f2, p2g_inz(f125));
-  uvec4 t8 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f132, p2g_faddz(f4, p2g_inz(f122))));
+  uvec4 t8 = p2g_tex2_chk(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f132, p2g_faddz(f4, p2g_inz(f122))));
   precise float f134 = uintBitsToFloat(t8.x);
   precise float f135 = uintBitsToFloat(t8.y);
   precise float f136 = uintBitsToFloat(t8.z);
   precise float f137 = uintBitsToFloat(t8.w);
   precise float f138 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r56) + int(r3)) & 255u)), 0));
   precise float f139 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r45) + 6) & 255u)), 0));
-  uvec4 t9 = p2g_tex2(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f138, f139));
+  uvec4 t9 = p2g_tex2_chk(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f138, f139));
   precise float f140 = uintBitsToFloat(t9.x);
   precise float f141 = uintBitsToFloat(t9.y);
   precise float f142 = uintBitsToFloat(t9.z);
@@ -1123,20 +1137,20 @@ bool p2g_check_2(float f50, float f1, uint r82, uint r30, uint r5, float f3, flo
   precise float f159 = p2g_fmulz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r69)), 0))), uintBitsToFloat(0x3E947AE1u));
   precise float f160 = p2g_div32(f159, f3, 0, false);
   precise float f161 = p2g_faddz(f2, p2g_inz(f157));
-  uvec4 t10 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f161, p2g_faddz(f4, p2g_inz(f160))));
+  uvec4 t10 = p2g_tex2_chk(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f161, p2g_faddz(f4, p2g_inz(f160))));
   precise float f163 = uintBitsToFloat(t10.x);
   precise float f164 = uintBitsToFloat(t10.y);
   precise float f165 = uintBitsToFloat(t10.z);
   precise float f166 = uintBitsToFloat(t10.w);
   precise float f167 = p2g_fsubz(f2, p2g_inz(f160));
-  uvec4 t11 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f167, p2g_faddz(f4, p2g_inz(f157))));
+  uvec4 t11 = p2g_tex2_chk(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f167, p2g_faddz(f4, p2g_inz(f157))));
   precise float f169 = uintBitsToFloat(t11.x);
   precise float f170 = uintBitsToFloat(t11.y);
   precise float f171 = uintBitsToFloat(t11.z);
   precise float f172 = uintBitsToFloat(t11.w);
   precise float f173 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r65) + int(r3)) & 255u)), 0));
   precise float f174 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r45) + 9) & 255u)), 0));
-  uvec4 t12 = p2g_tex2(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f173, f174));
+  uvec4 t12 = p2g_tex2_chk(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f173, f174));
   precise float f175 = uintBitsToFloat(t12.x);
   precise float f176 = uintBitsToFloat(t12.y);
   precise float f177 = uintBitsToFloat(t12.z);
@@ -1189,20 +1203,20 @@ bool p2g_check_3(uint r84, float f1, uint r85, uint r30, uint r5, float f3, floa
       0));
   precise float f191 = p2g_div32(p2g_fmulz(p2g_inz(f189), uintBitsToFloat(0x3E947AE1u)), f3, 0, false);
   precise float f192 = p2g_faddz(p2g_inz(f2), p2g_inz(f188));
-  uvec4 t13 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f192, p2g_faddz(p2g_inz(f4), p2g_inz(f191))));
+  uvec4 t13 = p2g_tex2_chk(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f192, p2g_faddz(p2g_inz(f4), p2g_inz(f191))));
   precise float f194 = uintBitsToFloat(t13.x);
   precise float f195 = uintBitsToFloat(t13.y);
   precise float f196 = uintBitsToFloat(t13.z);
   precise float f197 = uintBitsToFloat(t13.w);
   precise float f198 = p2g_fsubz(f2, p2g_inz(f191));
-  uvec4 t14 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f198, p2g_faddz(f4, p2g_inz(f188))));
+  uvec4 t14 = p2g_tex2_chk(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f198, p2g_faddz(f4, p2g_inz(f188))));
   precise float f200 = uintBitsToFloat(t14.x);
   precise float f201 = uintBitsToFloat(t14.y);
   precise float f202 = uintBitsToFloat(t14.z);
   precise float f203 = uintBitsToFloat(t14.w);
   precise float f204 = p2g_f32_canon(p2g_s2f32(int(int(r86 & 255u)), 0));
   precise float f205 = p2g_f32_canon(p2g_s2f32(int(int(r87 & 255u)), 0));
-  uvec4 t15 = p2g_tex2(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f204, f205));
+  uvec4 t15 = p2g_tex2_chk(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f204, f205));
   precise float f206 = uintBitsToFloat(t15.x);
   precise float f207 = uintBitsToFloat(t15.y);
   precise float f208 = uintBitsToFloat(t15.z);

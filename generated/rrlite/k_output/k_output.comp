@@ -1596,6 +1596,20 @@ uvec4 p2g_tld4s(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {
          : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);
   return floatBitsToUint(g);
 }
+uvec4 p2g_tex2_chk(sampler2D hw, uint64_t h, uint s, vec2 c) {
+  if (!p2g_hw_on(s)) { p2g_m = 0.0; return uvec4(0u); }
+  return floatBitsToUint(textureLod(hw, c, 0.0));
+}
+uvec4 p2g_texi2_chk(sampler2D hw, uint64_t h, uint s, ivec2 c) {
+  if (!p2g_hw_on(s)) { p2g_m = 0.0; return uvec4(0u); }
+  return all(lessThan(uvec2(c), uvec2(textureSize(hw, 0)))) ? floatBitsToUint(texelFetch(hw, c, 0)) : uvec4(0u);
+}
+uvec4 p2g_tld4s_chk(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {
+  if (!p2g_hw_norm(s)) { p2g_m = 0.0; return uvec4(0u); }
+  vec4 g = comp == 0u ? textureGather(hw, c, 0) : comp == 1u ? textureGather(hw, c, 1)
+         : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);
+  return floatBitsToUint(g);
+}
 
 // The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
 // statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
@@ -2233,7 +2247,7 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f318 = p148_f32;
     precise float f321 = p2g_fmulz(f26, p2g_inz(f317));
     precise float f323 = 0.0;
-    uvec4 t26 = p2g_tex2(p2g_hw1, rd18 /* p224_u64 */, P2G_IMG1, vec2(f321, p2g_fmulz(f27, p2g_inz(f318))));
+    uvec4 t26 = p2g_tex2_chk(p2g_hw1, rd18 /* p224_u64 */, P2G_IMG1, vec2(f321, p2g_fmulz(f27, p2g_inz(f318))));
     f28 = uintBitsToFloat(t26.x);
     f29 = uintBitsToFloat(t26.y);
     f30 = uintBitsToFloat(t26.z);
@@ -2267,7 +2281,7 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     uint64_t rd19 = p232_u64;
     precise float f369 = p2g_fmulz(f366, p2g_faddz(f330, -0.5));
     precise float f371 = p2g_fmulz(f367, p2g_faddz(f333, -0.5));
-    uvec4 t27 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f371), 0u);
+    uvec4 t27 = p2g_tld4s_chk(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f371), 0u);
     precise float f372 = uintBitsToFloat(t27.x);
     precise float f373 = uintBitsToFloat(t27.y);
     precise float f374 = uintBitsToFloat(t27.z);
@@ -2291,7 +2305,7 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f386 = p2g_ffmaz(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f387 = p35 ? f373 : f386;
     precise float f389 = p2g_fmulz(f366, p2g_faddz(f330, 1.5));
-    uvec4 t32 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f371), 0u);
+    uvec4 t32 = p2g_tld4s_chk(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f371), 0u);
     precise float f390 = uintBitsToFloat(t32.x);
     precise float f391 = uintBitsToFloat(t32.y);
     precise float f392 = uintBitsToFloat(t32.z);
@@ -2317,7 +2331,7 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f404 = p2g_ffmaz(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f405 = p39 ? f391 : f404;
     precise float f407 = p2g_fmulz(f366, p2g_faddz(f330, 3.5));
-    uvec4 t37 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f371), 0u);
+    uvec4 t37 = p2g_tld4s_chk(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f371), 0u);
     precise float f408 = uintBitsToFloat(t37.x);
     precise float f409 = uintBitsToFloat(t37.y);
     precise float f410 = uintBitsToFloat(t37.z);
@@ -2331,7 +2345,7 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f415 = p2g_faddz(p2g_inz(f408), uintBitsToFloat(0xBF7D70A4u));
     precise float f416 = p2g_ffmaz(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f419 = p2g_fmulz(f367, p2g_faddz(f333, 1.5));
-    uvec4 t40 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f419), 0u);
+    uvec4 t40 = p2g_tld4s_chk(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f419), 0u);
     precise float f420 = uintBitsToFloat(t40.x);
     precise float f421 = uintBitsToFloat(t40.y);
     precise float f422 = uintBitsToFloat(t40.z);
@@ -2354,7 +2368,7 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f433 = p2g_faddz(p2g_inz(f421), uintBitsToFloat(0xBF7D70A4u));
     precise float f434 = p2g_ffmaz(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f435 = p45 ? f421 : f434;
-    uvec4 t45 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f419), 0u);
+    uvec4 t45 = p2g_tld4s_chk(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f419), 0u);
     precise float f436 = uintBitsToFloat(t45.x);
     precise float f437 = uintBitsToFloat(t45.y);
     precise float f438 = uintBitsToFloat(t45.z);
@@ -2379,7 +2393,7 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f449 = p2g_faddz(p2g_inz(f437), uintBitsToFloat(0xBF7D70A4u));
     precise float f450 = p2g_ffmaz(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f451 = p49 ? f437 : f450;
-    uvec4 t50 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f419), 0u);
+    uvec4 t50 = p2g_tld4s_chk(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f419), 0u);
     precise float f452 = uintBitsToFloat(t50.x);
     precise float f453 = uintBitsToFloat(t50.y);
     precise float f454 = uintBitsToFloat(t50.z);
@@ -2393,7 +2407,7 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f459 = p2g_faddz(p2g_inz(f452), uintBitsToFloat(0xBF7D70A4u));
     precise float f460 = p2g_ffmaz(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f463 = p2g_fmulz(f367, p2g_faddz(f333, 3.5));
-    uvec4 t53 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f463), 0u);
+    uvec4 t53 = p2g_tld4s_chk(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f463), 0u);
     precise float f464 = uintBitsToFloat(t53.x);
     precise float f465 = uintBitsToFloat(t53.y);
     precise float f466 = uintBitsToFloat(t53.z);
@@ -2407,7 +2421,7 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f471 = p2g_faddz(p2g_inz(f466), uintBitsToFloat(0xBF7D70A4u));
     precise float f472 = p2g_ffmaz(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f473 = p53 ? f466 : f472;
-    uvec4 t56 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f463), 0u);
+    uvec4 t56 = p2g_tld4s_chk(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f463), 0u);
     precise float f474 = uintBitsToFloat(t56.x);
     precise float f475 = uintBitsToFloat(t56.y);
     precise float f476 = uintBitsToFloat(t56.z);
@@ -2422,7 +2436,7 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f481 = p2g_faddz(p2g_inz(f476), uintBitsToFloat(0xBF7D70A4u));
     precise float f482 = p2g_ffmaz(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f483 = p55 ? f476 : f482;
-    uvec4 t59 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f463), 0u);
+    uvec4 t59 = p2g_tld4s_chk(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f463), 0u);
     precise float f484 = uintBitsToFloat(t59.x);
     precise float f485 = uintBitsToFloat(t59.y);
     precise float f486 = uintBitsToFloat(t59.z);

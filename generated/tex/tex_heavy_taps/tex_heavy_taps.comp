@@ -866,6 +866,20 @@ uvec4 p2g_tld4s(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {
          : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);
   return floatBitsToUint(g);
 }
+uvec4 p2g_tex2_chk(sampler2D hw, uint64_t h, uint s, vec2 c) {
+  if (!p2g_hw_on(s)) { p2g_m = 0.0; return uvec4(0u); }
+  return floatBitsToUint(textureLod(hw, c, 0.0));
+}
+uvec4 p2g_texi2_chk(sampler2D hw, uint64_t h, uint s, ivec2 c) {
+  if (!p2g_hw_on(s)) { p2g_m = 0.0; return uvec4(0u); }
+  return all(lessThan(uvec2(c), uvec2(textureSize(hw, 0)))) ? floatBitsToUint(texelFetch(hw, c, 0)) : uvec4(0u);
+}
+uvec4 p2g_tld4s_chk(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {
+  if (!p2g_hw_norm(s)) { p2g_m = 0.0; return uvec4(0u); }
+  vec4 g = comp == 0u ? textureGather(hw, c, 0) : comp == 1u ? textureGather(hw, c, 1)
+         : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);
+  return floatBitsToUint(g);
+}
 
 // The exact replays of main()'s guarded regions (translator/emit/region_guard.h): each runs its region's
 // statements again with the exact helpers, from the values the region started with, when p2g_redo() finds
@@ -902,13 +916,13 @@ void p2g_check_1(uint r10, float f3, uint r3, uint r12, uint r4, uint r1, uint64
     uint r19 = uint(int(uint(p2g_rem_s32(int(uint(int(r1) * 7)), int(r4)))) - int(r15));
     precise float f12 = p2g_f32_canon(p2g_s2f32(int(int(r19)), 0));
     precise float f14 = p2g_div32(p2g_fmulz(p2g_inz(f12), uintBitsToFloat(0x3E947AE1u)), f7, 0, false);
-    uvec4 t1 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(p2g_faddz(p2g_inz(f11), p2g_inz(f4)),
+    uvec4 t1 = p2g_tex2_chk(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(p2g_faddz(p2g_inz(f11), p2g_inz(f4)),
         p2g_faddz(p2g_inz(f8), p2g_inz(f14))));
     f17 = uintBitsToFloat(t1.x);
     f18 = uintBitsToFloat(t1.y);
     f19 = uintBitsToFloat(t1.z);
     f20 = uintBitsToFloat(t1.w);
-    t2 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(p2g_fsubz(p2g_inz(f4), p2g_inz(f14)),
+    t2 = p2g_tex2_chk(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(p2g_fsubz(p2g_inz(f4), p2g_inz(f14)),
         p2g_faddz(p2g_inz(f11), p2g_inz(f8))));
     if (!p2g_redoz()) return;
   }
