@@ -212,20 +212,21 @@ TEST_CASE("texture reads between f32 operations stay inside one guarded region")
   size_t mainAt = g.find("\nvoid main()");
   REQUIRE(mainAt != std::string::npos);
   std::string body = g.substr(mainAt);
-  CHECK(body.find("p2g_tex2(p2g_hw0") != std::string::npos);
+  CHECK(body.find("p2g_tex2_first(p2g_hw0") != std::string::npos);  // the first pass's form (test below)
   CHECK(body.find("if (p2g_redo()) p2g_check_1(") != std::string::npos);
   // no operation of the run left to its own guard (the exact forms end in ", false)")
   CHECK(body.find(", false)") == std::string::npos);
 }
 
-TEST_CASE("a guarded region's check reads textures through the device's sampler only, or asks for the replay") {
-  // The check (p2g_check_<n>, region_guard.cpp) is the device's pass again. It reads textures with the check forms
-  // (p2g_tex2_chk ...), which hold no software filter: lavapipe's compiler inlined one per read before it folded
-  // the check away. A slot the device does not sample fails the check (p2g_m = 0), so the replay reads it.
-  // Here s = 2^-50: an entering value below 2^-40 and an exact zero result (s - s) fail the first pass's tests,
-  // so the check runs; it lets both through (s * s = 2^-100 is normal), so only the texture decides whether it
-  // asks for the replay. On lavapipe with the fact f32-fast forced the check is live and the slot is not
-  // device-sampled: the output must be the emulated run's.
+TEST_CASE("a guarded region reads textures through the device's sampler only, or asks for the replay") {
+  // A region's first pass (main()) and its check (p2g_check_<n>, region_guard.cpp) read textures with the forms
+  // p2g_tex2_first / p2g_tex2_chk ..., which hold no software filter: lavapipe's compiler inlined one per read
+  // before it folded the dead pass away. A slot the device does not sample gives zeros and fails the pass's test
+  // (p2g_u = 0, p2g_m = 0), so the exact replay reads it. On lavapipe with the fact f32-fast forced both passes are
+  // live and the slot is not device-sampled: the output must be the emulated run's, for s = 0.75 (the first
+  // pass's test would pass: only the texture asks for the replay) and s = 2^-50 (an entering value below 2^-40
+  // and an exact zero result, s - s, fail the first pass; the check lets both through, s * s = 2^-100 being
+  // normal: only the texture asks for the replay).
   std::string ptx = std::string(kHeader) + R"(
 .visible .entry k(.param .u64 k_tex, .param .u64 k_out, .param .f32 k_s)
 {
@@ -256,7 +257,9 @@ TEST_CASE("a guarded region's check reads textures through the device's sampler 
   std::string check = g.substr(checkAt, g.find("\n}\n", checkAt) - checkAt);
   CHECK(check.find("p2g_tex2_chk(p2g_hw0") != std::string::npos);
   CHECK(check.find("p2g_tex2(") == std::string::npos);
-  CHECK(g.substr(mainAt).find("p2g_tex2(p2g_hw0") != std::string::npos);  // the first pass reads as before
+  std::string body = g.substr(mainAt);
+  CHECK(body.find("p2g_tex2_first(p2g_hw0") != std::string::npos);
+  CHECK(body.find("p2g_tex2(") == std::string::npos);
 
   fs::path dir = fs::temp_directory_path() / "p2g_tex_check_test";
   fs::remove_all(dir);
@@ -264,27 +267,32 @@ TEST_CASE("a guarded region's check reads textures through the device's sampler 
   std::ofstream(dir / "kernel.ptx") << ptx;
   std::vector<float> texels = {1.5f, 2.25f, 3.125f, 4.0f, 5.5f, 6.75f, 7.0f, 8.5f};  // 2x1 rgba32f
   std::ofstream(dir / "inputs" / "t.bin", std::ios::binary).write((const char*)texels.data(), 32);
-  std::ofstream(dir / "case.json") << R"({"kernel": "k", "grid": [1,1,1], "block": [1,1,1],
-    "textures": {"t": {"format": "rgba32f", "width": 2, "height": 1, "filter": "linear", "address": "clamp",
-                       "normalized": true, "init": {"file": "inputs/t.bin"}}},
-    "buffers": {"out": {"bytes": 8}},
-    "params": [{"texture": "t"}, {"buffer": "out"}, {"f32": 8.881784197001252e-16}]})";
-  std::vector<uint8_t> got[2];
-  for (int forced = 0; forced < 2; ++forced) {
-    fs::path outDir = dir / ("out" + std::to_string(forced));
-    RunOptions opt;
-    opt.outDir = outDir.string();
-    if (forced) opt.forcedFacts = {"f32-fast"};
-    std::ostringstream log;
-    opt.log = &log;
-    runCases({dir.string()}, opt, translateFn());
-    INFO(log.str());
-    got[forced] = readBytes((outDir / dir.filename() / "out.bin").string());
-    REQUIRE(got[forced].size() == 8);
+  for (const char* sv : {"0.75", "8.881784197001252e-16"}) {
+    std::string param = sv;
+    CAPTURE(param);
+    std::ofstream(dir / "case.json") << R"({"kernel": "k", "grid": [1,1,1], "block": [1,1,1],
+      "textures": {"t": {"format": "rgba32f", "width": 2, "height": 1, "filter": "linear", "address": "clamp",
+                         "normalized": true, "init": {"file": "inputs/t.bin"}}},
+      "buffers": {"out": {"bytes": 8}},
+      "params": [{"texture": "t"}, {"buffer": "out"}, {"f32": )" << sv << "}]}";
+    std::vector<uint8_t> got[2];
+    for (int forced = 0; forced < 2; ++forced) {
+      fs::path outDir = dir / ("out" + std::to_string(forced));
+      fs::remove_all(outDir);
+      RunOptions opt;
+      opt.outDir = outDir.string();
+      if (forced) opt.forcedFacts = {"f32-fast"};
+      std::ostringstream log;
+      opt.log = &log;
+      runCases({dir.string()}, opt, translateFn());
+      INFO(log.str());
+      got[forced] = readBytes((outDir / dir.filename() / "out.bin").string());
+      REQUIRE(got[forced].size() == 8);
+    }
+    // the texels' sum (zeros taken from a pass that read no texture would give about 0)
+    CHECK(f32At(got[0], 0) > 1.0f);
+    CHECK(got[1] == got[0]);
   }
-  // the texels' sum (the check's zeros, taken, would give 0)
-  CHECK(f32At(got[0], 0) > 1.0f);
-  CHECK(got[1] == got[0]);
   fs::remove_all(dir);
 }
 

@@ -425,22 +425,26 @@ std::string texturePreludeFor(const ir::Function& f, const std::vector<ManifestI
               "         : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);\n"
               "  return floatBitsToUint(g);\n}\n";
     if (!checkForms) continue;
-    // The check of a guarded region (region_guard.cpp) reads its textures with these: the device's sampler only.
-    // A slot the device does not sample fails the check (p2g_m = 0: p2g_redoz() asks for the replay, which reads
-    // it in software), so no check holds a software filter: lavapipe's compiler inlined each one before folding
-    // the check away (its facts do not hold), 12 s of K's pipeline there (docs/GPU_BENCH.md, 2026-12-07).
-    std::string fail = "  if (!p2g_hw_on(s)) { p2g_m = 0.0; return uvec4(0u); }\n";
-    decl += "uvec4 p2g_tex" + D + "_chk(" + smp + ", uint64_t h, uint s, vec" + D + " c) {\n" + fail +
-            "  return floatBitsToUint(textureLod(hw, c, 0.0));\n}\n";
-    decl += "uvec4 p2g_texi" + D + "_chk(" + smp + ", uint64_t h, uint s, ivec" + D + " c) {\n" + fail +
-            "  return all(lessThan(uvec" + D + "(c), uvec" + D + "(textureSize(hw, 0)))) ? floatBitsToUint(texelFetch(hw, "
-            "c, 0)) : uvec4(0u);\n}\n";
-    if (d == 2)
-      decl += "uvec4 p2g_tld4s_chk(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {\n"
-              "  if (!p2g_hw_norm(s)) { p2g_m = 0.0; return uvec4(0u); }\n"
-              "  vec4 g = comp == 0u ? textureGather(hw, c, 0) : comp == 1u ? textureGather(hw, c, 1)\n"
-              "         : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);\n"
-              "  return floatBitsToUint(g);\n}\n";
+    // A guarded region (region_guard.cpp deviceTextureReads) reads its textures with these in its first pass
+    // (_first) and its check (_chk): the device's sampler only. A slot the device does not sample gives zeros and
+    // fails the pass's test (p2g_u = 0, p2g_m = 0), so the exact replay reads it in software, and only the replay
+    // holds a software filter: lavapipe's compiler inlines every call before it folds away what its facts leave
+    // dead (the checks' software reads cost 12 s of K's pipeline there: docs/GPU_BENCH.md, 2026-12-07).
+    for (const char* form : {"_first", "_chk"}) {
+      std::string F = form, fail = std::string("{ ") + (F == "_chk" ? "p2g_m = 0.0" : "p2g_u = 0u") +
+                                   "; return uvec4(0u); }\n";
+      decl += "uvec4 p2g_tex" + D + F + "(" + smp + ", uint64_t h, uint s, vec" + D + " c) {\n"
+              "  if (!p2g_hw_on(s)) " + fail + "  return floatBitsToUint(textureLod(hw, c, 0.0));\n}\n";
+      decl += "uvec4 p2g_texi" + D + F + "(" + smp + ", uint64_t h, uint s, ivec" + D + " c) {\n"
+              "  if (!p2g_hw_on(s)) " + fail + "  return all(lessThan(uvec" + D + "(c), uvec" + D +
+              "(textureSize(hw, 0)))) ? floatBitsToUint(texelFetch(hw, c, 0)) : uvec4(0u);\n}\n";
+      if (d == 2)
+        decl += "uvec4 p2g_tld4s" + F + "(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {\n"
+                "  if (!p2g_hw_norm(s)) " + fail +
+                "  vec4 g = comp == 0u ? textureGather(hw, c, 0) : comp == 1u ? textureGather(hw, c, 1)\n"
+                "         : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);\n"
+                "  return floatBitsToUint(g);\n}\n";
+    }
   }
   return s + decl;
 }

@@ -192,10 +192,29 @@ bool wholeCall(string_view e, string_view f, Args& args) {
   return callArgs(e, f.size(), close, args) && close == e.size() - 1;
 }
 
+// A texture read of `e` on a device-sampled slot (p2g_tex2(p2g_hw<slot>, ...) ...) renamed to its form `suffix`
+// (emit_tex.cpp texturePreludeFor): the device's sampler, or where the device does not sample the slot zeros and a
+// failed test (_first: p2g_u = 0, the first pass's; _chk: p2g_m = 0, the check's), so the exact replay reads it.
+// Only the replay holds the software filter, which lavapipe's compiler inlines at every call before it folds away
+// what its facts leave dead (docs/GPU_BENCH.md, 2026-12-07).
+std::string deviceTextureReads(string_view e, string_view suffix) {
+  std::string out;
+  size_t done = 0;
+  for (size_t i = e.find("p2g_t"); i != npos; i = e.find("p2g_t", i + 1))
+    for (string_view f : {string_view("p2g_tex2"), string_view("p2g_tex3"), string_view("p2g_texi2"),
+                          string_view("p2g_texi3"), string_view("p2g_tld4s")})
+      if (callAt(e, i, f)) {
+        out.append(e.substr(done, i + f.size() - done)).append(suffix);
+        done = i + f.size();
+        break;
+      }
+  out.append(e.substr(done));
+  return out;
+}
+
 // The device's pass with the precise forms (p2g_faddz ..., p2g_inz, p2g_in_nanz: f32_prelude.cpp), for a
 // region's check function: every short-form call (2 operands, fma 3) and entry test of `e` renamed; the exact
-// forms (with ftz and mode) stay; texture reads take their check forms (p2g_tex2_chk ...: the device's sampler or
-// a failed check, never the software filter).
+// forms (with ftz and mode) stay; texture reads take their check forms (deviceTextureReads).
 std::string zeroAware(string_view e) {
   std::string out;
   out.reserve(e.size() + 16);
@@ -205,13 +224,6 @@ std::string zeroAware(string_view e) {
     for (string_view f : {string_view("p2g_in"), string_view("p2g_in_nan")}) {
       if (!callAt(e, i, f)) continue;
       out.append(e.substr(done, i + f.size() - done)) += 'z';
-      done = i + f.size();
-    }
-    // a texture read: its check form, the device's sampler only (emit_tex.cpp texturePreludeFor)
-    for (string_view f : {string_view("p2g_tex2"), string_view("p2g_tex3"), string_view("p2g_texi2"),
-                          string_view("p2g_texi3"), string_view("p2g_tld4s")}) {
-      if (!callAt(e, i, f)) continue;
-      out.append(e.substr(done, i + f.size() - done)) += "_chk";
       done = i + f.size();
     }
     if (i + 8 >= e.size() || e.compare(i, 5, "p2g_f") != 0) continue;
@@ -231,7 +243,7 @@ std::string zeroAware(string_view e) {
     }
   }
   out.append(e.substr(done));
-  return out;
+  return deviceTextureReads(out, "_chk");
 }
 
 bool guardedForm(string_view f, const Args& a) {
@@ -825,7 +837,7 @@ int guardRegions(std::string& body, std::string& functions,
       out += ind;
       if (!s.type.empty()) out.append(s.type) += ' ';
       out.append(s.lhs) += " = ";
-      out += rhs[k - li];
+      out += deviceTextureReads(rhs[k - li], "_first");
       out += ';';
       if (!s.comment.empty()) out.append("  ").append(s.comment);
       out += '\n';

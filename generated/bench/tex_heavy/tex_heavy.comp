@@ -879,6 +879,20 @@ uvec4 p2g_tld4s(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {
          : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);
   return floatBitsToUint(g);
 }
+uvec4 p2g_tex2_first(sampler2D hw, uint64_t h, uint s, vec2 c) {
+  if (!p2g_hw_on(s)) { p2g_u = 0u; return uvec4(0u); }
+  return floatBitsToUint(textureLod(hw, c, 0.0));
+}
+uvec4 p2g_texi2_first(sampler2D hw, uint64_t h, uint s, ivec2 c) {
+  if (!p2g_hw_on(s)) { p2g_u = 0u; return uvec4(0u); }
+  return all(lessThan(uvec2(c), uvec2(textureSize(hw, 0)))) ? floatBitsToUint(texelFetch(hw, c, 0)) : uvec4(0u);
+}
+uvec4 p2g_tld4s_first(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {
+  if (!p2g_hw_norm(s)) { p2g_u = 0u; return uvec4(0u); }
+  vec4 g = comp == 0u ? textureGather(hw, c, 0) : comp == 1u ? textureGather(hw, c, 1)
+         : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);
+  return floatBitsToUint(g);
+}
 uvec4 p2g_tex2_chk(sampler2D hw, uint64_t h, uint s, vec2 c) {
   if (!p2g_hw_on(s)) { p2g_m = 0.0; return uvec4(0u); }
   return floatBitsToUint(textureLod(hw, c, 0.0));
@@ -1350,7 +1364,7 @@ void main() {
           precise float f56 = p2g_faddc(p2g_in(f2), p2g_in(f52));
           // ptx:92  add.f32 	%f57, %f4, %f55;
           // ptx:93  tex.2d.v4.f32.f32 	{%f58, %f59, %f60, %f61}, [%rd1, {%f56, %f57}];
-          uvec4 t1 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f56, p2g_faddc(p2g_in(f4), p2g_in(f55))));
+          uvec4 t1 = p2g_tex2_first(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f56, p2g_faddc(p2g_in(f4), p2g_in(f55))));
           precise float f58 = uintBitsToFloat(t1.x);
           precise float f59 = uintBitsToFloat(t1.y);
           precise float f60 = uintBitsToFloat(t1.z);
@@ -1359,7 +1373,7 @@ void main() {
           precise float f62 = p2g_fsubc(f2, p2g_in(f55));
           // ptx:95  add.f32 	%f63, %f4, %f52;
           // ptx:96  tex.2d.v4.f32.f32 	{%f64, %f65, %f66, %f67}, [%rd1, {%f62, %f63}];
-          uvec4 t2 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f62, p2g_faddc(f4, p2g_in(f52))));
+          uvec4 t2 = p2g_tex2_first(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f62, p2g_faddc(f4, p2g_in(f52))));
           precise float f64 = uintBitsToFloat(t2.x);
           precise float f65 = uintBitsToFloat(t2.y);
           precise float f66 = uintBitsToFloat(t2.z);
@@ -1374,7 +1388,7 @@ void main() {
           // ptx:102  cvt.rn.f32.s32 	%f69, %r46;
           precise float f69 = p2g_f32_canon(p2g_s2f32(int(int(r45 & 255u)), 0));
           // ptx:103  tex.2d.v4.f32.f32 	{%f70, %f71, %f72, %f73}, [%rd2, {%f68, %f69}];
-          uvec4 t3 = p2g_tex2(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f68, f69));
+          uvec4 t3 = p2g_tex2_first(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f68, f69));
           precise float f70 = uintBitsToFloat(t3.x);
           precise float f71 = uintBitsToFloat(t3.y);
           precise float f72 = uintBitsToFloat(t3.z);
@@ -1416,7 +1430,7 @@ void main() {
           precise float f91 = p2g_faddc(f2, p2g_in(f87));
           // ptx:127  add.f32 	%f92, %f4, %f90;
           // ptx:128  tex.2d.v4.f32.f32 	{%f93, %f94, %f95, %f96}, [%rd1, {%f91, %f92}];
-          uvec4 t4 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f91, p2g_faddc(f4, p2g_in(f90))));
+          uvec4 t4 = p2g_tex2_first(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f91, p2g_faddc(f4, p2g_in(f90))));
           precise float f93 = uintBitsToFloat(t4.x);
           precise float f94 = uintBitsToFloat(t4.y);
           precise float f95 = uintBitsToFloat(t4.z);
@@ -1425,7 +1439,7 @@ void main() {
           precise float f97 = p2g_fsubc(f2, p2g_in(f90));
           // ptx:130  add.f32 	%f98, %f4, %f87;
           // ptx:131  tex.2d.v4.f32.f32 	{%f99, %f100, %f101, %f102}, [%rd1, {%f97, %f98}];
-          uvec4 t5 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f97, p2g_faddc(f4, p2g_in(f87))));
+          uvec4 t5 = p2g_tex2_first(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f97, p2g_faddc(f4, p2g_in(f87))));
           precise float f99 = uintBitsToFloat(t5.x);
           precise float f100 = uintBitsToFloat(t5.y);
           precise float f101 = uintBitsToFloat(t5.z);
@@ -1439,7 +1453,7 @@ void main() {
           // ptx:137  cvt.rn.f32.s32 	%f104, %r55;
           precise float f104 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r45) + 3) & 255u)), 0));
           // ptx:138  tex.2d.v4.f32.f32 	{%f105, %f106, %f107, %f108}, [%rd2, {%f103, %f104}];
-          uvec4 t6 = p2g_tex2(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f103, f104));
+          uvec4 t6 = p2g_tex2_first(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f103, f104));
           precise float f105 = uintBitsToFloat(t6.x);
           precise float f106 = uintBitsToFloat(t6.y);
           precise float f107 = uintBitsToFloat(t6.z);
@@ -1481,7 +1495,7 @@ void main() {
           precise float f126 = p2g_faddc(f2, p2g_in(f122));
           // ptx:162  add.f32 	%f127, %f4, %f125;
           // ptx:163  tex.2d.v4.f32.f32 	{%f128, %f129, %f130, %f131}, [%rd1, {%f126, %f127}];
-          uvec4 t7 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f126, p2g_faddc(f4, p2g_in(f125))));
+          uvec4 t7 = p2g_tex2_first(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f126, p2g_faddc(f4, p2g_in(f125))));
           precise float f128 = uintBitsToFloat(t7.x);
           precise float f129 = uintBitsToFloat(t7.y);
           precise float f130 = uintBitsToFloat(t7.z);
@@ -1490,7 +1504,7 @@ void main() {
           precise float f132 = p2g_fsubc(f2, p2g_in(f125));
           // ptx:165  add.f32 	%f133, %f4, %f122;
           // ptx:166  tex.2d.v4.f32.f32 	{%f134, %f135, %f136, %f137}, [%rd1, {%f132, %f133}];
-          uvec4 t8 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f132, p2g_faddc(f4, p2g_in(f122))));
+          uvec4 t8 = p2g_tex2_first(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f132, p2g_faddc(f4, p2g_in(f122))));
           precise float f134 = uintBitsToFloat(t8.x);
           precise float f135 = uintBitsToFloat(t8.y);
           precise float f136 = uintBitsToFloat(t8.z);
@@ -1504,7 +1518,7 @@ void main() {
           // ptx:172  cvt.rn.f32.s32 	%f139, %r64;
           precise float f139 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r45) + 6) & 255u)), 0));
           // ptx:173  tex.2d.v4.f32.f32 	{%f140, %f141, %f142, %f143}, [%rd2, {%f138, %f139}];
-          uvec4 t9 = p2g_tex2(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f138, f139));
+          uvec4 t9 = p2g_tex2_first(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f138, f139));
           precise float f140 = uintBitsToFloat(t9.x);
           precise float f141 = uintBitsToFloat(t9.y);
           precise float f142 = uintBitsToFloat(t9.z);
@@ -1546,7 +1560,7 @@ void main() {
           precise float f161 = p2g_faddc(f2, p2g_in(f157));
           // ptx:197  add.f32 	%f162, %f4, %f160;
           // ptx:198  tex.2d.v4.f32.f32 	{%f163, %f164, %f165, %f166}, [%rd1, {%f161, %f162}];
-          uvec4 t10 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f161, p2g_faddc(f4, p2g_in(f160))));
+          uvec4 t10 = p2g_tex2_first(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f161, p2g_faddc(f4, p2g_in(f160))));
           precise float f163 = uintBitsToFloat(t10.x);
           precise float f164 = uintBitsToFloat(t10.y);
           precise float f165 = uintBitsToFloat(t10.z);
@@ -1555,7 +1569,7 @@ void main() {
           precise float f167 = p2g_fsubc(f2, p2g_in(f160));
           // ptx:200  add.f32 	%f168, %f4, %f157;
           // ptx:201  tex.2d.v4.f32.f32 	{%f169, %f170, %f171, %f172}, [%rd1, {%f167, %f168}];
-          uvec4 t11 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f167, p2g_faddc(f4, p2g_in(f157))));
+          uvec4 t11 = p2g_tex2_first(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f167, p2g_faddc(f4, p2g_in(f157))));
           precise float f169 = uintBitsToFloat(t11.x);
           precise float f170 = uintBitsToFloat(t11.y);
           precise float f171 = uintBitsToFloat(t11.z);
@@ -1569,7 +1583,7 @@ void main() {
           // ptx:207  cvt.rn.f32.s32 	%f174, %r73;
           precise float f174 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r45) + 9) & 255u)), 0));
           // ptx:208  tex.2d.v4.f32.f32 	{%f175, %f176, %f177, %f178}, [%rd2, {%f173, %f174}];
-          uvec4 t12 = p2g_tex2(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f173, f174));
+          uvec4 t12 = p2g_tex2_first(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f173, f174));
           precise float f175 = uintBitsToFloat(t12.x);
           precise float f176 = uintBitsToFloat(t12.y);
           precise float f177 = uintBitsToFloat(t12.z);
@@ -1634,7 +1648,8 @@ void main() {
           precise float f192 = p2g_faddc(p2g_in(f2), p2g_in(f188));
           // ptx:247  add.f32 	%f193, %f4, %f191;
           // ptx:248  tex.2d.v4.f32.f32 	{%f194, %f195, %f196, %f197}, [%rd1, {%f192, %f193}];
-          uvec4 t13 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f192, p2g_faddc(p2g_in(f4), p2g_in(f191))));
+          uvec4 t13 = p2g_tex2_first(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f192, p2g_faddc(p2g_in(f4),
+              p2g_in(f191))));
           precise float f194 = uintBitsToFloat(t13.x);
           precise float f195 = uintBitsToFloat(t13.y);
           precise float f196 = uintBitsToFloat(t13.z);
@@ -1643,7 +1658,7 @@ void main() {
           precise float f198 = p2g_fsubc(f2, p2g_in(f191));
           // ptx:250  add.f32 	%f199, %f4, %f188;
           // ptx:251  tex.2d.v4.f32.f32 	{%f200, %f201, %f202, %f203}, [%rd1, {%f198, %f199}];
-          uvec4 t14 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f198, p2g_faddc(f4, p2g_in(f188))));
+          uvec4 t14 = p2g_tex2_first(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(f198, p2g_faddc(f4, p2g_in(f188))));
           precise float f200 = uintBitsToFloat(t14.x);
           precise float f201 = uintBitsToFloat(t14.y);
           precise float f202 = uintBitsToFloat(t14.z);
@@ -1655,7 +1670,7 @@ void main() {
           // ptx:255  cvt.rn.f32.s32 	%f205, %r78;
           precise float f205 = p2g_f32_canon(p2g_s2f32(int(int(r87 & 255u)), 0));
           // ptx:256  tex.2d.v4.f32.f32 	{%f206, %f207, %f208, %f209}, [%rd2, {%f204, %f205}];
-          uvec4 t15 = p2g_tex2(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f204, f205));
+          uvec4 t15 = p2g_tex2_first(p2g_hw1, rd2 /* p8_u64 */, P2G_IMG1, vec2(f204, f205));
           precise float f206 = uintBitsToFloat(t15.x);
           precise float f207 = uintBitsToFloat(t15.y);
           precise float f208 = uintBitsToFloat(t15.z);

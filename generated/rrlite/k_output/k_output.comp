@@ -1596,6 +1596,20 @@ uvec4 p2g_tld4s(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {
          : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);
   return floatBitsToUint(g);
 }
+uvec4 p2g_tex2_first(sampler2D hw, uint64_t h, uint s, vec2 c) {
+  if (!p2g_hw_on(s)) { p2g_u = 0u; return uvec4(0u); }
+  return floatBitsToUint(textureLod(hw, c, 0.0));
+}
+uvec4 p2g_texi2_first(sampler2D hw, uint64_t h, uint s, ivec2 c) {
+  if (!p2g_hw_on(s)) { p2g_u = 0u; return uvec4(0u); }
+  return all(lessThan(uvec2(c), uvec2(textureSize(hw, 0)))) ? floatBitsToUint(texelFetch(hw, c, 0)) : uvec4(0u);
+}
+uvec4 p2g_tld4s_first(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {
+  if (!p2g_hw_norm(s)) { p2g_u = 0u; return uvec4(0u); }
+  vec4 g = comp == 0u ? textureGather(hw, c, 0) : comp == 1u ? textureGather(hw, c, 1)
+         : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);
+  return floatBitsToUint(g);
+}
 uvec4 p2g_tex2_chk(sampler2D hw, uint64_t h, uint s, vec2 c) {
   if (!p2g_hw_on(s)) { p2g_m = 0.0; return uvec4(0u); }
   return floatBitsToUint(textureLod(hw, c, 0.0));
@@ -6141,7 +6155,7 @@ void main() {
       // ptx:385  mov.f32 	%f323, 0f00000000;
       precise float f323 = 0.0;
       // ptx:386  tex.level.2d.v4.f32.f32 	{%f28, %f29, %f30, %f31}, [%rd18, {%f321, %f322}], %f323;
-      uvec4 t26 = p2g_tex2(p2g_hw1, rd18 /* p224_u64 */, P2G_IMG1, vec2(f321, p2g_fmul(f27, p2g_in(f318))));
+      uvec4 t26 = p2g_tex2_first(p2g_hw1, rd18 /* p224_u64 */, P2G_IMG1, vec2(f321, p2g_fmul(f27, p2g_in(f318))));
       f28 = uintBitsToFloat(t26.x);
       f29 = uintBitsToFloat(t26.y);
       f30 = uintBitsToFloat(t26.z);
@@ -6229,7 +6243,7 @@ void main() {
       // ptx:435  mul.f32 	%f371, %f367, %f370;
       precise float f371 = p2g_fmul(f367, p2g_faddc(f333, -0.5));
       // ptx:436  tld4.r.2d.v4.f32.f32 	{%f372, %f373, %f374, %f375}, [%rd19, {%f369, %f371}];
-      uvec4 t27 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f371), 0u);
+      uvec4 t27 = p2g_tld4s_first(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f371), 0u);
       precise float f372 = uintBitsToFloat(t27.x);
       precise float f373 = uintBitsToFloat(t27.y);
       precise float f374 = uintBitsToFloat(t27.z);
@@ -6272,7 +6286,7 @@ void main() {
       // ptx:454  mul.f32 	%f389, %f366, %f388;
       precise float f389 = p2g_fmul(f366, p2g_faddc(f330, 1.5));
       // ptx:455  tld4.r.2d.v4.f32.f32 	{%f390, %f391, %f392, %f393}, [%rd19, {%f389, %f371}];
-      uvec4 t32 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f371), 0u);
+      uvec4 t32 = p2g_tld4s_first(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f371), 0u);
       precise float f390 = uintBitsToFloat(t32.x);
       precise float f391 = uintBitsToFloat(t32.y);
       precise float f392 = uintBitsToFloat(t32.z);
@@ -6317,7 +6331,7 @@ void main() {
       // ptx:473  mul.f32 	%f407, %f366, %f406;
       precise float f407 = p2g_fmul(f366, p2g_faddc(f330, 3.5));
       // ptx:474  tld4.r.2d.v4.f32.f32 	{%f408, %f409, %f410, %f411}, [%rd19, {%f407, %f371}];
-      uvec4 t37 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f371), 0u);
+      uvec4 t37 = p2g_tld4s_first(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f371), 0u);
       precise float f408 = uintBitsToFloat(t37.x);
       precise float f409 = uintBitsToFloat(t37.y);
       precise float f410 = uintBitsToFloat(t37.z);
@@ -6342,7 +6356,7 @@ void main() {
       // ptx:484  mul.f32 	%f419, %f367, %f418;
       precise float f419 = p2g_fmul(f367, p2g_faddc(f333, 1.5));
       // ptx:485  tld4.r.2d.v4.f32.f32 	{%f420, %f421, %f422, %f423}, [%rd19, {%f369, %f419}];
-      uvec4 t40 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f419), 0u);
+      uvec4 t40 = p2g_tld4s_first(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f419), 0u);
       precise float f420 = uintBitsToFloat(t40.x);
       precise float f421 = uintBitsToFloat(t40.y);
       precise float f422 = uintBitsToFloat(t40.z);
@@ -6382,7 +6396,7 @@ void main() {
       // ptx:501  selp.f32 	%f435, %f421, %f434, %p45;
       precise float f435 = p45 ? f421 : f434;
       // ptx:502  tld4.r.2d.v4.f32.f32 	{%f436, %f437, %f438, %f439}, [%rd19, {%f389, %f419}];
-      uvec4 t45 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f419), 0u);
+      uvec4 t45 = p2g_tld4s_first(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f419), 0u);
       precise float f436 = uintBitsToFloat(t45.x);
       precise float f437 = uintBitsToFloat(t45.y);
       precise float f438 = uintBitsToFloat(t45.z);
@@ -6424,7 +6438,7 @@ void main() {
       // ptx:518  selp.f32 	%f451, %f437, %f450, %p49;
       precise float f451 = p49 ? f437 : f450;
       // ptx:519  tld4.r.2d.v4.f32.f32 	{%f452, %f453, %f454, %f455}, [%rd19, {%f407, %f419}];
-      uvec4 t50 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f419), 0u);
+      uvec4 t50 = p2g_tld4s_first(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f419), 0u);
       precise float f452 = uintBitsToFloat(t50.x);
       precise float f453 = uintBitsToFloat(t50.y);
       precise float f454 = uintBitsToFloat(t50.z);
@@ -6449,7 +6463,7 @@ void main() {
       // ptx:529  mul.f32 	%f463, %f367, %f462;
       precise float f463 = p2g_fmul(f367, p2g_faddc(f333, 3.5));
       // ptx:530  tld4.r.2d.v4.f32.f32 	{%f464, %f465, %f466, %f467}, [%rd19, {%f369, %f463}];
-      uvec4 t53 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f463), 0u);
+      uvec4 t53 = p2g_tld4s_first(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f463), 0u);
       precise float f464 = uintBitsToFloat(t53.x);
       precise float f465 = uintBitsToFloat(t53.y);
       precise float f466 = uintBitsToFloat(t53.z);
@@ -6472,7 +6486,7 @@ void main() {
       // ptx:538  selp.f32 	%f473, %f466, %f472, %p53;
       precise float f473 = p53 ? f466 : f472;
       // ptx:539  tld4.r.2d.v4.f32.f32 	{%f474, %f475, %f476, %f477}, [%rd19, {%f389, %f463}];
-      uvec4 t56 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f463), 0u);
+      uvec4 t56 = p2g_tld4s_first(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f463), 0u);
       precise float f474 = uintBitsToFloat(t56.x);
       precise float f475 = uintBitsToFloat(t56.y);
       precise float f476 = uintBitsToFloat(t56.z);
@@ -6496,7 +6510,7 @@ void main() {
       // ptx:547  selp.f32 	%f483, %f476, %f482, %p55;
       precise float f483 = p55 ? f476 : f482;
       // ptx:548  tld4.r.2d.v4.f32.f32 	{%f484, %f485, %f486, %f487}, [%rd19, {%f407, %f463}];
-      uvec4 t59 = p2g_tld4s(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f463), 0u);
+      uvec4 t59 = p2g_tld4s_first(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f463), 0u);
       precise float f484 = uintBitsToFloat(t59.x);
       precise float f485 = uintBitsToFloat(t59.y);
       precise float f486 = uintBitsToFloat(t59.z);

@@ -866,6 +866,20 @@ uvec4 p2g_tld4s(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {
          : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);
   return floatBitsToUint(g);
 }
+uvec4 p2g_tex2_first(sampler2D hw, uint64_t h, uint s, vec2 c) {
+  if (!p2g_hw_on(s)) { p2g_u = 0u; return uvec4(0u); }
+  return floatBitsToUint(textureLod(hw, c, 0.0));
+}
+uvec4 p2g_texi2_first(sampler2D hw, uint64_t h, uint s, ivec2 c) {
+  if (!p2g_hw_on(s)) { p2g_u = 0u; return uvec4(0u); }
+  return all(lessThan(uvec2(c), uvec2(textureSize(hw, 0)))) ? floatBitsToUint(texelFetch(hw, c, 0)) : uvec4(0u);
+}
+uvec4 p2g_tld4s_first(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {
+  if (!p2g_hw_norm(s)) { p2g_u = 0u; return uvec4(0u); }
+  vec4 g = comp == 0u ? textureGather(hw, c, 0) : comp == 1u ? textureGather(hw, c, 1)
+         : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);
+  return floatBitsToUint(g);
+}
 uvec4 p2g_tex2_chk(sampler2D hw, uint64_t h, uint s, vec2 c) {
   if (!p2g_hw_on(s)) { p2g_m = 0.0; return uvec4(0u); }
   return floatBitsToUint(textureLod(hw, c, 0.0));
@@ -1001,7 +1015,7 @@ void main() {
     // ptx:69  add.f32 	%f15, %f11, %f4;
     // ptx:70  add.f32 	%f16, %f8, %f14;
     // ptx:71  tex.2d.v4.f32.f32 	{%f17, %f18, %f19, %f20}, [%rd1, {%f15, %f16}];
-    uvec4 t1 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(p2g_faddc(p2g_in(f11), p2g_in(f4)),
+    uvec4 t1 = p2g_tex2_first(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(p2g_faddc(p2g_in(f11), p2g_in(f4)),
         p2g_faddc(p2g_in(f8), p2g_in(f14))));
     precise float f17 = uintBitsToFloat(t1.x);
     precise float f18 = uintBitsToFloat(t1.y);
@@ -1010,7 +1024,7 @@ void main() {
     // ptx:72  sub.f32 	%f21, %f4, %f14;
     // ptx:73  add.f32 	%f22, %f11, %f8;
     // ptx:74  tex.2d.v4.f32.f32 	{%f23, %f24, %f25, %f26}, [%rd1, {%f21, %f22}];
-    uvec4 t2 = p2g_tex2(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(p2g_fsubc(p2g_in(f4), p2g_in(f14)),
+    uvec4 t2 = p2g_tex2_first(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(p2g_fsubc(p2g_in(f4), p2g_in(f14)),
         p2g_faddc(p2g_in(f11), p2g_in(f8))));
     if (p2g_redo()) p2g_check_1(r10, f3, r3, r12, r4, r1, rd1, p0_u64, f17, f18, f19, f20, t2);
     precise float f23 = uintBitsToFloat(t2.x);
