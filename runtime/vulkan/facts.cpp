@@ -35,10 +35,11 @@ DeviceFacts deviceFacts(const DeviceInfo& d, bool enabled) {
   // deviceSampled). By driver, not vendor. Vulkan itself asks only 4 sub-texel bits of filtering precision
   // (HAZARDS.md #11): lavapipe's differ from CUDA's (docs/TEXTURES.md), so it holds nowhere else.
   f.hwTex = d.driver.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY;
-  // sfu-native: NVIDIA's Vulkan driver compiles exp2/log2/inversesqrt/sqrt/1.0 / x/sin/cos to the MUFU
-  // instructions ptxas gives the .approx.ftz.f32 forms: the SFU sweeps (every input of the 23 forms) identical with
-  // the fact on (docs/DEVICE_FACTS.md). Measured in modules without DenormPreserve 32 only, so not with f32Ieee.
-  f.sfuNative = d.driver.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY && !f.f32Ieee;
+  // sfu-native and f32-div-fast: held by no device yet. Forced on NVIDIA (H100, driver 580.159.04, 2026-12-07:
+  // docs/DEVICE_FACTS.md) the SFU sweeps and the op sweeps of div/rcp/sqrt.rn stay identical, and so do K 720p
+  // and bench/tex_heavy; the corpus cases that reach the two paths and were not run with them (listed there) come
+  // first. Then sfu-native holds for NVIDIA's driver in modules without DenormPreserve 32 (not with f32Ieee: the
+  // sweeps ran without it).
   return f;
 }
 

@@ -50,7 +50,8 @@ struct DeviceFacts {
   // The device's 1.0 / x, inversesqrt, sqrt, exp2, log2, sin and cos on f32 give rcp/rsqrt/sqrt/ex2/lg2/sin/
   // cos.approx.ftz.f32's bits for every input, in a module without DenormPreserve 32: the SFU models take them for
   // every input of the .ftz forms and for normal operands and results of the others (translator/emit/
-  // sfu_prelude.cpp p2g_sfu_dev). NVIDIA's proprietary driver (the SFU sweeps, every input: docs/DEVICE_FACTS.md).
+  // sfu_prelude.cpp p2g_sfu_dev). Held by no device yet: forced on NVIDIA's proprietary driver the SFU sweeps
+  // (every input) are identical (docs/DEVICE_FACTS.md); `ptx2glsl run --fact sfu-native` forces it.
   bool sfuNative = false;
   // The device's f16 add, sub, mul and fma() (f16vec2 too, NoContraction) give PTX's add/sub/mul/fma.rn.f16(x2)
   // bit for bit (subnormals kept: the module runs with DenormPreserve 16; NaN results 0x7FFF): the runtime takes

@@ -112,6 +112,19 @@ TEST_CASE("the min/max fact holds on NVIDIA's proprietary driver only") {
   CHECK(applyFacts(probeModule(), f) == probeModule());  // no module patch
 }
 
+TEST_CASE("sfu-native and f32-div-fast hold on no device yet; --fact forces them") {
+  for (VkDriverId id : {VK_DRIVER_ID_NVIDIA_PROPRIETARY, VK_DRIVER_ID_MESA_LLVMPIPE}) {
+    DeviceInfo d = fake(id, id == VK_DRIVER_ID_NVIDIA_PROPRIETARY ? 0x10DE : 0x10005, false);
+    DeviceFacts f = deviceFacts(d, true);
+    CHECK_FALSE(f.sfuNative);
+    CHECK_FALSE(f.f32DivFast);
+    std::string err;
+    CHECK(forceFacts(f, {"sfu-native"}, d, err));
+    CHECK(f.sfuNative);
+    CHECK(describeFacts(f).find("sfu-native") != std::string::npos);
+  }
+}
+
 TEST_CASE("the f16-native fact is measured nowhere yet; --fact forces it only where the device has f16 arithmetic") {
   DeviceInfo nv = fake(VK_DRIVER_ID_NVIDIA_PROPRIETARY, 0x10DE, false);
   DeviceFacts f = deviceFacts(nv, true);
