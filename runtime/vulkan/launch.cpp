@@ -104,7 +104,8 @@ bool createPipeline(Resources& R, const CaseSpec& c, const TranslatedKernel& k, 
   // warps of 32, so warp instructions are subgroup operations; translator/emit/warp_flow.cpp, docs/WARP.md);
   // 6 = P2G_F32_IEEE, 7 = P2G_FMA_FUSED, 8 = P2G_HALF_CVT, 9 = P2G_F32_FAST, 10 = P2G_F32_MINMAX (facts.h),
   // 11 = P2G_PARAMS_DISJOINT (manifest.h kSpecParamsDisjoint: no two pointer parameters name the same buffer),
-  // 12 = P2G_F32_DIV_FAST, 13 = P2G_SFU_NATIVE (facts.h); with --check-bounds the 64-bit bounds table from kBoundsSpecId on (manifest.h).
+  // 12 = P2G_F32_DIV_FAST, 13 = P2G_SFU_NATIVE (facts.h); with --check-bounds the 64-bit bounds table from
+  // kBoundsSpecId on (manifest.h).
   std::vector<std::string> named;
   bool disjoint = true;
   auto addParam = [&](const ParamValue& pv) {
@@ -123,8 +124,8 @@ bool createPipeline(Resources& R, const CaseSpec& c, const TranslatedKernel& k, 
                       facts.f32MinMax ? 1u : 0u, disjoint ? 1u : 0u, facts.f32DivFast ? 1u : 0u,
                       facts.sfuNative ? 1u : 0u};
   static_assert(kSpecF32Ieee == 6 && kSpecFmaFused == 7 && kSpecHalfCvt == 8 && kSpecF32Fast == 9 &&
-                    kSpecF32MinMax == 10 && kSpecParamsDisjoint == 11 && kSpecF32DivFast == 12 && kSpecSfuNative == 13 &&
-                    kBoundsSpecId >= 14,
+                    kSpecF32MinMax == 10 && kSpecParamsDisjoint == 11 && kSpecF32DivFast == 12 &&
+                    kSpecSfuNative == 13 && kBoundsSpecId >= 14,
                 "the spec array's order");
   std::vector<uint8_t> data(sizeof spec + 8 * boundsTable.size());
   std::memcpy(data.data(), spec, sizeof spec);

@@ -305,7 +305,8 @@ void emitImage(Emitter&, const ir::Inst&);       // tex tld4 txq suld sust suq (
 std::string texturePrelude(bool textures, bool surfaces);
 // The texture/surface helpers the function needs, and one image-state specialization constant per slot of
 // `images` (emit_tex.cpp, docs/TEXTURES.md "Image state"); with `checkForms` also the device-only forms that a
-// guarded region's check reads its textures with (p2g_tex2_chk ...: region_guard.cpp zeroAware).
+// guarded region's first pass and check read textures with (p2g_tex2_first, p2g_tex2_chk ...: region_guard.cpp
+// deviceTextureReads).
 std::string texturePreludeFor(const ir::Function& f, const std::vector<ManifestImage>* images, bool checkForms);
 // The GLSL global that texturePreludeFor declares as the sampler of a device-sampled texture slot (p2g_hw<slot>);
 // tex/tld4 pass it to their helpers, and the region pass must know it as a global (Emitter::emit).
