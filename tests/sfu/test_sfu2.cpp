@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "sfu_data.h"
+#include "sfu_guard.h"
 #include "sfu_models2.h"
 #include "../../ptx_corpus/sfu/sfu_ops.h"
 
@@ -173,39 +174,6 @@ TEST_CASE("tanh.approx.f16 and tanh.approx.bf16: all 65,536 inputs") {
   }
 }
 
-// The device's path of the SFU models (translator/emit/sfu_prelude.cpp p2g_sfu_dev, the fact sfu-native): where the
-// fact holds, the device's function gives the .ftz form's bits (the SFU sweeps on NVIDIA, docs/DEVICE_FACTS.md), and
-// a non-ftz form takes it only where its guard in the GLSL holds (restated here). Wherever a guard holds, the non-ftz
-// form must equal the .ftz form: every mantissa of the exponents at the guards' edges, every 997th input elsewhere.
-// Each guard must also be needed: some input it leaves out differs between the two forms.
-namespace {
-template <class Model>
-void checkGuard(const char* name, Model model, bool (*guard)(uint32_t), std::initializer_list<uint32_t> edges) {
-  uint64_t taken = 0, bad = 0, leftOutDiffer = 0;
-  uint32_t first = 0;
-  auto one = [&](uint32_t x) {
-    bool same = model(x, false) == model(x, true);
-    if (guard(x)) {
-      taken++;
-      if (!same && !bad++) first = x;
-    } else {
-      leftOutDiffer += !same;
-    }
-  };
-  for (uint32_t se = 0; se < 512; se++) {
-    uint32_t base = (se >> 8) << 31 | (se & 0xFFu) << 23;
-    bool edge = false;
-    for (uint32_t e : edges) edge = edge || (se & 0xFFu) == e;
-    for (uint32_t m = 0; m < (1u << 23); m += edge ? 1 : 997) one(base | m);
-  }
-  char where[16];
-  snprintf(where, sizeof where, "%08x", first);
-  INFO(std::string(name) << ": " << bad << " of " << taken << " guarded inputs differ, the first " << where);
-  CHECK(bad == 0);
-  CHECK(taken > 1000000);
-  CHECK(leftOutDiffer > 0);
-}
-}  // namespace
 
 TEST_CASE("lg2: the non-ftz form equals the .ftz form wherever the device's path takes it") {
   REQUIRE(fx().ok);
