@@ -414,16 +414,17 @@ std::string texturePreludeFor(const ir::Function& f, const std::vector<ManifestI
     decl += "uvec4 p2g_tex" + D + "(" + smp + ", uint64_t h, uint s, vec" + D + " c) {\n"
             "  return p2g_hw_on(s) ? floatBitsToUint(textureLod(hw, c, 0.0)) : p2g_tex(h, s, " + soft + ", 0, " + D +
             "u);\n}\n";
+    // the sampler's part of texi and tld4s, after each form's test of the state (shared by the three forms)
+    std::string texiHw = "  return all(lessThan(uvec" + D + "(c), uvec" + D +
+                         "(textureSize(hw, 0)))) ? floatBitsToUint(texelFetch(hw, c, 0)) : uvec4(0u);\n}\n";
+    std::string gatherHw = "  vec4 g = comp == 0u ? textureGather(hw, c, 0) : comp == 1u ? textureGather(hw, c, 1)\n"
+                           "         : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);\n"
+                           "  return floatBitsToUint(g);\n}\n";
     decl += "uvec4 p2g_texi" + D + "(" + smp + ", uint64_t h, uint s, ivec" + D + " c) {\n"
-            "  if (!p2g_hw_on(s)) return p2g_texi(h, s, " + softi + ", 0, " + D + "u);\n"
-            "  return all(lessThan(uvec" + D + "(c), uvec" + D + "(textureSize(hw, 0)))) ? floatBitsToUint(texelFetch(hw, "
-            "c, 0)) : uvec4(0u);\n}\n";
+            "  if (!p2g_hw_on(s)) return p2g_texi(h, s, " + softi + ", 0, " + D + "u);\n" + texiHw;
     if (d == 2)
       decl += "uvec4 p2g_tld4s(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {\n"
-              "  if (!p2g_hw_norm(s)) return p2g_tld4(h, s, c, 0, comp);\n"
-              "  vec4 g = comp == 0u ? textureGather(hw, c, 0) : comp == 1u ? textureGather(hw, c, 1)\n"
-              "         : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);\n"
-              "  return floatBitsToUint(g);\n}\n";
+              "  if (!p2g_hw_norm(s)) return p2g_tld4(h, s, c, 0, comp);\n" + gatherHw;
     if (!checkForms) continue;
     // A guarded region (region_guard.cpp deviceTextureReads) reads its textures with these in its first pass
     // (_first) and its check (_chk): the device's sampler only. A slot the device does not sample gives zeros and
@@ -436,14 +437,10 @@ std::string texturePreludeFor(const ir::Function& f, const std::vector<ManifestI
       decl += "uvec4 p2g_tex" + D + F + "(" + smp + ", uint64_t h, uint s, vec" + D + " c) {\n"
               "  if (!p2g_hw_on(s)) " + fail + "  return floatBitsToUint(textureLod(hw, c, 0.0));\n}\n";
       decl += "uvec4 p2g_texi" + D + F + "(" + smp + ", uint64_t h, uint s, ivec" + D + " c) {\n"
-              "  if (!p2g_hw_on(s)) " + fail + "  return all(lessThan(uvec" + D + "(c), uvec" + D +
-              "(textureSize(hw, 0)))) ? floatBitsToUint(texelFetch(hw, c, 0)) : uvec4(0u);\n}\n";
+              "  if (!p2g_hw_on(s)) " + fail + texiHw;
       if (d == 2)
         decl += "uvec4 p2g_tld4s" + F + "(sampler2D hw, uint64_t h, uint s, vec2 c, uint comp) {\n"
-                "  if (!p2g_hw_norm(s)) " + fail +
-                "  vec4 g = comp == 0u ? textureGather(hw, c, 0) : comp == 1u ? textureGather(hw, c, 1)\n"
-                "         : comp == 2u ? textureGather(hw, c, 2) : textureGather(hw, c, 3);\n"
-                "  return floatBitsToUint(g);\n}\n";
+                "  if (!p2g_hw_norm(s)) " + fail + gatherHw;
     }
   }
   return s + decl;
