@@ -35,11 +35,15 @@ DeviceFacts deviceFacts(const DeviceInfo& d, bool enabled) {
   // deviceSampled). By driver, not vendor. Vulkan itself asks only 4 sub-texel bits of filtering precision
   // (HAZARDS.md #11): lavapipe's differ from CUDA's (docs/TEXTURES.md), so it holds nowhere else.
   f.hwTex = d.driver.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY;
-  // sfu-native and f32-div-fast: held by no device yet. Forced on NVIDIA (H100, driver 580.159.04, 2026-12-07:
-  // docs/DEVICE_FACTS.md) the SFU sweeps and the op sweeps of div/rcp/sqrt.rn stay identical, and so do K 720p
-  // and bench/tex_heavy; the corpus cases that reach the two paths and were not run with them (listed there) come
-  // first. Then sfu-native holds for NVIDIA's driver in modules without DenormPreserve 32 (not with f32Ieee: the
-  // sweeps ran without it).
+  // f32-div-fast: NVIDIA, where f32-fast holds (the proof's only assumption). With it on, the op sweeps of
+  // div/rcp/sqrt.rn.f32 (19 outputs of >= 2^20 values) and every corpus case reaching p2g_div32 are identical
+  // (H100, driver 580.159.04, 2026-12-07: docs/DEVICE_FACTS.md). Not lavapipe: its fma() rounds twice.
+  f.f32DivFast = f.f32Fast;
+  // sfu-native: NVIDIA's driver in modules without DenormPreserve 32 (the sweeps ran without it, so not with
+  // f32Ieee): the SFU sweeps (every input of the 21 forms it touches) and every corpus case reaching the SFU models
+  // are identical with it on (H100, driver 580.159.04, 2026-12-07: docs/DEVICE_FACTS.md). Not lavapipe: its
+  // builtins are not NVIDIA's SFU (ops/sfu_user_check, 14 of 15 outputs differ).
+  f.sfuNative = d.driver.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY && !f.f32Ieee;
   return f;
 }
 

@@ -112,9 +112,18 @@ TEST_CASE("the min/max fact holds on NVIDIA's proprietary driver only") {
   CHECK(applyFacts(probeModule(), f) == probeModule());  // no module patch
 }
 
-TEST_CASE("sfu-native and f32-div-fast hold on no device yet; --fact forces them") {
-  for (VkDriverId id : {VK_DRIVER_ID_NVIDIA_PROPRIETARY, VK_DRIVER_ID_MESA_LLVMPIPE}) {
-    DeviceInfo d = fake(id, id == VK_DRIVER_ID_NVIDIA_PROPRIETARY ? 0x10DE : 0x10005, false);
+TEST_CASE("sfu-native and f32-div-fast hold on NVIDIA's proprietary driver only; --fact forces them elsewhere") {
+  DeviceFacts nv = deviceFacts(fake(VK_DRIVER_ID_NVIDIA_PROPRIETARY, 0x10DE, false), true);
+  CHECK(nv.sfuNative);
+  CHECK(nv.f32DivFast);
+  CHECK_FALSE(deviceFacts(fake(VK_DRIVER_ID_NVIDIA_PROPRIETARY, 0x10DE, false), false).sfuNative);
+  // with DenormPreserve 32 (f32-ieee) the SFU builtins were never measured
+  DeviceFacts ieee = deviceFacts(fake(VK_DRIVER_ID_NVIDIA_PROPRIETARY, 0x10DE, true), true);
+  CHECK(ieee.f32Ieee);
+  CHECK_FALSE(ieee.sfuNative);
+  CHECK(ieee.f32DivFast);
+  for (VkDriverId id : {VK_DRIVER_ID_MESA_LLVMPIPE, VK_DRIVER_ID_MESA_NVK}) {
+    DeviceInfo d = fake(id, id == VK_DRIVER_ID_MESA_NVK ? 0x10DE : 0x10005, false);
     DeviceFacts f = deviceFacts(d, true);
     CHECK_FALSE(f.sfuNative);
     CHECK_FALSE(f.f32DivFast);
@@ -122,6 +131,8 @@ TEST_CASE("sfu-native and f32-div-fast hold on no device yet; --fact forces them
     CHECK(forceFacts(f, {"sfu-native"}, d, err));
     CHECK(f.sfuNative);
     CHECK(describeFacts(f).find("sfu-native") != std::string::npos);
+    CHECK_FALSE(forceFacts(f, {"f32-div-fast"}, d, err));  // its proof needs f32-fast
+    CHECK(err.find("f32-fast") != std::string::npos);
   }
 }
 

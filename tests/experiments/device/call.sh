@@ -13,6 +13,7 @@
 #             bench     every bench case but sfu_heavy exact (SFU_EXACT=1: that too), exact and native, disk
 #                       cache on (second run cached); BENCH_CASES="ptx_corpus/bench/a ...", BENCH_MODES="exact"
 #             suites    every suite staged, exact and native (identity; SUITE_MODES="exact" for one mode)
+#             cases     CASES="ptx_corpus/a ..." exact and native (identity; up to 300 s each run)
 #             cuda      ptx2glsl-cudaref --time 30 of K 720p and the bench cases (also writes K 720p's expected/)
 #             sfusweep  the 23 SFU sweeps (STAGE=suites)
 #             opsweep   the op sweeps (gpu_sweep.sh ref nvidia ci) and the basic+ops cases native (STAGE=sweeps)
@@ -93,6 +94,11 @@ for s in "$@"; do
       for md in ${SUITE_MODES:-exact native}; do fl=; [ $md = native ] && fl=--native
         $P run $(ls -d ptx_corpus/*/*/ | grep -v -E "rrlite|sfu_heavy|sfu_sweep") --device nvidia $fl $FX > /tmp/suites_$md.log 2>&1
         grep -E "differ|cases," /tmp/suites_$md.log | tail -30 | sed "s/^/$md: /" >> "$L"
+      done ;;
+    cases)
+      for md in ${SUITE_MODES:-exact native}; do fl=; [ $md = native ] && fl=--native
+        for c in ${CASES:-}; do timeout 300 $P run $c --device nvidia $fl $FX 2>&1 | grep -E "differ|cases,|error" | tail -5 |
+          sed "s|^|$md $c: |" >> "$L"; done
       done ;;
     cuda)
       cudaref
