@@ -114,6 +114,53 @@ TEST_CASE("the non-ftz forms equal the .ftz forms wherever the device's path tak
              {0, 133});
 }
 
+TEST_CASE("with the fact sfu-native, each non-ftz form is its model on every input") {
+  REQUIRE(fx().ok);
+  const SfuTables& T = fx().T;
+  // rcp: a subnormal x or one of biased exponent 252..254 through 1 / its significand
+  auto rcpPath = [&](uint32_t x) {
+    uint32_t ax = x & 0x7FFFFFFFu, a = x, M = 0;
+    int e = 0;
+    bool big = ax - 1u < 0x7FFFFFu || (ax >> 23) - 252u < 3u;
+    if (big) {
+      sfu_split(ax, &M, &e);
+      a = (x & 0x80000000u) | 0x3F800000u | (M & 0x7FFFFFu);
+    }
+    uint32_t b = sfu_rcp(T, a, true);
+    return big ? sfuScaled(b, -e, x & 0x80000000u) : b;
+  };
+  checkPath("rcp", [&](uint32_t x) { return sfu_rcp(T, x, false); }, rcpPath, {0, 1, 251, 252, 253, 254, 255});
+  // rsqrt and sqrt: a subnormal x through its significand times 2^p, a negative one NaN
+  auto rootPath = [&](uint32_t x, bool inverse) {
+    uint32_t a = x, M = 0;
+    int e = 0, p = 0;
+    bool sub = (x & 0x7FFFFFFFu) - 1u < 0x7FFFFFu;
+    if (sub) {
+      if (x >> 31) return 0x7FFFFFFFu;
+      sfu_split(x, &M, &e);
+      p = e & 1;
+      a = ((uint32_t)(127 + p) << 23) | (M & 0x7FFFFFu);
+    }
+    uint32_t b = inverse ? sfu_rsqrt(T, a, true) : sfu_sqrt(T, a, true);
+    return sub ? sfuScaled(b, inverse ? -(e - p) / 2 : (e - p) / 2, 0u) : b;
+  };
+  checkPath("rsqrt", [&](uint32_t x) { return sfu_rsqrt(T, x, false); },
+            [&](uint32_t x) { return rootPath(x, true); }, {0, 1, 254, 255});
+  checkPath("sqrt", [&](uint32_t x) { return sfu_sqrt(T, x, false); },
+            [&](uint32_t x) { return rootPath(x, false); }, {0, 1, 254, 255});
+  // ex2: x < -126 through ex2(x / 2) squared (the model's own step), every other x the .ftz form
+  auto ex2Path = [&](uint32_t x) {
+    uint32_t ax = x & 0x7FFFFFFFu;
+    bool sq = (x >> 31) && ax > 0x42FC0000u && ax <= 0x7F800000u;
+    uint32_t h = sfu_ex2(T, sq ? x - 0x00800000u : x, true);
+    if (!sq || !h) return h;
+    uint64_t Mh = (h & 0x7FFFFFu) | 0x800000u;
+    int eh = (int)(h >> 23) - 150;
+    return sfu_round(Mh * Mh, 2 * eh, 0u);
+  };
+  checkPath("ex2", [&](uint32_t x) { return sfu_ex2(T, x, false); }, ex2Path, {0, 132, 133, 134, 255});
+}
+
 TEST_CASE("special operands (from the H200 summary)") {
   REQUIRE(fx().ok);
   const SfuTables& T = fx().T;

@@ -183,6 +183,26 @@ TEST_CASE("lg2: the non-ftz form equals the .ftz form wherever the device's path
              [](uint32_t x) { return x - 0x00800000u < 0x7F000000u; }, {0, 1, 126, 127, 254});
 }
 
+TEST_CASE("with the fact sfu-native, lg2's non-ftz form is its model on every input") {
+  REQUIRE(fx().ok);
+  const SfuTables2& T = fx().T;
+  // a subnormal x through lg2.ftz(x 2^24), then - 24 by an f32 add; a negative one NaN
+  auto lg2Path = [&](uint32_t x) {
+    uint32_t a = x;
+    bool sub = (x & 0x7FFFFFFFu) - 1u < 0x7FFFFFu;
+    if (sub) {
+      if (x >> 31) return 0x7FFFFFFFu;
+      uint32_t M;
+      int e;
+      sfu_split(x, &M, &e);
+      a = ((uint32_t)(e + 24 + 127) << 23) | (M & 0x7FFFFFu);
+    }
+    uint32_t y = sfu_lg2(T, a, true);
+    return sub ? sfu_d2f32bits(sfu_dadd(sfu_f32bits_to_d(y), -24.0), false) : y;
+  };
+  checkPath("lg2", [&](uint32_t x) { return sfu_lg2(T, x, false); }, lg2Path, {0, 1, 127, 254, 255});
+}
+
 TEST_CASE("exact conversions") {
   // sfu_d2f32bits: truncation and ties-to-even at the 24th bit, carries into the exponent.
   CHECK(sfu_d2f32bits(1.0, true) == 0x3f800000u);

@@ -220,10 +220,19 @@ uint64_t p2g_sfu2_f2d(uint f) {
   return sign | (uint64_t(E + 896u) << 52) | (uint64_t(m) << 29);
 }
 uint p2g_sfu_lg2(uint x, bool ftz) {
-  // the device's log2: non-ftz where x is positive and normal
-  if (P2G_SFU_NATIVE && (ftz || x - 0x00800000u < 0x7F000000u)) {
-    precise float r = log2(p2g_sfu_arg(x));
-    return p2g_sfu_res(r);
+  // the device's log2; a non-ftz subnormal x: of x 2^24, then - 24 as below (a negative x: NaN)
+  if (P2G_SFU_NATIVE) {
+    uint a = x;
+    bool sub = !ftz && (x & 0x7FFFFFFFu) - 1u < 0x7FFFFFu;
+    if (sub) {
+      if ((x >> 31) != 0u) return 0x7FFFFFFFu;
+      uint M; int e;
+      p2g_sfu_split(x, M, e);
+      a = (uint(e + 24 + 127) << 23) | (M & 0x7FFFFFu);
+    }
+    precise float r = log2(p2g_sfu_arg(a));
+    uint y = p2g_sfu_res(r);
+    return sub ? p2g_sfu2_d2f(p2g_sfu_dadd(p2g_sfu2_f2d(y), 0xC038000000000000ul), false) : y;
   }
   uint ax = x & 0x7FFFFFFFu;
   if (ax > 0x7F800000u) return 0x7FFFFFFFu;

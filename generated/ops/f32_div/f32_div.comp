@@ -273,12 +273,33 @@ void p2g_sfu_split(uint x, out uint M, out int e) {
   M = m << uint(s);
   e = -126 - s;
 }
+// RN-even of Y * 2^e2 (Y < 2^63, one rounding, also into the denormal range): an f32 multiply's result. (sfu_round)
+uint p2g_sfu_round(uint64_t Y, int e2, uint sign) {
+  if (Y == 0ul) return sign;
+  int top = p2g_sfu_msb64(Y);
+  int be = top + e2 + 127;
+  int sh = top - 23;
+  if (be < 1) sh += 1 - be;
+  uint64_t q = sh > 0 ? (sh > 63 ? 0ul : Y >> uint(sh)) : Y << uint(-sh);
+  if (sh > 0 && sh <= 64) {
+    uint64_t rem = sh == 64 ? Y : Y & ((1ul << uint(sh)) - 1ul), hw = 1ul << uint(sh - 1);
+    if (rem > hw || (rem == hw && (q & 1ul) != 0ul)) q++;
+  }
+  uint64_t r = uint64_t(be < 1 ? 0u : uint(be - 1) << 23) + q;
+  if (r >= 0x7F800000ul) return sign | 0x7F800000u;
+  return sign | uint(r);
+}
 // Device fact (specialization constant 13, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): the device's own
 // 1.0 / x, inversesqrt, sqrt, exp2, log2, sin and cos give the bits of rcp/rsqrt/sqrt/ex2/lg2/sin/cos.approx.ftz.f32
 // for every input (NVIDIA's driver compiles them to the MUFU instructions ptxas gives the PTX forms). Each model
 // below then starts with the device's function, for every input of a .ftz form and for the inputs of a non-ftz
-// form where it equals the .ftz form (normal operands and results). Elsewhere it stays false and the driver drops
-// the device's branch.
+// form where it equals the .ftz form (normal operands and results). The other inputs of a non-ftz form take the
+// device's function of a reduced operand, as ptxas's non-ftz sequences do around the MUFU instruction (a
+// subnormal x scaled into the normal range), and the result's exponent moved back in integers (p2g_sfu_scaled),
+// rounding into the subnormal range: the models' own reduction (sfu_models.h), so with this fact the tables and
+// the models are dead code (tests/sfu: each device path equals its model on every input of the exponents where
+// the two forms differ, with the .ftz model standing for the device). Without the fact it is false and the driver
+// drops the device's branches.
 layout(constant_id = 13) const bool P2G_SFU_NATIVE = false;
 // the operand as a .ftz form reads it (a subnormal is a zero of its sign), xor a zero no compiler can see
 // (gl_NumWorkGroups.x < 2^31), so that no compiler evaluates the function of a constant operand its own way
@@ -292,13 +313,27 @@ uint p2g_sfu_res(float r) {
   bool n = isnan(r);
   return n ? q : u;
 }
+// r (the device's result, normal) times 2^k with `sign`, rounded to nearest even into the subnormal range (an f32
+// multiply's rounding, as sfu_make for a non-ftz form)
+uint p2g_sfu_scaled(uint r, int k, uint sign) {
+  return p2g_sfu_round(uint64_t((r & 0x7FFFFFu) | 0x800000u), int((r >> 23) & 0xFFu) - 150 + k, sign);
+}
 // rcp.approx{.ftz}.f32: rcp(m * 2^e) = rcp(m) * 2^-e for every normal input (exhaustive on the H200).
 uint p2g_sfu_rcp(uint x, bool ftz) {
   // the device's 1.0 / x: non-ftz where x and its reciprocal are normal (biased exponent 1..251; the guards of
-  // the non-ftz forms: tests/sfu/test_sfu.cpp "the device's path")
-  if (P2G_SFU_NATIVE && (ftz || ((x >> 23) & 0xFFu) - 1u < 251u)) {
-    precise float r = 1.0 / p2g_sfu_arg(x);
-    return p2g_sfu_res(r);
+  // the non-ftz forms: tests/sfu/test_sfu.cpp "the device's path"); a non-ftz subnormal x or one of biased
+  // exponent 252..254: the reciprocal of its significand, the exponent moved back
+  if (P2G_SFU_NATIVE) {
+    uint ax = x & 0x7FFFFFFFu, a = x;
+    bool big = !ftz && (ax - 1u < 0x7FFFFFu || (ax >> 23) - 252u < 3u);
+    uint M; int e = 0;
+    if (big) {
+      p2g_sfu_split(ax, M, e);
+      a = (x & 0x80000000u) | 0x3F800000u | (M & 0x7FFFFFu);
+    }
+    precise float r = 1.0 / p2g_sfu_arg(a);
+    uint b = p2g_sfu_res(r);
+    return big ? p2g_sfu_scaled(b, -e, x & 0x80000000u) : b;
   }
   uint sign = x & 0x80000000u, ax = x & 0x7FFFFFFFu;
   if (ax > 0x7F800000u) return 0x7FFFFFFFu;

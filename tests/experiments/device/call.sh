@@ -15,7 +15,7 @@
 #             suites    every suite staged, exact and native (identity; SUITE_MODES="exact" for one mode)
 #             cases     CASES="ptx_corpus/a ..." exact and native (identity; up to 300 s each run)
 #             cuda      ptx2glsl-cudaref --time 30 of K 720p and the bench cases (also writes K 720p's expected/)
-#             sfusweep  the 23 SFU sweeps (STAGE=suites)
+#             sfusweep  the 23 SFU sweeps (STAGE=suites; SFU_CASES="rcp_approx_f32 ..." some of them)
 #             opsweep   the op sweeps (gpu_sweep.sh ref nvidia ci) and the basic+ops cases native (STAGE=sweeps)
 #             variants  K 720p with each GLSL of .dev/kv/*.comp (--glsl; KV_DIR=other folder, KV_MODE= for exact
 #                       mode), two rounds
@@ -58,7 +58,7 @@ for s in "$@"; do
       $P run $K --device nvidia --native --repeat 30 2>&1 | keep | sed "s/^/disk cache on: /" >> "$L"
       $P run $K --device nvidia --native --repeat 30 2>&1 | keep | sed "s/^/disk cache on, again: /" >> "$L" ;;
     sfusweep)
-      bash ptx_corpus/sfu_sweep/run.sh --device nvidia --bin $P 2>&1 | grep -v "blocks [0-9]" >> "$L" ;;
+      bash ptx_corpus/sfu_sweep/run.sh --device nvidia --bin $P ${SFU_CASES:-} 2>&1 | grep -v "blocks [0-9]" >> "$L" ;;
     opsweep)
       WORK=/tmp/sw PTX2GLSL=$P FACTS="${FACTS:-}" bash ptx_corpus/ops/gpu_sweep.sh /tmp/opsw ref nvidia ci 2>&1 | tail -12 >> "$L"
       grep -v ": identical$" /tmp/opsw/sweep_nvidia.log | tail -8 >> "$L"
