@@ -44,14 +44,16 @@ struct DeviceFacts {
   bool f32MinMax = false;
   // div.rn.f32 of operands in [2^-40, 2^40) may take the device's reciprocal, an fma correction and a remainder
   // test that proves the quotient (translator/emit/f32_prelude.cpp p2g_div32; the proof assumes only f32Fast, and
-  // tests/ops/div_fast_model.cpp checks it on the host). Held by no device until the op sweeps of div.rn.f32 show
-  // it on one: `ptx2glsl run --fact f32-div-fast` forces it for that measurement (docs/DEVICE_FACTS.md).
+  // tests/ops/div_fast_model.cpp checks it on the host). NVIDIA's proprietary driver, where f32Fast holds (the op
+  // sweeps of div/rcp/sqrt.rn.f32 and every corpus case reaching it: docs/DEVICE_FACTS.md); `ptx2glsl run --fact
+  // f32-div-fast` forces it elsewhere.
   bool f32DivFast = false;
   // The device's 1.0 / x, inversesqrt, sqrt, exp2, log2, sin and cos on f32 give rcp/rsqrt/sqrt/ex2/lg2/sin/
-  // cos.approx.ftz.f32's bits for every input, in a module without DenormPreserve 32: the SFU models take them for
-  // every input of the .ftz forms and for normal operands and results of the others (translator/emit/
-  // sfu_prelude.cpp p2g_sfu_dev). Held by no device yet: forced on NVIDIA's proprietary driver the SFU sweeps
-  // (every input) are identical (docs/DEVICE_FACTS.md); `ptx2glsl run --fact sfu-native` forces it.
+  // cos.approx.ftz.f32's bits for every input, in a module without DenormPreserve 32: the SFU forms take them
+  // instead of the models, a non-ftz form for a reduced operand where it differs from the .ftz form
+  // (translator/emit/sfu_prelude.cpp p2g_sfu_dev). NVIDIA's proprietary driver without f32Ieee (the SFU sweeps,
+  // every input, and every corpus case reaching them: docs/DEVICE_FACTS.md); `ptx2glsl run --fact sfu-native`
+  // forces it elsewhere.
   bool sfuNative = false;
   // The device's f16 add, sub, mul and fma() (f16vec2 too, NoContraction) give PTX's add/sub/mul/fma.rn.f16(x2)
   // bit for bit (subnormals kept: the module runs with DenormPreserve 16; NaN results 0x7FFF): the runtime takes

@@ -10,7 +10,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
-#include <set>
 
 #include "images.h"
 #include "inputs.h"
@@ -65,37 +64,6 @@ struct Resources {
   }
 };
 
-// SPIR-V 1.6 sections 3.32.8/3.32.9 and 3.24: OpName (5) <target> <string>, OpFunction (54) <type> <id> <control>
-// <function type>; FunctionControl Inline 0x1, DontInline 0x2. Sets DontInline on every function whose OpName
-// starts with one of the comma-separated `prefixes`; leaves a malformed module as it is.
-void markDontInline(std::vector<uint32_t>& code, const std::string& prefixes) {
-  std::vector<std::string> pre;
-  for (size_t a = 0; a <= prefixes.size();) {
-    size_t b = prefixes.find(',', a);
-    if (b == std::string::npos) b = prefixes.size();
-    if (b > a) pre.push_back(prefixes.substr(a, b - a));
-    a = b + 1;
-  }
-  std::set<uint32_t> ids;
-  for (size_t i = 5; i < code.size();) {
-    uint32_t words = code[i] >> 16, op = code[i] & 0xffff;
-    if (words == 0 || i + words > code.size()) return;
-    if (op == 5 && words >= 3) {
-      std::string name;
-      for (size_t w = i + 2; w < i + words; w++)
-        for (int c = 0; c < 4; c++) {
-          char ch = char((code[w] >> (8 * c)) & 0xff);
-          if (!ch) { w = i + words; break; }
-          name += ch;
-        }
-      for (auto& p : pre)
-        if (name.compare(0, p.size(), p) == 0) ids.insert(code[i + 1]);
-    }
-    if (op == 54 && words == 5 && ids.count(code[i + 2])) code[i + 3] = (code[i + 3] & ~1u) | 2u;
-    i += words;
-  }
-}
-
 // `boundsTable`: with --check-bounds, the buffers' (base, size) pairs for the specialization constants from
 // kBoundsSpecId (manifest.h); empty otherwise.
 bool createPipeline(Resources& R, const CaseSpec& c, const TranslatedKernel& k, const std::vector<uint64_t>& boundsTable,
@@ -115,9 +83,6 @@ bool createPipeline(Resources& R, const CaseSpec& c, const TranslatedKernel& k, 
   }
   std::vector<uint32_t> code =
       applyFacts(f16 ? k.spirvF16 : k.spirv, facts, f16 && R.ctx.info.floatControls.shaderDenormPreserveFloat16);
-  // Experiment (docs/GPU_BENCH.md): PTX2GLSL_DONTINLINE=p2g_exact_,p2g_check_ marks the functions whose names
-  // start with one of the prefixes DontInline, to measure whether the driver keeps them as calls.
-  if (const char* di = std::getenv("PTX2GLSL_DONTINLINE")) markDontInline(code, di);
   VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   smci.codeSize = code.size() * 4;
   smci.pCode = code.data();
