@@ -130,19 +130,23 @@ TEST_CASE("with the fact sfu-native, each non-ftz form is its model on every inp
     return big ? sfuScaled(b, -e, x & 0x80000000u) : b;
   };
   checkPath("rcp", [&](uint32_t x) { return sfu_rcp(T, x, false); }, rcpPath, {0, 1, 251, 252, 253, 254, 255});
-  // rsqrt and sqrt: a subnormal x through its significand times 2^p, a negative one NaN
+  // rsqrt and sqrt (p2g_sfu_root_arg): a subnormal x through its significand times 2^p, a negative one through a
+  // NaN operand
   auto rootPath = [&](uint32_t x, bool inverse) {
     uint32_t a = x, M = 0;
-    int e = 0, p = 0;
+    int e = 0, p = 0, h = 0;
     bool sub = (x & 0x7FFFFFFFu) - 1u < 0x7FFFFFu;
-    if (sub) {
-      if (x >> 31) return 0x7FFFFFFFu;
+    if (sub && (x >> 31)) {
+      a = 0x7FFFFFFFu;
+      sub = false;
+    } else if (sub) {
       sfu_split(x, &M, &e);
       p = e & 1;
       a = ((uint32_t)(127 + p) << 23) | (M & 0x7FFFFFu);
+      h = (e - p) / 2;
     }
     uint32_t b = inverse ? sfu_rsqrt(T, a, true) : sfu_sqrt(T, a, true);
-    return sub ? sfuScaled(b, inverse ? -(e - p) / 2 : (e - p) / 2, 0u) : b;
+    return sub ? sfuScaled(b, inverse ? -h : h, 0u) : b;
   };
   checkPath("rsqrt", [&](uint32_t x) { return sfu_rsqrt(T, x, false); },
             [&](uint32_t x) { return rootPath(x, true); }, {0, 1, 254, 255});

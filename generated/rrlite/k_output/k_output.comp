@@ -396,6 +396,24 @@ uint p2g_sfu_res(float r) {
 uint p2g_sfu_scaled(uint r, int k, uint sign) {
   return p2g_sfu_round(uint64_t((r & 0x7FFFFFu) | 0x800000u), int((r >> 23) & 0xFFu) - 150 + k, sign);
 }
+// rsqrt/sqrt of a non-ftz subnormal x: the operand for the device, its significand times 2^p (p the exponent's
+// parity), and h = (e - p) / 2, the halved exponent the result moves by; a negative subnormal becomes a NaN operand
+// (the non-ftz result is NaN). False, with a = x, where the form takes x itself.
+bool p2g_sfu_root_arg(uint x, bool ftz, out uint a, out int h) {
+  a = x;
+  h = 0;
+  if (ftz || (x & 0x7FFFFFFFu) - 1u >= 0x7FFFFFu) return false;
+  if ((x >> 31) != 0u) {
+    a = 0x7FFFFFFFu;
+    return false;
+  }
+  uint M; int e;
+  p2g_sfu_split(x, M, e);
+  int p = e & 1;
+  a = (uint(127 + p) << 23) | (M & 0x7FFFFFu);
+  h = (e - p) / 2;
+  return true;
+}
 // rcp.approx{.ftz}.f32: rcp(m * 2^e) = rcp(m) * 2^-e for every normal input (exhaustive on the H200).
 uint p2g_sfu_rcp(uint x, bool ftz) {
   // the device's 1.0 / x: non-ftz where x and its reciprocal are normal (biased exponent 1..251; the guards of
@@ -972,21 +990,13 @@ uint p2g_sfu_ex2(uint x, bool ftz) {
 }
 // rsqrt.approx{.ftz}.f32: rsqrt(m * 2^p * 4^k) = rsqrt(m * 2^p) * 2^-k, p in {0, 1}: two tables.
 uint p2g_sfu_rsqrt(uint x, bool ftz) {
-  // the device's inversesqrt; a non-ftz subnormal x: of its significand times 2^p, the exponent moved back (a
-  // negative one: NaN)
+  // the device's inversesqrt; a non-ftz subnormal x: of its significand times 2^p, the exponent moved back
   if (P2G_SFU_NATIVE) {
-    uint a = x;
-    bool sub = !ftz && (x & 0x7FFFFFFFu) - 1u < 0x7FFFFFu;
-    uint M; int e = 0, p = 0;
-    if (sub) {
-      if ((x >> 31) != 0u) return 0x7FFFFFFFu;
-      p2g_sfu_split(x, M, e);
-      p = e & 1;
-      a = (uint(127 + p) << 23) | (M & 0x7FFFFFu);
-    }
+    uint a; int h;
+    bool sub = p2g_sfu_root_arg(x, ftz, a, h);
     precise float r = inversesqrt(p2g_sfu_arg(a));
     uint b = p2g_sfu_res(r);
-    return sub ? p2g_sfu_scaled(b, -(e - p) / 2, 0u) : b;
+    return sub ? p2g_sfu_scaled(b, -h, 0u) : b;
   }
   uint sign = x & 0x80000000u, ax = x & 0x7FFFFFFFu;
   if (ax > 0x7F800000u) return 0x7FFFFFFFu;
