@@ -10,9 +10,10 @@
 
 // The device's path of the SFU models (translator/emit/sfu_prelude.cpp p2g_sfu_dev, the fact sfu-native): where the
 // fact holds, the device's function gives the .ftz form's bits (the SFU sweeps on NVIDIA, docs/DEVICE_FACTS.md), and
-// a non-ftz form takes it only where its guard in the GLSL holds (restated here). Wherever a guard holds, the non-ftz
-// form must equal the .ftz form: every mantissa of the exponents at the guards' edges, every 997th input elsewhere.
-// Each guard must also be needed: some input it leaves out differs between the two forms.
+// a non-ftz form takes it unreduced only where a guard holds (the inputs the GLSL does not reduce include these).
+// Wherever a guard holds, the non-ftz form must equal the .ftz form: every mantissa of the exponents at the guards'
+// edges, every 997th input elsewhere. Each guard must also be needed: some input it leaves out differs between the
+// two forms. The GLSL's whole path, reductions included, is checkPath's (below).
 namespace {
 template <class Model>
 void checkGuard(const char* name, Model model, bool (*guard)(uint32_t), std::initializer_list<uint32_t> edges) {
