@@ -19,6 +19,8 @@
 #             opsweep   the op sweeps (gpu_sweep.sh ref nvidia ci) and the basic+ops cases native (STAGE=sweeps)
 #             variants  K 720p with each GLSL of .dev/kv/*.comp (--glsl; KV_DIR=other folder, KV_MODE= for exact
 #                       mode), two rounds
+#             kab       K 720p exact with each binary of KAB_BINS (".dev/a.gz .dev/b.gz", gzipped like .dev/ptx2glsl.gz):
+#                       compiled into the disk cache, from it, then fresh with it off (about 230 s per binary)
 #             rounds    kexact with .dev/ptx2glsl-rounds.gz, a build with tests/experiments/replay_rounds.patch
 #   env: FACTS="f32-div-fast ..." device facts forced (`run --fact`) in every run step (and the op sweeps')
 set -u
@@ -77,6 +79,16 @@ for s in "$@"; do
       cudaref
       __GL_SHADER_DISK_CACHE=0 PTX2GLSL_VERBOSE=1 timeout 400 $P run $K --device nvidia --repeat 20 --pipeline-stats $FX 2>&1 |
         grep -E "pipeline created|GPU ms|statistics|outputs" | sed "s/^/K exact cold: /" >> "$L" ;;
+    kab)
+      cudaref
+      # per binary: compiled into the disk cache, then from it, then fresh with the cache off (about 230 s each)
+      for g in ${KAB_BINS:-}; do
+        n=$(basename $g .gz); gunzip -c $g > /tmp/kab-$n && chmod +x /tmp/kab-$n
+        for dc in 1 1 0; do
+          __GL_SHADER_DISK_CACHE=$dc PTX2GLSL_VERBOSE=1 timeout 400 /tmp/kab-$n run $K --device nvidia --repeat 20 \
+            --pipeline-stats $FX 2>&1 | grep -E "pipeline created|GPU ms|outputs" | sed "s/^/$n disk cache $dc: /" >> "$L"
+        done
+      done ;;
     rounds)
       cudaref
       gunzip -c .dev/ptx2glsl-rounds.gz > /tmp/p2g-rounds && chmod +x /tmp/p2g-rounds
