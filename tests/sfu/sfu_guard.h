@@ -15,6 +15,16 @@
 // edges, every 997th input elsewhere. Each guard must also be needed: some input it leaves out differs between the
 // two forms. The GLSL's whole path, reductions included, is checkPath's (below).
 namespace {
+// The inputs both checks walk: every input of the biased exponents in `edges` (both signs), every 997th elsewhere.
+template <class F>
+void forEachInput(std::initializer_list<uint32_t> edges, F one) {
+  for (uint32_t se = 0; se < 512; se++) {
+    uint32_t base = (se >> 8) << 31 | (se & 0xFFu) << 23;
+    bool edge = false;
+    for (uint32_t e : edges) edge = edge || (se & 0xFFu) == e;
+    for (uint32_t m = 0; m < (1u << 23); m += edge ? 1 : 997) one(base | m);
+  }
+}
 template <class Model>
 void checkGuard(const char* name, Model model, bool (*guard)(uint32_t), std::initializer_list<uint32_t> edges) {
   uint64_t taken = 0, bad = 0, leftOutDiffer = 0;
@@ -28,12 +38,7 @@ void checkGuard(const char* name, Model model, bool (*guard)(uint32_t), std::ini
       leftOutDiffer += !same;
     }
   };
-  for (uint32_t se = 0; se < 512; se++) {
-    uint32_t base = (se >> 8) << 31 | (se & 0xFFu) << 23;
-    bool edge = false;
-    for (uint32_t e : edges) edge = edge || (se & 0xFFu) == e;
-    for (uint32_t m = 0; m < (1u << 23); m += edge ? 1 : 997) one(base | m);
-  }
+  forEachInput(edges, one);
   char where[16];
   snprintf(where, sizeof where, "%08x", first);
   INFO(std::string(name) << ": " << bad << " of " << taken << " guarded inputs differ, the first " << where);
@@ -55,16 +60,10 @@ template <class Model, class Path>
 void checkPath(const char* name, Model model, Path path, std::initializer_list<uint32_t> edges) {
   uint64_t n = 0, bad = 0;
   uint32_t first = 0;
-  for (uint32_t se = 0; se < 512; se++) {
-    uint32_t base = (se >> 8) << 31 | (se & 0xFFu) << 23;
-    bool edge = false;
-    for (uint32_t e : edges) edge = edge || (se & 0xFFu) == e;
-    for (uint32_t m = 0; m < (1u << 23); m += edge ? 1 : 997) {
-      uint32_t x = base | m;
-      n++;
-      if (path(x) != model(x) && !bad++) first = x;
-    }
-  }
+  forEachInput(edges, [&](uint32_t x) {
+    n++;
+    if (path(x) != model(x) && !bad++) first = x;
+  });
   char where[16];
   snprintf(where, sizeof where, "%08x", first);
   INFO(std::string(name) << ": the device's path differs from the model in " << bad << " of " << n

@@ -44,6 +44,11 @@ cudaref() {
     cmake --build build-cuda -j 8 --target ptx2glsl-cudaref >> /tmp/cc.log 2>&1 || tail -5 /tmp/cc.log >> "$L"; }
   [ -f $K/expected/output.bin ] || $R $K > /dev/null 2>&1
 }
+# K 720p exact with binary $1, disk cache $2 (0: a fresh pipeline), each kept line prefixed with $3
+kexact_run() {
+  __GL_SHADER_DISK_CACHE=$2 PTX2GLSL_VERBOSE=1 timeout 400 $1 run $K --device nvidia --repeat 20 --pipeline-stats $FX 2>&1 |
+    grep -E "pipeline created|GPU ms|statistics|outputs" | sed "s/^/$3: /" >> "$L"
+}
 for s in "$@"; do
   say "== $s"
   case $s in
@@ -77,23 +82,18 @@ for s in "$@"; do
       done; done ;;
     kexact)
       cudaref
-      __GL_SHADER_DISK_CACHE=0 PTX2GLSL_VERBOSE=1 timeout 400 $P run $K --device nvidia --repeat 20 --pipeline-stats $FX 2>&1 |
-        grep -E "pipeline created|GPU ms|statistics|outputs" | sed "s/^/K exact cold: /" >> "$L" ;;
+      kexact_run $P 0 "K exact cold" ;;
     kab)
       cudaref
       # per binary: compiled into the disk cache, then from it, then fresh with the cache off (about 230 s each)
       for g in ${KAB_BINS:-}; do
         n=$(basename $g .gz); gunzip -c $g > /tmp/kab-$n && chmod +x /tmp/kab-$n
-        for dc in 1 1 0; do
-          __GL_SHADER_DISK_CACHE=$dc PTX2GLSL_VERBOSE=1 timeout 400 /tmp/kab-$n run $K --device nvidia --repeat 20 \
-            --pipeline-stats $FX 2>&1 | grep -E "pipeline created|GPU ms|outputs" | sed "s/^/$n disk cache $dc: /" >> "$L"
-        done
+        for dc in 1 1 0; do kexact_run /tmp/kab-$n $dc "$n disk cache $dc"; done
       done ;;
     rounds)
       cudaref
       gunzip -c .dev/ptx2glsl-rounds.gz > /tmp/p2g-rounds && chmod +x /tmp/p2g-rounds
-      __GL_SHADER_DISK_CACHE=0 PTX2GLSL_VERBOSE=1 timeout 400 /tmp/p2g-rounds run $K --device nvidia --repeat 20 \
-        --pipeline-stats 2>&1 | grep -E "pipeline created|GPU ms|statistics|outputs" | sed "s/^/K exact rounds cold: /" >> "$L" ;;
+      kexact_run /tmp/p2g-rounds 0 "K exact rounds cold" ;;
     bench)
       for c in ${BENCH_CASES:-ptx_corpus/bench/*/}; do c=${c%/}
         for md in ${BENCH_MODES:-native exact}; do
