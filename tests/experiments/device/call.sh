@@ -20,7 +20,8 @@
 #             variants  K 720p with each GLSL of .dev/kv/*.comp (--glsl; KV_DIR=other folder, KV_MODE= for exact
 #                       mode), two rounds
 #             kab       K 720p exact with each binary of KAB_BINS (".dev/a.gz .dev/b.gz", gzipped like .dev/ptx2glsl.gz):
-#                       compiled into the disk cache, from it, then fresh with it off (about 230 s per binary)
+#                       compiled into the disk cache, from it, then fresh with it off (about 230 s per binary;
+#                       KAB_DC="1 1": the first two only, about 125 s)
 #             rounds    kexact with .dev/ptx2glsl-rounds.gz, a build with tests/experiments/replay_rounds.patch
 #   env: FACTS="f32-div-fast ..." device facts forced (`run --fact`) in every run step (and the op sweeps')
 set -u
@@ -88,7 +89,7 @@ for s in "$@"; do
       # per binary: compiled into the disk cache, then from it, then fresh with the cache off (about 230 s each)
       for g in ${KAB_BINS:-}; do
         n=$(basename $g .gz); gunzip -c $g > /tmp/kab-$n && chmod +x /tmp/kab-$n
-        for dc in 1 1 0; do kexact_run /tmp/kab-$n $dc "$n disk cache $dc"; done
+        for dc in ${KAB_DC:-1 1 0}; do kexact_run /tmp/kab-$n $dc "$n disk cache $dc"; done
       done ;;
     rounds)
       cudaref
