@@ -30,7 +30,7 @@
 #include "barrier_mem.h"
 
 #include <algorithm>
-#include <set>
+#include <initializer_list>
 #include <vector>
 
 namespace p2g {
@@ -42,7 +42,45 @@ using ir::Opnd;
 constexpr int64_t kGlobals = -1;  // the module's .global variables
 constexpr int64_t kUnknown = -2;  // may be anything
 
-using Prov = std::set<int64_t>;  // parameter byte offsets, kGlobals, kUnknown
+// Where a pointer may point: parameter byte offsets and kGlobals, or kUnknown, which absorbs the rest (an unknown
+// pointer overlaps everything, so what else it may be never matters). Most registers of a kernel are unknown (every
+// value computed from a load), so that case holds no list at all; the lists are a few entries, kept sorted.
+class Prov {
+ public:
+  Prov() = default;
+  Prov(std::initializer_list<int64_t> xs) {
+    for (int64_t x : xs) add(x);
+  }
+  bool unknown() const { return unknown_; }
+  bool empty() const { return !unknown_ && at_.empty(); }
+  bool has(int64_t x) const { return !unknown_ && std::binary_search(at_.begin(), at_.end(), x); }
+  const std::vector<int64_t>& known() const { return at_; }
+  // adds x; true when that changed the set
+  bool add(int64_t x) {
+    if (unknown_) return false;
+    if (x == kUnknown) {
+      unknown_ = true;
+      at_.clear();
+      return true;
+    }
+    auto it = std::lower_bound(at_.begin(), at_.end(), x);
+    if (it != at_.end() && *it == x) return false;
+    at_.insert(it, x);
+    return true;
+  }
+  // adds every member of o; true when that changed the set
+  bool merge(const Prov& o) {
+    if (unknown_) return false;
+    if (o.unknown_) return add(kUnknown);
+    bool changed = false;
+    for (int64_t x : o.at_) changed |= add(x);
+    return changed;
+  }
+
+ private:
+  bool unknown_ = false;
+  std::vector<int64_t> at_;
+};
 
 bool isBarrier(const ir::Inst& in) {
   return (in.op == "bar" || in.op == "barrier") && !in.hasMod("warp") && !in.hasMod("red");
@@ -134,12 +172,7 @@ class Analysis {
         for (auto& in : b.insts) {
           Prov p = written(in);
           if (p.empty()) continue;
-          forDests(in, [&](int r) {
-            Prov& d = prov_[size_t(r)];
-            size_t n = d.size();
-            d.insert(p.begin(), p.end());
-            changed |= d.size() != n;
-          });
+          forDests(in, [&](int r) { changed |= prov_[size_t(r)].merge(p); });
         }
     }
   }
@@ -167,8 +200,8 @@ class Analysis {
       const Opnd& o = in.ops[i];
       if (o.kind == Opnd::Kind::VarAddr && o.var >= 0 && size_t(o.var) < F.vars.size() &&
           F.vars[size_t(o.var)].space == ptx::Space::Global)
-        p.insert(kGlobals);
-      forSources(o, [&](int r) { p.insert(prov_[size_t(r)].begin(), prov_[size_t(r)].end()); });
+        p.add(kGlobals);
+      forSources(o, [&](int r) { p.merge(prov_[size_t(r)]); });
     }
     return p;
   }
@@ -193,9 +226,9 @@ std::vector<char> reach(const Edges& next, int from) {
 }
 
 bool overlap(const Prov& a, const Prov& b) {
-  if (a.count(kUnknown) || b.count(kUnknown)) return true;
-  for (int64_t x : a)
-    if (b.count(x)) return true;
+  if (a.unknown() || b.unknown()) return true;
+  for (int64_t x : a.known())
+    if (b.has(x)) return true;
   return false;
 }
 
