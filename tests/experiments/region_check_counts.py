@@ -31,6 +31,34 @@ import re
 import sys
 
 
+def read_u16(path):
+    from array import array
+    a = array('H')
+    with open(path, 'rb') as f:
+        a.frombytes(f.read())
+    return a
+
+
+def hires_threads(path, w):
+    """The two words each thread stored to hires_out (rows 2y and 2y + 1 of its 2x2 pixels), threads row by row."""
+    a = read_u16(path)
+    for y in range(len(a) // w // 2):
+        r0, r1 = 2 * y * w, (2 * y + 1) * w
+        for x in range(w // 2):
+            yield a[r0 + 2 * x] | a[r0 + 2 * x + 1] << 16, a[r1 + 2 * x] | a[r1 + 2 * x + 1] << 16
+
+
+def hires_words(text, w0, w1):
+    """K's four hires_out stores (two p2g_sust2 calls, rows 2y and 2y + 1) store the words w0 and w1 instead."""
+    for v, e in (('rs1520', w0 + ' & 0xFFFFu'), ('rs1530', w0 + ' >> 16u'), ('rs1540', w1 + ' & 0xFFFFu'),
+                 ('rs1550', w1 + ' >> 16u')):
+        text, k = re.subn(r'(p2g_sust2\(rd26 .*?, )' + v + r'\b', lambda m: m.group(1) + '(' + e + ')', text)
+        text, k2 = re.subn(r'(p2g_sust2\(rd26 .*?, rs15[0-9]0, )' + v + r'\b', lambda m: m.group(1) + '(' + e + ')',
+                           text)
+        assert k + k2 == 1, (v, k, k2)
+    return text
+
+
 def sites(src, dst, region, kind):
     s = open(src).read()
     lines = s.split('\n')
@@ -62,11 +90,7 @@ def sites(src, dst, region, kind):
     out = '\n'.join(lines)
     m0 = out.index('\nvoid main() {')
     out = out[:m0] + '\n' + '\n'.join(helpers) + out[m0:]
-    for v, e in (('rs1520', 'p2g_site & 0xFFFFu'), ('rs1530', 'p2g_site >> 16u'), ('rs1540', 'p2g_sitev & 0xFFFFu'),
-                 ('rs1550', 'p2g_sitev >> 16u')):
-        out, k = re.subn(r'(p2g_sust2\(rd26 .*?, )' + v + r'\b', lambda m: m.group(1) + '(' + e + ')', out)
-        out, k2 = re.subn(r'(p2g_sust2\(rd26 .*?, rs15[0-9]0, )' + v + r'\b', lambda m: m.group(1) + '(' + e + ')', out)
-        assert k + k2 == 1, (v, k, k2)
+    out = hires_words(out, 'p2g_site', 'p2g_sitev')
     open(dst, 'w').write(out)
     print(f'{n} sites in region {region} (lines {start + 1}..{end + 1})')
 
@@ -75,20 +99,9 @@ if sys.argv[1] == 'sites':
     sites(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5])
     sys.exit(0)
 if sys.argv[1] == 'sitecount':
-    from array import array
     from collections import Counter
     w = int(sys.argv[3]) if len(sys.argv) > 3 else 1280
-    a = array('H')
-    with open(sys.argv[2], 'rb') as f:
-        a.frombytes(f.read())
-    h = len(a) // w
-    c = Counter()
-    for y in range(h // 2):
-        r0, r1 = 2 * y * w, (2 * y + 1) * w
-        for x in range(w // 2):
-            site = a[r0 + 2 * x] | a[r0 + 2 * x + 1] << 16
-            val = a[r1 + 2 * x] | a[r1 + 2 * x + 1] << 16
-            c[(site, val if site else 0)] += 1
+    c = Counter((site, val if site else 0) for site, val in hires_threads(sys.argv[2], w))
     for (site, val), k in c.most_common(25):
         print(f'site {site:4d} value 0x{val:08X}: {k} threads')
     sys.exit(0)
@@ -113,11 +126,7 @@ if sys.argv[1] == 'make':
         n += 1
         return 'if (p2g_redo_r(' + m.group(2) + 'u))' + m.group(1)
     body = re.sub(r'if \(p2g_redo\(\)\)(.{0,400}?p2g_check_(\d+)\()', sub, body, flags=re.S)
-    for v, e in (('rs1520', 'p2g_cm0 & 0xFFFFu'), ('rs1530', 'p2g_cm0 >> 16u'), ('rs1540', 'p2g_cm1 & 0xFFFFu'),
-                 ('rs1550', 'p2g_cm1 >> 16u')):
-        body, k = re.subn(r'(p2g_sust2\(rd26 .*?, )' + v + r'\b', lambda m: m.group(1) + '(' + e + ')', body)
-        body, k2 = re.subn(r'(p2g_sust2\(rd26 .*?, rs15[0-9]0, )' + v + r'\b', lambda m: m.group(1) + '(' + e + ')', body)
-        assert k + k2 == 1, (v, k, k2)
+    body = hires_words(body, 'p2g_cm0', 'p2g_cm1')
     # regions after the hires_out stores: words 1 and 2 of the mask in the last store, to output (one a thread)
     body, k = re.subn(r'(p2g_sustv\(rd40 [^;]*?uvec4\()rs1583,\s*rs1584, rs1585, rs1586\)',
                       lambda m: m.group(1) + '(p2g_cm1 & 0xFFFFu), (p2g_cm1 >> 16u), (p2g_cm2 & 0xFFFFu), '
@@ -126,19 +135,10 @@ if sys.argv[1] == 'make':
     open(dst, 'w').write(head + '\n' + helper + body)
     print(f'{n} region tests recorded ({mode})')
 else:
-    from array import array
     w = int(sys.argv[3]) if len(sys.argv) > 3 else 1280
-    a = array('H')
-    with open(sys.argv[2], 'rb') as f:
-        a.frombytes(f.read())
-    h = len(a) // w
-    tw, th = w // 2, h // 2
-    bits = [0] * (tw * th)
-    for y in range(th):
-        r0, r1 = 2 * y * w, (2 * y + 1) * w
-        for x in range(tw):
-            bits[y * tw + x] = (a[r0 + 2 * x] | a[r0 + 2 * x + 1] << 16 | a[r1 + 2 * x] << 32 |
-                                a[r1 + 2 * x + 1] << 48)
+    tw = w // 2
+    bits = [w0 | w1 << 32 for w0, w1 in hires_threads(sys.argv[2], w)]
+    th = len(bits) // tw
     total = len(bits)
     print(f'{total} threads; {sum(1 for b in bits if b)} with at least one bit')
     # warps: blocks of 16x16 threads, a warp = two rows of 16 threads of one block
@@ -152,17 +152,18 @@ else:
         wc = sum(1 for b in warps.values() if b >> k & 1)
         if c:
             print(f'region {k + 1:2d}: {c:7d} threads ({100.0 * c / total:5.2f} %), {wc:6d} of {len(warps)} warps')
-    # the regions after the hires_out stores, from output (rgba16f, one texel a thread): regions 33..96
+    # the regions after the hires_out stores (57..65), from output (rgba16f, one texel a thread: the mask's words 1
+    # and 2)
     import os
     o = os.path.join(os.path.dirname(sys.argv[2]), 'output.bin')
     if os.path.exists(o):
-        b = array('H')
-        with open(o, 'rb') as f:
-            b.frombytes(f.read())
-        late = [b[i] | b[i + 1] << 16 | b[i + 2] << 32 | b[i + 3] << 48 for i in range(0, len(b), 4)]
-        # bit 63 is set in every thread that reached the store (a marker: zeros alone would not tell)
-        print(f'output: {sum(1 for x in late if x >> 63 & 1)} of {len(late)} texels written by the variant')
+        b = read_u16(o)
+        texels = [b[i] | b[i + 1] << 16 | b[i + 2] << 32 | b[i + 3] << 48 for i in range(0, len(b), 4)]
+        # bit 63 is set in every thread that reached the store (a marker: zeros alone would not tell); texels
+        # without it hold the kernel's own output (a variant that did not reach the store, or an older variant)
+        late = [x for x in texels if x >> 63 & 1]
+        print(f'output: {len(late)} of {len(texels)} texels written by the variant')
         for k in range(24, 63):
             c = sum(1 for x in late if x >> k & 1)
             if c:
-                print(f'region {k + 33:2d}: {c:7d} threads ({100.0 * c / len(late):5.2f} %) (from output)')
+                print(f'region {k + 33:2d}: {c:7d} threads ({100.0 * c / len(texels):5.2f} %) (from output)')
