@@ -9,7 +9,9 @@
 #   usage: bash tests/experiments/device/call.sh SECTION...
 #   sections: fresh     K 720p native in separate processes: fresh pipelines (disk cache off), one after 15 s of
 #                       warm-up, and the disk-cached one
-#             kexact    K 720p exact: cold pipeline creation and GPU time (--pipeline-stats; up to 400 s)
+#             kexact    K 720p exact: compiled into the disk cache (cold pipeline creation), then timed again in a
+#                       new process from the cache (the compiling process runs K 3-4x slower: docs/GPU_BENCH.md
+#                       "K exact from the disk cache"; --pipeline-stats; up to 400 s)
 #             bench     every bench case but sfu_heavy exact (SFU_EXACT=1: that too), exact and native, disk
 #                       cache on (second run cached); BENCH_CASES="ptx_corpus/bench/a ...", BENCH_MODES="exact"
 #             suites    every suite staged, exact and native (identity; SUITE_MODES="exact" for one mode)
@@ -20,8 +22,8 @@
 #             variants  K 720p with each GLSL of .dev/kv/*.comp (--glsl; KV_DIR=other folder, KV_MODE= for exact
 #                       mode), two rounds
 #             kab       K 720p exact with each binary of KAB_BINS (".dev/a.gz .dev/b.gz", gzipped like .dev/ptx2glsl.gz):
-#                       compiled into the disk cache, from it, then fresh with it off (about 230 s per binary;
-#                       KAB_DC="1 1": the first two only, about 125 s)
+#                       compiled into the disk cache, from it, then fresh with it off (about 320 s per binary;
+#                       KAB_DC="1 1": the first two only, about 165 s)
 #             rounds    kexact with .dev/ptx2glsl-rounds.gz, a build with tests/experiments/replay_rounds.patch
 #   env: FACTS="f32-div-fast ..." device facts forced (`run --fact`) in every run step (and the op sweeps')
 set -u
@@ -83,10 +85,11 @@ for s in "$@"; do
       done; done ;;
     kexact)
       cudaref
-      kexact_run $P 0 "K exact cold" ;;
+      kexact_run $P 1 "K exact, compiling process"
+      kexact_run $P 1 "K exact, from the cache" ;;
     kab)
       cudaref
-      # per binary: compiled into the disk cache, then from it, then fresh with the cache off (about 230 s each)
+      # per binary: compiled into the disk cache, then from it, then fresh with the cache off (KAB_DC)
       for g in ${KAB_BINS:-}; do
         n=$(basename $g .gz); gunzip -c $g > /tmp/kab-$n && chmod +x /tmp/kab-$n
         for dc in ${KAB_DC:-1 1 0}; do kexact_run /tmp/kab-$n $dc "$n disk cache $dc"; done
@@ -94,7 +97,8 @@ for s in "$@"; do
     rounds)
       cudaref
       gunzip -c .dev/ptx2glsl-rounds.gz > /tmp/p2g-rounds && chmod +x /tmp/p2g-rounds
-      kexact_run /tmp/p2g-rounds 0 "K exact rounds cold" ;;
+      kexact_run /tmp/p2g-rounds 1 "K exact rounds, compiling process"
+      kexact_run /tmp/p2g-rounds 1 "K exact rounds, from the cache" ;;
     bench)
       for c in ${BENCH_CASES:-ptx_corpus/bench/*/}; do c=${c%/}
         for md in ${BENCH_MODES:-native exact}; do
