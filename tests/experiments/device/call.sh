@@ -24,7 +24,7 @@
 #             kab       K 720p exact with each binary of KAB_BINS (".dev/a.gz .dev/b.gz", gzipped like .dev/ptx2glsl.gz):
 #                       compiled into the disk cache, from it, then fresh with it off (about 320 s per binary;
 #                       KAB_DC="1 1": the first two only, about 165 s)
-#             rounds    kexact with .dev/ptx2glsl-rounds.gz, a build with tests/experiments/replay_rounds.patch
+#             rounds    kab of .dev/ptx2glsl-rounds.gz (a build with tests/experiments/replay_rounds.patch), KAB_DC="1 1"
 #   env: FACTS="f32-div-fast ..." device facts forced (`run --fact`) in every run step (and the op sweeps')
 set -u
 T0=$(date +%s)
@@ -51,6 +51,11 @@ cudaref() {
 kexact_run() {
   __GL_SHADER_DISK_CACHE=$2 PTX2GLSL_VERBOSE=1 timeout 400 $1 run $K --device nvidia --repeat 20 --pipeline-stats $FX 2>&1 |
     grep -E "pipeline created|GPU ms|statistics|outputs" | sed "s/^/$3: /" >> "$L"
+}
+# K 720p exact with the gzipped binary $1 (like .dev/ptx2glsl.gz), once for each disk-cache setting in $2
+kab_run() {
+  local n; n=$(basename $1 .gz); gunzip -c $1 > /tmp/kab-$n && chmod +x /tmp/kab-$n
+  for dc in $2; do kexact_run /tmp/kab-$n $dc "$n disk cache $dc"; done
 }
 for s in "$@"; do
   say "== $s"
@@ -90,15 +95,10 @@ for s in "$@"; do
     kab)
       cudaref
       # per binary: compiled into the disk cache, then from it, then fresh with the cache off (KAB_DC)
-      for g in ${KAB_BINS:-}; do
-        n=$(basename $g .gz); gunzip -c $g > /tmp/kab-$n && chmod +x /tmp/kab-$n
-        for dc in ${KAB_DC:-1 1 0}; do kexact_run /tmp/kab-$n $dc "$n disk cache $dc"; done
-      done ;;
+      for g in ${KAB_BINS:-}; do kab_run $g "${KAB_DC:-1 1 0}"; done ;;
     rounds)
       cudaref
-      gunzip -c .dev/ptx2glsl-rounds.gz > /tmp/p2g-rounds && chmod +x /tmp/p2g-rounds
-      kexact_run /tmp/p2g-rounds 1 "K exact rounds, compiling process"
-      kexact_run /tmp/p2g-rounds 1 "K exact rounds, from the cache" ;;
+      kab_run .dev/ptx2glsl-rounds.gz "1 1" ;;
     bench)
       for c in ${BENCH_CASES:-ptx_corpus/bench/*/}; do c=${c%/}
         for md in ${BENCH_MODES:-native exact}; do
