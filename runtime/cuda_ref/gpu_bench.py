@@ -28,6 +28,10 @@ import tempfile
 import time
 
 
+# the line `ptx2glsl run --repeat N` prints for each case's timed dispatches
+TIMING = re.compile(r"GPU ms min ([\d.]+), median ([\d.]+) \(\d+ runs\); pipeline creation ([\d.]+) ms")
+
+
 def run(cmd, env, log):
     t0 = time.time()
     p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -86,12 +90,12 @@ def main():
         for mode, extra in (("exact", []), ("native", ["--native"])):
             cmd = [a.ptx2glsl, "run", case, "--device", "nvidia", "--repeat", str(a.repeat)] + extra + a.run_args.split()
             rc, out = run(cmd, env, log)  # compiles the pipeline (into the cache, unless --one-process)
-            m = re.search(r"GPU ms min ([\d.]+), median ([\d.]+) \(\d+ runs\); pipeline creation ([\d.]+) ms", out)
+            m = TIMING.search(out)
             row[mode + "_pipe"] = float(m.group(3)) / 1000 if m else None
             row[mode + "_first"] = float(m.group(2)) if m else None
             if not a.one_process:  # the same binary in a new process, loaded from the cache
                 rc2, out2 = run(cmd, env, log)
-                m = re.search(r"GPU ms min ([\d.]+), median ([\d.]+) \(\d+ runs\)", out2)
+                m = TIMING.search(out2)
                 out += out2
                 rc = rc or rc2
             row[mode] = float(m.group(2)) if m else None
