@@ -24,6 +24,8 @@
 #             kab       K 720p exact with each binary of KAB_BINS (".dev/a.gz .dev/b.gz", gzipped like .dev/ptx2glsl.gz):
 #                       compiled into the disk cache, from it, then fresh with it off (about 320 s per binary;
 #                       KAB_DC="1 1": the first two only, about 165 s)
+#             kglsl     K 720p exact twice in the process that compiles it (the second from the disk cache), then in
+#                       a new process; then each GLSL of KV_DIR (default .dev/kv) compiled, then from the cache
 #             rounds    kab of .dev/ptx2glsl-rounds.gz (a build with tests/experiments/replay_rounds.patch), KAB_DC="1 1"
 #   env: FACTS="f32-div-fast ..." device facts forced (`run --fact`) in every run step (and the op sweeps')
 set -u
@@ -47,9 +49,10 @@ cudaref() {
     cmake --build build-cuda -j 8 --target ptx2glsl-cudaref >> /tmp/cc.log 2>&1 || tail -5 /tmp/cc.log >> "$L"; }
   [ -f $K/expected/output.bin ] || $R $K > /dev/null 2>&1
 }
-# K 720p exact with binary $1, disk cache $2 (0: a fresh pipeline), each kept line prefixed with $3
+# K 720p exact with binary $1, disk cache $2 (0: a fresh pipeline), each kept line prefixed with $3; $4: more
+# arguments of `run` (`--glsl FILE`, or K once more)
 kexact_run() {
-  __GL_SHADER_DISK_CACHE=$2 PTX2GLSL_VERBOSE=1 timeout 400 $1 run $K --device nvidia --repeat 20 --pipeline-stats $FX 2>&1 |
+  __GL_SHADER_DISK_CACHE=$2 PTX2GLSL_VERBOSE=1 timeout 400 $1 run $K ${4:-} --device nvidia --repeat 20 --pipeline-stats $FX 2>&1 |
     grep -E "pipeline created|GPU ms|statistics|outputs" | sed "s/^/$3: /" >> "$L"
 }
 # K 720p exact with the gzipped binary $1 (like .dev/ptx2glsl.gz), once for each disk-cache setting in $2
@@ -96,6 +99,14 @@ for s in "$@"; do
       cudaref
       # per binary: compiled into the disk cache, then from it, then fresh with the cache off (KAB_DC)
       for g in ${KAB_BINS:-}; do kab_run $g "${KAB_DC:-1 1 0}"; done ;;
+    kglsl)
+      cudaref
+      kexact_run $P 1 "K exact, compiling process, K twice" "$K"
+      kexact_run $P 1 "K exact, from the cache"
+      for v in ${KV_DIR:-.dev/kv}/*.comp; do n=$(basename $v .comp)
+        kexact_run $P 1 "$n, compiling process" "--glsl $v"
+        kexact_run $P 1 "$n, from the cache" "--glsl $v"
+      done ;;
     rounds)
       cudaref
       kab_run .dev/ptx2glsl-rounds.gz "1 1" ;;
