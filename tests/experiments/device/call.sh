@@ -25,7 +25,8 @@
 #                       compiled into the disk cache, from it, then fresh with it off (about 320 s per binary;
 #                       KAB_DC="1 1": the first two only, about 165 s)
 #             kglsl     K 720p exact twice in the process that compiles it (the second from the disk cache), then in
-#                       a new process; then each GLSL of KV_DIR (default .dev/kv) compiled, then from the cache
+#                       a new process (KG_HEAD=0: not); then each GLSL of KV_DIR (default .dev/kv) compiled, then
+#                       from the cache
 #             rounds    kab of .dev/ptx2glsl-rounds.gz (a build with tests/experiments/replay_rounds.patch), KAB_DC="1 1"
 #   env: FACTS="f32-div-fast ..." device facts forced (`run --fact`) in every run step (and the op sweeps')
 set -u
@@ -101,8 +102,10 @@ for s in "$@"; do
       for g in ${KAB_BINS:-}; do kab_run $g "${KAB_DC:-1 1 0}"; done ;;
     kglsl)
       cudaref
-      kexact_run $P 1 "K exact, compiling process, K twice" "$K"
-      kexact_run $P 1 "K exact, from the cache"
+      if [ "${KG_HEAD:-1}" = 1 ]; then
+        kexact_run $P 1 "K exact, compiling process, K twice" "$K"
+        kexact_run $P 1 "K exact, from the cache"
+      fi
       for v in ${KV_DIR:-.dev/kv}/*.comp; do n=$(basename $v .comp)
         kexact_run $P 1 "$n, compiling process" "--glsl $v"
         kexact_run $P 1 "$n, from the cache" "--glsl $v"
