@@ -69,6 +69,57 @@ TEST_CASE("a run of pure statements with guarded calls becomes the short forms a
   CHECK(fns.substr(replay, check - replay).find("p2g_in") == std::string::npos);
 }
 
+TEST_CASE("a value is tested at its first use after it enters or a statement of the region sets it, not again") {
+  // f5 is set in the region by a statement that is no guarded call (so not known plain): tested at its first use
+  // only; set anew, tested again. f1 enters, is tested once, then is overwritten the same way.
+  std::string body =
+      "  f4 = p2g_fmul(f1, f1, false);\n"
+      "  f5 = uintBitsToFloat(r1);\n"
+      "  f6 = p2g_fmul(f5, f5, false);\n"
+      "  f7 = p2g_fmul(f5, f6, false);\n"
+      "  f5 = uintBitsToFloat(r2);\n"
+      "  f1 = uintBitsToFloat(r3);\n"
+      "  f8 = p2g_fmul(f5, f1, false);\n"
+      "  f9 = p2g_fmul(f5, f1, false);\n";
+  std::string fns;
+  CHECK(guardRegions(body, fns, typeOf) == 1);
+  CHECK(body.find("f4 = p2g_fmul(p2g_in(f1), f1);") != std::string::npos);
+  CHECK(body.find("f6 = p2g_fmul(p2g_in(f5), f5);") != std::string::npos);
+  CHECK(body.find("f7 = p2g_fmul(f5, f6);") != std::string::npos);
+  CHECK(body.find("f8 = p2g_fmul(p2g_in(f5), p2g_in(f1));") != std::string::npos);
+  CHECK(body.find("f9 = p2g_fmul(f5, f1);") != std::string::npos);
+  // the check's pass tests the same operands (p2g_inz)
+  CHECK(fns.find("f8 = p2g_fmulz(p2g_inz(f5), p2g_inz(f1));") != std::string::npos);
+  CHECK(fns.find("f9 = p2g_fmulz(f5, f1);") != std::string::npos);
+}
+
+TEST_CASE("f16 widenings, and selects, .sat and canonical NaN of plain values, need no test") {
+  // an f16 value widened is 0, infinite, NaN made canonical, or at least 2^-24 in magnitude on the grid of 2^-24
+  std::string body =
+      "  f3 = p2g_fmul(f1, p2g_f32_canon(floatBitsToUint(p2g_h2f(r1 & 0xFFFFu))), false);\n"
+      "  f4 = p2g_fmul(f3, (r2 == 0u ? -23.0 : 0.0), false);\n"
+      "  f5 = p2g_fadd(p2g_sat(p2g_f32_canon(floatBitsToUint(r3 != 0u ? f3 : f4))), f1, false);\n"
+      "  f6 = p2g_fmul(f3, (r2 == 0u ? f2 : 0.5), false);\n"
+      "  f7 = p2g_fmul(p2g_f32_canon(floatBitsToUint(p2g_h2f(r1 >> 16))), p2g_f32_canon(floatBitsToUint(p2g_h2f(r1))), "
+      "false);\n"
+      "  f8 = p2g_fmul(p2g_sat(f2), f1, false);\n";
+  std::string fns;
+  CHECK(guardRegions(body, fns, typeOf) == 1);
+  CHECK(body.find("f3 = p2g_fmul(p2g_in(f1), p2g_f32_canon(floatBitsToUint(p2g_h2f(r1 & 0xFFFFu))));") !=
+        std::string::npos);
+  // a tested result (a multiple of 2^-63) times an integer: on the grid, the untested form
+  CHECK(body.find("f4 = p2g_fmulc(f3, (r2 == 0u ? -23.0 : 0.0));") != std::string::npos);
+  CHECK(body.find("f5 = p2g_faddc(p2g_sat(p2g_f32_canon(floatBitsToUint(r3 != 0u ? f3 : f4))), f1);") !=
+        std::string::npos);
+  // an arm that entered untested: the select is tested
+  CHECK(body.find("f6 = p2g_fmul(f3, p2g_in((r2 == 0u ? f2 : 0.5)));") != std::string::npos);
+  // two f16 values: their product is a multiple of 2^-48, the untested form
+  CHECK(body.find("f7 = p2g_fmulc(p2g_f32_canon(floatBitsToUint(p2g_h2f(r1 >> 16))), "
+                  "p2g_f32_canon(floatBitsToUint(p2g_h2f(r1))));") != std::string::npos);
+  // .sat of a value not known plain keeps a subnormal: tested
+  CHECK(body.find("f8 = p2g_fmul(p2g_in(p2g_sat(f2)), f1);") != std::string::npos);
+}
+
 TEST_CASE("a value the region reads and then overwrites is saved and restored for the replay") {
   std::string body =
       "  f1 = p2g_fadd(f1, f2, false);\n"

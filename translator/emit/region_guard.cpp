@@ -192,6 +192,67 @@ bool wholeCall(string_view e, string_view f, Args& args) {
   return callArgs(e, f.size(), close, args) && close == e.size() - 1;
 }
 
+// `e` is one select, `c ? a : b` or `(c ? a : b)` (a whole expression or argument: `?:` binds loosest); its arms
+// in `a` and `b`. A nested select in the first arm is skipped over; one in the second stays in `b`.
+bool selectArms(string_view e, string_view& a, string_view& b) {
+  if (e.size() < 7) return false;
+  int depth = 0, nest = 0, top = 0;
+  if (e.front() == '(') {  // one parenthesised expression, or `(x) ...`
+    size_t close = 0;
+    Args one;
+    if (callArgs(e, 0, close, one) && close + 1 == e.size()) top = 1;
+  }
+  size_t q = npos;
+  for (size_t i = 0; i < e.size(); ++i) {
+    char c = e[i];
+    if (c == '(' || c == '[') {
+      ++depth;
+    } else if (c == ')' || c == ']') {
+      --depth;
+    } else if (depth == top && c == '?') {
+      if (q == npos) q = i;
+      else ++nest;
+    } else if (depth == top && c == ':' && q != npos) {
+      if (nest) {
+        --nest;
+        continue;
+      }
+      size_t end = e.size() - size_t(top);
+      if (q < 2 || e[q - 1] != ' ' || e[q + 1] != ' ' || e[i - 1] != ' ' || i + 2 >= end || e[i + 1] != ' ')
+        return false;
+      a = e.substr(q + 2, i - 1 - (q + 2));
+      b = e.substr(i + 2, end - (i + 2));
+      return !a.empty() && !b.empty();
+    }
+  }
+  return false;
+}
+
+// An f16 value widened to f32, NaN made canonical, as the emitter writes cvt.f32.f16:
+// p2g_f32_canon(floatBitsToUint(p2g_h2f(h))). Exact: 0, infinite, 0x7FFFFFFF, or a multiple of 2^-24 of magnitude
+// 2^-24 or more (an f16 subnormal is an f32 normal), so never subnormal and on the grid of 2^-24.
+constexpr string_view kWidenA = "p2g_f32_canon(floatBitsToUint(p2g_h2f(";
+bool f16Widening(string_view e) {
+  Args a;
+  return e.compare(0, kWidenA.size(), kWidenA) == 0 && wholeCall(e, "p2g_f32_canon", a) && a.n == 1 &&
+         wholeCall(a[0], "floatBitsToUint", a) && a.n == 1 && wholeCall(a[0], "p2g_h2f", a) && a.n == 1;
+}
+
+// The value of `e` is that of `x`, or 0x7FFFFFFF where `x` is NaN: p2g_f32_canon(floatBitsToUint(x)); or 0, 1 or
+// `x` (.sat of a value: p2g_sat(x)). Either is plain where `x` is, on the same grid.
+bool sameValue(string_view e, string_view& x) {
+  Args a;
+  if (wholeCall(e, "p2g_sat", a) && a.n == 1) {
+    x = a[0];
+    return true;
+  }
+  if (wholeCall(e, "p2g_f32_canon", a) && a.n == 1 && wholeCall(a[0], "floatBitsToUint", a) && a.n == 1) {
+    x = a[0];
+    return true;
+  }
+  return false;
+}
+
 // A texture read of `e` on a device-sampled slot (p2g_tex2(p2g_hw<slot>, ...) ...) renamed to its form `suffix`
 // (emit_tex.cpp texturePreludeFor): the device's sampler, or where the device does not sample the slot zeros and a
 // failed test (_first: p2g_u = 0, the first pass's; _chk: p2g_m = 0, the check's), so the exact replay reads it.
@@ -432,8 +493,8 @@ bool pureStmt(const Stmt& s, Names& names) {
 class Region {
  public:
   // Names' fields for this region (number `r`): safe, a variable set in the region to a value known plain;
-  // written, set so far; tested, a variable from outside the region already tested at a use (the first use of
-  // each is wrapped in p2g_in)
+  // written, set so far; tested, a variable already tested at a use since it entered the region or a statement
+  // of the region last set it (the first such use of each is wrapped in p2g_in)
   Names& names;
   uint32_t r;
   int guarded = 0;
@@ -461,8 +522,11 @@ class Region {
     if (literalBits(e, u) && plainBits(u)) return bitsGrid(u);
     if ((wholeCall(e, "p2g_fmin", a) || wholeCall(e, "p2g_fmax", a)) && a.n == 2)
       return std::max(gridOf(a[0]), gridOf(a[1]));
-    string_view x;
+    string_view x, y;
     if (negation(e, x)) return gridOf(x);
+    if (f16Widening(e)) return 24;
+    if (sameValue(e, x)) return gridOf(x);
+    if (selectArms(e, x, y)) return std::max(gridOf(x), gridOf(y));
     if (isIdent(e)) {
       const Names::Info& I = names[names.id(e)];
       if (I.safe == r && I.gridR == r) return I.grid;
@@ -484,16 +548,13 @@ class Region {
   bool coarse(string_view g, const Args& a) { return resultGrid(g, a) <= 63; }
 
   // Wraps the rewritten operand that `out` holds from `at` on in `test` ("p2g_in(", "p2g_in_nan(") when not null;
-  // a variable `name` from outside the region so tested counts as tested for the rest of the region (its value on
-  // entry).
+  // a variable `name` so tested counts as tested until a statement of the region writes it (guardRegions clears
+  // `tested` there): its value on entry, or the value a statement of the region gave it.
   void operand(std::string& out, size_t at, const char* test, string_view name) {
     if (!test) return;
     out.insert(at, test);
     out += ')';
-    if (!name.empty()) {
-      Names::Info& I = names[names.id(name)];
-      if (I.written != r) I.tested = r;
-    }
+    if (!name.empty()) names[names.id(name)].tested = r;
   }
 
   // `e` with every operand of a guarded call that might be subnormal wrapped in p2g_in() (p2g_in_nan() where the
@@ -588,8 +649,9 @@ class Region {
   }
 
   // True when `e` is known to be neither subnormal nor NaN on entry to its use, or is tested already: a result
-  // of a guarded call (the region's test covers it), a literal, min/max or negation of such, a variable that a
-  // statement of the region set to such, or a variable from outside the region tested at an earlier use.
+  // of a guarded call (the region's test covers it), a literal, an f16 value widened (f16Widening: its NaN
+  // canonical), min/max, negation, select, .sat or canonical NaN of such (sameValue), a variable that a
+  // statement of the region set to such, or a variable tested at an earlier use since its value was set.
   // With `entering` false (a whole right-hand side: may the variable it sets count as safe?) a variable from
   // outside the region is not safe, since nothing tests it unless it is also an operand.
   bool safe(string_view e, bool entering = true) {
@@ -599,12 +661,15 @@ class Region {
     if (safeLiteral(e)) return true;
     if ((wholeCall(e, "p2g_fmin", a) || wholeCall(e, "p2g_fmax", a)) && a.n == 2)
       return safe(a[0], entering) && safe(a[1], entering);
-    string_view x;
+    string_view x, y;
     if (negation(e, x)) return safe(x, entering);
+    if (f16Widening(e)) return true;
+    if (sameValue(e, x)) return safe(x, entering);
+    if (selectArms(e, x, y)) return safe(x, entering) && safe(y, entering);
     if (isIdent(e)) {
       const Names::Info& I = names[names.id(e)];
       if (I.safe == r) return true;
-      if (entering && I.written != r) return I.tested == r;
+      if (entering) return I.tested == r;
     }
     return false;
   }
@@ -757,6 +822,7 @@ int guardRegions(std::string& body, std::string& functions,
       names[lhs].gridR = r;
       names[lhs].safe = plain ? r : 0;
       names[lhs].written = r;
+      names[lhs].tested = 0;  // a new value: tested again at its first use unless safe
     }
     // a negation set once in the run and read only there, as whole operands of the device's add/sub/mul/fma:
     // plain `-x` in the device's pass (plainNeg)

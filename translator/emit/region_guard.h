@@ -11,7 +11,8 @@
 //
 // Where the device fact P2G_F32_FAST holds, the short forms return the device's result and keep the smallest
 // nonzero magnitude in p2g_u (an integer min per operation: zeros wrap to the top, NaN sorts above every number);
-// a value that enters the run from outside it is tested at its first use (p2g_in: its magnitude joins the min).
+// a value that enters the run from outside it, or that a statement of the run sets other than by a guarded call,
+// is tested at its first use after (p2g_in: its magnitude joins the min), not again until it is set anew.
 // A result whose exact value is a multiple of 2^-63 by its operands alone takes the untested short form
 // (p2g_faddc, p2g_fmulc ...): the sum or difference of two values of the run, a product with a literal of few
 // fraction bits (0.5, 2, 3) of a value known to lie on a coarser grid (Region::gridOf, resultGrid).

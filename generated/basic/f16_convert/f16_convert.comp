@@ -452,8 +452,7 @@ void p2g_exact_1(uint rs3, uint rs4, float f3, float f4, out precise float f15) 
 }
 void p2g_check_1(uint rs3, uint rs4, float f3, float f4, out precise float f15) {
   if (P2G_F32_FAST) {
-    f15 = p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hadd(rs3, rs4))))), p2g_faddz(p2g_inz(f3),
-        p2g_inz(f4)));
+    f15 = p2g_fsubz(p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hadd(rs3, rs4)))), p2g_faddz(p2g_inz(f3), p2g_inz(f4)));
     if (!p2g_redoz()) return;
   }
   p2g_exact_1(rs3, rs4, f3, f4, f15);
@@ -561,8 +560,7 @@ void main() {
   // ptx:138  {  cvt.f32.f16 %f9, %rs25;}
   // ptx:141  add.f32 	%f14, %f3, %f4;
   // ptx:142  sub.f32 	%f15, %f9, %f14;
-  f15 = p2g_fsubc(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hadd(rs3, rs4))))), p2g_faddc(p2g_in(f3),
-      p2g_in(f4)));
+  f15 = p2g_fsubc(p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hadd(rs3, rs4)))), p2g_faddc(p2g_in(f3), p2g_in(f4)));
   if (p2g_redo()) p2g_check_1(rs3, rs4, f3, f4, f15);
   // ptx:143  st.global.f32 	[%rd16+8], %f15;
   P2GU32((rd16 + 8ul)).v = floatBitsToUint(f15);

@@ -407,8 +407,7 @@ void p2g_check_1(float f1, uint64_t rd10, out precise float f19, out precise flo
     precise float f17 = p2g_nmax(p2g_inz(f12), p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f13) & 0x7FFFFFFFu))));
     precise float f18 = uintBitsToFloat(P2GU32((rd10 + 1536ul)).v);
     f19 = p2g_faddz(p2g_faddz(p2g_faddz(p2g_faddz(p2g_in_nanz(f1), 0.0), p2g_inz(f8)), p2g_inz(f13)), p2g_inz(f18));
-    f20 = p2g_nmin(p2g_inz(p2g_nmin(p2g_inz(p2g_nmin(p2g_nmin(uintBitsToFloat(0x7F61B1E6u), f1), p2g_inz(f8))),
-        p2g_inz(f13))), p2g_inz(f18));
+    f20 = p2g_nmin(p2g_nmin(p2g_nmin(p2g_nmin(uintBitsToFloat(0x7F61B1E6u), f1), f8), f13), f18);
     f22 = p2g_nmax(p2g_inz(f17), p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f18) & 0x7FFFFFFFu))));
     if (!p2g_redoz()) return;
   }
@@ -626,7 +625,7 @@ void p2g_check_22(uint r4, float f83, out precise float f85) {
 }
 
 void main() {
-  precise float f19 = 0.0, f20 = 0.0;
+  precise float f19 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // reduce_f32_tree_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // reduce_f32_tree_param_1
@@ -681,8 +680,7 @@ void main() {
   // ptx:67  add.f32 	%f19, %f14, %f18;
   f19 = p2g_faddc(p2g_faddc(p2g_faddc(p2g_faddc(p2g_in_nan(f1), 0.0), p2g_in(f8)), p2g_in(f13)), p2g_in(f18));
   // ptx:68  min.f32 	%f20, %f15, %f18;
-  f20 = p2g_nmin(p2g_in(p2g_nmin(p2g_in(p2g_nmin(p2g_nmin(uintBitsToFloat(0x7F61B1E6u), f1), p2g_in(f8))),
-      p2g_in(f13))), p2g_in(f18));
+  precise float f20 = p2g_nmin(p2g_nmin(p2g_nmin(p2g_nmin(uintBitsToFloat(0x7F61B1E6u), f1), f8), f13), f18);
   // ptx:69  abs.f32 	%f21, %f18;
   // ptx:70  max.f32 	%f22, %f17, %f21;
   precise float f22 = p2g_nmax(p2g_in(f17), p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f18) & 0x7FFFFFFFu))));

@@ -420,7 +420,7 @@ void p2g_check_1(float f3, uint64_t rd1, uint64_t rd7, float f4, uint rs1, uint 
     precise double t3 = fd1;
     precise double t4 = (isnan(t2) ? uint64BitsToDouble(0x7FFFFFFFFFFFFFFFul) : t2);
     precise double t5 = t3 * t4;
-    f10 = p2g_faddz(p2g_inz(f8), p2g_inz(p2g_d2f(p2g_dnan2(t5, t3, t4), 0)));
+    f10 = p2g_faddz(f8, p2g_inz(p2g_d2f(p2g_dnan2(t5, t3, t4), 0)));
     if (!p2g_redoz()) return;
   }
   p2g_exact_1(f3, rd1, rd7, f4, rs1, rs2, r3, r1, fd1, f10);
@@ -490,7 +490,7 @@ void main() {
     precise double t5 = t3 * t4;
     // ptx:57  cvt.rn.f32.f64 	%f9, %fd3;
     // ptx:58  add.f32 	%f10, %f8, %f9;
-    precise float f10 = p2g_faddc(p2g_in(f8), p2g_in(p2g_d2f(p2g_dnan2(t5, t3, t4), 0)));
+    precise float f10 = p2g_faddc(f8, p2g_in(p2g_d2f(p2g_dnan2(t5, t3, t4), 0)));
     if (p2g_redo()) p2g_check_1(f3, rd1, rd7, f4, rs1, rs2, r3, r1, fd1, f10);
     // ptx:59  add.s64 	%rd9, %rd5, %rd7;
     // ptx:60  st.global.f32 	[%rd9], %f10;

@@ -1042,10 +1042,10 @@ bool p2g_check_1(inout precise float f245, inout precise float f246) {
   precise float f39 = p2g_fmulz(p2g_inz(f38), uintBitsToFloat(0x3F317218u));
   precise float f41 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulz(f39, 3.0))));
   precise float f43 = p2g_faddz(p2g_inz(f41), p2g_inz(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f245)))));
-  precise float f45 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_inz(f36), 0.25)), false));
+  precise float f45 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(f36, 0.25)), false));
   precise float f18 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f43, p2g_inz(f45)))));
-  precise float f47 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f39), floatBitsToUint(p2g_faddz(p2g_inz(f36),
-      1.0)), false));
+  precise float f47 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f39), floatBitsToUint(p2g_faddz(f36, 1.0)),
+      false));
   precise float f48 = p2g_faddz(p2g_inz(f18), p2g_inz(f47));
   precise float f50 = p2g_ffmaz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f48) & 0x7FFFFFFFu))), 0.5, 0.125);
   precise float f52 = p2g_fmulz(p2g_fmulz(f48, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
@@ -1054,10 +1054,10 @@ bool p2g_check_1(inout precise float f245, inout precise float f246) {
   precise float f56 = p2g_fmulz(p2g_inz(f55), uintBitsToFloat(0x3F317218u));
   precise float f58 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulz(f56, 3.0))));
   precise float f60 = p2g_faddz(p2g_inz(f58), p2g_inz(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f48)))));
-  precise float f62 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_inz(f53), 0.25)), false));
+  precise float f62 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(f53, 0.25)), false));
   precise float f20 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f60, p2g_inz(f62)))));
-  precise float f64 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f56), floatBitsToUint(p2g_faddz(p2g_inz(f53),
-      1.0)), false));
+  precise float f64 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f56), floatBitsToUint(p2g_faddz(f53, 1.0)),
+      false));
   precise float f65 = p2g_faddz(p2g_inz(f20), p2g_inz(f64));
   precise float f67 = p2g_ffmaz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f65) & 0x7FFFFFFFu))), 0.5, 0.125);
   precise float f69 = p2g_fmulz(p2g_fmulz(f65, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
@@ -1066,10 +1066,10 @@ bool p2g_check_1(inout precise float f245, inout precise float f246) {
   precise float f73 = p2g_fmulz(p2g_inz(f72), uintBitsToFloat(0x3F317218u));
   precise float f75 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulz(f73, 3.0))));
   precise float f77 = p2g_faddz(p2g_inz(f75), p2g_inz(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f65)))));
-  precise float f79 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_inz(f70), 0.25)), false));
+  precise float f79 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(f70, 0.25)), false));
   precise float f22 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f77, p2g_inz(f79)))));
-  precise float f81 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f73), floatBitsToUint(p2g_faddz(p2g_inz(f70),
-      1.0)), false));
+  precise float f81 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f73), floatBitsToUint(p2g_faddz(f70, 1.0)),
+      false));
   precise float f82 = p2g_faddz(p2g_inz(f22), p2g_inz(f81));
   precise float f84 = p2g_ffmaz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f82) & 0x7FFFFFFFu))), 0.5, 0.125);
   precise float f86 = p2g_fmulz(p2g_fmulz(f82, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
@@ -1078,10 +1078,10 @@ bool p2g_check_1(inout precise float f245, inout precise float f246) {
   precise float f90 = p2g_fmulz(p2g_inz(f89), uintBitsToFloat(0x3F317218u));
   precise float f92 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulz(f90, 3.0))));
   precise float f94 = p2g_faddz(p2g_inz(f92), p2g_inz(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f82)))));
-  precise float f96 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_inz(f87), 0.25)), false));
+  precise float f96 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(f87, 0.25)), false));
   precise float f24 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f94, p2g_inz(f96)))));
-  precise float f98 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f90), floatBitsToUint(p2g_faddz(p2g_inz(f87),
-      1.0)), false));
+  precise float f98 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f90), floatBitsToUint(p2g_faddz(f87, 1.0)),
+      false));
   precise float f99 = p2g_faddz(p2g_inz(f24), p2g_inz(f98));
   precise float f101 = p2g_ffmaz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f99) & 0x7FFFFFFFu))), 0.5, 0.125);
   precise float f103 = p2g_fmulz(p2g_fmulz(f99, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
@@ -1090,9 +1090,9 @@ bool p2g_check_1(inout precise float f245, inout precise float f246) {
   precise float f107 = p2g_fmulz(p2g_inz(f106), uintBitsToFloat(0x3F317218u));
   precise float f109 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulz(f107, 3.0))));
   precise float f111 = p2g_faddz(p2g_inz(f109), p2g_inz(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f99)))));
-  precise float f113 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_inz(f104), 0.25)), false));
+  precise float f113 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(f104, 0.25)), false));
   precise float f26 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f111, p2g_inz(f113)))));
-  precise float f114 = p2g_faddz(p2g_inz(f104), 1.0);
+  precise float f114 = p2g_faddz(f104, 1.0);
   precise float f115 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f107), floatBitsToUint(f114), false));
   precise float f116 = p2g_faddz(p2g_inz(f26), p2g_inz(f115));
   precise float f118 = p2g_ffmaz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f116) & 0x7FFFFFFFu))), 0.5, 0.125);
@@ -1102,9 +1102,9 @@ bool p2g_check_1(inout precise float f245, inout precise float f246) {
   precise float f124 = p2g_fmulz(p2g_inz(f123), uintBitsToFloat(0x3F317218u));
   precise float f126 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulz(f124, 3.0))));
   precise float f128 = p2g_faddz(p2g_inz(f126), p2g_inz(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f116)))));
-  precise float f130 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_inz(f121), 0.25)), false));
+  precise float f130 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(f121, 0.25)), false));
   precise float f28 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f128, p2g_inz(f130)))));
-  precise float f131 = p2g_faddz(p2g_inz(f121), 1.0);
+  precise float f131 = p2g_faddz(f121, 1.0);
   precise float f132 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f124), floatBitsToUint(f131), false));
   precise float f133 = p2g_faddz(p2g_inz(f28), p2g_inz(f132));
   precise float f135 = p2g_ffmaz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f133) & 0x7FFFFFFFu))), 0.5, 0.125);
@@ -1114,9 +1114,9 @@ bool p2g_check_1(inout precise float f245, inout precise float f246) {
   precise float f141 = p2g_fmulz(p2g_inz(f140), uintBitsToFloat(0x3F317218u));
   precise float f143 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulz(f141, 3.0))));
   precise float f145 = p2g_faddz(p2g_inz(f143), p2g_inz(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f133)))));
-  precise float f147 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_inz(f138), 0.25)), false));
+  precise float f147 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(f138, 0.25)), false));
   precise float f30 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f145, p2g_inz(f147)))));
-  precise float f148 = p2g_faddz(p2g_inz(f138), 1.0);
+  precise float f148 = p2g_faddz(f138, 1.0);
   precise float f149 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f141), floatBitsToUint(f148), false));
   precise float f150 = p2g_faddz(p2g_inz(f30), p2g_inz(f149));
   precise float f152 = p2g_ffmaz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f150) & 0x7FFFFFFFu))), 0.5, 0.125);
@@ -1126,9 +1126,9 @@ bool p2g_check_1(inout precise float f245, inout precise float f246) {
   precise float f158 = p2g_fmulz(p2g_inz(f157), uintBitsToFloat(0x3F317218u));
   precise float f160 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulz(f158, 3.0))));
   precise float f162 = p2g_faddz(p2g_inz(f160), p2g_inz(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f150)))));
-  precise float f164 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_inz(f155), 0.25)), false));
+  precise float f164 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(f155, 0.25)), false));
   precise float f32 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f162, p2g_inz(f164)))));
-  precise float f165 = p2g_faddz(p2g_inz(f155), 1.0);
+  precise float f165 = p2g_faddz(f155, 1.0);
   precise float f166 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f158), floatBitsToUint(f165), false));
   f245 = p2g_faddz(p2g_inz(f32), p2g_inz(f166));
   f246 = p2g_ffmaz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f245) & 0x7FFFFFFFu))), 0.5, 0.125);
@@ -1192,10 +1192,10 @@ bool p2g_check_2(inout precise float f245, inout precise float f246) {
   precise float f181 = p2g_fmulz(p2g_inz(f180), uintBitsToFloat(0x3F317218u));
   precise float f183 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulz(f181, 3.0))));
   precise float f185 = p2g_faddz(p2g_inz(f183), p2g_inz(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f245)))));
-  precise float f187 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_inz(f178), 0.25)), false));
+  precise float f187 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(f178, 0.25)), false));
   precise float f168 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f185, p2g_inz(f187)))));
-  precise float f189 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f181), floatBitsToUint(p2g_faddz(p2g_inz(f178),
-      1.0)), false));
+  precise float f189 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f181), floatBitsToUint(p2g_faddz(f178, 1.0)),
+      false));
   precise float f190 = p2g_faddz(p2g_inz(f168), p2g_inz(f189));
   precise float f192 = p2g_ffmaz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f190) & 0x7FFFFFFFu))), 0.5, 0.125);
   precise float f194 = p2g_fmulz(p2g_fmulz(f190, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
@@ -1204,10 +1204,10 @@ bool p2g_check_2(inout precise float f245, inout precise float f246) {
   precise float f198 = p2g_fmulz(p2g_inz(f197), uintBitsToFloat(0x3F317218u));
   precise float f200 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulz(f198, 3.0))));
   precise float f202 = p2g_faddz(p2g_inz(f200), p2g_inz(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f190)))));
-  precise float f204 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_inz(f195), 0.25)), false));
+  precise float f204 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(f195, 0.25)), false));
   precise float f170 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f202, p2g_inz(f204)))));
-  precise float f206 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f198), floatBitsToUint(p2g_faddz(p2g_inz(f195),
-      1.0)), false));
+  precise float f206 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f198), floatBitsToUint(p2g_faddz(f195, 1.0)),
+      false));
   precise float f207 = p2g_faddz(p2g_inz(f170), p2g_inz(f206));
   precise float f209 = p2g_ffmaz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f207) & 0x7FFFFFFFu))), 0.5, 0.125);
   precise float f211 = p2g_fmulz(p2g_fmulz(f207, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
@@ -1216,10 +1216,10 @@ bool p2g_check_2(inout precise float f245, inout precise float f246) {
   precise float f215 = p2g_fmulz(p2g_inz(f214), uintBitsToFloat(0x3F317218u));
   precise float f217 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulz(f215, 3.0))));
   precise float f219 = p2g_faddz(p2g_inz(f217), p2g_inz(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f207)))));
-  precise float f221 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_inz(f212), 0.25)), false));
+  precise float f221 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(f212, 0.25)), false));
   precise float f172 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f219, p2g_inz(f221)))));
-  precise float f223 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f215), floatBitsToUint(p2g_faddz(p2g_inz(f212),
-      1.0)), false));
+  precise float f223 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f215), floatBitsToUint(p2g_faddz(f212, 1.0)),
+      false));
   precise float f224 = p2g_faddz(p2g_inz(f172), p2g_inz(f223));
   precise float f226 = p2g_ffmaz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f224) & 0x7FFFFFFFu))), 0.5, 0.125);
   precise float f228 = p2g_fmulz(p2g_fmulz(f224, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
@@ -1228,10 +1228,10 @@ bool p2g_check_2(inout precise float f245, inout precise float f246) {
   precise float f232 = p2g_fmulz(p2g_inz(f231), uintBitsToFloat(0x3F317218u));
   precise float f234 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulz(f232, 3.0))));
   precise float f236 = p2g_faddz(p2g_inz(f234), p2g_inz(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f224)))));
-  precise float f238 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(p2g_inz(f229), 0.25)), false));
+  precise float f238 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddz(f229, 0.25)), false));
   precise float f174 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulz(f236, p2g_inz(f238)))));
-  precise float f240 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f232), floatBitsToUint(p2g_faddz(p2g_inz(f229),
-      1.0)), false));
+  precise float f240 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f232), floatBitsToUint(p2g_faddz(f229, 1.0)),
+      false));
   f245 = p2g_faddz(p2g_inz(f174), p2g_inz(f240));
   f246 = p2g_ffmaz(p2g_inz(p2g_canon(uintBitsToFloat(floatBitsToUint(f245) & 0x7FFFFFFFu))), 0.5, 0.125);
   return p2g_redoz();
@@ -1302,14 +1302,13 @@ void main() {
         precise float f43 = p2g_faddc(p2g_in(f41), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f245)))));
         // ptx:62  add.f32 	%f44, %f36, 0f3E800000;
         // ptx:63  rsqrt.approx.f32 	%f45, %f44;
-        precise float f45 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(p2g_in(f36), 0.25)), false));
+        precise float f45 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(f36, 0.25)), false));
         // ptx:64  mul.f32 	%f19, %f43, %f45;
         // ptx:66  tanh.approx.f32 %f18, %f19;
         precise float f18 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f43, p2g_in(f45)))));
         // ptx:68  add.f32 	%f46, %f36, 0f3F800000;
         // ptx:69  div.approx.f32 	%f47, %f39, %f46;
-        f47 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f39), floatBitsToUint(p2g_faddc(p2g_in(f36), 1.0)),
-            false));
+        f47 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f39), floatBitsToUint(p2g_faddc(f36, 1.0)), false));
         // ptx:70  add.f32 	%f48, %f18, %f47;
         precise float f48 = p2g_faddc(p2g_in(f18), p2g_in(f47));
         // ptx:71  abs.f32 	%f49, %f48;
@@ -1333,14 +1332,13 @@ void main() {
         precise float f60 = p2g_faddc(p2g_in(f58), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f48)))));
         // ptx:83  add.f32 	%f61, %f53, 0f3E800000;
         // ptx:84  rsqrt.approx.f32 	%f62, %f61;
-        precise float f62 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(p2g_in(f53), 0.25)), false));
+        precise float f62 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(f53, 0.25)), false));
         // ptx:85  mul.f32 	%f21, %f60, %f62;
         // ptx:87  tanh.approx.f32 %f20, %f21;
         precise float f20 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f60, p2g_in(f62)))));
         // ptx:89  add.f32 	%f63, %f53, 0f3F800000;
         // ptx:90  div.approx.f32 	%f64, %f56, %f63;
-        f64 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f56), floatBitsToUint(p2g_faddc(p2g_in(f53), 1.0)),
-            false));
+        f64 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f56), floatBitsToUint(p2g_faddc(f53, 1.0)), false));
         // ptx:91  add.f32 	%f65, %f20, %f64;
         precise float f65 = p2g_faddc(p2g_in(f20), p2g_in(f64));
         // ptx:92  abs.f32 	%f66, %f65;
@@ -1364,14 +1362,13 @@ void main() {
         precise float f77 = p2g_faddc(p2g_in(f75), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f65)))));
         // ptx:104  add.f32 	%f78, %f70, 0f3E800000;
         // ptx:105  rsqrt.approx.f32 	%f79, %f78;
-        precise float f79 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(p2g_in(f70), 0.25)), false));
+        precise float f79 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(f70, 0.25)), false));
         // ptx:106  mul.f32 	%f23, %f77, %f79;
         // ptx:108  tanh.approx.f32 %f22, %f23;
         precise float f22 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f77, p2g_in(f79)))));
         // ptx:110  add.f32 	%f80, %f70, 0f3F800000;
         // ptx:111  div.approx.f32 	%f81, %f73, %f80;
-        f81 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f73), floatBitsToUint(p2g_faddc(p2g_in(f70), 1.0)),
-            false));
+        f81 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f73), floatBitsToUint(p2g_faddc(f70, 1.0)), false));
         // ptx:112  add.f32 	%f82, %f22, %f81;
         precise float f82 = p2g_faddc(p2g_in(f22), p2g_in(f81));
         // ptx:113  abs.f32 	%f83, %f82;
@@ -1395,14 +1392,13 @@ void main() {
         precise float f94 = p2g_faddc(p2g_in(f92), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f82)))));
         // ptx:125  add.f32 	%f95, %f87, 0f3E800000;
         // ptx:126  rsqrt.approx.f32 	%f96, %f95;
-        precise float f96 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(p2g_in(f87), 0.25)), false));
+        precise float f96 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(f87, 0.25)), false));
         // ptx:127  mul.f32 	%f25, %f94, %f96;
         // ptx:129  tanh.approx.f32 %f24, %f25;
         precise float f24 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f94, p2g_in(f96)))));
         // ptx:131  add.f32 	%f97, %f87, 0f3F800000;
         // ptx:132  div.approx.f32 	%f98, %f90, %f97;
-        f98 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f90), floatBitsToUint(p2g_faddc(p2g_in(f87), 1.0)),
-            false));
+        f98 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f90), floatBitsToUint(p2g_faddc(f87, 1.0)), false));
         // ptx:133  add.f32 	%f99, %f24, %f98;
         precise float f99 = p2g_faddc(p2g_in(f24), p2g_in(f98));
         // ptx:134  abs.f32 	%f100, %f99;
@@ -1426,12 +1422,12 @@ void main() {
         precise float f111 = p2g_faddc(p2g_in(f109), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f99)))));
         // ptx:146  add.f32 	%f112, %f104, 0f3E800000;
         // ptx:147  rsqrt.approx.f32 	%f113, %f112;
-        precise float f113 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(p2g_in(f104), 0.25)), false));
+        precise float f113 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(f104, 0.25)), false));
         // ptx:148  mul.f32 	%f27, %f111, %f113;
         // ptx:150  tanh.approx.f32 %f26, %f27;
         precise float f26 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f111, p2g_in(f113)))));
         // ptx:152  add.f32 	%f114, %f104, 0f3F800000;
-        precise float f114 = p2g_faddc(p2g_in(f104), 1.0);
+        precise float f114 = p2g_faddc(f104, 1.0);
         // ptx:153  div.approx.f32 	%f115, %f107, %f114;
         precise float f115 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f107), floatBitsToUint(f114), false));
         // ptx:154  add.f32 	%f116, %f26, %f115;
@@ -1457,12 +1453,12 @@ void main() {
         precise float f128 = p2g_faddc(p2g_in(f126), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f116)))));
         // ptx:167  add.f32 	%f129, %f121, 0f3E800000;
         // ptx:168  rsqrt.approx.f32 	%f130, %f129;
-        precise float f130 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(p2g_in(f121), 0.25)), false));
+        precise float f130 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(f121, 0.25)), false));
         // ptx:169  mul.f32 	%f29, %f128, %f130;
         // ptx:171  tanh.approx.f32 %f28, %f29;
         precise float f28 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f128, p2g_in(f130)))));
         // ptx:173  add.f32 	%f131, %f121, 0f3F800000;
-        precise float f131 = p2g_faddc(p2g_in(f121), 1.0);
+        precise float f131 = p2g_faddc(f121, 1.0);
         // ptx:174  div.approx.f32 	%f132, %f124, %f131;
         precise float f132 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f124), floatBitsToUint(f131), false));
         // ptx:175  add.f32 	%f133, %f28, %f132;
@@ -1488,12 +1484,12 @@ void main() {
         precise float f145 = p2g_faddc(p2g_in(f143), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f133)))));
         // ptx:188  add.f32 	%f146, %f138, 0f3E800000;
         // ptx:189  rsqrt.approx.f32 	%f147, %f146;
-        precise float f147 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(p2g_in(f138), 0.25)), false));
+        precise float f147 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(f138, 0.25)), false));
         // ptx:190  mul.f32 	%f31, %f145, %f147;
         // ptx:192  tanh.approx.f32 %f30, %f31;
         precise float f30 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f145, p2g_in(f147)))));
         // ptx:194  add.f32 	%f148, %f138, 0f3F800000;
-        precise float f148 = p2g_faddc(p2g_in(f138), 1.0);
+        precise float f148 = p2g_faddc(f138, 1.0);
         // ptx:195  div.approx.f32 	%f149, %f141, %f148;
         precise float f149 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f141), floatBitsToUint(f148), false));
         // ptx:196  add.f32 	%f150, %f30, %f149;
@@ -1519,12 +1515,12 @@ void main() {
         precise float f162 = p2g_faddc(p2g_in(f160), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f150)))));
         // ptx:209  add.f32 	%f163, %f155, 0f3E800000;
         // ptx:210  rsqrt.approx.f32 	%f164, %f163;
-        precise float f164 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(p2g_in(f155), 0.25)), false));
+        precise float f164 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(f155, 0.25)), false));
         // ptx:211  mul.f32 	%f33, %f162, %f164;
         // ptx:213  tanh.approx.f32 %f32, %f33;
         precise float f32 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f162, p2g_in(f164)))));
         // ptx:215  add.f32 	%f165, %f155, 0f3F800000;
-        precise float f165 = p2g_faddc(p2g_in(f155), 1.0);
+        precise float f165 = p2g_faddc(f155, 1.0);
         // ptx:216  div.approx.f32 	%f166, %f158, %f165;
         precise float f166 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f158), floatBitsToUint(f165), false));
         // ptx:217  add.f32 	%f245, %f32, %f166;
@@ -1565,14 +1561,13 @@ void main() {
       precise float f185 = p2g_faddc(p2g_in(f183), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f245)))));
       // ptx:238  add.f32 	%f186, %f178, 0f3E800000;
       // ptx:239  rsqrt.approx.f32 	%f187, %f186;
-      precise float f187 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(p2g_in(f178), 0.25)), false));
+      precise float f187 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(f178, 0.25)), false));
       // ptx:240  mul.f32 	%f169, %f185, %f187;
       // ptx:242  tanh.approx.f32 %f168, %f169;
       precise float f168 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f185, p2g_in(f187)))));
       // ptx:244  add.f32 	%f188, %f178, 0f3F800000;
       // ptx:245  div.approx.f32 	%f189, %f181, %f188;
-      f189 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f181), floatBitsToUint(p2g_faddc(p2g_in(f178), 1.0)),
-          false));
+      f189 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f181), floatBitsToUint(p2g_faddc(f178, 1.0)), false));
       // ptx:246  add.f32 	%f190, %f168, %f189;
       precise float f190 = p2g_faddc(p2g_in(f168), p2g_in(f189));
       // ptx:247  abs.f32 	%f191, %f190;
@@ -1596,14 +1591,13 @@ void main() {
       precise float f202 = p2g_faddc(p2g_in(f200), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f190)))));
       // ptx:259  add.f32 	%f203, %f195, 0f3E800000;
       // ptx:260  rsqrt.approx.f32 	%f204, %f203;
-      precise float f204 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(p2g_in(f195), 0.25)), false));
+      precise float f204 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(f195, 0.25)), false));
       // ptx:261  mul.f32 	%f171, %f202, %f204;
       // ptx:263  tanh.approx.f32 %f170, %f171;
       precise float f170 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f202, p2g_in(f204)))));
       // ptx:265  add.f32 	%f205, %f195, 0f3F800000;
       // ptx:266  div.approx.f32 	%f206, %f198, %f205;
-      f206 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f198), floatBitsToUint(p2g_faddc(p2g_in(f195), 1.0)),
-          false));
+      f206 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f198), floatBitsToUint(p2g_faddc(f195, 1.0)), false));
       // ptx:267  add.f32 	%f207, %f170, %f206;
       precise float f207 = p2g_faddc(p2g_in(f170), p2g_in(f206));
       // ptx:268  abs.f32 	%f208, %f207;
@@ -1627,14 +1621,13 @@ void main() {
       precise float f219 = p2g_faddc(p2g_in(f217), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f207)))));
       // ptx:280  add.f32 	%f220, %f212, 0f3E800000;
       // ptx:281  rsqrt.approx.f32 	%f221, %f220;
-      precise float f221 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(p2g_in(f212), 0.25)), false));
+      precise float f221 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(f212, 0.25)), false));
       // ptx:282  mul.f32 	%f173, %f219, %f221;
       // ptx:284  tanh.approx.f32 %f172, %f173;
       precise float f172 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f219, p2g_in(f221)))));
       // ptx:286  add.f32 	%f222, %f212, 0f3F800000;
       // ptx:287  div.approx.f32 	%f223, %f215, %f222;
-      f223 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f215), floatBitsToUint(p2g_faddc(p2g_in(f212), 1.0)),
-          false));
+      f223 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f215), floatBitsToUint(p2g_faddc(f212, 1.0)), false));
       // ptx:288  add.f32 	%f224, %f172, %f223;
       precise float f224 = p2g_faddc(p2g_in(f172), p2g_in(f223));
       // ptx:289  abs.f32 	%f225, %f224;
@@ -1658,14 +1651,13 @@ void main() {
       precise float f236 = p2g_faddc(p2g_in(f234), p2g_in(uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f224)))));
       // ptx:301  add.f32 	%f237, %f229, 0f3E800000;
       // ptx:302  rsqrt.approx.f32 	%f238, %f237;
-      precise float f238 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(p2g_in(f229), 0.25)), false));
+      precise float f238 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(f229, 0.25)), false));
       // ptx:303  mul.f32 	%f175, %f236, %f238;
       // ptx:305  tanh.approx.f32 %f174, %f175;
       precise float f174 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f236, p2g_in(f238)))));
       // ptx:307  add.f32 	%f239, %f229, 0f3F800000;
       // ptx:308  div.approx.f32 	%f240, %f232, %f239;
-      f240 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f232), floatBitsToUint(p2g_faddc(p2g_in(f229), 1.0)),
-          false));
+      f240 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f232), floatBitsToUint(p2g_faddc(f229, 1.0)), false));
       // ptx:309  add.f32 	%f245, %f174, %f240;
       f245 = p2g_faddc(p2g_in(f174), p2g_in(f240));
       // ptx:310  abs.f32 	%f241, %f245;

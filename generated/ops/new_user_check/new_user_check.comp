@@ -684,7 +684,7 @@ void p2g_check_3(float f5, out uint rs2, float f3, out uint rs23, uint rs1, out 
     r16 = p2g_hsat2(p2g_hfma2_end(r6, r6, r7));
     precise float f8 = p2g_f32_canon(floatBitsToUint(p2g_h2f(r9 & 0xFFFFu)));
     precise float f9 = p2g_f32_canon(floatBitsToUint(p2g_h2f((r16 >> 16u) & 0xFFFFu)));
-    f32 = p2g_ffmaz(p2g_inz(f8), p2g_inz(f9), p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs6)))));
+    f32 = p2g_ffmaz(f8, f9, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs6))));
     if (!p2g_redoz()) return;
   }
   p2g_exact_3(f5, rs2, f3, rs23, rs1, rs6, f1, r9, r16, f32);
@@ -842,7 +842,7 @@ void main() {
     // ptx:177  cvt.f32.f16 %f9, high;}
     precise float f9 = p2g_f32_canon(floatBitsToUint(p2g_h2f((r16 >> 16u) & 0xFFFFu)));
     // ptx:180  fma.rn.f32 	%f32, %f8, %f9, %f7;
-    precise float f32 = p2g_ffma(p2g_in(f8), p2g_in(f9), p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs6)))));
+    precise float f32 = p2g_ffmac(f8, f9, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs6))));
     if (p2g_redo()) p2g_check_3(f5, rs2, f3, rs23, rs1, rs6, f1, r9, r16, f32);
     // ptx:181  mov.b32 	%r33, {%rs6, %rs10};
     // ptx:182  mul.lo.s32 	%r34, %r1, 6;

@@ -1732,10 +1732,10 @@ void p2g_check_1(float f159, int t4, float f153, const float p168_f32, out preci
     precise float f185 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f182, 1.0, f183, 1, false)), 1));
     r221 = uint(int(p2g_f2i32(floatBitsToUint(f185), 1, true, 32)));
     r4 = uint(int(r221) + -4);
-    precise float f187 = p2g_ffmaz(p2g_faddz(p2g_inz(f166), 15.5), p2g_inz(f168), p2g_inz(f172));
+    precise float f187 = p2g_ffmaz(p2g_faddz(f166, 15.5), f168, f172);
     precise float f188 = uintBitsToFloat((floatBitsToUint(f187) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
     f190 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ffma(f187, 1.0, f188, 1, false)), 1));
-    f192 = p2g_ffmaz(p2g_faddz(p2g_inz(f180), 15.5), p2g_inz(f169), p2g_inz(f173));
+    f192 = p2g_ffmaz(p2g_faddz(f180, 15.5), f169, f173);
     if (!p2g_redoz()) return;
   }
   p2g_exact_1(f159, t4, f153, p168_f32, f1, t3, f149, f2, r1, r218, r2, p40_f32, p44_f32, p16_f32, p20_f32, f148, r220,
@@ -1761,8 +1761,8 @@ void p2g_check_2(float f196, float f200, float f198, float f197, out precise flo
     precise float f204 = p2g_fmulz(p2g_inz(f201), 0.25);
     precise float f205 = p2g_fmulz(p2g_nmax(p2g_inz(f197), f200), 0.5);
     precise float f207 = p2g_fmulz(p2g_inz(f203), 0.25);
-    precise float neg5769 = -(p2g_fmulz(p2g_inz(f203), 0.5));
-    f4 = p2g_ffmaz(p2g_inz(f201), 0.5, neg5769);
+    precise float neg5769 = -(p2g_fmulz(f203, 0.5));
+    f4 = p2g_ffmaz(f201, 0.5, neg5769);
     f5 = p2g_fsubz(p2g_fsubz(f205, f204), f207);
     f6 = p2g_fmulz(p2g_inz(f1), p2g_faddz(p2g_faddz(f204, f205), f207));
     if (!p2g_redoz()) return;
@@ -1811,7 +1811,7 @@ void p2g_check_4(float f6, out precise float f7, out uint r245, out precise floa
     r245 = floatBitsToUint(f7);
     uint r247 = uint(int(r245) + -1060439283) & 0xFF800000u;
     precise float f216 = p2g_f32_canon(p2g_s2f32(int(int(r247)), 0));
-    precise float f218 = p2g_ffmaz(p2g_inz(f216), uintBitsToFloat(0x34000000u), p2g_inz((p13 ? -23.0 : 0.0)));
+    precise float f218 = p2g_ffmaz(p2g_inz(f216), uintBitsToFloat(0x34000000u), (p13 ? -23.0 : 0.0));
     precise float f219 = p2g_faddz(p2g_inz(uintBitsToFloat(uint(int(r245) - int(r247)))), -1.0);
     precise float f222 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f219, uintBitsToFloat(0xBE2C7F30u));
     precise float f224 = p2g_ffmaz(f222, f219, uintBitsToFloat(0x3E2FCF2Au));
@@ -1895,14 +1895,14 @@ void p2g_check_8(float f261, float f14, uint r2, uint r7, out uint r27, out prec
     f15 = p2g_f32_canon(p2g_s2f32(int(int(r27)), 0));
     uint r268 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulz(p2g_inz(f262), p2g_inz(f15))), 1, true, 32)));
     uint r271 = uint(int(uint(int(r268) + int(r268 >> 31u))) >> 1u);
-    uint r272 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulz(p2g_inz(f15), 0.5)), 1, true, 32)));
+    uint r272 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulz(f15, 0.5)), 1, true, 32)));
     uint r274 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulz(f14, 0.5)), 1, true, 32)));
     uint64_t rd12 = p272_u64;
     uint r278 = uint(int(p80_u32) * int(r271) + int(uint(int(uint(int(r264) + int(r264 >> 31u))) >> 1u)));
     uint64_t t16 = uint64_t(uint(int(p2g_bfi_32((r272 & 1u), (r274 & 1u), 1u, 1u)) * 10));
     uint64_t rd15 = uint64_t(int64_t(uint64_t(r278) * uint64_t(40u)) + int64_t(uint64_t(t16)));
     rd4 = uint64_t(int64_t(rd12) + int64_t(rd15 << 1u));
-    f16 = p2g_fmulz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd4 + 18ul)).v))))), 0.5);
+    f16 = p2g_fmulz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd4 + 18ul)).v)))), 0.5);
     if (!p2g_redoz()) return;
   }
   p2g_exact_8(f261, f14, r2, r7, r27, f15, f262, p272_u64, p80_u32, rd4, f16);
@@ -2315,9 +2315,9 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f332 = p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_faddz(f327, -0.5)), 2));
     precise float f333 = p2g_faddz(p2g_inz(f332), 0.5);
     precise float f335 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubz(f325, f330))));
-    precise float f336 = p2g_fmulz(p2g_inz(f335), p2g_inz(f335));
-    precise float f337 = p2g_fmulz(p2g_inz(f335), f336);
-    precise float neg5772 = -(p2g_faddz(p2g_inz(f335), f337));
+    precise float f336 = p2g_fmulz(f335, f335);
+    precise float f337 = p2g_fmulz(f335, f336);
+    precise float neg5772 = -(p2g_faddz(f335, f337));
     precise float f340 = p2g_ffmaz(neg5772, 0.5, f336);
     precise float neg5773 = -(p2g_fmulz(f336, 2.5));
     precise float f344 = p2g_faddz(p2g_ffmaz(f337, 1.5, neg5773), 1.0);
@@ -2325,15 +2325,15 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f347 = p2g_fmulz(p2g_fsubz(f337, f336), 0.5);
     precise float f350 = p2g_fsubz(p2g_fsubz(p2g_fsubz(f345, f340), f344), f347);
     precise float f352 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubz(f327, f333))));
-    precise float f353 = p2g_fmulz(p2g_inz(f352), p2g_inz(f352));
-    precise float f354 = p2g_fmulz(p2g_inz(f352), f353);
-    precise float neg5774 = -(p2g_faddz(p2g_inz(f352), f354));
+    precise float f353 = p2g_fmulz(f352, f352);
+    precise float f354 = p2g_fmulz(f352, f353);
+    precise float neg5774 = -(p2g_faddz(f352, f354));
     precise float f357 = p2g_ffmaz(neg5774, 0.5, f353);
     precise float neg5775 = -(p2g_fmulz(f353, 2.5));
     precise float f361 = p2g_faddz(p2g_ffmaz(f354, 1.5, neg5775), 1.0);
     precise float f363 = p2g_fmulz(p2g_fsubz(f354, f353), 0.5);
-    precise float f366 = p2g_fmulz(p2g_inz(f317), 0.5);
-    precise float f367 = p2g_fmulz(p2g_inz(f318), 0.5);
+    precise float f366 = p2g_fmulz(f317, 0.5);
+    precise float f367 = p2g_fmulz(f318, 0.5);
     uint64_t rd19 = p232_u64;
     precise float f369 = p2g_fmulz(f366, p2g_faddz(f330, -0.5));
     precise float f371 = p2g_fmulz(f367, p2g_faddz(f333, -0.5));
@@ -2508,7 +2508,7 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f496 = p2g_fsubz(f345, p2g_inz(f495));
     precise float f498 = p2g_div32(f361, p2g_faddz(f361, f493), 0, false);
     precise float f499 = p2g_fsubz(f345, p2g_inz(f498));
-    precise float f500 = p2g_fsubz(f344, p2g_inz(f495));
+    precise float f500 = p2g_fsubz(f344, f495);
     precise float f501 = p2g_fsubz(f350, f496);
     precise float f502 = p2g_sat(p2g_f32_canon(floatBitsToUint(p32 ? f375 : f377)));
     precise float f503 = p2g_sat(p2g_f32_canon(floatBitsToUint(f381)));
@@ -2517,96 +2517,82 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f508 = p2g_sat(p2g_f32_canon(floatBitsToUint(f399)));
     precise float f509 = p2g_ffmaz(f347, p2g_inz(f508), p2g_ffmaz(f501, p2g_inz(f506), f505));
     precise float f512 = p172_f32;
-    precise float f513 = p2g_ffmaz(p2g_inz(f512), f509, p2g_ffmaz(p2g_inz(f495), p2g_inz(f381), p2g_fmulz(f496,
-        p2g_inz(f396))));
+    precise float f513 = p2g_ffmaz(p2g_inz(f512), f509, p2g_ffmaz(f495, p2g_inz(f381), p2g_fmulz(f496, p2g_inz(f396))));
     precise float f514 = p2g_sat(p2g_f32_canon(floatBitsToUint(p34 ? f372 : f383)));
     precise float f515 = p2g_sat(p2g_f32_canon(floatBitsToUint(f387)));
     precise float f517 = p2g_ffmaz(f340, p2g_inz(f514), p2g_fmulz(f500, p2g_inz(f515)));
     precise float f518 = p2g_sat(p2g_f32_canon(floatBitsToUint(f402)));
     precise float f520 = p2g_sat(p2g_f32_canon(floatBitsToUint(f405)));
     precise float f521 = p2g_ffmaz(f347, p2g_inz(f520), p2g_ffmaz(f501, p2g_inz(f518), f517));
-    precise float f524 = p2g_ffmaz(p2g_inz(f512), f521, p2g_ffmaz(p2g_inz(f495), p2g_inz(f387), p2g_fmulz(f496,
-        p2g_inz(f402))));
+    precise float f524 = p2g_ffmaz(f512, f521, p2g_ffmaz(f495, p2g_inz(f387), p2g_fmulz(f496, p2g_inz(f402))));
     precise float f525 = p2g_sat(p2g_f32_canon(floatBitsToUint(p42 ? f423 : f425)));
     precise float f526 = p2g_sat(p2g_f32_canon(floatBitsToUint(f429)));
     precise float f528 = p2g_ffmaz(f340, p2g_inz(f525), p2g_fmulz(f500, p2g_inz(f526)));
     precise float f529 = p2g_sat(p2g_f32_canon(floatBitsToUint(f442)));
     precise float f531 = p2g_sat(p2g_f32_canon(floatBitsToUint(f445)));
     precise float f532 = p2g_ffmaz(f347, p2g_inz(f531), p2g_ffmaz(f501, p2g_inz(f529), f528));
-    precise float f535 = p2g_ffmaz(p2g_inz(f512), f532, p2g_ffmaz(p2g_inz(f495), p2g_inz(f429), p2g_fmulz(f496,
-        p2g_inz(f442))));
+    precise float f535 = p2g_ffmaz(f512, f532, p2g_ffmaz(f495, p2g_inz(f429), p2g_fmulz(f496, p2g_inz(f442))));
     precise float f536 = p2g_sat(p2g_f32_canon(floatBitsToUint(p44 ? f420 : f431)));
     precise float f537 = p2g_sat(p2g_f32_canon(floatBitsToUint(f435)));
     precise float f539 = p2g_ffmaz(f340, p2g_inz(f536), p2g_fmulz(f500, p2g_inz(f537)));
     precise float f540 = p2g_sat(p2g_f32_canon(floatBitsToUint(f448)));
     precise float f542 = p2g_sat(p2g_f32_canon(floatBitsToUint(f451)));
     precise float f543 = p2g_ffmaz(f347, p2g_inz(f542), p2g_ffmaz(f501, p2g_inz(f540), f539));
-    precise float f546 = p2g_ffmaz(p2g_inz(f512), f543, p2g_ffmaz(p2g_inz(f495), p2g_inz(f435), p2g_fmulz(f496,
-        p2g_inz(f448))));
+    precise float f546 = p2g_ffmaz(f512, f543, p2g_ffmaz(f495, p2g_inz(f435), p2g_fmulz(f496, p2g_inz(f448))));
     precise float f547 = p2g_sat(p2g_f32_canon(floatBitsToUint(p52 ? f467 : f469)));
     precise float f548 = p2g_sat(p2g_f32_canon(floatBitsToUint(f473)));
     precise float f550 = p2g_ffmaz(f340, p2g_inz(f547), p2g_fmulz(f500, p2g_inz(f548)));
     precise float f551 = p2g_sat(p2g_f32_canon(floatBitsToUint(f480)));
     precise float f553 = p2g_sat(p2g_f32_canon(floatBitsToUint(f483)));
     precise float f554 = p2g_ffmaz(f347, p2g_inz(f553), p2g_ffmaz(f501, p2g_inz(f551), f550));
-    precise float f557 = p2g_ffmaz(p2g_inz(f512), f554, p2g_ffmaz(p2g_inz(f495), p2g_inz(f473), p2g_fmulz(f496,
-        p2g_inz(f480))));
-    precise float f560 = p2g_ffmaz(f501, p2g_inz(f508), p2g_ffmaz(f340, p2g_inz(f503), p2g_fmulz(f500, p2g_inz(f506))));
-    precise float f562 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p40 ? f411 : f413)))), f560);
-    precise float f565 = p2g_ffmaz(p2g_inz(f512), f562, p2g_ffmaz(p2g_inz(f495), p2g_inz(f396), p2g_fmulz(f496,
-        p2g_inz(f399))));
-    precise float f568 = p2g_ffmaz(f501, p2g_inz(f520), p2g_ffmaz(f340, p2g_inz(f515), p2g_fmulz(f500, p2g_inz(f518))));
-    precise float f570 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p41 ? f408 : f416)))), f568);
-    precise float f573 = p2g_ffmaz(p2g_inz(f512), f570, p2g_ffmaz(p2g_inz(f495), p2g_inz(f402), p2g_fmulz(f496,
-        p2g_inz(f405))));
-    precise float f576 = p2g_ffmaz(f501, p2g_inz(f531), p2g_ffmaz(f340, p2g_inz(f526), p2g_fmulz(f500, p2g_inz(f529))));
-    precise float f578 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p50 ? f455 : f457)))), f576);
-    precise float f581 = p2g_ffmaz(p2g_inz(f512), f578, p2g_ffmaz(p2g_inz(f495), p2g_inz(f442), p2g_fmulz(f496,
-        p2g_inz(f445))));
-    precise float f584 = p2g_ffmaz(f501, p2g_inz(f542), p2g_ffmaz(f340, p2g_inz(f537), p2g_fmulz(f500, p2g_inz(f540))));
-    precise float f586 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p51 ? f452 : f460)))), f584);
-    precise float f589 = p2g_ffmaz(p2g_inz(f512), f586, p2g_ffmaz(p2g_inz(f495), p2g_inz(f448), p2g_fmulz(f496,
-        p2g_inz(f451))));
-    precise float f592 = p2g_ffmaz(f501, p2g_inz(f553), p2g_ffmaz(f340, p2g_inz(f548), p2g_fmulz(f500, p2g_inz(f551))));
-    precise float f594 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p56 ? f487 : f491)))), f592);
-    precise float f597 = p2g_ffmaz(p2g_inz(f512), f594, p2g_ffmaz(p2g_inz(f495), p2g_inz(f480), p2g_fmulz(f496,
-        p2g_inz(f483))));
-    precise float f598 = p2g_fsubz(f361, p2g_inz(f498));
+    precise float f557 = p2g_ffmaz(f512, f554, p2g_ffmaz(f495, p2g_inz(f473), p2g_fmulz(f496, p2g_inz(f480))));
+    precise float f560 = p2g_ffmaz(f501, f508, p2g_ffmaz(f340, f503, p2g_fmulz(f500, f506)));
+    precise float f562 = p2g_ffmaz(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p40 ? f411 : f413))), f560);
+    precise float f565 = p2g_ffmaz(f512, f562, p2g_ffmaz(f495, f396, p2g_fmulz(f496, p2g_inz(f399))));
+    precise float f568 = p2g_ffmaz(f501, f520, p2g_ffmaz(f340, f515, p2g_fmulz(f500, f518)));
+    precise float f570 = p2g_ffmaz(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p41 ? f408 : f416))), f568);
+    precise float f573 = p2g_ffmaz(f512, f570, p2g_ffmaz(f495, f402, p2g_fmulz(f496, p2g_inz(f405))));
+    precise float f576 = p2g_ffmaz(f501, f531, p2g_ffmaz(f340, f526, p2g_fmulz(f500, f529)));
+    precise float f578 = p2g_ffmaz(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p50 ? f455 : f457))), f576);
+    precise float f581 = p2g_ffmaz(f512, f578, p2g_ffmaz(f495, f442, p2g_fmulz(f496, p2g_inz(f445))));
+    precise float f584 = p2g_ffmaz(f501, f542, p2g_ffmaz(f340, f537, p2g_fmulz(f500, f540)));
+    precise float f586 = p2g_ffmaz(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p51 ? f452 : f460))), f584);
+    precise float f589 = p2g_ffmaz(f512, f586, p2g_ffmaz(f495, f448, p2g_fmulz(f496, p2g_inz(f451))));
+    precise float f592 = p2g_ffmaz(f501, f553, p2g_ffmaz(f340, f548, p2g_fmulz(f500, f551)));
+    precise float f594 = p2g_ffmaz(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p56 ? f487 : f491))), f592);
+    precise float f597 = p2g_ffmaz(f512, f594, p2g_ffmaz(f495, f480, p2g_fmulz(f496, p2g_inz(f483))));
+    precise float f598 = p2g_fsubz(f361, f498);
     precise float f599 = p2g_fsubz(f493, f499);
     precise float f601 = p2g_sat(p2g_f32_canon(floatBitsToUint(f524)));
-    precise float f603 = p2g_ffmaz(f357, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f513)))), p2g_fmulz(f598,
-        p2g_inz(f601)));
+    precise float f603 = p2g_ffmaz(f357, p2g_sat(p2g_f32_canon(floatBitsToUint(f513))), p2g_fmulz(f598, f601));
     precise float f604 = p2g_sat(p2g_f32_canon(floatBitsToUint(f535)));
-    precise float f605 = p2g_ffmaz(f599, p2g_inz(f604), f603);
+    precise float f605 = p2g_ffmaz(f599, f604, f603);
     precise float f606 = p2g_sat(p2g_f32_canon(floatBitsToUint(f546)));
-    precise float f609 = p2g_ffmaz(p2g_inz(f498), f524, p2g_fmulz(f499, f535));
-    precise float f610 = p2g_ffmaz(p2g_inz(f512), p2g_ffmaz(f363, p2g_inz(f606), f605), f609);
-    precise float f612 = p2g_nmin(p2g_inz(f429), p2g_inz(f442));
-    precise float f615 = p2g_nmax(p2g_inz(f429), p2g_inz(f442));
-    f34 = p2g_nmin(p2g_inz(p2g_nmax(f610, p2g_inz(p2g_nmin(p2g_inz(p2g_nmin(p2g_inz(f387), p2g_inz(f402))),
-        p2g_inz(f612))))), p2g_inz(p2g_nmax(p2g_inz(p2g_nmax(p2g_inz(f387), p2g_inz(f402))), p2g_inz(f615))));
-    precise float f620 = p2g_ffmaz(f599, p2g_inz(f606), p2g_ffmaz(f357, p2g_inz(f601), p2g_fmulz(f598, p2g_inz(f604))));
-    precise float f622 = p2g_ffmaz(f363, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f557)))), f620);
-    precise float f625 = p2g_ffmaz(p2g_inz(f512), f622, p2g_ffmaz(p2g_inz(f498), f535, p2g_fmulz(f499, f546)));
-    f35 = p2g_nmin(p2g_inz(p2g_nmax(f625, p2g_inz(p2g_nmin(p2g_inz(f612), p2g_inz(p2g_nmin(p2g_inz(f435),
-        p2g_inz(f448))))))), p2g_inz(p2g_nmax(p2g_inz(f615), p2g_inz(p2g_nmax(p2g_inz(f435), p2g_inz(f448))))));
+    precise float f609 = p2g_ffmaz(f498, f524, p2g_fmulz(f499, f535));
+    precise float f610 = p2g_ffmaz(f512, p2g_ffmaz(f363, f606, f605), f609);
+    precise float f612 = p2g_nmin(f429, f442);
+    precise float f615 = p2g_nmax(f429, f442);
+    f34 = p2g_nmin(p2g_nmax(f610, p2g_nmin(p2g_nmin(f387, f402), p2g_inz(f612))), p2g_nmax(p2g_nmax(f387, f402),
+        p2g_inz(f615)));
+    precise float f620 = p2g_ffmaz(f599, f606, p2g_ffmaz(f357, f601, p2g_fmulz(f598, f604)));
+    precise float f622 = p2g_ffmaz(f363, p2g_sat(p2g_f32_canon(floatBitsToUint(f557))), f620);
+    precise float f625 = p2g_ffmaz(f512, f622, p2g_ffmaz(f498, f535, p2g_fmulz(f499, f546)));
+    f35 = p2g_nmin(p2g_nmax(f625, p2g_nmin(f612, p2g_nmin(f435, f448))), p2g_nmax(f615, p2g_nmax(f435, f448)));
     precise float f632 = p2g_sat(p2g_f32_canon(floatBitsToUint(f573)));
-    precise float f634 = p2g_ffmaz(f357, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f565)))), p2g_fmulz(f598,
-        p2g_inz(f632)));
+    precise float f634 = p2g_ffmaz(f357, p2g_sat(p2g_f32_canon(floatBitsToUint(f565))), p2g_fmulz(f598, f632));
     precise float f635 = p2g_sat(p2g_f32_canon(floatBitsToUint(f581)));
-    precise float f636 = p2g_ffmaz(f599, p2g_inz(f635), f634);
+    precise float f636 = p2g_ffmaz(f599, f635, f634);
     precise float f637 = p2g_sat(p2g_f32_canon(floatBitsToUint(f589)));
-    precise float f640 = p2g_ffmaz(p2g_inz(f498), f573, p2g_fmulz(f499, f581));
-    precise float f641 = p2g_ffmaz(p2g_inz(f512), p2g_ffmaz(f363, p2g_inz(f637), f636), f640);
-    precise float f643 = p2g_nmin(p2g_inz(f442), p2g_inz(f445));
-    precise float f646 = p2g_nmax(p2g_inz(f442), p2g_inz(f445));
-    f36 = p2g_nmin(p2g_inz(p2g_nmax(f641, p2g_inz(p2g_nmin(p2g_inz(p2g_nmin(p2g_inz(f402), p2g_inz(f405))),
-        p2g_inz(f643))))), p2g_inz(p2g_nmax(p2g_inz(p2g_nmax(p2g_inz(f402), p2g_inz(f405))), p2g_inz(f646))));
-    precise float f651 = p2g_ffmaz(f599, p2g_inz(f637), p2g_ffmaz(f357, p2g_inz(f632), p2g_fmulz(f598, p2g_inz(f635))));
-    precise float f653 = p2g_ffmaz(f363, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f597)))), f651);
-    precise float f656 = p2g_ffmaz(p2g_inz(f512), f653, p2g_ffmaz(p2g_inz(f498), f581, p2g_fmulz(f499, f589)));
-    f37 = p2g_nmin(p2g_inz(p2g_nmax(f656, p2g_inz(p2g_nmin(p2g_inz(f643), p2g_inz(p2g_nmin(p2g_inz(f448),
-        p2g_inz(f451))))))), p2g_inz(p2g_nmax(p2g_inz(f646), p2g_inz(p2g_nmax(p2g_inz(f448), p2g_inz(f451))))));
+    precise float f640 = p2g_ffmaz(f498, f573, p2g_fmulz(f499, f581));
+    precise float f641 = p2g_ffmaz(f512, p2g_ffmaz(f363, f637, f636), f640);
+    precise float f643 = p2g_nmin(f442, f445);
+    precise float f646 = p2g_nmax(f442, f445);
+    f36 = p2g_nmin(p2g_nmax(f641, p2g_nmin(p2g_nmin(f402, f405), p2g_inz(f643))), p2g_nmax(p2g_nmax(f402, f405),
+        p2g_inz(f646)));
+    precise float f651 = p2g_ffmaz(f599, f637, p2g_ffmaz(f357, f632, p2g_fmulz(f598, f635)));
+    precise float f653 = p2g_ffmaz(f363, p2g_sat(p2g_f32_canon(floatBitsToUint(f597))), f651);
+    precise float f656 = p2g_ffmaz(f512, f653, p2g_ffmaz(f498, f581, p2g_fmulz(f499, f589)));
+    f37 = p2g_nmin(p2g_nmax(f656, p2g_nmin(f643, p2g_nmin(f448, f451))), p2g_nmax(f646, p2g_nmax(f448, f451)));
     if (!p2g_redoz()) return;
   }
   p2g_exact_11(f307, f303, f311, f19, f26, f308, f304, f312, f20, f27, p224_u64, p144_f32, p148_f32, f28, f29, f30, f31,
@@ -2694,7 +2680,7 @@ void p2g_check_16(float f43, out precise float f44, out uint r308, out precise f
     r308 = floatBitsToUint(f44);
     uint r310 = uint(int(r308) + -1060439283) & 0xFF800000u;
     precise float f673 = p2g_f32_canon(p2g_s2f32(int(int(r310)), 0));
-    precise float f675 = p2g_ffmaz(p2g_inz(f673), uintBitsToFloat(0x34000000u), p2g_inz((p59 ? -23.0 : 0.0)));
+    precise float f675 = p2g_ffmaz(p2g_inz(f673), uintBitsToFloat(0x34000000u), (p59 ? -23.0 : 0.0));
     precise float f676 = p2g_faddz(p2g_inz(uintBitsToFloat(uint(int(r308) - int(r310)))), -1.0);
     precise float f679 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f676, uintBitsToFloat(0xBE2C7F30u));
     precise float f681 = p2g_ffmaz(f679, f676, uintBitsToFloat(0x3E2FCF2Au));
@@ -2822,7 +2808,7 @@ void p2g_check_24(float f55, out precise float f56, out uint r312, out precise f
     r312 = floatBitsToUint(f56);
     uint r314 = uint(int(r312) + -1060439283) & 0xFF800000u;
     precise float f717 = p2g_f32_canon(p2g_s2f32(int(int(r314)), 0));
-    precise float f719 = p2g_ffmaz(p2g_inz(f717), uintBitsToFloat(0x34000000u), p2g_inz((p68 ? -23.0 : 0.0)));
+    precise float f719 = p2g_ffmaz(p2g_inz(f717), uintBitsToFloat(0x34000000u), (p68 ? -23.0 : 0.0));
     precise float f720 = p2g_faddz(p2g_inz(uintBitsToFloat(uint(int(r312) - int(r314)))), -1.0);
     precise float f723 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f720, uintBitsToFloat(0xBE2C7F30u));
     precise float f725 = p2g_ffmaz(f723, f720, uintBitsToFloat(0x3E2FCF2Au));
@@ -2950,7 +2936,7 @@ void p2g_check_32(float f67, out precise float f68, out uint r316, out precise f
     r316 = floatBitsToUint(f68);
     uint r318 = uint(int(r316) + -1060439283) & 0xFF800000u;
     precise float f761 = p2g_f32_canon(p2g_s2f32(int(int(r318)), 0));
-    precise float f763 = p2g_ffmaz(p2g_inz(f761), uintBitsToFloat(0x34000000u), p2g_inz((p73 ? -23.0 : 0.0)));
+    precise float f763 = p2g_ffmaz(p2g_inz(f761), uintBitsToFloat(0x34000000u), (p73 ? -23.0 : 0.0));
     precise float f764 = p2g_faddz(p2g_inz(uintBitsToFloat(uint(int(r316) - int(r318)))), -1.0);
     precise float f767 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f764, uintBitsToFloat(0xBE2C7F30u));
     precise float f769 = p2g_ffmaz(f767, f764, uintBitsToFloat(0x3E2FCF2Au));
@@ -3078,7 +3064,7 @@ void p2g_check_40(float f79, out precise float f80, out uint r320, out precise f
     r320 = floatBitsToUint(f80);
     uint r322 = uint(int(r320) + -1060439283) & 0xFF800000u;
     precise float f805 = p2g_f32_canon(p2g_s2f32(int(int(r322)), 0));
-    precise float f807 = p2g_ffmaz(p2g_inz(f805), uintBitsToFloat(0x34000000u), p2g_inz((p78 ? -23.0 : 0.0)));
+    precise float f807 = p2g_ffmaz(p2g_inz(f805), uintBitsToFloat(0x34000000u), (p78 ? -23.0 : 0.0));
     precise float f808 = p2g_faddz(p2g_inz(uintBitsToFloat(uint(int(r320) - int(r322)))), -1.0);
     precise float f811 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f808, uintBitsToFloat(0xBE2C7F30u));
     precise float f813 = p2g_ffmaz(f811, f808, uintBitsToFloat(0x3E2FCF2Au));
@@ -3174,10 +3160,10 @@ void p2g_check_43(float f79, float f1108, out precise float f90, float f63, floa
     precise float f852 = p2 ? 1.0 : f91;
     precise float f853 = p2 ? 1.0 : f31;
     precise float f854 = p2g_fsubz(p2g_inz(f841), p2g_inz(f853));
-    f93 = p2g_ffmaz(p2g_inz(f852), f854, p2g_inz(f853));
-    precise float f855 = p2g_fmulz(p2g_inz(f852), p2g_inz(f852));
+    f93 = p2g_ffmaz(p2g_inz(f852), f854, f853);
+    precise float f855 = p2g_fmulz(f852, f852);
     precise float f856 = p2g_fsubz(f841, f855);
-    f94 = p2g_ffmaz(p2g_inz(f853), f856, f855);
+    f94 = p2g_ffmaz(f853, f856, f855);
     rs412 = p2g_f2h_rn(floatBitsToUint(f841));
     precise float f857 = p40_f32;
     precise float f858 = p16_f32;
@@ -4200,11 +4186,11 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     precise float f900 = p2g_ffmaz(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r454)), 0))), 0.5), p2g_inz(f888),
         p2g_inz(f892));
     uint rs500 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(f900, p2g_inz(f96))));
-    precise float f903 = p2g_ffmaz(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r453 | 1u)), 0))), 0.5),
-        p2g_inz(f887), p2g_inz(f891));
+    precise float f903 = p2g_ffmaz(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r453 | 1u)), 0))), 0.5), f887,
+        f891);
     uint rs501 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(f903, f95)));
-    precise float f906 = p2g_ffmaz(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r454 | 1u)), 0))), 0.5),
-        p2g_inz(f888), p2g_inz(f892));
+    precise float f906 = p2g_ffmaz(p2g_faddz(p2g_inz(p2g_f32_canon(p2g_s2f32(int(int(r454 | 1u)), 0))), 0.5), f888,
+        f892);
     uint rs502 = p2g_f2h_rn(floatBitsToUint(p2g_fsubz(f906, f96)));
     rs507 = p97 ? rs500 : rs499;
     rs511 = p97 ? rs499 : rs500;
@@ -5112,7 +5098,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     f907 = p2g_f32_canon(floatBitsToUint(p2g_h2f(r1657 & 0xFFFFu)));
     f908 = p2g_f32_canon(floatBitsToUint(p2g_h2f(r1661 & 0xFFFFu)));
     f909 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f908), true));
-    f911 = p2g_fmulz(p2g_inz(f907), p2g_inz(f909));
+    f911 = p2g_fmulz(f907, p2g_inz(f909));
     if (!p2g_redoz()) return;
   }
   p2g_exact_48(f94, p176_f32, f112, p188_u16, rs1588, rs1589, f93, f91, p180_f32, r36, p280_u64, r450, r451, p97, rs536,
@@ -5216,8 +5202,7 @@ void p2g_exact_56(float f954, uint rs1693, float f105, out precise float f971, o
 void p2g_check_56(float f954, uint rs1693, float f105, out precise float f971, out uint rs1520, uint rs1378,
     uint rs1460, uint rs1470, uint rs1692, float f106, out precise float f975, out bool p220, out precise float f977) {
   if (P2G_F32_FAST) {
-    f971 = p2g_ffmaz(p2g_inz(f954), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693)))), p2g_inz(f105)),
-        f105);
+    f971 = p2g_ffmaz(p2g_inz(f954), p2g_fsubz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693))), p2g_inz(f105)), f105);
     int t164 = p2g_fcmp(floatBitsToUint(f971), 0x3F7D70A4u);
     bool p219 = t164 == -1;
     precise float f972 = p2g_faddz(f971, uintBitsToFloat(0xBF7D70A4u));
@@ -5225,8 +5210,7 @@ void p2g_check_56(float f954, uint rs1693, float f105, out precise float f971, o
     rs1520 = p2g_f2h_rn(floatBitsToUint(p219 ? f971 : f973));
     precise float f957 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma_end(rs1378, p2g_hsub(rs1460, rs1470),
         rs1470)))));
-    f975 = p2g_ffmaz(p2g_inz(f957), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692)))), p2g_inz(f106)),
-        f106);
+    f975 = p2g_ffmaz(f957, p2g_fsubz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692))), p2g_inz(f106)), f106);
     int t165 = p2g_fcmp(floatBitsToUint(f975), 0x3F7D70A4u);
     p220 = t165 == -1;
     precise float f976 = p2g_faddz(f975, uintBitsToFloat(0xBF7D70A4u));
@@ -5254,8 +5238,7 @@ void p2g_exact_57(float f960, uint rs1691, float f107, out precise float f979, o
 void p2g_check_57(float f960, uint rs1691, float f107, out precise float f979, out uint rs1540, uint rs1450,
     uint rs1460, uint rs1470, uint rs1690, float f108, out precise float f983, out bool p222, out precise float f985) {
   if (P2G_F32_FAST) {
-    f979 = p2g_ffmaz(p2g_inz(f960), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691)))), p2g_inz(f107)),
-        f107);
+    f979 = p2g_ffmaz(p2g_inz(f960), p2g_fsubz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691))), p2g_inz(f107)), f107);
     int t166 = p2g_fcmp(floatBitsToUint(f979), 0x3F7D70A4u);
     bool p221 = t166 == -1;
     precise float f980 = p2g_faddz(f979, uintBitsToFloat(0xBF7D70A4u));
@@ -5263,8 +5246,7 @@ void p2g_check_57(float f960, uint rs1691, float f107, out precise float f979, o
     rs1540 = p2g_f2h_rn(floatBitsToUint(p221 ? f979 : f981));
     precise float f963 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma_end(rs1450, p2g_hsub(rs1460, rs1470),
         rs1470)))));
-    f983 = p2g_ffmaz(p2g_inz(f963), p2g_fsubz(p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690)))), p2g_inz(f108)),
-        f108);
+    f983 = p2g_ffmaz(f963, p2g_fsubz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690))), p2g_inz(f108)), f108);
     int t167 = p2g_fcmp(floatBitsToUint(f983), 0x3F7D70A4u);
     p222 = t167 == -1;
     precise float f984 = p2g_faddz(f983, uintBitsToFloat(0xBF7D70A4u));
@@ -5293,11 +5275,11 @@ void p2g_check_58(float f1109, float f966, uint rs1694, float f109, float f110, 
     out precise float f997, out precise float f998, out precise float f130) {
   if (P2G_F32_FAST) {
     precise float f987 = p2g_fsubz(p2g_inz(f1109), p2g_inz(f966));
-    precise float f989 = p2g_ffmaz(f966, p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1694)))),
-        p2g_fmulz(p2g_inz(f109), f987));
+    precise float f989 = p2g_ffmaz(f966, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1694))), p2g_fmulz(p2g_inz(f109),
+        f987));
     precise float f991 = p2g_ffmaz(p2g_inz(f110), f987, p2g_fmulz(f966,
-        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1695))))));
-    f993 = p2g_ffmaz(p2g_inz(f111), f987, p2g_fmulz(f966, p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1696))))));
+        p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1695)))));
+    f993 = p2g_ffmaz(p2g_inz(f111), f987, p2g_fmulz(f966, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1696)))));
     precise float f996 = p2g_faddz(p2g_faddz(p2g_faddz(p2g_inz(f971), p2g_inz(f975)), p2g_inz(f979)), p2g_inz(f983));
     f129 = p2g_fmulz(f996, 0.25);
     f997 = uintBitsToFloat(0x3727C5ACu);
@@ -5336,24 +5318,24 @@ void p2g_check_59(bool p228, float f131, float f129, out precise float f134, uin
   if (P2G_F32_FAST) {
     f134 = p228 ? -0.25 : p2g_fmulz(p2g_inz(f131), p2g_inz(f129));
     f1000 = p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1697)));
-    precise float f1003 = p2g_faddz(p2g_inz(f134), uintBitsToFloat(0xB727C5ACu));
+    precise float f1003 = p2g_faddz(f134, uintBitsToFloat(0xB727C5ACu));
     f136 = p2g_nmax(f129, 0.0);
     precise float f1005 = p2g_canon(uintBitsToFloat(floatBitsToUint(f136) ^ 0x80000000u));
     int t168 = p2g_fcmp(floatBitsToUint(f1003), floatBitsToUint(f1005));
     bool p229 = t168 == -1;
-    precise float f1008 = p229 ? p2g_fsubz(p2g_inz(f997), p2g_inz(f134)) : f136;
-    precise float f1010 = p2g_faddz(p2g_fsubz(p2g_inz(f133), p2g_inz(f134)), uintBitsToFloat(0xB727C5ACu));
+    precise float f1008 = p229 ? p2g_fsubz(p2g_inz(f997), f134) : f136;
+    precise float f1010 = p2g_faddz(p2g_fsubz(p2g_inz(f133), f134), uintBitsToFloat(0xB727C5ACu));
     precise float f1011 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1008) ^ 0x80000000u));
     int t169 = p2g_fcmp(floatBitsToUint(f1010), floatBitsToUint(f1011));
     bool p230 = t169 == -1;
-    precise float f1013 = p2g_faddz(p2g_fsubz(p2g_inz(f134), f133), uintBitsToFloat(0x3727C5ACu));
+    precise float f1013 = p2g_faddz(p2g_fsubz(f134, f133), uintBitsToFloat(0x3727C5ACu));
     f1014 = p230 ? f1013 : f1008;
-    precise float f1016 = p2g_fsubz(-f133, p2g_inz(f134));
+    precise float f1016 = p2g_fsubz(-f133, f134);
     precise float f1017 = p2g_faddz(f1016, uintBitsToFloat(0xB727C5ACu));
     precise float f1018 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1014) ^ 0x80000000u));
     int t170 = p2g_fcmp(floatBitsToUint(f1017), floatBitsToUint(f1018));
     p231 = t170 == -1;
-    f1020 = p2g_faddz(p2g_faddz(f133, p2g_inz(f134)), uintBitsToFloat(0x3727C5ACu));
+    f1020 = p2g_faddz(p2g_faddz(f133, f134), uintBitsToFloat(0x3727C5ACu));
     if (!p2g_redoz()) return;
   }
   p2g_exact_59(p228, f131, f129, f134, rs1697, f1000, f136, f997, f133, f1014, p231, f1020);
@@ -5412,58 +5394,42 @@ void p2g_check_61(uint64_t rd35, const uint64_t p304_u64, out uint64_t rd36, uin
   if (P2G_F32_FAST) {
     precise float f1045 = p2g_faddz(p2g_in_nanz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 6ul)).v))))),
         0.0);
-    precise float f1046 = p2g_faddz(f1045,
-        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 8ul)).v))))));
-    precise float f1047 = p2g_faddz(f1046,
-        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 10ul)).v))))));
-    precise float f1048 = p2g_faddz(f1047,
-        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 12ul)).v))))));
-    precise float f1049 = p2g_faddz(f1048,
-        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 14ul)).v))))));
+    precise float f1046 = p2g_faddz(f1045, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 8ul)).v)))));
+    precise float f1047 = p2g_faddz(f1046, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 10ul)).v)))));
+    precise float f1048 = p2g_faddz(f1047, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 12ul)).v)))));
+    precise float f1049 = p2g_faddz(f1048, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 14ul)).v)))));
     precise float f1050 = p2g_fmulz(f1049, uintBitsToFloat(0x3E4CCCCDu));
     precise float f1052 = p2g_faddz(p2g_in_nanz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 26ul)).v))))),
         0.0);
-    precise float f1053 = p2g_faddz(f1052,
-        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 28ul)).v))))));
-    precise float f1054 = p2g_faddz(f1053,
-        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 30ul)).v))))));
-    precise float f1055 = p2g_faddz(f1054,
-        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 32ul)).v))))));
-    precise float f1056 = p2g_faddz(f1055,
-        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 34ul)).v))))));
+    precise float f1053 = p2g_faddz(f1052, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 28ul)).v)))));
+    precise float f1054 = p2g_faddz(f1053, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 30ul)).v)))));
+    precise float f1055 = p2g_faddz(f1054, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 32ul)).v)))));
+    precise float f1056 = p2g_faddz(f1055, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 34ul)).v)))));
     precise float f1057 = p2g_fmulz(f1056, uintBitsToFloat(0x3E4CCCCDu));
     precise float f1058 = p2g_ffmaz(f1057, f1057, p2g_ffmaz(f1050, f1050, 0.0));
     precise float f1059 = p2g_faddz(p2g_in_nanz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 46ul)).v))))),
         0.0);
-    precise float f1060 = p2g_faddz(f1059,
-        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 48ul)).v))))));
-    precise float f1061 = p2g_faddz(f1060,
-        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 50ul)).v))))));
-    precise float f1062 = p2g_faddz(f1061,
-        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 52ul)).v))))));
-    precise float f1063 = p2g_faddz(f1062,
-        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 54ul)).v))))));
+    precise float f1060 = p2g_faddz(f1059, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 48ul)).v)))));
+    precise float f1061 = p2g_faddz(f1060, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 50ul)).v)))));
+    precise float f1062 = p2g_faddz(f1061, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 52ul)).v)))));
+    precise float f1063 = p2g_faddz(f1062, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 54ul)).v)))));
     precise float f1064 = p2g_fmulz(f1063, uintBitsToFloat(0x3E4CCCCDu));
     precise float f1065 = p2g_ffmaz(f1064, f1064, f1058);
     precise float f1066 = p2g_faddz(p2g_in_nanz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 66ul)).v))))),
         0.0);
-    precise float f1067 = p2g_faddz(f1066,
-        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 68ul)).v))))));
-    precise float f1068 = p2g_faddz(f1067,
-        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 70ul)).v))))));
-    precise float f1069 = p2g_faddz(f1068,
-        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 72ul)).v))))));
-    precise float f1070 = p2g_faddz(f1069,
-        p2g_inz(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 74ul)).v))))));
+    precise float f1067 = p2g_faddz(f1066, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 68ul)).v)))));
+    precise float f1068 = p2g_faddz(f1067, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 70ul)).v)))));
+    precise float f1069 = p2g_faddz(f1068, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 72ul)).v)))));
+    precise float f1070 = p2g_faddz(f1069, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 74ul)).v)))));
     precise float f1071 = p2g_fmulz(f1070, uintBitsToFloat(0x3E4CCCCDu));
     precise float f1073 = p2g_faddz(p2g_ffmaz(f1071, f1071, f1065), 1.0);
     precise float f1074 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f1073), false));
     rd36 = p304_u64;
     r1797 = r26 << 4u;
     r1798 = floatBitsToUint(p2g_fmulz(p2g_inz(f1074), f1050));
-    r1799 = floatBitsToUint(p2g_fmulz(p2g_inz(f1074), f1057));
-    r1800 = floatBitsToUint(p2g_fmulz(p2g_inz(f1074), f1064));
-    r1801 = floatBitsToUint(p2g_fmulz(p2g_inz(f1074), f1071));
+    r1799 = floatBitsToUint(p2g_fmulz(f1074, f1057));
+    r1800 = floatBitsToUint(p2g_fmulz(f1074, f1064));
+    r1801 = floatBitsToUint(p2g_fmulz(f1074, f1071));
     if (!p2g_redoz()) return;
   }
   p2g_exact_61(rd35, p304_u64, rd36, r26, r1797, r1798, r1799, r1800, r1801);
@@ -5540,15 +5506,14 @@ void main() {
   precise float f19 = 0.0, f20 = 0.0, f28 = 0.0, f29 = 0.0, f30 = 0.0, f31 = 0.0, f34 = 0.0, f35 = 0.0;
   precise float f36 = 0.0, f37 = 0.0, f42 = 0.0, f51 = 0.0, f63 = 0.0, f75 = 0.0, f79 = 0.0, f90 = 0.0;
   precise float f91 = 0.0, f93 = 0.0, f94 = 0.0, f95 = 0.0, f96 = 0.0, f247 = 0.0, f286 = 0.0, f290 = 0.0;
-  precise float f513 = 0.0, f524 = 0.0, f535 = 0.0, f546 = 0.0, f557 = 0.0, f565 = 0.0, f573 = 0.0, f581 = 0.0;
-  precise float f589 = 0.0, f597 = 0.0, f603 = 0.0, f634 = 0.0, f704 = 0.0, f748 = 0.0, f792 = 0.0, f836 = 0.0;
-  precise float f843 = 0.0, f844 = 0.0, f845 = 0.0, f847 = 0.0, f897 = 0.0, f900 = 0.0, f903 = 0.0, f906 = 0.0;
-  precise float f954 = 0.0, f957 = 0.0, f960 = 0.0, f963 = 0.0, f971 = 0.0, f975 = 0.0, f979 = 0.0, f983 = 0.0;
-  precise float f989 = 0.0, f991 = 0.0, f993 = 0.0, f1045 = 0.0, f1046 = 0.0, f1047 = 0.0, f1048 = 0.0;
-  precise float f1049 = 0.0, f1052 = 0.0, f1053 = 0.0, f1054 = 0.0, f1055 = 0.0, f1056 = 0.0, f1059 = 0.0;
-  precise float f1060 = 0.0, f1061 = 0.0, f1062 = 0.0, f1063 = 0.0, f1066 = 0.0, f1067 = 0.0, f1068 = 0.0;
-  precise float f1069 = 0.0, f1070 = 0.0, f1095 = 0.0, f1096 = 0.0, f1097 = 0.0, f1099 = 0.0, f1100 = 0.0;
-  precise float f1102 = 0.0, f1103 = 0.0, f1105 = 0.0, f1106 = 0.0, f1108 = 0.0, f1110 = 0.0;
+  precise float f704 = 0.0, f748 = 0.0, f792 = 0.0, f836 = 0.0, f843 = 0.0, f844 = 0.0, f845 = 0.0, f847 = 0.0;
+  precise float f897 = 0.0, f900 = 0.0, f903 = 0.0, f906 = 0.0, f954 = 0.0, f957 = 0.0, f960 = 0.0, f963 = 0.0;
+  precise float f971 = 0.0, f975 = 0.0, f979 = 0.0, f983 = 0.0, f989 = 0.0, f991 = 0.0, f993 = 0.0;
+  precise float f1045 = 0.0, f1047 = 0.0, f1048 = 0.0, f1049 = 0.0, f1052 = 0.0, f1053 = 0.0, f1054 = 0.0;
+  precise float f1055 = 0.0, f1056 = 0.0, f1059 = 0.0, f1060 = 0.0, f1061 = 0.0, f1062 = 0.0, f1063 = 0.0;
+  precise float f1066 = 0.0, f1067 = 0.0, f1068 = 0.0, f1069 = 0.0, f1070 = 0.0, f1095 = 0.0, f1096 = 0.0;
+  precise float f1097 = 0.0, f1099 = 0.0, f1100 = 0.0, f1102 = 0.0, f1103 = 0.0, f1105 = 0.0, f1106 = 0.0;
+  precise float f1108 = 0.0, f1110 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const float p0_f32 = uintBitsToFloat(P2GU32((pc.params)).v);  // k_output_param_0
   const float p4_f32 = uintBitsToFloat(P2GU32((pc.params + 4ul)).v);  // k_output_param_0+4
@@ -5698,7 +5663,7 @@ void main() {
   uint r4 = uint(int(r221) + -4);
   // ptx:75  add.f32 	%f186, %f166, 0f41780000;
   // ptx:76  fma.rn.f32 	%f187, %f186, %f168, %f172;
-  precise float f187 = p2g_ffma(p2g_faddc(p2g_in(f166), 15.5), p2g_in(f168), p2g_in(f172));
+  precise float f187 = p2g_ffma(p2g_faddc(f166, 15.5), f168, f172);
   // ptx:77  copysign.f32 	%f188, %f187, %f148;
   precise float f188 = uintBitsToFloat((floatBitsToUint(f187) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
   // ptx:78  add.rz.f32 	%f189, %f187, %f188;
@@ -5707,7 +5672,7 @@ void main() {
   // ptx:80  cvt.rzi.s32.f32 	%r222, %f190;
   // ptx:81  add.f32 	%f191, %f180, 0f41780000;
   // ptx:82  fma.rn.f32 	%f192, %f191, %f169, %f173;
-  precise float f192 = p2g_ffma(p2g_faddc(p2g_in(f180), 15.5), p2g_in(f169), p2g_in(f173));
+  precise float f192 = p2g_ffma(p2g_faddc(f180, 15.5), f169, f173);
   if (p2g_redo()) p2g_check_1(f159, t4, f153, p168_f32, f1, t3, f149, f2, r1, r218, r2, p40_f32, p44_f32, p16_f32,
       p20_f32, f148, r220, r3, r221, r4, f190, f192);
   // ptx:83  copysign.f32 	%f193, %f192, %f148;
@@ -5810,10 +5775,10 @@ void main() {
           // ptx:140  add.f32 	%f208, %f206, %f207;
           // ptx:142  mul.f32 	%f210, %f203, 0f3F000000;
           // ptx:143  sub.f32 	%f4, %f209, %f210;
-          precise float neg5769 = -(p2g_fmul(p2g_in(f203), 0.5));
+          precise float neg5769 = -(p2g_fmul(f203, 0.5));
           // ptx:141  mul.f32 	%f209, %f201, 0f3F000000;
           // ptx:143  sub.f32 	%f4, %f209, %f210;
-          precise float f4 = p2g_ffma(p2g_in(f201), 0.5, neg5769);
+          precise float f4 = p2g_ffma(f201, 0.5, neg5769);
           // ptx:144  sub.f32 	%f211, %f205, %f204;
           // ptx:145  sub.f32 	%f5, %f211, %f207;
           precise float f5 = p2g_fsubc(p2g_fsubc(f205, f204), f207);
@@ -5852,7 +5817,7 @@ void main() {
             precise float f216 = p2g_f32_canon(p2g_s2f32(int(int(r247)), 0));
             // ptx:168  mov.f32 	%f217, 0f34000000;
             // ptx:169  fma.rn.f32 	%f218, %f216, %f217, %f214;
-            precise float f218 = p2g_ffma(p2g_in(f216), uintBitsToFloat(0x34000000u), p2g_in((p13 ? -23.0 : 0.0)));
+            precise float f218 = p2g_ffma(p2g_in(f216), uintBitsToFloat(0x34000000u), (p13 ? -23.0 : 0.0));
             // ptx:170  add.f32 	%f219, %f215, 0fBF800000;
             precise float f219 = p2g_faddc(p2g_in(uintBitsToFloat(uint(int(r245) - int(r247)))), -1.0);
             // ptx:171  mov.f32 	%f220, 0fBE2C7F30;
@@ -5990,7 +5955,7 @@ void main() {
       uint r271 = uint(int(uint(int(r268) + int(r268 >> 31u))) >> 1u);
       // ptx:262  mul.f32 	%f267, %f15, 0f3F000000;
       // ptx:263  cvt.rzi.s32.f32 	%r272, %f267;
-      uint r272 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmul(p2g_in(f15), 0.5)), 1, true, 32)));
+      uint r272 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmul(f15, 0.5)), 1, true, 32)));
       // ptx:264  and.b32  	%r273, %r272, 1;
       // ptx:265  mul.f32 	%f268, %f14, 0f3F000000;
       // ptx:266  cvt.rzi.s32.f32 	%r274, %f268;
@@ -6015,7 +5980,7 @@ void main() {
       // ptx:279  ld.global.u16 	%rs410, [%rd4+18];
       // ptx:281  {  cvt.f32.f16 %f259, %rs410;}
       // ptx:284  mul.f32 	%f16, %f259, 0f3F000000;
-      precise float f16 = p2g_fmul(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd4 + 18ul)).v))))), 0.5);
+      precise float f16 = p2g_fmulc(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd4 + 18ul)).v)))), 0.5);
       if (p2g_redo()) p2g_check_8(f261, f14, r2, r7, r27, f15, f262, p272_u64, p80_u32, rd4, f16);
       // ptx:285  setp.lt.f32 	%p19, %f16, 0fC0400000;
       int t17 = p2g_fcmp(floatBitsToUint(f16), floatBitsToUint(-3.0));
@@ -6222,12 +6187,12 @@ void main() {
       // ptx:398  cvt.sat.f32.f32 	%f335, %f334;
       precise float f335 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubc(f325, f330))));
       // ptx:399  mul.f32 	%f336, %f335, %f335;
-      precise float f336 = p2g_fmul(p2g_in(f335), p2g_in(f335));
+      precise float f336 = p2g_fmul(f335, f335);
       // ptx:400  mul.f32 	%f337, %f335, %f336;
-      precise float f337 = p2g_fmul(p2g_in(f335), f336);
+      precise float f337 = p2g_fmul(f335, f336);
       // ptx:401  add.f32 	%f338, %f335, %f337;
       // ptx:403  sub.f32 	%f340, %f336, %f339;
-      precise float neg5772 = -(p2g_faddc(p2g_in(f335), f337));
+      precise float neg5772 = -(p2g_faddc(f335, f337));
       // ptx:402  mul.f32 	%f339, %f338, 0f3F000000;
       // ptx:403  sub.f32 	%f340, %f336, %f339;
       precise float f340 = p2g_ffma(neg5772, 0.5, f336);
@@ -6251,12 +6216,12 @@ void main() {
       // ptx:415  cvt.sat.f32.f32 	%f352, %f351;
       precise float f352 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubc(f327, f333))));
       // ptx:416  mul.f32 	%f353, %f352, %f352;
-      precise float f353 = p2g_fmul(p2g_in(f352), p2g_in(f352));
+      precise float f353 = p2g_fmul(f352, f352);
       // ptx:417  mul.f32 	%f354, %f352, %f353;
-      precise float f354 = p2g_fmul(p2g_in(f352), f353);
+      precise float f354 = p2g_fmul(f352, f353);
       // ptx:418  add.f32 	%f355, %f352, %f354;
       // ptx:420  sub.f32 	%f357, %f353, %f356;
-      precise float neg5774 = -(p2g_faddc(p2g_in(f352), f354));
+      precise float neg5774 = -(p2g_faddc(f352, f354));
       // ptx:419  mul.f32 	%f356, %f355, 0f3F000000;
       // ptx:420  sub.f32 	%f357, %f353, %f356;
       precise float f357 = p2g_ffma(neg5774, 0.5, f353);
@@ -6273,9 +6238,9 @@ void main() {
       // ptx:427  sub.f32 	%f364, %f345, %f357;
       // ptx:428  sub.f32 	%f365, %f364, %f361;
       // ptx:429  mul.f32 	%f366, %f317, 0f3F000000;
-      precise float f366 = p2g_fmul(p2g_in(f317), 0.5);
+      precise float f366 = p2g_fmul(f317, 0.5);
       // ptx:430  mul.f32 	%f367, %f318, 0f3F000000;
-      precise float f367 = p2g_fmul(p2g_in(f318), 0.5);
+      precise float f367 = p2g_fmul(f318, 0.5);
       // ptx:431  ld.param.u64 	%rd19, [%rd1+-32];
       uint64_t rd19 = p232_u64;
       // ptx:432  add.f32 	%f368, %f330, 0fBF000000;
@@ -6581,7 +6546,7 @@ void main() {
       // ptx:560  sub.f32 	%f499, %f345, %f498;
       precise float f499 = p2g_fsubc(f345, p2g_in(f498));
       // ptx:561  sub.f32 	%f500, %f344, %f495;
-      precise float f500 = p2g_fsubc(f344, p2g_in(f495));
+      precise float f500 = p2g_fsubc(f344, f495);
       // ptx:562  sub.f32 	%f501, %f350, %f496;
       precise float f501 = p2g_fsubc(f350, f496);
       // ptx:563  cvt.sat.f32.f32 	%f502, %f378;
@@ -6603,7 +6568,7 @@ void main() {
       // ptx:573  ld.param.f32 	%f512, [%rd1+-92];
       precise float f512 = p172_f32;
       // ptx:574  fma.rn.f32 	%f513, %f512, %f509, %f511;
-      f513 = p2g_ffma(p2g_in(f512), f509, p2g_ffma(p2g_in(f495), p2g_in(f381), p2g_fmul(f496, p2g_in(f396))));
+      precise float f513 = p2g_ffma(p2g_in(f512), f509, p2g_ffma(f495, p2g_in(f381), p2g_fmul(f496, p2g_in(f396))));
       // ptx:575  cvt.sat.f32.f32 	%f514, %f384;
       precise float f514 = p2g_sat(p2g_f32_canon(floatBitsToUint(p34 ? f372 : f383)));
       // ptx:576  cvt.sat.f32.f32 	%f515, %f387;
@@ -6621,7 +6586,7 @@ void main() {
       // ptx:583  mul.f32 	%f522, %f496, %f402;
       // ptx:584  fma.rn.f32 	%f523, %f495, %f387, %f522;
       // ptx:585  fma.rn.f32 	%f524, %f512, %f521, %f523;
-      f524 = p2g_ffma(p2g_in(f512), f521, p2g_ffma(p2g_in(f495), p2g_in(f387), p2g_fmul(f496, p2g_in(f402))));
+      precise float f524 = p2g_ffma(f512, f521, p2g_ffma(f495, p2g_in(f387), p2g_fmul(f496, p2g_in(f402))));
       // ptx:586  cvt.sat.f32.f32 	%f525, %f426;
       precise float f525 = p2g_sat(p2g_f32_canon(floatBitsToUint(p42 ? f423 : f425)));
       // ptx:587  cvt.sat.f32.f32 	%f526, %f429;
@@ -6639,7 +6604,7 @@ void main() {
       // ptx:594  mul.f32 	%f533, %f496, %f442;
       // ptx:595  fma.rn.f32 	%f534, %f495, %f429, %f533;
       // ptx:596  fma.rn.f32 	%f535, %f512, %f532, %f534;
-      f535 = p2g_ffma(p2g_in(f512), f532, p2g_ffma(p2g_in(f495), p2g_in(f429), p2g_fmul(f496, p2g_in(f442))));
+      precise float f535 = p2g_ffma(f512, f532, p2g_ffma(f495, p2g_in(f429), p2g_fmul(f496, p2g_in(f442))));
       // ptx:597  cvt.sat.f32.f32 	%f536, %f432;
       precise float f536 = p2g_sat(p2g_f32_canon(floatBitsToUint(p44 ? f420 : f431)));
       // ptx:598  cvt.sat.f32.f32 	%f537, %f435;
@@ -6657,7 +6622,7 @@ void main() {
       // ptx:605  mul.f32 	%f544, %f496, %f448;
       // ptx:606  fma.rn.f32 	%f545, %f495, %f435, %f544;
       // ptx:607  fma.rn.f32 	%f546, %f512, %f543, %f545;
-      f546 = p2g_ffma(p2g_in(f512), f543, p2g_ffma(p2g_in(f495), p2g_in(f435), p2g_fmul(f496, p2g_in(f448))));
+      precise float f546 = p2g_ffma(f512, f543, p2g_ffma(f495, p2g_in(f435), p2g_fmul(f496, p2g_in(f448))));
       // ptx:608  cvt.sat.f32.f32 	%f547, %f470;
       precise float f547 = p2g_sat(p2g_f32_canon(floatBitsToUint(p52 ? f467 : f469)));
       // ptx:609  cvt.sat.f32.f32 	%f548, %f473;
@@ -6675,64 +6640,64 @@ void main() {
       // ptx:616  mul.f32 	%f555, %f496, %f480;
       // ptx:617  fma.rn.f32 	%f556, %f495, %f473, %f555;
       // ptx:618  fma.rn.f32 	%f557, %f512, %f554, %f556;
-      f557 = p2g_ffma(p2g_in(f512), f554, p2g_ffma(p2g_in(f495), p2g_in(f473), p2g_fmul(f496, p2g_in(f480))));
+      precise float f557 = p2g_ffma(f512, f554, p2g_ffma(f495, p2g_in(f473), p2g_fmul(f496, p2g_in(f480))));
       // ptx:619  mul.f32 	%f558, %f500, %f506;
       // ptx:620  fma.rn.f32 	%f559, %f340, %f503, %f558;
       // ptx:621  fma.rn.f32 	%f560, %f501, %f508, %f559;
-      precise float f560 = p2g_ffma(f501, p2g_in(f508), p2g_ffma(f340, p2g_in(f503), p2g_fmul(f500, p2g_in(f506))));
+      precise float f560 = p2g_ffma(f501, f508, p2g_ffma(f340, f503, p2g_fmul(f500, f506)));
       // ptx:622  cvt.sat.f32.f32 	%f561, %f414;
       // ptx:623  fma.rn.f32 	%f562, %f347, %f561, %f560;
-      precise float f562 = p2g_ffma(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p40 ? f411 : f413)))), f560);
+      precise float f562 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p40 ? f411 : f413))), f560);
       // ptx:624  mul.f32 	%f563, %f496, %f399;
       // ptx:625  fma.rn.f32 	%f564, %f495, %f396, %f563;
       // ptx:626  fma.rn.f32 	%f565, %f512, %f562, %f564;
-      f565 = p2g_ffma(p2g_in(f512), f562, p2g_ffma(p2g_in(f495), p2g_in(f396), p2g_fmul(f496, p2g_in(f399))));
+      precise float f565 = p2g_ffma(f512, f562, p2g_ffma(f495, f396, p2g_fmul(f496, p2g_in(f399))));
       // ptx:627  mul.f32 	%f566, %f500, %f518;
       // ptx:628  fma.rn.f32 	%f567, %f340, %f515, %f566;
       // ptx:629  fma.rn.f32 	%f568, %f501, %f520, %f567;
-      precise float f568 = p2g_ffma(f501, p2g_in(f520), p2g_ffma(f340, p2g_in(f515), p2g_fmul(f500, p2g_in(f518))));
+      precise float f568 = p2g_ffma(f501, f520, p2g_ffma(f340, f515, p2g_fmul(f500, f518)));
       // ptx:630  cvt.sat.f32.f32 	%f569, %f417;
       // ptx:631  fma.rn.f32 	%f570, %f347, %f569, %f568;
-      precise float f570 = p2g_ffma(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p41 ? f408 : f416)))), f568);
+      precise float f570 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p41 ? f408 : f416))), f568);
       // ptx:632  mul.f32 	%f571, %f496, %f405;
       // ptx:633  fma.rn.f32 	%f572, %f495, %f402, %f571;
       // ptx:634  fma.rn.f32 	%f573, %f512, %f570, %f572;
-      f573 = p2g_ffma(p2g_in(f512), f570, p2g_ffma(p2g_in(f495), p2g_in(f402), p2g_fmul(f496, p2g_in(f405))));
+      precise float f573 = p2g_ffma(f512, f570, p2g_ffma(f495, f402, p2g_fmul(f496, p2g_in(f405))));
       // ptx:635  mul.f32 	%f574, %f500, %f529;
       // ptx:636  fma.rn.f32 	%f575, %f340, %f526, %f574;
       // ptx:637  fma.rn.f32 	%f576, %f501, %f531, %f575;
-      precise float f576 = p2g_ffma(f501, p2g_in(f531), p2g_ffma(f340, p2g_in(f526), p2g_fmul(f500, p2g_in(f529))));
+      precise float f576 = p2g_ffma(f501, f531, p2g_ffma(f340, f526, p2g_fmul(f500, f529)));
       // ptx:638  cvt.sat.f32.f32 	%f577, %f458;
       // ptx:639  fma.rn.f32 	%f578, %f347, %f577, %f576;
-      precise float f578 = p2g_ffma(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p50 ? f455 : f457)))), f576);
+      precise float f578 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p50 ? f455 : f457))), f576);
       // ptx:640  mul.f32 	%f579, %f496, %f445;
       // ptx:641  fma.rn.f32 	%f580, %f495, %f442, %f579;
       // ptx:642  fma.rn.f32 	%f581, %f512, %f578, %f580;
-      f581 = p2g_ffma(p2g_in(f512), f578, p2g_ffma(p2g_in(f495), p2g_in(f442), p2g_fmul(f496, p2g_in(f445))));
+      precise float f581 = p2g_ffma(f512, f578, p2g_ffma(f495, f442, p2g_fmul(f496, p2g_in(f445))));
       // ptx:643  mul.f32 	%f582, %f500, %f540;
       // ptx:644  fma.rn.f32 	%f583, %f340, %f537, %f582;
       // ptx:645  fma.rn.f32 	%f584, %f501, %f542, %f583;
-      precise float f584 = p2g_ffma(f501, p2g_in(f542), p2g_ffma(f340, p2g_in(f537), p2g_fmul(f500, p2g_in(f540))));
+      precise float f584 = p2g_ffma(f501, f542, p2g_ffma(f340, f537, p2g_fmul(f500, f540)));
       // ptx:646  cvt.sat.f32.f32 	%f585, %f461;
       // ptx:647  fma.rn.f32 	%f586, %f347, %f585, %f584;
-      precise float f586 = p2g_ffma(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p51 ? f452 : f460)))), f584);
+      precise float f586 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p51 ? f452 : f460))), f584);
       // ptx:648  mul.f32 	%f587, %f496, %f451;
       // ptx:649  fma.rn.f32 	%f588, %f495, %f448, %f587;
       // ptx:650  fma.rn.f32 	%f589, %f512, %f586, %f588;
-      f589 = p2g_ffma(p2g_in(f512), f586, p2g_ffma(p2g_in(f495), p2g_in(f448), p2g_fmul(f496, p2g_in(f451))));
+      precise float f589 = p2g_ffma(f512, f586, p2g_ffma(f495, f448, p2g_fmul(f496, p2g_in(f451))));
       // ptx:651  mul.f32 	%f590, %f500, %f551;
       // ptx:652  fma.rn.f32 	%f591, %f340, %f548, %f590;
       // ptx:653  fma.rn.f32 	%f592, %f501, %f553, %f591;
-      precise float f592 = p2g_ffma(f501, p2g_in(f553), p2g_ffma(f340, p2g_in(f548), p2g_fmul(f500, p2g_in(f551))));
+      precise float f592 = p2g_ffma(f501, f553, p2g_ffma(f340, f548, p2g_fmul(f500, f551)));
       // ptx:654  cvt.sat.f32.f32 	%f593, %f492;
       // ptx:655  fma.rn.f32 	%f594, %f347, %f593, %f592;
-      precise float f594 = p2g_ffma(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p56 ? f487 : f491)))), f592);
+      precise float f594 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p56 ? f487 : f491))), f592);
       // ptx:656  mul.f32 	%f595, %f496, %f483;
       // ptx:657  fma.rn.f32 	%f596, %f495, %f480, %f595;
       // ptx:658  fma.rn.f32 	%f597, %f512, %f594, %f596;
-      f597 = p2g_ffma(p2g_in(f512), f594, p2g_ffma(p2g_in(f495), p2g_in(f480), p2g_fmul(f496, p2g_in(f483))));
+      precise float f597 = p2g_ffma(f512, f594, p2g_ffma(f495, f480, p2g_fmul(f496, p2g_in(f483))));
       // ptx:659  sub.f32 	%f598, %f361, %f498;
-      precise float f598 = p2g_fsubc(f361, p2g_in(f498));
+      precise float f598 = p2g_fsubc(f361, f498);
       // ptx:660  sub.f32 	%f599, %f493, %f499;
       precise float f599 = p2g_fsubc(f493, f499);
       // ptx:661  cvt.sat.f32.f32 	%f600, %f513;
@@ -6740,99 +6705,97 @@ void main() {
       precise float f601 = p2g_sat(p2g_f32_canon(floatBitsToUint(f524)));
       // ptx:663  mul.f32 	%f602, %f598, %f601;
       // ptx:664  fma.rn.f32 	%f603, %f357, %f600, %f602;
-      f603 = p2g_ffma(f357, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f513)))), p2g_fmul(f598, p2g_in(f601)));
+      precise float f603 = p2g_ffma(f357, p2g_sat(p2g_f32_canon(floatBitsToUint(f513))), p2g_fmul(f598, f601));
       // ptx:665  cvt.sat.f32.f32 	%f604, %f535;
       precise float f604 = p2g_sat(p2g_f32_canon(floatBitsToUint(f535)));
       // ptx:666  fma.rn.f32 	%f605, %f599, %f604, %f603;
-      precise float f605 = p2g_ffma(f599, p2g_in(f604), f603);
+      precise float f605 = p2g_ffma(f599, f604, f603);
       // ptx:667  cvt.sat.f32.f32 	%f606, %f546;
       precise float f606 = p2g_sat(p2g_f32_canon(floatBitsToUint(f546)));
       // ptx:668  fma.rn.f32 	%f607, %f363, %f606, %f605;
       // ptx:669  mul.f32 	%f608, %f499, %f535;
       // ptx:670  fma.rn.f32 	%f609, %f498, %f524, %f608;
-      precise float f609 = p2g_ffma(p2g_in(f498), f524, p2g_fmul(f499, f535));
+      precise float f609 = p2g_ffma(f498, f524, p2g_fmul(f499, f535));
       // ptx:671  fma.rn.f32 	%f610, %f512, %f607, %f609;
-      precise float f610 = p2g_ffma(p2g_in(f512), p2g_ffma(f363, p2g_in(f606), f605), f609);
+      precise float f610 = p2g_ffma(f512, p2g_ffma(f363, f606, f605), f609);
       // ptx:672  min.f32 	%f611, %f387, %f402;
       // ptx:673  min.f32 	%f612, %f429, %f442;
-      precise float f612 = p2g_nmin(p2g_in(f429), p2g_in(f442));
+      precise float f612 = p2g_nmin(f429, f442);
       // ptx:674  min.f32 	%f613, %f611, %f612;
       // ptx:675  max.f32 	%f614, %f387, %f402;
       // ptx:676  max.f32 	%f615, %f429, %f442;
-      precise float f615 = p2g_nmax(p2g_in(f429), p2g_in(f442));
+      precise float f615 = p2g_nmax(f429, f442);
       // ptx:677  max.f32 	%f616, %f614, %f615;
       // ptx:678  max.f32 	%f617, %f610, %f613;
       // ptx:679  min.f32 	%f34, %f617, %f616;
-      f34 = p2g_nmin(p2g_in(p2g_nmax(f610, p2g_in(p2g_nmin(p2g_in(p2g_nmin(p2g_in(f387), p2g_in(f402))),
-          p2g_in(f612))))), p2g_in(p2g_nmax(p2g_in(p2g_nmax(p2g_in(f387), p2g_in(f402))), p2g_in(f615))));
+      f34 = p2g_nmin(p2g_nmax(f610, p2g_nmin(p2g_nmin(f387, f402), p2g_in(f612))), p2g_nmax(p2g_nmax(f387, f402),
+          p2g_in(f615)));
       // ptx:680  mul.f32 	%f618, %f598, %f604;
       // ptx:681  fma.rn.f32 	%f619, %f357, %f601, %f618;
       // ptx:682  fma.rn.f32 	%f620, %f599, %f606, %f619;
-      precise float f620 = p2g_ffma(f599, p2g_in(f606), p2g_ffma(f357, p2g_in(f601), p2g_fmul(f598, p2g_in(f604))));
+      precise float f620 = p2g_ffma(f599, f606, p2g_ffma(f357, f601, p2g_fmul(f598, f604)));
       // ptx:683  cvt.sat.f32.f32 	%f621, %f557;
       // ptx:684  fma.rn.f32 	%f622, %f363, %f621, %f620;
-      precise float f622 = p2g_ffma(f363, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f557)))), f620);
+      precise float f622 = p2g_ffma(f363, p2g_sat(p2g_f32_canon(floatBitsToUint(f557))), f620);
       // ptx:685  mul.f32 	%f623, %f499, %f546;
       // ptx:686  fma.rn.f32 	%f624, %f498, %f535, %f623;
       // ptx:687  fma.rn.f32 	%f625, %f512, %f622, %f624;
-      precise float f625 = p2g_ffma(p2g_in(f512), f622, p2g_ffma(p2g_in(f498), f535, p2g_fmul(f499, f546)));
+      precise float f625 = p2g_ffma(f512, f622, p2g_ffma(f498, f535, p2g_fmul(f499, f546)));
       // ptx:688  min.f32 	%f626, %f435, %f448;
       // ptx:689  min.f32 	%f627, %f612, %f626;
       // ptx:690  max.f32 	%f628, %f435, %f448;
       // ptx:691  max.f32 	%f629, %f615, %f628;
       // ptx:692  max.f32 	%f630, %f625, %f627;
       // ptx:693  min.f32 	%f35, %f630, %f629;
-      f35 = p2g_nmin(p2g_in(p2g_nmax(f625, p2g_in(p2g_nmin(p2g_in(f612), p2g_in(p2g_nmin(p2g_in(f435),
-          p2g_in(f448))))))), p2g_in(p2g_nmax(p2g_in(f615), p2g_in(p2g_nmax(p2g_in(f435), p2g_in(f448))))));
+      f35 = p2g_nmin(p2g_nmax(f625, p2g_nmin(f612, p2g_nmin(f435, f448))), p2g_nmax(f615, p2g_nmax(f435, f448)));
       // ptx:694  cvt.sat.f32.f32 	%f631, %f565;
       // ptx:695  cvt.sat.f32.f32 	%f632, %f573;
       precise float f632 = p2g_sat(p2g_f32_canon(floatBitsToUint(f573)));
       // ptx:696  mul.f32 	%f633, %f598, %f632;
       // ptx:697  fma.rn.f32 	%f634, %f357, %f631, %f633;
-      f634 = p2g_ffma(f357, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f565)))), p2g_fmul(f598, p2g_in(f632)));
+      precise float f634 = p2g_ffma(f357, p2g_sat(p2g_f32_canon(floatBitsToUint(f565))), p2g_fmul(f598, f632));
       // ptx:698  cvt.sat.f32.f32 	%f635, %f581;
       precise float f635 = p2g_sat(p2g_f32_canon(floatBitsToUint(f581)));
       // ptx:699  fma.rn.f32 	%f636, %f599, %f635, %f634;
-      precise float f636 = p2g_ffma(f599, p2g_in(f635), f634);
+      precise float f636 = p2g_ffma(f599, f635, f634);
       // ptx:700  cvt.sat.f32.f32 	%f637, %f589;
       precise float f637 = p2g_sat(p2g_f32_canon(floatBitsToUint(f589)));
       // ptx:701  fma.rn.f32 	%f638, %f363, %f637, %f636;
       // ptx:702  mul.f32 	%f639, %f499, %f581;
       // ptx:703  fma.rn.f32 	%f640, %f498, %f573, %f639;
-      precise float f640 = p2g_ffma(p2g_in(f498), f573, p2g_fmul(f499, f581));
+      precise float f640 = p2g_ffma(f498, f573, p2g_fmul(f499, f581));
       // ptx:704  fma.rn.f32 	%f641, %f512, %f638, %f640;
-      precise float f641 = p2g_ffma(p2g_in(f512), p2g_ffma(f363, p2g_in(f637), f636), f640);
+      precise float f641 = p2g_ffma(f512, p2g_ffma(f363, f637, f636), f640);
       // ptx:705  min.f32 	%f642, %f402, %f405;
       // ptx:706  min.f32 	%f643, %f442, %f445;
-      precise float f643 = p2g_nmin(p2g_in(f442), p2g_in(f445));
+      precise float f643 = p2g_nmin(f442, f445);
       // ptx:707  min.f32 	%f644, %f642, %f643;
       // ptx:708  max.f32 	%f645, %f402, %f405;
       // ptx:709  max.f32 	%f646, %f442, %f445;
-      precise float f646 = p2g_nmax(p2g_in(f442), p2g_in(f445));
+      precise float f646 = p2g_nmax(f442, f445);
       // ptx:710  max.f32 	%f647, %f645, %f646;
       // ptx:711  max.f32 	%f648, %f641, %f644;
       // ptx:712  min.f32 	%f36, %f648, %f647;
-      f36 = p2g_nmin(p2g_in(p2g_nmax(f641, p2g_in(p2g_nmin(p2g_in(p2g_nmin(p2g_in(f402), p2g_in(f405))),
-          p2g_in(f643))))), p2g_in(p2g_nmax(p2g_in(p2g_nmax(p2g_in(f402), p2g_in(f405))), p2g_in(f646))));
+      f36 = p2g_nmin(p2g_nmax(f641, p2g_nmin(p2g_nmin(f402, f405), p2g_in(f643))), p2g_nmax(p2g_nmax(f402, f405),
+          p2g_in(f646)));
       // ptx:713  mul.f32 	%f649, %f598, %f635;
       // ptx:714  fma.rn.f32 	%f650, %f357, %f632, %f649;
       // ptx:715  fma.rn.f32 	%f651, %f599, %f637, %f650;
-      precise float f651 = p2g_ffma(f599, p2g_in(f637), p2g_ffma(f357, p2g_in(f632), p2g_fmul(f598, p2g_in(f635))));
+      precise float f651 = p2g_ffma(f599, f637, p2g_ffma(f357, f632, p2g_fmul(f598, f635)));
       // ptx:716  cvt.sat.f32.f32 	%f652, %f597;
       // ptx:717  fma.rn.f32 	%f653, %f363, %f652, %f651;
-      precise float f653 = p2g_ffma(f363, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f597)))), f651);
+      precise float f653 = p2g_ffma(f363, p2g_sat(p2g_f32_canon(floatBitsToUint(f597))), f651);
       // ptx:718  mul.f32 	%f654, %f499, %f589;
       // ptx:719  fma.rn.f32 	%f655, %f498, %f581, %f654;
       // ptx:720  fma.rn.f32 	%f656, %f512, %f653, %f655;
-      precise float f656 = p2g_ffma(p2g_in(f512), f653, p2g_ffma(p2g_in(f498), f581, p2g_fmul(f499, f589)));
+      precise float f656 = p2g_ffma(f512, f653, p2g_ffma(f498, f581, p2g_fmul(f499, f589)));
       // ptx:721  min.f32 	%f657, %f448, %f451;
       // ptx:722  min.f32 	%f658, %f643, %f657;
       // ptx:723  max.f32 	%f659, %f448, %f451;
       // ptx:724  max.f32 	%f660, %f646, %f659;
       // ptx:725  max.f32 	%f661, %f656, %f658;
       // ptx:726  min.f32 	%f37, %f661, %f660;
-      f37 = p2g_nmin(p2g_in(p2g_nmax(f656, p2g_in(p2g_nmin(p2g_in(f643), p2g_in(p2g_nmin(p2g_in(f448),
-          p2g_in(f451))))))), p2g_in(p2g_nmax(p2g_in(f646), p2g_in(p2g_nmax(p2g_in(f448), p2g_in(f451))))));
+      f37 = p2g_nmin(p2g_nmax(f656, p2g_nmin(f643, p2g_nmin(f448, f451))), p2g_nmax(f646, p2g_nmax(f448, f451)));
       if (p2g_redo()) p2g_check_11(f307, f303, f311, f19, f26, f308, f304, f312, f20, f27, p224_u64, p144_f32, p148_f32,
           f28, f29, f30, f31, f345, p232_u64, p152_f32, f488, p156_f32, f489, p172_f32, f34, f35, f36, f37);
       // ptx:727  setp.lt.f32 	%p57, %f34, 0f3F7FBE77;
@@ -6899,7 +6862,7 @@ void main() {
         precise float f673 = p2g_f32_canon(p2g_s2f32(int(int(r310)), 0));
         // ptx:769  mov.f32 	%f674, 0f34000000;
         // ptx:770  fma.rn.f32 	%f675, %f673, %f674, %f671;
-        precise float f675 = p2g_ffma(p2g_in(f673), uintBitsToFloat(0x34000000u), p2g_in((p59 ? -23.0 : 0.0)));
+        precise float f675 = p2g_ffma(p2g_in(f673), uintBitsToFloat(0x34000000u), (p59 ? -23.0 : 0.0));
         // ptx:771  add.f32 	%f676, %f672, 0fBF800000;
         precise float f676 = p2g_faddc(p2g_in(uintBitsToFloat(uint(int(r308) - int(r310)))), -1.0);
         // ptx:772  mov.f32 	%f677, 0fBE2C7F30;
@@ -7037,7 +7000,7 @@ void main() {
         precise float f717 = p2g_f32_canon(p2g_s2f32(int(int(r314)), 0));
         // ptx:861  mov.f32 	%f718, 0f34000000;
         // ptx:862  fma.rn.f32 	%f719, %f717, %f718, %f715;
-        precise float f719 = p2g_ffma(p2g_in(f717), uintBitsToFloat(0x34000000u), p2g_in((p68 ? -23.0 : 0.0)));
+        precise float f719 = p2g_ffma(p2g_in(f717), uintBitsToFloat(0x34000000u), (p68 ? -23.0 : 0.0));
         // ptx:863  add.f32 	%f720, %f716, 0fBF800000;
         precise float f720 = p2g_faddc(p2g_in(uintBitsToFloat(uint(int(r312) - int(r314)))), -1.0);
         // ptx:864  mov.f32 	%f721, 0fBE2C7F30;
@@ -7162,7 +7125,7 @@ void main() {
         precise float f761 = p2g_f32_canon(p2g_s2f32(int(int(r318)), 0));
         // ptx:945  mov.f32 	%f762, 0f34000000;
         // ptx:946  fma.rn.f32 	%f763, %f761, %f762, %f759;
-        precise float f763 = p2g_ffma(p2g_in(f761), uintBitsToFloat(0x34000000u), p2g_in((p73 ? -23.0 : 0.0)));
+        precise float f763 = p2g_ffma(p2g_in(f761), uintBitsToFloat(0x34000000u), (p73 ? -23.0 : 0.0));
         // ptx:947  add.f32 	%f764, %f760, 0fBF800000;
         precise float f764 = p2g_faddc(p2g_in(uintBitsToFloat(uint(int(r316) - int(r318)))), -1.0);
         // ptx:948  mov.f32 	%f765, 0fBE2C7F30;
@@ -7287,7 +7250,7 @@ void main() {
         precise float f805 = p2g_f32_canon(p2g_s2f32(int(int(r322)), 0));
         // ptx:1029  mov.f32 	%f806, 0f34000000;
         // ptx:1030  fma.rn.f32 	%f807, %f805, %f806, %f803;
-        precise float f807 = p2g_ffma(p2g_in(f805), uintBitsToFloat(0x34000000u), p2g_in((p78 ? -23.0 : 0.0)));
+        precise float f807 = p2g_ffma(p2g_in(f805), uintBitsToFloat(0x34000000u), (p78 ? -23.0 : 0.0));
         // ptx:1031  add.f32 	%f808, %f804, 0fBF800000;
         precise float f808 = p2g_faddc(p2g_in(uintBitsToFloat(uint(int(r320) - int(r322)))), -1.0);
         // ptx:1032  mov.f32 	%f809, 0fBE2C7F30;
@@ -7392,13 +7355,13 @@ void main() {
       // ptx:1089  sub.f32 	%f854, %f841, %f853;
       precise float f854 = p2g_fsubc(p2g_in(f841), p2g_in(f853));
       // ptx:1090  fma.rn.f32 	%f93, %f852, %f854, %f853;
-      f93 = p2g_ffma(p2g_in(f852), f854, p2g_in(f853));
+      f93 = p2g_ffma(p2g_in(f852), f854, f853);
       // ptx:1091  mul.f32 	%f855, %f852, %f852;
-      precise float f855 = p2g_fmul(p2g_in(f852), p2g_in(f852));
+      precise float f855 = p2g_fmul(f852, f852);
       // ptx:1092  sub.f32 	%f856, %f841, %f855;
       precise float f856 = p2g_fsubc(f841, f855);
       // ptx:1093  fma.rn.f32 	%f94, %f853, %f856, %f855;
-      f94 = p2g_ffma(p2g_in(f853), f856, f855);
+      f94 = p2g_ffma(f853, f856, f855);
       // ptx:1095  {  cvt.rn.f16.f32 %rs412, %f841;}
       rs412 = p2g_f2h_rn(floatBitsToUint(f841));
       // ptx:1098  ld.param.f32 	%f857, [%rd51+-224];
@@ -7760,8 +7723,7 @@ void main() {
       // ptx:1452  cvt.rn.f32.s32 	%f901, %r455;
       // ptx:1453  add.f32 	%f902, %f901, 0f3F000000;
       // ptx:1454  fma.rn.f32 	%f903, %f902, %f887, %f891;
-      f903 = p2g_ffma(p2g_faddc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r453 | 1u)), 0))), 0.5), p2g_in(f887),
-          p2g_in(f891));
+      f903 = p2g_ffma(p2g_faddc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r453 | 1u)), 0))), 0.5), f887, f891);
       // ptx:1455  sub.f32 	%f878, %f903, %f95;
       // ptx:1457  {  cvt.rn.f16.f32 %rs501, %f878;}
       uint rs501 = p2g_f2h_rn(floatBitsToUint(p2g_fsubc(f903, f95)));
@@ -7769,8 +7731,7 @@ void main() {
       // ptx:1461  cvt.rn.f32.s32 	%f904, %r456;
       // ptx:1462  add.f32 	%f905, %f904, 0f3F000000;
       // ptx:1463  fma.rn.f32 	%f906, %f905, %f888, %f892;
-      f906 = p2g_ffma(p2g_faddc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r454 | 1u)), 0))), 0.5), p2g_in(f888),
-          p2g_in(f892));
+      f906 = p2g_ffma(p2g_faddc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r454 | 1u)), 0))), 0.5), f888, f892);
       // ptx:1464  sub.f32 	%f879, %f906, %f96;
       // ptx:1466  {  cvt.rn.f16.f32 %rs502, %f879;}
       uint rs502 = p2g_f2h_rn(floatBitsToUint(p2g_fsubc(f906, f96)));
@@ -10478,7 +10439,7 @@ void main() {
       // ptx:6139  {rcp.approx.ftz.f32 %f909, %f908;
       precise float f909 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f908), true));
       // ptx:6142  mul.f32 	%f911, %f907, %f909;
-      precise float f911 = p2g_fmul(p2g_in(f907), p2g_in(f909));
+      precise float f911 = p2g_fmul(f907, p2g_in(f909));
       if (p2g_redo()) p2g_check_48(f94, p176_f32, f112, p188_u16, rs1588, rs1589, f93, f91, p180_f32, r36, p280_u64,
           r450, r451, p97, rs536, p48_f32, p52_f32, p16_f32, p20_f32, r26, f95, r27, f96, rs507, rs511, rs508, rs512,
           rs509, rs513, rs510, rs514, rs414, rs413, f882, r363, r1657, r1661, r1679, r1684, r1713, r1717, r1728, r1733,
@@ -10896,8 +10857,7 @@ void main() {
       // ptx:6818  {  cvt.f32.f16 %f955, %rs1693;}
       // ptx:6821  sub.f32 	%f970, %f955, %f105;
       // ptx:6822  fma.rn.f32 	%f971, %f954, %f970, %f105;
-      f971 = p2g_ffma(p2g_in(f954), p2g_fsubc(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693)))), p2g_in(f105)),
-          f105);
+      f971 = p2g_ffma(p2g_in(f954), p2g_fsubc(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693))), p2g_in(f105)), f105);
       // ptx:6823  setp.lt.f32 	%p219, %f971, 0f3F7D70A4;
       int t164 = p2g_fcmp(floatBitsToUint(f971), 0x3F7D70A4u);
       bool p219 = t164 == -1;
@@ -10915,8 +10875,7 @@ void main() {
       // ptx:6845  {  cvt.f32.f16 %f958, %rs1692;}
       // ptx:6848  sub.f32 	%f974, %f958, %f106;
       // ptx:6849  fma.rn.f32 	%f975, %f957, %f974, %f106;
-      f975 = p2g_ffma(p2g_in(f957), p2g_fsubc(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692)))), p2g_in(f106)),
-          f106);
+      f975 = p2g_ffma(f957, p2g_fsubc(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692))), p2g_in(f106)), f106);
       // ptx:6850  setp.lt.f32 	%p220, %f975, 0f3F7D70A4;
       int t165 = p2g_fcmp(floatBitsToUint(f975), 0x3F7D70A4u);
       bool p220 = t165 == -1;
@@ -10941,8 +10900,7 @@ void main() {
       // ptx:6873  {  cvt.f32.f16 %f961, %rs1691;}
       // ptx:6876  sub.f32 	%f978, %f961, %f107;
       // ptx:6877  fma.rn.f32 	%f979, %f960, %f978, %f107;
-      f979 = p2g_ffma(p2g_in(f960), p2g_fsubc(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691)))), p2g_in(f107)),
-          f107);
+      f979 = p2g_ffma(p2g_in(f960), p2g_fsubc(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691))), p2g_in(f107)), f107);
       // ptx:6878  setp.lt.f32 	%p221, %f979, 0f3F7D70A4;
       int t166 = p2g_fcmp(floatBitsToUint(f979), 0x3F7D70A4u);
       bool p221 = t166 == -1;
@@ -10960,8 +10918,7 @@ void main() {
       // ptx:6900  {  cvt.f32.f16 %f964, %rs1690;}
       // ptx:6903  sub.f32 	%f982, %f964, %f108;
       // ptx:6904  fma.rn.f32 	%f983, %f963, %f982, %f108;
-      f983 = p2g_ffma(p2g_in(f963), p2g_fsubc(p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690)))), p2g_in(f108)),
-          f108);
+      f983 = p2g_ffma(f963, p2g_fsubc(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690))), p2g_in(f108)), f108);
       // ptx:6905  setp.lt.f32 	%p222, %f983, 0f3F7D70A4;
       int t167 = p2g_fcmp(floatBitsToUint(f983), 0x3F7D70A4u);
       bool p222 = t167 == -1;
@@ -10986,15 +10943,15 @@ void main() {
       precise float f987 = p2g_fsubc(p2g_in(f1109), p2g_in(f966));
       // ptx:6924  mul.f32 	%f988, %f109, %f987;
       // ptx:6925  fma.rn.f32 	%f989, %f966, %f967, %f988;
-      f989 = p2g_ffma(f966, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1694)))), p2g_fmul(p2g_in(f109), f987));
+      f989 = p2g_ffma(f966, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1694))), p2g_fmul(p2g_in(f109), f987));
       // ptx:6927  {  cvt.f32.f16 %f968, %rs1695;}
       // ptx:6930  mul.f32 	%f990, %f966, %f968;
       // ptx:6931  fma.rn.f32 	%f991, %f110, %f987, %f990;
-      f991 = p2g_ffma(p2g_in(f110), f987, p2g_fmul(f966, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1695))))));
+      f991 = p2g_ffma(p2g_in(f110), f987, p2g_fmul(f966, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1695)))));
       // ptx:6933  {  cvt.f32.f16 %f969, %rs1696;}
       // ptx:6936  mul.f32 	%f992, %f966, %f969;
       // ptx:6937  fma.rn.f32 	%f993, %f111, %f987, %f992;
-      f993 = p2g_ffma(p2g_in(f111), f987, p2g_fmul(f966, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1696))))));
+      f993 = p2g_ffma(p2g_in(f111), f987, p2g_fmul(f966, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1696)))));
       // ptx:6938  add.f32 	%f994, %f971, %f975;
       // ptx:6939  add.f32 	%f995, %f994, %f979;
       // ptx:6940  add.f32 	%f996, %f995, %f983;
@@ -11035,7 +10992,7 @@ void main() {
         // ptx:6962  {  cvt.f32.f16 %f1000, %rs1697;}
         precise float f1000 = p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1697)));
         // ptx:6965  add.f32 	%f1003, %f134, 0fB727C5AC;
-        precise float f1003 = p2g_faddc(p2g_in(f134), uintBitsToFloat(0xB727C5ACu));
+        precise float f1003 = p2g_faddc(f134, uintBitsToFloat(0xB727C5ACu));
         // ptx:6966  mov.f32 	%f1004, 0f00000000;
         // ptx:6967  max.f32 	%f136, %f129, %f1004;
         precise float f136 = p2g_nmax(f129, 0.0);
@@ -11046,10 +11003,10 @@ void main() {
         bool p229 = t168 == -1;
         // ptx:6970  sub.f32 	%f1007, %f997, %f134;
         // ptx:6971  selp.f32 	%f1008, %f1007, %f136, %p229;
-        precise float f1008 = p229 ? p2g_fsubc(p2g_in(f997), p2g_in(f134)) : f136;
+        precise float f1008 = p229 ? p2g_fsubc(p2g_in(f997), f134) : f136;
         // ptx:6972  sub.f32 	%f1009, %f133, %f134;
         // ptx:6973  add.f32 	%f1010, %f1009, 0fB727C5AC;
-        precise float f1010 = p2g_faddc(p2g_fsubc(p2g_in(f133), p2g_in(f134)), uintBitsToFloat(0xB727C5ACu));
+        precise float f1010 = p2g_faddc(p2g_fsubc(p2g_in(f133), f134), uintBitsToFloat(0xB727C5ACu));
         // ptx:6974  neg.f32 	%f1011, %f1008;
         precise float f1011 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1008) ^ 0x80000000u));
         // ptx:6975  setp.lt.f32 	%p230, %f1010, %f1011;
@@ -11057,12 +11014,12 @@ void main() {
         bool p230 = t169 == -1;
         // ptx:6976  sub.f32 	%f1012, %f134, %f133;
         // ptx:6977  add.f32 	%f1013, %f1012, 0f3727C5AC;
-        precise float f1013 = p2g_faddc(p2g_fsubc(p2g_in(f134), f133), uintBitsToFloat(0x3727C5ACu));
+        precise float f1013 = p2g_faddc(p2g_fsubc(f134, f133), uintBitsToFloat(0x3727C5ACu));
         // ptx:6978  selp.f32 	%f1014, %f1013, %f1008, %p230;
         precise float f1014 = p230 ? f1013 : f1008;
         // ptx:6979  neg.f32 	%f1015, %f133;
         // ptx:6980  sub.f32 	%f1016, %f1015, %f134;
-        precise float f1016 = p2g_fsubc(-f133, p2g_in(f134));
+        precise float f1016 = p2g_fsubc(-f133, f134);
         // ptx:6981  add.f32 	%f1017, %f1016, 0fB727C5AC;
         precise float f1017 = p2g_faddc(f1016, uintBitsToFloat(0xB727C5ACu));
         // ptx:6982  neg.f32 	%f1018, %f1014;
@@ -11072,7 +11029,7 @@ void main() {
         bool p231 = t170 == -1;
         // ptx:6984  add.f32 	%f1019, %f133, %f134;
         // ptx:6985  add.f32 	%f1020, %f1019, 0f3727C5AC;
-        precise float f1020 = p2g_faddc(p2g_faddc(f133, p2g_in(f134)), uintBitsToFloat(0x3727C5ACu));
+        precise float f1020 = p2g_faddc(p2g_faddc(f133, f134), uintBitsToFloat(0x3727C5ACu));
         if (p2g_redo()) p2g_check_59(p228, f131, f129, f134, rs1697, f1000, f136, f997, f133, f1014, p231, f1020);
         // ptx:6986  selp.f32 	%f137, %f1020, %f1014, %p231;
         precise float f137 = p231 ? f1020 : f1014;
@@ -11132,21 +11089,21 @@ void main() {
           // ptx:7036  ld.global.u16 	%rs1563, [%rd35+8];
           // ptx:7038  {  cvt.f32.f16 %f1026, %rs1563;}
           // ptx:7041  add.f32 	%f1046, %f1045, %f1026;
-          f1046 = p2g_faddc(f1045, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 8ul)).v))))));
+          precise float f1046 = p2g_faddc(f1045, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 8ul)).v)))));
           // ptx:7042  ld.global.u16 	%rs1564, [%rd35+10];
           // ptx:7044  {  cvt.f32.f16 %f1027, %rs1564;}
           // ptx:7047  add.f32 	%f1047, %f1046, %f1027;
-          f1047 = p2g_faddc(f1046, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 10ul)).v))))));
+          f1047 = p2g_faddc(f1046, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 10ul)).v)))));
           // ptx:7048  ld.global.u16 	%rs1565, [%rd35+12];
           // ptx:7050  {  cvt.f32.f16 %f1028, %rs1565;}
           // ptx:7053  add.f32 	%f1048, %f1047, %f1028;
-          f1048 = p2g_faddc(f1047, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 12ul)).v))))));
+          f1048 = p2g_faddc(f1047, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 12ul)).v)))));
           // ptx:7054  ld.global.u16 	%rs1566, [%rd35+14];
           // ptx:7056  {  cvt.f32.f16 %f1029, %rs1566;}
           // ptx:7059  add.f32 	%f1049, %f1048, %f1029;
-          f1049 = p2g_faddc(f1048, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 14ul)).v))))));
+          f1049 = p2g_faddc(f1048, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 14ul)).v)))));
           // ptx:7060  mul.f32 	%f1050, %f1049, 0f3E4CCCCD;
-          precise float f1050 = p2g_fmul(f1049, uintBitsToFloat(0x3E4CCCCDu));
+          precise float f1050 = p2g_fmulc(f1049, uintBitsToFloat(0x3E4CCCCDu));
           // ptx:7061  fma.rn.f32 	%f1051, %f1050, %f1050, 0f00000000;
           // ptx:7062  ld.global.u16 	%rs1567, [%rd35+26];
           // ptx:7064  {  cvt.f32.f16 %f1030, %rs1567;}
@@ -11155,21 +11112,21 @@ void main() {
           // ptx:7068  ld.global.u16 	%rs1568, [%rd35+28];
           // ptx:7070  {  cvt.f32.f16 %f1031, %rs1568;}
           // ptx:7073  add.f32 	%f1053, %f1052, %f1031;
-          f1053 = p2g_faddc(f1052, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 28ul)).v))))));
+          f1053 = p2g_faddc(f1052, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 28ul)).v)))));
           // ptx:7074  ld.global.u16 	%rs1569, [%rd35+30];
           // ptx:7076  {  cvt.f32.f16 %f1032, %rs1569;}
           // ptx:7079  add.f32 	%f1054, %f1053, %f1032;
-          f1054 = p2g_faddc(f1053, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 30ul)).v))))));
+          f1054 = p2g_faddc(f1053, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 30ul)).v)))));
           // ptx:7080  ld.global.u16 	%rs1570, [%rd35+32];
           // ptx:7082  {  cvt.f32.f16 %f1033, %rs1570;}
           // ptx:7085  add.f32 	%f1055, %f1054, %f1033;
-          f1055 = p2g_faddc(f1054, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 32ul)).v))))));
+          f1055 = p2g_faddc(f1054, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 32ul)).v)))));
           // ptx:7086  ld.global.u16 	%rs1571, [%rd35+34];
           // ptx:7088  {  cvt.f32.f16 %f1034, %rs1571;}
           // ptx:7091  add.f32 	%f1056, %f1055, %f1034;
-          f1056 = p2g_faddc(f1055, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 34ul)).v))))));
+          f1056 = p2g_faddc(f1055, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 34ul)).v)))));
           // ptx:7092  mul.f32 	%f1057, %f1056, 0f3E4CCCCD;
-          precise float f1057 = p2g_fmul(f1056, uintBitsToFloat(0x3E4CCCCDu));
+          precise float f1057 = p2g_fmulc(f1056, uintBitsToFloat(0x3E4CCCCDu));
           // ptx:7093  fma.rn.f32 	%f1058, %f1057, %f1057, %f1051;
           precise float f1058 = p2g_ffma(f1057, f1057, p2g_ffma(f1050, f1050, 0.0));
           // ptx:7094  ld.global.u16 	%rs1572, [%rd35+46];
@@ -11179,21 +11136,21 @@ void main() {
           // ptx:7100  ld.global.u16 	%rs1573, [%rd35+48];
           // ptx:7102  {  cvt.f32.f16 %f1036, %rs1573;}
           // ptx:7105  add.f32 	%f1060, %f1059, %f1036;
-          f1060 = p2g_faddc(f1059, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 48ul)).v))))));
+          f1060 = p2g_faddc(f1059, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 48ul)).v)))));
           // ptx:7106  ld.global.u16 	%rs1574, [%rd35+50];
           // ptx:7108  {  cvt.f32.f16 %f1037, %rs1574;}
           // ptx:7111  add.f32 	%f1061, %f1060, %f1037;
-          f1061 = p2g_faddc(f1060, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 50ul)).v))))));
+          f1061 = p2g_faddc(f1060, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 50ul)).v)))));
           // ptx:7112  ld.global.u16 	%rs1575, [%rd35+52];
           // ptx:7114  {  cvt.f32.f16 %f1038, %rs1575;}
           // ptx:7117  add.f32 	%f1062, %f1061, %f1038;
-          f1062 = p2g_faddc(f1061, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 52ul)).v))))));
+          f1062 = p2g_faddc(f1061, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 52ul)).v)))));
           // ptx:7118  ld.global.u16 	%rs1576, [%rd35+54];
           // ptx:7120  {  cvt.f32.f16 %f1039, %rs1576;}
           // ptx:7123  add.f32 	%f1063, %f1062, %f1039;
-          f1063 = p2g_faddc(f1062, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 54ul)).v))))));
+          f1063 = p2g_faddc(f1062, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 54ul)).v)))));
           // ptx:7124  mul.f32 	%f1064, %f1063, 0f3E4CCCCD;
-          precise float f1064 = p2g_fmul(f1063, uintBitsToFloat(0x3E4CCCCDu));
+          precise float f1064 = p2g_fmulc(f1063, uintBitsToFloat(0x3E4CCCCDu));
           // ptx:7125  fma.rn.f32 	%f1065, %f1064, %f1064, %f1058;
           precise float f1065 = p2g_ffma(f1064, f1064, f1058);
           // ptx:7126  ld.global.u16 	%rs1577, [%rd35+66];
@@ -11203,21 +11160,21 @@ void main() {
           // ptx:7132  ld.global.u16 	%rs1578, [%rd35+68];
           // ptx:7134  {  cvt.f32.f16 %f1041, %rs1578;}
           // ptx:7137  add.f32 	%f1067, %f1066, %f1041;
-          f1067 = p2g_faddc(f1066, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 68ul)).v))))));
+          f1067 = p2g_faddc(f1066, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 68ul)).v)))));
           // ptx:7138  ld.global.u16 	%rs1579, [%rd35+70];
           // ptx:7140  {  cvt.f32.f16 %f1042, %rs1579;}
           // ptx:7143  add.f32 	%f1068, %f1067, %f1042;
-          f1068 = p2g_faddc(f1067, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 70ul)).v))))));
+          f1068 = p2g_faddc(f1067, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 70ul)).v)))));
           // ptx:7144  ld.global.u16 	%rs1580, [%rd35+72];
           // ptx:7146  {  cvt.f32.f16 %f1043, %rs1580;}
           // ptx:7149  add.f32 	%f1069, %f1068, %f1043;
-          f1069 = p2g_faddc(f1068, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 72ul)).v))))));
+          f1069 = p2g_faddc(f1068, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 72ul)).v)))));
           // ptx:7150  ld.global.u16 	%rs1581, [%rd35+74];
           // ptx:7152  {  cvt.f32.f16 %f1044, %rs1581;}
           // ptx:7155  add.f32 	%f1070, %f1069, %f1044;
-          f1070 = p2g_faddc(f1069, p2g_in(p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 74ul)).v))))));
+          f1070 = p2g_faddc(f1069, p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 74ul)).v)))));
           // ptx:7156  mul.f32 	%f1071, %f1070, 0f3E4CCCCD;
-          precise float f1071 = p2g_fmul(f1070, uintBitsToFloat(0x3E4CCCCDu));
+          precise float f1071 = p2g_fmulc(f1070, uintBitsToFloat(0x3E4CCCCDu));
           // ptx:7157  fma.rn.f32 	%f1072, %f1071, %f1071, %f1065;
           // ptx:7158  add.f32 	%f1073, %f1072, 0f3F800000;
           precise float f1073 = p2g_faddc(p2g_ffma(f1071, f1071, f1065), 1.0);
@@ -11234,11 +11191,11 @@ void main() {
           // ptx:7166  mov.b32 	%r1798, %f1075;
           uint r1798 = floatBitsToUint(p2g_fmul(p2g_in(f1074), f1050));
           // ptx:7167  mov.b32 	%r1799, %f1076;
-          uint r1799 = floatBitsToUint(p2g_fmul(p2g_in(f1074), f1057));
+          uint r1799 = floatBitsToUint(p2g_fmul(f1074, f1057));
           // ptx:7168  mov.b32 	%r1800, %f1077;
-          uint r1800 = floatBitsToUint(p2g_fmul(p2g_in(f1074), f1064));
+          uint r1800 = floatBitsToUint(p2g_fmul(f1074, f1064));
           // ptx:7169  mov.b32 	%r1801, %f1078;
-          uint r1801 = floatBitsToUint(p2g_fmul(p2g_in(f1074), f1071));
+          uint r1801 = floatBitsToUint(p2g_fmul(f1074, f1071));
           if (p2g_redo()) p2g_check_61(rd35, p304_u64, rd36, r26, r1797, r1798, r1799, r1800, r1801);
           // ptx:7170  sust.b.2d.v4.b32.trap 	[%rd36, {%r1797, %r27}], {%r1798, %r1799, %r1800, %r1801};
           p2g_sustv(rd36 /* p304_u64 */, P2G_IMG9, ivec3(int(r1797), int(r27), 0), 0, 2u, 4u, 4u, 0u, uvec4(r1798,

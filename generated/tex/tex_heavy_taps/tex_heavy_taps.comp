@@ -936,8 +936,7 @@ void p2g_check_1(uint r10, float f3, uint r3, uint r12, uint r4, uint r1, uint64
     f18 = uintBitsToFloat(t1.y);
     f19 = uintBitsToFloat(t1.z);
     f20 = uintBitsToFloat(t1.w);
-    t2 = p2g_tex2_chk(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(p2g_fsubz(p2g_inz(f4), p2g_inz(f14)),
-        p2g_faddz(p2g_inz(f11), p2g_inz(f8))));
+    t2 = p2g_tex2_chk(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(p2g_fsubz(f4, f14), p2g_faddz(f11, f8)));
     if (!p2g_redoz()) return;
   }
   p2g_exact_1(r10, f3, r3, r12, r4, r1, rd1, p0_u64, f17, f18, f19, f20, t2);
@@ -1024,8 +1023,7 @@ void main() {
     // ptx:72  sub.f32 	%f21, %f4, %f14;
     // ptx:73  add.f32 	%f22, %f11, %f8;
     // ptx:74  tex.2d.v4.f32.f32 	{%f23, %f24, %f25, %f26}, [%rd1, {%f21, %f22}];
-    uvec4 t2 = p2g_tex2_first(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(p2g_fsubc(p2g_in(f4), p2g_in(f14)),
-        p2g_faddc(p2g_in(f11), p2g_in(f8))));
+    uvec4 t2 = p2g_tex2_first(p2g_hw0, rd1 /* p0_u64 */, P2G_IMG0, vec2(p2g_fsubc(f4, f14), p2g_faddc(f11, f8)));
     if (p2g_redo()) p2g_check_1(r10, f3, r3, r12, r4, r1, rd1, p0_u64, f17, f18, f19, f20, t2);
     precise float f23 = uintBitsToFloat(t2.x);
     precise float f24 = uintBitsToFloat(t2.y);
