@@ -51,9 +51,9 @@ cudaref() {
   [ -f $K/expected/output.bin ] || $R $K > /dev/null 2>&1
 }
 # K 720p exact with binary $1, disk cache $2 (0: a fresh pipeline), each kept line prefixed with $3; $4: more
-# arguments of `run` (`--glsl FILE`, or K once more)
+# arguments of `run` (`--glsl FILE`, or K once more); KT=1: every timed dispatch's GPU ms too (PTX2GLSL_TIMES)
 kexact_run() {
-  __GL_SHADER_DISK_CACHE=$2 PTX2GLSL_VERBOSE=1 timeout 400 $1 run $K ${4:-} --device nvidia --repeat 20 --pipeline-stats $FX 2>&1 |
+  env ${KT:+PTX2GLSL_TIMES=1} __GL_SHADER_DISK_CACHE=$2 PTX2GLSL_VERBOSE=1 timeout 400 $1 run $K ${4:-} --device nvidia --repeat 20 --pipeline-stats $FX 2>&1 |
     grep -E "pipeline created|GPU ms|statistics|outputs" | sed "s/^/$3: /" >> "$L"
 }
 # K 720p exact with the gzipped binary $1 (like .dev/ptx2glsl.gz), once for each disk-cache setting in $2
@@ -103,7 +103,7 @@ for s in "$@"; do
     kglsl)
       cudaref
       if [ "${KG_HEAD:-1}" = 1 ]; then
-        kexact_run $P 1 "K exact, compiling process, K twice" "$K"
+        KT=1 kexact_run $P 1 "K exact, compiling process, K twice" "$K"
         kexact_run $P 1 "K exact, from the cache"
       fi
       for v in ${KV_DIR:-.dev/kv}/*.comp; do n=$(basename $v .comp)
