@@ -120,6 +120,34 @@ TEST_CASE("f16 widenings, and selects, .sat and canonical NaN of plain values, n
   CHECK(body.find("f8 = p2g_fmul(p2g_in(p2g_sat(f2)), f1);") != std::string::npos);
 }
 
+TEST_CASE("setp.f32 in a region: the device's compares on tested operands; the replay keeps the bits") {
+  std::string body =
+      "  f3 = p2g_fmul(f1, f2, false);\n"
+      "  r5 = uint(p2g_fcmp(floatBitsToUint(f3), floatBitsToUint(f4)));\n"
+      "  r6 = uint(p2g_fcmp(floatBitsToUint(f4), floatBitsToUint(uintBitsToFloat(r1))));\n"
+      "  r7 = uint(p2g_fcmp(floatBitsToUint(p2g_canon(uintBitsToFloat(floatBitsToUint(f1) ^ 0x80000000u))), "
+      "floatBitsToUint(0.0)));\n"
+      "  f8 = p2g_fadd(f3, 1.0, false);\n"
+      "  r8 = uint(p2g_fcmp(floatBitsToUint(f8), 0x00800000u));\n"
+      "  r9 = uint(p2g_fcmp(floatBitsToUint(f8), 0x00000001u));\n"
+      "  f9 = p2g_fmul(f8, f8, false);\n";
+  std::string fns;
+  CHECK(guardRegions(body, fns, typeOf) == 1);
+  CHECK(body.find("r5 = uint(p2g_fcmpd(f3, p2g_in(f4)));") != std::string::npos);
+  // a literal's bits: a normal one (2^-126 too: a compare feeds no grid) needs no test, a subnormal one is tested
+  CHECK(body.find("r8 = uint(p2g_fcmpd(f8, uintBitsToFloat(0x00800000u)));") != std::string::npos);
+  CHECK(body.find("r9 = uint(p2g_fcmpd(f8, p2g_in(uintBitsToFloat(0x00000001u))));") != std::string::npos);
+  CHECK(body.find("r6 = uint(p2g_fcmpd(f4, p2g_in(uintBitsToFloat(r1))));") != std::string::npos);
+  // a negated operand: p2g_fcmp on the bits as before
+  CHECK(body.find("r7 = uint(p2g_fcmp(floatBitsToUint(p2g_canon(uintBitsToFloat(floatBitsToUint(f1) ^ "
+                  "0x80000000u))), floatBitsToUint(0.0)));") != std::string::npos);
+  size_t check = fns.find("void p2g_check_1(");
+  REQUIRE(check != std::string::npos);
+  CHECK(after(fns, "r5 = uint(p2g_fcmpd(f3, p2g_inz(f4)));", check));
+  // the replay compares the bits
+  CHECK(fns.find("r5 = uint(p2g_fcmp(floatBitsToUint(f3), floatBitsToUint(f4)));") < check);
+}
+
 TEST_CASE("a value the region reads and then overwrites is saved and restored for the replay") {
   std::string body =
       "  f1 = p2g_fadd(f1, f2, false);\n"

@@ -1572,6 +1572,7 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
       use("p2g_region");
       if (body_.find("p2g_nmin(") != std::string::npos || body_.find("p2g_nmax(") != std::string::npos)
         use("p2g_nminmax");
+      if (body_.find("p2g_fcmpd(") != std::string::npos) use("p2g_fcmpd");
     }
   }
   placeDeclarations();

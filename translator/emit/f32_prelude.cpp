@@ -203,6 +203,19 @@ float p2g_canon_dev(float x) { float c = p2g_canon(x); return P2G_F32_FAST ? x :
 float p2g_nmin(float a, float b) { float d = min(a, b), e = p2g_fmin(a, b); return P2G_F32_MINMAX ? d : e; }
 float p2g_nmax(float a, float b) { float d = max(a, b), e = p2g_fmax(a, b); return P2G_F32_MINMAX ? d : e; }
 )"});
+  h.push_back({"p2g_fcmpd", {}, {},
+               R"(// setp.f32's order of two values of a guarded region's device pass (region_guard.cpp: operands tested like the
+// guarded calls', so never subnormal where the region's test passes): -1, 0, 1, or 2 when unordered, as p2g_fcmp
+// gives from the bits (-0 equals +0). The device's compares, no branch (selects of plain variables).
+int p2g_fcmpd(float a, float b) {
+  int lt = -1, gt = 1, eq = 0, un = 2;
+  int r = a > b ? gt : eq;
+  r = a < b ? lt : r;
+  bool u = any(isnan(vec2(a, b)));
+  r = u ? un : r;
+  return r;
+}
+)"});
   h.push_back({"p2g_region", {"p2g_fadd", "p2g_fmul", "p2g_ffma"}, {}, R"(// Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
 // are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
 // of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on

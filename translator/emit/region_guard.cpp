@@ -577,6 +577,47 @@ class Region {
       out.append(e.substr(i, at - i));
       i = at;
       bool hit = false;
+      if (callAt(e, i, "p2g_fcmp")) {
+        // setp.f32 on two floats' bits: the device's compares (p2g_fcmpd) on operands tested like the guarded calls'
+        // (where the region's test passes no value of its device pass is subnormal, and NaN is NaN to the device;
+        // the replay keeps p2g_fcmp). An operand is floatBitsToUint(x) or a literal's bits (0x...u); a negation
+        // stays on the bits (a flushing device may flush in `-x`).
+        size_t close = 0;
+        Args args;
+        string_view v[2];  // views into `e` (Names keeps views of the identifiers it is asked), or of lit[k]
+        std::string lit[2];
+        bool ok = callArgs(e, i + 8, close, args) && args.n == 2;
+        for (size_t k = 0; k < 2 && ok; ++k) {
+          Args x;
+          string_view nx;
+          if (wholeCall(args[k], "floatBitsToUint", x) && x.n == 1 && !negation(x[0], nx)) {
+            v[k] = x[0];
+          } else if (args[k].size() > 3 && args[k].compare(0, 2, "0x") == 0 && args[k].back() == 'u') {
+            lit[k] = "uintBitsToFloat(" + std::string(args[k]) + ")";  // a literal: never an identifier
+            v[k] = lit[k];
+          } else {
+            ok = false;
+          }
+        }
+        if (ok) {
+          out += "p2g_fcmpd(";
+          for (size_t k = 0; k < 2; ++k) {
+            if (k) out += ", ";
+            size_t from = out.size();
+            rewriteInto(out, v[k]);
+            // a literal needs a test only if it is subnormal: a compare's operand feeds no grid (plainBits' 2^-40
+            // bound is the arithmetic's), so 2^-126 is fine here
+            uint32_t bits = 0;
+            bool literal = literalBits(v[k], bits);
+            bool plain = literal ? (bits & 0x7F800000u) != 0 || (bits << 1) == 0 : safe(v[k]);
+            operand(out, from, plain ? nullptr : "p2g_in(",
+                    isIdent(v[k]) ? v[k] : string_view());
+          }
+          out += ')';
+          i = close + 1;
+          continue;
+        }
+      }
       for (size_t m = 0; m < 2 && !hit; ++m) {  // min/max: the device's where the fact holds, operands tested
         string_view g = kMinMax[m];
         size_t n = g.size();

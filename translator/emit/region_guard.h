@@ -13,6 +13,9 @@
 // nonzero magnitude in p2g_u (an integer min per operation: zeros wrap to the top, NaN sorts above every number);
 // a value that enters the run from outside it, or that a statement of the run sets other than by a guarded call,
 // is tested at its first use after (p2g_in: its magnitude joins the min), not again until it is set anew.
+// setp.f32 (p2g_fcmp on the bits) inside the run becomes the device's compares (p2g_fcmpd), its operands tested the
+// same way (a literal only when subnormal): where the run's test passes, no value of the device's pass is
+// subnormal, and the device orders every other value as IEEE does; the replay compares the bits.
 // A result whose exact value is a multiple of 2^-63 by its operands alone takes the untested short form
 // (p2g_faddc, p2g_fmulc ...): the sum or difference of two values of the run, a product with a literal of few
 // fraction bits (0.5, 2, 3) of a value known to lie on a coarser grid (Region::gridOf, resultGrid).

@@ -582,6 +582,17 @@ int p2g_fcmp(uint a, uint b) {
   int ka = p2g_fkey(a), kb = p2g_fkey(b);
   return ka < kb ? -1 : (ka > kb ? 1 : 0);
 }
+// setp.f32's order of two values of a guarded region's device pass (region_guard.cpp: operands tested like the
+// guarded calls', so never subnormal where the region's test passes): -1, 0, 1, or 2 when unordered, as p2g_fcmp
+// gives from the bits (-0 equals +0). The device's compares, no branch (selects of plain variables).
+int p2g_fcmpd(float a, float b) {
+  int lt = -1, gt = 1, eq = 0, un = 2;
+  int r = a > b ? gt : eq;
+  r = a < b ? lt : r;
+  bool u = any(isnan(vec2(a, b)));
+  r = u ? un : r;
+  return r;
+}
 // a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
 float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
 // a + b in f32 for f16 operands: rounding it to f16 afterwards gives the f16 sum rounded once, since rounding twice
@@ -1710,7 +1721,7 @@ void p2g_check_1(float f159, int t4, float f153, const float p168_f32, out preci
   if (P2G_F32_FAST) {
     precise float f163 = p2g_fmulz(p2g_inz(f159), p2g_inz(((t4 == 0) ? 1.0 : f153)));
     precise float f165 = p2g_fmulz(p2g_inz(p168_f32), f163);
-    int t5 = p2g_fcmp(floatBitsToUint(f165), floatBitsToUint(0.0));
+    int t5 = p2g_fcmpd(f165, 0.0);
     f1 = (t5 == 0) ? 1.0 : f165;
     f2 = p2g_div32(f163, p2g_fmulz(f159, p2g_inz(((t3 == 0) ? 1.0 : f149))), 0, false);
     r1 = gl_WorkGroupID.x << 4u;
@@ -1805,7 +1816,7 @@ void p2g_exact_4(float f6, out precise float f7, out uint r245, out precise floa
 void p2g_check_4(float f6, out precise float f7, out uint r245, out precise float f1094) {
   if (P2G_F32_FAST) {
     precise float f212 = p2g_ffmaz(p2g_inz(f6), 9.0, 1.0);
-    int t8 = p2g_fcmp(floatBitsToUint(f212), 0x00800000u);
+    int t8 = p2g_fcmpd(f212, uintBitsToFloat(0x00800000u));
     bool p13 = t8 == -1;
     f7 = p13 ? p2g_fmulz(f212, 8388608.0) : f212;
     r245 = floatBitsToUint(f7);
@@ -1847,7 +1858,7 @@ void p2g_exact_6(float f1094, float f7, out precise float f247) {
 void p2g_check_6(float f1094, float f7, out precise float f247) {
   if (P2G_F32_FAST) {
     precise float f245 = p2g_div32(p2g_fmulz(p2g_inz(f1094), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
-    int t9 = p2g_fcmp(floatBitsToUint(f7), floatBitsToUint(0.0));
+    int t9 = p2g_fcmpd(p2g_inz(f7), 0.0);
     f247 = (t9 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f245), uintBitsToFloat(0xBC4FAEFFu));
     if (!p2g_redoz()) return;
   }
@@ -1978,7 +1989,7 @@ void p2g_check_10(float f14, out precise float f19, const float p16_f32, const f
     precise float f295 = p2g_fmulz(p2g_inz(f23), uintBitsToFloat(0x3A83126Fu));
     precise float neg5770 = -f295;
     precise float f296 = p2g_ffmaz(p2g_faddz(p2g_inz(f22), p2g_inz(f21)), 0.5, neg5770);
-    t19 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f296));
+    t19 = p2g_fcmpd(f23, f296);
     f24 = uintBitsToFloat(p2g_lds32((r287 + 92u)));
     f25 = uintBitsToFloat(p2g_lds32((r287 - 92u)));
     precise float neg5771 = -f295;
@@ -2342,22 +2353,22 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f373 = uintBitsToFloat(t27.y);
     precise float f374 = uintBitsToFloat(t27.z);
     precise float f375 = uintBitsToFloat(t27.w);
-    int t28 = p2g_fcmp(floatBitsToUint(f375), 0x3F7D70A4u);
+    int t28 = p2g_fcmpd(p2g_inz(f375), uintBitsToFloat(0x3F7D70A4u));
     bool p32 = t28 == -1;
-    precise float f376 = p2g_faddz(p2g_inz(f375), uintBitsToFloat(0xBF7D70A4u));
+    precise float f376 = p2g_faddz(f375, uintBitsToFloat(0xBF7D70A4u));
     precise float f377 = p2g_ffmaz(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    int t29 = p2g_fcmp(floatBitsToUint(f374), 0x3F7D70A4u);
+    int t29 = p2g_fcmpd(p2g_inz(f374), uintBitsToFloat(0x3F7D70A4u));
     bool p33 = t29 == -1;
-    precise float f379 = p2g_faddz(p2g_inz(f374), uintBitsToFloat(0xBF7D70A4u));
+    precise float f379 = p2g_faddz(f374, uintBitsToFloat(0xBF7D70A4u));
     precise float f380 = p2g_ffmaz(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f381 = p33 ? f374 : f380;
-    int t30 = p2g_fcmp(floatBitsToUint(f372), 0x3F7D70A4u);
+    int t30 = p2g_fcmpd(p2g_inz(f372), uintBitsToFloat(0x3F7D70A4u));
     bool p34 = t30 == -1;
-    precise float f382 = p2g_faddz(p2g_inz(f372), uintBitsToFloat(0xBF7D70A4u));
+    precise float f382 = p2g_faddz(f372, uintBitsToFloat(0xBF7D70A4u));
     precise float f383 = p2g_ffmaz(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    int t31 = p2g_fcmp(floatBitsToUint(f373), 0x3F7D70A4u);
+    int t31 = p2g_fcmpd(p2g_inz(f373), uintBitsToFloat(0x3F7D70A4u));
     bool p35 = t31 == -1;
-    precise float f385 = p2g_faddz(p2g_inz(f373), uintBitsToFloat(0xBF7D70A4u));
+    precise float f385 = p2g_faddz(f373, uintBitsToFloat(0xBF7D70A4u));
     precise float f386 = p2g_ffmaz(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f387 = p35 ? f373 : f386;
     precise float f389 = p2g_fmulz(f366, p2g_faddz(f330, 1.5));
@@ -2366,24 +2377,24 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f391 = uintBitsToFloat(t32.y);
     precise float f392 = uintBitsToFloat(t32.z);
     precise float f393 = uintBitsToFloat(t32.w);
-    int t33 = p2g_fcmp(floatBitsToUint(f393), 0x3F7D70A4u);
+    int t33 = p2g_fcmpd(p2g_inz(f393), uintBitsToFloat(0x3F7D70A4u));
     bool p36 = t33 == -1;
-    precise float f394 = p2g_faddz(p2g_inz(f393), uintBitsToFloat(0xBF7D70A4u));
+    precise float f394 = p2g_faddz(f393, uintBitsToFloat(0xBF7D70A4u));
     precise float f395 = p2g_ffmaz(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f396 = p36 ? f393 : f395;
-    int t34 = p2g_fcmp(floatBitsToUint(f392), 0x3F7D70A4u);
+    int t34 = p2g_fcmpd(p2g_inz(f392), uintBitsToFloat(0x3F7D70A4u));
     bool p37 = t34 == -1;
-    precise float f397 = p2g_faddz(p2g_inz(f392), uintBitsToFloat(0xBF7D70A4u));
+    precise float f397 = p2g_faddz(f392, uintBitsToFloat(0xBF7D70A4u));
     precise float f398 = p2g_ffmaz(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f399 = p37 ? f392 : f398;
-    int t35 = p2g_fcmp(floatBitsToUint(f390), 0x3F7D70A4u);
+    int t35 = p2g_fcmpd(p2g_inz(f390), uintBitsToFloat(0x3F7D70A4u));
     bool p38 = t35 == -1;
-    precise float f400 = p2g_faddz(p2g_inz(f390), uintBitsToFloat(0xBF7D70A4u));
+    precise float f400 = p2g_faddz(f390, uintBitsToFloat(0xBF7D70A4u));
     precise float f401 = p2g_ffmaz(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f402 = p38 ? f390 : f401;
-    int t36 = p2g_fcmp(floatBitsToUint(f391), 0x3F7D70A4u);
+    int t36 = p2g_fcmpd(p2g_inz(f391), uintBitsToFloat(0x3F7D70A4u));
     bool p39 = t36 == -1;
-    precise float f403 = p2g_faddz(p2g_inz(f391), uintBitsToFloat(0xBF7D70A4u));
+    precise float f403 = p2g_faddz(f391, uintBitsToFloat(0xBF7D70A4u));
     precise float f404 = p2g_ffmaz(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f405 = p39 ? f391 : f404;
     precise float f407 = p2g_fmulz(f366, p2g_faddz(f330, 3.5));
@@ -2392,13 +2403,13 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f409 = uintBitsToFloat(t37.y);
     precise float f410 = uintBitsToFloat(t37.z);
     precise float f411 = uintBitsToFloat(t37.w);
-    int t38 = p2g_fcmp(floatBitsToUint(f411), 0x3F7D70A4u);
+    int t38 = p2g_fcmpd(p2g_inz(f411), uintBitsToFloat(0x3F7D70A4u));
     bool p40 = t38 == -1;
-    precise float f412 = p2g_faddz(p2g_inz(f411), uintBitsToFloat(0xBF7D70A4u));
+    precise float f412 = p2g_faddz(f411, uintBitsToFloat(0xBF7D70A4u));
     precise float f413 = p2g_ffmaz(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    int t39 = p2g_fcmp(floatBitsToUint(f408), 0x3F7D70A4u);
+    int t39 = p2g_fcmpd(p2g_inz(f408), uintBitsToFloat(0x3F7D70A4u));
     bool p41 = t39 == -1;
-    precise float f415 = p2g_faddz(p2g_inz(f408), uintBitsToFloat(0xBF7D70A4u));
+    precise float f415 = p2g_faddz(f408, uintBitsToFloat(0xBF7D70A4u));
     precise float f416 = p2g_ffmaz(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f419 = p2g_fmulz(f367, p2g_faddz(f333, 1.5));
     uvec4 t40 = p2g_tld4s_chk(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f419), 0u);
@@ -2406,22 +2417,22 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f421 = uintBitsToFloat(t40.y);
     precise float f422 = uintBitsToFloat(t40.z);
     precise float f423 = uintBitsToFloat(t40.w);
-    int t41 = p2g_fcmp(floatBitsToUint(f423), 0x3F7D70A4u);
+    int t41 = p2g_fcmpd(p2g_inz(f423), uintBitsToFloat(0x3F7D70A4u));
     bool p42 = t41 == -1;
-    precise float f424 = p2g_faddz(p2g_inz(f423), uintBitsToFloat(0xBF7D70A4u));
+    precise float f424 = p2g_faddz(f423, uintBitsToFloat(0xBF7D70A4u));
     precise float f425 = p2g_ffmaz(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    int t42 = p2g_fcmp(floatBitsToUint(f422), 0x3F7D70A4u);
+    int t42 = p2g_fcmpd(p2g_inz(f422), uintBitsToFloat(0x3F7D70A4u));
     bool p43 = t42 == -1;
-    precise float f427 = p2g_faddz(p2g_inz(f422), uintBitsToFloat(0xBF7D70A4u));
+    precise float f427 = p2g_faddz(f422, uintBitsToFloat(0xBF7D70A4u));
     precise float f428 = p2g_ffmaz(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f429 = p43 ? f422 : f428;
-    int t43 = p2g_fcmp(floatBitsToUint(f420), 0x3F7D70A4u);
+    int t43 = p2g_fcmpd(p2g_inz(f420), uintBitsToFloat(0x3F7D70A4u));
     bool p44 = t43 == -1;
-    precise float f430 = p2g_faddz(p2g_inz(f420), uintBitsToFloat(0xBF7D70A4u));
+    precise float f430 = p2g_faddz(f420, uintBitsToFloat(0xBF7D70A4u));
     precise float f431 = p2g_ffmaz(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    int t44 = p2g_fcmp(floatBitsToUint(f421), 0x3F7D70A4u);
+    int t44 = p2g_fcmpd(p2g_inz(f421), uintBitsToFloat(0x3F7D70A4u));
     bool p45 = t44 == -1;
-    precise float f433 = p2g_faddz(p2g_inz(f421), uintBitsToFloat(0xBF7D70A4u));
+    precise float f433 = p2g_faddz(f421, uintBitsToFloat(0xBF7D70A4u));
     precise float f434 = p2g_ffmaz(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f435 = p45 ? f421 : f434;
     uvec4 t45 = p2g_tld4s_chk(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f419), 0u);
@@ -2429,24 +2440,24 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f437 = uintBitsToFloat(t45.y);
     precise float f438 = uintBitsToFloat(t45.z);
     precise float f439 = uintBitsToFloat(t45.w);
-    int t46 = p2g_fcmp(floatBitsToUint(f439), 0x3F7D70A4u);
+    int t46 = p2g_fcmpd(p2g_inz(f439), uintBitsToFloat(0x3F7D70A4u));
     bool p46 = t46 == -1;
-    precise float f440 = p2g_faddz(p2g_inz(f439), uintBitsToFloat(0xBF7D70A4u));
+    precise float f440 = p2g_faddz(f439, uintBitsToFloat(0xBF7D70A4u));
     precise float f441 = p2g_ffmaz(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f442 = p46 ? f439 : f441;
-    int t47 = p2g_fcmp(floatBitsToUint(f438), 0x3F7D70A4u);
+    int t47 = p2g_fcmpd(p2g_inz(f438), uintBitsToFloat(0x3F7D70A4u));
     bool p47 = t47 == -1;
-    precise float f443 = p2g_faddz(p2g_inz(f438), uintBitsToFloat(0xBF7D70A4u));
+    precise float f443 = p2g_faddz(f438, uintBitsToFloat(0xBF7D70A4u));
     precise float f444 = p2g_ffmaz(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f445 = p47 ? f438 : f444;
-    int t48 = p2g_fcmp(floatBitsToUint(f436), 0x3F7D70A4u);
+    int t48 = p2g_fcmpd(p2g_inz(f436), uintBitsToFloat(0x3F7D70A4u));
     bool p48 = t48 == -1;
-    precise float f446 = p2g_faddz(p2g_inz(f436), uintBitsToFloat(0xBF7D70A4u));
+    precise float f446 = p2g_faddz(f436, uintBitsToFloat(0xBF7D70A4u));
     precise float f447 = p2g_ffmaz(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f448 = p48 ? f436 : f447;
-    int t49 = p2g_fcmp(floatBitsToUint(f437), 0x3F7D70A4u);
+    int t49 = p2g_fcmpd(p2g_inz(f437), uintBitsToFloat(0x3F7D70A4u));
     bool p49 = t49 == -1;
-    precise float f449 = p2g_faddz(p2g_inz(f437), uintBitsToFloat(0xBF7D70A4u));
+    precise float f449 = p2g_faddz(f437, uintBitsToFloat(0xBF7D70A4u));
     precise float f450 = p2g_ffmaz(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f451 = p49 ? f437 : f450;
     uvec4 t50 = p2g_tld4s_chk(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f419), 0u);
@@ -2454,13 +2465,13 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f453 = uintBitsToFloat(t50.y);
     precise float f454 = uintBitsToFloat(t50.z);
     precise float f455 = uintBitsToFloat(t50.w);
-    int t51 = p2g_fcmp(floatBitsToUint(f455), 0x3F7D70A4u);
+    int t51 = p2g_fcmpd(p2g_inz(f455), uintBitsToFloat(0x3F7D70A4u));
     bool p50 = t51 == -1;
-    precise float f456 = p2g_faddz(p2g_inz(f455), uintBitsToFloat(0xBF7D70A4u));
+    precise float f456 = p2g_faddz(f455, uintBitsToFloat(0xBF7D70A4u));
     precise float f457 = p2g_ffmaz(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    int t52 = p2g_fcmp(floatBitsToUint(f452), 0x3F7D70A4u);
+    int t52 = p2g_fcmpd(p2g_inz(f452), uintBitsToFloat(0x3F7D70A4u));
     bool p51 = t52 == -1;
-    precise float f459 = p2g_faddz(p2g_inz(f452), uintBitsToFloat(0xBF7D70A4u));
+    precise float f459 = p2g_faddz(f452, uintBitsToFloat(0xBF7D70A4u));
     precise float f460 = p2g_ffmaz(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f463 = p2g_fmulz(f367, p2g_faddz(f333, 3.5));
     uvec4 t53 = p2g_tld4s_chk(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f463), 0u);
@@ -2468,13 +2479,13 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f465 = uintBitsToFloat(t53.y);
     precise float f466 = uintBitsToFloat(t53.z);
     precise float f467 = uintBitsToFloat(t53.w);
-    int t54 = p2g_fcmp(floatBitsToUint(f467), 0x3F7D70A4u);
+    int t54 = p2g_fcmpd(p2g_inz(f467), uintBitsToFloat(0x3F7D70A4u));
     bool p52 = t54 == -1;
-    precise float f468 = p2g_faddz(p2g_inz(f467), uintBitsToFloat(0xBF7D70A4u));
+    precise float f468 = p2g_faddz(f467, uintBitsToFloat(0xBF7D70A4u));
     precise float f469 = p2g_ffmaz(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
-    int t55 = p2g_fcmp(floatBitsToUint(f466), 0x3F7D70A4u);
+    int t55 = p2g_fcmpd(p2g_inz(f466), uintBitsToFloat(0x3F7D70A4u));
     bool p53 = t55 == -1;
-    precise float f471 = p2g_faddz(p2g_inz(f466), uintBitsToFloat(0xBF7D70A4u));
+    precise float f471 = p2g_faddz(f466, uintBitsToFloat(0xBF7D70A4u));
     precise float f472 = p2g_ffmaz(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f473 = p53 ? f466 : f472;
     uvec4 t56 = p2g_tld4s_chk(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f463), 0u);
@@ -2482,14 +2493,14 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f475 = uintBitsToFloat(t56.y);
     precise float f476 = uintBitsToFloat(t56.z);
     precise float f477 = uintBitsToFloat(t56.w);
-    int t57 = p2g_fcmp(floatBitsToUint(f477), 0x3F7D70A4u);
+    int t57 = p2g_fcmpd(p2g_inz(f477), uintBitsToFloat(0x3F7D70A4u));
     bool p54 = t57 == -1;
-    precise float f478 = p2g_faddz(p2g_inz(f477), uintBitsToFloat(0xBF7D70A4u));
+    precise float f478 = p2g_faddz(f477, uintBitsToFloat(0xBF7D70A4u));
     precise float f479 = p2g_ffmaz(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f480 = p54 ? f477 : f479;
-    int t58 = p2g_fcmp(floatBitsToUint(f476), 0x3F7D70A4u);
+    int t58 = p2g_fcmpd(p2g_inz(f476), uintBitsToFloat(0x3F7D70A4u));
     bool p55 = t58 == -1;
-    precise float f481 = p2g_faddz(p2g_inz(f476), uintBitsToFloat(0xBF7D70A4u));
+    precise float f481 = p2g_faddz(f476, uintBitsToFloat(0xBF7D70A4u));
     precise float f482 = p2g_ffmaz(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f483 = p55 ? f476 : f482;
     uvec4 t59 = p2g_tld4s_chk(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f463), 0u);
@@ -2499,9 +2510,9 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f487 = uintBitsToFloat(t59.w);
     f488 = p152_f32;
     f489 = p156_f32;
-    int t60 = p2g_fcmp(floatBitsToUint(f487), 0x3F7D70A4u);
+    int t60 = p2g_fcmpd(p2g_inz(f487), uintBitsToFloat(0x3F7D70A4u));
     bool p56 = t60 == -1;
-    precise float f490 = p2g_faddz(p2g_inz(f487), uintBitsToFloat(0xBF7D70A4u));
+    precise float f490 = p2g_faddz(f487, uintBitsToFloat(0xBF7D70A4u));
     precise float f491 = p2g_ffmaz(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     precise float f493 = p2g_fsubz(p2g_fsubz(p2g_fsubz(f345, f357), f361), f363);
     precise float f495 = p2g_div32(f344, p2g_faddz(f344, f350), 0, false);
@@ -2674,7 +2685,7 @@ void p2g_exact_16(float f43, out precise float f44, out uint r308, out precise f
 void p2g_check_16(float f43, out precise float f44, out uint r308, out precise float f1098) {
   if (P2G_F32_FAST) {
     precise float f669 = p2g_ffmaz(p2g_inz(f43), 9.0, 1.0);
-    int t63 = p2g_fcmp(floatBitsToUint(f669), 0x00800000u);
+    int t63 = p2g_fcmpd(f669, uintBitsToFloat(0x00800000u));
     bool p59 = t63 == -1;
     f44 = p59 ? p2g_fmulz(f669, 8388608.0) : f669;
     r308 = floatBitsToUint(f44);
@@ -2716,7 +2727,7 @@ void p2g_exact_18(float f1098, float f44, out precise float f704) {
 void p2g_check_18(float f1098, float f44, out precise float f704) {
   if (P2G_F32_FAST) {
     precise float f702 = p2g_div32(p2g_fmulz(p2g_inz(f1098), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
-    int t64 = p2g_fcmp(floatBitsToUint(f44), floatBitsToUint(0.0));
+    int t64 = p2g_fcmpd(p2g_inz(f44), 0.0);
     f704 = (t64 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f702), uintBitsToFloat(0xBC4FAEFFu));
     if (!p2g_redoz()) return;
   }
@@ -2802,7 +2813,7 @@ void p2g_exact_24(float f55, out precise float f56, out uint r312, out precise f
 void p2g_check_24(float f55, out precise float f56, out uint r312, out precise float f1101) {
   if (P2G_F32_FAST) {
     precise float f713 = p2g_ffmaz(p2g_inz(f55), 9.0, 1.0);
-    int t69 = p2g_fcmp(floatBitsToUint(f713), 0x00800000u);
+    int t69 = p2g_fcmpd(f713, uintBitsToFloat(0x00800000u));
     bool p68 = t69 == -1;
     f56 = p68 ? p2g_fmulz(f713, 8388608.0) : f713;
     r312 = floatBitsToUint(f56);
@@ -2844,7 +2855,7 @@ void p2g_exact_26(float f1101, float f56, out precise float f748) {
 void p2g_check_26(float f1101, float f56, out precise float f748) {
   if (P2G_F32_FAST) {
     precise float f746 = p2g_div32(p2g_fmulz(p2g_inz(f1101), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
-    int t70 = p2g_fcmp(floatBitsToUint(f56), floatBitsToUint(0.0));
+    int t70 = p2g_fcmpd(p2g_inz(f56), 0.0);
     f748 = (t70 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f746), uintBitsToFloat(0xBC4FAEFFu));
     if (!p2g_redoz()) return;
   }
@@ -2930,7 +2941,7 @@ void p2g_exact_32(float f67, out precise float f68, out uint r316, out precise f
 void p2g_check_32(float f67, out precise float f68, out uint r316, out precise float f1104) {
   if (P2G_F32_FAST) {
     precise float f757 = p2g_ffmaz(p2g_inz(f67), 9.0, 1.0);
-    int t73 = p2g_fcmp(floatBitsToUint(f757), 0x00800000u);
+    int t73 = p2g_fcmpd(f757, uintBitsToFloat(0x00800000u));
     bool p73 = t73 == -1;
     f68 = p73 ? p2g_fmulz(f757, 8388608.0) : f757;
     r316 = floatBitsToUint(f68);
@@ -2972,7 +2983,7 @@ void p2g_exact_34(float f1104, float f68, out precise float f792) {
 void p2g_check_34(float f1104, float f68, out precise float f792) {
   if (P2G_F32_FAST) {
     precise float f790 = p2g_div32(p2g_fmulz(p2g_inz(f1104), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
-    int t74 = p2g_fcmp(floatBitsToUint(f68), floatBitsToUint(0.0));
+    int t74 = p2g_fcmpd(p2g_inz(f68), 0.0);
     f792 = (t74 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f790), uintBitsToFloat(0xBC4FAEFFu));
     if (!p2g_redoz()) return;
   }
@@ -3058,7 +3069,7 @@ void p2g_exact_40(float f79, out precise float f80, out uint r320, out precise f
 void p2g_check_40(float f79, out precise float f80, out uint r320, out precise float f1107) {
   if (P2G_F32_FAST) {
     precise float f801 = p2g_ffmaz(p2g_inz(f79), 9.0, 1.0);
-    int t77 = p2g_fcmp(floatBitsToUint(f801), 0x00800000u);
+    int t77 = p2g_fcmpd(f801, uintBitsToFloat(0x00800000u));
     bool p78 = t77 == -1;
     f80 = p78 ? p2g_fmulz(f801, 8388608.0) : f801;
     r320 = floatBitsToUint(f80);
@@ -3100,7 +3111,7 @@ void p2g_exact_42(float f1107, float f80, out precise float f836) {
 void p2g_check_42(float f1107, float f80, out precise float f836) {
   if (P2G_F32_FAST) {
     precise float f834 = p2g_div32(p2g_fmulz(p2g_inz(f1107), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
-    int t78 = p2g_fcmp(floatBitsToUint(f80), floatBitsToUint(0.0));
+    int t78 = p2g_fcmpd(p2g_inz(f80), 0.0);
     f836 = (t78 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddz(p2g_inz(f834), uintBitsToFloat(0xBC4FAEFFu));
     if (!p2g_redoz()) return;
   }
@@ -3154,7 +3165,7 @@ void p2g_check_43(float f79, float f1108, out precise float f90, float f63, floa
     f91 = p2g_sat(p2g_f32_canon(floatBitsToUint(f1096)));
     precise float f851 = p2g_ffmaz(p2g_inz(f30), p2g_inz(f91), f850);
     precise float f92 = p2g_canon(uintBitsToFloat(floatBitsToUint(f851) & 0x7FFFFFFFu));
-    int t81 = p2g_fcmp(floatBitsToUint(f92), 0x7F800000u);
+    int t81 = p2g_fcmpd(p2g_inz(f92), uintBitsToFloat(0x7F800000u));
     p85 = t81 >= 0;
     p2 = p84 || p85;
     precise float f852 = p2 ? 1.0 : f91;
@@ -4152,11 +4163,11 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r373 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(p2g_hmul(rs1588, rs493))), 0, true, 32)));
     uint r390 = 0u;
     uint r374 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(p2g_hmul(rs1589, rs493))), 0, true, 32)));
-    int t89 = p2g_fcmp(floatBitsToUint(f93), floatBitsToUint(0.25));
+    int t89 = p2g_fcmpd(p2g_inz(f93), 0.25);
     bool p93 = t89 == -1;
-    int t90 = p2g_fcmp(floatBitsToUint(f91), floatBitsToUint(0.25));
+    int t90 = p2g_fcmpd(p2g_inz(f91), 0.25);
     bool p94 = t90 == -1;
-    int t91 = p2g_fcmp(floatBitsToUint(p180_f32), floatBitsToUint(f93));
+    int t91 = p2g_fcmpd(p2g_inz(p180_f32), f93);
     uint r443 = ((r36 << 2u) | (uint((p94 && p93) ? 1u : 0u) * uint(2u))) | ((t91 == 1) ? 1u : 0u);
     uint r445 = uint(min(int(uint(max(int(uint(int(r373) + 8)), 0))), 15)) << 4u;
     uint r446 = uint(min(int(uint(max(int(uint(int(r374) + 8)), 0))), 15)) | r445;
@@ -4255,10 +4266,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r420 = hl | (hu << 16u);
     uint r422 = p2g_hfma2(r420, r391, r382);
     uint r426 = p2g_hadd2(r382, r420);
-    int t101 = p2g_fcmp(floatBitsToUint(p2g_h2f(r416 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r383 & 0xFFFFu)));
+    int t101 = p2g_fcmpd(p2g_inz(p2g_h2f(r416 & 0xFFFFu)), p2g_inz(p2g_h2f(r383 & 0xFFFFu)));
     bool p98 = (bitfieldExtract(int((t101 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs557 = ((r416 >> 16u) & 0xFFFFu);
-    int t102 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs557)), floatBitsToUint(p2g_h2f((r383 >> 16u) & 0xFFFFu)));
+    int t102 = p2g_fcmpd(p2g_inz(p2g_h2f(rs557)), p2g_inz(p2g_h2f((r383 >> 16u) & 0xFFFFu)));
     uint rs559 = (t102 == 1) ? 1u : 0u;
     uint rs1590 = p98 ? (r416 & 0xFFFFu) : (r383 & 0xFFFFu);
     bool p99 = (bitfieldExtract(int(rs559), 0, 16)) != 0;
@@ -4287,10 +4298,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r500 = hl_1 | (hu_1 << 16u);
     uint r502 = p2g_hfma2(r500, r391, r384);
     uint r506 = p2g_hadd2(r384, r500);
-    int t103 = p2g_fcmp(floatBitsToUint(p2g_h2f(r496 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r385 & 0xFFFFu)));
+    int t103 = p2g_fcmpd(p2g_inz(p2g_h2f(r496 & 0xFFFFu)), p2g_inz(p2g_h2f(r385 & 0xFFFFu)));
     bool p102 = (bitfieldExtract(int((t103 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs581 = ((r496 >> 16u) & 0xFFFFu);
-    int t104 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs581)), floatBitsToUint(p2g_h2f((r385 >> 16u) & 0xFFFFu)));
+    int t104 = p2g_fcmpd(p2g_inz(p2g_h2f(rs581)), p2g_inz(p2g_h2f((r385 >> 16u) & 0xFFFFu)));
     uint rs583 = (t104 == 1) ? 1u : 0u;
     uint rs1594 = p102 ? (r496 & 0xFFFFu) : (r385 & 0xFFFFu);
     bool p103 = (bitfieldExtract(int(rs583), 0, 16)) != 0;
@@ -4326,10 +4337,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r553 = hl_2 | (hu_2 << 16u);
     uint r555 = p2g_hfma2(r553, r524, r422);
     uint r559 = p2g_hadd2(r426, r553);
-    int t105 = p2g_fcmp(floatBitsToUint(p2g_h2f(r549 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r468 & 0xFFFFu)));
+    int t105 = p2g_fcmpd(p2g_inz(p2g_h2f(r549 & 0xFFFFu)), p2g_inz(p2g_h2f(r468 & 0xFFFFu)));
     bool p107 = (bitfieldExtract(int((t105 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs610 = ((r549 >> 16u) & 0xFFFFu);
-    int t106 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs610)), floatBitsToUint(p2g_h2f((r468 >> 16u) & 0xFFFFu)));
+    int t106 = p2g_fcmpd(p2g_inz(p2g_h2f(rs610)), p2g_inz(p2g_h2f((r468 >> 16u) & 0xFFFFu)));
     uint rs612 = (t106 == 1) ? 1u : 0u;
     uint rs1598 = p107 ? (r549 & 0xFFFFu) : (r468 & 0xFFFFu);
     bool p108 = (bitfieldExtract(int(rs612), 0, 16)) != 0;
@@ -4358,10 +4369,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r609 = hl_3 | (hu_3 << 16u);
     uint r611 = p2g_hfma2(r609, r524, r502);
     uint r615 = p2g_hadd2(r506, r609);
-    int t107 = p2g_fcmp(floatBitsToUint(p2g_h2f(r605 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r517 & 0xFFFFu)));
+    int t107 = p2g_fcmpd(p2g_inz(p2g_h2f(r605 & 0xFFFFu)), p2g_inz(p2g_h2f(r517 & 0xFFFFu)));
     bool p111 = (bitfieldExtract(int((t107 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs633 = ((r605 >> 16u) & 0xFFFFu);
-    int t108 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs633)), floatBitsToUint(p2g_h2f((r517 >> 16u) & 0xFFFFu)));
+    int t108 = p2g_fcmpd(p2g_inz(p2g_h2f(rs633)), p2g_inz(p2g_h2f((r517 >> 16u) & 0xFFFFu)));
     uint rs635 = (t108 == 1) ? 1u : 0u;
     uint rs1602 = p111 ? (r605 & 0xFFFFu) : (r517 & 0xFFFFu);
     bool p112 = (bitfieldExtract(int(rs635), 0, 16)) != 0;
@@ -4397,10 +4408,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r662 = hl_4 | (hu_4 << 16u);
     uint r664 = p2g_hfma2(r662, r633, r555);
     uint r668 = p2g_hadd2(r559, r662);
-    int t109 = p2g_fcmp(floatBitsToUint(p2g_h2f(r658 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r577 & 0xFFFFu)));
+    int t109 = p2g_fcmpd(p2g_inz(p2g_h2f(r658 & 0xFFFFu)), p2g_inz(p2g_h2f(r577 & 0xFFFFu)));
     bool p116 = (bitfieldExtract(int((t109 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs662 = ((r658 >> 16u) & 0xFFFFu);
-    int t110 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs662)), floatBitsToUint(p2g_h2f((r577 >> 16u) & 0xFFFFu)));
+    int t110 = p2g_fcmpd(p2g_inz(p2g_h2f(rs662)), p2g_inz(p2g_h2f((r577 >> 16u) & 0xFFFFu)));
     uint rs664 = (t110 == 1) ? 1u : 0u;
     uint rs1606 = p116 ? (r658 & 0xFFFFu) : (r577 & 0xFFFFu);
     bool p117 = (bitfieldExtract(int(rs664), 0, 16)) != 0;
@@ -4429,10 +4440,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r718 = hl_5 | (hu_5 << 16u);
     uint r720 = p2g_hfma2(r718, r633, r611);
     uint r724 = p2g_hadd2(r615, r718);
-    int t111 = p2g_fcmp(floatBitsToUint(p2g_h2f(r714 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r626 & 0xFFFFu)));
+    int t111 = p2g_fcmpd(p2g_inz(p2g_h2f(r714 & 0xFFFFu)), p2g_inz(p2g_h2f(r626 & 0xFFFFu)));
     bool p120 = (bitfieldExtract(int((t111 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs685 = ((r714 >> 16u) & 0xFFFFu);
-    int t112 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs685)), floatBitsToUint(p2g_h2f((r626 >> 16u) & 0xFFFFu)));
+    int t112 = p2g_fcmpd(p2g_inz(p2g_h2f(rs685)), p2g_inz(p2g_h2f((r626 >> 16u) & 0xFFFFu)));
     uint rs687 = (t112 == 1) ? 1u : 0u;
     uint rs1610 = p120 ? (r714 & 0xFFFFu) : (r626 & 0xFFFFu);
     bool p121 = (bitfieldExtract(int(rs687), 0, 16)) != 0;
@@ -4473,10 +4484,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r775 = hl_6 | (hu_6 << 16u);
     uint r777 = p2g_hfma2(r775, r746, r664);
     uint r781 = p2g_hadd2(r668, r775);
-    int t113 = p2g_fcmp(floatBitsToUint(p2g_h2f(r771 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r686 & 0xFFFFu)));
+    int t113 = p2g_fcmpd(p2g_inz(p2g_h2f(r771 & 0xFFFFu)), p2g_inz(p2g_h2f(r686 & 0xFFFFu)));
     bool p125 = (bitfieldExtract(int((t113 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs730 = ((r771 >> 16u) & 0xFFFFu);
-    int t114 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs730)), floatBitsToUint(p2g_h2f((r686 >> 16u) & 0xFFFFu)));
+    int t114 = p2g_fcmpd(p2g_inz(p2g_h2f(rs730)), p2g_inz(p2g_h2f((r686 >> 16u) & 0xFFFFu)));
     uint rs732 = (t114 == 1) ? 1u : 0u;
     uint rs1614 = p125 ? (r771 & 0xFFFFu) : (r686 & 0xFFFFu);
     bool p126 = (bitfieldExtract(int(rs732), 0, 16)) != 0;
@@ -4505,10 +4516,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r831 = hl_7 | (hu_7 << 16u);
     uint r833 = p2g_hfma2(r831, r746, r720);
     uint r837 = p2g_hadd2(r724, r831);
-    int t115 = p2g_fcmp(floatBitsToUint(p2g_h2f(r827 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r735 & 0xFFFFu)));
+    int t115 = p2g_fcmpd(p2g_inz(p2g_h2f(r827 & 0xFFFFu)), p2g_inz(p2g_h2f(r735 & 0xFFFFu)));
     bool p129 = (bitfieldExtract(int((t115 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs753 = ((r827 >> 16u) & 0xFFFFu);
-    int t116 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs753)), floatBitsToUint(p2g_h2f((r735 >> 16u) & 0xFFFFu)));
+    int t116 = p2g_fcmpd(p2g_inz(p2g_h2f(rs753)), p2g_inz(p2g_h2f((r735 >> 16u) & 0xFFFFu)));
     uint rs755 = (t116 == 1) ? 1u : 0u;
     uint rs1618 = p129 ? (r827 & 0xFFFFu) : (r735 & 0xFFFFu);
     bool p130 = (bitfieldExtract(int(rs755), 0, 16)) != 0;
@@ -4544,10 +4555,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r884 = hl_8 | (hu_8 << 16u);
     uint r886 = p2g_hfma2(r884, r855, r777);
     uint r890 = p2g_hadd2(r781, r884);
-    int t117 = p2g_fcmp(floatBitsToUint(p2g_h2f(r880 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r799 & 0xFFFFu)));
+    int t117 = p2g_fcmpd(p2g_inz(p2g_h2f(r880 & 0xFFFFu)), p2g_inz(p2g_h2f(r799 & 0xFFFFu)));
     bool p134 = (bitfieldExtract(int((t117 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs782 = ((r880 >> 16u) & 0xFFFFu);
-    int t118 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs782)), floatBitsToUint(p2g_h2f((r799 >> 16u) & 0xFFFFu)));
+    int t118 = p2g_fcmpd(p2g_inz(p2g_h2f(rs782)), p2g_inz(p2g_h2f((r799 >> 16u) & 0xFFFFu)));
     uint rs784 = (t118 == 1) ? 1u : 0u;
     uint rs1622 = p134 ? (r880 & 0xFFFFu) : (r799 & 0xFFFFu);
     bool p135 = (bitfieldExtract(int(rs784), 0, 16)) != 0;
@@ -4576,10 +4587,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r940 = hl_9 | (hu_9 << 16u);
     uint r942 = p2g_hfma2(r940, r855, r833);
     uint r946 = p2g_hadd2(r837, r940);
-    int t119 = p2g_fcmp(floatBitsToUint(p2g_h2f(r936 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r848 & 0xFFFFu)));
+    int t119 = p2g_fcmpd(p2g_inz(p2g_h2f(r936 & 0xFFFFu)), p2g_inz(p2g_h2f(r848 & 0xFFFFu)));
     bool p138 = (bitfieldExtract(int((t119 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs805 = ((r936 >> 16u) & 0xFFFFu);
-    int t120 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs805)), floatBitsToUint(p2g_h2f((r848 >> 16u) & 0xFFFFu)));
+    int t120 = p2g_fcmpd(p2g_inz(p2g_h2f(rs805)), p2g_inz(p2g_h2f((r848 >> 16u) & 0xFFFFu)));
     uint rs807 = (t120 == 1) ? 1u : 0u;
     uint rs1626 = p138 ? (r936 & 0xFFFFu) : (r848 & 0xFFFFu);
     bool p139 = (bitfieldExtract(int(rs807), 0, 16)) != 0;
@@ -4615,10 +4626,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r993 = hl_10 | (hu_10 << 16u);
     uint r995 = p2g_hfma2(r993, r964, r886);
     uint r999 = p2g_hadd2(r890, r993);
-    int t121 = p2g_fcmp(floatBitsToUint(p2g_h2f(r989 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r908 & 0xFFFFu)));
+    int t121 = p2g_fcmpd(p2g_inz(p2g_h2f(r989 & 0xFFFFu)), p2g_inz(p2g_h2f(r908 & 0xFFFFu)));
     bool p143 = (bitfieldExtract(int((t121 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs834 = ((r989 >> 16u) & 0xFFFFu);
-    int t122 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs834)), floatBitsToUint(p2g_h2f((r908 >> 16u) & 0xFFFFu)));
+    int t122 = p2g_fcmpd(p2g_inz(p2g_h2f(rs834)), p2g_inz(p2g_h2f((r908 >> 16u) & 0xFFFFu)));
     uint rs836 = (t122 == 1) ? 1u : 0u;
     uint rs1630 = p143 ? (r989 & 0xFFFFu) : (r908 & 0xFFFFu);
     bool p144 = (bitfieldExtract(int(rs836), 0, 16)) != 0;
@@ -4647,10 +4658,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1049 = hl_11 | (hu_11 << 16u);
     uint r1051 = p2g_hfma2(r1049, r964, r942);
     uint r1055 = p2g_hadd2(r946, r1049);
-    int t123 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1045 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r957 & 0xFFFFu)));
+    int t123 = p2g_fcmpd(p2g_inz(p2g_h2f(r1045 & 0xFFFFu)), p2g_inz(p2g_h2f(r957 & 0xFFFFu)));
     bool p147 = (bitfieldExtract(int((t123 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs857 = ((r1045 >> 16u) & 0xFFFFu);
-    int t124 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs857)), floatBitsToUint(p2g_h2f((r957 >> 16u) & 0xFFFFu)));
+    int t124 = p2g_fcmpd(p2g_inz(p2g_h2f(rs857)), p2g_inz(p2g_h2f((r957 >> 16u) & 0xFFFFu)));
     uint rs859 = (t124 == 1) ? 1u : 0u;
     uint rs1634 = p147 ? (r1045 & 0xFFFFu) : (r957 & 0xFFFFu);
     bool p148 = (bitfieldExtract(int(rs859), 0, 16)) != 0;
@@ -4691,10 +4702,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1106 = hl_12 | (hu_12 << 16u);
     uint r1108 = p2g_hfma2(r1106, r1077, r995);
     uint r1112 = p2g_hadd2(r999, r1106);
-    int t125 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1102 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1017 & 0xFFFFu)));
+    int t125 = p2g_fcmpd(p2g_inz(p2g_h2f(r1102 & 0xFFFFu)), p2g_inz(p2g_h2f(r1017 & 0xFFFFu)));
     bool p152 = (bitfieldExtract(int((t125 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs902 = ((r1102 >> 16u) & 0xFFFFu);
-    int t126 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs902)), floatBitsToUint(p2g_h2f((r1017 >> 16u) & 0xFFFFu)));
+    int t126 = p2g_fcmpd(p2g_inz(p2g_h2f(rs902)), p2g_inz(p2g_h2f((r1017 >> 16u) & 0xFFFFu)));
     uint rs904 = (t126 == 1) ? 1u : 0u;
     uint rs1638 = p152 ? (r1102 & 0xFFFFu) : (r1017 & 0xFFFFu);
     bool p153 = (bitfieldExtract(int(rs904), 0, 16)) != 0;
@@ -4723,10 +4734,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1162 = hl_13 | (hu_13 << 16u);
     uint r1164 = p2g_hfma2(r1162, r1077, r1051);
     uint r1168 = p2g_hadd2(r1055, r1162);
-    int t127 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1158 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1066 & 0xFFFFu)));
+    int t127 = p2g_fcmpd(p2g_inz(p2g_h2f(r1158 & 0xFFFFu)), p2g_inz(p2g_h2f(r1066 & 0xFFFFu)));
     bool p156 = (bitfieldExtract(int((t127 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs925 = ((r1158 >> 16u) & 0xFFFFu);
-    int t128 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs925)), floatBitsToUint(p2g_h2f((r1066 >> 16u) & 0xFFFFu)));
+    int t128 = p2g_fcmpd(p2g_inz(p2g_h2f(rs925)), p2g_inz(p2g_h2f((r1066 >> 16u) & 0xFFFFu)));
     uint rs927 = (t128 == 1) ? 1u : 0u;
     uint rs1642 = p156 ? (r1158 & 0xFFFFu) : (r1066 & 0xFFFFu);
     bool p157 = (bitfieldExtract(int(rs927), 0, 16)) != 0;
@@ -4762,10 +4773,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1215 = hl_14 | (hu_14 << 16u);
     uint r1217 = p2g_hfma2(r1215, r1186, r1108);
     uint r1221 = p2g_hadd2(r1112, r1215);
-    int t129 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1211 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1130 & 0xFFFFu)));
+    int t129 = p2g_fcmpd(p2g_inz(p2g_h2f(r1211 & 0xFFFFu)), p2g_inz(p2g_h2f(r1130 & 0xFFFFu)));
     bool p161 = (bitfieldExtract(int((t129 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs954 = ((r1211 >> 16u) & 0xFFFFu);
-    int t130 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs954)), floatBitsToUint(p2g_h2f((r1130 >> 16u) & 0xFFFFu)));
+    int t130 = p2g_fcmpd(p2g_inz(p2g_h2f(rs954)), p2g_inz(p2g_h2f((r1130 >> 16u) & 0xFFFFu)));
     uint rs956 = (t130 == 1) ? 1u : 0u;
     uint rs1646 = p161 ? (r1211 & 0xFFFFu) : (r1130 & 0xFFFFu);
     bool p162 = (bitfieldExtract(int(rs956), 0, 16)) != 0;
@@ -4794,10 +4805,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1271 = hl_15 | (hu_15 << 16u);
     uint r1273 = p2g_hfma2(r1271, r1186, r1164);
     uint r1277 = p2g_hadd2(r1168, r1271);
-    int t131 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1267 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1179 & 0xFFFFu)));
+    int t131 = p2g_fcmpd(p2g_inz(p2g_h2f(r1267 & 0xFFFFu)), p2g_inz(p2g_h2f(r1179 & 0xFFFFu)));
     bool p165 = (bitfieldExtract(int((t131 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs977 = ((r1267 >> 16u) & 0xFFFFu);
-    int t132 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs977)), floatBitsToUint(p2g_h2f((r1179 >> 16u) & 0xFFFFu)));
+    int t132 = p2g_fcmpd(p2g_inz(p2g_h2f(rs977)), p2g_inz(p2g_h2f((r1179 >> 16u) & 0xFFFFu)));
     uint rs979 = (t132 == 1) ? 1u : 0u;
     uint rs1650 = p165 ? (r1267 & 0xFFFFu) : (r1179 & 0xFFFFu);
     bool p166 = (bitfieldExtract(int(rs979), 0, 16)) != 0;
@@ -4833,10 +4844,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1324 = hl_16 | (hu_16 << 16u);
     uint r1326 = p2g_hfma2(r1324, r1295, r1217);
     uint r1330 = p2g_hadd2(r1221, r1324);
-    int t133 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1320 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1239 & 0xFFFFu)));
+    int t133 = p2g_fcmpd(p2g_inz(p2g_h2f(r1320 & 0xFFFFu)), p2g_inz(p2g_h2f(r1239 & 0xFFFFu)));
     bool p170 = (bitfieldExtract(int((t133 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs1006 = ((r1320 >> 16u) & 0xFFFFu);
-    int t134 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1006)), floatBitsToUint(p2g_h2f((r1239 >> 16u) & 0xFFFFu)));
+    int t134 = p2g_fcmpd(p2g_inz(p2g_h2f(rs1006)), p2g_inz(p2g_h2f((r1239 >> 16u) & 0xFFFFu)));
     uint rs1008 = (t134 == 1) ? 1u : 0u;
     uint rs1654 = p170 ? (r1320 & 0xFFFFu) : (r1239 & 0xFFFFu);
     bool p171 = (bitfieldExtract(int(rs1008), 0, 16)) != 0;
@@ -4865,10 +4876,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1380 = hl_17 | (hu_17 << 16u);
     uint r1382 = p2g_hfma2(r1380, r1295, r1273);
     uint r1386 = p2g_hadd2(r1277, r1380);
-    int t135 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1376 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1288 & 0xFFFFu)));
+    int t135 = p2g_fcmpd(p2g_inz(p2g_h2f(r1376 & 0xFFFFu)), p2g_inz(p2g_h2f(r1288 & 0xFFFFu)));
     bool p174 = (bitfieldExtract(int((t135 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs1029 = ((r1376 >> 16u) & 0xFFFFu);
-    int t136 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1029)), floatBitsToUint(p2g_h2f((r1288 >> 16u) & 0xFFFFu)));
+    int t136 = p2g_fcmpd(p2g_inz(p2g_h2f(rs1029)), p2g_inz(p2g_h2f((r1288 >> 16u) & 0xFFFFu)));
     uint rs1031 = (t136 == 1) ? 1u : 0u;
     uint rs1658 = p174 ? (r1376 & 0xFFFFu) : (r1288 & 0xFFFFu);
     bool p175 = (bitfieldExtract(int(rs1031), 0, 16)) != 0;
@@ -4909,10 +4920,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1437 = hl_18 | (hu_18 << 16u);
     uint r1439 = p2g_hfma2(r1437, r1408, r1326);
     uint r1443 = p2g_hadd2(r1330, r1437);
-    int t137 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1433 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1348 & 0xFFFFu)));
+    int t137 = p2g_fcmpd(p2g_inz(p2g_h2f(r1433 & 0xFFFFu)), p2g_inz(p2g_h2f(r1348 & 0xFFFFu)));
     bool p179 = (bitfieldExtract(int((t137 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs1074 = ((r1433 >> 16u) & 0xFFFFu);
-    int t138 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1074)), floatBitsToUint(p2g_h2f((r1348 >> 16u) & 0xFFFFu)));
+    int t138 = p2g_fcmpd(p2g_inz(p2g_h2f(rs1074)), p2g_inz(p2g_h2f((r1348 >> 16u) & 0xFFFFu)));
     uint rs1076 = (t138 == 1) ? 1u : 0u;
     uint rs1662 = p179 ? (r1433 & 0xFFFFu) : (r1348 & 0xFFFFu);
     bool p180 = (bitfieldExtract(int(rs1076), 0, 16)) != 0;
@@ -4941,10 +4952,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1493 = hl_19 | (hu_19 << 16u);
     uint r1495 = p2g_hfma2(r1493, r1408, r1382);
     uint r1499 = p2g_hadd2(r1386, r1493);
-    int t139 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1489 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1397 & 0xFFFFu)));
+    int t139 = p2g_fcmpd(p2g_inz(p2g_h2f(r1489 & 0xFFFFu)), p2g_inz(p2g_h2f(r1397 & 0xFFFFu)));
     bool p183 = (bitfieldExtract(int((t139 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs1097 = ((r1489 >> 16u) & 0xFFFFu);
-    int t140 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1097)), floatBitsToUint(p2g_h2f((r1397 >> 16u) & 0xFFFFu)));
+    int t140 = p2g_fcmpd(p2g_inz(p2g_h2f(rs1097)), p2g_inz(p2g_h2f((r1397 >> 16u) & 0xFFFFu)));
     uint rs1099 = (t140 == 1) ? 1u : 0u;
     uint rs1666 = p183 ? (r1489 & 0xFFFFu) : (r1397 & 0xFFFFu);
     bool p184 = (bitfieldExtract(int(rs1099), 0, 16)) != 0;
@@ -4980,10 +4991,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1546 = hl_20 | (hu_20 << 16u);
     uint r1548 = p2g_hfma2(r1546, r1517, r1439);
     uint r1552 = p2g_hadd2(r1443, r1546);
-    int t141 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1542 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1461 & 0xFFFFu)));
+    int t141 = p2g_fcmpd(p2g_inz(p2g_h2f(r1542 & 0xFFFFu)), p2g_inz(p2g_h2f(r1461 & 0xFFFFu)));
     bool p188 = (bitfieldExtract(int((t141 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs1126 = ((r1542 >> 16u) & 0xFFFFu);
-    int t142 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1126)), floatBitsToUint(p2g_h2f((r1461 >> 16u) & 0xFFFFu)));
+    int t142 = p2g_fcmpd(p2g_inz(p2g_h2f(rs1126)), p2g_inz(p2g_h2f((r1461 >> 16u) & 0xFFFFu)));
     uint rs1128 = (t142 == 1) ? 1u : 0u;
     uint rs1670 = p188 ? (r1542 & 0xFFFFu) : (r1461 & 0xFFFFu);
     bool p189 = (bitfieldExtract(int(rs1128), 0, 16)) != 0;
@@ -5012,10 +5023,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1602 = hl_21 | (hu_21 << 16u);
     uint r1604 = p2g_hfma2(r1602, r1517, r1495);
     uint r1608 = p2g_hadd2(r1499, r1602);
-    int t143 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1598 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1510 & 0xFFFFu)));
+    int t143 = p2g_fcmpd(p2g_inz(p2g_h2f(r1598 & 0xFFFFu)), p2g_inz(p2g_h2f(r1510 & 0xFFFFu)));
     bool p192 = (bitfieldExtract(int((t143 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs1149 = ((r1598 >> 16u) & 0xFFFFu);
-    int t144 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1149)), floatBitsToUint(p2g_h2f((r1510 >> 16u) & 0xFFFFu)));
+    int t144 = p2g_fcmpd(p2g_inz(p2g_h2f(rs1149)), p2g_inz(p2g_h2f((r1510 >> 16u) & 0xFFFFu)));
     uint rs1151 = (t144 == 1) ? 1u : 0u;
     uint rs1674 = p192 ? (r1598 & 0xFFFFu) : (r1510 & 0xFFFFu);
     bool p193 = (bitfieldExtract(int(rs1151), 0, 16)) != 0;
@@ -5051,10 +5062,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1655 = hl_22 | (hu_22 << 16u);
     r1657 = p2g_hfma2_end(r1655, r1626, r1548);
     r1661 = p2g_hadd2(r1552, r1655);
-    int t145 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1651 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1570 & 0xFFFFu)));
+    int t145 = p2g_fcmpd(p2g_inz(p2g_h2f(r1651 & 0xFFFFu)), p2g_inz(p2g_h2f(r1570 & 0xFFFFu)));
     bool p197 = (bitfieldExtract(int((t145 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs1178 = ((r1651 >> 16u) & 0xFFFFu);
-    int t146 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1178)), floatBitsToUint(p2g_h2f((r1570 >> 16u) & 0xFFFFu)));
+    int t146 = p2g_fcmpd(p2g_inz(p2g_h2f(rs1178)), p2g_inz(p2g_h2f((r1570 >> 16u) & 0xFFFFu)));
     uint rs1180 = (t146 == 1) ? 1u : 0u;
     uint rs1678 = p197 ? (r1651 & 0xFFFFu) : (r1570 & 0xFFFFu);
     bool p198 = (bitfieldExtract(int(rs1180), 0, 16)) != 0;
@@ -5083,10 +5094,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1711 = hl_23 | (hu_23 << 16u);
     r1713 = p2g_hfma2_end(r1711, r1626, r1604);
     r1717 = p2g_hadd2(r1608, r1711);
-    int t147 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1707 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1619 & 0xFFFFu)));
+    int t147 = p2g_fcmpd(p2g_inz(p2g_h2f(r1707 & 0xFFFFu)), p2g_inz(p2g_h2f(r1619 & 0xFFFFu)));
     bool p201 = (bitfieldExtract(int((t147 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs1201 = ((r1707 >> 16u) & 0xFFFFu);
-    int t148 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1201)), floatBitsToUint(p2g_h2f((r1619 >> 16u) & 0xFFFFu)));
+    int t148 = p2g_fcmpd(p2g_inz(p2g_h2f(rs1201)), p2g_inz(p2g_h2f((r1619 >> 16u) & 0xFFFFu)));
     uint rs1203 = (t148 == 1) ? 1u : 0u;
     uint rs1682 = p201 ? (r1707 & 0xFFFFu) : (r1619 & 0xFFFFu);
     bool p202 = (bitfieldExtract(int(rs1203), 0, 16)) != 0;
@@ -5203,7 +5214,7 @@ void p2g_check_56(float f954, uint rs1693, float f105, out precise float f971, o
     uint rs1460, uint rs1470, uint rs1692, float f106, out precise float f975, out bool p220, out precise float f977) {
   if (P2G_F32_FAST) {
     f971 = p2g_ffmaz(p2g_inz(f954), p2g_fsubz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693))), p2g_inz(f105)), f105);
-    int t164 = p2g_fcmp(floatBitsToUint(f971), 0x3F7D70A4u);
+    int t164 = p2g_fcmpd(f971, uintBitsToFloat(0x3F7D70A4u));
     bool p219 = t164 == -1;
     precise float f972 = p2g_faddz(f971, uintBitsToFloat(0xBF7D70A4u));
     precise float f973 = p2g_ffmaz(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u));
@@ -5211,7 +5222,7 @@ void p2g_check_56(float f954, uint rs1693, float f105, out precise float f971, o
     precise float f957 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma_end(rs1378, p2g_hsub(rs1460, rs1470),
         rs1470)))));
     f975 = p2g_ffmaz(f957, p2g_fsubz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692))), p2g_inz(f106)), f106);
-    int t165 = p2g_fcmp(floatBitsToUint(f975), 0x3F7D70A4u);
+    int t165 = p2g_fcmpd(f975, uintBitsToFloat(0x3F7D70A4u));
     p220 = t165 == -1;
     precise float f976 = p2g_faddz(f975, uintBitsToFloat(0xBF7D70A4u));
     f977 = p2g_ffmaz(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u));
@@ -5239,7 +5250,7 @@ void p2g_check_57(float f960, uint rs1691, float f107, out precise float f979, o
     uint rs1460, uint rs1470, uint rs1690, float f108, out precise float f983, out bool p222, out precise float f985) {
   if (P2G_F32_FAST) {
     f979 = p2g_ffmaz(p2g_inz(f960), p2g_fsubz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691))), p2g_inz(f107)), f107);
-    int t166 = p2g_fcmp(floatBitsToUint(f979), 0x3F7D70A4u);
+    int t166 = p2g_fcmpd(f979, uintBitsToFloat(0x3F7D70A4u));
     bool p221 = t166 == -1;
     precise float f980 = p2g_faddz(f979, uintBitsToFloat(0xBF7D70A4u));
     precise float f981 = p2g_ffmaz(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u));
@@ -5247,7 +5258,7 @@ void p2g_check_57(float f960, uint rs1691, float f107, out precise float f979, o
     precise float f963 = p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hsat(p2g_hfma_end(rs1450, p2g_hsub(rs1460, rs1470),
         rs1470)))));
     f983 = p2g_ffmaz(f963, p2g_fsubz(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690))), p2g_inz(f108)), f108);
-    int t167 = p2g_fcmp(floatBitsToUint(f983), 0x3F7D70A4u);
+    int t167 = p2g_fcmpd(f983, uintBitsToFloat(0x3F7D70A4u));
     p222 = t167 == -1;
     precise float f984 = p2g_faddz(f983, uintBitsToFloat(0xBF7D70A4u));
     f985 = p2g_ffmaz(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u));
@@ -5321,19 +5332,19 @@ void p2g_check_59(bool p228, float f131, float f129, out precise float f134, uin
     precise float f1003 = p2g_faddz(f134, uintBitsToFloat(0xB727C5ACu));
     f136 = p2g_nmax(f129, 0.0);
     precise float f1005 = p2g_canon(uintBitsToFloat(floatBitsToUint(f136) ^ 0x80000000u));
-    int t168 = p2g_fcmp(floatBitsToUint(f1003), floatBitsToUint(f1005));
+    int t168 = p2g_fcmpd(f1003, p2g_inz(f1005));
     bool p229 = t168 == -1;
     precise float f1008 = p229 ? p2g_fsubz(p2g_inz(f997), f134) : f136;
     precise float f1010 = p2g_faddz(p2g_fsubz(p2g_inz(f133), f134), uintBitsToFloat(0xB727C5ACu));
     precise float f1011 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1008) ^ 0x80000000u));
-    int t169 = p2g_fcmp(floatBitsToUint(f1010), floatBitsToUint(f1011));
+    int t169 = p2g_fcmpd(f1010, p2g_inz(f1011));
     bool p230 = t169 == -1;
     precise float f1013 = p2g_faddz(p2g_fsubz(f134, f133), uintBitsToFloat(0x3727C5ACu));
     f1014 = p230 ? f1013 : f1008;
     precise float f1016 = p2g_fsubz(-f133, f134);
     precise float f1017 = p2g_faddz(f1016, uintBitsToFloat(0xB727C5ACu));
     precise float f1018 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1014) ^ 0x80000000u));
-    int t170 = p2g_fcmp(floatBitsToUint(f1017), floatBitsToUint(f1018));
+    int t170 = p2g_fcmpd(f1017, p2g_inz(f1018));
     p231 = t170 == -1;
     f1020 = p2g_faddz(p2g_faddz(f133, f134), uintBitsToFloat(0x3727C5ACu));
     if (!p2g_redoz()) return;
@@ -5614,7 +5625,7 @@ void main() {
   // ptx:48  mul.f32 	%f165, %f164, %f163;
   precise float f165 = p2g_fmul(p2g_in(p168_f32), f163);
   // ptx:49  setp.eq.f32 	%p5, %f165, 0f00000000;
-  int t5 = p2g_fcmp(floatBitsToUint(f165), floatBitsToUint(0.0));
+  int t5 = p2g_fcmpd(f165, 0.0);
   // ptx:50  selp.f32 	%f1, 0f3F800000, %f165, %p5;
   precise float f1 = (t5 == 0) ? 1.0 : f165;
   // ptx:51  div.rn.f32 	%f2, %f163, %f162;
@@ -5800,7 +5811,7 @@ void main() {
             // ptx:157  fma.rn.f32 	%f212, %f6, 0f41100000, 0f3F800000;
             precise float f212 = p2g_ffmac(p2g_in(f6), 9.0, 1.0);
             // ptx:158  setp.lt.f32 	%p13, %f212, 0f00800000;
-            int t8 = p2g_fcmp(floatBitsToUint(f212), 0x00800000u);
+            int t8 = p2g_fcmpd(f212, uintBitsToFloat(0x00800000u));
             bool p13 = t8 == -1;
             // ptx:159  mul.f32 	%f213, %f212, 0f4B000000;
             // ptx:160  selp.f32 	%f7, %f213, %f212, %p13;
@@ -5871,7 +5882,7 @@ void main() {
             precise float f245 = p2g_div32(p2g_fmul(p2g_in(f1094), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
             // ptx:204  add.f32 	%f246, %f245, 0fBC4FAEFF;
             // ptx:205  setp.eq.f32 	%p15, %f7, 0f00000000;
-            int t9 = p2g_fcmp(floatBitsToUint(f7), floatBitsToUint(0.0));
+            int t9 = p2g_fcmpd(p2g_in(f7), 0.0);
             // ptx:206  selp.f32 	%f247, 0fFF800000, %f246, %p15;
             f247 = (t9 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddc(p2g_in(f245), uintBitsToFloat(0xBC4FAEFFu));
             if (p2g_redo()) p2g_check_6(f1094, f7, f247);
@@ -6063,7 +6074,7 @@ void main() {
       // ptx:330  sub.f32 	%f296, %f294, %f295;
       precise float f296 = p2g_ffma(p2g_faddc(p2g_in(f22), p2g_in(f21)), 0.5, neg5770);
       // ptx:331  setp.geu.f32 	%p21, %f23, %f296;
-      int t19 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f296));
+      int t19 = p2g_fcmpd(f23, f296);
       // ptx:332  ld.shared.f32 	%f24, [%r287+92];
       precise float f24 = uintBitsToFloat(p2g_lds32((r287 + 92u)));
       // ptx:333  ld.shared.f32 	%f25, [%r287+-92];
@@ -6256,35 +6267,35 @@ void main() {
       precise float f374 = uintBitsToFloat(t27.z);
       precise float f375 = uintBitsToFloat(t27.w);
       // ptx:437  setp.lt.f32 	%p32, %f375, 0f3F7D70A4;
-      int t28 = p2g_fcmp(floatBitsToUint(f375), 0x3F7D70A4u);
+      int t28 = p2g_fcmpd(p2g_in(f375), uintBitsToFloat(0x3F7D70A4u));
       bool p32 = t28 == -1;
       // ptx:438  add.f32 	%f376, %f375, 0fBF7D70A4;
-      precise float f376 = p2g_faddc(p2g_in(f375), uintBitsToFloat(0xBF7D70A4u));
+      precise float f376 = p2g_faddc(f375, uintBitsToFloat(0xBF7D70A4u));
       // ptx:439  fma.rn.f32 	%f377, %f376, 0f3A83126F, 0f3F7D70A4;
       precise float f377 = p2g_ffma(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:440  selp.f32 	%f378, %f375, %f377, %p32;
       // ptx:441  setp.lt.f32 	%p33, %f374, 0f3F7D70A4;
-      int t29 = p2g_fcmp(floatBitsToUint(f374), 0x3F7D70A4u);
+      int t29 = p2g_fcmpd(p2g_in(f374), uintBitsToFloat(0x3F7D70A4u));
       bool p33 = t29 == -1;
       // ptx:442  add.f32 	%f379, %f374, 0fBF7D70A4;
-      precise float f379 = p2g_faddc(p2g_in(f374), uintBitsToFloat(0xBF7D70A4u));
+      precise float f379 = p2g_faddc(f374, uintBitsToFloat(0xBF7D70A4u));
       // ptx:443  fma.rn.f32 	%f380, %f379, 0f3A83126F, 0f3F7D70A4;
       precise float f380 = p2g_ffma(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:444  selp.f32 	%f381, %f374, %f380, %p33;
       precise float f381 = p33 ? f374 : f380;
       // ptx:445  setp.lt.f32 	%p34, %f372, 0f3F7D70A4;
-      int t30 = p2g_fcmp(floatBitsToUint(f372), 0x3F7D70A4u);
+      int t30 = p2g_fcmpd(p2g_in(f372), uintBitsToFloat(0x3F7D70A4u));
       bool p34 = t30 == -1;
       // ptx:446  add.f32 	%f382, %f372, 0fBF7D70A4;
-      precise float f382 = p2g_faddc(p2g_in(f372), uintBitsToFloat(0xBF7D70A4u));
+      precise float f382 = p2g_faddc(f372, uintBitsToFloat(0xBF7D70A4u));
       // ptx:447  fma.rn.f32 	%f383, %f382, 0f3A83126F, 0f3F7D70A4;
       precise float f383 = p2g_ffma(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:448  selp.f32 	%f384, %f372, %f383, %p34;
       // ptx:449  setp.lt.f32 	%p35, %f373, 0f3F7D70A4;
-      int t31 = p2g_fcmp(floatBitsToUint(f373), 0x3F7D70A4u);
+      int t31 = p2g_fcmpd(p2g_in(f373), uintBitsToFloat(0x3F7D70A4u));
       bool p35 = t31 == -1;
       // ptx:450  add.f32 	%f385, %f373, 0fBF7D70A4;
-      precise float f385 = p2g_faddc(p2g_in(f373), uintBitsToFloat(0xBF7D70A4u));
+      precise float f385 = p2g_faddc(f373, uintBitsToFloat(0xBF7D70A4u));
       // ptx:451  fma.rn.f32 	%f386, %f385, 0f3A83126F, 0f3F7D70A4;
       precise float f386 = p2g_ffma(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:452  selp.f32 	%f387, %f373, %f386, %p35;
@@ -6299,37 +6310,37 @@ void main() {
       precise float f392 = uintBitsToFloat(t32.z);
       precise float f393 = uintBitsToFloat(t32.w);
       // ptx:456  setp.lt.f32 	%p36, %f393, 0f3F7D70A4;
-      int t33 = p2g_fcmp(floatBitsToUint(f393), 0x3F7D70A4u);
+      int t33 = p2g_fcmpd(p2g_in(f393), uintBitsToFloat(0x3F7D70A4u));
       bool p36 = t33 == -1;
       // ptx:457  add.f32 	%f394, %f393, 0fBF7D70A4;
-      precise float f394 = p2g_faddc(p2g_in(f393), uintBitsToFloat(0xBF7D70A4u));
+      precise float f394 = p2g_faddc(f393, uintBitsToFloat(0xBF7D70A4u));
       // ptx:458  fma.rn.f32 	%f395, %f394, 0f3A83126F, 0f3F7D70A4;
       precise float f395 = p2g_ffma(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:459  selp.f32 	%f396, %f393, %f395, %p36;
       precise float f396 = p36 ? f393 : f395;
       // ptx:460  setp.lt.f32 	%p37, %f392, 0f3F7D70A4;
-      int t34 = p2g_fcmp(floatBitsToUint(f392), 0x3F7D70A4u);
+      int t34 = p2g_fcmpd(p2g_in(f392), uintBitsToFloat(0x3F7D70A4u));
       bool p37 = t34 == -1;
       // ptx:461  add.f32 	%f397, %f392, 0fBF7D70A4;
-      precise float f397 = p2g_faddc(p2g_in(f392), uintBitsToFloat(0xBF7D70A4u));
+      precise float f397 = p2g_faddc(f392, uintBitsToFloat(0xBF7D70A4u));
       // ptx:462  fma.rn.f32 	%f398, %f397, 0f3A83126F, 0f3F7D70A4;
       precise float f398 = p2g_ffma(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:463  selp.f32 	%f399, %f392, %f398, %p37;
       precise float f399 = p37 ? f392 : f398;
       // ptx:464  setp.lt.f32 	%p38, %f390, 0f3F7D70A4;
-      int t35 = p2g_fcmp(floatBitsToUint(f390), 0x3F7D70A4u);
+      int t35 = p2g_fcmpd(p2g_in(f390), uintBitsToFloat(0x3F7D70A4u));
       bool p38 = t35 == -1;
       // ptx:465  add.f32 	%f400, %f390, 0fBF7D70A4;
-      precise float f400 = p2g_faddc(p2g_in(f390), uintBitsToFloat(0xBF7D70A4u));
+      precise float f400 = p2g_faddc(f390, uintBitsToFloat(0xBF7D70A4u));
       // ptx:466  fma.rn.f32 	%f401, %f400, 0f3A83126F, 0f3F7D70A4;
       precise float f401 = p2g_ffma(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:467  selp.f32 	%f402, %f390, %f401, %p38;
       precise float f402 = p38 ? f390 : f401;
       // ptx:468  setp.lt.f32 	%p39, %f391, 0f3F7D70A4;
-      int t36 = p2g_fcmp(floatBitsToUint(f391), 0x3F7D70A4u);
+      int t36 = p2g_fcmpd(p2g_in(f391), uintBitsToFloat(0x3F7D70A4u));
       bool p39 = t36 == -1;
       // ptx:469  add.f32 	%f403, %f391, 0fBF7D70A4;
-      precise float f403 = p2g_faddc(p2g_in(f391), uintBitsToFloat(0xBF7D70A4u));
+      precise float f403 = p2g_faddc(f391, uintBitsToFloat(0xBF7D70A4u));
       // ptx:470  fma.rn.f32 	%f404, %f403, 0f3A83126F, 0f3F7D70A4;
       precise float f404 = p2g_ffma(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:471  selp.f32 	%f405, %f391, %f404, %p39;
@@ -6344,18 +6355,18 @@ void main() {
       precise float f410 = uintBitsToFloat(t37.z);
       precise float f411 = uintBitsToFloat(t37.w);
       // ptx:475  setp.lt.f32 	%p40, %f411, 0f3F7D70A4;
-      int t38 = p2g_fcmp(floatBitsToUint(f411), 0x3F7D70A4u);
+      int t38 = p2g_fcmpd(p2g_in(f411), uintBitsToFloat(0x3F7D70A4u));
       bool p40 = t38 == -1;
       // ptx:476  add.f32 	%f412, %f411, 0fBF7D70A4;
-      precise float f412 = p2g_faddc(p2g_in(f411), uintBitsToFloat(0xBF7D70A4u));
+      precise float f412 = p2g_faddc(f411, uintBitsToFloat(0xBF7D70A4u));
       // ptx:477  fma.rn.f32 	%f413, %f412, 0f3A83126F, 0f3F7D70A4;
       precise float f413 = p2g_ffma(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:478  selp.f32 	%f414, %f411, %f413, %p40;
       // ptx:479  setp.lt.f32 	%p41, %f408, 0f3F7D70A4;
-      int t39 = p2g_fcmp(floatBitsToUint(f408), 0x3F7D70A4u);
+      int t39 = p2g_fcmpd(p2g_in(f408), uintBitsToFloat(0x3F7D70A4u));
       bool p41 = t39 == -1;
       // ptx:480  add.f32 	%f415, %f408, 0fBF7D70A4;
-      precise float f415 = p2g_faddc(p2g_in(f408), uintBitsToFloat(0xBF7D70A4u));
+      precise float f415 = p2g_faddc(f408, uintBitsToFloat(0xBF7D70A4u));
       // ptx:481  fma.rn.f32 	%f416, %f415, 0f3A83126F, 0f3F7D70A4;
       precise float f416 = p2g_ffma(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:482  selp.f32 	%f417, %f408, %f416, %p41;
@@ -6369,35 +6380,35 @@ void main() {
       precise float f422 = uintBitsToFloat(t40.z);
       precise float f423 = uintBitsToFloat(t40.w);
       // ptx:486  setp.lt.f32 	%p42, %f423, 0f3F7D70A4;
-      int t41 = p2g_fcmp(floatBitsToUint(f423), 0x3F7D70A4u);
+      int t41 = p2g_fcmpd(p2g_in(f423), uintBitsToFloat(0x3F7D70A4u));
       bool p42 = t41 == -1;
       // ptx:487  add.f32 	%f424, %f423, 0fBF7D70A4;
-      precise float f424 = p2g_faddc(p2g_in(f423), uintBitsToFloat(0xBF7D70A4u));
+      precise float f424 = p2g_faddc(f423, uintBitsToFloat(0xBF7D70A4u));
       // ptx:488  fma.rn.f32 	%f425, %f424, 0f3A83126F, 0f3F7D70A4;
       precise float f425 = p2g_ffma(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:489  selp.f32 	%f426, %f423, %f425, %p42;
       // ptx:490  setp.lt.f32 	%p43, %f422, 0f3F7D70A4;
-      int t42 = p2g_fcmp(floatBitsToUint(f422), 0x3F7D70A4u);
+      int t42 = p2g_fcmpd(p2g_in(f422), uintBitsToFloat(0x3F7D70A4u));
       bool p43 = t42 == -1;
       // ptx:491  add.f32 	%f427, %f422, 0fBF7D70A4;
-      precise float f427 = p2g_faddc(p2g_in(f422), uintBitsToFloat(0xBF7D70A4u));
+      precise float f427 = p2g_faddc(f422, uintBitsToFloat(0xBF7D70A4u));
       // ptx:492  fma.rn.f32 	%f428, %f427, 0f3A83126F, 0f3F7D70A4;
       precise float f428 = p2g_ffma(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:493  selp.f32 	%f429, %f422, %f428, %p43;
       precise float f429 = p43 ? f422 : f428;
       // ptx:494  setp.lt.f32 	%p44, %f420, 0f3F7D70A4;
-      int t43 = p2g_fcmp(floatBitsToUint(f420), 0x3F7D70A4u);
+      int t43 = p2g_fcmpd(p2g_in(f420), uintBitsToFloat(0x3F7D70A4u));
       bool p44 = t43 == -1;
       // ptx:495  add.f32 	%f430, %f420, 0fBF7D70A4;
-      precise float f430 = p2g_faddc(p2g_in(f420), uintBitsToFloat(0xBF7D70A4u));
+      precise float f430 = p2g_faddc(f420, uintBitsToFloat(0xBF7D70A4u));
       // ptx:496  fma.rn.f32 	%f431, %f430, 0f3A83126F, 0f3F7D70A4;
       precise float f431 = p2g_ffma(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:497  selp.f32 	%f432, %f420, %f431, %p44;
       // ptx:498  setp.lt.f32 	%p45, %f421, 0f3F7D70A4;
-      int t44 = p2g_fcmp(floatBitsToUint(f421), 0x3F7D70A4u);
+      int t44 = p2g_fcmpd(p2g_in(f421), uintBitsToFloat(0x3F7D70A4u));
       bool p45 = t44 == -1;
       // ptx:499  add.f32 	%f433, %f421, 0fBF7D70A4;
-      precise float f433 = p2g_faddc(p2g_in(f421), uintBitsToFloat(0xBF7D70A4u));
+      precise float f433 = p2g_faddc(f421, uintBitsToFloat(0xBF7D70A4u));
       // ptx:500  fma.rn.f32 	%f434, %f433, 0f3A83126F, 0f3F7D70A4;
       precise float f434 = p2g_ffma(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:501  selp.f32 	%f435, %f421, %f434, %p45;
@@ -6409,37 +6420,37 @@ void main() {
       precise float f438 = uintBitsToFloat(t45.z);
       precise float f439 = uintBitsToFloat(t45.w);
       // ptx:503  setp.lt.f32 	%p46, %f439, 0f3F7D70A4;
-      int t46 = p2g_fcmp(floatBitsToUint(f439), 0x3F7D70A4u);
+      int t46 = p2g_fcmpd(p2g_in(f439), uintBitsToFloat(0x3F7D70A4u));
       bool p46 = t46 == -1;
       // ptx:504  add.f32 	%f440, %f439, 0fBF7D70A4;
-      precise float f440 = p2g_faddc(p2g_in(f439), uintBitsToFloat(0xBF7D70A4u));
+      precise float f440 = p2g_faddc(f439, uintBitsToFloat(0xBF7D70A4u));
       // ptx:505  fma.rn.f32 	%f441, %f440, 0f3A83126F, 0f3F7D70A4;
       precise float f441 = p2g_ffma(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:506  selp.f32 	%f442, %f439, %f441, %p46;
       precise float f442 = p46 ? f439 : f441;
       // ptx:507  setp.lt.f32 	%p47, %f438, 0f3F7D70A4;
-      int t47 = p2g_fcmp(floatBitsToUint(f438), 0x3F7D70A4u);
+      int t47 = p2g_fcmpd(p2g_in(f438), uintBitsToFloat(0x3F7D70A4u));
       bool p47 = t47 == -1;
       // ptx:508  add.f32 	%f443, %f438, 0fBF7D70A4;
-      precise float f443 = p2g_faddc(p2g_in(f438), uintBitsToFloat(0xBF7D70A4u));
+      precise float f443 = p2g_faddc(f438, uintBitsToFloat(0xBF7D70A4u));
       // ptx:509  fma.rn.f32 	%f444, %f443, 0f3A83126F, 0f3F7D70A4;
       precise float f444 = p2g_ffma(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:510  selp.f32 	%f445, %f438, %f444, %p47;
       precise float f445 = p47 ? f438 : f444;
       // ptx:511  setp.lt.f32 	%p48, %f436, 0f3F7D70A4;
-      int t48 = p2g_fcmp(floatBitsToUint(f436), 0x3F7D70A4u);
+      int t48 = p2g_fcmpd(p2g_in(f436), uintBitsToFloat(0x3F7D70A4u));
       bool p48 = t48 == -1;
       // ptx:512  add.f32 	%f446, %f436, 0fBF7D70A4;
-      precise float f446 = p2g_faddc(p2g_in(f436), uintBitsToFloat(0xBF7D70A4u));
+      precise float f446 = p2g_faddc(f436, uintBitsToFloat(0xBF7D70A4u));
       // ptx:513  fma.rn.f32 	%f447, %f446, 0f3A83126F, 0f3F7D70A4;
       precise float f447 = p2g_ffma(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:514  selp.f32 	%f448, %f436, %f447, %p48;
       precise float f448 = p48 ? f436 : f447;
       // ptx:515  setp.lt.f32 	%p49, %f437, 0f3F7D70A4;
-      int t49 = p2g_fcmp(floatBitsToUint(f437), 0x3F7D70A4u);
+      int t49 = p2g_fcmpd(p2g_in(f437), uintBitsToFloat(0x3F7D70A4u));
       bool p49 = t49 == -1;
       // ptx:516  add.f32 	%f449, %f437, 0fBF7D70A4;
-      precise float f449 = p2g_faddc(p2g_in(f437), uintBitsToFloat(0xBF7D70A4u));
+      precise float f449 = p2g_faddc(f437, uintBitsToFloat(0xBF7D70A4u));
       // ptx:517  fma.rn.f32 	%f450, %f449, 0f3A83126F, 0f3F7D70A4;
       precise float f450 = p2g_ffma(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:518  selp.f32 	%f451, %f437, %f450, %p49;
@@ -6451,18 +6462,18 @@ void main() {
       precise float f454 = uintBitsToFloat(t50.z);
       precise float f455 = uintBitsToFloat(t50.w);
       // ptx:520  setp.lt.f32 	%p50, %f455, 0f3F7D70A4;
-      int t51 = p2g_fcmp(floatBitsToUint(f455), 0x3F7D70A4u);
+      int t51 = p2g_fcmpd(p2g_in(f455), uintBitsToFloat(0x3F7D70A4u));
       bool p50 = t51 == -1;
       // ptx:521  add.f32 	%f456, %f455, 0fBF7D70A4;
-      precise float f456 = p2g_faddc(p2g_in(f455), uintBitsToFloat(0xBF7D70A4u));
+      precise float f456 = p2g_faddc(f455, uintBitsToFloat(0xBF7D70A4u));
       // ptx:522  fma.rn.f32 	%f457, %f456, 0f3A83126F, 0f3F7D70A4;
       precise float f457 = p2g_ffma(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:523  selp.f32 	%f458, %f455, %f457, %p50;
       // ptx:524  setp.lt.f32 	%p51, %f452, 0f3F7D70A4;
-      int t52 = p2g_fcmp(floatBitsToUint(f452), 0x3F7D70A4u);
+      int t52 = p2g_fcmpd(p2g_in(f452), uintBitsToFloat(0x3F7D70A4u));
       bool p51 = t52 == -1;
       // ptx:525  add.f32 	%f459, %f452, 0fBF7D70A4;
-      precise float f459 = p2g_faddc(p2g_in(f452), uintBitsToFloat(0xBF7D70A4u));
+      precise float f459 = p2g_faddc(f452, uintBitsToFloat(0xBF7D70A4u));
       // ptx:526  fma.rn.f32 	%f460, %f459, 0f3A83126F, 0f3F7D70A4;
       precise float f460 = p2g_ffma(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:527  selp.f32 	%f461, %f452, %f460, %p51;
@@ -6476,18 +6487,18 @@ void main() {
       precise float f466 = uintBitsToFloat(t53.z);
       precise float f467 = uintBitsToFloat(t53.w);
       // ptx:531  setp.lt.f32 	%p52, %f467, 0f3F7D70A4;
-      int t54 = p2g_fcmp(floatBitsToUint(f467), 0x3F7D70A4u);
+      int t54 = p2g_fcmpd(p2g_in(f467), uintBitsToFloat(0x3F7D70A4u));
       bool p52 = t54 == -1;
       // ptx:532  add.f32 	%f468, %f467, 0fBF7D70A4;
-      precise float f468 = p2g_faddc(p2g_in(f467), uintBitsToFloat(0xBF7D70A4u));
+      precise float f468 = p2g_faddc(f467, uintBitsToFloat(0xBF7D70A4u));
       // ptx:533  fma.rn.f32 	%f469, %f468, 0f3A83126F, 0f3F7D70A4;
       precise float f469 = p2g_ffma(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:534  selp.f32 	%f470, %f467, %f469, %p52;
       // ptx:535  setp.lt.f32 	%p53, %f466, 0f3F7D70A4;
-      int t55 = p2g_fcmp(floatBitsToUint(f466), 0x3F7D70A4u);
+      int t55 = p2g_fcmpd(p2g_in(f466), uintBitsToFloat(0x3F7D70A4u));
       bool p53 = t55 == -1;
       // ptx:536  add.f32 	%f471, %f466, 0fBF7D70A4;
-      precise float f471 = p2g_faddc(p2g_in(f466), uintBitsToFloat(0xBF7D70A4u));
+      precise float f471 = p2g_faddc(f466, uintBitsToFloat(0xBF7D70A4u));
       // ptx:537  fma.rn.f32 	%f472, %f471, 0f3A83126F, 0f3F7D70A4;
       precise float f472 = p2g_ffma(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:538  selp.f32 	%f473, %f466, %f472, %p53;
@@ -6499,19 +6510,19 @@ void main() {
       precise float f476 = uintBitsToFloat(t56.z);
       precise float f477 = uintBitsToFloat(t56.w);
       // ptx:540  setp.lt.f32 	%p54, %f477, 0f3F7D70A4;
-      int t57 = p2g_fcmp(floatBitsToUint(f477), 0x3F7D70A4u);
+      int t57 = p2g_fcmpd(p2g_in(f477), uintBitsToFloat(0x3F7D70A4u));
       bool p54 = t57 == -1;
       // ptx:541  add.f32 	%f478, %f477, 0fBF7D70A4;
-      precise float f478 = p2g_faddc(p2g_in(f477), uintBitsToFloat(0xBF7D70A4u));
+      precise float f478 = p2g_faddc(f477, uintBitsToFloat(0xBF7D70A4u));
       // ptx:542  fma.rn.f32 	%f479, %f478, 0f3A83126F, 0f3F7D70A4;
       precise float f479 = p2g_ffma(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:543  selp.f32 	%f480, %f477, %f479, %p54;
       precise float f480 = p54 ? f477 : f479;
       // ptx:544  setp.lt.f32 	%p55, %f476, 0f3F7D70A4;
-      int t58 = p2g_fcmp(floatBitsToUint(f476), 0x3F7D70A4u);
+      int t58 = p2g_fcmpd(p2g_in(f476), uintBitsToFloat(0x3F7D70A4u));
       bool p55 = t58 == -1;
       // ptx:545  add.f32 	%f481, %f476, 0fBF7D70A4;
-      precise float f481 = p2g_faddc(p2g_in(f476), uintBitsToFloat(0xBF7D70A4u));
+      precise float f481 = p2g_faddc(f476, uintBitsToFloat(0xBF7D70A4u));
       // ptx:546  fma.rn.f32 	%f482, %f481, 0f3A83126F, 0f3F7D70A4;
       precise float f482 = p2g_ffma(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:547  selp.f32 	%f483, %f476, %f482, %p55;
@@ -6526,10 +6537,10 @@ void main() {
       precise float f488 = p152_f32;
       precise float f489 = p156_f32;
       // ptx:550  setp.lt.f32 	%p56, %f487, 0f3F7D70A4;
-      int t60 = p2g_fcmp(floatBitsToUint(f487), 0x3F7D70A4u);
+      int t60 = p2g_fcmpd(p2g_in(f487), uintBitsToFloat(0x3F7D70A4u));
       bool p56 = t60 == -1;
       // ptx:551  add.f32 	%f490, %f487, 0fBF7D70A4;
-      precise float f490 = p2g_faddc(p2g_in(f487), uintBitsToFloat(0xBF7D70A4u));
+      precise float f490 = p2g_faddc(f487, uintBitsToFloat(0xBF7D70A4u));
       // ptx:552  fma.rn.f32 	%f491, %f490, 0f3A83126F, 0f3F7D70A4;
       precise float f491 = p2g_ffma(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:553  selp.f32 	%f492, %f487, %f491, %p56;
@@ -6845,7 +6856,7 @@ void main() {
         // ptx:758  fma.rn.f32 	%f669, %f43, 0f41100000, 0f3F800000;
         precise float f669 = p2g_ffmac(p2g_in(f43), 9.0, 1.0);
         // ptx:759  setp.lt.f32 	%p59, %f669, 0f00800000;
-        int t63 = p2g_fcmp(floatBitsToUint(f669), 0x00800000u);
+        int t63 = p2g_fcmpd(f669, uintBitsToFloat(0x00800000u));
         bool p59 = t63 == -1;
         // ptx:760  mul.f32 	%f670, %f669, 0f4B000000;
         // ptx:761  selp.f32 	%f44, %f670, %f669, %p59;
@@ -6916,7 +6927,7 @@ void main() {
         precise float f702 = p2g_div32(p2g_fmul(p2g_in(f1098), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
         // ptx:805  add.f32 	%f703, %f702, 0fBC4FAEFF;
         // ptx:806  setp.eq.f32 	%p61, %f44, 0f00000000;
-        int t64 = p2g_fcmp(floatBitsToUint(f44), floatBitsToUint(0.0));
+        int t64 = p2g_fcmpd(p2g_in(f44), 0.0);
         // ptx:807  selp.f32 	%f704, 0fFF800000, %f703, %p61;
         f704 = (t64 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddc(p2g_in(f702), uintBitsToFloat(0xBC4FAEFFu));
         if (p2g_redo()) p2g_check_18(f1098, f44, f704);
@@ -6983,7 +6994,7 @@ void main() {
         // ptx:850  fma.rn.f32 	%f713, %f55, 0f41100000, 0f3F800000;
         precise float f713 = p2g_ffmac(p2g_in(f55), 9.0, 1.0);
         // ptx:851  setp.lt.f32 	%p68, %f713, 0f00800000;
-        int t69 = p2g_fcmp(floatBitsToUint(f713), 0x00800000u);
+        int t69 = p2g_fcmpd(f713, uintBitsToFloat(0x00800000u));
         bool p68 = t69 == -1;
         // ptx:852  mul.f32 	%f714, %f713, 0f4B000000;
         // ptx:853  selp.f32 	%f56, %f714, %f713, %p68;
@@ -7054,7 +7065,7 @@ void main() {
         precise float f746 = p2g_div32(p2g_fmul(p2g_in(f1101), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
         // ptx:897  add.f32 	%f747, %f746, 0fBC4FAEFF;
         // ptx:898  setp.eq.f32 	%p70, %f56, 0f00000000;
-        int t70 = p2g_fcmp(floatBitsToUint(f56), floatBitsToUint(0.0));
+        int t70 = p2g_fcmpd(p2g_in(f56), 0.0);
         // ptx:899  selp.f32 	%f748, 0fFF800000, %f747, %p70;
         f748 = (t70 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddc(p2g_in(f746), uintBitsToFloat(0xBC4FAEFFu));
         if (p2g_redo()) p2g_check_26(f1101, f56, f748);
@@ -7108,7 +7119,7 @@ void main() {
         // ptx:934  fma.rn.f32 	%f757, %f67, 0f41100000, 0f3F800000;
         precise float f757 = p2g_ffmac(p2g_in(f67), 9.0, 1.0);
         // ptx:935  setp.lt.f32 	%p73, %f757, 0f00800000;
-        int t73 = p2g_fcmp(floatBitsToUint(f757), 0x00800000u);
+        int t73 = p2g_fcmpd(f757, uintBitsToFloat(0x00800000u));
         bool p73 = t73 == -1;
         // ptx:936  mul.f32 	%f758, %f757, 0f4B000000;
         // ptx:937  selp.f32 	%f68, %f758, %f757, %p73;
@@ -7179,7 +7190,7 @@ void main() {
         precise float f790 = p2g_div32(p2g_fmul(p2g_in(f1104), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
         // ptx:981  add.f32 	%f791, %f790, 0fBC4FAEFF;
         // ptx:982  setp.eq.f32 	%p75, %f68, 0f00000000;
-        int t74 = p2g_fcmp(floatBitsToUint(f68), floatBitsToUint(0.0));
+        int t74 = p2g_fcmpd(p2g_in(f68), 0.0);
         // ptx:983  selp.f32 	%f792, 0fFF800000, %f791, %p75;
         f792 = (t74 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddc(p2g_in(f790), uintBitsToFloat(0xBC4FAEFFu));
         if (p2g_redo()) p2g_check_34(f1104, f68, f792);
@@ -7233,7 +7244,7 @@ void main() {
         // ptx:1018  fma.rn.f32 	%f801, %f79, 0f41100000, 0f3F800000;
         precise float f801 = p2g_ffmac(p2g_in(f79), 9.0, 1.0);
         // ptx:1019  setp.lt.f32 	%p78, %f801, 0f00800000;
-        int t77 = p2g_fcmp(floatBitsToUint(f801), 0x00800000u);
+        int t77 = p2g_fcmpd(f801, uintBitsToFloat(0x00800000u));
         bool p78 = t77 == -1;
         // ptx:1020  mul.f32 	%f802, %f801, 0f4B000000;
         // ptx:1021  selp.f32 	%f80, %f802, %f801, %p78;
@@ -7304,7 +7315,7 @@ void main() {
         precise float f834 = p2g_div32(p2g_fmul(p2g_in(f1107), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
         // ptx:1065  add.f32 	%f835, %f834, 0fBC4FAEFF;
         // ptx:1066  setp.eq.f32 	%p80, %f80, 0f00000000;
-        int t78 = p2g_fcmp(floatBitsToUint(f80), floatBitsToUint(0.0));
+        int t78 = p2g_fcmpd(p2g_in(f80), 0.0);
         // ptx:1067  selp.f32 	%f836, 0fFF800000, %f835, %p80;
         f836 = (t78 == 0) ? uintBitsToFloat(0xFF800000u) : p2g_faddc(p2g_in(f834), uintBitsToFloat(0xBC4FAEFFu));
         if (p2g_redo()) p2g_check_42(f1107, f80, f836);
@@ -7344,7 +7355,7 @@ void main() {
       // ptx:1084  abs.f32 	%f92, %f851;
       precise float f92 = p2g_canon(uintBitsToFloat(floatBitsToUint(f851) & 0x7FFFFFFFu));
       // ptx:1085  setp.geu.f32 	%p85, %f92, 0f7F800000;
-      int t81 = p2g_fcmp(floatBitsToUint(f92), 0x7F800000u);
+      int t81 = p2g_fcmpd(p2g_in(f92), uintBitsToFloat(0x7F800000u));
       p85 = t81 >= 0;
       // ptx:1086  or.pred  	%p2, %p84, %p85;
       p2 = p84 || p85;
@@ -7650,15 +7661,15 @@ void main() {
       // ptx:1405  max.s32 	%r437, %r436, 0;
       // ptx:1406  min.s32 	%r438, %r437, 15;
       // ptx:1407  setp.lt.f32 	%p93, %f93, 0f3E800000;
-      int t89 = p2g_fcmp(floatBitsToUint(f93), floatBitsToUint(0.25));
+      int t89 = p2g_fcmpd(p2g_in(f93), 0.25);
       bool p93 = t89 == -1;
       // ptx:1408  setp.lt.f32 	%p94, %f91, 0f3E800000;
-      int t90 = p2g_fcmp(floatBitsToUint(f91), floatBitsToUint(0.25));
+      int t90 = p2g_fcmpd(p2g_in(f91), 0.25);
       bool p94 = t90 == -1;
       // ptx:1409  and.pred  	%p95, %p94, %p93;
       // ptx:1410  ld.param.f32 	%f886, [%rd53+-84];
       // ptx:1411  setp.gt.f32 	%p96, %f886, %f93;
-      int t91 = p2g_fcmp(floatBitsToUint(p180_f32), floatBitsToUint(f93));
+      int t91 = p2g_fcmpd(p2g_in(p180_f32), f93);
       // ptx:1412  selp.u32 	%r439, 1, 0, %p96;
       // ptx:1413  selp.u16 	%rs562, 1, 0, %p95;
       // ptx:1414  mul.wide.u16 	%r440, %rs562, 2;
@@ -7876,7 +7887,7 @@ void main() {
       // ptx:1666  mov.b32 {low,high}, %r383;
       // ptx:1667  mov.b16 %rs553, low;}
       // ptx:1671  setp.gt.f16  __$temp3, %rs552, %rs553;
-      int t101 = p2g_fcmp(floatBitsToUint(p2g_h2f(r416 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r383 & 0xFFFFu)));
+      int t101 = p2g_fcmpd(p2g_in(p2g_h2f(r416 & 0xFFFFu)), p2g_in(p2g_h2f(r383 & 0xFFFFu)));
       // ptx:1672  selp.u16 %rs554, 1, 0, __$temp3;}
       // ptx:1674  setp.ne.s16 	%p98, %rs554, 0;
       bool p98 = (bitfieldExtract(int((t101 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -7886,7 +7897,7 @@ void main() {
       // ptx:1682  mov.b32 {low,high}, %r383;
       // ptx:1683  mov.b16 %rs558, high;}
       // ptx:1687  setp.gt.f16  __$temp3, %rs557, %rs558;
-      int t102 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs557)), floatBitsToUint(p2g_h2f((r383 >> 16u) & 0xFFFFu)));
+      int t102 = p2g_fcmpd(p2g_in(p2g_h2f(rs557)), p2g_in(p2g_h2f((r383 >> 16u) & 0xFFFFu)));
       // ptx:1688  selp.u16 %rs559, 1, 0, __$temp3;}
       uint rs559 = (t102 == 1) ? 1u : 0u;
       // ptx:1690  @%p98 bra 	$L__BB0_54;
@@ -7973,7 +7984,7 @@ void main() {
       // ptx:1838  mov.b32 {low,high}, %r385;
       // ptx:1839  mov.b16 %rs577, low;}
       // ptx:1843  setp.gt.f16  __$temp3, %rs576, %rs577;
-      int t103 = p2g_fcmp(floatBitsToUint(p2g_h2f(r496 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r385 & 0xFFFFu)));
+      int t103 = p2g_fcmpd(p2g_in(p2g_h2f(r496 & 0xFFFFu)), p2g_in(p2g_h2f(r385 & 0xFFFFu)));
       // ptx:1844  selp.u16 %rs578, 1, 0, __$temp3;}
       // ptx:1846  setp.ne.s16 	%p102, %rs578, 0;
       bool p102 = (bitfieldExtract(int((t103 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -7983,7 +7994,7 @@ void main() {
       // ptx:1854  mov.b32 {low,high}, %r385;
       // ptx:1855  mov.b16 %rs582, high;}
       // ptx:1859  setp.gt.f16  __$temp3, %rs581, %rs582;
-      int t104 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs581)), floatBitsToUint(p2g_h2f((r385 >> 16u) & 0xFFFFu)));
+      int t104 = p2g_fcmpd(p2g_in(p2g_h2f(rs581)), p2g_in(p2g_h2f((r385 >> 16u) & 0xFFFFu)));
       // ptx:1860  selp.u16 %rs583, 1, 0, __$temp3;}
       uint rs583 = (t104 == 1) ? 1u : 0u;
       // ptx:1862  @%p102 bra 	$L__BB0_66;
@@ -8091,7 +8102,7 @@ void main() {
       // ptx:2038  mov.b32 {low,high}, %r468;
       // ptx:2039  mov.b16 %rs606, low;}
       // ptx:2043  setp.gt.f16  __$temp3, %rs605, %rs606;
-      int t105 = p2g_fcmp(floatBitsToUint(p2g_h2f(r549 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r468 & 0xFFFFu)));
+      int t105 = p2g_fcmpd(p2g_in(p2g_h2f(r549 & 0xFFFFu)), p2g_in(p2g_h2f(r468 & 0xFFFFu)));
       // ptx:2044  selp.u16 %rs607, 1, 0, __$temp3;}
       // ptx:2046  setp.ne.s16 	%p107, %rs607, 0;
       bool p107 = (bitfieldExtract(int((t105 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -8101,7 +8112,7 @@ void main() {
       // ptx:2054  mov.b32 {low,high}, %r468;
       // ptx:2055  mov.b16 %rs611, high;}
       // ptx:2059  setp.gt.f16  __$temp3, %rs610, %rs611;
-      int t106 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs610)), floatBitsToUint(p2g_h2f((r468 >> 16u) & 0xFFFFu)));
+      int t106 = p2g_fcmpd(p2g_in(p2g_h2f(rs610)), p2g_in(p2g_h2f((r468 >> 16u) & 0xFFFFu)));
       // ptx:2060  selp.u16 %rs612, 1, 0, __$temp3;}
       uint rs612 = (t106 == 1) ? 1u : 0u;
       // ptx:2062  @%p107 bra 	$L__BB0_78;
@@ -8188,7 +8199,7 @@ void main() {
       // ptx:2210  mov.b32 {low,high}, %r517;
       // ptx:2211  mov.b16 %rs629, low;}
       // ptx:2215  setp.gt.f16  __$temp3, %rs628, %rs629;
-      int t107 = p2g_fcmp(floatBitsToUint(p2g_h2f(r605 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r517 & 0xFFFFu)));
+      int t107 = p2g_fcmpd(p2g_in(p2g_h2f(r605 & 0xFFFFu)), p2g_in(p2g_h2f(r517 & 0xFFFFu)));
       // ptx:2216  selp.u16 %rs630, 1, 0, __$temp3;}
       // ptx:2218  setp.ne.s16 	%p111, %rs630, 0;
       bool p111 = (bitfieldExtract(int((t107 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -8198,7 +8209,7 @@ void main() {
       // ptx:2226  mov.b32 {low,high}, %r517;
       // ptx:2227  mov.b16 %rs634, high;}
       // ptx:2231  setp.gt.f16  __$temp3, %rs633, %rs634;
-      int t108 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs633)), floatBitsToUint(p2g_h2f((r517 >> 16u) & 0xFFFFu)));
+      int t108 = p2g_fcmpd(p2g_in(p2g_h2f(rs633)), p2g_in(p2g_h2f((r517 >> 16u) & 0xFFFFu)));
       // ptx:2232  selp.u16 %rs635, 1, 0, __$temp3;}
       uint rs635 = (t108 == 1) ? 1u : 0u;
       // ptx:2234  @%p111 bra 	$L__BB0_90;
@@ -8306,7 +8317,7 @@ void main() {
       // ptx:2410  mov.b32 {low,high}, %r577;
       // ptx:2411  mov.b16 %rs658, low;}
       // ptx:2415  setp.gt.f16  __$temp3, %rs657, %rs658;
-      int t109 = p2g_fcmp(floatBitsToUint(p2g_h2f(r658 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r577 & 0xFFFFu)));
+      int t109 = p2g_fcmpd(p2g_in(p2g_h2f(r658 & 0xFFFFu)), p2g_in(p2g_h2f(r577 & 0xFFFFu)));
       // ptx:2416  selp.u16 %rs659, 1, 0, __$temp3;}
       // ptx:2418  setp.ne.s16 	%p116, %rs659, 0;
       bool p116 = (bitfieldExtract(int((t109 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -8316,7 +8327,7 @@ void main() {
       // ptx:2426  mov.b32 {low,high}, %r577;
       // ptx:2427  mov.b16 %rs663, high;}
       // ptx:2431  setp.gt.f16  __$temp3, %rs662, %rs663;
-      int t110 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs662)), floatBitsToUint(p2g_h2f((r577 >> 16u) & 0xFFFFu)));
+      int t110 = p2g_fcmpd(p2g_in(p2g_h2f(rs662)), p2g_in(p2g_h2f((r577 >> 16u) & 0xFFFFu)));
       // ptx:2432  selp.u16 %rs664, 1, 0, __$temp3;}
       uint rs664 = (t110 == 1) ? 1u : 0u;
       // ptx:2434  @%p116 bra 	$L__BB0_102;
@@ -8403,7 +8414,7 @@ void main() {
       // ptx:2582  mov.b32 {low,high}, %r626;
       // ptx:2583  mov.b16 %rs681, low;}
       // ptx:2587  setp.gt.f16  __$temp3, %rs680, %rs681;
-      int t111 = p2g_fcmp(floatBitsToUint(p2g_h2f(r714 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r626 & 0xFFFFu)));
+      int t111 = p2g_fcmpd(p2g_in(p2g_h2f(r714 & 0xFFFFu)), p2g_in(p2g_h2f(r626 & 0xFFFFu)));
       // ptx:2588  selp.u16 %rs682, 1, 0, __$temp3;}
       // ptx:2590  setp.ne.s16 	%p120, %rs682, 0;
       bool p120 = (bitfieldExtract(int((t111 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -8413,7 +8424,7 @@ void main() {
       // ptx:2598  mov.b32 {low,high}, %r626;
       // ptx:2599  mov.b16 %rs686, high;}
       // ptx:2603  setp.gt.f16  __$temp3, %rs685, %rs686;
-      int t112 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs685)), floatBitsToUint(p2g_h2f((r626 >> 16u) & 0xFFFFu)));
+      int t112 = p2g_fcmpd(p2g_in(p2g_h2f(rs685)), p2g_in(p2g_h2f((r626 >> 16u) & 0xFFFFu)));
       // ptx:2604  selp.u16 %rs687, 1, 0, __$temp3;}
       uint rs687 = (t112 == 1) ? 1u : 0u;
       // ptx:2606  @%p120 bra 	$L__BB0_114;
@@ -8534,7 +8545,7 @@ void main() {
       // ptx:2809  mov.b32 {low,high}, %r686;
       // ptx:2810  mov.b16 %rs726, low;}
       // ptx:2814  setp.gt.f16  __$temp3, %rs725, %rs726;
-      int t113 = p2g_fcmp(floatBitsToUint(p2g_h2f(r771 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r686 & 0xFFFFu)));
+      int t113 = p2g_fcmpd(p2g_in(p2g_h2f(r771 & 0xFFFFu)), p2g_in(p2g_h2f(r686 & 0xFFFFu)));
       // ptx:2815  selp.u16 %rs727, 1, 0, __$temp3;}
       // ptx:2817  setp.ne.s16 	%p125, %rs727, 0;
       bool p125 = (bitfieldExtract(int((t113 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -8544,7 +8555,7 @@ void main() {
       // ptx:2825  mov.b32 {low,high}, %r686;
       // ptx:2826  mov.b16 %rs731, high;}
       // ptx:2830  setp.gt.f16  __$temp3, %rs730, %rs731;
-      int t114 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs730)), floatBitsToUint(p2g_h2f((r686 >> 16u) & 0xFFFFu)));
+      int t114 = p2g_fcmpd(p2g_in(p2g_h2f(rs730)), p2g_in(p2g_h2f((r686 >> 16u) & 0xFFFFu)));
       // ptx:2831  selp.u16 %rs732, 1, 0, __$temp3;}
       uint rs732 = (t114 == 1) ? 1u : 0u;
       // ptx:2833  @%p125 bra 	$L__BB0_126;
@@ -8631,7 +8642,7 @@ void main() {
       // ptx:2981  mov.b32 {low,high}, %r735;
       // ptx:2982  mov.b16 %rs749, low;}
       // ptx:2986  setp.gt.f16  __$temp3, %rs748, %rs749;
-      int t115 = p2g_fcmp(floatBitsToUint(p2g_h2f(r827 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r735 & 0xFFFFu)));
+      int t115 = p2g_fcmpd(p2g_in(p2g_h2f(r827 & 0xFFFFu)), p2g_in(p2g_h2f(r735 & 0xFFFFu)));
       // ptx:2987  selp.u16 %rs750, 1, 0, __$temp3;}
       // ptx:2989  setp.ne.s16 	%p129, %rs750, 0;
       bool p129 = (bitfieldExtract(int((t115 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -8641,7 +8652,7 @@ void main() {
       // ptx:2997  mov.b32 {low,high}, %r735;
       // ptx:2998  mov.b16 %rs754, high;}
       // ptx:3002  setp.gt.f16  __$temp3, %rs753, %rs754;
-      int t116 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs753)), floatBitsToUint(p2g_h2f((r735 >> 16u) & 0xFFFFu)));
+      int t116 = p2g_fcmpd(p2g_in(p2g_h2f(rs753)), p2g_in(p2g_h2f((r735 >> 16u) & 0xFFFFu)));
       // ptx:3003  selp.u16 %rs755, 1, 0, __$temp3;}
       uint rs755 = (t116 == 1) ? 1u : 0u;
       // ptx:3005  @%p129 bra 	$L__BB0_138;
@@ -8749,7 +8760,7 @@ void main() {
       // ptx:3181  mov.b32 {low,high}, %r799;
       // ptx:3182  mov.b16 %rs778, low;}
       // ptx:3186  setp.gt.f16  __$temp3, %rs777, %rs778;
-      int t117 = p2g_fcmp(floatBitsToUint(p2g_h2f(r880 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r799 & 0xFFFFu)));
+      int t117 = p2g_fcmpd(p2g_in(p2g_h2f(r880 & 0xFFFFu)), p2g_in(p2g_h2f(r799 & 0xFFFFu)));
       // ptx:3187  selp.u16 %rs779, 1, 0, __$temp3;}
       // ptx:3189  setp.ne.s16 	%p134, %rs779, 0;
       bool p134 = (bitfieldExtract(int((t117 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -8759,7 +8770,7 @@ void main() {
       // ptx:3197  mov.b32 {low,high}, %r799;
       // ptx:3198  mov.b16 %rs783, high;}
       // ptx:3202  setp.gt.f16  __$temp3, %rs782, %rs783;
-      int t118 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs782)), floatBitsToUint(p2g_h2f((r799 >> 16u) & 0xFFFFu)));
+      int t118 = p2g_fcmpd(p2g_in(p2g_h2f(rs782)), p2g_in(p2g_h2f((r799 >> 16u) & 0xFFFFu)));
       // ptx:3203  selp.u16 %rs784, 1, 0, __$temp3;}
       uint rs784 = (t118 == 1) ? 1u : 0u;
       // ptx:3205  @%p134 bra 	$L__BB0_150;
@@ -8846,7 +8857,7 @@ void main() {
       // ptx:3353  mov.b32 {low,high}, %r848;
       // ptx:3354  mov.b16 %rs801, low;}
       // ptx:3358  setp.gt.f16  __$temp3, %rs800, %rs801;
-      int t119 = p2g_fcmp(floatBitsToUint(p2g_h2f(r936 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r848 & 0xFFFFu)));
+      int t119 = p2g_fcmpd(p2g_in(p2g_h2f(r936 & 0xFFFFu)), p2g_in(p2g_h2f(r848 & 0xFFFFu)));
       // ptx:3359  selp.u16 %rs802, 1, 0, __$temp3;}
       // ptx:3361  setp.ne.s16 	%p138, %rs802, 0;
       bool p138 = (bitfieldExtract(int((t119 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -8856,7 +8867,7 @@ void main() {
       // ptx:3369  mov.b32 {low,high}, %r848;
       // ptx:3370  mov.b16 %rs806, high;}
       // ptx:3374  setp.gt.f16  __$temp3, %rs805, %rs806;
-      int t120 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs805)), floatBitsToUint(p2g_h2f((r848 >> 16u) & 0xFFFFu)));
+      int t120 = p2g_fcmpd(p2g_in(p2g_h2f(rs805)), p2g_in(p2g_h2f((r848 >> 16u) & 0xFFFFu)));
       // ptx:3375  selp.u16 %rs807, 1, 0, __$temp3;}
       uint rs807 = (t120 == 1) ? 1u : 0u;
       // ptx:3377  @%p138 bra 	$L__BB0_162;
@@ -8964,7 +8975,7 @@ void main() {
       // ptx:3553  mov.b32 {low,high}, %r908;
       // ptx:3554  mov.b16 %rs830, low;}
       // ptx:3558  setp.gt.f16  __$temp3, %rs829, %rs830;
-      int t121 = p2g_fcmp(floatBitsToUint(p2g_h2f(r989 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r908 & 0xFFFFu)));
+      int t121 = p2g_fcmpd(p2g_in(p2g_h2f(r989 & 0xFFFFu)), p2g_in(p2g_h2f(r908 & 0xFFFFu)));
       // ptx:3559  selp.u16 %rs831, 1, 0, __$temp3;}
       // ptx:3561  setp.ne.s16 	%p143, %rs831, 0;
       bool p143 = (bitfieldExtract(int((t121 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -8974,7 +8985,7 @@ void main() {
       // ptx:3569  mov.b32 {low,high}, %r908;
       // ptx:3570  mov.b16 %rs835, high;}
       // ptx:3574  setp.gt.f16  __$temp3, %rs834, %rs835;
-      int t122 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs834)), floatBitsToUint(p2g_h2f((r908 >> 16u) & 0xFFFFu)));
+      int t122 = p2g_fcmpd(p2g_in(p2g_h2f(rs834)), p2g_in(p2g_h2f((r908 >> 16u) & 0xFFFFu)));
       // ptx:3575  selp.u16 %rs836, 1, 0, __$temp3;}
       uint rs836 = (t122 == 1) ? 1u : 0u;
       // ptx:3577  @%p143 bra 	$L__BB0_174;
@@ -9061,7 +9072,7 @@ void main() {
       // ptx:3725  mov.b32 {low,high}, %r957;
       // ptx:3726  mov.b16 %rs853, low;}
       // ptx:3730  setp.gt.f16  __$temp3, %rs852, %rs853;
-      int t123 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1045 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r957 & 0xFFFFu)));
+      int t123 = p2g_fcmpd(p2g_in(p2g_h2f(r1045 & 0xFFFFu)), p2g_in(p2g_h2f(r957 & 0xFFFFu)));
       // ptx:3731  selp.u16 %rs854, 1, 0, __$temp3;}
       // ptx:3733  setp.ne.s16 	%p147, %rs854, 0;
       bool p147 = (bitfieldExtract(int((t123 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -9071,7 +9082,7 @@ void main() {
       // ptx:3741  mov.b32 {low,high}, %r957;
       // ptx:3742  mov.b16 %rs858, high;}
       // ptx:3746  setp.gt.f16  __$temp3, %rs857, %rs858;
-      int t124 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs857)), floatBitsToUint(p2g_h2f((r957 >> 16u) & 0xFFFFu)));
+      int t124 = p2g_fcmpd(p2g_in(p2g_h2f(rs857)), p2g_in(p2g_h2f((r957 >> 16u) & 0xFFFFu)));
       // ptx:3747  selp.u16 %rs859, 1, 0, __$temp3;}
       uint rs859 = (t124 == 1) ? 1u : 0u;
       // ptx:3749  @%p147 bra 	$L__BB0_186;
@@ -9192,7 +9203,7 @@ void main() {
       // ptx:3952  mov.b32 {low,high}, %r1017;
       // ptx:3953  mov.b16 %rs898, low;}
       // ptx:3957  setp.gt.f16  __$temp3, %rs897, %rs898;
-      int t125 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1102 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1017 & 0xFFFFu)));
+      int t125 = p2g_fcmpd(p2g_in(p2g_h2f(r1102 & 0xFFFFu)), p2g_in(p2g_h2f(r1017 & 0xFFFFu)));
       // ptx:3958  selp.u16 %rs899, 1, 0, __$temp3;}
       // ptx:3960  setp.ne.s16 	%p152, %rs899, 0;
       bool p152 = (bitfieldExtract(int((t125 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -9202,7 +9213,7 @@ void main() {
       // ptx:3968  mov.b32 {low,high}, %r1017;
       // ptx:3969  mov.b16 %rs903, high;}
       // ptx:3973  setp.gt.f16  __$temp3, %rs902, %rs903;
-      int t126 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs902)), floatBitsToUint(p2g_h2f((r1017 >> 16u) & 0xFFFFu)));
+      int t126 = p2g_fcmpd(p2g_in(p2g_h2f(rs902)), p2g_in(p2g_h2f((r1017 >> 16u) & 0xFFFFu)));
       // ptx:3974  selp.u16 %rs904, 1, 0, __$temp3;}
       uint rs904 = (t126 == 1) ? 1u : 0u;
       // ptx:3976  @%p152 bra 	$L__BB0_198;
@@ -9289,7 +9300,7 @@ void main() {
       // ptx:4124  mov.b32 {low,high}, %r1066;
       // ptx:4125  mov.b16 %rs921, low;}
       // ptx:4129  setp.gt.f16  __$temp3, %rs920, %rs921;
-      int t127 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1158 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1066 & 0xFFFFu)));
+      int t127 = p2g_fcmpd(p2g_in(p2g_h2f(r1158 & 0xFFFFu)), p2g_in(p2g_h2f(r1066 & 0xFFFFu)));
       // ptx:4130  selp.u16 %rs922, 1, 0, __$temp3;}
       // ptx:4132  setp.ne.s16 	%p156, %rs922, 0;
       bool p156 = (bitfieldExtract(int((t127 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -9299,7 +9310,7 @@ void main() {
       // ptx:4140  mov.b32 {low,high}, %r1066;
       // ptx:4141  mov.b16 %rs926, high;}
       // ptx:4145  setp.gt.f16  __$temp3, %rs925, %rs926;
-      int t128 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs925)), floatBitsToUint(p2g_h2f((r1066 >> 16u) & 0xFFFFu)));
+      int t128 = p2g_fcmpd(p2g_in(p2g_h2f(rs925)), p2g_in(p2g_h2f((r1066 >> 16u) & 0xFFFFu)));
       // ptx:4146  selp.u16 %rs927, 1, 0, __$temp3;}
       uint rs927 = (t128 == 1) ? 1u : 0u;
       // ptx:4148  @%p156 bra 	$L__BB0_210;
@@ -9407,7 +9418,7 @@ void main() {
       // ptx:4324  mov.b32 {low,high}, %r1130;
       // ptx:4325  mov.b16 %rs950, low;}
       // ptx:4329  setp.gt.f16  __$temp3, %rs949, %rs950;
-      int t129 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1211 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1130 & 0xFFFFu)));
+      int t129 = p2g_fcmpd(p2g_in(p2g_h2f(r1211 & 0xFFFFu)), p2g_in(p2g_h2f(r1130 & 0xFFFFu)));
       // ptx:4330  selp.u16 %rs951, 1, 0, __$temp3;}
       // ptx:4332  setp.ne.s16 	%p161, %rs951, 0;
       bool p161 = (bitfieldExtract(int((t129 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -9417,7 +9428,7 @@ void main() {
       // ptx:4340  mov.b32 {low,high}, %r1130;
       // ptx:4341  mov.b16 %rs955, high;}
       // ptx:4345  setp.gt.f16  __$temp3, %rs954, %rs955;
-      int t130 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs954)), floatBitsToUint(p2g_h2f((r1130 >> 16u) & 0xFFFFu)));
+      int t130 = p2g_fcmpd(p2g_in(p2g_h2f(rs954)), p2g_in(p2g_h2f((r1130 >> 16u) & 0xFFFFu)));
       // ptx:4346  selp.u16 %rs956, 1, 0, __$temp3;}
       uint rs956 = (t130 == 1) ? 1u : 0u;
       // ptx:4348  @%p161 bra 	$L__BB0_222;
@@ -9504,7 +9515,7 @@ void main() {
       // ptx:4496  mov.b32 {low,high}, %r1179;
       // ptx:4497  mov.b16 %rs973, low;}
       // ptx:4501  setp.gt.f16  __$temp3, %rs972, %rs973;
-      int t131 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1267 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1179 & 0xFFFFu)));
+      int t131 = p2g_fcmpd(p2g_in(p2g_h2f(r1267 & 0xFFFFu)), p2g_in(p2g_h2f(r1179 & 0xFFFFu)));
       // ptx:4502  selp.u16 %rs974, 1, 0, __$temp3;}
       // ptx:4504  setp.ne.s16 	%p165, %rs974, 0;
       bool p165 = (bitfieldExtract(int((t131 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -9514,7 +9525,7 @@ void main() {
       // ptx:4512  mov.b32 {low,high}, %r1179;
       // ptx:4513  mov.b16 %rs978, high;}
       // ptx:4517  setp.gt.f16  __$temp3, %rs977, %rs978;
-      int t132 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs977)), floatBitsToUint(p2g_h2f((r1179 >> 16u) & 0xFFFFu)));
+      int t132 = p2g_fcmpd(p2g_in(p2g_h2f(rs977)), p2g_in(p2g_h2f((r1179 >> 16u) & 0xFFFFu)));
       // ptx:4518  selp.u16 %rs979, 1, 0, __$temp3;}
       uint rs979 = (t132 == 1) ? 1u : 0u;
       // ptx:4520  @%p165 bra 	$L__BB0_234;
@@ -9622,7 +9633,7 @@ void main() {
       // ptx:4696  mov.b32 {low,high}, %r1239;
       // ptx:4697  mov.b16 %rs1002, low;}
       // ptx:4701  setp.gt.f16  __$temp3, %rs1001, %rs1002;
-      int t133 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1320 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1239 & 0xFFFFu)));
+      int t133 = p2g_fcmpd(p2g_in(p2g_h2f(r1320 & 0xFFFFu)), p2g_in(p2g_h2f(r1239 & 0xFFFFu)));
       // ptx:4702  selp.u16 %rs1003, 1, 0, __$temp3;}
       // ptx:4704  setp.ne.s16 	%p170, %rs1003, 0;
       bool p170 = (bitfieldExtract(int((t133 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -9632,7 +9643,7 @@ void main() {
       // ptx:4712  mov.b32 {low,high}, %r1239;
       // ptx:4713  mov.b16 %rs1007, high;}
       // ptx:4717  setp.gt.f16  __$temp3, %rs1006, %rs1007;
-      int t134 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1006)), floatBitsToUint(p2g_h2f((r1239 >> 16u) & 0xFFFFu)));
+      int t134 = p2g_fcmpd(p2g_in(p2g_h2f(rs1006)), p2g_in(p2g_h2f((r1239 >> 16u) & 0xFFFFu)));
       // ptx:4718  selp.u16 %rs1008, 1, 0, __$temp3;}
       uint rs1008 = (t134 == 1) ? 1u : 0u;
       // ptx:4720  @%p170 bra 	$L__BB0_246;
@@ -9719,7 +9730,7 @@ void main() {
       // ptx:4868  mov.b32 {low,high}, %r1288;
       // ptx:4869  mov.b16 %rs1025, low;}
       // ptx:4873  setp.gt.f16  __$temp3, %rs1024, %rs1025;
-      int t135 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1376 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1288 & 0xFFFFu)));
+      int t135 = p2g_fcmpd(p2g_in(p2g_h2f(r1376 & 0xFFFFu)), p2g_in(p2g_h2f(r1288 & 0xFFFFu)));
       // ptx:4874  selp.u16 %rs1026, 1, 0, __$temp3;}
       // ptx:4876  setp.ne.s16 	%p174, %rs1026, 0;
       bool p174 = (bitfieldExtract(int((t135 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -9729,7 +9740,7 @@ void main() {
       // ptx:4884  mov.b32 {low,high}, %r1288;
       // ptx:4885  mov.b16 %rs1030, high;}
       // ptx:4889  setp.gt.f16  __$temp3, %rs1029, %rs1030;
-      int t136 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1029)), floatBitsToUint(p2g_h2f((r1288 >> 16u) & 0xFFFFu)));
+      int t136 = p2g_fcmpd(p2g_in(p2g_h2f(rs1029)), p2g_in(p2g_h2f((r1288 >> 16u) & 0xFFFFu)));
       // ptx:4890  selp.u16 %rs1031, 1, 0, __$temp3;}
       uint rs1031 = (t136 == 1) ? 1u : 0u;
       // ptx:4892  @%p174 bra 	$L__BB0_258;
@@ -9850,7 +9861,7 @@ void main() {
       // ptx:5095  mov.b32 {low,high}, %r1348;
       // ptx:5096  mov.b16 %rs1070, low;}
       // ptx:5100  setp.gt.f16  __$temp3, %rs1069, %rs1070;
-      int t137 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1433 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1348 & 0xFFFFu)));
+      int t137 = p2g_fcmpd(p2g_in(p2g_h2f(r1433 & 0xFFFFu)), p2g_in(p2g_h2f(r1348 & 0xFFFFu)));
       // ptx:5101  selp.u16 %rs1071, 1, 0, __$temp3;}
       // ptx:5103  setp.ne.s16 	%p179, %rs1071, 0;
       bool p179 = (bitfieldExtract(int((t137 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -9860,7 +9871,7 @@ void main() {
       // ptx:5111  mov.b32 {low,high}, %r1348;
       // ptx:5112  mov.b16 %rs1075, high;}
       // ptx:5116  setp.gt.f16  __$temp3, %rs1074, %rs1075;
-      int t138 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1074)), floatBitsToUint(p2g_h2f((r1348 >> 16u) & 0xFFFFu)));
+      int t138 = p2g_fcmpd(p2g_in(p2g_h2f(rs1074)), p2g_in(p2g_h2f((r1348 >> 16u) & 0xFFFFu)));
       // ptx:5117  selp.u16 %rs1076, 1, 0, __$temp3;}
       uint rs1076 = (t138 == 1) ? 1u : 0u;
       // ptx:5119  @%p179 bra 	$L__BB0_270;
@@ -9947,7 +9958,7 @@ void main() {
       // ptx:5267  mov.b32 {low,high}, %r1397;
       // ptx:5268  mov.b16 %rs1093, low;}
       // ptx:5272  setp.gt.f16  __$temp3, %rs1092, %rs1093;
-      int t139 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1489 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1397 & 0xFFFFu)));
+      int t139 = p2g_fcmpd(p2g_in(p2g_h2f(r1489 & 0xFFFFu)), p2g_in(p2g_h2f(r1397 & 0xFFFFu)));
       // ptx:5273  selp.u16 %rs1094, 1, 0, __$temp3;}
       // ptx:5275  setp.ne.s16 	%p183, %rs1094, 0;
       bool p183 = (bitfieldExtract(int((t139 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -9957,7 +9968,7 @@ void main() {
       // ptx:5283  mov.b32 {low,high}, %r1397;
       // ptx:5284  mov.b16 %rs1098, high;}
       // ptx:5288  setp.gt.f16  __$temp3, %rs1097, %rs1098;
-      int t140 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1097)), floatBitsToUint(p2g_h2f((r1397 >> 16u) & 0xFFFFu)));
+      int t140 = p2g_fcmpd(p2g_in(p2g_h2f(rs1097)), p2g_in(p2g_h2f((r1397 >> 16u) & 0xFFFFu)));
       // ptx:5289  selp.u16 %rs1099, 1, 0, __$temp3;}
       uint rs1099 = (t140 == 1) ? 1u : 0u;
       // ptx:5291  @%p183 bra 	$L__BB0_282;
@@ -10065,7 +10076,7 @@ void main() {
       // ptx:5467  mov.b32 {low,high}, %r1461;
       // ptx:5468  mov.b16 %rs1122, low;}
       // ptx:5472  setp.gt.f16  __$temp3, %rs1121, %rs1122;
-      int t141 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1542 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1461 & 0xFFFFu)));
+      int t141 = p2g_fcmpd(p2g_in(p2g_h2f(r1542 & 0xFFFFu)), p2g_in(p2g_h2f(r1461 & 0xFFFFu)));
       // ptx:5473  selp.u16 %rs1123, 1, 0, __$temp3;}
       // ptx:5475  setp.ne.s16 	%p188, %rs1123, 0;
       bool p188 = (bitfieldExtract(int((t141 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -10075,7 +10086,7 @@ void main() {
       // ptx:5483  mov.b32 {low,high}, %r1461;
       // ptx:5484  mov.b16 %rs1127, high;}
       // ptx:5488  setp.gt.f16  __$temp3, %rs1126, %rs1127;
-      int t142 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1126)), floatBitsToUint(p2g_h2f((r1461 >> 16u) & 0xFFFFu)));
+      int t142 = p2g_fcmpd(p2g_in(p2g_h2f(rs1126)), p2g_in(p2g_h2f((r1461 >> 16u) & 0xFFFFu)));
       // ptx:5489  selp.u16 %rs1128, 1, 0, __$temp3;}
       uint rs1128 = (t142 == 1) ? 1u : 0u;
       // ptx:5491  @%p188 bra 	$L__BB0_294;
@@ -10162,7 +10173,7 @@ void main() {
       // ptx:5639  mov.b32 {low,high}, %r1510;
       // ptx:5640  mov.b16 %rs1145, low;}
       // ptx:5644  setp.gt.f16  __$temp3, %rs1144, %rs1145;
-      int t143 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1598 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1510 & 0xFFFFu)));
+      int t143 = p2g_fcmpd(p2g_in(p2g_h2f(r1598 & 0xFFFFu)), p2g_in(p2g_h2f(r1510 & 0xFFFFu)));
       // ptx:5645  selp.u16 %rs1146, 1, 0, __$temp3;}
       // ptx:5647  setp.ne.s16 	%p192, %rs1146, 0;
       bool p192 = (bitfieldExtract(int((t143 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -10172,7 +10183,7 @@ void main() {
       // ptx:5655  mov.b32 {low,high}, %r1510;
       // ptx:5656  mov.b16 %rs1150, high;}
       // ptx:5660  setp.gt.f16  __$temp3, %rs1149, %rs1150;
-      int t144 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1149)), floatBitsToUint(p2g_h2f((r1510 >> 16u) & 0xFFFFu)));
+      int t144 = p2g_fcmpd(p2g_in(p2g_h2f(rs1149)), p2g_in(p2g_h2f((r1510 >> 16u) & 0xFFFFu)));
       // ptx:5661  selp.u16 %rs1151, 1, 0, __$temp3;}
       uint rs1151 = (t144 == 1) ? 1u : 0u;
       // ptx:5663  @%p192 bra 	$L__BB0_306;
@@ -10280,7 +10291,7 @@ void main() {
       // ptx:5839  mov.b32 {low,high}, %r1570;
       // ptx:5840  mov.b16 %rs1174, low;}
       // ptx:5844  setp.gt.f16  __$temp3, %rs1173, %rs1174;
-      int t145 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1651 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1570 & 0xFFFFu)));
+      int t145 = p2g_fcmpd(p2g_in(p2g_h2f(r1651 & 0xFFFFu)), p2g_in(p2g_h2f(r1570 & 0xFFFFu)));
       // ptx:5845  selp.u16 %rs1175, 1, 0, __$temp3;}
       // ptx:5847  setp.ne.s16 	%p197, %rs1175, 0;
       bool p197 = (bitfieldExtract(int((t145 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -10290,7 +10301,7 @@ void main() {
       // ptx:5855  mov.b32 {low,high}, %r1570;
       // ptx:5856  mov.b16 %rs1179, high;}
       // ptx:5860  setp.gt.f16  __$temp3, %rs1178, %rs1179;
-      int t146 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1178)), floatBitsToUint(p2g_h2f((r1570 >> 16u) & 0xFFFFu)));
+      int t146 = p2g_fcmpd(p2g_in(p2g_h2f(rs1178)), p2g_in(p2g_h2f((r1570 >> 16u) & 0xFFFFu)));
       // ptx:5861  selp.u16 %rs1180, 1, 0, __$temp3;}
       uint rs1180 = (t146 == 1) ? 1u : 0u;
       // ptx:5863  @%p197 bra 	$L__BB0_318;
@@ -10377,7 +10388,7 @@ void main() {
       // ptx:6011  mov.b32 {low,high}, %r1619;
       // ptx:6012  mov.b16 %rs1197, low;}
       // ptx:6016  setp.gt.f16  __$temp3, %rs1196, %rs1197;
-      int t147 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1707 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1619 & 0xFFFFu)));
+      int t147 = p2g_fcmpd(p2g_in(p2g_h2f(r1707 & 0xFFFFu)), p2g_in(p2g_h2f(r1619 & 0xFFFFu)));
       // ptx:6017  selp.u16 %rs1198, 1, 0, __$temp3;}
       // ptx:6019  setp.ne.s16 	%p201, %rs1198, 0;
       bool p201 = (bitfieldExtract(int((t147 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -10387,7 +10398,7 @@ void main() {
       // ptx:6027  mov.b32 {low,high}, %r1619;
       // ptx:6028  mov.b16 %rs1202, high;}
       // ptx:6032  setp.gt.f16  __$temp3, %rs1201, %rs1202;
-      int t148 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1201)), floatBitsToUint(p2g_h2f((r1619 >> 16u) & 0xFFFFu)));
+      int t148 = p2g_fcmpd(p2g_in(p2g_h2f(rs1201)), p2g_in(p2g_h2f((r1619 >> 16u) & 0xFFFFu)));
       // ptx:6033  selp.u16 %rs1203, 1, 0, __$temp3;}
       uint rs1203 = (t148 == 1) ? 1u : 0u;
       // ptx:6035  @%p201 bra 	$L__BB0_330;
@@ -10859,7 +10870,7 @@ void main() {
       // ptx:6822  fma.rn.f32 	%f971, %f954, %f970, %f105;
       f971 = p2g_ffma(p2g_in(f954), p2g_fsubc(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693))), p2g_in(f105)), f105);
       // ptx:6823  setp.lt.f32 	%p219, %f971, 0f3F7D70A4;
-      int t164 = p2g_fcmp(floatBitsToUint(f971), 0x3F7D70A4u);
+      int t164 = p2g_fcmpd(f971, uintBitsToFloat(0x3F7D70A4u));
       bool p219 = t164 == -1;
       // ptx:6824  add.f32 	%f972, %f971, 0fBF7D70A4;
       precise float f972 = p2g_faddc(f971, uintBitsToFloat(0xBF7D70A4u));
@@ -10877,7 +10888,7 @@ void main() {
       // ptx:6849  fma.rn.f32 	%f975, %f957, %f974, %f106;
       f975 = p2g_ffma(f957, p2g_fsubc(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692))), p2g_in(f106)), f106);
       // ptx:6850  setp.lt.f32 	%p220, %f975, 0f3F7D70A4;
-      int t165 = p2g_fcmp(floatBitsToUint(f975), 0x3F7D70A4u);
+      int t165 = p2g_fcmpd(f975, uintBitsToFloat(0x3F7D70A4u));
       bool p220 = t165 == -1;
       // ptx:6851  add.f32 	%f976, %f975, 0fBF7D70A4;
       precise float f976 = p2g_faddc(f975, uintBitsToFloat(0xBF7D70A4u));
@@ -10902,7 +10913,7 @@ void main() {
       // ptx:6877  fma.rn.f32 	%f979, %f960, %f978, %f107;
       f979 = p2g_ffma(p2g_in(f960), p2g_fsubc(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691))), p2g_in(f107)), f107);
       // ptx:6878  setp.lt.f32 	%p221, %f979, 0f3F7D70A4;
-      int t166 = p2g_fcmp(floatBitsToUint(f979), 0x3F7D70A4u);
+      int t166 = p2g_fcmpd(f979, uintBitsToFloat(0x3F7D70A4u));
       bool p221 = t166 == -1;
       // ptx:6879  add.f32 	%f980, %f979, 0fBF7D70A4;
       precise float f980 = p2g_faddc(f979, uintBitsToFloat(0xBF7D70A4u));
@@ -10920,7 +10931,7 @@ void main() {
       // ptx:6904  fma.rn.f32 	%f983, %f963, %f982, %f108;
       f983 = p2g_ffma(f963, p2g_fsubc(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690))), p2g_in(f108)), f108);
       // ptx:6905  setp.lt.f32 	%p222, %f983, 0f3F7D70A4;
-      int t167 = p2g_fcmp(floatBitsToUint(f983), 0x3F7D70A4u);
+      int t167 = p2g_fcmpd(f983, uintBitsToFloat(0x3F7D70A4u));
       bool p222 = t167 == -1;
       // ptx:6906  add.f32 	%f984, %f983, 0fBF7D70A4;
       precise float f984 = p2g_faddc(f983, uintBitsToFloat(0xBF7D70A4u));
@@ -10999,7 +11010,7 @@ void main() {
         // ptx:6968  neg.f32 	%f1005, %f136;
         precise float f1005 = p2g_canon(uintBitsToFloat(floatBitsToUint(f136) ^ 0x80000000u));
         // ptx:6969  setp.lt.f32 	%p229, %f1003, %f1005;
-        int t168 = p2g_fcmp(floatBitsToUint(f1003), floatBitsToUint(f1005));
+        int t168 = p2g_fcmpd(f1003, p2g_in(f1005));
         bool p229 = t168 == -1;
         // ptx:6970  sub.f32 	%f1007, %f997, %f134;
         // ptx:6971  selp.f32 	%f1008, %f1007, %f136, %p229;
@@ -11010,7 +11021,7 @@ void main() {
         // ptx:6974  neg.f32 	%f1011, %f1008;
         precise float f1011 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1008) ^ 0x80000000u));
         // ptx:6975  setp.lt.f32 	%p230, %f1010, %f1011;
-        int t169 = p2g_fcmp(floatBitsToUint(f1010), floatBitsToUint(f1011));
+        int t169 = p2g_fcmpd(f1010, p2g_in(f1011));
         bool p230 = t169 == -1;
         // ptx:6976  sub.f32 	%f1012, %f134, %f133;
         // ptx:6977  add.f32 	%f1013, %f1012, 0f3727C5AC;
@@ -11025,7 +11036,7 @@ void main() {
         // ptx:6982  neg.f32 	%f1018, %f1014;
         precise float f1018 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1014) ^ 0x80000000u));
         // ptx:6983  setp.lt.f32 	%p231, %f1017, %f1018;
-        int t170 = p2g_fcmp(floatBitsToUint(f1017), floatBitsToUint(f1018));
+        int t170 = p2g_fcmpd(f1017, p2g_in(f1018));
         bool p231 = t170 == -1;
         // ptx:6984  add.f32 	%f1019, %f133, %f134;
         // ptx:6985  add.f32 	%f1020, %f1019, 0f3727C5AC;
