@@ -161,6 +161,9 @@ float p2g_fmul(float a, float b, bool ftz) {
 uint p2g_i2f(uint64_t mag, bool neg, int mode) {
   if (mag == 0ul) return 0u;
   uint s = neg ? 0x80000000u : 0u;
+  // below 2^24 every integer is an f32: the device's conversion is exact, in every mode (pixel coordinates, loop
+  // counters: nearly every conversion a kernel makes)
+  if (mag < 0x1000000ul) return s | floatBitsToUint(float(uint(mag)));
   int n = p2g_len64(mag);
   uint q;
   if (n <= 24) q = uint(mag) << uint(24 - n);
