@@ -228,18 +228,8 @@ bool selectArms(string_view e, string_view& a, string_view& b) {
   return false;
 }
 
-// An f16 value widened to f32, NaN made canonical, as the emitter writes cvt.f32.f16:
-// p2g_f32_canon(floatBitsToUint(p2g_h2f(h))). Exact: 0, infinite, 0x7FFFFFFF, or a multiple of 2^-24 of magnitude
-// 2^-24 or more (an f16 subnormal is an f32 normal), so never subnormal and on the grid of 2^-24.
-constexpr string_view kWidenA = "p2g_f32_canon(floatBitsToUint(p2g_h2f(";
-bool f16Widening(string_view e) {
-  Args a;
-  return e.compare(0, kWidenA.size(), kWidenA) == 0 && wholeCall(e, "p2g_f32_canon", a) && a.n == 1 &&
-         wholeCall(a[0], "floatBitsToUint", a) && a.n == 1 && wholeCall(a[0], "p2g_h2f", a) && a.n == 1;
-}
-
 // The value of `e` is that of `x`, or 0x7FFFFFFF where `x` is NaN: p2g_f32_canon(floatBitsToUint(x)); or 0, 1 or
-// `x` (.sat of a value: p2g_sat(x)). Either is plain where `x` is, on the same grid.
+// `x` (.sat of a value, NaN giving 0: p2g_sat(x)). Either is plain where `x` is, on the same grid.
 bool sameValue(string_view e, string_view& x) {
   Args a;
   if (wholeCall(e, "p2g_sat", a) && a.n == 1) {
@@ -251,6 +241,16 @@ bool sameValue(string_view e, string_view& x) {
     return true;
   }
   return false;
+}
+
+// An f16 value widened to f32 with its NaN made canonical or gone, as the emitter writes cvt.f32.f16:
+// p2g_f32_canon(floatBitsToUint(p2g_h2f(h))) (or .sat of p2g_h2f). Exact: 0, infinite, 0x7FFFFFFF, or a multiple
+// of 2^-24 of magnitude 2^-24 or more (an f16 subnormal is an f32 normal), so never subnormal and on the grid of
+// 2^-24.
+bool f16Widening(string_view e) {
+  string_view x;
+  Args a;
+  return sameValue(e, x) && wholeCall(x, "p2g_h2f", a) && a.n == 1;
 }
 
 // A texture read of `e` on a device-sampled slot (p2g_tex2(p2g_hw<slot>, ...) ...) renamed to its form `suffix`
@@ -522,15 +522,15 @@ class Region {
     if (literalBits(e, u) && plainBits(u)) return bitsGrid(u);
     if ((wholeCall(e, "p2g_fmin", a) || wholeCall(e, "p2g_fmax", a)) && a.n == 2)
       return std::max(gridOf(a[0]), gridOf(a[1]));
+    if (isIdent(e)) {
+      const Names::Info& I = names[names.id(e)];
+      return I.safe == r && I.gridR == r ? I.grid : 63;
+    }
     string_view x, y;
     if (negation(e, x)) return gridOf(x);
     if (f16Widening(e)) return 24;
     if (sameValue(e, x)) return gridOf(x);
     if (selectArms(e, x, y)) return std::max(gridOf(x), gridOf(y));
-    if (isIdent(e)) {
-      const Names::Info& I = names[names.id(e)];
-      if (I.safe == r && I.gridR == r) return I.grid;
-    }
     return 63;
   }
   // The grid of a guarded call's exact result from its operands' grids (2^-g, the step of each operand's
@@ -702,16 +702,15 @@ class Region {
     if (safeLiteral(e)) return true;
     if ((wholeCall(e, "p2g_fmin", a) || wholeCall(e, "p2g_fmax", a)) && a.n == 2)
       return safe(a[0], entering) && safe(a[1], entering);
+    if (isIdent(e)) {
+      const Names::Info& I = names[names.id(e)];
+      return I.safe == r || (entering && I.tested == r);
+    }
     string_view x, y;
     if (negation(e, x)) return safe(x, entering);
     if (f16Widening(e)) return true;
     if (sameValue(e, x)) return safe(x, entering);
     if (selectArms(e, x, y)) return safe(x, entering) && safe(y, entering);
-    if (isIdent(e)) {
-      const Names::Info& I = names[names.id(e)];
-      if (I.safe == r) return true;
-      if (entering) return I.tested == r;
-    }
     return false;
   }
 };
