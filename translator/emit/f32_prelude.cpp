@@ -642,13 +642,13 @@ uint p2g_narrow32(uint w, int m, int bias, int eb, int mode, uint nanBits) {
   return signOut | r;
 }
 )"});
-  h.push_back({"p2g_frnd32", {}, {}, R"(// An f32 magnitude (bits, below 2^23 or any finite value whose rounding is wanted below 2^32) rounded to an
-// integer in `mode` (0 rn, 1 rz, 2 rm, 3 rp) for a value of sign `neg`.
-// A normal magnitude f below 2^23 rounded by the device: roundEven/trunc/floor/ceil give exact integers for normal
+  h.push_back({"p2g_frnd32", {}, {}, R"(// A normal magnitude f below 2^23 rounded by the device: roundEven/trunc/floor/ceil give exact integers for normal
 // operands on every device (a flushing one included: only subnormal operands differ there).
 float p2g_frndf(float f, bool neg, int mode) {
   return mode == 0 ? roundEven(f) : mode == 1 ? trunc(f) : (mode == 2) == neg ? ceil(f) : floor(f);
 }
+// An f32 magnitude (bits, below 2^23 or any finite value whose rounding is wanted below 2^32) rounded to an
+// integer in `mode` (0 rn, 1 rz, 2 rm, 3 rp) for a value of sign `neg`: the device's rounding for a normal one.
 uint p2g_frnd32(uint a, bool neg, int mode) {
   if (a >= 0x4B000000u) return ((a & 0x7FFFFFu) | 0x800000u) << uint(int(a >> 23) - 150);  // integral, < 2^32
   if (a >= 0x00800000u) return uint(p2g_frndf(uintBitsToFloat(a), neg, mode));
