@@ -23,6 +23,8 @@ usage: region_check_variants.py IN.comp OUT      (writes OUT_direct.comp, OUT_zf
 import re
 import sys
 
+from glsl_variant import redefine
+
 src, out = sys.argv[1], sys.argv[2]
 s = open(src).read()
 CHECK = r'if \(p2g_redo\(\)\) p2g_check_(\d+)\('
@@ -44,13 +46,10 @@ forms = {  # the first pass's short forms, given the check's tests
     'p2g_ffmac': ('float a, float b, float c', 'return p2g_ffma(a, b, c);'),
 }
 for name, (params, body) in forms.items():
-    # the short form is the last definition of that signature (the exact 3- and 5-argument forms come first)
-    ms = list(re.finditer(r'^float ' + name + r'\(' + re.escape(params) + r'\) \{', s, re.M))
-    if not ms:
+    t = redefine(s, name, params, body)
+    if t is None:
         sys.exit(f'{src}: no definition of {name}({params})')
-    m = ms[-1]
-    s = s[:m.start()] + 'float ' + name + '(' + params + ') { ' + body + ' }\nfloat ' + name + '_was(' + params + \
-        ') {' + s[m.end():]
+    s = t
 # p2g_m is declared after p2g_u/p2g_w, before the short forms use it: move it up
 s, n = re.subn(r'^float p2g_m = 1\.0;\n', '', s, count=1, flags=re.M)
 if n != 1:

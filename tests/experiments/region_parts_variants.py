@@ -14,6 +14,8 @@ usage: region_parts_variants.py IN.comp OUT        (prints how many region tests
 import re
 import sys
 
+from glsl_variant import redefine
+
 src, out = sys.argv[1], sys.argv[2]
 s = open(src).read()
 nocheck, n = re.subn(r'if \(p2g_redo\(\)\) (p2g_check_|\{)', r'if (p2g_redo() && false) \1', s)
@@ -30,12 +32,6 @@ bare = {
 }
 t = nocheck
 for name, (params, body) in bare.items():
-    # the short form is the last definition of that signature (the exact 3- and 5-argument forms come first)
-    ms = list(re.finditer(r'^float ' + name + r'\(' + re.escape(params) + r'\) \{', t, re.M))
-    if not ms:
-        continue
-    m = ms[-1]
-    t = t[:m.start()] + 'float ' + name + '(' + params + ') { ' + body + ' }\nfloat ' + name + '_was(' + params + \
-        ') {' + t[m.end():]
+    t = redefine(t, name, params, body) or t  # a kernel without that form keeps its text
 open(out + '_notrack.comp', 'w').write(t)
 print(f'{n} region tests made dead')
