@@ -129,15 +129,8 @@ uint p2g_frnd32(uint a, bool neg, int mode) {
   if (a >= 0x4B000000u) return ((a & 0x7FFFFFu) | 0x800000u) << uint(int(a >> 23) - 150);  // integral, < 2^32
   if (a >= 0x00800000u) return uint(p2g_frndf(uintBitsToFloat(a), neg, mode));
   if (a == 0u) return 0u;
-  int e = int(a >> 23) - 127;
-  uint mant = a >= 0x800000u ? ((a & 0x7FFFFFu) | 0x800000u) : a;
-  uint sh = uint(23 - e);  // 1 or more
-  uint q, rem, hlf;
-  if (sh >= 32u) { q = 0u; rem = 1u; hlf = 2u; }  // |x| < 2^-8: below one half, not zero
-  else { q = mant >> sh; rem = mant & ((1u << sh) - 1u); hlf = 1u << (sh - 1u); }
-  bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
-                      : (rem != 0u && ((mode == 2 && neg) || (mode == 3 && !neg)));
-  return q + (up ? 1u : 0u);
+  // a subnormal: below one half, not zero (a flushing device would round 0 instead): 1 only away from zero
+  return uint((mode == 2 && neg) || (mode == 3 && !neg));
 }
 // cvt.rXi.f32.f32: rounded to an integral value, sign kept (a zero result too); NaN -> 0x7FFFFFFF.
 uint p2g_frint32(uint w, int mode) {
@@ -145,10 +138,7 @@ uint p2g_frint32(uint w, int mode) {
   if (a > 0x7F800000u) return 0x7FFFFFFFu;
   if (a >= 0x4B000000u) return w;  // integral already, infinities too
   if (a >= 0x00800000u) return s | floatBitsToUint(p2g_frndf(uintBitsToFloat(a), s != 0u, mode));  // sign kept
-  uint q = p2g_frnd32(a, s != 0u, mode);
-  if (q == 0u) return s;
-  int k = findMSB(q);
-  return s | (uint(k + 127) << 23) | ((q << uint(23 - k)) & 0x7FFFFFu);
+  return s | (p2g_frnd32(a, s != 0u, mode) != 0u ? 0x3F800000u : 0u);  // 0 or a subnormal: +-0 or +-1
 }
 // cvt.rXi.{s,u}{8,16,32}.f32: rounded, saturated to the destination's range, NaN -> 0. The result's low `bits` bits.
 uint p2g_f2i32(uint w, int mode, bool sgn, int bits) {
@@ -230,18 +220,13 @@ uint p2g_i2f(uint64_t mag, bool neg, int mode) {
   // below 2^24 every integer is an f32: the device's conversion is exact, in every mode (pixel coordinates, loop
   // counters: nearly every conversion a kernel makes)
   if (mag < 0x1000000ul) return s | floatBitsToUint(float(uint(mag)));
-  int n = p2g_len64(mag);
-  uint q;
-  if (n <= 24) q = uint(mag) << uint(24 - n);
-  else {
-    uint sh = uint(n - 24);
-    q = uint(mag >> sh);
-    uint64_t rem = mag & ((1ul << sh) - 1ul), hlf = 1ul << (sh - 1u);
-    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
-                        : (rem != 0ul && ((mode == 2 && neg) || (mode == 3 && !neg)));
-    q += up ? 1u : 0u;
-    if (mode == 4 && rem != 0ul) q |= 1u;
-  }
+  int n = p2g_len64(mag);  // 25 or more
+  uint sh = uint(n - 24), q = uint(mag >> sh);
+  uint64_t rem = mag & ((1ul << sh) - 1ul), hlf = 1ul << (sh - 1u);
+  bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
+                      : (rem != 0ul && ((mode == 2 && neg) || (mode == 3 && !neg)));
+  q += up ? 1u : 0u;
+  if (mode == 4 && rem != 0ul) q |= 1u;
   return s | ((uint(n + 125) << 23) + q);
 }
 uint p2g_s2f(int64_t v, int mode) { return p2g_i2f(v < 0l ? uint64_t(-v) : uint64_t(v), v < 0l, mode); }

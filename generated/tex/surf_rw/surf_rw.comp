@@ -143,18 +143,13 @@ uint p2g_i2f(uint64_t mag, bool neg, int mode) {
   // below 2^24 every integer is an f32: the device's conversion is exact, in every mode (pixel coordinates, loop
   // counters: nearly every conversion a kernel makes)
   if (mag < 0x1000000ul) return s | floatBitsToUint(float(uint(mag)));
-  int n = p2g_len64(mag);
-  uint q;
-  if (n <= 24) q = uint(mag) << uint(24 - n);
-  else {
-    uint sh = uint(n - 24);
-    q = uint(mag >> sh);
-    uint64_t rem = mag & ((1ul << sh) - 1ul), hlf = 1ul << (sh - 1u);
-    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
-                        : (rem != 0ul && ((mode == 2 && neg) || (mode == 3 && !neg)));
-    q += up ? 1u : 0u;
-    if (mode == 4 && rem != 0ul) q |= 1u;
-  }
+  int n = p2g_len64(mag);  // 25 or more
+  uint sh = uint(n - 24), q = uint(mag >> sh);
+  uint64_t rem = mag & ((1ul << sh) - 1ul), hlf = 1ul << (sh - 1u);
+  bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
+                      : (rem != 0ul && ((mode == 2 && neg) || (mode == 3 && !neg)));
+  q += up ? 1u : 0u;
+  if (mode == 4 && rem != 0ul) q |= 1u;
   return s | ((uint(n + 125) << 23) + q);
 }
 uint p2g_s2f(int64_t v, int mode) { return p2g_i2f(v < 0l ? uint64_t(-v) : uint64_t(v), v < 0l, mode); }
