@@ -123,8 +123,9 @@ for s in "$@"; do
       done ;;
     suites)
       for md in ${SUITE_MODES:-exact native}; do fl=; [ $md = native ] && fl=--native
-        $P run $(ls -d ptx_corpus/*/*/ | grep -v -E "rrlite|sfu_heavy|sfu_sweep") --device nvidia $fl $FX > /tmp/suites_$md.log 2>&1
-        grep -E "differ|cases," /tmp/suites_$md.log | tail -30 | sed "s/^/$md: /" >> "$L"
+        # the whole log goes to $OUT as it comes, so a call cut short still returns the cases it ran
+        $P run $(ls -d ptx_corpus/*/*/ | grep -v -E "rrlite|sfu_heavy|sfu_sweep") --device nvidia $fl $FX > ${OUT:-/tmp}/suites_$md.log 2>&1
+        grep -E "differ|cases," ${OUT:-/tmp}/suites_$md.log | tail -30 | sed "s/^/$md: /" >> "$L"
       done ;;
     cases)
       for md in ${SUITE_MODES:-exact native}; do fl=; [ $md = native ] && fl=--native
