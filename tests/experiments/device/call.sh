@@ -9,6 +9,7 @@
 #   usage: bash tests/experiments/device/call.sh SECTION...
 #   sections: fresh     K 720p native in separate processes: fresh pipelines (disk cache off), one after 15 s of
 #                       warm-up, and the disk-cached one
+#             kcut      K 720p native cut short at KCUT_N points (tests/experiments/cut_variants.py, made there)
 #             kexact    K 720p exact: compiled into the disk cache (cold pipeline creation), then timed again in a
 #                       new process from the cache (the compiling process runs K 3-4x slower: docs/GPU_BENCH.md
 #                       "K exact from the disk cache"; --pipeline-stats; up to 400 s)
@@ -90,6 +91,17 @@ for s in "$@"; do
       cudaref
       for i in 1 2; do for v in ${KV_DIR:-.dev/kv}/*.comp; do
         $P run $K --device nvidia ${KV_MODE---native} --glsl $v --repeat 30 --pipeline-stats 2>&1 | grep -E "GPU ms|statistics" |
+          sed "s|^|$(basename $v .comp) round $i: |" >> "$L"
+      done; done ;;
+    kcut)
+      # where K 720p native's time goes: cut_variants.py of its native GLSL, made here (KCUT_N cuts, default 16),
+      # and the translation itself (base), KCUT_ROUNDS rounds (default 1) alternated
+      cudaref
+      rm -rf /tmp/kn /tmp/kcut; $P translate ptx_corpus/rrlite/k_output/kernel.ptx -o /tmp/kn --native --no-annotate > /dev/null 2>&1
+      python3 tests/experiments/cut_variants.py /tmp/kn/k_output.comp /tmp/kcut ${KCUT_N:-16} | tr '\n' ' ' >> "$L"; echo >> "$L"
+      cp /tmp/kn/k_output.comp /tmp/kcut/base.comp
+      for i in $(seq ${KCUT_ROUNDS:-1}); do for v in /tmp/kcut/*.comp; do
+        $P run $K --device nvidia --native --glsl $v --repeat 30 --pipeline-stats 2>&1 | grep -E "GPU ms|statistics" |
           sed "s|^|$(basename $v .comp) round $i: |" >> "$L"
       done; done ;;
     kexact)
