@@ -98,7 +98,7 @@ for s in "$@"; do
       # and the translation itself (base), KCUT_ROUNDS rounds (default 1) alternated
       cudaref
       rm -rf /tmp/kn /tmp/kcut; $P translate ptx_corpus/rrlite/k_output/kernel.ptx -o /tmp/kn --native --no-annotate > /dev/null 2>&1
-      python3 tests/experiments/cut_variants.py /tmp/kn/k_output.comp /tmp/kcut ${KCUT_N:-16} | tr '\n' ' ' >> "$L"; echo >> "$L"
+      mkdir -p /tmp/kcut; python3 tests/experiments/cut_variants.py /tmp/kn/k_output.comp /tmp/kcut ${KCUT_N:-16} | tr '\n' ' ' >> "$L"; echo >> "$L"
       cp /tmp/kn/k_output.comp /tmp/kcut/base.comp
       for i in $(seq ${KCUT_ROUNDS:-1}); do for v in /tmp/kcut/*.comp; do
         $P run $K --device nvidia --native --glsl $v --repeat 30 --pipeline-stats 2>&1 | grep -E "GPU ms|statistics" |
