@@ -40,9 +40,10 @@ TEST_CASE("a run of pure statements with guarded calls becomes the short forms a
       "  P2GU32(r1).v = floatBitsToUint(f4);\n";
   std::string fns;
   CHECK(guardRegions(body, fns, typeOf) == 1);
-  // f1 and f2 come from outside: tested at their first use; f3 is a result of the region, tested by p2g_m
-  CHECK(body.find("f3 = p2g_fmul(p2g_in(f1), p2g_in(f2));") != std::string::npos);
-  CHECK(body.find("f4 = p2g_ffma(f3, 0.5, f1);") != std::string::npos);
+  // f1 and f2 come from outside: tested at their first use (then multiples of 2^-63); f3, their product, is a
+  // multiple of 2^-126 and untested, until it is a factor again (times 0.5: 2^-127, so it is tested there)
+  CHECK(body.find("f3 = p2g_fmulc(p2g_in(f1), p2g_in(f2));") != std::string::npos);
+  CHECK(body.find("f4 = p2g_ffmac(p2g_in(f3), 0.5, f1);") != std::string::npos);
   CHECK(body.find("if (p2g_redo()) p2g_check_1(") != std::string::npos);
   // the store stays after the replay, once
   CHECK(count(body, "P2GU32(r1).v") == 1);
@@ -54,7 +55,7 @@ TEST_CASE("a run of pure statements with guarded calls becomes the short forms a
   REQUIRE(check != std::string::npos);
   CHECK(replay < check);
   CHECK(after(fns, "f3 = p2g_fmulz(p2g_inz(f1), p2g_inz(f2));", check));
-  CHECK(after(fns, "f4 = p2g_ffmaz(f3, 0.5, f1);", check));
+  CHECK(after(fns, "f4 = p2g_ffmaz(p2g_inz(f3), 0.5, f1);", check));
   // the device pass only where the device fact holds (elsewhere it folds away and the check goes straight to the
   // replay); a result still tiny falls through to the replay, which the check calls from one place only
   CHECK(after(fns, "  if (P2G_F32_FAST) {\n", check));
@@ -80,14 +81,18 @@ TEST_CASE("a value is tested at its first use after it enters or a statement of 
       "  f5 = uintBitsToFloat(r2);\n"
       "  f1 = uintBitsToFloat(r3);\n"
       "  f8 = p2g_fmul(f5, f1, false);\n"
-      "  f9 = p2g_fmul(f5, f1, false);\n";
+      "  f9 = p2g_fmul(f5, f1, false);\n"
+      "  f10 = p2g_fmul(f6, f9, false);\n";
   std::string fns;
   CHECK(guardRegions(body, fns, typeOf) == 1);
-  CHECK(body.find("f4 = p2g_fmul(p2g_in(f1), f1);") != std::string::npos);
-  CHECK(body.find("f6 = p2g_fmul(p2g_in(f5), f5);") != std::string::npos);
-  CHECK(body.find("f7 = p2g_fmul(f5, f6);") != std::string::npos);
-  CHECK(body.find("f8 = p2g_fmul(p2g_in(f5), p2g_in(f1));") != std::string::npos);
-  CHECK(body.find("f9 = p2g_fmul(f5, f1);") != std::string::npos);
+  CHECK(body.find("f4 = p2g_fmulc(p2g_in(f1), f1);") != std::string::npos);
+  CHECK(body.find("f6 = p2g_fmulc(p2g_in(f5), f5);") != std::string::npos);
+  // f6 (a multiple of 2^-126) times f5 (of 2^-63): f6 is tested as a factor
+  CHECK(body.find("f7 = p2g_fmulc(f5, p2g_in(f6));") != std::string::npos);
+  CHECK(body.find("f8 = p2g_fmulc(p2g_in(f5), p2g_in(f1));") != std::string::npos);
+  CHECK(body.find("f9 = p2g_fmulc(f5, f1);") != std::string::npos);
+  // f6, tested as a factor above, is a multiple of 2^-63 from then on; f9 (2^-126) is tested instead
+  CHECK(body.find("f10 = p2g_fmulc(f6, p2g_in(f9));") != std::string::npos);
   // the check's pass tests the same operands (p2g_inz)
   CHECK(fns.find("f8 = p2g_fmulz(p2g_inz(f5), p2g_inz(f1));") != std::string::npos);
   CHECK(fns.find("f9 = p2g_fmulz(f5, f1);") != std::string::npos);
@@ -105,19 +110,20 @@ TEST_CASE("f16 widenings, and selects, .sat and canonical NaN of plain values, n
       "  f8 = p2g_fmul(p2g_sat(f2), f1, false);\n";
   std::string fns;
   CHECK(guardRegions(body, fns, typeOf) == 1);
-  CHECK(body.find("f3 = p2g_fmul(p2g_in(f1), p2g_f32_canon(floatBitsToUint(p2g_h2f(r1 & 0xFFFFu))));") !=
+  // a tested value (a multiple of 2^-63) times an f16 value: a multiple of 2^-87
+  CHECK(body.find("f3 = p2g_fmulc(p2g_in(f1), p2g_f32_canon(floatBitsToUint(p2g_h2f(r1 & 0xFFFFu))));") !=
         std::string::npos);
-  // a tested result (a multiple of 2^-63) times an integer: on the grid, the untested form
+  // f3 times an integer: on f3's grid
   CHECK(body.find("f4 = p2g_fmulc(f3, (r2 == 0u ? -23.0 : 0.0));") != std::string::npos);
   CHECK(body.find("f5 = p2g_faddc(p2g_sat(p2g_f32_canon(floatBitsToUint(r3 != 0u ? f3 : f4))), f1);") !=
         std::string::npos);
-  // an arm that entered untested: the select is tested
-  CHECK(body.find("f6 = p2g_fmul(f3, p2g_in((r2 == 0u ? f2 : 0.5)));") != std::string::npos);
+  // an arm that entered untested: the select is tested (then 2^-63), and f3 (2^-87) with it: 2^-150 > 2^-126
+  CHECK(body.find("f6 = p2g_fmulc(p2g_in(f3), p2g_in((r2 == 0u ? f2 : 0.5)));") != std::string::npos);
   // two f16 values: their product is a multiple of 2^-48, the untested form
   CHECK(body.find("f7 = p2g_fmulc(p2g_f32_canon(floatBitsToUint(p2g_h2f(r1 >> 16))), "
                   "p2g_f32_canon(floatBitsToUint(p2g_h2f(r1))));") != std::string::npos);
   // .sat of a value not known plain keeps a subnormal: tested
-  CHECK(body.find("f8 = p2g_fmul(p2g_in(p2g_sat(f2)), f1);") != std::string::npos);
+  CHECK(body.find("f8 = p2g_fmulc(p2g_in(p2g_sat(f2)), f1);") != std::string::npos);
 }
 
 TEST_CASE("setp.f32 in a region: the device's compares on tested operands; the replay keeps the bits") {
@@ -192,12 +198,13 @@ TEST_CASE("literals that are normal or zero need no test; min/max and negation o
       "  f5 = p2g_fmul(p2g_canon(uintBitsToFloat(floatBitsToUint(f4) ^ 0x80000000u)), f3, false);\n";
   std::string fns;
   CHECK(guardRegions(body, fns, typeOf) == 1);
-  CHECK(body.find("p2g_fmul(p2g_in(f1), 0.5)") != std::string::npos);
+  CHECK(body.find("p2g_fmulc(p2g_in(f1), 0.5)") != std::string::npos);
   // a subnormal literal is tested like a value from outside
   // (min/max take the device's form, p2g_nmin, in the device's pass)
   CHECK(body.find("p2g_faddc(p2g_nmin(f3, 4.0), p2g_in(uintBitsToFloat(0x00000001u)))") != std::string::npos);
-  // a negation that is an operand of a guarded call is a plain one in the device's pass
-  CHECK(body.find("f5 = p2g_fmul(-f4, f3);") != std::string::npos);
+  // a negation that is an operand of a guarded call is a plain one in the device's pass; f4 and f3 are multiples
+  // of 2^-64 (halved), so both are tested as factors (inside the minus)
+  CHECK(body.find("f5 = p2g_fmulc(-(p2g_in(f4)), p2g_in(f3));") != std::string::npos);
   // the replay keeps the exact forms
   CHECK(fns.find("p2g_fmin(f3, 4.0)") != std::string::npos);
   CHECK(fns.find("p2g_fmul(p2g_canon(uintBitsToFloat(floatBitsToUint(f4) ^ 0x80000000u)), f3, false)") !=
@@ -250,7 +257,7 @@ TEST_CASE("a negated entering value is tested inside the minus (a flushing devic
       "  f5 = p2g_fmul(p2g_canon(uintBitsToFloat(floatBitsToUint(f1) ^ 0x80000000u)), f2, false);\n";
   std::string fns;
   CHECK(guardRegions(body, fns, typeOf) == 1);
-  CHECK(body.find("f5 = p2g_fmul(-(p2g_in(f1)), p2g_in(f2));") != std::string::npos);
+  CHECK(body.find("f5 = p2g_fmulc(-(p2g_in(f1)), p2g_in(f2));") != std::string::npos);
   CHECK(body.find("p2g_in(-") == std::string::npos);
   CHECK(fns.find("p2g_fmulz(-(p2g_inz(f1)), p2g_inz(f2))") != std::string::npos);  // the check's pass too
   // a negation's variable inside the region set from an entering value: the value tested before the minus
@@ -333,7 +340,9 @@ TEST_CASE("a literal below 2^-40 in magnitude is tested where it is used, 2^-40 
       "  f5 = p2g_fadd(f4, uintBitsToFloat(0x00000001u), false);\n";
   std::string fns;
   CHECK(guardRegions(body, fns, typeOf) == 1);
-  CHECK(body.find("p2g_fmul(p2g_in(f1), p2g_in(uintBitsToFloat(0x2B7FFFFFu)))") != std::string::npos);
+  // the inner product is a multiple of 2^-126; times 2^-40 it is tested as a factor, the literal is not
+  CHECK(body.find("p2g_fmulc(p2g_in(p2g_fmulc(p2g_in(f1), p2g_in(uintBitsToFloat(0x2B7FFFFFu)))), "
+                  "uintBitsToFloat(0x2B800000u))") != std::string::npos);
   CHECK(body.find("uintBitsToFloat(0x2B800000u))") != std::string::npos);
   CHECK(body.find("p2g_in(uintBitsToFloat(0x2B800000u))") == std::string::npos);
   // (sums of values of the run: multiples of 2^-63, untested)
@@ -343,9 +352,10 @@ TEST_CASE("a literal below 2^-40 in magnitude is tested where it is used, 2^-40 
   CHECK(fns.find("p2g_inz(uintBitsToFloat(0x2B7FFFFFu))") != std::string::npos);
 }
 
-TEST_CASE("a result whose exact value is a multiple of 2^-63 by its operands takes the untested short form") {
-  // every value a region operation reads is a multiple of 2^-63 (a tested value: 0 or >= 2^-40); a sum of two
-  // stays one, and so does a product with a literal without fraction bits, so neither needs a test of its own
+TEST_CASE("every result takes the untested short form; a factor finer than 2^-63 is tested where the product needs it") {
+  // a tested value is a multiple of 2^-63 (0 or >= 2^-40); a sum is a multiple of its operands' finer step, a
+  // product of the product of their steps; every exact result is kept a multiple of 2^-126 (never subnormal) by
+  // testing the factors whose grids add up to more
   std::string body =
       "  f3 = p2g_fadd(f1, f2, false);\n"
       "  f4 = p2g_fmul(f3, 0.5, false);\n"
@@ -357,15 +367,18 @@ TEST_CASE("a result whose exact value is a multiple of 2^-63 by its operands tak
   std::string fns;
   CHECK(guardRegions(body, fns, typeOf) == 1);
   CHECK(body.find("f3 = p2g_faddc(p2g_in(f1), p2g_in(f2));") != std::string::npos);
-  // 0.5 = 2^-1: f3 * 0.5 may be a multiple of 2^-64 only: tested
-  CHECK(body.find("f4 = p2g_fmul(f3, 0.5);") != std::string::npos);
+  // 0.5 = 2^-1: f3 * 0.5 is a multiple of 2^-64
+  CHECK(body.find("f4 = p2g_fmulc(f3, 0.5);") != std::string::npos);
   CHECK(body.find("f5 = p2g_fmulc(f3, 2.0);") != std::string::npos);
-  CHECK(body.find("f6 = p2g_fmul(f4, f5);") != std::string::npos);
+  // 2^-64 times 2^-63 would be 2^-127: f4 is tested
+  CHECK(body.find("f6 = p2g_fmulc(p2g_in(f4), f5);") != std::string::npos);
   // 0.5 * 0.25 is a multiple of 2^-3, f5 of 2^-63
   CHECK(body.find("f7 = p2g_ffmac(0.5, 0.25, f5);") != std::string::npos);
-  // literals alone: 2^-3; the difference with f7 a multiple of 2^-63; halved, 2^-64: tested
+  // literals alone: 2^-3; the difference with f7 a multiple of 2^-63; halved, 2^-64
   CHECK(body.find("f8 = p2g_fsubc(f7, p2g_fmulc(0.5, 0.25));") != std::string::npos);
-  CHECK(body.find("f9 = p2g_fmul(f8, 0.5);") != std::string::npos);
+  CHECK(body.find("f9 = p2g_fmulc(f8, 0.5);") != std::string::npos);
+  // no tested form is left in a region
+  for (const char* t : {"p2g_fadd(", "p2g_fsub(", "p2g_fmul(", "p2g_ffma("}) CHECK(body.find(t) == std::string::npos);
   // the check tests every result (the zero-aware forms), the replay computes them all exactly
   size_t check = fns.find("void p2g_check_1(");
   REQUIRE(check != std::string::npos);

@@ -375,6 +375,10 @@ bool safeLiteral(string_view e) {
   return literalBits(e, u) && plainBits(u);
 }
 
+// The finest grid a value of a region's device pass may have: a nonzero multiple of 2^-126 is normal, so an
+// operation whose exact result is one is never tiny, and its rounded result is a multiple of 2^-126 too.
+constexpr int kGridMax = 126;
+
 // The grid of a plain f32 (plainBits): g such that the value is a multiple of 2^-g, at least 0 (0 for zero and
 // infinity). A number of magnitude 2^-40 or more is a multiple of its ulp, 2^-63 or coarser: g <= 63.
 int bitsGrid(uint32_t u) {
@@ -510,21 +514,22 @@ class Region {
   }
 
   // The grid of a safe expression (original text; safe(e) holds or it is tested at its use): g such that its
-  // value is a multiple of 2^-g. Every value a region operation reads in the device's pass is a multiple of
-  // 2^-63: a value tested on entering or a tested result is 0, infinite, NaN or at least 2^-40 in magnitude (a
-  // multiple of its ulp, 2^-63 or coarser), a literal is plain, and a result left untested (coarse) has a grid of
-  // 63 or less by construction. So 63 is the answer for anything not known better.
+  // value is a multiple of 2^-g, at most kGridMax. A value tested (on entering, or as a product's operand) is 0,
+  // infinite, NaN or at least 2^-40 in magnitude where the first way passes: a multiple of its ulp, 2^-63 or
+  // coarser. A literal is plain; a result (always the untested short form) has the grid its operands give
+  // (gridPolicy). So 63 is the answer for anything not known better: it is tested at its use.
   int gridOf(string_view e) {
     Args a;
     for (auto g : kGuarded)
-      if (wholeCall(e, g, a)) return guardedForm(g, a) ? std::min(resultGrid(g, a), 63) : 63;
+      if (wholeCall(e, g, a)) return guardedForm(g, a) ? resultGrid(g, a) : 63;
     uint32_t u;
     if (literalBits(e, u) && plainBits(u)) return bitsGrid(u);
     if ((wholeCall(e, "p2g_fmin", a) || wholeCall(e, "p2g_fmax", a)) && a.n == 2)
       return std::max(gridOf(a[0]), gridOf(a[1]));
     if (isIdent(e)) {
       const Names::Info& I = names[names.id(e)];
-      return I.safe == r && I.gridR == r ? I.grid : 63;
+      if (I.safe != r || I.gridR != r) return 63;
+      return I.tested == r ? std::min<int>(I.grid, 63) : I.grid;  // tested at a use: its value is then coarse
     }
     string_view x, y;
     if (negation(e, x)) return gridOf(x);
@@ -533,19 +538,26 @@ class Region {
     if (selectArms(e, x, y)) return std::max(gridOf(x), gridOf(y));
     return 63;
   }
-  // The grid of a guarded call's exact result from its operands' grids (2^-g, the step of each operand's
-  // multiples): a sum is a multiple of the finer step, a product of the product of the steps (fma: both).
-  int resultGrid(string_view g, const Args& a) {
-    if (g == "p2g_fadd" || g == "p2g_fsub") return std::max(gridOf(a[0]), gridOf(a[1]));
-    int p = gridOf(a[0]) + gridOf(a[1]);
-    return g == "p2g_ffma" ? std::max(p, gridOf(a[2])) : p;
+  // The grids of a guarded call's operands as its rewrite leaves them (gr[k]), and which of them it tests
+  // (test[k]) for the grid alone: a product whose operands' grids add up to more than kGridMax has each factor
+  // of a grid finer than 2^-63 tested (then the product is a multiple of 2^-126 again).
+  void gridPolicy(string_view g, const Args& a, int gr[3], bool test[3]) {
+    size_t n = g == "p2g_ffma" ? 3 : 2;
+    for (size_t k = 0; k < 3; ++k) gr[k] = k < n ? gridOf(a[k]) : 0, test[k] = false;
+    if (g == "p2g_fadd" || g == "p2g_fsub" || gr[0] + gr[1] <= kGridMax) return;
+    for (size_t k = 0; k < 2; ++k)
+      if (gr[k] > 63) gr[k] = 63, test[k] = true;
   }
-  // The result needs no test of its own (the untested short form) when its exact value is a multiple of 2^-63:
-  // then it is what a test would have established (zero, or at least 2^-63: a multiple of 2^-126 is the bound the
-  // operation itself needs), and the device's rounded result stays a multiple of 2^-63 (a float rounded from a
-  // multiple of 2^-g with |x| >= 2^-126 is one too: either its ulp is a multiple of 2^-g, or the exact value has
-  // at most 24 significant bits and is the result).
-  bool coarse(string_view g, const Args& a) { return resultGrid(g, a) <= 63; }
+  // The grid of a guarded call's exact result (2^-g, the step of each operand's multiples): a sum is a multiple
+  // of the finer step, a product of the product of the steps (fma: both); at most kGridMax by gridPolicy.
+  int resultGrid(string_view g, const Args& a) {
+    int gr[3];
+    bool test[3];
+    gridPolicy(g, a, gr, test);
+    if (g == "p2g_fadd" || g == "p2g_fsub") return std::max(gr[0], gr[1]);
+    int p = gr[0] + gr[1];
+    return g == "p2g_ffma" ? std::max(p, gr[2]) : p;
+  }
 
   // Wraps the rewritten operand that `out` holds from `at` on in `test` ("p2g_in(", "p2g_in_nan(") when not null;
   // a variable `name` so tested counts as tested until a statement of the region writes it (guardRegions clears
@@ -652,9 +664,13 @@ class Region {
         Args args;
         if (!callArgs(e, i + n, close, args) || !guardedForm(g, args)) break;
         ++guarded;
+        // every guarded call takes the untested short form: its exact result is a multiple of 2^-126 (gridPolicy
+        // tests the factors that would make it finer), so it is never subnormal where the first way passes
+        int gr[3];
+        bool gridTest[3];
+        gridPolicy(g, args, gr, gridTest);
         out += g;
-        if (coarse(g, args)) out += 'c';  // the untested short form
-        out += '(';
+        out += "c(";
         size_t operands = g == "p2g_ffma" ? 3 : 2;
         bool identity = mayBeCopy(g, args);  // then an entering operand is tested for NaN too
         for (size_t k = 0; k < operands; ++k) {  // the short form: rn, no .ftz, the region's device pass
@@ -668,7 +684,7 @@ class Region {
           if (identity && !safeLiteral(args[k]) && !guardedResult(args[k]) &&
               !(ident && names[names.id(args[k])].safe == r))
             test = "p2g_in_nan(";
-          else if (!safe(args[k]))
+          else if (!safe(args[k]) || gridTest[k])
             test = "p2g_in(";
           // A negation (plainNeg of the rewritten operand) is tested inside the minus, on the negated value's
           // bits: a device that flushes f32 subnormals may flush in `-x` too (NVIDIA's driver does, folding the

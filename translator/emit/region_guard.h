@@ -6,36 +6,40 @@
 // and inlines the slow path at every call. A guarded region replaces those per-operation guards in a straight run
 // of pure statements by one test for the whole run:
 //
-//     <the statements, the guarded calls in their short form: p2g_fmul(a, b), p2g_ffma(a, b, c), ...>
+//     <the statements, the guarded calls in their short form: p2g_fmulc(a, b), p2g_ffmac(a, b, c), ...>
 //     if (p2g_redo()) p2g_check_3(<the values the run read and wrote>);
 //
-// Where the device fact P2G_F32_FAST holds, the short forms return the device's result and keep the smallest
-// nonzero magnitude in p2g_u (an integer min per operation: zeros wrap to the top, NaN sorts above every number);
-// a value that enters the run from outside it, or that a statement of the run sets other than by a guarded call,
-// is tested at its first use after (p2g_in: its magnitude joins the min), not again until it is set anew.
+// Where the device fact P2G_F32_FAST holds, the short forms (p2g_faddc, p2g_fmulc ...) return the device's
+// result. A value that enters the run from outside it, or that a statement of the run sets other than by a
+// guarded call, is tested at its first use after (p2g_in: its magnitude joins p2g_u, the smallest nonzero
+// magnitude, an integer min: zeros wrap to the top, NaN sorts above every number), not again until it is set
+// anew. Results are not tested: each has a grid, g such that its exact value is a multiple of 2^-g
+// (Region::gridOf, gridPolicy): a tested value 63, a literal its own (bitsGrid), a sum the finer of its
+// operands', a product the sum of theirs, an fma both. A factor finer than 2^-63 is tested where the two factors'
+// grids add up to more than 126 (its grid is then 63), so every exact result stays a multiple of 2^-126.
 // setp.f32 (p2g_fcmp on the bits) inside the run becomes the device's compares (p2g_fcmpd), its operands tested the
 // same way (a literal only when subnormal): where the run's test passes, no value of the device's pass is
 // subnormal, and the device orders every other value as IEEE does; the replay compares the bits.
-// A result whose exact value is a multiple of 2^-63 by its operands alone takes the untested short form
-// (p2g_faddc, p2g_fmulc ...): the sum or difference of two values of the run, a product with a literal of few
-// fraction bits (0.5, 2, 3) of a value known to lie on a coarser grid (Region::gridOf, resultGrid).
-// A second accumulator, p2g_w (a float min per operation, the untested forms' results too), keeps the smallest
-// magnitude of every result, zeros included: if it is above 2^-126 and p2g_u shows no nonzero entering value
-// below 2^-126, no value was tiny or subnormal and no result zero, so the device flushed nothing and each
-// operation was IEEE's (the fact); this way needs no grid. (An entering zero needs no test here: a flushing
-// device reads a zero as IEEE does, only subnormal operands differently. The entering values left p2g_w on
-// 2026-12-06: one float min less per entering value, bench/smem_barrier exact 4.90 -> 4.61 ms on an H100.)
+// A second accumulator, p2g_w (a float min per operation), keeps the smallest magnitude of every result, zeros
+// included: if it is above 2^-126 and p2g_u shows no nonzero tested value below 2^-126, no value was tiny or
+// subnormal and no result zero, so the device flushed nothing and each operation was IEEE's (the fact); this way
+// needs no grid. (An entering zero needs no test here: a flushing device reads a zero as IEEE does, only
+// subnormal operands differently. The entering values left p2g_w on 2026-12-06: one float min less per entering
+// value, bench/smem_barrier exact 4.90 -> 4.61 ms on an H100.)
 // p2g_redo() runs the check only when both ways fail (tests/regions/first_pass_model.cpp checks the decision on a
 // model of a flushing device against IEEE arithmetic).
-// If that smallest nonzero magnitude is 2^-40 or more, every result is IEEE's: every finite operand of every
-// operation was a multiple of 2^-63, so no exact result lay strictly between 0 and 2^-126, the device flushed
-// nothing and no subnormal went in. The proof: a nonzero f32 of magnitude >= 2^-40 is a multiple of its ulp,
-// 2^-63 or coarser, so a sum of two such multiples is 0 or at least 2^-63, a product and an fma's exact a*b + c
-// multiples of 2^-126; the device, IEEE's wherever no operand is subnormal and the result is normal, infinite or
-// an exact zero (the fact), then gave IEEE's result; every operand of a region's operation is a tested result of
-// an earlier one, an untested result whose exact value was a multiple of 2^-63 (its rounded value is one too: a
-// float rounded from a multiple of 2^-g of magnitude >= 2^-126 is either a multiple of its ulp, itself a multiple
-// of 2^-g, or that exact value), a literal (0, infinite or >= 2^-40: plainBits) or a tested value.
+// If that smallest nonzero magnitude is 2^-40 or more, every result is IEEE's. The proof: a nonzero f32 of
+// magnitude >= 2^-40 is a multiple of its ulp, 2^-63 or coarser, so every tested value is a multiple of 2^-63,
+// and a literal one of its bitsGrid (0, infinite or >= 2^-40: plainBits). By induction over the run every value an
+// operation reads is a multiple of 2^-g for its grid g <= 126, and so is every exact result: a sum is a multiple
+// of the finer step, a product of the product of the steps, which gridPolicy keeps at 2^-126 or coarser by
+// testing factors. A nonzero multiple of 2^-126 is normal, so no exact result lay strictly between 0 and 2^-126
+// and no operand was subnormal: the device, IEEE's wherever no operand is subnormal and the result is normal,
+// infinite or an exact zero (the fact), gave IEEE's result, and that rounded result is a multiple of 2^-g again
+// (a float rounded from a multiple of 2^-g of magnitude >= 2^-126 is either a multiple of its ulp, itself a
+// multiple of 2^-g, or that exact value). tests/regions/first_pass_model.cpp checks the policy on a model of a
+// flushing device. (Until 2026-12-08 every result finer than 2^-63 was tested: K's device pass had 922 integer
+// mins, 661 since.)
 // Zeros, exact or not, need no test of their own: a flushed result needs a nonzero operand below 2^-40. NaN needs no replay: the device's NaN results are
 // PTX's 0x7FFFFFFF. Otherwise p2g_check_3 runs the device's pass again with the precise forms (p2g_fmulz,
 // p2g_inz ...: a result below 2^-126 is tiny unless it is the exact zero of opposite operands or a zero factor)

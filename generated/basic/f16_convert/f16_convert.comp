@@ -344,48 +344,27 @@ float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
   return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
 }
 // Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
-// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
-// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on
-// entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above every number; a NaN
-// entering p2g_in_nan makes it 0). p2g_w keeps the smallest |value| of every result, the untested forms' too,
-// zeros included (the device's min() leaves a NaN result out, and a min() that returned it would only fail the
-// test). p2g_redo(): true when the device fact P2G_F32_FAST does not hold, or when both ways fail: the nonzero
-// magnitude is below 2^-40 (at or above it no operation can have flushed a result: zeros are then exact), and not
-// both p2g_w above 2^-126 and p2g_u at least p2g_nz(2^-126) (then no result is zero, tiny or subnormal and no
-// operand entered subnormal: nothing was flushed, every operation was IEEE's). Then the region's check
-// p2g_check_<n> runs the device's pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest
-// |result|, exact zeros of opposite operands or a zero factor let through), and only if p2g_redoz() finds a result
-// below 2^-126 does the exact replay compute every value again. NaN needs no replay where the fact holds: the
-// device's NaN results are PTX's 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a copy, x * 1.0).
-// No exact path, no branch.
+// p2g_faddc ... are add/sub/mul/fma.rn.f32 by the device, each exact result a multiple of 2^-126 by its operands'
+// grids (region_guard.cpp gridPolicy: a factor finer than 2^-63 is tested where the product needs it), so never
+// subnormal where every tested value is 0 or at least 2^-40. p2g_u keeps the smallest magnitude of every value
+// p2g_in tests (entering values, and those factors) as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the
+// top, NaN sorts above every number; a NaN entering p2g_in_nan makes it 0). p2g_w keeps the smallest |value| of
+// every result, zeros included (the device's min() leaves a NaN result out, and a min() that returned it would
+// only fail the test). p2g_redo(): true when the device fact P2G_F32_FAST does not hold, or when both ways fail:
+// a tested magnitude is below 2^-40 (at or above it no operation can have flushed a result: zeros are then
+// exact), and not both p2g_w above 2^-126 and p2g_u at least p2g_nz(2^-126) (then no result is zero, tiny or
+// subnormal and no operand entered subnormal: nothing was flushed, every operation was IEEE's). Then the region's
+// check p2g_check_<n> runs the device's pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the
+// smallest |result|, exact zeros of opposite operands or a zero factor let through), and only if p2g_redoz()
+// finds a result below 2^-126 does the exact replay compute every value again. NaN needs no replay where the fact
+// holds: the device's NaN results are PTX's 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a
+// copy, x * 1.0). No exact path, no branch.
 uint p2g_u = 0xFFFFFFFFu;
 float p2g_w = 1.0;
 float p2g_m = 1.0;
 uint p2g_nz(float x) { return (floatBitsToUint(x) << 1u) - 2u; }
-float p2g_fadd(float a, float b) {
-  precise float r = a + b;
-  p2g_u = min(p2g_u, p2g_nz(r));
-  p2g_w = min(p2g_w, abs(r));
-  return r;
-}
-float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
-float p2g_fmul(float a, float b) {
-  precise float r = a * b;
-  p2g_u = min(p2g_u, p2g_nz(r));
-  p2g_w = min(p2g_w, abs(r));
-  return r;
-}
-float p2g_ffma(float a, float b, float c) {
-  precise float r = fma(a, b, c);
-  p2g_u = min(p2g_u, p2g_nz(r));
-  p2g_w = min(p2g_w, abs(r));
-  return r;
-}
-// The untested short forms: a result whose exact value is a multiple of 2^-63 by its operands (the sum of two
-// values of the region, a product with a literal such as 2 or 0.5 of a value known coarser; region_guard.cpp
-// Region::coarse) is what a test would establish, so it is not tested.
-// Their grid holds only where every tested value is 2^-40 or more; p2g_w, the other way through p2g_redo, counts
-// them too.
+// The short forms. Their grid holds only where every tested value is 0 or at least 2^-40; p2g_w, the other way
+// through p2g_redo, counts every result.
 float p2g_faddc(float a, float b) { precise float r = a + b; p2g_w = min(p2g_w, abs(r)); return r; }
 float p2g_fsubc(float a, float b) { return p2g_faddc(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
 float p2g_fmulc(float a, float b) { precise float r = a * b; p2g_w = min(p2g_w, abs(r)); return r; }

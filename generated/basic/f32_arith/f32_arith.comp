@@ -339,48 +339,27 @@ uint64_t p2g_f2i64(uint w, int mode, bool sgn) {
   return neg ? (0ul - m) : m;
 }
 // Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
-// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
-// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on
-// entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above every number; a NaN
-// entering p2g_in_nan makes it 0). p2g_w keeps the smallest |value| of every result, the untested forms' too,
-// zeros included (the device's min() leaves a NaN result out, and a min() that returned it would only fail the
-// test). p2g_redo(): true when the device fact P2G_F32_FAST does not hold, or when both ways fail: the nonzero
-// magnitude is below 2^-40 (at or above it no operation can have flushed a result: zeros are then exact), and not
-// both p2g_w above 2^-126 and p2g_u at least p2g_nz(2^-126) (then no result is zero, tiny or subnormal and no
-// operand entered subnormal: nothing was flushed, every operation was IEEE's). Then the region's check
-// p2g_check_<n> runs the device's pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest
-// |result|, exact zeros of opposite operands or a zero factor let through), and only if p2g_redoz() finds a result
-// below 2^-126 does the exact replay compute every value again. NaN needs no replay where the fact holds: the
-// device's NaN results are PTX's 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a copy, x * 1.0).
-// No exact path, no branch.
+// p2g_faddc ... are add/sub/mul/fma.rn.f32 by the device, each exact result a multiple of 2^-126 by its operands'
+// grids (region_guard.cpp gridPolicy: a factor finer than 2^-63 is tested where the product needs it), so never
+// subnormal where every tested value is 0 or at least 2^-40. p2g_u keeps the smallest magnitude of every value
+// p2g_in tests (entering values, and those factors) as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the
+// top, NaN sorts above every number; a NaN entering p2g_in_nan makes it 0). p2g_w keeps the smallest |value| of
+// every result, zeros included (the device's min() leaves a NaN result out, and a min() that returned it would
+// only fail the test). p2g_redo(): true when the device fact P2G_F32_FAST does not hold, or when both ways fail:
+// a tested magnitude is below 2^-40 (at or above it no operation can have flushed a result: zeros are then
+// exact), and not both p2g_w above 2^-126 and p2g_u at least p2g_nz(2^-126) (then no result is zero, tiny or
+// subnormal and no operand entered subnormal: nothing was flushed, every operation was IEEE's). Then the region's
+// check p2g_check_<n> runs the device's pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the
+// smallest |result|, exact zeros of opposite operands or a zero factor let through), and only if p2g_redoz()
+// finds a result below 2^-126 does the exact replay compute every value again. NaN needs no replay where the fact
+// holds: the device's NaN results are PTX's 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a
+// copy, x * 1.0). No exact path, no branch.
 uint p2g_u = 0xFFFFFFFFu;
 float p2g_w = 1.0;
 float p2g_m = 1.0;
 uint p2g_nz(float x) { return (floatBitsToUint(x) << 1u) - 2u; }
-float p2g_fadd(float a, float b) {
-  precise float r = a + b;
-  p2g_u = min(p2g_u, p2g_nz(r));
-  p2g_w = min(p2g_w, abs(r));
-  return r;
-}
-float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
-float p2g_fmul(float a, float b) {
-  precise float r = a * b;
-  p2g_u = min(p2g_u, p2g_nz(r));
-  p2g_w = min(p2g_w, abs(r));
-  return r;
-}
-float p2g_ffma(float a, float b, float c) {
-  precise float r = fma(a, b, c);
-  p2g_u = min(p2g_u, p2g_nz(r));
-  p2g_w = min(p2g_w, abs(r));
-  return r;
-}
-// The untested short forms: a result whose exact value is a multiple of 2^-63 by its operands (the sum of two
-// values of the region, a product with a literal such as 2 or 0.5 of a value known coarser; region_guard.cpp
-// Region::coarse) is what a test would establish, so it is not tested.
-// Their grid holds only where every tested value is 2^-40 or more; p2g_w, the other way through p2g_redo, counts
-// them too.
+// The short forms. Their grid holds only where every tested value is 0 or at least 2^-40; p2g_w, the other way
+// through p2g_redo, counts every result.
 float p2g_faddc(float a, float b) { precise float r = a + b; p2g_w = min(p2g_w, abs(r)); return r; }
 float p2g_fsubc(float a, float b) { return p2g_faddc(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
 float p2g_fmulc(float a, float b) { precise float r = a * b; p2g_w = min(p2g_w, abs(r)); return r; }
@@ -539,7 +518,7 @@ void p2g_exact_8(float f1, out precise float f30) {
 }
 void p2g_check_8(float f1, out precise float f30) {
   if (P2G_F32_FAST) {
-    f30 = p2g_ffmaz(p2g_inz(f1), p2g_ffmaz(f1, p2g_ffmaz(f1, 0.25, 0.5), -1.25), 2.0);
+    f30 = p2g_ffmaz(p2g_inz(f1), p2g_inz(p2g_ffmaz(f1, p2g_inz(p2g_ffmaz(f1, 0.25, 0.5)), -1.25)), 2.0);
     if (!p2g_redoz()) return;
   }
   p2g_exact_8(f1, f30);
@@ -585,9 +564,9 @@ void p2g_exact_12(float f1, float f2, float f22, out precise float f53) {
 void p2g_check_12(float f1, float f2, float f22, out precise float f53) {
   if (P2G_F32_FAST) {
     precise float f42 = p2g_ffmaz(p2g_inz(f1), p2g_ffmaz(f1, 0.0, p2g_inz(f2)), p2g_faddz(f2, f2));
-    precise float f45 = p2g_ffmaz(f1, p2g_ffmaz(f1, f42, p2g_inz(f22)), p2g_fmulz(f2, 4.0));
-    precise float f49 = p2g_ffmaz(f1, p2g_ffmaz(f1, f45, p2g_fmulz(f2, 5.0)), p2g_fmulz(f2, 6.0));
-    f53 = p2g_ffmaz(f1, p2g_ffmaz(f1, f49, p2g_fmulz(f2, 7.0)), p2g_fmulz(f2, 8.0));
+    precise float f45 = p2g_ffmaz(f1, p2g_inz(p2g_ffmaz(f1, p2g_inz(f42), p2g_inz(f22))), p2g_fmulz(f2, 4.0));
+    precise float f49 = p2g_ffmaz(f1, p2g_inz(p2g_ffmaz(f1, p2g_inz(f45), p2g_fmulz(f2, 5.0))), p2g_fmulz(f2, 6.0));
+    f53 = p2g_ffmaz(f1, p2g_inz(p2g_ffmaz(f1, p2g_inz(f49), p2g_fmulz(f2, 7.0))), p2g_fmulz(f2, 8.0));
     if (!p2g_redoz()) return;
   }
   p2g_exact_12(f1, f2, f22, f53);
@@ -629,7 +608,7 @@ void main() {
   // ptx:48  add.s64 	%rd14, %rd5, %rd13;
   uint64_t rd14 = uint64_t(int64_t(p24_u64) + int64_t(uint64_t(uint(int(r4) * 20)) * uint64_t(4u)));
   // ptx:49  mul.f32 	%f4, %f1, %f2;
-  precise float f4 = p2g_fmul(p2g_in(f1), p2g_in(f2));
+  precise float f4 = p2g_fmulc(p2g_in(f1), p2g_in(f2));
   // ptx:50  add.f32 	%f5, %f4, %f3;
   precise float f5 = p2g_faddc(f4, p2g_in(f3));
   if (p2g_redo()) p2g_check_1(f1, f2, f4, f3, f5);
@@ -640,14 +619,14 @@ void main() {
   // ptx:54  sub.f32 	%f7, %f4, %f6;
   // ptx:53  mul.f32 	%f6, %f3, 0f3F000000;
   // ptx:54  sub.f32 	%f7, %f4, %f6;
-  precise float f7 = p2g_ffma(-(p2g_in(f3)), 0.5, p2g_in(f4));
+  precise float f7 = p2g_ffmac(-(p2g_in(f3)), 0.5, p2g_in(f4));
   if (p2g_redo()) p2g_check_2(f3, f4, f7);
   // ptx:55  st.global.f32 	[%rd14+8], %f7;
   P2GU32((rd14 + 8ul)).v = floatBitsToUint(f7);
   // ptx:57  sub.f32 	%f9, %f4, %f8;
   // ptx:56  mul.f32 	%f8, %f2, %f3;
   // ptx:57  sub.f32 	%f9, %f4, %f8;
-  precise float f9 = p2g_ffma(-(p2g_in(f2)), p2g_in(f3), p2g_in(f4));
+  precise float f9 = p2g_ffmac(-(p2g_in(f2)), p2g_in(f3), p2g_in(f4));
   if (p2g_redo()) p2g_check_3(f2, f3, f4, f9);
   // ptx:58  st.global.f32 	[%rd14+12], %f9;
   P2GU32((rd14 + 12ul)).v = floatBitsToUint(f9);
@@ -703,7 +682,7 @@ void main() {
   // ptx:88  fma.rn.f32 	%f28, %f1, 0f3E800000, 0f3F000000;
   // ptx:89  fma.rn.f32 	%f29, %f1, %f28, 0fBFA00000;
   // ptx:90  fma.rn.f32 	%f30, %f1, %f29, 0f40000000;
-  precise float f30 = p2g_ffma(p2g_in(f1), p2g_ffma(f1, p2g_ffma(f1, 0.25, 0.5), -1.25), 2.0);
+  precise float f30 = p2g_ffmac(p2g_in(f1), p2g_in(p2g_ffmac(f1, p2g_in(p2g_ffmac(f1, 0.25, 0.5)), -1.25)), 2.0);
   if (p2g_redo()) p2g_check_8(f1, f30);
   // ptx:91  st.global.f32 	[%rd14+60], %f30;
   P2GU32((rd14 + 60ul)).v = floatBitsToUint(f30);
@@ -711,7 +690,7 @@ void main() {
   // ptx:93  mul.f32 	%f32, %f31, %f18;
   // ptx:94  fma.rn.f32 	%f33, %f3, %f3, 0f3F800000;
   // ptx:95  div.rn.f32 	%f34, %f32, %f33;
-  f34 = p2g_div32(p2g_fmul(p2g_faddc(p2g_in(f1), p2g_in(f2)), p2g_in(f18)), p2g_ffma(p2g_in(f3), f3, 1.0), 0, false);
+  f34 = p2g_div32(p2g_fmulc(p2g_faddc(p2g_in(f1), p2g_in(f2)), p2g_in(f18)), p2g_ffmac(p2g_in(f3), f3, 1.0), 0, false);
   if (p2g_redo()) p2g_check_9(f1, f2, f18, f3, f34);
   // ptx:96  st.global.f32 	[%rd14+64], %f34;
   P2GU32((rd14 + 64ul)).v = floatBitsToUint(f34);
@@ -723,7 +702,7 @@ void main() {
   P2GU32((rd14 + 68ul)).v = floatBitsToUint(f36);
   // ptx:100  mul.f32 	%f37, %f2, 0f3E4CCCCD;
   // ptx:101  fma.rn.f32 	%f38, %f1, 0f3DCCCCCD, %f37;
-  f38 = p2g_ffma(p2g_in(f1), uintBitsToFloat(0x3DCCCCCDu), p2g_fmul(p2g_in(f2), uintBitsToFloat(0x3E4CCCCDu)));
+  f38 = p2g_ffmac(p2g_in(f1), uintBitsToFloat(0x3DCCCCCDu), p2g_fmulc(p2g_in(f2), uintBitsToFloat(0x3E4CCCCDu)));
   if (p2g_redo()) p2g_check_11(f1, f2, f38);
   // ptx:102  fma.rn.f32 	%f39, %f3, 0f3E99999A, %f38;
   // ptx:103  st.global.f32 	[%rd14+72], %f39;
@@ -731,21 +710,21 @@ void main() {
   // ptx:104  fma.rn.f32 	%f40, %f1, 0f00000000, %f2;
   // ptx:105  add.f32 	%f41, %f2, %f2;
   // ptx:106  fma.rn.f32 	%f42, %f1, %f40, %f41;
-  precise float f42 = p2g_ffma(p2g_in(f1), p2g_ffmac(f1, 0.0, p2g_in(f2)), p2g_faddc(f2, f2));
+  precise float f42 = p2g_ffmac(p2g_in(f1), p2g_ffmac(f1, 0.0, p2g_in(f2)), p2g_faddc(f2, f2));
   // ptx:107  fma.rn.f32 	%f43, %f1, %f42, %f22;
   // ptx:108  mul.f32 	%f44, %f2, 0f40800000;
   // ptx:109  fma.rn.f32 	%f45, %f1, %f43, %f44;
-  precise float f45 = p2g_ffma(f1, p2g_ffma(f1, f42, p2g_in(f22)), p2g_fmulc(f2, 4.0));
+  precise float f45 = p2g_ffmac(f1, p2g_in(p2g_ffmac(f1, p2g_in(f42), p2g_in(f22))), p2g_fmulc(f2, 4.0));
   // ptx:110  mul.f32 	%f46, %f2, 0f40A00000;
   // ptx:111  fma.rn.f32 	%f47, %f1, %f45, %f46;
   // ptx:112  mul.f32 	%f48, %f2, 0f40C00000;
   // ptx:113  fma.rn.f32 	%f49, %f1, %f47, %f48;
-  precise float f49 = p2g_ffma(f1, p2g_ffma(f1, f45, p2g_fmulc(f2, 5.0)), p2g_fmulc(f2, 6.0));
+  precise float f49 = p2g_ffmac(f1, p2g_in(p2g_ffmac(f1, p2g_in(f45), p2g_fmulc(f2, 5.0))), p2g_fmulc(f2, 6.0));
   // ptx:114  mul.f32 	%f50, %f2, 0f40E00000;
   // ptx:115  fma.rn.f32 	%f51, %f1, %f49, %f50;
   // ptx:116  mul.f32 	%f52, %f2, 0f41000000;
   // ptx:117  fma.rn.f32 	%f53, %f1, %f51, %f52;
-  precise float f53 = p2g_ffma(f1, p2g_ffma(f1, f49, p2g_fmulc(f2, 7.0)), p2g_fmulc(f2, 8.0));
+  precise float f53 = p2g_ffmac(f1, p2g_in(p2g_ffmac(f1, p2g_in(f49), p2g_fmulc(f2, 7.0))), p2g_fmulc(f2, 8.0));
   if (p2g_redo()) p2g_check_12(f1, f2, f22, f53);
   // ptx:118  st.global.f32 	[%rd14+76], %f53;
   P2GU32((rd14 + 76ul)).v = floatBitsToUint(f53);

@@ -218,48 +218,27 @@ float p2g_fmul(float a, float b, bool ftz) {
 // .ftz: a subnormal input or result becomes a zero of the same sign (HAZARDS.md #5).
 float p2g_ftz(float x) { uint b = floatBitsToUint(x); return (b & 0x7F800000u) == 0u ? uintBitsToFloat(b & 0x80000000u) : x; }
 // Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
-// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
-// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on
-// entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above every number; a NaN
-// entering p2g_in_nan makes it 0). p2g_w keeps the smallest |value| of every result, the untested forms' too,
-// zeros included (the device's min() leaves a NaN result out, and a min() that returned it would only fail the
-// test). p2g_redo(): true when the device fact P2G_F32_FAST does not hold, or when both ways fail: the nonzero
-// magnitude is below 2^-40 (at or above it no operation can have flushed a result: zeros are then exact), and not
-// both p2g_w above 2^-126 and p2g_u at least p2g_nz(2^-126) (then no result is zero, tiny or subnormal and no
-// operand entered subnormal: nothing was flushed, every operation was IEEE's). Then the region's check
-// p2g_check_<n> runs the device's pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest
-// |result|, exact zeros of opposite operands or a zero factor let through), and only if p2g_redoz() finds a result
-// below 2^-126 does the exact replay compute every value again. NaN needs no replay where the fact holds: the
-// device's NaN results are PTX's 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a copy, x * 1.0).
-// No exact path, no branch.
+// p2g_faddc ... are add/sub/mul/fma.rn.f32 by the device, each exact result a multiple of 2^-126 by its operands'
+// grids (region_guard.cpp gridPolicy: a factor finer than 2^-63 is tested where the product needs it), so never
+// subnormal where every tested value is 0 or at least 2^-40. p2g_u keeps the smallest magnitude of every value
+// p2g_in tests (entering values, and those factors) as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the
+// top, NaN sorts above every number; a NaN entering p2g_in_nan makes it 0). p2g_w keeps the smallest |value| of
+// every result, zeros included (the device's min() leaves a NaN result out, and a min() that returned it would
+// only fail the test). p2g_redo(): true when the device fact P2G_F32_FAST does not hold, or when both ways fail:
+// a tested magnitude is below 2^-40 (at or above it no operation can have flushed a result: zeros are then
+// exact), and not both p2g_w above 2^-126 and p2g_u at least p2g_nz(2^-126) (then no result is zero, tiny or
+// subnormal and no operand entered subnormal: nothing was flushed, every operation was IEEE's). Then the region's
+// check p2g_check_<n> runs the device's pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the
+// smallest |result|, exact zeros of opposite operands or a zero factor let through), and only if p2g_redoz()
+// finds a result below 2^-126 does the exact replay compute every value again. NaN needs no replay where the fact
+// holds: the device's NaN results are PTX's 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a
+// copy, x * 1.0). No exact path, no branch.
 uint p2g_u = 0xFFFFFFFFu;
 float p2g_w = 1.0;
 float p2g_m = 1.0;
 uint p2g_nz(float x) { return (floatBitsToUint(x) << 1u) - 2u; }
-float p2g_fadd(float a, float b) {
-  precise float r = a + b;
-  p2g_u = min(p2g_u, p2g_nz(r));
-  p2g_w = min(p2g_w, abs(r));
-  return r;
-}
-float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
-float p2g_fmul(float a, float b) {
-  precise float r = a * b;
-  p2g_u = min(p2g_u, p2g_nz(r));
-  p2g_w = min(p2g_w, abs(r));
-  return r;
-}
-float p2g_ffma(float a, float b, float c) {
-  precise float r = fma(a, b, c);
-  p2g_u = min(p2g_u, p2g_nz(r));
-  p2g_w = min(p2g_w, abs(r));
-  return r;
-}
-// The untested short forms: a result whose exact value is a multiple of 2^-63 by its operands (the sum of two
-// values of the region, a product with a literal such as 2 or 0.5 of a value known coarser; region_guard.cpp
-// Region::coarse) is what a test would establish, so it is not tested.
-// Their grid holds only where every tested value is 2^-40 or more; p2g_w, the other way through p2g_redo, counts
-// them too.
+// The short forms. Their grid holds only where every tested value is 0 or at least 2^-40; p2g_w, the other way
+// through p2g_redo, counts every result.
 float p2g_faddc(float a, float b) { precise float r = a + b; p2g_w = min(p2g_w, abs(r)); return r; }
 float p2g_fsubc(float a, float b) { return p2g_faddc(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
 float p2g_fmulc(float a, float b) { precise float r = a * b; p2g_w = min(p2g_w, abs(r)); return r; }
@@ -672,7 +651,7 @@ void main() {
   P2GU32((rd12 + 4ul)).v = floatBitsToUint(f4);
   // ptx:215  neg.f32 t, %f37;
   // ptx:216  mul.f32 %f7, t, %f35;
-  precise float f7 = p2g_fmul(-(p2g_in(f37)), p2g_in(f35));
+  precise float f7 = p2g_fmulc(-(p2g_in(f37)), p2g_in(f35));
   if (p2g_redo()) p2g_check_3(f37, f35, f7);
   // ptx:219  st.global.f32 	[%rd12+8], %f7;
   P2GU32((rd12 + 8ul)).v = floatBitsToUint(f7);
@@ -680,13 +659,13 @@ void main() {
   precise float f17 = uintBitsToFloat(r44);
   // ptx:224  neg.f32 t, %f37;
   // ptx:225  fma.rn.f32 %f10, t, %f35, %f17;
-  precise float f10 = p2g_ffma(-(p2g_in(f37)), p2g_in(f35), p2g_in(f17));
+  precise float f10 = p2g_ffmac(-(p2g_in(f37)), p2g_in(f35), p2g_in(f17));
   if (p2g_redo()) p2g_check_4(f37, f35, f17, f10);
   // ptx:228  st.global.f32 	[%rd12+12], %f10;
   P2GU32((rd12 + 12ul)).v = floatBitsToUint(f10);
   // ptx:232  neg.f32 t, %f37;
   // ptx:233  fma.rn.f32 %f14, %f35, %f17, t;
-  precise float f14 = p2g_ffma(p2g_in(f35), p2g_in(f17), -(p2g_in(f37)));
+  precise float f14 = p2g_ffmac(p2g_in(f35), p2g_in(f17), -(p2g_in(f37)));
   if (p2g_redo()) p2g_check_5(f35, f17, f37, f14);
   // ptx:236  st.global.f32 	[%rd12+16], %f14;
   P2GU32((rd12 + 16ul)).v = floatBitsToUint(f14);
@@ -697,7 +676,7 @@ void main() {
   P2GU32((rd12 + 20ul)).v = floatBitsToUint(f18);
   // ptx:248  neg.f32 t, %f37;
   // ptx:249  mul.sat.f32 %f21, t, %f35;
-  precise float f21 = p2g_sat(p2g_fmul(-(p2g_in(f37)), p2g_in(f35)));
+  precise float f21 = p2g_sat(p2g_fmulc(-(p2g_in(f37)), p2g_in(f35)));
   if (p2g_redo()) p2g_check_6(f37, f35, f21);
   // ptx:252  st.global.f32 	[%rd12+24], %f21;
   P2GU32((rd12 + 24ul)).v = floatBitsToUint(f21);
@@ -708,7 +687,7 @@ void main() {
   P2GU32((rd12 + 28ul)).v = floatBitsToUint(p2g_fadd(t_7, f35, false));
   // ptx:264  abs.f32 t, %f37;
   // ptx:265  mul.f32 %f27, t, %f35;
-  precise float f27 = p2g_fmul(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f37) & 0x7FFFFFFFu))), p2g_in(f35));
+  precise float f27 = p2g_fmulc(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f37) & 0x7FFFFFFFu))), p2g_in(f35));
   if (p2g_redo()) p2g_check_7(f37, f35, f27);
   // ptx:268  st.global.f32 	[%rd12+32], %f27;
   P2GU32((rd12 + 32ul)).v = floatBitsToUint(f27);
@@ -725,7 +704,7 @@ void main() {
   // ptx:282  neg.f32 t, %f33;
   t_10 = p2g_canon(uintBitsToFloat(floatBitsToUint(f33) ^ 0x80000000u));
   // ptx:283  mul.f32 %f33, t, %f35;
-  f33 = p2g_fmul(t_10, f35);
+  f33 = p2g_fmulc(t_10, f35);
   if (p2g_redo()) { t_10 = p2g_was_t_10; if (p2g_check_8(t_10, f35, f33)) { t_10 = p2g_was_t_10; p2g_exact_8(t_10, f35,
       f33); } }
   // ptx:286  st.global.f32 	[%rd12+40], %f33;

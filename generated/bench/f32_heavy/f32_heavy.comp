@@ -254,48 +254,27 @@ float p2g_fmul(float a, float b, bool ftz) {
 float p2g_nmin(float a, float b) { float d = min(a, b), e = p2g_fmin(a, b); return P2G_F32_MINMAX ? d : e; }
 float p2g_nmax(float a, float b) { float d = max(a, b), e = p2g_fmax(a, b); return P2G_F32_MINMAX ? d : e; }
 // Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
-// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
-// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on
-// entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above every number; a NaN
-// entering p2g_in_nan makes it 0). p2g_w keeps the smallest |value| of every result, the untested forms' too,
-// zeros included (the device's min() leaves a NaN result out, and a min() that returned it would only fail the
-// test). p2g_redo(): true when the device fact P2G_F32_FAST does not hold, or when both ways fail: the nonzero
-// magnitude is below 2^-40 (at or above it no operation can have flushed a result: zeros are then exact), and not
-// both p2g_w above 2^-126 and p2g_u at least p2g_nz(2^-126) (then no result is zero, tiny or subnormal and no
-// operand entered subnormal: nothing was flushed, every operation was IEEE's). Then the region's check
-// p2g_check_<n> runs the device's pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest
-// |result|, exact zeros of opposite operands or a zero factor let through), and only if p2g_redoz() finds a result
-// below 2^-126 does the exact replay compute every value again. NaN needs no replay where the fact holds: the
-// device's NaN results are PTX's 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a copy, x * 1.0).
-// No exact path, no branch.
+// p2g_faddc ... are add/sub/mul/fma.rn.f32 by the device, each exact result a multiple of 2^-126 by its operands'
+// grids (region_guard.cpp gridPolicy: a factor finer than 2^-63 is tested where the product needs it), so never
+// subnormal where every tested value is 0 or at least 2^-40. p2g_u keeps the smallest magnitude of every value
+// p2g_in tests (entering values, and those factors) as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the
+// top, NaN sorts above every number; a NaN entering p2g_in_nan makes it 0). p2g_w keeps the smallest |value| of
+// every result, zeros included (the device's min() leaves a NaN result out, and a min() that returned it would
+// only fail the test). p2g_redo(): true when the device fact P2G_F32_FAST does not hold, or when both ways fail:
+// a tested magnitude is below 2^-40 (at or above it no operation can have flushed a result: zeros are then
+// exact), and not both p2g_w above 2^-126 and p2g_u at least p2g_nz(2^-126) (then no result is zero, tiny or
+// subnormal and no operand entered subnormal: nothing was flushed, every operation was IEEE's). Then the region's
+// check p2g_check_<n> runs the device's pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the
+// smallest |result|, exact zeros of opposite operands or a zero factor let through), and only if p2g_redoz()
+// finds a result below 2^-126 does the exact replay compute every value again. NaN needs no replay where the fact
+// holds: the device's NaN results are PTX's 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a
+// copy, x * 1.0). No exact path, no branch.
 uint p2g_u = 0xFFFFFFFFu;
 float p2g_w = 1.0;
 float p2g_m = 1.0;
 uint p2g_nz(float x) { return (floatBitsToUint(x) << 1u) - 2u; }
-float p2g_fadd(float a, float b) {
-  precise float r = a + b;
-  p2g_u = min(p2g_u, p2g_nz(r));
-  p2g_w = min(p2g_w, abs(r));
-  return r;
-}
-float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
-float p2g_fmul(float a, float b) {
-  precise float r = a * b;
-  p2g_u = min(p2g_u, p2g_nz(r));
-  p2g_w = min(p2g_w, abs(r));
-  return r;
-}
-float p2g_ffma(float a, float b, float c) {
-  precise float r = fma(a, b, c);
-  p2g_u = min(p2g_u, p2g_nz(r));
-  p2g_w = min(p2g_w, abs(r));
-  return r;
-}
-// The untested short forms: a result whose exact value is a multiple of 2^-63 by its operands (the sum of two
-// values of the region, a product with a literal such as 2 or 0.5 of a value known coarser; region_guard.cpp
-// Region::coarse) is what a test would establish, so it is not tested.
-// Their grid holds only where every tested value is 2^-40 or more; p2g_w, the other way through p2g_redo, counts
-// them too.
+// The short forms. Their grid holds only where every tested value is 0 or at least 2^-40; p2g_w, the other way
+// through p2g_redo, counts every result.
 float p2g_faddc(float a, float b) { precise float r = a + b; p2g_w = min(p2g_w, abs(r)); return r; }
 float p2g_fsubc(float a, float b) { return p2g_faddc(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
 float p2g_fmulc(float a, float b) { precise float r = a * b; p2g_w = min(p2g_w, abs(r)); return r; }
@@ -453,7 +432,7 @@ bool p2g_check_2(inout precise float f114, inout precise float f115, inout preci
     inout precise float f117) {
   if (!P2G_F32_FAST) return true;
   precise float f19 = p2g_fmulz(p2g_inz(f114), p2g_inz(f115));
-  precise float f21 = p2g_ffmaz(f19, 0.5, p2g_fmulz(p2g_inz(f116), 0.25));
+  precise float f21 = p2g_ffmaz(p2g_inz(f19), 0.5, p2g_fmulz(p2g_inz(f116), 0.25));
   precise float f23 = 0.96875;
   precise float neg143 = -f19;
   precise float f26 = p2g_ffmaz(neg143, 0.0009765625, p2g_ffmaz(f114, f23, p2g_fmulz(p2g_inz(f117), 0.03125)));
@@ -461,44 +440,44 @@ bool p2g_check_2(inout precise float f114, inout precise float f115, inout preci
   precise float f30 = 4.0;
   precise float f31 = p2g_nmin(p2g_nmax(p2g_ffmaz(f116, 0.875, f21), f28), f30);
   precise float f32 = p2g_ffmaz(f117, uintBitsToFloat(0x3F7FBFFFu), f19);
-  precise float f33 = p2g_fmulz(f26, f21);
-  precise float f35 = p2g_ffmaz(f33, 0.5, p2g_fmulz(f31, 0.25));
+  precise float f33 = p2g_fmulz(p2g_inz(f26), p2g_inz(f21));
+  precise float f35 = p2g_ffmaz(p2g_inz(f33), 0.5, p2g_fmulz(f31, 0.25));
   precise float neg144 = -f33;
   precise float f39 = p2g_ffmaz(neg144, 0.0009765625, p2g_ffmaz(f26, f23, p2g_fmulz(f32, 0.03125)));
   precise float f42 = p2g_nmin(p2g_nmax(p2g_ffmaz(f31, 0.875, f35), f28), f30);
   precise float f43 = p2g_ffmaz(f32, uintBitsToFloat(0x3F7FBFFFu), f33);
-  precise float f44 = p2g_fmulz(f39, f35);
-  precise float f46 = p2g_ffmaz(f44, 0.5, p2g_fmulz(f42, 0.25));
+  precise float f44 = p2g_fmulz(p2g_inz(f39), p2g_inz(f35));
+  precise float f46 = p2g_ffmaz(p2g_inz(f44), 0.5, p2g_fmulz(f42, 0.25));
   precise float neg145 = -f44;
   precise float f50 = p2g_ffmaz(neg145, 0.0009765625, p2g_ffmaz(f39, f23, p2g_fmulz(f43, 0.03125)));
   precise float f53 = p2g_nmin(p2g_nmax(p2g_ffmaz(f42, 0.875, f46), f28), f30);
-  precise float f54 = p2g_ffmaz(f43, uintBitsToFloat(0x3F7FBFFFu), f44);
-  precise float f55 = p2g_fmulz(f50, f46);
-  precise float f57 = p2g_ffmaz(f55, 0.5, p2g_fmulz(f53, 0.25));
+  precise float f54 = p2g_ffmaz(p2g_inz(f43), uintBitsToFloat(0x3F7FBFFFu), f44);
+  precise float f55 = p2g_fmulz(p2g_inz(f50), p2g_inz(f46));
+  precise float f57 = p2g_ffmaz(p2g_inz(f55), 0.5, p2g_fmulz(f53, 0.25));
   precise float neg146 = -f55;
   precise float f61 = p2g_ffmaz(neg146, 0.0009765625, p2g_ffmaz(f50, f23, p2g_fmulz(f54, 0.03125)));
   precise float f64 = p2g_nmin(p2g_nmax(p2g_ffmaz(f53, 0.875, f57), f28), f30);
   precise float f65 = p2g_ffmaz(f54, uintBitsToFloat(0x3F7FBFFFu), f55);
-  precise float f66 = p2g_fmulz(f61, f57);
-  precise float f68 = p2g_ffmaz(f66, 0.5, p2g_fmulz(f64, 0.25));
+  precise float f66 = p2g_fmulz(p2g_inz(f61), p2g_inz(f57));
+  precise float f68 = p2g_ffmaz(p2g_inz(f66), 0.5, p2g_fmulz(f64, 0.25));
   precise float neg147 = -f66;
   precise float f72 = p2g_ffmaz(neg147, 0.0009765625, p2g_ffmaz(f61, f23, p2g_fmulz(f65, 0.03125)));
   precise float f75 = p2g_nmin(p2g_nmax(p2g_ffmaz(f64, 0.875, f68), f28), f30);
-  precise float f76 = p2g_ffmaz(f65, uintBitsToFloat(0x3F7FBFFFu), f66);
-  precise float f77 = p2g_fmulz(f72, f68);
-  precise float f79 = p2g_ffmaz(f77, 0.5, p2g_fmulz(f75, 0.25));
+  precise float f76 = p2g_ffmaz(p2g_inz(f65), uintBitsToFloat(0x3F7FBFFFu), f66);
+  precise float f77 = p2g_fmulz(p2g_inz(f72), p2g_inz(f68));
+  precise float f79 = p2g_ffmaz(p2g_inz(f77), 0.5, p2g_fmulz(f75, 0.25));
   precise float neg148 = -f77;
   precise float f83 = p2g_ffmaz(neg148, 0.0009765625, p2g_ffmaz(f72, f23, p2g_fmulz(f76, 0.03125)));
   precise float f86 = p2g_nmin(p2g_nmax(p2g_ffmaz(f75, 0.875, f79), f28), f30);
   precise float f87 = p2g_ffmaz(f76, uintBitsToFloat(0x3F7FBFFFu), f77);
-  precise float f88 = p2g_fmulz(f83, f79);
-  precise float f90 = p2g_ffmaz(f88, 0.5, p2g_fmulz(f86, 0.25));
+  precise float f88 = p2g_fmulz(p2g_inz(f83), p2g_inz(f79));
+  precise float f90 = p2g_ffmaz(p2g_inz(f88), 0.5, p2g_fmulz(f86, 0.25));
   precise float neg149 = -f88;
   precise float f94 = p2g_ffmaz(neg149, 0.0009765625, p2g_ffmaz(f83, f23, p2g_fmulz(f87, 0.03125)));
   precise float f97 = p2g_nmin(p2g_nmax(p2g_ffmaz(f86, 0.875, f90), f28), f30);
-  precise float f98 = p2g_ffmaz(f87, uintBitsToFloat(0x3F7FBFFFu), f88);
-  precise float f99 = p2g_fmulz(f94, f90);
-  precise float f101 = p2g_ffmaz(f99, 0.5, p2g_fmulz(f97, 0.25));
+  precise float f98 = p2g_ffmaz(p2g_inz(f87), uintBitsToFloat(0x3F7FBFFFu), f88);
+  precise float f99 = p2g_fmulz(p2g_inz(f94), p2g_inz(f90));
+  precise float f101 = p2g_ffmaz(p2g_inz(f99), 0.5, p2g_fmulz(f97, 0.25));
   precise float neg150 = -f99;
   f114 = p2g_ffmaz(neg150, 0.0009765625, p2g_ffmaz(f94, f23, p2g_fmulz(f98, 0.03125)));
   f116 = p2g_nmin(p2g_nmax(p2g_ffmaz(f97, 0.875, f101), f28), f30);
@@ -546,11 +525,11 @@ void main() {
   uint64_t rd8 = uint64_t(int64_t(rd4) + int64_t(packUint2x32(unpackUint2x32(rd5) ^ unpackUint2x32(4ul))));
   // ptx:40  ld.global.nc.f32 	%f17, [%rd8];
   // ptx:41  mul.f32 	%f114, %f17, 0f3F000000;
-  precise float f114 = p2g_fmul(p2g_in(uintBitsToFloat(P2GU32(rd8).v)), 0.5);
+  precise float f114 = p2g_fmulc(p2g_in(uintBitsToFloat(P2GU32(rd8).v)), 0.5);
   // ptx:42  ld.global.nc.f32 	%f115, [%rd6];
   precise float f115 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd4) + int64_t(rd5))).v);
   // ptx:43  fma.rn.f32 	%f116, %f115, 0f3E800000, 0f3F800000;
-  precise float f116 = p2g_ffma(p2g_in(f115), 0.25, 1.0);
+  precise float f116 = p2g_ffmac(p2g_in(f115), 0.25, 1.0);
   // ptx:44  mov.f32 	%f18, 0f3F400000;
   // ptx:45  sub.f32 	%f117, %f18, %f114;
   precise float f117 = p2g_fsubc(0.75, f114);
@@ -564,10 +543,10 @@ void main() {
       p2g_loop_tick();
       // ptx:52  mul.f32 	%f19, %f114, %f115;
       precise float p2g_was_f114 = f114, p2g_was_f115 = f115, p2g_was_f116 = f116, p2g_was_f117 = f117;
-      precise float f19 = p2g_fmul(p2g_in(f114), p2g_in(f115));
+      precise float f19 = p2g_fmulc(p2g_in(f114), p2g_in(f115));
       // ptx:53  mul.f32 	%f20, %f116, 0f3E800000;
       // ptx:54  fma.rn.f32 	%f21, %f19, 0f3F000000, %f20;
-      precise float f21 = p2g_ffma(f19, 0.5, p2g_fmul(p2g_in(f116), 0.25));
+      precise float f21 = p2g_ffmac(p2g_in(f19), 0.5, p2g_fmulc(p2g_in(f116), 0.25));
       // ptx:55  mul.f32 	%f22, %f117, 0f3D000000;
       // ptx:56  mov.f32 	%f23, 0f3F780000;
       precise float f23 = 0.96875;
@@ -576,7 +555,7 @@ void main() {
       precise float neg143 = -f19;
       // ptx:58  mul.f32 	%f25, %f19, 0f3A800000;
       // ptx:59  sub.f32 	%f26, %f24, %f25;
-      precise float f26 = p2g_ffma(neg143, 0.0009765625, p2g_ffma(f114, f23, p2g_fmul(p2g_in(f117), 0.03125)));
+      precise float f26 = p2g_ffmac(neg143, 0.0009765625, p2g_ffmac(f114, f23, p2g_fmulc(p2g_in(f117), 0.03125)));
       // ptx:60  fma.rn.f32 	%f27, %f116, 0f3F600000, %f21;
       // ptx:61  mov.f32 	%f28, 0fC0800000;
       precise float f28 = -4.0;
@@ -584,137 +563,137 @@ void main() {
       // ptx:63  mov.f32 	%f30, 0f40800000;
       precise float f30 = 4.0;
       // ptx:64  min.f32 	%f31, %f29, %f30;
-      precise float f31 = p2g_nmin(p2g_nmax(p2g_ffma(f116, 0.875, f21), f28), f30);
+      precise float f31 = p2g_nmin(p2g_nmax(p2g_ffmac(f116, 0.875, f21), f28), f30);
       // ptx:65  fma.rn.f32 	%f32, %f117, 0f3F7FBFFF, %f19;
-      precise float f32 = p2g_ffma(f117, uintBitsToFloat(0x3F7FBFFFu), f19);
+      precise float f32 = p2g_ffmac(f117, uintBitsToFloat(0x3F7FBFFFu), f19);
       // ptx:66  mul.f32 	%f33, %f26, %f21;
-      precise float f33 = p2g_fmul(f26, f21);
+      precise float f33 = p2g_fmulc(p2g_in(f26), p2g_in(f21));
       // ptx:67  mul.f32 	%f34, %f31, 0f3E800000;
       // ptx:68  fma.rn.f32 	%f35, %f33, 0f3F000000, %f34;
-      precise float f35 = p2g_ffma(f33, 0.5, p2g_fmul(f31, 0.25));
+      precise float f35 = p2g_ffmac(p2g_in(f33), 0.5, p2g_fmulc(f31, 0.25));
       // ptx:69  mul.f32 	%f36, %f32, 0f3D000000;
       // ptx:70  fma.rn.f32 	%f37, %f26, %f23, %f36;
       // ptx:72  sub.f32 	%f39, %f37, %f38;
       precise float neg144 = -f33;
       // ptx:71  mul.f32 	%f38, %f33, 0f3A800000;
       // ptx:72  sub.f32 	%f39, %f37, %f38;
-      precise float f39 = p2g_ffma(neg144, 0.0009765625, p2g_ffma(f26, f23, p2g_fmul(f32, 0.03125)));
+      precise float f39 = p2g_ffmac(neg144, 0.0009765625, p2g_ffmac(f26, f23, p2g_fmulc(f32, 0.03125)));
       // ptx:73  fma.rn.f32 	%f40, %f31, 0f3F600000, %f35;
       // ptx:74  max.f32 	%f41, %f40, %f28;
       // ptx:75  min.f32 	%f42, %f41, %f30;
-      precise float f42 = p2g_nmin(p2g_nmax(p2g_ffma(f31, 0.875, f35), f28), f30);
+      precise float f42 = p2g_nmin(p2g_nmax(p2g_ffmac(f31, 0.875, f35), f28), f30);
       // ptx:76  fma.rn.f32 	%f43, %f32, 0f3F7FBFFF, %f33;
-      precise float f43 = p2g_ffma(f32, uintBitsToFloat(0x3F7FBFFFu), f33);
+      precise float f43 = p2g_ffmac(f32, uintBitsToFloat(0x3F7FBFFFu), f33);
       // ptx:77  mul.f32 	%f44, %f39, %f35;
-      precise float f44 = p2g_fmul(f39, f35);
+      precise float f44 = p2g_fmulc(p2g_in(f39), p2g_in(f35));
       // ptx:78  mul.f32 	%f45, %f42, 0f3E800000;
       // ptx:79  fma.rn.f32 	%f46, %f44, 0f3F000000, %f45;
-      precise float f46 = p2g_ffma(f44, 0.5, p2g_fmul(f42, 0.25));
+      precise float f46 = p2g_ffmac(p2g_in(f44), 0.5, p2g_fmulc(f42, 0.25));
       // ptx:80  mul.f32 	%f47, %f43, 0f3D000000;
       // ptx:81  fma.rn.f32 	%f48, %f39, %f23, %f47;
       // ptx:83  sub.f32 	%f50, %f48, %f49;
       precise float neg145 = -f44;
       // ptx:82  mul.f32 	%f49, %f44, 0f3A800000;
       // ptx:83  sub.f32 	%f50, %f48, %f49;
-      precise float f50 = p2g_ffma(neg145, 0.0009765625, p2g_ffma(f39, f23, p2g_fmul(f43, 0.03125)));
+      precise float f50 = p2g_ffmac(neg145, 0.0009765625, p2g_ffmac(f39, f23, p2g_fmulc(f43, 0.03125)));
       // ptx:84  fma.rn.f32 	%f51, %f42, 0f3F600000, %f46;
       // ptx:85  max.f32 	%f52, %f51, %f28;
       // ptx:86  min.f32 	%f53, %f52, %f30;
-      precise float f53 = p2g_nmin(p2g_nmax(p2g_ffma(f42, 0.875, f46), f28), f30);
+      precise float f53 = p2g_nmin(p2g_nmax(p2g_ffmac(f42, 0.875, f46), f28), f30);
       // ptx:87  fma.rn.f32 	%f54, %f43, 0f3F7FBFFF, %f44;
-      precise float f54 = p2g_ffma(f43, uintBitsToFloat(0x3F7FBFFFu), f44);
+      precise float f54 = p2g_ffmac(p2g_in(f43), uintBitsToFloat(0x3F7FBFFFu), f44);
       // ptx:88  mul.f32 	%f55, %f50, %f46;
-      precise float f55 = p2g_fmul(f50, f46);
+      precise float f55 = p2g_fmulc(p2g_in(f50), p2g_in(f46));
       // ptx:89  mul.f32 	%f56, %f53, 0f3E800000;
       // ptx:90  fma.rn.f32 	%f57, %f55, 0f3F000000, %f56;
-      precise float f57 = p2g_ffma(f55, 0.5, p2g_fmul(f53, 0.25));
+      precise float f57 = p2g_ffmac(p2g_in(f55), 0.5, p2g_fmulc(f53, 0.25));
       // ptx:91  mul.f32 	%f58, %f54, 0f3D000000;
       // ptx:92  fma.rn.f32 	%f59, %f50, %f23, %f58;
       // ptx:94  sub.f32 	%f61, %f59, %f60;
       precise float neg146 = -f55;
       // ptx:93  mul.f32 	%f60, %f55, 0f3A800000;
       // ptx:94  sub.f32 	%f61, %f59, %f60;
-      precise float f61 = p2g_ffma(neg146, 0.0009765625, p2g_ffma(f50, f23, p2g_fmul(f54, 0.03125)));
+      precise float f61 = p2g_ffmac(neg146, 0.0009765625, p2g_ffmac(f50, f23, p2g_fmulc(f54, 0.03125)));
       // ptx:95  fma.rn.f32 	%f62, %f53, 0f3F600000, %f57;
       // ptx:96  max.f32 	%f63, %f62, %f28;
       // ptx:97  min.f32 	%f64, %f63, %f30;
-      precise float f64 = p2g_nmin(p2g_nmax(p2g_ffma(f53, 0.875, f57), f28), f30);
+      precise float f64 = p2g_nmin(p2g_nmax(p2g_ffmac(f53, 0.875, f57), f28), f30);
       // ptx:98  fma.rn.f32 	%f65, %f54, 0f3F7FBFFF, %f55;
-      precise float f65 = p2g_ffma(f54, uintBitsToFloat(0x3F7FBFFFu), f55);
+      precise float f65 = p2g_ffmac(f54, uintBitsToFloat(0x3F7FBFFFu), f55);
       // ptx:99  mul.f32 	%f66, %f61, %f57;
-      precise float f66 = p2g_fmul(f61, f57);
+      precise float f66 = p2g_fmulc(p2g_in(f61), p2g_in(f57));
       // ptx:100  mul.f32 	%f67, %f64, 0f3E800000;
       // ptx:101  fma.rn.f32 	%f68, %f66, 0f3F000000, %f67;
-      precise float f68 = p2g_ffma(f66, 0.5, p2g_fmul(f64, 0.25));
+      precise float f68 = p2g_ffmac(p2g_in(f66), 0.5, p2g_fmulc(f64, 0.25));
       // ptx:102  mul.f32 	%f69, %f65, 0f3D000000;
       // ptx:103  fma.rn.f32 	%f70, %f61, %f23, %f69;
       // ptx:105  sub.f32 	%f72, %f70, %f71;
       precise float neg147 = -f66;
       // ptx:104  mul.f32 	%f71, %f66, 0f3A800000;
       // ptx:105  sub.f32 	%f72, %f70, %f71;
-      precise float f72 = p2g_ffma(neg147, 0.0009765625, p2g_ffma(f61, f23, p2g_fmul(f65, 0.03125)));
+      precise float f72 = p2g_ffmac(neg147, 0.0009765625, p2g_ffmac(f61, f23, p2g_fmulc(f65, 0.03125)));
       // ptx:106  fma.rn.f32 	%f73, %f64, 0f3F600000, %f68;
       // ptx:107  max.f32 	%f74, %f73, %f28;
       // ptx:108  min.f32 	%f75, %f74, %f30;
-      precise float f75 = p2g_nmin(p2g_nmax(p2g_ffma(f64, 0.875, f68), f28), f30);
+      precise float f75 = p2g_nmin(p2g_nmax(p2g_ffmac(f64, 0.875, f68), f28), f30);
       // ptx:109  fma.rn.f32 	%f76, %f65, 0f3F7FBFFF, %f66;
-      precise float f76 = p2g_ffma(f65, uintBitsToFloat(0x3F7FBFFFu), f66);
+      precise float f76 = p2g_ffmac(p2g_in(f65), uintBitsToFloat(0x3F7FBFFFu), f66);
       // ptx:110  mul.f32 	%f77, %f72, %f68;
-      precise float f77 = p2g_fmul(f72, f68);
+      precise float f77 = p2g_fmulc(p2g_in(f72), p2g_in(f68));
       // ptx:111  mul.f32 	%f78, %f75, 0f3E800000;
       // ptx:112  fma.rn.f32 	%f79, %f77, 0f3F000000, %f78;
-      precise float f79 = p2g_ffma(f77, 0.5, p2g_fmul(f75, 0.25));
+      precise float f79 = p2g_ffmac(p2g_in(f77), 0.5, p2g_fmulc(f75, 0.25));
       // ptx:113  mul.f32 	%f80, %f76, 0f3D000000;
       // ptx:114  fma.rn.f32 	%f81, %f72, %f23, %f80;
       // ptx:116  sub.f32 	%f83, %f81, %f82;
       precise float neg148 = -f77;
       // ptx:115  mul.f32 	%f82, %f77, 0f3A800000;
       // ptx:116  sub.f32 	%f83, %f81, %f82;
-      precise float f83 = p2g_ffma(neg148, 0.0009765625, p2g_ffma(f72, f23, p2g_fmul(f76, 0.03125)));
+      precise float f83 = p2g_ffmac(neg148, 0.0009765625, p2g_ffmac(f72, f23, p2g_fmulc(f76, 0.03125)));
       // ptx:117  fma.rn.f32 	%f84, %f75, 0f3F600000, %f79;
       // ptx:118  max.f32 	%f85, %f84, %f28;
       // ptx:119  min.f32 	%f86, %f85, %f30;
-      precise float f86 = p2g_nmin(p2g_nmax(p2g_ffma(f75, 0.875, f79), f28), f30);
+      precise float f86 = p2g_nmin(p2g_nmax(p2g_ffmac(f75, 0.875, f79), f28), f30);
       // ptx:120  fma.rn.f32 	%f87, %f76, 0f3F7FBFFF, %f77;
-      precise float f87 = p2g_ffma(f76, uintBitsToFloat(0x3F7FBFFFu), f77);
+      precise float f87 = p2g_ffmac(f76, uintBitsToFloat(0x3F7FBFFFu), f77);
       // ptx:121  mul.f32 	%f88, %f83, %f79;
-      precise float f88 = p2g_fmul(f83, f79);
+      precise float f88 = p2g_fmulc(p2g_in(f83), p2g_in(f79));
       // ptx:122  mul.f32 	%f89, %f86, 0f3E800000;
       // ptx:123  fma.rn.f32 	%f90, %f88, 0f3F000000, %f89;
-      precise float f90 = p2g_ffma(f88, 0.5, p2g_fmul(f86, 0.25));
+      precise float f90 = p2g_ffmac(p2g_in(f88), 0.5, p2g_fmulc(f86, 0.25));
       // ptx:124  mul.f32 	%f91, %f87, 0f3D000000;
       // ptx:125  fma.rn.f32 	%f92, %f83, %f23, %f91;
       // ptx:127  sub.f32 	%f94, %f92, %f93;
       precise float neg149 = -f88;
       // ptx:126  mul.f32 	%f93, %f88, 0f3A800000;
       // ptx:127  sub.f32 	%f94, %f92, %f93;
-      precise float f94 = p2g_ffma(neg149, 0.0009765625, p2g_ffma(f83, f23, p2g_fmul(f87, 0.03125)));
+      precise float f94 = p2g_ffmac(neg149, 0.0009765625, p2g_ffmac(f83, f23, p2g_fmulc(f87, 0.03125)));
       // ptx:128  fma.rn.f32 	%f95, %f86, 0f3F600000, %f90;
       // ptx:129  max.f32 	%f96, %f95, %f28;
       // ptx:130  min.f32 	%f97, %f96, %f30;
-      precise float f97 = p2g_nmin(p2g_nmax(p2g_ffma(f86, 0.875, f90), f28), f30);
+      precise float f97 = p2g_nmin(p2g_nmax(p2g_ffmac(f86, 0.875, f90), f28), f30);
       // ptx:131  fma.rn.f32 	%f98, %f87, 0f3F7FBFFF, %f88;
-      precise float f98 = p2g_ffma(f87, uintBitsToFloat(0x3F7FBFFFu), f88);
+      precise float f98 = p2g_ffmac(p2g_in(f87), uintBitsToFloat(0x3F7FBFFFu), f88);
       // ptx:132  mul.f32 	%f99, %f94, %f90;
-      precise float f99 = p2g_fmul(f94, f90);
+      precise float f99 = p2g_fmulc(p2g_in(f94), p2g_in(f90));
       // ptx:133  mul.f32 	%f100, %f97, 0f3E800000;
       // ptx:134  fma.rn.f32 	%f101, %f99, 0f3F000000, %f100;
-      precise float f101 = p2g_ffma(f99, 0.5, p2g_fmul(f97, 0.25));
+      precise float f101 = p2g_ffmac(p2g_in(f99), 0.5, p2g_fmulc(f97, 0.25));
       // ptx:135  mul.f32 	%f102, %f98, 0f3D000000;
       // ptx:136  fma.rn.f32 	%f103, %f94, %f23, %f102;
       // ptx:138  sub.f32 	%f114, %f103, %f104;
       precise float neg150 = -f99;
       // ptx:137  mul.f32 	%f104, %f99, 0f3A800000;
       // ptx:138  sub.f32 	%f114, %f103, %f104;
-      f114 = p2g_ffma(neg150, 0.0009765625, p2g_ffma(f94, f23, p2g_fmul(f98, 0.03125)));
+      f114 = p2g_ffmac(neg150, 0.0009765625, p2g_ffmac(f94, f23, p2g_fmulc(f98, 0.03125)));
       // ptx:139  fma.rn.f32 	%f105, %f97, 0f3F600000, %f101;
       // ptx:140  max.f32 	%f106, %f105, %f28;
       // ptx:141  min.f32 	%f116, %f106, %f30;
-      f116 = p2g_nmin(p2g_nmax(p2g_ffma(f97, 0.875, f101), f28), f30);
+      f116 = p2g_nmin(p2g_nmax(p2g_ffmac(f97, 0.875, f101), f28), f30);
       // ptx:142  fma.rn.f32 	%f117, %f98, 0f3F7FBFFF, %f99;
-      f117 = p2g_ffma(f98, uintBitsToFloat(0x3F7FBFFFu), f99);
+      f117 = p2g_ffmac(f98, uintBitsToFloat(0x3F7FBFFFu), f99);
       // ptx:143  fma.rn.f32 	%f115, %f101, 0f3F000000, 0f3E800000;
-      f115 = p2g_ffma(f101, 0.5, 0.25);
+      f115 = p2g_ffmac(f101, 0.5, 0.25);
       if (p2g_redo()) { f114 = p2g_was_f114; f115 = p2g_was_f115; f116 = p2g_was_f116; f117 = p2g_was_f117; if (p2g_check_2(f114, f115, f116, f117)) { f114 = p2g_was_f114; f115 = p2g_was_f115; f116 = p2g_was_f116; f117 = p2g_was_f117; p2g_exact_2(f114, f115, f116, f117); } }
       // ptx:144  add.s32 	%r9, %r9, 1;
       r9 = uint(int(r9) + 1);
@@ -728,7 +707,7 @@ void main() {
   // ptx:149  add.f32 	%f107, %f114, %f115;
   // ptx:150  sub.f32 	%f108, %f116, %f117;
   // ptx:151  fma.rn.f32 	%f109, %f107, 0f3F000000, %f108;
-  precise float f109 = p2g_ffma(p2g_faddc(p2g_in(f114), p2g_in(f115)), 0.5, p2g_fsubc(p2g_in(f116), p2g_in(f117)));
+  precise float f109 = p2g_ffmac(p2g_faddc(p2g_in(f114), p2g_in(f115)), 0.5, p2g_fsubc(p2g_in(f116), p2g_in(f117)));
   if (p2g_redo()) p2g_check_3(f114, f115, f116, f117, f109);
   // ptx:152  cvta.to.global.u64 	%rd9, %rd2;
   // ptx:153  shl.b64 	%rd10, %rd1, 2;

@@ -491,48 +491,27 @@ float p2g_fmul(float a, float b, bool ftz) {
   return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
 }
 // Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
-// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
-// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on
-// entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above every number; a NaN
-// entering p2g_in_nan makes it 0). p2g_w keeps the smallest |value| of every result, the untested forms' too,
-// zeros included (the device's min() leaves a NaN result out, and a min() that returned it would only fail the
-// test). p2g_redo(): true when the device fact P2G_F32_FAST does not hold, or when both ways fail: the nonzero
-// magnitude is below 2^-40 (at or above it no operation can have flushed a result: zeros are then exact), and not
-// both p2g_w above 2^-126 and p2g_u at least p2g_nz(2^-126) (then no result is zero, tiny or subnormal and no
-// operand entered subnormal: nothing was flushed, every operation was IEEE's). Then the region's check
-// p2g_check_<n> runs the device's pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest
-// |result|, exact zeros of opposite operands or a zero factor let through), and only if p2g_redoz() finds a result
-// below 2^-126 does the exact replay compute every value again. NaN needs no replay where the fact holds: the
-// device's NaN results are PTX's 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a copy, x * 1.0).
-// No exact path, no branch.
+// p2g_faddc ... are add/sub/mul/fma.rn.f32 by the device, each exact result a multiple of 2^-126 by its operands'
+// grids (region_guard.cpp gridPolicy: a factor finer than 2^-63 is tested where the product needs it), so never
+// subnormal where every tested value is 0 or at least 2^-40. p2g_u keeps the smallest magnitude of every value
+// p2g_in tests (entering values, and those factors) as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the
+// top, NaN sorts above every number; a NaN entering p2g_in_nan makes it 0). p2g_w keeps the smallest |value| of
+// every result, zeros included (the device's min() leaves a NaN result out, and a min() that returned it would
+// only fail the test). p2g_redo(): true when the device fact P2G_F32_FAST does not hold, or when both ways fail:
+// a tested magnitude is below 2^-40 (at or above it no operation can have flushed a result: zeros are then
+// exact), and not both p2g_w above 2^-126 and p2g_u at least p2g_nz(2^-126) (then no result is zero, tiny or
+// subnormal and no operand entered subnormal: nothing was flushed, every operation was IEEE's). Then the region's
+// check p2g_check_<n> runs the device's pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the
+// smallest |result|, exact zeros of opposite operands or a zero factor let through), and only if p2g_redoz()
+// finds a result below 2^-126 does the exact replay compute every value again. NaN needs no replay where the fact
+// holds: the device's NaN results are PTX's 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a
+// copy, x * 1.0). No exact path, no branch.
 uint p2g_u = 0xFFFFFFFFu;
 float p2g_w = 1.0;
 float p2g_m = 1.0;
 uint p2g_nz(float x) { return (floatBitsToUint(x) << 1u) - 2u; }
-float p2g_fadd(float a, float b) {
-  precise float r = a + b;
-  p2g_u = min(p2g_u, p2g_nz(r));
-  p2g_w = min(p2g_w, abs(r));
-  return r;
-}
-float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
-float p2g_fmul(float a, float b) {
-  precise float r = a * b;
-  p2g_u = min(p2g_u, p2g_nz(r));
-  p2g_w = min(p2g_w, abs(r));
-  return r;
-}
-float p2g_ffma(float a, float b, float c) {
-  precise float r = fma(a, b, c);
-  p2g_u = min(p2g_u, p2g_nz(r));
-  p2g_w = min(p2g_w, abs(r));
-  return r;
-}
-// The untested short forms: a result whose exact value is a multiple of 2^-63 by its operands (the sum of two
-// values of the region, a product with a literal such as 2 or 0.5 of a value known coarser; region_guard.cpp
-// Region::coarse) is what a test would establish, so it is not tested.
-// Their grid holds only where every tested value is 2^-40 or more; p2g_w, the other way through p2g_redo, counts
-// them too.
+// The short forms. Their grid holds only where every tested value is 0 or at least 2^-40; p2g_w, the other way
+// through p2g_redo, counts every result.
 float p2g_faddc(float a, float b) { precise float r = a + b; p2g_w = min(p2g_w, abs(r)); return r; }
 float p2g_fsubc(float a, float b) { return p2g_faddc(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
 float p2g_fmulc(float a, float b) { precise float r = a * b; p2g_w = min(p2g_w, abs(r)); return r; }
@@ -1286,14 +1265,14 @@ void main() {
         // ptx:52  mul.f32 	%f34, %f245, 0f3F000000;
         // ptx:53  mul.f32 	%f35, %f34, 0f3FB8AA3B;
         precise float p2g_was_f245 = f245, p2g_was_f246 = f246;
-        precise float f35 = p2g_fmul(p2g_fmul(p2g_in(f245), 0.5), uintBitsToFloat(0x3FB8AA3Bu));
+        precise float f35 = p2g_fmulc(p2g_fmulc(p2g_in(f245), 0.5), uintBitsToFloat(0x3FB8AA3Bu));
         // ptx:54  ex2.approx.f32 	%f36, %f35;
         precise float f36 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f35), false));
         // ptx:55  add.f32 	%f37, %f246, %f36;
         // ptx:56  lg2.approx.f32 	%f38, %f37;
         precise float f38 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddc(p2g_in(f246), p2g_in(f36))), false));
         // ptx:57  mul.f32 	%f39, %f38, 0f3F317218;
-        precise float f39 = p2g_fmul(p2g_in(f38), uintBitsToFloat(0x3F317218u));
+        precise float f39 = p2g_fmulc(p2g_in(f38), uintBitsToFloat(0x3F317218u));
         // ptx:58  mul.f32 	%f40, %f39, 0f40400000;
         // ptx:59  sin.approx.f32 	%f41, %f40;
         precise float f41 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulc(f39, 3.0))));
@@ -1305,7 +1284,7 @@ void main() {
         precise float f45 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(f36, 0.25)), false));
         // ptx:64  mul.f32 	%f19, %f43, %f45;
         // ptx:66  tanh.approx.f32 %f18, %f19;
-        precise float f18 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f43, p2g_in(f45)))));
+        precise float f18 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulc(f43, p2g_in(f45)))));
         // ptx:68  add.f32 	%f46, %f36, 0f3F800000;
         // ptx:69  div.approx.f32 	%f47, %f39, %f46;
         f47 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f39), floatBitsToUint(p2g_faddc(f36, 1.0)), false));
@@ -1313,17 +1292,17 @@ void main() {
         precise float f48 = p2g_faddc(p2g_in(f18), p2g_in(f47));
         // ptx:71  abs.f32 	%f49, %f48;
         // ptx:72  fma.rn.f32 	%f50, %f49, 0f3F000000, 0f3E000000;
-        f50 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f48) & 0x7FFFFFFFu))), 0.5, 0.125);
+        f50 = p2g_ffmac(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f48) & 0x7FFFFFFFu))), 0.5, 0.125);
         // ptx:73  mul.f32 	%f51, %f48, 0f3F000000;
         // ptx:74  mul.f32 	%f52, %f51, 0f3FB8AA3B;
-        precise float f52 = p2g_fmul(p2g_fmul(f48, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
+        precise float f52 = p2g_fmulc(p2g_fmulc(f48, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
         // ptx:75  ex2.approx.f32 	%f53, %f52;
         precise float f53 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f52), false));
         // ptx:76  add.f32 	%f54, %f50, %f53;
         // ptx:77  lg2.approx.f32 	%f55, %f54;
         precise float f55 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddc(f50, p2g_in(f53))), false));
         // ptx:78  mul.f32 	%f56, %f55, 0f3F317218;
-        precise float f56 = p2g_fmul(p2g_in(f55), uintBitsToFloat(0x3F317218u));
+        precise float f56 = p2g_fmulc(p2g_in(f55), uintBitsToFloat(0x3F317218u));
         // ptx:79  mul.f32 	%f57, %f56, 0f40400000;
         // ptx:80  sin.approx.f32 	%f58, %f57;
         precise float f58 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulc(f56, 3.0))));
@@ -1335,7 +1314,7 @@ void main() {
         precise float f62 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(f53, 0.25)), false));
         // ptx:85  mul.f32 	%f21, %f60, %f62;
         // ptx:87  tanh.approx.f32 %f20, %f21;
-        precise float f20 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f60, p2g_in(f62)))));
+        precise float f20 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulc(f60, p2g_in(f62)))));
         // ptx:89  add.f32 	%f63, %f53, 0f3F800000;
         // ptx:90  div.approx.f32 	%f64, %f56, %f63;
         f64 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f56), floatBitsToUint(p2g_faddc(f53, 1.0)), false));
@@ -1343,17 +1322,17 @@ void main() {
         precise float f65 = p2g_faddc(p2g_in(f20), p2g_in(f64));
         // ptx:92  abs.f32 	%f66, %f65;
         // ptx:93  fma.rn.f32 	%f67, %f66, 0f3F000000, 0f3E000000;
-        f67 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f65) & 0x7FFFFFFFu))), 0.5, 0.125);
+        f67 = p2g_ffmac(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f65) & 0x7FFFFFFFu))), 0.5, 0.125);
         // ptx:94  mul.f32 	%f68, %f65, 0f3F000000;
         // ptx:95  mul.f32 	%f69, %f68, 0f3FB8AA3B;
-        precise float f69 = p2g_fmul(p2g_fmul(f65, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
+        precise float f69 = p2g_fmulc(p2g_fmulc(f65, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
         // ptx:96  ex2.approx.f32 	%f70, %f69;
         precise float f70 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f69), false));
         // ptx:97  add.f32 	%f71, %f67, %f70;
         // ptx:98  lg2.approx.f32 	%f72, %f71;
         precise float f72 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddc(f67, p2g_in(f70))), false));
         // ptx:99  mul.f32 	%f73, %f72, 0f3F317218;
-        precise float f73 = p2g_fmul(p2g_in(f72), uintBitsToFloat(0x3F317218u));
+        precise float f73 = p2g_fmulc(p2g_in(f72), uintBitsToFloat(0x3F317218u));
         // ptx:100  mul.f32 	%f74, %f73, 0f40400000;
         // ptx:101  sin.approx.f32 	%f75, %f74;
         precise float f75 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulc(f73, 3.0))));
@@ -1365,7 +1344,7 @@ void main() {
         precise float f79 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(f70, 0.25)), false));
         // ptx:106  mul.f32 	%f23, %f77, %f79;
         // ptx:108  tanh.approx.f32 %f22, %f23;
-        precise float f22 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f77, p2g_in(f79)))));
+        precise float f22 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulc(f77, p2g_in(f79)))));
         // ptx:110  add.f32 	%f80, %f70, 0f3F800000;
         // ptx:111  div.approx.f32 	%f81, %f73, %f80;
         f81 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f73), floatBitsToUint(p2g_faddc(f70, 1.0)), false));
@@ -1373,17 +1352,17 @@ void main() {
         precise float f82 = p2g_faddc(p2g_in(f22), p2g_in(f81));
         // ptx:113  abs.f32 	%f83, %f82;
         // ptx:114  fma.rn.f32 	%f84, %f83, 0f3F000000, 0f3E000000;
-        f84 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f82) & 0x7FFFFFFFu))), 0.5, 0.125);
+        f84 = p2g_ffmac(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f82) & 0x7FFFFFFFu))), 0.5, 0.125);
         // ptx:115  mul.f32 	%f85, %f82, 0f3F000000;
         // ptx:116  mul.f32 	%f86, %f85, 0f3FB8AA3B;
-        precise float f86 = p2g_fmul(p2g_fmul(f82, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
+        precise float f86 = p2g_fmulc(p2g_fmulc(f82, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
         // ptx:117  ex2.approx.f32 	%f87, %f86;
         precise float f87 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f86), false));
         // ptx:118  add.f32 	%f88, %f84, %f87;
         // ptx:119  lg2.approx.f32 	%f89, %f88;
         precise float f89 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddc(f84, p2g_in(f87))), false));
         // ptx:120  mul.f32 	%f90, %f89, 0f3F317218;
-        precise float f90 = p2g_fmul(p2g_in(f89), uintBitsToFloat(0x3F317218u));
+        precise float f90 = p2g_fmulc(p2g_in(f89), uintBitsToFloat(0x3F317218u));
         // ptx:121  mul.f32 	%f91, %f90, 0f40400000;
         // ptx:122  sin.approx.f32 	%f92, %f91;
         precise float f92 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulc(f90, 3.0))));
@@ -1395,7 +1374,7 @@ void main() {
         precise float f96 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(f87, 0.25)), false));
         // ptx:127  mul.f32 	%f25, %f94, %f96;
         // ptx:129  tanh.approx.f32 %f24, %f25;
-        precise float f24 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f94, p2g_in(f96)))));
+        precise float f24 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulc(f94, p2g_in(f96)))));
         // ptx:131  add.f32 	%f97, %f87, 0f3F800000;
         // ptx:132  div.approx.f32 	%f98, %f90, %f97;
         f98 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f90), floatBitsToUint(p2g_faddc(f87, 1.0)), false));
@@ -1403,17 +1382,17 @@ void main() {
         precise float f99 = p2g_faddc(p2g_in(f24), p2g_in(f98));
         // ptx:134  abs.f32 	%f100, %f99;
         // ptx:135  fma.rn.f32 	%f101, %f100, 0f3F000000, 0f3E000000;
-        f101 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f99) & 0x7FFFFFFFu))), 0.5, 0.125);
+        f101 = p2g_ffmac(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f99) & 0x7FFFFFFFu))), 0.5, 0.125);
         // ptx:136  mul.f32 	%f102, %f99, 0f3F000000;
         // ptx:137  mul.f32 	%f103, %f102, 0f3FB8AA3B;
-        precise float f103 = p2g_fmul(p2g_fmul(f99, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
+        precise float f103 = p2g_fmulc(p2g_fmulc(f99, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
         // ptx:138  ex2.approx.f32 	%f104, %f103;
         precise float f104 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f103), false));
         // ptx:139  add.f32 	%f105, %f101, %f104;
         // ptx:140  lg2.approx.f32 	%f106, %f105;
         precise float f106 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddc(f101, p2g_in(f104))), false));
         // ptx:141  mul.f32 	%f107, %f106, 0f3F317218;
-        precise float f107 = p2g_fmul(p2g_in(f106), uintBitsToFloat(0x3F317218u));
+        precise float f107 = p2g_fmulc(p2g_in(f106), uintBitsToFloat(0x3F317218u));
         // ptx:142  mul.f32 	%f108, %f107, 0f40400000;
         // ptx:143  sin.approx.f32 	%f109, %f108;
         precise float f109 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulc(f107, 3.0))));
@@ -1425,7 +1404,7 @@ void main() {
         precise float f113 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(f104, 0.25)), false));
         // ptx:148  mul.f32 	%f27, %f111, %f113;
         // ptx:150  tanh.approx.f32 %f26, %f27;
-        precise float f26 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f111, p2g_in(f113)))));
+        precise float f26 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulc(f111, p2g_in(f113)))));
         // ptx:152  add.f32 	%f114, %f104, 0f3F800000;
         precise float f114 = p2g_faddc(f104, 1.0);
         // ptx:153  div.approx.f32 	%f115, %f107, %f114;
@@ -1434,17 +1413,17 @@ void main() {
         precise float f116 = p2g_faddc(p2g_in(f26), p2g_in(f115));
         // ptx:155  abs.f32 	%f117, %f116;
         // ptx:156  fma.rn.f32 	%f118, %f117, 0f3F000000, 0f3E000000;
-        f118 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f116) & 0x7FFFFFFFu))), 0.5, 0.125);
+        f118 = p2g_ffmac(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f116) & 0x7FFFFFFFu))), 0.5, 0.125);
         // ptx:157  mul.f32 	%f119, %f116, 0f3F000000;
         // ptx:158  mul.f32 	%f120, %f119, 0f3FB8AA3B;
-        precise float f120 = p2g_fmul(p2g_fmul(f116, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
+        precise float f120 = p2g_fmulc(p2g_fmulc(f116, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
         // ptx:159  ex2.approx.f32 	%f121, %f120;
         precise float f121 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f120), false));
         // ptx:160  add.f32 	%f122, %f118, %f121;
         // ptx:161  lg2.approx.f32 	%f123, %f122;
         precise float f123 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddc(f118, p2g_in(f121))), false));
         // ptx:162  mul.f32 	%f124, %f123, 0f3F317218;
-        precise float f124 = p2g_fmul(p2g_in(f123), uintBitsToFloat(0x3F317218u));
+        precise float f124 = p2g_fmulc(p2g_in(f123), uintBitsToFloat(0x3F317218u));
         // ptx:163  mul.f32 	%f125, %f124, 0f40400000;
         // ptx:164  sin.approx.f32 	%f126, %f125;
         precise float f126 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulc(f124, 3.0))));
@@ -1456,7 +1435,7 @@ void main() {
         precise float f130 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(f121, 0.25)), false));
         // ptx:169  mul.f32 	%f29, %f128, %f130;
         // ptx:171  tanh.approx.f32 %f28, %f29;
-        precise float f28 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f128, p2g_in(f130)))));
+        precise float f28 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulc(f128, p2g_in(f130)))));
         // ptx:173  add.f32 	%f131, %f121, 0f3F800000;
         precise float f131 = p2g_faddc(f121, 1.0);
         // ptx:174  div.approx.f32 	%f132, %f124, %f131;
@@ -1465,17 +1444,17 @@ void main() {
         precise float f133 = p2g_faddc(p2g_in(f28), p2g_in(f132));
         // ptx:176  abs.f32 	%f134, %f133;
         // ptx:177  fma.rn.f32 	%f135, %f134, 0f3F000000, 0f3E000000;
-        f135 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f133) & 0x7FFFFFFFu))), 0.5, 0.125);
+        f135 = p2g_ffmac(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f133) & 0x7FFFFFFFu))), 0.5, 0.125);
         // ptx:178  mul.f32 	%f136, %f133, 0f3F000000;
         // ptx:179  mul.f32 	%f137, %f136, 0f3FB8AA3B;
-        precise float f137 = p2g_fmul(p2g_fmul(f133, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
+        precise float f137 = p2g_fmulc(p2g_fmulc(f133, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
         // ptx:180  ex2.approx.f32 	%f138, %f137;
         precise float f138 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f137), false));
         // ptx:181  add.f32 	%f139, %f135, %f138;
         // ptx:182  lg2.approx.f32 	%f140, %f139;
         precise float f140 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddc(f135, p2g_in(f138))), false));
         // ptx:183  mul.f32 	%f141, %f140, 0f3F317218;
-        precise float f141 = p2g_fmul(p2g_in(f140), uintBitsToFloat(0x3F317218u));
+        precise float f141 = p2g_fmulc(p2g_in(f140), uintBitsToFloat(0x3F317218u));
         // ptx:184  mul.f32 	%f142, %f141, 0f40400000;
         // ptx:185  sin.approx.f32 	%f143, %f142;
         precise float f143 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulc(f141, 3.0))));
@@ -1487,7 +1466,7 @@ void main() {
         precise float f147 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(f138, 0.25)), false));
         // ptx:190  mul.f32 	%f31, %f145, %f147;
         // ptx:192  tanh.approx.f32 %f30, %f31;
-        precise float f30 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f145, p2g_in(f147)))));
+        precise float f30 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulc(f145, p2g_in(f147)))));
         // ptx:194  add.f32 	%f148, %f138, 0f3F800000;
         precise float f148 = p2g_faddc(f138, 1.0);
         // ptx:195  div.approx.f32 	%f149, %f141, %f148;
@@ -1496,17 +1475,17 @@ void main() {
         precise float f150 = p2g_faddc(p2g_in(f30), p2g_in(f149));
         // ptx:197  abs.f32 	%f151, %f150;
         // ptx:198  fma.rn.f32 	%f152, %f151, 0f3F000000, 0f3E000000;
-        f152 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f150) & 0x7FFFFFFFu))), 0.5, 0.125);
+        f152 = p2g_ffmac(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f150) & 0x7FFFFFFFu))), 0.5, 0.125);
         // ptx:199  mul.f32 	%f153, %f150, 0f3F000000;
         // ptx:200  mul.f32 	%f154, %f153, 0f3FB8AA3B;
-        precise float f154 = p2g_fmul(p2g_fmul(f150, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
+        precise float f154 = p2g_fmulc(p2g_fmulc(f150, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
         // ptx:201  ex2.approx.f32 	%f155, %f154;
         precise float f155 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f154), false));
         // ptx:202  add.f32 	%f156, %f152, %f155;
         // ptx:203  lg2.approx.f32 	%f157, %f156;
         precise float f157 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddc(f152, p2g_in(f155))), false));
         // ptx:204  mul.f32 	%f158, %f157, 0f3F317218;
-        precise float f158 = p2g_fmul(p2g_in(f157), uintBitsToFloat(0x3F317218u));
+        precise float f158 = p2g_fmulc(p2g_in(f157), uintBitsToFloat(0x3F317218u));
         // ptx:205  mul.f32 	%f159, %f158, 0f40400000;
         // ptx:206  sin.approx.f32 	%f160, %f159;
         precise float f160 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulc(f158, 3.0))));
@@ -1518,7 +1497,7 @@ void main() {
         precise float f164 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(f155, 0.25)), false));
         // ptx:211  mul.f32 	%f33, %f162, %f164;
         // ptx:213  tanh.approx.f32 %f32, %f33;
-        precise float f32 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f162, p2g_in(f164)))));
+        precise float f32 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulc(f162, p2g_in(f164)))));
         // ptx:215  add.f32 	%f165, %f155, 0f3F800000;
         precise float f165 = p2g_faddc(f155, 1.0);
         // ptx:216  div.approx.f32 	%f166, %f158, %f165;
@@ -1527,7 +1506,7 @@ void main() {
         f245 = p2g_faddc(p2g_in(f32), p2g_in(f166));
         // ptx:218  abs.f32 	%f167, %f245;
         // ptx:219  fma.rn.f32 	%f246, %f167, 0f3F000000, 0f3E000000;
-        f246 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f245) & 0x7FFFFFFFu))), 0.5, 0.125);
+        f246 = p2g_ffmac(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f245) & 0x7FFFFFFFu))), 0.5, 0.125);
         if (p2g_redo()) { f245 = p2g_was_f245; f246 = p2g_was_f246; if (p2g_check_1(f245,
             f246)) { f245 = p2g_was_f245; f246 = p2g_was_f246; p2g_exact_1(f245, f246); } }
         // ptx:220  add.s32 	%r10, %r10, -2;
@@ -1545,14 +1524,14 @@ void main() {
       // ptx:228  mul.f32 	%f176, %f245, 0f3F000000;
       // ptx:229  mul.f32 	%f177, %f176, 0f3FB8AA3B;
       precise float p2g_was_f245 = f245, p2g_was_f246 = f246;
-      precise float f177 = p2g_fmul(p2g_fmul(p2g_in(f245), 0.5), uintBitsToFloat(0x3FB8AA3Bu));
+      precise float f177 = p2g_fmulc(p2g_fmulc(p2g_in(f245), 0.5), uintBitsToFloat(0x3FB8AA3Bu));
       // ptx:230  ex2.approx.f32 	%f178, %f177;
       precise float f178 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f177), false));
       // ptx:231  add.f32 	%f179, %f246, %f178;
       // ptx:232  lg2.approx.f32 	%f180, %f179;
       precise float f180 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddc(p2g_in(f246), p2g_in(f178))), false));
       // ptx:233  mul.f32 	%f181, %f180, 0f3F317218;
-      precise float f181 = p2g_fmul(p2g_in(f180), uintBitsToFloat(0x3F317218u));
+      precise float f181 = p2g_fmulc(p2g_in(f180), uintBitsToFloat(0x3F317218u));
       // ptx:234  mul.f32 	%f182, %f181, 0f40400000;
       // ptx:235  sin.approx.f32 	%f183, %f182;
       precise float f183 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulc(f181, 3.0))));
@@ -1564,7 +1543,7 @@ void main() {
       precise float f187 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(f178, 0.25)), false));
       // ptx:240  mul.f32 	%f169, %f185, %f187;
       // ptx:242  tanh.approx.f32 %f168, %f169;
-      precise float f168 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f185, p2g_in(f187)))));
+      precise float f168 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulc(f185, p2g_in(f187)))));
       // ptx:244  add.f32 	%f188, %f178, 0f3F800000;
       // ptx:245  div.approx.f32 	%f189, %f181, %f188;
       f189 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f181), floatBitsToUint(p2g_faddc(f178, 1.0)), false));
@@ -1572,17 +1551,17 @@ void main() {
       precise float f190 = p2g_faddc(p2g_in(f168), p2g_in(f189));
       // ptx:247  abs.f32 	%f191, %f190;
       // ptx:248  fma.rn.f32 	%f192, %f191, 0f3F000000, 0f3E000000;
-      f192 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f190) & 0x7FFFFFFFu))), 0.5, 0.125);
+      f192 = p2g_ffmac(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f190) & 0x7FFFFFFFu))), 0.5, 0.125);
       // ptx:249  mul.f32 	%f193, %f190, 0f3F000000;
       // ptx:250  mul.f32 	%f194, %f193, 0f3FB8AA3B;
-      precise float f194 = p2g_fmul(p2g_fmul(f190, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
+      precise float f194 = p2g_fmulc(p2g_fmulc(f190, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
       // ptx:251  ex2.approx.f32 	%f195, %f194;
       precise float f195 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f194), false));
       // ptx:252  add.f32 	%f196, %f192, %f195;
       // ptx:253  lg2.approx.f32 	%f197, %f196;
       precise float f197 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddc(f192, p2g_in(f195))), false));
       // ptx:254  mul.f32 	%f198, %f197, 0f3F317218;
-      precise float f198 = p2g_fmul(p2g_in(f197), uintBitsToFloat(0x3F317218u));
+      precise float f198 = p2g_fmulc(p2g_in(f197), uintBitsToFloat(0x3F317218u));
       // ptx:255  mul.f32 	%f199, %f198, 0f40400000;
       // ptx:256  sin.approx.f32 	%f200, %f199;
       precise float f200 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulc(f198, 3.0))));
@@ -1594,7 +1573,7 @@ void main() {
       precise float f204 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(f195, 0.25)), false));
       // ptx:261  mul.f32 	%f171, %f202, %f204;
       // ptx:263  tanh.approx.f32 %f170, %f171;
-      precise float f170 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f202, p2g_in(f204)))));
+      precise float f170 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulc(f202, p2g_in(f204)))));
       // ptx:265  add.f32 	%f205, %f195, 0f3F800000;
       // ptx:266  div.approx.f32 	%f206, %f198, %f205;
       f206 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f198), floatBitsToUint(p2g_faddc(f195, 1.0)), false));
@@ -1602,17 +1581,17 @@ void main() {
       precise float f207 = p2g_faddc(p2g_in(f170), p2g_in(f206));
       // ptx:268  abs.f32 	%f208, %f207;
       // ptx:269  fma.rn.f32 	%f209, %f208, 0f3F000000, 0f3E000000;
-      f209 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f207) & 0x7FFFFFFFu))), 0.5, 0.125);
+      f209 = p2g_ffmac(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f207) & 0x7FFFFFFFu))), 0.5, 0.125);
       // ptx:270  mul.f32 	%f210, %f207, 0f3F000000;
       // ptx:271  mul.f32 	%f211, %f210, 0f3FB8AA3B;
-      precise float f211 = p2g_fmul(p2g_fmul(f207, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
+      precise float f211 = p2g_fmulc(p2g_fmulc(f207, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
       // ptx:272  ex2.approx.f32 	%f212, %f211;
       precise float f212 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f211), false));
       // ptx:273  add.f32 	%f213, %f209, %f212;
       // ptx:274  lg2.approx.f32 	%f214, %f213;
       precise float f214 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddc(f209, p2g_in(f212))), false));
       // ptx:275  mul.f32 	%f215, %f214, 0f3F317218;
-      precise float f215 = p2g_fmul(p2g_in(f214), uintBitsToFloat(0x3F317218u));
+      precise float f215 = p2g_fmulc(p2g_in(f214), uintBitsToFloat(0x3F317218u));
       // ptx:276  mul.f32 	%f216, %f215, 0f40400000;
       // ptx:277  sin.approx.f32 	%f217, %f216;
       precise float f217 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulc(f215, 3.0))));
@@ -1624,7 +1603,7 @@ void main() {
       precise float f221 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(f212, 0.25)), false));
       // ptx:282  mul.f32 	%f173, %f219, %f221;
       // ptx:284  tanh.approx.f32 %f172, %f173;
-      precise float f172 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f219, p2g_in(f221)))));
+      precise float f172 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulc(f219, p2g_in(f221)))));
       // ptx:286  add.f32 	%f222, %f212, 0f3F800000;
       // ptx:287  div.approx.f32 	%f223, %f215, %f222;
       f223 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f215), floatBitsToUint(p2g_faddc(f212, 1.0)), false));
@@ -1632,17 +1611,17 @@ void main() {
       precise float f224 = p2g_faddc(p2g_in(f172), p2g_in(f223));
       // ptx:289  abs.f32 	%f225, %f224;
       // ptx:290  fma.rn.f32 	%f226, %f225, 0f3F000000, 0f3E000000;
-      f226 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f224) & 0x7FFFFFFFu))), 0.5, 0.125);
+      f226 = p2g_ffmac(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f224) & 0x7FFFFFFFu))), 0.5, 0.125);
       // ptx:291  mul.f32 	%f227, %f224, 0f3F000000;
       // ptx:292  mul.f32 	%f228, %f227, 0f3FB8AA3B;
-      precise float f228 = p2g_fmul(p2g_fmul(f224, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
+      precise float f228 = p2g_fmulc(p2g_fmulc(f224, 0.5), uintBitsToFloat(0x3FB8AA3Bu));
       // ptx:293  ex2.approx.f32 	%f229, %f228;
       precise float f229 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f228), false));
       // ptx:294  add.f32 	%f230, %f226, %f229;
       // ptx:295  lg2.approx.f32 	%f231, %f230;
       precise float f231 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(p2g_faddc(f226, p2g_in(f229))), false));
       // ptx:296  mul.f32 	%f232, %f231, 0f3F317218;
-      precise float f232 = p2g_fmul(p2g_in(f231), uintBitsToFloat(0x3F317218u));
+      precise float f232 = p2g_fmulc(p2g_in(f231), uintBitsToFloat(0x3F317218u));
       // ptx:297  mul.f32 	%f233, %f232, 0f40400000;
       // ptx:298  sin.approx.f32 	%f234, %f233;
       precise float f234 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(p2g_fmulc(f232, 3.0))));
@@ -1654,7 +1633,7 @@ void main() {
       precise float f238 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(p2g_faddc(f229, 0.25)), false));
       // ptx:303  mul.f32 	%f175, %f236, %f238;
       // ptx:305  tanh.approx.f32 %f174, %f175;
-      precise float f174 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmul(f236, p2g_in(f238)))));
+      precise float f174 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(p2g_fmulc(f236, p2g_in(f238)))));
       // ptx:307  add.f32 	%f239, %f229, 0f3F800000;
       // ptx:308  div.approx.f32 	%f240, %f232, %f239;
       f240 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f232), floatBitsToUint(p2g_faddc(f229, 1.0)), false));
@@ -1662,7 +1641,7 @@ void main() {
       f245 = p2g_faddc(p2g_in(f174), p2g_in(f240));
       // ptx:310  abs.f32 	%f241, %f245;
       // ptx:311  fma.rn.f32 	%f246, %f241, 0f3F000000, 0f3E000000;
-      f246 = p2g_ffma(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f245) & 0x7FFFFFFFu))), 0.5, 0.125);
+      f246 = p2g_ffmac(p2g_in(p2g_canon(uintBitsToFloat(floatBitsToUint(f245) & 0x7FFFFFFFu))), 0.5, 0.125);
       if (p2g_redo()) { f245 = p2g_was_f245; f246 = p2g_was_f246; if (p2g_check_2(f245,
           f246)) { f245 = p2g_was_f245; f246 = p2g_was_f246; p2g_exact_2(f245, f246); } }
     }

@@ -260,48 +260,27 @@ uint p2g_s2f32(int v, int mode) { return p2g_i2f(uint64_t(v < 0 ? 0u - uint(v) :
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
 // Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
-// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
-// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on
-// entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above every number; a NaN
-// entering p2g_in_nan makes it 0). p2g_w keeps the smallest |value| of every result, the untested forms' too,
-// zeros included (the device's min() leaves a NaN result out, and a min() that returned it would only fail the
-// test). p2g_redo(): true when the device fact P2G_F32_FAST does not hold, or when both ways fail: the nonzero
-// magnitude is below 2^-40 (at or above it no operation can have flushed a result: zeros are then exact), and not
-// both p2g_w above 2^-126 and p2g_u at least p2g_nz(2^-126) (then no result is zero, tiny or subnormal and no
-// operand entered subnormal: nothing was flushed, every operation was IEEE's). Then the region's check
-// p2g_check_<n> runs the device's pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest
-// |result|, exact zeros of opposite operands or a zero factor let through), and only if p2g_redoz() finds a result
-// below 2^-126 does the exact replay compute every value again. NaN needs no replay where the fact holds: the
-// device's NaN results are PTX's 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a copy, x * 1.0).
-// No exact path, no branch.
+// p2g_faddc ... are add/sub/mul/fma.rn.f32 by the device, each exact result a multiple of 2^-126 by its operands'
+// grids (region_guard.cpp gridPolicy: a factor finer than 2^-63 is tested where the product needs it), so never
+// subnormal where every tested value is 0 or at least 2^-40. p2g_u keeps the smallest magnitude of every value
+// p2g_in tests (entering values, and those factors) as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the
+// top, NaN sorts above every number; a NaN entering p2g_in_nan makes it 0). p2g_w keeps the smallest |value| of
+// every result, zeros included (the device's min() leaves a NaN result out, and a min() that returned it would
+// only fail the test). p2g_redo(): true when the device fact P2G_F32_FAST does not hold, or when both ways fail:
+// a tested magnitude is below 2^-40 (at or above it no operation can have flushed a result: zeros are then
+// exact), and not both p2g_w above 2^-126 and p2g_u at least p2g_nz(2^-126) (then no result is zero, tiny or
+// subnormal and no operand entered subnormal: nothing was flushed, every operation was IEEE's). Then the region's
+// check p2g_check_<n> runs the device's pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the
+// smallest |result|, exact zeros of opposite operands or a zero factor let through), and only if p2g_redoz()
+// finds a result below 2^-126 does the exact replay compute every value again. NaN needs no replay where the fact
+// holds: the device's NaN results are PTX's 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a
+// copy, x * 1.0). No exact path, no branch.
 uint p2g_u = 0xFFFFFFFFu;
 float p2g_w = 1.0;
 float p2g_m = 1.0;
 uint p2g_nz(float x) { return (floatBitsToUint(x) << 1u) - 2u; }
-float p2g_fadd(float a, float b) {
-  precise float r = a + b;
-  p2g_u = min(p2g_u, p2g_nz(r));
-  p2g_w = min(p2g_w, abs(r));
-  return r;
-}
-float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
-float p2g_fmul(float a, float b) {
-  precise float r = a * b;
-  p2g_u = min(p2g_u, p2g_nz(r));
-  p2g_w = min(p2g_w, abs(r));
-  return r;
-}
-float p2g_ffma(float a, float b, float c) {
-  precise float r = fma(a, b, c);
-  p2g_u = min(p2g_u, p2g_nz(r));
-  p2g_w = min(p2g_w, abs(r));
-  return r;
-}
-// The untested short forms: a result whose exact value is a multiple of 2^-63 by its operands (the sum of two
-// values of the region, a product with a literal such as 2 or 0.5 of a value known coarser; region_guard.cpp
-// Region::coarse) is what a test would establish, so it is not tested.
-// Their grid holds only where every tested value is 2^-40 or more; p2g_w, the other way through p2g_redo, counts
-// them too.
+// The short forms. Their grid holds only where every tested value is 0 or at least 2^-40; p2g_w, the other way
+// through p2g_redo, counts every result.
 float p2g_faddc(float a, float b) { precise float r = a + b; p2g_w = min(p2g_w, abs(r)); return r; }
 float p2g_fsubc(float a, float b) { return p2g_faddc(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
 float p2g_fmulc(float a, float b) { precise float r = a * b; p2g_w = min(p2g_w, abs(r)); return r; }
@@ -737,11 +716,11 @@ void main() {
         p2g_bar_sync_p();
         // ptx:113  mul.f32 	%f11, %f9, 0f3E000000;
         // ptx:114  fma.rn.f32 	%f12, %f10, 0f3F000000, %f11;
-        precise float f12 = p2g_ffma(p2g_in(f10), 0.5, p2g_fmul(p2g_in(f9), 0.125));
+        precise float f12 = p2g_ffmac(p2g_in(f10), 0.5, p2g_fmulc(p2g_in(f9), 0.125));
         // ptx:115  and.b32  	%r37, %r54, 4;
         // ptx:116  cvt.rn.f32.s32 	%f13, %r37;
         // ptx:117  fma.rn.f32 	%f14, %f13, 0f3A83126F, %f12;
-        f14 = p2g_ffma(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r54 & 4u)), 0))), uintBitsToFloat(0x3A83126Fu), f12);
+        f14 = p2g_ffmac(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r54 & 4u)), 0))), uintBitsToFloat(0x3A83126Fu), f12);
         if (p2g_redo()) p2g_check_2(f10, f9, r54, f14);
         // ptx:118  st.shared.f32 	[%r7+76], %f14;
         p2g_sts32((r7 + 76u), floatBitsToUint(f14));
@@ -768,13 +747,13 @@ void main() {
         p2g_bar_sync_p();
         // ptx:129  mul.f32 	%f23, %f21, 0f3E000000;
         // ptx:130  fma.rn.f32 	%f24, %f22, 0f3F000000, %f23;
-        precise float f24 = p2g_ffma(p2g_in(f22), 0.5, p2g_fmul(p2g_in(f21), 0.125));
+        precise float f24 = p2g_ffmac(p2g_in(f22), 0.5, p2g_fmulc(p2g_in(f21), 0.125));
         // ptx:131  add.s32 	%r38, %r54, 1;
         // ptx:132  and.b32  	%r39, %r38, 5;
         // ptx:133  cvt.rn.f32.s32 	%f25, %r39;
         precise float f25 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 1) & 5u)), 0));
         // ptx:134  fma.rn.f32 	%f26, %f25, 0f3A83126F, %f24;
-        precise float f26 = p2g_ffma(p2g_in(f25), uintBitsToFloat(0x3A83126Fu), f24);
+        precise float f26 = p2g_ffmac(p2g_in(f25), uintBitsToFloat(0x3A83126Fu), f24);
         if (p2g_redo()) p2g_check_4(f22, f21, r54, f26);
         // ptx:135  st.shared.f32 	[%r7+76], %f26;
         p2g_sts32((r7 + 76u), floatBitsToUint(f26));
@@ -801,13 +780,13 @@ void main() {
         p2g_bar_sync_p();
         // ptx:146  mul.f32 	%f35, %f33, 0f3E000000;
         // ptx:147  fma.rn.f32 	%f36, %f34, 0f3F000000, %f35;
-        precise float f36 = p2g_ffma(p2g_in(f34), 0.5, p2g_fmul(p2g_in(f33), 0.125));
+        precise float f36 = p2g_ffmac(p2g_in(f34), 0.5, p2g_fmulc(p2g_in(f33), 0.125));
         // ptx:148  add.s32 	%r40, %r54, 2;
         // ptx:149  and.b32  	%r41, %r40, 6;
         // ptx:150  cvt.rn.f32.s32 	%f37, %r41;
         precise float f37 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 2) & 6u)), 0));
         // ptx:151  fma.rn.f32 	%f38, %f37, 0f3A83126F, %f36;
-        precise float f38 = p2g_ffma(p2g_in(f37), uintBitsToFloat(0x3A83126Fu), f36);
+        precise float f38 = p2g_ffmac(p2g_in(f37), uintBitsToFloat(0x3A83126Fu), f36);
         if (p2g_redo()) p2g_check_6(f34, f33, r54, f38);
         // ptx:152  st.shared.f32 	[%r7+76], %f38;
         p2g_sts32((r7 + 76u), floatBitsToUint(f38));
@@ -834,13 +813,13 @@ void main() {
         p2g_bar_sync_p();
         // ptx:163  mul.f32 	%f47, %f45, 0f3E000000;
         // ptx:164  fma.rn.f32 	%f48, %f46, 0f3F000000, %f47;
-        precise float f48 = p2g_ffma(p2g_in(f46), 0.5, p2g_fmul(p2g_in(f45), 0.125));
+        precise float f48 = p2g_ffmac(p2g_in(f46), 0.5, p2g_fmulc(p2g_in(f45), 0.125));
         // ptx:165  add.s32 	%r42, %r54, 3;
         // ptx:166  and.b32  	%r43, %r42, 7;
         // ptx:167  cvt.rn.f32.s32 	%f49, %r43;
         precise float f49 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 3) & 7u)), 0));
         // ptx:168  fma.rn.f32 	%f50, %f49, 0f3A83126F, %f48;
-        precise float f50 = p2g_ffma(p2g_in(f49), uintBitsToFloat(0x3A83126Fu), f48);
+        precise float f50 = p2g_ffmac(p2g_in(f49), uintBitsToFloat(0x3A83126Fu), f48);
         if (p2g_redo()) p2g_check_8(f46, f45, r54, f50);
         // ptx:169  st.shared.f32 	[%r7+76], %f50;
         p2g_sts32((r7 + 76u), floatBitsToUint(f50));
@@ -883,11 +862,11 @@ void main() {
         p2g_bar_sync_p();
         // ptx:191  mul.f32 	%f59, %f57, 0f3E000000;
         // ptx:192  fma.rn.f32 	%f60, %f58, 0f3F000000, %f59;
-        precise float f60 = p2g_ffma(p2g_in(f58), 0.5, p2g_fmul(p2g_in(f57), 0.125));
+        precise float f60 = p2g_ffmac(p2g_in(f58), 0.5, p2g_fmulc(p2g_in(f57), 0.125));
         // ptx:193  and.b32  	%r44, %r54, 7;
         // ptx:194  cvt.rn.f32.s32 	%f61, %r44;
         // ptx:195  fma.rn.f32 	%f62, %f61, 0f3A83126F, %f60;
-        f62 = p2g_ffma(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r54 & 7u)), 0))), uintBitsToFloat(0x3A83126Fu), f60);
+        f62 = p2g_ffmac(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r54 & 7u)), 0))), uintBitsToFloat(0x3A83126Fu), f60);
         if (p2g_redo()) p2g_check_10(f58, f57, r54, f62);
         // ptx:196  st.shared.f32 	[%r7+76], %f62;
         p2g_sts32((r7 + 76u), floatBitsToUint(f62));

@@ -308,48 +308,27 @@ uint p2g_i2f(uint64_t mag, bool neg, int mode) {
 uint p2g_s2f(int64_t v, int mode) { return p2g_i2f(v < 0l ? uint64_t(-v) : uint64_t(v), v < 0l, mode); }
 uint p2g_s2f32(int v, int mode) { return p2g_i2f(uint64_t(v < 0 ? 0u - uint(v) : uint(v)), v < 0, mode); }
 // Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
-// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
-// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on
-// entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above every number; a NaN
-// entering p2g_in_nan makes it 0). p2g_w keeps the smallest |value| of every result, the untested forms' too,
-// zeros included (the device's min() leaves a NaN result out, and a min() that returned it would only fail the
-// test). p2g_redo(): true when the device fact P2G_F32_FAST does not hold, or when both ways fail: the nonzero
-// magnitude is below 2^-40 (at or above it no operation can have flushed a result: zeros are then exact), and not
-// both p2g_w above 2^-126 and p2g_u at least p2g_nz(2^-126) (then no result is zero, tiny or subnormal and no
-// operand entered subnormal: nothing was flushed, every operation was IEEE's). Then the region's check
-// p2g_check_<n> runs the device's pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest
-// |result|, exact zeros of opposite operands or a zero factor let through), and only if p2g_redoz() finds a result
-// below 2^-126 does the exact replay compute every value again. NaN needs no replay where the fact holds: the
-// device's NaN results are PTX's 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a copy, x * 1.0).
-// No exact path, no branch.
+// p2g_faddc ... are add/sub/mul/fma.rn.f32 by the device, each exact result a multiple of 2^-126 by its operands'
+// grids (region_guard.cpp gridPolicy: a factor finer than 2^-63 is tested where the product needs it), so never
+// subnormal where every tested value is 0 or at least 2^-40. p2g_u keeps the smallest magnitude of every value
+// p2g_in tests (entering values, and those factors) as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the
+// top, NaN sorts above every number; a NaN entering p2g_in_nan makes it 0). p2g_w keeps the smallest |value| of
+// every result, zeros included (the device's min() leaves a NaN result out, and a min() that returned it would
+// only fail the test). p2g_redo(): true when the device fact P2G_F32_FAST does not hold, or when both ways fail:
+// a tested magnitude is below 2^-40 (at or above it no operation can have flushed a result: zeros are then
+// exact), and not both p2g_w above 2^-126 and p2g_u at least p2g_nz(2^-126) (then no result is zero, tiny or
+// subnormal and no operand entered subnormal: nothing was flushed, every operation was IEEE's). Then the region's
+// check p2g_check_<n> runs the device's pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the
+// smallest |result|, exact zeros of opposite operands or a zero factor let through), and only if p2g_redoz()
+// finds a result below 2^-126 does the exact replay compute every value again. NaN needs no replay where the fact
+// holds: the device's NaN results are PTX's 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a
+// copy, x * 1.0). No exact path, no branch.
 uint p2g_u = 0xFFFFFFFFu;
 float p2g_w = 1.0;
 float p2g_m = 1.0;
 uint p2g_nz(float x) { return (floatBitsToUint(x) << 1u) - 2u; }
-float p2g_fadd(float a, float b) {
-  precise float r = a + b;
-  p2g_u = min(p2g_u, p2g_nz(r));
-  p2g_w = min(p2g_w, abs(r));
-  return r;
-}
-float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
-float p2g_fmul(float a, float b) {
-  precise float r = a * b;
-  p2g_u = min(p2g_u, p2g_nz(r));
-  p2g_w = min(p2g_w, abs(r));
-  return r;
-}
-float p2g_ffma(float a, float b, float c) {
-  precise float r = fma(a, b, c);
-  p2g_u = min(p2g_u, p2g_nz(r));
-  p2g_w = min(p2g_w, abs(r));
-  return r;
-}
-// The untested short forms: a result whose exact value is a multiple of 2^-63 by its operands (the sum of two
-// values of the region, a product with a literal such as 2 or 0.5 of a value known coarser; region_guard.cpp
-// Region::coarse) is what a test would establish, so it is not tested.
-// Their grid holds only where every tested value is 2^-40 or more; p2g_w, the other way through p2g_redo, counts
-// them too.
+// The short forms. Their grid holds only where every tested value is 0 or at least 2^-40; p2g_w, the other way
+// through p2g_redo, counts every result.
 float p2g_faddc(float a, float b) { precise float r = a + b; p2g_w = min(p2g_w, abs(r)); return r; }
 float p2g_fsubc(float a, float b) { return p2g_faddc(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
 float p2g_fmulc(float a, float b) { precise float r = a * b; p2g_w = min(p2g_w, abs(r)); return r; }
@@ -1346,7 +1325,7 @@ void main() {
           precise float f50 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r82) - int(r5)))), 0));
           // ptx:83  mul.f32 	%f51, %f50, 0f3EBD70A4;
           precise float p2g_was_f236 = f236, p2g_was_f237 = f237, p2g_was_f238 = f238, p2g_was_f239 = f239;
-          precise float f51 = p2g_fmul(p2g_in(f50), uintBitsToFloat(0x3EBD70A4u));
+          precise float f51 = p2g_fmulc(p2g_in(f50), uintBitsToFloat(0x3EBD70A4u));
           // ptx:84  div.rn.f32 	%f52, %f51, %f1;
           precise float f52 = p2g_div32(f51, f1, 0, false);
           // ptx:85  mul.lo.s32 	%r40, %r82, 7;
@@ -1357,7 +1336,7 @@ void main() {
           f53 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(uint(p2g_rem_s32(int(r40), int(r30)))) - int(r5)))), 0));
           // ptx:89  mul.f32 	%f54, %f53, 0f3E947AE1;
           // ptx:90  div.rn.f32 	%f55, %f54, %f3;
-          precise float f55 = p2g_div32(p2g_fmul(p2g_in(f53), uintBitsToFloat(0x3E947AE1u)), f3, 0, false);
+          precise float f55 = p2g_div32(p2g_fmulc(p2g_in(f53), uintBitsToFloat(0x3E947AE1u)), f3, 0, false);
           // ptx:91  add.f32 	%f56, %f2, %f52;
           precise float f56 = p2g_faddc(p2g_in(f2), p2g_in(f52));
           // ptx:92  add.f32 	%f57, %f4, %f55;
@@ -1405,14 +1384,14 @@ void main() {
           precise float f82 = p2g_faddc(p2g_in(f238), p2g_faddc(p2g_faddc(p2g_in(f60), p2g_in(f64)), p2g_in(f72)));
           // ptx:113  fma.rn.f32 	%f83, %f61, %f67, %f73;
           // ptx:114  add.f32 	%f84, %f239, %f83;
-          precise float f84 = p2g_faddc(p2g_in(f239), p2g_ffma(p2g_in(f61), p2g_in(f67), p2g_in(f73)));
+          precise float f84 = p2g_faddc(p2g_in(f239), p2g_ffmac(p2g_in(f61), p2g_in(f67), p2g_in(f73)));
           // ptx:115  add.s32 	%r47, %r82, 1;
           uint r47 = uint(int(r82) + 1);
           // ptx:116  sub.s32 	%r48, %r47, %r5;
           // ptx:117  cvt.rn.f32.s32 	%f85, %r48;
           precise float f85 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r47) - int(r5)))), 0));
           // ptx:118  mul.f32 	%f86, %f85, 0f3EBD70A4;
-          precise float f86 = p2g_fmul(p2g_in(f85), uintBitsToFloat(0x3EBD70A4u));
+          precise float f86 = p2g_fmulc(p2g_in(f85), uintBitsToFloat(0x3EBD70A4u));
           // ptx:119  div.rn.f32 	%f87, %f86, %f1;
           precise float f87 = p2g_div32(f86, f1, 0, false);
           // ptx:120  add.s32 	%r49, %r40, 7;
@@ -1421,7 +1400,7 @@ void main() {
           uint r51 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 7)), int(r30)))) - int(r5));
           // ptx:123  cvt.rn.f32.s32 	%f88, %r51;
           // ptx:124  mul.f32 	%f89, %f88, 0f3E947AE1;
-          f89 = p2g_fmul(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r51)), 0))), uintBitsToFloat(0x3E947AE1u));
+          f89 = p2g_fmulc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r51)), 0))), uintBitsToFloat(0x3E947AE1u));
           // ptx:125  div.rn.f32 	%f90, %f89, %f3;
           precise float f90 = p2g_div32(f89, f3, 0, false);
           // ptx:126  add.f32 	%f91, %f2, %f87;
@@ -1470,14 +1449,14 @@ void main() {
           precise float f117 = p2g_faddc(f82, p2g_faddc(p2g_faddc(p2g_in(f95), p2g_in(f99)), p2g_in(f107)));
           // ptx:148  fma.rn.f32 	%f118, %f96, %f102, %f108;
           // ptx:149  add.f32 	%f119, %f84, %f118;
-          precise float f119 = p2g_faddc(f84, p2g_ffma(p2g_in(f96), p2g_in(f102), p2g_in(f108)));
+          precise float f119 = p2g_faddc(f84, p2g_ffmac(p2g_in(f96), p2g_in(f102), p2g_in(f108)));
           // ptx:150  add.s32 	%r56, %r82, 2;
           uint r56 = uint(int(r82) + 2);
           // ptx:151  sub.s32 	%r57, %r56, %r5;
           // ptx:152  cvt.rn.f32.s32 	%f120, %r57;
           precise float f120 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r56) - int(r5)))), 0));
           // ptx:153  mul.f32 	%f121, %f120, 0f3EBD70A4;
-          precise float f121 = p2g_fmul(p2g_in(f120), uintBitsToFloat(0x3EBD70A4u));
+          precise float f121 = p2g_fmulc(p2g_in(f120), uintBitsToFloat(0x3EBD70A4u));
           // ptx:154  div.rn.f32 	%f122, %f121, %f1;
           precise float f122 = p2g_div32(f121, f1, 0, false);
           // ptx:155  add.s32 	%r58, %r40, 14;
@@ -1486,7 +1465,7 @@ void main() {
           uint r60 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 14)), int(r30)))) - int(r5));
           // ptx:158  cvt.rn.f32.s32 	%f123, %r60;
           // ptx:159  mul.f32 	%f124, %f123, 0f3E947AE1;
-          f124 = p2g_fmul(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r60)), 0))), uintBitsToFloat(0x3E947AE1u));
+          f124 = p2g_fmulc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r60)), 0))), uintBitsToFloat(0x3E947AE1u));
           // ptx:160  div.rn.f32 	%f125, %f124, %f3;
           precise float f125 = p2g_div32(f124, f3, 0, false);
           // ptx:161  add.f32 	%f126, %f2, %f122;
@@ -1535,14 +1514,14 @@ void main() {
           precise float f152 = p2g_faddc(f117, p2g_faddc(p2g_faddc(p2g_in(f130), p2g_in(f134)), p2g_in(f142)));
           // ptx:183  fma.rn.f32 	%f153, %f131, %f137, %f143;
           // ptx:184  add.f32 	%f154, %f119, %f153;
-          precise float f154 = p2g_faddc(f119, p2g_ffma(p2g_in(f131), p2g_in(f137), p2g_in(f143)));
+          precise float f154 = p2g_faddc(f119, p2g_ffmac(p2g_in(f131), p2g_in(f137), p2g_in(f143)));
           // ptx:185  add.s32 	%r65, %r82, 3;
           uint r65 = uint(int(r82) + 3);
           // ptx:186  sub.s32 	%r66, %r65, %r5;
           // ptx:187  cvt.rn.f32.s32 	%f155, %r66;
           precise float f155 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r65) - int(r5)))), 0));
           // ptx:188  mul.f32 	%f156, %f155, 0f3EBD70A4;
-          precise float f156 = p2g_fmul(p2g_in(f155), uintBitsToFloat(0x3EBD70A4u));
+          precise float f156 = p2g_fmulc(p2g_in(f155), uintBitsToFloat(0x3EBD70A4u));
           // ptx:189  div.rn.f32 	%f157, %f156, %f1;
           precise float f157 = p2g_div32(f156, f1, 0, false);
           // ptx:190  add.s32 	%r67, %r40, 21;
@@ -1551,7 +1530,7 @@ void main() {
           uint r69 = uint(int(uint(p2g_rem_s32(int(uint(int(r40) + 21)), int(r30)))) - int(r5));
           // ptx:193  cvt.rn.f32.s32 	%f158, %r69;
           // ptx:194  mul.f32 	%f159, %f158, 0f3E947AE1;
-          f159 = p2g_fmul(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r69)), 0))), uintBitsToFloat(0x3E947AE1u));
+          f159 = p2g_fmulc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r69)), 0))), uintBitsToFloat(0x3E947AE1u));
           // ptx:195  div.rn.f32 	%f160, %f159, %f3;
           precise float f160 = p2g_div32(f159, f3, 0, false);
           // ptx:196  add.f32 	%f161, %f2, %f157;
@@ -1600,7 +1579,7 @@ void main() {
           f238 = p2g_faddc(f152, p2g_faddc(p2g_faddc(p2g_in(f165), p2g_in(f169)), p2g_in(f177)));
           // ptx:218  fma.rn.f32 	%f185, %f166, %f172, %f178;
           // ptx:219  add.f32 	%f239, %f154, %f185;
-          f239 = p2g_faddc(f154, p2g_ffma(p2g_in(f166), p2g_in(f172), p2g_in(f178)));
+          f239 = p2g_faddc(f154, p2g_ffmac(p2g_in(f166), p2g_in(f172), p2g_in(f178)));
           if (p2g_redo()) { f236 = p2g_was_f236; f237 = p2g_was_f237; f238 = p2g_was_f238; f239 = p2g_was_f239; if (p2g_check_2(f50, f1, r82, r30, r5, f3, f2, rd1, p0_u64, f4, r3, r4, rd2, p8_u64, f236, f237, f238, f239)) { f236 = p2g_was_f236; f237 = p2g_was_f237; f238 = p2g_was_f238; f239 = p2g_was_f239; p2g_exact_2(f50, f1, r82, r30, r5, f3, f2, rd1, p0_u64, f4, r3, r4, rd2, p8_u64, f236, f237, f238, f239); } }
           // ptx:220  add.s32 	%r82, %r82, 4;
           r82 = uint(int(r82) + 4);
@@ -1632,7 +1611,7 @@ void main() {
           // ptx:238  cvt.rn.f32.s32 	%f186, %r84;
           // ptx:239  mul.f32 	%f187, %f186, 0f3EBD70A4;
           precise float p2g_was_f236 = f236, p2g_was_f237 = f237, p2g_was_f238 = f238, p2g_was_f239 = f239;
-          f187 = p2g_fmul(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r84)), 0))), uintBitsToFloat(0x3EBD70A4u));
+          f187 = p2g_fmulc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r84)), 0))), uintBitsToFloat(0x3EBD70A4u));
           // ptx:240  div.rn.f32 	%f188, %f187, %f1;
           precise float f188 = p2g_div32(f187, f1, 0, false);
           // ptx:241  rem.s32 	%r75, %r85, %r30;
@@ -1641,7 +1620,7 @@ void main() {
           f189 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(uint(p2g_rem_s32(int(r85), int(r30)))) - int(r5)))), 0));
           // ptx:244  mul.f32 	%f190, %f189, 0f3E947AE1;
           // ptx:245  div.rn.f32 	%f191, %f190, %f3;
-          precise float f191 = p2g_div32(p2g_fmul(p2g_in(f189), uintBitsToFloat(0x3E947AE1u)), f3, 0, false);
+          precise float f191 = p2g_div32(p2g_fmulc(p2g_in(f189), uintBitsToFloat(0x3E947AE1u)), f3, 0, false);
           // ptx:246  add.f32 	%f192, %f2, %f188;
           precise float f192 = p2g_faddc(p2g_in(f2), p2g_in(f188));
           // ptx:247  add.f32 	%f193, %f4, %f191;
@@ -1687,7 +1666,7 @@ void main() {
           f238 = p2g_faddc(p2g_in(f238), p2g_faddc(p2g_faddc(p2g_in(f196), p2g_in(f200)), p2g_in(f208)));
           // ptx:266  fma.rn.f32 	%f216, %f197, %f203, %f209;
           // ptx:267  add.f32 	%f239, %f239, %f216;
-          f239 = p2g_faddc(p2g_in(f239), p2g_ffma(p2g_in(f197), p2g_in(f203), p2g_in(f209)));
+          f239 = p2g_faddc(p2g_in(f239), p2g_ffmac(p2g_in(f197), p2g_in(f203), p2g_in(f209)));
           if (p2g_redo()) { f236 = p2g_was_f236; f237 = p2g_was_f237; f238 = p2g_was_f238; f239 = p2g_was_f239; if (p2g_check_3(r84, f1, r85, r30, r5, f3, f2, rd1, p0_u64, f4, r86, r87, rd2, p8_u64, f236, f237, f238, f239)) { f236 = p2g_was_f236; f237 = p2g_was_f237; f238 = p2g_was_f238; f239 = p2g_was_f239; p2g_exact_3(r84, f1, r85, r30, r5, f3, f2, rd1, p0_u64, f4, r86, r87, rd2, p8_u64, f236, f237, f238, f239); } }
           // ptx:268  add.s32 	%r87, %r87, 3;
           r87 = uint(int(r87) + 3);

@@ -855,48 +855,27 @@ void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
 float p2g_nmin(float a, float b) { float d = min(a, b), e = p2g_fmin(a, b); return P2G_F32_MINMAX ? d : e; }
 float p2g_nmax(float a, float b) { float d = max(a, b), e = p2g_fmax(a, b); return P2G_F32_MINMAX ? d : e; }
 // Guarded regions (translator/emit/region_guard.h: the proof and the measurements). First pass: the short forms
-// are add/sub/mul/fma.rn.f32 by the device; p2g_u keeps the smallest magnitude of every nonzero result (but those
-// of the untested forms p2g_faddc ..., multiples of 2^-63 by construction) and of every value p2g_in tests on
-// entering, as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the top, NaN sorts above every number; a NaN
-// entering p2g_in_nan makes it 0). p2g_w keeps the smallest |value| of every result, the untested forms' too,
-// zeros included (the device's min() leaves a NaN result out, and a min() that returned it would only fail the
-// test). p2g_redo(): true when the device fact P2G_F32_FAST does not hold, or when both ways fail: the nonzero
-// magnitude is below 2^-40 (at or above it no operation can have flushed a result: zeros are then exact), and not
-// both p2g_w above 2^-126 and p2g_u at least p2g_nz(2^-126) (then no result is zero, tiny or subnormal and no
-// operand entered subnormal: nothing was flushed, every operation was IEEE's). Then the region's check
-// p2g_check_<n> runs the device's pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the smallest
-// |result|, exact zeros of opposite operands or a zero factor let through), and only if p2g_redoz() finds a result
-// below 2^-126 does the exact replay compute every value again. NaN needs no replay where the fact holds: the
-// device's NaN results are PTX's 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a copy, x * 1.0).
-// No exact path, no branch.
+// p2g_faddc ... are add/sub/mul/fma.rn.f32 by the device, each exact result a multiple of 2^-126 by its operands'
+// grids (region_guard.cpp gridPolicy: a factor finer than 2^-63 is tested where the product needs it), so never
+// subnormal where every tested value is 0 or at least 2^-40. p2g_u keeps the smallest magnitude of every value
+// p2g_in tests (entering values, and those factors) as p2g_nz(x) = (|x|'s bits << 1) - 2 (a zero wraps to the
+// top, NaN sorts above every number; a NaN entering p2g_in_nan makes it 0). p2g_w keeps the smallest |value| of
+// every result, zeros included (the device's min() leaves a NaN result out, and a min() that returned it would
+// only fail the test). p2g_redo(): true when the device fact P2G_F32_FAST does not hold, or when both ways fail:
+// a tested magnitude is below 2^-40 (at or above it no operation can have flushed a result: zeros are then
+// exact), and not both p2g_w above 2^-126 and p2g_u at least p2g_nz(2^-126) (then no result is zero, tiny or
+// subnormal and no operand entered subnormal: nothing was flushed, every operation was IEEE's). Then the region's
+// check p2g_check_<n> runs the device's pass again with the precise forms (p2g_faddz ..., p2g_inz; p2g_m, the
+// smallest |result|, exact zeros of opposite operands or a zero factor let through), and only if p2g_redoz()
+// finds a result below 2^-126 does the exact replay compute every value again. NaN needs no replay where the fact
+// holds: the device's NaN results are PTX's 0x7FFFFFFF (p2g_in_nan tests the operands a compiler may fold to a
+// copy, x * 1.0). No exact path, no branch.
 uint p2g_u = 0xFFFFFFFFu;
 float p2g_w = 1.0;
 float p2g_m = 1.0;
 uint p2g_nz(float x) { return (floatBitsToUint(x) << 1u) - 2u; }
-float p2g_fadd(float a, float b) {
-  precise float r = a + b;
-  p2g_u = min(p2g_u, p2g_nz(r));
-  p2g_w = min(p2g_w, abs(r));
-  return r;
-}
-float p2g_fsub(float a, float b) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
-float p2g_fmul(float a, float b) {
-  precise float r = a * b;
-  p2g_u = min(p2g_u, p2g_nz(r));
-  p2g_w = min(p2g_w, abs(r));
-  return r;
-}
-float p2g_ffma(float a, float b, float c) {
-  precise float r = fma(a, b, c);
-  p2g_u = min(p2g_u, p2g_nz(r));
-  p2g_w = min(p2g_w, abs(r));
-  return r;
-}
-// The untested short forms: a result whose exact value is a multiple of 2^-63 by its operands (the sum of two
-// values of the region, a product with a literal such as 2 or 0.5 of a value known coarser; region_guard.cpp
-// Region::coarse) is what a test would establish, so it is not tested.
-// Their grid holds only where every tested value is 2^-40 or more; p2g_w, the other way through p2g_redo, counts
-// them too.
+// The short forms. Their grid holds only where every tested value is 0 or at least 2^-40; p2g_w, the other way
+// through p2g_redo, counts every result.
 float p2g_faddc(float a, float b) { precise float r = a + b; p2g_w = min(p2g_w, abs(r)); return r; }
 float p2g_fsubc(float a, float b) { return p2g_faddc(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u)); }
 float p2g_fmulc(float a, float b) { precise float r = a * b; p2g_w = min(p2g_w, abs(r)); return r; }
@@ -1715,7 +1694,7 @@ void p2g_check_1(float f159, int t4, float f153, const float p168_f32, out preci
     out precise float f190, out precise float f192) {
   if (P2G_F32_FAST) {
     precise float f163 = p2g_fmulz(p2g_inz(f159), p2g_inz(((t4 == 0) ? 1.0 : f153)));
-    precise float f165 = p2g_fmulz(p2g_inz(p168_f32), f163);
+    precise float f165 = p2g_fmulz(p2g_inz(p168_f32), p2g_inz(f163));
     int t5 = p2g_fcmpd(f165, 0.0);
     f1 = (t5 == 0) ? 1.0 : f165;
     f2 = p2g_div32(f163, p2g_fmulz(f159, p2g_inz(((t3 == 0) ? 1.0 : f149))), 0, false);
@@ -1770,7 +1749,7 @@ void p2g_check_2(float f196, float f200, float f198, float f197, out precise flo
     precise float neg5769 = -(p2g_fmulz(f203, 0.5));
     f4 = p2g_ffmaz(f201, 0.5, neg5769);
     f5 = p2g_fsubz(p2g_fsubz(f205, f204), f207);
-    f6 = p2g_fmulz(p2g_inz(f1), p2g_faddz(p2g_faddz(f204, f205), f207));
+    f6 = p2g_fmulz(p2g_inz(f1), p2g_inz(p2g_faddz(p2g_faddz(f204, f205), f207)));
     if (!p2g_redoz()) return;
   }
   p2g_exact_2(f196, f200, f198, f197, f4, f5, f1, f6);
@@ -1820,15 +1799,15 @@ void p2g_check_4(float f6, out precise float f7, out uint r245, out precise floa
     precise float f218 = p2g_ffmaz(p2g_inz(f216), uintBitsToFloat(0x34000000u), (p13 ? -23.0 : 0.0));
     precise float f219 = p2g_faddz(p2g_inz(uintBitsToFloat(uint(int(r245) - int(r247)))), -1.0);
     precise float f222 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f219, uintBitsToFloat(0xBE2C7F30u));
-    precise float f224 = p2g_ffmaz(f222, f219, uintBitsToFloat(0x3E2FCF2Au));
-    precise float f226 = p2g_ffmaz(f224, f219, uintBitsToFloat(0xBE374E43u));
-    precise float f228 = p2g_ffmaz(f226, f219, uintBitsToFloat(0x3E520BF4u));
-    precise float f230 = p2g_ffmaz(f228, f219, uintBitsToFloat(0xBE763C8Bu));
-    precise float f232 = p2g_ffmaz(f230, f219, uintBitsToFloat(0x3E93BF99u));
-    precise float f234 = p2g_ffmaz(f232, f219, uintBitsToFloat(0xBEB8AA49u));
-    precise float f236 = p2g_ffmaz(f234, f219, uintBitsToFloat(0x3EF6384Au));
-    precise float f238 = p2g_ffmaz(f236, f219, uintBitsToFloat(0xBF38AA3Bu));
-    precise float f240 = p2g_fmulz(f219, p2g_fmulz(f219, f238));
+    precise float f224 = p2g_ffmaz(p2g_inz(f222), f219, uintBitsToFloat(0x3E2FCF2Au));
+    precise float f226 = p2g_ffmaz(p2g_inz(f224), f219, uintBitsToFloat(0xBE374E43u));
+    precise float f228 = p2g_ffmaz(p2g_inz(f226), f219, uintBitsToFloat(0x3E520BF4u));
+    precise float f230 = p2g_ffmaz(p2g_inz(f228), f219, uintBitsToFloat(0xBE763C8Bu));
+    precise float f232 = p2g_ffmaz(p2g_inz(f230), f219, uintBitsToFloat(0x3E93BF99u));
+    precise float f234 = p2g_ffmaz(p2g_inz(f232), f219, uintBitsToFloat(0xBEB8AA49u));
+    precise float f236 = p2g_ffmaz(p2g_inz(f234), f219, uintBitsToFloat(0x3EF6384Au));
+    precise float f238 = p2g_ffmaz(p2g_inz(f236), f219, uintBitsToFloat(0xBF38AA3Bu));
+    precise float f240 = p2g_fmulz(f219, p2g_inz(p2g_fmulz(f219, p2g_inz(f238))));
     precise float f242 = p2g_ffmaz(f219, uintBitsToFloat(0x3FB8AA3Bu), f240);
     f1094 = p2g_faddz(f218, f242);
     if (!p2g_redoz()) return;
@@ -1869,10 +1848,10 @@ void p2g_exact_7(float f1, float f4, float f1095, out uint t10, float f6, out ui
 void p2g_check_7(float f1, float f4, float f1095, out uint t10, float f6, out uint t11, float f199, out uint t12,
     float f5, out uint t13) {
   if (P2G_F32_FAST) {
-    t10 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_fmulz(p2g_inz(f1), p2g_inz(f4)), p2g_inz(f1095))));
+    t10 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_inz(p2g_fmulz(p2g_inz(f1), p2g_inz(f4))), p2g_inz(f1095))));
     t11 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_inz(f6), f1095)));
     t12 = p2g_f2h_rn(floatBitsToUint(f199));
-    t13 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_fmulz(f1, p2g_inz(f5)), f1095)));
+    t13 = p2g_f2h_rn(floatBitsToUint(p2g_fmulz(p2g_inz(p2g_fmulz(f1, p2g_inz(f5))), f1095)));
     if (!p2g_redoz()) return;
   }
   p2g_exact_7(f1, f4, f1095, t10, f6, t11, f199, t12, f5, t13);
@@ -1920,7 +1899,7 @@ void p2g_exact_9(float f16, out precise float f1096) {
 }
 void p2g_check_9(float f16, out precise float f1096) {
   if (P2G_F32_FAST) {
-    precise float f272 = p2g_fmulz(p2g_fmulz(p2g_inz(f16), 0.5), p2g_ffmaz(f16, f16, 27.0));
+    precise float f272 = p2g_fmulz(p2g_inz(p2g_fmulz(p2g_inz(f16), 0.5)), p2g_inz(p2g_ffmaz(f16, f16, 27.0)));
     precise float f275 = p2g_div32(f272, p2g_ffmaz(f16, p2g_fmulz(f16, 9.0), 27.0), 0, false);
     f1096 = p2g_faddz(p2g_inz(f275), 0.5);
     if (!p2g_redoz()) return;
@@ -2307,9 +2286,10 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     uint64_t rd18 = p224_u64;
     precise float f317 = p144_f32;
     precise float f318 = p148_f32;
-    precise float f321 = p2g_fmulz(f26, p2g_inz(f317));
+    precise float f321 = p2g_fmulz(p2g_inz(f26), p2g_inz(f317));
     precise float f323 = 0.0;
-    uvec4 t26 = p2g_tex2_chk(p2g_hw1, rd18 /* p224_u64 */, P2G_IMG1, vec2(f321, p2g_fmulz(f27, p2g_inz(f318))));
+    uvec4 t26 = p2g_tex2_chk(p2g_hw1, rd18 /* p224_u64 */, P2G_IMG1, vec2(f321, p2g_fmulz(p2g_inz(f27),
+        p2g_inz(f318))));
     f28 = uintBitsToFloat(t26.x);
     f29 = uintBitsToFloat(t26.y);
     f30 = uintBitsToFloat(t26.z);
@@ -2322,27 +2302,27 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f333 = p2g_faddz(p2g_inz(f332), 0.5);
     precise float f335 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubz(f325, f330))));
     precise float f336 = p2g_fmulz(f335, f335);
-    precise float f337 = p2g_fmulz(f335, f336);
+    precise float f337 = p2g_fmulz(f335, p2g_inz(f336));
     precise float neg5772 = -(p2g_faddz(f335, f337));
-    precise float f340 = p2g_ffmaz(neg5772, 0.5, f336);
+    precise float f340 = p2g_ffmaz(p2g_inz(neg5772), 0.5, f336);
     precise float neg5773 = -(p2g_fmulz(f336, 2.5));
-    precise float f344 = p2g_faddz(p2g_ffmaz(f337, 1.5, neg5773), 1.0);
+    precise float f344 = p2g_faddz(p2g_ffmaz(p2g_inz(f337), 1.5, neg5773), 1.0);
     f345 = 1.0;
     precise float f347 = p2g_fmulz(p2g_fsubz(f337, f336), 0.5);
     precise float f350 = p2g_fsubz(p2g_fsubz(p2g_fsubz(f345, f340), f344), f347);
     precise float f352 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubz(f327, f333))));
     precise float f353 = p2g_fmulz(f352, f352);
-    precise float f354 = p2g_fmulz(f352, f353);
+    precise float f354 = p2g_fmulz(f352, p2g_inz(f353));
     precise float neg5774 = -(p2g_faddz(f352, f354));
-    precise float f357 = p2g_ffmaz(neg5774, 0.5, f353);
+    precise float f357 = p2g_ffmaz(p2g_inz(neg5774), 0.5, f353);
     precise float neg5775 = -(p2g_fmulz(f353, 2.5));
-    precise float f361 = p2g_faddz(p2g_ffmaz(f354, 1.5, neg5775), 1.0);
+    precise float f361 = p2g_faddz(p2g_ffmaz(p2g_inz(f354), 1.5, neg5775), 1.0);
     precise float f363 = p2g_fmulz(p2g_fsubz(f354, f353), 0.5);
     precise float f366 = p2g_fmulz(f317, 0.5);
     precise float f367 = p2g_fmulz(f318, 0.5);
     uint64_t rd19 = p232_u64;
-    precise float f369 = p2g_fmulz(f366, p2g_faddz(f330, -0.5));
-    precise float f371 = p2g_fmulz(f367, p2g_faddz(f333, -0.5));
+    precise float f369 = p2g_fmulz(p2g_inz(f366), p2g_faddz(f330, -0.5));
+    precise float f371 = p2g_fmulz(p2g_inz(f367), p2g_faddz(f333, -0.5));
     uvec4 t27 = p2g_tld4s_chk(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f371), 0u);
     precise float f372 = uintBitsToFloat(t27.x);
     precise float f373 = uintBitsToFloat(t27.y);
@@ -2518,86 +2498,89 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f501 = p2g_fsubz(f350, f496);
     precise float f502 = p2g_sat(p2g_f32_canon(floatBitsToUint(p32 ? f375 : f377)));
     precise float f503 = p2g_sat(p2g_f32_canon(floatBitsToUint(f381)));
-    precise float f505 = p2g_ffmaz(f340, p2g_inz(f502), p2g_fmulz(f500, p2g_inz(f503)));
+    precise float f505 = p2g_ffmaz(p2g_inz(f340), p2g_inz(f502), p2g_fmulz(p2g_inz(f500), p2g_inz(f503)));
     precise float f506 = p2g_sat(p2g_f32_canon(floatBitsToUint(f396)));
     precise float f508 = p2g_sat(p2g_f32_canon(floatBitsToUint(f399)));
-    precise float f509 = p2g_ffmaz(f347, p2g_inz(f508), p2g_ffmaz(f501, p2g_inz(f506), f505));
+    precise float f509 = p2g_ffmaz(p2g_inz(f347), p2g_inz(f508), p2g_ffmaz(p2g_inz(f501), p2g_inz(f506), f505));
     precise float f512 = p172_f32;
-    precise float f513 = p2g_ffmaz(p2g_inz(f512), f509, p2g_ffmaz(f495, p2g_inz(f381), p2g_fmulz(f496, p2g_inz(f396))));
+    precise float f513 = p2g_ffmaz(p2g_inz(f512), p2g_inz(f509), p2g_ffmaz(f495, p2g_inz(f381), p2g_fmulz(f496,
+        p2g_inz(f396))));
     precise float f514 = p2g_sat(p2g_f32_canon(floatBitsToUint(p34 ? f372 : f383)));
     precise float f515 = p2g_sat(p2g_f32_canon(floatBitsToUint(f387)));
     precise float f517 = p2g_ffmaz(f340, p2g_inz(f514), p2g_fmulz(f500, p2g_inz(f515)));
     precise float f518 = p2g_sat(p2g_f32_canon(floatBitsToUint(f402)));
     precise float f520 = p2g_sat(p2g_f32_canon(floatBitsToUint(f405)));
     precise float f521 = p2g_ffmaz(f347, p2g_inz(f520), p2g_ffmaz(f501, p2g_inz(f518), f517));
-    precise float f524 = p2g_ffmaz(f512, f521, p2g_ffmaz(f495, p2g_inz(f387), p2g_fmulz(f496, p2g_inz(f402))));
+    precise float f524 = p2g_ffmaz(f512, p2g_inz(f521), p2g_ffmaz(f495, p2g_inz(f387), p2g_fmulz(f496, p2g_inz(f402))));
     precise float f525 = p2g_sat(p2g_f32_canon(floatBitsToUint(p42 ? f423 : f425)));
     precise float f526 = p2g_sat(p2g_f32_canon(floatBitsToUint(f429)));
     precise float f528 = p2g_ffmaz(f340, p2g_inz(f525), p2g_fmulz(f500, p2g_inz(f526)));
     precise float f529 = p2g_sat(p2g_f32_canon(floatBitsToUint(f442)));
     precise float f531 = p2g_sat(p2g_f32_canon(floatBitsToUint(f445)));
     precise float f532 = p2g_ffmaz(f347, p2g_inz(f531), p2g_ffmaz(f501, p2g_inz(f529), f528));
-    precise float f535 = p2g_ffmaz(f512, f532, p2g_ffmaz(f495, p2g_inz(f429), p2g_fmulz(f496, p2g_inz(f442))));
+    precise float f535 = p2g_ffmaz(f512, p2g_inz(f532), p2g_ffmaz(f495, p2g_inz(f429), p2g_fmulz(f496, p2g_inz(f442))));
     precise float f536 = p2g_sat(p2g_f32_canon(floatBitsToUint(p44 ? f420 : f431)));
     precise float f537 = p2g_sat(p2g_f32_canon(floatBitsToUint(f435)));
     precise float f539 = p2g_ffmaz(f340, p2g_inz(f536), p2g_fmulz(f500, p2g_inz(f537)));
     precise float f540 = p2g_sat(p2g_f32_canon(floatBitsToUint(f448)));
     precise float f542 = p2g_sat(p2g_f32_canon(floatBitsToUint(f451)));
     precise float f543 = p2g_ffmaz(f347, p2g_inz(f542), p2g_ffmaz(f501, p2g_inz(f540), f539));
-    precise float f546 = p2g_ffmaz(f512, f543, p2g_ffmaz(f495, p2g_inz(f435), p2g_fmulz(f496, p2g_inz(f448))));
+    precise float f546 = p2g_ffmaz(f512, p2g_inz(f543), p2g_ffmaz(f495, p2g_inz(f435), p2g_fmulz(f496, p2g_inz(f448))));
     precise float f547 = p2g_sat(p2g_f32_canon(floatBitsToUint(p52 ? f467 : f469)));
     precise float f548 = p2g_sat(p2g_f32_canon(floatBitsToUint(f473)));
     precise float f550 = p2g_ffmaz(f340, p2g_inz(f547), p2g_fmulz(f500, p2g_inz(f548)));
     precise float f551 = p2g_sat(p2g_f32_canon(floatBitsToUint(f480)));
     precise float f553 = p2g_sat(p2g_f32_canon(floatBitsToUint(f483)));
     precise float f554 = p2g_ffmaz(f347, p2g_inz(f553), p2g_ffmaz(f501, p2g_inz(f551), f550));
-    precise float f557 = p2g_ffmaz(f512, f554, p2g_ffmaz(f495, p2g_inz(f473), p2g_fmulz(f496, p2g_inz(f480))));
+    precise float f557 = p2g_ffmaz(f512, p2g_inz(f554), p2g_ffmaz(f495, p2g_inz(f473), p2g_fmulz(f496, p2g_inz(f480))));
     precise float f560 = p2g_ffmaz(f501, f508, p2g_ffmaz(f340, f503, p2g_fmulz(f500, f506)));
-    precise float f562 = p2g_ffmaz(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p40 ? f411 : f413))), f560);
-    precise float f565 = p2g_ffmaz(f512, f562, p2g_ffmaz(f495, f396, p2g_fmulz(f496, p2g_inz(f399))));
+    precise float f562 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p40 ? f411 : f413)))), f560);
+    precise float f565 = p2g_ffmaz(f512, p2g_inz(f562), p2g_ffmaz(f495, f396, p2g_fmulz(f496, p2g_inz(f399))));
     precise float f568 = p2g_ffmaz(f501, f520, p2g_ffmaz(f340, f515, p2g_fmulz(f500, f518)));
-    precise float f570 = p2g_ffmaz(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p41 ? f408 : f416))), f568);
-    precise float f573 = p2g_ffmaz(f512, f570, p2g_ffmaz(f495, f402, p2g_fmulz(f496, p2g_inz(f405))));
+    precise float f570 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p41 ? f408 : f416)))), f568);
+    precise float f573 = p2g_ffmaz(f512, p2g_inz(f570), p2g_ffmaz(f495, f402, p2g_fmulz(f496, p2g_inz(f405))));
     precise float f576 = p2g_ffmaz(f501, f531, p2g_ffmaz(f340, f526, p2g_fmulz(f500, f529)));
-    precise float f578 = p2g_ffmaz(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p50 ? f455 : f457))), f576);
-    precise float f581 = p2g_ffmaz(f512, f578, p2g_ffmaz(f495, f442, p2g_fmulz(f496, p2g_inz(f445))));
+    precise float f578 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p50 ? f455 : f457)))), f576);
+    precise float f581 = p2g_ffmaz(f512, p2g_inz(f578), p2g_ffmaz(f495, f442, p2g_fmulz(f496, p2g_inz(f445))));
     precise float f584 = p2g_ffmaz(f501, f542, p2g_ffmaz(f340, f537, p2g_fmulz(f500, f540)));
-    precise float f586 = p2g_ffmaz(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p51 ? f452 : f460))), f584);
-    precise float f589 = p2g_ffmaz(f512, f586, p2g_ffmaz(f495, f448, p2g_fmulz(f496, p2g_inz(f451))));
+    precise float f586 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p51 ? f452 : f460)))), f584);
+    precise float f589 = p2g_ffmaz(f512, p2g_inz(f586), p2g_ffmaz(f495, f448, p2g_fmulz(f496, p2g_inz(f451))));
     precise float f592 = p2g_ffmaz(f501, f553, p2g_ffmaz(f340, f548, p2g_fmulz(f500, f551)));
-    precise float f594 = p2g_ffmaz(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p56 ? f487 : f491))), f592);
-    precise float f597 = p2g_ffmaz(f512, f594, p2g_ffmaz(f495, f480, p2g_fmulz(f496, p2g_inz(f483))));
+    precise float f594 = p2g_ffmaz(f347, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(p56 ? f487 : f491)))), f592);
+    precise float f597 = p2g_ffmaz(f512, p2g_inz(f594), p2g_ffmaz(f495, f480, p2g_fmulz(f496, p2g_inz(f483))));
     precise float f598 = p2g_fsubz(f361, f498);
     precise float f599 = p2g_fsubz(f493, f499);
     precise float f601 = p2g_sat(p2g_f32_canon(floatBitsToUint(f524)));
-    precise float f603 = p2g_ffmaz(f357, p2g_sat(p2g_f32_canon(floatBitsToUint(f513))), p2g_fmulz(f598, f601));
+    precise float f603 = p2g_ffmaz(p2g_inz(f357), p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f513)))),
+        p2g_fmulz(p2g_inz(f598), p2g_inz(f601)));
     precise float f604 = p2g_sat(p2g_f32_canon(floatBitsToUint(f535)));
-    precise float f605 = p2g_ffmaz(f599, f604, f603);
+    precise float f605 = p2g_ffmaz(p2g_inz(f599), p2g_inz(f604), f603);
     precise float f606 = p2g_sat(p2g_f32_canon(floatBitsToUint(f546)));
-    precise float f609 = p2g_ffmaz(f498, f524, p2g_fmulz(f499, f535));
-    precise float f610 = p2g_ffmaz(f512, p2g_ffmaz(f363, f606, f605), f609);
+    precise float f609 = p2g_ffmaz(f498, p2g_inz(f524), p2g_fmulz(f499, p2g_inz(f535)));
+    precise float f610 = p2g_ffmaz(f512, p2g_inz(p2g_ffmaz(p2g_inz(f363), p2g_inz(f606), f605)), f609);
     precise float f612 = p2g_nmin(f429, f442);
     precise float f615 = p2g_nmax(f429, f442);
     f34 = p2g_nmin(p2g_nmax(f610, p2g_nmin(p2g_nmin(f387, f402), p2g_inz(f612))), p2g_nmax(p2g_nmax(f387, f402),
         p2g_inz(f615)));
     precise float f620 = p2g_ffmaz(f599, f606, p2g_ffmaz(f357, f601, p2g_fmulz(f598, f604)));
-    precise float f622 = p2g_ffmaz(f363, p2g_sat(p2g_f32_canon(floatBitsToUint(f557))), f620);
-    precise float f625 = p2g_ffmaz(f512, f622, p2g_ffmaz(f498, f535, p2g_fmulz(f499, f546)));
+    precise float f622 = p2g_ffmaz(f363, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f557)))), f620);
+    precise float f625 = p2g_ffmaz(f512, p2g_inz(f622), p2g_ffmaz(f498, f535, p2g_fmulz(f499, p2g_inz(f546))));
     f35 = p2g_nmin(p2g_nmax(f625, p2g_nmin(f612, p2g_nmin(f435, f448))), p2g_nmax(f615, p2g_nmax(f435, f448)));
     precise float f632 = p2g_sat(p2g_f32_canon(floatBitsToUint(f573)));
-    precise float f634 = p2g_ffmaz(f357, p2g_sat(p2g_f32_canon(floatBitsToUint(f565))), p2g_fmulz(f598, f632));
+    precise float f634 = p2g_ffmaz(f357, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f565)))), p2g_fmulz(f598,
+        p2g_inz(f632)));
     precise float f635 = p2g_sat(p2g_f32_canon(floatBitsToUint(f581)));
-    precise float f636 = p2g_ffmaz(f599, f635, f634);
+    precise float f636 = p2g_ffmaz(f599, p2g_inz(f635), f634);
     precise float f637 = p2g_sat(p2g_f32_canon(floatBitsToUint(f589)));
-    precise float f640 = p2g_ffmaz(f498, f573, p2g_fmulz(f499, f581));
-    precise float f641 = p2g_ffmaz(f512, p2g_ffmaz(f363, f637, f636), f640);
+    precise float f640 = p2g_ffmaz(f498, p2g_inz(f573), p2g_fmulz(f499, p2g_inz(f581)));
+    precise float f641 = p2g_ffmaz(f512, p2g_inz(p2g_ffmaz(f363, p2g_inz(f637), f636)), f640);
     precise float f643 = p2g_nmin(f442, f445);
     precise float f646 = p2g_nmax(f442, f445);
     f36 = p2g_nmin(p2g_nmax(f641, p2g_nmin(p2g_nmin(f402, f405), p2g_inz(f643))), p2g_nmax(p2g_nmax(f402, f405),
         p2g_inz(f646)));
     precise float f651 = p2g_ffmaz(f599, f637, p2g_ffmaz(f357, f632, p2g_fmulz(f598, f635)));
-    precise float f653 = p2g_ffmaz(f363, p2g_sat(p2g_f32_canon(floatBitsToUint(f597))), f651);
-    precise float f656 = p2g_ffmaz(f512, f653, p2g_ffmaz(f498, f581, p2g_fmulz(f499, f589)));
+    precise float f653 = p2g_ffmaz(f363, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f597)))), f651);
+    precise float f656 = p2g_ffmaz(f512, p2g_inz(f653), p2g_ffmaz(f498, f581, p2g_fmulz(f499, p2g_inz(f589))));
     f37 = p2g_nmin(p2g_nmax(f656, p2g_nmin(f643, p2g_nmin(f448, f451))), p2g_nmax(f646, p2g_nmax(f448, f451)));
     if (!p2g_redoz()) return;
   }
@@ -2689,15 +2672,15 @@ void p2g_check_16(float f43, out precise float f44, out uint r308, out precise f
     precise float f675 = p2g_ffmaz(p2g_inz(f673), uintBitsToFloat(0x34000000u), (p59 ? -23.0 : 0.0));
     precise float f676 = p2g_faddz(p2g_inz(uintBitsToFloat(uint(int(r308) - int(r310)))), -1.0);
     precise float f679 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f676, uintBitsToFloat(0xBE2C7F30u));
-    precise float f681 = p2g_ffmaz(f679, f676, uintBitsToFloat(0x3E2FCF2Au));
-    precise float f683 = p2g_ffmaz(f681, f676, uintBitsToFloat(0xBE374E43u));
-    precise float f685 = p2g_ffmaz(f683, f676, uintBitsToFloat(0x3E520BF4u));
-    precise float f687 = p2g_ffmaz(f685, f676, uintBitsToFloat(0xBE763C8Bu));
-    precise float f689 = p2g_ffmaz(f687, f676, uintBitsToFloat(0x3E93BF99u));
-    precise float f691 = p2g_ffmaz(f689, f676, uintBitsToFloat(0xBEB8AA49u));
-    precise float f693 = p2g_ffmaz(f691, f676, uintBitsToFloat(0x3EF6384Au));
-    precise float f695 = p2g_ffmaz(f693, f676, uintBitsToFloat(0xBF38AA3Bu));
-    precise float f697 = p2g_fmulz(f676, p2g_fmulz(f676, f695));
+    precise float f681 = p2g_ffmaz(p2g_inz(f679), f676, uintBitsToFloat(0x3E2FCF2Au));
+    precise float f683 = p2g_ffmaz(p2g_inz(f681), f676, uintBitsToFloat(0xBE374E43u));
+    precise float f685 = p2g_ffmaz(p2g_inz(f683), f676, uintBitsToFloat(0x3E520BF4u));
+    precise float f687 = p2g_ffmaz(p2g_inz(f685), f676, uintBitsToFloat(0xBE763C8Bu));
+    precise float f689 = p2g_ffmaz(p2g_inz(f687), f676, uintBitsToFloat(0x3E93BF99u));
+    precise float f691 = p2g_ffmaz(p2g_inz(f689), f676, uintBitsToFloat(0xBEB8AA49u));
+    precise float f693 = p2g_ffmaz(p2g_inz(f691), f676, uintBitsToFloat(0x3EF6384Au));
+    precise float f695 = p2g_ffmaz(p2g_inz(f693), f676, uintBitsToFloat(0xBF38AA3Bu));
+    precise float f697 = p2g_fmulz(f676, p2g_inz(p2g_fmulz(f676, p2g_inz(f695))));
     precise float f699 = p2g_ffmaz(f676, uintBitsToFloat(0x3FB8AA3Bu), f697);
     f1098 = p2g_faddz(f675, f699);
     if (!p2g_redoz()) return;
@@ -2817,15 +2800,15 @@ void p2g_check_24(float f55, out precise float f56, out uint r312, out precise f
     precise float f719 = p2g_ffmaz(p2g_inz(f717), uintBitsToFloat(0x34000000u), (p68 ? -23.0 : 0.0));
     precise float f720 = p2g_faddz(p2g_inz(uintBitsToFloat(uint(int(r312) - int(r314)))), -1.0);
     precise float f723 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f720, uintBitsToFloat(0xBE2C7F30u));
-    precise float f725 = p2g_ffmaz(f723, f720, uintBitsToFloat(0x3E2FCF2Au));
-    precise float f727 = p2g_ffmaz(f725, f720, uintBitsToFloat(0xBE374E43u));
-    precise float f729 = p2g_ffmaz(f727, f720, uintBitsToFloat(0x3E520BF4u));
-    precise float f731 = p2g_ffmaz(f729, f720, uintBitsToFloat(0xBE763C8Bu));
-    precise float f733 = p2g_ffmaz(f731, f720, uintBitsToFloat(0x3E93BF99u));
-    precise float f735 = p2g_ffmaz(f733, f720, uintBitsToFloat(0xBEB8AA49u));
-    precise float f737 = p2g_ffmaz(f735, f720, uintBitsToFloat(0x3EF6384Au));
-    precise float f739 = p2g_ffmaz(f737, f720, uintBitsToFloat(0xBF38AA3Bu));
-    precise float f741 = p2g_fmulz(f720, p2g_fmulz(f720, f739));
+    precise float f725 = p2g_ffmaz(p2g_inz(f723), f720, uintBitsToFloat(0x3E2FCF2Au));
+    precise float f727 = p2g_ffmaz(p2g_inz(f725), f720, uintBitsToFloat(0xBE374E43u));
+    precise float f729 = p2g_ffmaz(p2g_inz(f727), f720, uintBitsToFloat(0x3E520BF4u));
+    precise float f731 = p2g_ffmaz(p2g_inz(f729), f720, uintBitsToFloat(0xBE763C8Bu));
+    precise float f733 = p2g_ffmaz(p2g_inz(f731), f720, uintBitsToFloat(0x3E93BF99u));
+    precise float f735 = p2g_ffmaz(p2g_inz(f733), f720, uintBitsToFloat(0xBEB8AA49u));
+    precise float f737 = p2g_ffmaz(p2g_inz(f735), f720, uintBitsToFloat(0x3EF6384Au));
+    precise float f739 = p2g_ffmaz(p2g_inz(f737), f720, uintBitsToFloat(0xBF38AA3Bu));
+    precise float f741 = p2g_fmulz(f720, p2g_inz(p2g_fmulz(f720, p2g_inz(f739))));
     precise float f743 = p2g_ffmaz(f720, uintBitsToFloat(0x3FB8AA3Bu), f741);
     f1101 = p2g_faddz(f719, f743);
     if (!p2g_redoz()) return;
@@ -2945,15 +2928,15 @@ void p2g_check_32(float f67, out precise float f68, out uint r316, out precise f
     precise float f763 = p2g_ffmaz(p2g_inz(f761), uintBitsToFloat(0x34000000u), (p73 ? -23.0 : 0.0));
     precise float f764 = p2g_faddz(p2g_inz(uintBitsToFloat(uint(int(r316) - int(r318)))), -1.0);
     precise float f767 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f764, uintBitsToFloat(0xBE2C7F30u));
-    precise float f769 = p2g_ffmaz(f767, f764, uintBitsToFloat(0x3E2FCF2Au));
-    precise float f771 = p2g_ffmaz(f769, f764, uintBitsToFloat(0xBE374E43u));
-    precise float f773 = p2g_ffmaz(f771, f764, uintBitsToFloat(0x3E520BF4u));
-    precise float f775 = p2g_ffmaz(f773, f764, uintBitsToFloat(0xBE763C8Bu));
-    precise float f777 = p2g_ffmaz(f775, f764, uintBitsToFloat(0x3E93BF99u));
-    precise float f779 = p2g_ffmaz(f777, f764, uintBitsToFloat(0xBEB8AA49u));
-    precise float f781 = p2g_ffmaz(f779, f764, uintBitsToFloat(0x3EF6384Au));
-    precise float f783 = p2g_ffmaz(f781, f764, uintBitsToFloat(0xBF38AA3Bu));
-    precise float f785 = p2g_fmulz(f764, p2g_fmulz(f764, f783));
+    precise float f769 = p2g_ffmaz(p2g_inz(f767), f764, uintBitsToFloat(0x3E2FCF2Au));
+    precise float f771 = p2g_ffmaz(p2g_inz(f769), f764, uintBitsToFloat(0xBE374E43u));
+    precise float f773 = p2g_ffmaz(p2g_inz(f771), f764, uintBitsToFloat(0x3E520BF4u));
+    precise float f775 = p2g_ffmaz(p2g_inz(f773), f764, uintBitsToFloat(0xBE763C8Bu));
+    precise float f777 = p2g_ffmaz(p2g_inz(f775), f764, uintBitsToFloat(0x3E93BF99u));
+    precise float f779 = p2g_ffmaz(p2g_inz(f777), f764, uintBitsToFloat(0xBEB8AA49u));
+    precise float f781 = p2g_ffmaz(p2g_inz(f779), f764, uintBitsToFloat(0x3EF6384Au));
+    precise float f783 = p2g_ffmaz(p2g_inz(f781), f764, uintBitsToFloat(0xBF38AA3Bu));
+    precise float f785 = p2g_fmulz(f764, p2g_inz(p2g_fmulz(f764, p2g_inz(f783))));
     precise float f787 = p2g_ffmaz(f764, uintBitsToFloat(0x3FB8AA3Bu), f785);
     f1104 = p2g_faddz(f763, f787);
     if (!p2g_redoz()) return;
@@ -3073,15 +3056,15 @@ void p2g_check_40(float f79, out precise float f80, out uint r320, out precise f
     precise float f807 = p2g_ffmaz(p2g_inz(f805), uintBitsToFloat(0x34000000u), (p78 ? -23.0 : 0.0));
     precise float f808 = p2g_faddz(p2g_inz(uintBitsToFloat(uint(int(r320) - int(r322)))), -1.0);
     precise float f811 = p2g_ffmaz(uintBitsToFloat(0x3DC6B27Fu), f808, uintBitsToFloat(0xBE2C7F30u));
-    precise float f813 = p2g_ffmaz(f811, f808, uintBitsToFloat(0x3E2FCF2Au));
-    precise float f815 = p2g_ffmaz(f813, f808, uintBitsToFloat(0xBE374E43u));
-    precise float f817 = p2g_ffmaz(f815, f808, uintBitsToFloat(0x3E520BF4u));
-    precise float f819 = p2g_ffmaz(f817, f808, uintBitsToFloat(0xBE763C8Bu));
-    precise float f821 = p2g_ffmaz(f819, f808, uintBitsToFloat(0x3E93BF99u));
-    precise float f823 = p2g_ffmaz(f821, f808, uintBitsToFloat(0xBEB8AA49u));
-    precise float f825 = p2g_ffmaz(f823, f808, uintBitsToFloat(0x3EF6384Au));
-    precise float f827 = p2g_ffmaz(f825, f808, uintBitsToFloat(0xBF38AA3Bu));
-    precise float f829 = p2g_fmulz(f808, p2g_fmulz(f808, f827));
+    precise float f813 = p2g_ffmaz(p2g_inz(f811), f808, uintBitsToFloat(0x3E2FCF2Au));
+    precise float f815 = p2g_ffmaz(p2g_inz(f813), f808, uintBitsToFloat(0xBE374E43u));
+    precise float f817 = p2g_ffmaz(p2g_inz(f815), f808, uintBitsToFloat(0x3E520BF4u));
+    precise float f819 = p2g_ffmaz(p2g_inz(f817), f808, uintBitsToFloat(0xBE763C8Bu));
+    precise float f821 = p2g_ffmaz(p2g_inz(f819), f808, uintBitsToFloat(0x3E93BF99u));
+    precise float f823 = p2g_ffmaz(p2g_inz(f821), f808, uintBitsToFloat(0xBEB8AA49u));
+    precise float f825 = p2g_ffmaz(p2g_inz(f823), f808, uintBitsToFloat(0x3EF6384Au));
+    precise float f827 = p2g_ffmaz(p2g_inz(f825), f808, uintBitsToFloat(0xBF38AA3Bu));
+    precise float f829 = p2g_fmulz(f808, p2g_inz(p2g_fmulz(f808, p2g_inz(f827))));
     precise float f831 = p2g_ffmaz(f808, uintBitsToFloat(0x3FB8AA3Bu), f829);
     f1107 = p2g_faddz(f807, f831);
     if (!p2g_redoz()) return;
@@ -3154,7 +3137,7 @@ void p2g_check_43(float f79, float f1108, out precise float f90, float f63, floa
     out precise float f96, out precise float f840) {
   if (P2G_F32_FAST) {
     f90 = p2g_fmulz(p2g_inz(f79), p2g_inz(f1108));
-    precise float f848 = p2g_fmulz(p2g_inz(f63), f90);
+    precise float f848 = p2g_fmulz(p2g_inz(f63), p2g_inz(f90));
     precise float f849 = p2g_ffmaz(p2g_inz(f51), p2g_inz(f75), f848);
     precise float f850 = p2g_ffmaz(p2g_inz(f28), p2g_inz(f29), f849);
     f91 = p2g_sat(p2g_f32_canon(floatBitsToUint(f1096)));
@@ -3169,7 +3152,7 @@ void p2g_check_43(float f79, float f1108, out precise float f90, float f63, floa
     f93 = p2g_ffmaz(p2g_inz(f852), f854, f853);
     precise float f855 = p2g_fmulz(f852, f852);
     precise float f856 = p2g_fsubz(f841, f855);
-    f94 = p2g_ffmaz(f853, f856, f855);
+    f94 = p2g_ffmaz(f853, p2g_inz(f856), f855);
     rs412 = p2g_f2h_rn(floatBitsToUint(f841));
     precise float f857 = p40_f32;
     precise float f858 = p16_f32;
@@ -3204,7 +3187,7 @@ void p2g_exact_45(float f844, float f847, float f843, float f845, out uint rs158
 void p2g_check_45(float f844, float f847, float f843, float f845, out uint rs1588) {
   if (P2G_F32_FAST) {
     precise float f866 = p2g_ffmaz(-(p2g_inz(f844)), p2g_inz(f847), p2g_inz(f843));
-    rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f845), f866, f847)));
+    rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f845), p2g_inz(f866), f847)));
     if (!p2g_redoz()) return;
   }
   p2g_exact_45(f844, f847, f843, f845, rs1588);
@@ -3226,7 +3209,7 @@ void p2g_exact_47(float f868, float f871, float f867, float f869, out uint rs158
 void p2g_check_47(float f868, float f871, float f867, float f869, out uint rs1589) {
   if (P2G_F32_FAST) {
     precise float f875 = p2g_ffmaz(-(p2g_inz(f868)), p2g_inz(f871), p2g_inz(f867));
-    rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f869), f875, f871)));
+    rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f869), p2g_inz(f875), f871)));
     if (!p2g_redoz()) return;
   }
   p2g_exact_47(f868, f871, f867, f869, rs1589);
@@ -5118,7 +5101,7 @@ void p2g_exact_49(float f908, float f911, float f907, float f909, out uint rs168
 void p2g_check_49(float f908, float f911, float f907, float f909, out uint rs1686) {
   if (P2G_F32_FAST) {
     precise float f915 = p2g_ffmaz(-(p2g_inz(f908)), p2g_inz(f911), p2g_inz(f907));
-    rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f909), f915, f911)));
+    rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f909), p2g_inz(f915), f911)));
     if (!p2g_redoz()) return;
   }
   p2g_exact_49(f908, f911, f907, f909, rs1686);
@@ -5140,7 +5123,7 @@ void p2g_exact_51(float f917, float f920, float f916, float f918, out uint rs168
 void p2g_check_51(float f917, float f920, float f916, float f918, out uint rs1687) {
   if (P2G_F32_FAST) {
     precise float f924 = p2g_ffmaz(-(p2g_inz(f917)), p2g_inz(f920), p2g_inz(f916));
-    rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f918), f924, f920)));
+    rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f918), p2g_inz(f924), f920)));
     if (!p2g_redoz()) return;
   }
   p2g_exact_51(f917, f920, f916, f918, rs1687);
@@ -5162,7 +5145,7 @@ void p2g_exact_53(float f926, float f929, float f925, float f927, out uint rs168
 void p2g_check_53(float f926, float f929, float f925, float f927, out uint rs1688) {
   if (P2G_F32_FAST) {
     precise float f933 = p2g_ffmaz(-(p2g_inz(f926)), p2g_inz(f929), p2g_inz(f925));
-    rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f927), f933, f929)));
+    rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f927), p2g_inz(f933), f929)));
     if (!p2g_redoz()) return;
   }
   p2g_exact_53(f926, f929, f925, f927, rs1688);
@@ -5184,7 +5167,7 @@ void p2g_exact_55(float f935, float f938, float f934, float f936, out uint rs168
 void p2g_check_55(float f935, float f938, float f934, float f936, out uint rs1689) {
   if (P2G_F32_FAST) {
     precise float f942 = p2g_ffmaz(-(p2g_inz(f935)), p2g_inz(f938), p2g_inz(f934));
-    rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f936), f942, f938)));
+    rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffmaz(p2g_inz(f936), p2g_inz(f942), f938)));
     if (!p2g_redoz()) return;
   }
   p2g_exact_55(f935, f938, f934, f936, rs1689);
@@ -5290,7 +5273,7 @@ void p2g_check_58(float f1109, float f966, uint rs1694, float f109, float f110, 
     f129 = p2g_fmulz(f996, 0.25);
     f997 = uintBitsToFloat(0x3727C5ACu);
     f998 = p2g_nmax(f989, f997);
-    f130 = p2g_fmulz(p2g_inz(p2g_div32(f991, f998, 0, false)), f129);
+    f130 = p2g_fmulz(p2g_inz(p2g_div32(f991, f998, 0, false)), p2g_inz(f129));
     if (!p2g_redoz()) return;
   }
   p2g_exact_58(f1109, f966, rs1694, f109, f110, rs1695, f111, rs1696, f993, f971, f975, f979, f983, f129, f997, f998,
@@ -5512,14 +5495,14 @@ void main() {
   precise float f19 = 0.0, f20 = 0.0, f28 = 0.0, f29 = 0.0, f30 = 0.0, f31 = 0.0, f34 = 0.0, f35 = 0.0;
   precise float f36 = 0.0, f37 = 0.0, f42 = 0.0, f51 = 0.0, f63 = 0.0, f75 = 0.0, f79 = 0.0, f90 = 0.0;
   precise float f91 = 0.0, f93 = 0.0, f94 = 0.0, f95 = 0.0, f96 = 0.0, f247 = 0.0, f286 = 0.0, f290 = 0.0;
-  precise float f704 = 0.0, f748 = 0.0, f792 = 0.0, f836 = 0.0, f843 = 0.0, f844 = 0.0, f845 = 0.0, f847 = 0.0;
-  precise float f897 = 0.0, f900 = 0.0, f903 = 0.0, f906 = 0.0, f954 = 0.0, f957 = 0.0, f960 = 0.0, f963 = 0.0;
-  precise float f971 = 0.0, f975 = 0.0, f979 = 0.0, f983 = 0.0, f989 = 0.0, f991 = 0.0, f993 = 0.0;
-  precise float f1045 = 0.0, f1047 = 0.0, f1048 = 0.0, f1049 = 0.0, f1052 = 0.0, f1053 = 0.0, f1054 = 0.0;
-  precise float f1055 = 0.0, f1056 = 0.0, f1059 = 0.0, f1060 = 0.0, f1061 = 0.0, f1062 = 0.0, f1063 = 0.0;
-  precise float f1066 = 0.0, f1067 = 0.0, f1068 = 0.0, f1069 = 0.0, f1070 = 0.0, f1095 = 0.0, f1096 = 0.0;
-  precise float f1097 = 0.0, f1099 = 0.0, f1100 = 0.0, f1102 = 0.0, f1103 = 0.0, f1105 = 0.0, f1106 = 0.0;
-  precise float f1108 = 0.0, f1110 = 0.0;
+  precise float f513 = 0.0, f603 = 0.0, f634 = 0.0, f704 = 0.0, f748 = 0.0, f792 = 0.0, f836 = 0.0, f843 = 0.0;
+  precise float f844 = 0.0, f845 = 0.0, f847 = 0.0, f897 = 0.0, f900 = 0.0, f903 = 0.0, f906 = 0.0, f954 = 0.0;
+  precise float f957 = 0.0, f960 = 0.0, f963 = 0.0, f971 = 0.0, f975 = 0.0, f979 = 0.0, f983 = 0.0, f989 = 0.0;
+  precise float f991 = 0.0, f993 = 0.0, f1045 = 0.0, f1047 = 0.0, f1048 = 0.0, f1049 = 0.0, f1052 = 0.0;
+  precise float f1053 = 0.0, f1054 = 0.0, f1055 = 0.0, f1056 = 0.0, f1059 = 0.0, f1060 = 0.0, f1061 = 0.0;
+  precise float f1062 = 0.0, f1063 = 0.0, f1066 = 0.0, f1067 = 0.0, f1068 = 0.0, f1069 = 0.0, f1070 = 0.0;
+  precise float f1095 = 0.0, f1096 = 0.0, f1097 = 0.0, f1099 = 0.0, f1100 = 0.0, f1102 = 0.0, f1103 = 0.0;
+  precise float f1105 = 0.0, f1106 = 0.0, f1108 = 0.0, f1110 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const float p0_f32 = uintBitsToFloat(P2GU32((pc.params)).v);  // k_output_param_0
   const float p4_f32 = uintBitsToFloat(P2GU32((pc.params + 4ul)).v);  // k_output_param_0+4
@@ -5615,16 +5598,16 @@ void main() {
   precise float f160 = p164_f32;
   // ptx:45  mul.f32 	%f162, %f159, %f157;
   // ptx:46  mul.f32 	%f163, %f159, %f158;
-  precise float f163 = p2g_fmul(p2g_in(f159), p2g_in(((t4 == 0) ? 1.0 : f153)));
+  precise float f163 = p2g_fmulc(p2g_in(f159), p2g_in(((t4 == 0) ? 1.0 : f153)));
   // ptx:47  ld.param.f32 	%f164, [k_output_param_0+168];
   // ptx:48  mul.f32 	%f165, %f164, %f163;
-  precise float f165 = p2g_fmul(p2g_in(p168_f32), f163);
+  precise float f165 = p2g_fmulc(p2g_in(p168_f32), p2g_in(f163));
   // ptx:49  setp.eq.f32 	%p5, %f165, 0f00000000;
   int t5 = p2g_fcmpd(f165, 0.0);
   // ptx:50  selp.f32 	%f1, 0f3F800000, %f165, %p5;
   precise float f1 = (t5 == 0) ? 1.0 : f165;
   // ptx:51  div.rn.f32 	%f2, %f163, %f162;
-  precise float f2 = p2g_div32(f163, p2g_fmul(f159, p2g_in(((t3 == 0) ? 1.0 : f149))), 0, false);
+  precise float f2 = p2g_div32(f163, p2g_fmulc(f159, p2g_in(((t3 == 0) ? 1.0 : f149))), 0, false);
   // ptx:52  mov.u32 	%r217, %ctaid.x;
   // ptx:53  shl.b32 	%r1, %r217, 4;
   uint r1 = gl_WorkGroupID.x << 4u;
@@ -5643,7 +5626,7 @@ void main() {
   precise float f172 = p16_f32;
   precise float f173 = p20_f32;
   // ptx:61  fma.rn.f32 	%f176, %f167, %f168, %f172;
-  precise float f176 = p2g_ffma(p2g_faddc(p2g_in(f166), 0.5), p2g_in(f168), p2g_in(f172));
+  precise float f176 = p2g_ffmac(p2g_faddc(p2g_in(f166), 0.5), p2g_in(f168), p2g_in(f172));
   // ptx:62  copysign.f32 	%f177, %f176, %f148;
   precise float f177 = uintBitsToFloat((floatBitsToUint(f176) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
   // ptx:63  add.rz.f32 	%f178, %f176, %f177;
@@ -5657,7 +5640,7 @@ void main() {
   precise float f180 = p2g_f32_canon(p2g_s2f32(int(int(r2)), 0));
   // ptx:68  add.f32 	%f181, %f180, 0f3F000000;
   // ptx:69  fma.rn.f32 	%f182, %f181, %f169, %f173;
-  precise float f182 = p2g_ffma(p2g_faddc(p2g_in(f180), 0.5), p2g_in(f169), p2g_in(f173));
+  precise float f182 = p2g_ffmac(p2g_faddc(p2g_in(f180), 0.5), p2g_in(f169), p2g_in(f173));
   // ptx:70  copysign.f32 	%f183, %f182, %f148;
   precise float f183 = uintBitsToFloat((floatBitsToUint(f182) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
   // ptx:71  add.rz.f32 	%f184, %f182, %f183;
@@ -5669,7 +5652,7 @@ void main() {
   uint r4 = uint(int(r221) + -4);
   // ptx:75  add.f32 	%f186, %f166, 0f41780000;
   // ptx:76  fma.rn.f32 	%f187, %f186, %f168, %f172;
-  precise float f187 = p2g_ffma(p2g_faddc(f166, 15.5), f168, f172);
+  precise float f187 = p2g_ffmac(p2g_faddc(f166, 15.5), f168, f172);
   // ptx:77  copysign.f32 	%f188, %f187, %f148;
   precise float f188 = uintBitsToFloat((floatBitsToUint(f187) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
   // ptx:78  add.rz.f32 	%f189, %f187, %f188;
@@ -5678,7 +5661,7 @@ void main() {
   // ptx:80  cvt.rzi.s32.f32 	%r222, %f190;
   // ptx:81  add.f32 	%f191, %f180, 0f41780000;
   // ptx:82  fma.rn.f32 	%f192, %f191, %f169, %f173;
-  precise float f192 = p2g_ffma(p2g_faddc(f180, 15.5), f169, f173);
+  precise float f192 = p2g_ffmac(p2g_faddc(f180, 15.5), f169, f173);
   if (p2g_redo()) p2g_check_1(f159, t4, f153, p168_f32, f1, t3, f149, f2, r1, r218, r2, p40_f32, p44_f32, p16_f32,
       p20_f32, f148, r220, r3, r221, r4, f190, f192);
   // ptx:83  copysign.f32 	%f193, %f192, %f148;
@@ -5772,24 +5755,24 @@ void main() {
           // ptx:135  max.f32 	%f203, %f198, %f200;
           precise float f203 = p2g_nmax(p2g_in(f198), f200);
           // ptx:136  mul.f32 	%f204, %f201, 0f3E800000;
-          precise float f204 = p2g_fmul(p2g_in(f201), 0.25);
+          precise float f204 = p2g_fmulc(p2g_in(f201), 0.25);
           // ptx:137  mul.f32 	%f205, %f202, 0f3F000000;
-          precise float f205 = p2g_fmul(p2g_nmax(p2g_in(f197), f200), 0.5);
+          precise float f205 = p2g_fmulc(p2g_nmax(p2g_in(f197), f200), 0.5);
           // ptx:138  add.f32 	%f206, %f204, %f205;
           // ptx:139  mul.f32 	%f207, %f203, 0f3E800000;
-          precise float f207 = p2g_fmul(p2g_in(f203), 0.25);
+          precise float f207 = p2g_fmulc(p2g_in(f203), 0.25);
           // ptx:140  add.f32 	%f208, %f206, %f207;
           // ptx:142  mul.f32 	%f210, %f203, 0f3F000000;
           // ptx:143  sub.f32 	%f4, %f209, %f210;
-          precise float neg5769 = -(p2g_fmul(f203, 0.5));
+          precise float neg5769 = -(p2g_fmulc(f203, 0.5));
           // ptx:141  mul.f32 	%f209, %f201, 0f3F000000;
           // ptx:143  sub.f32 	%f4, %f209, %f210;
-          precise float f4 = p2g_ffma(f201, 0.5, neg5769);
+          precise float f4 = p2g_ffmac(f201, 0.5, neg5769);
           // ptx:144  sub.f32 	%f211, %f205, %f204;
           // ptx:145  sub.f32 	%f5, %f211, %f207;
           precise float f5 = p2g_fsubc(p2g_fsubc(f205, f204), f207);
           // ptx:146  mul.f32 	%f6, %f1, %f208;
-          precise float f6 = p2g_fmul(p2g_in(f1), p2g_faddc(p2g_faddc(f204, f205), f207));
+          precise float f6 = p2g_fmulc(p2g_in(f1), p2g_in(p2g_faddc(p2g_faddc(f204, f205), f207)));
           if (p2g_redo()) p2g_check_2(f196, f200, f198, f197, f4, f5, f1, f6);
           // ptx:147  setp.lt.f32 	%p12, %f6, 0f447A0000;
           int t7 = p2g_fcmp(floatBitsToUint(f6), floatBitsToUint(1000.0));
@@ -5823,43 +5806,43 @@ void main() {
             precise float f216 = p2g_f32_canon(p2g_s2f32(int(int(r247)), 0));
             // ptx:168  mov.f32 	%f217, 0f34000000;
             // ptx:169  fma.rn.f32 	%f218, %f216, %f217, %f214;
-            precise float f218 = p2g_ffma(p2g_in(f216), uintBitsToFloat(0x34000000u), (p13 ? -23.0 : 0.0));
+            precise float f218 = p2g_ffmac(p2g_in(f216), uintBitsToFloat(0x34000000u), (p13 ? -23.0 : 0.0));
             // ptx:170  add.f32 	%f219, %f215, 0fBF800000;
             precise float f219 = p2g_faddc(p2g_in(uintBitsToFloat(uint(int(r245) - int(r247)))), -1.0);
             // ptx:171  mov.f32 	%f220, 0fBE2C7F30;
             // ptx:172  mov.f32 	%f221, 0f3DC6B27F;
             // ptx:173  fma.rn.f32 	%f222, %f221, %f219, %f220;
-            precise float f222 = p2g_ffma(uintBitsToFloat(0x3DC6B27Fu), f219, uintBitsToFloat(0xBE2C7F30u));
+            precise float f222 = p2g_ffmac(uintBitsToFloat(0x3DC6B27Fu), f219, uintBitsToFloat(0xBE2C7F30u));
             // ptx:174  mov.f32 	%f223, 0f3E2FCF2A;
             // ptx:175  fma.rn.f32 	%f224, %f222, %f219, %f223;
-            precise float f224 = p2g_ffma(f222, f219, uintBitsToFloat(0x3E2FCF2Au));
+            precise float f224 = p2g_ffmac(p2g_in(f222), f219, uintBitsToFloat(0x3E2FCF2Au));
             // ptx:176  mov.f32 	%f225, 0fBE374E43;
             // ptx:177  fma.rn.f32 	%f226, %f224, %f219, %f225;
-            precise float f226 = p2g_ffma(f224, f219, uintBitsToFloat(0xBE374E43u));
+            precise float f226 = p2g_ffmac(p2g_in(f224), f219, uintBitsToFloat(0xBE374E43u));
             // ptx:178  mov.f32 	%f227, 0f3E520BF4;
             // ptx:179  fma.rn.f32 	%f228, %f226, %f219, %f227;
-            precise float f228 = p2g_ffma(f226, f219, uintBitsToFloat(0x3E520BF4u));
+            precise float f228 = p2g_ffmac(p2g_in(f226), f219, uintBitsToFloat(0x3E520BF4u));
             // ptx:180  mov.f32 	%f229, 0fBE763C8B;
             // ptx:181  fma.rn.f32 	%f230, %f228, %f219, %f229;
-            precise float f230 = p2g_ffma(f228, f219, uintBitsToFloat(0xBE763C8Bu));
+            precise float f230 = p2g_ffmac(p2g_in(f228), f219, uintBitsToFloat(0xBE763C8Bu));
             // ptx:182  mov.f32 	%f231, 0f3E93BF99;
             // ptx:183  fma.rn.f32 	%f232, %f230, %f219, %f231;
-            precise float f232 = p2g_ffma(f230, f219, uintBitsToFloat(0x3E93BF99u));
+            precise float f232 = p2g_ffmac(p2g_in(f230), f219, uintBitsToFloat(0x3E93BF99u));
             // ptx:184  mov.f32 	%f233, 0fBEB8AA49;
             // ptx:185  fma.rn.f32 	%f234, %f232, %f219, %f233;
-            precise float f234 = p2g_ffma(f232, f219, uintBitsToFloat(0xBEB8AA49u));
+            precise float f234 = p2g_ffmac(p2g_in(f232), f219, uintBitsToFloat(0xBEB8AA49u));
             // ptx:186  mov.f32 	%f235, 0f3EF6384A;
             // ptx:187  fma.rn.f32 	%f236, %f234, %f219, %f235;
-            precise float f236 = p2g_ffma(f234, f219, uintBitsToFloat(0x3EF6384Au));
+            precise float f236 = p2g_ffmac(p2g_in(f234), f219, uintBitsToFloat(0x3EF6384Au));
             // ptx:188  mov.f32 	%f237, 0fBF38AA3B;
             // ptx:189  fma.rn.f32 	%f238, %f236, %f219, %f237;
-            precise float f238 = p2g_ffma(f236, f219, uintBitsToFloat(0xBF38AA3Bu));
+            precise float f238 = p2g_ffmac(p2g_in(f236), f219, uintBitsToFloat(0xBF38AA3Bu));
             // ptx:190  mul.f32 	%f239, %f219, %f238;
             // ptx:191  mul.f32 	%f240, %f219, %f239;
-            precise float f240 = p2g_fmul(f219, p2g_fmul(f219, f238));
+            precise float f240 = p2g_fmulc(f219, p2g_in(p2g_fmulc(f219, p2g_in(f238))));
             // ptx:192  mov.f32 	%f241, 0f3FB8AA3B;
             // ptx:193  fma.rn.f32 	%f242, %f219, %f241, %f240;
-            precise float f242 = p2g_ffma(f219, uintBitsToFloat(0x3FB8AA3Bu), f240);
+            precise float f242 = p2g_ffmac(f219, uintBitsToFloat(0x3FB8AA3Bu), f240);
             // ptx:194  add.f32 	%f1094, %f218, %f242;
             precise float f1094 = p2g_faddc(f218, f242);
             if (p2g_redo()) p2g_check_4(f6, f7, r245, f1094);
@@ -5869,12 +5852,12 @@ void main() {
               // ptx:198  mov.f32 	%f243, 0f7F800000;
               precise float f243 = uintBitsToFloat(0x7F800000u);
               // ptx:199  fma.rn.f32 	%f1094, %f7, %f243, %f243;
-              f1094 = p2g_ffma(p2g_in(f7), p2g_in(f243), f243);
+              f1094 = p2g_ffmac(p2g_in(f7), p2g_in(f243), f243);
               if (p2g_redo()) p2g_check_5(f7, f243, f1094);
             }
             // ptx:202  mul.f32 	%f244, %f1094, 0f3F317218;
             // ptx:203  div.rn.f32 	%f245, %f244, 0f41100000;
-            precise float f245 = p2g_div32(p2g_fmul(p2g_in(f1094), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
+            precise float f245 = p2g_div32(p2g_fmulc(p2g_in(f1094), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
             // ptx:204  add.f32 	%f246, %f245, 0fBC4FAEFF;
             // ptx:205  setp.eq.f32 	%p15, %f7, 0f00000000;
             int t9 = p2g_fcmpd(p2g_in(f7), 0.0);
@@ -5895,11 +5878,11 @@ void main() {
           // ptx:217  mov.u32 	%r255, _ZZ8k_outputE6sColor;
           // ptx:218  add.s32 	%r256, %r255, %r254;
           // ptx:220  { cvt.rn.f16x2.f32 %r249, %f250, %f249; }
-          uint t10 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_fmul(p2g_in(f1), p2g_in(f4)), p2g_in(f1095))));
-          uint t11 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_in(f6), f1095)));
+          uint t10 = p2g_f2h_rn(floatBitsToUint(p2g_fmulc(p2g_in(p2g_fmulc(p2g_in(f1), p2g_in(f4))), p2g_in(f1095))));
+          uint t11 = p2g_f2h_rn(floatBitsToUint(p2g_fmulc(p2g_in(f6), f1095)));
           // ptx:224  { cvt.rn.f16x2.f32 %r250, %f199, %f251; }
           uint t12 = p2g_f2h_rn(floatBitsToUint(f199));
-          uint t13 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_fmul(f1, p2g_in(f5)), f1095)));
+          uint t13 = p2g_f2h_rn(floatBitsToUint(p2g_fmulc(p2g_in(p2g_fmulc(f1, p2g_in(f5))), f1095)));
           if (p2g_redo()) p2g_check_7(f1, f4, f1095, t10, f6, t11, f199, t12, f5, t13);
           // ptx:227  st.shared.v2.u32 	[%r256], {%r249, %r250};
           uint t14 = uint(int(sh_sColor) + int(r253 << 3u));
@@ -5944,7 +5927,7 @@ void main() {
       precise float f262 = p68_f32;
       // ptx:250  mul.f32 	%f265, %f261, %f14;
       // ptx:251  cvt.rzi.s32.f32 	%r264, %f265;
-      uint r264 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmul(p2g_in(f261), p2g_in(f14))), 1, true, 32)));
+      uint r264 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulc(p2g_in(f261), p2g_in(f14))), 1, true, 32)));
       // ptx:252  shr.u32 	%r265, %r264, 31;
       // ptx:253  add.s32 	%r266, %r264, %r265;
       // ptx:254  shr.s32 	%r267, %r266, 1;
@@ -5954,18 +5937,18 @@ void main() {
       precise float f15 = p2g_f32_canon(p2g_s2f32(int(int(r27)), 0));
       // ptx:257  mul.f32 	%f266, %f262, %f15;
       // ptx:258  cvt.rzi.s32.f32 	%r268, %f266;
-      uint r268 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmul(p2g_in(f262), p2g_in(f15))), 1, true, 32)));
+      uint r268 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulc(p2g_in(f262), p2g_in(f15))), 1, true, 32)));
       // ptx:259  shr.u32 	%r269, %r268, 31;
       // ptx:260  add.s32 	%r270, %r268, %r269;
       // ptx:261  shr.s32 	%r271, %r270, 1;
       uint r271 = uint(int(uint(int(r268) + int(r268 >> 31u))) >> 1u);
       // ptx:262  mul.f32 	%f267, %f15, 0f3F000000;
       // ptx:263  cvt.rzi.s32.f32 	%r272, %f267;
-      uint r272 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmul(f15, 0.5)), 1, true, 32)));
+      uint r272 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulc(f15, 0.5)), 1, true, 32)));
       // ptx:264  and.b32  	%r273, %r272, 1;
       // ptx:265  mul.f32 	%f268, %f14, 0f3F000000;
       // ptx:266  cvt.rzi.s32.f32 	%r274, %f268;
-      uint r274 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmul(f14, 0.5)), 1, true, 32)));
+      uint r274 = uint(int(p2g_f2i32(floatBitsToUint(p2g_fmulc(f14, 0.5)), 1, true, 32)));
       // ptx:267  and.b32  	%r275, %r274, 1;
       // ptx:268  bfi.b32 	%r276, %r273, %r275, 1, 1;
       // ptx:269  ld.param.u64 	%rd11, [%rd1+8];
@@ -6004,11 +5987,11 @@ void main() {
           // ptx:293  mul.f32 	%f270, %f16, 0f3F000000;
           // ptx:294  fma.rn.f32 	%f271, %f16, %f16, 0f41D80000;
           // ptx:295  mul.f32 	%f272, %f270, %f271;
-          precise float f272 = p2g_fmul(p2g_fmul(p2g_in(f16), 0.5), p2g_ffma(f16, f16, 27.0));
+          precise float f272 = p2g_fmulc(p2g_in(p2g_fmulc(p2g_in(f16), 0.5)), p2g_in(p2g_ffmac(f16, f16, 27.0)));
           // ptx:296  mul.f32 	%f273, %f16, 0f41100000;
           // ptx:297  fma.rn.f32 	%f274, %f16, %f273, 0f41D80000;
           // ptx:298  div.rn.f32 	%f275, %f272, %f274;
-          precise float f275 = p2g_div32(f272, p2g_ffma(f16, p2g_fmulc(f16, 9.0), 27.0), 0, false);
+          precise float f275 = p2g_div32(f272, p2g_ffmac(f16, p2g_fmulc(f16, 9.0), 27.0), 0, false);
           // ptx:299  add.f32 	%f1096, %f275, 0f3F000000;
           f1096 = p2g_faddc(p2g_in(f275), 0.5);
           if (p2g_redo()) p2g_check_9(f16, f1096);
@@ -6027,7 +6010,7 @@ void main() {
       precise float f281 = p16_f32;
       precise float f282 = p20_f32;
       // ptx:307  fma.rn.f32 	%f285, %f19, %f276, %f281;
-      precise float f285 = p2g_ffma(f19, p2g_in(f276), p2g_in(f281));
+      precise float f285 = p2g_ffmac(f19, p2g_in(f276), p2g_in(f281));
       // ptx:308  copysign.f32 	%f286, %f285, %f280;
       f286 = uintBitsToFloat((floatBitsToUint(f285) & 0x80000000u) | (floatBitsToUint(f280) & 0x7FFFFFFFu));
       // ptx:309  add.rz.f32 	%f287, %f285, %f286;
@@ -6038,7 +6021,7 @@ void main() {
       // ptx:312  add.f32 	%f20, %f15, 0f3F000000;
       f20 = p2g_faddc(p2g_in(f15), 0.5);
       // ptx:313  fma.rn.f32 	%f289, %f20, %f277, %f282;
-      precise float f289 = p2g_ffma(f20, p2g_in(f277), p2g_in(f282));
+      precise float f289 = p2g_ffmac(f20, p2g_in(f277), p2g_in(f282));
       // ptx:314  copysign.f32 	%f290, %f289, %f280;
       f290 = uintBitsToFloat((floatBitsToUint(f289) & 0x80000000u) | (floatBitsToUint(f280) & 0x7FFFFFFFu));
       // ptx:315  add.rz.f32 	%f291, %f289, %f290;
@@ -6062,12 +6045,12 @@ void main() {
       // ptx:328  ld.shared.f32 	%f23, [%r287];
       precise float f23 = uintBitsToFloat(p2g_lds32(r287));
       // ptx:329  mul.f32 	%f295, %f23, 0f3A83126F;
-      precise float f295 = p2g_fmul(p2g_in(f23), uintBitsToFloat(0x3A83126Fu));
+      precise float f295 = p2g_fmulc(p2g_in(f23), uintBitsToFloat(0x3A83126Fu));
       // ptx:330  sub.f32 	%f296, %f294, %f295;
       precise float neg5770 = -f295;
       // ptx:327  mul.f32 	%f294, %f293, 0f3F000000;
       // ptx:330  sub.f32 	%f296, %f294, %f295;
-      precise float f296 = p2g_ffma(p2g_faddc(p2g_in(f22), p2g_in(f21)), 0.5, neg5770);
+      precise float f296 = p2g_ffmac(p2g_faddc(p2g_in(f22), p2g_in(f21)), 0.5, neg5770);
       // ptx:331  setp.geu.f32 	%p21, %f23, %f296;
       int t19 = p2g_fcmpd(f23, f296);
       // ptx:332  ld.shared.f32 	%f24, [%r287+92];
@@ -6079,7 +6062,7 @@ void main() {
       precise float neg5771 = -f295;
       // ptx:335  mul.f32 	%f298, %f297, 0f3F000000;
       // ptx:336  sub.f32 	%f299, %f298, %f295;
-      precise float f299 = p2g_ffma(p2g_faddc(p2g_in(f25), p2g_in(f24)), 0.5, neg5771);
+      precise float f299 = p2g_ffmac(p2g_faddc(p2g_in(f25), p2g_in(f24)), 0.5, neg5771);
       if (p2g_redo()) p2g_check_10(f14, f19, p16_f32, p20_f32, f276, r28, f15, f20, f277, r29, r4, r3, f21, f22, f23,
           t19, f24, f25, f299);
       // ptx:337  setp.geu.f32 	%p22, %f23, %f299;
@@ -6153,22 +6136,23 @@ void main() {
       precise float f312 = p12_f32;
       // ptx:377  add.f32 	%f315, %f303, %f311;
       // ptx:378  fma.rn.f32 	%f26, %f307, %f315, %f19;
-      precise float f26 = p2g_ffma(p2g_in(f307), p2g_faddc(p2g_in(f303), p2g_in(f311)), p2g_in(f19));
+      precise float f26 = p2g_ffmac(p2g_in(f307), p2g_faddc(p2g_in(f303), p2g_in(f311)), p2g_in(f19));
       // ptx:379  add.f32 	%f316, %f304, %f312;
       // ptx:380  fma.rn.f32 	%f27, %f308, %f316, %f20;
-      precise float f27 = p2g_ffma(p2g_in(f308), p2g_faddc(p2g_in(f304), p2g_in(f312)), p2g_in(f20));
+      precise float f27 = p2g_ffmac(p2g_in(f308), p2g_faddc(p2g_in(f304), p2g_in(f312)), p2g_in(f20));
       // ptx:381  ld.param.u64 	%rd18, [%rd1+-40];
       uint64_t rd18 = p224_u64;
       // ptx:382  ld.param.v2.f32 	{%f317, %f318}, [%rd1+-120];
       precise float f317 = p144_f32;
       precise float f318 = p148_f32;
       // ptx:383  mul.f32 	%f321, %f26, %f317;
-      precise float f321 = p2g_fmul(f26, p2g_in(f317));
+      precise float f321 = p2g_fmulc(p2g_in(f26), p2g_in(f317));
       // ptx:384  mul.f32 	%f322, %f27, %f318;
       // ptx:385  mov.f32 	%f323, 0f00000000;
       precise float f323 = 0.0;
       // ptx:386  tex.level.2d.v4.f32.f32 	{%f28, %f29, %f30, %f31}, [%rd18, {%f321, %f322}], %f323;
-      uvec4 t26 = p2g_tex2_first(p2g_hw1, rd18 /* p224_u64 */, P2G_IMG1, vec2(f321, p2g_fmul(f27, p2g_in(f318))));
+      uvec4 t26 = p2g_tex2_first(p2g_hw1, rd18 /* p224_u64 */, P2G_IMG1, vec2(f321, p2g_fmulc(p2g_in(f27),
+          p2g_in(f318))));
       f28 = uintBitsToFloat(t26.x);
       f29 = uintBitsToFloat(t26.y);
       f30 = uintBitsToFloat(t26.z);
@@ -6193,27 +6177,27 @@ void main() {
       // ptx:398  cvt.sat.f32.f32 	%f335, %f334;
       precise float f335 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubc(f325, f330))));
       // ptx:399  mul.f32 	%f336, %f335, %f335;
-      precise float f336 = p2g_fmul(f335, f335);
+      precise float f336 = p2g_fmulc(f335, f335);
       // ptx:400  mul.f32 	%f337, %f335, %f336;
-      precise float f337 = p2g_fmul(f335, f336);
+      precise float f337 = p2g_fmulc(f335, p2g_in(f336));
       // ptx:401  add.f32 	%f338, %f335, %f337;
       // ptx:403  sub.f32 	%f340, %f336, %f339;
       precise float neg5772 = -(p2g_faddc(f335, f337));
       // ptx:402  mul.f32 	%f339, %f338, 0f3F000000;
       // ptx:403  sub.f32 	%f340, %f336, %f339;
-      precise float f340 = p2g_ffma(neg5772, 0.5, f336);
+      precise float f340 = p2g_ffmac(p2g_in(neg5772), 0.5, f336);
       // ptx:405  mul.f32 	%f342, %f336, 0f40200000;
       // ptx:406  sub.f32 	%f343, %f341, %f342;
-      precise float neg5773 = -(p2g_fmul(f336, 2.5));
+      precise float neg5773 = -(p2g_fmulc(f336, 2.5));
       // ptx:404  mul.f32 	%f341, %f337, 0f3FC00000;
       // ptx:406  sub.f32 	%f343, %f341, %f342;
       // ptx:407  add.f32 	%f344, %f343, 0f3F800000;
-      precise float f344 = p2g_faddc(p2g_ffma(f337, 1.5, neg5773), 1.0);
+      precise float f344 = p2g_faddc(p2g_ffmac(p2g_in(f337), 1.5, neg5773), 1.0);
       // ptx:408  mov.f32 	%f345, 0f3F800000;
       precise float f345 = 1.0;
       // ptx:409  sub.f32 	%f346, %f337, %f336;
       // ptx:410  mul.f32 	%f347, %f346, 0f3F000000;
-      precise float f347 = p2g_fmul(p2g_fsubc(f337, f336), 0.5);
+      precise float f347 = p2g_fmulc(p2g_fsubc(f337, f336), 0.5);
       // ptx:411  sub.f32 	%f348, %f345, %f340;
       // ptx:412  sub.f32 	%f349, %f348, %f344;
       // ptx:413  sub.f32 	%f350, %f349, %f347;
@@ -6222,39 +6206,39 @@ void main() {
       // ptx:415  cvt.sat.f32.f32 	%f352, %f351;
       precise float f352 = p2g_sat(p2g_f32_canon(floatBitsToUint(p2g_fsubc(f327, f333))));
       // ptx:416  mul.f32 	%f353, %f352, %f352;
-      precise float f353 = p2g_fmul(f352, f352);
+      precise float f353 = p2g_fmulc(f352, f352);
       // ptx:417  mul.f32 	%f354, %f352, %f353;
-      precise float f354 = p2g_fmul(f352, f353);
+      precise float f354 = p2g_fmulc(f352, p2g_in(f353));
       // ptx:418  add.f32 	%f355, %f352, %f354;
       // ptx:420  sub.f32 	%f357, %f353, %f356;
       precise float neg5774 = -(p2g_faddc(f352, f354));
       // ptx:419  mul.f32 	%f356, %f355, 0f3F000000;
       // ptx:420  sub.f32 	%f357, %f353, %f356;
-      precise float f357 = p2g_ffma(neg5774, 0.5, f353);
+      precise float f357 = p2g_ffmac(p2g_in(neg5774), 0.5, f353);
       // ptx:422  mul.f32 	%f359, %f353, 0f40200000;
       // ptx:423  sub.f32 	%f360, %f358, %f359;
-      precise float neg5775 = -(p2g_fmul(f353, 2.5));
+      precise float neg5775 = -(p2g_fmulc(f353, 2.5));
       // ptx:421  mul.f32 	%f358, %f354, 0f3FC00000;
       // ptx:423  sub.f32 	%f360, %f358, %f359;
       // ptx:424  add.f32 	%f361, %f360, 0f3F800000;
-      precise float f361 = p2g_faddc(p2g_ffma(f354, 1.5, neg5775), 1.0);
+      precise float f361 = p2g_faddc(p2g_ffmac(p2g_in(f354), 1.5, neg5775), 1.0);
       // ptx:425  sub.f32 	%f362, %f354, %f353;
       // ptx:426  mul.f32 	%f363, %f362, 0f3F000000;
-      precise float f363 = p2g_fmul(p2g_fsubc(f354, f353), 0.5);
+      precise float f363 = p2g_fmulc(p2g_fsubc(f354, f353), 0.5);
       // ptx:427  sub.f32 	%f364, %f345, %f357;
       // ptx:428  sub.f32 	%f365, %f364, %f361;
       // ptx:429  mul.f32 	%f366, %f317, 0f3F000000;
-      precise float f366 = p2g_fmul(f317, 0.5);
+      precise float f366 = p2g_fmulc(f317, 0.5);
       // ptx:430  mul.f32 	%f367, %f318, 0f3F000000;
-      precise float f367 = p2g_fmul(f318, 0.5);
+      precise float f367 = p2g_fmulc(f318, 0.5);
       // ptx:431  ld.param.u64 	%rd19, [%rd1+-32];
       uint64_t rd19 = p232_u64;
       // ptx:432  add.f32 	%f368, %f330, 0fBF000000;
       // ptx:433  mul.f32 	%f369, %f366, %f368;
-      precise float f369 = p2g_fmul(f366, p2g_faddc(f330, -0.5));
+      precise float f369 = p2g_fmulc(p2g_in(f366), p2g_faddc(f330, -0.5));
       // ptx:434  add.f32 	%f370, %f333, 0fBF000000;
       // ptx:435  mul.f32 	%f371, %f367, %f370;
-      precise float f371 = p2g_fmul(f367, p2g_faddc(f333, -0.5));
+      precise float f371 = p2g_fmulc(p2g_in(f367), p2g_faddc(f333, -0.5));
       // ptx:436  tld4.r.2d.v4.f32.f32 	{%f372, %f373, %f374, %f375}, [%rd19, {%f369, %f371}];
       uvec4 t27 = p2g_tld4s_first(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f371), 0u);
       precise float f372 = uintBitsToFloat(t27.x);
@@ -6267,7 +6251,7 @@ void main() {
       // ptx:438  add.f32 	%f376, %f375, 0fBF7D70A4;
       precise float f376 = p2g_faddc(f375, uintBitsToFloat(0xBF7D70A4u));
       // ptx:439  fma.rn.f32 	%f377, %f376, 0f3A83126F, 0f3F7D70A4;
-      precise float f377 = p2g_ffma(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f377 = p2g_ffmac(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:440  selp.f32 	%f378, %f375, %f377, %p32;
       // ptx:441  setp.lt.f32 	%p33, %f374, 0f3F7D70A4;
       int t29 = p2g_fcmpd(p2g_in(f374), uintBitsToFloat(0x3F7D70A4u));
@@ -6275,7 +6259,7 @@ void main() {
       // ptx:442  add.f32 	%f379, %f374, 0fBF7D70A4;
       precise float f379 = p2g_faddc(f374, uintBitsToFloat(0xBF7D70A4u));
       // ptx:443  fma.rn.f32 	%f380, %f379, 0f3A83126F, 0f3F7D70A4;
-      precise float f380 = p2g_ffma(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f380 = p2g_ffmac(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:444  selp.f32 	%f381, %f374, %f380, %p33;
       precise float f381 = p33 ? f374 : f380;
       // ptx:445  setp.lt.f32 	%p34, %f372, 0f3F7D70A4;
@@ -6284,7 +6268,7 @@ void main() {
       // ptx:446  add.f32 	%f382, %f372, 0fBF7D70A4;
       precise float f382 = p2g_faddc(f372, uintBitsToFloat(0xBF7D70A4u));
       // ptx:447  fma.rn.f32 	%f383, %f382, 0f3A83126F, 0f3F7D70A4;
-      precise float f383 = p2g_ffma(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f383 = p2g_ffmac(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:448  selp.f32 	%f384, %f372, %f383, %p34;
       // ptx:449  setp.lt.f32 	%p35, %f373, 0f3F7D70A4;
       int t31 = p2g_fcmpd(p2g_in(f373), uintBitsToFloat(0x3F7D70A4u));
@@ -6292,12 +6276,12 @@ void main() {
       // ptx:450  add.f32 	%f385, %f373, 0fBF7D70A4;
       precise float f385 = p2g_faddc(f373, uintBitsToFloat(0xBF7D70A4u));
       // ptx:451  fma.rn.f32 	%f386, %f385, 0f3A83126F, 0f3F7D70A4;
-      precise float f386 = p2g_ffma(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f386 = p2g_ffmac(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:452  selp.f32 	%f387, %f373, %f386, %p35;
       precise float f387 = p35 ? f373 : f386;
       // ptx:453  add.f32 	%f388, %f330, 0f3FC00000;
       // ptx:454  mul.f32 	%f389, %f366, %f388;
-      precise float f389 = p2g_fmul(f366, p2g_faddc(f330, 1.5));
+      precise float f389 = p2g_fmulc(f366, p2g_faddc(f330, 1.5));
       // ptx:455  tld4.r.2d.v4.f32.f32 	{%f390, %f391, %f392, %f393}, [%rd19, {%f389, %f371}];
       uvec4 t32 = p2g_tld4s_first(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f389, f371), 0u);
       precise float f390 = uintBitsToFloat(t32.x);
@@ -6310,7 +6294,7 @@ void main() {
       // ptx:457  add.f32 	%f394, %f393, 0fBF7D70A4;
       precise float f394 = p2g_faddc(f393, uintBitsToFloat(0xBF7D70A4u));
       // ptx:458  fma.rn.f32 	%f395, %f394, 0f3A83126F, 0f3F7D70A4;
-      precise float f395 = p2g_ffma(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f395 = p2g_ffmac(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:459  selp.f32 	%f396, %f393, %f395, %p36;
       precise float f396 = p36 ? f393 : f395;
       // ptx:460  setp.lt.f32 	%p37, %f392, 0f3F7D70A4;
@@ -6319,7 +6303,7 @@ void main() {
       // ptx:461  add.f32 	%f397, %f392, 0fBF7D70A4;
       precise float f397 = p2g_faddc(f392, uintBitsToFloat(0xBF7D70A4u));
       // ptx:462  fma.rn.f32 	%f398, %f397, 0f3A83126F, 0f3F7D70A4;
-      precise float f398 = p2g_ffma(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f398 = p2g_ffmac(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:463  selp.f32 	%f399, %f392, %f398, %p37;
       precise float f399 = p37 ? f392 : f398;
       // ptx:464  setp.lt.f32 	%p38, %f390, 0f3F7D70A4;
@@ -6328,7 +6312,7 @@ void main() {
       // ptx:465  add.f32 	%f400, %f390, 0fBF7D70A4;
       precise float f400 = p2g_faddc(f390, uintBitsToFloat(0xBF7D70A4u));
       // ptx:466  fma.rn.f32 	%f401, %f400, 0f3A83126F, 0f3F7D70A4;
-      precise float f401 = p2g_ffma(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f401 = p2g_ffmac(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:467  selp.f32 	%f402, %f390, %f401, %p38;
       precise float f402 = p38 ? f390 : f401;
       // ptx:468  setp.lt.f32 	%p39, %f391, 0f3F7D70A4;
@@ -6337,12 +6321,12 @@ void main() {
       // ptx:469  add.f32 	%f403, %f391, 0fBF7D70A4;
       precise float f403 = p2g_faddc(f391, uintBitsToFloat(0xBF7D70A4u));
       // ptx:470  fma.rn.f32 	%f404, %f403, 0f3A83126F, 0f3F7D70A4;
-      precise float f404 = p2g_ffma(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f404 = p2g_ffmac(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:471  selp.f32 	%f405, %f391, %f404, %p39;
       precise float f405 = p39 ? f391 : f404;
       // ptx:472  add.f32 	%f406, %f330, 0f40600000;
       // ptx:473  mul.f32 	%f407, %f366, %f406;
-      precise float f407 = p2g_fmul(f366, p2g_faddc(f330, 3.5));
+      precise float f407 = p2g_fmulc(f366, p2g_faddc(f330, 3.5));
       // ptx:474  tld4.r.2d.v4.f32.f32 	{%f408, %f409, %f410, %f411}, [%rd19, {%f407, %f371}];
       uvec4 t37 = p2g_tld4s_first(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f407, f371), 0u);
       precise float f408 = uintBitsToFloat(t37.x);
@@ -6355,7 +6339,7 @@ void main() {
       // ptx:476  add.f32 	%f412, %f411, 0fBF7D70A4;
       precise float f412 = p2g_faddc(f411, uintBitsToFloat(0xBF7D70A4u));
       // ptx:477  fma.rn.f32 	%f413, %f412, 0f3A83126F, 0f3F7D70A4;
-      precise float f413 = p2g_ffma(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f413 = p2g_ffmac(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:478  selp.f32 	%f414, %f411, %f413, %p40;
       // ptx:479  setp.lt.f32 	%p41, %f408, 0f3F7D70A4;
       int t39 = p2g_fcmpd(p2g_in(f408), uintBitsToFloat(0x3F7D70A4u));
@@ -6363,11 +6347,11 @@ void main() {
       // ptx:480  add.f32 	%f415, %f408, 0fBF7D70A4;
       precise float f415 = p2g_faddc(f408, uintBitsToFloat(0xBF7D70A4u));
       // ptx:481  fma.rn.f32 	%f416, %f415, 0f3A83126F, 0f3F7D70A4;
-      precise float f416 = p2g_ffma(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f416 = p2g_ffmac(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:482  selp.f32 	%f417, %f408, %f416, %p41;
       // ptx:483  add.f32 	%f418, %f333, 0f3FC00000;
       // ptx:484  mul.f32 	%f419, %f367, %f418;
-      precise float f419 = p2g_fmul(f367, p2g_faddc(f333, 1.5));
+      precise float f419 = p2g_fmulc(f367, p2g_faddc(f333, 1.5));
       // ptx:485  tld4.r.2d.v4.f32.f32 	{%f420, %f421, %f422, %f423}, [%rd19, {%f369, %f419}];
       uvec4 t40 = p2g_tld4s_first(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f419), 0u);
       precise float f420 = uintBitsToFloat(t40.x);
@@ -6380,7 +6364,7 @@ void main() {
       // ptx:487  add.f32 	%f424, %f423, 0fBF7D70A4;
       precise float f424 = p2g_faddc(f423, uintBitsToFloat(0xBF7D70A4u));
       // ptx:488  fma.rn.f32 	%f425, %f424, 0f3A83126F, 0f3F7D70A4;
-      precise float f425 = p2g_ffma(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f425 = p2g_ffmac(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:489  selp.f32 	%f426, %f423, %f425, %p42;
       // ptx:490  setp.lt.f32 	%p43, %f422, 0f3F7D70A4;
       int t42 = p2g_fcmpd(p2g_in(f422), uintBitsToFloat(0x3F7D70A4u));
@@ -6388,7 +6372,7 @@ void main() {
       // ptx:491  add.f32 	%f427, %f422, 0fBF7D70A4;
       precise float f427 = p2g_faddc(f422, uintBitsToFloat(0xBF7D70A4u));
       // ptx:492  fma.rn.f32 	%f428, %f427, 0f3A83126F, 0f3F7D70A4;
-      precise float f428 = p2g_ffma(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f428 = p2g_ffmac(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:493  selp.f32 	%f429, %f422, %f428, %p43;
       precise float f429 = p43 ? f422 : f428;
       // ptx:494  setp.lt.f32 	%p44, %f420, 0f3F7D70A4;
@@ -6397,7 +6381,7 @@ void main() {
       // ptx:495  add.f32 	%f430, %f420, 0fBF7D70A4;
       precise float f430 = p2g_faddc(f420, uintBitsToFloat(0xBF7D70A4u));
       // ptx:496  fma.rn.f32 	%f431, %f430, 0f3A83126F, 0f3F7D70A4;
-      precise float f431 = p2g_ffma(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f431 = p2g_ffmac(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:497  selp.f32 	%f432, %f420, %f431, %p44;
       // ptx:498  setp.lt.f32 	%p45, %f421, 0f3F7D70A4;
       int t44 = p2g_fcmpd(p2g_in(f421), uintBitsToFloat(0x3F7D70A4u));
@@ -6405,7 +6389,7 @@ void main() {
       // ptx:499  add.f32 	%f433, %f421, 0fBF7D70A4;
       precise float f433 = p2g_faddc(f421, uintBitsToFloat(0xBF7D70A4u));
       // ptx:500  fma.rn.f32 	%f434, %f433, 0f3A83126F, 0f3F7D70A4;
-      precise float f434 = p2g_ffma(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f434 = p2g_ffmac(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:501  selp.f32 	%f435, %f421, %f434, %p45;
       precise float f435 = p45 ? f421 : f434;
       // ptx:502  tld4.r.2d.v4.f32.f32 	{%f436, %f437, %f438, %f439}, [%rd19, {%f389, %f419}];
@@ -6420,7 +6404,7 @@ void main() {
       // ptx:504  add.f32 	%f440, %f439, 0fBF7D70A4;
       precise float f440 = p2g_faddc(f439, uintBitsToFloat(0xBF7D70A4u));
       // ptx:505  fma.rn.f32 	%f441, %f440, 0f3A83126F, 0f3F7D70A4;
-      precise float f441 = p2g_ffma(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f441 = p2g_ffmac(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:506  selp.f32 	%f442, %f439, %f441, %p46;
       precise float f442 = p46 ? f439 : f441;
       // ptx:507  setp.lt.f32 	%p47, %f438, 0f3F7D70A4;
@@ -6429,7 +6413,7 @@ void main() {
       // ptx:508  add.f32 	%f443, %f438, 0fBF7D70A4;
       precise float f443 = p2g_faddc(f438, uintBitsToFloat(0xBF7D70A4u));
       // ptx:509  fma.rn.f32 	%f444, %f443, 0f3A83126F, 0f3F7D70A4;
-      precise float f444 = p2g_ffma(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f444 = p2g_ffmac(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:510  selp.f32 	%f445, %f438, %f444, %p47;
       precise float f445 = p47 ? f438 : f444;
       // ptx:511  setp.lt.f32 	%p48, %f436, 0f3F7D70A4;
@@ -6438,7 +6422,7 @@ void main() {
       // ptx:512  add.f32 	%f446, %f436, 0fBF7D70A4;
       precise float f446 = p2g_faddc(f436, uintBitsToFloat(0xBF7D70A4u));
       // ptx:513  fma.rn.f32 	%f447, %f446, 0f3A83126F, 0f3F7D70A4;
-      precise float f447 = p2g_ffma(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f447 = p2g_ffmac(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:514  selp.f32 	%f448, %f436, %f447, %p48;
       precise float f448 = p48 ? f436 : f447;
       // ptx:515  setp.lt.f32 	%p49, %f437, 0f3F7D70A4;
@@ -6447,7 +6431,7 @@ void main() {
       // ptx:516  add.f32 	%f449, %f437, 0fBF7D70A4;
       precise float f449 = p2g_faddc(f437, uintBitsToFloat(0xBF7D70A4u));
       // ptx:517  fma.rn.f32 	%f450, %f449, 0f3A83126F, 0f3F7D70A4;
-      precise float f450 = p2g_ffma(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f450 = p2g_ffmac(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:518  selp.f32 	%f451, %f437, %f450, %p49;
       precise float f451 = p49 ? f437 : f450;
       // ptx:519  tld4.r.2d.v4.f32.f32 	{%f452, %f453, %f454, %f455}, [%rd19, {%f407, %f419}];
@@ -6462,7 +6446,7 @@ void main() {
       // ptx:521  add.f32 	%f456, %f455, 0fBF7D70A4;
       precise float f456 = p2g_faddc(f455, uintBitsToFloat(0xBF7D70A4u));
       // ptx:522  fma.rn.f32 	%f457, %f456, 0f3A83126F, 0f3F7D70A4;
-      precise float f457 = p2g_ffma(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f457 = p2g_ffmac(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:523  selp.f32 	%f458, %f455, %f457, %p50;
       // ptx:524  setp.lt.f32 	%p51, %f452, 0f3F7D70A4;
       int t52 = p2g_fcmpd(p2g_in(f452), uintBitsToFloat(0x3F7D70A4u));
@@ -6470,11 +6454,11 @@ void main() {
       // ptx:525  add.f32 	%f459, %f452, 0fBF7D70A4;
       precise float f459 = p2g_faddc(f452, uintBitsToFloat(0xBF7D70A4u));
       // ptx:526  fma.rn.f32 	%f460, %f459, 0f3A83126F, 0f3F7D70A4;
-      precise float f460 = p2g_ffma(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f460 = p2g_ffmac(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:527  selp.f32 	%f461, %f452, %f460, %p51;
       // ptx:528  add.f32 	%f462, %f333, 0f40600000;
       // ptx:529  mul.f32 	%f463, %f367, %f462;
-      precise float f463 = p2g_fmul(f367, p2g_faddc(f333, 3.5));
+      precise float f463 = p2g_fmulc(f367, p2g_faddc(f333, 3.5));
       // ptx:530  tld4.r.2d.v4.f32.f32 	{%f464, %f465, %f466, %f467}, [%rd19, {%f369, %f463}];
       uvec4 t53 = p2g_tld4s_first(p2g_hw2, rd19 /* p232_u64 */, P2G_IMG2, vec2(f369, f463), 0u);
       precise float f464 = uintBitsToFloat(t53.x);
@@ -6487,7 +6471,7 @@ void main() {
       // ptx:532  add.f32 	%f468, %f467, 0fBF7D70A4;
       precise float f468 = p2g_faddc(f467, uintBitsToFloat(0xBF7D70A4u));
       // ptx:533  fma.rn.f32 	%f469, %f468, 0f3A83126F, 0f3F7D70A4;
-      precise float f469 = p2g_ffma(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f469 = p2g_ffmac(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:534  selp.f32 	%f470, %f467, %f469, %p52;
       // ptx:535  setp.lt.f32 	%p53, %f466, 0f3F7D70A4;
       int t55 = p2g_fcmpd(p2g_in(f466), uintBitsToFloat(0x3F7D70A4u));
@@ -6495,7 +6479,7 @@ void main() {
       // ptx:536  add.f32 	%f471, %f466, 0fBF7D70A4;
       precise float f471 = p2g_faddc(f466, uintBitsToFloat(0xBF7D70A4u));
       // ptx:537  fma.rn.f32 	%f472, %f471, 0f3A83126F, 0f3F7D70A4;
-      precise float f472 = p2g_ffma(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f472 = p2g_ffmac(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:538  selp.f32 	%f473, %f466, %f472, %p53;
       precise float f473 = p53 ? f466 : f472;
       // ptx:539  tld4.r.2d.v4.f32.f32 	{%f474, %f475, %f476, %f477}, [%rd19, {%f389, %f463}];
@@ -6510,7 +6494,7 @@ void main() {
       // ptx:541  add.f32 	%f478, %f477, 0fBF7D70A4;
       precise float f478 = p2g_faddc(f477, uintBitsToFloat(0xBF7D70A4u));
       // ptx:542  fma.rn.f32 	%f479, %f478, 0f3A83126F, 0f3F7D70A4;
-      precise float f479 = p2g_ffma(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f479 = p2g_ffmac(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:543  selp.f32 	%f480, %f477, %f479, %p54;
       precise float f480 = p54 ? f477 : f479;
       // ptx:544  setp.lt.f32 	%p55, %f476, 0f3F7D70A4;
@@ -6519,7 +6503,7 @@ void main() {
       // ptx:545  add.f32 	%f481, %f476, 0fBF7D70A4;
       precise float f481 = p2g_faddc(f476, uintBitsToFloat(0xBF7D70A4u));
       // ptx:546  fma.rn.f32 	%f482, %f481, 0f3A83126F, 0f3F7D70A4;
-      precise float f482 = p2g_ffma(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f482 = p2g_ffmac(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:547  selp.f32 	%f483, %f476, %f482, %p55;
       precise float f483 = p55 ? f476 : f482;
       // ptx:548  tld4.r.2d.v4.f32.f32 	{%f484, %f485, %f486, %f487}, [%rd19, {%f407, %f463}];
@@ -6537,7 +6521,7 @@ void main() {
       // ptx:551  add.f32 	%f490, %f487, 0fBF7D70A4;
       precise float f490 = p2g_faddc(f487, uintBitsToFloat(0xBF7D70A4u));
       // ptx:552  fma.rn.f32 	%f491, %f490, 0f3A83126F, 0f3F7D70A4;
-      precise float f491 = p2g_ffma(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
+      precise float f491 = p2g_ffmac(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
       // ptx:553  selp.f32 	%f492, %f487, %f491, %p56;
       // ptx:554  sub.f32 	%f493, %f365, %f363;
       precise float f493 = p2g_fsubc(p2g_fsubc(p2g_fsubc(f345, f357), f361), f363);
@@ -6561,147 +6545,147 @@ void main() {
       precise float f503 = p2g_sat(p2g_f32_canon(floatBitsToUint(f381)));
       // ptx:565  mul.f32 	%f504, %f500, %f503;
       // ptx:566  fma.rn.f32 	%f505, %f340, %f502, %f504;
-      precise float f505 = p2g_ffma(f340, p2g_in(f502), p2g_fmul(f500, p2g_in(f503)));
+      precise float f505 = p2g_ffmac(p2g_in(f340), p2g_in(f502), p2g_fmulc(p2g_in(f500), p2g_in(f503)));
       // ptx:567  cvt.sat.f32.f32 	%f506, %f396;
       precise float f506 = p2g_sat(p2g_f32_canon(floatBitsToUint(f396)));
       // ptx:568  fma.rn.f32 	%f507, %f501, %f506, %f505;
       // ptx:569  cvt.sat.f32.f32 	%f508, %f399;
       precise float f508 = p2g_sat(p2g_f32_canon(floatBitsToUint(f399)));
       // ptx:570  fma.rn.f32 	%f509, %f347, %f508, %f507;
-      precise float f509 = p2g_ffma(f347, p2g_in(f508), p2g_ffma(f501, p2g_in(f506), f505));
+      precise float f509 = p2g_ffmac(p2g_in(f347), p2g_in(f508), p2g_ffmac(p2g_in(f501), p2g_in(f506), f505));
       // ptx:571  mul.f32 	%f510, %f496, %f396;
       // ptx:572  fma.rn.f32 	%f511, %f495, %f381, %f510;
       // ptx:573  ld.param.f32 	%f512, [%rd1+-92];
       precise float f512 = p172_f32;
       // ptx:574  fma.rn.f32 	%f513, %f512, %f509, %f511;
-      precise float f513 = p2g_ffma(p2g_in(f512), f509, p2g_ffma(f495, p2g_in(f381), p2g_fmul(f496, p2g_in(f396))));
+      f513 = p2g_ffmac(p2g_in(f512), p2g_in(f509), p2g_ffmac(f495, p2g_in(f381), p2g_fmulc(f496, p2g_in(f396))));
       // ptx:575  cvt.sat.f32.f32 	%f514, %f384;
       precise float f514 = p2g_sat(p2g_f32_canon(floatBitsToUint(p34 ? f372 : f383)));
       // ptx:576  cvt.sat.f32.f32 	%f515, %f387;
       precise float f515 = p2g_sat(p2g_f32_canon(floatBitsToUint(f387)));
       // ptx:577  mul.f32 	%f516, %f500, %f515;
       // ptx:578  fma.rn.f32 	%f517, %f340, %f514, %f516;
-      precise float f517 = p2g_ffma(f340, p2g_in(f514), p2g_fmul(f500, p2g_in(f515)));
+      precise float f517 = p2g_ffmac(f340, p2g_in(f514), p2g_fmulc(f500, p2g_in(f515)));
       // ptx:579  cvt.sat.f32.f32 	%f518, %f402;
       precise float f518 = p2g_sat(p2g_f32_canon(floatBitsToUint(f402)));
       // ptx:580  fma.rn.f32 	%f519, %f501, %f518, %f517;
       // ptx:581  cvt.sat.f32.f32 	%f520, %f405;
       precise float f520 = p2g_sat(p2g_f32_canon(floatBitsToUint(f405)));
       // ptx:582  fma.rn.f32 	%f521, %f347, %f520, %f519;
-      precise float f521 = p2g_ffma(f347, p2g_in(f520), p2g_ffma(f501, p2g_in(f518), f517));
+      precise float f521 = p2g_ffmac(f347, p2g_in(f520), p2g_ffmac(f501, p2g_in(f518), f517));
       // ptx:583  mul.f32 	%f522, %f496, %f402;
       // ptx:584  fma.rn.f32 	%f523, %f495, %f387, %f522;
       // ptx:585  fma.rn.f32 	%f524, %f512, %f521, %f523;
-      precise float f524 = p2g_ffma(f512, f521, p2g_ffma(f495, p2g_in(f387), p2g_fmul(f496, p2g_in(f402))));
+      precise float f524 = p2g_ffmac(f512, p2g_in(f521), p2g_ffmac(f495, p2g_in(f387), p2g_fmulc(f496, p2g_in(f402))));
       // ptx:586  cvt.sat.f32.f32 	%f525, %f426;
       precise float f525 = p2g_sat(p2g_f32_canon(floatBitsToUint(p42 ? f423 : f425)));
       // ptx:587  cvt.sat.f32.f32 	%f526, %f429;
       precise float f526 = p2g_sat(p2g_f32_canon(floatBitsToUint(f429)));
       // ptx:588  mul.f32 	%f527, %f500, %f526;
       // ptx:589  fma.rn.f32 	%f528, %f340, %f525, %f527;
-      precise float f528 = p2g_ffma(f340, p2g_in(f525), p2g_fmul(f500, p2g_in(f526)));
+      precise float f528 = p2g_ffmac(f340, p2g_in(f525), p2g_fmulc(f500, p2g_in(f526)));
       // ptx:590  cvt.sat.f32.f32 	%f529, %f442;
       precise float f529 = p2g_sat(p2g_f32_canon(floatBitsToUint(f442)));
       // ptx:591  fma.rn.f32 	%f530, %f501, %f529, %f528;
       // ptx:592  cvt.sat.f32.f32 	%f531, %f445;
       precise float f531 = p2g_sat(p2g_f32_canon(floatBitsToUint(f445)));
       // ptx:593  fma.rn.f32 	%f532, %f347, %f531, %f530;
-      precise float f532 = p2g_ffma(f347, p2g_in(f531), p2g_ffma(f501, p2g_in(f529), f528));
+      precise float f532 = p2g_ffmac(f347, p2g_in(f531), p2g_ffmac(f501, p2g_in(f529), f528));
       // ptx:594  mul.f32 	%f533, %f496, %f442;
       // ptx:595  fma.rn.f32 	%f534, %f495, %f429, %f533;
       // ptx:596  fma.rn.f32 	%f535, %f512, %f532, %f534;
-      precise float f535 = p2g_ffma(f512, f532, p2g_ffma(f495, p2g_in(f429), p2g_fmul(f496, p2g_in(f442))));
+      precise float f535 = p2g_ffmac(f512, p2g_in(f532), p2g_ffmac(f495, p2g_in(f429), p2g_fmulc(f496, p2g_in(f442))));
       // ptx:597  cvt.sat.f32.f32 	%f536, %f432;
       precise float f536 = p2g_sat(p2g_f32_canon(floatBitsToUint(p44 ? f420 : f431)));
       // ptx:598  cvt.sat.f32.f32 	%f537, %f435;
       precise float f537 = p2g_sat(p2g_f32_canon(floatBitsToUint(f435)));
       // ptx:599  mul.f32 	%f538, %f500, %f537;
       // ptx:600  fma.rn.f32 	%f539, %f340, %f536, %f538;
-      precise float f539 = p2g_ffma(f340, p2g_in(f536), p2g_fmul(f500, p2g_in(f537)));
+      precise float f539 = p2g_ffmac(f340, p2g_in(f536), p2g_fmulc(f500, p2g_in(f537)));
       // ptx:601  cvt.sat.f32.f32 	%f540, %f448;
       precise float f540 = p2g_sat(p2g_f32_canon(floatBitsToUint(f448)));
       // ptx:602  fma.rn.f32 	%f541, %f501, %f540, %f539;
       // ptx:603  cvt.sat.f32.f32 	%f542, %f451;
       precise float f542 = p2g_sat(p2g_f32_canon(floatBitsToUint(f451)));
       // ptx:604  fma.rn.f32 	%f543, %f347, %f542, %f541;
-      precise float f543 = p2g_ffma(f347, p2g_in(f542), p2g_ffma(f501, p2g_in(f540), f539));
+      precise float f543 = p2g_ffmac(f347, p2g_in(f542), p2g_ffmac(f501, p2g_in(f540), f539));
       // ptx:605  mul.f32 	%f544, %f496, %f448;
       // ptx:606  fma.rn.f32 	%f545, %f495, %f435, %f544;
       // ptx:607  fma.rn.f32 	%f546, %f512, %f543, %f545;
-      precise float f546 = p2g_ffma(f512, f543, p2g_ffma(f495, p2g_in(f435), p2g_fmul(f496, p2g_in(f448))));
+      precise float f546 = p2g_ffmac(f512, p2g_in(f543), p2g_ffmac(f495, p2g_in(f435), p2g_fmulc(f496, p2g_in(f448))));
       // ptx:608  cvt.sat.f32.f32 	%f547, %f470;
       precise float f547 = p2g_sat(p2g_f32_canon(floatBitsToUint(p52 ? f467 : f469)));
       // ptx:609  cvt.sat.f32.f32 	%f548, %f473;
       precise float f548 = p2g_sat(p2g_f32_canon(floatBitsToUint(f473)));
       // ptx:610  mul.f32 	%f549, %f500, %f548;
       // ptx:611  fma.rn.f32 	%f550, %f340, %f547, %f549;
-      precise float f550 = p2g_ffma(f340, p2g_in(f547), p2g_fmul(f500, p2g_in(f548)));
+      precise float f550 = p2g_ffmac(f340, p2g_in(f547), p2g_fmulc(f500, p2g_in(f548)));
       // ptx:612  cvt.sat.f32.f32 	%f551, %f480;
       precise float f551 = p2g_sat(p2g_f32_canon(floatBitsToUint(f480)));
       // ptx:613  fma.rn.f32 	%f552, %f501, %f551, %f550;
       // ptx:614  cvt.sat.f32.f32 	%f553, %f483;
       precise float f553 = p2g_sat(p2g_f32_canon(floatBitsToUint(f483)));
       // ptx:615  fma.rn.f32 	%f554, %f347, %f553, %f552;
-      precise float f554 = p2g_ffma(f347, p2g_in(f553), p2g_ffma(f501, p2g_in(f551), f550));
+      precise float f554 = p2g_ffmac(f347, p2g_in(f553), p2g_ffmac(f501, p2g_in(f551), f550));
       // ptx:616  mul.f32 	%f555, %f496, %f480;
       // ptx:617  fma.rn.f32 	%f556, %f495, %f473, %f555;
       // ptx:618  fma.rn.f32 	%f557, %f512, %f554, %f556;
-      precise float f557 = p2g_ffma(f512, f554, p2g_ffma(f495, p2g_in(f473), p2g_fmul(f496, p2g_in(f480))));
+      precise float f557 = p2g_ffmac(f512, p2g_in(f554), p2g_ffmac(f495, p2g_in(f473), p2g_fmulc(f496, p2g_in(f480))));
       // ptx:619  mul.f32 	%f558, %f500, %f506;
       // ptx:620  fma.rn.f32 	%f559, %f340, %f503, %f558;
       // ptx:621  fma.rn.f32 	%f560, %f501, %f508, %f559;
-      precise float f560 = p2g_ffma(f501, f508, p2g_ffma(f340, f503, p2g_fmul(f500, f506)));
+      precise float f560 = p2g_ffmac(f501, f508, p2g_ffmac(f340, f503, p2g_fmulc(f500, f506)));
       // ptx:622  cvt.sat.f32.f32 	%f561, %f414;
       // ptx:623  fma.rn.f32 	%f562, %f347, %f561, %f560;
-      precise float f562 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p40 ? f411 : f413))), f560);
+      precise float f562 = p2g_ffmac(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p40 ? f411 : f413)))), f560);
       // ptx:624  mul.f32 	%f563, %f496, %f399;
       // ptx:625  fma.rn.f32 	%f564, %f495, %f396, %f563;
       // ptx:626  fma.rn.f32 	%f565, %f512, %f562, %f564;
-      precise float f565 = p2g_ffma(f512, f562, p2g_ffma(f495, f396, p2g_fmul(f496, p2g_in(f399))));
+      precise float f565 = p2g_ffmac(f512, p2g_in(f562), p2g_ffmac(f495, f396, p2g_fmulc(f496, p2g_in(f399))));
       // ptx:627  mul.f32 	%f566, %f500, %f518;
       // ptx:628  fma.rn.f32 	%f567, %f340, %f515, %f566;
       // ptx:629  fma.rn.f32 	%f568, %f501, %f520, %f567;
-      precise float f568 = p2g_ffma(f501, f520, p2g_ffma(f340, f515, p2g_fmul(f500, f518)));
+      precise float f568 = p2g_ffmac(f501, f520, p2g_ffmac(f340, f515, p2g_fmulc(f500, f518)));
       // ptx:630  cvt.sat.f32.f32 	%f569, %f417;
       // ptx:631  fma.rn.f32 	%f570, %f347, %f569, %f568;
-      precise float f570 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p41 ? f408 : f416))), f568);
+      precise float f570 = p2g_ffmac(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p41 ? f408 : f416)))), f568);
       // ptx:632  mul.f32 	%f571, %f496, %f405;
       // ptx:633  fma.rn.f32 	%f572, %f495, %f402, %f571;
       // ptx:634  fma.rn.f32 	%f573, %f512, %f570, %f572;
-      precise float f573 = p2g_ffma(f512, f570, p2g_ffma(f495, f402, p2g_fmul(f496, p2g_in(f405))));
+      precise float f573 = p2g_ffmac(f512, p2g_in(f570), p2g_ffmac(f495, f402, p2g_fmulc(f496, p2g_in(f405))));
       // ptx:635  mul.f32 	%f574, %f500, %f529;
       // ptx:636  fma.rn.f32 	%f575, %f340, %f526, %f574;
       // ptx:637  fma.rn.f32 	%f576, %f501, %f531, %f575;
-      precise float f576 = p2g_ffma(f501, f531, p2g_ffma(f340, f526, p2g_fmul(f500, f529)));
+      precise float f576 = p2g_ffmac(f501, f531, p2g_ffmac(f340, f526, p2g_fmulc(f500, f529)));
       // ptx:638  cvt.sat.f32.f32 	%f577, %f458;
       // ptx:639  fma.rn.f32 	%f578, %f347, %f577, %f576;
-      precise float f578 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p50 ? f455 : f457))), f576);
+      precise float f578 = p2g_ffmac(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p50 ? f455 : f457)))), f576);
       // ptx:640  mul.f32 	%f579, %f496, %f445;
       // ptx:641  fma.rn.f32 	%f580, %f495, %f442, %f579;
       // ptx:642  fma.rn.f32 	%f581, %f512, %f578, %f580;
-      precise float f581 = p2g_ffma(f512, f578, p2g_ffma(f495, f442, p2g_fmul(f496, p2g_in(f445))));
+      precise float f581 = p2g_ffmac(f512, p2g_in(f578), p2g_ffmac(f495, f442, p2g_fmulc(f496, p2g_in(f445))));
       // ptx:643  mul.f32 	%f582, %f500, %f540;
       // ptx:644  fma.rn.f32 	%f583, %f340, %f537, %f582;
       // ptx:645  fma.rn.f32 	%f584, %f501, %f542, %f583;
-      precise float f584 = p2g_ffma(f501, f542, p2g_ffma(f340, f537, p2g_fmul(f500, f540)));
+      precise float f584 = p2g_ffmac(f501, f542, p2g_ffmac(f340, f537, p2g_fmulc(f500, f540)));
       // ptx:646  cvt.sat.f32.f32 	%f585, %f461;
       // ptx:647  fma.rn.f32 	%f586, %f347, %f585, %f584;
-      precise float f586 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p51 ? f452 : f460))), f584);
+      precise float f586 = p2g_ffmac(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p51 ? f452 : f460)))), f584);
       // ptx:648  mul.f32 	%f587, %f496, %f451;
       // ptx:649  fma.rn.f32 	%f588, %f495, %f448, %f587;
       // ptx:650  fma.rn.f32 	%f589, %f512, %f586, %f588;
-      precise float f589 = p2g_ffma(f512, f586, p2g_ffma(f495, f448, p2g_fmul(f496, p2g_in(f451))));
+      precise float f589 = p2g_ffmac(f512, p2g_in(f586), p2g_ffmac(f495, f448, p2g_fmulc(f496, p2g_in(f451))));
       // ptx:651  mul.f32 	%f590, %f500, %f551;
       // ptx:652  fma.rn.f32 	%f591, %f340, %f548, %f590;
       // ptx:653  fma.rn.f32 	%f592, %f501, %f553, %f591;
-      precise float f592 = p2g_ffma(f501, f553, p2g_ffma(f340, f548, p2g_fmul(f500, f551)));
+      precise float f592 = p2g_ffmac(f501, f553, p2g_ffmac(f340, f548, p2g_fmulc(f500, f551)));
       // ptx:654  cvt.sat.f32.f32 	%f593, %f492;
       // ptx:655  fma.rn.f32 	%f594, %f347, %f593, %f592;
-      precise float f594 = p2g_ffma(f347, p2g_sat(p2g_f32_canon(floatBitsToUint(p56 ? f487 : f491))), f592);
+      precise float f594 = p2g_ffmac(f347, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(p56 ? f487 : f491)))), f592);
       // ptx:656  mul.f32 	%f595, %f496, %f483;
       // ptx:657  fma.rn.f32 	%f596, %f495, %f480, %f595;
       // ptx:658  fma.rn.f32 	%f597, %f512, %f594, %f596;
-      precise float f597 = p2g_ffma(f512, f594, p2g_ffma(f495, f480, p2g_fmul(f496, p2g_in(f483))));
+      precise float f597 = p2g_ffmac(f512, p2g_in(f594), p2g_ffmac(f495, f480, p2g_fmulc(f496, p2g_in(f483))));
       // ptx:659  sub.f32 	%f598, %f361, %f498;
       precise float f598 = p2g_fsubc(f361, f498);
       // ptx:660  sub.f32 	%f599, %f493, %f499;
@@ -6711,19 +6695,20 @@ void main() {
       precise float f601 = p2g_sat(p2g_f32_canon(floatBitsToUint(f524)));
       // ptx:663  mul.f32 	%f602, %f598, %f601;
       // ptx:664  fma.rn.f32 	%f603, %f357, %f600, %f602;
-      precise float f603 = p2g_ffma(f357, p2g_sat(p2g_f32_canon(floatBitsToUint(f513))), p2g_fmul(f598, f601));
+      f603 = p2g_ffmac(p2g_in(f357), p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f513)))), p2g_fmulc(p2g_in(f598),
+          p2g_in(f601)));
       // ptx:665  cvt.sat.f32.f32 	%f604, %f535;
       precise float f604 = p2g_sat(p2g_f32_canon(floatBitsToUint(f535)));
       // ptx:666  fma.rn.f32 	%f605, %f599, %f604, %f603;
-      precise float f605 = p2g_ffma(f599, f604, f603);
+      precise float f605 = p2g_ffmac(p2g_in(f599), p2g_in(f604), f603);
       // ptx:667  cvt.sat.f32.f32 	%f606, %f546;
       precise float f606 = p2g_sat(p2g_f32_canon(floatBitsToUint(f546)));
       // ptx:668  fma.rn.f32 	%f607, %f363, %f606, %f605;
       // ptx:669  mul.f32 	%f608, %f499, %f535;
       // ptx:670  fma.rn.f32 	%f609, %f498, %f524, %f608;
-      precise float f609 = p2g_ffma(f498, f524, p2g_fmul(f499, f535));
+      precise float f609 = p2g_ffmac(f498, p2g_in(f524), p2g_fmulc(f499, p2g_in(f535)));
       // ptx:671  fma.rn.f32 	%f610, %f512, %f607, %f609;
-      precise float f610 = p2g_ffma(f512, p2g_ffma(f363, f606, f605), f609);
+      precise float f610 = p2g_ffmac(f512, p2g_in(p2g_ffmac(p2g_in(f363), p2g_in(f606), f605)), f609);
       // ptx:672  min.f32 	%f611, %f387, %f402;
       // ptx:673  min.f32 	%f612, %f429, %f442;
       precise float f612 = p2g_nmin(f429, f442);
@@ -6739,14 +6724,14 @@ void main() {
       // ptx:680  mul.f32 	%f618, %f598, %f604;
       // ptx:681  fma.rn.f32 	%f619, %f357, %f601, %f618;
       // ptx:682  fma.rn.f32 	%f620, %f599, %f606, %f619;
-      precise float f620 = p2g_ffma(f599, f606, p2g_ffma(f357, f601, p2g_fmul(f598, f604)));
+      precise float f620 = p2g_ffmac(f599, f606, p2g_ffmac(f357, f601, p2g_fmulc(f598, f604)));
       // ptx:683  cvt.sat.f32.f32 	%f621, %f557;
       // ptx:684  fma.rn.f32 	%f622, %f363, %f621, %f620;
-      precise float f622 = p2g_ffma(f363, p2g_sat(p2g_f32_canon(floatBitsToUint(f557))), f620);
+      precise float f622 = p2g_ffmac(f363, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f557)))), f620);
       // ptx:685  mul.f32 	%f623, %f499, %f546;
       // ptx:686  fma.rn.f32 	%f624, %f498, %f535, %f623;
       // ptx:687  fma.rn.f32 	%f625, %f512, %f622, %f624;
-      precise float f625 = p2g_ffma(f512, f622, p2g_ffma(f498, f535, p2g_fmul(f499, f546)));
+      precise float f625 = p2g_ffmac(f512, p2g_in(f622), p2g_ffmac(f498, f535, p2g_fmulc(f499, p2g_in(f546))));
       // ptx:688  min.f32 	%f626, %f435, %f448;
       // ptx:689  min.f32 	%f627, %f612, %f626;
       // ptx:690  max.f32 	%f628, %f435, %f448;
@@ -6759,19 +6744,19 @@ void main() {
       precise float f632 = p2g_sat(p2g_f32_canon(floatBitsToUint(f573)));
       // ptx:696  mul.f32 	%f633, %f598, %f632;
       // ptx:697  fma.rn.f32 	%f634, %f357, %f631, %f633;
-      precise float f634 = p2g_ffma(f357, p2g_sat(p2g_f32_canon(floatBitsToUint(f565))), p2g_fmul(f598, f632));
+      f634 = p2g_ffmac(f357, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f565)))), p2g_fmulc(f598, p2g_in(f632)));
       // ptx:698  cvt.sat.f32.f32 	%f635, %f581;
       precise float f635 = p2g_sat(p2g_f32_canon(floatBitsToUint(f581)));
       // ptx:699  fma.rn.f32 	%f636, %f599, %f635, %f634;
-      precise float f636 = p2g_ffma(f599, f635, f634);
+      precise float f636 = p2g_ffmac(f599, p2g_in(f635), f634);
       // ptx:700  cvt.sat.f32.f32 	%f637, %f589;
       precise float f637 = p2g_sat(p2g_f32_canon(floatBitsToUint(f589)));
       // ptx:701  fma.rn.f32 	%f638, %f363, %f637, %f636;
       // ptx:702  mul.f32 	%f639, %f499, %f581;
       // ptx:703  fma.rn.f32 	%f640, %f498, %f573, %f639;
-      precise float f640 = p2g_ffma(f498, f573, p2g_fmul(f499, f581));
+      precise float f640 = p2g_ffmac(f498, p2g_in(f573), p2g_fmulc(f499, p2g_in(f581)));
       // ptx:704  fma.rn.f32 	%f641, %f512, %f638, %f640;
-      precise float f641 = p2g_ffma(f512, p2g_ffma(f363, f637, f636), f640);
+      precise float f641 = p2g_ffmac(f512, p2g_in(p2g_ffmac(f363, p2g_in(f637), f636)), f640);
       // ptx:705  min.f32 	%f642, %f402, %f405;
       // ptx:706  min.f32 	%f643, %f442, %f445;
       precise float f643 = p2g_nmin(f442, f445);
@@ -6787,14 +6772,14 @@ void main() {
       // ptx:713  mul.f32 	%f649, %f598, %f635;
       // ptx:714  fma.rn.f32 	%f650, %f357, %f632, %f649;
       // ptx:715  fma.rn.f32 	%f651, %f599, %f637, %f650;
-      precise float f651 = p2g_ffma(f599, f637, p2g_ffma(f357, f632, p2g_fmul(f598, f635)));
+      precise float f651 = p2g_ffmac(f599, f637, p2g_ffmac(f357, f632, p2g_fmulc(f598, f635)));
       // ptx:716  cvt.sat.f32.f32 	%f652, %f597;
       // ptx:717  fma.rn.f32 	%f653, %f363, %f652, %f651;
-      precise float f653 = p2g_ffma(f363, p2g_sat(p2g_f32_canon(floatBitsToUint(f597))), f651);
+      precise float f653 = p2g_ffmac(f363, p2g_in(p2g_sat(p2g_f32_canon(floatBitsToUint(f597)))), f651);
       // ptx:718  mul.f32 	%f654, %f499, %f589;
       // ptx:719  fma.rn.f32 	%f655, %f498, %f581, %f654;
       // ptx:720  fma.rn.f32 	%f656, %f512, %f653, %f655;
-      precise float f656 = p2g_ffma(f512, f653, p2g_ffma(f498, f581, p2g_fmul(f499, f589)));
+      precise float f656 = p2g_ffmac(f512, p2g_in(f653), p2g_ffmac(f498, f581, p2g_fmulc(f499, p2g_in(f589))));
       // ptx:721  min.f32 	%f657, %f448, %f451;
       // ptx:722  min.f32 	%f658, %f643, %f657;
       // ptx:723  max.f32 	%f659, %f448, %f451;
@@ -6821,7 +6806,7 @@ void main() {
         // ptx:738  mul.f32 	%f663, %f662, 0f41100000;
         precise float f663 = p2g_fmulc(p2g_faddc(p2g_in(f34), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
         // ptx:739  mul.f32 	%f664, %f663, 0f3FB8AA3B;
-        precise float f664 = p2g_fmul(f663, uintBitsToFloat(0x3FB8AA3Bu));
+        precise float f664 = p2g_fmulc(f663, uintBitsToFloat(0x3FB8AA3Bu));
         // ptx:740  ex2.approx.f32 	%f665, %f664;
         // ptx:741  add.f32 	%f666, %f665, 0fBF800000;
         precise float f666 = p2g_faddc(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false))), -1.0);
@@ -6830,11 +6815,11 @@ void main() {
         f1097 = p2g_div32(f666, 9.0, 0, false);
       }
       // ptx:745  mul.f32 	%f41, %f26, %f488;
-      precise float f41 = p2g_fmul(p2g_in(f26), p2g_in(f488));
+      precise float f41 = p2g_fmulc(p2g_in(f26), p2g_in(f488));
       // ptx:746  mul.f32 	%f42, %f489, %f27;
-      f42 = p2g_fmul(p2g_in(f489), p2g_in(f27));
+      f42 = p2g_fmulc(p2g_in(f489), p2g_in(f27));
       // ptx:747  mul.f32 	%f43, %f2, %f1097;
-      precise float f43 = p2g_fmul(p2g_in(f2), p2g_in(f1097));
+      precise float f43 = p2g_fmulc(p2g_in(f2), p2g_in(f1097));
       if (p2g_redo()) p2g_check_14(f26, f488, f41, f489, f27, f42, f2, f1097, f43);
       // ptx:748  setp.lt.f32 	%p58, %f43, 0f447A0000;
       int t62 = p2g_fcmp(floatBitsToUint(f43), floatBitsToUint(1000.0));
@@ -6868,43 +6853,43 @@ void main() {
         precise float f673 = p2g_f32_canon(p2g_s2f32(int(int(r310)), 0));
         // ptx:769  mov.f32 	%f674, 0f34000000;
         // ptx:770  fma.rn.f32 	%f675, %f673, %f674, %f671;
-        precise float f675 = p2g_ffma(p2g_in(f673), uintBitsToFloat(0x34000000u), (p59 ? -23.0 : 0.0));
+        precise float f675 = p2g_ffmac(p2g_in(f673), uintBitsToFloat(0x34000000u), (p59 ? -23.0 : 0.0));
         // ptx:771  add.f32 	%f676, %f672, 0fBF800000;
         precise float f676 = p2g_faddc(p2g_in(uintBitsToFloat(uint(int(r308) - int(r310)))), -1.0);
         // ptx:772  mov.f32 	%f677, 0fBE2C7F30;
         // ptx:773  mov.f32 	%f678, 0f3DC6B27F;
         // ptx:774  fma.rn.f32 	%f679, %f678, %f676, %f677;
-        precise float f679 = p2g_ffma(uintBitsToFloat(0x3DC6B27Fu), f676, uintBitsToFloat(0xBE2C7F30u));
+        precise float f679 = p2g_ffmac(uintBitsToFloat(0x3DC6B27Fu), f676, uintBitsToFloat(0xBE2C7F30u));
         // ptx:775  mov.f32 	%f680, 0f3E2FCF2A;
         // ptx:776  fma.rn.f32 	%f681, %f679, %f676, %f680;
-        precise float f681 = p2g_ffma(f679, f676, uintBitsToFloat(0x3E2FCF2Au));
+        precise float f681 = p2g_ffmac(p2g_in(f679), f676, uintBitsToFloat(0x3E2FCF2Au));
         // ptx:777  mov.f32 	%f682, 0fBE374E43;
         // ptx:778  fma.rn.f32 	%f683, %f681, %f676, %f682;
-        precise float f683 = p2g_ffma(f681, f676, uintBitsToFloat(0xBE374E43u));
+        precise float f683 = p2g_ffmac(p2g_in(f681), f676, uintBitsToFloat(0xBE374E43u));
         // ptx:779  mov.f32 	%f684, 0f3E520BF4;
         // ptx:780  fma.rn.f32 	%f685, %f683, %f676, %f684;
-        precise float f685 = p2g_ffma(f683, f676, uintBitsToFloat(0x3E520BF4u));
+        precise float f685 = p2g_ffmac(p2g_in(f683), f676, uintBitsToFloat(0x3E520BF4u));
         // ptx:781  mov.f32 	%f686, 0fBE763C8B;
         // ptx:782  fma.rn.f32 	%f687, %f685, %f676, %f686;
-        precise float f687 = p2g_ffma(f685, f676, uintBitsToFloat(0xBE763C8Bu));
+        precise float f687 = p2g_ffmac(p2g_in(f685), f676, uintBitsToFloat(0xBE763C8Bu));
         // ptx:783  mov.f32 	%f688, 0f3E93BF99;
         // ptx:784  fma.rn.f32 	%f689, %f687, %f676, %f688;
-        precise float f689 = p2g_ffma(f687, f676, uintBitsToFloat(0x3E93BF99u));
+        precise float f689 = p2g_ffmac(p2g_in(f687), f676, uintBitsToFloat(0x3E93BF99u));
         // ptx:785  mov.f32 	%f690, 0fBEB8AA49;
         // ptx:786  fma.rn.f32 	%f691, %f689, %f676, %f690;
-        precise float f691 = p2g_ffma(f689, f676, uintBitsToFloat(0xBEB8AA49u));
+        precise float f691 = p2g_ffmac(p2g_in(f689), f676, uintBitsToFloat(0xBEB8AA49u));
         // ptx:787  mov.f32 	%f692, 0f3EF6384A;
         // ptx:788  fma.rn.f32 	%f693, %f691, %f676, %f692;
-        precise float f693 = p2g_ffma(f691, f676, uintBitsToFloat(0x3EF6384Au));
+        precise float f693 = p2g_ffmac(p2g_in(f691), f676, uintBitsToFloat(0x3EF6384Au));
         // ptx:789  mov.f32 	%f694, 0fBF38AA3B;
         // ptx:790  fma.rn.f32 	%f695, %f693, %f676, %f694;
-        precise float f695 = p2g_ffma(f693, f676, uintBitsToFloat(0xBF38AA3Bu));
+        precise float f695 = p2g_ffmac(p2g_in(f693), f676, uintBitsToFloat(0xBF38AA3Bu));
         // ptx:791  mul.f32 	%f696, %f676, %f695;
         // ptx:792  mul.f32 	%f697, %f676, %f696;
-        precise float f697 = p2g_fmul(f676, p2g_fmul(f676, f695));
+        precise float f697 = p2g_fmulc(f676, p2g_in(p2g_fmulc(f676, p2g_in(f695))));
         // ptx:793  mov.f32 	%f698, 0f3FB8AA3B;
         // ptx:794  fma.rn.f32 	%f699, %f676, %f698, %f697;
-        precise float f699 = p2g_ffma(f676, uintBitsToFloat(0x3FB8AA3Bu), f697);
+        precise float f699 = p2g_ffmac(f676, uintBitsToFloat(0x3FB8AA3Bu), f697);
         // ptx:795  add.f32 	%f1098, %f675, %f699;
         precise float f1098 = p2g_faddc(f675, f699);
         if (p2g_redo()) p2g_check_16(f43, f44, r308, f1098);
@@ -6914,12 +6899,12 @@ void main() {
           // ptx:799  mov.f32 	%f700, 0f7F800000;
           precise float f700 = uintBitsToFloat(0x7F800000u);
           // ptx:800  fma.rn.f32 	%f1098, %f44, %f700, %f700;
-          f1098 = p2g_ffma(p2g_in(f44), p2g_in(f700), f700);
+          f1098 = p2g_ffmac(p2g_in(f44), p2g_in(f700), f700);
           if (p2g_redo()) p2g_check_17(f44, f700, f1098);
         }
         // ptx:803  mul.f32 	%f701, %f1098, 0f3F317218;
         // ptx:804  div.rn.f32 	%f702, %f701, 0f41100000;
-        precise float f702 = p2g_div32(p2g_fmul(p2g_in(f1098), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
+        precise float f702 = p2g_div32(p2g_fmulc(p2g_in(f1098), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
         // ptx:805  add.f32 	%f703, %f702, 0fBC4FAEFF;
         // ptx:806  setp.eq.f32 	%p61, %f44, 0f00000000;
         int t64 = p2g_fcmpd(p2g_in(f44), 0.0);
@@ -6934,7 +6919,7 @@ void main() {
       uint64_t rd49 = uint64_t(int64_t(uint64_t(0ul)) + 264l);
       // ptx:813  ld.param.u8 	%rs1587, [%rd49+-232];
       // ptx:814  mul.f32 	%f51, %f43, %f1099;
-      f51 = p2g_fmul(p2g_in(f43), p2g_in(f1099));
+      f51 = p2g_fmulc(p2g_in(f43), p2g_in(f1099));
       if (p2g_redo()) p2g_check_19(f43, f1099, f51);
       // ptx:815  setp.lt.f32 	%p62, %f35, 0f3F7FBE77;
       int t65 = p2g_fcmp(floatBitsToUint(f35), 0x3F7FBE77u);
@@ -6963,7 +6948,7 @@ void main() {
         // ptx:832  mul.f32 	%f707, %f706, 0f41100000;
         precise float f707 = p2g_fmulc(p2g_faddc(p2g_in(f35), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
         // ptx:833  mul.f32 	%f708, %f707, 0f3FB8AA3B;
-        precise float f708 = p2g_fmul(f707, uintBitsToFloat(0x3FB8AA3Bu));
+        precise float f708 = p2g_fmulc(f707, uintBitsToFloat(0x3FB8AA3Bu));
         // ptx:834  ex2.approx.f32 	%f709, %f708;
         // ptx:835  add.f32 	%f710, %f709, 0fBF800000;
         precise float f710 = p2g_faddc(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false))), -1.0);
@@ -6972,7 +6957,7 @@ void main() {
         f1100 = p2g_div32(f710, 9.0, 0, false);
       }
       // ptx:839  mul.f32 	%f55, %f2, %f1100;
-      precise float f55 = p2g_fmul(p2g_in(f2), p2g_in(f1100));
+      precise float f55 = p2g_fmulc(p2g_in(f2), p2g_in(f1100));
       if (p2g_redo()) p2g_check_22(f2, f1100, f55);
       // ptx:840  setp.lt.f32 	%p67, %f55, 0f447A0000;
       int t68 = p2g_fcmp(floatBitsToUint(f55), floatBitsToUint(1000.0));
@@ -7006,43 +6991,43 @@ void main() {
         precise float f717 = p2g_f32_canon(p2g_s2f32(int(int(r314)), 0));
         // ptx:861  mov.f32 	%f718, 0f34000000;
         // ptx:862  fma.rn.f32 	%f719, %f717, %f718, %f715;
-        precise float f719 = p2g_ffma(p2g_in(f717), uintBitsToFloat(0x34000000u), (p68 ? -23.0 : 0.0));
+        precise float f719 = p2g_ffmac(p2g_in(f717), uintBitsToFloat(0x34000000u), (p68 ? -23.0 : 0.0));
         // ptx:863  add.f32 	%f720, %f716, 0fBF800000;
         precise float f720 = p2g_faddc(p2g_in(uintBitsToFloat(uint(int(r312) - int(r314)))), -1.0);
         // ptx:864  mov.f32 	%f721, 0fBE2C7F30;
         // ptx:865  mov.f32 	%f722, 0f3DC6B27F;
         // ptx:866  fma.rn.f32 	%f723, %f722, %f720, %f721;
-        precise float f723 = p2g_ffma(uintBitsToFloat(0x3DC6B27Fu), f720, uintBitsToFloat(0xBE2C7F30u));
+        precise float f723 = p2g_ffmac(uintBitsToFloat(0x3DC6B27Fu), f720, uintBitsToFloat(0xBE2C7F30u));
         // ptx:867  mov.f32 	%f724, 0f3E2FCF2A;
         // ptx:868  fma.rn.f32 	%f725, %f723, %f720, %f724;
-        precise float f725 = p2g_ffma(f723, f720, uintBitsToFloat(0x3E2FCF2Au));
+        precise float f725 = p2g_ffmac(p2g_in(f723), f720, uintBitsToFloat(0x3E2FCF2Au));
         // ptx:869  mov.f32 	%f726, 0fBE374E43;
         // ptx:870  fma.rn.f32 	%f727, %f725, %f720, %f726;
-        precise float f727 = p2g_ffma(f725, f720, uintBitsToFloat(0xBE374E43u));
+        precise float f727 = p2g_ffmac(p2g_in(f725), f720, uintBitsToFloat(0xBE374E43u));
         // ptx:871  mov.f32 	%f728, 0f3E520BF4;
         // ptx:872  fma.rn.f32 	%f729, %f727, %f720, %f728;
-        precise float f729 = p2g_ffma(f727, f720, uintBitsToFloat(0x3E520BF4u));
+        precise float f729 = p2g_ffmac(p2g_in(f727), f720, uintBitsToFloat(0x3E520BF4u));
         // ptx:873  mov.f32 	%f730, 0fBE763C8B;
         // ptx:874  fma.rn.f32 	%f731, %f729, %f720, %f730;
-        precise float f731 = p2g_ffma(f729, f720, uintBitsToFloat(0xBE763C8Bu));
+        precise float f731 = p2g_ffmac(p2g_in(f729), f720, uintBitsToFloat(0xBE763C8Bu));
         // ptx:875  mov.f32 	%f732, 0f3E93BF99;
         // ptx:876  fma.rn.f32 	%f733, %f731, %f720, %f732;
-        precise float f733 = p2g_ffma(f731, f720, uintBitsToFloat(0x3E93BF99u));
+        precise float f733 = p2g_ffmac(p2g_in(f731), f720, uintBitsToFloat(0x3E93BF99u));
         // ptx:877  mov.f32 	%f734, 0fBEB8AA49;
         // ptx:878  fma.rn.f32 	%f735, %f733, %f720, %f734;
-        precise float f735 = p2g_ffma(f733, f720, uintBitsToFloat(0xBEB8AA49u));
+        precise float f735 = p2g_ffmac(p2g_in(f733), f720, uintBitsToFloat(0xBEB8AA49u));
         // ptx:879  mov.f32 	%f736, 0f3EF6384A;
         // ptx:880  fma.rn.f32 	%f737, %f735, %f720, %f736;
-        precise float f737 = p2g_ffma(f735, f720, uintBitsToFloat(0x3EF6384Au));
+        precise float f737 = p2g_ffmac(p2g_in(f735), f720, uintBitsToFloat(0x3EF6384Au));
         // ptx:881  mov.f32 	%f738, 0fBF38AA3B;
         // ptx:882  fma.rn.f32 	%f739, %f737, %f720, %f738;
-        precise float f739 = p2g_ffma(f737, f720, uintBitsToFloat(0xBF38AA3Bu));
+        precise float f739 = p2g_ffmac(p2g_in(f737), f720, uintBitsToFloat(0xBF38AA3Bu));
         // ptx:883  mul.f32 	%f740, %f720, %f739;
         // ptx:884  mul.f32 	%f741, %f720, %f740;
-        precise float f741 = p2g_fmul(f720, p2g_fmul(f720, f739));
+        precise float f741 = p2g_fmulc(f720, p2g_in(p2g_fmulc(f720, p2g_in(f739))));
         // ptx:885  mov.f32 	%f742, 0f3FB8AA3B;
         // ptx:886  fma.rn.f32 	%f743, %f720, %f742, %f741;
-        precise float f743 = p2g_ffma(f720, uintBitsToFloat(0x3FB8AA3Bu), f741);
+        precise float f743 = p2g_ffmac(f720, uintBitsToFloat(0x3FB8AA3Bu), f741);
         // ptx:887  add.f32 	%f1101, %f719, %f743;
         precise float f1101 = p2g_faddc(f719, f743);
         if (p2g_redo()) p2g_check_24(f55, f56, r312, f1101);
@@ -7052,12 +7037,12 @@ void main() {
           // ptx:891  mov.f32 	%f744, 0f7F800000;
           precise float f744 = uintBitsToFloat(0x7F800000u);
           // ptx:892  fma.rn.f32 	%f1101, %f56, %f744, %f744;
-          f1101 = p2g_ffma(p2g_in(f56), p2g_in(f744), f744);
+          f1101 = p2g_ffmac(p2g_in(f56), p2g_in(f744), f744);
           if (p2g_redo()) p2g_check_25(f56, f744, f1101);
         }
         // ptx:895  mul.f32 	%f745, %f1101, 0f3F317218;
         // ptx:896  div.rn.f32 	%f746, %f745, 0f41100000;
-        precise float f746 = p2g_div32(p2g_fmul(p2g_in(f1101), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
+        precise float f746 = p2g_div32(p2g_fmulc(p2g_in(f1101), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
         // ptx:897  add.f32 	%f747, %f746, 0fBC4FAEFF;
         // ptx:898  setp.eq.f32 	%p70, %f56, 0f00000000;
         int t70 = p2g_fcmpd(p2g_in(f56), 0.0);
@@ -7068,7 +7053,7 @@ void main() {
         f1102 = p2g_div32(f748, f55, 0, false);
       }
       // ptx:903  mul.f32 	%f63, %f55, %f1102;
-      f63 = p2g_fmul(p2g_in(f55), p2g_in(f1102));
+      f63 = p2g_fmulc(p2g_in(f55), p2g_in(f1102));
       if (p2g_redo()) p2g_check_27(f55, f1102, f63);
       // ptx:904  setp.lt.f32 	%p71, %f36, 0f3F7FBE77;
       int t71 = p2g_fcmp(floatBitsToUint(f36), 0x3F7FBE77u);
@@ -7088,7 +7073,7 @@ void main() {
         // ptx:916  mul.f32 	%f751, %f750, 0f41100000;
         precise float f751 = p2g_fmulc(p2g_faddc(p2g_in(f36), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
         // ptx:917  mul.f32 	%f752, %f751, 0f3FB8AA3B;
-        precise float f752 = p2g_fmul(f751, uintBitsToFloat(0x3FB8AA3Bu));
+        precise float f752 = p2g_fmulc(f751, uintBitsToFloat(0x3FB8AA3Bu));
         // ptx:918  ex2.approx.f32 	%f753, %f752;
         // ptx:919  add.f32 	%f754, %f753, 0fBF800000;
         precise float f754 = p2g_faddc(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false))), -1.0);
@@ -7097,7 +7082,7 @@ void main() {
         f1103 = p2g_div32(f754, 9.0, 0, false);
       }
       // ptx:923  mul.f32 	%f67, %f2, %f1103;
-      precise float f67 = p2g_fmul(p2g_in(f2), p2g_in(f1103));
+      precise float f67 = p2g_fmulc(p2g_in(f2), p2g_in(f1103));
       if (p2g_redo()) p2g_check_30(f2, f1103, f67);
       // ptx:924  setp.lt.f32 	%p72, %f67, 0f447A0000;
       int t72 = p2g_fcmp(floatBitsToUint(f67), floatBitsToUint(1000.0));
@@ -7131,43 +7116,43 @@ void main() {
         precise float f761 = p2g_f32_canon(p2g_s2f32(int(int(r318)), 0));
         // ptx:945  mov.f32 	%f762, 0f34000000;
         // ptx:946  fma.rn.f32 	%f763, %f761, %f762, %f759;
-        precise float f763 = p2g_ffma(p2g_in(f761), uintBitsToFloat(0x34000000u), (p73 ? -23.0 : 0.0));
+        precise float f763 = p2g_ffmac(p2g_in(f761), uintBitsToFloat(0x34000000u), (p73 ? -23.0 : 0.0));
         // ptx:947  add.f32 	%f764, %f760, 0fBF800000;
         precise float f764 = p2g_faddc(p2g_in(uintBitsToFloat(uint(int(r316) - int(r318)))), -1.0);
         // ptx:948  mov.f32 	%f765, 0fBE2C7F30;
         // ptx:949  mov.f32 	%f766, 0f3DC6B27F;
         // ptx:950  fma.rn.f32 	%f767, %f766, %f764, %f765;
-        precise float f767 = p2g_ffma(uintBitsToFloat(0x3DC6B27Fu), f764, uintBitsToFloat(0xBE2C7F30u));
+        precise float f767 = p2g_ffmac(uintBitsToFloat(0x3DC6B27Fu), f764, uintBitsToFloat(0xBE2C7F30u));
         // ptx:951  mov.f32 	%f768, 0f3E2FCF2A;
         // ptx:952  fma.rn.f32 	%f769, %f767, %f764, %f768;
-        precise float f769 = p2g_ffma(f767, f764, uintBitsToFloat(0x3E2FCF2Au));
+        precise float f769 = p2g_ffmac(p2g_in(f767), f764, uintBitsToFloat(0x3E2FCF2Au));
         // ptx:953  mov.f32 	%f770, 0fBE374E43;
         // ptx:954  fma.rn.f32 	%f771, %f769, %f764, %f770;
-        precise float f771 = p2g_ffma(f769, f764, uintBitsToFloat(0xBE374E43u));
+        precise float f771 = p2g_ffmac(p2g_in(f769), f764, uintBitsToFloat(0xBE374E43u));
         // ptx:955  mov.f32 	%f772, 0f3E520BF4;
         // ptx:956  fma.rn.f32 	%f773, %f771, %f764, %f772;
-        precise float f773 = p2g_ffma(f771, f764, uintBitsToFloat(0x3E520BF4u));
+        precise float f773 = p2g_ffmac(p2g_in(f771), f764, uintBitsToFloat(0x3E520BF4u));
         // ptx:957  mov.f32 	%f774, 0fBE763C8B;
         // ptx:958  fma.rn.f32 	%f775, %f773, %f764, %f774;
-        precise float f775 = p2g_ffma(f773, f764, uintBitsToFloat(0xBE763C8Bu));
+        precise float f775 = p2g_ffmac(p2g_in(f773), f764, uintBitsToFloat(0xBE763C8Bu));
         // ptx:959  mov.f32 	%f776, 0f3E93BF99;
         // ptx:960  fma.rn.f32 	%f777, %f775, %f764, %f776;
-        precise float f777 = p2g_ffma(f775, f764, uintBitsToFloat(0x3E93BF99u));
+        precise float f777 = p2g_ffmac(p2g_in(f775), f764, uintBitsToFloat(0x3E93BF99u));
         // ptx:961  mov.f32 	%f778, 0fBEB8AA49;
         // ptx:962  fma.rn.f32 	%f779, %f777, %f764, %f778;
-        precise float f779 = p2g_ffma(f777, f764, uintBitsToFloat(0xBEB8AA49u));
+        precise float f779 = p2g_ffmac(p2g_in(f777), f764, uintBitsToFloat(0xBEB8AA49u));
         // ptx:963  mov.f32 	%f780, 0f3EF6384A;
         // ptx:964  fma.rn.f32 	%f781, %f779, %f764, %f780;
-        precise float f781 = p2g_ffma(f779, f764, uintBitsToFloat(0x3EF6384Au));
+        precise float f781 = p2g_ffmac(p2g_in(f779), f764, uintBitsToFloat(0x3EF6384Au));
         // ptx:965  mov.f32 	%f782, 0fBF38AA3B;
         // ptx:966  fma.rn.f32 	%f783, %f781, %f764, %f782;
-        precise float f783 = p2g_ffma(f781, f764, uintBitsToFloat(0xBF38AA3Bu));
+        precise float f783 = p2g_ffmac(p2g_in(f781), f764, uintBitsToFloat(0xBF38AA3Bu));
         // ptx:967  mul.f32 	%f784, %f764, %f783;
         // ptx:968  mul.f32 	%f785, %f764, %f784;
-        precise float f785 = p2g_fmul(f764, p2g_fmul(f764, f783));
+        precise float f785 = p2g_fmulc(f764, p2g_in(p2g_fmulc(f764, p2g_in(f783))));
         // ptx:969  mov.f32 	%f786, 0f3FB8AA3B;
         // ptx:970  fma.rn.f32 	%f787, %f764, %f786, %f785;
-        precise float f787 = p2g_ffma(f764, uintBitsToFloat(0x3FB8AA3Bu), f785);
+        precise float f787 = p2g_ffmac(f764, uintBitsToFloat(0x3FB8AA3Bu), f785);
         // ptx:971  add.f32 	%f1104, %f763, %f787;
         precise float f1104 = p2g_faddc(f763, f787);
         if (p2g_redo()) p2g_check_32(f67, f68, r316, f1104);
@@ -7177,12 +7162,12 @@ void main() {
           // ptx:975  mov.f32 	%f788, 0f7F800000;
           precise float f788 = uintBitsToFloat(0x7F800000u);
           // ptx:976  fma.rn.f32 	%f1104, %f68, %f788, %f788;
-          f1104 = p2g_ffma(p2g_in(f68), p2g_in(f788), f788);
+          f1104 = p2g_ffmac(p2g_in(f68), p2g_in(f788), f788);
           if (p2g_redo()) p2g_check_33(f68, f788, f1104);
         }
         // ptx:979  mul.f32 	%f789, %f1104, 0f3F317218;
         // ptx:980  div.rn.f32 	%f790, %f789, 0f41100000;
-        precise float f790 = p2g_div32(p2g_fmul(p2g_in(f1104), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
+        precise float f790 = p2g_div32(p2g_fmulc(p2g_in(f1104), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
         // ptx:981  add.f32 	%f791, %f790, 0fBC4FAEFF;
         // ptx:982  setp.eq.f32 	%p75, %f68, 0f00000000;
         int t74 = p2g_fcmpd(p2g_in(f68), 0.0);
@@ -7193,7 +7178,7 @@ void main() {
         f1105 = p2g_div32(f792, f67, 0, false);
       }
       // ptx:987  mul.f32 	%f75, %f67, %f1105;
-      f75 = p2g_fmul(p2g_in(f67), p2g_in(f1105));
+      f75 = p2g_fmulc(p2g_in(f67), p2g_in(f1105));
       if (p2g_redo()) p2g_check_35(f67, f1105, f75);
       // ptx:988  setp.lt.f32 	%p76, %f37, 0f3F7FBE77;
       int t75 = p2g_fcmp(floatBitsToUint(f37), 0x3F7FBE77u);
@@ -7213,7 +7198,7 @@ void main() {
         // ptx:1000  mul.f32 	%f795, %f794, 0f41100000;
         precise float f795 = p2g_fmulc(p2g_faddc(p2g_in(f37), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
         // ptx:1001  mul.f32 	%f796, %f795, 0f3FB8AA3B;
-        precise float f796 = p2g_fmul(f795, uintBitsToFloat(0x3FB8AA3Bu));
+        precise float f796 = p2g_fmulc(f795, uintBitsToFloat(0x3FB8AA3Bu));
         // ptx:1002  ex2.approx.f32 	%f797, %f796;
         // ptx:1003  add.f32 	%f798, %f797, 0fBF800000;
         precise float f798 = p2g_faddc(p2g_in(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false))), -1.0);
@@ -7222,7 +7207,7 @@ void main() {
         f1106 = p2g_div32(f798, 9.0, 0, false);
       }
       // ptx:1007  mul.f32 	%f79, %f2, %f1106;
-      f79 = p2g_fmul(p2g_in(f2), p2g_in(f1106));
+      f79 = p2g_fmulc(p2g_in(f2), p2g_in(f1106));
       if (p2g_redo()) p2g_check_38(f2, f1106, f79);
       // ptx:1008  setp.lt.f32 	%p77, %f79, 0f447A0000;
       int t76 = p2g_fcmp(floatBitsToUint(f79), floatBitsToUint(1000.0));
@@ -7256,43 +7241,43 @@ void main() {
         precise float f805 = p2g_f32_canon(p2g_s2f32(int(int(r322)), 0));
         // ptx:1029  mov.f32 	%f806, 0f34000000;
         // ptx:1030  fma.rn.f32 	%f807, %f805, %f806, %f803;
-        precise float f807 = p2g_ffma(p2g_in(f805), uintBitsToFloat(0x34000000u), (p78 ? -23.0 : 0.0));
+        precise float f807 = p2g_ffmac(p2g_in(f805), uintBitsToFloat(0x34000000u), (p78 ? -23.0 : 0.0));
         // ptx:1031  add.f32 	%f808, %f804, 0fBF800000;
         precise float f808 = p2g_faddc(p2g_in(uintBitsToFloat(uint(int(r320) - int(r322)))), -1.0);
         // ptx:1032  mov.f32 	%f809, 0fBE2C7F30;
         // ptx:1033  mov.f32 	%f810, 0f3DC6B27F;
         // ptx:1034  fma.rn.f32 	%f811, %f810, %f808, %f809;
-        precise float f811 = p2g_ffma(uintBitsToFloat(0x3DC6B27Fu), f808, uintBitsToFloat(0xBE2C7F30u));
+        precise float f811 = p2g_ffmac(uintBitsToFloat(0x3DC6B27Fu), f808, uintBitsToFloat(0xBE2C7F30u));
         // ptx:1035  mov.f32 	%f812, 0f3E2FCF2A;
         // ptx:1036  fma.rn.f32 	%f813, %f811, %f808, %f812;
-        precise float f813 = p2g_ffma(f811, f808, uintBitsToFloat(0x3E2FCF2Au));
+        precise float f813 = p2g_ffmac(p2g_in(f811), f808, uintBitsToFloat(0x3E2FCF2Au));
         // ptx:1037  mov.f32 	%f814, 0fBE374E43;
         // ptx:1038  fma.rn.f32 	%f815, %f813, %f808, %f814;
-        precise float f815 = p2g_ffma(f813, f808, uintBitsToFloat(0xBE374E43u));
+        precise float f815 = p2g_ffmac(p2g_in(f813), f808, uintBitsToFloat(0xBE374E43u));
         // ptx:1039  mov.f32 	%f816, 0f3E520BF4;
         // ptx:1040  fma.rn.f32 	%f817, %f815, %f808, %f816;
-        precise float f817 = p2g_ffma(f815, f808, uintBitsToFloat(0x3E520BF4u));
+        precise float f817 = p2g_ffmac(p2g_in(f815), f808, uintBitsToFloat(0x3E520BF4u));
         // ptx:1041  mov.f32 	%f818, 0fBE763C8B;
         // ptx:1042  fma.rn.f32 	%f819, %f817, %f808, %f818;
-        precise float f819 = p2g_ffma(f817, f808, uintBitsToFloat(0xBE763C8Bu));
+        precise float f819 = p2g_ffmac(p2g_in(f817), f808, uintBitsToFloat(0xBE763C8Bu));
         // ptx:1043  mov.f32 	%f820, 0f3E93BF99;
         // ptx:1044  fma.rn.f32 	%f821, %f819, %f808, %f820;
-        precise float f821 = p2g_ffma(f819, f808, uintBitsToFloat(0x3E93BF99u));
+        precise float f821 = p2g_ffmac(p2g_in(f819), f808, uintBitsToFloat(0x3E93BF99u));
         // ptx:1045  mov.f32 	%f822, 0fBEB8AA49;
         // ptx:1046  fma.rn.f32 	%f823, %f821, %f808, %f822;
-        precise float f823 = p2g_ffma(f821, f808, uintBitsToFloat(0xBEB8AA49u));
+        precise float f823 = p2g_ffmac(p2g_in(f821), f808, uintBitsToFloat(0xBEB8AA49u));
         // ptx:1047  mov.f32 	%f824, 0f3EF6384A;
         // ptx:1048  fma.rn.f32 	%f825, %f823, %f808, %f824;
-        precise float f825 = p2g_ffma(f823, f808, uintBitsToFloat(0x3EF6384Au));
+        precise float f825 = p2g_ffmac(p2g_in(f823), f808, uintBitsToFloat(0x3EF6384Au));
         // ptx:1049  mov.f32 	%f826, 0fBF38AA3B;
         // ptx:1050  fma.rn.f32 	%f827, %f825, %f808, %f826;
-        precise float f827 = p2g_ffma(f825, f808, uintBitsToFloat(0xBF38AA3Bu));
+        precise float f827 = p2g_ffmac(p2g_in(f825), f808, uintBitsToFloat(0xBF38AA3Bu));
         // ptx:1051  mul.f32 	%f828, %f808, %f827;
         // ptx:1052  mul.f32 	%f829, %f808, %f828;
-        precise float f829 = p2g_fmul(f808, p2g_fmul(f808, f827));
+        precise float f829 = p2g_fmulc(f808, p2g_in(p2g_fmulc(f808, p2g_in(f827))));
         // ptx:1053  mov.f32 	%f830, 0f3FB8AA3B;
         // ptx:1054  fma.rn.f32 	%f831, %f808, %f830, %f829;
-        precise float f831 = p2g_ffma(f808, uintBitsToFloat(0x3FB8AA3Bu), f829);
+        precise float f831 = p2g_ffmac(f808, uintBitsToFloat(0x3FB8AA3Bu), f829);
         // ptx:1055  add.f32 	%f1107, %f807, %f831;
         precise float f1107 = p2g_faddc(f807, f831);
         if (p2g_redo()) p2g_check_40(f79, f80, r320, f1107);
@@ -7302,12 +7287,12 @@ void main() {
           // ptx:1059  mov.f32 	%f832, 0f7F800000;
           precise float f832 = uintBitsToFloat(0x7F800000u);
           // ptx:1060  fma.rn.f32 	%f1107, %f80, %f832, %f832;
-          f1107 = p2g_ffma(p2g_in(f80), p2g_in(f832), f832);
+          f1107 = p2g_ffmac(p2g_in(f80), p2g_in(f832), f832);
           if (p2g_redo()) p2g_check_41(f80, f832, f1107);
         }
         // ptx:1063  mul.f32 	%f833, %f1107, 0f3F317218;
         // ptx:1064  div.rn.f32 	%f834, %f833, 0f41100000;
-        precise float f834 = p2g_div32(p2g_fmul(p2g_in(f1107), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
+        precise float f834 = p2g_div32(p2g_fmulc(p2g_in(f1107), uintBitsToFloat(0x3F317218u)), 9.0, 0, false);
         // ptx:1065  add.f32 	%f835, %f834, 0fBC4FAEFF;
         // ptx:1066  setp.eq.f32 	%p80, %f80, 0f00000000;
         int t78 = p2g_fcmpd(p2g_in(f80), 0.0);
@@ -7336,17 +7321,17 @@ void main() {
       // ptx:1077  or.pred  	%p84, %p83, %p82;
       bool p84 = p83 || p82;
       // ptx:1078  mul.f32 	%f90, %f79, %f1108;
-      f90 = p2g_fmul(p2g_in(f79), p2g_in(f1108));
+      f90 = p2g_fmulc(p2g_in(f79), p2g_in(f1108));
       // ptx:1079  mul.f32 	%f848, %f63, %f90;
-      precise float f848 = p2g_fmul(p2g_in(f63), f90);
+      precise float f848 = p2g_fmulc(p2g_in(f63), p2g_in(f90));
       // ptx:1080  fma.rn.f32 	%f849, %f51, %f75, %f848;
-      precise float f849 = p2g_ffma(p2g_in(f51), p2g_in(f75), f848);
+      precise float f849 = p2g_ffmac(p2g_in(f51), p2g_in(f75), f848);
       // ptx:1081  fma.rn.f32 	%f850, %f28, %f29, %f849;
-      precise float f850 = p2g_ffma(p2g_in(f28), p2g_in(f29), f849);
+      precise float f850 = p2g_ffmac(p2g_in(f28), p2g_in(f29), f849);
       // ptx:1082  cvt.sat.f32.f32 	%f91, %f1096;
       f91 = p2g_sat(p2g_f32_canon(floatBitsToUint(f1096)));
       // ptx:1083  fma.rn.f32 	%f851, %f30, %f91, %f850;
-      precise float f851 = p2g_ffma(p2g_in(f30), p2g_in(f91), f850);
+      precise float f851 = p2g_ffmac(p2g_in(f30), p2g_in(f91), f850);
       // ptx:1084  abs.f32 	%f92, %f851;
       precise float f92 = p2g_canon(uintBitsToFloat(floatBitsToUint(f851) & 0x7FFFFFFFu));
       // ptx:1085  setp.geu.f32 	%p85, %f92, 0f7F800000;
@@ -7361,13 +7346,13 @@ void main() {
       // ptx:1089  sub.f32 	%f854, %f841, %f853;
       precise float f854 = p2g_fsubc(p2g_in(f841), p2g_in(f853));
       // ptx:1090  fma.rn.f32 	%f93, %f852, %f854, %f853;
-      f93 = p2g_ffma(p2g_in(f852), f854, f853);
+      f93 = p2g_ffmac(p2g_in(f852), f854, f853);
       // ptx:1091  mul.f32 	%f855, %f852, %f852;
-      precise float f855 = p2g_fmul(f852, f852);
+      precise float f855 = p2g_fmulc(f852, f852);
       // ptx:1092  sub.f32 	%f856, %f841, %f855;
       precise float f856 = p2g_fsubc(f841, f855);
       // ptx:1093  fma.rn.f32 	%f94, %f853, %f856, %f855;
-      f94 = p2g_ffma(f853, f856, f855);
+      f94 = p2g_ffmac(f853, p2g_in(f856), f855);
       // ptx:1095  {  cvt.rn.f16.f32 %rs412, %f841;}
       rs412 = p2g_f2h_rn(floatBitsToUint(f841));
       // ptx:1098  ld.param.f32 	%f857, [%rd51+-224];
@@ -7375,7 +7360,7 @@ void main() {
       // ptx:1099  ld.param.f32 	%f858, [%rd51+-248];
       precise float f858 = p16_f32;
       // ptx:1100  fma.rn.f32 	%f859, %f19, %f857, %f858;
-      precise float f859 = p2g_ffma(p2g_in(f19), p2g_in(f857), p2g_in(f858));
+      precise float f859 = p2g_ffmac(p2g_in(f19), p2g_in(f857), p2g_in(f858));
       // ptx:1101  cvt.rn.f32.s32 	%f95, %r3;
       f95 = p2g_f32_canon(p2g_s2f32(int(int(r3)), 0));
       // ptx:1102  sub.f32 	%f839, %f859, %f95;
@@ -7387,7 +7372,7 @@ void main() {
       // ptx:1108  ld.param.f32 	%f861, [%rd51+-244];
       precise float f861 = p20_f32;
       // ptx:1109  fma.rn.f32 	%f862, %f20, %f860, %f861;
-      precise float f862 = p2g_ffma(p2g_in(f20), p2g_in(f860), p2g_in(f861));
+      precise float f862 = p2g_ffmac(p2g_in(f20), p2g_in(f860), p2g_in(f861));
       // ptx:1110  cvt.rn.f32.s32 	%f96, %r4;
       f96 = p2g_f32_canon(p2g_s2f32(int(int(r4)), 0));
       // ptx:1111  sub.f32 	%f840, %f862, %f96;
@@ -7533,7 +7518,7 @@ void main() {
       // ptx:1267  {rcp.approx.ftz.f32 %f845, %f844;
       f845 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f844), true));
       // ptx:1270  mul.f32 	%f847, %f843, %f845;
-      f847 = p2g_fmul(p2g_in(f843), p2g_in(f845));
+      f847 = p2g_fmulc(p2g_in(f843), p2g_in(f845));
       if (p2g_redo()) p2g_check_44(f843, f845, f847);
       // ptx:1272  {  cvt.rn.f16.f32 %rs1588, %f847;}
       rs1588 = p2g_f2h_rn(floatBitsToUint(f847));
@@ -7564,10 +7549,10 @@ void main() {
         if (!((bitfieldExtract(int(temp3_2 ? 1u : 0u), 0, 16)) == 0)) {
           // ptx:1301  neg.f32 	%f865, %f844;
           // ptx:1302  fma.rn.f32 	%f866, %f865, %f847, %f843;
-          precise float f866 = p2g_ffma(-(p2g_in(f844)), p2g_in(f847), p2g_in(f843));
+          precise float f866 = p2g_ffmac(-(p2g_in(f844)), p2g_in(f847), p2g_in(f843));
           // ptx:1303  fma.rn.f32 	%f864, %f845, %f866, %f847;
           // ptx:1305  {  cvt.rn.f16.f32 %rs1588, %f864;}
-          rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f845), f866, f847)));
+          rs1588 = p2g_f2h_rn(floatBitsToUint(p2g_ffmac(p2g_in(f845), p2g_in(f866), f847)));
           if (p2g_redo()) p2g_check_45(f844, f847, f843, f845, rs1588);
         }
       }
@@ -7582,7 +7567,7 @@ void main() {
       // ptx:1328  {rcp.approx.ftz.f32 %f869, %f868;
       precise float f869 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f868), true));
       // ptx:1331  mul.f32 	%f871, %f867, %f869;
-      precise float f871 = p2g_fmul(p2g_in(f867), p2g_in(f869));
+      precise float f871 = p2g_fmulc(p2g_in(f867), p2g_in(f869));
       if (p2g_redo()) p2g_check_46(f867, f869, f871);
       // ptx:1333  {  cvt.rn.f16.f32 %rs1589, %f871;}
       uint rs1589 = p2g_f2h_rn(floatBitsToUint(f871));
@@ -7607,10 +7592,10 @@ void main() {
         if (!((bitfieldExtract(int(temp3_4 ? 1u : 0u), 0, 16)) == 0)) {
           // ptx:1361  neg.f32 	%f874, %f868;
           // ptx:1362  fma.rn.f32 	%f875, %f874, %f871, %f867;
-          precise float f875 = p2g_ffma(-(p2g_in(f868)), p2g_in(f871), p2g_in(f867));
+          precise float f875 = p2g_ffmac(-(p2g_in(f868)), p2g_in(f871), p2g_in(f867));
           // ptx:1363  fma.rn.f32 	%f873, %f869, %f875, %f871;
           // ptx:1365  {  cvt.rn.f16.f32 %rs1589, %f873;}
-          rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f869), f875, f871)));
+          rs1589 = p2g_f2h_rn(floatBitsToUint(p2g_ffmac(p2g_in(f869), p2g_in(f875), f871)));
           if (p2g_redo()) p2g_check_47(f868, f871, f867, f869, rs1589);
         }
       }
@@ -7712,7 +7697,7 @@ void main() {
       // ptx:1434  cvt.rn.f32.s32 	%f895, %r453;
       // ptx:1435  add.f32 	%f896, %f895, 0f3F000000;
       // ptx:1436  fma.rn.f32 	%f897, %f896, %f887, %f891;
-      f897 = p2g_ffma(p2g_faddc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r453)), 0))), 0.5), p2g_in(f887), p2g_in(f891));
+      f897 = p2g_ffmac(p2g_faddc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r453)), 0))), 0.5), p2g_in(f887), p2g_in(f891));
       // ptx:1437  sub.f32 	%f876, %f897, %f95;
       // ptx:1439  {  cvt.rn.f16.f32 %rs499, %f876;}
       uint rs499 = p2g_f2h_rn(floatBitsToUint(p2g_fsubc(f897, p2g_in(f95))));
@@ -7721,7 +7706,7 @@ void main() {
       // ptx:1443  cvt.rn.f32.s32 	%f898, %r454;
       // ptx:1444  add.f32 	%f899, %f898, 0f3F000000;
       // ptx:1445  fma.rn.f32 	%f900, %f899, %f888, %f892;
-      f900 = p2g_ffma(p2g_faddc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r454)), 0))), 0.5), p2g_in(f888), p2g_in(f892));
+      f900 = p2g_ffmac(p2g_faddc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r454)), 0))), 0.5), p2g_in(f888), p2g_in(f892));
       // ptx:1446  sub.f32 	%f877, %f900, %f96;
       // ptx:1448  {  cvt.rn.f16.f32 %rs500, %f877;}
       uint rs500 = p2g_f2h_rn(floatBitsToUint(p2g_fsubc(f900, p2g_in(f96))));
@@ -7729,7 +7714,7 @@ void main() {
       // ptx:1452  cvt.rn.f32.s32 	%f901, %r455;
       // ptx:1453  add.f32 	%f902, %f901, 0f3F000000;
       // ptx:1454  fma.rn.f32 	%f903, %f902, %f887, %f891;
-      f903 = p2g_ffma(p2g_faddc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r453 | 1u)), 0))), 0.5), f887, f891);
+      f903 = p2g_ffmac(p2g_faddc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r453 | 1u)), 0))), 0.5), f887, f891);
       // ptx:1455  sub.f32 	%f878, %f903, %f95;
       // ptx:1457  {  cvt.rn.f16.f32 %rs501, %f878;}
       uint rs501 = p2g_f2h_rn(floatBitsToUint(p2g_fsubc(f903, f95)));
@@ -7737,7 +7722,7 @@ void main() {
       // ptx:1461  cvt.rn.f32.s32 	%f904, %r456;
       // ptx:1462  add.f32 	%f905, %f904, 0f3F000000;
       // ptx:1463  fma.rn.f32 	%f906, %f905, %f888, %f892;
-      f906 = p2g_ffma(p2g_faddc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r454 | 1u)), 0))), 0.5), f888, f892);
+      f906 = p2g_ffmac(p2g_faddc(p2g_in(p2g_f32_canon(p2g_s2f32(int(int(r454 | 1u)), 0))), 0.5), f888, f892);
       // ptx:1464  sub.f32 	%f879, %f906, %f96;
       // ptx:1466  {  cvt.rn.f16.f32 %rs502, %f879;}
       uint rs502 = p2g_f2h_rn(floatBitsToUint(p2g_fsubc(f906, f96)));
@@ -7862,10 +7847,10 @@ void main() {
       // ptx:1643  mov.b32         ULP, 0x33800000U;
       uint ULP = 0x33800000u;
       // ptx:1644  fma.rn.f32      fl,fl,ULP,fl;   
-      fl = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl)), p2g_in(uintBitsToFloat(ULP)),
+      fl = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fl)), p2g_in(uintBitsToFloat(ULP)),
           p2g_in(uintBitsToFloat(fl))));
       // ptx:1645  fma.rn.f32      fu,fu,ULP,fu;   
-      fu = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu)), p2g_in(uintBitsToFloat(ULP)),
+      fu = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fu)), p2g_in(uintBitsToFloat(ULP)),
           p2g_in(uintBitsToFloat(fu))));
       // ptx:1646  cvt.rn.f16.f32      hl, fl;     
       hl = p2g_f2h_rn(fl);
@@ -7959,10 +7944,10 @@ void main() {
       // ptx:1815  mov.b32         ULP, 0x33800000U;
       uint ULP_1 = 0x33800000u;
       // ptx:1816  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_1 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_1)), p2g_in(uintBitsToFloat(ULP_1)),
+      fl_1 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fl_1)), p2g_in(uintBitsToFloat(ULP_1)),
           p2g_in(uintBitsToFloat(fl_1))));
       // ptx:1817  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_1 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_1)), p2g_in(uintBitsToFloat(ULP_1)),
+      fu_1 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fu_1)), p2g_in(uintBitsToFloat(ULP_1)),
           p2g_in(uintBitsToFloat(fu_1))));
       // ptx:1818  cvt.rn.f16.f32      hl, fl;     
       hl_1 = p2g_f2h_rn(fl_1);
@@ -8077,10 +8062,10 @@ void main() {
       // ptx:2015  mov.b32         ULP, 0x33800000U;
       uint ULP_2 = 0x33800000u;
       // ptx:2016  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_2 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_2)), p2g_in(uintBitsToFloat(ULP_2)),
+      fl_2 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fl_2)), p2g_in(uintBitsToFloat(ULP_2)),
           p2g_in(uintBitsToFloat(fl_2))));
       // ptx:2017  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_2 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_2)), p2g_in(uintBitsToFloat(ULP_2)),
+      fu_2 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fu_2)), p2g_in(uintBitsToFloat(ULP_2)),
           p2g_in(uintBitsToFloat(fu_2))));
       // ptx:2018  cvt.rn.f16.f32      hl, fl;     
       hl_2 = p2g_f2h_rn(fl_2);
@@ -8174,10 +8159,10 @@ void main() {
       // ptx:2187  mov.b32         ULP, 0x33800000U;
       uint ULP_3 = 0x33800000u;
       // ptx:2188  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_3 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_3)), p2g_in(uintBitsToFloat(ULP_3)),
+      fl_3 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fl_3)), p2g_in(uintBitsToFloat(ULP_3)),
           p2g_in(uintBitsToFloat(fl_3))));
       // ptx:2189  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_3 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_3)), p2g_in(uintBitsToFloat(ULP_3)),
+      fu_3 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fu_3)), p2g_in(uintBitsToFloat(ULP_3)),
           p2g_in(uintBitsToFloat(fu_3))));
       // ptx:2190  cvt.rn.f16.f32      hl, fl;     
       hl_3 = p2g_f2h_rn(fl_3);
@@ -8292,10 +8277,10 @@ void main() {
       // ptx:2387  mov.b32         ULP, 0x33800000U;
       uint ULP_4 = 0x33800000u;
       // ptx:2388  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_4 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_4)), p2g_in(uintBitsToFloat(ULP_4)),
+      fl_4 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fl_4)), p2g_in(uintBitsToFloat(ULP_4)),
           p2g_in(uintBitsToFloat(fl_4))));
       // ptx:2389  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_4 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_4)), p2g_in(uintBitsToFloat(ULP_4)),
+      fu_4 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fu_4)), p2g_in(uintBitsToFloat(ULP_4)),
           p2g_in(uintBitsToFloat(fu_4))));
       // ptx:2390  cvt.rn.f16.f32      hl, fl;     
       hl_4 = p2g_f2h_rn(fl_4);
@@ -8389,10 +8374,10 @@ void main() {
       // ptx:2559  mov.b32         ULP, 0x33800000U;
       uint ULP_5 = 0x33800000u;
       // ptx:2560  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_5 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_5)), p2g_in(uintBitsToFloat(ULP_5)),
+      fl_5 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fl_5)), p2g_in(uintBitsToFloat(ULP_5)),
           p2g_in(uintBitsToFloat(fl_5))));
       // ptx:2561  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_5 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_5)), p2g_in(uintBitsToFloat(ULP_5)),
+      fu_5 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fu_5)), p2g_in(uintBitsToFloat(ULP_5)),
           p2g_in(uintBitsToFloat(fu_5))));
       // ptx:2562  cvt.rn.f16.f32      hl, fl;     
       hl_5 = p2g_f2h_rn(fl_5);
@@ -8520,10 +8505,10 @@ void main() {
       // ptx:2786  mov.b32         ULP, 0x33800000U;
       uint ULP_6 = 0x33800000u;
       // ptx:2787  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_6 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_6)), p2g_in(uintBitsToFloat(ULP_6)),
+      fl_6 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fl_6)), p2g_in(uintBitsToFloat(ULP_6)),
           p2g_in(uintBitsToFloat(fl_6))));
       // ptx:2788  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_6 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_6)), p2g_in(uintBitsToFloat(ULP_6)),
+      fu_6 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fu_6)), p2g_in(uintBitsToFloat(ULP_6)),
           p2g_in(uintBitsToFloat(fu_6))));
       // ptx:2789  cvt.rn.f16.f32      hl, fl;     
       hl_6 = p2g_f2h_rn(fl_6);
@@ -8617,10 +8602,10 @@ void main() {
       // ptx:2958  mov.b32         ULP, 0x33800000U;
       uint ULP_7 = 0x33800000u;
       // ptx:2959  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_7 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_7)), p2g_in(uintBitsToFloat(ULP_7)),
+      fl_7 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fl_7)), p2g_in(uintBitsToFloat(ULP_7)),
           p2g_in(uintBitsToFloat(fl_7))));
       // ptx:2960  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_7 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_7)), p2g_in(uintBitsToFloat(ULP_7)),
+      fu_7 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fu_7)), p2g_in(uintBitsToFloat(ULP_7)),
           p2g_in(uintBitsToFloat(fu_7))));
       // ptx:2961  cvt.rn.f16.f32      hl, fl;     
       hl_7 = p2g_f2h_rn(fl_7);
@@ -8735,10 +8720,10 @@ void main() {
       // ptx:3158  mov.b32         ULP, 0x33800000U;
       uint ULP_8 = 0x33800000u;
       // ptx:3159  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_8 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_8)), p2g_in(uintBitsToFloat(ULP_8)),
+      fl_8 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fl_8)), p2g_in(uintBitsToFloat(ULP_8)),
           p2g_in(uintBitsToFloat(fl_8))));
       // ptx:3160  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_8 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_8)), p2g_in(uintBitsToFloat(ULP_8)),
+      fu_8 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fu_8)), p2g_in(uintBitsToFloat(ULP_8)),
           p2g_in(uintBitsToFloat(fu_8))));
       // ptx:3161  cvt.rn.f16.f32      hl, fl;     
       hl_8 = p2g_f2h_rn(fl_8);
@@ -8832,10 +8817,10 @@ void main() {
       // ptx:3330  mov.b32         ULP, 0x33800000U;
       uint ULP_9 = 0x33800000u;
       // ptx:3331  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_9 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_9)), p2g_in(uintBitsToFloat(ULP_9)),
+      fl_9 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fl_9)), p2g_in(uintBitsToFloat(ULP_9)),
           p2g_in(uintBitsToFloat(fl_9))));
       // ptx:3332  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_9 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_9)), p2g_in(uintBitsToFloat(ULP_9)),
+      fu_9 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fu_9)), p2g_in(uintBitsToFloat(ULP_9)),
           p2g_in(uintBitsToFloat(fu_9))));
       // ptx:3333  cvt.rn.f16.f32      hl, fl;     
       hl_9 = p2g_f2h_rn(fl_9);
@@ -8950,10 +8935,10 @@ void main() {
       // ptx:3530  mov.b32         ULP, 0x33800000U;
       uint ULP_10 = 0x33800000u;
       // ptx:3531  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_10 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_10)), p2g_in(uintBitsToFloat(ULP_10)),
+      fl_10 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fl_10)), p2g_in(uintBitsToFloat(ULP_10)),
           p2g_in(uintBitsToFloat(fl_10))));
       // ptx:3532  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_10 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_10)), p2g_in(uintBitsToFloat(ULP_10)),
+      fu_10 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fu_10)), p2g_in(uintBitsToFloat(ULP_10)),
           p2g_in(uintBitsToFloat(fu_10))));
       // ptx:3533  cvt.rn.f16.f32      hl, fl;     
       hl_10 = p2g_f2h_rn(fl_10);
@@ -9047,10 +9032,10 @@ void main() {
       // ptx:3702  mov.b32         ULP, 0x33800000U;
       uint ULP_11 = 0x33800000u;
       // ptx:3703  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_11 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_11)), p2g_in(uintBitsToFloat(ULP_11)),
+      fl_11 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fl_11)), p2g_in(uintBitsToFloat(ULP_11)),
           p2g_in(uintBitsToFloat(fl_11))));
       // ptx:3704  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_11 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_11)), p2g_in(uintBitsToFloat(ULP_11)),
+      fu_11 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fu_11)), p2g_in(uintBitsToFloat(ULP_11)),
           p2g_in(uintBitsToFloat(fu_11))));
       // ptx:3705  cvt.rn.f16.f32      hl, fl;     
       hl_11 = p2g_f2h_rn(fl_11);
@@ -9178,10 +9163,10 @@ void main() {
       // ptx:3929  mov.b32         ULP, 0x33800000U;
       uint ULP_12 = 0x33800000u;
       // ptx:3930  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_12 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_12)), p2g_in(uintBitsToFloat(ULP_12)),
+      fl_12 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fl_12)), p2g_in(uintBitsToFloat(ULP_12)),
           p2g_in(uintBitsToFloat(fl_12))));
       // ptx:3931  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_12 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_12)), p2g_in(uintBitsToFloat(ULP_12)),
+      fu_12 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fu_12)), p2g_in(uintBitsToFloat(ULP_12)),
           p2g_in(uintBitsToFloat(fu_12))));
       // ptx:3932  cvt.rn.f16.f32      hl, fl;     
       hl_12 = p2g_f2h_rn(fl_12);
@@ -9275,10 +9260,10 @@ void main() {
       // ptx:4101  mov.b32         ULP, 0x33800000U;
       uint ULP_13 = 0x33800000u;
       // ptx:4102  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_13 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_13)), p2g_in(uintBitsToFloat(ULP_13)),
+      fl_13 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fl_13)), p2g_in(uintBitsToFloat(ULP_13)),
           p2g_in(uintBitsToFloat(fl_13))));
       // ptx:4103  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_13 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_13)), p2g_in(uintBitsToFloat(ULP_13)),
+      fu_13 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fu_13)), p2g_in(uintBitsToFloat(ULP_13)),
           p2g_in(uintBitsToFloat(fu_13))));
       // ptx:4104  cvt.rn.f16.f32      hl, fl;     
       hl_13 = p2g_f2h_rn(fl_13);
@@ -9393,10 +9378,10 @@ void main() {
       // ptx:4301  mov.b32         ULP, 0x33800000U;
       uint ULP_14 = 0x33800000u;
       // ptx:4302  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_14 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_14)), p2g_in(uintBitsToFloat(ULP_14)),
+      fl_14 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fl_14)), p2g_in(uintBitsToFloat(ULP_14)),
           p2g_in(uintBitsToFloat(fl_14))));
       // ptx:4303  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_14 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_14)), p2g_in(uintBitsToFloat(ULP_14)),
+      fu_14 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fu_14)), p2g_in(uintBitsToFloat(ULP_14)),
           p2g_in(uintBitsToFloat(fu_14))));
       // ptx:4304  cvt.rn.f16.f32      hl, fl;     
       hl_14 = p2g_f2h_rn(fl_14);
@@ -9490,10 +9475,10 @@ void main() {
       // ptx:4473  mov.b32         ULP, 0x33800000U;
       uint ULP_15 = 0x33800000u;
       // ptx:4474  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_15 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_15)), p2g_in(uintBitsToFloat(ULP_15)),
+      fl_15 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fl_15)), p2g_in(uintBitsToFloat(ULP_15)),
           p2g_in(uintBitsToFloat(fl_15))));
       // ptx:4475  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_15 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_15)), p2g_in(uintBitsToFloat(ULP_15)),
+      fu_15 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fu_15)), p2g_in(uintBitsToFloat(ULP_15)),
           p2g_in(uintBitsToFloat(fu_15))));
       // ptx:4476  cvt.rn.f16.f32      hl, fl;     
       hl_15 = p2g_f2h_rn(fl_15);
@@ -9608,10 +9593,10 @@ void main() {
       // ptx:4673  mov.b32         ULP, 0x33800000U;
       uint ULP_16 = 0x33800000u;
       // ptx:4674  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_16 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_16)), p2g_in(uintBitsToFloat(ULP_16)),
+      fl_16 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fl_16)), p2g_in(uintBitsToFloat(ULP_16)),
           p2g_in(uintBitsToFloat(fl_16))));
       // ptx:4675  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_16 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_16)), p2g_in(uintBitsToFloat(ULP_16)),
+      fu_16 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fu_16)), p2g_in(uintBitsToFloat(ULP_16)),
           p2g_in(uintBitsToFloat(fu_16))));
       // ptx:4676  cvt.rn.f16.f32      hl, fl;     
       hl_16 = p2g_f2h_rn(fl_16);
@@ -9705,10 +9690,10 @@ void main() {
       // ptx:4845  mov.b32         ULP, 0x33800000U;
       uint ULP_17 = 0x33800000u;
       // ptx:4846  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_17 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_17)), p2g_in(uintBitsToFloat(ULP_17)),
+      fl_17 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fl_17)), p2g_in(uintBitsToFloat(ULP_17)),
           p2g_in(uintBitsToFloat(fl_17))));
       // ptx:4847  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_17 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_17)), p2g_in(uintBitsToFloat(ULP_17)),
+      fu_17 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fu_17)), p2g_in(uintBitsToFloat(ULP_17)),
           p2g_in(uintBitsToFloat(fu_17))));
       // ptx:4848  cvt.rn.f16.f32      hl, fl;     
       hl_17 = p2g_f2h_rn(fl_17);
@@ -9836,10 +9821,10 @@ void main() {
       // ptx:5072  mov.b32         ULP, 0x33800000U;
       uint ULP_18 = 0x33800000u;
       // ptx:5073  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_18 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_18)), p2g_in(uintBitsToFloat(ULP_18)),
+      fl_18 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fl_18)), p2g_in(uintBitsToFloat(ULP_18)),
           p2g_in(uintBitsToFloat(fl_18))));
       // ptx:5074  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_18 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_18)), p2g_in(uintBitsToFloat(ULP_18)),
+      fu_18 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fu_18)), p2g_in(uintBitsToFloat(ULP_18)),
           p2g_in(uintBitsToFloat(fu_18))));
       // ptx:5075  cvt.rn.f16.f32      hl, fl;     
       hl_18 = p2g_f2h_rn(fl_18);
@@ -9933,10 +9918,10 @@ void main() {
       // ptx:5244  mov.b32         ULP, 0x33800000U;
       uint ULP_19 = 0x33800000u;
       // ptx:5245  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_19 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_19)), p2g_in(uintBitsToFloat(ULP_19)),
+      fl_19 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fl_19)), p2g_in(uintBitsToFloat(ULP_19)),
           p2g_in(uintBitsToFloat(fl_19))));
       // ptx:5246  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_19 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_19)), p2g_in(uintBitsToFloat(ULP_19)),
+      fu_19 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fu_19)), p2g_in(uintBitsToFloat(ULP_19)),
           p2g_in(uintBitsToFloat(fu_19))));
       // ptx:5247  cvt.rn.f16.f32      hl, fl;     
       hl_19 = p2g_f2h_rn(fl_19);
@@ -10051,10 +10036,10 @@ void main() {
       // ptx:5444  mov.b32         ULP, 0x33800000U;
       uint ULP_20 = 0x33800000u;
       // ptx:5445  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_20 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_20)), p2g_in(uintBitsToFloat(ULP_20)),
+      fl_20 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fl_20)), p2g_in(uintBitsToFloat(ULP_20)),
           p2g_in(uintBitsToFloat(fl_20))));
       // ptx:5446  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_20 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_20)), p2g_in(uintBitsToFloat(ULP_20)),
+      fu_20 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fu_20)), p2g_in(uintBitsToFloat(ULP_20)),
           p2g_in(uintBitsToFloat(fu_20))));
       // ptx:5447  cvt.rn.f16.f32      hl, fl;     
       hl_20 = p2g_f2h_rn(fl_20);
@@ -10148,10 +10133,10 @@ void main() {
       // ptx:5616  mov.b32         ULP, 0x33800000U;
       uint ULP_21 = 0x33800000u;
       // ptx:5617  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_21 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_21)), p2g_in(uintBitsToFloat(ULP_21)),
+      fl_21 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fl_21)), p2g_in(uintBitsToFloat(ULP_21)),
           p2g_in(uintBitsToFloat(fl_21))));
       // ptx:5618  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_21 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_21)), p2g_in(uintBitsToFloat(ULP_21)),
+      fu_21 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fu_21)), p2g_in(uintBitsToFloat(ULP_21)),
           p2g_in(uintBitsToFloat(fu_21))));
       // ptx:5619  cvt.rn.f16.f32      hl, fl;     
       hl_21 = p2g_f2h_rn(fl_21);
@@ -10266,10 +10251,10 @@ void main() {
       // ptx:5816  mov.b32         ULP, 0x33800000U;
       uint ULP_22 = 0x33800000u;
       // ptx:5817  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_22 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_22)), p2g_in(uintBitsToFloat(ULP_22)),
+      fl_22 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fl_22)), p2g_in(uintBitsToFloat(ULP_22)),
           p2g_in(uintBitsToFloat(fl_22))));
       // ptx:5818  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_22 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_22)), p2g_in(uintBitsToFloat(ULP_22)),
+      fu_22 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fu_22)), p2g_in(uintBitsToFloat(ULP_22)),
           p2g_in(uintBitsToFloat(fu_22))));
       // ptx:5819  cvt.rn.f16.f32      hl, fl;     
       hl_22 = p2g_f2h_rn(fl_22);
@@ -10363,10 +10348,10 @@ void main() {
       // ptx:5988  mov.b32         ULP, 0x33800000U;
       uint ULP_23 = 0x33800000u;
       // ptx:5989  fma.rn.f32      fl,fl,ULP,fl;   
-      fl_23 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fl_23)), p2g_in(uintBitsToFloat(ULP_23)),
+      fl_23 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fl_23)), p2g_in(uintBitsToFloat(ULP_23)),
           p2g_in(uintBitsToFloat(fl_23))));
       // ptx:5990  fma.rn.f32      fu,fu,ULP,fu;   
-      fu_23 = floatBitsToUint(p2g_ffma(p2g_in(uintBitsToFloat(fu_23)), p2g_in(uintBitsToFloat(ULP_23)),
+      fu_23 = floatBitsToUint(p2g_ffmac(p2g_in(uintBitsToFloat(fu_23)), p2g_in(uintBitsToFloat(ULP_23)),
           p2g_in(uintBitsToFloat(fu_23))));
       // ptx:5991  cvt.rn.f16.f32      hl, fl;     
       hl_23 = p2g_f2h_rn(fl_23);
@@ -10445,7 +10430,7 @@ void main() {
       // ptx:6139  {rcp.approx.ftz.f32 %f909, %f908;
       precise float f909 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f908), true));
       // ptx:6142  mul.f32 	%f911, %f907, %f909;
-      precise float f911 = p2g_fmul(f907, p2g_in(f909));
+      precise float f911 = p2g_fmulc(f907, p2g_in(f909));
       if (p2g_redo()) p2g_check_48(f94, p176_f32, f112, p188_u16, rs1588, rs1589, f93, f91, p180_f32, r36, p280_u64,
           r450, r451, p97, rs536, p48_f32, p52_f32, p16_f32, p20_f32, r26, f95, r27, f96, rs507, rs511, rs508, rs512,
           rs509, rs513, rs510, rs514, rs414, rs413, f882, r363, r1657, r1661, r1679, r1684, r1713, r1717, r1728, r1733,
@@ -10475,10 +10460,10 @@ void main() {
         if (!((bitfieldExtract(int(temp3_54 ? 1u : 0u), 0, 16)) == 0)) {
           // ptx:6173  neg.f32 	%f914, %f908;
           // ptx:6174  fma.rn.f32 	%f915, %f914, %f911, %f907;
-          precise float f915 = p2g_ffma(-(p2g_in(f908)), p2g_in(f911), p2g_in(f907));
+          precise float f915 = p2g_ffmac(-(p2g_in(f908)), p2g_in(f911), p2g_in(f907));
           // ptx:6175  fma.rn.f32 	%f913, %f909, %f915, %f911;
           // ptx:6177  {  cvt.rn.f16.f32 %rs1686, %f913;}
-          rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f909), f915, f911)));
+          rs1686 = p2g_f2h_rn(floatBitsToUint(p2g_ffmac(p2g_in(f909), p2g_in(f915), f911)));
           if (p2g_redo()) p2g_check_49(f908, f911, f907, f909, rs1686);
         }
       }
@@ -10493,7 +10478,7 @@ void main() {
       // ptx:6201  {rcp.approx.ftz.f32 %f918, %f917;
       precise float f918 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f917), true));
       // ptx:6204  mul.f32 	%f920, %f916, %f918;
-      precise float f920 = p2g_fmul(p2g_in(f916), p2g_in(f918));
+      precise float f920 = p2g_fmulc(p2g_in(f916), p2g_in(f918));
       if (p2g_redo()) p2g_check_50(f916, f918, f920);
       // ptx:6206  {  cvt.rn.f16.f32 %rs1687, %f920;}
       uint rs1687 = p2g_f2h_rn(floatBitsToUint(f920));
@@ -10518,10 +10503,10 @@ void main() {
         if (!((bitfieldExtract(int(temp3_56 ? 1u : 0u), 0, 16)) == 0)) {
           // ptx:6234  neg.f32 	%f923, %f917;
           // ptx:6235  fma.rn.f32 	%f924, %f923, %f920, %f916;
-          precise float f924 = p2g_ffma(-(p2g_in(f917)), p2g_in(f920), p2g_in(f916));
+          precise float f924 = p2g_ffmac(-(p2g_in(f917)), p2g_in(f920), p2g_in(f916));
           // ptx:6236  fma.rn.f32 	%f922, %f918, %f924, %f920;
           // ptx:6238  {  cvt.rn.f16.f32 %rs1687, %f922;}
-          rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f918), f924, f920)));
+          rs1687 = p2g_f2h_rn(floatBitsToUint(p2g_ffmac(p2g_in(f918), p2g_in(f924), f920)));
           if (p2g_redo()) p2g_check_51(f917, f920, f916, f918, rs1687);
         }
       }
@@ -10538,7 +10523,7 @@ void main() {
       // ptx:6266  {rcp.approx.ftz.f32 %f927, %f926;
       precise float f927 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f926), true));
       // ptx:6269  mul.f32 	%f929, %f925, %f927;
-      precise float f929 = p2g_fmul(p2g_in(f925), p2g_in(f927));
+      precise float f929 = p2g_fmulc(p2g_in(f925), p2g_in(f927));
       if (p2g_redo()) p2g_check_52(f925, f927, f929);
       // ptx:6271  {  cvt.rn.f16.f32 %rs1688, %f929;}
       uint rs1688 = p2g_f2h_rn(floatBitsToUint(f929));
@@ -10565,10 +10550,10 @@ void main() {
         if (!((bitfieldExtract(int(temp3_58 ? 1u : 0u), 0, 16)) == 0)) {
           // ptx:6300  neg.f32 	%f932, %f926;
           // ptx:6301  fma.rn.f32 	%f933, %f932, %f929, %f925;
-          precise float f933 = p2g_ffma(-(p2g_in(f926)), p2g_in(f929), p2g_in(f925));
+          precise float f933 = p2g_ffmac(-(p2g_in(f926)), p2g_in(f929), p2g_in(f925));
           // ptx:6302  fma.rn.f32 	%f931, %f927, %f933, %f929;
           // ptx:6304  {  cvt.rn.f16.f32 %rs1688, %f931;}
-          rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f927), f933, f929)));
+          rs1688 = p2g_f2h_rn(floatBitsToUint(p2g_ffmac(p2g_in(f927), p2g_in(f933), f929)));
           if (p2g_redo()) p2g_check_53(f926, f929, f925, f927, rs1688);
         }
       }
@@ -10583,7 +10568,7 @@ void main() {
       // ptx:6328  {rcp.approx.ftz.f32 %f936, %f935;
       precise float f936 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f935), true));
       // ptx:6331  mul.f32 	%f938, %f934, %f936;
-      precise float f938 = p2g_fmul(p2g_in(f934), p2g_in(f936));
+      precise float f938 = p2g_fmulc(p2g_in(f934), p2g_in(f936));
       if (p2g_redo()) p2g_check_54(f934, f936, f938);
       // ptx:6333  {  cvt.rn.f16.f32 %rs1689, %f938;}
       uint rs1689 = p2g_f2h_rn(floatBitsToUint(f938));
@@ -10608,10 +10593,10 @@ void main() {
         if (!((bitfieldExtract(int(temp3_60 ? 1u : 0u), 0, 16)) == 0)) {
           // ptx:6361  neg.f32 	%f941, %f935;
           // ptx:6362  fma.rn.f32 	%f942, %f941, %f938, %f934;
-          precise float f942 = p2g_ffma(-(p2g_in(f935)), p2g_in(f938), p2g_in(f934));
+          precise float f942 = p2g_ffmac(-(p2g_in(f935)), p2g_in(f938), p2g_in(f934));
           // ptx:6363  fma.rn.f32 	%f940, %f936, %f942, %f938;
           // ptx:6365  {  cvt.rn.f16.f32 %rs1689, %f940;}
-          rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffma(p2g_in(f936), f942, f938)));
+          rs1689 = p2g_f2h_rn(floatBitsToUint(p2g_ffmac(p2g_in(f936), p2g_in(f942), f938)));
           if (p2g_redo()) p2g_check_55(f935, f938, f934, f936, rs1689);
         }
       }
@@ -10863,7 +10848,7 @@ void main() {
       // ptx:6818  {  cvt.f32.f16 %f955, %rs1693;}
       // ptx:6821  sub.f32 	%f970, %f955, %f105;
       // ptx:6822  fma.rn.f32 	%f971, %f954, %f970, %f105;
-      f971 = p2g_ffma(p2g_in(f954), p2g_fsubc(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693))), p2g_in(f105)), f105);
+      f971 = p2g_ffmac(p2g_in(f954), p2g_fsubc(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1693))), p2g_in(f105)), f105);
       // ptx:6823  setp.lt.f32 	%p219, %f971, 0f3F7D70A4;
       int t164 = p2g_fcmpd(f971, uintBitsToFloat(0x3F7D70A4u));
       bool p219 = t164 == -1;
@@ -10881,7 +10866,7 @@ void main() {
       // ptx:6845  {  cvt.f32.f16 %f958, %rs1692;}
       // ptx:6848  sub.f32 	%f974, %f958, %f106;
       // ptx:6849  fma.rn.f32 	%f975, %f957, %f974, %f106;
-      f975 = p2g_ffma(f957, p2g_fsubc(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692))), p2g_in(f106)), f106);
+      f975 = p2g_ffmac(f957, p2g_fsubc(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1692))), p2g_in(f106)), f106);
       // ptx:6850  setp.lt.f32 	%p220, %f975, 0f3F7D70A4;
       int t165 = p2g_fcmpd(f975, uintBitsToFloat(0x3F7D70A4u));
       bool p220 = t165 == -1;
@@ -10906,7 +10891,7 @@ void main() {
       // ptx:6873  {  cvt.f32.f16 %f961, %rs1691;}
       // ptx:6876  sub.f32 	%f978, %f961, %f107;
       // ptx:6877  fma.rn.f32 	%f979, %f960, %f978, %f107;
-      f979 = p2g_ffma(p2g_in(f960), p2g_fsubc(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691))), p2g_in(f107)), f107);
+      f979 = p2g_ffmac(p2g_in(f960), p2g_fsubc(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1691))), p2g_in(f107)), f107);
       // ptx:6878  setp.lt.f32 	%p221, %f979, 0f3F7D70A4;
       int t166 = p2g_fcmpd(f979, uintBitsToFloat(0x3F7D70A4u));
       bool p221 = t166 == -1;
@@ -10924,7 +10909,7 @@ void main() {
       // ptx:6900  {  cvt.f32.f16 %f964, %rs1690;}
       // ptx:6903  sub.f32 	%f982, %f964, %f108;
       // ptx:6904  fma.rn.f32 	%f983, %f963, %f982, %f108;
-      f983 = p2g_ffma(f963, p2g_fsubc(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690))), p2g_in(f108)), f108);
+      f983 = p2g_ffmac(f963, p2g_fsubc(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1690))), p2g_in(f108)), f108);
       // ptx:6905  setp.lt.f32 	%p222, %f983, 0f3F7D70A4;
       int t167 = p2g_fcmpd(f983, uintBitsToFloat(0x3F7D70A4u));
       bool p222 = t167 == -1;
@@ -10949,28 +10934,28 @@ void main() {
       precise float f987 = p2g_fsubc(p2g_in(f1109), p2g_in(f966));
       // ptx:6924  mul.f32 	%f988, %f109, %f987;
       // ptx:6925  fma.rn.f32 	%f989, %f966, %f967, %f988;
-      f989 = p2g_ffma(f966, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1694))), p2g_fmul(p2g_in(f109), f987));
+      f989 = p2g_ffmac(f966, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1694))), p2g_fmulc(p2g_in(f109), f987));
       // ptx:6927  {  cvt.f32.f16 %f968, %rs1695;}
       // ptx:6930  mul.f32 	%f990, %f966, %f968;
       // ptx:6931  fma.rn.f32 	%f991, %f110, %f987, %f990;
-      f991 = p2g_ffma(p2g_in(f110), f987, p2g_fmul(f966, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1695)))));
+      f991 = p2g_ffmac(p2g_in(f110), f987, p2g_fmulc(f966, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1695)))));
       // ptx:6933  {  cvt.f32.f16 %f969, %rs1696;}
       // ptx:6936  mul.f32 	%f992, %f966, %f969;
       // ptx:6937  fma.rn.f32 	%f993, %f111, %f987, %f992;
-      f993 = p2g_ffma(p2g_in(f111), f987, p2g_fmul(f966, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1696)))));
+      f993 = p2g_ffmac(p2g_in(f111), f987, p2g_fmulc(f966, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1696)))));
       // ptx:6938  add.f32 	%f994, %f971, %f975;
       // ptx:6939  add.f32 	%f995, %f994, %f979;
       // ptx:6940  add.f32 	%f996, %f995, %f983;
       precise float f996 = p2g_faddc(p2g_faddc(p2g_faddc(p2g_in(f971), p2g_in(f975)), p2g_in(f979)), p2g_in(f983));
       // ptx:6941  mul.f32 	%f129, %f996, 0f3E800000;
-      precise float f129 = p2g_fmul(f996, 0.25);
+      precise float f129 = p2g_fmulc(f996, 0.25);
       // ptx:6942  mov.f32 	%f997, 0f3727C5AC;
       precise float f997 = uintBitsToFloat(0x3727C5ACu);
       // ptx:6943  max.f32 	%f998, %f989, %f997;
       precise float f998 = p2g_nmax(f989, f997);
       // ptx:6944  div.rn.f32 	%f999, %f991, %f998;
       // ptx:6945  mul.f32 	%f130, %f999, %f129;
-      precise float f130 = p2g_fmul(p2g_in(p2g_div32(f991, f998, 0, false)), f129);
+      precise float f130 = p2g_fmulc(p2g_in(p2g_div32(f991, f998, 0, false)), p2g_in(f129));
       if (p2g_redo()) p2g_check_58(f1109, f966, rs1694, f109, f110, rs1695, f111, rs1696, f993, f971, f975, f979, f983,
           f129, f997, f998, f130);
       // ptx:6946  div.rn.f32 	%f131, %f993, %f998;
@@ -10994,7 +10979,7 @@ void main() {
         precise float f133 = p228 ? 0.25 : f130;
         // ptx:6959  mul.f32 	%f1002, %f131, %f129;
         // ptx:6960  selp.f32 	%f134, 0fBE800000, %f1002, %p228;
-        precise float f134 = p228 ? -0.25 : p2g_fmul(p2g_in(f131), p2g_in(f129));
+        precise float f134 = p228 ? -0.25 : p2g_fmulc(p2g_in(f131), p2g_in(f129));
         // ptx:6962  {  cvt.f32.f16 %f1000, %rs1697;}
         precise float f1000 = p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1697)));
         // ptx:6965  add.f32 	%f1003, %f134, 0fB727C5AC;
@@ -11055,10 +11040,10 @@ void main() {
         uint rs1558 = p2g_f2h_rn(floatBitsToUint(f136));
         // ptx:6999  mul.f32 	%f1022, %f133, %f1109;
         // ptx:7001  {  cvt.rn.f16.f32 %rs1559, %f1022;}
-        uint rs1559 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_in(f133), p2g_in(f1109))));
+        uint rs1559 = p2g_f2h_rn(floatBitsToUint(p2g_fmulc(p2g_in(f133), p2g_in(f1109))));
         // ptx:7004  mul.f32 	%f1023, %f134, %f1109;
         // ptx:7006  {  cvt.rn.f16.f32 %rs1560, %f1023;}
-        uint rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmul(p2g_in(f134), f1109)));
+        uint rs1560 = p2g_f2h_rn(floatBitsToUint(p2g_fmulc(p2g_in(f134), f1109)));
         if (p2g_redo()) p2g_check_60(f133, f1109, rs1559, f134, rs1560);
         // ptx:7009  cvt.sat.f32.f32 	%f1024, %f112;
         // ptx:7011  {  cvt.rn.f16.f32 %rs1561, %f1024;}
@@ -11134,7 +11119,7 @@ void main() {
           // ptx:7092  mul.f32 	%f1057, %f1056, 0f3E4CCCCD;
           precise float f1057 = p2g_fmulc(f1056, uintBitsToFloat(0x3E4CCCCDu));
           // ptx:7093  fma.rn.f32 	%f1058, %f1057, %f1057, %f1051;
-          precise float f1058 = p2g_ffma(f1057, f1057, p2g_ffma(f1050, f1050, 0.0));
+          precise float f1058 = p2g_ffmac(f1057, f1057, p2g_ffmac(f1050, f1050, 0.0));
           // ptx:7094  ld.global.u16 	%rs1572, [%rd35+46];
           // ptx:7096  {  cvt.f32.f16 %f1035, %rs1572;}
           // ptx:7099  add.f32 	%f1059, %f1035, 0f00000000;
@@ -11158,7 +11143,7 @@ void main() {
           // ptx:7124  mul.f32 	%f1064, %f1063, 0f3E4CCCCD;
           precise float f1064 = p2g_fmulc(f1063, uintBitsToFloat(0x3E4CCCCDu));
           // ptx:7125  fma.rn.f32 	%f1065, %f1064, %f1064, %f1058;
-          precise float f1065 = p2g_ffma(f1064, f1064, f1058);
+          precise float f1065 = p2g_ffmac(f1064, f1064, f1058);
           // ptx:7126  ld.global.u16 	%rs1577, [%rd35+66];
           // ptx:7128  {  cvt.f32.f16 %f1040, %rs1577;}
           // ptx:7131  add.f32 	%f1066, %f1040, 0f00000000;
@@ -11183,7 +11168,7 @@ void main() {
           precise float f1071 = p2g_fmulc(f1070, uintBitsToFloat(0x3E4CCCCDu));
           // ptx:7157  fma.rn.f32 	%f1072, %f1071, %f1071, %f1065;
           // ptx:7158  add.f32 	%f1073, %f1072, 0f3F800000;
-          precise float f1073 = p2g_faddc(p2g_ffma(f1071, f1071, f1065), 1.0);
+          precise float f1073 = p2g_faddc(p2g_ffmac(f1071, f1071, f1065), 1.0);
           // ptx:7159  rsqrt.approx.f32 	%f1074, %f1073;
           precise float f1074 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f1073), false));
           // ptx:7160  mul.f32 	%f1075, %f1074, %f1050;
@@ -11195,13 +11180,13 @@ void main() {
           // ptx:7165  shl.b32 	%r1797, %r26, 4;
           uint r1797 = r26 << 4u;
           // ptx:7166  mov.b32 	%r1798, %f1075;
-          uint r1798 = floatBitsToUint(p2g_fmul(p2g_in(f1074), f1050));
+          uint r1798 = floatBitsToUint(p2g_fmulc(p2g_in(f1074), f1050));
           // ptx:7167  mov.b32 	%r1799, %f1076;
-          uint r1799 = floatBitsToUint(p2g_fmul(f1074, f1057));
+          uint r1799 = floatBitsToUint(p2g_fmulc(f1074, f1057));
           // ptx:7168  mov.b32 	%r1800, %f1077;
-          uint r1800 = floatBitsToUint(p2g_fmul(f1074, f1064));
+          uint r1800 = floatBitsToUint(p2g_fmulc(f1074, f1064));
           // ptx:7169  mov.b32 	%r1801, %f1078;
-          uint r1801 = floatBitsToUint(p2g_fmul(f1074, f1071));
+          uint r1801 = floatBitsToUint(p2g_fmulc(f1074, f1071));
           if (p2g_redo()) p2g_check_61(rd35, p304_u64, rd36, r26, r1797, r1798, r1799, r1800, r1801);
           // ptx:7170  sust.b.2d.v4.b32.trap 	[%rd36, {%r1797, %r27}], {%r1798, %r1799, %r1800, %r1801};
           p2g_sustv(rd36 /* p304_u64 */, P2G_IMG9, ivec3(int(r1797), int(r27), 0), 0, 2u, 4u, 4u, 0u, uvec4(r1798,
@@ -11232,7 +11217,7 @@ void main() {
             // ptx:7191  mul.f32 	%f1081, %f1080, 0f41100000;
             precise float f1081 = p2g_fmulc(p2g_faddc(p2g_in(f132), uintBitsToFloat(0x3C4FAEFFu)), 9.0);
             // ptx:7192  mul.f32 	%f1082, %f1081, 0f3FB8AA3B;
-            precise float f1082 = p2g_fmul(f1081, uintBitsToFloat(0x3FB8AA3Bu));
+            precise float f1082 = p2g_fmulc(f1081, uintBitsToFloat(0x3FB8AA3Bu));
             // ptx:7193  ex2.approx.f32 	%f1083, %f1082;
             precise float f1083 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f1082), false));
             // ptx:7194  add.f32 	%f1084, %f1083, 0fBF800000;
@@ -11247,11 +11232,11 @@ void main() {
         // ptx:7202  mov.b64 	%rd46, k_output_param_0;
         uint64_t rd46 = uint64_t(0ul);
         // ptx:7203  mul.f32 	%f145, %f132, %f1111;
-        precise float f145 = p2g_fmul(p2g_in(f132), p2g_in(f1111));
+        precise float f145 = p2g_fmulc(p2g_in(f132), p2g_in(f1111));
         // ptx:7204  mul.f32 	%f146, %f133, %f1111;
-        precise float f146 = p2g_fmul(p2g_in(f133), f1111);
+        precise float f146 = p2g_fmulc(p2g_in(f133), f1111);
         // ptx:7205  mul.f32 	%f147, %f134, %f1111;
-        precise float f147 = p2g_fmul(p2g_in(f134), f1111);
+        precise float f147 = p2g_fmulc(p2g_in(f134), f1111);
         if (p2g_redo()) p2g_check_64(f132, f1111, f145, f133, f146, f134, f147);
         // ptx:7206  ld.param.v2.u32 	{%r1802, %r1803}, [%rd46+136];
         uint r1802 = p136_u32;

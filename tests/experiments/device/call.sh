@@ -29,7 +29,8 @@
 #                       a new process (KG_HEAD=0: not); then each GLSL of KV_DIR (default .dev/kv) compiled, then
 #                       from the cache
 #             rounds    kab of .dev/ptx2glsl-rounds.gz (a build with tests/experiments/replay_rounds.patch), KAB_DC="1 1"
-#   env: FACTS="f32-div-fast ..." device facts forced (`run --fact`) in every run step (and the op sweeps')
+#   env: BIN=.dev/x.gz the binary of every section but kab/bench A/B (default .dev/ptx2glsl.gz)
+#        FACTS="f32-div-fast ..." device facts forced (`run --fact`) in every run step (and the op sweeps')
 set -u
 T0=$(date +%s)
 FX=; for f in ${FACTS:-}; do FX="$FX --fact $f"; done
@@ -40,7 +41,7 @@ for f in .gl/*.deb; do dpkg -x "$f" /; done
 ldconfig
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 export PTX2GLSL_SFU_TABLES=$PWD/translator/sfu/tables
-gunzip -c .dev/ptx2glsl.gz > /tmp/p2g && chmod +x /tmp/p2g
+gunzip -c ${BIN:-.dev/ptx2glsl.gz} > /tmp/p2g && chmod +x /tmp/p2g
 P=/tmp/p2g
 R=build-cuda/runtime/cuda_ref/ptx2glsl-cudaref
 K=ptx_corpus/rrlite/k_output_720p
@@ -126,11 +127,15 @@ for s in "$@"; do
       cudaref
       kab_run .dev/ptx2glsl-rounds.gz "1 1" ;;
     bench)
+      # BENCH_BINS=".dev/a.gz .dev/b.gz": each binary in turn for every case and mode (default: the one binary)
+      bins=; for g in ${BENCH_BINS:-}; do n=$(basename $g .gz); gunzip -c $g > /tmp/bb-$n && chmod +x /tmp/bb-$n; bins="$bins /tmp/bb-$n"; done
       for c in ${BENCH_CASES:-ptx_corpus/bench/*/}; do c=${c%/}
         for md in ${BENCH_MODES:-native exact}; do
           [ "$c" = ptx_corpus/bench/sfu_heavy ] && [ $md = exact ] && [ -z "${SFU_EXACT:-}" ] && continue
           fl=; [ $md = native ] && fl=--native
-          for i in 1 2; do $P run $c --device nvidia $fl --repeat 30 $FX 2>&1 | keep | tr '\n' ' ' | sed "s/^/$md $i: /" >> "$L"; echo >> "$L"; done
+          for i in 1 2; do for b in ${bins:-$P}; do
+            $b run $c --device nvidia $fl --repeat 30 $FX 2>&1 | keep | tr '\n' ' ' | sed "s|^|$(basename $b) $md $i: |" >> "$L"; echo >> "$L"
+          done; done
         done
       done ;;
     suites)
