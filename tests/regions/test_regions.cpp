@@ -136,6 +136,7 @@ TEST_CASE("setp.f32 in a region: the device's compares on tested operands; the r
       "  f8 = p2g_fadd(f3, 1.0, false);\n"
       "  r8 = uint(p2g_fcmp(floatBitsToUint(f8), 0x00800000u));\n"
       "  r9 = uint(p2g_fcmp(floatBitsToUint(f8), 0x00000001u));\n"
+      "  r10 = uint(p2g_fcmp(floatBitsToUint(p2g_h2f(r2 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r2 >> 16u))));\n"
       "  f9 = p2g_fmul(f8, f8, false);\n";
   std::string fns;
   CHECK(guardRegions(body, fns, typeOf) == 1);
@@ -144,6 +145,8 @@ TEST_CASE("setp.f32 in a region: the device's compares on tested operands; the r
   CHECK(body.find("r8 = uint(p2g_fcmpd(f8, uintBitsToFloat(0x00800000u)));") != std::string::npos);
   CHECK(body.find("r9 = uint(p2g_fcmpd(f8, p2g_in(uintBitsToFloat(0x00000001u))));") != std::string::npos);
   CHECK(body.find("r6 = uint(p2g_fcmpd(f4, p2g_in(uintBitsToFloat(r1))));") != std::string::npos);
+  // setp.f16's operands, f16 values widened (p2g_h2f): never subnormal, no test
+  CHECK(body.find("r10 = uint(p2g_fcmpd(p2g_h2f(r2 & 0xFFFFu), p2g_h2f(r2 >> 16u)));") != std::string::npos);
   // a negated operand: p2g_fcmp on the bits as before
   CHECK(body.find("r7 = uint(p2g_fcmp(floatBitsToUint(p2g_canon(uintBitsToFloat(floatBitsToUint(f1) ^ "
                   "0x80000000u))), floatBitsToUint(0.0)));") != std::string::npos);
@@ -212,10 +215,12 @@ TEST_CASE("literals that are normal or zero need no test; min/max and negation o
 }
 
 TEST_CASE("min/max form regions of their own: the device's min/max, entering operands tested") {
-  std::string body = "  f3 = p2g_fmax(f1, f2);\n  r1 = floatBitsToUint(f3);\n";
+  std::string body = "  f3 = p2g_fmax(f1, f2);\n  r1 = floatBitsToUint(f3);\n  f4 = p2g_fmul(f3, 0.5, false);\n";
   std::string fns;
   CHECK(guardRegions(body, fns, typeOf) == 1);
   CHECK(body.find("f3 = p2g_nmax(p2g_in(f1), p2g_in(f2));") != std::string::npos);
+  // the operands of min/max are tested, so its result is not tested again
+  CHECK(body.find("f4 = p2g_fmulc(f3, 0.5);") != std::string::npos);
   CHECK(fns.find("f3 = p2g_fmax(f1, f2);") != std::string::npos);
   // beside an infinite literal an operand is tested for NaN too (min(x, +inf) could be folded to x)
   std::string inf = "  f3 = p2g_fmin(f1, uintBitsToFloat(0x7F800000u));\n";

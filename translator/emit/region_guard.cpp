@@ -621,7 +621,10 @@ class Region {
             // bound is the arithmetic's), so 2^-126 is fine here
             uint32_t bits = 0;
             bool literal = literalBits(v[k], bits);
-            bool plain = literal ? (bits & 0x7F800000u) != 0 || (bits << 1) == 0 : safe(v[k]);
+            // an f16 value widened (p2g_h2f, its NaN payload kept: no matter to a compare) is never subnormal
+            Args h;
+            bool plain = literal ? (bits & 0x7F800000u) != 0 || (bits << 1) == 0
+                                 : safe(v[k]) || (wholeCall(v[k], "p2g_h2f", h) && h.n == 1);
             operand(out, from, plain ? nullptr : "p2g_in(",
                     isIdent(v[k]) ? v[k] : string_view());
           }
@@ -716,8 +719,8 @@ class Region {
     for (auto g : kGuarded)
       if (wholeCall(e, g, a)) return guardedForm(g, a);
     if (safeLiteral(e)) return true;
-    if ((wholeCall(e, "p2g_fmin", a) || wholeCall(e, "p2g_fmax", a)) && a.n == 2)
-      return safe(a[0], entering) && safe(a[1], entering);
+    // min/max: rewriteInto tests every operand that is not safe, entering ones included
+    if ((wholeCall(e, "p2g_fmin", a) || wholeCall(e, "p2g_fmax", a)) && a.n == 2) return safe(a[0]) && safe(a[1]);
     if (isIdent(e)) {
       const Names::Info& I = names[names.id(e)];
       return I.safe == r || (entering && I.tested == r);

@@ -1743,9 +1743,9 @@ void p2g_check_2(float f196, float f200, float f198, float f197, out precise flo
   if (P2G_F32_FAST) {
     precise float f201 = p2g_nmax(p2g_inz(f196), p2g_inz(f200));
     precise float f203 = p2g_nmax(p2g_inz(f198), f200);
-    precise float f204 = p2g_fmulz(p2g_inz(f201), 0.25);
+    precise float f204 = p2g_fmulz(f201, 0.25);
     precise float f205 = p2g_fmulz(p2g_nmax(p2g_inz(f197), f200), 0.5);
-    precise float f207 = p2g_fmulz(p2g_inz(f203), 0.25);
+    precise float f207 = p2g_fmulz(f203, 0.25);
     precise float neg5769 = -(p2g_fmulz(f203, 0.5));
     f4 = p2g_ffmaz(f201, 0.5, neg5769);
     f5 = p2g_fsubz(p2g_fsubz(f205, f204), f207);
@@ -2560,8 +2560,7 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f610 = p2g_ffmaz(f512, p2g_inz(p2g_ffmaz(p2g_inz(f363), p2g_inz(f606), f605)), f609);
     precise float f612 = p2g_nmin(f429, f442);
     precise float f615 = p2g_nmax(f429, f442);
-    f34 = p2g_nmin(p2g_nmax(f610, p2g_nmin(p2g_nmin(f387, f402), p2g_inz(f612))), p2g_nmax(p2g_nmax(f387, f402),
-        p2g_inz(f615)));
+    f34 = p2g_nmin(p2g_nmax(f610, p2g_nmin(p2g_nmin(f387, f402), f612)), p2g_nmax(p2g_nmax(f387, f402), f615));
     precise float f620 = p2g_ffmaz(f599, f606, p2g_ffmaz(f357, f601, p2g_fmulz(f598, f604)));
     precise float f622 = p2g_ffmaz(f363, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f557)))), f620);
     precise float f625 = p2g_ffmaz(f512, p2g_inz(f622), p2g_ffmaz(f498, f535, p2g_fmulz(f499, p2g_inz(f546))));
@@ -2576,8 +2575,7 @@ void p2g_check_11(float f307, float f303, float f311, float f19, out precise flo
     precise float f641 = p2g_ffmaz(f512, p2g_inz(p2g_ffmaz(f363, p2g_inz(f637), f636)), f640);
     precise float f643 = p2g_nmin(f442, f445);
     precise float f646 = p2g_nmax(f442, f445);
-    f36 = p2g_nmin(p2g_nmax(f641, p2g_nmin(p2g_nmin(f402, f405), p2g_inz(f643))), p2g_nmax(p2g_nmax(f402, f405),
-        p2g_inz(f646)));
+    f36 = p2g_nmin(p2g_nmax(f641, p2g_nmin(p2g_nmin(f402, f405), f643)), p2g_nmax(p2g_nmax(f402, f405), f646));
     precise float f651 = p2g_ffmaz(f599, f637, p2g_ffmaz(f357, f632, p2g_fmulz(f598, f635)));
     precise float f653 = p2g_ffmaz(f363, p2g_inz(p2g_sat(p2g_f32_canon(floatBitsToUint(f597)))), f651);
     precise float f656 = p2g_ffmaz(f512, p2g_inz(f653), p2g_ffmaz(f498, f581, p2g_fmulz(f499, p2g_inz(f589))));
@@ -4244,10 +4242,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r420 = hl | (hu << 16u);
     uint r422 = p2g_hfma2(r420, r391, r382);
     uint r426 = p2g_hadd2(r382, r420);
-    int t101 = p2g_fcmpd(p2g_inz(p2g_h2f(r416 & 0xFFFFu)), p2g_inz(p2g_h2f(r383 & 0xFFFFu)));
+    int t101 = p2g_fcmpd(p2g_h2f(r416 & 0xFFFFu), p2g_h2f(r383 & 0xFFFFu));
     bool p98 = (bitfieldExtract(int((t101 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs557 = ((r416 >> 16u) & 0xFFFFu);
-    int t102 = p2g_fcmpd(p2g_inz(p2g_h2f(rs557)), p2g_inz(p2g_h2f((r383 >> 16u) & 0xFFFFu)));
+    int t102 = p2g_fcmpd(p2g_h2f(rs557), p2g_h2f((r383 >> 16u) & 0xFFFFu));
     uint rs559 = (t102 == 1) ? 1u : 0u;
     uint rs1590 = p98 ? (r416 & 0xFFFFu) : (r383 & 0xFFFFu);
     bool p99 = (bitfieldExtract(int(rs559), 0, 16)) != 0;
@@ -4276,10 +4274,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r500 = hl_1 | (hu_1 << 16u);
     uint r502 = p2g_hfma2(r500, r391, r384);
     uint r506 = p2g_hadd2(r384, r500);
-    int t103 = p2g_fcmpd(p2g_inz(p2g_h2f(r496 & 0xFFFFu)), p2g_inz(p2g_h2f(r385 & 0xFFFFu)));
+    int t103 = p2g_fcmpd(p2g_h2f(r496 & 0xFFFFu), p2g_h2f(r385 & 0xFFFFu));
     bool p102 = (bitfieldExtract(int((t103 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs581 = ((r496 >> 16u) & 0xFFFFu);
-    int t104 = p2g_fcmpd(p2g_inz(p2g_h2f(rs581)), p2g_inz(p2g_h2f((r385 >> 16u) & 0xFFFFu)));
+    int t104 = p2g_fcmpd(p2g_h2f(rs581), p2g_h2f((r385 >> 16u) & 0xFFFFu));
     uint rs583 = (t104 == 1) ? 1u : 0u;
     uint rs1594 = p102 ? (r496 & 0xFFFFu) : (r385 & 0xFFFFu);
     bool p103 = (bitfieldExtract(int(rs583), 0, 16)) != 0;
@@ -4315,10 +4313,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r553 = hl_2 | (hu_2 << 16u);
     uint r555 = p2g_hfma2(r553, r524, r422);
     uint r559 = p2g_hadd2(r426, r553);
-    int t105 = p2g_fcmpd(p2g_inz(p2g_h2f(r549 & 0xFFFFu)), p2g_inz(p2g_h2f(r468 & 0xFFFFu)));
+    int t105 = p2g_fcmpd(p2g_h2f(r549 & 0xFFFFu), p2g_h2f(r468 & 0xFFFFu));
     bool p107 = (bitfieldExtract(int((t105 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs610 = ((r549 >> 16u) & 0xFFFFu);
-    int t106 = p2g_fcmpd(p2g_inz(p2g_h2f(rs610)), p2g_inz(p2g_h2f((r468 >> 16u) & 0xFFFFu)));
+    int t106 = p2g_fcmpd(p2g_h2f(rs610), p2g_h2f((r468 >> 16u) & 0xFFFFu));
     uint rs612 = (t106 == 1) ? 1u : 0u;
     uint rs1598 = p107 ? (r549 & 0xFFFFu) : (r468 & 0xFFFFu);
     bool p108 = (bitfieldExtract(int(rs612), 0, 16)) != 0;
@@ -4347,10 +4345,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r609 = hl_3 | (hu_3 << 16u);
     uint r611 = p2g_hfma2(r609, r524, r502);
     uint r615 = p2g_hadd2(r506, r609);
-    int t107 = p2g_fcmpd(p2g_inz(p2g_h2f(r605 & 0xFFFFu)), p2g_inz(p2g_h2f(r517 & 0xFFFFu)));
+    int t107 = p2g_fcmpd(p2g_h2f(r605 & 0xFFFFu), p2g_h2f(r517 & 0xFFFFu));
     bool p111 = (bitfieldExtract(int((t107 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs633 = ((r605 >> 16u) & 0xFFFFu);
-    int t108 = p2g_fcmpd(p2g_inz(p2g_h2f(rs633)), p2g_inz(p2g_h2f((r517 >> 16u) & 0xFFFFu)));
+    int t108 = p2g_fcmpd(p2g_h2f(rs633), p2g_h2f((r517 >> 16u) & 0xFFFFu));
     uint rs635 = (t108 == 1) ? 1u : 0u;
     uint rs1602 = p111 ? (r605 & 0xFFFFu) : (r517 & 0xFFFFu);
     bool p112 = (bitfieldExtract(int(rs635), 0, 16)) != 0;
@@ -4386,10 +4384,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r662 = hl_4 | (hu_4 << 16u);
     uint r664 = p2g_hfma2(r662, r633, r555);
     uint r668 = p2g_hadd2(r559, r662);
-    int t109 = p2g_fcmpd(p2g_inz(p2g_h2f(r658 & 0xFFFFu)), p2g_inz(p2g_h2f(r577 & 0xFFFFu)));
+    int t109 = p2g_fcmpd(p2g_h2f(r658 & 0xFFFFu), p2g_h2f(r577 & 0xFFFFu));
     bool p116 = (bitfieldExtract(int((t109 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs662 = ((r658 >> 16u) & 0xFFFFu);
-    int t110 = p2g_fcmpd(p2g_inz(p2g_h2f(rs662)), p2g_inz(p2g_h2f((r577 >> 16u) & 0xFFFFu)));
+    int t110 = p2g_fcmpd(p2g_h2f(rs662), p2g_h2f((r577 >> 16u) & 0xFFFFu));
     uint rs664 = (t110 == 1) ? 1u : 0u;
     uint rs1606 = p116 ? (r658 & 0xFFFFu) : (r577 & 0xFFFFu);
     bool p117 = (bitfieldExtract(int(rs664), 0, 16)) != 0;
@@ -4418,10 +4416,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r718 = hl_5 | (hu_5 << 16u);
     uint r720 = p2g_hfma2(r718, r633, r611);
     uint r724 = p2g_hadd2(r615, r718);
-    int t111 = p2g_fcmpd(p2g_inz(p2g_h2f(r714 & 0xFFFFu)), p2g_inz(p2g_h2f(r626 & 0xFFFFu)));
+    int t111 = p2g_fcmpd(p2g_h2f(r714 & 0xFFFFu), p2g_h2f(r626 & 0xFFFFu));
     bool p120 = (bitfieldExtract(int((t111 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs685 = ((r714 >> 16u) & 0xFFFFu);
-    int t112 = p2g_fcmpd(p2g_inz(p2g_h2f(rs685)), p2g_inz(p2g_h2f((r626 >> 16u) & 0xFFFFu)));
+    int t112 = p2g_fcmpd(p2g_h2f(rs685), p2g_h2f((r626 >> 16u) & 0xFFFFu));
     uint rs687 = (t112 == 1) ? 1u : 0u;
     uint rs1610 = p120 ? (r714 & 0xFFFFu) : (r626 & 0xFFFFu);
     bool p121 = (bitfieldExtract(int(rs687), 0, 16)) != 0;
@@ -4462,10 +4460,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r775 = hl_6 | (hu_6 << 16u);
     uint r777 = p2g_hfma2(r775, r746, r664);
     uint r781 = p2g_hadd2(r668, r775);
-    int t113 = p2g_fcmpd(p2g_inz(p2g_h2f(r771 & 0xFFFFu)), p2g_inz(p2g_h2f(r686 & 0xFFFFu)));
+    int t113 = p2g_fcmpd(p2g_h2f(r771 & 0xFFFFu), p2g_h2f(r686 & 0xFFFFu));
     bool p125 = (bitfieldExtract(int((t113 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs730 = ((r771 >> 16u) & 0xFFFFu);
-    int t114 = p2g_fcmpd(p2g_inz(p2g_h2f(rs730)), p2g_inz(p2g_h2f((r686 >> 16u) & 0xFFFFu)));
+    int t114 = p2g_fcmpd(p2g_h2f(rs730), p2g_h2f((r686 >> 16u) & 0xFFFFu));
     uint rs732 = (t114 == 1) ? 1u : 0u;
     uint rs1614 = p125 ? (r771 & 0xFFFFu) : (r686 & 0xFFFFu);
     bool p126 = (bitfieldExtract(int(rs732), 0, 16)) != 0;
@@ -4494,10 +4492,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r831 = hl_7 | (hu_7 << 16u);
     uint r833 = p2g_hfma2(r831, r746, r720);
     uint r837 = p2g_hadd2(r724, r831);
-    int t115 = p2g_fcmpd(p2g_inz(p2g_h2f(r827 & 0xFFFFu)), p2g_inz(p2g_h2f(r735 & 0xFFFFu)));
+    int t115 = p2g_fcmpd(p2g_h2f(r827 & 0xFFFFu), p2g_h2f(r735 & 0xFFFFu));
     bool p129 = (bitfieldExtract(int((t115 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs753 = ((r827 >> 16u) & 0xFFFFu);
-    int t116 = p2g_fcmpd(p2g_inz(p2g_h2f(rs753)), p2g_inz(p2g_h2f((r735 >> 16u) & 0xFFFFu)));
+    int t116 = p2g_fcmpd(p2g_h2f(rs753), p2g_h2f((r735 >> 16u) & 0xFFFFu));
     uint rs755 = (t116 == 1) ? 1u : 0u;
     uint rs1618 = p129 ? (r827 & 0xFFFFu) : (r735 & 0xFFFFu);
     bool p130 = (bitfieldExtract(int(rs755), 0, 16)) != 0;
@@ -4533,10 +4531,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r884 = hl_8 | (hu_8 << 16u);
     uint r886 = p2g_hfma2(r884, r855, r777);
     uint r890 = p2g_hadd2(r781, r884);
-    int t117 = p2g_fcmpd(p2g_inz(p2g_h2f(r880 & 0xFFFFu)), p2g_inz(p2g_h2f(r799 & 0xFFFFu)));
+    int t117 = p2g_fcmpd(p2g_h2f(r880 & 0xFFFFu), p2g_h2f(r799 & 0xFFFFu));
     bool p134 = (bitfieldExtract(int((t117 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs782 = ((r880 >> 16u) & 0xFFFFu);
-    int t118 = p2g_fcmpd(p2g_inz(p2g_h2f(rs782)), p2g_inz(p2g_h2f((r799 >> 16u) & 0xFFFFu)));
+    int t118 = p2g_fcmpd(p2g_h2f(rs782), p2g_h2f((r799 >> 16u) & 0xFFFFu));
     uint rs784 = (t118 == 1) ? 1u : 0u;
     uint rs1622 = p134 ? (r880 & 0xFFFFu) : (r799 & 0xFFFFu);
     bool p135 = (bitfieldExtract(int(rs784), 0, 16)) != 0;
@@ -4565,10 +4563,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r940 = hl_9 | (hu_9 << 16u);
     uint r942 = p2g_hfma2(r940, r855, r833);
     uint r946 = p2g_hadd2(r837, r940);
-    int t119 = p2g_fcmpd(p2g_inz(p2g_h2f(r936 & 0xFFFFu)), p2g_inz(p2g_h2f(r848 & 0xFFFFu)));
+    int t119 = p2g_fcmpd(p2g_h2f(r936 & 0xFFFFu), p2g_h2f(r848 & 0xFFFFu));
     bool p138 = (bitfieldExtract(int((t119 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs805 = ((r936 >> 16u) & 0xFFFFu);
-    int t120 = p2g_fcmpd(p2g_inz(p2g_h2f(rs805)), p2g_inz(p2g_h2f((r848 >> 16u) & 0xFFFFu)));
+    int t120 = p2g_fcmpd(p2g_h2f(rs805), p2g_h2f((r848 >> 16u) & 0xFFFFu));
     uint rs807 = (t120 == 1) ? 1u : 0u;
     uint rs1626 = p138 ? (r936 & 0xFFFFu) : (r848 & 0xFFFFu);
     bool p139 = (bitfieldExtract(int(rs807), 0, 16)) != 0;
@@ -4604,10 +4602,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r993 = hl_10 | (hu_10 << 16u);
     uint r995 = p2g_hfma2(r993, r964, r886);
     uint r999 = p2g_hadd2(r890, r993);
-    int t121 = p2g_fcmpd(p2g_inz(p2g_h2f(r989 & 0xFFFFu)), p2g_inz(p2g_h2f(r908 & 0xFFFFu)));
+    int t121 = p2g_fcmpd(p2g_h2f(r989 & 0xFFFFu), p2g_h2f(r908 & 0xFFFFu));
     bool p143 = (bitfieldExtract(int((t121 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs834 = ((r989 >> 16u) & 0xFFFFu);
-    int t122 = p2g_fcmpd(p2g_inz(p2g_h2f(rs834)), p2g_inz(p2g_h2f((r908 >> 16u) & 0xFFFFu)));
+    int t122 = p2g_fcmpd(p2g_h2f(rs834), p2g_h2f((r908 >> 16u) & 0xFFFFu));
     uint rs836 = (t122 == 1) ? 1u : 0u;
     uint rs1630 = p143 ? (r989 & 0xFFFFu) : (r908 & 0xFFFFu);
     bool p144 = (bitfieldExtract(int(rs836), 0, 16)) != 0;
@@ -4636,10 +4634,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1049 = hl_11 | (hu_11 << 16u);
     uint r1051 = p2g_hfma2(r1049, r964, r942);
     uint r1055 = p2g_hadd2(r946, r1049);
-    int t123 = p2g_fcmpd(p2g_inz(p2g_h2f(r1045 & 0xFFFFu)), p2g_inz(p2g_h2f(r957 & 0xFFFFu)));
+    int t123 = p2g_fcmpd(p2g_h2f(r1045 & 0xFFFFu), p2g_h2f(r957 & 0xFFFFu));
     bool p147 = (bitfieldExtract(int((t123 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs857 = ((r1045 >> 16u) & 0xFFFFu);
-    int t124 = p2g_fcmpd(p2g_inz(p2g_h2f(rs857)), p2g_inz(p2g_h2f((r957 >> 16u) & 0xFFFFu)));
+    int t124 = p2g_fcmpd(p2g_h2f(rs857), p2g_h2f((r957 >> 16u) & 0xFFFFu));
     uint rs859 = (t124 == 1) ? 1u : 0u;
     uint rs1634 = p147 ? (r1045 & 0xFFFFu) : (r957 & 0xFFFFu);
     bool p148 = (bitfieldExtract(int(rs859), 0, 16)) != 0;
@@ -4680,10 +4678,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1106 = hl_12 | (hu_12 << 16u);
     uint r1108 = p2g_hfma2(r1106, r1077, r995);
     uint r1112 = p2g_hadd2(r999, r1106);
-    int t125 = p2g_fcmpd(p2g_inz(p2g_h2f(r1102 & 0xFFFFu)), p2g_inz(p2g_h2f(r1017 & 0xFFFFu)));
+    int t125 = p2g_fcmpd(p2g_h2f(r1102 & 0xFFFFu), p2g_h2f(r1017 & 0xFFFFu));
     bool p152 = (bitfieldExtract(int((t125 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs902 = ((r1102 >> 16u) & 0xFFFFu);
-    int t126 = p2g_fcmpd(p2g_inz(p2g_h2f(rs902)), p2g_inz(p2g_h2f((r1017 >> 16u) & 0xFFFFu)));
+    int t126 = p2g_fcmpd(p2g_h2f(rs902), p2g_h2f((r1017 >> 16u) & 0xFFFFu));
     uint rs904 = (t126 == 1) ? 1u : 0u;
     uint rs1638 = p152 ? (r1102 & 0xFFFFu) : (r1017 & 0xFFFFu);
     bool p153 = (bitfieldExtract(int(rs904), 0, 16)) != 0;
@@ -4712,10 +4710,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1162 = hl_13 | (hu_13 << 16u);
     uint r1164 = p2g_hfma2(r1162, r1077, r1051);
     uint r1168 = p2g_hadd2(r1055, r1162);
-    int t127 = p2g_fcmpd(p2g_inz(p2g_h2f(r1158 & 0xFFFFu)), p2g_inz(p2g_h2f(r1066 & 0xFFFFu)));
+    int t127 = p2g_fcmpd(p2g_h2f(r1158 & 0xFFFFu), p2g_h2f(r1066 & 0xFFFFu));
     bool p156 = (bitfieldExtract(int((t127 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs925 = ((r1158 >> 16u) & 0xFFFFu);
-    int t128 = p2g_fcmpd(p2g_inz(p2g_h2f(rs925)), p2g_inz(p2g_h2f((r1066 >> 16u) & 0xFFFFu)));
+    int t128 = p2g_fcmpd(p2g_h2f(rs925), p2g_h2f((r1066 >> 16u) & 0xFFFFu));
     uint rs927 = (t128 == 1) ? 1u : 0u;
     uint rs1642 = p156 ? (r1158 & 0xFFFFu) : (r1066 & 0xFFFFu);
     bool p157 = (bitfieldExtract(int(rs927), 0, 16)) != 0;
@@ -4751,10 +4749,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1215 = hl_14 | (hu_14 << 16u);
     uint r1217 = p2g_hfma2(r1215, r1186, r1108);
     uint r1221 = p2g_hadd2(r1112, r1215);
-    int t129 = p2g_fcmpd(p2g_inz(p2g_h2f(r1211 & 0xFFFFu)), p2g_inz(p2g_h2f(r1130 & 0xFFFFu)));
+    int t129 = p2g_fcmpd(p2g_h2f(r1211 & 0xFFFFu), p2g_h2f(r1130 & 0xFFFFu));
     bool p161 = (bitfieldExtract(int((t129 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs954 = ((r1211 >> 16u) & 0xFFFFu);
-    int t130 = p2g_fcmpd(p2g_inz(p2g_h2f(rs954)), p2g_inz(p2g_h2f((r1130 >> 16u) & 0xFFFFu)));
+    int t130 = p2g_fcmpd(p2g_h2f(rs954), p2g_h2f((r1130 >> 16u) & 0xFFFFu));
     uint rs956 = (t130 == 1) ? 1u : 0u;
     uint rs1646 = p161 ? (r1211 & 0xFFFFu) : (r1130 & 0xFFFFu);
     bool p162 = (bitfieldExtract(int(rs956), 0, 16)) != 0;
@@ -4783,10 +4781,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1271 = hl_15 | (hu_15 << 16u);
     uint r1273 = p2g_hfma2(r1271, r1186, r1164);
     uint r1277 = p2g_hadd2(r1168, r1271);
-    int t131 = p2g_fcmpd(p2g_inz(p2g_h2f(r1267 & 0xFFFFu)), p2g_inz(p2g_h2f(r1179 & 0xFFFFu)));
+    int t131 = p2g_fcmpd(p2g_h2f(r1267 & 0xFFFFu), p2g_h2f(r1179 & 0xFFFFu));
     bool p165 = (bitfieldExtract(int((t131 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs977 = ((r1267 >> 16u) & 0xFFFFu);
-    int t132 = p2g_fcmpd(p2g_inz(p2g_h2f(rs977)), p2g_inz(p2g_h2f((r1179 >> 16u) & 0xFFFFu)));
+    int t132 = p2g_fcmpd(p2g_h2f(rs977), p2g_h2f((r1179 >> 16u) & 0xFFFFu));
     uint rs979 = (t132 == 1) ? 1u : 0u;
     uint rs1650 = p165 ? (r1267 & 0xFFFFu) : (r1179 & 0xFFFFu);
     bool p166 = (bitfieldExtract(int(rs979), 0, 16)) != 0;
@@ -4822,10 +4820,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1324 = hl_16 | (hu_16 << 16u);
     uint r1326 = p2g_hfma2(r1324, r1295, r1217);
     uint r1330 = p2g_hadd2(r1221, r1324);
-    int t133 = p2g_fcmpd(p2g_inz(p2g_h2f(r1320 & 0xFFFFu)), p2g_inz(p2g_h2f(r1239 & 0xFFFFu)));
+    int t133 = p2g_fcmpd(p2g_h2f(r1320 & 0xFFFFu), p2g_h2f(r1239 & 0xFFFFu));
     bool p170 = (bitfieldExtract(int((t133 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs1006 = ((r1320 >> 16u) & 0xFFFFu);
-    int t134 = p2g_fcmpd(p2g_inz(p2g_h2f(rs1006)), p2g_inz(p2g_h2f((r1239 >> 16u) & 0xFFFFu)));
+    int t134 = p2g_fcmpd(p2g_h2f(rs1006), p2g_h2f((r1239 >> 16u) & 0xFFFFu));
     uint rs1008 = (t134 == 1) ? 1u : 0u;
     uint rs1654 = p170 ? (r1320 & 0xFFFFu) : (r1239 & 0xFFFFu);
     bool p171 = (bitfieldExtract(int(rs1008), 0, 16)) != 0;
@@ -4854,10 +4852,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1380 = hl_17 | (hu_17 << 16u);
     uint r1382 = p2g_hfma2(r1380, r1295, r1273);
     uint r1386 = p2g_hadd2(r1277, r1380);
-    int t135 = p2g_fcmpd(p2g_inz(p2g_h2f(r1376 & 0xFFFFu)), p2g_inz(p2g_h2f(r1288 & 0xFFFFu)));
+    int t135 = p2g_fcmpd(p2g_h2f(r1376 & 0xFFFFu), p2g_h2f(r1288 & 0xFFFFu));
     bool p174 = (bitfieldExtract(int((t135 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs1029 = ((r1376 >> 16u) & 0xFFFFu);
-    int t136 = p2g_fcmpd(p2g_inz(p2g_h2f(rs1029)), p2g_inz(p2g_h2f((r1288 >> 16u) & 0xFFFFu)));
+    int t136 = p2g_fcmpd(p2g_h2f(rs1029), p2g_h2f((r1288 >> 16u) & 0xFFFFu));
     uint rs1031 = (t136 == 1) ? 1u : 0u;
     uint rs1658 = p174 ? (r1376 & 0xFFFFu) : (r1288 & 0xFFFFu);
     bool p175 = (bitfieldExtract(int(rs1031), 0, 16)) != 0;
@@ -4898,10 +4896,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1437 = hl_18 | (hu_18 << 16u);
     uint r1439 = p2g_hfma2(r1437, r1408, r1326);
     uint r1443 = p2g_hadd2(r1330, r1437);
-    int t137 = p2g_fcmpd(p2g_inz(p2g_h2f(r1433 & 0xFFFFu)), p2g_inz(p2g_h2f(r1348 & 0xFFFFu)));
+    int t137 = p2g_fcmpd(p2g_h2f(r1433 & 0xFFFFu), p2g_h2f(r1348 & 0xFFFFu));
     bool p179 = (bitfieldExtract(int((t137 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs1074 = ((r1433 >> 16u) & 0xFFFFu);
-    int t138 = p2g_fcmpd(p2g_inz(p2g_h2f(rs1074)), p2g_inz(p2g_h2f((r1348 >> 16u) & 0xFFFFu)));
+    int t138 = p2g_fcmpd(p2g_h2f(rs1074), p2g_h2f((r1348 >> 16u) & 0xFFFFu));
     uint rs1076 = (t138 == 1) ? 1u : 0u;
     uint rs1662 = p179 ? (r1433 & 0xFFFFu) : (r1348 & 0xFFFFu);
     bool p180 = (bitfieldExtract(int(rs1076), 0, 16)) != 0;
@@ -4930,10 +4928,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1493 = hl_19 | (hu_19 << 16u);
     uint r1495 = p2g_hfma2(r1493, r1408, r1382);
     uint r1499 = p2g_hadd2(r1386, r1493);
-    int t139 = p2g_fcmpd(p2g_inz(p2g_h2f(r1489 & 0xFFFFu)), p2g_inz(p2g_h2f(r1397 & 0xFFFFu)));
+    int t139 = p2g_fcmpd(p2g_h2f(r1489 & 0xFFFFu), p2g_h2f(r1397 & 0xFFFFu));
     bool p183 = (bitfieldExtract(int((t139 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs1097 = ((r1489 >> 16u) & 0xFFFFu);
-    int t140 = p2g_fcmpd(p2g_inz(p2g_h2f(rs1097)), p2g_inz(p2g_h2f((r1397 >> 16u) & 0xFFFFu)));
+    int t140 = p2g_fcmpd(p2g_h2f(rs1097), p2g_h2f((r1397 >> 16u) & 0xFFFFu));
     uint rs1099 = (t140 == 1) ? 1u : 0u;
     uint rs1666 = p183 ? (r1489 & 0xFFFFu) : (r1397 & 0xFFFFu);
     bool p184 = (bitfieldExtract(int(rs1099), 0, 16)) != 0;
@@ -4969,10 +4967,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1546 = hl_20 | (hu_20 << 16u);
     uint r1548 = p2g_hfma2(r1546, r1517, r1439);
     uint r1552 = p2g_hadd2(r1443, r1546);
-    int t141 = p2g_fcmpd(p2g_inz(p2g_h2f(r1542 & 0xFFFFu)), p2g_inz(p2g_h2f(r1461 & 0xFFFFu)));
+    int t141 = p2g_fcmpd(p2g_h2f(r1542 & 0xFFFFu), p2g_h2f(r1461 & 0xFFFFu));
     bool p188 = (bitfieldExtract(int((t141 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs1126 = ((r1542 >> 16u) & 0xFFFFu);
-    int t142 = p2g_fcmpd(p2g_inz(p2g_h2f(rs1126)), p2g_inz(p2g_h2f((r1461 >> 16u) & 0xFFFFu)));
+    int t142 = p2g_fcmpd(p2g_h2f(rs1126), p2g_h2f((r1461 >> 16u) & 0xFFFFu));
     uint rs1128 = (t142 == 1) ? 1u : 0u;
     uint rs1670 = p188 ? (r1542 & 0xFFFFu) : (r1461 & 0xFFFFu);
     bool p189 = (bitfieldExtract(int(rs1128), 0, 16)) != 0;
@@ -5001,10 +4999,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1602 = hl_21 | (hu_21 << 16u);
     uint r1604 = p2g_hfma2(r1602, r1517, r1495);
     uint r1608 = p2g_hadd2(r1499, r1602);
-    int t143 = p2g_fcmpd(p2g_inz(p2g_h2f(r1598 & 0xFFFFu)), p2g_inz(p2g_h2f(r1510 & 0xFFFFu)));
+    int t143 = p2g_fcmpd(p2g_h2f(r1598 & 0xFFFFu), p2g_h2f(r1510 & 0xFFFFu));
     bool p192 = (bitfieldExtract(int((t143 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs1149 = ((r1598 >> 16u) & 0xFFFFu);
-    int t144 = p2g_fcmpd(p2g_inz(p2g_h2f(rs1149)), p2g_inz(p2g_h2f((r1510 >> 16u) & 0xFFFFu)));
+    int t144 = p2g_fcmpd(p2g_h2f(rs1149), p2g_h2f((r1510 >> 16u) & 0xFFFFu));
     uint rs1151 = (t144 == 1) ? 1u : 0u;
     uint rs1674 = p192 ? (r1598 & 0xFFFFu) : (r1510 & 0xFFFFu);
     bool p193 = (bitfieldExtract(int(rs1151), 0, 16)) != 0;
@@ -5040,10 +5038,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1655 = hl_22 | (hu_22 << 16u);
     r1657 = p2g_hfma2_end(r1655, r1626, r1548);
     r1661 = p2g_hadd2(r1552, r1655);
-    int t145 = p2g_fcmpd(p2g_inz(p2g_h2f(r1651 & 0xFFFFu)), p2g_inz(p2g_h2f(r1570 & 0xFFFFu)));
+    int t145 = p2g_fcmpd(p2g_h2f(r1651 & 0xFFFFu), p2g_h2f(r1570 & 0xFFFFu));
     bool p197 = (bitfieldExtract(int((t145 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs1178 = ((r1651 >> 16u) & 0xFFFFu);
-    int t146 = p2g_fcmpd(p2g_inz(p2g_h2f(rs1178)), p2g_inz(p2g_h2f((r1570 >> 16u) & 0xFFFFu)));
+    int t146 = p2g_fcmpd(p2g_h2f(rs1178), p2g_h2f((r1570 >> 16u) & 0xFFFFu));
     uint rs1180 = (t146 == 1) ? 1u : 0u;
     uint rs1678 = p197 ? (r1651 & 0xFFFFu) : (r1570 & 0xFFFFu);
     bool p198 = (bitfieldExtract(int(rs1180), 0, 16)) != 0;
@@ -5072,10 +5070,10 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1711 = hl_23 | (hu_23 << 16u);
     r1713 = p2g_hfma2_end(r1711, r1626, r1604);
     r1717 = p2g_hadd2(r1608, r1711);
-    int t147 = p2g_fcmpd(p2g_inz(p2g_h2f(r1707 & 0xFFFFu)), p2g_inz(p2g_h2f(r1619 & 0xFFFFu)));
+    int t147 = p2g_fcmpd(p2g_h2f(r1707 & 0xFFFFu), p2g_h2f(r1619 & 0xFFFFu));
     bool p201 = (bitfieldExtract(int((t147 == 1) ? 1u : 0u), 0, 16)) != 0;
     uint rs1201 = ((r1707 >> 16u) & 0xFFFFu);
-    int t148 = p2g_fcmpd(p2g_inz(p2g_h2f(rs1201)), p2g_inz(p2g_h2f((r1619 >> 16u) & 0xFFFFu)));
+    int t148 = p2g_fcmpd(p2g_h2f(rs1201), p2g_h2f((r1619 >> 16u) & 0xFFFFu));
     uint rs1203 = (t148 == 1) ? 1u : 0u;
     uint rs1682 = p201 ? (r1707 & 0xFFFFu) : (r1619 & 0xFFFFu);
     bool p202 = (bitfieldExtract(int(rs1203), 0, 16)) != 0;
@@ -5310,19 +5308,19 @@ void p2g_check_59(bool p228, float f131, float f129, out precise float f134, uin
     precise float f1003 = p2g_faddz(f134, uintBitsToFloat(0xB727C5ACu));
     f136 = p2g_nmax(f129, 0.0);
     precise float f1005 = p2g_canon(uintBitsToFloat(floatBitsToUint(f136) ^ 0x80000000u));
-    int t168 = p2g_fcmpd(f1003, p2g_inz(f1005));
+    int t168 = p2g_fcmpd(f1003, f1005);
     bool p229 = t168 == -1;
     precise float f1008 = p229 ? p2g_fsubz(p2g_inz(f997), f134) : f136;
     precise float f1010 = p2g_faddz(p2g_fsubz(p2g_inz(f133), f134), uintBitsToFloat(0xB727C5ACu));
     precise float f1011 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1008) ^ 0x80000000u));
-    int t169 = p2g_fcmpd(f1010, p2g_inz(f1011));
+    int t169 = p2g_fcmpd(f1010, f1011);
     bool p230 = t169 == -1;
     precise float f1013 = p2g_faddz(p2g_fsubz(f134, f133), uintBitsToFloat(0x3727C5ACu));
     f1014 = p230 ? f1013 : f1008;
     precise float f1016 = p2g_fsubz(-f133, f134);
     precise float f1017 = p2g_faddz(f1016, uintBitsToFloat(0xB727C5ACu));
     precise float f1018 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1014) ^ 0x80000000u));
-    int t170 = p2g_fcmpd(f1017, p2g_inz(f1018));
+    int t170 = p2g_fcmpd(f1017, f1018);
     p231 = t170 == -1;
     f1020 = p2g_faddz(p2g_faddz(f133, f134), uintBitsToFloat(0x3727C5ACu));
     if (!p2g_redoz()) return;
@@ -5755,12 +5753,12 @@ void main() {
           // ptx:135  max.f32 	%f203, %f198, %f200;
           precise float f203 = p2g_nmax(p2g_in(f198), f200);
           // ptx:136  mul.f32 	%f204, %f201, 0f3E800000;
-          precise float f204 = p2g_fmulc(p2g_in(f201), 0.25);
+          precise float f204 = p2g_fmulc(f201, 0.25);
           // ptx:137  mul.f32 	%f205, %f202, 0f3F000000;
           precise float f205 = p2g_fmulc(p2g_nmax(p2g_in(f197), f200), 0.5);
           // ptx:138  add.f32 	%f206, %f204, %f205;
           // ptx:139  mul.f32 	%f207, %f203, 0f3E800000;
-          precise float f207 = p2g_fmulc(p2g_in(f203), 0.25);
+          precise float f207 = p2g_fmulc(f203, 0.25);
           // ptx:140  add.f32 	%f208, %f206, %f207;
           // ptx:142  mul.f32 	%f210, %f203, 0f3F000000;
           // ptx:143  sub.f32 	%f4, %f209, %f210;
@@ -6719,8 +6717,7 @@ void main() {
       // ptx:677  max.f32 	%f616, %f614, %f615;
       // ptx:678  max.f32 	%f617, %f610, %f613;
       // ptx:679  min.f32 	%f34, %f617, %f616;
-      f34 = p2g_nmin(p2g_nmax(f610, p2g_nmin(p2g_nmin(f387, f402), p2g_in(f612))), p2g_nmax(p2g_nmax(f387, f402),
-          p2g_in(f615)));
+      f34 = p2g_nmin(p2g_nmax(f610, p2g_nmin(p2g_nmin(f387, f402), f612)), p2g_nmax(p2g_nmax(f387, f402), f615));
       // ptx:680  mul.f32 	%f618, %f598, %f604;
       // ptx:681  fma.rn.f32 	%f619, %f357, %f601, %f618;
       // ptx:682  fma.rn.f32 	%f620, %f599, %f606, %f619;
@@ -6767,8 +6764,7 @@ void main() {
       // ptx:710  max.f32 	%f647, %f645, %f646;
       // ptx:711  max.f32 	%f648, %f641, %f644;
       // ptx:712  min.f32 	%f36, %f648, %f647;
-      f36 = p2g_nmin(p2g_nmax(f641, p2g_nmin(p2g_nmin(f402, f405), p2g_in(f643))), p2g_nmax(p2g_nmax(f402, f405),
-          p2g_in(f646)));
+      f36 = p2g_nmin(p2g_nmax(f641, p2g_nmin(p2g_nmin(f402, f405), f643)), p2g_nmax(p2g_nmax(f402, f405), f646));
       // ptx:713  mul.f32 	%f649, %f598, %f635;
       // ptx:714  fma.rn.f32 	%f650, %f357, %f632, %f649;
       // ptx:715  fma.rn.f32 	%f651, %f599, %f637, %f650;
@@ -7867,7 +7863,7 @@ void main() {
       // ptx:1666  mov.b32 {low,high}, %r383;
       // ptx:1667  mov.b16 %rs553, low;}
       // ptx:1671  setp.gt.f16  __$temp3, %rs552, %rs553;
-      int t101 = p2g_fcmpd(p2g_in(p2g_h2f(r416 & 0xFFFFu)), p2g_in(p2g_h2f(r383 & 0xFFFFu)));
+      int t101 = p2g_fcmpd(p2g_h2f(r416 & 0xFFFFu), p2g_h2f(r383 & 0xFFFFu));
       // ptx:1672  selp.u16 %rs554, 1, 0, __$temp3;}
       // ptx:1674  setp.ne.s16 	%p98, %rs554, 0;
       bool p98 = (bitfieldExtract(int((t101 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -7877,7 +7873,7 @@ void main() {
       // ptx:1682  mov.b32 {low,high}, %r383;
       // ptx:1683  mov.b16 %rs558, high;}
       // ptx:1687  setp.gt.f16  __$temp3, %rs557, %rs558;
-      int t102 = p2g_fcmpd(p2g_in(p2g_h2f(rs557)), p2g_in(p2g_h2f((r383 >> 16u) & 0xFFFFu)));
+      int t102 = p2g_fcmpd(p2g_h2f(rs557), p2g_h2f((r383 >> 16u) & 0xFFFFu));
       // ptx:1688  selp.u16 %rs559, 1, 0, __$temp3;}
       uint rs559 = (t102 == 1) ? 1u : 0u;
       // ptx:1690  @%p98 bra 	$L__BB0_54;
@@ -7964,7 +7960,7 @@ void main() {
       // ptx:1838  mov.b32 {low,high}, %r385;
       // ptx:1839  mov.b16 %rs577, low;}
       // ptx:1843  setp.gt.f16  __$temp3, %rs576, %rs577;
-      int t103 = p2g_fcmpd(p2g_in(p2g_h2f(r496 & 0xFFFFu)), p2g_in(p2g_h2f(r385 & 0xFFFFu)));
+      int t103 = p2g_fcmpd(p2g_h2f(r496 & 0xFFFFu), p2g_h2f(r385 & 0xFFFFu));
       // ptx:1844  selp.u16 %rs578, 1, 0, __$temp3;}
       // ptx:1846  setp.ne.s16 	%p102, %rs578, 0;
       bool p102 = (bitfieldExtract(int((t103 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -7974,7 +7970,7 @@ void main() {
       // ptx:1854  mov.b32 {low,high}, %r385;
       // ptx:1855  mov.b16 %rs582, high;}
       // ptx:1859  setp.gt.f16  __$temp3, %rs581, %rs582;
-      int t104 = p2g_fcmpd(p2g_in(p2g_h2f(rs581)), p2g_in(p2g_h2f((r385 >> 16u) & 0xFFFFu)));
+      int t104 = p2g_fcmpd(p2g_h2f(rs581), p2g_h2f((r385 >> 16u) & 0xFFFFu));
       // ptx:1860  selp.u16 %rs583, 1, 0, __$temp3;}
       uint rs583 = (t104 == 1) ? 1u : 0u;
       // ptx:1862  @%p102 bra 	$L__BB0_66;
@@ -8082,7 +8078,7 @@ void main() {
       // ptx:2038  mov.b32 {low,high}, %r468;
       // ptx:2039  mov.b16 %rs606, low;}
       // ptx:2043  setp.gt.f16  __$temp3, %rs605, %rs606;
-      int t105 = p2g_fcmpd(p2g_in(p2g_h2f(r549 & 0xFFFFu)), p2g_in(p2g_h2f(r468 & 0xFFFFu)));
+      int t105 = p2g_fcmpd(p2g_h2f(r549 & 0xFFFFu), p2g_h2f(r468 & 0xFFFFu));
       // ptx:2044  selp.u16 %rs607, 1, 0, __$temp3;}
       // ptx:2046  setp.ne.s16 	%p107, %rs607, 0;
       bool p107 = (bitfieldExtract(int((t105 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -8092,7 +8088,7 @@ void main() {
       // ptx:2054  mov.b32 {low,high}, %r468;
       // ptx:2055  mov.b16 %rs611, high;}
       // ptx:2059  setp.gt.f16  __$temp3, %rs610, %rs611;
-      int t106 = p2g_fcmpd(p2g_in(p2g_h2f(rs610)), p2g_in(p2g_h2f((r468 >> 16u) & 0xFFFFu)));
+      int t106 = p2g_fcmpd(p2g_h2f(rs610), p2g_h2f((r468 >> 16u) & 0xFFFFu));
       // ptx:2060  selp.u16 %rs612, 1, 0, __$temp3;}
       uint rs612 = (t106 == 1) ? 1u : 0u;
       // ptx:2062  @%p107 bra 	$L__BB0_78;
@@ -8179,7 +8175,7 @@ void main() {
       // ptx:2210  mov.b32 {low,high}, %r517;
       // ptx:2211  mov.b16 %rs629, low;}
       // ptx:2215  setp.gt.f16  __$temp3, %rs628, %rs629;
-      int t107 = p2g_fcmpd(p2g_in(p2g_h2f(r605 & 0xFFFFu)), p2g_in(p2g_h2f(r517 & 0xFFFFu)));
+      int t107 = p2g_fcmpd(p2g_h2f(r605 & 0xFFFFu), p2g_h2f(r517 & 0xFFFFu));
       // ptx:2216  selp.u16 %rs630, 1, 0, __$temp3;}
       // ptx:2218  setp.ne.s16 	%p111, %rs630, 0;
       bool p111 = (bitfieldExtract(int((t107 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -8189,7 +8185,7 @@ void main() {
       // ptx:2226  mov.b32 {low,high}, %r517;
       // ptx:2227  mov.b16 %rs634, high;}
       // ptx:2231  setp.gt.f16  __$temp3, %rs633, %rs634;
-      int t108 = p2g_fcmpd(p2g_in(p2g_h2f(rs633)), p2g_in(p2g_h2f((r517 >> 16u) & 0xFFFFu)));
+      int t108 = p2g_fcmpd(p2g_h2f(rs633), p2g_h2f((r517 >> 16u) & 0xFFFFu));
       // ptx:2232  selp.u16 %rs635, 1, 0, __$temp3;}
       uint rs635 = (t108 == 1) ? 1u : 0u;
       // ptx:2234  @%p111 bra 	$L__BB0_90;
@@ -8297,7 +8293,7 @@ void main() {
       // ptx:2410  mov.b32 {low,high}, %r577;
       // ptx:2411  mov.b16 %rs658, low;}
       // ptx:2415  setp.gt.f16  __$temp3, %rs657, %rs658;
-      int t109 = p2g_fcmpd(p2g_in(p2g_h2f(r658 & 0xFFFFu)), p2g_in(p2g_h2f(r577 & 0xFFFFu)));
+      int t109 = p2g_fcmpd(p2g_h2f(r658 & 0xFFFFu), p2g_h2f(r577 & 0xFFFFu));
       // ptx:2416  selp.u16 %rs659, 1, 0, __$temp3;}
       // ptx:2418  setp.ne.s16 	%p116, %rs659, 0;
       bool p116 = (bitfieldExtract(int((t109 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -8307,7 +8303,7 @@ void main() {
       // ptx:2426  mov.b32 {low,high}, %r577;
       // ptx:2427  mov.b16 %rs663, high;}
       // ptx:2431  setp.gt.f16  __$temp3, %rs662, %rs663;
-      int t110 = p2g_fcmpd(p2g_in(p2g_h2f(rs662)), p2g_in(p2g_h2f((r577 >> 16u) & 0xFFFFu)));
+      int t110 = p2g_fcmpd(p2g_h2f(rs662), p2g_h2f((r577 >> 16u) & 0xFFFFu));
       // ptx:2432  selp.u16 %rs664, 1, 0, __$temp3;}
       uint rs664 = (t110 == 1) ? 1u : 0u;
       // ptx:2434  @%p116 bra 	$L__BB0_102;
@@ -8394,7 +8390,7 @@ void main() {
       // ptx:2582  mov.b32 {low,high}, %r626;
       // ptx:2583  mov.b16 %rs681, low;}
       // ptx:2587  setp.gt.f16  __$temp3, %rs680, %rs681;
-      int t111 = p2g_fcmpd(p2g_in(p2g_h2f(r714 & 0xFFFFu)), p2g_in(p2g_h2f(r626 & 0xFFFFu)));
+      int t111 = p2g_fcmpd(p2g_h2f(r714 & 0xFFFFu), p2g_h2f(r626 & 0xFFFFu));
       // ptx:2588  selp.u16 %rs682, 1, 0, __$temp3;}
       // ptx:2590  setp.ne.s16 	%p120, %rs682, 0;
       bool p120 = (bitfieldExtract(int((t111 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -8404,7 +8400,7 @@ void main() {
       // ptx:2598  mov.b32 {low,high}, %r626;
       // ptx:2599  mov.b16 %rs686, high;}
       // ptx:2603  setp.gt.f16  __$temp3, %rs685, %rs686;
-      int t112 = p2g_fcmpd(p2g_in(p2g_h2f(rs685)), p2g_in(p2g_h2f((r626 >> 16u) & 0xFFFFu)));
+      int t112 = p2g_fcmpd(p2g_h2f(rs685), p2g_h2f((r626 >> 16u) & 0xFFFFu));
       // ptx:2604  selp.u16 %rs687, 1, 0, __$temp3;}
       uint rs687 = (t112 == 1) ? 1u : 0u;
       // ptx:2606  @%p120 bra 	$L__BB0_114;
@@ -8525,7 +8521,7 @@ void main() {
       // ptx:2809  mov.b32 {low,high}, %r686;
       // ptx:2810  mov.b16 %rs726, low;}
       // ptx:2814  setp.gt.f16  __$temp3, %rs725, %rs726;
-      int t113 = p2g_fcmpd(p2g_in(p2g_h2f(r771 & 0xFFFFu)), p2g_in(p2g_h2f(r686 & 0xFFFFu)));
+      int t113 = p2g_fcmpd(p2g_h2f(r771 & 0xFFFFu), p2g_h2f(r686 & 0xFFFFu));
       // ptx:2815  selp.u16 %rs727, 1, 0, __$temp3;}
       // ptx:2817  setp.ne.s16 	%p125, %rs727, 0;
       bool p125 = (bitfieldExtract(int((t113 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -8535,7 +8531,7 @@ void main() {
       // ptx:2825  mov.b32 {low,high}, %r686;
       // ptx:2826  mov.b16 %rs731, high;}
       // ptx:2830  setp.gt.f16  __$temp3, %rs730, %rs731;
-      int t114 = p2g_fcmpd(p2g_in(p2g_h2f(rs730)), p2g_in(p2g_h2f((r686 >> 16u) & 0xFFFFu)));
+      int t114 = p2g_fcmpd(p2g_h2f(rs730), p2g_h2f((r686 >> 16u) & 0xFFFFu));
       // ptx:2831  selp.u16 %rs732, 1, 0, __$temp3;}
       uint rs732 = (t114 == 1) ? 1u : 0u;
       // ptx:2833  @%p125 bra 	$L__BB0_126;
@@ -8622,7 +8618,7 @@ void main() {
       // ptx:2981  mov.b32 {low,high}, %r735;
       // ptx:2982  mov.b16 %rs749, low;}
       // ptx:2986  setp.gt.f16  __$temp3, %rs748, %rs749;
-      int t115 = p2g_fcmpd(p2g_in(p2g_h2f(r827 & 0xFFFFu)), p2g_in(p2g_h2f(r735 & 0xFFFFu)));
+      int t115 = p2g_fcmpd(p2g_h2f(r827 & 0xFFFFu), p2g_h2f(r735 & 0xFFFFu));
       // ptx:2987  selp.u16 %rs750, 1, 0, __$temp3;}
       // ptx:2989  setp.ne.s16 	%p129, %rs750, 0;
       bool p129 = (bitfieldExtract(int((t115 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -8632,7 +8628,7 @@ void main() {
       // ptx:2997  mov.b32 {low,high}, %r735;
       // ptx:2998  mov.b16 %rs754, high;}
       // ptx:3002  setp.gt.f16  __$temp3, %rs753, %rs754;
-      int t116 = p2g_fcmpd(p2g_in(p2g_h2f(rs753)), p2g_in(p2g_h2f((r735 >> 16u) & 0xFFFFu)));
+      int t116 = p2g_fcmpd(p2g_h2f(rs753), p2g_h2f((r735 >> 16u) & 0xFFFFu));
       // ptx:3003  selp.u16 %rs755, 1, 0, __$temp3;}
       uint rs755 = (t116 == 1) ? 1u : 0u;
       // ptx:3005  @%p129 bra 	$L__BB0_138;
@@ -8740,7 +8736,7 @@ void main() {
       // ptx:3181  mov.b32 {low,high}, %r799;
       // ptx:3182  mov.b16 %rs778, low;}
       // ptx:3186  setp.gt.f16  __$temp3, %rs777, %rs778;
-      int t117 = p2g_fcmpd(p2g_in(p2g_h2f(r880 & 0xFFFFu)), p2g_in(p2g_h2f(r799 & 0xFFFFu)));
+      int t117 = p2g_fcmpd(p2g_h2f(r880 & 0xFFFFu), p2g_h2f(r799 & 0xFFFFu));
       // ptx:3187  selp.u16 %rs779, 1, 0, __$temp3;}
       // ptx:3189  setp.ne.s16 	%p134, %rs779, 0;
       bool p134 = (bitfieldExtract(int((t117 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -8750,7 +8746,7 @@ void main() {
       // ptx:3197  mov.b32 {low,high}, %r799;
       // ptx:3198  mov.b16 %rs783, high;}
       // ptx:3202  setp.gt.f16  __$temp3, %rs782, %rs783;
-      int t118 = p2g_fcmpd(p2g_in(p2g_h2f(rs782)), p2g_in(p2g_h2f((r799 >> 16u) & 0xFFFFu)));
+      int t118 = p2g_fcmpd(p2g_h2f(rs782), p2g_h2f((r799 >> 16u) & 0xFFFFu));
       // ptx:3203  selp.u16 %rs784, 1, 0, __$temp3;}
       uint rs784 = (t118 == 1) ? 1u : 0u;
       // ptx:3205  @%p134 bra 	$L__BB0_150;
@@ -8837,7 +8833,7 @@ void main() {
       // ptx:3353  mov.b32 {low,high}, %r848;
       // ptx:3354  mov.b16 %rs801, low;}
       // ptx:3358  setp.gt.f16  __$temp3, %rs800, %rs801;
-      int t119 = p2g_fcmpd(p2g_in(p2g_h2f(r936 & 0xFFFFu)), p2g_in(p2g_h2f(r848 & 0xFFFFu)));
+      int t119 = p2g_fcmpd(p2g_h2f(r936 & 0xFFFFu), p2g_h2f(r848 & 0xFFFFu));
       // ptx:3359  selp.u16 %rs802, 1, 0, __$temp3;}
       // ptx:3361  setp.ne.s16 	%p138, %rs802, 0;
       bool p138 = (bitfieldExtract(int((t119 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -8847,7 +8843,7 @@ void main() {
       // ptx:3369  mov.b32 {low,high}, %r848;
       // ptx:3370  mov.b16 %rs806, high;}
       // ptx:3374  setp.gt.f16  __$temp3, %rs805, %rs806;
-      int t120 = p2g_fcmpd(p2g_in(p2g_h2f(rs805)), p2g_in(p2g_h2f((r848 >> 16u) & 0xFFFFu)));
+      int t120 = p2g_fcmpd(p2g_h2f(rs805), p2g_h2f((r848 >> 16u) & 0xFFFFu));
       // ptx:3375  selp.u16 %rs807, 1, 0, __$temp3;}
       uint rs807 = (t120 == 1) ? 1u : 0u;
       // ptx:3377  @%p138 bra 	$L__BB0_162;
@@ -8955,7 +8951,7 @@ void main() {
       // ptx:3553  mov.b32 {low,high}, %r908;
       // ptx:3554  mov.b16 %rs830, low;}
       // ptx:3558  setp.gt.f16  __$temp3, %rs829, %rs830;
-      int t121 = p2g_fcmpd(p2g_in(p2g_h2f(r989 & 0xFFFFu)), p2g_in(p2g_h2f(r908 & 0xFFFFu)));
+      int t121 = p2g_fcmpd(p2g_h2f(r989 & 0xFFFFu), p2g_h2f(r908 & 0xFFFFu));
       // ptx:3559  selp.u16 %rs831, 1, 0, __$temp3;}
       // ptx:3561  setp.ne.s16 	%p143, %rs831, 0;
       bool p143 = (bitfieldExtract(int((t121 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -8965,7 +8961,7 @@ void main() {
       // ptx:3569  mov.b32 {low,high}, %r908;
       // ptx:3570  mov.b16 %rs835, high;}
       // ptx:3574  setp.gt.f16  __$temp3, %rs834, %rs835;
-      int t122 = p2g_fcmpd(p2g_in(p2g_h2f(rs834)), p2g_in(p2g_h2f((r908 >> 16u) & 0xFFFFu)));
+      int t122 = p2g_fcmpd(p2g_h2f(rs834), p2g_h2f((r908 >> 16u) & 0xFFFFu));
       // ptx:3575  selp.u16 %rs836, 1, 0, __$temp3;}
       uint rs836 = (t122 == 1) ? 1u : 0u;
       // ptx:3577  @%p143 bra 	$L__BB0_174;
@@ -9052,7 +9048,7 @@ void main() {
       // ptx:3725  mov.b32 {low,high}, %r957;
       // ptx:3726  mov.b16 %rs853, low;}
       // ptx:3730  setp.gt.f16  __$temp3, %rs852, %rs853;
-      int t123 = p2g_fcmpd(p2g_in(p2g_h2f(r1045 & 0xFFFFu)), p2g_in(p2g_h2f(r957 & 0xFFFFu)));
+      int t123 = p2g_fcmpd(p2g_h2f(r1045 & 0xFFFFu), p2g_h2f(r957 & 0xFFFFu));
       // ptx:3731  selp.u16 %rs854, 1, 0, __$temp3;}
       // ptx:3733  setp.ne.s16 	%p147, %rs854, 0;
       bool p147 = (bitfieldExtract(int((t123 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -9062,7 +9058,7 @@ void main() {
       // ptx:3741  mov.b32 {low,high}, %r957;
       // ptx:3742  mov.b16 %rs858, high;}
       // ptx:3746  setp.gt.f16  __$temp3, %rs857, %rs858;
-      int t124 = p2g_fcmpd(p2g_in(p2g_h2f(rs857)), p2g_in(p2g_h2f((r957 >> 16u) & 0xFFFFu)));
+      int t124 = p2g_fcmpd(p2g_h2f(rs857), p2g_h2f((r957 >> 16u) & 0xFFFFu));
       // ptx:3747  selp.u16 %rs859, 1, 0, __$temp3;}
       uint rs859 = (t124 == 1) ? 1u : 0u;
       // ptx:3749  @%p147 bra 	$L__BB0_186;
@@ -9183,7 +9179,7 @@ void main() {
       // ptx:3952  mov.b32 {low,high}, %r1017;
       // ptx:3953  mov.b16 %rs898, low;}
       // ptx:3957  setp.gt.f16  __$temp3, %rs897, %rs898;
-      int t125 = p2g_fcmpd(p2g_in(p2g_h2f(r1102 & 0xFFFFu)), p2g_in(p2g_h2f(r1017 & 0xFFFFu)));
+      int t125 = p2g_fcmpd(p2g_h2f(r1102 & 0xFFFFu), p2g_h2f(r1017 & 0xFFFFu));
       // ptx:3958  selp.u16 %rs899, 1, 0, __$temp3;}
       // ptx:3960  setp.ne.s16 	%p152, %rs899, 0;
       bool p152 = (bitfieldExtract(int((t125 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -9193,7 +9189,7 @@ void main() {
       // ptx:3968  mov.b32 {low,high}, %r1017;
       // ptx:3969  mov.b16 %rs903, high;}
       // ptx:3973  setp.gt.f16  __$temp3, %rs902, %rs903;
-      int t126 = p2g_fcmpd(p2g_in(p2g_h2f(rs902)), p2g_in(p2g_h2f((r1017 >> 16u) & 0xFFFFu)));
+      int t126 = p2g_fcmpd(p2g_h2f(rs902), p2g_h2f((r1017 >> 16u) & 0xFFFFu));
       // ptx:3974  selp.u16 %rs904, 1, 0, __$temp3;}
       uint rs904 = (t126 == 1) ? 1u : 0u;
       // ptx:3976  @%p152 bra 	$L__BB0_198;
@@ -9280,7 +9276,7 @@ void main() {
       // ptx:4124  mov.b32 {low,high}, %r1066;
       // ptx:4125  mov.b16 %rs921, low;}
       // ptx:4129  setp.gt.f16  __$temp3, %rs920, %rs921;
-      int t127 = p2g_fcmpd(p2g_in(p2g_h2f(r1158 & 0xFFFFu)), p2g_in(p2g_h2f(r1066 & 0xFFFFu)));
+      int t127 = p2g_fcmpd(p2g_h2f(r1158 & 0xFFFFu), p2g_h2f(r1066 & 0xFFFFu));
       // ptx:4130  selp.u16 %rs922, 1, 0, __$temp3;}
       // ptx:4132  setp.ne.s16 	%p156, %rs922, 0;
       bool p156 = (bitfieldExtract(int((t127 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -9290,7 +9286,7 @@ void main() {
       // ptx:4140  mov.b32 {low,high}, %r1066;
       // ptx:4141  mov.b16 %rs926, high;}
       // ptx:4145  setp.gt.f16  __$temp3, %rs925, %rs926;
-      int t128 = p2g_fcmpd(p2g_in(p2g_h2f(rs925)), p2g_in(p2g_h2f((r1066 >> 16u) & 0xFFFFu)));
+      int t128 = p2g_fcmpd(p2g_h2f(rs925), p2g_h2f((r1066 >> 16u) & 0xFFFFu));
       // ptx:4146  selp.u16 %rs927, 1, 0, __$temp3;}
       uint rs927 = (t128 == 1) ? 1u : 0u;
       // ptx:4148  @%p156 bra 	$L__BB0_210;
@@ -9398,7 +9394,7 @@ void main() {
       // ptx:4324  mov.b32 {low,high}, %r1130;
       // ptx:4325  mov.b16 %rs950, low;}
       // ptx:4329  setp.gt.f16  __$temp3, %rs949, %rs950;
-      int t129 = p2g_fcmpd(p2g_in(p2g_h2f(r1211 & 0xFFFFu)), p2g_in(p2g_h2f(r1130 & 0xFFFFu)));
+      int t129 = p2g_fcmpd(p2g_h2f(r1211 & 0xFFFFu), p2g_h2f(r1130 & 0xFFFFu));
       // ptx:4330  selp.u16 %rs951, 1, 0, __$temp3;}
       // ptx:4332  setp.ne.s16 	%p161, %rs951, 0;
       bool p161 = (bitfieldExtract(int((t129 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -9408,7 +9404,7 @@ void main() {
       // ptx:4340  mov.b32 {low,high}, %r1130;
       // ptx:4341  mov.b16 %rs955, high;}
       // ptx:4345  setp.gt.f16  __$temp3, %rs954, %rs955;
-      int t130 = p2g_fcmpd(p2g_in(p2g_h2f(rs954)), p2g_in(p2g_h2f((r1130 >> 16u) & 0xFFFFu)));
+      int t130 = p2g_fcmpd(p2g_h2f(rs954), p2g_h2f((r1130 >> 16u) & 0xFFFFu));
       // ptx:4346  selp.u16 %rs956, 1, 0, __$temp3;}
       uint rs956 = (t130 == 1) ? 1u : 0u;
       // ptx:4348  @%p161 bra 	$L__BB0_222;
@@ -9495,7 +9491,7 @@ void main() {
       // ptx:4496  mov.b32 {low,high}, %r1179;
       // ptx:4497  mov.b16 %rs973, low;}
       // ptx:4501  setp.gt.f16  __$temp3, %rs972, %rs973;
-      int t131 = p2g_fcmpd(p2g_in(p2g_h2f(r1267 & 0xFFFFu)), p2g_in(p2g_h2f(r1179 & 0xFFFFu)));
+      int t131 = p2g_fcmpd(p2g_h2f(r1267 & 0xFFFFu), p2g_h2f(r1179 & 0xFFFFu));
       // ptx:4502  selp.u16 %rs974, 1, 0, __$temp3;}
       // ptx:4504  setp.ne.s16 	%p165, %rs974, 0;
       bool p165 = (bitfieldExtract(int((t131 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -9505,7 +9501,7 @@ void main() {
       // ptx:4512  mov.b32 {low,high}, %r1179;
       // ptx:4513  mov.b16 %rs978, high;}
       // ptx:4517  setp.gt.f16  __$temp3, %rs977, %rs978;
-      int t132 = p2g_fcmpd(p2g_in(p2g_h2f(rs977)), p2g_in(p2g_h2f((r1179 >> 16u) & 0xFFFFu)));
+      int t132 = p2g_fcmpd(p2g_h2f(rs977), p2g_h2f((r1179 >> 16u) & 0xFFFFu));
       // ptx:4518  selp.u16 %rs979, 1, 0, __$temp3;}
       uint rs979 = (t132 == 1) ? 1u : 0u;
       // ptx:4520  @%p165 bra 	$L__BB0_234;
@@ -9613,7 +9609,7 @@ void main() {
       // ptx:4696  mov.b32 {low,high}, %r1239;
       // ptx:4697  mov.b16 %rs1002, low;}
       // ptx:4701  setp.gt.f16  __$temp3, %rs1001, %rs1002;
-      int t133 = p2g_fcmpd(p2g_in(p2g_h2f(r1320 & 0xFFFFu)), p2g_in(p2g_h2f(r1239 & 0xFFFFu)));
+      int t133 = p2g_fcmpd(p2g_h2f(r1320 & 0xFFFFu), p2g_h2f(r1239 & 0xFFFFu));
       // ptx:4702  selp.u16 %rs1003, 1, 0, __$temp3;}
       // ptx:4704  setp.ne.s16 	%p170, %rs1003, 0;
       bool p170 = (bitfieldExtract(int((t133 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -9623,7 +9619,7 @@ void main() {
       // ptx:4712  mov.b32 {low,high}, %r1239;
       // ptx:4713  mov.b16 %rs1007, high;}
       // ptx:4717  setp.gt.f16  __$temp3, %rs1006, %rs1007;
-      int t134 = p2g_fcmpd(p2g_in(p2g_h2f(rs1006)), p2g_in(p2g_h2f((r1239 >> 16u) & 0xFFFFu)));
+      int t134 = p2g_fcmpd(p2g_h2f(rs1006), p2g_h2f((r1239 >> 16u) & 0xFFFFu));
       // ptx:4718  selp.u16 %rs1008, 1, 0, __$temp3;}
       uint rs1008 = (t134 == 1) ? 1u : 0u;
       // ptx:4720  @%p170 bra 	$L__BB0_246;
@@ -9710,7 +9706,7 @@ void main() {
       // ptx:4868  mov.b32 {low,high}, %r1288;
       // ptx:4869  mov.b16 %rs1025, low;}
       // ptx:4873  setp.gt.f16  __$temp3, %rs1024, %rs1025;
-      int t135 = p2g_fcmpd(p2g_in(p2g_h2f(r1376 & 0xFFFFu)), p2g_in(p2g_h2f(r1288 & 0xFFFFu)));
+      int t135 = p2g_fcmpd(p2g_h2f(r1376 & 0xFFFFu), p2g_h2f(r1288 & 0xFFFFu));
       // ptx:4874  selp.u16 %rs1026, 1, 0, __$temp3;}
       // ptx:4876  setp.ne.s16 	%p174, %rs1026, 0;
       bool p174 = (bitfieldExtract(int((t135 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -9720,7 +9716,7 @@ void main() {
       // ptx:4884  mov.b32 {low,high}, %r1288;
       // ptx:4885  mov.b16 %rs1030, high;}
       // ptx:4889  setp.gt.f16  __$temp3, %rs1029, %rs1030;
-      int t136 = p2g_fcmpd(p2g_in(p2g_h2f(rs1029)), p2g_in(p2g_h2f((r1288 >> 16u) & 0xFFFFu)));
+      int t136 = p2g_fcmpd(p2g_h2f(rs1029), p2g_h2f((r1288 >> 16u) & 0xFFFFu));
       // ptx:4890  selp.u16 %rs1031, 1, 0, __$temp3;}
       uint rs1031 = (t136 == 1) ? 1u : 0u;
       // ptx:4892  @%p174 bra 	$L__BB0_258;
@@ -9841,7 +9837,7 @@ void main() {
       // ptx:5095  mov.b32 {low,high}, %r1348;
       // ptx:5096  mov.b16 %rs1070, low;}
       // ptx:5100  setp.gt.f16  __$temp3, %rs1069, %rs1070;
-      int t137 = p2g_fcmpd(p2g_in(p2g_h2f(r1433 & 0xFFFFu)), p2g_in(p2g_h2f(r1348 & 0xFFFFu)));
+      int t137 = p2g_fcmpd(p2g_h2f(r1433 & 0xFFFFu), p2g_h2f(r1348 & 0xFFFFu));
       // ptx:5101  selp.u16 %rs1071, 1, 0, __$temp3;}
       // ptx:5103  setp.ne.s16 	%p179, %rs1071, 0;
       bool p179 = (bitfieldExtract(int((t137 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -9851,7 +9847,7 @@ void main() {
       // ptx:5111  mov.b32 {low,high}, %r1348;
       // ptx:5112  mov.b16 %rs1075, high;}
       // ptx:5116  setp.gt.f16  __$temp3, %rs1074, %rs1075;
-      int t138 = p2g_fcmpd(p2g_in(p2g_h2f(rs1074)), p2g_in(p2g_h2f((r1348 >> 16u) & 0xFFFFu)));
+      int t138 = p2g_fcmpd(p2g_h2f(rs1074), p2g_h2f((r1348 >> 16u) & 0xFFFFu));
       // ptx:5117  selp.u16 %rs1076, 1, 0, __$temp3;}
       uint rs1076 = (t138 == 1) ? 1u : 0u;
       // ptx:5119  @%p179 bra 	$L__BB0_270;
@@ -9938,7 +9934,7 @@ void main() {
       // ptx:5267  mov.b32 {low,high}, %r1397;
       // ptx:5268  mov.b16 %rs1093, low;}
       // ptx:5272  setp.gt.f16  __$temp3, %rs1092, %rs1093;
-      int t139 = p2g_fcmpd(p2g_in(p2g_h2f(r1489 & 0xFFFFu)), p2g_in(p2g_h2f(r1397 & 0xFFFFu)));
+      int t139 = p2g_fcmpd(p2g_h2f(r1489 & 0xFFFFu), p2g_h2f(r1397 & 0xFFFFu));
       // ptx:5273  selp.u16 %rs1094, 1, 0, __$temp3;}
       // ptx:5275  setp.ne.s16 	%p183, %rs1094, 0;
       bool p183 = (bitfieldExtract(int((t139 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -9948,7 +9944,7 @@ void main() {
       // ptx:5283  mov.b32 {low,high}, %r1397;
       // ptx:5284  mov.b16 %rs1098, high;}
       // ptx:5288  setp.gt.f16  __$temp3, %rs1097, %rs1098;
-      int t140 = p2g_fcmpd(p2g_in(p2g_h2f(rs1097)), p2g_in(p2g_h2f((r1397 >> 16u) & 0xFFFFu)));
+      int t140 = p2g_fcmpd(p2g_h2f(rs1097), p2g_h2f((r1397 >> 16u) & 0xFFFFu));
       // ptx:5289  selp.u16 %rs1099, 1, 0, __$temp3;}
       uint rs1099 = (t140 == 1) ? 1u : 0u;
       // ptx:5291  @%p183 bra 	$L__BB0_282;
@@ -10056,7 +10052,7 @@ void main() {
       // ptx:5467  mov.b32 {low,high}, %r1461;
       // ptx:5468  mov.b16 %rs1122, low;}
       // ptx:5472  setp.gt.f16  __$temp3, %rs1121, %rs1122;
-      int t141 = p2g_fcmpd(p2g_in(p2g_h2f(r1542 & 0xFFFFu)), p2g_in(p2g_h2f(r1461 & 0xFFFFu)));
+      int t141 = p2g_fcmpd(p2g_h2f(r1542 & 0xFFFFu), p2g_h2f(r1461 & 0xFFFFu));
       // ptx:5473  selp.u16 %rs1123, 1, 0, __$temp3;}
       // ptx:5475  setp.ne.s16 	%p188, %rs1123, 0;
       bool p188 = (bitfieldExtract(int((t141 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -10066,7 +10062,7 @@ void main() {
       // ptx:5483  mov.b32 {low,high}, %r1461;
       // ptx:5484  mov.b16 %rs1127, high;}
       // ptx:5488  setp.gt.f16  __$temp3, %rs1126, %rs1127;
-      int t142 = p2g_fcmpd(p2g_in(p2g_h2f(rs1126)), p2g_in(p2g_h2f((r1461 >> 16u) & 0xFFFFu)));
+      int t142 = p2g_fcmpd(p2g_h2f(rs1126), p2g_h2f((r1461 >> 16u) & 0xFFFFu));
       // ptx:5489  selp.u16 %rs1128, 1, 0, __$temp3;}
       uint rs1128 = (t142 == 1) ? 1u : 0u;
       // ptx:5491  @%p188 bra 	$L__BB0_294;
@@ -10153,7 +10149,7 @@ void main() {
       // ptx:5639  mov.b32 {low,high}, %r1510;
       // ptx:5640  mov.b16 %rs1145, low;}
       // ptx:5644  setp.gt.f16  __$temp3, %rs1144, %rs1145;
-      int t143 = p2g_fcmpd(p2g_in(p2g_h2f(r1598 & 0xFFFFu)), p2g_in(p2g_h2f(r1510 & 0xFFFFu)));
+      int t143 = p2g_fcmpd(p2g_h2f(r1598 & 0xFFFFu), p2g_h2f(r1510 & 0xFFFFu));
       // ptx:5645  selp.u16 %rs1146, 1, 0, __$temp3;}
       // ptx:5647  setp.ne.s16 	%p192, %rs1146, 0;
       bool p192 = (bitfieldExtract(int((t143 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -10163,7 +10159,7 @@ void main() {
       // ptx:5655  mov.b32 {low,high}, %r1510;
       // ptx:5656  mov.b16 %rs1150, high;}
       // ptx:5660  setp.gt.f16  __$temp3, %rs1149, %rs1150;
-      int t144 = p2g_fcmpd(p2g_in(p2g_h2f(rs1149)), p2g_in(p2g_h2f((r1510 >> 16u) & 0xFFFFu)));
+      int t144 = p2g_fcmpd(p2g_h2f(rs1149), p2g_h2f((r1510 >> 16u) & 0xFFFFu));
       // ptx:5661  selp.u16 %rs1151, 1, 0, __$temp3;}
       uint rs1151 = (t144 == 1) ? 1u : 0u;
       // ptx:5663  @%p192 bra 	$L__BB0_306;
@@ -10271,7 +10267,7 @@ void main() {
       // ptx:5839  mov.b32 {low,high}, %r1570;
       // ptx:5840  mov.b16 %rs1174, low;}
       // ptx:5844  setp.gt.f16  __$temp3, %rs1173, %rs1174;
-      int t145 = p2g_fcmpd(p2g_in(p2g_h2f(r1651 & 0xFFFFu)), p2g_in(p2g_h2f(r1570 & 0xFFFFu)));
+      int t145 = p2g_fcmpd(p2g_h2f(r1651 & 0xFFFFu), p2g_h2f(r1570 & 0xFFFFu));
       // ptx:5845  selp.u16 %rs1175, 1, 0, __$temp3;}
       // ptx:5847  setp.ne.s16 	%p197, %rs1175, 0;
       bool p197 = (bitfieldExtract(int((t145 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -10281,7 +10277,7 @@ void main() {
       // ptx:5855  mov.b32 {low,high}, %r1570;
       // ptx:5856  mov.b16 %rs1179, high;}
       // ptx:5860  setp.gt.f16  __$temp3, %rs1178, %rs1179;
-      int t146 = p2g_fcmpd(p2g_in(p2g_h2f(rs1178)), p2g_in(p2g_h2f((r1570 >> 16u) & 0xFFFFu)));
+      int t146 = p2g_fcmpd(p2g_h2f(rs1178), p2g_h2f((r1570 >> 16u) & 0xFFFFu));
       // ptx:5861  selp.u16 %rs1180, 1, 0, __$temp3;}
       uint rs1180 = (t146 == 1) ? 1u : 0u;
       // ptx:5863  @%p197 bra 	$L__BB0_318;
@@ -10368,7 +10364,7 @@ void main() {
       // ptx:6011  mov.b32 {low,high}, %r1619;
       // ptx:6012  mov.b16 %rs1197, low;}
       // ptx:6016  setp.gt.f16  __$temp3, %rs1196, %rs1197;
-      int t147 = p2g_fcmpd(p2g_in(p2g_h2f(r1707 & 0xFFFFu)), p2g_in(p2g_h2f(r1619 & 0xFFFFu)));
+      int t147 = p2g_fcmpd(p2g_h2f(r1707 & 0xFFFFu), p2g_h2f(r1619 & 0xFFFFu));
       // ptx:6017  selp.u16 %rs1198, 1, 0, __$temp3;}
       // ptx:6019  setp.ne.s16 	%p201, %rs1198, 0;
       bool p201 = (bitfieldExtract(int((t147 == 1) ? 1u : 0u), 0, 16)) != 0;
@@ -10378,7 +10374,7 @@ void main() {
       // ptx:6027  mov.b32 {low,high}, %r1619;
       // ptx:6028  mov.b16 %rs1202, high;}
       // ptx:6032  setp.gt.f16  __$temp3, %rs1201, %rs1202;
-      int t148 = p2g_fcmpd(p2g_in(p2g_h2f(rs1201)), p2g_in(p2g_h2f((r1619 >> 16u) & 0xFFFFu)));
+      int t148 = p2g_fcmpd(p2g_h2f(rs1201), p2g_h2f((r1619 >> 16u) & 0xFFFFu));
       // ptx:6033  selp.u16 %rs1203, 1, 0, __$temp3;}
       uint rs1203 = (t148 == 1) ? 1u : 0u;
       // ptx:6035  @%p201 bra 	$L__BB0_330;
@@ -10990,7 +10986,7 @@ void main() {
         // ptx:6968  neg.f32 	%f1005, %f136;
         precise float f1005 = p2g_canon(uintBitsToFloat(floatBitsToUint(f136) ^ 0x80000000u));
         // ptx:6969  setp.lt.f32 	%p229, %f1003, %f1005;
-        int t168 = p2g_fcmpd(f1003, p2g_in(f1005));
+        int t168 = p2g_fcmpd(f1003, f1005);
         bool p229 = t168 == -1;
         // ptx:6970  sub.f32 	%f1007, %f997, %f134;
         // ptx:6971  selp.f32 	%f1008, %f1007, %f136, %p229;
@@ -11001,7 +10997,7 @@ void main() {
         // ptx:6974  neg.f32 	%f1011, %f1008;
         precise float f1011 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1008) ^ 0x80000000u));
         // ptx:6975  setp.lt.f32 	%p230, %f1010, %f1011;
-        int t169 = p2g_fcmpd(f1010, p2g_in(f1011));
+        int t169 = p2g_fcmpd(f1010, f1011);
         bool p230 = t169 == -1;
         // ptx:6976  sub.f32 	%f1012, %f134, %f133;
         // ptx:6977  add.f32 	%f1013, %f1012, 0f3727C5AC;
@@ -11016,7 +11012,7 @@ void main() {
         // ptx:6982  neg.f32 	%f1018, %f1014;
         precise float f1018 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1014) ^ 0x80000000u));
         // ptx:6983  setp.lt.f32 	%p231, %f1017, %f1018;
-        int t170 = p2g_fcmpd(f1017, p2g_in(f1018));
+        int t170 = p2g_fcmpd(f1017, f1018);
         bool p231 = t170 == -1;
         // ptx:6984  add.f32 	%f1019, %f133, %f134;
         // ptx:6985  add.f32 	%f1020, %f1019, 0f3727C5AC;
