@@ -10,7 +10,7 @@ OUT_direct.comp: after a region, `if (p2g_redo()) p2g_exact_N(...)`: the first p
 ways fail the exact replay at once (no check copy; exact, the replay being exact; slower wherever a check would
 have found the device's results exact: K's region 48 in 13 % of its threads on lavapipe, --fact f32-fast).
 OUT_zfirst.comp gives the first pass the check's test itself, so the check copies go: every result tracked as the
-p2g_*z forms track it (p2g_m), the untested p2g_*c forms tested too (as the check tests them), the entering
+p2g_*z forms track it (p2g_m: every short form p2g_*c, as the check tests them), the entering
 values still through p2g_u (`(bits << 1) - 2`, a subnormal operand sorts below p2g_nz(2^-126), a NaN entering
 p2g_in_nan sets 0: what p2g_inz / p2g_in_nanz establish, in two integer operations instead of four), and after
 the region `if (p2g_redo()) p2g_exact_N(...)` with p2g_redo true when the fact P2G_F32_FAST does not hold, an
@@ -33,17 +33,14 @@ main = s.index('\nvoid main() {')
 body, k = re.subn(CHECK, REPLAY, s[main:])
 open(out + '_direct.comp', 'w').write(s[:main] + body)
 
-forms = {  # the first pass's short forms, given the check's tests
-    'p2g_fadd': ('float a, float b',
-                 'precise float r = a + b; p2g_m = min(p2g_m, a == -b ? 1.0 : abs(r)); return r;'),
-    'p2g_fmul': ('float a, float b',
-                 'precise float r = a * b; p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r)); return r;'),
-    'p2g_ffma': ('float a, float b, float c',
-                 'precise float r = fma(a, b, c); p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r)); '
-                 'return r;'),
-    'p2g_faddc': ('float a, float b', 'return p2g_fadd(a, b);'),
-    'p2g_fmulc': ('float a, float b', 'return p2g_fmul(a, b);'),
-    'p2g_ffmac': ('float a, float b, float c', 'return p2g_ffma(a, b, c);'),
+forms = {  # the first pass's short forms (untested since ca8114a: p2g_faddc ...), given the check's tests
+    'p2g_faddc': ('float a, float b',
+                  'precise float r = a + b; p2g_m = min(p2g_m, a == -b ? 1.0 : abs(r)); return r;'),
+    'p2g_fmulc': ('float a, float b',
+                  'precise float r = a * b; p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r)); return r;'),
+    'p2g_ffmac': ('float a, float b, float c',
+                  'precise float r = fma(a, b, c); p2g_m = min(p2g_m, min(abs(a), abs(b)) == 0.0 ? 1.0 : abs(r)); '
+                  'return r;'),
 }
 for name, (params, body) in forms.items():
     t = redefine(s, name, params, body)

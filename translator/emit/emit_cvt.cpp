@@ -505,9 +505,10 @@ static std::string findCmp(const ir::Inst& in) {
 }
 
 // Operand type for comparing: unsigned for .lo/.ls/.hi/.hs and .u/.b types, signed for .s, float for .f;
-// half types (and f32 under exact_f32) compare as exact f32 bits through p2g_fcmp.
+// half types compare widened to f32 (f16 as floats through p2g_fcmpd, bf16 as bits through p2g_fcmp), and f32 under
+// exact_f32 as bits through p2g_fcmp.
 static std::string cmpOperand(Emitter& E, const Opnd& o, Ty t, bool ftz, bool ieee) {
-  if (t.k == Ty::K::F16 || t.k == Ty::K::BF16) {  // exact f32 bits, compared by p2g_fcmp
+  if (t.k == Ty::K::F16 || t.k == Ty::K::BF16) {  // widened to f32: p2g_fcmpd (f16) or p2g_fcmp (bf16 bits)
     std::string h = E.src(o, Ty{Ty::K::B, 16});
     if (ftz && t.k == Ty::K::F16) {
       E.use("p2g_h_ftz");
@@ -515,7 +516,7 @@ static std::string cmpOperand(Emitter& E, const Opnd& o, Ty t, bool ftz, bool ie
     }
     if (t.k == Ty::K::BF16) return "((" + h + " & 0xFFFFu) << 16)";
     E.use("p2g_h2f");
-    return "floatBitsToUint(p2g_h2f(" + h + "))";
+    return "p2g_h2f(" + h + ")";  // a float for p2g_fcmpd (emitCompare)
   }
   std::string s = E.src(o, t.k == Ty::K::B ? Ty{Ty::K::U, t.bits} : t);
   if (ftz && t.k == Ty::K::F && t.bits == 32) {
@@ -546,7 +547,8 @@ static std::string keyCmp(const std::string& op, const std::string& c) {
   return "";
 }
 
-// set/setp on .f16x2/.bf16x2: each 16-bit lane compared on its own (exact f32 bits and p2g_fcmp, like scalar halves).
+// set/setp on .f16x2/.bf16x2: each 16-bit lane compared on its own, like scalar halves (f16: p2g_fcmpd of the
+// lanes widened; bf16: p2g_fcmp on the f32 bits).
 // setp writes the low lane's result to the first predicate and the high lane's to the second (PTX ISA "setp",
 // half precision); set writes per lane 1.0 / 0.0 of the half type for a .f16x2/.bf16x2 destination (measured on
 // the H200: ops/f16_setp set_ltu_f16x2, 0x3C00 or 0 per lane in all 65536 lanes) and 0xFFFF / 0 per lane for
@@ -555,7 +557,7 @@ static void emitPackedCompare(Emitter& E, const ir::Inst& in, const std::string&
   std::string op(in.op);
   bool bf = ct.k == Ty::K::BF16x2, ftz = in.hasMod("ftz") && !bf;
   if (!bf) E.use("p2g_h2f");
-  E.use("p2g_fcmp");
+  E.use(bf ? "p2g_fcmp" : "p2g_fcmpd");  // as in emitCompare: f16 lanes widened are never subnormal
   if (ftz) E.use("p2g_h_ftz");
   std::string a = E.tmpOf("uint"), b = E.tmpOf("uint");
   E.line(a + " = " + E.src(in.ops[1], Ty{Ty::K::B, 32}) + "; " + b + " = " + E.src(in.ops[2], Ty{Ty::K::B, 32}) + ";");
@@ -574,10 +576,10 @@ static void emitPackedCompare(Emitter& E, const ir::Inst& in, const std::string&
     auto half = [&](const std::string& w) {
       std::string h = l ? "(" + w + " >> 16)" : "(" + w + " & 0xFFFFu)";
       if (bf) return "(" + h + " << 16)";
-      return "floatBitsToUint(p2g_h2f(" + (ftz ? "p2g_h_ftz(" + h + ")" : h) + "))";
+      return "p2g_h2f(" + (ftz ? "p2g_h_ftz(" + h + ")" : h) + ")";
     };
     std::string cv = E.tmpOf("int");
-    E.line(cv + " = p2g_fcmp(" + half(a) + ", " + half(b) + ");");
+    E.line(cv + " = " + (bf ? "p2g_fcmp(" : "p2g_fcmpd(") + half(a) + ", " + half(b) + ");");
     std::string r = keyCmp(c, cv);
     if (r.empty()) {
       E.error(in, "comparison '" + c + "' is not valid for this type");
@@ -714,9 +716,15 @@ void emitCompare(Emitter& E, const ir::Inst& in) {
   }
   std::string r;
   if (keyed) {
-    E.use("p2g_fcmp");
+    // f16 operands widened to f32 are never subnormal (the smallest f16 subnormal, 2^-24, is an f32 normal), so
+    // every device's own compares order them as IEEE does: p2g_fcmpd, the device's <, > and isnan() (exact on
+    // every device in both modes). bf16 widened can be an f32 subnormal, which a flushing device would call
+    // zero, and exact f32 may be subnormal too: p2g_fcmp on the bits.
+    bool half = ct.k == Ty::K::F16;
+    std::string f = half ? "p2g_fcmpd" : "p2g_fcmp";
+    E.use(f);
     std::string cv = E.tmpOf("int");
-    E.line(cv + " = p2g_fcmp(" + av + ", " + bv + ");");
+    E.line(cv + " = " + f + "(" + av + ", " + bv + ");");
     r = keyCmp(c, cv);
   } else {
     r = cmpExpr(E, c, cmpTy, av, bv);

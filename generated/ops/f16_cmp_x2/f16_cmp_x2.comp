@@ -62,6 +62,17 @@ int p2g_fcmp(uint a, uint b) {
   int ka = p2g_fkey(a), kb = p2g_fkey(b);
   return ka < kb ? -1 : (ka > kb ? 1 : 0);
 }
+// setp.f32's order of two values of a guarded region's device pass (region_guard.cpp: operands tested like the
+// guarded calls', so never subnormal where the region's test passes): -1, 0, 1, or 2 when unordered, as p2g_fcmp
+// gives from the bits (-0 equals +0). The device's compares, no branch (selects of plain variables).
+int p2g_fcmpd(float a, float b) {
+  int lt = -1, gt = 1, eq = 0, un = 2;
+  int r = a > b ? gt : eq;
+  r = a < b ? lt : r;
+  bool u = any(isnan(vec2(a, b)));
+  r = u ? un : r;
+  return r;
+}
 // max.f32: a NaN operand is ignored; both NaN give the canonical NaN; +0.0 is above -0.0.
 float p2g_fmax(float x, float y) {
   uint a = floatBitsToUint(x), b = floatBitsToUint(y), q = 0x7FFFFFFFu;
@@ -451,9 +462,9 @@ void main() {
   // ptx:296  set.eq.u32.f16x2 %r136, %r161, %r162;
   uint t3 = r161;
   uint t4 = r162;
-  int t5 = p2g_fcmp(floatBitsToUint(p2g_h2f((t3 & 0xFFFFu))), floatBitsToUint(p2g_h2f((t4 & 0xFFFFu))));
+  int t5 = p2g_fcmpd(p2g_h2f((t3 & 0xFFFFu)), p2g_h2f((t4 & 0xFFFFu)));
   bool t6 = t5 == 0;
-  int t7 = p2g_fcmp(floatBitsToUint(p2g_h2f((t3 >> 16))), floatBitsToUint(p2g_h2f((t4 >> 16))));
+  int t7 = p2g_fcmpd(p2g_h2f((t3 >> 16)), p2g_h2f((t4 >> 16)));
   bool t8 = t7 == 0;
   // ptx:298  cvta.to.global.u64 	%rd18, %rd1;
   // ptx:299  mul.wide.u32 	%rd19, %r1, 4;
@@ -464,9 +475,9 @@ void main() {
   // ptx:303  set.ltu.s32.f16x2 %r139, %r161, %r162;
   uint t9 = r161;
   uint t10 = r162;
-  int t11 = p2g_fcmp(floatBitsToUint(p2g_h2f((t9 & 0xFFFFu))), floatBitsToUint(p2g_h2f((t10 & 0xFFFFu))));
+  int t11 = p2g_fcmpd(p2g_h2f((t9 & 0xFFFFu)), p2g_h2f((t10 & 0xFFFFu)));
   bool t12 = (t11 == -1 || t11 == 2);
-  int t13 = p2g_fcmp(floatBitsToUint(p2g_h2f((t9 >> 16))), floatBitsToUint(p2g_h2f((t10 >> 16))));
+  int t13 = p2g_fcmpd(p2g_h2f((t9 >> 16)), p2g_h2f((t10 >> 16)));
   bool t14 = (t13 == -1 || t13 == 2);
   // ptx:305  cvta.to.global.u64 	%rd21, %rd2;
   // ptx:306  add.s64 	%rd22, %rd21, %rd19;
@@ -475,11 +486,9 @@ void main() {
   // ptx:309  set.gt.ftz.f16x2.f16x2 %r142, %r161, %r162;
   uint t15 = r161;
   uint t16 = r162;
-  int t17 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz((t15 & 0xFFFFu)))),
-      floatBitsToUint(p2g_h2f(p2g_h_ftz((t16 & 0xFFFFu)))));
+  int t17 = p2g_fcmpd(p2g_h2f(p2g_h_ftz((t15 & 0xFFFFu))), p2g_h2f(p2g_h_ftz((t16 & 0xFFFFu))));
   bool t18 = t17 == 1;
-  int t19 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz((t15 >> 16)))),
-      floatBitsToUint(p2g_h2f(p2g_h_ftz((t16 >> 16)))));
+  int t19 = p2g_fcmpd(p2g_h2f(p2g_h_ftz((t15 >> 16))), p2g_h2f(p2g_h_ftz((t16 >> 16))));
   bool t20 = t19 == 1;
   // ptx:311  cvta.to.global.u64 	%rd23, %rd3;
   // ptx:312  add.s64 	%rd24, %rd23, %rd19;
@@ -499,9 +508,9 @@ void main() {
   // ptx:321  { .reg .pred p, q; setp.ltu.f16x2 p|q, %r161, %r162; selp.u32 %r148, 1, 0, p; @q or.b32 %r148, %r148, 2; }
   uint t27 = r161;
   uint t28 = r162;
-  int t29 = p2g_fcmp(floatBitsToUint(p2g_h2f((t27 & 0xFFFFu))), floatBitsToUint(p2g_h2f((t28 & 0xFFFFu))));
+  int t29 = p2g_fcmpd(p2g_h2f((t27 & 0xFFFFu)), p2g_h2f((t28 & 0xFFFFu)));
   bool t30 = (t29 == -1 || t29 == 2);
-  int t31 = p2g_fcmp(floatBitsToUint(p2g_h2f((t27 >> 16))), floatBitsToUint(p2g_h2f((t28 >> 16))));
+  int t31 = p2g_fcmpd(p2g_h2f((t27 >> 16)), p2g_h2f((t28 >> 16)));
   bool t32 = (t31 == -1 || t31 == 2);
   bool v_p = t30;
   bool q = t32;
@@ -516,11 +525,9 @@ void main() {
   // ptx:327  { .reg .pred p, q; setp.ge.ftz.f16x2 p|q, %r161, %r162; selp.u32 %r151, 1, 0, p; @q or.b32 %r151, %r151, 2; }
   uint t33 = r161;
   uint t34 = r162;
-  int t35 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz((t33 & 0xFFFFu)))),
-      floatBitsToUint(p2g_h2f(p2g_h_ftz((t34 & 0xFFFFu)))));
+  int t35 = p2g_fcmpd(p2g_h2f(p2g_h_ftz((t33 & 0xFFFFu))), p2g_h2f(p2g_h_ftz((t34 & 0xFFFFu))));
   bool t36 = (t35 == 0 || t35 == 1);
-  int t37 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz((t33 >> 16)))),
-      floatBitsToUint(p2g_h2f(p2g_h_ftz((t34 >> 16)))));
+  int t37 = p2g_fcmpd(p2g_h2f(p2g_h_ftz((t33 >> 16))), p2g_h2f(p2g_h_ftz((t34 >> 16))));
   bool t38 = (t37 == 0 || t37 == 1);
   bool v_p_1 = t36;
   bool q_1 = t38;

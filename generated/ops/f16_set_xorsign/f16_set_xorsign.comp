@@ -65,6 +65,17 @@ int p2g_fcmp(uint a, uint b) {
   int ka = p2g_fkey(a), kb = p2g_fkey(b);
   return ka < kb ? -1 : (ka > kb ? 1 : 0);
 }
+// setp.f32's order of two values of a guarded region's device pass (region_guard.cpp: operands tested like the
+// guarded calls', so never subnormal where the region's test passes): -1, 0, 1, or 2 when unordered, as p2g_fcmp
+// gives from the bits (-0 equals +0). The device's compares, no branch (selects of plain variables).
+int p2g_fcmpd(float a, float b) {
+  int lt = -1, gt = 1, eq = 0, un = 2;
+  int r = a > b ? gt : eq;
+  r = a < b ? lt : r;
+  bool u = any(isnan(vec2(a, b)));
+  r = u ? un : r;
+  return r;
+}
 // max.f32: a NaN operand is ignored; both NaN give the canonical NaN; +0.0 is above -0.0.
 float p2g_fmax(float x, float y) {
   uint a = floatBitsToUint(x), b = floatBitsToUint(y), q = 0x7FFFFFFFu;
@@ -370,7 +381,7 @@ void main() {
   uint64_t t4 = uint64_t(r1);
   uint rs19 = (uint(uint64_t(t4)) & 65535u);
   // ptx:229  set.lt.f16.f16 %rs1, %rs19, %rs20;
-  int t5 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs19)), floatBitsToUint(p2g_h2f(rs20)));
+  int t5 = p2g_fcmpd(p2g_h2f(rs19), p2g_h2f(rs20));
   bool t6 = t5 == -1;
   // ptx:231  cvta.to.global.u64 	%rd16, %rd1;
   // ptx:232  mul.wide.u32 	%rd17, %r1, 2;
@@ -379,7 +390,7 @@ void main() {
   // ptx:234  st.global.u16 	[%rd18], %rs1;
   P2GU16(uint64_t(int64_t(rd1) + int64_t(rd17))).v = uint16_t((t6) ? 0x3C00u : 0u);
   // ptx:236  set.neu.u32.f16 %r98, %rs19, %rs20;
-  int t7 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs19)), floatBitsToUint(p2g_h2f(rs20)));
+  int t7 = p2g_fcmpd(p2g_h2f(rs19), p2g_h2f(rs20));
   bool t8 = t7 != 0;
   // ptx:238  cvta.to.global.u64 	%rd19, %rd2;
   // ptx:239  mul.wide.u32 	%rd20, %r1, 4;

@@ -32,6 +32,17 @@ int p2g_fcmp(uint a, uint b) {
   int ka = p2g_fkey(a), kb = p2g_fkey(b);
   return ka < kb ? -1 : (ka > kb ? 1 : 0);
 }
+// setp.f32's order of two values of a guarded region's device pass (region_guard.cpp: operands tested like the
+// guarded calls', so never subnormal where the region's test passes): -1, 0, 1, or 2 when unordered, as p2g_fcmp
+// gives from the bits (-0 equals +0). The device's compares, no branch (selects of plain variables).
+int p2g_fcmpd(float a, float b) {
+  int lt = -1, gt = 1, eq = 0, un = 2;
+  int r = a > b ? gt : eq;
+  r = a < b ? lt : r;
+  bool u = any(isnan(vec2(a, b)));
+  r = u ? un : r;
+  return r;
+}
 // Device fact (specialization constant 8, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): the device's
 // unpackHalf2x16 gives every finite f16 exactly and packHalf2x16 rounds a finite f32 to the nearest f16, ties to
 // even, f16 subnormals kept, overflow to infinity; p2g_h2f and p2g_f2h_rn then convert with them.
@@ -282,68 +293,68 @@ void main() {
   uint64_t t4 = uint64_t(r1);
   uint rs83 = (uint(uint64_t(t4)) & 65535u);
   // ptx:223  { .reg .pred p; setp.eq.f16 p, %rs83, %rs84; selp.u32 %r98, 1, 0, p; }
-  int t5 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
+  int t5 = p2g_fcmpd(p2g_h2f(rs83), p2g_h2f(rs84));
   // ptx:226  { .reg .pred p; setp.ne.f16 p, %rs83, %rs84; selp.u32 %r99, 1, 0, p; }
-  int t6 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
+  int t6 = p2g_fcmpd(p2g_h2f(rs83), p2g_h2f(rs84));
   bool v_p_1 = (t6 == -1 || t6 == 1);
   // ptx:228  shl.b32 	%r143, %r99, 1;
   // ptx:229  or.b32  	%r144, %r143, %r98;
   // ptx:231  { .reg .pred p; setp.lt.f16 p, %rs83, %rs84; selp.u32 %r100, 1, 0, p; }
-  int t7 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
+  int t7 = p2g_fcmpd(p2g_h2f(rs83), p2g_h2f(rs84));
   bool v_p_2 = t7 == -1;
   // ptx:233  shl.b32 	%r145, %r100, 2;
   // ptx:234  or.b32  	%r146, %r144, %r145;
   uint r146 = (((v_p_1 ? 1u : 0u) << 1u) | ((t5 == 0) ? 1u : 0u)) | ((v_p_2 ? 1u : 0u) << 2u);
   // ptx:236  { .reg .pred p; setp.le.f16 p, %rs83, %rs84; selp.u32 %r101, 1, 0, p; }
-  int t8 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
+  int t8 = p2g_fcmpd(p2g_h2f(rs83), p2g_h2f(rs84));
   bool v_p_3 = (t8 == -1 || t8 == 0);
   // ptx:238  shl.b32 	%r147, %r101, 3;
   // ptx:239  or.b32  	%r148, %r146, %r147;
   // ptx:241  { .reg .pred p; setp.gt.f16 p, %rs83, %rs84; selp.u32 %r102, 1, 0, p; }
-  int t9 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
+  int t9 = p2g_fcmpd(p2g_h2f(rs83), p2g_h2f(rs84));
   // ptx:243  shl.b32 	%r149, %r102, 4;
   // ptx:244  or.b32  	%r150, %r148, %r149;
   uint r150 = (r146 | ((v_p_3 ? 1u : 0u) << 3u)) | (((t9 == 1) ? 1u : 0u) << 4u);
   // ptx:246  { .reg .pred p; setp.ge.f16 p, %rs83, %rs84; selp.u32 %r103, 1, 0, p; }
-  int t10 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
+  int t10 = p2g_fcmpd(p2g_h2f(rs83), p2g_h2f(rs84));
   // ptx:248  shl.b32 	%r151, %r103, 5;
   // ptx:249  or.b32  	%r152, %r150, %r151;
   uint r152 = r150 | (((t10 == 0 || t10 == 1) ? 1u : 0u) << 5u);
   // ptx:251  { .reg .pred p; setp.equ.f16 p, %rs83, %rs84; selp.u32 %r104, 1, 0, p; }
-  int t11 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
+  int t11 = p2g_fcmpd(p2g_h2f(rs83), p2g_h2f(rs84));
   // ptx:253  shl.b32 	%r153, %r104, 6;
   // ptx:254  or.b32  	%r154, %r152, %r153;
   // ptx:256  { .reg .pred p; setp.neu.f16 p, %rs83, %rs84; selp.u32 %r105, 1, 0, p; }
-  int t12 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
+  int t12 = p2g_fcmpd(p2g_h2f(rs83), p2g_h2f(rs84));
   // ptx:258  shl.b32 	%r155, %r105, 7;
   // ptx:259  or.b32  	%r156, %r154, %r155;
   uint r156 = (r152 | (((t11 == 0 || t11 == 2) ? 1u : 0u) << 6u)) | (((t12 != 0) ? 1u : 0u) << 7u);
   // ptx:261  { .reg .pred p; setp.ltu.f16 p, %rs83, %rs84; selp.u32 %r106, 1, 0, p; }
-  int t13 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
+  int t13 = p2g_fcmpd(p2g_h2f(rs83), p2g_h2f(rs84));
   bool v_p_8 = (t13 == -1 || t13 == 2);
   // ptx:263  shl.b32 	%r157, %r106, 8;
   // ptx:264  or.b32  	%r158, %r156, %r157;
   uint r158 = r156 | ((v_p_8 ? 1u : 0u) << 8u);
   // ptx:266  { .reg .pred p; setp.leu.f16 p, %rs83, %rs84; selp.u32 %r107, 1, 0, p; }
-  int t14 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
+  int t14 = p2g_fcmpd(p2g_h2f(rs83), p2g_h2f(rs84));
   // ptx:268  shl.b32 	%r159, %r107, 9;
   // ptx:269  or.b32  	%r160, %r158, %r159;
   // ptx:271  { .reg .pred p; setp.gtu.f16 p, %rs83, %rs84; selp.u32 %r108, 1, 0, p; }
-  int t15 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
+  int t15 = p2g_fcmpd(p2g_h2f(rs83), p2g_h2f(rs84));
   // ptx:273  shl.b32 	%r161, %r108, 10;
   // ptx:274  or.b32  	%r162, %r160, %r161;
   uint r162 = (r158 | (((t14 != 1) ? 1u : 0u) << 9u)) | (((t15 >= 1) ? 1u : 0u) << 10u);
   // ptx:276  { .reg .pred p; setp.geu.f16 p, %rs83, %rs84; selp.u32 %r109, 1, 0, p; }
-  int t16 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
+  int t16 = p2g_fcmpd(p2g_h2f(rs83), p2g_h2f(rs84));
   // ptx:278  shl.b32 	%r163, %r109, 11;
   // ptx:279  or.b32  	%r164, %r162, %r163;
   // ptx:281  { .reg .pred p; setp.num.f16 p, %rs83, %rs84; selp.u32 %r110, 1, 0, p; }
-  int t17 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
+  int t17 = p2g_fcmpd(p2g_h2f(rs83), p2g_h2f(rs84));
   // ptx:283  shl.b32 	%r165, %r110, 12;
   // ptx:284  or.b32  	%r166, %r164, %r165;
   uint r166 = (r162 | (((t16 >= 0) ? 1u : 0u) << 11u)) | (((t17 != 2) ? 1u : 0u) << 12u);
   // ptx:286  { .reg .pred p; setp.nan.f16 p, %rs83, %rs84; selp.u32 %r111, 1, 0, p; }
-  int t18 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
+  int t18 = p2g_fcmpd(p2g_h2f(rs83), p2g_h2f(rs84));
   // ptx:288  shl.b32 	%r167, %r111, 13;
   // ptx:289  or.b32  	%r168, %r166, %r167;
   // ptx:290  cvta.to.global.u64 	%rd13, %rd1;
@@ -353,68 +364,68 @@ void main() {
   // ptx:293  st.global.u32 	[%rd15], %r168;
   P2GU32(uint64_t(int64_t(rd1) + int64_t(rd14))).v = (r166 | (((t18 == 2) ? 1u : 0u) << 13u));
   // ptx:295  { .reg .pred p; setp.eq.ftz.f16 p, %rs83, %rs84; selp.u32 %r112, 1, 0, p; }
-  int t19 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
+  int t19 = p2g_fcmpd(p2g_h2f(p2g_h_ftz(rs83)), p2g_h2f(p2g_h_ftz(rs84)));
   // ptx:298  { .reg .pred p; setp.ne.ftz.f16 p, %rs83, %rs84; selp.u32 %r113, 1, 0, p; }
-  int t20 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
+  int t20 = p2g_fcmpd(p2g_h2f(p2g_h_ftz(rs83)), p2g_h2f(p2g_h_ftz(rs84)));
   bool v_p_15 = (t20 == -1 || t20 == 1);
   // ptx:300  shl.b32 	%r169, %r113, 1;
   // ptx:301  or.b32  	%r170, %r169, %r112;
   // ptx:303  { .reg .pred p; setp.lt.ftz.f16 p, %rs83, %rs84; selp.u32 %r114, 1, 0, p; }
-  int t21 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
+  int t21 = p2g_fcmpd(p2g_h2f(p2g_h_ftz(rs83)), p2g_h2f(p2g_h_ftz(rs84)));
   bool v_p_16 = t21 == -1;
   // ptx:305  shl.b32 	%r171, %r114, 2;
   // ptx:306  or.b32  	%r172, %r170, %r171;
   uint r172 = (((v_p_15 ? 1u : 0u) << 1u) | ((t19 == 0) ? 1u : 0u)) | ((v_p_16 ? 1u : 0u) << 2u);
   // ptx:308  { .reg .pred p; setp.le.ftz.f16 p, %rs83, %rs84; selp.u32 %r115, 1, 0, p; }
-  int t22 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
+  int t22 = p2g_fcmpd(p2g_h2f(p2g_h_ftz(rs83)), p2g_h2f(p2g_h_ftz(rs84)));
   bool v_p_17 = (t22 == -1 || t22 == 0);
   // ptx:310  shl.b32 	%r173, %r115, 3;
   // ptx:311  or.b32  	%r174, %r172, %r173;
   // ptx:313  { .reg .pred p; setp.gt.ftz.f16 p, %rs83, %rs84; selp.u32 %r116, 1, 0, p; }
-  int t23 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
+  int t23 = p2g_fcmpd(p2g_h2f(p2g_h_ftz(rs83)), p2g_h2f(p2g_h_ftz(rs84)));
   // ptx:315  shl.b32 	%r175, %r116, 4;
   // ptx:316  or.b32  	%r176, %r174, %r175;
   uint r176 = (r172 | ((v_p_17 ? 1u : 0u) << 3u)) | (((t23 == 1) ? 1u : 0u) << 4u);
   // ptx:318  { .reg .pred p; setp.ge.ftz.f16 p, %rs83, %rs84; selp.u32 %r117, 1, 0, p; }
-  int t24 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
+  int t24 = p2g_fcmpd(p2g_h2f(p2g_h_ftz(rs83)), p2g_h2f(p2g_h_ftz(rs84)));
   // ptx:320  shl.b32 	%r177, %r117, 5;
   // ptx:321  or.b32  	%r178, %r176, %r177;
   uint r178 = r176 | (((t24 == 0 || t24 == 1) ? 1u : 0u) << 5u);
   // ptx:323  { .reg .pred p; setp.equ.ftz.f16 p, %rs83, %rs84; selp.u32 %r118, 1, 0, p; }
-  int t25 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
+  int t25 = p2g_fcmpd(p2g_h2f(p2g_h_ftz(rs83)), p2g_h2f(p2g_h_ftz(rs84)));
   // ptx:325  shl.b32 	%r179, %r118, 6;
   // ptx:326  or.b32  	%r180, %r178, %r179;
   // ptx:328  { .reg .pred p; setp.neu.ftz.f16 p, %rs83, %rs84; selp.u32 %r119, 1, 0, p; }
-  int t26 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
+  int t26 = p2g_fcmpd(p2g_h2f(p2g_h_ftz(rs83)), p2g_h2f(p2g_h_ftz(rs84)));
   // ptx:330  shl.b32 	%r181, %r119, 7;
   // ptx:331  or.b32  	%r182, %r180, %r181;
   uint r182 = (r178 | (((t25 == 0 || t25 == 2) ? 1u : 0u) << 6u)) | (((t26 != 0) ? 1u : 0u) << 7u);
   // ptx:333  { .reg .pred p; setp.ltu.ftz.f16 p, %rs83, %rs84; selp.u32 %r120, 1, 0, p; }
-  int t27 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
+  int t27 = p2g_fcmpd(p2g_h2f(p2g_h_ftz(rs83)), p2g_h2f(p2g_h_ftz(rs84)));
   bool v_p_22 = (t27 == -1 || t27 == 2);
   // ptx:335  shl.b32 	%r183, %r120, 8;
   // ptx:336  or.b32  	%r184, %r182, %r183;
   uint r184 = r182 | ((v_p_22 ? 1u : 0u) << 8u);
   // ptx:338  { .reg .pred p; setp.leu.ftz.f16 p, %rs83, %rs84; selp.u32 %r121, 1, 0, p; }
-  int t28 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
+  int t28 = p2g_fcmpd(p2g_h2f(p2g_h_ftz(rs83)), p2g_h2f(p2g_h_ftz(rs84)));
   // ptx:340  shl.b32 	%r185, %r121, 9;
   // ptx:341  or.b32  	%r186, %r184, %r185;
   // ptx:343  { .reg .pred p; setp.gtu.ftz.f16 p, %rs83, %rs84; selp.u32 %r122, 1, 0, p; }
-  int t29 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
+  int t29 = p2g_fcmpd(p2g_h2f(p2g_h_ftz(rs83)), p2g_h2f(p2g_h_ftz(rs84)));
   // ptx:345  shl.b32 	%r187, %r122, 10;
   // ptx:346  or.b32  	%r188, %r186, %r187;
   uint r188 = (r184 | (((t28 != 1) ? 1u : 0u) << 9u)) | (((t29 >= 1) ? 1u : 0u) << 10u);
   // ptx:348  { .reg .pred p; setp.geu.ftz.f16 p, %rs83, %rs84; selp.u32 %r123, 1, 0, p; }
-  int t30 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
+  int t30 = p2g_fcmpd(p2g_h2f(p2g_h_ftz(rs83)), p2g_h2f(p2g_h_ftz(rs84)));
   // ptx:350  shl.b32 	%r189, %r123, 11;
   // ptx:351  or.b32  	%r190, %r188, %r189;
   // ptx:353  { .reg .pred p; setp.num.ftz.f16 p, %rs83, %rs84; selp.u32 %r124, 1, 0, p; }
-  int t31 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
+  int t31 = p2g_fcmpd(p2g_h2f(p2g_h_ftz(rs83)), p2g_h2f(p2g_h_ftz(rs84)));
   // ptx:355  shl.b32 	%r191, %r124, 12;
   // ptx:356  or.b32  	%r192, %r190, %r191;
   uint r192 = (r188 | (((t30 >= 0) ? 1u : 0u) << 11u)) | (((t31 != 2) ? 1u : 0u) << 12u);
   // ptx:358  { .reg .pred p; setp.nan.ftz.f16 p, %rs83, %rs84; selp.u32 %r125, 1, 0, p; }
-  int t32 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
+  int t32 = p2g_fcmpd(p2g_h2f(p2g_h_ftz(rs83)), p2g_h2f(p2g_h_ftz(rs84)));
   // ptx:360  shl.b32 	%r193, %r125, 13;
   // ptx:361  or.b32  	%r194, %r192, %r193;
   // ptx:362  cvta.to.global.u64 	%rd16, %rd2;
@@ -494,9 +505,9 @@ void main() {
   // ptx:438  set.ltu.f16x2.f16x2 %r140, %r141, %r222;
   uint t47 = (r1 & 65535u);
   uint t48 = r222;
-  int t49 = p2g_fcmp(floatBitsToUint(p2g_h2f((t47 & 0xFFFFu))), floatBitsToUint(p2g_h2f((t48 & 0xFFFFu))));
+  int t49 = p2g_fcmpd(p2g_h2f((t47 & 0xFFFFu)), p2g_h2f((t48 & 0xFFFFu)));
   bool t50 = (t49 == -1 || t49 == 2);
-  int t51 = p2g_fcmp(floatBitsToUint(p2g_h2f((t47 >> 16))), floatBitsToUint(p2g_h2f((t48 >> 16))));
+  int t51 = p2g_fcmpd(p2g_h2f((t47 >> 16)), p2g_h2f((t48 >> 16)));
   bool t52 = (t51 == -1 || t51 == 2);
   // ptx:440  cvta.to.global.u64 	%rd20, %rd4;
   // ptx:441  add.s64 	%rd21, %rd20, %rd14;

@@ -3326,10 +3326,9 @@ void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const
   uint r420 = hl | (hu << 16u);
   uint r422 = p2g_hfma2(r420, r391, r382);
   uint r426 = p2g_hadd2(r382, r420);
-  int t101 = p2g_fcmp(floatBitsToUint(p2g_h2f(r416 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r383 & 0xFFFFu)));
+  int t101 = p2g_fcmpd(p2g_h2f(r416 & 0xFFFFu), p2g_h2f(r383 & 0xFFFFu));
   bool p98 = (bitfieldExtract(int((t101 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs557 = ((r416 >> 16u) & 0xFFFFu);
-  int t102 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs557)), floatBitsToUint(p2g_h2f((r383 >> 16u) & 0xFFFFu)));
+  int t102 = p2g_fcmpd(p2g_h2f((r416 >> 16u) & 0xFFFFu), p2g_h2f((r383 >> 16u) & 0xFFFFu));
   uint rs559 = (t102 == 1) ? 1u : 0u;
   uint rs1590 = p98 ? (r416 & 0xFFFFu) : (r383 & 0xFFFFu);
   bool p99 = (bitfieldExtract(int(rs559), 0, 16)) != 0;
@@ -3356,10 +3355,9 @@ void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const
   uint r500 = hl_1 | (hu_1 << 16u);
   uint r502 = p2g_hfma2(r500, r391, r384);
   uint r506 = p2g_hadd2(r384, r500);
-  int t103 = p2g_fcmp(floatBitsToUint(p2g_h2f(r496 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r385 & 0xFFFFu)));
+  int t103 = p2g_fcmpd(p2g_h2f(r496 & 0xFFFFu), p2g_h2f(r385 & 0xFFFFu));
   bool p102 = (bitfieldExtract(int((t103 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs581 = ((r496 >> 16u) & 0xFFFFu);
-  int t104 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs581)), floatBitsToUint(p2g_h2f((r385 >> 16u) & 0xFFFFu)));
+  int t104 = p2g_fcmpd(p2g_h2f((r496 >> 16u) & 0xFFFFu), p2g_h2f((r385 >> 16u) & 0xFFFFu));
   uint rs583 = (t104 == 1) ? 1u : 0u;
   uint rs1594 = p102 ? (r496 & 0xFFFFu) : (r385 & 0xFFFFu);
   bool p103 = (bitfieldExtract(int(rs583), 0, 16)) != 0;
@@ -3393,10 +3391,9 @@ void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const
   uint r553 = hl_2 | (hu_2 << 16u);
   uint r555 = p2g_hfma2(r553, r524, r422);
   uint r559 = p2g_hadd2(r426, r553);
-  int t105 = p2g_fcmp(floatBitsToUint(p2g_h2f(r549 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r468 & 0xFFFFu)));
+  int t105 = p2g_fcmpd(p2g_h2f(r549 & 0xFFFFu), p2g_h2f(r468 & 0xFFFFu));
   bool p107 = (bitfieldExtract(int((t105 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs610 = ((r549 >> 16u) & 0xFFFFu);
-  int t106 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs610)), floatBitsToUint(p2g_h2f((r468 >> 16u) & 0xFFFFu)));
+  int t106 = p2g_fcmpd(p2g_h2f((r549 >> 16u) & 0xFFFFu), p2g_h2f((r468 >> 16u) & 0xFFFFu));
   uint rs612 = (t106 == 1) ? 1u : 0u;
   uint rs1598 = p107 ? (r549 & 0xFFFFu) : (r468 & 0xFFFFu);
   bool p108 = (bitfieldExtract(int(rs612), 0, 16)) != 0;
@@ -3423,10 +3420,9 @@ void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const
   uint r609 = hl_3 | (hu_3 << 16u);
   uint r611 = p2g_hfma2(r609, r524, r502);
   uint r615 = p2g_hadd2(r506, r609);
-  int t107 = p2g_fcmp(floatBitsToUint(p2g_h2f(r605 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r517 & 0xFFFFu)));
+  int t107 = p2g_fcmpd(p2g_h2f(r605 & 0xFFFFu), p2g_h2f(r517 & 0xFFFFu));
   bool p111 = (bitfieldExtract(int((t107 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs633 = ((r605 >> 16u) & 0xFFFFu);
-  int t108 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs633)), floatBitsToUint(p2g_h2f((r517 >> 16u) & 0xFFFFu)));
+  int t108 = p2g_fcmpd(p2g_h2f((r605 >> 16u) & 0xFFFFu), p2g_h2f((r517 >> 16u) & 0xFFFFu));
   uint rs635 = (t108 == 1) ? 1u : 0u;
   uint rs1602 = p111 ? (r605 & 0xFFFFu) : (r517 & 0xFFFFu);
   bool p112 = (bitfieldExtract(int(rs635), 0, 16)) != 0;
@@ -3460,10 +3456,9 @@ void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const
   uint r662 = hl_4 | (hu_4 << 16u);
   uint r664 = p2g_hfma2(r662, r633, r555);
   uint r668 = p2g_hadd2(r559, r662);
-  int t109 = p2g_fcmp(floatBitsToUint(p2g_h2f(r658 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r577 & 0xFFFFu)));
+  int t109 = p2g_fcmpd(p2g_h2f(r658 & 0xFFFFu), p2g_h2f(r577 & 0xFFFFu));
   bool p116 = (bitfieldExtract(int((t109 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs662 = ((r658 >> 16u) & 0xFFFFu);
-  int t110 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs662)), floatBitsToUint(p2g_h2f((r577 >> 16u) & 0xFFFFu)));
+  int t110 = p2g_fcmpd(p2g_h2f((r658 >> 16u) & 0xFFFFu), p2g_h2f((r577 >> 16u) & 0xFFFFu));
   uint rs664 = (t110 == 1) ? 1u : 0u;
   uint rs1606 = p116 ? (r658 & 0xFFFFu) : (r577 & 0xFFFFu);
   bool p117 = (bitfieldExtract(int(rs664), 0, 16)) != 0;
@@ -3490,10 +3485,9 @@ void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const
   uint r718 = hl_5 | (hu_5 << 16u);
   uint r720 = p2g_hfma2(r718, r633, r611);
   uint r724 = p2g_hadd2(r615, r718);
-  int t111 = p2g_fcmp(floatBitsToUint(p2g_h2f(r714 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r626 & 0xFFFFu)));
+  int t111 = p2g_fcmpd(p2g_h2f(r714 & 0xFFFFu), p2g_h2f(r626 & 0xFFFFu));
   bool p120 = (bitfieldExtract(int((t111 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs685 = ((r714 >> 16u) & 0xFFFFu);
-  int t112 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs685)), floatBitsToUint(p2g_h2f((r626 >> 16u) & 0xFFFFu)));
+  int t112 = p2g_fcmpd(p2g_h2f((r714 >> 16u) & 0xFFFFu), p2g_h2f((r626 >> 16u) & 0xFFFFu));
   uint rs687 = (t112 == 1) ? 1u : 0u;
   uint rs1610 = p120 ? (r714 & 0xFFFFu) : (r626 & 0xFFFFu);
   bool p121 = (bitfieldExtract(int(rs687), 0, 16)) != 0;
@@ -3532,10 +3526,9 @@ void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const
   uint r775 = hl_6 | (hu_6 << 16u);
   uint r777 = p2g_hfma2(r775, r746, r664);
   uint r781 = p2g_hadd2(r668, r775);
-  int t113 = p2g_fcmp(floatBitsToUint(p2g_h2f(r771 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r686 & 0xFFFFu)));
+  int t113 = p2g_fcmpd(p2g_h2f(r771 & 0xFFFFu), p2g_h2f(r686 & 0xFFFFu));
   bool p125 = (bitfieldExtract(int((t113 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs730 = ((r771 >> 16u) & 0xFFFFu);
-  int t114 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs730)), floatBitsToUint(p2g_h2f((r686 >> 16u) & 0xFFFFu)));
+  int t114 = p2g_fcmpd(p2g_h2f((r771 >> 16u) & 0xFFFFu), p2g_h2f((r686 >> 16u) & 0xFFFFu));
   uint rs732 = (t114 == 1) ? 1u : 0u;
   uint rs1614 = p125 ? (r771 & 0xFFFFu) : (r686 & 0xFFFFu);
   bool p126 = (bitfieldExtract(int(rs732), 0, 16)) != 0;
@@ -3562,10 +3555,9 @@ void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const
   uint r831 = hl_7 | (hu_7 << 16u);
   uint r833 = p2g_hfma2(r831, r746, r720);
   uint r837 = p2g_hadd2(r724, r831);
-  int t115 = p2g_fcmp(floatBitsToUint(p2g_h2f(r827 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r735 & 0xFFFFu)));
+  int t115 = p2g_fcmpd(p2g_h2f(r827 & 0xFFFFu), p2g_h2f(r735 & 0xFFFFu));
   bool p129 = (bitfieldExtract(int((t115 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs753 = ((r827 >> 16u) & 0xFFFFu);
-  int t116 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs753)), floatBitsToUint(p2g_h2f((r735 >> 16u) & 0xFFFFu)));
+  int t116 = p2g_fcmpd(p2g_h2f((r827 >> 16u) & 0xFFFFu), p2g_h2f((r735 >> 16u) & 0xFFFFu));
   uint rs755 = (t116 == 1) ? 1u : 0u;
   uint rs1618 = p129 ? (r827 & 0xFFFFu) : (r735 & 0xFFFFu);
   bool p130 = (bitfieldExtract(int(rs755), 0, 16)) != 0;
@@ -3599,10 +3591,9 @@ void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const
   uint r884 = hl_8 | (hu_8 << 16u);
   uint r886 = p2g_hfma2(r884, r855, r777);
   uint r890 = p2g_hadd2(r781, r884);
-  int t117 = p2g_fcmp(floatBitsToUint(p2g_h2f(r880 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r799 & 0xFFFFu)));
+  int t117 = p2g_fcmpd(p2g_h2f(r880 & 0xFFFFu), p2g_h2f(r799 & 0xFFFFu));
   bool p134 = (bitfieldExtract(int((t117 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs782 = ((r880 >> 16u) & 0xFFFFu);
-  int t118 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs782)), floatBitsToUint(p2g_h2f((r799 >> 16u) & 0xFFFFu)));
+  int t118 = p2g_fcmpd(p2g_h2f((r880 >> 16u) & 0xFFFFu), p2g_h2f((r799 >> 16u) & 0xFFFFu));
   uint rs784 = (t118 == 1) ? 1u : 0u;
   uint rs1622 = p134 ? (r880 & 0xFFFFu) : (r799 & 0xFFFFu);
   bool p135 = (bitfieldExtract(int(rs784), 0, 16)) != 0;
@@ -3629,10 +3620,9 @@ void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const
   uint r940 = hl_9 | (hu_9 << 16u);
   uint r942 = p2g_hfma2(r940, r855, r833);
   uint r946 = p2g_hadd2(r837, r940);
-  int t119 = p2g_fcmp(floatBitsToUint(p2g_h2f(r936 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r848 & 0xFFFFu)));
+  int t119 = p2g_fcmpd(p2g_h2f(r936 & 0xFFFFu), p2g_h2f(r848 & 0xFFFFu));
   bool p138 = (bitfieldExtract(int((t119 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs805 = ((r936 >> 16u) & 0xFFFFu);
-  int t120 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs805)), floatBitsToUint(p2g_h2f((r848 >> 16u) & 0xFFFFu)));
+  int t120 = p2g_fcmpd(p2g_h2f((r936 >> 16u) & 0xFFFFu), p2g_h2f((r848 >> 16u) & 0xFFFFu));
   uint rs807 = (t120 == 1) ? 1u : 0u;
   uint rs1626 = p138 ? (r936 & 0xFFFFu) : (r848 & 0xFFFFu);
   bool p139 = (bitfieldExtract(int(rs807), 0, 16)) != 0;
@@ -3666,10 +3656,9 @@ void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const
   uint r993 = hl_10 | (hu_10 << 16u);
   uint r995 = p2g_hfma2(r993, r964, r886);
   uint r999 = p2g_hadd2(r890, r993);
-  int t121 = p2g_fcmp(floatBitsToUint(p2g_h2f(r989 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r908 & 0xFFFFu)));
+  int t121 = p2g_fcmpd(p2g_h2f(r989 & 0xFFFFu), p2g_h2f(r908 & 0xFFFFu));
   bool p143 = (bitfieldExtract(int((t121 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs834 = ((r989 >> 16u) & 0xFFFFu);
-  int t122 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs834)), floatBitsToUint(p2g_h2f((r908 >> 16u) & 0xFFFFu)));
+  int t122 = p2g_fcmpd(p2g_h2f((r989 >> 16u) & 0xFFFFu), p2g_h2f((r908 >> 16u) & 0xFFFFu));
   uint rs836 = (t122 == 1) ? 1u : 0u;
   uint rs1630 = p143 ? (r989 & 0xFFFFu) : (r908 & 0xFFFFu);
   bool p144 = (bitfieldExtract(int(rs836), 0, 16)) != 0;
@@ -3696,10 +3685,9 @@ void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const
   uint r1049 = hl_11 | (hu_11 << 16u);
   uint r1051 = p2g_hfma2(r1049, r964, r942);
   uint r1055 = p2g_hadd2(r946, r1049);
-  int t123 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1045 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r957 & 0xFFFFu)));
+  int t123 = p2g_fcmpd(p2g_h2f(r1045 & 0xFFFFu), p2g_h2f(r957 & 0xFFFFu));
   bool p147 = (bitfieldExtract(int((t123 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs857 = ((r1045 >> 16u) & 0xFFFFu);
-  int t124 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs857)), floatBitsToUint(p2g_h2f((r957 >> 16u) & 0xFFFFu)));
+  int t124 = p2g_fcmpd(p2g_h2f((r1045 >> 16u) & 0xFFFFu), p2g_h2f((r957 >> 16u) & 0xFFFFu));
   uint rs859 = (t124 == 1) ? 1u : 0u;
   uint rs1634 = p147 ? (r1045 & 0xFFFFu) : (r957 & 0xFFFFu);
   bool p148 = (bitfieldExtract(int(rs859), 0, 16)) != 0;
@@ -3738,10 +3726,9 @@ void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const
   uint r1106 = hl_12 | (hu_12 << 16u);
   uint r1108 = p2g_hfma2(r1106, r1077, r995);
   uint r1112 = p2g_hadd2(r999, r1106);
-  int t125 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1102 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1017 & 0xFFFFu)));
+  int t125 = p2g_fcmpd(p2g_h2f(r1102 & 0xFFFFu), p2g_h2f(r1017 & 0xFFFFu));
   bool p152 = (bitfieldExtract(int((t125 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs902 = ((r1102 >> 16u) & 0xFFFFu);
-  int t126 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs902)), floatBitsToUint(p2g_h2f((r1017 >> 16u) & 0xFFFFu)));
+  int t126 = p2g_fcmpd(p2g_h2f((r1102 >> 16u) & 0xFFFFu), p2g_h2f((r1017 >> 16u) & 0xFFFFu));
   uint rs904 = (t126 == 1) ? 1u : 0u;
   uint rs1638 = p152 ? (r1102 & 0xFFFFu) : (r1017 & 0xFFFFu);
   bool p153 = (bitfieldExtract(int(rs904), 0, 16)) != 0;
@@ -3768,10 +3755,9 @@ void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const
   uint r1162 = hl_13 | (hu_13 << 16u);
   uint r1164 = p2g_hfma2(r1162, r1077, r1051);
   uint r1168 = p2g_hadd2(r1055, r1162);
-  int t127 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1158 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1066 & 0xFFFFu)));
+  int t127 = p2g_fcmpd(p2g_h2f(r1158 & 0xFFFFu), p2g_h2f(r1066 & 0xFFFFu));
   bool p156 = (bitfieldExtract(int((t127 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs925 = ((r1158 >> 16u) & 0xFFFFu);
-  int t128 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs925)), floatBitsToUint(p2g_h2f((r1066 >> 16u) & 0xFFFFu)));
+  int t128 = p2g_fcmpd(p2g_h2f((r1158 >> 16u) & 0xFFFFu), p2g_h2f((r1066 >> 16u) & 0xFFFFu));
   uint rs927 = (t128 == 1) ? 1u : 0u;
   uint rs1642 = p156 ? (r1158 & 0xFFFFu) : (r1066 & 0xFFFFu);
   bool p157 = (bitfieldExtract(int(rs927), 0, 16)) != 0;
@@ -3805,10 +3791,9 @@ void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const
   uint r1215 = hl_14 | (hu_14 << 16u);
   uint r1217 = p2g_hfma2(r1215, r1186, r1108);
   uint r1221 = p2g_hadd2(r1112, r1215);
-  int t129 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1211 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1130 & 0xFFFFu)));
+  int t129 = p2g_fcmpd(p2g_h2f(r1211 & 0xFFFFu), p2g_h2f(r1130 & 0xFFFFu));
   bool p161 = (bitfieldExtract(int((t129 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs954 = ((r1211 >> 16u) & 0xFFFFu);
-  int t130 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs954)), floatBitsToUint(p2g_h2f((r1130 >> 16u) & 0xFFFFu)));
+  int t130 = p2g_fcmpd(p2g_h2f((r1211 >> 16u) & 0xFFFFu), p2g_h2f((r1130 >> 16u) & 0xFFFFu));
   uint rs956 = (t130 == 1) ? 1u : 0u;
   uint rs1646 = p161 ? (r1211 & 0xFFFFu) : (r1130 & 0xFFFFu);
   bool p162 = (bitfieldExtract(int(rs956), 0, 16)) != 0;
@@ -3835,10 +3820,9 @@ void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const
   uint r1271 = hl_15 | (hu_15 << 16u);
   uint r1273 = p2g_hfma2(r1271, r1186, r1164);
   uint r1277 = p2g_hadd2(r1168, r1271);
-  int t131 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1267 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1179 & 0xFFFFu)));
+  int t131 = p2g_fcmpd(p2g_h2f(r1267 & 0xFFFFu), p2g_h2f(r1179 & 0xFFFFu));
   bool p165 = (bitfieldExtract(int((t131 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs977 = ((r1267 >> 16u) & 0xFFFFu);
-  int t132 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs977)), floatBitsToUint(p2g_h2f((r1179 >> 16u) & 0xFFFFu)));
+  int t132 = p2g_fcmpd(p2g_h2f((r1267 >> 16u) & 0xFFFFu), p2g_h2f((r1179 >> 16u) & 0xFFFFu));
   uint rs979 = (t132 == 1) ? 1u : 0u;
   uint rs1650 = p165 ? (r1267 & 0xFFFFu) : (r1179 & 0xFFFFu);
   bool p166 = (bitfieldExtract(int(rs979), 0, 16)) != 0;
@@ -3872,10 +3856,9 @@ void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const
   uint r1324 = hl_16 | (hu_16 << 16u);
   uint r1326 = p2g_hfma2(r1324, r1295, r1217);
   uint r1330 = p2g_hadd2(r1221, r1324);
-  int t133 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1320 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1239 & 0xFFFFu)));
+  int t133 = p2g_fcmpd(p2g_h2f(r1320 & 0xFFFFu), p2g_h2f(r1239 & 0xFFFFu));
   bool p170 = (bitfieldExtract(int((t133 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs1006 = ((r1320 >> 16u) & 0xFFFFu);
-  int t134 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1006)), floatBitsToUint(p2g_h2f((r1239 >> 16u) & 0xFFFFu)));
+  int t134 = p2g_fcmpd(p2g_h2f((r1320 >> 16u) & 0xFFFFu), p2g_h2f((r1239 >> 16u) & 0xFFFFu));
   uint rs1008 = (t134 == 1) ? 1u : 0u;
   uint rs1654 = p170 ? (r1320 & 0xFFFFu) : (r1239 & 0xFFFFu);
   bool p171 = (bitfieldExtract(int(rs1008), 0, 16)) != 0;
@@ -3902,10 +3885,9 @@ void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const
   uint r1380 = hl_17 | (hu_17 << 16u);
   uint r1382 = p2g_hfma2(r1380, r1295, r1273);
   uint r1386 = p2g_hadd2(r1277, r1380);
-  int t135 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1376 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1288 & 0xFFFFu)));
+  int t135 = p2g_fcmpd(p2g_h2f(r1376 & 0xFFFFu), p2g_h2f(r1288 & 0xFFFFu));
   bool p174 = (bitfieldExtract(int((t135 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs1029 = ((r1376 >> 16u) & 0xFFFFu);
-  int t136 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1029)), floatBitsToUint(p2g_h2f((r1288 >> 16u) & 0xFFFFu)));
+  int t136 = p2g_fcmpd(p2g_h2f((r1376 >> 16u) & 0xFFFFu), p2g_h2f((r1288 >> 16u) & 0xFFFFu));
   uint rs1031 = (t136 == 1) ? 1u : 0u;
   uint rs1658 = p174 ? (r1376 & 0xFFFFu) : (r1288 & 0xFFFFu);
   bool p175 = (bitfieldExtract(int(rs1031), 0, 16)) != 0;
@@ -3944,10 +3926,9 @@ void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const
   uint r1437 = hl_18 | (hu_18 << 16u);
   uint r1439 = p2g_hfma2(r1437, r1408, r1326);
   uint r1443 = p2g_hadd2(r1330, r1437);
-  int t137 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1433 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1348 & 0xFFFFu)));
+  int t137 = p2g_fcmpd(p2g_h2f(r1433 & 0xFFFFu), p2g_h2f(r1348 & 0xFFFFu));
   bool p179 = (bitfieldExtract(int((t137 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs1074 = ((r1433 >> 16u) & 0xFFFFu);
-  int t138 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1074)), floatBitsToUint(p2g_h2f((r1348 >> 16u) & 0xFFFFu)));
+  int t138 = p2g_fcmpd(p2g_h2f((r1433 >> 16u) & 0xFFFFu), p2g_h2f((r1348 >> 16u) & 0xFFFFu));
   uint rs1076 = (t138 == 1) ? 1u : 0u;
   uint rs1662 = p179 ? (r1433 & 0xFFFFu) : (r1348 & 0xFFFFu);
   bool p180 = (bitfieldExtract(int(rs1076), 0, 16)) != 0;
@@ -3974,10 +3955,9 @@ void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const
   uint r1493 = hl_19 | (hu_19 << 16u);
   uint r1495 = p2g_hfma2(r1493, r1408, r1382);
   uint r1499 = p2g_hadd2(r1386, r1493);
-  int t139 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1489 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1397 & 0xFFFFu)));
+  int t139 = p2g_fcmpd(p2g_h2f(r1489 & 0xFFFFu), p2g_h2f(r1397 & 0xFFFFu));
   bool p183 = (bitfieldExtract(int((t139 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs1097 = ((r1489 >> 16u) & 0xFFFFu);
-  int t140 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1097)), floatBitsToUint(p2g_h2f((r1397 >> 16u) & 0xFFFFu)));
+  int t140 = p2g_fcmpd(p2g_h2f((r1489 >> 16u) & 0xFFFFu), p2g_h2f((r1397 >> 16u) & 0xFFFFu));
   uint rs1099 = (t140 == 1) ? 1u : 0u;
   uint rs1666 = p183 ? (r1489 & 0xFFFFu) : (r1397 & 0xFFFFu);
   bool p184 = (bitfieldExtract(int(rs1099), 0, 16)) != 0;
@@ -4011,10 +3991,9 @@ void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const
   uint r1546 = hl_20 | (hu_20 << 16u);
   uint r1548 = p2g_hfma2(r1546, r1517, r1439);
   uint r1552 = p2g_hadd2(r1443, r1546);
-  int t141 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1542 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1461 & 0xFFFFu)));
+  int t141 = p2g_fcmpd(p2g_h2f(r1542 & 0xFFFFu), p2g_h2f(r1461 & 0xFFFFu));
   bool p188 = (bitfieldExtract(int((t141 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs1126 = ((r1542 >> 16u) & 0xFFFFu);
-  int t142 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1126)), floatBitsToUint(p2g_h2f((r1461 >> 16u) & 0xFFFFu)));
+  int t142 = p2g_fcmpd(p2g_h2f((r1542 >> 16u) & 0xFFFFu), p2g_h2f((r1461 >> 16u) & 0xFFFFu));
   uint rs1128 = (t142 == 1) ? 1u : 0u;
   uint rs1670 = p188 ? (r1542 & 0xFFFFu) : (r1461 & 0xFFFFu);
   bool p189 = (bitfieldExtract(int(rs1128), 0, 16)) != 0;
@@ -4041,10 +4020,9 @@ void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const
   uint r1602 = hl_21 | (hu_21 << 16u);
   uint r1604 = p2g_hfma2(r1602, r1517, r1495);
   uint r1608 = p2g_hadd2(r1499, r1602);
-  int t143 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1598 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1510 & 0xFFFFu)));
+  int t143 = p2g_fcmpd(p2g_h2f(r1598 & 0xFFFFu), p2g_h2f(r1510 & 0xFFFFu));
   bool p192 = (bitfieldExtract(int((t143 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs1149 = ((r1598 >> 16u) & 0xFFFFu);
-  int t144 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1149)), floatBitsToUint(p2g_h2f((r1510 >> 16u) & 0xFFFFu)));
+  int t144 = p2g_fcmpd(p2g_h2f((r1598 >> 16u) & 0xFFFFu), p2g_h2f((r1510 >> 16u) & 0xFFFFu));
   uint rs1151 = (t144 == 1) ? 1u : 0u;
   uint rs1674 = p192 ? (r1598 & 0xFFFFu) : (r1510 & 0xFFFFu);
   bool p193 = (bitfieldExtract(int(rs1151), 0, 16)) != 0;
@@ -4078,10 +4056,9 @@ void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const
   uint r1655 = hl_22 | (hu_22 << 16u);
   r1657 = p2g_hfma2_end(r1655, r1626, r1548);
   r1661 = p2g_hadd2(r1552, r1655);
-  int t145 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1651 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1570 & 0xFFFFu)));
+  int t145 = p2g_fcmpd(p2g_h2f(r1651 & 0xFFFFu), p2g_h2f(r1570 & 0xFFFFu));
   bool p197 = (bitfieldExtract(int((t145 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs1178 = ((r1651 >> 16u) & 0xFFFFu);
-  int t146 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1178)), floatBitsToUint(p2g_h2f((r1570 >> 16u) & 0xFFFFu)));
+  int t146 = p2g_fcmpd(p2g_h2f((r1651 >> 16u) & 0xFFFFu), p2g_h2f((r1570 >> 16u) & 0xFFFFu));
   uint rs1180 = (t146 == 1) ? 1u : 0u;
   uint rs1678 = p197 ? (r1651 & 0xFFFFu) : (r1570 & 0xFFFFu);
   bool p198 = (bitfieldExtract(int(rs1180), 0, 16)) != 0;
@@ -4108,10 +4085,9 @@ void p2g_exact_48(float f94, const float p176_f32, out precise float f112, const
   uint r1711 = hl_23 | (hu_23 << 16u);
   r1713 = p2g_hfma2_end(r1711, r1626, r1604);
   r1717 = p2g_hadd2(r1608, r1711);
-  int t147 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1707 & 0xFFFFu)), floatBitsToUint(p2g_h2f(r1619 & 0xFFFFu)));
+  int t147 = p2g_fcmpd(p2g_h2f(r1707 & 0xFFFFu), p2g_h2f(r1619 & 0xFFFFu));
   bool p201 = (bitfieldExtract(int((t147 == 1) ? 1u : 0u), 0, 16)) != 0;
-  uint rs1201 = ((r1707 >> 16u) & 0xFFFFu);
-  int t148 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1201)), floatBitsToUint(p2g_h2f((r1619 >> 16u) & 0xFFFFu)));
+  int t148 = p2g_fcmpd(p2g_h2f((r1707 >> 16u) & 0xFFFFu), p2g_h2f((r1619 >> 16u) & 0xFFFFu));
   uint rs1203 = (t148 == 1) ? 1u : 0u;
   uint rs1682 = p201 ? (r1707 & 0xFFFFu) : (r1619 & 0xFFFFu);
   bool p202 = (bitfieldExtract(int(rs1203), 0, 16)) != 0;
@@ -4244,8 +4220,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r426 = p2g_hadd2(r382, r420);
     int t101 = p2g_fcmpd(p2g_h2f(r416 & 0xFFFFu), p2g_h2f(r383 & 0xFFFFu));
     bool p98 = (bitfieldExtract(int((t101 == 1) ? 1u : 0u), 0, 16)) != 0;
-    uint rs557 = ((r416 >> 16u) & 0xFFFFu);
-    int t102 = p2g_fcmpd(p2g_h2f(rs557), p2g_h2f((r383 >> 16u) & 0xFFFFu));
+    int t102 = p2g_fcmpd(p2g_h2f((r416 >> 16u) & 0xFFFFu), p2g_h2f((r383 >> 16u) & 0xFFFFu));
     uint rs559 = (t102 == 1) ? 1u : 0u;
     uint rs1590 = p98 ? (r416 & 0xFFFFu) : (r383 & 0xFFFFu);
     bool p99 = (bitfieldExtract(int(rs559), 0, 16)) != 0;
@@ -4276,8 +4251,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r506 = p2g_hadd2(r384, r500);
     int t103 = p2g_fcmpd(p2g_h2f(r496 & 0xFFFFu), p2g_h2f(r385 & 0xFFFFu));
     bool p102 = (bitfieldExtract(int((t103 == 1) ? 1u : 0u), 0, 16)) != 0;
-    uint rs581 = ((r496 >> 16u) & 0xFFFFu);
-    int t104 = p2g_fcmpd(p2g_h2f(rs581), p2g_h2f((r385 >> 16u) & 0xFFFFu));
+    int t104 = p2g_fcmpd(p2g_h2f((r496 >> 16u) & 0xFFFFu), p2g_h2f((r385 >> 16u) & 0xFFFFu));
     uint rs583 = (t104 == 1) ? 1u : 0u;
     uint rs1594 = p102 ? (r496 & 0xFFFFu) : (r385 & 0xFFFFu);
     bool p103 = (bitfieldExtract(int(rs583), 0, 16)) != 0;
@@ -4315,8 +4289,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r559 = p2g_hadd2(r426, r553);
     int t105 = p2g_fcmpd(p2g_h2f(r549 & 0xFFFFu), p2g_h2f(r468 & 0xFFFFu));
     bool p107 = (bitfieldExtract(int((t105 == 1) ? 1u : 0u), 0, 16)) != 0;
-    uint rs610 = ((r549 >> 16u) & 0xFFFFu);
-    int t106 = p2g_fcmpd(p2g_h2f(rs610), p2g_h2f((r468 >> 16u) & 0xFFFFu));
+    int t106 = p2g_fcmpd(p2g_h2f((r549 >> 16u) & 0xFFFFu), p2g_h2f((r468 >> 16u) & 0xFFFFu));
     uint rs612 = (t106 == 1) ? 1u : 0u;
     uint rs1598 = p107 ? (r549 & 0xFFFFu) : (r468 & 0xFFFFu);
     bool p108 = (bitfieldExtract(int(rs612), 0, 16)) != 0;
@@ -4347,8 +4320,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r615 = p2g_hadd2(r506, r609);
     int t107 = p2g_fcmpd(p2g_h2f(r605 & 0xFFFFu), p2g_h2f(r517 & 0xFFFFu));
     bool p111 = (bitfieldExtract(int((t107 == 1) ? 1u : 0u), 0, 16)) != 0;
-    uint rs633 = ((r605 >> 16u) & 0xFFFFu);
-    int t108 = p2g_fcmpd(p2g_h2f(rs633), p2g_h2f((r517 >> 16u) & 0xFFFFu));
+    int t108 = p2g_fcmpd(p2g_h2f((r605 >> 16u) & 0xFFFFu), p2g_h2f((r517 >> 16u) & 0xFFFFu));
     uint rs635 = (t108 == 1) ? 1u : 0u;
     uint rs1602 = p111 ? (r605 & 0xFFFFu) : (r517 & 0xFFFFu);
     bool p112 = (bitfieldExtract(int(rs635), 0, 16)) != 0;
@@ -4386,8 +4358,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r668 = p2g_hadd2(r559, r662);
     int t109 = p2g_fcmpd(p2g_h2f(r658 & 0xFFFFu), p2g_h2f(r577 & 0xFFFFu));
     bool p116 = (bitfieldExtract(int((t109 == 1) ? 1u : 0u), 0, 16)) != 0;
-    uint rs662 = ((r658 >> 16u) & 0xFFFFu);
-    int t110 = p2g_fcmpd(p2g_h2f(rs662), p2g_h2f((r577 >> 16u) & 0xFFFFu));
+    int t110 = p2g_fcmpd(p2g_h2f((r658 >> 16u) & 0xFFFFu), p2g_h2f((r577 >> 16u) & 0xFFFFu));
     uint rs664 = (t110 == 1) ? 1u : 0u;
     uint rs1606 = p116 ? (r658 & 0xFFFFu) : (r577 & 0xFFFFu);
     bool p117 = (bitfieldExtract(int(rs664), 0, 16)) != 0;
@@ -4418,8 +4389,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r724 = p2g_hadd2(r615, r718);
     int t111 = p2g_fcmpd(p2g_h2f(r714 & 0xFFFFu), p2g_h2f(r626 & 0xFFFFu));
     bool p120 = (bitfieldExtract(int((t111 == 1) ? 1u : 0u), 0, 16)) != 0;
-    uint rs685 = ((r714 >> 16u) & 0xFFFFu);
-    int t112 = p2g_fcmpd(p2g_h2f(rs685), p2g_h2f((r626 >> 16u) & 0xFFFFu));
+    int t112 = p2g_fcmpd(p2g_h2f((r714 >> 16u) & 0xFFFFu), p2g_h2f((r626 >> 16u) & 0xFFFFu));
     uint rs687 = (t112 == 1) ? 1u : 0u;
     uint rs1610 = p120 ? (r714 & 0xFFFFu) : (r626 & 0xFFFFu);
     bool p121 = (bitfieldExtract(int(rs687), 0, 16)) != 0;
@@ -4462,8 +4432,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r781 = p2g_hadd2(r668, r775);
     int t113 = p2g_fcmpd(p2g_h2f(r771 & 0xFFFFu), p2g_h2f(r686 & 0xFFFFu));
     bool p125 = (bitfieldExtract(int((t113 == 1) ? 1u : 0u), 0, 16)) != 0;
-    uint rs730 = ((r771 >> 16u) & 0xFFFFu);
-    int t114 = p2g_fcmpd(p2g_h2f(rs730), p2g_h2f((r686 >> 16u) & 0xFFFFu));
+    int t114 = p2g_fcmpd(p2g_h2f((r771 >> 16u) & 0xFFFFu), p2g_h2f((r686 >> 16u) & 0xFFFFu));
     uint rs732 = (t114 == 1) ? 1u : 0u;
     uint rs1614 = p125 ? (r771 & 0xFFFFu) : (r686 & 0xFFFFu);
     bool p126 = (bitfieldExtract(int(rs732), 0, 16)) != 0;
@@ -4494,8 +4463,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r837 = p2g_hadd2(r724, r831);
     int t115 = p2g_fcmpd(p2g_h2f(r827 & 0xFFFFu), p2g_h2f(r735 & 0xFFFFu));
     bool p129 = (bitfieldExtract(int((t115 == 1) ? 1u : 0u), 0, 16)) != 0;
-    uint rs753 = ((r827 >> 16u) & 0xFFFFu);
-    int t116 = p2g_fcmpd(p2g_h2f(rs753), p2g_h2f((r735 >> 16u) & 0xFFFFu));
+    int t116 = p2g_fcmpd(p2g_h2f((r827 >> 16u) & 0xFFFFu), p2g_h2f((r735 >> 16u) & 0xFFFFu));
     uint rs755 = (t116 == 1) ? 1u : 0u;
     uint rs1618 = p129 ? (r827 & 0xFFFFu) : (r735 & 0xFFFFu);
     bool p130 = (bitfieldExtract(int(rs755), 0, 16)) != 0;
@@ -4533,8 +4501,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r890 = p2g_hadd2(r781, r884);
     int t117 = p2g_fcmpd(p2g_h2f(r880 & 0xFFFFu), p2g_h2f(r799 & 0xFFFFu));
     bool p134 = (bitfieldExtract(int((t117 == 1) ? 1u : 0u), 0, 16)) != 0;
-    uint rs782 = ((r880 >> 16u) & 0xFFFFu);
-    int t118 = p2g_fcmpd(p2g_h2f(rs782), p2g_h2f((r799 >> 16u) & 0xFFFFu));
+    int t118 = p2g_fcmpd(p2g_h2f((r880 >> 16u) & 0xFFFFu), p2g_h2f((r799 >> 16u) & 0xFFFFu));
     uint rs784 = (t118 == 1) ? 1u : 0u;
     uint rs1622 = p134 ? (r880 & 0xFFFFu) : (r799 & 0xFFFFu);
     bool p135 = (bitfieldExtract(int(rs784), 0, 16)) != 0;
@@ -4565,8 +4532,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r946 = p2g_hadd2(r837, r940);
     int t119 = p2g_fcmpd(p2g_h2f(r936 & 0xFFFFu), p2g_h2f(r848 & 0xFFFFu));
     bool p138 = (bitfieldExtract(int((t119 == 1) ? 1u : 0u), 0, 16)) != 0;
-    uint rs805 = ((r936 >> 16u) & 0xFFFFu);
-    int t120 = p2g_fcmpd(p2g_h2f(rs805), p2g_h2f((r848 >> 16u) & 0xFFFFu));
+    int t120 = p2g_fcmpd(p2g_h2f((r936 >> 16u) & 0xFFFFu), p2g_h2f((r848 >> 16u) & 0xFFFFu));
     uint rs807 = (t120 == 1) ? 1u : 0u;
     uint rs1626 = p138 ? (r936 & 0xFFFFu) : (r848 & 0xFFFFu);
     bool p139 = (bitfieldExtract(int(rs807), 0, 16)) != 0;
@@ -4604,8 +4570,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r999 = p2g_hadd2(r890, r993);
     int t121 = p2g_fcmpd(p2g_h2f(r989 & 0xFFFFu), p2g_h2f(r908 & 0xFFFFu));
     bool p143 = (bitfieldExtract(int((t121 == 1) ? 1u : 0u), 0, 16)) != 0;
-    uint rs834 = ((r989 >> 16u) & 0xFFFFu);
-    int t122 = p2g_fcmpd(p2g_h2f(rs834), p2g_h2f((r908 >> 16u) & 0xFFFFu));
+    int t122 = p2g_fcmpd(p2g_h2f((r989 >> 16u) & 0xFFFFu), p2g_h2f((r908 >> 16u) & 0xFFFFu));
     uint rs836 = (t122 == 1) ? 1u : 0u;
     uint rs1630 = p143 ? (r989 & 0xFFFFu) : (r908 & 0xFFFFu);
     bool p144 = (bitfieldExtract(int(rs836), 0, 16)) != 0;
@@ -4636,8 +4601,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1055 = p2g_hadd2(r946, r1049);
     int t123 = p2g_fcmpd(p2g_h2f(r1045 & 0xFFFFu), p2g_h2f(r957 & 0xFFFFu));
     bool p147 = (bitfieldExtract(int((t123 == 1) ? 1u : 0u), 0, 16)) != 0;
-    uint rs857 = ((r1045 >> 16u) & 0xFFFFu);
-    int t124 = p2g_fcmpd(p2g_h2f(rs857), p2g_h2f((r957 >> 16u) & 0xFFFFu));
+    int t124 = p2g_fcmpd(p2g_h2f((r1045 >> 16u) & 0xFFFFu), p2g_h2f((r957 >> 16u) & 0xFFFFu));
     uint rs859 = (t124 == 1) ? 1u : 0u;
     uint rs1634 = p147 ? (r1045 & 0xFFFFu) : (r957 & 0xFFFFu);
     bool p148 = (bitfieldExtract(int(rs859), 0, 16)) != 0;
@@ -4680,8 +4644,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1112 = p2g_hadd2(r999, r1106);
     int t125 = p2g_fcmpd(p2g_h2f(r1102 & 0xFFFFu), p2g_h2f(r1017 & 0xFFFFu));
     bool p152 = (bitfieldExtract(int((t125 == 1) ? 1u : 0u), 0, 16)) != 0;
-    uint rs902 = ((r1102 >> 16u) & 0xFFFFu);
-    int t126 = p2g_fcmpd(p2g_h2f(rs902), p2g_h2f((r1017 >> 16u) & 0xFFFFu));
+    int t126 = p2g_fcmpd(p2g_h2f((r1102 >> 16u) & 0xFFFFu), p2g_h2f((r1017 >> 16u) & 0xFFFFu));
     uint rs904 = (t126 == 1) ? 1u : 0u;
     uint rs1638 = p152 ? (r1102 & 0xFFFFu) : (r1017 & 0xFFFFu);
     bool p153 = (bitfieldExtract(int(rs904), 0, 16)) != 0;
@@ -4712,8 +4675,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1168 = p2g_hadd2(r1055, r1162);
     int t127 = p2g_fcmpd(p2g_h2f(r1158 & 0xFFFFu), p2g_h2f(r1066 & 0xFFFFu));
     bool p156 = (bitfieldExtract(int((t127 == 1) ? 1u : 0u), 0, 16)) != 0;
-    uint rs925 = ((r1158 >> 16u) & 0xFFFFu);
-    int t128 = p2g_fcmpd(p2g_h2f(rs925), p2g_h2f((r1066 >> 16u) & 0xFFFFu));
+    int t128 = p2g_fcmpd(p2g_h2f((r1158 >> 16u) & 0xFFFFu), p2g_h2f((r1066 >> 16u) & 0xFFFFu));
     uint rs927 = (t128 == 1) ? 1u : 0u;
     uint rs1642 = p156 ? (r1158 & 0xFFFFu) : (r1066 & 0xFFFFu);
     bool p157 = (bitfieldExtract(int(rs927), 0, 16)) != 0;
@@ -4751,8 +4713,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1221 = p2g_hadd2(r1112, r1215);
     int t129 = p2g_fcmpd(p2g_h2f(r1211 & 0xFFFFu), p2g_h2f(r1130 & 0xFFFFu));
     bool p161 = (bitfieldExtract(int((t129 == 1) ? 1u : 0u), 0, 16)) != 0;
-    uint rs954 = ((r1211 >> 16u) & 0xFFFFu);
-    int t130 = p2g_fcmpd(p2g_h2f(rs954), p2g_h2f((r1130 >> 16u) & 0xFFFFu));
+    int t130 = p2g_fcmpd(p2g_h2f((r1211 >> 16u) & 0xFFFFu), p2g_h2f((r1130 >> 16u) & 0xFFFFu));
     uint rs956 = (t130 == 1) ? 1u : 0u;
     uint rs1646 = p161 ? (r1211 & 0xFFFFu) : (r1130 & 0xFFFFu);
     bool p162 = (bitfieldExtract(int(rs956), 0, 16)) != 0;
@@ -4783,8 +4744,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1277 = p2g_hadd2(r1168, r1271);
     int t131 = p2g_fcmpd(p2g_h2f(r1267 & 0xFFFFu), p2g_h2f(r1179 & 0xFFFFu));
     bool p165 = (bitfieldExtract(int((t131 == 1) ? 1u : 0u), 0, 16)) != 0;
-    uint rs977 = ((r1267 >> 16u) & 0xFFFFu);
-    int t132 = p2g_fcmpd(p2g_h2f(rs977), p2g_h2f((r1179 >> 16u) & 0xFFFFu));
+    int t132 = p2g_fcmpd(p2g_h2f((r1267 >> 16u) & 0xFFFFu), p2g_h2f((r1179 >> 16u) & 0xFFFFu));
     uint rs979 = (t132 == 1) ? 1u : 0u;
     uint rs1650 = p165 ? (r1267 & 0xFFFFu) : (r1179 & 0xFFFFu);
     bool p166 = (bitfieldExtract(int(rs979), 0, 16)) != 0;
@@ -4822,8 +4782,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1330 = p2g_hadd2(r1221, r1324);
     int t133 = p2g_fcmpd(p2g_h2f(r1320 & 0xFFFFu), p2g_h2f(r1239 & 0xFFFFu));
     bool p170 = (bitfieldExtract(int((t133 == 1) ? 1u : 0u), 0, 16)) != 0;
-    uint rs1006 = ((r1320 >> 16u) & 0xFFFFu);
-    int t134 = p2g_fcmpd(p2g_h2f(rs1006), p2g_h2f((r1239 >> 16u) & 0xFFFFu));
+    int t134 = p2g_fcmpd(p2g_h2f((r1320 >> 16u) & 0xFFFFu), p2g_h2f((r1239 >> 16u) & 0xFFFFu));
     uint rs1008 = (t134 == 1) ? 1u : 0u;
     uint rs1654 = p170 ? (r1320 & 0xFFFFu) : (r1239 & 0xFFFFu);
     bool p171 = (bitfieldExtract(int(rs1008), 0, 16)) != 0;
@@ -4854,8 +4813,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1386 = p2g_hadd2(r1277, r1380);
     int t135 = p2g_fcmpd(p2g_h2f(r1376 & 0xFFFFu), p2g_h2f(r1288 & 0xFFFFu));
     bool p174 = (bitfieldExtract(int((t135 == 1) ? 1u : 0u), 0, 16)) != 0;
-    uint rs1029 = ((r1376 >> 16u) & 0xFFFFu);
-    int t136 = p2g_fcmpd(p2g_h2f(rs1029), p2g_h2f((r1288 >> 16u) & 0xFFFFu));
+    int t136 = p2g_fcmpd(p2g_h2f((r1376 >> 16u) & 0xFFFFu), p2g_h2f((r1288 >> 16u) & 0xFFFFu));
     uint rs1031 = (t136 == 1) ? 1u : 0u;
     uint rs1658 = p174 ? (r1376 & 0xFFFFu) : (r1288 & 0xFFFFu);
     bool p175 = (bitfieldExtract(int(rs1031), 0, 16)) != 0;
@@ -4898,8 +4856,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1443 = p2g_hadd2(r1330, r1437);
     int t137 = p2g_fcmpd(p2g_h2f(r1433 & 0xFFFFu), p2g_h2f(r1348 & 0xFFFFu));
     bool p179 = (bitfieldExtract(int((t137 == 1) ? 1u : 0u), 0, 16)) != 0;
-    uint rs1074 = ((r1433 >> 16u) & 0xFFFFu);
-    int t138 = p2g_fcmpd(p2g_h2f(rs1074), p2g_h2f((r1348 >> 16u) & 0xFFFFu));
+    int t138 = p2g_fcmpd(p2g_h2f((r1433 >> 16u) & 0xFFFFu), p2g_h2f((r1348 >> 16u) & 0xFFFFu));
     uint rs1076 = (t138 == 1) ? 1u : 0u;
     uint rs1662 = p179 ? (r1433 & 0xFFFFu) : (r1348 & 0xFFFFu);
     bool p180 = (bitfieldExtract(int(rs1076), 0, 16)) != 0;
@@ -4930,8 +4887,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1499 = p2g_hadd2(r1386, r1493);
     int t139 = p2g_fcmpd(p2g_h2f(r1489 & 0xFFFFu), p2g_h2f(r1397 & 0xFFFFu));
     bool p183 = (bitfieldExtract(int((t139 == 1) ? 1u : 0u), 0, 16)) != 0;
-    uint rs1097 = ((r1489 >> 16u) & 0xFFFFu);
-    int t140 = p2g_fcmpd(p2g_h2f(rs1097), p2g_h2f((r1397 >> 16u) & 0xFFFFu));
+    int t140 = p2g_fcmpd(p2g_h2f((r1489 >> 16u) & 0xFFFFu), p2g_h2f((r1397 >> 16u) & 0xFFFFu));
     uint rs1099 = (t140 == 1) ? 1u : 0u;
     uint rs1666 = p183 ? (r1489 & 0xFFFFu) : (r1397 & 0xFFFFu);
     bool p184 = (bitfieldExtract(int(rs1099), 0, 16)) != 0;
@@ -4969,8 +4925,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1552 = p2g_hadd2(r1443, r1546);
     int t141 = p2g_fcmpd(p2g_h2f(r1542 & 0xFFFFu), p2g_h2f(r1461 & 0xFFFFu));
     bool p188 = (bitfieldExtract(int((t141 == 1) ? 1u : 0u), 0, 16)) != 0;
-    uint rs1126 = ((r1542 >> 16u) & 0xFFFFu);
-    int t142 = p2g_fcmpd(p2g_h2f(rs1126), p2g_h2f((r1461 >> 16u) & 0xFFFFu));
+    int t142 = p2g_fcmpd(p2g_h2f((r1542 >> 16u) & 0xFFFFu), p2g_h2f((r1461 >> 16u) & 0xFFFFu));
     uint rs1128 = (t142 == 1) ? 1u : 0u;
     uint rs1670 = p188 ? (r1542 & 0xFFFFu) : (r1461 & 0xFFFFu);
     bool p189 = (bitfieldExtract(int(rs1128), 0, 16)) != 0;
@@ -5001,8 +4956,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     uint r1608 = p2g_hadd2(r1499, r1602);
     int t143 = p2g_fcmpd(p2g_h2f(r1598 & 0xFFFFu), p2g_h2f(r1510 & 0xFFFFu));
     bool p192 = (bitfieldExtract(int((t143 == 1) ? 1u : 0u), 0, 16)) != 0;
-    uint rs1149 = ((r1598 >> 16u) & 0xFFFFu);
-    int t144 = p2g_fcmpd(p2g_h2f(rs1149), p2g_h2f((r1510 >> 16u) & 0xFFFFu));
+    int t144 = p2g_fcmpd(p2g_h2f((r1598 >> 16u) & 0xFFFFu), p2g_h2f((r1510 >> 16u) & 0xFFFFu));
     uint rs1151 = (t144 == 1) ? 1u : 0u;
     uint rs1674 = p192 ? (r1598 & 0xFFFFu) : (r1510 & 0xFFFFu);
     bool p193 = (bitfieldExtract(int(rs1151), 0, 16)) != 0;
@@ -5040,8 +4994,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     r1661 = p2g_hadd2(r1552, r1655);
     int t145 = p2g_fcmpd(p2g_h2f(r1651 & 0xFFFFu), p2g_h2f(r1570 & 0xFFFFu));
     bool p197 = (bitfieldExtract(int((t145 == 1) ? 1u : 0u), 0, 16)) != 0;
-    uint rs1178 = ((r1651 >> 16u) & 0xFFFFu);
-    int t146 = p2g_fcmpd(p2g_h2f(rs1178), p2g_h2f((r1570 >> 16u) & 0xFFFFu));
+    int t146 = p2g_fcmpd(p2g_h2f((r1651 >> 16u) & 0xFFFFu), p2g_h2f((r1570 >> 16u) & 0xFFFFu));
     uint rs1180 = (t146 == 1) ? 1u : 0u;
     uint rs1678 = p197 ? (r1651 & 0xFFFFu) : (r1570 & 0xFFFFu);
     bool p198 = (bitfieldExtract(int(rs1180), 0, 16)) != 0;
@@ -5072,8 +5025,7 @@ void p2g_check_48(float f94, const float p176_f32, out precise float f112, const
     r1717 = p2g_hadd2(r1608, r1711);
     int t147 = p2g_fcmpd(p2g_h2f(r1707 & 0xFFFFu), p2g_h2f(r1619 & 0xFFFFu));
     bool p201 = (bitfieldExtract(int((t147 == 1) ? 1u : 0u), 0, 16)) != 0;
-    uint rs1201 = ((r1707 >> 16u) & 0xFFFFu);
-    int t148 = p2g_fcmpd(p2g_h2f(rs1201), p2g_h2f((r1619 >> 16u) & 0xFFFFu));
+    int t148 = p2g_fcmpd(p2g_h2f((r1707 >> 16u) & 0xFFFFu), p2g_h2f((r1619 >> 16u) & 0xFFFFu));
     uint rs1203 = (t148 == 1) ? 1u : 0u;
     uint rs1682 = p201 ? (r1707 & 0xFFFFu) : (r1619 & 0xFFFFu);
     bool p202 = (bitfieldExtract(int(rs1203), 0, 16)) != 0;
@@ -7461,7 +7413,7 @@ void main() {
       // ptx:1231  {  cvt.rn.f16.f32 %rs451, %f842;}
       uint rs451 = p2g_f2h_rn(floatBitsToUint(f842));
       // ptx:1236  setp.gt.f16  __$temp3, %rs450, %rs451;
-      int t82 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs450)), floatBitsToUint(p2g_h2f(rs451)));
+      int t82 = p2g_fcmpd(p2g_h2f(rs450), p2g_h2f(rs451));
       bool temp3 = t82 == 1;
       // ptx:1237  selp.u16 %rs452, 1, 0, __$temp3;}
       uint rs452 = temp3 ? 1u : 0u;
@@ -7523,7 +7475,7 @@ void main() {
       // ptx:1279  mov.u16 	%rs467, 143;
       rs467 = 143u;
       // ptx:1282  setp.lt.f16  __$temp3, %rs463, %rs467;
-      int t85 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs463)), floatBitsToUint(p2g_h2f(rs467)));
+      int t85 = p2g_fcmpd(p2g_h2f(rs463), p2g_h2f(rs467));
       bool temp3_1 = t85 == -1;
       // ptx:1283  selp.u16 %rs465, 1, 0, __$temp3;}
       uint rs465 = temp3_1 ? 1u : 0u;
@@ -7537,7 +7489,7 @@ void main() {
         // ptx:1290  {  cvt.rn.f16.f32 %rs468, %f863;}
         uint rs468 = p2g_f2h_rn(floatBitsToUint(0.0));
         // ptx:1295  setp.lt.f16  __$temp3, %rs468, %rs463;
-        int t86 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs468)), floatBitsToUint(p2g_h2f(rs463)));
+        int t86 = p2g_fcmpd(p2g_h2f(rs468), p2g_h2f(rs463));
         bool temp3_2 = t86 == -1;
         // ptx:1296  selp.u16 %rs469, 1, 0, __$temp3;}
         // ptx:1298  setp.eq.s16 	%p90, %rs469, 0;
@@ -7570,7 +7522,7 @@ void main() {
       // ptx:1337  {abs.f16 %rs481,%rs1589;
       uint rs481 = p2g_habs(rs1589);
       // ptx:1342  setp.lt.f16  __$temp3, %rs481, %rs467;
-      int t87 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs481)), floatBitsToUint(p2g_h2f(rs467)));
+      int t87 = p2g_fcmpd(p2g_h2f(rs481), p2g_h2f(rs467));
       bool temp3_3 = t87 == -1;
       // ptx:1343  selp.u16 %rs483, 1, 0, __$temp3;}
       // ptx:1345  setp.eq.s16 	%p91, %rs483, 0;
@@ -7580,7 +7532,7 @@ void main() {
         // ptx:1350  {  cvt.rn.f16.f32 %rs486, %f872;}
         uint rs486 = p2g_f2h_rn(floatBitsToUint(0.0));
         // ptx:1355  setp.lt.f16  __$temp3, %rs486, %rs481;
-        int t88 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs486)), floatBitsToUint(p2g_h2f(rs481)));
+        int t88 = p2g_fcmpd(p2g_h2f(rs486), p2g_h2f(rs481));
         bool temp3_4 = t88 == -1;
         // ptx:1356  selp.u16 %rs487, 1, 0, __$temp3;}
         // ptx:1358  setp.eq.s16 	%p92, %rs487, 0;
@@ -7869,11 +7821,10 @@ void main() {
       bool p98 = (bitfieldExtract(int((t101 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:1677  mov.b32 {low,high}, %r416;
       // ptx:1678  mov.b16 %rs557, high;}
-      uint rs557 = ((r416 >> 16u) & 0xFFFFu);
       // ptx:1682  mov.b32 {low,high}, %r383;
       // ptx:1683  mov.b16 %rs558, high;}
       // ptx:1687  setp.gt.f16  __$temp3, %rs557, %rs558;
-      int t102 = p2g_fcmpd(p2g_h2f(rs557), p2g_h2f((r383 >> 16u) & 0xFFFFu));
+      int t102 = p2g_fcmpd(p2g_h2f((r416 >> 16u) & 0xFFFFu), p2g_h2f((r383 >> 16u) & 0xFFFFu));
       // ptx:1688  selp.u16 %rs559, 1, 0, __$temp3;}
       uint rs559 = (t102 == 1) ? 1u : 0u;
       // ptx:1690  @%p98 bra 	$L__BB0_54;
@@ -7966,11 +7917,10 @@ void main() {
       bool p102 = (bitfieldExtract(int((t103 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:1849  mov.b32 {low,high}, %r496;
       // ptx:1850  mov.b16 %rs581, high;}
-      uint rs581 = ((r496 >> 16u) & 0xFFFFu);
       // ptx:1854  mov.b32 {low,high}, %r385;
       // ptx:1855  mov.b16 %rs582, high;}
       // ptx:1859  setp.gt.f16  __$temp3, %rs581, %rs582;
-      int t104 = p2g_fcmpd(p2g_h2f(rs581), p2g_h2f((r385 >> 16u) & 0xFFFFu));
+      int t104 = p2g_fcmpd(p2g_h2f((r496 >> 16u) & 0xFFFFu), p2g_h2f((r385 >> 16u) & 0xFFFFu));
       // ptx:1860  selp.u16 %rs583, 1, 0, __$temp3;}
       uint rs583 = (t104 == 1) ? 1u : 0u;
       // ptx:1862  @%p102 bra 	$L__BB0_66;
@@ -8084,11 +8034,10 @@ void main() {
       bool p107 = (bitfieldExtract(int((t105 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:2049  mov.b32 {low,high}, %r549;
       // ptx:2050  mov.b16 %rs610, high;}
-      uint rs610 = ((r549 >> 16u) & 0xFFFFu);
       // ptx:2054  mov.b32 {low,high}, %r468;
       // ptx:2055  mov.b16 %rs611, high;}
       // ptx:2059  setp.gt.f16  __$temp3, %rs610, %rs611;
-      int t106 = p2g_fcmpd(p2g_h2f(rs610), p2g_h2f((r468 >> 16u) & 0xFFFFu));
+      int t106 = p2g_fcmpd(p2g_h2f((r549 >> 16u) & 0xFFFFu), p2g_h2f((r468 >> 16u) & 0xFFFFu));
       // ptx:2060  selp.u16 %rs612, 1, 0, __$temp3;}
       uint rs612 = (t106 == 1) ? 1u : 0u;
       // ptx:2062  @%p107 bra 	$L__BB0_78;
@@ -8181,11 +8130,10 @@ void main() {
       bool p111 = (bitfieldExtract(int((t107 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:2221  mov.b32 {low,high}, %r605;
       // ptx:2222  mov.b16 %rs633, high;}
-      uint rs633 = ((r605 >> 16u) & 0xFFFFu);
       // ptx:2226  mov.b32 {low,high}, %r517;
       // ptx:2227  mov.b16 %rs634, high;}
       // ptx:2231  setp.gt.f16  __$temp3, %rs633, %rs634;
-      int t108 = p2g_fcmpd(p2g_h2f(rs633), p2g_h2f((r517 >> 16u) & 0xFFFFu));
+      int t108 = p2g_fcmpd(p2g_h2f((r605 >> 16u) & 0xFFFFu), p2g_h2f((r517 >> 16u) & 0xFFFFu));
       // ptx:2232  selp.u16 %rs635, 1, 0, __$temp3;}
       uint rs635 = (t108 == 1) ? 1u : 0u;
       // ptx:2234  @%p111 bra 	$L__BB0_90;
@@ -8299,11 +8247,10 @@ void main() {
       bool p116 = (bitfieldExtract(int((t109 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:2421  mov.b32 {low,high}, %r658;
       // ptx:2422  mov.b16 %rs662, high;}
-      uint rs662 = ((r658 >> 16u) & 0xFFFFu);
       // ptx:2426  mov.b32 {low,high}, %r577;
       // ptx:2427  mov.b16 %rs663, high;}
       // ptx:2431  setp.gt.f16  __$temp3, %rs662, %rs663;
-      int t110 = p2g_fcmpd(p2g_h2f(rs662), p2g_h2f((r577 >> 16u) & 0xFFFFu));
+      int t110 = p2g_fcmpd(p2g_h2f((r658 >> 16u) & 0xFFFFu), p2g_h2f((r577 >> 16u) & 0xFFFFu));
       // ptx:2432  selp.u16 %rs664, 1, 0, __$temp3;}
       uint rs664 = (t110 == 1) ? 1u : 0u;
       // ptx:2434  @%p116 bra 	$L__BB0_102;
@@ -8396,11 +8343,10 @@ void main() {
       bool p120 = (bitfieldExtract(int((t111 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:2593  mov.b32 {low,high}, %r714;
       // ptx:2594  mov.b16 %rs685, high;}
-      uint rs685 = ((r714 >> 16u) & 0xFFFFu);
       // ptx:2598  mov.b32 {low,high}, %r626;
       // ptx:2599  mov.b16 %rs686, high;}
       // ptx:2603  setp.gt.f16  __$temp3, %rs685, %rs686;
-      int t112 = p2g_fcmpd(p2g_h2f(rs685), p2g_h2f((r626 >> 16u) & 0xFFFFu));
+      int t112 = p2g_fcmpd(p2g_h2f((r714 >> 16u) & 0xFFFFu), p2g_h2f((r626 >> 16u) & 0xFFFFu));
       // ptx:2604  selp.u16 %rs687, 1, 0, __$temp3;}
       uint rs687 = (t112 == 1) ? 1u : 0u;
       // ptx:2606  @%p120 bra 	$L__BB0_114;
@@ -8527,11 +8473,10 @@ void main() {
       bool p125 = (bitfieldExtract(int((t113 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:2820  mov.b32 {low,high}, %r771;
       // ptx:2821  mov.b16 %rs730, high;}
-      uint rs730 = ((r771 >> 16u) & 0xFFFFu);
       // ptx:2825  mov.b32 {low,high}, %r686;
       // ptx:2826  mov.b16 %rs731, high;}
       // ptx:2830  setp.gt.f16  __$temp3, %rs730, %rs731;
-      int t114 = p2g_fcmpd(p2g_h2f(rs730), p2g_h2f((r686 >> 16u) & 0xFFFFu));
+      int t114 = p2g_fcmpd(p2g_h2f((r771 >> 16u) & 0xFFFFu), p2g_h2f((r686 >> 16u) & 0xFFFFu));
       // ptx:2831  selp.u16 %rs732, 1, 0, __$temp3;}
       uint rs732 = (t114 == 1) ? 1u : 0u;
       // ptx:2833  @%p125 bra 	$L__BB0_126;
@@ -8624,11 +8569,10 @@ void main() {
       bool p129 = (bitfieldExtract(int((t115 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:2992  mov.b32 {low,high}, %r827;
       // ptx:2993  mov.b16 %rs753, high;}
-      uint rs753 = ((r827 >> 16u) & 0xFFFFu);
       // ptx:2997  mov.b32 {low,high}, %r735;
       // ptx:2998  mov.b16 %rs754, high;}
       // ptx:3002  setp.gt.f16  __$temp3, %rs753, %rs754;
-      int t116 = p2g_fcmpd(p2g_h2f(rs753), p2g_h2f((r735 >> 16u) & 0xFFFFu));
+      int t116 = p2g_fcmpd(p2g_h2f((r827 >> 16u) & 0xFFFFu), p2g_h2f((r735 >> 16u) & 0xFFFFu));
       // ptx:3003  selp.u16 %rs755, 1, 0, __$temp3;}
       uint rs755 = (t116 == 1) ? 1u : 0u;
       // ptx:3005  @%p129 bra 	$L__BB0_138;
@@ -8742,11 +8686,10 @@ void main() {
       bool p134 = (bitfieldExtract(int((t117 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:3192  mov.b32 {low,high}, %r880;
       // ptx:3193  mov.b16 %rs782, high;}
-      uint rs782 = ((r880 >> 16u) & 0xFFFFu);
       // ptx:3197  mov.b32 {low,high}, %r799;
       // ptx:3198  mov.b16 %rs783, high;}
       // ptx:3202  setp.gt.f16  __$temp3, %rs782, %rs783;
-      int t118 = p2g_fcmpd(p2g_h2f(rs782), p2g_h2f((r799 >> 16u) & 0xFFFFu));
+      int t118 = p2g_fcmpd(p2g_h2f((r880 >> 16u) & 0xFFFFu), p2g_h2f((r799 >> 16u) & 0xFFFFu));
       // ptx:3203  selp.u16 %rs784, 1, 0, __$temp3;}
       uint rs784 = (t118 == 1) ? 1u : 0u;
       // ptx:3205  @%p134 bra 	$L__BB0_150;
@@ -8839,11 +8782,10 @@ void main() {
       bool p138 = (bitfieldExtract(int((t119 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:3364  mov.b32 {low,high}, %r936;
       // ptx:3365  mov.b16 %rs805, high;}
-      uint rs805 = ((r936 >> 16u) & 0xFFFFu);
       // ptx:3369  mov.b32 {low,high}, %r848;
       // ptx:3370  mov.b16 %rs806, high;}
       // ptx:3374  setp.gt.f16  __$temp3, %rs805, %rs806;
-      int t120 = p2g_fcmpd(p2g_h2f(rs805), p2g_h2f((r848 >> 16u) & 0xFFFFu));
+      int t120 = p2g_fcmpd(p2g_h2f((r936 >> 16u) & 0xFFFFu), p2g_h2f((r848 >> 16u) & 0xFFFFu));
       // ptx:3375  selp.u16 %rs807, 1, 0, __$temp3;}
       uint rs807 = (t120 == 1) ? 1u : 0u;
       // ptx:3377  @%p138 bra 	$L__BB0_162;
@@ -8957,11 +8899,10 @@ void main() {
       bool p143 = (bitfieldExtract(int((t121 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:3564  mov.b32 {low,high}, %r989;
       // ptx:3565  mov.b16 %rs834, high;}
-      uint rs834 = ((r989 >> 16u) & 0xFFFFu);
       // ptx:3569  mov.b32 {low,high}, %r908;
       // ptx:3570  mov.b16 %rs835, high;}
       // ptx:3574  setp.gt.f16  __$temp3, %rs834, %rs835;
-      int t122 = p2g_fcmpd(p2g_h2f(rs834), p2g_h2f((r908 >> 16u) & 0xFFFFu));
+      int t122 = p2g_fcmpd(p2g_h2f((r989 >> 16u) & 0xFFFFu), p2g_h2f((r908 >> 16u) & 0xFFFFu));
       // ptx:3575  selp.u16 %rs836, 1, 0, __$temp3;}
       uint rs836 = (t122 == 1) ? 1u : 0u;
       // ptx:3577  @%p143 bra 	$L__BB0_174;
@@ -9054,11 +8995,10 @@ void main() {
       bool p147 = (bitfieldExtract(int((t123 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:3736  mov.b32 {low,high}, %r1045;
       // ptx:3737  mov.b16 %rs857, high;}
-      uint rs857 = ((r1045 >> 16u) & 0xFFFFu);
       // ptx:3741  mov.b32 {low,high}, %r957;
       // ptx:3742  mov.b16 %rs858, high;}
       // ptx:3746  setp.gt.f16  __$temp3, %rs857, %rs858;
-      int t124 = p2g_fcmpd(p2g_h2f(rs857), p2g_h2f((r957 >> 16u) & 0xFFFFu));
+      int t124 = p2g_fcmpd(p2g_h2f((r1045 >> 16u) & 0xFFFFu), p2g_h2f((r957 >> 16u) & 0xFFFFu));
       // ptx:3747  selp.u16 %rs859, 1, 0, __$temp3;}
       uint rs859 = (t124 == 1) ? 1u : 0u;
       // ptx:3749  @%p147 bra 	$L__BB0_186;
@@ -9185,11 +9125,10 @@ void main() {
       bool p152 = (bitfieldExtract(int((t125 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:3963  mov.b32 {low,high}, %r1102;
       // ptx:3964  mov.b16 %rs902, high;}
-      uint rs902 = ((r1102 >> 16u) & 0xFFFFu);
       // ptx:3968  mov.b32 {low,high}, %r1017;
       // ptx:3969  mov.b16 %rs903, high;}
       // ptx:3973  setp.gt.f16  __$temp3, %rs902, %rs903;
-      int t126 = p2g_fcmpd(p2g_h2f(rs902), p2g_h2f((r1017 >> 16u) & 0xFFFFu));
+      int t126 = p2g_fcmpd(p2g_h2f((r1102 >> 16u) & 0xFFFFu), p2g_h2f((r1017 >> 16u) & 0xFFFFu));
       // ptx:3974  selp.u16 %rs904, 1, 0, __$temp3;}
       uint rs904 = (t126 == 1) ? 1u : 0u;
       // ptx:3976  @%p152 bra 	$L__BB0_198;
@@ -9282,11 +9221,10 @@ void main() {
       bool p156 = (bitfieldExtract(int((t127 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:4135  mov.b32 {low,high}, %r1158;
       // ptx:4136  mov.b16 %rs925, high;}
-      uint rs925 = ((r1158 >> 16u) & 0xFFFFu);
       // ptx:4140  mov.b32 {low,high}, %r1066;
       // ptx:4141  mov.b16 %rs926, high;}
       // ptx:4145  setp.gt.f16  __$temp3, %rs925, %rs926;
-      int t128 = p2g_fcmpd(p2g_h2f(rs925), p2g_h2f((r1066 >> 16u) & 0xFFFFu));
+      int t128 = p2g_fcmpd(p2g_h2f((r1158 >> 16u) & 0xFFFFu), p2g_h2f((r1066 >> 16u) & 0xFFFFu));
       // ptx:4146  selp.u16 %rs927, 1, 0, __$temp3;}
       uint rs927 = (t128 == 1) ? 1u : 0u;
       // ptx:4148  @%p156 bra 	$L__BB0_210;
@@ -9400,11 +9338,10 @@ void main() {
       bool p161 = (bitfieldExtract(int((t129 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:4335  mov.b32 {low,high}, %r1211;
       // ptx:4336  mov.b16 %rs954, high;}
-      uint rs954 = ((r1211 >> 16u) & 0xFFFFu);
       // ptx:4340  mov.b32 {low,high}, %r1130;
       // ptx:4341  mov.b16 %rs955, high;}
       // ptx:4345  setp.gt.f16  __$temp3, %rs954, %rs955;
-      int t130 = p2g_fcmpd(p2g_h2f(rs954), p2g_h2f((r1130 >> 16u) & 0xFFFFu));
+      int t130 = p2g_fcmpd(p2g_h2f((r1211 >> 16u) & 0xFFFFu), p2g_h2f((r1130 >> 16u) & 0xFFFFu));
       // ptx:4346  selp.u16 %rs956, 1, 0, __$temp3;}
       uint rs956 = (t130 == 1) ? 1u : 0u;
       // ptx:4348  @%p161 bra 	$L__BB0_222;
@@ -9497,11 +9434,10 @@ void main() {
       bool p165 = (bitfieldExtract(int((t131 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:4507  mov.b32 {low,high}, %r1267;
       // ptx:4508  mov.b16 %rs977, high;}
-      uint rs977 = ((r1267 >> 16u) & 0xFFFFu);
       // ptx:4512  mov.b32 {low,high}, %r1179;
       // ptx:4513  mov.b16 %rs978, high;}
       // ptx:4517  setp.gt.f16  __$temp3, %rs977, %rs978;
-      int t132 = p2g_fcmpd(p2g_h2f(rs977), p2g_h2f((r1179 >> 16u) & 0xFFFFu));
+      int t132 = p2g_fcmpd(p2g_h2f((r1267 >> 16u) & 0xFFFFu), p2g_h2f((r1179 >> 16u) & 0xFFFFu));
       // ptx:4518  selp.u16 %rs979, 1, 0, __$temp3;}
       uint rs979 = (t132 == 1) ? 1u : 0u;
       // ptx:4520  @%p165 bra 	$L__BB0_234;
@@ -9615,11 +9551,10 @@ void main() {
       bool p170 = (bitfieldExtract(int((t133 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:4707  mov.b32 {low,high}, %r1320;
       // ptx:4708  mov.b16 %rs1006, high;}
-      uint rs1006 = ((r1320 >> 16u) & 0xFFFFu);
       // ptx:4712  mov.b32 {low,high}, %r1239;
       // ptx:4713  mov.b16 %rs1007, high;}
       // ptx:4717  setp.gt.f16  __$temp3, %rs1006, %rs1007;
-      int t134 = p2g_fcmpd(p2g_h2f(rs1006), p2g_h2f((r1239 >> 16u) & 0xFFFFu));
+      int t134 = p2g_fcmpd(p2g_h2f((r1320 >> 16u) & 0xFFFFu), p2g_h2f((r1239 >> 16u) & 0xFFFFu));
       // ptx:4718  selp.u16 %rs1008, 1, 0, __$temp3;}
       uint rs1008 = (t134 == 1) ? 1u : 0u;
       // ptx:4720  @%p170 bra 	$L__BB0_246;
@@ -9712,11 +9647,10 @@ void main() {
       bool p174 = (bitfieldExtract(int((t135 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:4879  mov.b32 {low,high}, %r1376;
       // ptx:4880  mov.b16 %rs1029, high;}
-      uint rs1029 = ((r1376 >> 16u) & 0xFFFFu);
       // ptx:4884  mov.b32 {low,high}, %r1288;
       // ptx:4885  mov.b16 %rs1030, high;}
       // ptx:4889  setp.gt.f16  __$temp3, %rs1029, %rs1030;
-      int t136 = p2g_fcmpd(p2g_h2f(rs1029), p2g_h2f((r1288 >> 16u) & 0xFFFFu));
+      int t136 = p2g_fcmpd(p2g_h2f((r1376 >> 16u) & 0xFFFFu), p2g_h2f((r1288 >> 16u) & 0xFFFFu));
       // ptx:4890  selp.u16 %rs1031, 1, 0, __$temp3;}
       uint rs1031 = (t136 == 1) ? 1u : 0u;
       // ptx:4892  @%p174 bra 	$L__BB0_258;
@@ -9843,11 +9777,10 @@ void main() {
       bool p179 = (bitfieldExtract(int((t137 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:5106  mov.b32 {low,high}, %r1433;
       // ptx:5107  mov.b16 %rs1074, high;}
-      uint rs1074 = ((r1433 >> 16u) & 0xFFFFu);
       // ptx:5111  mov.b32 {low,high}, %r1348;
       // ptx:5112  mov.b16 %rs1075, high;}
       // ptx:5116  setp.gt.f16  __$temp3, %rs1074, %rs1075;
-      int t138 = p2g_fcmpd(p2g_h2f(rs1074), p2g_h2f((r1348 >> 16u) & 0xFFFFu));
+      int t138 = p2g_fcmpd(p2g_h2f((r1433 >> 16u) & 0xFFFFu), p2g_h2f((r1348 >> 16u) & 0xFFFFu));
       // ptx:5117  selp.u16 %rs1076, 1, 0, __$temp3;}
       uint rs1076 = (t138 == 1) ? 1u : 0u;
       // ptx:5119  @%p179 bra 	$L__BB0_270;
@@ -9940,11 +9873,10 @@ void main() {
       bool p183 = (bitfieldExtract(int((t139 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:5278  mov.b32 {low,high}, %r1489;
       // ptx:5279  mov.b16 %rs1097, high;}
-      uint rs1097 = ((r1489 >> 16u) & 0xFFFFu);
       // ptx:5283  mov.b32 {low,high}, %r1397;
       // ptx:5284  mov.b16 %rs1098, high;}
       // ptx:5288  setp.gt.f16  __$temp3, %rs1097, %rs1098;
-      int t140 = p2g_fcmpd(p2g_h2f(rs1097), p2g_h2f((r1397 >> 16u) & 0xFFFFu));
+      int t140 = p2g_fcmpd(p2g_h2f((r1489 >> 16u) & 0xFFFFu), p2g_h2f((r1397 >> 16u) & 0xFFFFu));
       // ptx:5289  selp.u16 %rs1099, 1, 0, __$temp3;}
       uint rs1099 = (t140 == 1) ? 1u : 0u;
       // ptx:5291  @%p183 bra 	$L__BB0_282;
@@ -10058,11 +9990,10 @@ void main() {
       bool p188 = (bitfieldExtract(int((t141 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:5478  mov.b32 {low,high}, %r1542;
       // ptx:5479  mov.b16 %rs1126, high;}
-      uint rs1126 = ((r1542 >> 16u) & 0xFFFFu);
       // ptx:5483  mov.b32 {low,high}, %r1461;
       // ptx:5484  mov.b16 %rs1127, high;}
       // ptx:5488  setp.gt.f16  __$temp3, %rs1126, %rs1127;
-      int t142 = p2g_fcmpd(p2g_h2f(rs1126), p2g_h2f((r1461 >> 16u) & 0xFFFFu));
+      int t142 = p2g_fcmpd(p2g_h2f((r1542 >> 16u) & 0xFFFFu), p2g_h2f((r1461 >> 16u) & 0xFFFFu));
       // ptx:5489  selp.u16 %rs1128, 1, 0, __$temp3;}
       uint rs1128 = (t142 == 1) ? 1u : 0u;
       // ptx:5491  @%p188 bra 	$L__BB0_294;
@@ -10155,11 +10086,10 @@ void main() {
       bool p192 = (bitfieldExtract(int((t143 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:5650  mov.b32 {low,high}, %r1598;
       // ptx:5651  mov.b16 %rs1149, high;}
-      uint rs1149 = ((r1598 >> 16u) & 0xFFFFu);
       // ptx:5655  mov.b32 {low,high}, %r1510;
       // ptx:5656  mov.b16 %rs1150, high;}
       // ptx:5660  setp.gt.f16  __$temp3, %rs1149, %rs1150;
-      int t144 = p2g_fcmpd(p2g_h2f(rs1149), p2g_h2f((r1510 >> 16u) & 0xFFFFu));
+      int t144 = p2g_fcmpd(p2g_h2f((r1598 >> 16u) & 0xFFFFu), p2g_h2f((r1510 >> 16u) & 0xFFFFu));
       // ptx:5661  selp.u16 %rs1151, 1, 0, __$temp3;}
       uint rs1151 = (t144 == 1) ? 1u : 0u;
       // ptx:5663  @%p192 bra 	$L__BB0_306;
@@ -10273,11 +10203,10 @@ void main() {
       bool p197 = (bitfieldExtract(int((t145 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:5850  mov.b32 {low,high}, %r1651;
       // ptx:5851  mov.b16 %rs1178, high;}
-      uint rs1178 = ((r1651 >> 16u) & 0xFFFFu);
       // ptx:5855  mov.b32 {low,high}, %r1570;
       // ptx:5856  mov.b16 %rs1179, high;}
       // ptx:5860  setp.gt.f16  __$temp3, %rs1178, %rs1179;
-      int t146 = p2g_fcmpd(p2g_h2f(rs1178), p2g_h2f((r1570 >> 16u) & 0xFFFFu));
+      int t146 = p2g_fcmpd(p2g_h2f((r1651 >> 16u) & 0xFFFFu), p2g_h2f((r1570 >> 16u) & 0xFFFFu));
       // ptx:5861  selp.u16 %rs1180, 1, 0, __$temp3;}
       uint rs1180 = (t146 == 1) ? 1u : 0u;
       // ptx:5863  @%p197 bra 	$L__BB0_318;
@@ -10370,11 +10299,10 @@ void main() {
       bool p201 = (bitfieldExtract(int((t147 == 1) ? 1u : 0u), 0, 16)) != 0;
       // ptx:6022  mov.b32 {low,high}, %r1707;
       // ptx:6023  mov.b16 %rs1201, high;}
-      uint rs1201 = ((r1707 >> 16u) & 0xFFFFu);
       // ptx:6027  mov.b32 {low,high}, %r1619;
       // ptx:6028  mov.b16 %rs1202, high;}
       // ptx:6032  setp.gt.f16  __$temp3, %rs1201, %rs1202;
-      int t148 = p2g_fcmpd(p2g_h2f(rs1201), p2g_h2f((r1619 >> 16u) & 0xFFFFu));
+      int t148 = p2g_fcmpd(p2g_h2f((r1707 >> 16u) & 0xFFFFu), p2g_h2f((r1619 >> 16u) & 0xFFFFu));
       // ptx:6033  selp.u16 %rs1203, 1, 0, __$temp3;}
       uint rs1203 = (t148 == 1) ? 1u : 0u;
       // ptx:6035  @%p201 bra 	$L__BB0_330;
@@ -10438,7 +10366,7 @@ void main() {
       // ptx:6151  mov.u16 	%rs1227, 143;
       uint rs1227 = 143u;
       // ptx:6154  setp.lt.f16  __$temp3, %rs1223, %rs1227;
-      int t149 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1223)), floatBitsToUint(p2g_h2f(rs1227)));
+      int t149 = p2g_fcmpd(p2g_h2f(rs1223), p2g_h2f(rs1227));
       bool temp3_53 = t149 == -1;
       // ptx:6155  selp.u16 %rs1225, 1, 0, __$temp3;}
       // ptx:6157  setp.eq.s16 	%p205, %rs1225, 0;
@@ -10448,7 +10376,7 @@ void main() {
         // ptx:6162  {  cvt.rn.f16.f32 %rs1228, %f912;}
         uint rs1228 = p2g_f2h_rn(floatBitsToUint(0.0));
         // ptx:6167  setp.lt.f16  __$temp3, %rs1228, %rs1223;
-        int t150 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1228)), floatBitsToUint(p2g_h2f(rs1223)));
+        int t150 = p2g_fcmpd(p2g_h2f(rs1228), p2g_h2f(rs1223));
         bool temp3_54 = t150 == -1;
         // ptx:6168  selp.u16 %rs1229, 1, 0, __$temp3;}
         // ptx:6170  setp.eq.s16 	%p206, %rs1229, 0;
@@ -10481,7 +10409,7 @@ void main() {
       // ptx:6210  {abs.f16 %rs1238,%rs1687;
       uint rs1238 = p2g_habs(rs1687);
       // ptx:6215  setp.lt.f16  __$temp3, %rs1238, %rs1227;
-      int t151 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1238)), floatBitsToUint(p2g_h2f(rs1227)));
+      int t151 = p2g_fcmpd(p2g_h2f(rs1238), p2g_h2f(rs1227));
       bool temp3_55 = t151 == -1;
       // ptx:6216  selp.u16 %rs1240, 1, 0, __$temp3;}
       // ptx:6218  setp.eq.s16 	%p207, %rs1240, 0;
@@ -10491,7 +10419,7 @@ void main() {
         // ptx:6223  {  cvt.rn.f16.f32 %rs1243, %f921;}
         uint rs1243 = p2g_f2h_rn(floatBitsToUint(0.0));
         // ptx:6228  setp.lt.f16  __$temp3, %rs1243, %rs1238;
-        int t152 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1243)), floatBitsToUint(p2g_h2f(rs1238)));
+        int t152 = p2g_fcmpd(p2g_h2f(rs1243), p2g_h2f(rs1238));
         bool temp3_56 = t152 == -1;
         // ptx:6229  selp.u16 %rs1244, 1, 0, __$temp3;}
         // ptx:6231  setp.eq.s16 	%p208, %rs1244, 0;
@@ -10528,7 +10456,7 @@ void main() {
       // ptx:6278  mov.u16 	%rs1259, 143;
       uint rs1259 = 143u;
       // ptx:6281  setp.lt.f16  __$temp3, %rs1255, %rs1259;
-      int t153 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1255)), floatBitsToUint(p2g_h2f(rs1259)));
+      int t153 = p2g_fcmpd(p2g_h2f(rs1255), p2g_h2f(rs1259));
       bool temp3_57 = t153 == -1;
       // ptx:6282  selp.u16 %rs1257, 1, 0, __$temp3;}
       // ptx:6284  setp.eq.s16 	%p209, %rs1257, 0;
@@ -10538,7 +10466,7 @@ void main() {
         // ptx:6289  {  cvt.rn.f16.f32 %rs1260, %f930;}
         uint rs1260 = p2g_f2h_rn(floatBitsToUint(0.0));
         // ptx:6294  setp.lt.f16  __$temp3, %rs1260, %rs1255;
-        int t154 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1260)), floatBitsToUint(p2g_h2f(rs1255)));
+        int t154 = p2g_fcmpd(p2g_h2f(rs1260), p2g_h2f(rs1255));
         bool temp3_58 = t154 == -1;
         // ptx:6295  selp.u16 %rs1261, 1, 0, __$temp3;}
         // ptx:6297  setp.eq.s16 	%p210, %rs1261, 0;
@@ -10571,7 +10499,7 @@ void main() {
       // ptx:6337  {abs.f16 %rs1270,%rs1689;
       uint rs1270 = p2g_habs(rs1689);
       // ptx:6342  setp.lt.f16  __$temp3, %rs1270, %rs1259;
-      int t155 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1270)), floatBitsToUint(p2g_h2f(rs1259)));
+      int t155 = p2g_fcmpd(p2g_h2f(rs1270), p2g_h2f(rs1259));
       bool temp3_59 = t155 == -1;
       // ptx:6343  selp.u16 %rs1272, 1, 0, __$temp3;}
       // ptx:6345  setp.eq.s16 	%p211, %rs1272, 0;
@@ -10581,7 +10509,7 @@ void main() {
         // ptx:6350  {  cvt.rn.f16.f32 %rs1275, %f939;}
         uint rs1275 = p2g_f2h_rn(floatBitsToUint(0.0));
         // ptx:6355  setp.lt.f16  __$temp3, %rs1275, %rs1270;
-        int t156 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1275)), floatBitsToUint(p2g_h2f(rs1270)));
+        int t156 = p2g_fcmpd(p2g_h2f(rs1275), p2g_h2f(rs1270));
         bool temp3_60 = t156 == -1;
         // ptx:6356  selp.u16 %rs1276, 1, 0, __$temp3;}
         // ptx:6358  setp.eq.s16 	%p212, %rs1276, 0;
@@ -10611,7 +10539,7 @@ void main() {
       // ptx:6392  {  cvt.rn.f16.f32 %rs1285, %f946;}
       uint rs1285 = p2g_f2h_rn(floatBitsToUint(f946));
       // ptx:6397  setp.lt.f16  __$temp3, %rs1283, %rs1285;
-      int t157 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1679 & 0xFFFFu)), floatBitsToUint(p2g_h2f(rs1285)));
+      int t157 = p2g_fcmpd(p2g_h2f(r1679 & 0xFFFFu), p2g_h2f(rs1285));
       bool temp3_61 = t157 == -1;
       // ptx:6398  selp.u16 %rs1286, 1, 0, __$temp3;}
       // ptx:6400  setp.eq.s16 	%p214, %rs1286, 0;
@@ -10626,7 +10554,7 @@ void main() {
       // ptx:6418  {  cvt.rn.f16.f32 %rs1292, %f946;}
       uint rs1292 = p2g_f2h_rn(floatBitsToUint(f946));
       // ptx:6423  setp.lt.f16  __$temp3, %rs1290, %rs1292;
-      int t158 = p2g_fcmp(floatBitsToUint(p2g_h2f((r1679 >> 16u) & 0xFFFFu)), floatBitsToUint(p2g_h2f(rs1292)));
+      int t158 = p2g_fcmpd(p2g_h2f((r1679 >> 16u) & 0xFFFFu), p2g_h2f(rs1292));
       bool temp3_62 = t158 == -1;
       // ptx:6424  selp.u16 %rs1293, 1, 0, __$temp3;}
       // ptx:6426  setp.eq.s16 	%p215, %rs1293, 0;
@@ -10642,7 +10570,7 @@ void main() {
       // ptx:6444  {  cvt.rn.f16.f32 %rs1299, %f946;}
       uint rs1299 = p2g_f2h_rn(floatBitsToUint(f946));
       // ptx:6449  setp.lt.f16  __$temp3, %rs1297, %rs1299;
-      int t159 = p2g_fcmp(floatBitsToUint(p2g_h2f(r1728 & 0xFFFFu)), floatBitsToUint(p2g_h2f(rs1299)));
+      int t159 = p2g_fcmpd(p2g_h2f(r1728 & 0xFFFFu), p2g_h2f(rs1299));
       bool temp3_63 = t159 == -1;
       // ptx:6450  selp.u16 %rs1300, 1, 0, __$temp3;}
       // ptx:6452  setp.eq.s16 	%p216, %rs1300, 0;
@@ -10657,7 +10585,7 @@ void main() {
       // ptx:6470  {  cvt.rn.f16.f32 %rs1306, %f946;}
       uint rs1306 = p2g_f2h_rn(floatBitsToUint(f946));
       // ptx:6475  setp.lt.f16  __$temp3, %rs1304, %rs1306;
-      int t160 = p2g_fcmp(floatBitsToUint(p2g_h2f((r1728 >> 16u) & 0xFFFFu)), floatBitsToUint(p2g_h2f(rs1306)));
+      int t160 = p2g_fcmpd(p2g_h2f((r1728 >> 16u) & 0xFFFFu), p2g_h2f(rs1306));
       bool temp3_64 = t160 == -1;
       // ptx:6476  selp.u16 %rs1307, 1, 0, __$temp3;}
       // ptx:6478  setp.eq.s16 	%p217, %rs1307, 0;
@@ -10799,7 +10727,7 @@ void main() {
       // ptx:6771  {abs.f16 %rs1502,%rs1499;
       // ptx:6774  mov.u16 	%rs1506, 31744;
       // ptx:6777  setp.lt.f16  __$temp3, %rs1502, %rs1506;
-      int t163 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_habs(rs1499))), floatBitsToUint(p2g_h2f(31744u)));
+      int t163 = p2g_fcmpd(p2g_h2f(p2g_habs(rs1499)), p2g_h2f(31744u));
       bool temp3_65 = t163 == -1;
       // ptx:6778  selp.u16 %rs1504, 1, 0, __$temp3;}
       uint rs1504 = temp3_65 ? 1u : 0u;
