@@ -621,10 +621,7 @@ class Region {
             // bound is the arithmetic's), so 2^-126 is fine here
             uint32_t bits = 0;
             bool literal = literalBits(v[k], bits);
-            // an f16 value widened (p2g_h2f, its NaN payload kept: no matter to a compare) is never subnormal
-            Args h;
-            bool plain = literal ? (bits & 0x7F800000u) != 0 || (bits << 1) == 0
-                                 : safe(v[k]) || (wholeCall(v[k], "p2g_h2f", h) && h.n == 1);
+            bool plain = literal ? (bits & 0x7F800000u) != 0 || (bits << 1) == 0 : safe(v[k]);
             operand(out, from, plain ? nullptr : "p2g_in(",
                     isIdent(v[k]) ? v[k] : string_view());
           }
